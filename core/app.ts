@@ -1,0 +1,61 @@
+/**
+ * Assembles the HTTP application from the registry: security headers, the error mapping of each
+ * door, health, static assets, every module's routes and the MCP endpoint. Refuses to start when
+ * a route does not declare its `auth`.
+ */
+import { Elysia } from 'elysia'
+import { resolve } from 'node:path'
+import type { AppDeps } from './deps.ts'
+import { AppError } from './errors.ts'
+import { createAuthPlugin, declaredAuth, type ActorResolvers } from './http/auth.ts'
+import { errorResponse, toAppError } from './http/errors.ts'
+import { securityHeaders } from './http/security-headers.ts'
+import { RegistryError } from './registry.ts'
+
+const STATIC_DIR = resolve(import.meta.dir, 'static')
+
+export function buildResolvers(deps: AppDeps): ActorResolvers {
+	const session = deps.registry.modules.find((m) => m.sessionResolver)?.sessionResolver ?? null
+	return { bearer: deps.registry.modules.flatMap((m) => m.credentials ?? []), session }
+}
+
+export function buildApp(deps: AppDeps, extra: ((app: Elysia) => Elysia)[] = []) {
+	const headers = securityHeaders(deps.config.https)
+	const resolvers = buildResolvers(deps)
+	const auth = createAuthPlugin(deps, resolvers)
+	const started = Date.now()
+
+	let app = new Elysia({ name: 'benchline' })
+		.onRequest(({ set }) => {
+			Object.assign(set.headers, headers)
+		})
+		.onError(({ error, code, request }) => errorResponse(toAppError(error, code, deps.log, request), request))
+		.onAfterResponse(({ request, set }) => {
+			if (deps.config.logLevel === 'debug') deps.log.debug('request', { method: request.method, path: new URL(request.url).pathname, status: set.status })
+		})
+		.use(auth)
+		.get(
+			'/health',
+			async () => {
+				if (await deps.database.ping()) return { status: 'ok', uptimeSeconds: Math.round((Date.now() - started) / 1000) }
+				throw new AppError('UNAVAILABLE', 'The database does not answer', { retryAfter: 5 })
+			},
+			{ auth: 'public' },
+		)
+		.get('/static/:file', ({ params, set }) => serveStatic(params.file, set), { auth: 'public' }) as unknown as Elysia
+
+	for (const m of deps.registry.modules) if (m.routes) app = app.use(m.routes(deps, { auth }))
+	for (const add of extra) app = add(app)
+
+	const undeclared = app.routes.filter((r) => !declaredAuth(r.hooks)).map((r) => `${r.method} ${r.path}`)
+	if (undeclared.length) throw new RegistryError(undeclared.map((r) => `route ${r} does not declare auth`))
+	return app
+}
+
+async function serveStatic(name: string, set: { headers: Record<string, string | number> }) {
+	if (!/^[a-z0-9-]+\.(css|js|svg)$/.test(name)) throw new AppError('NOT_FOUND', 'Not found')
+	const file = Bun.file(resolve(STATIC_DIR, name))
+	if (!(await file.exists())) throw new AppError('NOT_FOUND', 'Not found')
+	set.headers['Cache-Control'] = 'public, max-age=300'
+	return file
+}

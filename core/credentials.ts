@@ -1,0 +1,89 @@
+/**
+ * Secrets and identifiers.
+ *
+ * Typed credentials (vendor keys, personal tokens, OAuth tokens, codes, upload links) look like
+ * `bl_<type>_<30 random base62><6 base62 CRC32 checksum>`: scannable by secret scanners, rejected
+ * without a database query when mistyped, and stored only as their SHA-256 (hex).
+ */
+import { sha256 } from '@oslojs/crypto/sha2'
+import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
+import { timingSafeEqual } from 'node:crypto'
+
+export type CredentialType = 'vk' | 'pat' | 'at' | 'rt' | 'code' | 'ul'
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+const BODY_LENGTH = 30
+const CHECK_LENGTH = 6
+const encoder = new TextEncoder()
+
+function base62(bytes: Uint8Array, length: number): string {
+	// Rejection sampling keeps every character uniformly likely.
+	let out = ''
+	let i = 0
+	while (out.length < length) {
+		if (i >= bytes.length) {
+			bytes = crypto.getRandomValues(new Uint8Array(length * 2))
+			i = 0
+		}
+		const b = bytes[i++]!
+		if (b < 248) out += BASE62[b % 62]
+	}
+	return out
+}
+
+function base62Fixed(n: number, length: number): string {
+	let out = ''
+	for (let i = 0; i < length; i++) {
+		out = BASE62[n % 62] + out
+		n = Math.floor(n / 62)
+	}
+	return out
+}
+
+function checksum(text: string): string {
+	return base62Fixed(Bun.hash.crc32(text) >>> 0, CHECK_LENGTH)
+}
+
+/** A new random credential of the given type, e.g. `bl_vk_…`. Show it once; store `hashSecret(it)`. */
+export function newCredential(type: CredentialType): string {
+	const head = `bl_${type}_` + base62(crypto.getRandomValues(new Uint8Array(BODY_LENGTH * 2)), BODY_LENGTH)
+	return head + checksum(head)
+}
+
+const CREDENTIAL_SHAPE = /^bl_(vk|pat|at|rt|code|ul)_[0-9A-Za-z]{36}$/
+
+/** The credential's type when it is well formed and its checksum matches; otherwise null. */
+export function credentialType(token: string): CredentialType | null {
+	if (!CREDENTIAL_SHAPE.test(token)) return null
+	const head = token.slice(0, -CHECK_LENGTH)
+	if (checksum(head) !== token.slice(-CHECK_LENGTH)) return null
+	return token.slice(3, token.indexOf('_', 3)) as CredentialType
+}
+
+/** SHA-256 of a secret as lowercase hex: the only form in which secrets are stored. */
+export function hashSecret(secret: string): string {
+	return encodeHexLowerCase(sha256(encoder.encode(secret)))
+}
+
+/** Constant-time string comparison (for CSRF tokens, PKCE verifiers, signatures). */
+export function safeEqual(a: string, b: string): boolean {
+	const x = encoder.encode(a)
+	const y = encoder.encode(b)
+	if (x.length !== y.length) return false
+	return timingSafeEqual(x, y)
+}
+
+/** A random token for cookies (sessions, CSRF): 160 bits, base32. */
+export function randomToken(bytes = 20): string {
+	return encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(bytes)))
+}
+
+/** A new opaque identifier with a type prefix, e.g. `job_k3x…` (100 random bits). */
+export function newId(prefix: string): string {
+	return `${prefix}_${randomToken(13).slice(0, 20)}`
+}
+
+/** A short, human-friendly suffix for public slugs. */
+export function shortCode(length = 6): string {
+	return randomToken(8).slice(0, length)
+}

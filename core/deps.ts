@@ -1,0 +1,26 @@
+/**
+ * What every route, tool, command and service receives: configuration, the database,
+ * the logger, the compiled permissions, the rate limiter, the server secret and the clock.
+ * Built once by `core/main.ts` (or a test) and passed down; nothing is a global.
+ */
+import type { Config } from './config.ts'
+import type { Database, Db } from '../db/client.ts'
+import type { Logger } from './log.ts'
+import type { Permissions } from './permissions.ts'
+import type { Registry } from './registry.ts'
+import type { RateLimiter } from './http/rate-limit.ts'
+
+export interface AppDeps {
+	readonly config: Config
+	readonly database: Database
+	/** Shortcut for `database.db`. */
+	readonly db: Db
+	readonly log: Logger
+	readonly permissions: Permissions
+	readonly registry: Registry
+	readonly limiter: RateLimiter
+	/** 32-byte server secret shared by every instance (HMAC of cursors, CSRF tokens). */
+	readonly secret: Uint8Array
+	/** The application clock; tests move it to check expiries. */
+	now(): Date
+}

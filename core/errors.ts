@@ -1,0 +1,87 @@
+/**
+ * The one error type of the application. Services throw `AppError`; each door (REST API,
+ * MCP, HTML pages) maps it once to its own shape (see `core/http/errors.ts` and `core/mcp/result.ts`).
+ */
+
+export type AppErrorCode =
+	/** Credentials missing, malformed, unknown, revoked or expired. */
+	| 'UNAUTHORIZED'
+	/** Authenticated, but the caller may not do this (API access off, role lacks a permission). */
+	| 'FORBIDDEN'
+	/** The record does not exist or is out of the caller's reach (both answered alike). */
+	| 'NOT_FOUND'
+	/** The request body is not JSON (or not a JSON object). */
+	| 'INVALID_BODY'
+	/** The request body is larger than the door allows. */
+	| 'PAYLOAD_TOO_LARGE'
+	/** One or more fields are invalid; `fields` names them. */
+	| 'VALIDATION'
+	/** The request conflicts with the current state (a duplicate, a wrong state). */
+	| 'CONFLICT'
+	/** The caller exceeded its request rate; `retryAfter` says how long to wait. */
+	| 'RATE_LIMITED'
+	/** A dependency (the database) is unavailable; retry later. */
+	| 'UNAVAILABLE'
+	/** A bug or an unexpected failure; details only in the server log. */
+	| 'INTERNAL'
+
+export const statusOf: Record<AppErrorCode, number> = {
+	UNAUTHORIZED: 401,
+	FORBIDDEN: 403,
+	NOT_FOUND: 404,
+	INVALID_BODY: 400,
+	PAYLOAD_TOO_LARGE: 413,
+	VALIDATION: 422,
+	CONFLICT: 409,
+	RATE_LIMITED: 429,
+	UNAVAILABLE: 503,
+	INTERNAL: 500,
+}
+
+export interface FieldError {
+	field: string
+	message: string
+}
+
+export interface AppErrorOptions {
+	fields?: FieldError[]
+	/** Seconds the client should wait (429, 503). */
+	retryAfter?: number
+	/** Extra response headers (e.g. `WWW-Authenticate`). */
+	headers?: Record<string, string>
+	cause?: unknown
+}
+
+export class AppError extends Error {
+	readonly status: number
+	readonly fields?: FieldError[]
+	readonly retryAfter?: number
+	readonly headers?: Record<string, string>
+
+	constructor(
+		readonly code: AppErrorCode,
+		message: string,
+		options: AppErrorOptions = {},
+	) {
+		super(message, { cause: options.cause })
+		this.status = statusOf[code]
+		this.fields = options.fields
+		this.retryAfter = options.retryAfter
+		this.headers = options.headers
+	}
+}
+
+export const notFound = (what = 'Not found') => new AppError('NOT_FOUND', what)
+export const forbidden = (why: string) => new AppError('FORBIDDEN', why)
+export const invalid = (fields: FieldError[], message = 'One or more fields are not valid') =>
+	new AppError('VALIDATION', message, { fields })
+
+/** True for errors thrown by the database driver when the server is unreachable or restarting. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+	const e = error as { code?: string; message?: string } | undefined
+	if (!e) return false
+	const codes = ['ECONNREFUSED', 'ECONNRESET', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '53300']
+	if (e.code && codes.includes(e.code)) return true
+	const cause = (error as { cause?: unknown }).cause
+	return cause !== undefined && cause !== error ? isDatabaseUnavailable(cause) : false
+}

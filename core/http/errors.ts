@@ -1,0 +1,78 @@
+/**
+ * One error mapping per door: the REST API and `/api/*` answer JSON `{error, fields?}`, the MCP
+ * endpoint answers JSON-RPC errors, pages answer an HTML page (or the sign-in redirect).
+ * Unknown errors are logged with a request id and answered with a generic message.
+ */
+import { AppError, isDatabaseUnavailable } from '../errors.ts'
+import { html, page } from '../html.ts'
+import type { Logger } from '../log.ts'
+
+export type Door = 'rest' | 'mcp' | 'page'
+
+export function doorOf(pathname: string): Door {
+	if (pathname === '/api/mcp' || pathname.startsWith('/api/mcp/')) return 'mcp'
+	if (pathname.startsWith('/api/') || pathname.startsWith('/oauth/') || pathname.startsWith('/.well-known/') || pathname === '/health') return 'rest'
+	return 'page'
+}
+
+/** Normalises anything thrown into an AppError (logging the ones that are bugs). */
+export function toAppError(error: unknown, elysiaCode: string | number, log: Logger, request: Request): AppError {
+	if (error instanceof AppError) return error
+	if (elysiaCode === 'NOT_FOUND') return new AppError('NOT_FOUND', 'Not found')
+	if (elysiaCode === 'PARSE') return new AppError('INVALID_BODY', 'The request body could not be read')
+	if (elysiaCode === 'VALIDATION') {
+		const all = (error as { all?: { path?: string; summary?: string; message?: string }[] }).all ?? []
+		const fields = all.map((e) => ({ field: (e.path ?? '').replace(/^\//, '').replace(/\//g, '.') || '(request)', message: e.summary ?? e.message ?? 'is not valid' }))
+		return new AppError('VALIDATION', 'The request is not valid', { fields })
+	}
+	if (isDatabaseUnavailable(error)) {
+		log.warn('database unavailable', { path: new URL(request.url).pathname, error })
+		return new AppError('UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', { retryAfter: 5 })
+	}
+	const requestId = crypto.randomUUID()
+	log.error('unhandled error', { requestId, method: request.method, path: new URL(request.url).pathname, error })
+	return new AppError('INTERNAL', `Something went wrong (request ${requestId})`)
+}
+
+export function errorResponse(error: AppError, request: Request): Response {
+	const url = new URL(request.url)
+	const door = doorOf(url.pathname)
+	const headers: Record<string, string> = { ...error.headers }
+	if (error.retryAfter !== undefined) headers['Retry-After'] = String(error.retryAfter)
+
+	if (door === 'page') {
+		if (error.code === 'UNAUTHORIZED' && request.method === 'GET') {
+			const next = url.pathname + url.search
+			return new Response(null, { status: 303, headers: { ...headers, Location: `/sign-in?next=${encodeURIComponent(next)}` } })
+		}
+		const res = page({ title: titleOf(error), status: error.status }, html`<section class="card"><h1>${titleOf(error)}</h1><p>${error.message}</p><p><a href="/">Go to the start page</a></p></section>`)
+		for (const [k, v] of Object.entries(headers)) res.headers.set(k, v)
+		return res
+	}
+	if (door === 'mcp') {
+		const code = error.status === 401 ? -32001 : error.status === 403 ? -32003 : error.status === 413 ? -32004 : -32603
+		return Response.json({ jsonrpc: '2.0', error: { code, message: error.message }, id: null }, { status: error.status, headers })
+	}
+	const body: { error: string; fields?: unknown } = { error: error.message }
+	if (error.fields?.length) body.fields = error.fields
+	return Response.json(body, { status: error.status, headers })
+}
+
+function titleOf(error: AppError): string {
+	switch (error.code) {
+		case 'NOT_FOUND':
+			return 'Page not found'
+		case 'FORBIDDEN':
+			return 'Not allowed'
+		case 'UNAUTHORIZED':
+			return 'Please sign in'
+		case 'RATE_LIMITED':
+			return 'Slow down'
+		case 'UNAVAILABLE':
+			return 'Temporarily unavailable'
+		case 'INTERNAL':
+			return 'Something went wrong'
+		default:
+			return 'Please check your input'
+	}
+}

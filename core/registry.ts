@@ -1,0 +1,88 @@
+/**
+ * The module registry: validates every module at start-up (reporting every problem at once),
+ * orders them by `requires`, and indexes what they contribute.
+ */
+import type { ModuleDef, ToolDef } from './module.ts'
+import { ROLES } from './actor.ts'
+
+export class RegistryError extends Error {
+	constructor(readonly problems: string[]) {
+		super(`The module list is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+	}
+}
+
+export interface Registry {
+	/** Modules in dependency order (a module comes after everything it requires). */
+	readonly modules: readonly ModuleDef[]
+	readonly tools: readonly ToolDef<any>[]
+	readonly warnings: readonly string[]
+}
+
+const TOOL_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/
+
+/** Validates the module list and returns it ordered; throws `RegistryError` listing every problem. */
+export function buildRegistry(modules: readonly ModuleDef[]): Registry {
+	const problems: string[] = []
+	const warnings: string[] = []
+	const byName = new Map<string, ModuleDef>()
+	for (const m of modules) {
+		if (byName.has(m.name)) problems.push(`module "${m.name}" is listed twice`)
+		byName.set(m.name, m)
+	}
+
+	const declared = new Set<string>()
+	for (const m of modules) {
+		for (const dep of m.requires ?? []) if (!byName.has(dep)) problems.push(`module "${m.name}" requires "${dep}", which is not in the module list`)
+		for (const p of m.permissions ?? []) {
+			if (!p.key.startsWith(`${m.name}:`)) problems.push(`permission "${p.key}" of module "${m.name}" must start with "${m.name}:"`)
+			if (declared.has(p.key)) problems.push(`permission "${p.key}" is declared twice`)
+			declared.add(p.key)
+			for (const role of p.grantedTo) if (!ROLES.includes(role)) problems.push(`permission "${p.key}" grants unknown role "${role}"`)
+			if (p.grantedTo.length === 0 && !p.grantable) warnings.push(`permission "${p.key}" is granted to no role`)
+		}
+	}
+
+	const toolNames = new Set<string>()
+	const tools: ToolDef<any>[] = []
+	for (const m of modules)
+		for (const tool of m.tools ?? []) {
+			const where = `tool "${tool.name}" of module "${m.name}"`
+			if (!TOOL_NAME.test(tool.name)) problems.push(`${where} must be snake_case`)
+			if (toolNames.has(tool.name)) problems.push(`${where} is declared twice`)
+			toolNames.add(tool.name)
+			if (!declared.has(tool.permission)) problems.push(`${where} needs permission "${tool.permission}", which no module declares`)
+			if (typeof tool.readOnly !== 'boolean') problems.push(`${where} must say whether it is read-only`)
+			const params = tool.params as unknown as Record<string, unknown>
+			if (params.type !== 'object') problems.push(`${where} parameters must be an object schema`)
+			if (params.additionalProperties !== false) problems.push(`${where} parameters must refuse unknown properties (additionalProperties: false)`)
+			if (params.anyOf || params.oneOf || params.allOf) problems.push(`${where} parameters must not use a top-level combinator`)
+			if (!tool.description || tool.description.length < 20) problems.push(`${where} needs a description a model can act on`)
+			tools.push(tool)
+		}
+
+	const ordered = orderByRequires(modules, byName, problems)
+	if (problems.length) throw new RegistryError(problems)
+	return { modules: ordered, tools, warnings }
+}
+
+function orderByRequires(modules: readonly ModuleDef[], byName: Map<string, ModuleDef>, problems: string[]): ModuleDef[] {
+	const ordered: ModuleDef[] = []
+	const state = new Map<string, 'visiting' | 'done'>()
+	const visit = (m: ModuleDef, trail: string[]) => {
+		const s = state.get(m.name)
+		if (s === 'done') return
+		if (s === 'visiting') {
+			problems.push(`modules require each other in a cycle: ${[...trail, m.name].join(' -> ')}`)
+			return
+		}
+		state.set(m.name, 'visiting')
+		for (const dep of m.requires ?? []) {
+			const d = byName.get(dep)
+			if (d) visit(d, [...trail, m.name])
+		}
+		state.set(m.name, 'done')
+		ordered.push(m)
+	}
+	for (const m of modules) visit(m, [])
+	return ordered
+}

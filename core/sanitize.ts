@@ -1,0 +1,46 @@
+/**
+ * Vendor-supplied job descriptions: plain text or simple HTML. Only headings, paragraphs, lists,
+ * bold, italics and line breaks survive, with no attributes at all; script, style and other
+ * active content is dropped with its text.
+ */
+import sanitizeHtml from 'sanitize-html'
+
+const ALLOWED_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'ul', 'ol', 'li', 'b', 'strong', 'i', 'em', 'br']
+const DROP_WITH_CONTENT = ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'template', 'title', 'head', 'xmp', 'noembed', 'noframes', 'select']
+
+export interface Sanitized {
+	html: string
+	/** True when markup other than the allowlist (or any attribute) was removed. */
+	removedMarkup: boolean
+}
+
+export function sanitizeDescription(input: string): Sanitized {
+	// Fast path: text without markup or entities is already safe HTML.
+	if (!/[<&>]/.test(input)) return { html: input, removedMarkup: false }
+	let removedMarkup = false
+	const html = sanitizeHtml(input, {
+		allowedTags: ALLOWED_TAGS,
+		allowedAttributes: {},
+		disallowedTagsMode: 'discard',
+		nonTextTags: DROP_WITH_CONTENT,
+		allowedSchemes: [],
+		allowProtocolRelative: false,
+		onOpenTag: (name: string, attribs: Record<string, string>) => {
+			if (!ALLOWED_TAGS.includes(name) || Object.keys(attribs).length > 0) removedMarkup = true
+		},
+	} as sanitizeHtml.IOptions)
+	if (!removedMarkup && /<!--/.test(input)) removedMarkup = true
+	return { html, removedMarkup }
+}
+
+/** Plain text of sanitised HTML (for search, résumé checks and JSON-LD). */
+export function htmlToText(html: string): string {
+	return sanitizeHtml(html.replace(/<(br|\/p|\/li|\/h[1-6])\s*\/?>/gi, '\n'), { allowedTags: [], allowedAttributes: {} })
+		.replace(/&amp;/g, '&')
+		.replace(/&lt;/g, '<')
+		.replace(/&gt;/g, '>')
+		.replace(/&quot;/g, '"')
+		.replace(/&#39;/g, "'")
+		.replace(/\n{3,}/g, '\n\n')
+		.trim()
+}

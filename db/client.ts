@@ -1,0 +1,177 @@
+/**
+ * The database handle: embedded PGlite under `DATA_DIR` when `DATABASE_URL` is unset,
+ * PostgreSQL through postgres.js when it is set. One migration folder serves both.
+ *
+ * Why a lock file: PGlite is a single-process database; two processes on one data folder
+ * corrupt it. The second process is told to stop the first or to use `DATABASE_URL`.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { sql, type SQL } from 'drizzle-orm'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import type { Config } from '../core/config.ts'
+
+/** Any drizzle database or transaction handle; services take this and never care which. */
+export type Db = PgDatabase<PgQueryResultHKT>
+
+export interface Database {
+	readonly db: Db
+	readonly kind: 'pglite' | 'postgres'
+	/** Runs raw SQL and returns its rows, whatever the driver (PGlite answers `{rows}`, postgres.js an array). */
+	rows<T = Record<string, unknown>>(query: SQL, handle?: Db): Promise<T[]>
+	/** Applies pending migrations (on PostgreSQL under an advisory lock, so instances starting together take turns). */
+	migrate(): Promise<void>
+	/** True when the database answers a trivial query within `timeoutMs`. */
+	ping(timeoutMs?: number): Promise<boolean>
+	close(): Promise<void>
+}
+
+export const MIGRATIONS_FOLDER = resolve(import.meta.dir, 'migrations')
+
+export class DatabaseLockedError extends Error {}
+
+/** Opens the configured database and applies pending migrations. */
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, options: { migrate?: boolean } = {}): Promise<Database> {
+	const database = config.databaseUrl ? await openPostgres(config.databaseUrl) : await openPglite(config.dataDir)
+	if (options.migrate !== false) await database.migrate()
+	return database
+}
+
+export async function rowsOf<T>(result: unknown): Promise<T[]> {
+	return (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[]
+}
+
+async function openPostgres(url: string): Promise<Database> {
+	const { default: postgres } = await import('postgres')
+	const { drizzle } = await import('drizzle-orm/postgres-js')
+	const client = postgres(url, {
+		max: 10,
+		connect_timeout: 5,
+		idle_timeout: 30,
+		onnotice: () => {},
+		connection: { application_name: 'benchline' },
+	})
+	const db = drizzle({ client }) as unknown as Db
+	return {
+		db,
+		kind: 'postgres',
+		migrate: async () => {
+			const { migrate } = await import('drizzle-orm/postgres-js/migrator')
+			const lock = await client.reserve()
+			try {
+				await lock`select pg_advisory_lock(7283461)`
+				await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER })
+			} finally {
+				await lock`select pg_advisory_unlock(7283461)`.catch(() => {})
+				lock.release()
+			}
+		},
+		rows: async (query, handle = db) => rowsOf(await handle.execute(query)),
+		ping: (timeoutMs = 2000) => pingWith(db, timeoutMs),
+		close: () => client.end({ timeout: 5 }),
+	}
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+	const folder = resolve(dataDir, 'pglite')
+	mkdirSync(folder, { recursive: true })
+	const release = acquireLock(resolve(dataDir))
+	try {
+		const { PGlite } = await import('@electric-sql/pglite')
+		const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm')
+		const { drizzle } = await import('drizzle-orm/pglite')
+		const client = await PGlite.create(folder, { extensions: { pg_trgm } })
+		const db = drizzle({ client }) as unknown as Db
+		let closed = false
+		return {
+			db,
+			kind: 'pglite',
+			migrate: () => migratePglite(db),
+			rows: async (query, handle = db) => rowsOf(await handle.execute(query)),
+			ping: (timeoutMs = 2000) => pingWith(db, timeoutMs),
+			close: async () => {
+				if (closed) return
+				closed = true
+				await client.close()
+				release()
+			},
+		}
+	} catch (error) {
+		release()
+		throw error
+	}
+}
+
+/** An in-memory PGlite (tests, benchmarks): no lock, nothing on disk. */
+export async function openMemoryDatabase(loadDataDir?: Blob): Promise<Database & { dump(): Promise<Blob> }> {
+	const { PGlite } = await import('@electric-sql/pglite')
+	const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm')
+	const { drizzle } = await import('drizzle-orm/pglite')
+	const client = await PGlite.create({ extensions: { pg_trgm }, loadDataDir })
+	const db = drizzle({ client }) as unknown as Db
+	return {
+		db,
+		kind: 'pglite',
+		migrate: () => migratePglite(db),
+		rows: async (query, handle = db) => rowsOf(await handle.execute(query)),
+		ping: (timeoutMs = 2000) => pingWith(db, timeoutMs),
+		close: () => client.close(),
+		dump: async () => (await client.dumpDataDir('none')) as Blob,
+	}
+}
+
+async function pingWith(db: Db, timeoutMs: number): Promise<boolean> {
+	let timer: ReturnType<typeof setTimeout> | undefined
+	const timeout = new Promise<false>((done) => (timer = setTimeout(() => done(false), timeoutMs)))
+	try {
+		return await Promise.race([db.execute(sql`select 1`).then(() => true), timeout])
+	} catch {
+		return false
+	} finally {
+		clearTimeout(timer)
+	}
+}
+
+function processAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0)
+		return true
+	} catch (error) {
+		return (error as { code?: string }).code === 'EPERM'
+	}
+}
+
+function acquireLock(dataDir: string): () => void {
+	const lockFile = join(dataDir, 'pglite.lock')
+	for (let attempt = 0; attempt < 2; attempt++) {
+		try {
+			writeFileSync(lockFile, String(process.pid), { flag: 'wx' })
+			let released = false
+			const release = () => {
+				if (released) return
+				released = true
+				try {
+					if (readFileSync(lockFile, 'utf8') === String(process.pid)) rmSync(lockFile)
+				} catch {}
+			}
+			process.once('exit', release)
+			return release
+		} catch (error) {
+			if ((error as { code?: string }).code !== 'EEXIST') throw error
+			const owner = Number(readFileSync(lockFile, 'utf8'))
+			if (owner && owner !== process.pid && processAlive(owner)) {
+				throw new DatabaseLockedError(
+					`The embedded database in ${dataDir} is in use by another process (pid ${owner}, probably the server). ` +
+						`Stop that process first, or point both at PostgreSQL with DATABASE_URL.`,
+				)
+			}
+			if (existsSync(lockFile)) rmSync(lockFile) // stale lock of a process that died
+		}
+	}
+	throw new DatabaseLockedError(`Could not lock the embedded database in ${dataDir}`)
+}
+
+async function migratePglite(db: Db): Promise<void> {
+	const { migrate } = await import('drizzle-orm/pglite/migrator')
+	await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER })
+}

@@ -1,0 +1,12 @@
+import { defineModule } from '../../core/module.ts'
+import { activityRoutes } from './routes.ts'
+
+export { recordActivity, activityInsertFrom, activityFor, listActivity, type ActivityEntry } from './service.ts'
+
+export default defineModule({
+	name: 'activity',
+	description: 'The activity log: every change made through any door, with the person and credential behind it.',
+	permissions: [{ key: 'activity:read', description: 'Read the workspace activity log', grantedTo: ['owner', 'admin'] }],
+	routes: activityRoutes,
+	nav: [{ href: '/activity', label: 'Activity', permission: 'activity:read' }],
+})

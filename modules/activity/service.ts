@@ -1,0 +1,76 @@
+/**
+ * The activity log: who changed what, through which door and credential, and when.
+ * Writers call `recordActivity` inside the same transaction as the change.
+ */
+import { and, desc, eq, lt, or, sql, type SQL } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import { newId } from '../../core/credentials.ts'
+import type { Db } from '../../db/client.ts'
+import { activity } from './table.ts'
+
+export interface ActivityEntry {
+	action: string
+	targetType: string
+	targetId: string
+	detail?: Record<string, unknown>
+}
+
+function actorColumns(actor: Actor) {
+	return {
+		workspaceId: actor.workspaceId,
+		actorUserId: actor.userId,
+		actorVendorId: actor.vendorId,
+		actorName: actor.name,
+		credentialKind: actor.credential.kind,
+		credentialId: actor.credential.id,
+		credentialName: actor.credential.name,
+	}
+}
+
+export async function recordActivity(db: Db, actor: Actor, entry: ActivityEntry): Promise<void> {
+	await db.insert(activity).values({ id: newId('act'), ...actorColumns(actor), ...entry, detail: entry.detail ?? null })
+}
+
+/**
+ * An `INSERT … SELECT` into the activity log for a statement that writes through a CTE, so the
+ * change and its log line are one statement (one round trip, atomic without BEGIN/COMMIT).
+ * `from` names the CTE; `targetId`, `action` and `where` are SQL over it.
+ */
+export function activityInsertFrom(actor: Actor, from: SQL, parts: { action: SQL; targetType: string; targetId: SQL; where: SQL }): SQL {
+	const c = actorColumns(actor)
+	return sql`insert into ${activity} (id, workspace_id, actor_user_id, actor_vendor_id, actor_name, credential_kind, credential_id, credential_name, action, target_type, target_id)
+select ${newId('act')}, ${c.workspaceId}, ${c.actorUserId}, ${c.actorVendorId}, ${c.actorName}, ${c.credentialKind}, ${c.credentialId}, ${c.credentialName}, ${parts.action}, ${parts.targetType}, ${parts.targetId}
+from ${from} where ${parts.where}`
+}
+
+export interface ActivityRow {
+	id: string
+	at: Date
+	actorName: string
+	credentialKind: string
+	credentialName: string
+	action: string
+	targetType: string
+	targetId: string
+}
+
+/** Newest first, keyset-paged. Only owners and admins read it (checked by the route). */
+export async function listActivity(db: Db, workspaceId: string, options: { limit: number; before?: { at: Date; id: string } }): Promise<ActivityRow[]> {
+	const conditions = [eq(activity.workspaceId, workspaceId)]
+	if (options.before) conditions.push(or(lt(activity.at, options.before.at), and(eq(activity.at, options.before.at), lt(activity.id, options.before.id)))!)
+	return db
+		.select({ id: activity.id, at: activity.at, actorName: activity.actorName, credentialKind: activity.credentialKind, credentialName: activity.credentialName, action: activity.action, targetType: activity.targetType, targetId: activity.targetId })
+		.from(activity)
+		.where(and(...conditions))
+		.orderBy(desc(activity.at), desc(activity.id))
+		.limit(options.limit)
+}
+
+/** Activity lines about one record (tests and record pages). */
+export async function activityFor(db: Db, workspaceId: string, targetType: string, targetId: string) {
+	return db
+		.select()
+		.from(activity)
+		.where(and(eq(activity.workspaceId, workspaceId), eq(activity.targetType, targetType), eq(activity.targetId, targetId)))
+		.orderBy(activity.at, activity.id)
+}

@@ -1,0 +1,25 @@
+import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+
+/**
+ * Every change made through any door. Names are snapshots taken at the time of the change
+ * (the person, the token or app name), so renaming or revoking later does not rewrite history.
+ */
+export const activity = pgTable(
+	'activity',
+	{
+		id: text('id').primaryKey(),
+		workspaceId: text('workspace_id').notNull(),
+		at: timestamp('at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+		actorUserId: text('actor_user_id'),
+		actorVendorId: text('actor_vendor_id'),
+		actorName: text('actor_name').notNull(),
+		credentialKind: text('credential_kind').notNull(),
+		credentialId: text('credential_id').notNull(),
+		credentialName: text('credential_name').notNull(),
+		action: text('action').notNull(),
+		targetType: text('target_type').notNull(),
+		targetId: text('target_id').notNull(),
+		detail: jsonb('detail').$type<Record<string, unknown>>(),
+	},
+	(t) => [index('activity_workspace_at').on(t.workspaceId, t.at.desc(), t.id.desc()), index('activity_target').on(t.targetType, t.targetId)],
+)

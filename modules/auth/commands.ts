@@ -1,0 +1,57 @@
+import type { CommandDef } from '../../core/module.ts'
+import { addPerson, createWorkspace, operatorActor, removePerson, requireWorkspace } from './people.ts'
+
+export const authCommands: CommandDef[] = [
+	{
+		name: 'workspace create',
+		usage: 'workspace create --slug S --name N [--json]',
+		options: { slug: 'string', name: 'string' },
+		required: ['slug', 'name'],
+		async run(deps, o) {
+			const ws = await createWorkspace(deps, { slug: String(o.slug), name: String(o.name) })
+			return { json: { workspaceId: ws.id }, lines: [`Created workspace "${ws.name}" (${ws.slug}): ${ws.id}`] }
+		},
+	},
+	{
+		name: 'user create',
+		usage: 'user create --workspace S --email E --name N --role owner|admin|recruiter|hiring_manager|viewer --password P [--grant PERMISSION] [--json]',
+		options: { workspace: 'string', email: 'string', name: 'string', role: 'string', password: 'string', grant: 'string' },
+		required: ['workspace', 'email', 'name', 'role', 'password'],
+		async run(deps, o) {
+			const ws = await requireWorkspace(deps.db, String(o.workspace))
+			const grants = o.grant ? String(o.grant).split(',').map((g) => g.trim()).filter(Boolean) : []
+			const { userId, created } = await addPerson(deps, operatorActor(ws), ws, { email: String(o.email), name: String(o.name), role: String(o.role), password: String(o.password), grants })
+			const note = created ? '' : ' (existing account added; its password is unchanged)'
+			return { json: { userId }, lines: [`Added ${o.email} to ${ws.slug} as ${o.role}${note}: ${userId}`] }
+		},
+	},
+	{
+		name: 'user remove',
+		usage: 'user remove --workspace S --email E [--json]',
+		options: { workspace: 'string', email: 'string' },
+		required: ['workspace', 'email'],
+		async run(deps, o) {
+			const ws = await requireWorkspace(deps.db, String(o.workspace))
+			const { userId } = await removePerson(deps, operatorActor(ws), ws, String(o.email))
+			return { json: { userId, removed: true }, lines: [`${o.email} left ${ws.slug}; their sessions and tokens stopped working`] }
+		},
+	},
+]
+
+authCommands.push({
+	name: 'seed',
+	usage: 'seed --workspace S [--json]',
+	options: { workspace: 'string' },
+	required: ['workspace'],
+	async run(deps, o) {
+		const ws = await requireWorkspace(deps.db, String(o.workspace))
+		// Every module fills its own part, in dependency order; seeding twice adds nothing.
+		const seeded: string[] = []
+		for (const m of deps.registry.modules)
+			if (m.seed) {
+				await m.seed(deps, ws)
+				seeded.push(m.name)
+			}
+		return { json: { workspaceId: ws.id, modules: seeded }, lines: [`Seeded ${ws.slug}: ${seeded.join(', ')}`] }
+	},
+})

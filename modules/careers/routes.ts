@@ -1,0 +1,48 @@
+/** Public careers routes: `/careers`, a workspace's jobs, the job page, the sitemap. */
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError } from '../../core/errors.ts'
+import type { HttpKit } from '../../core/module.ts'
+import { findWorkspace, listWorkspaces } from '../auth/index.ts'
+import { findJobBySlug, jobUrl, listOpenJobs, toDate } from '../jobs/index.ts'
+import { closedJobPage, jobListPage, jobPage, sitemapXml, workspacesPage } from './pages.ts'
+
+const SLUG = /^[a-z0-9-]{1,80}$/
+
+export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
+	const workspaceOr404 = async (slug: string) => {
+		const ws = SLUG.test(slug) ? await findWorkspace(deps.db, slug) : null
+		if (!ws) throw new AppError('NOT_FOUND', 'There is no careers site at this address.')
+		return ws
+	}
+	return new Elysia({ name: 'careers.routes' })
+		.use(auth)
+		.get('/', ({ redirect }) => redirect('/careers', 302), { auth: 'public' })
+		.get(
+			'/careers',
+			async ({ redirect }) => {
+				const list = await listWorkspaces(deps.db)
+				if (list.length === 1) return redirect(`/careers/${list[0]!.slug}`, 302)
+				return workspacesPage(list)
+			},
+			{ auth: 'public' },
+		)
+		.get('/careers/:workspace', async ({ params }) => {
+			const ws = await workspaceOr404(params.workspace)
+			return jobListPage(ws, await listOpenJobs(deps, ws.id))
+		}, { auth: 'public' })
+		.get('/careers/:workspace/jobs/:slug', async ({ params }) => {
+			const ws = await workspaceOr404(params.workspace)
+			const job = SLUG.test(params.slug) ? await findJobBySlug(deps, ws.id, params.slug) : null
+			if (!job || job.status === 'Draft') throw new AppError('NOT_FOUND', 'There is no job at this address.')
+			if (job.status !== 'Open') return closedJobPage(ws, job)
+			return jobPage(ws, job, jobUrl(deps.config.baseUrl, ws.slug, job.slug))
+		}, { auth: 'public' })
+		.get('/sitemap.xml', async () => {
+			const entries = []
+			for (const ws of await listWorkspaces(deps.db))
+				for (const job of await listOpenJobs(deps, ws.id)) entries.push({ loc: jobUrl(deps.config.baseUrl, ws.slug, job.slug), lastmod: toDate(job.updatedAt) })
+			return sitemapXml(entries)
+		}, { auth: 'public' })
+		.get('/robots.txt', () => new Response(`User-agent: *\nAllow: /careers\nDisallow: /api/\nSitemap: ${deps.config.baseUrl}/sitemap.xml\n`, { headers: { 'content-type': 'text/plain' } }), { auth: 'public' })
+}

@@ -1,0 +1,77 @@
+/**
+ * Job shapes. The REST schemas carry the limits of `spec/job-publish-api.md`; the same schemas
+ * validate requests (through `core/schema-check.ts`) and generate the OpenAPI document.
+ */
+import { Type as t, type Static } from '@sinclair/typebox'
+
+export const REST_CONTRACT_TYPES = ['W2', 'C2C', 'W2 / C2C'] as const
+export const VISAS = ['Any', 'No Sponsorship', 'USC', 'USC/GC'] as const
+export const SCHEDULES = ['Onsite', 'Hybrid', 'Remote'] as const
+export const JOB_STATUSES = ['Open', 'Draft', 'Closed'] as const
+export type JobStatus = (typeof JOB_STATUSES)[number]
+
+const literals = <T extends readonly string[]>(values: T, description?: string) => t.Union(values.map((v) => t.Literal(v)) as never, { description })
+const item = t.String({ maxLength: 160, 'x-truncate': true, description: 'Cut to 160 characters when longer' })
+
+const editable = {
+	title: t.String({ minLength: 1, maxLength: 140, 'x-not-blank': true, description: 'Shown to candidates' }),
+	location: t.String({ maxLength: 120, description: 'Where the work is done' }),
+	employment: t.String({ maxLength: 60, description: 'The engagement in the vendor’s own words; hidden from candidates. When it names W2 or C2C and contractType is not sent, it is taken as the contract type.' }),
+	contractType: literals(REST_CONTRACT_TYPES, 'Shown to candidates'),
+	summary: t.String({ maxLength: 300, description: 'Shown at the top of the job page' }),
+	description: t.String({ maxLength: 20000, description: 'Plain text or simple HTML (headings, paragraphs, lists, bold, italics); any other markup is removed' }),
+	mustHave: t.Array(item, { maxItems: 30, description: 'Candidates’ résumés are checked against these' }),
+	niceToHave: t.Array(item, { maxItems: 30 }),
+	visa: literals(VISAS),
+	interview: t.String({ maxLength: 120, description: 'How interviews are held' }),
+	schedule: literals(SCHEDULES),
+	minYears: t.Union([t.Integer({ minimum: 0, maximum: 40 }), t.Null()]),
+	department: t.String({ maxLength: 60, description: 'Practice area used to group jobs; default Technologies' }),
+}
+
+const optional = <T extends Record<string, any>>(props: T) => Object.fromEntries(Object.entries(props).map(([k, v]) => [k, t.Optional(v)])) as { [K in keyof T]: ReturnType<typeof t.Optional<T[K]>> }
+
+const { title, ...notRequired } = editable
+
+/** Publish: `vendorJobId` and `title` are required; every other field is optional. */
+export const PublishBody = t.Object({
+	vendorJobId: t.String({ minLength: 1, maxLength: 100, description: 'The vendor’s own id' }),
+	title,
+	...optional(notRequired),
+})
+
+export const ChangeBody = t.Object({
+	...optional(editable),
+	status: t.Optional(literals(['open', 'closed'] as const)),
+})
+
+export type PublishInput = Partial<Static<typeof ChangeBody>> & { vendorJobId: string; title: string }
+export type ChangeInput = Static<typeof ChangeBody>
+
+export const RestJob = t.Object({
+	vendorJobId: t.String(),
+	title: t.String(),
+	location: t.Union([t.String(), t.Null()]),
+	employment: t.Union([t.String(), t.Null()]),
+	contractType: t.Union([t.String(), t.Null()]),
+	summary: t.Union([t.String(), t.Null()]),
+	description: t.Union([t.String(), t.Null()]),
+	mustHave: t.Array(t.String()),
+	niceToHave: t.Array(t.String()),
+	visa: t.Union([t.String(), t.Null()]),
+	interview: t.Union([t.String(), t.Null()]),
+	schedule: t.Union([t.String(), t.Null()]),
+	minYears: t.Union([t.Integer(), t.Null()]),
+	department: t.String(),
+	status: literals(['open', 'closed'] as const),
+	url: t.Union([t.String({ format: 'uri' }), t.Null()], { description: 'Public address where the job is live; null while the job is closed' }),
+	createdAt: t.String({ format: 'date-time' }),
+	updatedAt: t.String({ format: 'date-time' }),
+	publishedAt: t.Union([t.String({ format: 'date-time' }), t.Null()]),
+	closedAt: t.Union([t.String({ format: 'date-time' }), t.Null()]),
+})
+export type RestJob = Static<typeof RestJob>
+
+/** Editable fields in the order of the spec, with their database columns. */
+export const EDITABLE_FIELDS = ['title', 'location', 'employment', 'contractType', 'summary', 'description', 'mustHave', 'niceToHave', 'visa', 'interview', 'schedule', 'minYears', 'department'] as const
+export type EditableField = (typeof EDITABLE_FIELDS)[number]

@@ -1,0 +1,110 @@
+/**
+ * The OpenAPI 3.1 description of the Job Publish API, generated from the same TypeBox schemas
+ * that validate requests, and a readable docs page built from it.
+ */
+import { html, page } from '../../core/html.ts'
+import { ChangeBody, PublishBody, RestJob } from './model.ts'
+
+const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema))
+
+const errorRef = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } })
+const jobResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/JobResponse' } } } })
+const R = {
+	400: errorRef('Body is not JSON'),
+	401: errorRef('Key missing, malformed, unknown or revoked'),
+	403: errorRef('API access is switched off for this vendor'),
+	404: errorRef('The vendor has no job with that vendorJobId'),
+	413: errorRef('Body larger than 200 KB'),
+	422: errorRef('One or more fields are not valid; `fields` says which'),
+	429: { ...errorRef('Too many requests; wait the number of seconds given in the Retry-After header'), headers: { 'Retry-After': { schema: { type: 'integer' } } } },
+}
+const idParam = { name: 'vendorJobId', in: 'path', required: true, schema: { type: 'string', maxLength: 100 } }
+
+export function openApiDocument(baseUrl: string) {
+	return {
+		openapi: '3.1.0',
+		info: { title: 'Benchline Job Publish API', version: '1.0.0', description: 'Vendors publish, update, close and re-open their jobs. A published job is live at once on the public careers site.' },
+		servers: [{ url: `${baseUrl}/api/v1` }],
+		security: [{ apiKey: [] }],
+		paths: {
+			'/jobs': {
+				post: {
+					operationId: 'publishJob',
+					summary: 'Publish a job (upsert by vendorJobId)',
+					requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/PublishBody' } } } },
+					responses: { 201: jobResponse('Created; the job is live'), 200: jobResponse('An existing job was updated (and re-opened)'), 400: R[400], 401: R[401], 403: R[403], 413: R[413], 422: R[422], 429: R[429] },
+				},
+				get: {
+					operationId: 'listJobs',
+					summary: 'The vendor’s jobs, newest first, at most 500',
+					responses: { 200: { description: 'The jobs', content: { 'application/json': { schema: { type: 'object', properties: { jobs: { type: 'array', items: { $ref: '#/components/schemas/Job' } } }, required: ['jobs'] } } } }, 401: R[401], 403: R[403], 429: R[429] },
+				},
+			},
+			'/jobs/{vendorJobId}': {
+				parameters: [idParam],
+				get: { operationId: 'getJob', summary: 'One job', responses: { 200: jobResponse('The job'), 401: R[401], 403: R[403], 404: R[404], 429: R[429] } },
+				patch: {
+					operationId: 'changeJob',
+					summary: 'Change only the fields sent; `status` closes or re-opens',
+					requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ChangeBody' } } } },
+					responses: { 200: jobResponse('The job after the change'), 400: R[400], 401: R[401], 403: R[403], 404: R[404], 413: R[413], 422: R[422], 429: R[429] },
+				},
+				delete: { operationId: 'closeJob', summary: 'Close the job (nothing is erased)', responses: { 200: jobResponse('The job, now closed'), 401: R[401], 403: R[403], 404: R[404], 429: R[429] } },
+			},
+		},
+		components: {
+			securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'The vendor’s API key (bl_vk_…)' } },
+			schemas: {
+				Job: plain(RestJob),
+				JobResponse: {
+					type: 'object',
+					properties: { job: { $ref: '#/components/schemas/Job' }, warnings: { type: 'array', items: { type: 'string' }, description: 'What the service adjusted: unknown fields ignored, items cut, markup removed, contract type taken from employment' } },
+					required: ['job'],
+				},
+				PublishBody: plain(PublishBody),
+				ChangeBody: plain(ChangeBody),
+				Error: {
+					type: 'object',
+					properties: { error: { type: 'string' }, fields: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } }, required: ['field', 'message'] } } },
+					required: ['error'],
+				},
+			},
+		},
+	}
+}
+
+function fieldRows(schema: { properties: Record<string, any>; required?: string[] }) {
+	return Object.entries(schema.properties).map(([name, s]) => {
+		const values = s.anyOf?.filter((x: any) => 'const' in x).map((x: any) => x.const)
+		const type = s.type === 'array' ? 'array of string' : values?.length ? `one of ${values.join(', ')}` : s.anyOf ? 'integer or null' : s.type
+		const limits = [s.maxLength && `max ${s.maxLength} chars`, s.maxItems && `max ${s.maxItems} items; each cut to 160 chars`, s.anyOf?.[0]?.maximum !== undefined && `${s.anyOf[0].minimum} to ${s.anyOf[0].maximum}`].filter(Boolean).join('; ')
+		return html`<tr><td><code>${name}</code>${schema.required?.includes(name) ? ' (required)' : ''}</td><td>${type}</td><td>${limits}</td><td>${s.description ?? ''}</td></tr>`
+	})
+}
+
+export function renderApiDocs(baseUrl: string): Response {
+	const api = `${baseUrl}/api/v1`
+	const example = (s: string) => html`<pre><code>${s}</code></pre>`
+	return page(
+		{ title: 'Job Publish API' },
+		html`<section class="card prose">
+<h1>Job Publish API</h1>
+<p>Publish, update, close and re-open your jobs. A published job is live at once on the careers site. Every request carries your API key: <code>Authorization: Bearer &lt;API_KEY&gt;</code>. The machine-readable description is at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p>
+<h2>Operations</h2>
+<ul>
+<li><code>POST /jobs</code> publishes (an upsert keyed by your <code>vendorJobId</code>): 201 when created, 200 when an existing job was updated and re-opened.</li>
+<li><code>GET /jobs</code> lists your jobs, newest first, at most 500.</li>
+<li><code>GET /jobs/{vendorJobId}</code> returns one job.</li>
+<li><code>PATCH /jobs/{vendorJobId}</code> changes only the fields you send; <code>status</code> <code>closed</code> or <code>open</code> closes or re-opens it.</li>
+<li><code>DELETE /jobs/{vendorJobId}</code> closes the job; nothing is erased.</li>
+</ul>
+<p>Answers are <code>{"job": …}</code> (or <code>{"jobs": […]}</code>); when the service adjusted what you sent, a <code>warnings</code> list says what. Errors are <code>{"error": "…", "fields": [{"field", "message"}]}</code>: 400 body not JSON, 401 key missing or revoked, 403 API access off, 404 no such job, 413 body over 200 KB, 422 invalid fields, 429 too many requests (wait <code>Retry-After</code> seconds).</p>
+<h2>Fields</h2>
+<div class="table-wrap"><table><thead><tr><th>Field</th><th>Type</th><th>Limits</th><th>Notes</th></tr></thead><tbody>${fieldRows(PublishBody as never)}<tr><td><code>status</code> (change only)</td><td>one of open, closed</td><td></td><td></td></tr></tbody></table></div>
+<h2>Examples</h2>
+${example(`curl -X POST ${api}/jobs -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\\n  -d '{"vendorJobId":"REQ-1001","title":"Senior Java Developer","location":"Austin, TX","employment":"Contract W2","schedule":"Hybrid","mustHave":["Java 17","Spring Boot"]}'`)}
+${example(`curl ${api}/jobs/REQ-1001 -H "Authorization: Bearer $API_KEY"`)}
+${example(`curl -X PATCH ${api}/jobs/REQ-1001 -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" -d '{"status":"closed"}'`)}
+</section>`,
+	)
+}

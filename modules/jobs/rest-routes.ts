@@ -1,0 +1,46 @@
+/** The Job Publish REST API (`/api/v1`): thin adapters over `vendor-service.ts`. */
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../core/deps.ts'
+import { readJsonObject } from '../../core/http/body.ts'
+import type { HttpKit } from '../../core/module.ts'
+import { openApiDocument, renderApiDocs } from './openapi.ts'
+import { changeVendorJob, closeVendorJob, getVendorJob, jobNotFound, listVendorJobs, publishJob, type WriteResult } from './vendor-service.ts'
+
+/** 200 KB, counted in bytes while the body is read (chunked bodies too). */
+export const MAX_BODY_BYTES = 200 * 1024
+
+const answer = (result: WriteResult) => (result.warnings.length ? { job: result.job, warnings: result.warnings } : { job: result.job })
+
+export function jobsRestRoutes(deps: AppDeps, { auth }: HttpKit) {
+	const document = openApiDocument(deps.config.baseUrl)
+	// Ids longer than the limit cannot exist: answer as absent without a query.
+	const checkId = (id: string) => {
+		if ([...id].length > 100) throw jobNotFound()
+		return id
+	}
+	return new Elysia({ name: 'jobs.rest' })
+		.use(auth)
+		.post(
+			'/api/v1/jobs',
+			async ({ request, actor, set }) => {
+				const result = await publishJob(deps, actor!, await readJsonObject(request, MAX_BODY_BYTES))
+				set.status = result.created ? 201 : 200
+				return answer(result)
+			},
+			{ auth: 'vendor', parse: 'none' },
+		)
+		.get('/api/v1/jobs', async ({ actor }) => ({ jobs: await listVendorJobs(deps, actor!) }), { auth: 'vendor' })
+		.get('/api/v1/jobs/:vendorJobId', async ({ actor, params }) => ({ job: await getVendorJob(deps, actor!, checkId(params.vendorJobId)) }), { auth: 'vendor' })
+		.patch(
+			'/api/v1/jobs/:vendorJobId',
+			async ({ actor, params, request }) => {
+				const body = await readJsonObject(request, MAX_BODY_BYTES)
+				return answer(await changeVendorJob(deps, actor!, checkId(params.vendorJobId), body))
+			},
+			{ auth: 'vendor', parse: 'none' },
+		)
+		.delete('/api/v1/jobs/:vendorJobId', async ({ actor, params }) => ({ job: await closeVendorJob(deps, actor!, checkId(params.vendorJobId)) }), { auth: 'vendor' })
+		.get('/api/v1/openapi.json', () => document, { auth: 'public' })
+		.get('/api/v1/docs', () => renderApiDocs(deps.config.baseUrl), { auth: 'public' })
+		.get('/api/v1', ({ redirect }) => redirect('/api/v1/docs', 302), { auth: 'public' })
+}

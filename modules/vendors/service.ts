@@ -1,0 +1,117 @@
+/**
+ * Vendors and their API keys.
+ *
+ * Rules: a key belongs to one vendor and reaches only that vendor's jobs; keys are shown once and
+ * stored as SHA-256; a revoked key is 401 on its next request; a vendor whose API access is off
+ * gets 403 with any of its keys; a vendor may hold several live keys (rotation).
+ */
+import { and, eq, isNull, sql } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import { credentialType, hashSecret, newCredential, newId } from '../../core/credentials.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError, invalid } from '../../core/errors.ts'
+import { recordActivity } from '../activity/index.ts'
+import { workspaces } from '../auth/table.ts'
+import { vendorApiKeys, vendors } from './table.ts'
+
+export interface NewKey {
+	keyId: string
+	apiKey: string
+}
+
+async function insertKey(deps: AppDeps, db: AppDeps['db'], vendorId: string): Promise<NewKey> {
+	const apiKey = newCredential('vk')
+	const keyId = newId('vk')
+	await db.insert(vendorApiKeys).values({ id: keyId, vendorId, keyHash: hashSecret(apiKey), lastFour: apiKey.slice(-4) })
+	return { keyId, apiKey }
+}
+
+export async function createVendor(deps: AppDeps, actor: Actor, input: { name: string }): Promise<{ vendorId: string } & NewKey> {
+	const name = input.name.trim()
+	if (!name || name.length > 120) throw invalid([{ field: 'name', message: 'must be 1-120 characters' }])
+	return deps.db.transaction(async (tx) => {
+		const vendorId = newId('ven')
+		await tx.insert(vendors).values({ id: vendorId, workspaceId: actor.workspaceId, name })
+		const key = await insertKey(deps, tx, vendorId)
+		await recordActivity(tx, actor, { action: 'vendor.created', targetType: 'vendor', targetId: vendorId, detail: { name } })
+		await recordActivity(tx, actor, { action: 'vendor.key_created', targetType: 'vendor', targetId: vendorId, detail: { keyId: key.keyId } })
+		return { vendorId, ...key }
+	})
+}
+
+async function vendorInWorkspace(deps: AppDeps, vendorId: string) {
+	const [row] = await deps.db
+		.select({ id: vendors.id, workspaceId: vendors.workspaceId, slug: workspaces.slug, name: vendors.name })
+		.from(vendors)
+		.innerJoin(workspaces, eq(workspaces.id, vendors.workspaceId))
+		.where(eq(vendors.id, vendorId))
+	if (!row) throw new AppError('NOT_FOUND', `No vendor with the id "${vendorId}"`)
+	return row
+}
+
+/** Operator commands find the vendor's workspace from the vendor id. */
+export async function vendorWorkspace(deps: AppDeps, vendorId: string) {
+	const v = await vendorInWorkspace(deps, vendorId)
+	return { id: v.workspaceId, slug: v.slug }
+}
+
+export async function createKey(deps: AppDeps, actor: Actor, vendorId: string): Promise<NewKey> {
+	const vendor = await vendorInWorkspace(deps, vendorId)
+	if (vendor.workspaceId !== actor.workspaceId) throw new AppError('NOT_FOUND', `No vendor with the id "${vendorId}"`)
+	return deps.db.transaction(async (tx) => {
+		const key = await insertKey(deps, tx, vendorId)
+		await recordActivity(tx, actor, { action: 'vendor.key_created', targetType: 'vendor', targetId: vendorId, detail: { keyId: key.keyId } })
+		return key
+	})
+}
+
+export async function revokeKey(deps: AppDeps, keyId: string, actorFor: (ws: { id: string; slug: string }) => Actor): Promise<{ keyId: string; vendorId: string }> {
+	const [key] = await deps.db.select({ vendorId: vendorApiKeys.vendorId, revokedAt: vendorApiKeys.revokedAt }).from(vendorApiKeys).where(eq(vendorApiKeys.id, keyId))
+	if (!key) throw new AppError('NOT_FOUND', `No API key with the id "${keyId}"`)
+	const ws = await vendorWorkspace(deps, key.vendorId)
+	await deps.db.transaction(async (tx) => {
+		await tx.update(vendorApiKeys).set({ revokedAt: deps.now() }).where(and(eq(vendorApiKeys.id, keyId), isNull(vendorApiKeys.revokedAt)))
+		await recordActivity(tx, actorFor(ws), { action: 'vendor.key_revoked', targetType: 'vendor', targetId: key.vendorId, detail: { keyId } })
+	})
+	return { keyId, vendorId: key.vendorId }
+}
+
+export async function setApiAccess(deps: AppDeps, actor: Actor, vendorId: string, on: boolean): Promise<void> {
+	await deps.db.transaction(async (tx) => {
+		const updated = await tx.update(vendors).set({ apiAccess: on }).where(and(eq(vendors.id, vendorId), eq(vendors.workspaceId, actor.workspaceId))).returning({ id: vendors.id })
+		if (!updated.length) throw new AppError('NOT_FOUND', `No vendor with the id "${vendorId}"`)
+		await recordActivity(tx, actor, { action: on ? 'vendor.api_access_on' : 'vendor.api_access_off', targetType: 'vendor', targetId: vendorId })
+	})
+}
+
+const keyLookup = (deps: AppDeps) =>
+	deps.db
+		.select({ keyId: vendorApiKeys.id, vendorId: vendors.id, vendorName: vendors.name, apiAccess: vendors.apiAccess, workspaceId: vendors.workspaceId, workspaceSlug: workspaces.slug, lastFour: vendorApiKeys.lastFour })
+		.from(vendorApiKeys)
+		.innerJoin(vendors, eq(vendors.id, vendorApiKeys.vendorId))
+		.innerJoin(workspaces, eq(workspaces.id, vendors.workspaceId))
+		.where(and(eq(vendorApiKeys.keyHash, sql.placeholder('hash')), isNull(vendorApiKeys.revokedAt)))
+		.prepare('vendor_key_lookup')
+
+const lookups = new WeakMap<object, ReturnType<typeof keyLookup>>()
+
+/** The vendor actor behind an API key; null when unknown or revoked; 403 when API access is off. */
+export async function verifyVendorKey(deps: AppDeps, token: string): Promise<Actor | null> {
+	if (credentialType(token) !== 'vk') return null
+	let lookup = lookups.get(deps.db)
+	if (!lookup) lookups.set(deps.db, (lookup = keyLookup(deps)))
+	const [row] = await lookup.execute({ hash: hashSecret(token) })
+	if (!row) return null
+	if (!row.apiAccess) throw new AppError('FORBIDDEN', 'API access is switched off for this vendor; ask the service operator to switch it on')
+	return {
+		workspaceId: row.workspaceId,
+		workspaceSlug: row.workspaceSlug,
+		role: 'vendor',
+		userId: null,
+		vendorId: row.vendorId,
+		name: row.vendorName,
+		credential: { kind: 'vendor_key', id: row.keyId, name: `API key …${row.lastFour}` },
+		grants: [],
+		readOnly: false,
+	}
+}

@@ -1,0 +1,29 @@
+import { boolean, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { workspaces } from '../auth/table.ts'
+
+export const vendors = pgTable(
+	'vendors',
+	{
+		id: text('id').primaryKey(),
+		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		name: text('name').notNull(),
+		/** When false, every key of the vendor gets 403 on the REST API. */
+		apiAccess: boolean('api_access').notNull().default(true),
+		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+	},
+	(t) => [index('vendors_workspace').on(t.workspaceId, t.createdAt)],
+)
+
+/** Vendor API keys (`bl_vk_…`), stored only as their SHA-256. A vendor may hold several (rotation). */
+export const vendorApiKeys = pgTable(
+	'vendor_api_keys',
+	{
+		id: text('id').primaryKey(),
+		vendorId: text('vendor_id').notNull().references(() => vendors.id),
+		keyHash: text('key_hash').notNull(),
+		lastFour: text('last_four').notNull(),
+		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+		revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
+	},
+	(t) => [uniqueIndex('vendor_api_keys_hash').on(t.keyHash), index('vendor_api_keys_vendor').on(t.vendorId)],
+)

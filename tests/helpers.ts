@@ -1,0 +1,117 @@
+/**
+ * Test harness: one database per test process (in-memory PGlite, or the PostgreSQL server named by
+ * DATABASE_URL), one app, and a fresh workspace per test so tests never see each other's data.
+ */
+import { loadConfig } from '../core/config.ts'
+import type { AppDeps } from '../core/deps.ts'
+import { createLogger } from '../core/log.ts'
+import { createApp, createDeps } from '../core/main.ts'
+import { openDatabase, openMemoryDatabase, type Database } from '../db/client.ts'
+import { addPerson, createWorkspace, operatorActor } from '../modules/auth/index.ts'
+import { createVendor } from '../modules/vendors/index.ts'
+
+/** Every log line written during the run (checked for secrets by the log test). */
+export const logLines: string[] = []
+
+/** A clock tests can move forward; it starts at real time. */
+export const clock = {
+	offsetMs: 0,
+	now: () => new Date(Date.now() + clock.offsetMs),
+	advance(ms: number) {
+		clock.offsetMs += ms
+	},
+	reset() {
+		clock.offsetMs = 0
+	},
+}
+
+let depsPromise: Promise<AppDeps> | undefined
+let appInstance: ReturnType<typeof createApp> | undefined
+
+export const usingPostgres = () => Boolean(process.env.DATABASE_URL)
+
+async function openTestDatabase(): Promise<Database> {
+	const config = loadConfig()
+	if (config.databaseUrl) return openDatabase(config)
+	const db = await openMemoryDatabase()
+	await db.migrate()
+	return db
+}
+
+export function testDeps(overrides: Record<string, string> = {}): Promise<AppDeps> {
+	if (Object.keys(overrides).length) return buildDeps(overrides)
+	depsPromise ??= buildDeps({})
+	return depsPromise
+}
+
+async function buildDeps(overrides: Record<string, string>): Promise<AppDeps> {
+	const config = loadConfig({ ...process.env, BASE_URL: 'http://localhost:3000', RATE_LIMIT_PER_MINUTE: '100000', REDIS_URL: '', ...overrides })
+	const log = createLogger('warn', (line) => logLines.push(line))
+	const database = await sharedDatabase()
+	return createDeps({ config, log, database, now: clock.now })
+}
+
+let sharedDb: Promise<Database> | undefined
+export const sharedDatabase = () => (sharedDb ??= openTestDatabase())
+
+export async function testApp() {
+	const deps = await testDeps()
+	appInstance ??= createApp(deps)
+	return { app: appInstance, deps }
+}
+
+let counter = 0
+export const unique = (prefix = 't') => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`
+
+export interface TestWorkspace {
+	id: string
+	slug: string
+	name: string
+}
+
+export async function newWorkspace(deps?: AppDeps): Promise<TestWorkspace> {
+	deps ??= await testDeps()
+	return createWorkspace(deps, { slug: unique('ws'), name: 'Test Staffing' })
+}
+
+export async function newVendor(ws: TestWorkspace, name = 'Test Vendor', deps?: AppDeps) {
+	deps ??= await testDeps()
+	return createVendor(deps, operatorActor(ws), { name })
+}
+
+export async function newPerson(ws: TestWorkspace, role: string, options: { grants?: string[]; password?: string } = {}, deps?: AppDeps) {
+	deps ??= await testDeps()
+	const email = `${unique('p')}@example.test`
+	const password = options.password ?? 'correct horse battery'
+	const { userId } = await addPerson(deps, operatorActor(ws), ws, { email, name: `${role} person`, role, password, grants: options.grants })
+	return { userId, email, password, role }
+}
+
+export interface CallOptions {
+	key?: string
+	body?: unknown
+	/** Raw body text (sent as is). */
+	raw?: string | Uint8Array | ReadableStream
+	headers?: Record<string, string>
+}
+
+/** One request through the app in-process. */
+export async function call(method: string, path: string, options: CallOptions = {}) {
+	const { app } = await testApp()
+	const headers: Record<string, string> = { ...options.headers }
+	if (options.key) headers.authorization = `Bearer ${options.key}`
+	let body: BodyInit | undefined
+	if (options.body !== undefined) {
+		headers['content-type'] ??= 'application/json'
+		body = JSON.stringify(options.body)
+	} else if (options.raw !== undefined) body = options.raw as BodyInit
+	const res = await app.handle(new Request(`http://localhost${path}`, { method, headers, body, duplex: 'half' } as RequestInit))
+	const text = await res.text()
+	let json: any
+	try {
+		json = JSON.parse(text)
+	} catch {
+		json = undefined
+	}
+	return { status: res.status, headers: res.headers, text, json }
+}
