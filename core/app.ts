@@ -10,6 +10,7 @@ import { AppError } from './errors.ts'
 import { createAuthPlugin, declaredAuth, type ActorResolvers } from './http/auth.ts'
 import { errorResponse, toAppError } from './http/errors.ts'
 import { securityHeaders } from './http/security-headers.ts'
+import type { HttpKit } from './module.ts'
 import { RegistryError } from './registry.ts'
 
 const STATIC_DIR = resolve(import.meta.dir, 'static')
@@ -19,7 +20,7 @@ export function buildResolvers(deps: AppDeps): ActorResolvers {
 	return { bearer: deps.registry.modules.flatMap((m) => m.credentials ?? []), session }
 }
 
-export function buildApp(deps: AppDeps, extra: ((app: Elysia) => Elysia)[] = []) {
+export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, any, any, any, any, any, any>)[] = []) {
 	const headers = securityHeaders(deps.config.https)
 	const resolvers = buildResolvers(deps)
 	const auth = createAuthPlugin(deps, resolvers)
@@ -45,7 +46,7 @@ export function buildApp(deps: AppDeps, extra: ((app: Elysia) => Elysia)[] = [])
 		.get('/static/:file', ({ params, set }) => serveStatic(params.file, set), { auth: 'public' }) as unknown as Elysia
 
 	for (const m of deps.registry.modules) if (m.routes) app = app.use(m.routes(deps, { auth }))
-	for (const add of extra) app = add(app)
+	for (const plugin of extra) app = app.use(plugin({ auth }))
 
 	const undeclared = app.routes.filter((r) => !declaredAuth(r.hooks)).map((r) => `${r.method} ${r.path}`)
 	if (undeclared.length) throw new RegistryError(undeclared.map((r) => `route ${r} does not declare auth`))

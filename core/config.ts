@@ -29,6 +29,10 @@ export interface Config {
 	readonly demo: boolean
 	/** Minimum level of log lines written to stderr. */
 	readonly logLevel: LogLevel
+	/** Browser origins allowed to call `/api/mcp` and the OAuth endpoints besides `baseUrl` (`*` = any). */
+	readonly allowedOrigins: readonly string[]
+	/** Trust `X-Forwarded-For` for the client address (only behind a proxy you run). */
+	readonly trustProxy: boolean
 	/** True when the public origin is https (cookies get `Secure`, pages get HSTS). */
 	readonly https: boolean
 }
@@ -94,6 +98,21 @@ export function loadConfig(env: Env = process.env): Config {
 	const mailFrom = value('MAIL_FROM') ?? `Benchline <no-reply@${new URL(baseUrl).hostname}>`
 	if (!/^[^\r\n]*@[^\r\n]*$/.test(mailFrom)) problems.push('MAIL_FROM must be an e-mail address, optionally with a display name')
 
+	const allowedOrigins: string[] = []
+	for (const raw of (value('ALLOWED_ORIGINS') ?? '').split(',').map((o) => o.trim()).filter(Boolean)) {
+		if (raw === '*') allowedOrigins.push('*')
+		else
+			try {
+				const u = new URL(raw)
+				if (u.origin === 'null' || u.pathname !== '/') throw new Error()
+				allowedOrigins.push(u.origin)
+			} catch {
+				problems.push(`ALLOWED_ORIGINS must be a comma-separated list of origins such as https://app.example.com (got "${raw}")`)
+			}
+	}
+	const trustRaw = (value('TRUST_PROXY') ?? 'off').toLowerCase()
+	if (!['on', 'off', 'true', 'false', '1', '0'].includes(trustRaw)) problems.push('TRUST_PROXY must be "on" or "off"')
+
 	const config: Config = {
 		port,
 		baseUrl,
@@ -105,6 +124,8 @@ export function loadConfig(env: Env = process.env): Config {
 		rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
 		demo: ['on', 'true', '1'].includes(demoRaw),
 		logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'info',
+		allowedOrigins,
+		trustProxy: ['on', 'true', '1'].includes(trustRaw),
 		https: baseUrl.startsWith('https:'),
 	}
 	if (problems.length) throw new ConfigError(problems)

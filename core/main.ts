@@ -59,7 +59,7 @@ export async function createDeps(options: CreateDepsOptions): Promise<AppDeps> {
 }
 
 export function createApp(deps: AppDeps) {
-	return buildApp(deps, [mcpRoute(deps)])
+	return buildApp(deps, [(kit) => mcpRoute(deps, kit)])
 }
 
 /** Starts the HTTP server; SIGTERM/SIGINT finish in-flight requests, refuse new ones and exit 0. */

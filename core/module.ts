@@ -93,6 +93,11 @@ export interface SearchHit {
 	readonly score: number
 }
 
+export interface JobFacts {
+	readonly applicantCount?: number
+	readonly applicationsByStage?: Record<string, number>
+}
+
 export interface WorkspaceRef {
 	readonly id: string
 	readonly slug: string
@@ -113,6 +118,11 @@ export interface ModuleDef {
 	readonly credentials?: readonly CredentialVerifier[]
 	readonly commands?: readonly CommandDef[]
 	readonly searchProviders?: readonly SearchProvider[]
+	/**
+	 * Facts this module knows about jobs (e.g. applicant counts and counts per stage), shown by the
+	 * job tools; the map is keyed by job id and limited to what the actor may see.
+	 */
+	readonly jobFacts?: (deps: AppDeps, actor: Actor, jobIds: string[]) => Promise<Map<string, JobFacts>>
 	/** Fills a workspace with realistic demo data, deterministically; runs in dependency order. */
 	readonly seed?: (deps: AppDeps, workspace: WorkspaceRef) => Promise<void>
 	/** Links in the portal navigation, shown to people whose role holds the permission. */

@@ -115,3 +115,44 @@ export async function call(method: string, path: string, options: CallOptions = 
 	}
 	return { status: res.status, headers: res.headers, text, json }
 }
+
+/** One request through a given app in-process (e.g. an app built with other settings). */
+export async function callOn(app: { handle(request: Request): Promise<Response> }, method: string, path: string, options: CallOptions = {}) {
+	const headers: Record<string, string> = { ...options.headers }
+	if (options.key) headers.authorization = `Bearer ${options.key}`
+	let body: BodyInit | undefined
+	if (options.body !== undefined) {
+		headers['content-type'] ??= 'application/json'
+		body = JSON.stringify(options.body)
+	} else if (options.raw !== undefined) body = options.raw as BodyInit
+	const res = await app.handle(new Request(`http://localhost${path}`, { method, headers, body, duplex: 'half' } as RequestInit))
+	const text = await res.text()
+	let json: any
+	try {
+		json = JSON.parse(text)
+	} catch {
+		json = undefined
+	}
+	return { status: res.status, headers: res.headers, text, json }
+}
+
+/** The app on a real loopback HTTP port (for real clients: MCP SDKs, browsers, OAuth clients). */
+let served: { url: string; stop(): void } | undefined
+export async function serveApp(): Promise<{ url: string; deps: AppDeps }> {
+	const { app, deps } = await testApp()
+	if (!served) {
+		const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (r) => app.handle(r) })
+		served = { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) }
+	}
+	return { url: served.url, deps }
+}
+
+/** A person with a personal token, ready for MCP calls. */
+export async function newPersonWithToken(ws: TestWorkspace, role: string, options: { grants?: string[] } = {}) {
+	const deps = await testDeps()
+	const person = await newPerson(ws, role, options, deps)
+	const { personActor, createPersonalToken } = await import('../modules/auth/index.ts')
+	const actor = await personActor(deps, ws.slug, person.email)
+	const { token, tokenId } = await createPersonalToken(deps, { ...actor, credential: { kind: 'session', id: 'test', name: 'portal session' } }, { name: `${role} token` })
+	return { ...person, token, tokenId }
+}

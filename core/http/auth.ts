@@ -5,6 +5,8 @@
  *   auth: 'public'                 anyone (careers pages, health, OAuth endpoints)
  *   auth: 'form'                   anyone, but a form post must carry the double-submit CSRF token
  *   auth: 'vendor'                 a vendor API key (`Authorization: Bearer bl_vk_…`), rate limited
+ *   auth: 'mcp'                    a personal token or OAuth access token for `/api/mcp`, rate limited;
+ *                                  a foreign browser Origin is 403; 401s point at the resource metadata
  *   auth: 'signed-in'              a person with a portal session (pages); posts are CSRF-checked
  *   auth: { permission: 'x:y' }    a signed-in person whose role or grants include the permission
  *
@@ -16,10 +18,11 @@ import type { AppDeps } from '../deps.ts'
 import { AppError } from '../errors.ts'
 import type { CredentialVerifier, PermissionKey } from '../module.ts'
 import { parseBearer } from './bearer.ts'
+import { applyCors } from './cors.ts'
 import { anonymousCsrf, CSRF_COOKIE, verifyCsrf } from './csrf.ts'
 import { rateLimitHeaders } from './rate-limit.ts'
 
-export type AuthSpec = 'public' | 'form' | 'vendor' | 'signed-in' | { permission: PermissionKey }
+export type AuthSpec = 'public' | 'form' | 'vendor' | 'mcp' | 'signed-in' | { permission: PermissionKey }
 
 /** A signed-in portal session, as pages see it. */
 export interface PageSession {
@@ -40,16 +43,23 @@ export interface ActorResolvers {
 
 const bearerChallenge = (error?: string) => ({ 'WWW-Authenticate': error ? `Bearer realm="benchline", error="${error}"` : 'Bearer realm="benchline"' })
 
-/** Resolves the vendor (or other REST-door) actor behind an `Authorization` header. */
-export async function resolveBearer(deps: AppDeps, verifiers: readonly CredentialVerifier[], header: string | null): Promise<Actor> {
+/** `WWW-Authenticate` for `/api/mcp`: points at the protected resource metadata (RFC 9728). */
+export const mcpChallenge = (baseUrl: string, error?: string) => ({
+	'WWW-Authenticate': `Bearer resource_metadata="${baseUrl}/.well-known/oauth-protected-resource"${error ? `, error="${error}"` : ''}, scope="mcp"`,
+})
+
+/** Resolves the actor behind an `Authorization` header among the verifiers of one door. */
+export async function resolveBearer(deps: AppDeps, verifiers: readonly CredentialVerifier[], header: string | null, door: 'rest' | 'mcp' = 'rest'): Promise<Actor> {
+	const challenge = (error?: string) => (door === 'mcp' ? mcpChallenge(deps.config.baseUrl, error) : bearerChallenge(error))
+	const what = door === 'mcp' ? 'an access token or personal token' : 'an API key'
 	const parsed = parseBearer(header)
 	if ('problem' in parsed) {
-		const message = parsed.problem === 'missing' ? 'An API key is required: send Authorization: Bearer <API_KEY>' : 'The Authorization header is malformed: send Authorization: Bearer <API_KEY>'
-		throw new AppError('UNAUTHORIZED', message, { headers: bearerChallenge(parsed.problem === 'missing' ? undefined : 'invalid_request') })
+		const message = parsed.problem === 'missing' ? `Authentication is required: send Authorization: Bearer <token> with ${what}` : `The Authorization header is malformed: send Authorization: Bearer <token> with ${what}`
+		throw new AppError('UNAUTHORIZED', message, { headers: challenge(parsed.problem === 'missing' ? undefined : 'invalid_request') })
 	}
 	const verifier = verifiers.find((v) => parsed.token.startsWith(v.prefix))
 	const actor = verifier ? await verifier.verify(deps, parsed.token) : null
-	if (!actor) throw new AppError('UNAUTHORIZED', 'The API key is not valid or has been revoked', { headers: bearerChallenge('invalid_token') })
+	if (!actor) throw new AppError('UNAUTHORIZED', door === 'mcp' ? 'The token is not valid, has expired or has been revoked' : 'The API key is not valid or has been revoked', { headers: challenge('invalid_token') })
 	return actor
 }
 
@@ -66,6 +76,7 @@ export async function enforceRateLimit(deps: AppDeps, key: string, headers: Reco
 
 export function createAuthPlugin(deps: AppDeps, resolvers: ActorResolvers) {
 	const restVerifiers = resolvers.bearer.filter((v) => v.door === 'rest')
+	const mcpVerifiers = resolvers.bearer.filter((v) => v.door === 'mcp')
 
 	const pageSession = async (request: Request, cookie: Record<string, any>) => {
 		const session = resolvers.session ? await resolvers.session(deps, request, cookie) : null
@@ -85,6 +96,12 @@ export function createAuthPlugin(deps: AppDeps, resolvers: ActorResolvers) {
 					if (request.method !== 'GET') verifyCsrf(deps, request, (body as Record<string, unknown> | null)?.csrf, cookie[CSRF_COOKIE]?.value ?? '')
 					else anonymousCsrf(deps, cookie)
 					return { actor: null as Actor | null, session: null as PageSession | null }
+				}
+				if (spec === 'mcp') {
+					applyCors(deps.config, request, set.headers)
+					const actor = await resolveBearer(deps, mcpVerifiers, request.headers.get('authorization'), 'mcp')
+					await enforceRateLimit(deps, `cred:${actor.credential.id}`, set.headers)
+					return { actor: actor as Actor | null, session: null as PageSession | null }
 				}
 				if (spec === 'vendor') {
 					const actor = await resolveBearer(deps, restVerifiers, request.headers.get('authorization'))

@@ -1,5 +1,6 @@
 import type { CommandDef } from '../../core/module.ts'
 import { addPerson, createWorkspace, operatorActor, removePerson, requireWorkspace } from './people.ts'
+import { createPersonalToken, personActor } from './tokens.ts'
 
 export const authCommands: CommandDef[] = [
 	{
@@ -32,7 +33,7 @@ export const authCommands: CommandDef[] = [
 		required: ['workspace', 'email'],
 		async run(deps, o) {
 			const ws = await requireWorkspace(deps.db, String(o.workspace))
-			const { userId } = await removePerson(deps, operatorActor(ws), ws, String(o.email))
+			const { userId } = await removePerson(deps, operatorActor(ws), ws, { email: String(o.email) })
 			return { json: { userId, removed: true }, lines: [`${o.email} left ${ws.slug}; their sessions and tokens stopped working`] }
 		},
 	},
@@ -53,5 +54,17 @@ authCommands.push({
 				seeded.push(m.name)
 			}
 		return { json: { workspaceId: ws.id, modules: seeded }, lines: [`Seeded ${ws.slug}: ${seeded.join(', ')}`] }
+	},
+})
+
+authCommands.push({
+	name: 'token create',
+	usage: 'token create --workspace S --email E --name N [--json]',
+	options: { workspace: 'string', email: 'string', name: 'string' },
+	required: ['workspace', 'email', 'name'],
+	async run(deps, o) {
+		const actor = await personActor(deps, String(o.workspace), String(o.email))
+		const { tokenId, token } = await createPersonalToken(deps, actor, { name: String(o.name) })
+		return { json: { tokenId, token }, lines: [`Created personal token ${tokenId} for ${o.email}.`, `Token (shown once, keep it secret): ${token}`] }
 	},
 })

@@ -1,7 +1,11 @@
 import { defineModule } from '../../core/module.ts'
 import { authCommands } from './commands.ts'
+import { authRoutes } from './routes.ts'
+import { resolvePageSession } from './sessions.ts'
+import { verifyPersonalToken } from './tokens.ts'
 
-export { addPerson, createWorkspace, findWorkspace, requireWorkspace, listWorkspaces, operatorActor, removePerson, type Workspace } from './people.ts'
+export { addPerson, createWorkspace, findWorkspace, requireWorkspace, listWorkspaces, listPeople, operatorActor, removePerson, userNames, type Workspace } from './people.ts'
+export { createPersonalToken, personActor, revokePersonalToken } from './tokens.ts'
 
 export default defineModule({
 	name: 'auth',
@@ -9,4 +13,12 @@ export default defineModule({
 	requires: ['activity'],
 	permissions: [{ key: 'auth:manage_people', description: 'Add and remove people, see everyone’s tokens', grantedTo: ['owner', 'admin'] }],
 	commands: authCommands,
+	routes: authRoutes,
+	sessionResolver: resolvePageSession,
+	credentials: [{ prefix: 'bl_pat_', door: 'mcp', verify: verifyPersonalToken }],
+	nav: [
+		{ href: '/portal', label: 'Home' },
+		{ href: '/settings/api', label: 'API access' },
+		{ href: '/people', label: 'People', permission: 'auth:manage_people' },
+	],
 })

@@ -6,7 +6,7 @@
  * may hold extra grants; a person who leaves keeps their history but loses every way in at once
  * (sessions, personal tokens and app connections are checked against the membership on each request).
  */
-import { and, eq, isNull, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { Actor, PersonRole } from '../../core/actor.ts'
 import { PERSON_ROLES } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
@@ -96,15 +96,35 @@ export async function addPerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef, i
 	})
 }
 
-/** The person leaves the workspace: their sessions and personal tokens there stop at once. */
-export async function removePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef, email: string): Promise<{ userId: string }> {
+export interface PersonView {
+	userId: string
+	name: string
+	email: string
+	role: string
+	grants: string[]
+}
+
+export async function listPeople(db: Db, workspaceId: string): Promise<PersonView[]> {
+	return db
+		.select({ userId: users.id, name: users.name, email: users.email, role: memberships.role, grants: memberships.grants })
+		.from(memberships)
+		.innerJoin(users, eq(users.id, memberships.userId))
+		.where(and(eq(memberships.workspaceId, workspaceId), isNull(memberships.removedAt)))
+		.orderBy(users.name)
+}
+
+/**
+ * The person leaves the workspace: their sessions, personal tokens and app connections there
+ * stop at once. The last owner cannot leave.
+ */
+export async function removePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef, who: { email?: string; userId?: string }): Promise<{ userId: string }> {
 	return deps.db.transaction(async (tx) => {
 		const [row] = await tx
-			.select({ userId: users.id, role: memberships.role })
+			.select({ userId: users.id, role: memberships.role, email: users.email })
 			.from(memberships)
 			.innerJoin(users, eq(users.id, memberships.userId))
-			.where(and(eq(memberships.workspaceId, ws.id), eq(users.email, email.trim().toLowerCase()), isNull(memberships.removedAt)))
-		if (!row) throw new AppError('NOT_FOUND', `${email} is not in this workspace`)
+			.where(and(eq(memberships.workspaceId, ws.id), who.userId ? eq(users.id, who.userId) : eq(users.email, (who.email ?? '').trim().toLowerCase()), isNull(memberships.removedAt)))
+		if (!row) throw new AppError('NOT_FOUND', `${who.email ?? 'This person'} is not in this workspace`)
 		if (row.role === 'owner') {
 			const [{ owners }] = (await tx.select({ owners: sql<number>`count(*)::int` }).from(memberships).where(and(eq(memberships.workspaceId, ws.id), eq(memberships.role, 'owner'), isNull(memberships.removedAt)))) as [{ owners: number }]
 			if (owners <= 1) throw new AppError('CONFLICT', 'The last owner cannot leave the workspace; make someone else an owner first')
@@ -113,7 +133,7 @@ export async function removePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef
 		await tx.update(memberships).set({ removedAt: now }).where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, row.userId)))
 		await tx.delete(sessions).where(and(eq(sessions.workspaceId, ws.id), eq(sessions.userId, row.userId)))
 		await tx.update(personalTokens).set({ revokedAt: now }).where(and(eq(personalTokens.workspaceId, ws.id), eq(personalTokens.userId, row.userId), isNull(personalTokens.revokedAt)))
-		await recordActivity(tx, actor, { action: 'person.removed', targetType: 'user', targetId: row.userId, detail: { email } })
+		await recordActivity(tx, actor, { action: 'person.removed', targetType: 'user', targetId: row.userId, detail: { email: row.email } })
 		return { userId: row.userId }
 	})
 }
@@ -131,4 +151,11 @@ export function operatorActor(ws: WorkspaceRef): Actor {
 		grants: [],
 		readOnly: false,
 	}
+}
+
+/** Display names of people by id (other modules show who did what). */
+export async function userNames(db: Db, ids: string[]): Promise<Map<string, string>> {
+	if (!ids.length) return new Map()
+	const rows = await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, [...new Set(ids)]))
+	return new Map(rows.map((r) => [r.id, r.name]))
 }

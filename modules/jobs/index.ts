@@ -1,9 +1,11 @@
 import { defineModule } from '../../core/module.ts'
 import { jobsRestRoutes } from './rest-routes.ts'
 import { seedJobs } from './seed.ts'
+import { jobTools } from './tools.ts'
 
 export { listOpenJobs, findJobBySlug, type PublicJob } from './public-service.ts'
 export { jobUrl, toDate } from './rows.ts'
+export { jobReach, jobTitles, reachableJobIds } from './service.ts'
 export { contractTypeFrom } from './vendor-service.ts'
 export { ROLE_TEMPLATES, type RoleTemplate } from './seed.ts'
 
@@ -13,8 +15,12 @@ export default defineModule({
 	requires: ['auth', 'vendors', 'activity'],
 	permissions: [
 		{ key: 'jobs:publish', description: 'Publish and change the vendor’s own jobs through the REST API', grantedTo: ['vendor'] },
-		{ key: 'jobs:read', description: 'See jobs', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'] },
+		{ key: 'jobs:read', description: 'See jobs (hiring managers: the jobs on whose team they are)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'] },
+		{ key: 'jobs:create', description: 'Create jobs as Draft', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
+		{ key: 'jobs:set_status', description: 'Publish, close or draft jobs', grantedTo: ['owner', 'admin'] },
+		{ key: 'jobs:actively_hiring', description: 'Turn the actively-hiring flag on or off', grantedTo: ['owner', 'admin'], grantable: true },
 	],
+	tools: jobTools,
 	routes: jobsRestRoutes,
 	seed: seedJobs,
 })

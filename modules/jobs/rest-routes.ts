@@ -13,9 +13,10 @@ const answer = (result: WriteResult) => (result.warnings.length ? { job: result.
 
 export function jobsRestRoutes(deps: AppDeps, { auth }: HttpKit) {
 	const document = openApiDocument(deps.config.baseUrl)
-	// Ids longer than the limit cannot exist: answer as absent without a query.
+	// Ids longer than the limit, or that no publish could have stored (NUL, lone surrogates),
+	// cannot exist: answer as absent without a query.
 	const checkId = (id: string) => {
-		if ([...id].length > 100) throw jobNotFound()
+		if ([...id].length > 100 || id.includes('\u0000') || !id.isWellFormed()) throw jobNotFound()
 		return id
 	}
 	return new Elysia({ name: 'jobs.rest' })
@@ -29,8 +30,9 @@ export function jobsRestRoutes(deps: AppDeps, { auth }: HttpKit) {
 			},
 			{ auth: 'vendor', parse: 'none' },
 		)
-		.get('/api/v1/jobs', async ({ actor }) => ({ jobs: await listVendorJobs(deps, actor!) }), { auth: 'vendor' })
-		.get('/api/v1/jobs/:vendorJobId', async ({ actor, params }) => ({ job: await getVendorJob(deps, actor!, checkId(params.vendorJobId)) }), { auth: 'vendor' })
+		// Operations without a request body ignore whatever body is sent (never 400 or 413).
+		.get('/api/v1/jobs', async ({ actor }) => ({ jobs: await listVendorJobs(deps, actor!) }), { auth: 'vendor', parse: 'none' })
+		.get('/api/v1/jobs/:vendorJobId', async ({ actor, params }) => ({ job: await getVendorJob(deps, actor!, checkId(params.vendorJobId)) }), { auth: 'vendor', parse: 'none' })
 		.patch(
 			'/api/v1/jobs/:vendorJobId',
 			async ({ actor, params, request }) => {
@@ -39,7 +41,7 @@ export function jobsRestRoutes(deps: AppDeps, { auth }: HttpKit) {
 			},
 			{ auth: 'vendor', parse: 'none' },
 		)
-		.delete('/api/v1/jobs/:vendorJobId', async ({ actor, params }) => ({ job: await closeVendorJob(deps, actor!, checkId(params.vendorJobId)) }), { auth: 'vendor' })
+		.delete('/api/v1/jobs/:vendorJobId', async ({ actor, params }) => ({ job: await closeVendorJob(deps, actor!, checkId(params.vendorJobId)) }), { auth: 'vendor', parse: 'none' })
 		.get('/api/v1/openapi.json', () => document, { auth: 'public' })
 		.get('/api/v1/docs', () => renderApiDocs(deps.config.baseUrl), { auth: 'public' })
 		.get('/api/v1', ({ redirect }) => redirect('/api/v1/docs', 302), { auth: 'public' })

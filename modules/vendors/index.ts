@@ -3,7 +3,7 @@ import { vendorCommands } from './commands.ts'
 import { seedVendors } from './seed.ts'
 import { verifyVendorKey } from './service.ts'
 
-export { createVendor, createKey, setApiAccess, verifyVendorKey } from './service.ts'
+export { createVendor, createKey, revokeKey, setApiAccess, vendorNames, verifyVendorKey } from './service.ts'
 export { demoVendorIds } from './seed.ts'
 
 export default defineModule({

@@ -5,7 +5,7 @@
  * stored as SHA-256; a revoked key is 401 on its next request; a vendor whose API access is off
  * gets 403 with any of its keys; a vendor may hold several live keys (rotation).
  */
-import { and, eq, isNull, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { credentialType, hashSecret, newCredential, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
@@ -114,4 +114,11 @@ export async function verifyVendorKey(deps: AppDeps, token: string): Promise<Act
 		grants: [],
 		readOnly: false,
 	}
+}
+
+/** Vendor names by id (other modules show which vendor a job belongs to). */
+export async function vendorNames(deps: AppDeps, ids: string[]): Promise<Map<string, string>> {
+	if (!ids.length) return new Map()
+	const rows = await deps.db.select({ id: vendors.id, name: vendors.name }).from(vendors).where(inArray(vendors.id, [...new Set(ids)]))
+	return new Map(rows.map((r) => [r.id, r.name]))
 }

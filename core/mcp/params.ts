@@ -1,0 +1,21 @@
+/** Parameter pieces shared by the tools, with the spec's limits. */
+import { Type as t, type TSchema } from '@sinclair/typebox'
+
+/** Rows per page: 1 to 100, default 25. */
+export const limit = () => t.Integer({ minimum: 1, maximum: 100, default: 25, description: 'Rows per page, 1 to 100 (default 25)' })
+
+/** The `nextCursor` of the previous page; omit for the first page. */
+export const cursor = () => t.String({ minLength: 1, maxLength: 64, description: 'The nextCursor of the previous page; omit for the first page' })
+
+/** An identifier taken from the matching list tool. */
+export const id = (what: string) => t.String({ minLength: 1, maxLength: 160, description: `Id of the ${what}, from the matching list tool` })
+
+export const oneOf = <T extends readonly string[]>(values: T, description?: string) => t.Union(values.map((v) => t.Literal(v)) as never, description ? { description } : {})
+
+/** A tool's parameter object: unknown properties are refused. */
+export const params = <P extends Record<string, TSchema>>(properties: P) => t.Object(properties, { additionalProperties: false })
+
+/** A paged list result: the rows under `key` and the cursor of the next page (null on the last page). */
+export const page = (key: string, item: TSchema) => t.Object({ [key]: t.Array(item), nextCursor: t.Union([t.String(), t.Null()]) })
+
+export const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()])

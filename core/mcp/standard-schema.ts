@@ -1,0 +1,42 @@
+/**
+ * TypeBox schemas as Standard Schemas for the MCP SDK: the SDK lists the JSON Schema we give it and
+ * validates arguments with our checker (code-point lengths, unknown properties refused with the
+ * names that are allowed, defaults applied), so a model gets messages it can act on.
+ */
+import type { TSchema } from '@sinclair/typebox'
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server'
+import { checkValue } from '../schema-check.ts'
+
+/** Plain JSON Schema (TypeBox's symbols and our `x-` keywords stay out of what clients see). */
+export function publicJsonSchema(schema: TSchema): Record<string, unknown> {
+	return JSON.parse(JSON.stringify(schema, (key, value) => (key.startsWith('x-') ? undefined : value)))
+}
+
+export function inputSchema(schema: TSchema): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
+	const json = publicJsonSchema(schema)
+	return {
+		'~standard': {
+			version: 1,
+			vendor: 'benchline',
+			validate(value: unknown) {
+				const result = checkValue<Record<string, unknown>>(schema, value ?? {}, { unknown: 'reject' })
+				if (result.errors.length) return { issues: result.errors.map((e) => ({ message: e.message, path: e.field === '(arguments)' ? [] : e.field.split('.') })) }
+				return { value: result.value }
+			},
+			jsonSchema: { input: () => json, output: () => json },
+		},
+	} as never
+}
+
+/** Output schemas are listed for clients; results are produced by our own services (checked by tests). */
+export function outputSchema(schema: TSchema): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
+	const json = publicJsonSchema(schema)
+	return {
+		'~standard': {
+			version: 1,
+			vendor: 'benchline',
+			validate: (value: unknown) => ({ value: value as Record<string, unknown> }),
+			jsonSchema: { input: () => json, output: () => json },
+		},
+	} as never
+}

@@ -1,0 +1,104 @@
+/** Portal pages of the auth module: sign-in, home, API access settings, people. */
+import { html, page, portalPage, type SafeHtml } from '../../core/html.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import type { PageSession } from '../../core/http/auth.ts'
+import type { TokenView } from './tokens.ts'
+import type { PersonView } from './people.ts'
+
+const when = (d: Date | null) => (d ? html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>` : 'never')
+
+export function signInPage(options: { csrf: string; next: string; email?: string; error?: string; status?: number }): Response {
+	return page(
+		{ title: 'Sign in', status: options.status },
+		html`<section class="card"><h1>Sign in to Benchline</h1>
+${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
+<form method="post" action="/sign-in" class="stack">
+<input type="hidden" name="csrf" value="${options.csrf}">
+<input type="hidden" name="next" value="${options.next}">
+<label for="email">Email <input id="email" name="email" type="email" autocomplete="username" required value="${options.email ?? ''}"></label>
+<label for="password">Password <input id="password" name="password" type="password" autocomplete="current-password" required></label>
+<button type="submit">Sign in</button>
+</form></section>`,
+	)
+}
+
+export function homePage(deps: AppDeps, session: PageSession): Response {
+	return portalPage(
+		deps,
+		session,
+		{ title: 'Home' },
+		html`<section class="card"><h1>Welcome, ${session.actor.name}</h1>
+<p>You are signed in to <strong>${session.actor.workspaceSlug}</strong> as ${session.actor.role.replace('_', ' ')}.</p>
+<ul class="links">
+<li><a href="/settings/api">API access</a>: personal tokens and connected assistant apps</li>
+<li><a href="/careers/${session.actor.workspaceSlug}">Your careers site</a></li>
+</ul></section>`,
+	)
+}
+
+export interface ApiAccessView {
+	tokens: TokenView[]
+	/** Extra sections contributed by other parts of the auth module (connected apps). */
+	sections: SafeHtml[]
+	newToken?: { name: string; token: string }
+	error?: string
+	notice?: string
+}
+
+export function apiAccessPage(deps: AppDeps, session: PageSession, view: ApiAccessView): Response {
+	const everyone = session.actor.role === 'owner' || session.actor.role === 'admin'
+	return portalPage(
+		deps,
+		session,
+		{ title: 'API access', status: view.error ? 422 : 200 },
+		html`<section class="card"><h1>API access</h1>
+<p>Assistant apps reach Benchline as you: with a personal token, or by signing in with OAuth (connected apps below).</p>
+${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
+${view.newToken
+	? html`<div class="notice" role="status"><p><strong>Token “${view.newToken.name}” created.</strong> Copy it now: it is shown only once.</p>
+<p class="secret"><code id="new-token">${view.newToken.token}</code> <button type="button" class="secondary" data-copy="new-token">Copy</button></p></div>`
+	: ''}
+<h2>Create a personal token</h2>
+${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
+<form method="post" action="/settings/api/tokens" class="stack">
+<input type="hidden" name="csrf" value="${session.csrf}">
+<label for="token-name">Token name <input id="token-name" name="name" required maxlength="80" placeholder="e.g. Claude on my laptop"></label>
+<button type="submit">Create token</button>
+</form>
+<h2>${everyone ? 'Personal tokens in this workspace' : 'Your personal tokens'}</h2>
+${view.tokens.length === 0
+	? html`<p>No personal tokens yet.</p>`
+	: html`<div class="table-wrap"><table><thead><tr><th>Name</th><th>Owner</th><th>Created</th><th>Last used</th><th></th></tr></thead><tbody>
+${view.tokens.map(
+	(t) => html`<tr><td>${t.name} <span class="meta">…${t.lastFour}</span></td><td>${t.ownerName}</td><td>${when(t.createdAt)}</td><td>${when(t.lastUsedAt)}</td>
+<td><form method="post" action="/settings/api/tokens/${t.id}/revoke" class="inline" data-confirm="Revoke the token “${t.name}”? Apps using it stop working at once."><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger">Revoke</button></form></td></tr>`,
+)}</tbody></table></div>`}
+</section>
+${view.sections}`,
+	)
+}
+
+export function peoplePage(deps: AppDeps, session: PageSession, people: PersonView[], message?: { error?: string; notice?: string }): Response {
+	return portalPage(
+		deps,
+		session,
+		{ title: 'People', status: message?.error ? 422 : 200 },
+		html`<section class="card"><h1>People</h1>
+${message?.notice ? html`<p class="notice" role="status">${message.notice}</p>` : ''}
+${message?.error ? html`<p class="error" role="alert">${message.error}</p>` : ''}
+<div class="table-wrap"><table><thead><tr><th>Name</th><th>E-mail</th><th>Role</th><th>Extra permissions</th><th></th></tr></thead><tbody>
+${people.map(
+	(p) => html`<tr><td>${p.name}</td><td>${p.email}</td><td>${p.role.replace('_', ' ')}</td><td>${p.grants.join(', ') || '—'}</td>
+<td>${p.userId === session.actor.userId ? '' : html`<form method="post" action="/people/${p.userId}/remove" class="inline" data-confirm="Remove ${p.name} from the workspace? Their sessions, tokens and app connections stop working at once."><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger">Remove</button></form>`}</td></tr>`,
+)}</tbody></table></div>
+<h2>Add a person</h2>
+<form method="post" action="/people" class="stack">
+<input type="hidden" name="csrf" value="${session.csrf}">
+<label for="p-name">Name <input id="p-name" name="name" required maxlength="120"></label>
+<label for="p-email">Email <input id="p-email" name="email" type="email" required></label>
+<label for="p-role">Role <select id="p-role" name="role"><option value="recruiter">Recruiter</option><option value="hiring_manager">Hiring manager</option><option value="viewer">Viewer</option><option value="admin">Admin</option><option value="owner">Owner</option></select></label>
+<label for="p-password">Temporary password <input id="p-password" name="password" type="password" required minlength="10" autocomplete="new-password"></label>
+<button type="submit">Add person</button>
+</form></section>`,
+	)
+}

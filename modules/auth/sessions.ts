@@ -1,0 +1,140 @@
+/**
+ * Portal sign-in and sessions, following Lucia's documented pattern (without the package):
+ * a random token in an HttpOnly, SameSite=Lax cookie (Secure except on plain-http localhost),
+ * only its SHA-256 stored, sliding expiry.
+ *
+ * Rules: wrong credentials get one generic message; repeated failures slow down the account and
+ * the address (refused for a while); a person who left the workspace cannot sign in to it and
+ * their sessions end at once (membership is checked on every request).
+ */
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm'
+import type { Actor, PersonRole } from '../../core/actor.ts'
+import { hashSecret, newId, randomToken } from '../../core/credentials.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError } from '../../core/errors.ts'
+import { sessionCsrf } from '../../core/http/csrf.ts'
+import type { PageSession } from '../../core/http/auth.ts'
+import { memberships, sessions, signInFailures, users, workspaces } from './table.ts'
+
+const DAY = 86_400_000
+export const SESSION_DAYS = 30
+/** Failures within this window count towards slowing down. */
+const FAILURE_WINDOW_MS = 15 * 60_000
+const MAX_FAILURES_PER_ACCOUNT = 5
+const MAX_FAILURES_PER_ADDRESS = 20
+
+export const sessionCookieName = (deps: Pick<AppDeps, 'config'>) => (deps.config.https ? '__Host-bl_session' : 'bl_session')
+
+// A real argon2id hash, verified when the e-mail is unknown so both paths take the same time.
+let dummyHash: Promise<string> | undefined
+const timingHash = () => (dummyHash ??= Bun.password.hash('no such account, same cost'))
+
+export interface SignInResult {
+	token: string
+	expiresAt: Date
+	workspaceSlug: string
+}
+
+export const GENERIC_FAILURE = 'The e-mail address or password is not right.'
+
+/** Checks credentials and opens a session; throws one generic message for any wrong input. */
+export async function signIn(deps: AppDeps, input: { email: string; password: string; address: string; workspace?: string }): Promise<SignInResult> {
+	const email = input.email.trim().toLowerCase().slice(0, 254)
+	await enforceSlowDown(deps, email, input.address)
+	const [user] = await deps.db.select({ id: users.id, hash: users.passwordHash }).from(users).where(eq(users.email, email))
+	const ok = user ? await Bun.password.verify(input.password, user.hash) : (await Bun.password.verify(input.password, await timingHash()), false)
+	const membership = ok && user ? await firstMembership(deps, user.id, input.workspace) : null
+	if (!ok || !user || !membership) {
+		await deps.db.insert(signInFailures).values({ id: newId('sif'), email, address: input.address })
+		throw new AppError('UNAUTHORIZED', GENERIC_FAILURE)
+	}
+	await deps.db.delete(signInFailures).where(eq(signInFailures.email, email))
+	const token = randomToken()
+	const expiresAt = new Date(deps.now().getTime() + SESSION_DAYS * DAY)
+	await deps.db.insert(sessions).values({ id: hashSecret(token), userId: user.id, workspaceId: membership.workspaceId, expiresAt })
+	return { token, expiresAt, workspaceSlug: membership.slug }
+}
+
+async function firstMembership(deps: AppDeps, userId: string, workspaceSlug?: string) {
+	const rows = await deps.db
+		.select({ workspaceId: memberships.workspaceId, slug: workspaces.slug })
+		.from(memberships)
+		.innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+		.where(and(eq(memberships.userId, userId), isNull(memberships.removedAt), workspaceSlug ? eq(workspaces.slug, workspaceSlug) : undefined))
+		.orderBy(asc(workspaces.slug))
+		.limit(1)
+	return rows[0] ?? null
+}
+
+async function enforceSlowDown(deps: AppDeps, email: string, address: string) {
+	const since = new Date(deps.now().getTime() - FAILURE_WINDOW_MS)
+	const [counts] = await deps.database.rows<{ account: number; address: number }>(sql`select
+		(select count(*)::int from ${signInFailures} where email = ${email} and at > ${since}) as account,
+		(select count(*)::int from ${signInFailures} where address = ${address} and at > ${since}) as address`)
+	if ((counts?.account ?? 0) >= MAX_FAILURES_PER_ACCOUNT || (counts?.address ?? 0) >= MAX_FAILURES_PER_ADDRESS)
+		throw new AppError('RATE_LIMITED', 'Too many failed attempts. Wait 15 minutes, then try again.', { retryAfter: 15 * 60 })
+}
+
+export async function signOut(deps: AppDeps, token: string): Promise<void> {
+	await deps.db.delete(sessions).where(eq(sessions.id, hashSecret(token)))
+}
+
+/** The session behind a cookie token, with its person and role; slides the expiry when half is used. */
+export async function validateSession(deps: AppDeps, token: string): Promise<(PageSession & { expiresAt: Date; refreshed: boolean }) | null> {
+	if (!/^[a-z2-7]{32}$/.test(token)) return null
+	const id = hashSecret(token)
+	const now = deps.now()
+	const [row] = await deps.db
+		.select({
+			expiresAt: sessions.expiresAt,
+			userId: users.id,
+			name: users.name,
+			workspaceId: workspaces.id,
+			workspaceSlug: workspaces.slug,
+			role: memberships.role,
+			grants: memberships.grants,
+		})
+		.from(sessions)
+		.innerJoin(users, eq(users.id, sessions.userId))
+		.innerJoin(workspaces, eq(workspaces.id, sessions.workspaceId))
+		.innerJoin(memberships, and(eq(memberships.userId, sessions.userId), eq(memberships.workspaceId, sessions.workspaceId), isNull(memberships.removedAt)))
+		.where(and(eq(sessions.id, id), gt(sessions.expiresAt, now)))
+	if (!row) return null
+	let expiresAt = row.expiresAt
+	let refreshed = false
+	if (expiresAt.getTime() - now.getTime() < (SESSION_DAYS / 2) * DAY) {
+		expiresAt = new Date(now.getTime() + SESSION_DAYS * DAY)
+		refreshed = true
+		await deps.db.update(sessions).set({ expiresAt }).where(eq(sessions.id, id))
+	}
+	const actor: Actor = {
+		workspaceId: row.workspaceId,
+		workspaceSlug: row.workspaceSlug,
+		role: row.role as PersonRole,
+		userId: row.userId,
+		vendorId: null,
+		name: row.name,
+		credential: { kind: 'session', id: id.slice(0, 16), name: 'portal session' },
+		grants: row.grants,
+		readOnly: false,
+	}
+	return { actor, csrf: sessionCsrf(deps, id), sessionId: id, expiresAt, refreshed }
+}
+
+/** Sets the session cookie (also used to slide its expiry). */
+export function setSessionCookie(deps: AppDeps, cookie: Record<string, any>, token: string, expiresAt: Date) {
+	cookie[sessionCookieName(deps)]!.set({ value: token, httpOnly: true, secure: deps.config.https, sameSite: 'lax', path: '/', expires: expiresAt })
+}
+
+export function clearSessionCookie(deps: AppDeps, cookie: Record<string, any>) {
+	cookie[sessionCookieName(deps)]!.set({ value: '', httpOnly: true, secure: deps.config.https, sameSite: 'lax', path: '/', maxAge: 0 })
+}
+
+/** The session resolver the portal pages use (registered by the auth module). */
+export async function resolvePageSession(deps: AppDeps, _request: Request, cookie: Record<string, any>): Promise<PageSession | null> {
+	const token = cookie[sessionCookieName(deps)]?.value
+	if (typeof token !== 'string' || !token) return null
+	const session = await validateSession(deps, token)
+	if (session?.refreshed) setSessionCookie(deps, cookie, token, session.expiresAt)
+	return session
+}

@@ -1,0 +1,255 @@
+/**
+ * Jobs as people in the portal and assistant apps see them.
+ *
+ * Rules:
+ * - Owners, admins, recruiters and viewers see every job of the workspace; hiring managers only
+ *   the jobs on whose hiring team they are. A job out of reach is answered exactly like an absent one.
+ * - `create_job` makes a Draft; the creator joins its hiring team. Publishing (and every status
+ *   change) stays with owners and admins: opening makes the job live on the careers site,
+ *   closing or drafting takes it down.
+ * - The actively-hiring flag needs its own permission, also when set at creation.
+ */
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import { newId, shortCode } from '../../core/credentials.ts'
+import { decodePosition, encodePosition } from '../../core/cursor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError, forbidden, invalid } from '../../core/errors.ts'
+import { htmlToText, sanitizeDescription } from '../../core/sanitize.ts'
+import { recordActivity } from '../activity/index.ts'
+import { userNames } from '../auth/index.ts'
+import { vendorNames } from '../vendors/index.ts'
+import type { JobStatus } from './model.ts'
+import { JOB_COLUMNS, jobUrl, slugify, toDate, type JobRow } from './rows.ts'
+import { jobQuestions, jobs, jobTeam } from './table.ts'
+
+export const ACTIVELY_HIRING = 'jobs:actively_hiring'
+
+/** SQL condition: the job (aliased `j`) is in the actor's workspace and within their reach. */
+export function jobReach(actor: Actor): SQL {
+	const base = sql`j.workspace_id = ${actor.workspaceId}`
+	if (actor.role !== 'hiring_manager') return base
+	return sql`${base} and exists (select 1 from ${jobTeam} t where t.job_id = j.id and t.user_id = ${actor.userId})`
+}
+
+/** Ids of the jobs the actor can reach among `jobIds` (other modules limit their rows with it). */
+export async function reachableJobIds(deps: AppDeps, actor: Actor, jobIds?: string[]): Promise<string[] | 'all'> {
+	if (actor.role !== 'hiring_manager' && !jobIds) return 'all'
+	const rows = await deps.database.rows<{ id: string }>(sql`select j.id from ${jobs} j where ${jobReach(actor)}${jobIds ? sql` and j.id in ${jobIds.length ? sql`(${sql.join(jobIds.map((id) => sql`${id}`), sql`, `)})` : sql`(null)`}` : sql``}`)
+	return rows.map((r) => r.id)
+}
+
+const notFound = () => new AppError('NOT_FOUND', 'No job with this id')
+
+async function loadJob(deps: AppDeps, actor: Actor, jobId: string): Promise<JobRow> {
+	const [row] = await deps.database.rows<JobRow>(sql`select ${JOB_COLUMNS} from ${jobs} j where j.id = ${jobId} and ${jobReach(actor)}`)
+	if (!row) throw notFound()
+	return row
+}
+
+/** Facts other modules know about jobs (applicant counts, counts per stage), merged. */
+async function jobFacts(deps: AppDeps, actor: Actor, jobIds: string[]) {
+	const merged = new Map<string, { applicantCount?: number; applicationsByStage?: Record<string, number> }>()
+	for (const m of deps.registry.modules)
+		if (m.jobFacts) for (const [id, facts] of await m.jobFacts(deps, actor, jobIds)) merged.set(id, { ...merged.get(id), ...facts })
+	return merged
+}
+
+export interface JobSummary {
+	id: string
+	title: string
+	status: JobStatus
+	department: string
+	location: string | null
+	contractType: string | null
+	vendor: { id: string; name: string } | null
+	applicantCount: number
+	activelyHiring: boolean
+	createdAt: string
+	publishedAt: string | null
+	url: string | null
+}
+
+function summarize(deps: AppDeps, actor: Actor, row: JobRow, vendors: Map<string, string>, facts: { applicantCount?: number } | undefined): JobSummary {
+	return {
+		id: row.id,
+		title: row.title,
+		status: row.status,
+		department: row.department,
+		location: row.location,
+		contractType: row.contractType,
+		vendor: row.vendorId ? { id: row.vendorId, name: vendors.get(row.vendorId) ?? '' } : null,
+		applicantCount: facts?.applicantCount ?? 0,
+		activelyHiring: row.activelyHiring,
+		createdAt: toDate(row.createdAt).toISOString(),
+		publishedAt: row.publishedAt ? toDate(row.publishedAt).toISOString() : null,
+		url: row.status === 'Open' ? jobUrl(deps.config.baseUrl, actor.workspaceSlug, row.slug) : null,
+	}
+}
+
+export interface ListJobsInput {
+	status?: JobStatus
+	query?: string
+	limit: number
+	cursor?: string
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+/** Jobs newest first, keyset-paged; the cursor is bound to the person and the filters. */
+export async function listJobs(deps: AppDeps, actor: Actor, input: ListJobsInput): Promise<{ jobs: JobSummary[]; nextCursor: string | null }> {
+	const scope = `list_jobs:${actor.userId}:${input.status ?? ''}:${input.query ?? ''}`
+	const conditions: SQL[] = [jobReach(actor)]
+	if (input.status) conditions.push(sql`j.status = ${input.status}`)
+	if (input.query?.trim()) conditions.push(sql`j.title ilike ${`%${escapeLike(input.query.trim())}%`}`)
+	if (input.cursor) {
+		const p = decodePosition(deps.secret, scope, input.cursor)
+		conditions.push(sql`(j.created_at, j.id) < (${p.at.toISOString()}::timestamptz, ${p.id})`)
+	}
+	const rows = await deps.database.rows<JobRow>(sql`select ${JOB_COLUMNS} from ${jobs} j where ${sql.join(conditions, sql` and `)} order by j.created_at desc, j.id desc limit ${input.limit + 1}`)
+	const page = rows.slice(0, input.limit)
+	const [vendors, facts] = await Promise.all([vendorNames(deps, unique(page.map((r) => r.vendorId))), jobFacts(deps, actor, page.map((r) => r.id))])
+	const last = page[page.length - 1]
+	return {
+		jobs: page.map((r) => summarize(deps, actor, r, vendors, facts.get(r.id))),
+		nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: toDate(last.createdAt), id: last.id }) : null,
+	}
+}
+
+const unique = (ids: (string | null)[]) => [...new Set(ids.filter((x): x is string => Boolean(x)))]
+
+export interface JobDetail extends JobSummary {
+	summary: string | null
+	description: string | null
+	requirements: string[]
+	niceToHave: string[]
+	employment: string | null
+	visa: string | null
+	interview: string | null
+	schedule: string | null
+	minYears: number | null
+	salaryMin: number | null
+	salaryMax: number | null
+	vendorJobId: string | null
+	updatedAt: string
+	closedAt: string | null
+	hiringTeam: { userId: string; name: string; teamRole: string }[]
+	screeningQuestions: { id: string; prompt: string; kind: string; required: boolean }[]
+	applicationsByStage: Record<string, number>
+}
+
+export async function getJob(deps: AppDeps, actor: Actor, jobId: string): Promise<JobDetail> {
+	const row = await loadJob(deps, actor, jobId)
+	const [team, questions, vendors, facts] = await Promise.all([
+		deps.db.select({ userId: jobTeam.userId, teamRole: jobTeam.teamRole }).from(jobTeam).where(eq(jobTeam.jobId, jobId)).orderBy(asc(jobTeam.addedAt)),
+		deps.db.select({ id: jobQuestions.id, prompt: jobQuestions.prompt, kind: jobQuestions.kind, required: jobQuestions.required }).from(jobQuestions).where(eq(jobQuestions.jobId, jobId)).orderBy(asc(jobQuestions.position)),
+		vendorNames(deps, unique([row.vendorId])),
+		jobFacts(deps, actor, [jobId]),
+	])
+	const names = await userNames(deps.db, team.map((t) => t.userId))
+	const f = facts.get(jobId)
+	return {
+		...summarize(deps, actor, row, vendors, f),
+		summary: row.summary,
+		description: row.description ? htmlToText(row.description) : null,
+		requirements: row.mustHave ?? [],
+		niceToHave: row.niceToHave ?? [],
+		employment: row.employment,
+		visa: row.visa,
+		interview: row.interview,
+		schedule: row.schedule,
+		minYears: row.minYears,
+		salaryMin: row.salaryMin,
+		salaryMax: row.salaryMax,
+		vendorJobId: row.vendorJobId,
+		updatedAt: toDate(row.updatedAt).toISOString(),
+		closedAt: row.closedAt ? toDate(row.closedAt).toISOString() : null,
+		hiringTeam: team.map((t) => ({ userId: t.userId, name: names.get(t.userId) ?? '', teamRole: t.teamRole })),
+		screeningQuestions: questions,
+		applicationsByStage: f?.applicationsByStage ?? {},
+	}
+}
+
+export interface CreateJobInput {
+	title: string
+	department?: string
+	location?: string
+	employment?: string
+	pitch?: string
+	description?: string
+	requirements?: string[]
+	niceToHave?: string[]
+	salaryMin?: number
+	salaryMax?: number
+	contractType?: string
+	activelyHiring?: boolean
+}
+
+export async function createJob(deps: AppDeps, actor: Actor, input: CreateJobInput): Promise<JobDetail> {
+	if (input.activelyHiring && !deps.permissions.can(actor, ACTIVELY_HIRING)) throw forbidden('Setting activelyHiring needs the actively-hiring permission; create the job without it')
+	if (input.salaryMin !== undefined && input.salaryMax !== undefined && input.salaryMin > input.salaryMax) throw invalid([{ field: 'salaryMin', message: 'must not be greater than salaryMax' }])
+	if (!input.title.trim()) throw invalid([{ field: 'title', message: 'must not be blank' }])
+	const id = newId('job')
+	await deps.db.transaction(async (tx) => {
+		await tx.insert(jobs).values({
+			id,
+			workspaceId: actor.workspaceId,
+			slug: `${slugify(input.title)}-${shortCode()}`,
+			title: input.title.trim(),
+			department: input.department?.trim() || 'Technologies',
+			location: input.location ?? null,
+			employment: input.employment ?? null,
+			summary: input.pitch ?? null,
+			description: input.description ? sanitizeDescription(input.description).html : null,
+			mustHave: input.requirements ?? [],
+			niceToHave: input.niceToHave ?? [],
+			salaryMin: input.salaryMin ?? null,
+			salaryMax: input.salaryMax ?? null,
+			contractType: input.contractType ?? null,
+			activelyHiring: input.activelyHiring ?? false,
+			status: 'Draft',
+			createdByUserId: actor.userId,
+		})
+		if (actor.userId) await tx.insert(jobTeam).values({ jobId: id, userId: actor.userId, teamRole: actor.role === 'hiring_manager' ? 'hiring_manager' : 'recruiter' })
+		await recordActivity(tx, actor, { action: 'job.created', targetType: 'job', targetId: id, detail: { title: input.title.trim(), status: 'Draft' } })
+	})
+	return getJob(deps, actor, id)
+}
+
+export async function setJobStatus(deps: AppDeps, actor: Actor, jobId: string, status: JobStatus): Promise<JobDetail> {
+	const row = await loadJob(deps, actor, jobId)
+	if (row.status !== status) {
+		await deps.db.transaction(async (tx) => {
+			const now = sql`now()`
+			await tx
+				.update(jobs)
+				.set({
+					status,
+					updatedAt: now,
+					publishedAt: status === 'Open' ? now : undefined,
+					closedAt: status === 'Closed' ? now : null,
+				})
+				.where(and(eq(jobs.id, jobId), eq(jobs.workspaceId, actor.workspaceId)))
+			await recordActivity(tx, actor, { action: 'job.status_set', targetType: 'job', targetId: jobId, detail: { from: row.status, to: status } })
+		})
+	}
+	return getJob(deps, actor, jobId)
+}
+
+export async function setActivelyHiring(deps: AppDeps, actor: Actor, jobId: string, activelyHiring: boolean): Promise<JobDetail> {
+	const row = await loadJob(deps, actor, jobId)
+	if (row.activelyHiring !== activelyHiring) {
+		await deps.db.transaction(async (tx) => {
+			await tx.update(jobs).set({ activelyHiring, updatedAt: sql`now()` }).where(and(eq(jobs.id, jobId), eq(jobs.workspaceId, actor.workspaceId)))
+			await recordActivity(tx, actor, { action: activelyHiring ? 'job.actively_hiring_on' : 'job.actively_hiring_off', targetType: 'job', targetId: jobId })
+		})
+	}
+	return getJob(deps, actor, jobId)
+}
+
+/** Titles of jobs by id, within the actor's workspace (for other modules' results). */
+export async function jobTitles(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, string>> {
+	if (!ids.length) return new Map()
+	const rows = await deps.db.select({ id: jobs.id, title: jobs.title }).from(jobs).where(and(eq(jobs.workspaceId, workspaceId), inArray(jobs.id, ids)))
+	return new Map(rows.map((r) => [r.id, r.title]))
+}
