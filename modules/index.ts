@@ -3,6 +3,7 @@ import activity from './activity/index.ts'
 import auth from './auth/index.ts'
 import careers from './careers/index.ts'
 import jobs from './jobs/index.ts'
+import outbox from './outbox/index.ts'
 import vendors from './vendors/index.ts'
 
-export const modules = [activity, auth, vendors, jobs, careers] as const
+export const modules = [activity, auth, outbox, vendors, jobs, careers] as const

@@ -13,10 +13,11 @@ const answer = (result: WriteResult) => (result.warnings.length ? { job: result.
 
 export function jobsRestRoutes(deps: AppDeps, { auth }: HttpKit) {
 	const document = openApiDocument(deps.config.baseUrl)
-	// Ids longer than the limit, or that no publish could have stored (NUL, lone surrogates),
-	// cannot exist: answer as absent without a query.
-	const checkId = (id: string) => {
-		if ([...id].length > 100 || id.includes('\u0000') || !id.isWellFormed()) throw jobNotFound()
+	// Ids longer than the limit, that no publish could have stored (NUL, lone surrogates), or whose
+	// percent-encoding is broken (the router then gives no value) cannot exist: answer as absent
+	// without a query.
+	const checkId = (id: string | undefined) => {
+		if (typeof id !== 'string' || [...id].length > 100 || id.includes('\u0000') || !id.isWellFormed()) throw jobNotFound()
 		return id
 	}
 	return new Elysia({ name: 'jobs.rest' })

@@ -1,0 +1,23 @@
+import { date, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { users, workspaces } from '../auth/table.ts'
+import { candidates } from '../candidates/table.ts'
+import { jobs } from '../jobs/table.ts'
+
+/** A candidate on the bench of a role family (java, dotnet, …), possibly for one job. */
+export const benchEntries = pgTable(
+	'bench_entries',
+	{
+		id: text('id').primaryKey(),
+		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		candidateId: text('candidate_id').notNull().references(() => candidates.id),
+		roleFamily: text('role_family').notNull(),
+		jobId: text('job_id').references(() => jobs.id),
+		addedByUserId: text('added_by_user_id').references(() => users.id),
+		/** When the person can start (null: now). */
+		availableFrom: date('available_from', { mode: 'string' }),
+		/** Expected hourly rate in the workspace currency. */
+		hourlyRate: integer('hourly_rate'),
+		addedAt: timestamp('added_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+	},
+	(t) => [uniqueIndex('bench_candidate_family').on(t.workspaceId, t.candidateId, t.roleFamily), index('bench_workspace_added').on(t.workspaceId, t.addedAt.desc(), t.id.desc())],
+)

@@ -1,0 +1,121 @@
+import { sql } from 'drizzle-orm'
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { users, workspaces } from '../auth/table.ts'
+import { jobQuestions, jobs } from '../jobs/table.ts'
+
+/** The workspace's pipeline: stage keys (`applied`, `screening`, …) with labels it can rename, and added stages. */
+export const pipelineStages = pgTable(
+	'pipeline_stages',
+	{
+		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		key: text('key').notNull(),
+		label: text('label').notNull(),
+		position: integer('position').notNull(),
+	},
+	(t) => [primaryKey({ columns: [t.workspaceId, t.key] })],
+)
+
+/** A candidate: one per e-mail address per workspace. */
+export const candidates = pgTable(
+	'candidates',
+	{
+		id: text('id').primaryKey(),
+		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		name: text('name').notNull(),
+		/** Lower-cased. */
+		email: text('email').notNull(),
+		phone: text('phone'),
+		location: text('location'),
+		/** Headline role, e.g. "Senior Java Developer". */
+		headline: text('headline'),
+		skills: text('skills').array().notNull().default(sql`'{}'::text[]`),
+		/** e.g. USC, GC, H1B, OPT, EAD, TN, L2. */
+		workAuthorization: text('work_authorization'),
+		yearsExperience: integer('years_experience'),
+		resumeFileName: text('resume_file_name'),
+		resumeMime: text('resume_mime'),
+		/** Path of the stored file under DATA_DIR (or object key). */
+		resumePath: text('resume_path'),
+		resumeText: text('resume_text'),
+		/** careers, vendor, referral, sourced, job_board, … */
+		source: text('source').notNull().default('sourced'),
+		ownerUserId: text('owner_user_id').references(() => users.id),
+		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(t) => [uniqueIndex('candidates_workspace_email').on(t.workspaceId, t.email), index('candidates_workspace_created').on(t.workspaceId, t.createdAt.desc(), t.id.desc())],
+)
+
+/**
+ * A candidate on a job. `kind` is `applicant` (applied) or `lead` (sourced for the job);
+ * `resumeCheck` holds the per-item result of the résumé check and `resumeScore` its score.
+ */
+export const applications = pgTable(
+	'applications',
+	{
+		id: text('id').primaryKey(),
+		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		candidateId: text('candidate_id').notNull().references(() => candidates.id),
+		jobId: text('job_id').notNull().references(() => jobs.id),
+		stageKey: text('stage_key').notNull(),
+		/** null while in progress; hired, rejected, withdrawn. */
+		outcome: text('outcome'),
+		archived: boolean('archived').notNull().default(false),
+		kind: text('kind').notNull().default('applicant'),
+		/** none, shortlisted, declined. */
+		shortlist: text('shortlist').notNull().default('none'),
+		resumeCheck: jsonb('resume_check').$type<Record<string, unknown>>(),
+		resumeScore: integer('resume_score'),
+		source: text('source'),
+		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+		stageChangedAt: timestamp('stage_changed_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(t) => [
+		uniqueIndex('applications_candidate_job').on(t.candidateId, t.jobId),
+		index('applications_job_created').on(t.jobId, t.createdAt.desc(), t.id.desc()),
+		index('applications_workspace_created').on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
+	],
+)
+
+/** Answers to a job's screening questions, given on the careers apply form. */
+export const applicationAnswers = pgTable(
+	'application_answers',
+	{
+		applicationId: text('application_id').notNull().references(() => applications.id),
+		questionId: text('question_id').notNull().references(() => jobQuestions.id),
+		answer: text('answer').notNull(),
+	},
+	(t) => [primaryKey({ columns: [t.applicationId, t.questionId] })],
+)
+
+/** One person's rating of an application (1 to 5), with an optional comment. */
+export const ratings = pgTable(
+	'ratings',
+	{
+		id: text('id').primaryKey(),
+		applicationId: text('application_id').notNull().references(() => applications.id),
+		userId: text('user_id').notNull().references(() => users.id),
+		score: integer('score').notNull(),
+		comment: text('comment'),
+		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+	},
+	(t) => [index('ratings_application').on(t.applicationId)],
+)
+
+/** Notes on a candidate (optionally about one application); private notes are seen by their author, owners and admins. */
+export const notes = pgTable(
+	'notes',
+	{
+		id: text('id').primaryKey(),
+		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		candidateId: text('candidate_id').notNull().references(() => candidates.id),
+		applicationId: text('application_id').references(() => applications.id),
+		authorUserId: text('author_user_id').notNull().references(() => users.id),
+		body: text('body').notNull(),
+		/** private or shared. */
+		visibility: text('visibility').notNull().default('shared'),
+		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+	},
+	(t) => [index('notes_candidate').on(t.candidateId, t.createdAt)],
+)

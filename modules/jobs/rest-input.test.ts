@@ -1,0 +1,618 @@
+/**
+ * What the Job Publish API does with what it is sent: body reading (413 counted while reading,
+ * 400), validation (422 naming every field, NUL and lone surrogates), the adjustments it makes and
+ * reports as warnings, timestamps, the upsert under concurrency, key handling, rate-limit headers,
+ * the activity log and the OpenAPI document.
+ */
+import { describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { call, newVendor, newWorkspace, testDeps } from '../../tests/helpers.ts'
+import { activityFor } from '../activity/index.ts'
+import { operatorActor } from '../auth/index.ts'
+import { createKey, revokeKey, setApiAccess } from '../vendors/index.ts'
+
+const json = { 'content-type': 'application/json' }
+
+/** The spec's "Status codes per operation" table (error codes only). */
+const SPEC_STATUS_CODES: Record<string, number[]> = {
+	publishJob: [400, 401, 403, 413, 422, 429],
+	listJobs: [401, 403, 429],
+	getJob: [401, 403, 404, 429],
+	changeJob: [400, 401, 403, 404, 413, 422, 429],
+	closeJob: [401, 403, 404, 429],
+}
+const publish = (key: string, body: unknown) => call('POST', '/api/v1/jobs', { key, body })
+const publishRaw = (key: string, raw: string | ReadableStream, headers: Record<string, string> = json) => call('POST', '/api/v1/jobs', { key, raw, headers })
+const change = (key: string, id: string, body: unknown) => call('PATCH', `/api/v1/jobs/${encodeURIComponent(id)}`, { key, body })
+const get = (key: string, id: string) => call('GET', `/api/v1/jobs/${encodeURIComponent(id)}`, { key })
+
+async function setup() {
+	const ws = await newWorkspace()
+	const vendor = await newVendor(ws)
+	return { ws, ...vendor, key: vendor.apiKey }
+}
+
+const fieldsOf = (res: { json: any }) => (res.json.fields as { field: string }[]).map((f) => f.field).sort()
+const tick = () => Bun.sleep(15)
+
+async function jobId(vendorId: string, vendorJobId: string): Promise<string> {
+	const deps = await testDeps()
+	const [row] = await deps.database.rows<{ id: string }>(sql`select id from jobs where vendor_id = ${vendorId} and vendor_job_id = ${vendorJobId}`)
+	return row!.id
+}
+
+/** A body stream without Content-Length (sent chunked), in 16 KB chunks, that counts what was pulled. */
+function chunkedBody(prefix: string, totalBytes: number, suffix = '') {
+	const encoder = new TextEncoder()
+	const state = { pulled: 0 }
+	let sentPrefix = false
+	const chunk = 16 * 1024
+	const stream = new ReadableStream<Uint8Array>({
+		pull(controller) {
+			if (!sentPrefix) {
+				sentPrefix = true
+				const bytes = encoder.encode(prefix)
+				state.pulled += bytes.byteLength
+				controller.enqueue(bytes)
+				return
+			}
+			const left = totalBytes - state.pulled - suffix.length
+			if (left <= 0) {
+				if (suffix) controller.enqueue(encoder.encode(suffix))
+				state.pulled += suffix.length
+				controller.close()
+				return
+			}
+			const n = Math.min(chunk, left)
+			state.pulled += n
+			controller.enqueue(encoder.encode('x'.repeat(n)))
+		},
+	})
+	return { stream, state }
+}
+
+describe('reading the body', () => {
+	test('413 from Content-Length alone, before the body is read', async () => {
+		const { key } = await setup()
+		// The header claims more than 200 KB; the body itself is tiny (and would be a 422).
+		const res = await publishRaw(key, '{}', { ...json, 'content-length': '204801' })
+		expect(res.status).toBe(413)
+		expect(res.json).toEqual({ error: expect.any(String) })
+	})
+
+	test('413 for a chunked body without Content-Length, counted while reading: the rest is never read', async () => {
+		const { key } = await setup()
+		const { stream, state } = chunkedBody('{"vendorJobId":"J-1","title":"QA","description":"', 8 * 1024 * 1024, '"}')
+		const res = await publishRaw(key, stream)
+		expect(res.status).toBe(413)
+		expect(res.json).toEqual({ error: expect.any(String) })
+		// Reading stopped just past the limit instead of taking in all 8 MB.
+		expect(state.pulled).toBeGreaterThan(204_800)
+		expect(state.pulled).toBeLessThan(204_800 + 64 * 1024)
+		expect((await get(key, 'J-1')).status).toBe(404)
+	})
+
+	test('a chunked body under the limit is read in full', async () => {
+		const { key } = await setup()
+		const { stream, state } = chunkedBody('{"vendorJobId":"J-1","title":"QA","padding":"', 204_800, '"}')
+		const res = await publishRaw(key, stream)
+		expect(res.status).toBe(201)
+		expect(state.pulled).toBe(204_800)
+		expect(res.json.warnings.join('\n')).toContain('padding')
+		const changed = chunkedBody('{"summary":"', 100 * 1024, '"}')
+		expect((await call('PATCH', '/api/v1/jobs/J-1', { key, raw: changed.stream, headers: json })).status).toBe(422) // summary over 300
+		const tooBig = chunkedBody('{"summary":"', 300 * 1024, '"}')
+		expect((await call('PATCH', '/api/v1/jobs/J-1', { key, raw: tooBig.stream, headers: json })).status).toBe(413)
+	})
+
+	test('400 when the body is not JSON, not a JSON object, or empty (publish and change)', async () => {
+		const { key } = await setup()
+		await publish(key, { vendorJobId: 'J-1', title: 'QA' })
+		const bodies = ['not json', '{"title": "QA",}', "{'title': 'QA'}", '[{"vendorJobId":"J-2","title":"QA"}]', '"QA"', '42', 'null', 'true', '', '   \n']
+		for (const raw of bodies) {
+			const p = await publishRaw(key, raw)
+			expect(p.status).toBe(400)
+			expect(p.json).toEqual({ error: expect.any(String) })
+			const c = await call('PATCH', '/api/v1/jobs/J-1', { key, raw, headers: json })
+			expect(c.status).toBe(400)
+			expect(c.json).toEqual({ error: expect.any(String) })
+		}
+		// No body at all.
+		expect((await call('POST', '/api/v1/jobs', { key })).status).toBe(400)
+		expect((await call('PATCH', '/api/v1/jobs/J-1', { key })).status).toBe(400)
+		// JSON is read whatever the content type says.
+		expect((await publishRaw(key, JSON.stringify({ vendorJobId: 'J-3', title: 'QA' }), { 'content-type': 'text/plain' })).status).toBe(201)
+	})
+})
+
+describe('validation', () => {
+	const everyFieldInvalid = {
+		title: 't'.repeat(141),
+		location: 12,
+		employment: 'e'.repeat(61),
+		contractType: 'Fulltime',
+		summary: 's'.repeat(301),
+		description: ['<p>x</p>'],
+		mustHave: 'Java',
+		niceToHave: Array.from({ length: 31 }, () => 'x'),
+		visa: 'H1B',
+		interview: 'i'.repeat(121),
+		schedule: 'Flexible',
+		minYears: 41,
+		department: 'd'.repeat(61),
+	}
+
+	test('422 on publish names every invalid field at once', async () => {
+		const { key } = await setup()
+		const res = await publish(key, { vendorJobId: 7, ...everyFieldInvalid })
+		expect(res.status).toBe(422)
+		expect(typeof res.json.error).toBe('string')
+		expect(fieldsOf(res)).toEqual(['contractType', 'department', 'description', 'employment', 'interview', 'location', 'minYears', 'mustHave', 'niceToHave', 'schedule', 'summary', 'title', 'vendorJobId', 'visa'])
+		for (const f of res.json.fields) expect(f.message.length).toBeGreaterThan(3)
+		expect((await call('GET', '/api/v1/jobs', { key })).json.jobs).toEqual([])
+	})
+
+	test('422 on change names every invalid field at once and changes nothing', async () => {
+		const { key } = await setup()
+		const before = (await publish(key, { vendorJobId: 'J-1', title: 'QA', location: 'Austin, TX' })).json.job
+		const res = await change(key, 'J-1', { ...everyFieldInvalid, status: 'archived' })
+		expect(res.status).toBe(422)
+		expect(fieldsOf(res)).toEqual(['contractType', 'department', 'description', 'employment', 'interview', 'location', 'minYears', 'mustHave', 'niceToHave', 'schedule', 'status', 'summary', 'title', 'visa'])
+		expect((await get(key, 'J-1')).json.job).toEqual(before)
+		// One bad field among good ones: still nothing changes.
+		expect((await change(key, 'J-1', { title: 'QA Lead', minYears: -1 })).status).toBe(422)
+		expect((await get(key, 'J-1')).json.job.title).toBe('QA')
+	})
+
+	test('an invalid list item is named by its position', async () => {
+		const { key } = await setup()
+		const res = await publish(key, { vendorJobId: 'J-1', title: 'QA', mustHave: ['Java', 5], niceToHave: [null] })
+		expect(res.status).toBe(422)
+		expect(fieldsOf(res)).toEqual(['mustHave[1]', 'niceToHave[0]'])
+	})
+
+	test('NUL characters and lone surrogates are 422, never 500 (publish, change, list items)', async () => {
+		const { key } = await setup()
+		await publish(key, { vendorJobId: 'J-1', title: 'QA' })
+		const bad = ['a\\u0000b', '\\ud800', 'x\\udc00y', 'end\\ud83d']
+		for (const s of bad) {
+			for (const field of ['title', 'location', 'description']) {
+				const p = await publishRaw(key, `{"vendorJobId":"J-2","title":"QA","${field}":"${s}"}`)
+				expect(p.status).toBe(422)
+				expect(fieldsOf(p)).toEqual([field])
+				const c = await call('PATCH', '/api/v1/jobs/J-1', { key, raw: `{"${field}":"${s}"}`, headers: json })
+				expect(c.status).toBe(422)
+				expect(fieldsOf(c)).toEqual([field])
+			}
+			const id = await publishRaw(key, `{"vendorJobId":"${s}","title":"QA"}`)
+			expect(id.status).toBe(422)
+			expect(fieldsOf(id)).toEqual(['vendorJobId'])
+			const item = await publishRaw(key, `{"vendorJobId":"J-3","title":"QA","mustHave":["ok","${s}"]}`)
+			expect(item.status).toBe(422)
+			expect(fieldsOf(item)).toEqual(['mustHave[1]'])
+		}
+		// In the path they name no job that can exist.
+		for (const path of ['%00', 'a%00b', '%ED%A0%80']) expect((await call('GET', `/api/v1/jobs/${path}`, { key })).status).toBe(404)
+		expect((await call('DELETE', '/api/v1/jobs/%00', { key })).status).toBe(404)
+		expect((await call('PATCH', '/api/v1/jobs/%00', { key, body: { title: 'x' } })).status).toBe(404)
+		// A well-formed pair (an emoji) is fine.
+		expect((await change(key, 'J-1', { title: 'QA 🚀' })).json.job.title).toBe('QA 🚀')
+	})
+
+	test('`__proto__`, `constructor` and `prototype` keys are ignored and reach no object', async () => {
+		const { key } = await setup()
+		const raw = '{"vendorJobId":"J-1","title":"QA","__proto__":{"title":"Evil","status":"closed","polluted":true},"constructor":{"prototype":{"polluted":true}},"prototype":{"x":1}}'
+		const res = await publishRaw(key, raw)
+		expect(res.status).toBe(201)
+		expect(res.json.job).toMatchObject({ title: 'QA', status: 'open' })
+		expect(res.json.warnings.join('\n')).toContain('__proto__')
+		expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+		expect(Object.prototype.hasOwnProperty.call(res.json.job, 'polluted')).toBe(false)
+		const c = await call('PATCH', '/api/v1/jobs/J-1', { key, raw: '{"__proto__":{"status":"closed","title":"Evil"}}', headers: json })
+		expect(c.status).toBe(200)
+		expect(c.json.job).toMatchObject({ title: 'QA', status: 'open' })
+		expect(({} as Record<string, unknown>).status).toBeUndefined()
+	})
+
+	test('unknown fields are ignored and named in a warning', async () => {
+		const { key } = await setup()
+		const res = await publish(key, { vendorJobId: 'J-1', title: 'QA', salary: 120000, status: 'closed', Title: 'x' })
+		expect(res.status).toBe(201)
+		expect(res.json.job.status).toBe('open')
+		expect(res.json.job).not.toHaveProperty('salary')
+		expect(res.json.warnings).toHaveLength(1)
+		expect(res.json.warnings[0]).toContain('salary')
+		expect(res.json.warnings[0]).toContain('status')
+		expect(res.json.warnings[0]).toContain('Title')
+		// The change body has no vendorJobId: sending one renames nothing.
+		const c = await change(key, 'J-1', { vendorJobId: 'J-2', location: 'Remote' })
+		expect(c.status).toBe(200)
+		expect(c.json.job).toMatchObject({ vendorJobId: 'J-1', location: 'Remote' })
+		expect(c.json.warnings[0]).toContain('vendorJobId')
+		expect((await get(key, 'J-2')).status).toBe(404)
+	})
+})
+
+describe('adjustments, reported as warnings', () => {
+	test('mustHave / niceToHave items over 160 code points are cut, not refused; an emoji counts as one', async () => {
+		const { key } = await setup()
+		const long = '🚀'.repeat(170)
+		const exact = '😀'.repeat(160)
+		const res = await publish(key, { vendorJobId: 'J-1', title: 'QA', mustHave: ['Java', long, exact], niceToHave: ['é'.repeat(200)] })
+		expect(res.status).toBe(201)
+		const [java, cut, kept] = res.json.job.mustHave
+		expect(java).toBe('Java')
+		expect(Array.from(cut)).toHaveLength(160)
+		expect(cut).toBe('🚀'.repeat(160))
+		expect(cut.isWellFormed()).toBe(true)
+		expect(kept).toBe(exact)
+		expect(res.json.job.niceToHave).toEqual(['é'.repeat(160)])
+		expect(res.json.warnings.filter((w: string) => w.includes('cut'))).toHaveLength(2)
+		expect(res.json.warnings.join('\n')).toContain('mustHave[1]')
+		expect(res.json.warnings.join('\n')).toContain('niceToHave[0]')
+		expect(res.json.warnings.join('\n')).not.toContain('mustHave[2]')
+		const c = await change(key, 'J-1', { niceToHave: ['x'.repeat(161)] })
+		expect(c.json.job.niceToHave).toEqual(['x'.repeat(160)])
+		expect(c.json.warnings.join('\n')).toContain('niceToHave[0]')
+	})
+
+	test('employment naming W2 and/or C2C sets contractType when it is not sent', async () => {
+		const { key } = await setup()
+		const cases: [string, string | null][] = [
+			['Contract W2', 'W2'],
+			['w-2 hourly', 'W2'],
+			['C2C only, 6 months', 'C2C'],
+			['Corp-to-corp', 'C2C'],
+			['W2 or C2C, 12 months', 'W2 / C2C'],
+			['Full-time employee', null],
+			['W21 contract', null],
+		]
+		for (const [i, [employment, expected]] of cases.entries()) {
+			const res = await publish(key, { vendorJobId: `J-${i}`, title: 'QA', employment })
+			expect(res.json.job.contractType).toBe(expected)
+			expect(res.json.job.employment).toBe(employment)
+			if (expected) expect(res.json.warnings.join('\n')).toContain('contractType')
+			else expect(res.json.warnings).toBeUndefined()
+		}
+		// Sent explicitly, contractType wins over employment.
+		const explicit = await publish(key, { vendorJobId: 'J-x', title: 'QA', employment: 'C2C only', contractType: 'W2' })
+		expect(explicit.json.job.contractType).toBe('W2')
+		expect(explicit.json.warnings).toBeUndefined()
+		// On change too.
+		const c = await change(key, 'J-6', { employment: 'Now C2C' })
+		expect(c.json.job.contractType).toBe('C2C')
+		expect(c.json.warnings.join('\n')).toContain('contractType')
+	})
+
+	test('department defaults to Technologies; a later publish without it keeps the stored one', async () => {
+		const { key } = await setup()
+		expect((await publish(key, { vendorJobId: 'J-1', title: 'QA' })).json.job.department).toBe('Technologies')
+		expect((await publish(key, { vendorJobId: 'J-2', title: 'PM', department: 'Delivery' })).json.job.department).toBe('Delivery')
+		expect((await publish(key, { vendorJobId: 'J-2', title: 'PM II' })).json.job.department).toBe('Delivery')
+	})
+
+	test('description is sanitised to headings, paragraphs, lists, bold and italics, without attributes', async () => {
+		const { key } = await setup()
+		const dirty =
+			'<h2 class="x" style="color:red">Role</h2><p onclick="steal()">Build <b>APIs</b> and <i>tests</i> <a href="javascript:alert(1)">here</a>.</p>' +
+			'<script>alert("x")</script><style>p{}</style><img src=x onerror="alert(1)"><iframe src="https://evil.example"></iframe>' +
+			'<ul><li><strong>Java</strong></li><li><em>Kafka</em></li></ul><ol><li>One</li></ol><h6>Small</h6><div><span>Kept text</span></div><br>'
+		const res = await publish(key, { vendorJobId: 'J-1', title: 'QA', description: dirty })
+		expect(res.status).toBe(201)
+		const clean: string = res.json.job.description
+		expect(clean).toBe('<h2>Role</h2><p>Build <b>APIs</b> and <i>tests</i> here.</p><ul><li><strong>Java</strong></li><li><em>Kafka</em></li></ul><ol><li>One</li></ol><h6>Small</h6>Kept text<br />')
+		expect(res.json.warnings.join('\n')).toContain('description')
+		// Allowed markup and plain text pass unchanged, with no warning.
+		const plain = await change(key, 'J-1', { description: 'Plain text\n\nsecond paragraph' })
+		expect(plain.json.job.description).toBe('Plain text\n\nsecond paragraph')
+		expect(plain.json.warnings).toBeUndefined()
+		const allowed = await change(key, 'J-1', { description: '<h1>A</h1><p>B <em>c</em></p>' })
+		expect(allowed.json.job.description).toBe('<h1>A</h1><p>B <em>c</em></p>')
+		expect(allowed.json.warnings).toBeUndefined()
+	})
+
+	test('all adjustments are listed together; an unadjusted answer has no warnings', async () => {
+		const { key } = await setup()
+		const res = await publish(key, { vendorJobId: 'J-1', title: 'QA', extra: 1, mustHave: ['y'.repeat(200)], description: '<div>x</div>', employment: 'W2' })
+		expect(res.json.warnings).toHaveLength(4)
+		const text = res.json.warnings.join('\n')
+		for (const word of ['extra', 'mustHave[0]', 'description', 'contractType']) expect(text).toContain(word)
+		const clean = await publish(key, { vendorJobId: 'J-2', title: 'QA' })
+		expect(Object.keys(clean.json)).toEqual(['job'])
+	})
+})
+
+describe('the job record', () => {
+	test('job responses carry every stored field: all publish fields plus status, url and the timestamps', async () => {
+		const { key } = await setup()
+		const res = await publish(key, { vendorJobId: 'J-1', title: 'QA', location: 'Austin, TX', employment: 'Contract', contractType: 'W2', summary: 'S', description: 'D', mustHave: ['A'], niceToHave: ['B'], visa: 'Any', interview: 'Video', schedule: 'Hybrid', minYears: 3, department: 'QA' })
+		expect(Object.keys(res.json.job).sort()).toEqual(
+			['vendorJobId', 'title', 'location', 'employment', 'contractType', 'summary', 'description', 'mustHave', 'niceToHave', 'visa', 'interview', 'schedule', 'minYears', 'department', 'status', 'url', 'createdAt', 'updatedAt', 'publishedAt', 'closedAt'].sort(),
+		)
+		expect(res.json.job).toMatchObject({ location: 'Austin, TX', employment: 'Contract', contractType: 'W2', summary: 'S', description: 'D', mustHave: ['A'], niceToHave: ['B'], visa: 'Any', interview: 'Video', schedule: 'Hybrid', minYears: 3, department: 'QA' })
+		for (const k of ['createdAt', 'updatedAt', 'publishedAt']) expect(res.json.job[k]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+		expect((await get(key, 'J-1')).json.job).toEqual(res.json.job)
+		expect((await call('GET', '/api/v1/jobs', { key })).json.jobs[0]).toEqual(res.json.job)
+	})
+
+	test('a publish or change that alters nothing leaves updatedAt (and the activity log) as it was', async () => {
+		const { ws, key, vendorId } = await setup()
+		const body = { vendorJobId: 'J-1', title: 'QA', location: 'Austin, TX', mustHave: ['Java', 'SQL'], minYears: 3, description: '<p>x</p>' }
+		const first = (await publish(key, body)).json.job
+		const id = await jobId(vendorId, 'J-1')
+		const deps = await testDeps()
+		const linesBefore = (await activityFor(deps.db, ws.id, 'job', id)).length
+		await tick()
+		const again = await publish(key, body)
+		expect(again.status).toBe(200)
+		expect(again.json.job.updatedAt).toBe(first.updatedAt)
+		await tick()
+		const same = await change(key, 'J-1', { title: 'QA', mustHave: ['Java', 'SQL'], minYears: 3, status: 'open' })
+		expect(same.json.job.updatedAt).toBe(first.updatedAt)
+		expect((await change(key, 'J-1', {})).json.job.updatedAt).toBe(first.updatedAt)
+		expect((await activityFor(deps.db, ws.id, 'job', id)).length).toBe(linesBefore)
+		await tick()
+		// A real change moves it, once.
+		const changed = await change(key, 'J-1', { mustHave: ['Java'] })
+		expect(changed.json.job.updatedAt > first.updatedAt).toBe(true)
+		await tick()
+		const nulling = await change(key, 'J-1', { minYears: null })
+		expect(nulling.json.job.updatedAt > changed.json.job.updatedAt).toBe(true)
+		await tick()
+		expect((await change(key, 'J-1', { minYears: null })).json.job.updatedAt).toBe(nulling.json.job.updatedAt)
+		expect((await activityFor(deps.db, ws.id, 'job', id)).length).toBe(linesBefore + 2)
+	})
+
+	test('publishedAt is set each time a job becomes open; closedAt when it closes, cleared on re-open', async () => {
+		const { key } = await setup()
+		const created = (await publish(key, { vendorJobId: 'J-1', title: 'QA' })).json.job
+		expect(created.publishedAt).toBe(created.createdAt)
+		expect(created.closedAt).toBeNull()
+		await tick()
+		// Re-publishing an open job does not move publishedAt.
+		const republished = (await publish(key, { vendorJobId: 'J-1', title: 'QA 2' })).json.job
+		expect(republished.publishedAt).toBe(created.publishedAt)
+		await tick()
+		const closed = (await call('DELETE', '/api/v1/jobs/J-1', { key })).json.job
+		expect(closed.closedAt > created.publishedAt).toBe(true)
+		expect(closed.publishedAt).toBe(created.publishedAt)
+		expect(closed.updatedAt).toBe(closed.closedAt)
+		await tick()
+		// Closing a closed job keeps its closing time.
+		expect((await change(key, 'J-1', { status: 'closed' })).json.job.closedAt).toBe(closed.closedAt)
+		await tick()
+		const reopened = (await change(key, 'J-1', { status: 'open' })).json.job
+		expect(reopened.publishedAt > closed.closedAt).toBe(true)
+		expect(reopened.closedAt).toBeNull()
+		await tick()
+		await call('DELETE', '/api/v1/jobs/J-1', { key })
+		await tick()
+		const viaPublish = (await publish(key, { vendorJobId: 'J-1', title: 'QA 2' })).json.job
+		expect(viaPublish.publishedAt > reopened.publishedAt).toBe(true)
+		expect(viaPublish.closedAt).toBeNull()
+		expect(viaPublish.createdAt).toBe(created.createdAt)
+	})
+
+	test('30 concurrent publishes of one new vendorJobId: exactly one 201, the rest 200, one job', async () => {
+		const { ws, key, vendorId } = await setup()
+		const results = await Promise.all(Array.from({ length: 30 }, (_, i) => publish(key, { vendorJobId: 'RACE-1', title: 'Race Engineer', summary: i === 0 ? 'first' : 'first' })))
+		const statuses = results.map((r) => r.status).sort()
+		expect(statuses.filter((s) => s === 201)).toHaveLength(1)
+		expect(statuses.filter((s) => s === 200)).toHaveLength(29)
+		const deps = await testDeps()
+		const [row] = await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from jobs where vendor_id = ${vendorId} and vendor_job_id = 'RACE-1'`)
+		expect(row!.n).toBe(1)
+		// Every answer names the same job at the same address.
+		expect(new Set(results.map((r) => r.json.job.url)).size).toBe(1)
+		const lines = await activityFor(deps.db, ws.id, 'job', await jobId(vendorId, 'RACE-1'))
+		expect(lines.map((l) => l.action)).toEqual(['job.published'])
+	})
+
+	test('30 concurrent publishes of different ids all create', async () => {
+		const { key } = await setup()
+		const results = await Promise.all(Array.from({ length: 30 }, (_, i) => publish(key, { vendorJobId: `P-${i}`, title: 'Same Title' })))
+		expect(results.every((r) => r.status === 201)).toBe(true)
+		expect(new Set(results.map((r) => r.json.job.url)).size).toBe(30)
+	})
+})
+
+describe('keys and vendors', () => {
+	test('another vendor’s job is a 404 byte-identical to an absent one, and is left alone', async () => {
+		const { ws, key } = await setup()
+		const other = await newVendor(ws, 'Rival Vendor')
+		const otherWs = await newVendor(await newWorkspace(), 'Far Vendor')
+		await publish(key, { vendorJobId: 'MINE', title: 'Mine' })
+		for (const intruder of [other.apiKey, otherWs.apiKey]) {
+			for (const [method, body] of [['GET'], ['PATCH', { title: 'Stolen' }], ['PATCH', { minYears: 'x' }], ['DELETE']] as const) {
+				const theirs = await call(method, '/api/v1/jobs/MINE', { key: intruder, body })
+				const absent = await call(method, '/api/v1/jobs/NOPE', { key: intruder, body })
+				expect(theirs.status).toBe(404)
+				expect(theirs.text).toBe(absent.text)
+				expect(theirs.headers.get('content-type')).toBe(absent.headers.get('content-type'))
+				expect(theirs.headers.get('www-authenticate')).toBe(absent.headers.get('www-authenticate'))
+			}
+			// Publishing the same vendorJobId creates the intruder's own job.
+			const own = await publish(intruder, { vendorJobId: 'MINE', title: 'Theirs' })
+			expect(own.status).toBe(201)
+			expect((await call('GET', '/api/v1/jobs', { key: intruder })).json.jobs.map((j: { title: string }) => j.title)).toEqual(['Theirs'])
+		}
+		expect((await get(key, 'MINE')).json.job).toMatchObject({ title: 'Mine', status: 'open' })
+		expect((await call('GET', '/api/v1/jobs', { key })).json.jobs).toHaveLength(1)
+	})
+
+	test('a revoked key is 401 on its next request; the vendor’s other keys keep working', async () => {
+		const { ws, key, keyId, vendorId } = await setup()
+		const deps = await testDeps()
+		const second = await createKey(deps, operatorActor(ws), vendorId)
+		await publish(key, { vendorJobId: 'J-1', title: 'QA' })
+		expect((await get(key, 'J-1')).status).toBe(200)
+		await revokeKey(deps, keyId, operatorActor)
+		const res = await get(key, 'J-1')
+		expect(res.status).toBe(401)
+		expect(res.headers.get('www-authenticate')).toContain('Bearer')
+		expect(res.headers.get('www-authenticate')).toContain('invalid_token')
+		expect((await get(second.apiKey, 'J-1')).status).toBe(200)
+	})
+
+	test('API access off: 403 with every key of the vendor, other vendors unaffected', async () => {
+		const { ws, key, vendorId } = await setup()
+		const deps = await testDeps()
+		const second = await createKey(deps, operatorActor(ws), vendorId)
+		const other = await newVendor(ws, 'Other Vendor')
+		await setApiAccess(deps, operatorActor(ws), vendorId, false)
+		for (const k of [key, second.apiKey]) {
+			const res = await call('GET', '/api/v1/jobs', { key: k })
+			expect(res.status).toBe(403)
+			expect(res.json).toEqual({ error: expect.any(String) })
+		}
+		expect((await call('GET', '/api/v1/jobs', { key: other.apiKey })).status).toBe(200)
+	})
+
+	test('401 carries WWW-Authenticate: Bearer for a missing, malformed, unknown or revoked key', async () => {
+		const { key } = await setup()
+		const cases: Record<string, string>[] = [{}, { authorization: '' }, { authorization: 'Bearer' }, { authorization: 'Bearer bl_vk_unknown' }, { authorization: `Bearer ${key}x` }]
+		for (const headers of cases) {
+			const res = await call('GET', '/api/v1/jobs', { headers })
+			expect(res.status).toBe(401)
+			expect(res.headers.get('www-authenticate')).toMatch(/^Bearer( |$)/)
+			expect(res.json).toEqual({ error: expect.any(String) })
+		}
+	})
+
+	test('a key in the query string or the body is not accepted: 401', async () => {
+		const { key } = await setup()
+		for (const q of ['access_token', 'api_key', 'key', 'token']) {
+			const res = await call('GET', `/api/v1/jobs?${q}=${key}`)
+			expect(res.status).toBe(401)
+			expect(res.headers.get('www-authenticate')).toContain('Bearer')
+		}
+		expect((await call('POST', '/api/v1/jobs', { body: { access_token: key, vendorJobId: 'J-1', title: 'QA' } })).status).toBe(401)
+		expect((await call('POST', '/api/v1/jobs', { raw: `access_token=${key}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(401)
+	})
+
+	test('a scheme other than Bearer, or a malformed Bearer header, is 401; the scheme is case-insensitive', async () => {
+		const { key } = await setup()
+		const bad = [`Basic ${btoa(`${key}:`)}`, `Basic ${key}`, `Token ${key}`, `ApiKey ${key}`, `Bearer${key}`, `Bearer  ${key}`, `Bearer ${key} extra`, `Bearer "${key}"`, key, `Bearer ${key},Bearer ${key}`]
+		for (const authorization of bad) {
+			const res = await call('GET', '/api/v1/jobs', { headers: { authorization } })
+			expect(res.status).toBe(401)
+			expect(res.headers.get('www-authenticate')).toContain('Bearer')
+		}
+		for (const scheme of ['Bearer', 'bearer', 'BEARER']) expect((await call('GET', '/api/v1/jobs', { headers: { authorization: `${scheme} ${key}` } })).status).toBe(200)
+		expect((await call('GET', '/api/v1/jobs', { headers: { 'x-api-key': key } })).status).toBe(401)
+	})
+
+	test('RateLimit and RateLimit-Policy headers on every answer to a vendor key', async () => {
+		const { key } = await setup()
+		await publish(key, { vendorJobId: 'J-1', title: 'QA' })
+		const answers = [
+			await publish(key, { vendorJobId: 'J-2', title: 'QA' }),
+			await call('GET', '/api/v1/jobs', { key }),
+			await get(key, 'J-1'),
+			await change(key, 'J-1', { title: 'QA 2' }),
+			await call('DELETE', '/api/v1/jobs/J-1', { key }),
+			await get(key, 'absent'),
+			await change(key, 'J-1', { minYears: 'x' }),
+			await publishRaw(key, 'nope'),
+			await publishRaw(key, 'x'.repeat(205 * 1024)),
+		]
+		expect(answers.map((a) => a.status)).toEqual([201, 200, 200, 200, 200, 404, 422, 400, 413])
+		const remaining: number[] = []
+		for (const a of answers) {
+			expect(a.headers.get('ratelimit-policy')).toMatch(/^"default";q=\d+;w=60$/)
+			expect(a.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=\d+$/)
+			remaining.push(Number(a.headers.get('ratelimit')!.match(/r=(\d+)/)![1]))
+		}
+		// Each request counts.
+		for (let i = 1; i < remaining.length; i++) expect(remaining[i]).toBeLessThan(remaining[i - 1]!)
+	})
+})
+
+describe('activity log', () => {
+	test('every change is logged with the vendor key that made it', async () => {
+		const { ws, key, keyId, vendorId } = await setup()
+		const deps = await testDeps()
+		const rotated = await createKey(deps, operatorActor(ws), vendorId)
+		await publish(key, { vendorJobId: 'J-1', title: 'QA' })
+		await change(key, 'J-1', { title: 'QA Lead' })
+		await call('DELETE', '/api/v1/jobs/J-1', { key: rotated.apiKey })
+		await change(rotated.apiKey, 'J-1', { status: 'open' })
+		await change(key, 'J-1', { status: 'closed' })
+		await publish(rotated.apiKey, { vendorJobId: 'J-1', title: 'QA Lead' })
+		await get(key, 'J-1') // reads are not logged
+		const lines = await activityFor(deps.db, ws.id, 'job', await jobId(vendorId, 'J-1'))
+		expect(lines.map((l) => [l.action, l.credentialId])).toEqual([
+			['job.published', keyId],
+			['job.changed', keyId],
+			['job.closed', rotated.keyId],
+			['job.opened', rotated.keyId],
+			['job.closed', keyId],
+			['job.republished', rotated.keyId],
+		])
+		for (const line of lines) {
+			expect(line.credentialKind).toBe('vendor_key')
+			expect(line.actorVendorId).toBe(vendorId)
+			expect(line.actorName).toBe('Test Vendor')
+			expect(line.workspaceId).toBe(ws.id)
+		}
+		expect(lines[0]!.credentialName).toContain(key.slice(-4))
+		expect(lines[2]!.credentialName).toContain(rotated.apiKey.slice(-4))
+		// The key itself is never stored.
+		for (const line of lines) expect(JSON.stringify(line)).not.toContain(key)
+	})
+
+	test('refused writes leave no log line', async () => {
+		const { ws, key, vendorId } = await setup()
+		const deps = await testDeps()
+		await publish(key, { vendorJobId: 'J-1', title: 'QA' })
+		const id = await jobId(vendorId, 'J-1')
+		await change(key, 'J-1', { minYears: 'x' })
+		await publishRaw(key, 'nope')
+		const other = await newVendor(ws, 'Other')
+		await call('DELETE', '/api/v1/jobs/J-1', { key: other.apiKey })
+		expect((await activityFor(deps.db, ws.id, 'job', id)).map((l) => l.action)).toEqual(['job.published'])
+	})
+})
+
+describe('OpenAPI', () => {
+	test('/api/v1/openapi.json is OpenAPI 3.1 with the five operations and the spec’s status codes', async () => {
+		const res = await call('GET', '/api/v1/openapi.json')
+		expect(res.status).toBe(200)
+		expect(res.headers.get('content-type')).toContain('application/json')
+		const doc = res.json
+		expect(doc.openapi).toMatch(/^3\.1\./)
+		expect(doc.info.version).toBe('1.0.0')
+		expect(doc.servers[0].url).toBe('http://localhost:3000/api/v1')
+		const ops: Record<string, { method: string; path: string; codes: number[] }> = {}
+		for (const [path, item] of Object.entries<Record<string, any>>(doc.paths))
+			for (const [method, op] of Object.entries<any>(item)) {
+				if (method === 'parameters') continue
+				ops[op.operationId] = { method: method.toUpperCase(), path, codes: Object.keys(op.responses).map(Number) }
+			}
+		expect(Object.keys(ops).sort()).toEqual(['changeJob', 'closeJob', 'getJob', 'listJobs', 'publishJob'])
+		expect(ops.publishJob).toMatchObject({ method: 'POST', path: '/jobs' })
+		expect(ops.listJobs).toMatchObject({ method: 'GET', path: '/jobs' })
+		expect(ops.getJob).toMatchObject({ method: 'GET', path: '/jobs/{vendorJobId}' })
+		expect(ops.changeJob).toMatchObject({ method: 'PATCH', path: '/jobs/{vendorJobId}' })
+		expect(ops.closeJob).toMatchObject({ method: 'DELETE', path: '/jobs/{vendorJobId}' })
+		for (const [op, codes] of Object.entries(SPEC_STATUS_CODES)) expect(ops[op]!.codes.filter((c) => c >= 400).sort()).toEqual(codes)
+		expect(ops.publishJob!.codes).toContain(201)
+		expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' })
+		// Generated from the schemas that validate requests: the limits are the spec's.
+		const pub = doc.components.schemas.PublishBody
+		expect(pub.required.sort()).toEqual(['title', 'vendorJobId'])
+		expect(pub.properties.vendorJobId.maxLength).toBe(100)
+		expect(pub.properties.description.maxLength).toBe(20000)
+		expect(pub.properties.mustHave.maxItems).toBe(30)
+		expect(doc.components.schemas.ChangeBody.properties).toHaveProperty('status')
+		expect(doc.components.schemas.ChangeBody.properties).not.toHaveProperty('vendorJobId')
+	})
+
+	test('a readable docs page', async () => {
+		const res = await call('GET', '/api/v1/docs')
+		expect(res.status).toBe(200)
+		expect(res.headers.get('content-type')).toContain('text/html')
+		expect(res.text).toContain('/api/v1/openapi.json')
+		for (const word of ['POST /jobs', 'PATCH /jobs/{vendorJobId}', 'DELETE /jobs/{vendorJobId}', 'curl']) expect(res.text).toContain(word)
+	})
+})

@@ -1,0 +1,43 @@
+import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { workspaces } from '../auth/table.ts'
+
+export interface OutboxAttachment {
+	/** File name shown to the recipient. */
+	filename: string
+	contentType: string
+	/** Path of the stored file under DATA_DIR. */
+	path: string
+}
+
+/**
+ * Durable outbox for everything the portal sends (e-mail and messaging-app messages). Rows are
+ * written in the same transaction as the change that causes them and delivered by a worker that
+ * retries with backoff; a failure that persists stays visible (`failed`, `lastError`).
+ */
+export const outbox = pgTable(
+	'outbox',
+	{
+		id: text('id').primaryKey(),
+		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		/** email or message. */
+		channel: text('channel').notNull(),
+		to: text('to').notNull(),
+		subject: text('subject'),
+		text: text('text').notNull(),
+		html: text('html'),
+		attachments: jsonb('attachments').$type<OutboxAttachment[]>().notNull().default([]),
+		/** What caused it, e.g. { type: 'application', id } — the inbox threads messages with it. */
+		relatedType: text('related_type'),
+		relatedId: text('related_id'),
+		/** Message-ID header of the e-mail (for threading replies). */
+		messageId: text('message_id'),
+		/** pending, sending, sent, failed, not_sent. */
+		status: text('status').notNull().default('pending'),
+		attempts: integer('attempts').notNull().default(0),
+		nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+		lastError: text('last_error'),
+		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+		sentAt: timestamp('sent_at', { withTimezone: true }),
+	},
+	(t) => [index('outbox_due').on(t.status, t.nextAttemptAt), index('outbox_workspace_created').on(t.workspaceId, t.createdAt.desc(), t.id.desc()), index('outbox_related').on(t.relatedType, t.relatedId)],
+)
