@@ -27,8 +27,9 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 	const started = Date.now()
 
 	let app = new Elysia({ name: 'benchline' })
-		.onRequest(({ set }) => {
+		.onRequest(({ set, request }) => {
 			Object.assign(set.headers, headers)
+			if (!deps.availability.up() && !request.url.includes('/static/')) throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', { retryAfter: 5 })
 		})
 		.onError(({ error, code, request }) => errorResponse(toAppError(error, code, deps.log, request), request))
 		.onAfterResponse(({ request, set }) => {

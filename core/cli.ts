@@ -100,6 +100,7 @@ async function main(argv: string[]): Promise<number> {
 			throw error
 		}
 	} finally {
+		deps?.availability.stop()
 		await deps?.limiter.close()
 		await deps?.database.close()
 	}

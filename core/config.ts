@@ -35,6 +35,29 @@ export interface Config {
 	readonly trustProxy: boolean
 	/** True when the public origin is https (cookies get `Secure`, pages get HSTS). */
 	readonly https: boolean
+	/**
+	 * Messaging-app provider (Twilio Messages API shape: `MESSAGING_URL`, `MESSAGING_ACCOUNT`,
+	 * `MESSAGING_TOKEN`, `MESSAGING_FROM`); undefined when not configured: messages are then
+	 * recorded as not sent, with the reason.
+	 */
+	readonly messaging: MessagingConfig | undefined
+	/** Shared secret of the AI interview provider's signed callbacks (`INTERVIEW_WEBHOOK_SECRET`); unset: callbacks are refused. */
+	readonly interviewWebhookSecret: string | undefined
+	/** Shared secret of the inbound-mail provider's signed webhook (`INBOUND_MAIL_SECRET`); unset: inbound mail is refused. */
+	readonly inboundMailSecret: string | undefined
+	/** Let calendar feed addresses point at private or loopback hosts (`CALENDAR_FEEDS_ALLOW_PRIVATE`; off: refused, against SSRF). */
+	readonly calendarFeedsAllowPrivate: boolean
+}
+
+export interface MessagingConfig {
+	/** API origin, e.g. https://api.twilio.com (the default). */
+	readonly url: string
+	/** Account id (Twilio: the Account SID); also the basic-auth user. */
+	readonly account: string
+	/** API secret (Twilio: the Auth Token); the basic-auth password. */
+	readonly token: string
+	/** Sender, e.g. `+15550100` or `whatsapp:+15550100` (the recipient gets the same channel prefix). */
+	readonly from: string
 }
 
 export class ConfigError extends Error {
@@ -113,6 +136,26 @@ export function loadConfig(env: Env = process.env): Config {
 	const trustRaw = (value('TRUST_PROXY') ?? 'off').toLowerCase()
 	if (!['on', 'off', 'true', 'false', '1', '0'].includes(trustRaw)) problems.push('TRUST_PROXY must be "on" or "off"')
 
+	let messaging: MessagingConfig | undefined
+	const messagingVars = ['MESSAGING_ACCOUNT', 'MESSAGING_TOKEN', 'MESSAGING_FROM'] as const
+	const messagingSet = messagingVars.filter((n) => value(n) !== undefined)
+	const messagingUrl = url('MESSAGING_URL', ['https:', 'http:'])
+	if (messagingSet.length > 0 && messagingSet.length < messagingVars.length)
+		problems.push(`${messagingVars.filter((n) => value(n) === undefined).join(', ')} must be set too: the messaging provider needs MESSAGING_ACCOUNT, MESSAGING_TOKEN and MESSAGING_FROM`)
+	else if (messagingSet.length === messagingVars.length) {
+		const from = value('MESSAGING_FROM')!
+		if (!/^(whatsapp:)?\+[1-9]\d{6,14}$/.test(from)) problems.push('MESSAGING_FROM must be a phone number in E.164 form such as +15550100, optionally prefixed with "whatsapp:"')
+		messaging = { url: (messagingUrl ?? 'https://api.twilio.com').replace(/\/+$/, ''), account: value('MESSAGING_ACCOUNT')!, token: value('MESSAGING_TOKEN')!, from }
+	} else if (messagingUrl !== undefined) problems.push('MESSAGING_URL is set but MESSAGING_ACCOUNT, MESSAGING_TOKEN and MESSAGING_FROM are not')
+
+	const webhookSecret = (name: string) => {
+		const v = value(name)
+		if (v !== undefined && v.length < 16) problems.push(`${name} must be at least 16 characters long`)
+		return v
+	}
+	const feedsRaw = (value('CALENDAR_FEEDS_ALLOW_PRIVATE') ?? 'off').toLowerCase()
+	if (!['on', 'off', 'true', 'false', '1', '0'].includes(feedsRaw)) problems.push('CALENDAR_FEEDS_ALLOW_PRIVATE must be "on" or "off"')
+
 	const config: Config = {
 		port,
 		baseUrl,
@@ -127,6 +170,10 @@ export function loadConfig(env: Env = process.env): Config {
 		allowedOrigins,
 		trustProxy: ['on', 'true', '1'].includes(trustRaw),
 		https: baseUrl.startsWith('https:'),
+		messaging,
+		interviewWebhookSecret: webhookSecret('INTERVIEW_WEBHOOK_SECRET'),
+		inboundMailSecret: webhookSecret('INBOUND_MAIL_SECRET'),
+		calendarFeedsAllowPrivate: ['on', 'true', '1'].includes(feedsRaw),
 	}
 	if (problems.length) throw new ConfigError(problems)
 	return Object.freeze(config)

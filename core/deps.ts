@@ -9,6 +9,7 @@ import type { Logger } from './log.ts'
 import type { Permissions } from './permissions.ts'
 import type { Registry } from './registry.ts'
 import type { RateLimiter } from './http/rate-limit.ts'
+import type { Availability } from './http/availability.ts'
 
 export interface AppDeps {
 	readonly config: Config
@@ -21,6 +22,8 @@ export interface AppDeps {
 	readonly limiter: RateLimiter
 	/** 32-byte server secret shared by every instance (HMAC of cursors, CSRF tokens). */
 	readonly secret: Uint8Array
+	/** Whether the database answers (requests fail fast with 503 while it does not). */
+	readonly availability: Availability
 	/** The application clock; tests move it to check expiries. */
 	now(): Date
 }

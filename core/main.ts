@@ -11,6 +11,7 @@ import { buildApp } from './app.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import type { AppDeps } from './deps.ts'
 import { memoryLimiter, redisLimiter } from './http/rate-limit.ts'
+import { watchDatabase } from './http/availability.ts'
 import { createLogger, type Logger } from './log.ts'
 import { mcpRoute } from './mcp/handler.ts'
 import type { ModuleDef } from './module.ts'
@@ -54,6 +55,7 @@ export async function createDeps(options: CreateDepsOptions): Promise<AppDeps> {
 		registry,
 		limiter,
 		secret: await serverSecret(database),
+		availability: watchDatabase(database, log),
 		now: options.now ?? (() => new Date()),
 	}
 }
@@ -93,6 +95,7 @@ export async function serve(config: Config) {
 		const deadline = setTimeout(() => process.exit(1), 15_000)
 		await server.stop(false)
 		for (const stop of stops) await stop?.()
+		deps.availability.stop()
 		await deps.limiter.close()
 		await deps.database.close()
 		clearTimeout(deadline)

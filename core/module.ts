@@ -93,6 +93,65 @@ export interface SearchHit {
 	readonly score: number
 }
 
+/**
+ * Keyset position inside one contributed source: strictly after `(at, id)` in ascending order,
+ * ids compared byte-wise (SQL: `(at, id collate "C") > (after.at, after.id)`). The merging
+ * module turns its own cursor into one such position per source.
+ */
+export interface SourcePosition {
+	readonly at: Date
+	readonly id: string
+}
+
+/** One entry of the review queue: a candidate needing a person's attention, and why. */
+export interface ReviewItem {
+	/** The source's `type`, e.g. `interview_completed`. */
+	readonly type: string
+	/** Id of the record behind the entry (unique within the type), e.g. the interview id. */
+	readonly id: string
+	/** Since when it waits; the queue is oldest first. */
+	readonly at: Date
+	readonly candidateId: string
+	readonly jobId: string | null
+	readonly applicationId: string | null
+	/** One plain sentence saying why, e.g. "Completed the AI video interview (score 82)." */
+	readonly reason: string
+}
+
+/** Contributes review-queue entries: those for `actor`, after `after`, ascending by `(at, id)`, at most `limit`. */
+export interface ReviewSource {
+	readonly type: string
+	items(deps: AppDeps, actor: Actor, options: { after?: SourcePosition; limit: number }): Promise<ReviewItem[]>
+}
+
+/** One calendar entry. External busy times carry no title of their own (busy/free only). */
+export interface CalendarEntry {
+	/** The source's `type`: `interview`, `followup` or `external`. */
+	readonly type: string
+	/** Unique within the type. */
+	readonly id: string
+	readonly start: Date
+	readonly end: Date
+	/** True for whole-day entries (start and end at midnight UTC). */
+	readonly allDay: boolean
+	readonly title: string
+	/** The person whose calendar it is on. */
+	readonly userId: string
+	/** Type-specific state, e.g. the interview status or `open`/`done` for a follow-up. */
+	readonly status: string
+	readonly candidateId: string | null
+	readonly jobId: string | null
+}
+
+/**
+ * Contributes calendar entries overlapping `[from, to)` for the given people (`null`: the whole
+ * workspace), limited to what `actor` may see, ascending by `(start, id)` after `after`, at most `limit`.
+ */
+export interface CalendarSource {
+	readonly type: string
+	entries(deps: AppDeps, actor: Actor, query: { from: Date; to: Date; userIds: readonly string[] | null; after?: SourcePosition; limit: number }): Promise<CalendarEntry[]>
+}
+
 export interface JobFacts {
 	readonly applicantCount?: number
 	readonly applicationsByStage?: Record<string, number>
@@ -123,6 +182,17 @@ export interface ModuleDef {
 	 * job tools; the map is keyed by job id and limited to what the actor may see.
 	 */
 	readonly jobFacts?: (deps: AppDeps, actor: Actor, jobIds: string[]) => Promise<Map<string, JobFacts>>
+	/**
+	 * Facts this module knows about applications (e.g. `vendorSubmission`), merged into the
+	 * application tools' results (`get_application`, `get_job_applicants`). Keyed by application id;
+	 * each value's keys are added to that application as they are. Only called with ids the actor
+	 * can reach; a module leaves out what the actor's role may not see.
+	 */
+	readonly applicationDetails?: (deps: AppDeps, actor: Actor, applicationIds: string[]) => Promise<Map<string, Record<string, unknown>>>
+	/** Reasons a candidate needs a person's attention, merged by `get_review_queue` (oldest first). */
+	readonly reviewSources?: readonly ReviewSource[]
+	/** Events shown by `get_calendar` (interviews, follow-ups, busy times), merged in start order. */
+	readonly calendarSources?: readonly CalendarSource[]
 	/** Fills a workspace with realistic demo data, deterministically; runs in dependency order. */
 	readonly seed?: (deps: AppDeps, workspace: WorkspaceRef) => Promise<void>
 	/** Links in the portal navigation, shown to people whose role holds the permission. */

@@ -46,10 +46,12 @@ async function openPostgres(url: string): Promise<Database> {
 	const { drizzle } = await import('drizzle-orm/postgres-js')
 	const client = postgres(url, {
 		max: 10,
-		connect_timeout: 5,
+		connect_timeout: 3,
 		idle_timeout: 30,
+		max_lifetime: 30 * 60,
 		onnotice: () => {},
-		connection: { application_name: 'benchline' },
+		// Server-side bounds: no statement or idle transaction holds a connection forever.
+		connection: { application_name: 'benchline', statement_timeout: 15_000, idle_in_transaction_session_timeout: 30_000 },
 	})
 	const db = drizzle({ client }) as unknown as Db
 	return {

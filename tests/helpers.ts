@@ -2,6 +2,8 @@
  * Test harness: one database per test process (in-memory PGlite, or the PostgreSQL server named by
  * DATABASE_URL), one app, and a fresh workspace per test so tests never see each other's data.
  */
+import { appendFileSync, mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { loadConfig } from '../core/config.ts'
 import type { AppDeps } from '../core/deps.ts'
 import { createLogger } from '../core/log.ts'
@@ -10,8 +12,14 @@ import { openDatabase, openMemoryDatabase, type Database } from '../db/client.ts
 import { addPerson, createWorkspace, operatorActor } from '../modules/auth/index.ts'
 import { createVendor } from '../modules/vendors/index.ts'
 
-/** Every log line written during the run (checked for secrets by the log test). */
+/** Every log line written during the run. `.ci/run` greps the file for secrets after the run. */
 export const logLines: string[] = []
+const LOG_FILE = process.env.BENCHLINE_TEST_LOG ?? `${import.meta.dir}/../.tmp/test-log.jsonl`
+mkdirSync(dirname(LOG_FILE), { recursive: true })
+const recordLog = (line: string) => {
+	logLines.push(line)
+	appendFileSync(LOG_FILE, line + '\n')
+}
 
 /** A clock tests can move forward; it starts at real time. */
 export const clock = {
@@ -45,8 +53,9 @@ export function testDeps(overrides: Record<string, string> = {}): Promise<AppDep
 }
 
 async function buildDeps(overrides: Record<string, string>): Promise<AppDeps> {
-	const config = loadConfig({ ...process.env, BASE_URL: 'http://localhost:3000', RATE_LIMIT_PER_MINUTE: '100000', REDIS_URL: '', ...overrides })
-	const log = createLogger('warn', (line) => logLines.push(line))
+	const config = loadConfig({ ...process.env, BASE_URL: 'http://localhost:3000', RATE_LIMIT_PER_MINUTE: '100000', REDIS_URL: '', LOG_LEVEL: 'debug', ...overrides })
+	// Everything is logged (to the run's log file) so the secret scan sees every line.
+	const log = createLogger('debug', recordLog)
 	const database = await sharedDatabase()
 	return createDeps({ config, log, database, now: clock.now })
 }
@@ -136,15 +145,22 @@ export async function callOn(app: { handle(request: Request): Promise<Response> 
 	return { status: res.status, headers: res.headers, text, json }
 }
 
-/** The app on a real loopback HTTP port (for real clients: MCP SDKs, browsers, OAuth clients). */
-let served: { url: string; stop(): void } | undefined
-export async function serveApp(): Promise<{ url: string; deps: AppDeps }> {
-	const { app, deps } = await testApp()
-	if (!served) {
-		const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (r) => app.handle(r) })
-		served = { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) }
-	}
-	return { url: served.url, deps }
+/**
+ * The app on a real loopback HTTP port (for real clients: MCP SDKs, browsers, OAuth clients).
+ * Its BASE_URL is the served address, so issuer and resource checks of real clients hold.
+ */
+let served: Promise<{ url: string; deps: AppDeps }> | undefined
+export function serveApp(): Promise<{ url: string; deps: AppDeps }> {
+	served ??= (async () => {
+		let handle: (r: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 })
+		const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (r) => handle(r) })
+		const url = `http://127.0.0.1:${server.port}`
+		const deps = await testDeps({ BASE_URL: url })
+		const app = createApp(deps)
+		handle = (r) => app.handle(r)
+		return { url, deps }
+	})()
+	return served
 }
 
 /** A person with a personal token, ready for MCP calls. */
@@ -155,4 +171,18 @@ export async function newPersonWithToken(ws: TestWorkspace, role: string, option
 	const actor = await personActor(deps, ws.slug, person.email)
 	const { token, tokenId } = await createPersonalToken(deps, { ...actor, credential: { kind: 'session', id: 'test', name: 'portal session' } }, { name: `${role} token` })
 	return { ...person, token, tokenId }
+}
+
+/**
+ * A second real database of the run's kind, for tests that must close or break one: a new
+ * connection pool on DATABASE_URL, or an embedded copy of the shared test database (restored from
+ * a dump, several times faster than creating and migrating a new one). The caller closes it.
+ */
+export async function openScratchDatabase(): Promise<Database> {
+	const config = loadConfig()
+	if (config.databaseUrl) return openDatabase(config)
+	const shared = (await sharedDatabase()) as Database & { dump?: () => Promise<Blob> }
+	const copy = await openMemoryDatabase(shared.dump ? await shared.dump() : undefined)
+	if (!shared.dump) await copy.migrate()
+	return copy
 }

@@ -1,3 +1,9 @@
-// Preloaded once per `bun test` process (bunfig.toml). Test runs log only warnings and errors.
+// Preloaded once per `bun test` process (bunfig.toml).
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
 process.env.LOG_LEVEL ??= 'warn'
 process.env.DEMO = 'off'
+// Files the tests store (résumés, documents) go to a throwaway folder, never ./data.
+process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'benchline-test-'))

@@ -16,7 +16,8 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-	hit(key: string): Promise<RateDecision>
+	/** Counts one request for `key`; `limit` overrides the per-minute default (e.g. stricter for registrations). */
+	hit(key: string, limit?: number): Promise<RateDecision>
 	/** 'redis' | 'memory' | 'memory (redis unavailable)' */
 	mode(): string
 	close(): Promise<void>
@@ -24,10 +25,10 @@ export interface RateLimiter {
 
 const WINDOW_MS = 60_000
 
-export function memoryLimiter(limit: number, now: () => number = Date.now): RateLimiter & { hitSync(key: string): RateDecision } {
+export function memoryLimiter(defaultLimit: number, now: () => number = Date.now): RateLimiter & { hitSync(key: string, limit?: number): RateDecision } {
 	const counters = new Map<string, { window: number; count: number }>()
 	let lastSweep = 0
-	const hitSync = (key: string): RateDecision => {
+	const hitSync = (key: string, limit = defaultLimit): RateDecision => {
 		const t = now()
 		const window = Math.floor(t / WINDOW_MS)
 		if (t - lastSweep > WINDOW_MS) {
@@ -39,7 +40,7 @@ export function memoryLimiter(limit: number, now: () => number = Date.now): Rate
 		c.count++
 		return decide(limit, c.count, window, t)
 	}
-	return { hitSync, hit: async (key) => hitSync(key), mode: () => 'memory', close: async () => {} }
+	return { hitSync, hit: async (key, limit) => hitSync(key, limit), mode: () => 'memory', close: async () => {} }
 }
 
 function decide(limit: number, count: number, window: number, t: number): RateDecision {
@@ -47,7 +48,7 @@ function decide(limit: number, count: number, window: number, t: number): RateDe
 	return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetSeconds }
 }
 
-export async function redisLimiter(url: string, limit: number, log: Logger): Promise<RateLimiter> {
+export async function redisLimiter(url: string, defaultLimit: number, log: Logger): Promise<RateLimiter> {
 	const { default: Redis } = await import('ioredis')
 	const redis = new Redis(url, {
 		enableOfflineQueue: false,
@@ -59,7 +60,7 @@ export async function redisLimiter(url: string, limit: number, log: Logger): Pro
 	})
 	redis.on('error', () => {}) // reported through `degraded` below
 	await redis.connect().catch(() => {})
-	const fallback = memoryLimiter(limit)
+	const fallback = memoryLimiter(defaultLimit)
 	let degraded = false
 	const setDegraded = (value: boolean, error?: unknown) => {
 		if (value === degraded) return
@@ -68,7 +69,7 @@ export async function redisLimiter(url: string, limit: number, log: Logger): Pro
 		else log.info('rate limiting is shared through Redis again')
 	}
 	return {
-		async hit(key) {
+		async hit(key, limit = defaultLimit) {
 			const t = Date.now()
 			const window = Math.floor(t / WINDOW_MS)
 			const redisKey = `bl:rl:${key}:${window}`
@@ -78,7 +79,7 @@ export async function redisLimiter(url: string, limit: number, log: Logger): Pro
 				return decide(limit, count, window, t)
 			} catch (error) {
 				setDegraded(true, error)
-				return fallback.hitSync(key)
+				return fallback.hitSync(key, limit)
 			}
 		},
 		mode: () => (degraded ? 'memory (redis unavailable)' : 'redis'),

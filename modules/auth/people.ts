@@ -6,7 +6,7 @@
  * may hold extra grants; a person who leaves keeps their history but loses every way in at once
  * (sessions, personal tokens and app connections are checked against the membership on each request).
  */
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull } from 'drizzle-orm'
 import type { Actor, PersonRole } from '../../core/actor.ts'
 import { PERSON_ROLES } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
@@ -15,7 +15,7 @@ import { AppError, invalid } from '../../core/errors.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
-import { memberships, personalTokens, sessions, users, workspaces } from './table.ts'
+import { memberships, oauthGrants, personalTokens, sessions, users, workspaces } from './table.ts'
 
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/
 const EMAIL = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]+$/
@@ -126,13 +126,21 @@ export async function removePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef
 			.where(and(eq(memberships.workspaceId, ws.id), who.userId ? eq(users.id, who.userId) : eq(users.email, (who.email ?? '').trim().toLowerCase()), isNull(memberships.removedAt)))
 		if (!row) throw new AppError('NOT_FOUND', `${who.email ?? 'This person'} is not in this workspace`)
 		if (row.role === 'owner') {
-			const [{ owners }] = (await tx.select({ owners: sql<number>`count(*)::int` }).from(memberships).where(and(eq(memberships.workspaceId, ws.id), eq(memberships.role, 'owner'), isNull(memberships.removedAt)))) as [{ owners: number }]
-			if (owners <= 1) throw new AppError('CONFLICT', 'The last owner cannot leave the workspace; make someone else an owner first')
+			// The owners' rows are locked (in a fixed order) so that two owners leaving at the same
+			// time cannot both see the other one still there.
+			const owners = await tx
+				.select({ userId: memberships.userId })
+				.from(memberships)
+				.where(and(eq(memberships.workspaceId, ws.id), eq(memberships.role, 'owner'), isNull(memberships.removedAt)))
+				.orderBy(memberships.userId)
+				.for('update')
+			if (owners.length <= 1) throw new AppError('CONFLICT', 'The last owner cannot leave the workspace; make someone else an owner first')
 		}
 		const now = deps.now()
 		await tx.update(memberships).set({ removedAt: now }).where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, row.userId)))
 		await tx.delete(sessions).where(and(eq(sessions.workspaceId, ws.id), eq(sessions.userId, row.userId)))
 		await tx.update(personalTokens).set({ revokedAt: now }).where(and(eq(personalTokens.workspaceId, ws.id), eq(personalTokens.userId, row.userId), isNull(personalTokens.revokedAt)))
+		await tx.update(oauthGrants).set({ revokedAt: now, revokedReason: 'person_left' }).where(and(eq(oauthGrants.workspaceId, ws.id), eq(oauthGrants.userId, row.userId), isNull(oauthGrants.revokedAt)))
 		await recordActivity(tx, actor, { action: 'person.removed', targetType: 'user', targetId: row.userId, detail: { email: row.email } })
 		return { userId: row.userId }
 	})

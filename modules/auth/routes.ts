@@ -8,13 +8,18 @@ import { apiAccessPage, homePage, peoplePage, signInPage } from './pages.ts'
 import { addPerson, listPeople, removePerson } from './people.ts'
 import { clearSessionCookie, sessionCookieName, setSessionCookie, signIn, signOut } from './sessions.ts'
 import { createPersonalToken, listPersonalTokens, revokePersonalToken } from './tokens.ts'
+import { openReveal, sealReveal } from './reveal.ts'
+import { disconnectApp, listConnections } from './oauth/connections.ts'
+import { connectedAppsSection } from './oauth/pages.ts'
+import { oauthRoutes } from './oauth/routes.ts'
 
 /** Only same-site relative paths may be a `next` target (no open redirect). */
 export const safeNext = (next: unknown) => (typeof next === 'string' && /^\/(?![/\\])[^\s]*$/.test(next) ? next : '/portal')
 
 function clientAddress(deps: AppDeps, request: Request, server: { requestIP(r: Request): { address: string } | null } | null): string {
 	if (deps.config.trustProxy) {
-		const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim()
+		// The last entry is the one our proxy added; earlier ones are whatever the client sent.
+		const forwarded = request.headers.get('x-forwarded-for')?.split(',').at(-1)?.trim()
 		if (forwarded) return forwarded
 	}
 	return server?.requestIP(request)?.address ?? 'unknown'
@@ -24,10 +29,11 @@ const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: 
 
 export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 	const apiAccess = async (session: Parameters<typeof apiAccessPage>[1], extra: Partial<Parameters<typeof apiAccessPage>[2]> = {}) =>
-		apiAccessPage(deps, session, { tokens: await listPersonalTokens(deps, session.actor), sections: [], ...extra })
+		apiAccessPage(deps, session, { tokens: await listPersonalTokens(deps, session.actor), sections: [connectedAppsSection(session, await listConnections(deps, session.actor))], ...extra })
 	return new Elysia({ name: 'auth.routes' })
 		.use(auth)
-		.get('/sign-in', ({ cookie, query }) => signInPage({ csrf: anonymousCsrf(deps, cookie), next: safeNext(query.next) }), { auth: 'form', query: t.Object({ next: t.Optional(t.String({ maxLength: 2000 })) }) })
+		.use(oauthRoutes(deps, { auth }))
+		.get('/sign-in', ({ cookie, query }) => signInPage({ csrf: anonymousCsrf(deps, cookie), next: safeNext(query.next) }), { auth: 'form', query: t.Object({ next: t.Optional(t.String({ maxLength: 8000 })) }) })
 		.post(
 			'/sign-in',
 			async ({ body, cookie, request, server, redirect }) => {
@@ -55,14 +61,22 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 			{ auth: 'signed-in', body: form },
 		)
 		.get('/portal', ({ session }) => homePage(deps, session!), { auth: 'signed-in' })
-		.get('/settings/api', async ({ session }) => apiAccess(session!), { auth: 'signed-in' })
+		// Creating and revoking answer with a redirect (Post/Redirect/Get): reloading the page never
+		// posts the form again. The new token crosses the redirect sealed in a cookie (reveal.ts).
+		.get(
+			'/settings/api',
+			async ({ session, cookie, query }) =>
+				apiAccess(session!, { newToken: (await openReveal(deps, cookie, session!.sessionId)) ?? undefined, notice: query.done === 'revoked' ? 'The token was revoked; apps using it stop working at once.' : undefined }),
+			{ auth: 'signed-in', query: t.Object({ done: t.Optional(t.String()) }) },
+		)
 		.post(
 			'/settings/api/tokens',
-			async ({ session, body }) => {
+			async ({ session, body, cookie, redirect }) => {
 				const name = String((body as Record<string, unknown>).name ?? '')
 				try {
 					const { token } = await createPersonalToken(deps, session!.actor, { name })
-					return apiAccess(session!, { newToken: { name: name.trim(), token } })
+					await sealReveal(deps, cookie, session!.sessionId, { name: name.trim(), token })
+					return redirect('/settings/api', 303)
 				} catch (error) {
 					if (error instanceof AppError && error.code === 'VALIDATION') return apiAccess(session!, { error: `Token name ${error.fields?.[0]?.message ?? 'is not valid'}.` })
 					throw error
@@ -72,9 +86,17 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 		)
 		.post(
 			'/settings/api/tokens/:id/revoke',
-			async ({ session, params }) => {
+			async ({ session, params, redirect }) => {
 				await revokePersonalToken(deps, session!.actor, params.id)
-				return apiAccess(session!, { notice: 'The token was revoked; apps using it stop working at once.' })
+				return redirect('/settings/api?done=revoked', 303)
+			},
+			{ auth: 'signed-in', body: form },
+		)
+		.post(
+			'/settings/api/apps/:clientId/:userId/disconnect',
+			async ({ session, params }) => {
+				await disconnectApp(deps, session!.actor, params.clientId, params.userId)
+				return apiAccess(session!, { notice: 'The app was disconnected; its tokens stopped working.' })
 			},
 			{ auth: 'signed-in', body: form },
 		)

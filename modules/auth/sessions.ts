@@ -40,14 +40,12 @@ export const GENERIC_FAILURE = 'The e-mail address or password is not right.'
 /** Checks credentials and opens a session; throws one generic message for any wrong input. */
 export async function signIn(deps: AppDeps, input: { email: string; password: string; address: string; workspace?: string }): Promise<SignInResult> {
 	const email = input.email.trim().toLowerCase().slice(0, 254)
-	await enforceSlowDown(deps, email, input.address)
+	await recordAttempt(deps, email, input.address)
 	const [user] = await deps.db.select({ id: users.id, hash: users.passwordHash }).from(users).where(eq(users.email, email))
 	const ok = user ? await Bun.password.verify(input.password, user.hash) : (await Bun.password.verify(input.password, await timingHash()), false)
 	const membership = ok && user ? await firstMembership(deps, user.id, input.workspace) : null
-	if (!ok || !user || !membership) {
-		await deps.db.insert(signInFailures).values({ id: newId('sif'), email, address: input.address })
-		throw new AppError('UNAUTHORIZED', GENERIC_FAILURE)
-	}
+	// The attempt recorded above stays as a failure.
+	if (!ok || !user || !membership) throw new AppError('UNAUTHORIZED', GENERIC_FAILURE)
 	await deps.db.delete(signInFailures).where(eq(signInFailures.email, email))
 	const token = randomToken()
 	const expiresAt = new Date(deps.now().getTime() + SESSION_DAYS * DAY)
@@ -66,13 +64,24 @@ async function firstMembership(deps: AppDeps, userId: string, workspaceSlug?: st
 	return rows[0] ?? null
 }
 
-async function enforceSlowDown(deps: AppDeps, email: string, address: string) {
-	const since = new Date(deps.now().getTime() - FAILURE_WINDOW_MS)
+/**
+ * Records the attempt as a failure *before* the password is checked (a success deletes it), then
+ * counts it with the earlier ones: guesses sent at the same time see each other, so a burst cannot
+ * pass the check before any of them is recorded. A refused attempt is not counted.
+ */
+async function recordAttempt(deps: AppDeps, email: string, address: string) {
+	const now = deps.now()
+	const id = newId('sif')
+	await deps.db.insert(signInFailures).values({ id, email, address, at: now })
+	// An ISO string, not a Date: postgres.js cannot bind a Date inside raw SQL.
+	const since = new Date(now.getTime() - FAILURE_WINDOW_MS).toISOString()
 	const [counts] = await deps.database.rows<{ account: number; address: number }>(sql`select
-		(select count(*)::int from ${signInFailures} where email = ${email} and at > ${since}) as account,
-		(select count(*)::int from ${signInFailures} where address = ${address} and at > ${since}) as address`)
-	if ((counts?.account ?? 0) >= MAX_FAILURES_PER_ACCOUNT || (counts?.address ?? 0) >= MAX_FAILURES_PER_ADDRESS)
+		(select count(*)::int from ${signInFailures} where email = ${email} and at > ${since}::timestamptz) as account,
+		(select count(*)::int from ${signInFailures} where address = ${address} and at > ${since}::timestamptz) as address`)
+	if ((counts?.account ?? 0) > MAX_FAILURES_PER_ACCOUNT || (counts?.address ?? 0) > MAX_FAILURES_PER_ADDRESS) {
+		await deps.db.delete(signInFailures).where(eq(signInFailures.id, id))
 		throw new AppError('RATE_LIMITED', 'Too many failed attempts. Wait 15 minutes, then try again.', { retryAfter: 15 * 60 })
+	}
 }
 
 export async function signOut(deps: AppDeps, token: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 
 export const workspaces = pgTable('workspaces', {
 	id: text('id').primaryKey(),
@@ -71,4 +71,72 @@ export const signInFailures = pgTable(
 		at: timestamp('at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 	},
 	(t) => [index('sign_in_failures_email').on(t.email, t.at), index('sign_in_failures_address').on(t.address, t.at)],
+)
+
+/** Apps registered through dynamic client registration (public clients only). */
+export const oauthClients = pgTable('oauth_clients', {
+	id: text('id').primaryKey(),
+	name: text('name').notNull(),
+	redirectUris: text('redirect_uris').array().notNull(),
+	/** Other registration metadata as sent (software_id, client_uri, …): kept, never fetched. */
+	metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+	createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+})
+
+/**
+ * A person's permission for an app: created by each "Allow", listed as a connected app,
+ * revoked by Disconnect (its tokens stop at once). Also the family of its refresh tokens.
+ */
+export const oauthGrants = pgTable(
+	'oauth_grants',
+	{
+		id: text('id').primaryKey(),
+		clientId: text('client_id').notNull().references(() => oauthClients.id),
+		userId: text('user_id').notNull().references(() => users.id),
+		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		scope: text('scope').notNull(),
+		readOnly: boolean('read_only').notNull().default(false),
+		resource: text('resource').notNull(),
+		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+		lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+		revokedAt: timestamp('revoked_at', { withTimezone: true }),
+		/** Why it was revoked: disconnected, code_replay, refresh_replay, revoked, person_left. */
+		revokedReason: text('revoked_reason'),
+	},
+	(t) => [index('oauth_grants_user').on(t.workspaceId, t.userId), index('oauth_grants_client').on(t.clientId)],
+)
+
+/** Authorization codes (stored as SHA-256): single use, 60 seconds, bound to client, redirect, challenge and resource. */
+export const oauthCodes = pgTable('oauth_codes', {
+	id: text('id').primaryKey(),
+	clientId: text('client_id').notNull().references(() => oauthClients.id),
+	userId: text('user_id').notNull().references(() => users.id),
+	workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+	redirectUri: text('redirect_uri').notNull(),
+	codeChallenge: text('code_challenge').notNull(),
+	scope: text('scope').notNull(),
+	readOnly: boolean('read_only').notNull(),
+	resource: text('resource').notNull(),
+	expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+	usedAt: timestamp('used_at', { withTimezone: true }),
+	/** The grant created when the code was exchanged (revoked if the code is replayed). */
+	grantId: text('grant_id'),
+})
+
+/** Access and refresh tokens (stored as SHA-256). */
+export const oauthTokens = pgTable(
+	'oauth_tokens',
+	{
+		id: text('id').primaryKey(),
+		grantId: text('grant_id').notNull().references(() => oauthGrants.id),
+		/** access or refresh. */
+		kind: text('kind').notNull(),
+		expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+		revokedAt: timestamp('revoked_at', { withTimezone: true }),
+		/** For a rotated refresh token: when it was replaced, and its successors sealed with a key only the old token derives. */
+		replacedAt: timestamp('replaced_at', { withTimezone: true }),
+		successor: text('successor'),
+	},
+	(t) => [index('oauth_tokens_grant').on(t.grantId)],
 )

@@ -4,6 +4,6 @@ import { careersRoutes } from './routes.ts'
 export default defineModule({
 	name: 'careers',
 	description: 'The public careers site: job lists, job pages with JobPosting data, the sitemap.',
-	requires: ['auth', 'jobs'],
+	requires: ['auth', 'jobs', 'analytics', 'candidates'],
 	routes: careersRoutes,
 })

@@ -3,8 +3,10 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import type { HttpKit } from '../../core/module.ts'
+import { careersSource, recordCareersEvent } from '../analytics/index.ts'
 import { findWorkspace, listWorkspaces } from '../auth/index.ts'
-import { findJobBySlug, jobUrl, listOpenJobs, toDate } from '../jobs/index.ts'
+import { findJobBySlug, jobUrl, listAllOpenJobs, listOpenJobs, toDate } from '../jobs/index.ts'
+import { applyRoutes, applySection } from './apply-routes.ts'
 import { closedJobPage, jobListPage, jobPage, sitemapXml, workspacesPage } from './pages.ts'
 
 const SLUG = /^[a-z0-9-]{1,80}$/
@@ -17,6 +19,7 @@ export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
 	}
 	return new Elysia({ name: 'careers.routes' })
 		.use(auth)
+		.use(applyRoutes(deps, auth))
 		.get('/', ({ redirect }) => redirect('/careers', 302), { auth: 'public' })
 		.get(
 			'/careers',
@@ -31,17 +34,18 @@ export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
 			const ws = await workspaceOr404(params.workspace)
 			return jobListPage(ws, await listOpenJobs(deps, ws.id))
 		}, { auth: 'public' })
-		.get('/careers/:workspace/jobs/:slug', async ({ params }) => {
+		.get('/careers/:workspace/jobs/:slug', async ({ params, request, cookie }) => {
 			const ws = await workspaceOr404(params.workspace)
 			const job = SLUG.test(params.slug) ? await findJobBySlug(deps, ws.id, params.slug) : null
 			if (!job || job.status === 'Draft') throw new AppError('NOT_FOUND', 'There is no job at this address.')
 			if (job.status !== 'Open') return closedJobPage(ws, job)
-			return jobPage(ws, job, jobUrl(deps.config.baseUrl, ws.slug, job.slug))
+			const source = careersSource(request, deps.config.baseUrl)
+			await recordCareersEvent(deps, { workspaceId: ws.id, jobId: job.id, kind: 'view', source })
+			return jobPage(ws, job, jobUrl(deps.config.baseUrl, ws.slug, job.slug), await applySection(deps, ws, job, cookie, source))
 		}, { auth: 'public' })
 		.get('/sitemap.xml', async () => {
-			const entries = []
-			for (const ws of await listWorkspaces(deps.db))
-				for (const job of await listOpenJobs(deps, ws.id)) entries.push({ loc: jobUrl(deps.config.baseUrl, ws.slug, job.slug), lastmod: toDate(job.updatedAt) })
+			// One query for every workspace's open jobs (no cap), not one per workspace.
+			const entries = (await listAllOpenJobs(deps)).map((job) => ({ loc: jobUrl(deps.config.baseUrl, job.workspaceSlug, job.slug), lastmod: toDate(job.updatedAt) }))
 			return sitemapXml(entries)
 		}, { auth: 'public' })
 		.get('/robots.txt', () => new Response(`User-agent: *\nAllow: /careers\nDisallow: /api/\nSitemap: ${deps.config.baseUrl}/sitemap.xml\n`, { headers: { 'content-type': 'text/plain' } }), { auth: 'public' })

@@ -1,13 +1,16 @@
 import { defineModule } from '../../core/module.ts'
 import { jobsRestRoutes } from './rest-routes.ts'
+import { jobSearchProvider } from './search.ts'
 import { seedJobs } from './seed.ts'
 import { jobTools } from './tools.ts'
 
-export { listOpenJobs, findJobBySlug, type PublicJob } from './public-service.ts'
+export { listOpenJobs, listAllOpenJobs, findJobBySlug, type PublicJob } from './public-service.ts'
 export { jobUrl, toDate } from './rows.ts'
 export { jobReach, jobTitles, reachableJobIds } from './service.ts'
+export { teamJobIds, teammateIds } from './team.ts'
 export { contractTypeFrom } from './vendor-service.ts'
 export { ROLE_TEMPLATES, type RoleTemplate } from './seed.ts'
+export { jobQuestionsOf, jobRequirements, jobsChangedSince, workspaceJobs, type JobQuestion, type JobRequirements } from './requirements.ts'
 
 export default defineModule({
 	name: 'jobs',
@@ -23,4 +26,5 @@ export default defineModule({
 	tools: jobTools,
 	routes: jobsRestRoutes,
 	seed: seedJobs,
+	searchProviders: [jobSearchProvider],
 })

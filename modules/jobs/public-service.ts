@@ -16,3 +16,10 @@ export async function findJobBySlug(deps: AppDeps, workspaceId: string, slug: st
 	const [row] = await deps.database.rows<PublicJob>(sql`select ${JOB_COLUMNS} from ${jobs} j where workspace_id = ${workspaceId} and slug = ${slug}`)
 	return row ?? null
 }
+
+/** Every open job of every workspace with its workspace's slug, in one query (the sitemap). */
+export async function listAllOpenJobs(deps: AppDeps): Promise<(PublicJob & { workspaceSlug: string })[]> {
+	return deps.database.rows<PublicJob & { workspaceSlug: string }>(
+		sql`select ${JOB_COLUMNS}, w.slug as "workspaceSlug" from ${jobs} j join workspaces w on w.id = j.workspace_id where j.status = 'Open' order by w.created_at, j.published_at desc, j.id desc`,
+	)
+}

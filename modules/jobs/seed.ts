@@ -3,6 +3,7 @@ import { seededId, seededRandom } from '../../core/seed-random.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
 import { demoVendorIds } from '../vendors/index.ts'
+import { seedJobQuestions } from './questions-seed.ts'
 import { slugify } from './rows.ts'
 import { jobs } from './table.ts'
 
@@ -92,4 +93,5 @@ export async function seedJobs(deps: AppDeps, ws: WorkspaceRef): Promise<void> {
 		})
 	}
 	await deps.db.insert(jobs).values(rows).onConflictDoNothing()
+	await seedJobQuestions(deps, ws, rows)
 }

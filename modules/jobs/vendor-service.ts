@@ -10,6 +10,8 @@
  * - `employment` naming W2 and/or C2C sets `contractType` when that is not sent.
  * - Another vendor's job is answered exactly like an absent one.
  * - The change and its activity-log line are one SQL statement.
+ * - `created_at` is stored to the millisecond (its column rounds to 3 digits): it is truncated, not
+ *   rounded, so a new job's createdAt and publishedAt read the same instant.
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
@@ -115,8 +117,8 @@ export async function publishJob(deps: AppDeps, actor: Actor, body: Record<strin
 	const { values, warnings, input } = prepare<PublishInput>(PublishBody, body)
 	const fields = Object.keys(values) as EditableField[]
 	const statement = (slug: string) => sql`with j as (
-	insert into ${jobs} (id, workspace_id, vendor_id, vendor_job_id, slug, status, published_at, ${sql.join(fields.map(column), sql`, `)})
-	values (${newId('job')}, ${actor.workspaceId}, ${actor.vendorId}, ${input.vendorJobId}, ${slug}, 'Open', now(), ${sql.join(fields.map((f) => valueSql(f, values[f])), sql`, `)})
+	insert into ${jobs} (id, workspace_id, vendor_id, vendor_job_id, slug, status, created_at, published_at, ${sql.join(fields.map(column), sql`, `)})
+	values (${newId('job')}, ${actor.workspaceId}, ${actor.vendorId}, ${input.vendorJobId}, ${slug}, 'Open', date_trunc('milliseconds', now()), now(), ${sql.join(fields.map((f) => valueSql(f, values[f])), sql`, `)})
 	on conflict (vendor_id, vendor_job_id) do update set
 		${sql.join(fields.map((f) => sql`${column(f)} = excluded.${column(f)}`), sql`, `)},
 		status = 'Open',

@@ -1,9 +1,22 @@
 import { defineModule } from '../../core/module.ts'
+import { outboxRoutes } from './routes.ts'
+import { startOutboxWorker } from './worker.ts'
 
-export { enqueueMail, enqueueMessage, type NewMail, type NewMessage } from './service.ts'
+export { enqueueMail, enqueueMessage, deliveryStates, type DeliveryState, type DeliveryStatus, type NewMail, type NewMessage } from './service.ts'
+export { deliverDue, startOutboxWorker, retryDelay, DEFAULT_WORKER_OPTIONS, type WorkerOptions } from './worker.ts'
+export { toE164, NO_PROVIDER, MAX_MESSAGE_LENGTH } from './messaging.ts'
+export type { OutboxAttachment } from './table.ts'
+export { outboxSince, type OutboxEntry } from './queries.ts'
 
 export default defineModule({
 	name: 'outbox',
 	description: 'The durable outbox: e-mail (SMTP) and messaging-app messages, retried until delivered.',
-	permissions: [{ key: 'outbox:read', description: 'See the outbox and the dev mailbox', grantedTo: ['owner', 'admin'] }],
+	requires: ['activity'],
+	permissions: [
+		{ key: 'outbox:read', description: 'See the outbox and the dev mailbox', grantedTo: ['owner', 'admin'] },
+		{ key: 'outbox:retry', description: 'Put a failed e-mail or message back in the queue', grantedTo: ['owner', 'admin'] },
+	],
+	routes: outboxRoutes,
+	nav: [{ href: '/outbox', label: 'Outbox', permission: 'outbox:read' }],
+	start: (deps) => startOutboxWorker(deps),
 })

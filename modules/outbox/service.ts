@@ -2,8 +2,13 @@
  * Sending mail and messages: callers enqueue inside their own transaction; delivery happens later
  * (see `worker.ts`), so a down SMTP server or provider loses nothing.
  */
+import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError } from '../../core/errors.ts'
 import type { Db } from '../../db/client.ts'
+import { recordActivity } from '../activity/index.ts'
 import { outbox, type OutboxAttachment } from './table.ts'
 
 export interface NewMail {
@@ -31,11 +36,96 @@ export interface NewMessage {
 	to: string
 	text: string
 	related?: { type: string; id: string }
+	/**
+	 * Why the message cannot be sent (no provider configured, no phone number): it is then recorded
+	 * as `not_sent` with this reason instead of being queued, so the record says what happened.
+	 */
+	notSent?: string
 }
 
 /** Puts a messaging-app message in the outbox. Call inside the caller's transaction. */
-export async function enqueueMessage(db: Db, message: NewMessage): Promise<{ id: string }> {
+export async function enqueueMessage(db: Db, message: NewMessage): Promise<{ id: string; status: 'pending' | 'not_sent' }> {
 	const id = newId('out')
-	await db.insert(outbox).values({ id, workspaceId: message.workspaceId, channel: 'message', to: message.to, text: message.text, relatedType: message.related?.type ?? null, relatedId: message.related?.id ?? null })
-	return { id }
+	const status = message.notSent ? 'not_sent' : 'pending'
+	await db.insert(outbox).values({ id, workspaceId: message.workspaceId, channel: 'message', to: message.to, text: message.text, relatedType: message.related?.type ?? null, relatedId: message.related?.id ?? null, status, lastError: message.notSent ?? null })
+	return { id, status }
+}
+
+export type DeliveryStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'not_sent'
+
+export interface DeliveryState {
+	status: DeliveryStatus
+	attempts: number
+	lastError: string | null
+	sentAt: Date | null
+}
+
+/** Delivery state of outbox rows by id (other modules show whether their mail went out). */
+export async function deliveryStates(db: Db, ids: string[]): Promise<Map<string, DeliveryState>> {
+	if (!ids.length) return new Map()
+	const rows = await db.select({ id: outbox.id, status: outbox.status, attempts: outbox.attempts, lastError: outbox.lastError, sentAt: outbox.sentAt }).from(outbox).where(inArray(outbox.id, [...new Set(ids)]))
+	return new Map(rows.map((r) => [r.id, { status: r.status as DeliveryStatus, attempts: r.attempts, lastError: r.lastError, sentAt: r.sentAt }]))
+}
+
+export interface OutboxRow {
+	id: string
+	channel: string
+	to: string
+	subject: string | null
+	text: string
+	attachments: OutboxAttachment[]
+	status: string
+	attempts: number
+	lastError: string | null
+	nextAttemptAt: Date
+	createdAt: Date
+	sentAt: Date | null
+}
+
+const columns = {
+	id: outbox.id,
+	channel: outbox.channel,
+	to: outbox.to,
+	subject: outbox.subject,
+	text: outbox.text,
+	attachments: outbox.attachments,
+	status: outbox.status,
+	attempts: outbox.attempts,
+	lastError: outbox.lastError,
+	nextAttemptAt: outbox.nextAttemptAt,
+	createdAt: outbox.createdAt,
+	sentAt: outbox.sentAt,
+}
+
+/** The workspace's outbox, newest first (the dev mailbox and failure page). */
+export async function listOutbox(db: Db, workspaceId: string, options: { limit: number; before?: { at: Date; id: string }; status?: string }): Promise<OutboxRow[]> {
+	const conditions = [eq(outbox.workspaceId, workspaceId)]
+	if (options.status) conditions.push(eq(outbox.status, options.status))
+	if (options.before) conditions.push(or(lt(outbox.createdAt, options.before.at), and(eq(outbox.createdAt, options.before.at), lt(outbox.id, options.before.id)))!)
+	return db.select(columns).from(outbox).where(and(...conditions)).orderBy(desc(outbox.createdAt), desc(outbox.id)).limit(options.limit)
+}
+
+export async function getOutboxRow(db: Db, workspaceId: string, id: string): Promise<OutboxRow> {
+	const [row] = await db.select(columns).from(outbox).where(and(eq(outbox.workspaceId, workspaceId), eq(outbox.id, id)))
+	if (!row) throw new AppError('NOT_FOUND', 'No outbox entry with this id')
+	return row
+}
+
+/** Counts by status for the workspace (the page's summary line). */
+export async function outboxCounts(db: Db, workspaceId: string): Promise<Record<string, number>> {
+	const rows = await db.select({ status: outbox.status, n: sql<number>`count(*)::int` }).from(outbox).where(eq(outbox.workspaceId, workspaceId)).groupBy(outbox.status)
+	return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]))
+}
+
+/** Puts a failed (or not sent) entry back in the queue, with a fresh set of attempts. */
+export async function retryOutboxRow(deps: AppDeps, actor: Actor, id: string): Promise<void> {
+	await deps.db.transaction(async (tx) => {
+		const updated = await tx
+			.update(outbox)
+			.set({ status: 'pending', attempts: 0, nextAttemptAt: deps.now(), lastError: null })
+			.where(and(eq(outbox.workspaceId, actor.workspaceId), eq(outbox.id, id), inArray(outbox.status, ['failed', 'not_sent'])))
+			.returning({ id: outbox.id })
+		if (!updated.length) throw new AppError('CONFLICT', 'Only a failed or unsent entry can be retried')
+		await recordActivity(tx, actor, { action: 'outbox.retried', targetType: 'outbox', targetId: id })
+	})
 }

@@ -5,7 +5,7 @@ export interface OutboxAttachment {
 	/** File name shown to the recipient. */
 	filename: string
 	contentType: string
-	/** Path of the stored file under DATA_DIR. */
+	/** Key of the stored file in the file store (`core/files.ts`, under DATA_DIR/files). */
 	path: string
 }
 

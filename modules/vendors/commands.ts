@@ -1,5 +1,6 @@
 import { UsageError, type CommandDef } from '../../core/module.ts'
 import { operatorActor, requireWorkspace } from '../auth/index.ts'
+import { parseRules, updateVendorProfile, type VendorProfilePatch } from './directory.ts'
 import { createKey, createVendor, revokeKey, setApiAccess, vendorWorkspace } from './service.ts'
 
 export const vendorCommands: CommandDef[] = [
@@ -45,6 +46,36 @@ export const vendorCommands: CommandDef[] = [
 			const ws = await vendorWorkspace(deps, String(o.vendor))
 			await setApiAccess(deps, operatorActor(ws), String(o.vendor), Boolean(o.on))
 			return { json: { vendorId: o.vendor, apiAccess: Boolean(o.on) }, lines: [`API access for ${o.vendor} is now ${o.on ? 'on' : 'off'}.`] }
+		},
+	},
+	{
+		name: 'vendor set-submission',
+		usage: 'vendor set-submission --vendor ID [--email ADDRESS | --portal URL] [--contact-name N] [--contact-email E] [--contact-phone P] [--rules JSON] [--json]',
+		options: { vendor: 'string', email: 'string', portal: 'string', 'contact-name': 'string', 'contact-email': 'string', 'contact-phone': 'string', rules: 'string' },
+		required: ['vendor'],
+		async run(deps, o) {
+			const patch: VendorProfilePatch = {}
+			if (o.email !== undefined && o.portal !== undefined) throw new UsageError('give --email or --portal, not both')
+			// Choosing one method clears the other, so a vendor never has two.
+			if (o.email !== undefined) Object.assign(patch, { submissionEmail: String(o.email), submissionPortalUrl: null })
+			if (o.portal !== undefined) Object.assign(patch, { submissionPortalUrl: String(o.portal), submissionEmail: null })
+			if (o['contact-name'] !== undefined) patch.contactName = String(o['contact-name'])
+			if (o['contact-email'] !== undefined) patch.contactEmail = String(o['contact-email'])
+			if (o['contact-phone'] !== undefined) patch.contactPhone = String(o['contact-phone'])
+			if (o.rules !== undefined) {
+				let parsed: unknown
+				try {
+					parsed = JSON.parse(String(o.rules))
+				} catch {
+					throw new UsageError('--rules must be JSON, e.g. {"always":["dl","workAuth"],"byWorkAuthorization":{"H1B":["visa","i94"]}}')
+				}
+				patch.documentRules = parseRules(parsed)
+			}
+			if (!Object.keys(patch).length) throw new UsageError('nothing to change: give at least one of --email, --portal, --contact-name, --contact-email, --contact-phone, --rules')
+			const ws = await vendorWorkspace(deps, String(o.vendor))
+			const v = await updateVendorProfile(deps, operatorActor(ws), String(o.vendor), patch)
+			const method = v.submission.method === 'email' ? `by e-mail to ${v.submission.email}` : v.submission.method === 'portal' ? `on the portal ${v.submission.portalUrl}` : 'not set'
+			return { json: { vendor: v }, lines: [`Updated ${v.name}: submissions ${method}; documents always: ${v.documentRules.always.join(', ') || 'none'}.`] }
 		},
 	},
 ]

@@ -2,16 +2,21 @@ import { defineModule } from '../../core/module.ts'
 import { vendorCommands } from './commands.ts'
 import { seedVendors } from './seed.ts'
 import { verifyVendorKey } from './service.ts'
+import { vendorTools } from './tools.ts'
 
 export { createVendor, createKey, revokeKey, setApiAccess, vendorNames, verifyVendorKey } from './service.ts'
-export { demoVendorIds } from './seed.ts'
+export { getVendor, listVendors, parseRules, requiredDocuments, submissionTarget, updateVendorProfile, type SubmissionTarget, type VendorDetail, type VendorSummary } from './directory.ts'
+export { DOCUMENT_KINDS, DOCUMENT_LABELS, DocumentKindSchema, isDocumentKind, type DocumentKind } from './model.ts'
+export { DEMO_VENDORS, demoVendorIds } from './seed.ts'
+export type { DocumentRules } from './table.ts'
 
 export default defineModule({
 	name: 'vendors',
-	description: 'Vendors (partners who publish jobs and receive submissions) and their API keys.',
+	description: 'Vendors (partners who publish jobs and receive submissions): contact, submission method, document rules, API keys.',
 	requires: ['auth', 'activity'],
 	permissions: [{ key: 'vendors:read', description: 'See vendors and their counts', grantedTo: ['owner', 'admin', 'recruiter'] }],
 	credentials: [{ prefix: 'bl_vk_', door: 'rest', verify: verifyVendorKey }],
 	commands: vendorCommands,
+	tools: vendorTools,
 	seed: seedVendors,
 })

@@ -1,5 +1,14 @@
-import { boolean, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { workspaces } from '../auth/table.ts'
+
+/**
+ * Which document kinds (`dl`, `visa`, `i94`, `workAuth`) a submission to the vendor needs: `always`
+ * for every candidate, plus the kinds listed for the candidate's work authorization (`H1B`, …).
+ */
+export interface DocumentRules {
+	always: string[]
+	byWorkAuthorization: Record<string, string[]>
+}
 
 export const vendors = pgTable(
 	'vendors',
@@ -9,6 +18,14 @@ export const vendors = pgTable(
 		name: text('name').notNull(),
 		/** When false, every key of the vendor gets 403 on the REST API. */
 		apiAccess: boolean('api_access').notNull().default(true),
+		contactName: text('contact_name'),
+		contactEmail: text('contact_email'),
+		contactPhone: text('contact_phone'),
+		/** Submissions are e-mailed here (with the documents and résumé attached)… */
+		submissionEmail: text('submission_email'),
+		/** …or, when the vendor only takes them on its own portal, made there. */
+		submissionPortalUrl: text('submission_portal_url'),
+		documentRules: jsonb('document_rules').$type<DocumentRules>().notNull().default({ always: [], byWorkAuthorization: {} }),
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 	},
 	(t) => [index('vendors_workspace').on(t.workspaceId, t.createdAt)],

@@ -1,0 +1,170 @@
+/**
+ * bench/scale-candidates — p95 latency of `search` and the candidate/application/bench list tools
+ * on a workspace of 100,000 candidates, through the real app (MCP `tools/call` over `app.handle`).
+ *
+ *   bun bench/scale-candidates.ts
+ *
+ * One run:
+ *  1. creates a throwaway database on the PostgreSQL server at SHARED_PG_URL (default
+ *     postgres://postgres@127.0.0.1:5432/postgres) and applies the migrations; it is dropped at
+ *     the end (KEEP=1 keeps it);
+ *  2. fills one workspace: CANDIDATES (100,000) candidates with résumé texts, JOBS (2,000) jobs,
+ *     two applications per candidate with the real résumé check, ratings and notes on a third of
+ *     them, a bench of BENCH (2,000); an owner and a hiring manager on 5 jobs' teams; then
+ *     VACUUM ANALYZE;
+ *  3. calls each scenario WARMUP (20) times, then CALLS (200) times with varying arguments, and
+ *     prints p50/p95/p99 in milliseconds, marking p95 ≥ 50 ms.
+ */
+import postgres from 'postgres'
+import { loadConfig } from '../core/config.ts'
+import { createLogger } from '../core/log.ts'
+import { createApp, createDeps } from '../core/main.ts'
+import { openDatabase } from '../db/client.ts'
+import { addPerson, createPersonalToken, createWorkspace, operatorActor, personActor } from '../modules/auth/index.ts'
+import { checkResume } from '../modules/candidates/resume-check.ts'
+import { demoCandidate } from '../modules/candidates/seed-data.ts'
+import { DEFAULT_STAGES } from '../modules/candidates/stages.ts'
+import { ROLE_TEMPLATES } from '../modules/jobs/index.ts'
+import { seededRandom } from '../core/seed-random.ts'
+
+const env = process.env
+const CANDIDATES = Number(env.CANDIDATES ?? 100_000)
+const JOBS = Number(env.JOBS ?? 2_000)
+const BENCH = Number(env.BENCH ?? 2_000)
+const CALLS = Number(env.CALLS ?? 200)
+const WARMUP = Number(env.WARMUP ?? 20)
+const SHARED = env.SHARED_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+const dbName = `bl_scale_${process.pid}`
+const url = SHARED.replace(/\/[^/]*$/, `/${dbName}`)
+
+const admin = postgres(SHARED, { max: 1, onnotice: () => {} })
+await admin.unsafe(`create database ${dbName}`)
+let database: Awaited<ReturnType<typeof openDatabase>> | undefined
+const cleanup = async () => {
+	await database?.close().catch(() => {})
+	if (!env.KEEP) await admin.unsafe(`drop database if exists ${dbName} with (force)`).catch(() => {})
+	await admin.end()
+}
+process.on('SIGINT', () => void cleanup().then(() => process.exit(130)))
+
+try {
+	const config = loadConfig({ ...env, DATABASE_URL: url, BASE_URL: 'http://localhost:3000', RATE_LIMIT_PER_MINUTE: '1000000', REDIS_URL: '', LOG_LEVEL: 'warn', DEMO: 'off' })
+	database = await openDatabase(config)
+	const deps = await createDeps({ config, database, log: createLogger('warn') })
+	const app = createApp(deps)
+	const ws = await createWorkspace(deps, { slug: `scale-${process.pid}`, name: 'Scale Staffing' })
+	const owner = await addPerson(deps, operatorActor(ws), ws, { email: `owner-${process.pid}@scale.test`, name: 'Scale Owner', role: 'owner', password: 'correct horse battery' })
+	const hm = await addPerson(deps, operatorActor(ws), ws, { email: `hm-${process.pid}@scale.test`, name: 'Scale HM', role: 'hiring_manager', password: 'correct horse battery' })
+	const tokenOf = async (email: string) => (await createPersonalToken(deps, await personActor(deps, ws.slug, email), { name: 'bench' })).token
+	const ownerToken = await tokenOf(`owner-${process.pid}@scale.test`)
+	const hmToken = await tokenOf(`hm-${process.pid}@scale.test`)
+	const pg = postgres(url, { max: 4, onnotice: () => {} })
+
+	const t0 = performance.now()
+	const rnd = seededRandom('scale')
+	const now = new Date()
+	await pg`insert into pipeline_stages ${pg(DEFAULT_STAGES.map((s) => ({ workspace_id: ws.id, key: s.key, label: s.label, position: s.position })))}`
+	const jobs = Array.from({ length: JOBS }, (_, i) => {
+		const t = ROLE_TEMPLATES[i % ROLE_TEMPLATES.length]!
+		return { id: `job_scale_${i}`, workspace_id: ws.id, slug: `job-${i}`, title: `${t.title} ${i}`, location: 'Austin, TX', summary: t.summary, must_have: t.mustHave, nice_to_have: t.niceToHave, status: i % 10 === 3 ? 'Closed' : 'Open', published_at: now, created_at: new Date(now.getTime() - i * 60_000) }
+	})
+	for (let i = 0; i < jobs.length; i += 500) await pg`insert into jobs ${pg(jobs.slice(i, i + 500))}`
+	await pg`insert into job_team ${pg(jobs.slice(0, 5).map((j) => ({ job_id: j.id, user_id: hm.userId })))}`
+	const stages = DEFAULT_STAGES.map((s) => s.key)
+	for (let start = 0; start < CANDIDATES; start += 1000) {
+		const cands = []
+		const apps = []
+		const ratings = []
+		const notes = []
+		for (let i = start; i < Math.min(CANDIDATES, start + 1000); i++) {
+			const template = ROLE_TEMPLATES[i % ROLE_TEMPLATES.length]!
+			const c = demoCandidate(rnd, i, template)
+			const id = `cand_s${i}`
+			const created = new Date(now.getTime() - (CANDIDATES - i) * 30_000)
+			cands.push({ id, workspace_id: ws.id, name: c.name, email: c.email, phone: c.phone, location: c.location, headline: c.headline, skills: c.skills, work_authorization: c.workAuthorization, years_experience: c.years, resume_text: c.resumeText, source: c.source, created_at: created, updated_at: created })
+			for (let k = 0; k < 2; k++) {
+				const job = jobs[(i * 2 + k * 977) % JOBS]!
+				const check = checkResume(c.resumeText, job.must_have, now)
+				const appId = `app_s${i}_${k}`
+				apps.push({ id: appId, workspace_id: ws.id, candidate_id: id, job_id: job.id, stage_key: stages[(i + k) % stages.length]!, kind: k === 1 && i % 7 === 0 ? 'lead' : 'applicant', archived: i % 11 === 0, resume_check: pg.json(check as never), resume_score: check.score, created_at: new Date(created.getTime() + k * 1000), stage_changed_at: created })
+				if ((i + k) % 3 === 0) ratings.push({ id: `rat_s${i}_${k}`, application_id: appId, user_id: owner.userId, score: 1 + ((i + k) % 5) })
+				if ((i + k) % 4 === 0) notes.push({ id: `note_s${i}_${k}`, workspace_id: ws.id, candidate_id: id, application_id: appId, author_user_id: owner.userId, body: 'Good call; rate fits.', visibility: i % 8 === 0 ? 'private' : 'shared' })
+			}
+		}
+		await pg`insert into candidates ${pg(cands)}`
+		await pg`insert into applications ${pg(apps)}`
+		if (ratings.length) await pg`insert into ratings ${pg(ratings)}`
+		if (notes.length) await pg`insert into notes ${pg(notes)}`
+		if (start % 20_000 === 0) console.log(`  generated ${start + cands.length} candidates (${Math.round((performance.now() - t0) / 1000)} s)`)
+	}
+	const families = [...new Set(ROLE_TEMPLATES.map((t) => t.family))]
+	const bench = Array.from({ length: BENCH }, (_, k) => ({ id: `bench_s${k}`, workspace_id: ws.id, candidate_id: `cand_s${(k * 49) % CANDIDATES}`, role_family: families[k % families.length]!, added_by_user_id: owner.userId, hourly_rate: 60 + (k % 8) * 5, added_at: new Date(now.getTime() - k * 60_000) }))
+	for (let i = 0; i < bench.length; i += 1000) await pg`insert into bench_entries ${pg(bench.slice(i, i + 1000))} on conflict do nothing`
+	await pg.unsafe('vacuum analyze')
+	console.log(`Generated ${CANDIDATES} candidates, ${CANDIDATES * 2} applications, ${JOBS} jobs, ${BENCH} bench entries in ${Math.round((performance.now() - t0) / 1000)} s`)
+
+	let rpc = 0
+	const callTool = async (token: string, name: string, args: Record<string, unknown>) => {
+		const res = await app.handle(
+			new Request('http://localhost/api/mcp', {
+				method: 'POST',
+				headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+				body: JSON.stringify({ jsonrpc: '2.0', id: ++rpc, method: 'tools/call', params: { name, arguments: args } }),
+			}),
+		)
+		const text = await res.text()
+		if (res.status !== 200 || text.includes('"isError":true')) throw new Error(`${name} ${JSON.stringify(args)} failed: ${res.status} ${text.slice(0, 300)}`)
+		return text
+	}
+	const firstCursor = async (name: string, args: Record<string, unknown>) => {
+		const text = await callTool(ownerToken, name, args)
+		return JSON.parse(text.slice(text.indexOf('{'))).result.structuredContent.nextCursor as string
+	}
+	const names = (await pg<{ name: string; email: string }[]>`select name, email from candidates where workspace_id = ${ws.id} order by id limit 200`).map((r) => r)
+	const words = ['java', 'python developer', 'kubernetes terraform', 'snowflake', 'salesforce apex', 'austin', 'guidewire', 'data engineer', 'react node', 'oracle dba']
+	const pick = <T>(list: T[], i: number) => list[i % list.length]!
+	const scenarios: [string, string, (i: number) => Promise<unknown>][] = [
+		['list_candidates', 'first page', () => callTool(ownerToken, 'list_candidates', {})],
+		['list_candidates', 'page 2 (cursor)', async () => callTool(ownerToken, 'list_candidates', { cursor: await cursors.candidates })],
+		['list_candidates', 'query (varied words)', (i) => callTool(ownerToken, 'list_candidates', { query: pick(words, i) })],
+		['list_candidates', 'jobId', (i) => callTool(ownerToken, 'list_candidates', { jobId: pick(jobs, i * 7).id })],
+		['list_candidates', 'hiring manager', () => callTool(hmToken, 'list_candidates', {})],
+		['list_applications', 'first page', () => callTool(ownerToken, 'list_applications', {})],
+		['list_applications', 'stageKey (varied)', (i) => callTool(ownerToken, 'list_applications', { stageKey: pick(stages, i) })],
+		['list_applications', 'jobId + includeArchived', (i) => callTool(ownerToken, 'list_applications', { jobId: pick(jobs, i * 13).id, includeArchived: true })],
+		['list_applications', 'hiring manager', () => callTool(hmToken, 'list_applications', {})],
+		['list_bench', 'first page', () => callTool(ownerToken, 'list_bench', {})],
+		['list_bench', 'page 2 (cursor)', async () => callTool(ownerToken, 'list_bench', { cursor: await cursors.bench })],
+		['list_jobs', 'first page (with applicant counts)', () => callTool(ownerToken, 'list_jobs', {})],
+		['search', 'skills and titles (varied)', (i) => callTool(ownerToken, 'search', { q: pick(words, i) })],
+		['search', 'a name (varied)', (i) => callTool(ownerToken, 'search', { q: pick(names, i).name })],
+		['search', 'a misspelt name (varied)', (i) => callTool(ownerToken, 'search', { q: pick(names, i).name.replace(/[aeiou]/, 'y') })],
+		['search', 'an e-mail address (varied)', (i) => callTool(ownerToken, 'search', { q: pick(names, i).email })],
+		['search', 'hiring manager', (i) => callTool(hmToken, 'search', { q: pick(words, i) })],
+		['get_job_applicants', 'ranked (varied jobs)', (i) => callTool(ownerToken, 'get_job_applicants', { jobId: pick(jobs, i * 3).id })],
+		['get_job_bench', 'ranked (varied jobs)', (i) => callTool(ownerToken, 'get_job_bench', { jobId: pick(jobs, i % 25).id })],
+	]
+	const cursors = { candidates: firstCursor('list_candidates', {}), bench: firstCursor('list_bench', {}) }
+	const rows: string[] = []
+	const results: Record<string, unknown>[] = []
+	console.log(`\n| tool | scenario | p50 ms | p95 ms | p99 ms |\n|---|---|---:|---:|---:|`)
+	for (const [tool, scenario, run] of scenarios) {
+		for (let i = 0; i < WARMUP; i++) await run(i)
+		const times: number[] = []
+		for (let i = 0; i < CALLS; i++) {
+			const s = performance.now()
+			await run(i + WARMUP)
+			times.push(performance.now() - s)
+		}
+		times.sort((a, b) => a - b)
+		const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!
+		const line = `| ${tool} | ${scenario} | ${q(0.5).toFixed(1)} | ${q(0.95).toFixed(1)}${q(0.95) >= 50 ? ' ⚠' : ''} | ${q(0.99).toFixed(1)} |`
+		console.log(line)
+		rows.push(line)
+		results.push({ tool, scenario, p50: q(0.5), p95: q(0.95), p99: q(0.99) })
+	}
+	await Bun.write(`${import.meta.dir}/results/scale-candidates-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify({ candidates: CANDIDATES, applications: CANDIDATES * 2, jobs: JOBS, bench: BENCH, calls: CALLS, results }, null, 2))
+	await pg.end()
+} finally {
+	await cleanup()
+}

@@ -1,0 +1,179 @@
+/**
+ * The activity log records every change made through any door — the portal (session), an assistant
+ * app (personal token), the Job Publish API (vendor key) and the operator CLI — with the person or
+ * vendor, the credential's kind and its name at the time; owners and admins read it on a page.
+ */
+import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { and, asc, eq } from 'drizzle-orm'
+import { allCommands, parseCommand } from '../../core/cli.ts'
+import { call, newPerson, newVendor, newWorkspace, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { callTool } from '../../tests/mcp/rpc.ts'
+import { portalApp, signedIn } from '../../tests/portal.ts'
+import { personActor } from '../auth/index.ts'
+import { personalTokens, users } from '../auth/table.ts'
+import { recordActivity } from './index.ts'
+import { activity } from './table.ts'
+
+setDefaultTimeout(20_000)
+beforeAll(async () => {
+	await portalApp()
+}, 30_000)
+
+const logOf = async (ws: TestWorkspace) => {
+	const deps = await testDeps()
+	return deps.db.select().from(activity).where(eq(activity.workspaceId, ws.id)).orderBy(asc(activity.at), asc(activity.id))
+}
+const shown = (rows: Awaited<ReturnType<typeof logOf>>) =>
+	rows.map((r) => ({ action: r.action, actorName: r.actorName, kind: r.credentialKind, credential: r.credentialName, targetType: r.targetType }))
+
+describe('every change is recorded with who, through which door and credential', () => {
+	test('portal session, personal token (by name, kept after revocation and renaming), vendor key and CLI', async () => {
+		const ws = await newWorkspace()
+		const owner = await newPerson(ws, 'owner')
+		const deps = await testDeps()
+		const ownerId = (await personActor(deps, ws.slug, owner.email)).userId!
+		await deps.db.update(users).set({ name: 'Olive Owner' }).where(eq(users.id, ownerId))
+		const portal = await signedIn(owner)
+
+		// Portal: a token created on the API access page.
+		const created = await portal.submit('/settings/api/tokens', { name: 'Claude on the desk' })
+		const token = created.text.match(/<code id="new-token">([^<]+)<\/code>/)![1]!
+		const [tokenRow] = await deps.db.select({ id: personalTokens.id }).from(personalTokens).where(eq(personalTokens.workspaceId, ws.id))
+
+		// Assistant app: job changes through MCP with that token.
+		const job = (await callTool(token, 'create_job', { title: 'Data Engineer' })).structuredContent.job
+		expect((await callTool(token, 'set_job_status', { jobId: job.id, status: 'Open' })).isError).toBeFalsy()
+		expect((await callTool(token, 'set_job_actively_hiring', { jobId: job.id, activelyHiring: true })).isError).toBeFalsy()
+		// Reads and refused changes are not changes.
+		await callTool(token, 'list_jobs', {})
+		expect((await callTool(token, 'set_job_status', { jobId: 'job_absent', status: 'Open' })).isError).toBe(true)
+
+		// Portal again: the token is revoked; a person is added and removed on the people page.
+		await portal.post(`/settings/api/tokens/${tokenRow!.id}/revoke`)
+		await portal.get('/people')
+		await portal.post('/people', { name: 'Rita Recruiter', email: `rita-${ws.slug}@example.test`, role: 'recruiter', password: 'a long enough password' })
+		const rita = await personActor(deps, ws.slug, `rita-${ws.slug}@example.test`)
+		await portal.post(`/people/${rita.userId}/remove`)
+
+		// Vendor key: a job published through the REST API.
+		const vendor = await newVendor(ws, 'Acme Staffing')
+		expect((await call('POST', '/api/v1/jobs', { key: vendor.apiKey, body: { vendorJobId: 'V-1', title: 'QA Lead' } })).status).toBe(201)
+
+		// Operator CLI.
+		const { command, options } = parseCommand(allCommands(deps), ['user', 'create', '--workspace', ws.slug, '--email', `cli-${ws.slug}@example.test`, '--name', 'Cli Person', '--role', 'viewer', '--password', 'another long password'])
+		await command.run(deps, options)
+
+		// The person is renamed afterwards: the log keeps the names of the time.
+		await deps.db.update(users).set({ name: 'Olive Renamed' }).where(eq(users.id, ownerId))
+
+		const rows = await logOf(ws)
+		const session = { actorName: 'Olive Owner', kind: 'session', credential: 'portal session' }
+		const viaToken = { actorName: 'Olive Owner', kind: 'personal_token', credential: 'Claude on the desk' }
+		const cli = { actorName: 'Operator', kind: 'cli', credential: 'operator CLI' }
+		// (The test helpers add the owner and the vendor through the operator CLI's services.)
+		expect(shown(rows).filter((r) => !r.action.startsWith('vendor.'))).toEqual([
+			{ action: 'person.added', ...cli, targetType: 'user' },
+			{ action: 'token.created', ...session, targetType: 'personal_token' },
+			{ action: 'job.created', ...viaToken, targetType: 'job' },
+			{ action: 'job.status_set', ...viaToken, targetType: 'job' },
+			{ action: 'job.actively_hiring_on', ...viaToken, targetType: 'job' },
+			{ action: 'token.revoked', ...session, targetType: 'personal_token' },
+			{ action: 'person.added', ...session, targetType: 'user' },
+			{ action: 'person.removed', ...session, targetType: 'user' },
+			{ action: 'job.published', actorName: 'Acme Staffing', kind: 'vendor_key', credential: `API key …${vendor.apiKey.slice(-4)}`, targetType: 'job' },
+			{ action: 'person.added', ...cli, targetType: 'user' },
+		])
+		// Who and what exactly.
+		const byToken = rows.filter((r) => r.credentialKind === 'personal_token')
+		for (const r of byToken) expect(r).toMatchObject({ actorUserId: ownerId, actorVendorId: null, credentialId: tokenRow!.id, targetId: job.id })
+		expect(rows.find((r) => r.action === 'job.status_set')!.detail).toEqual({ from: 'Draft', to: 'Open' })
+		expect(rows.find((r) => r.action === 'job.published')).toMatchObject({ actorUserId: null, actorVendorId: vendor.vendorId })
+		expect(rows.find((r) => r.action === 'person.removed')).toMatchObject({ targetId: rita.userId, actorUserId: ownerId })
+		// Times are real times, in order.
+		for (const r of rows) expect(Math.abs(r.at.getTime() - Date.now())).toBeLessThan(120_000)
+
+		// The page shows the same, with the names of the time.
+		const page = await portal.get('/activity')
+		expect(page.status).toBe(200)
+		expect(page.text).toContain('<td>Olive Owner</td><td>personal token: Claude on the desk</td><td>job.status_set</td>')
+		expect(page.text).toContain('<td>Olive Owner</td><td>portal: portal session</td><td>token.revoked</td>')
+		expect(page.text).toContain(`<td>Acme Staffing</td><td>vendor key: API key …${vendor.apiKey.slice(-4)}</td><td>job.published</td>`)
+		expect(page.text).toContain('<td>Operator</td><td>operator CLI: operator CLI</td><td>person.added</td>')
+		expect(page.text).not.toContain('Olive Renamed</td><td>personal token')
+	})
+
+	test('names are shown as text, never as markup', async () => {
+		const ws = await newWorkspace()
+		const owner = await newPerson(ws, 'owner')
+		const portal = await signedIn(owner)
+		const created = await portal.submit('/settings/api/tokens', { name: '<img src=x onerror=alert(1)>' })
+		const token = created.text.match(/<code id="new-token">([^<]+)<\/code>/)![1]!
+		expect((await callTool(token, 'create_job', { title: 'Escaped' })).isError).toBeFalsy()
+		const page = await portal.get('/activity')
+		expect(page.text).not.toContain('<img src=x')
+		expect(page.text).toContain('<td>personal token: &lt;img src=x onerror=alert(1)&gt;</td><td>job.created</td>')
+	})
+
+	test('each workspace sees only its own log', async () => {
+		const a = await newWorkspace()
+		const b = await newWorkspace()
+		const ownerA = await signedIn(await newPerson(a, 'owner'))
+		const ownerB = await signedIn(await newPerson(b, 'owner'))
+		await ownerA.post('/settings/api/tokens', { name: 'Only in A' })
+		expect((await ownerA.get('/activity')).text).toContain('token.created')
+		expect((await ownerB.get('/activity')).text).not.toContain('token.created')
+		expect((await logOf(b)).some((r) => r.action === 'token.created')).toBe(false)
+	})
+})
+
+describe('the activity page', () => {
+	test('owners and admins read it (and see it in the navigation); everyone else gets 403', async () => {
+		const ws = await newWorkspace()
+		for (const role of ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer']) {
+			const client = await signedIn(await newPerson(ws, role))
+			const res = await client.get('/activity')
+			const home = await client.get('/portal')
+			if (role === 'owner' || role === 'admin') {
+				expect({ role, status: res.status }).toEqual({ role, status: 200 })
+				expect(res.text).toContain('<h1>Activity</h1>')
+				expect(res.text).toContain('<th>When</th><th>Who</th><th>Through</th><th>What</th><th>Target</th>')
+				expect(home.text).toContain('<a href="/activity">Activity</a>')
+			} else {
+				expect({ role, status: res.status }).toEqual({ role, status: 403 })
+				expect(res.text).not.toContain('person.added')
+				expect(home.text).not.toContain('href="/activity"')
+			}
+		}
+		// Signed out: sent to sign in.
+		const { app } = await portalApp()
+		const anonymous = await app.handle(new Request('http://localhost/activity'))
+		expect(anonymous.status).toBe(303)
+	})
+
+	test('pages through older entries 50 at a time; a tampered link is refused', async () => {
+		const ws = await newWorkspace()
+		const owner = await newPerson(ws, 'owner')
+		const deps = await testDeps()
+		const actor = await personActor(deps, ws.slug, owner.email)
+		for (let i = 0; i < 60; i++) await recordActivity(deps.db, actor, { action: `test.step_${String(i).padStart(2, '0')}`, targetType: 'test', targetId: String(i) })
+		const portal = await signedIn(owner)
+		const first = await portal.get('/activity')
+		const older = first.text.match(/<a href="\/activity\?before=([^"]+)">Older<\/a>/)
+		expect(older).not.toBeNull()
+		const firstActions = [...first.text.matchAll(/<td>(test\.step_\d+|person\.added)<\/td>/g)].map((m) => m[1])
+		expect(firstActions).toHaveLength(50)
+		const second = await portal.get(`/activity?before=${older![1]}`)
+		const secondActions = [...second.text.matchAll(/<td>(test\.step_\d+|person\.added)<\/td>/g)].map((m) => m[1])
+		expect(new Set([...firstActions, ...secondActions]).size).toBe(61)
+		expect(second.text).not.toContain('>Older<')
+		const tampered = await portal.get(`/activity?before=${older![1]!.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'))}`)
+		expect(tampered.status).toBeGreaterThanOrEqual(400)
+		expect(tampered.status).toBeLessThan(500)
+		// Newest first, across both pages.
+		const times = [...first.text.matchAll(/<time datetime="([^"]+)">/g), ...second.text.matchAll(/<time datetime="([^"]+)">/g)].map((m) => Date.parse(m[1]!))
+		expect(times).toHaveLength(61)
+		expect(times).toEqual([...times].sort((x, y) => y - x))
+		const rows = await deps.db.select().from(activity).where(and(eq(activity.workspaceId, ws.id), eq(activity.targetType, 'test')))
+		expect(rows).toHaveLength(60)
+	})
+})

@@ -1,0 +1,15 @@
+import { defineModule } from '../../core/module.ts'
+import { seedCareersEvents } from './seed.ts'
+import { analyticsTools } from './tools.ts'
+
+export { recordCareersEvent, type CareersEvent } from './service.ts'
+export { careersSource, normalizeSource } from './sources.ts'
+
+export default defineModule({
+	name: 'analytics',
+	description: 'Careers-site analytics: job page views and applications by job and by source.',
+	requires: ['jobs'],
+	permissions: [{ key: 'analytics:read', description: 'See careers-site analytics (hiring managers: their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
+	tools: analyticsTools,
+	seed: seedCareersEvents,
+})

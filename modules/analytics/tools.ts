@@ -1,0 +1,36 @@
+/** The analytics tool: a thin adapter over `service.ts`. */
+import { Type as t } from '@sinclair/typebox'
+import { defineTool } from '../../core/module.ts'
+import { nullable, params } from '../../core/mcp/params.ts'
+import { analyticsSummary } from './service.ts'
+
+const rate = nullable(t.Number({ description: 'Applications per view, in percent; null without views' }))
+const Counts = { views: t.Integer(), applications: t.Integer(), conversionRate: rate }
+
+export const analyticsTools = [
+	defineTool({
+		name: 'get_analytics_summary',
+		title: 'Careers analytics summary',
+		description:
+			'Careers-site analytics for the last 7 or 30 days (default 30): job page views, applications and conversion, the same numbers for the period before and the change, the top jobs and top sources (utm_source or referring site, e.g. linkedin, indeed, google, direct), and a few plain-sentence insights computed from those numbers. Hiring managers see only their jobs.',
+		params: params({ range: t.Optional(t.Union([t.Literal(7), t.Literal(30)], { description: 'Number of days: 7 or 30 (default 30)', default: 30 })) }),
+		output: t.Object({
+			range: t.Union([t.Literal(7), t.Literal(30)]),
+			from: t.String({ format: 'date-time' }),
+			to: t.String({ format: 'date-time' }),
+			totals: t.Object(Counts),
+			previous: t.Object(Counts, { description: 'The same numbers for the period just before' }),
+			change: t.Object({
+				views: nullable(t.Number({ description: 'Percent change against the previous period' })),
+				applications: nullable(t.Number({ description: 'Percent change against the previous period' })),
+				conversionRate: nullable(t.Number({ description: 'Change in percentage points' })),
+			}),
+			topJobs: t.Array(t.Object({ jobId: t.String(), title: t.String(), ...Counts })),
+			topSources: t.Array(t.Object({ source: t.String(), label: t.String(), ...Counts })),
+			insights: t.Array(t.String()),
+		}),
+		readOnly: true,
+		permission: 'analytics:read',
+		run: ({ deps, actor }, a) => analyticsSummary(deps, actor, (a.range ?? 30) as 7 | 30),
+	}),
+]

@@ -1,0 +1,125 @@
+/**
+ * The authorization endpoint's rules (OAuth 2.1 + RFC 7636, 8707, 9207).
+ *
+ * Rules: an unknown client or a redirect address that does not match a registered one (exactly;
+ * loopback addresses may change port) is an error page, never a redirect; other problems are
+ * sent back to the client as `error=…&state=…&iss=…`, but only after the person has signed in
+ * (no open redirector for anonymous visitors); PKCE with S256 is required (`plain` and a missing
+ * challenge refused); `resource` defaults to our MCP address and any other value is
+ * `invalid_target`; repeated parameters are refused; codes are single use, last 60 seconds and
+ * are bound to client, redirect, challenge, resource and person.
+ */
+import { newCredential, hashSecret } from '../../../core/credentials.ts'
+import type { AppDeps } from '../../../core/deps.ts'
+import type { Actor } from '../../../core/actor.ts'
+import { oauthCodes } from '../table.ts'
+import { findClient, redirectMatches, type Client } from './clients.ts'
+import { cleanDescription } from './errors.ts'
+
+export const CODE_TTL_MS = 60_000
+export const SCOPES = ['mcp', 'mcp:read'] as const
+
+export const mcpResource = (deps: Pick<AppDeps, 'config'>) => `${deps.config.baseUrl}/api/mcp`
+
+/** A problem shown on our own page (the client or its redirect cannot be trusted). */
+export class AuthorizePageError extends Error {}
+
+/** A problem reported back to the client's redirect address. */
+export class AuthorizeRedirectError extends Error {
+	readonly description: string
+	constructor(
+		readonly error: string,
+		description: string,
+	) {
+		super(description)
+		this.description = cleanDescription(description)
+	}
+}
+
+export interface AuthorizationRequest {
+	client: Client
+	redirectUri: string
+	state: string | null
+	codeChallenge: string
+	resource: string
+	/** Scope the app asked for, limited to what we know; `mcp:read` alone means read-only. */
+	scope: string
+	readOnlyRequested: boolean
+}
+
+const CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/
+
+/** Client and redirect address first: until both are trusted, nothing may be redirected. */
+export async function trustedTarget(deps: AppDeps, params: URLSearchParams): Promise<{ client: Client; redirectUri: string }> {
+	for (const key of ['client_id', 'redirect_uri']) if (params.getAll(key).length > 1) throw new AuthorizePageError(`The parameter ${key} is given more than once.`)
+	const client = await findClient(deps, params.get('client_id') ?? '')
+	if (!client) throw new AuthorizePageError('This app is not registered with Benchline (unknown client_id).')
+	const requested = params.get('redirect_uri')
+	let redirectUri: string
+	if (requested === null) {
+		if (client.redirectUris.length !== 1) throw new AuthorizePageError('The app did not say where to send you back (redirect_uri is missing).')
+		redirectUri = client.redirectUris[0]!
+	} else {
+		if (!client.redirectUris.some((r) => redirectMatches(r, requested))) throw new AuthorizePageError('The app asked to send you to an address it did not register (redirect_uri does not match).')
+		redirectUri = requested
+	}
+	return { client, redirectUri }
+}
+
+/** The rest of the request, once client and redirect are trusted (and the person signed in). */
+export function checkRequest(deps: AppDeps, target: { client: Client; redirectUri: string }, params: URLSearchParams): AuthorizationRequest {
+	for (const key of new Set(params.keys())) if (params.getAll(key).length > 1) throw new AuthorizeRedirectError('invalid_request', `The parameter ${key} is given more than once`)
+	const responseType = params.get('response_type')
+	if (responseType === null) throw new AuthorizeRedirectError('invalid_request', 'response_type is required')
+	if (responseType !== 'code') throw new AuthorizeRedirectError('unsupported_response_type', 'Only response_type=code is supported')
+	const challenge = params.get('code_challenge')
+	if (!challenge) throw new AuthorizeRedirectError('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256')
+	if (params.get('code_challenge_method') !== 'S256') throw new AuthorizeRedirectError('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)')
+	if (!CHALLENGE.test(challenge)) throw new AuthorizeRedirectError('invalid_request', 'code_challenge must be 43-128 characters of base64url')
+	const resource = normaliseResource(deps, params.get('resource'))
+	const asked = (params.get('scope') ?? '').split(' ').filter((s) => (SCOPES as readonly string[]).includes(s))
+	const readOnlyRequested = asked.length > 0 && !asked.includes('mcp')
+	return { ...target, state: params.get('state'), codeChallenge: challenge, resource, scope: readOnlyRequested ? 'mcp:read' : 'mcp', readOnlyRequested }
+}
+
+/**
+ * RFC 8707: the only resource we serve is the MCP endpoint. Clients differ in how they spell it, so
+ * a trailing slash and upper-case scheme or host are tolerated (MCP: servers SHOULD accept them);
+ * a fragment, a query, user info or any other address is `invalid_target`.
+ */
+export function normaliseResource(deps: AppDeps, requested: string | null): string {
+	const ours = mcpResource(deps)
+	if (requested === null || requested === '') return ours
+	if (requested === ours || requested === `${ours}/`) return ours
+	if (URL.canParse(requested) && !/[#?@\\\s]/.test(requested)) {
+		const u = new URL(requested)
+		if (`${u.origin}${u.pathname.replace(/\/$/, '')}` === ours) return ours
+	}
+	throw new AuthorizeRedirectError('invalid_target', `The only resource this server issues tokens for is ${ours}`)
+}
+
+/** `redirect_uri?code=…&state=…&iss=…` (or an error instead of the code). */
+export function redirectWith(deps: AppDeps, redirectUri: string, values: Record<string, string | null>): string {
+	const url = new URL(redirectUri)
+	for (const [k, v] of Object.entries(values)) if (v !== null) url.searchParams.set(k, v)
+	url.searchParams.set('iss', deps.config.baseUrl)
+	return url.toString()
+}
+
+/** The person allowed the app: a fresh single-use code bound to everything it may be exchanged with. */
+export async function issueCode(deps: AppDeps, actor: Actor, request: AuthorizationRequest, readOnly: boolean): Promise<string> {
+	const code = newCredential('code')
+	await deps.db.insert(oauthCodes).values({
+		id: hashSecret(code),
+		clientId: request.client.id,
+		userId: actor.userId!,
+		workspaceId: actor.workspaceId,
+		redirectUri: request.redirectUri,
+		codeChallenge: request.codeChallenge,
+		scope: readOnly ? 'mcp:read' : 'mcp',
+		readOnly,
+		resource: request.resource,
+		expiresAt: new Date(deps.now().getTime() + CODE_TTL_MS),
+	})
+	return code
+}

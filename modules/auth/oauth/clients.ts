@@ -1,0 +1,121 @@
+/**
+ * Dynamic client registration (RFC 7591), public clients only.
+ *
+ * Rules: every client is registered with `token_endpoint_auth_method: none` (a request for a
+ * secret-based method is registered as `none`, and the answer says so); redirect addresses must be
+ * https, or http on localhost / 127.0.0.1 with any port (RFC 8252), without fragment or user info;
+ * invalid addresses are dropped when valid ones remain and refused when none do; only the
+ * authorization_code and refresh_token grants; the client name is self-declared, so it is cleaned
+ * and capped; metadata URLs are stored, never fetched. Registrations are kept.
+ */
+import { eq } from 'drizzle-orm'
+import { newId } from '../../../core/credentials.ts'
+import type { AppDeps } from '../../../core/deps.ts'
+import { oauthClients } from '../table.ts'
+import { OAuthError } from './errors.ts'
+
+export interface Client {
+	id: string
+	name: string
+	redirectUris: string[]
+}
+
+const MAX_URIS = 10
+const BIDI_AND_CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g
+
+/** A host name or IPv4 address as the URL parser leaves it (no wildcards, no empty labels). */
+const HOSTNAME = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/
+
+/** True for an address a client may be sent back to. */
+export function validRedirectUri(raw: string): boolean {
+	if (typeof raw !== 'string' || raw.length > 2000) return false
+	// The URL parser silently repairs some input (`https:///x`, backslashes, tabs and newlines):
+	// the registered text must be what is used, so anything it would repair is refused.
+	if (!/^https?:\/\/[^/\\]/i.test(raw) || /[\s\\#\u0000-\u001f\u007f]/.test(raw) || !URL.canParse(raw)) return false
+	const u = new URL(raw)
+	if (u.hash || u.username || u.password || !HOSTNAME.test(u.hostname)) return false
+	if (u.protocol === 'https:') return true
+	return u.protocol === 'http:' && (u.hostname === 'localhost' || u.hostname === '127.0.0.1')
+}
+
+const LOOPBACK = /^http:\/\/(localhost|127\.0\.0\.1)(?::\d{1,5})?(?=[/?]|$)/
+
+/** A loopback address without its port, compared as text (every other character must match). */
+function loopbackWithoutPort(raw: string): string | null {
+	const m = LOOPBACK.exec(raw)
+	if (!m) return null
+	const rest = raw.slice(m[0].length)
+	return `http://${m[1]}${rest.startsWith('/') ? rest : `/${rest}`}`
+}
+
+/**
+ * Exact string match (RFC 3986 §6.2.1 simple comparison), except that a loopback address may
+ * use any port (RFC 8252 §7.3): desktop apps pick a free port at each sign-in.
+ */
+export function redirectMatches(registered: string, requested: string): boolean {
+	if (registered === requested) return true
+	if (!validRedirectUri(requested)) return false
+	const a = loopbackWithoutPort(registered)
+	return a !== null && a === loopbackWithoutPort(requested)
+}
+
+export interface Registration {
+	client_id: string
+	client_id_issued_at: number
+	client_name: string
+	redirect_uris: string[]
+	grant_types: string[]
+	response_types: string[]
+	token_endpoint_auth_method: 'none'
+	/** What the server changed or dropped (registered as `none`, addresses ignored). */
+	notices?: string[]
+}
+
+export async function registerClient(deps: AppDeps, body: unknown): Promise<Registration> {
+	if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'The registration body must be a JSON object')
+	const b = body as Record<string, unknown>
+	const notices: string[] = []
+	const uris = b.redirect_uris
+	if (!Array.isArray(uris) || uris.length === 0) throw new OAuthError('invalid_redirect_uri', 'redirect_uris must be a non-empty array of addresses')
+	if (uris.length > MAX_URIS) throw new OAuthError('invalid_redirect_uri', `at most ${MAX_URIS} redirect_uris`)
+	const valid = [...new Set(uris.filter((u): u is string => typeof u === 'string' && validRedirectUri(u)))]
+	const dropped = uris.filter((u) => !(typeof u === 'string' && validRedirectUri(u)))
+	if (!valid.length) throw new OAuthError('invalid_redirect_uri', 'No redirect address is allowed: use https, or http on localhost or 127.0.0.1, without a fragment')
+	if (dropped.length) notices.push(`Ignored redirect addresses that are not allowed: ${dropped.map((u) => String(u)).join(', ')}`)
+
+	const method = b.token_endpoint_auth_method
+	if (method !== undefined && method !== 'none') notices.push(`Registered as a public client: token_endpoint_auth_method is "none", not "${String(method)}"; no client secret is issued`)
+	const grantTypes = b.grant_types === undefined ? ['authorization_code', 'refresh_token'] : b.grant_types
+	if (!Array.isArray(grantTypes) || grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token'))
+		throw new OAuthError('invalid_client_metadata', 'grant_types may only contain authorization_code and refresh_token')
+	if (b.response_types !== undefined && (!Array.isArray(b.response_types) || b.response_types.some((r) => r !== 'code')))
+		throw new OAuthError('invalid_client_metadata', 'response_types may only contain code')
+
+	const rawName = typeof b.client_name === 'string' ? b.client_name : ''
+	const name = rawName.replace(BIDI_AND_CONTROL, '').trim()
+	if ([...name].length > 100) throw new OAuthError('invalid_client_metadata', 'client_name must be at most 100 characters')
+
+	const metadata: Record<string, unknown> = {}
+	for (const key of ['client_uri', 'logo_uri', 'software_id', 'software_version', 'application_type', 'scope', 'contacts', 'tos_uri', 'policy_uri'])
+		if (b[key] !== undefined && JSON.stringify(b[key]).length <= 2000) metadata[key] = b[key]
+
+	const id = newId('cli')
+	const createdAt = deps.now()
+	await deps.db.insert(oauthClients).values({ id, name: name || 'Unnamed app', redirectUris: valid, metadata, createdAt })
+	return {
+		client_id: id,
+		client_id_issued_at: Math.floor(createdAt.getTime() / 1000),
+		client_name: name || 'Unnamed app',
+		redirect_uris: valid,
+		grant_types: ['authorization_code', 'refresh_token'],
+		response_types: ['code'],
+		token_endpoint_auth_method: 'none',
+		...(notices.length ? { notices } : {}),
+	}
+}
+
+export async function findClient(deps: AppDeps, clientId: string): Promise<Client | null> {
+	if (typeof clientId !== 'string' || clientId.length > 100) return null
+	const [row] = await deps.db.select({ id: oauthClients.id, name: oauthClients.name, redirectUris: oauthClients.redirectUris }).from(oauthClients).where(eq(oauthClients.id, clientId))
+	return row ?? null
+}

@@ -1,0 +1,65 @@
+/**
+ * Connected apps: the grants a person gave. Owners and admins see and disconnect everyone's;
+ * others their own. Disconnecting ends every grant of that app for that person at once.
+ */
+import { and, desc, eq, isNull, max, min } from 'drizzle-orm'
+import type { Actor } from '../../../core/actor.ts'
+import { isAdmin } from '../../../core/actor.ts'
+import type { AppDeps } from '../../../core/deps.ts'
+import { AppError } from '../../../core/errors.ts'
+import { recordActivity } from '../../activity/index.ts'
+import { oauthClients, oauthGrants, users } from '../table.ts'
+
+export interface Connection {
+	clientId: string
+	appName: string
+	userId: string
+	personName: string
+	connectedAt: Date
+	lastUsedAt: Date | null
+	readOnly: boolean
+	redirectHosts: string[]
+}
+
+export async function listConnections(deps: AppDeps, actor: Actor): Promise<Connection[]> {
+	const rows = await deps.db
+		.select({
+			clientId: oauthGrants.clientId,
+			appName: oauthClients.name,
+			redirectUris: oauthClients.redirectUris,
+			userId: oauthGrants.userId,
+			personName: users.name,
+			connectedAt: min(oauthGrants.createdAt),
+			lastUsedAt: max(oauthGrants.lastUsedAt),
+			writeGrants: max(oauthGrants.scope),
+		})
+		.from(oauthGrants)
+		.innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
+		.innerJoin(users, eq(users.id, oauthGrants.userId))
+		.where(and(eq(oauthGrants.workspaceId, actor.workspaceId), isNull(oauthGrants.revokedAt), isAdmin(actor) ? undefined : eq(oauthGrants.userId, actor.userId ?? '')))
+		.groupBy(oauthGrants.clientId, oauthClients.name, oauthClients.redirectUris, oauthGrants.userId, users.name)
+		.orderBy(desc(min(oauthGrants.createdAt)))
+	return rows.map((r) => ({
+		clientId: r.clientId,
+		appName: r.appName,
+		userId: r.userId,
+		personName: r.personName,
+		connectedAt: new Date(r.connectedAt!),
+		lastUsedAt: r.lastUsedAt ? new Date(r.lastUsedAt) : null,
+		readOnly: r.writeGrants !== 'mcp',
+		redirectHosts: [...new Set(r.redirectUris.map((u) => new URL(u).host))],
+	}))
+}
+
+export async function disconnectApp(deps: AppDeps, actor: Actor, clientId: string, userId: string): Promise<void> {
+	if (!isAdmin(actor) && userId !== actor.userId) throw new AppError('NOT_FOUND', 'No such connection')
+	await deps.db.transaction(async (tx) => {
+		const revoked = await tx
+			.update(oauthGrants)
+			.set({ revokedAt: deps.now(), revokedReason: 'disconnected' })
+			.where(and(eq(oauthGrants.workspaceId, actor.workspaceId), eq(oauthGrants.clientId, clientId), eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)))
+			.returning({ id: oauthGrants.id })
+		if (!revoked.length) throw new AppError('NOT_FOUND', 'No such connection')
+		await recordActivity(tx, actor, { action: 'app.disconnected', targetType: 'oauth_client', targetId: clientId, detail: { userId, grants: revoked.length } })
+	})
+}

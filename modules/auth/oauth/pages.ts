@@ -1,0 +1,54 @@
+/** The consent page, the authorization error page and the connected-apps section. */
+import { html, page, type SafeHtml } from '../../../core/html.ts'
+import type { PageSession } from '../../../core/http/auth.ts'
+import type { AuthorizationRequest } from './authorize.ts'
+import type { Connection } from './connections.ts'
+
+const noStore = (res: Response) => {
+	res.headers.set('Cache-Control', 'no-store')
+	return res
+}
+
+export function authorizeErrorPage(message: string): Response {
+	return noStore(
+		page(
+			{ title: 'Cannot connect this app', status: 400 },
+			html`<section class="card"><h1>This app cannot be connected</h1><p class="error" role="alert">${message}</p><p>Nothing was shared. You can close this page and start again from the app.</p></section>`,
+		),
+	)
+}
+
+export function consentPage(session: PageSession, request: AuthorizationRequest, query: string): Response {
+	const to = new URL(request.redirectUri)
+	return noStore(
+		page(
+			{ title: `Allow ${request.client.name}?`, user: { name: session.actor.name, csrf: session.csrf } },
+			html`<section class="card"><h1>Allow “${request.client.name}” to use Benchline as you?</h1>
+<p class="meta">The app chose this name itself; Benchline has not verified it.</p>
+<p>The app will act as <strong>${session.actor.name}</strong> in <strong>${session.actor.workspaceSlug}</strong> with your role (${session.actor.role.replace('_', ' ')}): it can see what you can see${request.readOnlyRequested ? '' : ' and make changes you can make'}.</p>
+<p>After you decide, you will be sent to <strong>${to.host}</strong> (<code>${request.redirectUri}</code>).</p>
+<form method="post" action="/oauth/authorize" class="stack">
+<input type="hidden" name="csrf" value="${session.csrf}">
+<input type="hidden" name="request" value="${query}">
+<label class="check"><input type="checkbox" name="read_only" value="1"${request.readOnlyRequested ? ' checked' : ''}> Allow read-only access (the app cannot make changes)</label>
+<p class="buttons"><button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="cancel" class="secondary">Cancel</button></p>
+</form>
+<p class="meta">You can disconnect the app at any time in <a href="/settings/api">API access</a>.</p></section>`,
+		),
+	)
+}
+
+const when = (d: Date | null) => (d ? d.toISOString().slice(0, 16).replace('T', ' ') + ' UTC' : 'never')
+
+export function connectedAppsSection(session: PageSession, connections: Connection[]): SafeHtml {
+	const everyone = session.actor.role === 'owner' || session.actor.role === 'admin'
+	return html`<section class="card"><h2>${everyone ? 'Connected apps in this workspace' : 'Your connected apps'}</h2>
+${connections.length === 0
+	? html`<p>No app is connected. Apps that support MCP sign-in connect when you choose Allow.</p>`
+	: html`<div class="table-wrap"><table><thead><tr><th>App</th><th>Person</th><th>Access</th><th>Connected</th><th>Last used</th><th></th></tr></thead><tbody>
+${connections.map(
+	(c) => html`<tr><td>${c.appName} <span class="meta">${c.redirectHosts.join(', ')}</span></td><td>${c.personName}</td><td>${c.readOnly ? 'read-only' : 'full'}</td><td>${when(c.connectedAt)}</td><td>${when(c.lastUsedAt)}</td>
+<td><form method="post" action="/settings/api/apps/${c.clientId}/${c.userId}/disconnect" class="inline" data-confirm="Disconnect ${c.appName}? Its tokens stop working at once."><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger">Disconnect</button></form></td></tr>`,
+)}</tbody></table></div>`}
+</section>`
+}

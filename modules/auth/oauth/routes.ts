@@ -1,0 +1,212 @@
+/**
+ * The authorization server's HTTP face: discovery metadata (RFC 9728, RFC 8414), dynamic client
+ * registration (RFC 7591), the authorization endpoint with the consent page, the token endpoint
+ * and revocation (RFC 7009). Metadata, registration, token and revocation allow any browser origin
+ * (they carry no cookies); the authorization endpoint has no CORS at all.
+ */
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../../core/deps.ts'
+import { AppError } from '../../../core/errors.ts'
+import { readBodyText } from '../../../core/http/body.ts'
+import { applyCors, preflight } from '../../../core/http/cors.ts'
+import type { HttpKit } from '../../../core/module.ts'
+import { resolvePageSession } from '../sessions.ts'
+import { AuthorizePageError, AuthorizeRedirectError, checkRequest, issueCode, mcpResource, redirectWith, SCOPES, trustedTarget } from './authorize.ts'
+import { registerClient } from './clients.ts'
+import { OAuthError, oauthErrorResponse } from './errors.ts'
+import { authorizeErrorPage, consentPage } from './pages.ts'
+import { exchangeCode, refreshTokens, revokeToken } from './tokens.ts'
+
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' }
+/** Registrations allowed per client address and minute. */
+const REGISTRATIONS_PER_MINUTE = 20
+/** Revocation requests allowed per client address and minute (RFC 7009 §2: guard against abuse). */
+const REVOCATIONS_PER_MINUTE = 120
+
+export function protectedResourceMetadata(deps: AppDeps) {
+	return {
+		resource: mcpResource(deps),
+		authorization_servers: [deps.config.baseUrl],
+		scopes_supported: [...SCOPES],
+		bearer_methods_supported: ['header'],
+		resource_name: 'Benchline',
+		resource_documentation: `${deps.config.baseUrl}/api/v1/docs`,
+	}
+}
+
+export function authorizationServerMetadata(deps: AppDeps) {
+	const base = deps.config.baseUrl
+	return {
+		issuer: base,
+		authorization_endpoint: `${base}/oauth/authorize`,
+		token_endpoint: `${base}/oauth/token`,
+		registration_endpoint: `${base}/oauth/register`,
+		revocation_endpoint: `${base}/oauth/revoke`,
+		response_types_supported: ['code'],
+		response_modes_supported: ['query'],
+		grant_types_supported: ['authorization_code', 'refresh_token'],
+		code_challenge_methods_supported: ['S256'],
+		token_endpoint_auth_methods_supported: ['none'],
+		revocation_endpoint_auth_methods_supported: ['none'],
+		scopes_supported: [...SCOPES],
+		authorization_response_iss_parameter_supported: true,
+	}
+}
+
+async function readForm(request: Request): Promise<URLSearchParams> {
+	if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded'))
+		throw new OAuthError('invalid_request', 'Send the parameters as application/x-www-form-urlencoded')
+	let text: string
+	try {
+		text = await readBodyText(request, 16 * 1024)
+	} catch {
+		throw new OAuthError('invalid_request', 'The request body is too large')
+	}
+	const form = new URLSearchParams(text)
+	for (const key of new Set(form.keys())) if (form.getAll(key).length > 1) throw new OAuthError('invalid_request', `The parameter ${key} is given more than once`)
+	return form
+}
+
+/**
+ * A public client has no secret: one presented anyway means a misconfigured client. When it came
+ * in an Authorization header, RFC 6749 §5.2 wants a 401 with a challenge for the same scheme.
+ */
+function refuseClientSecrets(request: Request, form: URLSearchParams) {
+	const header = request.headers.get('authorization')
+	if (!header && !form.has('client_secret')) return
+	const scheme = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*/.exec(header ?? '')?.[0] ?? 'Basic'
+	throw new OAuthError(
+		'invalid_client',
+		'This client is public (token_endpoint_auth_method none): send client_id only, without a secret or Authorization header',
+		401,
+		header ? { 'WWW-Authenticate': `${scheme} realm="benchline"` } : {},
+	)
+}
+
+/** The client's address for rate limits: behind a trusted proxy, the first X-Forwarded-For entry. */
+function clientAddress(deps: AppDeps, request: Request, server: { requestIP(r: Request): { address: string } | null } | null): string {
+	if (deps.config.trustProxy) {
+		const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim()
+		if (forwarded) return forwarded
+	}
+	return server?.requestIP(request)?.address ?? 'unknown'
+}
+
+/** Refuses a client address over its per-minute budget for an endpoint (429 with Retry-After). */
+async function limitAddress(deps: AppDeps, key: string, perMinute: number, what: string) {
+	const decision = await deps.limiter.hit(key, perMinute)
+	if (!decision.allowed) throw new OAuthError('slow_down', `Too many ${what}; retry in ${decision.resetSeconds} seconds`, 429, { 'Retry-After': String(decision.resetSeconds) })
+}
+
+export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
+	const anyOrigin = { anyOrigin: true }
+	const answer = async (request: Request, set: { headers: Record<string, string | number> }, work: () => Promise<Response | object>) => {
+		applyCors(deps.config, request, set.headers, anyOrigin)
+		try {
+			const result = await work()
+			return result instanceof Response ? result : Response.json(result, { headers: { ...NO_STORE, ...(set.headers as Record<string, string>) } })
+		} catch (error) {
+			if (error instanceof OAuthError) return oauthErrorResponse(error, set.headers as Record<string, string>)
+			throw error
+		}
+	}
+
+	return new Elysia({ name: 'auth.oauth' })
+		.use(auth)
+		.get('/.well-known/oauth-protected-resource', ({ request, set }) => answer(request, set, async () => protectedResourceMetadata(deps)), { auth: 'public' })
+		.get('/.well-known/oauth-protected-resource/api/mcp', ({ request, set }) => answer(request, set, async () => protectedResourceMetadata(deps)), { auth: 'public' })
+		.get('/.well-known/oauth-authorization-server', ({ request, set }) => answer(request, set, async () => authorizationServerMetadata(deps)), { auth: 'public' })
+		.options('/.well-known/*', ({ request }) => preflight(deps.config, request, 'GET, OPTIONS', anyOrigin), { auth: 'public' })
+		.options('/oauth/register', ({ request }) => preflight(deps.config, request, 'POST, OPTIONS', anyOrigin), { auth: 'public' })
+		.options('/oauth/token', ({ request }) => preflight(deps.config, request, 'POST, OPTIONS', anyOrigin), { auth: 'public' })
+		.options('/oauth/revoke', ({ request }) => preflight(deps.config, request, 'POST, OPTIONS', anyOrigin), { auth: 'public' })
+		.post(
+			'/oauth/register',
+			({ request, set, server }) =>
+				answer(request, set, async () => {
+					await limitAddress(deps, `dcr:${clientAddress(deps, request, server)}`, REGISTRATIONS_PER_MINUTE, 'registrations')
+					let body: unknown
+					try {
+						body = JSON.parse(await readBodyText(request, 64 * 1024))
+					} catch {
+						throw new OAuthError('invalid_client_metadata', 'The registration body must be JSON (at most 64 KB)')
+					}
+					return Response.json(await registerClient(deps, body), { status: 201, headers: { ...NO_STORE, ...(set.headers as Record<string, string>) } })
+				}),
+			{ auth: 'public', parse: 'none' },
+		)
+		.post(
+			'/oauth/token',
+			({ request, set }) =>
+				answer(request, set, async () => {
+					const form = await readForm(request)
+					refuseClientSecrets(request, form)
+					const grant = form.get('grant_type')
+					if (grant === 'authorization_code') return exchangeCode(deps, form)
+					if (grant === 'refresh_token') return refreshTokens(deps, form)
+					throw new OAuthError(grant ? 'unsupported_grant_type' : 'invalid_request', grant ? `grant_type ${grant} is not supported` : 'grant_type is required')
+				}),
+			{ auth: 'public', parse: 'none' },
+		)
+		.post(
+			'/oauth/revoke',
+			({ request, set, server }) =>
+				answer(request, set, async () => {
+					await limitAddress(deps, `revoke:${clientAddress(deps, request, server)}`, REVOCATIONS_PER_MINUTE, 'revocation requests')
+					const form = await readForm(request)
+					refuseClientSecrets(request, form)
+					await revokeToken(deps, form)
+					return new Response(null, { status: 200, headers: { ...NO_STORE, ...(set.headers as Record<string, string>) } })
+				}),
+			{ auth: 'public', parse: 'none' },
+		)
+		.get(
+			'/oauth/authorize',
+			async ({ request, cookie, redirect }) => {
+				const url = new URL(request.url)
+				let target
+				try {
+					target = await trustedTarget(deps, url.searchParams)
+				} catch (error) {
+					if (error instanceof AuthorizePageError) return authorizeErrorPage(error.message)
+					throw error
+				}
+				// Sign in before anything is sent back to the app, errors included (no open redirector).
+				const session = await resolvePageSession(deps, request, cookie)
+				if (!session) return redirect(`/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`, 303)
+				try {
+					return consentPage(session, checkRequest(deps, target, url.searchParams), url.search.slice(1))
+				} catch (error) {
+					if (!(error instanceof AuthorizeRedirectError)) throw error
+					return redirect(redirectWith(deps, target.redirectUri, { error: error.error, error_description: error.description, state: url.searchParams.get('state') }), 303)
+				}
+			},
+			{ auth: 'public' },
+		)
+		.post(
+			'/oauth/authorize',
+			async ({ body, session, redirect }) => {
+				const fields = body as Record<string, string>
+				const params = new URLSearchParams(String(fields.request ?? ''))
+				let target
+				try {
+					target = await trustedTarget(deps, params)
+				} catch (error) {
+					if (error instanceof AuthorizePageError) return authorizeErrorPage(error.message)
+					throw error
+				}
+				const state = params.get('state')
+				try {
+					const request = checkRequest(deps, target, params)
+					if (fields.decision !== 'allow') return redirect(redirectWith(deps, target.redirectUri, { error: 'access_denied', error_description: 'The person cancelled', state }), 303)
+					if (!session!.actor.userId) throw new AppError('FORBIDDEN', 'Only a person can allow an app')
+					const code = await issueCode(deps, session!.actor, request, fields.read_only === '1' || request.readOnlyRequested)
+					return redirect(redirectWith(deps, target.redirectUri, { code, state }), 303)
+				} catch (error) {
+					if (!(error instanceof AuthorizeRedirectError)) throw error
+					return redirect(redirectWith(deps, target.redirectUri, { error: error.error, error_description: error.description, state }), 303)
+				}
+			},
+			{ auth: 'signed-in', body: t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true }) },
+		)
+}

@@ -1,0 +1,248 @@
+/**
+ * The token endpoint, revocation and access-token checks.
+ *
+ * Rules:
+ * - Codes work once within 60 seconds, for the same client, redirect address, PKCE verifier and
+ *   resource. A replayed code (with a valid verifier) revokes the tokens issued from it.
+ * - Access tokens last 1 hour; refresh tokens 30 days and are replaced on each use. A replaced
+ *   refresh token presented again within 60 seconds returns the same successor (clients refresh in
+ *   parallel); later, it revokes the whole family (the grant).
+ * - Tokens are opaque, prefixed, stored as SHA-256, and bound to the person, the client and the
+ *   resource. Every request checks the grant and the membership, so Disconnect, revocation and
+ *   leaving the workspace take effect at once.
+ */
+import { and, eq, isNull, sql } from 'drizzle-orm'
+import { sha256 } from '@oslojs/crypto/sha2'
+import { decodeBase64, encodeBase64, encodeBase64urlNoPadding } from '@oslojs/encoding'
+import type { Actor, PersonRole } from '../../../core/actor.ts'
+import { credentialType, hashSecret, newCredential, newId, safeEqual } from '../../../core/credentials.ts'
+import type { AppDeps } from '../../../core/deps.ts'
+import type { Db } from '../../../db/client.ts'
+import { memberships, oauthClients, oauthCodes, oauthGrants, oauthTokens, users, workspaces } from '../table.ts'
+import { AuthorizeRedirectError, mcpResource, normaliseResource } from './authorize.ts'
+import { findClient } from './clients.ts'
+import { OAuthError } from './errors.ts'
+
+export const ACCESS_TTL_S = 3600
+export const REFRESH_TTL_MS = 30 * 86_400_000
+/** A replaced refresh token returns its successor for this long (parallel refreshes). */
+export const REFRESH_GRACE_MS = 60_000
+
+export interface TokenResponse {
+	access_token: string
+	token_type: 'Bearer'
+	expires_in: number
+	refresh_token: string
+	scope: string
+}
+
+const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/
+const encoder = new TextEncoder()
+
+async function issuePair(deps: AppDeps, db: Db, grant: { id: string; scope: string }): Promise<TokenResponse> {
+	const access = newCredential('at')
+	const refresh = newCredential('rt')
+	const now = deps.now().getTime()
+	await db.insert(oauthTokens).values([
+		{ id: hashSecret(access), grantId: grant.id, kind: 'access', expiresAt: new Date(now + ACCESS_TTL_S * 1000) },
+		{ id: hashSecret(refresh), grantId: grant.id, kind: 'refresh', expiresAt: new Date(now + REFRESH_TTL_MS) },
+	])
+	return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_S, refresh_token: refresh, scope: grant.scope }
+}
+
+async function requireClient(deps: AppDeps, form: URLSearchParams) {
+	const client = await findClient(deps, form.get('client_id') ?? '')
+	if (!client) throw new OAuthError('invalid_client', 'Unknown client_id: register the app again', 401)
+	return client
+}
+
+async function stillMember(db: Db, workspaceId: string, userId: string): Promise<boolean> {
+	const [row] = await db.select({ role: memberships.role }).from(memberships).where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId), isNull(memberships.removedAt)))
+	return Boolean(row)
+}
+
+async function revokeGrant(deps: AppDeps, grantId: string | null, reason: string) {
+	if (!grantId) return
+	await deps.db.update(oauthGrants).set({ revokedAt: deps.now(), revokedReason: reason }).where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt)))
+}
+
+const s256 = (verifier: string) => encodeBase64urlNoPadding(sha256(encoder.encode(verifier)))
+
+function checkResource(deps: AppDeps, requested: string | null, bound: string) {
+	try {
+		if (requested !== null && normaliseResource(deps, requested) !== bound) throw new AuthorizeRedirectError('invalid_target', 'resource differs from the one authorized')
+	} catch (e) {
+		throw new OAuthError('invalid_target', (e as Error).message)
+	}
+}
+
+export async function exchangeCode(deps: AppDeps, form: URLSearchParams): Promise<TokenResponse> {
+	const client = await requireClient(deps, form)
+	const code = form.get('code') ?? ''
+	const verifier = form.get('code_verifier') ?? ''
+	const invalid = (why: string) => new OAuthError('invalid_grant', why)
+	if (credentialType(code) !== 'code') throw invalid('The authorization code is not valid')
+	const id = hashSecret(code)
+	const [row] = await deps.db.select().from(oauthCodes).where(eq(oauthCodes.id, id))
+	if (!row || row.clientId !== client.id) throw invalid('The authorization code is not valid')
+	if (form.get('redirect_uri') !== row.redirectUri) throw invalid('redirect_uri differs from the one used to get the code')
+	if (!VERIFIER.test(verifier) || !safeEqual(s256(verifier), row.codeChallenge)) throw invalid('code_verifier does not match the code_challenge')
+	checkResource(deps, form.get('resource'), row.resource)
+	if (row.usedAt) {
+		// Replayed with a valid verifier: whoever got the first exchange may be an attacker.
+		await revokeGrant(deps, row.grantId, 'code_replay')
+		throw invalid('The authorization code was already used; the tokens issued from it are revoked')
+	}
+	if (deps.now() > row.expiresAt) throw invalid('The authorization code has expired (codes last 60 seconds)')
+	if (!(await stillMember(deps.db, row.workspaceId, row.userId))) throw invalid('The person is no longer in the workspace')
+
+	const result = await deps.db.transaction(async (tx) => {
+		const consumed = await tx.update(oauthCodes).set({ usedAt: deps.now() }).where(and(eq(oauthCodes.id, id), isNull(oauthCodes.usedAt))).returning({ id: oauthCodes.id })
+		if (!consumed.length) return null
+		const grantId = newId('grant')
+		await tx.insert(oauthGrants).values({ id: grantId, clientId: client.id, userId: row.userId, workspaceId: row.workspaceId, scope: row.scope, readOnly: row.readOnly, resource: row.resource })
+		await tx.update(oauthCodes).set({ grantId }).where(eq(oauthCodes.id, id))
+		return issuePair(deps, tx, { id: grantId, scope: row.scope })
+	})
+	if (result) return result
+	// Lost a race with a parallel exchange of the same code: treat it as a replay.
+	const [after] = await deps.db.select({ grantId: oauthCodes.grantId }).from(oauthCodes).where(eq(oauthCodes.id, id))
+	await revokeGrant(deps, after?.grantId ?? null, 'code_replay')
+	throw invalid('The authorization code was already used; the tokens issued from it are revoked')
+}
+
+/** Seals the successor pair with a key only the presenter of the old refresh token can derive. */
+async function keyFrom(oldToken: string) {
+	return crypto.subtle.importKey('raw', new Uint8Array(sha256(encoder.encode(`successor:${oldToken}`))), 'AES-GCM', false, ['encrypt', 'decrypt'])
+}
+async function seal(oldToken: string, value: TokenResponse): Promise<string> {
+	const iv = crypto.getRandomValues(new Uint8Array(12))
+	const data = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await keyFrom(oldToken), encoder.encode(JSON.stringify(value))))
+	return encodeBase64(new Uint8Array([...iv, ...data]))
+}
+async function unseal(oldToken: string, sealed: string): Promise<TokenResponse> {
+	const bytes = decodeBase64(sealed)
+	const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes.slice(0, 12) }, await keyFrom(oldToken), bytes.slice(12))
+	return JSON.parse(new TextDecoder().decode(plain))
+}
+
+export async function refreshTokens(deps: AppDeps, form: URLSearchParams): Promise<TokenResponse> {
+	const client = await requireClient(deps, form)
+	const token = form.get('refresh_token') ?? ''
+	const invalid = (why: string) => new OAuthError('invalid_grant', why)
+	if (credentialType(token) !== 'rt') throw invalid('The refresh token is not valid')
+	const id = hashSecret(token)
+	const [row] = await deps.db
+		.select({ token: oauthTokens, grant: oauthGrants })
+		.from(oauthTokens)
+		.innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
+		.where(and(eq(oauthTokens.id, id), eq(oauthTokens.kind, 'refresh')))
+	if (!row || row.grant.clientId !== client.id) throw invalid('The refresh token is not valid')
+	if (row.grant.revokedAt || row.token.revokedAt) throw invalid('The refresh token has been revoked')
+	if (deps.now() > row.token.expiresAt) throw invalid('The refresh token has expired; sign in again')
+	checkResource(deps, form.get('resource'), row.grant.resource)
+	const asked = (form.get('scope') ?? '').split(' ').filter(Boolean)
+	const allowed = row.grant.scope === 'mcp' ? ['mcp', 'mcp:read'] : ['mcp:read']
+	if (asked.some((s) => !allowed.includes(s))) throw new OAuthError('invalid_scope', `The grant allows only: ${row.grant.scope}`)
+	if (!(await stillMember(deps.db, row.grant.workspaceId, row.grant.userId))) {
+		await revokeGrant(deps, row.grant.id, 'person_left')
+		throw invalid('The person is no longer in the workspace')
+	}
+
+	const replayed = async (replacedAt: Date, successor: string | null) => {
+		if (successor && deps.now().getTime() - replacedAt.getTime() <= REFRESH_GRACE_MS) return unseal(token, successor)
+		await revokeGrant(deps, row.grant.id, 'refresh_replay')
+		throw invalid('The refresh token was already used; every token of this connection is revoked')
+	}
+	if (row.token.replacedAt) return replayed(row.token.replacedAt, row.token.successor)
+
+	const result = await deps.db.transaction(async (tx) => {
+		const pair = await issuePair(deps, tx, { id: row.grant.id, scope: row.grant.scope })
+		const rotated = await tx
+			.update(oauthTokens)
+			.set({ replacedAt: deps.now(), successor: await seal(token, pair) })
+			.where(and(eq(oauthTokens.id, id), isNull(oauthTokens.replacedAt)))
+			.returning({ id: oauthTokens.id })
+		if (!rotated.length) throw new RotationRace()
+		return pair
+	}).catch(async (error) => {
+		if (!(error instanceof RotationRace)) throw error
+		const [again] = await deps.db.select({ replacedAt: oauthTokens.replacedAt, successor: oauthTokens.successor }).from(oauthTokens).where(eq(oauthTokens.id, id))
+		return replayed(again!.replacedAt!, again!.successor)
+	})
+	return result
+}
+
+class RotationRace extends Error {}
+
+/** RFC 7009: revoking a refresh token ends its whole connection; an access token only itself. */
+export async function revokeToken(deps: AppDeps, form: URLSearchParams): Promise<void> {
+	const token = form.get('token')
+	if (!token) throw new OAuthError('invalid_request', 'token is required')
+	const type = credentialType(token)
+	if (type !== 'at' && type !== 'rt') return
+	const [row] = await deps.db
+		.select({ kind: oauthTokens.kind, grantId: oauthTokens.grantId, clientId: oauthGrants.clientId })
+		.from(oauthTokens)
+		.innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
+		.where(eq(oauthTokens.id, hashSecret(token)))
+	// A public client may only revoke its own tokens; anything else is silently ignored.
+	if (!row || row.clientId !== form.get('client_id')) return
+	if (row.kind === 'refresh') await revokeGrant(deps, row.grantId, 'revoked')
+	else await deps.db.update(oauthTokens).set({ revokedAt: deps.now() }).where(eq(oauthTokens.id, hashSecret(token)))
+}
+
+const accessLookup = (deps: AppDeps) =>
+	deps.db
+		.select({
+			expiresAt: oauthTokens.expiresAt,
+			revokedAt: oauthTokens.revokedAt,
+			grantId: oauthGrants.id,
+			readOnly: oauthGrants.readOnly,
+			resource: oauthGrants.resource,
+			lastUsedAt: oauthGrants.lastUsedAt,
+			clientName: oauthClients.name,
+			userId: users.id,
+			userName: users.name,
+			workspaceId: workspaces.id,
+			workspaceSlug: workspaces.slug,
+			role: memberships.role,
+			grants: memberships.grants,
+		})
+		.from(oauthTokens)
+		.innerJoin(oauthGrants, and(eq(oauthGrants.id, oauthTokens.grantId), isNull(oauthGrants.revokedAt)))
+		.innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
+		.innerJoin(users, eq(users.id, oauthGrants.userId))
+		.innerJoin(workspaces, eq(workspaces.id, oauthGrants.workspaceId))
+		.innerJoin(memberships, and(eq(memberships.userId, oauthGrants.userId), eq(memberships.workspaceId, oauthGrants.workspaceId), isNull(memberships.removedAt)))
+		.where(and(eq(oauthTokens.id, sql.placeholder('hash')), eq(oauthTokens.kind, 'access')))
+		.prepare('oauth_access_lookup')
+
+const lookups = new WeakMap<object, ReturnType<typeof accessLookup>>()
+
+/** The person behind an OAuth access token minted for our MCP address; null otherwise. */
+export async function verifyAccessToken(deps: AppDeps, token: string): Promise<Actor | null> {
+	if (credentialType(token) !== 'at') return null
+	let lookup = lookups.get(deps.db)
+	if (!lookup) lookups.set(deps.db, (lookup = accessLookup(deps)))
+	const [row] = await lookup.execute({ hash: hashSecret(token) })
+	const now = deps.now()
+	if (!row || row.revokedAt || now > row.expiresAt || row.resource !== mcpResource(deps)) return null
+	if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000)
+		deps.db
+			.update(oauthGrants)
+			.set({ lastUsedAt: now })
+			.where(eq(oauthGrants.id, row.grantId))
+			.catch((error) => deps.log.warn('could not record app use', { error }))
+	return {
+		workspaceId: row.workspaceId,
+		workspaceSlug: row.workspaceSlug,
+		role: row.role as PersonRole,
+		userId: row.userId,
+		vendorId: null,
+		name: row.userName,
+		credential: { kind: 'oauth_app', id: row.grantId, name: row.clientName },
+		grants: row.grants,
+		readOnly: row.readOnly,
+	}
+}

@@ -1,0 +1,17 @@
+import { defineModule } from '../../core/module.ts'
+import { seedBench } from './seed.ts'
+import { benchTools } from './tools.ts'
+
+export { jobFamily, ROLE_FAMILIES, type RoleFamily } from './family.ts'
+
+export default defineModule({
+	name: 'bench',
+	description: 'The bench: candidates marketed by role family, ranked against jobs.',
+	requires: ['auth', 'activity', 'jobs', 'candidates'],
+	permissions: [
+		{ key: 'bench:read', description: 'See the bench and rank it against jobs', grantedTo: ['owner', 'admin', 'recruiter'] },
+		{ key: 'bench:write', description: 'Add candidates to the bench', grantedTo: ['owner', 'admin', 'recruiter'] },
+	],
+	tools: benchTools,
+	seed: seedBench,
+})

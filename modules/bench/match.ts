@@ -1,0 +1,116 @@
+/**
+ * Bench people ranked by match to a job, with the reasons for each place.
+ *
+ * Score (0–100) = 60 × share of the job's must-haves the résumé meets (the résumé check)
+ *               + 15 × share of nice-to-haves met
+ *               + 15 when the person is on the bench of the job's role family
+ *               + 10 when available now or within 14 days (5 within 30 days).
+ * Ties go to the candidate id, so pages are stable. Résumé matches are cached per candidate,
+ * résumé hash and job requirements (in process, bounded), so ranking a large bench again is cheap.
+ */
+import { createHash } from 'node:crypto'
+import { sql } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError } from '../../core/errors.ts'
+import { checkItems, prepareResume, resumeHashes, resumeTexts } from '../candidates/index.ts'
+import { jobRequirements, reachableJobIds } from '../jobs/index.ts'
+import { jobFamily } from './family.ts'
+import { BENCH_COLUMNS, benchViews, type BenchRow } from './service.ts'
+
+interface Match {
+	mustMet: number
+	mustTotal: number
+	missing: string[]
+	niceMet: string[]
+	niceTotal: number
+}
+
+const CACHE_SIZE = 50_000
+const cache = new Map<string, Match>()
+
+function remember(key: string, match: Match) {
+	if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
+	cache.set(key, match)
+}
+
+const DAY = 86_400_000
+
+function availability(from: string | null, now: Date): { points: number; reason: string } {
+	const days = from ? Math.ceil((Date.parse(`${from}T00:00:00Z`) - now.getTime()) / DAY) : 0
+	if (days <= 0) return { points: 10, reason: 'available now' }
+	if (days <= 14) return { points: 10, reason: `available from ${from} (in ${days} days)` }
+	if (days <= 30) return { points: 5, reason: `available from ${from} (in ${days} days)` }
+	return { points: 0, reason: `not available until ${from}` }
+}
+
+export async function jobBench(deps: AppDeps, actor: Actor, input: { jobId: string; limit: number; cursor?: string }) {
+	const reach = await reachableJobIds(deps, actor, [input.jobId])
+	const job = (await jobRequirements(deps, actor.workspaceId, [input.jobId])).get(input.jobId)
+	if (!job || (reach !== 'all' && !reach.includes(input.jobId))) throw new AppError('NOT_FOUND', 'No job with this id')
+	const family = jobFamily(job.title, job.mustHave)
+	const now = deps.now()
+	const rows = await deps.database.rows<BenchRow>(sql`select ${BENCH_COLUMNS} from bench_entries b where b.workspace_id = ${actor.workspaceId} order by b.added_at, b.id`)
+	const people = new Map<string, BenchRow[]>()
+	for (const r of rows) people.set(r.candidateId, [...(people.get(r.candidateId) ?? []), r])
+
+	const requirementsKey = createHash('md5').update(JSON.stringify([job.mustHave, job.niceToHave])).digest('hex')
+	const hashes = await resumeHashes(deps, actor.workspaceId, [...people.keys()])
+	const keyOf = (id: string) => `${id}:${hashes.get(id) ?? ''}:${requirementsKey}`
+	const misses = [...people.keys()].filter((id) => !cache.has(keyOf(id)))
+	const texts = await resumeTexts(deps, actor.workspaceId, misses)
+	for (const id of misses) {
+		const resume = prepareResume(texts.get(id) ?? null, now)
+		const must = checkItems(resume, job.mustHave)
+		const nice = checkItems(resume, job.niceToHave)
+		remember(keyOf(id), { mustMet: must.filter((m) => m.status === 'met').length, mustTotal: must.length, missing: must.filter((m) => m.status !== 'met').map((m) => m.requirement), niceMet: nice.filter((n) => n.status === 'met').map((n) => n.requirement), niceTotal: nice.length })
+	}
+
+	const ranked = [...people.entries()].map(([candidateId, entries]) => {
+		const m = cache.get(keyOf(candidateId))!
+		const onFamily = entries.find((e) => e.roleFamily === family)
+		const earliest = entries.map((e) => e.availableFrom).sort((a, b) => (a ?? '').localeCompare(b ?? ''))[0] ?? null
+		const avail = availability(earliest, now)
+		const score = Math.round(60 * (m.mustTotal ? m.mustMet / m.mustTotal : 1) + 15 * (m.niceTotal ? m.niceMet.length / m.niceTotal : 0) + (onFamily ? 15 : 0) + avail.points)
+		const reasons = [
+			m.mustTotal ? `meets ${m.mustMet} of ${m.mustTotal} must-haves${m.missing.length ? ` (missing: ${m.missing.join(', ')})` : ''}` : 'the job lists no must-haves',
+			...(m.niceTotal ? [`${m.niceMet.length} of ${m.niceTotal} nice-to-haves${m.niceMet.length ? ` (${m.niceMet.join(', ')})` : ''}`] : []),
+			onFamily ? `on the ${family} bench, the job’s role family` : `on the ${[...new Set(entries.map((e) => e.roleFamily))].join(', ')} bench; the job looks like ${family}`,
+			avail.reason,
+			...(entries.some((e) => e.jobId === input.jobId) ? ['added to the bench for this job'] : []),
+		]
+		return { candidateId, entry: onFamily ?? entries[0]!, families: [...new Set(entries.map((e) => e.roleFamily))], score, match: m, reasons }
+	})
+	ranked.sort((a, b) => b.score - a.score || a.candidateId.localeCompare(b.candidateId))
+
+	const scope = `get_job_bench:${actor.userId}:${input.jobId}`
+	let start = 0
+	if (input.cursor) {
+		const [score, id] = decodeCursor(deps.secret, scope, input.cursor, 2)
+		start = ranked.findIndex((r) => r.score < Number(score) || (r.score === Number(score) && r.candidateId > id!))
+		if (start < 0) start = ranked.length
+	}
+	const page = ranked.slice(start, start + input.limit)
+	const views = await benchViews(deps, actor, page.map((p) => p.entry))
+	const last = page[page.length - 1]
+	return {
+		job: { id: job.id, title: job.title, roleFamily: family },
+		bench: page.map((p, i) => ({
+			rank: start + i + 1,
+			score: p.score,
+			benchEntryId: p.entry.id,
+			candidate: views[i]!.candidate,
+			roleFamilies: p.families,
+			skills: views[i]!.skills,
+			availableFrom: p.entry.availableFrom,
+			hourlyRate: p.entry.hourlyRate,
+			mustHavesMet: p.match.mustMet,
+			mustHavesTotal: p.match.mustTotal,
+			missing: p.match.missing,
+			niceToHavesMet: p.match.niceMet,
+			reasons: p.reasons,
+		})),
+		nextCursor: start + page.length < ranked.length && last ? encodeCursor(deps.secret, scope, [String(last.score), last.candidateId]) : null,
+	}
+}

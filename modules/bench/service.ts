@@ -1,0 +1,94 @@
+/**
+ * The bench: candidates the firm markets by role family, possibly for one job.
+ *
+ * Rules:
+ * - Owners, admins and recruiters see and change the bench (hiring managers and viewers do not:
+ *   bench people are not applicants of their jobs).
+ * - A candidate is on a family's bench at most once: adding again changes nothing and says so.
+ * - Adding records who added whom, for which family and job, in the activity log.
+ */
+import { sql } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import { newId } from '../../core/credentials.ts'
+import { decodePosition, encodePosition } from '../../core/cursor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError } from '../../core/errors.ts'
+import { recordActivity } from '../activity/index.ts'
+import { userNames } from '../auth/index.ts'
+import { candidateCards, requireCandidate } from '../candidates/index.ts'
+import { jobTitles, reachableJobIds } from '../jobs/index.ts'
+import type { RoleFamily } from './family.ts'
+
+export interface BenchRow {
+	id: string
+	candidateId: string
+	roleFamily: string
+	jobId: string | null
+	addedByUserId: string | null
+	availableFrom: string | null
+	hourlyRate: number | null
+	addedAt: Date | string
+}
+
+export const BENCH_COLUMNS = sql.raw(
+	`b.id, b.candidate_id as "candidateId", b.role_family as "roleFamily", b.job_id as "jobId", b.added_by_user_id as "addedByUserId", b.available_from::text as "availableFrom", b.hourly_rate as "hourlyRate", b.added_at as "addedAt"`,
+)
+
+const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString()
+
+/** Bench rows as tool results, with the candidates' profiles, job titles and who added them. */
+export async function benchViews(deps: AppDeps, actor: Actor, rows: BenchRow[]) {
+	const [cards, titles, names] = await Promise.all([
+		candidateCards(deps, actor, rows.map((r) => r.candidateId)),
+		jobTitles(deps, actor.workspaceId, [...new Set(rows.map((r) => r.jobId).filter((x): x is string => Boolean(x)))]),
+		userNames(deps.db, rows.map((r) => r.addedByUserId).filter((x): x is string => Boolean(x))),
+	])
+	return rows.map((r) => {
+		const card = cards.get(r.candidateId)
+		return {
+			id: r.id,
+			candidate: { id: r.candidateId, name: card?.name ?? '', headline: card?.headline ?? null, location: card?.location ?? null },
+			roleFamily: r.roleFamily,
+			skills: card?.skills ?? [],
+			job: r.jobId ? { id: r.jobId, title: titles.get(r.jobId) ?? '' } : null,
+			addedAt: iso(r.addedAt),
+			addedBy: r.addedByUserId ? { userId: r.addedByUserId, name: names.get(r.addedByUserId) ?? '' } : null,
+			availableFrom: r.availableFrom,
+			hourlyRate: r.hourlyRate,
+		}
+	})
+}
+
+/** Bench entries newest first, keyset-paged on (added_at, id). */
+export async function listBench(deps: AppDeps, actor: Actor, input: { limit: number; cursor?: string }) {
+	const scope = `list_bench:${actor.userId}`
+	const after = input.cursor ? decodePosition(deps.secret, scope, input.cursor) : null
+	const rows = await deps.database.rows<BenchRow>(
+		sql`select ${BENCH_COLUMNS} from bench_entries b where b.workspace_id = ${actor.workspaceId}${after ? sql` and (b.added_at, b.id) < (${after.at.toISOString()}::timestamptz, ${after.id})` : sql``} order by b.added_at desc nulls last, b.id desc nulls last limit ${input.limit + 1}`,
+	)
+	const page = rows.slice(0, input.limit)
+	const last = page[page.length - 1]
+	return { bench: await benchViews(deps, actor, page), nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: new Date(iso(last.addedAt)), id: last.id }) : null }
+}
+
+export async function addToBench(deps: AppDeps, actor: Actor, input: { candidateId: string; roleFamily: RoleFamily; jobId?: string }) {
+	await requireCandidate(deps, actor, input.candidateId)
+	if (input.jobId) {
+		const reach = await reachableJobIds(deps, actor, [input.jobId])
+		const titles = await jobTitles(deps, actor.workspaceId, [input.jobId])
+		if ((reach !== 'all' && !reach.includes(input.jobId)) || !titles.has(input.jobId)) throw new AppError('NOT_FOUND', 'No job with this id')
+	}
+	const created = await deps.db.transaction(async (tx) => {
+		const inserted = await deps.database.rows<{ id: string }>(
+			sql`insert into bench_entries (id, workspace_id, candidate_id, role_family, job_id, added_by_user_id) values (${newId('bench')}, ${actor.workspaceId}, ${input.candidateId}, ${input.roleFamily}, ${input.jobId ?? null}, ${actor.userId})
+			on conflict (workspace_id, candidate_id, role_family) do nothing returning id`,
+			tx,
+		)
+		if (!inserted.length) return false
+		await recordActivity(tx, actor, { action: 'bench.added', targetType: 'candidate', targetId: input.candidateId, detail: { benchEntryId: inserted[0]!.id, roleFamily: input.roleFamily, jobId: input.jobId ?? null } })
+		return true
+	})
+	const rows = await deps.database.rows<BenchRow>(sql`select ${BENCH_COLUMNS} from bench_entries b where b.workspace_id = ${actor.workspaceId} and b.candidate_id = ${input.candidateId} and b.role_family = ${input.roleFamily}`)
+	const [entry] = await benchViews(deps, actor, rows)
+	return { entry: entry!, created, message: created ? 'Added to the bench.' : `Already on the ${input.roleFamily} bench (added ${entry!.addedAt.slice(0, 10)}); nothing changed.` }
+}

@@ -1,0 +1,70 @@
+/** The bench tools: thin adapters over `service.ts` and `match.ts`. */
+import { Type as t } from '@sinclair/typebox'
+import { cursor, id, limit, nullable, oneOf, page, params } from '../../core/mcp/params.ts'
+import { defineTool } from '../../core/module.ts'
+import { ROLE_FAMILIES, type RoleFamily } from './family.ts'
+import { jobBench } from './match.ts'
+import { addToBench, listBench } from './service.ts'
+
+const CandidateRef = t.Object({ id: t.String(), name: t.String(), headline: nullable(t.String()), location: nullable(t.String()) })
+const BenchEntry = t.Object({
+	id: t.String({ description: 'Bench entry id' }),
+	candidate: CandidateRef,
+	roleFamily: t.String(),
+	skills: t.Array(t.String()),
+	job: nullable(t.Object({ id: t.String(), title: t.String() })),
+	addedAt: t.String({ format: 'date-time' }),
+	addedBy: nullable(t.Object({ userId: t.String(), name: t.String() })),
+	availableFrom: nullable(t.String({ description: 'Date the person can start (null: now)' })),
+	hourlyRate: nullable(t.Integer()),
+})
+const Ranked = t.Object({
+	rank: t.Integer(),
+	score: t.Integer({ description: '0–100: must-haves 60, nice-to-haves 15, role family 15, availability 10' }),
+	benchEntryId: t.String(),
+	candidate: CandidateRef,
+	roleFamilies: t.Array(t.String()),
+	skills: t.Array(t.String()),
+	availableFrom: nullable(t.String()),
+	hourlyRate: nullable(t.Integer()),
+	mustHavesMet: t.Integer(),
+	mustHavesTotal: t.Integer(),
+	missing: t.Array(t.String()),
+	niceToHavesMet: t.Array(t.String()),
+	reasons: t.Array(t.String(), { description: 'Why the person ranks where they do' }),
+})
+
+export const benchTools = [
+	defineTool({
+		name: 'list_bench',
+		title: 'List the bench',
+		description: 'People on the bench (candidates the firm markets), newest first, with role family, date added, skills, availability and rate. Paged: pass nextCursor back as cursor.',
+		params: params({ limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
+		output: page('bench', BenchEntry),
+		readOnly: true,
+		permission: 'bench:read',
+		run: ({ deps, actor }, a) => listBench(deps, actor, { limit: a.limit ?? 25, cursor: a.cursor }),
+	}),
+	defineTool({
+		name: 'get_job_bench',
+		title: 'Rank the bench for a job',
+		description: 'Bench people ranked by match to one job: must-haves and nice-to-haves met by their résumé, whether they are on the job’s role-family bench, and availability; each with the reasons for the rank. Paged: pass nextCursor back as cursor.',
+		params: params({ jobId: id('job'), limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
+		output: t.Object({ job: t.Object({ id: t.String(), title: t.String(), roleFamily: t.String() }), bench: t.Array(Ranked), nextCursor: nullable(t.String()) }),
+		readOnly: true,
+		permission: 'bench:read',
+		run: ({ deps, actor }, a) => jobBench(deps, actor, { jobId: a.jobId, limit: a.limit ?? 25, cursor: a.cursor }),
+	}),
+	defineTool({
+		name: 'add_to_bench',
+		title: 'Add a candidate to the bench',
+		description: 'Puts a candidate on the bench of a role family, optionally for one job; recorded in the activity log. Adding someone already on that family’s bench changes nothing (created: false).',
+		params: params({ candidateId: id('candidate'), roleFamily: oneOf(ROLE_FAMILIES, 'Role family of the bench'), jobId: t.Optional(id('job')) }),
+		output: t.Object({ entry: BenchEntry, created: t.Boolean(), message: t.String() }),
+		readOnly: false,
+		destructive: false,
+		idempotent: true,
+		permission: 'bench:write',
+		run: ({ deps, actor }, a) => addToBench(deps, actor, { candidateId: a.candidateId, roleFamily: a.roleFamily as RoleFamily, jobId: a.jobId }),
+	}),
+]

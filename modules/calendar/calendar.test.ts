@@ -1,0 +1,296 @@
+/**
+ * The calendar: get_calendar through the official MCP client for every role and scope (window
+ * rules, types, paging across sources at equal times), and external busy times read from an
+ * iCalendar feed served by the test (recurrence with exceptions, time zones, free and cancelled
+ * events, all-day events; never a title), refreshed by the sweep, with the settings page.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { and, eq } from 'drizzle-orm'
+import { newId } from '../../core/credentials.ts'
+import { testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { signedIn } from '../../tests/portal.ts'
+import { allPages, closeClients, everyRole, onTeam, type McpPerson, type TestRole } from '../../tests/sdk.ts'
+import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
+import { personActor } from '../auth/index.ts'
+import { inviteToInterview } from '../interviews/index.ts'
+import { todos } from '../todos/table.ts'
+import { refreshDueFeeds, setFeed } from './index.ts'
+import { calendarBusy, calendarFeeds } from './table.ts'
+
+setDefaultTimeout(30_000)
+const DAY = 86_400_000
+const HOUR = 3_600_000
+
+let w: { ws: TestWorkspace; people: Record<TestRole, McpPerson>; teamJob: string; otherJob: string }
+/** A fixed instant a few days ahead, on the hour, where the test puts events. */
+const T = new Date(Math.floor(Date.now() / DAY) * DAY + 4 * DAY + 15 * HOUR)
+
+async function todo(assignee: McpPerson, title: string, dueAt: Date, o: { jobId?: string; candidateId?: string } = {}) {
+	const deps = await testDeps()
+	const id = newId('todo')
+	await deps.db.insert(todos).values({ id, workspaceId: w.ws.id, assigneeUserId: assignee.userId, createdByUserId: assignee.userId, title, dueAt, jobId: o.jobId ?? null, candidateId: o.candidateId ?? null })
+	return id
+}
+
+async function busy(person: McpPerson, start: Date, hours = 1) {
+	const deps = await testDeps()
+	const id = newId('busy')
+	await deps.db.insert(calendarBusy).values({ id, workspaceId: w.ws.id, userId: person.userId, startsAt: start, endsAt: new Date(start.getTime() + hours * HOUR) })
+	return id
+}
+
+beforeAll(async () => {
+	await testApp()
+	const { ws, people } = await everyRole()
+	const teamJob = await newVendorJob(ws, { title: 'Site Reliability Engineer' })
+	const otherJob = await newVendorJob(ws, { title: 'Data Scientist' })
+	await onTeam(teamJob, people.recruiter.userId, people.hiring_manager.userId)
+	w = { ws, people, teamJob, otherJob }
+	const deps = await testDeps()
+	const recruiter = await personActor(deps, ws.slug, people.recruiter.email)
+	const admin = await personActor(deps, ws.slug, people.admin.email)
+	const c1 = await newCandidate(ws, { name: 'Kim Lee' })
+	const c2 = await newCandidate(ws, { name: 'Lou Park' })
+	await inviteToInterview(deps, recruiter, { applicationId: await newApplication(ws, c1, teamJob), scheduledAt: T, deadlineAt: new Date(T.getTime() + 2 * DAY) })
+	await inviteToInterview(deps, admin, { applicationId: await newApplication(ws, c2, otherJob), scheduledAt: T, deadlineAt: new Date(T.getTime() + 2 * DAY) })
+	await todo(people.recruiter, 'Call Kim about the rate', T, { jobId: teamJob, candidateId: c1 })
+	await todo(people.admin, 'Chase Lou’s references', T, { jobId: otherJob, candidateId: c2 })
+	await todo(people.hiring_manager, 'Prepare the panel', new Date(T.getTime() + HOUR))
+	await busy(people.recruiter, T)
+	await busy(people.admin, new Date(T.getTime() - 30 * 60_000))
+	await busy(people.owner, new Date(T.getTime() + 2 * DAY))
+}, 120_000)
+afterAll(closeClients)
+
+const window = { from: new Date(T.getTime() - DAY).toISOString(), to: new Date(T.getTime() + DAY).toISOString() }
+
+describe('get_calendar', () => {
+	test('mine: my interviews, follow-ups and busy times, in start order', async () => {
+		const got = await w.people.recruiter.tool('get_calendar', window)
+		expect(got.isError).toBe(false)
+		expect(got.data).toMatchObject({ scope: 'mine', types: ['interview', 'followup', 'external'], from: window.from, to: window.to, nextCursor: null })
+		const events = got.data.events
+		expect(events.map((e: any) => [e.type, e.start])).toEqual([
+			['external', T.toISOString()],
+			['followup', T.toISOString()],
+			['interview', T.toISOString()],
+		])
+		expect(events.find((e: any) => e.type === 'interview')).toMatchObject({ title: 'AI video interview: Site Reliability Engineer', status: 'invited', candidate: { name: 'Kim Lee' }, job: { title: 'Site Reliability Engineer' } })
+		expect(events.find((e: any) => e.type === 'followup')).toMatchObject({ title: 'Call Kim about the rate', status: 'open', end: new Date(T.getTime() + 30 * 60_000).toISOString() })
+		expect(events.find((e: any) => e.type === 'external')).toMatchObject({ title: 'Busy', status: 'busy', candidate: null, job: null })
+		expect((await w.people.recruiter.tool('get_calendar', { ...window, types: ['followup'] })).data.events.map((e: any) => e.type)).toEqual(['followup'])
+	})
+
+	test('team and workspace scopes; hiring managers see only their jobs’ interviews and follow-ups; viewers have no calendar', async () => {
+		const team = await w.people.hiring_manager.tool('get_calendar', { ...window, scope: 'team' })
+		const people = new Set(team.data.events.map((e: any) => e.person.userId))
+		expect(people).toEqual(new Set([w.people.recruiter.userId, w.people.hiring_manager.userId]))
+		const ws = await w.people.hiring_manager.tool('get_calendar', { ...window, scope: 'workspace' })
+		const types = (who: McpPerson) => ws.data.events.filter((e: any) => e.person.userId === who.userId).map((e: any) => e.type).sort()
+		expect(types(w.people.admin)).toEqual(['external'])
+		expect(types(w.people.recruiter)).toEqual(['external', 'followup', 'interview'])
+		const owner = await allPages(w.people.owner, 'get_calendar', { ...window, scope: 'workspace' }, 'events')
+		expect(owner.rows.filter((e) => e.type === 'interview')).toHaveLength(2)
+		expect(owner.rows.filter((e) => e.type === 'followup')).toHaveLength(3)
+		expect(await w.people.viewer.toolNames()).not.toContain('get_calendar')
+	})
+
+	test('paging walks every source in (start, type, id) order without repeats, also at equal times', async () => {
+		const all = (await w.people.owner.tool('get_calendar', { ...window, scope: 'workspace', limit: 100 })).data.events
+		const paged = await allPages(w.people.owner, 'get_calendar', { ...window, scope: 'workspace', limit: 1 }, 'events')
+		expect(paged.pages).toBe(all.length)
+		expect(paged.rows.map((e) => `${e.type}:${e.id}`)).toEqual(all.map((e: any) => `${e.type}:${e.id}`))
+		const key = (e: any) => [e.start, e.type, e.id]
+		for (let i = 1; i < all.length; i++) expect(key(all[i - 1]) <= key(all[i])).toBe(true)
+		const first = await w.people.owner.tool('get_calendar', { ...window, scope: 'workspace', limit: 1 })
+		expect((await w.people.owner.tool('get_calendar', { ...window, scope: 'mine', limit: 1, cursor: first.data.nextCursor })).isError).toBe(true)
+		expect((await w.people.admin.tool('get_calendar', { ...window, scope: 'workspace', limit: 1, cursor: first.data.nextCursor })).isError).toBe(true)
+	})
+
+	test('the window: defaults, dates, offsets and the rules', async () => {
+		const before = Date.now()
+		const d = (await w.people.owner.tool('get_calendar', {})).data
+		expect(new Date(d.from).getTime()).toBeGreaterThanOrEqual(before - 1000)
+		expect(new Date(d.to).getTime() - new Date(d.from).getTime()).toBe(14 * DAY)
+		const dates = (await w.people.owner.tool('get_calendar', { from: '2026-03-02', to: '2026-03-02' })).data
+		expect([dates.from, dates.to]).toEqual(['2026-03-02T00:00:00.000Z', '2026-03-03T00:00:00.000Z'])
+		expect((await w.people.owner.tool('get_calendar', { from: '2026-03-02T09:00:00-05:00' })).data.to).toBe('2026-03-16T14:00:00.000Z')
+		const backwards = await w.people.owner.tool('get_calendar', { from: '2026-03-10', to: '2026-03-09T12:00:00Z' })
+		expect(backwards.isError).toBe(true)
+		expect(backwards.text).toContain('to')
+		for (const bad of [{ from: 'tomorrow' }, { from: '2026-02-30' }, { to: '2026-03-01T25:00:00Z' }, { from: 'x'.repeat(41) }, { types: ['interview', 'followup', 'external', 'interview'] }, { types: ['meeting'] }, { scope: 'everyone' }, { from: '2026-01-01', to: '2027-06-01' }])
+			expect((await w.people.owner.tool('get_calendar', bad)).isError).toBe(true)
+	})
+})
+
+/** An iCalendar feed served by the test; `ics` can be changed between reads. */
+function feedServer() {
+	const state = { ics: '', hits: 0, status: 200 }
+	const server = Bun.serve({
+		port: 0,
+		hostname: '127.0.0.1',
+		fetch(req) {
+			state.hits++
+			if (new URL(req.url).pathname === '/moved.ics') return new Response(null, { status: 302, headers: { location: '/feed.ics' } })
+			return new Response(state.status === 200 ? state.ics : 'nope', { status: state.status, headers: { 'content-type': 'text/calendar' } })
+		},
+	})
+	return { state, url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) }
+}
+
+const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
+const local = (d: Date) => stamp(d).replace('Z', '')
+const ymd = (d: Date) => d.toISOString().slice(0, 10).replace(/-/g, '')
+
+function sampleFeed(base: Date): string {
+	const at = (days: number, hours: number) => new Date(base.getTime() + days * DAY + hours * HOUR)
+	return [
+		'BEGIN:VCALENDAR',
+		'VERSION:2.0',
+		'PRODID:-//Benchline test//EN',
+		'BEGIN:VTIMEZONE',
+		'TZID:Test/Minus5',
+		'BEGIN:STANDARD',
+		'DTSTART:19700101T000000',
+		'TZOFFSETFROM:-0500',
+		'TZOFFSETTO:-0500',
+		'END:STANDARD',
+		'END:VTIMEZONE',
+		// Daily stand-up at 09:00 in a UTC-5 zone, three times, the second moved to 11:00, the third cancelled by EXDATE.
+		'BEGIN:VEVENT',
+		'UID:standup@test',
+		`DTSTART;TZID=Test/Minus5:${local(at(0, 9))}`,
+		`DTEND;TZID=Test/Minus5:${local(at(0, 9.5))}`,
+		'RRULE:FREQ=DAILY;COUNT=3',
+		`EXDATE;TZID=Test/Minus5:${local(at(2, 9))}`,
+		'SUMMARY:Secret stand-up about the Zebracorn merger',
+		'END:VEVENT',
+		'BEGIN:VEVENT',
+		'UID:standup@test',
+		`RECURRENCE-ID;TZID=Test/Minus5:${local(at(1, 9))}`,
+		`DTSTART;TZID=Test/Minus5:${local(at(1, 11))}`,
+		`DTEND;TZID=Test/Minus5:${local(at(1, 11.5))}`,
+		'SUMMARY:Moved stand-up',
+		'END:VEVENT',
+		// Free time is not busy; cancelled events neither.
+		'BEGIN:VEVENT',
+		'UID:focus@test',
+		`DTSTART:${stamp(at(0, 20))}`,
+		`DTEND:${stamp(at(0, 21))}`,
+		'TRANSP:TRANSPARENT',
+		'SUMMARY:Focus time',
+		'END:VEVENT',
+		'BEGIN:VEVENT',
+		'UID:cancelled@test',
+		`DTSTART:${stamp(at(0, 22))}`,
+		`DTEND:${stamp(at(0, 23))}`,
+		'STATUS:CANCELLED',
+		'END:VEVENT',
+		// An IANA zone the feed does not define (as Google writes them): 10:00 New York in winter is 15:00 UTC.
+		'BEGIN:VEVENT',
+		'UID:client@test',
+		'DTSTART;TZID=America/New_York:20270115T100000',
+		'DTEND;TZID=America/New_York:20270115T110000',
+		'SUMMARY:Client call',
+		'END:VEVENT',
+		// A whole day out.
+		'BEGIN:VEVENT',
+		'UID:pto@test',
+		`DTSTART;VALUE=DATE:${ymd(at(3, 0))}`,
+		`DTEND;VALUE=DATE:${ymd(at(4, 0))}`,
+		'SUMMARY:Vacation',
+		'END:VEVENT',
+		'END:VCALENDAR',
+		'',
+	].join('\r\n')
+}
+
+describe('external calendars from iCalendar feeds', () => {
+	test('a feed served by the test: busy times only, recurrence and zones resolved, refreshed by the sweep', async () => {
+		const server = feedServer()
+		try {
+			const base = new Date(Math.floor(Date.now() / DAY) * DAY + 2 * DAY)
+			server.state.ics = sampleFeed(base)
+			const deps = await testDeps({ CALENDAR_FEEDS_ALLOW_PRIVATE: 'on' })
+			const admin = await personActor(deps, w.ws.slug, w.people.admin.email)
+			const feed = await setFeed(deps, admin, `webcal://127.0.0.1:${new URL(server.url).port}/feed.ics`.replace('webcal://', 'http://'))
+			expect(feed).toMatchObject({ status: 'ok', lastError: null })
+			const at = (days: number, hours: number) => new Date(base.getTime() + days * DAY + hours * HOUR).toISOString()
+			const got = await w.people.admin.tool('get_calendar', { from: base.toISOString(), to: '2027-02-01', types: ['external'] })
+			const blocks = got.data.events.map((e: any) => [e.start, e.end, e.allDay])
+			expect(blocks).toEqual([
+				[at(0, 14), at(0, 14.5), false],
+				[at(1, 16), at(1, 16.5), false],
+				[at(3, 0), at(4, 0), true],
+				['2027-01-15T15:00:00.000Z', '2027-01-15T16:00:00.000Z', false],
+			].filter(([start]) => new Date(start as string).getTime() < Date.now() + 120 * DAY))
+			expect(got.text).not.toContain('Zebracorn')
+			expect(got.data.events.every((e: any) => e.title === 'Busy')).toBe(true)
+			const stored = await deps.db.select().from(calendarBusy).where(eq(calendarBusy.userId, w.people.admin.userId))
+			expect(JSON.stringify(stored)).not.toContain('stand-up')
+
+			// The sweep reads it again when due, replacing what it knew; not before.
+			server.state.ics = sampleFeed(new Date(base.getTime() + DAY))
+			const hits = server.state.hits
+			expect(await refreshDueFeeds(deps)).toBe(0)
+			await deps.db.update(calendarFeeds).set({ nextRefreshAt: new Date(Date.now() - 1000) }).where(eq(calendarFeeds.userId, w.people.admin.userId))
+			const runs = await Promise.all([refreshDueFeeds(deps), refreshDueFeeds(deps)])
+			expect(runs.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1)
+			expect(server.state.hits - hits).toBe(runs.reduce((a, b) => a + b, 0))
+			const [row] = await deps.db.select().from(calendarFeeds).where(and(eq(calendarFeeds.workspaceId, w.ws.id), eq(calendarFeeds.userId, w.people.admin.userId)))
+			expect(row!.nextRefreshAt.getTime()).toBeGreaterThan(Date.now() + 10 * 60_000)
+			const again = await w.people.admin.tool('get_calendar', { from: base.toISOString(), to: new Date(base.getTime() + 10 * DAY).toISOString(), types: ['external'] })
+			expect(again.data.events[0].start).toBe(new Date(base.getTime() + DAY + 14 * HOUR).toISOString())
+
+			// A failing feed keeps the busy times it had and says why.
+			server.state.status = 404
+			await deps.db.update(calendarFeeds).set({ nextRefreshAt: new Date(Date.now() - 1000) }).where(eq(calendarFeeds.userId, w.people.admin.userId))
+			await refreshDueFeeds(deps)
+			const [failed] = await deps.db.select().from(calendarFeeds).where(eq(calendarFeeds.userId, w.people.admin.userId))
+			expect(failed).toMatchObject({ status: 'error', lastError: expect.stringContaining('404') })
+			expect((await deps.db.select().from(calendarBusy).where(eq(calendarBusy.userId, w.people.admin.userId))).length).toBe(stored.length)
+		} finally {
+			server.stop()
+		}
+	})
+
+	test('refused: private addresses (unless allowed), pages that are not iCalendar, addresses that are not web addresses', async () => {
+		const server = feedServer()
+		try {
+			server.state.ics = '<html>not a calendar</html>'
+			const strict = await testDeps()
+			const owner = await personActor(strict, w.ws.slug, w.people.owner.email)
+			const privateFeed = await setFeed(strict, owner, `${server.url}/feed.ics`)
+			expect(privateFeed).toMatchObject({ status: 'error', lastError: expect.stringContaining('private network') })
+			expect(server.state.hits).toBe(0)
+			const open = await testDeps({ CALENDAR_FEEDS_ALLOW_PRIVATE: 'on' })
+			const html = await setFeed(open, owner, `${server.url}/moved.ics`)
+			expect(html).toMatchObject({ status: 'error', lastError: expect.stringContaining('iCalendar') })
+			await expect(setFeed(open, owner, 'ftp://example.com/cal.ics')).rejects.toMatchObject({ code: 'VALIDATION' })
+			await expect(setFeed(open, owner, 'https://user:pw@example.com/cal.ics')).rejects.toMatchObject({ code: 'VALIDATION' })
+		} finally {
+			server.stop()
+		}
+	})
+
+	test('the settings page sets, reads and removes the feed', async () => {
+		const server = feedServer()
+		try {
+			server.state.ics = sampleFeed(new Date(Math.floor(Date.now() / DAY) * DAY + DAY))
+			const page = await signedIn(w.people.recruiter, { overrides: { CALENDAR_FEEDS_ALLOW_PRIVATE: 'on' } })
+			expect((await page.get('/settings/calendar')).text).toContain('No calendar feed yet')
+			const saved = await page.post('/settings/calendar', { url: `${server.url}/feed.ics` })
+			expect(saved.status).toBe(200)
+			expect(saved.text).toMatch(/Your calendar was read: \d+ busy times/)
+			expect(saved.text).not.toContain('/feed.ics"')
+			const bad = await page.post('/settings/calendar', { url: 'not a url' })
+			expect(bad.status).toBe(422)
+			const removed = await page.post('/settings/calendar/remove')
+			expect(removed.text).toContain('removed')
+			const deps = await testDeps()
+			expect(await deps.db.select().from(calendarBusy).where(and(eq(calendarBusy.workspaceId, w.ws.id), eq(calendarBusy.userId, w.people.recruiter.userId)))).toHaveLength(0)
+		} finally {
+			server.stop()
+		}
+	})
+})

@@ -1,0 +1,110 @@
+/**
+ * External calendars: a person sets the address of their iCalendar feed; its busy times are
+ * read at once and then every 15 minutes by whichever instance claims the feed first
+ * (`FOR UPDATE SKIP LOCKED`, so instances never fetch the same feed together). A failed refresh
+ * keeps the busy times already known and shows the problem on the settings page.
+ */
+import { and, eq, sql } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import { newId } from '../../core/credentials.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError, invalid } from '../../core/errors.ts'
+import { recordActivity } from '../activity/index.ts'
+import { fetchFeed, FeedFetchError, normalizeFeedUrl } from './fetch.ts'
+import { busyBlocks, FeedFormatError } from './ical.ts'
+import { calendarBusy, calendarFeeds } from './table.ts'
+
+export const REFRESH_MS = 15 * 60_000
+/** Busy times are kept from a week back to 120 days ahead. */
+const WINDOW_BACK_MS = 7 * 86_400_000
+const WINDOW_AHEAD_MS = 120 * 86_400_000
+
+export interface FeedView {
+	url: string
+	status: 'pending' | 'ok' | 'error'
+	lastError: string | null
+	lastFetchedAt: Date | null
+	busyCount: number
+}
+
+const person = (actor: Actor) => {
+	if (!actor.userId) throw new AppError('FORBIDDEN', 'A calendar belongs to a person')
+	return actor.userId
+}
+
+export async function feedOf(deps: AppDeps, actor: Actor): Promise<FeedView | null> {
+	const [row] = await deps.db.select().from(calendarFeeds).where(and(eq(calendarFeeds.workspaceId, actor.workspaceId), eq(calendarFeeds.userId, person(actor))))
+	return row ? { url: row.url, status: row.status as FeedView['status'], lastError: row.lastError, lastFetchedAt: row.lastFetchedAt, busyCount: row.busyCount } : null
+}
+
+/** Sets (or replaces) the person's feed and reads it at once; the result says whether that worked. */
+export async function setFeed(deps: AppDeps, actor: Actor, address: string): Promise<FeedView> {
+	const userId = person(actor)
+	const normalized = normalizeFeedUrl(address)
+	if ('error' in normalized) throw invalid([{ field: 'url', message: normalized.error }], normalized.error)
+	await deps.db.transaction(async (tx) => {
+		await tx
+			.insert(calendarFeeds)
+			.values({ workspaceId: actor.workspaceId, userId, url: normalized.url, status: 'pending', nextRefreshAt: new Date(deps.now().getTime() + REFRESH_MS) })
+			.onConflictDoUpdate({ target: [calendarFeeds.workspaceId, calendarFeeds.userId], set: { url: normalized.url, status: 'pending', lastError: null, nextRefreshAt: new Date(deps.now().getTime() + REFRESH_MS) } })
+		// The address may carry a secret token: the log keeps only the host.
+		await recordActivity(tx, actor, { action: 'calendar.feed_set', targetType: 'user', targetId: userId, detail: { host: new URL(normalized.url).host } })
+	})
+	await refreshFeed(deps, actor.workspaceId, userId, normalized.url)
+	return (await feedOf(deps, actor))!
+}
+
+/** Removes the feed and every busy time read from it. */
+export async function clearFeed(deps: AppDeps, actor: Actor): Promise<void> {
+	const userId = person(actor)
+	await deps.db.transaction(async (tx) => {
+		await tx.delete(calendarBusy).where(and(eq(calendarBusy.workspaceId, actor.workspaceId), eq(calendarBusy.userId, userId)))
+		const gone = await tx.delete(calendarFeeds).where(and(eq(calendarFeeds.workspaceId, actor.workspaceId), eq(calendarFeeds.userId, userId))).returning({ userId: calendarFeeds.userId })
+		if (gone.length) await recordActivity(tx, actor, { action: 'calendar.feed_removed', targetType: 'user', targetId: userId })
+	})
+}
+
+/**
+ * Reads one feed and replaces the person's busy times. When the address changed meanwhile (the
+ * person set another), the result is dropped: the newer address wins.
+ */
+export async function refreshFeed(deps: AppDeps, workspaceId: string, userId: string, url: string): Promise<'ok' | 'error' | 'stale'> {
+	const now = deps.now()
+	const current = and(eq(calendarFeeds.workspaceId, workspaceId), eq(calendarFeeds.userId, userId), eq(calendarFeeds.url, url))
+	try {
+		const text = await fetchFeed(deps.config, url)
+		const blocks = busyBlocks(text, new Date(now.getTime() - WINDOW_BACK_MS), new Date(now.getTime() + WINDOW_AHEAD_MS))
+		return await deps.db.transaction(async (tx) => {
+			const claimed = await tx.update(calendarFeeds).set({ status: 'ok', lastError: null, lastFetchedAt: now, busyCount: blocks.length }).where(current).returning({ userId: calendarFeeds.userId })
+			if (!claimed.length) return 'stale' as const
+			await tx.delete(calendarBusy).where(and(eq(calendarBusy.workspaceId, workspaceId), eq(calendarBusy.userId, userId)))
+			for (let i = 0; i < blocks.length; i += 500)
+				await tx.insert(calendarBusy).values(blocks.slice(i, i + 500).map((b) => ({ id: newId('busy'), workspaceId, userId, startsAt: b.start, endsAt: b.end, allDay: b.allDay })))
+			return 'ok' as const
+		})
+	} catch (error) {
+		if (!(error instanceof FeedFetchError) && !(error instanceof FeedFormatError)) {
+			deps.log.warn('calendar feed refresh failed', { workspaceId, userId, error })
+		}
+		const message = error instanceof FeedFetchError || error instanceof FeedFormatError ? error.message : 'The feed could not be read'
+		await deps.db.update(calendarFeeds).set({ status: 'error', lastError: message, lastFetchedAt: now }).where(current)
+		return 'error'
+	}
+}
+
+/**
+ * Claims the feeds that are due (pushing their next refresh 15 minutes ahead in the same
+ * statement) and refreshes them. Safe on several instances at once: a claimed row is skipped by
+ * the others (`SKIP LOCKED`) and, once committed, is no longer due.
+ */
+export async function refreshDueFeeds(deps: AppDeps, batch = 20): Promise<number> {
+	const now = deps.now()
+	const due = await deps.database.rows<{ workspaceId: string; userId: string; url: string }>(
+		sql`update ${calendarFeeds} f set next_refresh_at = ${new Date(now.getTime() + REFRESH_MS).toISOString()}::timestamptz
+from (select workspace_id, user_id from ${calendarFeeds} where next_refresh_at <= ${now.toISOString()}::timestamptz order by next_refresh_at limit ${batch} for update skip locked) d
+where f.workspace_id = d.workspace_id and f.user_id = d.user_id
+returning f.workspace_id as "workspaceId", f.user_id as "userId", f.url`,
+	)
+	for (const f of due) await refreshFeed(deps, f.workspaceId, f.userId, f.url)
+	return due.length
+}

@@ -1,0 +1,34 @@
+import { defineModule } from '../../core/module.ts'
+import { refreshDueFeeds } from './feeds.ts'
+import { calendarRoutes } from './routes.ts'
+import { seedCalendar } from './seed.ts'
+import { externalSource } from './service.ts'
+import { calendarTools } from './tools.ts'
+
+export { parseWhen } from './service.ts'
+export { refreshDueFeeds, refreshFeed, setFeed } from './feeds.ts'
+
+export default defineModule({
+	name: 'calendar',
+	description: 'The calendar: interviews, follow-ups and busy times from people’s own iCalendar feeds.',
+	requires: ['auth', 'activity', 'jobs', 'candidates'],
+	permissions: [{ key: 'calendar:read', description: 'See calendars (hiring managers: their jobs’ interviews and candidates)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
+	tools: calendarTools,
+	routes: calendarRoutes,
+	calendarSources: [externalSource],
+	seed: seedCalendar,
+	nav: [{ href: '/settings/calendar', label: 'Calendar', permission: 'calendar:read' }],
+	start(deps) {
+		// Every minute, refresh the feeds that are due; one pass at a time per instance.
+		let running: Promise<unknown> | null = null
+		const timer = setInterval(() => {
+			running ??= refreshDueFeeds(deps)
+				.catch((error) => deps.log.warn('calendar refresh pass failed', { error }))
+				.finally(() => (running = null))
+		}, 60_000)
+		return async () => {
+			clearInterval(timer)
+			await running
+		}
+	},
+})

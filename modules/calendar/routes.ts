@@ -1,0 +1,49 @@
+/** The calendar settings page (a person's own external feed). */
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError } from '../../core/errors.ts'
+import type { HttpKit } from '../../core/module.ts'
+import { clearFeed, feedOf, refreshFeed, setFeed } from './feeds.ts'
+import { calendarSettingsPage } from './pages.ts'
+
+const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
+const auth = { permission: 'calendar:read' } as const
+
+export function calendarRoutes(deps: AppDeps, kit: HttpKit) {
+	return new Elysia({ name: 'calendar.routes' })
+		.use(kit.auth)
+		.get('/settings/calendar', async ({ session }) => calendarSettingsPage(deps, session!, { feed: await feedOf(deps, session!.actor) }), { auth })
+		.post(
+			'/settings/calendar',
+			async ({ session, body }) => {
+				const value = String((body as Record<string, unknown>).url ?? '')
+				try {
+					const feed = await setFeed(deps, session!.actor, value)
+					return calendarSettingsPage(deps, session!, feed.status === 'ok' ? { feed, notice: `Your calendar was read: ${feed.busyCount} busy times.` } : { feed, error: feed.lastError ?? 'The feed could not be read.' })
+				} catch (error) {
+					if (!(error instanceof AppError) || error.code !== 'VALIDATION') throw error
+					return calendarSettingsPage(deps, session!, { feed: await feedOf(deps, session!.actor), error: `${error.message}.`, value })
+				}
+			},
+			{ auth, body: form },
+		)
+		.post(
+			'/settings/calendar/refresh',
+			async ({ session }) => {
+				const actor = session!.actor
+				const current = await feedOf(deps, actor)
+				if (current) await refreshFeed(deps, actor.workspaceId, actor.userId!, current.url)
+				const feed = await feedOf(deps, actor)
+				return calendarSettingsPage(deps, session!, feed?.status === 'ok' ? { feed, notice: `Your calendar was read: ${feed.busyCount} busy times.` } : { feed, error: feed?.lastError ?? undefined })
+			},
+			{ auth, body: form },
+		)
+		.post(
+			'/settings/calendar/remove',
+			async ({ session }) => {
+				await clearFeed(deps, session!.actor)
+				return calendarSettingsPage(deps, session!, { feed: null, notice: 'Your calendar feed was removed.' })
+			},
+			{ auth, body: form },
+		)
+}

@@ -1,0 +1,159 @@
+/**
+ * The calendar: interviews, follow-ups (to-dos with a due time) and external busy times, merged
+ * from the modules that contribute `calendarSources`, in start order.
+ *
+ * Rules:
+ * - `from` and `to` are ISO 8601 dates or date-times; a date-time without an offset is UTC; a
+ *   date alone is midnight UTC, and as `to` it means the end of that day. Defaults: now, and 14
+ *   days after the start. The end must follow the start; a window is at most 366 days.
+ * - Scope `mine` is the person's own calendar; `team` adds everyone who shares a hiring team with
+ *   them; `workspace` is everyone. Each source limits what it shows to what the person may see
+ *   (hiring managers: their jobs' interviews and candidates); busy times never carry a title.
+ */
+import { and, eq, gt, lt, sql } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError, invalid } from '../../core/errors.ts'
+import type { CalendarEntry, CalendarSource } from '../../core/module.ts'
+import { afterPosition, compareMerged, sourcePosition, type MergedPosition } from '../../core/source-merge.ts'
+import { userNames } from '../auth/index.ts'
+import { candidateCards } from '../candidates/index.ts'
+import { jobTitles, teammateIds } from '../jobs/index.ts'
+import { calendarBusy } from './table.ts'
+
+export const CALENDAR_TYPES = ['interview', 'followup', 'external'] as const
+export type CalendarType = (typeof CALENDAR_TYPES)[number]
+export const SCOPES = ['mine', 'team', 'workspace'] as const
+export type Scope = (typeof SCOPES)[number]
+
+const DAY = 86_400_000
+const MAX_WINDOW_DAYS = 366
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/
+
+/** Parses an ISO 8601 date or date-time; `endOfDay` turns a date alone into the next midnight. */
+export function parseWhen(value: string, field: string, endOfDay = false): Date {
+	const bad = () => invalid([{ field, message: 'must be an ISO 8601 date (2026-05-04) or date-time (2026-05-04T09:30:00Z)' }])
+	const v = value.trim()
+	const d = DATE.exec(v)
+	const dt = d ? null : DATE_TIME.exec(v)
+	const m = d ?? dt
+	if (!m) throw bad()
+	const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
+	const [hour, minute, second] = dt ? [Number(dt[4]), Number(dt[5]), Number(dt[6] ?? 0)] : [0, 0, 0]
+	const ms = dt?.[7] ? Math.floor(Number(`0.${dt[7]}`) * 1000) : 0
+	const wall = Date.UTC(year, month - 1, day, hour, minute, second, ms)
+	const check = new Date(wall)
+	if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) throw bad()
+	let offset = 0
+	const zone = dt?.[8]
+	if (zone && zone.toUpperCase() !== 'Z') {
+		const z = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone)!
+		const minutes = Number(z[2]) * 60 + Number(z[3] ?? 0)
+		if (Number(z[2]) > 23 || Number(z[3] ?? 0) > 59) throw bad()
+		offset = (z[1] === '-' ? -1 : 1) * minutes * 60_000
+	}
+	return new Date(wall - offset + (d && endOfDay ? DAY : 0))
+}
+
+export interface CalendarInput {
+	from?: string
+	to?: string
+	scope?: Scope
+	types?: CalendarType[]
+	limit: number
+	cursor?: string
+}
+
+export interface CalendarView {
+	id: string
+	type: string
+	title: string
+	start: string
+	end: string
+	allDay: boolean
+	status: string
+	person: { userId: string; name: string }
+	candidate: { id: string; name: string } | null
+	job: { id: string; title: string } | null
+}
+
+export interface CalendarPage {
+	from: string
+	to: string
+	scope: Scope
+	types: CalendarType[]
+	events: CalendarView[]
+	nextCursor: string | null
+}
+
+export async function getCalendar(deps: AppDeps, actor: Actor, input: CalendarInput): Promise<CalendarPage> {
+	if (!actor.userId) throw new AppError('FORBIDDEN', 'A calendar belongs to a person')
+	const from = input.from !== undefined ? parseWhen(input.from, 'from') : deps.now()
+	const to = input.to !== undefined ? parseWhen(input.to, 'to', true) : new Date(from.getTime() + 14 * DAY)
+	if (to <= from) throw invalid([{ field: 'to', message: `must be after from (${from.toISOString()})` }], 'The end of the window must follow its start')
+	if (to.getTime() - from.getTime() > MAX_WINDOW_DAYS * DAY) throw invalid([{ field: 'to', message: `must be at most ${MAX_WINDOW_DAYS} days after from` }])
+	const scope = input.scope ?? 'mine'
+	const types = input.types?.length ? CALENDAR_TYPES.filter((t) => input.types!.includes(t)) : [...CALENDAR_TYPES]
+	const userIds = scope === 'mine' ? [actor.userId] : scope === 'team' ? await teammateIds(deps, actor.workspaceId, actor.userId) : null
+
+	const cursorScope = `get_calendar:${actor.userId}:${from.getTime()}:${to.getTime()}:${scope}:${types.join(',')}`
+	let after: MergedPosition | undefined
+	if (input.cursor) {
+		const [at, type, id] = decodeCursor(deps.secret, cursorScope, input.cursor, 3)
+		const ms = parseInt(at!, 36)
+		if (!Number.isFinite(ms) || !(CALENDAR_TYPES as readonly string[]).includes(type!)) throw new AppError('VALIDATION', 'cursor is not valid')
+		after = { at: new Date(ms), type: type!, id: id! }
+	}
+	const sources = deps.registry.modules.flatMap((m) => m.calendarSources ?? []).filter((s): s is CalendarSource => (types as string[]).includes(s.type))
+	const fetched = await Promise.all(sources.map((s) => s.entries(deps, actor, { from, to, userIds, after: sourcePosition(after, s.type), limit: input.limit + 1 })))
+	const merged = fetched.flat().sort((a, b) => compareMerged(position(a), position(b)))
+	const page = merged.slice(0, input.limit)
+	const last = page[page.length - 1]
+
+	const [people, candidates, jobs] = await Promise.all([
+		userNames(deps.db, unique(page.map((e) => e.userId))),
+		candidateCards(deps, actor, unique(page.map((e) => e.candidateId))),
+		jobTitles(deps, actor.workspaceId, unique(page.map((e) => e.jobId))),
+	])
+	return {
+		from: from.toISOString(),
+		to: to.toISOString(),
+		scope,
+		types,
+		events: page.map((e) => ({
+			id: e.id,
+			type: e.type,
+			title: e.title,
+			start: e.start.toISOString(),
+			end: e.end.toISOString(),
+			allDay: e.allDay,
+			status: e.status,
+			person: { userId: e.userId, name: people.get(e.userId) ?? '' },
+			// Sources only name candidates the person can reach; a follow-up of their own may mention another.
+			candidate: e.candidateId && candidates.has(e.candidateId) ? { id: e.candidateId, name: candidates.get(e.candidateId)!.name } : null,
+			job: e.jobId ? { id: e.jobId, title: jobs.get(e.jobId) ?? '' } : null,
+		})),
+		nextCursor: merged.length > input.limit && last ? encodeCursor(deps.secret, cursorScope, [last.start.getTime().toString(36), last.type, last.id]) : null,
+	}
+}
+
+const position = (e: CalendarEntry): MergedPosition => ({ at: e.start, type: e.type, id: e.id })
+const unique = (ids: (string | null)[]) => [...new Set(ids.filter((x): x is string => Boolean(x)))]
+
+/** Busy times from people's own calendars: when, never what. */
+export const externalSource: CalendarSource = {
+	type: 'external',
+	async entries(deps, actor, q) {
+		const conditions = [eq(calendarBusy.workspaceId, actor.workspaceId), lt(calendarBusy.startsAt, q.to), gt(calendarBusy.endsAt, q.from), afterPosition(calendarBusy.startsAt, calendarBusy.id, q.after)]
+		if (q.userIds) conditions.push(q.userIds.length ? sql`${calendarBusy.userId} in (${sql.join(q.userIds.map((id) => sql`${id}`), sql`, `)})` : sql`false`)
+		const rows = await deps.db
+			.select()
+			.from(calendarBusy)
+			.where(and(...conditions))
+			.orderBy(calendarBusy.startsAt, sql`${calendarBusy.id} collate "C"`)
+			.limit(q.limit)
+		return rows.map((r) => ({ type: 'external', id: r.id, start: r.startsAt, end: r.endsAt, allDay: r.allDay, title: 'Busy', userId: r.userId, status: 'busy', candidateId: null, jobId: null }))
+	},
+}

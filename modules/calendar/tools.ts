@@ -1,0 +1,41 @@
+/** The calendar tool: a thin adapter over `service.ts`. */
+import { Type as t } from '@sinclair/typebox'
+import { defineTool } from '../../core/module.ts'
+import { cursor, limit, nullable, oneOf, params } from '../../core/mcp/params.ts'
+import { CALENDAR_TYPES, getCalendar, SCOPES, type CalendarType, type Scope } from './service.ts'
+
+const when = (what: string) => t.String({ maxLength: 40, description: `${what}: an ISO 8601 date (2026-05-04) or date-time (2026-05-04T09:30:00Z; without an offset it is UTC)` })
+
+const Event = t.Object({
+	id: t.String(),
+	type: oneOf(CALENDAR_TYPES),
+	title: t.String({ description: 'External busy times are titled "Busy": only busy/free is shared' }),
+	start: t.String({ format: 'date-time' }),
+	end: t.String({ format: 'date-time' }),
+	allDay: t.Boolean(),
+	status: t.String({ description: 'Interview status (invited, started, completed, expired), follow-up state (open, done) or busy' }),
+	person: t.Object({ userId: t.String(), name: t.String() }, { description: 'Whose calendar the event is on' }),
+	candidate: nullable(t.Object({ id: t.String(), name: t.String() })),
+	job: nullable(t.Object({ id: t.String(), title: t.String() })),
+})
+
+export const calendarTools = [
+	defineTool({
+		name: 'get_calendar',
+		title: 'Get the calendar',
+		description:
+			'Calendar events between two ISO 8601 dates or date-times, in start order: AI video interviews, follow-ups (to-dos with a due time) and busy times from people’s own calendars (busy/free only). Defaults: from now, to 14 days after from; a date alone as `to` includes that whole day. Scope: mine (default), team (people who share a hiring team with you) or workspace. Paged: pass nextCursor back as cursor.',
+		params: params({
+			from: t.Optional(when('Start of the window (default now)')),
+			to: t.Optional(when('End of the window (default 14 days after from); must follow from')),
+			scope: t.Optional(oneOf(SCOPES, 'Whose calendars: mine (default), team or workspace')),
+			types: t.Optional(t.Array(oneOf(CALENDAR_TYPES), { maxItems: 3, description: 'Which kinds of events (default all three): interview, followup, external' })),
+			limit: t.Optional(limit()),
+			cursor: t.Optional(cursor()),
+		}),
+		output: t.Object({ from: t.String({ format: 'date-time' }), to: t.String({ format: 'date-time' }), scope: oneOf(SCOPES), types: t.Array(oneOf(CALENDAR_TYPES)), events: t.Array(Event), nextCursor: nullable(t.String()) }),
+		readOnly: true,
+		permission: 'calendar:read',
+		run: ({ deps, actor }, a) => getCalendar(deps, actor, { from: a.from, to: a.to, scope: a.scope as Scope | undefined, types: a.types as CalendarType[] | undefined, limit: a.limit ?? 25, cursor: a.cursor }),
+	}),
+]

@@ -1,0 +1,193 @@
+/**
+ * Applications: the list (keyset-paged on created_at, id, newest first), one application in full,
+ * and a job's applicants or leads ranked by the résumé check. Other modules add to an application
+ * through the registry's `applicationDetails` (messages, interviews, vendor submission status).
+ */
+import { sql, type SQL } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import { decodeCursor, decodePosition, encodeCursor, encodePosition } from '../../core/cursor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError, invalid } from '../../core/errors.ts'
+import { untrusted } from '../../core/untrusted.ts'
+import { userNames } from '../auth/index.ts'
+import { jobRequirements, jobTitles } from '../jobs/index.ts'
+import { requireJob, visibleNotes } from './candidate-service.ts'
+import { applicationReach, reachOf, seesContact } from './reach.ts'
+import { refreshChecks } from './recheck.ts'
+import type { ResumeCheck } from './resume-check.ts'
+import { APPLICATION_COLUMNS, applicationBrief, candidateRef, iso, ratingOf, short, unique, type ApplicationRow, type CandidateRow } from './rows.ts'
+import { stageLabel, stagesOf } from './stages.ts'
+
+const applicationNotFound = () => new AppError('NOT_FOUND', 'No application with this id')
+
+/** What other modules contribute to applications (merged in module order). */
+async function contributions(deps: AppDeps, actor: Actor, ids: string[]): Promise<Map<string, Record<string, unknown>>> {
+	const merged = new Map<string, Record<string, unknown>>()
+	if (!ids.length) return merged
+	for (const m of deps.registry.modules)
+		if (m.applicationDetails) for (const [id, extra] of await m.applicationDetails(deps, actor, ids)) merged.set(id, { ...merged.get(id), ...extra })
+	return merged
+}
+
+export interface ListApplicationsInput {
+	jobId?: string
+	stageKey?: string
+	includeArchived?: boolean
+	limit: number
+	cursor?: string
+}
+
+type Joined = ApplicationRow & Pick<CandidateRow, 'name' | 'headline' | 'location'>
+
+export async function listApplications(deps: AppDeps, actor: Actor, input: ListApplicationsInput) {
+	const reach = await reachOf(deps, actor)
+	const stages = await stagesOf(deps, actor.workspaceId)
+	if (input.stageKey !== undefined && !stages.some((s) => s.key === input.stageKey)) throw invalid([{ field: 'stageKey', message: `is not a stage of this workspace; use one of: ${stages.map((s) => s.key).join(', ')}` }])
+	if (input.jobId) await requireJob(deps, reach, input.jobId)
+	const includeArchived = input.includeArchived ?? false
+	const scope = `list_applications:${actor.userId}:${input.jobId ?? ''}:${input.stageKey ?? ''}:${includeArchived}`
+	const conditions: SQL[] = [applicationReach(reach)]
+	if (input.jobId) conditions.push(sql`a.job_id = ${input.jobId}`)
+	if (input.stageKey) conditions.push(sql`a.stage_key = ${input.stageKey}`)
+	if (!includeArchived) conditions.push(sql`a.archived = false`)
+	if (input.cursor) {
+		const p = decodePosition(deps.secret, scope, input.cursor)
+		conditions.push(sql`(a.created_at, a.id) < (${p.at.toISOString()}::timestamptz, ${p.id})`)
+	}
+	const rows = await deps.database.rows<Joined>(
+		sql`select ${APPLICATION_COLUMNS}, c.name, c.headline, c.location from applications a join candidates c on c.id = a.candidate_id where ${sql.join(conditions, sql` and `)} order by a.created_at desc nulls last, a.id desc nulls last limit ${input.limit + 1}`,
+	)
+	const page = rows.slice(0, input.limit)
+	const titles = await jobTitles(deps, actor.workspaceId, unique(page.map((a) => a.jobId)))
+	const last = page[page.length - 1]
+	return {
+		applications: page.map((a) => ({ ...applicationBrief(a, titles, stages), candidate: candidateRef({ id: a.candidateId, name: a.name, headline: a.headline, location: a.location }), source: a.source, stageChangedAt: iso(a.stageChangedAt) })),
+		nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: new Date(iso(last.createdAt)), id: last.id }) : null,
+	}
+}
+
+function checkView(check: ResumeCheck | null) {
+	if (!check) return null
+	return {
+		score: check.score,
+		met: check.met,
+		total: check.total,
+		mustHaves: check.mustHaves,
+		items: check.items.map((i) => ({ requirement: i.requirement, status: i.status, evidence: i.evidence ? untrusted(i.evidence, 'candidate', 300) : null, note: i.note })),
+		checkedAt: check.checkedAt,
+	}
+}
+
+type FullRow = ApplicationRow & CandidateRow & { candidateId: string; resumeCheck: ResumeCheck | null }
+
+export async function getApplication(deps: AppDeps, actor: Actor, applicationId: string) {
+	const reach = await reachOf(deps, actor)
+	const load = () =>
+		deps.database.rows<FullRow>(
+			sql`select ${APPLICATION_COLUMNS}, a.resume_check as "resumeCheck", c.name, c.email, c.phone, c.headline, c.location, c.skills, c.work_authorization as "workAuthorization", c.years_experience as "yearsExperience"
+			from applications a join candidates c on c.id = a.candidate_id where a.id = ${applicationId} and ${applicationReach(reach)}`,
+		)
+	let [a] = await load()
+	if (!a) throw applicationNotFound()
+	if (await refreshChecks(deps, actor.workspaceId, { applicationIds: [a.id] })) [a] = await load()
+	a = a!
+	const [jobs, stages, answers, ratings, notes, extra] = await Promise.all([
+		jobRequirements(deps, actor.workspaceId, [a.jobId]),
+		stagesOf(deps, actor.workspaceId),
+		deps.database.rows<{ questionId: string; prompt: string; answer: string }>(
+			sql`select aa.question_id as "questionId", q.prompt, aa.answer from application_answers aa join job_questions q on q.id = aa.question_id where aa.application_id = ${a.id} order by q.position`,
+		),
+		deps.database.rows<{ userId: string; score: number; comment: string | null; createdAt: Date | string }>(
+			sql`select r.user_id as "userId", r.score, r.comment, r.created_at as "createdAt" from ratings r where r.application_id = ${a.id} order by r.created_at, r.id`,
+		),
+		visibleNotes(deps, reach, a.candidateId, a.id),
+		contributions(deps, actor, [a.id]),
+	])
+	const names = await userNames(deps.db, ratings.map((r) => r.userId))
+	const job = jobs.get(a.jobId)
+	const stage = stages.find((s) => s.key === a!.stageKey)
+	return {
+		id: a.id,
+		candidate: {
+			...candidateRef({ id: a.candidateId, name: a.name, headline: a.headline, location: a.location }),
+			skills: (a.skills ?? []).slice(0, 40).map((s) => short(s, 60)!),
+			workAuthorization: a.workAuthorization,
+			yearsExperience: a.yearsExperience,
+			...(seesContact(deps, actor) ? { email: a.email, phone: a.phone } : {}),
+		},
+		job: { id: a.jobId, title: job?.title ?? '', status: job?.status ?? '' },
+		stage: { key: a.stageKey, label: stageLabel(stages, a.stageKey), position: stage?.position ?? 0 },
+		outcome: a.outcome,
+		archived: a.archived,
+		kind: a.kind,
+		shortlist: a.shortlist,
+		source: a.source,
+		resumeCheck: checkView(a.resumeCheck),
+		answers: answers.map((x) => ({ questionId: x.questionId, prompt: x.prompt, answer: untrusted(x.answer, 'candidate', 2000) })),
+		ratings: ratings.map((r) => ({ by: { userId: r.userId, name: names.get(r.userId) ?? '' }, score: r.score, comment: r.comment ? untrusted(r.comment, 'colleague', 2000) : null, createdAt: iso(r.createdAt) })),
+		averageRating: ratingOf(a.averageRating),
+		notes,
+		interviews: [] as unknown[],
+		messages: [] as unknown[],
+		vendorSubmission: null as unknown,
+		createdAt: iso(a.createdAt),
+		stageChangedAt: iso(a.stageChangedAt),
+		...extra.get(a.id),
+	}
+}
+
+export interface JobApplicantsInput {
+	jobId: string
+	list: 'applicants' | 'leads'
+	limit: number
+	cursor?: string
+}
+
+type RankedRow = ApplicationRow & Pick<CandidateRow, 'name' | 'headline' | 'location'> & { items: ResumeCheck['items'] | null; met: number | null; total: number | null }
+
+/**
+ * A job's applicants (or leads), not archived, ranked by résumé score (unchecked last), then by
+ * who applied first. Checks are brought up to date before ranking. The cursor carries the last
+ * row's score, id and rank.
+ */
+export async function getJobApplicants(deps: AppDeps, actor: Actor, input: JobApplicantsInput) {
+	const reach = await reachOf(deps, actor)
+	const title = await requireJob(deps, reach, input.jobId)
+	await refreshChecks(deps, actor.workspaceId, { jobId: input.jobId })
+	const scope = `get_job_applicants:${actor.userId}:${input.jobId}:${input.list}`
+	const conditions: SQL[] = [applicationReach(reach), sql`a.job_id = ${input.jobId}`, sql`a.kind = ${input.list === 'leads' ? 'lead' : 'applicant'}`, sql`a.archived = false`]
+	let rank = 0
+	if (input.cursor) {
+		const [score, id, at] = decodeCursor(deps.secret, scope, input.cursor, 3)
+		conditions.push(sql`(coalesce(a.resume_score, -1) < ${Number(score)} or (coalesce(a.resume_score, -1) = ${Number(score)} and a.id > ${id}))`)
+		rank = Number(at)
+	}
+	const rows = await deps.database.rows<RankedRow>(
+		sql`select ${APPLICATION_COLUMNS}, c.name, c.headline, c.location, a.resume_check->'items' as items, (a.resume_check->>'met')::int as met, (a.resume_check->>'total')::int as total
+		from applications a join candidates c on c.id = a.candidate_id where ${sql.join(conditions, sql` and `)}
+		order by coalesce(a.resume_score, -1) desc, a.id asc limit ${input.limit + 1}`,
+	)
+	const page = rows.slice(0, input.limit)
+	const [stages, extra] = await Promise.all([stagesOf(deps, actor.workspaceId), contributions(deps, actor, page.map((a) => a.id))])
+	const last = page[page.length - 1]
+	return {
+		job: { id: input.jobId, title },
+		list: input.list,
+		applicants: page.map((a, i) => ({
+			applicationId: a.id,
+			rank: rank + i + 1,
+			candidate: candidateRef({ id: a.candidateId, name: a.name, headline: a.headline, location: a.location }),
+			stageKey: a.stageKey,
+			stageLabel: stageLabel(stages, a.stageKey),
+			resumeScore: a.resumeScore,
+			mustHavesMet: a.met ?? 0,
+			mustHavesTotal: a.total ?? 0,
+			missing: (a.items ?? []).filter((x) => x.status !== 'met').map((x) => x.requirement),
+			shortlist: a.shortlist,
+			vendorSubmission: null as unknown,
+			createdAt: iso(a.createdAt),
+			...extra.get(a.id),
+		})),
+		nextCursor: rows.length > input.limit && last ? encodeCursor(deps.secret, scope, [String(last.resumeScore ?? -1), last.id, String(rank + page.length)]) : null,
+	}
+}

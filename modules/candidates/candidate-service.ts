@@ -1,0 +1,138 @@
+/**
+ * Candidates as people in the portal and assistant apps see them (row rules in `reach.ts`).
+ * `list_candidates` is keyset-paged on (created_at, id), newest first; `query` keeps candidates
+ * whose name, headline, location or skills contain every word typed (trigram-indexed `search_text`).
+ *
+ * Orders say `desc nulls last` to match the `(…, created_at desc, id desc)` indexes, which drizzle
+ * creates as DESC NULLS LAST: a plain `desc` means NULLS FIRST, and the planner then sorts the whole
+ * workspace instead of reading the index (200 ms instead of 0.2 ms at 100,000 candidates).
+ */
+import { sql, type SQL } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import { decodePosition, encodePosition } from '../../core/cursor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError } from '../../core/errors.ts'
+import { cleanLine, untrusted } from '../../core/untrusted.ts'
+import { userNames } from '../auth/index.ts'
+import { jobTitles } from '../jobs/index.ts'
+import { refreshChecks } from './recheck.ts'
+import { applicationReach, candidateReach, noteReach, reachOf, redactContacts, seesContact, type Reach } from './reach.ts'
+import { APPLICATION_COLUMNS, applicationBrief, candidateColumns, escapeLike, iso, short, unique, type ApplicationRow, type CandidateRow } from './rows.ts'
+import { stagesOf } from './stages.ts'
+
+export const candidateNotFound = () => new AppError('NOT_FOUND', 'No candidate with this id')
+export const jobNotFound = () => new AppError('NOT_FOUND', 'No job with this id')
+
+/** Throws NOT_FOUND unless the job is in the workspace and within the actor's reach. */
+export async function requireJob(deps: AppDeps, reach: Reach, jobId: string): Promise<string> {
+	if (reach.jobIds !== 'all' && !reach.jobIds.includes(jobId)) throw jobNotFound()
+	const titles = await jobTitles(deps, reach.actor.workspaceId, [jobId])
+	const title = titles.get(jobId)
+	if (title === undefined) throw jobNotFound()
+	return title
+}
+
+export interface ListCandidatesInput {
+	jobId?: string
+	query?: string
+	limit: number
+	cursor?: string
+}
+
+function contactOf(deps: AppDeps, actor: Actor, c: Pick<CandidateRow, 'email' | 'phone'>) {
+	return seesContact(deps, actor) ? { email: c.email, phone: c.phone } : {}
+}
+
+function profile(deps: AppDeps, actor: Actor, c: CandidateRow) {
+	return {
+		id: c.id,
+		name: cleanLine(c.name, 120),
+		headline: short(c.headline),
+		location: short(c.location, 120),
+		skills: (c.skills ?? []).slice(0, 40).map((s) => cleanLine(s, 60)),
+		workAuthorization: c.workAuthorization,
+		yearsExperience: c.yearsExperience,
+		source: c.source,
+		...contactOf(deps, actor, c),
+	}
+}
+
+/** Reachable applications of some candidates, newest first. */
+async function applicationsOf(deps: AppDeps, reach: Reach, candidateIds: string[], extra: SQL = sql``): Promise<ApplicationRow[]> {
+	if (!candidateIds.length) return []
+	return deps.database.rows<ApplicationRow>(
+		sql`select ${APPLICATION_COLUMNS} from applications a where ${applicationReach(reach)} and a.candidate_id in (${sql.join(candidateIds.map((id) => sql`${id}`), sql`, `)})${extra} order by a.created_at desc nulls last, a.id desc nulls last`,
+	)
+}
+
+export async function listCandidates(deps: AppDeps, actor: Actor, input: ListCandidatesInput) {
+	const reach = await reachOf(deps, actor)
+	if (input.jobId) await requireJob(deps, reach, input.jobId)
+	const query = input.query?.trim().toLowerCase() ?? ''
+	const scope = `list_candidates:${actor.userId}:${input.jobId ?? ''}:${query}`
+	const conditions: SQL[] = [candidateReach(reach)]
+	if (input.jobId) conditions.push(sql`exists (select 1 from applications ja where ja.candidate_id = c.id and ja.job_id = ${input.jobId})`)
+	for (const word of query.split(/\s+/).filter(Boolean).slice(0, 8)) conditions.push(sql`c.search_text like ${`%${escapeLike(word)}%`}`)
+	if (input.cursor) {
+		const p = decodePosition(deps.secret, scope, input.cursor)
+		conditions.push(sql`(c.created_at, c.id) < (${p.at.toISOString()}::timestamptz, ${p.id})`)
+	}
+	const rows = await deps.database.rows<CandidateRow>(sql`select ${candidateColumns()} from candidates c where ${sql.join(conditions, sql` and `)} order by c.created_at desc nulls last, c.id desc nulls last limit ${input.limit + 1}`)
+	const page = rows.slice(0, input.limit)
+	const apps = await applicationsOf(deps, reach, page.map((c) => c.id))
+	const [titles, stages] = await Promise.all([jobTitles(deps, actor.workspaceId, unique(apps.map((a) => a.jobId))), stagesOf(deps, actor.workspaceId)])
+	const last = page[page.length - 1]
+	return {
+		candidates: page.map((c) => {
+			const mine = apps.filter((a) => a.candidateId === c.id)
+			const shown = input.jobId ? mine.find((a) => a.jobId === input.jobId) : mine[0]
+			return { ...profile(deps, actor, c), applicationCount: mine.length, application: shown ? applicationBrief(shown, titles, stages) : null, createdAt: iso(c.createdAt) }
+		}),
+		nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: new Date(iso(last.createdAt)), id: last.id }) : null,
+	}
+}
+
+interface NoteRow {
+	id: string
+	authorUserId: string
+	visibility: string
+	applicationId: string | null
+	body: string
+	createdAt: Date | string
+}
+
+/** Notes the actor may read on a candidate (optionally only those about one application or general ones). */
+export async function visibleNotes(deps: AppDeps, reach: Reach, candidateId: string, applicationId?: string) {
+	const about = applicationId ? sql` and (n.application_id = ${applicationId} or n.application_id is null)` : sql``
+	const rows = await deps.database.rows<NoteRow>(
+		sql`select n.id, n.author_user_id as "authorUserId", n.visibility, n.application_id as "applicationId", n.body, n.created_at as "createdAt" from notes n where ${noteReach(reach)} and n.candidate_id = ${candidateId}${about} order by n.created_at desc, n.id desc limit 200`,
+	)
+	const names = await userNames(deps.db, rows.map((n) => n.authorUserId))
+	return rows.map((n) => ({ id: n.id, author: { userId: n.authorUserId, name: names.get(n.authorUserId) ?? '' }, visibility: n.visibility, applicationId: n.applicationId, body: untrusted(n.body, 'colleague', 4000), createdAt: iso(n.createdAt) }))
+}
+
+const fileType = (mime: string | null) => (mime === 'application/pdf' ? 'pdf' : mime?.includes('wordprocessingml') ? 'docx' : mime)
+
+export async function getCandidate(deps: AppDeps, actor: Actor, candidateId: string) {
+	const reach = await reachOf(deps, actor)
+	const [c] = await deps.database.rows<CandidateRow>(sql`select ${candidateColumns(true)} from candidates c where c.id = ${candidateId} and ${candidateReach(reach)}`)
+	if (!c) throw candidateNotFound()
+	const first = await applicationsOf(deps, reach, [c.id])
+	const apps = (await refreshChecks(deps, actor.workspaceId, { applicationIds: first.map((a) => a.id) })) ? await applicationsOf(deps, reach, [c.id]) : first
+	const [titles, stages, notes, owner] = await Promise.all([
+		jobTitles(deps, actor.workspaceId, unique(apps.map((a) => a.jobId))),
+		stagesOf(deps, actor.workspaceId),
+		visibleNotes(deps, reach, c.id),
+		c.ownerUserId ? userNames(deps.db, [c.ownerUserId]) : Promise.resolve(new Map<string, string>()),
+	])
+	const text = c.resumeText ? (seesContact(deps, actor) ? c.resumeText : redactContacts(c.resumeText)) : null
+	return {
+		...profile(deps, actor, c),
+		owner: c.ownerUserId ? { userId: c.ownerUserId, name: owner.get(c.ownerUserId) ?? '' } : null,
+		resume: c.resumeFileName || text ? { fileName: short(c.resumeFileName, 160), fileType: fileType(c.resumeMime), text: text ? untrusted(text, 'candidate', 20000) : null } : null,
+		applications: apps.map((a) => applicationBrief(a, titles, stages)),
+		notes,
+		createdAt: iso(c.createdAt),
+		updatedAt: iso(c.updatedAt),
+	}
+}

@@ -1,0 +1,58 @@
+/** What other modules (bench, vendor submissions, documents) read of candidates. */
+import { sql } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { candidateNotFound } from './candidate-service.ts'
+import { candidateReach, inList, reachOf } from './reach.ts'
+import { candidateRef, short } from './rows.ts'
+
+export interface CandidateCard {
+	id: string
+	name: string
+	headline: string | null
+	location: string | null
+	skills: string[]
+	yearsExperience: number | null
+	workAuthorization: string | null
+}
+
+/** Throws NOT_FOUND (as for an absent one) unless the candidate is within the actor's reach. */
+export async function requireCandidate(deps: AppDeps, actor: Actor, candidateId: string): Promise<CandidateCard> {
+	const cards = await candidateCards(deps, actor, [candidateId])
+	const card = cards.get(candidateId)
+	if (!card) throw candidateNotFound()
+	return card
+}
+
+/** Short profiles of the candidates among `ids` that the actor can reach. */
+export async function candidateCards(deps: AppDeps, actor: Actor, ids: string[]): Promise<Map<string, CandidateCard>> {
+	if (!ids.length) return new Map()
+	const reach = await reachOf(deps, actor)
+	const rows = await deps.database.rows<CandidateCard>(
+		sql`select c.id, c.name, c.headline, c.location, c.skills, c.years_experience as "yearsExperience", c.work_authorization as "workAuthorization" from candidates c where ${candidateReach(reach)} and c.id in ${inList([...new Set(ids)])}`,
+	)
+	return new Map(rows.map((r) => [r.id, { ...r, ...candidateRef(r), skills: (r.skills ?? []).slice(0, 40).map((s) => short(s, 60)!) }]))
+}
+
+/** Résumé texts of candidates of one workspace (callers have checked reach). */
+export async function resumeTexts(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, string | null>> {
+	if (!ids.length) return new Map()
+	const rows = await deps.database.rows<{ id: string; text: string | null }>(sql`select id, resume_text as text from candidates where workspace_id = ${workspaceId} and id in ${inList([...new Set(ids)])}`)
+	return new Map(rows.map((r) => [r.id, r.text]))
+}
+
+/** The stored résumé file of a candidate the actor can reach (key in the file store), or null. */
+export async function resumeFileOf(deps: AppDeps, actor: Actor, candidateId: string): Promise<{ key: string; fileName: string; contentType: string } | null> {
+	const reach = await reachOf(deps, actor)
+	const [row] = await deps.database.rows<{ key: string | null; fileName: string | null; contentType: string | null }>(
+		sql`select c.resume_path as key, c.resume_file_name as "fileName", c.resume_mime as "contentType" from candidates c where c.id = ${candidateId} and ${candidateReach(reach)}`,
+	)
+	return row?.key ? { key: row.key, fileName: row.fileName ?? 'resume', contentType: row.contentType ?? 'application/octet-stream' } : null
+}
+
+/** MD5 of each candidate's résumé text (as `resumeHash` computes it), to cache work done on résumés. */
+export async function resumeHashes(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, string>> {
+	if (!ids.length) return new Map()
+	const rows = await deps.database.rows<{ id: string; hash: string }>(sql`select id, md5(coalesce(resume_text, '')) as hash from candidates where workspace_id = ${workspaceId} and id in ${inList([...new Set(ids)])}`)
+	return new Map(rows.map((r) => [r.id, r.hash]))
+}

@@ -1,0 +1,80 @@
+/**
+ * Reads of candidates and applications that the inbox, the AI interviews and the review queue
+ * need (added by the issue-7 work; owned by this module). Callers check reach themselves or only
+ * use the results internally (threading mail, seeding, the review queue's own job filter).
+ */
+import { sql } from 'drizzle-orm'
+import type { AppDeps } from '../../core/deps.ts'
+import type { SourcePosition } from '../../core/module.ts'
+import { inList } from './reach.ts'
+import { stagesOf } from './stages.ts'
+
+export interface CandidateParty {
+	id: string
+	name: string
+	email: string
+	phone: string | null
+}
+
+const digits = (s: string) => s.replace(/\D/g, '').slice(-10)
+
+/**
+ * Candidates of the workspace reached at these addresses (e-mail addresses compared without
+ * case, phone numbers by their last ten digits), keyed by the address as given.
+ */
+export async function candidatesByAddress(deps: AppDeps, workspaceId: string, addresses: string[]): Promise<Map<string, CandidateParty>> {
+	const emails = [...new Set(addresses.filter((a) => a.includes('@')).map((a) => a.trim().toLowerCase()))]
+	const phones = [...new Set(addresses.filter((a) => !a.includes('@')).map(digits).filter((d) => d.length >= 7))]
+	const out = new Map<string, CandidateParty>()
+	if (!emails.length && !phones.length) return out
+	const rows = await deps.database.rows<CandidateParty>(
+		sql`select id, name, email, phone from candidates where workspace_id = ${workspaceId} and (lower(email) in ${inList(emails)} or right(regexp_replace(coalesce(phone, ''), '[^0-9]', '', 'g'), 10) in ${inList(phones)}) order by created_at, id`,
+	)
+	for (const a of addresses) {
+		const match = a.includes('@') ? rows.find((r) => r.email.toLowerCase() === a.trim().toLowerCase()) : rows.find((r) => r.phone && digits(r.phone) === digits(a))
+		if (match) out.set(a, match)
+	}
+	return out
+}
+
+export interface ApplicationParty {
+	id: string
+	candidateId: string
+	jobId: string
+	stageKey: string
+	candidate: CandidateParty
+	createdAt: Date
+}
+
+type PartyRow = { id: string; candidateId: string; jobId: string; stageKey: string; createdAt: Date | string; name: string; email: string; phone: string | null }
+const party = (r: PartyRow): ApplicationParty => ({ id: r.id, candidateId: r.candidateId, jobId: r.jobId, stageKey: r.stageKey, createdAt: new Date(r.createdAt), candidate: { id: r.candidateId, name: r.name, email: r.email, phone: r.phone } })
+const PARTY = sql`a.id, a.candidate_id as "candidateId", a.job_id as "jobId", a.stage_key as "stageKey", a.created_at as "createdAt", c.name, c.email, c.phone`
+
+/** The candidate and job of applications of the workspace, by application id. */
+export async function applicationParties(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, ApplicationParty>> {
+	if (!ids.length) return new Map()
+	const rows = await deps.database.rows<PartyRow>(sql`select ${PARTY} from applications a join candidates c on c.id = a.candidate_id where a.workspace_id = ${workspaceId} and a.id in ${inList([...new Set(ids)])}`)
+	return new Map(rows.map((r) => [r.id, party(r)]))
+}
+
+/** Every application of the workspace that is not archived, oldest first (demo data of other modules). */
+export async function workspaceApplications(deps: AppDeps, workspaceId: string): Promise<ApplicationParty[]> {
+	const rows = await deps.database.rows<PartyRow>(sql`select ${PARTY} from applications a join candidates c on c.id = a.candidate_id where a.workspace_id = ${workspaceId} and a.archived = false order by a.created_at, a.id`)
+	return rows.map(party)
+}
+
+/**
+ * Applications still in the pipeline's first stage (nobody has moved them on), on the given jobs,
+ * oldest first after `after` by `(created_at, id)`: the review queue's "new application" entries.
+ */
+export async function waitingApplications(deps: AppDeps, workspaceId: string, query: { jobIds: string[]; after?: SourcePosition; limit: number }): Promise<ApplicationParty[]> {
+	if (!query.jobIds.length) return []
+	const first = (await stagesOf(deps, workspaceId))[0]?.key ?? 'applied'
+	const after = query.after ? sql` and (a.created_at, a.id collate "C") > (${query.after.at.toISOString()}::timestamptz, ${query.after.id} collate "C")` : sql``
+	const rows = await deps.database.rows<PartyRow>(
+		sql`select ${PARTY} from applications a join candidates c on c.id = a.candidate_id
+where a.workspace_id = ${workspaceId} and a.job_id in ${inList(query.jobIds)} and a.stage_key = ${first} and a.archived = false and a.outcome is null and a.kind = 'applicant'${after}
+order by a.created_at, a.id collate "C" limit ${query.limit}`,
+	)
+	return rows.map(party)
+}

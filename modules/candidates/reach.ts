@@ -1,0 +1,65 @@
+/**
+ * Who may see which candidates, applications and notes.
+ *
+ * Rules (design.md):
+ * - Owners, admins and recruiters see every candidate and application of the workspace.
+ * - Hiring managers see only the applications of jobs on whose hiring team they are, and only the
+ *   candidates behind them; never contact details (e-mail, phone, and both are blanked in résumé
+ *   text) and never documents.
+ * - Private notes are seen by their author, owners and admins; hiring managers see the shared notes
+ *   about applications they can reach, and their own.
+ * - A record out of reach is answered exactly like an absent one.
+ */
+import { sql, type SQL } from 'drizzle-orm'
+import { isAdmin, type Actor } from '../../core/actor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { reachableJobIds } from '../jobs/index.ts'
+
+/** The jobs whose applications the actor can reach: every job of the workspace, or a list. */
+export interface Reach {
+	actor: Actor
+	jobIds: 'all' | string[]
+}
+
+export async function reachOf(deps: AppDeps, actor: Actor): Promise<Reach> {
+	return { actor, jobIds: await reachableJobIds(deps, actor) }
+}
+
+export const inList = (ids: readonly string[]) => (ids.length ? sql`(${sql.join(ids.map((id) => sql`${id}`), sql`, `)})` : sql`(null)`)
+
+/** Applications (aliased `a`) the actor can reach. */
+export function applicationReach(reach: Reach, alias = 'a'): SQL {
+	const a = sql.raw(alias)
+	const base = sql`${a}.workspace_id = ${reach.actor.workspaceId}`
+	return reach.jobIds === 'all' ? base : sql`${base} and ${a}.job_id in ${inList(reach.jobIds)}`
+}
+
+/** Candidates (aliased `c`) the actor can reach. */
+export function candidateReach(reach: Reach): SQL {
+	const base = sql`c.workspace_id = ${reach.actor.workspaceId}`
+	if (reach.jobIds === 'all') return base
+	// The reachable candidates are collected first (few: the applicants of a few jobs), so the
+	// planner fetches them by id instead of walking every candidate of the workspace.
+	return sql`${base} and c.id = any(array(select ra.candidate_id from applications ra where ra.job_id in ${inList(reach.jobIds)}))`
+}
+
+/** Notes (aliased `n`) the actor may read. */
+export function noteReach(reach: Reach): SQL {
+	const { actor } = reach
+	const base = sql`n.workspace_id = ${actor.workspaceId}`
+	if (isAdmin(actor)) return base
+	const mine = sql`n.author_user_id = ${actor.userId}`
+	if (reach.jobIds === 'all') return sql`${base} and (n.visibility = 'shared' or ${mine})`
+	return sql`${base} and (${mine} or (n.visibility = 'shared' and exists (select 1 from applications na where na.id = n.application_id and na.job_id in ${inList(reach.jobIds)})))`
+}
+
+/** E-mail and phone: owners, admins and recruiters (the `candidates:contact` permission). */
+export const seesContact = (deps: AppDeps, actor: Actor) => deps.permissions.can(actor, 'candidates:contact')
+
+const EMAILS = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/gu
+const PHONES = /(?:\+?\d[\s().-]*){7,15}\d/g
+
+/** Résumé text without e-mail addresses and phone numbers (for people who may not see contact details). */
+export function redactContacts(text: string): string {
+	return text.replace(EMAILS, '[e-mail hidden]').replace(PHONES, (m) => (/(19|20)\d\d\s*[-–]\s*(19|20)\d\d/.test(m) ? m : '[phone hidden]'))
+}

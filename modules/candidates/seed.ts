@@ -1,0 +1,124 @@
+/**
+ * Demo candidates and applications: ~300 candidates with résumé texts, ~600 applications across
+ * the pipeline (with the real résumé check), ratings, notes and screening answers. Deterministic:
+ * ids derive from the workspace, and seeding twice inserts nothing new.
+ */
+import type { AppDeps } from '../../core/deps.ts'
+import type { WorkspaceRef } from '../../core/module.ts'
+import { daysAgo, seededId, seededRandom } from '../../core/seed-random.ts'
+import { listPeople } from '../auth/index.ts'
+import { jobQuestionsOf, ROLE_TEMPLATES, workspaceJobs, type JobRequirements } from '../jobs/index.ts'
+import { checkResume } from './resume-check.ts'
+import { demoCandidate } from './seed-data.ts'
+import { DEFAULT_STAGES, ensureStages } from './stages.ts'
+import { applicationAnswers, applications, candidates, notes, ratings } from './table.ts'
+
+export const DEMO_CANDIDATES = 300
+
+const NOTES = [
+	'Strong communicator; walked through a recent migration clearly.',
+	'Rate expectations are above the client’s range; discuss before submitting.',
+	'Available in two weeks; prefers hybrid.',
+	'Client feedback: solid on fundamentals, wants more cloud depth.',
+	'Referred by a placed consultant; prioritise.',
+	'Needs sponsorship transfer; check timelines with the vendor.',
+]
+
+const familyOf = (title: string) => ROLE_TEMPLATES.find((t) => t.title === title)?.family ?? 'other'
+
+/** The demo candidates' ids, in order (the bench demo data refers to them). */
+export const demoCandidateId = (ws: WorkspaceRef, i: number) => seededId('cand', ws.id, `cand-${i}`)
+
+export async function seedCandidates(deps: AppDeps, ws: WorkspaceRef): Promise<void> {
+	const rnd = seededRandom(`candidates:${ws.id}`)
+	await ensureStages(deps.db, ws.id)
+	const people = (await listPeople(deps.db, ws.id)).map((p) => p.userId).sort()
+	const jobs = await workspaceJobs(deps, ws.id)
+	const byFamily = new Map<string, JobRequirements[]>()
+	for (const j of jobs) byFamily.set(familyOf(j.title), [...(byFamily.get(familyOf(j.title)) ?? []), j])
+	const questions = new Map(await Promise.all(jobs.map(async (j) => [j.id, await jobQuestionsOf(deps, j.id)] as const)))
+	const now = deps.now()
+
+	const candidateRows = []
+	const applicationRows = []
+	const answerRows = []
+	const ratingRows = []
+	const noteRows = []
+	for (let i = 0; i < DEMO_CANDIDATES; i++) {
+		const template = ROLE_TEMPLATES[i % ROLE_TEMPLATES.length]!
+		const c = demoCandidate(rnd, i, template)
+		const id = demoCandidateId(ws, i)
+		const createdDaysAgo = 180 - Math.floor((i * 180) / DEMO_CANDIDATES)
+		candidateRows.push({
+			id,
+			workspaceId: ws.id,
+			name: c.name,
+			email: c.email,
+			phone: c.phone,
+			location: c.location,
+			headline: c.headline,
+			skills: c.skills,
+			workAuthorization: c.workAuthorization,
+			yearsExperience: c.years,
+			resumeFileName: `${c.name.replace(/\W+/g, '_')}_Resume.pdf`,
+			resumeMime: 'application/pdf',
+			resumeText: c.resumeText,
+			source: c.source,
+			ownerUserId: people.length ? people[i % people.length]! : null,
+			createdAt: daysAgo(createdDaysAgo, i),
+			updatedAt: daysAgo(Math.max(0, createdDaysAgo - 5), i),
+		})
+		if (!jobs.length) continue
+		const count = rnd.chance(0.3) ? 1 : rnd.chance(0.64) ? 2 : 3
+		const own = byFamily.get(template.family) ?? []
+		const picked = new Set<JobRequirements>()
+		for (let k = 0; k < count; k++) picked.add(k < own.length && rnd.chance(0.8) ? own[(i + k) % own.length]! : rnd.pick(jobs))
+		let k = 0
+		for (const job of picked) {
+			const appId = seededId('app', ws.id, `app-${i}-${k}`)
+			const stage = weightedStage(rnd.next())
+			const outcome = stage === 'hired' ? 'hired' : stage !== 'offer' && rnd.chance(0.15) ? 'rejected' : rnd.chance(0.04) ? 'withdrawn' : null
+			const kind = job.status === 'Draft' || rnd.chance(0.15) ? 'lead' : 'applicant'
+			const check = checkResume(c.resumeText, job.mustHave, now)
+			const appliedDaysAgo = Math.max(0, createdDaysAgo - rnd.int(0, 20))
+			applicationRows.push({
+				id: appId,
+				workspaceId: ws.id,
+				candidateId: id,
+				jobId: job.id,
+				stageKey: stage,
+				outcome,
+				archived: outcome !== null && outcome !== 'hired' && rnd.chance(0.6),
+				kind,
+				shortlist: stage !== 'applied' && rnd.chance(0.4) ? 'shortlisted' : rnd.chance(0.08) ? 'declined' : 'none',
+				resumeCheck: check as unknown as Record<string, unknown>,
+				resumeScore: check.score,
+				source: kind === 'lead' ? 'sourced' : c.source,
+				createdAt: daysAgo(appliedDaysAgo, k),
+				updatedAt: daysAgo(Math.max(0, appliedDaysAgo - 2), k),
+				stageChangedAt: daysAgo(Math.max(0, appliedDaysAgo - rnd.int(0, 10)), k),
+			})
+			if (kind === 'applicant')
+				for (const q of questions.get(job.id) ?? []) answerRows.push({ applicationId: appId, questionId: q.id, answer: q.kind === 'yes_no' ? (c.workAuthorization === 'USC' || c.workAuthorization === 'GC' ? 'yes' : 'no') : `${Math.max(1, c.years - rnd.int(0, 3))} years; most recently at my current role.` })
+			if (people.length && stage !== 'applied')
+				for (const [r, userId] of rnd.sample(people, rnd.int(1, Math.min(2, people.length))).entries())
+					ratingRows.push({ id: seededId('rat', ws.id, `${appId}-${r}`), applicationId: appId, userId, score: Math.min(5, Math.max(1, Math.round((check.score ?? 50) / 25) + rnd.int(0, 1))), comment: rnd.chance(0.5) ? rnd.pick(['Good depth on the must-haves.', 'Communication could be sharper.', 'Strong match for this client.', 'Light on recent hands-on work.']) : null, createdAt: daysAgo(Math.max(0, appliedDaysAgo - 1), r) })
+			if (people.length && rnd.chance(0.4))
+				noteRows.push({ id: seededId('note', ws.id, appId), workspaceId: ws.id, candidateId: id, applicationId: appId, authorUserId: rnd.pick(people), body: rnd.pick(NOTES), visibility: rnd.chance(0.25) ? 'private' : 'shared', createdAt: daysAgo(Math.max(0, appliedDaysAgo - 1), 30 + k) })
+			k++
+		}
+	}
+	for (let i = 0; i < candidateRows.length; i += 100) await deps.db.insert(candidates).values(candidateRows.slice(i, i + 100)).onConflictDoNothing()
+	for (let i = 0; i < applicationRows.length; i += 100) await deps.db.insert(applications).values(applicationRows.slice(i, i + 100)).onConflictDoNothing()
+	for (let i = 0; i < answerRows.length; i += 200) await deps.db.insert(applicationAnswers).values(answerRows.slice(i, i + 200)).onConflictDoNothing()
+	if (ratingRows.length) await deps.db.insert(ratings).values(ratingRows).onConflictDoNothing()
+	if (noteRows.length) await deps.db.insert(notes).values(noteRows).onConflictDoNothing()
+}
+
+/** applied 35 %, screening 25 %, submitted 15 %, client interview 12 %, offer 6 %, hired 7 %. */
+function weightedStage(x: number): string {
+	const weights = [0.35, 0.25, 0.15, 0.12, 0.06, 0.07]
+	let sum = 0
+	for (let i = 0; i < weights.length; i++) if (x < (sum += weights[i]!)) return DEFAULT_STAGES[i]!.key
+	return 'hired'
+}

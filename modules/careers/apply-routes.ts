@@ -1,0 +1,68 @@
+/**
+ * Applying from a job page: the form (on the job page) and its multipart POST. The rules live in
+ * the candidates module (`applyToJob`); this adapter only reads the form and picks the page: thanks
+ * (200), the form again with messages and what was typed (422), or "already applied" (409).
+ */
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError } from '../../core/errors.ts'
+import { anonymousCsrf } from '../../core/http/csrf.ts'
+import type { SafeHtml } from '../../core/html.ts'
+import type { AuthPlugin } from '../../core/http/auth.ts'
+import { normalizeSource, recordCareersEvent } from '../analytics/index.ts'
+import { findWorkspace, type Workspace } from '../auth/index.ts'
+import { applyToJob } from '../candidates/index.ts'
+import { findJobBySlug, jobQuestionsOf, jobUrl, type PublicJob } from '../jobs/index.ts'
+import { applyForm, appliedPage, type ApplyFormState } from './apply-pages.ts'
+import { closedJobPage, jobPage } from './pages.ts'
+
+const SLUG = /^[a-z0-9-]{1,80}$/
+const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
+
+/** The apply form for a job page (sets the anonymous CSRF cookie). */
+export async function applySection(deps: AppDeps, ws: Workspace, job: PublicJob, cookie: Record<string, any>, source: string | null, state: Partial<ApplyFormState> = {}): Promise<SafeHtml> {
+	return applyForm(ws, job, await jobQuestionsOf(deps, job.id), { csrf: anonymousCsrf(deps, cookie), source: source ?? '', ...state })
+}
+
+const text = (v: unknown) => (typeof v === 'string' ? v : '')
+
+export function applyRoutes(deps: AppDeps, auth: AuthPlugin) {
+	return new Elysia({ name: 'careers.apply' }).use(auth).post(
+		'/careers/:workspace/jobs/:slug/apply',
+		async ({ params, body, cookie }) => {
+			const ws = SLUG.test(params.workspace) ? await findWorkspace(deps.db, params.workspace) : null
+			const job = ws && SLUG.test(params.slug) ? await findJobBySlug(deps, ws.id, params.slug) : null
+			if (!ws || !job || job.status === 'Draft') throw new AppError('NOT_FOUND', 'There is no job at this address.')
+			if (job.status !== 'Open') return closedJobPage(ws, job)
+			const fields = body as Record<string, unknown>
+			const file = fields.resume instanceof Blob && fields.resume.size > 0 ? (fields.resume as File) : null
+			const values: Record<string, string> = {}
+			for (const [k, v] of Object.entries(fields)) if (typeof v === 'string' && (k === 'name' || k === 'email' || k === 'phone' || k.startsWith('answer_'))) values[k] = v.slice(0, 4000)
+			const answers = Object.fromEntries(Object.entries(values).filter(([k]) => k.startsWith('answer_')).map(([k, v]) => [k.slice('answer_'.length), v]))
+			const source = normalizeSource(text(fields.source))
+			const again = async (status: number, state: Partial<ApplyFormState>) => {
+				const page = jobPage(ws, job, jobUrl(deps.config.baseUrl, ws.slug, job.slug), await applySection(deps, ws, job, cookie, source, { values, ...state }))
+				return new Response(page.body, { status, headers: page.headers })
+			}
+			try {
+				const event = await applyToJob(deps, {
+					workspace: ws,
+					job,
+					name: values.name ?? '',
+					email: values.email ?? '',
+					phone: values.phone ?? '',
+					resume: file ? { bytes: new Uint8Array(await file.arrayBuffer()), fileName: file.name } : null,
+					answers,
+					source,
+				})
+				await recordCareersEvent(deps, { workspaceId: event.workspaceId, jobId: event.jobId, kind: 'application', source: event.source })
+				return appliedPage(ws, job, (values.email ?? '').trim().toLowerCase())
+			} catch (error) {
+				if (error instanceof AppError && error.code === 'VALIDATION') return again(422, { errors: error.fields ?? [] })
+				if (error instanceof AppError && error.code === 'CONFLICT') return again(409, { notice: `${error.message} We will be in touch about it; you do not need to apply again.` })
+				throw error
+			}
+		},
+		{ auth: 'form', body: form },
+	)
+}

@@ -1,0 +1,172 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { makeDocx, makePdf } from '../../tests/fixtures/resumes.ts'
+import { closeBrowser, newContext } from '../../tests/browser.ts'
+import { newPerson, newWorkspace, serveApp, testApp, type TestWorkspace } from '../../tests/helpers.ts'
+import { personActor } from '../auth/index.ts'
+import { createJob, setJobStatus } from '../jobs/service.ts'
+import { jobQuestions } from '../jobs/table.ts'
+
+afterAll(() => closeBrowser())
+
+const RESUME = ['Jane Applicant', 'jane@example.com | +1 512 555 0100', 'Senior Java engineer with 8 years of experience', 'Skills: Java 17, SpringBoot, K8s, REST APIs']
+
+async function openJob(ws: TestWorkspace, mustHave = ['Java', 'Spring Boot', 'Kubernetes', '7+ years of experience']) {
+	const { deps } = await testApp()
+	const owner = await newPerson(ws, 'owner', {}, deps)
+	const actor = await personActor(deps, ws.slug, owner.email)
+	const created = await createJob(deps, actor, { title: 'Senior Java Developer', requirements: mustHave })
+	const job = await setJobStatus(deps, actor, created.id, 'Open')
+	await deps.db.insert(jobQuestions).values([
+		{ id: `${job.id}_q1`, jobId: job.id, position: 1, prompt: 'Are you authorized to work in the US?', kind: 'yes_no', required: true },
+		{ id: `${job.id}_q2`, jobId: job.id, position: 2, prompt: 'Years with Java?', kind: 'text', required: true },
+	])
+	return { job, path: new URL(job.url!).pathname, q1: `${job.id}_q1`, q2: `${job.id}_q2` }
+}
+
+/** GET the job page like a browser: the CSRF cookie and the form's token. */
+async function formSession(path: string) {
+	const { app } = await testApp()
+	const res = await app.handle(new Request(`http://localhost${path}`))
+	const page = await res.text()
+	const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!
+	const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? ''
+	return { page, cookie, csrf }
+}
+
+async function post(path: string, fields: Record<string, string | Blob>, session?: { cookie: string; csrf: string }) {
+	const { app } = await testApp()
+	const s = session ?? (await formSession(path))
+	const form = new FormData()
+	form.set('csrf', s.csrf)
+	for (const [k, v] of Object.entries(fields)) if (v instanceof Blob) form.set(k, v, k === 'resume' ? ((v as File).name ?? 'resume') : undefined)
+	else form.set(k, v)
+	const res = await app.handle(new Request(`http://localhost${path}/apply`, { method: 'POST', body: form, headers: { cookie: s.cookie } }))
+	return { status: res.status, text: await res.text() }
+}
+
+const pdfFile = (lines = RESUME, name = 'jane.pdf') => new File([Buffer.from(makePdf(lines))], name, { type: 'application/pdf' })
+const docxFile = (lines = RESUME, name = 'jane.docx') => new File([Buffer.from(makeDocx(lines))], name, { type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' })
+
+describe('careers apply flow (in process)', () => {
+	test('applying creates the candidate and the application, runs the résumé check and queues the confirmation', async () => {
+		const { deps } = await testApp()
+		const ws = await newWorkspace(deps)
+		const { job, path, q1, q2 } = await openJob(ws)
+		const session = await formSession(path)
+		expect(session.page).toContain('Apply for this job')
+		expect(session.page).toContain('Are you authorized to work in the US?')
+		const res = await post(path, { name: 'Jane Applicant', email: 'Jane@Example.com', phone: '+1 512 555 0100', resume: pdfFile(), [`answer_${q1}`]: 'yes', [`answer_${q2}`]: '8 years', source: 'linkedin' }, session)
+		expect(res.status).toBe(200)
+		expect(res.text).toContain('Thank you for applying')
+		const [app] = await deps.database.rows<any>(sql`select a.*, c.email, c.resume_text, c.resume_path, c.source as csource from applications a join candidates c on c.id = a.candidate_id where a.job_id = ${job.id}`)
+		expect(app.email).toBe('jane@example.com')
+		expect(app.stage_key).toBe('applied')
+		expect(app.source).toBe('linkedin')
+		expect(app.csource).toBe('careers')
+		expect(app.resume_text).toContain('SpringBoot')
+		expect(app.resume_path).toMatch(/^resumes\/ws_[a-z0-9]+\/[a-z0-9]+\.pdf$/)
+		expect(app.resume_score).toBe(100)
+		expect(app.resume_check.items.map((i: any) => i.status)).toEqual(['met', 'met', 'met', 'met'])
+		const answers = await deps.database.rows<any>(sql`select * from application_answers where application_id = ${app.id} order by question_id`)
+		expect(answers.map((a) => a.answer)).toEqual(['yes', '8 years'])
+		const mail = await deps.database.rows<any>(sql`select * from outbox where related_id = ${app.id}`)
+		expect(mail).toHaveLength(1)
+		expect(mail[0].to).toBe('jane@example.com')
+		expect(mail[0].subject).toBe('We received your application: Senior Java Developer')
+		const log = await deps.database.rows<any>(sql`select * from activity where target_id = ${app.id}`)
+		expect(log[0].action).toBe('application.received')
+		const events = await deps.database.rows<any>(sql`select * from careers_events where job_id = ${job.id} and kind = 'application'`)
+		expect(events).toHaveLength(1)
+	}, 30_000)
+
+	test('a second application to the same job is told so and changes nothing; another job updates the same candidate', async () => {
+		const { deps } = await testApp()
+		const ws = await newWorkspace(deps)
+		const first = await openJob(ws)
+		const fields = (q1: string, q2: string, resume: File) => ({ name: 'Jane Applicant', email: 'jane@example.com', phone: '+1 512 555 0100', resume, [`answer_${q1}`]: 'no', [`answer_${q2}`]: '8' })
+		expect((await post(first.path, fields(first.q1, first.q2, pdfFile()))).status).toBe(200)
+		const again = await post(first.path, fields(first.q1, first.q2, docxFile()))
+		expect(again.status).toBe(409)
+		expect(again.text).toContain('You have already applied for this job.')
+		const second = await openJob(ws, ['C#', '.NET Core'])
+		expect((await post(second.path, fields(second.q1, second.q2, docxFile(['Jane Applicant', 'Now also C# and dotnet core'])))).status).toBe(200)
+		const rows = await deps.database.rows<any>(sql`select c.id, c.resume_mime, count(a.id)::int as n from candidates c join applications a on a.candidate_id = c.id where c.workspace_id = ${ws.id} group by c.id`)
+		expect(rows).toHaveLength(1)
+		expect(rows[0].n).toBe(2)
+		expect(rows[0].resume_mime).toContain('wordprocessingml')
+		// The first application was re-checked against the newer résumé (no Java in it any more).
+		const [firstApp] = await deps.database.rows<any>(sql`select resume_score from applications where job_id = ${first.job.id}`)
+		expect(firstApp.resume_score).toBe(0)
+	}, 30_000)
+
+	test('bad input shows the form again with messages and keeps what was typed', async () => {
+		const ws = await newWorkspace()
+		const { path, q1, q2 } = await openJob(ws)
+		const png = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])], 'resume.pdf', { type: 'application/pdf' })
+		const res = await post(path, { name: '', email: 'not-an-email', phone: 'call me', resume: png, [`answer_${q1}`]: 'maybe', [`answer_${q2}`]: 'Ten <b>years</b>' })
+		expect(res.status).toBe(422)
+		for (const message of ['Enter your name', 'Enter an e-mail address', 'Enter a phone number of 7 to 15 digits', 'Your résumé must be a PDF or a Word (.docx) file', 'with yes or no'])
+			expect(res.text).toContain(message)
+		expect(res.text).toContain('value="not-an-email"')
+		expect(res.text).toContain('Ten &lt;b&gt;years&lt;/b&gt;</textarea>')
+		const missing = await post(path, { name: 'Jo', email: 'jo@example.com', phone: '5125550100', [`answer_${q1}`]: 'yes' })
+		expect(missing.status).toBe(422)
+		expect(missing.text).toContain('Attach your résumé')
+		expect(missing.text).toContain('Answer “Years with Java?”')
+		const big = new Uint8Array(10 * 1024 * 1024 + 1)
+		big.set(new TextEncoder().encode('%PDF-1.4\n'))
+		const tooBig = await post(path, { name: 'Jo', email: 'jo@example.com', phone: '5125550100', resume: new File([big], 'big.pdf'), [`answer_${q1}`]: 'yes', [`answer_${q2}`]: '3' })
+		expect(tooBig.text).toContain('Your résumé must be at most 10 MB')
+		const broken = await post(path, { name: 'Jo', email: 'jo@example.com', phone: '5125550100', resume: new File(['%PDF-1.4 nothing else'], 'x.pdf'), [`answer_${q1}`]: 'yes', [`answer_${q2}`]: '3' })
+		expect(broken.text).toContain('We could not read your résumé')
+	}, 30_000)
+
+	test('a form without the CSRF token is refused', async () => {
+		const ws = await newWorkspace()
+		const { path } = await openJob(ws)
+		const res = await post(path, { name: 'X' }, { cookie: '', csrf: '' })
+		expect(res.status).toBe(403)
+	})
+})
+
+describe('careers apply flow (headless Chromium)', () => {
+	test('applies with a real PDF and a real DOCX, and shows problems in the page', async () => {
+		const { url, deps } = await serveApp()
+		const ws = await newWorkspace(deps)
+		const pdfJob = await openJob(ws)
+		const docxJob = await openJob(ws, ['C#', '.NET Core', 'SQL Server'])
+		const context = await newContext()
+		const page = await context.newPage()
+		const apply = async (path: string, q1: string, q2: string, file: { name: string; mimeType: string; buffer: Buffer }, email: string) => {
+			await page.goto(`${url}${path}`)
+			await page.getByLabel('Full name').fill('Ravi Browser')
+			await page.getByLabel('E-mail').fill(email)
+			await page.getByLabel('Phone').fill('+1 214 555 0142')
+			await page.locator('#apply-resume').setInputFiles(file)
+			await page.locator(`input[name="answer_${q1}"][value="yes"]`).check()
+			await page.locator(`#apply-answer_${q2}`).fill('6 years')
+			await page.getByRole('button', { name: 'Submit application' }).click()
+		}
+		await apply(pdfJob.path, pdfJob.q1, pdfJob.q2, { name: 'ravi.pdf', mimeType: 'application/pdf', buffer: Buffer.from(makePdf(RESUME)) }, 'ravi@example.com')
+		await page.getByRole('heading', { name: 'Thank you for applying' }).waitFor()
+		await apply(docxJob.path, docxJob.q1, docxJob.q2, { name: 'ravi.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: Buffer.from(makeDocx(['Ravi Browser', 'C# and .NET Core 8 developer', 'SQL Server 2019, Azure'])) }, 'ravi.docx@example.com')
+		await page.getByRole('heading', { name: 'Thank you for applying' }).waitFor()
+		const scores = await deps.database.rows<any>(sql`select a.resume_score, c.resume_mime from applications a join candidates c on c.id = a.candidate_id where c.workspace_id = ${ws.id} order by a.created_at`)
+		expect(scores.map((s) => [s.resume_score, s.resume_mime])).toEqual([
+			[100, 'application/pdf'],
+			[100, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+		])
+
+		// A text file named .pdf: the page shows the problem and keeps what was typed.
+		await apply(pdfJob.path, pdfJob.q1, pdfJob.q2, { name: 'fake.pdf', mimeType: 'application/pdf', buffer: Buffer.from('just some text') }, 'other@example.com')
+		await page.getByRole('alert').waitFor()
+		expect(await page.getByRole('alert').innerText()).toContain('Your résumé must be a PDF or a Word (.docx) file')
+		expect(await page.getByLabel('E-mail').inputValue()).toBe('other@example.com')
+		expect(await page.locator(`#apply-answer_${pdfJob.q2}`).inputValue()).toBe('6 years')
+		// Applying again for the same job is told, not duplicated.
+		await apply(pdfJob.path, pdfJob.q1, pdfJob.q2, { name: 'ravi.pdf', mimeType: 'application/pdf', buffer: Buffer.from(makePdf(RESUME)) }, 'ravi@example.com')
+		expect(await page.getByRole('status').innerText()).toContain('You have already applied for this job.')
+		await context.close()
+	}, 60_000)
+})

@@ -1,0 +1,259 @@
+/**
+ * The public careers site: a published job is live at its `url`, with the facts candidates need
+ * and schema.org JobPosting data; closed jobs leave the list and the sitemap and come back when
+ * re-opened; drafts are never public.
+ */
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { call, newVendor, newWorkspace, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { jobs } from '../jobs/table.ts'
+
+// Opening the shared test database can take seconds on a busy machine: do it before the first test.
+beforeAll(() => testApp(), 60_000)
+
+async function setup() {
+	const ws = await newWorkspace()
+	const vendor = await newVendor(ws)
+	return { ws, ...vendor, key: vendor.apiKey }
+}
+
+const publish = async (key: string, body: Record<string, unknown>) => {
+	const res = await call('POST', '/api/v1/jobs', { key, body: { title: 'QA Engineer', ...body } })
+	expect(res.status).toBeLessThan(300)
+	return res.json.job as { url: string | null; publishedAt: string; updatedAt: string; vendorJobId: string }
+}
+const pathOf = (url: string) => new URL(url).pathname
+
+/** The page's JSON-LD blocks, parsed. */
+function jsonLd(html: string): any[] {
+	return [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!))
+}
+
+async function sitemapLocs(): Promise<Map<string, string>> {
+	const res = await call('GET', '/sitemap.xml')
+	expect(res.status).toBe(200)
+	expect(res.headers.get('content-type')).toContain('xml')
+	const entries = new Map<string, string>()
+	for (const m of res.text.matchAll(/<url><loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod><\/url>/g)) entries.set(m[1]!.replace(/&amp;/g, '&'), m[2]!)
+	return entries
+}
+
+const listPage = (ws: TestWorkspace) => call('GET', `/careers/${ws.slug}`)
+
+describe('the job page', () => {
+	test('shows title, location, schedule, contract type, visa, minimum years, summary, description, must-have and nice-to-have', async () => {
+		const { key } = await setup()
+		const job = await publish(key, {
+			vendorJobId: 'J-1',
+			title: 'Senior Java Developer',
+			location: 'Austin, TX',
+			schedule: 'Hybrid',
+			contractType: 'W2 / C2C',
+			visa: 'USC/GC',
+			minYears: 7,
+			summary: 'Build payment microservices for a bank.',
+			description: '<h2>What you will do</h2><p>Design <strong>resilient</strong> services.</p><ul><li>Own releases</li></ul>',
+			mustHave: ['Java 17', 'Spring Boot'],
+			niceToHave: ['Kafka', 'AWS'],
+			interview: 'Two video rounds',
+		})
+		const res = await call('GET', pathOf(job.url!))
+		expect(res.status).toBe(200)
+		expect(res.headers.get('content-type')).toContain('text/html')
+		const html = res.text
+		expect(html).toContain('<h1>Senior Java Developer</h1>')
+		for (const text of ['Austin, TX', 'Hybrid', 'W2 / C2C', 'US citizens and green-card holders', '7 years', 'Build payment microservices for a bank.', 'Java 17', 'Spring Boot', 'Kafka', 'AWS'])
+			expect(html).toContain(text)
+		expect(html).toContain('<h2>What you will do</h2><p>Design <strong>resilient</strong> services.</p><ul><li>Own releases</li></ul>')
+		expect(html).toMatch(/Must have[\s\S]*Java 17[\s\S]*Nice to have[\s\S]*Kafka/)
+		expect(html).toContain(`<link rel="canonical" href="${job.url}">`)
+	})
+
+	test('employment is never shown, neither in the page nor in its data', async () => {
+		const { key } = await setup()
+		const job = await publish(key, { vendorJobId: 'J-1', employment: 'W2 via Zebracorn payroll', contractType: 'C2C' })
+		const html = (await call('GET', pathOf(job.url!))).text
+		expect(html).not.toContain('Zebracorn')
+		expect(html).toContain('C2C')
+		const noType = await publish(key, { vendorJobId: 'J-2', employment: 'Quokka terms, long-term' })
+		expect((await call('GET', pathOf(noType.url!))).text).not.toContain('Quokka')
+	})
+
+	test('everything the vendor sent is escaped; only the sanitised description is markup', async () => {
+		const { key } = await setup()
+		const job = await publish(key, { vendorJobId: 'J-1', title: 'QA <img src=x onerror=alert(1)>', location: '<b>Austin</b>', mustHave: ['<script>alert(2)</script>'], description: '<p>ok</p><script>alert(3)</script>' })
+		const html = (await call('GET', pathOf(job.url!))).text
+		expect(html).toContain('QA &lt;img src=x onerror=alert(1)&gt;')
+		expect(html).toContain('&lt;b&gt;Austin&lt;/b&gt;')
+		expect(html).toContain('&lt;script&gt;alert(2)&lt;/script&gt;')
+		expect(html).not.toContain('<img')
+		expect(html).not.toContain('alert(3)')
+	})
+})
+
+describe('JobPosting JSON-LD', () => {
+	test('ISO datePosted, CONTRACTOR for W2 / C2C, TELECOMMUTE for Remote, no visa text in applicantLocationRequirements', async () => {
+		const { ws, key } = await setup()
+		const job = await publish(key, { vendorJobId: 'J-1', title: 'SRE', schedule: 'Remote', contractType: 'W2', visa: 'USC', location: 'Remote (US)', minYears: 5, mustHave: ['Kubernetes'] })
+		const [data, ...more] = jsonLd((await call('GET', pathOf(job.url!))).text)
+		expect(more).toHaveLength(0)
+		expect(data['@context']).toContain('schema.org')
+		expect(data['@type']).toBe('JobPosting')
+		expect(data.title).toBe('SRE')
+		expect(data.datePosted).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/)
+		expect(data.datePosted).toBe(job.publishedAt)
+		expect(data.employmentType).toBe('CONTRACTOR')
+		expect(data.jobLocationType).toBe('TELECOMMUTE')
+		expect(data.url).toBe(job.url)
+		expect(data.hiringOrganization.name).toBe(ws.name)
+		const requirements = JSON.stringify(data.applicantLocationRequirements ?? {})
+		for (const visaText of ['USC', 'citizen', 'Citizen', 'visa', 'Visa', 'sponsor', 'Sponsor', 'green', 'GC']) expect(requirements).not.toContain(visaText)
+		expect(JSON.stringify(data)).not.toContain('US citizens only')
+	})
+
+	test('employmentType is CONTRACTOR for W2, C2C and W2 / C2C (also when taken from employment); not TELECOMMUTE unless Remote', async () => {
+		const { key } = await setup()
+		for (const [i, body] of [{ contractType: 'W2' }, { contractType: 'C2C' }, { contractType: 'W2 / C2C' }, { employment: 'Contract C2C' }].entries()) {
+			const job = await publish(key, { vendorJobId: `J-${i}`, schedule: i % 2 ? 'Onsite' : 'Hybrid', ...body })
+			const [data] = jsonLd((await call('GET', pathOf(job.url!))).text)
+			expect(data.employmentType).toBe('CONTRACTOR')
+			expect(data.jobLocationType).toBeUndefined()
+		}
+	})
+
+	test('`<` is escaped so the data block cannot be closed early', async () => {
+		const { key } = await setup()
+		const title = '</script><script>alert(1)</script>'
+		const job = await publish(key, { vendorJobId: 'J-1', title, summary: 'a < b <!-- c' })
+		const html = (await call('GET', pathOf(job.url!))).text
+		const block = html.match(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/)![1]!
+		expect(block).not.toContain('<')
+		expect(block).toContain('\\u003c')
+		expect(html).not.toContain('<script>alert(1)')
+		expect(jsonLd(html)[0].title).toBe(title)
+	})
+
+	test('datePosted follows a re-open', async () => {
+		const { key } = await setup()
+		const first = await publish(key, { vendorJobId: 'J-1' })
+		await call('DELETE', '/api/v1/jobs/J-1', { key })
+		await Bun.sleep(10)
+		const again = (await call('PATCH', '/api/v1/jobs/J-1', { key, body: { status: 'open' } })).json.job
+		expect(again.publishedAt > first.publishedAt).toBe(true)
+		expect(jsonLd((await call('GET', pathOf(again.url))).text)[0].datePosted).toBe(again.publishedAt)
+	})
+})
+
+describe('lists, closing and re-opening', () => {
+	test('the workspace list shows open jobs with links to their pages', async () => {
+		const { ws, key } = await setup()
+		const a = await publish(key, { vendorJobId: 'J-1', title: 'Alpha Engineer', location: 'Dallas, TX' })
+		const b = await publish(key, { vendorJobId: 'J-2', title: 'Beta Analyst' })
+		const res = await listPage(ws)
+		expect(res.status).toBe(200)
+		expect(res.text).toContain(`href="${pathOf(a.url!)}"`)
+		expect(res.text).toContain(`href="${pathOf(b.url!)}"`)
+		expect(res.text).toContain('Alpha Engineer')
+		expect(res.text).toContain('Dallas, TX')
+		// Other workspaces' jobs are not listed.
+		const other = await setup()
+		await publish(other.key, { vendorJobId: 'J-1', title: 'Gamma Elsewhere' })
+		expect((await listPage(ws)).text).not.toContain('Gamma Elsewhere')
+	})
+
+	test('a closed job answers 410 and leaves the list and the sitemap; re-opened, it is live again at the same address', async () => {
+		const { ws, key } = await setup()
+		const job = await publish(key, { vendorJobId: 'J-1', title: 'Closing Engineer' })
+		const path = pathOf(job.url!)
+		expect((await sitemapLocs()).has(job.url!)).toBe(true)
+
+		await call('DELETE', '/api/v1/jobs/J-1', { key })
+		const gone = await call('GET', path)
+		expect(gone.status).toBe(410)
+		expect(gone.text).not.toContain('application/ld+json')
+		expect((await listPage(ws)).text).not.toContain(path)
+		expect((await sitemapLocs()).has(job.url!)).toBe(false)
+
+		const reopened = (await call('PATCH', '/api/v1/jobs/J-1', { key, body: { status: 'open' } })).json.job
+		expect(reopened.url).toBe(job.url)
+		expect((await call('GET', path)).status).toBe(200)
+		expect((await listPage(ws)).text).toContain(path)
+		expect((await sitemapLocs()).has(job.url!)).toBe(true)
+
+		// Closed through PATCH and re-opened through publish: the same.
+		await call('PATCH', '/api/v1/jobs/J-1', { key, body: { status: 'closed' } })
+		expect((await call('GET', path)).status).toBe(410)
+		expect((await publish(key, { vendorJobId: 'J-1', title: 'Closing Engineer' })).url).toBe(job.url)
+		expect((await call('GET', path)).status).toBe(200)
+	})
+
+	test('a Draft job is not public: 404, not listed, not in the sitemap', async () => {
+		const { ws } = await setup()
+		const deps = await testDeps()
+		await deps.db.insert(jobs).values({ id: `job_draft_${ws.id.slice(-10)}`, workspaceId: ws.id, slug: 'draft-role-abc', title: 'Draft Role', status: 'Draft' })
+		const res = await call('GET', `/careers/${ws.slug}/jobs/draft-role-abc`)
+		expect(res.status).toBe(404)
+		expect(res.text).not.toContain('Draft Role')
+		expect((await listPage(ws)).text).not.toContain('Draft Role')
+		expect((await sitemapLocs()).has(`http://localhost:3000/careers/${ws.slug}/jobs/draft-role-abc`)).toBe(false)
+	})
+
+	test('unknown workspaces and jobs are 404', async () => {
+		const { ws, key } = await setup()
+		const job = await publish(key, { vendorJobId: 'J-1' })
+		const slug = pathOf(job.url!).split('/').pop()!
+		expect((await call('GET', `/careers/${ws.slug}/jobs/${slug}x`)).status).toBe(404)
+		expect((await call('GET', `/careers/no-such-${ws.slug}/jobs/${slug}`)).status).toBe(404)
+		expect((await call('GET', `/careers/no-such-${ws.slug}`)).status).toBe(404)
+		// A job is reached only under its own workspace.
+		const other = await newWorkspace()
+		expect((await call('GET', `/careers/${other.slug}/jobs/${slug}`)).status).toBe(404)
+	})
+
+	test('/careers lists the workspaces when there are several', async () => {
+		const a = await newWorkspace()
+		const b = await newWorkspace()
+		const res = await call('GET', '/careers')
+		expect(res.status).toBe(200)
+		expect(res.text).toContain(`href="/careers/${a.slug}"`)
+		expect(res.text).toContain(`href="/careers/${b.slug}"`)
+	})
+})
+
+describe('sitemap.xml', () => {
+	test('every open job with a true lastmod (its last change), no cap', async () => {
+		const { ws, key, vendorId } = await setup()
+		const deps = await testDeps()
+		const base = Date.parse('2025-03-01T10:00:00.000Z')
+		const rows = Array.from({ length: 501 }, (_, i) => ({
+			id: `job_sm${i}_${ws.id.slice(-10)}`,
+			workspaceId: ws.id,
+			vendorId,
+			vendorJobId: `S-${i}`,
+			slug: `sitemap-${i}`,
+			title: `Sitemap ${i}`,
+			status: i === 0 ? 'Closed' : 'Open',
+			createdAt: new Date(base + i * 60_000),
+			updatedAt: new Date(base + i * 60_000 + 7_000),
+			publishedAt: new Date(base + i * 60_000),
+			closedAt: i === 0 ? new Date(base + 30_000) : null,
+		}))
+		await deps.db.insert(jobs).values(rows)
+		let entries = await sitemapLocs()
+		const mine = [...entries.keys()].filter((loc) => loc.includes(`/careers/${ws.slug}/jobs/`))
+		expect(mine).toHaveLength(500)
+		expect(entries.has(`http://localhost:3000/careers/${ws.slug}/jobs/sitemap-0`)).toBe(false)
+		for (const i of [1, 250, 500]) expect(entries.get(`http://localhost:3000/careers/${ws.slug}/jobs/sitemap-${i}`)).toBe(new Date(base + i * 60_000 + 7_000).toISOString())
+		// The careers list shows them all too.
+		const list = (await listPage(ws)).text
+		expect(list.match(/<li><a href="\/careers\//g)).toHaveLength(500)
+
+		// A change moves lastmod to the job's new updatedAt.
+		const job = await publish(key, { vendorJobId: 'LIVE-1', title: 'Live Job' })
+		expect((await sitemapLocs()).get(job.url!)).toBe(job.updatedAt)
+		await Bun.sleep(10)
+		const changed = (await call('PATCH', '/api/v1/jobs/LIVE-1', { key, body: { summary: 'Now with a summary' } })).json.job
+		expect(changed.updatedAt > job.updatedAt).toBe(true)
+		entries = await sitemapLocs()
+		expect(entries.get(job.url!)).toBe(changed.updatedAt)
+	})
+})

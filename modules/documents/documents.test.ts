@@ -1,0 +1,328 @@
+/**
+ * Document requests, the upload link (in-process HTTP), documents on file, vendor submission
+ * checks and submissions — with the e-mails delivered to a real SMTP server started by the test.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { and, eq } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import { fileStore } from '../../core/files.ts'
+import { activityFor } from '../activity/index.ts'
+import { personActor } from '../auth/index.ts'
+import { deliverDue } from '../outbox/index.ts'
+import { outbox } from '../outbox/table.ts'
+import { getVendor } from '../vendors/index.ts'
+import { clock, newPerson, newWorkspace, testApp, testDeps, unique, type TestWorkspace } from '../../tests/helpers.ts'
+import { startSmtp, type TestSmtp } from '../../tests/smtp.ts'
+import { newApplication, newCandidate, newSubmissionVendor, newVendorJob, sampleJpeg, samplePng } from '../../tests/staffing-fixtures.ts'
+import { requestCandidateDocuments } from './requests.ts'
+import { samplePdf } from './seed.ts'
+import { listCandidateDocuments } from './service.ts'
+import { checkVendorSubmission, submissionDetails, submitToVendor } from './submissions.ts'
+import { candidateDocuments, vendorSubmissions } from './table.ts'
+
+setDefaultTimeout(30_000)
+
+let smtp: TestSmtp
+beforeAll(async () => {
+	await testApp()
+	smtp = await startSmtp()
+})
+afterAll(() => smtp.stop())
+afterEach(() => clock.reset())
+
+async function actorFor(ws: TestWorkspace, role: string): Promise<Actor> {
+	const deps = await testDeps()
+	const person = await newPerson(ws, role)
+	return personActor(deps, ws.slug, person.email)
+}
+
+/** The upload link in the newest e-mail the outbox holds for this address. */
+async function linkSentTo(email: string): Promise<string> {
+	const deps = await testDeps()
+	const rows = await deps.db.select().from(outbox).where(and(eq(outbox.to, email), eq(outbox.channel, 'email')))
+	const text = rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]!.text
+	return text.match(/http:\/\/localhost:3000(\/upload\/bl_ul_[0-9A-Za-z]+)/)![1]!
+}
+
+/** A cookie-keeping anonymous visitor of the upload page (in-process). */
+async function visitor(path: string) {
+	const { app } = await testApp()
+	const first = await app.handle(new Request(`http://localhost${path}`))
+	const cookie = first.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+	const page = await first.text()
+	const csrf = page.match(/name="csrf" value="([^"]*)"/)?.[1] ?? ''
+	return {
+		status: first.status,
+		page,
+		async upload(kind: string, file: { name: string; bytes: Uint8Array; type?: string }) {
+			const form = new FormData()
+			form.set('csrf', csrf)
+			form.set('kind', kind)
+			form.set('file', new File([file.bytes as Uint8Array<ArrayBuffer>], file.name, { type: file.type ?? 'application/octet-stream' }))
+			const res = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', body: form, headers: { cookie } }))
+			return { status: res.status, location: res.headers.get('location'), text: await res.text() }
+		},
+	}
+}
+
+async function setting(o: { workAuthorization?: string | null; phone?: string | null } = {}) {
+	const ws = await newWorkspace()
+	const recruiter = await actorFor(ws, 'recruiter')
+	const vendorId = await newSubmissionVendor(ws)
+	const email = `${unique('ravi')}@example.test`
+	const candidateId = await newCandidate(ws, { name: 'Ravi Kumar', email, workAuthorization: o.workAuthorization === undefined ? 'H1B' : o.workAuthorization, phone: o.phone })
+	const jobId = await newVendorJob(ws, { vendorId, title: 'Senior Java Developer' })
+	const applicationId = await newApplication(ws, candidateId, jobId)
+	return { ws, recruiter, vendorId, candidateId, jobId, applicationId, email }
+}
+
+describe('requesting documents', () => {
+	test('e-mails the candidate a link valid 7 days, with the message and the job link; the message is recorded as not sent without a provider', async () => {
+		const deps = await testDeps()
+		const s = await setting()
+		const older = await newVendorJob(s.ws, { title: 'Older job' })
+		await newApplication(s.ws, s.candidateId, older, { createdAt: new Date(Date.now() - 86_400_000) })
+		const result = await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['visa', 'dl', 'visa'], message: 'Hi Ravi,\r\nplease send these today.\u0007' })
+		expect(result.applicationId).toBe(s.applicationId)
+		expect(result.items).toEqual(['dl', 'visa'])
+		expect(new Date(result.expiresAt).getTime() - Date.now()).toBeGreaterThan(7 * 86_400_000 - 60_000)
+		expect(result.jobLink).toMatch(/\/careers\/.+\/jobs\//)
+		expect(result.message).toEqual({ to: '+15125550100', status: 'not_sent', reason: expect.stringContaining('No messaging provider') })
+		const [mail] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, result.id), eq(outbox.channel, 'email')))
+		expect(mail!.text).toContain('Hi Ravi,\nplease send these today.')
+		expect(mail!.text).not.toContain('\u0007')
+		expect(mail!.text).toContain('Driver’s license')
+		expect(mail!.text).toContain(result.jobLink!)
+		expect(mail!.text).toMatch(/http:\/\/localhost:3000\/upload\/bl_ul_/)
+		expect(mail!.subject).toContain('Senior Java Developer')
+		const [message] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, result.id), eq(outbox.channel, 'message')))
+		expect(message!.status).toBe('not_sent')
+		const log = await activityFor(deps.db, s.ws.id, 'candidate', s.candidateId)
+		expect(log.map((l) => l.action)).toContain('documents.requested')
+
+		// The e-mail really goes out.
+		const smtpDeps = await testDeps({ SMTP_URL: smtp.url })
+		await deliverDue(smtpDeps, { workspaceId: s.ws.id })
+		const [received] = smtp.to(mail!.to)
+		expect(received!.parsed.text).toContain('/upload/bl_ul_')
+	})
+
+	test('with a provider the message is queued to the E.164 number; includeJobLink false leaves the job link out; a chosen application must be the candidate’s', async () => {
+		const deps = await testDeps({ MESSAGING_ACCOUNT: 'AC1', MESSAGING_TOKEN: 't', MESSAGING_FROM: '+15550001111' })
+		const s = await setting({ phone: '(512) 555-0199' })
+		const result = await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['i94'], applicationId: s.applicationId, includeJobLink: false })
+		expect(result.jobLink).toBeNull()
+		expect(result.message).toEqual({ to: '+15125550199', status: 'queued', reason: null })
+		const [message] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, result.id), eq(outbox.channel, 'message')))
+		expect(message!.status).toBe('pending')
+		expect(message!.to).toBe('+15125550199')
+		expect(message!.text).toContain('/upload/bl_ul_')
+		expect(message!.text).not.toContain('/careers/')
+
+		const other = await newCandidate(s.ws)
+		await expect(requestCandidateDocuments(deps, s.recruiter, { candidateId: other, items: ['dl'], applicationId: s.applicationId })).rejects.toMatchObject({ code: 'VALIDATION' })
+		const noPhone = await newCandidate(s.ws, { phone: null })
+		expect((await requestCandidateDocuments(deps, s.recruiter, { candidateId: noPhone, items: ['dl'] })).message).toEqual({ to: null, status: 'not_sent', reason: 'The candidate has no phone number on file' })
+		// Another workspace's candidate is answered like an absent one.
+		const stranger = await actorFor(await newWorkspace(), 'owner')
+		await expect(requestCandidateDocuments(deps, stranger, { candidateId: s.candidateId, items: ['dl'] })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+	})
+})
+
+describe('the upload link', () => {
+	test('takes PDF, JPEG and PNG judged by content, several times, and refuses other files, big files and kinds not asked for', async () => {
+		const deps = await testDeps()
+		const s = await setting()
+		await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['dl', 'visa', 'i94'] })
+		const path = await linkSentTo(s.email)
+		const v = await visitor(path)
+		expect(v.status).toBe(200)
+		expect(v.page).toContain('Driver’s license')
+		expect(v.page).toContain('I-94 record')
+		expect(v.page).not.toContain('Work authorization</h2>')
+
+		const pdf = samplePdf('DL scan')
+		const ok = await v.upload('dl', { name: 'C:\\scans\\my license.pdf', bytes: pdf, type: 'application/pdf' })
+		expect(ok.status).toBe(303)
+		expect(ok.location).toBe(`${path}?received=dl`)
+		// A PNG named .pdf is stored as the PNG it is; a JPEG with no extension too.
+		expect((await v.upload('visa', { name: 'visa.pdf', bytes: samplePng(), type: 'application/pdf' })).status).toBe(303)
+		expect((await v.upload('i94', { name: 'i94', bytes: sampleJpeg() })).status).toBe(303)
+		expect((await v.upload('dl', { name: 'dl-back.pdf', bytes: samplePdf('back') })).status).toBe(303)
+
+		const fake = await v.upload('visa', { name: 'visa.pdf', bytes: new TextEncoder().encode('MZ this is a program'), type: 'application/pdf' })
+		expect(fake.status).toBe(422)
+		expect(fake.text).toContain('Must be a PDF, JPEG or PNG file')
+		const big = new Uint8Array(10 * 1024 * 1024 + 1)
+		big.set(pdf)
+		const tooBig = await v.upload('dl', { name: 'huge.pdf', bytes: big })
+		expect(tooBig.status).toBe(413)
+		expect(tooBig.text).toContain('larger than 10 MB')
+		expect((await v.upload('workAuth', { name: 'ead.pdf', bytes: pdf })).status).toBe(422)
+		expect((await v.upload('dl', { name: 'empty.pdf', bytes: new Uint8Array() })).status).toBe(422)
+
+		const docs = await listCandidateDocuments(deps, s.recruiter, s.candidateId)
+		expect(docs.onFile).toEqual(['dl', 'visa', 'i94'])
+		expect(docs.notOnFile).toEqual(['workAuth'])
+		expect(docs.documents.map((d) => [d.kind, d.fileName, d.contentType, d.current])).toEqual([
+			['dl', 'dl-back.pdf', 'application/pdf', true],
+			['i94', 'i94', 'image/jpeg', true],
+			['visa', 'visa.pdf', 'image/png', true],
+			['dl', 'my license.pdf', 'application/pdf', false],
+		])
+		expect(JSON.stringify(docs)).not.toContain('storage')
+		const [stored] = await deps.db.select().from(candidateDocuments).where(and(eq(candidateDocuments.candidateId, s.candidateId), eq(candidateDocuments.fileName, 'my license.pdf')))
+		expect(await fileStore(deps.config).get(stored!.storageKey)).toEqual(pdf)
+
+		const after = await visitor(path)
+		expect(after.page).toContain('my license.pdf')
+		const log = await activityFor(deps.db, s.ws.id, 'candidate', s.candidateId)
+		expect(log.filter((l) => l.action === 'document.uploaded')).toHaveLength(4)
+		expect(log.find((l) => l.action === 'document.uploaded')!.actorName).toBe('Ravi Kumar (candidate)')
+	})
+
+	test('an expired link and a forged one get a clear page and store nothing', async () => {
+		const deps = await testDeps()
+		const s = await setting()
+		const result = await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['dl'] })
+		const [mail] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, result.id), eq(outbox.channel, 'email')))
+		const path = mail!.text.match(/http:\/\/localhost:3000(\/upload\/bl_ul_[0-9A-Za-z]+)/)![1]!
+		const live = await visitor(path)
+		expect(live.status).toBe(200)
+
+		const forged = path.slice(0, -1) + (path.endsWith('a') ? 'b' : 'a')
+		const f = await visitor(forged)
+		expect(f.status).toBe(404)
+		expect(f.page).toContain('This upload link is not valid')
+		expect((await visitor('/upload/not-a-link')).status).toBe(404)
+
+		clock.advance(7 * 86_400_000 + 1000)
+		const expired = await visitor(path)
+		expect(expired.status).toBe(410)
+		expect(expired.page).toContain('This upload link has expired')
+		expect(expired.page).toContain('ask your recruiter')
+		// A form opened before expiry and sent after it is refused too.
+		const late = await live.upload('dl', { name: 'dl.pdf', bytes: samplePdf('late') })
+		expect(late.status).toBe(410)
+		expect((await listCandidateDocuments(deps, s.recruiter, s.candidateId)).documents).toHaveLength(0)
+	})
+})
+
+/** Puts documents on file through the real upload link. */
+async function upload(deps: Awaited<ReturnType<typeof testDeps>>, s: Awaited<ReturnType<typeof setting>>, kinds: ('dl' | 'visa' | 'i94' | 'workAuth')[]) {
+	await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: kinds })
+	const v = await visitor(await linkSentTo(s.email))
+	for (const kind of kinds) expect((await v.upload(kind, { name: `${kind}.pdf`, bytes: samplePdf(`${kind} of Ravi`) })).status).toBe(303)
+}
+
+describe('vendor submissions', () => {
+	test('the vendor’s rules by work authorization decide what is missing; submitting refuses with that list', async () => {
+		const deps = await testDeps()
+		const s = await setting()
+		await upload(deps, s, ['dl'])
+		const check = await checkVendorSubmission(deps, s.recruiter, s.applicationId)
+		expect(check.required).toEqual(['dl', 'visa', 'i94', 'workAuth'])
+		expect(check.onFile).toEqual(['dl'])
+		expect(check.missing).toEqual(['visa', 'i94', 'workAuth'])
+		expect(check.ready).toBe(false)
+		expect(check.problems[0]).toContain('visa (Visa), i94 (I-94 record), workAuth (Work authorization)')
+		const refused = submitToVendor(deps, s.recruiter, { applicationId: s.applicationId, documents: ['dl'] })
+		await expect(refused).rejects.toMatchObject({ code: 'CONFLICT', fields: [{ field: 'documents', message: 'missing: visa, i94, workAuth' }] })
+
+		// A green-card holder needs only the vendor's "always" kinds.
+		const gc = await setting({ workAuthorization: 'GC' })
+		await upload(deps, gc, ['dl', 'workAuth'])
+		const ok = await checkVendorSubmission(deps, gc.recruiter, gc.applicationId)
+		expect(ok).toMatchObject({ required: ['dl', 'workAuth'], missing: [], ready: true, problems: [], resumeOnFile: true, alreadySubmitted: null })
+	})
+
+	test('a submission mails the vendor the résumé, the chosen documents and the note, is recorded and logged, and cannot be made twice', async () => {
+		const deps = await testDeps()
+		const s = await setting()
+		await upload(deps, s, ['dl', 'visa', 'i94', 'workAuth'])
+		// Choosing a kind the vendor needs is not optional.
+		await expect(submitToVendor(deps, s.recruiter, { applicationId: s.applicationId, documents: ['dl', 'visa', 'i94'] })).rejects.toMatchObject({ code: 'VALIDATION', fields: [{ field: 'documents', message: expect.stringContaining('workAuth') }] })
+
+		const result = await submitToVendor(deps, s.recruiter, { applicationId: s.applicationId, documents: ['workAuth', 'dl', 'visa', 'i94'], note: 'Strong Java profile; available in 2 weeks.' })
+		expect(result.documents).toEqual(['dl', 'visa', 'i94', 'workAuth'])
+		expect(result.attachments).toEqual(['Ravi_Kumar-Resume.pdf', 'Ravi_Kumar-Drivers_license.pdf', 'Ravi_Kumar-Visa.pdf', 'Ravi_Kumar-I-94_record.pdf', 'Ravi_Kumar-Work_authorization.pdf'])
+
+		const smtpDeps = await testDeps({ SMTP_URL: smtp.url })
+		await deliverDue(smtpDeps, { workspaceId: s.ws.id })
+		const [mail] = smtp.to(result.to)
+		expect(mail!.parsed.subject).toContain('Candidate submission: Ravi Kumar for Senior Java Developer')
+		expect(mail!.parsed.text).toContain('Hello Vera Vendor,')
+		expect(mail!.parsed.text).toContain('Strong Java profile; available in 2 weeks.')
+		expect(mail!.parsed.text).toContain('Work authorization: H1B')
+		expect(mail!.parsed.text).not.toContain(s.email)
+		expect(mail!.parsed.attachments.map((a) => a.filename)).toEqual(result.attachments)
+		const visa = mail!.parsed.attachments[2]!
+		expect(visa.mimeType).toBe('application/pdf')
+		expect(Buffer.from(visa.content as unknown as ArrayBuffer).toString('latin1')).toContain('visa of Ravi')
+		expect(Buffer.from(mail!.parsed.attachments[0]!.content as unknown as ArrayBuffer).toString('latin1')).toContain('Resume of Ravi Kumar')
+
+		const [row] = await deps.db.select().from(vendorSubmissions).where(eq(vendorSubmissions.applicationId, s.applicationId))
+		expect(row).toMatchObject({ vendorId: s.vendorId, jobId: s.jobId, candidateId: s.candidateId, documents: ['dl', 'visa', 'i94', 'workAuth'], note: 'Strong Java profile; available in 2 weeks.' })
+		const log = await activityFor(deps.db, s.ws.id, 'application', s.applicationId)
+		expect(log.map((l) => l.action)).toEqual(['application.submitted_to_vendor'])
+
+		await expect(submitToVendor(deps, s.recruiter, { applicationId: s.applicationId, documents: ['dl', 'visa', 'i94', 'workAuth'] })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('already submitted') })
+		const check = await checkVendorSubmission(deps, s.recruiter, s.applicationId)
+		expect(check.ready).toBe(false)
+		expect(check.alreadySubmitted?.submissionId).toBe(result.id)
+
+		// The status other modules show with the application; documents only for roles that see them.
+		const recruiterView = (await submissionDetails(deps, s.recruiter, [s.applicationId, 'app_none'])) as Map<string, any>
+		expect(recruiterView.get(s.applicationId).vendorSubmission).toMatchObject({ status: 'submitted', delivery: 'sent', submittedBy: 'recruiter person', vendor: { id: s.vendorId, name: 'Acme Staffing' }, documents: ['dl', 'visa', 'i94', 'workAuth'] })
+		expect(recruiterView.get('app_none')).toEqual({ vendorSubmission: null })
+		const manager = await actorFor(s.ws, 'hiring_manager')
+		const managerView = (await submissionDetails(deps, manager, [s.applicationId])) as Map<string, any>
+		expect(managerView.get(s.applicationId).vendorSubmission.status).toBe('submitted')
+		expect(managerView.get(s.applicationId).vendorSubmission).not.toHaveProperty('documents')
+
+		const vendor = await getVendor(deps, s.recruiter, s.vendorId)
+		expect(vendor).toMatchObject({ submissionCount: 1, openJobCount: 1, jobCount: 1 })
+		expect(vendor.lastSubmittedAt).toBe(row!.submittedAt.toISOString())
+	})
+
+	test('two submissions of one application at once: one goes through, the other is refused', async () => {
+		const deps = await testDeps()
+		const s = await setting({ workAuthorization: 'USC' })
+		await upload(deps, s, ['dl', 'workAuth'])
+		const attempts = await Promise.allSettled([0, 1, 2].map(() => submitToVendor(deps, s.recruiter, { applicationId: s.applicationId, documents: ['dl', 'workAuth'] })))
+		expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1)
+		for (const a of attempts.filter((x) => x.status === 'rejected')) expect((a as PromiseRejectedResult).reason).toMatchObject({ code: 'CONFLICT' })
+		const mails = await deps.db.select().from(outbox).where(and(eq(outbox.workspaceId, s.ws.id), eq(outbox.relatedType, 'application')))
+		expect(mails).toHaveLength(1)
+	})
+
+	test('refusals: chosen documents not on file, a portal-only vendor, a job without vendor, no résumé, out of reach', async () => {
+		const deps = await testDeps()
+		const s = await setting({ workAuthorization: 'GC' })
+		await upload(deps, s, ['dl', 'workAuth'])
+		await expect(submitToVendor(deps, s.recruiter, { applicationId: s.applicationId, documents: ['dl', 'workAuth', 'visa'] })).rejects.toMatchObject({ code: 'VALIDATION', fields: [{ message: 'not on file: visa (Visa)' }] })
+
+		const portal = await newSubmissionVendor(s.ws, { email: null, portal: 'https://portal.example/submit', name: 'Portal Partners' })
+		const portalJob = await newVendorJob(s.ws, { vendorId: portal })
+		const portalApp = await newApplication(s.ws, s.candidateId, portalJob)
+		expect((await checkVendorSubmission(deps, s.recruiter, portalApp)).problems).toEqual(['Portal Partners takes submissions on its portal (https://portal.example/submit), not by e-mail.'])
+		await expect(submitToVendor(deps, s.recruiter, { applicationId: portalApp, documents: ['dl', 'workAuth'] })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('https://portal.example/submit') })
+
+		const ownJob = await newVendorJob(s.ws, { vendorId: null })
+		const ownApp = await newApplication(s.ws, s.candidateId, ownJob)
+		await expect(checkVendorSubmission(deps, s.recruiter, ownApp)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('has no vendor') })
+
+		const bare = await newCandidate(s.ws, { resume: false, workAuthorization: 'USC' })
+		const bareApp = await newApplication(s.ws, bare, s.jobId)
+		await deps.db.insert(candidateDocuments).values([
+			{ id: `doc_${unique()}`, workspaceId: s.ws.id, candidateId: bare, kind: 'dl', fileName: 'dl.pdf', contentType: 'application/pdf', sizeBytes: 1, storageKey: 'x/dl.pdf' },
+			{ id: `doc_${unique()}`, workspaceId: s.ws.id, candidateId: bare, kind: 'workAuth', fileName: 'wa.pdf', contentType: 'application/pdf', sizeBytes: 1, storageKey: 'x/wa.pdf' },
+		])
+		expect((await checkVendorSubmission(deps, s.recruiter, bareApp)).problems).toEqual(['No résumé on file.'])
+		await expect(submitToVendor(deps, s.recruiter, { applicationId: bareApp, documents: ['dl', 'workAuth'] })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('no résumé') })
+
+		const stranger = await actorFor(await newWorkspace(), 'owner')
+		await expect(checkVendorSubmission(deps, stranger, s.applicationId)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+		await expect(listCandidateDocuments(deps, stranger, s.candidateId)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+	})
+})

@@ -1,0 +1,25 @@
+import { defineModule } from '../../core/module.ts'
+import { seedDocuments } from './seed.ts'
+import { submissionDetails } from './submissions.ts'
+import { documentTools } from './tools.ts'
+import { uploadRoutes } from './upload-routes.ts'
+
+export { listCandidateDocuments } from './service.ts'
+export { checkVendorSubmission, submitToVendor, submissionDetails, type VendorSubmissionStatus } from './submissions.ts'
+export { requestCandidateDocuments, LINK_VALID_DAYS } from './requests.ts'
+export { DOCUMENT_KINDS, type DocumentKind } from '../vendors/index.ts'
+
+export default defineModule({
+	name: 'documents',
+	description: 'Candidate verification documents (uploaded only through a secure link) and submissions to vendors.',
+	requires: ['auth', 'activity', 'outbox', 'vendors', 'jobs', 'candidates'],
+	permissions: [
+		{ key: 'documents:read', description: 'See which documents candidates have on file and check vendor submissions', grantedTo: ['owner', 'admin', 'recruiter'] },
+		{ key: 'documents:request', description: 'Ask candidates for documents (e-mail and messaging app)', grantedTo: ['owner', 'admin', 'recruiter'] },
+		{ key: 'documents:submit', description: 'Submit candidates to vendors with their documents', grantedTo: ['owner', 'admin', 'recruiter'] },
+	],
+	tools: documentTools,
+	routes: uploadRoutes,
+	applicationDetails: submissionDetails,
+	seed: seedDocuments,
+})

@@ -1,0 +1,214 @@
+/**
+ * Submitting a candidate to the job's vendor.
+ *
+ * Rules:
+ * - The job must belong to a vendor that takes submissions by e-mail (a portal-only vendor is
+ *   submitted to on its portal; we say where).
+ * - The vendor's document rules decide what is needed: its `always` kinds plus those for the
+ *   candidate's work authorization. `check_vendor_submission` lists what is missing;
+ *   `submit_to_vendor` refuses with that same list, refuses chosen kinds that are not on file,
+ *   and refuses leaving out a kind the vendor needs.
+ * - The e-mail carries the newest file of each chosen kind, the résumé (copied at submission, so a
+ *   later résumé change does not alter what was sent) and the note. Candidate contact details are
+ *   not sent. One submission per application: a second is refused, even when two race (unique index).
+ */
+import { and, eq, inArray } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import { newId } from '../../core/credentials.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError, invalid } from '../../core/errors.ts'
+import { fileStore } from '../../core/files.ts'
+import { recordActivity } from '../activity/index.ts'
+import { findWorkspace } from '../auth/index.ts'
+import { deliveryStates, enqueueMail, type OutboxAttachment } from '../outbox/index.ts'
+import { DOCUMENT_KINDS, DOCUMENT_LABELS, requiredDocuments, submissionTarget, vendorNames, type DocumentKind, type SubmissionTarget } from '../vendors/index.ts'
+import { attachmentName } from './content.ts'
+import { plainText } from './requests.ts'
+import { currentByKind, documentsOf } from './service.ts'
+import { loadApplication, loadCandidate, type ApplicationRef, type Candidate } from './subjects.ts'
+import { vendorSubmissions } from './table.ts'
+
+const labelled = (kinds: DocumentKind[]) => kinds.map((k) => `${k} (${DOCUMENT_LABELS[k]})`).join(', ')
+
+interface Situation {
+	app: ApplicationRef
+	candidate: Candidate
+	vendor: SubmissionTarget
+	required: DocumentKind[]
+	onFile: DocumentKind[]
+	missing: DocumentKind[]
+	current: Awaited<ReturnType<typeof currentByKind>>
+	existing: typeof vendorSubmissions.$inferSelect | null
+}
+
+async function situation(deps: AppDeps, actor: Actor, applicationId: string): Promise<Situation> {
+	const app = await loadApplication(deps, actor, applicationId)
+	const candidate = await loadCandidate(deps, actor, app.candidateId)
+	if (!app.vendorId) throw new AppError('CONFLICT', `The job “${app.jobTitle}” has no vendor: vendor submissions are for jobs a vendor published`)
+	const vendor = await submissionTarget(deps, actor.workspaceId, app.vendorId)
+	if (!vendor) throw new AppError('CONFLICT', `The job “${app.jobTitle}” has no vendor`)
+	const current = currentByKind(await documentsOf(deps, actor.workspaceId, candidate.id))
+	const required = requiredDocuments(vendor.rules, candidate.workAuthorization)
+	const [existing] = await deps.db.select().from(vendorSubmissions).where(and(eq(vendorSubmissions.applicationId, app.id), eq(vendorSubmissions.workspaceId, actor.workspaceId)))
+	return { app, candidate, vendor, required, current, onFile: DOCUMENT_KINDS.filter((k) => current.has(k)), missing: required.filter((k) => !current.has(k)), existing: existing ?? null }
+}
+
+const hasResume = (c: Candidate) => Boolean(c.resumePath || c.resumeText)
+
+export interface SubmissionCheck {
+	applicationId: string
+	candidate: { id: string; name: string; workAuthorization: string | null }
+	job: { id: string; title: string }
+	vendor: { id: string; name: string; submissionMethod: 'email' | 'portal' | null; portalUrl: string | null }
+	required: DocumentKind[]
+	onFile: DocumentKind[]
+	missing: DocumentKind[]
+	resumeOnFile: boolean
+	alreadySubmitted: { submissionId: string; submittedAt: string; documents: string[] } | null
+	ready: boolean
+	/** Plain sentences saying what stands in the way (empty when ready). */
+	problems: string[]
+}
+
+export async function checkVendorSubmission(deps: AppDeps, actor: Actor, applicationId: string): Promise<SubmissionCheck> {
+	const s = await situation(deps, actor, applicationId)
+	const problems: string[] = []
+	if (s.existing) problems.push(`Already submitted to ${s.vendor.name} on ${s.existing.submittedAt.toISOString().slice(0, 10)}.`)
+	if (s.missing.length) problems.push(`Missing documents ${s.vendor.name} needs: ${labelled(s.missing)}. Ask the candidate with request_candidate_documents.`)
+	if (!hasResume(s.candidate)) problems.push('No résumé on file.')
+	if (s.vendor.method === 'portal') problems.push(`${s.vendor.name} takes submissions on its portal (${s.vendor.portalUrl}), not by e-mail.`)
+	if (!s.vendor.method) problems.push(`${s.vendor.name} has no submission address yet (an operator sets it with "vendor set-submission").`)
+	return {
+		applicationId: s.app.id,
+		candidate: { id: s.candidate.id, name: s.candidate.name, workAuthorization: s.candidate.workAuthorization },
+		job: { id: s.app.jobId, title: s.app.jobTitle },
+		vendor: { id: s.vendor.id, name: s.vendor.name, submissionMethod: s.vendor.method, portalUrl: s.vendor.portalUrl },
+		required: s.required,
+		onFile: s.onFile,
+		missing: s.missing,
+		resumeOnFile: hasResume(s.candidate),
+		alreadySubmitted: s.existing ? { submissionId: s.existing.id, submittedAt: s.existing.submittedAt.toISOString(), documents: s.existing.documents } : null,
+		ready: problems.length === 0,
+		problems,
+	}
+}
+
+export interface SubmissionResult {
+	id: string
+	applicationId: string
+	vendor: { id: string; name: string }
+	to: string
+	documents: DocumentKind[]
+	attachments: string[]
+	note: string | null
+	submittedAt: string
+	delivery: 'queued'
+}
+
+/** The résumé as an attachment, copied into the submission's own folder. */
+async function resumeAttachment(deps: AppDeps, c: Candidate, folder: string): Promise<OutboxAttachment | null> {
+	const store = fileStore(deps.config)
+	const stored = c.resumePath ? await store.get(c.resumePath).catch(() => null) : null
+	if (stored) {
+		const ext = (c.resumeFileName?.match(/\.([A-Za-z0-9]{1,5})$/)?.[1] ?? 'pdf').toLowerCase()
+		const key = `${folder}/resume.${ext}`
+		await store.put(key, stored, c.resumeMime ?? 'application/octet-stream')
+		return { filename: attachmentName(c.name, 'Resume', ext), contentType: c.resumeMime ?? 'application/octet-stream', path: key }
+	}
+	if (c.resumeText) {
+		const key = `${folder}/resume.txt`
+		await store.put(key, new TextEncoder().encode(c.resumeText), 'text/plain; charset=utf-8')
+		return { filename: attachmentName(c.name, 'Resume', 'txt'), contentType: 'text/plain; charset=utf-8', path: key }
+	}
+	return null
+}
+
+export async function submitToVendor(deps: AppDeps, actor: Actor, input: { applicationId: string; documents: DocumentKind[]; note?: string }): Promise<SubmissionResult> {
+	const s = await situation(deps, actor, input.applicationId)
+	const { vendor, candidate, app } = s
+	if (s.existing) throw new AppError('CONFLICT', `${candidate.name} was already submitted to ${vendor.name} for this application on ${s.existing.submittedAt.toISOString().slice(0, 10)}; a second submission is not sent`)
+	if (s.missing.length)
+		throw new AppError('CONFLICT', `${candidate.name} is missing documents ${vendor.name} needs: ${labelled(s.missing)}. Ask for them with request_candidate_documents, then submit again`, { fields: [{ field: 'documents', message: `missing: ${s.missing.join(', ')}` }] })
+	const chosen = DOCUMENT_KINDS.filter((k) => input.documents.includes(k))
+	const notOnFile = chosen.filter((k) => !s.current.has(k))
+	if (notOnFile.length) throw invalid([{ field: 'documents', message: `not on file: ${labelled(notOnFile)}` }], 'Some chosen documents are not on file')
+	const left = s.required.filter((k) => !chosen.includes(k))
+	if (left.length) throw invalid([{ field: 'documents', message: `${vendor.name} needs these too: ${labelled(left)}` }], `${vendor.name} needs more documents than were chosen`)
+	if (vendor.method === 'portal') throw new AppError('CONFLICT', `${vendor.name} takes submissions on its own portal: submit ${candidate.name} at ${vendor.portalUrl}`)
+	if (!vendor.email) throw new AppError('CONFLICT', `${vendor.name} has no submission address yet; an operator sets it with "vendor set-submission"`)
+
+	const id = newId('sub')
+	const folder = `submissions/${actor.workspaceId}/${id}`
+	const resume = await resumeAttachment(deps, candidate, folder)
+	if (!resume) throw new AppError('CONFLICT', `${candidate.name} has no résumé on file; add one before submitting`)
+	const docs = chosen.map((k) => s.current.get(k)!)
+	const attachments: OutboxAttachment[] = [resume, ...docs.map((d) => ({ filename: attachmentName(candidate.name, DOCUMENT_LABELS[d.kind], d.storageKey.split('.').pop() ?? 'pdf'), contentType: d.contentType, path: d.storageKey }))]
+	const note = input.note ? plainText(input.note) : ''
+	const firm = (await findWorkspace(deps.db, actor.workspaceSlug))?.name ?? actor.workspaceSlug
+	const reference = app.vendorJobId ? ` (your reference ${app.vendorJobId})` : ''
+	const text = [
+		`Hello ${vendor.contactName ?? `${vendor.name} team`},`,
+		'',
+		`Please find attached our submission of ${candidate.name} for ${app.jobTitle}${reference}.`,
+		...(note ? ['', note] : []),
+		'',
+		`Work authorization: ${candidate.workAuthorization ?? 'not stated'}`,
+		`Attached: ${['Résumé', ...chosen.map((k) => DOCUMENT_LABELS[k])].join(', ')}`,
+		'',
+		`— ${actor.name}, ${firm}`,
+	].join('\n')
+
+	let result: { submittedAt: Date }
+	try {
+		result = await deps.db.transaction(async (tx) => {
+			const mail = await enqueueMail(tx, { workspaceId: actor.workspaceId, to: vendor.email!, subject: `Candidate submission: ${candidate.name} for ${app.jobTitle}${app.vendorJobId ? ` [${app.vendorJobId}]` : ''}`, text, attachments, related: { type: 'application', id: app.id } }, new URL(deps.config.baseUrl).hostname)
+			const [row] = await tx
+				.insert(vendorSubmissions)
+				.values({ id, workspaceId: actor.workspaceId, applicationId: app.id, candidateId: candidate.id, jobId: app.jobId, vendorId: vendor.id, documents: chosen, documentIds: docs.map((d) => d.id), note: note || null, toAddress: vendor.email!, outboxId: mail.id, submittedByUserId: actor.userId, submittedByName: actor.name, submittedAt: deps.now() })
+				.onConflictDoNothing()
+				.returning({ submittedAt: vendorSubmissions.submittedAt })
+			// Lost a race with another submission of the same application: undo this one's mail too.
+			if (!row) throw new AppError('CONFLICT', `${candidate.name} was already submitted to ${vendor.name} for this application; a second submission is not sent`)
+			await recordActivity(tx, actor, { action: 'application.submitted_to_vendor', targetType: 'application', targetId: app.id, detail: { submissionId: id, vendorId: vendor.id, to: vendor.email, documents: chosen } })
+			return row
+		})
+	} catch (error) {
+		await fileStore(deps.config).delete(resume.path).catch(() => {})
+		throw error
+	}
+	return { id, applicationId: app.id, vendor: { id: vendor.id, name: vendor.name }, to: vendor.email, documents: chosen, attachments: attachments.map((a) => a.filename), note: note || null, submittedAt: result.submittedAt.toISOString(), delivery: 'queued' }
+}
+
+export interface VendorSubmissionStatus {
+	status: 'submitted'
+	/** Whether the e-mail to the vendor went out: queued (waiting or retrying), sent, or failed. */
+	delivery: 'queued' | 'sent' | 'failed'
+	submittedAt: string
+	submittedBy: string
+	vendor: { id: string; name: string }
+	/** Document kinds sent; only for people who may see documents. */
+	documents?: string[]
+}
+
+/** The `applicationDetails` contribution: `vendorSubmission` for every application asked about (null when not submitted). */
+export async function submissionDetails(deps: AppDeps, actor: Actor, applicationIds: string[]): Promise<Map<string, Record<string, unknown>>> {
+	const out = new Map<string, Record<string, unknown>>(applicationIds.map((id) => [id, { vendorSubmission: null }]))
+	if (!applicationIds.length) return out
+	const rows = await deps.db.select().from(vendorSubmissions).where(and(eq(vendorSubmissions.workspaceId, actor.workspaceId), inArray(vendorSubmissions.applicationId, [...new Set(applicationIds)])))
+	if (!rows.length) return out
+	const [states, names] = await Promise.all([deliveryStates(deps.db, rows.flatMap((r) => (r.outboxId ? [r.outboxId] : []))), vendorNames(deps, rows.map((r) => r.vendorId))])
+	const seesDocuments = deps.permissions.can(actor, 'documents:read')
+	for (const r of rows) {
+		const state = r.outboxId ? states.get(r.outboxId)?.status : undefined
+		const status: VendorSubmissionStatus = {
+			status: 'submitted',
+			delivery: state === 'sent' ? 'sent' : state === 'failed' || state === 'not_sent' ? 'failed' : 'queued',
+			submittedAt: r.submittedAt.toISOString(),
+			submittedBy: r.submittedByName,
+			vendor: { id: r.vendorId, name: names.get(r.vendorId) ?? '' },
+		}
+		if (seesDocuments) status.documents = r.documents
+		out.set(r.applicationId, { vendorSubmission: status })
+	}
+	return out
+}

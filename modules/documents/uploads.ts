@@ -1,0 +1,116 @@
+/**
+ * The candidate's side of a document request: opening the upload link and uploading files.
+ *
+ * Rules: a malformed or unknown link is "not valid"; a known link past its expiry is "expired"
+ * (both answered before anything is read or stored). A file must be one of the kinds asked for,
+ * non-empty, at most 10 MB, and a PDF, JPEG or PNG judged by its content. The file is stored
+ * first and the record written after, so a record never points at a missing file.
+ */
+import { eq, sql } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import { credentialType, hashSecret, newId } from '../../core/credentials.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError, invalid } from '../../core/errors.ts'
+import { fileStore } from '../../core/files.ts'
+import { recordActivity } from '../activity/index.ts'
+import { DOCUMENT_LABELS, isDocumentKind, type DocumentKind } from '../vendors/index.ts'
+import { cleanFileName, detectType, MAX_DOCUMENT_BYTES } from './content.ts'
+import { uploadPageNames } from './subjects.ts'
+import { candidateDocuments, documentRequests } from './table.ts'
+
+/** Why a link cannot be used: the page says which, and what to do. */
+export class UploadLinkError extends Error {
+	constructor(readonly reason: 'invalid' | 'expired') {
+		super(reason === 'expired' ? 'This upload link has expired' : 'This upload link is not valid')
+	}
+}
+
+export interface UploadLink {
+	requestId: string
+	workspaceId: string
+	workspaceSlug: string
+	workspaceName: string
+	candidateId: string
+	candidateName: string
+	items: DocumentKind[]
+	message: string | null
+	requestedByName: string
+	expiresAt: Date
+	/** Files received through this link, newest first (names and dates only). */
+	received: { kind: DocumentKind; fileName: string; uploadedAt: Date }[]
+}
+
+export async function openUploadLink(deps: AppDeps, token: string): Promise<UploadLink> {
+	// A forged or mistyped link fails its checksum: no database query for it.
+	if (credentialType(token) !== 'ul') throw new UploadLinkError('invalid')
+	const [row] = await deps.db
+		.select({
+			requestId: documentRequests.id,
+			workspaceId: documentRequests.workspaceId,
+			candidateId: documentRequests.candidateId,
+			items: documentRequests.items,
+			message: documentRequests.message,
+			requestedByName: documentRequests.requestedByName,
+			expiresAt: documentRequests.expiresAt,
+		})
+		.from(documentRequests)
+		.where(eq(documentRequests.tokenHash, hashSecret(token)))
+	if (!row) throw new UploadLinkError('invalid')
+	if (row.expiresAt.getTime() <= deps.now().getTime()) throw new UploadLinkError('expired')
+	const names = await uploadPageNames(deps, row.workspaceId, row.candidateId)
+	if (!names) throw new UploadLinkError('invalid')
+	const received = await deps.db
+		.select({ kind: candidateDocuments.kind, fileName: candidateDocuments.fileName, uploadedAt: candidateDocuments.uploadedAt })
+		.from(candidateDocuments)
+		.where(eq(candidateDocuments.requestId, row.requestId))
+		.orderBy(sql`${candidateDocuments.uploadedAt} desc, ${candidateDocuments.id} desc`)
+	return { ...row, ...names, items: row.items.filter(isDocumentKind), received: received.map((r) => ({ ...r, kind: r.kind as DocumentKind })) }
+}
+
+/** The candidate, acting through the link, as the activity log records it. */
+function uploader(link: UploadLink): Actor {
+	return {
+		workspaceId: link.workspaceId,
+		workspaceSlug: link.workspaceSlug,
+		role: 'viewer',
+		userId: null,
+		vendorId: null,
+		name: `${link.candidateName} (candidate)`,
+		// Not a sign-in credential: recorded so the log says the change came through the upload link.
+		credential: { kind: 'upload_link', id: link.requestId, name: 'document upload link' },
+		grants: [],
+		readOnly: true,
+	}
+}
+
+export interface UploadedFile {
+	name: string
+	bytes: Uint8Array
+}
+
+export async function storeUpload(deps: AppDeps, token: string, kind: string, file: UploadedFile | null): Promise<{ kind: DocumentKind; fileName: string }> {
+	const link = await openUploadLink(deps, token)
+	if (!isDocumentKind(kind) || !link.items.includes(kind)) throw invalid([{ field: 'kind', message: 'is not one of the documents asked for' }])
+	if (!file || file.bytes.byteLength === 0) throw invalid([{ field: 'file', message: `choose a file for the ${DOCUMENT_LABELS[kind]}` }])
+	if (file.bytes.byteLength > MAX_DOCUMENT_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', 'The file is larger than 10 MB. Scan or photograph it at a lower resolution and try again.', { fields: [{ field: 'file', message: 'is larger than 10 MB' }] })
+	const type = detectType(file.bytes)
+	if (!type) throw invalid([{ field: 'file', message: 'must be a PDF, JPEG or PNG file (this file is something else, whatever its name says)' }])
+
+	const id = newId('doc')
+	const fileName = cleanFileName(file.name, `${kind}.${type.extension}`)
+	const key = `documents/${link.workspaceId}/${link.candidateId}/${id}.${type.extension}`
+	const store = fileStore(deps.config)
+	await store.put(key, file.bytes, type.contentType)
+	try {
+		await deps.db.transaction(async (tx) => {
+			const now = deps.now()
+			await tx.insert(candidateDocuments).values({ id, workspaceId: link.workspaceId, candidateId: link.candidateId, kind, fileName, contentType: type.contentType, sizeBytes: file.bytes.byteLength, storageKey: key, requestId: link.requestId, uploadedAt: now })
+			await tx.update(documentRequests).set({ uploadCount: sql`${documentRequests.uploadCount} + 1`, lastUploadAt: now }).where(eq(documentRequests.id, link.requestId))
+			await recordActivity(tx, uploader(link), { action: 'document.uploaded', targetType: 'candidate', targetId: link.candidateId, detail: { documentId: id, kind, fileName, contentType: type.contentType, sizeBytes: file.bytes.byteLength } })
+		})
+	} catch (error) {
+		await store.delete(key).catch(() => {})
+		throw error
+	}
+	return { kind, fileName }
+}

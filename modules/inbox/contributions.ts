@@ -1,0 +1,78 @@
+/** What the inbox contributes elsewhere: `search` hits, review-queue entries, `get_application` messages. */
+import { sql } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import type { ReviewSource, SearchProvider } from '../../core/module.ts'
+import { afterPosition } from '../../core/source-merge.ts'
+import { prefixTsQuery, similarityText } from '../../core/text-search.ts'
+import { cleanLine, untrusted } from '../../core/untrusted.ts'
+import { applicationParties } from '../candidates/index.ts'
+import { inboxMessages, inboxStates, inboxThreads } from './table.ts'
+
+const canRead = (deps: AppDeps, actor: Actor) => Boolean(actor.userId) && deps.permissions.can(actor, 'inbox:read')
+
+/** Conversations by counterpart name, address or subject (trigram similarity) and by what was written (full text). */
+export const inboxSearchProvider: SearchProvider = {
+	type: 'inbox_thread',
+	async search(deps, actor, q, limit) {
+		if (!canRead(deps, actor)) return []
+		const tsq = prefixTsQuery(q)
+		const text = similarityText(q)
+		const fts = tsq ? sql`exists (select 1 from ${inboxMessages} m where m.thread_id = t.id and m.search @@ to_tsquery('english', ${tsq}))` : sql`false`
+		const rank = tsq ? sql`coalesce((select max(ts_rank(m.search, to_tsquery('english', ${tsq}))) from ${inboxMessages} m where m.thread_id = t.id and m.search @@ to_tsquery('english', ${tsq})), 0)` : sql`0`
+		const rows = await deps.database.rows<{ id: string; name: string; subject: string; snippet: string; score: number }>(
+			sql`select t.id, t.counterpart_name as name, t.subject, t.snippet,
+least(1, greatest(${rank}, word_similarity(${text}, lower(t.counterpart_name)), word_similarity(${text}, lower(t.subject)), case when lower(t.counterpart_address) = ${text} then 1 else 0 end))::float8 as score
+from ${inboxThreads} t
+where t.workspace_id = ${actor.workspaceId} and (${text} <% lower(t.counterpart_name) or ${text} <% lower(t.subject) or lower(t.counterpart_address) = ${text} or ${fts})
+order by score desc, t.last_message_at desc, t.id limit ${limit}`,
+		)
+		return rows.map((r) => ({ type: 'inbox_thread', id: r.id, title: cleanLine(`${r.name}: ${r.subject}`, 120), snippet: cleanLine(r.snippet, 240), score: Math.round(Number(r.score) * 1000) / 1000 }))
+	},
+}
+
+/** Candidates who wrote back and whose conversation the person has not read since: oldest reply first. */
+export const repliesWaitingSource: ReviewSource = {
+	type: 'reply_waiting',
+	async items(deps, actor, options) {
+		if (!canRead(deps, actor)) return []
+		const rows = await deps.database.rows<{ id: string; at: Date | string; candidateId: string }>(
+			sql`select t.id, t.last_inbound_at as at, t.candidate_id as "candidateId"
+from ${inboxThreads} t left join ${inboxStates} s on s.thread_id = t.id and s.user_id = ${actor.userId}
+where t.workspace_id = ${actor.workspaceId} and t.candidate_id is not null and t.last_inbound_at is not null
+and (s.read_at is null or s.read_at < t.last_inbound_at)
+and ${afterPosition(sql`t.last_inbound_at`, sql`t.id`, options.after)}
+order by t.last_inbound_at, t.id collate "C" limit ${options.limit}`,
+		)
+		return rows.map((r) => ({ type: 'reply_waiting', id: r.id, at: new Date(r.at), candidateId: r.candidateId, jobId: null, applicationId: null, reason: 'Wrote back, and you have not read the reply yet; open the conversation with get_inbox_thread.' }))
+	},
+}
+
+/** Messages exchanged with the application's candidate (latest 20), for people who may read the inbox. */
+export async function messagesOfApplications(deps: AppDeps, actor: Actor, applicationIds: string[]): Promise<Map<string, Record<string, unknown>>> {
+	const out = new Map<string, Record<string, unknown>>()
+	if (!applicationIds.length) return out
+	if (!canRead(deps, actor)) {
+		for (const id of applicationIds) out.set(id, { messages: [] })
+		return out
+	}
+	const parties = await applicationParties(deps, actor.workspaceId, applicationIds)
+	const candidateIds = [...new Set([...parties.values()].map((p) => p.candidateId))]
+	const rows = candidateIds.length
+		? await deps.database.rows<{ id: string; threadId: string; candidateId: string; direction: string; channel: string; subject: string | null; text: string; relatedType: string | null; relatedId: string | null; at: Date | string; n: number }>(
+				sql`select * from (select m.id, m.thread_id as "threadId", t.candidate_id as "candidateId", m.direction, m.channel, m.subject, m.text, m.related_type as "relatedType", m.related_id as "relatedId", m.at,
+row_number() over (partition by t.candidate_id order by m.at desc, m.id desc) as n
+from ${inboxMessages} m join ${inboxThreads} t on t.id = m.thread_id
+where t.workspace_id = ${actor.workspaceId} and t.candidate_id in (${sql.join(candidateIds.map((id) => sql`${id}`), sql`, `)})) x where n <= 20 order by at, id`,
+			)
+		: []
+	for (const id of applicationIds) {
+		const candidateId = parties.get(id)?.candidateId
+		out.set(id, {
+			messages: rows
+				.filter((r) => r.candidateId === candidateId)
+				.map((r) => ({ id: r.id, threadId: r.threadId, direction: r.direction, channel: r.channel, subject: r.subject, text: untrusted(r.text, r.direction === 'in' ? 'candidate' : 'colleague', 4000), at: new Date(r.at).toISOString(), aboutThisApplication: r.relatedType === 'application' && r.relatedId === id })),
+		})
+	}
+	return out
+}

@@ -1,0 +1,24 @@
+import { defineModule } from '../../core/module.ts'
+import { inboxSearchProvider, messagesOfApplications, repliesWaitingSource } from './contributions.ts'
+import { inboxRoutes } from './routes.ts'
+import { seedInbox } from './seed.ts'
+import { startOutboxSync } from './sync.ts'
+import { inboxTools } from './tools.ts'
+
+export { syncOutbox } from './sync.ts'
+export { replyPart } from './inbound.ts'
+
+export default defineModule({
+	name: 'inbox',
+	description: 'The inbox: conversations with candidates and vendors, threaded from what the portal sends and the replies that come in.',
+	requires: ['auth', 'activity', 'candidates', 'vendors', 'outbox'],
+	permissions: [{ key: 'inbox:read', description: 'Read and answer the workspace’s conversations with candidates and vendors', grantedTo: ['owner', 'admin', 'recruiter'] }],
+	tools: inboxTools,
+	routes: inboxRoutes,
+	searchProviders: [inboxSearchProvider],
+	reviewSources: [repliesWaitingSource],
+	applicationDetails: messagesOfApplications,
+	seed: seedInbox,
+	nav: [{ href: '/inbox', label: 'Inbox', permission: 'inbox:read' }],
+	start: (deps) => startOutboxSync(deps),
+})

@@ -1,0 +1,49 @@
+/** Inbox pages: the conversation list and one conversation (star, reply). */
+import type { AppDeps } from '../../core/deps.ts'
+import type { PageSession } from '../../core/http/auth.ts'
+import { html, portalPage } from '../../core/html.ts'
+import type { getThread, ThreadSummary } from './service.ts'
+
+const when = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`
+
+export function inboxPage(deps: AppDeps, session: PageSession, view: { threads: ThreadSummary[]; filter: string; more: string | null }): Response {
+	return portalPage(
+		deps,
+		session,
+		{ title: 'Inbox' },
+		html`<section class="card"><h1>Inbox</h1>
+<p class="meta">${['all', 'unread', 'starred'].map((f) => (f === view.filter ? html`<strong>${f}</strong> ` : html`<a href="/inbox?filter=${f}">${f}</a> `))}</p>
+${view.threads.length === 0 ? html`<p>No conversations.</p>` : ''}
+<ul class="jobs">${view.threads.map(
+			(t) => html`<li><a href="/inbox/${t.id}">${t.unread ? html`<strong>${t.counterpart.name}: ${t.subject}</strong>` : html`${t.counterpart.name}: ${t.subject}`}</a>
+<span class="meta">${t.starred ? '★ ' : ''}${t.messageCount} messages · ${when(t.lastMessageAt)} · ${t.snippet.text}</span></li>`,
+		)}</ul>
+${view.more ? html`<p><a href="/inbox?filter=${view.filter}&amp;cursor=${view.more}">Older</a></p>` : ''}</section>`,
+	)
+}
+
+export function threadPage(deps: AppDeps, session: PageSession, thread: Awaited<ReturnType<typeof getThread>>, message?: { error?: string; notice?: string }): Response {
+	const csrf = html`<input type="hidden" name="csrf" value="${session.csrf}">`
+	return portalPage(
+		deps,
+		session,
+		{ title: thread.subject, status: message?.error ? 422 : 200 },
+		html`<section class="card"><p class="crumbs"><a href="/inbox">Inbox</a></p>
+<h1>${thread.subject}</h1>
+<p class="meta">With ${thread.counterpart.name} (${thread.counterpart.address}, ${thread.counterpart.type})</p>
+<form method="post" action="/inbox/${thread.id}/${thread.starred ? 'unstar' : 'star'}" class="inline">${csrf}<button type="submit" class="secondary">${thread.starred ? '★ Unstar' : '☆ Star'}</button></form>
+${message?.notice ? html`<p class="notice" role="status">${message.notice}</p>` : ''}
+${message?.error ? html`<p class="error" role="alert">${message.error}</p>` : ''}
+${thread.olderMessagesOmitted ? html`<p class="meta">${thread.olderMessagesOmitted} older messages are not shown.</p>` : ''}
+${thread.messages.map(
+	(m) => html`<article class="card"><p class="meta">${m.direction === 'in' ? html`From ${m.from}` : html`To ${m.to}${m.delivery ? ` · ${m.delivery}` : ''}`} · ${m.channel} · ${when(m.at)}</p>
+${m.subject ? html`<p><strong>${m.subject}</strong></p>` : ''}<pre>${m.text.text}</pre></article>`,
+)}
+${thread.counterpart.address.includes('@')
+	? html`<h2>Reply</h2><form method="post" action="/inbox/${thread.id}/reply" class="stack">${csrf}
+<label for="reply-text">Message <textarea id="reply-text" name="text" required maxlength="20000" rows="6"></textarea></label>
+<button type="submit">Send</button></form>`
+	: ''}
+</section>`,
+	)
+}

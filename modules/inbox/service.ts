@@ -1,0 +1,157 @@
+/**
+ * The inbox: conversations with candidates and vendors, newest first, with each person's own
+ * unread and starred state.
+ *
+ * Rules:
+ * - Owners, admins and recruiters read the workspace's conversations (hiring managers see no
+ *   contact details, so no inbox; viewers read jobs only).
+ * - A thread is unread for a person when its counterpart wrote after that person last read it;
+ *   reading it (`get_inbox_thread` or its page) marks it read for that person only.
+ * - Stars are per person. Replies from the inbox go out through the outbox, in the thread.
+ * - What people outside write (and what colleagues wrote) reaches a model as labelled data.
+ */
+import { and, eq, sql, type SQL } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import { decodePosition, encodePosition } from '../../core/cursor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError, invalid } from '../../core/errors.ts'
+import { cleanLine, untrusted, type TextAuthor } from '../../core/untrusted.ts'
+import { recordActivity } from '../activity/index.ts'
+import { deliveryStates, enqueueMail } from '../outbox/index.ts'
+import { syncOutbox } from './sync.ts'
+import { appendMessage } from './threads.ts'
+import { inboxMessages, inboxStates, inboxThreads } from './table.ts'
+
+export const FILTERS = ['all', 'unread', 'starred'] as const
+export type InboxFilter = (typeof FILTERS)[number]
+export const MAX_MESSAGES = 200
+
+const notFound = () => new AppError('NOT_FOUND', 'No conversation with this id')
+const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString())
+const person = (actor: Actor) => {
+	if (!actor.userId) throw new AppError('FORBIDDEN', 'The inbox belongs to people')
+	return actor.userId
+}
+
+interface ThreadRow {
+	id: string
+	subject: string
+	counterpartType: 'candidate' | 'vendor' | 'other'
+	candidateId: string | null
+	vendorId: string | null
+	counterpartName: string
+	counterpartAddress: string
+	messageCount: number
+	lastMessageAt: Date | string
+	lastInboundAt: Date | string | null
+	snippet: string
+	readAt: Date | string | null
+	starred: boolean | null
+}
+
+const THREAD = (userId: string) => sql`t.id, t.subject, t.counterpart_type as "counterpartType", t.candidate_id as "candidateId", t.vendor_id as "vendorId", t.counterpart_name as "counterpartName", t.counterpart_address as "counterpartAddress", t.message_count as "messageCount", t.last_message_at as "lastMessageAt", t.last_inbound_at as "lastInboundAt", t.snippet, s.read_at as "readAt", s.starred
+from ${inboxThreads} t left join ${inboxStates} s on s.thread_id = t.id and s.user_id = ${userId}`
+
+const UNREAD = sql`(t.last_inbound_at is not null and (s.read_at is null or s.read_at < t.last_inbound_at))`
+const authorOf = (type: string): TextAuthor => (type === 'vendor' ? 'vendor' : 'candidate')
+
+function summary(r: ThreadRow) {
+	const unread = r.lastInboundAt !== null && (r.readAt === null || new Date(r.readAt) < new Date(r.lastInboundAt))
+	return {
+		id: r.id,
+		subject: r.subject,
+		counterpart: { type: r.counterpartType, id: r.candidateId ?? r.vendorId, name: r.counterpartName, address: r.counterpartAddress },
+		messageCount: r.messageCount,
+		lastMessageAt: iso(r.lastMessageAt)!,
+		snippet: untrusted(r.snippet, authorOf(r.counterpartType), 200),
+		unread,
+		starred: r.starred ?? false,
+	}
+}
+
+export type ThreadSummary = ReturnType<typeof summary>
+
+/** Conversations newest first; the cursor is bound to the person and the filter. */
+export async function listThreads(deps: AppDeps, actor: Actor, input: { filter?: InboxFilter; limit: number; cursor?: string }) {
+	const userId = person(actor)
+	await syncOutbox(deps, actor.workspaceId)
+	const filter = input.filter ?? 'all'
+	const scope = `list_inbox_threads:${userId}:${filter}`
+	const conditions: SQL[] = [sql`t.workspace_id = ${actor.workspaceId}`]
+	if (filter === 'unread') conditions.push(UNREAD)
+	if (filter === 'starred') conditions.push(sql`s.starred`)
+	if (input.cursor) {
+		const p = decodePosition(deps.secret, scope, input.cursor)
+		conditions.push(sql`(t.last_message_at, t.id) < (${p.at.toISOString()}::timestamptz, ${p.id})`)
+	}
+	const rows = await deps.database.rows<ThreadRow>(sql`select ${THREAD(userId)} where ${sql.join(conditions, sql` and `)} order by t.last_message_at desc, t.id desc limit ${input.limit + 1}`)
+	const page = rows.slice(0, input.limit)
+	const last = page[page.length - 1]
+	return { threads: page.map(summary), nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: new Date(last.lastMessageAt), id: last.id }) : null }
+}
+
+/** One conversation with its messages in order (the latest 200); marks it read for the person. */
+export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
+	const userId = person(actor)
+	await syncOutbox(deps, actor.workspaceId)
+	const [row] = await deps.database.rows<ThreadRow>(sql`select ${THREAD(userId)} where t.id = ${threadId} and t.workspace_id = ${actor.workspaceId}`)
+	if (!row) throw notFound()
+	const messages = (
+		await deps.database.rows<{ id: string; direction: 'in' | 'out'; channel: string; fromAddress: string; toAddress: string; subject: string | null; text: string; outboxId: string | null; relatedType: string | null; relatedId: string | null; at: Date | string }>(
+			sql`select id, direction, channel, from_address as "fromAddress", to_address as "toAddress", subject, text, outbox_id as "outboxId", related_type as "relatedType", related_id as "relatedId", at from ${inboxMessages} where thread_id = ${threadId} order by at desc, id desc limit ${MAX_MESSAGES}`,
+		)
+	).reverse()
+	const delivery = await deliveryStates(deps.db, messages.map((m) => m.outboxId).filter((x): x is string => Boolean(x)))
+	const readAt = deps.now()
+	await deps.db
+		.insert(inboxStates)
+		.values({ threadId, userId, readAt })
+		.onConflictDoUpdate({ target: [inboxStates.threadId, inboxStates.userId], set: { readAt: sql`greatest(${inboxStates.readAt}, ${readAt.toISOString()}::timestamptz)` } })
+	return {
+		...summary(row),
+		unread: false,
+		olderMessagesOmitted: Math.max(0, row.messageCount - messages.length),
+		messages: messages.map((m) => ({
+			id: m.id,
+			direction: m.direction,
+			channel: m.channel,
+			from: m.fromAddress,
+			to: m.toAddress,
+			subject: m.subject,
+			text: untrusted(m.text, m.direction === 'in' ? authorOf(row.counterpartType) : 'colleague', 8000),
+			at: iso(m.at)!,
+			delivery: m.outboxId ? (delivery.get(m.outboxId)?.status ?? null) : null,
+			related: m.relatedType && m.relatedId ? { type: m.relatedType, id: m.relatedId } : null,
+		})),
+	}
+}
+
+export async function setStarred(deps: AppDeps, actor: Actor, threadId: string, starred: boolean): Promise<void> {
+	const userId = person(actor)
+	const [thread] = await deps.db.select({ id: inboxThreads.id }).from(inboxThreads).where(and(eq(inboxThreads.id, threadId), eq(inboxThreads.workspaceId, actor.workspaceId)))
+	if (!thread) throw notFound()
+	await deps.db.insert(inboxStates).values({ threadId, userId, starred }).onConflictDoUpdate({ target: [inboxStates.threadId, inboxStates.userId], set: { starred } })
+}
+
+/** Replies to the counterpart by e-mail (through the outbox); the reply is in the thread at once. */
+export async function replyToThread(deps: AppDeps, actor: Actor, threadId: string, text: string): Promise<string> {
+	const userId = person(actor)
+	const body = text.replace(/\r\n?/g, '\n').trim()
+	if (!body || [...body].length > 20000) throw invalid([{ field: 'text', message: 'must be 1 to 20,000 characters' }])
+	const [thread] = await deps.db.select().from(inboxThreads).where(and(eq(inboxThreads.id, threadId), eq(inboxThreads.workspaceId, actor.workspaceId)))
+	if (!thread) throw notFound()
+	if (!thread.counterpartAddress.includes('@')) throw new AppError('CONFLICT', 'This conversation has no e-mail address to reply to')
+	const subject = /^re:/i.test(thread.subject) ? thread.subject : `Re: ${thread.subject}`
+	return deps.db.transaction(async (tx) => {
+		// The outbox stamps the row with the database's time; the copy in the thread uses the same
+		// (the outbox sync pages by it).
+		const [{ at }] = (await deps.database.rows<{ at: Date | string }>(sql`select now() as at`, tx)) as [{ at: Date | string }]
+		const related = thread.candidateId ? { type: 'candidate', id: thread.candidateId } : thread.vendorId ? { type: 'vendor', id: thread.vendorId } : undefined
+		const sent = await enqueueMail(tx, { workspaceId: actor.workspaceId, to: thread.counterpartAddress, subject: cleanLine(subject, 200), text: `${body}\n\n${actor.name}`, related }, new URL(deps.config.baseUrl).hostname)
+		const id = await appendMessage(tx, { workspaceId: actor.workspaceId, threadId, direction: 'out', channel: 'email', from: deps.config.mailFrom, to: thread.counterpartAddress, subject: cleanLine(subject, 200), text: `${body}\n\n${actor.name}`, messageId: sent.messageId, outboxId: sent.id, related: related ?? undefined, sentByUserId: userId, at: new Date(at) })
+		const readAt = deps.now()
+		await tx.insert(inboxStates).values({ threadId, userId, readAt }).onConflictDoUpdate({ target: [inboxStates.threadId, inboxStates.userId], set: { readAt } })
+		await recordActivity(tx, actor, { action: 'inbox.replied', targetType: 'inbox_thread', targetId: threadId, detail: { outboxId: sent.id } })
+		return id!
+	})
+}

@@ -1,0 +1,85 @@
+import { sql } from 'drizzle-orm'
+import { boolean, customType, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { users, workspaces } from '../auth/table.ts'
+import { candidates } from '../candidates/table.ts'
+import { vendors } from '../vendors/table.ts'
+
+const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 })
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
+
+/**
+ * A conversation with one counterpart: a candidate, a vendor, or an address we know nothing else
+ * about (`counterpartKey` is `candidate:<id>`, `vendor:<id>` or `address:<address>`).
+ */
+export const inboxThreads = pgTable(
+	'inbox_threads',
+	{
+		id: text('id').primaryKey(),
+		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		counterpartKey: text('counterpart_key').notNull(),
+		/** candidate, vendor or other. */
+		counterpartType: text('counterpart_type').notNull(),
+		candidateId: text('candidate_id').references(() => candidates.id),
+		vendorId: text('vendor_id').references(() => vendors.id),
+		counterpartName: text('counterpart_name').notNull(),
+		/** E-mail address or phone number last used. */
+		counterpartAddress: text('counterpart_address').notNull(),
+		subject: text('subject').notNull(),
+		messageCount: integer('message_count').notNull().default(0),
+		lastMessageAt: at('last_message_at').notNull(),
+		/** When the counterpart last wrote (unread for a person whose read time is older). */
+		lastInboundAt: at('last_inbound_at'),
+		snippet: text('snippet').notNull().default(''),
+		createdAt: at('created_at').notNull().defaultNow(),
+	},
+	(t) => [uniqueIndex('inbox_threads_counterpart').on(t.workspaceId, t.counterpartKey), index('inbox_threads_recent').on(t.workspaceId, t.lastMessageAt.desc(), t.id.desc()), index('inbox_threads_candidate').on(t.candidateId)],
+)
+
+/** One message of a thread: sent by the portal (copied from the outbox) or received (inbound webhook). */
+export const inboxMessages = pgTable(
+	'inbox_messages',
+	{
+		id: text('id').primaryKey(),
+		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		threadId: text('thread_id').notNull().references(() => inboxThreads.id),
+		/** out or in. */
+		direction: text('direction').notNull(),
+		/** email or message. */
+		channel: text('channel').notNull(),
+		fromAddress: text('from_address').notNull(),
+		toAddress: text('to_address').notNull(),
+		subject: text('subject'),
+		text: text('text').notNull(),
+		/** RFC 822 Message-ID, angle brackets included. */
+		messageId: text('message_id'),
+		inReplyTo: text('in_reply_to'),
+		/** The outbox row it was copied from (each is copied once). */
+		outboxId: text('outbox_id'),
+		relatedType: text('related_type'),
+		relatedId: text('related_id'),
+		sentByUserId: text('sent_by_user_id').references(() => users.id),
+		at: at('at').notNull().defaultNow(),
+		search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('english', coalesce(subject, '') || ' ' || text)`),
+	},
+	(t) => [
+		index('inbox_messages_thread').on(t.threadId, t.at, t.id),
+		uniqueIndex('inbox_messages_message_id').on(t.workspaceId, t.messageId),
+		index('inbox_messages_message_id_any').on(t.messageId),
+		uniqueIndex('inbox_messages_outbox').on(t.outboxId),
+		index('inbox_messages_synced').on(t.workspaceId, t.at).where(sql`outbox_id is not null`),
+		index('inbox_messages_related').on(t.relatedType, t.relatedId),
+		index('inbox_messages_search').using('gin', t.search),
+	],
+)
+
+/** A person's state of a thread: when they last read it, and whether they starred it. */
+export const inboxStates = pgTable(
+	'inbox_states',
+	{
+		threadId: text('thread_id').notNull().references(() => inboxThreads.id),
+		userId: text('user_id').notNull().references(() => users.id),
+		readAt: at('read_at'),
+		starred: boolean('starred').notNull().default(false),
+	},
+	(t) => [primaryKey({ columns: [t.threadId, t.userId] }), index('inbox_states_starred').on(t.userId).where(sql`starred`)],
+)

@@ -1,0 +1,69 @@
+/** The interview tools: thin adapters over `service.ts`. */
+import { Type as t } from '@sinclair/typebox'
+import { defineTool } from '../../core/module.ts'
+import { cursor, id, limit, nullable, oneOf, page, params } from '../../core/mcp/params.ts'
+import { UntrustedText } from '../../core/untrusted.ts'
+import { VERDICTS } from './questions.ts'
+import { getInterview, listInterviews, STATUSES, type InterviewStatus } from './service.ts'
+
+const date = t.String({ format: 'date-time' })
+const Summary = t.Object({
+	id: t.String(),
+	status: oneOf(STATUSES),
+	candidate: t.Object({ id: t.String(), name: t.String() }),
+	job: t.Object({ id: t.String(), title: t.String() }),
+	applicationId: nullable(t.String()),
+	invitedBy: nullable(t.Object({ userId: t.String(), name: t.String() })),
+	overallScore: nullable(t.Integer({ description: '0 to 100, once completed' })),
+	verdict: nullable(oneOf(VERDICTS, 'The provider’s recommendation, once completed')),
+	questionCount: t.Integer(),
+	answeredCount: t.Integer(),
+	invitedAt: date,
+	scheduledAt: t.String({ format: 'date-time', description: 'When the candidate is asked to take it (the calendar event)' }),
+	deadlineAt: t.String({ format: 'date-time', description: 'After this an unfinished interview expires' }),
+	startedAt: nullable(date),
+	completedAt: nullable(date),
+	expiredAt: nullable(date),
+})
+
+const Detail = t.Composite([
+	Summary,
+	t.Object({
+		durationMinutes: t.Integer(),
+		summary: nullable(UntrustedText),
+		questions: t.Array(
+			t.Object({
+				id: t.String(),
+				position: t.Integer(),
+				prompt: t.String(),
+				competency: nullable(t.String()),
+				answer: nullable(UntrustedText),
+				score: nullable(t.Integer({ description: '0 to 100' })),
+				durationSeconds: nullable(t.Integer()),
+			}),
+		),
+	}),
+])
+
+export const interviewTools = [
+	defineTool({
+		name: 'list_interview_results',
+		title: 'List AI video interviews',
+		description: 'AI video interviews you can see, newest first, with status (invited, started, completed, expired), candidate, job, overall score and verdict. Filter by status. Paged: pass nextCursor back as cursor.',
+		params: params({ status: t.Optional(oneOf(STATUSES, 'Only interviews in this status')), limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
+		output: page('interviews', Summary),
+		readOnly: true,
+		permission: 'interviews:read',
+		run: ({ deps, actor }, a) => listInterviews(deps, actor, { status: a.status as InterviewStatus | undefined, limit: a.limit ?? 25, cursor: a.cursor }),
+	}),
+	defineTool({
+		name: 'get_interview_result',
+		title: 'Get an AI video interview',
+		description: 'One AI video interview: each question with the candidate’s answer (transcript), its score, the overall score, the verdict and the provider’s summary. Use an id from list_interview_results. Opening a completed result takes it off your review queue.',
+		params: params({ interviewId: id('interview') }),
+		output: t.Object({ interview: Detail }),
+		readOnly: true,
+		permission: 'interviews:read',
+		run: async ({ deps, actor }, a) => ({ interview: await getInterview(deps, actor, a.interviewId) }),
+	}),
+]

@@ -1,0 +1,22 @@
+/** Hiring-team membership as other modules need it (calendars of a team, queues of "my jobs"). */
+import { and, eq, inArray } from 'drizzle-orm'
+import type { AppDeps } from '../../core/deps.ts'
+import { jobs, jobTeam } from './table.ts'
+
+/** Ids of the jobs of the workspace on whose hiring team the person is. */
+export async function teamJobIds(deps: AppDeps, workspaceId: string, userId: string): Promise<string[]> {
+	const rows = await deps.db
+		.select({ id: jobTeam.jobId })
+		.from(jobTeam)
+		.innerJoin(jobs, eq(jobs.id, jobTeam.jobId))
+		.where(and(eq(jobTeam.userId, userId), eq(jobs.workspaceId, workspaceId)))
+	return rows.map((r) => r.id)
+}
+
+/** The person and everyone who shares a hiring team with them in the workspace. */
+export async function teammateIds(deps: AppDeps, workspaceId: string, userId: string): Promise<string[]> {
+	const jobIds = await teamJobIds(deps, workspaceId, userId)
+	if (!jobIds.length) return [userId]
+	const rows = await deps.db.selectDistinct({ userId: jobTeam.userId }).from(jobTeam).where(inArray(jobTeam.jobId, jobIds))
+	return [...new Set([userId, ...rows.map((r) => r.userId)])]
+}

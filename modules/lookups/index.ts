@@ -1,0 +1,22 @@
+import { defineModule } from '../../core/module.ts'
+import { lookupCommands } from './commands.ts'
+import { lookupRoutes } from './routes.ts'
+import { seedLookups } from './seed.ts'
+import { lookupTools } from './tools.ts'
+
+export { addLookup, listLookups, removeLookup, LOOKUP_KINDS, type LookupKind, type LookupValue } from './service.ts'
+
+export default defineModule({
+	name: 'lookups',
+	description: 'Staffing lookups: the workspace’s vendors, implementation partners and clients.',
+	requires: ['auth', 'activity', 'vendors'],
+	permissions: [
+		{ key: 'lookups:read', description: 'See the staffing lookup lists', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
+		{ key: 'lookups:manage', description: 'Add and remove staffing lookup values', grantedTo: ['owner', 'admin'] },
+	],
+	tools: lookupTools,
+	routes: lookupRoutes,
+	commands: lookupCommands,
+	seed: seedLookups,
+	nav: [{ href: '/lookups', label: 'Lookups', permission: 'lookups:manage' }],
+})

@@ -1,0 +1,25 @@
+/** The staffing lookup tool: a thin adapter over `service.ts`. */
+import { Type as t } from '@sinclair/typebox'
+import { defineTool } from '../../core/module.ts'
+import { cursor, limit, oneOf, page, params } from '../../core/mcp/params.ts'
+import { listLookups, LOOKUP_KINDS } from './service.ts'
+
+const LookupValue = t.Object({ id: t.String(), kind: oneOf(LOOKUP_KINDS), name: t.String(), createdAt: t.String({ format: 'date-time' }) })
+
+export const lookupTools = [
+	defineTool({
+		name: 'list_staffing_lookups',
+		title: 'List staffing lookups',
+		description: 'The workspace’s own list of vendors, implementation partners or clients (the values people pick from when describing a requirement), A to Z. Filter by text the name contains. Paged: pass nextCursor back as cursor.',
+		params: params({
+			kind: oneOf(LOOKUP_KINDS, 'Which list: vendor, implementation_partner or client'),
+			query: t.Optional(t.String({ maxLength: 240, description: 'Text the name contains' })),
+			limit: t.Optional(limit()),
+			cursor: t.Optional(cursor()),
+		}),
+		output: page('values', LookupValue),
+		readOnly: true,
+		permission: 'lookups:read',
+		run: ({ deps, actor }, a) => listLookups(deps, actor, { kind: a.kind as never, query: a.query, limit: a.limit ?? 25, cursor: a.cursor }),
+	}),
+]

@@ -1,0 +1,138 @@
+/**
+ * The messaging-app adapter against a provider-shaped HTTP server started by the test (Twilio's
+ * Messages API: basic auth, form body, 201 with a message sid, errors as {code, message}).
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { inArray } from 'drizzle-orm'
+import { newWorkspace, testDeps } from '../../tests/helpers.ts'
+import { deliverDue, enqueueMessage, NO_PROVIDER, toE164 } from './index.ts'
+import { outbox } from './table.ts'
+
+setDefaultTimeout(30_000)
+
+interface Received {
+	path: string
+	authorization: string | null
+	form: Record<string, string>
+}
+
+const ACCOUNT = 'AC0123456789abcdef'
+const TOKEN = 'provider-secret'
+const received: Received[] = []
+/** Planned answers by recipient: a list of HTTP statuses to give, in order (then 201). */
+const plan = new Map<string, number[]>()
+let provider: ReturnType<typeof Bun.serve>
+
+beforeAll(async () => {
+	await testDeps()
+	provider = Bun.serve({
+		port: 0,
+		hostname: '127.0.0.1',
+		async fetch(request) {
+			const url = new URL(request.url)
+			const form = Object.fromEntries(new URLSearchParams(await request.text()))
+			received.push({ path: url.pathname, authorization: request.headers.get('authorization'), form })
+			if (request.method !== 'POST' || url.pathname !== `/2010-04-01/Accounts/${ACCOUNT}/Messages.json`) return Response.json({ code: 20404, message: 'The requested resource was not found', status: 404 }, { status: 404 })
+			if (request.headers.get('authorization') !== `Basic ${btoa(`${ACCOUNT}:${TOKEN}`)}`) return Response.json({ code: 20003, message: 'Authenticate', status: 401 }, { status: 401 })
+			const next = plan.get(form.To!)?.shift()
+			if (next === 400) return Response.json({ code: 21211, message: `The 'To' number ${form.To} is not a valid phone number.`, status: 400 }, { status: 400 })
+			if (next) return new Response('upstream trouble', { status: next })
+			return Response.json({ sid: `SM${crypto.randomUUID().replace(/-/g, '')}`, status: 'queued', to: form.To, from: form.From, body: form.Body }, { status: 201 })
+		},
+	})
+})
+afterAll(() => provider.stop(true))
+
+const providerDeps = (overrides: Record<string, string> = {}) => testDeps({ MESSAGING_URL: `http://127.0.0.1:${provider.port}`, MESSAGING_ACCOUNT: ACCOUNT, MESSAGING_TOKEN: TOKEN, MESSAGING_FROM: '+15550001111', ...overrides })
+const rowsOf = async (ids: string[]) => (await testDeps()).db.select().from(outbox).where(inArray(outbox.id, ids))
+const number = () => `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
+
+describe('messaging provider adapter', () => {
+	test('a message is posted with basic auth and a form body, and marked sent', async () => {
+		const deps = await providerDeps()
+		const ws = await newWorkspace()
+		const to = number()
+		const { id, status } = await enqueueMessage(deps.db, { workspaceId: ws.id, to, text: 'Please upload your documents: https://x.test/upload/abc' })
+		expect(status).toBe('pending')
+		expect(await deliverDue(deps, { workspaceId: ws.id })).toEqual({ sent: 1, retried: 0, failed: 0 })
+		const got = received.filter((r) => r.form.To === to)
+		expect(got).toHaveLength(1)
+		expect(got[0]!.form).toEqual({ To: to, From: '+15550001111', Body: 'Please upload your documents: https://x.test/upload/abc' })
+		expect((await rowsOf([id]))[0]!.status).toBe('sent')
+	})
+
+	test('a WhatsApp sender gives the recipient the same channel prefix', async () => {
+		const deps = await providerDeps({ MESSAGING_FROM: 'whatsapp:+15550002222' })
+		const ws = await newWorkspace()
+		const to = number()
+		await enqueueMessage(deps.db, { workspaceId: ws.id, to, text: 'Hi' })
+		await deliverDue(deps, { workspaceId: ws.id })
+		expect(received.find((r) => r.form.To === `whatsapp:${to}`)?.form.From).toBe('whatsapp:+15550002222')
+	})
+
+	test('a provider outage (5xx) is retried; a refused number (4xx) fails at once with the provider’s reason', async () => {
+		const deps = await providerDeps()
+		const ws = await newWorkspace()
+		const flaky = number()
+		const invalid = number()
+		plan.set(flaky, [503, 500])
+		plan.set(invalid, [400])
+		const [a, b] = [await enqueueMessage(deps.db, { workspaceId: ws.id, to: flaky, text: 'one' }), await enqueueMessage(deps.db, { workspaceId: ws.id, to: invalid, text: 'two' })]
+		const o = { workspaceId: ws.id, baseDelayMs: 0 }
+		expect(await deliverDue(deps, o)).toEqual({ sent: 0, retried: 1, failed: 1 })
+		const [failed] = await rowsOf([b.id])
+		expect(failed!.status).toBe('failed')
+		expect(failed!.lastError).toContain('21211')
+		expect(failed!.lastError).toContain('not a valid phone number')
+		expect(await deliverDue(deps, o)).toEqual({ sent: 0, retried: 1, failed: 0 })
+		expect((await rowsOf([a.id]))[0]!.lastError).toContain('HTTP 500')
+		expect(await deliverDue(deps, o)).toEqual({ sent: 1, retried: 0, failed: 0 })
+		const [ok] = await rowsOf([a.id])
+		expect(ok!.status).toBe('sent')
+		expect(ok!.attempts).toBe(3)
+		expect(received.filter((r) => r.form.To === flaky)).toHaveLength(3)
+	})
+
+	test('wrong credentials are a permanent failure', async () => {
+		const deps = await providerDeps({ MESSAGING_TOKEN: 'wrong' })
+		const ws = await newWorkspace()
+		const { id } = await enqueueMessage(deps.db, { workspaceId: ws.id, to: number(), text: 'x' })
+		expect(await deliverDue(deps, { workspaceId: ws.id })).toEqual({ sent: 0, retried: 0, failed: 1 })
+		expect((await rowsOf([id]))[0]!.lastError).toContain('HTTP 401')
+	})
+
+	test('an unreachable provider is retried', async () => {
+		const deps = await testDeps({ MESSAGING_URL: 'http://127.0.0.1:9', MESSAGING_ACCOUNT: ACCOUNT, MESSAGING_TOKEN: TOKEN, MESSAGING_FROM: '+15550001111' })
+		const ws = await newWorkspace()
+		const { id } = await enqueueMessage(deps.db, { workspaceId: ws.id, to: number(), text: 'x' })
+		expect(await deliverDue(deps, { workspaceId: ws.id })).toEqual({ sent: 0, retried: 1, failed: 0 })
+		const [row] = await rowsOf([id])
+		expect(row!.status).toBe('pending')
+		expect(row!.lastError).toContain('unreachable')
+	})
+
+	test('without a provider, messages are recorded as not sent with the reason', async () => {
+		const deps = await testDeps()
+		expect(deps.config.messaging).toBeUndefined()
+		const ws = await newWorkspace()
+		const recorded = await enqueueMessage(deps.db, { workspaceId: ws.id, to: number(), text: 'x', notSent: NO_PROVIDER })
+		expect(recorded.status).toBe('not_sent')
+		// One queued before the provider was removed: the worker records it as not sent too.
+		const queued = await enqueueMessage(deps.db, { workspaceId: ws.id, to: number(), text: 'y' })
+		await deliverDue(deps, { workspaceId: ws.id })
+		for (const row of await rowsOf([recorded.id, queued.id])) {
+			expect(row.status).toBe('not_sent')
+			expect(row.lastError).toBe(NO_PROVIDER)
+		}
+		expect(received.some((r) => r.form.Body === 'y')).toBe(false)
+	})
+
+	test('phone numbers are normalised to E.164', () => {
+		expect(toE164('(512) 555-0100')).toBe('+15125550100')
+		expect(toE164('+1 512 555 0100')).toBe('+15125550100')
+		expect(toE164('1-512-555-0100')).toBe('+15125550100')
+		expect(toE164('+44 20 7946 0958')).toBe('+442079460958')
+		expect(toE164('555-0100')).toBeNull()
+		expect(toE164('call me')).toBeNull()
+	})
+})

@@ -1,0 +1,67 @@
+/**
+ * The messaging-app channel: a provider's HTTP API in the shape of Twilio's Messages API
+ * (`POST {MESSAGING_URL}/2010-04-01/Accounts/{account}/Messages.json`, HTTP basic auth, form body
+ * `To`, `From`, `Body`; 201 with `{ sid, status }`; errors as `{ code, message }`).
+ * A WhatsApp sender (`whatsapp:+1…`) gives the recipient the same prefix.
+ */
+import type { MessagingConfig } from '../../core/config.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import type { ClaimedRow, DeliveryError } from './worker.ts'
+
+export const NO_PROVIDER = 'No messaging provider is configured (set MESSAGING_ACCOUNT, MESSAGING_TOKEN and MESSAGING_FROM)'
+
+/** Twilio refuses bodies over 1,600 characters. */
+export const MAX_MESSAGE_LENGTH = 1600
+
+export function recipientAddress(config: MessagingConfig, to: string): string {
+	const channel = config.from.startsWith('whatsapp:') ? 'whatsapp:' : ''
+	return to.startsWith(channel) ? to : channel + to
+}
+
+/** Sends one outbox message; returns the provider's message id. */
+export async function sendMessage(deps: AppDeps, row: ClaimedRow): Promise<string> {
+	const config = deps.config.messaging
+	if (!config) throw failure(NO_PROVIDER, true)
+	const body = new URLSearchParams({ To: recipientAddress(config, row.to), From: config.from, Body: row.text.slice(0, MAX_MESSAGE_LENGTH) })
+	let response: Response
+	try {
+		response = await fetch(`${config.url}/2010-04-01/Accounts/${encodeURIComponent(config.account)}/Messages.json`, {
+			method: 'POST',
+			headers: { authorization: `Basic ${btoa(`${config.account}:${config.token}`)}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+			body,
+			signal: AbortSignal.timeout(15_000),
+		})
+	} catch (error) {
+		throw failure(`messaging provider unreachable: ${(error as Error).message}`, false)
+	}
+	const text = await response.text()
+	let json: { sid?: string; status?: string; code?: number; message?: string } = {}
+	try {
+		json = JSON.parse(text)
+	} catch {
+		// Not JSON (a proxy's error page): the status code decides.
+	}
+	if (response.ok && json.sid) {
+		if (json.status === 'failed' || json.status === 'undelivered') throw failure(`messaging provider: message ${json.status}`, true)
+		return json.sid
+	}
+	// 4xx means the request itself is wrong (bad number, bad credentials): retrying will not help,
+	// except for rate limiting and timeouts.
+	const permanent = response.status >= 400 && response.status < 500 && response.status !== 429 && response.status !== 408
+	throw failure(`messaging provider: HTTP ${response.status}${json.code ? ` (code ${json.code})` : ''}${json.message ? `: ${json.message}` : ''}`, permanent)
+}
+
+function failure(message: string, permanent: boolean): DeliveryError {
+	return Object.assign(new Error(message), { permanent })
+}
+
+/** A phone number in E.164 (`+15551234567`); US numbers may be written without the +1. Null when it cannot be one. */
+export function toE164(phone: string): string | null {
+	const trimmed = phone.trim()
+	if (/[a-wyz]/i.test(trimmed)) return null
+	const digits = trimmed.replace(/\D/g, '')
+	if (trimmed.startsWith('+')) return digits.length >= 8 && digits.length <= 15 && !digits.startsWith('0') ? `+${digits}` : null
+	if (digits.length === 10 && !/^[01]/.test(digits)) return `+1${digits}`
+	if (digits.length === 11 && digits.startsWith('1')) return `+${digits}`
+	return null
+}

@@ -1,0 +1,39 @@
+/**
+ * Reading the outbox in the order rows were written, for modules that keep their own copy of what
+ * was sent (the inbox threads every e-mail and message into its conversation). Added for the
+ * inbox (issue 7); the worker and enqueueing stay in `service.ts` / `worker.ts`.
+ */
+import { and, asc, eq, gte, sql, type SQL } from 'drizzle-orm'
+import type { Db } from '../../db/client.ts'
+import { outbox } from './table.ts'
+
+export interface OutboxEntry {
+	id: string
+	workspaceId: string
+	channel: string
+	to: string
+	subject: string | null
+	text: string
+	relatedType: string | null
+	relatedId: string | null
+	messageId: string | null
+	status: string
+	createdAt: Date
+}
+
+/**
+ * Rows created at or after `since` (all when omitted), optionally of one workspace, oldest first
+ * by `(createdAt, id)`, strictly after `after` when given (to page through), at most `limit`.
+ */
+export async function outboxSince(db: Db, options: { workspaceId?: string; since?: Date; after?: { at: Date; id: string }; limit: number }): Promise<OutboxEntry[]> {
+	const conditions: SQL[] = []
+	if (options.workspaceId) conditions.push(eq(outbox.workspaceId, options.workspaceId))
+	if (options.since) conditions.push(gte(outbox.createdAt, options.since))
+	if (options.after) conditions.push(sql`(${outbox.createdAt}, ${outbox.id}) > (${options.after.at.toISOString()}::timestamptz, ${options.after.id})`)
+	return db
+		.select({ id: outbox.id, workspaceId: outbox.workspaceId, channel: outbox.channel, to: outbox.to, subject: outbox.subject, text: outbox.text, relatedType: outbox.relatedType, relatedId: outbox.relatedId, messageId: outbox.messageId, status: outbox.status, createdAt: outbox.createdAt })
+		.from(outbox)
+		.where(conditions.length ? and(...conditions) : undefined)
+		.orderBy(asc(outbox.createdAt), asc(outbox.id))
+		.limit(options.limit)
+}

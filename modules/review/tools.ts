@@ -1,0 +1,29 @@
+/** The review-queue tool: a thin adapter over `service.ts`. */
+import { Type as t } from '@sinclair/typebox'
+import { defineTool } from '../../core/module.ts'
+import { cursor, limit, nullable, page, params } from '../../core/mcp/params.ts'
+import { reviewQueue } from './service.ts'
+
+const Item = t.Object({
+	type: t.String({ description: 'Why: new_application, interview_completed, document_received or reply_waiting' }),
+	recordId: t.String({ description: 'The record behind it: the application, interview, conversation or document request' }),
+	since: t.String({ format: 'date-time', description: 'Waiting since' }),
+	reason: t.String({ description: 'One sentence saying what needs attention and which tool opens it' }),
+	candidate: t.Object({ id: t.String(), name: t.String(), headline: nullable(t.String()) }),
+	job: nullable(t.Object({ id: t.String(), title: t.String() })),
+	applicationId: nullable(t.String()),
+})
+
+export const reviewTools = [
+	defineTool({
+		name: 'get_review_queue',
+		title: 'Get my review queue',
+		description:
+			'Candidates needing your attention, oldest first, each with the reason: new applications on jobs of your hiring teams, completed AI interviews you have not opened, documents received, candidates’ replies you have not read. An entry leaves the queue once dealt with. Paged: pass nextCursor back as cursor.',
+		params: params({ limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
+		output: page('items', Item),
+		readOnly: true,
+		permission: 'review:read',
+		run: ({ deps, actor }, a) => reviewQueue(deps, actor, { limit: a.limit ?? 25, cursor: a.cursor }),
+	}),
+]

@@ -1,0 +1,17 @@
+import { defineModule } from '../../core/module.ts'
+import { savedSearchRoutes } from './routes.ts'
+import { seedSavedSearches } from './seed.ts'
+import { savedSearchTools } from './tools.ts'
+
+export { listSavedSearches, SEARCH_LISTS, type SavedSearch, type SearchList } from './service.ts'
+
+export default defineModule({
+	name: 'saved-searches',
+	description: 'A person’s named searches on each of the portal’s lists.',
+	requires: ['auth', 'activity'],
+	permissions: [{ key: 'saved-searches:use', description: 'Keep your own saved searches', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'] }],
+	tools: savedSearchTools,
+	routes: savedSearchRoutes,
+	seed: seedSavedSearches,
+	nav: [{ href: '/saved-searches', label: 'Saved searches', permission: 'saved-searches:use' }],
+})

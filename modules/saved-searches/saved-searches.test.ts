@@ -1,0 +1,88 @@
+/**
+ * Saved searches: list_saved_searches through the official MCP client for every role (each person
+ * sees only their own, list by list), and the page that saves, renames and deletes them.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { signedIn } from '../../tests/portal.ts'
+import { closeClients, everyRole, ROLES, type McpPerson, type TestRole } from '../../tests/sdk.ts'
+import { personActor } from '../auth/index.ts'
+import { MAX_PER_LIST, saveSearch } from './service.ts'
+
+setDefaultTimeout(30_000)
+let w: { ws: TestWorkspace; people: Record<TestRole, McpPerson> }
+
+beforeAll(async () => {
+	await testApp()
+	w = await everyRole()
+	const deps = await testDeps()
+	for (const role of ROLES) {
+		const actor = await personActor(deps, w.ws.slug, w.people[role].email)
+		await saveSearch(deps, actor, { list: 'jobs', name: `open roles (${role})`, query: 'remote', filters: { status: 'Open' } })
+		await saveSearch(deps, actor, { list: 'jobs', name: `Austin roles (${role})`, query: 'austin' })
+		await saveSearch(deps, actor, { list: 'candidates', name: 'Java in Texas', query: 'java texas' })
+	}
+}, 120_000)
+afterAll(closeClients)
+
+describe('list_saved_searches', () => {
+	test('every role sees its own searches of one list, by name', async () => {
+		for (const role of ROLES) {
+			const got = await w.people[role].tool('list_saved_searches', { list: 'jobs' })
+			expect(got.isError).toBe(false)
+			expect(got.data.list).toBe('jobs')
+			expect(got.data.searches.map((s: any) => s.name)).toEqual([`Austin roles (${role})`, `open roles (${role})`])
+			expect(got.data.searches[1]).toMatchObject({ query: 'remote', filters: { status: 'Open' } })
+			expect((await w.people[role].tool('list_saved_searches', { list: 'vendors' })).data.searches).toEqual([])
+		}
+	})
+
+	test('the list is required and must be one of the ten', async () => {
+		const owner = w.people.owner
+		expect((await owner.tool('list_saved_searches', {})).isError).toBe(true)
+		const bad = await owner.tool('list_saved_searches', { list: 'contacts' })
+		expect(bad.isError).toBe(true)
+		expect(bad.text).toContain('candidates')
+		for (const list of ['candidates', 'bench', 'jobs', 'applications', 'pipeline', 'assessments', 'inbox', 'vendors', 'privacy', 'accounts']) expect((await owner.tool('list_saved_searches', { list })).isError).toBe(false)
+	})
+})
+
+describe('rules', () => {
+	test('names are unique per person and list, ignoring case; at most 50 per list', async () => {
+		const deps = await testDeps()
+		const actor = await personActor(deps, w.ws.slug, w.people.recruiter.email)
+		await expect(saveSearch(deps, actor, { list: 'candidates', name: 'JAVA IN TEXAS' })).rejects.toMatchObject({ code: 'CONFLICT' })
+		await saveSearch(deps, actor, { list: 'bench', name: 'Java in Texas' })
+		await expect(saveSearch(deps, actor, { list: 'bench', name: '   ' })).rejects.toMatchObject({ code: 'VALIDATION' })
+		await expect(saveSearch(deps, actor, { list: 'bench', name: 'x'.repeat(81) })).rejects.toMatchObject({ code: 'VALIDATION' })
+		for (let i = 1; i < MAX_PER_LIST; i++) await saveSearch(deps, actor, { list: 'privacy', name: `Search ${i}` })
+		await saveSearch(deps, actor, { list: 'privacy', name: 'The fiftieth' })
+		await expect(saveSearch(deps, actor, { list: 'privacy', name: 'One too many' })).rejects.toMatchObject({ code: 'CONFLICT' })
+	})
+})
+
+describe('the saved-searches page', () => {
+	test('save, rename and delete; errors are shown on the page; others’ searches cannot be touched', async () => {
+		const page = await signedIn(w.people.viewer)
+		const shown = await page.get('/saved-searches')
+		expect(shown.status).toBe(200)
+		expect(shown.text).toContain('open roles (viewer)')
+		const saved = await page.post('/saved-searches', { list: 'inbox', name: 'Unread replies', query: 'is:unread' })
+		expect(saved.text).toContain('Saved “Unread replies”')
+		const listed = await w.people.viewer.tool('list_saved_searches', { list: 'inbox' })
+		const id = listed.data.searches[0].id
+		expect(listed.data.searches[0]).toMatchObject({ name: 'Unread replies', query: 'is:unread' })
+		const dup = await page.post('/saved-searches', { list: 'inbox', name: 'unread REPLIES' })
+		expect(dup.status).toBe(422)
+		expect(dup.text).toContain('already have a saved search')
+		expect((await page.post(`/saved-searches/${id}/rename`, { name: 'Replies to read' })).text).toContain('Renamed to “Replies to read”')
+		expect((await w.people.viewer.tool('list_saved_searches', { list: 'inbox' })).data.searches.map((s: any) => s.name)).toEqual(['Replies to read'])
+		const stranger = await signedIn(w.people.admin)
+		await stranger.get('/saved-searches')
+		expect((await stranger.post(`/saved-searches/${id}/delete`)).status).toBe(404)
+		expect((await page.post(`/saved-searches/${id}/delete`)).text).toContain('deleted')
+		expect((await w.people.viewer.tool('list_saved_searches', { list: 'inbox' })).data.searches).toEqual([])
+		const anonymous = await (await import('../../tests/helpers.ts')).call('GET', '/saved-searches')
+		expect(anonymous.status).toBe(303)
+	})
+})

@@ -1,0 +1,152 @@
+/**
+ * A person's saved searches on the portal's lists.
+ *
+ * Rules: a saved search belongs to one person and is seen only by them; its name is 1 to 80
+ * characters and unique (ignoring case) among that person's searches on the same list; a person
+ * keeps at most 50 searches per list. Every change is in the activity log.
+ */
+import { and, asc, count, eq, sql } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import { newId } from '../../core/credentials.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError, invalid } from '../../core/errors.ts'
+import { recordActivity } from '../activity/index.ts'
+import { savedSearches } from './table.ts'
+
+export const SEARCH_LISTS = ['candidates', 'bench', 'jobs', 'applications', 'pipeline', 'assessments', 'inbox', 'vendors', 'privacy', 'accounts'] as const
+export type SearchList = (typeof SEARCH_LISTS)[number]
+
+export const LIST_LABELS: Record<SearchList, string> = {
+	candidates: 'Candidates',
+	bench: 'Bench',
+	jobs: 'Jobs',
+	applications: 'Applications',
+	pipeline: 'Pipeline',
+	assessments: 'Assessments',
+	inbox: 'Inbox',
+	vendors: 'Vendors',
+	privacy: 'Privacy requests',
+	accounts: 'Accounts',
+}
+
+export const MAX_PER_LIST = 50
+
+export interface SavedSearch {
+	id: string
+	list: SearchList
+	name: string
+	query: string
+	filters: Record<string, string>
+	createdAt: string
+	updatedAt: string
+}
+
+const isList = (v: string): v is SearchList => (SEARCH_LISTS as readonly string[]).includes(v)
+const person = (actor: Actor) => {
+	if (!actor.userId) throw new AppError('FORBIDDEN', 'Saved searches belong to a person')
+	return actor.userId
+}
+const notFound = () => new AppError('NOT_FOUND', 'No saved search with this id')
+
+function toView(r: typeof savedSearches.$inferSelect): SavedSearch {
+	return { id: r.id, list: r.list as SearchList, name: r.name, query: r.query, filters: r.filters, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() }
+}
+
+/** The person's searches on one list, by name. */
+export async function listSavedSearches(deps: AppDeps, actor: Actor, list: string): Promise<SavedSearch[]> {
+	if (!isList(list)) throw invalid([{ field: 'list', message: `must be one of: ${SEARCH_LISTS.join(', ')}` }])
+	const rows = await deps.db
+		.select()
+		.from(savedSearches)
+		.where(and(eq(savedSearches.workspaceId, actor.workspaceId), eq(savedSearches.userId, person(actor)), eq(savedSearches.list, list)))
+		.orderBy(asc(sql`lower(${savedSearches.name})`), asc(savedSearches.id))
+	return rows.map(toView)
+}
+
+/** Every list with the person's searches on it (the saved-searches page). */
+export async function allSavedSearches(deps: AppDeps, actor: Actor): Promise<Map<SearchList, SavedSearch[]>> {
+	const rows = await deps.db
+		.select()
+		.from(savedSearches)
+		.where(and(eq(savedSearches.workspaceId, actor.workspaceId), eq(savedSearches.userId, person(actor))))
+		.orderBy(asc(sql`lower(${savedSearches.name})`), asc(savedSearches.id))
+	const byList = new Map<SearchList, SavedSearch[]>(SEARCH_LISTS.map((l) => [l, []]))
+	for (const r of rows) byList.get(r.list as SearchList)?.push(toView(r))
+	return byList
+}
+
+function cleanName(name: string): string {
+	const trimmed = name.trim().replace(/\s+/g, ' ')
+	if (!trimmed || [...trimmed].length > 80 || /[\u0000-\u001f\u007f]/.test(trimmed)) throw invalid([{ field: 'name', message: 'must be 1 to 80 characters' }])
+	return trimmed
+}
+
+function cleanQuery(query: string): string {
+	const trimmed = query.trim()
+	if ([...trimmed].length > 500 || /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(trimmed)) throw invalid([{ field: 'query', message: 'must be at most 500 characters of text' }])
+	return trimmed
+}
+
+const duplicate = (name: string) => new AppError('CONFLICT', `You already have a saved search named “${name}” on this list`, { fields: [{ field: 'name', message: 'is already used on this list' }] })
+
+const isUniqueViolation = (e: unknown): boolean => {
+	const x = e as { code?: string; cause?: unknown } | undefined
+	return x?.code === '23505' || (x?.cause !== undefined && isUniqueViolation(x.cause))
+}
+
+export interface NewSavedSearch {
+	list: string
+	name: string
+	query?: string
+	filters?: Record<string, string>
+}
+
+export async function saveSearch(deps: AppDeps, actor: Actor, input: NewSavedSearch): Promise<SavedSearch> {
+	const userId = person(actor)
+	if (!isList(input.list)) throw invalid([{ field: 'list', message: `must be one of: ${SEARCH_LISTS.join(', ')}` }])
+	const name = cleanName(input.name)
+	const query = cleanQuery(input.query ?? '')
+	const id = newId('ss')
+	try {
+		await deps.db.transaction(async (tx) => {
+			const [n] = await tx.select({ n: count() }).from(savedSearches).where(and(eq(savedSearches.workspaceId, actor.workspaceId), eq(savedSearches.userId, userId), eq(savedSearches.list, input.list)))
+			if ((n?.n ?? 0) >= MAX_PER_LIST) throw new AppError('CONFLICT', `You can keep at most ${MAX_PER_LIST} saved searches on one list; delete one first`)
+			await tx.insert(savedSearches).values({ id, workspaceId: actor.workspaceId, userId, list: input.list, name, query, filters: input.filters ?? {} })
+			await recordActivity(tx, actor, { action: 'saved_search.created', targetType: 'saved_search', targetId: id, detail: { list: input.list, name } })
+		})
+	} catch (e) {
+		if (isUniqueViolation(e)) throw duplicate(name)
+		throw e
+	}
+	return (await loadOwn(deps, actor, id))!
+}
+
+async function loadOwn(deps: AppDeps, actor: Actor, id: string): Promise<SavedSearch | null> {
+	const [row] = await deps.db.select().from(savedSearches).where(and(eq(savedSearches.id, id), eq(savedSearches.workspaceId, actor.workspaceId), eq(savedSearches.userId, person(actor))))
+	return row ? toView(row) : null
+}
+
+export async function renameSearch(deps: AppDeps, actor: Actor, id: string, newName: string): Promise<SavedSearch> {
+	const current = await loadOwn(deps, actor, id)
+	if (!current) throw notFound()
+	const name = cleanName(newName)
+	try {
+		await deps.db.transaction(async (tx) => {
+			await tx.update(savedSearches).set({ name, updatedAt: deps.now() }).where(eq(savedSearches.id, id))
+			await recordActivity(tx, actor, { action: 'saved_search.renamed', targetType: 'saved_search', targetId: id, detail: { from: current.name, to: name } })
+		})
+	} catch (e) {
+		if (isUniqueViolation(e)) throw duplicate(name)
+		throw e
+	}
+	return (await loadOwn(deps, actor, id))!
+}
+
+export async function deleteSearch(deps: AppDeps, actor: Actor, id: string): Promise<void> {
+	const current = await loadOwn(deps, actor, id)
+	if (!current) throw notFound()
+	await deps.db.transaction(async (tx) => {
+		await tx.delete(savedSearches).where(eq(savedSearches.id, id))
+		await recordActivity(tx, actor, { action: 'saved_search.deleted', targetType: 'saved_search', targetId: id, detail: { list: current.list, name: current.name } })
+	})
+}

@@ -1,0 +1,34 @@
+/** Follow-ups on the calendar: to-dos with a due time, shown for half an hour from it. */
+import { sql } from 'drizzle-orm'
+import type { CalendarSource } from '../../core/module.ts'
+import { afterPosition } from '../../core/source-merge.ts'
+import { reachableJobIds } from '../jobs/index.ts'
+import { todos } from './table.ts'
+
+const LENGTH_MS = 30 * 60_000
+const inList = (ids: readonly string[]) => (ids.length ? sql`(${sql.join(ids.map((id) => sql`${id}`), sql`, `)})` : sql`(null)`)
+
+export const followupSource: CalendarSource = {
+	type: 'followup',
+	async entries(deps, actor, q) {
+		const conditions = [
+			sql`t.workspace_id = ${actor.workspaceId}`,
+			sql`t.due_at is not null`,
+			sql`t.due_at < ${q.to.toISOString()}::timestamptz`,
+			sql`t.due_at > ${new Date(q.from.getTime() - LENGTH_MS).toISOString()}::timestamptz`,
+			afterPosition(sql`t.due_at`, sql`t.id`, q.after),
+		]
+		if (q.userIds) conditions.push(sql`t.assignee_user_id in ${inList(q.userIds)}`)
+		// Hiring managers see others' follow-ups only about their own jobs (or about no job).
+		const reach = await reachableJobIds(deps, actor)
+		if (reach !== 'all') conditions.push(sql`(t.assignee_user_id = ${actor.userId} or (t.candidate_id is null and t.job_id is null) or t.job_id in ${inList(reach)})`)
+		const rows = await deps.database.rows<{ id: string; title: string; dueAt: Date | string; doneAt: Date | string | null; userId: string; candidateId: string | null; jobId: string | null }>(
+			sql`select t.id, t.title, t.due_at as "dueAt", t.done_at as "doneAt", t.assignee_user_id as "userId", t.candidate_id as "candidateId", t.job_id as "jobId"
+from ${todos} t where ${sql.join(conditions, sql` and `)} order by t.due_at, t.id collate "C" limit ${q.limit}`,
+		)
+		return rows.map((r) => {
+			const start = new Date(r.dueAt)
+			return { type: 'followup', id: r.id, start, end: new Date(start.getTime() + LENGTH_MS), allDay: false, title: r.title, userId: r.userId, status: r.doneAt ? 'done' : 'open', candidateId: r.candidateId, jobId: r.jobId }
+		})
+	},
+}

@@ -1,0 +1,22 @@
+import { defineModule } from '../../core/module.ts'
+import { followupSource } from './calendar.ts'
+import { todoRoutes } from './routes.ts'
+import { seedTodos } from './seed.ts'
+import { todoTools } from './tools.ts'
+
+export { createTodo, type NewTodo } from './service.ts'
+
+export default defineModule({
+	name: 'todos',
+	description: 'To-dos: a person’s own, and those flows create (documents received, completed interviews); follow-ups on the calendar.',
+	requires: ['auth', 'activity', 'jobs', 'candidates'],
+	permissions: [
+		{ key: 'todos:read', description: 'See your to-dos and the to-dos on candidates you can see', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
+		{ key: 'todos:write', description: 'Add to-dos and mark them done', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
+	],
+	tools: todoTools,
+	routes: todoRoutes,
+	calendarSources: [followupSource],
+	seed: seedTodos,
+	nav: [{ href: '/todos', label: 'To-dos', permission: 'todos:write' }],
+})

@@ -1,0 +1,38 @@
+/** The to-do tool: a thin adapter over `service.ts`. */
+import { Type as t } from '@sinclair/typebox'
+import { defineTool } from '../../core/module.ts'
+import { cursor, id, limit, nullable, page, params } from '../../core/mcp/params.ts'
+import { UntrustedText } from '../../core/untrusted.ts'
+import { listTodos } from './service.ts'
+
+const person = t.Object({ userId: t.String(), name: t.String() })
+const Todo = t.Object({
+	id: t.String(),
+	title: t.String(),
+	notes: nullable(UntrustedText),
+	dueAt: nullable(t.String({ format: 'date-time', description: 'A to-do with a due time is a follow-up on the calendar' })),
+	overdue: t.Boolean(),
+	done: t.Boolean(),
+	doneAt: nullable(t.String({ format: 'date-time' })),
+	source: t.String({ description: 'person (created by someone), or the flow that created it: document, interview' }),
+	candidate: nullable(t.Object({ id: t.String(), name: t.String() })),
+	jobId: nullable(t.String()),
+	applicationId: nullable(t.String()),
+	assignee: person,
+	createdBy: nullable(person),
+	createdAt: t.String({ format: 'date-time' }),
+})
+
+export const todoTools = [
+	defineTool({
+		name: 'list_todos',
+		title: 'List to-dos',
+		description:
+			'Your to-dos, open first (overdue and soonest due first), then done ones; or, with candidateId, every to-do about that candidate (anyone’s). To-dos come from people and from flows (a document received, a completed AI interview). Paged: pass nextCursor back as cursor.',
+		params: params({ candidateId: t.Optional(id('candidate')), limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
+		output: page('todos', Todo),
+		readOnly: true,
+		permission: 'todos:read',
+		run: ({ deps, actor }, a) => listTodos(deps, actor, { candidateId: a.candidateId, limit: a.limit ?? 25, cursor: a.cursor }),
+	}),
+]

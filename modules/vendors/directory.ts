@@ -1,0 +1,207 @@
+/**
+ * Vendors as recruiters see them: contact, how they take submissions, which documents a
+ * submission needs, and counts of open jobs and submissions.
+ *
+ * Rules:
+ * - A vendor takes submissions by e-mail (`submissionEmail`) or on its own portal
+ *   (`submissionPortalUrl`); e-mail wins when both are set, since only e-mail can carry documents.
+ * - Document rules: the kinds in `always`, plus those listed for the candidate's work
+ *   authorization (keys compared without case or punctuation: H-1B = H1B).
+ * - Counts are read straight from the jobs and submissions tables: those modules require this one,
+ *   so calling their public API from here would be a dependency cycle.
+ */
+import { and, eq, sql, type SQL } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError, invalid, type FieldError } from '../../core/errors.ts'
+import { recordActivity } from '../activity/index.ts'
+import { vendorSubmissions } from '../documents/table.ts'
+import { jobs } from '../jobs/table.ts'
+import { authorizationKey, DOCUMENT_KINDS, isDocumentKind, type DocumentKind } from './model.ts'
+import { vendors, type DocumentRules } from './table.ts'
+
+export type SubmissionMethod = 'email' | 'portal'
+
+export interface VendorSummary {
+	id: string
+	name: string
+	apiAccess: boolean
+	submissionMethod: SubmissionMethod | null
+	openJobCount: number
+	submissionCount: number
+	createdAt: string
+}
+
+export interface VendorDetail extends VendorSummary {
+	jobCount: number
+	contact: { name: string | null; email: string | null; phone: string | null }
+	submission: { method: SubmissionMethod | null; email: string | null; portalUrl: string | null }
+	documentRules: DocumentRules
+	lastSubmittedAt: string | null
+}
+
+interface VendorRow {
+	id: string
+	name: string
+	apiAccess: boolean
+	contactName: string | null
+	contactEmail: string | null
+	contactPhone: string | null
+	submissionEmail: string | null
+	submissionPortalUrl: string | null
+	documentRules: DocumentRules
+	createdAt: Date | string
+	openJobCount: number
+	jobCount: number
+	submissionCount: number
+	lastSubmittedAt: Date | string | null
+}
+
+export const submissionMethodOf = (v: { submissionEmail: string | null; submissionPortalUrl: string | null }): SubmissionMethod | null => (v.submissionEmail ? 'email' : v.submissionPortalUrl ? 'portal' : null)
+const iso = (d: Date | string) => new Date(d).toISOString()
+
+const SELECT = sql`select v.id, v.name, v.api_access as "apiAccess", v.contact_name as "contactName", v.contact_email as "contactEmail", v.contact_phone as "contactPhone",
+	v.submission_email as "submissionEmail", v.submission_portal_url as "submissionPortalUrl", v.document_rules as "documentRules", v.created_at as "createdAt",
+	(select count(*)::int from ${jobs} j where j.vendor_id = v.id and j.status = 'Open') as "openJobCount",
+	(select count(*)::int from ${jobs} j where j.vendor_id = v.id) as "jobCount",
+	(select count(*)::int from ${vendorSubmissions} s where s.vendor_id = v.id) as "submissionCount",
+	(select max(s.submitted_at) from ${vendorSubmissions} s where s.vendor_id = v.id) as "lastSubmittedAt"
+	from ${vendors} v`
+
+function summary(r: VendorRow): VendorSummary {
+	return { id: r.id, name: r.name, apiAccess: r.apiAccess, submissionMethod: submissionMethodOf(r), openJobCount: Number(r.openJobCount), submissionCount: Number(r.submissionCount), createdAt: iso(r.createdAt) }
+}
+
+function detail(r: VendorRow): VendorDetail {
+	return {
+		...summary(r),
+		jobCount: Number(r.jobCount),
+		contact: { name: r.contactName, email: r.contactEmail, phone: r.contactPhone },
+		submission: { method: submissionMethodOf(r), email: r.submissionEmail, portalUrl: r.submissionPortalUrl },
+		documentRules: cleanRules(r.documentRules),
+		lastSubmittedAt: r.lastSubmittedAt ? iso(r.lastSubmittedAt) : null,
+	}
+}
+
+/** Vendors by name (A to Z), keyset-paged on the last vendor seen. */
+export async function listVendors(deps: AppDeps, actor: Actor, input: { limit: number; cursor?: string }): Promise<{ vendors: VendorSummary[]; nextCursor: string | null }> {
+	const scope = `list_vendors:${actor.userId}`
+	const conditions: SQL[] = [sql`v.workspace_id = ${actor.workspaceId}`]
+	if (input.cursor) {
+		const [afterId] = decodeCursor(deps.secret, scope, input.cursor, 1)
+		conditions.push(sql`(lower(v.name), v.id) > (select lower(x.name), x.id from ${vendors} x where x.id = ${afterId})`)
+	}
+	const rows = await deps.database.rows<VendorRow>(sql`${SELECT} where ${sql.join(conditions, sql` and `)} order by lower(v.name), v.id limit ${input.limit + 1}`)
+	const page = rows.slice(0, input.limit)
+	const last = page[page.length - 1]
+	return { vendors: page.map(summary), nextCursor: rows.length > input.limit && last ? encodeCursor(deps.secret, scope, [last.id]) : null }
+}
+
+export async function getVendor(deps: AppDeps, actor: Actor, vendorId: string): Promise<VendorDetail> {
+	const [row] = await deps.database.rows<VendorRow>(sql`${SELECT} where v.id = ${vendorId} and v.workspace_id = ${actor.workspaceId}`)
+	if (!row) throw new AppError('NOT_FOUND', 'No vendor with this id')
+	return detail(row)
+}
+
+/** What a submission to the vendor needs (other modules check and submit with it). */
+export interface SubmissionTarget {
+	id: string
+	name: string
+	method: SubmissionMethod | null
+	email: string | null
+	portalUrl: string | null
+	contactName: string | null
+	rules: DocumentRules
+}
+
+export async function submissionTarget(deps: AppDeps, workspaceId: string, vendorId: string): Promise<SubmissionTarget | null> {
+	const [v] = await deps.db.select().from(vendors).where(and(eq(vendors.id, vendorId), eq(vendors.workspaceId, workspaceId)))
+	if (!v) return null
+	return { id: v.id, name: v.name, method: submissionMethodOf(v), email: v.submissionEmail, portalUrl: v.submissionPortalUrl, contactName: v.contactName, rules: cleanRules(v.documentRules) }
+}
+
+/** The document kinds a submission needs for a candidate with this work authorization, in the spec's order. */
+export function requiredDocuments(rules: DocumentRules, workAuthorization: string | null): DocumentKind[] {
+	const needed = new Set<string>(rules.always)
+	if (workAuthorization) {
+		const key = authorizationKey(workAuthorization)
+		for (const [k, kinds] of Object.entries(rules.byWorkAuthorization)) if (authorizationKey(k) === key) for (const kind of kinds) needed.add(kind)
+	}
+	return DOCUMENT_KINDS.filter((k) => needed.has(k))
+}
+
+/** Stored rules, with anything unknown dropped (rules are data, kept valid on the way out too). */
+function cleanRules(rules: DocumentRules | null | undefined): DocumentRules {
+	const kinds = (list: unknown) => DOCUMENT_KINDS.filter((k) => Array.isArray(list) && list.includes(k))
+	const by: Record<string, string[]> = {}
+	for (const [k, v] of Object.entries(rules?.byWorkAuthorization ?? {})) by[authorizationKey(k)] = kinds(v)
+	return { always: kinds(rules?.always), byWorkAuthorization: by }
+}
+
+/** Parses rules given by an operator; names every problem. */
+export function parseRules(value: unknown): DocumentRules {
+	const problems: FieldError[] = []
+	const kinds = (list: unknown, field: string): DocumentKind[] => {
+		if (!Array.isArray(list)) {
+			problems.push({ field, message: 'must be a list of document kinds' })
+			return []
+		}
+		for (const k of list) if (!isDocumentKind(k)) problems.push({ field, message: `"${String(k)}" is not a document kind (${DOCUMENT_KINDS.join(', ')})` })
+		return DOCUMENT_KINDS.filter((k) => list.includes(k))
+	}
+	const v = value as { always?: unknown; byWorkAuthorization?: unknown } | null
+	if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalid([{ field: 'rules', message: 'must be an object {"always": [...], "byWorkAuthorization": {"H1B": [...]}}' }])
+	const always = kinds(v.always ?? [], 'rules.always')
+	const by: Record<string, string[]> = {}
+	const raw = v.byWorkAuthorization ?? {}
+	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) problems.push({ field: 'rules.byWorkAuthorization', message: 'must be an object keyed by work authorization' })
+	else for (const [k, list] of Object.entries(raw)) {
+		if (!authorizationKey(k) || k.length > 40) problems.push({ field: 'rules.byWorkAuthorization', message: `"${k}" is not a work authorization` })
+		else by[authorizationKey(k)] = kinds(list, `rules.byWorkAuthorization.${k}`)
+	}
+	if (problems.length) throw invalid(problems)
+	return { always, byWorkAuthorization: by }
+}
+
+export interface VendorProfilePatch {
+	contactName?: string | null
+	contactEmail?: string | null
+	contactPhone?: string | null
+	submissionEmail?: string | null
+	submissionPortalUrl?: string | null
+	documentRules?: DocumentRules
+}
+
+const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/
+
+/** Sets a vendor's contact, submission method and document rules (operators, through the CLI). */
+export async function updateVendorProfile(deps: AppDeps, actor: Actor, vendorId: string, patch: VendorProfilePatch): Promise<VendorDetail> {
+	const problems: FieldError[] = []
+	const text = (field: keyof VendorProfilePatch, max: number) => {
+		const v = patch[field]
+		if (typeof v === 'string' && (v.trim().length > max || /[\r\n\0]/.test(v))) problems.push({ field, message: `must be one line of at most ${max} characters` })
+	}
+	text('contactName', 120)
+	text('contactPhone', 40)
+	for (const field of ['contactEmail', 'submissionEmail'] as const) {
+		const v = patch[field]
+		if (typeof v === 'string' && v && (v.length > 254 || !EMAIL.test(v))) problems.push({ field, message: 'must be an e-mail address' })
+	}
+	if (typeof patch.submissionPortalUrl === 'string' && patch.submissionPortalUrl) {
+		try {
+			const u = new URL(patch.submissionPortalUrl)
+			if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error()
+		} catch {
+			problems.push({ field: 'submissionPortalUrl', message: 'must be an http:// or https:// address' })
+		}
+	}
+	if (problems.length) throw invalid(problems)
+	const values = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined).map(([k, v]) => [k, typeof v === 'string' ? v.trim() || null : v]))
+	await deps.db.transaction(async (tx) => {
+		const updated = await tx.update(vendors).set(values).where(and(eq(vendors.id, vendorId), eq(vendors.workspaceId, actor.workspaceId))).returning({ id: vendors.id })
+		if (!updated.length) throw new AppError('NOT_FOUND', 'No vendor with this id')
+		await recordActivity(tx, actor, { action: 'vendor.profile_updated', targetType: 'vendor', targetId: vendorId, detail: { fields: Object.keys(values) } })
+	})
+	return getVendor(deps, actor, vendorId)
+}

@@ -1,0 +1,181 @@
+/**
+ * The portal in headless Chromium (Debian's `chromium` through playwright-core), as a person uses
+ * it: sign in, create a personal token on the API access page, see it once and copy it, revoke it
+ * (the revoked token gets 401 on the next MCP call), remove a person on the people page; and the
+ * pages work on a phone-sized screen and are accessible (labels, headings, names).
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import type { BrowserContext, Page } from 'playwright-core'
+import { closeBrowser, launchBrowser } from '../browser.ts'
+import { newPerson, newPersonWithToken, newWorkspace, serveApp } from '../helpers.ts'
+
+setDefaultTimeout(20_000)
+
+let url: string
+beforeAll(async () => {
+	;({ url } = await serveApp())
+	await launchBrowser()
+}, 30_000)
+afterAll(async () => {
+	await closeBrowser()
+})
+
+const mcpStatus = async (token: string) => {
+	const res = await fetch(`${url}/api/mcp`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+		body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+	})
+	await res.text()
+	return { status: res.status, challenge: res.headers.get('www-authenticate') }
+}
+
+async function context(options: Parameters<Awaited<ReturnType<typeof launchBrowser>>['newContext']>[0] = {}): Promise<BrowserContext> {
+	const ctx = await (await launchBrowser()).newContext(options)
+	// Revoke and Remove ask for confirmation (data-confirm): the person says yes.
+	ctx.on('page', (p) => p.on('dialog', (d) => void d.accept()))
+	return ctx
+}
+
+async function signIn(page: Page, person: { email: string; password: string }) {
+	await page.goto(`${url}/sign-in`)
+	await page.getByLabel('Email').fill(person.email)
+	await page.getByLabel('Password').fill(person.password)
+	await page.getByRole('button', { name: 'Sign in' }).click()
+	await page.waitForURL(`${url}/portal`)
+}
+
+describe('the portal in a browser', () => {
+	test('sign in, create a token, see it once with a Copy button, revoke it: the next MCP call gets 401', async () => {
+		const ws = await newWorkspace()
+		const person = await newPerson(ws, 'recruiter')
+		const ctx = await context()
+		await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url })
+		const page = await ctx.newPage()
+
+		// A wrong password first: one generic message, the e-mail kept.
+		await page.goto(`${url}/sign-in`)
+		await page.getByLabel('Email').fill(person.email)
+		await page.getByLabel('Password').fill('not my password')
+		await page.getByRole('button', { name: 'Sign in' }).click()
+		await expect(page.getByRole('alert').innerText()).resolves.toBe('The e-mail address or password is not right.')
+		expect(await page.getByLabel('Email').inputValue()).toBe(person.email)
+
+		await signIn(page, person)
+		await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toContain('Welcome')
+		await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API access' }).click()
+		await page.waitForURL(`${url}/settings/api`)
+		await page.getByLabel('Token name').fill('Browser laptop')
+		await page.getByRole('button', { name: 'Create token' }).click()
+
+		const shown = page.locator('#new-token')
+		const token = (await shown.innerText()).trim()
+		expect(token).toMatch(/^bl_pat_[0-9A-Za-z]{36}$/)
+		expect(await page.getByRole('status').innerText()).toContain('shown only once')
+		await page.getByRole('button', { name: 'Copy', exact: true }).click()
+		const copied = page.locator('[data-copy="new-token"]')
+		await page.waitForFunction(() => document.querySelector('[data-copy="new-token"]')?.textContent !== 'Copy')
+		// With clipboard access the token is copied; without it, it is selected for Ctrl+C.
+		if ((await copied.innerText()) === 'Copied') expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token)
+		else expect(await page.evaluate(() => String(window.getSelection()).trim())).toBe(token)
+		expect(await mcpStatus(token)).toMatchObject({ status: 200 })
+
+		// Reloading the page: the token is listed by name, never shown again (and no second token is made).
+		expect(page.url()).toBe(`${url}/settings/api`)
+		await page.reload()
+		expect(await page.locator('#new-token').count()).toBe(0)
+		expect(await page.content()).not.toContain(token)
+		const row = page.getByRole('row').filter({ hasText: 'Browser laptop' })
+		await expect(row.innerText()).resolves.toContain(`…${token.slice(-4)}`)
+		expect(await page.getByRole('row').count()).toBe(2)
+
+		await row.getByRole('button', { name: 'Revoke' }).click()
+		await page.getByText('The token was revoked').waitFor()
+		expect(await page.getByRole('row').filter({ hasText: 'Browser laptop' }).count()).toBe(0)
+		const after = await mcpStatus(token)
+		expect(after.status).toBe(401)
+		expect(after.challenge).toContain(`resource_metadata="${url}/.well-known/oauth-protected-resource"`)
+
+		// Sign out.
+		await page.getByRole('button', { name: 'Sign out' }).click()
+		await page.waitForURL(/\/sign-in$/)
+		await page.goto(`${url}/settings/api`)
+		await page.waitForURL(/\/sign-in\?next=/)
+		await ctx.close()
+	})
+
+	test('the people page removes a person; their token stops at once', async () => {
+		const ws = await newWorkspace()
+		const admin = await newPerson(ws, 'admin')
+		const leaver = await newPersonWithToken(ws, 'viewer')
+		expect((await mcpStatus(leaver.token)).status).toBe(200)
+		const ctx = await context()
+		const page = await ctx.newPage()
+		await signIn(page, admin)
+		await page.getByRole('link', { name: 'People' }).click()
+		await page.waitForURL(`${url}/people`)
+		const row = page.getByRole('row').filter({ hasText: leaver.email })
+		await row.getByRole('button', { name: 'Remove' }).click()
+		await page.getByText('The person was removed').waitFor()
+		expect(await page.getByRole('row').filter({ hasText: leaver.email }).count()).toBe(0)
+		expect((await mcpStatus(leaver.token)).status).toBe(401)
+		// Adding a person works from the same page.
+		await page.getByLabel('Name').fill('New Hire')
+		await page.getByLabel('Email').fill(`new-hire-${ws.slug}@example.test`)
+		await page.getByLabel('Role').selectOption('recruiter')
+		await page.getByLabel('Temporary password').fill('a long enough password')
+		await page.getByRole('button', { name: 'Add person' }).click()
+		await page.getByText('New Hire was added.').waitFor()
+		await ctx.close()
+	})
+})
+
+describe('phone-sized screens and accessibility', () => {
+	test('every portal page fits a phone screen and has labelled controls, one h1 and named buttons', async () => {
+		const ws = await newWorkspace()
+		const owner = await newPerson(ws, 'owner')
+		const ctx = await context({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 })
+		const page = await ctx.newPage()
+
+		const audit = async (path: string) => {
+			await page.goto(`${url}${path}`)
+			return page.evaluate(() => {
+				const problems: string[] = []
+				const main = document.querySelector('main')
+				if (!main) problems.push('no <main>')
+				const width = document.documentElement.clientWidth
+				if (document.documentElement.scrollWidth > width) problems.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`)
+				// Wide content (tables) may scroll inside its own box, but nothing in <main> sticks out of the screen.
+				for (const el of Array.from(main?.querySelectorAll('*') ?? [])) {
+					if (el.closest('.table-wrap') && !el.classList.contains('table-wrap')) continue
+					const r = el.getBoundingClientRect()
+					if (r.width > 0 && (r.right > width + 1 || r.left < -1)) problems.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${el.className} overflows (${Math.round(r.left)}..${Math.round(r.right)})`)
+				}
+				if (document.documentElement.lang !== 'en') problems.push('no lang')
+				if (!document.title) problems.push('no title')
+				if (document.querySelectorAll('h1').length !== 1) problems.push(`${document.querySelectorAll('h1').length} h1`)
+				for (const input of Array.from(document.querySelectorAll('input, select, textarea')) as HTMLInputElement[]) {
+					if (input.type === 'hidden') continue
+					if (!(input.labels?.length || input.getAttribute('aria-label'))) problems.push(`unlabelled ${input.tagName.toLowerCase()} ${input.name}`)
+				}
+				for (const b of Array.from(document.querySelectorAll('button, a'))) if (!(b.textContent ?? '').trim() && !b.getAttribute('aria-label')) problems.push(`unnamed ${b.tagName.toLowerCase()}`)
+				const small = Array.from(document.querySelectorAll('button, input:not([type=hidden]), select')).filter((el) => el.getBoundingClientRect().height < 24)
+				if (small.length) problems.push(`${small.length} controls smaller than 24px`)
+				return problems
+			})
+		}
+
+		expect({ page: '/sign-in', problems: await audit('/sign-in') }).toEqual({ page: '/sign-in', problems: [] })
+		await signIn(page, owner)
+		// Give the lists something to show: a token with a long name, a person with a long address.
+		await page.goto(`${url}/settings/api`)
+		await page.getByLabel('Token name').fill('A token with a rather long name for a phone screen')
+		await page.getByRole('button', { name: 'Create token' }).click()
+		await page.locator('#new-token').waitFor()
+		const afterCreate = await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)
+		expect(afterCreate).toBe(true)
+		await newPerson(ws, 'hiring_manager')
+		for (const path of ['/portal', '/settings/api', '/people', '/activity', `/careers/${ws.slug}`]) expect({ page: path, problems: await audit(path) }).toEqual({ page: path, problems: [] })
+		await ctx.close()
+	})
+})

@@ -1,0 +1,207 @@
+/**
+ * The operator CLI as operators run it: a separate process (`bun core/cli.ts …`) on the embedded
+ * database in a fresh DATA_DIR, or on DATABASE_URL when the test run uses PostgreSQL.
+ * The tests in this file run in order and build on each other (one workspace, one vendor).
+ */
+import { afterAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { sql } from 'drizzle-orm'
+import { runCommand } from '../core/cli.ts'
+import { loadConfig } from '../core/config.ts'
+import type { AppDeps } from '../core/deps.ts'
+import { createApp, createDeps } from '../core/main.ts'
+import { openDatabase } from '../db/client.ts'
+import { callOn, testApp, unique, usingPostgres } from './helpers.ts'
+
+const ROOT = resolve(import.meta.dir, '..')
+const BUN = resolve(ROOT, 'node_modules/.bin/bun')
+const dataDir = mkdtempSync(join(tmpdir(), 'benchline-cli-'))
+const extraDirs: string[] = []
+
+afterAll(() => {
+	for (const dir of [dataDir, ...extraDirs]) rmSync(dir, { recursive: true, force: true })
+})
+
+interface Run {
+	code: number
+	stdout: string
+	stderr: string
+	/** The last line of stdout parsed as JSON (undefined when it is not JSON). */
+	json: any
+}
+
+/** Runs the CLI as a separate process. `env` overrides; DATABASE_URL is passed on only when the run uses it. */
+async function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+	const base: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, DEMO: 'off', LOG_LEVEL: 'warn', DATABASE_URL: process.env.DATABASE_URL }
+	const merged = Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as Record<string, string>
+	const proc = Bun.spawn([BUN, 'core/cli.ts', ...args], { cwd: ROOT, env: merged, stdout: 'pipe', stderr: 'pipe' })
+	const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+	const lines = stdout.trimEnd().split('\n')
+	let json: any
+	try {
+		json = JSON.parse(lines[lines.length - 1] ?? '')
+	} catch {
+		json = undefined
+	}
+	return { code, stdout, stderr, json }
+}
+
+/** Expects success and exactly one JSON object on the last line of the output. */
+function expectJson(run: Run): Record<string, any> {
+	if (run.code !== 0) throw new Error(`CLI exited ${run.code}: ${run.stderr}`)
+	expect(run.json).toBeObject()
+	expect(Array.isArray(run.json)).toBe(false)
+	const lines = run.stdout.trimEnd().split('\n')
+	expect(lines[lines.length - 1]!.startsWith('{')).toBe(true)
+	// Only the last line is JSON: the lines before it are for people.
+	for (const line of lines.slice(0, -1)) expect(line.startsWith('{')).toBe(false)
+	return run.json
+}
+
+/**
+ * The database the CLI wrote to, with an app on it: the shared test database on PostgreSQL, or the
+ * embedded database in DATA_DIR, opened by this process (which then holds its lock).
+ */
+async function withCliDatabase<T>(fn: (deps: AppDeps, app: ReturnType<typeof createApp>) => Promise<T>): Promise<T> {
+	if (usingPostgres()) {
+		const { app, deps } = await testApp()
+		return fn(deps, app)
+	}
+	const database = await openDatabase({ databaseUrl: undefined, dataDir })
+	try {
+		const config = loadConfig({ DATA_DIR: dataDir, BASE_URL: 'http://localhost:3000', LOG_LEVEL: 'warn' })
+		const deps = await createDeps({ config, database })
+		return await fn(deps, createApp(deps))
+	} finally {
+		await database.close()
+	}
+}
+
+async function seededTitles(deps: AppDeps, workspaceId: string) {
+	return deps.database.rows<{ title: string; status: string; vendorJobId: string | null }>(
+		sql`select title, status, vendor_job_id as "vendorJobId" from jobs where workspace_id = ${workspaceId} order by created_at, id`,
+	)
+}
+
+async function counts(deps: AppDeps, workspaceId: string) {
+	const [row] = await deps.database.rows<{ jobs: number; vendors: number }>(
+		sql`select (select count(*)::int from jobs where workspace_id = ${workspaceId}) as jobs, (select count(*)::int from vendors where workspace_id = ${workspaceId}) as vendors`,
+	)
+	return row!
+}
+
+describe('bad arguments', () => {
+	test('print a usage line and exit non-zero, without output for --json', async () => {
+		const cases = [
+			[],
+			['nonsense'],
+			['vendor', 'explode', '--json'],
+			['workspace', 'create', '--slug', 'only-slug', '--json'],
+			['vendor', 'create', '--workspace', 'w', '--name', 'n', '--colour', 'red', '--json'],
+			['user', 'create', '--workspace', 'w', '--email', 'a@b.c', '--json'],
+		]
+		const runs = await Promise.all(cases.map((args) => cli(args)))
+		for (const [i, run] of runs.entries()) {
+			expect({ args: cases[i], failed: run.code !== 0 }).toEqual({ args: cases[i], failed: true })
+			expect(run.stderr).toContain('usage: ')
+			expect(run.stdout.trim()).toBe('')
+		}
+		// A command's own usage line is printed for its mistakes.
+		expect(runs[3]!.stderr).toContain('--name')
+		expect(runs[3]!.stderr).toContain('workspace create --slug S --name N')
+	}, 60_000)
+})
+
+const slug = unique('cli').toLowerCase().slice(0, 30)
+// The first command creates the embedded database (seconds): start it at once, so the usage
+// checks below run meanwhile (they never open the database).
+const firstRun = cli(['workspace', 'create', '--slug', slug, '--name', 'CLI Staffing', '--json'])
+
+describe('operator commands with --json', () => {
+	const state: { workspaceId?: string; vendorId?: string; firstKey?: { keyId: string; apiKey: string }; secondKey?: { keyId: string; apiKey: string } } = {}
+
+	test('workspace create --slug S --name N → {"workspaceId"}', async () => {
+		const out = expectJson(await firstRun)
+		expect(Object.keys(out)).toEqual(['workspaceId'])
+		expect(out.workspaceId).toMatch(/^ws_/)
+		state.workspaceId = out.workspaceId
+	}, 60_000)
+
+	test('user create → {"userId"}', async () => {
+		const out = expectJson(await cli(['user', 'create', '--workspace', slug, '--email', `${slug}@example.test`, '--name', 'Olive Owner', '--role', 'owner', '--password', 'correct horse battery', '--json']))
+		expect(Object.keys(out)).toEqual(['userId'])
+		expect(out.userId).toMatch(/^usr_/)
+	}, 60_000)
+
+	test('vendor create → {"vendorId","keyId","apiKey"}; vendor key-create → {"keyId","apiKey"}', async () => {
+		const created = expectJson(await cli(['vendor', 'create', '--workspace', slug, '--name', 'CLI Vendor', '--json']))
+		expect(Object.keys(created).sort()).toEqual(['apiKey', 'keyId', 'vendorId'])
+		expect(created.vendorId).toMatch(/^ven_/)
+		expect(created.apiKey).toMatch(/^bl_vk_/)
+		state.vendorId = created.vendorId
+		state.firstKey = { keyId: created.keyId, apiKey: created.apiKey }
+		const key = expectJson(await cli(['vendor', 'key-create', '--vendor', created.vendorId, '--json']))
+		expect(Object.keys(key).sort()).toEqual(['apiKey', 'keyId'])
+		expect(key.apiKey).not.toBe(created.apiKey)
+		state.secondKey = { keyId: key.keyId, apiKey: key.apiKey }
+	}, 60_000)
+
+	test('vendor key-revoke and vendor api-access --off print one JSON object', async () => {
+		const revoked = expectJson(await cli(['vendor', 'key-revoke', '--key', state.firstKey!.keyId, '--json']))
+		expect(revoked).toMatchObject({ keyId: state.firstKey!.keyId })
+		const off = expectJson(await cli(['vendor', 'api-access', '--vendor', state.vendorId!, '--off', '--json']))
+		expect(off).toMatchObject({ vendorId: state.vendorId, apiAccess: false })
+	}, 60_000)
+
+	test('seed --workspace S → {"workspaceId"}', async () => {
+		const out = expectJson(await cli(['seed', '--workspace', slug, '--json']))
+		expect(out.workspaceId).toBe(state.workspaceId)
+	}, 60_000)
+
+	test('the commands took effect; seeding is deterministic and seeding twice adds nothing', async () => {
+		await withCliDatabase(async (deps, app) => {
+			// The revoked key is 401; the vendor's other key is 403 now that its API access is off.
+			expect((await callOn(app, 'GET', '/api/v1/jobs', { key: state.firstKey!.apiKey })).status).toBe(401)
+			expect((await callOn(app, 'GET', '/api/v1/jobs', { key: state.secondKey!.apiKey })).status).toBe(403)
+			const vendorLines = await deps.database.rows<{ action: string; credentialName: string }>(
+				sql`select action, credential_name as "credentialName" from activity where target_id = ${state.vendorId!} order by at, id`,
+			)
+			expect(vendorLines.map((l) => l.action).sort()).toEqual(['vendor.api_access_off', 'vendor.created', 'vendor.key_created', 'vendor.key_created', 'vendor.key_revoked'])
+			expect(vendorLines.every((l) => l.credentialName === 'operator CLI')).toBe(true)
+			expect((await deps.database.rows(sql`select 1 from memberships m join users u on u.id = m.user_id where m.workspace_id = ${state.workspaceId!} and u.email = ${`${slug}@example.test`} and m.role = 'owner'`)).length).toBe(1)
+
+			// Demo data: vendors and jobs in every state.
+			const seeded = await seededTitles(deps, state.workspaceId!)
+			expect(seeded.length).toBeGreaterThan(10)
+			expect(new Set(seeded.map((j) => j.status))).toEqual(new Set(['Open', 'Closed', 'Draft']))
+			const before = await counts(deps, state.workspaceId!)
+			expect(before.vendors).toBeGreaterThan(1)
+			// Seeding again adds no rows.
+			await runCommand(deps, 'seed', { workspace: slug })
+			expect(await counts(deps, state.workspaceId!)).toEqual(before)
+			// Another workspace seeded gets the same jobs in the same states.
+			const other = unique('cli2').toLowerCase().slice(0, 30)
+			const { json } = await runCommand(deps, 'workspace create', { slug: other, name: 'Other' })
+			await runCommand(deps, 'seed', { workspace: other })
+			expect((await seededTitles(deps, String(json.workspaceId))).map((j) => [j.title, j.status])).toEqual(seeded.map((j) => [j.title, j.status]))
+		})
+	}, 60_000)
+
+	test('while another process holds the embedded database the CLI exits non-zero telling to stop it or use DATABASE_URL', async () => {
+		const lockDir = usingPostgres() ? mkdtempSync(join(tmpdir(), 'benchline-lock-')) : dataDir
+		if (lockDir !== dataDir) extraDirs.push(lockDir)
+		const holder = await openDatabase({ databaseUrl: undefined, dataDir: lockDir })
+		try {
+			const run = await cli(['vendor', 'key-create', '--vendor', state.vendorId!, '--json'], { DATA_DIR: lockDir, DATABASE_URL: undefined })
+			expect(run.code).not.toBe(0)
+			expect(run.stderr).toContain('in use by another process')
+			expect(run.stderr).toMatch(/[Ss]top/)
+			expect(run.stderr).toContain('DATABASE_URL')
+			expect(run.stdout).not.toContain('bl_vk_')
+		} finally {
+			await holder.close()
+		}
+	}, 60_000)
+})

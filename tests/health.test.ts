@@ -1,0 +1,35 @@
+/** GET /health: 200 {"status":"ok"} while the database answers, 503 with an error body when it does not. */
+import { beforeAll, expect, test } from 'bun:test'
+import { loadConfig } from '../core/config.ts'
+import { createLogger } from '../core/log.ts'
+import { createApp, createDeps } from '../core/main.ts'
+import { call, callOn, logLines, openScratchDatabase, testApp } from './helpers.ts'
+
+// Opening the shared test database can take seconds on a busy machine: do it before the first test.
+beforeAll(() => testApp(), 60_000)
+
+test('200 {"status":"ok"} when the database answers; no credentials needed', async () => {
+	const res = await call('GET', '/health')
+	expect(res.status).toBe(200)
+	expect(res.headers.get('content-type')).toContain('application/json')
+	expect(res.json.status).toBe('ok')
+	expect(res.headers.get('ratelimit')).toBeNull()
+})
+
+test('503 with an error body when the database does not answer', async () => {
+	// A real database of the same kind as the run's, closed after the app was built on it.
+	const config = loadConfig({ ...process.env, BASE_URL: 'http://localhost:3000', REDIS_URL: '' })
+	const database = await openScratchDatabase()
+	const deps = await createDeps({ config, database, log: createLogger('warn', (line) => logLines.push(line)) })
+	const app = createApp(deps)
+	expect((await callOn(app, 'GET', '/health')).status).toBe(200)
+
+	await database.close()
+	const res = await callOn(app, 'GET', '/health')
+	expect(res.status).toBe(503)
+	expect(res.headers.get('content-type')).toContain('application/json')
+	expect(res.json).toEqual({ error: expect.any(String) })
+	expect(res.json.error.length).toBeGreaterThan(0)
+	expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
+	await deps.limiter.close()
+}, 60_000)

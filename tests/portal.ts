@@ -1,0 +1,111 @@
+/**
+ * A cookie-keeping client for the portal pages, in-process (no browser): it signs in through the
+ * real sign-in form, keeps the cookies the server sets and posts forms with their CSRF token.
+ *
+ * Sign-in failures are counted per client address, and in-process requests have none; so the
+ * portal app trusts `X-Forwarded-For` and every client gets its own address, which keeps tests
+ * (and repeated runs on the same PostgreSQL database) from slowing each other down.
+ */
+import type { AppDeps } from '../core/deps.ts'
+import { createApp } from '../core/main.ts'
+import { testDeps } from './helpers.ts'
+
+type App = { handle(request: Request): Promise<Response> }
+
+const apps = new Map<string, Promise<{ app: ReturnType<typeof createApp>; deps: AppDeps }>>()
+
+/** An app that trusts `X-Forwarded-For` (built once per set of settings). */
+export function portalApp(overrides: Record<string, string> = {}): Promise<{ app: ReturnType<typeof createApp>; deps: AppDeps }> {
+	const settings = { TRUST_PROXY: 'on', ...overrides }
+	const key = JSON.stringify(settings)
+	let entry = apps.get(key)
+	if (!entry) apps.set(key, (entry = testDeps(settings).then((deps) => ({ app: createApp(deps), deps }))))
+	return entry
+}
+
+export interface PageResponse {
+	status: number
+	headers: Headers
+	text: string
+	/** The `Set-Cookie` lines of this response. */
+	setCookies: string[]
+}
+
+export class PortalClient {
+	readonly cookies = new Map<string, string>()
+	/** The CSRF token of the last page that had a form. */
+	csrf = ''
+
+	constructor(
+		readonly app: App,
+		readonly options: { origin?: string; address?: string } = {},
+	) {}
+
+	get origin() {
+		return this.options.origin ?? 'http://localhost'
+	}
+
+	async request(method: string, path: string, init: { form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<PageResponse> {
+		const headers: Record<string, string> = { 'x-forwarded-for': this.options.address ?? uniqueAddress(), ...init.headers }
+		if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
+		let body: string | undefined
+		if (init.form) {
+			headers['content-type'] = 'application/x-www-form-urlencoded'
+			body = new URLSearchParams(init.form).toString()
+		}
+		const res = await this.app.handle(new Request(`${this.origin}${path}`, { method, headers, body }))
+		const setCookies = res.headers.getSetCookie()
+		for (const line of setCookies) {
+			const [pair, ...attributes] = line.split(';')
+			const eq = pair!.indexOf('=')
+			const name = pair!.slice(0, eq).trim()
+			const value = pair!.slice(eq + 1).trim()
+			const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a)) || value === ''
+			if (expired) this.cookies.delete(name)
+			else this.cookies.set(name, value)
+		}
+		const text = await res.text()
+		const csrf = text.match(/name="csrf" value="([^"]*)"/)
+		if (csrf) this.csrf = csrf[1]!
+		return { status: res.status, headers: res.headers, text, setCookies }
+	}
+
+	get(path: string, headers?: Record<string, string>) {
+		return this.request('GET', path, { headers })
+	}
+
+	/** Posts a form with the CSRF token of the last page (unless `csrf` is given). */
+	post(path: string, fields: Record<string, string> = {}, headers?: Record<string, string>) {
+		return this.request('POST', path, { form: { csrf: this.csrf, ...fields }, headers })
+	}
+
+	/** Posts a form and, like a browser, follows a 303 redirect with a GET (`redirectedTo` says where). */
+	async submit(path: string, fields: Record<string, string> = {}, headers?: Record<string, string>): Promise<PageResponse & { redirectedTo: string | null }> {
+		const res = await this.post(path, fields, headers)
+		const location = res.status === 303 ? res.headers.get('location') : null
+		if (!location) return { ...res, redirectedTo: null }
+		return { ...(await this.get(location)), redirectedTo: location }
+	}
+
+	/** Signs in through the sign-in form; returns the answer to the form post. */
+	async signIn(email: string, password: string): Promise<PageResponse> {
+		await this.get('/sign-in')
+		return this.post('/sign-in', { email, password, next: '/portal' })
+	}
+}
+
+/** A random client address, e.g. 10.3.17.42 (sign-in slow-down is counted per address). */
+export function uniqueAddress(): string {
+	const [a, b, c] = crypto.getRandomValues(new Uint8Array(3))
+	return `10.${a}.${b}.${c}`
+}
+
+/** A signed-in portal client for a person (their own client address). */
+export async function signedIn(person: { email: string; password: string }, options: { origin?: string; overrides?: Record<string, string> } = {}) {
+	const { app } = await portalApp(options.overrides)
+	const client = new PortalClient(app, { origin: options.origin, address: uniqueAddress() })
+	const res = await client.signIn(person.email, person.password)
+	if (res.status !== 303) throw new Error(`sign-in failed for ${person.email}: ${res.status} ${res.text.slice(0, 300)}`)
+	await client.get('/portal')
+	return client
+}

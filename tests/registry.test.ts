@@ -1,0 +1,151 @@
+/**
+ * The module registry validates the module list at start-up and reports every problem at once;
+ * every HTTP route declares its `auth`, and the app refuses to start with one that does not.
+ */
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { Type as t } from '@sinclair/typebox'
+import { Elysia } from 'elysia'
+import { buildApp } from '../core/app.ts'
+import { declaredAuth } from '../core/http/auth.ts'
+import { defineModule, defineTool, type ModuleDef, type ToolDef } from '../core/module.ts'
+import { buildRegistry, RegistryError } from '../core/registry.ts'
+import { modules } from '../modules/index.ts'
+import { testApp, testDeps } from './helpers.ts'
+
+const tool = (overrides: Partial<ToolDef<any>> = {}): ToolDef<any> =>
+	defineTool({
+		name: 'list_things',
+		title: 'List things',
+		description: 'Lists the things of the workspace, newest first, with their ids.',
+		params: t.Object({ limit: t.Optional(t.Integer()) }, { additionalProperties: false }),
+		output: t.Object({}),
+		readOnly: true,
+		permission: 'things:read',
+		run: async () => ({}),
+		...overrides,
+	})
+
+const things = (overrides: Partial<ModuleDef> = {}): ModuleDef =>
+	defineModule({ name: 'things', description: 'Things', permissions: [{ key: 'things:read', description: 'Read things', grantedTo: ['owner'] }], tools: [tool()], ...overrides })
+
+function problemsOf(list: readonly ModuleDef[]): string[] {
+	try {
+		buildRegistry(list)
+	} catch (error) {
+		expect(error).toBeInstanceOf(RegistryError)
+		return (error as RegistryError).problems
+	}
+	throw new Error('expected a RegistryError')
+}
+
+describe('buildRegistry', () => {
+	test('the real module list is valid and ordered by requires', () => {
+		const registry = buildRegistry(modules)
+		const names = registry.modules.map((m) => m.name)
+		expect(new Set(names).size).toBe(modules.length)
+		for (const m of registry.modules) for (const dep of m.requires ?? []) expect(names.indexOf(dep)).toBeLessThan(names.indexOf(m.name))
+	})
+
+	test('a valid list passes and modules come after what they require', () => {
+		const a = defineModule({ name: 'a', description: 'A', requires: ['b'] })
+		const b = defineModule({ name: 'b', description: 'B', requires: ['c'] })
+		const c = defineModule({ name: 'c', description: 'C' })
+		expect(buildRegistry([a, b, c, things()]).modules.map((m) => m.name)).toEqual(['c', 'b', 'a', 'things'])
+	})
+
+	test('a module listed twice', () => {
+		const problems = problemsOf([things(), things({ tools: [] })])
+		expect(problems.some((p) => p.includes('"things"') && p.includes('twice'))).toBe(true)
+	})
+
+	test('a required module that is missing', () => {
+		const problems = problemsOf([things({ requires: ['ghost'] })])
+		expect(problems).toEqual([expect.stringContaining('"ghost"')])
+	})
+
+	test('modules that require each other in a cycle', () => {
+		const problems = problemsOf([defineModule({ name: 'a', description: 'A', requires: ['b'] }), defineModule({ name: 'b', description: 'B', requires: ['c'] }), defineModule({ name: 'c', description: 'C', requires: ['a'] })])
+		expect(problems).toHaveLength(1)
+		expect(problems[0]).toContain('cycle')
+		for (const name of ['a', 'b', 'c']) expect(problems[0]).toContain(name)
+	})
+
+	test('a tool needing a permission no module declares; permissions of another module’s prefix, twice, or for an unknown role', () => {
+		expect(problemsOf([things({ tools: [tool({ permission: 'things:write' })] })])).toEqual([expect.stringContaining('"things:write"')])
+		expect(problemsOf([things({ permissions: [{ key: 'jobs:read' as const, description: 'x', grantedTo: ['owner'] }], tools: [] })])).toEqual([expect.stringContaining('"jobs:read"')])
+		const twice = problemsOf([things({ permissions: [{ key: 'things:read', description: 'x', grantedTo: ['owner'] }, { key: 'things:read', description: 'y', grantedTo: ['admin'] }] })])
+		expect(twice).toEqual([expect.stringContaining('twice')])
+		const role = problemsOf([things({ permissions: [{ key: 'things:read', description: 'x', grantedTo: ['janitor' as never] }] })])
+		expect(role).toEqual([expect.stringContaining('"janitor"')])
+	})
+
+	test('a permission granted to nobody is a warning, not an error', () => {
+		const registry = buildRegistry([things({ permissions: [{ key: 'things:read', description: 'x', grantedTo: [] }] })])
+		expect(registry.warnings).toEqual([expect.stringContaining('"things:read"')])
+	})
+
+	test('bad tool parameters: not an object, unknown properties allowed, a top-level combinator', () => {
+		const notObject = problemsOf([things({ tools: [tool({ params: t.String() as never })] })])
+		expect(notObject.some((p) => p.includes('object'))).toBe(true)
+		const open = problemsOf([things({ tools: [tool({ params: t.Object({ q: t.String() }) })] })])
+		expect(open).toEqual([expect.stringContaining('additionalProperties')])
+		const combinator = problemsOf([things({ tools: [tool({ params: t.Union([t.Object({ a: t.String() }), t.Object({ b: t.String() })]) as never })] })])
+		expect(combinator.some((p) => p.includes('combinator'))).toBe(true)
+	})
+
+	test('bad tools: name not snake_case, declared twice, read-only unstated, description too thin', () => {
+		expect(problemsOf([things({ tools: [tool({ name: 'listThings' })] })])).toEqual([expect.stringContaining('snake_case')])
+		expect(problemsOf([things({ tools: [tool(), tool()] })])).toEqual([expect.stringContaining('twice')])
+		expect(problemsOf([things({ tools: [tool({ readOnly: undefined as never })] })])).toEqual([expect.stringContaining('read-only')])
+		expect(problemsOf([things({ tools: [tool({ description: 'Lists.' })] })])).toEqual([expect.stringContaining('description')])
+	})
+
+	test('every problem is reported at once', () => {
+		const problems = problemsOf([
+			things({ tools: [tool({ permission: 'things:write' }), tool({ name: 'badName', params: t.Object({ q: t.String() }) })], requires: ['ghost'] }),
+			defineModule({ name: 'a', description: 'A', requires: ['b'] }),
+			defineModule({ name: 'b', description: 'B', requires: ['a'] }),
+			defineModule({ name: 'a', description: 'A again' }),
+		])
+		const text = problems.join('\n')
+		expect(problems.length).toBeGreaterThanOrEqual(6)
+		for (const part of ['"ghost"', '"things:write"', 'snake_case', 'additionalProperties', 'cycle', 'twice']) expect(text).toContain(part)
+		expect(() => buildRegistry([things({ requires: ['ghost'] }), things()])).toThrow(/ghost[\s\S]*twice|twice[\s\S]*ghost/)
+	})
+})
+
+describe('routes declare auth', () => {
+	// Opening the shared test database can take seconds on a busy machine: do it before the first test.
+	beforeAll(() => testApp(), 60_000)
+
+	test('every route in the real app’s route table declares auth', async () => {
+		const { app } = await testApp()
+		expect(app.routes.length).toBeGreaterThan(10)
+		const undeclared = app.routes.filter((r) => !declaredAuth(r.hooks)).map((r) => `${r.method} ${r.path}`)
+		expect(undeclared).toEqual([])
+		const authOf = (method: string, path: string) => declaredAuth(app.routes.find((r) => r.method === method && r.path === path)?.hooks)
+		// The vendor API needs a vendor key; the careers site and health are public.
+		for (const [method, path] of [['POST', '/api/v1/jobs'], ['GET', '/api/v1/jobs'], ['GET', '/api/v1/jobs/:vendorJobId'], ['PATCH', '/api/v1/jobs/:vendorJobId'], ['DELETE', '/api/v1/jobs/:vendorJobId']] as const)
+			expect(authOf(method, path)).toBe('vendor')
+		for (const path of ['/health', '/careers', '/careers/:workspace', '/careers/:workspace/jobs/:slug', '/sitemap.xml', '/api/v1/openapi.json']) expect(authOf('GET', path)).toBe('public')
+	})
+
+	test('buildApp refuses a route without auth, naming it', async () => {
+		const deps = await testDeps()
+		expect(() => buildApp(deps, [() => new Elysia().get('/sneaky', () => 'no auth')])).toThrow(RegistryError)
+		try {
+			buildApp(deps, [() => new Elysia().get('/sneaky', () => 'no auth').post('/sneaky-too', () => 'no auth')])
+		} catch (error) {
+			expect((error as RegistryError).problems).toEqual([expect.stringContaining('GET /sneaky'), expect.stringContaining('POST /sneaky-too')])
+		}
+		// The same route declaring its auth is accepted.
+		expect(() => buildApp(deps, [({ auth }) => new Elysia().use(auth).get('/declared', () => 'ok', { auth: 'public' })])).not.toThrow()
+	})
+
+	test('a module whose routes lack auth stops the app from being built', async () => {
+		const deps = await testDeps()
+		const rogue = defineModule({ name: 'rogue', description: 'Rogue', routes: () => new Elysia().get('/rogue', () => 'x') })
+		const registry = buildRegistry([...deps.registry.modules, rogue])
+		expect(() => buildApp({ ...deps, registry })).toThrow(/GET \/rogue/)
+	})
+})

@@ -1,0 +1,346 @@
+/**
+ * Real processes for the reliability tests and `bench/` fault runs: a private PostgreSQL cluster
+ * (initdb/pg_ctl, as the postgres user when run as root), a private redis-server, Benchline server
+ * processes (`bun core/main.ts`), nginx as a load balancer, and a TCP proxy that can cut the link.
+ * Everything listens on loopback ports and lives in a temp folder; `stop()` removes it.
+ *
+ * A missing binary is an error with the command that installs it — never a silent skip.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+export const ROOT = resolve(import.meta.dir, '../..')
+export const BUN = resolve(ROOT, 'node_modules/.bin/bun')
+/** The run's log file, scanned for secrets by `.ci/run`: server processes' log lines go there too. */
+export const TEST_LOG = process.env.BENCHLINE_TEST_LOG ?? resolve(ROOT, '.tmp/test-log.jsonl')
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** The first existing path of a binary, or an Error saying how to install it. */
+export function binary(name: string, debianPackage: string, extra: string[] = []): string {
+	const found = [...extra, `/usr/bin/${name}`, `/usr/sbin/${name}`, `/usr/local/bin/${name}`, `/usr/local/sbin/${name}`, `/usr/lib/postgresql/15/bin/${name}`].find((p) => existsSync(p))
+	if (!found) throw new Error(`${name} is not installed: run \`apt-get install -y ${debianPackage}\` (the reliability tests need it)`)
+	return found
+}
+
+/** A loopback port that was free a moment ago. */
+export async function freePort(): Promise<number> {
+	const server = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
+	const port = server.port
+	server.stop(true)
+	return port
+}
+
+export async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 20_000, everyMs = 100): Promise<void> {
+	const until = Date.now() + timeoutMs
+	for (;;) {
+		try {
+			if (await check()) return
+		} catch {}
+		if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+		await sleep(everyMs)
+	}
+}
+
+const tcpOpen = (port: number) =>
+	new Promise<boolean>((done) => {
+		Bun.connect({ hostname: '127.0.0.1', port, socket: { open: (s) => (s.end(), done(true)), connectError: () => done(false), data() {} } }).catch(() => done(false))
+	})
+
+function tempDir(prefix: string): string {
+	const dir = mkdtempSync(join(tmpdir(), prefix))
+	chmodSync(dir, 0o755)
+	return dir
+}
+
+const isRoot = () => process.getuid?.() === 0
+
+/** Runs a command as the postgres user when we are root (PostgreSQL refuses to run as root). */
+function asPostgres(cmd: string, args: string[]): { status: number | null; output: string } {
+	const run = isRoot() ? spawnSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { encoding: 'utf8' }) : spawnSync(cmd, args, { encoding: 'utf8' })
+	return { status: run.status, output: `${run.stdout ?? ''}${run.stderr ?? ''}` }
+}
+
+export interface PrivatePostgres {
+	readonly port: number
+	readonly dataDir: string
+	url(database?: string): string
+	createDatabase(name: string): Promise<void>
+	/** `pg_ctl restart -m fast|immediate`. */
+	restart(mode: 'fast' | 'immediate'): void
+	/** SIGSTOP to the postmaster and every backend (the database stops answering); `resume()` sends SIGCONT. */
+	pause(): void
+	resume(): void
+	stop(): void
+}
+
+/** A PostgreSQL cluster of our own on a private port (initdb + pg_ctl), trust auth on loopback. */
+export async function privatePostgres(): Promise<PrivatePostgres> {
+	const initdb = binary('initdb', 'postgresql')
+	const pgCtl = binary('pg_ctl', 'postgresql')
+	const dir = tempDir('bl-pg-')
+	const dataDir = join(dir, 'data')
+	if (isRoot()) spawnSync('chown', ['postgres:postgres', dir])
+	const init = asPostgres(initdb, ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8'])
+	if (init.status !== 0) throw new Error(`initdb failed: ${init.output}`)
+	const port = await freePort()
+	const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=60 -c shared_buffers=32MB -c log_min_messages=fatal`
+	const ctl = (...args: string[]) => {
+		const r = asPostgres(pgCtl, ['-D', dataDir, '-l', join(dir, 'postgres.log'), '-w', '-t', '30', ...args])
+		if (r.status !== 0) throw new Error(`pg_ctl ${args[0]} failed: ${r.output}`)
+	}
+	ctl('start', '-o', options)
+	const pids = () => {
+		const main = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
+		const children = spawnSync('pgrep', ['-P', String(main)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number)
+		return [main, ...children]
+	}
+	const url = (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`
+	return {
+		port,
+		dataDir,
+		url,
+		async createDatabase(name) {
+			const psql = binary('psql', 'postgresql-client')
+			const r = spawnSync(psql, ['-q', '-d', url(), '-c', `create database ${name}`], { encoding: 'utf8' })
+			if (r.status !== 0) throw new Error(`create database failed: ${r.stderr}`)
+		},
+		restart: (mode) => ctl('restart', '-m', mode, '-o', options),
+		pause: () => {
+			for (const pid of pids()) process.kill(pid, 'SIGSTOP')
+		},
+		resume: () => {
+			for (const pid of pids()) process.kill(pid, 'SIGCONT')
+		},
+		stop() {
+			try {
+				for (const pid of pids()) process.kill(pid, 'SIGCONT')
+				ctl('stop', '-m', 'immediate')
+			} catch {}
+			rmSync(dir, { recursive: true, force: true })
+		},
+	}
+}
+
+/** A database created for the run on the machine's PostgreSQL (127.0.0.1:5432), or on a private cluster when that is not there. */
+export async function scratchPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+	const name = `bl_rel_${Date.now().toString(36)}_${process.pid}`
+	const psql = binary('psql', 'postgresql-client')
+	const admin = 'postgres://postgres@127.0.0.1:5432/postgres'
+	const created = spawnSync(psql, ['-q', '-d', admin, '-c', `create database ${name}`], { encoding: 'utf8' })
+	if (created.status === 0)
+		return {
+			url: `postgres://postgres@127.0.0.1:5432/${name}`,
+			drop: async () => void spawnSync(psql, ['-q', '-d', admin, '-c', `drop database if exists ${name} with (force)`]),
+		}
+	const pg = await privatePostgres()
+	await pg.createDatabase(name)
+	return { url: pg.url(name), drop: async () => pg.stop() }
+}
+
+export interface PrivateRedis {
+	readonly port: number
+	readonly url: string
+	start(): Promise<void>
+	/** Kills redis-server (SIGKILL: nothing is saved, clients see the connection drop). */
+	kill(): Promise<void>
+	stop(): Promise<void>
+}
+
+/** A redis-server of our own on a private port, without persistence; can be killed and started again on the same port. */
+export async function privateRedis(): Promise<PrivateRedis> {
+	const redis = binary('redis-server', 'redis-server')
+	const dir = tempDir('bl-redis-')
+	const port = await freePort()
+	let proc: ChildProcess | undefined
+	const start = async () => {
+		proc = spawn(redis, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'], { stdio: 'ignore' })
+		await waitFor(`redis-server on ${port}`, () => tcpOpen(port), 10_000, 50)
+	}
+	const kill = async () => {
+		if (!proc || proc.exitCode !== null) return
+		const exited = new Promise((r) => proc!.once('exit', r))
+		proc.kill('SIGKILL')
+		await exited
+	}
+	await start()
+	return { port, url: `redis://127.0.0.1:${port}`, start, kill, stop: async () => (await kill(), rmSync(dir, { recursive: true, force: true })) }
+}
+
+export interface ServerProcess {
+	readonly port: number
+	/** Its own address (not the proxy's). */
+	readonly url: string
+	readonly proc: ChildProcess
+	/** Parsed JSON log lines written so far. */
+	readonly logs: Record<string, any>[]
+	readonly exited: Promise<{ code: number | null; signal: string | null; at: number }>
+	alive(): boolean
+	kill(signal?: NodeJS.Signals): void
+}
+
+/** Starts `bun core/main.ts` with the given settings and waits until it serves /health. */
+export async function startServer(env: Record<string, string>, options: { port?: number; waitHealthy?: boolean } = {}): Promise<ServerProcess> {
+	const port = options.port ?? (await freePort())
+	const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|REDIS_URL|SMTP_URL|BASE_URL|PORT|RATE_LIMIT_PER_MINUTE|LOG_LEVEL|HTTP_IDLE_TIMEOUT)$/.test(k)))
+	const proc = spawn(BUN, ['core/main.ts'], { cwd: ROOT, env: { ...clean, PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, DEMO: 'off', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+	const logs: Record<string, any>[] = []
+	let pending = ''
+	proc.stderr!.on('data', (chunk: Buffer) => {
+		pending += chunk.toString()
+		const lines = pending.split('\n')
+		pending = lines.pop()!
+		for (const line of lines) {
+			if (!line.trim()) continue
+			appendFileSync(TEST_LOG, line + '\n')
+			try {
+				logs.push(JSON.parse(line))
+			} catch {
+				logs.push({ msg: line })
+			}
+		}
+	})
+	proc.stdout!.on('data', () => {})
+	const exited = new Promise<{ code: number | null; signal: string | null; at: number }>((done) => proc.once('exit', (code, signal) => done({ code, signal, at: Date.now() })))
+	const server: ServerProcess = {
+		port,
+		url: `http://127.0.0.1:${port}`,
+		proc,
+		logs,
+		exited,
+		alive: () => proc.exitCode === null && proc.signalCode === null,
+		kill: (signal = 'SIGTERM') => void proc.kill(signal),
+	}
+	if (options.waitHealthy !== false)
+		await waitFor(`the server on port ${port} to answer /health`, async () => {
+			if (!server.alive()) throw Object.assign(new Error(`the server on port ${port} exited: ${logs.map((l) => l.msg).join(' | ')}`), { fatal: true })
+			return (await fetch(`${server.url}/health`, { signal: AbortSignal.timeout(2000) })).ok
+		}, 60_000, 200).catch((error) => {
+			proc.kill('SIGKILL')
+			throw new Error(`${error.message}; its log: ${logs.slice(-5).map((l) => JSON.stringify(l)).join('\n')}`)
+		})
+	return server
+}
+
+export interface Nginx {
+	readonly port: number
+	readonly url: string
+	stop(): Promise<void>
+}
+
+/**
+ * nginx in front of the instances (round robin). Failed connections move on to the next instance
+ * for every request; for the publish API (idempotent by vendorJobId) also requests already sent.
+ * `X-Served-By` names the instance that answered (tests use it; a deployment would leave it out).
+ */
+export async function startNginx(upstreamPorts: number[], port?: number): Promise<Nginx> {
+	const nginx = binary('nginx', 'nginx')
+	const dir = tempDir('bl-nginx-')
+	port ??= await freePort()
+	for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) {
+		mkdirSync(join(dir, sub))
+		chmodSync(join(dir, sub), 0o777)
+	}
+	writeFileSync(join(dir, 'nginx.conf'), nginxConfig({ port, upstreamPorts, tempDir: dir, testHeaders: true }))
+	const proc = spawn(nginx, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: ['ignore', 'ignore', 'pipe'] })
+	let errors = ''
+	proc.stderr!.on('data', (c: Buffer) => (errors += c.toString()))
+	await waitFor(`nginx on ${port}`, () => {
+		if (proc.exitCode !== null) throw new Error(`nginx exited: ${errors}`)
+		return tcpOpen(port!)
+	}, 10_000, 50).catch((e) => {
+		throw new Error(`${e.message} ${errors}`)
+	})
+	return {
+		port,
+		url: `http://127.0.0.1:${port}`,
+		stop: async () => {
+			if (proc.exitCode === null) {
+				const exited = new Promise((r) => proc.once('exit', r))
+				proc.kill('SIGQUIT')
+				await Promise.race([exited, sleep(3000)])
+				if (proc.exitCode === null) proc.kill('SIGKILL')
+			}
+			rmSync(dir, { recursive: true, force: true })
+		},
+	}
+}
+
+/** The nginx configuration the README documents (with loopback ports and a temp folder for the tests). */
+export function nginxConfig(o: { port: number; upstreamPorts: number[]; tempDir: string; testHeaders?: boolean }): string {
+	const t = o.tempDir
+	return `daemon off;
+worker_processes 1;
+pid ${t}/nginx.pid;
+events { worker_connections 1024; }
+http {
+	access_log off;
+	client_body_temp_path ${t}/body;
+	proxy_temp_path ${t}/proxy;
+	fastcgi_temp_path ${t}/fastcgi;
+	uwsgi_temp_path ${t}/uwsgi;
+	scgi_temp_path ${t}/scgi;
+	client_max_body_size 2m;
+	client_header_timeout 10s;
+	client_body_timeout 10s;
+	send_timeout 30s;
+	upstream benchline {
+${o.upstreamPorts.map((p) => `		server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;`).join('\n')}
+		keepalive 32;
+	}
+	server {
+		listen 127.0.0.1:${o.port};
+		proxy_http_version 1.1;
+		proxy_set_header Connection "";
+		proxy_set_header Host $http_host;
+		proxy_set_header X-Forwarded-For $remote_addr;
+		proxy_set_header X-Forwarded-Proto $scheme;
+		proxy_connect_timeout 2s;
+		proxy_read_timeout 60s;
+		proxy_buffering off;
+		proxy_next_upstream error timeout;
+		proxy_next_upstream_tries 3;
+${o.testHeaders ? '		add_header X-Served-By $upstream_addr always;\n' : ''}		location / {
+			proxy_pass http://benchline;
+		}
+		# Publishing, changing and closing a job are idempotent (keyed by vendorJobId): safe to resend
+		# to another instance even when the first one died after receiving the request.
+		location /api/v1/jobs {
+			proxy_pass http://benchline;
+			proxy_next_upstream error timeout non_idempotent;
+		}
+	}
+}
+`
+}
+
+export interface TcpProxy {
+	readonly port: number
+	/** Kills the proxy and every connection it carries: the link is cut, new connections are refused. */
+	cut(): void
+	/** Starts the proxy again on the same port. */
+	restore(): Promise<void>
+	stop(): void
+}
+
+/** socat (Debian's package) forwarding 127.0.0.1:port → 127.0.0.1:target, in its own process group so a cut kills every forked connection. */
+export async function tcpProxy(targetPort: number): Promise<TcpProxy> {
+	const socat = binary('socat', 'socat')
+	const port = await freePort()
+	let proc: ChildProcess | undefined
+	const start = async () => {
+		proc = spawn(socat, [`TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr`, `TCP:127.0.0.1:${targetPort}`], { stdio: 'ignore', detached: true })
+		await waitFor(`socat on ${port}`, () => tcpOpen(port), 5000, 20)
+	}
+	const cut = () => {
+		if (!proc?.pid) return
+		try {
+			process.kill(-proc.pid, 'SIGKILL')
+		} catch {}
+		proc = undefined
+	}
+	await start()
+	return { port, cut, restore: start, stop: cut }
+}
