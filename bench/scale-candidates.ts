@@ -13,8 +13,12 @@
  *     them, a bench of BENCH (2,000); an owner and a hiring manager on 5 jobs' teams; then
  *     VACUUM ANALYZE;
  *  3. calls each scenario WARMUP (20) times, then CALLS (200) times with varying arguments, and
- *     prints p50/p95/p99 in milliseconds, marking p95 ≥ 50 ms.
+ *     prints p50/p95/p99 in milliseconds, marking p95 ≥ 50 ms. The first row (`get_job`, one
+ *     primary-key read) is the floor: what the MCP endpoint, the token check and JSON cost.
+ *
+ * REUSE=<database> measures again on a database a KEEP=1 run left behind (no generation).
  */
+import { cpus, loadavg } from 'node:os'
 import postgres from 'postgres'
 import { loadConfig } from '../core/config.ts'
 import { createLogger } from '../core/log.ts'
@@ -34,15 +38,15 @@ const BENCH = Number(env.BENCH ?? 2_000)
 const CALLS = Number(env.CALLS ?? 200)
 const WARMUP = Number(env.WARMUP ?? 20)
 const SHARED = env.SHARED_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-const dbName = `bl_scale_${process.pid}`
+const dbName = env.REUSE ?? `bl_scale_${process.pid}`
 const url = SHARED.replace(/\/[^/]*$/, `/${dbName}`)
 
 const admin = postgres(SHARED, { max: 1, onnotice: () => {} })
-await admin.unsafe(`create database ${dbName}`)
+if (!env.REUSE) await admin.unsafe(`create database ${dbName}`)
 let database: Awaited<ReturnType<typeof openDatabase>> | undefined
 const cleanup = async () => {
 	await database?.close().catch(() => {})
-	if (!env.KEEP) await admin.unsafe(`drop database if exists ${dbName} with (force)`).catch(() => {})
+	if (!env.KEEP && !env.REUSE) await admin.unsafe(`drop database if exists ${dbName} with (force)`).catch(() => {})
 	await admin.end()
 }
 process.on('SIGINT', () => void cleanup().then(() => process.exit(130)))
@@ -52,56 +56,67 @@ try {
 	database = await openDatabase(config)
 	const deps = await createDeps({ config, database, log: createLogger('warn') })
 	const app = createApp(deps)
-	const ws = await createWorkspace(deps, { slug: `scale-${process.pid}`, name: 'Scale Staffing' })
-	const owner = await addPerson(deps, operatorActor(ws), ws, { email: `owner-${process.pid}@scale.test`, name: 'Scale Owner', role: 'owner', password: 'correct horse battery' })
-	const hm = await addPerson(deps, operatorActor(ws), ws, { email: `hm-${process.pid}@scale.test`, name: 'Scale HM', role: 'hiring_manager', password: 'correct horse battery' })
-	const tokenOf = async (email: string) => (await createPersonalToken(deps, await personActor(deps, ws.slug, email), { name: 'bench' })).token
-	const ownerToken = await tokenOf(`owner-${process.pid}@scale.test`)
-	const hmToken = await tokenOf(`hm-${process.pid}@scale.test`)
 	const pg = postgres(url, { max: 4, onnotice: () => {} })
+	const reused = env.REUSE ? (await pg<{ id: string; slug: string; name: string }[]>`select id, slug, name from workspaces where slug like 'scale-%' limit 1`)[0] : undefined
+	const ws = reused ?? (await createWorkspace(deps, { slug: `scale-${process.pid}`, name: 'Scale Staffing' }))
+	const emailOf = async (role: string) => (await pg<{ email: string }[]>`select u.email from users u join memberships m on m.user_id = u.id where m.workspace_id = ${ws.id} and m.role = ${role} limit 1`)[0]?.email
+	if (!reused) {
+		await addPerson(deps, operatorActor(ws), ws, { email: `owner-${process.pid}@scale.test`, name: 'Scale Owner', role: 'owner', password: 'correct horse battery' })
+		await addPerson(deps, operatorActor(ws), ws, { email: `hm-${process.pid}@scale.test`, name: 'Scale HM', role: 'hiring_manager', password: 'correct horse battery' })
+	}
+	const ownerEmail = (await emailOf('owner'))!
+	const hmEmail = (await emailOf('hiring_manager'))!
+	const owner = (await personActor(deps, ws.slug, ownerEmail)) as { userId: string }
+	const hm = (await personActor(deps, ws.slug, hmEmail)) as { userId: string }
+	const tokenOf = async (email: string) => (await createPersonalToken(deps, await personActor(deps, ws.slug, email), { name: 'bench' })).token
+	const ownerToken = await tokenOf(ownerEmail)
+	const hmToken = await tokenOf(hmEmail)
 
 	const t0 = performance.now()
 	const rnd = seededRandom('scale')
 	const now = new Date()
-	await pg`insert into pipeline_stages ${pg(DEFAULT_STAGES.map((s) => ({ workspace_id: ws.id, key: s.key, label: s.label, position: s.position })))}`
 	const jobs = Array.from({ length: JOBS }, (_, i) => {
 		const t = ROLE_TEMPLATES[i % ROLE_TEMPLATES.length]!
 		return { id: `job_scale_${i}`, workspace_id: ws.id, slug: `job-${i}`, title: `${t.title} ${i}`, location: 'Austin, TX', summary: t.summary, must_have: t.mustHave, nice_to_have: t.niceToHave, status: i % 10 === 3 ? 'Closed' : 'Open', published_at: now, created_at: new Date(now.getTime() - i * 60_000) }
 	})
-	for (let i = 0; i < jobs.length; i += 500) await pg`insert into jobs ${pg(jobs.slice(i, i + 500))}`
-	await pg`insert into job_team ${pg(jobs.slice(0, 5).map((j) => ({ job_id: j.id, user_id: hm.userId })))}`
 	const stages = DEFAULT_STAGES.map((s) => s.key)
-	for (let start = 0; start < CANDIDATES; start += 1000) {
-		const cands = []
-		const apps = []
-		const ratings = []
-		const notes = []
-		for (let i = start; i < Math.min(CANDIDATES, start + 1000); i++) {
-			const template = ROLE_TEMPLATES[i % ROLE_TEMPLATES.length]!
-			const c = demoCandidate(rnd, i, template)
-			const id = `cand_s${i}`
-			const created = new Date(now.getTime() - (CANDIDATES - i) * 30_000)
-			cands.push({ id, workspace_id: ws.id, name: c.name, email: c.email, phone: c.phone, location: c.location, headline: c.headline, skills: c.skills, work_authorization: c.workAuthorization, years_experience: c.years, resume_text: c.resumeText, source: c.source, created_at: created, updated_at: created })
-			for (let k = 0; k < 2; k++) {
-				const job = jobs[(i * 2 + k * 977) % JOBS]!
-				const check = checkResume(c.resumeText, job.must_have, now)
-				const appId = `app_s${i}_${k}`
-				apps.push({ id: appId, workspace_id: ws.id, candidate_id: id, job_id: job.id, stage_key: stages[(i + k) % stages.length]!, kind: k === 1 && i % 7 === 0 ? 'lead' : 'applicant', archived: i % 11 === 0, resume_check: pg.json(check as never), resume_score: check.score, created_at: new Date(created.getTime() + k * 1000), stage_changed_at: created })
-				if ((i + k) % 3 === 0) ratings.push({ id: `rat_s${i}_${k}`, application_id: appId, user_id: owner.userId, score: 1 + ((i + k) % 5) })
-				if ((i + k) % 4 === 0) notes.push({ id: `note_s${i}_${k}`, workspace_id: ws.id, candidate_id: id, application_id: appId, author_user_id: owner.userId, body: 'Good call; rate fits.', visibility: i % 8 === 0 ? 'private' : 'shared' })
+	if (!reused) await generate()
+	async function generate() {
+		await pg`insert into pipeline_stages ${pg(DEFAULT_STAGES.map((s) => ({ workspace_id: ws.id, key: s.key, label: s.label, position: s.position })))}`
+		for (let i = 0; i < jobs.length; i += 500) await pg`insert into jobs ${pg(jobs.slice(i, i + 500))}`
+		await pg`insert into job_team ${pg(jobs.slice(0, 5).map((j) => ({ job_id: j.id, user_id: hm.userId })))}`
+		for (let start = 0; start < CANDIDATES; start += 1000) {
+			const cands = []
+			const apps = []
+			const ratings = []
+			const notes = []
+			for (let i = start; i < Math.min(CANDIDATES, start + 1000); i++) {
+				const template = ROLE_TEMPLATES[i % ROLE_TEMPLATES.length]!
+				const c = demoCandidate(rnd, i, template)
+				const id = `cand_s${i}`
+				const created = new Date(now.getTime() - (CANDIDATES - i) * 30_000)
+				cands.push({ id, workspace_id: ws.id, name: c.name, email: c.email, phone: c.phone, location: c.location, headline: c.headline, skills: c.skills, work_authorization: c.workAuthorization, years_experience: c.years, resume_text: c.resumeText, source: c.source, created_at: created, updated_at: created })
+				for (let k = 0; k < 2; k++) {
+					const job = jobs[(i * 2 + k * 977) % JOBS]!
+					const check = checkResume(c.resumeText, job.must_have, now)
+					const appId = `app_s${i}_${k}`
+					apps.push({ id: appId, workspace_id: ws.id, candidate_id: id, job_id: job.id, stage_key: stages[(i + k) % stages.length]!, kind: k === 1 && i % 7 === 0 ? 'lead' : 'applicant', archived: i % 11 === 0, resume_check: pg.json(check as never), resume_score: check.score, created_at: new Date(created.getTime() + k * 1000), stage_changed_at: created })
+					if ((i + k) % 3 === 0) ratings.push({ id: `rat_s${i}_${k}`, application_id: appId, user_id: owner.userId, score: 1 + ((i + k) % 5) })
+					if ((i + k) % 4 === 0) notes.push({ id: `note_s${i}_${k}`, workspace_id: ws.id, candidate_id: id, application_id: appId, author_user_id: owner.userId, body: 'Good call; rate fits.', visibility: i % 8 === 0 ? 'private' : 'shared' })
+				}
 			}
+			await pg`insert into candidates ${pg(cands)}`
+			await pg`insert into applications ${pg(apps)}`
+			if (ratings.length) await pg`insert into ratings ${pg(ratings)}`
+			if (notes.length) await pg`insert into notes ${pg(notes)}`
+			if (start % 20_000 === 0) console.log(`  generated ${start + cands.length} candidates (${Math.round((performance.now() - t0) / 1000)} s)`)
 		}
-		await pg`insert into candidates ${pg(cands)}`
-		await pg`insert into applications ${pg(apps)}`
-		if (ratings.length) await pg`insert into ratings ${pg(ratings)}`
-		if (notes.length) await pg`insert into notes ${pg(notes)}`
-		if (start % 20_000 === 0) console.log(`  generated ${start + cands.length} candidates (${Math.round((performance.now() - t0) / 1000)} s)`)
+		const families = [...new Set(ROLE_TEMPLATES.map((t) => t.family))]
+		const bench = Array.from({ length: BENCH }, (_, k) => ({ id: `bench_s${k}`, workspace_id: ws.id, candidate_id: `cand_s${(k * 49) % CANDIDATES}`, role_family: families[k % families.length]!, added_by_user_id: owner.userId, hourly_rate: 60 + (k % 8) * 5, added_at: new Date(now.getTime() - k * 60_000) }))
+		for (let i = 0; i < bench.length; i += 1000) await pg`insert into bench_entries ${pg(bench.slice(i, i + 1000))} on conflict do nothing`
+		await pg.unsafe('vacuum analyze')
+		console.log(`Generated ${CANDIDATES} candidates, ${CANDIDATES * 2} applications, ${JOBS} jobs, ${BENCH} bench entries in ${Math.round((performance.now() - t0) / 1000)} s`)
 	}
-	const families = [...new Set(ROLE_TEMPLATES.map((t) => t.family))]
-	const bench = Array.from({ length: BENCH }, (_, k) => ({ id: `bench_s${k}`, workspace_id: ws.id, candidate_id: `cand_s${(k * 49) % CANDIDATES}`, role_family: families[k % families.length]!, added_by_user_id: owner.userId, hourly_rate: 60 + (k % 8) * 5, added_at: new Date(now.getTime() - k * 60_000) }))
-	for (let i = 0; i < bench.length; i += 1000) await pg`insert into bench_entries ${pg(bench.slice(i, i + 1000))} on conflict do nothing`
-	await pg.unsafe('vacuum analyze')
-	console.log(`Generated ${CANDIDATES} candidates, ${CANDIDATES * 2} applications, ${JOBS} jobs, ${BENCH} bench entries in ${Math.round((performance.now() - t0) / 1000)} s`)
 
 	let rpc = 0
 	const callTool = async (token: string, name: string, args: Record<string, unknown>) => {
@@ -124,6 +139,7 @@ try {
 	const words = ['java', 'python developer', 'kubernetes terraform', 'snowflake', 'salesforce apex', 'austin', 'guidewire', 'data engineer', 'react node', 'oracle dba']
 	const pick = <T>(list: T[], i: number) => list[i % list.length]!
 	const scenarios: [string, string, (i: number) => Promise<unknown>][] = [
+		['get_job', 'floor: one job by id', (i) => callTool(ownerToken, 'get_job', { jobId: pick(jobs, i).id })],
 		['list_candidates', 'first page', () => callTool(ownerToken, 'list_candidates', {})],
 		['list_candidates', 'page 2 (cursor)', async () => callTool(ownerToken, 'list_candidates', { cursor: await cursors.candidates })],
 		['list_candidates', 'query (varied words)', (i) => callTool(ownerToken, 'list_candidates', { query: pick(words, i) })],
@@ -147,6 +163,7 @@ try {
 	const cursors = { candidates: firstCursor('list_candidates', {}), bench: firstCursor('list_bench', {}) }
 	const rows: string[] = []
 	const results: Record<string, unknown>[] = []
+	console.log(`\nLoad average before measuring: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (${cpus().length} CPUs)`)
 	console.log(`\n| tool | scenario | p50 ms | p95 ms | p99 ms |\n|---|---|---:|---:|---:|`)
 	for (const [tool, scenario, run] of scenarios) {
 		for (let i = 0; i < WARMUP; i++) await run(i)
@@ -163,7 +180,7 @@ try {
 		rows.push(line)
 		results.push({ tool, scenario, p50: q(0.5), p95: q(0.95), p99: q(0.99) })
 	}
-	await Bun.write(`${import.meta.dir}/results/scale-candidates-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify({ candidates: CANDIDATES, applications: CANDIDATES * 2, jobs: JOBS, bench: BENCH, calls: CALLS, results }, null, 2))
+	await Bun.write(`${import.meta.dir}/results/scale-candidates-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify({ loadavg: loadavg(), candidates: CANDIDATES, applications: CANDIDATES * 2, jobs: JOBS, bench: BENCH, calls: CALLS, results }, null, 2))
 	await pg.end()
 } finally {
 	await cleanup()

@@ -47,6 +47,11 @@ export interface Config {
 	readonly inboundMailSecret: string | undefined
 	/** Let calendar feed addresses point at private or loopback hosts (`CALENDAR_FEEDS_ALLOW_PRIVATE`; off: refused, against SSRF). */
 	readonly calendarFeedsAllowPrivate: boolean
+	/**
+	 * Seconds a connection may stay silent (headers or body trickling, idle keep-alive) before the
+	 * server closes it (`HTTP_IDLE_TIMEOUT`, 1–255, Bun's limit; default 30). Tests of slow clients set it low.
+	 */
+	readonly httpIdleTimeout: number
 }
 
 export interface MessagingConfig {
@@ -174,6 +179,7 @@ export function loadConfig(env: Env = process.env): Config {
 		interviewWebhookSecret: webhookSecret('INTERVIEW_WEBHOOK_SECRET'),
 		inboundMailSecret: webhookSecret('INBOUND_MAIL_SECRET'),
 		calendarFeedsAllowPrivate: ['on', 'true', '1'].includes(feedsRaw),
+		httpIdleTimeout: integer('HTTP_IDLE_TIMEOUT', 30, 1, 255),
 	}
 	if (problems.length) throw new ConfigError(problems)
 	return Object.freeze(config)

@@ -11,7 +11,8 @@ import { buildApp } from './app.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import type { AppDeps } from './deps.ts'
 import { memoryLimiter, redisLimiter } from './http/rate-limit.ts'
-import { watchDatabase } from './http/availability.ts'
+import { answerWhileAvailable, unavailableResponse, watchDatabase } from './http/availability.ts'
+import { securityHeaders } from './http/security-headers.ts'
 import { createLogger, type Logger } from './log.ts'
 import { mcpRoute } from './mcp/handler.ts'
 import type { ModuleDef } from './module.ts'
@@ -73,12 +74,14 @@ export async function serve(config: Config) {
 		if (demo) for (const line of demo) console.log(line)
 	}
 	const app = createApp(deps)
+	const headers = securityHeaders(config.https)
 	const stops = deps.registry.modules.map((m) => m.start?.(deps)).filter((s) => typeof s === 'function')
 	const server = Bun.serve({
 		port: config.port,
-		fetch: (request) => app.handle(request),
+		// A request waiting on the database when it stops answering gets its 503 at once (availability.ts).
+		fetch: (request) => answerWhileAvailable(deps.availability, app.handle(request), () => unavailableResponse(request, headers)),
 		maxRequestBodySize: 16 * 1024 * 1024,
-		idleTimeout: 30,
+		idleTimeout: config.httpIdleTimeout,
 		error: (error) => {
 			log.error('server error', { error })
 			return new Response('Internal error', { status: 500 })

@@ -54,6 +54,15 @@ async function openPostgres(url: string): Promise<Database> {
 		connection: { application_name: 'benchline', statement_timeout: 15_000, idle_in_transaction_session_timeout: 30_000 },
 	})
 	const db = drizzle({ client }) as unknown as Db
+	// The availability probe (and /health) get a connection of their own: a pool busy with slow
+	// queries is not an outage, and must not turn every request into a 503. One probe at a time:
+	// while one waits on a stalled server, the next ones wait on it instead of piling up.
+	const probe = postgres(url, { max: 1, connect_timeout: 2, idle_timeout: 60, onnotice: () => {}, connection: { application_name: 'benchline-probe', statement_timeout: 2000 } })
+	let probing: Promise<boolean> | null = null
+	const ping = (timeoutMs: number) => {
+		probing ??= probe`select 1`.then(() => true, () => false).finally(() => (probing = null))
+		return withTimeout(probing, timeoutMs)
+	}
 	return {
 		db,
 		kind: 'postgres',
@@ -69,8 +78,8 @@ async function openPostgres(url: string): Promise<Database> {
 			}
 		},
 		rows: async (query, handle = db) => rowsOf(await handle.execute(query)),
-		ping: (timeoutMs = 2000) => pingWith(db, timeoutMs),
-		close: () => client.end({ timeout: 5 }),
+		ping: (timeoutMs = 2000) => ping(timeoutMs),
+		close: async () => void (await Promise.all([client.end({ timeout: 5 }), probe.end({ timeout: 1 })])),
 	}
 }
 
@@ -119,6 +128,16 @@ export async function openMemoryDatabase(loadDataDir?: Blob): Promise<Database &
 		ping: (timeoutMs = 2000) => pingWith(db, timeoutMs),
 		close: () => client.close(),
 		dump: async () => (await client.dumpDataDir('none')) as Blob,
+	}
+}
+
+async function withTimeout(answer: Promise<boolean>, timeoutMs: number): Promise<boolean> {
+	let timer: ReturnType<typeof setTimeout> | undefined
+	const timeout = new Promise<false>((done) => (timer = setTimeout(() => done(false), timeoutMs)))
+	try {
+		return await Promise.race([answer, timeout])
+	} finally {
+		clearTimeout(timer)
 	}
 }
 

@@ -1,6 +1,7 @@
 import { defineModule } from '../../core/module.ts'
 import { authCommands } from './commands.ts'
 import { authRoutes } from './routes.ts'
+import { startHousekeeping } from './housekeeping.ts'
 import { resolvePageSession } from './sessions.ts'
 import { verifyPersonalToken } from './tokens.ts'
 import { verifyAccessToken } from './oauth/tokens.ts'
@@ -15,6 +16,7 @@ export default defineModule({
 	permissions: [{ key: 'auth:manage_people', description: 'Add and remove people, see everyone’s tokens', grantedTo: ['owner', 'admin'] }],
 	commands: authCommands,
 	routes: authRoutes,
+	start: startHousekeeping,
 	sessionResolver: resolvePageSession,
 	credentials: [
 		{ prefix: 'bl_pat_', door: 'mcp', verify: verifyPersonalToken },

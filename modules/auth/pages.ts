@@ -96,7 +96,7 @@ ${people.map(
 <input type="hidden" name="csrf" value="${session.csrf}">
 <label for="p-name">Name <input id="p-name" name="name" required maxlength="120"></label>
 <label for="p-email">Email <input id="p-email" name="email" type="email" required></label>
-<label for="p-role">Role <select id="p-role" name="role"><option value="recruiter">Recruiter</option><option value="hiring_manager">Hiring manager</option><option value="viewer">Viewer</option><option value="admin">Admin</option><option value="owner">Owner</option></select></label>
+<label for="p-role">Role <select id="p-role" name="role"><option value="recruiter">Recruiter</option><option value="hiring_manager">Hiring manager</option><option value="viewer">Viewer</option><option value="admin">Admin</option>${session.actor.role === 'owner' ? html`<option value="owner">Owner</option>` : ''}</select></label>
 <label for="p-password">Temporary password <input id="p-password" name="password" type="password" required minlength="10" autocomplete="new-password"></label>
 <button type="submit">Add person</button>
 </form></section>`,

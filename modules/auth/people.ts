@@ -78,6 +78,8 @@ export async function addPerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef, i
 	if (input.password.length < 10 || input.password.length > 200) problems.push({ field: 'password', message: 'must be 10-200 characters' })
 	for (const g of input.grants ?? []) if (!deps.permissions.all.get(g)?.grantable) problems.push({ field: 'grants', message: `"${g}" is not a permission that can be granted` })
 	if (problems.length) throw invalid(problems)
+	// Only an owner makes owners: an admin must not be able to promote an account they control.
+	if (input.role === 'owner' && actor.role !== 'owner') throw new AppError('FORBIDDEN', 'Only an owner can add another owner')
 
 	const passwordHash = await Bun.password.hash(input.password)
 	return deps.db.transaction(async (tx) => {

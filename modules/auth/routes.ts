@@ -1,6 +1,7 @@
 /** Sign-in, sign-out, the portal home, API access settings and the people page. */
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
+import { clientAddress } from '../../core/http/client-address.ts'
 import { AppError } from '../../core/errors.ts'
 import { anonymousCsrf } from '../../core/http/csrf.ts'
 import type { HttpKit } from '../../core/module.ts'
@@ -16,16 +17,18 @@ import { oauthRoutes } from './oauth/routes.ts'
 /** Only same-site relative paths may be a `next` target (no open redirect). */
 export const safeNext = (next: unknown) => (typeof next === 'string' && /^\/(?![/\\])[^\s]*$/.test(next) ? next : '/portal')
 
-function clientAddress(deps: AppDeps, request: Request, server: { requestIP(r: Request): { address: string } | null } | null): string {
-	if (deps.config.trustProxy) {
-		// The last entry is the one our proxy added; earlier ones are whatever the client sent.
-		const forwarded = request.headers.get('x-forwarded-for')?.split(',').at(-1)?.trim()
-		if (forwarded) return forwarded
-	}
-	return server?.requestIP(request)?.address ?? 'unknown'
-}
 
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
+
+/** Confirmations shown after a redirect (Post/Redirect/Get: reloading never repeats a change). */
+const API_NOTICES: Record<string, string> = {
+	revoked: 'The token was revoked; apps using it stop working at once.',
+	disconnected: 'The app was disconnected; its tokens stopped working.',
+}
+const PEOPLE_NOTICES: Record<string, string> = {
+	added: 'The person was added.',
+	removed: 'The person was removed; their sessions, tokens and app connections stopped working.',
+}
 
 export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 	const apiAccess = async (session: Parameters<typeof apiAccessPage>[1], extra: Partial<Parameters<typeof apiAccessPage>[2]> = {}) =>
@@ -40,7 +43,7 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 				const fields = body as Record<string, string>
 				const next = safeNext(fields.next)
 				try {
-					const result = await signIn(deps, { email: String(fields.email ?? ''), password: String(fields.password ?? ''), address: clientAddress(deps, request, server) })
+					const result = await signIn(deps, { email: String(fields.email ?? ''), password: String(fields.password ?? ''), address: clientAddress(deps.config, request, server) })
 					setSessionCookie(deps, cookie, result.token, result.expiresAt)
 					return redirect(next, 303)
 				} catch (error) {
@@ -66,7 +69,7 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 		.get(
 			'/settings/api',
 			async ({ session, cookie, query }) =>
-				apiAccess(session!, { newToken: (await openReveal(deps, cookie, session!.sessionId)) ?? undefined, notice: query.done === 'revoked' ? 'The token was revoked; apps using it stop working at once.' : undefined }),
+				apiAccess(session!, { newToken: (await openReveal(deps, cookie, session!.sessionId)) ?? undefined, notice: API_NOTICES[query.done ?? ''] }),
 			{ auth: 'signed-in', query: t.Object({ done: t.Optional(t.String()) }) },
 		)
 		.post(
@@ -94,43 +97,42 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 		)
 		.post(
 			'/settings/api/apps/:clientId/:userId/disconnect',
-			async ({ session, params }) => {
+			async ({ session, params, redirect }) => {
 				await disconnectApp(deps, session!.actor, params.clientId, params.userId)
-				return apiAccess(session!, { notice: 'The app was disconnected; its tokens stopped working.' })
+				return redirect('/settings/api?done=disconnected', 303)
 			},
 			{ auth: 'signed-in', body: form },
 		)
-		.get('/people', async ({ session }) => peoplePage(deps, session!, await listPeople(deps.db, session!.actor.workspaceId)), { auth: { permission: 'auth:manage_people' } })
+		.get('/people', async ({ session, query }) => peoplePage(deps, session!, await listPeople(deps.db, session!.actor.workspaceId), { notice: PEOPLE_NOTICES[query.done ?? ''] }), {
+			auth: { permission: 'auth:manage_people' },
+			query: t.Object({ done: t.Optional(t.String()) }),
+		})
 		.post(
 			'/people',
-			async ({ session, body }) => {
+			async ({ session, body, redirect }) => {
 				const f = body as Record<string, string>
 				const ws = { id: session!.actor.workspaceId, slug: session!.actor.workspaceSlug }
-				let message: { error?: string; notice?: string }
 				try {
 					await addPerson(deps, session!.actor, ws, { email: String(f.email ?? ''), name: String(f.name ?? ''), role: String(f.role ?? ''), password: String(f.password ?? '') })
-					message = { notice: `${f.name} was added.` }
+					return redirect('/people?done=added', 303)
 				} catch (error) {
 					if (!(error instanceof AppError) || error.status >= 500) throw error
-					message = { error: error.fields?.map((x) => `${x.field} ${x.message}`).join('; ') || error.message }
+					return peoplePage(deps, session!, await listPeople(deps.db, ws.id), { error: error.fields?.map((x) => `${x.field} ${x.message}`).join('; ') || error.message })
 				}
-				return peoplePage(deps, session!, await listPeople(deps.db, ws.id), message)
 			},
 			{ auth: { permission: 'auth:manage_people' }, body: form },
 		)
 		.post(
 			'/people/:userId/remove',
-			async ({ session, params }) => {
+			async ({ session, params, redirect }) => {
 				const ws = { id: session!.actor.workspaceId, slug: session!.actor.workspaceSlug }
-				let message: { error?: string; notice?: string }
 				try {
 					await removePerson(deps, session!.actor, ws, { userId: params.userId })
-					message = { notice: 'The person was removed; their sessions, tokens and app connections stopped working.' }
+					return redirect('/people?done=removed', 303)
 				} catch (error) {
 					if (!(error instanceof AppError) || error.status >= 500) throw error
-					message = { error: error.message }
+					return peoplePage(deps, session!, await listPeople(deps.db, ws.id), { error: error.message })
 				}
-				return peoplePage(deps, session!, await listPeople(deps.db, ws.id), message)
 			},
 			{ auth: { permission: 'auth:manage_people' }, body: form },
 		)

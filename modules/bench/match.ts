@@ -5,8 +5,10 @@
  *               + 15 × share of nice-to-haves met
  *               + 15 when the person is on the bench of the job's role family
  *               + 10 when available now or within 14 days (5 within 30 days).
- * Ties go to the candidate id, so pages are stable. Résumé matches are cached per candidate,
- * résumé hash and job requirements (in process, bounded), so ranking a large bench again is cheap.
+ * Ties go to the candidate id, so pages are stable. Two bounded in-process caches keep a large
+ * bench cheap to rank: read résumés (per candidate and résumé hash, shared by every job) and match
+ * results (per candidate, résumé hash and job requirements). A changed résumé has a new hash, so
+ * nothing stale is ever used.
  */
 import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
@@ -14,7 +16,7 @@ import type { Actor } from '../../core/actor.ts'
 import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
-import { checkItems, prepareResume, resumeHashes, resumeTexts } from '../candidates/index.ts'
+import { checkItems, prepareResume, resumeHashes, resumeTexts, type PreparedResume } from '../candidates/index.ts'
 import { jobRequirements, reachableJobIds } from '../jobs/index.ts'
 import { jobFamily } from './family.ts'
 import { BENCH_COLUMNS, benchViews, type BenchRow } from './service.ts'
@@ -27,13 +29,22 @@ interface Match {
 	niceTotal: number
 }
 
-const CACHE_SIZE = 50_000
-const cache = new Map<string, Match>()
-
-function remember(key: string, match: Match) {
-	if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
-	cache.set(key, match)
+/** A Map that forgets its oldest entries beyond `size`. */
+function bounded<V>(size: number) {
+	const map = new Map<string, V>()
+	return {
+		get: (key: string) => map.get(key),
+		has: (key: string) => map.has(key),
+		set(key: string, value: V) {
+			if (map.size >= size) map.delete(map.keys().next().value!)
+			map.set(key, value)
+		},
+	}
 }
+
+// About 10 KB per read résumé; match results are a few hundred bytes.
+const resumes = bounded<PreparedResume>(4_000)
+const cache = bounded<Match>(50_000)
 
 const DAY = 86_400_000
 
@@ -59,12 +70,15 @@ export async function jobBench(deps: AppDeps, actor: Actor, input: { jobId: stri
 	const hashes = await resumeHashes(deps, actor.workspaceId, [...people.keys()])
 	const keyOf = (id: string) => `${id}:${hashes.get(id) ?? ''}:${requirementsKey}`
 	const misses = [...people.keys()].filter((id) => !cache.has(keyOf(id)))
-	const texts = await resumeTexts(deps, actor.workspaceId, misses)
+	const unread = misses.filter((id) => !resumes.has(`${id}:${hashes.get(id) ?? ''}`))
+	const texts = await resumeTexts(deps, actor.workspaceId, unread)
 	for (const id of misses) {
-		const resume = prepareResume(texts.get(id) ?? null, now)
+		const resumeKey = `${id}:${hashes.get(id) ?? ''}`
+		let resume = resumes.get(resumeKey)
+		if (!resume) resumes.set(resumeKey, (resume = prepareResume(texts.get(id) ?? null, now)))
 		const must = checkItems(resume, job.mustHave)
 		const nice = checkItems(resume, job.niceToHave)
-		remember(keyOf(id), { mustMet: must.filter((m) => m.status === 'met').length, mustTotal: must.length, missing: must.filter((m) => m.status !== 'met').map((m) => m.requirement), niceMet: nice.filter((n) => n.status === 'met').map((n) => n.requirement), niceTotal: nice.length })
+		cache.set(keyOf(id), { mustMet: must.filter((m) => m.status === 'met').length, mustTotal: must.length, missing: must.filter((m) => m.status !== 'met').map((m) => m.requirement), niceMet: nice.filter((n) => n.status === 'met').map((n) => n.requirement), niceTotal: nice.length })
 	}
 
 	const ranked = [...people.entries()].map(([candidateId, entries]) => {

@@ -24,7 +24,7 @@ export const calendarTools = [
 		name: 'get_calendar',
 		title: 'Get the calendar',
 		description:
-			'Calendar events between two ISO 8601 dates or date-times, in start order: AI video interviews, follow-ups (to-dos with a due time) and busy times from people’s own calendars (busy/free only). Defaults: from now, to 14 days after from; a date alone as `to` includes that whole day. Scope: mine (default), team (people who share a hiring team with you) or workspace. Paged: pass nextCursor back as cursor.',
+			'Calendar events between two ISO 8601 dates or date-times, in start order: AI video interviews, follow-ups (to-dos with a due time) and busy times from people’s own calendars (busy/free only). Defaults: from now, to 14 days after from; a date alone as `to` includes that whole day; a window spans at most 366 days. Scope: mine (default), team (people who share a hiring team with you) or workspace. Paged: pass nextCursor back as cursor.',
 		params: params({
 			from: t.Optional(when('Start of the window (default now)')),
 			to: t.Optional(when('End of the window (default 14 days after from); must follow from')),

@@ -40,11 +40,10 @@ export interface ResumeCheck {
 	checkedAt: string
 }
 
+/** A résumé line and its canonical tokens (kept small: bench ranking caches many prepared résumés). */
 interface Line {
 	text: string
-	norm: string
 	tokens: string[]
-	set: Set<string>
 }
 
 export interface PreparedResume {
@@ -78,15 +77,17 @@ export function prepareResume(text: string | null, now: Date): PreparedResume {
 		.split(/\r?\n|\s[•▪●]\s/)
 		.map((raw) => raw.replace(/\s+/g, ' ').trim())
 		.filter(Boolean)
-	const lines: Line[] = tokenLines(texts).map((x, i) => ({ text: texts[i]!, norm: x.norm, tokens: x.tokens, set: new Set(x.tokens) }))
+	const tokenised = tokenLines(texts)
+	const lines: Line[] = tokenised.map((x, i) => ({ text: texts[i]!, tokens: x.tokens }))
 	const claimed = { years: 0, line: null as string | null }
 	const spans: [number, number][] = []
 	let datesLine: string | null = null
 	const nowMonth = now.getUTCFullYear() * 12 + now.getUTCMonth()
-	for (const line of lines) {
-		if (/experien|career|professional|industry|background/.test(line.norm))
-			for (const n of yearsStated(line.norm)) if (n > claimed.years && n <= 50) Object.assign(claimed, { years: n, line: line.text })
-		for (const m of line.norm.matchAll(RANGE)) {
+	for (const [i, line] of lines.entries()) {
+		const norm = tokenised[i]!.norm
+		if (/experien|career|professional|industry|background/.test(norm))
+			for (const n of yearsStated(norm)) if (n > claimed.years && n <= 50) Object.assign(claimed, { years: n, line: line.text })
+		for (const m of norm.matchAll(RANGE)) {
 			const start = Number(m[3]) * 12 + monthIndex(m[1], m[2], 0)
 			const end = m[7] ? nowMonth : Number(m[6]) * 12 + monthIndex(m[4], m[5], 0)
 			if (end >= start && end <= nowMonth + 1) {
@@ -118,7 +119,19 @@ interface Requirement {
 	optional: string[]
 }
 
+const parsed = new Map<string, Requirement>()
+
+/** A requirement's words, versions and years (memoised: jobs share requirements, and parsing runs every synonym pattern). */
 export function parseRequirement(text: string): Requirement {
+	let r = parsed.get(text)
+	if (!r) {
+		if (parsed.size >= 10_000) parsed.clear()
+		parsed.set(text, (r = parseRequirementNow(text)))
+	}
+	return r
+}
+
+function parseRequirementNow(text: string): Requirement {
 	const norm = baseNormalise(text)
 	const m = /(\d{1,2})\s*\+?\s*(?:-\s*\d{1,2}\s*\+?\s*)?(?:years?|yrs?)\b/.exec(norm)
 	const rest = m ? `${norm.slice(0, m.index)} ${norm.slice(m.index + m[0].length)}` : norm
@@ -140,11 +153,11 @@ function linesWith(resume: PreparedResume, words: string[]): string[] {
 	const loose: string[] = []
 	const { lines } = resume
 	for (const line of lines) {
-		if (!words.every((w) => line.set.has(w))) continue
+		if (!words.every((w) => line.tokens.includes(w))) continue
 		;(contains(line.tokens, words) ? exact : loose).push(line.text)
 	}
 	if (exact.length || loose.length) return [...exact, ...loose]
-	for (let i = 0; i + 1 < lines.length; i++) if (words.every((w) => lines[i]!.set.has(w) || lines[i + 1]!.set.has(w))) return [`${lines[i]!.text} / ${lines[i + 1]!.text}`]
+	for (let i = 0; i + 1 < lines.length; i++) if (words.every((w) => lines[i]!.tokens.includes(w) || lines[i + 1]!.tokens.includes(w))) return [`${lines[i]!.text} / ${lines[i + 1]!.text}`]
 	return []
 }
 

@@ -13,6 +13,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { fileStore } from '../../core/files.ts'
 import { recordActivity } from '../activity/index.ts'
+import { createTodo } from '../todos/index.ts'
 import { DOCUMENT_LABELS, isDocumentKind, type DocumentKind } from '../vendors/index.ts'
 import { cleanFileName, detectType, MAX_DOCUMENT_BYTES } from './content.ts'
 import { uploadPageNames } from './subjects.ts'
@@ -35,6 +36,8 @@ export interface UploadLink {
 	items: DocumentKind[]
 	message: string | null
 	requestedByName: string
+	requestedByUserId: string | null
+	applicationId: string | null
 	expiresAt: Date
 	/** Files received through this link, newest first (names and dates only). */
 	received: { kind: DocumentKind; fileName: string; uploadedAt: Date }[]
@@ -51,6 +54,8 @@ export async function openUploadLink(deps: AppDeps, token: string): Promise<Uplo
 			items: documentRequests.items,
 			message: documentRequests.message,
 			requestedByName: documentRequests.requestedByName,
+			requestedByUserId: documentRequests.requestedByUserId,
+			applicationId: documentRequests.applicationId,
 			expiresAt: documentRequests.expiresAt,
 		})
 		.from(documentRequests)
@@ -107,6 +112,17 @@ export async function storeUpload(deps: AppDeps, token: string, kind: string, fi
 			await tx.insert(candidateDocuments).values({ id, workspaceId: link.workspaceId, candidateId: link.candidateId, kind, fileName, contentType: type.contentType, sizeBytes: file.bytes.byteLength, storageKey: key, requestId: link.requestId, uploadedAt: now })
 			await tx.update(documentRequests).set({ uploadCount: sql`${documentRequests.uploadCount} + 1`, lastUploadAt: now }).where(eq(documentRequests.id, link.requestId))
 			await recordActivity(tx, uploader(link), { action: 'document.uploaded', targetType: 'candidate', targetId: link.candidateId, detail: { documentId: id, kind, fileName, contentType: type.contentType, sizeBytes: file.bytes.byteLength } })
+			// The person who asked gets a to-do to look at it (one per kind and request, however often re-uploaded).
+			if (link.requestedByUserId)
+				await createTodo(tx, {
+					workspaceId: link.workspaceId,
+					assigneeUserId: link.requestedByUserId,
+					candidateId: link.candidateId,
+					applicationId: link.applicationId ?? undefined,
+					title: `Review the ${DOCUMENT_LABELS[kind]} ${link.candidateName} uploaded`,
+					source: 'document',
+					sourceRef: `${link.requestId}:${kind}`,
+				})
 		})
 	} catch (error) {
 		await store.delete(key).catch(() => {})

@@ -48,10 +48,13 @@ order by t.last_inbound_at, t.id collate "C" limit ${options.limit}`,
 	},
 }
 
-/** Messages exchanged with the application's candidate (latest 20), for people who may read the inbox. */
+/**
+ * Messages exchanged with the application's candidate (latest 20), for people who may read the
+ * inbox. Only for one application at a time (`get_application`): lists of applicants stay lean.
+ */
 export async function messagesOfApplications(deps: AppDeps, actor: Actor, applicationIds: string[]): Promise<Map<string, Record<string, unknown>>> {
 	const out = new Map<string, Record<string, unknown>>()
-	if (!applicationIds.length) return out
+	if (applicationIds.length !== 1) return out
 	if (!canRead(deps, actor)) {
 		for (const id of applicationIds) out.set(id, { messages: [] })
 		return out

@@ -1,5 +1,6 @@
 import { defineModule } from '../../core/module.ts'
 import { followupSource } from './calendar.ts'
+import { documentsReceivedSource } from './review.ts'
 import { todoRoutes } from './routes.ts'
 import { seedTodos } from './seed.ts'
 import { todoTools } from './tools.ts'
@@ -17,6 +18,7 @@ export default defineModule({
 	tools: todoTools,
 	routes: todoRoutes,
 	calendarSources: [followupSource],
+	reviewSources: [documentsReceivedSource],
 	seed: seedTodos,
 	nav: [{ href: '/todos', label: 'To-dos', permission: 'todos:write' }],
 })

@@ -115,9 +115,11 @@ export async function connectedApp(options: { role?: string; readOnly?: boolean;
 	const request = await authorizationRequest(ctx, client, redirectUri)
 	const { location } = await consent(who.portal, request.url, { readOnly: options.readOnly })
 	const params = oauth.validateAuthResponse(ctx.as, client, location!, request.state)
+	/** Real time just before the tokens were issued (expiry tests move the clock from there). */
+	const issuedAt = Date.now()
 	const res = await oauth.authorizationCodeGrantRequest(ctx.as, client, oauth.None(), params, redirectUri, request.verifier, { ...ctx.opts, additionalParameters: { resource: ctx.resource } })
 	const tokens = await oauth.processAuthorizationCodeResponse(ctx.as, client, res)
-	return { ctx, ...who, client, redirectUri, tokens: tokens as oauth.TokenEndpointResponse & { refresh_token: string } }
+	return { ctx, ...who, client, redirectUri, issuedAt, tokens: tokens as oauth.TokenEndpointResponse & { refresh_token: string } }
 }
 
 /** A code, not yet exchanged (for token-endpoint tests). */
@@ -126,9 +128,11 @@ export async function freshCode(options: { who?: Person; readOnly?: boolean } = 
 	const who = options.who ?? (await signedInPerson())
 	const { client, redirectUri } = await registerApp(ctx)
 	const request = await authorizationRequest(ctx, client, redirectUri)
+	/** Real time just before the code was issued (expiry tests move the clock from there). */
+	const issuedAt = Date.now()
 	const { location } = await consent(who.portal, request.url, { readOnly: options.readOnly })
 	const params = oauth.validateAuthResponse(ctx.as, client, location!, request.state)
-	return { ctx, ...who, client, redirectUri, code: params.get('code')!, params, verifier: request.verifier }
+	return { ctx, ...who, client, redirectUri, issuedAt, code: params.get('code')!, params, verifier: request.verifier }
 }
 
 /** A raw form post to an OAuth endpoint. */
@@ -156,4 +160,13 @@ export async function mcp(ctx: AS, token: string | null, method: string, params:
 		message = JSON.parse(data ?? '')
 	} catch {}
 	return { status: res.status, headers: res.headers, message }
+}
+
+/**
+ * Rate limits count in fixed one-minute windows of the real clock: a burst that straddles a window
+ * edge would be split in two, so bursts start well inside a window.
+ */
+export async function awayFromMinuteEdge() {
+	const into = Date.now() % 60_000
+	if (into > 52_000) await Bun.sleep(60_000 - into + 50)
 }

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm'
 import * as oauth from 'oauth4webapi'
 import { oauthClients } from '../../modules/auth/table.ts'
 import { uniqueAddress } from '../portal.ts'
-import { authorizationRequest, authServer, LOOPBACK_REDIRECT, mcp, registerApp, registerRaw, signedInPerson } from './as-client.ts'
+import { awayFromMinuteEdge, authorizationRequest, authServer, LOOPBACK_REDIRECT, mcp, registerApp, registerRaw, signedInPerson } from './as-client.ts'
 
 // Under load the first request also pays for the database start; the CLI default (5 s) is too short.
 setDefaultTimeout(60_000)
@@ -170,6 +170,7 @@ describe('B. dynamic client registration', () => {
 
 	test('B5 registration is rate limited per client address (20 a minute), others unaffected', async () => {
 		const ctx = await authServer()
+		await awayFromMinuteEdge()
 		const address = uniqueAddress()
 		const statuses: number[] = []
 		for (let i = 0; i < 21; i++) statuses.push((await registerRaw(ctx, { redirect_uris: [LOOPBACK_REDIRECT] }, address)).status)

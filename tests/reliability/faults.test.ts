@@ -98,7 +98,7 @@ describe('PostgreSQL faults under a steady load', () => {
 			const check = await checkWrites(fixtures.deps, tenant, outcomes)
 			expect(check.missing).toEqual([])
 			expect(check.duplicated).toEqual([])
-			expect(check.acked).toBeGreaterThan(outcomes.length / 3)
+			expect(check.acked).toBeGreaterThan(50)
 		} finally {
 			await fixtures.close()
 		}

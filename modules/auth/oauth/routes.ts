@@ -6,6 +6,7 @@
  */
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../../core/deps.ts'
+import { clientAddress } from '../../../core/http/client-address.ts'
 import { AppError } from '../../../core/errors.ts'
 import { readBodyText } from '../../../core/http/body.ts'
 import { applyCors, preflight } from '../../../core/http/cors.ts'
@@ -83,14 +84,6 @@ function refuseClientSecrets(request: Request, form: URLSearchParams) {
 	)
 }
 
-/** The client's address for rate limits: behind a trusted proxy, the first X-Forwarded-For entry. */
-function clientAddress(deps: AppDeps, request: Request, server: { requestIP(r: Request): { address: string } | null } | null): string {
-	if (deps.config.trustProxy) {
-		const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim()
-		if (forwarded) return forwarded
-	}
-	return server?.requestIP(request)?.address ?? 'unknown'
-}
 
 /** Refuses a client address over its per-minute budget for an endpoint (429 with Retry-After). */
 async function limitAddress(deps: AppDeps, key: string, perMinute: number, what: string) {
@@ -124,7 +117,7 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 			'/oauth/register',
 			({ request, set, server }) =>
 				answer(request, set, async () => {
-					await limitAddress(deps, `dcr:${clientAddress(deps, request, server)}`, REGISTRATIONS_PER_MINUTE, 'registrations')
+					await limitAddress(deps, `dcr:${clientAddress(deps.config, request, server)}`, REGISTRATIONS_PER_MINUTE, 'registrations')
 					let body: unknown
 					try {
 						body = JSON.parse(await readBodyText(request, 64 * 1024))
@@ -152,7 +145,7 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 			'/oauth/revoke',
 			({ request, set, server }) =>
 				answer(request, set, async () => {
-					await limitAddress(deps, `revoke:${clientAddress(deps, request, server)}`, REVOCATIONS_PER_MINUTE, 'revocation requests')
+					await limitAddress(deps, `revoke:${clientAddress(deps.config, request, server)}`, REVOCATIONS_PER_MINUTE, 'revocation requests')
 					const form = await readForm(request)
 					refuseClientSecrets(request, form)
 					await revokeToken(deps, form)

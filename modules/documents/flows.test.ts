@@ -1,0 +1,45 @@
+/** A document uploaded through the link gives the requester a to-do and a "documents received" review entry. */
+import { expect, test } from 'bun:test'
+import { and, eq } from 'drizzle-orm'
+import { personActor } from '../auth/index.ts'
+import { reviewQueue } from '../review/service.ts'
+import { todos } from '../todos/table.ts'
+import { outbox } from '../outbox/table.ts'
+import { newPerson, newWorkspace, testDeps, unique } from '../../tests/helpers.ts'
+import { newApplication, newCandidate, newSubmissionVendor, newVendorJob, samplePng } from '../../tests/staffing-fixtures.ts'
+import { requestCandidateDocuments } from './requests.ts'
+import { samplePdf } from './seed.ts'
+import { storeUpload } from './uploads.ts'
+
+test('an upload creates one to-do per kind for the requester and shows in their review queue until done', async () => {
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const person = await newPerson(ws, 'recruiter')
+	const recruiter = await personActor(deps, ws.slug, person.email)
+	const vendorId = await newSubmissionVendor(ws)
+	const email = `${unique('mei')}@example.test`
+	const candidateId = await newCandidate(ws, { name: 'Mei Chen', email, workAuthorization: 'H1B' })
+	const jobId = await newVendorJob(ws, { vendorId, title: 'Data Engineer' })
+	const applicationId = await newApplication(ws, candidateId, jobId)
+	await requestCandidateDocuments(deps, recruiter, { candidateId, applicationId, items: ['visa', 'dl'], includeJobLink: false })
+	// The link only ever travels in the e-mail (and message) to the candidate.
+	const [mail] = await deps.db.select().from(outbox).where(and(eq(outbox.to, email), eq(outbox.channel, 'email')))
+	const token = mail!.text.match(/\/upload\/(bl_ul_[0-9A-Za-z]+)/)![1]!
+
+	await storeUpload(deps, token, 'visa', { name: 'visa.pdf', bytes: samplePdf('visa') })
+	await storeUpload(deps, token, 'visa', { name: 'visa-2.pdf', bytes: samplePdf('visa again') })
+	await storeUpload(deps, token, 'dl', { name: 'licence.png', bytes: samplePng() })
+
+	const open = await deps.db.select().from(todos).where(and(eq(todos.workspaceId, ws.id), eq(todos.source, 'document')))
+	expect(open.map((t) => t.title).sort()).toEqual(['Review the Driver’s license Mei Chen uploaded', 'Review the Visa Mei Chen uploaded'].sort())
+	expect(open.every((t) => t.assigneeUserId === recruiter.userId && t.candidateId === candidateId && t.applicationId === applicationId)).toBe(true)
+
+	const queue = await reviewQueue(deps, recruiter, { limit: 25 })
+	const received = (queue as { items: { type: string; candidateId: string; reason: string }[] }).items.filter((i) => i.type === 'documents_received')
+	expect(received).toHaveLength(2)
+	expect(received[0]!.reason).toContain('Documents received')
+
+	await deps.db.update(todos).set({ doneAt: new Date() }).where(eq(todos.id, open[0]!.id))
+	const after = await reviewQueue(deps, recruiter, { limit: 25 })
+	expect((after as { items: { type: string }[] }).items.filter((i) => i.type === 'documents_received')).toHaveLength(1)
+})
