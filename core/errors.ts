@@ -85,3 +85,24 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 	const cause = (error as { cause?: unknown }).cause
 	return cause !== undefined && cause !== error ? isDatabaseUnavailable(cause) : false
 }
+
+/**
+ * True when the database refused text it cannot store: a NUL character (22021), or an escape it
+ * cannot represent such as `\u0000` or an unpaired surrogate inside jsonb (22P05, 22P02 "Unicode").
+ * Each door validates its own fields, but text also reaches the database through free-form places
+ * (activity details, names of things): this turns such input into a 422 instead of a 500
+ * (found by tests/reliability/json-doors.test.ts: a token name "\ud800" broke the activity insert).
+ */
+export function isUnstorableText(error: unknown): boolean {
+	const e = error as { code?: string; message?: string; detail?: string } | undefined
+	if (!e) return false
+	if (e.code === '22021' || e.code === '22P05') return true
+	if (e.code === '22P02' && /unicode|surrogate/i.test(`${e.message} ${e.detail}`)) return true
+	const cause = (error as { cause?: unknown }).cause
+	return cause !== undefined && cause !== error ? isUnstorableText(cause) : false
+}
+
+/** The 422 answered for text the database cannot store. */
+export const unstorableText = () =>
+	new AppError('VALIDATION', 'The request contains text that cannot be stored', { fields: [{ field: '(request)', message: 'must not contain NUL characters or unpaired surrogates' }] })
+

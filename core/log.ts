@@ -5,12 +5,21 @@
 import type { LogLevel } from './config.ts'
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 }
+// Masking works on each string of an entry before it is serialized (so a line stays valid JSON),
+// and on the values of fields whose name says they hold a secret. A string may itself hold JSON text
+// (a logged body), with its quotes escaped once or more: the key pattern allows for that.
+// tests/reliability/redaction.test.ts pins every credential shape.
+const KEYS = 'password|token|apiKey|api_key|secret|client_secret|code_verifier|refresh_token|access_token|authorization|cookie|csrf'
+const SECRET_FIELD = new RegExp(`^(${KEYS}|set-cookie)$`, 'i')
 const REDACTIONS: [RegExp, string][] = [
 	[/bl_(?:vk|pat|at|rt|code|ul)_[0-9A-Za-z]{8,}/g, 'bl_[redacted]'],
-	[/\b(bearer\s+)[^\s",]+/gi, '$1[redacted]'],
-	[/\b(session|csrf)=[^;\s"]+/gi, '$1=[redacted]'],
-	[/\b(code_verifier|refresh_token|access_token|token|code|password)=[^&\s"]+/gi, '$1=[redacted]'],
-	[/"(password|token|apiKey|secret|code_verifier|refresh_token|access_token)":"[^"]*"/gi, '"$1":"[redacted]"'],
+	[/\b(bearer|basic)(\s+)[^\s",\\]+/gi, '$1$2[redacted]'],
+	[/\b((?:__Host-)?bl_session|session|csrf)=[^;&\s",\\]+/gi, '$1=[redacted]'],
+	[/\b(code_verifier|refresh_token|access_token|client_secret|token|code|password)=[^&\s",\\]+/gi, '$1=[redacted]'],
+	[new RegExp(`"(${KEYS})"\\s*:\\s*"(?:[^"\\\\]|\\\\.)*"`, 'gi'), '"$1":"[redacted]"'],
+	[new RegExp(`(\\\\+")(${KEYS})\\1\\s*:\\s*\\1(?:(?!\\1).)*?\\1`, 'gi'), '$1$2$1:$1[redacted]$1'],
+	// Passwords in connection strings: scheme://user:secret@host
+	[/\b([a-z][a-z0-9+.-]*:\/\/[^:/\s"@\\]*:)[^@\s"\\/]+@/gi, '$1[redacted]@'],
 ]
 
 /** Masks anything that looks like a secret. Applied to every log line. */
@@ -33,7 +42,7 @@ export function createLogger(level: LogLevel, write: (line: string) => void = (l
 		const entry: Record<string, unknown> = { t: new Date().toISOString(), level: lvl, msg: message, ...fields }
 		const err = fields?.error
 		if (err instanceof Error) entry.error = { message: err.message, stack: err.stack, code: (err as { code?: unknown }).code }
-		write(redact(JSON.stringify(entry)))
+		write(JSON.stringify(entry, (key, value) => (typeof value !== 'string' ? value : SECRET_FIELD.test(key) ? '[redacted]' : redact(value))))
 	}
 	return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }
 }

@@ -196,3 +196,16 @@ async function migratePglite(db: Db): Promise<void> {
 	const { migrate } = await import('drizzle-orm/pglite/migrator')
 	await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER })
 }
+
+/**
+ * One value per database handle, built on first use — for prepared statements, which belong to
+ * the handle they were prepared on (tests and benchmarks open several databases in one process).
+ */
+export function perDatabase<T>(build: (db: Db) => T): (db: Db) => T {
+	const built = new WeakMap<object, T>()
+	return (db) => {
+		let value = built.get(db)
+		if (value === undefined) built.set(db, (value = build(db)))
+		return value
+	}
+}

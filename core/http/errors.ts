@@ -3,7 +3,7 @@
  * endpoint answers JSON-RPC errors, pages answer an HTML page (or the sign-in redirect).
  * Unknown errors are logged with a request id and answered with a generic message.
  */
-import { AppError, isDatabaseUnavailable } from '../errors.ts'
+import { AppError, isDatabaseUnavailable, isUnstorableText, unstorableText } from '../errors.ts'
 import { html, page } from '../html.ts'
 import type { Logger } from '../log.ts'
 
@@ -25,6 +25,7 @@ export function toAppError(error: unknown, elysiaCode: string | number, log: Log
 		const fields = all.map((e) => ({ field: (e.path ?? '').replace(/^\//, '').replace(/\//g, '.') || '(request)', message: e.summary ?? e.message ?? 'is not valid' }))
 		return new AppError('VALIDATION', 'The request is not valid', { fields })
 	}
+	if (isUnstorableText(error)) return unstorableText()
 	if (isDatabaseUnavailable(error)) {
 		log.warn('database unavailable', { path: new URL(request.url).pathname, error })
 		return new AppError('UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', { retryAfter: 5 })

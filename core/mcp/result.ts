@@ -4,7 +4,7 @@
  * Unexpected errors are logged with an id; the model sees only that id.
  */
 import type { AppDeps } from '../deps.ts'
-import { AppError, isDatabaseUnavailable } from '../errors.ts'
+import { AppError, isDatabaseUnavailable, isUnstorableText, unstorableText } from '../errors.ts'
 
 export function toolSuccess(data: unknown) {
 	const structured = (data ?? {}) as Record<string, unknown>
@@ -13,6 +13,7 @@ export function toolSuccess(data: unknown) {
 
 export function toolFailure(deps: Pick<AppDeps, 'log'>, tool: string, error: unknown) {
 	let message: string
+	if (isUnstorableText(error)) error = unstorableText() // NUL or an unpaired surrogate reached the database: the caller's input, not a bug
 	if (error instanceof AppError && error.status < 500) {
 		const fields = error.fields?.length ? ` (${error.fields.map((f) => `${f.field} ${f.message}`).join('; ')})` : ''
 		message = error.code === 'NOT_FOUND' ? `${error.message}. Use the matching list tool to find valid ids.` : `${error.message}${fields}`

@@ -6,7 +6,7 @@ import { html, portalPage } from '../../core/html.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { listActivity } from './service.ts'
 
-const KIND_LABEL: Record<string, string> = { session: 'portal', personal_token: 'personal token', oauth_app: 'app', vendor_key: 'vendor key', upload_link: 'upload link', cli: 'operator CLI' }
+const KIND_LABEL: Record<string, string> = { session: 'portal', personal_token: 'personal token', oauth_app: 'app', vendor_key: 'vendor key', upload_link: 'upload link', careers_form: 'careers site', cli: 'operator CLI' }
 
 export function activityRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'activity.routes' }).use(auth).get(

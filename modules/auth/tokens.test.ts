@@ -248,8 +248,11 @@ describe('revocation and leaving take effect on the very next request', () => {
 		const deps = await testDeps()
 		const { userId } = await personActor(deps, ws.slug, leaver.email)
 		expect(people.text).toContain(`action="/people/${userId}/remove"`)
-		const removed = await adminPortal.post(`/people/${userId}/remove`)
-		expect(removed.status).toBe(200)
+		// Post/Redirect/Get: reloading the answer never repeats the removal.
+		const posted = await adminPortal.post(`/people/${userId}/remove`)
+		expect(posted.status).toBe(303)
+		expect(posted.headers.get('location')).toBe('/people?done=removed')
+		const removed = await adminPortal.get('/people?done=removed')
 		expect(removed.text).toContain('The person was removed')
 		expect(removed.text).not.toContain(leaver.email)
 		expect(await mcpStatus(leaver.token)).toBe(401)

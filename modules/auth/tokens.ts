@@ -12,7 +12,9 @@ import { isAdmin } from '../../core/actor.ts'
 import { credentialType, hashSecret, newCredential, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
+import { perDatabase } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
+import { noteUse, personActorFrom } from './credential-use.ts'
 import { memberships, personalTokens, users, workspaces } from './table.ts'
 
 export interface TokenView {
@@ -62,8 +64,8 @@ export async function revokePersonalToken(deps: AppDeps, actor: Actor, tokenId: 
 	})
 }
 
-const lookupStatement = (deps: AppDeps) =>
-	deps.db
+const lookupStatement = perDatabase((db) =>
+	db
 		.select({
 			id: personalTokens.id,
 			name: personalTokens.name,
@@ -80,36 +82,16 @@ const lookupStatement = (deps: AppDeps) =>
 		.innerJoin(workspaces, eq(workspaces.id, personalTokens.workspaceId))
 		.innerJoin(memberships, and(eq(memberships.userId, personalTokens.userId), eq(memberships.workspaceId, personalTokens.workspaceId), isNull(memberships.removedAt)))
 		.where(and(eq(personalTokens.tokenHash, sql.placeholder('hash')), isNull(personalTokens.revokedAt)))
-		.prepare('personal_token_lookup')
-
-const statements = new WeakMap<object, ReturnType<typeof lookupStatement>>()
+		.prepare('personal_token_lookup'),
+)
 
 /** The person behind a personal token; null when unknown, revoked, or the person left. */
 export async function verifyPersonalToken(deps: AppDeps, token: string): Promise<Actor | null> {
 	if (credentialType(token) !== 'pat') return null
-	let lookup = statements.get(deps.db)
-	if (!lookup) statements.set(deps.db, (lookup = lookupStatement(deps)))
-	const [row] = await lookup.execute({ hash: hashSecret(token) })
+	const [row] = await lookupStatement(deps.db).execute({ hash: hashSecret(token) })
 	if (!row) return null
-	// "Last used" is kept to the minute: no write on most requests.
-	const now = deps.now()
-	if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000)
-		deps.db
-			.update(personalTokens)
-			.set({ lastUsedAt: now })
-			.where(eq(personalTokens.id, row.id))
-			.catch((error) => deps.log.warn('could not record token use', { error }))
-	return {
-		workspaceId: row.workspaceId,
-		workspaceSlug: row.workspaceSlug,
-		role: row.role as PersonRole,
-		userId: row.userId,
-		vendorId: null,
-		name: row.userName,
-		credential: { kind: 'personal_token', id: row.id, name: row.name },
-		grants: row.grants,
-		readOnly: false,
-	}
+	noteUse(deps, row.lastUsedAt, (now) => deps.db.update(personalTokens).set({ lastUsedAt: now }).where(eq(personalTokens.id, row.id)))
+	return personActorFrom(row, { kind: 'personal_token', id: row.id, name: row.name }, false)
 }
 
 /** For the CLI: the person's actor in a workspace, by e-mail. */

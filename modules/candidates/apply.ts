@@ -85,7 +85,7 @@ class Duplicate extends Error {}
 
 /** The actor recorded in the activity log for what applicants do on the careers site. */
 function careersActor(ws: WorkspaceRef, name: string): Actor {
-	return { ...operatorActor(ws), role: 'viewer', name, credential: { kind: 'cli', id: '', name: 'careers apply form' } }
+	return { ...operatorActor(ws), role: 'viewer', name, credential: { kind: 'careers_form', id: '', name: 'careers apply form' } }
 }
 
 export async function applyToJob(deps: AppDeps, input: ApplyInput): Promise<ApplicationEvent> {

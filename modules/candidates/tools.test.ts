@@ -65,6 +65,31 @@ describe('which tools each role sees', () => {
 	})
 })
 
+describe('role × tool matrix', () => {
+	test('every tool answers every role that may use it, and is absent for the others', async () => {
+		const [app] = await deps.database.rows<{ id: string; candidate_id: string }>(sql`select id, candidate_id from applications where job_id = ${hmJob} order by id limit 1`)
+		const [c] = await deps.database.rows<{ id: string }>(sql`select id from candidates where workspace_id = ${ws.id} order by id desc limit 1`)
+		const calls: [string, Record<string, unknown>, Role[]][] = [
+			['list_candidates', {}, ['owner', 'admin', 'recruiter', 'hiring_manager']],
+			['get_candidate', { candidateId: app!.candidate_id }, ['owner', 'admin', 'recruiter', 'hiring_manager']],
+			['list_applications', {}, ['owner', 'admin', 'recruiter', 'hiring_manager']],
+			['get_application', { applicationId: app!.id }, ['owner', 'admin', 'recruiter', 'hiring_manager']],
+			['get_job_applicants', { jobId: hmJob }, ['owner', 'admin', 'recruiter', 'hiring_manager']],
+			['list_bench', {}, ['owner', 'admin', 'recruiter']],
+			['get_job_bench', { jobId: hmJob }, ['owner', 'admin', 'recruiter']],
+			['add_to_bench', { candidateId: c!.id, roleFamily: 'other' }, ['owner', 'admin', 'recruiter']],
+			['search', { q: 'developer' }, ROLES],
+		]
+		for (const [tool, args, allowed] of calls)
+			for (const role of ROLES) {
+				if (allowed.includes(role)) {
+					const r = await callTool(role, tool, args)
+					expect({ tool, role, error: r.error }).toEqual({ tool, role, error: null })
+				} else expect(callTool(role, tool, args)).rejects.toThrow(`Tool ${tool} not found`)
+			}
+	}, 60_000)
+})
+
 describe('list_candidates', () => {
 	test('pages through every candidate with cursors, newest first, without repeats', async () => {
 		const seen: string[] = []
@@ -223,7 +248,12 @@ describe('bench', () => {
 		const page1 = await ok('recruiter', 'list_bench', { limit: 15 })
 		const page2 = await ok('recruiter', 'list_bench', { limit: 15, cursor: page1.nextCursor })
 		const page3 = await ok('recruiter', 'list_bench', { limit: 15, cursor: page2.nextCursor })
-		expect([page1.bench.length, page2.bench.length, page3.bench.length, page3.nextCursor]).toEqual([15, 15, 10, null])
+		const [{ n }] = (await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from bench_entries where workspace_id = ${ws.id}`)) as [{ n: number }]
+		expect(n).toBeGreaterThan(30)
+		expect(n).toBeLessThanOrEqual(45)
+		expect([page1.bench.length, page2.bench.length, page3.bench.length, page3.nextCursor]).toEqual([15, 15, n - 30, null])
+		const ids = [...page1.bench, ...page2.bench, ...page3.bench].map((b: any) => b.id)
+		expect(new Set(ids).size).toBe(n)
 		const families = new Set([...page1.bench, ...page2.bench, ...page3.bench].map((b: any) => b.roleFamily))
 		expect(families.size).toBeGreaterThan(10)
 		const ranked = await ok('admin', 'get_job_bench', { jobId: otherJob, limit: 10 })

@@ -1,6 +1,6 @@
 /** The candidate and application tools: thin adapters over the services. */
 import { Type as t } from '@sinclair/typebox'
-import { cursor, id, limit, oneOf, page, params } from '../../core/mcp/params.ts'
+import { cursor, id, limit, page, params } from '../../core/mcp/params.ts'
 import { defineTool } from '../../core/module.ts'
 import { getApplication, getJobApplicants, listApplications } from './application-service.ts'
 import { getCandidate, listCandidates } from './candidate-service.ts'
@@ -59,7 +59,7 @@ export const candidateTools = [
 		name: 'get_job_applicants',
 		title: 'Rank a job’s applicants',
 		description: 'A job’s applicants (or, with list=leads, the leads sourced for it), ranked by the résumé check against the job’s must-haves, with the must-haves each one misses, shortlist state and vendor submission status. Archived applications are left out. Paged: pass nextCursor back as cursor.',
-		params: params({ jobId: id('job'), list: t.Optional(oneOf(['applicants', 'leads'] as const, 'applicants (default) or leads')), limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
+		params: params({ jobId: id('job'), list: t.Optional(t.Union([t.Literal('applicants'), t.Literal('leads')], { default: 'applicants', description: 'applicants (default) or leads' })), limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
 		output: t.Object({ job: t.Object({ id: t.String(), title: t.String() }), list: t.String(), applicants: t.Array(JobApplicant), nextCursor: t.Union([t.String(), t.Null()]) }),
 		readOnly: true,
 		permission: 'candidates:read',

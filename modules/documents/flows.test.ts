@@ -35,11 +35,11 @@ test('an upload creates one to-do per kind for the requester and shows in their 
 	expect(open.every((t) => t.assigneeUserId === recruiter.userId && t.candidateId === candidateId && t.applicationId === applicationId)).toBe(true)
 
 	const queue = await reviewQueue(deps, recruiter, { limit: 25 })
-	const received = (queue as { items: { type: string; candidateId: string; reason: string }[] }).items.filter((i) => i.type === 'documents_received')
+	const received = queue.items.filter((i) => i.type === 'documents_received')
 	expect(received).toHaveLength(2)
 	expect(received[0]!.reason).toContain('Documents received')
 
 	await deps.db.update(todos).set({ doneAt: new Date() }).where(eq(todos.id, open[0]!.id))
 	const after = await reviewQueue(deps, recruiter, { limit: 25 })
-	expect((after as { items: { type: string }[] }).items.filter((i) => i.type === 'documents_received')).toHaveLength(1)
+	expect(after.items.filter((i) => i.type === 'documents_received')).toHaveLength(1)
 })

@@ -10,6 +10,7 @@ import type { Actor } from '../../core/actor.ts'
 import { credentialType, hashSecret, newCredential, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
+import { perDatabase } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { workspaces } from '../auth/table.ts'
 import { vendorApiKeys, vendors } from './table.ts'
@@ -84,23 +85,20 @@ export async function setApiAccess(deps: AppDeps, actor: Actor, vendorId: string
 	})
 }
 
-const keyLookup = (deps: AppDeps) =>
-	deps.db
+const keyLookup = perDatabase((db) =>
+	db
 		.select({ keyId: vendorApiKeys.id, vendorId: vendors.id, vendorName: vendors.name, apiAccess: vendors.apiAccess, workspaceId: vendors.workspaceId, workspaceSlug: workspaces.slug, lastFour: vendorApiKeys.lastFour })
 		.from(vendorApiKeys)
 		.innerJoin(vendors, eq(vendors.id, vendorApiKeys.vendorId))
 		.innerJoin(workspaces, eq(workspaces.id, vendors.workspaceId))
 		.where(and(eq(vendorApiKeys.keyHash, sql.placeholder('hash')), isNull(vendorApiKeys.revokedAt)))
-		.prepare('vendor_key_lookup')
-
-const lookups = new WeakMap<object, ReturnType<typeof keyLookup>>()
+		.prepare('vendor_key_lookup'),
+)
 
 /** The vendor actor behind an API key; null when unknown or revoked; 403 when API access is off. */
 export async function verifyVendorKey(deps: AppDeps, token: string): Promise<Actor | null> {
 	if (credentialType(token) !== 'vk') return null
-	let lookup = lookups.get(deps.db)
-	if (!lookup) lookups.set(deps.db, (lookup = keyLookup(deps)))
-	const [row] = await lookup.execute({ hash: hashSecret(token) })
+	const [row] = await keyLookup(deps.db).execute({ hash: hashSecret(token) })
 	if (!row) return null
 	if (!row.apiAccess) throw new AppError('FORBIDDEN', 'API access is switched off for this vendor; ask the service operator to switch it on')
 	return {

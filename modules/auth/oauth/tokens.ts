@@ -14,10 +14,11 @@
 import { and, eq, isNull, sql } from 'drizzle-orm'
 import { sha256 } from '@oslojs/crypto/sha2'
 import { decodeBase64, encodeBase64, encodeBase64urlNoPadding } from '@oslojs/encoding'
-import type { Actor, PersonRole } from '../../../core/actor.ts'
+import type { Actor } from '../../../core/actor.ts'
 import { credentialType, hashSecret, newCredential, newId, safeEqual } from '../../../core/credentials.ts'
 import type { AppDeps } from '../../../core/deps.ts'
-import type { Db } from '../../../db/client.ts'
+import { perDatabase, type Db } from '../../../db/client.ts'
+import { noteUse, personActorFrom } from '../credential-use.ts'
 import { memberships, oauthClients, oauthCodes, oauthGrants, oauthTokens, users, workspaces } from '../table.ts'
 import { AuthorizeRedirectError, mcpResource, normaliseResource } from './authorize.ts'
 import { findClient } from './clients.ts'
@@ -192,8 +193,8 @@ export async function revokeToken(deps: AppDeps, form: URLSearchParams): Promise
 	else await deps.db.update(oauthTokens).set({ revokedAt: deps.now() }).where(eq(oauthTokens.id, hashSecret(token)))
 }
 
-const accessLookup = (deps: AppDeps) =>
-	deps.db
+const accessLookup = perDatabase((db) =>
+	db
 		.select({
 			expiresAt: oauthTokens.expiresAt,
 			revokedAt: oauthTokens.revokedAt,
@@ -216,33 +217,14 @@ const accessLookup = (deps: AppDeps) =>
 		.innerJoin(workspaces, eq(workspaces.id, oauthGrants.workspaceId))
 		.innerJoin(memberships, and(eq(memberships.userId, oauthGrants.userId), eq(memberships.workspaceId, oauthGrants.workspaceId), isNull(memberships.removedAt)))
 		.where(and(eq(oauthTokens.id, sql.placeholder('hash')), eq(oauthTokens.kind, 'access')))
-		.prepare('oauth_access_lookup')
-
-const lookups = new WeakMap<object, ReturnType<typeof accessLookup>>()
+		.prepare('oauth_access_lookup'),
+)
 
 /** The person behind an OAuth access token minted for our MCP address; null otherwise. */
 export async function verifyAccessToken(deps: AppDeps, token: string): Promise<Actor | null> {
 	if (credentialType(token) !== 'at') return null
-	let lookup = lookups.get(deps.db)
-	if (!lookup) lookups.set(deps.db, (lookup = accessLookup(deps)))
-	const [row] = await lookup.execute({ hash: hashSecret(token) })
-	const now = deps.now()
-	if (!row || row.revokedAt || now > row.expiresAt || row.resource !== mcpResource(deps)) return null
-	if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000)
-		deps.db
-			.update(oauthGrants)
-			.set({ lastUsedAt: now })
-			.where(eq(oauthGrants.id, row.grantId))
-			.catch((error) => deps.log.warn('could not record app use', { error }))
-	return {
-		workspaceId: row.workspaceId,
-		workspaceSlug: row.workspaceSlug,
-		role: row.role as PersonRole,
-		userId: row.userId,
-		vendorId: null,
-		name: row.userName,
-		credential: { kind: 'oauth_app', id: row.grantId, name: row.clientName },
-		grants: row.grants,
-		readOnly: row.readOnly,
-	}
+	const [row] = await accessLookup(deps.db).execute({ hash: hashSecret(token) })
+	if (!row || row.revokedAt || deps.now() > row.expiresAt || row.resource !== mcpResource(deps)) return null
+	noteUse(deps, row.lastUsedAt, (now) => deps.db.update(oauthGrants).set({ lastUsedAt: now }).where(eq(oauthGrants.id, row.grantId)))
+	return personActorFrom(row, { kind: 'oauth_app', id: row.grantId, name: row.clientName }, row.readOnly)
 }
