@@ -42,10 +42,12 @@ const database = await scratchPostgresDatabase()
 const fixtures = await depsOn(database.url)
 const tenant = await seedTenant(fixtures.deps)
 await fixtures.close()
-const server = await startServer({ DATABASE_URL: database.url })
+// The suite's DNS-rebinding check sends `Host: localhost:<port>` with the matching Origin and
+// expects it accepted: that origin is allowed the way a deployment allows its own (ALLOWED_ORIGINS).
+const proxyPort = await freePort()
+const server = await startServer({ DATABASE_URL: database.url, ALLOWED_ORIGINS: `http://localhost:${proxyPort},http://127.0.0.1:${proxyPort}` })
 
 // 3. The proxy that adds the token.
-const proxyPort = await freePort()
 const proxy = Bun.serve({
 	hostname: '127.0.0.1',
 	port: proxyPort,
@@ -54,7 +56,9 @@ const proxy = Bun.serve({
 		const url = new URL(request.url)
 		const headers = new Headers(request.headers)
 		headers.set('authorization', `Bearer ${tenant.tokens[0]}`)
-		const upstream = await fetch(`${server.url}${url.pathname}${url.search}`, { method: request.method, headers, body: request.body, redirect: 'manual', duplex: 'half' } as RequestInit)
+		// The body is read whole before forwarding: a streamed request body left the upstream waiting.
+		const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer()
+		const upstream = await fetch(`${server.url}${url.pathname}${url.search}`, { method: request.method, headers, body, redirect: 'manual' })
 		return new Response(upstream.body, { status: upstream.status, headers: upstream.headers })
 	},
 })
@@ -63,10 +67,8 @@ const proxy = Bun.serve({
 const out = mkdtempSync(join(tmpdir(), 'bl-conformance-'))
 let status = 1
 try {
-	const run = spawnSync(BUN, [entry, 'server', '--url', `http://127.0.0.1:${proxyPort}/api/mcp`, '--suite', SUITE, '--expected-failures', EXPECTED, '-o', out], { encoding: 'utf8', timeout: 600_000 })
-	process.stdout.write(run.stdout)
-	process.stderr.write(run.stderr)
-	status = run.status ?? 1
+	const run = Bun.spawn([BUN, entry, 'server', '--url', `http://127.0.0.1:${proxyPort}/api/mcp`, '--suite', SUITE, '--expected-failures', EXPECTED, '-o', out], { stdout: 'inherit', stderr: 'inherit' })
+	status = await run.exited
 	const results: Record<string, { status: string; checks: { id: string; status: string; errorMessage?: string }[] }> = {}
 	const walk = (dir: string) => {
 		for (const name of readdirSync(dir, { withFileTypes: true })) {

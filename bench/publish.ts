@@ -30,7 +30,7 @@
  *
  * Settings (environment): ROUNDS=5 DURATION=10 WARMUP=2 JOBS=10000 PGBENCH_CLIENTS=16 PGBENCH_THREADS=2
  * WRK_CONNECTIONS=32 WRK_THREADS=1 BENCH_PG=private|shared SHARED_PG_URL=postgres://postgres@127.0.0.1:5432/postgres
- * WAIT_IDLE=20 (s to wait for an idle machine before each run) BENCH_RUNS=app,pgbench-cte,… (subset) BENCH_CPU_PROF=1 (server under --cpu-prof, summarized by bench/cpu-profile.ts; slows it down, so
+ * WAIT_IDLE=10 (s to wait for an idle machine before each run) BENCH_RUNS=app,pgbench-cte,… (subset) BENCH_CPU_PROF=1 (server under --cpu-prof, summarized by bench/cpu-profile.ts; slows it down, so
  * use it for a separate run) BENCH_JSON=path.
  */
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs'
@@ -62,7 +62,7 @@ if (MODE !== 'private' && MODE !== 'shared') throw new Error('BENCH_PG must be "
 const SHARED_URL = env.SHARED_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const CPU_PROF = env.BENCH_CPU_PROF === '1'
 /** Before each measured run, wait up to this many seconds for the machine to be idle (< 15 % busy over 1 s). */
-const WAIT_IDLE = int('WAIT_IDLE', 20)
+const WAIT_IDLE = int('WAIT_IDLE', 10)
 const PG_BIN = env.PG_BIN ?? '/usr/lib/postgresql/15/bin'
 const BUN = existsSync(join(ROOT, 'node_modules/.bin/bun')) ? join(ROOT, 'node_modules/.bin/bun') : process.execPath
 /** The config caps RATE_LIMIT_PER_MINUTE at 1,000,000 (16,667/s): far above anything measured here. */

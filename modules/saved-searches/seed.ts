@@ -27,8 +27,12 @@ export async function seedSavedSearches(deps: AppDeps, ws: WorkspaceRef): Promis
 	const rows = []
 	for (const p of await listPeople(deps.db, ws.id)) {
 		const rnd = seededRandom(`saved-searches:${ws.id}:${p.userId}`)
+		const lists = new Set<string>()
 		for (const [i, idea] of IDEAS.entries()) {
-			if (!idea.roles.includes(p.role) || !rnd.chance(0.75)) continue
+			if (!idea.roles.includes(p.role)) continue
+			// Everyone gets at least one search on each list their role works with; the rest by chance.
+			if (lists.has(idea.list) && !rnd.chance(0.75)) continue
+			lists.add(idea.list)
 			const createdAt = new Date(Date.now() - rnd.int(2, 50) * 86_400_000)
 			rows.push({ id: seededId('ss', ws.id, `${p.userId}:${i}`), workspaceId: ws.id, userId: p.userId, list: idea.list, name: idea.name, query: idea.query, filters: idea.filters ?? {}, createdAt, updatedAt: createdAt })
 		}

@@ -125,7 +125,7 @@ describe('the portal in a browser', () => {
 		await page.getByLabel('Role').selectOption('recruiter')
 		await page.getByLabel('Temporary password').fill('a long enough password')
 		await page.getByRole('button', { name: 'Add person' }).click()
-		await page.getByText('New Hire was added.').waitFor()
+		await page.getByText('The person was added.').waitFor()
 		await ctx.close()
 	})
 })

@@ -239,7 +239,7 @@ describe('F. revocation and Disconnect', () => {
 		await colleague.portal.get('/settings/api')
 		expect((await colleague.portal.post(path)).status).toBe(404)
 		expect(await mcpStatus(app.ctx, app.tokens.access_token)).toBe(200)
-		expect((await app.portal.post(path)).status).toBe(200)
+		expect((await app.portal.post(path)).status).toBe(303)
 		expect(await mcpStatus(app.ctx, app.tokens.access_token)).toBe(401)
 		expect((await refresh(app.ctx, app.client.client_id, app.tokens.refresh_token)).json.error).toBe('invalid_grant')
 		expect((await app.portal.get('/settings/api')).text).not.toContain(app.client.client_id)
@@ -247,7 +247,7 @@ describe('F. revocation and Disconnect', () => {
 		const second = await connectedApp({ role: 'recruiter' })
 		const admin = await signedInPerson('admin', second.ws)
 		expect((await admin.portal.get('/settings/api')).text).toContain(second.client.client_id)
-		expect((await admin.portal.post(`/settings/api/apps/${second.client.client_id}/${second.person.userId}/disconnect`)).status).toBe(200)
+		expect((await admin.portal.post(`/settings/api/apps/${second.client.client_id}/${second.person.userId}/disconnect`)).status).toBe(303)
 		expect(await mcpStatus(second.ctx, second.tokens.access_token)).toBe(401)
 	})
 

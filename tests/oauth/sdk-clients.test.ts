@@ -153,7 +153,7 @@ describe.each(generations)('$label runs its own OAuth flow', (gen) => {
 		await page.goto(`${url}/settings/api`)
 		const row = page.locator('tr', { hasText: appName })
 		expect(await row.count()).toBe(1)
-		await Promise.all([page.waitForURL((u) => u.pathname.endsWith('/disconnect')), row.locator('button', { hasText: 'Disconnect' }).click()])
+		await Promise.all([page.waitForURL((u) => u.searchParams.get('done') === 'disconnected'), row.locator('button', { hasText: 'Disconnect' }).click()])
 		expect(await page.textContent('[role=status]')).toContain('disconnected')
 		expect(await page.locator('tr', { hasText: appName }).count()).toBe(0)
 		await page.close()

@@ -9,12 +9,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 
 export const ROOT = resolve(import.meta.dir, '../..')
 export const BUN = resolve(ROOT, 'node_modules/.bin/bun')
 /** The run's log file, scanned for secrets by `.ci/run`: server processes' log lines go there too. */
 export const TEST_LOG = process.env.BENCHLINE_TEST_LOG ?? resolve(ROOT, '.tmp/test-log.jsonl')
+mkdirSync(dirname(TEST_LOG), { recursive: true })
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
