@@ -20,6 +20,9 @@
  *                       with -M prepared — the ceiling of issue 8, figure 1;
  *       - pgbench-cte-unprepared: the CTE with -M extended (parsed and planned on every call, as the
  *                       app's unnamed statement is) — explains part of the gap, not a goal;
+ *       - pgbench-cte-asis: only when jobs.updated_at keeps less than microseconds: the app's CTE
+ *                       verbatim, whose "where j.updated_at = now()" then skips the activity line (the
+ *                       ceilings compare with now()::timestamptz(p) so that they always write it);
  *       - app:          wrk (a separate process, loopback) POSTing the same fields as JSON to
  *                       /api/v1/jobs with a vendor key;
  *  4. prints every run and a summary table: medians over rounds, and the per-round ratio app / pgbench
@@ -405,8 +408,9 @@ async function main() {
 		published_at = case when jobs.status = 'Open' then jobs.published_at else now() end,
 		closed_at = null,
 		updated_at = case when jobs.status <> 'Open' or (jobs."title", jobs."location", jobs."summary", jobs."description", jobs."must_have", jobs."schedule", null) is distinct from (excluded."title", excluded."location", excluded."summary", excluded."description", excluded."must_have", excluded."schedule", null) then now() else jobs.updated_at end`
-	const upsert = `insert into "jobs" (id, workspace_id, vendor_id, vendor_job_id, slug, status, published_at, "title", "location", "summary", "description", "must_have", "schedule")
-		values ('job_b' || :n, :ws, :ven, 'job-' || :jid, 'senior-backend-engineer-' || :jid || '-' || :n, 'Open', now(), :title_prefix || :jid, :loc, :summary_prefix || :n, :desc, array[:m1, :m2, :m3]::text[], :sched)
+	// Mirrors publishJob in modules/jobs/vendor-service.ts (as of commit f825016): change both together.
+	const upsert = `insert into "jobs" (id, workspace_id, vendor_id, vendor_job_id, slug, status, created_at, published_at, "title", "location", "summary", "description", "must_have", "schedule")
+		values ('job_b' || :n, :ws, :ven, 'job-' || :jid, 'senior-backend-engineer-' || :jid || '-' || :n, 'Open', date_trunc('milliseconds', now()), now(), :title_prefix || :jid, :loc, :summary_prefix || :n, :desc, array[:m1, :m2, :m3]::text[], :sched)
 		on conflict (vendor_id, vendor_job_id) do update set
 		${assignments}`
 	const jobColumns = ['id', 'workspace_id', 'vendor_id', 'vendor_job_id', 'slug', 'title', 'location', 'employment', 'contract_type', 'summary', 'description', 'must_have', 'nice_to_have', 'visa', 'interview', 'schedule', 'min_years', 'department', 'salary_min', 'salary_max', 'status', 'actively_hiring', 'created_by_user_id', 'created_at', 'updated_at', 'published_at', 'closed_at']

@@ -26,6 +26,19 @@ export interface Database {
 	close(): Promise<void>
 }
 
+/**
+ * postgres.js 3.4.9 can write to a connection it has already closed, from a `setImmediate`
+ * callback, when PostgreSQL drops the connection mid-write (porsager/postgres#1066, #1154, #1208;
+ * the fixes, PRs #1168/#1176/#1209, are not released). The TypeError escapes every try/catch and,
+ * uncaught, ended the whole process on a PostgreSQL restart (tests/reliability/faults.test.ts).
+ * The connection's queries were already rejected with CONNECTION_CLOSED, so the server logs it
+ * and goes on (core/main.ts). Remove when a postgres release guards `nextWrite`.
+ */
+export function isClosedSocketWrite(error: unknown): boolean {
+	const e = error as { message?: string; stack?: string } | undefined
+	return error instanceof TypeError && /socket\.write|reading 'write'/.test(e?.message ?? '') && /postgres[\\/]src[\\/]connection\.js/.test(e?.stack ?? '') && /nextWrite/.test(e?.stack ?? '')
+}
+
 export const MIGRATIONS_FOLDER = resolve(import.meta.dir, 'migrations')
 
 export class DatabaseLockedError extends Error {}
@@ -49,6 +62,10 @@ async function openPostgres(url: string): Promise<Database> {
 		connect_timeout: 3,
 		idle_timeout: 30,
 		max_lifetime: 30 * 60,
+		// postgres.js waits (0.5–1) × min(3^failures / 100, 20) s before reconnecting, failures counted
+		// across the pool: after an outage of a few seconds it waited up to 20 s more before serving
+		// again (tests/reliability/faults.test.ts). Capped at 2 s.
+		backoff: (failures: number) => Math.min(0.1 * 2 ** failures, 2),
 		onnotice: () => {},
 		// Server-side bounds: no statement or idle transaction holds a connection forever.
 		connection: { application_name: 'benchline', statement_timeout: 15_000, idle_in_transaction_session_timeout: 30_000 },
@@ -57,7 +74,7 @@ async function openPostgres(url: string): Promise<Database> {
 	// The availability probe (and /health) get a connection of their own: a pool busy with slow
 	// queries is not an outage, and must not turn every request into a 503. One probe at a time:
 	// while one waits on a stalled server, the next ones wait on it instead of piling up.
-	const probe = postgres(url, { max: 1, connect_timeout: 2, idle_timeout: 60, onnotice: () => {}, connection: { application_name: 'benchline-probe', statement_timeout: 2000 } })
+	const probe = postgres(url, { max: 1, connect_timeout: 2, idle_timeout: 60, backoff: () => 0.25, onnotice: () => {}, connection: { application_name: 'benchline-probe', statement_timeout: 2000 } })
 	let probing: Promise<boolean> | null = null
 	const ping = (timeoutMs: number) => {
 		probing ??= probe`select 1`.then(() => true, () => false).finally(() => (probing = null))

@@ -10,7 +10,9 @@ export const cursor = () => t.String({ minLength: 1, maxLength: 64, description:
 /** An identifier taken from the matching list tool. */
 export const id = (what: string) => t.String({ minLength: 1, maxLength: 160, description: `Id of the ${what}, from the matching list tool` })
 
-export const oneOf = <T extends readonly string[]>(values: T, description?: string) => t.Union(values.map((v) => t.Literal(v)) as never, description ? { description } : {})
+/** One of a few string values; `fallback` is the default the service applies when it is omitted. */
+export const oneOf = <T extends readonly string[]>(values: T, description?: string, fallback?: T[number]) =>
+	t.Union(values.map((v) => t.Literal(v)) as never, { ...(description ? { description } : {}), ...(fallback !== undefined ? { default: fallback } : {}) })
 
 /** A tool's parameter object: unknown properties are refused. */
 export const params = <P extends Record<string, TSchema>>(properties: P) => t.Object(properties, { additionalProperties: false })

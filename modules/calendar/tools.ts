@@ -28,8 +28,8 @@ export const calendarTools = [
 		params: params({
 			from: t.Optional(when('Start of the window (default now)')),
 			to: t.Optional(when('End of the window (default 14 days after from); must follow from')),
-			scope: t.Optional(oneOf(SCOPES, 'Whose calendars: mine (default), team or workspace')),
-			types: t.Optional(t.Array(oneOf(CALENDAR_TYPES), { maxItems: 3, description: 'Which kinds of events (default all three): interview, followup, external' })),
+			scope: t.Optional(oneOf(SCOPES, 'Whose calendars: mine (default), team or workspace', 'mine')),
+			types: t.Optional(t.Array(oneOf(CALENDAR_TYPES), { maxItems: 3, default: [...CALENDAR_TYPES], description: 'Which kinds of events (default all three): interview, followup, external' })),
 			limit: t.Optional(limit()),
 			cursor: t.Optional(cursor()),
 		}),

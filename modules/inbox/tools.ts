@@ -39,7 +39,7 @@ export const inboxTools = [
 		name: 'list_inbox_threads',
 		title: 'List inbox conversations',
 		description: 'Conversations with candidates and vendors, newest first, with your own unread and starred flags. Filter: all (default), unread or starred. Paged: pass nextCursor back as cursor.',
-		params: params({ filter: t.Optional(oneOf(FILTERS, 'all (default), unread or starred')), limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
+		params: params({ filter: t.Optional(oneOf(FILTERS, 'all (default), unread or starred', 'all')), limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
 		output: page('threads', Thread),
 		readOnly: true,
 		permission: 'inbox:read',

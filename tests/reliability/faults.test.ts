@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { connect } from 'node:net'
+import { isClosedSocketWrite } from '../../db/client.ts'
 import { describeProcesses } from './gate.ts'
 import { checkWrites, depsOn, oneRequest, seedTenant, startLoad, summarize, type Outcome, type Tenant } from './load.ts'
 import { privatePostgres, privateRedis, sleep, startServer, tcpProxy, waitFor, type PrivatePostgres, type PrivateRedis, type ServerProcess, type TcpProxy } from './processes.ts'
@@ -44,7 +45,10 @@ describeProcesses('PostgreSQL, Redis and shutdown faults', () => {
 	/** Waits until a publish succeeds again; returns how long that took. */
 	async function recovery(from: number): Promise<number> {
 		let n = 0
-		await waitFor('the server to serve writes again', async () => (await oneRequest(plan(), 'publish', 1_000_000 + n++)).acked, 30_000, 200)
+		await waitFor('the server to serve writes again', async () => {
+			if (!server.alive()) throw Object.assign(new Error(`the server exited (${server.proc.exitCode ?? server.proc.signalCode}); last log lines:\n${server.logs.slice(-12).map((l) => JSON.stringify(l).slice(0, 400)).join('\n')}`), { fatal: true })
+			return (await oneRequest(plan(), 'publish', 1_000_000 + n++)).acked
+		}, 30_000, 200)
 		return Date.now() - from
 	}
 
@@ -168,3 +172,14 @@ describeProcesses('PostgreSQL, Redis and shutdown faults', () => {
 		})
 	})
 })
+
+describe('the postgres.js closed-socket write (porsager/postgres#1208) is recognised, nothing else', () => {
+	test('isClosedSocketWrite', () => {
+		const glitch = Object.assign(new TypeError("null is not an object (evaluating 'socket.write')"), { stack: "TypeError: null is not an object (evaluating 'socket.write')\n    at nextWrite (/app/node_modules/postgres/src/connection.js:255:15)" })
+		expect(isClosedSocketWrite(glitch)).toBe(true)
+		expect(isClosedSocketWrite(new TypeError("null is not an object (evaluating 'socket.write')"))).toBe(false)
+		expect(isClosedSocketWrite(Object.assign(new Error('socket.write'), { stack: glitch.stack }))).toBe(false)
+		expect(isClosedSocketWrite(Object.assign(new TypeError('x is undefined'), { stack: glitch.stack }))).toBe(false)
+	})
+})
+

@@ -39,7 +39,9 @@ export async function waitFor(what: string, check: () => Promise<boolean> | bool
 	for (;;) {
 		try {
 			if (await check()) return
-		} catch {}
+		} catch (error) {
+			if ((error as { fatal?: boolean }).fatal) throw error
+		}
 		if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
 		await sleep(everyMs)
 	}
