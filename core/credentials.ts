@@ -5,9 +5,8 @@
  * `bl_<type>_<30 random base62><6 base62 CRC32 checksum>`: scannable by secret scanners, rejected
  * without a database query when mistyped, and stored only as their SHA-256 (hex).
  */
-import { sha256 } from '@oslojs/crypto/sha2'
-import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
-import { timingSafeEqual } from 'node:crypto'
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
+import { createHash, timingSafeEqual } from 'node:crypto'
 
 export type CredentialType = 'vk' | 'pat' | 'at' | 'rt' | 'code' | 'ul'
 
@@ -60,9 +59,12 @@ export function credentialType(token: string): CredentialType | null {
 	return token.slice(3, token.indexOf('_', 3)) as CredentialType
 }
 
-/** SHA-256 of a secret as lowercase hex: the only form in which secrets are stored. */
+/**
+ * SHA-256 of a secret as lowercase hex: the only form in which secrets are stored. Native hashing
+ * (it runs on every authenticated request; the pure-JS digest cost ~5 % of a publish).
+ */
 export function hashSecret(secret: string): string {
-	return encodeHexLowerCase(sha256(encoder.encode(secret)))
+	return createHash('sha256').update(secret).digest('hex')
 }
 
 /** Constant-time string comparison (for CSRF tokens, PKCE verifiers, signatures). */

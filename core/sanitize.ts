@@ -14,9 +14,29 @@ export interface Sanitized {
 	removedMarkup: boolean
 }
 
+/**
+ * Vendors re-publish the same description again and again (every update of any field sends it);
+ * sanitising is the costliest step of a publish, so recent results are kept (a small LRU).
+ */
+const recent = new Map<string, Sanitized>()
+const RECENT_MAX = 500
+
 export function sanitizeDescription(input: string): Sanitized {
 	// Fast path: text without markup or entities is already safe HTML.
 	if (!/[<&>]/.test(input)) return { html: input, removedMarkup: false }
+	const hit = recent.get(input)
+	if (hit) {
+		recent.delete(input)
+		recent.set(input, hit)
+		return hit
+	}
+	const result = sanitizeUncached(input)
+	recent.set(input, result)
+	if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value!)
+	return result
+}
+
+function sanitizeUncached(input: string): Sanitized {
 	let removedMarkup = false
 	const html = sanitizeHtml(input, {
 		allowedTags: ALLOWED_TAGS,

@@ -2,7 +2,7 @@
  * The activity log: who changed what, through which door and credential, and when.
  * Writers call `recordActivity` inside the same transaction as the change.
  */
-import { and, desc, eq, lt, or, sql, type SQL } from 'drizzle-orm'
+import { and, eq, lt, or, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { Db } from '../../db/client.ts'
@@ -62,7 +62,7 @@ export async function listActivity(db: Db, workspaceId: string, options: { limit
 		.select({ id: activity.id, at: activity.at, actorName: activity.actorName, credentialKind: activity.credentialKind, credentialName: activity.credentialName, action: activity.action, targetType: activity.targetType, targetId: activity.targetId })
 		.from(activity)
 		.where(and(...conditions))
-		.orderBy(desc(activity.at), desc(activity.id))
+		.orderBy(sql`${activity.at} desc nulls last, ${activity.id} desc nulls last`)
 		.limit(options.limit)
 }
 

@@ -44,7 +44,7 @@ async function searchCandidates(deps: AppDeps, actor: Actor, q: string, limit: n
 	const rank = tsq ? sql`ts_rank(c.search_vector, to_tsquery('english', ${tsq}))` : sql`0`
 	const rows = await deps.database.rows<Row>(sql`select c.id, c.name, c.headline, c.location, c.skills,
 		least(1, greatest(${rank}, word_similarity(${text}, c.name), case when c.email = ${byEmail ? text : null} then 1 else 0 end))::float8 as score
-		from candidates c where c.id in (select h.id from (${sql.join(branches, sql` union all `)}) h)
+		from candidates c where c.id = any(array(select h.id from (${sql.join(branches, sql` union all `)}) h))
 		order by score desc, c.id limit ${limit}`)
 	return rows.map((r) => ({
 		type: 'candidate',

@@ -84,7 +84,7 @@ export async function listThreads(deps: AppDeps, actor: Actor, input: { filter?:
 		const p = decodePosition(deps.secret, scope, input.cursor)
 		conditions.push(sql`(t.last_message_at, t.id) < (${p.at.toISOString()}::timestamptz, ${p.id})`)
 	}
-	const rows = await deps.database.rows<ThreadRow>(sql`select ${THREAD(userId)} where ${sql.join(conditions, sql` and `)} order by t.last_message_at desc, t.id desc limit ${input.limit + 1}`)
+	const rows = await deps.database.rows<ThreadRow>(sql`select ${THREAD(userId)} where ${sql.join(conditions, sql` and `)} order by t.last_message_at desc nulls last, t.id desc nulls last limit ${input.limit + 1}`)
 	const page = rows.slice(0, input.limit)
 	const last = page[page.length - 1]
 	return { threads: page.map(summary), nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: new Date(last.lastMessageAt), id: last.id }) : null }

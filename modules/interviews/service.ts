@@ -101,7 +101,7 @@ export async function listInterviews(deps: AppDeps, actor: Actor, input: { statu
 		const p = decodePosition(deps.secret, scope, input.cursor)
 		conditions.push(sql`(i.created_at, i.id) < (${p.at.toISOString()}::timestamptz, ${p.id})`)
 	}
-	const rows = await deps.database.rows<Row>(sql`select ${COLUMNS} from ${interviews} i where ${sql.join(conditions, sql` and `)} order by i.created_at desc, i.id desc limit ${input.limit + 1}`)
+	const rows = await deps.database.rows<Row>(sql`select ${COLUMNS} from ${interviews} i where ${sql.join(conditions, sql` and `)} order by i.created_at desc nulls last, i.id desc nulls last limit ${input.limit + 1}`)
 	const page = rows.slice(0, input.limit)
 	const last = page[page.length - 1]
 	return { interviews: await summaries(deps, actor, page), nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: new Date(last.createdAt), id: last.id }) : null }

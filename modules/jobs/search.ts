@@ -25,7 +25,11 @@ interface Row {
 	score: number
 }
 
-/** Matches ranked per query at most; see the candidates provider for why the branches are capped. */
+/**
+ * Matches ranked per query at most; see the candidates provider for why the branches are capped.
+ * The ids are collected into an array first, so the ranked rows are fetched by primary key: with
+ * `in (subquery)` the planner estimated the union high and hashed a scan of every job instead.
+ */
 const FTS_CAP = 300
 const TITLE_CAP = 50
 
@@ -38,7 +42,7 @@ async function searchJobs(deps: AppDeps, actor: Actor, q: string, limit: number)
 	const rank = tsq ? sql`ts_rank(${JOB_VECTOR}, to_tsquery('english', ${tsq}))` : sql`0`
 	const rows = await deps.database.rows<Row>(sql`select j.id, j.title, j.status, j.location, j.department, j.must_have as "mustHave",
 		least(1, greatest(${rank}, word_similarity(${text}, j.title)))::float8 as score
-		from jobs j where j.id in (select h.id from (${sql.join(branches, sql` union all `)}) h)
+		from jobs j where j.id = any(array(select h.id from (${sql.join(branches, sql` union all `)}) h))
 		order by score desc, j.id limit ${limit}`)
 	return rows.map((r) => ({
 		type: 'job',

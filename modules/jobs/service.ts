@@ -106,7 +106,7 @@ export async function listJobs(deps: AppDeps, actor: Actor, input: ListJobsInput
 		const p = decodePosition(deps.secret, scope, input.cursor)
 		conditions.push(sql`(j.created_at, j.id) < (${p.at.toISOString()}::timestamptz, ${p.id})`)
 	}
-	const rows = await deps.database.rows<JobRow>(sql`select ${JOB_COLUMNS} from ${jobs} j where ${sql.join(conditions, sql` and `)} order by j.created_at desc, j.id desc limit ${input.limit + 1}`)
+	const rows = await deps.database.rows<JobRow>(sql`select ${JOB_COLUMNS} from ${jobs} j where ${sql.join(conditions, sql` and `)} order by j.created_at desc nulls last, j.id desc nulls last limit ${input.limit + 1}`)
 	const page = rows.slice(0, input.limit)
 	const [vendors, facts] = await Promise.all([vendorNames(deps, unique(page.map((r) => r.vendorId))), jobFacts(deps, actor, page.map((r) => r.id))])
 	const last = page[page.length - 1]

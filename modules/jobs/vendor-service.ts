@@ -158,7 +158,7 @@ export async function getVendorJob(deps: AppDeps, actor: Actor, vendorJobId: str
 
 /** The vendor's jobs, newest first, at most 500. */
 export async function listVendorJobs(deps: AppDeps, actor: Actor): Promise<RestJob[]> {
-	const rows = await deps.database.rows<JobRow>(sql`select ${JOB_COLUMNS} from ${jobs} j where vendor_id = ${actor.vendorId} order by created_at desc, id desc limit 500`)
+	const rows = await deps.database.rows<JobRow>(sql`select ${JOB_COLUMNS} from ${jobs} j where vendor_id = ${actor.vendorId} order by created_at desc nulls last, id desc nulls last limit 500`)
 	return rows.map((r) => toRest(r, deps, actor))
 }
 

@@ -2,7 +2,7 @@
  * Sending mail and messages: callers enqueue inside their own transaction; delivery happens later
  * (see `worker.ts`), so a down SMTP server or provider loses nothing.
  */
-import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm'
+import { and, eq, inArray, lt, or, sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
@@ -102,7 +102,7 @@ export async function listOutbox(db: Db, workspaceId: string, options: { limit: 
 	const conditions = [eq(outbox.workspaceId, workspaceId)]
 	if (options.status) conditions.push(eq(outbox.status, options.status))
 	if (options.before) conditions.push(or(lt(outbox.createdAt, options.before.at), and(eq(outbox.createdAt, options.before.at), lt(outbox.id, options.before.id)))!)
-	return db.select(columns).from(outbox).where(and(...conditions)).orderBy(desc(outbox.createdAt), desc(outbox.id)).limit(options.limit)
+	return db.select(columns).from(outbox).where(and(...conditions)).orderBy(sql`${outbox.createdAt} desc nulls last, ${outbox.id} desc nulls last`).limit(options.limit)
 }
 
 export async function getOutboxRow(db: Db, workspaceId: string, id: string): Promise<OutboxRow> {

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import * as oauth from 'oauth4webapi'
 import { describeProcesses } from './gate.ts'
 import { checkWrites, depsOn, rpcMessage, seedTenant, startLoad, summarize, type Tenant } from './load.ts'
-import { freePort, privateRedis, scratchPostgresDatabase, sleep, startNginx, startServer, type Nginx, type PrivateRedis, type ServerProcess } from './processes.ts'
+import { startNginx, type Nginx } from './nginx.ts'
+import { freePort, privateRedis, scratchPostgresDatabase, sleep, startServer, type PrivateRedis, type ServerProcess } from './processes.ts'
 
 setDefaultTimeout(90_000)
 

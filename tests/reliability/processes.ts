@@ -1,13 +1,13 @@
 /**
  * Real processes for the reliability tests and `bench/` fault runs: a private PostgreSQL cluster
  * (initdb/pg_ctl, as the postgres user when run as root), a private redis-server, Benchline server
- * processes (`bun core/main.ts`), nginx as a load balancer, and a TCP proxy that can cut the link.
+ * processes (`bun core/main.ts`) and a TCP proxy that can cut the link (nginx: nginx.ts).
  * Everything listens on loopback ports and lives in a temp folder; `stop()` removes it.
  *
  * A missing binary is an error with the command that installs it — never a silent skip.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 
@@ -18,6 +18,22 @@ export const TEST_LOG = process.env.BENCHLINE_TEST_LOG ?? resolve(ROOT, '.tmp/te
 mkdirSync(dirname(TEST_LOG), { recursive: true })
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * Everything started here is stopped when this process ends, even when a test run is interrupted
+ * (Ctrl-C, `timeout`): no PostgreSQL cluster, Redis, nginx, socat or server is left behind.
+ */
+const stoppers = new Set<() => void>()
+const stopAll = () => {
+	for (const stop of stoppers)
+		try {
+			stop()
+		} catch {}
+	stoppers.clear()
+}
+process.once('exit', stopAll)
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => (stopAll(), process.exit(signal === 'SIGINT' ? 130 : 143)))
+export const track = (stop: () => void) => (stoppers.add(stop), () => void stoppers.delete(stop))
 
 /** The first existing path of a binary, or an Error saying how to install it. */
 export function binary(name: string, debianPackage: string, extra: string[] = []): string {
@@ -47,12 +63,12 @@ export async function waitFor(what: string, check: () => Promise<boolean> | bool
 	}
 }
 
-const tcpOpen = (port: number) =>
+export const tcpOpen = (port: number) =>
 	new Promise<boolean>((done) => {
 		Bun.connect({ hostname: '127.0.0.1', port, socket: { open: (s) => (s.end(), done(true)), connectError: () => done(false), data() {} } }).catch(() => done(false))
 	})
 
-function tempDir(prefix: string): string {
+export function tempDir(prefix: string): string {
 	const dir = mkdtempSync(join(tmpdir(), prefix))
 	chmodSync(dir, 0o755)
 	return dir
@@ -95,6 +111,10 @@ export async function privatePostgres(): Promise<PrivatePostgres> {
 		if (r.status !== 0) throw new Error(`pg_ctl ${args[0]} failed: ${r.output}`)
 	}
 	ctl('start', '-o', options)
+	const untrack = track(() => {
+		asPostgres(pgCtl, ['-D', dataDir, 'stop', '-m', 'immediate'])
+		rmSync(dir, { recursive: true, force: true })
+	})
 	const pids = () => {
 		const main = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
 		const children = spawnSync('pgrep', ['-P', String(main)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number)
@@ -118,6 +138,7 @@ export async function privatePostgres(): Promise<PrivatePostgres> {
 			for (const pid of pids()) process.kill(pid, 'SIGCONT')
 		},
 		stop() {
+			untrack()
 			try {
 				for (const pid of pids()) process.kill(pid, 'SIGCONT')
 				ctl('stop', '-m', 'immediate')
@@ -160,6 +181,9 @@ export async function privateRedis(): Promise<PrivateRedis> {
 	let proc: ChildProcess | undefined
 	const start = async () => {
 		proc = spawn(redis, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'], { stdio: 'ignore' })
+		const child = proc
+		const untrack = track(() => child.kill('SIGKILL'))
+		child.once('exit', untrack)
 		await waitFor(`redis-server on ${port}`, () => tcpOpen(port), 10_000, 50)
 	}
 	const kill = async () => {
@@ -168,8 +192,9 @@ export async function privateRedis(): Promise<PrivateRedis> {
 		proc.kill('SIGKILL')
 		await exited
 	}
+	const untrackDir = track(() => rmSync(dir, { recursive: true, force: true }))
 	await start()
-	return { port, url: `redis://127.0.0.1:${port}`, start, kill, stop: async () => (await kill(), rmSync(dir, { recursive: true, force: true })) }
+	return { port, url: `redis://127.0.0.1:${port}`, start, kill, stop: async () => (await kill(), untrackDir(), rmSync(dir, { recursive: true, force: true })) }
 }
 
 export interface ServerProcess {
@@ -206,7 +231,8 @@ export async function startServer(env: Record<string, string>, options: { port?:
 		}
 	})
 	proc.stdout!.on('data', () => {})
-	const exited = new Promise<{ code: number | null; signal: string | null; at: number }>((done) => proc.once('exit', (code, signal) => done({ code, signal, at: Date.now() })))
+	const untrack = track(() => proc.kill('SIGKILL'))
+	const exited = new Promise<{ code: number | null; signal: string | null; at: number }>((done) => proc.once('exit', (code, signal) => (untrack(), done({ code, signal, at: Date.now() }))))
 	const server: ServerProcess = {
 		port,
 		url: `http://127.0.0.1:${port}`,
@@ -227,98 +253,6 @@ export async function startServer(env: Record<string, string>, options: { port?:
 	return server
 }
 
-export interface Nginx {
-	readonly port: number
-	readonly url: string
-	stop(): Promise<void>
-}
-
-/**
- * nginx in front of the instances (round robin). Failed connections move on to the next instance
- * for every request; for the publish API (idempotent by vendorJobId) also requests already sent.
- * `X-Served-By` names the instance that answered (tests use it; a deployment would leave it out).
- */
-export async function startNginx(upstreamPorts: number[], port?: number): Promise<Nginx> {
-	const nginx = binary('nginx', 'nginx')
-	const dir = tempDir('bl-nginx-')
-	port ??= await freePort()
-	for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) {
-		mkdirSync(join(dir, sub))
-		chmodSync(join(dir, sub), 0o777)
-	}
-	writeFileSync(join(dir, 'nginx.conf'), nginxConfig({ port, upstreamPorts, tempDir: dir, testHeaders: true }))
-	const proc = spawn(nginx, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: ['ignore', 'ignore', 'pipe'] })
-	let errors = ''
-	proc.stderr!.on('data', (c: Buffer) => (errors += c.toString()))
-	await waitFor(`nginx on ${port}`, () => {
-		if (proc.exitCode !== null) throw new Error(`nginx exited: ${errors}`)
-		return tcpOpen(port!)
-	}, 10_000, 50).catch((e) => {
-		throw new Error(`${e.message} ${errors}`)
-	})
-	return {
-		port,
-		url: `http://127.0.0.1:${port}`,
-		stop: async () => {
-			if (proc.exitCode === null) {
-				const exited = new Promise((r) => proc.once('exit', r))
-				proc.kill('SIGQUIT')
-				await Promise.race([exited, sleep(3000)])
-				if (proc.exitCode === null) proc.kill('SIGKILL')
-			}
-			rmSync(dir, { recursive: true, force: true })
-		},
-	}
-}
-
-/** The nginx configuration the README documents (with loopback ports and a temp folder for the tests). */
-export function nginxConfig(o: { port: number; upstreamPorts: number[]; tempDir: string; testHeaders?: boolean }): string {
-	const t = o.tempDir
-	return `daemon off;
-worker_processes 1;
-pid ${t}/nginx.pid;
-events { worker_connections 1024; }
-http {
-	access_log off;
-	client_body_temp_path ${t}/body;
-	proxy_temp_path ${t}/proxy;
-	fastcgi_temp_path ${t}/fastcgi;
-	uwsgi_temp_path ${t}/uwsgi;
-	scgi_temp_path ${t}/scgi;
-	client_max_body_size 2m;
-	client_header_timeout 10s;
-	client_body_timeout 10s;
-	send_timeout 30s;
-	upstream benchline {
-${o.upstreamPorts.map((p) => `		server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;`).join('\n')}
-		keepalive 32;
-	}
-	server {
-		listen 127.0.0.1:${o.port};
-		proxy_http_version 1.1;
-		proxy_set_header Connection "";
-		proxy_set_header Host $http_host;
-		proxy_set_header X-Forwarded-For $remote_addr;
-		proxy_set_header X-Forwarded-Proto $scheme;
-		proxy_connect_timeout 2s;
-		proxy_read_timeout 60s;
-		proxy_buffering off;
-		proxy_next_upstream error timeout;
-		proxy_next_upstream_tries 3;
-${o.testHeaders ? '		add_header X-Served-By $upstream_addr always;\n' : ''}		location / {
-			proxy_pass http://benchline;
-		}
-		# Publishing, changing and closing a job are idempotent (keyed by vendorJobId): safe to resend
-		# to another instance even when the first one died after receiving the request.
-		location /api/v1/jobs {
-			proxy_pass http://benchline;
-			proxy_next_upstream error timeout non_idempotent;
-		}
-	}
-}
-`
-}
-
 export interface TcpProxy {
 	readonly port: number
 	/** Kills the proxy and every connection it carries: the link is cut, new connections are refused. */
@@ -335,6 +269,9 @@ export async function tcpProxy(targetPort: number): Promise<TcpProxy> {
 	let proc: ChildProcess | undefined
 	const start = async () => {
 		proc = spawn(socat, [`TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr`, `TCP:127.0.0.1:${targetPort}`], { stdio: 'ignore', detached: true })
+		const group = proc.pid!
+		const untrack = track(() => process.kill(-group, 'SIGKILL'))
+		proc.once('exit', untrack)
 		await waitFor(`socat on ${port}`, () => tcpOpen(port), 5000, 20)
 	}
 	const cut = () => {
