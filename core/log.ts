@@ -36,12 +36,24 @@ export interface Logger {
 	error(message: string, fields?: Record<string, unknown>): void
 }
 
+/**
+ * What a log line keeps of an error. drizzle wraps driver errors as "Failed query: <sql> params:
+ * <values>": the values are people's data, so a failed query is logged by its driver cause only.
+ */
+function describeError(err: Error): Record<string, unknown> {
+	const cause = err.cause instanceof Error ? err.cause : undefined
+	const failedQuery = err.message.startsWith('Failed query:')
+	const code = (err as { code?: unknown }).code ?? (cause as { code?: unknown } | undefined)?.code
+	const stack = failedQuery ? err.stack?.split('\n').filter((line) => line.trimStart().startsWith('at ')).join('\n') : err.stack
+	return { message: failedQuery ? 'database query failed' : err.message, code, stack, ...(cause ? { cause: { message: cause.message, code: (cause as { code?: unknown }).code } } : {}) }
+}
+
 export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line + '\n')): Logger {
 	const at = (lvl: Exclude<LogLevel, 'silent'>) => (message: string, fields?: Record<string, unknown>) => {
 		if (ORDER[lvl] < ORDER[level]) return
 		const entry: Record<string, unknown> = { t: new Date().toISOString(), level: lvl, msg: message, ...fields }
 		const err = fields?.error
-		if (err instanceof Error) entry.error = { message: err.message, stack: err.stack, code: (err as { code?: unknown }).code }
+		if (err instanceof Error) entry.error = describeError(err)
 		write(JSON.stringify(entry, (key, value) => (typeof value !== 'string' ? value : SECRET_FIELD.test(key) ? '[redacted]' : redact(value))))
 	}
 	return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }

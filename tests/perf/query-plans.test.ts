@@ -16,6 +16,13 @@ import type { AppDeps } from '../../core/deps.ts'
 const LARGE = ['jobs', 'candidates', 'applications', 'bench_entries']
 const N = { jobs: Number(process.env.PLAN_JOBS ?? 5_000), candidates: Number(process.env.PLAN_CANDIDATES ?? 4_000) }
 
+// Varied enough that word and name statistics look like a real workspace's.
+const words = (list: string) => sql.raw(`(array[${list.split(' ').map((w) => `'${w}'`).join(',')}])`)
+const TECH = words('Java Salesforce Python React Oracle SAP Azure Golang Snowflake Workday .NET iOS Kafka')
+const ROLE = words('Developer Administrator Engineer Analyst Architect Consultant Tester Lead')
+const FIRST = words('Priya Rahul Anil Sunita Wei Li Maria Jose Ahmed Fatima John Mary James Linda Robert Karen Ivan Olga Kenji Yuki Aarav Diya Omar Sara Lucas Emma Noah Ava Mateo Sofia Arjun Kavya Chen Mei Tom Anna David Laura Ravi Neha Sam')
+const LAST = words('Sharma Patel Reddy Nguyen Wang Garcia Smith Johnson Brown Khan Ali Kumar Singh Gupta Lee Kim Tanaka Ivanov Rossi Muller Silva Costa Lopez Martin Davis Miller Wilson Moore Taylor Thomas Anderson Jackson White Harris Clark Lewis Young')
+
 let deps: AppDeps
 let ws: TestWorkspace
 let token: string
@@ -56,21 +63,33 @@ async function plansOf(run: () => Promise<unknown>) {
 }
 
 /**
- * The `Seq Scan on <table>` nodes of a plan, less one the planner is right to choose here: job
- * search's title word-similarity branch (`<% title`). PostgreSQL costs a trigram GIN scan for word
- * similarity high (every trigram of the query is looked up), so below about 30,000 jobs reading the
- * table is cheaper; bench/scale.ts shows the index taking over at 100,000 jobs.
+ * The `Seq Scan on <table>` nodes of a plan that may read the whole table. A scan right under a
+ * Limit that the planner expects to stop early (the Limit costs at most a tenth of the scan) is
+ * bounded by the limit, not by the table, and is allowed.
+ *
+ * `cappedBranches` (search only): a search branch is `select id … where <GIN condition> limit N`.
+ * At this test's size PostgreSQL prices the GIN scans (prefix tsquery terms, trigram word
+ * similarity) above reading a few thousand rows, so it scans; which one it picks depends on the
+ * table's size, so that choice is checked at 1,000,000 candidates by bench/scale.ts (it prints
+ * every plan and flags sequential scans). Here the search statement must still fetch the ranked
+ * rows by primary key and never hash or sort a whole table.
  */
-function seqScans(plan: string, table: string) {
+function seqScans(plan: string, table: string, cappedBranches = false) {
 	const lines = plan.split('\n')
-	return lines.filter((line, i) => line.includes(`Seq Scan on ${table} `) && !(table === 'jobs' && /Filter: .*<% title\)/.test(lines[i + 1] ?? '')))
+	const indent = (l: string) => l.search(/\S/)
+	const totalCost = (l: string) => Number(/cost=[\d.]+\.\.([\d.]+)/.exec(l)?.[1] ?? NaN)
+	return lines.filter((line, i) => {
+		if (!line.includes(`Seq Scan on ${table} `)) return false
+		const parent = lines.slice(0, i).reverse().find((l) => indent(l) < indent(line) && /\S/.test(l) && !/^\s*(Filter|Index Cond|Recheck Cond|Sort Key|Hash Cond):/.test(l))
+		return !(parent && /^\s*(->\s+)?Limit /.test(parent) && (cappedBranches || totalCost(parent) <= totalCost(line) / 10))
+	})
 }
 
-function expectIndexed(plans: { text: string; plan: string }[]) {
+function expectIndexed(plans: { text: string; plan: string }[], options: { cappedBranches?: boolean } = {}) {
 	expect(plans.length).toBeGreaterThan(0)
 	for (const { text, plan } of plans) {
 		const context = `${text}\n${plan}`
-		for (const table of LARGE) expect(seqScans(plan, table).length ? context : '').toBe('')
+		for (const table of LARGE) expect(seqScans(plan, table, options.cappedBranches).length ? context : '').toBe('')
 		// A keyset page reads the index in order: sorting a handful of rows (one job's applicants) is
 		// fine, sorting the workspace is the NULLS FIRST/LAST mismatch (an order the index cannot give).
 		if (/order by [a-z]\.(created_at|added_at|last_message_at) desc/i.test(text) && /limit \$\d+\s*$/i.test(text)) {
@@ -92,13 +111,12 @@ beforeAll(async () => {
 	const c = N.candidates
 	await deps.database.rows(sql`insert into jobs (id, workspace_id, vendor_id, vendor_job_id, slug, title, location, summary, must_have, status, published_at, created_at)
 		select 'jp_' || ${w} || '_' || g, ${w}, case when g % 2 = 0 then ${vendor.vendorId} end, case when g % 2 = 0 then 'v' || g end, 'plan-job-' || g,
-			(array['Senior','Lead','Junior','Staff','Principal','Contract','Remote'])[1 + g % 7] || ' ' || (array['Java','Salesforce','Python','React','Oracle','SAP','Azure','Golang','Snowflake','Workday','.NET','iOS','Kafka'])[1 + g % 13] || ' ' ||
-			(array['Developer','Administrator','Engineer','Analyst','Architect','Consultant','Tester','Lead'])[1 + g % 8] || ' ' || g, 'Austin, TX', 'A role', array['Java','AWS'],
+			(array['Senior','Lead','Junior','Staff','Principal','Contract','Remote'])[1 + g % 7] || ' ' || ${TECH}[1 + g % 13] || ' ' || ${ROLE}[1 + g % 8] || ' ' || g, 'Austin, TX', 'A role', array['Java','AWS'],
 			case when g % 10 = 3 then 'Closed' else 'Open' end, now() - g * interval '1 minute', now() - g * interval '1 minute'
 		from generate_series(1, ${j}::int) g`)
 	await deps.database.rows(sql`insert into candidates (id, workspace_id, name, email, headline, location, skills, created_at)
-		select 'cp_' || ${w} || '_' || g, ${w}, (array['Ana','Ben','Chen','Dev','Eva'])[1 + g % 5] || ' Person' || g, 'p' || g || '@plans.test',
-			(array['Java Developer','Salesforce Admin','Data Engineer','QA Analyst','DevOps Engineer'])[1 + g % 5], 'Dallas, TX', array['java','sql'], now() - g * interval '1 minute'
+		select 'cp_' || ${w} || '_' || g, ${w}, ${FIRST}[1 + g % 41] || ' ' || ${LAST}[1 + (g / 41) % 37], 'p' || g || '@plans.test',
+			${TECH}[1 + g % 13] || ' ' || ${ROLE}[1 + g % 8], 'Dallas, TX', array[lower(${TECH}[1 + g % 13]), lower(${TECH}[1 + (g / 13) % 13]), 'sql'], now() - g * interval '1 minute'
 		from generate_series(1, ${c}::int) g`)
 	await deps.database.rows(sql`insert into applications (id, workspace_id, candidate_id, job_id, stage_key, created_at)
 		select 'ap_' || ${w} || '_' || g || '_' || k, ${w}, 'cp_' || ${w} || '_' || g, 'jp_' || ${w} || '_' || (1 + (g * 7 + k * 13) % ${j}::int), 'applied', now() - g * interval '1 minute' - k * interval '1 second'
@@ -123,9 +141,10 @@ describe('list and search query plans use indexes on a large workspace', () => {
 		['list_applications first page', 'list_applications', {}],
 		['list_bench first page', 'list_bench', {}],
 		['search', 'search', { q: 'java developer' }],
-		['search a name', 'search', { q: 'Person42' }],
+		['search a name', 'search', { q: 'Priya Sharma' }],
+		['search a misspelt name', 'search', { q: 'Prya Sharmma' }],
 	]
-	for (const [label, name, args] of cases) test(label, async () => expectIndexed(await plansOf(tool(name, args))), 30_000)
+	for (const [label, name, args] of cases) test(label, async () => expectIndexed(await plansOf(tool(name, args)), { cappedBranches: name === 'search' }), 30_000)
 
 	test('list_jobs page 2 and list_candidates page 2 (cursor)', async () => {
 		const jobsPage = (await tool('list_jobs')()).structuredContent
