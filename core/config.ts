@@ -41,6 +41,11 @@ export interface Config {
 	 * recorded as not sent, with the reason.
 	 */
 	readonly messaging: MessagingConfig | undefined
+	/**
+	 * S3-compatible object store for uploaded files (`S3_ENDPOINT`, `S3_BUCKET`, `S3_ACCESS_KEY_ID`,
+	 * `S3_SECRET_ACCESS_KEY`, optional `S3_REGION`); undefined: files are kept under `DATA_DIR/files`.
+	 */
+	readonly s3: S3Config | undefined
 	/** Shared secret of the AI interview provider's signed callbacks (`INTERVIEW_WEBHOOK_SECRET`); unset: callbacks are refused. */
 	readonly interviewWebhookSecret: string | undefined
 	/** Shared secret of the inbound-mail provider's signed webhook (`INBOUND_MAIL_SECRET`); unset: inbound mail is refused. */
@@ -52,6 +57,14 @@ export interface Config {
 	 * server closes it (`HTTP_IDLE_TIMEOUT`, 1–255, Bun's limit; default 30). Tests of slow clients set it low.
 	 */
 	readonly httpIdleTimeout: number
+}
+
+export interface S3Config {
+	readonly endpoint: string
+	readonly bucket: string
+	readonly accessKeyId: string
+	readonly secretAccessKey: string
+	readonly region: string
 }
 
 export interface MessagingConfig {
@@ -153,6 +166,17 @@ export function loadConfig(env: Env = process.env): Config {
 		messaging = { url: (messagingUrl ?? 'https://api.twilio.com').replace(/\/+$/, ''), account: value('MESSAGING_ACCOUNT')!, token: value('MESSAGING_TOKEN')!, from }
 	} else if (messagingUrl !== undefined) problems.push('MESSAGING_URL is set but MESSAGING_ACCOUNT, MESSAGING_TOKEN and MESSAGING_FROM are not')
 
+	let s3: S3Config | undefined
+	const s3Vars = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const
+	const s3Set = s3Vars.filter((n) => value(n) !== undefined)
+	if (s3Set.length > 0 && s3Set.length < s3Vars.length) problems.push(`${s3Vars.filter((n) => value(n) === undefined).join(', ')} must be set too: an S3-compatible store needs ${s3Vars.join(', ')}`)
+	else if (s3Set.length === s3Vars.length) {
+		const endpoint = url('S3_ENDPOINT', ['https:', 'http:'])
+		const bucket = value('S3_BUCKET')!
+		if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) problems.push('S3_BUCKET must be a bucket name (3-63 lower-case letters, digits, dots or dashes)')
+		if (endpoint) s3 = { endpoint: endpoint.replace(/\/+$/, ''), bucket, accessKeyId: value('S3_ACCESS_KEY_ID')!, secretAccessKey: value('S3_SECRET_ACCESS_KEY')!, region: value('S3_REGION') ?? 'us-east-1' }
+	}
+
 	const webhookSecret = (name: string) => {
 		const v = value(name)
 		if (v !== undefined && v.length < 16) problems.push(`${name} must be at least 16 characters long`)
@@ -176,6 +200,7 @@ export function loadConfig(env: Env = process.env): Config {
 		trustProxy: ['on', 'true', '1'].includes(trustRaw),
 		https: baseUrl.startsWith('https:'),
 		messaging,
+		s3,
 		interviewWebhookSecret: webhookSecret('INTERVIEW_WEBHOOK_SECRET'),
 		inboundMailSecret: webhookSecret('INBOUND_MAIL_SECRET'),
 		calendarFeedsAllowPrivate: ['on', 'true', '1'].includes(feedsRaw),

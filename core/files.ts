@@ -8,7 +8,8 @@
  */
 import { mkdir, rename, rm } from 'node:fs/promises'
 import { dirname, resolve, sep } from 'node:path'
-import type { Config } from './config.ts'
+import { S3Client } from 'bun'
+import type { Config, S3Config } from './config.ts'
 
 export interface FileStore {
 	/** Where the files live, for operators (`local:/srv/data/files`). */
@@ -54,12 +55,34 @@ export function localFileStore(root: string): FileStore {
 	}
 }
 
+/** Files in a bucket of any S3-compatible store (AWS S3, MinIO, R2…), through Bun's native client. */
+export function s3FileStore(s3: S3Config): FileStore {
+	const client = new S3Client({ endpoint: s3.endpoint, bucket: s3.bucket, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, region: s3.region })
+	return {
+		location: `s3:${s3.endpoint}/${s3.bucket}`,
+		async put(key, bytes, contentType) {
+			checkKey(key)
+			await client.write(key, bytes, { type: contentType })
+		},
+		async get(key) {
+			checkKey(key)
+			const file = client.file(key)
+			if (!(await file.exists())) return null
+			return new Uint8Array(await file.arrayBuffer())
+		},
+		async delete(key) {
+			checkKey(key)
+			await client.delete(key)
+		},
+	}
+}
+
 const stores = new Map<string, FileStore>()
 
-/** The configured store: `DATA_DIR/files` (an S3-compatible store would be chosen here from config). */
-export function fileStore(config: Pick<Config, 'dataDir'>): FileStore {
-	const root = resolve(config.dataDir, 'files')
-	let store = stores.get(root)
-	if (!store) stores.set(root, (store = localFileStore(root)))
+/** The configured store: the S3-compatible bucket when `S3_*` is set, otherwise `DATA_DIR/files`. */
+export function fileStore(config: Pick<Config, 'dataDir' | 's3'>): FileStore {
+	const where = config.s3 ? `s3:${config.s3.endpoint}/${config.s3.bucket}` : resolve(config.dataDir, 'files')
+	let store = stores.get(where)
+	if (!store) stores.set(where, (store = config.s3 ? s3FileStore(config.s3) : localFileStore(where)))
 	return store
 }
