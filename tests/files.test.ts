@@ -26,7 +26,7 @@ const S3_ENV = () => ({ S3_ENDPOINT: endpoint, S3_BUCKET: 'benchline-files', S3_
 
 beforeAll(async () => {
 	server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: s3Dir, configureBuckets: [{ name: 'benchline-files', configs: [] }] })
-	const address = (await server.run()) as unknown as { port: number }
+	const address = await server.run()
 	endpoint = `http://127.0.0.1:${address.port}`
 })
 afterAll(() => server.close())
