@@ -20,7 +20,8 @@
  *  4. runs each scenario once more with drizzle's query logger on, EXPLAINs every statement that
  *     reads a large table and prints `index` or the sequential scans it found.
  * The database is dropped at the end (KEEP=1 keeps it; REUSE=<database> measures it again without
- * generating). Raw results: bench/results/scale-<date>.json.
+ * generating; ONLY=<regex> measures the scenarios whose `tool scenario` matches). Raw results:
+ * bench/results/scale-<date>.json.
  */
 import { cpus, loadavg, totalmem } from 'node:os'
 import postgres from 'postgres'
@@ -32,7 +33,7 @@ import { openDatabase } from '../db/client.ts'
 import { addPerson, createPersonalToken, createWorkspace, operatorActor, personActor } from '../modules/auth/index.ts'
 import { DEFAULT_STAGES } from '../modules/candidates/stages.ts'
 import { ROLE_TEMPLATES } from '../modules/jobs/index.ts'
-import { createVendor } from '../modules/vendors/index.ts'
+import { createKey, createVendor } from '../modules/vendors/index.ts'
 
 const env = process.env
 const CANDIDATES = Number(env.CANDIDATES ?? 1_000_000)
@@ -79,7 +80,9 @@ try {
 	const tokenOf = async (email: string) => (await createPersonalToken(deps, await personActor(deps, ws.slug, email), { name: 'bench' })).token
 	const ownerToken = await tokenOf((await emailOf('owner'))!)
 	const hmToken = await tokenOf((await emailOf('hiring_manager'))!)
-	const vendor = await createVendor(deps, operatorActor(ws), { name: `Scale Vendor ${Date.now()}` })
+	// On a reused database, the vendor that owns the generated jobs gets a new key.
+	const reusedVendor = reused ? (await pg<{ id: string }[]>`select vendor_id as id from jobs where workspace_id = ${ws.id} and vendor_id is not null limit 1`)[0] : undefined
+	const vendor = reusedVendor ? { vendorId: reusedVendor.id, ...(await createKey(deps, operatorActor(ws), reusedVendor.id)) } : await createVendor(deps, operatorActor(ws), { name: `Scale Vendor ${Date.now()}` })
 	const stages = DEFAULT_STAGES.map((s) => s.key)
 
 	if (!reused) await generate()
@@ -253,7 +256,8 @@ try {
 	const la = loadavg()
 	console.log(`\nLoad average before measuring: ${la.map((l) => l.toFixed(2)).join(' ')} (${cpus().length} CPUs, ${Math.round(totalmem() / 2 ** 30)} GiB)`)
 	console.log(`\n| tool | scenario | p50 ms | p95 ms | p99 ms | plan |\n|---|---|---:|---:|---:|---|`)
-	for (const [tool, scenario, run] of scenarios) {
+	const only = env.ONLY ? new RegExp(env.ONLY) : null
+	for (const [tool, scenario, run] of scenarios.filter(([tool, scenario]) => !only || only.test(`${tool} ${scenario}`))) {
 		for (let i = 0; i < WARMUP; i++) await run(i)
 		const times: number[] = []
 		for (let i = 0; i < CALLS; i++) {

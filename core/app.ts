@@ -29,6 +29,8 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 	let app = new Elysia({ name: 'benchline' })
 		.onRequest(({ set, request }) => {
 			Object.assign(set.headers, headers)
+			// Answers of the API doors carry credentials' results: never cached by browsers or proxies.
+			if (new URL(request.url).pathname.startsWith('/api/')) set.headers['Cache-Control'] = 'no-store'
 			if (!deps.availability.up() && !request.url.includes('/static/')) throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', { retryAfter: 5 })
 		})
 		.onError(({ error, code, request }) => errorResponse(toAppError(error, code, deps.log, request), request))

@@ -89,6 +89,9 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 					} catch {
 						return Response.json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON' }, id: null }, { status: 400 })
 					}
+					// JSON-RPC batches were removed from MCP (2025-06-18); refusing them also keeps one HTTP
+					// request = one message, so the per-credential rate limit counts every call.
+					if (Array.isArray(body)) return Response.json({ jsonrpc: '2.0', error: { code: -32600, message: 'JSON-RPC batches are not supported: send one message per request' }, id: null }, { status: 400 })
 					const step = readOnlyStepUp(deps, actor!, body, writeTools)
 					if (step) return step
 					const response = await handler.fetch(request, { authInfo: { token: 'verified', clientId: actor!.credential.id, scopes: actor!.readOnly ? ['mcp:read'] : ['mcp:read', 'mcp'], extra: { actor } }, parsedBody: body })
@@ -108,11 +111,10 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
  */
 function readOnlyStepUp(deps: AppDeps, actor: Actor, body: unknown, writeTools: Set<string>): Response | null {
 	if (!actor.readOnly) return null
-	const messages = Array.isArray(body) ? body : [body]
-	const calls = messages.filter((m) => (m as { method?: string })?.method === 'tools/call' && writeTools.has(String((m as { params?: { name?: unknown } }).params?.name)))
-	if (!calls.length) return null
+	const call = body as { method?: string; id?: unknown; params?: { name?: unknown } } | null
+	if (call?.method !== 'tools/call' || !writeTools.has(String(call.params?.name))) return null
 	return Response.json(
-		{ jsonrpc: '2.0', error: { code: -32003, message: 'This app was allowed read-only access; writing needs the person to allow write access.' }, id: (calls[0] as { id?: unknown }).id ?? null },
+		{ jsonrpc: '2.0', error: { code: -32003, message: 'This app was allowed read-only access; writing needs the person to allow write access.' }, id: call.id ?? null },
 		{
 			status: 403,
 			headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="mcp", resource_metadata="${deps.config.baseUrl}/.well-known/oauth-protected-resource", error_description="write access required"` },

@@ -35,7 +35,8 @@ const { title, ...notRequired } = editable
 
 /** Publish: `vendorJobId` and `title` are required; every other field is optional. */
 export const PublishBody = t.Object({
-	vendorJobId: t.String({ minLength: 1, maxLength: 100, description: 'The vendor’s own id' }),
+	// "." and ".." cannot travel in a URL path (they are dot segments), so such a job could never be reached again.
+	vendorJobId: t.String({ minLength: 1, maxLength: 100, pattern: '^(?!\\.{1,2}$)', 'x-pattern-message': 'must not be "." or ".." (they cannot be used in the job’s address)', description: 'The vendor’s own id' }),
 	title,
 	...optional(notRequired),
 })

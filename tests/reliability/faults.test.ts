@@ -88,8 +88,9 @@ describeProcesses('PostgreSQL, Redis and shutdown faults', () => {
 			const unavailable = outcomes.filter((o) => o.status === 503)
 			expect(unavailable.length).toBeGreaterThan(0)
 			for (const o of unavailable) expect(Number(o.retryAfter)).toBeGreaterThan(0)
-			// Fail fast: a 503 does not wait for the database.
-			const slow503 = unavailable.filter((o) => o.end - o.start > 2500)
+			// Fail fast: a 503 does not wait for the database to come back (the stall lasts 5 s; the probe
+			// notices within about 2 s, more on a busy machine — the bound only has to stay below the stall).
+			const slow503 = unavailable.filter((o) => o.end - o.start > 4500)
 			expect(slow503.map((o) => `${o.kind} ${o.end - o.start} ms`)).toEqual([])
 			// Tool calls that failed said so in a tool result a model can act on, never an internal error.
 			for (const o of outcomes.filter((o) => o.status === 200 && o.kind !== 'publish' && o.error)) expect(o.error).toContain('temporarily unavailable')
