@@ -16,7 +16,9 @@
  *     `wrk -t1 -c32 --latency` against: ceiling const, ceiling + SQL, the app; and the captured
  *     statements run directly with postgres.js (pool 10, 32 concurrent callers, in this process);
  *  5. prints every run, the medians and the per-round ratios; writes bench/results/mcp-<date>.json.
- * BENCH_CPU_PROF=1 runs the app under `bun --cpu-prof` (summarise with bench/cpu-profile.ts).
+ * BENCH_RUNS=<regex> keeps the runs whose name matches (the summary ratios need both sides).
+ * BENCH_CPU_PROF=1 runs the app under `bun --cpu-prof` into bench/results/prof-mcp (summarise with
+ * bench/cpu-profile.ts).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
@@ -225,6 +227,7 @@ try {
 		runs.push([`${tool}: app`, (r) => wrk(`${tool}-app`, r, appBase, '/api/mcp', tool, token)])
 		runs.push([`${tool}: SQL only (postgres.js)`, (r) => direct(`${tool}-direct`, r, pg, capture[tool]!.statements)])
 	}
+	if (env.BENCH_RUNS) runs.splice(0, runs.length, ...runs.filter(([name]) => new RegExp(env.BENCH_RUNS!).test(name)))
 	const results: Result[] = []
 	console.log(`\nload average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${cpus().length} CPUs; ${ROUNDS} rounds × ${runs.length} runs of ${WARMUP} + ${DURATION} s`)
 	for (let round = 1; round <= ROUNDS; round++) {
@@ -248,9 +251,10 @@ try {
 	}
 	console.log(`\n| ratio (per round, then median) | median | per round |\n|---|---:|---|`)
 	const ratio = (a: string, b: string) => {
+		if (!results.some((r) => r.run === a) || !results.some((r) => r.run === b)) return []
 		const per = Array.from({ length: ROUNDS }, (_, i) => results.find((r) => r.run === a && r.round === i + 1)!.rps / results.find((r) => r.run === b && r.round === i + 1)!.rps)
 		console.log(`| ${a} / ${b} | **${median(per).toFixed(2)}** | ${per.map((x) => x.toFixed(2)).join(' / ')} |`)
-		return { a, b, median: median(per), per }
+		return [{ a, b, median: median(per), per }]
 	}
 	const ratios = Object.keys(TOOLS).flatMap((tool) => [ratio(`${tool}: app`, `${tool}: SDK ceiling (const)`), ratio(`${tool}: app`, `${tool}: SDK + same SQL`), ratio(`${tool}: SDK + same SQL`, `${tool}: SDK ceiling (const)`)])
 	await Bun.write(`${import.meta.dir}/results/mcp-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify({ rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, jobs: JOBS, candidates: CANDIDATES, results, ratios, statements: Object.fromEntries(Object.entries(capture).map(([k, v]) => [k, v.statements.map((s) => s.text)])) }, null, 2))

@@ -43,3 +43,22 @@ test('an upload creates one to-do per kind for the requester and shows in their 
 	const after = await reviewQueue(deps, recruiter, { limit: 25 })
 	expect(after.items.filter((i) => i.type === 'documents_received')).toHaveLength(1)
 })
+
+test('the same request made twice within moments (a retried call) sends one e-mail and says it was repeated', async () => {
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const person = await newPerson(ws, 'recruiter')
+	const recruiter = await personActor(deps, ws.slug, person.email)
+	const email = `${unique('li')}@example.test`
+	const candidateId = await newCandidate(ws, { name: 'Li Wei', email, workAuthorization: 'H1B' })
+	const applicationId = await newApplication(ws, candidateId, await newVendorJob(ws, { vendorId: await newSubmissionVendor(ws), title: 'SRE' }))
+	const ask = () => requestCandidateDocuments(deps, recruiter, { candidateId, applicationId, items: ['visa', 'i94'], message: 'Thanks!' })
+	const first = await ask()
+	const second = await ask()
+	expect([first.repeated, second.repeated]).toEqual([false, true])
+	expect(second.id).toBe(first.id)
+	const mails = await deps.db.select().from(outbox).where(and(eq(outbox.to, email), eq(outbox.channel, 'email')))
+	expect(mails).toHaveLength(1)
+	const other = await requestCandidateDocuments(deps, recruiter, { candidateId, applicationId, items: ['visa'], message: 'Thanks!' })
+	expect(other.repeated).toBe(false)
+})

@@ -19,6 +19,7 @@ import { enqueueMail, enqueueMessage, MAX_MESSAGE_LENGTH, NO_PROVIDER, toE164 } 
 import { DOCUMENT_KINDS, DOCUMENT_LABELS, type DocumentKind } from '../vendors/index.ts'
 import { careersUrl, loadApplication, loadCandidate, newestApplication, type ApplicationRef } from './subjects.ts'
 import { documentRequests } from './table.ts'
+import { and, eq, gt, isNull } from 'drizzle-orm'
 
 export const LINK_VALID_DAYS = 7
 const DAY_MS = 86_400_000
@@ -40,7 +41,12 @@ export interface DocumentRequestResult {
 	jobLink: string | null
 	email: { to: string; status: 'queued' }
 	message: { to: string | null; status: 'queued' | 'not_sent'; reason: string | null }
+	/** True when this repeats a request made moments ago (a client's retry): nothing was sent again. */
+	repeated: boolean
 }
+
+/** A retried call (same person, candidate, application, kinds and message within this window) sends nothing twice. */
+const REPEAT_WINDOW_MS = 2 * 60_000
 
 /** Plain text: no control characters besides line breaks and tabs; CRLF made LF. */
 export const plainText = (s: string) => s.replace(/\r\n?/g, '\n').replace(/[\0-\x08\x0b-\x1f\x7f]/g, '').trim()
@@ -90,6 +96,26 @@ export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, inp
 	const phone = candidate.phone ? toE164(candidate.phone) : null
 	const notSent = !deps.config.messaging ? NO_PROVIDER : !candidate.phone ? 'The candidate has no phone number on file' : !phone ? `The candidate’s phone number “${candidate.phone}” is not a number a message can go to` : undefined
 
+	const since = new Date(deps.now().getTime() - REPEAT_WINDOW_MS)
+	const [earlier] = await deps.db
+		.select({ id: documentRequests.id, expiresAt: documentRequests.expiresAt })
+		.from(documentRequests)
+		.where(
+			and(
+				eq(documentRequests.workspaceId, actor.workspaceId),
+				eq(documentRequests.candidateId, candidate.id),
+				application ? eq(documentRequests.applicationId, application.id) : isNull(documentRequests.applicationId),
+				actor.userId ? eq(documentRequests.requestedByUserId, actor.userId) : isNull(documentRequests.requestedByUserId),
+				eq(documentRequests.items, items),
+				message ? eq(documentRequests.message, message) : isNull(documentRequests.message),
+				gt(documentRequests.createdAt, since),
+			),
+		)
+		.limit(1)
+	if (earlier) {
+		return { id: earlier.id, candidateId: candidate.id, applicationId: application?.id ?? null, items, expiresAt: earlier.expiresAt.toISOString(), jobLink, email: { to: candidate.email, status: 'queued' }, message: { to: phone ?? candidate.phone, status: notSent ? 'not_sent' : 'queued', reason: notSent ?? null }, repeated: true }
+	}
+
 	const id = newId('dreq')
 	const outcome = await deps.db.transaction(async (tx) => {
 		await tx.insert(documentRequests).values({ id, workspaceId: actor.workspaceId, candidateId: candidate.id, applicationId: application?.id ?? null, items, message: message || null, tokenHash: hashSecret(token), expiresAt, requestedByUserId: actor.userId, requestedByName: actor.name })
@@ -108,5 +134,7 @@ export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, inp
 		jobLink,
 		email: { to: candidate.email, status: 'queued' },
 		message: { to: phone ?? candidate.phone, status: outcome.status === 'pending' ? 'queued' : 'not_sent', reason: notSent ?? null },
+		repeated: false,
 	}
 }
+

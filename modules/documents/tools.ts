@@ -39,6 +39,7 @@ const RequestResult = t.Object({
 		jobLink: nullable(t.String({ description: 'Careers address included in the e-mail, when the job is open' })),
 		email: t.Object({ to: t.String(), status: t.Literal('queued') }),
 		message: t.Object({ to: nullable(t.String()), status: oneOf(['queued', 'not_sent'] as const), reason: nullable(t.String()) }),
+		repeated: t.Boolean({ description: 'True when the same request was made moments ago: nothing was sent again' }),
 	}),
 })
 

@@ -189,31 +189,50 @@ export async function createJob(deps: AppDeps, actor: Actor, input: CreateJobInp
 	if (input.activelyHiring && !deps.permissions.can(actor, ACTIVELY_HIRING)) throw forbidden('Setting activelyHiring needs the actively-hiring permission; create the job without it')
 	if (input.salaryMin !== undefined && input.salaryMax !== undefined && input.salaryMin > input.salaryMax) throw invalid([{ field: 'salaryMin', message: 'must not be greater than salaryMax' }])
 	if (!input.title.trim()) throw invalid([{ field: 'title', message: 'must not be blank' }])
+	const fields = {
+		title: input.title.trim(),
+		department: input.department?.trim() || 'Technologies',
+		location: input.location ?? null,
+		employment: input.employment ?? null,
+		summary: input.pitch ?? null,
+		description: input.description ? sanitizeDescription(input.description).html : null,
+		mustHave: input.requirements ?? [],
+		niceToHave: input.niceToHave ?? [],
+		salaryMin: input.salaryMin ?? null,
+		salaryMax: input.salaryMax ?? null,
+		contractType: input.contractType ?? null,
+		activelyHiring: input.activelyHiring ?? false,
+	}
+	// A client that retries the same call (its answer got lost) gets the job it already made.
+	const repeat = await recentSameDraft(deps, actor, fields)
+	if (repeat) return getJob(deps, actor, repeat)
 	const id = newId('job')
 	await deps.db.transaction(async (tx) => {
-		await tx.insert(jobs).values({
-			id,
-			workspaceId: actor.workspaceId,
-			slug: `${slugify(input.title)}-${shortCode()}`,
-			title: input.title.trim(),
-			department: input.department?.trim() || 'Technologies',
-			location: input.location ?? null,
-			employment: input.employment ?? null,
-			summary: input.pitch ?? null,
-			description: input.description ? sanitizeDescription(input.description).html : null,
-			mustHave: input.requirements ?? [],
-			niceToHave: input.niceToHave ?? [],
-			salaryMin: input.salaryMin ?? null,
-			salaryMax: input.salaryMax ?? null,
-			contractType: input.contractType ?? null,
-			activelyHiring: input.activelyHiring ?? false,
-			status: 'Draft',
-			createdByUserId: actor.userId,
-		})
+		await tx.insert(jobs).values({ id, workspaceId: actor.workspaceId, slug: `${slugify(input.title)}-${shortCode()}`, ...fields, status: 'Draft', createdByUserId: actor.userId })
 		if (actor.userId) await tx.insert(jobTeam).values({ jobId: id, userId: actor.userId, teamRole: actor.role === 'hiring_manager' ? 'hiring_manager' : 'recruiter' })
 		await recordActivity(tx, actor, { action: 'job.created', targetType: 'job', targetId: id, detail: { title: input.title.trim(), status: 'Draft' } })
 	})
 	return getJob(deps, actor, id)
+}
+
+/** How long an identical create_job by the same person counts as a retry of the first one. */
+const REPEAT_WINDOW_MS = 2 * 60_000
+
+/** A Draft this person created moments ago with exactly these fields (a retried call), if any. */
+async function recentSameDraft<F extends Partial<Record<keyof typeof jobs.$inferInsert, unknown>>>(deps: AppDeps, actor: Actor, fields: F): Promise<string | null> {
+	if (!actor.userId) return null
+	const same = Object.entries(fields).map(([key, value]) => {
+		const column = jobs[key as keyof typeof jobs.$inferInsert]
+		if (value === null) return sql`${column} is null`
+		if (Array.isArray(value)) return sql`${column} = ${value.length ? sql`array[${sql.join(value.map((v) => sql`${v}`), sql`, `)}]::text[]` : sql`'{}'::text[]`}`
+		return sql`${column} = ${value}`
+	})
+	const [row] = await deps.db
+		.select({ id: jobs.id })
+		.from(jobs)
+		.where(and(eq(jobs.workspaceId, actor.workspaceId), eq(jobs.createdByUserId, actor.userId), eq(jobs.status, 'Draft'), sql`${jobs.createdAt} > ${new Date(deps.now().getTime() - REPEAT_WINDOW_MS).toISOString()}::timestamptz`, ...same))
+		.limit(1)
+	return row?.id ?? null
 }
 
 export async function setJobStatus(deps: AppDeps, actor: Actor, jobId: string, status: JobStatus): Promise<JobDetail> {

@@ -239,3 +239,20 @@ describe('bugs this checklist found, fixed', () => {
 		for (const res of [await call('GET', '/api/v1/jobs', { key }), await call('GET', '/api/v1/jobs'), await call('POST', '/api/mcp', { body: listBody })]) expect(res.headers.get('cache-control')).toBe('no-store')
 	})
 })
+
+describe('K9 retried writes take effect once', () => {
+	test('create_job sent twice with the same fields (a lost answer, retried) makes one Draft; different fields make another', async () => {
+		const ws = await newWorkspace()
+		const { token } = await newPersonWithToken(ws, 'recruiter')
+		const create = async (args: Record<string, unknown>) => {
+			const res = await call('POST', '/api/mcp', { key: token, headers: MCP_HEADERS, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_job', arguments: args } } })
+			return (messageOf(res.text) as { result: { structuredContent: { job: { id: string } } } }).result.structuredContent.job.id
+		}
+		const args = { title: 'Platform Engineer', location: 'Austin, TX', requirements: ['Go', 'Kubernetes'] }
+		const first = await create(args)
+		expect(await create(args)).toBe(first)
+		expect(await create({ ...args, location: 'Dallas, TX' })).not.toBe(first)
+		const deps = await testDeps()
+		expect(await deps.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.workspaceId, ws.id))).toHaveLength(2)
+	})
+})
