@@ -106,23 +106,7 @@ export interface CallOptions {
 
 /** One request through the app in-process. */
 export async function call(method: string, path: string, options: CallOptions = {}) {
-	const { app } = await testApp()
-	const headers: Record<string, string> = { ...options.headers }
-	if (options.key) headers.authorization = `Bearer ${options.key}`
-	let body: BodyInit | undefined
-	if (options.body !== undefined) {
-		headers['content-type'] ??= 'application/json'
-		body = JSON.stringify(options.body)
-	} else if (options.raw !== undefined) body = options.raw as BodyInit
-	const res = await app.handle(new Request(`http://localhost${path}`, { method, headers, body, duplex: 'half' } as RequestInit))
-	const text = await res.text()
-	let json: any
-	try {
-		json = JSON.parse(text)
-	} catch {
-		json = undefined
-	}
-	return { status: res.status, headers: res.headers, text, json }
+	return callOn((await testApp()).app, method, path, options)
 }
 
 /** One request through a given app in-process (e.g. an app built with other settings). */

@@ -4,11 +4,15 @@
  */
 import { AppError } from '../errors.ts'
 
-export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
-	const declared = request.headers.get('content-length')
-	if (declared && Number(declared) > maxBytes) throw tooLarge(maxBytes)
-	if (!request.body) return ''
-	const reader = request.body.getReader()
+/**
+ * The text of a request or response body, refusing more than `maxBytes`: the declared length is
+ * checked first, and the bytes are counted as they arrive (chunked bodies declare none).
+ */
+export async function readLimitedText(message: Request | Response, maxBytes: number, tooBig: () => Error): Promise<string> {
+	const declared = message.headers.get('content-length')
+	if (declared && Number(declared) > maxBytes) throw tooBig()
+	if (!message.body) return ''
+	const reader = message.body.getReader()
 	const chunks: Uint8Array[] = []
 	let total = 0
 	for (;;) {
@@ -17,12 +21,14 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
 		total += value.byteLength
 		if (total > maxBytes) {
 			await reader.cancel().catch(() => {})
-			throw tooLarge(maxBytes)
+			throw tooBig()
 		}
 		chunks.push(value)
 	}
 	return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks))
 }
+
+export const readBodyText = (request: Request, maxBytes: number) => readLimitedText(request, maxBytes, () => tooLarge(maxBytes))
 
 const tooLarge = (maxBytes: number) => new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${Math.round(maxBytes / 1024)} KB`)
 

@@ -7,6 +7,7 @@
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import type { Config } from '../../core/config.ts'
+import { readLimitedText } from '../../core/http/body.ts'
 
 export class FeedFetchError extends Error {}
 
@@ -58,25 +59,7 @@ async function checkHost(config: Pick<Config, 'calendarFeedsAllowPrivate'>, url:
 	if (!addresses.length || addresses.some(isPrivateAddress)) throw new FeedFetchError(`The host ${host} is on a private network; use the public address of your calendar feed`)
 }
 
-async function readLimited(response: Response): Promise<string> {
-	const declared = Number(response.headers.get('content-length') ?? '0')
-	if (declared > MAX_BYTES) throw new FeedFetchError('The feed is larger than 2 MB')
-	if (!response.body) return ''
-	const reader = response.body.getReader()
-	const chunks: Uint8Array[] = []
-	let total = 0
-	for (;;) {
-		const { done, value } = await reader.read()
-		if (done) break
-		total += value.byteLength
-		if (total > MAX_BYTES) {
-			await reader.cancel().catch(() => {})
-			throw new FeedFetchError('The feed is larger than 2 MB')
-		}
-		chunks.push(value)
-	}
-	return new TextDecoder().decode(Buffer.concat(chunks))
-}
+const readLimited = (response: Response) => readLimitedText(response, MAX_BYTES, () => new FeedFetchError('The feed is larger than 2 MB'))
 
 /** The feed's text. Throws `FeedFetchError` with a message for the person. */
 export async function fetchFeed(config: Pick<Config, 'calendarFeedsAllowPrivate'>, address: string): Promise<string> {

@@ -10,6 +10,7 @@ import { operatorActor } from '../auth/index.ts'
 import { candidateCards, demoCandidateId } from '../candidates/index.ts'
 import { DOCUMENT_KINDS, DOCUMENT_LABELS } from '../vendors/index.ts'
 import { candidateDocuments } from './table.ts'
+import { textPdf } from '../../core/text-pdf.ts'
 
 const FILE_NAMES: Record<string, string[]> = {
 	dl: ['drivers-license.pdf', 'DL front and back.pdf', 'license_scan.pdf'],
@@ -18,28 +19,8 @@ const FILE_NAMES: Record<string, string[]> = {
 	workAuth: ['EAD card.pdf', 'work-authorization.pdf', 'green card.pdf'],
 }
 
-/** A one-page PDF with a line of text (valid enough for any reader: header, objects, xref, trailer). */
-export function samplePdf(line: string): Uint8Array {
-	const text = line.replace(/[()\\]/g, '').replace(/[^\x20-\x7e]/g, '?')
-	const stream = `BT /F1 18 Tf 72 720 Td (${text}) Tj ET`
-	const objects = [
-		'<< /Type /Catalog /Pages 2 0 R >>',
-		'<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-		'<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-		`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-		'<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-	]
-	let out = '%PDF-1.4\n'
-	const offsets: number[] = []
-	objects.forEach((o, i) => {
-		offsets.push(out.length)
-		out += `${i + 1} 0 obj\n${o}\nendobj\n`
-	})
-	const xref = out.length
-	out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`
-	out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
-	return new TextEncoder().encode(out)
-}
+/** A one-page PDF with a line of text (demo documents and tests). */
+export const samplePdf = (line: string): Uint8Array => textPdf([line])
 
 export async function seedDocuments(deps: AppDeps, ws: WorkspaceRef): Promise<void> {
 	// The first twelve demo candidates (stable ids), those that exist.
