@@ -1,6 +1,17 @@
 /** What personal tokens and OAuth access tokens share once their row is found. */
 import type { Actor, Credential, PersonRole } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { memberships, users, workspaces } from './table.ts'
+
+/** The columns every credential lookup selects about the person and their membership (joined on the live membership). */
+export const membershipColumns = {
+	userId: users.id,
+	userName: users.name,
+	workspaceId: workspaces.id,
+	workspaceSlug: workspaces.slug,
+	role: memberships.role,
+	grants: memberships.grants,
+}
 
 export interface MembershipRow {
 	userId: string

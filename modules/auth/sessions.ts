@@ -8,13 +8,13 @@
  * their sessions end at once (membership is checked on every request).
  */
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm'
-import type { Actor, PersonRole } from '../../core/actor.ts'
 import { hashSecret, newId, randomToken } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { sessionCsrf } from '../../core/http/csrf.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { memberships, sessions, signInFailures, users, workspaces } from './table.ts'
+import { membershipColumns, personActorFrom } from './credential-use.ts'
 
 const DAY = 86_400_000
 export const SESSION_DAYS = 30
@@ -96,12 +96,7 @@ export async function validateSession(deps: AppDeps, token: string): Promise<(Pa
 	const [row] = await deps.db
 		.select({
 			expiresAt: sessions.expiresAt,
-			userId: users.id,
-			name: users.name,
-			workspaceId: workspaces.id,
-			workspaceSlug: workspaces.slug,
-			role: memberships.role,
-			grants: memberships.grants,
+			...membershipColumns,
 		})
 		.from(sessions)
 		.innerJoin(users, eq(users.id, sessions.userId))
@@ -116,17 +111,7 @@ export async function validateSession(deps: AppDeps, token: string): Promise<(Pa
 		refreshed = true
 		await deps.db.update(sessions).set({ expiresAt }).where(eq(sessions.id, id))
 	}
-	const actor: Actor = {
-		workspaceId: row.workspaceId,
-		workspaceSlug: row.workspaceSlug,
-		role: row.role as PersonRole,
-		userId: row.userId,
-		vendorId: null,
-		name: row.name,
-		credential: { kind: 'session', id: id.slice(0, 16), name: 'portal session' },
-		grants: row.grants,
-		readOnly: false,
-	}
+	const actor = personActorFrom(row, { kind: 'session', id: id.slice(0, 16), name: 'portal session' }, false)
 	return { actor, csrf: sessionCsrf(deps, id), sessionId: id, expiresAt, refreshed }
 }
 

@@ -14,7 +14,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { perDatabase } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
-import { noteUse, personActorFrom } from './credential-use.ts'
+import { membershipColumns, noteUse, personActorFrom } from './credential-use.ts'
 import { memberships, personalTokens, users, workspaces } from './table.ts'
 
 export interface TokenView {
@@ -70,12 +70,7 @@ const lookupStatement = perDatabase((db) =>
 			id: personalTokens.id,
 			name: personalTokens.name,
 			lastUsedAt: personalTokens.lastUsedAt,
-			userId: users.id,
-			userName: users.name,
-			workspaceId: workspaces.id,
-			workspaceSlug: workspaces.slug,
-			role: memberships.role,
-			grants: memberships.grants,
+			...membershipColumns,
 		})
 		.from(personalTokens)
 		.innerJoin(users, eq(users.id, personalTokens.userId))

@@ -18,7 +18,7 @@ import type { Actor } from '../../../core/actor.ts'
 import { credentialType, hashSecret, newCredential, newId, safeEqual } from '../../../core/credentials.ts'
 import type { AppDeps } from '../../../core/deps.ts'
 import { perDatabase, type Db } from '../../../db/client.ts'
-import { noteUse, personActorFrom } from '../credential-use.ts'
+import { membershipColumns, noteUse, personActorFrom } from '../credential-use.ts'
 import { memberships, oauthClients, oauthCodes, oauthGrants, oauthTokens, users, workspaces } from '../table.ts'
 import { AuthorizeRedirectError, mcpResource, normaliseResource } from './authorize.ts'
 import { findClient } from './clients.ts'
@@ -203,12 +203,7 @@ const accessLookup = perDatabase((db) =>
 			resource: oauthGrants.resource,
 			lastUsedAt: oauthGrants.lastUsedAt,
 			clientName: oauthClients.name,
-			userId: users.id,
-			userName: users.name,
-			workspaceId: workspaces.id,
-			workspaceSlug: workspaces.slug,
-			role: memberships.role,
-			grants: memberships.grants,
+			...membershipColumns,
 		})
 		.from(oauthTokens)
 		.innerJoin(oauthGrants, and(eq(oauthGrants.id, oauthTokens.grantId), isNull(oauthGrants.revokedAt)))
