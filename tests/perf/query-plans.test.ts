@@ -1,11 +1,12 @@
 /**
  * Every list and search tool (and REST listJobs) reads its large tables through an index: no
- * `Seq Scan` on jobs, candidates, applications or bench_entries, and no Sort under the LIMIT of a
- * keyset page (the index must give the order). Plans only show this once a table is large, so one
+ * `Seq Scan` on jobs, candidates, applications or bench_entries, and no Sort of more than 500 rows
+ * in a keyset page (the index must give the order). Plans only show this once a table is large, so one
  * workspace gets a few thousand rows per table (generate_series, then ANALYZE); the planner
  * chooses on its own (no `enable_seqscan = off`). The statements are the ones the tools really
  * send: drizzle's query logger records them during each call, and each is EXPLAINed with its
- * parameters. Runs on PGlite and on PostgreSQL.
+ * parameters (drizzle prepared queries — the credential lookups — keep the logger they were prepared
+ * with and are not seen; they are primary-key-like lookups, not lists). Runs on PGlite and PostgreSQL.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { sql, type SQL } from 'drizzle-orm'
