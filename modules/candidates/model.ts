@@ -24,7 +24,8 @@ export const ApplicationBrief = t.Object({
 	createdAt: date,
 })
 
-export const CandidateSummary = t.Object({
+/** What every view of a candidate shows (contact details only where the role may see them). */
+const candidateBasics = {
 	id: t.String(),
 	name: t.String(),
 	headline: nullable(t.String()),
@@ -34,6 +35,10 @@ export const CandidateSummary = t.Object({
 	yearsExperience: nullable(t.Integer()),
 	source: t.String(),
 	...contact,
+}
+
+export const CandidateSummary = t.Object({
+	...candidateBasics,
 	applicationCount: t.Integer({ description: 'Applications you can see' }),
 	application: t.Union([ApplicationBrief, t.Null()], { description: 'With jobId: the application to that job; otherwise the newest one you can see' }),
 	createdAt: date,
@@ -49,15 +54,7 @@ export const Note = t.Object({
 })
 
 export const CandidateDetail = t.Object({
-	id: t.String(),
-	name: t.String(),
-	headline: nullable(t.String()),
-	location: nullable(t.String()),
-	skills: t.Array(t.String()),
-	workAuthorization: nullable(t.String()),
-	yearsExperience: nullable(t.Integer()),
-	source: t.String(),
-	...contact,
+	...candidateBasics,
 	owner: nullable(PersonRef),
 	resume: nullable(
 		t.Object({

@@ -12,6 +12,7 @@ import { createDeps } from '../../core/main.ts'
 import { addPerson, createPersonalToken, createWorkspace, operatorActor, personActor } from '../../modules/auth/index.ts'
 import { createKey, createVendor } from '../../modules/vendors/index.ts'
 import { TEST_LOG } from './processes.ts'
+import { messageOf } from '../mcp/rpc.ts'
 
 /** Dependencies on a given PostgreSQL database, for creating fixtures and checking results. */
 export async function depsOn(databaseUrl: string): Promise<{ deps: AppDeps; close(): Promise<void> }> {
@@ -75,18 +76,7 @@ export interface Outcome {
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' }
 
 /** The JSON-RPC message of a response sent as JSON or as one SSE event. */
-export function rpcMessage(text: string): any {
-	const data = text
-		.split('\n')
-		.filter((l) => l.startsWith('data:'))
-		.map((l) => l.slice(5).trim())
-		.join('')
-	try {
-		return JSON.parse(data || text)
-	} catch {
-		return undefined
-	}
-}
+export const rpcMessage = messageOf
 
 export interface RequestPlan {
 	baseUrl: string
