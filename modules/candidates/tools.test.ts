@@ -286,8 +286,9 @@ describe('search', () => {
 		expect(results.some((r: any) => r.type === 'candidate')).toBe(true)
 		const scores = results.map((r: any) => r.score)
 		expect(scores).toEqual([...scores].sort((x: number, y: number) => y - x))
-		const [someone] = await deps.database.rows<{ id: string; name: string; email: string }>(sql`select id, name, email from candidates where workspace_id = ${ws.id} order by id limit 1`)
-		const misspelt = someone!.name.replace(/a/, 'e')
+		const [someone] = await deps.database.rows<{ id: string; name: string; email: string }>(sql`select id, name, email from candidates where workspace_id = ${ws.id} and length(name) >= 12 and position('a' in substr(name, 2)) > 0 order by id limit 1`)
+		// One letter wrong in a name of twelve or more letters (a short name changes too much to match).
+		const misspelt = someone!.name[0] + someone!.name.slice(1).replace(/a/, 'e')
 		expect((await ok('owner', 'search', { q: misspelt })).results.map((r: any) => r.id)).toContain(someone!.id)
 		expect((await ok('owner', 'search', { q: someone!.email })).results[0].id).toBe(someone!.id)
 		expect((await ok('hiring_manager', 'search', { q: someone!.email })).results.map((r: any) => r.type)).not.toContain('candidate')

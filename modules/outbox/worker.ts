@@ -66,7 +66,9 @@ async function claimDue(deps: AppDeps, o: WorkerOptions): Promise<ClaimedRow[]> 
 	return deps.database.rows<ClaimedRow>(sql`
 with due as (
 	select o.id from ${outbox} o
-	where o.status in ('pending', 'sending') and o.next_attempt_at <= ${at(now)} and ${channels}${workspace}
+	-- Rows are enqueued with the database's clock (microseconds) and retried on the app's (milliseconds):
+	-- "due" is whichever is later, so a row enqueued in this very millisecond is not skipped.
+	where o.status in ('pending', 'sending') and o.next_attempt_at <= greatest(now(), ${at(now)}) and ${channels}${workspace}
 	order by o.next_attempt_at, o.id
 	limit ${o.batchSize}
 	for update skip locked
