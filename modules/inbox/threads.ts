@@ -96,9 +96,13 @@ export async function appendMessage(db: Db, m: NewInboxMessage): Promise<string 
 		.returning({ id: inboxMessages.id })
 	if (!inserted.length) return null
 	const at = m.at.toISOString()
+	// A conversation that began with a text message gets the person's e-mail address as soon as one
+	// is known, so that it can be answered by e-mail.
+	const theirs = normalizeAddress(m.direction === 'out' ? m.to : m.from)
 	await db
 		.update(inboxThreads)
 		.set({
+			counterpartAddress: m.channel === 'email' ? sql`case when position('@' in ${inboxThreads.counterpartAddress}) = 0 then ${theirs} else ${inboxThreads.counterpartAddress} end` : undefined,
 			messageCount: sql`${inboxThreads.messageCount} + 1`,
 			snippet: sql`case when ${at}::timestamptz >= ${inboxThreads.lastMessageAt} then ${cleanLine(m.text, 160)} else ${inboxThreads.snippet} end`,
 			lastMessageAt: sql`greatest(${inboxThreads.lastMessageAt}, ${at}::timestamptz)`,
