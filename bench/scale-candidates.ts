@@ -19,12 +19,7 @@
  * REUSE=<database> measures again on a database a KEEP=1 run left behind (no generation).
  */
 import { cpus, loadavg } from 'node:os'
-import postgres from 'postgres'
-import { loadConfig } from '../core/config.ts'
-import { createLogger } from '../core/log.ts'
-import { createApp, createDeps } from '../core/main.ts'
-import { openDatabase } from '../db/client.ts'
-import { addPerson, createPersonalToken, createWorkspace, operatorActor, personActor } from '../modules/auth/index.ts'
+import { openScaleWorkspace } from './lib/scale-workspace.ts'
 import { checkResume } from '../modules/candidates/resume-check.ts'
 import { demoCandidate } from '../modules/candidates/seed-data.ts'
 import { DEFAULT_STAGES } from '../modules/candidates/stages.ts'
@@ -37,41 +32,11 @@ const JOBS = Number(env.JOBS ?? 2_000)
 const BENCH = Number(env.BENCH ?? 2_000)
 const CALLS = Number(env.CALLS ?? 200)
 const WARMUP = Number(env.WARMUP ?? 20)
-const SHARED = env.SHARED_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-const dbName = env.REUSE ?? `bl_scale_${process.pid}`
-const url = SHARED.replace(/\/[^/]*$/, `/${dbName}`)
 
-const admin = postgres(SHARED, { max: 1, onnotice: () => {} })
-if (!env.REUSE) await admin.unsafe(`create database ${dbName}`)
-let database: Awaited<ReturnType<typeof openDatabase>> | undefined
-const cleanup = async () => {
-	await database?.close().catch(() => {})
-	if (!env.KEEP && !env.REUSE) await admin.unsafe(`drop database if exists ${dbName} with (force)`).catch(() => {})
-	await admin.end()
-}
-process.on('SIGINT', () => void cleanup().then(() => process.exit(130)))
-
+const { app, pg, ws, reused, owner, hm, cleanup } = await openScaleWorkspace({ pgMax: 4 })
+const ownerToken = owner.token
+const hmToken = hm.token
 try {
-	const config = loadConfig({ ...env, DATABASE_URL: url, BASE_URL: 'http://localhost:3000', RATE_LIMIT_PER_MINUTE: '1000000', REDIS_URL: '', LOG_LEVEL: 'warn', DEMO: 'off' })
-	database = await openDatabase(config)
-	const deps = await createDeps({ config, database, log: createLogger('warn') })
-	const app = createApp(deps)
-	const pg = postgres(url, { max: 4, onnotice: () => {} })
-	const reused = env.REUSE ? (await pg<{ id: string; slug: string; name: string }[]>`select id, slug, name from workspaces where slug like 'scale-%' limit 1`)[0] : undefined
-	const ws = reused ?? (await createWorkspace(deps, { slug: `scale-${process.pid}`, name: 'Scale Staffing' }))
-	const emailOf = async (role: string) => (await pg<{ email: string }[]>`select u.email from users u join memberships m on m.user_id = u.id where m.workspace_id = ${ws.id} and m.role = ${role} limit 1`)[0]?.email
-	if (!reused) {
-		await addPerson(deps, operatorActor(ws), ws, { email: `owner-${process.pid}@scale.test`, name: 'Scale Owner', role: 'owner', password: 'correct horse battery' })
-		await addPerson(deps, operatorActor(ws), ws, { email: `hm-${process.pid}@scale.test`, name: 'Scale HM', role: 'hiring_manager', password: 'correct horse battery' })
-	}
-	const ownerEmail = (await emailOf('owner'))!
-	const hmEmail = (await emailOf('hiring_manager'))!
-	const owner = (await personActor(deps, ws.slug, ownerEmail)) as { userId: string }
-	const hm = (await personActor(deps, ws.slug, hmEmail)) as { userId: string }
-	const tokenOf = async (email: string) => (await createPersonalToken(deps, await personActor(deps, ws.slug, email), { name: 'bench' })).token
-	const ownerToken = await tokenOf(ownerEmail)
-	const hmToken = await tokenOf(hmEmail)
-
 	const t0 = performance.now()
 	const rnd = seededRandom('scale')
 	const now = new Date()
@@ -181,7 +146,6 @@ try {
 		results.push({ tool, scenario, p50: q(0.5), p95: q(0.95), p99: q(0.99) })
 	}
 	await Bun.write(`${import.meta.dir}/results/scale-candidates-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify({ loadavg: loadavg(), candidates: CANDIDATES, applications: CANDIDATES * 2, jobs: JOBS, bench: BENCH, calls: CALLS, results }, null, 2))
-	await pg.end()
 } finally {
 	await cleanup()
 }

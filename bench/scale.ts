@@ -24,13 +24,9 @@
  * bench/results/scale-<date>.json.
  */
 import { cpus, loadavg, totalmem } from 'node:os'
-import postgres from 'postgres'
 import { sql, type SQL } from 'drizzle-orm'
-import { loadConfig } from '../core/config.ts'
-import { createLogger } from '../core/log.ts'
-import { createApp, createDeps } from '../core/main.ts'
-import { openDatabase } from '../db/client.ts'
-import { addPerson, createPersonalToken, createWorkspace, operatorActor, personActor } from '../modules/auth/index.ts'
+import { operatorActor } from '../modules/auth/index.ts'
+import { openScaleWorkspace } from './lib/scale-workspace.ts'
 import { DEFAULT_STAGES } from '../modules/candidates/stages.ts'
 import { ROLE_TEMPLATES } from '../modules/jobs/index.ts'
 import { createKey, createVendor } from '../modules/vendors/index.ts'
@@ -43,43 +39,16 @@ const BENCH = Number(env.BENCH ?? 5_000)
 const VENDOR_JOBS = Number(env.VENDOR_JOBS ?? 10_000)
 const CALLS = Number(env.CALLS ?? 200)
 const WARMUP = Number(env.WARMUP ?? 20)
-const SHARED = env.SHARED_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-const dbName = env.REUSE ?? `bl_scale_${process.pid}`
-const url = SHARED.replace(/\/[^/]*$/, `/${dbName}`)
 const LARGE = ['jobs', 'candidates', 'applications', 'bench_entries', 'ratings']
 
 const FIRST = 'Priya Rahul Anil Sunita Wei Li Maria Jose Ahmed Fatima John Mary James Linda Robert Karen Ivan Olga Kenji Yuki Aarav Diya Omar Sara Lucas Emma Noah Ava Mateo Sofia Arjun Kavya Chen Mei Tom Anna David Laura Ravi Neha Sam Grace Victor Elena Hiro Nina Pedro Lucia Daniel Chloe Amit Pooja Sanjay Deepa Kiran Vikram Meera Rohan Isha Tariq Leila'.split(' ')
 const LAST = 'Sharma Patel Reddy Nguyen Wang Garcia Smith Johnson Brown Khan Ali Kumar Singh Gupta Lee Kim Tanaka Ivanov Rossi Muller Silva Costa Lopez Martin Davis Miller Wilson Moore Taylor Thomas Anderson Jackson White Harris Clark Lewis Young Iyer Rao Menon Nair Joshi Das Bose Chopra Mehta Shah Verma Yadav Pillai Okafor Mensah Haddad Novak Kowalski Dubois Fischer Weber Schmidt Jensen'.split(' ')
 const CITIES = ['Austin, TX', 'Dallas, TX', 'Houston, TX', 'Chicago, IL', 'Newark, NJ', 'Jersey City, NJ', 'Atlanta, GA', 'Charlotte, NC', 'Seattle, WA', 'Phoenix, AZ', 'Remote']
 
-const admin = postgres(SHARED, { max: 1, onnotice: () => {} })
-if (!env.REUSE) await admin.unsafe(`create database ${dbName}`)
-let database: Awaited<ReturnType<typeof openDatabase>> | undefined
-const cleanup = async () => {
-	await database?.close().catch(() => {})
-	if (!env.KEEP && !env.REUSE) await admin.unsafe(`drop database if exists ${dbName} with (force)`).catch(() => {})
-	await admin.end()
-}
-process.on('SIGINT', () => void cleanup().then(() => process.exit(130)))
-
+const { deps, app, pg, ws, reused, owner, hm, cleanup } = await openScaleWorkspace({ pgMax: 2 })
+const ownerToken = owner.token
+const hmToken = hm.token
 try {
-	const config = loadConfig({ ...env, DATABASE_URL: url, BASE_URL: 'http://localhost:3000', RATE_LIMIT_PER_MINUTE: '1000000', REDIS_URL: '', LOG_LEVEL: 'warn', DEMO: 'off' })
-	database = await openDatabase(config)
-	const deps = await createDeps({ config, database, log: createLogger('warn') })
-	const app = createApp(deps)
-	const pg = postgres(url, { max: 2, onnotice: () => {} })
-	const reused = env.REUSE ? (await pg<{ id: string; slug: string; name: string }[]>`select id, slug, name from workspaces where slug like 'scale-%' limit 1`)[0] : undefined
-	const ws = reused ?? (await createWorkspace(deps, { slug: `scale-${process.pid}`, name: 'Scale Staffing' }))
-	const emailOf = async (role: string) => (await pg<{ email: string }[]>`select u.email from users u join memberships m on m.user_id = u.id where m.workspace_id = ${ws.id} and m.role = ${role} limit 1`)[0]?.email
-	if (!reused) {
-		await addPerson(deps, operatorActor(ws), ws, { email: `owner-${process.pid}@scale.test`, name: 'Scale Owner', role: 'owner', password: 'correct horse battery' })
-		await addPerson(deps, operatorActor(ws), ws, { email: `hm-${process.pid}@scale.test`, name: 'Scale HM', role: 'hiring_manager', password: 'correct horse battery' })
-	}
-	const owner = (await personActor(deps, ws.slug, (await emailOf('owner'))!)) as { userId: string }
-	const hm = (await personActor(deps, ws.slug, (await emailOf('hiring_manager'))!)) as { userId: string }
-	const tokenOf = async (email: string) => (await createPersonalToken(deps, await personActor(deps, ws.slug, email), { name: 'bench' })).token
-	const ownerToken = await tokenOf((await emailOf('owner'))!)
-	const hmToken = await tokenOf((await emailOf('hiring_manager'))!)
 	// On a reused database, the vendor that owns the generated jobs gets a new key.
 	const reusedVendor = reused ? (await pg<{ id: string }[]>`select vendor_id as id from jobs where workspace_id = ${ws.id} and vendor_id is not null limit 1`)[0] : undefined
 	const vendor = reusedVendor ? { vendorId: reusedVendor.id, ...(await createKey(deps, operatorActor(ws), reusedVendor.id)) } : await createVendor(deps, operatorActor(ws), { name: `Scale Vendor ${Date.now()}` })
@@ -277,7 +246,6 @@ try {
 		`${import.meta.dir}/results/scale-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
 		JSON.stringify({ loadavg: la, candidates: CANDIDATES, applications: CANDIDATES * PER, jobs: JOBS, bench: BENCH, calls: CALLS, results }, null, 2),
 	)
-	await pg.end()
 } finally {
 	await cleanup()
 }
