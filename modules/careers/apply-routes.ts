@@ -10,13 +10,13 @@ import { anonymousCsrf } from '../../core/http/csrf.ts'
 import type { SafeHtml } from '../../core/html.ts'
 import type { AuthPlugin } from '../../core/http/auth.ts'
 import { normalizeSource, recordCareersEvent } from '../analytics/index.ts'
-import { findWorkspace, type Workspace } from '../auth/index.ts'
+import type { Workspace } from '../auth/index.ts'
 import { applyToJob } from '../candidates/index.ts'
-import { findJobBySlug, jobQuestionsOf, jobUrl, type PublicJob } from '../jobs/index.ts'
+import { jobQuestionsOf, jobUrl, type PublicJob } from '../jobs/index.ts'
+import { publicJobAt } from './lookup.ts'
 import { applyForm, appliedPage, type ApplyFormState } from './apply-pages.ts'
 import { closedJobPage, jobPage } from './pages.ts'
 
-const SLUG = /^[a-z0-9-]{1,80}$/
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
 
 /** The apply form for a job page (sets the anonymous CSRF cookie). */
@@ -30,9 +30,7 @@ export function applyRoutes(deps: AppDeps, auth: AuthPlugin) {
 	return new Elysia({ name: 'careers.apply' }).use(auth).post(
 		'/careers/:workspace/jobs/:slug/apply',
 		async ({ params, body, cookie }) => {
-			const ws = SLUG.test(params.workspace) ? await findWorkspace(deps.db, params.workspace) : null
-			const job = ws && SLUG.test(params.slug) ? await findJobBySlug(deps, ws.id, params.slug) : null
-			if (!ws || !job || job.status === 'Draft') throw new AppError('NOT_FOUND', 'There is no job at this address.')
+			const { ws, job } = await publicJobAt(deps, params.workspace, params.slug)
 			if (job.status !== 'Open') return closedJobPage(ws, job)
 			const fields = body as Record<string, unknown>
 			const file = fields.resume instanceof Blob && fields.resume.size > 0 ? (fields.resume as File) : null

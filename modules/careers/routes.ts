@@ -1,22 +1,15 @@
 /** Public careers routes: `/careers`, a workspace's jobs, the job page, the sitemap. */
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
-import { AppError } from '../../core/errors.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { careersSource, recordCareersEvent } from '../analytics/index.ts'
-import { findWorkspace, listWorkspaces } from '../auth/index.ts'
-import { findJobBySlug, jobUrl, listAllOpenJobs, listOpenJobs, toDate } from '../jobs/index.ts'
+import { listWorkspaces } from '../auth/index.ts'
+import { jobUrl, listAllOpenJobs, listOpenJobs, toDate } from '../jobs/index.ts'
 import { applyRoutes, applySection } from './apply-routes.ts'
+import { publicJobAt, workspaceOr404 } from './lookup.ts'
 import { closedJobPage, jobListPage, jobPage, sitemapXml, workspacesPage } from './pages.ts'
 
-const SLUG = /^[a-z0-9-]{1,80}$/
-
 export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
-	const workspaceOr404 = async (slug: string) => {
-		const ws = SLUG.test(slug) ? await findWorkspace(deps.db, slug) : null
-		if (!ws) throw new AppError('NOT_FOUND', 'There is no careers site at this address.')
-		return ws
-	}
 	return new Elysia({ name: 'careers.routes' })
 		.use(auth)
 		.use(applyRoutes(deps, auth))
@@ -31,13 +24,11 @@ export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
 			{ auth: 'public' },
 		)
 		.get('/careers/:workspace', async ({ params }) => {
-			const ws = await workspaceOr404(params.workspace)
+			const ws = await workspaceOr404(deps, params.workspace)
 			return jobListPage(ws, await listOpenJobs(deps, ws.id))
 		}, { auth: 'public' })
 		.get('/careers/:workspace/jobs/:slug', async ({ params, request, cookie }) => {
-			const ws = await workspaceOr404(params.workspace)
-			const job = SLUG.test(params.slug) ? await findJobBySlug(deps, ws.id, params.slug) : null
-			if (!job || job.status === 'Draft') throw new AppError('NOT_FOUND', 'There is no job at this address.')
+			const { ws, job } = await publicJobAt(deps, params.workspace, params.slug)
 			if (job.status !== 'Open') return closedJobPage(ws, job)
 			const source = careersSource(request, deps.config.baseUrl)
 			await recordCareersEvent(deps, { workspaceId: ws.id, jobId: job.id, kind: 'view', source })
