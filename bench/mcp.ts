@@ -149,9 +149,9 @@ try {
 	const pg = postgres(url, { max: 10, onnotice: () => {} })
 	const t = ROLE_TEMPLATES
 	await pg.unsafe(
-		`insert into jobs (id, workspace_id, slug, title, location, summary, must_have, nice_to_have, status, published_at, created_at)
+		`insert into jobs (id, workspace_id, slug, title, location, summary, must_have, nice_to_have, status, published_at, created_at, closed_at)
 		select 'job_b' || g, $1, 'job-' || g, ($2::text[])[1 + g % $6] || ' ' || g, 'Austin, TX', ($3::text[])[1 + g % $6], string_to_array(($4::text[])[1 + g % $6], '|'), string_to_array(($5::text[])[1 + g % $6], '|'),
-			case when g % 10 = 3 then 'Closed' else 'Open' end, now() - g * interval '1 minute', now() - g * interval '1 minute'
+			case when g % 10 = 3 then 'Closed' else 'Open' end, now() - g * interval '1 minute', now() - g * interval '1 minute', case when g % 10 = 3 then now() end
 		from generate_series(1, $7::int) g`,
 		[ws.id, t.map((r) => r.title), t.map((r) => r.summary), t.map((r) => r.mustHave.join('|')), t.map((r) => r.niceToHave.join('|')), t.length, JOBS],
 	)

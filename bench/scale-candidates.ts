@@ -19,7 +19,7 @@
  * REUSE=<database> measures again on a database a KEEP=1 run left behind (no generation).
  */
 import { cpus, loadavg } from 'node:os'
-import { openScaleWorkspace } from './lib/scale-workspace.ts'
+import { mcpCaller, openScaleWorkspace, timeCalls } from './lib/scale-workspace.ts'
 import { checkResume } from '../modules/candidates/resume-check.ts'
 import { demoCandidate } from '../modules/candidates/seed-data.ts'
 import { DEFAULT_STAGES } from '../modules/candidates/stages.ts'
@@ -42,7 +42,7 @@ try {
 	const now = new Date()
 	const jobs = Array.from({ length: JOBS }, (_, i) => {
 		const t = ROLE_TEMPLATES[i % ROLE_TEMPLATES.length]!
-		return { id: `job_scale_${i}`, workspace_id: ws.id, slug: `job-${i}`, title: `${t.title} ${i}`, location: 'Austin, TX', summary: t.summary, must_have: t.mustHave, nice_to_have: t.niceToHave, status: i % 10 === 3 ? 'Closed' : 'Open', published_at: now, created_at: new Date(now.getTime() - i * 60_000) }
+		return { id: `job_scale_${i}`, workspace_id: ws.id, slug: `job-${i}`, title: `${t.title} ${i}`, location: 'Austin, TX', summary: t.summary, must_have: t.mustHave, nice_to_have: t.niceToHave, status: i % 10 === 3 ? 'Closed' : 'Open', published_at: now, closed_at: i % 10 === 3 ? now : null, created_at: new Date(now.getTime() - i * 60_000) }
 	})
 	const stages = DEFAULT_STAGES.map((s) => s.key)
 	if (!reused) await generate()
@@ -83,23 +83,9 @@ try {
 		console.log(`Generated ${CANDIDATES} candidates, ${CANDIDATES * 2} applications, ${JOBS} jobs, ${BENCH} bench entries in ${Math.round((performance.now() - t0) / 1000)} s`)
 	}
 
-	let rpc = 0
-	const callTool = async (token: string, name: string, args: Record<string, unknown>) => {
-		const res = await app.handle(
-			new Request('http://localhost/api/mcp', {
-				method: 'POST',
-				headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-				body: JSON.stringify({ jsonrpc: '2.0', id: ++rpc, method: 'tools/call', params: { name, arguments: args } }),
-			}),
-		)
-		const text = await res.text()
-		if (res.status !== 200 || text.includes('"isError":true')) throw new Error(`${name} ${JSON.stringify(args)} failed: ${res.status} ${text.slice(0, 300)}`)
-		return text
-	}
-	const firstCursor = async (name: string, args: Record<string, unknown>) => {
-		const text = await callTool(ownerToken, name, args)
-		return JSON.parse(text.slice(text.indexOf('{'))).result.structuredContent.nextCursor as string
-	}
+	const mcp = mcpCaller(app)
+	const { callTool } = mcp
+	const firstCursor = (name: string, args: Record<string, unknown>) => mcp.firstCursor(ownerToken, name, args)
 	const names = (await pg<{ name: string; email: string }[]>`select name, email from candidates where workspace_id = ${ws.id} order by id limit 200`).map((r) => r)
 	const words = ['java', 'python developer', 'kubernetes terraform', 'snowflake', 'salesforce apex', 'austin', 'guidewire', 'data engineer', 'react node', 'oracle dba']
 	const pick = <T>(list: T[], i: number) => list[i % list.length]!
@@ -131,19 +117,11 @@ try {
 	console.log(`\nLoad average before measuring: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (${cpus().length} CPUs)`)
 	console.log(`\n| tool | scenario | p50 ms | p95 ms | p99 ms |\n|---|---|---:|---:|---:|`)
 	for (const [tool, scenario, run] of scenarios) {
-		for (let i = 0; i < WARMUP; i++) await run(i)
-		const times: number[] = []
-		for (let i = 0; i < CALLS; i++) {
-			const s = performance.now()
-			await run(i + WARMUP)
-			times.push(performance.now() - s)
-		}
-		times.sort((a, b) => a - b)
-		const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!
-		const line = `| ${tool} | ${scenario} | ${q(0.5).toFixed(1)} | ${q(0.95).toFixed(1)}${q(0.95) >= 50 ? ' ⚠' : ''} | ${q(0.99).toFixed(1)} |`
+		const { p50, p95, p99 } = await timeCalls(run, WARMUP, CALLS)
+		const line = `| ${tool} | ${scenario} | ${p50.toFixed(1)} | ${p95.toFixed(1)}${p95 >= 50 ? ' ⚠' : ''} | ${p99.toFixed(1)} |`
 		console.log(line)
 		rows.push(line)
-		results.push({ tool, scenario, p50: q(0.5), p95: q(0.95), p99: q(0.99) })
+		results.push({ tool, scenario, p50, p95, p99 })
 	}
 	await Bun.write(`${import.meta.dir}/results/scale-candidates-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify({ loadavg: loadavg(), candidates: CANDIDATES, applications: CANDIDATES * 2, jobs: JOBS, bench: BENCH, calls: CALLS, results }, null, 2))
 } finally {

@@ -26,7 +26,7 @@
 import { cpus, loadavg, totalmem } from 'node:os'
 import { sql, type SQL } from 'drizzle-orm'
 import { operatorActor } from '../modules/auth/index.ts'
-import { openScaleWorkspace } from './lib/scale-workspace.ts'
+import { mcpCaller, openScaleWorkspace, timeCalls } from './lib/scale-workspace.ts'
 import { DEFAULT_STAGES } from '../modules/candidates/stages.ts'
 import { ROLE_TEMPLATES } from '../modules/jobs/index.ts'
 import { createKey, createVendor } from '../modules/vendors/index.ts'
@@ -75,11 +75,11 @@ try {
 			await tx`insert into pipeline_stages ${tx(DEFAULT_STAGES.map((s) => ({ workspace_id: w, key: s.key, label: s.label, position: s.position })))} on conflict do nothing`
 			const s1 = performance.now()
 			await tx.unsafe(
-				`insert into jobs (id, workspace_id, vendor_id, vendor_job_id, slug, title, location, summary, must_have, nice_to_have, status, published_at, created_at, updated_at)
+				`insert into jobs (id, workspace_id, vendor_id, vendor_job_id, slug, title, location, summary, must_have, nice_to_have, status, published_at, created_at, updated_at, closed_at)
 				select 'job_s' || g, $1, case when g <= $9 then $2 end, case when g <= $9 then 'vj-' || g end, 'job-' || g,
 					($3::text[])[1 + g % $8] || ' ' || g, ($6::text[])[1 + g % 11], ($7::text[])[1 + g % $8], string_to_array(($4::text[])[1 + g % $8], '|'), string_to_array(($5::text[])[1 + g % $8], '|'),
 					case when g % 10 = 3 then 'Closed' when g % 10 = 7 then 'Draft' else 'Open' end, case when g % 10 <> 7 then now() - g * interval '1 minute' end,
-					now() - g * interval '1 minute', now() - g * interval '1 minute'
+					now() - g * interval '1 minute', now() - g * interval '1 minute', case when g % 10 = 3 then now() end
 				from generate_series(1, $10::int) g`,
 				[w, vendor.vendorId, t.map((r) => r.title), t.map((r) => r.mustHave.join('|')), t.map((r) => r.niceToHave.join('|')), CITIES, t.map((r) => r.summary), t.length, VENDOR_JOBS, JOBS],
 			)
@@ -133,27 +133,15 @@ try {
 		console.log(`Generated ${CANDIDATES} candidates, ${CANDIDATES * PER} applications, ${JOBS} jobs, ${BENCH} bench entries in ${Math.round((performance.now() - t0) / 1000)} s`)
 	}
 
-	let rpc = 0
-	const callTool = async (token: string, name: string, args: Record<string, unknown>) => {
-		const res = await app.handle(
-			new Request('http://localhost/api/mcp', {
-				method: 'POST',
-				headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-				body: JSON.stringify({ jsonrpc: '2.0', id: ++rpc, method: 'tools/call', params: { name, arguments: args } }),
-			}),
-		)
-		const text = await res.text()
-		if (res.status !== 200 || text.includes('"isError":true')) throw new Error(`${name} ${JSON.stringify(args)} failed: ${res.status} ${text.slice(0, 300)}`)
-		return text
-	}
+	const mcp = mcpCaller(app)
+	const { callTool } = mcp
 	const restJobs = async () => {
 		const res = await app.handle(new Request('http://localhost/api/v1/jobs', { headers: { authorization: `Bearer ${vendor.apiKey}` } }))
 		const text = await res.text()
 		if (res.status !== 200) throw new Error(`GET /api/v1/jobs: ${res.status} ${text.slice(0, 300)}`)
 		return text
 	}
-	const structured = (text: string) => JSON.parse(text.slice(text.indexOf('{'))).result.structuredContent
-	const firstCursor = async (name: string, args: Record<string, unknown>) => structured(await callTool(ownerToken, name, args)).nextCursor as string
+	const firstCursor = (name: string, args: Record<string, unknown>) => mcp.firstCursor(ownerToken, name, args)
 	const people = await pg<{ name: string; email: string }[]>`select name, email from candidates where workspace_id = ${ws.id} and id like 'cand_s%' order by id limit 200`
 	const jobIds = (await pg<{ id: string }[]>`select id from jobs where workspace_id = ${ws.id} order by id limit 500`).map((r) => r.id)
 	const words = ['java', 'python developer', 'kubernetes terraform', 'snowflake', 'salesforce apex', 'austin', 'guidewire', 'data engineer', 'react node', 'oracle dba']
@@ -227,20 +215,12 @@ try {
 	console.log(`\n| tool | scenario | p50 ms | p95 ms | p99 ms | plan |\n|---|---|---:|---:|---:|---|`)
 	const only = env.ONLY ? new RegExp(env.ONLY) : null
 	for (const [tool, scenario, run] of scenarios.filter(([tool, scenario]) => !only || only.test(`${tool} ${scenario}`))) {
-		for (let i = 0; i < WARMUP; i++) await run(i)
-		const times: number[] = []
-		for (let i = 0; i < CALLS; i++) {
-			const s = performance.now()
-			await run(i + WARMUP)
-			times.push(performance.now() - s)
-		}
-		times.sort((a, b) => a - b)
-		const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!
+		const { p50, p95, p99 } = await timeCalls(run, WARMUP, CALLS)
 		const plans = await plansOf(() => run(1))
 		const scans = [...new Set(plans.flatMap((p) => p.seqScans))]
 		const planNote = !plans.length ? 'no large table' : scans.length ? `SEQ SCAN: ${scans.join(', ')}` : 'index'
-		console.log(`| ${tool} | ${scenario} | ${q(0.5).toFixed(1)} | ${q(0.95).toFixed(1)}${q(0.95) >= 50 ? ' ⚠' : ''} | ${q(0.99).toFixed(1)} | ${planNote} |`)
-		results.push({ tool, scenario, p50: q(0.5), p95: q(0.95), p99: q(0.99), plans })
+		console.log(`| ${tool} | ${scenario} | ${p50.toFixed(1)} | ${p95.toFixed(1)}${p95 >= 50 ? ' ⚠' : ''} | ${p99.toFixed(1)} | ${planNote} |`)
+		results.push({ tool, scenario, p50, p95, p99, plans })
 	}
 	await Bun.write(
 		`${import.meta.dir}/results/scale-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,

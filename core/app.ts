@@ -9,6 +9,7 @@ import type { AppDeps } from './deps.ts'
 import { AppError } from './errors.ts'
 import { createAuthPlugin, declaredAuth, type ActorResolvers } from './http/auth.ts'
 import { errorResponse, toAppError } from './http/errors.ts'
+import { allowedMethodsOf, methodNotAllowed } from './http/method-not-allowed.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import type { HttpKit } from './module.ts'
 import { RegistryError } from './registry.ts'
@@ -25,6 +26,7 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 	const resolvers = buildResolvers(deps)
 	const auth = createAuthPlugin(deps, resolvers)
 	const started = Date.now()
+	let allowedFor: (pathname: string) => string[] = () => []
 
 	let app = new Elysia({ name: 'benchline' })
 		.onRequest(({ set, request }) => {
@@ -33,7 +35,12 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 			if (new URL(request.url).pathname.startsWith('/api/')) set.headers['Cache-Control'] = 'no-store'
 			if (!deps.availability.up() && !request.url.includes('/static/')) throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', { retryAfter: 5 })
 		})
-		.onError(({ error, code, request }) => errorResponse(toAppError(error, code, deps.log, request), request))
+		// A known address asked with the wrong method answers 405 (with Allow), not 404.
+		.onError(({ error, code, request }) => errorResponse(toAppError((code === 'NOT_FOUND' && methodNotAllowed(request, allowedFor)) || error, code, deps.log, request), request))
+		.onAfterHandle(({ request, response }) => {
+			// Answers built as a Response keep their own headers: the MCP SDK says `no-cache, no-transform`.
+			if (response instanceof Response && new URL(request.url).pathname.startsWith('/api/')) response.headers.set('Cache-Control', /no-transform/.test(response.headers.get('cache-control') ?? '') ? 'no-store, no-transform' : 'no-store')
+		})
 		.onAfterResponse(({ request, set }) => {
 			if (deps.config.logLevel === 'debug') deps.log.debug('request', { method: request.method, path: new URL(request.url).pathname, status: set.status })
 		})
@@ -51,6 +58,7 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 	for (const m of deps.registry.modules) if (m.routes) app = app.use(m.routes(deps, { auth }))
 	for (const plugin of extra) app = app.use(plugin({ auth }))
 
+	allowedFor = allowedMethodsOf(app.routes)
 	const undeclared = app.routes.filter((r) => !declaredAuth(r.hooks)).map((r) => `${r.method} ${r.path}`)
 	if (undeclared.length) throw new RegistryError(undeclared.map((r) => `route ${r} does not declare auth`))
 	return app

@@ -15,6 +15,8 @@ export interface Config {
 	readonly baseUrl: string
 	/** PostgreSQL connection string; unset means the embedded PGlite database in `dataDir`. */
 	readonly databaseUrl: string | undefined
+	/** Connections each instance keeps to PostgreSQL (DATABASE_URL only). */
+	readonly databasePoolSize: number
 	/** Folder for the embedded database and uploaded files. */
 	readonly dataDir: string
 	/** Redis connection string; when set, rate limits are shared by every instance. */
@@ -25,6 +27,12 @@ export interface Config {
 	readonly mailFrom: string
 	/** Requests per minute allowed for one credential. */
 	readonly rateLimitPerMinute: number
+	/**
+	 * Requests per minute to the REST API (`/api/v1`) from one client address, counted before the
+	 * credential is looked up, so a flood of bad keys is refused cheaply. Default: 10 × the
+	 * per-credential limit, at least 6,000 (several vendors may share one address).
+	 */
+	readonly rateLimitPerAddressPerMinute: number
 	/** Whether a first start on an empty embedded database creates the demo workspace. */
 	readonly demo: boolean
 	/** Minimum level of log lines written to stderr. */
@@ -57,6 +65,25 @@ export interface Config {
 	 * server closes it (`HTTP_IDLE_TIMEOUT`, 1–255, Bun's limit; default 30). Tests of slow clients set it low.
 	 */
 	readonly httpIdleTimeout: number
+	/**
+	 * Seconds one MCP tool call may run before it is answered with a tool error (`MCP_TOOL_TIMEOUT`,
+	 * 1–255; default 20, and always below `HTTP_IDLE_TIMEOUT`, which would otherwise cut the connection first).
+	 */
+	readonly mcpToolTimeout: number
+	/**
+	 * Seconds one e-mail's delivery may take in all (`SMTP_TIMEOUT`, 1–240; default 120, below the
+	 * outbox's 5-minute lease so a slow send is never claimed twice). Connecting and the server's
+	 * greeting get at most 10 s of it, and 30 s of silence ends it too; a server that trickles its
+	 * answers is cut at this bound.
+	 */
+	readonly smtpTimeout: number
+	/** Seconds one request to the messaging provider may take, its answer included (`MESSAGING_TIMEOUT`, 1–240; default 15). */
+	readonly messagingTimeout: number
+	/**
+	 * Seconds one read of a calendar feed may take, redirects and body included (`CALENDAR_FEED_TIMEOUT`,
+	 * 1–255; default 10, and always below `HTTP_IDLE_TIMEOUT`: the settings page reads the feed while the person waits).
+	 */
+	readonly calendarFeedTimeout: number
 }
 
 export interface S3Config {
@@ -87,6 +114,9 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>
 
 const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent']
+
+/** localhost, *.localhost, 127.0.0.0/8 and ::1 (as `URL.hostname` spells them). */
+const isLoopbackHost = (hostname: string) => hostname === 'localhost' || hostname.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname) || hostname === '[::1]'
 
 /** Parses and validates the environment; throws `ConfigError` listing every problem. */
 export function loadConfig(env: Env = process.env): Config {
@@ -130,6 +160,12 @@ export function loadConfig(env: Env = process.env): Config {
 			problems.push('BASE_URL must be an http:// or https:// origin without a path, e.g. https://jobs.example.com')
 		}
 	}
+	// In production the sign-in pages, the OAuth server and the MCP endpoint carry passwords and
+	// tokens: a plain-http public origin would send them in the clear. Loopback stays allowed (a
+	// proxy on the same host, local trials of the production image).
+	const production = value('NODE_ENV')?.toLowerCase() === 'production'
+	if (production && baseUrl.startsWith('http:') && !isLoopbackHost(new URL(baseUrl).hostname))
+		problems.push(`BASE_URL must be an https:// origin in production (NODE_ENV=production), got ${baseUrl}: plain http is allowed only on loopback (localhost, 127.0.0.1, [::1])`)
 
 	const demoRaw = (value('DEMO') ?? 'on').toLowerCase()
 	if (!['on', 'off', 'true', 'false', '1', '0'].includes(demoRaw)) problems.push('DEMO must be "on" or "off"')
@@ -185,15 +221,24 @@ export function loadConfig(env: Env = process.env): Config {
 	const feedsRaw = (value('CALENDAR_FEEDS_ALLOW_PRIVATE') ?? 'off').toLowerCase()
 	if (!['on', 'off', 'true', 'false', '1', '0'].includes(feedsRaw)) problems.push('CALENDAR_FEEDS_ALLOW_PRIVATE must be "on" or "off"')
 
+	const rateLimitPerMinute = integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000)
+	const httpIdleTimeout = integer('HTTP_IDLE_TIMEOUT', 30, 1, 255)
+	const mcpToolTimeout = integer('MCP_TOOL_TIMEOUT', Math.max(1, Math.min(20, httpIdleTimeout - 1)), 1, 255)
+	if (value('MCP_TOOL_TIMEOUT') !== undefined && mcpToolTimeout >= httpIdleTimeout) problems.push(`MCP_TOOL_TIMEOUT must be less than HTTP_IDLE_TIMEOUT (${httpIdleTimeout}), or the connection is closed before the tool call is answered`)
+	const calendarFeedTimeout = integer('CALENDAR_FEED_TIMEOUT', Math.max(1, Math.min(10, httpIdleTimeout - 1)), 1, 255)
+	if (value('CALENDAR_FEED_TIMEOUT') !== undefined && calendarFeedTimeout >= httpIdleTimeout) problems.push(`CALENDAR_FEED_TIMEOUT must be less than HTTP_IDLE_TIMEOUT (${httpIdleTimeout}), or the settings page's connection is closed before the feed is read`)
+
 	const config: Config = {
 		port,
 		baseUrl,
 		databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+		databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 1000),
 		dataDir: value('DATA_DIR') ?? './data',
 		redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
 		smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
 		mailFrom,
-		rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+		rateLimitPerMinute,
+		rateLimitPerAddressPerMinute: integer('RATE_LIMIT_PER_ADDRESS_PER_MINUTE', Math.max(6000, 10 * rateLimitPerMinute), 1, 10_000_000),
 		demo: ['on', 'true', '1'].includes(demoRaw),
 		logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'info',
 		allowedOrigins,
@@ -204,7 +249,11 @@ export function loadConfig(env: Env = process.env): Config {
 		interviewWebhookSecret: webhookSecret('INTERVIEW_WEBHOOK_SECRET'),
 		inboundMailSecret: webhookSecret('INBOUND_MAIL_SECRET'),
 		calendarFeedsAllowPrivate: ['on', 'true', '1'].includes(feedsRaw),
-		httpIdleTimeout: integer('HTTP_IDLE_TIMEOUT', 30, 1, 255),
+		httpIdleTimeout,
+		mcpToolTimeout,
+		smtpTimeout: integer('SMTP_TIMEOUT', 120, 1, 240),
+		messagingTimeout: integer('MESSAGING_TIMEOUT', 15, 1, 240),
+		calendarFeedTimeout,
 	}
 	if (problems.length) throw new ConfigError(problems)
 	return Object.freeze(config)

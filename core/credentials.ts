@@ -5,7 +5,6 @@
  * `bl_<type>_<30 random base62><6 base62 CRC32 checksum>`: scannable by secret scanners, rejected
  * without a database query when mistyped, and stored only as their SHA-256 (hex).
  */
-import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
 import { createHash, timingSafeEqual } from 'node:crypto'
 
 export type CredentialType = 'vk' | 'pat' | 'at' | 'rt' | 'code' | 'ul'
@@ -75,17 +74,30 @@ export function safeEqual(a: string, b: string): boolean {
 	return timingSafeEqual(x, y)
 }
 
-/** A random token for cookies (sessions, CSRF): 160 bits, base32. */
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567'
+
+/**
+ * `length` random characters of lower-case base32, 5 bits each (a byte's low 5 bits: 256 is a
+ * multiple of 32, so every character is equally likely). Ids are drawn on every write, and a
+ * general base32 encoder cost about 3 µs an id (4 % of a publish's JavaScript).
+ */
+function randomBase32(length: number): string {
+	let out = ''
+	for (const byte of crypto.getRandomValues(new Uint8Array(length))) out += BASE32[byte & 31]
+	return out
+}
+
+/** A random token for cookies (sessions, CSRF): 160 bits by default, base32 (the same text as base32 of `bytes` random bytes). */
 export function randomToken(bytes = 20): string {
-	return encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(bytes)))
+	return randomBase32(Math.ceil((bytes * 8) / 5))
 }
 
 /** A new opaque identifier with a type prefix, e.g. `job_k3x…` (100 random bits). */
 export function newId(prefix: string): string {
-	return `${prefix}_${randomToken(13).slice(0, 20)}`
+	return `${prefix}_${randomBase32(20)}`
 }
 
 /** A short, human-friendly suffix for public slugs. */
 export function shortCode(length = 6): string {
-	return randomToken(8).slice(0, length)
+	return randomBase32(length)
 }

@@ -10,6 +10,8 @@ export type AppErrorCode =
 	| 'FORBIDDEN'
 	/** The record does not exist or is out of the caller's reach (both answered alike). */
 	| 'NOT_FOUND'
+	/** The address exists but not with this HTTP method; the `Allow` header lists the methods. */
+	| 'METHOD_NOT_ALLOWED'
 	/** The request body is not JSON (or not a JSON object). */
 	| 'INVALID_BODY'
 	/** The request body is larger than the door allows. */
@@ -29,6 +31,7 @@ export const statusOf: Record<AppErrorCode, number> = {
 	UNAUTHORIZED: 401,
 	FORBIDDEN: 403,
 	NOT_FOUND: 404,
+	METHOD_NOT_ALLOWED: 405,
 	INVALID_BODY: 400,
 	PAYLOAD_TOO_LARGE: 413,
 	VALIDATION: 422,

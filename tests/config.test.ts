@@ -1,16 +1,29 @@
 /** Configuration: read once from the environment, validated (every problem at once), frozen. */
 import { describe, expect, test } from 'bun:test'
 import { resolve } from 'node:path'
-import { ConfigError, loadConfig } from '../core/config.ts'
+import { loadConfig } from '../core/config.ts'
+import { configProblems } from './helpers.ts'
 
 function problemsOf(env: Record<string, string>): string[] {
-	try {
-		loadConfig(env)
-	} catch (error) {
-		expect(error).toBeInstanceOf(ConfigError)
-		return (error as ConfigError).problems
-	}
-	throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`)
+	const problems = configProblems(env)
+	if (!problems.length) throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`)
+	return problems
+}
+
+/** Starts the server with `env` (and nothing else) and expects it to refuse: its exit code and what it printed. */
+async function failedStart(env: Record<string, string>): Promise<string> {
+	const root = resolve(import.meta.dir, '..')
+	const proc = Bun.spawn([resolve(root, 'node_modules/.bin/bun'), 'core/main.ts'], {
+		cwd: root,
+		env: { PATH: process.env.PATH ?? '', DATA_DIR: '/nonexistent/benchline-config-test', ...env },
+		stdout: 'pipe',
+		stderr: 'pipe',
+	})
+	const timer = setTimeout(() => proc.kill(), 15_000)
+	const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited])
+	clearTimeout(timer)
+	expect(code).not.toBe(0)
+	return stderr
 }
 
 describe('defaults', () => {
@@ -20,6 +33,7 @@ describe('defaults', () => {
 			port: 3000,
 			baseUrl: 'http://localhost:3000',
 			databaseUrl: undefined,
+			databasePoolSize: 10,
 			dataDir: './data',
 			redisUrl: undefined,
 			smtpUrl: undefined,
@@ -72,6 +86,39 @@ describe('defaults', () => {
 	})
 })
 
+describe('the per-address REST limit (I13)', () => {
+	test('defaults to 10 × RATE_LIMIT_PER_MINUTE, at least 6,000, so it never undercuts one key', () => {
+		expect(loadConfig({}).rateLimitPerAddressPerMinute).toBe(6000)
+		expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '3' }).rateLimitPerAddressPerMinute).toBe(6000)
+		expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '2000' }).rateLimitPerAddressPerMinute).toBe(20000)
+		expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '2000', RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '500' }).rateLimitPerAddressPerMinute).toBe(500)
+	})
+})
+
+describe('production refuses a plain-http public origin (L2)', () => {
+	const production = { NODE_ENV: 'production' }
+
+	test('NODE_ENV=production with an http:// BASE_URL on a public or private host stops start-up, naming BASE_URL', () => {
+		for (const base of ['http://jobs.example.com', 'http://10.0.0.5:3000', 'http://192.168.1.20', 'http://[2001:db8::1]', 'http://127.0.0.1.nip.io', 'http://localhost.example.com']) {
+			const problems = problemsOf({ ...production, BASE_URL: base })
+			expect({ base, problems }).toEqual({ base, problems: [expect.stringMatching(/^BASE_URL must be an https:\/\/ origin in production \(NODE_ENV=production\)/)] })
+		}
+		expect(problemsOf({ NODE_ENV: 'Production', BASE_URL: 'http://jobs.example.com' })).toHaveLength(1)
+	})
+
+	test('https, loopback http and the default origin are accepted in production; other environments accept http', () => {
+		for (const base of ['https://jobs.example.com', 'http://localhost:8080', 'http://127.0.0.1:3000', 'http://127.1.2.3', 'http://[::1]:3000', 'http://app.localhost']) expect(loadConfig({ ...production, BASE_URL: base }).baseUrl).toBe(new URL(base).origin)
+		expect(loadConfig(production).baseUrl).toBe('http://localhost:3000')
+		for (const env of ['development', 'test', '']) expect(loadConfig({ NODE_ENV: env, BASE_URL: 'http://jobs.example.com' }).baseUrl).toBe('http://jobs.example.com')
+		expect(loadConfig({ BASE_URL: 'http://jobs.example.com' }).https).toBe(false)
+	})
+
+	test('the production server does not start on a plain-http public origin', async () => {
+		const stderr = await failedStart({ NODE_ENV: 'production', BASE_URL: 'http://jobs.example.com' })
+		expect(stderr).toContain('BASE_URL must be an https:// origin in production')
+	})
+})
+
 describe('bad values stop start-up with a ConfigError naming the variable', () => {
 	const bad: [variable: string, value: string][] = [
 		['PORT', 'abc'],
@@ -86,12 +133,17 @@ describe('bad values stop start-up with a ConfigError naming the variable', () =
 		['BASE_URL', 'https://user:pw@jobs.example.com'],
 		['DATABASE_URL', 'mysql://db/benchline'],
 		['DATABASE_URL', 'not a url'],
+		['DATABASE_POOL_SIZE', '0'],
+		['DATABASE_POOL_SIZE', 'ten'],
 		['REDIS_URL', 'http://cache:6379'],
 		['SMTP_URL', 'http://mail'],
 		['RATE_LIMIT_PER_MINUTE', '0'],
 		['RATE_LIMIT_PER_MINUTE', 'lots'],
 		['RATE_LIMIT_PER_MINUTE', '1.5'],
 		['RATE_LIMIT_PER_MINUTE', '1000001'],
+		['RATE_LIMIT_PER_ADDRESS_PER_MINUTE', '0'],
+		['RATE_LIMIT_PER_ADDRESS_PER_MINUTE', 'many'],
+		['RATE_LIMIT_PER_ADDRESS_PER_MINUTE', '10000001'],
 		['DEMO', 'maybe'],
 		['LOG_LEVEL', 'loud'],
 		['MAIL_FROM', 'nobody'],
@@ -117,17 +169,7 @@ describe('bad values stop start-up with a ConfigError naming the variable', () =
 	})
 
 	test('the server does not start with a bad value, and says which variable is wrong', async () => {
-		const root = resolve(import.meta.dir, '..')
-		const proc = Bun.spawn([resolve(root, 'node_modules/.bin/bun'), 'core/main.ts'], {
-			cwd: root,
-			env: { PATH: process.env.PATH ?? '', PORT: 'not-a-port', RATE_LIMIT_PER_MINUTE: '-5', DATA_DIR: '/nonexistent/benchline-config-test' },
-			stdout: 'pipe',
-			stderr: 'pipe',
-		})
-		const timer = setTimeout(() => proc.kill(), 15_000)
-		const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited])
-		clearTimeout(timer)
-		expect(code).not.toBe(0)
+		const stderr = await failedStart({ PORT: 'not-a-port', RATE_LIMIT_PER_MINUTE: '-5' })
 		expect(stderr).toContain('PORT')
 		expect(stderr).toContain('RATE_LIMIT_PER_MINUTE')
 		expect(stderr).not.toContain('    at ') // a message, not a stack trace

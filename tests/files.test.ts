@@ -15,6 +15,7 @@ import { requestCandidateDocuments } from '../modules/documents/requests.ts'
 import { samplePdf } from '../modules/documents/seed.ts'
 import { candidateDocuments } from '../modules/documents/table.ts'
 import { storeUpload } from '../modules/documents/uploads.ts'
+import { textToSend } from '../modules/outbox/index.ts'
 import { outbox } from '../modules/outbox/table.ts'
 import { newPerson, newWorkspace, testDeps, unique } from './helpers.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob } from './staffing-fixtures.ts'
@@ -70,7 +71,7 @@ test('with S3 configured, an uploaded document lands in the bucket, not under DA
 	const applicationId = await newApplication(ws, candidateId, await newVendorJob(ws, { vendorId: await newSubmissionVendor(ws), title: 'QA Lead' }))
 	await requestCandidateDocuments(deps, recruiter, { candidateId, applicationId, items: ['visa'], includeJobLink: false })
 	const [mail] = await deps.db.select().from(outbox).where(and(eq(outbox.to, email), eq(outbox.channel, 'email')))
-	const token = mail!.text.match(/\/upload\/(bl_ul_[0-9A-Za-z]+)/)![1]!
+	const token = (await textToSend(deps.secret, mail!)).match(/\/upload\/(bl_ul_[0-9A-Za-z]+)/)![1]!
 	const pdf = samplePdf('visa of Ana')
 	await storeUpload(deps, token, 'visa', { name: 'visa.pdf', bytes: pdf })
 	const [doc] = await deps.db.select().from(candidateDocuments).where(eq(candidateDocuments.candidateId, candidateId))

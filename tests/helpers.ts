@@ -4,7 +4,7 @@
  */
 import { appendFileSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { loadConfig } from '../core/config.ts'
+import { ConfigError, loadConfig } from '../core/config.ts'
 import type { AppDeps } from '../core/deps.ts'
 import { createLogger } from '../core/log.ts'
 import { createApp, createDeps } from '../core/main.ts'
@@ -137,9 +137,20 @@ let served: Promise<{ url: string; deps: AppDeps }> | undefined
 export function serveApp(): Promise<{ url: string; deps: AppDeps }> {
 	served ??= (async () => {
 		let handle: (r: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 })
-		const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (r) => handle(r) })
+		// In front of the app as nginx is in production: it says who the client is (X-Forwarded-For),
+		// so browsers are counted apart from in-process requests, which have no address ("unknown")
+		// and whose failed sign-ins would otherwise slow browsers down.
+		const server = Bun.serve({
+			port: 0,
+			hostname: '127.0.0.1',
+			fetch: (r, srv) => {
+				const headers = new Headers(r.headers)
+				headers.set('x-forwarded-for', srv.requestIP(r)?.address ?? '127.0.0.1')
+				return handle(new Request(r, { headers }))
+			},
+		})
 		const url = `http://127.0.0.1:${server.port}`
-		const deps = await testDeps({ BASE_URL: url })
+		const deps = await testDeps({ BASE_URL: url, TRUST_PROXY: 'on' })
 		const app = createApp(deps)
 		handle = (r) => app.handle(r)
 		return { url, deps }
@@ -169,4 +180,15 @@ export async function openScratchDatabase(): Promise<Database> {
 	const copy = await openMemoryDatabase(shared.dump ? await shared.dump() : undefined)
 	if (!shared.dump) await copy.migrate()
 	return copy
+}
+
+/** What `loadConfig` refuses in `env`, one line per problem (empty when it accepts it). */
+export function configProblems(env: Record<string, string>): string[] {
+	try {
+		loadConfig(env)
+		return []
+	} catch (error) {
+		if (!(error instanceof ConfigError)) throw error
+		return error.problems
+	}
 }

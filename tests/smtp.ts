@@ -1,7 +1,8 @@
 /**
  * A real SMTP server on loopback (the `smtp-server` package) that keeps every message it receives,
  * parsed with postal-mime. It can be stopped and started again on the same port, to test that the
- * outbox loses nothing while the mail server is down.
+ * outbox loses nothing while the mail server is down, and it can hang in the middle of a message
+ * (`stall`), to test the outbox's timeouts.
  */
 import PostalMime, { type Email } from 'postal-mime'
 import { SMTPServer } from 'smtp-server'
@@ -17,6 +18,8 @@ export interface TestSmtp {
 	readonly port: number
 	readonly url: string
 	readonly received: ReceivedMail[]
+	/** Messages read in full but never answered (`stall`): the sender is left waiting after DATA. */
+	readonly stalled: ReceivedMail[]
 	/** Mail received for one address. */
 	to(address: string): ReceivedMail[]
 	/** Waits until `predicate` holds (polling), or fails after `timeoutMs`. */
@@ -28,10 +31,13 @@ export interface TestSmtp {
 export interface SmtpOptions {
 	/** Recipients refused with 550 (a permanent failure). */
 	refuse?: (address: string) => boolean
+	/** Recipients whose message is read to its end and then never answered (a server hung mid-DATA). */
+	stall?: (address: string) => boolean
 }
 
 export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
 	const received: ReceivedMail[] = []
+	const stalled: ReceivedMail[] = []
 	let port = 0
 	let server: SMTPServer | undefined
 
@@ -51,7 +57,11 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
 				stream.on('data', (c: Buffer) => chunks.push(c))
 				stream.on('end', async () => {
 					const raw = Buffer.concat(chunks)
-					received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), raw, parsed: await PostalMime.parse(raw) })
+					const to = session.envelope.rcptTo.map((r) => r.address)
+					const mail = { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to, raw, parsed: await PostalMime.parse(raw) }
+					// A stalled message is never acknowledged: the sender has no 250 and must give up.
+					if (to.some((a) => options.stall?.(a))) return void stalled.push(mail)
+					received.push(mail)
 					callback()
 				})
 			},
@@ -72,6 +82,7 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<TestSmtp> {
 			return `smtp://127.0.0.1:${port}`
 		},
 		received,
+		stalled,
 		to: (address) => received.filter((m) => m.to.includes(address)),
 		async waitFor(predicate, timeoutMs = 15_000) {
 			const deadline = Date.now() + timeoutMs

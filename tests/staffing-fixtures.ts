@@ -42,7 +42,7 @@ export async function newVendorJob(ws: TestWorkspace, o: { vendorId?: string | n
 	deps ??= await testDeps()
 	const id = newId('job')
 	const status = o.status ?? 'Open'
-	await deps.db.insert(jobs).values({ id, workspaceId: ws.id, vendorId: o.vendorId ?? null, vendorJobId: o.vendorId ? unique('REQ-') : null, slug: unique('job-'), title: o.title ?? 'Java Developer', status, publishedAt: status === 'Open' ? new Date() : null })
+	await deps.db.insert(jobs).values({ id, workspaceId: ws.id, vendorId: o.vendorId ?? null, vendorJobId: o.vendorId ? unique('REQ-') : null, slug: unique('job-'), title: o.title ?? 'Java Developer', status, publishedAt: status === 'Open' ? new Date() : null, closedAt: status === 'Closed' ? new Date() : null })
 	return id
 }
 

@@ -51,3 +51,39 @@ export async function openScaleWorkspace(options: { pgMax: number }) {
 		throw error
 	}
 }
+
+/** MCP `tools/call` through the app in-process (token check, rate limit, SDK, JSON); throws on an HTTP or tool error. */
+export function mcpCaller(app: { handle(request: Request): Response | Promise<Response> }) {
+	let rpc = 0
+	const callTool = async (token: string, name: string, args: Record<string, unknown>) => {
+		const res = await app.handle(
+			new Request('http://localhost/api/mcp', {
+				method: 'POST',
+				headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+				body: JSON.stringify({ jsonrpc: '2.0', id: ++rpc, method: 'tools/call', params: { name, arguments: args } }),
+			}),
+		)
+		const text = await res.text()
+		if (res.status !== 200 || text.includes('"isError":true')) throw new Error(`${name} ${JSON.stringify(args)} failed: ${res.status} ${text.slice(0, 300)}`)
+		return text
+	}
+	/** The tool's structured result. */
+	const structured = (text: string) => JSON.parse(text.slice(text.indexOf('{'))).result.structuredContent
+	/** The cursor of the tool's first page. */
+	const firstCursor = async (token: string, name: string, args: Record<string, unknown>) => structured(await callTool(token, name, args)).nextCursor as string
+	return { callTool, structured, firstCursor }
+}
+
+/** Runs `run` WARMUP times unmeasured, then CALLS times one after another; its latency percentiles in ms. */
+export async function timeCalls(run: (i: number) => Promise<unknown>, warmup: number, calls: number): Promise<{ p50: number; p95: number; p99: number }> {
+	for (let i = 0; i < warmup; i++) await run(i)
+	const times: number[] = []
+	for (let i = 0; i < calls; i++) {
+		const s = performance.now()
+		await run(i + warmup)
+		times.push(performance.now() - s)
+	}
+	times.sort((a, b) => a - b)
+	const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!
+	return { p50: q(0.5), p95: q(0.95), p99: q(0.99) }
+}

@@ -5,24 +5,31 @@
  *   auth: 'public'                 anyone (careers pages, health, OAuth endpoints)
  *   auth: 'form'                   anyone, but a form post must carry the double-submit CSRF token
  *   auth: 'vendor'                 a vendor API key (`Authorization: Bearer bl_vk_…`), rate limited
+ *   auth: 'vendor-key'             the same, but the route looks the key up inside its own statement
+ *                                  (publish: one round trip instead of two); the route gets `vendorKey`
+ *                                  and keeps the precedence by checking the key on its error paths
  *   auth: 'mcp'                    a personal token or OAuth access token for `/api/mcp`, rate limited;
  *                                  a foreign browser Origin is 403; 401s point at the resource metadata
  *   auth: 'signed-in'              a person with a portal session (pages); posts are CSRF-checked
  *   auth: { permission: 'x:y' }    a signed-in person whose role or grants include the permission
  *
  * Error precedence on the REST door follows design.md: 401, 403, 429, then the body (413, 400).
+ * One exception: the per-address limit is counted before the credential is looked up, so a 429
+ * from it comes before a 401.
  */
 import { Elysia } from 'elysia'
 import type { Actor } from '../actor.ts'
 import type { AppDeps } from '../deps.ts'
+import { credentialType, hashSecret } from '../credentials.ts'
 import { AppError } from '../errors.ts'
 import type { CredentialVerifier, PermissionKey } from '../module.ts'
 import { parseBearer } from './bearer.ts'
+import { clientAddress, type RequestIPSource } from './client-address.ts'
 import { applyCors } from './cors.ts'
 import { anonymousCsrf, CSRF_COOKIE, verifyCsrf } from './csrf.ts'
 import { rateLimitHeaders } from './rate-limit.ts'
 
-export type AuthSpec = 'public' | 'form' | 'vendor' | 'mcp' | 'signed-in' | { permission: PermissionKey }
+export type AuthSpec = 'public' | 'form' | 'vendor' | 'vendor-key' | 'mcp' | 'signed-in' | { permission: PermissionKey }
 
 /** A signed-in portal session, as pages see it. */
 export interface PageSession {
@@ -48,31 +55,73 @@ export const mcpChallenge = (baseUrl: string, error?: string) => ({
 	'WWW-Authenticate': `Bearer resource_metadata="${baseUrl}/.well-known/oauth-protected-resource"${error ? `, error="${error}"` : ''}, scope="mcp"`,
 })
 
-/** Resolves the actor behind an `Authorization` header among the verifiers of one door. */
-export async function resolveBearer(deps: AppDeps, verifiers: readonly CredentialVerifier[], header: string | null, door: 'rest' | 'mcp' = 'rest'): Promise<Actor> {
+/** A bearer credential as presented: well formed, of a known type, not yet looked up. */
+export interface PresentedCredential {
+	/** SHA-256 of the token: what the database stores, and the rate-limit bucket. */
+	readonly hash: string
+	/** Looks the credential up: its actor, or 401 (unknown, revoked) or the verifier's own 403. */
+	check(): Promise<Actor>
+	/** The 401 for a credential that is not, or no longer, valid. */
+	rejected(): AppError
+}
+
+/**
+ * Reads the `Authorization` header for one door: 401 when it is missing or malformed, or when the
+ * token is of no type this door takes or fails its checksum (all without a database query).
+ */
+export function presentedCredential(deps: AppDeps, verifiers: readonly CredentialVerifier[], header: string | null, door: 'rest' | 'mcp' = 'rest'): PresentedCredential {
 	const challenge = (error?: string) => (door === 'mcp' ? mcpChallenge(deps.config.baseUrl, error) : bearerChallenge(error))
 	const what = door === 'mcp' ? 'an access token or personal token' : 'an API key'
+	const rejected = () => new AppError('UNAUTHORIZED', door === 'mcp' ? 'The token is not valid, has expired or has been revoked' : 'The API key is not valid or has been revoked', { headers: challenge('invalid_token') })
 	const parsed = parseBearer(header)
 	if ('problem' in parsed) {
 		const message = parsed.problem === 'missing' ? `Authentication is required: send Authorization: Bearer <token> with ${what}` : `The Authorization header is malformed: send Authorization: Bearer <token> with ${what}`
 		throw new AppError('UNAUTHORIZED', message, { headers: challenge(parsed.problem === 'missing' ? undefined : 'invalid_request') })
 	}
-	const verifier = verifiers.find((v) => parsed.token.startsWith(v.prefix))
-	const actor = verifier ? await verifier.verify(deps, parsed.token) : null
-	if (!actor) throw new AppError('UNAUTHORIZED', door === 'mcp' ? 'The token is not valid, has expired or has been revoked' : 'The API key is not valid or has been revoked', { headers: challenge('invalid_token') })
-	return actor
+	const { token } = parsed
+	const verifier = verifiers.find((v) => token.startsWith(v.prefix))
+	if (!verifier || !credentialType(token)) throw rejected()
+	return {
+		hash: hashSecret(token),
+		rejected,
+		check: async () => {
+			const actor = await verifier.verify(deps, token)
+			if (!actor) throw rejected()
+			return actor
+		},
+	}
 }
 
-/** Counts one request for the credential; throws 429 with `Retry-After` over the limit. */
-export async function enforceRateLimit(deps: AppDeps, key: string, headers: Record<string, string | number>): Promise<void> {
+/**
+ * Counts one request for the credential; throws 429 with `Retry-After` over the limit. `before429`
+ * runs first when the limit is reached (a key counted before it was looked up: 401 and 403 rank
+ * above 429).
+ */
+export async function enforceRateLimit(deps: AppDeps, key: string, headers: Record<string, string | number>, before429?: () => Promise<unknown>): Promise<void> {
 	const decision = await deps.limiter.hit(key)
 	const rl = rateLimitHeaders(decision)
 	Object.assign(headers, rl)
 	if (!decision.allowed) {
+		await before429?.()
 		headers['Retry-After'] = String(decision.resetSeconds)
 		throw new AppError('RATE_LIMITED', `Too many requests: wait ${decision.resetSeconds} seconds`, { retryAfter: decision.resetSeconds, headers: { ...rl, 'Retry-After': String(decision.resetSeconds) } })
 	}
 }
+
+/**
+ * Counts one REST request for the client address before any credential is looked up: a flood of
+ * made-up keys from one address is refused (429) without a database query per key. The limit is
+ * far above one vendor's, so vendors that share an address are not slowed down.
+ */
+export async function enforceAddressLimit(deps: AppDeps, address: string): Promise<void> {
+	const decision = await deps.limiter.hit(`addr:rest:${address}`, deps.config.rateLimitPerAddressPerMinute)
+	if (decision.allowed) return
+	const retryAfter = String(decision.resetSeconds)
+	throw new AppError('RATE_LIMITED', `Too many requests from this address: wait ${decision.resetSeconds} seconds`, { retryAfter: decision.resetSeconds, headers: { ...rateLimitHeaders(decision, 'address'), 'Retry-After': retryAfter } })
+}
+
+/** What every `auth` spec gives the route (one shape, so Elysia can type the context). */
+const resolved = (actor: Actor | null, session: PageSession | null, vendorKey: PresentedCredential | null = null) => ({ actor, session, vendorKey })
 
 export function createAuthPlugin(deps: AppDeps, resolvers: ActorResolvers) {
 	const restVerifiers = resolvers.bearer.filter((v) => v.door === 'rest')
@@ -90,29 +139,37 @@ export function createAuthPlugin(deps: AppDeps, resolvers: ActorResolvers) {
 
 	return new Elysia({ name: 'core.auth' }).macro({
 		auth(spec: AuthSpec) {
-			const resolve = async ({ request, set, cookie, body }: { request: Request; set: { headers: Record<string, string | number> }; cookie: Record<string, any>; body: unknown }) => {
-				if (spec === 'public') return { actor: null as Actor | null, session: null as PageSession | null }
+			const resolve = async ({ request, set, cookie, body, server }: { request: Request; set: { headers: Record<string, string | number> }; cookie: Record<string, any>; body: unknown; server: RequestIPSource | null }) => {
+				if (spec === 'public') return resolved(null, null)
 				if (spec === 'form') {
 					if (request.method !== 'GET') verifyCsrf(deps, request, (body as Record<string, unknown> | null)?.csrf, cookie[CSRF_COOKIE]?.value ?? '')
 					else anonymousCsrf(deps, cookie)
-					return { actor: null as Actor | null, session: null as PageSession | null }
+					return resolved(null, null)
 				}
 				if (spec === 'mcp') {
 					applyCors(deps.config, request, set.headers)
-					const actor = await resolveBearer(deps, mcpVerifiers, request.headers.get('authorization'), 'mcp')
+					const actor = await presentedCredential(deps, mcpVerifiers, request.headers.get('authorization'), 'mcp').check()
 					await enforceRateLimit(deps, `cred:${actor.credential.id}`, set.headers)
-					return { actor: actor as Actor | null, session: null as PageSession | null }
+					return resolved(actor, null)
 				}
-				if (spec === 'vendor') {
-					const actor = await resolveBearer(deps, restVerifiers, request.headers.get('authorization'))
-					await enforceRateLimit(deps, `cred:${actor.credential.id}`, set.headers)
-					return { actor: actor as Actor | null, session: null as PageSession | null }
+				if (spec === 'vendor' || spec === 'vendor-key') {
+					await enforceAddressLimit(deps, clientAddress(deps.config, request, server))
+					const key = presentedCredential(deps, restVerifiers, request.headers.get('authorization'))
+					// Counted by the key's hash, so both kinds of route share one bucket per key.
+					const bucket = `key:${key.hash}`
+					if (spec === 'vendor-key') {
+						await enforceRateLimit(deps, bucket, set.headers, key.check)
+						return resolved(null, null, key)
+					}
+					const actor = await key.check()
+					await enforceRateLimit(deps, bucket, set.headers)
+					return resolved(actor, null)
 				}
 				const session = await pageSession(request, cookie)
 				checkForm(request, body, session.csrf)
 				if (spec !== 'signed-in' && !deps.permissions.can(session.actor, spec.permission))
 					throw new AppError('FORBIDDEN', 'Your role does not allow this page.')
-				return { actor: session.actor as Actor | null, session: session as PageSession | null }
+				return resolved(session.actor, session)
 			}
 			// Tagged so the route-table test can see what each route declared.
 			return { resolve: Object.assign(resolve, { auth: spec }) }

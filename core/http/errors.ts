@@ -51,7 +51,7 @@ export function errorResponse(error: AppError, request: Request): Response {
 		return res
 	}
 	if (door === 'mcp') {
-		const code = error.status === 401 ? -32001 : error.status === 403 ? -32003 : error.status === 413 ? -32004 : -32603
+		const code = error.status === 401 ? -32001 : error.status === 403 ? -32003 : error.status === 413 ? -32004 : error.status === 405 ? -32000 : -32603
 		return Response.json({ jsonrpc: '2.0', error: { code, message: error.message }, id: null }, { status: error.status, headers })
 	}
 	const body: { error: string; fields?: unknown } = { error: error.message }

@@ -1,5 +1,6 @@
 /**
- * Per-credential rate limiting in fixed one-minute windows.
+ * Rate limiting in fixed one-minute windows: per credential, and per client address where a door
+ * needs it (REST before the key lookup, sign-in, OAuth registration and revocation).
  *
  * With `REDIS_URL` the counters live in Redis, so every instance shares one limit. When Redis is
  * unreachable the limiter falls back to per-instance counters (and says so in the log) rather
@@ -89,10 +90,10 @@ export async function redisLimiter(url: string, defaultLimit: number, log: Logge
 	}
 }
 
-/** IETF draft `RateLimit` / `RateLimit-Policy` header values. */
-export function rateLimitHeaders(d: RateDecision): Record<string, string> {
+/** IETF draft `RateLimit` / `RateLimit-Policy` header values (`policy` names the bucket). */
+export function rateLimitHeaders(d: RateDecision, policy = 'default'): Record<string, string> {
 	return {
-		'RateLimit-Policy': `"default";q=${d.limit};w=60`,
-		RateLimit: `"default";r=${d.remaining};t=${d.resetSeconds}`,
+		'RateLimit-Policy': `"${policy}";q=${d.limit};w=60`,
+		RateLimit: `"${policy}";r=${d.remaining};t=${d.resetSeconds}`,
 	}
 }

@@ -5,6 +5,9 @@
  * rate limiting through the `auth: 'mcp'` macro; the body size limit before the SDK reads it; the
  * read-only step-up. Each request gets a fresh server holding only the tools the person may use
  * (a tool the role can never use is not listed). GET and DELETE answer 405.
+ *
+ * Each tool call is bounded: answered with a tool error after `MCP_TOOL_TIMEOUT` seconds, and its
+ * result kept under `MAX_TOOL_RESULT_BYTES` (see `result.ts`).
  */
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
 import { Elysia } from 'elysia'
@@ -15,7 +18,7 @@ import { readBodyText } from '../http/body.ts'
 import { preflight } from '../http/cors.ts'
 import type { HttpKit, ToolDef } from '../module.ts'
 import { inputSchema, outputSchema } from './standard-schema.ts'
-import { toolFailure, toolSuccess } from './result.ts'
+import { toolFailure, toolSuccess, toolTimedOut } from './result.ts'
 
 /** MCP requests are small JSON-RPC messages; anything bigger is refused before parsing. */
 export const MAX_MCP_BODY_BYTES = 1024 * 1024
@@ -51,12 +54,30 @@ export function visibleTools(deps: Pick<AppDeps, 'permissions'>, tools: readonly
 	return tools.filter((t) => deps.permissions.can(actor, t.permission) && (!actor.readOnly || t.readOnly))
 }
 
+const TIMED_OUT = Symbol('timed out')
+
 async function runTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args: unknown) {
+	const seconds = deps.config.mcpToolTimeout
+	let timer: ReturnType<typeof setTimeout> | undefined
 	try {
 		if (!deps.permissions.can(actor, tool.permission)) throw new AppError('FORBIDDEN', `Your role does not allow ${tool.name}`)
-		return toolSuccess(await tool.run({ deps, actor }, args as never))
+		const work = tool.run({ deps, actor }, args as never)
+		const deadline = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), seconds * 1000)))
+		const data = await Promise.race([work, deadline])
+		if (data === TIMED_OUT) {
+			// Nobody waits for the work any more; its outcome is only logged.
+			work.then(
+				() => deps.log.info('tool call finished after its time limit', { tool: tool.name }),
+				(error) => deps.log.warn('tool call failed after its time limit', { tool: tool.name, error }),
+			)
+			deps.log.warn('tool call timed out', { tool: tool.name, seconds })
+			return toolTimedOut(tool.name, seconds, tool.readOnly)
+		}
+		return toolSuccess(data, tool.name)
 	} catch (error) {
 		return toolFailure(deps, tool.name, error)
+	} finally {
+		clearTimeout(timer)
 	}
 }
 

@@ -1,7 +1,7 @@
 import { defineModule } from '../../core/module.ts'
 import { activityRoutes } from './routes.ts'
 
-export { recordActivity, activityInsertFrom, activityFor, listActivity, type ActivityEntry } from './service.ts'
+export { recordActivity, activityInsertFrom, activityValues, type ActorSql, activityFor, listActivity, type ActivityEntry } from './service.ts'
 
 export default defineModule({
 	name: 'activity',

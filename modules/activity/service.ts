@@ -31,16 +31,29 @@ export async function recordActivity(db: Db, actor: Actor, entry: ActivityEntry)
 	await db.insert(activity).values({ id: newId('act'), ...actorColumns(actor), ...entry, detail: entry.detail ?? null })
 }
 
+/** Who acts, as SQL: the activity columns that name the actor and the credential. */
+export type ActorSql = Record<keyof ReturnType<typeof actorColumns>, SQL>
+
 /**
  * An `INSERT … SELECT` into the activity log for a statement that writes through a CTE, so the
  * change and its log line are one statement (one round trip, atomic without BEGIN/COMMIT).
- * `from` names the CTE; `targetId`, `action` and `where` are SQL over it.
+ * `from` names the CTE; `targetId`, `action` and `where` are SQL over it. The statement is
+ * compiled once (see `compile`): the line's id is the placeholder `activityId`, and the actor is
+ * either placeholders (run with `activityValues(actor)`) or SQL over the statement's own CTEs.
  */
-export function activityInsertFrom(actor: Actor, from: SQL, parts: { action: SQL; targetType: string; targetId: SQL; where: SQL }): SQL {
-	const c = actorColumns(actor)
+export function activityInsertFrom(from: SQL, parts: { action: SQL; targetType: string; targetId: SQL; where: SQL }, actor: ActorSql = actorPlaceholders): SQL {
 	return sql`insert into ${activity} (id, workspace_id, actor_user_id, actor_vendor_id, actor_name, credential_kind, credential_id, credential_name, action, target_type, target_id)
-select ${newId('act')}, ${c.workspaceId}, ${c.actorUserId}, ${c.actorVendorId}, ${c.actorName}, ${c.credentialKind}, ${c.credentialId}, ${c.credentialName}, ${parts.action}, ${parts.targetType}, ${parts.targetId}
+select ${sql.placeholder('activityId')}, ${actor.workspaceId}, ${actor.actorUserId}, ${actor.actorVendorId}, ${actor.actorName}, ${actor.credentialKind}, ${actor.credentialId}, ${actor.credentialName}, ${parts.action}, ${parts.targetType}, ${parts.targetId}
 from ${from} where ${parts.where}`
+}
+
+const actorPlaceholders = Object.fromEntries(
+	(['workspaceId', 'actorUserId', 'actorVendorId', 'actorName', 'credentialKind', 'credentialId', 'credentialName'] as const).map((name) => [name, sql`${sql.placeholder(name)}`]),
+) as ActorSql
+
+/** The placeholder values of `activityInsertFrom`: who acts, and a fresh id for the line. */
+export function activityValues(actor: Actor) {
+	return { activityId: newId('act'), ...actorColumns(actor) }
 }
 
 export interface ActivityRow {

@@ -106,6 +106,29 @@ export const oauthGrants = pgTable(
 	(t) => [index('oauth_grants_user').on(t.workspaceId, t.userId), index('oauth_grants_client').on(t.clientId)],
 )
 
+/**
+ * A consent page on screen: its one-time form token (stored as SHA-256), bound to the portal
+ * session that saw the page and to the exact authorization request on it. Allow or Cancel deletes
+ * the row, so a replayed or forged consent post finds nothing and mints no code. Kept in the
+ * database, not in memory: the page and the post may reach different instances.
+ */
+export const oauthConsentRequests = pgTable(
+	'oauth_consent_requests',
+	{
+		id: text('id').primaryKey(),
+		sessionId: text('session_id')
+			.notNull()
+			.references(() => sessions.id, { onDelete: 'cascade' }),
+		clientId: text('client_id')
+			.notNull()
+			.references(() => oauthClients.id, { onDelete: 'cascade' }),
+		/** The authorization request's query string, as the form carries it back. */
+		request: text('request').notNull(),
+		expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+	},
+	(t) => [index('oauth_consent_requests_session').on(t.sessionId), index('oauth_consent_requests_client').on(t.clientId)],
+)
+
 /** Authorization codes (stored as SHA-256): single use, 60 seconds, bound to client, redirect, challenge and resource. */
 export const oauthCodes = pgTable('oauth_codes', {
 	id: text('id').primaryKey(),

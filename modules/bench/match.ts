@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
+import { untrustedLine } from '../../core/untrusted.ts'
 import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
@@ -78,7 +79,7 @@ export async function jobBench(deps: AppDeps, actor: Actor, input: { jobId: stri
 		if (!resume) resumes.set(resumeKey, (resume = prepareResume(texts.get(id) ?? null, now)))
 		const must = checkItems(resume, job.mustHave)
 		const nice = checkItems(resume, job.niceToHave)
-		cache.set(keyOf(id), { mustMet: must.filter((m) => m.status === 'met').length, mustTotal: must.length, missing: must.filter((m) => m.status !== 'met').map((m) => m.requirement), niceMet: nice.filter((n) => n.status === 'met').map((n) => n.requirement), niceTotal: nice.length })
+		cache.set(keyOf(id), { mustMet: must.filter((m) => m.status === 'met').length, mustTotal: must.length, missing: must.filter((m) => m.status !== 'met').map((m) => untrustedLine(m.requirement)), niceMet: nice.filter((n) => n.status === 'met').map((n) => untrustedLine(n.requirement)), niceTotal: nice.length })
 	}
 
 	const ranked = [...people.entries()].map(([candidateId, entries]) => {
@@ -109,7 +110,7 @@ export async function jobBench(deps: AppDeps, actor: Actor, input: { jobId: stri
 	const views = await benchViews(deps, actor, page.map((p) => p.entry))
 	const last = page[page.length - 1]
 	return {
-		job: { id: job.id, title: job.title, roleFamily: family },
+		job: { id: job.id, title: untrustedLine(job.title), roleFamily: family },
 		bench: page.map((p, i) => ({
 			rank: start + i + 1,
 			score: p.score,

@@ -2,18 +2,23 @@
  * The calendar: get_calendar through the official MCP client for every role and scope (window
  * rules, types, paging across sources at equal times), and external busy times read from an
  * iCalendar feed served by the test (recurrence with exceptions, time zones, free and cancelled
- * events, all-day events; never a title), refreshed by the sweep, with the settings page.
+ * events, all-day events; never a title), refreshed by the sweep (several feeds at once, so hung
+ * feed servers do not hold up healthy ones), with the settings page.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
+import { createServer, type Socket } from 'node:net'
 import { newId } from '../../core/credentials.ts'
-import { testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { newPerson, newWorkspace, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { signedIn } from '../../tests/portal.ts'
+import { waitFor } from '../../tests/reliability/processes.ts'
 import { allPages, closeClients, everyRole, onTeam, type McpPerson, type TestRole } from '../../tests/sdk.ts'
 import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
 import { personActor } from '../auth/index.ts'
 import { inviteToInterview } from '../interviews/index.ts'
 import { todos } from '../todos/table.ts'
+import { FEEDS_AT_ONCE } from './feeds.ts'
 import { refreshDueFeeds, setFeed } from './index.ts'
 import { calendarBusy, calendarFeeds } from './table.ts'
 
@@ -60,7 +65,22 @@ beforeAll(async () => {
 	await busy(people.admin, new Date(T.getTime() - 30 * 60_000))
 	await busy(people.owner, new Date(T.getTime() + 2 * DAY))
 }, 120_000)
-afterAll(closeClients)
+/**
+ * The database may be shared (PostgreSQL): feeds left behind would fall due in 15 minutes and be read
+ * by any later sweep, so the test's feeds (and busy times) go with it; its sweeps read only its own
+ * workspace, so feeds of tests running meanwhile neither count nor get read here.
+ */
+async function removeFeeds(ws: TestWorkspace) {
+	const deps = await testDeps()
+	await deps.db.delete(calendarBusy).where(eq(calendarBusy.workspaceId, ws.id))
+	await deps.db.delete(calendarFeeds).where(eq(calendarFeeds.workspaceId, ws.id))
+}
+const sweep = (deps: AppDeps, ws: TestWorkspace) => refreshDueFeeds(deps, 20, ws.id)
+
+afterAll(async () => {
+	if (w) await removeFeeds(w.ws)
+	await closeClients()
+})
 
 const window = { from: new Date(T.getTime() - DAY).toISOString(), to: new Date(T.getTime() + DAY).toISOString() }
 
@@ -136,6 +156,30 @@ function feedServer() {
 		},
 	})
 	return { state, url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) }
+}
+
+/** A feed server that accepts connections and never answers; it notes what each connection sent and whether it closed. */
+async function silentServer() {
+	const connections: { received: string; closed: boolean }[] = []
+	const sockets = new Set<Socket>()
+	const server = createServer((socket) => {
+		const c = { received: '', closed: false }
+		connections.push(c)
+		sockets.add(socket)
+		socket.on('data', (d) => (c.received += d.toString()))
+		socket.on('close', () => ((c.closed = true), sockets.delete(socket)))
+		socket.on('error', () => {})
+	})
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+	const port = (server.address() as { port: number }).port
+	return {
+		url: `http://127.0.0.1:${port}/feed.ics`,
+		connections,
+		close() {
+			for (const s of sockets) s.destroy()
+			server.close()
+		},
+	}
 }
 
 const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
@@ -232,9 +276,9 @@ describe('external calendars from iCalendar feeds', () => {
 			// The sweep reads it again when due, replacing what it knew; not before.
 			server.state.ics = sampleFeed(new Date(base.getTime() + DAY))
 			const hits = server.state.hits
-			expect(await refreshDueFeeds(deps)).toBe(0)
+			expect(await sweep(deps, w.ws)).toBe(0)
 			await deps.db.update(calendarFeeds).set({ nextRefreshAt: new Date(Date.now() - 1000) }).where(eq(calendarFeeds.userId, w.people.admin.userId))
-			const runs = await Promise.all([refreshDueFeeds(deps), refreshDueFeeds(deps)])
+			const runs = await Promise.all([sweep(deps, w.ws), sweep(deps, w.ws)])
 			expect(runs.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1)
 			expect(server.state.hits - hits).toBe(runs.reduce((a, b) => a + b, 0))
 			const [row] = await deps.db.select().from(calendarFeeds).where(and(eq(calendarFeeds.workspaceId, w.ws.id), eq(calendarFeeds.userId, w.people.admin.userId)))
@@ -245,12 +289,61 @@ describe('external calendars from iCalendar feeds', () => {
 			// A failing feed keeps the busy times it had and says why.
 			server.state.status = 404
 			await deps.db.update(calendarFeeds).set({ nextRefreshAt: new Date(Date.now() - 1000) }).where(eq(calendarFeeds.userId, w.people.admin.userId))
-			await refreshDueFeeds(deps)
+			await sweep(deps, w.ws)
 			const [failed] = await deps.db.select().from(calendarFeeds).where(eq(calendarFeeds.userId, w.people.admin.userId))
 			expect(failed).toMatchObject({ status: 'error', lastError: expect.stringContaining('404') })
 			expect((await deps.db.select().from(calendarBusy).where(eq(calendarBusy.userId, w.people.admin.userId))).length).toBe(stored.length)
 		} finally {
 			server.stop()
+		}
+	})
+
+	test('the sweep reads several feeds at once: a healthy feed due after hung ones is stored while they still hang; each hung one gives up at its own timeout', async () => {
+		// One reader fewer than the sweep has, so a reader is left for the healthy feed.
+		const hung = await Promise.all(Array.from({ length: FEEDS_AT_ONCE - 1 }, silentServer))
+		const healthy = feedServer()
+		const [ws, elsewhere] = [await newWorkspace(), await newWorkspace()]
+		let pass: Promise<number> | undefined
+		try {
+			healthy.state.ics = sampleFeed(new Date(Math.floor(Date.now() / DAY) * DAY + DAY))
+			const deps = await testDeps({ CALENDAR_FEEDS_ALLOW_PRIVATE: 'on', CALENDAR_FEED_TIMEOUT: '5' })
+			const hungPeople = await Promise.all(hung.map(() => newPerson(ws, 'recruiter')))
+			const healthyPerson = await newPerson(ws, 'recruiter')
+			// Due one after another, the healthy feed last: the order the sweep reads them in.
+			const due = (i: number) => new Date(Date.now() - 60_000 + i * 1000)
+			await deps.db.insert(calendarFeeds).values([
+				...hung.map((h, i) => ({ workspaceId: ws.id, userId: hungPeople[i]!.userId, url: h.url, nextRefreshAt: due(i) })),
+				{ workspaceId: ws.id, userId: healthyPerson.userId, url: `${healthy.url}/feed.ics`, nextRefreshAt: due(hung.length) },
+			])
+			// Due first, but in another workspace: the test's sweep leaves it alone.
+			const stranger = await newPerson(elsewhere, 'recruiter')
+			await deps.db.insert(calendarFeeds).values({ workspaceId: elsewhere.id, userId: stranger.userId, url: `${healthy.url}/feed.ics`, nextRefreshAt: due(-1) })
+			const feedOf = async (userId: string) => (await deps.db.select().from(calendarFeeds).where(and(eq(calendarFeeds.workspaceId, ws.id), eq(calendarFeeds.userId, userId))))[0]!
+
+			pass = sweep(deps, ws)
+			// The deadline is only a safety limit: read one after another, the healthy feed is stored after every hung one gave up.
+			await waitFor('the healthy feed to be stored', async () => (await feedOf(healthyPerson.userId)).status === 'ok', 25_000, 20)
+			expect(hung.map((h) => h.connections.filter((c) => c.closed).length)).toEqual(hung.map(() => 0))
+			const stored = await deps.db.select().from(calendarBusy).where(and(eq(calendarBusy.workspaceId, ws.id), eq(calendarBusy.userId, healthyPerson.userId)))
+			expect(stored.length).toBeGreaterThan(0)
+			expect((await feedOf(healthyPerson.userId)).busyCount).toBe(stored.length)
+
+			expect(await pass).toBe(hung.length + 1)
+			for (const h of hung) {
+				expect(h.connections).toHaveLength(1)
+				expect(h.connections[0]!.received).toContain('GET /feed.ics')
+			}
+			await waitFor('the hung connections to be closed by the reader', () => hung.every((h) => h.connections[0]!.closed), 5_000, 20)
+			const rows = await deps.db.select().from(calendarFeeds).where(inArray(calendarFeeds.userId, hungPeople.map((p) => p.userId)))
+			expect(rows.map((r) => [r.status, r.lastError])).toEqual(hung.map(() => ['error', 'The calendar server did not answer within 5 seconds']))
+			expect(healthy.state.hits).toBe(1)
+			expect((await deps.db.select().from(calendarFeeds).where(eq(calendarFeeds.workspaceId, elsewhere.id)))[0]).toMatchObject({ status: 'pending', lastFetchedAt: null })
+		} finally {
+			await pass?.catch(() => {})
+			await removeFeeds(ws)
+			await removeFeeds(elsewhere)
+			healthy.stop()
+			for (const h of hung) h.close()
 		}
 	})
 

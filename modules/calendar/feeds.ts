@@ -93,18 +93,38 @@ export async function refreshFeed(deps: AppDeps, workspaceId: string, userId: st
 }
 
 /**
- * Claims the feeds that are due (pushing their next refresh 15 minutes ahead in the same
- * statement) and refreshes them. Safe on several instances at once: a claimed row is skipped by
- * the others (`SKIP LOCKED`) and, once committed, is no longer due.
+ * How many due feeds one pass reads at once. A feed whose server never answers holds its reader for
+ * the whole CALENDAR_FEED_TIMEOUT: read one after another, 20 such feeds would hold the pass (and
+ * every healthy feed behind them) for 20 timeouts. A few readers let healthy feeds through while
+ * some hang, and keep the outbound connections and database connections one instance uses small.
  */
-export async function refreshDueFeeds(deps: AppDeps, batch = 20): Promise<number> {
+export const FEEDS_AT_ONCE = 4
+
+/**
+ * Claims the feeds that are due (pushing their next refresh 15 minutes ahead in the same
+ * statement) and refreshes them, oldest due first, `FEEDS_AT_ONCE` at a time. Safe on several
+ * instances at once: a claimed row is skipped by the others (`SKIP LOCKED`) and, once committed, is
+ * no longer due. `workspaceId` limits the pass to one workspace (tests on a shared database).
+ */
+export async function refreshDueFeeds(deps: AppDeps, batch = 20, workspaceId?: string): Promise<number> {
 	const now = deps.now()
-	const due = await deps.database.rows<{ workspaceId: string; userId: string; url: string }>(
+	const inWorkspace = workspaceId ? sql` and workspace_id = ${workspaceId}` : sql``
+	const claimed = await deps.database.rows<{ workspaceId: string; userId: string; url: string; dueAt: Date | string }>(
 		sql`update ${calendarFeeds} f set next_refresh_at = ${new Date(now.getTime() + REFRESH_MS).toISOString()}::timestamptz
-from (select workspace_id, user_id from ${calendarFeeds} where next_refresh_at <= ${now.toISOString()}::timestamptz order by next_refresh_at limit ${batch} for update skip locked) d
+from (select workspace_id, user_id, next_refresh_at from ${calendarFeeds} where next_refresh_at <= ${now.toISOString()}::timestamptz${inWorkspace} order by next_refresh_at limit ${batch} for update skip locked) d
 where f.workspace_id = d.workspace_id and f.user_id = d.user_id
-returning f.workspace_id as "workspaceId", f.user_id as "userId", f.url`,
+returning f.workspace_id as "workspaceId", f.user_id as "userId", f.url, d.next_refresh_at as "dueAt"`,
 	)
-	for (const f of due) await refreshFeed(deps, f.workspaceId, f.userId, f.url)
+	// RETURNING keeps no order of its own.
+	const due = claimed.sort((a, b) => new Date(a.dueAt).getTime() - new Date(b.dueAt).getTime())
+	let next = 0
+	const reader = async () => {
+		while (next < due.length) {
+			const f = due[next++]!
+			// refreshFeed records a feed's own failure; this catches the database failing while it does, so the other feeds are still read.
+			await refreshFeed(deps, f.workspaceId, f.userId, f.url).catch((error) => deps.log.warn('calendar feed refresh failed', { workspaceId: f.workspaceId, userId: f.userId, error }))
+		}
+	}
+	await Promise.all(Array.from({ length: Math.min(FEEDS_AT_ONCE, due.length) }, reader))
 	return due.length
 }

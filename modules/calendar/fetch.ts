@@ -2,7 +2,9 @@
  * Fetching a person's iCalendar feed without turning the server into a proxy for the inside
  * network (SSRF): http(s) only (`webcal:` is read as https), every address the host resolves to
  * must be public (unless CALENDAR_FEEDS_ALLOW_PRIVATE is on), redirects are followed by hand and
- * checked again, at most 2 MB are read and the whole fetch gives up after 10 seconds.
+ * checked again, at most 2 MB are read and the whole fetch (name look-ups, redirects and the body
+ * included) gives up after `CALENDAR_FEED_TIMEOUT` seconds (10 by default): a server that never
+ * answers, or trickles its answer, cannot hold the settings page or the refresh sweep.
  */
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
@@ -12,7 +14,6 @@ import { readLimitedText } from '../../core/http/body.ts'
 export class FeedFetchError extends Error {}
 
 const MAX_BYTES = 2 * 1024 * 1024
-const TIMEOUT_MS = 10_000
 const MAX_REDIRECTS = 3
 
 /** The address as it will be fetched, or an error message for a person. */
@@ -44,15 +45,26 @@ function isPrivateAddress(ip: string): boolean {
 	return /^(fc|fd|fe8|fe9|fea|feb|ff)/.test(v6)
 }
 
-async function checkHost(config: Pick<Config, 'calendarFeedsAllowPrivate'>, url: URL): Promise<void> {
+/** Rejects when `signal` aborts: for waits that take no signal of their own (name look-ups). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+	if (signal.aborted) return Promise.reject(signal.reason)
+	return new Promise<T>((resolve, reject) => {
+		const onAbort = () => reject(signal.reason)
+		signal.addEventListener('abort', onAbort, { once: true })
+		work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+	})
+}
+
+async function checkHost(config: Pick<Config, 'calendarFeedsAllowPrivate'>, url: URL, signal: AbortSignal): Promise<void> {
 	if (config.calendarFeedsAllowPrivate) return
 	const host = url.hostname.replace(/^\[|\]$/g, '')
 	let addresses: string[]
 	if (isIP(host)) addresses = [host]
 	else {
 		try {
-			addresses = (await lookup(host, { all: true })).map((a) => a.address)
+			addresses = (await untilAborted(lookup(host, { all: true }), signal)).map((a) => a.address)
 		} catch {
+			if (signal.aborted) throw new FeedFetchError(`The host ${host} could not be looked up in time`)
 			throw new FeedFetchError(`The host ${host} could not be found`)
 		}
 	}
@@ -62,16 +74,17 @@ async function checkHost(config: Pick<Config, 'calendarFeedsAllowPrivate'>, url:
 const readLimited = (response: Response) => readLimitedText(response, MAX_BYTES, () => new FeedFetchError('The feed is larger than 2 MB'))
 
 /** The feed's text. Throws `FeedFetchError` with a message for the person. */
-export async function fetchFeed(config: Pick<Config, 'calendarFeedsAllowPrivate'>, address: string): Promise<string> {
+export async function fetchFeed(config: Pick<Config, 'calendarFeedsAllowPrivate' | 'calendarFeedTimeout'>, address: string): Promise<string> {
 	let url = new URL(address)
-	const signal = AbortSignal.timeout(TIMEOUT_MS)
+	const signal = AbortSignal.timeout(config.calendarFeedTimeout * 1000)
+	const tooSlow = `The calendar server did not answer within ${config.calendarFeedTimeout} seconds`
 	for (let hop = 0; ; hop++) {
-		await checkHost(config, url)
+		await checkHost(config, url, signal)
 		let response: Response
 		try {
 			response = await fetch(url, { redirect: 'manual', signal, headers: { accept: 'text/calendar, text/plain;q=0.5', 'user-agent': 'Benchline calendar sync' } })
 		} catch (error) {
-			throw new FeedFetchError(signal.aborted ? 'The calendar server did not answer within 10 seconds' : `The calendar server could not be reached (${(error as Error).message})`.slice(0, 300))
+			throw new FeedFetchError(signal.aborted ? tooSlow : `The calendar server could not be reached (${(error as Error).message})`.slice(0, 300))
 		}
 		if (response.status >= 300 && response.status < 400 && response.headers.get('location')) {
 			await response.body?.cancel().catch(() => {})
@@ -88,7 +101,7 @@ export async function fetchFeed(config: Pick<Config, 'calendarFeedsAllowPrivate'
 			return await readLimited(response)
 		} catch (error) {
 			if (error instanceof FeedFetchError) throw error
-			throw new FeedFetchError(signal.aborted ? 'The calendar server did not answer within 10 seconds' : 'The feed could not be read')
+			throw new FeedFetchError(signal.aborted ? tooSlow : 'The feed could not be read')
 		}
 	}
 }

@@ -8,7 +8,7 @@ import type { Actor } from '../../core/actor.ts'
 import { decodeCursor, decodePosition, encodeCursor, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
-import { untrusted } from '../../core/untrusted.ts'
+import { untrusted, untrustedLine } from '../../core/untrusted.ts'
 import { userNames } from '../auth/index.ts'
 import { jobRequirements, jobTitles } from '../jobs/index.ts'
 import { requireJob, visibleNotes } from './candidate-service.ts'
@@ -72,8 +72,9 @@ function checkView(check: ResumeCheck | null) {
 		score: check.score,
 		met: check.met,
 		total: check.total,
-		mustHaves: check.mustHaves,
-		items: check.items.map((i) => ({ requirement: i.requirement, status: i.status, evidence: i.evidence ? untrusted(i.evidence, 'candidate', 300) : null, note: i.note })),
+		// Requirements are the vendor's words (the job's must-haves), shown as inert lines.
+		mustHaves: check.mustHaves.map((m) => untrustedLine(m, 300)),
+		items: check.items.map((i) => ({ requirement: untrustedLine(i.requirement, 300), status: i.status, evidence: i.evidence ? untrusted(i.evidence, 'candidate', 300) : null, note: i.note })),
 		checkedAt: check.checkedAt,
 	}
 }
@@ -115,7 +116,7 @@ export async function getApplication(deps: AppDeps, actor: Actor, applicationId:
 			yearsExperience: a.yearsExperience,
 			...(seesContact(deps, actor) ? { email: a.email, phone: a.phone } : {}),
 		},
-		job: { id: a.jobId, title: job?.title ?? '', status: job?.status ?? '' },
+		job: { id: a.jobId, title: untrustedLine(job?.title ?? '', 200), status: job?.status ?? '' },
 		stage: { key: a.stageKey, label: stageLabel(stages, a.stageKey), position: stage?.position ?? 0 },
 		outcome: a.outcome,
 		archived: a.archived,
@@ -182,7 +183,7 @@ export async function getJobApplicants(deps: AppDeps, actor: Actor, input: JobAp
 			resumeScore: a.resumeScore,
 			mustHavesMet: a.met ?? 0,
 			mustHavesTotal: a.total ?? 0,
-			missing: (a.items ?? []).filter((x) => x.status !== 'met').map((x) => x.requirement),
+			missing: (a.items ?? []).filter((x) => x.status !== 'met').map((x) => untrustedLine(x.requirement, 300)),
 			shortlist: a.shortlist,
 			vendorSubmission: null as unknown,
 			createdAt: iso(a.createdAt),

@@ -12,7 +12,7 @@ import type { Actor } from '../../core/actor.ts'
 import { decodePosition, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
-import { cleanLine, untrusted } from '../../core/untrusted.ts'
+import { untrusted, untrustedLine } from '../../core/untrusted.ts'
 import { userNames } from '../auth/index.ts'
 import { jobTitles } from '../jobs/index.ts'
 import { refreshChecks } from './recheck.ts'
@@ -46,10 +46,10 @@ function contactOf(deps: AppDeps, actor: Actor, c: Pick<CandidateRow, 'email' | 
 function profile(deps: AppDeps, actor: Actor, c: CandidateRow) {
 	return {
 		id: c.id,
-		name: cleanLine(c.name, 120),
+		name: untrustedLine(c.name, 120),
 		headline: short(c.headline),
 		location: short(c.location, 120),
-		skills: (c.skills ?? []).slice(0, 40).map((s) => cleanLine(s, 60)),
+		skills: (c.skills ?? []).slice(0, 40).map((s) => untrustedLine(s, 60)),
 		workAuthorization: c.workAuthorization,
 		yearsExperience: c.yearsExperience,
 		source: c.source,

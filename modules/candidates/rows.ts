@@ -1,6 +1,6 @@
 /** Raw rows of the candidate tables and how they become tool results. */
 import { sql } from 'drizzle-orm'
-import { cleanLine } from '../../core/untrusted.ts'
+import { untrustedLine } from '../../core/untrusted.ts'
 import { stageLabel, type Stage } from './stages.ts'
 
 export interface CandidateRow {
@@ -52,17 +52,21 @@ export const APPLICATION_COLUMNS = sql.raw(
 export const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString()
 export const ratingOf = (v: number | string | null) => (v === null || v === undefined ? null : Number(v))
 
-/** Short candidate-supplied fields: cleaned of control characters and capped. */
-export const short = (v: string | null, max = 200) => (v === null ? null : cleanLine(v, max))
+/**
+ * Short candidate-supplied fields on their way to a tool result: one line, cleaned of control and
+ * tag characters, Markdown and HTML made inert (core/untrusted.ts), capped. Unlike résumés they
+ * are plain strings, not envelopes, so nothing in them may render or fetch.
+ */
+export const short = (v: string | null, max = 200) => (v === null ? null : untrustedLine(v, max))
 
 export function candidateRef(c: Pick<CandidateRow, 'id' | 'name' | 'headline' | 'location'>) {
-	return { id: c.id, name: cleanLine(c.name, 120), headline: short(c.headline), location: short(c.location, 120) }
+	return { id: c.id, name: untrustedLine(c.name, 120), headline: short(c.headline), location: short(c.location, 120) }
 }
 
 export function applicationBrief(a: ApplicationRow, jobTitles: Map<string, string>, stages: Stage[]) {
 	return {
 		id: a.id,
-		job: { id: a.jobId, title: jobTitles.get(a.jobId) ?? '' },
+		job: { id: a.jobId, title: jobTitles.get(a.jobId) ?? '' }, // jobTitles() are already inert
 		stageKey: a.stageKey,
 		stageLabel: stageLabel(stages, a.stageKey),
 		outcome: a.outcome,

@@ -75,6 +75,8 @@ export const applications = pgTable(
 		uniqueIndex('applications_candidate_job').on(t.candidateId, t.jobId),
 		index('applications_job_created').on(t.jobId, t.createdAt.desc(), t.id.desc()),
 		index('applications_workspace_created').on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
+		// Also `applications_job_counts` (job_id, INCLUDE workspace_id, stage_key, kind; unarchived),
+		// for the job tools' applicant counts: db/migrations/0008_jobs_search_vector.sql (no INCLUDE here).
 	],
 )
 

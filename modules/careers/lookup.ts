@@ -1,8 +1,11 @@
-/** The careers site's rule for a public job address: Draft jobs and unknown addresses do not exist. */
+/**
+ * The careers site's rules for a public job: Draft jobs and unknown addresses do not exist, and a
+ * job's text is shown without hidden formatting (bidirectional controls, tag characters).
+ */
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { findWorkspace, type Workspace } from '../auth/index.ts'
-import { findJobBySlug, type PublicJob } from '../jobs/index.ts'
+import { findJobBySlug, withoutHiddenFormatting, type PublicJob } from '../jobs/index.ts'
 
 const SLUG = /^[a-z0-9-]{1,80}$/
 
@@ -17,5 +20,18 @@ export async function publicJobAt(deps: AppDeps, workspaceSlug: string, slug: st
 	const ws = await workspaceOr404(deps, workspaceSlug)
 	const job = SLUG.test(slug) ? await findJobBySlug(deps, ws.id, slug) : null
 	if (!job || job.status === 'Draft') throw new AppError('NOT_FOUND', 'There is no job at this address.')
-	return { ws, job }
+	return { ws, job: shownJob(job) }
+}
+
+/**
+ * A job as the careers site shows it. REST publishes are cleaned on the way in; jobs written by
+ * people's tools, or stored before that rule, may still carry hidden formatting.
+ */
+export function shownJob<J extends PublicJob>(job: J): J {
+	const shown = { ...job } as Record<string, unknown>
+	for (const [key, value] of Object.entries(job)) {
+		if (typeof value === 'string') shown[key] = withoutHiddenFormatting(value)
+		else if (Array.isArray(value)) shown[key] = value.map((item) => (typeof item === 'string' ? withoutHiddenFormatting(item) : item))
+	}
+	return shown as J
 }

@@ -6,7 +6,7 @@ import { careersSource, recordCareersEvent } from '../analytics/index.ts'
 import { listWorkspaces } from '../auth/index.ts'
 import { jobUrl, listAllOpenJobs, listOpenJobs, toDate } from '../jobs/index.ts'
 import { applyRoutes, applySection } from './apply-routes.ts'
-import { publicJobAt, workspaceOr404 } from './lookup.ts'
+import { publicJobAt, shownJob, workspaceOr404 } from './lookup.ts'
 import { closedJobPage, jobListPage, jobPage, sitemapXml, workspacesPage } from './pages.ts'
 
 export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
@@ -25,7 +25,7 @@ export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
 		)
 		.get('/careers/:workspace', async ({ params }) => {
 			const ws = await workspaceOr404(deps, params.workspace)
-			return jobListPage(ws, await listOpenJobs(deps, ws.id))
+			return jobListPage(ws, (await listOpenJobs(deps, ws.id)).map(shownJob))
 		}, { auth: 'public' })
 		.get('/careers/:workspace/jobs/:slug', async ({ params, request, cookie }) => {
 			const { ws, job } = await publicJobAt(deps, params.workspace, params.slug)

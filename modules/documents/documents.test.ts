@@ -5,20 +5,21 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { and, eq } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
+import { runCommand } from '../../core/cli.ts'
 import { fileStore } from '../../core/files.ts'
 import { activityFor } from '../activity/index.ts'
 import { personActor } from '../auth/index.ts'
-import { deliverDue } from '../outbox/index.ts'
+import { deliverDue, PRIVATE_MARKER, textToSend } from '../outbox/index.ts'
 import { outbox } from '../outbox/table.ts'
 import { getVendor } from '../vendors/index.ts'
 import { clock, newPerson, newWorkspace, testApp, testDeps, unique, type TestWorkspace } from '../../tests/helpers.ts'
 import { startSmtp, type TestSmtp } from '../../tests/smtp.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob, sampleJpeg, samplePng } from '../../tests/staffing-fixtures.ts'
-import { requestCandidateDocuments } from './requests.ts'
+import { MAX_REQUESTS_PER_CANDIDATE_HOUR, requestCandidateDocuments } from './requests.ts'
 import { samplePdf } from './seed.ts'
 import { listCandidateDocuments } from './service.ts'
 import { checkVendorSubmission, submissionDetails, submitToVendor } from './submissions.ts'
-import { candidateDocuments, vendorSubmissions } from './table.ts'
+import { candidateDocuments, documentRequests, vendorSubmissions } from './table.ts'
 
 setDefaultTimeout(30_000)
 
@@ -36,11 +37,11 @@ async function actorFor(ws: TestWorkspace, role: string): Promise<Actor> {
 	return personActor(deps, ws.slug, person.email)
 }
 
-/** The upload link in the newest e-mail the outbox holds for this address. */
+/** The upload link in the newest e-mail the outbox holds for this address (as the candidate will get it: the outbox keeps it sealed). */
 async function linkSentTo(email: string): Promise<string> {
 	const deps = await testDeps()
 	const rows = await deps.db.select().from(outbox).where(and(eq(outbox.to, email), eq(outbox.channel, 'email')))
-	const text = rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]!.text
+	const text = await textToSend(deps.secret, rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]!)
 	return text.match(/http:\/\/localhost:3000(\/upload\/bl_ul_[0-9A-Za-z]+)/)![1]!
 }
 
@@ -54,6 +55,7 @@ async function visitor(path: string) {
 	return {
 		status: first.status,
 		page,
+		cookie,
 		async upload(kind: string, file: { name: string; bytes: Uint8Array; type?: string }) {
 			const form = new FormData()
 			form.set('csrf', csrf)
@@ -93,7 +95,10 @@ describe('requesting documents', () => {
 		expect(mail!.text).not.toContain('\u0007')
 		expect(mail!.text).toContain('Driver’s license')
 		expect(mail!.text).toContain(result.jobLink!)
-		expect(mail!.text).toMatch(/http:\/\/localhost:3000\/upload\/bl_ul_/)
+		// The link is kept sealed: the outbox shows a marker, and the text as sent has the link.
+		expect(mail!.text).not.toContain('bl_ul_')
+		expect(mail!.text).toContain(PRIVATE_MARKER)
+		expect(await textToSend(deps.secret, mail!)).toMatch(/http:\/\/localhost:3000\/upload\/bl_ul_/)
 		expect(mail!.subject).toContain('Senior Java Developer')
 		const [message] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, result.id), eq(outbox.channel, 'message')))
 		expect(message!.status).toBe('not_sent')
@@ -116,7 +121,8 @@ describe('requesting documents', () => {
 		const [message] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, result.id), eq(outbox.channel, 'message')))
 		expect(message!.status).toBe('pending')
 		expect(message!.to).toBe('+15125550199')
-		expect(message!.text).toContain('/upload/bl_ul_')
+		expect(message!.text).not.toContain('bl_ul_')
+		expect(await textToSend(deps.secret, message!)).toContain('/upload/bl_ul_')
 		expect(message!.text).not.toContain('/careers/')
 
 		const other = await newCandidate(s.ws)
@@ -186,7 +192,7 @@ describe('the upload link', () => {
 		const s = await setting()
 		const result = await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['dl'] })
 		const [mail] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, result.id), eq(outbox.channel, 'email')))
-		const path = mail!.text.match(/http:\/\/localhost:3000(\/upload\/bl_ul_[0-9A-Za-z]+)/)![1]!
+		const path = (await textToSend(deps.secret, mail!)).match(/http:\/\/localhost:3000(\/upload\/bl_ul_[0-9A-Za-z]+)/)![1]!
 		const live = await visitor(path)
 		expect(live.status).toBe(200)
 
@@ -205,6 +211,152 @@ describe('the upload link', () => {
 		const late = await live.upload('dl', { name: 'dl.pdf', bytes: samplePdf('late') })
 		expect(late.status).toBe(410)
 		expect((await listCandidateDocuments(deps, s.recruiter, s.candidateId)).documents).toHaveLength(0)
+	})
+})
+
+/** The upload path (`/upload/bl_ul_…`) in the e-mail of one request. */
+async function pathOf(requestId: string): Promise<string> {
+	const deps = await testDeps()
+	const [mail] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, requestId), eq(outbox.channel, 'email')))
+	return (await textToSend(deps.secret, mail!)).match(/http:\/\/localhost:3000(\/upload\/bl_ul_[0-9A-Za-z]+)/)![1]!
+}
+
+describe('revoking a link, and what a link can reach (checklist H8)', () => {
+	test('a new request for the same documents replaces the earlier link: the old one gets a clear page and stores nothing, even from a form opened before; a request for other kinds leaves it working', async () => {
+		const deps = await testDeps()
+		const s = await setting()
+		const first = await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, applicationId: s.applicationId, items: ['dl', 'visa'] })
+		const oldPath = await pathOf(first.id)
+		const openBefore = await visitor(oldPath)
+		expect(openBefore.status).toBe(200)
+
+		// Asking for something else does not touch the earlier link.
+		const other = await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, applicationId: s.applicationId, items: ['i94'] })
+		expect(other.replaced).toEqual([])
+		expect((await visitor(oldPath)).status).toBe(200)
+
+		// Asking again for everything the first link asked for (and more) replaces it, not the i94 link.
+		const again = await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, applicationId: s.applicationId, items: ['dl', 'visa', 'workAuth'] })
+		expect(again.replaced).toEqual([first.id])
+		const [mail] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, again.id), eq(outbox.channel, 'email')))
+		expect(mail!.text).toContain('It replaces the link we sent you earlier')
+		const log = await activityFor(deps.db, s.ws.id, 'candidate', s.candidateId)
+		expect(log.find((l) => (l.detail as any)?.requestId === again.id)!.detail).toMatchObject({ replaced: [first.id] })
+
+		const replaced = await visitor(oldPath)
+		expect(replaced.status).toBe(410)
+		expect(replaced.page).toContain('This upload link was replaced by a newer one')
+		expect(replaced.page).not.toContain('type="file"')
+		const late = await openBefore.upload('dl', { name: 'dl.pdf', bytes: samplePdf('through the old link') })
+		expect(late.status).toBe(410)
+		expect(late.text).toContain('replaced by a newer one')
+		expect((await listCandidateDocuments(deps, s.recruiter, s.candidateId)).documents).toHaveLength(0)
+		const [oldRow] = await deps.db.select().from(documentRequests).where(eq(documentRequests.id, first.id))
+		expect(oldRow).toMatchObject({ uploadCount: 0, replacedBy: again.id })
+
+		// The i94 link and the new link both work.
+		expect((await (await visitor(await pathOf(other.id))).upload('i94', { name: 'i94.pdf', bytes: samplePdf('i94') })).status).toBe(303)
+		expect((await (await visitor(await pathOf(again.id))).upload('dl', { name: 'dl.pdf', bytes: samplePdf('dl') })).status).toBe(303)
+		expect((await listCandidateDocuments(deps, s.recruiter, s.candidateId)).onFile).toEqual(['dl', 'i94'])
+	})
+
+	test('an operator withdraws a link by its address (documents revoke-link): it stores nothing from then on; a second revoke says it already stopped', async () => {
+		const deps = await testDeps()
+		const s = await setting()
+		const request = await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['dl'] })
+		const path = await pathOf(request.id)
+		const openBefore = await visitor(path)
+		expect((await openBefore.upload('dl', { name: 'first.pdf', bytes: samplePdf('first') })).status).toBe(303)
+
+		const revoked = await runCommand(deps, 'documents revoke-link', { link: `http://localhost:3000${path}` })
+		expect(revoked.json).toEqual({ requestId: request.id, candidateId: s.candidateId, revoked: true, state: 'revoked' })
+		const page = await visitor(path)
+		expect(page.status).toBe(410)
+		expect(page.page).toContain('This upload link was withdrawn')
+		expect((await openBefore.upload('dl', { name: 'second.pdf', bytes: samplePdf('second') })).status).toBe(410)
+		const docs = await listCandidateDocuments(deps, s.recruiter, s.candidateId)
+		expect(docs.documents.map((d) => d.fileName)).toEqual(['first.pdf'])
+		const log = await activityFor(deps.db, s.ws.id, 'candidate', s.candidateId)
+		expect(log.find((l) => l.action === 'documents.link_revoked')).toMatchObject({ actorName: 'Operator', detail: { requestId: request.id } })
+
+		expect((await runCommand(deps, 'documents revoke-link', { request: request.id })).json).toMatchObject({ revoked: false, state: 'revoked' })
+		await expect(runCommand(deps, 'documents revoke-link', { link: 'https://example.test/upload/nothing' })).rejects.toMatchObject({ code: 'VALIDATION' })
+	})
+
+	test('a link reaches only its own candidate and request: ids put in the form or the address are ignored, and another candidate’s kinds are refused', async () => {
+		const deps = await testDeps()
+		const s = await setting()
+		const otherEmail = `${unique('ana')}@example.test`
+		const other = await newCandidate(s.ws, { name: 'Ana Lopez', email: otherEmail })
+		const otherApp = await newApplication(s.ws, other, s.jobId)
+		const mine = await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, applicationId: s.applicationId, items: ['dl'] })
+		const theirs = await requestCandidateDocuments(deps, s.recruiter, { candidateId: other, applicationId: otherApp, items: ['dl', 'visa'] })
+		const path = await pathOf(mine.id)
+		const stranger = await newWorkspace()
+
+		// Ids of the other candidate, their request, their application and another workspace, in the
+		// address and in the form, change nothing: the upload lands on the link's own candidate.
+		const tampered = `${path}?candidateId=${other}&requestId=${theirs.id}&workspaceId=${stranger.id}`
+		const v = await visitor(tampered)
+		expect(v.status).toBe(200)
+		expect(v.page).toContain('Ravi Kumar')
+		expect(v.page).not.toContain('Ana Lopez')
+		const { app } = await testApp()
+		const form = new FormData()
+		const csrf = v.page.match(/name="csrf" value="([^"]*)"/)![1]!
+		for (const [k, value] of Object.entries({ csrf, kind: 'dl', candidateId: other, requestId: theirs.id, applicationId: otherApp, workspaceId: stranger.id })) form.set(k, value)
+		form.set('file', new File([samplePdf('tampered') as Uint8Array<ArrayBuffer>], 'dl.pdf', { type: 'application/pdf' }))
+		const res = await app.handle(new Request(`http://localhost${tampered}`, { method: 'POST', body: form, headers: { cookie: v.cookie } }))
+		expect(res.status).toBe(303)
+
+		const [a, b] = await Promise.all([listCandidateDocuments(deps, s.recruiter, s.candidateId), listCandidateDocuments(deps, s.recruiter, other)])
+		expect(a.documents).toHaveLength(1)
+		expect(b.documents).toHaveLength(0)
+		const stored = await deps.db.select().from(candidateDocuments).where(eq(candidateDocuments.requestId, mine.id))
+		expect(stored.every((d) => d.candidateId === s.candidateId && d.workspaceId === s.ws.id && d.storageKey.startsWith(`documents/${s.ws.id}/${s.candidateId}/`))).toBe(true)
+		expect(await deps.db.select().from(candidateDocuments).where(eq(candidateDocuments.requestId, theirs.id))).toHaveLength(0)
+
+		// A kind only the other candidate was asked for is refused on this link.
+		expect((await v.upload('visa', { name: 'visa.pdf', bytes: samplePdf('visa') })).status).toBe(422)
+		// The other request's id (or anything else) in place of the token is not a link.
+		expect((await visitor(`/upload/${theirs.id}`)).status).toBe(404)
+		expect((await visitor(`/upload/${path.split('/').pop()}x`)).status).toBe(404)
+	})
+})
+
+describe('bounds on messaging a candidate (checklist J8)', () => {
+	test(`one person sends one candidate at most ${MAX_REQUESTS_PER_CANDIDATE_HOUR} requests an hour: then a clear refusal that sends nothing; another person, another candidate and the next hour are not held back`, async () => {
+		const deps = await testDeps()
+		const s = await setting()
+		const sent = []
+		for (const items of [['dl'], ['visa'], ['i94']] as const) sent.push(await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: [...items] }))
+		expect(sent.map((r) => r.repeated)).toEqual([false, false, false])
+		// A retry of the last one is still answered (nothing sent), not refused.
+		expect((await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['i94'] })).repeated).toBe(true)
+		const refused = requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['workAuth'], message: 'Please, one more' })
+		await expect(refused).rejects.toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining('nothing was sent') })
+		await expect(requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['workAuth'] })).rejects.toMatchObject({ retryAfter: expect.any(Number) })
+		const mails = await deps.db.select().from(outbox).where(and(eq(outbox.to, s.email), eq(outbox.channel, 'email')))
+		expect(mails).toHaveLength(3)
+
+		const colleague = await actorFor(s.ws, 'recruiter')
+		expect((await requestCandidateDocuments(deps, colleague, { candidateId: s.candidateId, items: ['workAuth'] })).repeated).toBe(false)
+		const otherCandidate = await newCandidate(s.ws)
+		expect((await requestCandidateDocuments(deps, s.recruiter, { candidateId: otherCandidate, items: ['dl'] })).repeated).toBe(false)
+
+		clock.advance(60 * 60_000 + 1000)
+		expect((await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['workAuth'] })).repeated).toBe(false)
+	})
+
+	test('the same request sent many times at once is one request, one e-mail and one message', async () => {
+		const deps = await testDeps({ MESSAGING_ACCOUNT: 'AC1', MESSAGING_TOKEN: 't', MESSAGING_FROM: '+15550001111' })
+		const s = await setting()
+		const answers = await Promise.all(Array.from({ length: 8 }, () => requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['dl', 'visa'], message: 'Thanks!' })))
+		expect(new Set(answers.map((a) => a.id)).size).toBe(1)
+		expect(answers.filter((a) => !a.repeated)).toHaveLength(1)
+		const rows = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, answers[0]!.id)))
+		expect(rows.map((r) => r.channel).sort()).toEqual(['email', 'message'])
+		expect(await deps.db.select().from(documentRequests).where(eq(documentRequests.candidateId, s.candidateId))).toHaveLength(1)
 	})
 })
 

@@ -4,6 +4,7 @@ import { and, eq } from 'drizzle-orm'
 import { personActor } from '../auth/index.ts'
 import { reviewQueue } from '../review/service.ts'
 import { todos } from '../todos/table.ts'
+import { textToSend } from '../outbox/index.ts'
 import { outbox } from '../outbox/table.ts'
 import { newPerson, newWorkspace, testDeps, unique } from '../../tests/helpers.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob, samplePng } from '../../tests/staffing-fixtures.ts'
@@ -24,7 +25,7 @@ test('an upload creates one to-do per kind for the requester and shows in their 
 	await requestCandidateDocuments(deps, recruiter, { candidateId, applicationId, items: ['visa', 'dl'], includeJobLink: false })
 	// The link only ever travels in the e-mail (and message) to the candidate.
 	const [mail] = await deps.db.select().from(outbox).where(and(eq(outbox.to, email), eq(outbox.channel, 'email')))
-	const token = mail!.text.match(/\/upload\/(bl_ul_[0-9A-Za-z]+)/)![1]!
+	const token = (await textToSend(deps.secret, mail!)).match(/\/upload\/(bl_ul_[0-9A-Za-z]+)/)![1]!
 
 	await storeUpload(deps, token, 'visa', { name: 'visa.pdf', bytes: samplePdf('visa') })
 	await storeUpload(deps, token, 'visa', { name: 'visa-2.pdf', bytes: samplePdf('visa again') })

@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module.ts'
+import { documentCommands } from './commands.ts'
 import { seedDocuments } from './seed.ts'
 import { submissionDetails } from './submissions.ts'
 import { documentTools } from './tools.ts'
@@ -7,6 +8,7 @@ import { uploadRoutes } from './upload-routes.ts'
 export { listCandidateDocuments } from './service.ts'
 export { checkVendorSubmission, submitToVendor, submissionDetails, type VendorSubmissionStatus } from './submissions.ts'
 export { requestCandidateDocuments, LINK_VALID_DAYS } from './requests.ts'
+export { revokeUploadLink } from './revocation.ts'
 export { DOCUMENT_KINDS, type DocumentKind } from '../vendors/index.ts'
 
 export default defineModule({
@@ -19,6 +21,7 @@ export default defineModule({
 		{ key: 'documents:submit', description: 'Submit candidates to vendors with their documents', grantedTo: ['owner', 'admin', 'recruiter'] },
 	],
 	tools: documentTools,
+	commands: documentCommands,
 	routes: uploadRoutes,
 	applicationDetails: submissionDetails,
 	seed: seedDocuments,

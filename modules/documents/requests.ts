@@ -4,22 +4,30 @@
  * Rules:
  * - A request names 1 to 4 kinds and goes out by e-mail and by messaging app, both carrying the
  *   same upload link (a `bl_ul_…` credential, stored only as its SHA-256), valid 7 days and usable
- *   any number of times until then. The link only uploads: it never shows a stored file.
+ *   any number of times until then. The link only uploads: it never shows a stored file. The outbox
+ *   keeps the link only sealed, until the e-mail or message is sent (`outbox/private.ts`).
+ * - The newest link is the one that works, as with a password-reset e-mail: a new request for the
+ *   same candidate and application replaces each earlier live link whose kinds it all asks for
+ *   again. Kinds only an earlier link asks for keep that link working. (An operator can also revoke
+ *   a link at once: `revokeUploadLink`.)
  * - `applicationId` defaults to the candidate's newest application; `includeJobLink` adds the
  *   job's careers address when the job is open. `message` is plain text.
  * - No phone number, or no messaging provider: the message is recorded as not sent, with why.
+ * - Against an assistant that loops: the same request again within 2 minutes (a retry) sends
+ *   nothing and answers `repeated`; one person may send one candidate at most 3 requests an hour.
+ *   Both are decided under a per-candidate lock, so parallel calls count too.
  */
 import type { Actor } from '../../core/actor.ts'
 import { hashSecret, newCredential, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { invalid } from '../../core/errors.ts'
+import { AppError, invalid } from '../../core/errors.ts'
 import { recordActivity } from '../activity/index.ts'
 import { findWorkspace } from '../auth/index.ts'
 import { enqueueMail, enqueueMessage, MAX_MESSAGE_LENGTH, NO_PROVIDER, toE164 } from '../outbox/index.ts'
 import { DOCUMENT_KINDS, DOCUMENT_LABELS, type DocumentKind } from '../vendors/index.ts'
 import { careersUrl, loadApplication, loadCandidate, newestApplication, type ApplicationRef } from './subjects.ts'
 import { documentRequests } from './table.ts'
-import { and, eq, gt, isNull } from 'drizzle-orm'
+import { and, arrayContained, asc, eq, gt, isNull, ne, sql } from 'drizzle-orm'
 
 export const LINK_VALID_DAYS = 7
 const DAY_MS = 86_400_000
@@ -43,10 +51,15 @@ export interface DocumentRequestResult {
 	message: { to: string | null; status: 'queued' | 'not_sent'; reason: string | null }
 	/** True when this repeats a request made moments ago (a client's retry): nothing was sent again. */
 	repeated: boolean
+	/** Earlier requests whose links this one replaced: those links no longer work. */
+	replaced: string[]
 }
 
 /** A retried call (same person, candidate, application, kinds and message within this window) sends nothing twice. */
 const REPEAT_WINDOW_MS = 2 * 60_000
+/** At most this many requests from one person to one candidate per rolling hour (retries not counted). */
+export const MAX_REQUESTS_PER_CANDIDATE_HOUR = 3
+const HOUR_MS = 3_600_000
 
 /** Plain text: no control characters besides line breaks and tabs; CRLF made LF. */
 export const plainText = (s: string) => s.replace(/\r\n?/g, '\n').replace(/[\0-\x08\x0b-\x1f\x7f]/g, '').trim()
@@ -76,7 +89,7 @@ export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, inp
 	const first = candidate.name.split(/\s+/)[0] || candidate.name
 	const about = application ? ` for the ${application.jobTitle} position` : ''
 
-	const mailText = [
+	const mailText = (replacesEarlier: boolean) => [
 		`Hello ${first},`,
 		'',
 		...(message ? [message, ''] : []),
@@ -87,6 +100,7 @@ export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, inp
 		link,
 		'',
 		`The link works until ${dateOf(expiresAt)} and can be used more than once. Please do not forward it.`,
+		...(replacesEarlier ? ['It replaces the link we sent you earlier for these documents, which no longer works.'] : []),
 		...(jobLink ? ['', `The job: ${jobLink}`] : []),
 		'',
 		`— ${actor.name}, ${firm}`,
@@ -96,45 +110,49 @@ export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, inp
 	const phone = candidate.phone ? toE164(candidate.phone) : null
 	const notSent = !deps.config.messaging ? NO_PROVIDER : !candidate.phone ? 'The candidate has no phone number on file' : !phone ? `The candidate’s phone number “${candidate.phone}” is not a number a message can go to` : undefined
 
-	const since = new Date(deps.now().getTime() - REPEAT_WINDOW_MS)
-	const [earlier] = await deps.db
-		.select({ id: documentRequests.id, expiresAt: documentRequests.expiresAt })
-		.from(documentRequests)
-		.where(
-			and(
-				eq(documentRequests.workspaceId, actor.workspaceId),
-				eq(documentRequests.candidateId, candidate.id),
-				application ? eq(documentRequests.applicationId, application.id) : isNull(documentRequests.applicationId),
-				actor.userId ? eq(documentRequests.requestedByUserId, actor.userId) : isNull(documentRequests.requestedByUserId),
-				eq(documentRequests.items, items),
-				message ? eq(documentRequests.message, message) : isNull(documentRequests.message),
-				gt(documentRequests.createdAt, since),
-			),
-		)
-		.limit(1)
-	if (earlier) {
-		return { id: earlier.id, candidateId: candidate.id, applicationId: application?.id ?? null, items, expiresAt: earlier.expiresAt.toISOString(), jobLink, email: { to: candidate.email, status: 'queued' }, message: { to: phone ?? candidate.phone, status: notSent ? 'not_sent' : 'queued', reason: notSent ?? null }, repeated: true }
-	}
+	const sender = actor.userId ? eq(documentRequests.requestedByUserId, actor.userId) : isNull(documentRequests.requestedByUserId)
+	const sameApplication = application ? eq(documentRequests.applicationId, application.id) : isNull(documentRequests.applicationId)
+	const base = { candidateId: candidate.id, applicationId: application?.id ?? null, items, jobLink, email: { to: candidate.email, status: 'queued' as const } }
+	const messageTo = { to: phone ?? candidate.phone, reason: notSent ?? null }
 
-	const id = newId('dreq')
-	const outcome = await deps.db.transaction(async (tx) => {
-		await tx.insert(documentRequests).values({ id, workspaceId: actor.workspaceId, candidateId: candidate.id, applicationId: application?.id ?? null, items, message: message || null, tokenHash: hashSecret(token), expiresAt, requestedByUserId: actor.userId, requestedByName: actor.name })
+	return deps.db.transaction(async (tx) => {
+		// One request decision at a time per candidate: parallel retries and loops see each other.
+		await deps.database.rows(sql`select pg_advisory_xact_lock(hashtextextended(${`document_request:${candidate.id}`}, 0))`, tx)
+		const now = deps.now()
+		const [earlier] = await tx
+			.select({ id: documentRequests.id, expiresAt: documentRequests.expiresAt })
+			.from(documentRequests)
+			.where(and(eq(documentRequests.workspaceId, actor.workspaceId), eq(documentRequests.candidateId, candidate.id), sameApplication, sender, eq(documentRequests.items, items), message ? eq(documentRequests.message, message) : isNull(documentRequests.message), isNull(documentRequests.revokedAt), gt(documentRequests.createdAt, new Date(now.getTime() - REPEAT_WINDOW_MS))))
+			.limit(1)
+		if (earlier) return { ...base, id: earlier.id, expiresAt: earlier.expiresAt.toISOString(), message: { ...messageTo, status: notSent ? 'not_sent' : 'queued' }, repeated: true, replaced: [] } satisfies DocumentRequestResult
+
+		const recent = await tx
+			.select({ createdAt: documentRequests.createdAt })
+			.from(documentRequests)
+			.where(and(eq(documentRequests.workspaceId, actor.workspaceId), eq(documentRequests.candidateId, candidate.id), sender, gt(documentRequests.createdAt, new Date(now.getTime() - HOUR_MS))))
+			.orderBy(asc(documentRequests.createdAt))
+		if (recent.length >= MAX_REQUESTS_PER_CANDIDATE_HOUR) {
+			const nextAt = new Date(recent[0]!.createdAt.getTime() + HOUR_MS)
+			const minutes = Math.max(1, Math.ceil((nextAt.getTime() - now.getTime()) / 60_000))
+			throw new AppError('RATE_LIMITED', `You already sent this candidate ${recent.length} document requests in the last hour (the limit is ${MAX_REQUESTS_PER_CANDIDATE_HOUR}); nothing was sent. The links already sent still work; another request can go in ${minutes} minute${minutes === 1 ? '' : 's'} (at ${nextAt.toISOString()}).`, { retryAfter: minutes * 60 })
+		}
+
+		const id = newId('dreq')
+		await tx.insert(documentRequests).values({ id, workspaceId: actor.workspaceId, candidateId: candidate.id, applicationId: application?.id ?? null, items, message: message || null, tokenHash: hashSecret(token), expiresAt, requestedByUserId: actor.userId, requestedByName: actor.name, createdAt: now })
+		const replaced = (
+			await tx
+				.update(documentRequests)
+				.set({ revokedAt: now, replacedBy: id })
+				.where(and(eq(documentRequests.workspaceId, actor.workspaceId), eq(documentRequests.candidateId, candidate.id), sameApplication, ne(documentRequests.id, id), isNull(documentRequests.revokedAt), gt(documentRequests.expiresAt, now), arrayContained(documentRequests.items, items)))
+				.returning({ id: documentRequests.id })
+		).map((r) => r.id)
 		const related = { type: 'document_request', id }
-		await enqueueMail(tx, { workspaceId: actor.workspaceId, to: candidate.email, subject: `Documents needed${about}: ${listOf(items)}`, text: mailText, related }, new URL(deps.config.baseUrl).hostname)
-		const sent = await enqueueMessage(tx, { workspaceId: actor.workspaceId, to: phone ?? candidate.phone ?? '', text: shortText, related, notSent })
-		await recordActivity(tx, actor, { action: 'documents.requested', targetType: 'candidate', targetId: candidate.id, detail: { requestId: id, items, applicationId: application?.id ?? null, message: sent.status } })
-		return sent
+		// The link is the candidate's credential: the outbox keeps it sealed and fills it in only when sending.
+		const recipientOnly = { value: link, serverSecret: deps.secret }
+		await enqueueMail(tx, { workspaceId: actor.workspaceId, to: candidate.email, subject: `Documents needed${about}: ${listOf(items)}`, text: mailText(replaced.length > 0), related, recipientOnly }, new URL(deps.config.baseUrl).hostname)
+		const sent = await enqueueMessage(tx, { workspaceId: actor.workspaceId, to: phone ?? candidate.phone ?? '', text: shortText, related, notSent, recipientOnly })
+		await recordActivity(tx, actor, { action: 'documents.requested', targetType: 'candidate', targetId: candidate.id, detail: { requestId: id, items, applicationId: application?.id ?? null, message: sent.status, replaced } })
+		return { ...base, id, expiresAt: expiresAt.toISOString(), message: { ...messageTo, status: sent.status === 'pending' ? 'queued' : 'not_sent' }, repeated: false, replaced } satisfies DocumentRequestResult
 	})
-	return {
-		id,
-		candidateId: candidate.id,
-		applicationId: application?.id ?? null,
-		items,
-		expiresAt: expiresAt.toISOString(),
-		jobLink,
-		email: { to: candidate.email, status: 'queued' },
-		message: { to: phone ?? candidate.phone, status: outcome.status === 'pending' ? 'queued' : 'not_sent', reason: notSent ?? null },
-		repeated: false,
-	}
 }
 

@@ -7,6 +7,7 @@
  */
 import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
+import { untrustedLine } from '../../core/untrusted.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { DOCUMENT_KINDS, type DocumentKind } from '../vendors/index.ts'
 import { loadCandidate } from './subjects.ts'
@@ -61,9 +62,9 @@ export async function listCandidateDocuments(deps: AppDeps, actor: Actor, candid
 	const current = currentByKind(docs)
 	return {
 		candidateId: candidate.id,
-		candidateName: candidate.name,
+		candidateName: untrustedLine(candidate.name),
 		onFile: DOCUMENT_KINDS.filter((k) => current.has(k)),
 		notOnFile: DOCUMENT_KINDS.filter((k) => !current.has(k)),
-		documents: docs.map((d) => ({ id: d.id, kind: d.kind, fileName: d.fileName, contentType: d.contentType, sizeBytes: d.sizeBytes, uploadedAt: d.uploadedAt.toISOString(), current: current.get(d.kind)?.id === d.id })),
+		documents: docs.map((d) => ({ id: d.id, kind: d.kind, fileName: untrustedLine(d.fileName), contentType: d.contentType, sizeBytes: d.sizeBytes, uploadedAt: d.uploadedAt.toISOString(), current: current.get(d.kind)?.id === d.id })),
 	}
 }

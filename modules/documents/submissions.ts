@@ -14,6 +14,7 @@
  */
 import { and, eq, inArray } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
+import { untrustedLine } from '../../core/untrusted.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
@@ -80,8 +81,8 @@ export async function checkVendorSubmission(deps: AppDeps, actor: Actor, applica
 	if (!s.vendor.method) problems.push(`${s.vendor.name} has no submission address yet (an operator sets it with "vendor set-submission").`)
 	return {
 		applicationId: s.app.id,
-		candidate: { id: s.candidate.id, name: s.candidate.name, workAuthorization: s.candidate.workAuthorization },
-		job: { id: s.app.jobId, title: s.app.jobTitle },
+		candidate: { id: s.candidate.id, name: untrustedLine(s.candidate.name), workAuthorization: s.candidate.workAuthorization },
+		job: { id: s.app.jobId, title: untrustedLine(s.app.jobTitle) },
 		vendor: { id: s.vendor.id, name: s.vendor.name, submissionMethod: s.vendor.method, portalUrl: s.vendor.portalUrl },
 		required: s.required,
 		onFile: s.onFile,

@@ -7,8 +7,8 @@ import { outbox } from '../outbox/table.ts'
 import { vendors } from '../vendors/table.ts'
 
 /**
- * A secure upload link sent to a candidate: valid 7 days, usable several times until then.
- * Only the SHA-256 of the `bl_ul_…` credential is stored.
+ * A secure upload link sent to a candidate: valid 7 days, usable several times until then, unless
+ * revoked first. Only the SHA-256 of the `bl_ul_…` credential is stored.
  */
 export const documentRequests = pgTable(
 	'document_requests',
@@ -28,6 +28,10 @@ export const documentRequests = pgTable(
 		uploadCount: integer('upload_count').notNull().default(0),
 		lastUploadAt: timestamp('last_upload_at', { withTimezone: true, precision: 3 }),
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+		/** When the link stopped working before its expiry: replaced by a newer request, or revoked by an operator. */
+		revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
+		/** The newer request that replaced this one (null when an operator revoked the link). */
+		replacedBy: text('replaced_by'),
 	},
 	(t) => [uniqueIndex('document_requests_token').on(t.tokenHash), index('document_requests_candidate').on(t.candidateId, t.createdAt.desc())],
 )

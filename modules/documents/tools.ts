@@ -40,6 +40,7 @@ const RequestResult = t.Object({
 		email: t.Object({ to: t.String(), status: t.Literal('queued') }),
 		message: t.Object({ to: nullable(t.String()), status: oneOf(['queued', 'not_sent'] as const), reason: nullable(t.String()) }),
 		repeated: t.Boolean({ description: 'True when the same request was made moments ago: nothing was sent again' }),
+		replaced: t.Array(t.String(), { description: 'Earlier requests for the same documents whose links this one replaced: those links no longer work' }),
 	}),
 })
 
@@ -95,7 +96,7 @@ export const documentTools = [
 	defineTool({
 		name: 'request_candidate_documents',
 		title: 'Request documents from a candidate',
-		description: 'Asks a candidate for verification documents by e-mail and by messaging app, with a secure upload link valid 7 days (PDF, JPEG or PNG up to 10 MB each). applicationId defaults to the candidate’s newest application; includeJobLink (default true) adds the job’s careers address when the job is open. message is plain text added to the e-mail.',
+		description: 'Asks a candidate for verification documents by e-mail and by messaging app, with a secure upload link valid 7 days (PDF, JPEG or PNG up to 10 MB each). applicationId defaults to the candidate’s newest application; includeJobLink (default true) adds the job’s careers address when the job is open. message is plain text added to the e-mail. The new link replaces earlier links for the same documents. The same call repeated within 2 minutes sends nothing again; at most 3 requests per candidate per hour from one person.',
 		params: params({
 			candidateId: id('candidate'),
 			items: t.Array(DocumentKindSchema, { minItems: 1, maxItems: 4, description: 'Kinds to ask for: dl, visa, i94, workAuth' }),

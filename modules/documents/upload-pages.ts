@@ -4,7 +4,7 @@
  */
 import { html, page, type SafeHtml } from '../../core/html.ts'
 import { DOCUMENT_LABELS, type DocumentKind } from '../vendors/index.ts'
-import type { UploadLink } from './uploads.ts'
+import type { LinkProblem, UploadLink } from './uploads.ts'
 
 const NOINDEX = html`<meta name="robots" content="noindex, nofollow">`
 /** "Driver’s license" → "driver’s license", but "I-94 record" stays as it is. */
@@ -56,19 +56,35 @@ ${link.items.map(section)}`,
 	return noStore(res)
 }
 
-export function linkProblemPage(reason: 'invalid' | 'expired'): Response {
-	const res =
-		reason === 'expired'
-			? page(
-					{ title: 'This link has expired', status: 410, head: NOINDEX },
-					html`<section class="card"><h1>This upload link has expired</h1>
-<p>Upload links work for 7 days. Nothing was lost: ask your recruiter to send you a new link.</p></section>`,
-				)
-			: page(
-					{ title: 'This link is not valid', status: 404, head: NOINDEX },
-					html`<section class="card"><h1>This upload link is not valid</h1>
+const PROBLEM_PAGES: Record<LinkProblem, { title: string; status: number; body: SafeHtml }> = {
+	invalid: {
+		title: 'This link is not valid',
+		status: 404,
+		body: html`<h1>This upload link is not valid</h1>
 <p>Check that you opened the whole link from the e-mail or message; a link that was cut off or changed does not work.</p>
-<p>If it still does not work, ask your recruiter to send you a new link.</p></section>`,
-				)
-	return noStore(res)
+<p>If it still does not work, ask your recruiter to send you a new link.</p>`,
+	},
+	expired: {
+		title: 'This link has expired',
+		status: 410,
+		body: html`<h1>This upload link has expired</h1>
+<p>Upload links work for 7 days. Nothing was lost: ask your recruiter to send you a new link.</p>`,
+	},
+	replaced: {
+		title: 'This link was replaced',
+		status: 410,
+		body: html`<h1>This upload link was replaced by a newer one</h1>
+<p>Your recruiter sent you a newer link for these documents. Use the link in the most recent e-mail or message; files you already sent were kept.</p>`,
+	},
+	revoked: {
+		title: 'This link was withdrawn',
+		status: 410,
+		body: html`<h1>This upload link was withdrawn</h1>
+<p>This link no longer works. Files you already sent were kept; ask your recruiter to send you a new link.</p>`,
+	},
+}
+
+export function linkProblemPage(reason: LinkProblem): Response {
+	const problem = PROBLEM_PAGES[reason]
+	return noStore(page({ title: problem.title, status: problem.status, head: NOINDEX }, html`<section class="card">${problem.body}</section>`))
 }

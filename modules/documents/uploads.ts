@@ -1,12 +1,16 @@
 /**
  * The candidate's side of a document request: opening the upload link and uploading files.
  *
- * Rules: a malformed or unknown link is "not valid"; a known link past its expiry is "expired"
- * (both answered before anything is read or stored). A file must be one of the kinds asked for,
- * non-empty, at most 10 MB, and a PDF, JPEG or PNG judged by its content. The file is stored
- * first and the record written after, so a record never points at a missing file.
+ * Rules: a malformed or unknown link is "not valid"; a known link past its expiry is "expired";
+ * a link replaced by a newer request or revoked by an operator says so (all answered before
+ * anything is read or stored). A file must be one of the kinds asked for, non-empty, at most
+ * 10 MB, and a PDF, JPEG or PNG judged by its content. The file is stored first and the record
+ * written after, so a record never points at a missing file; the link is checked again in that
+ * same transaction, so a link revoked while a file was on its way stores nothing.
+ * Everything the upload touches (candidate, workspace, request) comes from the link itself, never
+ * from the form or the address.
  */
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { credentialType, hashSecret, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
@@ -19,11 +23,27 @@ import { cleanFileName, detectType, MAX_DOCUMENT_BYTES } from './content.ts'
 import { uploadPageNames } from './subjects.ts'
 import { candidateDocuments, documentRequests } from './table.ts'
 
+export type LinkProblem = 'invalid' | 'expired' | 'replaced' | 'revoked'
+
+const PROBLEM_MESSAGES: Record<LinkProblem, string> = {
+	invalid: 'This upload link is not valid',
+	expired: 'This upload link has expired',
+	replaced: 'This upload link was replaced by a newer one',
+	revoked: 'This upload link was withdrawn',
+}
+
 /** Why a link cannot be used: the page says which, and what to do. */
 export class UploadLinkError extends Error {
-	constructor(readonly reason: 'invalid' | 'expired') {
-		super(reason === 'expired' ? 'This upload link has expired' : 'This upload link is not valid')
+	constructor(readonly reason: LinkProblem) {
+		super(PROBLEM_MESSAGES[reason])
 	}
+}
+
+/** Why a known link no longer works, or null while it does. */
+function problemOf(deps: AppDeps, row: { expiresAt: Date; revokedAt: Date | null; replacedBy: string | null }): LinkProblem | null {
+	if (row.revokedAt) return row.replacedBy ? 'replaced' : 'revoked'
+	if (row.expiresAt.getTime() <= deps.now().getTime()) return 'expired'
+	return null
 }
 
 export interface UploadLink {
@@ -57,11 +77,14 @@ export async function openUploadLink(deps: AppDeps, token: string): Promise<Uplo
 			requestedByUserId: documentRequests.requestedByUserId,
 			applicationId: documentRequests.applicationId,
 			expiresAt: documentRequests.expiresAt,
+			revokedAt: documentRequests.revokedAt,
+			replacedBy: documentRequests.replacedBy,
 		})
 		.from(documentRequests)
 		.where(eq(documentRequests.tokenHash, hashSecret(token)))
 	if (!row) throw new UploadLinkError('invalid')
-	if (row.expiresAt.getTime() <= deps.now().getTime()) throw new UploadLinkError('expired')
+	const problem = problemOf(deps, row)
+	if (problem) throw new UploadLinkError(problem)
 	const names = await uploadPageNames(deps, row.workspaceId, row.candidateId)
 	if (!names) throw new UploadLinkError('invalid')
 	const received = await deps.db
@@ -69,7 +92,8 @@ export async function openUploadLink(deps: AppDeps, token: string): Promise<Uplo
 		.from(candidateDocuments)
 		.where(eq(candidateDocuments.requestId, row.requestId))
 		.orderBy(sql`${candidateDocuments.uploadedAt} desc, ${candidateDocuments.id} desc`)
-	return { ...row, ...names, items: row.items.filter(isDocumentKind), received: received.map((r) => ({ ...r, kind: r.kind as DocumentKind })) }
+	const { revokedAt: _revoked, replacedBy: _replacedBy, ...link } = row
+	return { ...link, ...names, items: row.items.filter(isDocumentKind), received: received.map((r) => ({ ...r, kind: r.kind as DocumentKind })) }
 }
 
 /** The candidate, acting through the link, as the activity log records it. */
@@ -109,8 +133,18 @@ export async function storeUpload(deps: AppDeps, token: string, kind: string, fi
 	try {
 		await deps.db.transaction(async (tx) => {
 			const now = deps.now()
+			// Counting the upload locks the request row: a revocation either committed before (and
+			// nothing is stored) or waits for this upload to finish.
+			const [live] = await tx
+				.update(documentRequests)
+				.set({ uploadCount: sql`${documentRequests.uploadCount} + 1`, lastUploadAt: now })
+				.where(and(eq(documentRequests.id, link.requestId), isNull(documentRequests.revokedAt), gt(documentRequests.expiresAt, now)))
+				.returning({ id: documentRequests.id })
+			if (!live) {
+				const [row] = await tx.select({ expiresAt: documentRequests.expiresAt, revokedAt: documentRequests.revokedAt, replacedBy: documentRequests.replacedBy }).from(documentRequests).where(eq(documentRequests.id, link.requestId))
+				throw new UploadLinkError((row && problemOf(deps, row)) || 'expired')
+			}
 			await tx.insert(candidateDocuments).values({ id, workspaceId: link.workspaceId, candidateId: link.candidateId, kind, fileName, contentType: type.contentType, sizeBytes: file.bytes.byteLength, storageKey: key, requestId: link.requestId, uploadedAt: now })
-			await tx.update(documentRequests).set({ uploadCount: sql`${documentRequests.uploadCount} + 1`, lastUploadAt: now }).where(eq(documentRequests.id, link.requestId))
 			await recordActivity(tx, uploader(link), { action: 'document.uploaded', targetType: 'candidate', targetId: link.candidateId, detail: { documentId: id, kind, fileName, contentType: type.contentType, sizeBytes: file.bytes.byteLength } })
 			// The person who asked gets a to-do to look at it (one per kind and request, however often re-uploaded).
 			if (link.requestedByUserId)

@@ -5,8 +5,9 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { ReviewSource, SearchProvider } from '../../core/module.ts'
 import { afterPosition } from '../../core/source-merge.ts'
 import { prefixTsQuery, similarityText } from '../../core/text-search.ts'
-import { cleanLine, untrusted } from '../../core/untrusted.ts'
+import { untrusted, untrustedLine } from '../../core/untrusted.ts'
 import { applicationParties } from '../candidates/index.ts'
+import { snippetAuthor } from './service.ts'
 import { inboxMessages, inboxStates, inboxThreads } from './table.ts'
 
 const canRead = (deps: AppDeps, actor: Actor) => Boolean(actor.userId) && deps.permissions.can(actor, 'inbox:read')
@@ -20,14 +21,14 @@ export const inboxSearchProvider: SearchProvider = {
 		const text = similarityText(q)
 		const fts = tsq ? sql`exists (select 1 from ${inboxMessages} m where m.thread_id = t.id and m.search @@ to_tsquery('english', ${tsq}))` : sql`false`
 		const rank = tsq ? sql`coalesce((select max(ts_rank(m.search, to_tsquery('english', ${tsq}))) from ${inboxMessages} m where m.thread_id = t.id and m.search @@ to_tsquery('english', ${tsq})), 0)` : sql`0`
-		const rows = await deps.database.rows<{ id: string; name: string; subject: string; snippet: string; score: number }>(
-			sql`select t.id, t.counterpart_name as name, t.subject, t.snippet,
+		const rows = await deps.database.rows<{ id: string; name: string; subject: string; snippet: string; direction: string | null; score: number }>(
+			sql`select t.id, t.counterpart_name as name, t.subject, t.snippet, t.last_message_direction as direction,
 least(1, greatest(${rank}, word_similarity(${text}, lower(t.counterpart_name)), word_similarity(${text}, lower(t.subject)), case when lower(t.counterpart_address) = ${text} then 1 else 0 end))::float8 as score
 from ${inboxThreads} t
 where t.workspace_id = ${actor.workspaceId} and (${text} <% lower(t.counterpart_name) or ${text} <% lower(t.subject) or lower(t.counterpart_address) = ${text} or ${fts})
 order by score desc, t.last_message_at desc, t.id limit ${limit}`,
 		)
-		return rows.map((r) => ({ type: 'inbox_thread', id: r.id, title: cleanLine(`${r.name}: ${r.subject}`, 120), snippet: cleanLine(r.snippet, 240), score: Math.round(Number(r.score) * 1000) / 1000 }))
+		return rows.map((r) => ({ type: 'inbox_thread', id: r.id, title: untrustedLine(`${r.name}: ${r.subject}`, 120), snippet: untrustedLine(r.snippet && `${snippetAuthor(r.direction === 'out', r.name)}: ${r.snippet}`, 240), score: Math.round(Number(r.score) * 1000) / 1000 }))
 	},
 }
 
@@ -74,7 +75,7 @@ where t.workspace_id = ${actor.workspaceId} and t.candidate_id in (${sql.join(ca
 		out.set(id, {
 			messages: rows
 				.filter((r) => r.candidateId === candidateId)
-				.map((r) => ({ id: r.id, threadId: r.threadId, direction: r.direction, channel: r.channel, subject: r.subject, text: untrusted(r.text, r.direction === 'in' ? 'candidate' : 'colleague', 4000), at: new Date(r.at).toISOString(), aboutThisApplication: r.relatedType === 'application' && r.relatedId === id })),
+				.map((r) => ({ id: r.id, threadId: r.threadId, direction: r.direction, channel: r.channel, subject: r.subject === null ? null : untrustedLine(r.subject, 200), text: untrusted(r.text, r.direction === 'in' ? 'candidate' : 'colleague', 4000), at: new Date(r.at).toISOString(), aboutThisApplication: r.relatedType === 'application' && r.relatedId === id })),
 		})
 	}
 	return out

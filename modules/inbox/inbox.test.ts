@@ -187,6 +187,44 @@ describe('the inbound webhook', () => {
 	})
 })
 
+describe('the snippet says who wrote the latest message', () => {
+	test('ours is labelled as ours (colleague), the counterpart’s as theirs: in the tools, in search and on the page', async () => {
+		const name = 'Rosa Tran'
+		const email = `rosa.tran.${w.ws.slug}@example.test`
+		const c = await newCandidate(w.ws, { name, email })
+		await newApplication(w.ws, c, w.job)
+		const owner = await signedIn(w.people.owner)
+		/** The snippet as each output shows it: list_inbox_threads, get_inbox_thread, search, the inbox page. */
+		async function shown() {
+			const listed = (await w.people.recruiter.tool('list_inbox_threads', {})).data.threads.find((t: any) => t.counterpart.id === c)
+			const got = (await w.people.recruiter.tool('get_inbox_thread', { threadId: listed.id })).data.thread
+			const hit = (await w.people.recruiter.tool('search', { q: name })).data.results.find((r: any) => r.type === 'inbox_thread' && r.id === listed.id)
+			const page = (await owner.get('/inbox')).text
+			return { threadId: listed.id, listed: listed.snippet, got: got.snippet, hit: hit.snippet, page }
+		}
+
+		const { messageId } = await send(w.ws, email, 'Thursday call', 'Are you free on Thursday for a call with the client?')
+		const ours = await shown()
+		for (const snippet of [ours.listed, ours.got]) expect(snippet).toEqual({ untrusted: true, writtenBy: 'colleague', text: 'Are you free on Thursday for a call with the client?', truncated: false })
+		expect(ours.hit).toBe('We wrote: Are you free on Thursday for a call with the client?')
+		expect(ours.page).toContain('We wrote: Are you free on Thursday for a call with the client?')
+		expect(ours.page).not.toContain(`${name} wrote: Are you free`)
+
+		const reply = rfc822({ From: `${name} <${email}>`, To: 'no-reply@localhost', Subject: 'Re: Thursday call', 'Message-ID': `<rosa1.${w.ws.slug}@mail.example>`, 'In-Reply-To': messageId }, 'Thursday at 11 works for me.')
+		expect((await inbound(reply)).json.status).toBe('accepted')
+		const theirs = await shown()
+		for (const snippet of [theirs.listed, theirs.got]) expect(snippet).toEqual({ untrusted: true, writtenBy: 'candidate', text: 'Thursday at 11 works for me.', truncated: false })
+		expect(theirs.hit).toBe(`${name} wrote: Thursday at 11 works for me.`)
+		expect(theirs.page).toContain(`${name} wrote: Thursday at 11 works for me.`)
+
+		// Answered from the page: ours again.
+		expect((await owner.post(`/inbox/${theirs.threadId}/reply`, { text: 'Booked, see you then.' })).status).toBe(200)
+		const again = await shown()
+		expect(again.listed).toMatchObject({ writtenBy: 'colleague', text: expect.stringContaining('Booked, see you then.') })
+		expect(again.hit).toStartWith('We wrote: Booked, see you then.')
+	})
+})
+
 describe('the tools, for every role', () => {
 	test('hiring managers and viewers have no inbox', async () => {
 		for (const role of ['hiring_manager', 'viewer'] as const) {

@@ -2,9 +2,10 @@
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { html, portalPage } from '../../core/html.ts'
-import type { getThread, ThreadSummary } from './service.ts'
+import { snippetAuthor, type getThread, type ThreadSummary } from './service.ts'
 
 const when = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`
+const lastWords = (t: ThreadSummary) => (t.snippet.text ? html` · ${snippetAuthor(t.snippet.writtenBy === 'colleague', t.counterpart.name)}: ${t.snippet.text}` : '')
 
 export function inboxPage(deps: AppDeps, session: PageSession, view: { threads: ThreadSummary[]; filter: string; more: string | null }): Response {
 	return portalPage(
@@ -16,7 +17,7 @@ export function inboxPage(deps: AppDeps, session: PageSession, view: { threads: 
 ${view.threads.length === 0 ? html`<p>No conversations.</p>` : ''}
 <ul class="jobs">${view.threads.map(
 			(t) => html`<li><a href="/inbox/${t.id}">${t.unread ? html`<strong>${t.counterpart.name}: ${t.subject}</strong>` : html`${t.counterpart.name}: ${t.subject}`}</a>
-<span class="meta">${t.starred ? '★ ' : ''}${t.messageCount} messages · ${when(t.lastMessageAt)} · ${t.snippet.text}</span></li>`,
+<span class="meta">${t.starred ? '★ ' : ''}${t.messageCount} messages · ${when(t.lastMessageAt)}${lastWords(t)}</span></li>`,
 		)}</ul>
 ${view.more ? html`<p><a href="/inbox?filter=${view.filter}&amp;cursor=${view.more}">Older</a></p>` : ''}</section>`,
 	)

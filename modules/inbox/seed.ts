@@ -92,7 +92,7 @@ export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> 
 		})
 	}
 
-	for (const c of conversations) {
+	const built = conversations.map((c) => {
 		const threadId = seededId('thr', ws.id, c.key)
 		let at = c.start
 		let lastInbound: number | null = null
@@ -103,16 +103,22 @@ export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> 
 			const id = seededId('msg', ws.id, `${c.key}:${i}`)
 			return { id, workspaceId: ws.id, threadId, direction: dir, channel: 'email', fromAddress: dir === 'out' ? from : c.address, toAddress: dir === 'out' ? c.address : from, subject: i === 0 ? c.subject : `Re: ${c.subject}`, text, messageId: `<${id}@${dir === 'out' ? host : 'mail.example.com'}>`, relatedType: dir === 'out' ? c.related.type : null, relatedId: dir === 'out' ? c.related.id : null, at: new Date(at) }
 		})
+		return { c, threadId, messages, lastInbound: lastInbound as number | null }
+	})
+	// The conversation whose counterpart wrote last stays unread for everyone: a demo inbox always
+	// has something new in it, whatever the random draws.
+	const newest = built.reduce<(typeof built)[number] | null>((best, b) => (b.lastInbound !== null && (!best || b.lastInbound > best.lastInbound!) ? b : best), null)
+	for (const { c, threadId, messages, lastInbound } of built) {
 		const last = messages[messages.length - 1]!
 		const inserted = await deps.db
 			.insert(inboxThreads)
-			.values({ id: threadId, workspaceId: ws.id, counterpartKey: c.key, counterpartType: c.type, candidateId: c.candidateId, vendorId: c.vendorId, counterpartName: c.name, counterpartAddress: c.address, subject: c.subject, messageCount: messages.length, lastMessageAt: last.at, lastInboundAt: lastInbound ? new Date(lastInbound) : null, snippet: cleanLine(last.text, 160), createdAt: new Date(c.start) })
+			.values({ id: threadId, workspaceId: ws.id, counterpartKey: c.key, counterpartType: c.type, candidateId: c.candidateId, vendorId: c.vendorId, counterpartName: c.name, counterpartAddress: c.address, subject: c.subject, messageCount: messages.length, lastMessageAt: last.at, lastInboundAt: lastInbound ? new Date(lastInbound) : null, snippet: cleanLine(last.text, 160), lastMessageDirection: last.direction, createdAt: new Date(c.start) })
 			.onConflictDoNothing()
 			.returning({ id: inboxThreads.id })
 		if (!inserted.length) continue
 		await deps.db.insert(inboxMessages).values(messages).onConflictDoNothing()
 		for (const p of readers) {
-			const read = lastInbound === null || now - lastInbound > 3 * 24 * HOUR || rnd.chance(0.3)
+			const read = newest?.threadId !== threadId && (lastInbound === null || now - lastInbound > 3 * 24 * HOUR || rnd.chance(0.3))
 			const starred = rnd.chance(0.12)
 			if (read || starred) await deps.db.insert(inboxStates).values({ threadId, userId: p.userId, readAt: read ? new Date(Math.min(now, last.at.getTime() + HOUR)) : null, starred }).onConflictDoNothing()
 		}

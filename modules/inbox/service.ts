@@ -15,7 +15,7 @@ import type { Actor } from '../../core/actor.ts'
 import { decodePosition, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
-import { cleanLine, untrusted, type TextAuthor } from '../../core/untrusted.ts'
+import { cleanLine, untrusted, untrustedLine, type TextAuthor } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { deliveryStates, enqueueMail } from '../outbox/index.ts'
 import { syncOutbox } from './sync.ts'
@@ -45,11 +45,12 @@ interface ThreadRow {
 	lastMessageAt: Date | string
 	lastInboundAt: Date | string | null
 	snippet: string
+	lastMessageDirection: 'in' | 'out' | null
 	readAt: Date | string | null
 	starred: boolean | null
 }
 
-const THREAD = (userId: string) => sql`t.id, t.subject, t.counterpart_type as "counterpartType", t.candidate_id as "candidateId", t.vendor_id as "vendorId", t.counterpart_name as "counterpartName", t.counterpart_address as "counterpartAddress", t.message_count as "messageCount", t.last_message_at as "lastMessageAt", t.last_inbound_at as "lastInboundAt", t.snippet, s.read_at as "readAt", s.starred
+const THREAD = (userId: string) => sql`t.id, t.subject, t.counterpart_type as "counterpartType", t.candidate_id as "candidateId", t.vendor_id as "vendorId", t.counterpart_name as "counterpartName", t.counterpart_address as "counterpartAddress", t.message_count as "messageCount", t.last_message_at as "lastMessageAt", t.last_inbound_at as "lastInboundAt", t.snippet, t.last_message_direction as "lastMessageDirection", s.read_at as "readAt", s.starred
 from ${inboxThreads} t left join ${inboxStates} s on s.thread_id = t.id and s.user_id = ${userId}`
 
 const UNREAD = sql`(t.last_inbound_at is not null and (s.read_at is null or s.read_at < t.last_inbound_at))`
@@ -59,17 +60,22 @@ function summary(r: ThreadRow) {
 	const unread = r.lastInboundAt !== null && (r.readAt === null || new Date(r.readAt) < new Date(r.lastInboundAt))
 	return {
 		id: r.id,
-		subject: r.subject,
-		counterpart: { type: r.counterpartType, id: r.candidateId ?? r.vendorId, name: r.counterpartName, address: r.counterpartAddress },
+		// Subjects and display names of inbound mail are written by outsiders too.
+		subject: untrustedLine(r.subject, 200),
+		counterpart: { type: r.counterpartType, id: r.candidateId ?? r.vendorId, name: untrustedLine(r.counterpartName, 120), address: r.counterpartAddress },
 		messageCount: r.messageCount,
 		lastMessageAt: iso(r.lastMessageAt)!,
-		snippet: untrusted(r.snippet, authorOf(r.counterpartType), 200),
+		// The latest message's start, labelled with whoever wrote it: ours (a colleague) or the counterpart's.
+		snippet: untrusted(r.snippet, r.lastMessageDirection === 'out' ? 'colleague' : authorOf(r.counterpartType), 200),
 		unread,
 		starred: r.starred ?? false,
 	}
 }
 
 export type ThreadSummary = ReturnType<typeof summary>
+
+/** Who wrote a thread's snippet, for a line that carries no `writtenBy` label (a page, a search hit). */
+export const snippetAuthor = (ours: boolean, counterpartName: string) => (ours ? 'We wrote' : `${counterpartName} wrote`)
 
 /** Conversations newest first; the cursor is bound to the person and the filter. */
 export async function listThreads(deps: AppDeps, actor: Actor, input: { filter?: InboxFilter; limit: number; cursor?: string }) {
@@ -117,7 +123,7 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 			channel: m.channel,
 			from: m.fromAddress,
 			to: m.toAddress,
-			subject: m.subject,
+			subject: m.subject === null ? null : untrustedLine(m.subject, 200),
 			text: untrusted(m.text, m.direction === 'in' ? authorOf(row.counterpartType) : 'colleague', 8000),
 			at: iso(m.at)!,
 			delivery: m.outboxId ? (delivery.get(m.outboxId)?.status ?? null) : null,

@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
+import { withoutCredentials } from '../../core/untrusted.ts'
 import { listWorkspaces } from '../auth/index.ts'
 import { outboxSince, type OutboxEntry } from '../outbox/index.ts'
 import { appendMessage, counterpartOf, threadFor, vendorBook, type VendorBook } from './threads.ts'
@@ -57,7 +58,9 @@ async function copy(deps: AppDeps, row: OutboxEntry, vendors: () => Promise<Vend
 			from: deps.config.mailFrom,
 			to: row.to,
 			subject: row.subject,
-			text: row.text,
+			// The upload link in a document request is the candidate's credential: it stays in the
+			// candidate's copy (the outbox) and is not kept where colleagues and assistants read.
+			text: withoutCredentials(row.text, '[private link, sent to the recipient only]'),
 			messageId: row.messageId,
 			outboxId: row.id,
 			related: { type: row.relatedType, id: row.relatedId },

@@ -29,7 +29,10 @@ export const inboxThreads = pgTable(
 		lastMessageAt: at('last_message_at').notNull(),
 		/** When the counterpart last wrote (unread for a person whose read time is older). */
 		lastInboundAt: at('last_inbound_at'),
+		/** The start of the latest message, one line. */
 		snippet: text('snippet').notNull().default(''),
+		/** in or out: who wrote the latest message (the snippet): the counterpart or our side. Null before the first. */
+		lastMessageDirection: text('last_message_direction'),
 		createdAt: at('created_at').notNull().defaultNow(),
 	},
 	(t) => [uniqueIndex('inbox_threads_counterpart').on(t.workspaceId, t.counterpartKey), index('inbox_threads_recent').on(t.workspaceId, t.lastMessageAt.desc(), t.id.desc()), index('inbox_threads_candidate').on(t.candidateId)],

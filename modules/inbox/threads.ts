@@ -96,6 +96,7 @@ export async function appendMessage(db: Db, m: NewInboxMessage): Promise<string 
 		.returning({ id: inboxMessages.id })
 	if (!inserted.length) return null
 	const at = m.at.toISOString()
+	const latest = sql`${at}::timestamptz >= ${inboxThreads.lastMessageAt}`
 	// A conversation that began with a text message gets the person's e-mail address as soon as one
 	// is known, so that it can be answered by e-mail.
 	const theirs = normalizeAddress(m.direction === 'out' ? m.to : m.from)
@@ -104,7 +105,9 @@ export async function appendMessage(db: Db, m: NewInboxMessage): Promise<string 
 		.set({
 			counterpartAddress: m.channel === 'email' ? sql`case when position('@' in ${inboxThreads.counterpartAddress}) = 0 then ${theirs} else ${inboxThreads.counterpartAddress} end` : undefined,
 			messageCount: sql`${inboxThreads.messageCount} + 1`,
-			snippet: sql`case when ${at}::timestamptz >= ${inboxThreads.lastMessageAt} then ${cleanLine(m.text, 160)} else ${inboxThreads.snippet} end`,
+			// The snippet and its author change together: both are the latest message's.
+			snippet: sql`case when ${latest} then ${cleanLine(m.text, 160)} else ${inboxThreads.snippet} end`,
+			lastMessageDirection: sql`case when ${latest} then ${m.direction} else ${inboxThreads.lastMessageDirection} end`,
 			lastMessageAt: sql`greatest(${inboxThreads.lastMessageAt}, ${at}::timestamptz)`,
 			lastInboundAt: m.direction === 'in' ? sql`greatest(coalesce(${inboxThreads.lastInboundAt}, ${at}::timestamptz), ${at}::timestamptz)` : undefined,
 		})

@@ -9,6 +9,7 @@ export { jobUrl, toDate } from './rows.ts'
 export { jobReach, jobTitles, reachableJobIds } from './service.ts'
 export { teamJobIds, teammateIds } from './team.ts'
 export { contractTypeFrom } from './vendor-service.ts'
+export { withoutHiddenFormatting } from './rest-text.ts'
 export { ROLE_TEMPLATES, type RoleTemplate } from './seed.ts'
 export { jobQuestionsOf, jobRequirements, jobsChangedSince, workspaceJobs, type JobQuestion, type JobRequirements } from './requirements.ts'
 

@@ -58,7 +58,7 @@ export function openApiDocument(baseUrl: string) {
 				Job: plain(RestJob),
 				JobResponse: {
 					type: 'object',
-					properties: { job: { $ref: '#/components/schemas/Job' }, warnings: { type: 'array', items: { type: 'string' }, description: 'What the service adjusted: unknown fields ignored, items cut, markup removed, contract type taken from employment' } },
+					properties: { job: { $ref: '#/components/schemas/Job' }, warnings: { type: 'array', items: { type: 'string' }, description: 'What the service adjusted: unknown fields ignored, items cut, markup removed, invisible formatting characters (bidirectional controls, Unicode tags) removed, contract type taken from employment' } },
 					required: ['job'],
 				},
 				PublishBody: plain(PublishBody),
@@ -98,7 +98,7 @@ export function renderApiDocs(baseUrl: string): Response {
 <li><code>PATCH /jobs/{vendorJobId}</code> changes only the fields you send; <code>status</code> <code>closed</code> or <code>open</code> closes or re-opens it.</li>
 <li><code>DELETE /jobs/{vendorJobId}</code> closes the job; nothing is erased.</li>
 </ul>
-<p>Answers are <code>{"job": …}</code> (or <code>{"jobs": […]}</code>); when the service adjusted what you sent, a <code>warnings</code> list says what. Errors are <code>{"error": "…", "fields": [{"field", "message"}]}</code>: 400 body not JSON, 401 key missing or revoked, 403 API access off, 404 no such job, 413 body over 200 KB, 422 invalid fields, 429 too many requests (wait <code>Retry-After</code> seconds).</p>
+<p>Answers are <code>{"job": …}</code> (or <code>{"jobs": […]}</code>); when the service adjusted what you sent, a <code>warnings</code> list says what. Errors are <code>{"error": "…", "fields": [{"field", "message"}]}</code>: 400 body not JSON, 401 key missing or revoked, 403 API access off, 404 no such job, 413 body over 200 KB, 422 invalid fields, 429 too many requests, per key or per client address (wait <code>Retry-After</code> seconds). A method an address does not take is 405 with <code>Allow</code>.</p>
 <h2>Fields</h2>
 <div class="table-wrap"><table><thead><tr><th>Field</th><th>Type</th><th>Limits</th><th>Notes</th></tr></thead><tbody>${fieldRows(PublishBody as never)}<tr><td><code>status</code> (change only)</td><td>one of open, closed</td><td></td><td></td></tr></tbody></table></div>
 <h2>Examples</h2>

@@ -328,6 +328,23 @@ describe('429 once RATE_LIMIT_PER_MINUTE is exceeded', () => {
 		await setApiAccess(await testDeps(), operatorActor(ws), vendorId, false)
 		expect((await send('GET', '/api/v1/jobs', { key })).status).toBe(403)
 	}, 30_000)
+
+	// Publish counts a key before it looks it up (the lookup is inside the publish statement), so
+	// these check that the precedence still holds when the key is bad and its bucket is full.
+	test('publish past the limit: a revoked key is still 401 and a vendor without API access still 403, never 429', async () => {
+		const { ws, key, keyId, vendorId } = await setup()
+		const deps = await testDeps()
+		await awayFromWindowEnd()
+		await revokeKey(deps, keyId, operatorActor)
+		for (let i = 0; i < 5; i++) expectErrorBody(await send('POST', '/api/v1/jobs', { key, body: { vendorJobId: 'R-1', title: 'Java Developer' } }), 401)
+		const fresh = (await createKey(deps, operatorActor(ws), vendorId)).apiKey
+		await setApiAccess(deps, operatorActor(ws), vendorId, false)
+		for (let i = 0; i < 5; i++) expectErrorBody(await send('POST', '/api/v1/jobs', { key: fresh, body: { vendorJobId: 'R-1', title: 'Java Developer' } }), 403)
+		await setApiAccess(deps, operatorActor(ws), vendorId, true)
+		expectErrorBody(await send('POST', '/api/v1/jobs', { key: fresh, body: { vendorJobId: 'R-1', title: 'Java Developer' } }), 429)
+		const [{ n }] = await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from jobs where vendor_id = ${vendorId}`)
+		expect(n).toBe(0)
+	}, 30_000)
 })
 
 describe('limits', () => {

@@ -9,7 +9,9 @@ import { sql } from 'drizzle-orm'
 import { call, newVendor, newWorkspace, testApp, testDeps } from '../../tests/helpers.ts'
 import { activityFor } from '../activity/index.ts'
 import { operatorActor } from '../auth/index.ts'
-import { createKey, revokeKey, setApiAccess } from '../vendors/index.ts'
+import { createKey, revokeKey, setApiAccess, verifyVendorKey } from '../vendors/index.ts'
+import { presentedCredential } from '../../core/http/auth.ts'
+import { changeVendorJob, closeVendorJob, publishJob } from './vendor-service.ts'
 
 const json = { 'content-type': 'application/json' }
 
@@ -73,6 +75,47 @@ function chunkedBody(prefix: string, totalBytes: number, suffix = '') {
 	})
 	return { stream, state }
 }
+
+describe('fields not sent', () => {
+	// Publish and change each run one statement text whatever was sent (modules/jobs/vendor-service.ts),
+	// so which fields are written is decided in SQL: these pin that down field by field.
+	test('a new job takes the defaults; a re-publish or change writes exactly the fields sent; null clears minYears', async () => {
+		const { key } = await setup()
+		const created = (await publish(key, { vendorJobId: 'F-1', title: 'QA' })).json.job
+		expect(created).toMatchObject({ location: null, employment: null, contractType: null, summary: null, description: null, mustHave: [], niceToHave: [], visa: null, interview: null, schedule: null, minYears: null, department: 'Technologies' })
+		const full = { location: 'Austin, TX', employment: 'W2 only', contractType: 'C2C', summary: 'S', description: '<p>D</p>', mustHave: ['Java'], niceToHave: ['Go'], visa: 'USC', interview: 'Video', schedule: 'Remote', minYears: 5, department: 'Data' }
+		expect((await publish(key, { vendorJobId: 'F-1', title: 'QA', ...full })).json.job).toMatchObject(full)
+		for (const [field, value] of Object.entries({ location: 'Dallas, TX', summary: 'S2', mustHave: ['Kotlin'], minYears: 7, department: 'Cloud' })) {
+			const before = (await call('GET', '/api/v1/jobs/F-1', { key })).json.job
+			const after = (await publish(key, { vendorJobId: 'F-1', title: 'QA', [field]: value })).json.job
+			expect(after).toEqual({ ...before, [field]: value, updatedAt: after.updatedAt })
+			const changed = (await change(key, 'F-1', { [field]: before[field] })).json.job
+			expect(changed).toEqual({ ...before, updatedAt: changed.updatedAt })
+		}
+		expect((await change(key, 'F-1', { minYears: null })).json.job).toMatchObject({ ...full, minYears: null })
+	})
+
+	// Every distinct text stays prepared on every connection: a text per field set (or per number
+	// of items) would let one client fill PostgreSQL's memory with prepared statements.
+	test('publish and change send one statement text whatever fields and items are sent', async () => {
+		const { key } = await setup()
+		const { deps } = await testApp()
+		const session = (deps.db as unknown as { session: { logger: { logQuery(q: string, p: unknown[]): void } } }).session
+		const previous = session.logger
+		const texts = new Set<string>()
+		session.logger = { logQuery: (text) => void (/^with k as|^with j as \(\s*update/.test(text.trim()) && texts.add(text)) }
+		try {
+			const bodies = [{}, { location: 'Austin' }, { mustHave: ['a'] }, { mustHave: ['a', 'b', 'c'], niceToHave: [] }, { minYears: null, department: 'Data', summary: 'S' }, { employment: 'W2', visa: 'USC', schedule: 'Remote' }]
+			for (const [i, body] of bodies.entries()) {
+				expect((await publish(key, { vendorJobId: `T-${i}`, title: 'QA', ...body })).status).toBe(201)
+				expect((await change(key, `T-${i}`, body)).status).toBe(200)
+			}
+		} finally {
+			session.logger = previous
+		}
+		expect(texts.size).toBe(2) // one publish text, one change text
+	})
+})
 
 describe('reading the body', () => {
 	test('413 from Content-Length alone, before the body is read', async () => {
@@ -364,6 +407,25 @@ describe('the job record', () => {
 		await tick()
 		expect((await change(key, 'J-1', { minYears: null })).json.job.updatedAt).toBe(nulling.json.job.updatedAt)
 		expect((await activityFor(deps.db, ws.id, 'job', id)).length).toBe(linesBefore + 2)
+	})
+
+	test('a write that alters nothing logs no line even right after one that did (the embedded clock moves in milliseconds)', async () => {
+		const { ws, key, vendorId } = await setup()
+		await publish(key, { vendorJobId: 'J-1', title: 'QA' })
+		const id = await jobId(vendorId, 'J-1')
+		const deps = await testDeps()
+		const linesBefore = (await activityFor(deps.db, ws.id, 'job', id)).length
+		const actor = (await verifyVendorKey(deps, key))!
+		const presented = presentedCredential(deps, [{ prefix: 'bl_vk_', door: 'rest', verify: verifyVendorKey }], `Bearer ${key}`)
+		// The same write four times at once, called below HTTP so the statements reach the database
+		// back to back: the three that alter nothing often start in the millisecond of the first.
+		const fourTimes = (write: () => Promise<unknown>) => Promise.all([write(), write(), write(), write()])
+		for (let i = 0; i < 30; i++) {
+			await fourTimes(() => changeVendorJob(deps, actor, 'J-1', { minYears: i }))
+			await fourTimes(() => closeVendorJob(deps, actor, 'J-1'))
+			await fourTimes(() => publishJob(deps, presented, async () => ({ vendorJobId: 'J-1', title: 'QA' })))
+		}
+		expect((await activityFor(deps.db, ws.id, 'job', id)).length).toBe(linesBefore + 90)
 	})
 
 	test('publishedAt is set each time a job becomes open; closedAt when it closes, cleared on re-open', async () => {

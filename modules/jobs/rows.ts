@@ -31,40 +31,41 @@ export interface JobRow {
 	closedAt: Date | string | null
 }
 
+const COLUMN_ALIASES = [
+	['id', 'id'],
+	['workspace_id', 'workspaceId'],
+	['vendor_id', 'vendorId'],
+	['vendor_job_id', 'vendorJobId'],
+	['slug', 'slug'],
+	['title', 'title'],
+	['location', 'location'],
+	['employment', 'employment'],
+	['contract_type', 'contractType'],
+	['summary', 'summary'],
+	['description', 'description'],
+	['must_have', 'mustHave'],
+	['nice_to_have', 'niceToHave'],
+	['visa', 'visa'],
+	['interview', 'interview'],
+	['schedule', 'schedule'],
+	['min_years', 'minYears'],
+	['department', 'department'],
+	['salary_min', 'salaryMin'],
+	['salary_max', 'salaryMax'],
+	['status', 'status'],
+	['actively_hiring', 'activelyHiring'],
+	['created_by_user_id', 'createdByUserId'],
+	['created_at', 'createdAt'],
+	['updated_at', 'updatedAt'],
+	['published_at', 'publishedAt'],
+	['closed_at', 'closedAt'],
+]
+
 /** Every column of `jobs` aliased to its JobRow name; the table must be aliased `j`. */
-export const JOB_COLUMNS = sql.raw(
-	[
-		['id', 'id'],
-		['workspace_id', 'workspaceId'],
-		['vendor_id', 'vendorId'],
-		['vendor_job_id', 'vendorJobId'],
-		['slug', 'slug'],
-		['title', 'title'],
-		['location', 'location'],
-		['employment', 'employment'],
-		['contract_type', 'contractType'],
-		['summary', 'summary'],
-		['description', 'description'],
-		['must_have', 'mustHave'],
-		['nice_to_have', 'niceToHave'],
-		['visa', 'visa'],
-		['interview', 'interview'],
-		['schedule', 'schedule'],
-		['min_years', 'minYears'],
-		['department', 'department'],
-		['salary_min', 'salaryMin'],
-		['salary_max', 'salaryMax'],
-		['status', 'status'],
-		['actively_hiring', 'activelyHiring'],
-		['created_by_user_id', 'createdByUserId'],
-		['created_at', 'createdAt'],
-		['updated_at', 'updatedAt'],
-		['published_at', 'publishedAt'],
-		['closed_at', 'closedAt'],
-	]
-		.map(([c, a]) => `j.${c} as "${a}"`)
-		.join(', '),
-)
+export const JOB_COLUMNS = sql.raw(COLUMN_ALIASES.map(([c, a]) => `j.${c} as "${a}"`).join(', '))
+
+/** The same columns unaliased, for `returning` (a write's CTE need not copy `search_vector`). */
+export const JOB_COLUMN_NAMES = sql.raw(COLUMN_ALIASES.map(([c]) => c).join(', '))
 
 export const toDate = (v: Date | string) => (v instanceof Date ? v : new Date(v))
 

@@ -1,19 +1,16 @@
 /**
  * Jobs in the `search` tool: full-text search over title, skills, location, department and pitch
- * (weighted in that order), plus trigram similarity of the title for misspelt or partial titles.
- * The text-search expression is the one indexed in db/migrations/0004_search_indexes.sql.
+ * (weighted in that order: the stored `jobs.search_vector`, db/migrations/0008_jobs_search_vector.sql),
+ * plus trigram similarity of the title for misspelt or partial titles. Ranking reads the stored
+ * vector: recomputing it for each matched row took 15–22 ms for 350 jobs (bench/README.md "Scale").
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { SearchHit, SearchProvider } from '../../core/module.ts'
 import { prefixTsQuery, similarityText } from '../../core/text-search.ts'
-import { cleanLine } from '../../core/untrusted.ts'
+import { untrustedLine } from '../../core/untrusted.ts'
 import { jobReach } from './service.ts'
-
-const JOB_VECTOR = sql.raw(`(setweight(to_tsvector('english'::regconfig, j.title), 'A') ||
-	setweight(to_tsvector('english'::regconfig, bl_words(j.must_have) || ' ' || bl_words(j.nice_to_have)), 'B') ||
-	setweight(to_tsvector('english'::regconfig, coalesce(j.location, '') || ' ' || j.department || ' ' || coalesce(j.summary, '')), 'C'))`)
 
 interface Row {
 	id: string
@@ -30,7 +27,7 @@ interface Row {
  * The ids are collected into an array first, so the ranked rows are fetched by primary key: with
  * `in (subquery)` the planner estimated the union high and hashed a scan of every job instead.
  */
-const FTS_CAP = 300
+const FTS_CAP = 100
 const TITLE_CAP = 50
 
 async function searchJobs(deps: AppDeps, actor: Actor, q: string, limit: number): Promise<SearchHit[]> {
@@ -38,8 +35,8 @@ async function searchJobs(deps: AppDeps, actor: Actor, q: string, limit: number)
 	const tsq = prefixTsQuery(q)
 	const text = similarityText(q)
 	const branches: SQL[] = [sql`(select j.id from jobs j where ${jobReach(actor)} and ${text} <% j.title limit ${TITLE_CAP})`]
-	if (tsq) branches.unshift(sql`(select j.id from jobs j where ${jobReach(actor)} and ${JOB_VECTOR} @@ to_tsquery('english', ${tsq}) limit ${FTS_CAP})`)
-	const rank = tsq ? sql`ts_rank(${JOB_VECTOR}, to_tsquery('english', ${tsq}))` : sql`0`
+	if (tsq) branches.unshift(sql`(select j.id from jobs j where ${jobReach(actor)} and j.search_vector @@ to_tsquery('english', ${tsq}) limit ${FTS_CAP})`)
+	const rank = tsq ? sql`ts_rank(j.search_vector, to_tsquery('english', ${tsq}))` : sql`0`
 	const rows = await deps.database.rows<Row>(sql`select j.id, j.title, j.status, j.location, j.department, j.must_have as "mustHave",
 		least(1, greatest(${rank}, word_similarity(${text}, j.title)))::float8 as score
 		from jobs j where j.id = any(array(select h.id from (${sql.join(branches, sql` union all `)}) h))
@@ -47,8 +44,9 @@ async function searchJobs(deps: AppDeps, actor: Actor, q: string, limit: number)
 	return rows.map((r) => ({
 		type: 'job',
 		id: r.id,
-		title: cleanLine(r.title, 200),
-		snippet: cleanLine([r.status, r.location, r.department, (r.mustHave ?? []).slice(0, 4).join(', ')].filter(Boolean).join(' · '), 240),
+		// Vendor-written: one inert line each (no Markdown, HTML or hidden characters).
+		title: untrustedLine(r.title, 200),
+		snippet: untrustedLine([r.status, r.location, r.department, (r.mustHave ?? []).slice(0, 4).join(', ')].filter(Boolean).join(' · '), 240),
 		score: Math.round(Number(r.score) * 1000) / 1000,
 	}))
 }

@@ -16,6 +16,7 @@ import { decodePosition, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, forbidden, invalid } from '../../core/errors.ts'
 import { htmlToText, sanitizeDescription } from '../../core/sanitize.ts'
+import { inertText, untrustedLine } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { userNames } from '../auth/index.ts'
 import { vendorNames } from '../vendors/index.ts'
@@ -70,13 +71,41 @@ export interface JobSummary {
 	url: string | null
 }
 
-function summarize(deps: AppDeps, actor: Actor, row: JobRow, vendors: Map<string, string>, facts: { applicantCount?: number } | undefined): JobSummary {
+/** What a job summary shows: list_jobs reads only these columns (not the 1 KB description, the arrays). */
+type SummaryRow = Pick<JobRow, 'id' | 'title' | 'status' | 'department' | 'location' | 'contractType' | 'vendorId' | 'activelyHiring' | 'createdAt' | 'publishedAt' | 'slug'>
+const SUMMARY_COLUMNS = sql.raw(
+	[
+		['id', 'id'],
+		['title', 'title'],
+		['status', 'status'],
+		['department', 'department'],
+		['location', 'location'],
+		['contract_type', 'contractType'],
+		['vendor_id', 'vendorId'],
+		['actively_hiring', 'activelyHiring'],
+		['created_at', 'createdAt'],
+		['published_at', 'publishedAt'],
+		['slug', 'slug'],
+	]
+		.map(([c, a]) => `j.${c} as "${a}"`)
+		.join(', '),
+)
+
+/**
+ * Vendors write a job's text through the REST API (colleagues through create_job): on its way to a
+ * tool result each field is made inert (core/untrusted.ts), one line for the short ones. The caps
+ * are at least the input limits: only a line that grew as links were spelled out can be cut.
+ * Stored text is left as written.
+ */
+const line = (v: string | null, max: number) => (v === null ? null : untrustedLine(v, max))
+
+function summarize(deps: AppDeps, actor: Actor, row: SummaryRow, vendors: Map<string, string>, facts: { applicantCount?: number } | undefined): JobSummary {
 	return {
 		id: row.id,
-		title: row.title,
+		title: untrustedLine(row.title, 200),
 		status: row.status,
-		department: row.department,
-		location: row.location,
+		department: untrustedLine(row.department, 120),
+		location: line(row.location, 200),
 		contractType: row.contractType,
 		vendor: row.vendorId ? { id: row.vendorId, name: vendors.get(row.vendorId) ?? '' } : null,
 		applicantCount: facts?.applicantCount ?? 0,
@@ -106,7 +135,7 @@ export async function listJobs(deps: AppDeps, actor: Actor, input: ListJobsInput
 		const p = decodePosition(deps.secret, scope, input.cursor)
 		conditions.push(sql`(j.created_at, j.id) < (${p.at.toISOString()}::timestamptz, ${p.id})`)
 	}
-	const rows = await deps.database.rows<JobRow>(sql`select ${JOB_COLUMNS} from ${jobs} j where ${sql.join(conditions, sql` and `)} order by j.created_at desc nulls last, j.id desc nulls last limit ${input.limit + 1}`)
+	const rows = await deps.database.rows<SummaryRow>(sql`select ${SUMMARY_COLUMNS} from ${jobs} j where ${sql.join(conditions, sql` and `)} order by j.created_at desc nulls last, j.id desc nulls last limit ${input.limit + 1}`)
 	const page = rows.slice(0, input.limit)
 	const [vendors, facts] = await Promise.all([vendorNames(deps, unique(page.map((r) => r.vendorId))), jobFacts(deps, actor, page.map((r) => r.id))])
 	const last = page[page.length - 1]
@@ -150,18 +179,19 @@ export async function getJob(deps: AppDeps, actor: Actor, jobId: string): Promis
 	const f = facts.get(jobId)
 	return {
 		...summarize(deps, actor, row, vendors, f),
-		summary: row.summary,
-		description: row.description ? htmlToText(row.description) : null,
-		requirements: row.mustHave ?? [],
-		niceToHave: row.niceToHave ?? [],
-		employment: row.employment,
+		summary: row.summary === null ? null : inertText(row.summary),
+		// htmlToText decodes entities, so `&lt;img …&gt;` becomes a tag here: made inert after it.
+		description: row.description ? inertText(htmlToText(row.description)) : null,
+		requirements: (row.mustHave ?? []).map((r) => untrustedLine(r, 300)),
+		niceToHave: (row.niceToHave ?? []).map((r) => untrustedLine(r, 300)),
+		employment: line(row.employment, 60),
 		visa: row.visa,
-		interview: row.interview,
+		interview: line(row.interview, 120),
 		schedule: row.schedule,
 		minYears: row.minYears,
 		salaryMin: row.salaryMin,
 		salaryMax: row.salaryMax,
-		vendorJobId: row.vendorJobId,
+		vendorJobId: line(row.vendorJobId, 100),
 		updatedAt: toDate(row.updatedAt).toISOString(),
 		closedAt: row.closedAt ? toDate(row.closedAt).toISOString() : null,
 		hiringTeam: team.map((t) => ({ userId: t.userId, name: names.get(t.userId) ?? '', teamRole: t.teamRole })),
@@ -266,9 +296,9 @@ export async function setActivelyHiring(deps: AppDeps, actor: Actor, jobId: stri
 	return getJob(deps, actor, jobId)
 }
 
-/** Titles of jobs by id, within the actor's workspace (for other modules' results). */
+/** Titles of jobs by id, within the actor's workspace (for other modules' results): inert lines, as in summaries. */
 export async function jobTitles(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, string>> {
 	if (!ids.length) return new Map()
 	const rows = await deps.db.select({ id: jobs.id, title: jobs.title }).from(jobs).where(and(eq(jobs.workspaceId, workspaceId), inArray(jobs.id, ids)))
-	return new Map(rows.map((r) => [r.id, r.title]))
+	return new Map(rows.map((r) => [r.id, untrustedLine(r.title, 200)]))
 }

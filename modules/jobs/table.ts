@@ -6,6 +6,8 @@ import { vendors } from '../vendors/table.ts'
 /**
  * One table serves both doors. Status is `Draft | Open | Closed`; the REST API shows `open` for
  * `Open` and `closed` otherwise. REST `summary` is MCP `pitch`; REST `mustHave` is MCP `requirements`.
+ * The table also has a stored, generated `search_vector` (tsvector) that this schema does not model:
+ * see db/migrations/0008_jobs_search_vector.sql (`select *` and `returning *` include it).
  */
 export const jobs = pgTable(
 	'jobs',
@@ -37,6 +39,13 @@ export const jobs = pgTable(
 		createdByUserId: text('created_by_user_id').references(() => users.id),
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+		/**
+		 * Set and read only by the REST publish and change statements: whether the write just made
+		 * changed the row, so that they log a line only then (other writers leave it stale; nothing
+		 * else reads it). `updated_at = now()` cannot tell, as two transactions can share a clock
+		 * reading (the embedded database's clock moves in whole milliseconds).
+		 */
+		lastWriteChanged: boolean('last_write_changed').notNull().default(true),
 		publishedAt: timestamp('published_at', { withTimezone: true }),
 		closedAt: timestamp('closed_at', { withTimezone: true }),
 	},
@@ -48,6 +57,8 @@ export const jobs = pgTable(
 		index('jobs_workspace_status_created').on(t.workspaceId, t.status, t.createdAt.desc(), t.id.desc()),
 		check('jobs_status_valid', sql`${t.status} in ('Draft', 'Open', 'Closed')`),
 		check('jobs_open_published', sql`${t.status} <> 'Open' or ${t.publishedAt} is not null`),
+		// A job has a closing time exactly while it is closed: re-opening (REST) or drafting (MCP) clears it.
+		check('jobs_closed_at_iff_closed', sql`(${t.status} = 'Closed') = (${t.closedAt} is not null)`),
 	],
 )
 

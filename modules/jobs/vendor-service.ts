@@ -8,6 +8,7 @@
  * - `publishedAt` is set each time a job becomes open; `closedAt` when it closes, cleared on re-open.
  * - A publish or change that alters nothing leaves `updatedAt` (and the activity log) as it was.
  * - `employment` naming W2 and/or C2C sets `contractType` when that is not sent.
+ * - Bidirectional controls and Unicode tag characters are removed from display text, with a warning (rest-text.ts).
  * - Another vendor's job is answered exactly like an absent one.
  * - The change and its activity-log line are one SQL statement.
  * - `created_at` is stored to the millisecond (its column rounds to 3 digits): it is truncated, not
@@ -20,10 +21,14 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { sanitizeDescription } from '../../core/sanitize.ts'
 import { checkValue } from '../../core/schema-check.ts'
-import { activityInsertFrom } from '../activity/index.ts'
+import type { PresentedCredential } from '../../core/http/auth.ts'
+import { activityInsertFrom, activityValues } from '../activity/index.ts'
+import { apiAccessOff, vendorKeyActorSql, vendorKeySql } from '../vendors/index.ts'
+import { compile } from '../../db/client.ts'
 import { ChangeBody, EDITABLE_FIELDS, PublishBody, type ChangeInput, type EditableField, type PublishInput, type RestJob } from './model.ts'
-import { JOB_COLUMNS, jobUrl, slugify, type JobRow } from './rows.ts'
+import { JOB_COLUMN_NAMES, JOB_COLUMNS, jobUrl, slugify, type JobRow } from './rows.ts'
 import { jobs } from './table.ts'
+import { DISPLAY_TEXT_FIELDS, hiddenFormattingWarning, stripHiddenFormatting } from './rest-text.ts'
 
 export interface WriteResult {
 	job: RestJob
@@ -44,11 +49,14 @@ interface Prepared {
 }
 
 /** Validates a publish or change body; returns the values to store and what was adjusted. */
-function prepare<T>(schema: typeof PublishBody | typeof ChangeBody, body: Record<string, unknown>): Prepared & { input: T } {
+function prepare<T>(schema: typeof PublishBody | typeof ChangeBody, sent: Record<string, unknown>): Prepared & { input: T } {
+	// Hidden formatting goes first, so the length and not-blank rules apply to what will be shown.
+	const { body, cleaned } = stripHiddenFormatting(sent, DISPLAY_TEXT_FIELDS)
 	const checked = checkValue<T & Record<string, unknown>>(schema, body, { unknown: 'ignore' })
 	if (checked.errors.length) throw invalid(checked.errors)
 	const input = checked.value
 	const warnings: string[] = []
+	if (cleaned.length) warnings.push(hiddenFormattingWarning(cleaned))
 	if (checked.ignored.length) warnings.push(`Unknown fields were ignored: ${checked.ignored.join(', ')}`)
 	for (const path of checked.truncated) warnings.push(`${path} was cut to 160 characters`)
 
@@ -69,24 +77,48 @@ function prepare<T>(schema: typeof PublishBody | typeof ChangeBody, body: Record
 	return { values, warnings, input }
 }
 
+/*
+ * The publish and change statements have one text each (per status change), whatever was sent:
+ * every editable field is a parameter, and `sent` (a bit per field sent) decides which
+ * ones are written. So they are built once and stay prepared on every connection; a text per set
+ * of sent fields would let a client fill PostgreSQL's memory with thousands of prepared statements.
+ */
 const column = (field: EditableField) => sql.identifier(jobs[field].name)
+const fieldBit = (field: EditableField) => 1 << EDITABLE_FIELDS.indexOf(field)
+const wasSent = (field: EditableField) => sql`(${sql.placeholder('sent')}::integer & ${sql.raw(String(fieldBit(field)))}) <> 0`
 
-function valueSql(field: EditableField, value: unknown): SQL {
-	if (field === 'mustHave' || field === 'niceToHave') {
-		const items = value as string[]
-		return items.length ? sql`array[${sql.join(items.map((i) => sql`${i}`), sql`, `)}]::text[]` : sql`'{}'::text[]`
-	}
-	if (field === 'minYears') return value === null ? sql`null::integer` : sql`${value}::integer`
+/** A field's value as a parameter (named after the field), typed where PostgreSQL cannot infer it. */
+function valueSql(field: EditableField): SQL {
+	const value = sql.placeholder(field)
+	if (field === 'mustHave' || field === 'niceToHave') return sql`${value}::text[]`
+	if (field === 'minYears') return sql`${value}::integer`
 	return sql`${value}`
 }
 
-/** `(a, b) is distinct from (x, y)` over the fields being written. */
-function differs(fields: EditableField[], left: (f: EditableField) => SQL, right: (f: EditableField) => SQL): SQL {
-	if (!fields.length) return sql`false`
-	return sql`(${sql.join(fields.map(left), sql`, `)}, null) is distinct from (${sql.join(fields.map(right), sql`, `)}, null)`
+/** A new job's value for a field: the one sent, else the column's default (only a field that was not sent is null where the API forbids null). */
+function newJobValue(field: EditableField): SQL {
+	const fallback = jobs[field].default as SQL | string | undefined
+	return fallback === undefined ? valueSql(field) : sql`coalesce(${valueSql(field)}, ${fallback})`
 }
 
-function toRest(row: JobRow, deps: AppDeps, actor: Actor): RestJob {
+/** The values a statement takes for a set of sent fields: every field (null when not sent) and `sent`, their bits. */
+function fieldValues(values: Partial<Record<EditableField, unknown>>) {
+	const all: Record<string, unknown> = {}
+	let sent = 0
+	for (const field of EDITABLE_FIELDS) {
+		all[field] = values[field] ?? null
+		if (Object.hasOwn(values, field)) sent |= fieldBit(field)
+	}
+	all.sent = sent
+	return all
+}
+
+/** `(a, b) is distinct from (x, y)` over every editable field. */
+function differs(left: (f: EditableField) => SQL, right: (f: EditableField) => SQL): SQL {
+	return sql`(${sql.join(EDITABLE_FIELDS.map(left), sql`, `)}) is distinct from (${sql.join(EDITABLE_FIELDS.map(right), sql`, `)})`
+}
+
+function toRest(row: JobRow, deps: AppDeps, workspaceSlug: string): RestJob {
 	const date = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString())
 	const open = row.status === 'Open'
 	return {
@@ -105,7 +137,7 @@ function toRest(row: JobRow, deps: AppDeps, actor: Actor): RestJob {
 		minYears: row.minYears,
 		department: row.department,
 		status: open ? 'open' : 'closed',
-		url: open ? jobUrl(deps.config.baseUrl, actor.workspaceSlug, row.slug) : null,
+		url: open ? jobUrl(deps.config.baseUrl, workspaceSlug, row.slug) : null,
 		createdAt: date(row.createdAt)!,
 		updatedAt: date(row.updatedAt)!,
 		publishedAt: date(row.publishedAt),
@@ -113,33 +145,73 @@ function toRest(row: JobRow, deps: AppDeps, actor: Actor): RestJob {
 	}
 }
 
-export async function publishJob(deps: AppDeps, actor: Actor, body: Record<string, unknown>): Promise<WriteResult> {
-	const { values, warnings, input } = prepare<PublishInput>(PublishBody, body)
-	const fields = Object.keys(values) as EditableField[]
-	const statement = (slug: string) => sql`with j as (
-	insert into ${jobs} (id, workspace_id, vendor_id, vendor_job_id, slug, status, created_at, published_at, ${sql.join(fields.map(column), sql`, `)})
-	values (${newId('job')}, ${actor.workspaceId}, ${actor.vendorId}, ${input.vendorJobId}, ${slug}, 'Open', date_trunc('milliseconds', now()), now(), ${sql.join(fields.map((f) => valueSql(f, values[f])), sql`, `)})
+/** A publish of a job that exists changes it when it re-opens it or alters a field. */
+const republishChanges = sql`(jobs.status <> 'Open' or ${differs((f) => sql`jobs.${column(f)}`, publishedValue)})`
+
+/**
+ * The publish statement. The vendor key is looked up in it (`k`), so a publish is one round trip:
+ * the job is written only for a live key whose vendor has API access, and the answer says which
+ * of those failed. `k` has no row for an unknown or revoked key.
+ */
+export const publishStatement = compile(sql`with k as (
+	${vendorKeySql(sql`${sql.placeholder('keyHash')}`)}
+), j as (
+	insert into ${jobs} (id, workspace_id, vendor_id, vendor_job_id, slug, status, created_at, published_at, ${sql.join(EDITABLE_FIELDS.map(column), sql`, `)})
+	select ${sql.placeholder('id')}, k.workspace_id, k.vendor_id, ${sql.placeholder('vendorJobId')}, ${sql.placeholder('slug')}, 'Open', date_trunc('milliseconds', now()), now(), ${sql.join(EDITABLE_FIELDS.map(newJobValue), sql`, `)}
+	from k where k.api_access
 	on conflict (vendor_id, vendor_job_id) do update set
-		${sql.join(fields.map((f) => sql`${column(f)} = excluded.${column(f)}`), sql`, `)},
+		${sql.join(EDITABLE_FIELDS.map((f) => sql`${column(f)} = ${publishedValue(f)}`), sql`, `)},
 		status = 'Open',
 		published_at = case when jobs.status = 'Open' then jobs.published_at else now() end,
 		closed_at = null,
-		updated_at = case when jobs.status <> 'Open' or ${differs(fields, (f) => sql`jobs.${column(f)}`, (f) => sql`excluded.${column(f)}`)} then now() else jobs.updated_at end
-	returning *, (xmax = 0) as inserted
+		updated_at = case when ${republishChanges} then now() else jobs.updated_at end,
+		last_write_changed = ${republishChanges}
+	returning ${JOB_COLUMN_NAMES}, last_write_changed, (xmax = 0) as inserted
 ), log as (
-	${activityInsertFrom(actor, sql`j`, { action: sql`case when j.inserted then 'job.published' else 'job.republished' end`, targetType: 'job', targetId: sql`j.id`, where: sql`j.updated_at = now()` })}
+	${activityInsertFrom(sql`j, k`, { action: sql`case when j.inserted then 'job.published' else 'job.republished' end`, targetType: 'job', targetId: sql`j.id`, where: sql`j.last_write_changed` }, vendorKeyActorSql('k'))}
 )
-select ${JOB_COLUMNS}, j.inserted as "inserted" from j`
-	const rows = await runWithSlugRetry(deps, () => statement(`${slugify(input.title)}-${shortCode()}`))
-	const row = rows[0]!
-	return { job: toRest(row, deps, actor), created: row.inserted === true, warnings }
+select k.api_access as "apiAccess", k.workspace_slug as "workspaceSlug", ${JOB_COLUMNS}, j.inserted as "inserted" from k left join j on true`)
+
+/** What a publish leaves in an existing job's field: the value sent, or the one it had. */
+function publishedValue(field: EditableField): SQL {
+	return sql`case when ${wasSent(field)} then excluded.${column(field)} else jobs.${column(field)} end`
+}
+
+/**
+ * Publishes with a key that has not been looked up yet (the statement looks it up). Errors of the
+ * body rank below the key's own (401, 403: design.md), so on those paths the key is checked first.
+ */
+export async function publishJob(deps: AppDeps, key: PresentedCredential, readBody: () => Promise<Record<string, unknown>>): Promise<WriteResult> {
+	const { values, warnings, input } = await keyCheckedFirst(key, async () => prepare<PublishInput>(PublishBody, await readBody()))
+	const [row] = await runWithSlugRetry(() =>
+		deps.database.run<JobRow & { apiAccess: boolean; workspaceSlug: string; inserted: boolean | null }>(publishStatement, {
+			...fieldValues(values),
+			keyHash: key.hash,
+			activityId: newId('act'),
+			id: newId('job'),
+			vendorJobId: input.vendorJobId,
+			slug: `${slugify(input.title)}-${shortCode()}`,
+		}),
+	)
+	if (!row) throw key.rejected()
+	if (!row.apiAccess) throw apiAccessOff()
+	return { job: toRest(row, deps, row.workspaceSlug), created: row.inserted === true, warnings }
+}
+
+async function keyCheckedFirst<T>(key: PresentedCredential, step: () => Promise<T>): Promise<T> {
+	try {
+		return await step()
+	} catch (error) {
+		await key.check()
+		throw error
+	}
 }
 
 /** A new job's slug collides with another only by a one-in-a-billion chance; then we draw again. */
-async function runWithSlugRetry(deps: AppDeps, build: () => SQL): Promise<(JobRow & { inserted?: boolean })[]> {
+async function runWithSlugRetry<T>(run: () => Promise<T>): Promise<T> {
 	for (let attempt = 0; ; attempt++) {
 		try {
-			return await deps.database.rows<JobRow & { inserted?: boolean }>(build())
+			return await run()
 		} catch (error) {
 			const e = error as { code?: string; constraint_name?: string; constraint?: string; message?: string }
 			const slugClash = e.code === '23505' && `${e.constraint_name ?? e.constraint ?? e.message}`.includes('jobs_workspace_slug')
@@ -153,13 +225,13 @@ const vendorJob = (actor: Actor, vendorJobId: string) => sql`vendor_id = ${actor
 export async function getVendorJob(deps: AppDeps, actor: Actor, vendorJobId: string): Promise<RestJob> {
 	const [row] = await deps.database.rows<JobRow>(sql`select ${JOB_COLUMNS} from ${jobs} j where ${vendorJob(actor, vendorJobId)}`)
 	if (!row) throw jobNotFound()
-	return toRest(row, deps, actor)
+	return toRest(row, deps, actor.workspaceSlug)
 }
 
 /** The vendor's jobs, newest first, at most 500. */
 export async function listVendorJobs(deps: AppDeps, actor: Actor): Promise<RestJob[]> {
 	const rows = await deps.database.rows<JobRow>(sql`select ${JOB_COLUMNS} from ${jobs} j where vendor_id = ${actor.vendorId} order by created_at desc nulls last, id desc nulls last limit 500`)
-	return rows.map((r) => toRest(r, deps, actor))
+	return rows.map((r) => toRest(r, deps, actor.workspaceSlug))
 }
 
 export const jobNotFound = () => new AppError('NOT_FOUND', 'No job with this vendorJobId')
@@ -180,9 +252,11 @@ export async function closeVendorJob(deps: AppDeps, actor: Actor, vendorJobId: s
 	return (await applyChange(deps, actor, vendorJobId, {}, 'closed', [])).job
 }
 
-async function applyChange(deps: AppDeps, actor: Actor, vendorJobId: string, values: Partial<Record<EditableField, unknown>>, status: 'open' | 'closed' | undefined, warnings: string[]): Promise<WriteResult> {
-	const fields = Object.keys(values) as EditableField[]
-	const sets: SQL[] = fields.map((f) => sql`${column(f)} = ${valueSql(f, values[f])}`)
+type StatusChange = 'open' | 'closed' | undefined
+
+function changeSql(status: StatusChange): SQL {
+	const changed = (f: EditableField) => sql`case when ${wasSent(f)} then ${valueSql(f)} else ${column(f)} end`
+	const sets: SQL[] = EDITABLE_FIELDS.map((f) => sql`${column(f)} = ${changed(f)}`)
 	let statusChanges = sql`false`
 	if (status === 'open') {
 		sets.push(sql`status = 'Open'`, sql`published_at = case when status = 'Open' then published_at else now() end`, sql`closed_at = null`)
@@ -191,16 +265,24 @@ async function applyChange(deps: AppDeps, actor: Actor, vendorJobId: string, val
 		sets.push(sql`status = 'Closed'`, sql`closed_at = case when status = 'Closed' then closed_at else now() end`)
 		statusChanges = sql`status <> 'Closed'`
 	}
-	sets.push(sql`updated_at = case when ${statusChanges} or ${differs(fields, (f) => sql`${column(f)}`, (f) => valueSql(f, values[f]))} then now() else updated_at end`)
+	const changes = sql`(${statusChanges} or ${differs((f) => sql`${column(f)}`, changed)})`
+	sets.push(sql`updated_at = case when ${changes} then now() else updated_at end`, sql`last_write_changed = ${changes}`)
 	const action = status === 'closed' ? 'job.closed' : status === 'open' ? 'job.opened' : 'job.changed'
-	const rows = await deps.database.rows<JobRow>(sql`with j as (
+	return sql`with j as (
 	update ${jobs} set ${sql.join(sets, sql`, `)}
-	where ${vendorJob(actor, vendorJobId)}
-	returning *
+	where vendor_id = ${sql.placeholder('vendorId')} and vendor_job_id = ${sql.placeholder('vendorJobId')}
+	returning ${JOB_COLUMN_NAMES}, last_write_changed
 ), log as (
-	${activityInsertFrom(actor, sql`j`, { action: sql`${action}`, targetType: 'job', targetId: sql`j.id`, where: sql`j.updated_at = now()` })}
+	${activityInsertFrom(sql`j`, { action: sql.raw(`'${action}'`), targetType: 'job', targetId: sql`j.id`, where: sql`j.last_write_changed` })}
 )
-select ${JOB_COLUMNS} from j`)
+select ${JOB_COLUMNS} from j`
+}
+
+/** One change statement per status change (none, open, closed). */
+const changeStatements = { none: compile(changeSql(undefined)), open: compile(changeSql('open')), closed: compile(changeSql('closed')) }
+
+async function applyChange(deps: AppDeps, actor: Actor, vendorJobId: string, values: Partial<Record<EditableField, unknown>>, status: StatusChange, warnings: string[]): Promise<WriteResult> {
+	const rows = await deps.database.run<JobRow>(changeStatements[status ?? 'none'], { ...fieldValues(values), ...activityValues(actor), vendorId: actor.vendorId, vendorJobId })
 	if (!rows[0]) throw jobNotFound()
-	return { job: toRest(rows[0], deps, actor), created: false, warnings }
+	return { job: toRest(rows[0], deps, actor.workspaceSlug), created: false, warnings }
 }

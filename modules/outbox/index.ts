@@ -7,6 +7,7 @@ export { deliverDue, startOutboxWorker, retryDelay, DEFAULT_WORKER_OPTIONS, type
 export { toE164, NO_PROVIDER, MAX_MESSAGE_LENGTH } from './messaging.ts'
 export type { OutboxAttachment } from './table.ts'
 export { outboxSince, type OutboxEntry } from './queries.ts'
+export { PRIVATE_MARKER, textToSend, type RecipientOnly } from './private.ts'
 
 export default defineModule({
 	name: 'outbox',

@@ -2,16 +2,29 @@
 import nodemailer, { type Transporter } from 'nodemailer'
 import type { AppDeps } from '../../core/deps.ts'
 import { fileStore } from '../../core/files.ts'
-import type { ClaimedRow, DeliveryError } from './worker.ts'
+import { deliveryError as failure, type ClaimedRow } from './worker.ts'
 
 const transports = new Map<string, Transporter>()
 
-function transportFor(smtpUrl: string): Transporter {
-	let transport = transports.get(smtpUrl)
+/**
+ * The waits of one send: connecting and the server's greeting get at most 10 s, a silence at most
+ * 30 s, and the whole send at most `SMTP_TIMEOUT` (a deadline the idle timeouts cannot give: a
+ * server that trickles a byte at a time is never silent).
+ */
+export function smtpTimeouts(totalSeconds: number) {
+	const total = totalSeconds * 1000
+	return { connectionTimeout: Math.min(10_000, total), greetingTimeout: Math.min(10_000, total), socketTimeout: Math.min(30_000, total), total }
+}
+
+function transportFor(smtpUrl: string, timeouts: ReturnType<typeof smtpTimeouts>): Transporter {
+	const key = `${timeouts.total} ${smtpUrl}`
+	let transport = transports.get(key)
 	if (!transport) {
-		// No pool: every message opens its own connection, so a restarted SMTP server is picked up at once.
-		transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 })
-		transports.set(smtpUrl, transport)
+		// No pool: every message opens its own connection, so a restarted SMTP server is picked up at
+		// once, and a connection that hangs holds up only its own message.
+		const { connectionTimeout, greetingTimeout, socketTimeout } = timeouts
+		transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout, greetingTimeout, socketTimeout })
+		transports.set(key, transport)
 	}
 	return transport
 }
@@ -28,8 +41,12 @@ export async function sendMail(deps: AppDeps, row: ClaimedRow): Promise<void> {
 		if (!content) throw failure(`the attachment "${a.filename}" is missing from the file store`, true)
 		attachments.push({ filename: a.filename, contentType: a.contentType, content: Buffer.from(content) })
 	}
+	const timeouts = smtpTimeouts(deps.config.smtpTimeout)
+	// Aborting closes the connection; the row is retried (at least once: a server that took the
+	// message but never said so gets it again, with the same Message-ID).
+	const deadline = AbortSignal.timeout(timeouts.total)
 	try {
-		await transportFor(smtpUrl).sendMail({
+		await transportFor(smtpUrl, timeouts).sendMail({
 			from: deps.config.mailFrom,
 			to: row.to,
 			subject: row.subject ?? '',
@@ -37,15 +54,13 @@ export async function sendMail(deps: AppDeps, row: ClaimedRow): Promise<void> {
 			html: row.html ?? undefined,
 			messageId: row.messageId ?? undefined,
 			attachments,
+			signal: deadline,
 		})
 	} catch (error) {
+		if (deadline.aborted) throw failure(`SMTP: no complete answer within ${deps.config.smtpTimeout} s (SMTP_TIMEOUT)`, false)
 		const e = error as { responseCode?: number; message?: string; code?: string }
 		// 5xx answers are permanent (unknown mailbox, message refused); anything else is worth retrying.
 		const permanent = typeof e.responseCode === 'number' && e.responseCode >= 500
 		throw failure(`SMTP: ${e.responseCode ? `${e.responseCode} ` : ''}${e.message ?? e.code ?? 'sending failed'}`, permanent)
 	}
-}
-
-function failure(message: string, permanent: boolean): DeliveryError {
-	return Object.assign(new Error(message), { permanent })
 }

@@ -5,7 +5,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { inArray } from 'drizzle-orm'
 import { newWorkspace, testDeps } from '../../tests/helpers.ts'
+import { waitFor } from '../../tests/reliability/processes.ts'
 import { deliverDue, enqueueMessage, NO_PROVIDER, toE164 } from './index.ts'
+import { MAX_ANSWER_BYTES } from './messaging.ts'
 import { outbox } from './table.ts'
 
 setDefaultTimeout(30_000)
@@ -21,6 +23,10 @@ const TOKEN = 'provider-secret'
 const received: Received[] = []
 /** Planned answers by recipient: a list of HTTP statuses to give, in order (then 201). */
 const plan = new Map<string, number[]>()
+/** Recipients whose answer is a streamed body (no Content-Length) past the cap: `huge` ends at 1 MiB, `endless` never ends. */
+const oversized = new Map<string, 'huge' | 'endless'>()
+/** Oversized answers the provider is still writing (the reader has not hung up). */
+const streaming = new Set<string>()
 let provider: ReturnType<typeof Bun.serve>
 
 beforeAll(async () => {
@@ -34,6 +40,8 @@ beforeAll(async () => {
 			received.push({ path: url.pathname, authorization: request.headers.get('authorization'), form })
 			if (request.method !== 'POST' || url.pathname !== `/2010-04-01/Accounts/${ACCOUNT}/Messages.json`) return Response.json({ code: 20404, message: 'The requested resource was not found', status: 404 }, { status: 404 })
 			if (request.headers.get('authorization') !== `Basic ${btoa(`${ACCOUNT}:${TOKEN}`)}`) return Response.json({ code: 20003, message: 'Authenticate', status: 401 }, { status: 401 })
+			const kind = oversized.get(form.To!)
+			if (kind) return new Response(oversizedBody(form.To!, kind), { status: 201, headers: { 'content-type': 'application/json' } })
 			const next = plan.get(form.To!)?.shift()
 			if (next === 400) return Response.json({ code: 21211, message: `The 'To' number ${form.To} is not a valid phone number.`, status: 400 }, { status: 400 })
 			if (next) return new Response('upstream trouble', { status: next })
@@ -42,6 +50,22 @@ beforeAll(async () => {
 	})
 })
 afterAll(() => provider.stop(true))
+
+/** A JSON-looking answer written in 16 KiB chunks, a few milliseconds apart (so an uncapped reader would fill memory, slowly). */
+function oversizedBody(to: string, kind: 'huge' | 'endless'): ReadableStream<Uint8Array> {
+	const chunk = new TextEncoder().encode(' '.repeat(16 * 1024))
+	let written = 0
+	streaming.add(to)
+	return new ReadableStream({
+		async pull(controller) {
+			if (kind === 'huge' && written >= 1024 * 1024) return (streaming.delete(to), controller.close())
+			await Bun.sleep(5)
+			written += chunk.byteLength
+			controller.enqueue(chunk)
+		},
+		cancel: () => void streaming.delete(to),
+	})
+}
 
 const providerDeps = (overrides: Record<string, string> = {}) => testDeps({ MESSAGING_URL: `http://127.0.0.1:${provider.port}`, MESSAGING_ACCOUNT: ACCOUNT, MESSAGING_TOKEN: TOKEN, MESSAGING_FROM: '+15550001111', ...overrides })
 const rowsOf = async (ids: string[]) => (await testDeps()).db.select().from(outbox).where(inArray(outbox.id, ids))
@@ -125,6 +149,27 @@ describe('messaging provider adapter', () => {
 			expect(row.lastError).toBe(NO_PROVIDER)
 		}
 		expect(received.some((r) => r.form.Body === 'y')).toBe(false)
+	})
+
+	test('an answer larger than the cap (1 MiB, or endless) is not read: the send fails with the reason, the rest go on', async () => {
+		// MESSAGING_TIMEOUT well above what the cap needs, so only the cap can end the endless answer in this test.
+		const deps = await providerDeps({ MESSAGING_TIMEOUT: '20' })
+		const ws = await newWorkspace()
+		const [huge, endless, fine] = [number(), number(), number()]
+		oversized.set(huge, 'huge')
+		oversized.set(endless, 'endless')
+		const rows = [await enqueueMessage(deps.db, { workspaceId: ws.id, to: huge, text: 'one' }), await enqueueMessage(deps.db, { workspaceId: ws.id, to: endless, text: 'two' }), await enqueueMessage(deps.db, { workspaceId: ws.id, to: fine, text: 'three' })]
+		// A 2xx answer that cannot be read may or may not have been sent: retried, as an unreadable answer is.
+		expect(await deliverDue(deps, { workspaceId: ws.id, baseDelayMs: 0 })).toEqual({ sent: 1, retried: 2, failed: 0 })
+		const byId = new Map((await rowsOf(rows.map((r) => r.id))).map((r) => [r.id, r]))
+		for (const { id } of rows.slice(0, 2)) {
+			expect(byId.get(id)).toMatchObject({ status: 'pending', attempts: 1, sentAt: null })
+			expect(byId.get(id)!.lastError).toBe(`messaging provider: the answer (HTTP 201) is larger than ${MAX_ANSWER_BYTES / 1024} KiB; it was not read`)
+		}
+		expect(byId.get(rows[2]!.id)!.status).toBe('sent')
+		// The reader hung up: the provider is not left writing the endless answer.
+		await waitFor('the endless answer to be cancelled by the reader', () => !streaming.has(endless), 5_000, 20)
+		oversized.clear()
 	})
 
 	test('phone numbers are normalised to E.164', () => {

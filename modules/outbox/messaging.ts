@@ -6,12 +6,20 @@
  */
 import type { MessagingConfig } from '../../core/config.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import type { ClaimedRow, DeliveryError } from './worker.ts'
+import { readLimitedText } from '../../core/http/body.ts'
+import { deliveryError as failure, isDeliveryError, type ClaimedRow } from './worker.ts'
 
 export const NO_PROVIDER = 'No messaging provider is configured (set MESSAGING_ACCOUNT, MESSAGING_TOKEN and MESSAGING_FROM)'
 
 /** Twilio refuses bodies over 1,600 characters. */
 export const MAX_MESSAGE_LENGTH = 1600
+
+/**
+ * The most of the provider's answer that is read. A real answer (the message resource, or an error
+ * object, or a proxy's error page) is a few KB; a broken or hostile provider sending an endless or
+ * huge body must not make the worker hold it all in memory, so past this the answer is not read.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024
 
 export function recipientAddress(config: MessagingConfig, to: string): string {
 	const channel = config.from.startsWith('whatsapp:') ? 'whatsapp:' : ''
@@ -23,18 +31,33 @@ export async function sendMessage(deps: AppDeps, row: ClaimedRow): Promise<strin
 	const config = deps.config.messaging
 	if (!config) throw failure(NO_PROVIDER, true)
 	const body = new URLSearchParams({ To: recipientAddress(config, row.to), From: config.from, Body: row.text.slice(0, MAX_MESSAGE_LENGTH) })
+	// One deadline for the request and the reading of its answer: a provider that accepts and never
+	// answers, or trickles its answer, is given up on and the row retried.
+	const deadline = AbortSignal.timeout(deps.config.messagingTimeout * 1000)
+	const timedOut = () => failure(`messaging provider did not answer within ${deps.config.messagingTimeout} s (MESSAGING_TIMEOUT)`, false)
 	let response: Response
+	let text: string
 	try {
 		response = await fetch(`${config.url}/2010-04-01/Accounts/${encodeURIComponent(config.account)}/Messages.json`, {
 			method: 'POST',
 			headers: { authorization: `Basic ${btoa(`${config.account}:${config.token}`)}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
 			body,
-			signal: AbortSignal.timeout(15_000),
+			signal: deadline,
 		})
 	} catch (error) {
-		throw failure(`messaging provider unreachable: ${(error as Error).message}`, false)
+		throw deadline.aborted ? timedOut() : failure(`messaging provider unreachable: ${(error as Error).message}`, false)
 	}
-	const text = await response.text()
+	// 4xx means the request itself is wrong (bad number, bad credentials): retrying will not help,
+	// except for rate limiting and timeouts.
+	const permanent = response.status >= 400 && response.status < 500 && response.status !== 429 && response.status !== 408
+	// An answer too big to read is decided by its status, as one that is not JSON is.
+	const tooBig = () => failure(`messaging provider: the answer (HTTP ${response.status}) is larger than ${MAX_ANSWER_BYTES / 1024} KiB; it was not read`, permanent)
+	try {
+		text = await readLimitedText(response, MAX_ANSWER_BYTES, tooBig)
+	} catch (error) {
+		if (isDeliveryError(error)) throw error
+		throw deadline.aborted ? timedOut() : failure(`messaging provider: the answer could not be read (${(error as Error).message})`, false)
+	}
 	let json: { sid?: string; status?: string; code?: number; message?: string } = {}
 	try {
 		json = JSON.parse(text)
@@ -45,14 +68,7 @@ export async function sendMessage(deps: AppDeps, row: ClaimedRow): Promise<strin
 		if (json.status === 'failed' || json.status === 'undelivered') throw failure(`messaging provider: message ${json.status}`, true)
 		return json.sid
 	}
-	// 4xx means the request itself is wrong (bad number, bad credentials): retrying will not help,
-	// except for rate limiting and timeouts.
-	const permanent = response.status >= 400 && response.status < 500 && response.status !== 429 && response.status !== 408
 	throw failure(`messaging provider: HTTP ${response.status}${json.code ? ` (code ${json.code})` : ''}${json.message ? `: ${json.message}` : ''}`, permanent)
-}
-
-function failure(message: string, permanent: boolean): DeliveryError {
-	return Object.assign(new Error(message), { permanent })
 }
 
 /** A phone number in E.164 (`+15551234567`); US numbers may be written without the +1. Null when it cannot be one. */

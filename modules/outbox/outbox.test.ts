@@ -6,9 +6,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq, inArray } from 'drizzle-orm'
 import { fileStore } from '../../core/files.ts'
-import { ConfigError, loadConfig } from '../../core/config.ts'
+import { loadConfig } from '../../core/config.ts'
 import { samplePdf } from '../documents/seed.ts'
-import { clock, newPerson, newWorkspace, testDeps, unique } from '../../tests/helpers.ts'
+import { clock, configProblems, newPerson, newWorkspace, testDeps, unique } from '../../tests/helpers.ts'
 import { signedIn } from '../../tests/portal.ts'
 import { startSmtp, type TestSmtp } from '../../tests/smtp.ts'
 import { samplePng } from '../../tests/staffing-fixtures.ts'
@@ -198,14 +198,7 @@ describe('configuration', () => {
 	test('the messaging provider needs all three variables, and a valid sender', () => {
 		expect(loadConfig({ MESSAGING_ACCOUNT: 'AC1', MESSAGING_TOKEN: 't', MESSAGING_FROM: '+15550100' }).messaging).toEqual({ url: 'https://api.twilio.com', account: 'AC1', token: 't', from: '+15550100' })
 		expect(loadConfig({}).messaging).toBeUndefined()
-		const problems = (env: Record<string, string>) => {
-			try {
-				loadConfig(env)
-				return ''
-			} catch (error) {
-				return (error as ConfigError).message
-			}
-		}
+		const problems = (env: Record<string, string>) => configProblems(env).join('\n')
 		expect(problems({ MESSAGING_ACCOUNT: 'AC1' })).toContain('MESSAGING_TOKEN, MESSAGING_FROM must be set too')
 		expect(problems({ MESSAGING_ACCOUNT: 'AC1', MESSAGING_TOKEN: 't', MESSAGING_FROM: '555-0100' })).toContain('MESSAGING_FROM must be a phone number')
 		expect(problems({ MESSAGING_URL: 'ftp://x' })).toContain('MESSAGING_URL')

@@ -9,7 +9,8 @@ import { AppError } from '../../core/errors.ts'
 import { html, portalPage, type SafeHtml } from '../../core/html.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import type { HttpKit } from '../../core/module.ts'
-import { getOutboxRow, listOutbox, outboxCounts, retryOutboxRow, type OutboxRow } from './service.ts'
+import { PRIVATE_MARKER } from './private.ts'
+import { getOutboxRow, listOutbox, outboxCounts, PRIVATE_ERASED, retryOutboxRow, type OutboxRow } from './service.ts'
 
 const STATUSES = ['pending', 'sending', 'sent', 'failed', 'not_sent'] as const
 const LABEL: Record<string, string> = { pending: 'Waiting', sending: 'Sending', sent: 'Sent', failed: 'Failed', not_sent: 'Not sent' }
@@ -50,9 +51,10 @@ function entryPage(deps: AppDeps, session: PageSession, r: OutboxRow, notice?: s
 ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
 <dl class="facts"><div><dt>Channel</dt><dd>${r.channel === 'email' ? 'E-mail' : 'Message'}</dd></div><div><dt>To</dt><dd>${r.to}</dd></div><div><dt>Status</dt><dd>${LABEL[r.status] ?? r.status}</dd></div><div><dt>Attempts</dt><dd>${r.attempts}</dd></div><div><dt>Created</dt><dd>${when(r.createdAt)}</dd></div><div><dt>Sent</dt><dd>${when(r.sentAt)}</dd></div>${r.status === 'pending' && r.attempts > 0 ? html`<div><dt>Next attempt</dt><dd>${when(r.nextAttemptAt)}</dd></div>` : ''}</dl>
 ${r.lastError ? html`<p class="error">Last error: ${r.lastError}</p>` : ''}
-${r.status === 'failed' || r.status === 'not_sent' ? html`<form method="post" action="/outbox/${r.id}/retry" class="inline"><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit">Try again</button></form>` : ''}
+${r.status === 'failed' || r.status === 'not_sent' ? (r.privateErased ? html`<p class="meta">${PRIVATE_ERASED}</p>` : html`<form method="post" action="/outbox/${r.id}/retry" class="inline"><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit">Try again</button></form>`) : ''}
 ${r.attachments.length ? html`<h2>Attachments</h2><ul>${r.attachments.map((a) => html`<li>${a.filename} <span class="meta">${a.contentType}</span></li>`)}</ul>` : ''}
 <h2>Text</h2>
+${r.carriesPrivate ? html`<p class="meta">The recipient’s private link is shown as ${PRIVATE_MARKER}: only the recipient gets it, filled in when it is sent, and it is not kept afterwards.</p>` : ''}
 <pre>${r.text}</pre></section>`,
 	)
 }

@@ -2,13 +2,14 @@
  * Sending mail and messages: callers enqueue inside their own transaction; delivery happens later
  * (see `worker.ts`), so a down SMTP server or provider loses nothing.
  */
-import { and, eq, inArray, lt, or, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
+import { sealPrivate, type RecipientOnly } from './private.ts'
 import { outbox, type OutboxAttachment } from './table.ts'
 
 export interface NewMail {
@@ -19,6 +20,8 @@ export interface NewMail {
 	html?: string
 	attachments?: OutboxAttachment[]
 	related?: { type: string; id: string }
+	/** A value in `text` only the recipient may see (an upload link): kept sealed, never in plain text (`private.ts`). */
+	recipientOnly?: RecipientOnly
 }
 
 /** Puts an e-mail in the outbox; returns its id and Message-ID. Call inside the caller's transaction. */
@@ -26,7 +29,8 @@ export async function enqueueMail(db: Db, mail: NewMail, domain: string): Promis
 	if (/[\r\n]/.test(mail.to) || /[\r\n]/.test(mail.subject)) throw new Error('mail headers must not contain line breaks')
 	const id = newId('out')
 	const messageId = `<${id}@${domain}>`
-	await db.insert(outbox).values({ id, workspaceId: mail.workspaceId, channel: 'email', to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null, attachments: mail.attachments ?? [], relatedType: mail.related?.type ?? null, relatedId: mail.related?.id ?? null, messageId })
+	const text = mail.recipientOnly ? await sealPrivate(id, mail.text, mail.recipientOnly, [mail.subject, mail.html]) : { text: mail.text, sealed: null }
+	await db.insert(outbox).values({ id, workspaceId: mail.workspaceId, channel: 'email', to: mail.to, subject: mail.subject, text: text.text, html: mail.html ?? null, attachments: mail.attachments ?? [], relatedType: mail.related?.type ?? null, relatedId: mail.related?.id ?? null, messageId, carriesPrivate: Boolean(mail.recipientOnly), privateSealed: text.sealed })
 	return { id, messageId }
 }
 
@@ -41,13 +45,17 @@ export interface NewMessage {
 	 * as `not_sent` with this reason instead of being queued, so the record says what happened.
 	 */
 	notSent?: string
+	/** A value in `text` only the recipient may see (an upload link): kept sealed, never in plain text (`private.ts`). */
+	recipientOnly?: RecipientOnly
 }
 
 /** Puts a messaging-app message in the outbox. Call inside the caller's transaction. */
 export async function enqueueMessage(db: Db, message: NewMessage): Promise<{ id: string; status: 'pending' | 'not_sent' }> {
 	const id = newId('out')
 	const status = message.notSent ? 'not_sent' : 'pending'
-	await db.insert(outbox).values({ id, workspaceId: message.workspaceId, channel: 'message', to: message.to, text: message.text, relatedType: message.related?.type ?? null, relatedId: message.related?.id ?? null, status, lastError: message.notSent ?? null })
+	const text = message.recipientOnly ? await sealPrivate(id, message.text, message.recipientOnly) : { text: message.text, sealed: null }
+	// A message that will not be sent keeps nothing to send: its private value is not kept even sealed.
+	await db.insert(outbox).values({ id, workspaceId: message.workspaceId, channel: 'message', to: message.to, text: text.text, relatedType: message.related?.type ?? null, relatedId: message.related?.id ?? null, status, lastError: message.notSent ?? null, carriesPrivate: Boolean(message.recipientOnly), privateSealed: status === 'pending' ? text.sealed : null })
 	return { id, status }
 }
 
@@ -80,6 +88,10 @@ export interface OutboxRow {
 	nextAttemptAt: Date
 	createdAt: Date
 	sentAt: Date | null
+	/** The text had a value only the recipient may see: it shows a marker in its place. */
+	carriesPrivate: boolean
+	/** That value was erased (sent or given up on): the row cannot be sent again. */
+	privateErased: boolean
 }
 
 const columns = {
@@ -95,6 +107,8 @@ const columns = {
 	nextAttemptAt: outbox.nextAttemptAt,
 	createdAt: outbox.createdAt,
 	sentAt: outbox.sentAt,
+	carriesPrivate: outbox.carriesPrivate,
+	privateErased: sql<boolean>`(${outbox.carriesPrivate} and ${outbox.privateSealed} is null)`.mapWith(Boolean),
 }
 
 /** The workspace's outbox, newest first (the dev mailbox and failure page). */
@@ -117,15 +131,20 @@ export async function outboxCounts(db: Db, workspaceId: string): Promise<Record<
 	return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]))
 }
 
+export const PRIVATE_ERASED = 'It carried a private link for its recipient, erased when it was given up on, so it cannot be sent again: send a new one (for an upload link, request the documents again).'
+
 /** Puts a failed (or not sent) entry back in the queue, with a fresh set of attempts. */
 export async function retryOutboxRow(deps: AppDeps, actor: Actor, id: string): Promise<void> {
 	await deps.db.transaction(async (tx) => {
 		const updated = await tx
 			.update(outbox)
 			.set({ status: 'pending', attempts: 0, nextAttemptAt: deps.now(), lastError: null })
-			.where(and(eq(outbox.workspaceId, actor.workspaceId), eq(outbox.id, id), inArray(outbox.status, ['failed', 'not_sent'])))
+			.where(and(eq(outbox.workspaceId, actor.workspaceId), eq(outbox.id, id), inArray(outbox.status, ['failed', 'not_sent']), or(eq(outbox.carriesPrivate, false), isNotNull(outbox.privateSealed))))
 			.returning({ id: outbox.id })
-		if (!updated.length) throw new AppError('CONFLICT', 'Only a failed or unsent entry can be retried')
+		if (!updated.length) {
+			const row = await getOutboxRow(tx, actor.workspaceId, id)
+			throw new AppError('CONFLICT', row.privateErased && (row.status === 'failed' || row.status === 'not_sent') ? PRIVATE_ERASED : 'Only a failed or unsent entry can be retried')
+		}
 		await recordActivity(tx, actor, { action: 'outbox.retried', targetType: 'outbox', targetId: id })
 	})
 }

@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { workspaces } from '../auth/table.ts'
 
 export interface OutboxAttachment {
@@ -31,6 +31,13 @@ export const outbox = pgTable(
 		relatedId: text('related_id'),
 		/** Message-ID header of the e-mail (for threading replies). */
 		messageId: text('message_id'),
+		/**
+		 * The text had a value only the recipient may see (an upload link): `text` shows a marker in its
+		 * place, and `privateSealed` holds it sealed until the row is sent or given up on (`private.ts`).
+		 */
+		carriesPrivate: boolean('carries_private').notNull().default(false),
+		/** That value sealed with a key derived from the server secret; erased (null) after the final outcome. */
+		privateSealed: text('private_sealed'),
 		/** pending, sending, sent, failed, not_sent. */
 		status: text('status').notNull().default('pending'),
 		attempts: integer('attempts').notNull().default(0),

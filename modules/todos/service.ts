@@ -17,7 +17,7 @@ import { newId } from '../../core/credentials.ts'
 import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
-import { cleanLine, untrusted, type UntrustedText } from '../../core/untrusted.ts'
+import { cleanLine, untrusted, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { userNames } from '../auth/index.ts'
@@ -131,7 +131,8 @@ async function views(deps: AppDeps, actor: Actor, rows: Row[]): Promise<TodoView
 		const card = r.candidateId ? cards.get(r.candidateId) : undefined
 		return {
 			id: r.id,
-			title: r.title,
+			// A to-do made by the system can carry a name a candidate wrote.
+			title: untrustedLine(r.title),
 			notes: r.notes ? untrusted(r.notes, 'colleague', 2000) : null,
 			dueAt: iso(r.dueAt),
 			overdue: !r.doneAt && r.dueAt !== null && new Date(r.dueAt).getTime() < now,

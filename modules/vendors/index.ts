@@ -4,7 +4,7 @@ import { seedVendors } from './seed.ts'
 import { verifyVendorKey } from './service.ts'
 import { vendorTools } from './tools.ts'
 
-export { createVendor, createKey, revokeKey, setApiAccess, vendorNames, verifyVendorKey } from './service.ts'
+export { apiAccessOff, createVendor, createKey, revokeKey, setApiAccess, vendorKeyActorSql, vendorKeySql, vendorNames, verifyVendorKey } from './service.ts'
 export { getVendor, listVendors, parseRules, requiredDocuments, submissionTarget, updateVendorProfile, type SubmissionTarget, type VendorDetail, type VendorSummary } from './directory.ts'
 export { DOCUMENT_KINDS, DOCUMENT_LABELS, DocumentKindSchema, isDocumentKind, type DocumentKind } from './model.ts'
 export { DEMO_VENDORS, demoVendorIds } from './seed.ts'

@@ -5,13 +5,13 @@
  * stored as SHA-256; a revoked key is 401 on its next request; a vendor whose API access is off
  * gets 403 with any of its keys; a vendor may hold several live keys (rotation).
  */
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { credentialType, hashSecret, newCredential, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
-import { perDatabase } from '../../db/client.ts'
-import { recordActivity } from '../activity/index.ts'
+import { compile } from '../../db/client.ts'
+import { recordActivity, type ActorSql } from '../activity/index.ts'
 import { workspaces } from '../auth/table.ts'
 import { vendorApiKeys, vendors } from './table.ts'
 
@@ -85,30 +85,56 @@ export async function setApiAccess(deps: AppDeps, actor: Actor, vendorId: string
 	})
 }
 
-const keyLookup = perDatabase((db) =>
-	db
-		.select({ keyId: vendorApiKeys.id, vendorId: vendors.id, vendorName: vendors.name, apiAccess: vendors.apiAccess, workspaceId: vendors.workspaceId, workspaceSlug: workspaces.slug, lastFour: vendorApiKeys.lastFour })
-		.from(vendorApiKeys)
-		.innerJoin(vendors, eq(vendors.id, vendorApiKeys.vendorId))
-		.innerJoin(workspaces, eq(workspaces.id, vendors.workspaceId))
-		.where(and(eq(vendorApiKeys.keyHash, sql.placeholder('hash')), isNull(vendorApiKeys.revokedAt)))
-		.prepare('vendor_key_lookup'),
-)
+/**
+ * The live key with this hash, its vendor and workspace: one definition for the per-request check
+ * (`verifyVendorKey`) and for statements that fold the check into their own round trip (publish).
+ */
+export function vendorKeySql(hash: SQL): SQL {
+	return sql`select vk.id as key_id, v.id as vendor_id, v.name as vendor_name, v.api_access, v.workspace_id, w.slug as workspace_slug, 'API key …' || vk.last_four as credential_name
+	from ${vendorApiKeys} vk join ${vendors} v on v.id = vk.vendor_id join ${workspaces} w on w.id = v.workspace_id
+	where vk.key_hash = ${hash} and vk.revoked_at is null`
+}
+
+/** A row of `vendorKeySql`. */
+interface VendorKeyRow {
+	key_id: string
+	vendor_id: string
+	vendor_name: string
+	api_access: boolean
+	workspace_id: string
+	workspace_slug: string
+	credential_name: string
+}
+
+/** The activity log's actor columns for the key of `vendorKeySql`, as SQL over its alias. */
+export function vendorKeyActorSql(alias: string): ActorSql {
+	const c = (column: keyof VendorKeyRow) => sql.raw(`${alias}.${column}`)
+	return { workspaceId: c('workspace_id'), actorUserId: sql`null`, actorVendorId: c('vendor_id'), actorName: c('vendor_name'), credentialKind: sql.raw(`'${VENDOR_KEY}'`), credentialId: c('key_id'), credentialName: c('credential_name') }
+}
+
+const VENDOR_KEY = 'vendor_key'
+const keyLookup = compile(vendorKeySql(sql`${sql.placeholder('hash')}`))
+
+export const apiAccessOff = () => new AppError('FORBIDDEN', 'API access is switched off for this vendor; ask the service operator to switch it on')
 
 /** The vendor actor behind an API key; null when unknown or revoked; 403 when API access is off. */
 export async function verifyVendorKey(deps: AppDeps, token: string): Promise<Actor | null> {
 	if (credentialType(token) !== 'vk') return null
-	const [row] = await keyLookup(deps.db).execute({ hash: hashSecret(token) })
+	const [row] = await deps.database.run<VendorKeyRow>(keyLookup, { hash: hashSecret(token) })
 	if (!row) return null
-	if (!row.apiAccess) throw new AppError('FORBIDDEN', 'API access is switched off for this vendor; ask the service operator to switch it on')
+	if (!row.api_access) throw apiAccessOff()
+	return vendorActor(row)
+}
+
+function vendorActor(row: VendorKeyRow): Actor {
 	return {
-		workspaceId: row.workspaceId,
-		workspaceSlug: row.workspaceSlug,
+		workspaceId: row.workspace_id,
+		workspaceSlug: row.workspace_slug,
 		role: 'vendor',
 		userId: null,
-		vendorId: row.vendorId,
-		name: row.vendorName,
-		credential: { kind: 'vendor_key', id: row.keyId, name: `API key …${row.lastFour}` },
+		vendorId: row.vendor_id,
+		name: row.vendor_name,
+		credential: { kind: VENDOR_KEY, id: row.key_id, name: row.credential_name },
 		grants: [],
 		readOnly: false,
 	}

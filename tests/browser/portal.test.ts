@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { closeBrowser, launchBrowser } from '../browser.ts'
 import { newPerson, newPersonWithToken, newWorkspace, serveApp } from '../helpers.ts'
 
-setDefaultTimeout(20_000)
+setDefaultTimeout(45_000) // a busy 2-core machine runs Chromium, the server and argon2id at once
 
 let url: string
 beforeAll(async () => {

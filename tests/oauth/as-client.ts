@@ -22,20 +22,22 @@ export interface AS {
 let cached: Promise<AS> | undefined
 
 export function authServer(): Promise<AS> {
-	cached ??= (async () => {
-		const { app, deps } = await portalApp()
-		const base = deps.config.baseUrl
-		const address = uniqueAddress()
-		const http = (url: string, init: RequestInit = {}) => {
-			const headers = new Headers(init.headers)
-			if (!headers.has('x-forwarded-for')) headers.set('x-forwarded-for', address)
-			return app.handle(new Request(new URL(url, base), { ...init, headers }))
-		}
-		const opts = { [oauth.customFetch]: (url: string, init: any) => http(url, init), [oauth.allowInsecureRequests]: true as const }
-		const as = await oauth.processDiscoveryResponse(new URL(base), await oauth.discoveryRequest(new URL(base), { ...opts, algorithm: 'oauth2' }))
-		return { deps, base, resource: `${base}/api/mcp`, as, opts, http }
-	})()
+	cached ??= portalApp().then(({ app, deps }) => authServerOn(app, deps))
 	return cached
+}
+
+/** The same for a given app (e.g. one on a database of its own); it must trust `X-Forwarded-For`. */
+export async function authServerOn(app: { handle(request: Request): Promise<Response> }, deps: AppDeps): Promise<AS> {
+	const base = deps.config.baseUrl
+	const address = uniqueAddress()
+	const http = (url: string, init: RequestInit = {}) => {
+		const headers = new Headers(init.headers)
+		if (!headers.has('x-forwarded-for')) headers.set('x-forwarded-for', address)
+		return app.handle(new Request(new URL(url, base), { ...init, headers }))
+	}
+	const opts = { [oauth.customFetch]: (url: string, init: any) => http(url, init), [oauth.allowInsecureRequests]: true as const }
+	const as = await oauth.processDiscoveryResponse(new URL(base), await oauth.discoveryRequest(new URL(base), { ...opts, algorithm: 'oauth2' }))
+	return { deps, base, resource: `${base}/api/mcp`, as, opts, http }
 }
 
 export const LOOPBACK_REDIRECT = 'http://127.0.0.1:43123/callback'
@@ -98,12 +100,15 @@ export async function authorizationRequest(ctx: AS, client: oauth.Client, redire
 
 const unescape = (s: string) => s.replace(/&(amp|lt|gt|quot|#39);/g, (_, e) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e as string]!)
 
+/** The one-time token of a consent page's form (modules/auth/oauth/consent.ts). */
+export const consentToken = (html: string) => /name="consent" value="([^"]*)"/.exec(html)![1]!
+
 /** Opens the consent page as the signed-in person and presses a button; returns the redirect. */
 export async function consent(portal: PortalClient, url: URL, choice: { decision?: 'allow' | 'cancel'; readOnly?: boolean } = {}) {
 	const page = await portal.get(url.pathname + url.search)
 	if (page.status !== 200) return { page, status: page.status, location: page.headers.get('location') ? new URL(page.headers.get('location')!, url) : null }
 	const request = unescape(/name="request" value="([^"]*)"/.exec(page.text)![1]!)
-	const res = await portal.post('/oauth/authorize', { request, decision: choice.decision ?? 'allow', ...(choice.readOnly ? { read_only: '1' } : {}) })
+	const res = await portal.post('/oauth/authorize', { request, consent: consentToken(page.text), decision: choice.decision ?? 'allow', ...(choice.readOnly ? { read_only: '1' } : {}) })
 	return { page, status: res.status, location: res.headers.get('location') ? new URL(res.headers.get('location')!) : null }
 }
 

@@ -8,7 +8,9 @@ import { eq } from 'drizzle-orm'
 import * as oauth from 'oauth4webapi'
 import { oauthCodes } from '../../modules/auth/table.ts'
 import { PortalClient, portalApp, uniqueAddress } from '../portal.ts'
-import { authorizationRequest, authServer, consent, registerApp, signedInPerson } from './as-client.ts'
+import { CONSENT_TTL_MS } from '../../modules/auth/oauth/consent.ts'
+import { clock } from '../helpers.ts'
+import { authorizationRequest, authServer, consent, consentToken, registerApp, signedInPerson } from './as-client.ts'
 
 // Under load the first request also pays for the database start; the CLI default (5 s) is too short.
 setDefaultTimeout(60_000)
@@ -190,6 +192,58 @@ describe('C. authorization endpoint and consent', () => {
 		expect(cookie).toMatch(/;\s*HttpOnly/i)
 		expect(cookie).toMatch(/;\s*SameSite=Lax/i)
 		expect(cookie).toMatch(/;\s*Path=\//i)
+	})
+
+	test('C10 the consent form token is one-time and bound to the session and the request: a replayed Allow or Cancel is 403 and mints no second code', async () => {
+		const ctx = await authServer()
+		const who = await signedInPerson()
+		const other = await signedInPerson()
+		const { client, redirectUri } = await registerApp(ctx)
+		const open = async (portal: PortalClient) => {
+			const { url } = await authorizationRequest(ctx, client, redirectUri)
+			const page = await portal.get(url.pathname + url.search)
+			expect(page.status).toBe(200)
+			return { request: url.search.slice(1), consent: consentToken(page.text), csrf: portal.csrf }
+		}
+		const a = await open(who.portal)
+		const allowed = await who.portal.post('/oauth/authorize', { ...a, decision: 'allow' })
+		expect(allowed.status).toBe(303)
+		expect(new URL(allowed.headers.get('location')!).searchParams.get('code')).toStartWith('bl_code_')
+		expect(await codesOf(client.client_id)).toHaveLength(1)
+		// The same post again (same session, session token, form token and request): refused, no second code.
+		const replay = await who.portal.post('/oauth/authorize', { ...a, decision: 'allow' })
+		expect(replay.status).toBe(403)
+		expect(replay.headers.get('location')).toBeNull()
+		expect(await codesOf(client.client_id)).toHaveLength(1)
+		// A form token from another request of the same session: refused, and that page still works.
+		const b = await open(who.portal)
+		const c = await open(who.portal)
+		expect((await who.portal.post('/oauth/authorize', { ...c, consent: b.consent, decision: 'allow' })).status).toBe(403)
+		expect(await codesOf(client.client_id)).toHaveLength(1)
+		// A form token (and request) another session was shown: refused.
+		const theirs = await open(other.portal)
+		expect((await who.portal.post('/oauth/authorize', { ...theirs, csrf: who.portal.csrf, decision: 'allow' })).status).toBe(403)
+		expect(await codesOf(client.client_id)).toHaveLength(1)
+		// No form token at all (an old page, or a hand-made post with the session token): refused.
+		expect((await who.portal.post('/oauth/authorize', { request: c.request, csrf: c.csrf, decision: 'allow' })).status).toBe(403)
+		expect((await who.portal.post('/oauth/authorize', { ...b, decision: 'allow' })).status).toBe(303)
+		expect(await codesOf(client.client_id)).toHaveLength(2)
+		// Cancel uses the token up too: Allow with it afterwards is refused.
+		expect((await who.portal.post('/oauth/authorize', { ...c, decision: 'cancel' })).status).toBe(303)
+		expect((await who.portal.post('/oauth/authorize', { ...c, decision: 'allow' })).status).toBe(403)
+		expect(await codesOf(client.client_id)).toHaveLength(2)
+		// A consent page left open longer than CONSENT_TTL_MS no longer answers.
+		const late = await open(who.portal)
+		clock.advance(CONSENT_TTL_MS + 1000)
+		try {
+			expect((await who.portal.post('/oauth/authorize', { ...late, decision: 'allow' })).status).toBe(403)
+		} finally {
+			clock.reset()
+		}
+		expect(await codesOf(client.client_id)).toHaveLength(2)
+		// The other person's page is unaffected by the attempt and answers once for them.
+		expect((await other.portal.post('/oauth/authorize', { ...theirs, decision: 'allow' })).status).toBe(303)
+		expect(await codesOf(client.client_id)).toHaveLength(3)
 	})
 
 	test('C13/C14 the consent answer is a 303; Cancel sends access_denied with state and iss, and no code', async () => {

@@ -41,7 +41,8 @@ async function allow(authorizeUrl: string) {
 	const page = await portal.get(u.pathname + u.search)
 	if (page.status !== 200) throw new Error(`consent page answered ${page.status}`)
 	const request = /name="request" value="([^"]*)"/.exec(page.text)![1]!.replaceAll('&amp;', '&')
-	const answer = await portal.post('/oauth/authorize', { request, decision: 'allow' })
+	const consent = /name="consent" value="([^"]*)"/.exec(page.text)![1]!
+	const answer = await portal.post('/oauth/authorize', { request, consent, decision: 'allow' })
 	const location = answer.headers.get('location')
 	if (answer.status !== 303 || !location) throw new Error(`consent answered ${answer.status}`)
 	await fetch(location)

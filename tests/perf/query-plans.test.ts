@@ -110,10 +110,10 @@ beforeAll(async () => {
 	const w = ws.id
 	const j = N.jobs
 	const c = N.candidates
-	await deps.database.rows(sql`insert into jobs (id, workspace_id, vendor_id, vendor_job_id, slug, title, location, summary, must_have, status, published_at, created_at)
+	await deps.database.rows(sql`insert into jobs (id, workspace_id, vendor_id, vendor_job_id, slug, title, location, summary, must_have, status, published_at, created_at, closed_at)
 		select 'jp_' || ${w} || '_' || g, ${w}, case when g % 2 = 0 then ${vendor.vendorId} end, case when g % 2 = 0 then 'v' || g end, 'plan-job-' || g,
 			(array['Senior','Lead','Junior','Staff','Principal','Contract','Remote'])[1 + g % 7] || ' ' || ${TECH}[1 + g % 13] || ' ' || ${ROLE}[1 + g % 8] || ' ' || g, 'Austin, TX', 'A role', array['Java','AWS'],
-			case when g % 10 = 3 then 'Closed' else 'Open' end, now() - g * interval '1 minute', now() - g * interval '1 minute'
+			case when g % 10 = 3 then 'Closed' else 'Open' end, now() - g * interval '1 minute', now() - g * interval '1 minute', case when g % 10 = 3 then now() end
 		from generate_series(1, ${j}::int) g`)
 	await deps.database.rows(sql`insert into candidates (id, workspace_id, name, email, headline, location, skills, created_at)
 		select 'cp_' || ${w} || '_' || g, ${w}, ${FIRST}[1 + g % 41] || ' ' || ${LAST}[1 + (g / 41) % 37], 'p' || g || '@plans.test',

@@ -87,7 +87,7 @@ describeProcesses('several instances', () => {
 			const consentPage = await c.send('authorize (consent page)', authorize)
 			expect(consentPage.status).toBe(200)
 			const consentHtml = await consentPage.text()
-			const allowed = await c.send('consent (allow)', '/oauth/authorize', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base }, body: new URLSearchParams({ csrf: field(consentHtml, 'csrf')!, request: field(consentHtml, 'request')!, decision: 'allow' }) })
+			const allowed = await c.send('consent (allow)', '/oauth/authorize', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base }, body: new URLSearchParams({ csrf: field(consentHtml, 'csrf')!, request: field(consentHtml, 'request')!, consent: field(consentHtml, 'consent')!, decision: 'allow' }) })
 			expect(allowed.status).toBe(303)
 			const params = oauth.validateAuthResponse(as, app, new URL(allowed.headers.get('location')!), state)
 

@@ -11,7 +11,7 @@ import { createLogger } from '../../core/log.ts'
 import { createDeps } from '../../core/main.ts'
 import { addPerson, createPersonalToken, createWorkspace, operatorActor, personActor } from '../../modules/auth/index.ts'
 import { createKey, createVendor } from '../../modules/vendors/index.ts'
-import { TEST_LOG } from './processes.ts'
+import { scratchPostgresDatabase, startServer, TEST_LOG, type ServerProcess } from './processes.ts'
 import { messageOf } from '../mcp/rpc.ts'
 
 /** Dependencies on a given PostgreSQL database, for creating fixtures and checking results. */
@@ -52,6 +52,24 @@ export async function seedTenant(deps: AppDeps, o: { keys?: number; tokens?: num
 	const tokens: string[] = []
 	for (let i = 0; i < (o.tokens ?? 1); i++) tokens.push((await createPersonalToken(deps, { ...actor, credential: { kind: 'session', id: 'seed', name: 'seed' } }, { name: `load token ${i}` })).token)
 	return { workspaceId: ws.id, slug: ws.slug, vendorId: vendor.vendorId, vendorKeys, owner, tokens }
+}
+
+/** A server process on a scratch PostgreSQL database holding one seeded tenant; `stop` kills it and drops the database. */
+export async function seededServer(env: Record<string, string>): Promise<{ server: ServerProcess; tenant: Tenant; stop(): Promise<void> }> {
+	const database = await scratchPostgresDatabase()
+	const fixtures = await depsOn(database.url)
+	const tenant = await seedTenant(fixtures.deps)
+	await fixtures.close()
+	const server = await startServer({ DATABASE_URL: database.url, ...env })
+	return {
+		server,
+		tenant,
+		stop: async () => {
+			server.kill('SIGKILL')
+			await server.exited
+			await database.drop()
+		},
+	}
 }
 
 export type Kind = 'publish' | 'create_job' | 'list_jobs'

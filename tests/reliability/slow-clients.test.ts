@@ -10,71 +10,38 @@
  * bodies sooner (client_header_timeout, client_body_timeout).
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
-import { connect, type Socket } from 'node:net'
+import { slowClient, type SlowClient } from './slow-socket.ts'
 import { describeProcesses } from './gate.ts'
-import { depsOn, seedTenant, type Tenant } from './load.ts'
-import { scratchPostgresDatabase, startServer, type ServerProcess } from './processes.ts'
+import { seededServer, type Tenant } from './load.ts'
+import type { ServerProcess } from './processes.ts'
 
 setDefaultTimeout(60_000)
 
 const IDLE = 2
-let database: { url: string; drop(): Promise<void> }
+let started: Awaited<ReturnType<typeof seededServer>>
 let server: ServerProcess
 let tenant: Tenant
 
 describeProcesses('slow clients', () => {
 	beforeAll(async () => {
-		database = await scratchPostgresDatabase()
-		const fixtures = await depsOn(database.url)
-		tenant = await seedTenant(fixtures.deps)
-		await fixtures.close()
-		server = await startServer({ DATABASE_URL: database.url, HTTP_IDLE_TIMEOUT: String(IDLE) })
+		started = await seededServer({ HTTP_IDLE_TIMEOUT: String(IDLE) })
+		;({ server, tenant } = started)
 	}, 60_000)
 
-	afterAll(async () => {
-		server?.kill('SIGKILL')
-		await server?.exited
-		await database?.drop()
-	})
+	afterAll(() => started?.stop())
 
-	/** Opens a raw connection, runs `script`, and resolves with how long the server took to close it (or Infinity). */
-	function probe(script: (s: Socket) => void, limitMs: number): Promise<{ closedAfter: number; received: string }> {
-		return new Promise((done) => {
-			const s = connect(server.port, '127.0.0.1')
-			let received = ''
-			let timer: ReturnType<typeof setInterval> | undefined
-			const started = Date.now()
-			const give = setTimeout(() => finish(Infinity), limitMs)
-			const finish = (closedAfter: number) => {
-				clearTimeout(give)
-				if (timer) clearInterval(timer)
-				s.destroy()
-				done({ closedAfter, received })
-			}
-			s.on('data', (c) => (received += c.toString()))
-			s.on('close', () => finish(Date.now() - started))
-			s.on('error', () => {})
-			s.on('connect', () => script(s))
-			;(s as Socket & { trickle?: (text: string, everyMs: number) => void }).trickle = (text, everyMs) => {
-				let i = 0
-				timer = setInterval(() => {
-					if (!s.destroyed) s.write(text[i++ % text.length]!)
-				}, everyMs)
-			}
-		})
-	}
-	const trickle = (s: Socket, text: string, everyMs: number) => (s as Socket & { trickle: (t: string, e: number) => void }).trickle(text, everyMs)
+	const probe = (client: SlowClient, limitMs: number) => slowClient(server.port, client, limitMs)
 
 	test('connections that never finish their headers or their body are cut; others are served meanwhile', async () => {
 		const body = (n: number) => `POST /api/v1/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${tenant.vendorKeys[0]}\r\nContent-Type: application/json\r\nContent-Length: ${n}\r\n\r\n{"vendorJobId":`
 		const HEADERS_BOUND = 15_000
 		const BODY_BOUND = IDLE * 2 * 1000 + 2000
 		const probes = {
-			'sends nothing': probe(() => {}, HEADERS_BOUND + 5000),
-			'stops in the middle of the headers': probe((s) => s.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '), HEADERS_BOUND + 5000),
-			'trickles the headers (a byte every 500 ms)': probe((s) => (s.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n'), trickle(s, 'X-Slow: aaaa\r\n', 500)), HEADERS_BOUND + 5000),
-			'stops in the middle of the body': probe((s) => s.write(body(1000)), BODY_BOUND + 5000),
-			'trickles the body (a byte every 500 ms)': probe((s) => (s.write(body(1000)), trickle(s, '"aaaaaaaa', 500)), BODY_BOUND + 5000),
+			'sends nothing': probe({}, HEADERS_BOUND + 5000),
+			'stops in the middle of the headers': probe({ start: 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ' }, HEADERS_BOUND + 5000),
+			'trickles the headers (a byte every 500 ms)': probe({ start: 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n', drip: 'X-Slow: aaaa\r\n', everyMs: 500 }, HEADERS_BOUND + 5000),
+			'stops in the middle of the body': probe({ start: body(1000) }, BODY_BOUND + 5000),
+			'trickles the body (a byte every 500 ms)': probe({ start: body(1000), drip: '"aaaaaaaa', everyMs: 500 }, BODY_BOUND + 5000),
 		}
 		// A normal client is served while the slow ones hang on.
 		await Bun.sleep(500)

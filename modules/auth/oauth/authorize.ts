@@ -53,7 +53,10 @@ const CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/
 export async function trustedTarget(deps: AppDeps, params: URLSearchParams): Promise<{ client: Client; redirectUri: string }> {
 	for (const key of ['client_id', 'redirect_uri']) if (params.getAll(key).length > 1) throw new AuthorizePageError(`The parameter ${key} is given more than once.`)
 	const client = await findClient(deps, params.get('client_id') ?? '')
-	if (!client) throw new AuthorizePageError('This app is not registered with Benchline (unknown client_id).')
+	if (!client)
+		throw new AuthorizePageError(
+			'This app is not registered with Benchline (unknown client_id). Registrations that never completed a sign-in are removed after a day: remove Benchline from the app, add it again and sign in.',
+		)
 	const requested = params.get('redirect_uri')
 	let redirectUri: string
 	if (requested === null) {

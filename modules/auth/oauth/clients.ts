@@ -6,7 +6,8 @@
  * https, or http on localhost / 127.0.0.1 with any port (RFC 8252), without fragment or user info;
  * invalid addresses are dropped when valid ones remain and refused when none do; only the
  * authorization_code and refresh_token grants; the client name is self-declared, so it is cleaned
- * and capped; metadata URLs are stored, never fetched. Registrations are kept.
+ * and capped; metadata URLs are stored, never fetched. Registrations that never get a grant are
+ * removed after a day (housekeeping.ts); the others are kept.
  */
 import { eq } from 'drizzle-orm'
 import { newId } from '../../../core/credentials.ts'

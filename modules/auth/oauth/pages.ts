@@ -18,7 +18,8 @@ export function authorizeErrorPage(message: string): Response {
 	)
 }
 
-export function consentPage(session: PageSession, request: AuthorizationRequest, query: string): Response {
+/** `consentToken`: the one-time token of this page's form (consent.ts). */
+export function consentPage(session: PageSession, request: AuthorizationRequest, query: string, consentToken: string): Response {
 	const to = new URL(request.redirectUri)
 	return noStore(
 		page(
@@ -30,6 +31,7 @@ export function consentPage(session: PageSession, request: AuthorizationRequest,
 <form method="post" action="/oauth/authorize" class="stack">
 <input type="hidden" name="csrf" value="${session.csrf}">
 <input type="hidden" name="request" value="${query}">
+<input type="hidden" name="consent" value="${consentToken}">
 <label class="check"><input type="checkbox" name="read_only" value="1"${request.readOnlyRequested ? ' checked' : ''}> Allow read-only access (the app cannot make changes)</label>
 <p class="buttons"><button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="cancel" class="secondary">Cancel</button></p>
 </form>

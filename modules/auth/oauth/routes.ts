@@ -14,6 +14,7 @@ import type { HttpKit } from '../../../core/module.ts'
 import { resolvePageSession } from '../sessions.ts'
 import { AuthorizePageError, AuthorizeRedirectError, checkRequest, issueCode, mcpResource, redirectWith, SCOPES, trustedTarget } from './authorize.ts'
 import { registerClient } from './clients.ts'
+import { openConsent, takeConsent } from './consent.ts'
 import { OAuthError, oauthErrorResponse } from './errors.ts'
 import { authorizeErrorPage, consentPage } from './pages.ts'
 import { exchangeCode, refreshTokens, revokeToken } from './tokens.ts'
@@ -168,7 +169,9 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 				const session = await resolvePageSession(deps, request, cookie)
 				if (!session) return redirect(`/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`, 303)
 				try {
-					return consentPage(session, checkRequest(deps, target, url.searchParams), url.search.slice(1))
+					const authorization = checkRequest(deps, target, url.searchParams)
+					const query = url.search.slice(1)
+					return consentPage(session, authorization, query, await openConsent(deps, session, target.client.id, query))
 				} catch (error) {
 					if (!(error instanceof AuthorizeRedirectError)) throw error
 					return redirect(redirectWith(deps, target.redirectUri, { error: error.error, error_description: error.description, state: url.searchParams.get('state') }), 303)
@@ -180,6 +183,9 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 			'/oauth/authorize',
 			async ({ body, session, redirect }) => {
 				const fields = body as Record<string, string>
+				// One answer per consent page: the form's own token is used up here (replays find nothing).
+				if (!(await takeConsent(deps, session!, fields.consent, String(fields.request ?? ''))))
+					throw new AppError('FORBIDDEN', 'This consent page has expired or was already answered. Start again from the app.')
 				const params = new URLSearchParams(String(fields.request ?? ''))
 				let target
 				try {
@@ -200,6 +206,6 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 					return redirect(redirectWith(deps, target.redirectUri, { error: error.error, error_description: error.description, state }), 303)
 				}
 			},
-			{ auth: 'signed-in', body: t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true }) },
+			{ auth: 'signed-in', body: t.Object({ csrf: t.Optional(t.String()), consent: t.Optional(t.String()) }, { additionalProperties: true }) },
 		)
 }

@@ -78,11 +78,12 @@ function checkResource(deps: AppDeps, requested: string | null, bound: string) {
 }
 
 export async function exchangeCode(deps: AppDeps, form: URLSearchParams): Promise<TokenResponse> {
-	const client = await requireClient(deps, form)
 	const code = form.get('code') ?? ''
 	const verifier = form.get('code_verifier') ?? ''
 	const invalid = (why: string) => new OAuthError('invalid_grant', why)
+	// A mistyped or forged code fails its checksum before any database query, the client's included.
 	if (credentialType(code) !== 'code') throw invalid('The authorization code is not valid')
+	const client = await requireClient(deps, form)
 	const id = hashSecret(code)
 	const [row] = await deps.db.select().from(oauthCodes).where(eq(oauthCodes.id, id))
 	if (!row || row.clientId !== client.id) throw invalid('The authorization code is not valid')
@@ -128,10 +129,11 @@ async function unseal(oldToken: string, sealed: string): Promise<TokenResponse> 
 }
 
 export async function refreshTokens(deps: AppDeps, form: URLSearchParams): Promise<TokenResponse> {
-	const client = await requireClient(deps, form)
 	const token = form.get('refresh_token') ?? ''
 	const invalid = (why: string) => new OAuthError('invalid_grant', why)
+	// Checked before any database query, the client's included (as for codes).
 	if (credentialType(token) !== 'rt') throw invalid('The refresh token is not valid')
+	const client = await requireClient(deps, form)
 	const id = hashSecret(token)
 	const [row] = await deps.db
 		.select({ token: oauthTokens, grant: oauthGrants })

@@ -1,0 +1,47 @@
+/**
+ * Invisible formatting characters in the text vendors publish.
+ *
+ * Bidirectional controls (embeddings, overrides, isolates and the direction marks) make a title
+ * read differently from what it says ("Trojan Source" spoofing), and Unicode tag characters carry
+ * text that people cannot see but language models read ("ASCII smuggling"). Neither belongs in a
+ * job ad, so they are removed from the display fields, with a warning naming the fields, rather
+ * than refused: a feed that carries a stray direction mark still publishes. (The one visible loss:
+ * a regional flag such as 🏴󠁧󠁢󠁳󠁣󠁴󠁿 is spelled with tag characters and becomes a plain black flag.)
+ * Zero-width joiners stay: emoji sequences and Persian or Indic words need them.
+ */
+
+import type { EditableField } from './model.ts'
+
+/** The free-text fields candidates (and models, through MCP) read; enums and numbers cannot carry these characters. */
+export const DISPLAY_TEXT_FIELDS: readonly EditableField[] = ['title', 'location', 'employment', 'summary', 'description', 'mustHave', 'niceToHave', 'interview', 'department']
+
+/** U+061C, U+200E/F, U+202A–202E, U+2066–2069 and the tag block U+E0000–E007F. */
+const HIDDEN_FORMATTING = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}]/gu
+
+const hasHiddenFormatting = (text: string) => text.search(HIDDEN_FORMATTING) !== -1
+
+/** The text without bidirectional controls and tag characters. */
+export const withoutHiddenFormatting = (text: string) => text.replace(HIDDEN_FORMATTING, '')
+
+/**
+ * A copy of a request body whose string fields (and string items of array fields) among `fields`
+ * have the hidden formatting removed; `cleaned` names the fields that changed. Values of other
+ * types are left for the schema check to refuse.
+ */
+export function stripHiddenFormatting(body: Record<string, unknown>, fields: readonly string[]): { body: Record<string, unknown>; cleaned: string[] } {
+	const copy = { ...body }
+	const cleaned: string[] = []
+	const clean = (v: unknown) => (typeof v === 'string' && hasHiddenFormatting(v) ? withoutHiddenFormatting(v) : v)
+	for (const field of fields) {
+		if (!Object.hasOwn(body, field)) continue
+		const value = body[field]
+		const next = Array.isArray(value) ? value.map(clean) : clean(value)
+		if (Array.isArray(value) ? (next as unknown[]).some((v, i) => v !== value[i]) : next !== value) {
+			copy[field] = next
+			cleaned.push(field)
+		}
+	}
+	return { body: copy, cleaned }
+}
+
+export const hiddenFormattingWarning = (fields: string[]) => `Invisible direction-control and tag characters were removed from ${fields.join(', ')}`
