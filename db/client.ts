@@ -200,27 +200,37 @@ export async function openMemoryDatabase(loadDataDir?: Blob): Promise<Database &
 	}
 }
 
+/**
+ * The answer, or false when none came within `timeoutMs`. A timer that fires late because the
+ * event loop was busy (a burst of CPU work, a long GC) says nothing about the database: the query
+ * may not even have been written yet. Such a late timer gives the answer one more period before
+ * the verdict, so only a database that is silent while the process is responsive is called down.
+ */
 async function withTimeout(answer: Promise<boolean>, timeoutMs: number): Promise<boolean> {
 	let timer: ReturnType<typeof setTimeout> | undefined
-	const timeout = new Promise<false>((done) => (timer = setTimeout(() => done(false), timeoutMs)))
+	const timeout = new Promise<boolean>((done) => {
+		const wait = (graceLeft: boolean) => {
+			const due = performance.now() + timeoutMs
+			timer = setTimeout(() => {
+				const late = performance.now() - due
+				if (graceLeft && late > Math.min(100, timeoutMs / 4)) wait(false)
+				else done(false)
+			}, timeoutMs)
+		}
+		wait(true)
+	})
 	try {
-		return await Promise.race([answer, timeout])
+		return await Promise.race([answer.catch(() => false), timeout])
 	} finally {
 		clearTimeout(timer)
 	}
 }
 
-async function pingWith(db: Db, timeoutMs: number): Promise<boolean> {
-	let timer: ReturnType<typeof setTimeout> | undefined
-	const timeout = new Promise<false>((done) => (timer = setTimeout(() => done(false), timeoutMs)))
-	try {
-		return await Promise.race([db.execute(sql`select 1`).then(() => true), timeout])
-	} catch {
-		return false
-	} finally {
-		clearTimeout(timer)
-	}
-}
+const pingWith = (db: Db, timeoutMs: number) =>
+	withTimeout(
+		db.execute(sql`select 1`).then(() => true),
+		timeoutMs,
+	)
 
 function processAlive(pid: number): boolean {
 	try {
