@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm'
 import { decodeBase64, encodeBase64 } from '@oslojs/encoding'
 import { modules } from '../modules/index.ts'
-import { DatabaseLockedError, isClosedSocketWrite, openDatabase, type Database } from '../db/client.ts'
+import { DatabaseLockedError, openDatabase, type Database } from '../db/client.ts'
 import { serverSettings } from '../db/core-tables.ts'
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
@@ -68,10 +68,8 @@ export function createApp(deps: AppDeps) {
 /** Starts the HTTP server; SIGTERM/SIGINT finish in-flight requests, refuse new ones and exit 0. */
 export async function serve(config: Config) {
 	const log = createLogger(config.logLevel)
-	// A known postgres.js glitch on a dropped connection must not end the process (isClosedSocketWrite);
-	// any other uncaught exception still does, after it is logged.
+	// An uncaught exception is a bug: it is logged, and the process ends (an orchestrator restarts it).
 	process.on('uncaughtException', (error) => {
-		if (isClosedSocketWrite(error)) return log.warn('database connection closed while writing (postgres.js); its queries were refused', { error })
 		log.error('uncaught exception', { error })
 		process.exit(1)
 	})

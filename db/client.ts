@@ -28,19 +28,6 @@ export interface Database {
 	close(): Promise<void>
 }
 
-/**
- * postgres.js 3.4.9 can write to a connection it has already closed, from a `setImmediate`
- * callback, when PostgreSQL drops the connection mid-write (porsager/postgres#1066, #1154, #1208;
- * the fixes, PRs #1168/#1176/#1209, are not released). The TypeError escapes every try/catch and,
- * uncaught, ended the whole process on a PostgreSQL restart (tests/reliability/faults.test.ts).
- * The connection's queries were already rejected with CONNECTION_CLOSED, so the server logs it
- * and goes on (core/main.ts). Remove when a postgres release guards `nextWrite`.
- */
-export function isClosedSocketWrite(error: unknown): boolean {
-	const e = error as { message?: string; stack?: string } | undefined
-	return error instanceof TypeError && /socket\.write|reading 'write'/.test(e?.message ?? '') && /postgres[\\/]src[\\/]connection\.js/.test(e?.stack ?? '') && /nextWrite/.test(e?.stack ?? '')
-}
-
 /** SQL text with positional parameters; a `sql.placeholder(name)` parameter is filled on each run. */
 export interface Compiled {
 	readonly text: string
@@ -103,6 +90,11 @@ export async function rowsOf<T>(result: unknown): Promise<T[]> {
 	return (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[]
 }
 
+/**
+ * postgres.js 3.4.9 is patched (patches/postgres+3.4.9.patch, applied on install): without it, a
+ * connection PostgreSQL ends while a write is queued throws outside any promise, then never writes
+ * again and hands its old error to the next query (tests/reliability/driver-reconnect.test.ts).
+ */
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
 	const { default: postgres } = await import('postgres')
 	const { drizzle } = await import('drizzle-orm/postgres-js')

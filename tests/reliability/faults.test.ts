@@ -7,7 +7,6 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { connect } from 'node:net'
-import { isClosedSocketWrite } from '../../db/client.ts'
 import { describeProcesses } from './gate.ts'
 import { checkWrites, depsOn, oneRequest, seedTenant, startLoad, summarize, type Outcome, type Tenant } from './load.ts'
 import { privatePostgres, privateRedis, sleep, startServer, tcpProxy, waitFor, type PrivatePostgres, type PrivateRedis, type ServerProcess, type TcpProxy } from './processes.ts'
@@ -173,14 +172,3 @@ describeProcesses('PostgreSQL, Redis and shutdown faults', () => {
 		})
 	})
 })
-
-describe('the postgres.js closed-socket write (porsager/postgres#1208) is recognised, nothing else', () => {
-	test('isClosedSocketWrite', () => {
-		const glitch = Object.assign(new TypeError("null is not an object (evaluating 'socket.write')"), { stack: "TypeError: null is not an object (evaluating 'socket.write')\n    at nextWrite (/app/node_modules/postgres/src/connection.js:255:15)" })
-		expect(isClosedSocketWrite(glitch)).toBe(true)
-		expect(isClosedSocketWrite(new TypeError("null is not an object (evaluating 'socket.write')"))).toBe(false)
-		expect(isClosedSocketWrite(Object.assign(new Error('socket.write'), { stack: glitch.stack }))).toBe(false)
-		expect(isClosedSocketWrite(Object.assign(new TypeError('x is undefined'), { stack: glitch.stack }))).toBe(false)
-	})
-})
-

@@ -10,10 +10,9 @@
  * shows none of the transaction's effects, and that the same request sent again succeeds once.
  *
  * Everything runs on a database of its own (created on the DATABASE_URL server and dropped after),
- * so the table locks stop no one else's tests, against a real server process (`core/main.ts`): a
- * terminated connection can make postgres.js throw outside any promise (isClosedSocketWrite in
- * db/client.ts), which the server logs and survives, but which `bun test` would count as a failure
- * of whatever test runs in-process. Fixtures are written in-process on connections never terminated.
+ * so the table locks stop no one else's tests, against a real server process (`core/main.ts`): the
+ * server as it runs in production is what is cut. Fixtures are written in-process on connections
+ * never terminated.
  * PostgreSQL only: PGlite runs inside the process on a single connection, so there is no second
  * connection to hold a lock or to terminate it from.
  */
