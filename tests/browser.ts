@@ -10,8 +10,19 @@ export const CHROMIUM_PATH = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].
 
 let browser: Promise<Browser> | undefined
 
+/**
+ * Bun 1.4.5 can leave Chromium's messages on Playwright's pipe unread until something else wakes
+ * its event loop. Measured with nothing else scheduled (embedded database, no probe timer): an OAuth
+ * flow took 25 s instead of 7, each click or fill waiting seconds with the CPU idle, and now and
+ * then a step waited for Playwright's own 30 s timeout (the flaky browser failures in CI). A short
+ * timer while a browser is open keeps the loop turning.
+ */
+let keepAwake: ReturnType<typeof setInterval> | undefined
+
 export function launchBrowser(): Promise<Browser> {
 	if (!CHROMIUM_PATH) throw new Error('Chromium is not installed: run `apt-get install -y chromium` (the browser tests need Debian’s chromium package)')
+	keepAwake ??= setInterval(() => {}, 10)
+	keepAwake.unref?.()
 	browser ??= chromium.launch({
 		executablePath: CHROMIUM_PATH,
 		headless: true,
@@ -28,4 +39,6 @@ export async function newContext() {
 export async function closeBrowser() {
 	if (browser) await (await browser).close()
 	browser = undefined
+	clearInterval(keepAwake)
+	keepAwake = undefined
 }

@@ -60,7 +60,14 @@ export async function consentInBrowser(context: BrowserContext, url: URL, person
 			seen.signedIn = true
 			await page.fill('input[name=email]', person.email)
 			await page.fill('input[name=password]', person.password)
-			await Promise.all([page.waitForURL((u) => u.pathname === '/oauth/authorize'), page.click('form[action="/sign-in"] button[type=submit]')])
+			await Promise.all([
+				// When sign-in does not lead to consent, say what the page said instead (not only "timeout").
+				page.waitForURL((u) => u.pathname === '/oauth/authorize').catch(async (error: Error) => {
+					const said = ((await page.textContent('body').catch(() => '')) ?? '').replace(/\s+/g, ' ').trim().slice(0, 300)
+					throw new Error(`sign-in did not reach the consent page (${page.url()}): "${said}"; ${error.message.split('\n')[0]}`)
+				}),
+				page.click('form[action="/sign-in"] button[type=submit]'),
+			])
 		}
 		seen.consentText = (await page.textContent('main, body')) ?? ''
 		if (choice.readOnly) await page.check('input[name=read_only]')

@@ -27,6 +27,8 @@ setDefaultTimeout(60_000)
 /** The bound every test sets (seconds), and how much later than it a give-up may be seen (a loaded 2-core machine). */
 const BOUND = 3
 const SLACK_MS = 2_500
+/** A page answered while a peer hangs: well under the 3 s a blocked server would take, with room for a busy CI machine. */
+const SERVED_MEANWHILE_MS = 2_000
 const ACCOUNT = 'AC0123456789abcdef'
 const TOKEN = 'provider-secret'
 
@@ -156,7 +158,7 @@ describe('a hung SMTP server', () => {
 			expect(sentMessages.filter((m) => m.Body === text)).toHaveLength(1)
 			const health = await portal.health()
 			expect(health.status).toBe(200)
-			expect(health.ms).toBeLessThan(1000)
+			expect(health.ms).toBeLessThan(SERVED_MEANWHILE_MS)
 			const during = await portal.timed(() => portal.client.get(`/outbox/${mail.id}`))
 			expect(during.status).toBe(200)
 			expect(during.text).toContain('<dd>Sending</dd>')
@@ -206,7 +208,7 @@ describe('a hung SMTP server', () => {
 			expect((await rowOf(mail.id)).status).toBe('sending')
 			const health = await portal.health()
 			expect(health.status).toBe(200)
-			expect(health.ms).toBeLessThan(1000)
+			expect(health.ms).toBeLessThan(SERVED_MEANWHILE_MS)
 
 			const gaveUp = (await settled(mail.id)) - hungAt
 			expect(gaveUp).toBeLessThanOrEqual(BOUND * 1000 + SLACK_MS)
@@ -272,7 +274,7 @@ describe('a hung messaging provider', () => {
 			expect((await rowOf(message.id)).status).toBe('sending')
 			const health = await portal.health()
 			expect(health.status).toBe(200)
-			expect(health.ms).toBeLessThan(1000)
+			expect(health.ms).toBeLessThan(SERVED_MEANWHILE_MS)
 
 			const gaveUp = (await settled(message.id)) - silent.connections[0]!.openedAt
 			expect(gaveUp).toBeGreaterThanOrEqual(BOUND * 1000 - 500)
@@ -341,10 +343,10 @@ describe('a hung calendar feed', () => {
 			await waitFor('the feed server to be asked', () => silent.connections[0]?.received.includes('GET /feed.ics') ?? false, 10_000, 10)
 			const health = await portal.health()
 			expect(health.status).toBe(200)
-			expect(health.ms).toBeLessThan(1000)
+			expect(health.ms).toBeLessThan(SERVED_MEANWHILE_MS)
 			const other = await portal.timed(() => portal.client.get('/portal'))
 			expect(other.status).toBe(200)
-			expect(other.ms).toBeLessThan(1500)
+			expect(other.ms).toBeLessThan(SERVED_MEANWHILE_MS)
 
 			const saved = await saving
 			// The page answers (422: the address was saved but could not be read) with the reason.
