@@ -3,7 +3,7 @@
 FROM oven/bun:1.4-debian AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# patch-package applies these after the install (postinstall): fixes to dependencies, each explained in its file.
+# patch-package applies these after the install (postinstall): fixes to dependencies (README, Reliability).
 COPY patches ./patches
 RUN bun install --production --frozen-lockfile || bun install --production
 

@@ -218,11 +218,7 @@ async function withTimeout(answer: Promise<boolean>, timeoutMs: number): Promise
 	}
 }
 
-const pingWith = (db: Db, timeoutMs: number) =>
-	withTimeout(
-		db.execute(sql`select 1`).then(() => true),
-		timeoutMs,
-	)
+const pingWith = (db: Db, timeoutMs: number) => withTimeout(db.execute(sql`select 1`).then(() => true), timeoutMs)
 
 function processAlive(pid: number): boolean {
 	try {
