@@ -57,7 +57,8 @@ describe('the portal in a browser', () => {
 		await page.goto(`${url}/sign-in`)
 		await page.getByLabel('Email').fill(person.email)
 		await page.getByLabel('Password').fill('not my password')
-		await page.getByRole('button', { name: 'Sign in' }).click()
+		const [answer] = await Promise.all([page.waitForResponse((r) => r.url() === `${url}/sign-in` && r.request().method() === 'POST'), page.getByRole('button', { name: 'Sign in' }).click()])
+		expect(answer.status()).toBe(401)
 		await expect(page.getByRole('alert').innerText()).resolves.toBe('The e-mail address or password is not right.')
 		expect(await page.getByLabel('Email').inputValue()).toBe(person.email)
 
