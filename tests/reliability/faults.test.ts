@@ -111,7 +111,7 @@ describeProcesses('PostgreSQL, Redis and shutdown faults', () => {
 			const said = server.logs.map((l) => l.msg)
 			expect(said).toContain('database does not answer; requests get 503 until it is back')
 			expect(said).toContain('database answers again; serving requests')
-			console.log(`faults: ${outcomes.length} requests ${JSON.stringify(counts)}; recovery ms ${JSON.stringify(recoveries)}`)
+			console.log(`faults: ${outcomes.length} requests ${JSON.stringify(counts)}; slowest 503 ${Math.max(...unavailable.map((o) => o.end - o.start))} ms; recovery ms ${JSON.stringify(recoveries)}`)
 		})
 	})
 
