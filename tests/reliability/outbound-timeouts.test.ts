@@ -73,6 +73,15 @@ function trickle(socket: Socket, chunk: string, everyMs = 200) {
 	const timer = setInterval(() => (socket.destroyed ? clearInterval(timer) : socket.write(chunk)), everyMs)
 }
 
+/** A peer that answers a request's headers at once, then trickles a chunked body that never ends. */
+const tricklingBody = (status: string, contentType: string, chunk: string) =>
+	hungPeer((s) =>
+		s.once('data', () => {
+			s.write(`HTTP/1.1 ${status}\r\nContent-Type: ${contentType}\r\nTransfer-Encoding: chunked\r\n\r\n`)
+			trickle(s, chunk)
+		}),
+	)
+
 /** A Twilio-shaped provider that answers at once (the working one). */
 const sentMessages: Record<string, string>[] = []
 let provider: ReturnType<typeof Bun.serve>
@@ -299,12 +308,7 @@ describe('a hung messaging provider', () => {
 	})
 
 	test('one that answers its headers and then trickles the body is cut at MESSAGING_TIMEOUT', async () => {
-		const trickler = await hungPeer((s) =>
-			s.once('data', () => {
-				s.write('HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n')
-				trickle(s, '1\r\n \r\n')
-			}),
-		)
+		const trickler = await tricklingBody('201 Created', 'application/json', '1\r\n \r\n')
 		try {
 			const ws = await newWorkspace()
 			const deps = await testDeps({ ...messaging(`http://127.0.0.1:${trickler.port}`), ...timeouts })
@@ -366,12 +370,7 @@ describe('a hung calendar feed', () => {
 	})
 
 	test('a feed that trickles its body is cut at CALENDAR_FEED_TIMEOUT, and the refresh sweep goes on to the next feed', async () => {
-		const trickler = await hungPeer((s) =>
-			s.once('data', () => {
-				s.write('HTTP/1.1 200 OK\r\nContent-Type: text/calendar\r\nTransfer-Encoding: chunked\r\n\r\n')
-				trickle(s, '1\r\nB\r\n')
-			}),
-		)
+		const trickler = await tricklingBody('200 OK', 'text/calendar', '1\r\nB\r\n')
 		const good = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response(ics, { headers: { 'content-type': 'text/calendar' } }) })
 		const ws = await newWorkspace()
 		try {
