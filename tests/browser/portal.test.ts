@@ -37,6 +37,16 @@ async function context(options: Parameters<Awaited<ReturnType<typeof launchBrows
 	return ctx
 }
 
+/** The page's alert; when none shows, the error says which page is there instead (CI saw one, once in a while, after a 401). */
+async function alertText(page: Page): Promise<string> {
+	try {
+		return await page.getByRole('alert').innerText()
+	} catch (error) {
+		const shown = ((await page.textContent('body').catch(() => '')) ?? '').replace(/\s+/g, ' ').trim().slice(0, 300)
+		throw new Error(`no alert on ${page.url()} (page says "${shown}"): ${String(error).split('\n')[0]}`)
+	}
+}
+
 async function signIn(page: Page, person: { email: string; password: string }) {
 	await page.goto(`${url}/sign-in`)
 	await page.getByLabel('Email').fill(person.email)
@@ -59,7 +69,7 @@ describe('the portal in a browser', () => {
 		await page.getByLabel('Password').fill('not my password')
 		const [answer] = await Promise.all([page.waitForResponse((r) => r.url() === `${url}/sign-in` && r.request().method() === 'POST'), page.getByRole('button', { name: 'Sign in' }).click()])
 		expect(answer.status()).toBe(401)
-		await expect(page.getByRole('alert').innerText()).resolves.toBe('The e-mail address or password is not right.')
+		expect(await alertText(page)).toBe('The e-mail address or password is not right.')
 		expect(await page.getByLabel('Email').inputValue()).toBe(person.email)
 
 		await signIn(page, person)
