@@ -53,7 +53,9 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 			},
 			{ auth: 'public' },
 		)
-		.get('/static/:file', ({ params, set }) => serveStatic(params.file, set), { auth: 'public' }) as unknown as Elysia
+		.get('/static/:file', ({ params, set }) => serveStatic(params.file, set), { auth: 'public' })
+		// Browsers ask for /favicon.ico whatever the page links to: answer with the icon, not a 404.
+		.get('/favicon.ico', ({ set }) => serveStatic('favicon.svg', set), { auth: 'public' }) as unknown as Elysia
 
 	for (const m of deps.registry.modules) if (m.routes) app = app.use(m.routes(deps, { auth }))
 	for (const plugin of extra) app = app.use(plugin({ auth }))

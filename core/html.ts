@@ -19,9 +19,20 @@ export function escapeHtml(value: string): string {
 	return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 }
 
+/**
+ * Text labelled as untrusted for assistants (`core/untrusted.ts` envelopes) is shown to people as
+ * its text, escaped like any other: services hand pages the same results as tools.
+ */
+export const isEnvelope = (value: unknown): value is { untrusted: true; text: string } =>
+	typeof value === 'object' && value !== null && (value as { untrusted?: unknown }).untrusted === true && typeof (value as { text?: unknown }).text === 'string'
+
+/** The plain text of a value that may be an untrusted-text envelope (for sorting, comparing, lengths). */
+export const textOf = (value: unknown): string => (isEnvelope(value) ? value.text : value === null || value === undefined ? '' : String(value))
+
 function render(value: unknown): string {
 	if (value === null || value === undefined || value === false) return ''
 	if (value instanceof SafeHtml) return value.value
+	if (isEnvelope(value)) return escapeHtml(value.text)
 	if (Array.isArray(value)) return value.map(render).join('')
 	return escapeHtml(String(value))
 }
@@ -32,15 +43,43 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeH
 	return new SafeHtml(out)
 }
 
+/** A link in the portal navigation (contributed by modules, see `ModuleDef.nav`). */
+export interface NavLink {
+	href: string
+	label: string
+	/** `work` links (Home, Jobs, Candidates, Inbox…) come first; `settings` links after them. Default `settings`. */
+	section?: 'work' | 'settings'
+	/** Position within its section, lowest first (Home 0, Jobs 10, Candidates 20, Inbox 30, Calendar 40, To-dos 50). */
+	order?: number
+}
+
 export interface PageOptions {
 	title: string
 	/** Signed-in person shown in the header with a sign-out button (needs `csrf`). */
-	user?: { name: string; csrf: string } | null
+	user?: { name: string; csrf: string; workspace?: string } | null
 	/** Extra elements for <head> (JSON-LD, canonical link). */
 	head?: SafeHtml
 	/** Navigation links shown to a signed-in person. */
-	nav?: { href: string; label: string }[]
+	nav?: NavLink[]
+	/** The navigation link of this page (marked as the current one). */
+	current?: string
+	/** True when the page shows form errors: the title starts with "Error: " (read first by screen readers). */
+	hasErrors?: boolean
 	status?: number
+}
+
+const byOrder = (a: NavLink, b: NavLink) => (a.order ?? 100) - (b.order ?? 100) || a.label.localeCompare(b.label)
+
+function navigation(links: NavLink[], current: string | undefined, user: NonNullable<PageOptions['user']>): SafeHtml {
+	const link = (n: NavLink) => html`<a href="${n.href}"${n.href === current ? raw(' aria-current="page"') : ''}>${n.label}</a>`
+	const work = links.filter((n) => n.section === 'work').sort(byOrder)
+	const settings = links.filter((n) => n.section !== 'work').sort(byOrder)
+	const inSettings = settings.some((n) => n.href === current)
+	return html`<nav aria-label="Main" class="main-nav">${work.map(link)}</nav>
+<div class="account">
+${settings.length ? html`<details class="more"${inSettings ? raw(' open') : ''}><summary>Settings</summary><nav aria-label="Settings and administration">${settings.map(link)}</nav></details>` : ''}
+<form method="post" action="/sign-out" class="inline"><input type="hidden" name="csrf" value="${user.csrf}"><span class="who">${user.name}${user.workspace ? html` <span class="meta">· ${user.workspace}</span>` : ''}</span> <button type="submit" class="secondary">Sign out</button></form>
+</div>`
 }
 
 export function page(options: PageOptions, body: SafeHtml): Response {
@@ -49,20 +88,19 @@ export function page(options: PageOptions, body: SafeHtml): Response {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${options.title} · Benchline</title>
+<title>${options.hasErrors ? 'Error: ' : ''}${options.title} · Benchline</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/app.css">
 <script src="/static/app.js" defer></script>
 ${options.head ?? ''}
 </head>
 <body>
+<a class="skip" href="#main">Skip to content</a>
 <header class="top">
-<a class="brand" href="/">Benchline</a>
-${options.user
-	? html`<nav aria-label="Main">${(options.nav ?? []).map((n) => html`<a href="${n.href}">${n.label}</a>`)}</nav>
-<form method="post" action="/sign-out" class="inline"><input type="hidden" name="csrf" value="${options.user.csrf}"><span class="who">${options.user.name}</span> <button type="submit">Sign out</button></form>`
-	: ''}
+<a class="brand" href="${options.user ? '/portal' : '/'}">Benchline</a>
+${options.user ? navigation(options.nav ?? [], options.current, options.user) : ''}
 </header>
-<main id="main">
+<main id="main" tabindex="-1">
 ${body}
 </main>
 </body>
@@ -70,8 +108,22 @@ ${body}
 	return new Response(doc.value, { status: options.status ?? 200, headers: { 'content-type': 'text/html; charset=utf-8' } })
 }
 
+/** The navigation links a signed-in person may follow (what the modules contribute, limited by permission). */
+export function navFor(deps: Pick<AppDeps, 'registry' | 'permissions'>, session: PageSession): NavLink[] {
+	return deps.registry.modules.flatMap((m) => m.nav ?? []).filter((n) => !n.permission || deps.permissions.can(session.actor, n.permission))
+}
+
 /** A portal page for a signed-in person: the navigation is built from what the modules contribute. */
 export function portalPage(deps: Pick<AppDeps, 'registry' | 'permissions'>, session: PageSession, options: Omit<PageOptions, 'user' | 'nav'>, body: SafeHtml): Response {
-	const nav = deps.registry.modules.flatMap((m) => m.nav ?? []).filter((n) => !n.permission || deps.permissions.can(session.actor, n.permission))
-	return page({ ...options, user: { name: session.actor.name, csrf: session.csrf }, nav }, body)
+	return page({ ...options, user: { name: session.actor.name, csrf: session.csrf, workspace: session.actor.workspaceSlug }, nav: navFor(deps, session) }, body)
+}
+
+/** The sections other modules contribute to a record page, in order (those the person may see). */
+export async function pageSections(deps: AppDeps, page: string, session: PageSession, recordId: string): Promise<SafeHtml[]> {
+	const sections = deps.registry.modules
+		.flatMap((m) => m.pageSections ?? [])
+		.filter((s) => s.page === page && (!s.permission || deps.permissions.can(session.actor, s.permission)))
+		.sort((a, b) => a.order - b.order)
+	const rendered = await Promise.all(sections.map((s) => s.render(deps, session, recordId)))
+	return rendered.filter((s): s is SafeHtml => s !== null)
 }

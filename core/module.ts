@@ -8,7 +8,8 @@ import type { Elysia } from 'elysia'
 import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import type { Actor, Role } from './actor.ts'
 import type { AppDeps } from './deps.ts'
-import type { AuthPlugin, SessionResolver } from './http/auth.ts'
+import type { AuthPlugin, PageSession, SessionResolver } from './http/auth.ts'
+import type { NavLink, SafeHtml } from './html.ts'
 
 /** What a module's routes are built with: the auth macro plugin (`auth: …` on every route). */
 export interface HttpKit {
@@ -157,6 +158,22 @@ export interface JobFacts {
 	readonly applicationsByStage?: Record<string, number>
 }
 
+/**
+ * A part of another module's record page, e.g. the pipeline on a job's page (contributed by the
+ * candidates module) or the documents on a candidate's page (documents module). The page's own
+ * module names its record kind (`job`, `candidate`, `application`); the contributing module renders
+ * what it knows about that record, limited to what the person may see, or null to show nothing.
+ */
+export interface PageSection {
+	/** The record page this section belongs on, e.g. `job`. */
+	readonly page: string
+	/** Position on the page, lowest first. */
+	readonly order: number
+	/** Shown only to people whose role holds this permission. */
+	readonly permission?: PermissionKey
+	render(deps: AppDeps, session: PageSession, recordId: string): Promise<SafeHtml | null>
+}
+
 export interface WorkspaceRef {
 	readonly id: string
 	readonly slug: string
@@ -195,8 +212,13 @@ export interface ModuleDef {
 	readonly calendarSources?: readonly CalendarSource[]
 	/** Fills a workspace with realistic demo data, deterministically; runs in dependency order. */
 	readonly seed?: (deps: AppDeps, workspace: WorkspaceRef) => Promise<void>
-	/** Links in the portal navigation, shown to people whose role holds the permission. */
-	readonly nav?: readonly { href: string; label: string; permission?: PermissionKey }[]
+	/**
+	 * Links in the portal navigation, shown to people whose role holds the permission. `work` links
+	 * (the pages people spend the day in) come first, in `order`; settings and admin pages after them.
+	 */
+	readonly nav?: readonly (NavLink & { permission?: PermissionKey })[]
+	/** Sections this module adds to other modules' record pages (see `PageSection`). */
+	readonly pageSections?: readonly PageSection[]
 	/** Background work started with the server (outbox, sweeps); returns a stop function. */
 	readonly start?: (deps: AppDeps) => () => Promise<void> | void
 }

@@ -20,3 +20,8 @@ document.addEventListener('submit', (event) => {
 	const question = event.target.getAttribute('data-confirm')
 	if (question && !window.confirm(question)) event.preventDefault()
 })
+// A page that shows form errors moves the focus to their summary, so it is read out at once.
+document.addEventListener('DOMContentLoaded', () => {
+	const summary = document.querySelector('[data-autofocus]')
+	if (summary) summary.focus()
+})

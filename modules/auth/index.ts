@@ -23,7 +23,7 @@ export default defineModule({
 		{ prefix: 'bl_at_', door: 'mcp', verify: verifyAccessToken },
 	],
 	nav: [
-		{ href: '/portal', label: 'Home' },
+		{ href: '/portal', label: 'Home', section: 'work', order: 0 },
 		{ href: '/settings/api', label: 'API access' },
 		{ href: '/people', label: 'People', permission: 'auth:manage_people' },
 	],

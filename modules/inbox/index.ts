@@ -19,6 +19,6 @@ export default defineModule({
 	reviewSources: [repliesWaitingSource],
 	applicationDetails: messagesOfApplications,
 	seed: seedInbox,
-	nav: [{ href: '/inbox', label: 'Inbox', permission: 'inbox:read' }],
+	nav: [{ href: '/inbox', label: 'Inbox', permission: 'inbox:read', section: 'work', order: 30 }],
 	start: (deps) => startOutboxSync(deps),
 })

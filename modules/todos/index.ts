@@ -20,5 +20,5 @@ export default defineModule({
 	calendarSources: [followupSource],
 	reviewSources: [documentsReceivedSource],
 	seed: seedTodos,
-	nav: [{ href: '/todos', label: 'To-dos', permission: 'todos:write' }],
+	nav: [{ href: '/todos', label: 'To-dos', permission: 'todos:write', section: 'work', order: 50 }],
 })

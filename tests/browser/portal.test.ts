@@ -74,7 +74,9 @@ describe('the portal in a browser', () => {
 
 		await signIn(page, person)
 		await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toContain('Welcome')
-		await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API access' }).click()
+		// Settings and admin pages sit behind the header's Settings menu, after the day's work pages.
+		await page.getByText('Settings', { exact: true }).click()
+		await page.getByRole('navigation', { name: 'Settings and administration' }).getByRole('link', { name: 'API access' }).click()
 		await page.waitForURL(`${url}/settings/api`)
 		await page.getByLabel('Token name').fill('Browser laptop')
 		await page.getByRole('button', { name: 'Create token' }).click()
@@ -123,6 +125,7 @@ describe('the portal in a browser', () => {
 		const ctx = await context()
 		const page = await ctx.newPage()
 		await signIn(page, admin)
+		await page.getByText('Settings', { exact: true }).click()
 		await page.getByRole('link', { name: 'People' }).click()
 		await page.waitForURL(`${url}/people`)
 		const row = page.getByRole('row').filter({ hasText: leaver.email })

@@ -1,0 +1,39 @@
+/**
+ * Every portal page, for the look-and-accessibility pass (`portal-pages.test.ts`): each is opened in
+ * Chromium at 390 px and 1280 px by each role listed, screenshotted into `.tmp/screenshots/`, checked
+ * by axe-core and for anything wider than the screen. Add a page here when you add one.
+ *
+ * `path` gets ids of records of the seeded workspace (the `seed` command's demo firm).
+ */
+import type { Role } from '../../core/actor.ts'
+
+export interface SampleIds {
+	workspace: string
+	jobId: string
+	candidateId: string
+	applicationId: string
+	threadId: string | null
+	interviewId: string | null
+	vendorId: string | null
+}
+
+export interface PortalPageCase {
+	readonly name: string
+	readonly path: (ids: SampleIds) => string
+	/** Roles that open this page (default: owner and recruiter). */
+	readonly roles?: readonly Role[]
+}
+
+export const PORTAL_PAGES: readonly PortalPageCase[] = [
+	{ name: 'home', path: () => '/portal', roles: ['owner', 'recruiter', 'hiring_manager', 'viewer'] },
+	{ name: 'api-access', path: () => '/settings/api' },
+	{ name: 'calendar-settings', path: () => '/settings/calendar' },
+	{ name: 'people', path: () => '/people', roles: ['owner'] },
+	{ name: 'activity', path: () => '/activity', roles: ['owner'] },
+	{ name: 'inbox', path: () => '/inbox' },
+	{ name: 'inbox-thread', path: (ids) => (ids.threadId ? `/inbox/${ids.threadId}` : '/inbox') },
+	{ name: 'todos', path: () => '/todos' },
+	{ name: 'saved-searches', path: () => '/saved-searches' },
+	{ name: 'lookups', path: () => '/lookups', roles: ['owner'] },
+	{ name: 'outbox', path: () => '/outbox', roles: ['owner'] },
+]
