@@ -174,6 +174,12 @@ export interface PageSection {
 	render(deps: AppDeps, session: PageSession, recordId: string): Promise<SafeHtml | null>
 }
 
+/** Names people know records by, for a record type this module owns (the activity log shows them). */
+export interface RecordNames {
+	readonly type: string
+	names(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, { name: string; href?: string }>>
+}
+
 export interface WorkspaceRef {
 	readonly id: string
 	readonly slug: string
@@ -217,6 +223,13 @@ export interface ModuleDef {
 	 * (the pages people spend the day in) come first, in `order`; settings and admin pages after them.
 	 */
 	readonly nav?: readonly (NavLink & { permission?: PermissionKey })[]
+	/**
+	 * How the activity log page tells people what happened: each action this module records, as the
+	 * words after the person's name ("published the job"), and the names of the records it logs
+	 * (`targetType` → names and addresses by id, limited to the workspace).
+	 */
+	readonly activityLabels?: Readonly<Record<string, string>>
+	readonly recordNames?: readonly RecordNames[]
 	/** Sections this module adds to other modules' record pages (see `PageSection`). */
 	readonly pageSections?: readonly PageSection[]
 	/** Background work started with the server (outbox, sweeps); returns a stop function. */

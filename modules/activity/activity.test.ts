@@ -23,6 +23,8 @@ const logOf = async (ws: TestWorkspace) => {
 	const deps = await testDeps()
 	return deps.db.select().from(activity).where(eq(activity.workspaceId, ws.id)).orderBy(asc(activity.at), asc(activity.id))
 }
+/** The page as a person reads it: text only, one space between words. */
+const readable = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').replace(/\s+/g, ' ')
 const shown = (rows: Awaited<ReturnType<typeof logOf>>) =>
 	rows.map((r) => ({ action: r.action, actorName: r.actorName, kind: r.credentialKind, credential: r.credentialName, targetType: r.targetType }))
 
@@ -95,11 +97,16 @@ describe('every change is recorded with who, through which door and credential',
 		// The page shows the same, with the names of the time.
 		const page = await portal.get('/activity')
 		expect(page.status).toBe(200)
-		expect(page.text).toContain('<td>Olive Owner</td><td>personal token: Claude on the desk</td><td>job.status_set</td>')
-		expect(page.text).toContain('<td>Olive Owner</td><td>portal: portal session</td><td>token.revoked</td>')
-		expect(page.text).toContain(`<td>Acme Staffing</td><td>vendor key: API key …${vendor.apiKey.slice(-4)}</td><td>job.published</td>`)
-		expect(page.text).toContain('<td>Operator</td><td>operator CLI: operator CLI</td><td>person.added</td>')
-		expect(page.text).not.toContain('Olive Renamed</td><td>personal token')
+		// Sentences with names, not codes and ids (issue 19): who, what, to which record, and how.
+		const text = readable(page.text)
+		expect(text).toContain('Olive Owner set the status of the job Data Engineer with the personal token “Claude on the desk”')
+		expect(text).toContain('Olive Owner revoked the personal token Claude on the desk in the portal')
+		expect(text).toContain(`Acme Staffing published the job QA Lead with the vendor key “API key …${vendor.apiKey.slice(-4)}”`)
+		expect(text).toContain('Operator added ')
+		expect(text).toContain('with the operator CLI')
+		expect(page.text).toContain(`<a href="/jobs/${job.id}">Data Engineer</a>`)
+		for (const code of ['job.status_set', 'token.revoked', 'job.published', 'person.added']) expect(page.text).not.toContain(code)
+		expect(text).not.toContain('Olive Renamed set')
 	})
 
 	test('names are shown as text, never as markup', async () => {
@@ -111,7 +118,8 @@ describe('every change is recorded with who, through which door and credential',
 		expect((await callTool(token, 'create_job', { title: 'Escaped' })).isError).toBeFalsy()
 		const page = await portal.get('/activity')
 		expect(page.text).not.toContain('<img src=x')
-		expect(page.text).toContain('<td>personal token: &lt;img src=x onerror=alert(1)&gt;</td><td>job.created</td>')
+		expect(page.text).toContain('created the job <a href=')
+		expect(page.text).toContain('with the personal token “&lt;img src=x onerror=alert(1)&gt;”')
 	})
 
 	test('each workspace sees only its own log', async () => {
@@ -120,8 +128,8 @@ describe('every change is recorded with who, through which door and credential',
 		const ownerA = await signedIn(await newPerson(a, 'owner'))
 		const ownerB = await signedIn(await newPerson(b, 'owner'))
 		await ownerA.post('/settings/api/tokens', { name: 'Only in A' })
-		expect((await ownerA.get('/activity')).text).toContain('token.created')
-		expect((await ownerB.get('/activity')).text).not.toContain('token.created')
+		expect((await ownerA.get('/activity')).text).toContain('created the personal token')
+		expect((await ownerB.get('/activity')).text).not.toContain('created the personal token')
 		expect((await logOf(b)).some((r) => r.action === 'token.created')).toBe(false)
 	})
 })
@@ -136,11 +144,11 @@ describe('the activity page', () => {
 			if (role === 'owner' || role === 'admin') {
 				expect({ role, status: res.status }).toEqual({ role, status: 200 })
 				expect(res.text).toContain('<h1>Activity</h1>')
-				expect(res.text).toContain('<th>When</th><th>Who</th><th>Through</th><th>What</th><th>Target</th>')
+				expect(res.text).toContain('>What happened</th>')
 				expect(home.text).toContain('<a href="/activity">Activity</a>')
 			} else {
 				expect({ role, status: res.status }).toEqual({ role, status: 403 })
-				expect(res.text).not.toContain('person.added')
+				expect(res.text).not.toContain('added')
 				expect(home.text).not.toContain('href="/activity"')
 			}
 		}
@@ -158,14 +166,14 @@ describe('the activity page', () => {
 		for (let i = 0; i < 60; i++) await recordActivity(deps.db, actor, { action: `test.step_${String(i).padStart(2, '0')}`, targetType: 'test', targetId: String(i) })
 		const portal = await signedIn(owner)
 		const first = await portal.get('/activity')
-		const older = first.text.match(/<a href="\/activity\?before=([^"]+)">Older<\/a>/)
+		const older = first.text.match(/<a href="\/activity\?before=([^"]+)" rel="next">Next page<\/a>/)
 		expect(older).not.toBeNull()
-		const firstActions = [...first.text.matchAll(/<td>(test\.step_\d+|person\.added)<\/td>/g)].map((m) => m[1])
+		const firstActions = [...first.text.matchAll(/<\/strong> (test: step \d+|added)/g)].map((m) => m[1])
 		expect(firstActions).toHaveLength(50)
 		const second = await portal.get(`/activity?before=${older![1]}`)
-		const secondActions = [...second.text.matchAll(/<td>(test\.step_\d+|person\.added)<\/td>/g)].map((m) => m[1])
+		const secondActions = [...second.text.matchAll(/<\/strong> (test: step \d+|added)/g)].map((m) => m[1])
 		expect(new Set([...firstActions, ...secondActions]).size).toBe(61)
-		expect(second.text).not.toContain('>Older<')
+		expect(second.text).not.toContain('>Next page<')
 		const tampered = await portal.get(`/activity?before=${older![1]!.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'))}`)
 		expect(tampered.status).toBeGreaterThanOrEqual(400)
 		expect(tampered.status).toBeLessThan(500)

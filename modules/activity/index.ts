@@ -1,6 +1,7 @@
 import { defineModule } from '../../core/module.ts'
 import { activityRoutes } from './routes.ts'
 
+export { recordNamesFrom } from './sentences.ts'
 export { recordActivity, activityInsertFrom, activityValues, type ActorSql, activityFor, listActivity, type ActivityEntry } from './service.ts'
 
 export default defineModule({
@@ -9,4 +10,5 @@ export default defineModule({
 	permissions: [{ key: 'activity:read', description: 'Read the workspace activity log', grantedTo: ['owner', 'admin'] }],
 	routes: activityRoutes,
 	nav: [{ href: '/activity', label: 'Activity', permission: 'activity:read' }],
+	activityLabels: {},
 })

@@ -1,12 +1,22 @@
-/** The activity log page (owners and admins). */
+/** The activity log page (owners and admins): who did what, through which door, as sentences. */
 import { Elysia, t } from 'elysia'
 import { decodePosition, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { html, portalPage } from '../../core/html.ts'
 import type { HttpKit } from '../../core/module.ts'
+import { dataTable, pageHeader, pager, when } from '../../core/ui.ts'
+import { activitySentences, type ActivitySentence } from './sentences.ts'
 import { listActivity } from './service.ts'
 
-const KIND_LABEL: Record<string, string> = { session: 'portal', personal_token: 'personal token', oauth_app: 'app', vendor_key: 'vendor key', upload_link: 'upload link', careers_form: 'careers site', cli: 'operator CLI' }
+const PAGE = 50
+const THROUGH: Record<string, string> = { session: 'in the portal', personal_token: 'with the personal token', oauth_app: 'with the app', vendor_key: 'with the vendor key', upload_link: 'through the upload link', careers_form: 'on the careers site', }
+
+const through = (s: ActivitySentence) => {
+	const kind = s.row.credentialKind
+	if (kind === 'session' || kind === 'careers_form' || kind === 'upload_link') return THROUGH[kind]
+	if (kind === 'cli') return 'with the operator CLI'
+	return `${THROUGH[kind] ?? 'with'} “${s.row.credentialName}”`
+}
 
 export function activityRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'activity.routes' }).use(auth).get(
@@ -14,22 +24,27 @@ export function activityRoutes(deps: AppDeps, { auth }: HttpKit) {
 		async ({ actor, session, query }) => {
 			const scope = `activity:${actor!.workspaceId}`
 			const before = query.before ? decodePosition(deps.secret, scope, query.before) : undefined
-			const rows = await listActivity(deps.db, actor!.workspaceId, { limit: 51, before })
-			const more = rows.length > 50
-			const shown = rows.slice(0, 50)
+			const rows = await listActivity(deps.db, actor!.workspaceId, { limit: PAGE + 1, before })
+			const shown = rows.slice(0, PAGE)
 			const last = shown[shown.length - 1]
+			const sentences = await activitySentences(deps, actor!.workspaceId, shown)
 			return portalPage(
 				deps,
 				session!,
-				{ title: 'Activity' },
-				html`<section class="card"><h1>Activity</h1>
-<p>Every change made through any door, newest first.</p>
-<div class="table-wrap"><table><thead><tr><th>When</th><th>Who</th><th>Through</th><th>What</th><th>Target</th></tr></thead><tbody>
-${shown.map((r) => html`<tr><td><time datetime="${r.at.toISOString()}">${r.at.toISOString().replace('T', ' ').slice(0, 19)} UTC</time></td><td>${r.actorName}</td><td>${KIND_LABEL[r.credentialKind] ?? r.credentialKind}: ${r.credentialName}</td><td>${r.action}</td><td>${r.targetType} ${r.targetId}</td></tr>`)}
-</tbody></table></div>
-${shown.length === 0 ? html`<p>Nothing has happened yet.</p>` : ''}
-${more && last ? html`<p><a href="/activity?before=${encodePosition(deps.secret, scope, last)}">Older</a></p>` : ''}
-</section>`,
+				{ title: 'Activity', current: '/activity' },
+				html`${pageHeader({ title: 'Activity', meta: 'Every change made through any door, newest first.' })}
+<section class="card">${dataTable({
+					caption: 'Activity, newest first',
+					hideCaption: true,
+					rows: sentences,
+					empty: 'Nothing has happened yet.',
+					columns: [
+						{ label: 'When', cell: (s) => when(s.row.at) },
+						{ label: 'What happened', cell: (s) => html`<strong>${s.row.actorName}</strong> ${s.did}${s.target ? html` ${s.target.href ? html`<a href="${s.target.href}">${s.target.name}</a>` : s.target.name}` : ''}` },
+						{ label: 'How', cell: (s) => html`<span class="meta">${through(s)}</span>` },
+					],
+				})}
+${pager({ base: '/activity', next: rows.length > PAGE && last ? encodePosition(deps.secret, scope, last) : null, param: 'before', first: !query.before })}</section>`,
 			)
 		},
 		{ auth: { permission: 'activity:read' }, query: t.Object({ before: t.Optional(t.String({ maxLength: 64 })) }) },

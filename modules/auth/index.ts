@@ -1,4 +1,6 @@
-import { defineModule } from '../../core/module.ts'
+import { defineModule, type RecordNames } from '../../core/module.ts'
+import { recordNamesFrom } from '../activity/index.ts'
+import { userNames } from './people.ts'
 import { authCommands } from './commands.ts'
 import { authRoutes } from './routes.ts'
 import { startHousekeeping } from './housekeeping.ts'
@@ -26,5 +28,16 @@ export default defineModule({
 		{ href: '/portal', label: 'Home', section: 'work', order: 0 },
 		{ href: '/settings/api', label: 'API access' },
 		{ href: '/people', label: 'People', permission: 'auth:manage_people' },
+	],
+	activityLabels: {
+		'person.added': 'added',
+		'person.removed': 'removed',
+		'token.created': 'created the personal token',
+		'token.revoked': 'revoked the personal token',
+		'app.disconnected': 'disconnected the app',
+	},
+	recordNames: [
+		{ type: 'user', names: async (deps, _workspaceId, ids) => new Map([...(await userNames(deps.db, ids))].map(([id, name]) => [id, { name }])) } satisfies RecordNames,
+		recordNamesFrom('personal_token', 'personal_tokens', 'r.name'),
 	],
 })

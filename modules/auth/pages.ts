@@ -1,5 +1,5 @@
 /** Portal pages of the auth module: sign-in, home, API access settings, people. */
-import { html, page, portalPage, type SafeHtml } from '../../core/html.ts'
+import { html, page, pageSections, portalPage, type SafeHtml } from '../../core/html.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import type { TokenView } from './tokens.ts'
@@ -22,17 +22,20 @@ ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
 	)
 }
 
-export function homePage(deps: AppDeps, session: PageSession): Response {
+/**
+ * The portal home: what needs the person, today's calendar, their open jobs, unread messages and
+ * overdue to-dos. Each part comes from the module that owns it (`pageSections` for `home`), so
+ * a role sees only the parts its permissions reach.
+ */
+export async function homePage(deps: AppDeps, session: PageSession): Promise<Response> {
+	const sections = await pageSections(deps, 'home', session, '')
 	return portalPage(
 		deps,
 		session,
-		{ title: 'Home' },
-		html`<section class="card"><h1>Welcome, ${session.actor.name}</h1>
-<p>You are signed in to <strong>${session.actor.workspaceSlug}</strong> as ${session.actor.role.replace('_', ' ')}.</p>
-<ul class="links">
-<li><a href="/settings/api">API access</a>: personal tokens and connected assistant apps</li>
-<li><a href="/careers/${session.actor.workspaceSlug}">Your careers site</a></li>
-</ul></section>`,
+		{ title: 'Home', current: '/portal' },
+		html`<div class="page-header"><h1>Welcome, ${session.actor.name}</h1>
+<p class="meta">Signed in to <strong>${session.actor.workspaceSlug}</strong> as ${session.actor.role.replace('_', ' ')} · <a href="/careers/${session.actor.workspaceSlug}">Your careers site</a> · <a href="/settings/api">Connect an assistant app</a></p></div>
+<div class="grid-2">${sections}</div>`,
 	)
 }
 

@@ -14,4 +14,5 @@ export default defineModule({
 	],
 	tools: benchTools,
 	seed: seedBench,
+	activityLabels: { 'bench.added': 'added to the bench' },
 })

@@ -4,6 +4,7 @@ import { calendarRoutes } from './routes.ts'
 import { seedCalendar } from './seed.ts'
 import { externalSource } from './service.ts'
 import { calendarTools } from './tools.ts'
+import { calendarHomeSection } from './home.ts'
 
 export { parseWhen } from './service.ts'
 export { refreshDueFeeds, refreshFeed, setFeed } from './feeds.ts'
@@ -17,7 +18,11 @@ export default defineModule({
 	routes: calendarRoutes,
 	calendarSources: [externalSource],
 	seed: seedCalendar,
-	nav: [{ href: '/settings/calendar', label: 'Calendar', permission: 'calendar:read' }],
+	nav: [
+		{ href: '/calendar', label: 'Calendar', permission: 'calendar:read', section: 'work', order: 40 },
+		{ href: '/settings/calendar', label: 'Calendar feed', permission: 'calendar:read' },
+	],
+	pageSections: [calendarHomeSection],
 	start(deps) {
 		// Every minute, refresh the feeds that are due; one pass at a time per instance.
 		let running: Promise<unknown> | null = null
@@ -31,4 +36,5 @@ export default defineModule({
 			await running
 		}
 	},
+	activityLabels: { 'calendar.feed_set': 'set the calendar feed of', 'calendar.feed_removed': 'removed the calendar feed of' },
 })

@@ -2,9 +2,10 @@
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { html, portalPage } from '../../core/html.ts'
+import { pageHeader, selectField, tag, textField, when } from '../../core/ui.ts'
 import type { FeedView } from './feeds.ts'
+import type { CalendarPage, CalendarView, Scope } from './service.ts'
 
-const when = (d: Date) => html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>`
 
 /** The address with its secret part hidden (feed addresses usually carry a private token). */
 export function maskedUrl(url: string): string {
@@ -18,7 +19,7 @@ export function calendarSettingsPage(deps: AppDeps, session: PageSession, view: 
 	return portalPage(
 		deps,
 		session,
-		{ title: 'Calendar', status: view.error ? 422 : 200 },
+		{ title: 'Calendar feed', current: '/settings/calendar', status: view.error ? 422 : 200 },
 		html`<section class="card"><h1>Your external calendar</h1>
 <p>Add the private iCal address of your Google, Outlook or Apple calendar. Benchline reads it every 15 minutes and shows only when you are busy, never what the events are.</p>
 ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
@@ -38,5 +39,48 @@ ${csrf}
 <label for="feed-url">iCal address <input id="feed-url" name="url" type="url" required maxlength="2000" value="${view.value ?? ''}" placeholder="https://calendar.google.com/calendar/ical/…/basic.ics"></label>
 <button type="submit">Save and read</button>
 </form></section>`,
+	)
+}
+
+const TYPE_LABEL: Record<string, string> = { interview: 'Interview', followup: 'Follow-up', external: 'Busy' }
+const TIME = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+const DAY_HEADING = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' })
+
+/** One calendar entry in a line: time, kind, title, and the candidate and job it is about. */
+export function entryLine(e: CalendarView, o: { person?: boolean } = {}) {
+	const time = e.allDay ? 'All day' : `${TIME.format(new Date(e.start))}–${TIME.format(new Date(e.end))} UTC`
+	return html`<span class="when">${time}</span> ${tag(TYPE_LABEL[e.type] ?? e.type, e.type === 'interview' ? 'info' : e.type === 'external' ? 'neutral' : 'warn')} ${e.title}${e.candidate ? html` · <a href="/candidates/${e.candidate.id}">${e.candidate.name}</a>` : ''}${e.job ? html` · <a href="/jobs/${e.job.id}">${e.job.title}</a>` : ''}${o.person ? html` <span class="meta">(${e.person.name})</span>` : ''}`
+}
+
+export interface CalendarPageView {
+	week: CalendarPage
+	start: Date
+	scope: Scope
+	cursor?: string
+}
+
+/** The person's calendar for one week, day by day, with the team's or the workspace's on request. */
+export function calendarPage(deps: AppDeps, session: PageSession, view: CalendarPageView): Response {
+	const day = 86_400_000
+	const days = Array.from({ length: 7 }, (_, i) => new Date(view.start.getTime() + i * day))
+	const isoDay = (d: Date) => d.toISOString().slice(0, 10)
+	const link = (start: Date) => `/calendar?from=${isoDay(start)}&scope=${view.scope}`
+	const scopeLabel: Record<Scope, string> = { mine: 'Mine', team: 'My hiring teams', workspace: 'Everyone' }
+	return portalPage(
+		deps,
+		session,
+		{ title: 'Calendar', current: '/calendar' },
+		html`${pageHeader({ title: 'Calendar', meta: html`Week of ${when(view.start, { time: false })} · times in UTC`, actions: html`<a href="/settings/calendar">Calendar feed</a>` })}
+<form method="get" action="/calendar" class="filters card">
+${textField({ id: 'from', label: 'Week starting', type: 'date', value: isoDay(view.start) })}
+${selectField({ id: 'scope', label: 'Whose calendar', value: view.scope, options: (['mine', 'team', 'workspace'] as const).map((s) => [s, scopeLabel[s]] as const) })}
+<button type="submit">Show</button></form>
+<nav class="pager" aria-label="Weeks"><a href="${link(new Date(view.start.getTime() - 7 * day))}">Previous week</a><a href="${link(new Date(view.start.getTime() + 7 * day))}">Next week</a></nav>
+${days.map((d) => {
+	const entries = view.week.events.filter((e) => isoDay(new Date(e.start)) === isoDay(d) || (e.allDay && new Date(e.start) <= d && new Date(e.end) > d))
+	return html`<section class="card day" aria-labelledby="day-${isoDay(d)}"><h2 id="day-${isoDay(d)}">${DAY_HEADING.format(d)}</h2>
+${entries.length ? html`<ul class="queue">${entries.map((e) => html`<li>${entryLine(e, { person: view.scope !== 'mine' })}</li>`)}</ul>` : html`<p class="empty">Nothing planned.</p>`}</section>`
+})}
+${view.week.nextCursor ? html`<p class="meta">This week has more entries than one page shows: <a href="${link(view.start)}&amp;cursor=${encodeURIComponent(view.week.nextCursor)}">the next ones</a>.</p>` : ''}`,
 	)
 }

@@ -1,4 +1,6 @@
 import { defineModule } from '../../core/module.ts'
+import { recordNamesFrom } from '../activity/index.ts'
+import { openJobsHomeSection } from './home-section.ts'
 import { candidateJobFacts } from './facts.ts'
 import { startRecheckSweep } from './recheck.ts'
 import { candidateSearchProvider } from './search.ts'
@@ -26,4 +28,10 @@ export default defineModule({
 	jobFacts: candidateJobFacts,
 	seed: seedCandidates,
 	start: (deps) => startRecheckSweep(deps),
+	pageSections: [openJobsHomeSection],
+	activityLabels: { 'application.received': 'received an application from' },
+	recordNames: [
+		recordNamesFrom('candidate', 'candidates', 'r.name', (id) => `/candidates/${id}`),
+		recordNamesFrom('application', 'applications', "(select c.name from candidates c where c.id = r.candidate_id) || ' for ' || (select j.title from jobs j where j.id = r.job_id)", (id) => `/applications/${id}`),
+	],
 })

@@ -25,4 +25,10 @@ export default defineModule({
 	routes: uploadRoutes,
 	applicationDetails: submissionDetails,
 	seed: seedDocuments,
+	activityLabels: {
+		'documents.requested': 'asked for documents from',
+		'documents.link_revoked': 'revoked the upload link of',
+		'document.uploaded': 'uploaded a document for',
+		'application.submitted_to_vendor': 'submitted to the vendor',
+	},
 })

@@ -45,7 +45,7 @@ and (s.read_at is null or s.read_at < t.last_inbound_at)
 and ${afterPosition(sql`t.last_inbound_at`, sql`t.id`, options.after)}
 order by t.last_inbound_at, t.id collate "C" limit ${options.limit}`,
 		)
-		return rows.map((r) => ({ type: 'reply_waiting', id: r.id, at: new Date(r.at), candidateId: r.candidateId, jobId: null, applicationId: null, reason: 'Wrote back, and you have not read the reply yet; open the conversation with get_inbox_thread.' }))
+		return rows.map((r) => ({ type: 'reply_waiting', id: r.id, at: new Date(r.at), candidateId: r.candidateId, jobId: null, applicationId: null, reason: 'Wrote back, and you have not read the reply yet.' }))
 	},
 }
 

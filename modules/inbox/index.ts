@@ -1,4 +1,6 @@
 import { defineModule } from '../../core/module.ts'
+import { recordNamesFrom } from '../activity/index.ts'
+import { inboxHomeSection } from './home.ts'
 import { inboxSearchProvider, messagesOfApplications, repliesWaitingSource } from './contributions.ts'
 import { inboxRoutes } from './routes.ts'
 import { seedInbox } from './seed.ts'
@@ -21,4 +23,7 @@ export default defineModule({
 	seed: seedInbox,
 	nav: [{ href: '/inbox', label: 'Inbox', permission: 'inbox:read', section: 'work', order: 30 }],
 	start: (deps) => startOutboxSync(deps),
+	pageSections: [inboxHomeSection],
+	activityLabels: { 'inbox.replied': 'replied in the conversation' },
+	recordNames: [recordNamesFrom('inbox_thread', 'inbox_threads', 'r.subject', (id) => `/inbox/${id}`)],
 })

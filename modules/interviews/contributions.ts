@@ -58,7 +58,7 @@ order by i.completed_at, i.id collate "C" limit ${options.limit}`,
 			candidateId: r.candidateId,
 			jobId: r.jobId,
 			applicationId: r.applicationId,
-			reason: `Completed the AI video interview for ${titles.get(r.jobId) ?? 'a job'}${r.score !== null ? `: score ${r.score}/100` : ''}${r.verdict ? `, ${VERDICT_LABELS[r.verdict]}` : ''}. Open it with get_interview_result.`,
+			reason: `Completed the AI video interview for ${titles.get(r.jobId) ?? 'a job'}${r.score !== null ? `: score ${r.score}/100` : ''}${r.verdict ? `, ${VERDICT_LABELS[r.verdict]}` : ''}.`,
 		}))
 	},
 }

@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module.ts'
+import { recordNamesFrom } from '../activity/index.ts'
 import { completedInterviewsSource, interviewCalendarSource } from './contributions.ts'
 import { interviewRoutes } from './routes.ts'
 import { seedInterviews } from './seed.ts'
@@ -22,4 +23,11 @@ export default defineModule({
 	applicationDetails: interviewsOfApplications,
 	seed: seedInterviews,
 	start: (deps) => startExpirySweep(deps),
+	activityLabels: {
+		'interview.invited': 'invited to an AI video interview',
+		'interview.started': 'started the AI video interview of',
+		'interview.completed': 'recorded the completed AI video interview of',
+		'interview.expired': 'let expire the AI video interview of',
+	},
+	recordNames: [recordNamesFrom('interview', 'interviews', '(select c.name from candidates c where c.id = r.candidate_id)')],
 })

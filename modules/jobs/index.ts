@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module.ts'
+import { recordNamesFrom } from '../activity/index.ts'
 import { jobsRestRoutes } from './rest-routes.ts'
 import { jobSearchProvider } from './search.ts'
 import { seedJobs } from './seed.ts'
@@ -6,7 +7,7 @@ import { jobTools } from './tools.ts'
 
 export { listOpenJobs, listAllOpenJobs, findJobBySlug, type PublicJob } from './public-service.ts'
 export { jobUrl, toDate } from './rows.ts'
-export { jobReach, jobTitles, reachableJobIds } from './service.ts'
+export { jobReach, jobTitles, listJobs, reachableJobIds } from './service.ts'
 export { teamJobIds, teammateIds } from './team.ts'
 export { contractTypeFrom } from './vendor-service.ts'
 export { withoutHiddenFormatting } from './rest-text.ts'
@@ -28,4 +29,16 @@ export default defineModule({
 	routes: jobsRestRoutes,
 	seed: seedJobs,
 	searchProviders: [jobSearchProvider],
+	activityLabels: {
+		'job.created': 'created the job',
+		'job.published': 'published the job',
+		'job.republished': 'published the job again',
+		'job.changed': 'changed the job',
+		'job.closed': 'closed the job',
+		'job.opened': 'opened the job',
+		'job.status_set': 'set the status of the job',
+		'job.actively_hiring_on': 'marked as actively hiring the job',
+		'job.actively_hiring_off': 'marked as no longer actively hiring the job',
+	},
+	recordNames: [recordNamesFrom('job', 'jobs', 'r.title', (id) => `/jobs/${id}`)],
 })

@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module.ts'
+import { recordNamesFrom } from '../activity/index.ts'
 import { lookupCommands } from './commands.ts'
 import { lookupRoutes } from './routes.ts'
 import { seedLookups } from './seed.ts'
@@ -19,4 +20,6 @@ export default defineModule({
 	commands: lookupCommands,
 	seed: seedLookups,
 	nav: [{ href: '/lookups', label: 'Lookups', permission: 'lookups:manage' }],
+	activityLabels: { 'lookup.added': 'added the lookup value', 'lookup.removed': 'removed the lookup value' },
+	recordNames: [recordNamesFrom('staffing_lookup', 'staffing_lookups', 'r.name')],
 })

@@ -20,4 +20,5 @@ export default defineModule({
 	routes: outboxRoutes,
 	nav: [{ href: '/outbox', label: 'Outbox', permission: 'outbox:read' }],
 	start: (deps) => startOutboxWorker(deps),
+	activityLabels: { 'outbox.retried': 'sent again the message' },
 })

@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module.ts'
+import { reviewHomeSection } from './home.ts'
 import { newApplicationsSource } from './service.ts'
 import { reviewTools } from './tools.ts'
 
@@ -9,4 +10,5 @@ export default defineModule({
 	permissions: [{ key: 'review:read', description: 'See your review queue (hiring managers: their jobs’ candidates)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
 	tools: reviewTools,
 	reviewSources: [newApplicationsSource],
+	pageSections: [reviewHomeSection],
 })

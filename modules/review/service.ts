@@ -24,7 +24,7 @@ export const newApplicationsSource: ReviewSource = {
 		const jobIds = (await teamJobIds(deps, actor.workspaceId, actor.userId)).filter((id) => reach === 'all' || reach.includes(id))
 		const apps = await waitingApplications(deps, actor.workspaceId, { jobIds, after: options.after, limit: options.limit })
 		const titles = await jobTitles(deps, actor.workspaceId, [...new Set(apps.map((a) => a.jobId))])
-		return apps.map((a) => ({ type: 'new_application', id: a.id, at: a.createdAt, candidateId: a.candidateId, jobId: a.jobId, applicationId: a.id, reason: `Applied for ${titles.get(a.jobId) ?? 'one of your jobs'} and is still in the first stage: screen the application (get_application).` }))
+		return apps.map((a) => ({ type: 'new_application', id: a.id, at: a.createdAt, candidateId: a.candidateId, jobId: a.jobId, applicationId: a.id, reason: `Applied for ${titles.get(a.jobId) ?? 'one of your jobs'} and is still in the first stage: screen the application.` }))
 	},
 }
 

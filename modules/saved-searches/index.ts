@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module.ts'
+import { recordNamesFrom } from '../activity/index.ts'
 import { savedSearchRoutes } from './routes.ts'
 import { seedSavedSearches } from './seed.ts'
 import { savedSearchTools } from './tools.ts'
@@ -14,4 +15,6 @@ export default defineModule({
 	routes: savedSearchRoutes,
 	seed: seedSavedSearches,
 	nav: [{ href: '/saved-searches', label: 'Saved searches', permission: 'saved-searches:use' }],
+	activityLabels: { 'saved_search.created': 'saved the search', 'saved_search.renamed': 'renamed the saved search', 'saved_search.deleted': 'deleted the saved search' },
+	recordNames: [recordNamesFrom('saved_search', 'saved_searches', 'r.name')],
 })

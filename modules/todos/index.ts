@@ -1,4 +1,6 @@
 import { defineModule } from '../../core/module.ts'
+import { recordNamesFrom } from '../activity/index.ts'
+import { todosHomeSection } from './home.ts'
 import { followupSource } from './calendar.ts'
 import { documentsReceivedSource } from './review.ts'
 import { todoRoutes } from './routes.ts'
@@ -21,4 +23,7 @@ export default defineModule({
 	reviewSources: [documentsReceivedSource],
 	seed: seedTodos,
 	nav: [{ href: '/todos', label: 'To-dos', permission: 'todos:write', section: 'work', order: 50 }],
+	pageSections: [todosHomeSection],
+	activityLabels: { 'todo.created': 'added the to-do' },
+	recordNames: [recordNamesFrom('todo', 'todos', 'r.title')],
 })

@@ -19,6 +19,6 @@ where t.workspace_id = ${actor.workspaceId} and t.assignee_user_id = ${actor.use
 and ${afterPosition(sql`t.created_at`, sql`t.id`, options.after)}
 order by t.created_at, t.id collate "C" limit ${options.limit}`,
 		)
-		return rows.map((r) => ({ type: 'documents_received', id: r.id, at: new Date(r.at), candidateId: r.candidateId, jobId: r.jobId, applicationId: r.applicationId, reason: `Documents received: ${r.title.replace(/^Review the /, '')}. See them with list_candidate_documents.` }))
+		return rows.map((r) => ({ type: 'documents_received', id: r.id, at: new Date(r.at), candidateId: r.candidateId, jobId: r.jobId, applicationId: r.applicationId, reason: `Documents received: ${r.title.replace(/^Review the /, '')}.` }))
 	},
 }

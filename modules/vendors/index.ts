@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module.ts'
+import { recordNamesFrom } from '../activity/index.ts'
 import { vendorCommands } from './commands.ts'
 import { seedVendors } from './seed.ts'
 import { verifyVendorKey } from './service.ts'
@@ -19,4 +20,13 @@ export default defineModule({
 	commands: vendorCommands,
 	tools: vendorTools,
 	seed: seedVendors,
+	activityLabels: {
+		'vendor.created': 'added the vendor',
+		'vendor.profile_updated': 'changed the contact and submission rules of the vendor',
+		'vendor.key_created': 'created an API key for the vendor',
+		'vendor.key_revoked': 'revoked an API key of the vendor',
+		'vendor.api_access_on': 'switched API access on for the vendor',
+		'vendor.api_access_off': 'switched API access off for the vendor',
+	},
+	recordNames: [recordNamesFrom('vendor', 'vendors', 'r.name')],
 })

@@ -26,6 +26,8 @@ export interface PortalPageCase {
 
 export const PORTAL_PAGES: readonly PortalPageCase[] = [
 	{ name: 'home', path: () => '/portal', roles: ['owner', 'recruiter', 'hiring_manager', 'viewer'] },
+	{ name: 'calendar', path: () => '/calendar', roles: ['owner', 'recruiter', 'hiring_manager'] },
+	{ name: 'calendar-team', path: () => '/calendar?scope=workspace' },
 	{ name: 'api-access', path: () => '/settings/api' },
 	{ name: 'calendar-settings', path: () => '/settings/calendar' },
 	{ name: 'people', path: () => '/people', roles: ['owner'] },
