@@ -2,6 +2,7 @@
 import { html, page, pageSections, portalPage, type SafeHtml } from '../../core/html.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
+import { dataTable } from '../../core/ui.ts'
 import type { TokenView } from './tokens.ts'
 import type { PersonView } from './people.ts'
 
@@ -71,11 +72,19 @@ ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
 <h2>${everyone ? 'Personal tokens in this workspace' : 'Your personal tokens'}</h2>
 ${view.tokens.length === 0
 	? html`<p>No personal tokens yet.</p>`
-	: html`<div class="table-wrap"><table><thead><tr><th>Name</th><th>Owner</th><th>Created</th><th>Last used</th><th></th></tr></thead><tbody>
-${view.tokens.map(
-	(t) => html`<tr><td>${t.name} <span class="meta">…${t.lastFour}</span></td><td>${t.ownerName}</td><td>${when(t.createdAt)}</td><td>${when(t.lastUsedAt)}</td>
-<td><form method="post" action="/settings/api/tokens/${t.id}/revoke" class="inline" data-confirm="Revoke the token “${t.name}”? Apps using it stop working at once."><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger">Revoke</button></form></td></tr>`,
-)}</tbody></table></div>`}
+	: dataTable({
+			caption: 'Personal tokens',
+			hideCaption: true,
+			rows: view.tokens,
+			empty: '',
+			columns: [
+				{ label: 'Name', cell: (t) => html`${t.name} <span class="meta">…${t.lastFour}</span>` },
+				{ label: 'Owner', cell: (t) => t.ownerName },
+				{ label: 'Created', cell: (t) => when(t.createdAt) },
+				{ label: 'Last used', cell: (t) => when(t.lastUsedAt) },
+				{ label: 'Actions', cell: (t) => html`<form method="post" action="/settings/api/tokens/${t.id}/revoke" class="inline" data-confirm="Revoke the token “${t.name}”? Apps using it stop working at once."><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger" aria-label="Revoke ${t.name}">Revoke</button></form>` },
+			],
+		})}
 </section>
 ${view.sections}`,
 	)

@@ -84,7 +84,7 @@ describe('the token itself', () => {
 		expect(again.text).toContain('Claude on my laptop')
 		expect(again.text).toContain(`…${token.slice(-4)}`)
 		expect(again.text).toContain('recruiter person')
-		expect(again.text).toMatch(/<th>Name<\/th><th>Owner<\/th><th>Created<\/th><th>Last used<\/th>/)
+		expect(again.text).toMatch(/>Name<\/th><th scope="col">Owner<\/th><th scope="col">Created<\/th><th scope="col">Last used<\/th>/)
 		// The token works.
 		expect(await mcpStatus(token)).toBe(200)
 	})
@@ -327,7 +327,7 @@ describe('last used', () => {
 		const client = await signedIn(person)
 		const { token } = await createOnPage(client, 'Usage tracked')
 		expect((await tokenRow(token))!.lastUsedAt).toBeNull()
-		expect((await client.get('/settings/api')).text).toMatch(/Usage tracked[\s\S]*?<td>never<\/td>\s*<td><form/)
+		expect((await client.get('/settings/api')).text).toMatch(/Usage tracked[\s\S]*?<td data-label="Last used">never<\/td>\s*<td data-label="Actions"><form/)
 
 		await listTools(token)
 		const firstUse = await waitFor(async () => (await tokenRow(token))!.lastUsedAt)

@@ -2,6 +2,7 @@
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { html, portalPage } from '../../core/html.ts'
+import { plural } from '../../core/ui.ts'
 import { snippetAuthor, type getThread, type ThreadSummary } from './service.ts'
 
 const when = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`
@@ -17,7 +18,7 @@ export function inboxPage(deps: AppDeps, session: PageSession, view: { threads: 
 ${view.threads.length === 0 ? html`<p>No conversations.</p>` : ''}
 <ul class="jobs">${view.threads.map(
 			(t) => html`<li><a href="/inbox/${t.id}">${t.unread ? html`<strong>${t.counterpart.name}: ${t.subject}</strong>` : html`${t.counterpart.name}: ${t.subject}`}</a>
-<span class="meta">${t.starred ? '★ ' : ''}${t.messageCount} messages · ${when(t.lastMessageAt)}${lastWords(t)}</span></li>`,
+<span class="meta">${t.starred ? '★ ' : ''}${plural(t.messageCount, 'message')} · ${when(t.lastMessageAt)}${lastWords(t)}</span></li>`,
 		)}</ul>
 ${view.more ? html`<p><a href="/inbox?filter=${view.filter}&amp;cursor=${view.more}">Older</a></p>` : ''}</section>`,
 	)
@@ -35,7 +36,7 @@ export function threadPage(deps: AppDeps, session: PageSession, thread: Awaited<
 <form method="post" action="/inbox/${thread.id}/${thread.starred ? 'unstar' : 'star'}" class="inline">${csrf}<button type="submit" class="secondary">${thread.starred ? '★ Unstar' : '☆ Star'}</button></form>
 ${message?.notice ? html`<p class="notice" role="status">${message.notice}</p>` : ''}
 ${message?.error ? html`<p class="error" role="alert">${message.error}</p>` : ''}
-${thread.olderMessagesOmitted ? html`<p class="meta">${thread.olderMessagesOmitted} older messages are not shown.</p>` : ''}
+${thread.olderMessagesOmitted ? html`<p class="meta">${plural(thread.olderMessagesOmitted, 'older message')} ${thread.olderMessagesOmitted === 1 ? 'is' : 'are'} not shown.</p>` : ''}
 ${thread.messages.map(
 	(m) => html`<article class="card"><p class="meta">${m.direction === 'in' ? html`From ${m.from}` : html`To ${m.to}${m.delivery ? ` · ${m.delivery}` : ''}`} · ${m.channel} · ${when(m.at)}</p>
 ${m.subject ? html`<p><strong>${m.subject}</strong></p>` : ''}<pre>${m.text.text}</pre></article>`,

@@ -9,6 +9,7 @@ import { AppError } from '../../core/errors.ts'
 import { html, portalPage, type SafeHtml } from '../../core/html.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import type { HttpKit } from '../../core/module.ts'
+import { dataTable } from '../../core/ui.ts'
 import { PRIVATE_MARKER } from './private.ts'
 import { getOutboxRow, listOutbox, outboxCounts, PRIVATE_ERASED, retryOutboxRow, type OutboxRow } from './service.ts'
 
@@ -33,9 +34,21 @@ ${banner(deps)}
 <p class="meta">${filter(undefined, 'All')} · ${STATUSES.map((s, i) => html`${i ? ' · ' : ''}${filter(s, `${LABEL[s]} (${view.counts[s] ?? 0})`)}`)}</p>
 ${view.rows.length === 0
 	? html`<p>Nothing here.</p>`
-	: html`<div class="table-wrap"><table><thead><tr><th>Created</th><th>Channel</th><th>To</th><th>Subject</th><th>Status</th><th>Attempts</th><th>Last error</th></tr></thead><tbody>
-${view.rows.map((r) => html`<tr><td>${when(r.createdAt)}</td><td>${r.channel === 'email' ? 'E-mail' : 'Message'}</td><td>${r.to}</td><td><a href="/outbox/${r.id}">${r.subject ?? r.text.slice(0, 60)}</a></td><td>${LABEL[r.status] ?? r.status}</td><td>${r.attempts}</td><td>${r.lastError ?? ''}</td></tr>`)}
-</tbody></table></div>`}
+	: dataTable({
+			caption: 'Messages in the outbox',
+			hideCaption: true,
+			rows: view.rows,
+			empty: '',
+			columns: [
+				{ label: 'Subject', cell: (r) => html`<a href="/outbox/${r.id}">${r.subject ?? r.text.slice(0, 60)}</a>` },
+				{ label: 'To', cell: (r) => r.to },
+				{ label: 'Channel', cell: (r) => (r.channel === 'email' ? 'E-mail' : 'Message') },
+				{ label: 'Created', cell: (r) => when(r.createdAt) },
+				{ label: 'Status', cell: (r) => LABEL[r.status] ?? r.status },
+				{ label: 'Attempts', numeric: true, cell: (r) => r.attempts },
+				{ label: 'Last error', cell: (r) => r.lastError ?? '' },
+			],
+		})}
 ${view.older ? html`<p><a href="/outbox?${view.status ? `status=${view.status}&` : ''}before=${view.older}">Older</a></p>` : ''}
 </section>`,
 	)

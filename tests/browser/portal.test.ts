@@ -162,6 +162,8 @@ describe('phone-sized screens and accessibility', () => {
 				// Wide content (tables) may scroll inside its own box, but nothing in <main> sticks out of the screen.
 				for (const el of Array.from(main?.querySelectorAll('*') ?? [])) {
 					if (el.closest('.table-wrap') && !el.classList.contains('table-wrap')) continue
+					// A card table's header row is there for screen readers only on a phone (clipped).
+					if (el.closest('table.stack thead')) continue
 					const r = el.getBoundingClientRect()
 					if (r.width > 0 && (r.right > width + 1 || r.left < -1)) problems.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${el.className} overflows (${Math.round(r.left)}..${Math.round(r.right)})`)
 				}

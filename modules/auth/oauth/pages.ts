@@ -3,6 +3,7 @@ import { html, page, type SafeHtml } from '../../../core/html.ts'
 import type { PageSession } from '../../../core/http/auth.ts'
 import type { AuthorizationRequest } from './authorize.ts'
 import type { Connection } from './connections.ts'
+import { dataTable } from '../../../core/ui.ts'
 
 const noStore = (res: Response) => {
 	res.headers.set('Cache-Control', 'no-store')
@@ -47,10 +48,19 @@ export function connectedAppsSection(session: PageSession, connections: Connecti
 	return html`<section class="card"><h2>${everyone ? 'Connected apps in this workspace' : 'Your connected apps'}</h2>
 ${connections.length === 0
 	? html`<p>No app is connected. Apps that support MCP sign-in connect when you choose Allow.</p>`
-	: html`<div class="table-wrap"><table><thead><tr><th>App</th><th>Person</th><th>Access</th><th>Connected</th><th>Last used</th><th></th></tr></thead><tbody>
-${connections.map(
-	(c) => html`<tr><td>${c.appName} <span class="meta">${c.redirectHosts.join(', ')}</span></td><td>${c.personName}</td><td>${c.readOnly ? 'read-only' : 'full'}</td><td>${when(c.connectedAt)}</td><td>${when(c.lastUsedAt)}</td>
-<td><form method="post" action="/settings/api/apps/${c.clientId}/${c.userId}/disconnect" class="inline" data-confirm="Disconnect ${c.appName}? Its tokens stop working at once."><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger">Disconnect</button></form></td></tr>`,
-)}</tbody></table></div>`}
+	: dataTable({
+			caption: 'Connected apps',
+			hideCaption: true,
+			rows: connections,
+			empty: '',
+			columns: [
+				{ label: 'App', cell: (c) => html`${c.appName} <span class="meta">${c.redirectHosts.join(', ')}</span>` },
+				{ label: 'Person', cell: (c) => c.personName },
+				{ label: 'Access', cell: (c) => (c.readOnly ? 'read-only' : 'full') },
+				{ label: 'Connected', cell: (c) => when(c.connectedAt) },
+				{ label: 'Last used', cell: (c) => when(c.lastUsedAt) },
+				{ label: 'Actions', cell: (c) => html`<form method="post" action="/settings/api/apps/${c.clientId}/${c.userId}/disconnect" class="inline" data-confirm="Disconnect ${c.appName}? Its tokens stop working at once."><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger" aria-label="Disconnect ${c.appName}">Disconnect</button></form>` },
+			],
+		})}
 </section>`
 }
