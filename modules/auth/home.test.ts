@@ -32,6 +32,8 @@ function openJobs(page: string): Map<string, Record<string, string>> {
 		if (!id) continue
 		const cells: Record<string, string> = {}
 		for (const m of row.matchAll(/<td data-label="([^"]+)"[^>]*>(.*?)<\/td>/g)) cells[m[1]!] = m[2]!.replace(/<[^>]+>/g, '')
+		// The stage counts: "<li><span>Label</span> <strong>n</strong></li>" each.
+		for (const m of row.matchAll(/<li><span>([^<]+)<\/span> <strong>(\d+)<\/strong><\/li>/g)) cells[m[1]!] = m[2]!
 		rows.set(id, cells)
 	}
 	return rows

@@ -15,8 +15,6 @@ export const openJobsHomeSection: PageSection = {
 	async render(deps, session) {
 		const { jobs, nextCursor } = await listJobs(deps, session.actor, { status: 'Open', limit: SHOWN })
 		const [facts, stages] = await Promise.all([candidateJobFacts(deps, session.actor, jobs.map((j) => j.id)), stagesOf(deps, session.actor.workspaceId)])
-		// Only stages that hold someone on at least one of these jobs get a column.
-		const used = stages.filter((s) => jobs.some((j) => facts.get(j.id)?.applicationsByStage?.[s.key]))
 		return html`<section class="card wide" aria-labelledby="open-jobs"><h2 id="open-jobs">Open jobs</h2>
 ${dataTable({
 	caption: 'Open jobs and their applicants per stage',
@@ -26,7 +24,15 @@ ${dataTable({
 	columns: [
 		{ label: 'Job', cell: (j) => html`<a href="/jobs/${j.id}">${j.title}</a>` },
 		{ label: 'Applicants', numeric: true, cell: (j) => j.applicantCount },
-		...used.map((s) => ({ label: s.label, numeric: true, cell: (j: (typeof jobs)[number]) => facts.get(j.id)?.applicationsByStage?.[s.key] ?? 0 })),
+		{
+			// One line of stage counts (pipeline order, stages holding someone): short on a phone too.
+			label: 'By stage',
+			cell: (j) => {
+				const counts = facts.get(j.id)?.applicationsByStage ?? {}
+				const held = stages.filter((s) => counts[s.key])
+				return held.length ? html`<ul class="counts">${held.map((s) => html`<li><span>${s.label}</span> <strong>${counts[s.key]}</strong></li>`)}</ul>` : html`<span class="meta">nobody yet</span>`
+			},
+		},
 	],
 })}
 <p><a href="/jobs?status=Open">${nextCursor ? 'All open jobs' : 'Jobs'}</a></p></section>`
