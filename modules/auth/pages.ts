@@ -3,6 +3,7 @@ import { html, page, pageSections, portalPage, type SafeHtml } from '../../core/
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { dataTable } from '../../core/ui.ts'
+import { connectPanel } from './connect.ts'
 import type { TokenView } from './tokens.ts'
 import type { PersonView } from './people.ts'
 
@@ -54,7 +55,7 @@ export function apiAccessPage(deps: AppDeps, session: PageSession, view: ApiAcce
 	return portalPage(
 		deps,
 		session,
-		{ title: 'API access', status: view.error ? 422 : 200 },
+		{ title: 'API access', current: '/settings/api', status: view.error ? 422 : 200 },
 		html`<section class="card"><h1>API access</h1>
 <p>Assistant apps reach Benchline as you: with a personal token, or by signing in with OAuth (connected apps below).</p>
 ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
@@ -62,7 +63,9 @@ ${view.newToken
 	? html`<div class="notice" role="status"><p><strong>Token “${view.newToken.name}” created.</strong> Copy it now: it is shown only once.</p>
 <p class="secret"><code id="new-token">${view.newToken.token}</code> <button type="button" class="secondary" data-copy="new-token">Copy</button></p></div>`
 	: ''}
-<h2>Create a personal token</h2>
+</section>
+${connectPanel(deps.config.baseUrl)}
+<section class="card"><h2 id="tokens">Create a personal token</h2>
 ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
 <form method="post" action="/settings/api/tokens" class="stack">
 <input type="hidden" name="csrf" value="${session.csrf}">

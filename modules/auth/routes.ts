@@ -5,6 +5,8 @@ import { clientAddress } from '../../core/http/client-address.ts'
 import { AppError } from '../../core/errors.ts'
 import { anonymousCsrf } from '../../core/http/csrf.ts'
 import type { HttpKit } from '../../core/module.ts'
+import { page } from '../../core/html.ts'
+import { assistantsHelp } from './connect.ts'
 import { apiAccessPage, homePage, peoplePage, signInPage } from './pages.ts'
 import { addPerson, listPeople, removePerson } from './people.ts'
 import { clearSessionCookie, sessionCookieName, setSessionCookie, signIn, signOut } from './sessions.ts'
@@ -63,6 +65,8 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 			},
 			{ auth: 'signed-in', body: form },
 		)
+		// Public: the protected resource metadata points assistant apps' users here.
+		.get('/help/assistants', () => page({ title: 'Connect an assistant app' }, assistantsHelp(deps.config.baseUrl)), { auth: 'public' })
 		.get('/portal', ({ session }) => homePage(deps, session!), { auth: 'signed-in' })
 		// Creating and revoking answer with a redirect (Post/Redirect/Get): reloading the page never
 		// posts the form again. The new token crosses the redirect sealed in a cookie (reveal.ts).

@@ -32,7 +32,7 @@ export function protectedResourceMetadata(deps: AppDeps) {
 		scopes_supported: [...SCOPES],
 		bearer_methods_supported: ['header'],
 		resource_name: 'Benchline',
-		resource_documentation: `${deps.config.baseUrl}/api/v1/docs`,
+		resource_documentation: `${deps.config.baseUrl}/help/assistants`,
 	}
 }
 
