@@ -77,7 +77,7 @@ function navigation(links: NavLink[], current: string | undefined, user: NonNull
 	const inSettings = settings.some((n) => n.href === current)
 	return html`<nav aria-label="Main" class="main-nav">${work.map(link)}</nav>
 <div class="account">
-${settings.length ? html`<details class="more"${inSettings ? raw(' open') : ''}><summary>Settings</summary><nav aria-label="Settings and administration">${settings.map(link)}</nav></details>` : ''}
+${settings.length ? html`<details class="more${inSettings ? ' current' : ''}"><summary>Settings</summary><nav aria-label="Settings and administration">${settings.map(link)}</nav></details>` : ''}
 <form method="post" action="/sign-out" class="inline"><input type="hidden" name="csrf" value="${user.csrf}"><span class="who">${user.name}${user.workspace ? html` <span class="meta">· ${user.workspace}</span>` : ''}</span> <button type="submit" class="secondary">Sign out</button></form>
 </div>`
 }
