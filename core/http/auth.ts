@@ -24,7 +24,7 @@ import { credentialType, hashSecret } from '../credentials.ts'
 import { AppError } from '../errors.ts'
 import type { CredentialVerifier, PermissionKey } from '../module.ts'
 import { parseBearer } from './bearer.ts'
-import { clientAddress, type RequestIPSource } from './client-address.ts'
+import { clientAddress } from './client-address.ts'
 import { applyCors } from './cors.ts'
 import { anonymousCsrf, CSRF_COOKIE, verifyCsrf } from './csrf.ts'
 import { rateLimitHeaders } from './rate-limit.ts'
@@ -139,7 +139,7 @@ export function createAuthPlugin(deps: AppDeps, resolvers: ActorResolvers) {
 
 	return new Elysia({ name: 'core.auth' }).macro({
 		auth(spec: AuthSpec) {
-			const resolve = async ({ request, set, cookie, body, server }: { request: Request; set: { headers: Record<string, string | number> }; cookie: Record<string, any>; body: unknown; server: RequestIPSource | null }) => {
+			const resolve = async ({ request, set, cookie, body }: { request: Request; set: { headers: Record<string, string | number> }; cookie: Record<string, any>; body: unknown }) => {
 				if (spec === 'public') return resolved(null, null)
 				if (spec === 'form') {
 					if (request.method !== 'GET') verifyCsrf(deps, request, (body as Record<string, unknown> | null)?.csrf, cookie[CSRF_COOKIE]?.value ?? '')
@@ -153,7 +153,7 @@ export function createAuthPlugin(deps: AppDeps, resolvers: ActorResolvers) {
 					return resolved(actor, null)
 				}
 				if (spec === 'vendor' || spec === 'vendor-key') {
-					await enforceAddressLimit(deps, clientAddress(deps.config, request, server))
+					await enforceAddressLimit(deps, clientAddress(deps.config, request))
 					const key = presentedCredential(deps, restVerifiers, request.headers.get('authorization'))
 					// Counted by the key's hash, so both kinds of route share one bucket per key.
 					const bucket = `key:${key.hash}`

@@ -116,9 +116,9 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 		.options('/oauth/revoke', ({ request }) => preflight(deps.config, request, 'POST, OPTIONS', anyOrigin), { auth: 'public' })
 		.post(
 			'/oauth/register',
-			({ request, set, server }) =>
+			({ request, set }) =>
 				answer(request, set, async () => {
-					await limitAddress(deps, `dcr:${clientAddress(deps.config, request, server)}`, REGISTRATIONS_PER_MINUTE, 'registrations')
+					await limitAddress(deps, `dcr:${clientAddress(deps.config, request)}`, REGISTRATIONS_PER_MINUTE, 'registrations')
 					let body: unknown
 					try {
 						body = JSON.parse(await readBodyText(request, 64 * 1024))
@@ -144,9 +144,9 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 		)
 		.post(
 			'/oauth/revoke',
-			({ request, set, server }) =>
+			({ request, set }) =>
 				answer(request, set, async () => {
-					await limitAddress(deps, `revoke:${clientAddress(deps.config, request, server)}`, REVOCATIONS_PER_MINUTE, 'revocation requests')
+					await limitAddress(deps, `revoke:${clientAddress(deps.config, request)}`, REVOCATIONS_PER_MINUTE, 'revocation requests')
 					const form = await readForm(request)
 					refuseClientSecrets(request, form)
 					await revokeToken(deps, form)
