@@ -11,6 +11,7 @@ import fc from 'fast-check'
 import { parseFragment } from 'parse5'
 import { slowClient } from './slow-socket.ts'
 import { sanitizeDescription } from '../../core/sanitize.ts'
+import { newCredential } from '../../core/credentials.ts'
 import { createApp } from '../../core/main.ts'
 import { jobs } from '../../modules/jobs/table.ts'
 import { callOn, newPersonWithToken, newVendor, newWorkspace, testApp, testDeps, unique } from '../helpers.ts'
@@ -266,6 +267,21 @@ describeProcesses('I13 the per-address bucket is shared through Redis', () => {
 			const statuses: number[] = []
 			for (let i = 0; i < 8; i++) statuses.push((await callOn(apps[i % 2]!, 'GET', '/api/v1/jobs', { headers: { 'x-forwarded-for': address } })).status)
 			expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429, 429])
+		} finally {
+			for (const deps of instances) await deps.limiter.close()
+		}
+	})
+
+	test('two instances on one Redis count the failed credentials of one address together (issue 16 item 9)', async () => {
+		const instances = await Promise.all([0, 1].map(() => testDeps({ TRUST_PROXY: 'on', REDIS_URL: redis.url, FAILED_CREDENTIALS_PER_ADDRESS_PER_MINUTE: '3' })))
+		try {
+			const apps = instances.map((deps) => createApp(deps))
+			const address = uniqueAddress()
+			await awayFromWindowEnd()
+			const statuses: number[] = []
+			for (let i = 0; i < 5; i++) statuses.push((await callOn(apps[i % 2]!, 'POST', '/api/mcp', { key: newCredential('pat'), body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { ...MCP_HEADERS, 'x-forwarded-for': address } })).status)
+			expect(statuses).toEqual([401, 401, 401, 429, 429])
+			expect(instances.map((deps) => deps.limiter.mode())).toEqual(['redis', 'redis'])
 		} finally {
 			for (const deps of instances) await deps.limiter.close()
 		}

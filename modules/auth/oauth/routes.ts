@@ -7,6 +7,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../../core/deps.ts'
 import { clientAddress } from '../../../core/http/client-address.ts'
+import { countFailedCredential, failedCredentialsWait } from '../../../core/http/failed-credentials.ts'
 import { AppError } from '../../../core/errors.ts'
 import { readBodyText } from '../../../core/http/body.ts'
 import { applyCors, preflight } from '../../../core/http/cors.ts'
@@ -133,12 +134,21 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 			'/oauth/token',
 			({ request, set }) =>
 				answer(request, set, async () => {
-					const form = await readForm(request)
-					refuseClientSecrets(request, form)
-					const grant = form.get('grant_type')
-					if (grant === 'authorization_code') return exchangeCode(deps, form)
-					if (grant === 'refresh_token') return refreshTokens(deps, form)
-					throw new OAuthError(grant ? 'unsupported_grant_type' : 'invalid_request', grant ? `grant_type ${grant} is not supported` : 'grant_type is required')
+					// Codes and refresh tokens are credentials: failures count with the bearer doors' (per address).
+					const address = clientAddress(deps.config, request)
+					const wait = await failedCredentialsWait(deps, address)
+					if (wait) throw new OAuthError('slow_down', `Too many failed codes, refresh tokens or clients from this address; retry in ${wait.seconds} seconds`, 429, wait.headers)
+					try {
+						const form = await readForm(request)
+						refuseClientSecrets(request, form)
+						const grant = form.get('grant_type')
+						if (grant === 'authorization_code') return await exchangeCode(deps, form)
+						if (grant === 'refresh_token') return await refreshTokens(deps, form)
+						throw new OAuthError(grant ? 'unsupported_grant_type' : 'invalid_request', grant ? `grant_type ${grant} is not supported` : 'grant_type is required')
+					} catch (error) {
+						if (error instanceof OAuthError && (error.error === 'invalid_grant' || error.error === 'invalid_client')) await countFailedCredential(deps, address)
+						throw error
+					}
 				}),
 			{ auth: 'public', parse: 'none' },
 		)
