@@ -2,9 +2,11 @@
  * The authorization endpoint's rules (OAuth 2.1 + RFC 7636, 8707, 9207).
  *
  * Rules: an unknown client or a redirect address that does not match a registered one (exactly;
- * loopback addresses may change port) is an error page, never a redirect; other problems are
- * sent back to the client as `error=…&state=…&iss=…`, but only after the person has signed in
- * (no open redirector for anonymous visitors); PKCE with S256 is required (`plain` and a missing
+ * loopback addresses may change port) is an error page, never a redirect; everything else that
+ * does not need the person (PKCE, response type, resource, scope, repeated parameters) is checked
+ * before the person is asked to sign in: a signed-in person is sent back to the client with
+ * `error=…&state=…&iss=…`, an anonymous visitor sees our error page (nothing is redirected before
+ * sign-in: no open redirector); PKCE with S256 is required (`plain` and a missing
  * challenge refused); `resource` defaults to our MCP address and any other value is
  * `invalid_target`; repeated parameters are refused; codes are single use, last 60 seconds and
  * are bound to client, redirect, challenge, resource and person.
@@ -69,7 +71,7 @@ export async function trustedTarget(deps: AppDeps, params: URLSearchParams): Pro
 	return { client, redirectUri }
 }
 
-/** The rest of the request, once client and redirect are trusted (and the person signed in). */
+/** The rest of the request, once client and redirect are trusted (it does not need the person). */
 export function checkRequest(deps: AppDeps, target: { client: Client; redirectUri: string }, params: URLSearchParams): AuthorizationRequest {
 	for (const key of new Set(params.keys())) if (params.getAll(key).length > 1) throw new AuthorizeRedirectError('invalid_request', `The parameter ${key} is given more than once`)
 	const responseType = params.get('response_type')

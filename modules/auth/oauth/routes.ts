@@ -175,17 +175,23 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 					if (error instanceof AuthorizePageError) return authorizeErrorPage(error.message)
 					throw error
 				}
-				// Sign in before anything is sent back to the app, errors included (no open redirector).
-				const session = await resolvePageSession(deps, request, cookie)
-				if (!session) return redirect(`/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`, 303)
+				// The whole request is checked before anyone is asked to sign in: a request that cannot
+				// succeed never sends the person through sign-in first.
+				let authorization
 				try {
-					const authorization = checkRequest(deps, target, url.searchParams)
-					const query = url.search.slice(1)
-					return consentPage(session, authorization, query, await openConsent(deps, session, target.client.id, query))
+					authorization = checkRequest(deps, target, url.searchParams)
 				} catch (error) {
 					if (!(error instanceof AuthorizeRedirectError)) throw error
+					const session = await resolvePageSession(deps, request, cookie)
+					// Nothing is sent back to the app before sign-in, errors included (no open redirector):
+					// an anonymous visitor sees our own page.
+					if (!session) return authorizeErrorPage(`The app’s request cannot be accepted: ${error.description} (${error.error}). This is a problem in the app, not in your account: signing in would not help.`)
 					return redirect(redirectWith(deps, target.redirectUri, { error: error.error, error_description: error.description, state: url.searchParams.get('state') }), 303)
 				}
+				const session = await resolvePageSession(deps, request, cookie)
+				if (!session) return redirect(`/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`, 303)
+				const query = url.search.slice(1)
+				return consentPage(session, authorization, query, await openConsent(deps, session, target.client.id, query))
 			},
 			{ auth: 'public' },
 		)
