@@ -13,7 +13,7 @@ import { readBodyText } from '../../../core/http/body.ts'
 import { applyCors, preflight } from '../../../core/http/cors.ts'
 import type { HttpKit } from '../../../core/module.ts'
 import { resolvePageSession } from '../sessions.ts'
-import { AuthorizePageError, AuthorizeRedirectError, checkRequest, issueCode, mcpResource, redirectWith, SCOPES, trustedTarget } from './authorize.ts'
+import { authorizationParams, AuthorizePageError, AuthorizeRedirectError, checkRequest, issueCode, mcpResource, redirectWith, SCOPES, trustedTarget } from './authorize.ts'
 import { registerClient } from './clients.ts'
 import { openConsent, takeConsent } from './consent.ts'
 import { OAuthError, oauthErrorResponse } from './errors.ts'
@@ -65,7 +65,8 @@ async function readForm(request: Request): Promise<URLSearchParams> {
 	} catch {
 		throw new OAuthError('invalid_request', 'The request body is too large')
 	}
-	const form = new URLSearchParams(text)
+	// RFC 6749 §3.2: a parameter sent without a value counts as left out.
+	const form = new URLSearchParams([...new URLSearchParams(text)].filter(([, value]) => value !== ''))
 	for (const key of new Set(form.keys())) if (form.getAll(key).length > 1) throw new OAuthError('invalid_request', `The parameter ${key} is given more than once`)
 	return form
 }
@@ -168,9 +169,10 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 			'/oauth/authorize',
 			async ({ request, cookie, redirect }) => {
 				const url = new URL(request.url)
+				const params = authorizationParams(url.searchParams)
 				let target
 				try {
-					target = await trustedTarget(deps, url.searchParams)
+					target = await trustedTarget(deps, params)
 				} catch (error) {
 					if (error instanceof AuthorizePageError) return authorizeErrorPage(error.message)
 					throw error
@@ -179,14 +181,14 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 				// succeed never sends the person through sign-in first.
 				let authorization
 				try {
-					authorization = checkRequest(deps, target, url.searchParams)
+					authorization = checkRequest(deps, target, params)
 				} catch (error) {
 					if (!(error instanceof AuthorizeRedirectError)) throw error
 					const session = await resolvePageSession(deps, request, cookie)
 					// Nothing is sent back to the app before sign-in, errors included (no open redirector):
 					// an anonymous visitor sees our own page.
 					if (!session) return authorizeErrorPage(`The app’s request cannot be accepted: ${error.description} (${error.error}). This is a problem in the app, not in your account: signing in would not help.`)
-					return redirect(redirectWith(deps, target.redirectUri, { error: error.error, error_description: error.description, state: url.searchParams.get('state') }), 303)
+					return redirect(redirectWith(deps, target.redirectUri, { error: error.error, error_description: error.description, state: params.get('state') }), 303)
 				}
 				const session = await resolvePageSession(deps, request, cookie)
 				if (!session) return redirect(`/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`, 303)
@@ -202,7 +204,7 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 				// One answer per consent page: the form's own token is used up here (replays find nothing).
 				if (!(await takeConsent(deps, session!, fields.consent, String(fields.request ?? ''))))
 					throw new AppError('FORBIDDEN', 'This consent page has expired or was already answered. Start again from the app.')
-				const params = new URLSearchParams(String(fields.request ?? ''))
+				const params = authorizationParams(new URLSearchParams(String(fields.request ?? '')))
 				let target
 				try {
 					target = await trustedTarget(deps, params)
