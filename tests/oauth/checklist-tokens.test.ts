@@ -58,7 +58,7 @@ describe('D. token endpoint: authorization_code', () => {
 			formPost(ctx, '/oauth/token', { grant_type: 'authorization_code', code: c.code, code_verifier: c.verifier, client_id: client.client_id, ...redirect })
 		for (const sent of [null, '']) {
 			// Left out at the token endpoint too, or sent empty (RFC 6749 §3.2: the same as left out).
-			for (const redirect of [{}, { redirect_uri: '' }]) {
+			for (const redirect of [{}, { redirect_uri: '' }] as Record<string, string>[]) {
 				const res = await token(await codeFor(sent), redirect)
 				expect({ sent, redirect, status: res.status, error: res.json.error }).toEqual({ sent, redirect, status: 200, error: undefined })
 				expect(res.json.access_token).toMatch(/^bl_at_/)
