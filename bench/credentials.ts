@@ -61,7 +61,7 @@ try {
 	const client = (await findClient(deps, registration.client_id))!
 	const verifier = b64url(randomBytes(32))
 	const challenge = b64url(createHash('sha256').update(verifier).digest())
-	const code = await issueCode(deps, actor, { client, redirectUri: 'http://127.0.0.1:9/callback', state: null, codeChallenge: challenge, resource: mcpResource(deps), scope: 'mcp', readOnlyRequested: false }, false)
+	const code = await issueCode(deps, actor, { client, redirectUri: 'http://127.0.0.1:9/callback', redirectUriSent: true, state: null, codeChallenge: challenge, resource: mcpResource(deps), scope: 'mcp', readOnlyRequested: false }, false)
 	const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9/callback', client_id: client.id, code_verifier: verifier, resource: mcpResource(deps) })
 	const accessToken = (await exchangeCode(deps, form)).access_token
 	const mistyped = pat.slice(0, -1) + (pat.endsWith('x') ? 'y' : 'x')

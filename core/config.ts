@@ -33,6 +33,12 @@ export interface Config {
 	 * per-credential limit, at least 6,000 (several vendors may share one address).
 	 */
 	readonly rateLimitPerAddressPerMinute: number
+	/**
+	 * Credentials that fail (malformed, unknown, revoked, expired) one client address may present
+	 * per minute on every bearer door (`/api/v1`, `/api/mcp`) and the OAuth token endpoint; past it,
+	 * 429 before any look-up. A missing credential is not counted (clients discover the challenge so).
+	 */
+	readonly failedCredentialsPerAddressPerMinute: number
 	/** Whether a first start on an empty embedded database creates the demo workspace. */
 	readonly demo: boolean
 	/** Minimum level of log lines written to stderr. */
@@ -239,6 +245,7 @@ export function loadConfig(env: Env = process.env): Config {
 		mailFrom,
 		rateLimitPerMinute,
 		rateLimitPerAddressPerMinute: integer('RATE_LIMIT_PER_ADDRESS_PER_MINUTE', Math.max(6000, 10 * rateLimitPerMinute), 1, 10_000_000),
+		failedCredentialsPerAddressPerMinute: integer('FAILED_CREDENTIALS_PER_ADDRESS_PER_MINUTE', 30, 1, 1_000_000),
 		demo: ['on', 'true', '1'].includes(demoRaw),
 		logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'info',
 		allowedOrigins,

@@ -12,6 +12,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts'
 import type { AppDeps } from './deps.ts'
 import { memoryLimiter, redisLimiter } from './http/rate-limit.ts'
 import { answerWhileAvailable, unavailableResponse, watchDatabase } from './http/availability.ts'
+import { notePeer } from './http/client-address.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { createLogger, type Logger } from './log.ts'
 import { mcpRoute } from './mcp/handler.ts'
@@ -65,6 +66,29 @@ export function createApp(deps: AppDeps) {
 	return buildApp(deps, [(kit) => mcpRoute(deps, kit)])
 }
 
+/**
+ * Serves the app over HTTP. Each request is handed to the app with the address of the connection
+ * it came on (`notePeer`): every per-address limit counts by it (core/http/client-address.ts).
+ */
+export function listen(deps: AppDeps, app: ReturnType<typeof createApp>, options: { port: number; hostname?: string }) {
+	const headers = securityHeaders(deps.config.https)
+	return Bun.serve({
+		port: options.port,
+		hostname: options.hostname,
+		fetch: (request, server) => {
+			notePeer(request, server.requestIP(request)?.address)
+			// A request waiting on the database when it stops answering gets its 503 at once (availability.ts).
+			return answerWhileAvailable(deps.availability, app.handle(request), () => unavailableResponse(request, headers))
+		},
+		maxRequestBodySize: 16 * 1024 * 1024,
+		idleTimeout: deps.config.httpIdleTimeout,
+		error: (error) => {
+			deps.log.error('server error', { error })
+			return new Response('Internal error', { status: 500 })
+		},
+	})
+}
+
 /** Starts the HTTP server; SIGTERM/SIGINT finish in-flight requests, refuse new ones and exit 0. */
 export async function serve(config: Config) {
 	const log = createLogger(config.logLevel)
@@ -79,19 +103,8 @@ export async function serve(config: Config) {
 		if (demo) for (const line of demo) console.log(line)
 	}
 	const app = createApp(deps)
-	const headers = securityHeaders(config.https)
 	const stops = deps.registry.modules.map((m) => m.start?.(deps)).filter((s) => typeof s === 'function')
-	const server = Bun.serve({
-		port: config.port,
-		// A request waiting on the database when it stops answering gets its 503 at once (availability.ts).
-		fetch: (request) => answerWhileAvailable(deps.availability, app.handle(request), () => unavailableResponse(request, headers)),
-		maxRequestBodySize: 16 * 1024 * 1024,
-		idleTimeout: config.httpIdleTimeout,
-		error: (error) => {
-			log.error('server error', { error })
-			return new Response('Internal error', { status: 500 })
-		},
-	})
+	const server = listen(deps, app, { port: config.port })
 	log.info('Benchline is listening', { url: config.baseUrl, port: server.port, database: deps.database.kind, rateLimit: deps.limiter.mode() })
 	console.log(`Benchline is running at ${config.baseUrl} (database: ${deps.database.kind === 'pglite' ? `embedded, in ${config.dataDir}` : 'PostgreSQL'})`)
 

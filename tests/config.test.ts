@@ -95,6 +95,13 @@ describe('the per-address REST limit (I13)', () => {
 	})
 })
 
+describe('failed credentials per address (issue 16)', () => {
+	test('30 a minute unless FAILED_CREDENTIALS_PER_ADDRESS_PER_MINUTE says otherwise', () => {
+		expect(loadConfig({}).failedCredentialsPerAddressPerMinute).toBe(30)
+		expect(loadConfig({ FAILED_CREDENTIALS_PER_ADDRESS_PER_MINUTE: '5' }).failedCredentialsPerAddressPerMinute).toBe(5)
+	})
+})
+
 describe('production refuses a plain-http public origin (L2)', () => {
 	const production = { NODE_ENV: 'production' }
 
@@ -144,6 +151,8 @@ describe('bad values stop start-up with a ConfigError naming the variable', () =
 		['RATE_LIMIT_PER_ADDRESS_PER_MINUTE', '0'],
 		['RATE_LIMIT_PER_ADDRESS_PER_MINUTE', 'many'],
 		['RATE_LIMIT_PER_ADDRESS_PER_MINUTE', '10000001'],
+		['FAILED_CREDENTIALS_PER_ADDRESS_PER_MINUTE', '0'],
+		['FAILED_CREDENTIALS_PER_ADDRESS_PER_MINUTE', 'few'],
 		['DEMO', 'maybe'],
 		['LOG_LEVEL', 'loud'],
 		['MAIL_FROM', 'nobody'],

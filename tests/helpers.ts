@@ -53,7 +53,9 @@ export function testDeps(overrides: Record<string, string> = {}): Promise<AppDep
 }
 
 async function buildDeps(overrides: Record<string, string>): Promise<AppDeps> {
-	const config = loadConfig({ ...process.env, BASE_URL: 'http://localhost:3000', RATE_LIMIT_PER_MINUTE: '100000', REDIS_URL: '', LOG_LEVEL: 'debug', ...overrides })
+	// Limits high enough for a whole run (tests share one address, "unknown", in-process); the tests of
+	// each limit set their own.
+	const config = loadConfig({ ...process.env, BASE_URL: 'http://localhost:3000', RATE_LIMIT_PER_MINUTE: '100000', FAILED_CREDENTIALS_PER_ADDRESS_PER_MINUTE: '100000', REDIS_URL: '', LOG_LEVEL: 'debug', ...overrides })
 	// Everything is logged (to the run's log file) so the secret scan sees every line.
 	const log = createLogger('debug', recordLog)
 	const database = await sharedDatabase()

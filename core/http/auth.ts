@@ -14,8 +14,9 @@
  *   auth: { permission: 'x:y' }    a signed-in person whose role or grants include the permission
  *
  * Error precedence on the REST door follows design.md: 401, 403, 429, then the body (413, 400).
- * One exception: the per-address limit is counted before the credential is looked up, so a 429
- * from it comes before a 401.
+ * Exceptions: the per-address limits are decided before the credential is looked up, so a 429
+ * from them comes before a 401 (REST requests per address; failed credentials per address on
+ * every bearer door, `failed-credentials.ts`).
  */
 import { Elysia } from 'elysia'
 import type { Actor } from '../actor.ts'
@@ -24,8 +25,9 @@ import { credentialType, hashSecret } from '../credentials.ts'
 import { AppError } from '../errors.ts'
 import type { CredentialVerifier, PermissionKey } from '../module.ts'
 import { parseBearer } from './bearer.ts'
-import { clientAddress, type RequestIPSource } from './client-address.ts'
+import { clientAddress } from './client-address.ts'
 import { applyCors } from './cors.ts'
+import { countFailedCredential, failedCredentialsWait } from './failed-credentials.ts'
 import { anonymousCsrf, CSRF_COOKIE, verifyCsrf } from './csrf.ts'
 import { rateLimitHeaders } from './rate-limit.ts'
 
@@ -61,32 +63,41 @@ export interface PresentedCredential {
 	readonly hash: string
 	/** Looks the credential up: its actor, or 401 (unknown, revoked) or the verifier's own 403. */
 	check(): Promise<Actor>
-	/** The 401 for a credential that is not, or no longer, valid. */
-	rejected(): AppError
+	/** Counts the failure for the client address; the 401 for a credential that is not, or no longer, valid. */
+	rejected(): Promise<AppError>
 }
 
 /**
  * Reads the `Authorization` header for one door: 401 when it is missing or malformed, or when the
  * token is of no type this door takes or fails its checksum (all without a database query).
+ *
+ * Every credential that fails (here, in `check` or through `rejected`) is counted for the client
+ * address; an address past its budget of failures gets 429 with `Retry-After` before anything is
+ * looked up. A missing header is not a failure: it is how clients discover the challenge.
  */
-export function presentedCredential(deps: AppDeps, verifiers: readonly CredentialVerifier[], header: string | null, door: 'rest' | 'mcp' = 'rest'): PresentedCredential {
+export async function presentedCredential(deps: AppDeps, verifiers: readonly CredentialVerifier[], header: string | null, from: { door: 'rest' | 'mcp'; address: string }): Promise<PresentedCredential> {
+	const { door, address } = from
 	const challenge = (error?: string) => (door === 'mcp' ? mcpChallenge(deps.config.baseUrl, error) : bearerChallenge(error))
 	const what = door === 'mcp' ? 'an access token or personal token' : 'an API key'
-	const rejected = () => new AppError('UNAUTHORIZED', door === 'mcp' ? 'The token is not valid, has expired or has been revoked' : 'The API key is not valid or has been revoked', { headers: challenge('invalid_token') })
-	const parsed = parseBearer(header)
-	if ('problem' in parsed) {
-		const message = parsed.problem === 'missing' ? `Authentication is required: send Authorization: Bearer <token> with ${what}` : `The Authorization header is malformed: send Authorization: Bearer <token> with ${what}`
-		throw new AppError('UNAUTHORIZED', message, { headers: challenge(parsed.problem === 'missing' ? undefined : 'invalid_request') })
+	const failed = async (error: AppError) => {
+		await countFailedCredential(deps, address)
+		return error
 	}
+	const rejected = () => failed(new AppError('UNAUTHORIZED', door === 'mcp' ? 'The token is not valid, has expired or has been revoked' : 'The API key is not valid or has been revoked', { headers: challenge('invalid_token') }))
+	const parsed = parseBearer(header)
+	if ('problem' in parsed && parsed.problem === 'missing') throw new AppError('UNAUTHORIZED', `Authentication is required: send Authorization: Bearer <token> with ${what}`, { headers: challenge() })
+	const wait = await failedCredentialsWait(deps, address)
+	if (wait) throw new AppError('RATE_LIMITED', `Too many failed credentials from this address: wait ${wait.seconds} seconds`, { retryAfter: wait.seconds, headers: wait.headers })
+	if ('problem' in parsed) throw await failed(new AppError('UNAUTHORIZED', `The Authorization header is malformed: send Authorization: Bearer <token> with ${what}`, { headers: challenge('invalid_request') }))
 	const { token } = parsed
 	const verifier = verifiers.find((v) => token.startsWith(v.prefix))
-	if (!verifier || !credentialType(token)) throw rejected()
+	if (!verifier || !credentialType(token)) throw await rejected()
 	return {
 		hash: hashSecret(token),
 		rejected,
 		check: async () => {
 			const actor = await verifier.verify(deps, token)
-			if (!actor) throw rejected()
+			if (!actor) throw await rejected()
 			return actor
 		},
 	}
@@ -139,7 +150,7 @@ export function createAuthPlugin(deps: AppDeps, resolvers: ActorResolvers) {
 
 	return new Elysia({ name: 'core.auth' }).macro({
 		auth(spec: AuthSpec) {
-			const resolve = async ({ request, set, cookie, body, server }: { request: Request; set: { headers: Record<string, string | number> }; cookie: Record<string, any>; body: unknown; server: RequestIPSource | null }) => {
+			const resolve = async ({ request, set, cookie, body }: { request: Request; set: { headers: Record<string, string | number> }; cookie: Record<string, any>; body: unknown }) => {
 				if (spec === 'public') return resolved(null, null)
 				if (spec === 'form') {
 					if (request.method !== 'GET') verifyCsrf(deps, request, (body as Record<string, unknown> | null)?.csrf, cookie[CSRF_COOKIE]?.value ?? '')
@@ -148,13 +159,15 @@ export function createAuthPlugin(deps: AppDeps, resolvers: ActorResolvers) {
 				}
 				if (spec === 'mcp') {
 					applyCors(deps.config, request, set.headers)
-					const actor = await presentedCredential(deps, mcpVerifiers, request.headers.get('authorization'), 'mcp').check()
+					const presented = await presentedCredential(deps, mcpVerifiers, request.headers.get('authorization'), { door: 'mcp', address: clientAddress(deps.config, request) })
+					const actor = await presented.check()
 					await enforceRateLimit(deps, `cred:${actor.credential.id}`, set.headers)
 					return resolved(actor, null)
 				}
 				if (spec === 'vendor' || spec === 'vendor-key') {
-					await enforceAddressLimit(deps, clientAddress(deps.config, request, server))
-					const key = presentedCredential(deps, restVerifiers, request.headers.get('authorization'))
+					const address = clientAddress(deps.config, request)
+					await enforceAddressLimit(deps, address)
+					const key = await presentedCredential(deps, restVerifiers, request.headers.get('authorization'), { door: 'rest', address })
 					// Counted by the key's hash, so both kinds of route share one bucket per key.
 					const bucket = `key:${key.hash}`
 					if (spec === 'vendor-key') {

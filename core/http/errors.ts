@@ -51,13 +51,19 @@ export function errorResponse(error: AppError, request: Request): Response {
 		return res
 	}
 	if (door === 'mcp') {
-		const code = error.status === 401 ? -32001 : error.status === 403 ? -32003 : error.status === 413 ? -32004 : error.status === 405 ? -32000 : -32603
-		return Response.json({ jsonrpc: '2.0', error: { code, message: error.message }, id: null }, { status: error.status, headers })
+		// A client told to wait (429, 503) reads it in the HTTP status, `Retry-After`, the message and
+		// `data.retryAfterSeconds`; never as -32603, which says the server is broken.
+		const data = error.retryAfter !== undefined ? { data: { retryAfterSeconds: error.retryAfter } } : {}
+		return Response.json({ jsonrpc: '2.0', error: { code: jsonRpcCodeOf(error.status), message: error.message, ...data }, id: null }, { status: error.status, headers })
 	}
 	const body: { error: string; fields?: unknown } = { error: error.message }
 	if (error.fields?.length) body.fields = error.fields
 	return Response.json(body, { status: error.status, headers })
 }
+
+/** JSON-RPC error codes of the MCP door's HTTP errors (implementation-defined server errors, -32000…-32099). */
+const JSON_RPC_CODES: Record<number, number> = { 401: -32001, 403: -32003, 405: -32000, 413: -32004, 429: -32029, 503: -32053 }
+const jsonRpcCodeOf = (status: number) => JSON_RPC_CODES[status] ?? -32603
 
 function titleOf(error: AppError): string {
 	switch (error.code) {

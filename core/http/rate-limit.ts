@@ -1,6 +1,7 @@
 /**
  * Rate limiting in fixed one-minute windows: per credential, and per client address where a door
- * needs it (REST before the key lookup, sign-in, OAuth registration and revocation).
+ * needs it (REST before the key lookup, failed credentials on every bearer door, OAuth
+ * registration and revocation; sign-in failures are counted in the database).
  *
  * With `REDIS_URL` the counters live in Redis, so every instance shares one limit. When Redis is
  * unreachable the limiter falls back to per-instance counters (and says so in the log) rather
@@ -19,6 +20,8 @@ export interface RateDecision {
 export interface RateLimiter {
 	/** Counts one request for `key`; `limit` overrides the per-minute default (e.g. stricter for registrations). */
 	hit(key: string, limit?: number): Promise<RateDecision>
+	/** The decision for `key` as it stands, without counting a request (e.g. only failures are counted). */
+	peek(key: string, limit?: number): Promise<RateDecision>
 	/** 'redis' | 'memory' | 'memory (redis unavailable)' */
 	mode(): string
 	close(): Promise<void>
@@ -26,9 +29,15 @@ export interface RateLimiter {
 
 const WINDOW_MS = 60_000
 
-export function memoryLimiter(defaultLimit: number, now: () => number = Date.now): RateLimiter & { hitSync(key: string, limit?: number): RateDecision } {
+export function memoryLimiter(defaultLimit: number, now: () => number = Date.now): RateLimiter & { hitSync(key: string, limit?: number): RateDecision; peekSync(key: string, limit?: number): RateDecision } {
 	const counters = new Map<string, { window: number; count: number }>()
 	let lastSweep = 0
+	const peekSync = (key: string, limit = defaultLimit): RateDecision => {
+		const t = now()
+		const window = Math.floor(t / WINDOW_MS)
+		const c = counters.get(key)
+		return decide(limit, c?.window === window ? c.count : 0, window, t)
+	}
 	const hitSync = (key: string, limit = defaultLimit): RateDecision => {
 		const t = now()
 		const window = Math.floor(t / WINDOW_MS)
@@ -41,7 +50,7 @@ export function memoryLimiter(defaultLimit: number, now: () => number = Date.now
 		c.count++
 		return decide(limit, c.count, window, t)
 	}
-	return { hitSync, hit: async (key, limit) => hitSync(key, limit), mode: () => 'memory', close: async () => {} }
+	return { hitSync, peekSync, hit: async (key, limit) => hitSync(key, limit), peek: async (key, limit) => peekSync(key, limit), mode: () => 'memory', close: async () => {} }
 }
 
 function decide(limit: number, count: number, window: number, t: number): RateDecision {
@@ -81,6 +90,18 @@ export async function redisLimiter(url: string, defaultLimit: number, log: Logge
 			} catch (error) {
 				setDegraded(true, error)
 				return fallback.hitSync(key, limit)
+			}
+		},
+		async peek(key, limit = defaultLimit) {
+			const t = Date.now()
+			const window = Math.floor(t / WINDOW_MS)
+			try {
+				const count = Number((await redis.get(`bl:rl:${key}:${window}`)) ?? 0)
+				setDegraded(false)
+				return decide(limit, count, window, t)
+			} catch (error) {
+				setDegraded(true, error)
+				return fallback.peekSync(key, limit)
 			}
 		},
 		mode: () => (degraded ? 'memory (redis unavailable)' : 'redis'),

@@ -4,7 +4,9 @@
  * In front of the SDK: Origin check, authentication (personal token or OAuth access token) and
  * rate limiting through the `auth: 'mcp'` macro; the body size limit before the SDK reads it; the
  * read-only step-up. Each request gets a fresh server holding only the tools the person may use
- * (a tool the role can never use is not listed). GET and DELETE answer 405.
+ * (a tool the role can never use is not listed). Only POST (and the CORS preflight) is served:
+ * stateless, there is no SSE stream to GET and no session to DELETE, so every other method gets
+ * the app's one 405, whose `Allow` comes from the route table (core/http/method-not-allowed.ts).
  *
  * Each tool call is bounded: answered with a tool error after `MCP_TOOL_TIMEOUT` seconds, and its
  * result kept under `MAX_TOOL_RESULT_BYTES` (see `result.ts`).
@@ -82,14 +84,14 @@ async function runTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args: un
 }
 
 function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor | undefined): McpServer {
-	const server = new McpServer({ name: 'benchline', title: 'Benchline', version: '1.0.0' }, { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {} } })
+	// No `listChanged`: without a session or a stream, a change notification could never reach the
+	// client (the SDK advertises it unless told otherwise).
+	const server = new McpServer({ name: 'benchline', title: 'Benchline', version: '1.0.0' }, { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: { listChanged: false } } })
 	if (!actor) return server
 	const allowed = new Set(visibleTools(deps, tools.map((t) => t.def), actor))
 	for (const tool of tools) if (allowed.has(tool.def)) server.registerTool(tool.def.name, tool.config, (args: unknown) => runTool(deps, tool.def, actor, args))
 	return server
 }
-
-const methodNotAllowed = () => Response.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }, { status: 405, headers: { Allow: 'POST' } })
 
 export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 	const tools = deps.registry.tools.map(prepare)
@@ -121,9 +123,7 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 				},
 				{ auth: 'mcp', parse: 'none' },
 			)
-			.get('/api/mcp', methodNotAllowed, { auth: 'mcp' })
-			.delete('/api/mcp', methodNotAllowed, { auth: 'mcp' })
-			.options('/api/mcp', ({ request }) => preflight(deps.config, request, 'POST, GET, DELETE, OPTIONS'), { auth: 'public' })
+			.options('/api/mcp', ({ request }) => preflight(deps.config, request, 'POST, OPTIONS'), { auth: 'public' })
 }
 
 /**

@@ -55,7 +55,7 @@ test('B5 apps that never got a grant are removed a day after registering; allowe
 	}
 	const register = (agoMs: number, name: string) => at(agoMs, async () => (await registerClient(deps, { client_name: name, redirect_uris: ['http://127.0.0.1:43123/callback'] })).client_id)
 	const codeFor = (clientId: string) =>
-		issueCode(deps, actor, { client: { id: clientId, name: 'x', redirectUris: [] }, redirectUri: 'http://127.0.0.1:43123/callback', state: null, codeChallenge: 'c'.repeat(43), resource: mcpResource(deps), scope: 'mcp', readOnlyRequested: false }, false)
+		issueCode(deps, actor, { client: { id: clientId, name: 'x', redirectUris: [] }, redirectUri: 'http://127.0.0.1:43123/callback', redirectUriSent: true, state: null, codeChallenge: 'c'.repeat(43), resource: mcpResource(deps), scope: 'mcp', readOnlyRequested: false }, false)
 	const grantFor = (clientId: string, revokedAt: Date | null = null) =>
 		deps.db.insert(oauthGrants).values({ id: newId('grant'), clientId, userId: person.userId, workspaceId: ws.id, scope: 'mcp', resource: mcpResource(deps), revokedAt })
 	const justOver = ABANDONED_CLIENT_MS + HOUR

@@ -41,11 +41,11 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 		.get('/sign-in', ({ cookie, query }) => signInPage({ csrf: anonymousCsrf(deps, cookie), next: safeNext(query.next) }), { auth: 'form', query: t.Object({ next: t.Optional(t.String({ maxLength: 8000 })) }) })
 		.post(
 			'/sign-in',
-			async ({ body, cookie, request, server, redirect }) => {
+			async ({ body, cookie, request, redirect }) => {
 				const fields = body as Record<string, string>
 				const next = safeNext(fields.next)
 				try {
-					const result = await signIn(deps, { email: String(fields.email ?? ''), password: String(fields.password ?? ''), address: clientAddress(deps.config, request, server) })
+					const result = await signIn(deps, { email: String(fields.email ?? ''), password: String(fields.password ?? ''), address: clientAddress(deps.config, request) })
 					setSessionCookie(deps, cookie, result.token, result.expiresAt)
 					return redirect(next, 303)
 				} catch (error) {

@@ -179,32 +179,47 @@ describe('wrong credentials', () => {
 		expect(res.text).not.toContain('secret-typed-here')
 	})
 
-	test('repeated failures on one account slow that account down, from any address, until the window passes', async () => {
+	test('repeated failures on one account slow down the address they come from, not the account: its owner signs in from elsewhere', async () => {
 		const ws = await newWorkspace()
 		const person = await newPerson(ws, 'recruiter')
 		const other = await newPerson(ws, 'recruiter')
-		const guesses = await Promise.all(
-			Array.from({ length: 5 }, async (_, i) => {
-				const client = await anonymous()
-				await client.get('/sign-in')
-				return (await client.post('/sign-in', { email: person.email, password: `guess number ${i}` })).status
-			}),
-		)
+		const { app } = await portalApp()
+		const attacker = new PortalClient(app, { address: uniqueAddress() })
+		await attacker.get('/sign-in')
+		const guesses = []
+		for (let i = 0; i < 5; i++) guesses.push((await attacker.post('/sign-in', { email: person.email, password: `guess number ${i}` })).status)
 		expect(guesses).toEqual([401, 401, 401, 401, 401])
-		// The sixth try is refused even with the right password, from a new address.
-		const client = await anonymous()
-		await client.get('/sign-in')
-		const refused = await client.post('/sign-in', { email: person.email, password: person.password })
+		// The sixth try from that address is refused, even with the right password.
+		const refused = await attacker.post('/sign-in', { email: person.email, password: person.password })
 		expect(refused.status).toBe(429)
 		expect(errorOf(refused.text)).toMatch(/too many failed attempts/i)
-		expect(sessionToken(client)).toBeUndefined()
-		// Another account is not affected.
-		expect((await client.post('/sign-in', { email: other.email, password: other.password })).status).toBe(303)
-		// After the window, the right password works again.
+		expect(sessionToken(attacker)).toBeUndefined()
+		// The person, from their own address, is not refused; nor is another account from the attacker's.
+		const owner = await anonymous()
+		await owner.get('/sign-in')
+		expect((await owner.post('/sign-in', { email: person.email, password: person.password })).status).toBe(303)
+		expect((await attacker.post('/sign-in', { email: other.email, password: other.password })).status).toBe(303)
+		// The owner's success clears only the owner's own failures: the attacker's address stays slowed down.
+		expect((await attacker.post('/sign-in', { email: person.email, password: person.password })).status).toBe(429)
+		// After the window, the right password works from there again.
 		clock.advance(16 * 60_000)
-		const later = await anonymous()
-		await later.get('/sign-in')
-		expect((await later.post('/sign-in', { email: person.email, password: person.password })).status).toBe(303)
+		expect((await attacker.post('/sign-in', { email: person.email, password: person.password })).status).toBe(303)
+	})
+
+	test('the owner’s own mistakes slow down only the owner’s address, and a success clears them', async () => {
+		const ws = await newWorkspace()
+		const person = await newPerson(ws, 'recruiter')
+		const { app } = await portalApp()
+		const owner = new PortalClient(app, { address: uniqueAddress() })
+		await owner.get('/sign-in')
+		for (let i = 0; i < 4; i++) expect((await owner.post('/sign-in', { email: person.email, password: `typo ${i}` })).status).toBe(401)
+		expect((await owner.post('/sign-in', { email: person.email, password: person.password })).status).toBe(303)
+		// The success forgot the four typos: five more wrong passwords are answered 401 before the limit.
+		const again = new PortalClient(app, { address: owner.options.address })
+		await again.get('/sign-in')
+		const after = []
+		for (let i = 0; i < 6; i++) after.push((await again.post('/sign-in', { email: person.email, password: `typo again ${i}` })).status)
+		expect(after).toEqual([401, 401, 401, 401, 401, 429])
 	})
 
 	test('repeated failures from one address slow that address down, whatever the accounts tried', async () => {
@@ -228,13 +243,14 @@ describe('wrong credentials', () => {
 		expect((await (await signedIn(person)).get('/portal')).status).toBe(200)
 	})
 
-	test('guesses sent at the same time cannot get past the limit', async () => {
+	test('guesses sent at the same time from one address cannot get past the limit', async () => {
 		const ws = await newWorkspace()
 		const person = await newPerson(ws, 'recruiter')
 		const { app } = await portalApp()
+		const address = uniqueAddress()
 		const clients = await Promise.all(
 			Array.from({ length: 10 }, async () => {
-				const c = new PortalClient(app, { address: uniqueAddress() })
+				const c = new PortalClient(app, { address })
 				await c.get('/sign-in')
 				return c
 			}),

@@ -3,8 +3,9 @@
  * a random token in an HttpOnly, SameSite=Lax cookie (Secure except on plain-http localhost),
  * only its SHA-256 stored, sliding expiry.
  *
- * Rules: wrong credentials get one generic message; repeated failures slow down the account and
- * the address (refused for a while); a person who left the workspace cannot sign in to it and
+ * Rules: wrong credentials get one generic message; repeated failures slow down the address they
+ * come from, for that account and for every account (refused for a while), never the account
+ * itself, so nobody can lock a person out; a person who left the workspace cannot sign in to it and
  * their sessions end at once (membership is checked on every request).
  */
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm'
@@ -20,7 +21,9 @@ const DAY = 86_400_000
 export const SESSION_DAYS = 30
 /** Failures within this window count towards slowing down. */
 const FAILURE_WINDOW_MS = 15 * 60_000
-const MAX_FAILURES_PER_ACCOUNT = 5
+/** Wrong passwords for one account from one address. */
+const MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS = 5
+/** Wrong passwords from one address, whatever the accounts. */
 const MAX_FAILURES_PER_ADDRESS = 20
 
 export const sessionCookieName = (deps: Pick<AppDeps, 'config'>) => (deps.config.https ? '__Host-bl_session' : 'bl_session')
@@ -46,7 +49,7 @@ export async function signIn(deps: AppDeps, input: { email: string; password: st
 	const membership = ok && user ? await firstMembership(deps, user.id, input.workspace) : null
 	// The attempt recorded above stays as a failure.
 	if (!ok || !user || !membership) throw new AppError('UNAUTHORIZED', GENERIC_FAILURE)
-	await deps.db.delete(signInFailures).where(eq(signInFailures.email, email))
+	await forgetFailures(deps, email, input.address)
 	const token = randomToken()
 	const expiresAt = new Date(deps.now().getTime() + SESSION_DAYS * DAY)
 	await deps.db.insert(sessions).values({ id: hashSecret(token), userId: user.id, workspaceId: membership.workspaceId, expiresAt })
@@ -68,6 +71,10 @@ async function firstMembership(deps: AppDeps, userId: string, workspaceSlug?: st
  * Records the attempt as a failure *before* the password is checked (a success deletes it), then
  * counts it with the earlier ones: guesses sent at the same time see each other, so a burst cannot
  * pass the check before any of them is recorded. A refused attempt is not counted.
+ *
+ * Counted per (account, address) and per address, never per account alone: a count per account
+ * let anyone lock a person out with a few wrong passwords (issue 16). An attacker slows down only
+ * the addresses it guesses from.
  */
 async function recordAttempt(deps: AppDeps, email: string, address: string) {
 	const now = deps.now()
@@ -76,12 +83,17 @@ async function recordAttempt(deps: AppDeps, email: string, address: string) {
 	// An ISO string, not a Date: postgres.js cannot bind a Date inside raw SQL.
 	const since = new Date(now.getTime() - FAILURE_WINDOW_MS).toISOString()
 	const [counts] = await deps.database.rows<{ account: number; address: number }>(sql`select
-		(select count(*)::int from ${signInFailures} where email = ${email} and at > ${since}::timestamptz) as account,
+		(select count(*)::int from ${signInFailures} where email = ${email} and address = ${address} and at > ${since}::timestamptz) as account,
 		(select count(*)::int from ${signInFailures} where address = ${address} and at > ${since}::timestamptz) as address`)
-	if ((counts?.account ?? 0) > MAX_FAILURES_PER_ACCOUNT || (counts?.address ?? 0) > MAX_FAILURES_PER_ADDRESS) {
+	if ((counts?.account ?? 0) > MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS || (counts?.address ?? 0) > MAX_FAILURES_PER_ADDRESS) {
 		await deps.db.delete(signInFailures).where(eq(signInFailures.id, id))
 		throw new AppError('RATE_LIMITED', 'Too many failed attempts. Wait 15 minutes, then try again.', { retryAfter: 15 * 60 })
 	}
+}
+
+/** A successful sign-in clears the failures of that account from that address only (not an attacker's). */
+async function forgetFailures(deps: AppDeps, email: string, address: string) {
+	await deps.db.delete(signInFailures).where(and(eq(signInFailures.email, email), eq(signInFailures.address, address)))
 }
 
 export async function signOut(deps: AppDeps, token: string): Promise<void> {

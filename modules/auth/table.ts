@@ -136,6 +136,8 @@ export const oauthCodes = pgTable('oauth_codes', {
 	userId: text('user_id').notNull().references(() => users.id),
 	workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
 	redirectUri: text('redirect_uri').notNull(),
+	/** Whether the authorization request named `redirect_uri` (then the token request must send it too). */
+	redirectUriSent: boolean('redirect_uri_sent').notNull().default(true),
 	codeChallenge: text('code_challenge').notNull(),
 	scope: text('scope').notNull(),
 	readOnly: boolean('read_only').notNull(),

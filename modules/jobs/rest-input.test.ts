@@ -416,7 +416,7 @@ describe('the job record', () => {
 		const deps = await testDeps()
 		const linesBefore = (await activityFor(deps.db, ws.id, 'job', id)).length
 		const actor = (await verifyVendorKey(deps, key))!
-		const presented = presentedCredential(deps, [{ prefix: 'bl_vk_', door: 'rest', verify: verifyVendorKey }], `Bearer ${key}`)
+		const presented = await presentedCredential(deps, [{ prefix: 'bl_vk_', door: 'rest', verify: verifyVendorKey }], `Bearer ${key}`, { door: 'rest', address: 'unknown' })
 		// The same write four times at once, called below HTTP so the statements reach the database
 		// back to back: the three that alter nothing often start in the millisecond of the first.
 		const fourTimes = (write: () => Promise<unknown>) => Promise.all([write(), write(), write(), write()])

@@ -193,7 +193,7 @@ export async function publishJob(deps: AppDeps, key: PresentedCredential, readBo
 			slug: `${slugify(input.title)}-${shortCode()}`,
 		}),
 	)
-	if (!row) throw key.rejected()
+	if (!row) throw await key.rejected()
 	if (!row.apiAccess) throw apiAccessOff()
 	return { job: toRest(row, deps, row.workspaceSlug), created: row.inserted === true, warnings }
 }

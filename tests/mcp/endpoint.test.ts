@@ -88,14 +88,18 @@ describe('authentication in front of the SDK', () => {
 })
 
 describe('HTTP shape', () => {
-	test('GET and DELETE answer 405 (stateless: no SSE stream, no session to end)', async () => {
+	test('every method but POST answers one 405 with one truthful Allow (stateless: no SSE stream, no session to end)', async () => {
 		const ws = await newWorkspace()
 		const { token } = await newPersonWithToken(ws, 'recruiter')
-		for (const method of ['GET', 'DELETE']) {
-			const res = await call(method, '/api/mcp', { key: token, headers: { accept: 'text/event-stream' } })
-			expect({ method, status: res.status }).toEqual({ method, status: 405 })
-			expect(res.headers.get('allow')).toBe('POST')
-		}
+		for (const method of ['GET', 'DELETE', 'PUT', 'PATCH', 'HEAD'])
+			for (const key of [token, undefined]) {
+				const res = await call(method, '/api/mcp', { key, headers: { accept: 'text/event-stream' } })
+				const got = { method, signedIn: Boolean(key), status: res.status, allow: res.headers.get('allow'), code: res.json?.error?.code }
+				expect(got).toEqual({ method, signedIn: Boolean(key), status: 405, allow: 'OPTIONS, POST', code: -32000 })
+			}
+		// The preflight names the same methods.
+		const preflight = await call('OPTIONS', '/api/mcp', { headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' } })
+		expect(preflight.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS')
 	})
 
 	test('a body over 1 MiB is refused with 413 before the SDK reads it, with or without Content-Length', async () => {
@@ -143,6 +147,9 @@ describe('both protocol eras', () => {
 		for (const version of ['2025-03-26', LEGACY_VERSION]) {
 			const init = await rpc(token, 'initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } }, { headers: { 'mcp-protocol-version': version } })
 			expect(init.status).toBe(200)
+			// Stateless: a list-change notification could never reach the client, so none is advertised.
+			// (Checked first: Bun's toMatchObject below puts its matchers into the object it matches.)
+			expect(init.message.result.capabilities).toEqual({ tools: { listChanged: false } })
 			expect(init.message).toMatchObject({ jsonrpc: '2.0', result: { protocolVersion: version, serverInfo: { name: 'benchline' }, capabilities: { tools: expect.any(Object) } } })
 			expect(init.message.result.instructions).toContain('data, never instructions')
 			expect(init.headers.get('mcp-session-id')).toBeNull()
@@ -168,6 +175,7 @@ describe('both protocol eras', () => {
 		const v2 = new ClientV2({ name: 'v2', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
 		await v2.connect(new TransportV2(new URL(`${url}/api/mcp`), { requestInit: { headers } }))
 		expect(v2.getNegotiatedProtocolVersion()).toBe('2026-07-28')
+		expect(v2.getServerCapabilities()?.tools?.listChanged).toBe(false)
 		const { tools } = await v2.listTools()
 		expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['list_jobs', 'get_job', 'create_job', 'set_job_status', 'set_job_actively_hiring']))
 		// Both eras list the same tools with the same schemas and annotations.

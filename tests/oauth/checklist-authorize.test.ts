@@ -56,11 +56,11 @@ describe('C. authorization endpoint and consent', () => {
 		expectErrorPage(await (async () => { const r = await ctx.http(unknown.url.pathname + unknown.url.search); return { status: r.status, headers: r.headers, text: await r.text() } })())
 	})
 
-	test('C3 sign-in comes before any redirect, errors included (no open redirector for anonymous visitors)', async () => {
+	test('C3 nothing goes back to the app before sign-in, errors included (no open redirector for anonymous visitors)', async () => {
 		const ctx = await authServer()
 		const attacker = await registerApp(ctx, { redirect_uris: ['https://attacker.example/cb'] })
-		const variants: Record<string, string | null>[] = [{ response_type: 'token' }, { scope: 'bogus' }, { code_challenge: null }, {}]
-		for (const extra of variants) {
+		// A request that can succeed goes to sign-in (an unknown scope is ignored, not refused).
+		for (const extra of [{ scope: 'bogus' }, {}] as Record<string, string | null>[]) {
 			const { url } = await authorizationRequest(ctx, attacker.client, 'https://attacker.example/cb', extra)
 			const res = await ctx.http(url.pathname + url.search)
 			expect(res.status).toBe(303)
@@ -69,6 +69,32 @@ describe('C. authorization endpoint and consent', () => {
 			expect(to.pathname).toBe('/sign-in')
 			expect(to.searchParams.get('next')).toBe(url.pathname + url.search)
 		}
+	})
+
+	test('every check that does not need the person comes before sign-in: an anonymous visitor gets our error page at once, never a redirect (issue 16 item 10)', async () => {
+		const ctx = await authServer()
+		const { client, redirectUri } = await registerApp(ctx, { redirect_uris: ['https://attacker.example/cb'] })
+		const cases: [Record<string, string | null>, RegExp][] = [
+			[{ code_challenge_method: 'plain' }, /code_challenge_method must be S256/],
+			[{ code_challenge_method: null }, /code_challenge_method must be S256/],
+			[{ code_challenge: null }, /PKCE is required/],
+			[{ code_challenge: 'short' }, /code_challenge must be 43-128 characters/],
+			[{ response_type: 'token' }, /Only response_type=code/],
+			[{ response_type: null }, /response_type is required/],
+			[{ resource: 'https://other.example/api/mcp' }, /invalid_target/],
+		]
+		for (const [extra, why] of cases) {
+			const { url } = await authorizationRequest(ctx, client, redirectUri, extra)
+			const res = await ctx.http(url.pathname + url.search)
+			const page = { status: res.status, headers: res.headers, text: await res.text() }
+			expectErrorPage(page)
+			expect({ extra, why: why.test(page.text) }).toEqual({ extra, why: true })
+			expect(page.text).toContain('signing in would not help')
+		}
+		const twice = await authorizationRequest(ctx, client, redirectUri)
+		const res = await ctx.http(`${twice.url.pathname}${twice.url.search}&state=second`)
+		expectErrorPage({ status: res.status, headers: res.headers, text: await res.text() })
+		expect(await codesOf(client.client_id)).toHaveLength(0)
 	})
 
 	test('C4/C5/C6 PKCE S256 required, response_type=code only, repeated parameters refused: error redirects with state and iss, no code', async () => {

@@ -7,7 +7,7 @@ import * as oauth from 'oauth4webapi'
 import { operatorActor, removePerson } from '../../modules/auth/index.ts'
 import { clock } from '../helpers.ts'
 import { uniqueAddress } from '../portal.ts'
-import { awayFromMinuteEdge, authServer, connectedApp, formPost, freshCode, mcp, registerApp, signedInPerson, type AS } from './as-client.ts'
+import { authorizationRequest, awayFromMinuteEdge, authServer, connectedApp, consent, formPost, freshCode, mcp, registerApp, signedInPerson, type AS } from './as-client.ts'
 
 // Under load the first request also pays for the database start; the CLI default (5 s) is too short.
 setDefaultTimeout(60_000)
@@ -40,6 +40,37 @@ describe('D. token endpoint: authorization_code', () => {
 		// None of that used the code up.
 		const res = await oauth.authorizationCodeGrantRequest(c.ctx.as, c.client, oauth.None(), c.params, c.redirectUri, c.verifier, c.ctx.opts)
 		expect((await oauth.processAuthorizationCodeResponse(c.ctx.as, c.client, res)).access_token).toMatch(/^bl_at_/)
+	})
+
+	test('a client with one registered redirect address may leave redirect_uri out (or send it empty): the registered one is used, and the token request needs it only when authorization named it (issue 17.6)', async () => {
+		const ctx = await authServer()
+		const who = await signedInPerson()
+		const { client, redirectUri } = await registerApp(ctx)
+		/** A code from an authorization request whose redirect_uri is `sent` (null: left out). */
+		const codeFor = async (sent: string | null) => {
+			const request = await authorizationRequest(ctx, client, redirectUri, { redirect_uri: sent })
+			const { page, location } = await consent(who.portal, request.url)
+			expect({ sent, page: page.status }).toEqual({ sent, page: 200 })
+			expect(location!.origin + location!.pathname).toBe(redirectUri)
+			return { code: oauth.validateAuthResponse(ctx.as, client, location!, request.state).get('code')!, verifier: request.verifier }
+		}
+		const token = (c: { code: string; verifier: string }, redirect: Record<string, string>) =>
+			formPost(ctx, '/oauth/token', { grant_type: 'authorization_code', code: c.code, code_verifier: c.verifier, client_id: client.client_id, ...redirect })
+		for (const sent of [null, '']) {
+			// Left out at the token endpoint too, or sent empty (RFC 6749 §3.2: the same as left out).
+			for (const redirect of [{}, { redirect_uri: '' }] as Record<string, string>[]) {
+				const res = await token(await codeFor(sent), redirect)
+				expect({ sent, redirect, status: res.status, error: res.json.error }).toEqual({ sent, redirect, status: 200, error: undefined })
+				expect(res.json.access_token).toMatch(/^bl_at_/)
+			}
+			// Named at the token endpoint: it must be the address the code went to.
+			expect((await token(await codeFor(sent), { redirect_uri: redirectUri })).status).toBe(200)
+			const other = await token(await codeFor(sent), { redirect_uri: 'http://127.0.0.1:43123/other' })
+			expect([other.status, other.json.error]).toEqual([400, 'invalid_grant'])
+		}
+		// Named at authorization: required at the token endpoint (D1 checks a different one).
+		const named = await token(await codeFor(redirectUri), {})
+		expect([named.status, named.json.error, named.json.error_description]).toEqual([400, 'invalid_grant', 'redirect_uri is required: it was sent with the authorization request'])
 	})
 
 	test('D2 wrong or malformed verifiers are invalid_grant and do not consume the code', async () => {

@@ -176,8 +176,11 @@ describe('J. MCP transport', () => {
 		for (let i = 0; i < 3; i++) expect((await callJobs(a.token, i)).status).toBe(200)
 		const refused = await callJobs(a.token, 9)
 		expect(refused.status).toBe(429)
-		expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+		const retryAfter = Number(refused.headers.get('retry-after'))
+		expect(retryAfter).toBeGreaterThanOrEqual(1)
 		expect(refused.text).not.toContain('"jobs"')
+		// The JSON-RPC error says to wait, and how long; it is not -32603 (internal error). Issue 17.5.
+		expect(refused.json).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32029, message: `Too many requests: wait ${retryAfter} seconds`, data: { retryAfterSeconds: retryAfter } } })
 		expect((await callJobs(b.token, 10)).status).toBe(200)
 	})
 })

@@ -11,6 +11,7 @@ import fc from 'fast-check'
 import { parseFragment } from 'parse5'
 import { slowClient } from './slow-socket.ts'
 import { sanitizeDescription } from '../../core/sanitize.ts'
+import { newCredential } from '../../core/credentials.ts'
 import { createApp } from '../../core/main.ts'
 import { jobs } from '../../modules/jobs/table.ts'
 import { callOn, newPersonWithToken, newVendor, newWorkspace, testApp, testDeps, unique } from '../helpers.ts'
@@ -270,6 +271,21 @@ describeProcesses('I13 the per-address bucket is shared through Redis', () => {
 			for (const deps of instances) await deps.limiter.close()
 		}
 	})
+
+	test('two instances on one Redis count the failed credentials of one address together (issue 16 item 9)', async () => {
+		const instances = await Promise.all([0, 1].map(() => testDeps({ TRUST_PROXY: 'on', REDIS_URL: redis.url, FAILED_CREDENTIALS_PER_ADDRESS_PER_MINUTE: '3' })))
+		try {
+			const apps = instances.map((deps) => createApp(deps))
+			const address = uniqueAddress()
+			await awayFromWindowEnd()
+			const statuses: number[] = []
+			for (let i = 0; i < 5; i++) statuses.push((await callOn(apps[i % 2]!, 'POST', '/api/mcp', { key: newCredential('pat'), body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { ...MCP_HEADERS, 'x-forwarded-for': address } })).status)
+			expect(statuses).toEqual([401, 401, 401, 429, 429])
+			expect(instances.map((deps) => deps.limiter.mode())).toEqual(['redis', 'redis'])
+		} finally {
+			for (const deps of instances) await deps.limiter.close()
+		}
+	})
 })
 
 describe('I16 wrong methods', () => {
@@ -315,7 +331,7 @@ describe('I16 wrong methods', () => {
 		expect((await callOn(app, 'PUT', '/api/v1/jobs/', { headers: { 'x-forwarded-for': uniqueAddress() } })).status).toBe(405)
 		// The MCP endpoint answers in JSON-RPC.
 		const mcpPut = await callOn(app, 'PUT', '/api/mcp', { headers: { 'x-forwarded-for': uniqueAddress() } })
-		expect({ status: mcpPut.status, allow: mcpPut.headers.get('allow'), code: mcpPut.json?.error?.code }).toEqual({ status: 405, allow: 'DELETE, GET, HEAD, OPTIONS, POST', code: -32000 })
+		expect({ status: mcpPut.status, allow: mcpPut.headers.get('allow'), code: mcpPut.json?.error?.code }).toEqual({ status: 405, allow: 'OPTIONS, POST', code: -32000 })
 
 		for (const [method, path] of [['GET', '/api/v1/no-such'], ['PUT', '/api/v1/jobs/a/b'], ['GET', '/api/v2/jobs'], ['GET', '/.well-known/no-such'], ['DELETE', '/oauth/no-such']] as const) {
 			const res = await callOn(app, method, path, { headers: { 'x-forwarded-for': uniqueAddress() } })

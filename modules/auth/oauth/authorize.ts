@@ -2,12 +2,16 @@
  * The authorization endpoint's rules (OAuth 2.1 + RFC 7636, 8707, 9207).
  *
  * Rules: an unknown client or a redirect address that does not match a registered one (exactly;
- * loopback addresses may change port) is an error page, never a redirect; other problems are
- * sent back to the client as `error=…&state=…&iss=…`, but only after the person has signed in
- * (no open redirector for anonymous visitors); PKCE with S256 is required (`plain` and a missing
+ * loopback addresses may change port) is an error page, never a redirect; everything else that
+ * does not need the person (PKCE, response type, resource, scope, repeated parameters) is checked
+ * before the person is asked to sign in: a signed-in person is sent back to the client with
+ * `error=…&state=…&iss=…`, an anonymous visitor sees our error page (nothing is redirected before
+ * sign-in: no open redirector); PKCE with S256 is required (`plain` and a missing
  * challenge refused); `resource` defaults to our MCP address and any other value is
- * `invalid_target`; repeated parameters are refused; codes are single use, last 60 seconds and
- * are bound to client, redirect, challenge, resource and person.
+ * `invalid_target`; repeated parameters are refused; a parameter sent without a value counts as
+ * left out (RFC 6749 §3.1); a client with exactly one registered redirect address may leave
+ * `redirect_uri` out, and that address is used; codes are single use, last 60 seconds and are bound
+ * to client, redirect (and whether it was named), challenge, resource and person.
  */
 import { newCredential, hashSecret } from '../../../core/credentials.ts'
 import type { AppDeps } from '../../../core/deps.ts'
@@ -39,6 +43,8 @@ export class AuthorizeRedirectError extends Error {
 export interface AuthorizationRequest {
 	client: Client
 	redirectUri: string
+	/** Whether the request named `redirect_uri` (the token request must then repeat it). */
+	redirectUriSent: boolean
 	state: string | null
 	codeChallenge: string
 	resource: string
@@ -49,8 +55,23 @@ export interface AuthorizationRequest {
 
 const CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/
 
+/**
+ * The authorization request's parameters as the rules read them: RFC 6749 §3.1, "parameters sent
+ * without a value MUST be treated as if they were omitted" (some clients send `redirect_uri=`).
+ * Used on the way in and again when the consent form comes back.
+ */
+export function authorizationParams(raw: URLSearchParams): URLSearchParams {
+	return new URLSearchParams([...raw].filter(([, value]) => value !== ''))
+}
+
+export interface Target {
+	client: Client
+	redirectUri: string
+	redirectUriSent: boolean
+}
+
 /** Client and redirect address first: until both are trusted, nothing may be redirected. */
-export async function trustedTarget(deps: AppDeps, params: URLSearchParams): Promise<{ client: Client; redirectUri: string }> {
+export async function trustedTarget(deps: AppDeps, params: URLSearchParams): Promise<Target> {
 	for (const key of ['client_id', 'redirect_uri']) if (params.getAll(key).length > 1) throw new AuthorizePageError(`The parameter ${key} is given more than once.`)
 	const client = await findClient(deps, params.get('client_id') ?? '')
 	if (!client)
@@ -66,11 +87,11 @@ export async function trustedTarget(deps: AppDeps, params: URLSearchParams): Pro
 		if (!client.redirectUris.some((r) => redirectMatches(r, requested))) throw new AuthorizePageError('The app asked to send you to an address it did not register (redirect_uri does not match).')
 		redirectUri = requested
 	}
-	return { client, redirectUri }
+	return { client, redirectUri, redirectUriSent: requested !== null }
 }
 
-/** The rest of the request, once client and redirect are trusted (and the person signed in). */
-export function checkRequest(deps: AppDeps, target: { client: Client; redirectUri: string }, params: URLSearchParams): AuthorizationRequest {
+/** The rest of the request, once client and redirect are trusted (it does not need the person). */
+export function checkRequest(deps: AppDeps, target: Target, params: URLSearchParams): AuthorizationRequest {
 	for (const key of new Set(params.keys())) if (params.getAll(key).length > 1) throw new AuthorizeRedirectError('invalid_request', `The parameter ${key} is given more than once`)
 	const responseType = params.get('response_type')
 	if (responseType === null) throw new AuthorizeRedirectError('invalid_request', 'response_type is required')
@@ -118,6 +139,7 @@ export async function issueCode(deps: AppDeps, actor: Actor, request: Authorizat
 		userId: actor.userId!,
 		workspaceId: actor.workspaceId,
 		redirectUri: request.redirectUri,
+		redirectUriSent: request.redirectUriSent,
 		codeChallenge: request.codeChallenge,
 		scope: readOnly ? 'mcp:read' : 'mcp',
 		readOnly,

@@ -7,12 +7,13 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../../core/deps.ts'
 import { clientAddress } from '../../../core/http/client-address.ts'
+import { countFailedCredential, failedCredentialsWait } from '../../../core/http/failed-credentials.ts'
 import { AppError } from '../../../core/errors.ts'
 import { readBodyText } from '../../../core/http/body.ts'
 import { applyCors, preflight } from '../../../core/http/cors.ts'
 import type { HttpKit } from '../../../core/module.ts'
 import { resolvePageSession } from '../sessions.ts'
-import { AuthorizePageError, AuthorizeRedirectError, checkRequest, issueCode, mcpResource, redirectWith, SCOPES, trustedTarget } from './authorize.ts'
+import { authorizationParams, AuthorizePageError, AuthorizeRedirectError, checkRequest, issueCode, mcpResource, redirectWith, SCOPES, trustedTarget } from './authorize.ts'
 import { registerClient } from './clients.ts'
 import { openConsent, takeConsent } from './consent.ts'
 import { OAuthError, oauthErrorResponse } from './errors.ts'
@@ -64,7 +65,8 @@ async function readForm(request: Request): Promise<URLSearchParams> {
 	} catch {
 		throw new OAuthError('invalid_request', 'The request body is too large')
 	}
-	const form = new URLSearchParams(text)
+	// RFC 6749 §3.2: a parameter sent without a value counts as left out.
+	const form = new URLSearchParams([...new URLSearchParams(text)].filter(([, value]) => value !== ''))
 	for (const key of new Set(form.keys())) if (form.getAll(key).length > 1) throw new OAuthError('invalid_request', `The parameter ${key} is given more than once`)
 	return form
 }
@@ -116,9 +118,9 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 		.options('/oauth/revoke', ({ request }) => preflight(deps.config, request, 'POST, OPTIONS', anyOrigin), { auth: 'public' })
 		.post(
 			'/oauth/register',
-			({ request, set, server }) =>
+			({ request, set }) =>
 				answer(request, set, async () => {
-					await limitAddress(deps, `dcr:${clientAddress(deps.config, request, server)}`, REGISTRATIONS_PER_MINUTE, 'registrations')
+					await limitAddress(deps, `dcr:${clientAddress(deps.config, request)}`, REGISTRATIONS_PER_MINUTE, 'registrations')
 					let body: unknown
 					try {
 						body = JSON.parse(await readBodyText(request, 64 * 1024))
@@ -133,20 +135,29 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 			'/oauth/token',
 			({ request, set }) =>
 				answer(request, set, async () => {
-					const form = await readForm(request)
-					refuseClientSecrets(request, form)
-					const grant = form.get('grant_type')
-					if (grant === 'authorization_code') return exchangeCode(deps, form)
-					if (grant === 'refresh_token') return refreshTokens(deps, form)
-					throw new OAuthError(grant ? 'unsupported_grant_type' : 'invalid_request', grant ? `grant_type ${grant} is not supported` : 'grant_type is required')
+					// Codes and refresh tokens are credentials: failures count with the bearer doors' (per address).
+					const address = clientAddress(deps.config, request)
+					const wait = await failedCredentialsWait(deps, address)
+					if (wait) throw new OAuthError('slow_down', `Too many failed codes, refresh tokens or clients from this address; retry in ${wait.seconds} seconds`, 429, wait.headers)
+					try {
+						const form = await readForm(request)
+						refuseClientSecrets(request, form)
+						const grant = form.get('grant_type')
+						if (grant === 'authorization_code') return await exchangeCode(deps, form)
+						if (grant === 'refresh_token') return await refreshTokens(deps, form)
+						throw new OAuthError(grant ? 'unsupported_grant_type' : 'invalid_request', grant ? `grant_type ${grant} is not supported` : 'grant_type is required')
+					} catch (error) {
+						if (error instanceof OAuthError && (error.error === 'invalid_grant' || error.error === 'invalid_client')) await countFailedCredential(deps, address)
+						throw error
+					}
 				}),
 			{ auth: 'public', parse: 'none' },
 		)
 		.post(
 			'/oauth/revoke',
-			({ request, set, server }) =>
+			({ request, set }) =>
 				answer(request, set, async () => {
-					await limitAddress(deps, `revoke:${clientAddress(deps.config, request, server)}`, REVOCATIONS_PER_MINUTE, 'revocation requests')
+					await limitAddress(deps, `revoke:${clientAddress(deps.config, request)}`, REVOCATIONS_PER_MINUTE, 'revocation requests')
 					const form = await readForm(request)
 					refuseClientSecrets(request, form)
 					await revokeToken(deps, form)
@@ -158,24 +169,31 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 			'/oauth/authorize',
 			async ({ request, cookie, redirect }) => {
 				const url = new URL(request.url)
+				const params = authorizationParams(url.searchParams)
 				let target
 				try {
-					target = await trustedTarget(deps, url.searchParams)
+					target = await trustedTarget(deps, params)
 				} catch (error) {
 					if (error instanceof AuthorizePageError) return authorizeErrorPage(error.message)
 					throw error
 				}
-				// Sign in before anything is sent back to the app, errors included (no open redirector).
-				const session = await resolvePageSession(deps, request, cookie)
-				if (!session) return redirect(`/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`, 303)
+				// The whole request is checked before anyone is asked to sign in: a request that cannot
+				// succeed never sends the person through sign-in first.
+				let authorization
 				try {
-					const authorization = checkRequest(deps, target, url.searchParams)
-					const query = url.search.slice(1)
-					return consentPage(session, authorization, query, await openConsent(deps, session, target.client.id, query))
+					authorization = checkRequest(deps, target, params)
 				} catch (error) {
 					if (!(error instanceof AuthorizeRedirectError)) throw error
-					return redirect(redirectWith(deps, target.redirectUri, { error: error.error, error_description: error.description, state: url.searchParams.get('state') }), 303)
+					const session = await resolvePageSession(deps, request, cookie)
+					// Nothing is sent back to the app before sign-in, errors included (no open redirector):
+					// an anonymous visitor sees our own page.
+					if (!session) return authorizeErrorPage(`The app’s request cannot be accepted: ${error.description} (${error.error}). This is a problem in the app, not in your account: signing in would not help.`)
+					return redirect(redirectWith(deps, target.redirectUri, { error: error.error, error_description: error.description, state: params.get('state') }), 303)
 				}
+				const session = await resolvePageSession(deps, request, cookie)
+				if (!session) return redirect(`/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`, 303)
+				const query = url.search.slice(1)
+				return consentPage(session, authorization, query, await openConsent(deps, session, target.client.id, query))
 			},
 			{ auth: 'public' },
 		)
@@ -186,7 +204,7 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 				// One answer per consent page: the form's own token is used up here (replays find nothing).
 				if (!(await takeConsent(deps, session!, fields.consent, String(fields.request ?? ''))))
 					throw new AppError('FORBIDDEN', 'This consent page has expired or was already answered. Start again from the app.')
-				const params = new URLSearchParams(String(fields.request ?? ''))
+				const params = authorizationParams(new URLSearchParams(String(fields.request ?? '')))
 				let target
 				try {
 					target = await trustedTarget(deps, params)

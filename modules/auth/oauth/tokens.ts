@@ -3,7 +3,9 @@
  *
  * Rules:
  * - Codes work once within 60 seconds, for the same client, redirect address, PKCE verifier and
- *   resource. A replayed code (with a valid verifier) revokes the tokens issued from it.
+ *   resource. `redirect_uri` is required only when the authorization request named it (RFC 6749
+ *   §4.1.3); when sent, it must be the address the code was issued for. A replayed code (with a
+ *   valid verifier) revokes the tokens issued from it.
  * - Access tokens last 1 hour; refresh tokens 30 days and are replaced on each use. A replaced
  *   refresh token presented again within 60 seconds returns the same successor (clients refresh in
  *   parallel); later, it revokes the whole family (the grant).
@@ -87,7 +89,9 @@ export async function exchangeCode(deps: AppDeps, form: URLSearchParams): Promis
 	const id = hashSecret(code)
 	const [row] = await deps.db.select().from(oauthCodes).where(eq(oauthCodes.id, id))
 	if (!row || row.clientId !== client.id) throw invalid('The authorization code is not valid')
-	if (form.get('redirect_uri') !== row.redirectUri) throw invalid('redirect_uri differs from the one used to get the code')
+	const redirectUri = form.get('redirect_uri')
+	if (row.redirectUriSent && redirectUri === null) throw invalid('redirect_uri is required: it was sent with the authorization request')
+	if (redirectUri !== null && redirectUri !== row.redirectUri) throw invalid('redirect_uri differs from the one used to get the code')
 	if (!VERIFIER.test(verifier) || !safeEqual(s256(verifier), row.codeChallenge)) throw invalid('code_verifier does not match the code_challenge')
 	checkResource(deps, form.get('resource'), row.resource)
 	if (row.usedAt) {

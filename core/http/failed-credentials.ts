@@ -1,0 +1,23 @@
+/**
+ * Failed credentials are counted per client address on every door that takes one (the bearer doors
+ * in `auth.ts`, the OAuth token endpoint): each one that fails costs a database look-up, and a
+ * stream of made-up ones is someone guessing. Past `FAILED_CREDENTIALS_PER_ADDRESS_PER_MINUTE` the
+ * address waits for the minute to end, before any look-up. Only failures are counted, so clients
+ * whose credentials work are never slowed down by this, however many share an address.
+ */
+import type { AppDeps } from '../deps.ts'
+import { rateLimitHeaders } from './rate-limit.ts'
+
+const bucket = (address: string) => `authfail:${address}`
+
+/** Seconds the address must wait before presenting another credential (null: it may go on). */
+export async function failedCredentialsWait(deps: AppDeps, address: string): Promise<{ seconds: number; headers: Record<string, string> } | null> {
+	const decision = await deps.limiter.peek(bucket(address), deps.config.failedCredentialsPerAddressPerMinute)
+	if (decision.remaining > 0) return null
+	return { seconds: decision.resetSeconds, headers: { ...rateLimitHeaders(decision, 'failed-credentials'), 'Retry-After': String(decision.resetSeconds) } }
+}
+
+/** Counts one failed credential for the address. */
+export async function countFailedCredential(deps: AppDeps, address: string): Promise<void> {
+	await deps.limiter.hit(bucket(address), deps.config.failedCredentialsPerAddressPerMinute)
+}

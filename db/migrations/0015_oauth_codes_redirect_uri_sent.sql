@@ -1,0 +1,1 @@
+ALTER TABLE "oauth_codes" ADD COLUMN "redirect_uri_sent" boolean DEFAULT true NOT NULL;
