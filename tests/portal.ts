@@ -45,10 +45,10 @@ export class PortalClient {
 		return this.options.origin ?? 'http://localhost'
 	}
 
-	async request(method: string, path: string, init: { form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<PageResponse> {
+	async request(method: string, path: string, init: { form?: Record<string, string>; headers?: Record<string, string>; body?: string } = {}): Promise<PageResponse> {
 		const headers: Record<string, string> = { 'x-forwarded-for': this.options.address ?? uniqueAddress(), ...init.headers }
 		if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
-		let body: string | undefined
+		let body: string | undefined = init.body
 		if (init.form) {
 			headers['content-type'] = 'application/x-www-form-urlencoded'
 			body = new URLSearchParams(init.form).toString()

@@ -31,6 +31,9 @@ import { countFailedCredential, failedCredentialsWait } from './failed-credentia
 import { anonymousCsrf, CSRF_COOKIE, verifyCsrf } from './csrf.ts'
 import { rateLimitHeaders } from './rate-limit.ts'
 
+/** Header carrying the session's CSRF token on the portal's MCP connection test. */
+export const CONNECTION_TEST_HEADER = 'x-benchline-connection-test'
+
 export type AuthSpec = 'public' | 'form' | 'vendor' | 'vendor-key' | 'mcp' | 'signed-in' | { permission: PermissionKey }
 
 /** A signed-in portal session, as pages see it. */
@@ -159,6 +162,16 @@ export function createAuthPlugin(deps: AppDeps, resolvers: ActorResolvers) {
 				}
 				if (spec === 'mcp') {
 					applyCors(deps.config, request, set.headers)
+					// The portal's "Test connection" speaks MCP from the person's own browser with their
+					// session: same site, no Authorization header, the session's CSRF token in a header.
+					// Such an actor may only look (initialize, tools/list; see core/mcp/handler.ts).
+					const testToken = request.headers.get(CONNECTION_TEST_HEADER)
+					if (testToken !== null && !request.headers.has('authorization')) {
+						const session = await pageSession(request, cookie)
+						verifyCsrf(deps, request, testToken, session.csrf)
+						await enforceRateLimit(deps, `cred:${session.sessionId}`, set.headers)
+						return resolved({ ...session.actor, credential: { ...session.actor.credential, name: 'portal connection test' } }, session)
+					}
 					const presented = await presentedCredential(deps, mcpVerifiers, request.headers.get('authorization'), { door: 'mcp', address: clientAddress(deps.config, request) })
 					const actor = await presented.check()
 					await enforceRateLimit(deps, `cred:${actor.credential.id}`, set.headers)

@@ -86,7 +86,10 @@ async function runTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args: un
 function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor | undefined): McpServer {
 	// No `listChanged`: without a session or a stream, a change notification could never reach the
 	// client (the SDK advertises it unless told otherwise).
-	const server = new McpServer({ name: 'benchline', title: 'Benchline', version: '1.0.0' }, { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: { listChanged: false } } })
+	// The assistant (and the portal's connection test) learns whose workspace it acts in. The slug is
+	// made of letters, digits and dashes only, so it cannot carry instructions.
+	const instructions = actor && actor.role !== 'vendor' ? `${SERVER_INSTRUCTIONS} You act in the workspace "${actor.workspaceSlug}" as a person with the role ${actor.role.replace('_', ' ')}.` : SERVER_INSTRUCTIONS
+	const server = new McpServer({ name: 'benchline', title: 'Benchline', version: '1.0.0' }, { instructions, capabilities: { tools: { listChanged: false } } })
 	if (!actor) return server
 	const allowed = new Set(visibleTools(deps, tools.map((t) => t.def), actor))
 	for (const tool of tools) if (allowed.has(tool.def)) server.registerTool(tool.def.name, tool.config, (args: unknown) => runTool(deps, tool.def, actor, args))
@@ -117,6 +120,8 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 					if (Array.isArray(body)) return Response.json({ jsonrpc: '2.0', error: { code: -32600, message: 'JSON-RPC batches are not supported: send one message per request' }, id: null }, { status: 400 })
 					const step = readOnlyStepUp(deps, actor!, body, writeTools)
 					if (step) return step
+					const looking = connectionTestOnly(actor!, body)
+					if (looking) return looking
 					const response = await handler.fetch(request, { authInfo: { token: 'verified', clientId: actor!.credential.id, scopes: actor!.readOnly ? ['mcp:read'] : ['mcp:read', 'mcp'], extra: { actor } }, parsedBody: body })
 					for (const [k, v] of Object.entries(set.headers)) if (!response.headers.has(k)) response.headers.set(k, String(v))
 					return response
@@ -124,6 +129,17 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 				{ auth: 'mcp', parse: 'none' },
 			)
 			.options('/api/mcp', ({ request }) => preflight(deps.config, request, 'POST, OPTIONS'), { auth: 'public' })
+}
+
+/**
+ * A portal session (the API access page's "Test connection") may initialize and list its tools,
+ * which is all the test needs; calling tools is for connected apps and personal tokens.
+ */
+function connectionTestOnly(actor: Actor, body: unknown): Response | null {
+	if (actor.credential.kind !== 'session') return null
+	const message = body as { method?: string; id?: unknown } | null
+	if (message?.method === 'initialize' || message?.method === 'tools/list' || message?.method?.startsWith('notifications/')) return null
+	return Response.json({ jsonrpc: '2.0', error: { code: -32003, message: 'A portal session can only test the connection: connect an assistant app or use a personal token to call tools.' }, id: message?.id ?? null }, { status: 403 })
 }
 
 /**

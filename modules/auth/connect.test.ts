@@ -7,7 +7,9 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { newPerson, newWorkspace, testDeps } from '../../tests/helpers.ts'
 import { portalApp, signedIn } from '../../tests/portal.ts'
+import { visibleTools } from '../../core/mcp/handler.ts'
 import { TOKEN_PLACEHOLDER } from './connect.ts'
+import { personActor } from './tokens.ts'
 
 const BASE = 'http://localhost:3000'
 const ADDRESS = `${BASE}/api/mcp`
@@ -61,5 +63,47 @@ describe('connect an assistant', () => {
 		expect(page).toContain(ADDRESS)
 		checkSetups(snippets(page), 'help')
 		await testDeps()
+	})
+})
+
+describe('test connection: the portal session may look at /api/mcp, never call tools', () => {
+	const rpc = (method: string, params: unknown = {}) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
+	const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' }
+	const answer = async (res: { text: string }) => {
+		const data = res.text.trim().startsWith('{') ? res.text : res.text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('')
+		return JSON.parse(data)
+	}
+
+	test('initialize names the session’s workspace and role; tools/list has the role’s tools; tools/call is refused', async () => {
+		const ws = await newWorkspace()
+		for (const role of ['recruiter', 'viewer'] as const) {
+			const person = await newPerson(ws, role)
+			const client = await signedIn(person)
+			const headers = { ...mcpHeaders, 'x-benchline-connection-test': client.csrf }
+			const init = await client.request('POST', '/api/mcp', { headers, body: rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } }) })
+			expect(init.status).toBe(200)
+			expect((await answer(init)).result.instructions).toContain(`You act in the workspace "${ws.slug}" as a person with the role ${role}.`)
+			const list = await client.request('POST', '/api/mcp', { headers, body: rpc('tools/list') })
+			const deps = await testDeps()
+			const expected = visibleTools(deps, deps.registry.tools, await personActor(deps, ws.slug, person.email))
+			expect(expected.length).toBeGreaterThan(0)
+			expect((await answer(list)).result.tools.length).toBe(expected.length)
+			const call = await client.request('POST', '/api/mcp', { headers, body: rpc('tools/call', { name: 'list_jobs', arguments: {} }) })
+			expect(call.status).toBe(403)
+			expect(call.text).toContain('can only test the connection')
+		}
+	})
+
+	test('without the session’s CSRF token, or from another site, or signed out: refused', async () => {
+		const ws = await newWorkspace()
+		const client = await signedIn(await newPerson(ws, 'owner'))
+		const body = rpc('tools/list')
+		expect((await client.request('POST', '/api/mcp', { headers: { ...mcpHeaders, 'x-benchline-connection-test': 'wrong' }, body })).status).toBe(403)
+		expect((await client.request('POST', '/api/mcp', { headers: { ...mcpHeaders, 'x-benchline-connection-test': client.csrf, origin: 'https://evil.example' }, body })).status).toBe(403)
+		// No header: the session cookie alone is no credential for /api/mcp.
+		expect((await client.request('POST', '/api/mcp', { headers: mcpHeaders, body })).status).toBe(401)
+		const { app } = await portalApp()
+		const anonymous = await app.handle(new Request(`${BASE}/api/mcp`, { method: 'POST', headers: { ...mcpHeaders, 'x-benchline-connection-test': client.csrf }, body }))
+		expect(anonymous.status).toBe(401)
 	})
 })

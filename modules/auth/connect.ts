@@ -91,12 +91,16 @@ ${c.withToken ? html`<p class="meta">If you cannot sign in from the app, use a p
 }
 
 /** The "Connect an assistant" panel of the API access page. */
-export function connectPanel(baseUrl: string): SafeHtml {
+export function connectPanel(baseUrl: string, csrf: string): SafeHtml {
 	return html`<section class="card" aria-labelledby="connect"><h2 id="connect">Connect an assistant</h2>
 <p>Assistant apps reach Benchline at this address, acting as you with your role:</p>
 ${copyable('mcp-address', mcpAddress(baseUrl), 'the MCP server address')}
 <p>Apps that sign in with OAuth (Claude, ChatGPT, VS Code, Cursor, Claude Code) need nothing else: they ask you to sign in and to allow them. Use a personal token only for an app that cannot sign in; it goes in the <code>Authorization: Bearer ${TOKEN_PLACEHOLDER}</code> header.</p>
 ${clientSetupList(baseUrl)}
+<h3>Test connection</h3>
+<p>Checks from this browser that the address answers, in which workspace, and how many tools your role has there.</p>
+<div class="test-connection"><button type="button" class="secondary" data-test-connection="${csrf}">Test connection</button>
+<p role="status" aria-live="polite" id="connection-result"></p></div>
 </section>`
 }
 

@@ -64,7 +64,7 @@ ${view.newToken
 <p class="secret"><code id="new-token">${view.newToken.token}</code> <button type="button" class="secondary" data-copy="new-token">Copy</button></p></div>`
 	: ''}
 </section>
-${connectPanel(deps.config.baseUrl)}
+${connectPanel(deps.config.baseUrl, session.csrf)}
 <section class="card"><h2 id="tokens">Create a personal token</h2>
 ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
 <form method="post" action="/settings/api/tokens" class="stack">
