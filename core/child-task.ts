@@ -48,7 +48,7 @@ export function residentBytes(pid: number): number | null {
 /** Runs `bun <script> ...args` with `input` on stdin, within `limits`. */
 export async function runChild(script: string, args: string[], input: Uint8Array, limits: ChildLimits): Promise<ChildOutcome> {
 	const child = Bun.spawn([process.execPath, script, ...args], {
-		stdin: new Blob([input]),
+		stdin: input,
 		stdout: 'pipe',
 		stderr: 'pipe',
 		env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },

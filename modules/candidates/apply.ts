@@ -116,7 +116,7 @@ export async function applyToJob(deps: AppDeps, input: ApplyInput): Promise<Appl
 		if (error instanceof ResumeOverLimit) throw invalid([{ field: 'resume', message: `Your résumé is over our limit: ${error.message}. Save it as a smaller PDF and retry` }])
 		if (error instanceof UnreadableResume)
 			throw invalid([{ field: 'resume', message: error.detail ? `We could not read your résumé: ${error.detail}. Save it again as a PDF and retry` : 'We could not read your résumé; save it again as a PDF and retry' }])
-		if (error instanceof ResumeReadersBusy) throw new AppError('UNAVAILABLE', 'We are reading many résumés right now. Please send your application again in a minute.', { retryAfter: READERS_BUSY_RETRY_SECONDS })
+		if (error instanceof ResumeReadersBusy) throw new AppError('UNAVAILABLE', 'We are reading many résumés right now.', { retryAfter: READERS_BUSY_RETRY_SECONDS })
 		throw error
 	}
 

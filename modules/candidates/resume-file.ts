@@ -100,7 +100,7 @@ export async function extractResumeText(deps: Pick<AppDeps, 'config' | 'log'>, b
 		}
 		throw error
 	}
-	if (outcome.kind === 'timeout') throw new ResumeOverLimit(`it takes longer than ${seconds} seconds to read`)
+	if (outcome.kind === 'timeout') throw new ResumeOverLimit(`it takes longer than ${seconds} second${seconds === 1 ? '' : 's'} to read`)
 	if (outcome.kind === 'memory') throw new ResumeOverLimit(`it needs more than ${RESUME_READER_MAX_RSS / 1024 / 1024} MB of memory to read`)
 	const answer = outcome.kind === 'done' ? parseAnswer(outcome.output) : null
 	if (!answer) {

@@ -22,8 +22,7 @@ export const MAX_RAW_TEXT = 200_000
 type Answer = { text: string } | { refused: 'limit' | 'damaged' | 'unreadable'; reason: string }
 
 async function pdfText(bytes: Uint8Array): Promise<string> {
-	// No eval: pdf.js may compile fonts to functions; a file's font must never become code.
-	const pdf = await getDocumentProxy(bytes, { isEvalSupported: false })
+	const pdf = await getDocumentProxy(bytes)
 	const pages: string[] = []
 	let length = 0
 	for (let n = 1; n <= Math.min(pdf.numPages, MAX_PDF_PAGES) && length < MAX_RAW_TEXT; n++) {

@@ -101,13 +101,14 @@ export function repackCounted(bytes: Uint8Array, maxUnpackedBytes: number): Uint
 	const declared = entries.reduce((sum, e) => sum + e.unpackedSize, 0)
 	if (declared > maxUnpackedBytes) throw new ZipRefused('limit', `it unpacks to more than ${Math.round(maxUnpackedBytes / 1024 / 1024)} MB`)
 	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-	// No prototype: a part named “__proto__” is just a name.
 	const parts: Record<string, Uint8Array> = Object.create(null)
 	for (const e of entries) {
 		if (e.flags & 0x1) throw damaged('the Word file is encrypted')
 		if (e.packedSize === 0xffffffff || e.unpackedSize === 0xffffffff || e.localOffset === 0xffffffff) throw damaged('the Word file is in zip64 form, which Word does not write for a file this size')
 		// A folder entry carries nothing: Word's reader never asks for one.
 		if (e.name.endsWith('/') && e.unpackedSize === 0) continue
+		// fflate's zip writer keeps names as keys of a plain object, where this one would set its prototype.
+		if (e.name === '__proto__') throw damaged('a part has the name “__proto__”, which Word never uses')
 		if (Object.hasOwn(parts, e.name)) throw damaged(`the part “${e.name}” appears twice`)
 		const local = e.localOffset
 		if (local + 30 > bytes.length || view.getUint32(local, true) !== 0x04034b50) throw damaged(`the part “${e.name}” is missing`)
