@@ -37,6 +37,11 @@ describe('runChild', () => {
 		expect(Date.now() - started).toBeLessThan(5000)
 	}, 30_000)
 
+	test('the child has a CPU-time limit of its own (so it ends even when nothing watches it any more)', async () => {
+		const limit = script('limit.ts', 'process.stdout.write(String(Bun.spawnSync(["/bin/sh", "-c", "ulimit -t"]).stdout).trim())')
+		expect(await runChild(limit, [], new Uint8Array(), { ...roomy, timeoutMs: 3000 })).toEqual({ kind: 'done', output: String(2 * 3 + 5) })
+	}, 30_000)
+
 	test('a child whose memory passes the bound is killed before it gets far past it', async () => {
 		// Fills 16 MB blocks as fast as it can, up to 4 GB.
 		const hog = script('hog.ts', 'const keep = []; for (let i = 0; i < 256; i++) keep.push(new Uint8Array(16 * 1024 * 1024).fill(1)); process.stdout.write("survived")')

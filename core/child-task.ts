@@ -45,9 +45,15 @@ export function residentBytes(pid: number): number | null {
 	}
 }
 
-/** Runs `bun <script> ...args` with `input` on stdin, within `limits`. */
+/**
+ * Runs `bun <script> ...args` with `input` on stdin, within `limits`. The child also gets a CPU-time
+ * limit (RLIMIT_CPU, through the shell's `ulimit -t`, then `exec`, so the pid watched is Bun's): should
+ * the server die while a child runs, nothing watches it any more, and the kernel still ends it.
+ */
 export async function runChild(script: string, args: string[], input: Uint8Array, limits: ChildLimits): Promise<ChildOutcome> {
-	const child = Bun.spawn([process.execPath, script, ...args], {
+	// Bun's own threads (JIT, GC) can add CPU time beyond the wall-clock time: twice that, and some.
+	const cpuSeconds = 2 * Math.ceil(limits.timeoutMs / 1000) + 5
+	const child = Bun.spawn(['/bin/sh', '-c', 'ulimit -t "$0" && exec "$@"', String(cpuSeconds), process.execPath, script, ...args], {
 		stdin: input,
 		stdout: 'pipe',
 		stderr: 'pipe',
