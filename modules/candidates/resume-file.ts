@@ -27,7 +27,7 @@ export const RESUME_READER_MAX_RSS = 384 * 1024 * 1024
 export const RESUME_READERS = 2
 /** Files waiting for a reader at most; more are refused at once (503). Each holds its ≤ 10 MB upload meanwhile. */
 export const RESUME_READERS_QUEUE = 8
-/** The reader's JSON answer at most: 200,000 characters, each at most 6 bytes escaped (`\\u0000`). */
+/** The reader's JSON answer at most: 200,000 characters, each at most 6 bytes escaped (`\u0000`). */
 const READER_ANSWER_BYTES = 2 * 1024 * 1024
 const readers = new TaskSlots(RESUME_READERS, RESUME_READERS_QUEUE)
 const READER = fileURLToPath(new URL('./resume-reader.ts', import.meta.url))
