@@ -90,6 +90,12 @@ export interface Config {
 	 * 1–255; default 10, and always below `HTTP_IDLE_TIMEOUT`: the settings page reads the feed while the person waits).
 	 */
 	readonly calendarFeedTimeout: number
+	/**
+	 * Seconds one uploaded file (a résumé) may take to read, in its own process, before that process is
+	 * killed and the file refused (`FILE_PARSE_TIMEOUT`, 1–120; default 10). A file also waits at most
+	 * this long for a free reader, so twice this must stay below `HTTP_IDLE_TIMEOUT`.
+	 */
+	readonly fileParseTimeout: number
 }
 
 export interface S3Config {
@@ -233,6 +239,8 @@ export function loadConfig(env: Env = process.env): Config {
 	if (value('MCP_TOOL_TIMEOUT') !== undefined && mcpToolTimeout >= httpIdleTimeout) problems.push(`MCP_TOOL_TIMEOUT must be less than HTTP_IDLE_TIMEOUT (${httpIdleTimeout}), or the connection is closed before the tool call is answered`)
 	const calendarFeedTimeout = integer('CALENDAR_FEED_TIMEOUT', Math.max(1, Math.min(10, httpIdleTimeout - 1)), 1, 255)
 	if (value('CALENDAR_FEED_TIMEOUT') !== undefined && calendarFeedTimeout >= httpIdleTimeout) problems.push(`CALENDAR_FEED_TIMEOUT must be less than HTTP_IDLE_TIMEOUT (${httpIdleTimeout}), or the settings page's connection is closed before the feed is read`)
+	const fileParseTimeout = integer('FILE_PARSE_TIMEOUT', Math.max(1, Math.min(10, Math.floor((httpIdleTimeout - 1) / 2))), 1, 120)
+	if (value('FILE_PARSE_TIMEOUT') !== undefined && 2 * fileParseTimeout >= httpIdleTimeout) problems.push(`FILE_PARSE_TIMEOUT must be less than half of HTTP_IDLE_TIMEOUT (${httpIdleTimeout}): a file may wait that long for a reader and then be read that long, and the connection would be closed first`)
 
 	const config: Config = {
 		port,
@@ -261,6 +269,7 @@ export function loadConfig(env: Env = process.env): Config {
 		smtpTimeout: integer('SMTP_TIMEOUT', 120, 1, 240),
 		messagingTimeout: integer('MESSAGING_TIMEOUT', 15, 1, 240),
 		calendarFeedTimeout,
+		fileParseTimeout,
 	}
 	if (problems.length) throw new ConfigError(problems)
 	return Object.freeze(config)

@@ -8,6 +8,9 @@
  * - One candidate per e-mail address per workspace: applying again updates their name, phone and
  *   résumé (the newest résumé wins) and keeps where they first came from.
  * - One application per candidate and job: a second one is a `CONFLICT` and changes nothing.
+ * - The résumé is read in a child process bounded in memory and time (`resume-file.ts`): a file over a
+ *   reading limit is a `VALIDATION` error on the résumé naming the limit; a damaged or unreadable file
+ *   is one asking for a PDF; when every reader is busy the application is `UNAVAILABLE` (retry).
  * - The application starts in the pipeline's first stage, with the résumé check run at once; the
  *   candidate gets a confirmation e-mail through the outbox, in the same transaction.
  * - The result carries everything the careers analytics event needs.
@@ -25,7 +28,7 @@ import { jobQuestionsOf, type JobQuestion } from '../jobs/index.ts'
 import { enqueueMail } from '../outbox/index.ts'
 import { refreshChecks } from './recheck.ts'
 import { checkResume } from './resume-check.ts'
-import { deleteResume, detectResumeType, extractResumeText, MAX_RESUME_BYTES, RESUME_MIME, storeResume, UnreadableResume } from './resume-file.ts'
+import { deleteResume, detectResumeType, extractResumeText, MAX_RESUME_BYTES, RESUME_MIME, ResumeOverLimit, ResumeReadersBusy, storeResume, UnreadableResume } from './resume-file.ts'
 import { ensureStages } from './stages.ts'
 
 export interface ApplyInput {
@@ -56,6 +59,8 @@ export interface ApplicationEvent {
 const EMAIL = /^[^\s@<>()",;:\u0000-\u001f\u007f]+@[^\s@<>()",;:\u0000-\u001f\u007f]+\.[^\s@<>()",;:\u0000-\u001f\u007f]+$/
 const PHONE = /^[0-9+()\-. ]{7,30}$/
 const MAX_ANSWER = 2000
+/** When every résumé reader is busy: a reading takes seconds, so half a minute lets the queue clear. */
+const READERS_BUSY_RETRY_SECONDS = 30
 
 function validate(input: ApplyInput, questions: JobQuestion[]): FieldError[] {
 	const errors: FieldError[] = []
@@ -106,9 +111,12 @@ export async function applyToJob(deps: AppDeps, input: ApplyInput): Promise<Appl
 	if (existing) throw new AppError('CONFLICT', 'You have already applied for this job.')
 	let text: string
 	try {
-		text = await extractResumeText(bytes, type)
+		text = await extractResumeText(deps, bytes, type)
 	} catch (error) {
-		if (error instanceof UnreadableResume) throw invalid([{ field: 'resume', message: 'We could not read your résumé; save it again as a PDF and retry' }])
+		if (error instanceof ResumeOverLimit) throw invalid([{ field: 'resume', message: `Your résumé is over our limit: ${error.message}. Save it as a smaller PDF and retry` }])
+		if (error instanceof UnreadableResume)
+			throw invalid([{ field: 'resume', message: error.detail ? `We could not read your résumé: ${error.detail}. Save it again as a PDF and retry` : 'We could not read your résumé; save it again as a PDF and retry' }])
+		if (error instanceof ResumeReadersBusy) throw new AppError('UNAVAILABLE', 'We are reading many résumés right now.', { retryAfter: READERS_BUSY_RETRY_SECONDS })
 		throw error
 	}
 

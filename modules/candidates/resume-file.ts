@@ -1,84 +1,118 @@
 /**
  * Résumé files: the type is decided by the content (magic bytes and, for DOCX, the zip's own
- * directory), never by the file name or the browser's content type; the text is extracted with
- * `unpdf` (PDF.js) and `mammoth` (DOCX); files are stored under random names in the file store.
+ * directory), never by the file name or the browser's content type; the text is extracted by the
+ * résumé reader (`resume-reader.ts`: `unpdf`/PDF.js and `mammoth`) in a child process of its own,
+ * bounded in memory and time, a few at once; files are stored under random names in the file store.
  */
-import mammoth from 'mammoth'
-import { extractText, getDocumentProxy } from 'unpdf'
+import { fileURLToPath } from 'node:url'
+import { runChild, SlotsBusy, TaskSlots } from '../../core/child-task.ts'
 import { randomToken } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { fileStore } from '../../core/files.ts'
 import { cleanText } from '../../core/untrusted.ts'
+import { zipDirectory } from './zip.ts'
 
 export type ResumeType = 'pdf' | 'docx'
 export const MAX_RESUME_BYTES = 10 * 1024 * 1024
 export const RESUME_MIME: Record<ResumeType, string> = { pdf: 'application/pdf', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }
-/** A DOCX whose parts unpack to more than this is refused (zip bombs). */
-const MAX_UNPACKED_BYTES = 64 * 1024 * 1024
 const MAX_TEXT_CHARS = 100_000
 
+/**
+ * A reader whose memory passes this is killed. Measured (Bun 1.4.5): a reader starts at about 60 MB,
+ * reads a one-page PDF or Word file at 60–75 MB, and needs about 100 MB more per MiB of Word XML (a
+ * long CV has 100–300 KB of it), so 384 MB reads any real résumé and refuses the rest.
+ */
+export const RESUME_READER_MAX_RSS = 384 * 1024 * 1024
+/** Readers running at once (the machine they were measured on has 2 cores); more files wait. */
+export const RESUME_READERS = 2
+/** Files waiting for a reader at most; more are refused at once (503). Each holds its ≤ 10 MB upload meanwhile. */
+export const RESUME_READERS_QUEUE = 8
+/** The reader's JSON answer at most: 200,000 characters, each at most 6 bytes escaped (`\u0000`). */
+const READER_ANSWER_BYTES = 2 * 1024 * 1024
+const readers = new TaskSlots(RESUME_READERS, RESUME_READERS_QUEUE)
+const READER = fileURLToPath(new URL('./resume-reader.ts', import.meta.url))
+
 const startsWith = (bytes: Uint8Array, ascii: string) => ascii.split('').every((ch, i) => bytes[i] === ch.charCodeAt(0))
-
-interface ZipEntry {
-	name: string
-	unpackedSize: number
-}
-
-/** The entries of a zip's central directory, or null when it is not a well-formed zip. */
-function zipEntries(bytes: Uint8Array): ZipEntry[] | null {
-	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-	let end = -1
-	for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 65_535); i--)
-		if (view.getUint32(i, true) === 0x06054b50) {
-			end = i
-			break
-		}
-	if (end < 0) return null
-	const count = view.getUint16(end + 10, true)
-	let at = view.getUint32(end + 16, true)
-	const entries: ZipEntry[] = []
-	for (let n = 0; n < count; n++) {
-		if (at + 46 > bytes.length || view.getUint32(at, true) !== 0x02014b50) return null
-		const nameLength = view.getUint16(at + 28, true)
-		const extra = view.getUint16(at + 30, true) + view.getUint16(at + 32, true)
-		entries.push({ name: new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength)), unpackedSize: view.getUint32(at + 24, true) })
-		at += 46 + nameLength + extra
-	}
-	return entries
-}
 
 /** 'pdf', 'docx', or null for anything else (a renamed image, an old .doc, a zip that is no Word file). */
 export function detectResumeType(bytes: Uint8Array): ResumeType | null {
 	if (startsWith(bytes, '%PDF-')) return 'pdf'
 	if (startsWith(bytes, 'PK\u0003\u0004')) {
-		const entries = zipEntries(bytes)
+		const entries = zipDirectory(bytes)
 		if (entries?.some((e) => e.name === 'word/document.xml') && entries.some((e) => e.name === '[Content_Types].xml')) return 'docx'
 	}
 	return null
 }
 
-export class UnreadableResume extends Error {}
-
-/** The résumé's text, cleaned of control characters; throws `UnreadableResume` when the file cannot be read. */
-export async function extractResumeText(bytes: Uint8Array, type: ResumeType): Promise<string> {
-	let text: string
-	try {
-		if (type === 'pdf') {
-			const pdf = await getDocumentProxy(new Uint8Array(bytes))
-			text = String((await extractText(pdf, { mergePages: true })).text)
-		} else {
-			const unpacked = (zipEntries(bytes) ?? []).reduce((sum, e) => sum + e.unpackedSize, 0)
-			if (unpacked > MAX_UNPACKED_BYTES) throw new UnreadableResume('the Word file unpacks to too much data')
-			text = (await mammoth.extractRawText({ buffer: Buffer.from(bytes) })).value
-		}
-	} catch (error) {
-		throw error instanceof UnreadableResume ? error : new UnreadableResume('the file could not be read', { cause: error })
+/** The file cannot be read; `detail`, when set, says why in words for the applicant (a damaged Word file). */
+export class UnreadableResume extends Error {
+	constructor(readonly detail?: string) {
+		super(detail ?? 'the file could not be read')
 	}
-	return cleanText(text)
-		.replace(/[ \t]+\n/g, '\n')
+}
+
+/** The file is over one of the reading limits; the message names it ("takes longer than 10 seconds to read"). */
+export class ResumeOverLimit extends Error {}
+
+/** Every reader is busy and the queue is full (or no reader came free in time): retry in a moment. */
+export class ResumeReadersBusy extends Error {}
+
+type ReaderAnswer = { text: string } | { refused: 'limit' | 'damaged' | 'unreadable'; reason: string }
+
+function parseAnswer(output: string): ReaderAnswer | null {
+	try {
+		const answer = JSON.parse(output) as Partial<{ text: unknown; refused: unknown; reason: unknown }>
+		if (typeof answer.text === 'string') return { text: answer.text }
+		if ((answer.refused === 'limit' || answer.refused === 'damaged' || answer.refused === 'unreadable') && typeof answer.reason === 'string') return { refused: answer.refused, reason: answer.reason }
+	} catch {}
+	return null
+}
+
+/** Trailing spaces and tabs off every line, runs of blank lines to one, in one linear pass (no backtracking regex on a hostile text). */
+function tidyLines(text: string): string {
+	return text
+		.split('\n')
+		.map((line) => {
+			let end = line.length
+			while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--
+			return line.slice(0, end)
+		})
+		.join('\n')
 		.replace(/\n{3,}/g, '\n\n')
 		.trim()
-		.slice(0, MAX_TEXT_CHARS)
+}
+
+/**
+ * The résumé's text, cleaned of control characters and capped. Throws `ResumeOverLimit` when reading
+ * it passes a limit (unpacked size, the reader's memory or time), `UnreadableResume` when it cannot be
+ * read, and `ResumeReadersBusy` when too many files are being read already.
+ */
+export async function extractResumeText(deps: Pick<AppDeps, 'config' | 'log'>, bytes: Uint8Array, type: ResumeType): Promise<string> {
+	const seconds = deps.config.fileParseTimeout
+	const limits = { timeoutMs: seconds * 1000, maxRssBytes: RESUME_READER_MAX_RSS, maxOutputBytes: READER_ANSWER_BYTES }
+	let outcome
+	try {
+		outcome = await readers.run(seconds * 1000, () => runChild(READER, [type], bytes, limits))
+	} catch (error) {
+		if (error instanceof SlotsBusy) {
+			deps.log.warn('résumé readers busy: a file was turned away', { reason: error.message })
+			throw new ResumeReadersBusy(error.message)
+		}
+		throw error
+	}
+	if (outcome.kind === 'timeout') throw new ResumeOverLimit(`it takes longer than ${seconds} second${seconds === 1 ? '' : 's'} to read`)
+	if (outcome.kind === 'memory') throw new ResumeOverLimit(`it needs more than ${RESUME_READER_MAX_RSS / 1024 / 1024} MB of memory to read`)
+	const answer = outcome.kind === 'done' ? parseAnswer(outcome.output) : null
+	if (!answer) {
+		deps.log.warn('the résumé reader failed', { type, detail: outcome.kind === 'failed' ? outcome.detail : 'an answer that is not the reader\'s JSON' })
+		throw new UnreadableResume()
+	}
+	if ('refused' in answer) {
+		if (answer.refused === 'limit') throw new ResumeOverLimit(answer.reason)
+		deps.log.info('a résumé could not be read', { type, reason: answer.reason })
+		throw new UnreadableResume(answer.refused === 'damaged' ? answer.reason : undefined)
+	}
+	return tidyLines(cleanText(answer.text.slice(0, 2 * MAX_TEXT_CHARS))).slice(0, MAX_TEXT_CHARS)
 }
 
 /** Stores the file under a random name; returns its key in the file store. */

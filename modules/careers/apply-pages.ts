@@ -15,6 +15,8 @@ export interface ApplyFormState {
 	errors?: FieldError[]
 	/** A message about the whole form (e.g. already applied). */
 	notice?: string
+	/** The form comes back unsent (try again later): the résumé field says to choose the file again. */
+	chooseFileAgain?: boolean
 }
 
 const applyPath = (ws: Workspace, job: PublicJob) => `/careers/${ws.slug}/jobs/${job.slug}/apply`
@@ -48,7 +50,7 @@ ${errors.length
 ${input('name', 'Full name', 'text', 'name', 120)}
 ${input('email', 'E-mail', 'email', 'email', 254)}
 ${input('phone', 'Phone', 'tel', 'tel', 30)}
-<label for="apply-resume">Résumé (PDF or Word .docx, at most 10 MB)${errors.length && !errorOf('resume') ? ' — please choose the file again' : ''}
+<label for="apply-resume">Résumé (PDF or Word .docx, at most 10 MB)${(errors.length || state.chooseFileAgain) && !errorOf('resume') ? ' — please choose the file again' : ''}
 <input id="apply-resume" name="resume" type="file" required accept=".pdf,.docx,application/pdf,application/vnd.openxmlformats-officedocument.wordprocessingml.document"${invalid('resume')}></label>${message('resume')}
 ${questions.map(question)}
 <button type="submit">Submit application</button>

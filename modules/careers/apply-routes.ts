@@ -1,11 +1,14 @@
 /**
  * Applying from a job page: the form (on the job page) and its multipart POST. The rules live in
  * the candidates module (`applyToJob`); this adapter only reads the form and picks the page: thanks
- * (200), the form again with messages and what was typed (422), or "already applied" (409).
+ * (200), the form again with messages and what was typed (422), "already applied" (409), or the
+ * form again with what was typed and a notice to retry later (429 over the per-address limit, 503
+ * when every résumé reader is busy; both with `Retry-After`).
  */
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
+import { clientAddress } from '../../core/http/client-address.ts'
 import { anonymousCsrf } from '../../core/http/csrf.ts'
 import type { SafeHtml } from '../../core/html.ts'
 import type { AuthPlugin } from '../../core/http/auth.ts'
@@ -26,10 +29,19 @@ export async function applySection(deps: AppDeps, ws: Workspace, job: PublicJob,
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '')
 
+/**
+ * Applications one client address may send a minute. A person applies a few times at most (fixing a
+ * mistake the form pointed out, or a handful of jobs in one sitting), and an office or campus behind
+ * one address may have several people applying; 10 covers both. Each application costs a résumé
+ * reading of up to `FILE_PARSE_TIMEOUT` seconds in a reader process, so a script sending dozens a
+ * second from one address is stopped here, before any file is read.
+ */
+export const APPLICATIONS_PER_MINUTE = 10
+
 export function applyRoutes(deps: AppDeps, auth: AuthPlugin) {
 	return new Elysia({ name: 'careers.apply' }).use(auth).post(
 		'/careers/:workspace/jobs/:slug/apply',
-		async ({ params, body, cookie }) => {
+		async ({ params, body, cookie, request, server }) => {
 			const { ws, job } = await publicJobAt(deps, params.workspace, params.slug)
 			if (job.status !== 'Open') return closedJobPage(ws, job)
 			const fields = body as Record<string, unknown>
@@ -38,10 +50,15 @@ export function applyRoutes(deps: AppDeps, auth: AuthPlugin) {
 			for (const [k, v] of Object.entries(fields)) if (typeof v === 'string' && (k === 'name' || k === 'email' || k === 'phone' || k.startsWith('answer_'))) values[k] = v.slice(0, 4000)
 			const answers = Object.fromEntries(Object.entries(values).filter(([k]) => k.startsWith('answer_')).map(([k, v]) => [k.slice('answer_'.length), v]))
 			const source = normalizeSource(text(fields.source))
-			const again = async (status: number, state: Partial<ApplyFormState>) => {
+			const again = async (status: number, state: Partial<ApplyFormState>, headers: Record<string, string> = {}) => {
 				const page = jobPage(ws, job, jobUrl(deps.config.baseUrl, ws.slug, job.slug), await applySection(deps, ws, job, cookie, source, { values, ...state }))
+				for (const [name, value] of Object.entries(headers)) page.headers.set(name, value)
 				return new Response(page.body, { status, headers: page.headers })
 			}
+			const retryLater = (status: number, seconds: number, why: string) =>
+				again(status, { notice: `${why} Wait ${seconds} seconds, choose your résumé again and send the form; what you typed is kept.`, chooseFileAgain: true }, { 'Retry-After': String(seconds) })
+			const decision = await deps.limiter.hit(`apply:${clientAddress(deps.config, request)}`, APPLICATIONS_PER_MINUTE)
+			if (!decision.allowed) return retryLater(429, decision.resetSeconds, 'Too many applications were sent from your network in the last minute.')
 			try {
 				const event = await applyToJob(deps, {
 					workspace: ws,
@@ -58,6 +75,7 @@ export function applyRoutes(deps: AppDeps, auth: AuthPlugin) {
 			} catch (error) {
 				if (error instanceof AppError && error.code === 'VALIDATION') return again(422, { errors: error.fields ?? [] })
 				if (error instanceof AppError && error.code === 'CONFLICT') return again(409, { notice: `${error.message} We will be in touch about it; you do not need to apply again.` })
+				if (error instanceof AppError && error.code === 'UNAVAILABLE' && error.retryAfter) return retryLater(503, error.retryAfter, error.message)
 				throw error
 			}
 		},

@@ -3,9 +3,11 @@ import { sql } from 'drizzle-orm'
 import { makeDocx, makePdf } from '../../tests/fixtures/resumes.ts'
 import { closeBrowser, newContext } from '../../tests/browser.ts'
 import { newPerson, newWorkspace, serveApp, testApp, type TestWorkspace } from '../../tests/helpers.ts'
+import { portalApp, uniqueAddress } from '../../tests/portal.ts'
 import { personActor } from '../auth/index.ts'
 import { createJob, setJobStatus } from '../jobs/service.ts'
 import { jobQuestions } from '../jobs/table.ts'
+import { APPLICATIONS_PER_MINUTE } from './apply-routes.ts'
 
 afterAll(() => closeBrowser())
 
@@ -24,25 +26,28 @@ async function openJob(ws: TestWorkspace, mustHave = ['Java', 'Spring Boot', 'Ku
 	return { job, path: new URL(job.url!).pathname, q1: `${job.id}_q1`, q2: `${job.id}_q2` }
 }
 
-/** GET the job page like a browser: the CSRF cookie and the form's token. */
-async function formSession(path: string) {
-	const { app } = await testApp()
-	const res = await app.handle(new Request(`http://localhost${path}`))
+/**
+ * GET the job page like a browser: the CSRF cookie and the form's token. The app trusts
+ * X-Forwarded-For and each visitor has an address of their own (applications are limited per address).
+ */
+async function formSession(path: string, address = uniqueAddress()) {
+	const { app } = await portalApp()
+	const res = await app.handle(new Request(`http://localhost${path}`, { headers: { 'x-forwarded-for': address } }))
 	const page = await res.text()
 	const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!
 	const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? ''
-	return { page, cookie, csrf }
+	return { page, cookie, csrf, address }
 }
 
-async function post(path: string, fields: Record<string, string | Blob>, session?: { cookie: string; csrf: string }) {
-	const { app } = await testApp()
+async function post(path: string, fields: Record<string, string | Blob>, session?: { cookie: string; csrf: string; address?: string }) {
+	const { app } = await portalApp()
 	const s = session ?? (await formSession(path))
 	const form = new FormData()
 	form.set('csrf', s.csrf)
 	for (const [k, v] of Object.entries(fields)) if (v instanceof Blob) form.set(k, v, k === 'resume' ? ((v as File).name ?? 'resume') : undefined)
 	else form.set(k, v)
-	const res = await app.handle(new Request(`http://localhost${path}/apply`, { method: 'POST', body: form, headers: { cookie: s.cookie } }))
-	return { status: res.status, text: await res.text() }
+	const res = await app.handle(new Request(`http://localhost${path}/apply`, { method: 'POST', body: form, headers: { cookie: s.cookie, 'x-forwarded-for': s.address ?? uniqueAddress() } }))
+	return { status: res.status, headers: res.headers, text: await res.text() }
 }
 
 const pdfFile = (lines = RESUME, name = 'jane.pdf') => new File([Buffer.from(makePdf(lines))], name, { type: 'application/pdf' })
@@ -121,6 +126,41 @@ describe('careers apply flow (in process)', () => {
 		const broken = await post(path, { name: 'Jo', email: 'jo@example.com', phone: '5125550100', resume: new File(['%PDF-1.4 nothing else'], 'x.pdf'), [`answer_${q1}`]: 'yes', [`answer_${q2}`]: '3' })
 		expect(broken.text).toContain('We could not read your résumé')
 	}, 30_000)
+
+	test('one address may send 10 applications a minute: of 40 sent at once, 10 are handled and 30 answered 429 with Retry-After, the form kept; another address is not held up', async () => {
+		const { deps } = await testApp()
+		const ws = await newWorkspace(deps)
+		const { job, path, q1, q2 } = await openJob(ws)
+		// The limit counts in one-minute windows: the burst must not straddle two of them.
+		if (Date.now() % 60_000 > 55_000) await Bun.sleep(60_000 - (Date.now() % 60_000) + 100)
+		const address = uniqueAddress()
+		const session = await formSession(path, address)
+		// No résumé attached: the ten that are let through get the form's own answer (attach one)
+		// without waiting for a résumé reader, so only the limit decides who gets what.
+		const fields = (n: number) => ({ name: `Burst ${n}`, email: `burst${n}@example.com`, phone: '+1 512 555 0100', [`answer_${q1}`]: 'yes', [`answer_${q2}`]: `${n} years` })
+		const answers = await Promise.all(Array.from({ length: 40 }, (_, n) => post(path, fields(n), session)))
+		const statuses = answers.map((a) => a.status)
+		expect(statuses.filter((s) => s === 422)).toHaveLength(APPLICATIONS_PER_MINUTE)
+		expect(statuses.filter((s) => s === 429)).toHaveLength(40 - APPLICATIONS_PER_MINUTE)
+		expect(answers.find((a) => a.status === 422)!.text).toContain('Attach your résumé')
+		const limited = answers.find((a) => a.status === 429)!
+		const wait = Number(limited.headers.get('retry-after'))
+		expect(wait).toBeGreaterThanOrEqual(1)
+		expect(wait).toBeLessThanOrEqual(60)
+		expect(limited.text).toContain('Too many applications were sent from your network in the last minute.')
+		expect(limited.text).toContain(`Wait ${wait} seconds, choose your résumé again and send the form`)
+		// What was typed comes back; the résumé field asks for the file again.
+		const n = answers.indexOf(limited)
+		expect(limited.text).toContain(`value="burst${n}@example.com"`)
+		expect(limited.text).toContain(`${n} years</textarea>`)
+		expect(limited.text).toContain('please choose the file again')
+		// Still limited with a résumé attached: nothing is read or stored.
+		expect((await post(path, { ...fields(41), resume: pdfFile() }, session)).status).toBe(429)
+		const [{ applications }] = await deps.database.rows<{ applications: number }>(sql`select count(*)::int as applications from applications where job_id = ${job.id}`)
+		expect(applications).toBe(0)
+		// Another address applies at once.
+		expect((await post(path, { ...fields(99), resume: pdfFile() })).status).toBe(200)
+	}, 60_000)
 
 	test('a form without the CSRF token is refused', async () => {
 		const ws = await newWorkspace()

@@ -1,0 +1,115 @@
+/**
+ * `runChild` and `TaskSlots` with real child processes (small scripts written to a temp folder):
+ * the child is killed past its memory bound or its deadline, an over-long answer is cut, the server's
+ * settings never reach it, and at most `size` tasks run at once with a bounded queue.
+ */
+import { afterAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { runChild, SlotsBusy, TaskSlots } from './child-task.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'bl-child-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const script = (name: string, source: string) => {
+	const path = join(dir, name)
+	writeFileSync(path, source)
+	return path
+}
+const MB = 1024 * 1024
+const roomy = { timeoutMs: 20_000, maxRssBytes: 512 * MB, maxOutputBytes: MB }
+
+describe('runChild', () => {
+	test('hands the input on stdin and returns what the child wrote; the child sees none of the server’s settings', async () => {
+		process.env.BL_CHILD_TEST_SECRET = 'not for children'
+		const echo = script('echo.ts', `const input = await Bun.stdin.text(); process.stdout.write(JSON.stringify({ input, args: process.argv.slice(2), env: Object.keys(process.env).filter((k) => k.startsWith('BL_') || k === 'DATABASE_URL') }))`)
+		const outcome = await runChild(echo, ['a', 'b'], new TextEncoder().encode('hello'), roomy)
+		delete process.env.BL_CHILD_TEST_SECRET
+		expect(outcome.kind).toBe('done')
+		expect(JSON.parse((outcome as { output: string }).output)).toEqual({ input: 'hello', args: ['a', 'b'], env: [] })
+	}, 30_000)
+
+	test('a child that never ends is killed at its deadline', async () => {
+		const spin = script('spin.ts', 'for (;;) {}')
+		const started = Date.now()
+		const outcome = await runChild(spin, [], new Uint8Array(), { ...roomy, timeoutMs: 1000 })
+		expect(outcome).toEqual({ kind: 'timeout' })
+		expect(Date.now() - started).toBeLessThan(5000)
+	}, 30_000)
+
+	test('the child has a CPU-time limit of its own (so it ends even when nothing watches it any more)', async () => {
+		const limit = script('limit.ts', 'process.stdout.write(String(Bun.spawnSync(["/bin/sh", "-c", "ulimit -t"]).stdout).trim())')
+		expect(await runChild(limit, [], new Uint8Array(), { ...roomy, timeoutMs: 3000 })).toEqual({ kind: 'done', output: String(2 * 3 + 5) })
+	}, 30_000)
+
+	test('a child whose memory passes the bound is killed before it gets far past it', async () => {
+		// Fills 16 MB blocks as fast as it can, up to 4 GB.
+		const hog = script('hog.ts', 'const keep = []; for (let i = 0; i < 256; i++) keep.push(new Uint8Array(16 * 1024 * 1024).fill(1)); process.stdout.write("survived")')
+		const outcome = await runChild(hog, [], new Uint8Array(), { ...roomy, maxRssBytes: 200 * MB })
+		expect(outcome.kind).toBe('memory')
+		const rss = (outcome as { rssBytes: number }).rssBytes
+		expect(rss).toBeGreaterThan(200 * MB)
+		expect(rss).toBeLessThan(400 * MB)
+	}, 30_000)
+
+	test('an answer longer than the bound kills the child; a failing child is reported with its exit', async () => {
+		const chatty = script('chatty.ts', 'for (;;) process.stdout.write("x".repeat(65536))')
+		const outcome = await runChild(chatty, [], new Uint8Array(), { ...roomy, maxOutputBytes: MB })
+		expect(outcome).toEqual({ kind: 'failed', detail: `answered more than ${MB} bytes` })
+		const thrower = script('thrower.ts', 'throw new Error("boom")')
+		const failed = await runChild(thrower, [], new Uint8Array(), roomy)
+		expect(failed.kind).toBe('failed')
+		expect((failed as { detail: string }).detail).toMatch(/^exit 1: [\s\S]*boom/)
+	}, 30_000)
+})
+
+describe('TaskSlots', () => {
+	const gate = () => {
+		let open!: () => void
+		const opened = new Promise<void>((r) => (open = r))
+		return { open, opened }
+	}
+
+	test('runs at most `size` tasks at once, queues up to `maxWaiting` more, refuses the rest at once', async () => {
+		const slots = new TaskSlots(2, 3)
+		let running = 0
+		let most = 0
+		const release = gate()
+		const task = async () => {
+			running++
+			most = Math.max(most, running)
+			await release.opened
+			running--
+			return 'ok'
+		}
+		const results = Array.from({ length: 8 }, () => slots.run(10_000, task).catch((e) => e))
+		await Bun.sleep(20)
+		expect(running).toBe(2)
+		release.open()
+		const settled = await Promise.all(results)
+		expect(settled.filter((r) => r === 'ok')).toHaveLength(5)
+		expect(settled.filter((r) => r instanceof SlotsBusy)).toHaveLength(3)
+		expect(most).toBe(2)
+		// Every slot is free again.
+		expect(await Promise.all([slots.run(100, async () => 1), slots.run(100, async () => 2)])).toEqual([1, 2])
+	})
+
+	test('a task that gets no slot within its wait is refused, and leaves the queue', async () => {
+		const slots = new TaskSlots(1, 5)
+		const release = gate()
+		const holder = slots.run(10_000, () => release.opened)
+		const started = Date.now()
+		const late = await slots.run(200, async () => 'ran').catch((e) => e)
+		expect(late).toBeInstanceOf(SlotsBusy)
+		expect(Date.now() - started).toBeLessThan(2000)
+		release.open()
+		await holder
+		expect(await slots.run(100, async () => 'next')).toBe('next')
+	})
+
+	test('a task that throws frees its slot', async () => {
+		const slots = new TaskSlots(1, 0)
+		await expect(slots.run(100, async () => Promise.reject(new Error('bad file')))).rejects.toThrow('bad file')
+		expect(await slots.run(100, async () => 'free')).toBe('free')
+	})
+})

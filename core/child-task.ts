@@ -1,0 +1,137 @@
+/**
+ * Work on untrusted bytes (parsing uploaded files) in a child process of its own, so that a hostile
+ * input can exhaust that process and never the server: the child gets the bytes on stdin and answers
+ * on stdout; the server kills it (SIGKILL) when its resident memory passes a bound or when it runs
+ * past a deadline, and reads at most a bounded answer. The child inherits no settings (no database
+ * address, no secrets): only PATH.
+ *
+ * Why a process and not a Worker, nor an rlimit: a Worker shares the server's heap and allocator
+ * (memory it took stays with the server after it ends), and Bun 1.4.5 has no `resourceLimits` for
+ * Workers. RLIMIT_AS and RLIMIT_DATA (measured with `prlimit`) make Bun either fail at start for some
+ * values (AS 1.2 GB, DATA 200 MB) or abort on its own heap growth; so the bound is kept by watching
+ * the child's VmRSS in /proc every few milliseconds, which works the same for every value.
+ *
+ * `TaskSlots` bounds how many children run at once; a task waits for a slot for a bounded time, and
+ * is refused at once when too many already wait.
+ */
+import { readFileSync } from 'node:fs'
+import { readLimitedText } from './http/body.ts'
+
+export interface ChildLimits {
+	/** Wall-clock time the child may run, start-up included. */
+	timeoutMs: number
+	/** Resident memory (VmRSS) past which the child is killed. */
+	maxRssBytes: number
+	/** Bytes of answer read at most; a longer answer kills the child. */
+	maxOutputBytes: number
+}
+
+export type ChildOutcome =
+	| { kind: 'done'; output: string }
+	| { kind: 'timeout' }
+	| { kind: 'memory'; rssBytes: number }
+	/** It exited with an error, was killed by something else, or answered too much; `detail` is for the log. */
+	| { kind: 'failed'; detail: string }
+
+const WATCH_EVERY_MS = 5
+
+/** The resident memory of a process in bytes, or null when /proc does not have it (gone, or not Linux). */
+export function residentBytes(pid: number): number | null {
+	try {
+		const line = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+		return line ? Number(line[1]) * 1024 : null
+	} catch {
+		return null
+	}
+}
+
+/**
+ * Runs `bun <script> ...args` with `input` on stdin, within `limits`. The child also gets a CPU-time
+ * limit (RLIMIT_CPU, through the shell's `ulimit -t`, then `exec`, so the pid watched is Bun's): should
+ * the server die while a child runs, nothing watches it any more, and the kernel still ends it.
+ */
+export async function runChild(script: string, args: string[], input: Uint8Array, limits: ChildLimits): Promise<ChildOutcome> {
+	// Bun's own threads (JIT, GC) can add CPU time beyond the wall-clock time: twice that, and some.
+	const cpuSeconds = 2 * Math.ceil(limits.timeoutMs / 1000) + 5
+	const child = Bun.spawn(['/bin/sh', '-c', 'ulimit -t "$0" && exec "$@"', String(cpuSeconds), process.execPath, script, ...args], {
+		stdin: input,
+		stdout: 'pipe',
+		stderr: 'pipe',
+		env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+	})
+	let verdict: ChildOutcome | null = null
+	const kill = (why: ChildOutcome) => {
+		verdict ??= why
+		child.kill('SIGKILL')
+	}
+	const deadline = setTimeout(() => kill({ kind: 'timeout' }), limits.timeoutMs)
+	const watch = setInterval(() => {
+		const rss = residentBytes(child.pid)
+		if (rss !== null && rss > limits.maxRssBytes) kill({ kind: 'memory', rssBytes: rss })
+	}, WATCH_EVERY_MS)
+	try {
+		const tooMuch = () => new Error(`answered more than ${limits.maxOutputBytes} bytes`)
+		const output = readLimitedText(new Response(child.stdout), limits.maxOutputBytes, tooMuch).catch((error: Error) => {
+			kill({ kind: 'failed', detail: error.message })
+			return ''
+		})
+		const errors = new Response(child.stderr).text().catch(() => '')
+		const code = await child.exited
+		const [text, stderr] = await Promise.all([output, errors])
+		if (verdict) return verdict
+		if (code === 0) return { kind: 'done', output: text }
+		return { kind: 'failed', detail: `exit ${code}${child.signalCode ? ` (${child.signalCode})` : ''}: ${stderr.slice(-500)}` }
+	} finally {
+		clearTimeout(deadline)
+		clearInterval(watch)
+	}
+}
+
+/** Refused because every slot is taken and the queue is full, or no slot came free in time. */
+export class SlotsBusy extends Error {}
+
+/** At most `size` tasks at once; up to `maxWaiting` more wait (each at most `waitMs`), the rest are refused. */
+export class TaskSlots {
+	private running = 0
+	private readonly waiting: (() => void)[] = []
+
+	constructor(
+		readonly size: number,
+		readonly maxWaiting: number,
+	) {}
+
+	async run<T>(waitMs: number, task: () => Promise<T>): Promise<T> {
+		await this.acquire(waitMs)
+		try {
+			return await task()
+		} finally {
+			this.release()
+		}
+	}
+
+	private acquire(waitMs: number): Promise<void> {
+		if (this.running < this.size) {
+			this.running++
+			return Promise.resolve()
+		}
+		if (this.waiting.length >= this.maxWaiting) return Promise.reject(new SlotsBusy(`${this.running} running and ${this.waiting.length} waiting`))
+		return new Promise((resolve, reject) => {
+			const turn = () => {
+				clearTimeout(timer)
+				resolve()
+			}
+			const timer = setTimeout(() => {
+				this.waiting.splice(this.waiting.indexOf(turn), 1)
+				reject(new SlotsBusy(`no slot came free within ${waitMs} ms`))
+			}, waitMs)
+			this.waiting.push(turn)
+		})
+	}
+
+	private release() {
+		// The slot passes straight to the first waiter, so `running` stays counted for it.
+		const next = this.waiting.shift()
+		if (next) next()
+		else this.running--
+	}
+}
