@@ -92,6 +92,12 @@ export class PortalClient {
 		await this.get('/sign-in')
 		return this.post('/sign-in', { email, password, next: '/portal' })
 	}
+
+	/** After the password, for a person in several workspaces: opens the choice page and picks one (by slug). */
+	async chooseWorkspace(slug: string, next = '/portal'): Promise<PageResponse> {
+		await this.get(`/sign-in/workspace?next=${encodeURIComponent(next)}`)
+		return this.post('/sign-in/workspace', { workspace: slug, next })
+	}
 }
 
 /** A random client address, e.g. 10.3.17.42 (sign-in slow-down is counted per address). */
@@ -100,12 +106,16 @@ export function uniqueAddress(): string {
 	return `10.${a}.${b}.${c}`
 }
 
-/** A signed-in portal client for a person (their own client address). */
-export async function signedIn(person: { email: string; password: string }, options: { origin?: string; overrides?: Record<string, string> } = {}) {
+/**
+ * A signed-in portal client for a person (their own client address). A person in several
+ * workspaces chooses `workspace` (a slug) on the step after the password.
+ */
+export async function signedIn(person: { email: string; password: string }, options: { origin?: string; overrides?: Record<string, string>; workspace?: string } = {}) {
 	const { app } = await portalApp(options.overrides)
 	const client = new PortalClient(app, { origin: options.origin, address: uniqueAddress() })
-	const res = await client.signIn(person.email, person.password)
-	if (res.status !== 303) throw new Error(`sign-in failed for ${person.email}: ${res.status} ${res.text.slice(0, 300)}`)
+	let res = await client.signIn(person.email, person.password)
+	if (res.status === 303 && res.headers.get('location')?.startsWith('/sign-in/workspace') && options.workspace) res = await client.chooseWorkspace(options.workspace)
+	if (res.status !== 303 || res.headers.get('location')?.startsWith('/sign-in')) throw new Error(`sign-in failed for ${person.email}: ${res.status} ${res.headers.get('location') ?? ''} ${res.text.slice(0, 300)}`)
 	await client.get('/portal')
 	return client
 }

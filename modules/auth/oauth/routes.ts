@@ -12,6 +12,7 @@ import { readBodyText } from '../../../core/http/body.ts'
 import { applyCors, preflight } from '../../../core/http/cors.ts'
 import type { HttpKit } from '../../../core/module.ts'
 import { resolvePageSession } from '../sessions.ts'
+import { workspacesOf } from '../sign-in-choice.ts'
 import { AuthorizePageError, AuthorizeRedirectError, checkRequest, issueCode, mcpResource, redirectWith, SCOPES, trustedTarget } from './authorize.ts'
 import { registerClient } from './clients.ts'
 import { openConsent, takeConsent } from './consent.ts'
@@ -171,7 +172,7 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 				try {
 					const authorization = checkRequest(deps, target, url.searchParams)
 					const query = url.search.slice(1)
-					return consentPage(session, authorization, query, await openConsent(deps, session, target.client.id, query))
+					return consentPage(session, authorization, query, await openConsent(deps, session, target.client.id, query), await workspacesOf(deps.db, session.actor.userId!))
 				} catch (error) {
 					if (!(error instanceof AuthorizeRedirectError)) throw error
 					return redirect(redirectWith(deps, target.redirectUri, { error: error.error, error_description: error.description, state: url.searchParams.get('state') }), 303)
