@@ -23,7 +23,8 @@ beforeAll(async () => {
 }, 30_000)
 afterEach(() => clock.reset())
 
-const signedInTo = (home: string) => home.match(/You are signed in to <strong>([^<]*)<\/strong>/)?.[1]
+/** The workspace the home page says the session is in. */
+const signedInTo = (home: string) => home.match(/[Ss]igned in to <strong>([^<]*)<\/strong>/)?.[1]
 const errorOf = (html: string) => html.match(/<p class="error" role="alert">([^<]*)<\/p>/)?.[1]
 const sessionToken = (client: PortalClient) => client.cookies.get('bl_session')
 
