@@ -92,6 +92,20 @@ export class PortalClient {
 		await this.get('/sign-in')
 		return this.post('/sign-in', { email, password, next: '/portal' })
 	}
+
+	/** After the password, for a person in several workspaces: opens the choice page and picks one (by slug). */
+	async chooseWorkspace(slug: string, next = '/portal'): Promise<PageResponse> {
+		await this.get(`/sign-in/workspace?next=${encodeURIComponent(next)}`)
+		return this.post('/sign-in/workspace', { workspace: slug, next })
+	}
+
+	/** After the password: accepts the first invitation on the choice page, which opens its workspace. */
+	async acceptFirstInvitation(next = '/portal'): Promise<PageResponse> {
+		const page = await this.get(`/sign-in/workspace?next=${encodeURIComponent(next)}`)
+		const id = /action="\/sign-in\/invitations\/(inv_[a-z2-7]+)\/accept"/.exec(page.text)?.[1]
+		if (!id) throw new Error(`no invitation on the sign-in choice page: ${page.status} ${page.text.slice(0, 300)}`)
+		return this.post(`/sign-in/invitations/${id}/accept`, { next })
+	}
 }
 
 /** A random client address, e.g. 10.3.17.42 (sign-in slow-down is counted per address). */
@@ -100,12 +114,20 @@ export function uniqueAddress(): string {
 	return `10.${a}.${b}.${c}`
 }
 
-/** A signed-in portal client for a person (their own client address). */
-export async function signedIn(person: { email: string; password: string }, options: { origin?: string; overrides?: Record<string, string> } = {}) {
+/**
+ * A signed-in portal client for a person (their own client address). On the step after the
+ * password, a person in several workspaces chooses `workspace` (a slug); with `acceptInvitation`,
+ * a person invited to a workspace accepts the first invitation there.
+ */
+export async function signedIn(person: { email: string; password: string }, options: { origin?: string; overrides?: Record<string, string>; workspace?: string; acceptInvitation?: boolean } = {}) {
 	const { app } = await portalApp(options.overrides)
 	const client = new PortalClient(app, { origin: options.origin, address: uniqueAddress() })
-	const res = await client.signIn(person.email, person.password)
-	if (res.status !== 303) throw new Error(`sign-in failed for ${person.email}: ${res.status} ${res.text.slice(0, 300)}`)
+	let res = await client.signIn(person.email, person.password)
+	if (res.status === 303 && res.headers.get('location')?.startsWith('/sign-in/workspace')) {
+		if (options.workspace) res = await client.chooseWorkspace(options.workspace)
+		else if (options.acceptInvitation) res = await client.acceptFirstInvitation()
+	}
+	if (res.status !== 303 || res.headers.get('location')?.startsWith('/sign-in')) throw new Error(`sign-in failed for ${person.email}: ${res.status} ${res.headers.get('location') ?? ''} ${res.text.slice(0, 300)}`)
 	await client.get('/portal')
 	return client
 }

@@ -54,7 +54,11 @@ describe('every change is recorded with who, through which door and credential',
 		await portal.post(`/settings/api/tokens/${tokenRow!.id}/revoke`)
 		await portal.get('/people')
 		await portal.post('/people', { name: 'Rita Recruiter', email: `rita-${ws.slug}@example.test`, role: 'recruiter', password: 'a long enough password' })
+		// Rita joins by accepting the invitation at sign-in (her account is new: no workspace yet).
+		const ritaPortal = await signedIn({ email: `rita-${ws.slug}@example.test`, password: 'a long enough password' }, { acceptInvitation: true })
+		expect((await ritaPortal.get('/portal')).status).toBe(200)
 		const rita = await personActor(deps, ws.slug, `rita-${ws.slug}@example.test`)
+		await portal.get('/people')
 		await portal.post(`/people/${rita.userId}/remove`)
 
 		// Vendor key: a job published through the REST API.
@@ -80,7 +84,8 @@ describe('every change is recorded with who, through which door and credential',
 			{ action: 'job.status_set', ...viaToken, targetType: 'job' },
 			{ action: 'job.actively_hiring_on', ...viaToken, targetType: 'job' },
 			{ action: 'token.revoked', ...session, targetType: 'personal_token' },
-			{ action: 'person.added', ...session, targetType: 'user' },
+			{ action: 'person.invited', ...session, targetType: 'invitation' },
+			{ action: 'invitation.accepted', actorName: 'Rita Recruiter', kind: 'session', credential: 'sign-in', targetType: 'invitation' },
 			{ action: 'person.removed', ...session, targetType: 'user' },
 			{ action: 'job.published', actorName: 'Acme Staffing', kind: 'vendor_key', credential: `API key …${vendor.apiKey.slice(-4)}`, targetType: 'job' },
 			{ action: 'person.added', ...cli, targetType: 'user' },

@@ -1,11 +1,11 @@
 /**
  * Periodic clean-up of what expires: failed sign-in records past the slow-down window, expired
- * sessions, consent pages and authorization codes, and apps that registered but never got a grant.
+ * sessions and sign-in choices, consent pages and authorization codes, and apps that registered but never got a grant.
  * Plain DELETEs, safe when several instances run them at once.
  */
 import { and, eq, lt, notExists } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
-import { oauthClients, oauthCodes, oauthConsentRequests, oauthGrants, sessions, signInFailures } from './table.ts'
+import { oauthClients, oauthCodes, oauthConsentRequests, oauthGrants, sessions, signInChoices, signInFailures } from './table.ts'
 
 const HOUR = 3_600_000
 
@@ -23,6 +23,7 @@ export async function cleanUp(deps: AppDeps): Promise<void> {
 	const now = deps.now().getTime()
 	await deps.db.delete(signInFailures).where(lt(signInFailures.at, new Date(now - 24 * HOUR)))
 	await deps.db.delete(sessions).where(lt(sessions.expiresAt, new Date(now)))
+	await deps.db.delete(signInChoices).where(lt(signInChoices.expiresAt, new Date(now)))
 	await deps.db.delete(oauthConsentRequests).where(lt(oauthConsentRequests.expiresAt, new Date(now)))
 	await deps.db.delete(oauthCodes).where(lt(oauthCodes.expiresAt, new Date(now - 24 * HOUR)))
 	await deleteAbandonedClients(deps, new Date(now - ABANDONED_CLIENT_MS))

@@ -8,7 +8,8 @@ import { resolvePageSession } from './sessions.ts'
 import { verifyPersonalToken } from './tokens.ts'
 import { verifyAccessToken } from './oauth/tokens.ts'
 
-export { addPerson, createWorkspace, findWorkspace, requireWorkspace, listWorkspaces, listPeople, operatorActor, removePerson, userNames, type Workspace } from './people.ts'
+export { addPerson, changeRole, createWorkspace, findWorkspace, requireWorkspace, listWorkspaces, listPeople, operatorActor, removePerson, userNames, type Workspace } from './people.ts'
+export { acceptInvitation, cancelInvitation, declineInvitation, invitationsFor, invitePerson, listInvitations } from './invitations.ts'
 export { createPersonalToken, personActor, revokePersonalToken } from './tokens.ts'
 
 export default defineModule({

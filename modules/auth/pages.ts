@@ -1,11 +1,12 @@
-/** Portal pages of the auth module: sign-in, home, API access settings, people. */
+/** Portal pages of the auth module: sign-in, home, API access settings (people: people-pages.ts). */
 import { html, page, pageSections, portalPage, type SafeHtml } from '../../core/html.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { dataTable } from '../../core/ui.ts'
 import { connectPanel } from './connect.ts'
 import type { TokenView } from './tokens.ts'
-import type { PersonView } from './people.ts'
+import type { Membership } from './sign-in-choice.ts'
+import { invitationsBanner, switchForm } from './workspace-pages.ts'
 
 const when = (d: Date | null) => (d ? html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>` : 'never')
 
@@ -27,16 +28,20 @@ ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
 /**
  * The portal home: what needs the person, today's calendar, their open jobs, unread messages and
  * overdue to-dos. Each part comes from the module that owns it (`pageSections` for `home`), so
- * a role sees only the parts its permissions reach.
+ * a role sees only the parts its permissions reach. Invitations to other workspaces and the
+ * workspace switch come first.
  */
-export async function homePage(deps: AppDeps, session: PageSession): Promise<Response> {
+export async function homePage(deps: AppDeps, session: PageSession, view: { workspaces: Membership[]; invitations: number; notice?: string }): Promise<Response> {
 	const sections = await pageSections(deps, 'home', session, '')
 	return portalPage(
 		deps,
 		session,
 		{ title: 'Home', current: '/portal' },
-		html`<div class="page-header"><h1>Welcome, ${session.actor.name}</h1>
-<p class="meta">Signed in to <strong>${session.actor.workspaceSlug}</strong> as ${session.actor.role.replace('_', ' ')} · <a href="/careers/${session.actor.workspaceSlug}">Your careers site</a> · <a href="/settings/api">Connect an assistant app</a></p></div>
+		html`${view.notice ? html`<div class="notice" role="status"><p>${view.notice}</p></div>` : ''}
+${invitationsBanner(view.invitations)}
+<div class="page-header"><h1>Welcome, ${session.actor.name}</h1>
+<p class="meta">Signed in to <strong>${session.actor.workspaceSlug}</strong> as ${session.actor.role.replace('_', ' ')} · <a href="/careers/${session.actor.workspaceSlug}">Your careers site</a> · <a href="/settings/api">Connect an assistant app</a></p>
+${switchForm(session, view.workspaces)}</div>
 <div class="grid-2">${sections}</div>`,
 	)
 }
@@ -90,30 +95,5 @@ ${view.tokens.length === 0
 		})}
 </section>
 ${view.sections}`,
-	)
-}
-
-export function peoplePage(deps: AppDeps, session: PageSession, people: PersonView[], message?: { error?: string; notice?: string }): Response {
-	return portalPage(
-		deps,
-		session,
-		{ title: 'People', status: message?.error ? 422 : 200 },
-		html`<section class="card"><h1>People</h1>
-${message?.notice ? html`<p class="notice" role="status">${message.notice}</p>` : ''}
-${message?.error ? html`<p class="error" role="alert">${message.error}</p>` : ''}
-<div class="table-wrap"><table><thead><tr><th>Name</th><th>E-mail</th><th>Role</th><th>Extra permissions</th><th></th></tr></thead><tbody>
-${people.map(
-	(p) => html`<tr><td>${p.name}</td><td>${p.email}</td><td>${p.role.replace('_', ' ')}</td><td>${p.grants.join(', ') || '—'}</td>
-<td>${p.userId === session.actor.userId ? '' : html`<form method="post" action="/people/${p.userId}/remove" class="inline" data-confirm="Remove ${p.name} from the workspace? Their sessions, tokens and app connections stop working at once."><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger">Remove</button></form>`}</td></tr>`,
-)}</tbody></table></div>
-<h2>Add a person</h2>
-<form method="post" action="/people" class="stack">
-<input type="hidden" name="csrf" value="${session.csrf}">
-<label for="p-name">Name <input id="p-name" name="name" required maxlength="120"></label>
-<label for="p-email">Email <input id="p-email" name="email" type="email" required></label>
-<label for="p-role">Role <select id="p-role" name="role"><option value="recruiter">Recruiter</option><option value="hiring_manager">Hiring manager</option><option value="viewer">Viewer</option><option value="admin">Admin</option>${session.actor.role === 'owner' ? html`<option value="owner">Owner</option>` : ''}</select></label>
-<label for="p-password">Temporary password <input id="p-password" name="password" type="password" required minlength="10" autocomplete="new-password"></label>
-<button type="submit">Add person</button>
-</form></section>`,
 	)
 }

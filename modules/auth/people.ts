@@ -1,10 +1,12 @@
 /**
- * Workspaces and the people in them.
+ * The people in a workspace.
  *
- * Rules: a workspace slug is lower-case letters, digits and dashes; an e-mail address identifies
- * one account across workspaces (stored lower-cased); a person holds one role per workspace and
- * may hold extra grants; a person who leaves keeps their history but loses every way in at once
- * (sessions, personal tokens and app connections are checked against the membership on each request).
+ * Rules: an e-mail address identifies one account across workspaces (stored lower-cased); a person
+ * holds one role per workspace and may hold extra grants; a person joins a workspace only by their
+ * own consent (an invitation they accept, invitations.ts) or the operator's CLI (`addPerson`);
+ * only an owner makes, demotes or removes an owner and the last owner stays (owners.ts); a person
+ * who leaves keeps their history but loses every way in at once (sessions, personal tokens and app
+ * connections are checked against the membership on each request).
  */
 import { and, eq, inArray, isNull } from 'drizzle-orm'
 import type { Actor, PersonRole } from '../../core/actor.ts'
@@ -15,42 +17,13 @@ import { AppError, invalid } from '../../core/errors.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
-import { memberships, oauthGrants, personalTokens, sessions, users, workspaces } from './table.ts'
+import { lockOwnersAnd, requireActingOwner } from './owners.ts'
+import { invitations, memberships, oauthGrants, personalTokens, sessions, users } from './table.ts'
 
-export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/
+export { createWorkspace, findWorkspace, listWorkspaces, requireWorkspace, SLUG, type Workspace } from './workspaces.ts'
+
 const EMAIL = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]+$/
-
-export interface Workspace extends WorkspaceRef {
-	readonly name: string
-}
-
-export async function createWorkspace(deps: AppDeps, input: { slug: string; name: string }): Promise<Workspace> {
-	const slug = input.slug.trim().toLowerCase()
-	const name = input.name.trim()
-	const problems = []
-	if (!SLUG.test(slug)) problems.push({ field: 'slug', message: 'must be 1-40 lower-case letters, digits or dashes' })
-	if (!name || name.length > 120) problems.push({ field: 'name', message: 'must be 1-120 characters' })
-	if (problems.length) throw invalid(problems)
-	const id = newId('ws')
-	const inserted = await deps.db.insert(workspaces).values({ id, slug, name }).onConflictDoNothing().returning({ id: workspaces.id })
-	if (!inserted.length) throw new AppError('CONFLICT', `A workspace with the slug "${slug}" already exists`)
-	return { id, slug, name }
-}
-
-export async function findWorkspace(db: Db, slug: string): Promise<Workspace | null> {
-	const [row] = await db.select({ id: workspaces.id, slug: workspaces.slug, name: workspaces.name }).from(workspaces).where(eq(workspaces.slug, slug))
-	return row ?? null
-}
-
-export async function requireWorkspace(db: Db, slug: string): Promise<Workspace> {
-	const ws = await findWorkspace(db, slug)
-	if (!ws) throw new AppError('NOT_FOUND', `No workspace with the slug "${slug}"`)
-	return ws
-}
-
-export async function listWorkspaces(db: Db): Promise<Workspace[]> {
-	return db.select({ id: workspaces.id, slug: workspaces.slug, name: workspaces.name }).from(workspaces).orderBy(workspaces.createdAt)
-}
+export const MANAGE_PEOPLE = 'auth:manage_people'
 
 export function isPersonRole(role: string): role is PersonRole {
 	return (PERSON_ROLES as readonly string[]).includes(role)
@@ -64,11 +37,8 @@ export interface NewPerson {
 	grants?: string[]
 }
 
-/**
- * Creates the account (or reuses the one with this e-mail) and adds it to the workspace.
- * A person already in the workspace is a conflict; one who left is brought back with the new role.
- */
-export async function addPerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef, input: NewPerson): Promise<{ userId: string; created: boolean }> {
+/** The new person's fields, checked and normalised (the same checks for the CLI and the people page). */
+export function checkNewPerson(deps: AppDeps, input: NewPerson): { email: string; name: string; role: PersonRole; password: string; grants: string[] } {
 	const email = input.email.trim().toLowerCase()
 	const name = input.name.trim()
 	const problems = []
@@ -78,22 +48,41 @@ export async function addPerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef, i
 	if (input.password.length < 10 || input.password.length > 200) problems.push({ field: 'password', message: 'must be 10-200 characters' })
 	for (const g of input.grants ?? []) if (!deps.permissions.all.get(g)?.grantable) problems.push({ field: 'grants', message: `"${g}" is not a permission that can be granted` })
 	if (problems.length) throw invalid(problems)
-	// Only an owner makes owners: an admin must not be able to promote an account they control.
-	if (input.role === 'owner' && actor.role !== 'owner') throw new AppError('FORBIDDEN', 'Only an owner can add another owner')
+	return { email, name, role: input.role as PersonRole, password: input.password, grants: input.grants ?? [] }
+}
 
-	const passwordHash = await Bun.password.hash(input.password)
+/** Managing people is the owners' and admins' (the operator's CLI acts as an owner). */
+export function requireManagePeople(deps: AppDeps, actor: Actor): void {
+	if (!deps.permissions.can(actor, MANAGE_PEOPLE)) throw new AppError('FORBIDDEN', 'Only owners and admins manage the people of a workspace')
+}
+
+/**
+ * The operator's CLI: creates the account (or reuses the one with this e-mail, password unchanged)
+ * and adds it to the workspace directly — the operator's word is the consent. People add people
+ * through invitations instead (`invitePerson`). A person already in the workspace is a conflict; one
+ * who left is brought back with the new role; a pending invitation for them there is closed.
+ */
+export async function addPerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef, input: NewPerson): Promise<{ userId: string; created: boolean }> {
+	if (actor.credential.kind !== 'cli' || actor.userId !== null) throw new AppError('FORBIDDEN', 'People join a workspace by accepting an invitation; only the operator’s CLI adds an account directly')
+	const person = checkNewPerson(deps, input)
+	const passwordHash = await Bun.password.hash(person.password)
 	return deps.db.transaction(async (tx) => {
-		let [user] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email))
-		const created = !user
-		if (!user) [user] = await tx.insert(users).values({ id: newId('usr'), email, name, passwordHash }).returning({ id: users.id })
-		const [existing] = await tx.select({ removedAt: memberships.removedAt }).from(memberships).where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, user!.id)))
-		if (existing && !existing.removedAt) throw new AppError('CONFLICT', `${email} is already in this workspace`)
-		if (existing) {
-			await tx.update(memberships).set({ role: input.role, grants: input.grants ?? [], removedAt: null }).where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, user!.id)))
+		const inserted = await tx.insert(users).values({ id: newId('usr'), email: person.email, name: person.name, passwordHash }).onConflictDoNothing({ target: users.email }).returning({ id: users.id })
+		const [user] = inserted.length ? inserted : await tx.select({ id: users.id }).from(users).where(eq(users.email, person.email))
+		const created = inserted.length > 0
+		const locked = await lockOwnersAnd(tx, ws.id, user!.id)
+		if (locked.target && !locked.target.removedAt) throw new AppError('CONFLICT', `${person.email} is already in this workspace`)
+		if (locked.target?.role === 'owner' || person.role === 'owner') requireActingOwner(actor, locked)
+		if (locked.target) {
+			await tx.update(memberships).set({ role: person.role, grants: person.grants, removedAt: null }).where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, user!.id)))
 		} else {
-			await tx.insert(memberships).values({ workspaceId: ws.id, userId: user!.id, role: input.role, grants: input.grants ?? [] })
+			await tx.insert(memberships).values({ workspaceId: ws.id, userId: user!.id, role: person.role, grants: person.grants })
 		}
-		await recordActivity(tx, actor, { action: 'person.added', targetType: 'user', targetId: user!.id, detail: { email, role: input.role } })
+		await tx
+			.update(invitations)
+			.set({ status: 'cancelled', decidedAt: deps.now() })
+			.where(and(eq(invitations.workspaceId, ws.id), eq(invitations.email, person.email), eq(invitations.status, 'pending')))
+		await recordActivity(tx, actor, { action: 'person.added', targetType: 'user', targetId: user!.id, detail: { email: person.email, role: person.role } })
 		return { userId: user!.id, created }
 	})
 }
@@ -106,6 +95,7 @@ export interface PersonView {
 	grants: string[]
 }
 
+/** The workspace's members: people who joined (an invitation not yet accepted is not one of them). */
 export async function listPeople(db: Db, workspaceId: string): Promise<PersonView[]> {
 	return db
 		.select({ userId: users.id, name: users.name, email: users.email, role: memberships.role, grants: memberships.grants })
@@ -115,28 +105,29 @@ export async function listPeople(db: Db, workspaceId: string): Promise<PersonVie
 		.orderBy(users.name)
 }
 
+async function memberId(db: Db, ws: WorkspaceRef, who: { email?: string; userId?: string }): Promise<{ userId: string; email: string }> {
+	const [row] = await db
+		.select({ userId: users.id, email: users.email })
+		.from(memberships)
+		.innerJoin(users, eq(users.id, memberships.userId))
+		.where(and(eq(memberships.workspaceId, ws.id), who.userId ? eq(users.id, who.userId) : eq(users.email, (who.email ?? '').trim().toLowerCase()), isNull(memberships.removedAt)))
+	if (!row) throw new AppError('NOT_FOUND', `${who.email ?? 'This person'} is not in this workspace`)
+	return row
+}
+
 /**
  * The person leaves the workspace: their sessions, personal tokens and app connections there
- * stop at once. The last owner cannot leave.
+ * stop at once. Only an owner removes an owner; the last owner cannot leave.
  */
 export async function removePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef, who: { email?: string; userId?: string }): Promise<{ userId: string }> {
+	requireManagePeople(deps, actor)
 	return deps.db.transaction(async (tx) => {
-		const [row] = await tx
-			.select({ userId: users.id, role: memberships.role, email: users.email })
-			.from(memberships)
-			.innerJoin(users, eq(users.id, memberships.userId))
-			.where(and(eq(memberships.workspaceId, ws.id), who.userId ? eq(users.id, who.userId) : eq(users.email, (who.email ?? '').trim().toLowerCase()), isNull(memberships.removedAt)))
-		if (!row) throw new AppError('NOT_FOUND', `${who.email ?? 'This person'} is not in this workspace`)
-		if (row.role === 'owner') {
-			// The owners' rows are locked (in a fixed order) so that two owners leaving at the same
-			// time cannot both see the other one still there.
-			const owners = await tx
-				.select({ userId: memberships.userId })
-				.from(memberships)
-				.where(and(eq(memberships.workspaceId, ws.id), eq(memberships.role, 'owner'), isNull(memberships.removedAt)))
-				.orderBy(memberships.userId)
-				.for('update')
-			if (owners.length <= 1) throw new AppError('CONFLICT', 'The last owner cannot leave the workspace; make someone else an owner first')
+		const row = await memberId(tx, ws, who)
+		const locked = await lockOwnersAnd(tx, ws.id, row.userId)
+		if (!locked.target || locked.target.removedAt) throw new AppError('NOT_FOUND', `${who.email ?? 'This person'} is not in this workspace`)
+		if (locked.target.role === 'owner') {
+			requireActingOwner(actor, locked)
+			if (locked.owners.length <= 1) throw new AppError('CONFLICT', 'The last owner cannot leave the workspace; make someone else an owner first')
 		}
 		const now = deps.now()
 		await tx.update(memberships).set({ removedAt: now }).where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, row.userId)))
@@ -145,6 +136,28 @@ export async function removePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef
 		await tx.update(oauthGrants).set({ revokedAt: now, revokedReason: 'person_left' }).where(and(eq(oauthGrants.workspaceId, ws.id), eq(oauthGrants.userId, row.userId), isNull(oauthGrants.revokedAt)))
 		await recordActivity(tx, actor, { action: 'person.removed', targetType: 'user', targetId: row.userId, detail: { email: row.email } })
 		return { userId: row.userId }
+	})
+}
+
+/**
+ * Gives a member another role (their grants stay). Only an owner makes or demotes an owner; the
+ * last owner cannot be demoted. The change applies to the person's next request, through any
+ * credential (the membership is read on each request).
+ */
+export async function changeRole(deps: AppDeps, actor: Actor, ws: WorkspaceRef, who: { email?: string; userId?: string }, role: string): Promise<{ userId: string; changed: boolean }> {
+	requireManagePeople(deps, actor)
+	if (!isPersonRole(role)) throw invalid([{ field: 'role', message: `must be one of: ${PERSON_ROLES.join(', ')}` }])
+	return deps.db.transaction(async (tx) => {
+		const row = await memberId(tx, ws, who)
+		const locked = await lockOwnersAnd(tx, ws.id, row.userId)
+		if (!locked.target || locked.target.removedAt) throw new AppError('NOT_FOUND', `${who.email ?? 'This person'} is not in this workspace`)
+		const from = locked.target.role
+		if (from === role) return { userId: row.userId, changed: false }
+		if (from === 'owner' || role === 'owner') requireActingOwner(actor, locked)
+		if (from === 'owner' && locked.owners.length <= 1) throw new AppError('CONFLICT', 'The last owner cannot be demoted; make someone else an owner first')
+		await tx.update(memberships).set({ role }).where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, row.userId)))
+		await recordActivity(tx, actor, { action: 'person.role_changed', targetType: 'user', targetId: row.userId, detail: { email: row.email, from, to: role } })
+		return { userId: row.userId, changed: true }
 	})
 }
 

@@ -1,4 +1,4 @@
-/** Sign-in, sign-out, the portal home, API access settings and the people page. */
+/** Sign-in, sign-out, the portal home and API access settings (the choice step, switching and people: their own files). */
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { clientAddress } from '../../core/http/client-address.ts'
@@ -7,18 +7,20 @@ import { anonymousCsrf } from '../../core/http/csrf.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { page } from '../../core/html.ts'
 import { assistantsHelp } from './connect.ts'
-import { apiAccessPage, homePage, peoplePage, signInPage } from './pages.ts'
-import { addPerson, listPeople, removePerson } from './people.ts'
+import { apiAccessPage, homePage, signInPage } from './pages.ts'
+import { peopleRoutes } from './people-routes.ts'
 import { clearSessionCookie, sessionCookieName, setSessionCookie, signIn, signOut } from './sessions.ts'
+import { signInChoiceRoutes, setChoiceCookie } from './sign-in-routes.ts'
+import { invitationsFor } from './invitations.ts'
+import { workspacesOf } from './sign-in-choice.ts'
 import { createPersonalToken, listPersonalTokens, revokePersonalToken } from './tokens.ts'
 import { openReveal, sealReveal } from './reveal.ts'
 import { disconnectApp, listConnections } from './oauth/connections.ts'
 import { connectedAppsSection } from './oauth/pages.ts'
 import { oauthRoutes } from './oauth/routes.ts'
+import { safeNext } from './safe-next.ts'
 
-/** Only same-site relative paths may be a `next` target (no open redirect). */
-export const safeNext = (next: unknown) => (typeof next === 'string' && /^\/(?![/\\])[^\s]*$/.test(next) ? next : '/portal')
-
+export { safeNext }
 
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
 
@@ -26,10 +28,6 @@ const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: 
 const API_NOTICES: Record<string, string> = {
 	revoked: 'The token was revoked; apps using it stop working at once.',
 	disconnected: 'The app was disconnected; its tokens stopped working.',
-}
-const PEOPLE_NOTICES: Record<string, string> = {
-	added: 'The person was added.',
-	removed: 'The person was removed; their sessions, tokens and app connections stopped working.',
 }
 
 export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
@@ -46,6 +44,11 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 				const next = safeNext(fields.next)
 				try {
 					const result = await signIn(deps, { email: String(fields.email ?? ''), password: String(fields.password ?? ''), address: clientAddress(deps.config, request) })
+					// Several workspaces (or only invitations): the person chooses next (Post/Redirect/Get).
+					if ('choice' in result) {
+						setChoiceCookie(deps, cookie, result.choice, result.expiresAt)
+						return redirect(`/sign-in/workspace?next=${encodeURIComponent(next)}`, 303)
+					}
 					setSessionCookie(deps, cookie, result.token, result.expiresAt)
 					return redirect(next, 303)
 				} catch (error) {
@@ -67,7 +70,17 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 		)
 		// Public: the protected resource metadata points assistant apps' users here.
 		.get('/help/assistants', () => page({ title: 'Connect an assistant app' }, assistantsHelp(deps.config.baseUrl)), { auth: 'public' })
-		.get('/portal', ({ session }) => homePage(deps, session!), { auth: 'signed-in' })
+		.use(signInChoiceRoutes(deps, { auth }))
+		.get(
+			'/portal',
+			async ({ session, query }) =>
+				homePage(deps, session!, {
+					workspaces: await workspacesOf(deps.db, session!.actor.userId!),
+					invitations: (await invitationsFor(deps, session!.actor.userId!)).length,
+					notice: query.done === 'switched' ? `You are now in ${session!.actor.workspaceSlug}.` : undefined,
+				}),
+			{ auth: 'signed-in', query: t.Object({ done: t.Optional(t.String()) }) },
+		)
 		// Creating and revoking answer with a redirect (Post/Redirect/Get): reloading the page never
 		// posts the form again. The new token crosses the redirect sealed in a cookie (reveal.ts).
 		.get(
@@ -107,37 +120,5 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 			},
 			{ auth: 'signed-in', body: form },
 		)
-		.get('/people', async ({ session, query }) => peoplePage(deps, session!, await listPeople(deps.db, session!.actor.workspaceId), { notice: PEOPLE_NOTICES[query.done ?? ''] }), {
-			auth: { permission: 'auth:manage_people' },
-			query: t.Object({ done: t.Optional(t.String()) }),
-		})
-		.post(
-			'/people',
-			async ({ session, body, redirect }) => {
-				const f = body as Record<string, string>
-				const ws = { id: session!.actor.workspaceId, slug: session!.actor.workspaceSlug }
-				try {
-					await addPerson(deps, session!.actor, ws, { email: String(f.email ?? ''), name: String(f.name ?? ''), role: String(f.role ?? ''), password: String(f.password ?? '') })
-					return redirect('/people?done=added', 303)
-				} catch (error) {
-					if (!(error instanceof AppError) || error.status >= 500) throw error
-					return peoplePage(deps, session!, await listPeople(deps.db, ws.id), { error: error.fields?.map((x) => `${x.field} ${x.message}`).join('; ') || error.message })
-				}
-			},
-			{ auth: { permission: 'auth:manage_people' }, body: form },
-		)
-		.post(
-			'/people/:userId/remove',
-			async ({ session, params, redirect }) => {
-				const ws = { id: session!.actor.workspaceId, slug: session!.actor.workspaceSlug }
-				try {
-					await removePerson(deps, session!.actor, ws, { userId: params.userId })
-					return redirect('/people?done=removed', 303)
-				} catch (error) {
-					if (!(error instanceof AppError) || error.status >= 500) throw error
-					return peoplePage(deps, session!, await listPeople(deps.db, ws.id), { error: error.message })
-				}
-			},
-			{ auth: { permission: 'auth:manage_people' }, body: form },
-		)
+		.use(peopleRoutes(deps, { auth }))
 }

@@ -6,16 +6,20 @@
  * Rules: wrong credentials get one generic message; repeated failures slow down the address they
  * come from, for that account and for every account (refused for a while), never the account
  * itself, so nobody can lock a person out; a person who left the workspace cannot sign in to it and
- * their sessions end at once (membership is checked on every request).
+ * their sessions end at once (membership is checked on every request). A session is bound to one
+ * workspace: a person in several chooses it after the password (sign-in-choice.ts) and may switch
+ * (workspace-switch.ts), which replaces the session.
  */
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm'
 import { hashSecret, newId, randomToken } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import type { Db } from '../../db/client.ts'
 import { AppError } from '../../core/errors.ts'
 import { sessionCsrf } from '../../core/http/csrf.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { memberships, sessions, signInFailures, users, workspaces } from './table.ts'
 import { membershipColumns, personActorFrom } from './credential-use.ts'
+import { openChoice, signInDestination } from './sign-in-choice.ts'
 
 const DAY = 86_400_000
 export const SESSION_DAYS = 30
@@ -38,22 +42,29 @@ export interface SignInResult {
 	workspaceSlug: string
 }
 
+/** The password was right; the person chooses a workspace (or answers an invitation) next (sign-in-choice.ts). */
+export interface SignInChoice {
+	choice: string
+	expiresAt: Date
+}
+
 export const GENERIC_FAILURE = 'The e-mail address or password is not right.'
 
-/** Checks credentials and opens a session; throws one generic message for any wrong input. */
-export async function signIn(deps: AppDeps, input: { email: string; password: string; address: string; workspace?: string }): Promise<SignInResult> {
+/**
+ * Checks credentials and opens a session in the person's one workspace (or the one named), or a
+ * choice when they have several; throws one generic message for any wrong input.
+ */
+export async function signIn(deps: AppDeps, input: { email: string; password: string; address: string; workspace?: string }): Promise<SignInResult | SignInChoice> {
 	const email = input.email.trim().toLowerCase().slice(0, 254)
 	await recordAttempt(deps, email, input.address)
 	const [user] = await deps.db.select({ id: users.id, hash: users.passwordHash }).from(users).where(eq(users.email, email))
 	const ok = user ? await Bun.password.verify(input.password, user.hash) : (await Bun.password.verify(input.password, await timingHash()), false)
-	const membership = ok && user ? await firstMembership(deps, user.id, input.workspace) : null
+	const destination = ok && user ? (input.workspace ? await firstMembership(deps, user.id, input.workspace) : await signInDestination(deps, user.id)) : null
 	// The attempt recorded above stays as a failure.
-	if (!ok || !user || !membership) throw new AppError('UNAUTHORIZED', GENERIC_FAILURE)
+	if (!ok || !user || !destination) throw new AppError('UNAUTHORIZED', GENERIC_FAILURE)
 	await forgetFailures(deps, email, input.address)
-	const token = randomToken()
-	const expiresAt = new Date(deps.now().getTime() + SESSION_DAYS * DAY)
-	await deps.db.insert(sessions).values({ id: hashSecret(token), userId: user.id, workspaceId: membership.workspaceId, expiresAt })
-	return { token, expiresAt, workspaceSlug: membership.slug }
+	if (destination === 'choose') return openChoice(deps, user.id)
+	return startSession(deps, user.id, destination)
 }
 
 async function firstMembership(deps: AppDeps, userId: string, workspaceSlug?: string) {
@@ -143,4 +154,15 @@ export async function resolvePageSession(deps: AppDeps, _request: Request, cooki
 	const session = await validateSession(deps, token)
 	if (session?.refreshed) setSessionCookie(deps, cookie, token, session.expiresAt)
 	return session
+}
+
+/**
+ * Opens a session bound to one workspace. The caller has checked that the person is in it (the
+ * session is checked against the membership on every request anyway).
+ */
+export async function startSession(deps: AppDeps, userId: string, workspace: { workspaceId: string; slug: string }, db: Db = deps.db): Promise<SignInResult> {
+	const token = randomToken()
+	const expiresAt = new Date(deps.now().getTime() + SESSION_DAYS * DAY)
+	await db.insert(sessions).values({ id: hashSecret(token), userId, workspaceId: workspace.workspaceId, expiresAt })
+	return { token, expiresAt, workspaceSlug: workspace.slug }
 }

@@ -31,6 +31,49 @@ export const memberships = pgTable(
 	(t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index('memberships_user').on(t.userId)],
 )
 
+/**
+ * An invitation to join a workspace. Adding someone on the people page always makes one (for an
+ * e-mail without an account, the account is made too, with the temporary password): only the
+ * person accepting it, signed in, makes the membership, so nobody is put in a workspace without
+ * their consent. `name` is what the inviter typed, shown on the people page until the person
+ * accepts: never the account's own name. At most one pending invitation per workspace and e-mail.
+ */
+export const invitations = pgTable(
+	'invitations',
+	{
+		id: text('id').primaryKey(),
+		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		email: text('email').notNull(),
+		name: text('name').notNull(),
+		role: text('role').notNull(),
+		grants: text('grants').array().notNull().default(sql`'{}'::text[]`),
+		invitedBy: text('invited_by').references(() => users.id),
+		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+		expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+		/** pending, accepted, declined, cancelled, or expired (set when a new invitation replaces an expired one). */
+		status: text('status').notNull().default('pending'),
+		decidedAt: timestamp('decided_at', { withTimezone: true, precision: 3 }),
+	},
+	(t) => [uniqueIndex('invitations_pending').on(t.workspaceId, t.email).where(sql`status = 'pending'`), index('invitations_email').on(t.email, t.status)],
+)
+
+/**
+ * The step between the password and a session for a person with several workspaces (or only
+ * invitations): the password was right, the workspace is not chosen yet. Its token (stored as
+ * SHA-256) lives in a short cookie; choosing uses it up and opens a session bound to one workspace.
+ */
+export const signInChoices = pgTable(
+	'sign_in_choices',
+	{
+		id: text('id').primaryKey(),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+	},
+	(t) => [index('sign_in_choices_user').on(t.userId)],
+)
+
 /** Portal sessions (Lucia's pattern): the id is the SHA-256 of the cookie token. */
 export const sessions = pgTable(
 	'sessions',

@@ -1,6 +1,6 @@
 /**
  * K4 for the writes that give or take away access: personal tokens (portal), vendor API keys (the
- * operator CLI, a process of its own), adding and removing a person (portal). Each is cut by
+ * operator CLI, a process of its own), inviting and removing a person (portal). Each is cut by
  * pg_terminate_backend while it waits to write its activity-log line, after every other write of
  * its transaction (statement-fault-harness.ts says how). Not acknowledged (503, or a CLI exit code
  * other than 0 with no key printed), none of its effects left (no credential that works or stopped
@@ -10,6 +10,7 @@ import { expect, setDefaultTimeout, test } from 'bun:test'
 import { createPersonalToken, personActor } from '../../modules/auth/index.ts'
 import { newPerson, newVendor, unique } from '../helpers.ts'
 import { mcp } from '../oauth/as-client.ts'
+import { PortalClient, uniqueAddress } from '../portal.ts'
 import { BUN, ROOT } from './processes.ts'
 import { onPostgres, skipReason, statementFaults } from './statement-fault-harness.ts'
 
@@ -128,26 +129,30 @@ onPostgres(`a connection terminated inside a write of access leaves nothing half
 
 	// ─── People (portal) ───────────────────────────────────────────────────────────────────────
 
-	test('adding a person cut before its log line: no account and no membership; the retry adds them once and they can sign in', async () => {
+	test('adding a person cut before its log line: no account and no invitation; the retry invites them once and they join by accepting', async () => {
 		const { ws, who } = await person()
 		const portal = await signedIn(who)
 		await portal.get('/people')
 		const newcomer = { email: `${unique('new')}@example.test`, name: 'Nina Newcomer', role: 'recruiter', password: 'correct horse battery' }
 		const add = () => portal.submit('/people', newcomer)
 		const accounts = () => count(world().admin`select count(*)::int as n from users where email = ${newcomer.email}`)
+		const invited = () => count(world().admin`select count(*)::int as n from invitations where email = ${newcomer.email} and workspace_id = ${ws.id} and status = 'pending'`)
 		const members = () => count(world().admin`select count(*)::int as n from memberships m join users u on u.id = m.user_id where u.email = ${newcomer.email} and m.workspace_id = ${ws.id}`)
-
-		const linesBefore = await linesOf(ws, 'person.added') // the owner's own
+		const state = async () => ({ accounts: await accounts(), invited: await invited(), members: await members(), lines: await linesOf(ws, 'person.invited') })
 
 		const cut = await terminatedAt(...atActivityLine, add)
-		expect(cut.written).toEqual(['memberships', 'users'])
+		expect(cut.written).toEqual(['invitations', 'users'])
 		expect(cut.answer.status).toBe(503)
-		expect({ accounts: await accounts(), members: await members(), lines: await linesOf(ws, 'person.added') }).toEqual({ accounts: 0, members: 0, lines: linesBefore })
+		expect(await state()).toEqual({ accounts: 0, invited: 0, members: 0, lines: 0 })
 
 		await portal.get('/people')
 		expect((await add()).redirectedTo).toBe('/people?done=added')
-		expect({ accounts: await accounts(), members: await members(), lines: await linesOf(ws, 'person.added') }).toEqual({ accounts: 1, members: 1, lines: linesBefore + 1 })
-		await signedIn(newcomer)
+		expect(await state()).toEqual({ accounts: 1, invited: 1, members: 0, lines: 1 })
+		// They join by signing in with the temporary password and accepting the invitation.
+		const theirs = new PortalClient(world().app, { address: uniqueAddress() })
+		expect((await theirs.signIn(newcomer.email, newcomer.password)).headers.get('location')).toStartWith('/sign-in/workspace')
+		expect((await theirs.acceptFirstInvitation()).status).toBe(303)
+		expect(await state()).toEqual({ accounts: 1, invited: 0, members: 1, lines: 1 })
 	})
 
 	test('removing a person cut before its log line: they stay a member, their session and token still work; the retry removes them once', async () => {

@@ -4,6 +4,8 @@ import type { PageSession } from '../../../core/http/auth.ts'
 import type { AuthorizationRequest } from './authorize.ts'
 import type { Connection } from './connections.ts'
 import { dataTable } from '../../../core/ui.ts'
+import type { Membership } from '../sign-in-choice.ts'
+import { switchForm } from '../workspace-pages.ts'
 
 const noStore = (res: Response) => {
 	res.headers.set('Cache-Control', 'no-store')
@@ -19,8 +21,12 @@ export function authorizeErrorPage(message: string): Response {
 	)
 }
 
-/** `consentToken`: the one-time token of this page's form (consent.ts). */
-export function consentPage(session: PageSession, request: AuthorizationRequest, query: string, consentToken: string): Response {
+/**
+ * `consentToken`: the one-time token of this page's form (consent.ts). The app is connected in the
+ * session's workspace; a person in several can switch first (the switch replaces the session, so
+ * this page's form stops working and the app's request opens a new one in the other workspace).
+ */
+export function consentPage(session: PageSession, request: AuthorizationRequest, query: string, consentToken: string, workspaces: Membership[]): Response {
 	const to = new URL(request.redirectUri)
 	return noStore(
 		page(
@@ -36,6 +42,7 @@ export function consentPage(session: PageSession, request: AuthorizationRequest,
 <label class="check"><input type="checkbox" name="read_only" value="1"${request.readOnlyRequested ? ' checked' : ''}> Allow read-only access (the app cannot make changes)</label>
 <p class="buttons"><button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="cancel" class="secondary">Cancel</button></p>
 </form>
+${workspaces.length > 1 ? html`<p class="meta">To connect the app to another of your workspaces instead, switch first:</p>${switchForm(session, workspaces, `/oauth/authorize?${query}`)}` : ''}
 <p class="meta">You can disconnect the app at any time in <a href="/settings/api">API access</a>.</p></section>`,
 		),
 	)

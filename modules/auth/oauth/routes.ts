@@ -13,6 +13,7 @@ import { readBodyText } from '../../../core/http/body.ts'
 import { applyCors, preflight } from '../../../core/http/cors.ts'
 import type { HttpKit } from '../../../core/module.ts'
 import { resolvePageSession } from '../sessions.ts'
+import { workspacesOf } from '../sign-in-choice.ts'
 import { authorizationParams, AuthorizePageError, AuthorizeRedirectError, checkRequest, issueCode, mcpResource, redirectWith, SCOPES, trustedTarget } from './authorize.ts'
 import { registerClient } from './clients.ts'
 import { openConsent, takeConsent } from './consent.ts'
@@ -193,7 +194,7 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 				const session = await resolvePageSession(deps, request, cookie)
 				if (!session) return redirect(`/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`, 303)
 				const query = url.search.slice(1)
-				return consentPage(session, authorization, query, await openConsent(deps, session, target.client.id, query))
+				return consentPage(session, authorization, query, await openConsent(deps, session, target.client.id, query), await workspacesOf(deps.db, session.actor.userId!))
 			},
 			{ auth: 'public' },
 		)

@@ -1,0 +1,54 @@
+/** The people page: members, invitations not yet answered, and the form that invites someone. */
+import { html, portalPage } from '../../core/html.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import type { PageSession } from '../../core/http/auth.ts'
+import { PERSON_ROLES } from '../../core/actor.ts'
+import type { PendingInvitation } from './invitations.ts'
+import type { PersonView } from './people.ts'
+
+const roleName = (role: string) => role.replace('_', ' ')
+const roleLabel = (role: string) => roleName(role).replace(/^./, (c) => c.toUpperCase())
+
+export interface PeopleView {
+	people: PersonView[]
+	invitations: PendingInvitation[]
+	error?: string
+	notice?: string
+}
+
+export function peoplePage(deps: AppDeps, session: PageSession, view: PeopleView): Response {
+	const owner = session.actor.role === 'owner'
+	// Admins cannot make owners, so they are not offered; owners' rows are an owner's to change.
+	const roles = PERSON_ROLES.filter((r) => owner || r !== 'owner')
+	const mayChange = (p: PersonView) => p.userId !== session.actor.userId && (owner || p.role !== 'owner')
+	const csrf = html`<input type="hidden" name="csrf" value="${session.csrf}">`
+	return portalPage(
+		deps,
+		session,
+		{ title: 'People', status: view.error ? 422 : 200 },
+		html`<section class="card"><h1>People</h1>
+${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
+${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
+<div class="table-wrap"><table><thead><tr><th>Name</th><th>E-mail</th><th>Role</th><th>Extra permissions</th><th></th></tr></thead><tbody>
+${view.people.map(
+	(p) => html`<tr><td>${p.name}</td><td>${p.email}</td><td>${mayChange(p)
+		? html`<form method="post" action="/people/${p.userId}/role" class="inline">${csrf}<select name="role" aria-label="Role of ${p.name}">${roles.map((r) => html`<option value="${r}"${r === p.role ? ' selected' : ''}>${roleLabel(r)}</option>`)}</select><button type="submit" class="secondary">Change role</button></form>`
+		: roleName(p.role)}</td><td>${p.grants.join(', ') || '—'}</td>
+<td>${mayChange(p) ? html`<form method="post" action="/people/${p.userId}/remove" class="inline" data-confirm="Remove ${p.name} from the workspace? Their sessions, tokens and app connections stop working at once.">${csrf}<button type="submit" class="danger">Remove</button></form>` : ''}</td></tr>`,
+)}
+${view.invitations.map(
+	(i) => html`<tr><td>${i.name}</td><td>${i.email}</td><td>${roleName(i.role)} <span class="meta">(invited, open until <time datetime="${i.expiresAt.toISOString()}">${i.expiresAt.toISOString().slice(0, 10)}</time>)</span></td><td>${i.grants.join(', ') || '—'}</td>
+<td>${owner || i.role !== 'owner' ? html`<form method="post" action="/people/invitations/${i.id}/cancel" class="inline">${csrf}<button type="submit" class="danger">Cancel invitation</button></form>` : ''}</td></tr>`,
+)}</tbody></table></div>
+<h2>Add a person</h2>
+<p>They get an invitation, and join once they sign in and accept it. Someone new signs in with the temporary password you set here.</p>
+<form method="post" action="/people" class="stack">
+${csrf}
+<label for="p-name">Name <input id="p-name" name="name" required maxlength="120"></label>
+<label for="p-email">Email <input id="p-email" name="email" type="email" required></label>
+<label for="p-role">Role <select id="p-role" name="role"><option value="recruiter">Recruiter</option><option value="hiring_manager">Hiring manager</option><option value="viewer">Viewer</option><option value="admin">Admin</option>${owner ? html`<option value="owner">Owner</option>` : ''}</select></label>
+<label for="p-password">Temporary password <input id="p-password" name="password" type="password" required minlength="10" autocomplete="new-password"></label>
+<button type="submit">Add person</button>
+</form></section>`,
+	)
+}

@@ -1,0 +1,81 @@
+/** The people page (members and invitations) and the invitations page of the invited person. */
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError } from '../../core/errors.ts'
+import type { PageSession } from '../../core/http/auth.ts'
+import type { HttpKit } from '../../core/module.ts'
+import { acceptInvitation, cancelInvitation, declineInvitation, invitationsFor, invitePerson, listInvitations } from './invitations.ts'
+import { peoplePage } from './people-pages.ts'
+import { changeRole, listPeople, removePerson } from './people.ts'
+import { workspacesOf } from './sign-in-choice.ts'
+import { invitationsPage } from './workspace-pages.ts'
+
+const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
+const done = t.Object({ done: t.Optional(t.String()) })
+
+/** Confirmations shown after a redirect (Post/Redirect/Get: reloading never repeats a change). */
+const PEOPLE_NOTICES: Record<string, string> = {
+	// The same words whether or not the address already had an account.
+	added: 'The person was added. They join the workspace once they sign in and accept the invitation.',
+	removed: 'The person was removed; their sessions, tokens and app connections stopped working.',
+	role: 'The role was changed; it applies to their next request.',
+	cancelled: 'The invitation was cancelled.',
+}
+const INVITATION_NOTICES: Record<string, string> = {
+	accepted: 'You joined the workspace. Switch to it below, or choose it the next time you sign in.',
+	declined: 'The invitation was declined.',
+}
+
+export function peopleRoutes(deps: AppDeps, { auth }: HttpKit) {
+	const people = async (session: PageSession, message: { error?: string; notice?: string } = {}) =>
+		peoplePage(deps, session, { people: await listPeople(deps.db, session.actor.workspaceId), invitations: await listInvitations(deps, session.actor.workspaceId), ...message })
+	/** Runs a change on the people page: its redirect, or the page again with the refusal. */
+	const change = async (session: PageSession, work: () => Promise<unknown>, doneKey: string) => {
+		try {
+			await work()
+			return new Response(null, { status: 303, headers: { location: `/people?done=${doneKey}` } })
+		} catch (error) {
+			if (!(error instanceof AppError) || error.status >= 500) throw error
+			return people(session, { error: error.fields?.map((x) => `${x.field} ${x.message}`).join('; ') || error.message })
+		}
+	}
+	const wsOf = (session: PageSession) => ({ id: session.actor.workspaceId, slug: session.actor.workspaceSlug })
+	const mine = async (session: PageSession, message: { error?: string; notice?: string } = {}) =>
+		invitationsPage(deps, session, { invitations: await invitationsFor(deps, session.actor.userId!), workspaces: await workspacesOf(deps.db, session.actor.userId!), ...message })
+	const answer = async (session: PageSession, work: () => Promise<unknown>, doneKey: string) => {
+		try {
+			await work()
+			return new Response(null, { status: 303, headers: { location: `/invitations?done=${doneKey}` } })
+		} catch (error) {
+			if (!(error instanceof AppError) || error.status >= 500) throw error
+			return mine(session, { error: error.message })
+		}
+	}
+	const manage = { auth: { permission: 'auth:manage_people' as const }, body: form }
+	return new Elysia({ name: 'auth.people' })
+		.use(auth)
+		.get('/people', ({ session, query }) => people(session!, { notice: PEOPLE_NOTICES[query.done ?? ''] }), { auth: { permission: 'auth:manage_people' }, query: done })
+		.post(
+			'/people',
+			({ session, body }) => {
+				const f = body as Record<string, string>
+				const input = { email: String(f.email ?? ''), name: String(f.name ?? ''), role: String(f.role ?? ''), password: String(f.password ?? '') }
+				return change(session!, () => invitePerson(deps, session!.actor, wsOf(session!), input), 'added')
+			},
+			manage,
+		)
+		.post('/people/:userId/remove', ({ session, params }) => change(session!, () => removePerson(deps, session!.actor, wsOf(session!), { userId: params.userId }), 'removed'), manage)
+		.post(
+			'/people/:userId/role',
+			({ session, params, body }) => change(session!, () => changeRole(deps, session!.actor, wsOf(session!), { userId: params.userId }, String((body as Record<string, string>).role ?? '')), 'role'),
+			manage,
+		)
+		.post('/people/invitations/:id/cancel', ({ session, params }) => change(session!, () => cancelInvitation(deps, session!.actor, wsOf(session!), params.id), 'cancelled'), manage)
+		.get('/invitations', ({ session, query }) => mine(session!, { notice: INVITATION_NOTICES[query.done ?? ''] }), { auth: 'signed-in', query: done })
+		.post(
+			'/invitations/:id/accept',
+			({ session, params }) => answer(session!, () => acceptInvitation(deps, session!.actor.userId!, params.id, session!.actor.credential), 'accepted'),
+			{ auth: 'signed-in', body: form },
+		)
+		.post('/invitations/:id/decline', ({ session, params }) => answer(session!, () => declineInvitation(deps, session!.actor.userId!, params.id), 'declined'), { auth: 'signed-in', body: form })
+}
