@@ -40,7 +40,7 @@ function toResponse(message: IncomingMessage): Response {
 		return new Response(null, { status, headers })
 	}
 	// Cancelling the body (a redirect, a body over the limit) destroys the message, and so the connection.
-	return new Response(Readable.toWeb(message) as ReadableStream<Uint8Array>, { status, headers })
+	return new Response(Readable.toWeb(message) as unknown as BodyInit, { status, headers })
 }
 
 /**
