@@ -63,7 +63,8 @@ export function pinnedGet(url: URL, addresses: readonly string[], init: { signal
 				port: url.port || undefined,
 				path: `${url.pathname}${url.search}`,
 				method: 'GET',
-				headers: { ...init.headers, host: url.host, connection: 'close' },
+				// The body is read as it comes: ask for it unencoded (node's client does not decompress).
+				headers: { ...init.headers, host: url.host, connection: 'close', 'accept-encoding': 'identity' },
 				agent: false,
 				lookup: pinnedLookup(host, addresses) as never,
 			},

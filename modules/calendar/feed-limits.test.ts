@@ -27,6 +27,7 @@ beforeAll(() => {
 			const hops = url.pathname.match(/^\/hops\/(\d+)$/)
 			if (hops) return Number(hops[1]) ? new Response(null, { status: 302, headers: { location: `/hops/${Number(hops[1]) - 1}` } }) : new Response(ICS)
 			if (url.pathname === '/to-file') return new Response(null, { status: 301, headers: { location: 'file:///etc/passwd' } })
+			if (url.pathname === '/to-nowhere') return new Response(null, { status: 307, headers: { location: 'http://[::1' } })
 			if (url.pathname === '/gone') return new Response('gone', { status: 410 })
 			if (url.pathname === '/secret') return new Response('no', { status: 403 })
 			const size = Number(url.searchParams.get('bytes'))
@@ -70,6 +71,7 @@ describe('feed fetch limits', () => {
 		expect(await outcome('/hops/4')).toBe('The feed address redirects too many times')
 		expect(asked).toEqual(['/hops/4', '/hops/3', '/hops/2', '/hops/1'])
 		expect(await outcome('/to-file')).toBe('The feed address redirects to something that is not a web address')
+		expect(await outcome('/to-nowhere')).toBe('The feed address redirects to something that is not a web address')
 	})
 
 	test('other statuses say what the server answered', async () => {

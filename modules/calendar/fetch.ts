@@ -104,8 +104,9 @@ export async function fetchFeed(config: Pick<Config, 'calendarFeedsAllowPrivate'
 		if (response.status >= 300 && response.status < 400 && response.headers.get('location')) {
 			await response.body?.cancel().catch(() => {})
 			if (hop >= MAX_REDIRECTS) throw new FeedFetchError('The feed address redirects too many times')
-			url = new URL(response.headers.get('location')!, url)
-			if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new FeedFetchError('The feed address redirects to something that is not a web address')
+			const next = URL.parse(response.headers.get('location')!, url)
+			if (next?.protocol !== 'https:' && next?.protocol !== 'http:') throw new FeedFetchError('The feed address redirects to something that is not a web address')
+			url = next
 			continue
 		}
 		if (response.status !== 200) {
