@@ -45,8 +45,9 @@ function toResponse(message: IncomingMessage): Response {
 
 /**
  * GET `url`, connecting only to one of `addresses`, checked by the caller (for an address in the
- * URL, that address in the form it was checked). A new connection each time (no agent, no keep-alive), so no pooled socket
- * to an earlier address is reused. `signal` aborts the connection, the answer and its body.
+ * URL, that address in the form it was checked). A new connection each time (no agent, no
+ * keep-alive), so no pooled socket to an earlier address is reused. `signal` aborts the
+ * connection, the answer and its body.
  */
 export function pinnedGet(url: URL, addresses: readonly string[], init: { signal: AbortSignal; headers: Record<string, string> }): Promise<Response> {
 	const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
