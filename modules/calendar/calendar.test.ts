@@ -19,6 +19,7 @@ import { personActor } from '../auth/index.ts'
 import { inviteToInterview } from '../interviews/index.ts'
 import { todos } from '../todos/table.ts'
 import { FEEDS_AT_ONCE } from './feeds.ts'
+import { UNREACHABLE } from './fetch.ts'
 import { refreshDueFeeds, setFeed } from './index.ts'
 import { calendarBusy, calendarFeeds } from './table.ts'
 
@@ -354,7 +355,7 @@ describe('external calendars from iCalendar feeds', () => {
 			const strict = await testDeps()
 			const owner = await personActor(strict, w.ws.slug, w.people.owner.email)
 			const privateFeed = await setFeed(strict, owner, `${server.url}/feed.ics`)
-			expect(privateFeed).toMatchObject({ status: 'error', lastError: expect.stringContaining('private network') })
+			expect(privateFeed).toMatchObject({ status: 'error', lastError: UNREACHABLE })
 			expect(server.state.hits).toBe(0)
 			const open = await testDeps({ CALENDAR_FEEDS_ALLOW_PRIVATE: 'on' })
 			const html = await setFeed(open, owner, `${server.url}/moved.ics`)

@@ -1,15 +1,22 @@
 /**
  * Fetching a person's iCalendar feed without turning the server into a proxy for the inside
- * network (SSRF): http(s) only (`webcal:` is read as https), every address the host resolves to
- * must be public (unless CALENDAR_FEEDS_ALLOW_PRIVATE is on), redirects are followed by hand and
- * checked again, at most 2 MB are read and the whole fetch (name look-ups, redirects and the body
- * included) gives up after `CALENDAR_FEED_TIMEOUT` seconds (10 by default): a server that never
- * answers, or trickles its answer, cannot hold the settings page or the refresh sweep.
+ * network (SSRF): http(s) only (`webcal:` is read as https); the host name is looked up once per
+ * hop and every address it gives must be public unicast (`core/http/public-address.ts`; unless
+ * CALENDAR_FEEDS_ALLOW_PRIVATE is on); the connection goes to an address that was checked, never
+ * to a second look-up (`core/http/pinned-request.ts`); redirects are followed by hand and each
+ * hop checked the same way; at most 2 MB are read and the whole fetch (name look-ups, redirects
+ * and the body included) gives up after `CALENDAR_FEED_TIMEOUT` seconds (10 by default): a server
+ * that never answers, or trickles its answer, cannot hold the settings page or the refresh sweep.
+ *
+ * A refused address, a name that does not resolve and a connection that fails all get the same
+ * message: telling them apart (or passing on ECONNREFUSED, ECONNRESET, a TLS error) would let the
+ * feed form map which inside hosts and ports exist.
  */
 import { lookup } from 'node:dns/promises'
-import { isIP } from 'node:net'
 import type { Config } from '../../core/config.ts'
 import { readLimitedText } from '../../core/http/body.ts'
+import { pinnedGet } from '../../core/http/pinned-request.ts'
+import { anyAddress, publicAddress } from '../../core/http/public-address.ts'
 
 export class FeedFetchError extends Error {}
 
@@ -33,17 +40,21 @@ export function normalizeFeedUrl(raw: string): { url: string } | { error: string
 	return { url: u.toString() }
 }
 
-function isPrivateAddress(ip: string): boolean {
-	if (isIP(ip) === 4) {
-		const [a, b] = ip.split('.').map(Number) as [number, number]
-		return a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 198 && (b === 18 || b === 19)) || a >= 224
-	}
-	const v6 = ip.toLowerCase()
-	if (v6 === '::' || v6 === '::1') return true
-	const mapped = v6.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/)
-	if (mapped) return isPrivateAddress(mapped[1]!)
-	return /^(fc|fd|fe8|fe9|fea|feb|ff)/.test(v6)
+/** What the fetch may reach and how names are looked up; tests replace parts of it. */
+export interface FeedNetwork {
+	/** Every address a host name resolves to. */
+	resolve(host: string): Promise<string[]>
+	/** The address to connect to if `ip` may be reached, else null. */
+	reachable(ip: string): string | null
 }
+
+export const feedNetwork = (config: Pick<Config, 'calendarFeedsAllowPrivate'>): FeedNetwork => ({
+	resolve: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
+	reachable: config.calendarFeedsAllowPrivate ? anyAddress : publicAddress,
+})
+
+/** The one message for an address that is refused or cannot be reached, whatever the reason. */
+export const UNREACHABLE = 'The calendar server could not be reached at this address; check that it is the iCal address your calendar gives you'
 
 /** Rejects when `signal` aborts: for waits that take no signal of their own (name look-ups). */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -55,42 +66,47 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 	})
 }
 
-async function checkHost(config: Pick<Config, 'calendarFeedsAllowPrivate'>, url: URL, signal: AbortSignal): Promise<void> {
-	if (config.calendarFeedsAllowPrivate) return
-	const host = url.hostname.replace(/^\[|\]$/g, '')
-	let addresses: string[]
-	if (isIP(host)) addresses = [host]
+/**
+ * The addresses `url` may be fetched from: its own address, or every address its name resolves
+ * to (one look-up); all of them must be reachable, or none is used.
+ */
+async function checkedAddresses(network: FeedNetwork, url: URL, signal: AbortSignal, tooSlow: string): Promise<string[]> {
+	const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
+	let found: string[]
+	if (anyAddress(host)) found = [host]
 	else {
 		try {
-			addresses = (await untilAborted(lookup(host, { all: true }), signal)).map((a) => a.address)
-		} catch {
-			if (signal.aborted) throw new FeedFetchError(`The host ${host} could not be looked up in time`)
-			throw new FeedFetchError(`The host ${host} could not be found`)
+			found = await untilAborted(network.resolve(host), signal)
+		} catch (error) {
+			throw new FeedFetchError(signal.aborted ? tooSlow : UNREACHABLE, { cause: error })
 		}
 	}
-	if (!addresses.length || addresses.some(isPrivateAddress)) throw new FeedFetchError(`The host ${host} is on a private network; use the public address of your calendar feed`)
+	const reachable = found.map((ip) => network.reachable(ip))
+	if (!reachable.length || reachable.some((ip) => ip === null)) throw new FeedFetchError(UNREACHABLE, { cause: new Error(`refused: ${host} is ${found.join(', ') || 'nothing'}`) })
+	return [...new Set(reachable as string[])]
 }
 
 const readLimited = (response: Response) => readLimitedText(response, MAX_BYTES, () => new FeedFetchError('The feed is larger than 2 MB'))
 
 /** The feed's text. Throws `FeedFetchError` with a message for the person. */
-export async function fetchFeed(config: Pick<Config, 'calendarFeedsAllowPrivate' | 'calendarFeedTimeout'>, address: string): Promise<string> {
+export async function fetchFeed(config: Pick<Config, 'calendarFeedsAllowPrivate' | 'calendarFeedTimeout'>, address: string, network: FeedNetwork = feedNetwork(config)): Promise<string> {
 	let url = new URL(address)
 	const signal = AbortSignal.timeout(config.calendarFeedTimeout * 1000)
 	const tooSlow = `The calendar server did not answer within ${config.calendarFeedTimeout} seconds`
 	for (let hop = 0; ; hop++) {
-		await checkHost(config, url, signal)
+		const addresses = await checkedAddresses(network, url, signal, tooSlow)
 		let response: Response
 		try {
-			response = await fetch(url, { redirect: 'manual', signal, headers: { accept: 'text/calendar, text/plain;q=0.5', 'user-agent': 'Benchline calendar sync' } })
+			response = await pinnedGet(url, addresses, { signal, headers: { accept: 'text/calendar, text/plain;q=0.5', 'user-agent': 'Benchline calendar sync' } })
 		} catch (error) {
-			throw new FeedFetchError(signal.aborted ? tooSlow : `The calendar server could not be reached (${(error as Error).message})`.slice(0, 300))
+			throw new FeedFetchError(signal.aborted ? tooSlow : UNREACHABLE, { cause: error })
 		}
 		if (response.status >= 300 && response.status < 400 && response.headers.get('location')) {
 			await response.body?.cancel().catch(() => {})
 			if (hop >= MAX_REDIRECTS) throw new FeedFetchError('The feed address redirects too many times')
-			url = new URL(response.headers.get('location')!, url)
-			if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new FeedFetchError('The feed address redirects to something that is not a web address')
+			const next = URL.parse(response.headers.get('location')!, url)
+			if (next?.protocol !== 'https:' && next?.protocol !== 'http:') throw new FeedFetchError('The feed address redirects to something that is not a web address')
+			url = next
 			continue
 		}
 		if (response.status !== 200) {
@@ -101,7 +117,7 @@ export async function fetchFeed(config: Pick<Config, 'calendarFeedsAllowPrivate'
 			return await readLimited(response)
 		} catch (error) {
 			if (error instanceof FeedFetchError) throw error
-			throw new FeedFetchError(signal.aborted ? tooSlow : 'The feed could not be read')
+			throw new FeedFetchError(signal.aborted ? tooSlow : 'The feed could not be read', { cause: error })
 		}
 	}
 }

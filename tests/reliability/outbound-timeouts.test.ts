@@ -12,6 +12,7 @@ import { eq, inArray } from 'drizzle-orm'
 import { createServer, type Socket } from 'node:net'
 import { loadConfig } from '../../core/config.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { feedNetwork, fetchFeed } from '../../modules/calendar/fetch.ts'
 import { refreshDueFeeds } from '../../modules/calendar/index.ts'
 import { calendarBusy, calendarFeeds } from '../../modules/calendar/table.ts'
 import { DEFAULT_WORKER_OPTIONS, deliverDue, enqueueMail, enqueueMessage, startOutboxWorker } from '../../modules/outbox/index.ts'
@@ -393,6 +394,43 @@ describe('a hung calendar feed', () => {
 			await removeFeeds(ws)
 			trickler.close()
 			good.stop(true)
+		}
+	})
+})
+
+describe('a calendar feed fetch as a whole (issue 16: it now connects to the checked address itself)', () => {
+	const config = { calendarFeedsAllowPrivate: true, calendarFeedTimeout: BOUND }
+	const tooSlow = `The calendar server did not answer within ${BOUND} seconds`
+
+	test('a name look-up that never answers is cut at CALENDAR_FEED_TIMEOUT', async () => {
+		const network = { ...feedNetwork(config), resolve: () => new Promise<string[]>(() => {}) }
+		const started = Date.now()
+		expect(await fetchFeed(config, 'https://calendar.example/feed.ics', network).catch((error: Error) => error.message)).toBe(tooSlow)
+		expect(Date.now() - started).toBeGreaterThanOrEqual(BOUND * 1000 - 500)
+		expect(Date.now() - started).toBeLessThanOrEqual(BOUND * 1000 + SLACK_MS)
+	})
+
+	test('redirects that each answer within the bound, but not all together, are cut at CALENDAR_FEED_TIMEOUT; the open connection is closed', async () => {
+		const opened: Socket[] = []
+		// Each hop answers its redirect after 1.2 s: three redirects and the feed take 4.8 s in all.
+		const slow = createServer((socket) => {
+			opened.push(socket)
+			socket.on('error', () => {})
+			socket.once('data', (d) => {
+				const hop = Number(/GET \/hop(\d)/.exec(d.toString())?.[1] ?? 0)
+				setTimeout(() => socket.destroyed || socket.end(`HTTP/1.1 302 Found\r\nLocation: /hop${hop + 1}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`), 1_200)
+			})
+		})
+		await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve))
+		try {
+			const started = Date.now()
+			expect(await fetchFeed(config, `http://127.0.0.1:${(slow.address() as { port: number }).port}/hop0`).catch((error: Error) => error.message)).toBe(tooSlow)
+			expect(Date.now() - started).toBeLessThanOrEqual(BOUND * 1000 + SLACK_MS)
+			expect(opened.length).toBe(3)
+			await waitFor('the last connection to be closed by the reader', () => opened.every((s) => s.destroyed || s.closed), 5_000, 20)
+		} finally {
+			for (const s of opened) s.destroy()
+			slow.close()
 		}
 	})
 })
