@@ -1,5 +1,6 @@
 import type { AppDeps } from './deps.ts'
 import type { PageSession } from './http/auth.ts'
+import type { SectionContext } from './module.ts'
 
 /**
  * Server-rendered HTML: a tagged template that escapes every interpolation unless it is marked
@@ -119,11 +120,11 @@ export function portalPage(deps: Pick<AppDeps, 'registry' | 'permissions'>, sess
 }
 
 /** The sections other modules contribute to a record page, in order (those the person may see). */
-export async function pageSections(deps: AppDeps, page: string, session: PageSession, recordId: string): Promise<SafeHtml[]> {
+export async function pageSections(deps: AppDeps, page: string, session: PageSession, recordId: string, context: SectionContext = {}): Promise<SafeHtml[]> {
 	const sections = deps.registry.modules
 		.flatMap((m) => m.pageSections ?? [])
 		.filter((s) => s.page === page && (!s.permission || deps.permissions.can(session.actor, s.permission)))
 		.sort((a, b) => a.order - b.order)
-	const rendered = await Promise.all(sections.map((s) => s.render(deps, session, recordId)))
+	const rendered = await Promise.all(sections.map((s) => s.render(deps, session, recordId, context)))
 	return rendered.filter((s): s is SafeHtml => s !== null)
 }

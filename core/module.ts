@@ -7,6 +7,7 @@
 import type { Elysia } from 'elysia'
 import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import type { Actor, Role } from './actor.ts'
+import type { FieldError } from './errors.ts'
 import type { AppDeps } from './deps.ts'
 import type { AuthPlugin, PageSession, SessionResolver } from './http/auth.ts'
 import type { NavLink, SafeHtml } from './html.ts'
@@ -171,7 +172,27 @@ export interface PageSection {
 	readonly order: number
 	/** Shown only to people whose role holds this permission. */
 	readonly permission?: PermissionKey
-	render(deps: AppDeps, session: PageSession, recordId: string): Promise<SafeHtml | null>
+	render(deps: AppDeps, session: PageSession, recordId: string, context?: SectionContext): Promise<SafeHtml | null>
+}
+
+/**
+ * What a record page hands its sections besides the record: the page's query (a section may offer
+ * a GET button of its own, e.g. `?check=vendor`) and, when a form of one section was refused, that
+ * form's name, the values entered and the problems, so that section shows them again while the
+ * page answers 422 with the error summary at its top.
+ */
+export interface SectionContext {
+	readonly query?: Readonly<Record<string, string | undefined>>
+	readonly refused?: RefusedForm
+}
+
+export interface RefusedForm {
+	/** Which form, e.g. `submit-to-vendor`. */
+	readonly form: string
+	/** Every value entered (a list for a group of checkboxes). */
+	readonly values: Readonly<Record<string, string | readonly string[]>>
+	/** Problems by field id (the ids the section gives its fields). */
+	readonly errors: readonly FieldError[]
 }
 
 /** Names people know records by, for a record type this module owns (the activity log shows them). */

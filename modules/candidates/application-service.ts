@@ -12,7 +12,7 @@ import { untrusted, untrustedLine } from '../../core/untrusted.ts'
 import { userNames } from '../auth/index.ts'
 import { jobRequirements, jobTitles } from '../jobs/index.ts'
 import { requireJob, visibleNotes } from './candidate-service.ts'
-import { applicationReach, reachOf, seesContact } from './reach.ts'
+import { applicationReach, reachOf, redactContacts, seesContact } from './reach.ts'
 import { refreshChecks } from './recheck.ts'
 import type { ResumeCheck } from './resume-check.ts'
 import { APPLICATION_COLUMNS, applicationBrief, candidateRef, iso, ratingOf, short, unique, type ApplicationRow, type CandidateRow } from './rows.ts'
@@ -66,15 +66,20 @@ export async function listApplications(deps: AppDeps, actor: Actor, input: ListA
 	}
 }
 
-function checkView(check: ResumeCheck | null) {
+/**
+ * The stored check as tools and pages show it. Evidence lines are résumé text, so people who may not
+ * see contact details get them with e-mail addresses and phone numbers blanked, as the résumé itself.
+ */
+function checkView(check: ResumeCheck | null, contact: boolean) {
 	if (!check) return null
+	const evidence = (line: string) => untrusted(contact ? line : redactContacts(line), 'candidate', 300)
 	return {
 		score: check.score,
 		met: check.met,
 		total: check.total,
 		// Requirements are the vendor's words (the job's must-haves), shown as inert lines.
 		mustHaves: check.mustHaves.map((m) => untrustedLine(m, 300)),
-		items: check.items.map((i) => ({ requirement: untrustedLine(i.requirement, 300), status: i.status, evidence: i.evidence ? untrusted(i.evidence, 'candidate', 300) : null, note: i.note })),
+		items: check.items.map((i) => ({ requirement: untrustedLine(i.requirement, 300), status: i.status, evidence: i.evidence ? evidence(i.evidence) : null, note: i.note })),
 		checkedAt: check.checkedAt,
 	}
 }
@@ -105,6 +110,7 @@ export async function getApplication(deps: AppDeps, actor: Actor, applicationId:
 		contributions(deps, actor, [a.id]),
 	])
 	const names = await userNames(deps.db, ratings.map((r) => r.userId))
+	const contact = seesContact(deps, actor)
 	const job = jobs.get(a.jobId)
 	const stage = stages.find((s) => s.key === a!.stageKey)
 	return {
@@ -114,7 +120,7 @@ export async function getApplication(deps: AppDeps, actor: Actor, applicationId:
 			skills: (a.skills ?? []).slice(0, 40).map((s) => short(s, 60)!),
 			workAuthorization: a.workAuthorization,
 			yearsExperience: a.yearsExperience,
-			...(seesContact(deps, actor) ? { email: a.email, phone: a.phone } : {}),
+			...(contact ? { email: a.email, phone: a.phone } : {}),
 		},
 		job: { id: a.jobId, title: untrustedLine(job?.title ?? '', 200), status: job?.status ?? '' },
 		stage: { key: a.stageKey, label: stageLabel(stages, a.stageKey), position: stage?.position ?? 0 },
@@ -123,8 +129,9 @@ export async function getApplication(deps: AppDeps, actor: Actor, applicationId:
 		kind: a.kind,
 		shortlist: a.shortlist,
 		source: a.source,
-		resumeCheck: checkView(a.resumeCheck),
-		answers: answers.map((x) => ({ questionId: x.questionId, prompt: x.prompt, answer: untrusted(x.answer, 'candidate', 2000) })),
+		resumeCheck: checkView(a.resumeCheck, contact),
+		// Answers are the candidate's own words: contact details in them are blanked like the résumé's.
+		answers: answers.map((x) => ({ questionId: x.questionId, prompt: x.prompt, answer: untrusted(contact ? x.answer : redactContacts(x.answer), 'candidate', 2000) })),
 		ratings: ratings.map((r) => ({ by: { userId: r.userId, name: names.get(r.userId) ?? '' }, score: r.score, comment: r.comment ? untrusted(r.comment, 'colleague', 2000) : null, createdAt: iso(r.createdAt) })),
 		averageRating: ratingOf(a.averageRating),
 		notes,

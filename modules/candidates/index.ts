@@ -1,12 +1,15 @@
 import { defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
 import { openJobsHomeSection } from './home-section.ts'
+import { applicationRoutes } from './application-routes.ts'
 import { candidateJobFacts } from './facts.ts'
 import { startRecheckSweep } from './recheck.ts'
 import { candidateSearchProvider } from './search.ts'
 import { seedCandidates } from './seed.ts'
 import { candidateTools } from './tools.ts'
 
+export { applicationPage, type ApplicationPageOptions } from './application-page.ts'
+export { moveToStage, type MoveToStageInput, type StageMove } from './stage-move.ts'
 export { applyToJob, type ApplicationEvent, type ApplyInput } from './apply.ts'
 export { candidateCards, requireCandidate, resumeFileOf, resumeHashes, resumeTexts, type CandidateCard } from './public.ts'
 export { checkItems, checkResume, prepareResume, type CheckItem, type PreparedResume, type ResumeCheck } from './resume-check.ts'
@@ -22,7 +25,9 @@ export default defineModule({
 	permissions: [
 		{ key: 'candidates:read', description: 'See candidates and applications (hiring managers: the applicants of their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 		{ key: 'candidates:contact', description: 'See candidates’ e-mail addresses and phone numbers', grantedTo: ['owner', 'admin', 'recruiter'] },
+		{ key: 'candidates:move', description: 'Move applications between pipeline stages (hiring managers: on their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 	],
+	routes: applicationRoutes,
 	tools: candidateTools,
 	searchProviders: [candidateSearchProvider],
 	jobFacts: candidateJobFacts,

@@ -1,6 +1,9 @@
+import { Elysia } from 'elysia'
 import { defineModule } from '../../core/module.ts'
+import { vendorSubmissionSection } from './application-section.ts'
 import { documentCommands } from './commands.ts'
 import { seedDocuments } from './seed.ts'
+import { submissionRoutes } from './submission-routes.ts'
 import { submissionDetails } from './submissions.ts'
 import { documentTools } from './tools.ts'
 import { uploadRoutes } from './upload-routes.ts'
@@ -22,7 +25,8 @@ export default defineModule({
 	],
 	tools: documentTools,
 	commands: documentCommands,
-	routes: uploadRoutes,
+	routes: (deps, kit) => new Elysia({ name: 'documents.all-routes' }).use(uploadRoutes(deps, kit)).use(submissionRoutes(deps, kit)),
+	pageSections: [vendorSubmissionSection],
 	applicationDetails: submissionDetails,
 	seed: seedDocuments,
 	activityLabels: {

@@ -124,9 +124,13 @@ async function resumeAttachment(deps: AppDeps, c: Candidate, folder: string): Pr
 	return null
 }
 
+/** Longest note to the vendor, in characters (code points): the tool's limit, for every door. */
+export const NOTE_MAX = 1000
+
 export async function submitToVendor(deps: AppDeps, actor: Actor, input: { applicationId: string; documents: DocumentKind[]; note?: string }): Promise<SubmissionResult> {
 	const s = await situation(deps, actor, input.applicationId)
 	const { vendor, candidate, app } = s
+	if (input.note && [...input.note].length > NOTE_MAX) throw invalid([{ field: 'note', message: `must be at most ${NOTE_MAX.toLocaleString('en-US')} characters` }], 'The note is too long')
 	if (s.existing) throw new AppError('CONFLICT', `${candidate.name} was already submitted to ${vendor.name} for this application on ${s.existing.submittedAt.toISOString().slice(0, 10)}; a second submission is not sent`)
 	if (s.missing.length)
 		throw new AppError('CONFLICT', `${candidate.name} is missing documents ${vendor.name} needs: ${labelled(s.missing)}. Ask for them with request_candidate_documents, then submit again`, { fields: [{ field: 'documents', message: `missing: ${s.missing.join(', ')}` }] })

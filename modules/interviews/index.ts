@@ -1,5 +1,6 @@
 import { defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
+import { interviewResultsSection } from './application-section.ts'
 import { completedInterviewsSource, interviewCalendarSource } from './contributions.ts'
 import { interviewRoutes } from './routes.ts'
 import { seedInterviews } from './seed.ts'
@@ -21,6 +22,7 @@ export default defineModule({
 	calendarSources: [interviewCalendarSource],
 	reviewSources: [completedInterviewsSource],
 	applicationDetails: interviewsOfApplications,
+	pageSections: [interviewResultsSection],
 	seed: seedInterviews,
 	start: (deps) => startExpirySweep(deps),
 	activityLabels: {

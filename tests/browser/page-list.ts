@@ -39,4 +39,6 @@ export const PORTAL_PAGES: readonly PortalPageCase[] = [
 	{ name: 'saved-searches', path: () => '/saved-searches' },
 	{ name: 'lookups', path: () => '/lookups', roles: ['owner'] },
 	{ name: 'outbox', path: () => '/outbox', roles: ['owner'] },
+	{ name: 'application', path: (ids) => `/applications/${ids.applicationId}` },
+	{ name: 'application-vendor-check', path: (ids) => `/applications/${ids.applicationId}?check=vendor` },
 ]

@@ -41,7 +41,11 @@ beforeAll(async () => {
 		workspace: ws.slug,
 		jobId: (await firstId(sql`select id from jobs where workspace_id = ${w} and status = 'Open' order by id limit 1`))!,
 		candidateId: (await firstId(sql`select candidate_id as id from applications where workspace_id = ${w} order by id limit 1`))!,
-		applicationId: (await firstId(sql`select id from applications where workspace_id = ${w} order by id limit 1`))!,
+		// The application page shows the most on a vendor's job with a completed AI interview.
+		applicationId: (await firstId(
+			sql`select a.id from applications a join jobs j on j.id = a.job_id where a.workspace_id = ${w}
+			order by (j.vendor_id is not null) desc, exists (select 1 from interviews i where i.application_id = a.id and i.status = 'completed') desc, a.id limit 1`,
+		))!,
 		threadId: await firstId(sql`select id from inbox_threads where workspace_id = ${w} order by id limit 1`),
 		interviewId: await firstId(sql`select id from interviews where workspace_id = ${w} order by id limit 1`),
 		vendorId: await firstId(sql`select id from vendors where workspace_id = ${w} order by id limit 1`),
