@@ -1,5 +1,6 @@
 import type { AppDeps } from './deps.ts'
 import type { PageSession } from './http/auth.ts'
+import type { PageQuery } from './module.ts'
 
 /**
  * Server-rendered HTML: a tagged template that escapes every interpolation unless it is marked
@@ -118,12 +119,15 @@ export function portalPage(deps: Pick<AppDeps, 'registry' | 'permissions'>, sess
 	return page({ ...options, user: { name: session.actor.name, csrf: session.csrf, workspace: session.actor.workspaceSlug }, nav: navFor(deps, session) }, body)
 }
 
-/** The sections other modules contribute to a record page, in order (those the person may see). */
-export async function pageSections(deps: AppDeps, page: string, session: PageSession, recordId: string): Promise<SafeHtml[]> {
+/**
+ * The sections other modules contribute to a record page, in order (those the person may see).
+ * `query` is the page's checked query (see `PageSection.render`): empty for the main view.
+ */
+export async function pageSections(deps: AppDeps, page: string, session: PageSession, recordId: string, query: PageQuery = {}): Promise<SafeHtml[]> {
 	const sections = deps.registry.modules
 		.flatMap((m) => m.pageSections ?? [])
 		.filter((s) => s.page === page && (!s.permission || deps.permissions.can(session.actor, s.permission)))
 		.sort((a, b) => a.order - b.order)
-	const rendered = await Promise.all(sections.map((s) => s.render(deps, session, recordId)))
+	const rendered = await Promise.all(sections.map((s) => s.render(deps, session, recordId, query)))
 	return rendered.filter((s): s is SafeHtml => s !== null)
 }

@@ -171,8 +171,16 @@ export interface PageSection {
 	readonly order: number
 	/** Shown only to people whose role holds this permission. */
 	readonly permission?: PermissionKey
-	render(deps: AppDeps, session: PageSession, recordId: string): Promise<SafeHtml | null>
+	/**
+	 * `query` holds the page's query parameters, checked by the page's own module: empty on the
+	 * record's main view; a list view (e.g. `/jobs/<id>?stage=screening&cursor=…`) asks for one
+	 * longer list, paged, and only the section that owns that list answers (the others return null).
+	 */
+	render(deps: AppDeps, session: PageSession, recordId: string, query: PageQuery): Promise<SafeHtml | null>
 }
+
+/** A record page's query parameters as its sections receive them (only those the page accepts). */
+export type PageQuery = Readonly<Record<string, string | undefined>>
 
 export interface WorkspaceRef {
 	readonly id: string
