@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module.ts'
+import { benchJobSection } from './job-section.ts'
 import { seedBench } from './seed.ts'
 import { benchTools } from './tools.ts'
 
@@ -13,5 +14,6 @@ export default defineModule({
 		{ key: 'bench:write', description: 'Add candidates to the bench', grantedTo: ['owner', 'admin', 'recruiter'] },
 	],
 	tools: benchTools,
+	pageSections: [benchJobSection],
 	seed: seedBench,
 })

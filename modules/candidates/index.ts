@@ -1,5 +1,6 @@
 import { defineModule } from '../../core/module.ts'
 import { candidateJobFacts } from './facts.ts'
+import { jobPageSections } from './job-sections.ts'
 import { startRecheckSweep } from './recheck.ts'
 import { candidateSearchProvider } from './search.ts'
 import { seedCandidates } from './seed.ts'
@@ -24,6 +25,7 @@ export default defineModule({
 	tools: candidateTools,
 	searchProviders: [candidateSearchProvider],
 	jobFacts: candidateJobFacts,
+	pageSections: jobPageSections,
 	seed: seedCandidates,
 	start: (deps) => startRecheckSweep(deps),
 })
