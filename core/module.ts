@@ -172,6 +172,11 @@ export interface PageSection {
 	readonly order: number
 	/** Shown only to people whose role holds this permission. */
 	readonly permission?: PermissionKey
+	/**
+	 * `context.query` holds the page's query parameters, checked by the page's own module: empty on
+	 * the record's main view; a list view (e.g. `/jobs/<id>?stage=screening&cursor=…`) asks for one
+	 * longer list, paged, and only the section that owns that list answers (the others return null).
+	 */
 	render(deps: AppDeps, session: PageSession, recordId: string, context?: SectionContext): Promise<SafeHtml | null>
 }
 
@@ -182,7 +187,7 @@ export interface PageSection {
  * page answers 422 with the error summary at its top.
  */
 export interface SectionContext {
-	readonly query?: Readonly<Record<string, string | undefined>>
+	readonly query?: PageQuery
 	readonly refused?: RefusedForm
 }
 
@@ -200,6 +205,9 @@ export interface RecordNames {
 	readonly type: string
 	names(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, { name: string; href?: string }>>
 }
+
+/** A record page's query parameters as its sections receive them (only those the page accepts). */
+export type PageQuery = Readonly<Record<string, string | undefined>>
 
 export interface WorkspaceRef {
 	readonly id: string

@@ -97,7 +97,17 @@ export function dataTable<T>(o: { caption: string; hideCaption?: boolean; column
 	if (!o.rows.length) return html`<p class="empty">${o.empty}</p>`
 	return html`<table class="stack"><caption${o.hideCaption ? raw(' class="visually-hidden"') : ''}>${o.caption}</caption>
 <thead><tr>${o.columns.map((c) => html`<th scope="col"${c.numeric ? raw(' class="num"') : ''}>${c.label}</th>`)}</tr></thead>
-<tbody>${o.rows.map((row) => html`<tr>${o.columns.map((c) => html`<td data-label="${c.label}"${c.numeric ? raw(' class="num"') : ''}>${c.cell(row)}</td>`)}</tr>`)}</tbody></table>`
+<tbody>${o.rows.map((row) => html`<tr>${o.columns.map((c) => html`<td data-label="${c.label}"${c.numeric ? raw(' class="num"') : ''}>${cellContent(c.cell(row))}</td>`)}</tr>`)}</tbody></table>`
+}
+
+/**
+ * A cell's content in one element: on a phone a cell is a two-column grid (its label, then the
+ * content), where a link followed by a line of text would otherwise be split over the two
+ * columns. An empty cell stays empty (and is hidden on a phone).
+ */
+function cellContent(value: unknown): SafeHtml | '' {
+	const content = html`${value}`
+	return content.value === '' ? '' : html`<div class="cell">${content}</div>`
 }
 
 /**

@@ -333,7 +333,7 @@ describe('last used', () => {
 		const client = await signedIn(person)
 		const { token } = await createOnPage(client, 'Usage tracked')
 		expect((await tokenRow(token))!.lastUsedAt).toBeNull()
-		expect((await client.get('/settings/api')).text).toMatch(/Usage tracked[\s\S]*?<td data-label="Last used">never<\/td>\s*<td data-label="Actions"><form/)
+		expect((await client.get('/settings/api')).text).toMatch(/Usage tracked[\s\S]*?<td data-label="Last used"><div class="cell">never<\/div><\/td>\s*<td data-label="Actions"><div class="cell"><form/)
 
 		await listTools(token)
 		const firstUse = await waitFor(async () => (await tokenRow(token))!.lastUsedAt)

@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module.ts'
+import { benchJobSection } from './job-section.ts'
 import { seedBench } from './seed.ts'
 import { benchTools } from './tools.ts'
 
@@ -13,6 +14,7 @@ export default defineModule({
 		{ key: 'bench:write', description: 'Add candidates to the bench', grantedTo: ['owner', 'admin', 'recruiter'] },
 	],
 	tools: benchTools,
+	pageSections: [benchJobSection],
 	seed: seedBench,
 	activityLabels: { 'bench.added': 'added to the bench' },
 })

@@ -16,12 +16,13 @@ import { applicationReach, reachOf, redactContacts, seesContact } from './reach.
 import { refreshChecks } from './recheck.ts'
 import type { ResumeCheck } from './resume-check.ts'
 import { APPLICATION_COLUMNS, applicationBrief, candidateRef, iso, ratingOf, short, unique, type ApplicationRow, type CandidateRow } from './rows.ts'
-import { stageLabel, stagesOf } from './stages.ts'
+import { inState, type ApplicationState } from './progress.ts'
+import { stageLabel, stagesOf, type Stage } from './stages.ts'
 
 const applicationNotFound = () => new AppError('NOT_FOUND', 'No application with this id')
 
-/** What other modules contribute to applications (merged in module order). */
-async function contributions(deps: AppDeps, actor: Actor, ids: string[]): Promise<Map<string, Record<string, unknown>>> {
+/** What other modules contribute to applications (merged in module order), e.g. `vendorSubmission`. */
+export async function contributions(deps: AppDeps, actor: Actor, ids: string[]): Promise<Map<string, Record<string, unknown>>> {
 	const merged = new Map<string, Record<string, unknown>>()
 	if (!ids.length) return merged
 	for (const m of deps.registry.modules)
@@ -33,11 +34,18 @@ export interface ListApplicationsInput {
 	jobId?: string
 	stageKey?: string
 	includeArchived?: boolean
+	/** Only applications in this state (see `progress.ts`); replaces `includeArchived`. The job page's pipeline lists use it. */
+	state?: ApplicationState
 	limit: number
 	cursor?: string
 }
 
-type Joined = ApplicationRow & Pick<CandidateRow, 'name' | 'headline' | 'location'>
+export type Joined = ApplicationRow & Pick<CandidateRow, 'name' | 'headline' | 'location'>
+
+/** One row of list_applications (also a card of the job page's pipeline). */
+export function applicationSummary(a: Joined, titles: Map<string, string>, stages: Stage[]) {
+	return { ...applicationBrief(a, titles, stages), candidate: candidateRef({ id: a.candidateId, name: a.name, headline: a.headline, location: a.location }), source: a.source, stageChangedAt: iso(a.stageChangedAt) }
+}
 
 export async function listApplications(deps: AppDeps, actor: Actor, input: ListApplicationsInput) {
 	const reach = await reachOf(deps, actor)
@@ -45,11 +53,12 @@ export async function listApplications(deps: AppDeps, actor: Actor, input: ListA
 	if (input.stageKey !== undefined && !stages.some((s) => s.key === input.stageKey)) throw invalid([{ field: 'stageKey', message: `is not a stage of this workspace; use one of: ${stages.map((s) => s.key).join(', ')}` }])
 	if (input.jobId) await requireJob(deps, reach, input.jobId)
 	const includeArchived = input.includeArchived ?? false
-	const scope = `list_applications:${actor.userId}:${input.jobId ?? ''}:${input.stageKey ?? ''}:${includeArchived}`
+	const scope = `list_applications:${actor.userId}:${input.jobId ?? ''}:${input.stageKey ?? ''}:${input.state ?? includeArchived}`
 	const conditions: SQL[] = [applicationReach(reach)]
 	if (input.jobId) conditions.push(sql`a.job_id = ${input.jobId}`)
 	if (input.stageKey) conditions.push(sql`a.stage_key = ${input.stageKey}`)
-	if (!includeArchived) conditions.push(sql`a.archived = false`)
+	if (input.state) conditions.push(inState(input.state))
+	else if (!includeArchived) conditions.push(sql`a.archived = false`)
 	if (input.cursor) {
 		const p = decodePosition(deps.secret, scope, input.cursor)
 		conditions.push(sql`(a.created_at, a.id) < (${p.at.toISOString()}::timestamptz, ${p.id})`)
@@ -61,7 +70,7 @@ export async function listApplications(deps: AppDeps, actor: Actor, input: ListA
 	const titles = await jobTitles(deps, actor.workspaceId, unique(page.map((a) => a.jobId)))
 	const last = page[page.length - 1]
 	return {
-		applications: page.map((a) => ({ ...applicationBrief(a, titles, stages), candidate: candidateRef({ id: a.candidateId, name: a.name, headline: a.headline, location: a.location }), source: a.source, stageChangedAt: iso(a.stageChangedAt) })),
+		applications: page.map((a) => applicationSummary(a, titles, stages)),
 		nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: new Date(iso(last.createdAt)), id: last.id }) : null,
 	}
 }

@@ -3,6 +3,7 @@ import { recordNamesFrom } from '../activity/index.ts'
 import { openJobsHomeSection } from './home-section.ts'
 import { applicationRoutes } from './application-routes.ts'
 import { candidateJobFacts } from './facts.ts'
+import { jobPageSections } from './job-sections.ts'
 import { startRecheckSweep } from './recheck.ts'
 import { candidateSearchProvider } from './search.ts'
 import { seedCandidates } from './seed.ts'
@@ -33,7 +34,7 @@ export default defineModule({
 	jobFacts: candidateJobFacts,
 	seed: seedCandidates,
 	start: (deps) => startRecheckSweep(deps),
-	pageSections: [openJobsHomeSection],
+	pageSections: [openJobsHomeSection, ...jobPageSections],
 	activityLabels: { 'application.received': 'received an application from' },
 	recordNames: [
 		recordNamesFrom('candidate', 'candidates', 'r.name', (id) => `/candidates/${id}`),

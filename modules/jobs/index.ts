@@ -1,5 +1,7 @@
+import { Elysia } from 'elysia'
 import { defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
+import { jobPageRoutes } from './page-routes.ts'
 import { jobsRestRoutes } from './rest-routes.ts'
 import { jobSearchProvider } from './search.ts'
 import { seedJobs } from './seed.ts'
@@ -16,7 +18,7 @@ export { jobQuestionsOf, jobRequirements, jobsChangedSince, workspaceJobs, type 
 
 export default defineModule({
 	name: 'jobs',
-	description: 'Jobs: the vendor Job Publish REST API and the job tools.',
+	description: 'Jobs: the vendor Job Publish REST API, the job tools and the jobs pages.',
 	requires: ['auth', 'vendors', 'activity'],
 	permissions: [
 		{ key: 'jobs:publish', description: 'Publish and change the vendor’s own jobs through the REST API', grantedTo: ['vendor'] },
@@ -26,7 +28,8 @@ export default defineModule({
 		{ key: 'jobs:actively_hiring', description: 'Turn the actively-hiring flag on or off', grantedTo: ['owner', 'admin'], grantable: true },
 	],
 	tools: jobTools,
-	routes: jobsRestRoutes,
+	routes: (deps, kit) => new Elysia({ name: 'jobs.routes' }).use(jobsRestRoutes(deps, kit)).use(jobPageRoutes(deps, kit)),
+	nav: [{ href: '/jobs', label: 'Jobs', section: 'work', order: 10, permission: 'jobs:read' }],
 	seed: seedJobs,
 	searchProviders: [jobSearchProvider],
 	activityLabels: {

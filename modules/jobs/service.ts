@@ -8,6 +8,7 @@
  *   change) stays with owners and admins: opening makes the job live on the careers site,
  *   closing or drafting takes it down.
  * - The actively-hiring flag needs its own permission, also when set at creation.
+ * - Salaries are whole amounts that fit the columns (at most MAX_SALARY), the lowest not above the highest.
  */
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
@@ -215,8 +216,13 @@ export interface CreateJobInput {
 	activelyHiring?: boolean
 }
 
+/** The largest amount the salary columns hold (PostgreSQL integer): a larger one is refused as input, not failed as a database error. */
+export const MAX_SALARY = 2_147_483_647
+
 export async function createJob(deps: AppDeps, actor: Actor, input: CreateJobInput): Promise<JobDetail> {
 	if (input.activelyHiring && !deps.permissions.can(actor, ACTIVELY_HIRING)) throw forbidden('Setting activelyHiring needs the actively-hiring permission; create the job without it')
+	const tooLarge = (['salaryMin', 'salaryMax'] as const).filter((f) => (input[f] ?? 0) > MAX_SALARY)
+	if (tooLarge.length) throw invalid(tooLarge.map((field) => ({ field, message: `must be at most ${MAX_SALARY}` })))
 	if (input.salaryMin !== undefined && input.salaryMax !== undefined && input.salaryMin > input.salaryMax) throw invalid([{ field: 'salaryMin', message: 'must not be greater than salaryMax' }])
 	if (!input.title.trim()) throw invalid([{ field: 'title', message: 'must not be blank' }])
 	const fields = {

@@ -46,12 +46,31 @@ const JobDetail = t.Composite([
 const oneJob = t.Object({ job: JobDetail })
 const item = (max: number) => t.Array(t.String({ minLength: 1, maxLength: 300 }), { maxItems: max })
 
+/** list_jobs' parameters (also what the jobs list page accepts, with the same limits). */
+export const ListJobsParams = params({ status: t.Optional(oneOf(JOB_STATUSES, 'Only jobs in this status')), query: t.Optional(t.String({ maxLength: 120, description: 'Text the title contains' })), limit: t.Optional(limit()), cursor: t.Optional(cursor()) })
+
+/** create_job's parameters: the tool and the New job form check input against these same limits. */
+export const CreateJobParams = params({
+	title: t.String({ minLength: 1, maxLength: 200 }),
+	department: t.Optional(t.String({ maxLength: 120 })),
+	location: t.Optional(t.String({ maxLength: 200 })),
+	employment: t.Optional(t.String({ maxLength: 60, description: 'The engagement, e.g. "12-month contract"' })),
+	pitch: t.Optional(t.String({ maxLength: 600, description: 'Short summary shown at the top of the job page' })),
+	description: t.Optional(t.String({ maxLength: 20000, description: 'Plain text or simple HTML (headings, paragraphs, lists, bold, italics)' })),
+	requirements: t.Optional(item(40)),
+	niceToHave: t.Optional(item(40)),
+	salaryMin: t.Optional(t.Integer({ minimum: 0, description: 'Whole amount in the workspace currency' })),
+	salaryMax: t.Optional(t.Integer({ minimum: 0, description: 'Whole amount in the workspace currency; not below salaryMin' })),
+	contractType: t.Optional(t.Union([t.Literal('W2'), t.Literal('C2C'), t.Literal('Fulltime')], { description: 'W2, C2C or Fulltime' })),
+	activelyHiring: t.Optional(t.Boolean({ description: 'Needs the actively-hiring permission' })),
+})
+
 export const jobTools = [
 	defineTool({
 		name: 'list_jobs',
 		title: 'List jobs',
 		description: 'Jobs of the workspace you can see, newest first, with status, applicant counts and the actively-hiring flag. Filter by status (Open, Draft, Closed) or by text contained in the title. Paged: pass nextCursor back as cursor.',
-		params: params({ status: t.Optional(oneOf(JOB_STATUSES, 'Only jobs in this status')), query: t.Optional(t.String({ maxLength: 120, description: 'Text the title contains' })), limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
+		params: ListJobsParams,
 		output: page('jobs', JobSummary),
 		readOnly: true,
 		permission: 'jobs:read',
@@ -71,20 +90,7 @@ export const jobTools = [
 		name: 'create_job',
 		title: 'Create a job (as Draft)',
 		description: 'Creates a job as a Draft; it is not public until an owner or admin opens it with set_job_status. You join its hiring team. activelyHiring needs the actively-hiring permission.',
-		params: params({
-			title: t.String({ minLength: 1, maxLength: 200 }),
-			department: t.Optional(t.String({ maxLength: 120 })),
-			location: t.Optional(t.String({ maxLength: 200 })),
-			employment: t.Optional(t.String({ maxLength: 60, description: 'The engagement, e.g. "12-month contract"' })),
-			pitch: t.Optional(t.String({ maxLength: 600, description: 'Short summary shown at the top of the job page' })),
-			description: t.Optional(t.String({ maxLength: 20000, description: 'Plain text or simple HTML (headings, paragraphs, lists, bold, italics)' })),
-			requirements: t.Optional(item(40)),
-			niceToHave: t.Optional(item(40)),
-			salaryMin: t.Optional(t.Integer({ minimum: 0, description: 'Whole amount in the workspace currency' })),
-			salaryMax: t.Optional(t.Integer({ minimum: 0, description: 'Whole amount in the workspace currency; not below salaryMin' })),
-			contractType: t.Optional(t.Union([t.Literal('W2'), t.Literal('C2C'), t.Literal('Fulltime')], { description: 'W2, C2C or Fulltime' })),
-			activelyHiring: t.Optional(t.Boolean({ description: 'Needs the actively-hiring permission' })),
-		}),
+		params: CreateJobParams,
 		output: oneJob,
 		readOnly: false,
 		destructive: false,

@@ -26,6 +26,12 @@ export interface PortalPageCase {
 
 export const PORTAL_PAGES: readonly PortalPageCase[] = [
 	{ name: 'home', path: () => '/portal', roles: ['owner', 'recruiter', 'hiring_manager', 'viewer'] },
+	{ name: 'jobs', path: () => '/jobs', roles: ['owner', 'recruiter', 'hiring_manager', 'viewer'] },
+	{ name: 'job-new', path: () => '/jobs/new', roles: ['owner', 'recruiter', 'hiring_manager'] },
+	// The browser's hiring manager is on no job's team: a job's page is a 404 for them.
+	{ name: 'job', path: (ids) => `/jobs/${ids.jobId}`, roles: ['owner', 'recruiter', 'viewer'] },
+	{ name: 'job-stage', path: (ids) => `/jobs/${ids.jobId}?stage=applied` },
+	{ name: 'job-bench', path: (ids) => `/jobs/${ids.jobId}?list=bench`, roles: ['owner'] },
 	{ name: 'calendar', path: () => '/calendar', roles: ['owner', 'recruiter', 'hiring_manager'] },
 	{ name: 'calendar-team', path: () => '/calendar?scope=workspace' },
 	{ name: 'api-access', path: () => '/settings/api' },

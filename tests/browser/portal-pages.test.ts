@@ -2,7 +2,8 @@
  * What people see, on every portal page (`page-list.ts`), for each role that opens it, on a phone
  * (390 px) and a desktop (1280 px) in headless Chromium: axe-core finds no serious or critical
  * violation, nothing is wider than the screen (wide tables become cards or scroll inside their
- * box), the page answers 200. Screenshots land in `.tmp/screenshots/` (kept by CI as artefacts).
+ * box), table cells keep their content in one piece (cards on a phone), the page answers 200.
+ * Screenshots land in `.tmp/screenshots/` (kept by CI as artefacts).
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { mkdirSync, readFileSync } from 'node:fs'
@@ -95,6 +96,19 @@ async function overflowing(page: Page): Promise<string[]> {
 	})
 }
 
+/**
+ * Table cells whose content is in more than one piece: on a phone a cell is a grid of its label and
+ * its content, so a second piece (a link, then a line of text) would land in the label's column.
+ */
+async function splitCells(page: Page): Promise<string[]> {
+	return page.evaluate(() =>
+		[...document.querySelectorAll('main table.stack td')]
+			.filter((td) => [...td.childNodes].filter((n) => n.nodeType === 1 || (n.nodeType === 3 && n.textContent!.trim() !== '')).length > 1)
+			.map((td) => `a "${td.getAttribute('data-label')}" cell holds ${td.childNodes.length} pieces`)
+			.slice(0, 3),
+	)
+}
+
 const ROLES: readonly Role[] = ['owner', 'recruiter', 'hiring_manager', 'viewer']
 
 describe('every portal page, as each role sees it, on a phone and a desktop', () => {
@@ -119,6 +133,7 @@ describe('every portal page, as each role sees it, on a phone and a desktop', ()
 						await page.screenshot({ path: `${SHOTS}/${p.name}-${role}-${width}.png`, fullPage: true })
 						for (const o of await overflowing(page)) problems.push(`${p.name} at ${width}px: ${o}`)
 						if (width === WIDTHS[0]) for (const a of await axeProblems(page)) problems.push(`${p.name}: ${a}`)
+						if (width === WIDTHS[0]) for (const c of await splitCells(page)) problems.push(`${p.name} at ${width}px: ${c}`)
 					}
 				}
 			} finally {

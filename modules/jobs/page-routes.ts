@@ -1,0 +1,167 @@
+/**
+ * The jobs pages: `/jobs` (list), `/jobs/new` (New job), `/jobs/<id>` (a job and, from other
+ * modules, its pipeline, applicants, leads and bench ranking; `?stage=<key>` or `?list=<name>`
+ * shows one of those lists in full, paged), and the status and actively-hiring buttons.
+ * Thin adapters over the services the job tools call, with the tools' permissions, so every role
+ * rule holds alike; forms answer with Post/Redirect/Get.
+ */
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError, type FieldError } from '../../core/errors.ts'
+import { pageSections, type SafeHtml } from '../../core/html.ts'
+import type { PageSession } from '../../core/http/auth.ts'
+import type { HttpKit, PageQuery } from '../../core/module.ts'
+import { checkValue } from '../../core/schema-check.ts'
+import { formValues, parseJobForm, serviceErrors } from './job-form.ts'
+import { JOB_STATUSES, type JobStatus } from './model.ts'
+import { jobPage, jobsListPage, newJobPage } from './pages.ts'
+import { ACTIVELY_HIRING, createJob, getJob, listJobs, setActivelyHiring, setJobStatus } from './service.ts'
+import { ListJobsParams } from './tools.ts'
+
+const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
+
+/** Confirmations after a change (`?done=<key>`, Post/Redirect/Get). */
+const NOTICES: Record<string, string> = {
+	created: 'The job was created as a Draft. An owner or admin publishes it when it is ready.',
+	published: 'The job is published: it is live on the careers site.',
+	closed: 'The job is closed: it is no longer on the careers site.',
+	drafted: 'The job is back to Draft: it is no longer on the careers site.',
+	'hiring-on': 'The job is marked as actively hiring.',
+	'hiring-off': 'The job is no longer marked as actively hiring.',
+}
+const DONE_FOR_STATUS: Record<JobStatus, string> = { Open: 'published', Closed: 'closed', Draft: 'drafted' }
+
+/**
+ * The lists a job's page shows in full (`?list=`), contributed by other modules' sections; the
+ * names are this page's address contract. `?stage=<key>` shows one pipeline stage.
+ */
+const LISTS: Record<string, string> = {
+	applicants: 'Applicants ranked by résumé check',
+	leads: 'Leads ranked by résumé check',
+	closed: 'Rejected or withdrawn',
+	archived: 'Archived applications',
+	bench: 'Bench ranked by fit',
+}
+
+const JOBS_PER_PAGE = 25
+
+/**
+ * Job ids are made of letters, digits, `_` and `-` (core/credentials.ts): an address with anything
+ * else names no job and is answered as absent, without a query (nor a database error on a NUL).
+ */
+const jobIdOf = (id: string) => {
+	if (!/^[A-Za-z0-9_-]{1,160}$/.test(id)) throw new AppError('NOT_FOUND', 'No job with this id')
+	return id
+}
+
+/** Where a refused list filter is shown on the list page (its form field, or the results). */
+const LIST_FIELDS: Record<string, [string, string]> = { query: ['q', 'Title contains'], status: ['status', 'Status'] }
+const OUT_OF_DATE = 'This page link is out of date or was changed: start again from the first page.'
+
+function filterErrors(errors: readonly FieldError[]): FieldError[] {
+	return errors.map((e) => {
+		const known = LIST_FIELDS[e.field]
+		if (known) return { field: known[0], message: `${known[1]} ${e.field === 'status' ? 'must be Open, Draft or Closed' : e.message}` }
+		return { field: 'results', message: e.field === 'cursor' ? OUT_OF_DATE : `${e.field} ${e.message}` }
+	})
+}
+
+export function jobPageRoutes(deps: AppDeps, { auth }: HttpKit) {
+	const showList = async (session: PageSession, query: { q?: string; status?: string; cursor?: string }) => {
+		const filters = { q: query.q ?? '', status: query.status ?? '' }
+		const args: Record<string, unknown> = { limit: JOBS_PER_PAGE }
+		if (filters.q.trim()) args.query = filters.q.trim()
+		if (filters.status) args.status = filters.status
+		if (query.cursor) args.cursor = query.cursor
+		const checked = checkValue<{ status?: JobStatus; query?: string; cursor?: string; limit: number }>(ListJobsParams, args, { unknown: 'reject' })
+		const view = { filters, paged: Boolean(query.cursor), jobs: [], nextCursor: null }
+		if (checked.errors.length) return jobsListPage(deps, session, { ...view, errors: filterErrors(checked.errors) })
+		try {
+			const list = await listJobs(deps, session.actor, checked.value)
+			return jobsListPage(deps, session, { ...view, ...list, errors: [] })
+		} catch (error) {
+			if (!(error instanceof AppError) || error.code !== 'VALIDATION') throw error
+			return jobsListPage(deps, session, { ...view, errors: filterErrors(error.fields ?? [{ field: 'cursor', message: error.message }]) })
+		}
+	}
+
+	const showJob = async (session: PageSession, jobId: string, query: { stage?: string; list?: string; cursor?: string; done?: string }) => {
+		const job = await getJob(deps, session.actor, jobId)
+		if (query.stage === undefined && query.list === undefined) {
+			return jobPage(deps, session, { job, sections: await pageSections(deps, 'job', session, jobId), notice: query.done ? NOTICES[query.done] : undefined })
+		}
+		const label = query.list !== undefined ? (LISTS[query.list] ?? 'List') : 'Pipeline stage'
+		const refused = (problem: string, link: { href: string; text: string }) => jobPage(deps, session, { job, sections: [], list: { label, problem, link } })
+		const backToJob = { href: `/jobs/${jobId}`, text: 'Back to the job' }
+		if (query.stage !== undefined && query.list !== undefined) return refused('Ask for one list at a time: a stage or a list, not both.', backToJob)
+		if (query.list !== undefined && !LISTS[query.list]) return refused(`A job’s page has no list “${query.list}”: the lists are ${Object.keys(LISTS).join(', ')}.`, backToJob)
+		const pageQuery: PageQuery = { stage: query.stage, list: query.list, cursor: query.cursor }
+		let sections: SafeHtml[]
+		try {
+			sections = await pageSections(deps, 'job', session, jobId, { query: pageQuery })
+		} catch (error) {
+			if (!(error instanceof AppError) || error.code !== 'VALIDATION') throw error
+			const field = error.fields?.[0]
+			if (field?.field === 'cursor') return refused(OUT_OF_DATE, { href: `/jobs/${jobId}?${query.stage !== undefined ? `stage=${encodeURIComponent(query.stage)}` : `list=${query.list}`}`, text: 'Go to the first page' })
+			if (field?.field === 'stageKey') return refused(`The stage “${query.stage}” ${field.message}.`, { href: `/jobs/${jobId}#pipeline`, text: 'Back to the pipeline' })
+			return refused(error.message, backToJob)
+		}
+		// Every list belongs to a section; none answering means the role may not see it.
+		if (!sections.length) throw new AppError('FORBIDDEN', 'Your role does not allow this list.')
+		return jobPage(deps, session, { job, sections, list: { label } })
+	}
+
+	return new Elysia({ name: 'jobs.pages' })
+		.use(auth)
+		.get('/jobs', ({ session, query }) => showList(session!, query), {
+			auth: { permission: 'jobs:read' },
+			// Generous caps here; the exact limits are list_jobs' own, checked with their messages.
+			query: t.Object({ q: t.Optional(t.String({ maxLength: 1000 })), status: t.Optional(t.String({ maxLength: 100 })), cursor: t.Optional(t.String({ maxLength: 1000 })) }),
+		})
+		.get('/jobs/new', ({ session }) => newJobPage(deps, session!, {}, []), { auth: { permission: 'jobs:create' } })
+		.post(
+			'/jobs/new',
+			async ({ session, body, redirect }) => {
+				const values = formValues(body)
+				const parsed = parseJobForm(values)
+				if (!parsed.input) return newJobPage(deps, session!, values, parsed.errors)
+				try {
+					const job = await createJob(deps, session!.actor, parsed.input)
+					return redirect(`/jobs/${job.id}?done=created`, 303)
+				} catch (error) {
+					if (!(error instanceof AppError) || error.code !== 'VALIDATION') throw error
+					return newJobPage(deps, session!, values, serviceErrors(error.fields, error.message))
+				}
+			},
+			{ auth: { permission: 'jobs:create' }, body: form },
+		)
+		.get('/jobs/:id', ({ session, params, query }) => showJob(session!, jobIdOf(params.id), query), {
+			auth: { permission: 'jobs:read' },
+			query: t.Object({
+				stage: t.Optional(t.String({ maxLength: 60 })),
+				list: t.Optional(t.String({ maxLength: 30 })),
+				cursor: t.Optional(t.String({ maxLength: 64 })),
+				done: t.Optional(t.String({ maxLength: 30 })),
+			}),
+		})
+		.post(
+			'/jobs/:id/status',
+			async ({ session, params, body, redirect }) => {
+				const status = (body as Record<string, unknown>).status
+				if (!JOB_STATUSES.includes(status as JobStatus)) throw new AppError('VALIDATION', 'The status must be Open, Draft or Closed.')
+				const job = await setJobStatus(deps, session!.actor, jobIdOf(params.id), status as JobStatus)
+				return redirect(`/jobs/${job.id}?done=${DONE_FOR_STATUS[status as JobStatus]}`, 303)
+			},
+			{ auth: { permission: 'jobs:set_status' }, body: form },
+		)
+		.post(
+			'/jobs/:id/actively-hiring',
+			async ({ session, params, body, redirect }) => {
+				const value = (body as Record<string, unknown>).activelyHiring
+				if (value !== 'on' && value !== 'off') throw new AppError('VALIDATION', 'Actively hiring must be on or off.')
+				const job = await setActivelyHiring(deps, session!.actor, jobIdOf(params.id), value === 'on')
+				return redirect(`/jobs/${job.id}?done=hiring-${value}`, 303)
+			},
+			{ auth: { permission: ACTIVELY_HIRING }, body: form },
+		)
+}
