@@ -121,3 +121,20 @@ export const notes = pgTable(
 	},
 	(t) => [index('notes_candidate').on(t.candidateId, t.createdAt)],
 )
+
+/**
+ * A résumé an applicant already chose, kept while the apply form comes back for other fields
+ * (issue 19: on a phone nobody should have to find the file again). Only the SHA-256 of the token
+ * the form carries is stored; the file lives in the file store until used or expired.
+ */
+export const keptResumes = pgTable(
+	'kept_resumes',
+	{
+		id: text('id').primaryKey(),
+		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		fileKey: text('file_key').notNull(),
+		fileName: text('file_name').notNull(),
+		expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+	},
+	(t) => [index('kept_resumes_expires').on(t.expiresAt)],
+)

@@ -17,6 +17,8 @@ export interface ApplyFormState {
 	notice?: string
 	/** The form comes back unsent (try again later): the résumé field says to choose the file again. */
 	chooseFileAgain?: boolean
+	/** The résumé already chosen, kept on the server (kept-resume.ts): the form sends its token back. */
+	kept?: { token: string; fileName: string }
 }
 
 const applyPath = (ws: Workspace, job: PublicJob) => `/careers/${ws.slug}/jobs/${job.slug}/apply`
@@ -41,17 +43,15 @@ export function applyForm(ws: Workspace, job: PublicJob, questions: JobQuestion[
 	return html`<section class="apply" id="apply" aria-labelledby="apply-title">
 <h2 id="apply-title">Apply for this job</h2>
 ${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
-${errors.length
-	? html`<div class="error" role="alert"><p>Please check the following:</p><ul>${errors.map((e) => html`<li><a href="#apply-${e.field}">${e.message}</a></li>`)}</ul></div>`
-	: ''}
-<form method="post" action="${applyPath(ws, job)}" enctype="multipart/form-data" class="stack">
+<form method="post" action="${applyPath(ws, job)}" enctype="multipart/form-data" class="stack" novalidate>
 <input type="hidden" name="csrf" value="${state.csrf}">
 <input type="hidden" name="source" value="${state.source}">
 ${input('name', 'Full name', 'text', 'name', 120)}
 ${input('email', 'E-mail', 'email', 'email', 254)}
 ${input('phone', 'Phone', 'tel', 'tel', 30)}
-<label for="apply-resume">Résumé (PDF or Word .docx, at most 10 MB)${(errors.length || state.chooseFileAgain) && !errorOf('resume') ? ' — please choose the file again' : ''}
-<input id="apply-resume" name="resume" type="file" required accept=".pdf,.docx,application/pdf,application/vnd.openxmlformats-officedocument.wordprocessingml.document"${invalid('resume')}></label>${message('resume')}
+${state.kept ? html`<input type="hidden" name="resume_kept" value="${state.kept.token}">` : ''}
+<label for="apply-resume">Résumé (PDF or Word .docx, at most 10 MB)${state.kept ? html`<span class="hint" id="apply-resume-kept">We kept “${state.kept.fileName}”: it is sent with the form. Choose a file only to send another one.</span>` : (errors.length || state.chooseFileAgain) && !errorOf('resume') ? ' — please choose the file again' : ''}
+<input id="apply-resume" name="resume" type="file"${state.kept ? html` aria-describedby="apply-resume-kept"` : html` required`} accept=".pdf,.docx,application/pdf,application/vnd.openxmlformats-officedocument.wordprocessingml.document"${invalid('resume')}></label>${message('resume')}
 ${questions.map(question)}
 <button type="submit">Submit application</button>
 </form></section>`

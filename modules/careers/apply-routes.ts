@@ -14,7 +14,7 @@ import type { SafeHtml } from '../../core/html.ts'
 import type { AuthPlugin } from '../../core/http/auth.ts'
 import { normalizeSource, recordCareersEvent } from '../analytics/index.ts'
 import type { Workspace } from '../auth/index.ts'
-import { applyToJob } from '../candidates/index.ts'
+import { applyToJob, forgetKeptResume, keepResume, keptResume } from '../candidates/index.ts'
 import { jobQuestionsOf, jobUrl, type PublicJob } from '../jobs/index.ts'
 import { publicJobAt } from './lookup.ts'
 import { applyForm, appliedPage, type ApplyFormState } from './apply-pages.ts'
@@ -46,12 +46,16 @@ export function applyRoutes(deps: AppDeps, auth: AuthPlugin) {
 			if (job.status !== 'Open') return closedJobPage(ws, job)
 			const fields = body as Record<string, unknown>
 			const file = fields.resume instanceof Blob && fields.resume.size > 0 ? (fields.resume as File) : null
+			// A résumé chosen on an earlier try, kept on the server, unless another file was chosen now.
+			const keptToken = !file && typeof fields.resume_kept === 'string' ? fields.resume_kept : null
+			const kept = keptToken ? await keptResume(deps, ws.id, keptToken) : null
+			const resume = file ? { bytes: new Uint8Array(await file.arrayBuffer()), fileName: file.name } : kept
 			const values: Record<string, string> = {}
 			for (const [k, v] of Object.entries(fields)) if (typeof v === 'string' && (k === 'name' || k === 'email' || k === 'phone' || k.startsWith('answer_'))) values[k] = v.slice(0, 4000)
 			const answers = Object.fromEntries(Object.entries(values).filter(([k]) => k.startsWith('answer_')).map(([k, v]) => [k.slice('answer_'.length), v]))
 			const source = normalizeSource(text(fields.source))
 			const again = async (status: number, state: Partial<ApplyFormState>, headers: Record<string, string> = {}) => {
-				const page = jobPage(ws, job, jobUrl(deps.config.baseUrl, ws.slug, job.slug), await applySection(deps, ws, job, cookie, source, { values, ...state }))
+				const page = jobPage(ws, job, jobUrl(deps.config.baseUrl, ws.slug, job.slug), await applySection(deps, ws, job, cookie, source, { values, ...state }), state.errors)
 				for (const [name, value] of Object.entries(headers)) page.headers.set(name, value)
 				return new Response(page.body, { status, headers: page.headers })
 			}
@@ -66,14 +70,20 @@ export function applyRoutes(deps: AppDeps, auth: AuthPlugin) {
 					name: values.name ?? '',
 					email: values.email ?? '',
 					phone: values.phone ?? '',
-					resume: file ? { bytes: new Uint8Array(await file.arrayBuffer()), fileName: file.name } : null,
+					resume,
 					answers,
 					source,
 				})
 				await recordCareersEvent(deps, { workspaceId: event.workspaceId, jobId: event.jobId, kind: 'application', source: event.source })
+				if (keptToken) await forgetKeptResume(deps, keptToken)
 				return appliedPage(ws, job, (values.email ?? '').trim().toLowerCase())
 			} catch (error) {
-				if (error instanceof AppError && error.code === 'VALIDATION') return again(422, { errors: error.fields ?? [] })
+				if (error instanceof AppError && error.code === 'VALIDATION') {
+					// Other fields need fixing, the résumé does not: keep it so nobody has to find the file again.
+					const fine = resume && !(error.fields ?? []).some((f) => f.field === 'resume')
+					const token = fine ? (kept ? keptToken : await keepResume(deps, ws.id, resume)) : null
+					return again(422, { errors: error.fields ?? [], kept: token ? { token, fileName: resume!.fileName } : undefined })
+				}
 				if (error instanceof AppError && error.code === 'CONFLICT') return again(409, { notice: `${error.message} We will be in touch about it; you do not need to apply again.` })
 				if (error instanceof AppError && error.code === 'UNAVAILABLE' && error.retryAfter) return retryLater(503, error.retryAfter, error.message)
 				throw error

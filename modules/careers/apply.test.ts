@@ -53,6 +53,58 @@ async function post(path: string, fields: Record<string, string | Blob>, session
 const pdfFile = (lines = RESUME, name = 'jane.pdf') => new File([Buffer.from(makePdf(lines))], name, { type: 'application/pdf' })
 const docxFile = (lines = RESUME, name = 'jane.docx') => new File([Buffer.from(makeDocx(lines))], name, { type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' })
 
+describe('a refused application on a phone (issue 19)', () => {
+	test('the problems are summarised above the job, focused, and the résumé already chosen is kept: the fixed form is sent without choosing it again', async () => {
+		const { deps } = await testApp()
+		const ws = await newWorkspace(deps)
+		const { job, path, q1, q2 } = await openJob(ws)
+		const session = await formSession(path)
+		const refused = await post(path, { name: 'Jane Applicant', email: 'not an address', phone: '+1 512 555 0100', resume: pdfFile(RESUME, 'jane-cv.pdf'), [`answer_${q1}`]: 'yes', [`answer_${q2}`]: '8 years' }, session)
+		expect(refused.status).toBe(422)
+		expect(refused.text).toMatch(/<title>Error: /)
+		// The summary comes before the job (not below its description), takes the focus and links to the field.
+		const summary = refused.text.indexOf('class="error-summary"')
+		expect(summary).toBeGreaterThan(-1)
+		expect(summary).toBeLessThan(refused.text.indexOf('<article'))
+		expect(refused.text.slice(summary, refused.text.indexOf('</div>', summary))).toContain('href="#apply-email"')
+		expect(refused.text).toContain('data-autofocus')
+		// What was typed is there, and the résumé is kept (named), not asked for again.
+		expect(refused.text).toContain('value="Jane Applicant"')
+		expect(refused.text).toContain('We kept “jane-cv.pdf”')
+		expect(refused.text).not.toContain('please choose the file again')
+		const token = /name="resume_kept" value="([^"]+)"/.exec(refused.text)![1]!
+		const [kept] = await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from kept_resumes where workspace_id = ${ws.id}`)
+		expect(kept!.n).toBe(1)
+		expect(JSON.stringify(await deps.database.rows(sql`select * from kept_resumes where workspace_id = ${ws.id}`))).not.toContain(token) // only its hash
+
+		// Another workspace's form cannot use the token; nor can a made-up one.
+		const other = await newWorkspace(deps)
+		const otherJob = await openJob(other)
+		const stolen = await post(otherJob.path, { name: 'Mallory', email: 'm@example.com', phone: '+1 512 555 0101', resume_kept: token, [`answer_${otherJob.q1}`]: 'yes', [`answer_${otherJob.q2}`]: '1' })
+		expect(stolen.status).toBe(422)
+		expect(stolen.text).toContain('Attach your résumé')
+
+		const sent = await post(path, { name: 'Jane Applicant', email: 'jane@example.com', phone: '+1 512 555 0100', resume_kept: token, [`answer_${q1}`]: 'yes', [`answer_${q2}`]: '8 years' }, session)
+		expect(sent.status).toBe(200)
+		const [row] = await deps.database.rows<{ text: string; file: string }>(sql`select c.resume_text as text, c.resume_file_name as file from applications a join candidates c on c.id = a.candidate_id where a.job_id = ${job.id}`)
+		expect(row!.text).toContain('Senior Java engineer')
+		expect(row!.file).toBe('jane-cv.pdf')
+		const [left] = await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from kept_resumes where workspace_id = ${ws.id}`)
+		expect(left!.n).toBe(0)
+	})
+
+	test('a file that is not a résumé is never kept', async () => {
+		const { deps } = await testApp()
+		const ws = await newWorkspace(deps)
+		const { path, q1, q2 } = await openJob(ws)
+		const refused = await post(path, { name: 'Jane', email: 'bad', phone: '+1 512 555 0100', resume: new File(['<html>hello</html>'], 'x.html', { type: 'text/html' }), [`answer_${q1}`]: 'yes', [`answer_${q2}`]: '8' })
+		expect(refused.status).toBe(422)
+		expect(refused.text).not.toContain('resume_kept')
+		const [kept] = await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from kept_resumes where workspace_id = ${ws.id}`)
+		expect(kept!.n).toBe(0)
+	})
+})
+
 describe('careers apply flow (in process)', () => {
 	test('applying creates the candidate and the application, runs the résumé check and queues the confirmation', async () => {
 		const { deps } = await testApp()
@@ -207,6 +259,20 @@ describe('careers apply flow (headless Chromium)', () => {
 		// Applying again for the same job is told, not duplicated.
 		await apply(pdfJob.path, pdfJob.q1, pdfJob.q2, { name: 'ravi.pdf', mimeType: 'application/pdf', buffer: Buffer.from(makePdf(RESUME)) }, 'ravi@example.com')
 		expect(await page.getByRole('status').innerText()).toContain('You have already applied for this job.')
+
+		// On a phone: a mistake in the e-mail address. The summary at the top has the focus and is on screen;
+		// the résumé is kept, so fixing the address and sending again is all it takes.
+		await page.setViewportSize({ width: 390, height: 800 })
+		await apply(docxJob.path, docxJob.q1, docxJob.q2, { name: 'ravi-phone.pdf', mimeType: 'application/pdf', buffer: Buffer.from(makePdf(RESUME)) }, 'ravi.phone@')
+		await page.locator('.error-summary').waitFor()
+		expect(await page.evaluate(() => document.activeElement?.className)).toBe('error-summary')
+		const box = (await page.locator('.error-summary').boundingBox())!
+		expect(box.y + box.height).toBeLessThan(800)
+		expect(await page.locator('#apply-resume-kept').innerText()).toContain('ravi-phone.pdf')
+		await page.getByLabel('E-mail').fill('ravi.phone@example.com')
+		await page.locator(`input[name="answer_${docxJob.q1}"][value="yes"]`).check()
+		await page.getByRole('button', { name: 'Submit application' }).click()
+		await page.getByRole('heading', { name: 'Thank you for applying' }).waitFor()
 		await context.close()
 	}, 60_000)
 })

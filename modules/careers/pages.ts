@@ -1,5 +1,7 @@
 /** The public careers pages: workspace job lists and the job page with schema.org JSON-LD. */
+import type { FieldError } from '../../core/errors.ts'
 import { html, page, raw, type SafeHtml } from '../../core/html.ts'
+import { errorSummary } from '../../core/ui.ts'
 import type { Workspace } from '../auth/index.ts'
 import { toDate, type PublicJob } from '../jobs/index.ts'
 
@@ -74,7 +76,8 @@ function descriptionHtml(description: string): SafeHtml {
 	)
 }
 
-export function jobPage(ws: Workspace, job: PublicJob, url: string, apply: SafeHtml | null = null): Response {
+/** `errors`: a refused application's problems, summarised at the top of the page (focused on load). */
+export function jobPage(ws: Workspace, job: PublicJob, url: string, apply: SafeHtml | null = null, errors: readonly FieldError[] = []): Response {
 	const facts: [string, string | null][] = [
 		['Location', job.location],
 		['Schedule', job.schedule],
@@ -84,8 +87,8 @@ export function jobPage(ws: Workspace, job: PublicJob, url: string, apply: SafeH
 		['Department', job.department],
 	]
 	return page(
-		{ title: `${job.title} · ${ws.name}`, head: html`<link rel="canonical" href="${url}">${jobPostingJsonLd(ws, job, url)}` },
-		html`<article class="card job">
+		{ title: `${job.title} · ${ws.name}`, hasErrors: errors.length > 0, head: html`<link rel="canonical" href="${url}">${jobPostingJsonLd(ws, job, url)}` },
+		html`${errorSummary(errors.map((e) => ({ field: `apply-${e.field}`, message: e.message })))}<article class="card job">
 <p class="crumbs"><a href="/careers/${ws.slug}">All jobs at ${ws.name}</a></p>
 <h1>${job.title}</h1>
 ${job.summary ? html`<p class="summary">${job.summary}</p>` : ''}

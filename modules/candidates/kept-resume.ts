@@ -1,0 +1,60 @@
+/**
+ * Keeping an applicant's résumé while the apply form comes back for other fields: the person fixes
+ * their phone number without finding the file again (on a phone that is the worst part). The form
+ * carries a random token; only its SHA-256 is stored, bound to the workspace, for one hour. The
+ * file is only ever used again by the same form post that carries the token, and it is read (for
+ * its text) only when the application is sent, exactly as a freshly chosen file would be.
+ */
+import { and, eq, gt, lte } from 'drizzle-orm'
+import { hashSecret, randomToken } from '../../core/credentials.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { fileStore } from '../../core/files.ts'
+import { cleanLine } from '../../core/untrusted.ts'
+import { detectResumeType, RESUME_MIME } from './resume-file.ts'
+import { keptResumes } from './table.ts'
+
+const KEEP_MS = 60 * 60_000
+
+export interface KeptResume {
+	bytes: Uint8Array
+	fileName: string
+}
+
+/** Keeps a résumé of a recognised type; returns the token the form carries, or null for other files. */
+export async function keepResume(deps: AppDeps, workspaceId: string, resume: KeptResume): Promise<string | null> {
+	const type = detectResumeType(resume.bytes)
+	if (!type) return null
+	await forgetExpired(deps)
+	const token = randomToken()
+	const fileKey = `kept-resumes/${workspaceId}/${randomToken(16)}.${type}`
+	await fileStore(deps.config).put(fileKey, resume.bytes, RESUME_MIME[type])
+	await deps.db.insert(keptResumes).values({ id: hashSecret(token), workspaceId, fileKey, fileName: cleanLine(resume.fileName || `resume.${type}`, 160), expiresAt: new Date(deps.now().getTime() + KEEP_MS) })
+	return token
+}
+
+/** The kept résumé behind a token, if it is this workspace's and not expired. */
+export async function keptResume(deps: AppDeps, workspaceId: string, token: string): Promise<KeptResume | null> {
+	if (!/^[a-z2-7]{32}$/.test(token)) return null
+	const [row] = await deps.db
+		.select({ fileKey: keptResumes.fileKey, fileName: keptResumes.fileName })
+		.from(keptResumes)
+		.where(and(eq(keptResumes.id, hashSecret(token)), eq(keptResumes.workspaceId, workspaceId), gt(keptResumes.expiresAt, deps.now())))
+	if (!row) return null
+	const bytes = await fileStore(deps.config).get(row.fileKey)
+	return bytes ? { bytes, fileName: row.fileName } : null
+}
+
+/** Forgets a kept résumé once its application is sent (the application stores its own copy). */
+export async function forgetKeptResume(deps: AppDeps, token: string): Promise<void> {
+	const gone = await deps.db.delete(keptResumes).where(eq(keptResumes.id, hashSecret(token))).returning({ fileKey: keptResumes.fileKey })
+	for (const g of gone) await fileStore(deps.config).delete(g.fileKey).catch(() => {})
+}
+
+/** Drops kept résumés past their hour (a few at a time, whenever a new one is kept). */
+async function forgetExpired(deps: AppDeps): Promise<void> {
+	const expired = await deps.db.select({ id: keptResumes.id }).from(keptResumes).where(lte(keptResumes.expiresAt, deps.now())).limit(20)
+	for (const e of expired) {
+		const gone = await deps.db.delete(keptResumes).where(eq(keptResumes.id, e.id)).returning({ fileKey: keptResumes.fileKey })
+		for (const g of gone) await fileStore(deps.config).delete(g.fileKey).catch(() => {})
+	}
+}
