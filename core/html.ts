@@ -1,5 +1,6 @@
 import type { AppDeps } from './deps.ts'
 import type { PageSession } from './http/auth.ts'
+import type { RefusedForm } from './module.ts'
 
 /**
  * Server-rendered HTML: a tagged template that escapes every interpolation unless it is marked
@@ -119,11 +120,18 @@ export function portalPage(deps: Pick<AppDeps, 'registry' | 'permissions'>, sess
 }
 
 /** The sections other modules contribute to a record page, in order (those the person may see). */
-export async function pageSections(deps: AppDeps, page: string, session: PageSession, recordId: string): Promise<SafeHtml[]> {
+export async function pageSections(deps: AppDeps, page: string, session: PageSession, recordId: string, refused?: RefusedForm): Promise<SafeHtml[]> {
 	const sections = deps.registry.modules
 		.flatMap((m) => m.pageSections ?? [])
 		.filter((s) => s.page === page && (!s.permission || deps.permissions.can(session.actor, s.permission)))
 		.sort((a, b) => a.order - b.order)
-	const rendered = await Promise.all(sections.map((s) => s.render(deps, session, recordId)))
+	const rendered = await Promise.all(sections.map((s) => s.render(deps, session, recordId, refused)))
 	return rendered.filter((s): s is SafeHtml => s !== null)
+}
+
+/** The confirmation a section of a record page declares for `?done=<key>` (null for an unknown key). */
+export function sectionNotice(deps: Pick<AppDeps, 'registry'>, page: string, key: string | undefined): string | null {
+	if (!key) return null
+	for (const m of deps.registry.modules) for (const s of m.pageSections ?? []) if (s.page === page && Object.hasOwn(s.notices ?? {}, key)) return s.notices![key]!
+	return null
 }

@@ -159,6 +159,18 @@ export interface JobFacts {
 }
 
 /**
+ * A form on a record page that was refused (422, 429…) and is shown again: which form, every value
+ * typed (nothing is lost) and what is wrong with which field. The module that owns the form handles
+ * its post and renders the record page again with this; only that form's section uses it.
+ */
+export interface RefusedForm {
+	/** The form's name, chosen by the module that owns it (e.g. `todo`, `bench`). */
+	readonly form: string
+	readonly values: Readonly<Record<string, string | readonly string[]>>
+	readonly errors: readonly { readonly field: string; readonly message: string }[]
+}
+
+/**
  * A part of another module's record page, e.g. the pipeline on a job's page (contributed by the
  * candidates module) or the documents on a candidate's page (documents module). The page's own
  * module names its record kind (`job`, `candidate`, `application`); the contributing module renders
@@ -171,7 +183,13 @@ export interface PageSection {
 	readonly order: number
 	/** Shown only to people whose role holds this permission. */
 	readonly permission?: PermissionKey
-	render(deps: AppDeps, session: PageSession, recordId: string): Promise<SafeHtml | null>
+	/**
+	 * Confirmations of this section's forms, by the key their Post/Redirect/Get answer puts in
+	 * `?done=` on the record page (e.g. `todo-added` → "The to-do was added.").
+	 */
+	readonly notices?: Readonly<Record<string, string>>
+	/** `refused`: a form of this page that was refused, to show again with its values and errors. */
+	render(deps: AppDeps, session: PageSession, recordId: string, refused?: RefusedForm): Promise<SafeHtml | null>
 }
 
 export interface WorkspaceRef {

@@ -53,7 +53,8 @@ export class PortalClient {
 			headers['content-type'] = 'application/x-www-form-urlencoded'
 			body = new URLSearchParams(init.form).toString()
 		}
-		const res = await this.app.handle(new Request(`${this.origin}${path}`, { method, headers, body }))
+		// Like a browser, the client never sends an address's #fragment (a redirect may carry one).
+		const res = await this.app.handle(new Request(`${this.origin}${path.split('#')[0]}`, { method, headers, body }))
 		const setCookies = res.headers.getSetCookie()
 		for (const line of setCookies) {
 			const [pair, ...attributes] = line.split(';')
