@@ -1,12 +1,15 @@
 import { defineModule } from '../../core/module.ts'
 import { candidateJobFacts } from './facts.ts'
+import { candidatePageRoutes } from './page-routes.ts'
 import { startRecheckSweep } from './recheck.ts'
 import { candidateSearchProvider } from './search.ts'
 import { seedCandidates } from './seed.ts'
 import { candidateTools } from './tools.ts'
 
 export { applyToJob, type ApplicationEvent, type ApplyInput } from './apply.ts'
-export { candidateCards, requireCandidate, resumeFileOf, resumeHashes, resumeTexts, type CandidateCard } from './public.ts'
+export { candidateApplicationChoices, candidateCards, requireCandidate, resumeFileOf, resumeHashes, resumeTexts, type ApplicationChoice, type CandidateCard } from './public.ts'
+export { candidatePage, type CandidatePageOptions } from './candidate-page.ts'
+export { addNote, MAX_NOTE_CHARS, type AddNoteInput } from './notes.ts'
 export { checkItems, checkResume, prepareResume, type CheckItem, type PreparedResume, type ResumeCheck } from './resume-check.ts'
 export { detectResumeType, MAX_RESUME_BYTES } from './resume-file.ts'
 export { DEMO_CANDIDATES, demoCandidateId } from './seed.ts'
@@ -20,7 +23,10 @@ export default defineModule({
 	permissions: [
 		{ key: 'candidates:read', description: 'See candidates and applications (hiring managers: the applicants of their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 		{ key: 'candidates:contact', description: 'See candidates’ e-mail addresses and phone numbers', grantedTo: ['owner', 'admin', 'recruiter'] },
+		{ key: 'candidates:note', description: 'Write notes on candidates (hiring managers: the applicants of their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 	],
+	routes: candidatePageRoutes,
+	nav: [{ href: '/candidates', label: 'Candidates', section: 'work', order: 20, permission: 'candidates:read' }],
 	tools: candidateTools,
 	searchProviders: [candidateSearchProvider],
 	jobFacts: candidateJobFacts,
