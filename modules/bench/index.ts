@@ -1,4 +1,6 @@
 import { defineModule } from '../../core/module.ts'
+import { candidateBenchRoutes } from './candidate-routes.ts'
+import { benchSection } from './candidate-section.ts'
 import { seedBench } from './seed.ts'
 import { benchTools } from './tools.ts'
 
@@ -13,5 +15,7 @@ export default defineModule({
 		{ key: 'bench:write', description: 'Add candidates to the bench', grantedTo: ['owner', 'admin', 'recruiter'] },
 	],
 	tools: benchTools,
+	routes: candidateBenchRoutes,
+	pageSections: [benchSection],
 	seed: seedBench,
 })

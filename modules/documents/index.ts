@@ -1,4 +1,6 @@
 import { defineModule } from '../../core/module.ts'
+import { candidateDocumentRoutes } from './candidate-routes.ts'
+import { documentsSection } from './candidate-section.ts'
 import { documentCommands } from './commands.ts'
 import { seedDocuments } from './seed.ts'
 import { submissionDetails } from './submissions.ts'
@@ -22,7 +24,8 @@ export default defineModule({
 	],
 	tools: documentTools,
 	commands: documentCommands,
-	routes: uploadRoutes,
+	routes: (deps, kit) => uploadRoutes(deps, kit).use(candidateDocumentRoutes(deps, kit)),
+	pageSections: [documentsSection],
 	applicationDetails: submissionDetails,
 	seed: seedDocuments,
 })

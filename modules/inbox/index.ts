@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module.ts'
+import { messagesSection } from './candidate-section.ts'
 import { inboxSearchProvider, messagesOfApplications, repliesWaitingSource } from './contributions.ts'
 import { inboxRoutes } from './routes.ts'
 import { seedInbox } from './seed.ts'
@@ -18,6 +19,7 @@ export default defineModule({
 	searchProviders: [inboxSearchProvider],
 	reviewSources: [repliesWaitingSource],
 	applicationDetails: messagesOfApplications,
+	pageSections: [messagesSection],
 	seed: seedInbox,
 	nav: [{ href: '/inbox', label: 'Inbox', permission: 'inbox:read', section: 'work', order: 30 }],
 	start: (deps) => startOutboxSync(deps),

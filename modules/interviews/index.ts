@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module.ts'
+import { interviewsSection } from './candidate-section.ts'
 import { completedInterviewsSource, interviewCalendarSource } from './contributions.ts'
 import { interviewRoutes } from './routes.ts'
 import { seedInterviews } from './seed.ts'
@@ -20,6 +21,7 @@ export default defineModule({
 	calendarSources: [interviewCalendarSource],
 	reviewSources: [completedInterviewsSource],
 	applicationDetails: interviewsOfApplications,
+	pageSections: [interviewsSection],
 	seed: seedInterviews,
 	start: (deps) => startExpirySweep(deps),
 })

@@ -1,5 +1,7 @@
 import { defineModule } from '../../core/module.ts'
 import { followupSource } from './calendar.ts'
+import { candidateTodoRoutes } from './candidate-routes.ts'
+import { todosSection } from './candidate-section.ts'
 import { documentsReceivedSource } from './review.ts'
 import { todoRoutes } from './routes.ts'
 import { seedTodos } from './seed.ts'
@@ -16,7 +18,8 @@ export default defineModule({
 		{ key: 'todos:write', description: 'Add to-dos and mark them done', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 	],
 	tools: todoTools,
-	routes: todoRoutes,
+	routes: (deps, kit) => todoRoutes(deps, kit).use(candidateTodoRoutes(deps, kit)),
+	pageSections: [todosSection],
 	calendarSources: [followupSource],
 	reviewSources: [documentsReceivedSource],
 	seed: seedTodos,
