@@ -69,8 +69,8 @@ describe('role × page', () => {
 
 	test('a file address is not guessable: a changed reference, another candidate’s id or a made-up document is a 404', async () => {
 		const owner = w.people.owner
-		const tampered = files.pdfResume.replace(/[^/]+$/, (ref) => `${ref.slice(0, -1)}${ref.endsWith('A') ? 'B' : 'A'}`)
-		for (const path of [tampered, files.pdfResume.replace(w.onTeam.id, w.offTeam.id), files.pdfDocument.replace(w.onTeam.pdfDocumentId, 'doc_madeup'), files.pdfDocument.replace(w.onTeam.id, w.offTeam.id), `/candidates/${w.onTeam.id}/resume/x`])
+		const tamper = (href: string) => href.replace(/[^/]+$/, (ref) => `${ref.slice(0, -1)}${ref.endsWith('A') ? 'B' : 'A'}`)
+		for (const path of [tamper(files.pdfResume), tamper(files.pdfDocument), files.pdfResume.replace(w.onTeam.id, w.offTeam.id), files.pdfDocument.replace(w.onTeam.pdfDocumentId, 'doc_madeup'), files.pdfDocument.replace(w.onTeam.id, w.offTeam.id), `/candidates/${w.onTeam.id}/resume/x`])
 			expect({ path, status: (await owner.get(path)).status }).toEqual({ path, status: 404 })
 	})
 
