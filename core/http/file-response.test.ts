@@ -25,7 +25,7 @@ describe('fileResponse', () => {
 			'x-frame-options': 'SAMEORIGIN',
 			'cache-control': 'no-store',
 		})
-		expect(new Uint8Array(await res.arrayBuffer())).toEqual(pdf)
+		expect([...new Uint8Array(await res.arrayBuffer())]).toEqual([...pdf])
 	})
 
 	test('Word files and images are attachments, framable by no one', () => {

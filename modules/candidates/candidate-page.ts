@@ -30,7 +30,8 @@ export interface CandidatePageOptions {
 function profileFacts(deps: AppDeps, session: PageSession, c: CandidateDetail) {
 	const contact: [string, unknown][] = seesContact(deps, session.actor)
 		? [
-				['E-mail', c.email ? html`<a href="mailto:${c.email}">${c.email}</a>` : null],
+				// A long address breaks after the @ rather than anywhere.
+				['E-mail', c.email ? html`<a href="mailto:${c.email}">${c.email.split('@')[0]}${c.email.includes('@') ? html`@<wbr>${c.email.slice(c.email.indexOf('@') + 1)}` : ''}</a>` : null],
 				['Phone', c.phone ? html`<a href="tel:${c.phone.replace(/[^\d+]/g, '')}">${c.phone}</a>` : null],
 			]
 		: [['Contact details', 'Hidden for your role']]
@@ -38,7 +39,7 @@ function profileFacts(deps: AppDeps, session: PageSession, c: CandidateDetail) {
 		...contact,
 		['Work authorization', c.workAuthorization],
 		['Experience', c.yearsExperience === null ? null : plural(c.yearsExperience, 'year')],
-		['Source', c.source],
+		['Source', c.source.replace(/_/g, ' ')],
 		['Owner', c.owner?.name],
 		['Added', when(c.createdAt, { time: false })],
 		['Updated', when(c.updatedAt, { time: false })],
@@ -63,7 +64,7 @@ ${profileFacts(deps, session, c)}
 ${c.skills.length ? html`<ul class="chips">${c.skills.map((s) => html`<li>${s}</li>`)}</ul>` : html`<p class="empty">No skills on file.</p>`}
 </section>
 ${applicationsCard(c)}
-<div class="grid-2">
+<div class="grid-2 sections">
 ${resumeCard(c, address, { fileHidden: !seesContact(deps, session.actor) })}
 ${notesCard(session, c, { canWrite: deps.permissions.can(session.actor, 'candidates:note'), refused: o.refused })}
 </div>

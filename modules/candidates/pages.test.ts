@@ -7,7 +7,9 @@ import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { newId } from '../../core/credentials.ts'
 import { PDF } from '../../core/http/file-response.ts'
 import { candidatePageWorld, fileLinks, newDocument, PAGE_ROLES, type CandidatePageWorld, type PageRole } from '../../tests/candidate-pages.ts'
+import { operatorActor } from '../auth/index.ts'
 import { samplePdf } from '../documents/seed.ts'
+import { inviteToInterview } from '../interviews/index.ts'
 import { candidates } from './table.ts'
 
 setDefaultTimeout(60_000)
@@ -34,7 +36,7 @@ beforeAll(async () => {
 
 describe('role × page', () => {
 	test('each role opens exactly what its tools reach; everything else is 403 (no candidate tools) or 404, never 500', async () => {
-		const S = { ok: 200, forbidden: 403, absent: 404 } as const
+		const S: Record<'ok' | 'forbidden' | 'absent', number> = { ok: 200, forbidden: 403, absent: 404 }
 		const full = { list: S.ok, onTeam: S.ok, offTeam: S.ok, foreign: S.absent, files: S.ok, foreignFiles: S.absent }
 		const expected: Record<PageRole, typeof full> = {
 			owner: full,
@@ -111,6 +113,26 @@ describe('role × page', () => {
 		const word = (await w.people.recruiter.get(`/candidates/${w.offTeam.id}`)).text
 		expect(word).not.toContain('<iframe')
 		expect(word).toContain('Word résumé of Omar')
+	})
+})
+
+describe('sections other modules add', () => {
+	test('AI video interviews for everyone who reaches the application; messages only for people who read the inbox', async () => {
+		// An invitation records the interview and e-mails the candidate (which the inbox threads).
+		await inviteToInterview(w.deps, operatorActor(w.ws), { applicationId: w.onTeam.applicationId })
+		const section = (page: string, id: string) => {
+			const start = page.indexOf(`<section class="card" id="${id}"`)
+			return start < 0 ? null : page.slice(start, page.indexOf('</section>', start))
+		}
+		const recruiter = (await w.people.recruiter.get(`/candidates/${w.onTeam.id}`)).text
+		expect(section(recruiter, 'interviews')).toContain('Invited')
+		expect(section(recruiter, 'interviews')).toContain(`href="/applications/${w.onTeam.applicationId}"`)
+		expect(section(recruiter, 'messages')).toContain('Your video interview for Kafka Engineer')
+		expect(section(recruiter, 'messages')).toMatch(/href="\/inbox\/[^"]+"/)
+		const manager = (await w.people.hiring_manager.get(`/candidates/${w.onTeam.id}`)).text
+		expect(section(manager, 'interviews')).toContain('Invited')
+		expect(section(manager, 'messages')).toBeNull()
+		expect(manager).not.toContain('Your video interview for')
 	})
 })
 

@@ -39,7 +39,7 @@ ${checkboxes({ id: 'docs-items', name: 'items', legend: 'Documents to ask for', 
 ${textArea({ id: 'docs-message', name: 'message', label: 'Message to the candidate (optional)', hint: 'Plain text, added to the e-mail', maxlength: MAX_REQUEST_MESSAGE, rows: 3, value: keptText(refused, REQUEST_FORM, 'message'), errors })}
 ${
 	newest
-		? html`${selectField({ id: 'docs-application', name: 'applicationId', label: 'About the job', value: keptText(refused, REQUEST_FORM, 'applicationId') ?? '', options: [['', `${newest.jobTitle || 'A job'} (the newest application)`], ...choices.slice(1).map((c) => [c.id, c.jobTitle || 'A job'] as const)], errors })}
+		? html`${selectField({ id: 'docs-application', name: 'applicationId', label: 'About the job', value: keptText(refused, REQUEST_FORM, 'applicationId') ?? '', options: [['', `${newest.jobTitle || 'A job'} (newest)`], ...choices.slice(1).map((c) => [c.id, c.jobTitle || 'A job'] as const)], errors })}
 ${checkboxes({ id: 'docs-job-link', name: 'includeJobLink', legend: 'Job link', options: [['yes', 'Include the job’s careers address (when the job is open)']], checked: kept ? (keptList(refused, REQUEST_FORM, 'includeJobLink') ?? []) : ['yes'], errors })}`
 		: ''
 }
@@ -72,7 +72,7 @@ ${dataTable<DocumentView>({
 	empty: 'No documents on file. Ask the candidate for them with Request documents.',
 	columns: [
 		{ label: 'Kind', cell: (d) => DOCUMENT_LABELS[d.kind] },
-		{ label: 'File', cell: (d) => html`${file(d)} <span class="meta">(${size(d.sizeBytes)})</span>` },
+		{ label: 'File', cell: (d) => html`${file(d)} <span class="meta nowrap">(${size(d.sizeBytes)})</span>` },
 		{ label: 'Received', cell: (d) => when(d.uploadedAt, { time: false }) },
 		{ label: 'Status', cell: (d) => (d.current ? tag('In use', 'good') : tag('Older copy')) },
 	],

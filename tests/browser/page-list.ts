@@ -36,4 +36,8 @@ export const PORTAL_PAGES: readonly PortalPageCase[] = [
 	{ name: 'saved-searches', path: () => '/saved-searches' },
 	{ name: 'lookups', path: () => '/lookups', roles: ['owner'] },
 	{ name: 'outbox', path: () => '/outbox', roles: ['owner'] },
+	{ name: 'candidates', path: () => '/candidates', roles: ['owner', 'recruiter', 'hiring_manager'] },
+	{ name: 'candidates-search', path: (ids) => `/candidates?q=developer&jobId=${ids.jobId}` },
+	// A hiring manager made for the pass is on no hiring team: every candidate is out of their reach.
+	{ name: 'candidate', path: (ids) => `/candidates/${ids.candidateId}` },
 ]
