@@ -72,6 +72,7 @@ describe('Request documents', () => {
 		for (let i = 0; i < MAX_REQUESTS_PER_CANDIDATE_HOUR; i++) expect((await admin.post(path(), { items: kinds[i]!, message: `Request ${i}` })).status).toBe(303)
 		const over = await admin.post(path(), { items: 'workAuth', message: 'One too many' })
 		expect(over.status).toBe(429)
+		expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0)
 		expect(summaryErrors(over.text)[0]).toContain('nothing was sent')
 		expect(over.text).toContain('>One too many</textarea>')
 		expect(await requestCount(w.onTeam.id)).toBe(before + MAX_REQUESTS_PER_CANDIDATE_HOUR)

@@ -39,7 +39,10 @@ export function candidateDocumentRoutes(deps: AppDeps, { auth }: HttpKit) {
 					return redirect(`/candidates/${encodeURIComponent(params.id)}?done=${done}#documents`, 303)
 				} catch (error) {
 					if (!isRefusal(error)) throw error
-					return candidatePage(deps, session!, params.id, { refused: refusedForm(REQUEST_FORM, values, error, LABELS), status: error.status })
+					const page = await candidatePage(deps, session!, params.id, { refused: refusedForm(REQUEST_FORM, values, error, LABELS), status: error.status })
+					// Over the hourly limit: say when another request can go (the message says it in words).
+					if (error.retryAfter !== undefined) page.headers.set('Retry-After', String(error.retryAfter))
+					return page
 				}
 			},
 			{ auth: { permission: 'documents:request' }, body: formBody },
