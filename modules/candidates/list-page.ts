@@ -21,8 +21,9 @@ export interface CandidateListView {
 	next: string | null
 	/** True when this is not the first page. */
 	paged: boolean
-	/** Hiring managers see only their jobs' applicants: the page says so. */
+	/** Hiring managers see only their jobs' applicants: the page says so (and when they are on no job's team). */
 	limitedToTeam: boolean
+	onNoTeam?: boolean
 	errors?: FieldError[]
 }
 
@@ -33,8 +34,10 @@ export function candidateListPage(deps: AppDeps, session: PageSession, v: Candid
 	const base = `/candidates${filtered ? `?${new URLSearchParams({ ...(v.q ? { q: v.q } : {}), ...(v.jobId ? { jobId: v.jobId } : {}) })}` : ''}`
 	const empty = filtered
 		? 'No candidates match this search. Try fewer or shorter words, another job, or clear the search.'
-		: v.limitedToTeam
-			? 'No candidates yet: you see the applicants of the jobs on whose hiring team you are, and none has applied.'
+		: v.onNoTeam
+			? 'You are on no job’s hiring team yet: the applicants of the jobs whose team you join are listed here.'
+			: v.limitedToTeam
+				? 'No candidates yet: nobody has applied to the jobs on whose hiring team you are.'
 			: 'No candidates yet. People who apply on the careers site, or whom a recruiter adds, are listed here.'
 	return portalPage(
 		deps,

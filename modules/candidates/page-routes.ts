@@ -41,7 +41,7 @@ export function candidatePageRoutes(deps: AppDeps, { auth }: HttpKit) {
 				const reach = await reachableJobIds(deps, actor)
 				const offered = await listJobs(deps, actor, { status: reach === 'all' ? 'Open' : undefined, limit: JOBS_OFFERED })
 				const jobs: [string, string][] = offered.jobs.map((j) => [j.id, `${j.title}${j.location ? ` — ${j.location}` : ''}${j.status === 'Open' ? '' : ` (${j.status})`}`])
-				const view = { q, jobId, jobs, rows: [], next: null, paged: Boolean(query.cursor), limitedToTeam: reach !== 'all' }
+				const view = { q, jobId, jobs, rows: [], next: null, paged: Boolean(query.cursor), limitedToTeam: reach !== 'all', onNoTeam: reach !== 'all' && reach.length === 0 }
 				const errors: FieldError[] = []
 				if ([...q].length > MAX_QUERY) errors.push({ field: 'q', message: `Search must be ${MAX_QUERY} characters or fewer` })
 				if (errors.length) return candidateListPage(deps, session!, { ...view, errors })

@@ -93,6 +93,7 @@ describe('role × page', () => {
 		expect(body).toContain('[e-mail hidden]')
 		expect(body).toContain('id="todos"')
 		expect(body).toContain('id="interviews"')
+		expect((await w.people.outsider_manager.get('/candidates')).text).toContain('You are on no job’s hiring team yet')
 		const list = await w.people.hiring_manager.get('/candidates')
 		expect(list.text).toContain('Priya Raman')
 		expect(list.text).not.toContain('Omar Haddad')
