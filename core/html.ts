@@ -128,3 +128,10 @@ export async function pageSections(deps: AppDeps, page: string, session: PageSes
 	const rendered = await Promise.all(sections.map((s) => s.render(deps, session, recordId, context)))
 	return rendered.filter((s): s is SafeHtml => s !== null)
 }
+
+/** The confirmation a section of a record page declares for `?done=<key>` (null for an unknown key). */
+export function sectionNotice(deps: Pick<AppDeps, 'registry'>, page: string, key: string | undefined): string | null {
+	if (!key) return null
+	for (const m of deps.registry.modules) for (const s of m.pageSections ?? []) if (s.page === page && Object.hasOwn(s.notices ?? {}, key)) return s.notices![key]!
+	return null
+}

@@ -176,8 +176,14 @@ export interface PageSection {
 	 * `context.query` holds the page's query parameters, checked by the page's own module: empty on
 	 * the record's main view; a list view (e.g. `/jobs/<id>?stage=screening&cursor=…`) asks for one
 	 * longer list, paged, and only the section that owns that list answers (the others return null).
+	 * `context.refused`: a form of this page that was refused, to show again with its values and errors.
 	 */
 	render(deps: AppDeps, session: PageSession, recordId: string, context?: SectionContext): Promise<SafeHtml | null>
+	/**
+	 * Confirmations of this section's forms, by the key their Post/Redirect/Get answer puts in
+	 * `?done=` on the record page (e.g. `todo-added` → "The to-do was added.").
+	 */
+	readonly notices?: Readonly<Record<string, string>>
 }
 
 /**
@@ -191,8 +197,13 @@ export interface SectionContext {
 	readonly refused?: RefusedForm
 }
 
+/**
+ * A form on a record page that was refused (422, 429…) and is shown again: which form, every value
+ * typed (nothing is lost) and what is wrong with which field. The module that owns the form handles
+ * its post and renders the record page again with this; only that form's section uses it.
+ */
 export interface RefusedForm {
-	/** Which form, e.g. `submit-to-vendor`. */
+	/** Which form, e.g. `submit-to-vendor`, `todo`, `bench`. */
 	readonly form: string
 	/** Every value entered (a list for a group of checkboxes). */
 	readonly values: Readonly<Record<string, string | readonly string[]>>

@@ -91,7 +91,8 @@ export interface Column<T> {
 
 /**
  * A table that becomes one card per row on a phone (each cell shows its column's label), so no
- * column is ever cut off. `caption` names the table for screen readers (visually hidden with `hideCaption`).
+ * column is ever cut off. Each cell's content sits in one box, so a cell of several parts (a link
+ * and a line under it, a tag) stays together beside its label instead of spreading over the grid. `caption` names the table for screen readers (visually hidden with `hideCaption`).
  */
 export function dataTable<T>(o: { caption: string; hideCaption?: boolean; columns: readonly Column<T>[]; rows: readonly T[]; empty: string }): SafeHtml {
 	if (!o.rows.length) return html`<p class="empty">${o.empty}</p>`

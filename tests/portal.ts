@@ -45,15 +45,17 @@ export class PortalClient {
 		return this.options.origin ?? 'http://localhost'
 	}
 
-	async request(method: string, path: string, init: { form?: Record<string, string>; headers?: Record<string, string>; body?: string } = {}): Promise<PageResponse> {
+	/** `form` fields with a list value are sent once per value (ticked checkboxes). */
+	async request(method: string, path: string, init: { form?: Record<string, string | string[]>; headers?: Record<string, string>; body?: string } = {}): Promise<PageResponse> {
 		const headers: Record<string, string> = { 'x-forwarded-for': this.options.address ?? uniqueAddress(), ...init.headers }
 		if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
 		let body: string | undefined = init.body
 		if (init.form) {
 			headers['content-type'] = 'application/x-www-form-urlencoded'
-			body = new URLSearchParams(init.form).toString()
+			body = new URLSearchParams(Object.entries(init.form).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]]))).toString()
 		}
-		const res = await this.app.handle(new Request(`${this.origin}${path}`, { method, headers, body }))
+		// Like a browser, the client never sends an address's #fragment (a redirect may carry one).
+		const res = await this.app.handle(new Request(`${this.origin}${path.split('#')[0]}`, { method, headers, body }))
 		const setCookies = res.headers.getSetCookie()
 		for (const line of setCookies) {
 			const [pair, ...attributes] = line.split(';')
@@ -75,12 +77,12 @@ export class PortalClient {
 	}
 
 	/** Posts a form with the CSRF token of the last page (unless `csrf` is given). */
-	post(path: string, fields: Record<string, string> = {}, headers?: Record<string, string>) {
+	post(path: string, fields: Record<string, string | string[]> = {}, headers?: Record<string, string>) {
 		return this.request('POST', path, { form: { csrf: this.csrf, ...fields }, headers })
 	}
 
 	/** Posts a form and, like a browser, follows a 303 redirect with a GET (`redirectedTo` says where). */
-	async submit(path: string, fields: Record<string, string> = {}, headers?: Record<string, string>): Promise<PageResponse & { redirectedTo: string | null }> {
+	async submit(path: string, fields: Record<string, string | string[]> = {}, headers?: Record<string, string>): Promise<PageResponse & { redirectedTo: string | null }> {
 		const res = await this.post(path, fields, headers)
 		const location = res.status === 303 ? res.headers.get('location') : null
 		if (!location) return { ...res, redirectedTo: null }

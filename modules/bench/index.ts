@@ -1,5 +1,7 @@
 import { defineModule } from '../../core/module.ts'
 import { benchJobSection } from './job-section.ts'
+import { candidateBenchRoutes } from './candidate-routes.ts'
+import { benchSection } from './candidate-section.ts'
 import { seedBench } from './seed.ts'
 import { benchTools } from './tools.ts'
 
@@ -14,7 +16,8 @@ export default defineModule({
 		{ key: 'bench:write', description: 'Add candidates to the bench', grantedTo: ['owner', 'admin', 'recruiter'] },
 	],
 	tools: benchTools,
-	pageSections: [benchJobSection],
+	routes: candidateBenchRoutes,
+	pageSections: [benchJobSection, benchSection],
 	seed: seedBench,
 	activityLabels: { 'bench.added': 'added to the bench' },
 })

@@ -12,12 +12,12 @@ import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import { decodePosition, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { AppError } from '../../core/errors.ts'
+import { AppError, invalid } from '../../core/errors.ts'
 import { recordActivity } from '../activity/index.ts'
 import { userNames } from '../auth/index.ts'
 import { candidateCards, requireCandidate } from '../candidates/index.ts'
 import { jobTitles, reachableJobIds } from '../jobs/index.ts'
-import type { RoleFamily } from './family.ts'
+import { ROLE_FAMILIES, type RoleFamily } from './family.ts'
 
 export interface BenchRow {
 	id: string
@@ -73,6 +73,8 @@ export async function listBench(deps: AppDeps, actor: Actor, input: { limit: num
 
 export async function addToBench(deps: AppDeps, actor: Actor, input: { candidateId: string; roleFamily: RoleFamily; jobId?: string }) {
 	await requireCandidate(deps, actor, input.candidateId)
+	// The MCP door checks the family against its schema; every door gets the same answer here.
+	if (!(ROLE_FAMILIES as readonly string[]).includes(input.roleFamily)) throw invalid([{ field: 'roleFamily', message: `must be one of ${ROLE_FAMILIES.join(', ')}` }])
 	if (input.jobId) {
 		const reach = await reachableJobIds(deps, actor, [input.jobId])
 		const titles = await jobTitles(deps, actor.workspaceId, [input.jobId])

@@ -1,9 +1,11 @@
+import { Elysia } from 'elysia'
 import { defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
 import { openJobsHomeSection } from './home-section.ts'
 import { applicationRoutes } from './application-routes.ts'
 import { candidateJobFacts } from './facts.ts'
 import { jobPageSections } from './job-sections.ts'
+import { candidatePageRoutes } from './page-routes.ts'
 import { startRecheckSweep } from './recheck.ts'
 import { candidateSearchProvider } from './search.ts'
 import { seedCandidates } from './seed.ts'
@@ -13,7 +15,9 @@ export { applicationPage, type ApplicationPageOptions } from './application-page
 export { moveToStage, type MoveToStageInput, type StageMove } from './stage-move.ts'
 export { applyToJob, type ApplicationEvent, type ApplyInput } from './apply.ts'
 export { forgetKeptResume, keepResume, keptResume } from './kept-resume.ts'
-export { candidateCards, requireCandidate, resumeFileOf, resumeHashes, resumeTexts, type CandidateCard } from './public.ts'
+export { candidateApplicationChoices, candidateCards, requireCandidate, resumeFileOf, resumeHashes, resumeTexts, type ApplicationChoice, type CandidateCard } from './public.ts'
+export { candidatePage, type CandidatePageOptions } from './candidate-page.ts'
+export { addNote, MAX_NOTE_CHARS, type AddNoteInput } from './notes.ts'
 export { checkItems, checkResume, prepareResume, type CheckItem, type PreparedResume, type ResumeCheck } from './resume-check.ts'
 export { detectResumeType, MAX_RESUME_BYTES } from './resume-file.ts'
 export { DEMO_CANDIDATES, demoCandidateId } from './seed.ts'
@@ -28,8 +32,10 @@ export default defineModule({
 		{ key: 'candidates:read', description: 'See candidates and applications (hiring managers: the applicants of their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 		{ key: 'candidates:contact', description: 'See candidates’ e-mail addresses and phone numbers', grantedTo: ['owner', 'admin', 'recruiter'] },
 		{ key: 'candidates:move', description: 'Move applications between pipeline stages (hiring managers: on their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
+		{ key: 'candidates:note', description: 'Write notes on candidates (hiring managers: the applicants of their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 	],
-	routes: applicationRoutes,
+	routes: (deps, kit) => new Elysia({ name: 'candidates.routes' }).use(candidatePageRoutes(deps, kit)).use(applicationRoutes(deps, kit)),
+	nav: [{ href: '/candidates', label: 'Candidates', section: 'work', order: 20, permission: 'candidates:read' }],
 	tools: candidateTools,
 	searchProviders: [candidateSearchProvider],
 	jobFacts: candidateJobFacts,

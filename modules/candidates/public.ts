@@ -2,8 +2,9 @@
 import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { jobTitles } from '../jobs/index.ts'
 import { candidateNotFound } from './candidate-service.ts'
-import { candidateReach, inList, reachOf } from './reach.ts'
+import { applicationReach, candidateReach, inList, reachOf } from './reach.ts'
 import { candidateRef, short } from './rows.ts'
 
 export interface CandidateCard {
@@ -55,4 +56,24 @@ export async function resumeHashes(deps: AppDeps, workspaceId: string, ids: stri
 	if (!ids.length) return new Map()
 	const rows = await deps.database.rows<{ id: string; hash: string }>(sql`select id, md5(coalesce(resume_text, '')) as hash from candidates where workspace_id = ${workspaceId} and id in ${inList([...new Set(ids)])}`)
 	return new Map(rows.map((r) => [r.id, r.hash]))
+}
+
+export interface ApplicationChoice {
+	id: string
+	jobId: string
+	jobTitle: string
+}
+
+/**
+ * The candidate's applications the actor can reach, newest first, with their jobs' titles: what
+ * forms about the candidate offer to choose from (a note's or a document request's application,
+ * a bench entry's job). At most 100.
+ */
+export async function candidateApplicationChoices(deps: AppDeps, actor: Actor, candidateId: string): Promise<ApplicationChoice[]> {
+	const reach = await reachOf(deps, actor)
+	const rows = await deps.database.rows<{ id: string; jobId: string }>(
+		sql`select a.id, a.job_id as "jobId" from applications a where a.candidate_id = ${candidateId} and ${applicationReach(reach)} order by a.created_at desc nulls last, a.id desc nulls last limit 100`,
+	)
+	const titles = await jobTitles(deps, actor.workspaceId, [...new Set(rows.map((r) => r.jobId))])
+	return rows.map((r) => ({ id: r.id, jobId: r.jobId, jobTitle: titles.get(r.jobId) ?? '' }))
 }

@@ -4,8 +4,10 @@
  * ids derive from the workspace, and seeding twice inserts nothing new.
  */
 import type { AppDeps } from '../../core/deps.ts'
+import { fileStore } from '../../core/files.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
 import { daysAgo, seededId, seededRandom } from '../../core/seed-random.ts'
+import { textPdf } from '../../core/text-pdf.ts'
 import { listPeople } from '../auth/index.ts'
 import { jobQuestionsOf, ROLE_TEMPLATES, workspaceJobs, type JobRequirements } from '../jobs/index.ts'
 import { checkResume } from './resume-check.ts'
@@ -28,6 +30,23 @@ const familyOf = (title: string) => ROLE_TEMPLATES.find((t) => t.title === title
 
 /** The demo candidates' ids, in order (the bench demo data refers to them). */
 export const demoCandidateId = (ws: WorkspaceRef, i: number) => seededId('cand', ws.id, `cand-${i}`)
+
+/** The demo résumé as a one-page PDF (the demo's PDF writer knows ASCII: dashes and bullets become ASCII). */
+const resumePdf = (text: string) =>
+	textPdf(
+		text
+			.replace(/[–—]/g, '-')
+			.replace(/•/g, '*')
+			.normalize('NFKD')
+			.replace(/[\u0300-\u036f]/g, '')
+			.split('\n'),
+	)
+
+/** Stores the demo résumés as files, as the apply form does (under names derived from the ids: seeding twice rewrites the same files). */
+async function storeDemoResumes(deps: AppDeps, files: { key: string; text: string }[]) {
+	const store = fileStore(deps.config)
+	for (let i = 0; i < files.length; i += 20) await Promise.all(files.slice(i, i + 20).map((f) => store.put(f.key, resumePdf(f.text), 'application/pdf')))
+}
 
 export async function seedCandidates(deps: AppDeps, ws: WorkspaceRef): Promise<void> {
 	const rnd = seededRandom(`candidates:${ws.id}`)
@@ -62,6 +81,7 @@ export async function seedCandidates(deps: AppDeps, ws: WorkspaceRef): Promise<v
 			yearsExperience: c.years,
 			resumeFileName: `${c.name.replace(/\W+/g, '_')}_Resume.pdf`,
 			resumeMime: 'application/pdf',
+			resumePath: `resumes/${ws.id}/${id}.pdf`,
 			resumeText: c.resumeText,
 			source: c.source,
 			ownerUserId: people.length ? people[i % people.length]! : null,
@@ -108,6 +128,7 @@ export async function seedCandidates(deps: AppDeps, ws: WorkspaceRef): Promise<v
 			k++
 		}
 	}
+	await storeDemoResumes(deps, candidateRows.map((c) => ({ key: c.resumePath, text: c.resumeText })))
 	for (let i = 0; i < candidateRows.length; i += 100) await deps.db.insert(candidates).values(candidateRows.slice(i, i + 100)).onConflictDoNothing()
 	for (let i = 0; i < applicationRows.length; i += 100) await deps.db.insert(applications).values(applicationRows.slice(i, i + 100)).onConflictDoNothing()
 	for (let i = 0; i < answerRows.length; i += 200) await deps.db.insert(applicationAnswers).values(answerRows.slice(i, i + 200)).onConflictDoNothing()

@@ -1,6 +1,8 @@
 import { Elysia } from 'elysia'
 import { defineModule } from '../../core/module.ts'
 import { vendorSubmissionSection } from './application-section.ts'
+import { candidateDocumentRoutes } from './candidate-routes.ts'
+import { documentsSection } from './candidate-section.ts'
 import { documentCommands } from './commands.ts'
 import { seedDocuments } from './seed.ts'
 import { submissionRoutes } from './submission-routes.ts'
@@ -25,8 +27,8 @@ export default defineModule({
 	],
 	tools: documentTools,
 	commands: documentCommands,
-	routes: (deps, kit) => new Elysia({ name: 'documents.all-routes' }).use(uploadRoutes(deps, kit)).use(submissionRoutes(deps, kit)),
-	pageSections: [vendorSubmissionSection],
+	routes: (deps, kit) => new Elysia({ name: 'documents.all-routes' }).use(uploadRoutes(deps, kit)).use(submissionRoutes(deps, kit)).use(candidateDocumentRoutes(deps, kit)),
+	pageSections: [vendorSubmissionSection, documentsSection],
 	applicationDetails: submissionDetails,
 	seed: seedDocuments,
 	activityLabels: {

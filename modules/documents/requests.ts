@@ -30,6 +30,8 @@ import { documentRequests } from './table.ts'
 import { and, arrayContained, asc, eq, gt, isNull, ne, sql } from 'drizzle-orm'
 
 export const LINK_VALID_DAYS = 7
+/** The longest message a request may carry (code points), on every door. */
+export const MAX_REQUEST_MESSAGE = 2000
 const DAY_MS = 86_400_000
 
 export interface RequestDocumentsInput {
@@ -72,7 +74,10 @@ const dateOf = (d: Date) => d.toLocaleDateString('en-US', { weekday: 'long', mon
 export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, input: RequestDocumentsInput): Promise<DocumentRequestResult> {
 	const candidate = await loadCandidate(deps, actor, input.candidateId)
 	const items = DOCUMENT_KINDS.filter((k) => input.items.includes(k))
-	if (!items.length) throw invalid([{ field: 'items', message: `must name 1 to 4 document kinds (${DOCUMENT_KINDS.join(', ')})` }])
+	const problems = []
+	if (!items.length) problems.push({ field: 'items', message: `must name 1 to 4 document kinds (${DOCUMENT_KINDS.join(', ')})` })
+	if (input.message && [...input.message].length > MAX_REQUEST_MESSAGE) problems.push({ field: 'message', message: `must be at most ${MAX_REQUEST_MESSAGE.toLocaleString('en-US')} characters` })
+	if (problems.length) throw invalid(problems)
 	let application: ApplicationRef | null
 	if (input.applicationId) {
 		application = await loadApplication(deps, actor, input.applicationId)

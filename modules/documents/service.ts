@@ -1,6 +1,7 @@
 /**
  * Candidate documents on file. Tools only ever describe them (kind, file name, type, size, date);
- * the files themselves leave the file store only as attachments of a vendor submission.
+ * the files themselves leave the file store only as attachments of a vendor submission, and to
+ * people who may see documents when they open one on the candidate page (`files.ts`).
  *
  * Rules: several files of one kind may be on file; the newest of each kind is the one used.
  * Only owners, admins and recruiters reach documents (permission `documents:read`).

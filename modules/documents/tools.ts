@@ -3,7 +3,7 @@ import { Type as t } from '@sinclair/typebox'
 import { defineTool } from '../../core/module.ts'
 import { id, nullable, oneOf, params } from '../../core/mcp/params.ts'
 import { DocumentKindSchema } from '../vendors/index.ts'
-import { requestCandidateDocuments } from './requests.ts'
+import { MAX_REQUEST_MESSAGE, requestCandidateDocuments } from './requests.ts'
 import { listCandidateDocuments } from './service.ts'
 import { checkVendorSubmission, submitToVendor } from './submissions.ts'
 
@@ -101,7 +101,7 @@ export const documentTools = [
 			candidateId: id('candidate'),
 			items: t.Array(DocumentKindSchema, { minItems: 1, maxItems: 4, description: 'Kinds to ask for: dl, visa, i94, workAuth' }),
 			applicationId: t.Optional(id('application')),
-			message: t.Optional(t.String({ maxLength: 2000, description: 'Plain text for the candidate' })),
+			message: t.Optional(t.String({ maxLength: MAX_REQUEST_MESSAGE, description: 'Plain text for the candidate' })),
 			includeJobLink: t.Optional(t.Boolean({ default: true, description: 'Add the job’s careers address (default true)' })),
 		}),
 		output: RequestResult,

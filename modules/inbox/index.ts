@@ -2,6 +2,7 @@ import { defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
 import { inboxHomeSection } from './home.ts'
 import { applicationMessagesSection } from './application-section.ts'
+import { messagesSection } from './candidate-section.ts'
 import { inboxSearchProvider, messagesOfApplications, repliesWaitingSource } from './contributions.ts'
 import { inboxRoutes } from './routes.ts'
 import { seedInbox } from './seed.ts'
@@ -24,7 +25,7 @@ export default defineModule({
 	seed: seedInbox,
 	nav: [{ href: '/inbox', label: 'Inbox', permission: 'inbox:read', section: 'work', order: 30 }],
 	start: (deps) => startOutboxSync(deps),
-	pageSections: [inboxHomeSection, applicationMessagesSection],
+	pageSections: [inboxHomeSection, applicationMessagesSection, messagesSection],
 	activityLabels: { 'inbox.replied': 'replied in the conversation' },
 	recordNames: [recordNamesFrom('inbox_thread', 'inbox_threads', 'r.subject', (id) => `/inbox/${id}`)],
 })

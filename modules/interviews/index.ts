@@ -1,6 +1,7 @@
 import { defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
 import { interviewResultsSection } from './application-section.ts'
+import { interviewsSection } from './candidate-section.ts'
 import { completedInterviewsSource, interviewCalendarSource } from './contributions.ts'
 import { interviewRoutes } from './routes.ts'
 import { seedInterviews } from './seed.ts'
@@ -22,7 +23,7 @@ export default defineModule({
 	calendarSources: [interviewCalendarSource],
 	reviewSources: [completedInterviewsSource],
 	applicationDetails: interviewsOfApplications,
-	pageSections: [interviewResultsSection],
+	pageSections: [interviewResultsSection, interviewsSection],
 	seed: seedInterviews,
 	start: (deps) => startExpirySweep(deps),
 	activityLabels: {

@@ -2,6 +2,8 @@ import { defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
 import { todosHomeSection } from './home.ts'
 import { followupSource } from './calendar.ts'
+import { candidateTodoRoutes } from './candidate-routes.ts'
+import { todosSection } from './candidate-section.ts'
 import { documentsReceivedSource } from './review.ts'
 import { todoRoutes } from './routes.ts'
 import { seedTodos } from './seed.ts'
@@ -18,12 +20,12 @@ export default defineModule({
 		{ key: 'todos:write', description: 'Add to-dos and mark them done', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 	],
 	tools: todoTools,
-	routes: todoRoutes,
+	routes: (deps, kit) => todoRoutes(deps, kit).use(candidateTodoRoutes(deps, kit)),
 	calendarSources: [followupSource],
 	reviewSources: [documentsReceivedSource],
 	seed: seedTodos,
 	nav: [{ href: '/todos', label: 'To-dos', permission: 'todos:write', section: 'work', order: 50 }],
-	pageSections: [todosHomeSection],
+	pageSections: [todosHomeSection, todosSection],
 	activityLabels: { 'todo.created': 'added the to-do' },
 	recordNames: [recordNamesFrom('todo', 'todos', 'r.title')],
 })

@@ -10,6 +10,14 @@ import { addTodo, listTodos, setTodoDone } from './service.ts'
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
 const DATE_TIME_LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/
 
+/** A due time as a `datetime-local` field sends it (read as UTC): null when empty; throws 422 when it is not one. */
+export function parseDueAt(value: string): Date | null {
+	const due = value.trim()
+	if (!due) return null
+	if (!DATE_TIME_LOCAL.test(due) || Number.isNaN(Date.parse(`${due}Z`))) throw invalid([{ field: 'dueAt', message: 'must be a date and time' }])
+	return new Date(`${due}Z`)
+}
+
 export function todoRoutes(deps: AppDeps, kit: HttpKit) {
 	const show = async (session: PageSession, extra: { error?: string; notice?: string; form?: Record<string, string>; cursor?: string } = {}) => {
 		const list = await listTodos(deps, session.actor, { limit: 50, cursor: extra.cursor })
@@ -23,9 +31,7 @@ export function todoRoutes(deps: AppDeps, kit: HttpKit) {
 			async ({ session, body }) => {
 				const f = Object.fromEntries(['title', 'dueAt', 'candidateId', 'notes'].map((k) => [k, String((body as Record<string, unknown>)[k] ?? '')]))
 				try {
-					const due = f.dueAt!.trim()
-					if (due && (!DATE_TIME_LOCAL.test(due) || Number.isNaN(Date.parse(`${due}Z`)))) throw invalid([{ field: 'dueAt', message: 'must be a date and time' }])
-					await addTodo(deps, session!.actor, { title: f.title!, notes: f.notes, dueAt: due ? new Date(`${due}Z`) : null, candidateId: f.candidateId!.trim() || undefined })
+					await addTodo(deps, session!.actor, { title: f.title!, notes: f.notes, dueAt: parseDueAt(f.dueAt!), candidateId: f.candidateId!.trim() || undefined })
 					return show(session!, { notice: 'The to-do was added.' })
 				} catch (error) {
 					if (!(error instanceof AppError) || !['VALIDATION', 'NOT_FOUND'].includes(error.code)) throw error

@@ -47,4 +47,8 @@ export const PORTAL_PAGES: readonly PortalPageCase[] = [
 	{ name: 'outbox', path: () => '/outbox', roles: ['owner'] },
 	{ name: 'application', path: (ids) => `/applications/${ids.applicationId}` },
 	{ name: 'application-vendor-check', path: (ids) => `/applications/${ids.applicationId}?check=vendor` },
+	{ name: 'candidates', path: () => '/candidates', roles: ['owner', 'recruiter', 'hiring_manager'] },
+	{ name: 'candidates-search', path: (ids) => `/candidates?q=developer&jobId=${ids.jobId}` },
+	// A hiring manager made for the pass is on no hiring team: every candidate is out of their reach.
+	{ name: 'candidate', path: (ids) => `/candidates/${ids.candidateId}` },
 ]

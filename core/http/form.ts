@@ -1,0 +1,64 @@
+/**
+ * Portal forms: reading posted fields, and turning a service's refusal into what the page shows
+ * again (each field's message, every value typed).
+ */
+import { t } from 'elysia'
+import { AppError } from '../errors.ts'
+import type { RefusedForm } from '../module.ts'
+
+/** The body of a portal form: its fields are read with `formText`/`formList`; the CSRF field is checked by `auth`. */
+export const formBody = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
+
+const fieldsOf = (body: unknown) => (body && typeof body === 'object' ? (body as Record<string, unknown>) : {})
+
+/** One posted field as text ('' when absent; the first when sent several times). */
+export function formText(body: unknown, name: string): string {
+	const value = fieldsOf(body)[name]
+	const first = Array.isArray(value) ? value[0] : value
+	return typeof first === 'string' ? first : ''
+}
+
+/** A field sent once per ticked box (checkboxes), as a list. */
+export function formList(body: unknown, name: string): string[] {
+	const value = fieldsOf(body)[name]
+	return (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((v): v is string => typeof v === 'string')
+}
+
+/** How a service's field names appear on the form: the input's id and the label people read. */
+export type FieldLabels = Readonly<Record<string, readonly [id: string, label: string]>>
+
+/**
+ * True for what a person can correct and post again (bad input, a conflict, a limit reached); a
+ * record out of reach (404) and anything else are not form problems.
+ */
+export const isRefusal = (error: unknown): error is AppError => error instanceof AppError && ['VALIDATION', 'CONFLICT', 'RATE_LIMITED'].includes(error.code)
+
+/**
+ * The refused form to show again: each field error as "<Label> <message>." on its input; an error
+ * without a known field (a limit reached) on the form's first field, as the service worded it.
+ */
+export function refusedForm(form: string, values: RefusedForm['values'], error: AppError, labels: FieldLabels): RefusedForm {
+	const first = Object.values(labels)[0]![0]
+	const known = (error.fields ?? []).filter((f) => Object.hasOwn(labels, f.field))
+	const errors = known.length
+		? known.map((f) => ({ field: labels[f.field]![0], message: `${labels[f.field]![1]} ${f.message.replace(/\.$/, '')}.` }))
+		: [{ field: first, message: error.message }]
+	return { form, values, errors }
+}
+
+/** The value a refused form had for a field (undefined when the page is not showing a refusal of this form). */
+export function keptText(refused: RefusedForm | undefined, form: string, name: string): string | undefined {
+	if (refused?.form !== form) return undefined
+	const value = refused.values[name]
+	return typeof value === 'string' ? value : Array.isArray(value) ? value[0] : undefined
+}
+
+/** The values a refused form had for a list field (checkboxes). */
+export function keptList(refused: RefusedForm | undefined, form: string, name: string): readonly string[] | undefined {
+	if (refused?.form !== form) return undefined
+	const value = refused.values[name]
+	return typeof value === 'string' ? [value] : value
+}
+
+/** The errors of one form (none when the refusal is another form's). */
+export const errorsOf = (refused: RefusedForm | undefined, form: string) => (refused?.form === form ? refused.errors : [])

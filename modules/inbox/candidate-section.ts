@@ -1,0 +1,62 @@
+/**
+ * The messages section of the candidate page (people who read the inbox): the latest messages
+ * exchanged with the candidate, each linking to its conversation in the inbox.
+ */
+import { sql } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import type { PageSession } from '../../core/http/auth.ts'
+import { html } from '../../core/html.ts'
+import type { PageSection } from '../../core/module.ts'
+import { untrustedLine } from '../../core/untrusted.ts'
+import { dataTable, tag, when } from '../../core/ui.ts'
+import { syncOutbox } from './sync.ts'
+import { inboxMessages, inboxThreads } from './table.ts'
+
+const SHOWN = 10
+
+interface MessageLine {
+	id: string
+	threadId: string
+	direction: 'in' | 'out'
+	channel: string
+	subject: string
+	preview: string
+	at: string
+}
+
+/** The candidate's latest messages, newest first (callers have checked the candidate is within reach). */
+export async function candidateMessages(deps: AppDeps, actor: Actor, candidateId: string, limit = SHOWN): Promise<MessageLine[]> {
+	await syncOutbox(deps, actor.workspaceId)
+	const rows = await deps.database.rows<{ id: string; threadId: string; direction: 'in' | 'out'; channel: string; subject: string | null; threadSubject: string; text: string; at: Date | string }>(
+		sql`select m.id, m.thread_id as "threadId", m.direction, m.channel, m.subject, t.subject as "threadSubject", left(m.text, 400) as text, m.at
+from ${inboxThreads} t join ${inboxMessages} m on m.thread_id = t.id
+where t.workspace_id = ${actor.workspaceId} and t.candidate_id = ${candidateId} order by m.at desc, m.id desc limit ${limit}`,
+	)
+	// Written by the candidate or by colleagues: one inert line each.
+	return rows.map((r) => ({ id: r.id, threadId: r.threadId, direction: r.direction, channel: r.channel, subject: untrustedLine(r.subject ?? r.threadSubject, 120), preview: untrustedLine(r.text, 160), at: new Date(r.at).toISOString() }))
+}
+
+export const messagesSection: PageSection = {
+	page: 'candidate',
+	order: 40,
+	permission: 'inbox:read',
+	async render(deps: AppDeps, session: PageSession, candidateId: string) {
+		if (!session.actor.userId) return null
+		const messages = await candidateMessages(deps, session.actor, candidateId)
+		return html`<section class="card" id="messages" aria-labelledby="messages-h"><h2 id="messages-h">Messages</h2>
+${dataTable<MessageLine>({
+	caption: 'Latest messages with the candidate',
+	hideCaption: true,
+	rows: messages,
+	empty: 'No messages with this candidate yet.',
+	columns: [
+		{ label: 'Message', cell: (m) => html`<a href="/inbox/${m.threadId}">${m.subject || 'No subject'}</a>${m.preview ? html`<br><span class="meta">${m.preview}</span>` : ''}` },
+		{ label: 'When', cell: (m) => when(m.at) },
+		{ label: 'By', cell: (m) => (m.channel === 'email' ? 'E-mail' : 'Text message') },
+		{ label: 'Direction', cell: (m) => (m.direction === 'in' ? tag('From the candidate', 'info') : tag('To the candidate')) },
+	],
+})}
+${messages.length === SHOWN ? html`<p class="meta">The latest ${SHOWN} messages; the whole conversations are in the inbox.</p>` : ''}</section>`
+	},
+}
