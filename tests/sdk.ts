@@ -3,6 +3,7 @@
  * person, and a workspace with one person of every role (each with a personal token).
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { createPersonalToken, personActor } from '../modules/auth/index.ts'
 import { jobTeam } from '../modules/jobs/table.ts'
 import { newPersonWithToken, newWorkspace, serveApp, testDeps, type TestWorkspace } from './helpers.ts'
 
@@ -31,8 +32,19 @@ export interface McpPerson {
 const open: Client[] = []
 
 export async function mcpPerson(ws: TestWorkspace, role: string): Promise<McpPerson> {
+	return connect(await newPersonWithToken(ws, role))
+}
+
+/** An MCP client for a person already in the workspace (added by the CLI, say), with a new personal token. */
+export async function mcpClient(ws: TestWorkspace, email: string): Promise<McpPerson> {
+	const deps = await testDeps()
+	const actor = await personActor(deps, ws.slug, email)
+	const { token, tokenId } = await createPersonalToken(deps, { ...actor, credential: { kind: 'session', id: 'test', name: 'portal session' } }, { name: 'test token' })
+	return connect({ userId: actor.userId!, email, password: '', role: actor.role, token, tokenId })
+}
+
+async function connect(person: { userId: string; email: string; password: string; role: string; token: string; tokenId: string }): Promise<McpPerson> {
 	const { url } = await serveApp()
-	const person = await newPersonWithToken(ws, role)
 	const client = new Client({ name: 'benchline-test', version: '1.0.0' })
 	await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${person.token}` } } }))
 	open.push(client)

@@ -6,7 +6,7 @@ import { resolvePageSession } from './sessions.ts'
 import { verifyPersonalToken } from './tokens.ts'
 import { verifyAccessToken } from './oauth/tokens.ts'
 
-export { addPerson, createWorkspace, findWorkspace, requireWorkspace, listWorkspaces, listPeople, operatorActor, removePerson, userNames, type Workspace } from './people.ts'
+export { addPerson, createWorkspace, findWorkspace, requireWorkspace, listWorkspaces, listPeople, operatorActor, personRef, removePerson, userNames, type Workspace } from './people.ts'
 export { createPersonalToken, personActor, revokePersonalToken } from './tokens.ts'
 
 export default defineModule({

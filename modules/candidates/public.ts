@@ -4,16 +4,18 @@ import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { candidateNotFound } from './candidate-service.ts'
 import { candidateReach, inList, reachOf } from './reach.ts'
-import { candidateRef, short } from './rows.ts'
+import type { UntrustedText } from '../../core/untrusted.ts'
+import { candidateFacts, candidateRef, type CandidateRow } from './rows.ts'
 
+/** A short profile for other modules' results: every text labelled as the candidate's. */
 export interface CandidateCard {
 	id: string
-	name: string
-	headline: string | null
-	location: string | null
-	skills: string[]
+	name: UntrustedText
+	headline: UntrustedText | null
+	location: UntrustedText | null
+	skills: UntrustedText[]
 	yearsExperience: number | null
-	workAuthorization: string | null
+	workAuthorization: UntrustedText | null
 }
 
 /** Throws NOT_FOUND (as for an absent one) unless the candidate is within the actor's reach. */
@@ -28,10 +30,10 @@ export async function requireCandidate(deps: AppDeps, actor: Actor, candidateId:
 export async function candidateCards(deps: AppDeps, actor: Actor, ids: string[]): Promise<Map<string, CandidateCard>> {
 	if (!ids.length) return new Map()
 	const reach = await reachOf(deps, actor)
-	const rows = await deps.database.rows<CandidateCard>(
+	const rows = await deps.database.rows<Pick<CandidateRow, 'id' | 'name' | 'headline' | 'location' | 'skills' | 'yearsExperience' | 'workAuthorization'>>(
 		sql`select c.id, c.name, c.headline, c.location, c.skills, c.years_experience as "yearsExperience", c.work_authorization as "workAuthorization" from candidates c where ${candidateReach(reach)} and c.id in ${inList([...new Set(ids)])}`,
 	)
-	return new Map(rows.map((r) => [r.id, { ...r, ...candidateRef(r), skills: (r.skills ?? []).slice(0, 40).map((s) => short(s, 60)!) }]))
+	return new Map(rows.map((r) => [r.id, { ...candidateRef(r), ...candidateFacts(r) }]))
 }
 
 /** Résumé texts of candidates of one workspace (callers have checked reach). */

@@ -8,7 +8,7 @@ import { extractText, getDocumentProxy } from 'unpdf'
 import { randomToken } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { fileStore } from '../../core/files.ts'
-import { cleanText } from '../../core/untrusted.ts'
+import { cleanText, cutText } from '../../core/untrusted.ts'
 
 export type ResumeType = 'pdf' | 'docx'
 export const MAX_RESUME_BYTES = 10 * 1024 * 1024
@@ -74,11 +74,13 @@ export async function extractResumeText(bytes: Uint8Array, type: ResumeType): Pr
 	} catch (error) {
 		throw error instanceof UnreadableResume ? error : new UnreadableResume('the file could not be read', { cause: error })
 	}
-	return cleanText(text)
-		.replace(/[ \t]+\n/g, '\n')
-		.replace(/\n{3,}/g, '\n\n')
-		.trim()
-		.slice(0, MAX_TEXT_CHARS)
+	return cutText(
+		cleanText(text)
+			.replace(/[ \t]+\n/g, '\n')
+			.replace(/\n{3,}/g, '\n\n')
+			.trim(),
+		MAX_TEXT_CHARS,
+	)
 }
 
 /** Stores the file under a random name; returns its key in the file store. */

@@ -6,7 +6,7 @@ import { jobTools } from './tools.ts'
 
 export { listOpenJobs, listAllOpenJobs, findJobBySlug, type PublicJob } from './public-service.ts'
 export { jobUrl, toDate } from './rows.ts'
-export { jobReach, jobTitles, reachableJobIds } from './service.ts'
+export { jobAuthor, jobReach, jobTitles, reachableJobIds } from './service.ts'
 export { teamJobIds, teammateIds } from './team.ts'
 export { contractTypeFrom } from './vendor-service.ts'
 export { withoutHiddenFormatting } from './rest-text.ts'
