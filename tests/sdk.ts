@@ -5,7 +5,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { createPersonalToken, personActor } from '../modules/auth/index.ts'
 import { jobTeam } from '../modules/jobs/table.ts'
-import { newPersonWithToken, newWorkspace, serveApp, testDeps, type TestWorkspace } from './helpers.ts'
+import { newPersonWithToken, newWorkspace, plain, serveApp, testDeps, type TestWorkspace } from './helpers.ts'
 
 export const ROLES = ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'] as const
 export type TestRole = (typeof ROLES)[number]
@@ -14,6 +14,8 @@ export interface ToolAnswer {
 	isError: boolean
 	/** The structured result (undefined for errors). */
 	data: any
+	/** The structured result with each labelled text replaced by its words (`plain`), for comparing what it says. */
+	words: any
 	/** The text a model reads. */
 	text: string
 }
@@ -53,7 +55,7 @@ async function connect(person: { userId: string; email: string; password: string
 		client,
 		async tool(name, args = {}) {
 			const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: unknown; content?: { type: string; text?: string }[] }
-			return { isError: Boolean(result.isError), data: result.structuredContent, text: (result.content ?? []).map((c) => c.text ?? '').join('\n') }
+			return { isError: Boolean(result.isError), data: result.structuredContent, words: plain(result.structuredContent), text: (result.content ?? []).map((c) => c.text ?? '').join('\n') }
 		},
 		async toolNames() {
 			return (await client.listTools()).tools.map((t) => t.name)
@@ -87,7 +89,7 @@ export async function allPages(person: McpPerson, name: string, args: Record<str
 	do {
 		const answer = await person.tool(name, { ...args, ...(cursor ? { cursor } : {}) })
 		if (answer.isError) throw new Error(`${name}: ${answer.text}`)
-		rows.push(...answer.data[key])
+		rows.push(...answer.words[key])
 		cursor = answer.data.nextCursor ?? undefined
 		pages++
 	} while (cursor && pages < 100)
