@@ -6,9 +6,9 @@
  * queue's "reply waiting" entries and the pages.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { eq } from 'drizzle-orm'
+import { eq, inArray, sql } from 'drizzle-orm'
 import { signWebhook } from '../../core/http/signed-webhook.ts'
-import { callOn, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { callOn, newPersonWithToken, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { portalApp, signedIn } from '../../tests/portal.ts'
 import { allPages, closeClients, everyRole, onTeam, type McpPerson, type TestRole } from '../../tests/sdk.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob } from '../../tests/staffing-fixtures.ts'
@@ -16,7 +16,7 @@ import { personActor } from '../auth/index.ts'
 import { enqueueMail, enqueueMessage } from '../outbox/index.ts'
 import { outbox } from '../outbox/table.ts'
 import { setStarred } from './service.ts'
-import { inboxMessages } from './table.ts'
+import { inboxMessages, inboxThreads } from './table.ts'
 
 setDefaultTimeout(30_000)
 const SECRET = 'inbound-mail-provider-secret-4567'
@@ -290,6 +290,70 @@ describe('the tools, for every role', () => {
 		expect(app.messages.filter((m: any) => m.aboutThisApplication).map((m: any) => m.direction)).toContain('out')
 		const hm = await w.people.hiring_manager.tool('get_application', { applicationId: nora.applicationId })
 		expect((hm.data.application ?? hm.data).messages).toEqual([])
+	})
+})
+
+describe('a credential in what a conversation keeps cut short (issue 16, item 8)', () => {
+	/** Every run of 8 characters of the token's random part found in `text`. */
+	const partsOf = (token: string, text: string) => {
+		const body = token.slice(token.lastIndexOf('_') + 1)
+		return Array.from({ length: body.length - 7 }, (_, i) => body.slice(i, i + 8)).filter((piece) => text.includes(piece))
+	}
+
+	test('a message, subject and sender name ending with a personal token: no part of it in list_inbox_threads, get_inbox_thread or search, wherever the cut falls', async () => {
+		const { token } = await newPersonWithToken(w.ws, 'viewer')
+		const threads: string[] = []
+		const leads = [118, 125, 133, 140, 150, 156, 159, 166]
+		// The snippet keeps 160 characters, the subject 200, a stranger's name 120: the token starts just before, at and after each cut.
+		for (const [i, lead] of leads.entries()) {
+			const text = `${'Please call me back about the role. '.repeat(6).slice(0, lead)} ${token}`
+			const subject = `${'Documents for the Harborview client '.repeat(7).slice(0, lead + 40)} ${token}`
+			const name = `${'Sam Stranger '.repeat(10).slice(0, lead - 40)} ${token}`
+			const res = await inbound(rfc822({ From: `"${name}" <leak${i}.${w.ws.slug}@stranger.example>`, To: `reply+${w.ws.slug}@${HOST}`, Subject: subject, 'Message-ID': `<leak${i}.${w.ws.slug}@x>` }, text))
+			expect(res.json?.status, res.text).toBe('accepted')
+			threads.push(res.json.threadId)
+		}
+		const answers = [await w.people.owner.tool('list_inbox_threads', { limit: 100 }), await w.people.owner.tool('search', { q: 'Harborview client' })]
+		for (const threadId of threads) answers.push(await w.people.owner.tool('get_inbox_thread', { threadId }))
+		for (const answer of answers) {
+			expect(answer.isError, answer.text).toBe(false)
+			expect(partsOf(token, `${answer.text}\n${JSON.stringify(answer.data)}`)).toEqual([])
+		}
+		const snippets = threads.map((id) => (answers[0]!.words.threads as any[]).find((t) => t.id === id).snippet)
+		// Where the cut left room for it, the snippet says what was there.
+		expect(snippets.map((snippet, i) => snippet.endsWith(' [credential removed]') === leads[i]! + 21 <= 160)).toEqual(leads.map(() => true))
+		for (const answer of answers.slice(2)) expect(answer.words.thread.messages.at(-1).text).toEndWith('[credential removed]')
+	})
+
+	test('the migration blanks what older cuts kept of a credential in snippets, subjects and names, and leaves other text alone', async () => {
+		const deps = await testDeps()
+		const migration = await Bun.file(new URL('../../db/migrations/0015_inbox_texts_without_credentials.sql', import.meta.url)).text()
+		const { token } = await newPersonWithToken(w.ws, 'viewer')
+		// As the old code stored them: cut first (keeping 23 of the token's 30 random characters), then left as they were.
+		const cutThrough = (lead: string, keep: number) => `${lead} ${token}`.slice(0, keep) + '…'
+		const old = { id: `thr_old_${w.ws.slug}`, snippet: cutThrough('x'.repeat(120), 159), subject: cutThrough('y'.repeat(160), 199), counterpartName: cutThrough('Sam', 119) }
+		const clean = { id: `thr_clean_${w.ws.slug}`, snippet: 'No credential: bl_pat in words, https://x.example/bl', subject: 'Hello', counterpartName: 'Pat' }
+		for (const [n, row] of [old, clean].entries())
+			await deps.db.insert(inboxThreads).values({ ...row, workspaceId: w.ws.id, counterpartKey: `address:old${n}.${w.ws.slug}@x.example`, counterpartType: 'other', counterpartAddress: `old${n}.${w.ws.slug}@x.example`, lastMessageAt: new Date() })
+		expect(partsOf(token, JSON.stringify(old)).length).toBeGreaterThan(10)
+		const rollback = new Error('rolled back')
+		let after: (typeof inboxThreads.$inferSelect)[] = []
+		// Run as the migration runs, then undo: the shared test database keeps its rows as they were.
+		await deps.db
+			.transaction(async (tx) => {
+				await deps.database.rows(sql.raw(migration), tx)
+				after = await tx.select().from(inboxThreads).where(inArray(inboxThreads.id, [old.id, clean.id]))
+				throw rollback
+			})
+			.catch((e) => {
+				if (e !== rollback) throw e
+			})
+		const byId = new Map(after.map((r) => [r.id, r]))
+		const fixed = byId.get(old.id)!
+		expect(partsOf(token, JSON.stringify(fixed))).toEqual([])
+		expect([fixed.snippet, fixed.subject, fixed.counterpartName]).toEqual([`${'x'.repeat(120)} [credential removed]…`, `${'y'.repeat(160)} [credential removed]…`, 'Sam [credential removed]…'])
+		expect(byId.get(clean.id)).toMatchObject(clean)
+		await deps.db.delete(inboxThreads).where(inArray(inboxThreads.id, [old.id, clean.id]))
 	})
 })
 
