@@ -112,17 +112,13 @@ export function defuse(text: string): string {
 	return text
 }
 
-/** One line of untrusted text, cleaned and made inert but not labelled: only for building a labelled text or a page. */
-export function inertLine(text: string, max = Number.MAX_SAFE_INTEGER): string {
-	return cleanLine(defuse(cleanLine(text, Number.MAX_SAFE_INTEGER)), max)
+/** One line cleaned and made inert, not labelled: what `untrustedLine` wraps. */
+function inertLine(text: string): string {
+	return cleanLine(defuse(cleanLine(text, Number.MAX_SAFE_INTEGER)), Number.MAX_SAFE_INTEGER)
 }
 
-/**
- * Multi-line untrusted text for a result field that is a plain string (a job's description, fixed
- * before envelopes existed): cleaned and made inert, lines kept. Its length is bounded where it is
- * written (the field's input limit).
- */
-export function inertText(text: string): string {
+/** Multi-line text cleaned and made inert, lines kept, not labelled: what `untrusted` wraps. */
+function inertText(text: string): string {
 	return defuse(cleanText(text))
 }
 
@@ -172,7 +168,3 @@ export function untrustedLine(text: string | null, writtenBy: TextAuthor, max = 
 
 /** The words of a field that is either ours (a plain string) or labelled (pages show both as escaped text). */
 export const textOf = (value: string | UntrustedText) => (typeof value === 'string' ? value : value.text)
-
-/** True for a labelled text (what `untrusted` and `untrustedLine` make). */
-export const isUntrusted = (value: unknown): value is UntrustedText =>
-	typeof value === 'object' && value !== null && (value as UntrustedText).untrusted === true && typeof (value as UntrustedText).text === 'string'
