@@ -28,7 +28,7 @@ export const isEnvelope = (value: unknown): value is { untrusted: true; text: st
 	typeof value === 'object' && value !== null && (value as { untrusted?: unknown }).untrusted === true && typeof (value as { text?: unknown }).text === 'string'
 
 /** The plain text of a value that may be an untrusted-text envelope (for sorting, comparing, lengths). */
-export const textOf = (value: unknown): string => (isEnvelope(value) ? value.text : value === null || value === undefined ? '' : String(value))
+export { textOf } from './untrusted.ts'
 
 function render(value: unknown): string {
 	if (value === null || value === undefined || value === false) return ''

@@ -9,6 +9,7 @@ import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import type { Actor, Role } from './actor.ts'
 import type { FieldError } from './errors.ts'
 import type { AppDeps } from './deps.ts'
+import type { UntrustedText } from './untrusted.ts'
 import type { AuthPlugin, PageSession, SessionResolver } from './http/auth.ts'
 import type { NavLink, SafeHtml } from './html.ts'
 
@@ -90,8 +91,9 @@ export interface SearchProvider {
 export interface SearchHit {
 	readonly type: string
 	readonly id: string
-	readonly title: string
-	readonly snippet: string
+	/** What the record is called (a job's title, a person's name): written by others, so labelled. */
+	readonly title: UntrustedText
+	readonly snippet: UntrustedText
 	readonly score: number
 }
 
@@ -116,7 +118,10 @@ export interface ReviewItem {
 	readonly candidateId: string
 	readonly jobId: string | null
 	readonly applicationId: string | null
-	/** One plain sentence saying why, e.g. "Completed the AI video interview (score 82)." */
+	/**
+	 * One plain sentence saying why, e.g. "Completed the AI video interview (score 82)." It is ours:
+	 * it never quotes what others wrote (the candidate and the job are shown beside it, labelled).
+	 */
 	readonly reason: string
 }
 
@@ -136,7 +141,8 @@ export interface CalendarEntry {
 	readonly end: Date
 	/** True for whole-day entries (start and end at midnight UTC). */
 	readonly allDay: boolean
-	readonly title: string
+	/** Our own words ("AI video interview", "Busy"), or text a person wrote (a follow-up's title), labelled. */
+	readonly title: string | UntrustedText
 	/** The person whose calendar it is on. */
 	readonly userId: string
 	/** Type-specific state, e.g. the interview status or `open`/`done` for a follow-up. */

@@ -9,6 +9,7 @@
  */
 import type { TSchema } from '@sinclair/typebox'
 import type { FieldError } from './errors.ts'
+import { cutText } from './untrusted.ts'
 
 type Schema = TSchema & Record<string, any>
 
@@ -40,8 +41,6 @@ export const codePoints = (s: string) => {
 	return n
 }
 
-/** Cuts a string to `max` code points without splitting a surrogate pair. */
-export const cutToCodePoints = (s: string, max: number) => Array.from(s).slice(0, max).join('')
 
 // C0 controls other than tab, line feed and carriage return; DEL.
 const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
@@ -135,7 +134,8 @@ function checkString(schema: Schema, value: unknown, path: string, fail: (m: str
 	if (typeof schema.maxLength === 'number' && length > schema.maxLength) {
 		if (schema['x-truncate']) {
 			out.truncated.push(path)
-			return cutToCodePoints(value, schema.maxLength)
+			// Credentials are blanked first, so the cut cannot keep part of one (core/untrusted.ts).
+			return cutText(value, schema.maxLength)
 		}
 		return fail(`must be at most ${schema.maxLength} characters (got ${length})`)
 	}

@@ -1,5 +1,9 @@
 import { expect, test } from 'bun:test'
-import { defuse } from './untrusted.ts'
+import { Type as t } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import { newCredential } from './credentials.ts'
+import { checkValue } from './schema-check.ts'
+import { cleanLine, cutText, defuse, TEXT_AUTHORS, textOf, untrusted, untrustedLine, UntrustedLine, UntrustedText } from './untrusted.ts'
 
 test('HTML is removed from untrusted text: known elements, and any tag with attributes', () => {
 	expect(defuse('Hi <b>there</b><br/><script>alert(1)</script>')).toBe('Hi therealert(1)')
@@ -11,4 +15,47 @@ test('HTML is removed from untrusted text: known elements, and any tag with attr
 test('type parameters and other angle-bracketed words that are not HTML stay as written', () => {
 	expect(defuse('Skills: Java (List<T>, Map<String, Integer>, Optional<Employee>), C++ vector<int>')).toBe('Skills: Java (List<T>, Map<String, Integer>, Optional<Employee>), C++ vector<int>')
 	expect(defuse('closing </T> and self-closing <T/> stay too')).toBe('closing </T> and self-closing <T/> stay too')
+})
+
+// Issue 16, item 8: a text cut through a credential kept most of it, where no later clean-up (which
+// recognises whole credentials only) could find it. Every cut now blanks credentials first.
+
+/** Every run of 8 characters of the credential's random part that survives in `text`. */
+const leftOf = (credential: string, text: string) => {
+	const body = credential.slice(credential.lastIndexOf('_') + 1)
+	const found: string[] = []
+	for (let i = 0; i + 8 <= body.length; i++) if (text.includes(body.slice(i, i + 8))) found.push(body.slice(i, i + 8))
+	return found
+}
+
+test('a cut never keeps part of a credential, wherever the cut falls: lines, stored texts, envelopes, schema truncation', () => {
+	for (const type of ['vk', 'pat', 'at', 'rt', 'code', 'ul'] as const) {
+		const credential = newCredential(type)
+		for (const [max, lead] of [[160, 120], [160, 135], [160, 150], [160, 159], [200, 170], [120, 100], [300, 280], [4000, 3990]] as const) {
+			for (const around of [(c: string) => `${'word '.repeat(lead / 5)}${c}`, (c: string) => `${'x'.repeat(lead)} https://benchline.example/upload/${c} and more`]) {
+				const text = around(credential)
+				const where = { type, max, lead, text: text.slice(-80) }
+				expect({ ...where, left: leftOf(credential, cleanLine(text, max)) }).toEqual({ ...where, left: [] })
+				expect({ ...where, left: leftOf(credential, cutText(text, max)) }).toEqual({ ...where, left: [] })
+				expect({ ...where, left: leftOf(credential, untrustedLine(text, 'candidate', max).text) }).toEqual({ ...where, left: [] })
+				expect({ ...where, left: leftOf(credential, untrusted(text, 'candidate', max).text) }).toEqual({ ...where, left: [] })
+				const truncated = checkValue<string>(t.String({ maxLength: max, 'x-truncate': true }), text, { unknown: 'reject' }).value
+				expect({ ...where, left: leftOf(credential, truncated) }).toEqual({ ...where, left: [] })
+			}
+		}
+	}
+	// What is not a credential is cut as before: to the limit, and a line marks its cut.
+	expect(cutText('é'.repeat(10), 4)).toBe('éééé')
+	expect(cleanLine('a b  c\nd', 5)).toBe('a b …')
+	expect(cleanLine(`see bl_pat_short and ${'x'.repeat(10)}`, 100)).toBe(`see bl_pat_short and ${'x'.repeat(10)}`)
+})
+
+test('labelled lines: cleaned, inert, one line, capped with truncated set; null stays null; every author is a label', () => {
+	expect(untrustedLine('  Eve\u202E <b>x</b>\n![i](https://evil.example/i)  ', 'candidate', 200)).toEqual({ untrusted: true, writtenBy: 'candidate', text: 'Eve x [image: i]', truncated: false })
+	expect(untrustedLine('abcdef', 'vendor', 3)).toEqual({ untrusted: true, writtenBy: 'vendor', text: 'abc', truncated: true })
+	expect(untrustedLine(null, 'colleague')).toBeNull()
+	for (const author of TEXT_AUTHORS) expect(Value.Check(UntrustedLine, untrustedLine('x', author))).toBe(true)
+	expect(Value.Check(UntrustedText, { untrusted: true, writtenBy: 'someone', text: 'x', truncated: false })).toBe(false)
+	expect(textOf('ours')).toBe('ours')
+	expect(textOf(untrustedLine('theirs', 'outside'))).toBe('theirs')
 })

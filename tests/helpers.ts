@@ -194,3 +194,18 @@ export function configProblems(env: Record<string, string>): string[] {
 		return error.problems
 	}
 }
+
+/**
+ * A tool result with every labelled text (`UntrustedText`, core/untrusted.ts) replaced by its
+ * words: for tests that compare what a result says. Labels themselves are checked in
+ * tests/mcp/tool-results.test.ts.
+ */
+export function plain<T = any>(value: unknown): T {
+	if (Array.isArray(value)) return value.map((v) => plain(v)) as T
+	if (value && typeof value === 'object') {
+		const o = value as Record<string, unknown>
+		if (o.untrusted === true && typeof o.text === 'string') return o.text as T
+		return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, plain(v)])) as T
+	}
+	return value as T
+}

@@ -3,8 +3,9 @@
  * person, and a workspace with one person of every role (each with a personal token).
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { createPersonalToken, personActor } from '../modules/auth/index.ts'
 import { jobTeam } from '../modules/jobs/table.ts'
-import { newPersonWithToken, newWorkspace, serveApp, testDeps, type TestWorkspace } from './helpers.ts'
+import { newPersonWithToken, newWorkspace, plain, serveApp, testDeps, type TestWorkspace } from './helpers.ts'
 
 export const ROLES = ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'] as const
 export type TestRole = (typeof ROLES)[number]
@@ -13,6 +14,8 @@ export interface ToolAnswer {
 	isError: boolean
 	/** The structured result (undefined for errors). */
 	data: any
+	/** The structured result with each labelled text replaced by its words (`plain`), for comparing what it says. */
+	words: any
 	/** The text a model reads. */
 	text: string
 }
@@ -31,8 +34,19 @@ export interface McpPerson {
 const open: Client[] = []
 
 export async function mcpPerson(ws: TestWorkspace, role: string): Promise<McpPerson> {
+	return connect(await newPersonWithToken(ws, role))
+}
+
+/** An MCP client for a person already in the workspace (added by the CLI, say), with a new personal token. */
+export async function mcpClient(ws: TestWorkspace, email: string): Promise<McpPerson> {
+	const deps = await testDeps()
+	const actor = await personActor(deps, ws.slug, email)
+	const { token, tokenId } = await createPersonalToken(deps, { ...actor, credential: { kind: 'session', id: 'test', name: 'portal session' } }, { name: 'test token' })
+	return connect({ userId: actor.userId!, email, password: '', role: actor.role, token, tokenId })
+}
+
+async function connect(person: { userId: string; email: string; password: string; role: string; token: string; tokenId: string }): Promise<McpPerson> {
 	const { url } = await serveApp()
-	const person = await newPersonWithToken(ws, role)
 	const client = new Client({ name: 'benchline-test', version: '1.0.0' })
 	await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${person.token}` } } }))
 	open.push(client)
@@ -41,7 +55,7 @@ export async function mcpPerson(ws: TestWorkspace, role: string): Promise<McpPer
 		client,
 		async tool(name, args = {}) {
 			const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: unknown; content?: { type: string; text?: string }[] }
-			return { isError: Boolean(result.isError), data: result.structuredContent, text: (result.content ?? []).map((c) => c.text ?? '').join('\n') }
+			return { isError: Boolean(result.isError), data: result.structuredContent, words: plain(result.structuredContent), text: (result.content ?? []).map((c) => c.text ?? '').join('\n') }
 		},
 		async toolNames() {
 			return (await client.listTools()).tools.map((t) => t.name)
@@ -75,7 +89,7 @@ export async function allPages(person: McpPerson, name: string, args: Record<str
 	do {
 		const answer = await person.tool(name, { ...args, ...(cursor ? { cursor } : {}) })
 		if (answer.isError) throw new Error(`${name}: ${answer.text}`)
-		rows.push(...answer.data[key])
+		rows.push(...answer.words[key])
 		cursor = answer.data.nextCursor ?? undefined
 		pages++
 	} while (cursor && pages < 100)

@@ -39,23 +39,23 @@ test('seed fills every workflow realistically and deterministically', async () =
 	await runCommand(deps, 'seed', { workspace: ws.slug })
 	expect(await counts(ws.id)).toEqual(first)
 
-	const completed = (await owner.tool('list_interview_results', { status: 'completed', limit: 1 })).data.interviews[0]
+	const completed = (await owner.tool('list_interview_results', { status: 'completed', limit: 1 })).words.interviews[0]
 	const result = (await owner.tool('get_interview_result', { interviewId: completed.id })).data.interview
 	expect(result.verdict).toEqual(expect.any(String))
 	expect(result.questions.every((q: any) => q.answer?.text.length > 40 && q.score !== null)).toBe(true)
-	const statuses = new Set((await owner.tool('list_interview_results', { limit: 100 })).data.interviews.map((i: any) => i.status))
+	const statuses = new Set((await owner.tool('list_interview_results', { limit: 100 })).words.interviews.map((i: any) => i.status))
 	expect(statuses).toEqual(new Set(['invited', 'started', 'completed', 'expired']))
 
-	const threads = (await recruiter.tool('list_inbox_threads', { limit: 100 })).data.threads
+	const threads = (await recruiter.tool('list_inbox_threads', { limit: 100 })).words.threads
 	expect(threads.some((t: any) => t.counterpart.type === 'candidate')).toBe(true)
 	expect(threads.some((t: any) => t.unread)).toBe(true)
-	const calendar = (await recruiter.tool('get_calendar', { scope: 'workspace', limit: 100 })).data.events
+	const calendar = (await recruiter.tool('get_calendar', { scope: 'workspace', limit: 100 })).words.events
 	expect(new Set(calendar.map((e: any) => e.type))).toEqual(new Set(['interview', 'followup', 'external']))
-	const analytics = (await owner.tool('get_analytics_summary', {})).data
+	const analytics = (await owner.tool('get_analytics_summary', {})).words
 	expect(analytics.totals.views).toBeGreaterThan(0)
 	expect(analytics.topSources.length).toBeGreaterThanOrEqual(3)
 	expect(analytics.insights.length).toBeGreaterThanOrEqual(3)
-	expect((await recruiter.tool('list_saved_searches', { list: 'candidates' })).data.searches.length).toBeGreaterThan(0)
-	expect((await recruiter.tool('list_todos', {})).data.todos.length).toBeGreaterThan(3)
-	expect((await recruiter.tool('get_review_queue', {})).data.items.length).toBeGreaterThan(0)
+	expect((await recruiter.tool('list_saved_searches', { list: 'candidates' })).words.searches.length).toBeGreaterThan(0)
+	expect((await recruiter.tool('list_todos', {})).words.todos.length).toBeGreaterThan(3)
+	expect((await recruiter.tool('get_review_queue', {})).words.items.length).toBeGreaterThan(0)
 })

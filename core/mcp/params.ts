@@ -1,5 +1,6 @@
 /** Parameter pieces shared by the tools, with the spec's limits. */
 import { Type as t, type TSchema } from '@sinclair/typebox'
+import { UntrustedLine } from '../untrusted.ts'
 
 /** Rows per page: 1 to 100, default 25. */
 export const limit = () => t.Integer({ minimum: 1, maximum: 100, default: 25, description: 'Rows per page, 1 to 100 (default 25)' })
@@ -20,4 +21,7 @@ export const params = <P extends Record<string, TSchema>>(properties: P) => t.Ob
 /** A paged list result: the rows under `key` and the cursor of the next page (null on the last page). */
 export const page = (key: string, item: TSchema) => t.Object({ [key]: t.Array(item), nextCursor: t.Union([t.String(), t.Null()]) })
 
-export const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()])
+export const nullable = <T extends TSchema>(schema: T, description?: string) => t.Union([schema, t.Null()], description ? { description } : {})
+
+/** A person of the workspace in a result: their id and their name (labelled: someone else typed it). */
+export const PersonRef = t.Object({ userId: t.String(), name: UntrustedLine })

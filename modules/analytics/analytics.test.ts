@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { newId } from '../../core/credentials.ts'
-import { call, newVendor, newWorkspace, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { call, newVendor, newWorkspace, plain, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { closeClients, everyRole, onTeam, type McpPerson, type TestRole } from '../../tests/sdk.ts'
 import { newVendorJob } from '../../tests/staffing-fixtures.ts'
 import { jobs } from '../jobs/table.ts'
@@ -85,7 +85,7 @@ describe('get_analytics_summary', () => {
 	test('totals, conversion, change against the previous period, top jobs and sources, insights', async () => {
 		const got = await w.people.recruiter.tool('get_analytics_summary', {})
 		expect(got.isError).toBe(false)
-		const s = got.data
+		const s = plain(got.data)
 		expect(s.range).toBe(30)
 		expect(new Date(s.to).getTime() - new Date(s.from).getTime()).toBe(30 * DAY)
 		expect(s.totals).toEqual({ views: 280, applications: 13, conversionRate: 4.6 })
@@ -110,6 +110,10 @@ describe('get_analytics_summary', () => {
 			'QA Automation Engineer converts best: 10% of its 30 views became applications.',
 			'Oracle DBA had at least 20 views but no applications.',
 		])
+		// Our sentences are plain; one quoting a source (a link's words) or a job's title is labelled with who wrote that.
+		expect(got.data.insights.map((i: any) => (typeof i === 'string' ? 'ours' : i.writtenBy))).toEqual(['ours', 'ours', 'outside', 'outside', 'colleague', 'colleague'])
+		expect(got.data.topSources[0]).toMatchObject({ source: { untrusted: true, writtenBy: 'outside', text: 'linkedin' }, label: { untrusted: true, writtenBy: 'outside', text: 'LinkedIn' } })
+		expect(got.data.topJobs[0].title).toMatchObject({ untrusted: true, writtenBy: 'colleague', text: 'Senior Java Developer' })
 	})
 
 	test('range 7; only 7 or 30; hiring managers see their jobs; viewers have no analytics', async () => {
@@ -117,7 +121,7 @@ describe('get_analytics_summary', () => {
 		expect(week.totals).toEqual({ views: 210, applications: 12, conversionRate: 5.7 })
 		expect(week.previous).toEqual({ views: 20, applications: 1, conversionRate: 5 })
 		for (const bad of [14, '30', 0]) expect((await w.people.owner.tool('get_analytics_summary', { range: bad })).isError).toBe(true)
-		const hm = (await w.people.hiring_manager.tool('get_analytics_summary', {})).data
+		const hm = plain((await w.people.hiring_manager.tool('get_analytics_summary', {})).data)
 		expect(hm.topJobs.map((j: any) => j.title)).toEqual(['Senior Java Developer'])
 		expect(hm.totals).toEqual({ views: 200, applications: 10, conversionRate: 5 })
 		expect(await w.people.viewer.toolNames()).not.toContain('get_analytics_summary')

@@ -3,7 +3,18 @@
  * Thresholds keep them honest: a change under 5% "held steady", a job needs 20 views
  * before its conversion is called out, a source needs a fifth of all views to be called weak.
  */
+import { untrusted, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
 import type { AnalyticsSummary, Counts } from './service.ts'
+
+const FARTHEST_FIRST: TextAuthor[] = ['outside', 'candidate', 'vendor', 'colleague']
+
+/**
+ * A sentence that quotes others' words (a job's title, a link's source) reaches a model labelled
+ * as written by them; of several authors, the one furthest from the workspace.
+ */
+function quoting(sentence: string, authors: TextAuthor[]): UntrustedText {
+	return untrusted(sentence, FARTHEST_FIRST.find((a) => authors.includes(a)) ?? 'colleague', 2000)
+}
 
 const n = (x: number) => x.toLocaleString('en-US')
 const pct = (x: number) => `${x.toLocaleString('en-US', { maximumFractionDigits: 1 })}%`
@@ -22,12 +33,12 @@ function trend(s: AnalyticsSummary): string {
 }
 
 export interface InsightDetail {
-	jobs: (Counts & { title: string })[]
+	jobs: (Counts & { title: UntrustedText })[]
 	sources: (Counts & { label: string; previousApplications: number })[]
 }
 
-export function insightsOf(s: AnalyticsSummary, detail: InsightDetail): string[] {
-	const out: string[] = []
+export function insightsOf(s: AnalyticsSummary, detail: InsightDetail): (string | UntrustedText)[] {
+	const out: (string | UntrustedText)[] = []
 	const { views, applications } = s.totals
 	if (views === 0 && applications === 0) {
 		out.push(`No careers-site visits or applications were recorded in the last ${s.range} days.`)
@@ -45,15 +56,22 @@ export function insightsOf(s: AnalyticsSummary, detail: InsightDetail): string[]
 	}
 	const topSource = detail.sources[0]
 	if (topSource && topSource.applications > 0 && applications > 0)
-		out.push(`${topSource.label} brought the most applications: ${n(topSource.applications)} of ${n(applications)} (${pct(Math.round((topSource.applications / applications) * 1000) / 10)}).`)
+		out.push(quoting(`${topSource.label} brought the most applications: ${n(topSource.applications)} of ${n(applications)} (${pct(Math.round((topSource.applications / applications) * 1000) / 10)}).`, ['outside']))
 	const overall = s.totals.conversionRate
 	const weak = overall !== null ? detail.sources.find((x) => x.views >= views / 5 && x.conversionRate !== null && x.conversionRate < overall / 2) : undefined
-	if (weak) out.push(`${weak.label} sends ${pct(Math.round((weak.views / views) * 1000) / 10)} of the views but converts at ${pct(weak.conversionRate!)}, under half the ${pct(overall!)} average: review how your jobs appear there.`)
+	if (weak) out.push(quoting(`${weak.label} sends ${pct(Math.round((weak.views / views) * 1000) / 10)} of the views but converts at ${pct(weak.conversionRate!)}, under half the ${pct(overall!)} average: review how your jobs appear there.`, ['outside']))
 	const ranked = detail.jobs.filter((j) => j.views >= 20 && j.conversionRate !== null).sort((x, y) => y.conversionRate! - x.conversionRate!)
 	const best = ranked[0]
-	if (best && best.applications > 0) out.push(`${best.title} converts best: ${pct(best.conversionRate!)} of its ${n(best.views)} views became applications.`)
+	if (best && best.applications > 0) out.push(quoting(`${best.title.text} converts best: ${pct(best.conversionRate!)} of its ${n(best.views)} views became applications.`, [best.title.writtenBy]))
 	const silent = detail.jobs.filter((j) => j.views >= 20 && j.applications === 0)
-	if (silent.length)
-		out.push(`${silent.length === 1 ? `${silent[0]!.title} had` : `${silent.length} jobs had`} at least 20 views but no applications${silent.length > 1 ? `: ${silent.slice(0, 3).map((j) => j.title).join(', ')}${silent.length > 3 ? ' and more' : ''}` : ''}.`)
+	if (silent.length) {
+		const named = silent.slice(0, 3)
+		out.push(
+			quoting(
+				`${silent.length === 1 ? `${silent[0]!.title.text} had` : `${silent.length} jobs had`} at least 20 views but no applications${silent.length > 1 ? `: ${named.map((j) => j.title.text).join(', ')}${silent.length > 3 ? ' and more' : ''}` : ''}.`,
+				named.map((j) => j.title.writtenBy),
+			),
+		)
+	}
 	return out.slice(0, 6)
 }

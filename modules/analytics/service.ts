@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { jobTitles, reachableJobIds } from '../jobs/index.ts'
 import { insightsOf } from './insights.ts'
 import { normalizeSource, sourceLabel } from './sources.ts'
@@ -46,10 +47,14 @@ export interface AnalyticsSummary {
 	totals: Counts
 	previous: Counts
 	change: { views: number | null; applications: number | null; conversionRate: number | null }
-	topJobs: (Counts & { jobId: string; title: string })[]
-	topSources: (Counts & { source: string; label: string })[]
-	insights: string[]
+	topJobs: (Counts & { jobId: string; title: UntrustedText })[]
+	/** A source is what a visitor's link said (its utm_source), or the referring site: labelled as from outside. */
+	topSources: (Counts & { source: UntrustedText; label: UntrustedText })[]
+	/** Our sentences; one that quotes a job's title or a source is labelled with who wrote that. */
+	insights: (string | UntrustedText)[]
 }
+
+const sourceText = (text: string) => untrustedLine(text, 'outside', 60)
 
 export const rate = (views: number, applications: number) => (views > 0 ? Math.round((applications / views) * 1000) / 10 : null)
 const counts = (views: number, applications: number): Counts => ({ views, applications, conversionRate: rate(views, applications) })
@@ -92,7 +97,12 @@ group by 1, 2, 3, 4`,
 	}
 	const titles = await jobTitles(deps, actor.workspaceId, [...byJob.keys()])
 	const byActivity = <T extends { views: number; applications: number }>(a: T & { name: string }, b: T & { name: string }) => b.applications - a.applications || b.views - a.views || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
-	const jobsRanked = [...byJob.entries()].map(([jobId, c]) => ({ jobId, name: titles.get(jobId) ?? jobId, ...c })).sort(byActivity)
+	const jobsRanked = [...byJob.entries()]
+		.map(([jobId, c]) => {
+			const title = titles.get(jobId) ?? untrustedLine('', 'colleague')
+			return { jobId, title, name: title.text, ...c }
+		})
+		.sort(byActivity)
 	const sourcesRanked = [...bySource.entries()].filter(([, c]) => c.views + c.applications > 0).map(([source, c]) => ({ source, name: source, ...c })).sort(byActivity)
 	const totals = counts(now.views, now.applications)
 	const previous = counts(prev.views, prev.applications)
@@ -107,12 +117,12 @@ group by 1, 2, 3, 4`,
 			applications: percentChange(prev.applications, now.applications),
 			conversionRate: totals.conversionRate !== null && previous.conversionRate !== null ? Math.round((totals.conversionRate - previous.conversionRate) * 10) / 10 : null,
 		},
-		topJobs: jobsRanked.slice(0, 5).map((j) => ({ jobId: j.jobId, title: j.name, ...counts(j.views, j.applications) })),
-		topSources: sourcesRanked.slice(0, 5).map((s) => ({ source: s.source, label: sourceLabel(s.source), ...counts(s.views, s.applications) })),
+		topJobs: jobsRanked.slice(0, 5).map((j) => ({ jobId: j.jobId, title: j.title, ...counts(j.views, j.applications) })),
+		topSources: sourcesRanked.slice(0, 5).map((s) => ({ source: sourceText(s.source), label: sourceText(sourceLabel(s.source)), ...counts(s.views, s.applications) })),
 		insights: [],
 	}
 	summary.insights = insightsOf(summary, {
-		jobs: jobsRanked.map((j) => ({ title: j.name, ...counts(j.views, j.applications) })),
+		jobs: jobsRanked.map((j) => ({ title: j.title, ...counts(j.views, j.applications) })),
 		sources: sourcesRanked.map((s) => ({ label: sourceLabel(s.source), ...counts(s.views, s.applications), previousApplications: s.prevApplications })),
 	})
 	return summary

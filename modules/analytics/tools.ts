@@ -2,6 +2,7 @@
 import { Type as t } from '@sinclair/typebox'
 import { defineTool } from '../../core/module.ts'
 import { nullable, params } from '../../core/mcp/params.ts'
+import { lineAbout, UntrustedLine, UntrustedText } from '../../core/untrusted.ts'
 import { analyticsSummary } from './service.ts'
 
 const rate = nullable(t.Number({ description: 'Applications per view, in percent; null without views' }))
@@ -25,9 +26,9 @@ export const analyticsTools = [
 				applications: nullable(t.Number({ description: 'Percent change against the previous period' })),
 				conversionRate: nullable(t.Number({ description: 'Change in percentage points' })),
 			}),
-			topJobs: t.Array(t.Object({ jobId: t.String(), title: t.String(), ...Counts })),
-			topSources: t.Array(t.Object({ source: t.String(), label: t.String(), ...Counts })),
-			insights: t.Array(t.String()),
+			topJobs: t.Array(t.Object({ jobId: t.String(), title: UntrustedLine, ...Counts })),
+			topSources: t.Array(t.Object({ source: lineAbout('The visitor’s link’s utm_source or the referring site, e.g. linkedin'), label: lineAbout('The source’s display name'), ...Counts })),
+			insights: t.Array(t.Union([t.String(), UntrustedText]), { description: 'Plain sentences; one that quotes a job’s title or a source is labelled with who wrote that' }),
 		}),
 		readOnly: true,
 		permission: 'analytics:read',

@@ -1,4 +1,5 @@
 import { defineModule, type RecordNames } from '../../core/module.ts'
+import { textOf } from '../../core/untrusted.ts'
 import { recordNamesFrom } from '../activity/index.ts'
 import { userNames } from './people.ts'
 import { authCommands } from './commands.ts'
@@ -8,7 +9,7 @@ import { resolvePageSession } from './sessions.ts'
 import { verifyPersonalToken } from './tokens.ts'
 import { verifyAccessToken } from './oauth/tokens.ts'
 
-export { addPerson, changeRole, createWorkspace, findWorkspace, requireWorkspace, listWorkspaces, listPeople, operatorActor, removePerson, userNames, type Workspace } from './people.ts'
+export { addPerson, changeRole, createWorkspace, findWorkspace, requireWorkspace, listWorkspaces, listPeople, operatorActor, personRef, removePerson, userNames, type Workspace } from './people.ts'
 export { acceptInvitation, cancelInvitation, declineInvitation, invitationsFor, invitePerson, listInvitations } from './invitations.ts'
 export { createPersonalToken, personActor, revokePersonalToken } from './tokens.ts'
 
@@ -38,7 +39,7 @@ export default defineModule({
 		'app.disconnected': 'disconnected the app',
 	},
 	recordNames: [
-		{ type: 'user', names: async (deps, _workspaceId, ids) => new Map([...(await userNames(deps.db, ids))].map(([id, name]) => [id, { name }])) } satisfies RecordNames,
+		{ type: 'user', names: async (deps, _workspaceId, ids) => new Map([...(await userNames(deps.db, ids))].map(([id, name]) => [id, { name: textOf(name) }])) } satisfies RecordNames,
 		recordNamesFrom('personal_token', 'personal_tokens', 'r.name'),
 	],
 })

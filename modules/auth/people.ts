@@ -14,6 +14,7 @@ import { PERSON_ROLES } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
+import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
@@ -176,9 +177,15 @@ export function operatorActor(ws: WorkspaceRef): Actor {
 	}
 }
 
-/** Display names of people by id (other modules show who did what). */
-export async function userNames(db: Db, ids: string[]): Promise<Map<string, string>> {
+/**
+ * Display names of people by id (other modules show who did what), labelled: a name is text its
+ * owner or an admin typed, and reaches a model only as such.
+ */
+export async function userNames(db: Db, ids: string[]): Promise<Map<string, UntrustedText>> {
 	if (!ids.length) return new Map()
 	const rows = await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, [...new Set(ids)]))
-	return new Map(rows.map((r) => [r.id, r.name]))
+	return new Map(rows.map((r) => [r.id, untrustedLine(r.name, 'colleague', 120)]))
 }
+
+/** `{ userId, name }` of one person, from what `userNames` answered (a person since deleted has an empty name). */
+export const personRef = (names: Map<string, UntrustedText>, userId: string) => ({ userId, name: names.get(userId) ?? untrustedLine('', 'colleague') })

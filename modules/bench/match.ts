@@ -18,7 +18,7 @@ import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { checkItems, prepareResume, resumeHashes, resumeTexts, type PreparedResume } from '../candidates/index.ts'
-import { jobRequirements, reachableJobIds } from '../jobs/index.ts'
+import { jobAuthor, jobRequirements, reachableJobIds } from '../jobs/index.ts'
 import { jobFamily } from './family.ts'
 import { BENCH_COLUMNS, benchViews, type BenchRow } from './service.ts'
 
@@ -79,7 +79,7 @@ export async function jobBench(deps: AppDeps, actor: Actor, input: { jobId: stri
 		if (!resume) resumes.set(resumeKey, (resume = prepareResume(texts.get(id) ?? null, now)))
 		const must = checkItems(resume, job.mustHave)
 		const nice = checkItems(resume, job.niceToHave)
-		cache.set(keyOf(id), { mustMet: must.filter((m) => m.status === 'met').length, mustTotal: must.length, missing: must.filter((m) => m.status !== 'met').map((m) => untrustedLine(m.requirement)), niceMet: nice.filter((n) => n.status === 'met').map((n) => untrustedLine(n.requirement)), niceTotal: nice.length })
+		cache.set(keyOf(id), { mustMet: must.filter((m) => m.status === 'met').length, mustTotal: must.length, missing: must.filter((m) => m.status !== 'met').map((m) => m.requirement), niceMet: nice.filter((n) => n.status === 'met').map((n) => n.requirement), niceTotal: nice.length })
 	}
 
 	const ranked = [...people.entries()].map(([candidateId, entries]) => {
@@ -88,9 +88,10 @@ export async function jobBench(deps: AppDeps, actor: Actor, input: { jobId: stri
 		const earliest = entries.map((e) => e.availableFrom).sort((a, b) => (a ?? '').localeCompare(b ?? ''))[0] ?? null
 		const avail = availability(earliest, now)
 		const score = Math.round(60 * (m.mustTotal ? m.mustMet / m.mustTotal : 1) + 15 * (m.niceTotal ? m.niceMet.length / m.niceTotal : 0) + (onFamily ? 15 : 0) + avail.points)
+		// Our words only: the requirements themselves are listed beside them (missing, niceToHavesMet), labelled.
 		const reasons = [
-			m.mustTotal ? `meets ${m.mustMet} of ${m.mustTotal} must-haves${m.missing.length ? ` (missing: ${m.missing.join(', ')})` : ''}` : 'the job lists no must-haves',
-			...(m.niceTotal ? [`${m.niceMet.length} of ${m.niceTotal} nice-to-haves${m.niceMet.length ? ` (${m.niceMet.join(', ')})` : ''}`] : []),
+			m.mustTotal ? `meets ${m.mustMet} of ${m.mustTotal} must-haves${m.missing.length ? ' (see missing)' : ''}` : 'the job lists no must-haves',
+			...(m.niceTotal ? [`${m.niceMet.length} of ${m.niceTotal} nice-to-haves${m.niceMet.length ? ' (see niceToHavesMet)' : ''}`] : []),
 			onFamily ? `on the ${family} bench, the job’s role family` : `on the ${[...new Set(entries.map((e) => e.roleFamily))].join(', ')} bench; the job looks like ${family}`,
 			avail.reason,
 			...(entries.some((e) => e.jobId === input.jobId) ? ['added to the bench for this job'] : []),
@@ -109,8 +110,10 @@ export async function jobBench(deps: AppDeps, actor: Actor, input: { jobId: stri
 	const page = ranked.slice(start, start + input.limit)
 	const views = await benchViews(deps, actor, page.map((p) => p.entry))
 	const last = page[page.length - 1]
+	const by = jobAuthor(job)
+	const requirement = (text: string) => untrustedLine(text, by, 300)
 	return {
-		job: { id: job.id, title: untrustedLine(job.title), roleFamily: family },
+		job: { id: job.id, title: untrustedLine(job.title, by, 200), roleFamily: family },
 		bench: page.map((p, i) => ({
 			rank: start + i + 1,
 			score: p.score,
@@ -122,8 +125,8 @@ export async function jobBench(deps: AppDeps, actor: Actor, input: { jobId: stri
 			hourlyRate: p.entry.hourlyRate,
 			mustHavesMet: p.match.mustMet,
 			mustHavesTotal: p.match.mustTotal,
-			missing: p.match.missing,
-			niceToHavesMet: p.match.niceMet,
+			missing: p.match.missing.map(requirement),
+			niceToHavesMet: p.match.niceMet.map(requirement),
 			reasons: p.reasons,
 		})),
 		nextCursor: start + page.length < ranked.length && last ? encodeCursor(deps.secret, scope, [String(last.score), last.candidateId]) : null,

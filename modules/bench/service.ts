@@ -13,8 +13,9 @@ import { newId } from '../../core/credentials.ts'
 import { decodePosition, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
+import { untrustedLine } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
-import { userNames } from '../auth/index.ts'
+import { personRef, userNames } from '../auth/index.ts'
 import { candidateCards, requireCandidate } from '../candidates/index.ts'
 import { jobTitles, reachableJobIds } from '../jobs/index.ts'
 import { ROLE_FAMILIES, type RoleFamily } from './family.ts'
@@ -47,12 +48,12 @@ export async function benchViews(deps: AppDeps, actor: Actor, rows: BenchRow[]) 
 		const card = cards.get(r.candidateId)
 		return {
 			id: r.id,
-			candidate: { id: r.candidateId, name: card?.name ?? '', headline: card?.headline ?? null, location: card?.location ?? null },
+			candidate: { id: r.candidateId, name: card?.name ?? untrustedLine('', 'candidate'), headline: card?.headline ?? null, location: card?.location ?? null },
 			roleFamily: r.roleFamily,
 			skills: card?.skills ?? [],
-			job: r.jobId ? { id: r.jobId, title: titles.get(r.jobId) ?? '' } : null,
+			job: r.jobId ? { id: r.jobId, title: titles.get(r.jobId) ?? untrustedLine('', 'colleague') } : null,
 			addedAt: iso(r.addedAt),
-			addedBy: r.addedByUserId ? { userId: r.addedByUserId, name: names.get(r.addedByUserId) ?? '' } : null,
+			addedBy: r.addedByUserId ? personRef(names, r.addedByUserId) : null,
 			availableFrom: r.availableFrom,
 			hourlyRate: r.hourlyRate,
 		}

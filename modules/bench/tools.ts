@@ -1,21 +1,22 @@
 /** The bench tools: thin adapters over `service.ts` and `match.ts`. */
 import { Type as t } from '@sinclair/typebox'
-import { cursor, id, limit, nullable, oneOf, page, params } from '../../core/mcp/params.ts'
+import { cursor, id, limit, nullable, oneOf, page, params, PersonRef } from '../../core/mcp/params.ts'
+import { UntrustedLine } from '../../core/untrusted.ts'
 import { defineTool } from '../../core/module.ts'
 import { ROLE_FAMILIES, type RoleFamily } from './family.ts'
 import { jobBench } from './match.ts'
 import { addToBench, listBench } from './service.ts'
 
-const CandidateRef = t.Object({ id: t.String(), name: t.String(), headline: nullable(t.String()), location: nullable(t.String()) })
+const CandidateRef = t.Object({ id: t.String(), name: UntrustedLine, headline: nullable(UntrustedLine), location: nullable(UntrustedLine) })
 const BenchEntry = t.Object({
 	id: t.String({ description: 'Bench entry id' }),
 	candidate: CandidateRef,
-	roleFamily: t.String(),
-	skills: t.Array(t.String()),
-	job: nullable(t.Object({ id: t.String(), title: t.String() })),
+	roleFamily: oneOf(ROLE_FAMILIES),
+	skills: t.Array(UntrustedLine),
+	job: nullable(t.Object({ id: t.String(), title: UntrustedLine })),
 	addedAt: t.String({ format: 'date-time' }),
-	addedBy: nullable(t.Object({ userId: t.String(), name: t.String() })),
-	availableFrom: nullable(t.String({ description: 'Date the person can start (null: now)' })),
+	addedBy: nullable(PersonRef),
+	availableFrom: nullable(t.String({ format: 'date', description: 'Date the person can start (null: now)' })),
 	hourlyRate: nullable(t.Integer()),
 })
 const Ranked = t.Object({
@@ -23,15 +24,15 @@ const Ranked = t.Object({
 	score: t.Integer({ description: '0–100: must-haves 60, nice-to-haves 15, role family 15, availability 10' }),
 	benchEntryId: t.String(),
 	candidate: CandidateRef,
-	roleFamilies: t.Array(t.String()),
-	skills: t.Array(t.String()),
-	availableFrom: nullable(t.String()),
+	roleFamilies: t.Array(oneOf(ROLE_FAMILIES)),
+	skills: t.Array(UntrustedLine),
+	availableFrom: nullable(t.String({ format: 'date' })),
 	hourlyRate: nullable(t.Integer()),
 	mustHavesMet: t.Integer(),
 	mustHavesTotal: t.Integer(),
-	missing: t.Array(t.String()),
-	niceToHavesMet: t.Array(t.String()),
-	reasons: t.Array(t.String(), { description: 'Why the person ranks where they do' }),
+	missing: t.Array(UntrustedLine, { description: 'The job’s must-haves the résumé does not show' }),
+	niceToHavesMet: t.Array(UntrustedLine, { description: 'The job’s nice-to-haves the résumé shows' }),
+	reasons: t.Array(t.String(), { description: 'Why the person ranks where they do, in our words' }),
 })
 
 export const benchTools = [
@@ -50,7 +51,7 @@ export const benchTools = [
 		title: 'Rank the bench for a job',
 		description: 'Bench people ranked by match to one job: must-haves and nice-to-haves met by their résumé, whether they are on the job’s role-family bench, and availability; each with the reasons for the rank. Paged: pass nextCursor back as cursor.',
 		params: params({ jobId: id('job'), limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
-		output: t.Object({ job: t.Object({ id: t.String(), title: t.String(), roleFamily: t.String() }), bench: t.Array(Ranked), nextCursor: nullable(t.String()) }),
+		output: t.Object({ job: t.Object({ id: t.String(), title: UntrustedLine, roleFamily: oneOf(ROLE_FAMILIES) }), bench: t.Array(Ranked), nextCursor: nullable(t.String()) }),
 		readOnly: true,
 		permission: 'bench:read',
 		run: ({ deps, actor }, a) => jobBench(deps, actor, { jobId: a.jobId, limit: a.limit ?? 25, cursor: a.cursor }),

@@ -89,25 +89,25 @@ describe('get_calendar', () => {
 	test('mine: my interviews, follow-ups and busy times, in start order', async () => {
 		const got = await w.people.recruiter.tool('get_calendar', window)
 		expect(got.isError).toBe(false)
-		expect(got.data).toMatchObject({ scope: 'mine', types: ['interview', 'followup', 'external'], from: window.from, to: window.to, nextCursor: null })
-		const events = got.data.events
+		expect(got.words).toMatchObject({ scope: 'mine', types: ['interview', 'followup', 'external'], from: window.from, to: window.to, nextCursor: null })
+		const events = got.words.events
 		expect(events.map((e: any) => [e.type, e.start])).toEqual([
 			['external', T.toISOString()],
 			['followup', T.toISOString()],
 			['interview', T.toISOString()],
 		])
-		expect(events.find((e: any) => e.type === 'interview')).toMatchObject({ title: 'AI video interview: Site Reliability Engineer', status: 'invited', candidate: { name: 'Kim Lee' }, job: { title: 'Site Reliability Engineer' } })
+		expect(events.find((e: any) => e.type === 'interview')).toMatchObject({ title: 'AI video interview', status: 'invited', candidate: { name: 'Kim Lee' }, job: { title: 'Site Reliability Engineer' } })
 		expect(events.find((e: any) => e.type === 'followup')).toMatchObject({ title: 'Call Kim about the rate', status: 'open', end: new Date(T.getTime() + 30 * 60_000).toISOString() })
 		expect(events.find((e: any) => e.type === 'external')).toMatchObject({ title: 'Busy', status: 'busy', candidate: null, job: null })
-		expect((await w.people.recruiter.tool('get_calendar', { ...window, types: ['followup'] })).data.events.map((e: any) => e.type)).toEqual(['followup'])
+		expect((await w.people.recruiter.tool('get_calendar', { ...window, types: ['followup'] })).words.events.map((e: any) => e.type)).toEqual(['followup'])
 	})
 
 	test('team and workspace scopes; hiring managers see only their jobs’ interviews and follow-ups; viewers have no calendar', async () => {
 		const team = await w.people.hiring_manager.tool('get_calendar', { ...window, scope: 'team' })
-		const people = new Set(team.data.events.map((e: any) => e.person.userId))
+		const people = new Set(team.words.events.map((e: any) => e.person.userId))
 		expect(people).toEqual(new Set([w.people.recruiter.userId, w.people.hiring_manager.userId]))
 		const ws = await w.people.hiring_manager.tool('get_calendar', { ...window, scope: 'workspace' })
-		const types = (who: McpPerson) => ws.data.events.filter((e: any) => e.person.userId === who.userId).map((e: any) => e.type).sort()
+		const types = (who: McpPerson) => ws.words.events.filter((e: any) => e.person.userId === who.userId).map((e: any) => e.type).sort()
 		expect(types(w.people.admin)).toEqual(['external'])
 		expect(types(w.people.recruiter)).toEqual(['external', 'followup', 'interview'])
 		const owner = await allPages(w.people.owner, 'get_calendar', { ...window, scope: 'workspace' }, 'events')
@@ -117,25 +117,25 @@ describe('get_calendar', () => {
 	})
 
 	test('paging walks every source in (start, type, id) order without repeats, also at equal times', async () => {
-		const all = (await w.people.owner.tool('get_calendar', { ...window, scope: 'workspace', limit: 100 })).data.events
+		const all = (await w.people.owner.tool('get_calendar', { ...window, scope: 'workspace', limit: 100 })).words.events
 		const paged = await allPages(w.people.owner, 'get_calendar', { ...window, scope: 'workspace', limit: 1 }, 'events')
 		expect(paged.pages).toBe(all.length)
 		expect(paged.rows.map((e) => `${e.type}:${e.id}`)).toEqual(all.map((e: any) => `${e.type}:${e.id}`))
 		const key = (e: any) => [e.start, e.type, e.id]
 		for (let i = 1; i < all.length; i++) expect(key(all[i - 1]) <= key(all[i])).toBe(true)
 		const first = await w.people.owner.tool('get_calendar', { ...window, scope: 'workspace', limit: 1 })
-		expect((await w.people.owner.tool('get_calendar', { ...window, scope: 'mine', limit: 1, cursor: first.data.nextCursor })).isError).toBe(true)
-		expect((await w.people.admin.tool('get_calendar', { ...window, scope: 'workspace', limit: 1, cursor: first.data.nextCursor })).isError).toBe(true)
+		expect((await w.people.owner.tool('get_calendar', { ...window, scope: 'mine', limit: 1, cursor: first.words.nextCursor })).isError).toBe(true)
+		expect((await w.people.admin.tool('get_calendar', { ...window, scope: 'workspace', limit: 1, cursor: first.words.nextCursor })).isError).toBe(true)
 	})
 
 	test('the window: defaults, dates, offsets and the rules', async () => {
 		const before = Date.now()
-		const d = (await w.people.owner.tool('get_calendar', {})).data
+		const d = (await w.people.owner.tool('get_calendar', {})).words
 		expect(new Date(d.from).getTime()).toBeGreaterThanOrEqual(before - 1000)
 		expect(new Date(d.to).getTime() - new Date(d.from).getTime()).toBe(14 * DAY)
-		const dates = (await w.people.owner.tool('get_calendar', { from: '2026-03-02', to: '2026-03-02' })).data
+		const dates = (await w.people.owner.tool('get_calendar', { from: '2026-03-02', to: '2026-03-02' })).words
 		expect([dates.from, dates.to]).toEqual(['2026-03-02T00:00:00.000Z', '2026-03-03T00:00:00.000Z'])
-		expect((await w.people.owner.tool('get_calendar', { from: '2026-03-02T09:00:00-05:00' })).data.to).toBe('2026-03-16T14:00:00.000Z')
+		expect((await w.people.owner.tool('get_calendar', { from: '2026-03-02T09:00:00-05:00' })).words.to).toBe('2026-03-16T14:00:00.000Z')
 		const backwards = await w.people.owner.tool('get_calendar', { from: '2026-03-10', to: '2026-03-09T12:00:00Z' })
 		expect(backwards.isError).toBe(true)
 		expect(backwards.text).toContain('to')
@@ -262,7 +262,7 @@ describe('external calendars from iCalendar feeds', () => {
 			expect(feed).toMatchObject({ status: 'ok', lastError: null })
 			const at = (days: number, hours: number) => new Date(base.getTime() + days * DAY + hours * HOUR).toISOString()
 			const got = await w.people.admin.tool('get_calendar', { from: base.toISOString(), to: '2027-02-01', types: ['external'] })
-			const blocks = got.data.events.map((e: any) => [e.start, e.end, e.allDay])
+			const blocks = got.words.events.map((e: any) => [e.start, e.end, e.allDay])
 			expect(blocks).toEqual([
 				[at(0, 14), at(0, 14.5), false],
 				[at(1, 16), at(1, 16.5), false],
@@ -270,7 +270,7 @@ describe('external calendars from iCalendar feeds', () => {
 				['2027-01-15T15:00:00.000Z', '2027-01-15T16:00:00.000Z', false],
 			].filter(([start]) => new Date(start as string).getTime() < Date.now() + 120 * DAY))
 			expect(got.text).not.toContain('Zebracorn')
-			expect(got.data.events.every((e: any) => e.title === 'Busy')).toBe(true)
+			expect(got.words.events.every((e: any) => e.title === 'Busy')).toBe(true)
 			const stored = await deps.db.select().from(calendarBusy).where(eq(calendarBusy.userId, w.people.admin.userId))
 			expect(JSON.stringify(stored)).not.toContain('stand-up')
 
@@ -285,7 +285,7 @@ describe('external calendars from iCalendar feeds', () => {
 			const [row] = await deps.db.select().from(calendarFeeds).where(and(eq(calendarFeeds.workspaceId, w.ws.id), eq(calendarFeeds.userId, w.people.admin.userId)))
 			expect(row!.nextRefreshAt.getTime()).toBeGreaterThan(Date.now() + 10 * 60_000)
 			const again = await w.people.admin.tool('get_calendar', { from: base.toISOString(), to: new Date(base.getTime() + 10 * DAY).toISOString(), types: ['external'] })
-			expect(again.data.events[0].start).toBe(new Date(base.getTime() + DAY + 14 * HOUR).toISOString())
+			expect(again.words.events[0].start).toBe(new Date(base.getTime() + DAY + 14 * HOUR).toISOString())
 
 			// A failing feed keeps the busy times it had and says why.
 			server.state.status = 404

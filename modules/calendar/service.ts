@@ -17,7 +17,8 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import type { CalendarEntry, CalendarSource } from '../../core/module.ts'
 import { afterPosition, compareMerged, sourcePosition, type MergedPosition } from '../../core/source-merge.ts'
-import { userNames } from '../auth/index.ts'
+import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
+import { personRef, userNames } from '../auth/index.ts'
 import { candidateCards } from '../candidates/index.ts'
 import { jobTitles, teammateIds } from '../jobs/index.ts'
 import { calendarBusy } from './table.ts'
@@ -69,14 +70,15 @@ export interface CalendarInput {
 export interface CalendarView {
 	id: string
 	type: string
-	title: string
+	/** Our words ("AI video interview", "Busy"), or a follow-up's title as a person wrote it (labelled). */
+	title: string | UntrustedText
 	start: string
 	end: string
 	allDay: boolean
 	status: string
-	person: { userId: string; name: string }
-	candidate: { id: string; name: string } | null
-	job: { id: string; title: string } | null
+	person: { userId: string; name: UntrustedText }
+	candidate: { id: string; name: UntrustedText } | null
+	job: { id: string; title: UntrustedText } | null
 }
 
 export interface CalendarPage {
@@ -130,10 +132,10 @@ export async function getCalendar(deps: AppDeps, actor: Actor, input: CalendarIn
 			end: e.end.toISOString(),
 			allDay: e.allDay,
 			status: e.status,
-			person: { userId: e.userId, name: people.get(e.userId) ?? '' },
+			person: personRef(people, e.userId),
 			// Sources only name candidates the person can reach; a follow-up of their own may mention another.
 			candidate: e.candidateId && candidates.has(e.candidateId) ? { id: e.candidateId, name: candidates.get(e.candidateId)!.name } : null,
-			job: e.jobId ? { id: e.jobId, title: jobs.get(e.jobId) ?? '' } : null,
+			job: e.jobId ? { id: e.jobId, title: jobs.get(e.jobId) ?? untrustedLine('', 'colleague') } : null,
 		})),
 		nextCursor: merged.length > input.limit && last ? encodeCursor(deps.secret, cursorScope, [last.start.getTime().toString(36), last.type, last.id]) : null,
 	}

@@ -1,7 +1,8 @@
 /** The calendar tool: a thin adapter over `service.ts`. */
 import { Type as t } from '@sinclair/typebox'
 import { defineTool } from '../../core/module.ts'
-import { cursor, limit, nullable, oneOf, params } from '../../core/mcp/params.ts'
+import { cursor, limit, nullable, oneOf, params, PersonRef } from '../../core/mcp/params.ts'
+import { UntrustedLine } from '../../core/untrusted.ts'
 import { CALENDAR_TYPES, getCalendar, SCOPES, type CalendarType, type Scope } from './service.ts'
 
 const when = (what: string) => t.String({ maxLength: 40, description: `${what}: an ISO 8601 date (2026-05-04) or date-time (2026-05-04T09:30:00Z; without an offset it is UTC)` })
@@ -9,14 +10,16 @@ const when = (what: string) => t.String({ maxLength: 40, description: `${what}: 
 const Event = t.Object({
 	id: t.String(),
 	type: oneOf(CALENDAR_TYPES),
-	title: t.String({ description: 'External busy times are titled "Busy": only busy/free is shared' }),
+	title: t.Union([t.String(), UntrustedLine], {
+		description: 'Our words for interviews ("AI video interview") and busy times ("Busy": only busy/free is shared); a follow-up’s title as a person wrote it, labelled',
+	}),
 	start: t.String({ format: 'date-time' }),
 	end: t.String({ format: 'date-time' }),
 	allDay: t.Boolean(),
 	status: t.String({ description: 'Interview status (invited, started, completed, expired), follow-up state (open, done) or busy' }),
-	person: t.Object({ userId: t.String(), name: t.String() }, { description: 'Whose calendar the event is on' }),
-	candidate: nullable(t.Object({ id: t.String(), name: t.String() })),
-	job: nullable(t.Object({ id: t.String(), title: t.String() })),
+	person: t.Composite([PersonRef], { description: 'Whose calendar the event is on' }),
+	candidate: nullable(t.Object({ id: t.String(), name: UntrustedLine })),
+	job: nullable(t.Object({ id: t.String(), title: UntrustedLine })),
 })
 
 export const calendarTools = [

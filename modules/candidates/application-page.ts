@@ -11,7 +11,7 @@
 import type { AppDeps } from '../../core/deps.ts'
 import type { FieldError } from '../../core/errors.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { html, pageSections, portalPage, type SafeHtml } from '../../core/html.ts'
+import { html, pageSections, portalPage, textOf, type SafeHtml } from '../../core/html.ts'
 import type { SectionContext } from '../../core/module.ts'
 import { csrfField, daysSince, errorSummary, facts, notice, pageHeader, selectField, tag, when, type Tone } from '../../core/ui.ts'
 import { answersSection, card, notesSection, ratingsSection, resumeCheckSection, type ApplicationView } from './application-parts.ts'
@@ -84,7 +84,7 @@ export async function applicationPage(deps: AppDeps, session: PageSession, appli
 ${pageHeader({
 	crumbs: [
 		['/candidates', 'Candidates'],
-		[`/candidates/${a.candidate.id}`, a.candidate.name],
+		[`/candidates/${a.candidate.id}`, textOf(a.candidate.name)],
 	],
 	title: a.candidate.name,
 	meta: html`Application for ${a.job.title} · ${a.kind === 'lead' ? 'lead' : 'applicant'}${a.archived ? ' · archived' : ''}`,

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { runCommand } from '../../core/cli.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { escapeHtml } from '../../core/html.ts'
+import { escapeHtml, textOf } from '../../core/html.ts'
 import { personActor } from '../auth/index.ts'
 import { jobTeam } from '../jobs/table.ts'
 import { newPerson, newWorkspace, type TestWorkspace } from '../../tests/helpers.ts'
@@ -82,7 +82,7 @@ describe('the application page, role by role', () => {
 		expect(page).toContain(onTeam.email)
 		// The résumé check: each must-have with "found" or "missing" in words, and the résumé line that matched.
 		for (const item of app.resumeCheck!.items) {
-			const row = page.slice(page.indexOf(`<td data-label="Must-have"><div class="cell">${escapeHtml(item.requirement)}</div></td>`))
+			const row = page.slice(page.indexOf(`<td data-label="Must-have"><div class="cell">${escapeHtml(textOf(item.requirement))}</div></td>`))
 			expect(row.length).toBeLessThan(page.length)
 			expect(row.slice(0, row.indexOf('</tr>'))).toContain(item.status === 'met' ? '>found</strong>' : '>missing</strong>')
 			if (item.status === 'met' && item.evidence) expect(row.slice(0, row.indexOf('</tr>'))).toContain(escapeHtml(item.evidence.text))

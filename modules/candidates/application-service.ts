@@ -8,14 +8,15 @@ import type { Actor } from '../../core/actor.ts'
 import { decodeCursor, decodePosition, encodeCursor, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
-import { untrusted, untrustedLine } from '../../core/untrusted.ts'
-import { userNames } from '../auth/index.ts'
-import { jobRequirements, jobTitles } from '../jobs/index.ts'
-import { requireJob, visibleNotes } from './candidate-service.ts'
+import { untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
+import { personRef, userNames } from '../auth/index.ts'
+import { jobAuthor, jobRequirements, jobTitles } from '../jobs/index.ts'
+import { contactOf, requireJob, sourceOf, visibleNotes } from './candidate-service.ts'
 import { applicationReach, reachOf, redactContacts, seesContact } from './reach.ts'
 import { refreshChecks } from './recheck.ts'
 import type { ResumeCheck } from './resume-check.ts'
-import { APPLICATION_COLUMNS, applicationBrief, candidateRef, iso, ratingOf, short, unique, type ApplicationRow, type CandidateRow } from './rows.ts'
+import { APPLICATION_COLUMNS, applicationBrief, candidateFacts, candidateRef, iso, ratingOf, unique, type ApplicationRow, type CandidateRow } from './rows.ts'
+import type { ApplicationInterview, ApplicationMessage, VendorSubmissionStatus } from './model.ts'
 import { inState, type ApplicationState } from './progress.ts'
 import { stageLabel, stagesOf, type Stage } from './stages.ts'
 
@@ -43,8 +44,8 @@ export interface ListApplicationsInput {
 export type Joined = ApplicationRow & Pick<CandidateRow, 'name' | 'headline' | 'location'>
 
 /** One row of list_applications (also a card of the job page's pipeline). */
-export function applicationSummary(a: Joined, titles: Map<string, string>, stages: Stage[]) {
-	return { ...applicationBrief(a, titles, stages), candidate: candidateRef({ id: a.candidateId, name: a.name, headline: a.headline, location: a.location }), source: a.source, stageChangedAt: iso(a.stageChangedAt) }
+export function applicationSummary(a: Joined, titles: Map<string, UntrustedText>, stages: Stage[]) {
+	return { ...applicationBrief(a, titles, stages), candidate: candidateRef({ id: a.candidateId, name: a.name, headline: a.headline, location: a.location }), source: a.source === null ? null : sourceOf(a.source), stageChangedAt: iso(a.stageChangedAt) }
 }
 
 export async function listApplications(deps: AppDeps, actor: Actor, input: ListApplicationsInput) {
@@ -76,19 +77,19 @@ export async function listApplications(deps: AppDeps, actor: Actor, input: ListA
 }
 
 /**
- * The stored check as tools and pages show it. Evidence lines are résumé text, so people who may not
- * see contact details get them with e-mail addresses and phone numbers blanked, as the résumé itself.
+ * The stored check as tools and pages show it. Requirements are the job's must-haves (its vendor's or
+ * a colleague's words); evidence lines are résumé text, so people who may not see contact details get
+ * them with e-mail addresses and phone numbers blanked, as the résumé itself.
  */
-function checkView(check: ResumeCheck | null, contact: boolean) {
+function checkView(check: ResumeCheck | null, jobBy: TextAuthor, contact: boolean) {
 	if (!check) return null
 	const evidence = (line: string) => untrusted(contact ? line : redactContacts(line), 'candidate', 300)
 	return {
 		score: check.score,
 		met: check.met,
 		total: check.total,
-		// Requirements are the vendor's words (the job's must-haves), shown as inert lines.
-		mustHaves: check.mustHaves.map((m) => untrustedLine(m, 300)),
-		items: check.items.map((i) => ({ requirement: untrustedLine(i.requirement, 300), status: i.status, evidence: i.evidence ? evidence(i.evidence) : null, note: i.note })),
+		mustHaves: check.mustHaves.map((m) => untrustedLine(m, jobBy, 300)),
+		items: check.items.map((i) => ({ requirement: untrustedLine(i.requirement, jobBy, 300), status: i.status, evidence: i.evidence ? evidence(i.evidence) : null, note: i.note })),
 		checkedAt: check.checkedAt,
 	}
 }
@@ -121,32 +122,31 @@ export async function getApplication(deps: AppDeps, actor: Actor, applicationId:
 	const names = await userNames(deps.db, ratings.map((r) => r.userId))
 	const contact = seesContact(deps, actor)
 	const job = jobs.get(a.jobId)
+	const jobBy = jobAuthor({ vendorId: job?.vendorId ?? null })
 	const stage = stages.find((s) => s.key === a!.stageKey)
 	return {
 		id: a.id,
 		candidate: {
 			...candidateRef({ id: a.candidateId, name: a.name, headline: a.headline, location: a.location }),
-			skills: (a.skills ?? []).slice(0, 40).map((s) => short(s, 60)!),
-			workAuthorization: a.workAuthorization,
-			yearsExperience: a.yearsExperience,
-			...(contact ? { email: a.email, phone: a.phone } : {}),
+			...candidateFacts(a),
+			...contactOf(deps, actor, a),
 		},
-		job: { id: a.jobId, title: untrustedLine(job?.title ?? '', 200), status: job?.status ?? '' },
+		job: { id: a.jobId, title: untrustedLine(job?.title ?? '', jobBy, 200), status: job?.status ?? '' },
 		stage: { key: a.stageKey, label: stageLabel(stages, a.stageKey), position: stage?.position ?? 0 },
 		outcome: a.outcome,
 		archived: a.archived,
 		kind: a.kind,
 		shortlist: a.shortlist,
-		source: a.source,
-		resumeCheck: checkView(a.resumeCheck, contact),
+		source: a.source === null ? null : sourceOf(a.source),
+		resumeCheck: checkView(a.resumeCheck, jobBy, contact),
 		// Answers are the candidate's own words: contact details in them are blanked like the résumé's.
-		answers: answers.map((x) => ({ questionId: x.questionId, prompt: x.prompt, answer: untrusted(contact ? x.answer : redactContacts(x.answer), 'candidate', 2000) })),
-		ratings: ratings.map((r) => ({ by: { userId: r.userId, name: names.get(r.userId) ?? '' }, score: r.score, comment: r.comment ? untrusted(r.comment, 'colleague', 2000) : null, createdAt: iso(r.createdAt) })),
+		answers: answers.map((x) => ({ questionId: x.questionId, prompt: untrustedLine(x.prompt, 'colleague', 500), answer: untrusted(contact ? x.answer : redactContacts(x.answer), 'candidate', 2000) })),
+		ratings: ratings.map((r) => ({ by: personRef(names, r.userId), score: r.score, comment: r.comment ? untrusted(r.comment, 'colleague', 2000) : null, createdAt: iso(r.createdAt) })),
 		averageRating: ratingOf(a.averageRating),
 		notes,
-		interviews: [] as unknown[],
-		messages: [] as unknown[],
-		vendorSubmission: null as unknown,
+		interviews: [] as ApplicationInterview[],
+		messages: [] as ApplicationMessage[],
+		vendorSubmission: null as VendorSubmissionStatus | null,
 		createdAt: iso(a.createdAt),
 		stageChangedAt: iso(a.stageChangedAt),
 		...extra.get(a.id),
@@ -170,6 +170,7 @@ type RankedRow = ApplicationRow & Pick<CandidateRow, 'name' | 'headline' | 'loca
 export async function getJobApplicants(deps: AppDeps, actor: Actor, input: JobApplicantsInput) {
 	const reach = await reachOf(deps, actor)
 	const title = await requireJob(deps, reach, input.jobId)
+	const jobBy = title.writtenBy // the job's must-haves have the same author as its title
 	await refreshChecks(deps, actor.workspaceId, { jobId: input.jobId })
 	const scope = `get_job_applicants:${actor.userId}:${input.jobId}:${input.list}`
 	const conditions: SQL[] = [applicationReach(reach), sql`a.job_id = ${input.jobId}`, sql`a.kind = ${input.list === 'leads' ? 'lead' : 'applicant'}`, sql`a.archived = false`]
@@ -199,11 +200,11 @@ export async function getJobApplicants(deps: AppDeps, actor: Actor, input: JobAp
 			resumeScore: a.resumeScore,
 			mustHavesMet: a.met ?? 0,
 			mustHavesTotal: a.total ?? 0,
-			missing: (a.items ?? []).filter((x) => x.status !== 'met').map((x) => untrustedLine(x.requirement, 300)),
+			missing: (a.items ?? []).filter((x) => x.status !== 'met').map((x) => untrustedLine(x.requirement, jobBy, 300)),
 			shortlist: a.shortlist,
-			vendorSubmission: null as unknown,
+			// Only the submission of what other modules add: a ranked list stays lean (no messages or interviews).
+			vendorSubmission: (extra.get(a.id)?.vendorSubmission as VendorSubmissionStatus | null | undefined) ?? null,
 			createdAt: iso(a.createdAt),
-			...extra.get(a.id),
 		})),
 		nextCursor: rows.length > input.limit && last ? encodeCursor(deps.secret, scope, [String(last.resumeScore ?? -1), last.id, String(rank + page.length)]) : null,
 	}

@@ -28,18 +28,21 @@ export interface CandidatePageOptions {
 }
 
 function profileFacts(deps: AppDeps, session: PageSession, c: CandidateDetail) {
+	// Contact details come only for roles that may see them (the service leaves them out otherwise).
+	const email = 'email' in c ? textOf(c.email) : ''
+	const phone = 'phone' in c ? textOf(c.phone) : ''
 	const contact: [string, unknown][] = seesContact(deps, session.actor)
 		? [
 				// A long address breaks after the @ rather than anywhere.
-				['E-mail', c.email ? html`<a href="mailto:${c.email}">${c.email.split('@')[0]}${c.email.includes('@') ? html`@<wbr>${c.email.slice(c.email.indexOf('@') + 1)}` : ''}</a>` : null],
-				['Phone', c.phone ? html`<a href="tel:${c.phone.replace(/[^\d+]/g, '')}">${c.phone}</a>` : null],
+				['E-mail', email ? html`<a href="mailto:${email}">${email.split('@')[0]}${email.includes('@') ? html`@<wbr>${email.slice(email.indexOf('@') + 1)}` : ''}</a>` : null],
+				['Phone', phone ? html`<a href="tel:${phone.replace(/[^\d+]/g, '')}">${phone}</a>` : null],
 			]
 		: [['Contact details', 'Hidden for your role']]
 	return facts([
 		...contact,
 		['Work authorization', c.workAuthorization],
 		['Experience', c.yearsExperience === null ? null : plural(c.yearsExperience, 'year')],
-		['Source', c.source.replace(/_/g, ' ')],
+		['Source', textOf(c.source).replace(/_/g, ' ')],
 		['Owner', c.owner?.name],
 		['Added', when(c.createdAt, { time: false })],
 		['Updated', when(c.updatedAt, { time: false })],

@@ -12,19 +12,19 @@ import type { Actor } from '../../core/actor.ts'
 import { decodePosition, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
-import { untrusted, untrustedLine } from '../../core/untrusted.ts'
-import { userNames } from '../auth/index.ts'
+import { untrusted, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
+import { personRef, userNames } from '../auth/index.ts'
 import { jobTitles } from '../jobs/index.ts'
 import { refreshChecks } from './recheck.ts'
 import { applicationReach, candidateReach, noteReach, reachOf, redactContacts, seesContact, type Reach } from './reach.ts'
-import { APPLICATION_COLUMNS, applicationBrief, candidateColumns, escapeLike, iso, short, unique, type ApplicationRow, type CandidateRow } from './rows.ts'
+import { APPLICATION_COLUMNS, applicationBrief, candidateColumns, candidateContact, candidateFacts, escapeLike, iso, short, unique, type ApplicationRow, type CandidateRow } from './rows.ts'
 import { stagesOf } from './stages.ts'
 
 export const candidateNotFound = () => new AppError('NOT_FOUND', 'No candidate with this id')
 export const jobNotFound = () => new AppError('NOT_FOUND', 'No job with this id')
 
-/** Throws NOT_FOUND unless the job is in the workspace and within the actor's reach. */
-export async function requireJob(deps: AppDeps, reach: Reach, jobId: string): Promise<string> {
+/** Throws NOT_FOUND unless the job is in the workspace and within the actor's reach; its title. */
+export async function requireJob(deps: AppDeps, reach: Reach, jobId: string): Promise<UntrustedText> {
 	if (reach.jobIds !== 'all' && !reach.jobIds.includes(jobId)) throw jobNotFound()
 	const titles = await jobTitles(deps, reach.actor.workspaceId, [jobId])
 	const title = titles.get(jobId)
@@ -39,20 +39,21 @@ export interface ListCandidatesInput {
 	cursor?: string
 }
 
-function contactOf(deps: AppDeps, actor: Actor, c: Pick<CandidateRow, 'email' | 'phone'>) {
-	return seesContact(deps, actor) ? { email: c.email, phone: c.phone } : {}
+export function contactOf(deps: AppDeps, actor: Actor, c: Pick<CandidateRow, 'email' | 'phone'>) {
+	return seesContact(deps, actor) ? candidateContact(c) : {}
 }
+
+/** Where a candidate or an application came from: the careers form's `source` (a link's utm_source), or the name of an import. */
+export const sourceOf = (source: string) => untrustedLine(source, 'outside', 80)
 
 function profile(deps: AppDeps, actor: Actor, c: CandidateRow) {
 	return {
 		id: c.id,
-		name: untrustedLine(c.name, 120),
+		name: short(c.name, 120),
 		headline: short(c.headline),
 		location: short(c.location, 120),
-		skills: (c.skills ?? []).slice(0, 40).map((s) => untrustedLine(s, 60)),
-		workAuthorization: c.workAuthorization,
-		yearsExperience: c.yearsExperience,
-		source: c.source,
+		...candidateFacts(c),
+		source: sourceOf(c.source),
 		...contactOf(deps, actor, c),
 	}
 }
@@ -114,7 +115,7 @@ export async function visibleNotes(deps: AppDeps, reach: Reach, candidateId: str
 		sql`select n.id, n.author_user_id as "authorUserId", n.visibility, n.application_id as "applicationId", n.body, n.created_at as "createdAt" from notes n where ${noteReach(reach)} and n.candidate_id = ${candidateId}${about} order by n.created_at desc, n.id desc limit 200`,
 	)
 	const names = await userNames(deps.db, rows.map((n) => n.authorUserId))
-	return rows.map((n) => ({ id: n.id, author: { userId: n.authorUserId, name: names.get(n.authorUserId) ?? '' }, visibility: n.visibility, applicationId: n.applicationId, body: untrusted(n.body, 'colleague', 4000), createdAt: iso(n.createdAt) }))
+	return rows.map((n) => ({ id: n.id, author: personRef(names, n.authorUserId), visibility: n.visibility, applicationId: n.applicationId, body: untrusted(n.body, 'colleague', 4000), createdAt: iso(n.createdAt) }))
 }
 
 const fileType = (mime: string | null) => (mime === 'application/pdf' ? 'pdf' : mime?.includes('wordprocessingml') ? 'docx' : mime)
@@ -129,12 +130,12 @@ export async function getCandidate(deps: AppDeps, actor: Actor, candidateId: str
 		jobTitles(deps, actor.workspaceId, unique(apps.map((a) => a.jobId))),
 		stagesOf(deps, actor.workspaceId),
 		visibleNotes(deps, reach, c.id),
-		c.ownerUserId ? userNames(deps.db, [c.ownerUserId]) : Promise.resolve(new Map<string, string>()),
+		c.ownerUserId ? userNames(deps.db, [c.ownerUserId]) : Promise.resolve(new Map<string, UntrustedText>()),
 	])
 	const text = c.resumeText ? (seesContact(deps, actor) ? c.resumeText : redactContacts(c.resumeText)) : null
 	return {
 		...profile(deps, actor, c),
-		owner: c.ownerUserId ? { userId: c.ownerUserId, name: owner.get(c.ownerUserId) ?? '' } : null,
+		owner: c.ownerUserId ? personRef(owner, c.ownerUserId) : null,
 		resume: c.resumeFileName || text ? { fileName: short(c.resumeFileName, 160), fileType: fileType(c.resumeMime), text: text ? untrusted(text, 'candidate', 20000) : null } : null,
 		applications: apps.map((a) => applicationBrief(a, titles, stages)),
 		notes,

@@ -55,7 +55,7 @@ function statusTags(a: PipelineCard): SafeHtml {
 	return html`<span class="tags">${tag(outcome[0], outcome[1])}${a.archived ? html` ${tag('Archived')}` : ''}${a.kind === 'lead' ? html` ${tag('Lead', 'info')}` : ''}</span>`
 }
 
-const candidateLink = (applicationId: string, name: string) => html`<a href="/applications/${applicationId}">${name}</a>`
+const candidateLink = (applicationId: string, name: unknown) => html`<a href="/applications/${applicationId}">${name}</a>`
 
 function card(a: PipelineCard): SafeHtml {
 	const tags = [a.kind === 'lead' ? tag('Lead', 'info') : '', shortlistTag(a.shortlist), submissionStatus(a, true)].filter(Boolean)

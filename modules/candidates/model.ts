@@ -1,14 +1,19 @@
-/** Shapes of the candidate and application tools' results. */
-import { Type as t } from '@sinclair/typebox'
-import { nullable } from '../../core/mcp/params.ts'
-import { UntrustedText } from '../../core/untrusted.ts'
+/**
+ * Shapes of the candidate and application tools' results. Every text a candidate, a vendor, a
+ * colleague or a link's visitor wrote is an `UntrustedText` envelope (core/untrusted.ts); plain
+ * strings are ids, dates, fixed lists and our own words.
+ */
+import { Type as t, type Static } from '@sinclair/typebox'
+import { nullable, PersonRef } from '../../core/mcp/params.ts'
+import { lineAbout, UntrustedLine, UntrustedText } from '../../core/untrusted.ts'
+
+export { PersonRef }
 
 const date = t.String({ format: 'date-time' })
-const contact = { email: t.Optional(t.String({ description: 'Only for owners, admins and recruiters' })), phone: t.Optional(nullable(t.String({ description: 'Only for owners, admins and recruiters' }))) }
+const contact = { email: t.Optional(lineAbout('E-mail address; only for owners, admins and recruiters')), phone: t.Optional(nullable(lineAbout('Phone number; only for owners, admins and recruiters'))) }
 
-export const CandidateRef = t.Object({ id: t.String(), name: t.String(), headline: nullable(t.String()), location: nullable(t.String()) })
-export const JobRef = t.Object({ id: t.String(), title: t.String() })
-export const PersonRef = t.Object({ userId: t.String(), name: t.String() })
+export const CandidateRef = t.Object({ id: t.String(), name: UntrustedLine, headline: nullable(UntrustedLine), location: nullable(UntrustedLine) })
+export const JobRef = t.Object({ id: t.String(), title: UntrustedLine })
 
 export const ApplicationBrief = t.Object({
 	id: t.String(),
@@ -27,13 +32,13 @@ export const ApplicationBrief = t.Object({
 /** What every view of a candidate shows (contact details only where the role may see them). */
 const candidateBasics = {
 	id: t.String(),
-	name: t.String(),
-	headline: nullable(t.String()),
-	location: nullable(t.String()),
-	skills: t.Array(t.String()),
-	workAuthorization: nullable(t.String()),
+	name: UntrustedLine,
+	headline: nullable(UntrustedLine),
+	location: nullable(UntrustedLine),
+	skills: t.Array(UntrustedLine),
+	workAuthorization: nullable(UntrustedLine),
 	yearsExperience: nullable(t.Integer()),
-	source: t.String(),
+	source: lineAbout('Where the candidate came from: the careers link’s source (e.g. linkedin) or an import’s name'),
 	...contact,
 }
 
@@ -58,8 +63,8 @@ export const CandidateDetail = t.Object({
 	owner: nullable(PersonRef),
 	resume: nullable(
 		t.Object({
-			fileName: nullable(t.String()),
-			fileType: nullable(t.String()),
+			fileName: nullable(UntrustedLine),
+			fileType: nullable(t.String({ description: 'pdf, docx or the file’s content type' })),
 			text: nullable(UntrustedText),
 		}),
 	),
@@ -70,46 +75,86 @@ export const CandidateDetail = t.Object({
 })
 
 export const CheckItemView = t.Object({
-	requirement: t.String(),
+	requirement: UntrustedLine,
 	status: t.Union([t.Literal('met'), t.Literal('not_found')]),
 	evidence: nullable(UntrustedText),
-	note: nullable(t.String()),
+	note: nullable(t.String({ description: 'What the check found, in our words (e.g. "states 6 years; 5+ needed")' })),
 })
 
 export const ResumeCheckView = t.Object({
 	score: nullable(t.Integer()),
 	met: t.Integer(),
 	total: t.Integer(),
-	mustHaves: t.Array(t.String(), { description: 'The must-haves the check was made against (the job’s current ones)' }),
+	mustHaves: t.Array(UntrustedLine, { description: 'The must-haves the check was made against (the job’s current ones)' }),
 	items: t.Array(CheckItemView),
 	checkedAt: date,
 })
 
-export const ApplicationSummary = t.Composite([ApplicationBrief, t.Object({ candidate: CandidateRef, source: nullable(t.String()), stageChangedAt: date })])
+export const ApplicationSummary = t.Composite([ApplicationBrief, t.Object({ candidate: CandidateRef, source: nullable(UntrustedLine), stageChangedAt: date })])
+
+/*
+ * What other modules add to an application (`applicationDetails` in core/module.ts): declared here,
+ * where the application tools describe their results; the contributing module builds exactly this.
+ */
+
+/** One AI video interview of the application (the interviews module). */
+export const ApplicationInterview = t.Object({
+	id: t.String(),
+	status: t.String({ description: 'invited, started, completed or expired' }),
+	overallScore: nullable(t.Integer({ description: '0 to 100, once completed' })),
+	verdict: nullable(t.String({ description: 'The provider’s recommendation, once completed' })),
+	scheduledAt: date,
+	deadlineAt: date,
+	completedAt: nullable(date),
+})
+export type ApplicationInterview = Static<typeof ApplicationInterview>
+
+/** One message with the application's candidate (the inbox). */
+export const ApplicationMessage = t.Object({
+	id: t.String(),
+	threadId: t.String({ description: 'Open the whole conversation with get_inbox_thread' }),
+	direction: t.Union([t.Literal('in'), t.Literal('out')], { description: 'in: from the candidate; out: sent by the portal' }),
+	channel: t.String({ description: 'email or message (messaging app)' }),
+	subject: nullable(UntrustedLine),
+	text: UntrustedText,
+	at: date,
+	aboutThisApplication: t.Boolean({ description: 'Sent about this application (others are about the candidate’s other applications or none)' }),
+})
+export type ApplicationMessage = Static<typeof ApplicationMessage>
+
+/** The submission of the application to the job's vendor (the documents module). */
+export const VendorSubmissionStatus = t.Object({
+	status: t.Literal('submitted'),
+	delivery: t.Union([t.Literal('queued'), t.Literal('sent'), t.Literal('failed')], { description: 'Whether the e-mail to the vendor went out: queued (waiting or retrying), sent, or failed' }),
+	submittedAt: date,
+	submittedBy: lineAbout('Name of the person who submitted'),
+	vendor: t.Object({ id: t.String(), name: UntrustedLine }),
+	documents: t.Optional(t.Array(t.String(), { description: 'Document kinds sent (dl, visa, i94, workAuth); only for people who may see documents' })),
+})
+export type VendorSubmissionStatus = Static<typeof VendorSubmissionStatus>
 
 export const ApplicationDetail = t.Object(
 	{
 		id: t.String(),
-		candidate: t.Object({ ...CandidateRef.properties, skills: t.Array(t.String()), workAuthorization: nullable(t.String()), yearsExperience: nullable(t.Integer()), ...contact }),
-		job: t.Object({ id: t.String(), title: t.String(), status: t.String() }),
+		candidate: t.Object({ ...CandidateRef.properties, skills: t.Array(UntrustedLine), workAuthorization: nullable(UntrustedLine), yearsExperience: nullable(t.Integer()), ...contact }),
+		job: t.Object({ id: t.String(), title: UntrustedLine, status: t.String() }),
 		stage: t.Object({ key: t.String(), label: t.String(), position: t.Integer() }),
 		outcome: nullable(t.String()),
 		archived: t.Boolean(),
 		kind: t.String(),
 		shortlist: t.String(),
-		source: nullable(t.String()),
+		source: nullable(UntrustedLine),
 		resumeCheck: nullable(ResumeCheckView),
-		answers: t.Array(t.Object({ questionId: t.String(), prompt: t.String(), answer: UntrustedText })),
+		answers: t.Array(t.Object({ questionId: t.String(), prompt: UntrustedLine, answer: UntrustedText })),
 		ratings: t.Array(t.Object({ by: PersonRef, score: t.Integer(), comment: nullable(UntrustedText), createdAt: date })),
 		averageRating: nullable(t.Number()),
 		notes: t.Array(Note),
-		interviews: t.Array(t.Unknown(), { description: 'AI video interviews for this application (contributed by the interviews module)' }),
-		messages: t.Array(t.Unknown(), { description: 'Messages with the candidate about this application (contributed by the inbox)' }),
-		vendorSubmission: t.Union([t.Null(), t.Unknown()], { description: 'Submission to the job’s vendor, if any (contributed by the vendors module)' }),
+		interviews: t.Array(ApplicationInterview, { description: 'AI video interviews for this application (empty without access to interviews)' }),
+		messages: t.Array(ApplicationMessage, { description: 'The latest 20 messages with the candidate (empty without access to the inbox)' }),
+		vendorSubmission: nullable(VendorSubmissionStatus, 'Submission to the job’s vendor; null when not submitted'),
 		createdAt: date,
 		stageChangedAt: date,
 	},
-	{ description: 'Other modules may add fields (e.g. messages, interviews, vendorSubmission)' },
 )
 
 export const JobApplicant = t.Object({
@@ -121,8 +166,8 @@ export const JobApplicant = t.Object({
 	resumeScore: nullable(t.Integer()),
 	mustHavesMet: t.Integer(),
 	mustHavesTotal: t.Integer(),
-	missing: t.Array(t.String(), { description: 'Must-haves the résumé check did not find' }),
+	missing: t.Array(UntrustedLine, { description: 'Must-haves the résumé check did not find' }),
 	shortlist: t.String(),
-	vendorSubmission: t.Union([t.Null(), t.Unknown()], { description: 'Status of the submission to the job’s vendor (null when not submitted)' }),
+	vendorSubmission: nullable(VendorSubmissionStatus, 'Status of the submission to the job’s vendor (null when not submitted)'),
 	createdAt: date,
 })

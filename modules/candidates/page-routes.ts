@@ -4,6 +4,7 @@
  * rules are the tools' own.
  */
 import { Elysia, t } from 'elysia'
+import { textOf } from '../../core/untrusted.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { fileResponse } from '../../core/http/file-response.ts'
@@ -48,7 +49,7 @@ export function candidatePageRoutes(deps: AppDeps, { auth }: HttpKit) {
 				try {
 					const page = await listCandidates(deps, actor, { query: q || undefined, jobId: jobId || undefined, limit: PAGE_SIZE, cursor: query.cursor || undefined })
 					// The chosen job is within reach (listCandidates checked): keep it in the menu even when it is not among the newest.
-					if (jobId && !jobs.some(([id]) => id === jobId)) jobs.unshift([jobId, (await jobTitles(deps, actor.workspaceId, [jobId])).get(jobId) || 'The chosen job'])
+					if (jobId && !jobs.some(([id]) => id === jobId)) jobs.unshift([jobId, textOf((await jobTitles(deps, actor.workspaceId, [jobId])).get(jobId)) || 'The chosen job'])
 					return candidateListPage(deps, session!, { ...view, rows: page.candidates, next: page.nextCursor })
 				} catch (error) {
 					if (!(error instanceof AppError)) throw error

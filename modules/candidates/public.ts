@@ -5,16 +5,18 @@ import type { AppDeps } from '../../core/deps.ts'
 import { jobTitles } from '../jobs/index.ts'
 import { candidateNotFound } from './candidate-service.ts'
 import { applicationReach, candidateReach, inList, reachOf } from './reach.ts'
-import { candidateRef, short } from './rows.ts'
+import { textOf, type UntrustedText } from '../../core/untrusted.ts'
+import { candidateFacts, candidateRef, type CandidateRow } from './rows.ts'
 
+/** A short profile for other modules' results: every text labelled as the candidate's. */
 export interface CandidateCard {
 	id: string
-	name: string
-	headline: string | null
-	location: string | null
-	skills: string[]
+	name: UntrustedText
+	headline: UntrustedText | null
+	location: UntrustedText | null
+	skills: UntrustedText[]
 	yearsExperience: number | null
-	workAuthorization: string | null
+	workAuthorization: UntrustedText | null
 }
 
 /** Throws NOT_FOUND (as for an absent one) unless the candidate is within the actor's reach. */
@@ -29,10 +31,10 @@ export async function requireCandidate(deps: AppDeps, actor: Actor, candidateId:
 export async function candidateCards(deps: AppDeps, actor: Actor, ids: string[]): Promise<Map<string, CandidateCard>> {
 	if (!ids.length) return new Map()
 	const reach = await reachOf(deps, actor)
-	const rows = await deps.database.rows<CandidateCard>(
+	const rows = await deps.database.rows<Pick<CandidateRow, 'id' | 'name' | 'headline' | 'location' | 'skills' | 'yearsExperience' | 'workAuthorization'>>(
 		sql`select c.id, c.name, c.headline, c.location, c.skills, c.years_experience as "yearsExperience", c.work_authorization as "workAuthorization" from candidates c where ${candidateReach(reach)} and c.id in ${inList([...new Set(ids)])}`,
 	)
-	return new Map(rows.map((r) => [r.id, { ...r, ...candidateRef(r), skills: (r.skills ?? []).slice(0, 40).map((s) => short(s, 60)!) }]))
+	return new Map(rows.map((r) => [r.id, { ...candidateRef(r), ...candidateFacts(r) }]))
 }
 
 /** Résumé texts of candidates of one workspace (callers have checked reach). */
@@ -75,5 +77,5 @@ export async function candidateApplicationChoices(deps: AppDeps, actor: Actor, c
 		sql`select a.id, a.job_id as "jobId" from applications a where a.candidate_id = ${candidateId} and ${applicationReach(reach)} order by a.created_at desc nulls last, a.id desc nulls last limit 100`,
 	)
 	const titles = await jobTitles(deps, actor.workspaceId, [...new Set(rows.map((r) => r.jobId))])
-	return rows.map((r) => ({ id: r.id, jobId: r.jobId, jobTitle: titles.get(r.jobId) ?? '' }))
+	return rows.map((r) => ({ id: r.id, jobId: r.jobId, jobTitle: textOf(titles.get(r.jobId)) }))
 }

@@ -13,10 +13,11 @@
  *   note; the score is the share of must-haves met, 0 to 100.
  */
 import { createHash } from 'node:crypto'
+import { cutText } from '../../core/untrusted.ts'
 import { baseNormalise, FILLER, isVersion, tokenLines, tokens } from './resume-words.ts'
 
-/** Bumped whenever the method changes, so stored checks are re-run. */
-export const RESUME_CHECK_VERSION = 1
+/** Bumped whenever the method changes, so stored checks are re-run (2: evidence is cut after credentials are blanked). */
+export const RESUME_CHECK_VERSION = 2
 
 export interface CheckItem {
 	requirement: string
@@ -166,7 +167,7 @@ const round1 = (n: number) => Math.floor(n * 10) / 10
 
 function checkOne(resume: PreparedResume, requirement: string): CheckItem {
 	const r = parseRequirement(requirement)
-	const item = (status: CheckItem['status'], evidence: string | null, note: string | null): CheckItem => ({ requirement, status, evidence: evidence ? evidence.slice(0, 300) : null, note })
+	const item = (status: CheckItem['status'], evidence: string | null, note: string | null): CheckItem => ({ requirement, status, evidence: evidence ? cutText(evidence, 300) : null, note })
 	if (r.years !== null && r.required.length === 0) {
 		const { claimed, fromDates } = resume
 		if (claimed.years >= r.years) return item('met', claimed.line, `states ${claimed.years} ${plural(claimed.years)}; ${r.years}+ needed`)

@@ -9,7 +9,7 @@ import { runChild, SlotsBusy, TaskSlots } from '../../core/child-task.ts'
 import { randomToken } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { fileStore } from '../../core/files.ts'
-import { cleanText } from '../../core/untrusted.ts'
+import { cleanText, cutText } from '../../core/untrusted.ts'
 import { zipDirectory } from './zip.ts'
 
 export type ResumeType = 'pdf' | 'docx'
@@ -112,7 +112,8 @@ export async function extractResumeText(deps: Pick<AppDeps, 'config' | 'log'>, b
 		deps.log.info('a résumé could not be read', { type, reason: answer.reason })
 		throw new UnreadableResume(answer.refused === 'damaged' ? answer.reason : undefined)
 	}
-	return tidyLines(cleanText(answer.text.slice(0, 2 * MAX_TEXT_CHARS))).slice(0, MAX_TEXT_CHARS)
+	// Credentials are blanked before the text is cut, so a cut never keeps part of one (issue 16, item 8).
+	return cutText(tidyLines(cleanText(answer.text.slice(0, 2 * MAX_TEXT_CHARS))), MAX_TEXT_CHARS)
 }
 
 /** Stores the file under a random name; returns its key in the file store. */

@@ -1,6 +1,6 @@
 /** Raw rows of the candidate tables and how they become tool results. */
 import { sql } from 'drizzle-orm'
-import { untrustedLine } from '../../core/untrusted.ts'
+import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { stageLabel, type Stage } from './stages.ts'
 
 export interface CandidateRow {
@@ -53,20 +53,35 @@ export const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).t
 export const ratingOf = (v: number | string | null) => (v === null || v === undefined ? null : Number(v))
 
 /**
- * Short candidate-supplied fields on their way to a tool result: one line, cleaned of control and
- * tag characters, Markdown and HTML made inert (core/untrusted.ts), capped. Unlike résumés they
- * are plain strings, not envelopes, so nothing in them may render or fetch.
+ * Short candidate-supplied fields on their way to a tool result: one line labelled as written by
+ * the candidate, cleaned of control and tag characters, Markdown and HTML made inert
+ * (core/untrusted.ts), capped.
  */
-export const short = (v: string | null, max = 200) => (v === null ? null : untrustedLine(v, max))
-
-export function candidateRef(c: Pick<CandidateRow, 'id' | 'name' | 'headline' | 'location'>) {
-	return { id: c.id, name: untrustedLine(c.name, 120), headline: short(c.headline), location: short(c.location, 120) }
+export function short(v: string, max?: number): UntrustedText
+export function short(v: string | null, max?: number): UntrustedText | null
+export function short(v: string | null, max = 200): UntrustedText | null {
+	return untrustedLine(v, 'candidate', max)
 }
 
-export function applicationBrief(a: ApplicationRow, jobTitles: Map<string, string>, stages: Stage[]) {
+export function candidateRef(c: Pick<CandidateRow, 'id' | 'name' | 'headline' | 'location'>) {
+	return { id: c.id, name: short(c.name, 120), headline: short(c.headline), location: short(c.location, 120) }
+}
+
+/** The profile fields every view of a candidate shows, labelled (contact details are added where the role may see them). */
+export function candidateFacts(c: Pick<CandidateRow, 'skills' | 'workAuthorization' | 'yearsExperience'>) {
+	return { skills: (c.skills ?? []).slice(0, 40).map((s) => short(s, 60)), workAuthorization: short(c.workAuthorization, 60), yearsExperience: c.yearsExperience }
+}
+
+/** A candidate's e-mail address and phone number, labelled (the candidate typed them). */
+export const candidateContact = (c: Pick<CandidateRow, 'email' | 'phone'>) => ({ email: short(c.email, 254), phone: short(c.phone, 100) })
+
+/** A job title as `jobTitles()` gives it, or an empty one for a job not found. */
+export const titleOf = (titles: Map<string, UntrustedText>, jobId: string) => titles.get(jobId) ?? untrustedLine('', 'colleague')
+
+export function applicationBrief(a: ApplicationRow, jobTitles: Map<string, UntrustedText>, stages: Stage[]) {
 	return {
 		id: a.id,
-		job: { id: a.jobId, title: jobTitles.get(a.jobId) ?? '' }, // jobTitles() are already inert
+		job: { id: a.jobId, title: titleOf(jobTitles, a.jobId) },
 		stageKey: a.stageKey,
 		stageLabel: stageLabel(stages, a.stageKey),
 		outcome: a.outcome,

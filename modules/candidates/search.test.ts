@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { callTool } from '../../tests/mcp/rpc.ts'
-import { newPersonWithToken, newWorkspace, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { newPersonWithToken, newWorkspace, plain, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 
 const PEOPLE = 3_000
 let deps: AppDeps
@@ -33,7 +33,7 @@ beforeAll(async () => {
 const candidates = async (q: string) => {
 	const r = await callTool(token, 'search', { q })
 	if (r.isError) throw new Error(JSON.stringify(r.content))
-	return (r.structuredContent.results as { type: string; id: string; title: string; score: number }[]).filter((h) => h.type === 'candidate')
+	return plain<{ type: string; id: string; title: string; score: number }[]>(r.structuredContent.results).filter((h) => h.type === 'candidate')
 }
 
 describe('search: candidates beyond the capped branches', () => {

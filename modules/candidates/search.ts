@@ -68,9 +68,9 @@ async function searchCandidates(deps: AppDeps, actor: Actor, q: string, limit: n
 	return rows.map((r) => ({
 		type: 'candidate',
 		id: r.id,
-		// Candidate-written: one inert line each (no Markdown, HTML or hidden characters).
-		title: untrustedLine(r.name, 120),
-		snippet: untrustedLine([r.headline, r.location, (r.skills ?? []).slice(0, 6).join(', ')].filter(Boolean).join(' · '), 240),
+		// Candidate-written: labelled lines (no Markdown, HTML or hidden characters).
+		title: untrustedLine(r.name, 'candidate', 120),
+		snippet: untrustedLine([r.headline, r.location, (r.skills ?? []).slice(0, 6).join(', ')].filter(Boolean).join(' · '), 'candidate', 240),
 		score: Math.round(Number(r.score) * 1000) / 1000,
 	}))
 }

@@ -12,7 +12,8 @@ import { AppError } from '../../core/errors.ts'
 import type { PageSection, RefusedForm } from '../../core/module.ts'
 import { checkboxes, csrfField, tag, textArea, when } from '../../core/ui.ts'
 import { DOCUMENT_KINDS, DOCUMENT_LABELS, type DocumentKind } from '../vendors/index.ts'
-import { checkVendorSubmission, NOTE_MAX, submissionDetails, type SubmissionCheck, type VendorSubmissionStatus } from './submissions.ts'
+import type { VendorSubmissionStatus } from '../candidates/index.ts'
+import { checkVendorSubmission, NOTE_MAX, submissionDetails, type SubmissionCheck } from './submissions.ts'
 
 /** The form's name (`SectionContext.refused.form`) and its fields' ids. */
 export const SUBMIT_FORM = 'submit-to-vendor'

@@ -12,7 +12,7 @@ import { personActor } from '../auth/index.ts'
 import { deliverDue, PRIVATE_MARKER, textToSend } from '../outbox/index.ts'
 import { outbox } from '../outbox/table.ts'
 import { getVendor } from '../vendors/index.ts'
-import { clock, newPerson, newWorkspace, testApp, testDeps, unique, type TestWorkspace } from '../../tests/helpers.ts'
+import { clock, newPerson, newWorkspace, plain, testApp, testDeps, unique, type TestWorkspace } from '../../tests/helpers.ts'
 import { startSmtp, type TestSmtp } from '../../tests/smtp.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob, sampleJpeg, samplePng } from '../../tests/staffing-fixtures.ts'
 import { MAX_REQUESTS_PER_CANDIDATE_HOUR, requestCandidateDocuments } from './requests.ts'
@@ -89,7 +89,9 @@ describe('requesting documents', () => {
 		expect(result.items).toEqual(['dl', 'visa'])
 		expect(new Date(result.expiresAt).getTime() - Date.now()).toBeGreaterThan(7 * 86_400_000 - 60_000)
 		expect(result.jobLink).toMatch(/\/careers\/.+\/jobs\//)
-		expect(result.message).toEqual({ to: '+15125550100', status: 'not_sent', reason: expect.stringContaining('No messaging provider') })
+		expect(plain(result.message)).toEqual({ to: '+15125550100', status: 'not_sent', reason: expect.stringContaining('No messaging provider') })
+		// The candidate's address and number are their words: labelled.
+		expect(result.email.to).toMatchObject({ untrusted: true, writtenBy: 'candidate' })
 		const [mail] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, result.id), eq(outbox.channel, 'email')))
 		expect(mail!.text).toContain('Hi Ravi,\nplease send these today.')
 		expect(mail!.text).not.toContain('\u0007')
@@ -117,7 +119,7 @@ describe('requesting documents', () => {
 		const s = await setting({ phone: '(512) 555-0199' })
 		const result = await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['i94'], applicationId: s.applicationId, includeJobLink: false })
 		expect(result.jobLink).toBeNull()
-		expect(result.message).toEqual({ to: '+15125550199', status: 'queued', reason: null })
+		expect(plain(result.message)).toEqual({ to: '+15125550199', status: 'queued', reason: null })
 		const [message] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, result.id), eq(outbox.channel, 'message')))
 		expect(message!.status).toBe('pending')
 		expect(message!.to).toBe('+15125550199')
@@ -170,7 +172,7 @@ describe('the upload link', () => {
 		const docs = await listCandidateDocuments(deps, s.recruiter, s.candidateId)
 		expect(docs.onFile).toEqual(['dl', 'visa', 'i94'])
 		expect(docs.notOnFile).toEqual(['workAuth'])
-		expect(docs.documents.map((d) => [d.kind, d.fileName, d.contentType, d.current])).toEqual([
+		expect(docs.documents.map((d) => [d.kind, d.fileName.text, d.contentType, d.current])).toEqual([
 			['dl', 'dl-back.pdf', 'application/pdf', true],
 			['i94', 'i94', 'image/jpeg', true],
 			['visa', 'visa.pdf', 'image/png', true],
@@ -275,7 +277,7 @@ describe('revoking a link, and what a link can reach (checklist H8)', () => {
 		expect(page.page).toContain('This upload link was withdrawn')
 		expect((await openBefore.upload('dl', { name: 'second.pdf', bytes: samplePdf('second') })).status).toBe(410)
 		const docs = await listCandidateDocuments(deps, s.recruiter, s.candidateId)
-		expect(docs.documents.map((d) => d.fileName)).toEqual(['first.pdf'])
+		expect(docs.documents.map((d) => d.fileName.text)).toEqual(['first.pdf'])
 		const log = await activityFor(deps.db, s.ws.id, 'candidate', s.candidateId)
 		expect(log.find((l) => l.action === 'documents.link_revoked')).toMatchObject({ actorName: 'Operator', detail: { requestId: request.id } })
 
@@ -397,17 +399,17 @@ describe('vendor submissions', () => {
 
 		const result = await submitToVendor(deps, s.recruiter, { applicationId: s.applicationId, documents: ['workAuth', 'dl', 'visa', 'i94'], note: 'Strong Java profile; available in 2 weeks.' })
 		expect(result.documents).toEqual(['dl', 'visa', 'i94', 'workAuth'])
-		expect(result.attachments).toEqual(['Ravi_Kumar-Resume.pdf', 'Ravi_Kumar-Drivers_license.pdf', 'Ravi_Kumar-Visa.pdf', 'Ravi_Kumar-I-94_record.pdf', 'Ravi_Kumar-Work_authorization.pdf'])
+		expect(plain(result.attachments)).toEqual(['Ravi_Kumar-Resume.pdf', 'Ravi_Kumar-Drivers_license.pdf', 'Ravi_Kumar-Visa.pdf', 'Ravi_Kumar-I-94_record.pdf', 'Ravi_Kumar-Work_authorization.pdf'])
 
 		const smtpDeps = await testDeps({ SMTP_URL: smtp.url })
 		await deliverDue(smtpDeps, { workspaceId: s.ws.id })
-		const [mail] = smtp.to(result.to)
+		const [mail] = smtp.to(result.to.text)
 		expect(mail!.parsed.subject).toContain('Candidate submission: Ravi Kumar for Senior Java Developer')
 		expect(mail!.parsed.text).toContain('Hello Vera Vendor,')
 		expect(mail!.parsed.text).toContain('Strong Java profile; available in 2 weeks.')
 		expect(mail!.parsed.text).toContain('Work authorization: H1B')
 		expect(mail!.parsed.text).not.toContain(s.email)
-		expect(mail!.parsed.attachments.map((a) => a.filename)).toEqual(result.attachments)
+		expect(mail!.parsed.attachments.map((a) => a.filename)).toEqual(plain(result.attachments))
 		const visa = mail!.parsed.attachments[2]!
 		expect(visa.mimeType).toBe('application/pdf')
 		expect(Buffer.from(visa.content as unknown as ArrayBuffer).toString('latin1')).toContain('visa of Ravi')
@@ -425,7 +427,10 @@ describe('vendor submissions', () => {
 
 		// The status other modules show with the application; documents only for roles that see them.
 		const recruiterView = (await submissionDetails(deps, s.recruiter, [s.applicationId, 'app_none'])) as Map<string, any>
-		expect(recruiterView.get(s.applicationId).vendorSubmission).toMatchObject({ status: 'submitted', delivery: 'sent', submittedBy: 'recruiter person', vendor: { id: s.vendorId, name: 'Acme Staffing' }, documents: ['dl', 'visa', 'i94', 'workAuth'] })
+		expect(plain(recruiterView.get(s.applicationId).vendorSubmission)).toMatchObject({ status: 'submitted', delivery: 'sent', submittedBy: 'recruiter person', vendor: { id: s.vendorId, name: 'Acme Staffing' }, documents: ['dl', 'visa', 'i94', 'workAuth'] })
+		// Who submitted (a colleague's name) and the vendor's name are others' words: labelled.
+		expect(recruiterView.get(s.applicationId).vendorSubmission.submittedBy).toMatchObject({ untrusted: true, writtenBy: 'colleague' })
+		expect(recruiterView.get(s.applicationId).vendorSubmission.vendor.name).toMatchObject({ untrusted: true, writtenBy: 'vendor' })
 		expect(recruiterView.get('app_none')).toEqual({ vendorSubmission: null })
 		const manager = await actorFor(s.ws, 'hiring_manager')
 		const managerView = (await submissionDetails(deps, manager, [s.applicationId])) as Map<string, any>
@@ -457,8 +462,11 @@ describe('vendor submissions', () => {
 		const portal = await newSubmissionVendor(s.ws, { email: null, portal: 'https://portal.example/submit', name: 'Portal Partners' })
 		const portalJob = await newVendorJob(s.ws, { vendorId: portal })
 		const portalApp = await newApplication(s.ws, s.candidateId, portalJob)
-		expect((await checkVendorSubmission(deps, s.recruiter, portalApp)).problems).toEqual(['Portal Partners takes submissions on its portal (https://portal.example/submit), not by e-mail.'])
-		await expect(submitToVendor(deps, s.recruiter, { applicationId: portalApp, documents: ['dl', 'workAuth'] })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('https://portal.example/submit') })
+		// Our words only: the vendor's name and portal address are in the result's fields, labelled.
+		const portalCheck = await checkVendorSubmission(deps, s.recruiter, portalApp)
+		expect(portalCheck.problems).toEqual(['The vendor takes submissions on its own portal (vendor.portalUrl), not by e-mail.'])
+		expect(portalCheck.vendor).toMatchObject({ name: { untrusted: true, writtenBy: 'vendor', text: 'Portal Partners' }, portalUrl: { untrusted: true, writtenBy: 'vendor', text: 'https://portal.example/submit' } })
+		await expect(submitToVendor(deps, s.recruiter, { applicationId: portalApp, documents: ['dl', 'workAuth'] })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('its own portal') })
 
 		const ownJob = await newVendorJob(s.ws, { vendorId: null })
 		const ownApp = await newApplication(s.ws, s.candidateId, ownJob)

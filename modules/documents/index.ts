@@ -11,7 +11,7 @@ import { documentTools } from './tools.ts'
 import { uploadRoutes } from './upload-routes.ts'
 
 export { listCandidateDocuments } from './service.ts'
-export { checkVendorSubmission, submitToVendor, submissionDetails, type VendorSubmissionStatus } from './submissions.ts'
+export { checkVendorSubmission, submitToVendor, submissionDetails } from './submissions.ts'
 export { requestCandidateDocuments, LINK_VALID_DAYS } from './requests.ts'
 export { revokeUploadLink } from './revocation.ts'
 export { DOCUMENT_KINDS, type DocumentKind } from '../vendors/index.ts'

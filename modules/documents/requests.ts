@@ -21,6 +21,7 @@ import type { Actor } from '../../core/actor.ts'
 import { hashSecret, newCredential, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
+import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { findWorkspace } from '../auth/index.ts'
 import { enqueueMail, enqueueMessage, MAX_MESSAGE_LENGTH, NO_PROVIDER, toE164 } from '../outbox/index.ts'
@@ -49,8 +50,9 @@ export interface DocumentRequestResult {
 	items: DocumentKind[]
 	expiresAt: string
 	jobLink: string | null
-	email: { to: string; status: 'queued' }
-	message: { to: string | null; status: 'queued' | 'not_sent'; reason: string | null }
+	/** The candidate's address and phone number: their words, labelled. */
+	email: { to: UntrustedText; status: 'queued' }
+	message: { to: UntrustedText | null; status: 'queued' | 'not_sent'; reason: string | null }
 	/** True when this repeats a request made moments ago (a client's retry): nothing was sent again. */
 	repeated: boolean
 	/** Earlier requests whose links this one replaced: those links no longer work. */
@@ -113,12 +115,12 @@ export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, inp
 	const shortText = [`Hi ${first}, ${actor.name} at ${firm} needs your ${listOf(items)}${about}. Upload securely (link valid ${LINK_VALID_DAYS} days): ${link}`, jobLink ? `Job: ${jobLink}` : '', message].filter(Boolean).join('\n\n').slice(0, MAX_MESSAGE_LENGTH)
 
 	const phone = candidate.phone ? toE164(candidate.phone) : null
-	const notSent = !deps.config.messaging ? NO_PROVIDER : !candidate.phone ? 'The candidate has no phone number on file' : !phone ? `The candidate’s phone number “${candidate.phone}” is not a number a message can go to` : undefined
+	const notSent = !deps.config.messaging ? NO_PROVIDER : !candidate.phone ? 'The candidate has no phone number on file' : !phone ? 'The candidate’s phone number (message.to) is not a number a message can go to' : undefined
 
 	const sender = actor.userId ? eq(documentRequests.requestedByUserId, actor.userId) : isNull(documentRequests.requestedByUserId)
 	const sameApplication = application ? eq(documentRequests.applicationId, application.id) : isNull(documentRequests.applicationId)
-	const base = { candidateId: candidate.id, applicationId: application?.id ?? null, items, jobLink, email: { to: candidate.email, status: 'queued' as const } }
-	const messageTo = { to: phone ?? candidate.phone, reason: notSent ?? null }
+	const base = { candidateId: candidate.id, applicationId: application?.id ?? null, items, jobLink, email: { to: untrustedLine(candidate.email, 'candidate', 254), status: 'queued' as const } }
+	const messageTo = { to: untrustedLine(phone ?? candidate.phone, 'candidate', 100), reason: notSent ?? null }
 
 	return deps.db.transaction(async (tx) => {
 		// One request decision at a time per candidate: parallel retries and loops see each other.

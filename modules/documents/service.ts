@@ -8,7 +8,7 @@
  */
 import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
-import { untrustedLine } from '../../core/untrusted.ts'
+import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { DOCUMENT_KINDS, type DocumentKind } from '../vendors/index.ts'
 import { loadCandidate } from './subjects.ts'
@@ -17,7 +17,8 @@ import { candidateDocuments } from './table.ts'
 export interface DocumentView {
 	id: string
 	kind: DocumentKind
-	fileName: string
+	/** As the candidate's file was named: their words. */
+	fileName: UntrustedText
 	contentType: string
 	sizeBytes: number
 	uploadedAt: string
@@ -51,7 +52,7 @@ export function currentByKind(docs: StoredDocument[]): Map<DocumentKind, StoredD
 
 export interface CandidateDocuments {
 	candidateId: string
-	candidateName: string
+	candidateName: UntrustedText
 	onFile: DocumentKind[]
 	notOnFile: DocumentKind[]
 	documents: DocumentView[]
@@ -63,9 +64,9 @@ export async function listCandidateDocuments(deps: AppDeps, actor: Actor, candid
 	const current = currentByKind(docs)
 	return {
 		candidateId: candidate.id,
-		candidateName: untrustedLine(candidate.name),
+		candidateName: untrustedLine(candidate.name, 'candidate', 120),
 		onFile: DOCUMENT_KINDS.filter((k) => current.has(k)),
 		notOnFile: DOCUMENT_KINDS.filter((k) => !current.has(k)),
-		documents: docs.map((d) => ({ id: d.id, kind: d.kind, fileName: untrustedLine(d.fileName), contentType: d.contentType, sizeBytes: d.sizeBytes, uploadedAt: d.uploadedAt.toISOString(), current: current.get(d.kind)?.id === d.id })),
+		documents: docs.map((d) => ({ id: d.id, kind: d.kind, fileName: untrustedLine(d.fileName, 'candidate', 200), contentType: d.contentType, sizeBytes: d.sizeBytes, uploadedAt: d.uploadedAt.toISOString(), current: current.get(d.kind)?.id === d.id })),
 	}
 }

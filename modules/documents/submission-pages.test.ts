@@ -95,7 +95,7 @@ describe('Submit to vendor', () => {
 		const refused = await rawPost(recruiter, `/applications/${s.applicationId}/submit-to-vendor`, withCsrf(submitForm(ALL, 'via portal?'), recruiter.csrf))
 		expect(refused.status).toBe(422)
 		expect(refused.text).toContain('href="#vendor-check"')
-		expect(refused.text).toContain('submit Ravi Kumar at https://portal.acme.example/submit')
+		expect(refused.text).toContain('The vendor takes submissions on its own portal')
 		expect(await submissionsOf(s.applicationId)).toEqual([])
 	})
 

@@ -14,7 +14,7 @@
  */
 import { and, eq, inArray } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
-import { untrustedLine } from '../../core/untrusted.ts'
+import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
@@ -27,6 +27,7 @@ import { attachmentName } from './content.ts'
 import { plainText } from './requests.ts'
 import { currentByKind, documentsOf } from './service.ts'
 import { loadApplication, loadCandidate, type ApplicationRef, type Candidate } from './subjects.ts'
+import type { VendorSubmissionStatus } from '../candidates/index.ts'
 import { vendorSubmissions } from './table.ts'
 
 const labelled = (kinds: DocumentKind[]) => kinds.map((k) => `${k} (${DOCUMENT_LABELS[k]})`).join(', ')
@@ -45,9 +46,10 @@ interface Situation {
 async function situation(deps: AppDeps, actor: Actor, applicationId: string): Promise<Situation> {
 	const app = await loadApplication(deps, actor, applicationId)
 	const candidate = await loadCandidate(deps, actor, app.candidateId)
-	if (!app.vendorId) throw new AppError('CONFLICT', `The job “${app.jobTitle}” has no vendor: vendor submissions are for jobs a vendor published`)
+	// Messages a model reads are in our words only: names and titles are others' text (core/untrusted.ts).
+	if (!app.vendorId) throw new AppError('CONFLICT', 'The application’s job has no vendor: vendor submissions are for jobs a vendor published')
 	const vendor = await submissionTarget(deps, actor.workspaceId, app.vendorId)
-	if (!vendor) throw new AppError('CONFLICT', `The job “${app.jobTitle}” has no vendor`)
+	if (!vendor) throw new AppError('CONFLICT', 'The application’s job has no vendor')
 	const current = currentByKind(await documentsOf(deps, actor.workspaceId, candidate.id))
 	const required = requiredDocuments(vendor.rules, candidate.workAuthorization)
 	const [existing] = await deps.db.select().from(vendorSubmissions).where(and(eq(vendorSubmissions.applicationId, app.id), eq(vendorSubmissions.workspaceId, actor.workspaceId)))
@@ -58,32 +60,34 @@ const hasResume = (c: Candidate) => Boolean(c.resumePath || c.resumeText)
 
 export interface SubmissionCheck {
 	applicationId: string
-	candidate: { id: string; name: string; workAuthorization: string | null }
-	job: { id: string; title: string }
-	vendor: { id: string; name: string; submissionMethod: 'email' | 'portal' | null; portalUrl: string | null }
+	candidate: { id: string; name: UntrustedText; workAuthorization: UntrustedText | null }
+	job: { id: string; title: UntrustedText }
+	vendor: { id: string; name: UntrustedText; submissionMethod: 'email' | 'portal' | null; portalUrl: UntrustedText | null }
 	required: DocumentKind[]
 	onFile: DocumentKind[]
 	missing: DocumentKind[]
 	resumeOnFile: boolean
 	alreadySubmitted: { submissionId: string; submittedAt: string; documents: string[] } | null
 	ready: boolean
-	/** Plain sentences saying what stands in the way (empty when ready). */
+	/** Plain sentences in our words saying what stands in the way (empty when ready). */
 	problems: string[]
 }
+
+const vendorLine = (text: string, max = 200) => untrustedLine(text, 'vendor', max)
 
 export async function checkVendorSubmission(deps: AppDeps, actor: Actor, applicationId: string): Promise<SubmissionCheck> {
 	const s = await situation(deps, actor, applicationId)
 	const problems: string[] = []
-	if (s.existing) problems.push(`Already submitted to ${s.vendor.name} on ${s.existing.submittedAt.toISOString().slice(0, 10)}.`)
-	if (s.missing.length) problems.push(`Missing documents ${s.vendor.name} needs: ${labelled(s.missing)}. Ask the candidate with request_candidate_documents.`)
+	if (s.existing) problems.push(`Already submitted to this vendor on ${s.existing.submittedAt.toISOString().slice(0, 10)}.`)
+	if (s.missing.length) problems.push(`Missing documents the vendor needs: ${labelled(s.missing)}. Ask the candidate with request_candidate_documents.`)
 	if (!hasResume(s.candidate)) problems.push('No résumé on file.')
-	if (s.vendor.method === 'portal') problems.push(`${s.vendor.name} takes submissions on its portal (${s.vendor.portalUrl}), not by e-mail.`)
-	if (!s.vendor.method) problems.push(`${s.vendor.name} has no submission address yet (an operator sets it with "vendor set-submission").`)
+	if (s.vendor.method === 'portal') problems.push('The vendor takes submissions on its own portal (vendor.portalUrl), not by e-mail.')
+	if (!s.vendor.method) problems.push('The vendor has no submission address yet (an operator sets it with "vendor set-submission").')
 	return {
 		applicationId: s.app.id,
-		candidate: { id: s.candidate.id, name: untrustedLine(s.candidate.name), workAuthorization: s.candidate.workAuthorization },
-		job: { id: s.app.jobId, title: untrustedLine(s.app.jobTitle) },
-		vendor: { id: s.vendor.id, name: s.vendor.name, submissionMethod: s.vendor.method, portalUrl: s.vendor.portalUrl },
+		candidate: { id: s.candidate.id, name: untrustedLine(s.candidate.name, 'candidate', 120), workAuthorization: untrustedLine(s.candidate.workAuthorization, 'candidate', 60) },
+		job: { id: s.app.jobId, title: untrustedLine(s.app.jobTitle, s.app.vendorId ? 'vendor' : 'colleague', 200) },
+		vendor: { id: s.vendor.id, name: vendorLine(s.vendor.name), submissionMethod: s.vendor.method, portalUrl: untrustedLine(s.vendor.portalUrl, 'vendor', 2000) },
 		required: s.required,
 		onFile: s.onFile,
 		missing: s.missing,
@@ -97,10 +101,12 @@ export async function checkVendorSubmission(deps: AppDeps, actor: Actor, applica
 export interface SubmissionResult {
 	id: string
 	applicationId: string
-	vendor: { id: string; name: string }
-	to: string
+	vendor: { id: string; name: UntrustedText }
+	/** The vendor's submission address. */
+	to: UntrustedText
 	documents: DocumentKind[]
-	attachments: string[]
+	/** File names of the attachments: made from the candidate's name. */
+	attachments: UntrustedText[]
 	note: string | null
 	submittedAt: string
 	delivery: 'queued'
@@ -131,21 +137,21 @@ export async function submitToVendor(deps: AppDeps, actor: Actor, input: { appli
 	const s = await situation(deps, actor, input.applicationId)
 	const { vendor, candidate, app } = s
 	if (input.note && [...input.note].length > NOTE_MAX) throw invalid([{ field: 'note', message: `must be at most ${NOTE_MAX.toLocaleString('en-US')} characters` }], 'The note is too long')
-	if (s.existing) throw new AppError('CONFLICT', `${candidate.name} was already submitted to ${vendor.name} for this application on ${s.existing.submittedAt.toISOString().slice(0, 10)}; a second submission is not sent`)
+	if (s.existing) throw new AppError('CONFLICT', `The candidate was already submitted to this vendor for this application on ${s.existing.submittedAt.toISOString().slice(0, 10)}; a second submission is not sent`)
 	if (s.missing.length)
-		throw new AppError('CONFLICT', `${candidate.name} is missing documents ${vendor.name} needs: ${labelled(s.missing)}. Ask for them with request_candidate_documents, then submit again`, { fields: [{ field: 'documents', message: `missing: ${s.missing.join(', ')}` }] })
+		throw new AppError('CONFLICT', `The candidate is missing documents the vendor needs: ${labelled(s.missing)}. Ask for them with request_candidate_documents, then submit again`, { fields: [{ field: 'documents', message: `missing: ${s.missing.join(', ')}` }] })
 	const chosen = DOCUMENT_KINDS.filter((k) => input.documents.includes(k))
 	const notOnFile = chosen.filter((k) => !s.current.has(k))
 	if (notOnFile.length) throw invalid([{ field: 'documents', message: `not on file: ${labelled(notOnFile)}` }], 'Some chosen documents are not on file')
 	const left = s.required.filter((k) => !chosen.includes(k))
-	if (left.length) throw invalid([{ field: 'documents', message: `${vendor.name} needs these too: ${labelled(left)}` }], `${vendor.name} needs more documents than were chosen`)
-	if (vendor.method === 'portal') throw new AppError('CONFLICT', `${vendor.name} takes submissions on its own portal: submit ${candidate.name} at ${vendor.portalUrl}`)
-	if (!vendor.email) throw new AppError('CONFLICT', `${vendor.name} has no submission address yet; an operator sets it with "vendor set-submission"`)
+	if (left.length) throw invalid([{ field: 'documents', message: `the vendor needs these too: ${labelled(left)}` }], 'The vendor needs more documents than were chosen')
+	if (vendor.method === 'portal') throw new AppError('CONFLICT', 'The vendor takes submissions on its own portal (its address is in the vendor’s details and in the submission check), not by e-mail')
+	if (!vendor.email) throw new AppError('CONFLICT', 'The vendor has no submission address yet; an operator sets it with "vendor set-submission"')
 
 	const id = newId('sub')
 	const folder = `submissions/${actor.workspaceId}/${id}`
 	const resume = await resumeAttachment(deps, candidate, folder)
-	if (!resume) throw new AppError('CONFLICT', `${candidate.name} has no résumé on file; add one before submitting`)
+	if (!resume) throw new AppError('CONFLICT', 'The candidate has no résumé on file; add one before submitting')
 	const docs = chosen.map((k) => s.current.get(k)!)
 	const attachments: OutboxAttachment[] = [resume, ...docs.map((d) => ({ filename: attachmentName(candidate.name, DOCUMENT_LABELS[d.kind], d.storageKey.split('.').pop() ?? 'pdf'), contentType: d.contentType, path: d.storageKey }))]
 	const note = input.note ? plainText(input.note) : ''
@@ -173,7 +179,7 @@ export async function submitToVendor(deps: AppDeps, actor: Actor, input: { appli
 				.onConflictDoNothing()
 				.returning({ submittedAt: vendorSubmissions.submittedAt })
 			// Lost a race with another submission of the same application: undo this one's mail too.
-			if (!row) throw new AppError('CONFLICT', `${candidate.name} was already submitted to ${vendor.name} for this application; a second submission is not sent`)
+			if (!row) throw new AppError('CONFLICT', 'The candidate was already submitted to this vendor for this application; a second submission is not sent')
 			await recordActivity(tx, actor, { action: 'application.submitted_to_vendor', targetType: 'application', targetId: app.id, detail: { submissionId: id, vendorId: vendor.id, to: vendor.email, documents: chosen } })
 			return row
 		})
@@ -181,23 +187,12 @@ export async function submitToVendor(deps: AppDeps, actor: Actor, input: { appli
 		await fileStore(deps.config).delete(resume.path).catch(() => {})
 		throw error
 	}
-	return { id, applicationId: app.id, vendor: { id: vendor.id, name: vendor.name }, to: vendor.email, documents: chosen, attachments: attachments.map((a) => a.filename), note: note || null, submittedAt: result.submittedAt.toISOString(), delivery: 'queued' }
-}
-
-export interface VendorSubmissionStatus {
-	status: 'submitted'
-	/** Whether the e-mail to the vendor went out: queued (waiting or retrying), sent, or failed. */
-	delivery: 'queued' | 'sent' | 'failed'
-	submittedAt: string
-	submittedBy: string
-	vendor: { id: string; name: string }
-	/** Document kinds sent; only for people who may see documents. */
-	documents?: string[]
+	return { id, applicationId: app.id, vendor: { id: vendor.id, name: vendorLine(vendor.name) }, to: vendorLine(vendor.email!, 254), documents: chosen, attachments: attachments.map((a) => untrustedLine(a.filename, 'candidate', 200)), note: note || null, submittedAt: result.submittedAt.toISOString(), delivery: 'queued' }
 }
 
 /** The `applicationDetails` contribution: `vendorSubmission` for every application asked about (null when not submitted). */
-export async function submissionDetails(deps: AppDeps, actor: Actor, applicationIds: string[]): Promise<Map<string, Record<string, unknown>>> {
-	const out = new Map<string, Record<string, unknown>>(applicationIds.map((id) => [id, { vendorSubmission: null }]))
+export async function submissionDetails(deps: AppDeps, actor: Actor, applicationIds: string[]): Promise<Map<string, { vendorSubmission: VendorSubmissionStatus | null }>> {
+	const out = new Map<string, { vendorSubmission: VendorSubmissionStatus | null }>(applicationIds.map((id) => [id, { vendorSubmission: null }]))
 	if (!applicationIds.length) return out
 	const rows = await deps.db.select().from(vendorSubmissions).where(and(eq(vendorSubmissions.workspaceId, actor.workspaceId), inArray(vendorSubmissions.applicationId, [...new Set(applicationIds)])))
 	if (!rows.length) return out
@@ -209,8 +204,9 @@ export async function submissionDetails(deps: AppDeps, actor: Actor, application
 			status: 'submitted',
 			delivery: state === 'sent' ? 'sent' : state === 'failed' || state === 'not_sent' ? 'failed' : 'queued',
 			submittedAt: r.submittedAt.toISOString(),
-			submittedBy: r.submittedByName,
-			vendor: { id: r.vendorId, name: names.get(r.vendorId) ?? '' },
+			// The name the person had when they submitted (a snapshot): another person's words.
+			submittedBy: untrustedLine(r.submittedByName, 'colleague', 120),
+			vendor: { id: r.vendorId, name: names.get(r.vendorId) ?? vendorLine('') },
 		}
 		if (seesDocuments) status.documents = r.documents
 		out.set(r.applicationId, { vendorSubmission: status })

@@ -2,6 +2,7 @@
 import { Type as t } from '@sinclair/typebox'
 import { defineTool } from '../../core/module.ts'
 import { id, nullable, oneOf, params } from '../../core/mcp/params.ts'
+import { lineAbout, UntrustedLine } from '../../core/untrusted.ts'
 import { DocumentKindSchema } from '../vendors/index.ts'
 import { MAX_REQUEST_MESSAGE, requestCandidateDocuments } from './requests.ts'
 import { listCandidateDocuments } from './service.ts'
@@ -12,14 +13,14 @@ const date = () => t.String({ format: 'date-time' })
 
 const DocumentsOnFile = t.Object({
 	candidateId: t.String(),
-	candidateName: t.String(),
+	candidateName: UntrustedLine,
 	onFile: kinds('Kinds with at least one file on record'),
 	notOnFile: kinds('Kinds with nothing on record'),
 	documents: t.Array(
 		t.Object({
 			id: t.String(),
 			kind: DocumentKindSchema,
-			fileName: t.String({ description: 'As the candidate uploaded it (candidate-written data)' }),
+			fileName: lineAbout('The file’s name as the candidate uploaded it'),
 			contentType: t.String(),
 			sizeBytes: t.Integer(),
 			uploadedAt: date(),
@@ -37,8 +38,8 @@ const RequestResult = t.Object({
 		items: kinds('Kinds asked for'),
 		expiresAt: t.String({ format: 'date-time', description: 'When the upload link stops working (7 days)' }),
 		jobLink: nullable(t.String({ description: 'Careers address included in the e-mail, when the job is open' })),
-		email: t.Object({ to: t.String(), status: t.Literal('queued') }),
-		message: t.Object({ to: nullable(t.String()), status: oneOf(['queued', 'not_sent'] as const), reason: nullable(t.String()) }),
+		email: t.Object({ to: lineAbout('The candidate’s e-mail address'), status: t.Literal('queued') }),
+		message: t.Object({ to: nullable(lineAbout('The candidate’s phone number')), status: oneOf(['queued', 'not_sent'] as const), reason: nullable(t.String({ description: 'Why the message was not sent, in our words' })) }),
 		repeated: t.Boolean({ description: 'True when the same request was made moments ago: nothing was sent again' }),
 		replaced: t.Array(t.String(), { description: 'Earlier requests for the same documents whose links this one replaced: those links no longer work' }),
 	}),
@@ -46,27 +47,27 @@ const RequestResult = t.Object({
 
 const Check = t.Object({
 	applicationId: t.String(),
-	candidate: t.Object({ id: t.String(), name: t.String(), workAuthorization: nullable(t.String()) }),
-	job: t.Object({ id: t.String(), title: t.String() }),
-	vendor: t.Object({ id: t.String(), name: t.String(), submissionMethod: nullable(oneOf(['email', 'portal'] as const)), portalUrl: nullable(t.String()) }),
+	candidate: t.Object({ id: t.String(), name: UntrustedLine, workAuthorization: nullable(UntrustedLine) }),
+	job: t.Object({ id: t.String(), title: UntrustedLine }),
+	vendor: t.Object({ id: t.String(), name: UntrustedLine, submissionMethod: nullable(oneOf(['email', 'portal'] as const)), portalUrl: nullable(lineAbout('The vendor’s own portal')) }),
 	required: kinds('Kinds this vendor needs for this candidate (partner rules and work authorization)'),
 	onFile: kinds('Kinds the candidate has on file'),
 	missing: kinds('Required kinds not on file'),
 	resumeOnFile: t.Boolean(),
-	alreadySubmitted: nullable(t.Object({ submissionId: t.String(), submittedAt: date(), documents: t.Array(t.String()) })),
+	alreadySubmitted: nullable(t.Object({ submissionId: t.String(), submittedAt: date(), documents: kinds('Kinds sent') })),
 	ready: t.Boolean({ description: 'True when submit_to_vendor would go through' }),
-	problems: t.Array(t.String(), { description: 'What stands in the way, in plain sentences' }),
+	problems: t.Array(t.String(), { description: 'What stands in the way, in plain sentences of ours' }),
 })
 
 const Submission = t.Object({
 	submission: t.Object({
 		id: t.String(),
 		applicationId: t.String(),
-		vendor: t.Object({ id: t.String(), name: t.String() }),
-		to: t.String({ description: 'The vendor’s submission address' }),
+		vendor: t.Object({ id: t.String(), name: UntrustedLine }),
+		to: lineAbout('The vendor’s submission address'),
 		documents: kinds('Kinds attached'),
-		attachments: t.Array(t.String(), { description: 'File names attached (résumé first)' }),
-		note: nullable(t.String()),
+		attachments: t.Array(UntrustedLine, { description: 'File names attached (résumé first), made from the candidate’s name' }),
+		note: nullable(t.String({ description: 'Your note, as you wrote it' })),
 		submittedAt: date(),
 		delivery: t.Literal('queued'),
 	}),

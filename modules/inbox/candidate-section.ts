@@ -8,7 +8,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { html } from '../../core/html.ts'
 import type { PageSection } from '../../core/module.ts'
-import { untrustedLine } from '../../core/untrusted.ts'
+import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { dataTable, tag, when } from '../../core/ui.ts'
 import { syncOutbox } from './sync.ts'
 import { inboxMessages, inboxThreads } from './table.ts'
@@ -20,8 +20,8 @@ interface MessageLine {
 	threadId: string
 	direction: 'in' | 'out'
 	channel: string
-	subject: string
-	preview: string
+	subject: UntrustedText
+	preview: UntrustedText
 	at: string
 }
 
@@ -34,7 +34,7 @@ from ${inboxThreads} t join ${inboxMessages} m on m.thread_id = t.id
 where t.workspace_id = ${actor.workspaceId} and t.candidate_id = ${candidateId} order by m.at desc, m.id desc limit ${limit}`,
 	)
 	// Written by the candidate or by colleagues: one inert line each.
-	return rows.map((r) => ({ id: r.id, threadId: r.threadId, direction: r.direction, channel: r.channel, subject: untrustedLine(r.subject ?? r.threadSubject, 120), preview: untrustedLine(r.text, 160), at: new Date(r.at).toISOString() }))
+	return rows.map((r) => ({ id: r.id, threadId: r.threadId, direction: r.direction, channel: r.channel, subject: untrustedLine(r.subject ?? r.threadSubject, r.direction === 'out' ? 'colleague' : 'candidate', 120), preview: untrustedLine(r.text, r.direction === 'out' ? 'colleague' : 'candidate', 160), at: new Date(r.at).toISOString() }))
 }
 
 export const messagesSection: PageSection = {

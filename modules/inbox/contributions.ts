@@ -6,8 +6,8 @@ import type { ReviewSource, SearchProvider } from '../../core/module.ts'
 import { afterPosition } from '../../core/source-merge.ts'
 import { prefixTsQuery, similarityText } from '../../core/text-search.ts'
 import { untrusted, untrustedLine } from '../../core/untrusted.ts'
-import { applicationParties } from '../candidates/index.ts'
-import { snippetAuthor } from './service.ts'
+import { applicationParties, type ApplicationMessage } from '../candidates/index.ts'
+import { authorOf, snippetAuthor } from './service.ts'
 import { inboxMessages, inboxStates, inboxThreads } from './table.ts'
 
 const canRead = (deps: AppDeps, actor: Actor) => Boolean(actor.userId) && deps.permissions.can(actor, 'inbox:read')
@@ -21,14 +21,18 @@ export const inboxSearchProvider: SearchProvider = {
 		const text = similarityText(q)
 		const fts = tsq ? sql`exists (select 1 from ${inboxMessages} m where m.thread_id = t.id and m.search @@ to_tsquery('english', ${tsq}))` : sql`false`
 		const rank = tsq ? sql`coalesce((select max(ts_rank(m.search, to_tsquery('english', ${tsq}))) from ${inboxMessages} m where m.thread_id = t.id and m.search @@ to_tsquery('english', ${tsq})), 0)` : sql`0`
-		const rows = await deps.database.rows<{ id: string; name: string; subject: string; snippet: string; direction: string | null; score: number }>(
-			sql`select t.id, t.counterpart_name as name, t.subject, t.snippet, t.last_message_direction as direction,
+		const rows = await deps.database.rows<{ id: string; type: string; name: string; subject: string; snippet: string; direction: string | null; score: number }>(
+			sql`select t.id, t.counterpart_type as type, t.counterpart_name as name, t.subject, t.snippet, t.last_message_direction as direction,
 least(1, greatest(${rank}, word_similarity(${text}, lower(t.counterpart_name)), word_similarity(${text}, lower(t.subject)), case when lower(t.counterpart_address) = ${text} then 1 else 0 end))::float8 as score
 from ${inboxThreads} t
 where t.workspace_id = ${actor.workspaceId} and (${text} <% lower(t.counterpart_name) or ${text} <% lower(t.subject) or lower(t.counterpart_address) = ${text} or ${fts})
 order by score desc, t.last_message_at desc, t.id limit ${limit}`,
 		)
-		return rows.map((r) => ({ type: 'inbox_thread', id: r.id, title: untrustedLine(`${r.name}: ${r.subject}`, 120), snippet: untrustedLine(r.snippet && `${snippetAuthor(r.direction === 'out', r.name)}: ${r.snippet}`, 240), score: Math.round(Number(r.score) * 1000) / 1000 }))
+		return rows.map((r) => {
+			const theirs = authorOf(r.type)
+			const ours = r.direction === 'out'
+			return { type: 'inbox_thread', id: r.id, title: untrustedLine(`${r.name}: ${r.subject}`, theirs, 120), snippet: untrustedLine(r.snippet && `${snippetAuthor(ours, r.name)}: ${r.snippet}`, ours ? 'colleague' : theirs, 240), score: Math.round(Number(r.score) * 1000) / 1000 }
+		})
 	},
 }
 
@@ -53,8 +57,8 @@ order by t.last_inbound_at, t.id collate "C" limit ${options.limit}`,
  * Messages exchanged with the application's candidate (latest 20), for people who may read the
  * inbox. Only for one application at a time (`get_application`): lists of applicants stay lean.
  */
-export async function messagesOfApplications(deps: AppDeps, actor: Actor, applicationIds: string[]): Promise<Map<string, Record<string, unknown>>> {
-	const out = new Map<string, Record<string, unknown>>()
+export async function messagesOfApplications(deps: AppDeps, actor: Actor, applicationIds: string[]): Promise<Map<string, { messages: ApplicationMessage[] }>> {
+	const out = new Map<string, { messages: ApplicationMessage[] }>()
 	if (applicationIds.length !== 1) return out
 	if (!canRead(deps, actor)) {
 		for (const id of applicationIds) out.set(id, { messages: [] })
@@ -63,7 +67,7 @@ export async function messagesOfApplications(deps: AppDeps, actor: Actor, applic
 	const parties = await applicationParties(deps, actor.workspaceId, applicationIds)
 	const candidateIds = [...new Set([...parties.values()].map((p) => p.candidateId))]
 	const rows = candidateIds.length
-		? await deps.database.rows<{ id: string; threadId: string; candidateId: string; direction: string; channel: string; subject: string | null; text: string; relatedType: string | null; relatedId: string | null; at: Date | string; n: number }>(
+		? await deps.database.rows<{ id: string; threadId: string; candidateId: string; direction: 'in' | 'out'; channel: string; subject: string | null; text: string; relatedType: string | null; relatedId: string | null; at: Date | string; n: number }>(
 				sql`select * from (select m.id, m.thread_id as "threadId", t.candidate_id as "candidateId", m.direction, m.channel, m.subject, m.text, m.related_type as "relatedType", m.related_id as "relatedId", m.at,
 row_number() over (partition by t.candidate_id order by m.at desc, m.id desc) as n
 from ${inboxMessages} m join ${inboxThreads} t on t.id = m.thread_id
@@ -75,7 +79,10 @@ where t.workspace_id = ${actor.workspaceId} and t.candidate_id in (${sql.join(ca
 		out.set(id, {
 			messages: rows
 				.filter((r) => r.candidateId === candidateId)
-				.map((r) => ({ id: r.id, threadId: r.threadId, direction: r.direction, channel: r.channel, subject: r.subject === null ? null : untrustedLine(r.subject, 200), text: untrusted(r.text, r.direction === 'in' ? 'candidate' : 'colleague', 4000), at: new Date(r.at).toISOString(), aboutThisApplication: r.relatedType === 'application' && r.relatedId === id })),
+				.map((r) => {
+					const by = r.direction === 'in' ? 'candidate' : 'colleague'
+					return { id: r.id, threadId: r.threadId, direction: r.direction, channel: r.channel, subject: untrustedLine(r.subject, by, 200), text: untrusted(r.text, by, 4000), at: new Date(r.at).toISOString(), aboutThisApplication: r.relatedType === 'application' && r.relatedId === id }
+				}),
 		})
 	}
 	return out

@@ -19,6 +19,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { verifiedWebhookBody } from '../../core/http/signed-webhook.ts'
 import { htmlToText } from '../../core/sanitize.ts'
+import { cutText } from '../../core/untrusted.ts'
 import { findWorkspace } from '../auth/index.ts'
 import { syncOutbox } from './sync.ts'
 import { appendMessage, counterpartOf, normalizeAddress, threadFor, vendorBook, type Counterpart } from './threads.ts'
@@ -64,7 +65,7 @@ export async function receiveInbound(deps: AppDeps, request: Request): Promise<I
 	if (!from?.address || !from.address.includes('@')) throw malformed('The message has no From address')
 	const messageId = ids(email.messageId)[0] ?? `<${createHash('sha256').update(raw).digest('hex').slice(0, 40)}@inbound.benchline>`
 	const inReplyTo = ids(email.inReplyTo)[0] ?? null
-	const text = replyPart(email.text ?? (email.html ? htmlToText(email.html) : '')).slice(0, MAX_TEXT) || (email.text ?? '').trim().slice(0, MAX_TEXT)
+	const text = cutText(replyPart(email.text ?? (email.html ? htmlToText(email.html) : '')), MAX_TEXT) || cutText((email.text ?? '').trim(), MAX_TEXT)
 	// Ordered (and unread) by when it reached us, not by its Date header, which the sender's clock wrote.
 	const receivedAt = deps.now()
 

@@ -6,9 +6,9 @@
  * queue's "reply waiting" entries and the pages.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { eq } from 'drizzle-orm'
+import { eq, inArray, sql } from 'drizzle-orm'
 import { signWebhook } from '../../core/http/signed-webhook.ts'
-import { callOn, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { callOn, newPersonWithToken, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { portalApp, signedIn } from '../../tests/portal.ts'
 import { allPages, closeClients, everyRole, onTeam, type McpPerson, type TestRole } from '../../tests/sdk.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob } from '../../tests/staffing-fixtures.ts'
@@ -16,7 +16,7 @@ import { personActor } from '../auth/index.ts'
 import { enqueueMail, enqueueMessage } from '../outbox/index.ts'
 import { outbox } from '../outbox/table.ts'
 import { setStarred } from './service.ts'
-import { inboxMessages } from './table.ts'
+import { inboxMessages, inboxThreads } from './table.ts'
 
 setDefaultTimeout(30_000)
 const SECRET = 'inbound-mail-provider-secret-4567'
@@ -72,16 +72,20 @@ describe('what the portal sends lands in its thread', () => {
 
 		const list = await w.people.recruiter.tool('list_inbox_threads', {})
 		expect(list.isError).toBe(false)
-		const withNora = list.data.threads.filter((t: any) => t.counterpart.id === nora!.id)
+		const withNora = list.words.threads.filter((t: any) => t.counterpart.id === nora!.id)
 		expect(withNora).toHaveLength(1)
 		expect(withNora[0]).toMatchObject({ counterpart: { type: 'candidate', name: 'Nora Quinn', address: nora!.email }, messageCount: 2, unread: false, starred: false })
-		const withVendor = list.data.threads.find((t: any) => t.counterpart.type === 'vendor')
+		const withVendor = list.words.threads.find((t: any) => t.counterpart.type === 'vendor')
+		// Names, addresses and subjects are the counterpart's words: labelled as theirs.
+		const labelled = list.data.threads.find((t: any) => t.counterpart.id === nora!.id)
+		for (const field of [labelled.subject, labelled.counterpart.name, labelled.counterpart.address]) expect(field).toMatchObject({ untrusted: true, writtenBy: 'candidate' })
+		expect(list.data.threads.find((t: any) => t.counterpart.type === 'vendor').counterpart.name).toMatchObject({ untrusted: true, writtenBy: 'vendor', text: 'Acme Staffing' })
 		expect(withVendor).toMatchObject({ counterpart: { id: vendor, name: 'Acme Staffing' }, messageCount: 1 })
 
 		const thread = (await w.people.recruiter.tool('get_inbox_thread', { threadId: withNora[0].id })).data.thread
 		// Both went out within a millisecond or two: their order is the order of their timestamps, whichever that is.
 		expect(thread.messages.map((m: any) => `${m.direction} ${m.channel}`).sort()).toEqual(['out email', 'out message'])
-		expect(thread.messages.find((m: any) => m.channel === 'email')).toMatchObject({ subject: 'Your application for Salesforce Developer', delivery: 'pending', related: { type: 'application', id: nora!.applicationId }, text: { untrusted: true, writtenBy: 'colleague' } })
+		expect(thread.messages.find((m: any) => m.channel === 'email')).toMatchObject({ subject: { untrusted: true, writtenBy: 'colleague', text: 'Your application for Salesforce Developer' }, delivery: 'pending', related: { type: 'application', id: nora!.applicationId }, text: { untrusted: true, writtenBy: 'colleague' } })
 		// Copying is idempotent: reading again adds nothing.
 		expect((await w.people.recruiter.tool('get_inbox_thread', { threadId: withNora[0].id })).data.thread.messages).toHaveLength(2)
 	})
@@ -93,10 +97,10 @@ describe('a conversation that began with a text message', () => {
 		const ana = w.candidates[2]!
 		const deps = await testDeps()
 		await deps.db.transaction((tx) => enqueueMessage(tx, { workspaceId: w.ws.id, to: '+15125550122', text: 'Hi, a quick question about your availability', related: { type: 'application', id: ana.applicationId } }))
-		const before = (await w.people.recruiter.tool('list_inbox_threads', {})).data.threads.filter((t: any) => t.counterpart.id === ana.id)
+		const before = (await w.people.recruiter.tool('list_inbox_threads', {})).words.threads.filter((t: any) => t.counterpart.id === ana.id)
 		expect(before.map((t: any) => t.counterpart.address)).toEqual(['+15125550122'])
 		await send(w.ws, ana.email, 'Your availability', 'Following up by e-mail.', { type: 'application', id: ana.applicationId })
-		const after = (await w.people.recruiter.tool('list_inbox_threads', {})).data.threads.filter((t: any) => t.counterpart.id === ana.id)
+		const after = (await w.people.recruiter.tool('list_inbox_threads', {})).words.threads.filter((t: any) => t.counterpart.id === ana.id)
 		expect(after.map((t: any) => [t.id, t.counterpart.address, t.messageCount])).toEqual([[before[0].id, ana.email, 2]])
 	})
 })
@@ -147,7 +151,8 @@ describe('the inbound webhook', () => {
 		expect(thread).toMatchObject({ counterpart: { id: c.id, type: 'candidate' }, unread: true, snippet: { text: 'I can start on the 1st.', writtenBy: 'candidate' } })
 		const got = (await w.people.recruiter.tool('get_inbox_thread', { threadId: thread.id })).data.thread
 		const last = got.messages[got.messages.length - 1]
-		expect(last).toMatchObject({ direction: 'in', from: c.email, text: { text: 'I can start on the 1st.', writtenBy: 'candidate', untrusted: true }, delivery: null })
+		// Their address is labelled; ours (the portal's) is plain.
+		expect(last).toMatchObject({ direction: 'in', from: { untrusted: true, writtenBy: 'candidate', text: c.email }, to: expect.any(String), text: { text: 'I can start on the 1st.', writtenBy: 'candidate', untrusted: true }, delivery: null })
 		expect(got.messages.filter((m: any) => m.direction === 'in')).toHaveLength(1)
 		// Read by the recruiter, still unread for the owner and the admin.
 		expect((await w.people.recruiter.tool('list_inbox_threads', { filter: 'unread' })).data.threads.map((t: any) => t.id)).not.toContain(thread.id)
@@ -156,7 +161,7 @@ describe('the inbound webhook', () => {
 
 		// The reply waits in the review queue of those who have not read it.
 		const queue = await w.people.owner.tool('get_review_queue', {})
-		expect(queue.data.items.find((i: any) => i.recordId === thread.id)).toMatchObject({ type: 'reply_waiting', candidate: { id: c.id, name: c.name } })
+		expect(queue.words.items.find((i: any) => i.recordId === thread.id)).toMatchObject({ type: 'reply_waiting', candidate: { id: c.id, name: c.name } })
 		expect((await w.people.recruiter.tool('get_review_queue', {})).data.items.map((i: any) => i.recordId)).not.toContain(thread.id)
 	})
 
@@ -183,7 +188,9 @@ describe('the inbound webhook', () => {
 		expect(threads.find((t: any) => t.id === known.json.threadId).counterpart).toMatchObject({ type: 'candidate', id: c.id })
 		const stranger = await inbound(rfc822({ From: 'Sam Stranger <sam@stranger.example>', To: `reply+${w.ws.slug}@localhost`, Subject: 'Open roles?', 'Message-ID': `<new2.${w.ws.slug}@x>` }, 'Do you have QA roles?'))
 		const other = (await w.people.owner.tool('list_inbox_threads', {})).data.threads.find((t: any) => t.id === stranger.json.threadId)
-		expect(other.counterpart).toEqual({ type: 'other', id: null, name: 'Sam Stranger', address: 'sam@stranger.example' })
+		// Someone we know nothing about: their words are labelled as from outside.
+		const outside = (text: string) => ({ untrusted: true, writtenBy: 'outside', text, truncated: false })
+		expect(other.counterpart).toEqual({ type: 'other', id: null, name: outside('Sam Stranger'), address: outside('sam@stranger.example') })
 	})
 })
 
@@ -206,7 +213,7 @@ describe('the snippet says who wrote the latest message', () => {
 		const { messageId } = await send(w.ws, email, 'Thursday call', 'Are you free on Thursday for a call with the client?')
 		const ours = await shown()
 		for (const snippet of [ours.listed, ours.got]) expect(snippet).toEqual({ untrusted: true, writtenBy: 'colleague', text: 'Are you free on Thursday for a call with the client?', truncated: false })
-		expect(ours.hit).toBe('We wrote: Are you free on Thursday for a call with the client?')
+		expect(ours.hit).toEqual({ untrusted: true, writtenBy: 'colleague', text: 'We wrote: Are you free on Thursday for a call with the client?', truncated: false })
 		expect(ours.page).toContain('We wrote: Are you free on Thursday for a call with the client?')
 		expect(ours.page).not.toContain(`${name} wrote: Are you free`)
 
@@ -214,14 +221,14 @@ describe('the snippet says who wrote the latest message', () => {
 		expect((await inbound(reply)).json.status).toBe('accepted')
 		const theirs = await shown()
 		for (const snippet of [theirs.listed, theirs.got]) expect(snippet).toEqual({ untrusted: true, writtenBy: 'candidate', text: 'Thursday at 11 works for me.', truncated: false })
-		expect(theirs.hit).toBe(`${name} wrote: Thursday at 11 works for me.`)
+		expect(theirs.hit).toEqual({ untrusted: true, writtenBy: 'candidate', text: `${name} wrote: Thursday at 11 works for me.`, truncated: false })
 		expect(theirs.page).toContain(`${name} wrote: Thursday at 11 works for me.`)
 
 		// Answered from the page: ours again.
 		expect((await owner.post(`/inbox/${theirs.threadId}/reply`, { text: 'Booked, see you then.' })).status).toBe(200)
 		const again = await shown()
 		expect(again.listed).toMatchObject({ writtenBy: 'colleague', text: expect.stringContaining('Booked, see you then.') })
-		expect(again.hit).toStartWith('We wrote: Booked, see you then.')
+		expect(again.hit).toMatchObject({ writtenBy: 'colleague', text: expect.stringMatching(/^We wrote: Booked, see you then\./) })
 	})
 })
 
@@ -271,7 +278,7 @@ describe('the tools, for every role', () => {
 		const byName = await w.people.recruiter.tool('search', { q: 'Omar Reyes' })
 		expect(byName.data.results.some((r: any) => r.type === 'inbox_thread')).toBe(true)
 		const byText = await w.people.recruiter.tool('search', { q: 'start on the 1st' })
-		expect(byText.data.results.filter((r: any) => r.type === 'inbox_thread').map((r: any) => r.title)).toEqual([expect.stringContaining('Omar Reyes')])
+		expect(byText.words.results.filter((r: any) => r.type === 'inbox_thread').map((r: any) => r.title)).toEqual([expect.stringContaining('Omar Reyes')])
 		expect((await w.people.hiring_manager.tool('search', { q: 'Omar Reyes' })).data.results.filter((r: any) => r.type === 'inbox_thread')).toEqual([])
 	})
 
@@ -283,6 +290,70 @@ describe('the tools, for every role', () => {
 		expect(app.messages.filter((m: any) => m.aboutThisApplication).map((m: any) => m.direction)).toContain('out')
 		const hm = await w.people.hiring_manager.tool('get_application', { applicationId: nora.applicationId })
 		expect((hm.data.application ?? hm.data).messages).toEqual([])
+	})
+})
+
+describe('a credential in what a conversation keeps cut short (issue 16, item 8)', () => {
+	/** Every run of 8 characters of the token's random part found in `text`. */
+	const partsOf = (token: string, text: string) => {
+		const body = token.slice(token.lastIndexOf('_') + 1)
+		return Array.from({ length: body.length - 7 }, (_, i) => body.slice(i, i + 8)).filter((piece) => text.includes(piece))
+	}
+
+	test('a message, subject and sender name ending with a personal token: no part of it in list_inbox_threads, get_inbox_thread or search, wherever the cut falls', async () => {
+		const { token } = await newPersonWithToken(w.ws, 'viewer')
+		const threads: string[] = []
+		const leads = [118, 125, 133, 140, 150, 156, 159, 166]
+		// The snippet keeps 160 characters, the subject 200, a stranger's name 120: the token starts just before, at and after each cut.
+		for (const [i, lead] of leads.entries()) {
+			const text = `${'Please call me back about the role. '.repeat(6).slice(0, lead)} ${token}`
+			const subject = `${'Documents for the Harborview client '.repeat(7).slice(0, lead + 40)} ${token}`
+			const name = `${'Sam Stranger '.repeat(10).slice(0, lead - 40)} ${token}`
+			const res = await inbound(rfc822({ From: `"${name}" <leak${i}.${w.ws.slug}@stranger.example>`, To: `reply+${w.ws.slug}@${HOST}`, Subject: subject, 'Message-ID': `<leak${i}.${w.ws.slug}@x>` }, text))
+			expect(res.json?.status, res.text).toBe('accepted')
+			threads.push(res.json.threadId)
+		}
+		const answers = [await w.people.owner.tool('list_inbox_threads', { limit: 100 }), await w.people.owner.tool('search', { q: 'Harborview client' })]
+		for (const threadId of threads) answers.push(await w.people.owner.tool('get_inbox_thread', { threadId }))
+		for (const answer of answers) {
+			expect(answer.isError, answer.text).toBe(false)
+			expect(partsOf(token, `${answer.text}\n${JSON.stringify(answer.data)}`)).toEqual([])
+		}
+		const snippets = threads.map((id) => (answers[0]!.words.threads as any[]).find((t) => t.id === id).snippet)
+		// Where the cut left room for it, the snippet says what was there.
+		expect(snippets.map((snippet, i) => snippet.endsWith(' [credential removed]') === leads[i]! + 21 <= 160)).toEqual(leads.map(() => true))
+		for (const answer of answers.slice(2)) expect(answer.words.thread.messages.at(-1).text).toEndWith('[credential removed]')
+	})
+
+	test('the migration blanks what older cuts kept of a credential in snippets, subjects and names, and leaves other text alone', async () => {
+		const deps = await testDeps()
+		const migration = await Bun.file(new URL('../../db/migrations/0018_inbox_texts_without_credentials.sql', import.meta.url)).text()
+		const { token } = await newPersonWithToken(w.ws, 'viewer')
+		// As the old code stored them: cut first (keeping 23 of the token's 30 random characters), then left as they were.
+		const cutThrough = (lead: string, keep: number) => `${lead} ${token}`.slice(0, keep) + '…'
+		const old = { id: `thr_old_${w.ws.slug}`, snippet: cutThrough('x'.repeat(120), 159), subject: cutThrough('y'.repeat(160), 199), counterpartName: cutThrough('Sam', 119) }
+		const clean = { id: `thr_clean_${w.ws.slug}`, snippet: 'No credential: bl_pat in words, https://x.example/bl', subject: 'Hello', counterpartName: 'Pat' }
+		for (const [n, row] of [old, clean].entries())
+			await deps.db.insert(inboxThreads).values({ ...row, workspaceId: w.ws.id, counterpartKey: `address:old${n}.${w.ws.slug}@x.example`, counterpartType: 'other', counterpartAddress: `old${n}.${w.ws.slug}@x.example`, lastMessageAt: new Date() })
+		expect(partsOf(token, JSON.stringify(old)).length).toBeGreaterThan(10)
+		const rollback = new Error('rolled back')
+		let after: (typeof inboxThreads.$inferSelect)[] = []
+		// Run as the migration runs, then undo: the shared test database keeps its rows as they were.
+		await deps.db
+			.transaction(async (tx) => {
+				await deps.database.rows(sql.raw(migration), tx)
+				after = await tx.select().from(inboxThreads).where(inArray(inboxThreads.id, [old.id, clean.id]))
+				throw rollback
+			})
+			.catch((e) => {
+				if (e !== rollback) throw e
+			})
+		const byId = new Map(after.map((r) => [r.id, r]))
+		const fixed = byId.get(old.id)!
+		expect(partsOf(token, JSON.stringify(fixed))).toEqual([])
+		expect([fixed.snippet, fixed.subject, fixed.counterpartName]).toEqual([`${'x'.repeat(120)} [credential removed]…`, `${'y'.repeat(160)} [credential removed]…`, 'Sam [credential removed]…'])
+		expect(byId.get(clean.id)).toMatchObject(clean)
+		await deps.db.delete(inboxThreads).where(inArray(inboxThreads.id, [old.id, clean.id]))
 	})
 })
 

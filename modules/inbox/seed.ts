@@ -59,7 +59,7 @@ export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> 
 	for (const app of rnd.sample(apps, Math.min(40, apps.length))) {
 		if (seen.has(app.candidateId) || conversations.length >= 24) continue
 		seen.add(app.candidateId)
-		const job = titles.get(app.jobId) ?? 'open'
+		const job = titles.get(app.jobId)?.text ?? 'open'
 		conversations.push({
 			key: `candidate:${app.candidateId}`,
 			type: 'candidate',
@@ -84,9 +84,9 @@ export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> 
 			vendorId: v.id,
 			name: v.name,
 			address: v.address,
-			subject: `Submission: ${app.candidate.name} for ${titles.get(app.jobId) ?? 'a role'}`,
+			subject: `Submission: ${app.candidate.name} for ${titles.get(app.jobId)?.text ?? 'a role'}`,
 			lines: VENDOR_SCRIPT.slice(0, rnd.int(1, 3)),
-			vars: { candidate: app.candidate.name, job: titles.get(app.jobId) ?? 'the role', me, rate: String(rnd.int(60, 90)) },
+			vars: { candidate: app.candidate.name, job: titles.get(app.jobId)?.text ?? 'the role', me, rate: String(rnd.int(60, 90)) },
 			start: now - rnd.int(1, 15) * 24 * HOUR,
 			related: { type: 'application', id: app.id },
 		})

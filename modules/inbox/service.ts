@@ -54,19 +54,22 @@ const THREAD = (userId: string) => sql`t.id, t.subject, t.counterpart_type as "c
 from ${inboxThreads} t left join ${inboxStates} s on s.thread_id = t.id and s.user_id = ${userId}`
 
 const UNREAD = sql`(t.last_inbound_at is not null and (s.read_at is null or s.read_at < t.last_inbound_at))`
-const authorOf = (type: string): TextAuthor => (type === 'vendor' ? 'vendor' : 'candidate')
+/** Who the counterpart is as an author: a candidate, a vendor, or someone outside (an address we know nothing about). */
+export const authorOf = (type: string): TextAuthor => (type === 'vendor' ? 'vendor' : type === 'candidate' ? 'candidate' : 'outside')
 
 function summary(r: ThreadRow) {
 	const unread = r.lastInboundAt !== null && (r.readAt === null || new Date(r.readAt) < new Date(r.lastInboundAt))
+	const theirs = authorOf(r.counterpartType)
 	return {
 		id: r.id,
-		// Subjects and display names of inbound mail are written by outsiders too.
-		subject: untrustedLine(r.subject, 200),
-		counterpart: { type: r.counterpartType, id: r.candidateId ?? r.vendorId, name: untrustedLine(r.counterpartName, 120), address: r.counterpartAddress },
+		// The subject the conversation began with, the counterpart's name (a mail's display name, or
+		// what the candidate or the vendor is called) and address are theirs: labelled as such.
+		subject: untrustedLine(r.subject, theirs, 200),
+		counterpart: { type: r.counterpartType, id: r.candidateId ?? r.vendorId, name: untrustedLine(r.counterpartName, theirs, 120), address: untrustedLine(r.counterpartAddress, theirs, 320) },
 		messageCount: r.messageCount,
 		lastMessageAt: iso(r.lastMessageAt)!,
 		// The latest message's start, labelled with whoever wrote it: ours (a colleague) or the counterpart's.
-		snippet: untrusted(r.snippet, r.lastMessageDirection === 'out' ? 'colleague' : authorOf(r.counterpartType), 200),
+		snippet: untrusted(r.snippet, r.lastMessageDirection === 'out' ? 'colleague' : theirs, 200),
 		unread,
 		starred: r.starred ?? false,
 	}
@@ -113,6 +116,9 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 		.insert(inboxStates)
 		.values({ threadId, userId, readAt })
 		.onConflictDoUpdate({ target: [inboxStates.threadId, inboxStates.userId], set: { readAt: sql`greatest(${inboxStates.readAt}, ${readAt.toISOString()}::timestamptz)` } })
+	const theirs = authorOf(row.counterpartType)
+	// Their address is labelled; ours (the portal's sending and receiving addresses) is plain.
+	const address = (text: string, isTheirs: boolean) => (isTheirs ? untrustedLine(text, theirs, 320) : text)
 	return {
 		...summary(row),
 		unread: false,
@@ -121,10 +127,10 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 			id: m.id,
 			direction: m.direction,
 			channel: m.channel,
-			from: m.fromAddress,
-			to: m.toAddress,
-			subject: m.subject === null ? null : untrustedLine(m.subject, 200),
-			text: untrusted(m.text, m.direction === 'in' ? authorOf(row.counterpartType) : 'colleague', 8000),
+			from: address(m.fromAddress, m.direction === 'in'),
+			to: address(m.toAddress, m.direction === 'out'),
+			subject: untrustedLine(m.subject, m.direction === 'in' ? theirs : 'colleague', 200),
+			text: untrusted(m.text, m.direction === 'in' ? theirs : 'colleague', 8000),
 			at: iso(m.at)!,
 			delivery: m.outboxId ? (delivery.get(m.outboxId)?.status ?? null) : null,
 			related: m.relatedType && m.relatedId ? { type: m.relatedType, id: m.relatedId } : null,

@@ -2,17 +2,17 @@
 import { Type as t } from '@sinclair/typebox'
 import { defineTool } from '../../core/module.ts'
 import { cursor, id, limit, nullable, oneOf, page, params } from '../../core/mcp/params.ts'
-import { UntrustedText } from '../../core/untrusted.ts'
+import { lineAbout, UntrustedLine, UntrustedText } from '../../core/untrusted.ts'
 import { FILTERS, getThread, listThreads, type InboxFilter } from './service.ts'
 
 const Thread = t.Object({
 	id: t.String(),
-	subject: t.String(),
+	subject: UntrustedLine,
 	counterpart: t.Object({
 		type: oneOf(['candidate', 'vendor', 'other'] as const),
 		id: nullable(t.String({ description: 'The candidate or vendor id' })),
-		name: t.String(),
-		address: t.String({ description: 'E-mail address or phone number' }),
+		name: UntrustedLine,
+		address: lineAbout('E-mail address or phone number'),
 	}),
 	messageCount: t.Integer(),
 	lastMessageAt: t.String({ format: 'date-time' }),
@@ -25,9 +25,9 @@ const Message = t.Object({
 	id: t.String(),
 	direction: t.Union([t.Literal('in'), t.Literal('out')], { description: 'in: from the counterpart; out: sent by the portal' }),
 	channel: t.String({ description: 'email or message (messaging app)' }),
-	from: t.String(),
-	to: t.String(),
-	subject: nullable(t.String()),
+	from: t.Union([t.String(), UntrustedLine], { description: 'The counterpart’s address (labelled) or the portal’s own (plain)' }),
+	to: t.Union([t.String(), UntrustedLine], { description: 'The counterpart’s address (labelled) or the portal’s own (plain)' }),
+	subject: nullable(UntrustedLine),
 	text: UntrustedText,
 	at: t.String({ format: 'date-time' }),
 	delivery: nullable(t.String({ description: 'For messages sent: pending, sending, sent, failed or not_sent' })),

@@ -125,7 +125,7 @@ export async function handleInterviewCallback(deps: AppDeps, request: Request): 
 			await createTodo(tx, {
 				workspaceId: interview.workspaceId,
 				assigneeUserId: interview.ownerUserId,
-				title: `Review ${cards.get(interview.candidateId)?.name ?? 'the candidate'}’s AI interview for ${titles.get(interview.jobId) ?? 'the job'} (score ${r.overallScore})`,
+				title: `Review ${cards.get(interview.candidateId)?.name.text ?? 'the candidate'}’s AI interview for ${titles.get(interview.jobId)?.text ?? 'the job'} (score ${r.overallScore})`,
 				candidateId: interview.candidateId,
 				applicationId: interview.applicationId,
 				jobId: interview.jobId,

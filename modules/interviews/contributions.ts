@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm'
 import type { CalendarSource, ReviewSource } from '../../core/module.ts'
 import { afterPosition } from '../../core/source-merge.ts'
-import { jobTitles, teamJobIds } from '../jobs/index.ts'
+import { teamJobIds } from '../jobs/index.ts'
 import { VERDICT_LABELS, type Verdict } from './questions.ts'
 import { interviewReach } from './service.ts'
 import { interviews, interviewViews } from './table.ts'
@@ -25,10 +25,10 @@ export const interviewCalendarSource: CalendarSource = {
 			sql`select i.id, i.scheduled_at as start, i.duration_minutes as minutes, i.status, i.owner_user_id as "userId", i.candidate_id as "candidateId", i.job_id as "jobId"
 from ${interviews} i where ${sql.join(conditions, sql` and `)} order by i.scheduled_at, i.id collate "C" limit ${q.limit}`,
 		)
-		const titles = await jobTitles(deps, actor.workspaceId, [...new Set(rows.map((r) => r.jobId))])
+		// Our words only: the job (and the candidate) are shown beside the title, labelled.
 		return rows.map((r) => {
 			const start = new Date(r.start)
-			return { type: 'interview', id: r.id, start, end: new Date(start.getTime() + r.minutes * 60_000), allDay: false, title: `AI video interview: ${titles.get(r.jobId) ?? 'job'}`, userId: r.userId, status: r.status, candidateId: r.candidateId, jobId: r.jobId }
+			return { type: 'interview', id: r.id, start, end: new Date(start.getTime() + r.minutes * 60_000), allDay: false, title: 'AI video interview', userId: r.userId, status: r.status, candidateId: r.candidateId, jobId: r.jobId }
 		})
 	},
 }
@@ -50,7 +50,6 @@ and not exists (select 1 from ${interviewViews} v where v.interview_id = i.id an
 and ${afterPosition(sql`i.completed_at`, sql`i.id`, options.after)}
 order by i.completed_at, i.id collate "C" limit ${options.limit}`,
 		)
-		const titles = await jobTitles(deps, actor.workspaceId, [...new Set(rows.map((r) => r.jobId))])
 		return rows.map((r) => ({
 			type: 'interview_completed',
 			id: r.id,
@@ -58,7 +57,7 @@ order by i.completed_at, i.id collate "C" limit ${options.limit}`,
 			candidateId: r.candidateId,
 			jobId: r.jobId,
 			applicationId: r.applicationId,
-			reason: `Completed the AI video interview for ${titles.get(r.jobId) ?? 'a job'}${r.score !== null ? `: score ${r.score}/100` : ''}${r.verdict ? `, ${VERDICT_LABELS[r.verdict]}` : ''}.`,
+			reason: `Completed the AI video interview for the job${r.score !== null ? `: score ${r.score}/100` : ''}${r.verdict ? `, ${VERDICT_LABELS[r.verdict]}` : ''}.`,
 		}))
 	},
 }

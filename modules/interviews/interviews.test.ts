@@ -107,15 +107,15 @@ describe('list_interview_results and get_interview_result, for every role', () =
 
 	test('paging: limit 2 gives three pages without repeats; a cursor is bound to its person and filter', async () => {
 		const first = await w.people.owner.tool('list_interview_results', { limit: 2 })
-		expect(first.data.interviews).toHaveLength(2)
-		expect(first.data.nextCursor).toEqual(expect.any(String))
+		expect(first.words.interviews).toHaveLength(2)
+		expect(first.words.nextCursor).toEqual(expect.any(String))
 		const { rows, pages } = await allPages(w.people.owner, 'list_interview_results', { limit: 2 }, 'interviews')
 		expect(pages).toBe(3)
 		expect(new Set(rows.map((r) => r.id)).size).toBe(5)
-		const borrowed = await w.people.admin.tool('list_interview_results', { limit: 2, cursor: first.data.nextCursor })
+		const borrowed = await w.people.admin.tool('list_interview_results', { limit: 2, cursor: first.words.nextCursor })
 		expect(borrowed.isError).toBe(true)
 		expect(borrowed.text).toContain('cursor')
-		const otherFilter = await w.people.owner.tool('list_interview_results', { limit: 2, status: 'invited', cursor: first.data.nextCursor })
+		const otherFilter = await w.people.owner.tool('list_interview_results', { limit: 2, status: 'invited', cursor: first.words.nextCursor })
 		expect(otherFilter.isError).toBe(true)
 		expect((await w.people.owner.tool('list_interview_results', { limit: 101 })).isError).toBe(true)
 		expect((await w.people.owner.tool('list_interview_results', { status: 'done' })).isError).toBe(true)
@@ -125,8 +125,8 @@ describe('list_interview_results and get_interview_result, for every role', () =
 	test('get_interview_result: questions in order; out of reach is answered like absent', async () => {
 		const got = await w.people.hiring_manager.tool('get_interview_result', { interviewId: w.teamInterviews[0] })
 		expect(got.isError).toBe(false)
-		expect(got.data.interview.questions.map((q: any) => q.position)).toEqual(got.data.interview.questions.map((_: unknown, i: number) => i + 1))
-		expect(got.data.interview.questions[0].answer).toBeNull()
+		expect(got.words.interview.questions.map((q: any) => q.position)).toEqual(got.words.interview.questions.map((_: unknown, i: number) => i + 1))
+		expect(got.words.interview.questions[0].answer).toBeNull()
 		const hidden = await w.people.hiring_manager.tool('get_interview_result', { interviewId: w.otherInterview })
 		const absent = await w.people.hiring_manager.tool('get_interview_result', { interviewId: 'int_doesnotexist' })
 		expect(hidden.isError).toBe(true)
@@ -140,13 +140,13 @@ describe('list_interview_results and get_interview_result, for every role', () =
 		w.teamInterviews.push(id)
 		const from = new Date(scheduledAt.getTime() - 3_600_000).toISOString()
 		const mine = await w.people.recruiter.tool('get_calendar', { from, types: ['interview'] })
-		const event = mine.data.events.find((e: any) => e.id === id)
+		const event = mine.words.events.find((e: any) => e.id === id)
 		expect(event).toMatchObject({ type: 'interview', status: 'invited', start: scheduledAt.toISOString(), candidate: { name: 'Fay Six' }, job: { title: 'Senior Java Developer' }, person: { userId: w.people.recruiter.userId } })
 		expect(new Date(event.end).getTime() - scheduledAt.getTime()).toBe(30 * 60_000)
 		const team = await w.people.hiring_manager.tool('get_calendar', { from, types: ['interview'], scope: 'team' })
-		expect(team.data.events.map((e: any) => e.id)).toContain(id)
+		expect(team.words.events.map((e: any) => e.id)).toContain(id)
 		const own = await w.people.hiring_manager.tool('get_calendar', { from, types: ['interview'] })
-		expect(own.data.events.map((e: any) => e.id)).not.toContain(id)
+		expect(own.words.events.map((e: any) => e.id)).not.toContain(id)
 	})
 
 	test('get_application lists the application’s interviews', async () => {
@@ -154,7 +154,7 @@ describe('list_interview_results and get_interview_result, for every role', () =
 		const [row] = await deps.db.select({ applicationId: interviews.applicationId }).from(interviews).where(eq(interviews.id, w.teamInterviews[1]!))
 		const got = await w.people.recruiter.tool('get_application', { applicationId: row!.applicationId })
 		expect(got.isError).toBe(false)
-		expect(got.data.application?.interviews ?? got.data.interviews).toEqual([expect.objectContaining({ id: w.teamInterviews[1], status: 'invited' })])
+		expect(got.words.application?.interviews ?? got.words.interviews).toEqual([expect.objectContaining({ id: w.teamInterviews[1], status: 'invited' })])
 	})
 })
 
@@ -227,7 +227,7 @@ describe('the provider callback', () => {
 		expect((await callback(started)).json.status).toBe('duplicate')
 
 		const queueBefore = await w.people.recruiter.tool('get_review_queue', {})
-		expect(queueBefore.data.items.map((i: any) => i.recordId)).not.toContain(id)
+		expect(queueBefore.words.items.map((i: any) => i.recordId)).not.toContain(id)
 
 		const event = await completedEvent(id)
 		const done = await callback(event)
@@ -244,21 +244,23 @@ describe('the provider callback', () => {
 		expect(interview).toMatchObject({ status: 'completed', overallScore: 82, verdict: 'recommended' })
 		expect(interview.summary).toMatchObject({ untrusted: true, writtenBy: 'vendor' })
 		expect(interview.questions[0]).toMatchObject({ score: 70, durationSeconds: 90, answer: { untrusted: true, writtenBy: 'candidate', text: 'Answer 0: I built Spring Boot services.' } })
+		// The questions are made from the job's title and must-haves: its author's words (here a colleague's).
+		expect(interview.questions[0].prompt).toMatchObject({ untrusted: true, writtenBy: 'colleague' })
 
 		const todos = await w.people.recruiter.tool('list_todos', {})
-		const review = todos.data.todos.filter((t: any) => t.source === 'interview')
+		const review = todos.words.todos.filter((t: any) => t.source === 'interview')
 		expect(review).toHaveLength(1)
 		expect(review[0].title).toContain('Ada One')
 		expect(review[0].candidate.name).toBe('Ada One')
 
 		// The hiring manager is on the job's team: the result waits in their queue until they open it.
 		const hmQueue = await w.people.hiring_manager.tool('get_review_queue', {})
-		expect(hmQueue.data.items.find((i: any) => i.recordId === id)).toMatchObject({ type: 'interview_completed', candidate: { name: 'Ada One' }, job: { title: 'Senior Java Developer' } })
-		expect(hmQueue.data.items.find((i: any) => i.recordId === id).reason).toContain('82/100')
+		expect(hmQueue.words.items.find((i: any) => i.recordId === id)).toMatchObject({ type: 'interview_completed', candidate: { name: 'Ada One' }, job: { title: 'Senior Java Developer' } })
+		expect(hmQueue.words.items.find((i: any) => i.recordId === id).reason).toContain('82/100')
 		await w.people.hiring_manager.tool('get_interview_result', { interviewId: id })
-		expect((await w.people.hiring_manager.tool('get_review_queue', {})).data.items.map((i: any) => i.recordId)).not.toContain(id)
+		expect((await w.people.hiring_manager.tool('get_review_queue', {})).words.items.map((i: any) => i.recordId)).not.toContain(id)
 		// The recruiter opened it above, too.
-		expect((await w.people.recruiter.tool('get_review_queue', {})).data.items.map((i: any) => i.recordId)).not.toContain(id)
+		expect((await w.people.recruiter.tool('get_review_queue', {})).words.items.map((i: any) => i.recordId)).not.toContain(id)
 
 		const deps = await testDeps()
 		const log = await deps.db.select({ action: activity.action }).from(activity).where(eq(activity.targetId, id))

@@ -15,10 +15,10 @@ import { newId } from '../../core/credentials.ts'
 import { decodePosition, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
-import { untrusted } from '../../core/untrusted.ts'
+import { untrusted, untrustedLine } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
-import { userNames } from '../auth/index.ts'
-import { applicationParties, candidateCards } from '../candidates/index.ts'
+import { personRef, userNames } from '../auth/index.ts'
+import { applicationParties, candidateCards, type ApplicationInterview } from '../candidates/index.ts'
 import { jobRequirements, jobTitles, reachableJobIds } from '../jobs/index.ts'
 import { enqueueMail } from '../outbox/index.ts'
 import { questionsFor, type Verdict } from './questions.ts'
@@ -73,10 +73,10 @@ async function summaries(deps: AppDeps, actor: Actor, rows: Row[]) {
 	return rows.map((r) => ({
 		id: r.id,
 		status: r.status,
-		candidate: { id: r.candidateId, name: cards.get(r.candidateId)?.name ?? '' },
-		job: { id: r.jobId, title: titles.get(r.jobId) ?? '' },
+		candidate: { id: r.candidateId, name: cards.get(r.candidateId)?.name ?? untrustedLine('', 'candidate') },
+		job: { id: r.jobId, title: titles.get(r.jobId) ?? untrustedLine('', 'colleague') },
 		applicationId: r.applicationId,
-		invitedBy: r.ownerUserId ? { userId: r.ownerUserId, name: owners.get(r.ownerUserId) ?? '' } : null,
+		invitedBy: r.ownerUserId ? personRef(owners, r.ownerUserId) : null,
 		overallScore: r.overallScore,
 		verdict: r.verdict,
 		questionCount: r.questionCount,
@@ -114,6 +114,8 @@ export async function getInterview(deps: AppDeps, actor: Actor, interviewId: str
 	const questions = await deps.db.select().from(interviewQuestions).where(eq(interviewQuestions.interviewId, interviewId)).orderBy(interviewQuestions.position)
 	if (row.status === 'completed' && actor.userId) await deps.db.insert(interviewViews).values({ interviewId, userId: actor.userId, seenAt: deps.now() }).onConflictDoNothing()
 	const [summary] = await summaries(deps, actor, [row])
+	// Questions are made from the job's title and must-haves when the interview is sent: its author's words.
+	const jobBy = summary!.job.title.writtenBy
 	return {
 		...summary!,
 		durationMinutes: row.durationMinutes,
@@ -121,8 +123,8 @@ export async function getInterview(deps: AppDeps, actor: Actor, interviewId: str
 		questions: questions.map((q) => ({
 			id: q.id,
 			position: q.position,
-			prompt: q.prompt,
-			competency: q.competency,
+			prompt: untrustedLine(q.prompt, jobBy, 1000),
+			competency: untrustedLine(q.competency, jobBy, 300),
 			answer: q.transcript !== null ? untrusted(q.transcript, 'candidate', 8000) : null,
 			score: q.score,
 			durationSeconds: q.durationSeconds,
@@ -173,11 +175,11 @@ export async function inviteToInterview(deps: AppDeps, actor: Actor, input: Invi
 }
 
 /** Interviews of applications, for `get_application` (callers pass only applications the actor can reach). */
-export async function interviewsOfApplications(deps: AppDeps, actor: Actor, applicationIds: string[]): Promise<Map<string, Record<string, unknown>>> {
-	const out = new Map<string, Record<string, unknown>>()
+export async function interviewsOfApplications(deps: AppDeps, actor: Actor, applicationIds: string[]): Promise<Map<string, { interviews: ApplicationInterview[] }>> {
+	const out = new Map<string, { interviews: ApplicationInterview[] }>()
 	if (!applicationIds.length || !deps.permissions.can(actor, 'interviews:read')) return out
 	const rows = await deps.database.rows<Row>(sql`select ${COLUMNS} from ${interviews} i where ${await interviewReach(deps, actor)} and i.application_id in ${inList(applicationIds)} order by i.created_at desc, i.id desc`)
 	for (const id of applicationIds) out.set(id, { interviews: [] })
-	for (const s of await summaries(deps, actor, rows)) (out.get(s.applicationId!)!.interviews as unknown[]).push({ id: s.id, status: s.status, overallScore: s.overallScore, verdict: s.verdict, scheduledAt: s.scheduledAt, deadlineAt: s.deadlineAt, completedAt: s.completedAt })
+	for (const r of rows) out.get(r.applicationId!)!.interviews.push({ id: r.id, status: r.status, overallScore: r.overallScore, verdict: r.verdict, scheduledAt: iso(r.scheduledAt)!, deadlineAt: iso(r.deadlineAt)!, completedAt: iso(r.completedAt) })
 	return out
 }

@@ -1,8 +1,8 @@
 /** The interview tools: thin adapters over `service.ts`. */
 import { Type as t } from '@sinclair/typebox'
 import { defineTool } from '../../core/module.ts'
-import { cursor, id, limit, nullable, oneOf, page, params } from '../../core/mcp/params.ts'
-import { UntrustedText } from '../../core/untrusted.ts'
+import { cursor, id, limit, nullable, oneOf, page, params, PersonRef } from '../../core/mcp/params.ts'
+import { lineAbout, UntrustedLine, UntrustedText } from '../../core/untrusted.ts'
 import { VERDICTS } from './questions.ts'
 import { getInterview, listInterviews, STATUSES, type InterviewStatus } from './service.ts'
 
@@ -10,10 +10,10 @@ const date = t.String({ format: 'date-time' })
 const Summary = t.Object({
 	id: t.String(),
 	status: oneOf(STATUSES),
-	candidate: t.Object({ id: t.String(), name: t.String() }),
-	job: t.Object({ id: t.String(), title: t.String() }),
+	candidate: t.Object({ id: t.String(), name: UntrustedLine }),
+	job: t.Object({ id: t.String(), title: UntrustedLine }),
 	applicationId: nullable(t.String()),
-	invitedBy: nullable(t.Object({ userId: t.String(), name: t.String() })),
+	invitedBy: nullable(PersonRef),
 	overallScore: nullable(t.Integer({ description: '0 to 100, once completed' })),
 	verdict: nullable(oneOf(VERDICTS, 'The provider’s recommendation, once completed')),
 	questionCount: t.Integer(),
@@ -35,8 +35,8 @@ const Detail = t.Composite([
 			t.Object({
 				id: t.String(),
 				position: t.Integer(),
-				prompt: t.String(),
-				competency: nullable(t.String()),
+				prompt: lineAbout('The question, made from the job’s title and must-haves (so labelled as the job’s author’s words)'),
+				competency: nullable(UntrustedLine),
 				answer: nullable(UntrustedText),
 				score: nullable(t.Integer({ description: '0 to 100' })),
 				durationSeconds: nullable(t.Integer()),

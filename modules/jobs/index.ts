@@ -9,7 +9,7 @@ import { jobTools } from './tools.ts'
 
 export { listOpenJobs, listAllOpenJobs, findJobBySlug, type PublicJob } from './public-service.ts'
 export { jobUrl, toDate } from './rows.ts'
-export { jobReach, jobTitles, listJobs, reachableJobIds } from './service.ts'
+export { jobAuthor, jobReach, jobTitles, listJobs, reachableJobIds } from './service.ts'
 export { teamJobIds, teammateIds } from './team.ts'
 export { contractTypeFrom } from './vendor-service.ts'
 export { withoutHiddenFormatting } from './rest-text.ts'

@@ -12,6 +12,8 @@ export interface JobRequirements {
 	id: string
 	title: string
 	status: string
+	/** Set when a vendor published the job (its texts are the vendor's words). */
+	vendorId: string | null
 	mustHave: string[]
 	niceToHave: string[]
 }
@@ -20,7 +22,7 @@ export interface JobRequirements {
 export async function jobRequirements(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, JobRequirements>> {
 	if (!ids.length) return new Map()
 	const rows = await deps.database.rows<JobRequirements>(
-		sql`select id, title, status, must_have as "mustHave", nice_to_have as "niceToHave" from jobs where workspace_id = ${workspaceId} and id in (${sql.join([...new Set(ids)].map((id) => sql`${id}`), sql`, `)})`,
+		sql`select id, title, status, vendor_id as "vendorId", must_have as "mustHave", nice_to_have as "niceToHave" from jobs where workspace_id = ${workspaceId} and id in (${sql.join([...new Set(ids)].map((id) => sql`${id}`), sql`, `)})`,
 	)
 	return new Map(rows.map((r) => [r.id, { ...r, mustHave: r.mustHave ?? [], niceToHave: r.niceToHave ?? [] }]))
 }
@@ -46,6 +48,6 @@ export async function jobQuestionsOf(deps: AppDeps, jobId: string): Promise<JobQ
 
 /** Requirements of every job of a workspace, oldest first (demo data draws on them). */
 export async function workspaceJobs(deps: AppDeps, workspaceId: string): Promise<JobRequirements[]> {
-	const rows = await deps.database.rows<JobRequirements>(sql`select id, title, status, must_have as "mustHave", nice_to_have as "niceToHave" from jobs where workspace_id = ${workspaceId} order by created_at, id`)
+	const rows = await deps.database.rows<JobRequirements>(sql`select id, title, status, vendor_id as "vendorId", must_have as "mustHave", nice_to_have as "niceToHave" from jobs where workspace_id = ${workspaceId} order by created_at, id`)
 	return rows.map((r) => ({ ...r, mustHave: r.mustHave ?? [], niceToHave: r.niceToHave ?? [] }))
 }

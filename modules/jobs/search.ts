@@ -10,11 +10,12 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { SearchHit, SearchProvider } from '../../core/module.ts'
 import { prefixTsQuery, similarityText } from '../../core/text-search.ts'
 import { untrustedLine } from '../../core/untrusted.ts'
-import { jobReach } from './service.ts'
+import { jobAuthor, jobReach } from './service.ts'
 
 interface Row {
 	id: string
 	title: string
+	vendorId: string | null
 	status: string
 	location: string | null
 	department: string
@@ -37,16 +38,16 @@ async function searchJobs(deps: AppDeps, actor: Actor, q: string, limit: number)
 	const branches: SQL[] = [sql`(select j.id from jobs j where ${jobReach(actor)} and ${text} <% j.title limit ${TITLE_CAP})`]
 	if (tsq) branches.unshift(sql`(select j.id from jobs j where ${jobReach(actor)} and j.search_vector @@ to_tsquery('english', ${tsq}) limit ${FTS_CAP})`)
 	const rank = tsq ? sql`ts_rank(j.search_vector, to_tsquery('english', ${tsq}))` : sql`0`
-	const rows = await deps.database.rows<Row>(sql`select j.id, j.title, j.status, j.location, j.department, j.must_have as "mustHave",
+	const rows = await deps.database.rows<Row>(sql`select j.id, j.title, j.vendor_id as "vendorId", j.status, j.location, j.department, j.must_have as "mustHave",
 		least(1, greatest(${rank}, word_similarity(${text}, j.title)))::float8 as score
 		from jobs j where j.id = any(array(select h.id from (${sql.join(branches, sql` union all `)}) h))
 		order by score desc, j.id limit ${limit}`)
 	return rows.map((r) => ({
 		type: 'job',
 		id: r.id,
-		// Vendor-written: one inert line each (no Markdown, HTML or hidden characters).
-		title: untrustedLine(r.title, 200),
-		snippet: untrustedLine([r.status, r.location, r.department, (r.mustHave ?? []).slice(0, 4).join(', ')].filter(Boolean).join(' · '), 240),
+		// Written by the job's vendor or a colleague: labelled lines (no Markdown, HTML or hidden characters).
+		title: untrustedLine(r.title, jobAuthor(r), 200),
+		snippet: untrustedLine([r.status, r.location, r.department, (r.mustHave ?? []).slice(0, 4).join(', ')].filter(Boolean).join(' · '), jobAuthor(r), 240),
 		score: Math.round(Number(r.score) * 1000) / 1000,
 	}))
 }

@@ -17,9 +17,9 @@ import { decodePosition, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, forbidden, invalid } from '../../core/errors.ts'
 import { htmlToText, sanitizeDescription } from '../../core/sanitize.ts'
-import { inertText, untrustedLine } from '../../core/untrusted.ts'
+import { untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
-import { userNames } from '../auth/index.ts'
+import { personRef, userNames } from '../auth/index.ts'
 import { vendorNames } from '../vendors/index.ts'
 import type { JobStatus } from './model.ts'
 import { JOB_COLUMNS, jobUrl, slugify, toDate, type JobRow } from './rows.ts'
@@ -59,12 +59,12 @@ async function jobFacts(deps: AppDeps, actor: Actor, jobIds: string[]) {
 
 export interface JobSummary {
 	id: string
-	title: string
+	title: UntrustedText
 	status: JobStatus
-	department: string
-	location: string | null
+	department: UntrustedText
+	location: UntrustedText | null
 	contractType: string | null
-	vendor: { id: string; name: string } | null
+	vendor: { id: string; name: UntrustedText } | null
 	applicantCount: number
 	activelyHiring: boolean
 	createdAt: string
@@ -92,23 +92,26 @@ const SUMMARY_COLUMNS = sql.raw(
 		.join(', '),
 )
 
+/** Who wrote a job's texts: its vendor (published through the REST API) or a colleague (the portal, create_job). */
+export const jobAuthor = (row: { vendorId: string | null }): TextAuthor => (row.vendorId ? 'vendor' : 'colleague')
+
 /**
  * Vendors write a job's text through the REST API (colleagues through create_job): on its way to a
- * tool result each field is made inert (core/untrusted.ts), one line for the short ones. The caps
- * are at least the input limits: only a line that grew as links were spelled out can be cut.
- * Stored text is left as written.
+ * tool result each field is labelled with its author and made inert (core/untrusted.ts), one line
+ * for the short ones. The caps are at least the input limits: only a line that grew as links were
+ * spelled out can be cut. Stored text is left as written. Only the values of fixed lists (status,
+ * contract type, visa, schedule) stay plain.
  */
-const line = (v: string | null, max: number) => (v === null ? null : untrustedLine(v, max))
-
-function summarize(deps: AppDeps, actor: Actor, row: SummaryRow, vendors: Map<string, string>, facts: { applicantCount?: number } | undefined): JobSummary {
+function summarize(deps: AppDeps, actor: Actor, row: SummaryRow, vendors: Map<string, UntrustedText>, facts: { applicantCount?: number } | undefined): JobSummary {
+	const by = jobAuthor(row)
 	return {
 		id: row.id,
-		title: untrustedLine(row.title, 200),
+		title: untrustedLine(row.title, by, 200),
 		status: row.status,
-		department: untrustedLine(row.department, 120),
-		location: line(row.location, 200),
+		department: untrustedLine(row.department, by, 120),
+		location: untrustedLine(row.location, by, 200),
 		contractType: row.contractType,
-		vendor: row.vendorId ? { id: row.vendorId, name: vendors.get(row.vendorId) ?? '' } : null,
+		vendor: row.vendorId ? { id: row.vendorId, name: vendors.get(row.vendorId) ?? untrustedLine('', 'vendor') } : null,
 		applicantCount: facts?.applicantCount ?? 0,
 		activelyHiring: row.activelyHiring,
 		createdAt: toDate(row.createdAt).toISOString(),
@@ -149,22 +152,22 @@ export async function listJobs(deps: AppDeps, actor: Actor, input: ListJobsInput
 const unique = (ids: (string | null)[]) => [...new Set(ids.filter((x): x is string => Boolean(x)))]
 
 export interface JobDetail extends JobSummary {
-	summary: string | null
-	description: string | null
-	requirements: string[]
-	niceToHave: string[]
-	employment: string | null
+	summary: UntrustedText | null
+	description: UntrustedText | null
+	requirements: UntrustedText[]
+	niceToHave: UntrustedText[]
+	employment: UntrustedText | null
 	visa: string | null
-	interview: string | null
+	interview: UntrustedText | null
 	schedule: string | null
 	minYears: number | null
 	salaryMin: number | null
 	salaryMax: number | null
-	vendorJobId: string | null
+	vendorJobId: UntrustedText | null
 	updatedAt: string
 	closedAt: string | null
-	hiringTeam: { userId: string; name: string; teamRole: string }[]
-	screeningQuestions: { id: string; prompt: string; kind: string; required: boolean }[]
+	hiringTeam: { userId: string; name: UntrustedText; teamRole: string }[]
+	screeningQuestions: { id: string; prompt: UntrustedText; kind: string; required: boolean }[]
 	applicationsByStage: Record<string, number>
 }
 
@@ -178,25 +181,27 @@ export async function getJob(deps: AppDeps, actor: Actor, jobId: string): Promis
 	])
 	const names = await userNames(deps.db, team.map((t) => t.userId))
 	const f = facts.get(jobId)
+	const by = jobAuthor(row)
 	return {
 		...summarize(deps, actor, row, vendors, f),
-		summary: row.summary === null ? null : inertText(row.summary),
+		summary: row.summary === null ? null : untrusted(row.summary, by, 1000),
 		// htmlToText decodes entities, so `&lt;img …&gt;` becomes a tag here: made inert after it.
-		description: row.description ? inertText(htmlToText(row.description)) : null,
-		requirements: (row.mustHave ?? []).map((r) => untrustedLine(r, 300)),
-		niceToHave: (row.niceToHave ?? []).map((r) => untrustedLine(r, 300)),
-		employment: line(row.employment, 60),
+		description: row.description ? untrusted(htmlToText(row.description), by, 20000) : null,
+		requirements: (row.mustHave ?? []).map((r) => untrustedLine(r, by, 300)),
+		niceToHave: (row.niceToHave ?? []).map((r) => untrustedLine(r, by, 300)),
+		employment: untrustedLine(row.employment, by, 60),
 		visa: row.visa,
-		interview: line(row.interview, 120),
+		interview: untrustedLine(row.interview, by, 120),
 		schedule: row.schedule,
 		minYears: row.minYears,
 		salaryMin: row.salaryMin,
 		salaryMax: row.salaryMax,
-		vendorJobId: line(row.vendorJobId, 100),
+		vendorJobId: untrustedLine(row.vendorJobId, 'vendor', 100),
 		updatedAt: toDate(row.updatedAt).toISOString(),
 		closedAt: row.closedAt ? toDate(row.closedAt).toISOString() : null,
-		hiringTeam: team.map((t) => ({ userId: t.userId, name: names.get(t.userId) ?? '', teamRole: t.teamRole })),
-		screeningQuestions: questions,
+		hiringTeam: team.map((t) => ({ ...personRef(names, t.userId), teamRole: t.teamRole })),
+		// Screening questions are the workspace's own wording, typed by people there.
+		screeningQuestions: questions.map((q) => ({ ...q, prompt: untrustedLine(q.prompt, 'colleague', 500) })),
 		applicationsByStage: f?.applicationsByStage ?? {},
 	}
 }
@@ -302,9 +307,9 @@ export async function setActivelyHiring(deps: AppDeps, actor: Actor, jobId: stri
 	return getJob(deps, actor, jobId)
 }
 
-/** Titles of jobs by id, within the actor's workspace (for other modules' results): inert lines, as in summaries. */
-export async function jobTitles(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, string>> {
+/** Titles of jobs by id, within the actor's workspace (for other modules' results): labelled with their author, as in summaries. */
+export async function jobTitles(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, UntrustedText>> {
 	if (!ids.length) return new Map()
-	const rows = await deps.db.select({ id: jobs.id, title: jobs.title }).from(jobs).where(and(eq(jobs.workspaceId, workspaceId), inArray(jobs.id, ids)))
-	return new Map(rows.map((r) => [r.id, untrustedLine(r.title, 200)]))
+	const rows = await deps.db.select({ id: jobs.id, title: jobs.title, vendorId: jobs.vendorId }).from(jobs).where(and(eq(jobs.workspaceId, workspaceId), inArray(jobs.id, ids)))
+	return new Map(rows.map((r) => [r.id, untrustedLine(r.title, jobAuthor(r), 200)]))
 }

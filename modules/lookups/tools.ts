@@ -2,9 +2,11 @@
 import { Type as t } from '@sinclair/typebox'
 import { defineTool } from '../../core/module.ts'
 import { cursor, limit, oneOf, page, params } from '../../core/mcp/params.ts'
+import { untrustedLine, UntrustedLine } from '../../core/untrusted.ts'
 import { listLookups, LOOKUP_KINDS } from './service.ts'
 
-const LookupValue = t.Object({ id: t.String(), kind: oneOf(LOOKUP_KINDS), name: t.String(), createdAt: t.String({ format: 'date-time' }) })
+// The names are typed by people of the workspace (the lookups page, the CLI): labelled for a model.
+const LookupValue = t.Object({ id: t.String(), kind: oneOf(LOOKUP_KINDS), name: UntrustedLine, createdAt: t.String({ format: 'date-time' }) })
 
 export const lookupTools = [
 	defineTool({
@@ -20,6 +22,9 @@ export const lookupTools = [
 		output: page('values', LookupValue),
 		readOnly: true,
 		permission: 'lookups:read',
-		run: ({ deps, actor }, a) => listLookups(deps, actor, { kind: a.kind as never, query: a.query, limit: a.limit ?? 25, cursor: a.cursor }),
+		run: async ({ deps, actor }, a) => {
+			const page = await listLookups(deps, actor, { kind: a.kind as never, query: a.query, limit: a.limit ?? 25, cursor: a.cursor })
+			return { values: page.values.map((v) => ({ ...v, name: untrustedLine(v.name, 'colleague', 120) })), nextCursor: page.nextCursor }
+		},
 	}),
 ]

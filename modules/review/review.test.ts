@@ -59,11 +59,13 @@ describe('get_review_queue', () => {
 	test('the recruiter: every kind of entry, oldest first, with the reason; paged across sources', async () => {
 		const got = await w.people.recruiter.tool('get_review_queue', {})
 		expect(got.isError).toBe(false)
-		const items = got.data.items
+		const items = got.words.items
 		expect(items.map((i: any) => i.candidate.name)).toEqual(w.expected)
 		expect(items.map((i: any) => i.type)).toEqual(['new_application', 'interview_completed', 'interview_completed', 'new_application', 'reply_waiting'])
 		expect(items[0]).toMatchObject({ recordId: w.apps['Ann Applied'], applicationId: w.apps['Ann Applied'], job: { id: w.team, title: 'Java Developer' } })
-		expect(items[0].reason).toContain('Applied for Java Developer')
+		// The reason is ours; the job it is about is beside it, labelled as its author's words.
+		expect(items[0].reason).toContain('Applied for one of your jobs')
+		expect(got.data.items[0].job.title).toMatchObject({ untrusted: true, writtenBy: 'colleague', text: 'Java Developer' })
 		expect(items[1].reason).toContain('77/100')
 		expect(items[4]).toMatchObject({ job: null, applicationId: null })
 		for (let i = 1; i < items.length; i++) expect(items[i - 1].since <= items[i].since).toBe(true)
@@ -73,14 +75,14 @@ describe('get_review_queue', () => {
 		const two = await allPages(w.people.recruiter, 'get_review_queue', { limit: 2 }, 'items')
 		expect(two.rows.map((i) => i.recordId)).toEqual(items.map((i: any) => i.recordId))
 		const first = await w.people.recruiter.tool('get_review_queue', { limit: 1 })
-		expect((await w.people.hiring_manager.tool('get_review_queue', { limit: 1, cursor: first.data.nextCursor })).isError).toBe(true)
+		expect((await w.people.hiring_manager.tool('get_review_queue', { limit: 1, cursor: first.words.nextCursor })).isError).toBe(true)
 	})
 
 	test('every role: hiring managers get their jobs’ applications and interviews, no inbox; others only their own teams; viewers none', async () => {
 		const hm = await w.people.hiring_manager.tool('get_review_queue', {})
-		expect(hm.data.items.map((i: any) => i.candidate.name)).toEqual(['Ann Applied', 'Dee Interviewed', 'Eli Interviewed', 'Bo Applied'])
+		expect(hm.words.items.map((i: any) => i.candidate.name)).toEqual(['Ann Applied', 'Dee Interviewed', 'Eli Interviewed', 'Bo Applied'])
 		// Owners and admins are on no hiring team here: only the reply waits for them.
-		for (const role of ['owner', 'admin'] as const) expect((await w.people[role].tool('get_review_queue', {})).data.items.map((i: any) => i.type)).toEqual(['reply_waiting'])
+		for (const role of ['owner', 'admin'] as const) expect((await w.people[role].tool('get_review_queue', {})).words.items.map((i: any) => i.type)).toEqual(['reply_waiting'])
 		expect(await w.people.viewer.toolNames()).not.toContain('get_review_queue')
 		expect((await w.people.recruiter.tool('get_review_queue', { limit: 0 })).isError).toBe(true)
 	})
@@ -88,11 +90,11 @@ describe('get_review_queue', () => {
 	test('entries leave once dealt with: the application moves on, the result is opened, the reply read', async () => {
 		const deps = await testDeps()
 		await deps.db.update(applications).set({ stageKey: 'screening' }).where(eq(applications.id, w.apps['Ann Applied']!))
-		const queue = (await w.people.recruiter.tool('get_review_queue', {})).data.items
+		const queue = (await w.people.recruiter.tool('get_review_queue', {})).words.items
 		await w.people.recruiter.tool('get_interview_result', { interviewId: queue.find((i: any) => i.candidate.name === 'Dee Interviewed').recordId })
 		await w.people.recruiter.tool('get_inbox_thread', { threadId: queue.find((i: any) => i.type === 'reply_waiting').recordId })
-		expect((await w.people.recruiter.tool('get_review_queue', {})).data.items.map((i: any) => i.candidate.name)).toEqual(['Eli Interviewed', 'Bo Applied'])
+		expect((await w.people.recruiter.tool('get_review_queue', {})).words.items.map((i: any) => i.candidate.name)).toEqual(['Eli Interviewed', 'Bo Applied'])
 		// Opening the result was the recruiter's: the hiring manager still has Dee waiting.
-		expect((await w.people.hiring_manager.tool('get_review_queue', {})).data.items.map((i: any) => i.candidate.name)).toEqual(['Dee Interviewed', 'Eli Interviewed', 'Bo Applied'])
+		expect((await w.people.hiring_manager.tool('get_review_queue', {})).words.items.map((i: any) => i.candidate.name)).toEqual(['Dee Interviewed', 'Eli Interviewed', 'Bo Applied'])
 	})
 })

@@ -10,6 +10,7 @@ import type { Actor } from '../../core/actor.ts'
 import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
+import { untrustedLine } from '../../core/untrusted.ts'
 import type { ReviewItem, ReviewSource } from '../../core/module.ts'
 import { compareMerged, sourcePosition, type MergedPosition } from '../../core/source-merge.ts'
 import { candidateCards, waitingApplications } from '../candidates/index.ts'
@@ -23,8 +24,7 @@ export const newApplicationsSource: ReviewSource = {
 		const reach = await reachableJobIds(deps, actor)
 		const jobIds = (await teamJobIds(deps, actor.workspaceId, actor.userId)).filter((id) => reach === 'all' || reach.includes(id))
 		const apps = await waitingApplications(deps, actor.workspaceId, { jobIds, after: options.after, limit: options.limit })
-		const titles = await jobTitles(deps, actor.workspaceId, [...new Set(apps.map((a) => a.jobId))])
-		return apps.map((a) => ({ type: 'new_application', id: a.id, at: a.createdAt, candidateId: a.candidateId, jobId: a.jobId, applicationId: a.id, reason: `Applied for ${titles.get(a.jobId) ?? 'one of your jobs'} and is still in the first stage: screen the application.` }))
+		return apps.map((a) => ({ type: 'new_application', id: a.id, at: a.createdAt, candidateId: a.candidateId, jobId: a.jobId, applicationId: a.id, reason: 'Applied for one of your jobs and is still in the first stage: screen the application.' }))
 	},
 }
 
@@ -62,7 +62,7 @@ export async function reviewQueue(deps: AppDeps, actor: Actor, input: { limit: n
 			.filter((i) => cards.has(i.candidateId))
 			.map((i) => {
 				const c = cards.get(i.candidateId)!
-				return { type: i.type, recordId: i.id, since: i.at.toISOString(), reason: i.reason, candidate: { id: c.id, name: c.name, headline: c.headline }, job: i.jobId ? { id: i.jobId, title: titles.get(i.jobId) ?? '' } : null, applicationId: i.applicationId }
+				return { type: i.type, recordId: i.id, since: i.at.toISOString(), reason: i.reason, candidate: { id: c.id, name: c.name, headline: c.headline }, job: i.jobId ? { id: i.jobId, title: titles.get(i.jobId) ?? untrustedLine('', 'colleague') } : null, applicationId: i.applicationId }
 			}),
 		nextCursor: merged.length > input.limit && last ? encodeCursor(deps.secret, scope, [last.at.getTime().toString(36), String(types.indexOf(last.type)), last.id]) : null,
 	}

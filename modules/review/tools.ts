@@ -2,15 +2,16 @@
 import { Type as t } from '@sinclair/typebox'
 import { defineTool } from '../../core/module.ts'
 import { cursor, limit, nullable, page, params } from '../../core/mcp/params.ts'
+import { UntrustedLine } from '../../core/untrusted.ts'
 import { reviewQueue } from './service.ts'
 
 const Item = t.Object({
-	type: t.String({ description: 'Why: new_application, interview_completed, document_received or reply_waiting' }),
+	type: t.String({ description: 'Why: new_application, interview_completed, documents_received or reply_waiting' }),
 	recordId: t.String({ description: 'The record behind it: the application, interview, conversation or document request' }),
 	since: t.String({ format: 'date-time', description: 'Waiting since' }),
-	reason: t.String({ description: 'One sentence saying what needs attention and which tool opens it' }),
-	candidate: t.Object({ id: t.String(), name: t.String(), headline: nullable(t.String()) }),
-	job: nullable(t.Object({ id: t.String(), title: t.String() })),
+	reason: t.String({ description: 'One sentence in our words saying what needs attention and which tool opens it' }),
+	candidate: t.Object({ id: t.String(), name: UntrustedLine, headline: nullable(UntrustedLine) }),
+	job: nullable(t.Object({ id: t.String(), title: UntrustedLine })),
 	applicationId: nullable(t.String()),
 })
 

@@ -1,13 +1,14 @@
 import { Type as t } from '@sinclair/typebox'
 import { params } from '../../core/mcp/params.ts'
+import { UntrustedLine } from '../../core/untrusted.ts'
 import { defineModule, defineTool } from '../../core/module.ts'
 import { search } from './service.ts'
 
 const Hit = t.Object({
-	type: t.String({ description: 'job, candidate, thread, …' }),
+	type: t.String({ description: 'job, candidate or inbox_thread' }),
 	id: t.String({ description: 'Pass it to the matching get_ tool' }),
-	title: t.String(),
-	snippet: t.String(),
+	title: UntrustedLine,
+	snippet: UntrustedLine,
 	score: t.Number({ description: 'Relevance, 0 to 1' }),
 })
 

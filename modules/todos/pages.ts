@@ -19,9 +19,9 @@ ${view.todos.length === 0
 	? html`<p>Nothing to do.</p>`
 	: html`<div class="table-wrap"><table><thead><tr><th>To-do</th><th>Due</th><th>Candidate</th><th></th></tr></thead><tbody>
 ${view.todos.map(
-	(t) => html`<tr><td>${t.done ? html`<s>${t.title}</s>` : t.title}${t.source !== 'person' ? html` <span class="meta">(${t.source})</span>` : ''}${t.notes ? html`<br><span class="meta">${t.notes.text}</span>` : ''}</td>
+	(t) => html`<tr><td>${t.done ? html`<s>${t.title.text}</s>` : t.title.text}${t.source !== 'person' ? html` <span class="meta">(${t.source})</span>` : ''}${t.notes ? html`<br><span class="meta">${t.notes.text}</span>` : ''}</td>
 <td>${t.dueAt ? when(t.dueAt) : '—'}${t.overdue ? html` <strong class="field-error">overdue</strong>` : ''}</td>
-<td>${t.candidate?.name ?? '—'}</td>
+<td>${t.candidate?.name.text ?? '—'}</td>
 <td><form method="post" action="/todos/${t.id}/${t.done ? 'reopen' : 'done'}" class="inline">${csrf}<button type="submit" class="secondary">${t.done ? 'Open again' : 'Done'}</button></form></td></tr>`,
 )}</tbody></table></div>`}
 ${view.more ? html`<p><a href="/todos?cursor=${view.more}">More</a></p>` : ''}

@@ -20,7 +20,7 @@ import { AppError, invalid } from '../../core/errors.ts'
 import { cleanLine, untrusted, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
-import { userNames } from '../auth/index.ts'
+import { personRef, userNames } from '../auth/index.ts'
 import { candidateCards, requireCandidate } from '../candidates/index.ts'
 import { todos } from './table.ts'
 
@@ -73,18 +73,18 @@ export async function createTodo(tx: Db, input: NewTodo): Promise<{ id: string; 
 
 export interface TodoView {
 	id: string
-	title: string
+	title: UntrustedText
 	notes: UntrustedText | null
 	dueAt: string | null
 	overdue: boolean
 	done: boolean
 	doneAt: string | null
 	source: string
-	candidate: { id: string; name: string } | null
+	candidate: { id: string; name: UntrustedText } | null
 	jobId: string | null
 	applicationId: string | null
-	assignee: { userId: string; name: string }
-	createdBy: { userId: string; name: string } | null
+	assignee: { userId: string; name: UntrustedText }
+	createdBy: { userId: string; name: UntrustedText } | null
 	createdAt: string
 }
 
@@ -121,6 +121,12 @@ from ${todos} t where ${sql.join(conditions, sql` and `)} order by rank, ${SORT_
 
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString())
 
+/**
+ * A to-do's title, labelled: a person's own words (`person`), or a flow's sentence that names the
+ * candidate and the job (`document`, `interview`), so it carries the candidate's words.
+ */
+export const todoTitle = (r: { title: string; source: string }) => untrustedLine(r.title, r.source === 'person' ? 'colleague' : 'candidate', 200)
+
 async function views(deps: AppDeps, actor: Actor, rows: Row[]): Promise<TodoView[]> {
 	const [cards, names] = await Promise.all([
 		candidateCards(deps, actor, [...new Set(rows.map((r) => r.candidateId).filter((x): x is string => Boolean(x)))]),
@@ -131,8 +137,7 @@ async function views(deps: AppDeps, actor: Actor, rows: Row[]): Promise<TodoView
 		const card = r.candidateId ? cards.get(r.candidateId) : undefined
 		return {
 			id: r.id,
-			// A to-do made by the system can carry a name a candidate wrote.
-			title: untrustedLine(r.title),
+			title: todoTitle(r),
 			notes: r.notes ? untrusted(r.notes, 'colleague', 2000) : null,
 			dueAt: iso(r.dueAt),
 			overdue: !r.doneAt && r.dueAt !== null && new Date(r.dueAt).getTime() < now,
@@ -143,8 +148,8 @@ async function views(deps: AppDeps, actor: Actor, rows: Row[]): Promise<TodoView
 			candidate: card ? { id: card.id, name: card.name } : null,
 			jobId: r.jobId,
 			applicationId: r.applicationId,
-			assignee: { userId: r.assigneeUserId, name: names.get(r.assigneeUserId) ?? '' },
-			createdBy: r.createdByUserId ? { userId: r.createdByUserId, name: names.get(r.createdByUserId) ?? '' } : null,
+			assignee: personRef(names, r.assigneeUserId),
+			createdBy: r.createdByUserId ? personRef(names, r.createdByUserId) : null,
 			createdAt: iso(r.createdAt)!,
 		}
 	})

@@ -56,35 +56,35 @@ describe('list_todos', () => {
 	test('my to-dos: open first (overdue and soonest first, then undated newest first), then done; paged across the boundary', async () => {
 		const all = await w.people.recruiter.tool('list_todos', {})
 		expect(all.isError).toBe(false)
-		expect(all.data.todos.map((t: any) => t.title)).toEqual(w.titles)
-		expect(all.data.todos[0]).toMatchObject({ overdue: true, done: false, candidate: { id: w.kim, name: 'Kim Ortiz' }, source: 'person', assignee: { userId: w.people.recruiter.userId } })
-		expect(all.data.todos[5]).toMatchObject({ done: true, overdue: false })
+		expect(all.words.todos.map((t: any) => t.title)).toEqual(w.titles)
+		expect(all.words.todos[0]).toMatchObject({ overdue: true, done: false, candidate: { id: w.kim, name: 'Kim Ortiz' }, source: 'person', assignee: { userId: w.people.recruiter.userId } })
+		expect(all.words.todos[5]).toMatchObject({ done: true, overdue: false })
 		for (const limit of [1, 2, 3]) {
 			const paged = await allPages(w.people.recruiter, 'list_todos', { limit }, 'todos')
 			expect(paged.rows.map((t) => t.title)).toEqual(w.titles)
 			expect(paged.pages).toBe(Math.ceil(w.titles.length / limit))
 		}
 		const first = await w.people.recruiter.tool('list_todos', { limit: 2 })
-		expect((await w.people.admin.tool('list_todos', { limit: 2, cursor: first.data.nextCursor })).isError).toBe(true)
-		expect((await w.people.recruiter.tool('list_todos', { limit: 2, candidateId: w.kim, cursor: first.data.nextCursor })).isError).toBe(true)
+		expect((await w.people.admin.tool('list_todos', { limit: 2, cursor: first.words.nextCursor })).isError).toBe(true)
+		expect((await w.people.recruiter.tool('list_todos', { limit: 2, candidateId: w.kim, cursor: first.words.nextCursor })).isError).toBe(true)
 	})
 
 	test('every role: own to-dos; viewers have none', async () => {
-		expect((await w.people.admin.tool('list_todos', {})).data.todos.map((t: any) => t.title)).toEqual(['Admin check on Kim'])
-		expect((await w.people.hiring_manager.tool('list_todos', {})).data.todos.map((t: any) => t.title)).toEqual(['Interview Kim'])
-		expect((await w.people.owner.tool('list_todos', {})).data).toEqual({ todos: [], nextCursor: null })
+		expect((await w.people.admin.tool('list_todos', {})).words.todos.map((t: any) => t.title)).toEqual(['Admin check on Kim'])
+		expect((await w.people.hiring_manager.tool('list_todos', {})).words.todos.map((t: any) => t.title)).toEqual(['Interview Kim'])
+		expect((await w.people.owner.tool('list_todos', {})).words).toEqual({ todos: [], nextCursor: null })
 		expect(await w.people.viewer.toolNames()).not.toContain('list_todos')
 	})
 
 	test('on one candidate: everyone’s to-dos about them, if the candidate is within reach', async () => {
 		const kim = await w.people.owner.tool('list_todos', { candidateId: w.kim })
-		expect(kim.data.todos.map((t: any) => t.title).sort()).toEqual(['Admin check on Kim', 'Due in two days', 'Interview Kim', 'Overdue call'])
-		expect((await w.people.hiring_manager.tool('list_todos', { candidateId: w.kim })).data.todos).toHaveLength(4)
+		expect(kim.words.todos.map((t: any) => t.title).sort()).toEqual(['Admin check on Kim', 'Due in two days', 'Interview Kim', 'Overdue call'])
+		expect((await w.people.hiring_manager.tool('list_todos', { candidateId: w.kim })).words.todos).toHaveLength(4)
 		const hidden = await w.people.hiring_manager.tool('list_todos', { candidateId: w.lou })
 		const absent = await w.people.hiring_manager.tool('list_todos', { candidateId: 'cand_nobody' })
 		expect(hidden.isError).toBe(true)
 		expect(hidden.text).toBe(absent.text)
-		expect((await w.people.recruiter.tool('list_todos', { candidateId: w.lou })).data.todos.map((t: any) => t.title)).toEqual(['Undated, older'])
+		expect((await w.people.recruiter.tool('list_todos', { candidateId: w.lou })).words.todos.map((t: any) => t.title)).toEqual(['Undated, older'])
 	})
 
 	test('flows create a to-do once per record and person', async () => {
@@ -93,8 +93,12 @@ describe('list_todos', () => {
 		expect(b).toBe(a)
 		const c = await add(w.people.recruiter, 'Review Kim’s documents', { source: 'document', sourceRef: 'dr_123', candidateId: w.kim })
 		expect(c).not.toBe(a)
-		const admin = (await w.people.admin.tool('list_todos', {})).data.todos
+		const admin = (await w.people.admin.tool('list_todos', {})).words.todos
 		expect(admin.filter((t: any) => t.source === 'document')).toEqual([expect.objectContaining({ title: 'Review Kim’s documents', createdBy: null })])
+		// A flow's title names the candidate (their words); a person's is a colleague's words.
+		const labels = (await w.people.admin.tool('list_todos', {})).data.todos.map((t: any) => [t.source, t.title.writtenBy, t.title.untrusted])
+		expect(labels).toContainEqual(['document', 'candidate', true])
+		expect(labels).toContainEqual(['person', 'colleague', true])
 	})
 })
 
@@ -105,13 +109,13 @@ describe('the to-dos page', () => {
 		const added = await page.post('/todos', { title: 'Send Kim the schedule', dueAt: '2030-01-02T09:30', candidateId: w.kim, notes: 'Include the panel names.' })
 		expect(added.status).toBe(200)
 		expect(added.text).toContain('The to-do was added.')
-		const mine = (await w.people.hiring_manager.tool('list_todos', {})).data.todos
+		const mine = (await w.people.hiring_manager.tool('list_todos', {})).words.todos
 		const made = mine.find((t: any) => t.title === 'Send Kim the schedule')
-		expect(made).toMatchObject({ dueAt: '2030-01-02T09:30:00.000Z', candidate: { id: w.kim }, notes: { text: 'Include the panel names.', untrusted: true } })
+		expect(made).toMatchObject({ dueAt: '2030-01-02T09:30:00.000Z', candidate: { id: w.kim }, notes: 'Include the panel names.' })
 		expect((await page.post(`/todos/${made.id}/done`)).text).toContain('Marked done.')
-		expect((await w.people.hiring_manager.tool('list_todos', {})).data.todos.find((t: any) => t.id === made.id).done).toBe(true)
+		expect((await w.people.hiring_manager.tool('list_todos', {})).words.todos.find((t: any) => t.id === made.id).done).toBe(true)
 		await page.post(`/todos/${made.id}/reopen`)
-		expect((await w.people.hiring_manager.tool('list_todos', {})).data.todos.find((t: any) => t.id === made.id).done).toBe(false)
+		expect((await w.people.hiring_manager.tool('list_todos', {})).words.todos.find((t: any) => t.id === made.id).done).toBe(false)
 		expect((await page.post('/todos', { title: 'Bad due', dueAt: 'soon' })).status).toBe(422)
 		const outOfReach = await page.post('/todos', { title: 'About Lou', candidateId: w.lou })
 		expect(outOfReach.status).toBe(422)

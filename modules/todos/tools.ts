@@ -1,21 +1,21 @@
 /** The to-do tool: a thin adapter over `service.ts`. */
 import { Type as t } from '@sinclair/typebox'
 import { defineTool } from '../../core/module.ts'
-import { cursor, id, limit, nullable, page, params } from '../../core/mcp/params.ts'
-import { UntrustedText } from '../../core/untrusted.ts'
+import { cursor, id, limit, nullable, page, params, PersonRef } from '../../core/mcp/params.ts'
+import { UntrustedLine, UntrustedText } from '../../core/untrusted.ts'
 import { listTodos } from './service.ts'
 
-const person = t.Object({ userId: t.String(), name: t.String() })
+const person = PersonRef
 const Todo = t.Object({
 	id: t.String(),
-	title: t.String(),
+	title: UntrustedLine,
 	notes: nullable(UntrustedText),
 	dueAt: nullable(t.String({ format: 'date-time', description: 'A to-do with a due time is a follow-up on the calendar' })),
 	overdue: t.Boolean(),
 	done: t.Boolean(),
 	doneAt: nullable(t.String({ format: 'date-time' })),
 	source: t.String({ description: 'person (created by someone), or the flow that created it: document, interview' }),
-	candidate: nullable(t.Object({ id: t.String(), name: t.String() })),
+	candidate: nullable(t.Object({ id: t.String(), name: UntrustedLine })),
 	jobId: nullable(t.String()),
 	applicationId: nullable(t.String()),
 	assignee: person,

@@ -14,6 +14,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { untrustedLine } from '../../core/untrusted.ts'
 import { AppError, invalid, type FieldError } from '../../core/errors.ts'
 import { recordActivity } from '../activity/index.ts'
 import { vendorSubmissions } from '../documents/table.ts'
@@ -81,6 +82,26 @@ function detail(r: VendorRow): VendorDetail {
 		submission: { method: submissionMethodOf(r), email: r.submissionEmail, portalUrl: r.submissionPortalUrl },
 		documentRules: cleanRules(r.documentRules),
 		lastSubmittedAt: r.lastSubmittedAt ? iso(r.lastSubmittedAt) : null,
+	}
+}
+
+/**
+ * A vendor as a model sees it: its name, contact and portal address labelled as the vendor's own
+ * words (core/untrusted.ts). The directory itself stays plain: the operator CLI prints it.
+ */
+export function labelledSummary(v: VendorSummary) {
+	return { ...v, name: untrustedLine(v.name, 'vendor', 200) }
+}
+
+export function labelledDetail(v: VendorDetail) {
+	const line = (text: string | null, max: number) => untrustedLine(text, 'vendor', max)
+	return {
+		...labelledSummary(v),
+		jobCount: v.jobCount,
+		contact: { name: line(v.contact.name, 120), email: line(v.contact.email, 254), phone: line(v.contact.phone, 40) },
+		submission: { method: v.submission.method, email: line(v.submission.email, 254), portalUrl: line(v.submission.portalUrl, 2000) },
+		documentRules: v.documentRules,
+		lastSubmittedAt: v.lastSubmittedAt,
 	}
 }
 

@@ -1,6 +1,7 @@
 /** Shapes shared by the vendor tools, the submission rules and the modules that use them. */
 import { Type as t } from '@sinclair/typebox'
 import { nullable, oneOf } from '../../core/mcp/params.ts'
+import { lineAbout, UntrustedLine } from '../../core/untrusted.ts'
 
 /**
  * Candidate verification document kinds (spec enumeration). Declared here, at the bottom of the
@@ -25,7 +26,7 @@ export const DocumentRulesSchema = t.Object({
 
 export const VendorSummarySchema = t.Object({
 	id: t.String(),
-	name: t.String(),
+	name: UntrustedLine,
 	apiAccess: t.Boolean({ description: 'Whether the vendor’s API keys may publish jobs' }),
 	submissionMethod: nullable(oneOf(['email', 'portal'] as const, 'How the vendor takes candidate submissions')),
 	openJobCount: t.Integer(),
@@ -37,8 +38,8 @@ export const VendorDetailSchema = t.Composite([
 	VendorSummarySchema,
 	t.Object({
 		jobCount: t.Integer({ description: 'Jobs of this vendor in any status' }),
-		contact: t.Object({ name: nullable(t.String()), email: nullable(t.String()), phone: nullable(t.String()) }),
-		submission: t.Object({ method: nullable(oneOf(['email', 'portal'] as const)), email: nullable(t.String()), portalUrl: nullable(t.String()) }),
+		contact: t.Object({ name: nullable(UntrustedLine), email: nullable(lineAbout('E-mail address')), phone: nullable(lineAbout('Phone number')) }),
+		submission: t.Object({ method: nullable(oneOf(['email', 'portal'] as const)), email: nullable(lineAbout('Where submissions are e-mailed')), portalUrl: nullable(lineAbout('The vendor’s own portal (an http or https address)')) }),
 		documentRules: DocumentRulesSchema,
 		lastSubmittedAt: nullable(t.String({ format: 'date-time' })),
 	}),

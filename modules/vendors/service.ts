@@ -9,6 +9,7 @@ import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { credentialType, hashSecret, newCredential, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { compile } from '../../db/client.ts'
 import { recordActivity, type ActorSql } from '../activity/index.ts'
@@ -140,9 +141,9 @@ function vendorActor(row: VendorKeyRow): Actor {
 	}
 }
 
-/** Vendor names by id (other modules show which vendor a job belongs to). */
-export async function vendorNames(deps: AppDeps, ids: string[]): Promise<Map<string, string>> {
+/** Vendor names by id (other modules show which vendor a job belongs to), labelled as the vendor's words. */
+export async function vendorNames(deps: AppDeps, ids: string[]): Promise<Map<string, UntrustedText>> {
 	if (!ids.length) return new Map()
 	const rows = await deps.db.select({ id: vendors.id, name: vendors.name }).from(vendors).where(inArray(vendors.id, [...new Set(ids)]))
-	return new Map(rows.map((r) => [r.id, r.name]))
+	return new Map(rows.map((r) => [r.id, untrustedLine(r.name, 'vendor', 200)]))
 }

@@ -2,7 +2,7 @@
 import { Type as t } from '@sinclair/typebox'
 import { defineTool } from '../../core/module.ts'
 import { cursor, id, limit, page, params } from '../../core/mcp/params.ts'
-import { getVendor, listVendors } from './directory.ts'
+import { getVendor, labelledDetail, labelledSummary, listVendors } from './directory.ts'
 import { VendorDetailSchema, VendorSummarySchema } from './model.ts'
 
 export const vendorTools = [
@@ -14,7 +14,10 @@ export const vendorTools = [
 		output: page('vendors', VendorSummarySchema),
 		readOnly: true,
 		permission: 'vendors:read',
-		run: ({ deps, actor }, a) => listVendors(deps, actor, { limit: a.limit ?? 25, cursor: a.cursor }),
+		run: async ({ deps, actor }, a) => {
+			const page = await listVendors(deps, actor, { limit: a.limit ?? 25, cursor: a.cursor })
+			return { vendors: page.vendors.map(labelledSummary), nextCursor: page.nextCursor }
+		},
 	}),
 	defineTool({
 		name: 'get_vendor',
@@ -24,6 +27,6 @@ export const vendorTools = [
 		output: t.Object({ vendor: VendorDetailSchema }),
 		readOnly: true,
 		permission: 'vendors:read',
-		run: async ({ deps, actor }, a) => ({ vendor: await getVendor(deps, actor, a.vendorId) }),
+		run: async ({ deps, actor }, a) => ({ vendor: labelledDetail(await getVendor(deps, actor, a.vendorId)) }),
 	}),
 ]

@@ -124,7 +124,7 @@ describe('the upload page in a browser', () => {
 
 			const docs = await listCandidateDocuments(deps, recruiter, candidateId)
 			expect(docs.onFile).toEqual(['dl', 'visa', 'i94'])
-			expect(docs.documents.map((d) => [d.kind, d.fileName, d.contentType])).toEqual([
+			expect(docs.documents.map((d) => [d.kind, d.fileName.text, d.contentType])).toEqual([
 				['dl', 'license-back.pdf', 'application/pdf'],
 				['i94', 'i94.png', 'image/png'],
 				['visa', 'visa-photo.jpg', 'image/jpeg'],

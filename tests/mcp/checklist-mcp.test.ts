@@ -24,7 +24,7 @@ import { createApp, createDeps, modules } from '../../core/main.ts'
 import { MAX_TOOL_RESULT_BYTES } from '../../core/mcp/result.ts'
 import { params } from '../../core/mcp/params.ts'
 import { defineModule, defineTool } from '../../core/module.ts'
-import { untrusted } from '../../core/untrusted.ts'
+import { TEXT_AUTHORS, untrusted } from '../../core/untrusted.ts'
 import { activity } from '../../modules/activity/table.ts'
 import { applications, candidates, notes } from '../../modules/candidates/table.ts'
 import { samplePdf } from '../../modules/documents/seed.ts'
@@ -34,7 +34,7 @@ import { storeUpload } from '../../modules/documents/uploads.ts'
 import { textToSend } from '../../modules/outbox/index.ts'
 import { outbox } from '../../modules/outbox/table.ts'
 import { makePdf } from '../fixtures/resumes.ts'
-import { callOn, clock, newPersonWithToken, newVendor, newWorkspace, serveApp, sharedDatabase, testDeps, unique, type TestWorkspace } from '../helpers.ts'
+import { callOn, clock, newPersonWithToken, newVendor, newWorkspace, plain, serveApp, sharedDatabase, testDeps, unique, type TestWorkspace } from '../helpers.ts'
 import { portalApp } from '../portal.ts'
 import { closeClients, everyRole, onTeam, type McpPerson, type TestRole } from '../sdk.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob, samplePng } from '../staffing-fixtures.ts'
@@ -196,7 +196,7 @@ function expectContained(answer: { text: string; data: unknown }, caps: { max: n
 	expect(found.length).toBeGreaterThan(0)
 	for (const e of found) {
 		expect(Object.keys(e).sort()).toEqual(['text', 'truncated', 'untrusted', 'writtenBy'])
-		expect(['candidate', 'colleague', 'vendor']).toContain(e.writtenBy)
+		expect(TEXT_AUTHORS).toContain(e.writtenBy as never)
 		expect([...e.text].length).toBeLessThanOrEqual(caps.max)
 	}
 	const outside = JSON.stringify(outsideEnvelopes(answer.data))
@@ -282,7 +282,8 @@ describe('J9 text written by candidates and colleagues reaches the model as iner
 
 		const list = await ok(w.people.recruiter, 'list_inbox_threads', {})
 		const summary = list.data.threads.find((t: any) => t.id === received.json.threadId)
-		expect(summary.subject).toContain('Documents [image: s] https://attacker.example')
+		expect([summary.subject.untrusted, summary.subject.writtenBy]).toEqual([true, 'candidate'])
+		expect(summary.subject.text).toContain('Documents [image: s] https://attacker.example')
 		expectContained({ text: '', data: summary }, { max: 200 })
 		expectInert(wholeAnswer(list))
 
@@ -303,10 +304,10 @@ describe('J9 text written by candidates and colleagues reaches the model as iner
 		expect(await sideEffects()).toEqual(before)
 	})
 
-	// One-line fields (names, titles, skills…) are plain strings, not envelopes: they must be inert
-	// themselves. The job comes in through the real REST API, the candidate through the real careers
-	// apply form; headline, location and skills have no public form (they come from imports), so
-	// they are written to the row.
+	// One-line fields (names, titles, skills…) are envelopes too (issue 16), and inert inside them.
+	// The job comes in through the real REST API, the candidate through the real careers apply form;
+	// headline, location and skills have no public form (they come from imports), so they are
+	// written to the row.
 
 	test('one-line fields a vendor publishes and a candidate writes (title, location, requirements; name, headline, location, skills) come back inert from every tool that shows them', async () => {
 		const job = await publishJob({
@@ -374,14 +375,14 @@ describe('J9 text written by candidates and colleagues reaches the model as iner
 		shows('get_job_bench', 'Spring (https://evil.example/s)')
 
 		// What the text says is kept: images name themselves, links show their address beside the text.
-		const j = answers.get_job!.data.job
+		const j = plain(answers.get_job!.data.job)
 		expect(j.title).toBe('Quokkaflow Dev [image: t] apply (https://evil.example/ap) https://evil.example/t2')
 		expect(j.location).toBe('Austin https://evil.example/loc [image: l]')
 		expect(j.department).toBe('Ops d (https://evil.example/d)')
 		expect(j.requirements).toEqual(['[image: m] Java', 'Spring (https://evil.example/s)', 'Kubernetes'])
 		expect(j.niceToHave).toEqual(['mailto:hr@evil.example'])
 		expect(j.description).toBe('Build things.\n [image: x] https://evil.example/auto')
-		const c = answers.get_candidate!.data.candidate
+		const c = plain(answers.get_candidate!.data.candidate)
 		expect(c.name).toBe('Eve [image: n] m (https://evil.example/m) https://evil.example/a')
 		expect(c.headline).toBe('Zyxwvut lead [image: h] portfolio (https://evil.example/pf) alert(1)me exe.txt')
 		expect(c.skills).toEqual(['[image: s]', 'Java (https://evil.example/j)', 'Go', 'Rust'])
@@ -415,37 +416,37 @@ describe('J9 text written by candidates and colleagues reaches the model as iner
 		const title = 'Senior Engineer (Remote) – Pangolinworks'
 		const person = { name, headline, location: 'Montréal, QC' }
 
-		const listed = (await ok(recruiter, 'list_jobs', { query: 'Pangolinworks' })).data.jobs
+		const listed = (await ok(recruiter, 'list_jobs', { query: 'Pangolinworks' })).words.jobs
 		expect(listed).toHaveLength(1)
 		expect(listed[0]).toMatchObject({ title, location: 'São Paulo, Brazil', department: 'R&D' })
-		const j = (await ok(recruiter, 'get_job', { jobId: job.id })).data.job
+		const j = (await ok(recruiter, 'get_job', { jobId: job.id })).words.job
 		expect(j).toMatchObject({ title, location: 'São Paulo, Brazil', department: 'R&D', employment: '12-month W2 contract', interview: 'Video call [1 hour], then on-site', summary: 'Build C# & C++ services for R&D; 100% remote.', requirements, niceToHave: ['Objective-C', 'F#'] })
 		expect(j.description).toBe('Work on C# and C++ in our R&D team.\nNode.js <3')
-		const jobHit = (await ok(recruiter, 'search', { q: 'Pangolinworks' })).data.results.find((r: any) => r.id === job.id)
+		const jobHit = (await ok(recruiter, 'search', { q: 'Pangolinworks' })).words.results.find((r: any) => r.id === job.id)
 		expect(jobHit.title).toBe(title)
 		expect(jobHit.snippet).toBe('Open · São Paulo, Brazil · R&D · C#, C++, Node.js, 5+ years of .NET (C# 12)')
-		const personHit = (await ok(recruiter, 'search', { q: 'Zoë Núñez' })).data.results.find((r: any) => r.id === applied.candidateId)
+		const personHit = (await ok(recruiter, 'search', { q: 'Zoë Núñez' })).words.results.find((r: any) => r.id === applied.candidateId)
 		expect(personHit.title).toBe(name)
 		expect(personHit.snippet).toBe(`${headline} · Montréal, QC · ${skills.join(', ')}`)
 
-		const inList = (await ok(recruiter, 'list_candidates', { jobId: job.id })).data.candidates[0]
+		const inList = (await ok(recruiter, 'list_candidates', { jobId: job.id })).words.candidates[0]
 		expect(inList).toMatchObject({ ...person, skills })
 		expect(inList.application.job.title).toBe(title)
-		const profile = (await ok(recruiter, 'get_candidate', { candidateId: applied.candidateId })).data.candidate
+		const profile = (await ok(recruiter, 'get_candidate', { candidateId: applied.candidateId })).words.candidate
 		expect(profile).toMatchObject({ ...person, skills, resume: { fileName: 'Zoë_CV (final) [v2].pdf' } })
 		expect(profile.applications[0].job.title).toBe(title)
-		const app = (await ok(recruiter, 'list_applications', { jobId: job.id })).data.applications[0]
+		const app = (await ok(recruiter, 'list_applications', { jobId: job.id })).words.applications[0]
 		expect(app.candidate).toMatchObject(person)
 		expect(app.job.title).toBe(title)
-		const full = (await ok(recruiter, 'get_application', { applicationId: applied.applicationId })).data.application
+		const full = (await ok(recruiter, 'get_application', { applicationId: applied.applicationId })).words.application
 		expect(full.candidate).toMatchObject({ ...person, skills })
 		expect(full.job.title).toBe(title)
 		expect(full.resumeCheck.mustHaves).toEqual(requirements)
 		expect(full.resumeCheck.items.map((i: any) => i.requirement)).toEqual(requirements)
-		const ranked = (await ok(recruiter, 'get_job_applicants', { jobId: job.id })).data
+		const ranked = (await ok(recruiter, 'get_job_applicants', { jobId: job.id })).words
 		expect(ranked.job.title).toBe(title)
 		expect(ranked.applicants[0].candidate).toMatchObject(person)
-		const benched = (await ok(recruiter, 'list_bench', { limit: 100 })).data.bench.find((b: any) => b.candidate.id === applied.candidateId)
+		const benched = (await ok(recruiter, 'list_bench', { limit: 100 })).words.bench.find((b: any) => b.candidate.id === applied.candidateId)
 		expect(benched.candidate).toMatchObject(person)
 		expect(benched.job.title).toBe(title)
 	})

@@ -184,7 +184,7 @@ describe('both protocol eras', () => {
 		const listed = await v2.callTool({ name: 'list_jobs', arguments: { query: 'Legacy Era' } })
 		const jobId = (listed.structuredContent as any).jobs[0].id
 		const got = await v2.callTool({ name: 'get_job', arguments: { jobId } })
-		expect((got.structuredContent as any).job.title).toBe('Legacy Era Engineer')
+		expect((got.structuredContent as any).job.title).toMatchObject({ untrusted: true, writtenBy: 'colleague', text: 'Legacy Era Engineer' })
 		const bad = await v2.callTool({ name: 'get_job', arguments: { jobId, extra: true } })
 		expect(bad.isError).toBe(true)
 		await v2.close()
@@ -238,7 +238,8 @@ describe('the tool contract', () => {
 		check('set_job_status', await callTool(token, 'set_job_status', { jobId, status: 'Open' }))
 		check('set_job_actively_hiring', await callTool(token, 'set_job_actively_hiring', { jobId, activelyHiring: false }))
 		const job = (await callTool(token, 'get_job', { jobId })).structuredContent.job
-		expect(job).toMatchObject({ status: 'Open', activelyHiring: false, description: expect.stringContaining('Long text'), applicationsByStage: expect.any(Object), hiringTeam: [expect.objectContaining({ teamRole: 'recruiter' })], screeningQuestions: [] })
+		expect(job.description).toMatchObject({ untrusted: true, writtenBy: 'colleague', text: expect.stringContaining('Long text') })
+		expect(job).toMatchObject({ status: 'Open', activelyHiring: false, applicationsByStage: expect.any(Object), hiringTeam: [expect.objectContaining({ teamRole: 'recruiter' })], screeningQuestions: [] })
 		expect(Object.values(job.applicationsByStage).every((n) => n === 0)).toBe(true)
 	})
 
@@ -304,9 +305,9 @@ describe('the tool contract', () => {
 		await deps.db.insert(jobs).values(Array.from({ length: 26 }, (_, i) => ({ id: `job_page${ws.slug}${i}`, workspaceId: ws.id, slug: `paged-${i}`, title: `Paged role ${i}`, status: 'Draft', createdAt: new Date(base + i * 1000) })))
 		const firstPage = (await callTool(owner.token, 'list_jobs', {})).structuredContent
 		expect(firstPage.jobs).toHaveLength(25)
-		expect(firstPage.jobs[0].title).toBe('Paged role 25')
+		expect(firstPage.jobs[0].title.text).toBe('Paged role 25')
 		const secondPage = (await callTool(owner.token, 'list_jobs', { cursor: firstPage.nextCursor })).structuredContent
-		expect(secondPage.jobs.map((j: { title: string }) => j.title)).toEqual(['Paged role 0'])
+		expect(secondPage.jobs.map((j: { title: { text: string } }) => j.title.text)).toEqual(['Paged role 0'])
 		expect(secondPage.nextCursor).toBeNull()
 		const all = (await callTool(owner.token, 'list_jobs', { limit: 100 })).structuredContent
 		expect(all.jobs).toHaveLength(26)

@@ -86,7 +86,7 @@ describe('what each role gets from each tool', () => {
 		}
 
 		// list_jobs: hiring managers see only the jobs on whose hiring team they are.
-		const listed = (await callTool(token, 'list_jobs', { query: 'Job' })).structuredContent.jobs.map((j: { title: string }) => j.title)
+		const listed = (await callTool(token, 'list_jobs', { query: 'Job' })).structuredContent.jobs.map((j: { title: { text: string } }) => j.title.text)
 		expect({ subject, listed: listed.filter((t: string) => t === 'Team Job' || t === 'Other Job').sort() }).toEqual({ subject, listed: hm ? ['Team Job'] : ['Other Job', 'Team Job'] })
 
 		// get_job: a job out of reach is answered exactly like an absent one.
@@ -97,14 +97,14 @@ describe('what each role gets from each tool', () => {
 		const absent = await callTool(token, 'get_job', { jobId: 'job_doesnotexist0000' })
 		expect(absent.isError).toBe(true)
 		if (hm) expect(other).toEqual(absent)
-		else expect(other.structuredContent.job.title).toBe('Other Job')
+		else expect(other.structuredContent.job.title.text).toBe('Other Job')
 
 		// create_job: a Draft the creator can see (hiring managers join its team).
 		if (allowed('create_job')) {
 			const created = await callTool(token, 'create_job', { title: `Created by ${subject}` })
 			expect(created.isError).toBeFalsy()
 			expect(created.structuredContent.job).toMatchObject({ status: 'Draft', url: null, activelyHiring: false })
-			expect(created.structuredContent.job.hiringTeam).toEqual([{ userId: world.userIds[subject], name: expect.any(String), teamRole: hm ? 'hiring_manager' : 'recruiter' }])
+			expect(created.structuredContent.job.hiringTeam).toEqual([{ userId: world.userIds[subject], name: expect.objectContaining({ untrusted: true, writtenBy: 'colleague' }), teamRole: hm ? 'hiring_manager' : 'recruiter' }])
 			const mine = (await callTool(token, 'list_jobs', { query: `Created by ${subject}` })).structuredContent.jobs
 			expect(mine).toHaveLength(1)
 			// activelyHiring at creation needs its own permission.
@@ -231,8 +231,8 @@ describe('create_job limits', () => {
 		const result = await callTool(world.tokens.recruiter, 'create_job', { title: 'Limits', ...args })
 		expect(result.isError).toBeFalsy()
 		expect(result.structuredContent.job.status).toBe('Draft')
-		if (typeof args.title === 'string') expect(result.structuredContent.job.title).toBe(args.title)
-		if (args.requirements) expect(result.structuredContent.job.requirements).toEqual(args.requirements)
+		if (typeof args.title === 'string') expect(result.structuredContent.job.title.text).toBe(args.title)
+		if (args.requirements) expect(result.structuredContent.job.requirements.map((r: { text: string }) => r.text)).toEqual(args.requirements)
 		if (args.contractType) expect(result.structuredContent.job.contractType).toBe(args.contractType)
 	})
 

@@ -16,7 +16,7 @@ describe('official MCP clients with a personal token', () => {
 		const created = await client.callTool({ name: 'create_job', arguments: { title: 'Rust Engineer' } })
 		expect(created.isError).toBeFalsy()
 		const result = await client.callTool({ name: 'list_jobs', arguments: {} })
-		expect((result.structuredContent as any).jobs[0].title).toBe('Rust Engineer')
+		expect((result.structuredContent as any).jobs[0].title).toMatchObject({ untrusted: true, text: 'Rust Engineer' })
 		const bad = await client.callTool({ name: 'list_jobs', arguments: { bogus: 1 } })
 		expect(bad.isError).toBe(true)
 		expect(JSON.stringify(bad.content)).toContain('bogus')
@@ -34,7 +34,7 @@ describe('official MCP clients with a personal token', () => {
 		const created = await client.callTool({ name: 'create_job', arguments: { title: 'Go Engineer', requirements: ['Go'] } })
 		const jobId = (created.structuredContent as any).job.id
 		const got = await client.callTool({ name: 'get_job', arguments: { jobId } })
-		expect((got.structuredContent as any).job.requirements).toEqual(['Go'])
+		expect((got.structuredContent as any).job.requirements).toEqual([{ untrusted: true, writtenBy: 'colleague', text: 'Go', truncated: false }])
 		await client.close()
 	})
 })

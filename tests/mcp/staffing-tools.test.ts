@@ -13,7 +13,7 @@ import { samplePdf } from '../../modules/documents/seed.ts'
 import { candidateDocuments } from '../../modules/documents/table.ts'
 import { jobTeam } from '../../modules/jobs/table.ts'
 import { addLookup } from '../../modules/lookups/index.ts'
-import { newPersonWithToken, newWorkspace, serveApp, type TestWorkspace } from '../helpers.ts'
+import { newPersonWithToken, newWorkspace, plain, serveApp, type TestWorkspace } from '../helpers.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob } from '../staffing-fixtures.ts'
 
 setDefaultTimeout(30_000)
@@ -77,7 +77,8 @@ afterAll(async () => {
 	for (const c of Object.values(world?.clients ?? {})) await c.close()
 })
 
-const sc = (r: { structuredContent?: unknown }) => r.structuredContent as any
+/** The structured result as words (labels taken off: they are checked where they matter, and in tool-results.test.ts). */
+const sc = (r: { structuredContent?: unknown }) => plain(r.structuredContent)
 const textOf = (r: { content?: unknown }) => JSON.stringify(r.content)
 
 /** A call to a tool the role is not shown fails (as a tool error or a protocol error). */
@@ -111,8 +112,15 @@ describe('what each role gets from each tool', () => {
 		const { applicationId } = world.apps[role]
 		const calls: Record<Tool, [Record<string, unknown>, (r: any) => void]> = {
 			list_vendors: [{ limit: 10 }, (r) => expect(sc(r).vendors).toContainEqual(expect.objectContaining({ id: world.vendorId, name: 'Acme Staffing', submissionMethod: 'email', openJobCount: 5 }))],
-			get_vendor: [{ vendorId: world.vendorId }, (r) => expect(sc(r).vendor).toMatchObject({ contact: { name: 'Vera Vendor', email: 'vera@acme.example' }, documentRules: { always: ['dl', 'workAuth'], byWorkAuthorization: { H1B: ['visa', 'i94'] } } })],
-			list_staffing_lookups: [{ kind: 'client', query: 'insur' }, (r) => expect(sc(r).values.map((v: any) => v.name)).toEqual(['Harbor Mutual Insurance'])],
+			get_vendor: [
+				{ vendorId: world.vendorId },
+				(r) => {
+					expect(sc(r).vendor).toMatchObject({ contact: { name: 'Vera Vendor', email: 'vera@acme.example' }, documentRules: { always: ['dl', 'workAuth'], byWorkAuthorization: { H1B: ['visa', 'i94'] } } })
+					// The vendor's name and contact are its words: labelled.
+					expect(r.structuredContent.vendor.contact.name).toEqual({ untrusted: true, writtenBy: 'vendor', text: 'Vera Vendor', truncated: false })
+				},
+			],
+			list_staffing_lookups: [{ kind: 'client', query: 'insur' }, (r) => expect(r.structuredContent.values.map((v: any) => v.name)).toEqual([{ untrusted: true, writtenBy: 'colleague', text: 'Harbor Mutual Insurance', truncated: false }])],
 			list_candidate_documents: [{ candidateId: world.candidateId }, (r) => expect(sc(r)).toMatchObject({ onFile: ['dl', 'workAuth'], notOnFile: ['visa', 'i94'] })],
 			check_vendor_submission: [{ applicationId }, (r) => expect(sc(r)).toMatchObject({ required: ['dl', 'workAuth'], missing: [], ready: true })],
 			request_candidate_documents: [{ candidateId: world.candidateId, items: ['visa'], message: 'Please send your visa.' }, (r) => expect(sc(r).request).toMatchObject({ items: ['visa'], applicationId: expect.any(String), email: { status: 'queued' }, message: { status: 'not_sent' } })],

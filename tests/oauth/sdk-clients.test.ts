@@ -117,7 +117,7 @@ describe.each(generations)('$label runs its own OAuth flow', (gen) => {
 		const created = await client.callTool({ name: 'create_job', arguments: { title: `OAuth ${gen.label}` } })
 		expect(created.isError).toBeFalsy()
 		const listed = await client.callTool({ name: 'list_jobs', arguments: {} })
-		expect(listed.structuredContent.jobs.map((j: { title: string }) => j.title)).toContain(`OAuth ${gen.label}`)
+		expect(listed.structuredContent.jobs.map((j: { title: { text: string } }) => j.title.text)).toContain(`OAuth ${gen.label}`)
 
 		// 3. An hour later the access token has expired: the SDK refreshes (rotation) and retries.
 		clock.advance(61 * 60_000)
