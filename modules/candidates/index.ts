@@ -13,7 +13,7 @@ export { checkItems, checkResume, prepareResume, type CheckItem, type PreparedRe
 export { detectResumeType, MAX_RESUME_BYTES } from './resume-file.ts'
 export { DEMO_CANDIDATES, demoCandidateId } from './seed.ts'
 export { stagesOf, type Stage } from './stages.ts'
-export { applicationParties, candidatesByAddress, waitingApplications, workspaceApplications, type ApplicationParty, type CandidateParty } from './queries.ts'
+export { applicationParties, candidatePartiesById, candidatesByAddress, waitingApplications, workspaceApplications, type ApplicationParty, type CandidateParty } from './queries.ts'
 
 export default defineModule({
 	name: 'candidates',
