@@ -57,10 +57,13 @@ export function relevance(o: { exact: SQL | null; prefix: SQL | null; similar: S
 	const within = (rank: SQL) => sql`(${rank}) / ((${rank}) + 0.2)`
 	// Constants, written into the statement: its text stays the same for every query.
 	const [exactTier, prefixTier] = [sql.raw(String(EXACT_TIER)), sql.raw(String(PREFIX_TIER))]
-	const exact = o.exact ? sql`when (${o.exact}) is not null then ${exactTier} + (1 - ${exactTier}) * ${within(o.exact)}` : sql``
-	const prefix = o.prefix ? sql`when (${o.prefix}) is not null then ${prefixTier} + (${exactTier} - ${prefixTier}) * ${within(o.prefix)}` : sql``
-	const certain = o.certain ? sql`when ${o.certain} then 1` : sql``
-	return sql`(case ${certain} ${exact} ${prefix} else ${prefixTier} * least(1, greatest(0, ${o.similar})) end)::float8`
+	const tiers: SQL[] = []
+	if (o.certain) tiers.push(sql`when ${o.certain} then 1`)
+	if (o.exact) tiers.push(sql`when (${o.exact}) is not null then ${exactTier} + (1 - ${exactTier}) * ${within(o.exact)}`)
+	if (o.prefix) tiers.push(sql`when (${o.prefix}) is not null then ${prefixTier} + (${exactTier} - ${prefixTier}) * ${within(o.prefix)}`)
+	const similar = sql`${prefixTier} * least(1, greatest(0, ${o.similar}))`
+	// A query without words ("C#", an e-mail address) has only the similarity tier.
+	return tiers.length ? sql`(case ${sql.join(tiers, sql` `)} else ${similar} end)::float8` : sql`(${similar})::float8`
 }
 
 /** ts_rank of `vector` for the query, or null when the vector does not match it. */
