@@ -747,5 +747,7 @@ describe('OpenAPI', () => {
 		expect(res.headers.get('content-type')).toContain('text/html')
 		expect(res.text).toContain('/api/v1/openapi.json')
 		for (const word of ['POST /jobs', 'PATCH /jobs/{vendorJobId}', 'DELETE /jobs/{vendorJobId}', 'curl']) expect(res.text).toContain(word)
+		expect(res.text).toContain('accepted in any case and stored as listed')
+		expect(res.text).toContain('A change cannot rename a job')
 	})
 })
