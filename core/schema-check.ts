@@ -5,7 +5,9 @@
  * Why our own checker instead of TypeBox's `Value.Check`: lengths are counted in Unicode code
  * points (not UTF-16 units), NUL / lone surrogates / control characters are refused in every
  * string, items marked `truncate` are cut rather than refused, and unknown properties are either
- * ignored (REST: named in a warning) or refused (MCP: with the allowed names).
+ * ignored (REST: named in a warning) or refused (MCP: with the allowed names). A choice of
+ * strings marked `x-any-case` accepts its values in any case and gives back the canonical one
+ * (REST: `"remote"` is `"Remote"`, named in a warning), so what is stored is always a listed value.
  */
 import type { TSchema } from '@sinclair/typebox'
 import type { FieldError } from './errors.ts'
@@ -25,6 +27,8 @@ export interface CheckResult<T> {
 	ignored: string[]
 	/** Strings cut to their maximum length (paths). */
 	truncated: string[]
+	/** Values of `x-any-case` choices sent in another case, and the listed value taken for each. */
+	recased: { path: string; sent: string; taken: string }[]
 }
 
 /** Length in Unicode code points. */
@@ -56,7 +60,7 @@ function literalValues(schema: Schema): unknown[] | null {
 }
 
 export function checkValue<T>(schema: TSchema, input: unknown, options: CheckOptions): CheckResult<T> {
-	const result: CheckResult<T> = { value: undefined as T, errors: [], ignored: [], truncated: [] }
+	const result: CheckResult<T> = { value: undefined as T, errors: [], ignored: [], truncated: [], recased: [] }
 	result.value = walk(schema as Schema, input, '', options, result) as T
 	return result
 }
@@ -71,6 +75,13 @@ function walk(schema: Schema, value: unknown, path: string, options: CheckOption
 	const literals = literalValues(schema)
 	if (literals) {
 		if (literals.includes(value)) return value
+		if (schema['x-any-case'] && typeof value === 'string') {
+			const taken = literals.find((l): l is string => typeof l === 'string' && l.toLowerCase() === value.toLowerCase())
+			if (taken !== undefined) {
+				out.recased.push({ path: field, sent: value, taken })
+				return taken
+			}
+		}
 		return fail(`must be one of: ${literals.map((l) => (l === null ? 'null' : String(l))).join(', ')}`)
 	}
 	if (Array.isArray(schema.anyOf)) {

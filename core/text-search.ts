@@ -1,22 +1,70 @@
 /**
- * Turning what a person typed into a PostgreSQL full-text query. All words must match; the last
- * word is a prefix ("kube" finds "Kubernetes", as while typing), the others whole words (a prefix
- * of a short word such as "com" expands to thousands of index keys). Only letters and digits reach
- * `to_tsquery`, so no input can break its syntax. Search providers of every module use it.
+ * Turning what a person typed into PostgreSQL full-text queries, and the relevance scale every
+ * search provider shares. All words must match; in the prefix query the last word is a prefix
+ * ("kube" finds "Kubernetes", as while typing), the others whole words (a prefix of a short word
+ * such as "com" expands to thousands of index keys). Only letters and digits reach `to_tsquery`,
+ * so no input can break its syntax.
+ *
+ * Relevance (0–1) comes in three tiers, so that hits of different providers compare when `search`
+ * merges them, and a real match always outranks a near one:
+ * - 0.7 to 1: every word found whole (in a name, title, skill, headline, message…), ordered by
+ *   where it was found (ts_rank over the record's weighted vector);
+ * - 0.45 to 0.7: found only with the last word as a prefix ("java" in "JavaScript");
+ * - below 0.45: only similar, as a misspelt or partial name or title is (trigram similarity).
+ * So "java" puts Java developers above "Ava Jackson", and "Ava Jakson" still finds her when
+ * nothing matches exactly.
  */
+import { sql, type SQL } from 'drizzle-orm'
 
-/** The `to_tsquery('english', …)` text for `q`, or null when no word of two or more characters is left; null for e-mail addresses. */
-export function prefixTsQuery(q: string): string | null {
-	if (q.includes('@')) return null
-	const words = q
+/** The words of `q` that a full-text query uses (letters and digits, lower case, without accents), or none for an e-mail address. */
+function queryWords(q: string): string[] {
+	if (q.includes('@')) return []
+	return q
 		.normalize('NFKD')
 		.replace(/[\u0300-\u036f]/g, '')
 		.toLowerCase()
 		.split(/[^\p{L}\p{N}]+/u)
 		.filter((w) => w.length >= 2)
 		.slice(0, 8)
+}
+
+/** The `to_tsquery('english', …)` text for `q`, or null when no word of two or more characters is left; null for e-mail addresses. */
+export function prefixTsQuery(q: string): string | null {
+	const words = queryWords(q)
 	return words.length ? words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ') : null
+}
+
+/** The same query with every word whole: what counts as an exact match. */
+export function wordsTsQuery(q: string): string | null {
+	const words = queryWords(q)
+	return words.length ? words.join(' & ') : null
 }
 
 /** `q` trimmed and collapsed, for trigram similarity against names and titles. */
 export const similarityText = (q: string) => q.replace(/\s+/g, ' ').trim().toLowerCase()
+
+export const EXACT_TIER = 0.7
+export const PREFIX_TIER = 0.45
+
+/**
+ * A hit's relevance on the shared scale. `exact` and `prefix` are ts_rank values of the record
+ * for the whole-word and the prefix query, null when it does not match that query (see
+ * `rankWhenMatched`); `similar` is the best trigram similarity of its name or title (0–1);
+ * `certain` marks a match that is exact by other means (an e-mail address), scored 1.
+ */
+export function relevance(o: { exact: SQL | null; prefix: SQL | null; similar: SQL; certain?: SQL }): SQL {
+	// ts_rank grows without bound with repeats and weights: r / (r + 0.2) keeps its order within the tier.
+	const within = (rank: SQL) => sql`(${rank}) / ((${rank}) + 0.2)`
+	// Constants, written into the statement: its text stays the same for every query.
+	const [exactTier, prefixTier] = [sql.raw(String(EXACT_TIER)), sql.raw(String(PREFIX_TIER))]
+	const tiers: SQL[] = []
+	if (o.certain) tiers.push(sql`when ${o.certain} then 1`)
+	if (o.exact) tiers.push(sql`when (${o.exact}) is not null then ${exactTier} + (1 - ${exactTier}) * ${within(o.exact)}`)
+	if (o.prefix) tiers.push(sql`when (${o.prefix}) is not null then ${prefixTier} + (${exactTier} - ${prefixTier}) * ${within(o.prefix)}`)
+	const similar = sql`${prefixTier} * least(1, greatest(0, ${o.similar}))`
+	// A query without words ("C#", an e-mail address) has only the similarity tier.
+	return tiers.length ? sql`(case ${sql.join(tiers, sql` `)} else ${similar} end)::float8` : sql`(${similar})::float8`
+}
+
+/** ts_rank of `vector` for the query, or null when the vector does not match it. */
+export const rankWhenMatched = (vector: SQL, tsquery: string) => sql`case when ${vector} @@ to_tsquery('english', ${tsquery}) then ts_rank(${vector}, to_tsquery('english', ${tsquery})) end`

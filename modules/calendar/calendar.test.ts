@@ -10,7 +10,7 @@ import { and, eq, inArray } from 'drizzle-orm'
 import { createServer, type Socket } from 'node:net'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { newPerson, newWorkspace, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { clock, newPerson, newWorkspace, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { signedIn } from '../../tests/portal.ts'
 import { waitFor } from '../../tests/reliability/processes.ts'
 import { allPages, closeClients, everyRole, onTeam, type McpPerson, type TestRole } from '../../tests/sdk.ts'
@@ -126,6 +126,63 @@ describe('get_calendar', () => {
 		const first = await w.people.owner.tool('get_calendar', { ...window, scope: 'workspace', limit: 1 })
 		expect((await w.people.owner.tool('get_calendar', { ...window, scope: 'mine', limit: 1, cursor: first.words.nextCursor })).isError).toBe(true)
 		expect((await w.people.admin.tool('get_calendar', { ...window, scope: 'workspace', limit: 1, cursor: first.words.nextCursor })).isError).toBe(true)
+	})
+
+	test('a cursor continues the list it came from when from or to is left to its default, while "now" moves', async () => {
+		const to = new Date(T.getTime() + 3 * DAY).toISOString()
+		try {
+			for (const args of [{ scope: 'workspace' }, { scope: 'workspace', to }]) {
+				const all = (await w.people.owner.tool('get_calendar', { ...args, limit: 100 })).data
+				expect(all.events.length).toBeGreaterThan(3)
+				const pages: any[] = []
+				let cursor: string | undefined
+				do {
+					// Each call comes a minute after the one before, as an assistant's do.
+					clock.advance(60_000)
+					const page = await w.people.owner.tool('get_calendar', { ...args, limit: 1, ...(cursor ? { cursor } : {}) })
+					expect(page.isError).toBe(false)
+					pages.push(page.data)
+					cursor = page.data.nextCursor ?? undefined
+					if (cursor) expect(cursor.length).toBeLessThanOrEqual(64)
+				} while (cursor)
+				// Every page reports the window of the first; together they are the whole list.
+				expect(new Set(pages.map((p) => `${p.from}/${p.to}`)).size).toBe(1)
+				expect(pages.flatMap((p) => p.events.map((e: any) => `${e.type}:${e.id}`))).toEqual(all.events.map((e: any) => `${e.type}:${e.id}`))
+			}
+			// The cursor belongs to the arguments as given: with from or to now named, it is refused.
+			const first = await w.people.owner.tool('get_calendar', { scope: 'workspace', limit: 1 })
+			for (const other of [{ from: first.data.from }, { to: first.data.to }, { to }])
+				expect((await w.people.owner.tool('get_calendar', { scope: 'workspace', limit: 1, ...other, cursor: first.data.nextCursor })).text).toContain('cursor is not valid')
+			const bounded = await w.people.owner.tool('get_calendar', { scope: 'workspace', limit: 1, to })
+			expect((await w.people.owner.tool('get_calendar', { scope: 'workspace', limit: 1, cursor: bounded.data.nextCursor })).text).toContain('cursor is not valid')
+			// Altered by one character, it is refused too.
+			const c = first.data.nextCursor as string
+			const altered = c.slice(0, 2) + (c[2] === 'a' ? 'b' : 'a') + c.slice(3)
+			expect((await w.people.owner.tool('get_calendar', { scope: 'workspace', limit: 1, cursor: altered })).text).toContain('cursor is not valid')
+		} finally {
+			clock.reset()
+		}
+	})
+
+	test('the calendar page pages a crowded week through its "the next ones" link', async () => {
+		const week = Date.UTC(2031, 2, 3)
+		const deps = await testDeps()
+		const ids = Array.from({ length: 101 }, () => newId('busy'))
+		await deps.db.insert(calendarBusy).values(ids.map((id, i) => ({ id, workspaceId: w.ws.id, userId: w.people.admin.userId, startsAt: new Date(week + i * HOUR), endsAt: new Date(week + i * HOUR + 30 * 60_000) })))
+		try {
+			const page = await signedIn(w.people.admin)
+			const first = await page.get('/calendar?from=2031-03-03&scope=mine')
+			expect(first.status).toBe(200)
+			const next = /href="(\/calendar\?[^"]*cursor=[^"]+)"/.exec(first.text)?.[1]?.replaceAll('&amp;', '&')
+			expect(next).toBeDefined()
+			const second = await page.get(next!)
+			expect(second.status).toBe(200)
+			const entries = (text: string) => text.match(/class="when"/g)?.length ?? 0
+			expect([entries(first.text), entries(second.text)]).toEqual([100, 1])
+			expect(second.text).not.toContain('the next ones')
+		} finally {
+			await deps.db.delete(calendarBusy).where(inArray(calendarBusy.id, ids))
+		}
 	})
 
 	test('the window: defaults, dates, offsets and the rules', async () => {

@@ -92,22 +92,31 @@ export interface CalendarPage {
 
 export async function getCalendar(deps: AppDeps, actor: Actor, input: CalendarInput): Promise<CalendarPage> {
 	if (!actor.userId) throw new AppError('FORBIDDEN', 'A calendar belongs to a person')
-	const from = input.from !== undefined ? parseWhen(input.from, 'from') : deps.now()
-	const to = input.to !== undefined ? parseWhen(input.to, 'to', true) : new Date(from.getTime() + 14 * DAY)
-	if (to <= from) throw invalid([{ field: 'to', message: `must be after from (${from.toISOString()})` }], 'The end of the window must follow its start')
-	if (to.getTime() - from.getTime() > MAX_WINDOW_DAYS * DAY) throw invalid([{ field: 'to', message: `must be at most ${MAX_WINDOW_DAYS} days after from` }])
+	const givenFrom = input.from !== undefined ? parseWhen(input.from, 'from') : undefined
+	const givenTo = input.to !== undefined ? parseWhen(input.to, 'to', true) : undefined
 	const scope = input.scope ?? 'mine'
 	const types = input.types?.length ? CALENDAR_TYPES.filter((t) => input.types!.includes(t)) : [...CALENDAR_TYPES]
+
+	// The cursor is bound to the arguments as given (a left-out `from` or `to` as "-") and carries
+	// the start of the window it was made for: "now", the default start, moves between an
+	// assistant's calls, and the next page must continue the same list.
+	const cursorScope = `get_calendar:${actor.userId}:${asGiven(givenFrom)}:${asGiven(givenTo)}:${scope}:${types.join(',')}`
+	let after: MergedPosition | undefined
+	let windowStart: Date | undefined
+	if (input.cursor) {
+		const [start, at, type, id] = decodeCursor(deps.secret, cursorScope, input.cursor, 4)
+		const [startMs, ms] = [parseInt(start!, 36), parseInt(at!, 36)]
+		const entryType = CALENDAR_TYPES[Number(type)]
+		if (!Number.isFinite(startMs) || !Number.isFinite(ms) || !/^\d$/.test(type!) || !entryType) throw new AppError('VALIDATION', 'cursor is not valid')
+		after = { at: new Date(ms), type: entryType, id: id! }
+		windowStart = new Date(startMs)
+	}
+	const from = givenFrom ?? windowStart ?? deps.now()
+	const to = givenTo ?? new Date(from.getTime() + 14 * DAY)
+	if (to <= from) throw invalid([{ field: 'to', message: `must be after from (${from.toISOString()})` }], 'The end of the window must follow its start')
+	if (to.getTime() - from.getTime() > MAX_WINDOW_DAYS * DAY) throw invalid([{ field: 'to', message: `must be at most ${MAX_WINDOW_DAYS} days after from` }])
 	const userIds = scope === 'mine' ? [actor.userId] : scope === 'team' ? await teammateIds(deps, actor.workspaceId, actor.userId) : null
 
-	const cursorScope = `get_calendar:${actor.userId}:${from.getTime()}:${to.getTime()}:${scope}:${types.join(',')}`
-	let after: MergedPosition | undefined
-	if (input.cursor) {
-		const [at, type, id] = decodeCursor(deps.secret, cursorScope, input.cursor, 3)
-		const ms = parseInt(at!, 36)
-		if (!Number.isFinite(ms) || !(CALENDAR_TYPES as readonly string[]).includes(type!)) throw new AppError('VALIDATION', 'cursor is not valid')
-		after = { at: new Date(ms), type: type!, id: id! }
-	}
 	const sources = deps.registry.modules.flatMap((m) => m.calendarSources ?? []).filter((s): s is CalendarSource => (types as string[]).includes(s.type))
 	const fetched = await Promise.all(sources.map((s) => s.entries(deps, actor, { from, to, userIds, after: sourcePosition(after, s.type), limit: input.limit + 1 })))
 	const merged = fetched.flat().sort((a, b) => compareMerged(position(a), position(b)))
@@ -137,10 +146,13 @@ export async function getCalendar(deps: AppDeps, actor: Actor, input: CalendarIn
 			candidate: e.candidateId && candidates.has(e.candidateId) ? { id: e.candidateId, name: candidates.get(e.candidateId)!.name } : null,
 			job: e.jobId ? { id: e.jobId, title: jobs.get(e.jobId) ?? untrustedLine('', 'colleague') } : null,
 		})),
-		nextCursor: merged.length > input.limit && last ? encodeCursor(deps.secret, cursorScope, [last.start.getTime().toString(36), last.type, last.id]) : null,
+		nextCursor:
+			merged.length > input.limit && last ? encodeCursor(deps.secret, cursorScope, [from.getTime().toString(36), last.start.getTime().toString(36), String(CALENDAR_TYPES.indexOf(last.type as CalendarType)), last.id]) : null,
 	}
 }
 
+/** A date argument in a cursor's scope: its instant, or "-" when it was left to its default. */
+const asGiven = (d: Date | undefined) => (d ? d.getTime().toString(36) : '-')
 const position = (e: CalendarEntry): MergedPosition => ({ at: e.start, type: e.type, id: e.id })
 const unique = (ids: (string | null)[]) => [...new Set(ids.filter((x): x is string => Boolean(x)))]
 

@@ -23,7 +23,7 @@ export { detectResumeType, MAX_RESUME_BYTES } from './resume-file.ts'
 export { DEMO_CANDIDATES, demoCandidateId } from './seed.ts'
 export { stagesOf, type Stage } from './stages.ts'
 export { ApplicationInterview, ApplicationMessage, VendorSubmissionStatus } from './model.ts'
-export { applicationParties, candidatesByAddress, waitingApplications, workspaceApplications, type ApplicationParty, type CandidateParty } from './queries.ts'
+export { applicationParties, candidatePartiesById, candidatesByAddress, waitingApplications, workspaceApplications, type ApplicationParty, type CandidateParty } from './queries.ts'
 
 export default defineModule({
 	name: 'candidates',

@@ -19,22 +19,31 @@ export interface CandidateParty {
 const digits = (s: string) => s.replace(/\D/g, '').slice(-10)
 
 /**
- * Candidates of the workspace reached at these addresses (e-mail addresses compared without
- * case, phone numbers by their last ten digits), keyed by the address as given.
+ * Every candidate of the workspace reached at each of these addresses (e-mail addresses compared
+ * without case, phone numbers by their last ten digits), keyed by the address as given, oldest
+ * first. An address can be several people's (a shared phone, a vendor's mailbox): callers must
+ * not pick one of them.
  */
-export async function candidatesByAddress(deps: AppDeps, workspaceId: string, addresses: string[]): Promise<Map<string, CandidateParty>> {
+export async function candidatesByAddress(deps: AppDeps, workspaceId: string, addresses: string[]): Promise<Map<string, CandidateParty[]>> {
 	const emails = [...new Set(addresses.filter((a) => a.includes('@')).map((a) => a.trim().toLowerCase()))]
 	const phones = [...new Set(addresses.filter((a) => !a.includes('@')).map(digits).filter((d) => d.length >= 7))]
-	const out = new Map<string, CandidateParty>()
+	const out = new Map<string, CandidateParty[]>()
 	if (!emails.length && !phones.length) return out
 	const rows = await deps.database.rows<CandidateParty>(
 		sql`select id, name, email, phone from candidates where workspace_id = ${workspaceId} and (lower(email) in ${inList(emails)} or right(regexp_replace(coalesce(phone, ''), '[^0-9]', '', 'g'), 10) in ${inList(phones)}) order by created_at, id`,
 	)
 	for (const a of addresses) {
-		const match = a.includes('@') ? rows.find((r) => r.email.toLowerCase() === a.trim().toLowerCase()) : rows.find((r) => r.phone && digits(r.phone) === digits(a))
-		if (match) out.set(a, match)
+		const matches = a.includes('@') ? rows.filter((r) => r.email.toLowerCase() === a.trim().toLowerCase()) : rows.filter((r) => r.phone && digits(r.phone) === digits(a))
+		if (matches.length) out.set(a, matches)
 	}
 	return out
+}
+
+/** Candidates of the workspace by id (for filing messages; no reach check: callers use them internally). */
+export async function candidatePartiesById(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, CandidateParty>> {
+	if (!ids.length) return new Map()
+	const rows = await deps.database.rows<CandidateParty>(sql`select id, name, email, phone from candidates where workspace_id = ${workspaceId} and id in ${inList([...new Set(ids)])}`)
+	return new Map(rows.map((r) => [r.id, r]))
 }
 
 export interface ApplicationParty {

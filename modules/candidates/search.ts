@@ -17,12 +17,16 @@
  * which multiplies the words' frequencies, expects a few hundred. Rarer words (a full name) are
  * then found through the index. The name branch always runs: among many word matches ("Austin" is
  * also a city), the people with that name must still reach the ranking.
+ *
+ * Whole-word matches are collected before prefix ones and rank above them, and both above names
+ * that are only similar (the tiers of `core/text-search.ts`): "java" lists Java developers before
+ * JavaScript ones and before "Ava Jackson".
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { SearchHit, SearchProvider } from '../../core/module.ts'
-import { prefixTsQuery, similarityText } from '../../core/text-search.ts'
+import { prefixTsQuery, rankWhenMatched, relevance, similarityText, wordsTsQuery } from '../../core/text-search.ts'
 import { untrustedLine } from '../../core/untrusted.ts'
 import { candidateReach, reachOf, seesContact } from './reach.ts'
 
@@ -43,16 +47,22 @@ async function searchCandidates(deps: AppDeps, actor: Actor, q: string, limit: n
 	if (!deps.permissions.can(actor, 'candidates:read')) return []
 	const reach = candidateReach(await reachOf(deps, actor))
 	const tsq = prefixTsQuery(q)
+	const whole = wordsTsQuery(q)
 	const text = similarityText(q)
 	const byEmail = seesContact(deps, actor) && text.includes('@')
 	const byName = !byEmail && /^[\p{L}' .-]+$/u.test(text) && text.split(' ').length <= 4
 	const branches: SQL[] = []
-	if (tsq) {
-		const words = sql`to_tsquery('english', ${tsq})`
+	if (tsq && whole) {
 		const first = sql`select c.id, c.search_vector from candidates c where ${reach} limit ${SCAN_FIRST}`
-		// An Append stops pulling once the outer limit is reached: the index branch runs only when the first rows fell short.
-		branches.push(sql`(select f.id from ((select r.id from (${first}) r where r.search_vector @@ ${words} limit ${FTS_CAP}) union all
-			(select c.id from candidates c where ${reach} and c.search_vector @@ ${words} limit ${FTS_CAP})) f limit ${FTS_CAP})`)
+		// Whole-word matches are collected first, so that "java" fills the cap with Java developers
+		// before any "JavaScript" one; each query is first looked for in the first rows, then
+		// through the index. An Append stops pulling once the outer limit is reached: later
+		// branches run only when the earlier ones fell short.
+		const ways = [...new Set([whole, tsq])].flatMap((query) => {
+			const words = sql`to_tsquery('english', ${query})`
+			return [sql`(select r.id from (${first}) r where r.search_vector @@ ${words} limit ${FTS_CAP})`, sql`(select c.id from candidates c where ${reach} and c.search_vector @@ ${words} limit ${FTS_CAP})`]
+		})
+		branches.push(sql`(select f.id from (${sql.join(ways, sql` union all `)}) f limit ${FTS_CAP})`)
 	}
 	// The limit is a subquery, so the planner plans for a tenth of the matches, not for 50 rows: told
 	// "50", it sometimes expected a sequential scan to find them within a few thousand rows, and read
@@ -60,10 +70,10 @@ async function searchCandidates(deps: AppDeps, actor: Actor, q: string, limit: n
 	if (byName) branches.push(sql`(select c.id from candidates c where ${reach} and ${text} <% c.name limit (select ${NAME_CAP}::int))`)
 	if (byEmail) branches.push(sql`(select c.id from candidates c where ${reach} and c.email = ${text})`)
 	if (!branches.length) return []
-	const rank = tsq ? sql`ts_rank(c.search_vector, to_tsquery('english', ${tsq}))` : sql`0`
-	const rows = await deps.database.rows<Row>(sql`select c.id, c.name, c.headline, c.location, c.skills,
-		least(1, greatest(${rank}, word_similarity(${text}, c.name), case when c.email = ${byEmail ? text : null} then 1 else 0 end))::float8 as score
-		from candidates c where c.id = any(array(select h.id from (${sql.join(branches, sql` union all `)}) h))
+	const score = relevance({ exact: whole ? sql`m.exact` : null, prefix: tsq ? sql`m.prefix` : null, similar: sql`word_similarity(${text}, c.name)`, certain: byEmail ? sql`c.email = ${text}` : undefined })
+	const rows = await deps.database.rows<Row>(sql`select c.id, c.name, c.headline, c.location, c.skills, ${score} as score
+		from candidates c cross join lateral (select ${whole ? rankWhenMatched(sql`c.search_vector`, whole) : sql`null::real`} as exact, ${tsq ? rankWhenMatched(sql`c.search_vector`, tsq) : sql`null::real`} as prefix) m
+		where c.id = any(array(select h.id from (${sql.join(branches, sql` union all `)}) h))
 		order by score desc, c.id limit ${limit}`)
 	return rows.map((r) => ({
 		type: 'candidate',

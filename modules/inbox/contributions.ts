@@ -4,7 +4,7 @@ import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { ReviewSource, SearchProvider } from '../../core/module.ts'
 import { afterPosition } from '../../core/source-merge.ts'
-import { prefixTsQuery, similarityText } from '../../core/text-search.ts'
+import { prefixTsQuery, rankWhenMatched, relevance, similarityText, wordsTsQuery } from '../../core/text-search.ts'
 import { untrusted, untrustedLine } from '../../core/untrusted.ts'
 import { applicationParties, type ApplicationMessage } from '../candidates/index.ts'
 import { authorOf, snippetAuthor } from './service.ts'
@@ -12,19 +12,29 @@ import { inboxMessages, inboxStates, inboxThreads } from './table.ts'
 
 const canRead = (deps: AppDeps, actor: Actor) => Boolean(actor.userId) && deps.permissions.can(actor, 'inbox:read')
 
-/** Conversations by counterpart name, address or subject (trigram similarity) and by what was written (full text). */
+/**
+ * Conversations by counterpart name, address or subject (trigram similarity) and by what was
+ * written (full text), ranked in the tiers of `core/text-search.ts`: the words found whole in the
+ * name, subject or a message first, then as a prefix, then names and subjects that only look alike.
+ */
 export const inboxSearchProvider: SearchProvider = {
 	type: 'inbox_thread',
 	async search(deps, actor, q, limit) {
 		if (!canRead(deps, actor)) return []
 		const tsq = prefixTsQuery(q)
+		const whole = wordsTsQuery(q)
 		const text = similarityText(q)
 		const fts = tsq ? sql`exists (select 1 from ${inboxMessages} m where m.thread_id = t.id and m.search @@ to_tsquery('english', ${tsq}))` : sql`false`
-		const rank = tsq ? sql`coalesce((select max(ts_rank(m.search, to_tsquery('english', ${tsq}))) from ${inboxMessages} m where m.thread_id = t.id and m.search @@ to_tsquery('english', ${tsq})), 0)` : sql`0`
+		// The name and subject weigh like a person's name and headline; messages like the rest of a profile.
+		const header = sql`(setweight(to_tsvector('english', t.counterpart_name), 'A') || setweight(to_tsvector('english', t.subject), 'B'))`
+		const rankOf = (query: string | null) =>
+			query
+				? sql`greatest(${rankWhenMatched(header, query)}, (select max(ts_rank(m.search, to_tsquery('english', ${query}))) from ${inboxMessages} m where m.thread_id = t.id and m.search @@ to_tsquery('english', ${query})))`
+				: sql`null::real`
+		const score = relevance({ exact: whole ? sql`r.exact` : null, prefix: tsq ? sql`r.prefix` : null, similar: sql`greatest(word_similarity(${text}, lower(t.counterpart_name)), word_similarity(${text}, lower(t.subject)))`, certain: sql`lower(t.counterpart_address) = ${text}` })
 		const rows = await deps.database.rows<{ id: string; type: string; name: string; subject: string; snippet: string; direction: string | null; score: number }>(
-			sql`select t.id, t.counterpart_type as type, t.counterpart_name as name, t.subject, t.snippet, t.last_message_direction as direction,
-least(1, greatest(${rank}, word_similarity(${text}, lower(t.counterpart_name)), word_similarity(${text}, lower(t.subject)), case when lower(t.counterpart_address) = ${text} then 1 else 0 end))::float8 as score
-from ${inboxThreads} t
+			sql`select t.id, t.counterpart_type as type, t.counterpart_name as name, t.subject, t.snippet, t.last_message_direction as direction, ${score} as score
+from ${inboxThreads} t cross join lateral (select ${rankOf(whole)} as exact, ${rankOf(tsq)} as prefix) r
 where t.workspace_id = ${actor.workspaceId} and (${text} <% lower(t.counterpart_name) or ${text} <% lower(t.subject) or lower(t.counterpart_address) = ${text} or ${fts})
 order by score desc, t.last_message_at desc, t.id limit ${limit}`,
 		)

@@ -5,8 +5,10 @@
  * Rules:
  * - The message goes into the thread of the message it answers (`In-Reply-To`, then
  *   `References`, newest first). A message that answers nothing we sent is placed by its
- *   recipient (`anything+<workspace>@…`) and its sender (a candidate or vendor of that
- *   workspace, or a new conversation); with neither, it is refused (422) rather than guessed.
+ *   recipient (`anything+<workspace>@…`) and its sender (the one candidate or vendor of that
+ *   workspace at that address, or a new conversation); with neither, it is refused (422) rather
+ *   than guessed. A sender's address shared by several candidates or vendors names nobody: the
+ *   message goes to an unassigned conversation that says who shares the address.
  * - The same message twice (same Message-ID, or the same bytes when it has none) is stored once.
  * - Only the new part of a reply is kept as its text: quoted history below "On … wrote:" or
  *   "-----Original Message-----", and ">"-quoted lines, are dropped.
@@ -22,7 +24,7 @@ import { htmlToText } from '../../core/sanitize.ts'
 import { cutText } from '../../core/untrusted.ts'
 import { findWorkspace } from '../auth/index.ts'
 import { syncOutbox } from './sync.ts'
-import { appendMessage, counterpartOf, normalizeAddress, threadFor, vendorBook, type Counterpart } from './threads.ts'
+import { appendMessage, counterpartAt, normalizeAddress, threadFor, vendorBook, type Counterpart } from './threads.ts'
 import { inboxMessages } from './table.ts'
 
 export const MAX_INBOUND_BYTES = 10 * 1024 * 1024
@@ -86,7 +88,7 @@ export async function receiveInbound(deps: AppDeps, request: Request): Promise<I
 		const slug = recipients.map((r) => /^[^@+]+\+([a-z0-9-]{1,40})@/i.exec(r)?.[1]?.toLowerCase()).find(Boolean)
 		const ws = slug ? await findWorkspace(deps.db, slug) : null
 		if (!ws) throw new AppError('VALIDATION', 'This message answers no message we sent (In-Reply-To, References) and its recipient names no workspace (reply+<workspace>@…): it cannot be placed', { fields: [{ field: 'In-Reply-To', message: 'does not name a message we sent' }] })
-		fresh = { workspaceId: ws.id, counterpart: await counterpartOf(deps, ws.id, from.address, from.name || null, () => vendorBook(deps, ws.id)) }
+		fresh = { workspaceId: ws.id, counterpart: await counterpartAt(deps, ws.id, from.address, from.name || null, () => vendorBook(deps, ws.id)) }
 	}
 	return deps.db.transaction(async (tx) => {
 		if (!place) place = { workspaceId: fresh!.workspaceId, threadId: await threadFor(tx, fresh!.workspaceId, fresh!.counterpart, email.subject ?? '', receivedAt) }

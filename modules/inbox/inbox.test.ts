@@ -6,13 +6,17 @@
  * queue's "reply waiting" entries and the pages.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { eq, inArray, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import { signWebhook } from '../../core/http/signed-webhook.ts'
 import { callOn, newPersonWithToken, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { portalApp, signedIn } from '../../tests/portal.ts'
 import { allPages, closeClients, everyRole, onTeam, type McpPerson, type TestRole } from '../../tests/sdk.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob } from '../../tests/staffing-fixtures.ts'
 import { personActor } from '../auth/index.ts'
+import { applyToJob } from '../candidates/index.ts'
+import { submitToVendor } from '../documents/index.ts'
+import { samplePdf } from '../documents/seed.ts'
+import { inviteToInterview } from '../interviews/index.ts'
 import { enqueueMail, enqueueMessage } from '../outbox/index.ts'
 import { outbox } from '../outbox/table.ts'
 import { setStarred } from './service.ts'
@@ -102,6 +106,72 @@ describe('a conversation that began with a text message', () => {
 		await send(w.ws, ana.email, 'Your availability', 'Following up by e-mail.', { type: 'application', id: ana.applicationId })
 		const after = (await w.people.recruiter.tool('list_inbox_threads', {})).words.threads.filter((t: any) => t.counterpart.id === ana.id)
 		expect(after.map((t: any) => [t.id, t.counterpart.address, t.messageCount])).toEqual([[before[0].id, ana.email, 2]])
+	})
+})
+
+describe('a shared phone number or address never merges two people’s conversations', () => {
+	const SHARED_PHONE = '+1 737 555 0199'
+
+	test('a document request to a candidate whose phone another candidate also has is filed under her, mail and text; her reply follows it', async () => {
+		const grace = await newCandidate(w.ws, { name: 'Grace Hall', phone: SHARED_PHONE })
+		const jane = await newCandidate(w.ws, { name: 'Jane Doe', phone: '(737) 555-0199' })
+		await newApplication(w.ws, jane, w.job)
+		const asked = await w.people.recruiter.tool('request_candidate_documents', { candidateId: jane, items: ['dl'] })
+		expect(asked.isError).toBe(false)
+
+		const threads = await allPages(w.people.recruiter, 'list_inbox_threads', { limit: 100 }, 'threads')
+		expect(threads.rows.filter((t: any) => t.counterpart.id === grace)).toEqual([])
+		const withJane = threads.rows.filter((t: any) => t.counterpart.id === jane)
+		expect(withJane.map((t: any) => [t.counterpart.type, t.counterpart.name, t.messageCount])).toEqual([['candidate', 'Jane Doe', 2]])
+		const thread = (await w.people.recruiter.tool('get_inbox_thread', { threadId: withJane[0].id })).data.thread
+		expect(thread.messages.map((m: any) => m.channel).sort()).toEqual(['email', 'message'])
+		expect(thread.messages.find((m: any) => m.channel === 'message').text.text).toStartWith('Hi Jane,')
+
+		// Her reply to the request's e-mail joins her conversation (In-Reply-To), not Grace's.
+		const deps = await testDeps()
+		const [mail] = await deps.db.select({ messageId: outbox.messageId }).from(outbox).where(and(eq(outbox.relatedId, asked.data.request.id), eq(outbox.channel, 'email')))
+		const reply = await inbound(rfc822({ From: 'Jane Doe <jane.doe@mail.example>', To: 'no-reply@localhost', Subject: 'Re: Documents needed', 'Message-ID': `<jane1.${w.ws.slug}@mail.example>`, 'In-Reply-To': mail!.messageId! }, 'Uploaded, thanks.'))
+		expect(reply.json).toMatchObject({ status: 'accepted', threadId: withJane[0].id })
+	})
+
+	test('a candidate who applied with a vendor’s mailbox: her confirmation and interview invitation stay with her, the submission with the vendor', async () => {
+		const deps = await testDeps()
+		const mailbox = `jobs.${w.ws.slug}@bright.example`
+		const vendor = await newSubmissionVendor(w.ws, { email: mailbox, name: 'Bright Staffing', rules: { always: [], byWorkAuthorization: {} } })
+		const job = await newVendorJob(w.ws, { vendorId: vendor, title: 'QA Engineer' })
+		await applyToJob(deps, { workspace: w.ws, job: { id: job, title: 'QA Engineer', status: 'Open', mustHave: null }, name: 'Lena Park', email: mailbox, phone: '+1 737 555 0142', resume: { bytes: samplePdf('Lena Park, QA engineer: Selenium, Cypress'), fileName: 'lena.pdf' }, answers: {} })
+		const [app] = await deps.database.rows<{ id: string; candidateId: string }>(sql`select id, candidate_id as "candidateId" from applications where job_id = ${job}`)
+		const recruiter = await personActor(deps, w.ws.slug, w.people.recruiter.email)
+		await inviteToInterview(deps, recruiter, { applicationId: app!.id, scheduledAt: new Date(Date.now() + 86_400_000), deadlineAt: new Date(Date.now() + 3 * 86_400_000) })
+		await submitToVendor(deps, recruiter, { applicationId: app!.id, documents: [] })
+
+		const threads = (await allPages(w.people.recruiter, 'list_inbox_threads', { limit: 100 }, 'threads')).rows.filter((t: any) => t.counterpart.address === mailbox)
+		const subjects = async (t: any) => (await w.people.recruiter.tool('get_inbox_thread', { threadId: t.id })).data.thread.messages.map((m: any) => (typeof m.subject === 'string' ? m.subject : m.subject.text).split(':')[0])
+		expect(threads.map((t: any) => [t.counterpart.type, t.counterpart.id]).sort()).toEqual([['candidate', app!.candidateId], ['vendor', vendor]])
+		expect(await subjects(threads.find((t: any) => t.counterpart.type === 'candidate'))).toEqual(['We received your application', 'Your video interview for QA Engineer'])
+		expect(await subjects(threads.find((t: any) => t.counterpart.type === 'vendor'))).toEqual(['Candidate submission'])
+	})
+
+	test('what an address alone cannot place stays unassigned, labelled with who shares it: never one of them at random', async () => {
+		const deps = await testDeps()
+		const ivy = await newCandidate(w.ws, { name: 'Ivy Chen', phone: '+1 737 555 0177' })
+		const ian = await newCandidate(w.ws, { name: 'Ian Chen', phone: '+17375550177' })
+		// A text to the shared number that names nobody (an older outbox row, a module that did not say).
+		await deps.db.transaction((tx) => enqueueMessage(tx, { workspaceId: w.ws.id, to: '+17375550177', text: 'Hi, are you free for a call?' }))
+		// A new mail (answering nothing we sent) from an address that is both a candidate's and a vendor's.
+		const kaiEmail = `kai.lund.${w.ws.slug}@example.test`
+		const kai = await newCandidate(w.ws, { name: 'Kai Lund', email: kaiEmail })
+		const vendor = await newSubmissionVendor(w.ws, { email: kaiEmail, name: 'Lund Consulting' })
+		const mail = await inbound(rfc822({ From: `Kai <${kaiEmail}>`, To: `reply+${w.ws.slug}@localhost`, Subject: 'About the role', 'Message-ID': `<kai1.${w.ws.slug}@x>` }, 'Is it still open?'))
+		expect(mail.json.status).toBe('accepted')
+
+		const threads = (await allPages(w.people.owner, 'list_inbox_threads', { limit: 100 }, 'threads')).rows
+		for (const id of [ivy, ian, kai, vendor]) expect(threads.filter((t: any) => t.counterpart.id === id)).toEqual([])
+		const phone = threads.find((t: any) => t.counterpart.address === '+17375550177')
+		expect(phone.counterpart).toMatchObject({ type: 'other', id: null })
+		expect(phone.counterpart.name).toBe('Unassigned: +17375550177 is shared by Ivy Chen, Ian Chen')
+		const shared = threads.find((t: any) => t.id === mail.json.threadId)
+		expect(shared.counterpart).toEqual({ type: 'other', id: null, name: `Kai (unassigned: ${kaiEmail} is shared by Kai Lund, Lund Consulting)`, address: kaiEmail })
 	})
 })
 

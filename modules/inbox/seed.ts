@@ -74,7 +74,7 @@ export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> 
 			related: { type: 'application', id: app.id },
 		})
 	}
-	const vendors = [...new Map([...(await vendorBook(deps, ws.id)).entries()].map(([address, v]) => [v.id, { ...v, address }])).values()]
+	const vendors = [...new Map([...(await vendorBook(deps, ws.id)).entries()].flatMap(([address, at]) => at.map((v) => [v.id, { ...v, address }] as const))).values()]
 	for (const v of vendors.slice(0, 5)) {
 		const app = rnd.pick(apps)
 		conversations.push({

@@ -1,6 +1,7 @@
 /**
  * What the portal sends lands in its thread: the inbox copies outbox rows (e-mail and messages,
- * written by any module) into the conversation with their recipient. Copying is idempotent (one
+ * written by any module) into the conversation with their recipient — the person the row names,
+ * not whoever else has the same address. Copying is idempotent (one
  * copy per outbox row) and re-reads the last five minutes each time, so a row whose transaction
  * committed late is not missed. It runs before the inbox is read and every minute in the background.
  */
@@ -9,7 +10,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { withoutCredentials } from '../../core/untrusted.ts'
 import { listWorkspaces } from '../auth/index.ts'
 import { outboxSince, type OutboxEntry } from '../outbox/index.ts'
-import { appendMessage, counterpartOf, threadFor, vendorBook, type VendorBook } from './threads.ts'
+import { appendMessage, counterpartFor, threadFor, vendorBook, type VendorBook } from './threads.ts'
 import { inboxMessages } from './table.ts'
 
 const OVERLAP_MS = 5 * 60_000
@@ -47,7 +48,8 @@ async function syncWorkspace(deps: AppDeps, workspaceId: string): Promise<number
 }
 
 async function copy(deps: AppDeps, row: OutboxEntry, vendors: () => Promise<VendorBook>): Promise<boolean> {
-	const counterpart = await counterpartOf(deps, row.workspaceId, row.to, null, vendors)
+	// Filed with the person the sender named; by the address only for rows that name nobody.
+	const counterpart = await counterpartFor(deps, row.workspaceId, row.to, row.recipientType ? { type: row.recipientType as 'candidate' | 'vendor', id: row.recipientId ?? undefined } : null, vendors)
 	return deps.db.transaction(async (tx) => {
 		const threadId = await threadFor(tx, row.workspaceId, counterpart, row.subject ?? (row.channel === 'message' ? 'Text messages' : ''), row.createdAt)
 		const id = await appendMessage(tx, {

@@ -1,7 +1,10 @@
 /**
  * Conversations: one thread per counterpart (a candidate, a vendor, or an address we know nothing
- * else about). Messages land in the thread of whoever is on the other side; a reply lands in the
- * thread of the message it answers (see `inbound.ts`).
+ * else about). A message the portal sends lands in the thread of the person it was for (the
+ * outbox row names them); a reply lands in the thread of the message it answers (see `inbound.ts`).
+ * An address alone files a message only when it is exactly one person's: two candidates may share
+ * a phone number or a mailbox, and their conversations must never merge, so a message from such
+ * an address stays unassigned, in a thread labelled as such, rather than be given to one of them.
  */
 import { and, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
@@ -9,7 +12,8 @@ import { newId } from '../../core/credentials.ts'
 import { cleanLine } from '../../core/untrusted.ts'
 import type { Db } from '../../db/client.ts'
 import { operatorActor } from '../auth/index.ts'
-import { candidatesByAddress } from '../candidates/index.ts'
+import { candidatePartiesById, candidatesByAddress } from '../candidates/index.ts'
+import type { Recipient } from '../outbox/index.ts'
 import { getVendor, listVendors } from '../vendors/index.ts'
 import { inboxMessages, inboxThreads } from './table.ts'
 
@@ -24,8 +28,8 @@ export interface Counterpart {
 
 export const normalizeAddress = (address: string) => (address.includes('@') ? address.trim().toLowerCase() : address.trim())
 
-/** Addresses of the workspace's vendors (contact and submission e-mail), for one pass of threading. */
-export type VendorBook = Map<string, { id: string; name: string }>
+/** The vendors at each address of the workspace's vendors (contact and submission e-mail), for one pass of threading. */
+export type VendorBook = Map<string, { id: string; name: string }[]>
 
 export async function vendorBook(deps: AppDeps, workspaceId: string): Promise<VendorBook> {
 	const actor = operatorActor({ id: workspaceId, slug: '' })
@@ -35,23 +39,48 @@ export async function vendorBook(deps: AppDeps, workspaceId: string): Promise<Ve
 		const page = await listVendors(deps, actor, { limit: 100, cursor })
 		for (const v of page.vendors) {
 			const detail = await getVendor(deps, actor, v.id)
-			for (const email of [detail.contact.email, detail.submission.email]) if (email) book.set(normalizeAddress(email), { id: v.id, name: v.name })
+			for (const email of new Set([detail.contact.email, detail.submission.email].filter((e): e is string => Boolean(e)).map(normalizeAddress))) book.set(email, [...(book.get(email) ?? []), { id: v.id, name: v.name }])
 		}
 		cursor = page.nextCursor ?? undefined
 	} while (cursor)
 	return book
 }
 
-/** Who is at this address: a candidate of the workspace, one of its vendors, or nobody we know. */
-export async function counterpartOf(deps: AppDeps, workspaceId: string, address: string, displayName: string | null, vendors: () => Promise<VendorBook>): Promise<Counterpart> {
+const candidateCounterpart = (c: { id: string; name: string }, address: string): Counterpart => ({ key: `candidate:${c.id}`, type: 'candidate', candidateId: c.id, vendorId: null, name: c.name, address })
+const vendorCounterpart = (v: { id: string; name: string }, address: string): Counterpart => ({ key: `vendor:${v.id}`, type: 'vendor', candidateId: null, vendorId: v.id, name: v.name, address })
+
+/**
+ * Whom a message sent to `address` is for: the recipient its sender named (a candidate or vendor of
+ * the workspace), else whoever the address belongs to (see `counterpartAt`).
+ */
+export async function counterpartFor(deps: AppDeps, workspaceId: string, address: string, recipient: Partial<Recipient> | null, vendors: () => Promise<VendorBook>): Promise<Counterpart> {
 	const normalized = normalizeAddress(address)
-	const candidate = (await candidatesByAddress(deps, workspaceId, [normalized])).get(normalized)
-	if (candidate) return { key: `candidate:${candidate.id}`, type: 'candidate', candidateId: candidate.id, vendorId: null, name: candidate.name, address: normalized }
-	if (normalized.includes('@')) {
-		const vendor = (await vendors()).get(normalized)
-		if (vendor) return { key: `vendor:${vendor.id}`, type: 'vendor', candidateId: null, vendorId: vendor.id, name: vendor.name, address: normalized }
+	if (recipient?.type === 'candidate' && recipient.id) {
+		const candidate = (await candidatePartiesById(deps, workspaceId, [recipient.id])).get(recipient.id)
+		if (candidate) return candidateCounterpart(candidate, normalized)
 	}
-	return { key: `address:${normalized}`, type: 'other', candidateId: null, vendorId: null, name: cleanLine(displayName || normalized, 120), address: normalized }
+	if (recipient?.type === 'vendor' && recipient.id) {
+		const vendor = await getVendor(deps, operatorActor({ id: workspaceId, slug: '' }), recipient.id).catch(() => null)
+		if (vendor) return vendorCounterpart(vendor, normalized)
+	}
+	return counterpartAt(deps, workspaceId, address, null, vendors)
+}
+
+/**
+ * Who is at this address: the one candidate or vendor of the workspace it belongs to, or nobody
+ * we know. When it belongs to several, nobody is picked: the conversation is unassigned, and its
+ * name says so (with the people who share the address) so that a person can sort it out.
+ */
+export async function counterpartAt(deps: AppDeps, workspaceId: string, address: string, displayName: string | null, vendors: () => Promise<VendorBook>): Promise<Counterpart> {
+	const normalized = normalizeAddress(address)
+	const candidates = (await candidatesByAddress(deps, workspaceId, [normalized])).get(normalized) ?? []
+	const vendorsThere = normalized.includes('@') ? ((await vendors()).get(normalized) ?? []) : []
+	const people = [...candidates.map((c) => ({ kind: 'candidate' as const, ...c })), ...vendorsThere.map((v) => ({ kind: 'vendor' as const, ...v }))]
+	const only = people.length === 1 ? people[0]! : null
+	if (only) return only.kind === 'candidate' ? candidateCounterpart(only, normalized) : vendorCounterpart(only, normalized)
+	const sharers = `${normalized} is shared by ${people.map((p) => p.name).slice(0, 3).join(', ')}${people.length > 3 ? ` and ${people.length - 3} more` : ''}`
+	const label = !people.length ? displayName || normalized : displayName ? `${displayName} (unassigned: ${sharers})` : `Unassigned: ${sharers}`
+	return { key: `address:${normalized}`, type: 'other', candidateId: null, vendorId: null, name: cleanLine(label, 120), address: normalized }
 }
 
 /** The thread with this counterpart, created when there is none (concurrent callers get the same one). */

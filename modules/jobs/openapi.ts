@@ -58,7 +58,7 @@ export function openApiDocument(baseUrl: string) {
 				Job: plain(RestJob),
 				JobResponse: {
 					type: 'object',
-					properties: { job: { $ref: '#/components/schemas/Job' }, warnings: { type: 'array', items: { type: 'string' }, description: 'What the service adjusted: unknown fields ignored, items cut, markup removed, invisible formatting characters (bidirectional controls, Unicode tags) removed, contract type taken from employment' } },
+					properties: { job: { $ref: '#/components/schemas/Job' }, warnings: { type: 'array', items: { type: 'string' }, description: 'What the service adjusted: unknown fields ignored; a known field the operation does not take ignored, saying why (vendorJobId in a change: it cannot be changed; status in a publish); a choice sent in another case stored as listed ("remote" as "Remote"); items cut; markup removed; invisible formatting characters (bidirectional controls, Unicode tags) removed; contract type taken from employment' } },
 					required: ['job'],
 				},
 				PublishBody: plain(PublishBody),
@@ -98,9 +98,10 @@ export function renderApiDocs(baseUrl: string): Response {
 <li><code>PATCH /jobs/{vendorJobId}</code> changes only the fields you send; <code>status</code> <code>closed</code> or <code>open</code> closes or re-opens it.</li>
 <li><code>DELETE /jobs/{vendorJobId}</code> closes the job; nothing is erased.</li>
 </ul>
+<p>Choices (<code>contractType</code>, <code>visa</code>, <code>schedule</code>, <code>status</code>) are accepted in any case and stored as listed: <code>"remote"</code> is stored as <code>"Remote"</code>, with a warning. A change cannot rename a job: <code>vendorJobId</code> is its address, and one sent in a <code>PATCH</code> body is ignored with a warning saying so; <code>status</code> sent in a publish is ignored the same way (a publish always opens the job).</p>
 <p>Answers are <code>{"job": …}</code> (or <code>{"jobs": […]}</code>); when the service adjusted what you sent, a <code>warnings</code> list says what. Errors are <code>{"error": "…", "fields": [{"field", "message"}]}</code>: 400 body not JSON, 401 key missing or revoked, 403 API access off, 404 no such job, 413 body over 200 KB, 422 invalid fields, 429 too many requests, per key or per client address (wait <code>Retry-After</code> seconds). A method an address does not take is 405 with <code>Allow</code>.</p>
 <h2>Fields</h2>
-<div class="table-wrap"><table><thead><tr><th>Field</th><th>Type</th><th>Limits</th><th>Notes</th></tr></thead><tbody>${fieldRows(PublishBody as never)}<tr><td><code>status</code> (change only)</td><td>one of open, closed</td><td></td><td></td></tr></tbody></table></div>
+<div class="table-wrap"><table><thead><tr><th>Field</th><th>Type</th><th>Limits</th><th>Notes</th></tr></thead><tbody>${fieldRows(PublishBody as never)}<tr><td><code>status</code> (change only)</td><td>one of open, closed</td><td></td><td>${(ChangeBody as any).properties.status.description}</td></tr></tbody></table></div>
 <h2>Examples</h2>
 ${example(`curl -X POST ${api}/jobs -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\\n  -d '{"vendorJobId":"REQ-1001","title":"Senior Java Developer","location":"Austin, TX","employment":"Contract W2","schedule":"Hybrid","mustHave":["Java 17","Spring Boot"]}'`)}
 ${example(`curl ${api}/jobs/REQ-1001 -H "Authorization: Bearer $API_KEY"`)}

@@ -439,7 +439,7 @@ describe('limits', () => {
 		expect((await change(key, 'J-0', { minYears: null })).json.job.minYears).toBeNull()
 	})
 
-	test('contractType, visa, schedule and status take only their listed values', async () => {
+	test('contractType, visa, schedule and status take only their listed values (in any case: rest-input.test.ts)', async () => {
 		const { key } = await setup()
 		const allowed: Record<string, string[]> = { contractType: ['W2', 'C2C', 'W2 / C2C'], visa: ['Any', 'No Sponsorship', 'USC', 'USC/GC'], schedule: ['Onsite', 'Hybrid', 'Remote'] }
 		await publish(key, { vendorJobId: 'J-1', title: 'QA' })
@@ -451,7 +451,8 @@ describe('limits', () => {
 				expect(res.json.fields).toEqual([{ field, message: expect.any(String) }])
 			}
 		}
-		for (const v of ['Open', 'draft', 'deleted', true]) expect((await change(key, 'J-1', { status: v })).status).toBe(422)
+		for (const v of ['draft', 'deleted', 'opened', true]) expect((await change(key, 'J-1', { status: v })).status).toBe(422)
+		expect((await change(key, 'J-1', { status: 'Open' })).json.job.status).toBe('open')
 	})
 
 	test('request body: 204,800 bytes are accepted, 204,801 are 413 (publish and change)', async () => {

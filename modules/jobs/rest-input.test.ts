@@ -266,16 +266,32 @@ describe('validation', () => {
 		expect(res.status).toBe(201)
 		expect(res.json.job.status).toBe('open')
 		expect(res.json.job).not.toHaveProperty('salary')
-		expect(res.json.warnings).toHaveLength(1)
-		expect(res.json.warnings[0]).toContain('salary')
-		expect(res.json.warnings[0]).toContain('status')
-		expect(res.json.warnings[0]).toContain('Title')
-		// The change body has no vendorJobId: sending one renames nothing.
-		const c = await change(key, 'J-1', { vendorJobId: 'J-2', location: 'Remote' })
-		expect(c.status).toBe(200)
-		expect(c.json.job).toMatchObject({ vendorJobId: 'J-1', location: 'Remote' })
-		expect(c.json.warnings[0]).toContain('vendorJobId')
+		expect(res.json.warnings).toHaveLength(2)
+		expect(res.json.warnings[0]).toBe('Unknown fields were ignored: salary, Title')
+		expect(res.json.warnings[1]).toContain('status')
+	})
+
+	test('a field the API knows but the operation does not take is ignored with a warning that says why, never called unknown', async () => {
+		const { key } = await setup()
+		// status on publish: a publish always opens the job.
+		const p = await publish(key, { vendorJobId: 'J-1', title: 'QA', status: 'closed' })
+		expect(p.status).toBe(201)
+		expect(p.json.job.status).toBe('open')
+		expect(p.json.warnings).toEqual([expect.stringMatching(/^status is not taken on publish, so "closed" was ignored: a publish always opens the job/)])
+		// vendorJobId in a change: it is the job's address and cannot be changed; nothing is renamed.
+		const renamed = await change(key, 'J-1', { vendorJobId: 'J-2', location: 'Remote' })
+		expect(renamed.status).toBe(200)
+		expect(renamed.json.job).toMatchObject({ vendorJobId: 'J-1', location: 'Remote' })
+		expect(renamed.json.warnings).toEqual([expect.stringMatching(/^vendorJobId cannot be changed: the job keeps "J-1" \(its address\) and "J-2" was ignored/)])
 		expect((await get(key, 'J-2')).status).toBe(404)
+		const same = await change(key, 'J-1', { vendorJobId: 'J-1', title: 'QA Lead', salary: 1 })
+		expect(same.json.job).toMatchObject({ vendorJobId: 'J-1', title: 'QA Lead' })
+		expect(same.json.warnings).toEqual(['Unknown fields were ignored: salary', expect.stringMatching(/^vendorJobId cannot be changed \(it is the job’s address\)/)])
+		for (const w of [...p.json.warnings, ...renamed.json.warnings, ...same.json.warnings.slice(1)]) expect(w).not.toContain('Unknown')
+		// Of any type: still named for what it is, and the rest of the body still applies.
+		const odd = await change(key, 'J-1', { vendorJobId: 7, minYears: 3 })
+		expect(odd.json.job.minYears).toBe(3)
+		expect(odd.json.warnings[0]).toContain('vendorJobId cannot be changed: the job keeps "J-1" (its address) and 7 was ignored')
 	})
 })
 
@@ -365,6 +381,46 @@ describe('adjustments, reported as warnings', () => {
 		for (const word of ['extra', 'mustHave[0]', 'description', 'contractType']) expect(text).toContain(word)
 		const clean = await publish(key, { vendorJobId: 'J-2', title: 'QA' })
 		expect(Object.keys(clean.json)).toEqual(['job'])
+	})
+})
+
+describe('choices in another case', () => {
+	test('contractType, visa and schedule are accepted in any case on publish and change, stored as listed, each with a warning', async () => {
+		const { key } = await setup()
+		const res = await publish(key, { vendorJobId: 'J-1', title: 'QA', schedule: 'remote', visa: 'usc/gc', contractType: 'w2 / C2c' })
+		expect(res.status).toBe(201)
+		expect(res.json.job).toMatchObject({ schedule: 'Remote', visa: 'USC/GC', contractType: 'W2 / C2C' })
+		expect(res.json.warnings).toEqual(['contractType "w2 / C2c" was stored as "W2 / C2C", its listed spelling', 'visa "usc/gc" was stored as "USC/GC", its listed spelling', 'schedule "remote" was stored as "Remote", its listed spelling'])
+		expect((await get(key, 'J-1')).json.job).toMatchObject({ schedule: 'Remote', visa: 'USC/GC', contractType: 'W2 / C2C' })
+		const c = await change(key, 'J-1', { schedule: 'HYBRID', visa: 'no sponsorship', contractType: 'c2c' })
+		expect(c.status).toBe(200)
+		expect(c.json.job).toMatchObject({ schedule: 'Hybrid', visa: 'No Sponsorship', contractType: 'C2C' })
+		expect(c.json.warnings).toHaveLength(3)
+		// The listed spelling itself draws no warning.
+		expect(Object.keys((await change(key, 'J-1', { schedule: 'Onsite' })).json)).toEqual(['job'])
+	})
+
+	test('status of a change is accepted in any case', async () => {
+		const { key } = await setup()
+		await publish(key, { vendorJobId: 'J-1', title: 'QA' })
+		const closed = await change(key, 'J-1', { status: 'Closed' })
+		expect(closed.json.job.status).toBe('closed')
+		expect(closed.json.warnings).toEqual(['status "Closed" was stored as "closed", its listed spelling'])
+		expect((await change(key, 'J-1', { status: 'OPEN' })).json.job.status).toBe('open')
+	})
+
+	test('only case is forgiven: other spellings are still 422 with the listed values, and nothing changes', async () => {
+		const { key } = await setup()
+		await publish(key, { vendorJobId: 'J-1', title: 'QA', schedule: 'Onsite' })
+		for (const [field, value] of [['schedule', 'remote '], ['schedule', 'Re-mote'], ['contractType', 'W2/C2C'], ['visa', 'USC / GC'], ['status', 'archived']] as const) {
+			const res = await change(key, 'J-1', { [field]: value })
+			expect(res.status).toBe(422)
+			expect(res.json.fields).toEqual([{ field, message: expect.stringContaining('must be one of') }])
+		}
+		const bad = await publish(key, { vendorJobId: 'J-2', title: 'QA', schedule: 'Flexible' })
+		expect(bad.status).toBe(422)
+		expect(bad.json.fields[0].message).toBe('must be one of: Onsite, Hybrid, Remote')
+		expect((await get(key, 'J-1')).json.job).toMatchObject({ schedule: 'Onsite', status: 'open' })
 	})
 })
 
@@ -677,6 +733,12 @@ describe('OpenAPI', () => {
 		expect(pub.properties.mustHave.maxItems).toBe(30)
 		expect(doc.components.schemas.ChangeBody.properties).toHaveProperty('status')
 		expect(doc.components.schemas.ChangeBody.properties).not.toHaveProperty('vendorJobId')
+		// It says what a vendor's client needs to know: any case for choices, vendorJobId not changeable, status not on publish.
+		for (const field of ['contractType', 'visa', 'schedule']) expect(pub.properties[field].description).toContain('Accepted in any case')
+		expect(doc.components.schemas.ChangeBody.properties.status.description).toContain('Accepted in any case')
+		expect(doc.components.schemas.ChangeBody.description).toContain('`vendorJobId` is not part of it: it is the job’s address and cannot be changed')
+		expect(pub.description).toContain('`status` is not taken on publish')
+		expect(doc.components.schemas.JobResponse.properties.warnings.description).toContain('vendorJobId in a change: it cannot be changed')
 	})
 
 	test('a readable docs page', async () => {
@@ -685,5 +747,7 @@ describe('OpenAPI', () => {
 		expect(res.headers.get('content-type')).toContain('text/html')
 		expect(res.text).toContain('/api/v1/openapi.json')
 		for (const word of ['POST /jobs', 'PATCH /jobs/{vendorJobId}', 'DELETE /jobs/{vendorJobId}', 'curl']) expect(res.text).toContain(word)
+		expect(res.text).toContain('accepted in any case and stored as listed')
+		expect(res.text).toContain('A change cannot rename a job')
 	})
 })

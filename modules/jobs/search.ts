@@ -1,14 +1,15 @@
 /**
  * Jobs in the `search` tool: full-text search over title, skills, location, department and pitch
  * (weighted in that order: the stored `jobs.search_vector`, db/migrations/0008_jobs_search_vector.sql),
- * plus trigram similarity of the title for misspelt or partial titles. Ranking reads the stored
+ * plus trigram similarity of the title for misspelt or partial titles, ranked in the tiers of
+ * `core/text-search.ts` (whole words, then prefixes, then similar titles). Ranking reads the stored
  * vector: recomputing it for each matched row took 15–22 ms for 350 jobs (bench/README.md "Scale").
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { SearchHit, SearchProvider } from '../../core/module.ts'
-import { prefixTsQuery, similarityText } from '../../core/text-search.ts'
+import { prefixTsQuery, rankWhenMatched, relevance, similarityText, wordsTsQuery } from '../../core/text-search.ts'
 import { untrustedLine } from '../../core/untrusted.ts'
 import { jobAuthor, jobReach } from './service.ts'
 
@@ -34,13 +35,16 @@ const TITLE_CAP = 50
 async function searchJobs(deps: AppDeps, actor: Actor, q: string, limit: number): Promise<SearchHit[]> {
 	if (!deps.permissions.can(actor, 'jobs:read')) return []
 	const tsq = prefixTsQuery(q)
+	const whole = wordsTsQuery(q)
 	const text = similarityText(q)
 	const branches: SQL[] = [sql`(select j.id from jobs j where ${jobReach(actor)} and ${text} <% j.title limit ${TITLE_CAP})`]
+	// Whole-word matches first, so that they fill the cap before prefix-only ones ("java" before "JavaScript").
 	if (tsq) branches.unshift(sql`(select j.id from jobs j where ${jobReach(actor)} and j.search_vector @@ to_tsquery('english', ${tsq}) limit ${FTS_CAP})`)
-	const rank = tsq ? sql`ts_rank(j.search_vector, to_tsquery('english', ${tsq}))` : sql`0`
-	const rows = await deps.database.rows<Row>(sql`select j.id, j.title, j.vendor_id as "vendorId", j.status, j.location, j.department, j.must_have as "mustHave",
-		least(1, greatest(${rank}, word_similarity(${text}, j.title)))::float8 as score
-		from jobs j where j.id = any(array(select h.id from (${sql.join(branches, sql` union all `)}) h))
+	if (whole) branches.unshift(sql`(select j.id from jobs j where ${jobReach(actor)} and j.search_vector @@ to_tsquery('english', ${whole}) limit ${FTS_CAP})`)
+	const score = relevance({ exact: whole ? sql`m.exact` : null, prefix: tsq ? sql`m.prefix` : null, similar: sql`word_similarity(${text}, j.title)` })
+	const rows = await deps.database.rows<Row>(sql`select j.id, j.title, j.vendor_id as "vendorId", j.status, j.location, j.department, j.must_have as "mustHave", ${score} as score
+		from jobs j cross join lateral (select ${whole ? rankWhenMatched(sql`j.search_vector`, whole) : sql`null::real`} as exact, ${tsq ? rankWhenMatched(sql`j.search_vector`, tsq) : sql`null::real`} as prefix) m
+		where j.id = any(array(select h.id from (${sql.join(branches, sql` union all `)}) h))
 		order by score desc, j.id limit ${limit}`)
 	return rows.map((r) => ({
 		type: 'job',

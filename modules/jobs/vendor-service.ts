@@ -8,6 +8,9 @@
  * - `publishedAt` is set each time a job becomes open; `closedAt` when it closes, cleared on re-open.
  * - A publish or change that alters nothing leaves `updatedAt` (and the activity log) as it was.
  * - `employment` naming W2 and/or C2C sets `contractType` when that is not sent.
+ * - Choices (contractType, visa, schedule, status) are accepted in any case and stored as listed,
+ *   with a warning. A field the API knows but the operation does not take (`vendorJobId` in a
+ *   change, `status` in a publish) is ignored with a warning that says why, not called unknown.
  * - Bidirectional controls and Unicode tag characters are removed from display text, with a warning (rest-text.ts).
  * - Another vendor's job is answered exactly like an absent one.
  * - The change and its activity-log line are one SQL statement.
@@ -21,6 +24,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { sanitizeDescription } from '../../core/sanitize.ts'
 import { checkValue } from '../../core/schema-check.ts'
+import { cutText } from '../../core/untrusted.ts'
 import type { PresentedCredential } from '../../core/http/auth.ts'
 import { activityInsertFrom, activityValues } from '../activity/index.ts'
 import { apiAccessOff, vendorKeyActorSql, vendorKeySql } from '../vendors/index.ts'
@@ -48,17 +52,43 @@ interface Prepared {
 	warnings: string[]
 }
 
+/** Fields the API knows that an operation does not take, each with the warning for a vendor who sends it anyway. */
+type NotTaken = Record<string, (sent: unknown) => string>
+
+/** A sent value quoted in a warning (JSON, at most 60 characters). */
+const quoted = (value: unknown) => cutText(JSON.stringify(value) ?? String(value), 60)
+
+const NOT_TAKEN_ON_PUBLISH: NotTaken = {
+	status: (sent) => `status is not taken on publish, so ${quoted(sent)} was ignored: a publish always opens the job. Close it with PATCH {"status":"closed"} or DELETE.`,
+}
+
+const notTakenOnChange = (vendorJobId: string): NotTaken => ({
+	vendorJobId: (sent) =>
+		sent === vendorJobId
+			? 'vendorJobId cannot be changed (it is the job’s address) and need not be sent in a change; it was ignored.'
+			: `vendorJobId cannot be changed: the job keeps ${quoted(vendorJobId)} (its address) and ${quoted(sent)} was ignored. To use another id, publish the job under it and close this one.`,
+})
+
 /** Validates a publish or change body; returns the values to store and what was adjusted. */
-function prepare<T>(schema: typeof PublishBody | typeof ChangeBody, sent: Record<string, unknown>): Prepared & { input: T } {
+function prepare<T>(schema: typeof PublishBody | typeof ChangeBody, sent: Record<string, unknown>, notTaken: NotTaken): Prepared & { input: T } {
+	const taken = { ...sent }
+	const notTakenWarnings: string[] = []
+	for (const [field, warning] of Object.entries(notTaken))
+		if (Object.hasOwn(taken, field)) {
+			notTakenWarnings.push(warning(taken[field]))
+			delete taken[field]
+		}
 	// Hidden formatting goes first, so the length and not-blank rules apply to what will be shown.
-	const { body, cleaned } = stripHiddenFormatting(sent, DISPLAY_TEXT_FIELDS)
+	const { body, cleaned } = stripHiddenFormatting(taken, DISPLAY_TEXT_FIELDS)
 	const checked = checkValue<T & Record<string, unknown>>(schema, body, { unknown: 'ignore' })
 	if (checked.errors.length) throw invalid(checked.errors)
 	const input = checked.value
 	const warnings: string[] = []
 	if (cleaned.length) warnings.push(hiddenFormattingWarning(cleaned))
 	if (checked.ignored.length) warnings.push(`Unknown fields were ignored: ${checked.ignored.join(', ')}`)
+	warnings.push(...notTakenWarnings)
 	for (const path of checked.truncated) warnings.push(`${path} was cut to 160 characters`)
+	for (const r of checked.recased) warnings.push(`${r.path} ${quoted(r.sent)} was stored as ${quoted(r.taken)}, its listed spelling`)
 
 	const values: Partial<Record<EditableField, unknown>> = {}
 	for (const field of EDITABLE_FIELDS) if (Object.hasOwn(input, field)) values[field] = input[field]
@@ -182,7 +212,7 @@ function publishedValue(field: EditableField): SQL {
  * body rank below the key's own (401, 403: design.md), so on those paths the key is checked first.
  */
 export async function publishJob(deps: AppDeps, key: PresentedCredential, readBody: () => Promise<Record<string, unknown>>): Promise<WriteResult> {
-	const { values, warnings, input } = await keyCheckedFirst(key, async () => prepare<PublishInput>(PublishBody, await readBody()))
+	const { values, warnings, input } = await keyCheckedFirst(key, async () => prepare<PublishInput>(PublishBody, await readBody(), NOT_TAKEN_ON_PUBLISH))
 	const [row] = await runWithSlugRetry(() =>
 		deps.database.run<JobRow & { apiAccess: boolean; workspaceSlug: string; inserted: boolean | null }>(publishStatement, {
 			...fieldValues(values),
@@ -239,7 +269,7 @@ export const jobNotFound = () => new AppError('NOT_FOUND', 'No job with this ven
 export async function changeVendorJob(deps: AppDeps, actor: Actor, vendorJobId: string, body: Record<string, unknown>): Promise<WriteResult> {
 	let prepared: Prepared & { input: ChangeInput }
 	try {
-		prepared = prepare<ChangeInput>(ChangeBody, body)
+		prepared = prepare<ChangeInput>(ChangeBody, body, notTakenOnChange(vendorJobId))
 	} catch (error) {
 		// 404 comes before 422: a change to a job that does not exist is "not found" whatever the body.
 		await getVendorJob(deps, actor, vendorJobId)

@@ -2,7 +2,7 @@ import { defineModule } from '../../core/module.ts'
 import { outboxRoutes } from './routes.ts'
 import { startOutboxWorker } from './worker.ts'
 
-export { enqueueMail, enqueueMessage, deliveryStates, type DeliveryState, type DeliveryStatus, type NewMail, type NewMessage } from './service.ts'
+export { enqueueMail, enqueueMessage, deliveryStates, type DeliveryState, type DeliveryStatus, type NewMail, type NewMessage, type Recipient } from './service.ts'
 export { deliverDue, startOutboxWorker, retryDelay, DEFAULT_WORKER_OPTIONS, type WorkerOptions } from './worker.ts'
 export { toE164, NO_PROVIDER, MAX_MESSAGE_LENGTH } from './messaging.ts'
 export type { OutboxAttachment } from './table.ts'

@@ -16,6 +16,9 @@ export interface OutboxEntry {
 	text: string
 	relatedType: string | null
 	relatedId: string | null
+	/** Whom it is for, when the sender said (`candidate` or `vendor`). */
+	recipientType: string | null
+	recipientId: string | null
 	messageId: string | null
 	status: string
 	createdAt: Date
@@ -31,7 +34,7 @@ export async function outboxSince(db: Db, options: { workspaceId?: string; since
 	if (options.since) conditions.push(gte(outbox.createdAt, options.since))
 	if (options.after) conditions.push(sql`(${outbox.createdAt}, ${outbox.id}) > (${options.after.at.toISOString()}::timestamptz, ${options.after.id})`)
 	return db
-		.select({ id: outbox.id, workspaceId: outbox.workspaceId, channel: outbox.channel, to: outbox.to, subject: outbox.subject, text: outbox.text, relatedType: outbox.relatedType, relatedId: outbox.relatedId, messageId: outbox.messageId, status: outbox.status, createdAt: outbox.createdAt })
+		.select({ id: outbox.id, workspaceId: outbox.workspaceId, channel: outbox.channel, to: outbox.to, subject: outbox.subject, text: outbox.text, relatedType: outbox.relatedType, relatedId: outbox.relatedId, recipientType: outbox.recipientType, recipientId: outbox.recipientId, messageId: outbox.messageId, status: outbox.status, createdAt: outbox.createdAt })
 		.from(outbox)
 		.where(conditions.length ? and(...conditions) : undefined)
 		.orderBy(asc(outbox.createdAt), asc(outbox.id))

@@ -20,8 +20,16 @@ export interface NewMail {
 	html?: string
 	attachments?: OutboxAttachment[]
 	related?: { type: string; id: string }
+	/** Whom it is for (a candidate, a vendor): the inbox files it in their conversation whatever the address. */
+	recipient?: Recipient
 	/** A value in `text` only the recipient may see (an upload link): kept sealed, never in plain text (`private.ts`). */
 	recipientOnly?: RecipientOnly
+}
+
+/** The person or organisation a message is for. */
+export interface Recipient {
+	type: 'candidate' | 'vendor'
+	id: string
 }
 
 /** Puts an e-mail in the outbox; returns its id and Message-ID. Call inside the caller's transaction. */
@@ -30,7 +38,7 @@ export async function enqueueMail(db: Db, mail: NewMail, domain: string): Promis
 	const id = newId('out')
 	const messageId = `<${id}@${domain}>`
 	const text = mail.recipientOnly ? await sealPrivate(id, mail.text, mail.recipientOnly, [mail.subject, mail.html]) : { text: mail.text, sealed: null }
-	await db.insert(outbox).values({ id, workspaceId: mail.workspaceId, channel: 'email', to: mail.to, subject: mail.subject, text: text.text, html: mail.html ?? null, attachments: mail.attachments ?? [], relatedType: mail.related?.type ?? null, relatedId: mail.related?.id ?? null, messageId, carriesPrivate: Boolean(mail.recipientOnly), privateSealed: text.sealed })
+	await db.insert(outbox).values({ id, workspaceId: mail.workspaceId, channel: 'email', to: mail.to, subject: mail.subject, text: text.text, html: mail.html ?? null, attachments: mail.attachments ?? [], relatedType: mail.related?.type ?? null, relatedId: mail.related?.id ?? null, recipientType: mail.recipient?.type ?? null, recipientId: mail.recipient?.id ?? null, messageId, carriesPrivate: Boolean(mail.recipientOnly), privateSealed: text.sealed })
 	return { id, messageId }
 }
 
@@ -40,6 +48,8 @@ export interface NewMessage {
 	to: string
 	text: string
 	related?: { type: string; id: string }
+	/** Whom it is for (a candidate): the inbox files it in their conversation, even when others share the number. */
+	recipient?: Recipient
 	/**
 	 * Why the message cannot be sent (no provider configured, no phone number): it is then recorded
 	 * as `not_sent` with this reason instead of being queued, so the record says what happened.
@@ -55,7 +65,7 @@ export async function enqueueMessage(db: Db, message: NewMessage): Promise<{ id:
 	const status = message.notSent ? 'not_sent' : 'pending'
 	const text = message.recipientOnly ? await sealPrivate(id, message.text, message.recipientOnly) : { text: message.text, sealed: null }
 	// A message that will not be sent keeps nothing to send: its private value is not kept even sealed.
-	await db.insert(outbox).values({ id, workspaceId: message.workspaceId, channel: 'message', to: message.to, text: text.text, relatedType: message.related?.type ?? null, relatedId: message.related?.id ?? null, status, lastError: message.notSent ?? null, carriesPrivate: Boolean(message.recipientOnly), privateSealed: status === 'pending' ? text.sealed : null })
+	await db.insert(outbox).values({ id, workspaceId: message.workspaceId, channel: 'message', to: message.to, text: text.text, relatedType: message.related?.type ?? null, relatedId: message.related?.id ?? null, recipientType: message.recipient?.type ?? null, recipientId: message.recipient?.id ?? null, status, lastError: message.notSent ?? null, carriesPrivate: Boolean(message.recipientOnly), privateSealed: status === 'pending' ? text.sealed : null })
 	return { id, status }
 }
 

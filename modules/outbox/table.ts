@@ -29,6 +29,12 @@ export const outbox = pgTable(
 		/** What caused it, e.g. { type: 'application', id } — the inbox threads messages with it. */
 		relatedType: text('related_type'),
 		relatedId: text('related_id'),
+		/**
+		 * Whom it is for, e.g. { type: 'candidate', id }: the inbox files it in that person's
+		 * conversation. An address alone cannot say (two candidates may share a phone number).
+		 */
+		recipientType: text('recipient_type'),
+		recipientId: text('recipient_id'),
 		/** Message-ID header of the e-mail (for threading replies). */
 		messageId: text('message_id'),
 		/**

@@ -1,6 +1,8 @@
 /**
  * The `search` tool: asks every search provider the modules contribute (jobs, candidates, the
- * inbox when it exists) and merges their typed hits into one list ranked by score (0–1). Each
+ * inbox when it exists) and merges their typed hits into one list ranked by score (0–1, on the
+ * shared scale of `core/text-search.ts`, so a whole-word match of one provider outranks a
+ * similar-sounding name of another). Each
  * provider limits its hits to what the actor may see; a provider that fails is logged and skipped
  * so one module cannot take search down.
  */
