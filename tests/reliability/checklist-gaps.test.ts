@@ -189,7 +189,7 @@ describe('L. platform', () => {
 	test('L3 route inventory: only the documented surfaces; no debug, test-hook or Swagger UI routes', async () => {
 		const { app } = await testApp()
 		const routes = (app.routes as { method: string; path: string }[]).map((r) => `${r.method} ${r.path}`)
-		const surfaces = [/^\/$/, /^\/health$/, /^\/static\//, /^\/api\/v1(\/|$)/, /^\/api\/mcp$/, /^\/api\/(interviews\/callback|inbox\/inbound)$/, /^\/oauth\//, /^\/\.well-known\//, /^\/(sign-in|sign-out|portal|activity|people|outbox|lookups|todos|saved-searches|inbox|settings|jobs|candidates|applications|calendar|analytics|interviews|vendors|bench|help)(\/|$)/, /^\/upload\//, /^\/careers(\/|$)/, /^\/(sitemap\.xml|robots\.txt|favicon\.ico)$/]
+		const surfaces = [/^\/$/, /^\/health$/, /^\/static\//, /^\/api\/v1(\/|$)/, /^\/api\/mcp$/, /^\/api\/(interviews\/callback|inbox\/inbound)$/, /^\/oauth\//, /^\/\.well-known\//, /^\/(sign-in|sign-out|portal|activity|people|outbox|lookups|todos|saved-searches|inbox|settings|jobs|candidates|applications|calendar|analytics|interviews|vendors|bench|help|invitations)(\/|$)/, /^\/upload\//, /^\/careers(\/|$)/, /^\/(sitemap\.xml|robots\.txt|favicon\.ico)$/]
 		const outside = routes.filter((r) => !surfaces.some((s) => s.test(r.slice(r.indexOf(' ') + 1))))
 		expect(outside).toEqual([])
 		expect(routes.filter((r) => /swagger|debug|__|test|graphql|admin|phpinfo|\.env/i.test(r))).toEqual([])
