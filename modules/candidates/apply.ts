@@ -160,7 +160,7 @@ export async function applyToJob(deps: AppDeps, input: ApplyInput): Promise<Appl
 					text: `Hello ${name},\n\nThank you for applying for ${title} at ${cleanLine(ws.name, 120)}. We have your résumé and will be in touch if your profile matches what the client needs.\n\n${cleanLine(ws.name, 120)} recruiting team\n`,
 					related: { type: 'application', id: applicationId },
 				},
-				new URL(deps.config.baseUrl).hostname,
+				deps,
 			)
 			return { candidateId: candidate!.id, newCandidate: Boolean(candidate!.inserted) }
 		})

@@ -20,7 +20,6 @@ import { inboxMessages } from './table.ts'
 
 setDefaultTimeout(30_000)
 const SECRET = 'inbound-mail-provider-secret-4567'
-const HOST = 'localhost'
 
 interface World {
 	ws: TestWorkspace
@@ -31,7 +30,7 @@ interface World {
 
 async function send(ws: TestWorkspace, to: string, subject: string, text: string, related?: { type: string; id: string }) {
 	const deps = await testDeps()
-	return deps.db.transaction((tx) => enqueueMail(tx, { workspaceId: ws.id, to, subject, text, related }, HOST))
+	return deps.db.transaction((tx) => enqueueMail(tx, { workspaceId: ws.id, to, subject, text, related }, deps))
 }
 
 let w: World

@@ -165,7 +165,7 @@ export async function inviteToInterview(deps: AppDeps, actor: Actor, input: Invi
 				text: `Hello ${first},\n\nThank you for applying for ${job.title}. The next step is a short video interview you can record at a time that suits you: please take it on ${scheduledAt.toUTCString()} or at the latest by ${deadlineAt.toUTCString()}.\n\nOur interview partner will e-mail you your personal link. You can reply to this e-mail with any question.\n\nBest regards,\n${actor.name}`,
 				related: { type: 'interview', id },
 			},
-			new URL(deps.config.baseUrl).hostname,
+			deps,
 		)
 		await recordActivity(tx, actor, { action: 'interview.invited', targetType: 'interview', targetId: id, detail: { applicationId: app.id, scheduledAt: scheduledAt.toISOString(), deadlineAt: deadlineAt.toISOString() } })
 	})
