@@ -77,8 +77,9 @@ export async function changePassword(deps: AppDeps, session: PageSession, input:
 	else if (input.current === input.password && !problems.length) problems.push({ field: 'new-password', message: 'The new password must be different from the current one' })
 	if (problems.length) throw invalid(problems)
 	const bucket = `password-change:${userId}`
+	// Refused once the minute's wrong guesses are used up (`remaining` counts them), the right password included.
 	const wait = await deps.limiter.peek(bucket, WRONG_CURRENT_PER_MINUTE)
-	if (!wait.allowed) throw new AppError('RATE_LIMITED', `Too many wrong current passwords. Wait ${wait.resetSeconds} seconds, then try again.`, { retryAfter: wait.resetSeconds })
+	if (!wait.allowed || wait.remaining === 0) throw new AppError('RATE_LIMITED', `Too many wrong current passwords. Wait ${wait.resetSeconds} seconds, then try again.`, { retryAfter: wait.resetSeconds })
 	const [user] = await deps.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, userId))
 	if (!user || !(await Bun.password.verify(input.current, user.hash))) {
 		await deps.limiter.hit(bucket, WRONG_CURRENT_PER_MINUTE)
