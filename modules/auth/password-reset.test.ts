@@ -26,7 +26,7 @@ beforeAll(async () => {
 }, 30_000)
 afterEach(() => clock.reset())
 
-const LINK = /http:\/\/localhost:3000\/reset-password\/(bl_pwr_[0-9A-Za-z]{36})/
+const LINK = /http:\/\/localhost:3000\/sign-in\/reset-password\/(bl_pwr_[0-9A-Za-z]{36})/
 
 async function anonymous(address = uniqueAddress()) {
 	const { app } = await portalApp()
@@ -54,7 +54,7 @@ async function mailsTo(email: string, expected: number) {
 /** The link in a reset mail, as its recipient gets it (the outbox keeps it sealed). */
 async function linkIn(row: typeof outbox.$inferSelect) {
 	const token = LINK.exec(await textToSend((await testDeps()).secret, row))![1]!
-	return { token, path: `/reset-password/${token}` }
+	return { token, path: `/sign-in/reset-password/${token}` }
 }
 
 /** A fresh limiter each time (new deps): for the tests that are not about the limits. */
@@ -187,7 +187,7 @@ describe('using the link', () => {
 			expect(lines).toEqual([{ credential: 'password reset link', kind: 'reset_link' }])
 		}
 		// The link was in the addresses requested: the request log has them, masked.
-		expect(logLines.some((l) => l.includes('"path":"/reset-password/bl_[redacted]"'))).toBe(true)
+		expect(logLines.some((l) => l.includes('"path":"/sign-in/reset-password/bl_[redacted]"'))).toBe(true)
 		expect(logLines.filter((l) => l.includes(token))).toEqual([])
 	})
 
@@ -225,12 +225,12 @@ describe('using the link', () => {
 		const { token } = await personWithLink()
 		const flipped = token.slice(0, 10) + (token[10] === 'a' ? 'b' : 'a') + token.slice(11)
 		const visitor = await anonymous()
-		const pages = await Promise.all(['bl_pwr_nothing', flipped, token.replace('bl_pwr_', 'bl_pat_'), 'x'].map((t) => visitor.get(`/reset-password/${t}`)))
+		const pages = await Promise.all(['bl_pwr_nothing', flipped, token.replace('bl_pwr_', 'bl_pat_'), 'x'].map((t) => visitor.get(`/sign-in/reset-password/${t}`)))
 		for (const p of pages) {
 			expect(p.status).toBe(404)
 			expect(p.text).toContain('This link no longer works')
 		}
-		expect((await visitor.get(`/reset-password/${token}`)).status).toBe(200)
+		expect((await visitor.get(`/sign-in/reset-password/${token}`)).status).toBe(200)
 	})
 })
 

@@ -37,8 +37,8 @@ const HOUR_MS = 3_600_000
 
 export const LINK_DEAD = 'This link to choose a new password has expired or has already been used. Ask for a new one: links work for 30 minutes, once.'
 
-/** Where a link points: `<BASE_URL>/reset-password/bl_pwr_…`. */
-export const resetLinkPath = (token: string) => `/reset-password/${token}`
+/** Where a link points: `<BASE_URL>/sign-in/reset-password/bl_pwr_…` (under /sign-in, with the other pages of signing in). */
+export const resetLinkPath = (token: string) => `/sign-in/reset-password/${token}`
 
 /**
  * Takes a request for a reset link. Throws only for what depends on the input as typed (a malformed

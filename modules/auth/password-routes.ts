@@ -1,7 +1,7 @@
 /**
  * Password routes: Change password (`/settings/password`, where a temporary password is replaced
  * too), Forgot password (`/sign-in/forgot-password`) and the page a reset link opens
- * (`/reset-password/<link>`). Every change answers with a redirect (Post/Redirect/Get); a refused
+ * (`/sign-in/reset-password/<link>`). Every change answers with a redirect (Post/Redirect/Get); a refused
  * form is the page again with 422, its errors and the e-mail address kept.
  */
 import { eq } from 'drizzle-orm'
@@ -78,7 +78,7 @@ export function passwordRoutes(deps: AppDeps, { auth }: HttpKit) {
 			{ auth: 'form', body: form },
 		)
 		.get(
-			'/reset-password/:token',
+			'/sign-in/reset-password/:token',
 			async ({ params, cookie }) => {
 				const account = await resetLinkAccount(deps, params.token)
 				return account ? resetPasswordPage({ csrf: anonymousCsrf(deps, cookie), token: params.token, email: account.email }) : deadLinkPage()
@@ -86,7 +86,7 @@ export function passwordRoutes(deps: AppDeps, { auth }: HttpKit) {
 			{ auth: 'form' },
 		)
 		.post(
-			'/reset-password/:token',
+			'/sign-in/reset-password/:token',
 			async ({ params, body, cookie, redirect }) => {
 				try {
 					await resetPassword(deps, params.token, { password: field(body, 'password'), confirm: field(body, 'confirm') })

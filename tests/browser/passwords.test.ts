@@ -133,7 +133,7 @@ describe('passwords in a browser', () => {
 			await deliverDue(await testDeps({ SMTP_URL: smtp.url, BASE_URL: url }), { workspaceId: ws.id })
 			const [mail] = smtp.to(person.email)
 			expect(mail!.parsed.subject).toBe('Choose a new Benchline password')
-			const link = mail!.parsed.text!.match(/http:\/\/127\.0\.0\.1:\d+\/reset-password\/bl_pwr_[0-9A-Za-z]{36}/)![0]
+			const link = mail!.parsed.text!.match(/http:\/\/127\.0\.0\.1:\d+\/sign-in\/reset-password\/bl_pwr_[0-9A-Za-z]{36}/)![0]
 
 			await page.goto(link)
 			await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Choose a new password')
