@@ -160,6 +160,8 @@ describe('using the link', () => {
 		expect(form.text).toContain(`value="${person.email}" hidden readonly`)
 		expect(form.text.match(/autocomplete="new-password"/g)).toHaveLength(2)
 
+		// Without the form's token nothing changes, and the link still works.
+		expect((await visitor.request('POST', path, { form: { password: 'a brand new password', confirm: 'a brand new password' } })).status).toBe(403)
 		const short = await visitor.post(path, { password: 'short', confirm: 'short' })
 		expect(short.status).toBe(422)
 		expect(short.text).toContain('<a href="#new-password">The new password must be 10-200 characters</a>')
