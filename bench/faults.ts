@@ -59,7 +59,8 @@ try {
 	const mails: { id: string; to: string }[] = []
 	for (let i = 0; i < MAILS; i++) {
 		const to = `fault-${i}-${Date.now().toString(36)}@example.test`
-		mails.push({ ...(await enqueueMail(fixtures.deps.db, { workspaceId: tenant.workspaceId, to, subject: `Held mail ${i}`, text: 'Queued while SMTP was down.' }, 'example.test')), to })
+		// Queued by a server that has SMTP_URL (the server is down, not unset): not held in the dev mailbox.
+		mails.push({ ...(await enqueueMail(fixtures.deps.db, { workspaceId: tenant.workspaceId, to, subject: `Held mail ${i}`, text: 'Queued while SMTP was down.' }, { config: { ...fixtures.deps.config, smtpUrl: smtp.url } })), to })
 	}
 	await fixtures.close()
 

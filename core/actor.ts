@@ -11,7 +11,7 @@ export type Role = PersonRole | 'vendor'
 export const ROLES: readonly Role[] = [...PERSON_ROLES, 'vendor']
 
 /** How the actor proved who it is; recorded with every change in the activity log. */
-export type CredentialKind = 'session' | 'personal_token' | 'oauth_app' | 'vendor_key' | 'upload_link' | 'careers_form' | 'cli'
+export type CredentialKind = 'session' | 'personal_token' | 'oauth_app' | 'vendor_key' | 'upload_link' | 'careers_form' | 'cli' | 'reset_link'
 
 export interface Credential {
 	readonly kind: CredentialKind
@@ -39,3 +39,21 @@ export interface Actor {
 }
 
 export const isAdmin = (actor: Actor) => actor.role === 'owner' || actor.role === 'admin'
+
+/**
+ * The actor of the operator CLI and start-up tasks in one workspace: acts as an owner, logged as
+ * "operator CLI".
+ */
+export function operatorActor(ws: { id: string; slug: string }): Actor {
+	return {
+		workspaceId: ws.id,
+		workspaceSlug: ws.slug,
+		role: 'owner',
+		userId: null,
+		vendorId: null,
+		name: 'Operator',
+		credential: { kind: 'cli', id: '', name: 'operator CLI' },
+		grants: [],
+		readOnly: false,
+	}
+}

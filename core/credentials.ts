@@ -1,13 +1,22 @@
 /**
  * Secrets and identifiers.
  *
- * Typed credentials (vendor keys, personal tokens, OAuth tokens, codes, upload links) look like
- * `bl_<type>_<30 random base62><6 base62 CRC32 checksum>`: scannable by secret scanners, rejected
- * without a database query when mistyped, and stored only as their SHA-256 (hex).
+ * Typed credentials (vendor keys, personal tokens, OAuth tokens, codes, upload links, password
+ * reset links) look like `bl_<type>_<30 random base62><6 base62 CRC32 checksum>`: scannable by
+ * secret scanners, rejected without a database query when mistyped, and stored only as their
+ * SHA-256 (hex).
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 
-export type CredentialType = 'vk' | 'pat' | 'at' | 'rt' | 'code' | 'ul'
+/**
+ * Every credential type. The log's masking (`core/log.ts`), the blanking of credentials in text for
+ * assistants (`core/untrusted.ts`) and the CI secret scan of the test log (`.ci/run`, checked by
+ * `tests/reliability/redaction.test.ts`) all follow this list.
+ */
+export const CREDENTIAL_TYPES = ['vk', 'pat', 'at', 'rt', 'code', 'ul', 'pwr'] as const
+export type CredentialType = (typeof CREDENTIAL_TYPES)[number]
+/** The types as a regular-expression group, `(?:vk|pat|…)`. */
+export const CREDENTIAL_TYPE_GROUP = `(?:${CREDENTIAL_TYPES.join('|')})`
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 const BODY_LENGTH = 30
@@ -48,7 +57,7 @@ export function newCredential(type: CredentialType): string {
 	return head + checksum(head)
 }
 
-const CREDENTIAL_SHAPE = /^bl_(vk|pat|at|rt|code|ul)_[0-9A-Za-z]{36}$/
+const CREDENTIAL_SHAPE = new RegExp(`^bl_${CREDENTIAL_TYPE_GROUP}_[0-9A-Za-z]{36}$`)
 
 /** The credential's type when it is well formed and its checksum matches; otherwise null. */
 export function credentialType(token: string): CredentialType | null {

@@ -52,6 +52,8 @@ export interface AppErrorOptions {
 	retryAfter?: number
 	/** Extra response headers (e.g. `WWW-Authenticate`). */
 	headers?: Record<string, string>
+	/** For pages: a GET is answered with a redirect (303) here instead of an error page (e.g. a page the person must see first). */
+	location?: string
 	cause?: unknown
 }
 
@@ -60,6 +62,7 @@ export class AppError extends Error {
 	readonly fields?: FieldError[]
 	readonly retryAfter?: number
 	readonly headers?: Record<string, string>
+	readonly location?: string
 
 	constructor(
 		readonly code: AppErrorCode,
@@ -71,6 +74,7 @@ export class AppError extends Error {
 		this.fields = options.fields
 		this.retryAfter = options.retryAfter
 		this.headers = options.headers
+		this.location = options.location
 	}
 }
 

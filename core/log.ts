@@ -3,6 +3,7 @@
  * credentials, a bearer header or a session cookie is masked before writing.
  */
 import type { LogLevel } from './config.ts'
+import { CREDENTIAL_TYPE_GROUP } from './credentials.ts'
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 }
 // Masking works on each string of an entry before it is serialized (so a line stays valid JSON),
@@ -12,7 +13,7 @@ const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 
 const KEYS = 'password|token|apiKey|api_key|secret|client_secret|code_verifier|refresh_token|access_token|authorization|cookie|csrf'
 const SECRET_FIELD = new RegExp(`^(${KEYS}|set-cookie)$`, 'i')
 const REDACTIONS: [RegExp, string][] = [
-	[/bl_(?:vk|pat|at|rt|code|ul)_[0-9A-Za-z]{8,}/g, 'bl_[redacted]'],
+	[new RegExp(`bl_${CREDENTIAL_TYPE_GROUP}_[0-9A-Za-z]{8,}`, 'g'), 'bl_[redacted]'],
 	[/\b(bearer|basic)(\s+)[^\s",\\]+/gi, '$1$2[redacted]'],
 	[/\b((?:__Host-)?bl_session|session|csrf)=[^;&\s",\\]+/gi, '$1=[redacted]'],
 	[/\b(code_verifier|refresh_token|access_token|client_secret|token|code|password)=[^&\s",\\]+/gi, '$1=[redacted]'],

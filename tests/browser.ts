@@ -3,8 +3,9 @@
  * not possible here, so the system binary is used; tests that need it fail with a clear message
  * when it is missing (`.ci/run` installs it).
  */
-import { existsSync } from 'node:fs'
-import { chromium, type Browser } from 'playwright-core'
+import { existsSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
 
 export const CHROMIUM_PATH = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p))
 
@@ -41,4 +42,35 @@ export async function closeBrowser() {
 	browser = undefined
 	clearInterval(keepAwake)
 	keepAwake = undefined
+}
+
+const AXE = readFileSync(resolve(import.meta.dir, '../node_modules/axe-core/axe.min.js'), 'utf8')
+
+interface AxeResult {
+	violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[]
+}
+
+/** Serious and critical axe violations on the page, as readable lines. */
+export async function axeProblems(page: Page): Promise<string[]> {
+	// Evaluated through the DevTools protocol: the page's CSP (no inline script) stays in force.
+	await page.evaluate(AXE)
+	const result = (await page.evaluate(() => (globalThis as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as AxeResult
+	return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)
+}
+
+/** Elements sticking out past the right edge of the screen (what a phone would cut off). */
+export async function overflowing(page: Page): Promise<string[]> {
+	return page.evaluate(() => {
+		const width = document.documentElement.clientWidth
+		const out: string[] = []
+		if (document.documentElement.scrollWidth > width + 1) out.push(`page is ${document.documentElement.scrollWidth}px wide on a ${width}px screen`)
+		for (const el of document.querySelectorAll('main *')) {
+			// Inside a box that scrolls sideways on purpose (a table-wrap), sticking out is fine; so is
+			// what is only there for screen readers (a card table's header row on a phone).
+			if (el.closest('.table-wrap, pre, .visually-hidden, table.stack thead')) continue
+			const r = el.getBoundingClientRect()
+			if (r.width > 0 && r.right > width + 1) out.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${el.className} ends at ${Math.round(r.right)}px`)
+		}
+		return out.slice(0, 5)
+	})
 }

@@ -13,6 +13,9 @@ import { loadConfig } from '../core/config.ts'
 import type { AppDeps } from '../core/deps.ts'
 import { createApp, createDeps } from '../core/main.ts'
 import { openDatabase } from '../db/client.ts'
+import { invitePerson, operatorActor } from '../modules/auth/index.ts'
+import { signIn } from '../modules/auth/sessions.ts'
+import { enqueueMail } from '../modules/outbox/index.ts'
 import { callOn, testApp, unique, usingPostgres } from './helpers.ts'
 
 const ROOT = resolve(import.meta.dir, '..')
@@ -186,6 +189,98 @@ describe('operator commands with --json', () => {
 			const { json } = await runCommand(deps, 'workspace create', { slug: other, name: 'Other' })
 			await runCommand(deps, 'seed', { workspace: other })
 			expect((await seededTitles(deps, String(json.workspaceId))).map((j) => [j.title, j.status])).toEqual(seeded.map((j) => [j.title, j.status]))
+		})
+	}, 60_000)
+
+	test('workspace list → {"workspaces":[{"workspaceId","slug","name"}]}', async () => {
+		const out = expectJson(await cli(['workspace', 'list', '--json']))
+		expect(Object.keys(out)).toEqual(['workspaces'])
+		const mine = out.workspaces.find((w: any) => w.slug === slug)
+		expect(mine).toEqual({ workspaceId: state.workspaceId, slug, name: 'CLI Staffing' })
+		for (const w of out.workspaces) expect(Object.keys(w)).toEqual(['workspaceId', 'slug', 'name'])
+	}, 60_000)
+
+	test('user list --workspace S → {"users":[{"userId","email","name","role"}]}: members only', async () => {
+		// Someone invited (an account made, not yet accepted) is not a user of the workspace.
+		await withCliDatabase((deps) => invitePerson(deps, operatorActor({ id: state.workspaceId!, slug }), { id: state.workspaceId!, slug }, { email: `invited-${slug}@example.test`, name: 'Not Yet', role: 'viewer', password: 'temporary password' }))
+		const out = expectJson(await cli(['user', 'list', '--workspace', slug, '--json']))
+		expect(out).toEqual({ users: [{ userId: expect.stringMatching(/^usr_/), email: `${slug}@example.test`, name: 'Olive Owner', role: 'owner' }] })
+		// A workspace that does not exist is a clear error, not an empty list.
+		const missing = await cli(['user', 'list', '--workspace', 'no-such-workspace', '--json'])
+		expect(missing.code).toBe(1)
+		expect(missing.stderr).toContain('No workspace with the slug "no-such-workspace"')
+	}, 60_000)
+
+	test('user set-password → {"userId"}: the new password works, the old one and every session do not, and it is not temporary', async () => {
+		const email = `${slug}@example.test`
+		const [sessionsBefore] = await withCliDatabase(async (deps) => {
+			// As if the account had been made by an invitation, with a temporary password, and signed in.
+			await deps.database.rows(sql`update users set password_temporary = true where email = ${email}`)
+			const session = await signIn(deps, { email, password: 'correct horse battery', address: '192.0.2.7', workspace: slug })
+			return [session]
+		})
+		expect('token' in sessionsBefore!).toBe(true)
+		const weak = await cli(['user', 'set-password', '--workspace', slug, '--email', email, '--password', 'short', '--json'])
+		expect(weak.code).toBe(1)
+		expect(weak.stderr).toContain('password must be 10-200 characters')
+		const notMember = await cli(['user', 'set-password', '--workspace', slug, '--email', 'nobody@example.test', '--password', 'a long new password', '--json'])
+		expect(notMember.code).toBe(1)
+		expect(notMember.stderr).toContain('is not in this workspace')
+		const out = expectJson(await cli(['user', 'set-password', '--workspace', slug, '--email', email, '--password', 'a long new password', '--json']))
+		expect(Object.keys(out)).toEqual(['userId'])
+		expect(out.userId).toMatch(/^usr_/)
+		await withCliDatabase(async (deps) => {
+			const [user] = await deps.database.rows<{ temporary: boolean; sessions: number }>(sql`select password_temporary as temporary, (select count(*)::int from sessions s where s.user_id = u.id) as sessions from users u where email = ${email}`)
+			expect(user).toEqual({ temporary: false, sessions: 0 })
+			await expect(signIn(deps, { email, password: 'correct horse battery', address: '192.0.2.8', workspace: slug })).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+			expect('token' in (await signIn(deps, { email, password: 'a long new password', address: '192.0.2.8', workspace: slug }))).toBe(true)
+			const [line] = await deps.database.rows<{ credentialName: string }>(sql`select credential_name as "credentialName" from activity where workspace_id = ${state.workspaceId!} and action = 'person.password_set'`)
+			expect(line).toEqual({ credentialName: 'operator CLI' })
+		})
+	}, 60_000)
+
+	test('vendor list --workspace S → {"vendors":[{"vendorId","name","apiAccess","keys":[{"keyId","createdAt","lastUsedAt","revokedAt"}]}]}, never a key', async () => {
+		const run = await cli(['vendor', 'list', '--workspace', slug, '--json'])
+		const out = expectJson(run)
+		expect(run.stdout).not.toContain('bl_vk_')
+		const vendor = out.vendors.find((v: any) => v.vendorId === state.vendorId)
+		expect(vendor).toEqual({
+			vendorId: state.vendorId,
+			name: 'CLI Vendor',
+			apiAccess: false,
+			keys: expect.arrayContaining([
+				{ keyId: state.firstKey!.keyId, createdAt: expect.any(String), lastUsedAt: null, revokedAt: expect.any(String) },
+				{ keyId: state.secondKey!.keyId, createdAt: expect.any(String), lastUsedAt: null, revokedAt: null },
+			]),
+		})
+		expect(vendor.keys).toHaveLength(2)
+		for (const v of out.vendors) expect(Object.keys(v)).toEqual(['vendorId', 'name', 'apiAccess', 'keys'])
+		// The seeded vendors are listed too, each with no key.
+		expect(out.vendors.length).toBeGreaterThan(1)
+	}, 60_000)
+
+	test('outbox release --id ID / --all --workspace S → {"released"}: mail held in the dev mailbox goes back in the queue, logged', async () => {
+		const ids = await withCliDatabase(async (deps) => {
+			// Queued on a server without SMTP_URL: held.
+			const queued = []
+			for (const to of ['one@example.test', 'two@example.test', 'three@example.test']) queued.push(await enqueueMail(deps.db, { workspaceId: state.workspaceId!, to, subject: 'Held', text: 'x' }, deps))
+			expect(queued.map((q) => q.held)).toEqual([true, true, true])
+			return queued.map((q) => q.id)
+		})
+		const one = expectJson(await cli(['outbox', 'release', '--id', ids[0]!, '--json']))
+		expect(one).toEqual({ released: [ids[0]] })
+		const again = await cli(['outbox', 'release', '--id', ids[0]!, '--json'])
+		expect(again.code).toBe(1)
+		expect(again.stderr).toContain('is not held in the dev mailbox')
+		const bad = await cli(['outbox', 'release', '--all', '--id', ids[1]!])
+		expect(bad.code).toBe(2)
+		const rest = expectJson(await cli(['outbox', 'release', '--all', '--workspace', slug, '--json']))
+		expect(rest.released.sort()).toEqual([ids[1], ids[2]].sort())
+		await withCliDatabase(async (deps) => {
+			const rows = await deps.database.rows<{ held: boolean; status: string }>(sql`select held, status from outbox where id in (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`)
+			expect(rows).toEqual(ids.map(() => ({ held: false, status: 'pending' })))
+			const log = await deps.database.rows<{ targetId: string }>(sql`select target_id as "targetId" from activity where action = 'outbox.released' and workspace_id = ${state.workspaceId!}`)
+			expect(log.map((l) => l.targetId).sort()).toEqual([...ids].sort())
 		})
 	}, 60_000)
 

@@ -107,7 +107,7 @@ beforeAll(async () => {
 		await deps.db.insert(jobs).values({ id: ids[key]!, workspaceId: ws.id, slug: unique('job-'), title, mustHave, status: 'Open', publishedAt: new Date() })
 	}
 	for (const [key, [person, subject, text]] of Object.entries(THREADS)) {
-		await deps.db.transaction((tx) => enqueueMail(tx, { workspaceId: ws.id, to: `${unique(person)}@example.test`, subject, text, recipient: { type: 'candidate', id: ids[person]! } }, 'localhost'))
+		await deps.db.transaction((tx) => enqueueMail(tx, { workspaceId: ws.id, to: `${unique(person)}@example.test`, subject, text, recipient: { type: 'candidate', id: ids[person]! } }, deps))
 		keyOf.set(`thread-of:${ids[person]}`, key)
 	}
 	for (const [key, id] of Object.entries(ids)) keyOf.set(id, key)

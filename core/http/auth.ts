@@ -42,6 +42,18 @@ export interface PageSession {
 	/** Token every form of this session must carry. */
 	readonly csrf: string
 	readonly sessionId: string
+	/**
+	 * A page the person must go to before any other (a temporary password to replace): every other
+	 * page redirects there (with `next`), every other signed-in request is refused with `reason`.
+	 * The session resolver leaves it out on that page itself and on the few it needs (sign-out).
+	 */
+	readonly mustVisit?: { readonly path: string; readonly reason: string }
+}
+
+/** The refusal of a request made before the page the session must visit first. */
+function visitFirst(request: Request, mustVisit: NonNullable<PageSession['mustVisit']>): AppError {
+	const url = new URL(request.url)
+	return new AppError('FORBIDDEN', mustVisit.reason, { location: `${mustVisit.path}?next=${encodeURIComponent(url.pathname + url.search)}` })
 }
 
 export interface SessionResolver {
@@ -144,6 +156,7 @@ export function createAuthPlugin(deps: AppDeps, resolvers: ActorResolvers) {
 	const pageSession = async (request: Request, cookie: Record<string, any>) => {
 		const session = resolvers.session ? await resolvers.session(deps, request, cookie) : null
 		if (!session) throw new AppError('UNAUTHORIZED', 'Sign in to continue')
+		if (session.mustVisit) throw visitFirst(request, session.mustVisit)
 		return session
 	}
 	const checkForm = (request: Request, body: unknown, expected: string) => {

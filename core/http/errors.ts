@@ -42,6 +42,7 @@ export function errorResponse(error: AppError, request: Request): Response {
 	if (error.retryAfter !== undefined) headers['Retry-After'] = String(error.retryAfter)
 
 	if (door === 'page') {
+		if (error.location && (request.method === 'GET' || request.method === 'HEAD')) return new Response(null, { status: 303, headers: { ...headers, Location: error.location } })
 		if (error.code === 'UNAUTHORIZED' && request.method === 'GET') {
 			const next = url.pathname + url.search
 			return new Response(null, { status: 303, headers: { ...headers, Location: `/sign-in?next=${encodeURIComponent(next)}` } })

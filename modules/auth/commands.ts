@@ -1,5 +1,6 @@
 import type { CommandDef } from '../../core/module.ts'
-import { addPerson, createWorkspace, operatorActor, removePerson, requireWorkspace } from './people.ts'
+import { setPasswordByOperator } from './passwords.ts'
+import { addPerson, createWorkspace, listPeople, listWorkspaces, operatorActor, removePerson, requireWorkspace } from './people.ts'
 import { createPersonalToken, personActor } from './tokens.ts'
 
 export const authCommands: CommandDef[] = [
@@ -11,6 +12,44 @@ export const authCommands: CommandDef[] = [
 		async run(deps, o) {
 			const ws = await createWorkspace(deps, { slug: String(o.slug), name: String(o.name) })
 			return { json: { workspaceId: ws.id }, lines: [`Created workspace "${ws.name}" (${ws.slug}): ${ws.id}`] }
+		},
+	},
+	{
+		name: 'workspace list',
+		usage: 'workspace list [--json]',
+		options: {},
+		async run(deps) {
+			const list = await listWorkspaces(deps.db)
+			return {
+				json: { workspaces: list.map((w) => ({ workspaceId: w.id, slug: w.slug, name: w.name })) },
+				lines: list.length ? list.map((w) => `${w.slug}  ${w.name}  (${w.id})`) : ['No workspace yet: create one with `workspace create --slug S --name N`.'],
+			}
+		},
+	},
+	{
+		name: 'user list',
+		usage: 'user list --workspace S [--json]',
+		options: { workspace: 'string' },
+		required: ['workspace'],
+		async run(deps, o) {
+			const ws = await requireWorkspace(deps.db, String(o.workspace))
+			// Members only: an invitation not yet accepted is no user of the workspace.
+			const people = await listPeople(deps.db, ws.id)
+			return {
+				json: { users: people.map((p) => ({ userId: p.userId, email: p.email, name: p.name, role: p.role })) },
+				lines: people.length ? people.map((p) => `${p.email}  ${p.name}  ${p.role}  (${p.userId})`) : [`No one is in ${ws.slug} yet.`],
+			}
+		},
+	},
+	{
+		name: 'user set-password',
+		usage: 'user set-password --workspace S --email E --password P [--json]',
+		options: { workspace: 'string', email: 'string', password: 'string' },
+		required: ['workspace', 'email', 'password'],
+		async run(deps, o) {
+			const ws = await requireWorkspace(deps.db, String(o.workspace))
+			const { userId } = await setPasswordByOperator(deps, ws, { email: String(o.email), password: String(o.password) })
+			return { json: { userId }, lines: [`Set a new password for ${o.email}; their sessions ended, and they sign in with it (it is not temporary).`] }
 		},
 	},
 	{

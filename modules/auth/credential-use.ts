@@ -1,6 +1,5 @@
 /** What personal tokens and OAuth access tokens share once their row is found. */
 import type { Actor, Credential, PersonRole } from '../../core/actor.ts'
-import type { AppDeps } from '../../core/deps.ts'
 import { memberships, users, workspaces } from './table.ts'
 
 /** The columns every credential lookup selects about the person and their membership (joined on the live membership). */
@@ -37,9 +36,5 @@ export function personActorFrom(row: MembershipRow, credential: Credential, read
 	}
 }
 
-/** "Last used" is kept to the minute: no write on most requests, and never on the request's path. */
-export function noteUse(deps: AppDeps, lastUsedAt: Date | null, write: (now: Date) => Promise<unknown>): void {
-	const now = deps.now()
-	if (lastUsedAt && now.getTime() - lastUsedAt.getTime() <= 60_000) return
-	write(now).catch((error) => deps.log.warn('could not record credential use', { error }))
-}
+/** "Last used" is kept to the minute, off the request's path (core/last-used.ts). */
+export { noteUse } from '../../core/last-used.ts'

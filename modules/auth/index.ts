@@ -12,11 +12,14 @@ import { verifyAccessToken } from './oauth/tokens.ts'
 export { addPerson, changeRole, createWorkspace, findWorkspace, requireWorkspace, listWorkspaces, listPeople, operatorActor, personRef, removePerson, userNames, type Workspace } from './people.ts'
 export { acceptInvitation, cancelInvitation, declineInvitation, invitationsFor, invitePerson, listInvitations } from './invitations.ts'
 export { createPersonalToken, personActor, revokePersonalToken } from './tokens.ts'
+export { changePassword, setPasswordByOperator } from './passwords.ts'
+export { requestPasswordReset, resetPassword } from './password-reset.ts'
 
 export default defineModule({
 	name: 'auth',
 	description: 'Workspaces, people and roles, portal sign-in, personal tokens, and the OAuth 2.1 authorization server for assistant apps.',
-	requires: ['activity'],
+	// The outbox carries the Forgot password mail.
+	requires: ['activity', 'outbox'],
 	permissions: [{ key: 'auth:manage_people', description: 'Add and remove people, see everyone’s tokens', grantedTo: ['owner', 'admin'] }],
 	commands: authCommands,
 	routes: authRoutes,
@@ -29,6 +32,7 @@ export default defineModule({
 	nav: [
 		{ href: '/portal', label: 'Home', section: 'work', order: 0 },
 		{ href: '/settings/api', label: 'API access' },
+		{ href: '/settings/password', label: 'Password' },
 		{ href: '/people', label: 'People', permission: 'auth:manage_people' },
 	],
 	activityLabels: {
@@ -37,6 +41,9 @@ export default defineModule({
 		'token.created': 'created the personal token',
 		'token.revoked': 'revoked the personal token',
 		'app.disconnected': 'disconnected the app',
+		'person.password_changed': 'changed the password of',
+		'person.password_reset': 'chose a new password with a reset link for',
+		'person.password_set': 'set a new password for',
 	},
 	recordNames: [
 		{ type: 'user', names: async (deps, _workspaceId, ids) => new Map([...(await userNames(deps.db, ids))].map(([id, name]) => [id, { name: textOf(name) }])) } satisfies RecordNames,

@@ -215,6 +215,10 @@ describe('joining through the sign-in page', () => {
 		const entered = await newcomer.post(`/sign-in/invitations/${id}/accept`, { next: '/portal' })
 		expect(entered.status).toBe(303)
 		expect(entered.headers.get('location')).toBe('/portal')
+		// The temporary password is replaced first (passwords.test.ts), then the portal opens.
+		expect((await newcomer.get('/portal')).headers.get('location')).toBe('/settings/password?next=%2Fportal')
+		await newcomer.get('/settings/password?next=%2Fportal')
+		expect((await newcomer.post('/settings/password', { current: 'temporary password', password: 'my own passphrase', confirm: 'my own passphrase', next: '/portal' })).headers.get('location')).toBe('/portal')
 		expect(signedInTo((await newcomer.get('/portal')).text)).toBe(ws.slug)
 		const deps = await testDeps()
 		expect((await personActor(deps, ws.slug, email)).role).toBe('recruiter')

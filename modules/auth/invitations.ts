@@ -38,7 +38,8 @@ export async function invitePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef
 	const passwordHash = await Bun.password.hash(person.password)
 	return deps.db.transaction(async (tx) => {
 		const now = deps.now()
-		await tx.insert(users).values({ id: newId('usr'), email: person.email, name: person.name, passwordHash }).onConflictDoNothing({ target: users.email })
+		// A new account's password is the inviter's temporary one: the person chooses their own at first sign-in.
+		await tx.insert(users).values({ id: newId('usr'), email: person.email, name: person.name, passwordHash, passwordTemporary: true }).onConflictDoNothing({ target: users.email })
 		const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.email, person.email))
 		const locked = await lockOwnersAnd(tx, ws.id, user!.id)
 		if (locked.target && !locked.target.removedAt) throw new AppError('CONFLICT', `${person.email} is already in this workspace`)

@@ -4,16 +4,18 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { dataTable } from '../../core/ui.ts'
 import { connectPanel } from './connect.ts'
+import { forgotPasswordLink } from './password-pages.ts'
 import type { TokenView } from './tokens.ts'
 import type { Membership } from './sign-in-choice.ts'
 import { invitationsBanner, switchForm } from './workspace-pages.ts'
 
 const when = (d: Date | null) => (d ? html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>` : 'never')
 
-export function signInPage(options: { csrf: string; next: string; email?: string; error?: string; status?: number }): Response {
+export function signInPage(options: { csrf: string; next: string; email?: string; error?: string; notice?: string; status?: number }): Response {
 	return page(
 		{ title: 'Sign in', status: options.status },
 		html`<section class="card"><h1>Sign in to Benchline</h1>
+${options.notice ? html`<div class="notice" role="status"><p>${options.notice}</p></div>` : ''}
 ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
 <form method="post" action="/sign-in" class="stack">
 <input type="hidden" name="csrf" value="${options.csrf}">
@@ -21,7 +23,8 @@ ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
 <label for="email">Email <input id="email" name="email" type="email" autocomplete="username" required value="${options.email ?? ''}"></label>
 <label for="password">Password <input id="password" name="password" type="password" autocomplete="current-password" required></label>
 <button type="submit">Sign in</button>
-</form></section>`,
+</form>
+${forgotPasswordLink}</section>`,
 	)
 }
 

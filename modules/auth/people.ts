@@ -22,9 +22,22 @@ import { lockOwnersAnd, requireActingOwner } from './owners.ts'
 import { invitations, memberships, oauthGrants, personalTokens, sessions, users } from './table.ts'
 
 export { createWorkspace, findWorkspace, listWorkspaces, requireWorkspace, SLUG, type Workspace } from './workspaces.ts'
+/** The operator CLI's actor (core/actor.ts); re-exported where modules have always found it. */
+export { operatorActor } from '../../core/actor.ts'
 
 const EMAIL = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]+$/
 export const MANAGE_PEOPLE = 'auth:manage_people'
+
+/** Whether the text (trimmed, lower-cased) is an e-mail address as accounts are stored. */
+export const isEmailAddress = (email: string) => EMAIL.test(email) && email.length <= 254
+
+export const PASSWORD_MIN = 10
+export const PASSWORD_MAX = 200
+
+/** What is wrong with a password someone chose, or null: the one rule everywhere (people page, CLI, Change password, reset). */
+export function passwordProblem(password: string): string | null {
+	return password.length < PASSWORD_MIN || password.length > PASSWORD_MAX ? `must be ${PASSWORD_MIN}-${PASSWORD_MAX} characters` : null
+}
 
 export function isPersonRole(role: string): role is PersonRole {
 	return (PERSON_ROLES as readonly string[]).includes(role)
@@ -43,10 +56,11 @@ export function checkNewPerson(deps: AppDeps, input: NewPerson): { email: string
 	const email = input.email.trim().toLowerCase()
 	const name = input.name.trim()
 	const problems = []
-	if (!EMAIL.test(email) || email.length > 254) problems.push({ field: 'email', message: 'must be an e-mail address' })
+	if (!isEmailAddress(email)) problems.push({ field: 'email', message: 'must be an e-mail address' })
 	if (!name || name.length > 120) problems.push({ field: 'name', message: 'must be 1-120 characters' })
 	if (!isPersonRole(input.role)) problems.push({ field: 'role', message: `must be one of: ${PERSON_ROLES.join(', ')}` })
-	if (input.password.length < 10 || input.password.length > 200) problems.push({ field: 'password', message: 'must be 10-200 characters' })
+	const weak = passwordProblem(input.password)
+	if (weak) problems.push({ field: 'password', message: weak })
 	for (const g of input.grants ?? []) if (!deps.permissions.all.get(g)?.grantable) problems.push({ field: 'grants', message: `"${g}" is not a permission that can be granted` })
 	if (problems.length) throw invalid(problems)
 	return { email, name, role: input.role as PersonRole, password: input.password, grants: input.grants ?? [] }
@@ -160,21 +174,6 @@ export async function changeRole(deps: AppDeps, actor: Actor, ws: WorkspaceRef, 
 		await recordActivity(tx, actor, { action: 'person.role_changed', targetType: 'user', targetId: row.userId, detail: { email: row.email, from, to: role } })
 		return { userId: row.userId, changed: true }
 	})
-}
-
-/** The actor used by the operator CLI and start-up tasks: acts as an owner, logged as "operator CLI". */
-export function operatorActor(ws: WorkspaceRef): Actor {
-	return {
-		workspaceId: ws.id,
-		workspaceSlug: ws.slug,
-		role: 'owner',
-		userId: null,
-		vendorId: null,
-		name: 'Operator',
-		credential: { kind: 'cli', id: '', name: 'operator CLI' },
-		grants: [],
-		readOnly: false,
-	}
 }
 
 /**

@@ -8,6 +8,7 @@ import type { HttpKit } from '../../core/module.ts'
 import { page } from '../../core/html.ts'
 import { assistantsHelp } from './connect.ts'
 import { apiAccessPage, homePage, signInPage } from './pages.ts'
+import { passwordRoutes } from './password-routes.ts'
 import { peopleRoutes } from './people-routes.ts'
 import { clearSessionCookie, sessionCookieName, setSessionCookie, signIn, signOut } from './sessions.ts'
 import { signInChoiceRoutes, setChoiceCookie } from './sign-in-routes.ts'
@@ -24,6 +25,10 @@ export { safeNext }
 
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
 
+const SIGN_IN_NOTICES: Record<string, string> = {
+	'password-reset': 'Your new password is saved and you were signed out everywhere. Sign in with it now.',
+}
+
 /** Confirmations shown after a redirect (Post/Redirect/Get: reloading never repeats a change). */
 const API_NOTICES: Record<string, string> = {
 	revoked: 'The token was revoked; apps using it stop working at once.',
@@ -36,7 +41,10 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'auth.routes' })
 		.use(auth)
 		.use(oauthRoutes(deps, { auth }))
-		.get('/sign-in', ({ cookie, query }) => signInPage({ csrf: anonymousCsrf(deps, cookie), next: safeNext(query.next) }), { auth: 'form', query: t.Object({ next: t.Optional(t.String({ maxLength: 8000 })) }) })
+		.get('/sign-in', ({ cookie, query }) => signInPage({ csrf: anonymousCsrf(deps, cookie), next: safeNext(query.next), notice: SIGN_IN_NOTICES[query.done ?? ''] }), {
+			auth: 'form',
+			query: t.Object({ next: t.Optional(t.String({ maxLength: 8000 })), done: t.Optional(t.String({ maxLength: 40 })) }),
+		})
 		.post(
 			'/sign-in',
 			async ({ body, cookie, request, redirect }) => {
@@ -121,4 +129,5 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 			{ auth: 'signed-in', body: form },
 		)
 		.use(peopleRoutes(deps, { auth }))
+		.use(passwordRoutes(deps, { auth }))
 }

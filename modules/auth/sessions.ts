@@ -112,13 +112,14 @@ export async function signOut(deps: AppDeps, token: string): Promise<void> {
 }
 
 /** The session behind a cookie token, with its person and role; slides the expiry when half is used. */
-export async function validateSession(deps: AppDeps, token: string): Promise<(PageSession & { expiresAt: Date; refreshed: boolean }) | null> {
+export async function validateSession(deps: AppDeps, token: string): Promise<(PageSession & { expiresAt: Date; refreshed: boolean; passwordTemporary: boolean }) | null> {
 	if (!/^[a-z2-7]{32}$/.test(token)) return null
 	const id = hashSecret(token)
 	const now = deps.now()
 	const [row] = await deps.db
 		.select({
 			expiresAt: sessions.expiresAt,
+			passwordTemporary: users.passwordTemporary,
 			...membershipColumns,
 		})
 		.from(sessions)
@@ -135,7 +136,7 @@ export async function validateSession(deps: AppDeps, token: string): Promise<(Pa
 		await deps.db.update(sessions).set({ expiresAt }).where(eq(sessions.id, id))
 	}
 	const actor = personActorFrom(row, { kind: 'session', id: id.slice(0, 16), name: 'portal session' }, false)
-	return { actor, csrf: sessionCsrf(deps, id), sessionId: id, expiresAt, refreshed }
+	return { actor, csrf: sessionCsrf(deps, id), sessionId: id, expiresAt, refreshed, passwordTemporary: row.passwordTemporary }
 }
 
 /** Sets the session cookie (also used to slide its expiry). */
@@ -147,13 +148,27 @@ export function clearSessionCookie(deps: AppDeps, cookie: Record<string, any>) {
 	cookie[sessionCookieName(deps)]!.set({ value: '', httpOnly: true, secure: deps.config.https, sameSite: 'lax', path: '/', maxAge: 0 })
 }
 
-/** The session resolver the portal pages use (registered by the auth module). */
-export async function resolvePageSession(deps: AppDeps, _request: Request, cookie: Record<string, any>): Promise<PageSession | null> {
+/** Where a person with a temporary password chooses their own (`password-routes.ts`). */
+export const CHOOSE_PASSWORD_PATH = '/settings/password'
+/** What a person with a temporary password may reach before choosing their own: that page, and signing out. */
+const OPEN_WITH_TEMPORARY_PASSWORD = new Set([CHOOSE_PASSWORD_PATH, '/sign-out'])
+const TEMPORARY_PASSWORD = 'You signed in with a temporary password someone else set: choose your own password first.'
+
+/**
+ * The session resolver the portal pages use (registered by the auth module). A person whose
+ * password is still the temporary one someone else set is sent to choose their own before any
+ * other page (`mustVisit`; the OAuth consent page follows it too): until then the inviter, who
+ * knows that password, could be them.
+ */
+export async function resolvePageSession(deps: AppDeps, request: Request, cookie: Record<string, any>): Promise<PageSession | null> {
 	const token = cookie[sessionCookieName(deps)]?.value
 	if (typeof token !== 'string' || !token) return null
 	const session = await validateSession(deps, token)
-	if (session?.refreshed) setSessionCookie(deps, cookie, token, session.expiresAt)
-	return session
+	if (!session) return null
+	if (session.refreshed) setSessionCookie(deps, cookie, token, session.expiresAt)
+	const { actor, csrf, sessionId } = session
+	if (session.passwordTemporary && !OPEN_WITH_TEMPORARY_PASSWORD.has(new URL(request.url).pathname)) return { actor, csrf, sessionId, mustVisit: { path: CHOOSE_PASSWORD_PATH, reason: TEMPORARY_PASSWORD } }
+	return { actor, csrf, sessionId }
 }
 
 /**

@@ -14,8 +14,33 @@ export const users = pgTable('users', {
 	email: text('email').notNull().unique(),
 	name: text('name').notNull(),
 	passwordHash: text('password_hash').notNull(),
+	/**
+	 * The password was set by someone else (the temporary password of an invitation that made the
+	 * account): until the person chooses their own, every portal page sends them to do it. Cleared by
+	 * any password the person sets, and by the operator's CLI (whose passwords are not temporary).
+	 */
+	passwordTemporary: boolean('password_temporary').notNull().default(false),
 	createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 })
+
+/**
+ * A "Forgot password" link (`bl_pwr_…`), stored only as its SHA-256: valid 30 minutes, used once.
+ * Using one (or changing the password) uses up every other link of the person.
+ */
+export const passwordResets = pgTable(
+	'password_resets',
+	{
+		id: text('id').primaryKey(),
+		tokenHash: text('token_hash').notNull(),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+		expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+		usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),
+	},
+	(t) => [uniqueIndex('password_resets_hash').on(t.tokenHash), index('password_resets_user').on(t.userId, t.createdAt)],
+)
 
 /** A person's place in a workspace: their role and any permissions granted beyond it. */
 export const memberships = pgTable(

@@ -161,7 +161,7 @@ export async function applyToJob(deps: AppDeps, input: ApplyInput): Promise<Appl
 					related: { type: 'application', id: applicationId },
 					recipient: { type: 'candidate', id: candidate!.id },
 				},
-				new URL(deps.config.baseUrl).hostname,
+				deps,
 			)
 			return { candidateId: candidate!.id, newCandidate: Boolean(candidate!.inserted) }
 		})

@@ -80,7 +80,8 @@ async function setting(o: { workAuthorization?: string | null; phone?: string | 
 
 describe('requesting documents', () => {
 	test('e-mails the candidate a link valid 7 days, with the message and the job link; the message is recorded as not sent without a provider', async () => {
-		const deps = await testDeps()
+		// A server with SMTP_URL (without it the mail would be held in the dev mailbox).
+		const deps = await testDeps({ SMTP_URL: smtp.url })
 		const s = await setting()
 		const older = await newVendorJob(s.ws, { title: 'Older job' })
 		await newApplication(s.ws, s.candidateId, older, { createdAt: new Date(Date.now() - 86_400_000) })
@@ -391,7 +392,7 @@ describe('vendor submissions', () => {
 	})
 
 	test('a submission mails the vendor the résumé, the chosen documents and the note, is recorded and logged, and cannot be made twice', async () => {
-		const deps = await testDeps()
+		const deps = await testDeps({ SMTP_URL: smtp.url })
 		const s = await setting()
 		await upload(deps, s, ['dl', 'visa', 'i94', 'workAuth'])
 		// Choosing a kind the vendor needs is not optional.

@@ -155,9 +155,11 @@ export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, inp
 		).map((r) => r.id)
 		const related = { type: 'document_request', id }
 		const recipient = { type: 'candidate' as const, id: candidate.id }
-		// The link is the candidate's credential: the outbox keeps it sealed and fills it in only when sending.
-		const recipientOnly = { value: link, serverSecret: deps.secret }
-		await enqueueMail(tx, { workspaceId: actor.workspaceId, to: candidate.email, subject: `Documents needed${about}: ${listOf(items)}`, text: mailText(replaced.length > 0), related, recipient, recipientOnly }, new URL(deps.config.baseUrl).hostname)
+		// The link is the candidate's credential: the outbox keeps it sealed and fills it in only when
+		// sending. An owner or admin may reveal it while the mail is held in the dev mailbox (no SMTP),
+		// to try the upload page without a mail catcher.
+		const recipientOnly = { value: link, serverSecret: deps.secret, revealable: true }
+		await enqueueMail(tx, { workspaceId: actor.workspaceId, to: candidate.email, subject: `Documents needed${about}: ${listOf(items)}`, text: mailText(replaced.length > 0), related, recipient, recipientOnly }, deps)
 		const sent = await enqueueMessage(tx, { workspaceId: actor.workspaceId, to: phone ?? candidate.phone ?? '', text: shortText, related, recipient, notSent, recipientOnly })
 		await recordActivity(tx, actor, { action: 'documents.requested', targetType: 'candidate', targetId: candidate.id, detail: { requestId: id, items, applicationId: application?.id ?? null, message: sent.status, replaced } })
 		return { ...base, id, expiresAt: expiresAt.toISOString(), message: { ...messageTo, status: sent.status === 'pending' ? 'queued' : 'not_sent' }, repeated: false, replaced } satisfies DocumentRequestResult

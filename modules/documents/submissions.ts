@@ -172,7 +172,7 @@ export async function submitToVendor(deps: AppDeps, actor: Actor, input: { appli
 	let result: { submittedAt: Date }
 	try {
 		result = await deps.db.transaction(async (tx) => {
-			const mail = await enqueueMail(tx, { workspaceId: actor.workspaceId, to: vendor.email!, subject: `Candidate submission: ${candidate.name} for ${app.jobTitle}${app.vendorJobId ? ` [${app.vendorJobId}]` : ''}`, text, attachments, related: { type: 'application', id: app.id }, recipient: { type: 'vendor', id: vendor.id } }, new URL(deps.config.baseUrl).hostname)
+			const mail = await enqueueMail(tx, { workspaceId: actor.workspaceId, to: vendor.email!, subject: `Candidate submission: ${candidate.name} for ${app.jobTitle}${app.vendorJobId ? ` [${app.vendorJobId}]` : ''}`, text, attachments, related: { type: 'application', id: app.id }, recipient: { type: 'vendor', id: vendor.id } }, deps)
 			const [row] = await tx
 				.insert(vendorSubmissions)
 				.values({ id, workspaceId: actor.workspaceId, applicationId: app.id, candidateId: candidate.id, jobId: app.jobId, vendorId: vendor.id, documents: chosen, documentIds: docs.map((d) => d.id), note: note || null, toAddress: vendor.email!, outboxId: mail.id, submittedByUserId: actor.userId, submittedByName: actor.name, submittedAt: deps.now() })

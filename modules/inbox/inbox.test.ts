@@ -24,7 +24,6 @@ import { inboxMessages, inboxThreads } from './table.ts'
 
 setDefaultTimeout(30_000)
 const SECRET = 'inbound-mail-provider-secret-4567'
-const HOST = 'localhost'
 
 interface World {
 	ws: TestWorkspace
@@ -35,7 +34,7 @@ interface World {
 
 async function send(ws: TestWorkspace, to: string, subject: string, text: string, related?: { type: string; id: string }) {
 	const deps = await testDeps()
-	return deps.db.transaction((tx) => enqueueMail(tx, { workspaceId: ws.id, to, subject, text, related }, HOST))
+	return deps.db.transaction((tx) => enqueueMail(tx, { workspaceId: ws.id, to, subject, text, related }, deps))
 }
 
 let w: World
@@ -379,7 +378,7 @@ describe('a credential in what a conversation keeps cut short (issue 16, item 8)
 			const text = `${'Please call me back about the role. '.repeat(6).slice(0, lead)} ${token}`
 			const subject = `${'Documents for the Harborview client '.repeat(7).slice(0, lead + 40)} ${token}`
 			const name = `${'Sam Stranger '.repeat(10).slice(0, lead - 40)} ${token}`
-			const res = await inbound(rfc822({ From: `"${name}" <leak${i}.${w.ws.slug}@stranger.example>`, To: `reply+${w.ws.slug}@${HOST}`, Subject: subject, 'Message-ID': `<leak${i}.${w.ws.slug}@x>` }, text))
+			const res = await inbound(rfc822({ From: `"${name}" <leak${i}.${w.ws.slug}@stranger.example>`, To: `reply+${w.ws.slug}@localhost`, Subject: subject, 'Message-ID': `<leak${i}.${w.ws.slug}@x>` }, text))
 			expect(res.json?.status, res.text).toBe('accepted')
 			threads.push(res.json.threadId)
 		}

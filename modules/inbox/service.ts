@@ -160,7 +160,7 @@ export async function replyToThread(deps: AppDeps, actor: Actor, threadId: strin
 		const [{ at }] = (await deps.database.rows<{ at: Date | string }>(sql`select now() as at`, tx)) as [{ at: Date | string }]
 		const related = thread.candidateId ? { type: 'candidate', id: thread.candidateId } : thread.vendorId ? { type: 'vendor', id: thread.vendorId } : undefined
 		const recipient = thread.candidateId ? { type: 'candidate' as const, id: thread.candidateId } : thread.vendorId ? { type: 'vendor' as const, id: thread.vendorId } : undefined
-		const sent = await enqueueMail(tx, { workspaceId: actor.workspaceId, to: thread.counterpartAddress, subject: cleanLine(subject, 200), text: `${body}\n\n${actor.name}`, related, recipient }, new URL(deps.config.baseUrl).hostname)
+		const sent = await enqueueMail(tx, { workspaceId: actor.workspaceId, to: thread.counterpartAddress, subject: cleanLine(subject, 200), text: `${body}\n\n${actor.name}`, related, recipient }, deps)
 		const id = await appendMessage(tx, { workspaceId: actor.workspaceId, threadId, direction: 'out', channel: 'email', from: deps.config.mailFrom, to: thread.counterpartAddress, subject: cleanLine(subject, 200), text: `${body}\n\n${actor.name}`, messageId: sent.messageId, outboxId: sent.id, related: related ?? undefined, sentByUserId: userId, at: new Date(at) })
 		const readAt = deps.now()
 		await tx.insert(inboxStates).values({ threadId, userId, readAt }).onConflictDoUpdate({ target: [inboxStates.threadId, inboxStates.userId], set: { readAt } })

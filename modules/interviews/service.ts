@@ -168,7 +168,7 @@ export async function inviteToInterview(deps: AppDeps, actor: Actor, input: Invi
 				related: { type: 'interview', id },
 				recipient: { type: 'candidate', id: app.candidateId },
 			},
-			new URL(deps.config.baseUrl).hostname,
+			deps,
 		)
 		await recordActivity(tx, actor, { action: 'interview.invited', targetType: 'interview', targetId: id, detail: { applicationId: app.id, scheduledAt: scheduledAt.toISOString(), deadlineAt: deadlineAt.toISOString() } })
 	})

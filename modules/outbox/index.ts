@@ -1,12 +1,14 @@
 import { defineModule } from '../../core/module.ts'
+import { outboxCommands } from './commands.ts'
 import { outboxRoutes } from './routes.ts'
 import { startOutboxWorker } from './worker.ts'
 
+export { releaseHeld, type Released, type ReleaseSelection } from './held.ts'
 export { enqueueMail, enqueueMessage, deliveryStates, type DeliveryState, type DeliveryStatus, type NewMail, type NewMessage, type Recipient } from './service.ts'
 export { deliverDue, startOutboxWorker, retryDelay, DEFAULT_WORKER_OPTIONS, type WorkerOptions } from './worker.ts'
 export { toE164, NO_PROVIDER, MAX_MESSAGE_LENGTH } from './messaging.ts'
 export type { OutboxAttachment } from './table.ts'
-export { outboxSince, type OutboxEntry } from './queries.ts'
+export { ACCOUNT_MAIL, outboxSince, type OutboxEntry } from './queries.ts'
 export { PRIVATE_MARKER, textToSend, type RecipientOnly } from './private.ts'
 
 export default defineModule({
@@ -16,9 +18,11 @@ export default defineModule({
 	permissions: [
 		{ key: 'outbox:read', description: 'See the outbox and the dev mailbox', grantedTo: ['owner', 'admin'] },
 		{ key: 'outbox:retry', description: 'Put a failed e-mail or message back in the queue', grantedTo: ['owner', 'admin'] },
+		{ key: 'outbox:reveal', description: 'Reveal a candidate’s upload link held in the dev mailbox (logged)', grantedTo: ['owner', 'admin'] },
 	],
 	routes: outboxRoutes,
+	commands: outboxCommands,
 	nav: [{ href: '/outbox', label: 'Outbox', permission: 'outbox:read' }],
 	start: (deps) => startOutboxWorker(deps),
-	activityLabels: { 'outbox.retried': 'sent again the message' },
+	activityLabels: { 'outbox.retried': 'sent again the message', 'outbox.released': 'released the held message', 'outbox.link_revealed': 'revealed the private link of the message' },
 })

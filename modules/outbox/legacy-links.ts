@@ -24,7 +24,7 @@ export async function sealWaitingLinks(deps: AppDeps, workspaceId?: string): Pro
 		}
 		const kept = await sealPrivate(row.id, row.text, { value: links[0]!, serverSecret: deps.secret })
 		// Only a row still waiting with the same text: another instance may have sealed it, or sent it, meanwhile.
-		const updated = await deps.database.rows(sql`update ${outbox} set text = ${kept.text}, carries_private = true, private_sealed = ${kept.sealed} where id = ${row.id} and text = ${row.text} and not carries_private and status in ('pending', 'sending') returning id`)
+		const updated = await deps.database.rows(sql`update ${outbox} set text = ${kept.text}, carries_private = true, private_sealed = ${kept.sealed}, private_revealable = true where id = ${row.id} and text = ${row.text} and not carries_private and status in ('pending', 'sending') returning id`)
 		sealed += updated.length
 	}
 	return sealed

@@ -30,12 +30,13 @@ afterEach(() => clock.reset())
 const smtpDeps = () => testDeps({ SMTP_URL: smtp.url })
 const rowsOf = async (ids: string[]) => (await testDeps()).db.select().from(outbox).where(inArray(outbox.id, ids))
 
+/** Mail queued by a server that has SMTP_URL (so not held in the dev mailbox). */
 async function queueMails(wsId: string, n: number, prefix = 'm') {
-	const deps = await testDeps()
+	const deps = await smtpDeps()
 	const sent: { id: string; to: string }[] = []
 	for (let i = 0; i < n; i++) {
 		const to = `${unique(prefix)}@example.test`
-		const { id } = await enqueueMail(deps.db, { workspaceId: wsId, to, subject: `Hello ${i}`, text: `Message number ${i}` }, 'localhost')
+		const { id } = await enqueueMail(deps.db, { workspaceId: wsId, to, subject: `Hello ${i}`, text: `Message number ${i}` }, deps)
 		sent.push({ id, to })
 	}
 	return sent
@@ -51,7 +52,7 @@ describe('e-mail delivery over SMTP', () => {
 		await store.put(`test/${ws.id}/one.pdf`, pdf, 'application/pdf')
 		await store.put(`test/${ws.id}/two.png`, png, 'image/png')
 		const to = `${unique('att')}@example.test`
-		const { id, messageId } = await enqueueMail(deps.db, { workspaceId: ws.id, to, subject: 'Your documents', text: 'See attached.', attachments: [{ filename: 'one.pdf', contentType: 'application/pdf', path: `test/${ws.id}/one.pdf` }, { filename: 'two.png', contentType: 'image/png', path: `test/${ws.id}/two.png` }] }, 'localhost')
+		const { id, messageId } = await enqueueMail(deps.db, { workspaceId: ws.id, to, subject: 'Your documents', text: 'See attached.', attachments: [{ filename: 'one.pdf', contentType: 'application/pdf', path: `test/${ws.id}/one.pdf` }, { filename: 'two.png', contentType: 'image/png', path: `test/${ws.id}/two.png` }] }, deps)
 
 		const round = await deliverDue(deps, { workspaceId: ws.id })
 		expect(round).toEqual({ sent: 1, retried: 0, failed: 0 })
@@ -106,7 +107,7 @@ describe('e-mail delivery over SMTP', () => {
 	test('a recipient refused with 550 fails at once, with the reason, and can be retried from the outbox page', async () => {
 		const deps = await smtpDeps()
 		const ws = await newWorkspace()
-		const { id } = await enqueueMail(deps.db, { workspaceId: ws.id, to: `bounce-${unique()}@example.test`, subject: 'Will bounce', text: 'x' }, 'localhost')
+		const { id } = await enqueueMail(deps.db, { workspaceId: ws.id, to: `bounce-${unique()}@example.test`, subject: 'Will bounce', text: 'x' }, deps)
 		expect(await deliverDue(deps, { workspaceId: ws.id })).toEqual({ sent: 0, retried: 0, failed: 1 })
 		const [row] = await rowsOf([id])
 		expect(row!.status).toBe('failed')
@@ -131,7 +132,7 @@ describe('e-mail delivery over SMTP', () => {
 	test('after the last attempt a row is failed with its last error; delays grow exponentially', async () => {
 		const deps = await testDeps({ SMTP_URL: 'smtp://127.0.0.1:9' })
 		const ws = await newWorkspace()
-		const { id } = await enqueueMail(deps.db, { workspaceId: ws.id, to: `${unique()}@example.test`, subject: 'Nobody listens', text: 'x' }, 'localhost')
+		const { id } = await enqueueMail(deps.db, { workspaceId: ws.id, to: `${unique()}@example.test`, subject: 'Nobody listens', text: 'x' }, deps)
 		const options = { workspaceId: ws.id, baseDelayMs: 60_000, maxDelayMs: 600_000, maxAttempts: 3 }
 		expect([1, 2, 3, 4, 5, 6].map((n) => retryDelay(n, options))).toEqual([60_000, 120_000, 240_000, 480_000, 600_000, 600_000])
 		expect(await deliverDue(deps, options)).toEqual({ sent: 0, retried: 1, failed: 0 })
@@ -169,7 +170,7 @@ describe('without SMTP_URL', () => {
 		const deps = await testDeps()
 		expect(deps.config.smtpUrl).toBeUndefined()
 		const ws = await newWorkspace()
-		const { id } = await enqueueMail(deps.db, { workspaceId: ws.id, to: 'dana@example.test', subject: 'Kept in the dev mailbox', text: 'Line one\n<b>not bold</b>' }, 'localhost')
+		const { id } = await enqueueMail(deps.db, { workspaceId: ws.id, to: 'dana@example.test', subject: 'Kept in the dev mailbox', text: 'Line one\n<b>not bold</b>' }, deps)
 		expect(await deliverDue(deps, { workspaceId: ws.id })).toEqual({ sent: 0, retried: 0, failed: 0 })
 		const [row] = await rowsOf([id])
 		expect(row!.status).toBe('pending')

@@ -61,8 +61,9 @@ const LINK = /http:\/\/localhost:3000\/upload\/bl_ul_[0-9A-Za-z]{36}/g
 const linksIn = (text: string) => text.match(LINK) ?? []
 const phone = () => `+1512${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
 
+/** A recruiter requests documents; by default on a server with SMTP_URL (a server without it holds the mail in the dev mailbox). */
 async function requestFor(o: { phone?: string | null; message?: string } = {}, deps?: Awaited<ReturnType<typeof testDeps>>) {
-	deps ??= await testDeps()
+	deps ??= await testDeps({ SMTP_URL: smtp.url })
 	const ws = await newWorkspace()
 	const recruiter = await personActor(deps, ws.slug, (await newPerson(ws, 'recruiter')).email)
 	const email = `${unique('cand')}@example.test`
@@ -191,7 +192,7 @@ describe('a link only the recipient may see (checklist H2)', () => {
 		const ws = await newWorkspace()
 		const value = `https://x.test/upload/${newCredential('ul')}`
 		const recipientOnly = { value, serverSecret: deps.secret }
-		const bounced = await enqueueMail(deps.db, { workspaceId: ws.id, to: `bounce-${unique()}@example.test`, subject: 'Documents', text: `Here: ${value}`, recipientOnly }, 'localhost')
+		const bounced = await enqueueMail(deps.db, { workspaceId: ws.id, to: `bounce-${unique()}@example.test`, subject: 'Documents', text: `Here: ${value}`, recipientOnly }, await testDeps({ SMTP_URL: smtp.url }))
 		// Queued while a provider was configured; the worker now runs without one.
 		const queued = await enqueueMessage(deps.db, { workspaceId: ws.id, to: phone(), text: `Here: ${value}`, recipientOnly })
 		expect((await rowsOf([bounced.id, queued.id])).map((r) => Boolean(r.privateSealed))).toEqual([true, true])
@@ -208,7 +209,7 @@ describe('a link only the recipient may see (checklist H2)', () => {
 		const ws = await newWorkspace()
 		const smtpDeps = await testDeps({ SMTP_URL: smtp.url })
 		const link = () => `https://x.test/upload/${newCredential('ul')}`
-		const mail = (to: string, value: string, text = `Here: ${value}`, subject = 'Documents') => enqueueMail(deps.db, { workspaceId: ws.id, to, subject, text, recipientOnly: { value, serverSecret: deps.secret } }, 'localhost')
+		const mail = (to: string, value: string, text = `Here: ${value}`, subject = 'Documents') => enqueueMail(deps.db, { workspaceId: ws.id, to, subject, text, recipientOnly: { value, serverSecret: deps.secret } }, smtpDeps)
 		// The value must be in the text, and only there.
 		await expect(mail('a@example.test', link(), 'No link here')).rejects.toThrow('not in the text')
 		const shown = link()
@@ -292,7 +293,7 @@ describe('rows written before links were sealed', () => {
 			rows.push({ id: mail.id, text: await asWrittenBefore(mail, status) })
 		}
 		const [sent, failed, notSent, pending] = rows
-		const other = await enqueueMail(deps.db, { workspaceId: (await newWorkspace()).id, to: 'x@example.test', subject: 'Hi', text: 'No link: https://x.test/upload/abc and bl_ul_short' }, 'localhost')
+		const other = await enqueueMail(deps.db, { workspaceId: (await newWorkspace()).id, to: 'x@example.test', subject: 'Hi', text: 'No link: https://x.test/upload/abc and bl_ul_short' }, deps)
 		await deps.db.update(outbox).set({ status: 'sent' }).where(eq(outbox.id, other.id))
 		const rollback = new Error('rolled back')
 		let after: (typeof outbox.$inferSelect)[] = []

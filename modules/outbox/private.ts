@@ -7,7 +7,10 @@
  *   derived from the server secret (AES-256-GCM, bound to the row's id) in `private_sealed`.
  * - Everything that shows outbox text (the outbox page, the dev mailbox, the inbox copy) shows the
  *   marker. Only the worker opens the seal, at send time, to fill the value in; the text it sends
- *   has the value exactly where the caller put it, on every attempt.
+ *   has the value exactly where the caller put it, on every attempt. The one exception is on
+ *   purpose: while a row is held in the dev mailbox (no SMTP), an owner or admin may reveal a value
+ *   its sender marked revealable (a candidate's upload link, never a password reset link), one row
+ *   at a time, written to the activity log (`reveal.ts`).
  * - Once the row is sent, failed for good or not sent, the sealed value is erased (the worker and
  *   the enqueueing do it): nothing recoverable remains. Such a row cannot be sent again.
  */
@@ -22,6 +25,12 @@ export const PRIVATE_MARKER = '[private link, sent to the recipient only]'
 export interface RecipientOnly {
 	value: string
 	serverSecret: Uint8Array
+	/**
+	 * An owner or admin may have it shown while the mail is held in the dev mailbox (a candidate's
+	 * upload link: trying the upload page needs no mail catcher). Never for a credential to
+	 * someone's account (a password reset link). Default false.
+	 */
+	revealable?: boolean
 }
 
 interface Sealed {
@@ -66,6 +75,17 @@ export async function sealPrivate(rowId: string, text: string, secret: Recipient
 	return { text: stored, sealed: encodeBase64urlNoPadding(bytes) }
 }
 
+async function openSeal(serverSecret: Uint8Array, row: { id: string; privateSealed: string }): Promise<Sealed> {
+	const bytes = new Uint8Array(decodeBase64urlIgnorePadding(row.privateSealed))
+	const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes.slice(0, 12), additionalData: encoder.encode(row.id) }, await sealingKey(serverSecret), bytes.slice(12))
+	return JSON.parse(new TextDecoder().decode(plain)) as Sealed
+}
+
+/** The sealed value itself (for Reveal link in the dev mailbox only; see the rules above). */
+export async function sealedValue(serverSecret: Uint8Array, row: { id: string; privateSealed: string }): Promise<string> {
+	return (await openSeal(serverSecret, row)).value
+}
+
 /**
  * The text as it goes to the recipient: the sealed value put back at each of its markers. Only the
  * worker, at send time, and tests playing the recipient call this; nothing shown to staff does.
@@ -73,9 +93,7 @@ export async function sealPrivate(rowId: string, text: string, secret: Recipient
  */
 export async function textToSend(serverSecret: Uint8Array, row: { id: string; text: string; privateSealed: string | null }): Promise<string> {
 	if (row.privateSealed === null) return row.text
-	const bytes = new Uint8Array(decodeBase64urlIgnorePadding(row.privateSealed))
-	const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes.slice(0, 12), additionalData: encoder.encode(row.id) }, await sealingKey(serverSecret), bytes.slice(12))
-	const { value, at } = JSON.parse(new TextDecoder().decode(plain)) as Sealed
+	const { value, at } = await openSeal(serverSecret, { id: row.id, privateSealed: row.privateSealed })
 	let text = row.text
 	// From the last marker back, so the earlier offsets stay right.
 	for (const offset of [...at].reverse()) {

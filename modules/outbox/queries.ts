@@ -7,6 +7,13 @@ import { and, asc, eq, gte, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { outbox } from './table.ts'
 
+/**
+ * The related type of mail about a person's own account (a password reset link): it is theirs
+ * alone, not a conversation of the workspace, so `outboxSince` leaves it out (the inbox never
+ * copies it where colleagues and assistants read).
+ */
+export const ACCOUNT_MAIL = 'account'
+
 export interface OutboxEntry {
 	id: string
 	workspaceId: string
@@ -25,18 +32,18 @@ export interface OutboxEntry {
 }
 
 /**
- * Rows created at or after `since` (all when omitted), optionally of one workspace, oldest first
+ * Rows created at or after `since` (all when omitted), optionally of one workspace, account mail left out, oldest first
  * by `(createdAt, id)`, strictly after `after` when given (to page through), at most `limit`.
  */
 export async function outboxSince(db: Db, options: { workspaceId?: string; since?: Date; after?: { at: Date; id: string }; limit: number }): Promise<OutboxEntry[]> {
-	const conditions: SQL[] = []
+	const conditions: SQL[] = [sql`${outbox.relatedType} is distinct from ${ACCOUNT_MAIL}`]
 	if (options.workspaceId) conditions.push(eq(outbox.workspaceId, options.workspaceId))
 	if (options.since) conditions.push(gte(outbox.createdAt, options.since))
 	if (options.after) conditions.push(sql`(${outbox.createdAt}, ${outbox.id}) > (${options.after.at.toISOString()}::timestamptz, ${options.after.id})`)
 	return db
 		.select({ id: outbox.id, workspaceId: outbox.workspaceId, channel: outbox.channel, to: outbox.to, subject: outbox.subject, text: outbox.text, relatedType: outbox.relatedType, relatedId: outbox.relatedId, recipientType: outbox.recipientType, recipientId: outbox.recipientId, messageId: outbox.messageId, status: outbox.status, createdAt: outbox.createdAt })
 		.from(outbox)
-		.where(conditions.length ? and(...conditions) : undefined)
+		.where(and(...conditions))
 		.orderBy(asc(outbox.createdAt), asc(outbox.id))
 		.limit(options.limit)
 }

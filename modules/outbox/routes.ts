@@ -1,6 +1,7 @@
 /**
  * The outbox page (owners and admins): everything the portal sent or is about to send, with
- * failures and their last error. Without `SMTP_URL` it is the dev mailbox: mail stays here.
+ * failures and their last error. Without `SMTP_URL` it is the dev mailbox: mail queued then is held
+ * here until an operator releases it (held.ts), and an upload link in it can be revealed (reveal.ts).
  */
 import { Elysia, t } from 'elysia'
 import { decodePosition, encodePosition } from '../../core/cursor.ts'
@@ -9,29 +10,62 @@ import { AppError } from '../../core/errors.ts'
 import { html, portalPage, type SafeHtml } from '../../core/html.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import type { HttpKit } from '../../core/module.ts'
-import { dataTable } from '../../core/ui.ts'
+import { revealCookie } from '../../core/http/reveal-cookie.ts'
+import { actionButton, dataTable } from '../../core/ui.ts'
 import { PRIVATE_MARKER } from './private.ts'
-import { getOutboxRow, listOutbox, outboxCounts, PRIVATE_ERASED, retryOutboxRow, type OutboxRow } from './service.ts'
+import { REVEAL_PERMISSION, revealPrivateLink, revealRefusal } from './reveal.ts'
+import { getOutboxRow, listOutbox, OUTBOX_STATUSES, outboxCounts, PRIVATE_ERASED, retryOutboxRow, type OutboxRow } from './service.ts'
 
-const STATUSES = ['pending', 'sending', 'sent', 'failed', 'not_sent'] as const
-const LABEL: Record<string, string> = { pending: 'Waiting', sending: 'Sending', sent: 'Sent', failed: 'Failed', not_sent: 'Not sent' }
+const STATUSES = OUTBOX_STATUSES
+const LABEL: Record<string, string> = { held: 'Held (dev mailbox)', pending: 'Waiting', sending: 'Sending', sent: 'Sent', failed: 'Failed', not_sent: 'Not sent' }
+const statusOf = (r: OutboxRow) => (r.held && r.status === 'pending' ? 'held' : r.status)
 const when = (d: Date | null) => (d ? html`<time datetime="${d.toISOString()}">${d.toISOString().replace('T', ' ').slice(0, 19)} UTC</time>` : '—')
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
+const RELEASE_ALL = 'npm run cli -- outbox release --all'
 
-function banner(deps: AppDeps): SafeHtml {
-	return html`${deps.config.smtpUrl ? '' : html`<p class="notice" role="status"><strong>Dev mailbox:</strong> SMTP_URL is not set, so e-mail is kept here and not sent.</p>`}
+/** A revealed link crosses the redirect after Reveal link sealed in a cookie for the outbox pages (shown once). */
+interface RevealedLink {
+	id: string
+	link: string
+}
+const revealed = revealCookie<RevealedLink>('bl_revealed_link', '/outbox', (v): v is RevealedLink => typeof (v as RevealedLink)?.id === 'string' && typeof (v as RevealedLink)?.link === 'string')
+
+/** What will happen to the mail here: said at the top of the outbox page. */
+function banner(deps: AppDeps, held: number): SafeHtml {
+	const heldLine = held
+		? html` ${held === 1 ? 'One e-mail is' : `${held} e-mails are`} held here now.`
+		: ''
+	return html`${deps.config.smtpUrl
+		? held
+			? html`<div class="notice" role="status"><p><strong>Held in the dev mailbox:</strong> ${held === 1 ? 'one e-mail was' : `${held} e-mails were`} queued while SMTP_URL was not set. ${held === 1 ? 'It is' : 'They are'} not sent now that SMTP_URL is set, unless an operator releases ${held === 1 ? 'it' : 'them'}: <code>${RELEASE_ALL}</code> (or <code>--id</code> and the entry’s id for one).</p></div>`
+			: ''
+		: html`<div class="notice" role="status"><p><strong>Dev mailbox:</strong> SMTP_URL is not set, so e-mail is kept here and not sent.${heldLine} Setting SMTP_URL later does not send it either: an operator releases it with <code>${RELEASE_ALL}</code> (or <code>--id</code> and the entry’s id for one), and it goes out once SMTP_URL is set.</p></div>`}
 ${deps.config.messaging ? '' : html`<p class="notice" role="status">No messaging provider is configured (MESSAGING_ACCOUNT, MESSAGING_TOKEN, MESSAGING_FROM): messages are recorded as not sent.</p>`}`
 }
 
+/** The private link part of an entry page: the marker explained, and Reveal link where it is allowed. */
+function privateLinkPart(deps: AppDeps, session: PageSession, r: OutboxRow, shown: string | null): SafeHtml | '' {
+	if (!r.carriesPrivate) return ''
+	if (shown)
+		return html`<div class="notice" role="status"><p><strong>The private link</strong> (shown to you once; the reveal is in the activity log):</p>
+<p class="secret"><a id="revealed-link" href="${shown}">${shown}</a> <button type="button" class="secondary" data-copy="revealed-link">Copy</button></p></div>`
+	const refusal = revealRefusal(r)
+	const may = deps.permissions.can(session.actor, REVEAL_PERMISSION)
+	return html`<p class="meta">The recipient’s private link is shown as ${PRIVATE_MARKER}: only the recipient gets it, filled in when it is sent, and it is not kept afterwards.${refusal && r.carriesPrivate && !r.privateRevealable ? ` ${refusal}` : ''}</p>
+${!refusal && may ? html`<p>While this e-mail is held in the dev mailbox you can see the link yourself, to try the page it opens. It stays sealed for everyone else; revealing it is written to the activity log.</p>
+${actionButton({ session, action: `/outbox/${r.id}/reveal`, label: 'Reveal link', style: 'secondary', confirm: 'Show the candidate’s private link? Revealing it is written to the activity log.' })}` : ''}`
+}
+
 function listPage(deps: AppDeps, session: PageSession, view: { rows: OutboxRow[]; counts: Record<string, number>; status?: string; older?: string }): Response {
+	const statuses = STATUSES.filter((s) => s !== 'held' || view.counts.held || view.status === 'held')
 	const filter = (s: string | undefined, label: string) => (view.status === s ? html`<strong>${label}</strong>` : html`<a href="/outbox${s ? `?status=${s}` : ''}">${label}</a>`)
 	return portalPage(
 		deps,
 		session,
 		{ title: 'Outbox' },
 		html`<section class="card"><h1>Outbox</h1>
-${banner(deps)}
-<p class="meta">${filter(undefined, 'All')} · ${STATUSES.map((s, i) => html`${i ? ' · ' : ''}${filter(s, `${LABEL[s]} (${view.counts[s] ?? 0})`)}`)}</p>
+${banner(deps, view.counts.held ?? 0)}
+<p class="meta">${filter(undefined, 'All')} · ${statuses.map((s, i) => html`${i ? ' · ' : ''}${filter(s, `${LABEL[s]} (${view.counts[s] ?? 0})`)}`)}</p>
 ${view.rows.length === 0
 	? html`<p>Nothing here.</p>`
 	: dataTable({
@@ -44,7 +78,7 @@ ${view.rows.length === 0
 				{ label: 'To', cell: (r) => r.to },
 				{ label: 'Channel', cell: (r) => (r.channel === 'email' ? 'E-mail' : 'Message') },
 				{ label: 'Created', cell: (r) => when(r.createdAt) },
-				{ label: 'Status', cell: (r) => LABEL[r.status] ?? r.status },
+				{ label: 'Status', cell: (r) => LABEL[statusOf(r)] ?? r.status },
 				{ label: 'Attempts', numeric: true, cell: (r) => r.attempts },
 				{ label: 'Last error', cell: (r) => r.lastError ?? '' },
 			],
@@ -54,20 +88,22 @@ ${view.older ? html`<p><a href="/outbox?${view.status ? `status=${view.status}&`
 	)
 }
 
-function entryPage(deps: AppDeps, session: PageSession, r: OutboxRow, notice?: string): Response {
+function entryPage(deps: AppDeps, session: PageSession, r: OutboxRow, o: { notice?: string; shown?: string | null; status?: number } = {}): Response {
+	const { notice, shown = null } = o
 	return portalPage(
 		deps,
 		session,
-		{ title: r.subject ?? 'Message' },
+		{ title: r.subject ?? 'Message', status: o.status },
 		html`<section class="card"><p class="crumbs"><a href="/outbox">Outbox</a></p>
 <h1>${r.subject ?? 'Message'}</h1>
 ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
-<dl class="facts"><div><dt>Channel</dt><dd>${r.channel === 'email' ? 'E-mail' : 'Message'}</dd></div><div><dt>To</dt><dd>${r.to}</dd></div><div><dt>Status</dt><dd>${LABEL[r.status] ?? r.status}</dd></div><div><dt>Attempts</dt><dd>${r.attempts}</dd></div><div><dt>Created</dt><dd>${when(r.createdAt)}</dd></div><div><dt>Sent</dt><dd>${when(r.sentAt)}</dd></div>${r.status === 'pending' && r.attempts > 0 ? html`<div><dt>Next attempt</dt><dd>${when(r.nextAttemptAt)}</dd></div>` : ''}</dl>
+<dl class="facts"><div><dt>Channel</dt><dd>${r.channel === 'email' ? 'E-mail' : 'Message'}</dd></div><div><dt>To</dt><dd>${r.to}</dd></div><div><dt>Status</dt><dd>${LABEL[statusOf(r)] ?? r.status}</dd></div><div><dt>Attempts</dt><dd>${r.attempts}</dd></div><div><dt>Created</dt><dd>${when(r.createdAt)}</dd></div><div><dt>Sent</dt><dd>${when(r.sentAt)}</dd></div>${r.status === 'pending' && r.attempts > 0 ? html`<div><dt>Next attempt</dt><dd>${when(r.nextAttemptAt)}</dd></div>` : ''}</dl>
+${statusOf(r) === 'held' ? html`<p>This e-mail was queued while SMTP_URL was not set, so it is held in the dev mailbox: it will not be sent, not even once SMTP_URL is set, unless an operator releases it with <code>npm run cli -- outbox release --id ${r.id}</code>.</p>` : ''}
 ${r.lastError ? html`<p class="error">Last error: ${r.lastError}</p>` : ''}
 ${r.status === 'failed' || r.status === 'not_sent' ? (r.privateErased ? html`<p class="meta">${PRIVATE_ERASED}</p>` : html`<form method="post" action="/outbox/${r.id}/retry" class="inline"><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit">Try again</button></form>`) : ''}
 ${r.attachments.length ? html`<h2>Attachments</h2><ul>${r.attachments.map((a) => html`<li>${a.filename} <span class="meta">${a.contentType}</span></li>`)}</ul>` : ''}
 <h2>Text</h2>
-${r.carriesPrivate ? html`<p class="meta">The recipient’s private link is shown as ${PRIVATE_MARKER}: only the recipient gets it, filled in when it is sent, and it is not kept afterwards.</p>` : ''}
+${privateLinkPart(deps, session, r, shown)}
 <pre>${r.text}</pre></section>`,
 	)
 }
@@ -89,7 +125,30 @@ export function outboxRoutes(deps: AppDeps, { auth }: HttpKit) {
 			},
 			{ auth: { permission: 'outbox:read' }, query: t.Object({ before: t.Optional(t.String({ maxLength: 64 })), status: t.Optional(t.String({ maxLength: 20 })) }) },
 		)
-		.get('/outbox/:id', async ({ actor, session, params }) => entryPage(deps, session!, await getOutboxRow(deps.db, actor!.workspaceId, params.id)), { auth: { permission: 'outbox:read' } })
+		.get(
+			'/outbox/:id',
+			async ({ actor, session, params, cookie }) => {
+				const row = await getOutboxRow(deps.db, actor!.workspaceId, params.id)
+				const shown = await revealed.open(deps, cookie, session!.sessionId)
+				return entryPage(deps, session!, row, { shown: shown?.id === row.id ? shown.link : null })
+			},
+			{ auth: { permission: 'outbox:read' } },
+		)
+		// The link crosses the redirect sealed in a cookie (Post/Redirect/Get: reloading never reveals it again).
+		.post(
+			'/outbox/:id/reveal',
+			async ({ actor, session, params, cookie, redirect }) => {
+				try {
+					const link = await revealPrivateLink(deps, actor!, params.id)
+					await revealed.seal(deps, cookie, session!.sessionId, { id: params.id, link })
+					return redirect(`/outbox/${encodeURIComponent(params.id)}`, 303)
+				} catch (error) {
+					if (!(error instanceof AppError) || error.code !== 'CONFLICT') throw error
+					return entryPage(deps, session!, await getOutboxRow(deps.db, actor!.workspaceId, params.id), { notice: error.message, status: 409 })
+				}
+			},
+			{ auth: { permission: REVEAL_PERMISSION }, body: form },
+		)
 		.post(
 			'/outbox/:id/retry',
 			async ({ actor, session, params }) => {
@@ -97,9 +156,9 @@ export function outboxRoutes(deps: AppDeps, { auth }: HttpKit) {
 					await retryOutboxRow(deps, actor!, params.id)
 				} catch (error) {
 					if (!(error instanceof AppError) || error.code !== 'CONFLICT') throw error
-					return entryPage(deps, session!, await getOutboxRow(deps.db, actor!.workspaceId, params.id), error.message)
+					return entryPage(deps, session!, await getOutboxRow(deps.db, actor!.workspaceId, params.id), { notice: error.message })
 				}
-				return entryPage(deps, session!, await getOutboxRow(deps.db, actor!.workspaceId, params.id), 'Queued again: the worker will try to deliver it shortly.')
+				return entryPage(deps, session!, await getOutboxRow(deps.db, actor!.workspaceId, params.id), { notice: 'Queued again: the worker will try to deliver it shortly.' })
 			},
 			{ auth: { permission: 'outbox:retry' }, body: form },
 		)

@@ -32,14 +32,38 @@ export interface Recipient {
 	id: string
 }
 
-/** Puts an e-mail in the outbox; returns its id and Message-ID. Call inside the caller's transaction. */
-export async function enqueueMail(db: Db, mail: NewMail, domain: string): Promise<{ id: string; messageId: string }> {
+/**
+ * Puts an e-mail in the outbox; returns its id and Message-ID. Call inside the caller's transaction.
+ * Without `SMTP_URL` the mail is held in the dev mailbox: it is never sent, not even once SMTP_URL is
+ * set, unless an operator releases it (`releaseHeld`), so mail written while trying things out never
+ * reaches real people by surprise.
+ */
+export async function enqueueMail(db: Db, mail: NewMail, deps: Pick<AppDeps, 'config'>): Promise<{ id: string; messageId: string; held: boolean }> {
 	if (/[\r\n]/.test(mail.to) || /[\r\n]/.test(mail.subject)) throw new Error('mail headers must not contain line breaks')
 	const id = newId('out')
-	const messageId = `<${id}@${domain}>`
+	const messageId = `<${id}@${new URL(deps.config.baseUrl).hostname}>`
+	const held = !deps.config.smtpUrl
 	const text = mail.recipientOnly ? await sealPrivate(id, mail.text, mail.recipientOnly, [mail.subject, mail.html]) : { text: mail.text, sealed: null }
-	await db.insert(outbox).values({ id, workspaceId: mail.workspaceId, channel: 'email', to: mail.to, subject: mail.subject, text: text.text, html: mail.html ?? null, attachments: mail.attachments ?? [], relatedType: mail.related?.type ?? null, relatedId: mail.related?.id ?? null, recipientType: mail.recipient?.type ?? null, recipientId: mail.recipient?.id ?? null, messageId, carriesPrivate: Boolean(mail.recipientOnly), privateSealed: text.sealed })
-	return { id, messageId }
+	await db.insert(outbox).values({
+		id,
+		workspaceId: mail.workspaceId,
+		channel: 'email',
+		to: mail.to,
+		subject: mail.subject,
+		text: text.text,
+		html: mail.html ?? null,
+		attachments: mail.attachments ?? [],
+		relatedType: mail.related?.type ?? null,
+		relatedId: mail.related?.id ?? null,
+		recipientType: mail.recipient?.type ?? null,
+		recipientId: mail.recipient?.id ?? null,
+		messageId,
+		carriesPrivate: Boolean(mail.recipientOnly),
+		privateSealed: text.sealed,
+		privateRevealable: Boolean(mail.recipientOnly?.revealable),
+		held,
+	})
+	return { id, messageId, held }
 }
 
 export interface NewMessage {
@@ -65,7 +89,7 @@ export async function enqueueMessage(db: Db, message: NewMessage): Promise<{ id:
 	const status = message.notSent ? 'not_sent' : 'pending'
 	const text = message.recipientOnly ? await sealPrivate(id, message.text, message.recipientOnly) : { text: message.text, sealed: null }
 	// A message that will not be sent keeps nothing to send: its private value is not kept even sealed.
-	await db.insert(outbox).values({ id, workspaceId: message.workspaceId, channel: 'message', to: message.to, text: text.text, relatedType: message.related?.type ?? null, relatedId: message.related?.id ?? null, recipientType: message.recipient?.type ?? null, recipientId: message.recipient?.id ?? null, status, lastError: message.notSent ?? null, carriesPrivate: Boolean(message.recipientOnly), privateSealed: status === 'pending' ? text.sealed : null })
+	await db.insert(outbox).values({ id, workspaceId: message.workspaceId, channel: 'message', to: message.to, text: text.text, relatedType: message.related?.type ?? null, relatedId: message.related?.id ?? null, recipientType: message.recipient?.type ?? null, recipientId: message.recipient?.id ?? null, status, lastError: message.notSent ?? null, carriesPrivate: Boolean(message.recipientOnly), privateSealed: status === 'pending' ? text.sealed : null, privateRevealable: Boolean(message.recipientOnly?.revealable) })
 	return { id, status }
 }
 
@@ -102,6 +126,10 @@ export interface OutboxRow {
 	carriesPrivate: boolean
 	/** That value was erased (sent or given up on): the row cannot be sent again. */
 	privateErased: boolean
+	/** An owner or admin may reveal that value while the row is held (an upload link). */
+	privateRevealable: boolean
+	/** Queued while SMTP_URL was unset: kept in the dev mailbox until an operator releases it (held.ts). */
+	held: boolean
 }
 
 const columns = {
@@ -119,12 +147,23 @@ const columns = {
 	sentAt: outbox.sentAt,
 	carriesPrivate: outbox.carriesPrivate,
 	privateErased: sql<boolean>`(${outbox.carriesPrivate} and ${outbox.privateSealed} is null)`.mapWith(Boolean),
+	privateRevealable: outbox.privateRevealable,
+	held: outbox.held,
+}
+
+/** The outbox page's statuses: `held` (in the dev mailbox until released) is a pending row apart. */
+export const OUTBOX_STATUSES = ['held', 'pending', 'sending', 'sent', 'failed', 'not_sent'] as const
+
+function statusIs(status: string) {
+	if (status === 'held') return and(eq(outbox.status, 'pending'), eq(outbox.held, true))!
+	if (status === 'pending') return and(eq(outbox.status, 'pending'), eq(outbox.held, false))!
+	return eq(outbox.status, status)
 }
 
 /** The workspace's outbox, newest first (the dev mailbox and failure page). */
 export async function listOutbox(db: Db, workspaceId: string, options: { limit: number; before?: { at: Date; id: string }; status?: string }): Promise<OutboxRow[]> {
 	const conditions = [eq(outbox.workspaceId, workspaceId)]
-	if (options.status) conditions.push(eq(outbox.status, options.status))
+	if (options.status) conditions.push(statusIs(options.status))
 	if (options.before) conditions.push(or(lt(outbox.createdAt, options.before.at), and(eq(outbox.createdAt, options.before.at), lt(outbox.id, options.before.id)))!)
 	return db.select(columns).from(outbox).where(and(...conditions)).orderBy(sql`${outbox.createdAt} desc nulls last, ${outbox.id} desc nulls last`).limit(options.limit)
 }
@@ -135,9 +174,10 @@ export async function getOutboxRow(db: Db, workspaceId: string, id: string): Pro
 	return row
 }
 
-/** Counts by status for the workspace (the page's summary line). */
+/** Counts by status for the workspace (the page's summary line); held rows count as `held`, not `pending`. */
 export async function outboxCounts(db: Db, workspaceId: string): Promise<Record<string, number>> {
-	const rows = await db.select({ status: outbox.status, n: sql<number>`count(*)::int` }).from(outbox).where(eq(outbox.workspaceId, workspaceId)).groupBy(outbox.status)
+	const status = sql<string>`case when ${outbox.held} and ${outbox.status} = 'pending' then 'held' else ${outbox.status} end`
+	const rows = await db.select({ status, n: sql<number>`count(*)::int` }).from(outbox).where(eq(outbox.workspaceId, workspaceId)).groupBy(status)
 	return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]))
 }
 

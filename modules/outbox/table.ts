@@ -44,6 +44,17 @@ export const outbox = pgTable(
 		carriesPrivate: boolean('carries_private').notNull().default(false),
 		/** That value sealed with a key derived from the server secret; erased (null) after the final outcome. */
 		privateSealed: text('private_sealed'),
+		/**
+		 * The private value may be shown to an owner or admin while the row is held in the dev mailbox
+		 * (a candidate's upload link, so the upload page can be tried without a mail catcher); never a
+		 * credential to someone's account (a password reset link).
+		 */
+		privateRevealable: boolean('private_revealable').notNull().default(false),
+		/**
+		 * Queued while `SMTP_URL` was not set: it stays in the dev mailbox and is never sent, even once
+		 * SMTP_URL is set, unless an operator releases it (`outbox release`).
+		 */
+		held: boolean('held').notNull().default(false),
 		/** pending, sending, sent, failed, not_sent. */
 		status: text('status').notNull().default('pending'),
 		attempts: integer('attempts').notNull().default(0),

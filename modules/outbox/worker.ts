@@ -11,6 +11,8 @@
  *   for a permanent failure (SMTP 5xx, provider 4xx, missing attachment), the row is `failed`
  *   with `lastError`, visible on the outbox page, and can be put back in the queue from there.
  * - Without `SMTP_URL` e-mail is not claimed: it stays `pending` in the outbox (the dev mailbox).
+ *   E-mail queued without `SMTP_URL` is `held` (service.ts) and never claimed, with or without it,
+ *   until an operator releases it (held.ts).
  *   Without a messaging provider, queued messages are marked `not_sent` with the reason.
  * - Every send has a deadline (`SMTP_TIMEOUT`, `MESSAGING_TIMEOUT`, both below the lease), and the
  *   running worker does not wait for a slow send before claiming more: each channel has `batchSize`
@@ -89,7 +91,7 @@ with due as (
 	select o.id from ${outbox} o
 	-- Rows are enqueued with the database's clock (microseconds) and retried on the app's (milliseconds):
 	-- "due" is whichever is later, so a row enqueued in this very millisecond is not skipped.
-	where o.status in ('pending', 'sending') and o.next_attempt_at <= greatest(now(), ${at(now)}) and ${channels}${workspace}
+	where o.status in ('pending', 'sending') and not o.held and o.next_attempt_at <= greatest(now(), ${at(now)}) and ${channels}${workspace}
 	order by o.next_attempt_at, o.id
 	limit ${limit}
 	for update skip locked

@@ -1,9 +1,28 @@
 import { UsageError, type CommandDef } from '../../core/module.ts'
 import { operatorActor, requireWorkspace } from '../auth/index.ts'
 import { parseRules, updateVendorProfile, type VendorProfilePatch } from './directory.ts'
-import { createKey, createVendor, revokeKey, setApiAccess, vendorWorkspace } from './service.ts'
+import { createKey, createVendor, revokeKey, setApiAccess, vendorsWithKeys, vendorWorkspace } from './service.ts'
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null)
 
 export const vendorCommands: CommandDef[] = [
+	{
+		name: 'vendor list',
+		usage: 'vendor list --workspace S [--json]',
+		options: { workspace: 'string' },
+		required: ['workspace'],
+		async run(deps, o) {
+			const ws = await requireWorkspace(deps.db, String(o.workspace))
+			const list = await vendorsWithKeys(deps, ws.id)
+			// Key ids and dates only: the keys themselves are stored as hashes and were shown once.
+			const vendors = list.map((v) => ({ vendorId: v.vendorId, name: v.name, apiAccess: v.apiAccess, keys: v.keys.map((k) => ({ keyId: k.keyId, createdAt: iso(k.createdAt), lastUsedAt: iso(k.lastUsedAt), revokedAt: iso(k.revokedAt) })) }))
+			const live = (v: (typeof vendors)[number]) => v.keys.filter((k) => !k.revokedAt).length
+			return {
+				json: { vendors },
+				lines: vendors.length ? vendors.map((v) => `${v.vendorId}  ${v.name}  API access ${v.apiAccess ? 'on' : 'off'}, ${live(v)} live key${live(v) === 1 ? '' : 's'}${v.keys.length > live(v) ? ` (${v.keys.length - live(v)} revoked)` : ''}`) : [`No vendor in ${ws.slug} yet.`],
+			}
+		},
+	},
 	{
 		name: 'vendor create',
 		usage: 'vendor create --workspace S --name N [--json]',

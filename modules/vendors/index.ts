@@ -5,7 +5,7 @@ import { seedVendors } from './seed.ts'
 import { verifyVendorKey } from './service.ts'
 import { vendorTools } from './tools.ts'
 
-export { apiAccessOff, createVendor, createKey, revokeKey, setApiAccess, vendorKeyActorSql, vendorKeySql, vendorNames, verifyVendorKey } from './service.ts'
+export { apiAccessOff, createVendor, createKey, noteKeyUse, revokeKey, setApiAccess, vendorKeyActorSql, vendorKeySql, vendorNames, vendorsWithKeys, verifyVendorKey, type VendorWithKeys } from './service.ts'
 export { getVendor, listVendors, parseRules, requiredDocuments, submissionTarget, updateVendorProfile, type SubmissionTarget, type VendorDetail, type VendorSummary } from './directory.ts'
 export { DOCUMENT_KINDS, DOCUMENT_LABELS, DocumentKindSchema, isDocumentKind, type DocumentKind } from './model.ts'
 export { DEMO_VENDORS, demoVendorIds } from './seed.ts'

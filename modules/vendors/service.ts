@@ -5,12 +5,13 @@
  * stored as SHA-256; a revoked key is 401 on its next request; a vendor whose API access is off
  * gets 403 with any of its keys; a vendor may hold several live keys (rotation).
  */
-import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { credentialType, hashSecret, newCredential, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { AppError, invalid } from '../../core/errors.ts'
+import { noteUse } from '../../core/last-used.ts'
 import { compile } from '../../db/client.ts'
 import { recordActivity, type ActorSql } from '../activity/index.ts'
 import { workspaces } from '../auth/table.ts'
@@ -91,7 +92,7 @@ export async function setApiAccess(deps: AppDeps, actor: Actor, vendorId: string
  * (`verifyVendorKey`) and for statements that fold the check into their own round trip (publish).
  */
 export function vendorKeySql(hash: SQL): SQL {
-	return sql`select vk.id as key_id, v.id as vendor_id, v.name as vendor_name, v.api_access, v.workspace_id, w.slug as workspace_slug, 'API key …' || vk.last_four as credential_name
+	return sql`select vk.id as key_id, vk.last_used_at as key_last_used_at, v.id as vendor_id, v.name as vendor_name, v.api_access, v.workspace_id, w.slug as workspace_slug, 'API key …' || vk.last_four as credential_name
 	from ${vendorApiKeys} vk join ${vendors} v on v.id = vk.vendor_id join ${workspaces} w on w.id = v.workspace_id
 	where vk.key_hash = ${hash} and vk.revoked_at is null`
 }
@@ -99,6 +100,7 @@ export function vendorKeySql(hash: SQL): SQL {
 /** A row of `vendorKeySql`. */
 interface VendorKeyRow {
 	key_id: string
+	key_last_used_at: Date | string | null
 	vendor_id: string
 	vendor_name: string
 	api_access: boolean
@@ -124,7 +126,41 @@ export async function verifyVendorKey(deps: AppDeps, token: string): Promise<Act
 	const [row] = await deps.database.run<VendorKeyRow>(keyLookup, { hash: hashSecret(token) })
 	if (!row) return null
 	if (!row.api_access) throw apiAccessOff()
+	noteKeyUse(deps, row.key_id, row.key_last_used_at)
 	return vendorActor(row)
+}
+
+/**
+ * Records that a key was used (kept to the minute, off the request's path): `vendor list` shows it.
+ * The publish statement looks its key up itself and calls this with what it found.
+ */
+export function noteKeyUse(deps: AppDeps, keyId: string, lastUsedAt: Date | string | null): void {
+	noteUse(deps, lastUsedAt === null ? null : new Date(lastUsedAt), (now) => deps.db.update(vendorApiKeys).set({ lastUsedAt: now }).where(eq(vendorApiKeys.id, keyId)))
+}
+
+export interface VendorWithKeys {
+	vendorId: string
+	name: string
+	apiAccess: boolean
+	/** Every key the vendor was given, newest first; never the key itself (only its SHA-256 is stored). */
+	keys: { keyId: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }[]
+}
+
+/** The workspace's vendors with their keys, by name (the operator's `vendor list`). */
+export async function vendorsWithKeys(deps: AppDeps, workspaceId: string): Promise<VendorWithKeys[]> {
+	const rows = await deps.db
+		.select({ vendorId: vendors.id, name: vendors.name, apiAccess: vendors.apiAccess, keyId: vendorApiKeys.id, createdAt: vendorApiKeys.createdAt, lastUsedAt: vendorApiKeys.lastUsedAt, revokedAt: vendorApiKeys.revokedAt })
+		.from(vendors)
+		.leftJoin(vendorApiKeys, eq(vendorApiKeys.vendorId, vendors.id))
+		.where(eq(vendors.workspaceId, workspaceId))
+		.orderBy(asc(vendors.name), asc(vendors.id), desc(vendorApiKeys.createdAt), asc(vendorApiKeys.id))
+	const out = new Map<string, VendorWithKeys>()
+	for (const r of rows) {
+		const v = out.get(r.vendorId) ?? { vendorId: r.vendorId, name: r.name, apiAccess: r.apiAccess, keys: [] }
+		out.set(r.vendorId, v)
+		if (r.keyId) v.keys.push({ keyId: r.keyId, createdAt: r.createdAt!, lastUsedAt: r.lastUsedAt, revokedAt: r.revokedAt })
+	}
+	return [...out.values()]
 }
 
 function vendorActor(row: VendorKeyRow): Actor {

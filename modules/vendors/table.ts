@@ -40,6 +40,8 @@ export const vendorApiKeys = pgTable(
 		keyHash: text('key_hash').notNull(),
 		lastFour: text('last_four').notNull(),
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+		/** Kept to the minute (no write on most requests). */
+		lastUsedAt: timestamp('last_used_at', { withTimezone: true, precision: 3 }),
 		revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
 	},
 	(t) => [uniqueIndex('vendor_api_keys_hash').on(t.keyHash), index('vendor_api_keys_vendor').on(t.vendorId)],

@@ -35,6 +35,8 @@ export const PORTAL_PAGES: readonly PortalPageCase[] = [
 	{ name: 'calendar', path: () => '/calendar', roles: ['owner', 'recruiter', 'hiring_manager'] },
 	{ name: 'calendar-team', path: () => '/calendar?scope=workspace' },
 	{ name: 'api-access', path: () => '/settings/api' },
+	{ name: 'password', path: () => '/settings/password', roles: ['owner', 'recruiter', 'hiring_manager', 'viewer'] },
+	{ name: 'forgot-password', path: () => '/sign-in/forgot-password', roles: ['owner'] },
 	{ name: 'help-assistants', path: () => '/help/assistants', roles: ['owner'] },
 	{ name: 'calendar-settings', path: () => '/settings/calendar' },
 	{ name: 'people', path: () => '/people', roles: ['owner'] },

@@ -6,21 +6,20 @@
  * Screenshots land in `.tmp/screenshots/` (kept by CI as artefacts).
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { sql } from 'drizzle-orm'
 import type { Page } from 'playwright-core'
 import type { Role } from '../../core/actor.ts'
 import { runCommand } from '../../core/cli.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { closeBrowser, launchBrowser } from '../browser.ts'
+import { axeProblems, closeBrowser, launchBrowser, overflowing } from '../browser.ts'
 import { newPerson, newWorkspace, serveApp, type TestWorkspace } from '../helpers.ts'
 import { PORTAL_PAGES, type SampleIds } from './page-list.ts'
 
 setDefaultTimeout(120_000)
 
 const SHOTS = resolve(import.meta.dir, '../../.tmp/screenshots')
-const AXE = readFileSync(resolve(import.meta.dir, '../../node_modules/axe-core/axe.min.js'), 'utf8')
 const WIDTHS = [390, 1280] as const
 
 let url: string
@@ -65,35 +64,6 @@ async function signIn(page: Page, person: { email: string; password: string }) {
 	await page.getByLabel('Password').fill(person.password)
 	await page.getByRole('button', { name: 'Sign in' }).click()
 	await page.waitForURL(/\/portal/)
-}
-
-interface AxeResult {
-	violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[]
-}
-
-/** Serious and critical axe violations on the page, as readable lines. */
-async function axeProblems(page: Page): Promise<string[]> {
-	// Evaluated through the DevTools protocol: the page's CSP (no inline script) stays in force.
-	await page.evaluate(AXE)
-	const result = (await page.evaluate(() => (globalThis as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as AxeResult
-	return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)
-}
-
-/** Elements sticking out past the right edge of the screen (what a phone would cut off). */
-async function overflowing(page: Page): Promise<string[]> {
-	return page.evaluate(() => {
-		const width = document.documentElement.clientWidth
-		const out: string[] = []
-		if (document.documentElement.scrollWidth > width + 1) out.push(`page is ${document.documentElement.scrollWidth}px wide on a ${width}px screen`)
-		for (const el of document.querySelectorAll('main *')) {
-			// Inside a box that scrolls sideways on purpose (a table-wrap), sticking out is fine; so is
-			// what is only there for screen readers (a card table's header row on a phone).
-			if (el.closest('.table-wrap, pre, .visually-hidden, table.stack thead')) continue
-			const r = el.getBoundingClientRect()
-			if (r.width > 0 && r.right > width + 1) out.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${el.className} ends at ${Math.round(r.right)}px`)
-		}
-		return out.slice(0, 5)
-	})
 }
 
 /**

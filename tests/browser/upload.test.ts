@@ -48,8 +48,10 @@ async function requestByEmail(items: ('dl' | 'visa' | 'i94' | 'workAuth')[]) {
 	const email = `${unique('cand')}@example.test`
 	const candidateId = await newCandidate(ws, { name: 'Ana Souza', email }, deps)
 	await newApplication(ws, candidateId, await newVendorJob(ws, { vendorId }, deps), {}, deps)
-	await requestCandidateDocuments(deps, recruiter, { candidateId, items, message: 'Hi Ana,\nthe client needs these by Friday.' })
-	await deliverDue(await testDeps({ SMTP_URL: smtp.url, BASE_URL: url }), { workspaceId: ws.id })
+	// Requested and delivered by a server with SMTP_URL.
+	const mailer = await testDeps({ SMTP_URL: smtp.url, BASE_URL: url })
+	await requestCandidateDocuments(mailer, recruiter, { candidateId, items, message: 'Hi Ana,\nthe client needs these by Friday.' })
+	await deliverDue(mailer, { workspaceId: ws.id })
 	const [mail] = smtp.to(email)
 	const link = mail!.parsed.text!.match(/http:\/\/127\.0\.0\.1:\d+\/upload\/bl_ul_[0-9A-Za-z]+/)![0]
 	return { deps, ws, recruiter, candidateId, link }

@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { Type as t } from '@sinclair/typebox'
 import { and, count, eq } from 'drizzle-orm'
 import { ConfigError, loadConfig } from '../../core/config.ts'
+import { CREDENTIAL_TYPE_GROUP } from '../../core/credentials.ts'
 import { signWebhook } from '../../core/http/signed-webhook.ts'
 import { createLogger } from '../../core/log.ts'
 import { createApp, createDeps, modules } from '../../core/main.ts'
@@ -494,7 +495,7 @@ describe('J10 document tools describe documents, never hand them out', () => {
 		for (const { name, answer } of answers) {
 			const whole = wholeAnswer(answer)
 			const where = `${name}: ${whole.slice(0, 200)}`
-			expect(whole, where).not.toMatch(/bl_(vk|pat|at|rt|code|ul)_[0-9A-Za-z]{8,}/)
+			expect(whole, where).not.toMatch(new RegExp(`bl_${CREDENTIAL_TYPE_GROUP}_[0-9A-Za-z]{8,}`))
 			expect(whole, where).not.toContain('/upload/')
 			expect(whole, where).not.toContain(`documents/${w.ws.id}`)
 			expect(whole, where).not.toContain(`resumes/${w.ws.id}`)

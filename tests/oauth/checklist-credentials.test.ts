@@ -107,7 +107,8 @@ async function issueEverything() {
 	const code = await freshCode()
 	const recruiter = await personActor(deps, ws.slug, (await newPerson(ws, 'recruiter')).email)
 	const candidateId = await newCandidate(ws, { phone: '+1 512 555 0100', resume: false })
-	const request = await requestCandidateDocuments(deps, recruiter, { candidateId, items: ['dl', 'visa'] })
+	// Requested on a server with SMTP_URL (without it the mail would be held in the dev mailbox).
+	const request = await requestCandidateDocuments(await testDeps({ SMTP_URL: smtp.url }), recruiter, { candidateId, items: ['dl', 'visa'] })
 	// The e-mail goes out; the text message is recorded as not sent (no provider).
 	const [mail] = await deps.db.select({ to: outbox.to }).from(outbox).where(and(eq(outbox.relatedId, request.id), eq(outbox.channel, 'email')))
 	expect(await deliverDue(await testDeps({ SMTP_URL: smtp.url }), { workspaceId: ws.id })).toEqual({ sent: 1, retried: 0, failed: 0 })

@@ -157,7 +157,7 @@ describe('a hung SMTP server', () => {
 		const stop = worker(deps, ws)
 		try {
 			const to = `${unique('greet')}@example.test`
-			const mail = await enqueueMail(deps.db, { workspaceId: ws.id, to, subject: 'Never greeted', text: 'x' }, 'localhost')
+			const mail = await enqueueMail(deps.db, { workspaceId: ws.id, to, subject: 'Never greeted', text: 'x' }, deps)
 			await waitFor('the worker to connect to the silent server', () => silent.connections.length === 1, 10_000, 10)
 
 			// Meanwhile: a message goes out, and the server answers pages.
@@ -209,11 +209,11 @@ describe('a hung SMTP server', () => {
 		const stop = worker(deps, ws)
 		try {
 			const to = `stall-${unique()}@example.test`
-			const mail = await enqueueMail(deps.db, { workspaceId: ws.id, to, subject: 'Hangs after DATA', text: 'x' }, 'localhost')
+			const mail = await enqueueMail(deps.db, { workspaceId: ws.id, to, subject: 'Hangs after DATA', text: 'x' }, deps)
 			await waitFor('the server to read the whole message and hang', () => smtp.stalled.some((m) => m.to.includes(to)), 10_000, 10)
 			const hungAt = Date.now()
 
-			const others = await Promise.all([1, 2, 3].map(async (i) => (await enqueueMail(deps.db, { workspaceId: ws.id, to: `${unique(`other${i}`)}@example.test`, subject: `Other ${i}`, text: 'y' }, 'localhost')).id))
+			const others = await Promise.all([1, 2, 3].map(async (i) => (await enqueueMail(deps.db, { workspaceId: ws.id, to: `${unique(`other${i}`)}@example.test`, subject: `Other ${i}`, text: 'y' }, deps)).id))
 			await waitFor('the other mail to be delivered while one hangs', async () => (await Promise.all(others.map(rowOf))).every((r) => r.status === 'sent'), 10_000, 20)
 			expect((await rowOf(mail.id)).status).toBe('sending')
 			const health = await portal.health()
@@ -251,7 +251,7 @@ describe('a hung SMTP server', () => {
 		try {
 			const ws = await newWorkspace()
 			const deps = await testDeps({ SMTP_URL: `smtp://127.0.0.1:${trickler.port}`, ...timeouts })
-			const { id } = await enqueueMail(deps.db, { workspaceId: ws.id, to: `${unique('trickle')}@example.test`, subject: 'Trickled', text: 'x' }, 'localhost')
+			const { id } = await enqueueMail(deps.db, { workspaceId: ws.id, to: `${unique('trickle')}@example.test`, subject: 'Trickled', text: 'x' }, deps)
 			const started = Date.now()
 			expect(await deliverDue(deps, { workspaceId: ws.id })).toEqual({ sent: 0, retried: 1, failed: 0 })
 			expect(Date.now() - started).toBeLessThanOrEqual(BOUND * 1000 + SLACK_MS)
@@ -278,7 +278,7 @@ describe('a hung messaging provider', () => {
 			await waitFor('the provider to receive the request', () => silent.connections[0]?.received.includes('Messages.json') ?? false, 10_000, 10)
 
 			const mailTo = `${unique('meanwhile')}@example.test`
-			const mail = await enqueueMail(deps.db, { workspaceId: ws.id, to: mailTo, subject: 'Meanwhile', text: 'z' }, 'localhost')
+			const mail = await enqueueMail(deps.db, { workspaceId: ws.id, to: mailTo, subject: 'Meanwhile', text: 'z' }, deps)
 			await waitFor('the mail to be delivered while the message hangs', async () => (await rowOf(mail.id)).status === 'sent', 10_000, 20)
 			expect(smtp.to(mailTo)).toHaveLength(1)
 			expect((await rowOf(message.id)).status).toBe('sending')

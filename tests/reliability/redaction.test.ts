@@ -5,10 +5,12 @@
  * also scans the log of the whole test run (server processes included) for credential shapes.
  */
 import { describe, expect, test } from 'bun:test'
-import { newCredential, randomToken, type CredentialType } from '../../core/credentials.ts'
+import { resolve } from 'node:path'
+import { CREDENTIAL_TYPES, newCredential, randomToken } from '../../core/credentials.ts'
 import { createLogger, redact } from '../../core/log.ts'
+import { withoutCredentials } from '../../core/untrusted.ts'
 
-const TYPES: CredentialType[] = ['vk', 'pat', 'at', 'rt', 'code', 'ul']
+const TYPES = CREDENTIAL_TYPES
 
 /** [what, a secret, the text that carries it]. */
 function shapes(): [string, string, string][] {
@@ -62,6 +64,17 @@ describe('log redaction (core/log.ts)', () => {
 			log.info(`request failed: ${text}`, { header: text, nested: { deeper: [{ value: text }] }, body: JSON.stringify({ raw: text }), error: new Error(`upstream said ${text}`) })
 			for (const line of lines) expect({ what, leaked: line.includes(secret) }).toEqual({ what, leaked: false })
 			expect(() => JSON.parse(lines[0]!)).not.toThrow() // masking keeps the line valid JSON
+		}
+	})
+
+	test('every credential type is caught by the CI scan of the run’s log (.ci/run) and blanked in text for assistants', async () => {
+		const script = await Bun.file(resolve(import.meta.dir, '../../.ci/run')).text()
+		const scans = [...script.matchAll(/grep -[a-z]*E '([^']+)' \.tmp\/test-log\.jsonl/g)].map((m) => m[1]!).filter((p) => p.includes('bl_')).map((p) => new RegExp(p))
+		expect(scans.length).toBeGreaterThan(0)
+		for (const type of TYPES) {
+			const credential = newCredential(type)
+			for (const scan of scans) expect({ type, scanned: scan.test(`{"msg":"${credential}"}`) }).toEqual({ type, scanned: true })
+			expect({ type, blanked: withoutCredentials(`see https://x.test/a/${credential} now`) }).toEqual({ type, blanked: 'see [credential removed] now' })
 		}
 	})
 

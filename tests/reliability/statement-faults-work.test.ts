@@ -36,7 +36,7 @@ onPostgres(`a connection terminated inside an everyday write leaves nothing half
 		const { deps, admin } = world()
 		const email = `${unique('cand')}@example.test`
 		await newCandidate(ws, { name: 'Nora Quinn', email }, deps)
-		await deps.db.transaction((tx) => enqueueMail(tx, { workspaceId: ws.id, to: email, subject: 'Your application', text: 'Hi Nora, thanks for applying.' }, 'localhost'))
+		await deps.db.transaction((tx) => enqueueMail(tx, { workspaceId: ws.id, to: email, subject: 'Your application', text: 'Hi Nora, thanks for applying.' }, deps))
 		await syncOutbox(deps, ws.id)
 		const [{ id: threadId }] = await admin<{ id: string }[]>`select id from inbox_threads where workspace_id = ${ws.id}`
 		const portal = await signedIn(who)

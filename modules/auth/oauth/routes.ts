@@ -193,6 +193,8 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 				}
 				const session = await resolvePageSession(deps, request, cookie)
 				if (!session) return redirect(`/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`, 303)
+				// A temporary password is replaced before any app is allowed in (then back here).
+				if (session.mustVisit) return redirect(`${session.mustVisit.path}?next=${encodeURIComponent(url.pathname + url.search)}`, 303)
 				const query = url.search.slice(1)
 				return consentPage(session, authorization, query, await openConsent(deps, session, target.client.id, query), await workspacesOf(deps.db, session.actor.userId!))
 			},
