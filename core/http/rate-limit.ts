@@ -95,12 +95,12 @@ export async function redisLimiter(url: string, defaultLimit: number, log: Logge
 		async peek(key, limit = defaultLimit) {
 			const t = Date.now()
 			const window = Math.floor(t / WINDOW_MS)
+			// A look only: whether the limiter is back on Redis is decided by counting (`hit`), so
+			// "shared through Redis again" is said only once a count was really stored there.
 			try {
 				const count = Number((await redis.get(`bl:rl:${key}:${window}`)) ?? 0)
-				setDegraded(false)
 				return decide(limit, count, window, t)
-			} catch (error) {
-				setDegraded(true, error)
+			} catch {
 				return fallback.peekSync(key, limit)
 			}
 		},
