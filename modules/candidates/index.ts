@@ -6,6 +6,7 @@ import { startRecheckSweep } from './recheck.ts'
 import { candidateSearchProvider } from './search.ts'
 import { seedCandidates } from './seed.ts'
 import { candidateTools } from './tools.ts'
+import { candidateViews } from './views.ts'
 
 export { applyToJob, type ApplicationEvent, type ApplyInput } from './apply.ts'
 export { candidateCards, requireCandidate, resumeFileOf, resumeHashes, resumeTexts, type CandidateCard } from './public.ts'
@@ -18,12 +19,13 @@ export { applicationParties, candidatesByAddress, waitingApplications, workspace
 export default defineModule({
 	name: 'candidates',
 	description: 'Candidates, applications and the pipeline, the résumé check and the careers apply flow.',
-	requires: ['auth', 'activity', 'outbox', 'jobs'],
+	requires: ['auth', 'activity', 'outbox', 'vendors', 'jobs'],
 	permissions: [
 		{ key: 'candidates:read', description: 'See candidates and applications (hiring managers: the applicants of their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 		{ key: 'candidates:contact', description: 'See candidates’ e-mail addresses and phone numbers', grantedTo: ['owner', 'admin', 'recruiter'] },
 	],
 	tools: candidateTools,
+	views: candidateViews,
 	searchProviders: [candidateSearchProvider],
 	jobFacts: candidateJobFacts,
 	seed: seedCandidates,

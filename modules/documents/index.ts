@@ -3,6 +3,7 @@ import { documentCommands } from './commands.ts'
 import { seedDocuments } from './seed.ts'
 import { submissionDetails } from './submissions.ts'
 import { documentTools } from './tools.ts'
+import { documentViews } from './views.ts'
 import { uploadRoutes } from './upload-routes.ts'
 
 export { listCandidateDocuments } from './service.ts'
@@ -21,6 +22,7 @@ export default defineModule({
 		{ key: 'documents:submit', description: 'Submit candidates to vendors with their documents', grantedTo: ['owner', 'admin', 'recruiter'] },
 	],
 	tools: documentTools,
+	views: documentViews,
 	commands: documentCommands,
 	routes: uploadRoutes,
 	applicationDetails: submissionDetails,
