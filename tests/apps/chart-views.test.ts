@@ -51,7 +51,7 @@ describe('careers analytics', () => {
 		// One bar per top job and top source, four for the comparison; each chart has its table.
 		expect(await view.locator('svg rect.bar').count()).toBe(shown.topJobs.length + shown.topSources.length + 4)
 		expect(await view.locator('details table').count()).toBe(3)
-		const jobs = await view.getByRole('region', { name: 'Top jobs by views' }).innerText()
+		const jobs = await view.getByRole('region', { name: 'Top jobs by applications' }).innerText()
 		for (const job of shown.topJobs) expect(jobs).toContain(job.title)
 
 		await view.getByRole('button', { name: '7 days' }).click()
@@ -74,9 +74,10 @@ describe('calendar', () => {
 		const monday = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - ((today.getUTCDay() + 6) % 7)))
 		const from = monday.toISOString()
 		const to = new Date(monday.getTime() + 14 * 86_400_000).toISOString()
+		// Each entry on the day it starts, or on the first day of the range when it began before it.
 		const expected = await rows<{ id: string; start: string }>(sql`
-			select id, to_char(scheduled_at at time zone 'UTC', 'YYYY-MM-DD') as start from interviews where workspace_id = ${f.ws.id} and owner_user_id is not null and scheduled_at < ${to}::timestamptz and scheduled_at + make_interval(mins => duration_minutes) > ${from}::timestamptz
-			union all select id, to_char(due_at at time zone 'UTC', 'YYYY-MM-DD') from todos where workspace_id = ${f.ws.id} and due_at is not null and due_at < ${to}::timestamptz and due_at > ${from}::timestamptz - interval '30 minutes'
+			select id, to_char(greatest(scheduled_at, ${from}::timestamptz) at time zone 'UTC', 'YYYY-MM-DD') as start from interviews where workspace_id = ${f.ws.id} and owner_user_id is not null and scheduled_at < ${to}::timestamptz and scheduled_at + make_interval(mins => duration_minutes) > ${from}::timestamptz
+			union all select id, to_char(greatest(due_at, ${from}::timestamptz) at time zone 'UTC', 'YYYY-MM-DD') from todos where workspace_id = ${f.ws.id} and due_at is not null and due_at < ${to}::timestamptz and due_at > ${from}::timestamptz - interval '30 minutes'
 			union all select id, to_char(greatest(starts_at, ${from}::timestamptz) at time zone 'UTC', 'YYYY-MM-DD') from calendar_busy where workspace_id = ${f.ws.id} and starts_at < ${to}::timestamptz and ends_at > ${from}::timestamptz`)
 		expect(expected.length).toBeGreaterThan(5)
 
