@@ -5,9 +5,12 @@
  */
 import { sql } from 'drizzle-orm'
 import { runCommand } from '../../core/cli.ts'
+import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { newPersonWithToken, newWorkspace, serveApp, testDeps, type TestWorkspace } from '../helpers.ts'
+import { candidateDocuments } from '../../modules/documents/table.ts'
 import { onTeam, ROLES, type TestRole } from '../sdk.ts'
+import { newApplication, newCandidate, newSubmissionVendor, newVendorJob } from '../staffing-fixtures.ts'
 import { startTestHost, type TestHost } from './host.ts'
 
 export interface AppsFixture {
@@ -23,6 +26,12 @@ export interface AppsFixture {
 	 * newest, with a résumé check, a scored interview and documents on file.
 	 */
 	cardApplicationId: string
+	/**
+	 * A vendor submission with documents on file and missing (the demo data may have none): an H1B
+	 * candidate with a driver's license and a work authorization on file, for a vendor that also
+	 * needs the visa and the I-94 of H1B candidates.
+	 */
+	vendorCase: { applicationId: string; candidateId: string; vendorId: string }
 }
 
 let fixture: Promise<AppsFixture> | undefined
@@ -41,7 +50,7 @@ export function appsFixture(): Promise<AppsFixture> {
 		await onTeam(job!.id, people.hiring_manager.userId)
 		const host = await startTestHost()
 		for (const role of ROLES) host.signIn(role, people[role].token)
-		return { deps, ws, url, people, host, jobId: job!.id, cardApplicationId: await cardApplication(deps, ws) }
+		return { deps, ws, url, people, host, jobId: job!.id, cardApplicationId: await cardApplication(deps, ws), vendorCase: await vendorCase(deps, ws) }
 	})()
 	return fixture
 }
@@ -56,7 +65,7 @@ async function cardApplication(deps: AppDeps, ws: TestWorkspace): Promise<string
 		where a.workspace_id = ${ws.id} and not a.archived and a.resume_check is not null and j.vendor_id is not null
 		and exists (select 1 from candidate_documents d where d.candidate_id = a.candidate_id)
 		and a.created_at = (select max(b.created_at) from applications b where b.candidate_id = a.candidate_id and not b.archived)
-		order by exists (select 1 from interviews i where i.application_id = a.id and i.overall_score is not null) desc, a.id limit 1`,
+		order by exists (select 1 from interviews i where i.application_id = a.id and i.overall_score is not null) desc, a.resume_score desc nulls last, a.id limit 1`,
 	)
 	if (!app) throw new Error('the demo data has no application with a résumé check and documents on file')
 	await deps.database.rows(
@@ -65,6 +74,16 @@ async function cardApplication(deps: AppDeps, ws: TestWorkspace): Promise<string
 		and not exists (select 1 from interviews where application_id = ${app.id} and overall_score is not null) returning id`,
 	)
 	return app.id
+}
+
+async function vendorCase(deps: AppDeps, ws: TestWorkspace): Promise<AppsFixture['vendorCase']> {
+	const vendorId = await newSubmissionVendor(ws, { name: 'Keystone Talent', rules: { always: ['dl', 'workAuth'], byWorkAuthorization: { H1B: ['visa', 'i94'] } } }, deps)
+	const candidateId = await newCandidate(ws, { name: 'Mei Chen', workAuthorization: 'H1B' }, deps)
+	const applicationId = await newApplication(ws, candidateId, await newVendorJob(ws, { vendorId, title: 'Java Developer' }, deps), {}, deps)
+	for (const [kind, fileName] of [['dl', 'drivers-license.pdf'], ['workAuth', 'EAD card.pdf']]) {
+		await deps.db.insert(candidateDocuments).values({ id: newId('doc'), workspaceId: ws.id, candidateId, kind: kind!, fileName: fileName!, contentType: 'application/pdf', sizeBytes: 900, storageKey: `documents/${ws.id}/${candidateId}/${kind}.pdf` })
+	}
+	return { applicationId, candidateId, vendorId }
 }
 
 /** Rows of a query on the test database. */

@@ -90,11 +90,24 @@ describe('no other origin', () => {
 	})
 })
 
+describe('the app’s look', () => {
+	test('a view takes the app’s theme and colours from the host context', async () => {
+		const page = await context.newPage()
+		const view = await openView(page, f.host, { as: 'owner', tool: 'get_analytics_summary', args: {}, theme: 'dark', variables: { '--color-background-primary': 'rgb(12, 34, 56)' } })
+		await view.locator('h1').waitFor()
+		expect(await view.locator('html').getAttribute('data-theme')).toBe('dark')
+		expect(await view.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor)).toBe('rgb(12, 34, 56)')
+		// Without the app's colours, the view's own dark palette.
+		expect(await view.locator('body').evaluate((body) => getComputedStyle(body).color)).toBe('rgb(232, 235, 242)')
+		await page.close()
+	})
+})
+
 describe('sizes', () => {
 	const cases = (): [string, string, Record<string, unknown>][] => [
 		['job-pipeline', 'get_job', { jobId: f.jobId }],
 		['candidate-card', 'get_application', { applicationId: '' }],
-		['vendor-submission-check', 'check_vendor_submission', { applicationId: '' }],
+		['vendor-submission-check', 'check_vendor_submission', { applicationId: f.vendorCase.applicationId }],
 		['careers-analytics', 'get_analytics_summary', {}],
 		['calendar', 'get_calendar', {}],
 	]
@@ -102,7 +115,7 @@ describe('sizes', () => {
 	test('every view fits a phone-width chat (390 px) and a desktop one without scrolling sideways', async () => {
 		for (const [name, tool, args] of cases()) {
 			// An application on a vendor's job with every part of the card (see fixture.ts).
-			const filled = 'applicationId' in args ? { applicationId: f.cardApplicationId } : args
+			const filled = tool === 'get_application' ? { applicationId: f.cardApplicationId } : args
 			for (const width of [390, 1000]) {
 				const { page, view } = await show('owner', tool, filled, undefined, width)
 				const overflow = await view.locator('body').evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)

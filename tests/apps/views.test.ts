@@ -8,11 +8,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core'
-import { newId } from '../../core/credentials.ts'
-import { candidateDocuments } from '../../modules/documents/table.ts'
 import { requiredDocuments } from '../../modules/vendors/index.ts'
 import { closeBrowser, launchBrowser } from '../browser.ts'
-import { newApplication, newCandidate, newSubmissionVendor, newVendorJob } from '../staffing-fixtures.ts'
 import { appsFixture, rows, type AppsFixture } from './fixture.ts'
 import { decide, hostLog, openView, until } from './host.ts'
 
@@ -137,13 +134,7 @@ describe('candidate card', () => {
 
 describe('vendor submission check', () => {
 	test('what is on file and missing, as in the database; the button asks the host for request_candidate_documents, which runs only once the person allows it', async () => {
-		// A case with documents both on file and missing (the demo data may have none): an H1B
-		// candidate with a driver's license and a work authorization on file, for a vendor that also
-		// needs the visa and the I-94 of H1B candidates.
-		const vendorId = await newSubmissionVendor(f.ws, { name: 'Keystone Talent', rules: { always: ['dl', 'workAuth'], byWorkAuthorization: { H1B: ['visa', 'i94'] } } })
-		const candidateId = await newCandidate(f.ws, { name: 'Mei Chen', workAuthorization: 'H1B' })
-		const applicationId = await newApplication(f.ws, candidateId, await newVendorJob(f.ws, { vendorId, title: 'Java Developer' }))
-		for (const kind of ['dl', 'workAuth']) await f.deps.db.insert(candidateDocuments).values({ id: newId('doc'), workspaceId: f.ws.id, candidateId, kind, fileName: `${kind}.pdf`, contentType: 'application/pdf', sizeBytes: 900, storageKey: `documents/${f.ws.id}/${candidateId}/${kind}.pdf` })
+		const { applicationId, candidateId, vendorId } = f.vendorCase
 		const [c] = await rows<{ workAuthorization: string; rules: any }>(
 			sql`select c.work_authorization as "workAuthorization", v.document_rules as rules from candidates c, vendors v where c.id = ${candidateId} and v.id = ${vendorId}`,
 		)
