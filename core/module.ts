@@ -57,6 +57,28 @@ export interface ToolDef<P extends TObject = TObject> {
 	run(ctx: ToolContext, args: Static<P>): Promise<unknown>
 }
 
+/**
+ * A view an assistant app can show beside a tool's answer (MCP Apps, SEP-1865): one HTML file that
+ * draws the tool result the app hands it and may call read tools through the app. The server
+ * serves it as a `ui://` resource and links it from the tools it lists (`core/mcp/apps/`).
+ */
+export interface ViewDef {
+	/** Lowercase words joined by dashes, e.g. `job-pipeline`; its address is `ui://benchline/<name>-<content hash>.html`. */
+	readonly name: string
+	readonly title: string
+	/** What the view shows, for the resource list. */
+	readonly description: string
+	/**
+	 * The view's HTML document, next to the module, holding the `<!-- benchline:head -->` and
+	 * `<!-- benchline:runtime -->` markers where the shared stylesheet and script go.
+	 */
+	readonly file: URL
+	/** The tools whose results it shows: the module's own or those of a module it requires. */
+	readonly tools: readonly string[]
+	/** Values the view reads at start (as JSON), e.g. labels it shares with the portal. */
+	readonly settings?: Readonly<Record<string, unknown>>
+}
+
 /** Turns a bearer credential with a known prefix into an actor (or null when unknown/revoked). */
 export interface CredentialVerifier {
 	/** Credential prefix, e.g. `bl_vk_`. */
@@ -243,6 +265,8 @@ export interface ModuleDef {
 	/** The one module that signs people in to the portal provides this (pages resolve sessions through it). */
 	readonly sessionResolver?: SessionResolver
 	readonly tools?: readonly ToolDef<any>[]
+	/** Views of tool results for assistant apps that show MCP Apps (see `ViewDef`). */
+	readonly views?: readonly ViewDef[]
 	readonly credentials?: readonly CredentialVerifier[]
 	readonly commands?: readonly CommandDef[]
 	readonly searchProviders?: readonly SearchProvider[]

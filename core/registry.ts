@@ -2,7 +2,7 @@
  * The module registry: validates every module at start-up (reporting every problem at once),
  * orders them by `requires`, and indexes what they contribute.
  */
-import type { ModuleDef, ToolDef } from './module.ts'
+import type { ModuleDef, ToolDef, ViewDef } from './module.ts'
 import { ROLES } from './actor.ts'
 
 export class RegistryError extends Error {
@@ -15,10 +15,12 @@ export interface Registry {
 	/** Modules in dependency order (a module comes after everything it requires). */
 	readonly modules: readonly ModuleDef[]
 	readonly tools: readonly ToolDef<any>[]
+	readonly views: readonly ViewDef[]
 	readonly warnings: readonly string[]
 }
 
 const TOOL_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/
+const VIEW_NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/
 
 /** Validates the module list and returns it ordered; throws `RegistryError` listing every problem. */
 export function buildRegistry(modules: readonly ModuleDef[]): Registry {
@@ -60,9 +62,41 @@ export function buildRegistry(modules: readonly ModuleDef[]): Registry {
 			tools.push(tool)
 		}
 
+	const views = checkViews(modules, problems)
 	const ordered = orderByRequires(modules, byName, problems)
 	if (problems.length) throw new RegistryError(problems)
-	return { modules: ordered, tools, warnings }
+	return { modules: ordered, tools, views, warnings }
+}
+
+/**
+ * A view shows tools of its own module or of a module it requires (as a page section does), and a
+ * tool is shown by one view at most: its `_meta.ui.resourceUri` names exactly one.
+ */
+function checkViews(modules: readonly ModuleDef[], problems: string[]): ViewDef[] {
+	const ownerOf = new Map<string, string>()
+	for (const m of modules) for (const tool of m.tools ?? []) ownerOf.set(tool.name, m.name)
+	const views: ViewDef[] = []
+	const names = new Set<string>()
+	const shownBy = new Map<string, string>()
+	for (const m of modules)
+		for (const view of m.views ?? []) {
+			const where = `view "${view.name}" of module "${m.name}"`
+			if (!VIEW_NAME.test(view.name)) problems.push(`${where} must be lowercase words joined by dashes`)
+			if (names.has(view.name)) problems.push(`${where} is declared twice`)
+			names.add(view.name)
+			if (!view.title?.trim() || !view.description?.trim()) problems.push(`${where} needs a title and a description`)
+			if (!view.tools.length) problems.push(`${where} shows no tool`)
+			for (const tool of view.tools) {
+				const owner = ownerOf.get(tool)
+				if (!owner) problems.push(`${where} shows tool "${tool}", which no module declares`)
+				else if (owner !== m.name && !(m.requires ?? []).includes(owner)) problems.push(`${where} shows tool "${tool}" of module "${owner}", which it does not require`)
+				const other = shownBy.get(tool)
+				if (other) problems.push(`tool "${tool}" is shown by two views: "${other}" and "${view.name}"`)
+				shownBy.set(tool, view.name)
+			}
+			views.push(view)
+		}
+	return views
 }
 
 function orderByRequires(modules: readonly ModuleDef[], byName: Map<string, ModuleDef>, problems: string[]): ModuleDef[] {

@@ -7,7 +7,7 @@ import { Type as t } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import { buildApp } from '../core/app.ts'
 import { declaredAuth } from '../core/http/auth.ts'
-import { defineModule, defineTool, type ModuleDef, type ToolDef } from '../core/module.ts'
+import { defineModule, defineTool, type ModuleDef, type ToolDef, type ViewDef } from '../core/module.ts'
 import { buildRegistry, RegistryError } from '../core/registry.ts'
 import { modules } from '../modules/index.ts'
 import { testApp, testDeps } from './helpers.ts'
@@ -98,6 +98,20 @@ describe('buildRegistry', () => {
 		expect(problemsOf([things({ tools: [tool(), tool()] })])).toEqual([expect.stringContaining('twice')])
 		expect(problemsOf([things({ tools: [tool({ readOnly: undefined as never })] })])).toEqual([expect.stringContaining('read-only')])
 		expect(problemsOf([things({ tools: [tool({ description: 'Lists.' })] })])).toEqual([expect.stringContaining('description')])
+	})
+
+	test('views: each shows tools of its own module or of one it requires, a tool at most one view; names, titles and tools required', () => {
+		const view = (overrides: Partial<ViewDef> = {}): ViewDef => ({ name: 'thing-card', title: 'Thing card', description: 'One thing', file: new URL('./thing.html', import.meta.url), tools: ['list_things'], ...overrides })
+		expect(buildRegistry([things({ views: [view()] })]).views.map((v) => v.name)).toEqual(['thing-card'])
+		expect(problemsOf([things({ views: [view({ tools: ['list_ghosts'] })] })])).toEqual([expect.stringContaining('"list_ghosts", which no module declares')])
+		const other = defineModule({ name: 'others', description: 'Others', permissions: [{ key: 'others:read', description: 'x', grantedTo: ['owner'] }], tools: [tool({ name: 'list_others', permission: 'others:read' })] })
+		expect(problemsOf([other, things({ views: [view({ tools: ['list_others'] })] })])).toEqual([expect.stringContaining('of module "others", which it does not require')])
+		expect(buildRegistry([other, things({ requires: ['others'], views: [view({ tools: ['list_others'] })] })]).views).toHaveLength(1)
+		expect(problemsOf([things({ views: [view(), view({ name: 'thing-list' })] })])).toEqual([expect.stringContaining('"list_things" is shown by two views')])
+		expect(problemsOf([things({ views: [view(), view()] })])).toEqual(expect.arrayContaining([expect.stringContaining('declared twice')]))
+		expect(problemsOf([things({ views: [view({ name: 'Thing Card' })] })])).toEqual([expect.stringContaining('lowercase words joined by dashes')])
+		expect(problemsOf([things({ views: [view({ title: ' ' })] })])).toEqual([expect.stringContaining('title and a description')])
+		expect(problemsOf([things({ views: [view({ tools: [] })] })])).toEqual([expect.stringContaining('shows no tool')])
 	})
 
 	test('every problem is reported at once', () => {

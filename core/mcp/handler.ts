@@ -10,6 +10,10 @@
  *
  * Each tool call is bounded: answered with a tool error after `MCP_TOOL_TIMEOUT` seconds, and its
  * result kept under `MAX_TOOL_RESULT_BYTES` (see `result.ts`).
+ *
+ * Views (MCP Apps): the modules' views are served as `ui://` resources and linked from the tools
+ * they show (`apps/`). Every client gets the same tools and results; apps that show views also
+ * read the linked resource.
  */
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
 import { Elysia } from 'elysia'
@@ -19,6 +23,8 @@ import { AppError } from '../errors.ts'
 import { readBodyText } from '../http/body.ts'
 import { preflight } from '../http/cors.ts'
 import type { HttpKit, ToolDef } from '../module.ts'
+import { buildView, type BuiltView } from './apps/views.ts'
+import { linkView, registerViews, VIEW_CAPABILITIES } from './apps/register.ts'
 import { inputSchema, outputSchema } from './standard-schema.ts'
 import { toolFailure, toolSuccess, toolTimedOut } from './result.ts'
 
@@ -30,11 +36,14 @@ const SERVER_INSTRUCTIONS = `Benchline is the recruiting portal of a US IT staff
 interface PreparedTool {
 	def: ToolDef<any>
 	config: Parameters<McpServer['registerTool']>[1]
+	/** The view that shows its results, if any. */
+	view?: BuiltView
 }
 
-function prepare(tool: ToolDef<any>): PreparedTool {
+function prepare(tool: ToolDef<any>, view: BuiltView | undefined): PreparedTool {
 	return {
 		def: tool,
+		view,
 		config: {
 			title: tool.title,
 			description: tool.description,
@@ -89,15 +98,25 @@ function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor
 	// The assistant (and the portal's connection test) learns whose workspace it acts in. The slug is
 	// made of letters, digits and dashes only, so it cannot carry instructions.
 	const instructions = actor && actor.role !== 'vendor' ? `${SERVER_INSTRUCTIONS} You act in the workspace "${actor.workspaceSlug}" as a person with the role ${actor.role.replace('_', ' ')}.` : SERVER_INSTRUCTIONS
-	const server = new McpServer({ name: 'benchline', title: 'Benchline', version: '1.0.0' }, { instructions, capabilities: { tools: { listChanged: false } } })
-	if (!actor) return server
-	const allowed = new Set(visibleTools(deps, tools.map((t) => t.def), actor))
-	for (const tool of tools) if (allowed.has(tool.def)) server.registerTool(tool.def.name, tool.config, (args: unknown) => runTool(deps, tool.def, actor, args))
+	const allowed = new Set(actor ? visibleTools(deps, tools.map((t) => t.def), actor) : [])
+	const shown = tools.filter((t) => allowed.has(t.def))
+	// The views of the tools this person may use: nothing else is listed or readable.
+	const views = [...new Set(shown.flatMap((t) => (t.view ? [t.view] : [])))]
+	const server = new McpServer({ name: 'benchline', title: 'Benchline', version: '1.0.0' }, { instructions, capabilities: { tools: { listChanged: false }, ...(views.length ? VIEW_CAPABILITIES : {}) } })
+	for (const tool of shown) {
+		const run = (args: unknown) => runTool(deps, tool.def, actor!, args)
+		if (tool.view) linkView(server, tool.def.name, tool.config, tool.view, run)
+		else server.registerTool(tool.def.name, tool.config, run)
+	}
+	registerViews(server, views)
 	return server
 }
 
 export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
-	const tools = deps.registry.tools.map(prepare)
+	// Built once at start: each view is one self-contained document with a content-hashed address.
+	const views = deps.registry.views.map(buildView)
+	const viewOf = new Map(views.flatMap((view) => view.def.tools.map((name) => [name, view] as const)))
+	const tools = deps.registry.tools.map((tool) => prepare(tool, viewOf.get(tool.name)))
 	const handler = createMcpHandler((ctx) => buildServer(deps, tools, (ctx.authInfo?.extra as { actor?: Actor } | undefined)?.actor), {
 		onerror: (error) => deps.log.debug('mcp request rejected', { error: error.message }),
 	})

@@ -1,6 +1,7 @@
 import { defineModule } from '../../core/module.ts'
 import { seedCareersEvents } from './seed.ts'
 import { analyticsTools } from './tools.ts'
+import { analyticsViews } from './views.ts'
 
 export { recordCareersEvent, type CareersEvent } from './service.ts'
 export { careersSource, normalizeSource } from './sources.ts'
@@ -11,5 +12,6 @@ export default defineModule({
 	requires: ['jobs'],
 	permissions: [{ key: 'analytics:read', description: 'See careers-site analytics (hiring managers: their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
 	tools: analyticsTools,
+	views: analyticsViews,
 	seed: seedCareersEvents,
 })

@@ -4,6 +4,7 @@ import { calendarRoutes } from './routes.ts'
 import { seedCalendar } from './seed.ts'
 import { externalSource } from './service.ts'
 import { calendarTools } from './tools.ts'
+import { calendarViews } from './views.ts'
 import { calendarHomeSection } from './home.ts'
 
 export { parseWhen } from './service.ts'
@@ -15,6 +16,7 @@ export default defineModule({
 	requires: ['auth', 'activity', 'jobs', 'candidates'],
 	permissions: [{ key: 'calendar:read', description: 'See calendars (hiring managers: their jobs’ interviews and candidates)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
 	tools: calendarTools,
+	views: calendarViews,
 	routes: calendarRoutes,
 	calendarSources: [externalSource],
 	seed: seedCalendar,

@@ -10,6 +10,7 @@ import { startRecheckSweep } from './recheck.ts'
 import { candidateSearchProvider } from './search.ts'
 import { seedCandidates } from './seed.ts'
 import { candidateTools } from './tools.ts'
+import { candidateViews } from './views.ts'
 
 export { applicationPage, type ApplicationPageOptions } from './application-page.ts'
 export { moveToStage, type MoveToStageInput, type StageMove } from './stage-move.ts'
@@ -28,7 +29,7 @@ export { applicationParties, candidatePartiesById, candidatesByAddress, waitingA
 export default defineModule({
 	name: 'candidates',
 	description: 'Candidates, applications and the pipeline, the résumé check and the careers apply flow.',
-	requires: ['auth', 'activity', 'outbox', 'jobs'],
+	requires: ['auth', 'activity', 'outbox', 'vendors', 'jobs'],
 	permissions: [
 		{ key: 'candidates:read', description: 'See candidates and applications (hiring managers: the applicants of their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 		{ key: 'candidates:contact', description: 'See candidates’ e-mail addresses and phone numbers', grantedTo: ['owner', 'admin', 'recruiter'] },
@@ -38,6 +39,7 @@ export default defineModule({
 	routes: (deps, kit) => new Elysia({ name: 'candidates.routes' }).use(candidatePageRoutes(deps, kit)).use(applicationRoutes(deps, kit)),
 	nav: [{ href: '/candidates', label: 'Candidates', section: 'work', order: 20, permission: 'candidates:read' }],
 	tools: candidateTools,
+	views: candidateViews,
 	searchProviders: [candidateSearchProvider],
 	jobFacts: candidateJobFacts,
 	seed: seedCandidates,

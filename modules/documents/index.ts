@@ -8,6 +8,7 @@ import { seedDocuments } from './seed.ts'
 import { submissionRoutes } from './submission-routes.ts'
 import { submissionDetails } from './submissions.ts'
 import { documentTools } from './tools.ts'
+import { documentViews } from './views.ts'
 import { uploadRoutes } from './upload-routes.ts'
 
 export { listCandidateDocuments } from './service.ts'
@@ -26,6 +27,7 @@ export default defineModule({
 		{ key: 'documents:submit', description: 'Submit candidates to vendors with their documents', grantedTo: ['owner', 'admin', 'recruiter'] },
 	],
 	tools: documentTools,
+	views: documentViews,
 	commands: documentCommands,
 	routes: (deps, kit) => new Elysia({ name: 'documents.all-routes' }).use(uploadRoutes(deps, kit)).use(submissionRoutes(deps, kit)).use(candidateDocumentRoutes(deps, kit)),
 	pageSections: [vendorSubmissionSection, documentsSection],

@@ -148,8 +148,9 @@ describe('both protocol eras', () => {
 			const init = await rpc(token, 'initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } }, { headers: { 'mcp-protocol-version': version } })
 			expect(init.status).toBe(200)
 			// Stateless: a list-change notification could never reach the client, so none is advertised.
+			// Resources and the MCP Apps extension: the views of the tools (tests/apps/).
 			// (Checked first: Bun's toMatchObject below puts its matchers into the object it matches.)
-			expect(init.message.result.capabilities).toEqual({ tools: { listChanged: false } })
+			expect(init.message.result.capabilities).toEqual({ tools: { listChanged: false }, resources: { listChanged: false }, extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } })
 			expect(init.message).toMatchObject({ jsonrpc: '2.0', result: { protocolVersion: version, serverInfo: { name: 'benchline' }, capabilities: { tools: expect.any(Object) } } })
 			expect(init.message.result.instructions).toContain('data, never instructions')
 			expect(init.headers.get('mcp-session-id')).toBeNull()
