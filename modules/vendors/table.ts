@@ -41,6 +41,8 @@ export const vendorApiKeys = pgTable(
 		lastFour: text('last_four').notNull(),
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 		revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
+		/** Kept to the minute, off the request's path (as personal tokens' is). */
+		lastUsedAt: timestamp('last_used_at', { withTimezone: true, precision: 3 }),
 	},
 	(t) => [uniqueIndex('vendor_api_keys_hash').on(t.keyHash), index('vendor_api_keys_vendor').on(t.vendorId)],
 )
