@@ -46,7 +46,9 @@ export function errorResponse(error: AppError, request: Request): Response {
 			const next = url.pathname + url.search
 			return new Response(null, { status: 303, headers: { ...headers, Location: `/sign-in?next=${encodeURIComponent(next)}` } })
 		}
-		const res = page({ title: titleOf(error), status: error.status }, html`<section class="card"><h1>${titleOf(error)}</h1><p>${error.message}</p><p><a href="/">Go to the start page</a></p></section>`)
+		// A refused address (a bad filter or cursor in the query) says what is wrong with which part.
+		const fields = error.fields?.length ? html`<ul>${error.fields.map((f) => html`<li>${f.message.startsWith(f.field) ? f.message : `${f.field}: ${f.message}`}</li>`)}</ul>` : ''
+		const res = page({ title: titleOf(error), status: error.status }, html`<section class="card"><h1>${titleOf(error)}</h1><p>${error.message}</p>${fields}<p><a href="/">Go to the start page</a></p></section>`)
 		for (const [k, v] of Object.entries(headers)) res.headers.set(k, v)
 		return res
 	}

@@ -58,12 +58,41 @@ export const percentChange = (before: number, now: number) => (before > 0 ? Math
 
 const DAY = 86_400_000
 
-export async function analyticsSummary(deps: AppDeps, actor: Actor, range: 7 | 30): Promise<AnalyticsSummary> {
+/** The period a summary covers: the last `range` days up to now, and the as long one before it. */
+export interface Period {
+	range: 7 | 30
+	from: Date
+	to: Date
+	before: Date
+}
+
+export function periodOf(deps: Pick<AppDeps, 'now'>, range: 7 | 30): Period {
 	const to = deps.now()
 	const from = new Date(to.getTime() - range * DAY)
-	const before = new Date(from.getTime() - range * DAY)
+	return { range, from, to, before: new Date(from.getTime() - range * DAY) }
+}
+
+/** SQL condition on `job_id`: the jobs the actor can see (hiring managers: their hiring teams' jobs). */
+async function jobFilterOf(deps: AppDeps, actor: Actor) {
 	const reach = await reachableJobIds(deps, actor)
-	const jobFilter = reach === 'all' ? sql`` : reach.length ? sql` and job_id in (${sql.join(reach.map((id) => sql`${id}`), sql`, `)})` : sql` and false`
+	return reach === 'all' ? sql`` : reach.length ? sql` and job_id in (${sql.join(reach.map((id) => sql`${id}`), sql`, `)})` : sql` and false`
+}
+
+export async function analyticsSummary(deps: AppDeps, actor: Actor, range: 7 | 30): Promise<AnalyticsSummary> {
+	return (await careersSummary(deps, actor, periodOf(deps, range))).summary
+}
+
+export interface CareersSummary {
+	summary: AnalyticsSummary
+	/** Jobs and sources ranked as in the summary (most applications, then views), `top` of each. */
+	jobs: AnalyticsSummary['topJobs']
+	sources: AnalyticsSummary['topSources']
+}
+
+/** The summary of `get_analytics_summary`, with the ranking of jobs and sources longer than its top five when asked. */
+export async function careersSummary(deps: AppDeps, actor: Actor, period: Period, top = 5): Promise<CareersSummary> {
+	const { range, from, to, before } = period
+	const jobFilter = await jobFilterOf(deps, actor)
 	const rows = await deps.database.rows<{ jobId: string; source: string; kind: string; current: boolean; n: number }>(
 		sql`select job_id as "jobId", source, kind, at >= ${from.toISOString()}::timestamptz as current, count(*)::int as n
 from ${careersEvents} where workspace_id = ${actor.workspaceId} and at >= ${before.toISOString()}::timestamptz and at < ${to.toISOString()}::timestamptz${jobFilter}
@@ -107,13 +136,41 @@ group by 1, 2, 3, 4`,
 			applications: percentChange(prev.applications, now.applications),
 			conversionRate: totals.conversionRate !== null && previous.conversionRate !== null ? Math.round((totals.conversionRate - previous.conversionRate) * 10) / 10 : null,
 		},
-		topJobs: jobsRanked.slice(0, 5).map((j) => ({ jobId: j.jobId, title: j.name, ...counts(j.views, j.applications) })),
-		topSources: sourcesRanked.slice(0, 5).map((s) => ({ source: s.source, label: sourceLabel(s.source), ...counts(s.views, s.applications) })),
+		topJobs: [],
+		topSources: [],
 		insights: [],
 	}
+	const jobs = jobsRanked.slice(0, Math.max(top, 5)).map((j) => ({ jobId: j.jobId, title: j.name, ...counts(j.views, j.applications) }))
+	const sources = sourcesRanked.slice(0, Math.max(top, 5)).map((s) => ({ source: s.source, label: sourceLabel(s.source), ...counts(s.views, s.applications) }))
+	summary.topJobs = jobs.slice(0, 5)
+	summary.topSources = sources.slice(0, 5)
 	summary.insights = insightsOf(summary, {
 		jobs: jobsRanked.map((j) => ({ title: j.name, ...counts(j.views, j.applications) })),
 		sources: sourcesRanked.map((s) => ({ label: sourceLabel(s.source), ...counts(s.views, s.applications), previousApplications: s.prevApplications })),
 	})
-	return summary
+	return { summary, jobs: jobs.slice(0, top), sources: sources.slice(0, top) }
+}
+
+export interface DayCounts {
+	/** The UTC day, YYYY-MM-DD. */
+	day: string
+	views: number
+	applications: number
+}
+
+/** Job page views and applications per UTC day of the period (every day listed, quiet ones as 0). */
+export async function careersPerDay(deps: AppDeps, actor: Actor, period: Pick<Period, 'from' | 'to'>): Promise<DayCounts[]> {
+	const rows = await deps.database.rows<{ day: string; kind: string; n: number }>(
+		sql`select to_char(at at time zone 'UTC', 'YYYY-MM-DD') as day, kind, count(*)::int as n
+from ${careersEvents} where workspace_id = ${actor.workspaceId} and at >= ${period.from.toISOString()}::timestamptz and at < ${period.to.toISOString()}::timestamptz${await jobFilterOf(deps, actor)}
+group by 1, 2`,
+	)
+	const days: DayCounts[] = []
+	for (let t = Math.floor(period.from.getTime() / DAY) * DAY; t < period.to.getTime(); t += DAY) days.push({ day: new Date(t).toISOString().slice(0, 10), views: 0, applications: 0 })
+	const byDay = new Map(days.map((d) => [d.day, d]))
+	for (const r of rows) {
+		const d = byDay.get(r.day)
+		if (d) d[r.kind === 'view' ? 'views' : 'applications'] += r.n
+	}
+	return days
 }

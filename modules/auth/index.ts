@@ -11,6 +11,7 @@ import { verifyAccessToken } from './oauth/tokens.ts'
 export { addPerson, changeRole, createWorkspace, findWorkspace, requireWorkspace, listWorkspaces, listPeople, operatorActor, removePerson, userNames, type Workspace } from './people.ts'
 export { acceptInvitation, cancelInvitation, declineInvitation, invitationsFor, invitePerson, listInvitations } from './invitations.ts'
 export { createPersonalToken, personActor, revokePersonalToken } from './tokens.ts'
+export { noteUse } from './credential-use.ts'
 
 export default defineModule({
 	name: 'auth',

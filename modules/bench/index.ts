@@ -1,8 +1,9 @@
 import { defineModule } from '../../core/module.ts'
+import { benchRoutes } from './routes.ts'
 import { seedBench } from './seed.ts'
 import { benchTools } from './tools.ts'
 
-export { jobFamily, ROLE_FAMILIES, type RoleFamily } from './family.ts'
+export { FAMILY_LABELS, familyLabel, jobFamily, ROLE_FAMILIES, type RoleFamily } from './family.ts'
 
 export default defineModule({
 	name: 'bench',
@@ -13,6 +14,8 @@ export default defineModule({
 		{ key: 'bench:write', description: 'Add candidates to the bench', grantedTo: ['owner', 'admin', 'recruiter'] },
 	],
 	tools: benchTools,
+	routes: benchRoutes,
+	nav: [{ href: '/bench', label: 'Bench', permission: 'bench:read', section: 'work', order: 90 }],
 	seed: seedBench,
 	activityLabels: { 'bench.added': 'added to the bench' },
 })

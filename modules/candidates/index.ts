@@ -13,6 +13,7 @@ export { checkItems, checkResume, prepareResume, type CheckItem, type PreparedRe
 export { detectResumeType, MAX_RESUME_BYTES } from './resume-file.ts'
 export { DEMO_CANDIDATES, demoCandidateId } from './seed.ts'
 export { stagesOf, type Stage } from './stages.ts'
+export { applicationFunnel, PER_DAY, type ApplicationFunnel, type FunnelStage, type ResponseTimes } from './funnel.ts'
 export { applicationParties, candidatesByAddress, waitingApplications, workspaceApplications, type ApplicationParty, type CandidateParty } from './queries.ts'
 
 export default defineModule({

@@ -4,6 +4,7 @@ import { seedDocuments } from './seed.ts'
 import { submissionDetails } from './submissions.ts'
 import { documentTools } from './tools.ts'
 import { uploadRoutes } from './upload-routes.ts'
+import { vendorSubmissionRoutes, vendorSubmissionsSection } from './vendor-submission-pages.ts'
 
 export { listCandidateDocuments } from './service.ts'
 export { checkVendorSubmission, submitToVendor, submissionDetails, type VendorSubmissionStatus } from './submissions.ts'
@@ -22,7 +23,8 @@ export default defineModule({
 	],
 	tools: documentTools,
 	commands: documentCommands,
-	routes: uploadRoutes,
+	routes: (deps, kit) => uploadRoutes(deps, kit).use(vendorSubmissionRoutes(deps, kit)),
+	pageSections: [vendorSubmissionsSection],
 	applicationDetails: submissionDetails,
 	seed: seedDocuments,
 	activityLabels: {

@@ -23,7 +23,7 @@ import { sanitizeDescription } from '../../core/sanitize.ts'
 import { checkValue } from '../../core/schema-check.ts'
 import type { PresentedCredential } from '../../core/http/auth.ts'
 import { activityInsertFrom, activityValues } from '../activity/index.ts'
-import { apiAccessOff, vendorKeyActorSql, vendorKeySql } from '../vendors/index.ts'
+import { apiAccessOff, noteVendorKeyUse, vendorKeyActorSql, vendorKeySql } from '../vendors/index.ts'
 import { compile } from '../../db/client.ts'
 import { ChangeBody, EDITABLE_FIELDS, PublishBody, type ChangeInput, type EditableField, type PublishInput, type RestJob } from './model.ts'
 import { JOB_COLUMN_NAMES, JOB_COLUMNS, jobUrl, slugify, type JobRow } from './rows.ts'
@@ -170,7 +170,7 @@ export const publishStatement = compile(sql`with k as (
 ), log as (
 	${activityInsertFrom(sql`j, k`, { action: sql`case when j.inserted then 'job.published' else 'job.republished' end`, targetType: 'job', targetId: sql`j.id`, where: sql`j.last_write_changed` }, vendorKeyActorSql('k'))}
 )
-select k.api_access as "apiAccess", k.workspace_slug as "workspaceSlug", ${JOB_COLUMNS}, j.inserted as "inserted" from k left join j on true`)
+select k.api_access as "apiAccess", k.workspace_slug as "workspaceSlug", k.key_id as "keyId", k.last_used_at as "keyLastUsedAt", ${JOB_COLUMNS}, j.inserted as "inserted" from k left join j on true`)
 
 /** What a publish leaves in an existing job's field: the value sent, or the one it had. */
 function publishedValue(field: EditableField): SQL {
@@ -184,7 +184,7 @@ function publishedValue(field: EditableField): SQL {
 export async function publishJob(deps: AppDeps, key: PresentedCredential, readBody: () => Promise<Record<string, unknown>>): Promise<WriteResult> {
 	const { values, warnings, input } = await keyCheckedFirst(key, async () => prepare<PublishInput>(PublishBody, await readBody()))
 	const [row] = await runWithSlugRetry(() =>
-		deps.database.run<JobRow & { apiAccess: boolean; workspaceSlug: string; inserted: boolean | null }>(publishStatement, {
+		deps.database.run<JobRow & { apiAccess: boolean; workspaceSlug: string; keyId: string; keyLastUsedAt: Date | string | null; inserted: boolean | null }>(publishStatement, {
 			...fieldValues(values),
 			keyHash: key.hash,
 			activityId: newId('act'),
@@ -195,6 +195,7 @@ export async function publishJob(deps: AppDeps, key: PresentedCredential, readBo
 	)
 	if (!row) throw await key.rejected()
 	if (!row.apiAccess) throw apiAccessOff()
+	noteVendorKeyUse(deps, row.keyId, row.keyLastUsedAt)
 	return { job: toRest(row, deps, row.workspaceSlug), created: row.inserted === true, warnings }
 }
 

@@ -4,14 +4,18 @@
  * Rules: a key belongs to one vendor and reaches only that vendor's jobs; keys are shown once and
  * stored as SHA-256; a revoked key is 401 on its next request; a vendor whose API access is off
  * gets 403 with any of its keys; a vendor may hold several live keys (rotation).
+ * Seeing a vendor's keys, creating and revoking them and switching API access need `vendors:keys`
+ * (owners and admins; the operator's CLI acts as an owner); each change is in the activity log.
+ * A key's last use is kept to the minute, off the request's path.
  */
-import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { credentialType, hashSecret, newCredential, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { AppError, invalid } from '../../core/errors.ts'
+import { AppError, forbidden, invalid } from '../../core/errors.ts'
 import { compile } from '../../db/client.ts'
 import { recordActivity, type ActorSql } from '../activity/index.ts'
+import { noteUse } from '../auth/index.ts'
 import { workspaces } from '../auth/table.ts'
 import { vendorApiKeys, vendors } from './table.ts'
 
@@ -56,7 +60,14 @@ export async function vendorWorkspace(deps: AppDeps, vendorId: string) {
 	return { id: v.workspaceId, slug: v.slug }
 }
 
+export const KEYS_PERMISSION = 'vendors:keys' as const
+
+function mayManageKeys(deps: AppDeps, actor: Actor) {
+	if (!deps.permissions.can(actor, KEYS_PERMISSION)) throw forbidden('Only owners and admins manage vendors’ API keys and API access')
+}
+
 export async function createKey(deps: AppDeps, actor: Actor, vendorId: string): Promise<NewKey> {
+	mayManageKeys(deps, actor)
 	const vendor = await vendorInWorkspace(deps, vendorId)
 	if (vendor.workspaceId !== actor.workspaceId) throw new AppError('NOT_FOUND', `No vendor with the id "${vendorId}"`)
 	return deps.db.transaction(async (tx) => {
@@ -66,18 +77,65 @@ export async function createKey(deps: AppDeps, actor: Actor, vendorId: string): 
 	})
 }
 
+/** Revokes a key found by its id alone (the operator's CLI, which acts in the key's workspace). */
 export async function revokeKey(deps: AppDeps, keyId: string, actorFor: (ws: { id: string; slug: string }) => Actor): Promise<{ keyId: string; vendorId: string }> {
-	const [key] = await deps.db.select({ vendorId: vendorApiKeys.vendorId, revokedAt: vendorApiKeys.revokedAt }).from(vendorApiKeys).where(eq(vendorApiKeys.id, keyId))
+	const [key] = await deps.db.select({ vendorId: vendorApiKeys.vendorId }).from(vendorApiKeys).where(eq(vendorApiKeys.id, keyId))
 	if (!key) throw new AppError('NOT_FOUND', `No API key with the id "${keyId}"`)
-	const ws = await vendorWorkspace(deps, key.vendorId)
+	return revoke(deps, actorFor(await vendorWorkspace(deps, key.vendorId)), key.vendorId, keyId)
+}
+
+/** Revokes one of a vendor's keys (the vendor's page); a key of another vendor or workspace is not found. */
+export async function revokeVendorKey(deps: AppDeps, actor: Actor, vendorId: string, keyId: string): Promise<{ keyId: string; vendorId: string }> {
+	const vendor = await vendorInWorkspace(deps, vendorId)
+	if (vendor.workspaceId !== actor.workspaceId) throw new AppError('NOT_FOUND', `No vendor with the id "${vendorId}"`)
+	return revoke(deps, actor, vendorId, keyId)
+}
+
+async function revoke(deps: AppDeps, actor: Actor, vendorId: string, keyId: string): Promise<{ keyId: string; vendorId: string }> {
+	mayManageKeys(deps, actor)
 	await deps.db.transaction(async (tx) => {
-		await tx.update(vendorApiKeys).set({ revokedAt: deps.now() }).where(and(eq(vendorApiKeys.id, keyId), isNull(vendorApiKeys.revokedAt)))
-		await recordActivity(tx, actorFor(ws), { action: 'vendor.key_revoked', targetType: 'vendor', targetId: key.vendorId, detail: { keyId } })
+		const [key] = await tx.select({ revokedAt: vendorApiKeys.revokedAt }).from(vendorApiKeys).where(and(eq(vendorApiKeys.id, keyId), eq(vendorApiKeys.vendorId, vendorId))).for('update')
+		if (!key) throw new AppError('NOT_FOUND', `No API key with the id "${keyId}"`)
+		// Revoking a revoked key changes nothing and logs nothing (a second click, a reload).
+		if (key.revokedAt) return
+		await tx.update(vendorApiKeys).set({ revokedAt: deps.now() }).where(eq(vendorApiKeys.id, keyId))
+		await recordActivity(tx, actor, { action: 'vendor.key_revoked', targetType: 'vendor', targetId: vendorId, detail: { keyId } })
 	})
-	return { keyId, vendorId: key.vendorId }
+	return { keyId, vendorId }
+}
+
+export interface VendorKeyView {
+	id: string
+	/** The key's last four characters (the key itself is never kept). */
+	lastFour: string
+	createdAt: Date
+	lastUsedAt: Date | null
+	revokedAt: Date | null
+}
+
+/** A vendor's keys, newest first (live and revoked; never the key). */
+export async function vendorKeys(deps: AppDeps, actor: Actor, vendorId: string): Promise<VendorKeyView[]> {
+	mayManageKeys(deps, actor)
+	const vendor = await vendorInWorkspace(deps, vendorId)
+	if (vendor.workspaceId !== actor.workspaceId) throw new AppError('NOT_FOUND', `No vendor with the id "${vendorId}"`)
+	return deps.db
+		.select({ id: vendorApiKeys.id, lastFour: vendorApiKeys.lastFour, createdAt: vendorApiKeys.createdAt, lastUsedAt: vendorApiKeys.lastUsedAt, revokedAt: vendorApiKeys.revokedAt })
+		.from(vendorApiKeys)
+		.where(eq(vendorApiKeys.vendorId, vendorId))
+		.orderBy(desc(vendorApiKeys.createdAt), desc(vendorApiKeys.id))
+		.limit(MAX_KEYS_SHOWN)
+}
+
+/** More keys than anyone rotates through; the page says when there are more. */
+export const MAX_KEYS_SHOWN = 100
+
+/** Records that a key was used (to the minute, never on the request's path). */
+export function noteVendorKeyUse(deps: AppDeps, keyId: string, lastUsedAt: Date | string | null): void {
+	noteUse(deps, lastUsedAt ? new Date(lastUsedAt) : null, (now) => deps.db.update(vendorApiKeys).set({ lastUsedAt: now }).where(eq(vendorApiKeys.id, keyId)))
 }
 
 export async function setApiAccess(deps: AppDeps, actor: Actor, vendorId: string, on: boolean): Promise<void> {
+	mayManageKeys(deps, actor)
 	await deps.db.transaction(async (tx) => {
 		const updated = await tx.update(vendors).set({ apiAccess: on }).where(and(eq(vendors.id, vendorId), eq(vendors.workspaceId, actor.workspaceId))).returning({ id: vendors.id })
 		if (!updated.length) throw new AppError('NOT_FOUND', `No vendor with the id "${vendorId}"`)
@@ -90,7 +148,7 @@ export async function setApiAccess(deps: AppDeps, actor: Actor, vendorId: string
  * (`verifyVendorKey`) and for statements that fold the check into their own round trip (publish).
  */
 export function vendorKeySql(hash: SQL): SQL {
-	return sql`select vk.id as key_id, v.id as vendor_id, v.name as vendor_name, v.api_access, v.workspace_id, w.slug as workspace_slug, 'API key …' || vk.last_four as credential_name
+	return sql`select vk.id as key_id, vk.last_used_at, v.id as vendor_id, v.name as vendor_name, v.api_access, v.workspace_id, w.slug as workspace_slug, 'API key …' || vk.last_four as credential_name
 	from ${vendorApiKeys} vk join ${vendors} v on v.id = vk.vendor_id join ${workspaces} w on w.id = v.workspace_id
 	where vk.key_hash = ${hash} and vk.revoked_at is null`
 }
@@ -98,6 +156,7 @@ export function vendorKeySql(hash: SQL): SQL {
 /** A row of `vendorKeySql`. */
 interface VendorKeyRow {
 	key_id: string
+	last_used_at: Date | string | null
 	vendor_id: string
 	vendor_name: string
 	api_access: boolean
@@ -123,6 +182,7 @@ export async function verifyVendorKey(deps: AppDeps, token: string): Promise<Act
 	const [row] = await deps.database.run<VendorKeyRow>(keyLookup, { hash: hashSecret(token) })
 	if (!row) return null
 	if (!row.api_access) throw apiAccessOff()
+	noteVendorKeyUse(deps, row.key_id, row.last_used_at)
 	return vendorActor(row)
 }
 

@@ -43,8 +43,8 @@ beforeAll(async () => {
 		candidateId: (await firstId(sql`select candidate_id as id from applications where workspace_id = ${w} order by id limit 1`))!,
 		applicationId: (await firstId(sql`select id from applications where workspace_id = ${w} order by id limit 1`))!,
 		threadId: await firstId(sql`select id from inbox_threads where workspace_id = ${w} order by id limit 1`),
-		interviewId: await firstId(sql`select id from interviews where workspace_id = ${w} order by id limit 1`),
-		vendorId: await firstId(sql`select id from vendors where workspace_id = ${w} order by id limit 1`),
+		interviewId: await firstId(sql`select id from interviews where workspace_id = ${w} order by status = 'completed' desc, id limit 1`),
+		vendorId: await firstId(sql`select v.id from vendors v where v.workspace_id = ${w} order by (select count(*) from vendor_submissions s where s.vendor_id = v.id) desc, v.id limit 1`),
 	}
 	mkdirSync(SHOTS, { recursive: true })
 	await launchBrowser()
