@@ -9,8 +9,9 @@ import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { jobTitles, reachableJobIds } from '../jobs/index.ts'
-import { insightsOf } from './insights.ts'
+import { reachableJobIds } from '../jobs/index.ts'
+import { jobs } from '../jobs/table.ts'
+import { insightsOf, MIN_VIEWS } from './insights.ts'
 import { normalizeSource, sourceLabel } from './sources.ts'
 import { careersEvents } from './table.ts'
 
@@ -93,36 +94,46 @@ export interface CareersSummary {
 export async function careersSummary(deps: AppDeps, actor: Actor, period: Period, top = 5): Promise<CareersSummary> {
 	const { range, from, to, before } = period
 	const jobFilter = await jobFilterOf(deps, actor)
-	const rows = await deps.database.rows<{ jobId: string; source: string; kind: string; current: boolean; n: number }>(
-		sql`select job_id as "jobId", source, kind, at >= ${from.toISOString()}::timestamptz as current, count(*)::int as n
+	const events = sql`from ${careersEvents} where workspace_id = ${actor.workspaceId} and at >= ${from.toISOString()}::timestamptz and at < ${to.toISOString()}::timestamptz${jobFilter}`
+	// Sources (few) are ranked here; jobs (up to every job of the workspace) in SQL, which returns
+	// only the top ones and what the insights need, however many jobs had traffic.
+	const [sourceRows, jobRows] = await Promise.all([
+		deps.database.rows<{ source: string; kind: string; current: boolean; n: number }>(
+			sql`select source, kind, at >= ${from.toISOString()}::timestamptz as current, count(*)::int as n
 from ${careersEvents} where workspace_id = ${actor.workspaceId} and at >= ${before.toISOString()}::timestamptz and at < ${to.toISOString()}::timestamptz${jobFilter}
-group by 1, 2, 3, 4`,
-	)
+group by 1, 2, 3`,
+		),
+		deps.database.rows<{ part: 'top' | 'best' | 'silent' | 'silentCount'; jobId: string | null; title: string | null; views: number; applications: number }>(
+			sql`with per as (
+	select job_id, count(*) filter (where kind = 'view')::int as views, count(*) filter (where kind = 'application')::int as applications ${events} group by job_id
+), ranked as (select per.*, j.title from per join ${jobs} j on j.id = per.job_id)
+(select 'top' as part, job_id as "jobId", title, views, applications from ranked order by applications desc, views desc, title collate "C", job_id limit ${Math.max(top, 5)})
+union all
+(select 'best', job_id, title, views, applications from ranked where views >= ${MIN_VIEWS} and applications > 0 order by round(applications * 1000.0 / views) desc, applications desc, views desc, title collate "C", job_id limit 1)
+union all
+(select 'silent', job_id, title, views, applications from ranked where views >= ${MIN_VIEWS} and applications = 0 order by views desc, title collate "C", job_id limit 3)
+union all
+(select 'silentCount', null, null, count(*)::int, 0 from ranked where views >= ${MIN_VIEWS} and applications = 0)`,
+		),
+	])
 	const now = { views: 0, applications: 0 }
 	const prev = { views: 0, applications: 0 }
-	const byJob = new Map<string, { views: number; applications: number }>()
 	const bySource = new Map<string, { views: number; applications: number; prevViews: number; prevApplications: number }>()
-	for (const r of rows) {
+	for (const r of sourceRows) {
 		const key = r.kind === 'view' ? 'views' : 'applications'
-		if (!r.current) {
-			prev[key] += r.n
-			const s = bySource.get(r.source) ?? { views: 0, applications: 0, prevViews: 0, prevApplications: 0 }
-			s[key === 'views' ? 'prevViews' : 'prevApplications'] += r.n
-			bySource.set(r.source, s)
-			continue
-		}
-		now[key] += r.n
-		const j = byJob.get(r.jobId) ?? { views: 0, applications: 0 }
-		j[key] += r.n
-		byJob.set(r.jobId, j)
 		const s = bySource.get(r.source) ?? { views: 0, applications: 0, prevViews: 0, prevApplications: 0 }
-		s[key] += r.n
+		if (r.current) {
+			now[key] += r.n
+			s[key] += r.n
+		} else {
+			prev[key] += r.n
+			s[key === 'views' ? 'prevViews' : 'prevApplications'] += r.n
+		}
 		bySource.set(r.source, s)
 	}
-	const titles = await jobTitles(deps, actor.workspaceId, [...byJob.keys()])
 	const byActivity = <T extends { views: number; applications: number }>(a: T & { name: string }, b: T & { name: string }) => b.applications - a.applications || b.views - a.views || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
-	const jobsRanked = [...byJob.entries()].map(([jobId, c]) => ({ jobId, name: titles.get(jobId) ?? jobId, ...c })).sort(byActivity)
 	const sourcesRanked = [...bySource.entries()].filter(([, c]) => c.views + c.applications > 0).map(([source, c]) => ({ source, name: source, ...c })).sort(byActivity)
+	const job = (r: (typeof jobRows)[number]) => ({ jobId: r.jobId!, title: r.title!, ...counts(r.views, r.applications) })
 	const totals = counts(now.views, now.applications)
 	const previous = counts(prev.views, prev.applications)
 	const summary: AnalyticsSummary = {
@@ -140,15 +151,17 @@ group by 1, 2, 3, 4`,
 		topSources: [],
 		insights: [],
 	}
-	const jobs = jobsRanked.slice(0, Math.max(top, 5)).map((j) => ({ jobId: j.jobId, title: j.name, ...counts(j.views, j.applications) }))
+	const ranked = jobRows.filter((r) => r.part === 'top').map(job)
 	const sources = sourcesRanked.slice(0, Math.max(top, 5)).map((s) => ({ source: s.source, label: sourceLabel(s.source), ...counts(s.views, s.applications) }))
-	summary.topJobs = jobs.slice(0, 5)
+	summary.topJobs = ranked.slice(0, 5)
 	summary.topSources = sources.slice(0, 5)
+	const best = jobRows.find((r) => r.part === 'best')
 	summary.insights = insightsOf(summary, {
-		jobs: jobsRanked.map((j) => ({ title: j.name, ...counts(j.views, j.applications) })),
+		bestJob: best ? job(best) : null,
+		silentJobs: { count: jobRows.find((r) => r.part === 'silentCount')?.views ?? 0, titles: jobRows.filter((r) => r.part === 'silent').map((r) => r.title!) },
 		sources: sourcesRanked.map((s) => ({ label: sourceLabel(s.source), ...counts(s.views, s.applications), previousApplications: s.prevApplications })),
 	})
-	return { summary, jobs: jobs.slice(0, top), sources: sources.slice(0, top) }
+	return { summary, jobs: ranked.slice(0, top), sources: sources.slice(0, top) }
 }
 
 export interface DayCounts {

@@ -116,7 +116,11 @@ interface Sampled {
 	firstMoveAt: Date | string | null
 }
 
-/** The first `PER_DAY` applicants of each day of the period, with their first logged stage move. */
+/**
+ * The first `PER_DAY` applicants of each day of the period, with their first logged stage move.
+ * (`nulls first`: the order the index `applications_workspace_created` gives when read backwards,
+ * so each day is a short index read, not a sort of the whole day.)
+ */
 async function waitingSample(deps: AppDeps, reach: Reach, period: { from: Date; to: Date }): Promise<Sampled[]> {
 	return deps.database.rows<Sampled>(sql`select a.stage_key as "stageKey", a.outcome, a.created_at as "createdAt", a.stage_changed_at as "stageChangedAt",
 		(select min(x.at) from activity x where x.target_type = 'application' and x.target_id = a.id and x.action = 'application.stage_changed') as "firstMoveAt"
@@ -126,7 +130,7 @@ async function waitingSample(deps: AppDeps, reach: Reach, period: { from: Date; 
 		where ${applicationReach(reach)} and a.kind = 'applicant'
 			and a.created_at >= greatest(d.day at time zone 'UTC', ${period.from.toISOString()}::timestamptz)
 			and a.created_at < least((d.day + interval '1 day') at time zone 'UTC', ${period.to.toISOString()}::timestamptz)
-		order by a.created_at, a.id limit ${PER_DAY}
+		order by a.created_at nulls first, a.id nulls first limit ${PER_DAY}
 	) a`)
 }
 
