@@ -21,8 +21,9 @@ export function toAppError(error: unknown, elysiaCode: string | number, log: Log
 	if (elysiaCode === 'NOT_FOUND') return new AppError('NOT_FOUND', 'Not found')
 	if (elysiaCode === 'PARSE') return new AppError('INVALID_BODY', 'The request body could not be read')
 	if (elysiaCode === 'VALIDATION') {
-		const all = (error as { all?: { path?: string; summary?: string; message?: string }[] }).all ?? []
-		const fields = all.map((e) => ({ field: (e.path ?? '').replace(/^\//, '').replace(/\//g, '.') || '(request)', message: e.summary ?? e.message ?? 'is not valid' }))
+		const all = (error as { all?: { path?: string; summary?: string; message?: string; schema?: { error?: unknown } }[] }).all ?? []
+		// A schema's own `error` text (e.g. "range must be 7 or 30 (days)") says it best; else TypeBox's.
+		const fields = all.map((e) => ({ field: (e.path ?? '').replace(/^\//, '').replace(/\//g, '.') || '(request)', message: typeof e.schema?.error === 'string' ? e.schema.error : (e.summary ?? e.message ?? 'is not valid') }))
 		return new AppError('VALIDATION', 'The request is not valid', { fields })
 	}
 	if (isUnstorableText(error)) return unstorableText()
