@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { newWorkspace, newPerson, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { analyticsCounts, SOURCE_LABELS } from '../../tests/analytics-counts.ts'
 import { bars, count, links, parsePage, section, tableRows, textOf } from '../../tests/page-reading.ts'
 import { portalApp, signedIn, type PortalClient } from '../../tests/portal.ts'
 import { closeClients, everyRole, onTeam, type McpPerson, type TestRole } from '../../tests/sdk.ts'
@@ -77,39 +78,8 @@ function periodOf(html: string) {
 	return { from: from!, to: to! }
 }
 
-/** The page's counts, taken from the database for a period and some jobs. */
-async function databaseCounts(period: { from: Date; to: Date }, jobIds: string[]) {
-	const jobs = sql.join(jobIds.map((j) => sql`${j}`), sql`, `)
-	const window = sql`workspace_id = ${w.ws.id} and job_id in (${jobs})`
-	const [perDay, bySource, byJob, apps] = await Promise.all([
-		deps.database.rows<{ day: string; kind: string; n: number }>(sql`select to_char(at at time zone 'UTC', 'YYYY-MM-DD') as day, kind, count(*)::int as n from careers_events where ${window} and at >= ${period.from.toISOString()}::timestamptz and at < ${period.to.toISOString()}::timestamptz group by 1, 2`),
-		deps.database.rows<{ source: string; n: number; views: number }>(sql`select source, count(*) filter (where kind = 'application')::int as n, count(*) filter (where kind = 'view')::int as views from careers_events where ${window} and at >= ${period.from.toISOString()}::timestamptz and at < ${period.to.toISOString()}::timestamptz group by 1`),
-		deps.database.rows<{ title: string; n: number }>(sql`select j.title, count(*)::int as n from careers_events e join jobs j on j.id = e.job_id where e.workspace_id = ${w.ws.id} and e.job_id in (${jobs}) and e.kind = 'application' and e.at >= ${period.from.toISOString()}::timestamptz and e.at < ${period.to.toISOString()}::timestamptz group by 1`),
-		deps.database.rows<{ stage: string; outcome: string | null; created: Date; changed: Date; firstMove: Date | null }>(
-			sql`select a.stage_key as stage, a.outcome, a.created_at as created, a.stage_changed_at as changed, (select min(x.at) from activity x where x.target_id = a.id and x.action = 'application.stage_changed') as "firstMove"
-			from applications a where a.workspace_id = ${w.ws.id} and a.job_id in (${jobs}) and a.kind = 'applicant' and a.created_at >= ${period.from.toISOString()}::timestamptz and a.created_at < ${period.to.toISOString()}::timestamptz`,
-		),
-	])
-	const order = ['applied', 'screening', 'submitted', 'client_interview', 'offer', 'hired']
-	const reached = order.map((_, i) => apps.filter((a) => a.outcome === 'hired' || order.indexOf(a.stage) >= i).length)
-	const hours = apps.flatMap((a) => {
-		const moves = [a.firstMove ? new Date(a.firstMove).getTime() : null, a.stage !== 'applied' ? new Date(a.changed).getTime() : null].filter((x): x is number => x !== null)
-		return moves.length ? [(Math.min(...moves) - new Date(a.created).getTime()) / HOUR] : []
-	})
-	const waiting = apps.filter((a) => a.stage === 'applied' && a.outcome === null && !a.firstMove).length
-	const band = (lo: number, hi: number) => hours.filter((h) => h >= lo && h < hi).length
-	return {
-		perDay,
-		views: perDay.filter((d) => d.kind === 'view').reduce((s, d) => s + d.n, 0),
-		bySource: bySource.filter((s) => s.n > 0),
-		byJob,
-		received: apps.length,
-		reached,
-		bands: [band(0, 24), band(24, 72), band(72, 168), band(168, 336), band(336, Infinity), waiting],
-	}
-}
+const databaseCounts = (period: { from: Date; to: Date }, jobIds: string[]) => analyticsCounts(deps, w.ws.id, period, jobIds)
 
-const SOURCE_LABELS: Record<string, string> = { linkedin: 'LinkedIn', indeed: 'Indeed', google: 'Google', dice: 'Dice' }
 const TITLES = () => ({ [w.java]: 'Senior Java Developer', [w.dba]: 'Oracle DBA', [w.qa]: 'QA Automation Engineer' })
 
 describe('/analytics', () => {
@@ -170,6 +140,7 @@ describe('/analytics', () => {
 		// The funnel: careers views, then the applicants received and how far they got.
 		const funnel = bars(section(page, 'funnel'))
 		expect(funnel.map((b) => b.value)).toEqual([db.views, db.received, ...db.reached.slice(1)])
+		expect(db.busiestDay).toBeLessThanOrEqual(20)
 		expect(funnel.map((b) => b.label)).toEqual(['Job page views', 'Applications received', 'Screening', 'Submitted to client', 'Client interview', 'Offer', 'Hired'])
 		expect(tableRows(section(page, 'funnel')).map((r) => count(r[1]!))).toEqual([db.views, db.received, ...db.reached.slice(1)])
 
