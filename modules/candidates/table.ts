@@ -74,9 +74,11 @@ export const applications = pgTable(
 	(t) => [
 		uniqueIndex('applications_candidate_job').on(t.candidateId, t.jobId),
 		index('applications_job_created').on(t.jobId, t.createdAt.desc(), t.id.desc()),
-		index('applications_workspace_created').on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
 		// Also `applications_job_counts` (job_id, INCLUDE workspace_id, stage_key, kind; unarchived),
-		// for the job tools' applicant counts: db/migrations/0008_jobs_search_vector.sql (no INCLUDE here).
+		// for the job tools' applicant counts: db/migrations/0008_jobs_search_vector.sql (no INCLUDE here);
+		// and `applications_workspace_created` (workspace_id, created_at desc, id desc, INCLUDE kind,
+		// stage_key, outcome), the workspace's applications newest first and the analytics funnel's
+		// counts of a part of a day read from the index alone: db/migrations/0020_applications_workspace_created_covering.sql.
 	],
 )
 

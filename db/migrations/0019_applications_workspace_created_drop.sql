@@ -1,0 +1,1 @@
+DROP INDEX "applications_workspace_created";
