@@ -118,18 +118,25 @@ interface Sampled {
 
 /**
  * The first `PER_DAY` applicants of each day of the period, with their first logged stage move.
- * (`nulls first`: the order the index `applications_workspace_created` gives when read backwards,
- * so each day is a short index read, not a sort of the whole day.)
+ * The days are listed (not generated in SQL) so the planner knows how few they are and plans a
+ * short query (a `generate_series` is guessed at 1,000 rows, which made it compile the query with
+ * JIT: 15 to 100 ms more on every call). `nulls first` is the order the index
+ * `applications_workspace_created` gives when read backwards, so each day is a short index read.
  */
 async function waitingSample(deps: AppDeps, reach: Reach, period: { from: Date; to: Date }): Promise<Sampled[]> {
+	const days: SQL[] = []
+	for (let start = utcDay(period.from).getTime(); start < period.to.getTime(); start += DAY) {
+		const from = new Date(Math.max(start, period.from.getTime()))
+		const to = new Date(Math.min(start + DAY, period.to.getTime()))
+		days.push(sql`(${from.toISOString()}::timestamptz, ${to.toISOString()}::timestamptz)`)
+	}
+	if (!days.length) return []
 	return deps.database.rows<Sampled>(sql`select a.stage_key as "stageKey", a.outcome, a.created_at as "createdAt", a.stage_changed_at as "stageChangedAt",
 		(select min(x.at) from activity x where x.target_type = 'application' and x.target_id = a.id and x.action = 'application.stage_changed') as "firstMoveAt"
-	from generate_series(${isoDay(utcDay(period.from))}::timestamp, ${isoDay(utcDay(period.to))}::timestamp, interval '1 day') d(day)
+	from (values ${sql.join(days, sql`, `)}) d(day_from, day_to)
 	cross join lateral (
 		select a.id, a.stage_key, a.outcome, a.created_at, a.stage_changed_at from applications a
-		where ${applicationReach(reach)} and a.kind = 'applicant'
-			and a.created_at >= greatest(d.day at time zone 'UTC', ${period.from.toISOString()}::timestamptz)
-			and a.created_at < least((d.day + interval '1 day') at time zone 'UTC', ${period.to.toISOString()}::timestamptz)
+		where ${applicationReach(reach)} and a.kind = 'applicant' and a.created_at >= d.day_from and a.created_at < d.day_to
 		order by a.created_at nulls first, a.id nulls first limit ${PER_DAY}
 	) a`)
 }
