@@ -16,7 +16,6 @@ import { newCandidate, newSubmissionVendor, newVendorJob } from '../../tests/sta
 import { personActor } from '../auth/index.ts'
 import { applications } from '../candidates/table.ts'
 import { vendorSubmissions } from '../documents/table.ts'
-import { jobs } from '../jobs/table.ts'
 import { outbox } from '../outbox/table.ts'
 import { createKey, revokeVendorKey, setApiAccess, vendorKeys } from './service.ts'
 
