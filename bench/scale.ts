@@ -106,6 +106,13 @@ try {
 				[w, stages, JOBS, CANDIDATES, PER],
 			)
 			console.log(`  applications: ${((performance.now() - s3) / 1000).toFixed(1)} s`)
+			// The per-day counters the analytics funnel reads are kept by a trigger, which is off here.
+			await tx.unsafe(
+				`insert into application_daily_counts (workspace_id, day, stage_key, outcome, kind, n)
+				select workspace_id, (created_at at time zone 'UTC')::date, stage_key, coalesce(outcome, ''), kind, count(*)::int from applications where workspace_id = $1 and id like 'app_s%' group by 1, 2, 3, 4, 5
+				on conflict (workspace_id, day, stage_key, outcome, kind) do update set n = application_daily_counts.n + excluded.n`,
+				[w],
+			)
 			await tx.unsafe(`insert into ratings (id, application_id, user_id, score) select 'rat_s' || g, 'app_s' || g || '_0', $1, 1 + g % 5 from generate_series(10, $2::int, 10) g`, [owner.userId, CANDIDATES])
 			await tx.unsafe(
 				`insert into bench_entries (id, workspace_id, candidate_id, role_family, added_by_user_id, hourly_rate, added_at)

@@ -21,8 +21,9 @@ export function toAppError(error: unknown, elysiaCode: string | number, log: Log
 	if (elysiaCode === 'NOT_FOUND') return new AppError('NOT_FOUND', 'Not found')
 	if (elysiaCode === 'PARSE') return new AppError('INVALID_BODY', 'The request body could not be read')
 	if (elysiaCode === 'VALIDATION') {
-		const all = (error as { all?: { path?: string; summary?: string; message?: string }[] }).all ?? []
-		const fields = all.map((e) => ({ field: (e.path ?? '').replace(/^\//, '').replace(/\//g, '.') || '(request)', message: e.summary ?? e.message ?? 'is not valid' }))
+		const all = (error as { all?: { path?: string; summary?: string; message?: string; schema?: { error?: unknown } }[] }).all ?? []
+		// A schema's own `error` text (e.g. "range must be 7 or 30 (days)") says it best; else TypeBox's.
+		const fields = all.map((e) => ({ field: (e.path ?? '').replace(/^\//, '').replace(/\//g, '.') || '(request)', message: typeof e.schema?.error === 'string' ? e.schema.error : (e.summary ?? e.message ?? 'is not valid') }))
 		return new AppError('VALIDATION', 'The request is not valid', { fields })
 	}
 	if (isUnstorableText(error)) return unstorableText()
@@ -47,7 +48,9 @@ export function errorResponse(error: AppError, request: Request): Response {
 			const next = url.pathname + url.search
 			return new Response(null, { status: 303, headers: { ...headers, Location: `/sign-in?next=${encodeURIComponent(next)}` } })
 		}
-		const res = page({ title: titleOf(error), status: error.status }, html`<section class="card"><h1>${titleOf(error)}</h1><p>${error.message}</p><p><a href="/">Go to the start page</a></p></section>`)
+		// A refused address (a bad filter or cursor in the query) says what is wrong with which part.
+		const fields = error.fields?.length ? html`<ul>${error.fields.map((f) => html`<li>${f.message.startsWith(f.field) ? f.message : `${f.field}: ${f.message}`}</li>`)}</ul>` : ''
+		const res = page({ title: titleOf(error), status: error.status }, html`<section class="card"><h1>${titleOf(error)}</h1><p>${error.message}</p>${fields}<p><a href="/">Go to the start page</a></p></section>`)
 		for (const [k, v] of Object.entries(headers)) res.headers.set(k, v)
 		return res
 	}

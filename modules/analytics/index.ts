@@ -1,4 +1,6 @@
 import { defineModule } from '../../core/module.ts'
+import { applicationsHomeSection } from './home.ts'
+import { analyticsRoutes } from './routes.ts'
 import { seedCareersEvents } from './seed.ts'
 import { analyticsTools } from './tools.ts'
 import { analyticsViews } from './views.ts'
@@ -9,9 +11,12 @@ export { careersSource, normalizeSource } from './sources.ts'
 export default defineModule({
 	name: 'analytics',
 	description: 'Careers-site analytics: job page views and applications by job and by source.',
-	requires: ['jobs'],
+	requires: ['jobs', 'candidates'],
 	permissions: [{ key: 'analytics:read', description: 'See careers-site analytics (hiring managers: their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
 	tools: analyticsTools,
 	views: analyticsViews,
+	routes: analyticsRoutes,
+	nav: [{ href: '/analytics', label: 'Analytics', permission: 'analytics:read', section: 'work', order: 60 }],
+	pageSections: [applicationsHomeSection],
 	seed: seedCareersEvents,
 })

@@ -32,8 +32,14 @@ function trend(s: AnalyticsSummary): string {
 	return `Job page views ${movement(s.previous.views, s.totals.views)}, and applications ${movement(s.previous.applications, s.totals.applications)}, compared with ${period(s.range)}.`
 }
 
+/** Views a job needs before its conversion is called out. */
+export const MIN_VIEWS = 20
+
 export interface InsightDetail {
-	jobs: (Counts & { title: UntrustedText })[]
+	/** The job converting best among those with `MIN_VIEWS` views and an application (ties: the busier). */
+	bestJob: (Counts & { title: UntrustedText }) | null
+	/** Jobs with `MIN_VIEWS` views and no application: how many, and the three most viewed. */
+	silentJobs: { count: number; titles: UntrustedText[] }
 	sources: (Counts & { label: string; previousApplications: number })[]
 }
 
@@ -60,16 +66,15 @@ export function insightsOf(s: AnalyticsSummary, detail: InsightDetail): (string 
 	const overall = s.totals.conversionRate
 	const weak = overall !== null ? detail.sources.find((x) => x.views >= views / 5 && x.conversionRate !== null && x.conversionRate < overall / 2) : undefined
 	if (weak) out.push(quoting(`${weak.label} sends ${pct(Math.round((weak.views / views) * 1000) / 10)} of the views but converts at ${pct(weak.conversionRate!)}, under half the ${pct(overall!)} average: review how your jobs appear there.`, ['outside']))
-	const ranked = detail.jobs.filter((j) => j.views >= 20 && j.conversionRate !== null).sort((x, y) => y.conversionRate! - x.conversionRate!)
-	const best = ranked[0]
-	if (best && best.applications > 0) out.push(quoting(`${best.title.text} converts best: ${pct(best.conversionRate!)} of its ${n(best.views)} views became applications.`, [best.title.writtenBy]))
-	const silent = detail.jobs.filter((j) => j.views >= 20 && j.applications === 0)
-	if (silent.length) {
-		const named = silent.slice(0, 3)
+	const best = detail.bestJob
+	if (best) out.push(quoting(`${best.title.text} converts best: ${pct(best.conversionRate!)} of its ${n(best.views)} views became applications.`, [best.title.writtenBy]))
+	const silent = detail.silentJobs
+	if (silent.count) {
+		const named = silent.titles.slice(0, 3)
 		out.push(
 			quoting(
-				`${silent.length === 1 ? `${silent[0]!.title.text} had` : `${silent.length} jobs had`} at least 20 views but no applications${silent.length > 1 ? `: ${named.map((j) => j.title.text).join(', ')}${silent.length > 3 ? ' and more' : ''}` : ''}.`,
-				named.map((j) => j.title.writtenBy),
+				`${silent.count === 1 ? `${named[0]?.text} had` : `${silent.count} jobs had`} at least ${MIN_VIEWS} views but no applications${silent.count > 1 ? `: ${named.map((t) => t.text).join(', ')}${silent.count > 3 ? ' and more' : ''}` : ''}.`,
+				named.map((t) => t.writtenBy),
 			),
 		)
 	}

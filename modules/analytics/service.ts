@@ -11,7 +11,8 @@ import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { jobTitles, reachableJobIds } from '../jobs/index.ts'
-import { insightsOf } from './insights.ts'
+import { jobs } from '../jobs/table.ts'
+import { insightsOf, MIN_VIEWS } from './insights.ts'
 import { normalizeSource, sourceLabel } from './sources.ts'
 import { careersEvents } from './table.ts'
 
@@ -63,47 +64,84 @@ export const percentChange = (before: number, now: number) => (before > 0 ? Math
 
 const DAY = 86_400_000
 
-export async function analyticsSummary(deps: AppDeps, actor: Actor, range: 7 | 30): Promise<AnalyticsSummary> {
+/** The period a summary covers: the last `range` days up to now, and the as long one before it. */
+export interface Period {
+	range: 7 | 30
+	from: Date
+	to: Date
+	before: Date
+}
+
+export function periodOf(deps: Pick<AppDeps, 'now'>, range: 7 | 30): Period {
 	const to = deps.now()
 	const from = new Date(to.getTime() - range * DAY)
-	const before = new Date(from.getTime() - range * DAY)
+	return { range, from, to, before: new Date(from.getTime() - range * DAY) }
+}
+
+/** SQL condition on `job_id`: the jobs the actor can see (hiring managers: their hiring teams' jobs). */
+async function jobFilterOf(deps: AppDeps, actor: Actor) {
 	const reach = await reachableJobIds(deps, actor)
-	const jobFilter = reach === 'all' ? sql`` : reach.length ? sql` and job_id in (${sql.join(reach.map((id) => sql`${id}`), sql`, `)})` : sql` and false`
-	const rows = await deps.database.rows<{ jobId: string; source: string; kind: string; current: boolean; n: number }>(
-		sql`select job_id as "jobId", source, kind, at >= ${from.toISOString()}::timestamptz as current, count(*)::int as n
+	return reach === 'all' ? sql`` : reach.length ? sql` and job_id in (${sql.join(reach.map((id) => sql`${id}`), sql`, `)})` : sql` and false`
+}
+
+export async function analyticsSummary(deps: AppDeps, actor: Actor, range: 7 | 30): Promise<AnalyticsSummary> {
+	return (await careersSummary(deps, actor, periodOf(deps, range))).summary
+}
+
+export interface CareersSummary {
+	summary: AnalyticsSummary
+	/** Jobs and sources ranked as in the summary (most applications, then views), `top` of each. */
+	jobs: AnalyticsSummary['topJobs']
+	sources: AnalyticsSummary['topSources']
+}
+
+/** The summary of `get_analytics_summary`, with the ranking of jobs and sources longer than its top five when asked. */
+export async function careersSummary(deps: AppDeps, actor: Actor, period: Period, top = 5): Promise<CareersSummary> {
+	const { range, from, to, before } = period
+	const jobFilter = await jobFilterOf(deps, actor)
+	const events = sql`from ${careersEvents} where workspace_id = ${actor.workspaceId} and at >= ${from.toISOString()}::timestamptz and at < ${to.toISOString()}::timestamptz${jobFilter}`
+	// Sources (few) are ranked here; jobs (up to every job of the workspace) in SQL, which returns
+	// only the top ones and what the insights need, however many jobs had traffic.
+	const [sourceRows, jobRows] = await Promise.all([
+		deps.database.rows<{ source: string; kind: string; current: boolean; n: number }>(
+			sql`select source, kind, at >= ${from.toISOString()}::timestamptz as current, count(*)::int as n
 from ${careersEvents} where workspace_id = ${actor.workspaceId} and at >= ${before.toISOString()}::timestamptz and at < ${to.toISOString()}::timestamptz${jobFilter}
-group by 1, 2, 3, 4`,
-	)
+group by 1, 2, 3`,
+		),
+		deps.database.rows<{ part: 'top' | 'best' | 'silent' | 'silentCount'; jobId: string | null; title: string | null; views: number; applications: number }>(
+			sql`with per as (
+	select job_id, count(*) filter (where kind = 'view')::int as views, count(*) filter (where kind = 'application')::int as applications ${events} group by job_id
+), ranked as (select per.*, j.title from per join ${jobs} j on j.id = per.job_id)
+(select 'top' as part, job_id as "jobId", title, views, applications from ranked order by applications desc, views desc, title collate "C", job_id limit ${Math.max(top, 5)})
+union all
+(select 'best', job_id, title, views, applications from ranked where views >= ${MIN_VIEWS} and applications > 0 order by round(applications * 1000.0 / views) desc, applications desc, views desc, title collate "C", job_id limit 1)
+union all
+(select 'silent', job_id, title, views, applications from ranked where views >= ${MIN_VIEWS} and applications = 0 order by views desc, title collate "C", job_id limit 3)
+union all
+(select 'silentCount', null, null, count(*)::int, 0 from ranked where views >= ${MIN_VIEWS} and applications = 0)`,
+		),
+	])
 	const now = { views: 0, applications: 0 }
 	const prev = { views: 0, applications: 0 }
-	const byJob = new Map<string, { views: number; applications: number }>()
 	const bySource = new Map<string, { views: number; applications: number; prevViews: number; prevApplications: number }>()
-	for (const r of rows) {
+	for (const r of sourceRows) {
 		const key = r.kind === 'view' ? 'views' : 'applications'
-		if (!r.current) {
-			prev[key] += r.n
-			const s = bySource.get(r.source) ?? { views: 0, applications: 0, prevViews: 0, prevApplications: 0 }
-			s[key === 'views' ? 'prevViews' : 'prevApplications'] += r.n
-			bySource.set(r.source, s)
-			continue
-		}
-		now[key] += r.n
-		const j = byJob.get(r.jobId) ?? { views: 0, applications: 0 }
-		j[key] += r.n
-		byJob.set(r.jobId, j)
 		const s = bySource.get(r.source) ?? { views: 0, applications: 0, prevViews: 0, prevApplications: 0 }
-		s[key] += r.n
+		if (r.current) {
+			now[key] += r.n
+			s[key] += r.n
+		} else {
+			prev[key] += r.n
+			s[key === 'views' ? 'prevViews' : 'prevApplications'] += r.n
+		}
 		bySource.set(r.source, s)
 	}
-	const titles = await jobTitles(deps, actor.workspaceId, [...byJob.keys()])
 	const byActivity = <T extends { views: number; applications: number }>(a: T & { name: string }, b: T & { name: string }) => b.applications - a.applications || b.views - a.views || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
-	const jobsRanked = [...byJob.entries()]
-		.map(([jobId, c]) => {
-			const title = titles.get(jobId) ?? untrustedLine('', 'colleague')
-			return { jobId, title, name: title.text, ...c }
-		})
-		.sort(byActivity)
 	const sourcesRanked = [...bySource.entries()].filter(([, c]) => c.views + c.applications > 0).map(([source, c]) => ({ source, name: source, ...c })).sort(byActivity)
+	// Titles are labelled by who wrote them (a vendor or a colleague); only the few jobs named are looked up.
+	const titles = await jobTitles(deps, actor.workspaceId, [...new Set(jobRows.filter((r) => r.jobId).map((r) => r.jobId!))])
+	const titleOf = (jobId: string) => titles.get(jobId) ?? untrustedLine('', 'colleague')
+	const job = (r: (typeof jobRows)[number]) => ({ jobId: r.jobId!, title: titleOf(r.jobId!), ...counts(r.views, r.applications) })
 	const totals = counts(now.views, now.applications)
 	const previous = counts(prev.views, prev.applications)
 	const summary: AnalyticsSummary = {
@@ -117,13 +155,43 @@ group by 1, 2, 3, 4`,
 			applications: percentChange(prev.applications, now.applications),
 			conversionRate: totals.conversionRate !== null && previous.conversionRate !== null ? Math.round((totals.conversionRate - previous.conversionRate) * 10) / 10 : null,
 		},
-		topJobs: jobsRanked.slice(0, 5).map((j) => ({ jobId: j.jobId, title: j.title, ...counts(j.views, j.applications) })),
-		topSources: sourcesRanked.slice(0, 5).map((s) => ({ source: sourceText(s.source), label: sourceText(sourceLabel(s.source)), ...counts(s.views, s.applications) })),
+		topJobs: [],
+		topSources: [],
 		insights: [],
 	}
+	const ranked = jobRows.filter((r) => r.part === 'top').map(job)
+	const sources = sourcesRanked.slice(0, Math.max(top, 5)).map((s) => ({ source: sourceText(s.source), label: sourceText(sourceLabel(s.source)), ...counts(s.views, s.applications) }))
+	summary.topJobs = ranked.slice(0, 5)
+	summary.topSources = sources.slice(0, 5)
+	const best = jobRows.find((r) => r.part === 'best')
 	summary.insights = insightsOf(summary, {
-		jobs: jobsRanked.map((j) => ({ title: j.title, ...counts(j.views, j.applications) })),
+		bestJob: best ? job(best) : null,
+		silentJobs: { count: jobRows.find((r) => r.part === 'silentCount')?.views ?? 0, titles: jobRows.filter((r) => r.part === 'silent').map((r) => titleOf(r.jobId!)) },
 		sources: sourcesRanked.map((s) => ({ label: sourceLabel(s.source), ...counts(s.views, s.applications), previousApplications: s.prevApplications })),
 	})
-	return summary
+	return { summary, jobs: ranked.slice(0, top), sources: sources.slice(0, top) }
+}
+
+export interface DayCounts {
+	/** The UTC day, YYYY-MM-DD. */
+	day: string
+	views: number
+	applications: number
+}
+
+/** Job page views and applications per UTC day of the period (every day listed, quiet ones as 0). */
+export async function careersPerDay(deps: AppDeps, actor: Actor, period: Pick<Period, 'from' | 'to'>): Promise<DayCounts[]> {
+	const rows = await deps.database.rows<{ day: string; kind: string; n: number }>(
+		sql`select to_char(at at time zone 'UTC', 'YYYY-MM-DD') as day, kind, count(*)::int as n
+from ${careersEvents} where workspace_id = ${actor.workspaceId} and at >= ${period.from.toISOString()}::timestamptz and at < ${period.to.toISOString()}::timestamptz${await jobFilterOf(deps, actor)}
+group by 1, 2`,
+	)
+	const days: DayCounts[] = []
+	for (let t = Math.floor(period.from.getTime() / DAY) * DAY; t < period.to.getTime(); t += DAY) days.push({ day: new Date(t).toISOString().slice(0, 10), views: 0, applications: 0 })
+	const byDay = new Map(days.map((d) => [d.day, d]))
+	for (const r of rows) {
+		const d = byDay.get(r.day)
+		if (d) d[r.kind === 'view' ? 'views' : 'applications'] += r.n
+	}
+	return days
 }

@@ -3,6 +3,35 @@
 export const ROLE_FAMILIES = ['java', 'dotnet', 'datasci', 'python', 'fullstack', 'qa', 'sre', 'devops', 'cloud', 'genai', 'dataeng', 'dba', 'privacy', 'security', 'workday', 'salesforce', 'servicenow', 'gis', 'insurance', 'product', 'ba', 'pm', 'other'] as const
 export type RoleFamily = (typeof ROLE_FAMILIES)[number]
 
+/** Role families as people read them. */
+export const FAMILY_LABELS: Record<RoleFamily, string> = {
+	java: 'Java',
+	dotnet: '.NET',
+	datasci: 'Data science',
+	python: 'Python',
+	fullstack: 'Full stack',
+	qa: 'QA and testing',
+	sre: 'Site reliability',
+	devops: 'DevOps',
+	cloud: 'Cloud',
+	genai: 'Generative AI',
+	dataeng: 'Data engineering',
+	dba: 'Database administration',
+	privacy: 'Privacy',
+	security: 'Security',
+	workday: 'Workday',
+	salesforce: 'Salesforce',
+	servicenow: 'ServiceNow',
+	gis: 'GIS',
+	insurance: 'Insurance',
+	product: 'Product',
+	ba: 'Business analysis',
+	pm: 'Project management',
+	other: 'Other',
+}
+
+export const familyLabel = (family: string) => (Object.hasOwn(FAMILY_LABELS, family) ? FAMILY_LABELS[family as RoleFamily] : family)
+
 /** Title patterns by family, most specific first ("Java Full Stack" is java, "Data Engineer" is not datasci). */
 const TITLE_RULES: [RoleFamily, RegExp][] = [
 	['genai', /\b(gen(erative)?\s*ai|llm|genai|ai engineer|prompt)\b/i],

@@ -1,11 +1,13 @@
+import { Elysia } from 'elysia'
 import { defineModule } from '../../core/module.ts'
 import { benchJobSection } from './job-section.ts'
 import { candidateBenchRoutes } from './candidate-routes.ts'
 import { benchSection } from './candidate-section.ts'
+import { benchRoutes } from './routes.ts'
 import { seedBench } from './seed.ts'
 import { benchTools } from './tools.ts'
 
-export { jobFamily, ROLE_FAMILIES, type RoleFamily } from './family.ts'
+export { FAMILY_LABELS, familyLabel, jobFamily, ROLE_FAMILIES, type RoleFamily } from './family.ts'
 
 export default defineModule({
 	name: 'bench',
@@ -16,8 +18,9 @@ export default defineModule({
 		{ key: 'bench:write', description: 'Add candidates to the bench', grantedTo: ['owner', 'admin', 'recruiter'] },
 	],
 	tools: benchTools,
-	routes: candidateBenchRoutes,
+	routes: (deps, kit) => new Elysia({ name: 'bench.routes' }).use(candidateBenchRoutes(deps, kit)).use(benchRoutes(deps, kit)),
 	pageSections: [benchJobSection, benchSection],
+	nav: [{ href: '/bench', label: 'Bench', permission: 'bench:read', section: 'work', order: 90 }],
 	seed: seedBench,
 	activityLabels: { 'bench.added': 'added to the bench' },
 })

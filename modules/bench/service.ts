@@ -60,12 +60,12 @@ export async function benchViews(deps: AppDeps, actor: Actor, rows: BenchRow[]) 
 	})
 }
 
-/** Bench entries newest first, keyset-paged on (added_at, id). */
-export async function listBench(deps: AppDeps, actor: Actor, input: { limit: number; cursor?: string }) {
-	const scope = `list_bench:${actor.userId}`
+/** Bench entries newest first, keyset-paged on (added_at, id); of one role family when asked (the bench page's filter). */
+export async function listBench(deps: AppDeps, actor: Actor, input: { limit: number; cursor?: string; roleFamily?: RoleFamily }) {
+	const scope = `list_bench:${actor.userId}${input.roleFamily ? `:${input.roleFamily}` : ''}`
 	const after = input.cursor ? decodePosition(deps.secret, scope, input.cursor) : null
 	const rows = await deps.database.rows<BenchRow>(
-		sql`select ${BENCH_COLUMNS} from bench_entries b where b.workspace_id = ${actor.workspaceId}${after ? sql` and (b.added_at, b.id) < (${after.at.toISOString()}::timestamptz, ${after.id})` : sql``} order by b.added_at desc nulls last, b.id desc nulls last limit ${input.limit + 1}`,
+		sql`select ${BENCH_COLUMNS} from bench_entries b where b.workspace_id = ${actor.workspaceId}${input.roleFamily ? sql` and b.role_family = ${input.roleFamily}` : sql``}${after ? sql` and (b.added_at, b.id) < (${after.at.toISOString()}::timestamptz, ${after.id})` : sql``} order by b.added_at desc nulls last, b.id desc nulls last limit ${input.limit + 1}`,
 	)
 	const page = rows.slice(0, input.limit)
 	const last = page[page.length - 1]

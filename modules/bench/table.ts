@@ -19,5 +19,5 @@ export const benchEntries = pgTable(
 		hourlyRate: integer('hourly_rate'),
 		addedAt: timestamp('added_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 	},
-	(t) => [uniqueIndex('bench_candidate_family').on(t.workspaceId, t.candidateId, t.roleFamily), index('bench_workspace_added').on(t.workspaceId, t.addedAt.desc(), t.id.desc())],
+	(t) => [uniqueIndex('bench_candidate_family').on(t.workspaceId, t.candidateId, t.roleFamily), index('bench_workspace_added').on(t.workspaceId, t.addedAt.desc(), t.id.desc()), index('bench_workspace_family_added').on(t.workspaceId, t.roleFamily, t.addedAt.desc(), t.id.desc())],
 )

@@ -1,7 +1,8 @@
-/** The portal home's open jobs (those the person can see), each with its applicants per stage. */
+/** The portal home's open jobs (those the person can see), each with its applicants per stage, and their pipeline as a chart. */
+import { barChart } from '../../core/charts.ts'
 import { html } from '../../core/html.ts'
 import type { PageSection } from '../../core/module.ts'
-import { dataTable } from '../../core/ui.ts'
+import { dataTable, plural } from '../../core/ui.ts'
 import { listJobs } from '../jobs/index.ts'
 import { candidateJobFacts } from './facts.ts'
 import { stagesOf } from './stages.ts'
@@ -35,6 +36,16 @@ ${dataTable({
 		},
 	],
 })}
+${jobs.length ? html`<h3 id="open-jobs-pipeline">Pipeline of ${jobs.length === 1 ? 'this job' : `these ${plural(jobs.length, 'job')}`}</h3>
+${barChart({
+	title: 'Applicants and leads per stage in these jobs',
+	summary: `Applicants and leads per stage, added up over the ${plural(jobs.length, 'open job')} above.`,
+	labelHeading: 'Stage',
+	valueLabel: 'Applicants and leads',
+	colour: 'green',
+	data: stages.map((s) => ({ label: s.label, value: jobs.reduce((sum, j) => sum + (facts.get(j.id)?.applicationsByStage?.[s.key] ?? 0), 0) })),
+	empty: 'Nobody has applied to these jobs yet.',
+})}` : ''}
 <p><a href="/jobs?status=Open">${nextCursor ? 'All open jobs' : 'Jobs'}</a></p></section>`
 	},
 }

@@ -24,6 +24,7 @@ export { detectResumeType, MAX_RESUME_BYTES } from './resume-file.ts'
 export { DEMO_CANDIDATES, demoCandidateId } from './seed.ts'
 export { stagesOf, type Stage } from './stages.ts'
 export { ApplicationInterview, ApplicationMessage, VendorSubmissionStatus } from './model.ts'
+export { applicationFunnel, PER_DAY, type ApplicationFunnel, type FunnelStage, type ResponseTimes } from './funnel.ts'
 export { applicationParties, candidatePartiesById, candidatesByAddress, waitingApplications, workspaceApplications, type ApplicationParty, type CandidateParty } from './queries.ts'
 
 export default defineModule({

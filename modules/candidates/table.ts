@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { users, workspaces } from '../auth/table.ts'
 import { jobQuestions, jobs } from '../jobs/table.ts'
 
@@ -74,10 +74,33 @@ export const applications = pgTable(
 	(t) => [
 		uniqueIndex('applications_candidate_job').on(t.candidateId, t.jobId),
 		index('applications_job_created').on(t.jobId, t.createdAt.desc(), t.id.desc()),
-		index('applications_workspace_created').on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
 		// Also `applications_job_counts` (job_id, INCLUDE workspace_id, stage_key, kind; unarchived),
-		// for the job tools' applicant counts: db/migrations/0008_jobs_search_vector.sql (no INCLUDE here).
+		// for the job tools' applicant counts: db/migrations/0008_jobs_search_vector.sql (no INCLUDE here);
+		// and `applications_workspace_created` (workspace_id, created_at desc, id desc, INCLUDE kind,
+		// stage_key, outcome), the workspace's applications newest first and the analytics funnel's
+		// counts of a part of a day read from the index alone: db/migrations/0023_applications_workspace_created_covering.sql.
 	],
+)
+
+/**
+ * Applications counted by the UTC day they arrived, their current stage, outcome (`''` for none) and
+ * kind: what the analytics funnel reads for a whole workspace, so a 30-day funnel sums a few hundred
+ * rows instead of counting every application of the month. Kept by a trigger on `applications`
+ * (db/migrations/0022_application_daily_counts_trigger.sql), so every writer (apply form, stage
+ * moves, seeds, imports) keeps it right; bulk loads that switch triggers off fill it themselves
+ * (bench/scale.ts).
+ */
+export const applicationDailyCounts = pgTable(
+	'application_daily_counts',
+	{
+		workspaceId: text('workspace_id').notNull(),
+		day: date('day', { mode: 'string' }).notNull(),
+		stageKey: text('stage_key').notNull(),
+		outcome: text('outcome').notNull(),
+		kind: text('kind').notNull(),
+		n: integer('n').notNull(),
+	},
+	(t) => [primaryKey({ columns: [t.workspaceId, t.day, t.stageKey, t.outcome, t.kind] })],
 )
 
 /** Answers to a job's screening questions, given on the careers apply form. */

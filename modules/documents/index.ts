@@ -10,6 +10,7 @@ import { submissionDetails } from './submissions.ts'
 import { documentTools } from './tools.ts'
 import { documentViews } from './views.ts'
 import { uploadRoutes } from './upload-routes.ts'
+import { vendorSubmissionRoutes, vendorSubmissionsSection } from './vendor-submission-pages.ts'
 
 export { listCandidateDocuments } from './service.ts'
 export { checkVendorSubmission, submitToVendor, submissionDetails } from './submissions.ts'
@@ -29,8 +30,8 @@ export default defineModule({
 	tools: documentTools,
 	views: documentViews,
 	commands: documentCommands,
-	routes: (deps, kit) => new Elysia({ name: 'documents.all-routes' }).use(uploadRoutes(deps, kit)).use(submissionRoutes(deps, kit)).use(candidateDocumentRoutes(deps, kit)),
-	pageSections: [vendorSubmissionSection, documentsSection],
+	routes: (deps, kit) => new Elysia({ name: 'documents.all-routes' }).use(uploadRoutes(deps, kit)).use(submissionRoutes(deps, kit)).use(candidateDocumentRoutes(deps, kit)).use(vendorSubmissionRoutes(deps, kit)),
+	pageSections: [vendorSubmissionSection, documentsSection, vendorSubmissionsSection],
 	applicationDetails: submissionDetails,
 	seed: seedDocuments,
 	activityLabels: {

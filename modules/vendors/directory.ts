@@ -12,7 +12,7 @@
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
-import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
+import { decodeCursor, decodePosition, encodeCursor, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { untrustedLine } from '../../core/untrusted.ts'
 import { AppError, invalid, type FieldError } from '../../core/errors.ts'
@@ -225,4 +225,32 @@ export async function updateVendorProfile(deps: AppDeps, actor: Actor, vendorId:
 		await recordActivity(tx, actor, { action: 'vendor.profile_updated', targetType: 'vendor', targetId: vendorId, detail: { fields: Object.keys(values) } })
 	})
 	return getVendor(deps, actor, vendorId)
+}
+
+export interface VendorJob {
+	id: string
+	title: string
+	location: string | null
+	vendorJobId: string | null
+	publishedAt: string | null
+}
+
+/**
+ * A vendor's open jobs, newest first, keyset-paged. Everyone who may see vendors sees every job of
+ * the workspace (hiring managers and viewers have no vendor pages), so no further limit applies.
+ */
+export async function vendorOpenJobs(deps: AppDeps, actor: Actor, vendorId: string, input: { limit: number; cursor?: string }): Promise<{ jobs: VendorJob[]; nextCursor: string | null }> {
+	const scope = `vendor_jobs:${actor.userId}:${vendorId}`
+	const after = input.cursor ? decodePosition(deps.secret, scope, input.cursor) : null
+	const rows = await deps.database.rows<VendorJob & { createdAt: Date | string }>(
+		sql`select j.id, j.title, j.location, j.vendor_job_id as "vendorJobId", j.published_at as "publishedAt", j.created_at as "createdAt" from ${jobs} j
+		where j.vendor_id = ${vendorId} and j.workspace_id = ${actor.workspaceId} and j.status = 'Open'${after ? sql` and (j.created_at, j.id) < (${after.at.toISOString()}::timestamptz, ${after.id})` : sql``}
+		order by j.created_at desc nulls last, j.id desc nulls last limit ${input.limit + 1}`,
+	)
+	const page = rows.slice(0, input.limit)
+	const last = page[page.length - 1]
+	return {
+		jobs: page.map((r) => ({ id: r.id, title: r.title, location: r.location, vendorJobId: r.vendorJobId, publishedAt: r.publishedAt ? iso(r.publishedAt) : null })),
+		nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: new Date(last.createdAt), id: last.id }) : null,
+	}
 }

@@ -1,12 +1,13 @@
 import { defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
 import { vendorCommands } from './commands.ts'
+import { vendorRoutes } from './routes.ts'
 import { seedVendors } from './seed.ts'
 import { verifyVendorKey } from './service.ts'
 import { vendorTools } from './tools.ts'
 
-export { apiAccessOff, createVendor, createKey, noteKeyUse, revokeKey, setApiAccess, vendorKeyActorSql, vendorKeySql, vendorNames, vendorsWithKeys, verifyVendorKey, type VendorWithKeys } from './service.ts'
-export { getVendor, listVendors, parseRules, requiredDocuments, submissionTarget, updateVendorProfile, type SubmissionTarget, type VendorDetail, type VendorSummary } from './directory.ts'
+export { apiAccessOff, createVendor, createKey, KEYS_PERMISSION, noteKeyUse, revokeKey, revokeVendorKey, setApiAccess, vendorKeyActorSql, vendorKeys, vendorKeySql, vendorNames, vendorsWithKeys, verifyVendorKey, type VendorKeyView, type VendorWithKeys } from './service.ts'
+export { getVendor, listVendors, parseRules, requiredDocuments, submissionTarget, updateVendorProfile, vendorOpenJobs, type SubmissionTarget, type VendorDetail, type VendorJob, type VendorSummary } from './directory.ts'
 export { DOCUMENT_KINDS, DOCUMENT_LABELS, DocumentKindSchema, isDocumentKind, type DocumentKind } from './model.ts'
 export { DEMO_VENDORS, demoVendorIds } from './seed.ts'
 export type { DocumentRules } from './table.ts'
@@ -15,10 +16,15 @@ export default defineModule({
 	name: 'vendors',
 	description: 'Vendors (partners who publish jobs and receive submissions): contact, submission method, document rules, API keys.',
 	requires: ['auth', 'activity'],
-	permissions: [{ key: 'vendors:read', description: 'See vendors and their counts', grantedTo: ['owner', 'admin', 'recruiter'] }],
+	permissions: [
+		{ key: 'vendors:read', description: 'See vendors and their counts', grantedTo: ['owner', 'admin', 'recruiter'] },
+		{ key: 'vendors:keys', description: 'See vendors’ API keys, create and revoke them, switch their API access off and on', grantedTo: ['owner', 'admin'] },
+	],
 	credentials: [{ prefix: 'bl_vk_', door: 'rest', verify: verifyVendorKey }],
 	commands: vendorCommands,
 	tools: vendorTools,
+	routes: vendorRoutes,
+	nav: [{ href: '/vendors', label: 'Vendors', permission: 'vendors:read', section: 'work', order: 80 }],
 	seed: seedVendors,
 	activityLabels: {
 		'vendor.created': 'added the vendor',

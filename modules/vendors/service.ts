@@ -4,13 +4,16 @@
  * Rules: a key belongs to one vendor and reaches only that vendor's jobs; keys are shown once and
  * stored as SHA-256; a revoked key is 401 on its next request; a vendor whose API access is off
  * gets 403 with any of its keys; a vendor may hold several live keys (rotation).
+ * Seeing a vendor's keys, creating and revoking them and switching API access need `vendors:keys`
+ * (owners and admins; the operator's CLI acts as an owner); each change is in the activity log.
+ * A key's last use is kept to the minute, off the request's path.
  */
-import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { credentialType, hashSecret, newCredential, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
-import { AppError, invalid } from '../../core/errors.ts'
+import { AppError, forbidden, invalid } from '../../core/errors.ts'
 import { noteUse } from '../../core/last-used.ts'
 import { compile } from '../../db/client.ts'
 import { recordActivity, type ActorSql } from '../activity/index.ts'
@@ -58,7 +61,14 @@ export async function vendorWorkspace(deps: AppDeps, vendorId: string) {
 	return { id: v.workspaceId, slug: v.slug }
 }
 
+export const KEYS_PERMISSION = 'vendors:keys' as const
+
+function mayManageKeys(deps: AppDeps, actor: Actor) {
+	if (!deps.permissions.can(actor, KEYS_PERMISSION)) throw forbidden('Only owners and admins manage vendors’ API keys and API access')
+}
+
 export async function createKey(deps: AppDeps, actor: Actor, vendorId: string): Promise<NewKey> {
+	mayManageKeys(deps, actor)
 	const vendor = await vendorInWorkspace(deps, vendorId)
 	if (vendor.workspaceId !== actor.workspaceId) throw new AppError('NOT_FOUND', `No vendor with the id "${vendorId}"`)
 	return deps.db.transaction(async (tx) => {
@@ -68,18 +78,60 @@ export async function createKey(deps: AppDeps, actor: Actor, vendorId: string): 
 	})
 }
 
+/** Revokes a key found by its id alone (the operator's CLI, which acts in the key's workspace). */
 export async function revokeKey(deps: AppDeps, keyId: string, actorFor: (ws: { id: string; slug: string }) => Actor): Promise<{ keyId: string; vendorId: string }> {
-	const [key] = await deps.db.select({ vendorId: vendorApiKeys.vendorId, revokedAt: vendorApiKeys.revokedAt }).from(vendorApiKeys).where(eq(vendorApiKeys.id, keyId))
+	const [key] = await deps.db.select({ vendorId: vendorApiKeys.vendorId }).from(vendorApiKeys).where(eq(vendorApiKeys.id, keyId))
 	if (!key) throw new AppError('NOT_FOUND', `No API key with the id "${keyId}"`)
-	const ws = await vendorWorkspace(deps, key.vendorId)
-	await deps.db.transaction(async (tx) => {
-		await tx.update(vendorApiKeys).set({ revokedAt: deps.now() }).where(and(eq(vendorApiKeys.id, keyId), isNull(vendorApiKeys.revokedAt)))
-		await recordActivity(tx, actorFor(ws), { action: 'vendor.key_revoked', targetType: 'vendor', targetId: key.vendorId, detail: { keyId } })
-	})
-	return { keyId, vendorId: key.vendorId }
+	return revoke(deps, actorFor(await vendorWorkspace(deps, key.vendorId)), key.vendorId, keyId)
 }
 
+/** Revokes one of a vendor's keys (the vendor's page); a key of another vendor or workspace is not found. */
+export async function revokeVendorKey(deps: AppDeps, actor: Actor, vendorId: string, keyId: string): Promise<{ keyId: string; vendorId: string }> {
+	const vendor = await vendorInWorkspace(deps, vendorId)
+	if (vendor.workspaceId !== actor.workspaceId) throw new AppError('NOT_FOUND', `No vendor with the id "${vendorId}"`)
+	return revoke(deps, actor, vendorId, keyId)
+}
+
+async function revoke(deps: AppDeps, actor: Actor, vendorId: string, keyId: string): Promise<{ keyId: string; vendorId: string }> {
+	mayManageKeys(deps, actor)
+	await deps.db.transaction(async (tx) => {
+		const [key] = await tx.select({ revokedAt: vendorApiKeys.revokedAt }).from(vendorApiKeys).where(and(eq(vendorApiKeys.id, keyId), eq(vendorApiKeys.vendorId, vendorId))).for('update')
+		if (!key) throw new AppError('NOT_FOUND', `No API key with the id "${keyId}"`)
+		// Revoking a revoked key changes nothing and logs nothing (a second click, a reload).
+		if (key.revokedAt) return
+		await tx.update(vendorApiKeys).set({ revokedAt: deps.now() }).where(eq(vendorApiKeys.id, keyId))
+		await recordActivity(tx, actor, { action: 'vendor.key_revoked', targetType: 'vendor', targetId: vendorId, detail: { keyId } })
+	})
+	return { keyId, vendorId }
+}
+
+export interface VendorKeyView {
+	id: string
+	/** The key's last four characters (the key itself is never kept). */
+	lastFour: string
+	createdAt: Date
+	lastUsedAt: Date | null
+	revokedAt: Date | null
+}
+
+/** A vendor's keys, newest first (live and revoked; never the key). */
+export async function vendorKeys(deps: AppDeps, actor: Actor, vendorId: string): Promise<VendorKeyView[]> {
+	mayManageKeys(deps, actor)
+	const vendor = await vendorInWorkspace(deps, vendorId)
+	if (vendor.workspaceId !== actor.workspaceId) throw new AppError('NOT_FOUND', `No vendor with the id "${vendorId}"`)
+	return deps.db
+		.select({ id: vendorApiKeys.id, lastFour: vendorApiKeys.lastFour, createdAt: vendorApiKeys.createdAt, lastUsedAt: vendorApiKeys.lastUsedAt, revokedAt: vendorApiKeys.revokedAt })
+		.from(vendorApiKeys)
+		.where(eq(vendorApiKeys.vendorId, vendorId))
+		.orderBy(desc(vendorApiKeys.createdAt), desc(vendorApiKeys.id))
+		.limit(MAX_KEYS_SHOWN)
+}
+
+/** More keys than anyone rotates through; the page says when there are more. */
+export const MAX_KEYS_SHOWN = 100
+
 export async function setApiAccess(deps: AppDeps, actor: Actor, vendorId: string, on: boolean): Promise<void> {
+	mayManageKeys(deps, actor)
 	await deps.db.transaction(async (tx) => {
 		const updated = await tx.update(vendors).set({ apiAccess: on }).where(and(eq(vendors.id, vendorId), eq(vendors.workspaceId, actor.workspaceId))).returning({ id: vendors.id })
 		if (!updated.length) throw new AppError('NOT_FOUND', `No vendor with the id "${vendorId}"`)

@@ -53,4 +53,14 @@ export const PORTAL_PAGES: readonly PortalPageCase[] = [
 	{ name: 'candidates-search', path: (ids) => `/candidates?q=developer&jobId=${ids.jobId}` },
 	// A hiring manager made for the pass is on no hiring team: every candidate is out of their reach.
 	{ name: 'candidate', path: (ids) => `/candidates/${ids.candidateId}` },
+	{ name: 'analytics', path: () => '/analytics', roles: ['owner', 'recruiter', 'hiring_manager'] },
+	{ name: 'analytics-week', path: () => '/analytics?range=7', roles: ['owner'] },
+	{ name: 'interviews', path: () => '/interviews', roles: ['owner', 'recruiter', 'hiring_manager'] },
+	{ name: 'interviews-completed', path: () => '/interviews?status=completed', roles: ['owner'] },
+	{ name: 'interview', path: (ids) => (ids.interviewId ? `/interviews/${ids.interviewId}` : '/interviews') },
+	{ name: 'vendors', path: () => '/vendors' },
+	{ name: 'vendor', path: (ids) => (ids.vendorId ? `/vendors/${ids.vendorId}` : '/vendors') },
+	{ name: 'vendor-submissions', path: (ids) => (ids.vendorId ? `/vendors/${ids.vendorId}/submissions` : '/vendors'), roles: ['owner'] },
+	{ name: 'bench', path: () => '/bench' },
+	{ name: 'bench-family', path: () => '/bench?family=java', roles: ['owner'] },
 ]

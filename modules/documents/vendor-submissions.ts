@@ -1,0 +1,78 @@
+/**
+ * The candidates submitted to one vendor, newest first, keyset-paged (the vendor's page shows the
+ * newest few, `/vendors/<id>/submissions` all of them: `vendor-submission-pages.ts`).
+ *
+ * Rules: people who may see vendors see their submissions (the vendor page's permission); the
+ * document kinds sent only with `documents:read`, as on the application. Delivery is the state of
+ * the e-mail to the vendor: queued (waiting or retrying), sent, or failed.
+ */
+import { textOf } from '../../core/untrusted.ts'
+import { sql } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import { decodePosition, encodePosition } from '../../core/cursor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { candidateCards } from '../candidates/index.ts'
+import { jobTitles } from '../jobs/index.ts'
+import { deliveryStates } from '../outbox/index.ts'
+import type { DocumentKind } from '../vendors/index.ts'
+import { vendorSubmissions } from './table.ts'
+
+export type Delivery = 'queued' | 'sent' | 'failed'
+
+export interface VendorSubmissionLine {
+	id: string
+	applicationId: string
+	candidate: { id: string; name: string }
+	job: { id: string; title: string }
+	submittedAt: string
+	submittedBy: string
+	delivery: Delivery
+	/** Only for people who may see documents. */
+	documents?: DocumentKind[]
+}
+
+interface Row {
+	id: string
+	applicationId: string
+	candidateId: string
+	jobId: string
+	outboxId: string | null
+	documents: string[]
+	submittedByName: string
+	submittedAt: Date | string
+}
+
+export async function vendorSubmissionList(deps: AppDeps, actor: Actor, vendorId: string, input: { limit: number; cursor?: string }): Promise<{ submissions: VendorSubmissionLine[]; nextCursor: string | null }> {
+	const scope = `vendor_submissions:${actor.userId}:${vendorId}`
+	const after = input.cursor ? decodePosition(deps.secret, scope, input.cursor) : null
+	const rows = await deps.database.rows<Row>(
+		sql`select s.id, s.application_id as "applicationId", s.candidate_id as "candidateId", s.job_id as "jobId", s.outbox_id as "outboxId", s.documents, s.submitted_by_name as "submittedByName", s.submitted_at as "submittedAt"
+		from ${vendorSubmissions} s where s.vendor_id = ${vendorId} and s.workspace_id = ${actor.workspaceId}${after ? sql` and (s.submitted_at, s.id) < (${after.at.toISOString()}::timestamptz, ${after.id})` : sql``}
+		order by s.submitted_at desc, s.id desc limit ${input.limit + 1}`,
+	)
+	const page = rows.slice(0, input.limit)
+	const [cards, titles, states] = await Promise.all([
+		candidateCards(deps, actor, page.map((r) => r.candidateId)),
+		jobTitles(deps, actor.workspaceId, [...new Set(page.map((r) => r.jobId))]),
+		deliveryStates(deps.db, page.flatMap((r) => (r.outboxId ? [r.outboxId] : []))),
+	])
+	const seesDocuments = deps.permissions.can(actor, 'documents:read')
+	const last = page[page.length - 1]
+	return {
+		submissions: page.map((r) => {
+			const state = r.outboxId ? states.get(r.outboxId)?.status : undefined
+			const line: VendorSubmissionLine = {
+				id: r.id,
+				applicationId: r.applicationId,
+				candidate: { id: r.candidateId, name: textOf(cards.get(r.candidateId)?.name) },
+				job: { id: r.jobId, title: textOf(titles.get(r.jobId)) },
+				submittedAt: new Date(r.submittedAt).toISOString(),
+				submittedBy: r.submittedByName,
+				delivery: state === 'sent' ? 'sent' : state === 'failed' || state === 'not_sent' ? 'failed' : 'queued',
+			}
+			if (seesDocuments) line.documents = r.documents as DocumentKind[]
+			return line
+		}),
+		nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: new Date(last.submittedAt), id: last.id }) : null,
+	}
+}
