@@ -56,6 +56,9 @@ describe('every change is recorded with who, through which door and credential',
 		await portal.post('/people', { name: 'Rita Recruiter', email: `rita-${ws.slug}@example.test`, role: 'recruiter', password: 'a long enough password' })
 		// Rita joins by accepting the invitation at sign-in (her account is new: no workspace yet).
 		const ritaPortal = await signedIn({ email: `rita-${ws.slug}@example.test`, password: 'a long enough password' }, { acceptInvitation: true })
+		// The people page set a temporary password: she chooses her own before anything else.
+		await ritaPortal.get('/settings/password')
+		expect((await ritaPortal.post('/settings/password', { current: 'a long enough password', password: 'rita chose this one', confirm: 'rita chose this one', next: '/portal' })).status).toBe(303)
 		expect((await ritaPortal.get('/portal')).status).toBe(200)
 		const rita = await personActor(deps, ws.slug, `rita-${ws.slug}@example.test`)
 		await portal.get('/people')
@@ -86,6 +89,7 @@ describe('every change is recorded with who, through which door and credential',
 			{ action: 'token.revoked', ...session, targetType: 'personal_token' },
 			{ action: 'person.invited', ...session, targetType: 'invitation' },
 			{ action: 'invitation.accepted', actorName: 'Rita Recruiter', kind: 'session', credential: 'sign-in', targetType: 'invitation' },
+			{ action: 'person.password_changed', actorName: 'Rita Recruiter', kind: 'session', credential: 'portal session', targetType: 'user' },
 			{ action: 'person.removed', ...session, targetType: 'user' },
 			{ action: 'job.published', actorName: 'Acme Staffing', kind: 'vendor_key', credential: `API key …${vendor.apiKey.slice(-4)}`, targetType: 'job' },
 			{ action: 'person.added', ...cli, targetType: 'user' },

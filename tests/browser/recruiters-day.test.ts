@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import type { Page } from 'playwright-core'
 import { samplePdf } from '../../modules/documents/seed.ts'
-import { deliverDue } from '../../modules/outbox/index.ts'
+import { deliverDue, releaseHeld } from '../../modules/outbox/index.ts'
 import { closeBrowser, launchBrowser } from '../browser.ts'
 import { newPerson, newWorkspace, serveApp, testDeps, unique } from '../helpers.ts'
 import { startSmtp, type TestSmtp } from '../smtp.ts'
@@ -95,7 +95,9 @@ describe('a recruiter’s day in the portal', () => {
 		await page.waitForURL(/done=/)
 		expect(await notice(page)).not.toBe('')
 
-		// The e-mail goes out; the candidate opens the link on a phone and uploads both documents.
+		// Without SMTP_URL the mail is held in the dev mailbox; the operator releases it (`outbox release`),
+		// then it goes out; the candidate opens the link on a phone and uploads both documents.
+		await releaseHeld(deps, { all: true, workspaceId: ws.id })
 		await deliverDue(await testDeps({ SMTP_URL: smtp.url, BASE_URL: url }), { workspaceId: ws.id })
 		const link = smtp.to(email).at(-1)!.parsed.text!.match(/http:\/\/127\.0\.0\.1:\d+\/upload\/bl_ul_[0-9A-Za-z]+/)![0]
 		const phone = await (await launchBrowser()).newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
