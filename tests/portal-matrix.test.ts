@@ -59,6 +59,10 @@ const PAGES: { name: string; path: (r: { job: string; candidate: string; applica
 	{ name: 'calendar', path: () => '/calendar', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 403 } },
 	{ name: 'inbox', path: () => '/inbox', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 403, viewer: 403 } },
 	{ name: 'activity', path: () => '/activity', record: false, allowed: { owner: 200, admin: 200, recruiter: 403, hiring_manager: 403, viewer: 403 } },
+	{ name: 'analytics', path: () => '/analytics', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 403 } },
+	{ name: 'interviews', path: () => '/interviews', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 403 } },
+	{ name: 'vendors', path: () => '/vendors', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 403, viewer: 403 } },
+	{ name: 'bench', path: () => '/bench', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 403, viewer: 403 } },
 ]
 
 async function client(role: PersonRole): Promise<PortalClient> {
