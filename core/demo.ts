@@ -41,10 +41,10 @@ export async function buildDemoWorkspace(deps: AppDeps, o: { slug: string; owner
 	]
 }
 
-/** A new key of the seeded vendor (with API access) that owns the most jobs; a vendor of its own when the seed made none. */
+/** A new key of the seeded vendor (with API access) that owns the most open jobs (then the most jobs); a vendor of its own when the seed made none. */
 async function demoVendorKey(deps: AppDeps, workspaceId: string, slug: string): Promise<{ apiKey: string; vendor: string; jobs: number }> {
 	const [owner] = await deps.database.rows<{ id: string; name: string; jobs: number }>(
-		sql`select v.id, v.name, count(*)::int as jobs from vendors v join jobs j on j.vendor_id = v.id where v.workspace_id = ${workspaceId} and v.api_access group by v.id, v.name order by count(*) desc, v.id limit 1`,
+		sql`select v.id, v.name, count(*)::int as jobs from vendors v join jobs j on j.vendor_id = v.id where v.workspace_id = ${workspaceId} and v.api_access group by v.id, v.name order by count(*) filter (where j.status = 'Open') desc, count(*) desc, v.id limit 1`,
 	)
 	if (owner) {
 		const key = await runCommand(deps, 'vendor key-create', { vendor: owner.id })

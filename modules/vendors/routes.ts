@@ -3,6 +3,7 @@
  * and, for owners and admins, `service.ts` (keys and API access, as the CLI commands). Changes
  * answer with a redirect (Post/Redirect/Get); a new key crosses it sealed, shown once.
  */
+import { AppError } from '../../core/errors.ts'
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
@@ -81,9 +82,11 @@ export function vendorRoutes(deps: AppDeps, kit: HttpKit) {
 		.post(
 			'/vendors/:id/api-access/:state',
 			async ({ session, params, redirect }) => {
+				// The state is checked here, after sign-in, CSRF and permission: an address is never judged before who asks.
+				if (params.state !== 'on' && params.state !== 'off') throw new AppError('NOT_FOUND', 'Not found')
 				await setApiAccess(deps, session!.actor, params.id, params.state === 'on')
 				return redirect(`/vendors/${encodeURIComponent(params.id)}?done=api-access-${params.state}#api`, 303)
 			},
-			{ auth: manage, params: t.Object({ id, state: t.Union([t.Literal('on'), t.Literal('off')]) }), body: form },
+			{ auth: manage, params: t.Object({ id, state: t.String({ maxLength: 10 }) }), body: form },
 		)
 }
