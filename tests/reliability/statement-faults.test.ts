@@ -168,9 +168,9 @@ onPostgres(`a connection terminated between the statements of a write leaves not
 		const stored = () => filesUnder(`resumes/${ws.id}`)
 
 		const cut = await terminatedAt(tableLock('outbox'), /^insert into "outbox"/i, apply)
-		expect(cut.written).toEqual(['activity', 'applications', 'candidates', 'pipeline_stages'])
+		expect(cut.written).toEqual(['activity', 'application_daily_counts', 'applications', 'candidates', 'pipeline_stages'])
 		expect(cut.answer.status).toBe(503)
-		for (const table of ['candidates', 'applications']) expect({ table, rows: await count(admin`select count(*)::int as n from ${admin(table)} where workspace_id = ${ws.id}`) }).toEqual({ table, rows: 0 })
+		for (const table of ['candidates', 'applications', 'application_daily_counts']) expect({ table, rows: await count(admin`select count(*)::int as n from ${admin(table)} where workspace_id = ${ws.id}`) }).toEqual({ table, rows: 0 })
 		expect(await linesOf(ws, 'application.received')).toBe(0)
 		expect(await count(admin`select count(*)::int as n from outbox where workspace_id = ${ws.id} and "to" = ${email}`)).toBe(0)
 		expect(await count(admin`select count(*)::int as n from careers_events where job_id = ${job.id} and kind = 'application'`)).toBe(0)
