@@ -48,7 +48,7 @@ beforeAll(async () => {
 	}
 	await runCommand(deps, 'seed', { workspace: ws.slug })
 	// The hiring manager's job: the one with a completed AI interview, so the page has every section.
-	const [withInterview] = await rowsOf<{ id: string; jobId: string }>(sql`select a.id, a.job_id as "jobId" from applications a join interviews i on i.application_id = a.id where a.workspace_id = ${ws.id} and i.status = 'completed' order by a.id limit 1`)
+	const [withInterview] = await rowsOf<{ id: string; jobId: string }>(sql`select a.id, a.job_id as "jobId" from applications a join interviews i on i.application_id = a.id join jobs j on j.id = a.job_id where a.workspace_id = ${ws.id} and i.status = 'completed' and j.vendor_id is not null order by a.id limit 1`)
 	await deps.db.insert(jobTeam).values({ jobId: withInterview!.jobId, userId: actors.hmOnTeam.userId! })
 	const [a] = await rowsOf<{ id: string; candidateId: string; email: string; phone: string | null }>(sql`select a.id, a.candidate_id as "candidateId", c.email, c.phone from applications a join candidates c on c.id = a.candidate_id where a.id = ${withInterview!.id}`)
 	onTeam = a!
