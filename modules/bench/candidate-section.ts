@@ -13,40 +13,14 @@ import type { PageSection, SectionContext } from '../../core/module.ts'
 import { csrfField, dataTable, selectField, when } from '../../core/ui.ts'
 import { candidateApplicationChoices } from '../candidates/index.ts'
 import { listJobs } from '../jobs/index.ts'
-import { ROLE_FAMILIES, type RoleFamily } from './family.ts'
+import { familyLabel, FAMILY_LABELS, ROLE_FAMILIES } from './family.ts'
 import { BENCH_COLUMNS, benchViews, type BenchRow } from './service.ts'
 
 export const BENCH_FORM = 'bench'
 /** Open jobs offered besides the candidate's own (newest first). */
 const OPEN_JOBS_OFFERED = 50
 
-export const FAMILY_LABELS: Record<RoleFamily, string> = {
-	java: 'Java',
-	dotnet: '.NET',
-	datasci: 'Data science',
-	python: 'Python',
-	fullstack: 'Full stack',
-	qa: 'QA and testing',
-	sre: 'Site reliability',
-	devops: 'DevOps',
-	cloud: 'Cloud',
-	genai: 'Generative AI',
-	dataeng: 'Data engineering',
-	dba: 'Database administration',
-	privacy: 'Privacy',
-	security: 'Security',
-	workday: 'Workday',
-	salesforce: 'Salesforce',
-	servicenow: 'ServiceNow',
-	gis: 'GIS',
-	insurance: 'Insurance',
-	product: 'Product',
-	ba: 'Business analysis',
-	pm: 'Project management',
-	other: 'Other',
-}
 
-const familyLabel = (family: string) => (Object.hasOwn(FAMILY_LABELS, family) ? FAMILY_LABELS[family as RoleFamily] : family)
 
 /** The candidate's bench entries (one per role family at most), newest first. */
 export async function candidateBenchEntries(deps: AppDeps, actor: Actor, candidateId: string) {
