@@ -7,6 +7,13 @@ import { jobs } from '../jobs/table.ts'
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 })
 
 /**
+ * The longest an interview may last. The calendar finds a window's interviews by their start
+ * (`interviews_workspace_scheduled`): one that began up to this long before the window may still
+ * be running in it, so the search starts that much earlier instead of at the beginning of time.
+ */
+export const MAX_INTERVIEW_MINUTES = 24 * 60
+
+/**
  * An AI video interview of a candidate for a job, run by the interview provider. Status goes
  * `invited` → `started` → `completed`; `invited`/`started` → `expired` once the deadline passes.
  * The calendar shows it from `scheduledAt` for `durationMinutes`.
@@ -44,6 +51,7 @@ export const interviews = pgTable(
 		index('interviews_workspace_completed').on(t.workspaceId, t.completedAt),
 		index('interviews_application').on(t.applicationId),
 		check('interviews_status_valid', sql`${t.status} in ('invited', 'started', 'completed', 'expired')`),
+		check('interviews_duration_bounded', sql`${t.durationMinutes} between 1 and ${sql.raw(String(MAX_INTERVIEW_MINUTES))}`),
 	],
 )
 
