@@ -4,7 +4,7 @@ import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { jobTitles } from '../jobs/index.ts'
 import { candidateNotFound } from './candidate-service.ts'
-import { applicationReach, candidateReach, inList, reachOf } from './reach.ts'
+import { anyId, applicationReach, candidateReach, inList, reachOf } from './reach.ts'
 import { textOf, type UntrustedText } from '../../core/untrusted.ts'
 import { candidateFacts, candidateRef, type CandidateRow } from './rows.ts'
 
@@ -40,7 +40,7 @@ export async function candidateCards(deps: AppDeps, actor: Actor, ids: string[])
 /** Résumé texts of candidates of one workspace (callers have checked reach). */
 export async function resumeTexts(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, string | null>> {
 	if (!ids.length) return new Map()
-	const rows = await deps.database.rows<{ id: string; text: string | null }>(sql`select id, resume_text as text from candidates where workspace_id = ${workspaceId} and id in ${inList([...new Set(ids)])}`)
+	const rows = await deps.database.rows<{ id: string; text: string | null }>(sql`select id, resume_text as text from candidates where workspace_id = ${workspaceId} and id = ${anyId(ids)}`)
 	return new Map(rows.map((r) => [r.id, r.text]))
 }
 
@@ -56,7 +56,7 @@ export async function resumeFileOf(deps: AppDeps, actor: Actor, candidateId: str
 /** MD5 of each candidate's résumé text (as `resumeHash` computes it), to cache work done on résumés. */
 export async function resumeHashes(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, string>> {
 	if (!ids.length) return new Map()
-	const rows = await deps.database.rows<{ id: string; hash: string }>(sql`select id, md5(coalesce(resume_text, '')) as hash from candidates where workspace_id = ${workspaceId} and id in ${inList([...new Set(ids)])}`)
+	const rows = await deps.database.rows<{ id: string; hash: string }>(sql`select id, md5(coalesce(resume_text, '')) as hash from candidates where workspace_id = ${workspaceId} and id = ${anyId(ids)}`)
 	return new Map(rows.map((r) => [r.id, r.hash]))
 }
 

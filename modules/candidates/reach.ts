@@ -27,6 +27,13 @@ export async function reachOf(deps: AppDeps, actor: Actor): Promise<Reach> {
 
 export const inList = (ids: readonly string[]) => (ids.length ? sql`(${sql.join(ids.map((id) => sql`${id}`), sql`, `)})` : sql`(null)`)
 
+/**
+ * `= any(…)` of ids as one array parameter: for the long lists (every bench person's résumé, 5,000
+ * at the bench's scale) a parameter per id made the statement a new text per list length and cost
+ * the driver and the planner per element (65 ms against 40 ms for 5,000 ids on the bench VM).
+ */
+export const anyId = (ids: readonly string[]) => sql`any(${sql.param([...new Set(ids)])}::text[])`
+
 /** Applications (aliased `a`) the actor can reach. */
 export function applicationReach(reach: Reach, alias = 'a'): SQL {
 	const a = sql.raw(alias)

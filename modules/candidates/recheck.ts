@@ -23,11 +23,30 @@ interface CheckState {
 	hash: string
 }
 
+/** Job-wide refreshes under way in this process, by workspace and job. */
+const jobRefreshes = new Map<string, Promise<number>>()
+
 /**
  * Re-runs the stale checks among some applications of one workspace (by id, or all of one job's).
  * Returns how many were re-run.
+ *
+ * A job-wide refresh reads every application of the job with its candidate's résumé (5,000 rows
+ * on a busy job), and a job's page ranks its applicants and its leads at the same time: a call
+ * for a job whose refresh is already under way waits for that one instead of reading it all again
+ * (it sees checks as of a moment before it was made, as if it had come a few milliseconds earlier).
  */
-export async function refreshChecks(deps: AppDeps, workspaceId: string, which: { applicationIds?: string[]; jobId?: string }): Promise<number> {
+export function refreshChecks(deps: AppDeps, workspaceId: string, which: { applicationIds?: string[]; jobId?: string }): Promise<number> {
+	if (!which.jobId) return refreshSome(deps, workspaceId, which)
+	const key = `${workspaceId}:${which.jobId}`
+	let running = jobRefreshes.get(key)
+	if (!running) {
+		running = refreshSome(deps, workspaceId, which).finally(() => jobRefreshes.delete(key))
+		jobRefreshes.set(key, running)
+	}
+	return running
+}
+
+async function refreshSome(deps: AppDeps, workspaceId: string, which: { applicationIds?: string[]; jobId?: string }): Promise<number> {
 	if (which.applicationIds && !which.applicationIds.length) return 0
 	const filter = which.jobId ? sql`a.job_id = ${which.jobId}` : sql`a.id in ${inList(which.applicationIds!)}`
 	const states = await deps.database.rows<CheckState>(

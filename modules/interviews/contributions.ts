@@ -5,7 +5,7 @@ import { afterPosition } from '../../core/source-merge.ts'
 import { teamJobIds } from '../jobs/index.ts'
 import { VERDICT_LABELS, type Verdict } from './questions.ts'
 import { interviewReach } from './service.ts'
-import { interviews, interviewViews } from './table.ts'
+import { interviews, interviewViews, MAX_INTERVIEW_MINUTES } from './table.ts'
 
 const inList = (ids: readonly string[]) => (ids.length ? sql`(${sql.join(ids.map((id) => sql`${id}`), sql`, `)})` : sql`(null)`)
 
@@ -16,6 +16,9 @@ export const interviewCalendarSource: CalendarSource = {
 		const conditions = [
 			await interviewReach(deps, actor),
 			sql`i.scheduled_at < ${q.to.toISOString()}::timestamptz`,
+			// Both ends of the index range: an interview running into the window began at most
+			// MAX_INTERVIEW_MINUTES before it (without this bound the scan reads the workspace's whole history).
+			sql`i.scheduled_at > ${new Date(q.from.getTime() - MAX_INTERVIEW_MINUTES * 60_000).toISOString()}::timestamptz`,
 			sql`i.scheduled_at + make_interval(mins => i.duration_minutes) > ${q.from.toISOString()}::timestamptz`,
 			sql`i.owner_user_id is not null`,
 			afterPosition(sql`i.scheduled_at`, sql`i.id`, q.after),

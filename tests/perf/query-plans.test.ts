@@ -9,10 +9,11 @@
  * with and are not seen; they are primary-key-like lookups, not lists). Runs on PGlite and PostgreSQL.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { sql, type SQL } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import { callTool } from '../mcp/rpc.ts'
 import { call, newPersonWithToken, newWorkspace, newVendor, testDeps, type TestWorkspace } from '../helpers.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { planOf, statementsOf } from './statements.ts'
 
 const LARGE = ['jobs', 'candidates', 'applications', 'bench_entries']
 const N = { jobs: Number(process.env.PLAN_JOBS ?? 5_000), candidates: Number(process.env.PLAN_CANDIDATES ?? 4_000) }
@@ -28,38 +29,11 @@ let deps: AppDeps
 let ws: TestWorkspace
 let token: string
 let vendorKey: string
-const captured: { text: string; params: unknown[] }[] = []
-
-/** drizzle's sessions log every statement through `session.logger`; we swap in a recorder. */
-function recordQueries() {
-	const session = (deps.db as unknown as { session: { logger: { logQuery(q: string, p: unknown[]): void } } }).session
-	const previous = session.logger
-	session.logger = { logQuery: (text, params) => void captured.push({ text, params }) }
-	return () => void (session.logger = previous)
-}
-
-/** The statement again, with its parameters as parameters, under EXPLAIN. */
-function explainOf(q: { text: string; params: unknown[] }): SQL {
-	const parts = q.text.split(/\$(\d+)/)
-	const chunks: SQL[] = [sql.raw('explain ')]
-	parts.forEach((part, i) => chunks.push(i % 2 ? sql`${q.params[Number(part) - 1]}` : sql.raw(part)))
-	return sql.join(chunks, sql.raw(''))
-}
 
 async function plansOf(run: () => Promise<unknown>) {
-	captured.length = 0
-	const restore = recordQueries()
-	try {
-		await run()
-	} finally {
-		restore()
-	}
-	const statements = captured.splice(0).filter((q) => LARGE.some((t) => new RegExp(`\\b"?${t}"?\\b`).test(q.text)) && /^\s*(select|with)\b/i.test(q.text))
+	const statements = (await statementsOf(deps, run)).filter((q) => LARGE.some((t) => new RegExp(`\\b"?${t}"?\\b`).test(q.text)) && /^\s*(select|with)\b/i.test(q.text))
 	const plans: { text: string; plan: string }[] = []
-	for (const q of statements) {
-		const rows = await deps.database.rows<{ 'QUERY PLAN': string }>(explainOf(q))
-		plans.push({ text: q.text, plan: rows.map((r) => r['QUERY PLAN']).join('\n') })
-	}
+	for (const q of statements) plans.push({ text: q.text, plan: await planOf(deps, q) })
 	return plans
 }
 

@@ -1,0 +1,106 @@
+/**
+ * What the portal's busiest pages read stays bounded as a workspace's history grows (bench/README.md,
+ * "Portal pages at 1,000,000 candidates"): each rule checked on its results and on the statement
+ * it sends, on PGlite and PostgreSQL.
+ * - The calendar reads a window's interviews between two ends of the index range: an interview lasts
+ *   at most a day, so one that began up to a day before the window is found, and no older one is read.
+ * - A job page ranks its applicants and its leads at once: they share one re-check of the job.
+ * - Résumé hashes and texts for a whole bench are one statement text, whatever the bench's size.
+ */
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import type { AppDeps } from '../../core/deps.ts'
+import { personActor } from '../../modules/auth/index.ts'
+import { getCalendar } from '../../modules/calendar/service.ts'
+import { resumeHashes, resumeTexts } from '../../modules/candidates/index.ts'
+import { refreshChecks } from '../../modules/candidates/recheck.ts'
+import { resumeHash } from '../../modules/candidates/resume-check.ts'
+import { MAX_INTERVIEW_MINUTES } from '../../modules/interviews/table.ts'
+import { newPerson, newWorkspace, testDeps, type TestWorkspace } from '../helpers.ts'
+import { newApplication, newCandidate, newVendorJob } from '../staffing-fixtures.ts'
+import { planOf, statementsOf } from './statements.ts'
+
+const DAY = 86_400_000
+let deps: AppDeps
+let ws: TestWorkspace
+
+beforeAll(async () => {
+	deps = await testDeps()
+	ws = await newWorkspace(deps)
+})
+
+/** The one statement of `statements` that reads `table`. */
+function reading(statements: { text: string; params: unknown[] }[], table: RegExp) {
+	const found = statements.filter((q) => table.test(q.text))
+	expect(found.length).toBe(1)
+	return found[0]!
+}
+
+describe('calendar: interviews of a window', () => {
+	test('an interview running into the window is found, an older one is not read; none lasts more than a day', async () => {
+		const owner = await newPerson(ws, 'owner', {}, deps)
+		const actor = await personActor(deps, ws.slug, owner.email)
+		const job = await newVendorJob(ws, {}, deps)
+		const candidate = await newCandidate(ws, { resume: false }, deps)
+		const application = await newApplication(ws, candidate, job, {}, deps)
+		const from = new Date(Math.floor(Date.now() / DAY) * DAY + 10 * DAY)
+		const to = new Date(from.getTime() + 7 * DAY)
+		// A year of history before the window, one interview every 4 hours.
+		await deps.database.rows(sql`insert into interviews (id, workspace_id, candidate_id, job_id, application_id, owner_user_id, status, scheduled_at, duration_minutes, deadline_at)
+			select 'int_plan_' || ${ws.id} || '_' || g, ${ws.id}, ${candidate}, ${job}, ${application}, ${owner.userId}, 'expired', ${from.toISOString()}::timestamptz - g * interval '4 hours', 30, ${from.toISOString()}::timestamptz
+			from generate_series(1, 2200) g`)
+		const add = (id: string, start: Date, minutes: number) =>
+			deps.database.rows(sql`insert into interviews (id, workspace_id, candidate_id, job_id, application_id, owner_user_id, status, scheduled_at, duration_minutes, deadline_at)
+			values (${id}, ${ws.id}, ${candidate}, ${job}, ${application}, ${owner.userId}, 'invited', ${start.toISOString()}::timestamptz, ${minutes}, ${to.toISOString()}::timestamptz)`)
+		const long = `int_long_${ws.id}`
+		await add(long, new Date(from.getTime() - (MAX_INTERVIEW_MINUTES - 60) * 60_000), MAX_INTERVIEW_MINUTES)
+		await add(`int_inside_${ws.id}`, new Date(from.getTime() + DAY), 30)
+		await deps.database.rows(sql`analyze interviews`)
+
+		let week: Awaited<ReturnType<typeof getCalendar>> | undefined
+		const statements = await statementsOf(deps, async () => {
+			week = await getCalendar(deps, actor, { from: from.toISOString(), to: to.toISOString(), types: ['interview'], limit: 100 })
+		})
+		expect(week!.events.map((e) => e.id)).toEqual([long, `int_inside_${ws.id}`])
+		const plan = await planOf(deps, reading(statements, /from "interviews" i where/))
+		const conditions = plan.split('\n').filter((l) => /Index Cond: .*scheduled_at/.test(l))
+		expect(conditions.some((l) => /scheduled_at > /.test(l) && /scheduled_at < /.test(l)) ? '' : plan).toBe('')
+
+		await expect(add(`int_too_long_${ws.id}`, from, MAX_INTERVIEW_MINUTES + 1)).rejects.toThrow()
+		await expect(add(`int_no_time_${ws.id}`, from, 0)).rejects.toThrow()
+	}, 60_000)
+})
+
+describe('job page: résumé checks and the bench', () => {
+	test('the applicants and the leads ranked at once share one re-check of the job; one after the other, each checks', async () => {
+		const job = await newVendorJob(ws, {}, deps)
+		for (let i = 0; i < 3; i++) await newApplication(ws, await newCandidate(ws, { resume: false }, deps), job, {}, deps)
+		const readsOfTheJob = (statements: { text: string }[]) => statements.filter((q) => /resume_check->>'version'/.test(q.text)).length
+		expect(readsOfTheJob(await statementsOf(deps, () => Promise.all([refreshChecks(deps, ws.id, { jobId: job }), refreshChecks(deps, ws.id, { jobId: job })])))).toBe(1)
+		expect(
+			readsOfTheJob(
+				await statementsOf(deps, async () => {
+					await refreshChecks(deps, ws.id, { jobId: job })
+					await refreshChecks(deps, ws.id, { jobId: job })
+				}),
+			),
+		).toBe(2)
+	})
+
+	test('résumé hashes and texts of any number of people are one statement text each', async () => {
+		const ids = [await newCandidate(ws, {}, deps), await newCandidate(ws, {}, deps), await newCandidate(ws, { resume: false }, deps)]
+		const [few, many] = [await statementsOf(deps, () => resumeHashes(deps, ws.id, ids.slice(0, 1))), await statementsOf(deps, () => resumeHashes(deps, ws.id, [...ids, 'cand_absent', ids[0]!]))]
+		expect(few.map((q) => q.text)).toEqual(many.map((q) => q.text))
+		const hashes = await resumeHashes(deps, ws.id, [...ids, 'cand_absent', ids[0]!])
+		expect([...hashes.keys()].sort()).toEqual([...ids].sort())
+		expect(hashes.get(ids[0]!)).toBe(resumeHash('Java, Spring Boot'))
+		expect(hashes.get(ids[2]!)).toBe(resumeHash(null))
+		const texts = await resumeTexts(deps, ws.id, [ids[0]!, ids[2]!, 'cand_absent'])
+		expect(Object.fromEntries(texts)).toEqual({ [ids[0]!]: 'Java, Spring Boot', [ids[2]!]: null })
+		const textStatements = [await statementsOf(deps, () => resumeTexts(deps, ws.id, ids.slice(0, 1))), await statementsOf(deps, () => resumeTexts(deps, ws.id, ids))]
+		expect(textStatements[0]!.map((q) => q.text)).toEqual(textStatements[1]!.map((q) => q.text))
+		// Another workspace's candidate is not read.
+		const other = await newWorkspace(deps)
+		expect((await resumeHashes(deps, other.id, ids)).size).toBe(0)
+	})
+})

@@ -1,0 +1,41 @@
+/**
+ * The statements a call really sends, and their plans: drizzle's sessions log every statement
+ * through `session.logger`, so a recorder is swapped in for the call, and each recorded statement
+ * can be EXPLAINed again with its own parameters. Used by the plan tests and `bench/scale.ts`.
+ * (drizzle prepared queries keep the logger they were prepared with and are not seen.)
+ */
+import { sql, type SQL } from 'drizzle-orm'
+import type { AppDeps } from '../../core/deps.ts'
+
+export interface Statement {
+	text: string
+	params: unknown[]
+}
+
+/** Every statement sent through `deps.db` while `run` runs, in order. */
+export async function statementsOf(deps: Pick<AppDeps, 'db'>, run: () => Promise<unknown>): Promise<Statement[]> {
+	const session = (deps.db as unknown as { session: { logger: { logQuery(q: string, p: unknown[]): void } } }).session
+	const captured: Statement[] = []
+	const previous = session.logger
+	session.logger = { logQuery: (text, params) => void captured.push({ text, params }) }
+	try {
+		await run()
+	} finally {
+		session.logger = previous
+	}
+	return captured
+}
+
+/** The statement under EXPLAIN (with `options`, e.g. `analyze, buffers`), its parameters still parameters. */
+export function explainOf(q: Statement, options = ''): SQL {
+	const parts = q.text.split(/\$(\d+)/)
+	const chunks: SQL[] = [sql.raw(options ? `explain (${options}) ` : 'explain ')]
+	// sql.param: an array parameter stays one parameter (a bare array would become a list of them).
+	parts.forEach((part, i) => chunks.push(i % 2 ? sql`${sql.param(q.params[Number(part) - 1])}` : sql.raw(part)))
+	return sql.join(chunks, sql.raw(''))
+}
+
+/** The plan of a statement, as text. */
+export async function planOf(deps: Pick<AppDeps, 'database'>, q: Statement, options = ''): Promise<string> {
+	return (await deps.database.rows<{ 'QUERY PLAN': string }>(explainOf(q, options))).map((r) => r['QUERY PLAN']).join('\n')
+}
