@@ -11,6 +11,8 @@ import { openDatabase, type Database } from '../../db/client.ts'
 import { addPerson, createPersonalToken, createWorkspace, operatorActor, personActor, type Workspace } from '../../modules/auth/index.ts'
 
 const env = process.env
+/** The owner's and the hiring manager's password (the page scenarios sign in with it). */
+export const SCALE_PASSWORD = 'correct horse battery'
 
 export async function openScaleWorkspace(options: { pgMax: number }) {
 	const shared = env.SHARED_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
@@ -37,8 +39,8 @@ export async function openScaleWorkspace(options: { pgMax: number }) {
 		const reusedWs = env.REUSE ? (await db<Workspace[]>`select id, slug, name from workspaces where slug like 'scale-%' limit 1`)[0] : undefined
 		const ws = reusedWs ?? (await createWorkspace(deps, { slug: `scale-${process.pid}`, name: 'Scale Staffing' }))
 		if (!reusedWs) {
-			await addPerson(deps, operatorActor(ws), ws, { email: `owner-${process.pid}@scale.test`, name: 'Scale Owner', role: 'owner', password: 'correct horse battery' })
-			await addPerson(deps, operatorActor(ws), ws, { email: `hm-${process.pid}@scale.test`, name: 'Scale HM', role: 'hiring_manager', password: 'correct horse battery' })
+			await addPerson(deps, operatorActor(ws), ws, { email: `owner-${process.pid}@scale.test`, name: 'Scale Owner', role: 'owner', password: SCALE_PASSWORD })
+			await addPerson(deps, operatorActor(ws), ws, { email: `hm-${process.pid}@scale.test`, name: 'Scale HM', role: 'hiring_manager', password: SCALE_PASSWORD })
 		}
 		const person = async (role: string) => {
 			const [row] = await db<{ email: string }[]>`select u.email from users u join memberships m on m.user_id = u.id where m.workspace_id = ${ws.id} and m.role = ${role} limit 1`
@@ -74,16 +76,22 @@ export function mcpCaller(app: { handle(request: Request): Response | Promise<Re
 	return { callTool, structured, firstCursor }
 }
 
-/** Runs `run` WARMUP times unmeasured, then CALLS times one after another; its latency percentiles in ms. */
-export async function timeCalls(run: (i: number) => Promise<unknown>, warmup: number, calls: number): Promise<{ p50: number; p95: number; p99: number }> {
-	for (let i = 0; i < warmup; i++) await run(i)
+/**
+ * Runs `run` WARMUP times unmeasured, then CALLS times one after another; its latency percentiles in
+ * ms and how many calls were measured. With `budgetMs`, a slow scenario stops early: warming up
+ * takes at most a fifth of the budget, measuring the rest (at least 20 calls), so one scenario of
+ * seconds a call does not hold up the run for an hour; `calls` then says how many were measured.
+ */
+export async function timeCalls(run: (i: number) => Promise<unknown>, warmup: number, calls: number, budgetMs = Infinity): Promise<{ p50: number; p95: number; p99: number; calls: number }> {
+	const start = performance.now()
+	for (let i = 0; i < warmup && performance.now() - start < budgetMs / 5; i++) await run(i)
 	const times: number[] = []
-	for (let i = 0; i < calls; i++) {
+	for (let i = 0; i < calls && (times.length < 20 || performance.now() - start < budgetMs); i++) {
 		const s = performance.now()
 		await run(i + warmup)
 		times.push(performance.now() - s)
 	}
 	times.sort((a, b) => a - b)
 	const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!
-	return { p50: q(0.5), p95: q(0.95), p99: q(0.99) }
+	return { p50: q(0.5), p95: q(0.95), p99: q(0.99), calls: times.length }
 }
