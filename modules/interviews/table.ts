@@ -50,6 +50,8 @@ export const interviews = pgTable(
 		index('interviews_workspace_scheduled').on(t.workspaceId, t.scheduledAt),
 		index('interviews_workspace_completed').on(t.workspaceId, t.completedAt),
 		index('interviews_application').on(t.applicationId),
+		// A hiring manager's interviews are those of their jobs (`interviewReach`): their review queue and lists read them by job.
+		index('interviews_job').on(t.jobId),
 		check('interviews_status_valid', sql`${t.status} in ('invited', 'started', 'completed', 'expired')`),
 		check('interviews_duration_bounded', sql`${t.durationMinutes} between 1 and ${sql.raw(String(MAX_INTERVIEW_MINUTES))}`),
 	],
