@@ -4,6 +4,7 @@
  * it sends, on PGlite and PostgreSQL.
  * - The calendar reads a window's interviews between two ends of the index range: an interview lasts
  *   at most a day, so one that began up to a day before the window is found, and no older one is read.
+ * - A hiring manager's interview results are read by their jobs (`interviews_job`), not from all interviews.
  * - A job page ranks its applicants and its leads at once: they share one re-check of the job.
  * - Résumé hashes and texts for a whole bench are one statement text, whatever the bench's size.
  */
@@ -15,7 +16,9 @@ import { getCalendar } from '../../modules/calendar/service.ts'
 import { resumeHashes, resumeTexts } from '../../modules/candidates/index.ts'
 import { refreshChecks } from '../../modules/candidates/recheck.ts'
 import { resumeHash } from '../../modules/candidates/resume-check.ts'
+import { completedInterviewsSource } from '../../modules/interviews/contributions.ts'
 import { MAX_INTERVIEW_MINUTES } from '../../modules/interviews/table.ts'
+import type { ReviewItem } from '../../core/module.ts'
 import { newPerson, newWorkspace, testDeps, type TestWorkspace } from '../helpers.ts'
 import { newApplication, newCandidate, newVendorJob } from '../staffing-fixtures.ts'
 import { planOf, statementsOf } from './statements.ts'
@@ -68,6 +71,30 @@ describe('calendar: interviews of a window', () => {
 
 		await expect(add(`int_too_long_${ws.id}`, from, MAX_INTERVIEW_MINUTES + 1)).rejects.toThrow()
 		await expect(add(`int_no_time_${ws.id}`, from, 0)).rejects.toThrow()
+	}, 60_000)
+})
+
+describe('review queue: a hiring manager’s interview results', () => {
+	test('are read through the jobs of their teams, not every interview of the workspace', async () => {
+		const hm = await newPerson(ws, 'hiring_manager', {}, deps)
+		const actor = await personActor(deps, ws.slug, hm.email)
+		const [teamJob, otherJob] = [await newVendorJob(ws, {}, deps), await newVendorJob(ws, {}, deps)]
+		await deps.database.rows(sql`insert into job_team (job_id, user_id) values (${teamJob}, ${hm.userId})`)
+		const candidate = await newCandidate(ws, { resume: false }, deps)
+		const [teamApp, otherApp] = [await newApplication(ws, candidate, teamJob, {}, deps), await newApplication(ws, candidate, otherJob, {}, deps)]
+		// Two years of results on another job, and two on the team's job.
+		await deps.database.rows(sql`insert into interviews (id, workspace_id, candidate_id, job_id, application_id, status, scheduled_at, deadline_at, completed_at)
+			select 'int_hm_' || ${ws.id} || '_' || g, ${ws.id}, ${candidate}, case when g <= 2 then ${teamJob} else ${otherJob} end, case when g <= 2 then ${teamApp} else ${otherApp} end,
+				'completed', now() - g * interval '8 hours', now(), now() - g * interval '8 hours' + interval '1 hour'
+			from generate_series(1, 2200) g`)
+		await deps.database.rows(sql`analyze interviews`)
+		let items: ReviewItem[] = []
+		const statements = await statementsOf(deps, async () => {
+			items = await completedInterviewsSource.items(deps, actor, { limit: 9 })
+		})
+		expect(items.map((i) => i.id)).toEqual([`int_hm_${ws.id}_2`, `int_hm_${ws.id}_1`])
+		const plan = await planOf(deps, reading(statements, /status = 'completed'/))
+		expect(/Seq Scan on interviews/.test(plan) ? plan : '').toBe('')
 	}, 60_000)
 })
 
