@@ -44,7 +44,8 @@ function bounded<V>(size: number) {
 }
 
 // About 10 KB per read résumé; match results are a few hundred bytes.
-const resumes = bounded<PreparedResume>(4_000)
+export const RESUME_CACHE_SIZE = 4_000
+const resumes = bounded<PreparedResume>(RESUME_CACHE_SIZE)
 const cache = bounded<Match>(50_000)
 
 const DAY = 86_400_000
@@ -70,20 +71,26 @@ export async function jobBench(deps: AppDeps, actor: Actor, input: { jobId: stri
 	const requirementsKey = createHash('md5').update(JSON.stringify([job.mustHave, job.niceToHave])).digest('hex')
 	const hashes = await resumeHashes(deps, actor.workspaceId, [...people.keys()])
 	const keyOf = (id: string) => `${id}:${hashes.get(id) ?? ''}:${requirementsKey}`
-	const misses = [...people.keys()].filter((id) => !cache.has(keyOf(id)))
-	const unread = misses.filter((id) => !resumes.has(`${id}:${hashes.get(id) ?? ''}`))
-	const texts = await resumeTexts(deps, actor.workspaceId, unread)
+	// What this pass uses is taken from the shared caches once, up front, and kept here: a bench larger
+	// than a cache (or another ranking meanwhile) evicts entries while the pass adds others, and an
+	// entry gone by the time it is used was matched as an empty résumé (its text never read) or not found.
+	const matches = new Map([...people.keys()].map((id) => [id, cache.get(keyOf(id))]))
+	const misses = [...matches].filter(([, m]) => !m).map(([id]) => id)
+	const resumeKeyOf = (id: string) => `${id}:${hashes.get(id) ?? ''}`
+	const prepared = new Map(misses.map((id) => [id, resumes.get(resumeKeyOf(id))]))
+	const texts = await resumeTexts(deps, actor.workspaceId, misses.filter((id) => !prepared.get(id)))
 	for (const id of misses) {
-		const resumeKey = `${id}:${hashes.get(id) ?? ''}`
-		let resume = resumes.get(resumeKey)
-		if (!resume) resumes.set(resumeKey, (resume = prepareResume(texts.get(id) ?? null, now)))
+		let resume = prepared.get(id)
+		if (!resume) resumes.set(resumeKeyOf(id), (resume = prepareResume(texts.get(id) ?? null, now)))
 		const must = checkItems(resume, job.mustHave)
 		const nice = checkItems(resume, job.niceToHave)
-		cache.set(keyOf(id), { mustMet: must.filter((m) => m.status === 'met').length, mustTotal: must.length, missing: must.filter((m) => m.status !== 'met').map((m) => m.requirement), niceMet: nice.filter((n) => n.status === 'met').map((n) => n.requirement), niceTotal: nice.length })
+		const match = { mustMet: must.filter((m) => m.status === 'met').length, mustTotal: must.length, missing: must.filter((m) => m.status !== 'met').map((m) => m.requirement), niceMet: nice.filter((n) => n.status === 'met').map((n) => n.requirement), niceTotal: nice.length }
+		cache.set(keyOf(id), match)
+		matches.set(id, match)
 	}
 
 	const ranked = [...people.entries()].map(([candidateId, entries]) => {
-		const m = cache.get(keyOf(candidateId))!
+		const m = matches.get(candidateId)!
 		const onFamily = entries.find((e) => e.roleFamily === family)
 		const earliest = entries.map((e) => e.availableFrom).sort((a, b) => (a ?? '').localeCompare(b ?? ''))[0] ?? null
 		const avail = availability(earliest, now)
