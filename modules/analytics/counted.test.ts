@@ -45,7 +45,7 @@ async function countersAndTruth(workspaceId: string, database: Pick<AppDeps['dat
 }
 
 describe('the per-day counters', () => {
-	test('equal the events after recording, a seed (twice), deletes and updates', async () => {
+	test('equal the events after recording (one by one and in a burst), a seed (twice), deletes and updates', async () => {
 		const ws = await newWorkspace(deps)
 		const [a, b] = [await newVendorJob(ws, {}, deps), await newVendorJob(ws, {}, deps)]
 		try {
@@ -62,6 +62,8 @@ describe('the per-day counters', () => {
 				await recordCareersEvent(deps, { workspaceId: ws.id, jobId, kind, source })
 			}
 			clock.reset()
+			// A burst: concurrent views on the pool's connections (PostgreSQL), each counted once.
+			await Promise.all(Array.from({ length: 40 }, (_, i) => recordCareersEvent(deps, { workspaceId: ws.id, jobId: i % 2 ? a : b, kind: 'view', source: 'linkedin' })))
 			await seedCareersEvents(deps, ws)
 			await seedCareersEvents(deps, ws) // the same rows again: none inserted, none counted
 			const first = await countersAndTruth(ws.id)

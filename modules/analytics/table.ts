@@ -26,9 +26,10 @@ export const careersEvents = pgTable(
  * wholly inside a period, and the events themselves only for the partial days at its ends: at
  * ~860,000 events in 30 days, counting the events took 1–2 s per page.
  *
- * `shard` spreads one day's counter over a few rows (the writing connection's process id, mod 4):
- * a burst of views of one job, or from one source, would otherwise queue every insert behind one
- * row lock, across every instance of the server. Readers sum the shards.
+ * `shard` spreads one day's counter over a few rows (the writing connection's process id, mod 16
+ * for sources, which every view updates, mod 4 for jobs): a burst of views would otherwise queue
+ * every insert behind one row lock until its commit, across every instance of the server. Readers
+ * sum the shards.
  */
 
 /** Events by UTC day, source and kind: the totals, the traffic per day and the sources. */
