@@ -7,7 +7,7 @@
 import type { MessagingConfig } from '../../core/config.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { readLimitedText } from '../../core/http/body.ts'
-import { deliveryError as failure, isDeliveryError, type ClaimedRow } from './worker.ts'
+import { deliveryError as failure, isDeliveryError, type ClaimedRow } from './delivery.ts'
 
 export const NO_PROVIDER = 'No messaging provider is configured (set MESSAGING_ACCOUNT, MESSAGING_TOKEN and MESSAGING_FROM)'
 
