@@ -55,7 +55,7 @@ function usage(commands: CommandDef[], only?: CommandDef): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-	const config = loadConfig()
+	const config = loadConfig(process.env, modules)
 	// Commands print their own output; the logger only reports problems.
 	const log = createLogger(config.logLevel === 'debug' ? 'debug' : 'warn')
 	let deps: AppDeps | undefined

@@ -29,6 +29,7 @@ import type { ClaimedRow, DeliveryError } from './delivery.ts'
 import { sealWaitingLinks } from './legacy-links.ts'
 import { sendMail } from './mail.ts'
 import { NO_PROVIDER, sendMessage } from './messaging.ts'
+import { messagingConfigured } from './settings.ts'
 import { textToSend } from './private.ts'
 import { outbox } from './table.ts'
 
@@ -138,7 +139,7 @@ async function deliverAndSettle(deps: AppDeps, o: WorkerOptions, row: ClaimedRow
 
 /** Without a provider, queued messages will never go: they are recorded as not sent. */
 async function markUnsendableMessages(deps: AppDeps, o: WorkerOptions): Promise<void> {
-	if (deps.config.messaging) return
+	if (messagingConfigured(deps)) return
 	const workspace = o.workspaceId ? sql` and workspace_id = ${o.workspaceId}` : sql``
 	await deps.database.rows(sql`update ${outbox} set status = 'not_sent', last_error = ${NO_PROVIDER}, private_sealed = null where channel = 'message' and status = 'pending'${workspace}`)
 }
