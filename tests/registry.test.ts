@@ -158,6 +158,11 @@ describe('routes declare auth', () => {
 		expect(() => buildApp(deps, [({ auth }) => new Elysia().use(auth).get('/declared', () => 'ok', { auth: 'public' })])).not.toThrow()
 	})
 
+	test('buildApp refuses a route that declares two credentials', async () => {
+		const deps = await testDeps()
+		expect(() => buildApp(deps, [({ auth }) => new Elysia().use(auth).get('/twice', () => 'x', { auth: 'public', vendor: true })])).toThrow(/GET \/twice declares more than one credential/)
+	})
+
 	test('a module whose routes lack auth stops the app from being built', async () => {
 		const deps = await testDeps()
 		const rogue = defineModule({ name: 'rogue', description: 'Rogue', routes: () => new Elysia().get('/rogue', () => 'x') })
