@@ -20,20 +20,16 @@
  * every bearer door, `failed-credentials.ts`).
  */
 import { Elysia } from 'elysia'
-import type { Actor } from '../actor.ts'
 import type { AppDeps } from '../deps.ts'
 import type { CredentialVerifier } from '../module.ts'
 import { anonymousAuth } from './auth/anonymous.ts'
-import type { PresentedCredential } from './auth/bearer-credential.ts'
-import { declare, type AuthSpec, type ResolveContext } from './auth/declared.ts'
 import { mcpTokenAuth } from './auth/mcp-token.ts'
-import { pageSessionOf, sessionAuth, type PageSession, type SessionResolver } from './auth/session.ts'
+import { pageSessionOf, sessionAuth, type SessionResolver } from './auth/session.ts'
 import { vendorKeyAuth } from './auth/vendor-key.ts'
 
-export { mcpChallenge, presentedCredential, type PresentedCredential } from './auth/bearer-credential.ts'
+// What modules and tests use of the kinds' files, from the one place they import auth from.
+export { presentedCredential, type PresentedCredential } from './auth/bearer-credential.ts'
 export { declaredAuth, declaredAuths, type AuthSpec } from './auth/declared.ts'
-export { enforceAddressLimit, enforceRateLimit } from './auth/limits.ts'
-export { CONNECTION_TEST_HEADER } from './auth/mcp-token.ts'
 export type { PageSession, SessionResolver } from './auth/session.ts'
 
 export interface ActorResolvers {
@@ -43,24 +39,13 @@ export interface ActorResolvers {
 
 export function createAuthPlugin(deps: AppDeps, resolvers: ActorResolvers) {
 	const pageSession = pageSessionOf(deps, resolvers.session)
-	const anonymous = anonymousAuth(deps)
-	const session = sessionAuth(deps, pageSession)
-	const vendor = vendorKeyAuth(
-		deps,
-		resolvers.bearer.filter((v) => v.door === 'rest'),
-	)
-	const mcp = mcpTokenAuth(
-		deps,
-		resolvers.bearer.filter((v) => v.door === 'mcp'),
-		pageSession,
-	)
-	// Transitional: every spec under `auth`, with nullable context, until the routes declare their kind's macro.
-	const legacy = (spec: AuthSpec) => {
-		const kind = spec === 'public' || spec === 'form' ? anonymous(spec) : spec === 'vendor' ? vendor.vendor(true) : spec === 'vendor-key' ? vendor.vendorKey(true) : spec === 'mcp' ? mcp(true) : session(spec)
-		const resolve = async (context: ResolveContext) => ({ actor: null, session: null, vendorKey: null, ...((await kind.resolve(context)) ?? {}) }) as { actor: Actor | null; session: PageSession | null; vendorKey: PresentedCredential | null }
-		return { resolve: declare(spec, resolve) }
-	}
-	return new Elysia({ name: 'core.auth' }).macro({ auth: legacy, session, ...vendor, mcp })
+	const verifiersOf = (door: CredentialVerifier['door']) => resolvers.bearer.filter((v) => v.door === door)
+	return new Elysia({ name: 'core.auth' }).macro({
+		auth: anonymousAuth(deps),
+		session: sessionAuth(deps, pageSession),
+		...vendorKeyAuth(deps, verifiersOf('rest')),
+		mcp: mcpTokenAuth(deps, verifiersOf('mcp'), pageSession),
+	})
 }
 
 export type AuthPlugin = ReturnType<typeof createAuthPlugin>
