@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm'
 import { decodeBase64, encodeBase64 } from '@oslojs/encoding'
 import { modules } from '../modules/index.ts'
 import { DatabaseLockedError, openDatabase, type Database } from '../db/client.ts'
+import { SchemaError } from '../db/migrate.ts'
 import { serverSettings } from '../db/core-tables.ts'
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
@@ -47,6 +48,8 @@ export async function createDeps(options: CreateDepsOptions): Promise<AppDeps> {
 	const registry = buildRegistry(options.moduleList ?? modules)
 	for (const w of registry.warnings) log.warn(w)
 	const database = options.database ?? (await openDatabase(config))
+	// Also for a database handed in: a module list of its own (tests) gets its tables checked.
+	await database.migrate(registry.modules)
 	const limiter = config.redisUrl ? await redisLimiter(config.redisUrl, config.rateLimitPerMinute, log) : memoryLimiter(config.rateLimitPerMinute)
 	return {
 		config,
@@ -131,7 +134,7 @@ if (import.meta.main) {
 	try {
 		await serve(loadConfig())
 	} catch (error) {
-		if (error instanceof ConfigError || error instanceof DatabaseLockedError || error instanceof RegistryError) {
+		if (error instanceof ConfigError || error instanceof DatabaseLockedError || error instanceof RegistryError || error instanceof SchemaError) {
 			console.error((error as Error).message)
 			process.exit(1)
 		}

@@ -6,6 +6,7 @@ import { externalSource } from './service.ts'
 import { calendarTools } from './tools.ts'
 import { calendarViews } from './views.ts'
 import { calendarHomeSection } from './home.ts'
+import * as tables from './table.ts'
 
 export { parseWhen } from './service.ts'
 export { refreshDueFeeds, refreshFeed, setFeed } from './feeds.ts'
@@ -14,6 +15,8 @@ export default defineModule({
 	name: 'calendar',
 	description: 'The calendar: interviews, follow-ups and busy times from people’s own iCalendar feeds.',
 	requires: ['auth', 'activity', 'jobs', 'candidates'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [{ key: 'calendar:read', description: 'See calendars (hiring managers: their jobs’ interviews and candidates)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
 	tools: calendarTools,
 	views: calendarViews,

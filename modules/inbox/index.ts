@@ -8,6 +8,7 @@ import { inboxRoutes } from './routes.ts'
 import { seedInbox } from './seed.ts'
 import { startOutboxSync } from './sync.ts'
 import { inboxTools } from './tools.ts'
+import * as tables from './table.ts'
 
 export { syncOutbox } from './sync.ts'
 export { replyPart } from './inbound.ts'
@@ -16,6 +17,8 @@ export default defineModule({
 	name: 'inbox',
 	description: 'The inbox: conversations with candidates and vendors, threaded from what the portal sends and the replies that come in.',
 	requires: ['auth', 'activity', 'candidates', 'vendors', 'outbox'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [{ key: 'inbox:read', description: 'Read and answer the workspace’s conversations with candidates and vendors', grantedTo: ['owner', 'admin', 'recruiter'] }],
 	tools: inboxTools,
 	routes: inboxRoutes,

@@ -8,6 +8,7 @@ import { seedInterviews } from './seed.ts'
 import { interviewsOfApplications } from './service.ts'
 import { startExpirySweep } from './sweep.ts'
 import { interviewTools } from './tools.ts'
+import * as tables from './table.ts'
 
 export { expireOverdueInterviews } from './sweep.ts'
 export { inviteToInterview, type InviteInput } from './service.ts'
@@ -17,6 +18,8 @@ export default defineModule({
 	name: 'interviews',
 	description: 'AI video interviews: invitations, the provider’s signed results, scores and verdicts, expiry at the deadline.',
 	requires: ['auth', 'activity', 'jobs', 'candidates', 'outbox', 'todos'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [{ key: 'interviews:read', description: 'See AI video interviews and their results (hiring managers: their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
 	tools: interviewTools,
 	routes: interviewRoutes,

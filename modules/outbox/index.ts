@@ -2,6 +2,7 @@ import { defineModule } from '../../core/module.ts'
 import { outboxCommands } from './commands.ts'
 import { outboxRoutes } from './routes.ts'
 import { startOutboxWorker } from './worker.ts'
+import * as tables from './table.ts'
 
 export { releaseHeld, type Released, type ReleaseSelection } from './held.ts'
 export { enqueueMail, enqueueMessage, deliveryStates, type DeliveryState, type DeliveryStatus, type NewMail, type NewMessage, type Recipient } from './service.ts'
@@ -15,6 +16,8 @@ export default defineModule({
 	name: 'outbox',
 	description: 'The durable outbox: e-mail (SMTP) and messaging-app messages, retried until delivered.',
 	requires: ['activity'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
 		{ key: 'outbox:read', description: 'See the outbox and the dev mailbox', grantedTo: ['owner', 'admin'] },
 		{ key: 'outbox:retry', description: 'Put a failed e-mail or message back in the queue', grantedTo: ['owner', 'admin'] },
