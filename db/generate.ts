@@ -14,8 +14,7 @@
  * tables the file exports, and writes the reference by table name, so the referenced module's
  * migrations must run first (db/migrate.ts orders them so).
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 
 const root = resolve(import.meta.dir, '..')
@@ -38,10 +37,15 @@ export function tableOwners(): TableOwner[] {
 	return owners
 }
 
+/**
+ * drizzle-kit reads a folder's snapshots at `./<out>`, so `out` goes relative to the project (an
+ * absolute one is not found). It can print an error and still exit 0: an error in its output counts.
+ */
 async function drizzle(args: string[]): Promise<{ code: number; output: string }> {
 	const child = Bun.spawn([drizzleKit, ...args], { cwd: root, stdout: 'pipe', stderr: 'pipe' })
-	const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
-	return { code, output: (stdout + stderr).trim() }
+	const [stdout, stderr, exit] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
+	const output = (stdout + stderr).trim()
+	return { code: exit || (/\berrno\b|^\s*Error\b/m.test(output) ? 1 : 0), output }
 }
 
 const sqlFiles = (folder: string) => (existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.sql')) : [])
@@ -49,7 +53,7 @@ const sqlFiles = (folder: string) => (existsSync(folder) ? readdirSync(folder).f
 /** Runs drizzle-kit generate for one owner into `out`; returns the migration files it added. */
 async function generate(owner: TableOwner, out: string, extra: string[]): Promise<{ added: string[]; output: string; code: number }> {
 	const before = new Set(sqlFiles(out))
-	const { code, output } = await drizzle(['generate', '--dialect', 'postgresql', '--schema', owner.schema, '--out', out, ...extra])
+	const { code, output } = await drizzle(['generate', '--dialect', 'postgresql', '--schema', relative(root, owner.schema), '--out', relative(root, out), ...extra])
 	return { added: sqlFiles(out).filter((f) => !before.has(f)), output, code }
 }
 
@@ -59,10 +63,11 @@ async function check(owners: TableOwner[]): Promise<number> {
 	await Promise.all(
 		owners.map(async (owner) => {
 			if (!existsSync(owner.out)) return void problems.push(`${owner.name}: no migrations folder (${relative(root, owner.out)}): run npm run db:generate`)
-			// drizzle-kit check reads `./<out>`: the folder relative to the project.
 			const consistent = await drizzle(['check', '--dialect', 'postgresql', '--out', relative(root, owner.out)])
 			if (consistent.code !== 0) problems.push(`${owner.name}: drizzle-kit check failed:\n${consistent.output}`)
-			const scratch = mkdtempSync(join(tmpdir(), `benchline-generate-${owner.name}-`))
+			// Inside the project: drizzle-kit wants `out` relative to it.
+			mkdirSync(join(root, '.tmp'), { recursive: true })
+			const scratch = mkdtempSync(join(root, '.tmp', `generate-check-${owner.name}-`))
 			try {
 				cpSync(owner.out, scratch, { recursive: true })
 				const { added, code, output } = await generate(owner, scratch, [])

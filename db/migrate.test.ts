@@ -4,14 +4,18 @@
  * its baselines are recorded, not run; and a migrated database is left alone the next time.
  */
 import { afterAll, describe, expect, test } from 'bun:test'
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { sql } from 'drizzle-orm'
-import { modules } from '../core/main.ts'
+import { pgTable, text } from 'drizzle-orm/pg-core'
+import { createDeps, modules } from '../core/main.ts'
+import { defineModule, type ModuleDef } from '../core/module.ts'
 import { emptyDatabase } from '../tests/helpers.ts'
 import type { Database } from './client.ts'
-import { LEGACY_FOLDER, LEGACY_LAST, LEGACY_OWNERS, migrationsTable } from './migrate.ts'
+import { tableOwners } from './generate.ts'
+import { LEGACY_FOLDER, LEGACY_LAST, LEGACY_OWNERS, migrationsTable, SchemaError } from './migrate.ts'
 
 type Scratch = Awaited<ReturnType<typeof emptyDatabase>>
 const opened: Scratch[] = []
@@ -108,5 +112,46 @@ describe('per-module migrations', () => {
 		expect({ tag: last.tag, when: last.when }).toEqual({ tag: LEGACY_LAST.tag, when: LEGACY_LAST.when })
 		const hash = new Bun.CryptoHasher('sha256').update(readFileSync(join(LEGACY_FOLDER, `${LEGACY_LAST.tag}.sql`), 'utf8')).digest('hex')
 		expect(hash).toBe(LEGACY_LAST.hash)
+	})
+})
+
+describe('declared tables', () => {
+	test('every modules/<name>/table.ts is declared by module <name> with its migrations folder: db:generate and start-up see the same tables', async () => {
+		const owners = tableOwners().filter((o) => o.name !== 'core')
+		expect(owners.length).toBeGreaterThan(10)
+		for (const owner of owners) {
+			const module: ModuleDef | undefined = modules.find((m) => m.name === owner.name)
+			expect({ owner: owner.name, listed: Boolean(module) }).toEqual({ owner: owner.name, listed: true })
+			expect(module!.tables).toBe(await import(owner.schema))
+			expect(fileURLToPath(module!.migrations!)).toBe(`${owner.out}/`)
+		}
+	})
+
+	test('start-up refuses a module whose table no migration creates, naming the table and the module', async () => {
+		const { testDeps } = await import('../tests/helpers.ts')
+		const deps = await testDeps()
+		const notesDemo = pgTable('notes_demo', { id: text('id').primaryKey() })
+		const module = defineModule({ name: 'notes-demo', description: 'Notes (a test module)', tables: { notesDemo }, migrations: new URL('./no-such-folder/', import.meta.url) })
+		const started = createDeps({ config: deps.config, database: deps.database, log: deps.log, moduleList: [...modules, module] })
+		await expect(started).rejects.toThrow(SchemaError)
+		await expect(started).rejects.toThrow('module notes-demo declares table notes_demo but no migration creates it: run npm run db:generate')
+	})
+
+	test('start-up refuses a declared column no migration creates', async () => {
+		const { testDeps } = await import('../tests/helpers.ts')
+		const deps = await testDeps()
+		// A migration that makes the table without the column the table.ts declares.
+		const folder = mkdtempSync(join(tmpdir(), 'bl-notes-'))
+		try {
+			mkdirSync(join(folder, 'meta'))
+			writeFileSync(join(folder, '0000_notes.sql'), 'CREATE TABLE IF NOT EXISTS "notes_demo_columns" ("id" text PRIMARY KEY NOT NULL);')
+			writeFileSync(join(folder, 'meta/_journal.json'), JSON.stringify({ version: '7', dialect: 'postgresql', entries: [{ idx: 0, version: '7', when: 1796000000000, tag: '0000_notes', breakpoints: true }] }))
+			const notes = pgTable('notes_demo_columns', { id: text('id').primaryKey(), body: text('body').notNull() })
+			const module = defineModule({ name: 'notes-demo-columns', description: 'Notes (a test module)', tables: { notes }, migrations: pathToFileURL(`${folder}/`) })
+			const started = createDeps({ config: deps.config, database: deps.database, log: deps.log, moduleList: [...modules, module] })
+			await expect(started).rejects.toThrow('module notes-demo-columns declares column notes_demo_columns.body but no migration creates it: run npm run db:generate')
+		} finally {
+			rmSync(folder, { recursive: true, force: true })
+		}
 	})
 })

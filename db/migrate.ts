@@ -12,7 +12,7 @@
  * After migrating, every declared table and column must exist, or start-up stops naming them.
  */
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { is, sql } from 'drizzle-orm'
 import type { MigrationConfig } from 'drizzle-orm/migrator'
@@ -84,7 +84,8 @@ export async function migrateModules(handle: Handle, modules: readonly ModuleDef
 	const owners = migrationOrder(modules)
 	await upgradeLegacy(handle, owners, apply)
 	for (const owner of owners) {
-		if (!owner.migrations) continue
+		// No folder yet (db:generate not run): nothing to apply, and its tables are reported missing below.
+		if (!owner.migrations || !existsSync(new URL('meta/_journal.json', owner.migrations))) continue
 		await apply({ migrationsFolder: fileURLToPath(owner.migrations), migrationsSchema: MIGRATIONS_SCHEMA, migrationsTable: migrationsTable(owner.name) })
 	}
 	const problems = await missingDeclared(handle, owners)
