@@ -41,6 +41,12 @@ export interface CreateDepsOptions {
 	now?: () => Date
 }
 
+/**
+ * Module lists already migrated and checked on a database: tests build many deps on one database,
+ * and each migration pass reads every module's journal and the catalog (a few hundred ms on PGlite).
+ */
+const migrated = new WeakMap<Database, Set<readonly ModuleDef[]>>()
+
 /** Everything routes, tools, commands and services need, built once. */
 export async function createDeps(options: CreateDepsOptions): Promise<AppDeps> {
 	const { config } = options
@@ -49,7 +55,12 @@ export async function createDeps(options: CreateDepsOptions): Promise<AppDeps> {
 	for (const w of registry.warnings) log.warn(w)
 	const database = options.database ?? (await openDatabase(config))
 	// Also for a database handed in: a module list of its own (tests) gets its tables checked.
-	await database.migrate(registry.modules)
+	const list = options.moduleList ?? modules
+	const done = migrated.get(database) ?? new Set()
+	if (!done.has(list)) {
+		await database.migrate(registry.modules)
+		migrated.set(database, done.add(list))
+	}
 	const limiter = config.redisUrl ? await redisLimiter(config.redisUrl, config.rateLimitPerMinute, log) : memoryLimiter(config.rateLimitPerMinute)
 	return {
 		config,

@@ -12,10 +12,11 @@ import { sql } from 'drizzle-orm'
 import { pgTable, text } from 'drizzle-orm/pg-core'
 import { createDeps, modules } from '../core/main.ts'
 import { defineModule, type ModuleDef } from '../core/module.ts'
+import { buildRegistry } from '../core/registry.ts'
 import { emptyDatabase } from '../tests/helpers.ts'
 import type { Database } from './client.ts'
 import { tableOwners } from './generate.ts'
-import { LEGACY_FOLDER, LEGACY_LAST, LEGACY_OWNERS, migrationsTable, SchemaError } from './migrate.ts'
+import { LEGACY_FOLDER, LEGACY_LAST, LEGACY_OWNERS, migrationOrder, migrationsTable, SchemaError } from './migrate.ts'
 
 type Scratch = Awaited<ReturnType<typeof emptyDatabase>>
 const opened: Scratch[] = []
@@ -153,5 +154,30 @@ describe('declared tables', () => {
 		} finally {
 			rmSync(folder, { recursive: true, force: true })
 		}
+	})
+})
+
+describe('migration order', () => {
+	const parent = pgTable('order_parent', { id: text('id').primaryKey() })
+	const child = pgTable('order_child', { id: text('id').primaryKey(), parentId: text('parent_id').references(() => parent.id) })
+	const a = { name: 'a', tables: { child }, migrations: new URL('file:///a/') }
+	const b = { name: 'b', tables: { parent }, migrations: new URL('file:///b/') }
+
+	test('core first, then a module after the module whose tables its tables reference, whatever the list order', () => {
+		expect(migrationOrder([a, b]).map((o) => o.name)).toEqual(['core', 'b', 'a'])
+		expect(migrationOrder([b, a]).map((o) => o.name)).toEqual(['core', 'b', 'a'])
+	})
+
+	test('the real modules: outbox (required by auth) runs after auth, whose workspaces its table references', () => {
+		const names = migrationOrder(buildRegistry(modules).modules).map((o) => o.name)
+		expect(names.indexOf('auth')).toBeLessThan(names.indexOf('outbox'))
+		expect(names[0]).toBe('core')
+	})
+
+	test('tables of two modules referencing each other are refused, naming the cycle', () => {
+		// Typed loosely: each refers to the other before both exist.
+		const x: any = pgTable('order_x', { id: text('id').primaryKey(), yId: text('y_id').references(() => y.id) })
+		const y: any = pgTable('order_y', { id: text('id').primaryKey(), xId: text('x_id').references(() => x.id) })
+		expect(() => migrationOrder([{ name: 'x', tables: { x }, migrations: new URL('file:///x/') }, { name: 'y', tables: { y }, migrations: new URL('file:///y/') }])).toThrow('x -> y -> x')
 	})
 })
