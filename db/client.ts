@@ -118,13 +118,12 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
 	// queries is not an outage, and must not turn every request into a 503. One probe at a time:
 	// while one waits on a stalled server, the next ones wait on it instead of piling up.
 	const probe = postgres(url, { max: 1, connect_timeout: 2, idle_timeout: 60, backoff: () => 0.25, onnotice: () => {}, connection: { application_name: 'benchline-probe', statement_timeout: 2000 } })
-	const handle = { db, rows: async <T,>(query: SQL) => rowsOf<T>(await db.execute(query)) }
 	let probing: Promise<boolean> | null = null
 	const ping = (timeoutMs: number) => {
 		probing ??= probe`select 1`.then(() => true, () => false).finally(() => (probing = null))
 		return withTimeout(probing, timeoutMs)
 	}
-	return {
+	const database: Database = {
 		db,
 		kind: 'postgres',
 		migrate: async (modules) => {
@@ -132,7 +131,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
 			const lock = await client.reserve()
 			try {
 				await lock`select pg_advisory_lock(7283461)`
-				await migrateModules(handle, modules, (config) => migrate(db as never, config))
+				await migrateModules(database, modules, (config) => migrate(db as never, config))
 			} finally {
 				await lock`select pg_advisory_unlock(7283461)`.catch(() => {})
 				lock.release()
@@ -143,6 +142,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
 		ping: (timeoutMs = 2000) => ping(timeoutMs),
 		close: async () => void (await Promise.all([client.end({ timeout: 5 }), probe.end({ timeout: 1 })])),
 	}
+	return database
 }
 
 async function openPglite(dataDir: string): Promise<Database> {
@@ -156,10 +156,10 @@ async function openPglite(dataDir: string): Promise<Database> {
 		const client = await PGlite.create(folder, { extensions: { pg_trgm } })
 		const db = drizzle({ client }) as unknown as Db
 		let closed = false
-		return {
+		const database: Database = {
 			db,
 			kind: 'pglite',
-			migrate: (modules) => migratePglite(db, modules),
+			migrate: (modules) => migratePglite(database, modules),
 			rows: async (query, handle = db) => rowsOf(await handle.execute(query)),
 			run: (statement, values, handle = db) => runCompiled(handle, statement, values),
 			ping: (timeoutMs = 2000) => pingWith(db, timeoutMs),
@@ -170,6 +170,7 @@ async function openPglite(dataDir: string): Promise<Database> {
 				release()
 			},
 		}
+		return database
 	} catch (error) {
 		release()
 		throw error
@@ -183,16 +184,17 @@ export async function openMemoryDatabase(loadDataDir?: Blob): Promise<Database &
 	const { drizzle } = await import('drizzle-orm/pglite')
 	const client = await PGlite.create({ extensions: { pg_trgm }, loadDataDir })
 	const db = drizzle({ client }) as unknown as Db
-	return {
+	const database: Database & { dump(): Promise<Blob> } = {
 		db,
 		kind: 'pglite',
-		migrate: (modules) => migratePglite(db, modules),
+		migrate: (modules) => migratePglite(database, modules),
 		rows: async (query, handle = db) => rowsOf(await handle.execute(query)),
 		run: (statement, values, handle = db) => runCompiled(handle, statement, values),
 		ping: (timeoutMs = 2000) => pingWith(db, timeoutMs),
 		close: () => client.close(),
 		dump: async () => (await client.dumpDataDir('none')) as Blob,
 	}
+	return database
 }
 
 /**
@@ -262,10 +264,9 @@ function acquireLock(dataDir: string): () => void {
 	throw new DatabaseLockedError(`Could not lock the embedded database in ${dataDir}`)
 }
 
-async function migratePglite(db: Db, modules: readonly ModuleDef[]): Promise<void> {
+async function migratePglite(database: Database, modules: readonly ModuleDef[]): Promise<void> {
 	const { migrate } = await import('drizzle-orm/pglite/migrator')
-	const handle = { db, rows: async <T,>(query: SQL) => rowsOf<T>(await db.execute(query)) }
-	await migrateModules(handle, modules, (config) => migrate(db as never, config))
+	await migrateModules(database, modules, (config) => migrate(database.db as never, config))
 }
 
 /**

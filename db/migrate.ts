@@ -19,7 +19,7 @@ import type { MigrationConfig } from 'drizzle-orm/migrator'
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core'
 import type { ModuleDef } from '../core/module.ts'
 import * as coreTables from './core-tables.ts'
-import type { Db } from './client.ts'
+import type { Database } from './client.ts'
 
 /** What owns tables: the core, or a module (its `tables` are the exports of its table.ts). */
 export interface SchemaOwner {
@@ -42,17 +42,14 @@ export const migrationsTable = (owner: string) => `__drizzle_migrations_${owner}
 
 export class SchemaError extends Error {
 	constructor(readonly problems: string[]) {
-		super(`The database does not hold every declared table:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+		super(`The database schema is not what the modules declare:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
 	}
 }
 
 /** Runs drizzle's migrator for one folder (the driver's own: PGlite or postgres.js). */
 export type ApplyFolder = (config: MigrationConfig) => Promise<void>
 
-interface Handle {
-	readonly db: Db
-	rows<T = Record<string, unknown>>(query: ReturnType<typeof sql>): Promise<T[]>
-}
+type Handle = Pick<Database, 'rows'>
 
 const tablesOf = (owner: SchemaOwner): PgTable[] => Object.values(owner.tables ?? {}).filter((v): v is PgTable => is(v, PgTable))
 
