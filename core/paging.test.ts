@@ -6,8 +6,8 @@
  * the condition is a row comparison when every key runs the same way (what composite indexes serve).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { sql, type SQL } from 'drizzle-orm'
-import { PgDialect } from 'drizzle-orm/pg-core'
+import { and, gt, sql, type SQL } from 'drizzle-orm'
+import { integer, PgDialect, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { encodeCursor, encodePosition } from './cursor.ts'
 import type { AppDeps } from './deps.ts'
 import { AppError } from './errors.ts'
@@ -122,6 +122,22 @@ describe('keysetPage', () => {
 		const { ids } = await pageThrough(order, 2, { scope: 'names' })
 		expect([...ids].sort()).toEqual([...expected].sort())
 		expect(new Set(ids).size).toBe(ROWS.length)
+	})
+
+	test('a drizzle query built from the cursor\'s condition, the order and the size gives the same pages', async () => {
+		const probe = pgTable(table, { id: text('id').primaryKey(), at: timestamp('at', { withTimezone: true }).notNull(), score: integer('score'), name: text('name').notNull() })
+		const order = newestFirst<Row>(probe.at, probe.id, (r) => r.at)
+		for (const limit of [2, 3]) {
+			const ids: string[] = []
+			let cursor: string | undefined
+			do {
+				const page = await keysetPage<Row>(deps, { scope: 'drizzle', cursor, limit, order, read: (after, orderBy, size) => deps.db.select().from(probe).where(and(gt(probe.score, 0), after)).orderBy(orderBy).limit(size) })
+				expect(page.rows.every((r) => r.at instanceof Date)).toBe(true)
+				ids.push(...page.rows.map((r) => r.id))
+				cursor = page.nextCursor ?? undefined
+			} while (cursor)
+			expect(ids).toEqual(newest.filter((id) => (ROWS.find((r) => r.id === id)!.score ?? 0) > 0))
+		}
 	})
 
 	test('the list\'s own conditions still apply on every page', async () => {

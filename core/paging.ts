@@ -153,16 +153,19 @@ export function pageOf<Row>(secret: Uint8Array, scope: string, rows: readonly Ro
 	return { page, nextCursor: rows.length > limit && last ? encodeCursor(secret, scope, values(last)) : null }
 }
 
-export interface PageQuery<Row> {
+/**
+ * Where a page is read from: raw SQL (`select … from …` and the list's conditions, the cursor's
+ * added after them), or a drizzle query the list builds from the cursor's condition (none on the
+ * first page), the order and the number of rows to fetch.
+ */
+export type PageSource<Row> = { from: SQL; where: readonly SQL[] } | { read(after: SQL | undefined, order: SQL, size: number): Promise<Row[]> }
+
+export type PageQuery<Row> = PageSource<Row> & {
 	/** What the cursor is bound to: the list, the person and the filters. */
 	scope: string
 	cursor?: string
 	limit: number
 	order: Order<Row>
-	/** `select … from …` of the list. */
-	from: SQL
-	/** The list's conditions (the cursor's is added after them). */
-	where: readonly SQL[]
 	/** The cursor also carries how many rows came before the page (a ranked list numbers its rows). */
 	counted?: boolean
 }
@@ -178,7 +181,7 @@ export interface Page<Row> {
 export async function keysetPage<Row extends { id: string }>(deps: AppDeps, q: PageQuery<Row>): Promise<Page<Row>> {
 	const { keys } = q.order
 	const lookup = 'lookup' in q.order ? q.order.lookup : undefined
-	const where = [...q.where]
+	let after: SQL | undefined
 	let before = 0
 	if (q.cursor) {
 		const texts = decodeCursor(deps.secret, q.scope, q.cursor, (lookup ? 1 : keys.length) + (q.counted ? 1 : 0))
@@ -187,14 +190,17 @@ export async function keysetPage<Row extends { id: string }>(deps: AppDeps, q: P
 			if (!/^\d+$/.test(count)) throw notValid()
 			before = Number(count)
 		}
-		if (lookup) where.push(afterKeys(keys, lookup(texts[0]!)))
+		if (lookup) after = afterKeys(keys, lookup(texts[0]!))
 		else {
 			const bounds = (keys as readonly Key<Row>[]).map((k, i) => k.bound(texts[i]!))
 			if (bounds.some((b) => !b)) throw notValid()
-			where.push(afterKeys(keys, bounds as SQL[]))
+			after = afterKeys(keys, bounds as SQL[])
 		}
 	}
-	const rows = await deps.database.rows<Row>(sql`${q.from} where ${sql.join(where, sql` and `)} order by ${orderBy(keys)} limit ${fetchSize(q.limit)}`)
+	const rows =
+		'read' in q
+			? await q.read(after, orderBy(keys), fetchSize(q.limit))
+			: await deps.database.rows<Row>(sql`${q.from} where ${sql.join([...q.where, ...(after ? [after] : [])], sql` and `)} order by ${orderBy(keys)} limit ${fetchSize(q.limit)}`)
 	const { page, nextCursor } = pageOf(deps.secret, q.scope, rows, q.limit, (last) => [
 		...(lookup ? [last.id] : (keys as readonly Key<Row>[]).map((k) => k.write(last))),
 		...(q.counted ? [String(before + Math.min(rows.length, q.limit))] : []),
