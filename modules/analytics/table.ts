@@ -21,9 +21,9 @@ export const careersEvents = pgTable(
 
 /*
  * The per-day counters of careers events, kept by statement triggers on `careers_events`
- * (db/migrations/0027_careers_daily_counts_trigger.sql), so every writer (the careers pages, the
- * demo seed, imports) keeps them right. A whole workspace's analytics read these for the days
- * wholly inside a period, and the events themselves only for the partial days at its ends: at
+ * (migrations/0002_careers_daily_counts_trigger.sql, this module's), so every writer (the careers
+ * pages, the demo seed, imports) keeps them right. A whole workspace's analytics read these for the
+ * days wholly inside a period, and the events themselves only for the partial days at its ends: at
  * ~860,000 events in 30 days, counting the events took 1–2 s per page.
  *
  * `shard` spreads one day's counter over a few rows (the writing connection's process id, mod 16

@@ -15,12 +15,12 @@
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import fc from 'fast-check'
-import { MIGRATIONS_FOLDER } from '../../db/client.ts'
+import { LEGACY_FOLDER } from '../../db/migrate.ts'
+import { modules } from '../../core/main.ts'
 import { personActor } from '../../modules/auth/index.ts'
 import type { RestJob } from '../../modules/jobs/model.ts'
 import { createJob, setJobStatus } from '../../modules/jobs/service.ts'
-import { call, newPerson, newVendor, newWorkspace, testApp, testDeps, unique, type TestWorkspace } from '../helpers.ts'
-import { migrationsBefore, scratchDatabase } from '../scratch-database.ts'
+import { call, emptyDatabase, migrationsBefore, newPerson, newVendor, newWorkspace, testApp, testDeps, unique, type TestWorkspace } from '../helpers.ts'
 
 setDefaultTimeout(120_000)
 
@@ -90,10 +90,10 @@ describe(`CHECK ${CHECK}: a job has a closing time exactly while it is closed`, 
 	})
 
 	test('the migration repairs rows that break it (a closed job without closedAt gets its last change, others lose a stale one) instead of failing', async () => {
-		const before = migrationsBefore(CHECK)
-		const scratch = await scratchDatabase()
+		const before = migrationsBefore(LEGACY_FOLDER, CHECK)
+		const scratch = await emptyDatabase()
 		try {
-			// The migrations before this CHECK, on an empty database, then rows written before it.
+			// The legacy migrations before this CHECK, on an empty database, then rows written before it.
 			await scratch.migrateFrom(before.folder)
 			const ws = unique('ws_')
 			const changed = '2025-02-03T04:05:06.789Z'
@@ -109,7 +109,8 @@ describe(`CHECK ${CHECK}: a job has a closing time exactly while it is closed`, 
 			] as const)
 				await scratch.database.rows(row(id, status, closedAt))
 
-			await scratch.migrateFrom(MIGRATIONS_FOLDER)
+			// Start-up on that database: the legacy folder brings it to its last migration (db/migrate.ts).
+			await scratch.database.migrate(modules)
 			const rows = await scratch.database.rows<{ id: string; status: string; closed_at: Date | string | null }>(sql`select id, status, closed_at from jobs order by id`)
 			const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString())
 			expect(rows.map((r) => [r.id, r.status, iso(r.closed_at)])).toEqual([
