@@ -12,9 +12,9 @@ import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { jobTitles, reachableJobIds } from '../jobs/index.ts'
-import { jobs } from '../jobs/table.ts'
-import { countsByDay, countsByJob, countsBySource, type Counted } from './counted.ts'
-import { insightsOf, MIN_VIEWS } from './insights.ts'
+import { countsByDay, countsBySource, type Counted } from './counted.ts'
+import { rankJobs } from './ranking.ts'
+import { insightsOf } from './insights.ts'
 import { normalizeSource, sourceLabel } from './sources.ts'
 import { careersEvents } from './table.ts'
 
@@ -101,34 +101,13 @@ export async function careersSummary(deps: AppDeps, actor: Actor, period: Period
 	const { range, from, to, before } = period
 	const current = await countedFor(deps, actor, from, to)
 	const earlier = { ...current, from: before, to: from }
-	// Sources (few) are ranked here; jobs (up to every job of the workspace) in SQL, which returns
-	// only the top ones and what the insights need, however many jobs had traffic.
+	// Sources (few) are ranked here; jobs (up to every job of the workspace) in SQL (`ranking.ts`),
+	// which returns only the top ones and what the insights need, however many jobs had traffic.
 	const [sourceRows, jobRows] = await Promise.all([
 		deps.database.rows<{ source: string; kind: string; current: boolean; n: number }>(
 			sql`select source, kind, true as current, n from (${countsBySource(current)}) c union all select source, kind, false, n from (${countsBySource(earlier)}) p`,
 		),
-		deps.database.rows<{ part: 'top' | 'best' | 'silent' | 'silentCount'; jobId: string | null; title: string | null; views: number; applications: number }>(
-			// Titles only break ties, so only the jobs that can still be named are joined with them:
-			// those ranked at or above the last place of each list (ties included), not every job with traffic.
-			sql`with per as materialized (
-	${countsByJob(current)}
-), top_cut as (select applications, views from per order by applications desc, views desc offset ${Math.max(top, 5) - 1} limit 1),
-best_cut as (select round(applications * 1000.0 / views) as rate, applications, views from per where views >= ${MIN_VIEWS} and applications > 0 order by 1 desc, 2 desc, 3 desc limit 1),
-silent_cut as (select views from per where views >= ${MIN_VIEWS} and applications = 0 order by views desc offset 2 limit 1),
-named as (
-	select per.*, j.title from per join ${jobs} j on j.id = per.job_id
-	where not exists (select 1 from top_cut) or (per.applications, per.views) >= (select applications, views from top_cut)
-		or (per.views >= ${MIN_VIEWS} and per.applications > 0 and (round(per.applications * 1000.0 / per.views), per.applications, per.views) = (select rate, applications, views from best_cut))
-		or (per.views >= ${MIN_VIEWS} and per.applications = 0 and per.views >= coalesce((select views from silent_cut), 0))
-)
-(select 'top' as part, job_id as "jobId", title, views, applications from named order by applications desc, views desc, title collate "C", job_id limit ${Math.max(top, 5)})
-union all
-(select 'best', job_id, title, views, applications from named where views >= ${MIN_VIEWS} and applications > 0 order by round(applications * 1000.0 / views) desc, applications desc, views desc, title collate "C", job_id limit 1)
-union all
-(select 'silent', job_id, title, views, applications from named where views >= ${MIN_VIEWS} and applications = 0 order by views desc, title collate "C", job_id limit 3)
-union all
-(select 'silentCount', null, null, count(*)::int, 0 from per where views >= ${MIN_VIEWS} and applications = 0)`,
-		),
+		rankJobs(deps, current, top),
 	])
 	const now = { views: 0, applications: 0 }
 	const prev = { views: 0, applications: 0 }

@@ -59,3 +59,47 @@ export const careersDailyJobs = pgTable(
 	},
 	(t) => [primaryKey({ columns: [t.workspaceId, t.day, t.jobId, t.shard] })],
 )
+
+/*
+ * The jobs ranking's cache: per workspace and window of whole UTC days (`span` days ending before
+ * `end_day`), each job's views and applications. With traffic over ~80,000 jobs a month of
+ * `careers_daily_jobs` is ~600,000 rows, 1.5 s to sum per view; the cache is summed once and read
+ * by index (modules/analytics/ranking.ts says how it stays right).
+ *
+ * `version` is bumped by the counters' trigger on any change to a day of the window, and by every
+ * rebuild; `built` is the version the rows under it were summed at. The cache is good only while
+ * `built = version` (a late write racing a rebuild leaves it stale, never wrong).
+ */
+export const careersWindowCache = pgTable(
+	'careers_window_cache',
+	{
+		workspaceId: text('workspace_id').notNull(),
+		span: smallint('span').notNull(),
+		firstDay: date('first_day', { mode: 'string' }).notNull(),
+		endDay: date('end_day', { mode: 'string' }).notNull(),
+		version: integer('version').notNull(),
+		built: integer('built'),
+		/** Jobs with `MIN_VIEWS` views and no application in the window, counted at the rebuild. */
+		silentCount: integer('silent_count').notNull().default(0),
+	},
+	(t) => [primaryKey({ columns: [t.workspaceId, t.span] })],
+)
+
+/** A job's whole-day totals in a cached window; `rate` (applications per 1,000 views, rounded) only where the best conversion may come from. */
+export const careersWindowTotals = pgTable(
+	'careers_window_totals',
+	{
+		workspaceId: text('workspace_id').notNull(),
+		span: smallint('span').notNull(),
+		version: integer('version').notNull(),
+		jobId: text('job_id').notNull(),
+		views: integer('views').notNull(),
+		applications: integer('applications').notNull(),
+		rate: integer('rate'),
+	},
+	(t) => [
+		primaryKey({ columns: [t.workspaceId, t.span, t.version, t.jobId] }),
+		index('careers_window_totals_top').on(t.workspaceId, t.span, t.version, t.applications, t.views),
+		index('careers_window_totals_best').on(t.workspaceId, t.span, t.version, t.rate, t.applications, t.views).where(sql`rate is not null`),
+	],
+)
