@@ -87,12 +87,13 @@ function cached(w: Window, ranges: [Date, Date][], top: number): SQL {
 best_in as (select rate, applications, views from win w where rate is not null and ${others} order by rate desc, applications desc, views desc limit 1),
 silent_in as (select views from win w where applications = 0 and views >= ${MIN_VIEWS} and ${others} order by applications desc, views desc offset 2 limit 1),
 per as (
+	-- \`union\`: a job may be a candidate of several lists.
 	select job_id, views, applications from merged
-	union all
+	union
 	(select job_id, views, applications from win w where (applications, views) >= (coalesce((select applications from top_in), 0), coalesce((select views from top_in), 0)) and ${others})
-	union all
+	union
 	(select job_id, views, applications from win w where rate is not null and (rate, applications, views) = (select rate, applications, views from best_in) and ${others})
-	union all
+	union
 	(select job_id, views, applications from win w where applications = 0 and views >= greatest(${MIN_VIEWS}, coalesce((select views from silent_in), 0)) and ${others})
 )`,
 		top,
