@@ -71,7 +71,9 @@ function cached(w: Window, ranges: [Date, Date][], top: number): SQL {
 	const events = (ranges.length ? ranges : [[new Date(0), new Date(0)] as [Date, Date]]).map(
 		([a, b]) => sql`(select job_id, kind from careers_events where workspace_id = ${w.workspaceId} and at >= ${a.toISOString()}::timestamptz and at < ${b.toISOString()}::timestamptz)`,
 	)
-	const others = sql`not exists (select 1 from part p where p.job_id = w.job_id)`
+	// A hashed subplan: the planner cannot know how many jobs \`part\` holds (thousands at scale) and
+	// would loop over it for every window row read.
+	const others = sql`w.job_id not in (select job_id from part)`
 	return rankingOf(
 		sql`with part as materialized (
 	select job_id, count(*) filter (where kind = 'view')::int as views, count(*) filter (where kind = 'application')::int as applications
@@ -82,7 +84,10 @@ function cached(w: Window, ranges: [Date, Date][], top: number): SQL {
 	select job_id, views, applications, rate from careers_window_totals where workspace_id = ${w.workspaceId} and span = ${w.span} and version = (select built from hdr)
 ), merged as materialized (
 	select p.job_id, p.views + coalesce(w.views, 0) as views, p.applications + coalesce(w.applications, 0) as applications, w.views >= ${MIN_VIEWS} and w.applications = 0 as was_silent
-	from part p left join win w on w.job_id = p.job_id
+	from part p left join lateral (
+		select views, applications from careers_window_totals t
+		where t.workspace_id = ${w.workspaceId} and t.span = ${w.span} and t.version = (select built from hdr) and t.job_id = p.job_id
+	) w on true
 ), top_in as (select applications, views from win w where ${others} order by applications desc, views desc offset ${n - 1} limit 1),
 best_in as (select rate, applications, views from win w where rate is not null and ${others} order by rate desc, applications desc, views desc limit 1),
 silent_in as (select views from win w where applications = 0 and views >= ${MIN_VIEWS} and ${others} order by applications desc, views desc offset 2 limit 1),
