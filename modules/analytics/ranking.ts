@@ -87,19 +87,20 @@ function cached(w: Window, ranges: [Date, Date][], top: number): SQL {
 	from part p left join lateral (
 		select views, applications from careers_window_totals t
 		where t.workspace_id = ${w.workspaceId} and t.span = ${w.span} and t.version = (select built from hdr) and t.job_id = p.job_id
+		offset 0 -- kept a lookup by key per job: flattened, it became a hash of the whole window
 	) w on true
 ), top_in as (select applications, views from win w where ${others} order by applications desc, views desc offset ${n - 1} limit 1),
 best_in as (select rate, applications, views from win w where rate is not null and ${others} order by rate desc, applications desc, views desc limit 1),
 silent_in as (select views from win w where applications = 0 and views >= ${MIN_VIEWS} and ${others} order by applications desc, views desc offset 2 limit 1),
 per as (
-	-- \`union\`: a job may be a candidate of several lists.
+	-- \`union\` of the window's candidates: a job may be one of several lists (\`merged\` holds other jobs).
 	select job_id, views, applications from merged
-	union
-	(select job_id, views, applications from win w where (applications, views) >= (coalesce((select applications from top_in), 0), coalesce((select views from top_in), 0)) and ${others})
+	union all
+	((select job_id, views, applications from win w where (applications, views) >= (coalesce((select applications from top_in), 0), coalesce((select views from top_in), 0)) and ${others})
 	union
 	(select job_id, views, applications from win w where rate is not null and (rate, applications, views) = (select rate, applications, views from best_in) and ${others})
 	union
-	(select job_id, views, applications from win w where applications = 0 and views >= greatest(${MIN_VIEWS}, coalesce((select views from silent_in), 0)) and ${others})
+	(select job_id, views, applications from win w where applications = 0 and views >= greatest(${MIN_VIEWS}, coalesce((select views from silent_in), 0)) and ${others}))
 )`,
 		top,
 		sql`(select 'silentCount', null, null, ((select silent_count from hdr) - (select count(*) from merged where was_silent) + (select count(*) from merged where views >= ${MIN_VIEWS} and applications = 0))::int, 0)
