@@ -65,7 +65,7 @@ interface Window {
 }
 
 /** The ranking from the cache of `w` and the events of `ranges`; a row `cached` with views 0 when the cache is not good (the rest then means nothing). */
-function cached(w: Window, ranges: [Date, Date][], top: number): SQL {
+function cached(w: Window, version: number, ranges: [Date, Date][], top: number): SQL {
 	const n = Math.max(top, 5)
 	// One index read per range (an `or` of the two would read the whole workspace's events).
 	const events = (ranges.length ? ranges : [[new Date(0), new Date(0)] as [Date, Date]]).map(
@@ -79,14 +79,14 @@ function cached(w: Window, ranges: [Date, Date][], top: number): SQL {
 	select job_id, count(*) filter (where kind = 'view')::int as views, count(*) filter (where kind = 'application')::int as applications
 	from (${sql.join(events, sql` union all `)}) e group by 1
 ), hdr as materialized (
-	select built, silent_count from careers_window_cache where workspace_id = ${w.workspaceId} and span = ${w.span} and first_day = ${w.firstDay}::date and end_day = ${w.endDay}::date and built = version
+	select silent_count from careers_window_cache where workspace_id = ${w.workspaceId} and span = ${w.span} and first_day = ${w.firstDay}::date and end_day = ${w.endDay}::date and built = version and version = ${version}
 ), win as not materialized (
-	select job_id, views, applications, rate from careers_window_totals where workspace_id = ${w.workspaceId} and span = ${w.span} and version = (select built from hdr)
+	select job_id, views, applications, rate from careers_window_totals where workspace_id = ${w.workspaceId} and span = ${w.span} and version = ${version}
 ), merged as materialized (
 	select p.job_id, p.views + coalesce(w.views, 0) as views, p.applications + coalesce(w.applications, 0) as applications, w.views >= ${MIN_VIEWS} and w.applications = 0 as was_silent
 	from part p left join lateral (
 		select views, applications from careers_window_totals t
-		where t.workspace_id = ${w.workspaceId} and t.span = ${w.span} and t.version = (select built from hdr) and t.job_id = p.job_id
+		where t.workspace_id = ${w.workspaceId} and t.span = ${w.span} and t.version = ${version} and t.job_id = p.job_id
 		offset 0 -- kept a lookup by key per job: flattened, it became a hash of the whole window
 	) w on true
 ), top_in as (select applications, views from win w where ${others} order by applications desc, views desc offset ${n - 1} limit 1),
@@ -167,9 +167,17 @@ export async function rankJobs(deps: AppDeps, c: Counted, top: number): Promise<
 	const at = windowOf(c)
 	if (!at) return deps.database.rows<RankedRow>(uncached(c, top))
 	for (let attempt = 0; attempt < 2; attempt++) {
-		const rows = await deps.database.rows<RankedRow>(cached(at.window, at.ranges, top))
-		if (rows.find((r) => r.part === 'cached')?.views) return rows.filter((r) => r.part !== 'cached')
-		if (attempt === 0) await rebuildWindow(deps, at.window)
+		// The version first, so the planner knows which rows of the window it reads (as a parameter
+		// of the ranking it chose the wrong index); the ranking checks again that it is still good.
+		const w = at.window
+		const [good] = await deps.database.rows<{ version: number }>(
+			sql`select version from careers_window_cache where workspace_id = ${w.workspaceId} and span = ${w.span} and first_day = ${w.firstDay}::date and end_day = ${w.endDay}::date and built = version`,
+		)
+		if (good) {
+			const rows = await deps.database.rows<RankedRow>(cached(w, good.version, at.ranges, top))
+			if (rows.find((r) => r.part === 'cached')?.views) return rows.filter((r) => r.part !== 'cached')
+		}
+		if (attempt === 0) await rebuildWindow(deps, w)
 	}
 	// Writes kept moving the window's days: counted as without a cache.
 	return deps.database.rows<RankedRow>(uncached(c, top))
