@@ -260,6 +260,14 @@ export interface ModuleDef {
 	/** Modules whose public API this one calls; checked at start-up (present, no cycles). */
 	readonly requires?: readonly string[]
 	readonly permissions?: readonly PermissionDef[]
+	/**
+	 * Permission keys this module's code asks `deps.permissions.can()` or `roleHas()` about (its own
+	 * or a required module's), besides those named on its routes, tools, nav links and page sections.
+	 * The registry refuses a key no module declares, and counts it as a use of the permission; a
+	 * test reads every module's code and fails when this list and the calls disagree
+	 * (tests/contract/permission-checks.test.ts).
+	 */
+	readonly checks?: readonly PermissionKey[]
 	/** REST routes and pages; every route declares `auth` (see `core/http/auth.ts`). */
 	readonly routes?: (deps: AppDeps, kit: HttpKit) => Elysia<any, any, any, any, any, any, any>
 	/** The one module that signs people in to the portal provides this (pages resolve sessions through it). */

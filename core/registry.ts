@@ -4,6 +4,7 @@
  */
 import type { ModuleDef, ToolDef, ViewDef } from './module.ts'
 import { ROLES } from './actor.ts'
+import type { AuthSpec } from './http/auth.ts'
 
 export class RegistryError extends Error {
 	constructor(readonly problems: string[]) {
@@ -17,6 +18,16 @@ export interface Registry {
 	readonly tools: readonly ToolDef<any>[]
 	readonly views: readonly ViewDef[]
 	readonly warnings: readonly string[]
+	/** Permission keys named by a tool, nav link, page section or a module's `checks` (routes are added by `checkRoutes`). */
+	readonly permissionsUsed: ReadonlySet<string>
+}
+
+/** A route of the app's route table, with the module that serves it (none for the core's own). */
+export interface ServedRoute {
+	readonly module?: string
+	readonly method: string
+	readonly path: string
+	readonly auth: AuthSpec | undefined
 }
 
 const TOOL_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/
@@ -44,6 +55,17 @@ export function buildRegistry(modules: readonly ModuleDef[]): Registry {
 		}
 	}
 
+	const used = new Set<string>()
+	const uses = (key: string, where: string) => {
+		if (!declared.has(key)) problems.push(`${where} needs permission "${key}", which no module declares`)
+		used.add(key)
+	}
+	for (const m of modules) {
+		for (const link of m.nav ?? []) if (link.permission) uses(link.permission, `nav link "${link.href}" of module "${m.name}"`)
+		for (const section of m.pageSections ?? []) if (section.permission) uses(section.permission, `page section of module "${m.name}" on the "${section.page}" page`)
+		for (const key of m.checks ?? []) uses(key, `module "${m.name}" checks with can() and`)
+	}
+
 	const toolNames = new Set<string>()
 	const tools: ToolDef<any>[] = []
 	for (const m of modules)
@@ -52,7 +74,7 @@ export function buildRegistry(modules: readonly ModuleDef[]): Registry {
 			if (!TOOL_NAME.test(tool.name)) problems.push(`${where} must be snake_case`)
 			if (toolNames.has(tool.name)) problems.push(`${where} is declared twice`)
 			toolNames.add(tool.name)
-			if (!declared.has(tool.permission)) problems.push(`${where} needs permission "${tool.permission}", which no module declares`)
+			uses(tool.permission, where)
 			if (typeof tool.readOnly !== 'boolean') problems.push(`${where} must say whether it is read-only`)
 			const params = tool.params as unknown as Record<string, unknown>
 			if (params.type !== 'object') problems.push(`${where} parameters must be an object schema`)
@@ -65,7 +87,31 @@ export function buildRegistry(modules: readonly ModuleDef[]): Registry {
 	const views = checkViews(modules, problems)
 	const ordered = orderByRequires(modules, byName, problems)
 	if (problems.length) throw new RegistryError(problems)
-	return { modules: ordered, tools, views, warnings }
+	return { modules: ordered, tools, views, warnings, permissionsUsed: used }
+}
+
+/**
+ * Checks the app's route table against the registry, once the routes are built (they need the
+ * app's dependencies, so `buildApp` calls this): every route declares its `auth`, a route's
+ * permission is one some module declares (otherwise it answers 403 to everyone), and every
+ * declared permission is used by a route, a tool, a nav link, a page section or a module's
+ * `checks` (otherwise granting it changes nothing). Returns the problems, one per route or key.
+ */
+export function checkRoutes(registry: Registry, routes: readonly ServedRoute[]): string[] {
+	const problems: string[] = []
+	const declared = new Map<string, string>()
+	for (const m of registry.modules) for (const p of m.permissions ?? []) declared.set(p.key, m.name)
+	const used = new Set(registry.permissionsUsed)
+	for (const r of routes) {
+		const where = `route ${r.method} ${r.path}${r.module ? ` of module "${r.module}"` : ''}`
+		if (!r.auth) problems.push(`${where} does not declare auth`)
+		else if (typeof r.auth === 'object') {
+			if (!declared.has(r.auth.permission)) problems.push(`${where} needs permission "${r.auth.permission}", which no module declares`)
+			used.add(r.auth.permission)
+		}
+	}
+	for (const [key, module] of declared) if (!used.has(key)) problems.push(`permission "${key}" of module "${module}" is used by no route, tool, nav link, page section or can() check`)
+	return problems
 }
 
 /**

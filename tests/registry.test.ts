@@ -79,6 +79,15 @@ describe('buildRegistry', () => {
 		expect(role).toEqual([expect.stringContaining('"janitor"')])
 	})
 
+	test('a nav link, a page section or a can() check naming a permission no module declares, each named with its module and key', () => {
+		expect(problemsOf([things({ nav: [{ href: '/things', label: 'Things', permission: 'things:browse' }] })])).toEqual(['nav link "/things" of module "things" needs permission "things:browse", which no module declares'])
+		const section = { page: 'job', order: 1, permission: 'things:peek' as const, render: async () => null }
+		expect(problemsOf([things({ pageSections: [section] })])).toEqual(['page section of module "things" on the "job" page needs permission "things:peek", which no module declares'])
+		expect(problemsOf([things({ checks: ['things:read', 'things:wrte'] })])).toEqual(['module "things" checks with can() and needs permission "things:wrte", which no module declares'])
+		// A declared key, of this module or another, passes.
+		expect(buildRegistry([things({ checks: ['things:read'], nav: [{ href: '/things', label: 'Things', permission: 'things:read' }] })]).permissionsUsed).toEqual(new Set(['things:read']))
+	})
+
 	test('a permission granted to nobody is a warning, not an error', () => {
 		const registry = buildRegistry([things({ permissions: [{ key: 'things:read', description: 'x', grantedTo: [] }] })])
 		expect(registry.warnings).toEqual([expect.stringContaining('"things:read"')])
@@ -158,10 +167,37 @@ describe('routes declare auth', () => {
 		expect(() => buildApp(deps, [({ auth }) => new Elysia().use(auth).get('/declared', () => 'ok', { auth: 'public' })])).not.toThrow()
 	})
 
+	test('a route needing a permission no module declares stops the app, naming the module, the route and the key', async () => {
+		const deps = await testDeps()
+		const rogue = defineModule({ name: 'rogue', description: 'Rogue', routes: (_deps, { auth }) => new Elysia().use(auth).get('/rogue', () => 'x', { auth: { permission: 'rogue:ghost' } }) })
+		const registry = buildRegistry([...deps.registry.modules, rogue])
+		expect(() => buildApp({ ...deps, registry })).toThrow(RegistryError)
+		try {
+			buildApp({ ...deps, registry })
+		} catch (error) {
+			expect((error as RegistryError).problems).toEqual(['route GET /rogue of module "rogue" needs permission "rogue:ghost", which no module declares'])
+		}
+	})
+
+	test('a permission declared and used by no route, tool, nav link, page section or can() check stops the app', async () => {
+		const deps = await testDeps()
+		const idle = defineModule({ name: 'idle', description: 'Idle', permissions: [{ key: 'idle:read', description: 'Read idle things', grantedTo: ['owner'] }, { key: 'idle:write', description: 'Write them', grantedTo: ['owner'] }], checks: ['idle:write'] })
+		const registry = buildRegistry([...deps.registry.modules, idle])
+		try {
+			buildApp({ ...deps, registry })
+			throw new Error('expected a RegistryError')
+		} catch (error) {
+			expect((error as RegistryError).problems).toEqual(['permission "idle:read" of module "idle" is used by no route, tool, nav link, page section or can() check'])
+		}
+		// The same permission on a route is used.
+		const used = defineModule({ ...idle, routes: (_deps, { auth }) => new Elysia().use(auth).get('/idle', () => 'x', { auth: { permission: 'idle:read' } }) })
+		expect(() => buildApp({ ...deps, registry: buildRegistry([...deps.registry.modules, used]) })).not.toThrow()
+	})
+
 	test('a module whose routes lack auth stops the app from being built', async () => {
 		const deps = await testDeps()
 		const rogue = defineModule({ name: 'rogue', description: 'Rogue', routes: () => new Elysia().get('/rogue', () => 'x') })
 		const registry = buildRegistry([...deps.registry.modules, rogue])
-		expect(() => buildApp({ ...deps, registry })).toThrow(/GET \/rogue/)
+		expect(() => buildApp({ ...deps, registry })).toThrow('route GET /rogue of module "rogue" does not declare auth')
 	})
 })

@@ -20,6 +20,7 @@ export default defineModule({
 	description: 'Workspaces, people and roles, portal sign-in, personal tokens, and the OAuth 2.1 authorization server for assistant apps.',
 	// The outbox carries the Forgot password mail.
 	requires: ['activity', 'outbox'],
+	checks: ['auth:manage_people'],
 	permissions: [{ key: 'auth:manage_people', description: 'Add and remove people, see everyone’s tokens', grantedTo: ['owner', 'admin'] }],
 	commands: authCommands,
 	routes: authRoutes,

@@ -31,6 +31,7 @@ export default defineModule({
 	name: 'candidates',
 	description: 'Candidates, applications and the pipeline, the résumé check and the careers apply flow.',
 	requires: ['auth', 'activity', 'outbox', 'vendors', 'jobs'],
+	checks: ['candidates:read', 'candidates:contact', 'candidates:move', 'candidates:note'],
 	permissions: [
 		{ key: 'candidates:read', description: 'See candidates and applications (hiring managers: the applicants of their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 		{ key: 'candidates:contact', description: 'See candidates’ e-mail addresses and phone numbers', grantedTo: ['owner', 'admin', 'recruiter'] },

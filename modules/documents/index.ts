@@ -22,6 +22,7 @@ export default defineModule({
 	name: 'documents',
 	description: 'Candidate verification documents (uploaded only through a secure link) and submissions to vendors.',
 	requires: ['auth', 'activity', 'outbox', 'vendors', 'jobs', 'candidates', 'todos'],
+	checks: ['documents:read', 'documents:request', 'documents:submit'],
 	permissions: [
 		{ key: 'documents:read', description: 'See which documents candidates have on file and check vendor submissions', grantedTo: ['owner', 'admin', 'recruiter'] },
 		{ key: 'documents:request', description: 'Ask candidates for documents (e-mail and messaging app)', grantedTo: ['owner', 'admin', 'recruiter'] },

@@ -16,6 +16,7 @@ export default defineModule({
 	name: 'inbox',
 	description: 'The inbox: conversations with candidates and vendors, threaded from what the portal sends and the replies that come in.',
 	requires: ['auth', 'activity', 'candidates', 'vendors', 'outbox'],
+	checks: ['inbox:read'],
 	permissions: [{ key: 'inbox:read', description: 'Read and answer the workspace’s conversations with candidates and vendors', grantedTo: ['owner', 'admin', 'recruiter'] }],
 	tools: inboxTools,
 	routes: inboxRoutes,

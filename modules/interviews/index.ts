@@ -17,6 +17,7 @@ export default defineModule({
 	name: 'interviews',
 	description: 'AI video interviews: invitations, the provider’s signed results, scores and verdicts, expiry at the deadline.',
 	requires: ['auth', 'activity', 'jobs', 'candidates', 'outbox', 'todos'],
+	checks: ['interviews:read'],
 	permissions: [{ key: 'interviews:read', description: 'See AI video interviews and their results (hiring managers: their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
 	tools: interviewTools,
 	routes: interviewRoutes,

@@ -15,6 +15,7 @@ export default defineModule({
 	name: 'todos',
 	description: 'To-dos: a person’s own, and those flows create (documents received, completed interviews); follow-ups on the calendar.',
 	requires: ['auth', 'activity', 'jobs', 'candidates'],
+	checks: ['todos:write'],
 	permissions: [
 		{ key: 'todos:read', description: 'See your to-dos and the to-dos on candidates you can see', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 		{ key: 'todos:write', description: 'Add to-dos and mark them done', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },

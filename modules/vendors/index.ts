@@ -16,6 +16,7 @@ export default defineModule({
 	name: 'vendors',
 	description: 'Vendors (partners who publish jobs and receive submissions): contact, submission method, document rules, API keys.',
 	requires: ['auth', 'activity'],
+	checks: ['vendors:keys'],
 	permissions: [
 		{ key: 'vendors:read', description: 'See vendors and their counts', grantedTo: ['owner', 'admin', 'recruiter'] },
 		{ key: 'vendors:keys', description: 'See vendors’ API keys, create and revoke them, switch their API access off and on', grantedTo: ['owner', 'admin'] },
