@@ -9,6 +9,7 @@ import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import type { Actor, Role } from './actor.ts'
 import type { FieldError } from './errors.ts'
 import type { AppDeps } from './deps.ts'
+import type { Db } from '../db/client.ts'
 import type { UntrustedText } from './untrusted.ts'
 import type { AuthPlugin, PageSession, SessionResolver } from './http/auth.ts'
 import type { NavLink, SafeHtml } from './html.ts'
@@ -253,6 +254,16 @@ export interface WorkspaceRef {
 	readonly slug: string
 }
 
+/**
+ * Finds workspaces (see `ModuleDef.workspaceDirectory`), on the caller's connection or transaction:
+ * a query on another connection from inside a transaction waits forever on the embedded database.
+ */
+export interface WorkspaceDirectory {
+	bySlug(db: Db, slug: string): Promise<WorkspaceRef | null>
+	/** Unknown ids are left out. */
+	byIds(db: Db, ids: readonly string[]): Promise<Map<string, WorkspaceRef>>
+}
+
 export interface ModuleDef {
 	/** Doubles as the permission prefix. */
 	readonly name: string
@@ -270,8 +281,19 @@ export interface ModuleDef {
 	readonly checks?: readonly PermissionKey[]
 	/** REST routes and pages; every route declares `auth` (see `core/http/auth.ts`). */
 	readonly routes?: (deps: AppDeps, kit: HttpKit) => Elysia<any, any, any, any, any, any, any>
+	/**
+	 * The addresses its routes live under, e.g. `/jobs` (that address and everything below it) or
+	 * `/sitemap.xml`. A route elsewhere stops the app at start-up, so a debug or test route cannot
+	 * slip in unnoticed; the list of what the app serves is these, plus the core's own.
+	 */
+	readonly paths?: readonly string[]
 	/** The one module that signs people in to the portal provides this (pages resolve sessions through it). */
 	readonly sessionResolver?: SessionResolver
+	/**
+	 * The one module that owns workspaces provides this, for modules it requires (the outbox, which
+	 * sends its mail): they cannot call it or read its tables. Found with `workspaceDirectory()`.
+	 */
+	readonly workspaceDirectory?: WorkspaceDirectory
 	readonly tools?: readonly ToolDef<any>[]
 	/** Views of tool results for assistant apps that show MCP Apps (see `ViewDef`). */
 	readonly views?: readonly ViewDef[]
@@ -290,6 +312,13 @@ export interface ModuleDef {
 	 * can reach; a module leaves out what the actor's role may not see.
 	 */
 	readonly applicationDetails?: (deps: AppDeps, actor: Actor, applicationIds: string[]) => Promise<Map<string, Record<string, unknown>>>
+	/**
+	 * Facts this module keeps about vendors (e.g. their jobs, the candidates submitted to them),
+	 * merged into the vendor directory (`list_vendors`, `get_vendor`, the vendors pages) under the
+	 * names the vendors module gives them (its `VendorFacts`). The vendors module cannot ask these
+	 * modules itself: they require it. Keyed by vendor id; only ids of the actor's workspace.
+	 */
+	readonly vendorFacts?: (deps: AppDeps, actor: Actor, vendorIds: string[]) => Promise<Map<string, Record<string, unknown>>>
 	/** Reasons a candidate needs a person's attention, merged by `get_review_queue` (oldest first). */
 	readonly reviewSources?: readonly ReviewSource[]
 	/** Events shown by `get_calendar` (interviews, follow-ups, busy times), merged in start order. */

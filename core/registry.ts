@@ -2,7 +2,7 @@
  * The module registry: validates every module at start-up (reporting every problem at once),
  * orders them by `requires`, and indexes what they contribute.
  */
-import type { ModuleDef, ToolDef, ViewDef } from './module.ts'
+import type { ModuleDef, ToolDef, ViewDef, WorkspaceDirectory } from './module.ts'
 import { ROLES } from './actor.ts'
 import type { AuthSpec } from './http/auth.ts'
 
@@ -84,15 +84,26 @@ export function buildRegistry(modules: readonly ModuleDef[]): Registry {
 			tools.push(tool)
 		}
 
+	const directories = modules.filter((m) => m.workspaceDirectory).map((m) => `"${m.name}"`)
+	if (directories.length > 1) problems.push(`modules ${directories.join(' and ')} both provide the workspace directory; one module owns workspaces`)
+
 	const views = checkViews(modules, problems)
 	const ordered = orderByRequires(modules, byName, problems)
 	if (problems.length) throw new RegistryError(problems)
 	return { modules: ordered, tools, views, warnings, permissionsUsed: used }
 }
 
+/** The workspace directory (`ModuleDef.workspaceDirectory`); throws when no module provides it. */
+export function workspaceDirectory(registry: Registry): WorkspaceDirectory {
+	const directory = registry.modules.find((m) => m.workspaceDirectory)?.workspaceDirectory
+	if (!directory) throw new Error('No module provides the workspace directory')
+	return directory
+}
+
 /**
  * Checks the app's route table against the registry, once the routes are built (they need the
- * app's dependencies, so `buildApp` calls this): every route declares its `auth`, a route's
+ * app's dependencies, so `buildApp` calls this): a module's routes live under the paths it
+ * declares, every route declares its `auth`, a route's
  * permission is one some module declares (otherwise it answers 403 to everyone), and every
  * declared permission is used by a route, a tool, a nav link, a page section or a module's
  * `checks` (otherwise granting it changes nothing). Returns the problems, one per route or key.
@@ -102,8 +113,10 @@ export function checkRoutes(registry: Registry, routes: readonly ServedRoute[]):
 	const declared = new Map<string, string>()
 	for (const m of registry.modules) for (const p of m.permissions ?? []) declared.set(p.key, m.name)
 	const used = new Set(registry.permissionsUsed)
+	const pathsOf = new Map(registry.modules.map((m) => [m.name, m.paths ?? []]))
 	for (const r of routes) {
 		const where = `route ${r.method} ${r.path}${r.module ? ` of module "${r.module}"` : ''}`
+		if (r.module && !pathsOf.get(r.module)!.some((p) => r.path === p || r.path.startsWith(`${p}/`))) problems.push(`${where} is outside the paths the module declares (${pathsOf.get(r.module)!.join(', ') || 'none'})`)
 		if (!r.auth) problems.push(`${where} does not declare auth`)
 		else if (typeof r.auth === 'object') {
 			if (!declared.has(r.auth.permission)) problems.push(`${where} needs permission "${r.auth.permission}", which no module declares`)

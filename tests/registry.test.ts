@@ -169,7 +169,7 @@ describe('routes declare auth', () => {
 
 	test('a route needing a permission no module declares stops the app, naming the module, the route and the key', async () => {
 		const deps = await testDeps()
-		const rogue = defineModule({ name: 'rogue', description: 'Rogue', routes: (_deps, { auth }) => new Elysia().use(auth).get('/rogue', () => 'x', { auth: { permission: 'rogue:ghost' } }) })
+		const rogue = defineModule({ name: 'rogue', description: 'Rogue', paths: ['/rogue'], routes: (_deps, { auth }) => new Elysia().use(auth).get('/rogue', () => 'x', { auth: { permission: 'rogue:ghost' } }) })
 		const registry = buildRegistry([...deps.registry.modules, rogue])
 		expect(() => buildApp({ ...deps, registry })).toThrow(RegistryError)
 		try {
@@ -190,13 +190,27 @@ describe('routes declare auth', () => {
 			expect((error as RegistryError).problems).toEqual(['permission "idle:read" of module "idle" is used by no route, tool, nav link, page section or can() check'])
 		}
 		// The same permission on a route is used.
-		const used = defineModule({ ...idle, routes: (_deps, { auth }) => new Elysia().use(auth).get('/idle', () => 'x', { auth: { permission: 'idle:read' } }) })
+		const used = defineModule({ ...idle, paths: ['/idle'], routes: (_deps, { auth }) => new Elysia().use(auth).get('/idle', () => 'x', { auth: { permission: 'idle:read' } }) })
 		expect(() => buildApp({ ...deps, registry: buildRegistry([...deps.registry.modules, used]) })).not.toThrow()
+	})
+
+	test('a module’s route outside the paths it declares stops the app, naming the module, the route and the paths', async () => {
+		const deps = await testDeps()
+		const routes = (_deps: unknown, { auth }: { auth: any }) => new Elysia().use(auth).get('/things', () => 'x', { auth: 'public' }).get('/things/1', () => 'x', { auth: 'public' }).get('/thingsdebug', () => 'x', { auth: 'public' })
+		const sneaky = defineModule({ name: 'sneaky', description: 'Sneaky', paths: ['/things'], routes })
+		try {
+			buildApp({ ...deps, registry: buildRegistry([...deps.registry.modules, sneaky]) })
+			throw new Error('expected a RegistryError')
+		} catch (error) {
+			expect((error as RegistryError).problems).toEqual(['route GET /thingsdebug of module "sneaky" is outside the paths the module declares (/things)'])
+		}
+		const undeclared = defineModule({ name: 'sneaky', description: 'Sneaky', routes })
+		expect(() => buildApp({ ...deps, registry: buildRegistry([...deps.registry.modules, undeclared]) })).toThrow('route GET /things of module "sneaky" is outside the paths the module declares (none)')
 	})
 
 	test('a module whose routes lack auth stops the app from being built', async () => {
 		const deps = await testDeps()
-		const rogue = defineModule({ name: 'rogue', description: 'Rogue', routes: () => new Elysia().get('/rogue', () => 'x') })
+		const rogue = defineModule({ name: 'rogue', description: 'Rogue', paths: ['/rogue'], routes: () => new Elysia().get('/rogue', () => 'x') })
 		const registry = buildRegistry([...deps.registry.modules, rogue])
 		expect(() => buildApp({ ...deps, registry })).toThrow('route GET /rogue of module "rogue" does not declare auth')
 	})

@@ -9,6 +9,7 @@ export default defineModule({
 	description: 'The activity log: every change made through any door, with the person and credential behind it.',
 	permissions: [{ key: 'activity:read', description: 'Read the workspace activity log', grantedTo: ['owner', 'admin'] }],
 	routes: activityRoutes,
+	paths: ['/activity'],
 	nav: [{ href: '/activity', label: 'Activity', permission: 'activity:read' }],
 	activityLabels: {},
 })

@@ -10,8 +10,7 @@ import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
-import { jobTitles, reachableJobIds } from '../jobs/index.ts'
-import { jobs } from '../jobs/table.ts'
+import { jobTitleOf, jobTitles, reachableJobIds } from '../jobs/index.ts'
 import { insightsOf, MIN_VIEWS } from './insights.ts'
 import { normalizeSource, sourceLabel } from './sources.ts'
 import { careersEvents } from './table.ts'
@@ -111,7 +110,7 @@ group by 1, 2, 3`,
 		deps.database.rows<{ part: 'top' | 'best' | 'silent' | 'silentCount'; jobId: string | null; title: string | null; views: number; applications: number }>(
 			sql`with per as (
 	select job_id, count(*) filter (where kind = 'view')::int as views, count(*) filter (where kind = 'application')::int as applications ${events} group by job_id
-), ranked as (select per.*, j.title from per join ${jobs} j on j.id = per.job_id)
+), titled as (select per.*, ${jobTitleOf(sql`per.job_id`)} as title from per), ranked as (select * from titled where title is not null)
 (select 'top' as part, job_id as "jobId", title, views, applications from ranked order by applications desc, views desc, title collate "C", job_id limit ${Math.max(top, 5)})
 union all
 (select 'best', job_id, title, views, applications from ranked where views >= ${MIN_VIEWS} and applications > 0 order by round(applications * 1000.0 / views) desc, applications desc, views desc, title collate "C", job_id limit 1)

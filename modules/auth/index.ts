@@ -8,8 +8,9 @@ import { startHousekeeping } from './housekeeping.ts'
 import { resolvePageSession } from './sessions.ts'
 import { verifyPersonalToken } from './tokens.ts'
 import { verifyAccessToken } from './oauth/tokens.ts'
+import { workspaceDirectory } from './workspaces.ts'
 
-export { addPerson, changeRole, createWorkspace, findWorkspace, requireWorkspace, listWorkspaces, listPeople, operatorActor, personRef, removePerson, userNames, type Workspace } from './people.ts'
+export { addPerson, changeRole, createWorkspace, findWorkspace, requireWorkspace, listWorkspaces, listPeople, operatorActor, personRef, removePerson, userNames, workspacesById, workspaceSlugOf, type Workspace } from './people.ts'
 export { acceptInvitation, cancelInvitation, declineInvitation, invitationsFor, invitePerson, listInvitations } from './invitations.ts'
 export { createPersonalToken, personActor, revokePersonalToken } from './tokens.ts'
 export { changePassword, setPasswordByOperator } from './passwords.ts'
@@ -24,8 +25,10 @@ export default defineModule({
 	permissions: [{ key: 'auth:manage_people', description: 'Add and remove people, see everyone’s tokens', grantedTo: ['owner', 'admin'] }],
 	commands: authCommands,
 	routes: authRoutes,
+	paths: ['/.well-known', '/oauth', '/sign-in', '/sign-out', '/help', '/portal', '/settings', '/people', '/invitations'],
 	start: startHousekeeping,
 	sessionResolver: resolvePageSession,
+	workspaceDirectory,
 	credentials: [
 		{ prefix: 'bl_pat_', door: 'mcp', verify: verifyPersonalToken },
 		{ prefix: 'bl_at_', door: 'mcp', verify: verifyAccessToken },

@@ -20,6 +20,7 @@ export default defineModule({
 	],
 	tools: benchTools,
 	routes: (deps, kit) => new Elysia({ name: 'bench.routes' }).use(candidateBenchRoutes(deps, kit)).use(benchRoutes(deps, kit)),
+	paths: ['/bench', '/candidates'],
 	pageSections: [benchJobSection, benchSection],
 	nav: [{ href: '/bench', label: 'Bench', permission: 'bench:read', section: 'work', order: 90 }],
 	seed: seedBench,

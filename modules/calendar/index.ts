@@ -18,6 +18,7 @@ export default defineModule({
 	tools: calendarTools,
 	views: calendarViews,
 	routes: calendarRoutes,
+	paths: ['/calendar', '/settings'],
 	calendarSources: [externalSource],
 	seed: seedCalendar,
 	nav: [

@@ -25,7 +25,7 @@ export { DEMO_CANDIDATES, demoCandidateId } from './seed.ts'
 export { stagesOf, type Stage } from './stages.ts'
 export { ApplicationInterview, ApplicationMessage, VendorSubmissionStatus } from './model.ts'
 export { applicationFunnel, PER_DAY, type ApplicationFunnel, type FunnelStage, type ResponseTimes } from './funnel.ts'
-export { applicationParties, candidatePartiesById, candidatesByAddress, waitingApplications, workspaceApplications, type ApplicationParty, type CandidateParty } from './queries.ts'
+export { applicationParties, candidateFile, candidatePartiesById, candidatesByAddress, reachableApplication, waitingApplications, workspaceApplications, type ApplicationKey, type ApplicationParty, type CandidateFile, type CandidateParty } from './queries.ts'
 
 export default defineModule({
 	name: 'candidates',
@@ -39,6 +39,7 @@ export default defineModule({
 		{ key: 'candidates:note', description: 'Write notes on candidates (hiring managers: the applicants of their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 	],
 	routes: (deps, kit) => new Elysia({ name: 'candidates.routes' }).use(candidatePageRoutes(deps, kit)).use(applicationRoutes(deps, kit)),
+	paths: ['/candidates', '/applications'],
 	nav: [{ href: '/candidates', label: 'Candidates', section: 'work', order: 20, permission: 'candidates:read' }],
 	tools: candidateTools,
 	views: candidateViews,

@@ -11,6 +11,7 @@ import { documentTools } from './tools.ts'
 import { documentViews } from './views.ts'
 import { uploadRoutes } from './upload-routes.ts'
 import { vendorSubmissionRoutes, vendorSubmissionsSection } from './vendor-submission-pages.ts'
+import { vendorSubmissionFacts } from './vendor-submissions.ts'
 
 export { listCandidateDocuments } from './service.ts'
 export { checkVendorSubmission, submitToVendor, submissionDetails } from './submissions.ts'
@@ -32,8 +33,10 @@ export default defineModule({
 	views: documentViews,
 	commands: documentCommands,
 	routes: (deps, kit) => new Elysia({ name: 'documents.all-routes' }).use(uploadRoutes(deps, kit)).use(submissionRoutes(deps, kit)).use(candidateDocumentRoutes(deps, kit)).use(vendorSubmissionRoutes(deps, kit)),
+	paths: ['/upload', '/applications', '/candidates', '/vendors'],
 	pageSections: [vendorSubmissionSection, documentsSection, vendorSubmissionsSection],
 	applicationDetails: submissionDetails,
+	vendorFacts: vendorSubmissionFacts,
 	seed: seedDocuments,
 	activityLabels: {
 		'documents.requested': 'asked for documents from',

@@ -21,6 +21,7 @@ export default defineModule({
 	permissions: [{ key: 'interviews:read', description: 'See AI video interviews and their results (hiring managers: their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
 	tools: interviewTools,
 	routes: interviewRoutes,
+	paths: ['/interviews', '/api/interviews'],
 	nav: [{ href: '/interviews', label: 'Interviews', permission: 'interviews:read', section: 'work', order: 70 }],
 	calendarSources: [interviewCalendarSource],
 	reviewSources: [completedInterviewsSource],

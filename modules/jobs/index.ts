@@ -6,10 +6,11 @@ import { jobsRestRoutes } from './rest-routes.ts'
 import { jobSearchProvider } from './search.ts'
 import { seedJobs } from './seed.ts'
 import { jobTools } from './tools.ts'
+import { vendorJobFacts, vendorJobsSection } from './vendor-section.ts'
 
 export { listOpenJobs, listAllOpenJobs, findJobBySlug, type PublicJob } from './public-service.ts'
 export { jobUrl, toDate } from './rows.ts'
-export { jobAuthor, jobReach, jobTitles, listJobs, reachableJobIds } from './service.ts'
+export { jobAuthor, jobReach, jobRefs, jobTitleOf, jobTitles, listJobs, reachableJobIds, type JobRef } from './service.ts'
 export { teamJobIds, teammateIds } from './team.ts'
 export { contractTypeFrom } from './vendor-service.ts'
 export { withoutHiddenFormatting } from './rest-text.ts'
@@ -28,7 +29,10 @@ export default defineModule({
 		{ key: 'jobs:actively_hiring', description: 'Turn the actively-hiring flag on or off', grantedTo: ['owner', 'admin'], grantable: true },
 	],
 	tools: jobTools,
+	pageSections: [vendorJobsSection],
+	vendorFacts: vendorJobFacts,
 	routes: (deps, kit) => new Elysia({ name: 'jobs.routes' }).use(jobsRestRoutes(deps, kit)).use(jobPageRoutes(deps, kit)),
+	paths: ['/api/v1', '/jobs'],
 	nav: [{ href: '/jobs', label: 'Jobs', section: 'work', order: 10, permission: 'jobs:read' }],
 	seed: seedJobs,
 	searchProviders: [jobSearchProvider],

@@ -22,6 +22,7 @@ export default defineModule({
 		{ key: 'outbox:reveal', description: 'Reveal a candidate’s upload link held in the dev mailbox (logged)', grantedTo: ['owner', 'admin'] },
 	],
 	routes: outboxRoutes,
+	paths: ['/outbox'],
 	commands: outboxCommands,
 	nav: [{ href: '/outbox', label: 'Outbox', permission: 'outbox:read' }],
 	start: (deps) => startOutboxWorker(deps),

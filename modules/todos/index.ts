@@ -22,6 +22,7 @@ export default defineModule({
 	],
 	tools: todoTools,
 	routes: (deps, kit) => todoRoutes(deps, kit).use(candidateTodoRoutes(deps, kit)),
+	paths: ['/todos', '/candidates'],
 	calendarSources: [followupSource],
 	reviewSources: [documentsReceivedSource],
 	seed: seedTodos,

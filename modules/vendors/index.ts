@@ -7,7 +7,7 @@ import { verifyVendorKey } from './service.ts'
 import { vendorTools } from './tools.ts'
 
 export { apiAccessOff, createVendor, createKey, KEYS_PERMISSION, noteKeyUse, revokeKey, revokeVendorKey, setApiAccess, vendorKeyActorSql, vendorKeys, vendorKeySql, vendorNames, vendorsWithKeys, verifyVendorKey, type VendorKeyView, type VendorWithKeys } from './service.ts'
-export { getVendor, listVendors, parseRules, requiredDocuments, submissionTarget, updateVendorProfile, vendorOpenJobs, type SubmissionTarget, type VendorDetail, type VendorJob, type VendorSummary } from './directory.ts'
+export { getVendor, listVendors, parseRules, requiredDocuments, submissionTarget, updateVendorProfile, type SubmissionTarget, type VendorDetail, type VendorFacts, type VendorSummary } from './directory.ts'
 export { DOCUMENT_KINDS, DOCUMENT_LABELS, DocumentKindSchema, isDocumentKind, type DocumentKind } from './model.ts'
 export { DEMO_VENDORS, demoVendorIds } from './seed.ts'
 export type { DocumentRules } from './table.ts'
@@ -25,6 +25,7 @@ export default defineModule({
 	commands: vendorCommands,
 	tools: vendorTools,
 	routes: vendorRoutes,
+	paths: ['/vendors'],
 	nav: [{ href: '/vendors', label: 'Vendors', permission: 'vendors:read', section: 'work', order: 80 }],
 	seed: seedVendors,
 	activityLabels: {

@@ -1,0 +1,87 @@
+/**
+ * The import graph follows the module contract (core/module.ts): a module reaches another only
+ * through that module's `index.ts` (its public API) and only a module it lists in `requires`
+ * (which the registry orders and checks for cycles), or another's `table.ts` from its own
+ * `table.ts` (a foreign key). The core imports no module: modules plug into it through the
+ * registry, and only the composition root (core/main.ts) imports the module list. TypeScript's
+ * parser reads every import, including `import type`, re-exports and dynamic `import()`.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { isCallExpression, isExportDeclaration, isImportDeclaration, isImportTypeNode, isLiteralTypeNode, isStringLiteral } from 'typescript/unstable/ast/is'
+import type { ModuleDef } from '../../core/module.ts'
+import { modules } from '../../modules/index.ts'
+import { appSource, fromRoot, moduleOf, nodesOf, resolveImport, SyntaxKind, type Node, type SourceFile } from './source.ts'
+
+interface Import {
+	from: string
+	to: string
+	line: number
+}
+
+function importsOf(file: SourceFile): Import[] {
+	const out: Import[] = []
+	const add = (node: Node, specifier: Node | undefined) => {
+		if (specifier && isStringLiteral(specifier)) out.push({ from: fromRoot(file.fileName), to: resolveImport(file.fileName, specifier.text), line: file.getLineAndCharacterOfPosition(node.pos).line + 1 })
+	}
+	for (const node of nodesOf(file)) {
+		if (isImportDeclaration(node) || isExportDeclaration(node)) add(node, node.moduleSpecifier)
+		else if (isCallExpression(node) && node.expression.kind === SyntaxKind.ImportKeyword) add(node, node.arguments[0])
+		else if (isImportTypeNode(node) && isLiteralTypeNode(node.argument)) add(node, node.argument.literal)
+	}
+	return out
+}
+
+/** The rule for one import; null when it is allowed. */
+function problem(i: Import, requires: ReadonlyMap<string, readonly string[]>): string | null {
+	const where = `${i.from}:${i.line} imports ${i.to}`
+	// The module list: the composition root (core/main.ts) is the one file that wires modules in.
+	if (i.to === 'modules/index.ts') return i.from === 'core/main.ts' ? null : `${where}: only core/main.ts imports the module list`
+	const target = /^modules\/([^/]+)\/(.+)$/.exec(i.to)
+	if (!target) return null
+	const [, module, path] = target
+	if (i.from.startsWith('core/')) return `${where}: the core imports no module`
+	const own = moduleOf(i.from)
+	if (!own || own === module) return null
+	// A foreign key names the row it points at and calls nothing, so it needs no `requires`: every
+	// module's rows point at a workspace (auth's table), including those of modules auth requires.
+	if (path === 'table.ts' && i.from === `modules/${own}/table.ts`) return null
+	if (!(requires.get(own) ?? []).includes(module!)) return `${where}: module "${own}" does not list "${module}" in its requires`
+	if (path === 'index.ts') return null
+	return `${where}: another module is reached through its index.ts (its table.ts only from a table.ts, for a foreign key)`
+}
+
+describe('the import graph', () => {
+	let imports: Import[] = []
+	beforeAll(async () => {
+		const source = await appSource()
+		afterAll(() => source.close())
+		imports = source.files.flatMap(importsOf)
+	}, 120_000)
+
+	test('the parser sees the imports, type-only and dynamic ones included', () => {
+		expect(imports.length).toBeGreaterThan(500)
+		expect(imports.some((i) => i.from === 'core/module.ts' && i.to === 'core/actor.ts')).toBe(true)
+	})
+
+	test('a module imports another only through its index.ts (or table.ts for a foreign key), and only one it requires; the core imports none', () => {
+		const requires = new Map((modules as readonly ModuleDef[]).map((m) => [m.name, m.requires ?? []]))
+		expect(imports.map((i) => problem(i, requires)).filter(Boolean)).toEqual([])
+	})
+
+	test('the rule itself: each kind of import it refuses and allows', () => {
+		const requires = new Map([['jobs', ['vendors']], ['vendors', []]])
+		const check = (from: string, to: string) => problem({ from, to, line: 1 }, requires)
+		expect(check('core/app.ts', 'modules/jobs/index.ts')).toContain('the core imports no module')
+		expect(check('modules/vendors/directory.ts', 'modules/jobs/table.ts')).toContain('does not list "jobs" in its requires')
+		expect(check('modules/vendors/directory.ts', 'modules/jobs/index.ts')).toContain('does not list "jobs" in its requires')
+		expect(check('modules/jobs/pages.ts', 'modules/index.ts')).toContain('only core/main.ts')
+		expect(check('core/main.ts', 'modules/index.ts')).toBeNull()
+		expect(check('modules/vendors/table.ts', 'modules/jobs/table.ts')).toBeNull()
+		expect(check('modules/jobs/service.ts', 'modules/vendors/service.ts')).toContain('through its index.ts')
+		expect(check('modules/jobs/service.ts', 'modules/vendors/table.ts')).toContain('through its index.ts')
+		expect(check('modules/jobs/table.ts', 'modules/vendors/table.ts')).toBeNull()
+		expect(check('modules/jobs/service.ts', 'modules/vendors/index.ts')).toBeNull()
+		expect(check('modules/jobs/service.ts', 'modules/jobs/table.ts')).toBeNull()
+		expect(check('modules/jobs/service.ts', 'core/module.ts')).toBeNull()
+	})
+})
