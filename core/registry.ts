@@ -103,10 +103,10 @@ export function workspaceDirectory(registry: Registry): WorkspaceDirectory {
 /**
  * Checks the app's route table against the registry, once the routes are built (they need the
  * app's dependencies, so `buildApp` calls this): a module's routes live under the paths it
- * declares, every route declares its `auth`, a route's
- * permission is one some module declares (otherwise it answers 403 to everyone), and every
- * declared permission is used by a route, a tool, a nav link, a page section or a module's
- * `checks` (otherwise granting it changes nothing). Returns the problems, one per route or key.
+ * declares, every route declares its `auth`, a route's permission is one some module declares
+ * (otherwise it answers 403 to everyone), and every declared permission is used by a route, a
+ * tool, a nav link, a page section or a module's `checks` (otherwise granting it changes
+ * nothing). Returns the problems, one per route or key.
  */
 export function checkRoutes(registry: Registry, routes: readonly ServedRoute[]): string[] {
 	const problems: string[] = []

@@ -88,6 +88,12 @@ describe('buildRegistry', () => {
 		expect(buildRegistry([things({ checks: ['things:read'], nav: [{ href: '/things', label: 'Things', permission: 'things:read' }] })]).permissionsUsed).toEqual(new Set(['things:read']))
 	})
 
+	test('one module owns workspaces: two workspace directories are refused', () => {
+		const workspaceDirectory = { bySlug: async () => null, byIds: async () => new Map() }
+		expect(problemsOf([things({ workspaceDirectory }), defineModule({ name: 'other', description: 'Other', workspaceDirectory })])).toEqual(['modules "things" and "other" both provide the workspace directory; one module owns workspaces'])
+		expect(buildRegistry([things({ workspaceDirectory })]).modules).toHaveLength(1)
+	})
+
 	test('a permission granted to nobody is a warning, not an error', () => {
 		const registry = buildRegistry([things({ permissions: [{ key: 'things:read', description: 'x', grantedTo: [] }] })])
 		expect(registry.warnings).toEqual([expect.stringContaining('"things:read"')])
