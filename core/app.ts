@@ -1,14 +1,15 @@
 /**
  * Assembles the HTTP application from the registry: security headers, the error mapping of each
  * door, health, static assets, every module's routes and the MCP endpoint. Refuses to start when
- * a route does not declare its `auth` or needs a permission no module declares, or when a declared
- * permission is used nowhere (`checkRoutes`).
+ * a route does not declare its credential (`auth`, `session`, `vendor`, `vendorKey` or `mcp`: see
+ * `http/auth.ts`) or declares two, needs a permission no module declares or lives outside its
+ * module's paths, or when a declared permission is used nowhere (`checkRoutes`).
  */
 import { Elysia } from 'elysia'
 import { resolve } from 'node:path'
 import type { AppDeps } from './deps.ts'
 import { AppError } from './errors.ts'
-import { createAuthPlugin, declaredAuth, type ActorResolvers } from './http/auth.ts'
+import { createAuthPlugin, declaredAuths, type ActorResolvers } from './http/auth.ts'
 import { errorResponse, toAppError } from './http/errors.ts'
 import { allowedMethodsOf, methodNotAllowed } from './http/method-not-allowed.ts'
 import { securityHeaders } from './http/security-headers.ts'
@@ -71,7 +72,7 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 	allowedFor = allowedMethodsOf(app.routes)
 	const problems = checkRoutes(
 		deps.registry,
-		app.routes.map((r) => ({ module: served.get(r.handler), method: r.method, path: r.path, auth: declaredAuth(r.hooks) })),
+		app.routes.map((r) => ({ module: served.get(r.handler), method: r.method, path: r.path, auths: declaredAuths(r.hooks) })),
 	)
 	if (problems.length) throw new RegistryError(problems)
 	return app

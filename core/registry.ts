@@ -2,7 +2,7 @@
  * The module registry: validates every module at start-up (reporting every problem at once),
  * orders them by `requires`, and indexes what they contribute.
  */
-import type { ModuleDef, ToolDef, ViewDef, WorkspaceDirectory } from './module.ts'
+import type { ModuleDef, PortDef, PortKey, ToolDef, ViewDef } from './module.ts'
 import { ROLES } from './actor.ts'
 import type { AuthSpec } from './http/auth.ts'
 
@@ -17,6 +17,8 @@ export interface Registry {
 	readonly modules: readonly ModuleDef[]
 	readonly tools: readonly ToolDef<any>[]
 	readonly views: readonly ViewDef[]
+	/** What the modules contribute to each port, in dependency order (read with `contributionsTo`). */
+	readonly contributions: ReadonlyMap<PortKey, readonly unknown[]>
 	readonly warnings: readonly string[]
 	/** Permission keys named by a tool, nav link, page section or a module's `checks` (routes are added by `checkRoutes`). */
 	readonly permissionsUsed: ReadonlySet<string>
@@ -27,7 +29,13 @@ export interface ServedRoute {
 	readonly module?: string
 	readonly method: string
 	readonly path: string
-	readonly auth: AuthSpec | undefined
+	/** The credentials it declared (read with `declaredAuths`): exactly one is right. */
+	readonly auths: readonly AuthSpec[]
+}
+
+/** The contributions to `port`, in dependency order (the port's own module first when it contributes). */
+export function contributionsTo<T>(registry: Pick<Registry, 'contributions'>, port: PortDef<T>): readonly T[] {
+	return (registry.contributions.get(port.key) ?? []) as readonly T[]
 }
 
 const TOOL_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/
@@ -46,6 +54,8 @@ export function buildRegistry(modules: readonly ModuleDef[]): Registry {
 	const declared = new Set<string>()
 	for (const m of modules) {
 		for (const dep of m.requires ?? []) if (!byName.has(dep)) problems.push(`module "${m.name}" requires "${dep}", which is not in the module list`)
+		// Tables without their migrations would never be created; migrations without tables, never checked.
+		if (Boolean(m.tables) !== Boolean(m.migrations)) problems.push(`module "${m.name}" must declare both its tables and its migrations folder, or neither`)
 		for (const p of m.permissions ?? []) {
 			if (!p.key.startsWith(`${m.name}:`)) problems.push(`permission "${p.key}" of module "${m.name}" must start with "${m.name}:"`)
 			if (declared.has(p.key)) problems.push(`permission "${p.key}" is declared twice`)
@@ -84,26 +94,18 @@ export function buildRegistry(modules: readonly ModuleDef[]): Registry {
 			tools.push(tool)
 		}
 
-	const directories = modules.filter((m) => m.workspaceDirectory).map((m) => `"${m.name}"`)
-	if (directories.length > 1) problems.push(`modules ${directories.join(' and ')} both provide the workspace directory; one module owns workspaces`)
-
 	const views = checkViews(modules, problems)
 	const ordered = orderByRequires(modules, byName, problems)
+	const contributions = checkContributions(ordered, problems)
 	if (problems.length) throw new RegistryError(problems)
-	return { modules: ordered, tools, views, warnings, permissionsUsed: used }
-}
-
-/** The workspace directory (`ModuleDef.workspaceDirectory`); throws when no module provides it. */
-export function workspaceDirectory(registry: Registry): WorkspaceDirectory {
-	const directory = registry.modules.find((m) => m.workspaceDirectory)?.workspaceDirectory
-	if (!directory) throw new Error('No module provides the workspace directory')
-	return directory
+	return { modules: ordered, tools, views, contributions, warnings, permissionsUsed: used }
 }
 
 /**
  * Checks the app's route table against the registry, once the routes are built (they need the
  * app's dependencies, so `buildApp` calls this): a module's routes live under the paths it
- * declares, every route declares its `auth`, a route's permission is one some module declares
+ * declares, every route declares one credential (its macro: `auth`, `session`, `vendor`,
+ * `vendorKey` or `mcp`, read back with `declaredAuths`), a `session: { permission }` is one some module declares
  * (otherwise it answers 403 to everyone), and every declared permission is used by a route, a
  * tool, a nav link, a page section or a module's `checks` (otherwise granting it changes
  * nothing). Returns the problems, one per route or key.
@@ -117,11 +119,13 @@ export function checkRoutes(registry: Registry, routes: readonly ServedRoute[]):
 	for (const r of routes) {
 		const where = `route ${r.method} ${r.path}${r.module ? ` of module "${r.module}"` : ''}`
 		if (r.module && !pathsOf.get(r.module)!.some((p) => r.path === p || r.path.startsWith(`${p}/`))) problems.push(`${where} is outside the paths the module declares (${pathsOf.get(r.module)!.join(', ') || 'none'})`)
-		if (!r.auth) problems.push(`${where} does not declare auth`)
-		else if (typeof r.auth === 'object') {
-			if (!declared.has(r.auth.permission)) problems.push(`${where} needs permission "${r.auth.permission}", which no module declares`)
-			used.add(r.auth.permission)
-		}
+		// One credential each: two would both run, and which one the route meant could not be read from it.
+		if (r.auths.length !== 1) problems.push(`${where} ${r.auths.length ? 'declares more than one credential' : 'does not declare auth'}`)
+		for (const auth of r.auths)
+			if (typeof auth === 'object') {
+				if (!declared.has(auth.permission)) problems.push(`${where} needs permission "${auth.permission}", which no module declares`)
+				used.add(auth.permission)
+			}
 	}
 	for (const [key, module] of declared) if (!used.has(key)) problems.push(`permission "${key}" of module "${module}" is used by no route, tool, nav link, page section or can() check`)
 	return problems
@@ -156,6 +160,37 @@ function checkViews(modules: readonly ModuleDef[], problems: string[]): ViewDef[
 			views.push(view)
 		}
 	return views
+}
+
+/**
+ * A port is declared by the module its key names, once; a module contributes only to ports that a
+ * module in the list declares, and only to its own or to those of a module it requires (it builds
+ * the declaring module's types, and the declaring module must be there to read them); a `single`
+ * port takes one contribution at most.
+ */
+function checkContributions(ordered: readonly ModuleDef[], problems: string[]): Map<PortKey, unknown[]> {
+	const declaredBy = new Map<PortKey, string>()
+	for (const m of ordered)
+		for (const port of m.ports ?? []) {
+			if (!port.key.startsWith(`${m.name}:`)) problems.push(`port "${port.key}" of module "${m.name}" must start with "${m.name}:"`)
+			const other = declaredBy.get(port.key)
+			if (other) problems.push(`port "${port.key}" is declared twice (modules "${other}" and "${m.name}")`)
+			declaredBy.set(port.key, m.name)
+		}
+	const contributions = new Map<PortKey, unknown[]>([...declaredBy.keys()].map((key) => [key, []]))
+	for (const m of ordered)
+		for (const { port, value } of m.contributes ?? []) {
+			const owner = declaredBy.get(port.key)
+			if (!owner) problems.push(`module "${m.name}" contributes to port "${port.key}", which no module in the list declares`)
+			else if (owner !== m.name && !(m.requires ?? []).includes(owner)) problems.push(`module "${m.name}" contributes to port "${port.key}" of module "${owner}", which it does not require (add "${owner}" to its requires)`)
+			else contributions.get(port.key)!.push(value)
+		}
+	for (const m of ordered)
+		for (const port of m.ports ?? []) {
+			const by = ordered.filter((c) => c.contributes?.some((x) => x.port.key === port.key)).map((c) => `"${c.name}"`)
+			if (port.single && by.length > 1) problems.push(`port "${port.key}" takes one contribution, but modules ${by.join(' and ')} contribute to it`)
+		}
+	return contributions
 }
 
 function orderByRequires(modules: readonly ModuleDef[], byName: Map<string, ModuleDef>, problems: string[]): ModuleDef[] {

@@ -1,6 +1,7 @@
-import { defineModule, type RecordNames } from '../../core/module.ts'
+import { contribute, defineModule, type RecordNames } from '../../core/module.ts'
 import { textOf } from '../../core/untrusted.ts'
 import { recordNamesFrom } from '../activity/index.ts'
+import { workspaceDirectoryPort } from '../outbox/index.ts'
 import { userNames } from './people.ts'
 import { authCommands } from './commands.ts'
 import { authRoutes } from './routes.ts'
@@ -9,6 +10,7 @@ import { resolvePageSession } from './sessions.ts'
 import { verifyPersonalToken } from './tokens.ts'
 import { verifyAccessToken } from './oauth/tokens.ts'
 import { workspaceDirectory } from './workspaces.ts'
+import * as tables from './table.ts'
 
 export { addPerson, changeRole, createWorkspace, findWorkspace, requireWorkspace, listWorkspaces, listPeople, operatorActor, personRef, removePerson, userNames, workspacesById, workspaceSlugOf, type Workspace } from './people.ts'
 export { acceptInvitation, cancelInvitation, declineInvitation, invitationsFor, invitePerson, listInvitations } from './invitations.ts'
@@ -19,6 +21,8 @@ export { requestPasswordReset, resetPassword } from './password-reset.ts'
 export default defineModule({
 	name: 'auth',
 	description: 'Workspaces, people and roles, portal sign-in, personal tokens, and the OAuth 2.1 authorization server for assistant apps.',
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	// The outbox carries the Forgot password mail.
 	requires: ['activity', 'outbox'],
 	checks: ['auth:manage_people'],
@@ -28,7 +32,7 @@ export default defineModule({
 	paths: ['/.well-known', '/oauth', '/sign-in', '/sign-out', '/help', '/portal', '/settings', '/people', '/invitations'],
 	start: startHousekeeping,
 	sessionResolver: resolvePageSession,
-	workspaceDirectory,
+	contributes: [contribute(workspaceDirectoryPort, workspaceDirectory)],
 	credentials: [
 		{ prefix: 'bl_pat_', door: 'mcp', verify: verifyPersonalToken },
 		{ prefix: 'bl_at_', door: 'mcp', verify: verifyAccessToken },

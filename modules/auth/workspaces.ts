@@ -3,8 +3,9 @@ import { eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
-import type { WorkspaceDirectory, WorkspaceRef } from '../../core/module.ts'
+import type { WorkspaceRef } from '../../core/module.ts'
 import type { Db } from '../../db/client.ts'
+import type { WorkspaceDirectory } from '../outbox/index.ts'
 import { workspaces } from './table.ts'
 
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/
@@ -51,7 +52,7 @@ export async function workspacesById(db: Db, ids: readonly string[]): Promise<Ma
 /** The slug of the workspace whose id is `id`, inside another module's statement (one round trip on hot paths). */
 export const workspaceSlugOf = (id: SQL) => sql<string>`(select ws.slug from ${workspaces} ws where ws.id = ${id})`
 
-/** How modules this one requires (the outbox) find workspaces: they cannot ask this module directly. */
+/** How modules this one requires (the outbox) find workspaces, contributed to the outbox's port: they cannot ask this module directly. */
 export const workspaceDirectory: WorkspaceDirectory = {
 	bySlug: findWorkspace,
 	byIds: workspacesById,

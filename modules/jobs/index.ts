@@ -1,12 +1,16 @@
 import { Elysia } from 'elysia'
-import { defineModule } from '../../core/module.ts'
+import { contribute, defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
+import { searchProviders } from '../search/index.ts'
+import { vendorFacts } from '../vendors/index.ts'
+import { jobFacts } from './port.ts'
 import { jobPageRoutes } from './page-routes.ts'
 import { jobsRestRoutes } from './rest-routes.ts'
 import { jobSearchProvider } from './search.ts'
 import { seedJobs } from './seed.ts'
 import { jobTools } from './tools.ts'
 import { vendorJobFacts, vendorJobsSection } from './vendor-section.ts'
+import * as tables from './table.ts'
 
 export { listOpenJobs, listAllOpenJobs, findJobBySlug, type PublicJob } from './public-service.ts'
 export { jobUrl, toDate } from './rows.ts'
@@ -14,14 +18,17 @@ export { jobAuthor, jobReach, jobRefs, jobTitleOf, jobTitles, listJobs, reachabl
 export { teamJobIds, teammateIds } from './team.ts'
 export { contractTypeFrom } from './vendor-service.ts'
 export { withoutHiddenFormatting } from './rest-text.ts'
+export { jobFacts, type JobFacts, type JobFactsSource } from './port.ts'
 export { ROLE_TEMPLATES, type RoleTemplate } from './seed.ts'
 export { jobQuestionsOf, jobRequirements, jobsChangedSince, workspaceJobs, type JobQuestion, type JobRequirements } from './requirements.ts'
 
 export default defineModule({
 	name: 'jobs',
 	description: 'Jobs: the vendor Job Publish REST API, the job tools and the jobs pages.',
-	requires: ['auth', 'vendors', 'activity'],
+	requires: ['auth', 'vendors', 'activity', 'search'],
 	checks: ['jobs:read', 'jobs:create', 'jobs:set_status', 'jobs:actively_hiring', 'candidates:read'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
 		{ key: 'jobs:read', description: 'See jobs (hiring managers: the jobs on whose team they are)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'] },
 		{ key: 'jobs:create', description: 'Create jobs as Draft', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
@@ -30,12 +37,12 @@ export default defineModule({
 	],
 	tools: jobTools,
 	pageSections: [vendorJobsSection],
-	vendorFacts: vendorJobFacts,
 	routes: (deps, kit) => new Elysia({ name: 'jobs.routes' }).use(jobsRestRoutes(deps, kit)).use(jobPageRoutes(deps, kit)),
 	paths: ['/api/v1', '/jobs'],
 	nav: [{ href: '/jobs', label: 'Jobs', section: 'work', order: 10, permission: 'jobs:read' }],
 	seed: seedJobs,
-	searchProviders: [jobSearchProvider],
+	ports: [jobFacts],
+	contributes: [contribute(searchProviders, jobSearchProvider), contribute(vendorFacts, vendorJobFacts)],
 	activityLabels: {
 		'job.created': 'created the job',
 		'job.published': 'published the job',

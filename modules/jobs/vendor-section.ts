@@ -1,14 +1,14 @@
 /**
  * What the jobs module tells about vendors: how many jobs each has (merged into the vendor
- * directory through `vendorFacts`), and the vendor page's list of its open jobs (a page section).
+ * directory through the vendors module's `vendorFacts` port), and the vendor page's list of its open jobs (a page section).
  * They live here because jobs are this module's rows: the vendors module, which this one
  * requires, cannot read them.
  */
 import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
-import { decodePosition, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { html } from '../../core/html.ts'
+import { keysetPage, newestFirst } from '../../core/paging.ts'
 import type { PageSection } from '../../core/module.ts'
 import { dataTable, pager, when } from '../../core/ui.ts'
 import type { VendorFacts } from '../vendors/index.ts'
@@ -39,18 +39,15 @@ const iso = (d: Date | string) => new Date(d).toISOString()
  */
 export async function vendorOpenJobs(deps: AppDeps, actor: Actor, vendorId: string, input: { limit: number; cursor?: string }): Promise<{ jobs: VendorJob[]; nextCursor: string | null }> {
 	const scope = `vendor_jobs:${actor.userId}:${vendorId}`
-	const after = input.cursor ? decodePosition(deps.secret, scope, input.cursor) : null
-	const rows = await deps.database.rows<VendorJob & { createdAt: Date | string }>(
-		sql`select j.id, j.title, j.location, j.vendor_job_id as "vendorJobId", j.published_at as "publishedAt", j.created_at as "createdAt" from ${jobs} j
-		where j.vendor_id = ${vendorId} and j.workspace_id = ${actor.workspaceId} and j.status = 'Open'${after ? sql` and (j.created_at, j.id) < (${after.at.toISOString()}::timestamptz, ${after.id})` : sql``}
-		order by j.created_at desc nulls last, j.id desc nulls last limit ${input.limit + 1}`,
-	)
-	const page = rows.slice(0, input.limit)
-	const last = page[page.length - 1]
-	return {
-		jobs: page.map((r) => ({ id: r.id, title: r.title, location: r.location, vendorJobId: r.vendorJobId, publishedAt: r.publishedAt ? iso(r.publishedAt) : null })),
-		nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: new Date(last.createdAt), id: last.id }) : null,
-	}
+	const { rows, nextCursor } = await keysetPage(deps, {
+		scope,
+		cursor: input.cursor,
+		limit: input.limit,
+		order: newestFirst<VendorJob & { createdAt: Date | string }>(sql`j.created_at`, sql`j.id`, (r) => r.createdAt),
+		from: sql`select j.id, j.title, j.location, j.vendor_job_id as "vendorJobId", j.published_at as "publishedAt", j.created_at as "createdAt" from ${jobs} j`,
+		where: [sql`j.vendor_id = ${vendorId} and j.workspace_id = ${actor.workspaceId} and j.status = 'Open'`],
+	})
+	return { jobs: rows.map((r) => ({ id: r.id, title: r.title, location: r.location, vendorJobId: r.vendorJobId, publishedAt: r.publishedAt ? iso(r.publishedAt) : null })), nextCursor }
 }
 
 /** The vendor page's open jobs, ten at a time (`?jobs=` is the next page's cursor). */

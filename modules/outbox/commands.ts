@@ -2,7 +2,7 @@
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { UsageError, type CommandDef } from '../../core/module.ts'
-import { workspaceDirectory } from '../../core/registry.ts'
+import { workspaceDirectory } from './port.ts'
 import { releaseHeld } from './held.ts'
 
 /** The workspace with this slug, from the workspace directory (the auth module owns workspaces and sends its mail through the outbox: the outbox cannot ask it). */

@@ -9,7 +9,7 @@ import { operatorActor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { recordActivity } from '../activity/index.ts'
-import { workspaceDirectory } from '../../core/registry.ts'
+import { workspaceDirectory } from './port.ts'
 import { outbox } from './table.ts'
 
 export type ReleaseSelection = { id: string } | { all: true; workspaceId?: string }

@@ -7,16 +7,18 @@
  *   (`submissionPortalUrl`); e-mail wins when both are set, since only e-mail can carry documents.
  * - Document rules: the kinds in `always`, plus those listed for the candidate's work
  *   authorization (keys compared without case or punctuation: H-1B = H1B).
- * - Counts of jobs and submissions come from the modules that keep them (`vendorFacts`, core/module.ts):
+ * - Counts of jobs and submissions come from the modules that keep them (the `vendorFacts` port, port.ts):
  *   those modules require this one, so this one cannot ask them, nor read their tables.
  */
-import { and, eq, sql, type SQL } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
-import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { keysetPage } from '../../core/paging.ts'
+import { contributionsTo } from '../../core/registry.ts'
 import { untrustedLine } from '../../core/untrusted.ts'
 import { AppError, invalid, type FieldError } from '../../core/errors.ts'
 import { recordActivity } from '../activity/index.ts'
+import { vendorFacts, type VendorFacts } from './port.ts'
 import { authorizationKey, DOCUMENT_KINDS, isDocumentKind, type DocumentKind } from './model.ts'
 import { vendors, type DocumentRules } from './table.ts'
 
@@ -53,21 +55,13 @@ interface VendorRow {
 	createdAt: Date | string
 }
 
-/** What other modules tell about a vendor (`vendorFacts`): absent counts are zero. */
-export type VendorFacts = {
-	openJobCount?: number
-	jobCount?: number
-	submissionCount?: number
-	lastSubmittedAt?: Date | string | null
-}
-
 type FactsRow = VendorRow & VendorFacts
 
 /** The rows with every module's facts about them merged in. */
 async function withFacts(deps: AppDeps, actor: Actor, rows: VendorRow[]): Promise<FactsRow[]> {
 	if (!rows.length) return rows
 	const ids = rows.map((r) => r.id)
-	const contributed = await Promise.all(deps.registry.modules.flatMap((m) => (m.vendorFacts ? [m.vendorFacts(deps, actor, ids)] : [])))
+	const contributed = await Promise.all(contributionsTo(deps.registry, vendorFacts).map((facts) => facts(deps, actor, ids)))
 	return rows.map((r) => Object.assign({ ...r }, ...contributed.map((facts) => facts.get(r.id) ?? {})) as FactsRow)
 }
 
@@ -113,18 +107,13 @@ export function labelledDetail(v: VendorDetail) {
 	}
 }
 
+const BY_NAME = { keys: [{ expr: sql`lower(v.name)` }, { expr: sql`v.id` }], lookup: (id: string) => sql`select lower(x.name), x.id from ${vendors} x where x.id = ${id}` }
+
 /** Vendors by name (A to Z), keyset-paged on the last vendor seen. */
 export async function listVendors(deps: AppDeps, actor: Actor, input: { limit: number; cursor?: string }): Promise<{ vendors: VendorSummary[]; nextCursor: string | null }> {
 	const scope = `list_vendors:${actor.userId}`
-	const conditions: SQL[] = [sql`v.workspace_id = ${actor.workspaceId}`]
-	if (input.cursor) {
-		const [afterId] = decodeCursor(deps.secret, scope, input.cursor, 1)
-		conditions.push(sql`(lower(v.name), v.id) > (select lower(x.name), x.id from ${vendors} x where x.id = ${afterId})`)
-	}
-	const rows = await deps.database.rows<VendorRow>(sql`${SELECT} where ${sql.join(conditions, sql` and `)} order by lower(v.name), v.id limit ${input.limit + 1}`)
-	const page = rows.slice(0, input.limit)
-	const last = page[page.length - 1]
-	return { vendors: (await withFacts(deps, actor, page)).map(summary), nextCursor: rows.length > input.limit && last ? encodeCursor(deps.secret, scope, [last.id]) : null }
+	const { rows, nextCursor } = await keysetPage<VendorRow>(deps, { scope, cursor: input.cursor, limit: input.limit, order: BY_NAME, from: SELECT, where: [sql`v.workspace_id = ${actor.workspaceId}`] })
+	return { vendors: (await withFacts(deps, actor, rows)).map(summary), nextCursor }
 }
 
 export async function getVendor(deps: AppDeps, actor: Actor, vendorId: string): Promise<VendorDetail> {

@@ -3,33 +3,15 @@
  * through that module's `index.ts` (its public API) and only a module it lists in `requires`
  * (which the registry orders and checks for cycles), or another's `table.ts` from its own
  * `table.ts` (a foreign key). The core imports no module: modules plug into it through the
- * registry, and only the composition root (core/main.ts) imports the module list. TypeScript's
- * parser reads every import, including `import type`, re-exports and dynamic `import()`.
+ * registry, and only the composition root (core/main.ts) imports the module list. Every import
+ * counts, `import type`, re-exports and dynamic `import()` included (read by tests/contract/imports.ts,
+ * which tests/import-cycles.test.ts reads its runtime imports with too).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { isCallExpression, isExportDeclaration, isImportDeclaration, isImportTypeNode, isLiteralTypeNode, isStringLiteral } from 'typescript/unstable/ast/is'
 import type { ModuleDef } from '../../core/module.ts'
 import { modules } from '../../modules/index.ts'
-import { appSource, type AppSource, fromRoot, moduleOf, nodesOf, resolveImport, SyntaxKind, type Node, type SourceFile } from './source.ts'
-
-interface Import {
-	from: string
-	to: string
-	line: number
-}
-
-function importsOf(file: SourceFile): Import[] {
-	const out: Import[] = []
-	const add = (node: Node, specifier: Node | undefined) => {
-		if (specifier && isStringLiteral(specifier)) out.push({ from: fromRoot(file.fileName), to: resolveImport(file.fileName, specifier.text), line: file.getLineAndCharacterOfPosition(node.pos).line + 1 })
-	}
-	for (const node of nodesOf(file)) {
-		if (isImportDeclaration(node) || isExportDeclaration(node)) add(node, node.moduleSpecifier)
-		else if (isCallExpression(node) && node.expression.kind === SyntaxKind.ImportKeyword) add(node, node.arguments[0])
-		else if (isImportTypeNode(node) && isLiteralTypeNode(node.argument)) add(node, node.argument.literal)
-	}
-	return out
-}
+import { importsOf, type Import } from './imports.ts'
+import { appSource, type AppSource, moduleOf } from './source.ts'
 
 /** The rule for one import; null when it is allowed. */
 function problem(i: Import, requires: ReadonlyMap<string, readonly string[]>): string | null {
@@ -56,13 +38,19 @@ describe('the import graph', () => {
 	afterAll(() => source?.close())
 	beforeAll(async () => {
 		source = await appSource()
-		imports = source.files.flatMap(importsOf)
+		const s = source
+		imports = (await Promise.all(s.files.map((f) => importsOf(s, f)))).flat()
 	}, 120_000)
 
 	test('the parser sees the imports, type-only and dynamic ones included', () => {
 		expect(imports.length).toBeGreaterThan(500)
 		expect(imports.some((i) => i.from === 'core/module.ts' && i.to === 'core/actor.ts')).toBe(true)
 		expect(imports.some((i) => i.from === 'modules/documents/subjects.ts' && i.to === 'modules/candidates/index.ts')).toBe(true)
+		// How each loads: `import type` and an import of only types are erased; `import()` loads later.
+		const kindOf = (from: string, to: string) => imports.find((i) => i.from === from && i.to === to)?.kind
+		expect(kindOf('core/module.ts', 'core/actor.ts')).toBe('type')
+		expect(kindOf('modules/outbox/held.ts', 'modules/outbox/port.ts')).toBe('runtime')
+		expect(imports.filter((i) => i.kind === 'dynamic').length).toBeGreaterThan(0)
 	})
 
 	test('a module imports another only through its index.ts (or table.ts for a foreign key), and only one it requires; the core imports none', () => {
@@ -72,7 +60,7 @@ describe('the import graph', () => {
 
 	test('the rule itself: each kind of import it refuses and allows', () => {
 		const requires = new Map([['jobs', ['vendors']], ['vendors', []]])
-		const check = (from: string, to: string) => problem({ from, to, line: 1 }, requires)
+		const check = (from: string, to: string) => problem({ from, to, line: 1, kind: 'runtime' }, requires)
 		expect(check('core/app.ts', 'modules/jobs/index.ts')).toContain('the core imports no module')
 		expect(check('modules/vendors/directory.ts', 'modules/jobs/table.ts')).toContain('does not list "jobs" in its requires')
 		expect(check('modules/vendors/directory.ts', 'modules/jobs/index.ts')).toContain('does not list "jobs" in its requires')

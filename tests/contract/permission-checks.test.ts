@@ -66,7 +66,7 @@ describe('permission keys asked about in code', () => {
 
 	test('the scan finds the calls: the modules’ and the core’s generic ones', () => {
 		expect(calls.filter((c) => c.module).length).toBeGreaterThan(20)
-		expect(calls.some((c) => c.file === 'core/http/auth.ts')).toBe(true)
+		expect(calls.some((c) => c.file === 'core/http/auth/session.ts')).toBe(true)
 		// A key passed through a constant is read as its value.
 		expect(calls.find((c) => c.file === 'modules/candidates/stage-move.ts')?.keys).toEqual(['candidates:move'])
 	})

@@ -28,13 +28,17 @@ export interface AppSource {
 	close(): Promise<void>
 }
 
-/** The project of tsconfig.json, type-checked, and its app files. Close it when done (it ends the compiler process). */
-export async function appSource(): Promise<AppSource> {
-	const api = new API({ cwd: ROOT })
-	const snapshot = await api.updateSnapshot({ openProjects: [resolve(ROOT, 'tsconfig.json')] })
+/**
+ * The project of `root`'s tsconfig.json (the repository's by default), type-checked, and its files
+ * that `keep` selects (the app's: core/ and modules/, tests left out). Close it when done (it ends
+ * the compiler process).
+ */
+export async function appSource(root = ROOT, keep: (file: string) => boolean = isAppFile): Promise<AppSource> {
+	const api = new API({ cwd: root })
+	const snapshot = await api.updateSnapshot({ openProjects: [resolve(root, 'tsconfig.json')] })
 	const project = snapshot.getProjects()[0]!
 	const files: SourceFile[] = []
-	for (const name of await project.program.getSourceFileNames()) if (isAppFile(name)) files.push((await project.program.getSourceFile(name))!)
+	for (const name of await project.program.getSourceFileNames()) if (keep(name)) files.push((await project.program.getSourceFile(name))!)
 	return { files, checker: project.checker, close: () => api.close() }
 }
 
