@@ -30,9 +30,10 @@ function toolTable(list: readonly ModuleDef[]): string {
 function moduleTable(list: readonly ModuleDef[]): string {
 	const rows = list.map((m) => {
 		const permissions = (m.permissions ?? []).map((p) => `${code(p.key)}${p.grantable ? ' (grantable)' : ''}`)
-		return `| ${code(m.name)} | ${cell(m.description)} | ${(m.requires ?? []).map(code).join(', ')} | ${permissions.join(', ')} | ${(m.paths ?? []).map(code).join(', ')} |`
+		const contributes = [...new Set((m.contributes ?? []).map((c) => c.port.key))]
+		return `| ${code(m.name)} | ${cell(m.description)} | ${(m.requires ?? []).map(code).join(', ')} | ${permissions.join(', ')} | ${(m.paths ?? []).map(code).join(', ')} | ${(m.ports ?? []).map((p) => code(p.key)).join(', ')} | ${contributes.map(code).join(', ')} |`
 	})
-	return ['| Module | What it does | Requires | Permissions | Paths |', '|---|---|---|---|---|', ...rows].join('\n')
+	return ['| Module | What it does | Requires | Permissions | Paths | Ports | Contributes to |', '|---|---|---|---|---|---|---|', ...rows].join('\n')
 }
 
 /** The generated tables, by marker name. */
