@@ -10,6 +10,8 @@ import { declaredAuth } from '../core/http/auth.ts'
 import { contribute, defineModule, definePort, defineTool, type ModuleDef, type ToolDef, type ViewDef } from '../core/module.ts'
 import { buildRegistry, contributionsTo, RegistryError } from '../core/registry.ts'
 import { modules } from '../modules/index.ts'
+import { findWorkspace } from '../modules/auth/index.ts'
+import { workspaceDirectory } from '../modules/outbox/index.ts'
 import { testApp, testDeps } from './helpers.ts'
 
 const tool = (overrides: Partial<ToolDef<any>> = {}): ToolDef<any> =>
@@ -180,6 +182,12 @@ describe('ports: a module declares an extension point, modules that require it c
 		expect(declared.sort()).toEqual(['calendar:source by calendar', 'candidates:application-details by candidates', 'jobs:facts by jobs', 'outbox:workspace-directory by outbox', 'review:source by review', 'search:provider by search', 'vendors:facts by vendors'])
 		const count = (key: string) => registry.contributions.get(key as `${string}:${string}`)?.length
 		expect([count('review:source'), count('calendar:source'), count('search:provider'), count('jobs:facts'), count('candidates:application-details'), count('vendors:facts'), count('outbox:workspace-directory')]).toEqual([4, 3, 3, 1, 3, 2, 1])
+	})
+
+	test('the outbox finds workspaces through the directory auth contributes, and says so when no module does', () => {
+		expect(workspaceDirectory(buildRegistry(modules)).bySlug).toBe(findWorkspace)
+		const withoutAuth = modules.filter((m) => m.name === 'activity' || m.name === 'outbox')
+		expect(() => workspaceDirectory(buildRegistry(withoutAuth))).toThrow('No module contributes the workspace directory')
 	})
 })
 

@@ -13,7 +13,7 @@ export { toE164, NO_PROVIDER, MAX_MESSAGE_LENGTH } from './messaging.ts'
 export type { OutboxAttachment } from './table.ts'
 export { messagingConfigured, outboxSettings, type MessagingConfig, type OutboxSettings } from './settings.ts'
 export { ACCOUNT_MAIL, outboxSince, type OutboxEntry } from './queries.ts'
-export { workspaceDirectoryPort, type WorkspaceDirectory } from './port.ts'
+export { workspaceDirectory, workspaceDirectoryPort, type WorkspaceDirectory } from './port.ts'
 export { PRIVATE_MARKER, textToSend, type RecipientOnly } from './private.ts'
 
 export default defineModule({
