@@ -15,7 +15,7 @@ export { replyPart } from './inbound.ts'
 export default defineModule({
 	name: 'inbox',
 	description: 'The inbox: conversations with candidates and vendors, threaded from what the portal sends and the replies that come in.',
-	requires: ['auth', 'activity', 'candidates', 'vendors', 'outbox'],
+	requires: ['auth', 'activity', 'candidates', 'vendors', 'outbox', 'review'],
 	permissions: [{ key: 'inbox:read', description: 'Read and answer the workspace’s conversations with candidates and vendors', grantedTo: ['owner', 'admin', 'recruiter'] }],
 	tools: inboxTools,
 	routes: inboxRoutes,

@@ -35,7 +35,15 @@ export const inboxThreads = pgTable(
 		lastMessageDirection: text('last_message_direction'),
 		createdAt: at('created_at').notNull().defaultNow(),
 	},
-	(t) => [uniqueIndex('inbox_threads_counterpart').on(t.workspaceId, t.counterpartKey), index('inbox_threads_recent').on(t.workspaceId, t.lastMessageAt.desc(), t.id.desc()), index('inbox_threads_candidate').on(t.candidateId)],
+	(t) => [
+		uniqueIndex('inbox_threads_counterpart').on(t.workspaceId, t.counterpartKey),
+		index('inbox_threads_recent').on(t.workspaceId, t.lastMessageAt.desc(), t.id.desc()),
+		index('inbox_threads_candidate').on(t.candidateId),
+		// The review queue's replies waiting (contributions.ts): candidates' replies oldest first, in the byte order of ids the merged sources page by.
+		index('inbox_threads_inbound').on(t.workspaceId, t.lastInboundAt, sql`id collate "C"`).where(sql`candidate_id is not null and last_inbound_at is not null`),
+		// The search's address branch (contributions.ts). The trigram indexes on the name and subject: migration 0006.
+		index('inbox_threads_address').on(t.workspaceId, sql`lower(counterpart_address)`),
+	],
 )
 
 /** One message of a thread: sent by the portal (copied from the outbox) or received (inbound webhook). */

@@ -16,7 +16,7 @@ export { VERDICTS, type Verdict } from './questions.ts'
 export default defineModule({
 	name: 'interviews',
 	description: 'AI video interviews: invitations, the provider’s signed results, scores and verdicts, expiry at the deadline.',
-	requires: ['auth', 'activity', 'jobs', 'candidates', 'outbox', 'todos'],
+	requires: ['auth', 'activity', 'jobs', 'candidates', 'outbox', 'todos', 'review'],
 	permissions: [{ key: 'interviews:read', description: 'See AI video interviews and their results (hiring managers: their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
 	tools: interviewTools,
 	routes: interviewRoutes,

@@ -3,6 +3,8 @@ import { reviewHomeSection } from './home.ts'
 import { newApplicationsSource } from './service.ts'
 import { reviewTools } from './tools.ts'
 
+export { UNSEEN_WINDOW_DAYS, unseenSince } from './window.ts'
+
 export default defineModule({
 	name: 'review',
 	description: 'The review queue: candidates needing a person’s attention, with the reason, from every module that contributes one.',
