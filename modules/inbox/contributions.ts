@@ -21,11 +21,15 @@ const CAP = 50
  * written (full text), ranked in the tiers of `core/text-search.ts`: the words found whole in the
  * name, subject or a message first, then as a prefix, then names and subjects that only look alike.
  *
- * Each way of matching is its own capped branch on its own index (the trigram indexes of migration
- * 0006, `inbox_messages_search`), and only the conversations they return are ranked and fetched by
- * primary key, as the candidates provider does. One `where` joining the ways with `or` (an
- * `exists` over messages among them) can use no index: at 100,000 conversations it read every one
- * and built each one's text vector to rank it (0.9–3.2 s a search; bench/README.md).
+ * Each way of matching is its own capped branch on its own index (`inbox_threads_search` on the
+ * stored name-and-subject vector, `inbox_messages_search`, the trigram indexes of migration 0006),
+ * and only the conversations they return are ranked, fetched by primary key, as the candidates
+ * provider does. One `where` joining the ways with `or` (an `exists` over messages among them)
+ * could use no index: at 100,000 conversations it read every one and built each one's text vector
+ * to rank it (0.9–3.2 s a search; bench/README.md). Subjects that only look alike are looked for
+ * when the words found fewer than CAP conversations (an Append under a limit stops pulling):
+ * subjects repeat job titles, so a title's trigrams are in tens of thousands of them, each then
+ * compared (0.7 s for "python developer" at 100,000), for hits in the lowest tier. Names always are.
  */
 export const inboxSearchProvider: SearchProvider = {
 	type: 'inbox_thread',
@@ -37,14 +41,19 @@ export const inboxSearchProvider: SearchProvider = {
 		const ws = actor.workspaceId
 		// The limit is a subquery so the planner plans for the matches, not for CAP rows (see candidates/search.ts).
 		const cap = sql`(select ${CAP}::int)`
+		const similarSubject = sql`(select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${text} <% lower(t.subject) limit ${cap})`
+		const words = tsq
+			? sql`(select w.id from ((select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and t.search_vector @@ to_tsquery('english', ${tsq}) limit ${cap})
+  union all (select m.thread_id from ${inboxMessages} m where m.workspace_id = ${ws} and m.search @@ to_tsquery('english', ${tsq}) limit ${cap})
+  union all ${similarSubject}) w limit ${CAP})`
+			: similarSubject
 		const branches = [
+			words,
 			sql`(select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${text} <% lower(t.counterpart_name) limit ${cap})`,
-			sql`(select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${text} <% lower(t.subject) limit ${cap})`,
 			sql`(select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and lower(t.counterpart_address) = ${text} limit ${cap})`,
-			...(tsq ? [sql`(select m.thread_id from ${inboxMessages} m where m.workspace_id = ${ws} and m.search @@ to_tsquery('english', ${tsq}) limit ${cap})`] : []),
 		]
 		// The name and subject weigh like a person's name and headline; messages like the rest of a profile.
-		const header = sql`(setweight(to_tsvector('english', t.counterpart_name), 'A') || setweight(to_tsvector('english', t.subject), 'B'))`
+		const header = sql`t.search_vector`
 		const rankOf = (query: string | null) =>
 			query
 				? sql`greatest(${rankWhenMatched(header, query)}, (select max(ts_rank(m.search, to_tsquery('english', ${query}))) from ${inboxMessages} m where m.thread_id = t.id and m.search @@ to_tsquery('english', ${query})))`
