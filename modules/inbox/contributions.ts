@@ -1,5 +1,5 @@
 /** What the inbox contributes elsewhere: `search` hits, review-queue entries, `get_application` messages. */
-import { sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { ReviewSource, SearchProvider } from '../../core/module.ts'
@@ -27,9 +27,9 @@ const CAP = 50
  * provider does. One `where` joining the ways with `or` (an `exists` over messages among them)
  * could use no index: at 100,000 conversations it read every one and built each one's text vector
  * to rank it (0.9–3.2 s a search; bench/README.md). Subjects that only look alike are looked for
- * when the words found fewer than CAP conversations (an Append under a limit stops pulling):
- * subjects repeat job titles, so a title's trigrams are in tens of thousands of them, each then
- * compared (0.7 s for "python developer" at 100,000), for hits in the lowest tier. Names always are.
+ * only when the query has no word to search for ("C#"): subjects repeat job titles, so a title's
+ * trigrams are in tens of thousands of them, each then compared (0.6 s for "python developer" at
+ * 100,000 conversations, finding none) for hits of the lowest tier. Names always are.
  */
 export const inboxSearchProvider: SearchProvider = {
 	type: 'inbox_thread',
@@ -41,12 +41,14 @@ export const inboxSearchProvider: SearchProvider = {
 		const ws = actor.workspaceId
 		// The limit is a subquery so the planner plans for the matches, not for CAP rows (see candidates/search.ts).
 		const cap = sql`(select ${CAP}::int)`
-		const similarSubject = sql`(select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${text} <% lower(t.subject) limit ${cap})`
+		// Full-text matches come from the GIN indexes: planned as a capped sequential scan, a word in
+		// few or no conversations read all of them (the planner expects matches early). A materialized
+		// CTE is planned for all its rows, so the index; the cap then stops reading the matches.
+		const matching = (from: SQL) => sql`(with x as materialized (${from}) select x.id from x limit ${CAP})`
 		const words = tsq
-			? sql`(select w.id from ((select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and t.search_vector @@ to_tsquery('english', ${tsq}) limit ${cap})
-  union all (select m.thread_id from ${inboxMessages} m where m.workspace_id = ${ws} and m.search @@ to_tsquery('english', ${tsq}) limit ${cap})
-  union all ${similarSubject}) w limit ${CAP})`
-			: similarSubject
+			? sql`${matching(sql`select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and t.search_vector @@ to_tsquery('english', ${tsq})`)}
+  union all ${matching(sql`select m.thread_id as id from ${inboxMessages} m where m.workspace_id = ${ws} and m.search @@ to_tsquery('english', ${tsq})`)}`
+			: sql`(select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${text} <% lower(t.subject) limit ${cap})`
 		const branches = [
 			words,
 			sql`(select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${text} <% lower(t.counterpart_name) limit ${cap})`,

