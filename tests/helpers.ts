@@ -2,12 +2,13 @@
  * Test harness: one database per test process (in-memory PGlite, or the PostgreSQL server named by
  * DATABASE_URL), one app, and a fresh workspace per test so tests never see each other's data.
  */
-import { appendFileSync, mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { ConfigError, loadConfig } from '../core/config.ts'
 import type { AppDeps } from '../core/deps.ts'
 import { createLogger } from '../core/log.ts'
-import { createApp, createDeps } from '../core/main.ts'
+import { createApp, createDeps, modules } from '../core/main.ts'
 import { openDatabase, openMemoryDatabase, type Database } from '../db/client.ts'
 import { addPerson, createWorkspace, operatorActor } from '../modules/auth/index.ts'
 import { createVendor } from '../modules/vendors/index.ts'
@@ -40,9 +41,8 @@ export const usingPostgres = () => Boolean(process.env.DATABASE_URL)
 
 async function openTestDatabase(): Promise<Database> {
 	const config = loadConfig()
-	if (config.databaseUrl) return openDatabase(config)
-	const db = await openMemoryDatabase()
-	await db.migrate()
+	const db = config.databaseUrl ? await openDatabase(config) : await openMemoryDatabase()
+	await db.migrate(modules)
 	return db
 }
 
@@ -177,17 +177,64 @@ export async function newPersonWithToken(ws: TestWorkspace, role: string, option
  */
 export async function openScratchDatabase(): Promise<Database> {
 	const config = loadConfig()
-	if (config.databaseUrl) return openDatabase(config)
+	if (config.databaseUrl) return openDatabase(config) // the shared test database's schema, already migrated
 	const shared = (await sharedDatabase()) as Database & { dump?: () => Promise<Blob> }
 	const copy = await openMemoryDatabase(shared.dump ? await shared.dump() : undefined)
-	if (!shared.dump) await copy.migrate()
+	if (!shared.dump) await copy.migrate(modules)
 	return copy
+}
+
+/**
+ * An empty database of the run's kind (a new PostgreSQL database on DATABASE_URL's server, or an
+ * in-memory PGlite) that can also be migrated from any folder with drizzle's migrator (the legacy
+ * history, a part of it). The caller closes it (a PostgreSQL one is dropped).
+ */
+export async function emptyDatabase(): Promise<{ database: Database; migrateFrom(folder: string): Promise<void>; close(): Promise<void> }> {
+	if (!usingPostgres()) {
+		const database = await openMemoryDatabase()
+		const { migrate } = await import('drizzle-orm/pglite/migrator')
+		return { database, migrateFrom: (folder) => migrate(database.db as never, { migrationsFolder: folder }), close: () => database.close() }
+	}
+	const { default: postgres } = await import('postgres')
+	const server = new URL(process.env.DATABASE_URL!)
+	const name = `bl_scratch_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6)}`
+	const admin = postgres(server.href, { max: 1, onnotice: () => {} })
+	await admin.unsafe(`create database ${name}`)
+	const url = new URL(server.href)
+	url.pathname = `/${name}`
+	const database = await openDatabase({ databaseUrl: url.href, dataDir: '' })
+	const { migrate } = await import('drizzle-orm/postgres-js/migrator')
+	return {
+		database,
+		migrateFrom: (folder) => migrate(database.db as never, { migrationsFolder: folder }),
+		close: async () => {
+			await database.close()
+			await admin.unsafe(`drop database if exists ${name} with (force)`)
+			await admin.end()
+		},
+	}
+}
+
+/**
+ * A temporary copy of a migrations folder (the legacy one, or a module's) whose journal stops
+ * before the migration named `<number>_<name>`: a database as an earlier version left it, so a test
+ * can write the rows a migration meets on a live database before it runs. `remove()` deletes it.
+ */
+export function migrationsBefore(from: string, name: string): { folder: string; remove(): void } {
+	const folder = mkdtempSync(join(tmpdir(), 'bl-migrations-'))
+	cpSync(from, folder, { recursive: true })
+	const path = join(folder, 'meta/_journal.json')
+	const journal = JSON.parse(readFileSync(path, 'utf8'))
+	const at = journal.entries.findIndex((e: { tag: string }) => e.tag.endsWith(`_${name}`))
+	if (at < 1) throw new Error(`${from}: no migration named ${name} after the first`)
+	writeFileSync(path, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }))
+	return { folder, remove: () => rmSync(folder, { recursive: true, force: true }) }
 }
 
 /** What `loadConfig` refuses in `env`, one line per problem (empty when it accepts it). */
 export function configProblems(env: Record<string, string>): string[] {
 	try {
-		loadConfig(env)
+		loadConfig(env, modules)
 		return []
 	} catch (error) {
 		if (!(error instanceof ConfigError)) throw error

@@ -1,14 +1,14 @@
 /**
  * The module registry validates the module list at start-up and reports every problem at once;
- * every HTTP route declares its `auth`, and the app refuses to start with one that does not.
+ * every HTTP route declares its credential, and the app refuses to start with one that does not.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { Type as t } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import { buildApp } from '../core/app.ts'
 import { declaredAuth } from '../core/http/auth.ts'
-import { defineModule, defineTool, type ModuleDef, type ToolDef, type ViewDef } from '../core/module.ts'
-import { buildRegistry, RegistryError } from '../core/registry.ts'
+import { contribute, defineModule, definePort, defineTool, type ModuleDef, type ToolDef, type ViewDef } from '../core/module.ts'
+import { buildRegistry, contributionsTo, RegistryError } from '../core/registry.ts'
 import { modules } from '../modules/index.ts'
 import { testApp, testDeps } from './helpers.ts'
 
@@ -51,6 +51,11 @@ describe('buildRegistry', () => {
 		const b = defineModule({ name: 'b', description: 'B', requires: ['c'] })
 		const c = defineModule({ name: 'c', description: 'C' })
 		expect(buildRegistry([a, b, c, things()]).modules.map((m) => m.name)).toEqual(['c', 'b', 'a', 'things'])
+	})
+
+	test('a module with tables but no migrations folder, or the other way round', () => {
+		const problems = problemsOf([defineModule({ name: 'a', description: 'A', tables: {} }), defineModule({ name: 'b', description: 'B', migrations: new URL('file:///nowhere/') })])
+		expect(problems).toEqual([expect.stringContaining('"a" must declare both'), expect.stringContaining('"b" must declare both')])
 	})
 
 	test('a module listed twice', () => {
@@ -128,6 +133,39 @@ describe('buildRegistry', () => {
 	})
 })
 
+describe('ports: a module declares an extension point, modules that require it contribute', () => {
+	const greetings = definePort<(name: string) => string>('hub:greeting', 'Ways to greet someone')
+	const hub = (overrides: Partial<ModuleDef> = {}) => defineModule({ name: 'hub', description: 'Hub', ports: [greetings], contributes: [contribute(greetings, (n) => `hub ${n}`)], ...overrides })
+	const spoke = (name: string, overrides: Partial<ModuleDef> = {}) => defineModule({ name, description: name, requires: ['hub'], contributes: [contribute(greetings, (n) => `${name} ${n}`)], ...overrides })
+
+	test('the declaring module reads every contribution, typed by the port, in dependency order', () => {
+		const registry = buildRegistry([spoke('b'), spoke('a'), hub()])
+		expect(contributionsTo(registry, greetings).map((greet) => greet('Dana'))).toEqual(['hub Dana', 'b Dana', 'a Dana'])
+		expect(contributionsTo(buildRegistry([hub({ contributes: [] })]), greetings)).toEqual([])
+	})
+
+	test('a contribution to a port no module in the list declares', () => {
+		expect(problemsOf([spoke('a', { requires: [] })])).toEqual(['module "a" contributes to port "hub:greeting", which no module in the list declares'])
+	})
+
+	test('a contributor that does not require the declaring module', () => {
+		expect(problemsOf([hub(), spoke('a', { requires: [] })])).toEqual(['module "a" contributes to port "hub:greeting" of module "hub", which it does not require (add "hub" to its requires)'])
+	})
+
+	test('a port named after another module, or declared twice', () => {
+		expect(problemsOf([hub({ name: 'other', contributes: [] })])).toEqual(['port "hub:greeting" of module "other" must start with "other:"'])
+		expect(problemsOf([hub({ ports: [greetings, greetings] })])).toEqual(['port "hub:greeting" is declared twice (modules "hub" and "hub")'])
+	})
+
+	test('the real modules declare the recruiting ports and contribute to them', () => {
+		const registry = buildRegistry(modules)
+		const declared = registry.modules.flatMap((m) => (m.ports ?? []).map((p) => `${p.key} by ${m.name}`))
+		expect(declared.sort()).toEqual(['calendar:source by calendar', 'candidates:application-details by candidates', 'jobs:facts by jobs', 'review:source by review', 'search:provider by search'])
+		const count = (key: string) => registry.contributions.get(key as `${string}:${string}`)?.length
+		expect([count('review:source'), count('calendar:source'), count('search:provider'), count('jobs:facts'), count('candidates:application-details')]).toEqual([4, 3, 3, 1, 3])
+	})
+})
+
 describe('routes declare auth', () => {
 	// Opening the shared test database can take seconds on a busy machine: do it before the first test.
 	beforeAll(() => testApp(), 60_000)
@@ -156,6 +194,32 @@ describe('routes declare auth', () => {
 		}
 		// The same route declaring its auth is accepted.
 		expect(() => buildApp(deps, [({ auth }) => new Elysia().use(auth).get('/declared', () => 'ok', { auth: 'public' })])).not.toThrow()
+	})
+
+	test('buildApp refuses a route that declares two credentials', async () => {
+		const deps = await testDeps()
+		expect(() => buildApp(deps, [({ auth }) => new Elysia().use(auth).get('/twice', () => 'x', { auth: 'public', vendor: true })])).toThrow(/GET \/twice declares more than one credential/)
+	})
+
+	test('each credential macro hands its handlers a non-null context, and is read back as its spec', async () => {
+		const deps = await testDeps()
+		// The handlers below compile only while the macros type their context (tsc runs in CI).
+		const { routes } = buildApp(deps, [
+			({ auth }) =>
+				new Elysia()
+					.use(auth)
+					.get('/t/page', ({ session, actor }) => session.csrf + actor.workspaceId, { session: 'signed-in' })
+					.get('/t/allowed', ({ session }) => session.actor.role, { session: { permission: 'jobs:read' } })
+					.get('/t/vendor', ({ actor }) => actor.workspaceId, { vendor: true })
+					.post('/t/publish', ({ vendorKey }) => vendorKey.hash, { vendorKey: true })
+					.post('/t/mcp', ({ actor }) => actor.credential.id, { mcp: true })
+					// @ts-expect-error a route without a credential has no session
+					.get('/t/open', ({ session }) => String(session), { auth: 'public' })
+					// @ts-expect-error `auth` takes only 'public' and 'form': a session is declared with `session`
+					.get('/t/old', () => 'x', { auth: 'signed-in' }),
+		])
+		const specOf = (method: string, path: string) => declaredAuth(routes.find((r) => r.method === method && r.path === path)?.hooks)
+		expect([specOf('GET', '/t/page'), specOf('GET', '/t/allowed'), specOf('GET', '/t/vendor'), specOf('POST', '/t/publish'), specOf('POST', '/t/mcp'), specOf('GET', '/t/open')]).toEqual(['signed-in', { permission: 'jobs:read' }, 'vendor', 'vendor-key', 'mcp', 'public'])
 	})
 
 	test('a module whose routes lack auth stops the app from being built', async () => {

@@ -29,7 +29,7 @@ export const benchEntries = pgTable(
  * résumé has this hash and the check this `basis` (method version and month: years of experience
  * count to the current month). Requirements recur across jobs ("Java", "Spring Boot"), so a job
  * ranked for the first time usually finds every check here and is ranked in SQL. Kept uncompressed
- * up to a page (`toast_tuple_target`, migration 0027): the ranking reads `met` several times a row.
+ * up to a page (`toast_tuple_target`, migrations/0001_bench_checks.sql): the ranking reads `met` several times a row.
  */
 export const benchChecks = pgTable('bench_checks', {
 	candidateId: text('candidate_id')

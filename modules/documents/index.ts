@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
-import { defineModule } from '../../core/module.ts'
+import { contribute, defineModule } from '../../core/module.ts'
+import { applicationDetails } from '../candidates/index.ts'
 import { vendorSubmissionSection } from './application-section.ts'
 import { candidateDocumentRoutes } from './candidate-routes.ts'
 import { documentsSection } from './candidate-section.ts'
@@ -11,6 +12,7 @@ import { documentTools } from './tools.ts'
 import { documentViews } from './views.ts'
 import { uploadRoutes } from './upload-routes.ts'
 import { vendorSubmissionRoutes, vendorSubmissionsSection } from './vendor-submission-pages.ts'
+import * as tables from './table.ts'
 
 export { listCandidateDocuments } from './service.ts'
 export { checkVendorSubmission, submitToVendor, submissionDetails } from './submissions.ts'
@@ -22,6 +24,8 @@ export default defineModule({
 	name: 'documents',
 	description: 'Candidate verification documents (uploaded only through a secure link) and submissions to vendors.',
 	requires: ['auth', 'activity', 'outbox', 'vendors', 'jobs', 'candidates', 'todos'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
 		{ key: 'documents:read', description: 'See which documents candidates have on file and check vendor submissions', grantedTo: ['owner', 'admin', 'recruiter'] },
 		{ key: 'documents:request', description: 'Ask candidates for documents (e-mail and messaging app)', grantedTo: ['owner', 'admin', 'recruiter'] },
@@ -32,7 +36,7 @@ export default defineModule({
 	commands: documentCommands,
 	routes: (deps, kit) => new Elysia({ name: 'documents.all-routes' }).use(uploadRoutes(deps, kit)).use(submissionRoutes(deps, kit)).use(candidateDocumentRoutes(deps, kit)).use(vendorSubmissionRoutes(deps, kit)),
 	pageSections: [vendorSubmissionSection, documentsSection, vendorSubmissionsSection],
-	applicationDetails: submissionDetails,
+	contributes: [contribute(applicationDetails, submissionDetails)],
 	seed: seedDocuments,
 	activityLabels: {
 		'documents.requested': 'asked for documents from',

@@ -23,6 +23,7 @@ import { verifiedWebhookBody } from '../../core/http/signed-webhook.ts'
 import { htmlToText } from '../../core/sanitize.ts'
 import { cutText } from '../../core/untrusted.ts'
 import { findWorkspace } from '../auth/index.ts'
+import { inboxSettings } from './settings.ts'
 import { syncOutbox } from './sync.ts'
 import { appendMessage, counterpartAt, normalizeAddress, threadFor, vendorBook, type Counterpart } from './threads.ts'
 import { inboxMessages } from './table.ts'
@@ -54,7 +55,7 @@ export interface InboundResult {
 }
 
 export async function receiveInbound(deps: AppDeps, request: Request): Promise<InboundResult> {
-	const raw = await verifiedWebhookBody(request, { prefix: 'x-inbound', secret: deps.config.inboundMailSecret, secretName: 'INBOUND_MAIL_SECRET', maxBytes: MAX_INBOUND_BYTES, now: deps.now() })
+	const raw = await verifiedWebhookBody(request, { prefix: 'x-inbound', secret: deps.config.settings.of(inboxSettings).inboundMailSecret, secretName: 'INBOUND_MAIL_SECRET', maxBytes: MAX_INBOUND_BYTES, now: deps.now() })
 	if (!raw.trim()) throw malformed('The body is empty; send the raw message (RFC 822)')
 	if (!HEADER_LINE.test(raw)) throw malformed('The body is not an RFC 822 message: it must start with header fields such as "From: …"')
 	let email: Email
@@ -64,7 +65,7 @@ export async function receiveInbound(deps: AppDeps, request: Request): Promise<I
 		throw malformed(`The message could not be parsed: ${(error as Error).message}`.slice(0, 300))
 	}
 	const from = email.from && 'address' in email.from && email.from.address ? email.from : null
-	if (!from?.address || !from.address.includes('@')) throw malformed('The message has no From address')
+	if (!from?.address?.includes('@')) throw malformed('The message has no From address')
 	const messageId = ids(email.messageId)[0] ?? `<${createHash('sha256').update(raw).digest('hex').slice(0, 40)}@inbound.benchline>`
 	const inReplyTo = ids(email.inReplyTo)[0] ?? null
 	const text = cutText(replyPart(email.text ?? (email.html ? htmlToText(email.html) : '')), MAX_TEXT) || cutText((email.text ?? '').trim(), MAX_TEXT)

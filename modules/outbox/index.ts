@@ -1,20 +1,26 @@
 import { defineModule } from '../../core/module.ts'
 import { outboxCommands } from './commands.ts'
 import { outboxRoutes } from './routes.ts'
+import { outboxSettings } from './settings.ts'
 import { startOutboxWorker } from './worker.ts'
+import * as tables from './table.ts'
 
 export { releaseHeld, type Released, type ReleaseSelection } from './held.ts'
 export { enqueueMail, enqueueMessage, deliveryStates, type DeliveryState, type DeliveryStatus, type NewMail, type NewMessage, type Recipient } from './service.ts'
 export { deliverDue, startOutboxWorker, retryDelay, DEFAULT_WORKER_OPTIONS, type WorkerOptions } from './worker.ts'
 export { toE164, NO_PROVIDER, MAX_MESSAGE_LENGTH } from './messaging.ts'
 export type { OutboxAttachment } from './table.ts'
+export { messagingConfigured, outboxSettings, type MessagingConfig, type OutboxSettings } from './settings.ts'
 export { ACCOUNT_MAIL, outboxSince, type OutboxEntry } from './queries.ts'
 export { PRIVATE_MARKER, textToSend, type RecipientOnly } from './private.ts'
 
 export default defineModule({
 	name: 'outbox',
+	settings: outboxSettings,
 	description: 'The durable outbox: e-mail (SMTP) and messaging-app messages, retried until delivered.',
 	requires: ['activity'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
 		{ key: 'outbox:read', description: 'See the outbox and the dev mailbox', grantedTo: ['owner', 'admin'] },
 		{ key: 'outbox:retry', description: 'Put a failed e-mail or message back in the queue', grantedTo: ['owner', 'admin'] },

@@ -4,7 +4,6 @@
  * here until an operator releases it (held.ts), and an upload link in it can be revealed (reveal.ts).
  */
 import { Elysia, t } from 'elysia'
-import { decodePosition, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { html, portalPage, type SafeHtml } from '../../core/html.ts'
@@ -14,6 +13,7 @@ import { revealCookie } from '../../core/http/reveal-cookie.ts'
 import { actionButton, dataTable } from '../../core/ui.ts'
 import { PRIVATE_MARKER } from './private.ts'
 import { REVEAL_PERMISSION, revealPrivateLink, revealRefusal } from './reveal.ts'
+import { messagingConfigured } from './settings.ts'
 import { getOutboxRow, listOutbox, OUTBOX_STATUSES, outboxCounts, PRIVATE_ERASED, retryOutboxRow, type OutboxRow } from './service.ts'
 
 const STATUSES = OUTBOX_STATUSES
@@ -40,7 +40,7 @@ function banner(deps: AppDeps, held: number): SafeHtml {
 			? html`<div class="notice" role="status"><p><strong>Held in the dev mailbox:</strong> ${held === 1 ? 'one e-mail was' : `${held} e-mails were`} queued while SMTP_URL was not set. ${held === 1 ? 'It is' : 'They are'} not sent now that SMTP_URL is set, unless an operator releases ${held === 1 ? 'it' : 'them'}: <code>${RELEASE_ALL}</code> (or <code>--id</code> and the entry’s id for one).</p></div>`
 			: ''
 		: html`<div class="notice" role="status"><p><strong>Dev mailbox:</strong> SMTP_URL is not set, so e-mail is kept here and not sent.${heldLine} Setting SMTP_URL later does not send it either: an operator releases it with <code>${RELEASE_ALL}</code> (or <code>--id</code> and the entry’s id for one), and it goes out once SMTP_URL is set.</p></div>`}
-${deps.config.messaging ? '' : html`<p class="notice" role="status">No messaging provider is configured (MESSAGING_ACCOUNT, MESSAGING_TOKEN, MESSAGING_FROM): messages are recorded as not sent.</p>`}`
+${messagingConfigured(deps) ? '' : html`<p class="notice" role="status">No messaging provider is configured (MESSAGING_ACCOUNT, MESSAGING_TOKEN, MESSAGING_FROM): messages are recorded as not sent.</p>`}`
 }
 
 /** The private link part of an entry page: the marker explained, and Reveal link where it is allowed. */
@@ -115,51 +115,46 @@ export function outboxRoutes(deps: AppDeps, { auth }: HttpKit) {
 			'/outbox',
 			async ({ actor, session, query }) => {
 				const status = STATUSES.find((s) => s === query.status)
-				const scope = `outbox:${actor!.workspaceId}:${status ?? ''}`
-				const before = query.before ? decodePosition(deps.secret, scope, query.before) : undefined
-				const [rows, counts] = await Promise.all([listOutbox(deps.db, actor!.workspaceId, { limit: 51, before, status }), outboxCounts(deps.db, actor!.workspaceId)])
-				const shown = rows.slice(0, 50)
-				const last = shown[shown.length - 1]
-				const older = rows.length > 50 && last ? encodePosition(deps.secret, scope, { at: last.createdAt, id: last.id }) : undefined
-				return listPage(deps, session!, { rows: shown, counts, status, older })
+				const [page, counts] = await Promise.all([listOutbox(deps, actor.workspaceId, { limit: 50, cursor: query.before, status }), outboxCounts(deps.db, actor.workspaceId)])
+				return listPage(deps, session, { rows: page.rows, counts, status, older: page.nextCursor ?? undefined })
 			},
-			{ auth: { permission: 'outbox:read' }, query: t.Object({ before: t.Optional(t.String({ maxLength: 64 })), status: t.Optional(t.String({ maxLength: 20 })) }) },
+			{ session: { permission: 'outbox:read' }, query: t.Object({ before: t.Optional(t.String({ maxLength: 64 })), status: t.Optional(t.String({ maxLength: 20 })) }) },
 		)
 		.get(
 			'/outbox/:id',
 			async ({ actor, session, params, cookie }) => {
-				const row = await getOutboxRow(deps.db, actor!.workspaceId, params.id)
-				const shown = await revealed.open(deps, cookie, session!.sessionId)
-				return entryPage(deps, session!, row, { shown: shown?.id === row.id ? shown.link : null })
+				const row = await getOutboxRow(deps.db, actor.workspaceId, params.id)
+				const shown = await revealed.open(deps, cookie, session.sessionId)
+				return entryPage(deps, session, row, { shown: shown?.id === row.id ? shown.link : null })
 			},
-			{ auth: { permission: 'outbox:read' } },
+			{ session: { permission: 'outbox:read' } },
 		)
 		// The link crosses the redirect sealed in a cookie (Post/Redirect/Get: reloading never reveals it again).
 		.post(
 			'/outbox/:id/reveal',
 			async ({ actor, session, params, cookie, redirect }) => {
 				try {
-					const link = await revealPrivateLink(deps, actor!, params.id)
-					await revealed.seal(deps, cookie, session!.sessionId, { id: params.id, link })
+					const link = await revealPrivateLink(deps, actor, params.id)
+					await revealed.seal(deps, cookie, session.sessionId, { id: params.id, link })
 					return redirect(`/outbox/${encodeURIComponent(params.id)}`, 303)
 				} catch (error) {
 					if (!(error instanceof AppError) || error.code !== 'CONFLICT') throw error
-					return entryPage(deps, session!, await getOutboxRow(deps.db, actor!.workspaceId, params.id), { notice: error.message, status: 409 })
+					return entryPage(deps, session, await getOutboxRow(deps.db, actor.workspaceId, params.id), { notice: error.message, status: 409 })
 				}
 			},
-			{ auth: { permission: REVEAL_PERMISSION }, body: form },
+			{ session: { permission: REVEAL_PERMISSION }, body: form },
 		)
 		.post(
 			'/outbox/:id/retry',
 			async ({ actor, session, params }) => {
 				try {
-					await retryOutboxRow(deps, actor!, params.id)
+					await retryOutboxRow(deps, actor, params.id)
 				} catch (error) {
 					if (!(error instanceof AppError) || error.code !== 'CONFLICT') throw error
-					return entryPage(deps, session!, await getOutboxRow(deps.db, actor!.workspaceId, params.id), { notice: error.message })
+					return entryPage(deps, session, await getOutboxRow(deps.db, actor.workspaceId, params.id), { notice: error.message })
 				}
-				return entryPage(deps, session!, await getOutboxRow(deps.db, actor!.workspaceId, params.id), { notice: 'Queued again: the worker will try to deliver it shortly.' })
+				return entryPage(deps, session, await getOutboxRow(deps.db, actor.workspaceId, params.id), { notice: 'Queued again: the worker will try to deliver it shortly.' })
 			},
-			{ auth: { permission: 'outbox:retry' }, body: form },
+			{ session: { permission: 'outbox:retry' }, body: form },
 		)
 }

@@ -1,9 +1,11 @@
-import { defineModule } from '../../core/module.ts'
+import { contribute, defineModule } from '../../core/module.ts'
 import { reviewHomeSection } from './home.ts'
 import { newApplicationsSource } from './service.ts'
+import { reviewSources } from './port.ts'
 import { reviewTools } from './tools.ts'
 
 export { UNSEEN_WINDOW_DAYS, unseenSince } from './window.ts'
+export { reviewSources, type ReviewItem, type ReviewSource } from './port.ts'
 
 export default defineModule({
 	name: 'review',
@@ -11,6 +13,7 @@ export default defineModule({
 	requires: ['jobs', 'candidates'],
 	permissions: [{ key: 'review:read', description: 'See your review queue (hiring managers: their jobs’ candidates)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
 	tools: reviewTools,
-	reviewSources: [newApplicationsSource],
+	ports: [reviewSources],
+	contributes: [contribute(reviewSources, newApplicationsSource)],
 	pageSections: [reviewHomeSection],
 })

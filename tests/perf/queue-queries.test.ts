@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
-import type { ReviewItem } from '../../core/module.ts'
+import type { ReviewItem } from '../../modules/review/index.ts'
 import { personActor } from '../../modules/auth/index.ts'
 import { inboxSearchProvider, repliesWaitingSource } from '../../modules/inbox/contributions.ts'
 import { completedInterviewsSource } from '../../modules/interviews/contributions.ts'

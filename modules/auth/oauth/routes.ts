@@ -14,7 +14,7 @@ import { applyCors, preflight } from '../../../core/http/cors.ts'
 import type { HttpKit } from '../../../core/module.ts'
 import { resolvePageSession } from '../sessions.ts'
 import { workspacesOf } from '../sign-in-choice.ts'
-import { authorizationParams, AuthorizePageError, AuthorizeRedirectError, checkRequest, issueCode, mcpResource, redirectWith, SCOPES, trustedTarget } from './authorize.ts'
+import { type AuthorizationRequest, authorizationParams, AuthorizePageError, AuthorizeRedirectError, checkRequest, issueCode, mcpResource, redirectWith, SCOPES, type Target, trustedTarget } from './authorize.ts'
 import { registerClient } from './clients.ts'
 import { openConsent, takeConsent } from './consent.ts'
 import { OAuthError, oauthErrorResponse } from './errors.ts'
@@ -171,7 +171,7 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 			async ({ request, cookie, redirect }) => {
 				const url = new URL(request.url)
 				const params = authorizationParams(url.searchParams)
-				let target
+				let target: Target
 				try {
 					target = await trustedTarget(deps, params)
 				} catch (error) {
@@ -180,7 +180,7 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 				}
 				// The whole request is checked before anyone is asked to sign in: a request that cannot
 				// succeed never sends the person through sign-in first.
-				let authorization
+				let authorization: AuthorizationRequest
 				try {
 					authorization = checkRequest(deps, target, params)
 				} catch (error) {
@@ -205,10 +205,10 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 			async ({ body, session, redirect }) => {
 				const fields = body as Record<string, string>
 				// One answer per consent page: the form's own token is used up here (replays find nothing).
-				if (!(await takeConsent(deps, session!, fields.consent, String(fields.request ?? ''))))
+				if (!(await takeConsent(deps, session, fields.consent, String(fields.request ?? ''))))
 					throw new AppError('FORBIDDEN', 'This consent page has expired or was already answered. Start again from the app.')
 				const params = authorizationParams(new URLSearchParams(String(fields.request ?? '')))
-				let target
+				let target: Target
 				try {
 					target = await trustedTarget(deps, params)
 				} catch (error) {
@@ -219,14 +219,14 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 				try {
 					const request = checkRequest(deps, target, params)
 					if (fields.decision !== 'allow') return redirect(redirectWith(deps, target.redirectUri, { error: 'access_denied', error_description: 'The person cancelled', state }), 303)
-					if (!session!.actor.userId) throw new AppError('FORBIDDEN', 'Only a person can allow an app')
-					const code = await issueCode(deps, session!.actor, request, fields.read_only === '1' || request.readOnlyRequested)
+					if (!session.actor.userId) throw new AppError('FORBIDDEN', 'Only a person can allow an app')
+					const code = await issueCode(deps, session.actor, request, fields.read_only === '1' || request.readOnlyRequested)
 					return redirect(redirectWith(deps, target.redirectUri, { code, state }), 303)
 				} catch (error) {
 					if (!(error instanceof AuthorizeRedirectError)) throw error
 					return redirect(redirectWith(deps, target.redirectUri, { error: error.error, error_description: error.description, state }), 303)
 				}
 			},
-			{ auth: 'signed-in', body: t.Object({ csrf: t.Optional(t.String()), consent: t.Optional(t.String()) }, { additionalProperties: true }) },
+			{ session: 'signed-in', body: t.Object({ csrf: t.Optional(t.String()), consent: t.Optional(t.String()) }, { additionalProperties: true }) },
 		)
 }

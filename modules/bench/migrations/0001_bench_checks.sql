@@ -10,7 +10,5 @@ CREATE TABLE "bench_checks" (
 -- ranking reads several requirements of every bench person's `met`, and each read of a compressed
 -- value decompresses it again (30,000 reads: 360 ms compressed, 74 ms not; bench/README.md).
 ALTER TABLE "bench_checks" SET (toast_tuple_target = 8160);--> statement-breakpoint
-ALTER TABLE "inbox_threads" ADD COLUMN "search_vector" "tsvector" GENERATED ALWAYS AS (setweight(to_tsvector('english', counterpart_name), 'A') || setweight(to_tsvector('english', subject), 'B')) STORED;--> statement-breakpoint
 ALTER TABLE "bench_checks" ADD CONSTRAINT "bench_checks_candidate_id_candidates_id_fk" FOREIGN KEY ("candidate_id") REFERENCES "public"."candidates"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "bench_checks" ADD CONSTRAINT "bench_checks_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "inbox_threads_search" ON "inbox_threads" USING gin ("search_vector");
+ALTER TABLE "bench_checks" ADD CONSTRAINT "bench_checks_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE no action ON UPDATE no action;

@@ -1,4 +1,0 @@
--- INCLUDE: the review queue reads a job's oldest waiting applications index-only (modules/candidates/queries.ts).
-CREATE INDEX "applications_waiting" ON "applications" USING btree ("job_id","stage_key","created_at",id collate "C") INCLUDE ("candidate_id","workspace_id") WHERE archived = false and outcome is null and kind = 'applicant';--> statement-breakpoint
-CREATE INDEX "inbox_threads_inbound" ON "inbox_threads" USING btree ("workspace_id","last_inbound_at",id collate "C") WHERE candidate_id is not null and last_inbound_at is not null;--> statement-breakpoint
-CREATE INDEX "inbox_threads_address" ON "inbox_threads" USING btree ("workspace_id",lower(counterpart_address));
