@@ -17,7 +17,7 @@ import { newApplicationsSource } from '../../modules/review/service.ts'
 import { UNSEEN_WINDOW_DAYS } from '../../modules/review/index.ts'
 import { newPerson, newWorkspace, testDeps, type TestWorkspace } from '../helpers.ts'
 import { newApplication, newCandidate, newVendorJob } from '../staffing-fixtures.ts'
-import { planOf, statementsOf } from './statements.ts'
+import { planOf, statementsOf, theStatement } from './statements.ts'
 
 let deps: AppDeps
 let ws: TestWorkspace
@@ -26,13 +26,6 @@ beforeAll(async () => {
 	deps = await testDeps()
 	ws = await newWorkspace(deps)
 })
-
-/** The one statement of `statements` that matches `pattern`. */
-function reading(statements: { text: string; params: unknown[] }[], pattern: RegExp) {
-	const found = statements.filter((q) => pattern.test(q.text))
-	expect(found.length).toBe(1)
-	return found[0]!
-}
 
 describe('review queue: the owner’s sources', () => {
 	test('replies waiting: the window’s unread ones, through inbox_threads_inbound bounded by the window; an older unread one is not listed', async () => {
@@ -54,7 +47,7 @@ describe('review queue: the owner’s sources', () => {
 		// Thread 200 (unread, 50 days old) is before the window.
 		expect((200 * 6) / 24).toBeGreaterThan(UNSEEN_WINDOW_DAYS)
 		expect(items.map((i) => i.id)).toEqual([`thr_q_${ws.id}_3`, `thr_q_${ws.id}_2`])
-		const plan = await planOf(deps, reading(statements, /last_inbound_at/))
+		const plan = await planOf(deps, theStatement(statements, /last_inbound_at/))
 		expect(/Index Cond: .*last_inbound_at >=/.test(plan) && !/Seq Scan on inbox_threads/.test(plan) ? '' : plan).toBe('')
 	}, 60_000)
 
@@ -76,7 +69,7 @@ describe('review queue: the owner’s sources', () => {
 		// Result 200 (unopened, 66 days old) is before the window.
 		expect((200 * 8) / 24).toBeGreaterThan(UNSEEN_WINDOW_DAYS)
 		expect(items.map((i) => i.id)).toEqual([`int_q_${ws.id}_2`])
-		const plan = await planOf(deps, reading(statements, /status = 'completed'/))
+		const plan = await planOf(deps, theStatement(statements, /status = 'completed'/))
 		expect(/Index Cond: .*completed_at >=/.test(plan) && !/Seq Scan on interviews/.test(plan) ? '' : plan).toBe('')
 	}, 60_000)
 
@@ -97,7 +90,7 @@ describe('review queue: the owner’s sources', () => {
 			items = await newApplicationsSource.items(deps, actor, { limit: 3 })
 		})
 		expect(items.map((i) => i.id)).toEqual([`app_q_${ws.id}_3000`, `app_q_${ws.id}_2999`, `app_q_${ws.id}_2998`])
-		const plan = await planOf(deps, reading(statements, /from applications a/))
+		const plan = await planOf(deps, theStatement(statements, /from applications a/))
 		const sorted = [...plan.matchAll(/Sort\s+\(cost=[\d.]+ rows=(\d+)/g)].map((m) => Number(m[1]))
 		expect(/Index Only Scan using applications_waiting/.test(plan) && !sorted.some((rows) => rows > 100) ? '' : plan).toBe('')
 	}, 60_000)
@@ -124,7 +117,7 @@ describe('search: conversations', () => {
 			const statements = await statementsOf(deps, async () => {
 				ids = (await inboxSearchProvider.search(deps, actor, q, 10)).map((h) => h.id)
 			})
-			const plan = await planOf(deps, reading(statements, /from "inbox_threads" t/))
+			const plan = await planOf(deps, theStatement(statements, /from "inbox_threads" t/))
 			// Only the conversations the branches found are ranked, fetched by key. (At this size the
 			// planner reads a few thousand rows rather than a GIN or trigram index inside a branch, as
 			// tests/perf/query-plans.test.ts explains; at 100,000 conversations bench/scale.ts shows the plans.)

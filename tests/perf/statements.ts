@@ -62,3 +62,10 @@ export function seqScans(plan: string, table: string, cappedBranches = false) {
 		return !(parent && /^\s*(->\s+)?Limit /.test(parent) && (cappedBranches || totalCost(parent) <= totalCost(line) / 10))
 	})
 }
+
+/** The one statement of `statements` whose text matches `pattern` (fails the test when there are none or several). */
+export function theStatement(statements: Statement[], pattern: RegExp): Statement {
+	const found = statements.filter((q) => pattern.test(q.text))
+	if (found.length !== 1) throw new Error(`expected one statement matching ${pattern}, found ${found.length}`)
+	return found[0]!
+}
