@@ -48,9 +48,9 @@ export function spellings(name: string) {
 export function nameProblems(root: string, name: string): string[] {
 	if (!NAME.test(name)) return [`"${name}" is not lowercase words joined by dashes (e.g. notes or client-visits)`]
 	if (name.length > MAX_LENGTH) return [`"${name}" is longer than ${MAX_LENGTH} characters`]
+	if (existsSync(join(root, 'modules', name))) return [`modules/${name} already exists`]
 	const problems: string[] = []
 	if (RESERVED[name]) problems.push(`"${name}" is reserved: ${RESERVED[name]}`)
-	if (existsSync(join(root, 'modules', name))) problems.push(`modules/${name} already exists`)
 	const s = spellings(name)
 	const sources = sourceFiles(root)
 	const address = new RegExp(`['\`]/${name}(?:['\`/?]|$)`)
@@ -64,7 +64,7 @@ export function nameProblems(root: string, name: string): string[] {
 	return problems
 }
 
-/** The TypeScript files of core/ and modules/ (tests included: a test names the addresses it calls). */
+/** The TypeScript files of core/, db/ and modules/, tests last (a test names the addresses it calls, the code that serves them comes first). */
 function sourceFiles(root: string): { file: string; text: string }[] {
 	const found: { file: string; text: string }[] = []
 	const walk = (dir: string) => {
@@ -75,7 +75,8 @@ function sourceFiles(root: string): { file: string; text: string }[] {
 		}
 	}
 	for (const dir of ['core', 'modules', 'db']) if (existsSync(join(root, dir))) walk(dir)
-	return found
+	const isTest = (f: { file: string }) => f.file.endsWith('.test.ts')
+	return [...found.filter((f) => !isTest(f)), ...found.filter(isTest)]
 }
 
 /** A template file's text for the module `name`: its name spelt the new way, its imports aimed from modules/<name>/. */
