@@ -87,7 +87,7 @@ describe(`a module written by new-module (${NAME}), in a clone of HEAD`, () => {
 	})
 
 	test('the two commands change only the module’s folder and modules/index.ts', () => {
-		const changed = run('git', 'status', '--porcelain', '--untracked-files=normal').trim().split('\n').map((l) => l.slice(3)).sort()
+		const changed = run('git', 'status', '--porcelain', '--untracked-files=normal').split('\n').filter(Boolean).map((line) => line.slice(3)).sort()
 		// Until drizzle-kit reads each module's table.ts and writes its migration into the module, the
 		// schema barrel and the shared migration folder change too.
 		const shared = existsSync(join(clone, 'db/schema.ts')) ? ['db/migrations/', 'db/schema.ts'] : []

@@ -20,7 +20,7 @@ beforeAll(async () => {
 	ws = await newWorkspace()
 	recruiter = await mcpPerson(ws, 'recruiter')
 	viewer = await mcpPerson(ws, 'viewer')
-})
+}, 120_000)
 afterAll(closeClients)
 
 /** Adds entries as the person with this e-mail, oldest first. */
