@@ -80,10 +80,13 @@ describe(`a module written by new-module (${NAME}), in a clone of HEAD`, () => {
 	})
 
 	test('a bad name is refused with the reason, and nothing is written', () => {
+		const before = run('git', 'status', '--porcelain', '--untracked-files=all')
 		const result = spawnSync(BUN, ['scripts/new-module/generate.ts', 'todos'], { cwd: clone, encoding: 'utf8' })
 		expect(result.status).toBe(2)
 		expect(result.stderr).toContain('modules/todos already exists')
 		expect(spawnSync(BUN, ['scripts/new-module/generate.ts'], { cwd: clone, encoding: 'utf8' }).stderr).toContain('usage: npm run new-module -- <name>')
+		expect(spawnSync(BUN, ['scripts/new-module/generate.ts', 'Client_Visits'], { cwd: clone, encoding: 'utf8' }).stderr).toContain('not lowercase words joined by dashes')
+		expect(run('git', 'status', '--porcelain', '--untracked-files=all')).toBe(before)
 	})
 
 	test('the two commands change only the module’s folder and modules/index.ts', () => {

@@ -21,7 +21,7 @@ export default defineModule({
 	tools: sampleModuleTools,
 	routes: sampleModuleRoutes,
 	seed: seedSampleModule,
-	// Shown only to people who hold the permission.
+	// Shown only to people who hold the permission, in the Settings menu (`section: 'work', order: …` for the main bar).
 	nav: [{ href: '/sample-module', label: 'Sample module', permission: 'sample-module:read' }],
 	// How the activity page words this module's actions, and names its records.
 	activityLabels: { 'sample_module.added': 'added to sample module' },
