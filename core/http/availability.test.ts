@@ -10,7 +10,10 @@ import { watchDatabase } from './availability.ts'
 
 function scripted(answers: boolean[]) {
 	const asked: boolean[] = []
-	const database = { kind: 'postgres', ping: async () => (asked.push(true), answers.shift() ?? true) } as unknown as Database
+	const database = { kind: 'postgres', ping: async () => {
+		asked.push(true)
+		return answers.shift() ?? true
+	} } as unknown as Database
 	return { database, asked }
 }
 

@@ -56,7 +56,7 @@ export interface StoredFile {
 export function servedType(file: Pick<StoredFile, 'bytes' | 'contentType'>): string {
 	const type = file.contentType.split(';')[0]!.trim().toLowerCase()
 	const rule = Object.hasOwn(SERVED, type) ? SERVED[type]! : null
-	return rule && rule.magic.every((b, i) => file.bytes[i] === b) ? type : OCTET_STREAM
+	return rule?.magic.every((b, i) => file.bytes[i] === b) ? type : OCTET_STREAM
 }
 
 /** The offered name without control characters or path, ending with the served type's extension. */

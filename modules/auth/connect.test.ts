@@ -18,9 +18,9 @@ beforeAll(async () => {
 	await portalApp()
 })
 
-const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
 /** The copyable texts of a page, by element id. */
-const snippets = (page: string) => new Map([...page.matchAll(/<pre id="([^"]+)">([\s\S]*?)<\/pre>/g)].map((m) => [m[1]!, unescape(m[2]!)]))
+const snippets = (page: string) => new Map([...page.matchAll(/<pre id="([^"]+)">([\s\S]*?)<\/pre>/g)].map((m) => [m[1]!, unescapeHtml(m[2]!)]))
 
 function checkSetups(texts: Map<string, string>, prefix: string) {
 	expect(texts.get('mcp-address')).toBe(ADDRESS)
@@ -29,6 +29,7 @@ function checkSetups(texts: Map<string, string>, prefix: string) {
 	const vscode = JSON.parse(texts.get(`${prefix}-vscode-snippet`)!)
 	expect(vscode).toEqual({ servers: { benchline: { type: 'http', url: ADDRESS } } })
 	const vscodeToken = JSON.parse(texts.get(`${prefix}-vscode-token`)!)
+	// biome-ignore lint/suspicious/noTemplateCurlyInString: VS Code's own input-variable syntax
 	expect(vscodeToken.servers.benchline).toEqual({ type: 'http', url: ADDRESS, headers: { Authorization: 'Bearer ${input:benchline-token}' } })
 	expect(vscodeToken.inputs[0]).toMatchObject({ id: 'benchline-token', type: 'promptString', password: true })
 	expect(JSON.parse(texts.get(`${prefix}-cursor-snippet`)!)).toEqual({ mcpServers: { benchline: { url: ADDRESS } } })

@@ -54,6 +54,7 @@ export function clientSetups(baseUrl: string): ClientSetup[] {
 			// VS Code asks for the token once and keeps it in its secret storage.
 			withToken: json({
 				inputs: [{ type: 'promptString', id: 'benchline-token', description: 'Benchline personal token', password: true }],
+				// biome-ignore lint/suspicious/noTemplateCurlyInString: VS Code's own input-variable syntax, written literally
 				servers: { benchline: { type: 'http', url, headers: { Authorization: 'Bearer ${input:benchline-token}' } } },
 			}),
 		},

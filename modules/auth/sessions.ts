@@ -35,6 +35,11 @@ export const sessionCookieName = (deps: Pick<AppDeps, 'config'>) => (deps.config
 // A real argon2id hash, verified when the e-mail is unknown so both paths take the same time.
 let dummyHash: Promise<string> | undefined
 const timingHash = () => (dummyHash ??= Bun.password.hash('no such account, same cost'))
+/** Spends the time of one password check and answers false. */
+async function verifyAgainstNothing(password: string): Promise<false> {
+	await Bun.password.verify(password, await timingHash())
+	return false
+}
 
 export interface SignInResult {
 	token: string
@@ -58,7 +63,7 @@ export async function signIn(deps: AppDeps, input: { email: string; password: st
 	const email = input.email.trim().toLowerCase().slice(0, 254)
 	await recordAttempt(deps, email, input.address)
 	const [user] = await deps.db.select({ id: users.id, hash: users.passwordHash }).from(users).where(eq(users.email, email))
-	const ok = user ? await Bun.password.verify(input.password, user.hash) : (await Bun.password.verify(input.password, await timingHash()), false)
+	const ok = user ? await Bun.password.verify(input.password, user.hash) : await verifyAgainstNothing(input.password)
 	const destination = ok && user ? (input.workspace ? await firstMembership(deps, user.id, input.workspace) : await signInDestination(deps, user.id)) : null
 	// The attempt recorded above stays as a failure.
 	if (!ok || !user || !destination) throw new AppError('UNAUTHORIZED', GENERIC_FAILURE)

@@ -225,7 +225,10 @@ async function silentServer() {
 		connections.push(c)
 		sockets.add(socket)
 		socket.on('data', (d) => (c.received += d.toString()))
-		socket.on('close', () => ((c.closed = true), sockets.delete(socket)))
+		socket.on('close', () => {
+			c.closed = true
+			sockets.delete(socket)
+		})
 		socket.on('error', () => {})
 	})
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

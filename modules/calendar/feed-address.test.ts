@@ -30,7 +30,10 @@ async function listener(host: string, port = 0) {
 		connections.push(`${socket.remoteAddress} -> ${host}`)
 		socket.destroy()
 	})
-	await new Promise<void>((resolve, reject) => (server.once('error', reject), server.listen(port, host, resolve)))
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject)
+		server.listen(port, host, resolve)
+	})
 	return { port: (server.address() as net.AddressInfo).port, connections, close: () => server.close() }
 }
 
@@ -235,7 +238,10 @@ describe('calendar feed addresses: only public unicast addresses are reached (is
 		const lookups: string[] = []
 		// The first answer passes the check; every later one names an address the check would refuse.
 		const network: FeedNetwork = {
-			resolve: async (host) => (lookups.push(host), lookups.length === 1 ? ['127.0.0.1'] : ['127.0.0.2']),
+			resolve: async (host) => {
+				lookups.push(host)
+				return lookups.length === 1 ? ['127.0.0.1'] : ['127.0.0.2']
+			},
 			reachable: (ip) => (ip === '127.0.0.1' ? ip : publicAddress(ip)),
 		}
 		try {

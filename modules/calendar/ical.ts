@@ -109,8 +109,7 @@ function collect(root: ICAL.Component, from: Date, to: Date): BusyBlock[] {
 				push(occurrence.startDate, occurrence.endDate, occurrence.item.component)
 			}
 		} catch {
-			// One broken event does not hide the others' busy times.
-			continue
+			// One broken event does not hide the others' busy times: go on with the next one.
 		}
 	}
 	return out

@@ -5,7 +5,7 @@
  * bounded in memory and time, a few at once; files are stored under random names in the file store.
  */
 import { fileURLToPath } from 'node:url'
-import { runChild, SlotsBusy, TaskSlots } from '../../core/child-task.ts'
+import { type ChildOutcome, runChild, SlotsBusy, TaskSlots } from '../../core/child-task.ts'
 import { randomToken } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { fileStore } from '../../core/files.ts'
@@ -90,7 +90,7 @@ function tidyLines(text: string): string {
 export async function extractResumeText(deps: Pick<AppDeps, 'config' | 'log'>, bytes: Uint8Array, type: ResumeType): Promise<string> {
 	const seconds = deps.config.fileParseTimeout
 	const limits = { timeoutMs: seconds * 1000, maxRssBytes: RESUME_READER_MAX_RSS, maxOutputBytes: READER_ANSWER_BYTES }
-	let outcome
+	let outcome: ChildOutcome
 	try {
 		outcome = await readers.run(seconds * 1000, () => runChild(READER, [type], bytes, limits))
 	} catch (error) {

@@ -41,7 +41,7 @@ export const APPLICATIONS_PER_MINUTE = 10
 export function applyRoutes(deps: AppDeps, auth: AuthPlugin) {
 	return new Elysia({ name: 'careers.apply' }).use(auth).post(
 		'/careers/:workspace/jobs/:slug/apply',
-		async ({ params, body, cookie, request, server }) => {
+		async ({ params, body, cookie, request }) => {
 			const { ws, job } = await publicJobAt(deps, params.workspace, params.slug)
 			if (job.status !== 'Open') return closedJobPage(ws, job)
 			const fields = body as Record<string, unknown>

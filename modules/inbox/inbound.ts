@@ -64,7 +64,7 @@ export async function receiveInbound(deps: AppDeps, request: Request): Promise<I
 		throw malformed(`The message could not be parsed: ${(error as Error).message}`.slice(0, 300))
 	}
 	const from = email.from && 'address' in email.from && email.from.address ? email.from : null
-	if (!from?.address || !from.address.includes('@')) throw malformed('The message has no From address')
+	if (!from?.address?.includes('@')) throw malformed('The message has no From address')
 	const messageId = ids(email.messageId)[0] ?? `<${createHash('sha256').update(raw).digest('hex').slice(0, 40)}@inbound.benchline>`
 	const inReplyTo = ids(email.inReplyTo)[0] ?? null
 	const text = cutText(replyPart(email.text ?? (email.html ? htmlToText(email.html) : '')), MAX_TEXT) || cutText((email.text ?? '').trim(), MAX_TEXT)

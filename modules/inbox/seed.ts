@@ -19,7 +19,7 @@ type Line = [dir: 'out' | 'in', text: string]
 const CANDIDATE_SCRIPTS: Line[][] = [
 	[
 		['out', 'Hi {first},\n\nThanks for applying for the {job} role. Are you free for a quick call this week to go over the client’s requirements and your rate expectations?\n\nBest,\n{me}'],
-		['in', 'Hi {me},\n\nYes, Thursday after 2 pm Central works for me. I am looking for ${rate}/hr on C2C, a little flexible for a long-term project.\n\nThanks,\n{first}'],
+		['in', 'Hi {me},\n\nYes, Thursday after 2 pm Central works for me. I am looking for {rate}/hr on C2C, a little flexible for a long-term project.\n\nThanks,\n{first}'],
 		['out', 'Great, I have sent an invite for Thursday at 3 pm. Could you also confirm your work authorization and where you are based?'],
 		['in', 'I am on an H-1B (a transfer would be needed) and based in Dallas. Open to hybrid, two or three days a week.'],
 	],
@@ -39,7 +39,7 @@ const CANDIDATE_SCRIPTS: Line[][] = [
 	],
 ]
 const VENDOR_SCRIPT: Line[] = [
-	['out', 'Hello,\n\nPlease find the profile of {candidate} for {job}. Rate ${rate}/hr C2C, available in two weeks, references on request.\n\nRegards,\n{me}'],
+	['out', 'Hello,\n\nPlease find the profile of {candidate} for {job}. Rate {rate}/hr C2C, available in two weeks, references on request.\n\nRegards,\n{me}'],
 	['in', 'Thanks, received. The hiring manager will review it this week; we will come back with interview slots.'],
 	['in', 'Update: the client would like to interview {candidate} next Wednesday. Can you confirm availability?'],
 ]
@@ -69,7 +69,7 @@ export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> 
 			address: app.candidate.email.toLowerCase(),
 			subject: `${job}: next steps`,
 			lines: rnd.pick(CANDIDATE_SCRIPTS),
-			vars: { first: app.candidate.name.split(' ')[0]!, job, me, rate: String(rnd.int(55, 95)) },
+			vars: { first: app.candidate.name.split(' ')[0]!, job, me, rate: `$${rnd.int(55, 95)}` },
 			start: now - rnd.int(1, 20) * 24 * HOUR - rnd.int(0, 8) * HOUR,
 			related: { type: 'application', id: app.id },
 		})
@@ -86,7 +86,7 @@ export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> 
 			address: v.address,
 			subject: `Submission: ${app.candidate.name} for ${titles.get(app.jobId)?.text ?? 'a role'}`,
 			lines: VENDOR_SCRIPT.slice(0, rnd.int(1, 3)),
-			vars: { candidate: app.candidate.name, job: titles.get(app.jobId)?.text ?? 'the role', me, rate: String(rnd.int(60, 90)) },
+			vars: { candidate: app.candidate.name, job: titles.get(app.jobId)?.text ?? 'the role', me, rate: `$${rnd.int(60, 90)}` },
 			start: now - rnd.int(1, 15) * 24 * HOUR,
 			related: { type: 'application', id: app.id },
 		})

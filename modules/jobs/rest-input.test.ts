@@ -253,7 +253,7 @@ describe('validation', () => {
 		expect(res.json.job).toMatchObject({ title: 'QA', status: 'open' })
 		expect(res.json.warnings.join('\n')).toContain('__proto__')
 		expect(({} as Record<string, unknown>).polluted).toBeUndefined()
-		expect(Object.prototype.hasOwnProperty.call(res.json.job, 'polluted')).toBe(false)
+		expect(Object.hasOwn(res.json.job, 'polluted')).toBe(false)
 		const c = await call('PATCH', '/api/v1/jobs/J-1', { key, raw: '{"__proto__":{"status":"closed","title":"Evil"}}', headers: json })
 		expect(c.status).toBe(200)
 		expect(c.json.job).toMatchObject({ title: 'QA', status: 'open' })

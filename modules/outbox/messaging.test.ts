@@ -58,7 +58,10 @@ function oversizedBody(to: string, kind: 'huge' | 'endless'): ReadableStream<Uin
 	streaming.add(to)
 	return new ReadableStream({
 		async pull(controller) {
-			if (kind === 'huge' && written >= 1024 * 1024) return (streaming.delete(to), controller.close())
+			if (kind === 'huge' && written >= 1024 * 1024) {
+				streaming.delete(to)
+				return controller.close()
+			}
 			await Bun.sleep(5)
 			written += chunk.byteLength
 			controller.enqueue(chunk)

@@ -37,14 +37,32 @@ async function context(options: Parameters<Awaited<ReturnType<typeof launchBrows
 	return ctx
 }
 
-/** The page's alert; when none shows, the error says which page is there instead (CI saw one, once in a while, after a 401). */
-async function alertText(page: Page): Promise<string> {
+/**
+ * The page's alert; when none shows, the error says which page is there instead and what the
+ * browser did since `watch` began (CI saw one, once in a while, after a 401: the next person who
+ * sees it gets the navigations, requests and the document's state, not just a timeout).
+ */
+async function alertText(page: Page, seen: string[] = []): Promise<string> {
 	try {
 		return await page.getByRole('alert').innerText()
 	} catch (error) {
 		const shown = ((await page.textContent('body').catch(() => '')) ?? '').replace(/\s+/g, ' ').trim().slice(0, 300)
-		throw new Error(`no alert on ${page.url()} (page says "${shown}"): ${String(error).split('\n')[0]}`)
+		const state = await page.evaluate(() => document.readyState).catch((e) => `unknown (${String(e).split('\n')[0]})`)
+		throw new Error(`no alert on ${page.url()} (document ${state}; page says "${shown}"; the browser saw: ${seen.join(' | ') || 'nothing'}): ${String(error).split('\n')[0]}`)
 	}
+}
+
+/** What the page does from now on (navigations, responses, finished and failed requests), with times in ms. */
+function watch(page: Page): string[] {
+	const start = Date.now()
+	const seen: string[] = []
+	const note = (what: string) => seen.push(`${Date.now() - start}ms ${what}`)
+	page.on('framenavigated', (f) => f === page.mainFrame() && note(`navigated ${f.url()}`))
+	page.on('response', (r) => note(`response ${r.status()} ${r.request().method()} ${r.url()}`))
+	page.on('requestfinished', (r) => note(`finished ${r.method()} ${r.url()}`))
+	page.on('requestfailed', (r) => note(`failed ${r.method()} ${r.url()}: ${r.failure()?.errorText}`))
+	page.on('domcontentloaded', () => note('domcontentloaded'))
+	return seen
 }
 
 async function signIn(page: Page, person: { email: string; password: string }) {
@@ -67,9 +85,10 @@ describe('the portal in a browser', () => {
 		await page.goto(`${url}/sign-in`)
 		await page.getByLabel('Email').fill(person.email)
 		await page.getByLabel('Password').fill('not my password')
+		const seen = watch(page)
 		const [answer] = await Promise.all([page.waitForResponse((r) => r.url() === `${url}/sign-in` && r.request().method() === 'POST'), page.getByRole('button', { name: 'Sign in' }).click()])
 		expect(answer.status()).toBe(401)
-		expect(await alertText(page)).toBe('The e-mail address or password is not right.')
+		expect(await alertText(page, seen)).toBe('The e-mail address or password is not right.')
 		expect(await page.getByLabel('Email').inputValue()).toBe(person.email)
 
 		await signIn(page, person)

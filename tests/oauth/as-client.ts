@@ -98,7 +98,7 @@ export async function authorizationRequest(ctx: AS, client: oauth.Client, redire
 	return { url, verifier, state: params.state ?? '' }
 }
 
-const unescape = (s: string) => s.replace(/&(amp|lt|gt|quot|#39);/g, (_, e) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e as string]!)
+const unescapeHtml = (s: string) => s.replace(/&(amp|lt|gt|quot|#39);/g, (_, e) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e as string]!)
 
 /** The one-time token of a consent page's form (modules/auth/oauth/consent.ts). */
 export const consentToken = (html: string) => /name="consent" value="([^"]*)"/.exec(html)![1]!
@@ -107,7 +107,7 @@ export const consentToken = (html: string) => /name="consent" value="([^"]*)"/.e
 export async function consent(portal: PortalClient, url: URL, choice: { decision?: 'allow' | 'cancel'; readOnly?: boolean } = {}) {
 	const page = await portal.get(url.pathname + url.search)
 	if (page.status !== 200) return { page, status: page.status, location: page.headers.get('location') ? new URL(page.headers.get('location')!, url) : null }
-	const request = unescape(/name="request" value="([^"]*)"/.exec(page.text)![1]!)
+	const request = unescapeHtml(/name="request" value="([^"]*)"/.exec(page.text)![1]!)
 	const res = await portal.post('/oauth/authorize', { request, consent: consentToken(page.text), decision: choice.decision ?? 'allow', ...(choice.readOnly ? { read_only: '1' } : {}) })
 	return { page, status: res.status, location: res.headers.get('location') ? new URL(res.headers.get('location')!) : null }
 }

@@ -57,7 +57,7 @@ async function countingDeps() {
 		},
 		apply(target, thisArg, args) {
 			statements++ // postgres.js tagged-template queries
-			return Reflect.apply(target as Function, thisArg, args)
+			return Reflect.apply(target as (...a: unknown[]) => unknown, thisArg, args)
 		},
 	})
 	const db = (base.database.kind === 'pglite' ? drizzlePglite({ client: counted as never }) : drizzlePostgres({ client: counted as never })) as unknown as Db

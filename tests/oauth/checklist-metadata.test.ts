@@ -64,7 +64,7 @@ function recordOutbound() {
 		const first = list[0] as { port?: unknown; host?: unknown; path?: unknown } | number | string
 		const target = typeof first === 'object' && first !== null ? `${first.host ?? ''}:${first.port ?? first.path ?? ''}` : `${String(list[1] ?? '')}:${String(first)}`
 		if (!(dbPort && target.endsWith(`:${dbPort}`))) seen.push(`socket ${target}`)
-		return (realConnect as Function).apply(this, args)
+		return (realConnect as (...a: unknown[]) => unknown).apply(this, args)
 	} as typeof realConnect
 	Bun.connect = ((options: { hostname?: string; port?: number; unix?: string }) => {
 		seen.push(`Bun.connect ${options.hostname ?? options.unix}:${options.port ?? ''}`)
@@ -72,11 +72,11 @@ function recordOutbound() {
 	}) as typeof Bun.connect
 	dns.lookup = ((hostname: string, ...rest: unknown[]) => {
 		seen.push(`dns ${hostname}`)
-		return (realLookup as Function)(hostname, ...rest)
+		return (realLookup as (...a: unknown[]) => unknown)(hostname, ...rest)
 	}) as typeof dns.lookup
 	dns.promises.lookup = ((hostname: string, ...rest: unknown[]) => {
 		seen.push(`dns ${hostname}`)
-		return (realPromiseLookup as Function)(hostname, ...rest)
+		return (realPromiseLookup as (...a: unknown[]) => unknown)(hostname, ...rest)
 	}) as typeof dns.promises.lookup
 	return {
 		seen,
@@ -149,7 +149,10 @@ describe('B4 client metadata is self-asserted', () => {
 		const context = await newContext()
 		const dialogs: string[] = []
 		const requests: string[] = []
-		context.on('page', (p) => p.on('dialog', (d) => void (dialogs.push(d.message()), d.dismiss())))
+		context.on('page', (p) => p.on('dialog', (d) => {
+			dialogs.push(d.message())
+			void d.dismiss()
+		}))
 		context.on('request', (r) => void requests.push(r.url()))
 		const names = [
 			'<img src=x onerror=alert(1)>',
@@ -158,6 +161,7 @@ describe('B4 client metadata is self-asserted', () => {
 			"'><iframe src=javascript:alert(4)></iframe>",
 			'</title><script>alert(5)</script>',
 			'<a href="javascript:alert(6)">Benchline Official</a>',
+			// biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, written literally on purpose
 			'{{constructor.constructor(\'alert(7)\')()}} ${alert(8)}',
 		]
 		try {

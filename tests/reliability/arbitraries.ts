@@ -123,7 +123,7 @@ export function hostile(schema: Schema): fc.Arbitrary<unknown> {
 		proto: fc.boolean(),
 	}).map(({ base, replace, values, drop, extra, proto }) => {
 		const out: Record<string, unknown> = { ...base }
-		replace.forEach((k, i) => (out[k] = values[i]))
+		for (const [i, k] of replace.entries()) out[k] = values[i]
 		if (drop && schema.required?.length) delete out[schema.required[0]]
 		if (extra) Object.assign(out, extra)
 		if (proto) {

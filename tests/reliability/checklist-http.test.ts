@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import fc from 'fast-check'
 import { parseFragment } from 'parse5'
 import { slowClient } from './slow-socket.ts'
-import { sanitizeDescription } from '../../core/sanitize.ts'
+import { type Sanitized, sanitizeDescription } from '../../core/sanitize.ts'
 import { newCredential } from '../../core/credentials.ts'
 import { createApp } from '../../core/main.ts'
 import { jobs } from '../../modules/jobs/table.ts'
@@ -155,7 +155,7 @@ describe('I12 the description sanitiser, checked by a spec-compliant parser', ()
 
 	/** Checks one input; returns the problems (none expected). */
 	function check(input: string): string[] {
-		let first
+		let first: Sanitized
 		try {
 			first = sanitizeDescription(input)
 		} catch (error) {

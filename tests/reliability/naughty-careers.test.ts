@@ -92,7 +92,10 @@ describe('naughty strings and XSS payloads on the careers site', () => {
 			document.addEventListener('securitypolicyviolation', (e) => void w.__fired.push(`CSP ${e.violatedDirective} ${e.blockedURI}`))
 		})
 		const dialogs: string[] = []
-		context.on('page', (p) => p.on('dialog', (d) => (dialogs.push(d.message()), void d.dismiss())))
+		context.on('page', (p) => p.on('dialog', (d) => {
+			dialogs.push(d.message())
+			void d.dismiss()
+		}))
 		const fired: string[] = []
 		// The listing shows every job's title and location; job pages show every field. The first jobs
 		// carry every payload of the long fields (description, lists); of the rest every fifth page is

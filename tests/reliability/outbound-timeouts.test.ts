@@ -54,7 +54,10 @@ async function hungPeer(behave: (socket: Socket) => void = () => {}): Promise<Hu
 		connections.push(c)
 		sockets.add(socket)
 		socket.on('data', (d) => (c.received += d.toString()))
-		socket.on('close', () => ((c.closedAt = Date.now()), sockets.delete(socket)))
+		socket.on('close', () => {
+			c.closedAt = Date.now()
+			sockets.delete(socket)
+		})
 		socket.on('error', () => {})
 		behave(socket)
 	})

@@ -32,8 +32,14 @@ const stopAll = () => {
 	stoppers.clear()
 }
 process.once('exit', stopAll)
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => (stopAll(), process.exit(signal === 'SIGINT' ? 130 : 143)))
-export const track = (stop: () => void) => (stoppers.add(stop), () => void stoppers.delete(stop))
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => {
+		stopAll()
+		process.exit(signal === 'SIGINT' ? 130 : 143)
+	})
+export const track = (stop: () => void) => {
+	stoppers.add(stop)
+	return () => void stoppers.delete(stop)
+}
 
 /** The first existing path of a binary, or an Error saying how to install it. */
 export function binary(name: string, debianPackage: string, extra: string[] = []): string {
@@ -65,7 +71,10 @@ export async function waitFor(what: string, check: () => Promise<boolean> | bool
 
 export const tcpOpen = (port: number) =>
 	new Promise<boolean>((done) => {
-		Bun.connect({ hostname: '127.0.0.1', port, socket: { open: (s) => (s.end(), done(true)), connectError: () => done(false), data() {} } }).catch(() => done(false))
+		Bun.connect({ hostname: '127.0.0.1', port, socket: { open: (s) => {
+					s.end()
+					done(true)
+				}, connectError: () => done(false), data() {} } }).catch(() => done(false))
 	})
 
 export function tempDir(prefix: string): string {
@@ -194,7 +203,12 @@ export async function privateRedis(): Promise<PrivateRedis> {
 	}
 	const untrackDir = track(() => rmSync(dir, { recursive: true, force: true }))
 	await start()
-	return { port, url: `redis://127.0.0.1:${port}`, start, kill, stop: async () => (await kill(), untrackDir(), rmSync(dir, { recursive: true, force: true })) }
+	return { port, url: `redis://127.0.0.1:${port}`, start, kill, stop: async () => {
+			await kill()
+			untrackDir()
+			rmSync(dir, { recursive: true, force: true })
+		},
+	}
 }
 
 export interface ServerProcess {
@@ -232,7 +246,10 @@ export async function startServer(env: Record<string, string>, options: { port?:
 	})
 	proc.stdout!.on('data', () => {})
 	const untrack = track(() => proc.kill('SIGKILL'))
-	const exited = new Promise<{ code: number | null; signal: string | null; at: number }>((done) => proc.once('exit', (code, signal) => (untrack(), done({ code, signal, at: Date.now() }))))
+	const exited = new Promise<{ code: number | null; signal: string | null; at: number }>((done) => proc.once('exit', (code, signal) => {
+			untrack()
+			done({ code, signal, at: Date.now() })
+		}))
 	const server: ServerProcess = {
 		port,
 		url: `http://127.0.0.1:${port}`,

@@ -213,7 +213,10 @@ onPostgres(`a connection terminated inside an everyday write leaves nothing half
 	async function formCutThenRetried(o: { page: string; post: string; fields?: Record<string, string>; action: string; rows: () => Promise<number>; written: string[]; done: string }) {
 		const { ws, who } = await person()
 		const portal = await signedIn(who)
-		const send = async () => (expect((await portal.get(o.page)).status).toBe(200), portal.post(o.post, o.fields))
+		const send = async () => {
+			expect((await portal.get(o.page)).status).toBe(200)
+			return portal.post(o.post, o.fields)
+		}
 		const rowsBefore = await o.rows()
 		const cut = await terminatedAt(...atActivityLine, send)
 		expect(cut.written).toEqual(o.written)
@@ -257,7 +260,10 @@ onPostgres(`a connection terminated inside an everyday write leaves nothing half
 		const { ws, who, actor } = await person()
 		const todoId = await addTodo(world().deps, actor, { title: 'Send the offer letter' })
 		const portal = await signedIn(who)
-		const done = async () => (expect((await portal.get('/todos')).status).toBe(200), portal.post(`/todos/${todoId}/done`))
+		const done = async () => {
+			expect((await portal.get('/todos')).status).toBe(200)
+			return portal.post(`/todos/${todoId}/done`)
+		}
 		const doneAt = async () => (await world().admin`select done_at from todos where id = ${todoId}`)[0]!.done_at
 
 		const cut = await terminatedAt(...atActivityLine, done)
@@ -280,7 +286,10 @@ onPostgres(`a connection terminated inside an everyday write leaves nothing half
 		await admin`insert into calendar_feeds (workspace_id, user_id, url, status, next_refresh_at) values (${ws.id}, ${who.userId}, 'http://127.0.0.1:9/busy.ics', 'ok', now() + interval '1 day')`
 		for (const hour of [9, 14]) await admin`insert into calendar_busy (id, workspace_id, user_id, starts_at, ends_at) values (${unique('busy')}, ${ws.id}, ${who.userId}, date_trunc('day', now()) + ${hour} * interval '1 hour', date_trunc('day', now()) + ${hour + 1} * interval '1 hour')`
 		const portal = await signedIn(who)
-		const remove = async () => (expect((await portal.get('/settings/calendar')).status).toBe(200), portal.post('/settings/calendar/remove'))
+		const remove = async () => {
+			expect((await portal.get('/settings/calendar')).status).toBe(200)
+			return portal.post('/settings/calendar/remove')
+		}
 		const state = async () => ({
 			feeds: await count(admin`select count(*)::int as n from calendar_feeds where user_id = ${who.userId}`),
 			busy: await count(admin`select count(*)::int as n from calendar_busy where user_id = ${who.userId}`),

@@ -14,7 +14,7 @@ import { applyCors, preflight } from '../../../core/http/cors.ts'
 import type { HttpKit } from '../../../core/module.ts'
 import { resolvePageSession } from '../sessions.ts'
 import { workspacesOf } from '../sign-in-choice.ts'
-import { authorizationParams, AuthorizePageError, AuthorizeRedirectError, checkRequest, issueCode, mcpResource, redirectWith, SCOPES, trustedTarget } from './authorize.ts'
+import { type AuthorizationRequest, authorizationParams, AuthorizePageError, AuthorizeRedirectError, checkRequest, issueCode, mcpResource, redirectWith, SCOPES, type Target, trustedTarget } from './authorize.ts'
 import { registerClient } from './clients.ts'
 import { openConsent, takeConsent } from './consent.ts'
 import { OAuthError, oauthErrorResponse } from './errors.ts'
@@ -171,7 +171,7 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 			async ({ request, cookie, redirect }) => {
 				const url = new URL(request.url)
 				const params = authorizationParams(url.searchParams)
-				let target
+				let target: Target
 				try {
 					target = await trustedTarget(deps, params)
 				} catch (error) {
@@ -180,7 +180,7 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 				}
 				// The whole request is checked before anyone is asked to sign in: a request that cannot
 				// succeed never sends the person through sign-in first.
-				let authorization
+				let authorization: AuthorizationRequest
 				try {
 					authorization = checkRequest(deps, target, params)
 				} catch (error) {
@@ -208,7 +208,7 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 				if (!(await takeConsent(deps, session!, fields.consent, String(fields.request ?? ''))))
 					throw new AppError('FORBIDDEN', 'This consent page has expired or was already answered. Start again from the app.')
 				const params = authorizationParams(new URLSearchParams(String(fields.request ?? '')))
-				let target
+				let target: Target
 				try {
 					target = await trustedTarget(deps, params)
 				} catch (error) {
