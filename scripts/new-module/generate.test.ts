@@ -21,7 +21,8 @@ const NAME = 'notes-demo'
 describe('names', () => {
 	test('lowercase words joined by dashes, at most 40 characters', () => {
 		expect(nameProblems(ROOT, 'client-visits')).toEqual([])
-		for (const bad of ['Notes', 'notes_demo', 'notes demo', '-notes', 'notes-', 'a--b', '9lives', 'x'.repeat(41)]) expect(nameProblems(ROOT, bad)).toEqual([expect.stringMatching(/lowercase words joined by dashes|longer than 40/)])
+		for (const bad of ['Notes', 'notes_demo', 'notes demo', '-notes', 'notes-', 'a--b', '9lives', 'x'.repeat(41)])
+			expect(nameProblems(ROOT, bad)).toEqual([expect.stringMatching(/lowercase words joined by dashes|longer than 40/)])
 	})
 
 	test('a module that exists, a reserved word, an address, a tool or a table name already in use', () => {
@@ -36,9 +37,13 @@ describe('names', () => {
 
 	test('modules/index.ts gets the import and the list entry, whether the list is on one line or one per line', () => {
 		const oneLine = "import a from './a/index.ts'\n\nexport const modules = [a] as const\n"
-		expect(listedIn(oneLine, NAME)).toBe("import a from './a/index.ts'\nimport notesDemo from './notes-demo/index.ts'\n\nexport const modules = [a, notesDemo] as const\n")
+		expect(listedIn(oneLine, NAME)).toBe(
+			"import a from './a/index.ts'\nimport notesDemo from './notes-demo/index.ts'\n\nexport const modules = [a, notesDemo] as const\n",
+		)
 		const perLine = "import a from './a/index.ts'\n\nexport const modules = [\n\ta,\n] as const\n"
-		expect(listedIn(perLine, NAME)).toBe("import a from './a/index.ts'\nimport notesDemo from './notes-demo/index.ts'\n\nexport const modules = [\n\ta,\n\tnotesDemo,\n] as const\n")
+		expect(listedIn(perLine, NAME)).toBe(
+			"import a from './a/index.ts'\nimport notesDemo from './notes-demo/index.ts'\n\nexport const modules = [\n\ta,\n\tnotesDemo,\n] as const\n",
+		)
 		expect(() => listedIn('export default []\n', NAME)).toThrow('modules/index.ts')
 	})
 })
@@ -54,11 +59,21 @@ describe(`a module written by new-module (${NAME}), in a clone of HEAD`, () => {
 	/** Runs a command in the clone; fails the test with its output when it fails. */
 	function run(command: string, ...args: string[]): string {
 		const { DATABASE_URL: _, ...outer } = process.env
-		const result = spawnSync(command, args, { cwd: clone, env: { ...outer, ...env, PATH: `${resolve(ROOT, 'node_modules/.bin')}:${process.env.PATH}` }, encoding: 'utf8' })
+		const result = spawnSync(command, args, {
+			cwd: clone,
+			env: { ...outer, ...env, PATH: `${resolve(ROOT, 'node_modules/.bin')}:${process.env.PATH}` },
+			encoding: 'utf8',
+		})
 		if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}:\n${result.stdout}\n${result.stderr}`)
 		return result.stdout
 	}
-	const cli = (...args: string[]) => JSON.parse(run(BUN, 'core/cli.ts', ...args, '--json').trim().split('\n').at(-1)!)
+	const cli = (...args: string[]) =>
+		JSON.parse(
+			run(BUN, 'core/cli.ts', ...args, '--json')
+				.trim()
+				.split('\n')
+				.at(-1)!,
+		)
 
 	beforeAll(async () => {
 		if (usingPostgres()) {
@@ -85,16 +100,26 @@ describe(`a module written by new-module (${NAME}), in a clone of HEAD`, () => {
 		expect(result.status).toBe(2)
 		expect(result.stderr).toContain('modules/todos already exists')
 		expect(spawnSync(BUN, ['scripts/new-module/generate.ts'], { cwd: clone, encoding: 'utf8' }).stderr).toContain('usage: npm run new-module -- <name>')
-		expect(spawnSync(BUN, ['scripts/new-module/generate.ts', 'Client_Visits'], { cwd: clone, encoding: 'utf8' }).stderr).toContain('not lowercase words joined by dashes')
+		expect(spawnSync(BUN, ['scripts/new-module/generate.ts', 'Client_Visits'], { cwd: clone, encoding: 'utf8' }).stderr).toContain(
+			'not lowercase words joined by dashes',
+		)
 		expect(run('git', 'status', '--porcelain', '--untracked-files=all')).toBe(before)
 	})
 
 	test('the two commands change only the module’s folder and modules/index.ts', () => {
-		const changed = run('git', 'status', '--porcelain', '--untracked-files=normal').split('\n').filter(Boolean).map((line) => line.slice(3)).sort()
+		const changed = run('git', 'status', '--porcelain', '--untracked-files=normal')
+			.split('\n')
+			.filter(Boolean)
+			.map((line) => line.slice(3))
+			.sort()
 		// Until drizzle-kit reads each module's table.ts and writes its migration into the module, the
 		// schema barrel and the shared migration folder change too.
 		const shared = existsSync(join(clone, 'db/schema.ts')) ? ['db/migrations/', 'db/schema.ts'] : []
-		expect(changed.map((p) => (p.startsWith('db/migrations/') ? 'db/migrations/' : p)).filter((p, i, all) => all.indexOf(p) === i)).toEqual([...shared, 'modules/index.ts', `modules/${NAME}/`])
+		expect(changed.map((p) => (p.startsWith('db/migrations/') ? 'db/migrations/' : p)).filter((p, i, all) => all.indexOf(p) === i)).toEqual([
+			...shared,
+			'modules/index.ts',
+			`modules/${NAME}/`,
+		])
 		expect(run('git', 'diff', 'modules/index.ts')).toContain("+import notesDemo from './notes-demo/index.ts'")
 	})
 
@@ -102,7 +127,8 @@ describe(`a module written by new-module (${NAME}), in a clone of HEAD`, () => {
 		expect(run(BUN, 'test', '--timeout', '30000', `modules/${NAME}`)).toBeDefined()
 	}, 180_000)
 
-	test('tsc accepts it', () => {
+	test('tsc and the linter accept it', () => {
+		run(resolve(ROOT, 'node_modules/.bin/biome'), 'ci', `modules/${NAME}`)
 		writeFileSync(join(clone, 'tsconfig.module.json'), JSON.stringify({ extends: './tsconfig.json', include: [`modules/${NAME}`] }))
 		run(resolve(ROOT, 'node_modules/.bin/tsc'), '--noEmit', '-p', 'tsconfig.module.json')
 	}, 180_000)
@@ -119,7 +145,11 @@ describe(`a module written by new-module (${NAME}), in a clone of HEAD`, () => {
 		server = await startServer(env, { root: clone })
 		let id = 1
 		const mcp = async (role: string, method: string, params: Record<string, unknown> = {}) => {
-			const res = await fetch(`${server!.url}/api/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, 'content-type': 'application/json', authorization: `Bearer ${tokens[role]}` }, body: JSON.stringify({ jsonrpc: '2.0', id: id++, method, params }) })
+			const res = await fetch(`${server!.url}/api/mcp`, {
+				method: 'POST',
+				headers: { ...MCP_HEADERS, 'content-type': 'application/json', authorization: `Bearer ${tokens[role]}` },
+				body: JSON.stringify({ jsonrpc: '2.0', id: id++, method, params }),
+			})
 			expect(res.status).toBe(200)
 			return messageOf(await res.text())
 		}

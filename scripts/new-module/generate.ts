@@ -5,6 +5,7 @@
  * by the same spelling of the new one, and its imports, written from `scripts/new-module/template/`,
  * are re-aimed from `modules/<name>/`. Nothing is written unless every check passes.
  */
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
@@ -19,9 +20,14 @@ const MAX_LENGTH = 40
  * in modules/index.ts cannot be named, the list itself, or a top-level folder of the repository.
  */
 const RESERVED: Record<string, string> = Object.fromEntries([
-	...'await break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof let new null return static super switch this throw true try typeof var void while with yield'.split(' ').map((w) => [w, 'a JavaScript keyword cannot name the import in modules/index.ts']),
+	...'await break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof let new null return static super switch this throw true try typeof var void while with yield'
+		.split(' ')
+		.map((w) => [w, 'a JavaScript keyword cannot name the import in modules/index.ts']),
 	['modules', 'modules/index.ts exports the list under that name'],
-	...['core', 'db', 'tests', 'bench', 'scripts', 'docs', 'patches', 'data', 'index', 'node-modules'].map((w) => [w, 'it is a folder or file of the repository, which would confuse readers']),
+	...['core', 'db', 'tests', 'bench', 'scripts', 'docs', 'patches', 'data', 'index', 'node-modules'].map((w) => [
+		w,
+		'it is a folder or file of the repository, which would confuse readers',
+	]),
 ])
 
 /** The spellings of a module name that code uses, e.g. for `notes-demo`. */
@@ -58,7 +64,9 @@ export function nameProblems(root: string, name: string): string[] {
 	if (path) problems.push(`the address /${name} is already used by ${path.file}`)
 	const tool = sources.find((f) => f.text.includes(`name: 'list_${s.snake}'`))
 	if (tool) problems.push(`the tool list_${s.snake} is already declared in ${tool.file}`)
-	const tables = sources.filter((f) => f.file.endsWith('table.ts')).flatMap((f) => [...f.text.matchAll(/(?:pgTable|index|uniqueIndex)\(\s*'([^']+)'/g)].map((m) => ({ file: f.file, name: m[1]! })))
+	const tables = sources
+		.filter((f) => f.file.endsWith('table.ts'))
+		.flatMap((f) => [...f.text.matchAll(/(?:pgTable|index|uniqueIndex)\(\s*'([^']+)'/g)].map((m) => ({ file: f.file, name: m[1]! })))
 	const clash = tables.find((t) => t.name === s.snake || t.name === `${s.snake}_list`)
 	if (clash) problems.push(`the database name ${clash.name} is already used in ${clash.file}`)
 	return problems
@@ -101,11 +109,14 @@ export function listedIn(indexText: string, name: string): string {
 	const list = /(export const modules = \[)([\s\S]*?)(,?)(\s*\] as const)/
 	const imports = [...indexText.matchAll(/^import .*$/gm)]
 	const lastImport = imports.at(-1)
-	if (!list.test(indexText) || !lastImport) throw new Error('modules/index.ts has no `import … from` lines and `export const modules = [ … ] as const` to add the module to')
+	if (!list.test(indexText) || !lastImport)
+		throw new Error('modules/index.ts has no `import … from` lines and `export const modules = [ … ] as const` to add the module to')
 	const at = lastImport.index! + lastImport[0].length
 	const withImport = `${indexText.slice(0, at)}\nimport ${camel} from './${name}/index.ts'${indexText.slice(at)}`
 	// A list written one module per line gets one more line; a list on one line gets `, name`.
-	return withImport.replace(list, (_, open: string, items: string, comma: string, close: string) => (items.includes('\n') ? `${open}${items},\n\t${camel}${comma}${close}` : `${open}${items}, ${camel}${close}`))
+	return withImport.replace(list, (_, open: string, items: string, comma: string, close: string) =>
+		items.includes('\n') ? `${open}${items},\n\t${camel}${comma}${close}` : `${open}${items}, ${camel}${close}`,
+	)
 }
 
 /** Writes the module; returns the files written and changed, relative to `root`. */
@@ -122,6 +133,9 @@ export function generateModule(root: string, name: string): string[] {
 		writeFileSync(join(dir, target), fromTemplate(readFileSync(join(TEMPLATE_DIR, file), 'utf8'), name))
 		written.push(`modules/${name}/${target}`)
 	}
+	// The new name is longer or shorter than the template's: lines are wrapped again as the linter wants them.
+	const biome = join(root, 'node_modules/.bin/biome')
+	if (existsSync(biome)) spawnSync(biome, ['format', '--write', `modules/${name}`], { cwd: root, stdio: 'ignore' })
 	writeFileSync(indexPath, index)
 	written.push('modules/index.ts')
 	// Until drizzle-kit reads every modules/*/table.ts itself, it reads the tables through this barrel.
@@ -147,7 +161,9 @@ if (import.meta.main) {
 	}
 	try {
 		const written = generateModule(process.cwd(), name)
-		console.log(`Wrote ${written.join(', ')}.\nNext:\n  npm run db:generate -- --name ${spellings(name).snake}   # the migration of its table\n  bun test modules/${name}`)
+		console.log(
+			`Wrote ${written.join(', ')}.\nNext:\n  npm run db:generate -- --name ${spellings(name).snake}   # the migration of its table\n  bun test modules/${name}`,
+		)
 	} catch (error) {
 		if (!(error instanceof NewModuleError)) throw error
 		console.error(`new-module: ${name} cannot be used:\n${error.problems.map((p) => `  - ${p}`).join('\n')}`)

@@ -13,6 +13,12 @@ const TITLES = ['First entry of sample module', 'Second entry of sample module',
 export async function seedSampleModule(deps: AppDeps, ws: WorkspaceRef): Promise<void> {
 	// Another module's data is read through its index.ts, never its tables.
 	const [author] = await listPeople(deps.db, ws.id)
-	const rows = TITLES.map((title, i) => ({ id: seededId('sample_module', ws.id, String(i)), workspaceId: ws.id, title, createdByUserId: author?.userId ?? null, createdAt: daysAgo(TITLES.length - i) }))
+	const rows = TITLES.map((title, i) => ({
+		id: seededId('sample_module', ws.id, String(i)),
+		workspaceId: ws.id,
+		title,
+		createdByUserId: author?.userId ?? null,
+		createdAt: daysAgo(TITLES.length - i),
+	}))
 	await deps.db.insert(sampleModule).values(rows).onConflictDoNothing()
 }

@@ -32,7 +32,12 @@ export async function listSampleModule(deps: AppDeps, actor: Actor, input: { lim
 	const rows = await deps.db
 		.select()
 		.from(sampleModule)
-		.where(and(eq(sampleModule.workspaceId, actor.workspaceId), after ? sql`(${sampleModule.createdAt}, ${sampleModule.id}) < (${after.at.toISOString()}::timestamptz, ${after.id})` : undefined))
+		.where(
+			and(
+				eq(sampleModule.workspaceId, actor.workspaceId),
+				after ? sql`(${sampleModule.createdAt}, ${sampleModule.id}) < (${after.at.toISOString()}::timestamptz, ${after.id})` : undefined,
+			),
+		)
 		.orderBy(desc(sampleModule.createdAt), desc(sampleModule.id))
 		// One row more than asked tells whether there is a next page.
 		.limit(input.limit + 1)
@@ -46,7 +51,10 @@ export async function addSampleModuleEntry(deps: AppDeps, actor: Actor, input: {
 	const title = cleanLine(input.title, Number.MAX_SAFE_INTEGER)
 	if (!title || [...title].length > 200) throw invalid([{ field: 'title', message: 'must be 1 to 200 characters' }])
 	return deps.db.transaction(async (tx) => {
-		const [entry] = await tx.insert(sampleModule).values({ id: newId('sample_module'), workspaceId: actor.workspaceId, title, createdByUserId: actor.userId }).returning()
+		const [entry] = await tx
+			.insert(sampleModule)
+			.values({ id: newId('sample_module'), workspaceId: actor.workspaceId, title, createdByUserId: actor.userId })
+			.returning()
 		// The words people read for this action are in `activityLabels` of index.ts.
 		await recordActivity(tx, actor, { action: 'sample_module.added', targetType: 'sample_module', targetId: entry!.id, detail: { title } })
 		return entry!

@@ -16,14 +16,18 @@ export const sampleModuleTools = [
 		name: 'list_sample_module',
 		title: 'List sample module',
 		// Written for a model: when to use the tool and what it returns.
-		description: 'The entries of sample module in your workspace, newest first, each with its title and when it was added. Paged: pass nextCursor back as cursor.',
+		description:
+			'The entries of sample module in your workspace, newest first, each with its title and when it was added. Paged: pass nextCursor back as cursor.',
 		params: params({ limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
 		output: page('entries', Entry),
 		readOnly: true,
 		permission: 'sample-module:read',
 		run: async ({ deps, actor }, a) => {
 			const found = await listSampleModule(deps, actor, { limit: a.limit ?? 25, cursor: a.cursor })
-			return { entries: found.entries.map((e) => ({ id: e.id, title: untrustedLine(e.title, 'colleague'), createdAt: e.createdAt.toISOString() })), nextCursor: found.nextCursor }
+			return {
+				entries: found.entries.map((e) => ({ id: e.id, title: untrustedLine(e.title, 'colleague'), createdAt: e.createdAt.toISOString() })),
+				nextCursor: found.nextCursor,
+			}
 		},
 	}),
 ]
