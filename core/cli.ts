@@ -1,8 +1,9 @@
 /**
  * The operator CLI: `npm run cli -- <command> [options] [--json]`.
- * Commands come from the modules (plus the built-in `seed`); with `--json` the last line of the
+ * Commands come from the modules, plus the core's `seed` (commands.ts); with `--json` the last line of the
  * output is one JSON object. Bad arguments print the usage line and exit 2; failures exit 1.
  */
+import { allCommands } from './commands.ts'
 import { loadConfig } from './config.ts'
 import type { AppDeps } from './deps.ts'
 import { AppError } from './errors.ts'
@@ -11,16 +12,7 @@ import { createDeps, modules } from './main.ts'
 import { UsageError, type CommandDef } from './module.ts'
 import { buildRegistry } from './registry.ts'
 
-export function allCommands(deps: Pick<AppDeps, 'registry'>): CommandDef[] {
-	return deps.registry.modules.flatMap((m) => m.commands ?? [])
-}
-
-/** Runs a command by name with options (the demo set-up uses the same commands as operators). */
-export async function runCommand(deps: AppDeps, name: string, options: Record<string, string | boolean>) {
-	const command = allCommands(deps).find((c) => c.name === name)
-	if (!command) throw new Error(`no command "${name}"`)
-	return command.run(deps, options)
-}
+export { allCommands, runCommand } from './commands.ts'
 
 export interface ParsedCommand {
 	command: CommandDef
@@ -63,7 +55,7 @@ function usage(commands: CommandDef[], only?: CommandDef): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-	const config = loadConfig()
+	const config = loadConfig(process.env, modules)
 	// Commands print their own output; the logger only reports problems.
 	const log = createLogger(config.logLevel === 'debug' ? 'debug' : 'warn')
 	let deps: AppDeps | undefined

@@ -2,9 +2,14 @@
  * Configuration, read once from the environment, validated and frozen.
  *
  * Nothing else in the code base reads `process.env`: every setting arrives through the
- * `Config` object built here. A bad value stops start-up with a message naming the
- * variable (all problems are reported at once).
+ * `Config` object built here. The core's settings are fields of `Config`; a module's own settings
+ * (its secrets, its provider) are declared by the module (`settings` in core/module.ts, a
+ * `SettingsDef` read with `config.settings.of(def)`) and parsed from the same environment. A bad
+ * value stops start-up with a message naming the variable, every problem of the core and of the
+ * modules at once.
  */
+
+import type { ModuleDef } from './module.ts'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
 
@@ -50,22 +55,10 @@ export interface Config {
 	/** True when the public origin is https (cookies get `Secure`, pages get HSTS). */
 	readonly https: boolean
 	/**
-	 * Messaging-app provider (Twilio Messages API shape: `MESSAGING_URL`, `MESSAGING_ACCOUNT`,
-	 * `MESSAGING_TOKEN`, `MESSAGING_FROM`); undefined when not configured: messages are then
-	 * recorded as not sent, with the reason.
-	 */
-	readonly messaging: MessagingConfig | undefined
-	/**
 	 * S3-compatible object store for uploaded files (`S3_ENDPOINT`, `S3_BUCKET`, `S3_ACCESS_KEY_ID`,
 	 * `S3_SECRET_ACCESS_KEY`, optional `S3_REGION`); undefined: files are kept under `DATA_DIR/files`.
 	 */
 	readonly s3: S3Config | undefined
-	/** Shared secret of the AI interview provider's signed callbacks (`INTERVIEW_WEBHOOK_SECRET`); unset: callbacks are refused. */
-	readonly interviewWebhookSecret: string | undefined
-	/** Shared secret of the inbound-mail provider's signed webhook (`INBOUND_MAIL_SECRET`); unset: inbound mail is refused. */
-	readonly inboundMailSecret: string | undefined
-	/** Let calendar feed addresses point at private or loopback hosts (`CALENDAR_FEEDS_ALLOW_PRIVATE`; off: refused, against SSRF). */
-	readonly calendarFeedsAllowPrivate: boolean
 	/**
 	 * Seconds a connection may stay silent (headers or body trickling, idle keep-alive) before the
 	 * server closes it (`HTTP_IDLE_TIMEOUT`, 1–255, Bun's limit; default 30). Tests of slow clients set it low.
@@ -83,13 +76,8 @@ export interface Config {
 	 * answers is cut at this bound.
 	 */
 	readonly smtpTimeout: number
-	/** Seconds one request to the messaging provider may take, its answer included (`MESSAGING_TIMEOUT`, 1–240; default 15). */
-	readonly messagingTimeout: number
-	/**
-	 * Seconds one read of a calendar feed may take, redirects and body included (`CALENDAR_FEED_TIMEOUT`,
-	 * 1–255; default 10, and always below `HTTP_IDLE_TIMEOUT`: the settings page reads the feed while the person waits).
-	 */
-	readonly calendarFeedTimeout: number
+	/** The modules' own settings, parsed from the same environment (see `SettingsDef`). */
+	readonly settings: ModuleSettings
 	/**
 	 * Seconds one uploaded file (a résumé) may take to read, in its own process, before that process is
 	 * killed and the file refused (`FILE_PARSE_TIMEOUT`, 1–120; default 10). A file also waits at most
@@ -106,17 +94,6 @@ export interface S3Config {
 	readonly region: string
 }
 
-export interface MessagingConfig {
-	/** API origin, e.g. https://api.twilio.com (the default). */
-	readonly url: string
-	/** Account id (Twilio: the Account SID); also the basic-auth user. */
-	readonly account: string
-	/** API secret (Twilio: the Auth Token); the basic-auth password. */
-	readonly token: string
-	/** Sender, e.g. `+15550100` or `whatsapp:+15550100` (the recipient gets the same channel prefix). */
-	readonly from: string
-}
-
 export class ConfigError extends Error {
 	constructor(readonly problems: string[]) {
 		super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
@@ -130,34 +107,129 @@ const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent']
 /** localhost, *.localhost, 127.0.0.0/8 and ::1 (as `URL.hostname` spells them). */
 const isLoopbackHost = (hostname: string) => hostname === 'localhost' || hostname.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname) || hostname === '[::1]'
 
-/** Parses and validates the environment; throws `ConfigError` listing every problem. */
-export function loadConfig(env: Env = process.env): Config {
-	const problems: string[] = []
+/**
+ * How settings are read from the environment, for the core and for every module: each helper
+ * records what is wrong (naming the variable) and returns a fallback, so that every problem is
+ * reported at once.
+ */
+export interface EnvReader {
+	/** The trimmed value; blank counts as unset. */
+	value(name: string): string | undefined
+	integer(name: string, fallback: number, min: number, max: number): number
+	/** An address with one of `schemes` (e.g. `https:`), as written. */
+	url(name: string, schemes: string[]): string | undefined
+	/** `on`/`off` (also `true`/`false`, `1`/`0`). */
+	onOff(name: string, fallback: boolean): boolean
+	/** A shared secret of at least `minLength` characters, or undefined when unset. */
+	secret(name: string, minLength?: number): string | undefined
+	/** Records a problem the helpers cannot see (e.g. variables that go together). */
+	problem(message: string): void
+}
+
+function envReader(env: Env, problems: string[]): EnvReader {
 	const value = (name: string) => {
 		const v = env[name]
 		return v === undefined || v.trim() === '' ? undefined : v.trim()
 	}
-	const integer = (name: string, fallback: number, min: number, max: number) => {
-		const raw = value(name)
-		if (raw === undefined) return fallback
-		if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-			problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`)
-			return fallback
-		}
-		return Number(raw)
+	return {
+		value,
+		integer(name, fallback, min, max) {
+			const raw = value(name)
+			if (raw === undefined) return fallback
+			if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+				problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`)
+				return fallback
+			}
+			return Number(raw)
+		},
+		url(name, schemes) {
+			const raw = value(name)
+			if (raw === undefined) return undefined
+			try {
+				const u = new URL(raw)
+				if (!schemes.includes(u.protocol)) throw new Error()
+				return raw
+			} catch {
+				problems.push(`${name} must be a ${schemes.map((s) => s + '//').join(' or ')} address`)
+				return undefined
+			}
+		},
+		onOff(name, fallback) {
+			const raw = (value(name) ?? (fallback ? 'on' : 'off')).toLowerCase()
+			if (!['on', 'off', 'true', 'false', '1', '0'].includes(raw)) problems.push(`${name} must be "on" or "off"`)
+			return ['on', 'true', '1'].includes(raw) || (!['off', 'false', '0'].includes(raw) && fallback)
+		},
+		secret(name, minLength = 16) {
+			const v = value(name)
+			if (v !== undefined && v.length < minLength) problems.push(`${name} must be at least ${minLength} characters long`)
+			return v
+		},
+		problem: (message) => void problems.push(message),
 	}
-	const url = (name: string, schemes: string[]) => {
-		const raw = value(name)
-		if (raw === undefined) return undefined
-		try {
-			const u = new URL(raw)
-			if (!schemes.includes(u.protocol)) throw new Error()
-			return raw
-		} catch {
-			problems.push(`${name} must be a ${schemes.map((s) => s + '//').join(' or ')} address`)
-			return undefined
-		}
+}
+
+/** The core's settings, which a module's settings may depend on (e.g. a timeout below `httpIdleTimeout`). */
+export type CoreConfig = Omit<Config, 'settings'>
+
+/**
+ * A module's own settings: the environment variables it reads (their names are contracts, listed
+ * in the README) and how they are parsed. The module lists it as `settings` in its definition;
+ * start-up parses every module's with the core's and reports all problems at once.
+ */
+export interface SettingsDef<S> {
+	readonly variables: readonly string[]
+	parse(env: EnvReader, core: CoreConfig): S
+}
+
+/** Identity function that fixes the type of a module's settings. */
+export const defineSettings = <S>(def: SettingsDef<S>): SettingsDef<S> => def
+
+/**
+ * The modules' settings, parsed from the environment `loadConfig` read. Each is parsed once, the
+ * first time it is asked for; start-up asks for every listed module's (`check`), so a bad value
+ * stops it before anything is served.
+ */
+export class ModuleSettings {
+	readonly #env: Env
+	readonly #core: CoreConfig
+	readonly #parsed = new Map<SettingsDef<unknown>, unknown>()
+
+	constructor(env: Env, core: CoreConfig) {
+		this.#env = Object.freeze({ ...env })
+		this.#core = core
 	}
+
+	/** The settings `def` declares; throws `ConfigError` when one of its values is bad. */
+	of<S>(def: SettingsDef<S>): S {
+		if (!this.#parsed.has(def)) {
+			const problems = this.problems([def])
+			if (problems.length) throw new ConfigError(problems)
+		}
+		return this.#parsed.get(def) as S
+	}
+
+	/** What is wrong with the settings of `defs` (empty when nothing is); those that parse are kept. */
+	problems(defs: readonly SettingsDef<unknown>[]): string[] {
+		const all: string[] = []
+		for (const def of defs) {
+			if (this.#parsed.has(def)) continue
+			const problems: string[] = []
+			const parsed = def.parse(envReader(this.#env, problems), this.#core)
+			if (problems.length) all.push(...problems)
+			else this.#parsed.set(def, Object.freeze(parsed))
+		}
+		return all
+	}
+}
+
+/**
+ * Parses and validates the environment: the core's settings and those of `modules` (each
+ * module's `settings`); throws `ConfigError` listing every problem.
+ */
+export function loadConfig(env: Env = process.env, modules: readonly Pick<ModuleDef, 'name' | 'settings'>[] = []): Config {
+	const problems: string[] = []
+	const read = envReader(env, problems)
+	const { value, integer, url } = read
 
 	const port = integer('PORT', 3000, 1, 65535)
 	let baseUrl = `http://localhost:${port}`
@@ -179,8 +251,7 @@ export function loadConfig(env: Env = process.env): Config {
 	if (production && baseUrl.startsWith('http:') && !isLoopbackHost(new URL(baseUrl).hostname))
 		problems.push(`BASE_URL must be an https:// origin in production (NODE_ENV=production), got ${baseUrl}: plain http is allowed only on loopback (localhost, 127.0.0.1, [::1])`)
 
-	const demoRaw = (value('DEMO') ?? 'on').toLowerCase()
-	if (!['on', 'off', 'true', 'false', '1', '0'].includes(demoRaw)) problems.push('DEMO must be "on" or "off"')
+	const demo = read.onOff('DEMO', true)
 	const logLevel = (value('LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel
 	if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
 
@@ -199,20 +270,7 @@ export function loadConfig(env: Env = process.env): Config {
 				problems.push(`ALLOWED_ORIGINS must be a comma-separated list of origins such as https://app.example.com (got "${raw}")`)
 			}
 	}
-	const trustRaw = (value('TRUST_PROXY') ?? 'off').toLowerCase()
-	if (!['on', 'off', 'true', 'false', '1', '0'].includes(trustRaw)) problems.push('TRUST_PROXY must be "on" or "off"')
-
-	let messaging: MessagingConfig | undefined
-	const messagingVars = ['MESSAGING_ACCOUNT', 'MESSAGING_TOKEN', 'MESSAGING_FROM'] as const
-	const messagingSet = messagingVars.filter((n) => value(n) !== undefined)
-	const messagingUrl = url('MESSAGING_URL', ['https:', 'http:'])
-	if (messagingSet.length > 0 && messagingSet.length < messagingVars.length)
-		problems.push(`${messagingVars.filter((n) => value(n) === undefined).join(', ')} must be set too: the messaging provider needs MESSAGING_ACCOUNT, MESSAGING_TOKEN and MESSAGING_FROM`)
-	else if (messagingSet.length === messagingVars.length) {
-		const from = value('MESSAGING_FROM')!
-		if (!/^(whatsapp:)?\+[1-9]\d{6,14}$/.test(from)) problems.push('MESSAGING_FROM must be a phone number in E.164 form such as +15550100, optionally prefixed with "whatsapp:"')
-		messaging = { url: (messagingUrl ?? 'https://api.twilio.com').replace(/\/+$/, ''), account: value('MESSAGING_ACCOUNT')!, token: value('MESSAGING_TOKEN')!, from }
-	} else if (messagingUrl !== undefined) problems.push('MESSAGING_URL is set but MESSAGING_ACCOUNT, MESSAGING_TOKEN and MESSAGING_FROM are not')
+	const trustProxy = read.onOff('TRUST_PROXY', false)
 
 	let s3: S3Config | undefined
 	const s3Vars = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const
@@ -225,24 +283,14 @@ export function loadConfig(env: Env = process.env): Config {
 		if (endpoint) s3 = { endpoint: endpoint.replace(/\/+$/, ''), bucket, accessKeyId: value('S3_ACCESS_KEY_ID')!, secretAccessKey: value('S3_SECRET_ACCESS_KEY')!, region: value('S3_REGION') ?? 'us-east-1' }
 	}
 
-	const webhookSecret = (name: string) => {
-		const v = value(name)
-		if (v !== undefined && v.length < 16) problems.push(`${name} must be at least 16 characters long`)
-		return v
-	}
-	const feedsRaw = (value('CALENDAR_FEEDS_ALLOW_PRIVATE') ?? 'off').toLowerCase()
-	if (!['on', 'off', 'true', 'false', '1', '0'].includes(feedsRaw)) problems.push('CALENDAR_FEEDS_ALLOW_PRIVATE must be "on" or "off"')
-
 	const rateLimitPerMinute = integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000)
 	const httpIdleTimeout = integer('HTTP_IDLE_TIMEOUT', 30, 1, 255)
 	const mcpToolTimeout = integer('MCP_TOOL_TIMEOUT', Math.max(1, Math.min(20, httpIdleTimeout - 1)), 1, 255)
 	if (value('MCP_TOOL_TIMEOUT') !== undefined && mcpToolTimeout >= httpIdleTimeout) problems.push(`MCP_TOOL_TIMEOUT must be less than HTTP_IDLE_TIMEOUT (${httpIdleTimeout}), or the connection is closed before the tool call is answered`)
-	const calendarFeedTimeout = integer('CALENDAR_FEED_TIMEOUT', Math.max(1, Math.min(10, httpIdleTimeout - 1)), 1, 255)
-	if (value('CALENDAR_FEED_TIMEOUT') !== undefined && calendarFeedTimeout >= httpIdleTimeout) problems.push(`CALENDAR_FEED_TIMEOUT must be less than HTTP_IDLE_TIMEOUT (${httpIdleTimeout}), or the settings page's connection is closed before the feed is read`)
 	const fileParseTimeout = integer('FILE_PARSE_TIMEOUT', Math.max(1, Math.min(10, Math.floor((httpIdleTimeout - 1) / 2))), 1, 120)
 	if (value('FILE_PARSE_TIMEOUT') !== undefined && 2 * fileParseTimeout >= httpIdleTimeout) problems.push(`FILE_PARSE_TIMEOUT must be less than half of HTTP_IDLE_TIMEOUT (${httpIdleTimeout}): a file may wait that long for a reader and then be read that long, and the connection would be closed first`)
 
-	const config: Config = {
+	const core: CoreConfig = {
 		port,
 		baseUrl,
 		databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
@@ -254,23 +302,19 @@ export function loadConfig(env: Env = process.env): Config {
 		rateLimitPerMinute,
 		rateLimitPerAddressPerMinute: integer('RATE_LIMIT_PER_ADDRESS_PER_MINUTE', Math.max(6000, 10 * rateLimitPerMinute), 1, 10_000_000),
 		failedCredentialsPerAddressPerMinute: integer('FAILED_CREDENTIALS_PER_ADDRESS_PER_MINUTE', 30, 1, 1_000_000),
-		demo: ['on', 'true', '1'].includes(demoRaw),
+		demo,
 		logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'info',
 		allowedOrigins,
-		trustProxy: ['on', 'true', '1'].includes(trustRaw),
+		trustProxy,
 		https: baseUrl.startsWith('https:'),
-		messaging,
 		s3,
-		interviewWebhookSecret: webhookSecret('INTERVIEW_WEBHOOK_SECRET'),
-		inboundMailSecret: webhookSecret('INBOUND_MAIL_SECRET'),
-		calendarFeedsAllowPrivate: ['on', 'true', '1'].includes(feedsRaw),
 		httpIdleTimeout,
 		mcpToolTimeout,
 		smtpTimeout: integer('SMTP_TIMEOUT', 120, 1, 240),
-		messagingTimeout: integer('MESSAGING_TIMEOUT', 15, 1, 240),
-		calendarFeedTimeout,
 		fileParseTimeout,
 	}
+	const settings = new ModuleSettings(env, Object.freeze(core))
+	problems.push(...settings.problems(modules.flatMap((m) => (m.settings ? [m.settings] : []))))
 	if (problems.length) throw new ConfigError(problems)
-	return Object.freeze(config)
+	return Object.freeze({ ...core, settings })
 }

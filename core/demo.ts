@@ -4,8 +4,8 @@
  */
 import { sql } from 'drizzle-orm'
 import { randomToken } from './credentials.ts'
+import { runCommand } from './commands.ts'
 import type { AppDeps } from './deps.ts'
-import { runCommand } from './cli.ts'
 
 export const DEMO_SLUG = 'demo'
 export const DEMO_OWNER = 'owner@demo.benchline.test'

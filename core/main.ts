@@ -46,6 +46,9 @@ export async function createDeps(options: CreateDepsOptions): Promise<AppDeps> {
 	const log = options.log ?? createLogger(config.logLevel)
 	const registry = buildRegistry(options.moduleList ?? modules)
 	for (const w of registry.warnings) log.warn(w)
+	// Settings of modules `loadConfig` was not given (tests, scripts) are checked here, before anything opens.
+	const settingProblems = config.settings.problems(registry.modules.flatMap((m) => (m.settings ? [m.settings] : [])))
+	if (settingProblems.length) throw new ConfigError(settingProblems)
 	const database = options.database ?? (await openDatabase(config))
 	const limiter = config.redisUrl ? await redisLimiter(config.redisUrl, config.rateLimitPerMinute, log) : memoryLimiter(config.rateLimitPerMinute)
 	return {
@@ -129,7 +132,7 @@ export async function serve(config: Config) {
 
 if (import.meta.main) {
 	try {
-		await serve(loadConfig())
+		await serve(loadConfig(process.env, modules))
 	} catch (error) {
 		if (error instanceof ConfigError || error instanceof DatabaseLockedError || error instanceof RegistryError) {
 			console.error((error as Error).message)

@@ -8,8 +8,8 @@ import type { Elysia } from 'elysia'
 import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import type { Actor, Role } from './actor.ts'
 import type { FieldError } from './errors.ts'
+import type { SettingsDef } from './config.ts'
 import type { AppDeps } from './deps.ts'
-import type { UntrustedText } from './untrusted.ts'
 import type { AuthPlugin, PageSession, SessionResolver } from './http/auth.ts'
 import type { NavLink, SafeHtml } from './html.ts'
 
@@ -104,21 +104,6 @@ export interface CommandDef {
 /** Thrown by a command for bad arguments: the CLI prints the usage line and exits non-zero. */
 export class UsageError extends Error {}
 
-/** A search provider contributes typed results to the `search` tool. */
-export interface SearchProvider {
-	readonly type: string
-	search(deps: AppDeps, actor: Actor, q: string, limit: number): Promise<SearchHit[]>
-}
-
-export interface SearchHit {
-	readonly type: string
-	readonly id: string
-	/** What the record is called (a job's title, a person's name): written by others, so labelled. */
-	readonly title: UntrustedText
-	readonly snippet: UntrustedText
-	readonly score: number
-}
-
 /**
  * Keyset position inside one contributed source: strictly after `(at, id)` in ascending order,
  * ids compared byte-wise (SQL: `(at, id collate "C") > (after.at, after.id)`). The merging
@@ -129,63 +114,34 @@ export interface SourcePosition {
 	readonly id: string
 }
 
-/** One entry of the review queue: a candidate needing a person's attention, and why. */
-export interface ReviewItem {
-	/** The source's `type`, e.g. `interview_completed`. */
-	readonly type: string
-	/** Id of the record behind the entry (unique within the type), e.g. the interview id. */
-	readonly id: string
-	/** Since when it waits; the queue is oldest first. */
-	readonly at: Date
-	readonly candidateId: string
-	readonly jobId: string | null
-	readonly applicationId: string | null
-	/**
-	 * One plain sentence saying why, e.g. "Completed the AI video interview (score 82)." It is ours:
-	 * it never quotes what others wrote (the candidate and the job are shown beside it, labelled).
-	 */
-	readonly reason: string
-}
-
-/** Contributes review-queue entries: those for `actor`, after `after`, ascending by `(at, id)`, at most `limit`. */
-export interface ReviewSource {
-	readonly type: string
-	items(deps: AppDeps, actor: Actor, options: { after?: SourcePosition; limit: number }): Promise<ReviewItem[]>
-}
-
-/** One calendar entry. External busy times carry no title of their own (busy/free only). */
-export interface CalendarEntry {
-	/** The source's `type`: `interview`, `followup` or `external`. */
-	readonly type: string
-	/** Unique within the type. */
-	readonly id: string
-	readonly start: Date
-	readonly end: Date
-	/** True for whole-day entries (start and end at midnight UTC). */
-	readonly allDay: boolean
-	/** Our own words ("AI video interview", "Busy"), or text a person wrote (a follow-up's title), labelled. */
-	readonly title: string | UntrustedText
-	/** The person whose calendar it is on. */
-	readonly userId: string
-	/** Type-specific state, e.g. the interview status or `open`/`done` for a follow-up. */
-	readonly status: string
-	readonly candidateId: string | null
-	readonly jobId: string | null
-}
-
 /**
- * Contributes calendar entries overlapping `[from, to)` for the given people (`null`: the whole
- * workspace), limited to what `actor` may see, ascending by `(start, id)` after `after`, at most `limit`.
+ * An extension point: a module declares it (`ports`) and reads what other modules contribute to
+ * it (`contributes`). Only the declaring module knows the shape `T` of a contribution (a review
+ * source, a search provider…): the core holds the mechanism, never the shapes. A contributor
+ * requires the declaring module, whose public API it then builds for.
  */
-export interface CalendarSource {
-	readonly type: string
-	entries(deps: AppDeps, actor: Actor, query: { from: Date; to: Date; userIds: readonly string[] | null; after?: SourcePosition; limit: number }): Promise<CalendarEntry[]>
+export interface PortDef<T> {
+	/** `<declaring module>:<name>`, e.g. `review:source`. */
+	readonly key: PortKey
+	/** What a contribution does, for people reading the module list. */
+	readonly description: string
+	/** Never set: it carries the type of a contribution, so `contribute` and `contributionsTo` check it. */
+	readonly contribution?: T
 }
 
-export interface JobFacts {
-	readonly applicantCount?: number
-	readonly applicationsByStage?: Record<string, number>
+export type PortKey = `${string}:${string}`
+
+/** One module's contribution to a port (built with `contribute`, which checks its type). */
+export interface Contribution<T = unknown> {
+	readonly port: PortDef<T>
+	readonly value: T
 }
+
+/** Declares a port; the declaring module lists it in its `ports`. */
+export const definePort = <T>(key: PortKey, description: string): PortDef<T> => ({ key, description })
+
+/** A contribution to `port`, typed by the port. */
+export const contribute = <T>(port: PortDef<T>, value: T): Contribution<T> => ({ port, value })
 
 /**
  * A part of another module's record page, e.g. the pipeline on a job's page (contributed by the
@@ -257,7 +213,7 @@ export interface ModuleDef {
 	/** Doubles as the permission prefix. */
 	readonly name: string
 	readonly description: string
-	/** Modules whose public API this one calls; checked at start-up (present, no cycles). */
+	/** Modules whose public API this one calls or to whose ports it contributes; checked at start-up (present, no cycles). */
 	readonly requires?: readonly string[]
 	readonly permissions?: readonly PermissionDef[]
 	/** REST routes and pages; every route declares `auth` (see `core/http/auth.ts`). */
@@ -269,23 +225,15 @@ export interface ModuleDef {
 	readonly views?: readonly ViewDef[]
 	readonly credentials?: readonly CredentialVerifier[]
 	readonly commands?: readonly CommandDef[]
-	readonly searchProviders?: readonly SearchProvider[]
 	/**
-	 * Facts this module knows about jobs (e.g. applicant counts and counts per stage), shown by the
-	 * job tools; the map is keyed by job id and limited to what the actor may see.
+	 * The module's own environment variables (a provider's secrets, its limits): parsed and checked
+	 * at start-up with the core's, every problem reported at once; read with `deps.config.settings.of(def)`.
 	 */
-	readonly jobFacts?: (deps: AppDeps, actor: Actor, jobIds: string[]) => Promise<Map<string, JobFacts>>
-	/**
-	 * Facts this module knows about applications (e.g. `vendorSubmission`), merged into the
-	 * application tools' results (`get_application`, `get_job_applicants`). Keyed by application id;
-	 * each value's keys are added to that application as they are. Only called with ids the actor
-	 * can reach; a module leaves out what the actor's role may not see.
-	 */
-	readonly applicationDetails?: (deps: AppDeps, actor: Actor, applicationIds: string[]) => Promise<Map<string, Record<string, unknown>>>
-	/** Reasons a candidate needs a person's attention, merged by `get_review_queue` (oldest first). */
-	readonly reviewSources?: readonly ReviewSource[]
-	/** Events shown by `get_calendar` (interviews, follow-ups, busy times), merged in start order. */
-	readonly calendarSources?: readonly CalendarSource[]
+	readonly settings?: SettingsDef<any>
+	/** Extension points this module declares; it reads their contributions with `contributionsTo` (core/registry.ts). */
+	readonly ports?: readonly PortDef<any>[]
+	/** What this module contributes to ports of modules it requires (or to its own). */
+	readonly contributes?: readonly Contribution<any>[]
 	/** Fills a workspace with realistic demo data, deterministically; runs in dependency order. */
 	readonly seed?: (deps: AppDeps, workspace: WorkspaceRef) => Promise<void>
 	/**

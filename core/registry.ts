@@ -2,7 +2,7 @@
  * The module registry: validates every module at start-up (reporting every problem at once),
  * orders them by `requires`, and indexes what they contribute.
  */
-import type { ModuleDef, ToolDef, ViewDef } from './module.ts'
+import type { ModuleDef, PortDef, PortKey, ToolDef, ViewDef } from './module.ts'
 import { ROLES } from './actor.ts'
 
 export class RegistryError extends Error {
@@ -16,7 +16,14 @@ export interface Registry {
 	readonly modules: readonly ModuleDef[]
 	readonly tools: readonly ToolDef<any>[]
 	readonly views: readonly ViewDef[]
+	/** What the modules contribute to each port, in dependency order (read with `contributionsTo`). */
+	readonly contributions: ReadonlyMap<PortKey, readonly unknown[]>
 	readonly warnings: readonly string[]
+}
+
+/** The contributions to `port`, in dependency order (the port's own module first when it contributes). */
+export function contributionsTo<T>(registry: Pick<Registry, 'contributions'>, port: PortDef<T>): readonly T[] {
+	return (registry.contributions.get(port.key) ?? []) as readonly T[]
 }
 
 const TOOL_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/
@@ -64,8 +71,9 @@ export function buildRegistry(modules: readonly ModuleDef[]): Registry {
 
 	const views = checkViews(modules, problems)
 	const ordered = orderByRequires(modules, byName, problems)
+	const contributions = checkContributions(ordered, problems)
 	if (problems.length) throw new RegistryError(problems)
-	return { modules: ordered, tools, views, warnings }
+	return { modules: ordered, tools, views, contributions, warnings }
 }
 
 /**
@@ -97,6 +105,31 @@ function checkViews(modules: readonly ModuleDef[], problems: string[]): ViewDef[
 			views.push(view)
 		}
 	return views
+}
+
+/**
+ * A port is declared by the module its key names, once; a module contributes only to ports that a
+ * module in the list declares, and only to its own or to those of a module it requires (it builds
+ * the declaring module's types, and the declaring module must be there to read them).
+ */
+function checkContributions(ordered: readonly ModuleDef[], problems: string[]): Map<PortKey, unknown[]> {
+	const declaredBy = new Map<PortKey, string>()
+	for (const m of ordered)
+		for (const port of m.ports ?? []) {
+			if (!port.key.startsWith(`${m.name}:`)) problems.push(`port "${port.key}" of module "${m.name}" must start with "${m.name}:"`)
+			const other = declaredBy.get(port.key)
+			if (other) problems.push(`port "${port.key}" is declared twice (modules "${other}" and "${m.name}")`)
+			declaredBy.set(port.key, m.name)
+		}
+	const contributions = new Map<PortKey, unknown[]>([...declaredBy.keys()].map((key) => [key, []]))
+	for (const m of ordered)
+		for (const { port, value } of m.contributes ?? []) {
+			const owner = declaredBy.get(port.key)
+			if (!owner) problems.push(`module "${m.name}" contributes to port "${port.key}", which no module in the list declares`)
+			else if (owner !== m.name && !(m.requires ?? []).includes(owner)) problems.push(`module "${m.name}" contributes to port "${port.key}" of module "${owner}", which it does not require (add "${owner}" to its requires)`)
+			else contributions.get(port.key)!.push(value)
+		}
+	return contributions
 }
 
 function orderByRequires(modules: readonly ModuleDef[], byName: Map<string, ModuleDef>, problems: string[]): ModuleDef[] {

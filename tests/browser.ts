@@ -3,9 +3,13 @@
  * not possible here, so the system binary is used; tests that need it fail with a clear message
  * when it is missing (`.ci/run` installs it).
  */
-import { existsSync, readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { afterAll, beforeAll } from 'bun:test'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import { serveApp } from './helpers.ts'
+import { startSmtp, type TestSmtp } from './smtp.ts'
 
 export const CHROMIUM_PATH = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p))
 
@@ -73,4 +77,36 @@ export async function overflowing(page: Page): Promise<string[]> {
 		}
 		return out.slice(0, 5)
 	})
+}
+
+/** What a browser test file that reads real e-mail stands on (see `browserMailTests`). */
+export interface BrowserMailTests {
+	/** The served app's address. */
+	readonly url: string
+	/** The SMTP server the app's mail goes to. */
+	readonly smtp: TestSmtp
+	/** A temporary folder for files to upload, removed after the file's tests. */
+	readonly dir: string
+}
+
+/**
+ * The hooks of a browser test file whose people follow links sent by e-mail: the app served, a
+ * real SMTP server, a temporary folder and the browser. Call it at the top of the file; the
+ * returned object is filled before the first test runs.
+ */
+export function browserMailTests(folderPrefix: string): BrowserMailTests {
+	const state = {} as { url: string; smtp: TestSmtp; dir: string }
+	beforeAll(async () => {
+		;({ url: state.url } = await serveApp())
+		state.smtp = await startSmtp()
+		state.dir = mkdtempSync(join(tmpdir(), folderPrefix))
+		await launchBrowser()
+		// The first app of a test process migrates a new database: on a loaded 2-core machine that alone can take half a minute.
+	}, 90_000)
+	afterAll(async () => {
+		await closeBrowser()
+		await state.smtp?.stop()
+		if (state.dir) rmSync(state.dir, { recursive: true, force: true })
+	})
+	return state
 }

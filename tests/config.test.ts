@@ -1,7 +1,14 @@
 /** Configuration: read once from the environment, validated (every problem at once), frozen. */
 import { describe, expect, test } from 'bun:test'
 import { resolve } from 'node:path'
-import { loadConfig } from '../core/config.ts'
+import { ConfigError, loadConfig } from '../core/config.ts'
+import { createDeps } from '../core/main.ts'
+import type { ModuleDef } from '../core/module.ts'
+import { calendarSettings } from '../modules/calendar/settings.ts'
+import { inboxSettings } from '../modules/inbox/settings.ts'
+import { modules } from '../modules/index.ts'
+import { interviewSettings } from '../modules/interviews/settings.ts'
+import { outboxSettings } from '../modules/outbox/settings.ts'
 import { configProblems } from './helpers.ts'
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -182,5 +189,70 @@ describe('bad values stop start-up with a ConfigError naming the variable', () =
 		expect(stderr).toContain('PORT')
 		expect(stderr).toContain('RATE_LIMIT_PER_MINUTE')
 		expect(stderr).not.toContain('    at ') // a message, not a stack trace
+	})
+})
+
+describe('modules declare their own settings, checked at start-up with the core’s (issue 18)', () => {
+	// The variable names are contracts (deployments set them): a module owns them, never renames them.
+	test('the modules that own the interview and inbound-mail secrets, the calendar feeds and the messaging provider declare exactly these variables', () => {
+		const declared = Object.fromEntries((modules as readonly ModuleDef[]).flatMap((m) => (m.settings ? [[m.name, [...m.settings.variables].sort()]] : [])))
+		expect(declared).toEqual({
+			interviews: ['INTERVIEW_WEBHOOK_SECRET'],
+			inbox: ['INBOUND_MAIL_SECRET'],
+			calendar: ['CALENDAR_FEEDS_ALLOW_PRIVATE', 'CALENDAR_FEED_TIMEOUT'],
+			outbox: ['MESSAGING_ACCOUNT', 'MESSAGING_FROM', 'MESSAGING_TIMEOUT', 'MESSAGING_TOKEN', 'MESSAGING_URL'],
+		})
+	})
+
+	test('defaults, and values taken from the environment', () => {
+		const empty = loadConfig({}, modules).settings
+		expect(empty.of(interviewSettings)).toEqual({ webhookSecret: undefined })
+		expect(empty.of(inboxSettings)).toEqual({ inboundMailSecret: undefined })
+		expect(empty.of(calendarSettings)).toEqual({ calendarFeedsAllowPrivate: false, calendarFeedTimeout: 10 })
+		expect(empty.of(outboxSettings)).toEqual({ messaging: undefined, messagingTimeout: 15 })
+		const set = loadConfig({ INTERVIEW_WEBHOOK_SECRET: ' interview-secret-0123 ', INBOUND_MAIL_SECRET: 'inbound-secret-0123', CALENDAR_FEEDS_ALLOW_PRIVATE: 'ON', CALENDAR_FEED_TIMEOUT: '5', MESSAGING_TIMEOUT: '30' }, modules).settings
+		expect(set.of(interviewSettings).webhookSecret).toBe('interview-secret-0123')
+		expect(set.of(inboxSettings).inboundMailSecret).toBe('inbound-secret-0123')
+		expect(set.of(calendarSettings)).toEqual({ calendarFeedsAllowPrivate: true, calendarFeedTimeout: 5 })
+		expect(set.of(outboxSettings).messagingTimeout).toBe(30)
+		expect(Object.isFrozen(set.of(calendarSettings))).toBe(true)
+	})
+
+	const bad: [variable: string, value: string][] = [
+		['INTERVIEW_WEBHOOK_SECRET', 'too-short'],
+		['INBOUND_MAIL_SECRET', 'too-short'],
+		['CALENDAR_FEEDS_ALLOW_PRIVATE', 'maybe'],
+		['CALENDAR_FEED_TIMEOUT', '0'],
+		['CALENDAR_FEED_TIMEOUT', '30'],
+		['MESSAGING_TIMEOUT', '241'],
+		['MESSAGING_URL', 'ftp://x'],
+		['MESSAGING_ACCOUNT', 'AC1'],
+	]
+	for (const [variable, value] of bad)
+		test(`${variable}=${JSON.stringify(value)}`, () => {
+			const problems = problemsOf({ [variable]: value })
+			expect(problems).toHaveLength(1)
+			expect(problems[0]).toContain(variable)
+			expect(() => loadConfig({ [variable]: value }, modules)).toThrow(ConfigError)
+		})
+
+	test('one error lists the core’s problems and every module’s', () => {
+		const problems = problemsOf({ PORT: 'abc', LOG_LEVEL: 'loud', INTERVIEW_WEBHOOK_SECRET: 'short', INBOUND_MAIL_SECRET: 'short', CALENDAR_FEEDS_ALLOW_PRIVATE: 'maybe', MESSAGING_FROM: '+15550100' })
+		expect(problems).toHaveLength(6)
+		for (const variable of ['PORT', 'LOG_LEVEL', 'INTERVIEW_WEBHOOK_SECRET', 'INBOUND_MAIL_SECRET', 'CALENDAR_FEEDS_ALLOW_PRIVATE', 'MESSAGING_ACCOUNT']) expect(problems.some((p) => p.includes(variable))).toBe(true)
+	})
+
+	test('settings of modules loadConfig was not given are checked when the dependencies are built, before the database opens; read later, a bad one throws', async () => {
+		const config = loadConfig({ INTERVIEW_WEBHOOK_SECRET: 'short', DATABASE_URL: 'postgres://nowhere.invalid/db' })
+		expect(() => config.settings.of(interviewSettings)).toThrow(/INTERVIEW_WEBHOOK_SECRET must be at least 16 characters/)
+		const error = await createDeps({ config }).catch((e: unknown) => e)
+		expect(error).toBeInstanceOf(ConfigError)
+		expect((error as ConfigError).problems).toEqual(['INTERVIEW_WEBHOOK_SECRET must be at least 16 characters long'])
+	})
+
+	test('the server does not start with a bad module setting, and names it with the core’s', async () => {
+		const stderr = await failedStart({ PORT: 'not-a-port', INBOUND_MAIL_SECRET: 'short', CALENDAR_FEED_TIMEOUT: 'soon' })
+		for (const variable of ['PORT', 'INBOUND_MAIL_SECRET', 'CALENDAR_FEED_TIMEOUT']) expect(stderr).toContain(variable)
+		expect(stderr).not.toContain('    at ')
 	})
 })

@@ -7,7 +7,7 @@ import { dirname } from 'node:path'
 import { ConfigError, loadConfig } from '../core/config.ts'
 import type { AppDeps } from '../core/deps.ts'
 import { createLogger } from '../core/log.ts'
-import { createApp, createDeps } from '../core/main.ts'
+import { createApp, createDeps, modules } from '../core/main.ts'
 import { openDatabase, openMemoryDatabase, type Database } from '../db/client.ts'
 import { addPerson, createWorkspace, operatorActor } from '../modules/auth/index.ts'
 import { createVendor } from '../modules/vendors/index.ts'
@@ -187,7 +187,7 @@ export async function openScratchDatabase(): Promise<Database> {
 /** What `loadConfig` refuses in `env`, one line per problem (empty when it accepts it). */
 export function configProblems(env: Record<string, string>): string[] {
 	try {
-		loadConfig(env)
+		loadConfig(env, modules)
 		return []
 	} catch (error) {
 		if (!(error instanceof ConfigError)) throw error

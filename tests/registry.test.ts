@@ -7,8 +7,8 @@ import { Type as t } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import { buildApp } from '../core/app.ts'
 import { declaredAuth } from '../core/http/auth.ts'
-import { defineModule, defineTool, type ModuleDef, type ToolDef, type ViewDef } from '../core/module.ts'
-import { buildRegistry, RegistryError } from '../core/registry.ts'
+import { contribute, defineModule, definePort, defineTool, type ModuleDef, type ToolDef, type ViewDef } from '../core/module.ts'
+import { buildRegistry, contributionsTo, RegistryError } from '../core/registry.ts'
 import { modules } from '../modules/index.ts'
 import { testApp, testDeps } from './helpers.ts'
 
@@ -125,6 +125,39 @@ describe('buildRegistry', () => {
 		expect(problems.length).toBeGreaterThanOrEqual(6)
 		for (const part of ['"ghost"', '"things:write"', 'snake_case', 'additionalProperties', 'cycle', 'twice']) expect(text).toContain(part)
 		expect(() => buildRegistry([things({ requires: ['ghost'] }), things()])).toThrow(/ghost[\s\S]*twice|twice[\s\S]*ghost/)
+	})
+})
+
+describe('ports: a module declares an extension point, modules that require it contribute', () => {
+	const greetings = definePort<(name: string) => string>('hub:greeting', 'Ways to greet someone')
+	const hub = (overrides: Partial<ModuleDef> = {}) => defineModule({ name: 'hub', description: 'Hub', ports: [greetings], contributes: [contribute(greetings, (n) => `hub ${n}`)], ...overrides })
+	const spoke = (name: string, overrides: Partial<ModuleDef> = {}) => defineModule({ name, description: name, requires: ['hub'], contributes: [contribute(greetings, (n) => `${name} ${n}`)], ...overrides })
+
+	test('the declaring module reads every contribution, typed by the port, in dependency order', () => {
+		const registry = buildRegistry([spoke('b'), spoke('a'), hub()])
+		expect(contributionsTo(registry, greetings).map((greet) => greet('Dana'))).toEqual(['hub Dana', 'b Dana', 'a Dana'])
+		expect(contributionsTo(buildRegistry([hub({ contributes: [] })]), greetings)).toEqual([])
+	})
+
+	test('a contribution to a port no module in the list declares', () => {
+		expect(problemsOf([spoke('a', { requires: [] })])).toEqual(['module "a" contributes to port "hub:greeting", which no module in the list declares'])
+	})
+
+	test('a contributor that does not require the declaring module', () => {
+		expect(problemsOf([hub(), spoke('a', { requires: [] })])).toEqual(['module "a" contributes to port "hub:greeting" of module "hub", which it does not require (add "hub" to its requires)'])
+	})
+
+	test('a port named after another module, or declared twice', () => {
+		expect(problemsOf([hub({ name: 'other', contributes: [] })])).toEqual(['port "hub:greeting" of module "other" must start with "other:"'])
+		expect(problemsOf([hub({ ports: [greetings, greetings] })])).toEqual(['port "hub:greeting" is declared twice (modules "hub" and "hub")'])
+	})
+
+	test('the real modules declare the recruiting ports and contribute to them', () => {
+		const registry = buildRegistry(modules)
+		const declared = registry.modules.flatMap((m) => (m.ports ?? []).map((p) => `${p.key} by ${m.name}`))
+		expect(declared.sort()).toEqual(['calendar:source by calendar', 'candidates:application-details by candidates', 'jobs:facts by jobs', 'review:source by review', 'search:provider by search'])
+		const count = (key: string) => registry.contributions.get(key as `${string}:${string}`)?.length
+		expect([count('review:source'), count('calendar:source'), count('search:provider'), count('jobs:facts'), count('candidates:application-details')]).toEqual([4, 3, 3, 1, 3])
 	})
 })
 

@@ -79,24 +79,6 @@ export const authCommands: CommandDef[] = [
 ]
 
 authCommands.push({
-	name: 'seed',
-	usage: 'seed --workspace S [--json]',
-	options: { workspace: 'string' },
-	required: ['workspace'],
-	async run(deps, o) {
-		const ws = await requireWorkspace(deps.db, String(o.workspace))
-		// Every module fills its own part, in dependency order; seeding twice adds nothing.
-		const seeded: string[] = []
-		for (const m of deps.registry.modules)
-			if (m.seed) {
-				await m.seed(deps, ws)
-				seeded.push(m.name)
-			}
-		return { json: { workspaceId: ws.id, modules: seeded }, lines: [`Seeded ${ws.slug}: ${seeded.join(', ')}`] }
-	},
-})
-
-authCommands.push({
 	name: 'token create',
 	usage: 'token create --workspace S --email E --name N [--json]',
 	options: { workspace: 'string', email: 'string', name: 'string' },

@@ -12,6 +12,7 @@ import { AppError, invalid } from '../../core/errors.ts'
 import { recordActivity } from '../activity/index.ts'
 import { fetchFeed, FeedFetchError, normalizeFeedUrl } from './fetch.ts'
 import { busyBlocks, FeedFormatError } from './ical.ts'
+import { calendarSettings } from './settings.ts'
 import { calendarBusy, calendarFeeds } from './table.ts'
 
 export const REFRESH_MS = 15 * 60_000
@@ -72,7 +73,7 @@ export async function refreshFeed(deps: AppDeps, workspaceId: string, userId: st
 	const now = deps.now()
 	const current = and(eq(calendarFeeds.workspaceId, workspaceId), eq(calendarFeeds.userId, userId), eq(calendarFeeds.url, url))
 	try {
-		const text = await fetchFeed(deps.config, url)
+		const text = await fetchFeed(deps.config.settings.of(calendarSettings), url)
 		const blocks = busyBlocks(text, new Date(now.getTime() - WINDOW_BACK_MS), new Date(now.getTime() + WINDOW_AHEAD_MS))
 		return await deps.db.transaction(async (tx) => {
 			const claimed = await tx.update(calendarFeeds).set({ status: 'ok', lastError: null, lastFetchedAt: now, busyCount: blocks.length }).where(current).returning({ userId: calendarFeeds.userId })

@@ -13,10 +13,10 @@
  * feed form map which inside hosts and ports exist.
  */
 import { lookup } from 'node:dns/promises'
-import type { Config } from '../../core/config.ts'
 import { readLimitedText } from '../../core/http/body.ts'
 import { pinnedGet } from '../../core/http/pinned-request.ts'
 import { anyAddress, publicAddress } from '../../core/http/public-address.ts'
+import type { CalendarSettings } from './settings.ts'
 
 export class FeedFetchError extends Error {}
 
@@ -48,7 +48,7 @@ export interface FeedNetwork {
 	reachable(ip: string): string | null
 }
 
-export const feedNetwork = (config: Pick<Config, 'calendarFeedsAllowPrivate'>): FeedNetwork => ({
+export const feedNetwork = (config: Pick<CalendarSettings, 'calendarFeedsAllowPrivate'>): FeedNetwork => ({
 	resolve: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
 	reachable: config.calendarFeedsAllowPrivate ? anyAddress : publicAddress,
 })
@@ -89,7 +89,7 @@ async function checkedAddresses(network: FeedNetwork, url: URL, signal: AbortSig
 const readLimited = (response: Response) => readLimitedText(response, MAX_BYTES, () => new FeedFetchError('The feed is larger than 2 MB'))
 
 /** The feed's text. Throws `FeedFetchError` with a message for the person. */
-export async function fetchFeed(config: Pick<Config, 'calendarFeedsAllowPrivate' | 'calendarFeedTimeout'>, address: string, network: FeedNetwork = feedNetwork(config)): Promise<string> {
+export async function fetchFeed(config: Pick<CalendarSettings, 'calendarFeedsAllowPrivate' | 'calendarFeedTimeout'>, address: string, network: FeedNetwork = feedNetwork(config)): Promise<string> {
 	let url = new URL(address)
 	const signal = AbortSignal.timeout(config.calendarFeedTimeout * 1000)
 	const tooSlow = `The calendar server did not answer within ${config.calendarFeedTimeout} seconds`

@@ -1,24 +1,29 @@
-import { defineModule } from '../../core/module.ts'
+import { contribute, defineModule } from '../../core/module.ts'
 import { refreshDueFeeds } from './feeds.ts'
 import { calendarRoutes } from './routes.ts'
 import { seedCalendar } from './seed.ts'
 import { externalSource } from './service.ts'
+import { calendarSettings } from './settings.ts'
 import { calendarTools } from './tools.ts'
 import { calendarViews } from './views.ts'
 import { calendarHomeSection } from './home.ts'
+import { calendarSources } from './port.ts'
 
+export { calendarSources, type CalendarEntry, type CalendarSource } from './port.ts'
 export { parseWhen } from './service.ts'
 export { refreshDueFeeds, refreshFeed, setFeed } from './feeds.ts'
 
 export default defineModule({
 	name: 'calendar',
+	settings: calendarSettings,
 	description: 'The calendar: interviews, follow-ups and busy times from people’s own iCalendar feeds.',
 	requires: ['auth', 'activity', 'jobs', 'candidates'],
 	permissions: [{ key: 'calendar:read', description: 'See calendars (hiring managers: their jobs’ interviews and candidates)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
 	tools: calendarTools,
 	views: calendarViews,
 	routes: calendarRoutes,
-	calendarSources: [externalSource],
+	ports: [calendarSources],
+	contributes: [contribute(calendarSources, externalSource)],
 	seed: seedCalendar,
 	nav: [
 		{ href: '/calendar', label: 'Calendar', permission: 'calendar:read', section: 'work', order: 40 },

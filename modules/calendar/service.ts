@@ -1,6 +1,6 @@
 /**
  * The calendar: interviews, follow-ups (to-dos with a due time) and external busy times, merged
- * from the modules that contribute `calendarSources`, in start order.
+ * from the modules that contribute to the `calendarSources` port (port.ts), in start order.
  *
  * Rules:
  * - `from` and `to` are ISO 8601 dates or date-times; a date-time without an offset is UTC; a
@@ -15,7 +15,8 @@ import type { Actor } from '../../core/actor.ts'
 import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
-import type { CalendarEntry, CalendarSource } from '../../core/module.ts'
+import { contributionsTo } from '../../core/registry.ts'
+import { calendarSources, type CalendarEntry, type CalendarSource } from './port.ts'
 import { afterPosition, compareMerged, sourcePosition, type MergedPosition } from '../../core/source-merge.ts'
 import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { personRef, userNames } from '../auth/index.ts'
@@ -117,7 +118,7 @@ export async function getCalendar(deps: AppDeps, actor: Actor, input: CalendarIn
 	if (to.getTime() - from.getTime() > MAX_WINDOW_DAYS * DAY) throw invalid([{ field: 'to', message: `must be at most ${MAX_WINDOW_DAYS} days after from` }])
 	const userIds = scope === 'mine' ? [actor.userId] : scope === 'team' ? await teammateIds(deps, actor.workspaceId, actor.userId) : null
 
-	const sources = deps.registry.modules.flatMap((m) => m.calendarSources ?? []).filter((s): s is CalendarSource => (types as string[]).includes(s.type))
+	const sources = contributionsTo(deps.registry, calendarSources).filter((s): s is CalendarSource => (types as string[]).includes(s.type))
 	const fetched = await Promise.all(sources.map((s) => s.entries(deps, actor, { from, to, userIds, after: sourcePosition(after, s.type), limit: input.limit + 1 })))
 	const merged = fetched.flat().sort((a, b) => compareMerged(position(a), position(b)))
 	const page = merged.slice(0, input.limit)

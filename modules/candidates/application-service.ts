@@ -1,12 +1,13 @@
 /**
  * Applications: the list (keyset-paged on created_at, id, newest first), one application in full,
  * and a job's applicants or leads ranked by the résumé check. Other modules add to an application
- * through the registry's `applicationDetails` (messages, interviews, vendor submission status).
+ * through the `applicationDetails` port (port.ts) (messages, interviews, vendor submission status).
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { decodeCursor, decodePosition, encodeCursor, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { contributionsTo } from '../../core/registry.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
 import { personRef, userNames } from '../auth/index.ts'
@@ -17,6 +18,7 @@ import { refreshChecks } from './recheck.ts'
 import type { ResumeCheck } from './resume-check.ts'
 import { APPLICATION_COLUMNS, applicationBrief, candidateFacts, candidateRef, iso, ratingOf, unique, type ApplicationRow, type CandidateRow } from './rows.ts'
 import type { ApplicationInterview, ApplicationMessage, VendorSubmissionStatus } from './model.ts'
+import { applicationDetails } from './port.ts'
 import { inState, type ApplicationState } from './progress.ts'
 import { stageLabel, stagesOf, type Stage } from './stages.ts'
 
@@ -26,8 +28,7 @@ const applicationNotFound = () => new AppError('NOT_FOUND', 'No application with
 export async function contributions(deps: AppDeps, actor: Actor, ids: string[]): Promise<Map<string, Record<string, unknown>>> {
 	const merged = new Map<string, Record<string, unknown>>()
 	if (!ids.length) return merged
-	for (const m of deps.registry.modules)
-		if (m.applicationDetails) for (const [id, extra] of await m.applicationDetails(deps, actor, ids)) merged.set(id, { ...merged.get(id), ...extra })
+	for (const details of contributionsTo(deps.registry, applicationDetails)) for (const [id, extra] of await details(deps, actor, ids)) merged.set(id, { ...merged.get(id), ...extra })
 	return merged
 }
 

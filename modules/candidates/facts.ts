@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import type { JobFacts } from '../../core/module.ts'
+import type { JobFacts } from '../jobs/index.ts'
 import { inList } from './reach.ts'
 
 /**

@@ -1,6 +1,9 @@
 import { Elysia } from 'elysia'
-import { defineModule } from '../../core/module.ts'
+import { contribute, defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
+import { jobFacts } from '../jobs/index.ts'
+import { searchProviders } from '../search/index.ts'
+import { applicationDetails } from './port.ts'
 import { openJobsHomeSection } from './home-section.ts'
 import { applicationRoutes } from './application-routes.ts'
 import { candidateJobFacts } from './facts.ts'
@@ -22,6 +25,7 @@ export { addNote, MAX_NOTE_CHARS, type AddNoteInput } from './notes.ts'
 export { checkItems, checkResume, prepareResume, type CheckItem, type PreparedResume, type ResumeCheck } from './resume-check.ts'
 export { detectResumeType, MAX_RESUME_BYTES } from './resume-file.ts'
 export { DEMO_CANDIDATES, demoCandidateId } from './seed.ts'
+export { applicationDetails, type ApplicationDetailsSource } from './port.ts'
 export { stagesOf, type Stage } from './stages.ts'
 export { ApplicationInterview, ApplicationMessage, VendorSubmissionStatus } from './model.ts'
 export { applicationFunnel, PER_DAY, type ApplicationFunnel, type FunnelStage, type ResponseTimes } from './funnel.ts'
@@ -30,7 +34,7 @@ export { applicationParties, candidatePartiesById, candidatesByAddress, waitingA
 export default defineModule({
 	name: 'candidates',
 	description: 'Candidates, applications and the pipeline, the résumé check and the careers apply flow.',
-	requires: ['auth', 'activity', 'outbox', 'vendors', 'jobs'],
+	requires: ['auth', 'activity', 'outbox', 'vendors', 'jobs', 'search'],
 	permissions: [
 		{ key: 'candidates:read', description: 'See candidates and applications (hiring managers: the applicants of their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 		{ key: 'candidates:contact', description: 'See candidates’ e-mail addresses and phone numbers', grantedTo: ['owner', 'admin', 'recruiter'] },
@@ -41,8 +45,8 @@ export default defineModule({
 	nav: [{ href: '/candidates', label: 'Candidates', section: 'work', order: 20, permission: 'candidates:read' }],
 	tools: candidateTools,
 	views: candidateViews,
-	searchProviders: [candidateSearchProvider],
-	jobFacts: candidateJobFacts,
+	ports: [applicationDetails],
+	contributes: [contribute(searchProviders, candidateSearchProvider), contribute(jobFacts, candidateJobFacts)],
 	seed: seedCandidates,
 	start: (deps) => startRecheckSweep(deps),
 	pageSections: [openJobsHomeSection, ...jobPageSections],

@@ -93,7 +93,7 @@ export const ResumeCheckView = t.Object({
 export const ApplicationSummary = t.Composite([ApplicationBrief, t.Object({ candidate: CandidateRef, source: nullable(UntrustedLine), stageChangedAt: date })])
 
 /*
- * What other modules add to an application (`applicationDetails` in core/module.ts): declared here,
+ * What other modules add to an application (the `applicationDetails` port, port.ts): declared here,
  * where the application tools describe their results; the contributing module builds exactly this.
  */
 

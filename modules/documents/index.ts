@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
-import { defineModule } from '../../core/module.ts'
+import { contribute, defineModule } from '../../core/module.ts'
+import { applicationDetails } from '../candidates/index.ts'
 import { vendorSubmissionSection } from './application-section.ts'
 import { candidateDocumentRoutes } from './candidate-routes.ts'
 import { documentsSection } from './candidate-section.ts'
@@ -32,7 +33,7 @@ export default defineModule({
 	commands: documentCommands,
 	routes: (deps, kit) => new Elysia({ name: 'documents.all-routes' }).use(uploadRoutes(deps, kit)).use(submissionRoutes(deps, kit)).use(candidateDocumentRoutes(deps, kit)).use(vendorSubmissionRoutes(deps, kit)),
 	pageSections: [vendorSubmissionSection, documentsSection, vendorSubmissionsSection],
-	applicationDetails: submissionDetails,
+	contributes: [contribute(applicationDetails, submissionDetails)],
 	seed: seedDocuments,
 	activityLabels: {
 		'documents.requested': 'asked for documents from',

@@ -24,7 +24,7 @@ import { AppError, invalid } from '../../core/errors.ts'
 import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { findWorkspace } from '../auth/index.ts'
-import { enqueueMail, enqueueMessage, MAX_MESSAGE_LENGTH, NO_PROVIDER, toE164 } from '../outbox/index.ts'
+import { enqueueMail, enqueueMessage, MAX_MESSAGE_LENGTH, messagingConfigured, NO_PROVIDER, toE164 } from '../outbox/index.ts'
 import { DOCUMENT_KINDS, DOCUMENT_LABELS, type DocumentKind } from '../vendors/index.ts'
 import { careersUrl, loadApplication, loadCandidate, newestApplication, type ApplicationRef } from './subjects.ts'
 import { documentRequests } from './table.ts'
@@ -115,7 +115,7 @@ export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, inp
 	const shortText = [`Hi ${first}, ${actor.name} at ${firm} needs your ${listOf(items)}${about}. Upload securely (link valid ${LINK_VALID_DAYS} days): ${link}`, jobLink ? `Job: ${jobLink}` : '', message].filter(Boolean).join('\n\n').slice(0, MAX_MESSAGE_LENGTH)
 
 	const phone = candidate.phone ? toE164(candidate.phone) : null
-	const notSent = !deps.config.messaging ? NO_PROVIDER : !candidate.phone ? 'The candidate has no phone number on file' : !phone ? 'The candidate’s phone number (message.to) is not a number a message can go to' : undefined
+	const notSent = !messagingConfigured(deps) ? NO_PROVIDER : !candidate.phone ? 'The candidate has no phone number on file' : !phone ? 'The candidate’s phone number (message.to) is not a number a message can go to' : undefined
 
 	const sender = actor.userId ? eq(documentRequests.requestedByUserId, actor.userId) : isNull(documentRequests.requestedByUserId)
 	const sameApplication = application ? eq(documentRequests.applicationId, application.id) : isNull(documentRequests.applicationId)

@@ -23,6 +23,7 @@ import { verifiedWebhookBody } from '../../core/http/signed-webhook.ts'
 import { htmlToText } from '../../core/sanitize.ts'
 import { cutText } from '../../core/untrusted.ts'
 import { findWorkspace } from '../auth/index.ts'
+import { inboxSettings } from './settings.ts'
 import { syncOutbox } from './sync.ts'
 import { appendMessage, counterpartAt, normalizeAddress, threadFor, vendorBook, type Counterpart } from './threads.ts'
 import { inboxMessages } from './table.ts'
@@ -54,7 +55,7 @@ export interface InboundResult {
 }
 
 export async function receiveInbound(deps: AppDeps, request: Request): Promise<InboundResult> {
-	const raw = await verifiedWebhookBody(request, { prefix: 'x-inbound', secret: deps.config.inboundMailSecret, secretName: 'INBOUND_MAIL_SECRET', maxBytes: MAX_INBOUND_BYTES, now: deps.now() })
+	const raw = await verifiedWebhookBody(request, { prefix: 'x-inbound', secret: deps.config.settings.of(inboxSettings).inboundMailSecret, secretName: 'INBOUND_MAIL_SECRET', maxBytes: MAX_INBOUND_BYTES, now: deps.now() })
 	if (!raw.trim()) throw malformed('The body is empty; send the raw message (RFC 822)')
 	if (!HEADER_LINE.test(raw)) throw malformed('The body is not an RFC 822 message: it must start with header fields such as "From: …"')
 	let email: Email

@@ -1,11 +1,15 @@
-import { defineModule } from '../../core/module.ts'
+import { contribute, defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
+import { applicationDetails } from '../candidates/index.ts'
+import { reviewSources } from '../review/index.ts'
+import { searchProviders } from '../search/index.ts'
 import { inboxHomeSection } from './home.ts'
 import { applicationMessagesSection } from './application-section.ts'
 import { messagesSection } from './candidate-section.ts'
 import { inboxSearchProvider, messagesOfApplications, repliesWaitingSource } from './contributions.ts'
 import { inboxRoutes } from './routes.ts'
 import { seedInbox } from './seed.ts'
+import { inboxSettings } from './settings.ts'
 import { startOutboxSync } from './sync.ts'
 import { inboxTools } from './tools.ts'
 
@@ -14,14 +18,13 @@ export { replyPart } from './inbound.ts'
 
 export default defineModule({
 	name: 'inbox',
+	settings: inboxSettings,
 	description: 'The inbox: conversations with candidates and vendors, threaded from what the portal sends and the replies that come in.',
-	requires: ['auth', 'activity', 'candidates', 'vendors', 'outbox'],
+	requires: ['auth', 'activity', 'candidates', 'vendors', 'outbox', 'search', 'review'],
 	permissions: [{ key: 'inbox:read', description: 'Read and answer the workspace’s conversations with candidates and vendors', grantedTo: ['owner', 'admin', 'recruiter'] }],
 	tools: inboxTools,
 	routes: inboxRoutes,
-	searchProviders: [inboxSearchProvider],
-	reviewSources: [repliesWaitingSource],
-	applicationDetails: messagesOfApplications,
+	contributes: [contribute(searchProviders, inboxSearchProvider), contribute(reviewSources, repliesWaitingSource), contribute(applicationDetails, messagesOfApplications)],
 	seed: seedInbox,
 	nav: [{ href: '/inbox', label: 'Inbox', permission: 'inbox:read', section: 'work', order: 30 }],
 	start: (deps) => startOutboxSync(deps),

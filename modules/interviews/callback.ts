@@ -25,6 +25,7 @@ import { candidateCards } from '../candidates/index.ts'
 import { jobTitles } from '../jobs/index.ts'
 import { createTodo } from '../todos/index.ts'
 import { VERDICTS } from './questions.ts'
+import { interviewSettings } from './settings.ts'
 import { interviewEvents, interviewQuestions, interviews } from './table.ts'
 
 export const MAX_CALLBACK_BYTES = 512 * 1024
@@ -79,7 +80,7 @@ function parseEvent(body: string): Event & { at: Date } {
 }
 
 export async function handleInterviewCallback(deps: AppDeps, request: Request): Promise<CallbackResult> {
-	const body = await verifiedWebhookBody(request, { prefix: 'x-interview', secret: deps.config.interviewWebhookSecret, secretName: 'INTERVIEW_WEBHOOK_SECRET', maxBytes: MAX_CALLBACK_BYTES, now: deps.now() })
+	const body = await verifiedWebhookBody(request, { prefix: 'x-interview', secret: deps.config.settings.of(interviewSettings).webhookSecret, secretName: 'INTERVIEW_WEBHOOK_SECRET', maxBytes: MAX_CALLBACK_BYTES, now: deps.now() })
 	const event = parseEvent(body)
 	// Names for the review to-do, read before the transaction (the embedded database has one connection).
 	const [known] = await deps.db.select({ workspaceId: interviews.workspaceId, candidateId: interviews.candidateId, jobId: interviews.jobId }).from(interviews).where(eq(interviews.id, event.interviewId))

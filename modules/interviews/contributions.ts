@@ -1,6 +1,7 @@
 /** What interviews contribute elsewhere: calendar events, review-queue entries, `get_application` details. */
 import { sql } from 'drizzle-orm'
-import type { CalendarSource, ReviewSource } from '../../core/module.ts'
+import type { CalendarSource } from '../calendar/index.ts'
+import type { ReviewSource } from '../review/index.ts'
 import { afterPosition } from '../../core/source-merge.ts'
 import { teamJobIds } from '../jobs/index.ts'
 import { VERDICT_LABELS, type Verdict } from './questions.ts'

@@ -1,11 +1,15 @@
-import { defineModule } from '../../core/module.ts'
+import { contribute, defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
+import { calendarSources } from '../calendar/index.ts'
+import { applicationDetails } from '../candidates/index.ts'
+import { reviewSources } from '../review/index.ts'
 import { interviewResultsSection } from './application-section.ts'
 import { interviewsSection } from './candidate-section.ts'
 import { completedInterviewsSource, interviewCalendarSource } from './contributions.ts'
 import { interviewRoutes } from './routes.ts'
 import { seedInterviews } from './seed.ts'
 import { interviewsOfApplications } from './service.ts'
+import { interviewSettings } from './settings.ts'
 import { startExpirySweep } from './sweep.ts'
 import { interviewTools } from './tools.ts'
 
@@ -15,15 +19,14 @@ export { VERDICTS, type Verdict } from './questions.ts'
 
 export default defineModule({
 	name: 'interviews',
+	settings: interviewSettings,
 	description: 'AI video interviews: invitations, the provider’s signed results, scores and verdicts, expiry at the deadline.',
-	requires: ['auth', 'activity', 'jobs', 'candidates', 'outbox', 'todos'],
+	requires: ['auth', 'activity', 'jobs', 'candidates', 'outbox', 'todos', 'calendar', 'review'],
 	permissions: [{ key: 'interviews:read', description: 'See AI video interviews and their results (hiring managers: their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
 	tools: interviewTools,
 	routes: interviewRoutes,
 	nav: [{ href: '/interviews', label: 'Interviews', permission: 'interviews:read', section: 'work', order: 70 }],
-	calendarSources: [interviewCalendarSource],
-	reviewSources: [completedInterviewsSource],
-	applicationDetails: interviewsOfApplications,
+	contributes: [contribute(calendarSources, interviewCalendarSource), contribute(reviewSources, completedInterviewsSource), contribute(applicationDetails, interviewsOfApplications)],
 	pageSections: [interviewResultsSection, interviewsSection],
 	seed: seedInterviews,
 	start: (deps) => startExpirySweep(deps),

@@ -1,6 +1,8 @@
 import { Elysia } from 'elysia'
-import { defineModule } from '../../core/module.ts'
+import { contribute, defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
+import { searchProviders } from '../search/index.ts'
+import { jobFacts } from './port.ts'
 import { jobPageRoutes } from './page-routes.ts'
 import { jobsRestRoutes } from './rest-routes.ts'
 import { jobSearchProvider } from './search.ts'
@@ -13,13 +15,14 @@ export { jobAuthor, jobReach, jobTitles, listJobs, reachableJobIds } from './ser
 export { teamJobIds, teammateIds } from './team.ts'
 export { contractTypeFrom } from './vendor-service.ts'
 export { withoutHiddenFormatting } from './rest-text.ts'
+export { jobFacts, type JobFacts, type JobFactsSource } from './port.ts'
 export { ROLE_TEMPLATES, type RoleTemplate } from './seed.ts'
 export { jobQuestionsOf, jobRequirements, jobsChangedSince, workspaceJobs, type JobQuestion, type JobRequirements } from './requirements.ts'
 
 export default defineModule({
 	name: 'jobs',
 	description: 'Jobs: the vendor Job Publish REST API, the job tools and the jobs pages.',
-	requires: ['auth', 'vendors', 'activity'],
+	requires: ['auth', 'vendors', 'activity', 'search'],
 	permissions: [
 		{ key: 'jobs:publish', description: 'Publish and change the vendor’s own jobs through the REST API', grantedTo: ['vendor'] },
 		{ key: 'jobs:read', description: 'See jobs (hiring managers: the jobs on whose team they are)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'] },
@@ -31,7 +34,8 @@ export default defineModule({
 	routes: (deps, kit) => new Elysia({ name: 'jobs.routes' }).use(jobsRestRoutes(deps, kit)).use(jobPageRoutes(deps, kit)),
 	nav: [{ href: '/jobs', label: 'Jobs', section: 'work', order: 10, permission: 'jobs:read' }],
 	seed: seedJobs,
-	searchProviders: [jobSearchProvider],
+	ports: [jobFacts],
+	contributes: [contribute(searchProviders, jobSearchProvider)],
 	activityLabels: {
 		'job.created': 'created the job',
 		'job.published': 'published the job',

@@ -8,7 +8,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import type { SearchHit, SearchProvider } from '../../core/module.ts'
+import type { SearchHit, SearchProvider } from '../search/index.ts'
 import { prefixTsQuery, rankWhenMatched, relevance, similarityText, wordsTsQuery } from '../../core/text-search.ts'
 import { untrustedLine } from '../../core/untrusted.ts'
 import { jobAuthor, jobReach } from './service.ts'

@@ -16,12 +16,14 @@ import { newId, shortCode } from '../../core/credentials.ts'
 import { decodePosition, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, forbidden, invalid } from '../../core/errors.ts'
+import { contributionsTo } from '../../core/registry.ts'
 import { htmlToText, sanitizeDescription } from '../../core/sanitize.ts'
 import { untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { vendorNames } from '../vendors/index.ts'
 import type { JobStatus } from './model.ts'
+import { jobFacts as jobFactsPort, type JobFacts } from './port.ts'
 import { JOB_COLUMNS, jobUrl, slugify, toDate, type JobRow } from './rows.ts'
 import { jobQuestions, jobs, jobTeam } from './table.ts'
 
@@ -51,9 +53,8 @@ async function loadJob(deps: AppDeps, actor: Actor, jobId: string): Promise<JobR
 
 /** Facts other modules know about jobs (applicant counts, counts per stage), merged. */
 async function jobFacts(deps: AppDeps, actor: Actor, jobIds: string[]) {
-	const merged = new Map<string, { applicantCount?: number; applicationsByStage?: Record<string, number> }>()
-	for (const m of deps.registry.modules)
-		if (m.jobFacts) for (const [id, facts] of await m.jobFacts(deps, actor, jobIds)) merged.set(id, { ...merged.get(id), ...facts })
+	const merged = new Map<string, JobFacts>()
+	for (const facts of contributionsTo(deps.registry, jobFactsPort)) for (const [id, more] of await facts(deps, actor, jobIds)) merged.set(id, { ...merged.get(id), ...more })
 	return merged
 }
 

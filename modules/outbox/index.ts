@@ -1,6 +1,7 @@
 import { defineModule } from '../../core/module.ts'
 import { outboxCommands } from './commands.ts'
 import { outboxRoutes } from './routes.ts'
+import { outboxSettings } from './settings.ts'
 import { startOutboxWorker } from './worker.ts'
 
 export { releaseHeld, type Released, type ReleaseSelection } from './held.ts'
@@ -8,11 +9,13 @@ export { enqueueMail, enqueueMessage, deliveryStates, type DeliveryState, type D
 export { deliverDue, startOutboxWorker, retryDelay, DEFAULT_WORKER_OPTIONS, type WorkerOptions } from './worker.ts'
 export { toE164, NO_PROVIDER, MAX_MESSAGE_LENGTH } from './messaging.ts'
 export type { OutboxAttachment } from './table.ts'
+export { messagingConfigured, outboxSettings, type MessagingConfig, type OutboxSettings } from './settings.ts'
 export { ACCOUNT_MAIL, outboxSince, type OutboxEntry } from './queries.ts'
 export { PRIVATE_MARKER, textToSend, type RecipientOnly } from './private.ts'
 
 export default defineModule({
 	name: 'outbox',
+	settings: outboxSettings,
 	description: 'The durable outbox: e-mail (SMTP) and messaging-app messages, retried until delivered.',
 	requires: ['activity'],
 	permissions: [

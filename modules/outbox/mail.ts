@@ -2,7 +2,7 @@
 import nodemailer, { type Transporter } from 'nodemailer'
 import type { AppDeps } from '../../core/deps.ts'
 import { fileStore } from '../../core/files.ts'
-import { deliveryError as failure, type ClaimedRow } from './worker.ts'
+import { deliveryError as failure, type ClaimedRow } from './delivery.ts'
 
 const transports = new Map<string, Transporter>()
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { inArray } from 'drizzle-orm'
 import { newWorkspace, testDeps } from '../../tests/helpers.ts'
 import { waitFor } from '../../tests/reliability/processes.ts'
-import { deliverDue, enqueueMessage, NO_PROVIDER, toE164 } from './index.ts'
+import { deliverDue, enqueueMessage, messagingConfigured, NO_PROVIDER, toE164 } from './index.ts'
 import { MAX_ANSWER_BYTES } from './messaging.ts'
 import { outbox } from './table.ts'
 
@@ -140,7 +140,7 @@ describe('messaging provider adapter', () => {
 
 	test('without a provider, messages are recorded as not sent with the reason', async () => {
 		const deps = await testDeps()
-		expect(deps.config.messaging).toBeUndefined()
+		expect(messagingConfigured(deps)).toBe(false)
 		const ws = await newWorkspace()
 		const recorded = await enqueueMessage(deps.db, { workspaceId: ws.id, to: number(), text: 'x', notSent: NO_PROVIDER })
 		expect(recorded.status).toBe('not_sent')

@@ -4,10 +4,10 @@
  * `To`, `From`, `Body`; 201 with `{ sid, status }`; errors as `{ code, message }`).
  * A WhatsApp sender (`whatsapp:+1…`) gives the recipient the same prefix.
  */
-import type { MessagingConfig } from '../../core/config.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { readLimitedText } from '../../core/http/body.ts'
-import { deliveryError as failure, isDeliveryError, type ClaimedRow } from './worker.ts'
+import { deliveryError as failure, isDeliveryError, type ClaimedRow } from './delivery.ts'
+import { outboxSettings, type MessagingConfig } from './settings.ts'
 
 export const NO_PROVIDER = 'No messaging provider is configured (set MESSAGING_ACCOUNT, MESSAGING_TOKEN and MESSAGING_FROM)'
 
@@ -28,13 +28,13 @@ export function recipientAddress(config: MessagingConfig, to: string): string {
 
 /** Sends one outbox message; returns the provider's message id. */
 export async function sendMessage(deps: AppDeps, row: ClaimedRow): Promise<string> {
-	const config = deps.config.messaging
+	const { messaging: config, messagingTimeout } = deps.config.settings.of(outboxSettings)
 	if (!config) throw failure(NO_PROVIDER, true)
 	const body = new URLSearchParams({ To: recipientAddress(config, row.to), From: config.from, Body: row.text.slice(0, MAX_MESSAGE_LENGTH) })
 	// One deadline for the request and the reading of its answer: a provider that accepts and never
 	// answers, or trickles its answer, is given up on and the row retried.
-	const deadline = AbortSignal.timeout(deps.config.messagingTimeout * 1000)
-	const timedOut = () => failure(`messaging provider did not answer within ${deps.config.messagingTimeout} s (MESSAGING_TIMEOUT)`, false)
+	const deadline = AbortSignal.timeout(messagingTimeout * 1000)
+	const timedOut = () => failure(`messaging provider did not answer within ${messagingTimeout} s (MESSAGING_TIMEOUT)`, false)
 	let response: Response
 	let text: string
 	try {

@@ -12,7 +12,7 @@ import { clock, configProblems, newPerson, newWorkspace, testDeps, unique } from
 import { signedIn } from '../../tests/portal.ts'
 import { startSmtp, type TestSmtp } from '../../tests/smtp.ts'
 import { samplePng } from '../../tests/staffing-fixtures.ts'
-import { deliverDue, enqueueMail, retryDelay, startOutboxWorker } from './index.ts'
+import { deliverDue, enqueueMail, outboxSettings, retryDelay, startOutboxWorker } from './index.ts'
 import { outbox } from './table.ts'
 
 setDefaultTimeout(30_000)
@@ -197,8 +197,8 @@ describe('without SMTP_URL', () => {
 
 describe('configuration', () => {
 	test('the messaging provider needs all three variables, and a valid sender', () => {
-		expect(loadConfig({ MESSAGING_ACCOUNT: 'AC1', MESSAGING_TOKEN: 't', MESSAGING_FROM: '+15550100' }).messaging).toEqual({ url: 'https://api.twilio.com', account: 'AC1', token: 't', from: '+15550100' })
-		expect(loadConfig({}).messaging).toBeUndefined()
+		expect(loadConfig({ MESSAGING_ACCOUNT: 'AC1', MESSAGING_TOKEN: 't', MESSAGING_FROM: '+15550100' }).settings.of(outboxSettings).messaging).toEqual({ url: 'https://api.twilio.com', account: 'AC1', token: 't', from: '+15550100' })
+		expect(loadConfig({}).settings.of(outboxSettings).messaging).toBeUndefined()
 		const problems = (env: Record<string, string>) => configProblems(env).join('\n')
 		expect(problems({ MESSAGING_ACCOUNT: 'AC1' })).toContain('MESSAGING_TOKEN, MESSAGING_FROM must be set too')
 		expect(problems({ MESSAGING_ACCOUNT: 'AC1', MESSAGING_TOKEN: 't', MESSAGING_FROM: '555-0100' })).toContain('MESSAGING_FROM must be a phone number')

@@ -14,6 +14,7 @@ import { revealCookie } from '../../core/http/reveal-cookie.ts'
 import { actionButton, dataTable } from '../../core/ui.ts'
 import { PRIVATE_MARKER } from './private.ts'
 import { REVEAL_PERMISSION, revealPrivateLink, revealRefusal } from './reveal.ts'
+import { messagingConfigured } from './settings.ts'
 import { getOutboxRow, listOutbox, OUTBOX_STATUSES, outboxCounts, PRIVATE_ERASED, retryOutboxRow, type OutboxRow } from './service.ts'
 
 const STATUSES = OUTBOX_STATUSES
@@ -40,7 +41,7 @@ function banner(deps: AppDeps, held: number): SafeHtml {
 			? html`<div class="notice" role="status"><p><strong>Held in the dev mailbox:</strong> ${held === 1 ? 'one e-mail was' : `${held} e-mails were`} queued while SMTP_URL was not set. ${held === 1 ? 'It is' : 'They are'} not sent now that SMTP_URL is set, unless an operator releases ${held === 1 ? 'it' : 'them'}: <code>${RELEASE_ALL}</code> (or <code>--id</code> and the entry’s id for one).</p></div>`
 			: ''
 		: html`<div class="notice" role="status"><p><strong>Dev mailbox:</strong> SMTP_URL is not set, so e-mail is kept here and not sent.${heldLine} Setting SMTP_URL later does not send it either: an operator releases it with <code>${RELEASE_ALL}</code> (or <code>--id</code> and the entry’s id for one), and it goes out once SMTP_URL is set.</p></div>`}
-${deps.config.messaging ? '' : html`<p class="notice" role="status">No messaging provider is configured (MESSAGING_ACCOUNT, MESSAGING_TOKEN, MESSAGING_FROM): messages are recorded as not sent.</p>`}`
+${messagingConfigured(deps) ? '' : html`<p class="notice" role="status">No messaging provider is configured (MESSAGING_ACCOUNT, MESSAGING_TOKEN, MESSAGING_FROM): messages are recorded as not sent.</p>`}`
 }
 
 /** The private link part of an entry page: the marker explained, and Reveal link where it is allowed. */

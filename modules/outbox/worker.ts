@@ -25,11 +25,13 @@
  */
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
+import type { ClaimedRow, DeliveryError } from './delivery.ts'
 import { sealWaitingLinks } from './legacy-links.ts'
 import { sendMail } from './mail.ts'
 import { NO_PROVIDER, sendMessage } from './messaging.ts'
+import { messagingConfigured } from './settings.ts'
 import { textToSend } from './private.ts'
-import { outbox, type OutboxAttachment } from './table.ts'
+import { outbox } from './table.ts'
 
 export interface WorkerOptions {
 	/** How often to look for due rows (ms). */
@@ -49,28 +51,6 @@ export interface WorkerOptions {
 }
 
 export const DEFAULT_WORKER_OPTIONS: WorkerOptions = { pollMs: 2_000, batchSize: 20, baseDelayMs: 15_000, maxDelayMs: 3_600_000, maxAttempts: 10, leaseMs: 300_000 }
-
-export interface ClaimedRow {
-	id: string
-	channel: 'email' | 'message'
-	to: string
-	subject: string | null
-	text: string
-	html: string | null
-	attachments: OutboxAttachment[]
-	messageId: string | null
-	attempts: number
-	carriesPrivate: boolean
-	privateSealed: string | null
-}
-
-/** A failed delivery; `permanent` failures are not retried. */
-export interface DeliveryError extends Error {
-	permanent: boolean
-}
-
-export const deliveryError = (message: string, permanent: boolean): DeliveryError => Object.assign(new Error(message), { permanent })
-export const isDeliveryError = (error: unknown): error is DeliveryError => error instanceof Error && typeof (error as Partial<DeliveryError>).permanent === 'boolean'
 
 export const retryDelay = (attempt: number, o: Pick<WorkerOptions, 'baseDelayMs' | 'maxDelayMs'>) => Math.min(o.baseDelayMs * 2 ** Math.max(0, attempt - 1), o.maxDelayMs)
 
@@ -159,7 +139,7 @@ async function deliverAndSettle(deps: AppDeps, o: WorkerOptions, row: ClaimedRow
 
 /** Without a provider, queued messages will never go: they are recorded as not sent. */
 async function markUnsendableMessages(deps: AppDeps, o: WorkerOptions): Promise<void> {
-	if (deps.config.messaging) return
+	if (messagingConfigured(deps)) return
 	const workspace = o.workspaceId ? sql` and workspace_id = ${o.workspaceId}` : sql``
 	await deps.database.rows(sql`update ${outbox} set status = 'not_sent', last_error = ${NO_PROVIDER}, private_sealed = null where channel = 'message' and status = 'pending'${workspace}`)
 }

@@ -1,7 +1,10 @@
-import { defineModule } from '../../core/module.ts'
+import { contribute, defineModule } from '../../core/module.ts'
 import { reviewHomeSection } from './home.ts'
 import { newApplicationsSource } from './service.ts'
+import { reviewSources } from './port.ts'
 import { reviewTools } from './tools.ts'
+
+export { reviewSources, type ReviewItem, type ReviewSource } from './port.ts'
 
 export default defineModule({
 	name: 'review',
@@ -9,6 +12,7 @@ export default defineModule({
 	requires: ['jobs', 'candidates'],
 	permissions: [{ key: 'review:read', description: 'See your review queue (hiring managers: their jobs’ candidates)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
 	tools: reviewTools,
-	reviewSources: [newApplicationsSource],
+	ports: [reviewSources],
+	contributes: [contribute(reviewSources, newApplicationsSource)],
 	pageSections: [reviewHomeSection],
 })

@@ -1,6 +1,6 @@
 /**
  * The review queue: candidates needing the person's attention, with the reason, oldest first.
- * Modules contribute the reasons (`reviewSources`): new applications on the person's jobs (this
+ * Modules contribute the reasons (the `reviewSources` port, port.ts): new applications on the person's jobs (this
  * module), completed AI interviews (interviews), replies waiting (inbox), documents received
  * (documents, when it contributes). An entry leaves the queue when its cause is dealt with (the
  * application moves on, the result or the reply is read). Candidates out of the person's reach
@@ -11,10 +11,11 @@ import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { untrustedLine } from '../../core/untrusted.ts'
-import type { ReviewItem, ReviewSource } from '../../core/module.ts'
+import { contributionsTo } from '../../core/registry.ts'
 import { compareMerged, sourcePosition, type MergedPosition } from '../../core/source-merge.ts'
 import { candidateCards, waitingApplications } from '../candidates/index.ts'
 import { jobTitles, reachableJobIds, teamJobIds } from '../jobs/index.ts'
+import { reviewSources, type ReviewItem, type ReviewSource } from './port.ts'
 
 /** Applications still in the first stage on jobs of the person's hiring teams. */
 export const newApplicationsSource: ReviewSource = {
@@ -33,7 +34,7 @@ const position = (i: ReviewItem): MergedPosition => ({ at: i.at, type: i.type, i
 export async function reviewQueue(deps: AppDeps, actor: Actor, input: { limit: number; cursor?: string }) {
 	if (!actor.userId) throw new AppError('FORBIDDEN', 'The review queue belongs to a person')
 	const scope = `get_review_queue:${actor.userId}`
-	const sources = deps.registry.modules.flatMap((m) => m.reviewSources ?? [])
+	const sources = contributionsTo(deps.registry, reviewSources)
 	// The cursor names the type by its place among the source types (keeps it within 64 characters).
 	const types = [...new Set(sources.map((s) => s.type))].sort()
 	let after: MergedPosition | undefined

@@ -2,7 +2,10 @@ import { Type as t } from '@sinclair/typebox'
 import { params } from '../../core/mcp/params.ts'
 import { UntrustedLine } from '../../core/untrusted.ts'
 import { defineModule, defineTool } from '../../core/module.ts'
+import { searchProviders } from './port.ts'
 import { search } from './service.ts'
+
+export { searchProviders, type SearchHit, type SearchProvider } from './port.ts'
 
 const Hit = t.Object({
 	type: t.String({ description: 'job, candidate or inbox_thread' }),
@@ -15,6 +18,7 @@ const Hit = t.Object({
 export default defineModule({
 	name: 'search',
 	description: 'One search over every module that contributes a search provider.',
+	ports: [searchProviders],
 	permissions: [{ key: 'search:use', description: 'Search (each result type limited to what the role may see)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'] }],
 	tools: [
 		defineTool({

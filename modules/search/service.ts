@@ -9,7 +9,8 @@
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
-import type { SearchHit } from '../../core/module.ts'
+import { contributionsTo } from '../../core/registry.ts'
+import { searchProviders, type SearchHit } from './port.ts'
 
 /** Hits asked of each provider, and returned in all. */
 export const PER_PROVIDER = 10
@@ -18,7 +19,7 @@ export const MAX_RESULTS = 20
 export async function search(deps: AppDeps, actor: Actor, q: string): Promise<{ query: string; results: SearchHit[] }> {
 	const query = q.replace(/\s+/g, ' ').trim()
 	if ([...query].length < 2) throw new AppError('VALIDATION', 'q must have at least 2 characters besides spaces', { fields: [{ field: 'q', message: 'must have at least 2 characters besides spaces' }] })
-	const providers = deps.registry.modules.flatMap((m) => m.searchProviders ?? [])
+	const providers = contributionsTo(deps.registry, searchProviders)
 	const lists = await Promise.all(
 		providers.map((p) =>
 			p.search(deps, actor, query, PER_PROVIDER).catch((error) => {

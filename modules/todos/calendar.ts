@@ -1,6 +1,6 @@
 /** Follow-ups on the calendar: to-dos with a due time, shown for half an hour from it. */
 import { sql } from 'drizzle-orm'
-import type { CalendarSource } from '../../core/module.ts'
+import type { CalendarSource } from '../calendar/index.ts'
 import { afterPosition } from '../../core/source-merge.ts'
 import { reachableJobIds } from '../jobs/index.ts'
 import { todoTitle } from './service.ts'

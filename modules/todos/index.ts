@@ -1,5 +1,7 @@
-import { defineModule } from '../../core/module.ts'
+import { contribute, defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
+import { calendarSources } from '../calendar/index.ts'
+import { reviewSources } from '../review/index.ts'
 import { todosHomeSection } from './home.ts'
 import { followupSource } from './calendar.ts'
 import { candidateTodoRoutes } from './candidate-routes.ts'
@@ -14,15 +16,14 @@ export { createTodo, type NewTodo } from './service.ts'
 export default defineModule({
 	name: 'todos',
 	description: 'To-dos: a person’s own, and those flows create (documents received, completed interviews); follow-ups on the calendar.',
-	requires: ['auth', 'activity', 'jobs', 'candidates'],
+	requires: ['auth', 'activity', 'jobs', 'candidates', 'calendar', 'review'],
 	permissions: [
 		{ key: 'todos:read', description: 'See your to-dos and the to-dos on candidates you can see', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 		{ key: 'todos:write', description: 'Add to-dos and mark them done', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 	],
 	tools: todoTools,
 	routes: (deps, kit) => todoRoutes(deps, kit).use(candidateTodoRoutes(deps, kit)),
-	calendarSources: [followupSource],
-	reviewSources: [documentsReceivedSource],
+	contributes: [contribute(calendarSources, followupSource), contribute(reviewSources, documentsReceivedSource)],
 	seed: seedTodos,
 	nav: [{ href: '/todos', label: 'To-dos', permission: 'todos:write', section: 'work', order: 50 }],
 	pageSections: [todosHomeSection, todosSection],

@@ -4,7 +4,7 @@
  * the entry off the queue.
  */
 import { sql } from 'drizzle-orm'
-import type { ReviewSource } from '../../core/module.ts'
+import type { ReviewSource } from '../review/index.ts'
 import { afterPosition } from '../../core/source-merge.ts'
 import { todos } from './table.ts'
 

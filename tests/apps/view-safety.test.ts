@@ -5,35 +5,22 @@
  * (MCP_APPS_SCREENSHOTS=docs/mcp-apps).
  */
 import { textOf } from '../../core/untrusted.ts'
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import type { BrowserContext, FrameLocator, Page } from 'playwright-core'
 import { VIEW_CSP } from '../../core/mcp/apps/views.ts'
-import { closeBrowser, launchBrowser } from '../browser.ts'
 import { newApplication, newCandidate, newVendorJob } from '../staffing-fixtures.ts'
-import { appsFixture, rows, type AppsFixture } from './fixture.ts'
+import { rows, type AppsFixture } from './fixture.ts'
+import { viewTests } from './view-tests.ts'
 import { hostLog, openView, screenshot } from './host.ts'
 
 setDefaultTimeout(180_000)
 
+const views = viewTests()
+const { show } = views
 let f: AppsFixture
-let context: BrowserContext
-beforeAll(async () => {
-	f = await appsFixture()
-	context = await (await launchBrowser()).newContext({ viewport: { width: 1000, height: 2200 } })
-}, 180_000)
-afterAll(async () => {
-	await context?.close()
-	await closeBrowser()
+beforeAll(() => {
+	f = views.fixture()
 })
-
-async function show(as: string, tool: string, args: Record<string, unknown>, sandbox?: string, width = 1000): Promise<{ page: Page; view: FrameLocator }> {
-	const page = await context.newPage()
-	await page.setViewportSize({ width, height: 2200 })
-	const view = await openView(page, f.host, { as, tool, args, sandbox })
-	await view.locator('h1').waitFor()
-	return { page, view }
-}
 
 describe('text written by others', () => {
 	test('is shown as text, never as markup, in every view it reaches; and a view sets no link, address or handler attribute', async () => {
@@ -80,7 +67,7 @@ describe('no other origin', () => {
 			() => 'blocked',
 		)
 		for (const sandbox of ['none', undefined]) {
-			const { page, view } = await show('recruiter', 'get_application', { applicationId: app!.id }, sandbox)
+			const { page, view } = await show('recruiter', 'get_application', { applicationId: app!.id }, { sandbox })
 			expect(await view.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(VIEW_CSP)
 			expect(await view.locator('body').evaluate(probe, `${f.url}/health`)).toBe('blocked')
 			// The same request from the host's own proxy page (no CSP of the view) goes through:
@@ -93,7 +80,7 @@ describe('no other origin', () => {
 
 describe('the app’s look', () => {
 	test('a view takes the app’s theme and colours from the host context', async () => {
-		const page = await context.newPage()
+		const page = await views.newPage()
 		const view = await openView(page, f.host, { as: 'owner', tool: 'get_analytics_summary', args: {}, theme: 'dark', variables: { '--color-background-primary': 'rgb(12, 34, 56)' } })
 		await view.locator('h1').waitFor()
 		expect(await view.locator('html').getAttribute('data-theme')).toBe('dark')
@@ -118,7 +105,7 @@ describe('sizes', () => {
 			// An application on a vendor's job with every part of the card (see fixture.ts).
 			const filled = tool === 'get_application' ? { applicationId: f.cardApplicationId } : args
 			for (const width of [390, 1000]) {
-				const { page, view } = await show('owner', tool, filled, undefined, width)
+				const { page, view } = await show('owner', tool, filled, { width })
 				const overflow = await view.locator('body').evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
 				expect({ name, width, overflow }).toEqual({ name, width, overflow: 0 })
 				if (width === 1000) await screenshot(page, name)

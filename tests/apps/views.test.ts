@@ -5,33 +5,22 @@
  * read tools the view calls through the host; a write reaches the host as a tool call and runs
  * only when the person allows it.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import type { BrowserContext, FrameLocator, Page } from 'playwright-core'
+import type { FrameLocator } from 'playwright-core'
 import { requiredDocuments } from '../../modules/vendors/index.ts'
-import { closeBrowser, launchBrowser } from '../browser.ts'
-import { appsFixture, rows, type AppsFixture } from './fixture.ts'
-import { decide, hostLog, openView, until } from './host.ts'
+import { rows, type AppsFixture } from './fixture.ts'
+import { viewTests } from './view-tests.ts'
+import { decide, hostLog, until } from './host.ts'
 
 setDefaultTimeout(180_000)
 
+const views = viewTests()
+const { show } = views
 let f: AppsFixture
-let context: BrowserContext
-beforeAll(async () => {
-	f = await appsFixture()
-	context = await (await launchBrowser()).newContext({ viewport: { width: 1000, height: 2200 } })
-}, 180_000)
-afterAll(async () => {
-	await context?.close()
-	await closeBrowser()
+beforeAll(() => {
+	f = views.fixture()
 })
-
-async function show(as: string, tool: string, args: Record<string, unknown>): Promise<{ page: Page; view: FrameLocator }> {
-	const page = await context.newPage()
-	const view = await openView(page, f.host, { as, tool, args })
-	await view.locator('h1').waitFor()
-	return { page, view }
-}
 
 const count = (view: FrameLocator, selector: string) => view.locator(selector).count()
 

@@ -5,35 +5,20 @@
  * link in the real e-mail (on a phone) → Submit to vendor again, accepted. Every step is checked
  * against the database, not against the pages' own code.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import type { Page } from 'playwright-core'
 import { samplePdf } from '../../modules/documents/seed.ts'
 import { deliverDue, releaseHeld } from '../../modules/outbox/index.ts'
-import { closeBrowser, launchBrowser } from '../browser.ts'
+import { browserMailTests, launchBrowser } from '../browser.ts'
 import { newPerson, newWorkspace, serveApp, testDeps, unique } from '../helpers.ts'
-import { startSmtp, type TestSmtp } from '../smtp.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob } from '../staffing-fixtures.ts'
 
 setDefaultTimeout(120_000)
 
-let url: string
-let smtp: TestSmtp
-let dir: string
-beforeAll(async () => {
-	;({ url } = await serveApp())
-	smtp = await startSmtp()
-	dir = mkdtempSync(join(tmpdir(), 'bl-day-'))
-	await launchBrowser()
-}, 30_000)
-afterAll(async () => {
-	await closeBrowser()
-	await smtp.stop()
-	rmSync(dir, { recursive: true, force: true })
-})
+const files = browserMailTests('bl-day-')
 
 const notice = (page: Page) => page.locator('.notice').first().innerText()
 
@@ -53,19 +38,19 @@ describe('a recruiter’s day in the portal', () => {
 		desk.on('page', (p) => p.on('dialog', (d) => void d.accept()))
 		const page = await desk.newPage()
 		// Sign in, then Jobs in the navigation, then the job.
-		await page.goto(`${url}/sign-in`)
+		await page.goto(`${files.url}/sign-in`)
 		await page.getByLabel('Email').fill(recruiter.email)
 		await page.getByLabel('Password').fill(recruiter.password)
 		await page.getByRole('button', { name: 'Sign in' }).click()
-		await page.waitForURL(`${url}/portal`)
+		await page.waitForURL(`${files.url}/portal`)
 		await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Jobs' }).click()
 		await page.getByRole('link', { name: 'Senior Java Developer' }).first().click()
-		await page.waitForURL(`${url}/jobs/${jobId}`)
+		await page.waitForURL(`${files.url}/jobs/${jobId}`)
 
 		// The pipeline: Grace is in the first stage; her card opens the application.
 		const applied = page.locator('.stage', { hasText: 'Applied' }).first()
 		await applied.getByRole('link', { name: 'Grace Hopper' }).click()
-		await page.waitForURL(`${url}/applications/${applicationId}`)
+		await page.waitForURL(`${files.url}/applications/${applicationId}`)
 
 		// Move to stage: Screening.
 		await page.getByLabel('Stage').selectOption('screening')
@@ -82,7 +67,7 @@ describe('a recruiter’s day in the portal', () => {
 		expect((await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from vendor_submissions where application_id = ${applicationId}`))[0]!.n).toBe(0)
 
 		// The candidate: Add note, then Request documents.
-		await page.goto(`${url}/candidates/${candidateId}`)
+		await page.goto(`${files.url}/candidates/${candidateId}`)
 		await page.getByLabel('Note', { exact: true }).fill('Strong Java; wants hybrid in Austin.')
 		await page.getByRole('button', { name: 'Add note' }).click()
 		await page.waitForURL(/done=/)
@@ -98,13 +83,13 @@ describe('a recruiter’s day in the portal', () => {
 		// Without SMTP_URL the mail is held in the dev mailbox; the operator releases it (`outbox release`),
 		// then it goes out; the candidate opens the link on a phone and uploads both documents.
 		await releaseHeld(deps, { all: true, workspaceId: ws.id })
-		await deliverDue(await testDeps({ SMTP_URL: smtp.url, BASE_URL: url }), { workspaceId: ws.id })
-		const link = smtp.to(email).at(-1)!.parsed.text!.match(/http:\/\/127\.0\.0\.1:\d+\/upload\/bl_ul_[0-9A-Za-z]+/)![0]
+		await deliverDue(await testDeps({ SMTP_URL: files.smtp.url, BASE_URL: files.url }), { workspaceId: ws.id })
+		const link = files.smtp.to(email).at(-1)!.parsed.text!.match(/http:\/\/127\.0\.0\.1:\d+\/upload\/bl_ul_[0-9A-Za-z]+/)![0]
 		const phone = await (await launchBrowser()).newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
 		const mobile = await phone.newPage()
 		await mobile.goto(link)
 		for (const [section, name, button] of [['Driver’s license', 'license.pdf', /Upload driver’s license/], ['Work authorization', 'ead.pdf', /Upload work authorization/]] as const) {
-			const path = join(dir, name)
+			const path = join(files.dir, name)
 			writeFileSync(path, samplePdf(`${section} of Grace Hopper`))
 			const region = mobile.getByRole('region', { name: section })
 			await region.getByLabel(/Choose a file|Send another file/).setInputFiles(path)
@@ -114,7 +99,7 @@ describe('a recruiter’s day in the portal', () => {
 		await phone.close()
 
 		// Back on the application: Submit to vendor, accepted.
-		await page.goto(`${url}/applications/${applicationId}`)
+		await page.goto(`${files.url}/applications/${applicationId}`)
 		const form = page.locator('form[action$="/submit-to-vendor"]')
 		await form.getByLabel(/Driver/).check()
 		await form.getByLabel(/Work authorization/).check()

@@ -4,9 +4,8 @@
  * JPEG is made by Chromium's own encoder), a renamed non-image and an 11 MB file are refused with a
  * clear message, and an expired link and a forged one each get a clear page.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { afterEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import type { Page } from 'playwright-core'
@@ -16,27 +15,13 @@ import { listCandidateDocuments, requestCandidateDocuments } from '../../modules
 import { samplePdf } from '../../modules/documents/seed.ts'
 import { candidateDocuments } from '../../modules/documents/table.ts'
 import { deliverDue } from '../../modules/outbox/index.ts'
-import { closeBrowser, launchBrowser } from '../browser.ts'
+import { browserMailTests, launchBrowser } from '../browser.ts'
 import { clock, newPerson, newWorkspace, serveApp, testDeps, unique } from '../helpers.ts'
-import { startSmtp, type TestSmtp } from '../smtp.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob, samplePng } from '../staffing-fixtures.ts'
 
 setDefaultTimeout(30_000)
 
-let url: string
-let smtp: TestSmtp
-let dir: string
-beforeAll(async () => {
-	;({ url } = await serveApp())
-	smtp = await startSmtp()
-	dir = mkdtempSync(join(tmpdir(), 'bl-upload-'))
-	await launchBrowser()
-}, 30_000)
-afterAll(async () => {
-	await closeBrowser()
-	await smtp.stop()
-	rmSync(dir, { recursive: true, force: true })
-})
+const files = browserMailTests('bl-upload-')
 afterEach(() => clock.reset())
 
 /** A recruiter asks a candidate for documents; the e-mail goes out over SMTP; returns the link in it. */
@@ -49,10 +34,10 @@ async function requestByEmail(items: ('dl' | 'visa' | 'i94' | 'workAuth')[]) {
 	const candidateId = await newCandidate(ws, { name: 'Ana Souza', email }, deps)
 	await newApplication(ws, candidateId, await newVendorJob(ws, { vendorId }, deps), {}, deps)
 	// Requested and delivered by a server with SMTP_URL.
-	const mailer = await testDeps({ SMTP_URL: smtp.url, BASE_URL: url })
+	const mailer = await testDeps({ SMTP_URL: files.smtp.url, BASE_URL: files.url })
 	await requestCandidateDocuments(mailer, recruiter, { candidateId, items, message: 'Hi Ana,\nthe client needs these by Friday.' })
 	await deliverDue(mailer, { workspaceId: ws.id })
-	const [mail] = smtp.to(email)
+	const [mail] = files.smtp.to(email)
 	const link = mail!.parsed.text!.match(/http:\/\/127\.0\.0\.1:\d+\/upload\/bl_ul_[0-9A-Za-z]+/)![0]
 	return { deps, ws, recruiter, candidateId, link }
 }
@@ -79,7 +64,7 @@ async function realJpeg(page: Page): Promise<Uint8Array> {
 }
 
 const file = (name: string, bytes: Uint8Array) => {
-	const path = join(dir, name)
+	const path = join(files.dir, name)
 	writeFileSync(path, bytes)
 	return path
 }

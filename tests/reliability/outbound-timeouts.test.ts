@@ -14,8 +14,9 @@ import { loadConfig } from '../../core/config.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { feedNetwork, fetchFeed } from '../../modules/calendar/fetch.ts'
 import { refreshDueFeeds } from '../../modules/calendar/index.ts'
+import { calendarSettings } from '../../modules/calendar/settings.ts'
 import { calendarBusy, calendarFeeds } from '../../modules/calendar/table.ts'
-import { DEFAULT_WORKER_OPTIONS, deliverDue, enqueueMail, enqueueMessage, startOutboxWorker } from '../../modules/outbox/index.ts'
+import { DEFAULT_WORKER_OPTIONS, deliverDue, enqueueMail, enqueueMessage, outboxSettings, startOutboxWorker } from '../../modules/outbox/index.ts'
 import { smtpTimeouts } from '../../modules/outbox/mail.ts'
 import { outbox } from '../../modules/outbox/table.ts'
 import { clock, configProblems, newPerson, newWorkspace, testDeps, unique, type TestWorkspace } from '../helpers.ts'
@@ -441,10 +442,10 @@ describe('a calendar feed fetch as a whole (issue 16: it now connects to the che
 describe('configuration', () => {
 	test('production defaults: SMTP 10 s to connect, 10 s for the greeting, 30 s of silence, 120 s in all; messaging 15 s; calendar feeds 10 s, below HTTP_IDLE_TIMEOUT', () => {
 		const config = loadConfig({})
-		expect([config.smtpTimeout, config.messagingTimeout, config.calendarFeedTimeout]).toEqual([120, 15, 10])
+		expect([config.smtpTimeout, config.settings.of(outboxSettings).messagingTimeout, config.settings.of(calendarSettings).calendarFeedTimeout]).toEqual([120, 15, 10])
 		expect(smtpTimeouts(config.smtpTimeout)).toEqual({ connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000, total: 120_000 })
 		expect(smtpTimeouts(3)).toEqual({ connectionTimeout: 3_000, greetingTimeout: 3_000, socketTimeout: 3_000, total: 3_000 })
-		expect(loadConfig({ HTTP_IDLE_TIMEOUT: '5' }).calendarFeedTimeout).toBe(4)
+		expect(loadConfig({ HTTP_IDLE_TIMEOUT: '5' }).settings.of(calendarSettings).calendarFeedTimeout).toBe(4)
 		const problems = (env: Record<string, string>) => configProblems(env).join('\n')
 		expect(problems({ CALENDAR_FEED_TIMEOUT: '30' })).toContain('CALENDAR_FEED_TIMEOUT must be less than HTTP_IDLE_TIMEOUT (30)')
 		// A send may never outlast the outbox's 5-minute lease (another claim would send it twice).

@@ -1,0 +1,39 @@
+/**
+ * The calendar-source port: other modules contribute entries (interviews, follow-ups) with
+ * `contribute(calendarSources, …)`, requiring this module; `get_calendar` merges them in start order.
+ */
+import type { Actor } from '../../core/actor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { definePort, type SourcePosition } from '../../core/module.ts'
+import type { UntrustedText } from '../../core/untrusted.ts'
+
+/** One calendar entry. External busy times carry no title of their own (busy/free only). */
+export interface CalendarEntry {
+	/** The source's `type`: `interview`, `followup` or `external`. */
+	readonly type: string
+	/** Unique within the type. */
+	readonly id: string
+	readonly start: Date
+	readonly end: Date
+	/** True for whole-day entries (start and end at midnight UTC). */
+	readonly allDay: boolean
+	/** Our own words ("AI video interview", "Busy"), or text a person wrote (a follow-up's title), labelled. */
+	readonly title: string | UntrustedText
+	/** The person whose calendar it is on. */
+	readonly userId: string
+	/** Type-specific state, e.g. the interview status or `open`/`done` for a follow-up. */
+	readonly status: string
+	readonly candidateId: string | null
+	readonly jobId: string | null
+}
+
+/**
+ * Contributes calendar entries overlapping `[from, to)` for the given people (`null`: the whole
+ * workspace), limited to what `actor` may see, ascending by `(start, id)` after `after`, at most `limit`.
+ */
+export interface CalendarSource {
+	readonly type: string
+	entries(deps: AppDeps, actor: Actor, query: { from: Date; to: Date; userIds: readonly string[] | null; after?: SourcePosition; limit: number }): Promise<CalendarEntry[]>
+}
+
+export const calendarSources = definePort<CalendarSource>('calendar:source', 'Events shown by get_calendar (interviews, follow-ups, busy times), merged in start order')
