@@ -1,13 +1,14 @@
 /**
  * Assembles the HTTP application from the registry: security headers, the error mapping of each
  * door, health, static assets, every module's routes and the MCP endpoint. Refuses to start when
- * a route does not declare its `auth`.
+ * a route does not declare its credential (`auth`, `session`, `vendor`, `vendorKey` or `mcp`: see
+ * `http/auth.ts`), or declares two.
  */
 import { Elysia } from 'elysia'
 import { resolve } from 'node:path'
 import type { AppDeps } from './deps.ts'
 import { AppError } from './errors.ts'
-import { createAuthPlugin, declaredAuth, type ActorResolvers } from './http/auth.ts'
+import { createAuthPlugin, declaredAuths, type ActorResolvers } from './http/auth.ts'
 import { errorResponse, toAppError } from './http/errors.ts'
 import { allowedMethodsOf, methodNotAllowed } from './http/method-not-allowed.ts'
 import { securityHeaders } from './http/security-headers.ts'
@@ -61,8 +62,12 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 	for (const plugin of extra) app = app.use(plugin({ auth }))
 
 	allowedFor = allowedMethodsOf(app.routes)
-	const undeclared = app.routes.filter((r) => !declaredAuth(r.hooks)).map((r) => `${r.method} ${r.path}`)
-	if (undeclared.length) throw new RegistryError(undeclared.map((r) => `route ${r} does not declare auth`))
+	// One each: two would both run, and which credential the route meant could not be read from it.
+	const problems = app.routes.flatMap((r) => {
+		const declared = declaredAuths(r.hooks).length
+		return declared === 1 ? [] : [`route ${r.method} ${r.path} ${declared ? 'declares more than one credential' : 'does not declare auth'}`]
+	})
+	if (problems.length) throw new RegistryError(problems)
 	return app
 }
 

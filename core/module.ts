@@ -13,7 +13,7 @@ import type { AppDeps } from './deps.ts'
 import type { AuthPlugin, PageSession, SessionResolver } from './http/auth.ts'
 import type { NavLink, SafeHtml } from './html.ts'
 
-/** What a module's routes are built with: the auth macro plugin (`auth: …` on every route). */
+/** What a module's routes are built with: the credential macros (one of `auth`, `session`, `vendor`, `vendorKey`, `mcp` on every route). */
 export interface HttpKit {
 	readonly auth: AuthPlugin
 }
@@ -216,7 +216,7 @@ export interface ModuleDef {
 	/** Modules whose public API this one calls or to whose ports it contributes; checked at start-up (present, no cycles). */
 	readonly requires?: readonly string[]
 	readonly permissions?: readonly PermissionDef[]
-	/** REST routes and pages; every route declares `auth` (see `core/http/auth.ts`). */
+	/** REST routes and pages; every route declares its credential (see `core/http/auth.ts`). */
 	readonly routes?: (deps: AppDeps, kit: HttpKit) => Elysia<any, any, any, any, any, any, any>
 	/** The one module that signs people in to the portal provides this (pages resolve sessions through it). */
 	readonly sessionResolver?: SessionResolver

@@ -1,6 +1,6 @@
 /**
  * The module registry validates the module list at start-up and reports every problem at once;
- * every HTTP route declares its `auth`, and the app refuses to start with one that does not.
+ * every HTTP route declares its credential, and the app refuses to start with one that does not.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { Type as t } from '@sinclair/typebox'
@@ -189,6 +189,32 @@ describe('routes declare auth', () => {
 		}
 		// The same route declaring its auth is accepted.
 		expect(() => buildApp(deps, [({ auth }) => new Elysia().use(auth).get('/declared', () => 'ok', { auth: 'public' })])).not.toThrow()
+	})
+
+	test('buildApp refuses a route that declares two credentials', async () => {
+		const deps = await testDeps()
+		expect(() => buildApp(deps, [({ auth }) => new Elysia().use(auth).get('/twice', () => 'x', { auth: 'public', vendor: true })])).toThrow(/GET \/twice declares more than one credential/)
+	})
+
+	test('each credential macro hands its handlers a non-null context, and is read back as its spec', async () => {
+		const deps = await testDeps()
+		// The handlers below compile only while the macros type their context (tsc runs in CI).
+		const { routes } = buildApp(deps, [
+			({ auth }) =>
+				new Elysia()
+					.use(auth)
+					.get('/t/page', ({ session, actor }) => session.csrf + actor.workspaceId, { session: 'signed-in' })
+					.get('/t/allowed', ({ session }) => session.actor.role, { session: { permission: 'jobs:read' } })
+					.get('/t/vendor', ({ actor }) => actor.workspaceId, { vendor: true })
+					.post('/t/publish', ({ vendorKey }) => vendorKey.hash, { vendorKey: true })
+					.post('/t/mcp', ({ actor }) => actor.credential.id, { mcp: true })
+					// @ts-expect-error a route without a credential has no session
+					.get('/t/open', ({ session }) => String(session), { auth: 'public' })
+					// @ts-expect-error `auth` takes only 'public' and 'form': a session is declared with `session`
+					.get('/t/old', () => 'x', { auth: 'signed-in' }),
+		])
+		const specOf = (method: string, path: string) => declaredAuth(routes.find((r) => r.method === method && r.path === path)?.hooks)
+		expect([specOf('GET', '/t/page'), specOf('GET', '/t/allowed'), specOf('GET', '/t/vendor'), specOf('POST', '/t/publish'), specOf('POST', '/t/mcp'), specOf('GET', '/t/open')]).toEqual(['signed-in', { permission: 'jobs:read' }, 'vendor', 'vendor-key', 'mcp', 'public'])
 	})
 
 	test('a module whose routes lack auth stops the app from being built', async () => {

@@ -2,7 +2,7 @@
  * The MCP endpoint (`/api/mcp`, streamable HTTP, stateless) on the MCP TypeScript SDK v2.
  *
  * In front of the SDK: Origin check, authentication (personal token or OAuth access token) and
- * rate limiting through the `auth: 'mcp'` macro; the body size limit before the SDK reads it; the
+ * rate limiting through the `mcp: true` macro; the body size limit before the SDK reads it; the
  * read-only step-up. Each request gets a fresh server holding only the tools the person may use
  * (a tool the role can never use is not listed). Only POST (and the CORS preflight) is served:
  * stateless, there is no SSE stream to GET and no session to DELETE, so every other method gets
@@ -103,11 +103,13 @@ function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor
 	// The views of the tools this person may use: nothing else is listed or readable.
 	const views = [...new Set(shown.flatMap((t) => (t.view ? [t.view] : [])))]
 	const server = new McpServer({ name: 'benchline', title: 'Benchline', version: '1.0.0' }, { instructions, capabilities: { tools: { listChanged: false }, ...(views.length ? VIEW_CAPABILITIES : {}) } })
-	for (const tool of shown) {
-		const run = (args: unknown) => runTool(deps, tool.def, actor!, args)
-		if (tool.view) linkView(server, tool.def.name, tool.config, tool.view, run)
-		else server.registerTool(tool.def.name, tool.config, run)
-	}
+	// Without an actor nothing is allowed, so nothing is registered.
+	if (actor)
+		for (const tool of shown) {
+			const run = (args: unknown) => runTool(deps, tool.def, actor, args)
+			if (tool.view) linkView(server, tool.def.name, tool.config, tool.view, run)
+			else server.registerTool(tool.def.name, tool.config, run)
+		}
 	registerViews(server, views)
 	return server
 }
@@ -137,15 +139,15 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 					// JSON-RPC batches were removed from MCP (2025-06-18); refusing them also keeps one HTTP
 					// request = one message, so the per-credential rate limit counts every call.
 					if (Array.isArray(body)) return Response.json({ jsonrpc: '2.0', error: { code: -32600, message: 'JSON-RPC batches are not supported: send one message per request' }, id: null }, { status: 400 })
-					const step = readOnlyStepUp(deps, actor!, body, writeTools)
+					const step = readOnlyStepUp(deps, actor, body, writeTools)
 					if (step) return step
-					const looking = connectionTestOnly(actor!, body)
+					const looking = connectionTestOnly(actor, body)
 					if (looking) return looking
-					const response = await handler.fetch(request, { authInfo: { token: 'verified', clientId: actor!.credential.id, scopes: actor!.readOnly ? ['mcp:read'] : ['mcp:read', 'mcp'], extra: { actor } }, parsedBody: body })
+					const response = await handler.fetch(request, { authInfo: { token: 'verified', clientId: actor.credential.id, scopes: actor.readOnly ? ['mcp:read'] : ['mcp:read', 'mcp'], extra: { actor } }, parsedBody: body })
 					for (const [k, v] of Object.entries(set.headers)) if (!response.headers.has(k)) response.headers.set(k, String(v))
 					return response
 				},
-				{ auth: 'mcp', parse: 'none' },
+				{ mcp: true, parse: 'none' },
 			)
 			.options('/api/mcp', ({ request }) => preflight(deps.config, request, 'POST, OPTIONS'), { auth: 'public' })
 }

@@ -22,15 +22,15 @@ export function activityRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'activity.routes' }).use(auth).get(
 		'/activity',
 		async ({ actor, session, query }) => {
-			const scope = `activity:${actor!.workspaceId}`
+			const scope = `activity:${actor.workspaceId}`
 			const before = query.before ? decodePosition(deps.secret, scope, query.before) : undefined
-			const rows = await listActivity(deps.db, actor!.workspaceId, { limit: PAGE + 1, before })
+			const rows = await listActivity(deps.db, actor.workspaceId, { limit: PAGE + 1, before })
 			const shown = rows.slice(0, PAGE)
 			const last = shown[shown.length - 1]
-			const sentences = await activitySentences(deps, actor!.workspaceId, shown)
+			const sentences = await activitySentences(deps, actor.workspaceId, shown)
 			return portalPage(
 				deps,
-				session!,
+				session,
 				{ title: 'Activity', current: '/activity' },
 				html`${pageHeader({ title: 'Activity', meta: 'Every change made through any door, newest first.' })}
 <section class="card">${dataTable({
@@ -47,6 +47,6 @@ export function activityRoutes(deps: AppDeps, { auth }: HttpKit) {
 ${pager({ base: '/activity', next: rows.length > PAGE && last ? encodePosition(deps.secret, scope, last) : null, param: 'before', first: !query.before })}</section>`,
 			)
 		},
-		{ auth: { permission: 'activity:read' }, query: t.Object({ before: t.Optional(t.String({ maxLength: 64 })) }) },
+		{ session: { permission: 'activity:read' }, query: t.Object({ before: t.Optional(t.String({ maxLength: 64 })) }) },
 	)
 }

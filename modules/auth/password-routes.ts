@@ -33,27 +33,27 @@ export function passwordRoutes(deps: AppDeps, { auth }: HttpKit) {
 		.use(auth)
 		.get(
 			'/settings/password',
-			({ session, query }) => settingsPage(session!, safeNext(query.next), { notice: query.done === 'changed' ? 'Your password was changed. You were signed out everywhere else.' : undefined }),
-			{ auth: 'signed-in', query: t.Object({ next: t.Optional(t.String({ maxLength: 8000 })), done: t.Optional(t.String({ maxLength: 40 })) }) },
+			({ session, query }) => settingsPage(session, safeNext(query.next), { notice: query.done === 'changed' ? 'Your password was changed. You were signed out everywhere else.' : undefined }),
+			{ session: 'signed-in', query: t.Object({ next: t.Optional(t.String({ maxLength: 8000 })), done: t.Optional(t.String({ maxLength: 40 })) }) },
 		)
 		.post(
 			'/settings/password',
 			async ({ session, body, redirect }) => {
 				const next = safeNext(field(body, 'next'))
-				const temporary = await hasTemporaryPassword(deps.db, session!.actor.userId!)
+				const temporary = await hasTemporaryPassword(deps.db, session.actor.userId!)
 				try {
-					await changePassword(deps, session!, { current: field(body, 'current'), password: field(body, 'password'), confirm: field(body, 'confirm') })
+					await changePassword(deps, session, { current: field(body, 'current'), password: field(body, 'password'), confirm: field(body, 'confirm') })
 				} catch (error) {
 					if (!shown(error)) throw error
 					const errors = error.fields ?? [{ field: 'current-password', message: error.message }]
-					const res = await settingsPage(session!, next, { errors, status: error.status })
+					const res = await settingsPage(session, next, { errors, status: error.status })
 					if (error.retryAfter) res.headers.set('Retry-After', String(error.retryAfter))
 					return res
 				}
 				// A person who just replaced a temporary password goes on to where they were going.
 				return redirect(temporary ? next : '/settings/password?done=changed', 303)
 			},
-			{ auth: 'signed-in', body: form },
+			{ session: 'signed-in', body: form },
 		)
 		.get('/sign-in/forgot-password', ({ cookie, query }) => forgotPasswordPage({ csrf: anonymousCsrf(deps, cookie), sent: query.done === 'sent' }), {
 			auth: 'form',

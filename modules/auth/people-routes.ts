@@ -51,31 +51,31 @@ export function peopleRoutes(deps: AppDeps, { auth }: HttpKit) {
 			return mine(session, { error: error.message })
 		}
 	}
-	const manage = { auth: { permission: 'auth:manage_people' as const }, body: form }
+	const manage = { session: { permission: 'auth:manage_people' as const }, body: form }
 	return new Elysia({ name: 'auth.people' })
 		.use(auth)
-		.get('/people', ({ session, query }) => people(session!, { notice: PEOPLE_NOTICES[query.done ?? ''] }), { auth: { permission: 'auth:manage_people' }, query: done })
+		.get('/people', ({ session, query }) => people(session, { notice: PEOPLE_NOTICES[query.done ?? ''] }), { session: { permission: 'auth:manage_people' }, query: done })
 		.post(
 			'/people',
 			({ session, body }) => {
 				const f = body as Record<string, string>
 				const input = { email: String(f.email ?? ''), name: String(f.name ?? ''), role: String(f.role ?? ''), password: String(f.password ?? '') }
-				return change(session!, () => invitePerson(deps, session!.actor, wsOf(session!), input), 'added')
+				return change(session, () => invitePerson(deps, session.actor, wsOf(session), input), 'added')
 			},
 			manage,
 		)
-		.post('/people/:userId/remove', ({ session, params }) => change(session!, () => removePerson(deps, session!.actor, wsOf(session!), { userId: params.userId }), 'removed'), manage)
+		.post('/people/:userId/remove', ({ session, params }) => change(session, () => removePerson(deps, session.actor, wsOf(session), { userId: params.userId }), 'removed'), manage)
 		.post(
 			'/people/:userId/role',
-			({ session, params, body }) => change(session!, () => changeRole(deps, session!.actor, wsOf(session!), { userId: params.userId }, String((body as Record<string, string>).role ?? '')), 'role'),
+			({ session, params, body }) => change(session, () => changeRole(deps, session.actor, wsOf(session), { userId: params.userId }, String((body as Record<string, string>).role ?? '')), 'role'),
 			manage,
 		)
-		.post('/people/invitations/:id/cancel', ({ session, params }) => change(session!, () => cancelInvitation(deps, session!.actor, wsOf(session!), params.id), 'cancelled'), manage)
-		.get('/invitations', ({ session, query }) => mine(session!, { notice: INVITATION_NOTICES[query.done ?? ''] }), { auth: 'signed-in', query: done })
+		.post('/people/invitations/:id/cancel', ({ session, params }) => change(session, () => cancelInvitation(deps, session.actor, wsOf(session), params.id), 'cancelled'), manage)
+		.get('/invitations', ({ session, query }) => mine(session, { notice: INVITATION_NOTICES[query.done ?? ''] }), { session: 'signed-in', query: done })
 		.post(
 			'/invitations/:id/accept',
-			({ session, params }) => answer(session!, () => acceptInvitation(deps, session!.actor.userId!, params.id, session!.actor.credential), 'accepted'),
-			{ auth: 'signed-in', body: form },
+			({ session, params }) => answer(session, () => acceptInvitation(deps, session.actor.userId!, params.id, session.actor.credential), 'accepted'),
+			{ session: 'signed-in', body: form },
 		)
-		.post('/invitations/:id/decline', ({ session, params }) => answer(session!, () => declineInvitation(deps, session!.actor.userId!, params.id), 'declined'), { auth: 'signed-in', body: form })
+		.post('/invitations/:id/decline', ({ session, params }) => answer(session, () => declineInvitation(deps, session.actor.userId!, params.id), 'declined'), { session: 'signed-in', body: form })
 }

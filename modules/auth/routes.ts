@@ -74,7 +74,7 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 				clearSessionCookie(deps, cookie)
 				return redirect('/sign-in', 303)
 			},
-			{ auth: 'signed-in', body: form },
+			{ session: 'signed-in', body: form },
 		)
 		// Public: the protected resource metadata points assistant apps' users here.
 		.get('/help/assistants', () => page({ title: 'Connect an assistant app' }, assistantsHelp(deps.config.baseUrl)), { auth: 'public' })
@@ -82,51 +82,51 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 		.get(
 			'/portal',
 			async ({ session, query }) =>
-				homePage(deps, session!, {
-					workspaces: await workspacesOf(deps.db, session!.actor.userId!),
-					invitations: (await invitationsFor(deps, session!.actor.userId!)).length,
-					notice: query.done === 'switched' ? `You are now in ${session!.actor.workspaceSlug}.` : undefined,
+				homePage(deps, session, {
+					workspaces: await workspacesOf(deps.db, session.actor.userId!),
+					invitations: (await invitationsFor(deps, session.actor.userId!)).length,
+					notice: query.done === 'switched' ? `You are now in ${session.actor.workspaceSlug}.` : undefined,
 				}),
-			{ auth: 'signed-in', query: t.Object({ done: t.Optional(t.String()) }) },
+			{ session: 'signed-in', query: t.Object({ done: t.Optional(t.String()) }) },
 		)
 		// Creating and revoking answer with a redirect (Post/Redirect/Get): reloading the page never
 		// posts the form again. The new token crosses the redirect sealed in a cookie (reveal.ts).
 		.get(
 			'/settings/api',
 			async ({ session, cookie, query }) =>
-				apiAccess(session!, { newToken: (await openReveal(deps, cookie, session!.sessionId)) ?? undefined, notice: API_NOTICES[query.done ?? ''] }),
-			{ auth: 'signed-in', query: t.Object({ done: t.Optional(t.String()) }) },
+				apiAccess(session, { newToken: (await openReveal(deps, cookie, session.sessionId)) ?? undefined, notice: API_NOTICES[query.done ?? ''] }),
+			{ session: 'signed-in', query: t.Object({ done: t.Optional(t.String()) }) },
 		)
 		.post(
 			'/settings/api/tokens',
 			async ({ session, body, cookie, redirect }) => {
 				const name = String((body as Record<string, unknown>).name ?? '')
 				try {
-					const { token } = await createPersonalToken(deps, session!.actor, { name })
-					await sealReveal(deps, cookie, session!.sessionId, { name: name.trim(), token })
+					const { token } = await createPersonalToken(deps, session.actor, { name })
+					await sealReveal(deps, cookie, session.sessionId, { name: name.trim(), token })
 					return redirect('/settings/api', 303)
 				} catch (error) {
-					if (error instanceof AppError && error.code === 'VALIDATION') return apiAccess(session!, { error: `Token name ${error.fields?.[0]?.message ?? 'is not valid'}.` })
+					if (error instanceof AppError && error.code === 'VALIDATION') return apiAccess(session, { error: `Token name ${error.fields?.[0]?.message ?? 'is not valid'}.` })
 					throw error
 				}
 			},
-			{ auth: 'signed-in', body: form },
+			{ session: 'signed-in', body: form },
 		)
 		.post(
 			'/settings/api/tokens/:id/revoke',
 			async ({ session, params, redirect }) => {
-				await revokePersonalToken(deps, session!.actor, params.id)
+				await revokePersonalToken(deps, session.actor, params.id)
 				return redirect('/settings/api?done=revoked', 303)
 			},
-			{ auth: 'signed-in', body: form },
+			{ session: 'signed-in', body: form },
 		)
 		.post(
 			'/settings/api/apps/:clientId/:userId/disconnect',
 			async ({ session, params, redirect }) => {
-				await disconnectApp(deps, session!.actor, params.clientId, params.userId)
+				await disconnectApp(deps, session.actor, params.clientId, params.userId)
 				return redirect('/settings/api?done=disconnected', 303)
 			},
-			{ auth: 'signed-in', body: form },
+			{ session: 'signed-in', body: form },
 		)
 		.use(peopleRoutes(deps, { auth }))
 		.use(passwordRoutes(deps, { auth }))

@@ -105,11 +105,11 @@ export function signInChoiceRoutes(deps: AppDeps, { auth }: HttpKit) {
 			'/portal/switch-workspace',
 			async ({ body, cookie, session, redirect }) => {
 				const fields = body as Record<string, string>
-				const result = await switchWorkspace(deps, session!, String(fields.workspace ?? ''))
+				const result = await switchWorkspace(deps, session, String(fields.workspace ?? ''))
 				setSessionCookie(deps, cookie, result.token, result.expiresAt)
 				const next = safeNext(fields.next)
 				return redirect(next === '/portal' ? '/portal?done=switched' : next, 303)
 			},
-			{ auth: 'signed-in', body: form },
+			{ session: 'signed-in', body: form },
 		)
 }

@@ -15,7 +15,7 @@ export function candidateBenchRoutes(deps: AppDeps, { auth }: HttpKit) {
 		.post(
 			'/candidates/:id/bench',
 			async ({ session, params, body, redirect }) => {
-				const actor = session!.actor
+				const actor = session.actor
 				const values = { roleFamily: formText(body, 'roleFamily'), jobId: formText(body, 'jobId') }
 				try {
 					if (!values.roleFamily) throw new AppError('VALIDATION', 'Choose a role family', { fields: [{ field: 'roleFamily', message: 'must be chosen' }] })
@@ -27,9 +27,9 @@ export function candidateBenchRoutes(deps: AppDeps, { auth }: HttpKit) {
 				} catch (error) {
 					if (!isRefusal(error)) throw error
 					const refused = refusedForm(BENCH_FORM, values, error, { roleFamily: ['bench-family', 'Role family'], jobId: ['bench-job', 'Job'] })
-					return candidatePage(deps, session!, params.id, { refused, status: error.status })
+					return candidatePage(deps, session, params.id, { refused, status: error.status })
 				}
 			},
-			{ auth: { permission: 'bench:write' }, body: formBody },
+			{ session: { permission: 'bench:write' }, body: formBody },
 		)
 }

@@ -11,11 +11,11 @@ export function benchRoutes(deps: AppDeps, kit: HttpKit) {
 		'/bench',
 		async ({ session, query }) => {
 			const roleFamily = query.family || undefined
-			const page = await listBench(deps, session!.actor, { limit: 25, cursor: query.cursor, roleFamily })
-			return benchPage(deps, session!, { roleFamily, ...page, paged: Boolean(query.cursor) })
+			const page = await listBench(deps, session.actor, { limit: 25, cursor: query.cursor, roleFamily })
+			return benchPage(deps, session, { roleFamily, ...page, paged: Boolean(query.cursor) })
 		},
 		{
-			auth: { permission: 'bench:read' },
+			session: { permission: 'bench:read' },
 			query: t.Object({
 				family: t.Optional(t.Union([t.Literal(''), ...ROLE_FAMILIES.map((f) => t.Literal(f))], { error: 'family must be a role family (java, dotnet, qa, …)' })),
 				cursor: t.Optional(t.String({ minLength: 1, maxLength: 64, error: 'cursor is not valid: use the Next page link' })),

@@ -24,8 +24,8 @@ const applicationId = (id: string) => {
 export function applicationRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'candidates.application-routes' })
 		.use(auth)
-		.get('/applications/:id', ({ session, params, query }) => applicationPage(deps, session!, applicationId(params.id), { done: query.done, context: { query } }), {
-			auth: { permission: 'candidates:read' },
+		.get('/applications/:id', ({ session, params, query }) => applicationPage(deps, session, applicationId(params.id), { done: query.done, context: { query } }), {
+			session: { permission: 'candidates:read' },
 			params,
 			query,
 		})
@@ -35,14 +35,14 @@ export function applicationRoutes(deps: AppDeps, { auth }: HttpKit) {
 				const id = applicationId(params.id)
 				const stageKey = String((body as Record<string, unknown>).stageKey ?? '').slice(0, 200)
 				try {
-					const move = await moveToStage(deps, session!.actor, { applicationId: id, stageKey })
+					const move = await moveToStage(deps, session.actor, { applicationId: id, stageKey })
 					return redirect(`/applications/${encodeURIComponent(move.applicationId)}?done=${move.changed ? 'stage' : 'stage-unchanged'}`, 303)
 				} catch (error) {
 					if (!(error instanceof AppError) || error.code !== 'VALIDATION') throw error
 					const errors = [{ field: MOVE_FIELD, message: stageKey ? `“${stageKey}” is not a stage of this workspace: choose one of the stages listed` : 'Choose the stage to move the application to' }]
-					return applicationPage(deps, session!, id, { status: 422, errors, context: { refused: { form: MOVE_FORM, values: { stageKey }, errors } } })
+					return applicationPage(deps, session, id, { status: 422, errors, context: { refused: { form: MOVE_FORM, values: { stageKey }, errors } } })
 				}
 			},
-			{ auth: { permission: MOVE_PERMISSION }, params, body: form },
+			{ session: { permission: MOVE_PERMISSION }, params, body: form },
 		)
 }

@@ -22,7 +22,7 @@ export function candidateDocumentRoutes(deps: AppDeps, { auth }: HttpKit) {
 		.post(
 			'/candidates/:id/document-requests',
 			async ({ session, params, body, redirect }) => {
-				const actor = session!.actor
+				const actor = session.actor
 				const values = { items: formList(body, 'items'), message: formText(body, 'message'), applicationId: formText(body, 'applicationId'), includeJobLink: formList(body, 'includeJobLink') }
 				try {
 					// The form offers the candidate's applications; anything else is not a choice it made.
@@ -39,14 +39,14 @@ export function candidateDocumentRoutes(deps: AppDeps, { auth }: HttpKit) {
 					return redirect(`/candidates/${encodeURIComponent(params.id)}?done=${done}#documents`, 303)
 				} catch (error) {
 					if (!isRefusal(error)) throw error
-					const page = await candidatePage(deps, session!, params.id, { refused: refusedForm(REQUEST_FORM, values, error, LABELS), status: error.status })
+					const page = await candidatePage(deps, session, params.id, { refused: refusedForm(REQUEST_FORM, values, error, LABELS), status: error.status })
 					// Over the hourly limit: say when another request can go (the message says it in words).
 					if (error.retryAfter !== undefined) page.headers.set('Retry-After', String(error.retryAfter))
 					return page
 				}
 			},
-			{ auth: { permission: 'documents:request' }, body: formBody },
+			{ session: { permission: 'documents:request' }, body: formBody },
 		)
 		// Signed in is enough to ask: the service answers 404 to everyone who may not see documents.
-		.get('/candidates/:id/documents/:documentId/:ref', async ({ session, params }) => fileResponse(await documentDownload(deps, session!.actor, params.id, params.documentId, params.ref)), { auth: 'signed-in' })
+		.get('/candidates/:id/documents/:documentId/:ref', async ({ session, params }) => fileResponse(await documentDownload(deps, session.actor, params.id, params.documentId, params.ref)), { session: 'signed-in' })
 }

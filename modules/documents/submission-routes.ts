@@ -42,7 +42,7 @@ export function submissionRoutes(deps: AppDeps, { auth }: HttpKit) {
 				const fields = body as Record<string, unknown>
 				const documents = listOf(fields.documents)
 				const note = typeof fields.note === 'string' ? fields.note : ''
-				const actor = session!.actor
+				const actor = session.actor
 				try {
 					const unknown = documents.filter((d) => !isDocumentKind(d))
 					if (unknown.length) throw new AppError('VALIDATION', 'Unknown document kinds', { fields: [{ field: 'documents', message: 'choose the documents from the list' }] })
@@ -51,9 +51,9 @@ export function submissionRoutes(deps: AppDeps, { auth }: HttpKit) {
 				} catch (error) {
 					if (!(error instanceof AppError) || !['VALIDATION', 'CONFLICT'].includes(error.code)) throw error
 					const errors = await problemsOf(deps, actor, params.id, error)
-					return applicationPage(deps, session!, params.id, { status: 422, errors, context: { refused: { form: SUBMIT_FORM, values: { documents, note }, errors } } })
+					return applicationPage(deps, session, params.id, { status: 422, errors, context: { refused: { form: SUBMIT_FORM, values: { documents, note }, errors } } })
 				}
 			},
-			{ auth: { permission: 'documents:submit' }, params, body: form },
+			{ session: { permission: 'documents:submit' }, params, body: form },
 		)
 }

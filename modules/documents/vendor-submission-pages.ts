@@ -59,10 +59,10 @@ export function vendorSubmissionRoutes(deps: AppDeps, kit: HttpKit) {
 	return new Elysia({ name: 'documents.vendor-submissions' }).use(kit.auth).get(
 		'/vendors/:id/submissions',
 		async ({ session, params, query }) => {
-			const vendor = await getVendor(deps, session!.actor, params.id)
-			const page = await vendorSubmissionList(deps, session!.actor, vendor.id, { limit: 25, cursor: query.cursor })
-			return submissionsPage(deps, session!, { vendor, ...page, paged: Boolean(query.cursor) })
+			const vendor = await getVendor(deps, session.actor, params.id)
+			const page = await vendorSubmissionList(deps, session.actor, vendor.id, { limit: 25, cursor: query.cursor })
+			return submissionsPage(deps, session, { vendor, ...page, paged: Boolean(query.cursor) })
 		},
-		{ auth: { permission: 'vendors:read' }, params: t.Object({ id: t.String({ minLength: 1, maxLength: 160 }) }), query: t.Object({ cursor: t.Optional(t.String({ minLength: 1, maxLength: 64, error: 'cursor is not valid: use the Next page link' })) }) },
+		{ session: { permission: 'vendors:read' }, params: t.Object({ id: t.String({ minLength: 1, maxLength: 160 }) }), query: t.Object({ cursor: t.Optional(t.String({ minLength: 1, maxLength: 64, error: 'cursor is not valid: use the Next page link' })) }) },
 	)
 }

@@ -18,29 +18,29 @@ export function inboxRoutes(deps: AppDeps, kit: HttpKit) {
 			'/inbox',
 			async ({ session, query }) => {
 				const filter = (FILTERS as readonly string[]).includes(query.filter ?? '') ? (query.filter as InboxFilter) : 'all'
-				const list = await listThreads(deps, session!.actor, { filter, limit: 50, cursor: query.cursor })
-				return inboxPage(deps, session!, { threads: list.threads, filter, more: list.nextCursor })
+				const list = await listThreads(deps, session.actor, { filter, limit: 50, cursor: query.cursor })
+				return inboxPage(deps, session, { threads: list.threads, filter, more: list.nextCursor })
 			},
-			{ auth, query: t.Object({ filter: t.Optional(t.String({ maxLength: 20 })), cursor: t.Optional(t.String({ maxLength: 64 })) }) },
+			{ session: auth, query: t.Object({ filter: t.Optional(t.String({ maxLength: 20 })), cursor: t.Optional(t.String({ maxLength: 64 })) }) },
 		)
-		.get('/inbox/:id', async ({ session, params }) => threadPage(deps, session!, await getThread(deps, session!.actor, params.id)), { auth })
+		.get('/inbox/:id', async ({ session, params }) => threadPage(deps, session, await getThread(deps, session.actor, params.id)), { session: auth })
 		.post(
 			'/inbox/:id/:action',
 			async ({ session, params, body }) => {
-				const actor = session!.actor
+				const actor = session.actor
 				if (params.action === 'star' || params.action === 'unstar') {
 					await setStarred(deps, actor, params.id, params.action === 'star')
-					return threadPage(deps, session!, await getThread(deps, actor, params.id))
+					return threadPage(deps, session, await getThread(deps, actor, params.id))
 				}
 				if (params.action !== 'reply') throw new AppError('NOT_FOUND', 'Not found')
 				try {
 					await replyToThread(deps, actor, params.id, String((body as Record<string, unknown>).text ?? ''))
-					return threadPage(deps, session!, await getThread(deps, actor, params.id), { notice: 'Your reply is on its way.' })
+					return threadPage(deps, session, await getThread(deps, actor, params.id), { notice: 'Your reply is on its way.' })
 				} catch (error) {
 					if (!(error instanceof AppError) || !['VALIDATION', 'CONFLICT'].includes(error.code)) throw error
-					return threadPage(deps, session!, await getThread(deps, actor, params.id), { error: error.fields?.length ? `Message ${error.fields[0]!.message}.` : error.message })
+					return threadPage(deps, session, await getThread(deps, actor, params.id), { error: error.fields?.length ? `Message ${error.fields[0]!.message}.` : error.message })
 				}
 			},
-			{ auth, body: form },
+			{ session: auth, body: form },
 		)
 }

@@ -17,16 +17,16 @@ export function interviewRoutes(deps: AppDeps, kit: HttpKit) {
 			'/interviews',
 			async ({ session, query }) => {
 				const status = query.status || undefined
-				const page = await listInterviews(deps, session!.actor, { status, limit: PAGE, cursor: query.cursor })
-				return interviewListPage(deps, session!, { status, ...page, paged: Boolean(query.cursor) })
+				const page = await listInterviews(deps, session.actor, { status, limit: PAGE, cursor: query.cursor })
+				return interviewListPage(deps, session, { status, ...page, paged: Boolean(query.cursor) })
 			},
 			{
-				auth,
+				session: auth,
 				query: t.Object({
 					status: t.Optional(t.Union([t.Literal(''), ...STATUSES.map((s) => t.Literal(s))], { error: `status must be one of ${STATUSES.join(', ')}` })),
 					cursor: t.Optional(t.String({ minLength: 1, maxLength: 64, error: 'cursor is not valid: use the Next page link' })),
 				}),
 			},
 		)
-		.get('/interviews/:id', async ({ session, params }) => interviewPage(deps, session!, await getInterview(deps, session!.actor, params.id)), { auth, params: t.Object({ id: t.String({ minLength: 1, maxLength: 160 }) }) })
+		.get('/interviews/:id', async ({ session, params }) => interviewPage(deps, session, await getInterview(deps, session.actor, params.id)), { session: auth, params: t.Object({ id: t.String({ minLength: 1, maxLength: 160 }) }) })
 }

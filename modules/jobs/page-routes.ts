@@ -113,30 +113,30 @@ export function jobPageRoutes(deps: AppDeps, { auth }: HttpKit) {
 
 	return new Elysia({ name: 'jobs.pages' })
 		.use(auth)
-		.get('/jobs', ({ session, query }) => showList(session!, query), {
-			auth: { permission: 'jobs:read' },
+		.get('/jobs', ({ session, query }) => showList(session, query), {
+			session: { permission: 'jobs:read' },
 			// Generous caps here; the exact limits are list_jobs' own, checked with their messages.
 			query: t.Object({ q: t.Optional(t.String({ maxLength: 1000 })), status: t.Optional(t.String({ maxLength: 100 })), cursor: t.Optional(t.String({ maxLength: 1000 })) }),
 		})
-		.get('/jobs/new', ({ session }) => newJobPage(deps, session!, {}, []), { auth: { permission: 'jobs:create' } })
+		.get('/jobs/new', ({ session }) => newJobPage(deps, session, {}, []), { session: { permission: 'jobs:create' } })
 		.post(
 			'/jobs/new',
 			async ({ session, body, redirect }) => {
 				const values = formValues(body)
 				const parsed = parseJobForm(values)
-				if (!parsed.input) return newJobPage(deps, session!, values, parsed.errors)
+				if (!parsed.input) return newJobPage(deps, session, values, parsed.errors)
 				try {
-					const job = await createJob(deps, session!.actor, parsed.input)
+					const job = await createJob(deps, session.actor, parsed.input)
 					return redirect(`/jobs/${job.id}?done=created`, 303)
 				} catch (error) {
 					if (!(error instanceof AppError) || error.code !== 'VALIDATION') throw error
-					return newJobPage(deps, session!, values, serviceErrors(error.fields, error.message))
+					return newJobPage(deps, session, values, serviceErrors(error.fields, error.message))
 				}
 			},
-			{ auth: { permission: 'jobs:create' }, body: form },
+			{ session: { permission: 'jobs:create' }, body: form },
 		)
-		.get('/jobs/:id', ({ session, params, query }) => showJob(session!, jobIdOf(params.id), query), {
-			auth: { permission: 'jobs:read' },
+		.get('/jobs/:id', ({ session, params, query }) => showJob(session, jobIdOf(params.id), query), {
+			session: { permission: 'jobs:read' },
 			query: t.Object({
 				stage: t.Optional(t.String({ maxLength: 60 })),
 				list: t.Optional(t.String({ maxLength: 30 })),
@@ -149,19 +149,19 @@ export function jobPageRoutes(deps: AppDeps, { auth }: HttpKit) {
 			async ({ session, params, body, redirect }) => {
 				const status = (body as Record<string, unknown>).status
 				if (!JOB_STATUSES.includes(status as JobStatus)) throw new AppError('VALIDATION', 'The status must be Open, Draft or Closed.')
-				const job = await setJobStatus(deps, session!.actor, jobIdOf(params.id), status as JobStatus)
+				const job = await setJobStatus(deps, session.actor, jobIdOf(params.id), status as JobStatus)
 				return redirect(`/jobs/${job.id}?done=${DONE_FOR_STATUS[status as JobStatus]}`, 303)
 			},
-			{ auth: { permission: 'jobs:set_status' }, body: form },
+			{ session: { permission: 'jobs:set_status' }, body: form },
 		)
 		.post(
 			'/jobs/:id/actively-hiring',
 			async ({ session, params, body, redirect }) => {
 				const value = (body as Record<string, unknown>).activelyHiring
 				if (value !== 'on' && value !== 'off') throw new AppError('VALIDATION', 'Actively hiring must be on or off.')
-				const job = await setActivelyHiring(deps, session!.actor, jobIdOf(params.id), value === 'on')
+				const job = await setActivelyHiring(deps, session.actor, jobIdOf(params.id), value === 'on')
 				return redirect(`/jobs/${job.id}?done=hiring-${value}`, 303)
 			},
-			{ auth: { permission: ACTIVELY_HIRING }, body: form },
+			{ session: { permission: ACTIVELY_HIRING }, body: form },
 		)
 }

@@ -40,27 +40,27 @@ ${all[k].length === 0
 export function lookupRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'lookups.routes' })
 		.use(auth)
-		.get('/lookups', ({ session }) => lookupsPage(deps, session!), { auth: { permission: 'lookups:manage' } })
+		.get('/lookups', ({ session }) => lookupsPage(deps, session), { session: { permission: 'lookups:manage' } })
 		.post(
 			'/lookups',
 			async ({ session, body }) => {
 				const f = body as Record<string, unknown>
 				try {
-					const v = await addLookup(deps, session!.actor, { kind: String(f.kind ?? ''), name: String(f.name ?? '') })
-					return lookupsPage(deps, session!, { notice: `“${v.name}” was added to ${LOOKUP_LABELS[v.kind].toLowerCase()}.` })
+					const v = await addLookup(deps, session.actor, { kind: String(f.kind ?? ''), name: String(f.name ?? '') })
+					return lookupsPage(deps, session, { notice: `“${v.name}” was added to ${LOOKUP_LABELS[v.kind].toLowerCase()}.` })
 				} catch (error) {
 					if (!(error instanceof AppError) || error.status >= 500) throw error
-					return lookupsPage(deps, session!, { error: error.fields?.map((x) => `${x.field} ${x.message}`).join('; ') || error.message }, error.status)
+					return lookupsPage(deps, session, { error: error.fields?.map((x) => `${x.field} ${x.message}`).join('; ') || error.message }, error.status)
 				}
 			},
-			{ auth: { permission: 'lookups:manage' }, body: form },
+			{ session: { permission: 'lookups:manage' }, body: form },
 		)
 		.post(
 			'/lookups/:id/remove',
 			async ({ session, params }) => {
-				const v = await removeLookup(deps, session!.actor, params.id)
-				return lookupsPage(deps, session!, { notice: `“${v.name}” was removed.` })
+				const v = await removeLookup(deps, session.actor, params.id)
+				return lookupsPage(deps, session, { notice: `“${v.name}” was removed.` })
 			},
-			{ auth: { permission: 'lookups:manage' }, body: form },
+			{ session: { permission: 'lookups:manage' }, body: form },
 		)
 }

@@ -116,51 +116,51 @@ export function outboxRoutes(deps: AppDeps, { auth }: HttpKit) {
 			'/outbox',
 			async ({ actor, session, query }) => {
 				const status = STATUSES.find((s) => s === query.status)
-				const scope = `outbox:${actor!.workspaceId}:${status ?? ''}`
+				const scope = `outbox:${actor.workspaceId}:${status ?? ''}`
 				const before = query.before ? decodePosition(deps.secret, scope, query.before) : undefined
-				const [rows, counts] = await Promise.all([listOutbox(deps.db, actor!.workspaceId, { limit: 51, before, status }), outboxCounts(deps.db, actor!.workspaceId)])
+				const [rows, counts] = await Promise.all([listOutbox(deps.db, actor.workspaceId, { limit: 51, before, status }), outboxCounts(deps.db, actor.workspaceId)])
 				const shown = rows.slice(0, 50)
 				const last = shown[shown.length - 1]
 				const older = rows.length > 50 && last ? encodePosition(deps.secret, scope, { at: last.createdAt, id: last.id }) : undefined
-				return listPage(deps, session!, { rows: shown, counts, status, older })
+				return listPage(deps, session, { rows: shown, counts, status, older })
 			},
-			{ auth: { permission: 'outbox:read' }, query: t.Object({ before: t.Optional(t.String({ maxLength: 64 })), status: t.Optional(t.String({ maxLength: 20 })) }) },
+			{ session: { permission: 'outbox:read' }, query: t.Object({ before: t.Optional(t.String({ maxLength: 64 })), status: t.Optional(t.String({ maxLength: 20 })) }) },
 		)
 		.get(
 			'/outbox/:id',
 			async ({ actor, session, params, cookie }) => {
-				const row = await getOutboxRow(deps.db, actor!.workspaceId, params.id)
-				const shown = await revealed.open(deps, cookie, session!.sessionId)
-				return entryPage(deps, session!, row, { shown: shown?.id === row.id ? shown.link : null })
+				const row = await getOutboxRow(deps.db, actor.workspaceId, params.id)
+				const shown = await revealed.open(deps, cookie, session.sessionId)
+				return entryPage(deps, session, row, { shown: shown?.id === row.id ? shown.link : null })
 			},
-			{ auth: { permission: 'outbox:read' } },
+			{ session: { permission: 'outbox:read' } },
 		)
 		// The link crosses the redirect sealed in a cookie (Post/Redirect/Get: reloading never reveals it again).
 		.post(
 			'/outbox/:id/reveal',
 			async ({ actor, session, params, cookie, redirect }) => {
 				try {
-					const link = await revealPrivateLink(deps, actor!, params.id)
-					await revealed.seal(deps, cookie, session!.sessionId, { id: params.id, link })
+					const link = await revealPrivateLink(deps, actor, params.id)
+					await revealed.seal(deps, cookie, session.sessionId, { id: params.id, link })
 					return redirect(`/outbox/${encodeURIComponent(params.id)}`, 303)
 				} catch (error) {
 					if (!(error instanceof AppError) || error.code !== 'CONFLICT') throw error
-					return entryPage(deps, session!, await getOutboxRow(deps.db, actor!.workspaceId, params.id), { notice: error.message, status: 409 })
+					return entryPage(deps, session, await getOutboxRow(deps.db, actor.workspaceId, params.id), { notice: error.message, status: 409 })
 				}
 			},
-			{ auth: { permission: REVEAL_PERMISSION }, body: form },
+			{ session: { permission: REVEAL_PERMISSION }, body: form },
 		)
 		.post(
 			'/outbox/:id/retry',
 			async ({ actor, session, params }) => {
 				try {
-					await retryOutboxRow(deps, actor!, params.id)
+					await retryOutboxRow(deps, actor, params.id)
 				} catch (error) {
 					if (!(error instanceof AppError) || error.code !== 'CONFLICT') throw error
-					return entryPage(deps, session!, await getOutboxRow(deps.db, actor!.workspaceId, params.id), { notice: error.message })
+					return entryPage(deps, session, await getOutboxRow(deps.db, actor.workspaceId, params.id), { notice: error.message })
 				}
-				return entryPage(deps, session!, await getOutboxRow(deps.db, actor!.workspaceId, params.id), { notice: 'Queued again: the worker will try to deliver it shortly.' })
+				return entryPage(deps, session, await getOutboxRow(deps.db, actor.workspaceId, params.id), { notice: 'Queued again: the worker will try to deliver it shortly.' })
 			},
-			{ auth: { permission: 'outbox:retry' }, body: form },
+			{ session: { permission: 'outbox:retry' }, body: form },
 		)
 }

@@ -25,23 +25,23 @@ export function savedSearchRoutes(deps: AppDeps, kit: HttpKit) {
 	const field = (body: unknown, name: string) => String((body as Record<string, unknown>)[name] ?? '')
 	return new Elysia({ name: 'saved-searches.routes' })
 		.use(kit.auth)
-		.get('/saved-searches', ({ session }) => show(session!), { auth })
+		.get('/saved-searches', ({ session }) => show(session), { session: auth })
 		.post(
 			'/saved-searches',
 			({ session, body }) => {
 				const input = { list: field(body, 'list'), name: field(body, 'name'), query: field(body, 'query') }
-				return attempt(session!, async () => `Saved “${(await saveSearch(deps, session!.actor, input)).name}”.`, input)
+				return attempt(session, async () => `Saved “${(await saveSearch(deps, session.actor, input)).name}”.`, input)
 			},
-			{ auth, body: form },
+			{ session: auth, body: form },
 		)
-		.post('/saved-searches/:id/rename', ({ session, body, params }) => attempt(session!, async () => `Renamed to “${(await renameSearch(deps, session!.actor, params.id, field(body, 'name'))).name}”.`), { auth, body: form })
+		.post('/saved-searches/:id/rename', ({ session, body, params }) => attempt(session, async () => `Renamed to “${(await renameSearch(deps, session.actor, params.id, field(body, 'name'))).name}”.`), { session: auth, body: form })
 		.post(
 			'/saved-searches/:id/delete',
 			({ session, params }) =>
-				attempt(session!, async () => {
-					await deleteSearch(deps, session!.actor, params.id)
+				attempt(session, async () => {
+					await deleteSearch(deps, session.actor, params.id)
 					return 'The saved search was deleted.'
 				}),
-			{ auth, body: form },
+			{ session: auth, body: form },
 		)
 }

@@ -16,14 +16,14 @@ export function candidateTodoRoutes(deps: AppDeps, { auth }: HttpKit) {
 			async ({ session, params, body, redirect }) => {
 				const values = { title: formText(body, 'title'), dueAt: formText(body, 'dueAt'), notes: formText(body, 'notes') }
 				try {
-					await addTodo(deps, session!.actor, { candidateId: params.id, title: values.title, notes: values.notes, dueAt: parseDueAt(values.dueAt) })
+					await addTodo(deps, session.actor, { candidateId: params.id, title: values.title, notes: values.notes, dueAt: parseDueAt(values.dueAt) })
 					return redirect(`/candidates/${encodeURIComponent(params.id)}?done=todo-added#todos`, 303)
 				} catch (error) {
 					if (!isRefusal(error)) throw error
 					const refused = refusedForm(TODO_FORM, values, error, { title: ['todo-title', 'What to do'], dueAt: ['todo-due', 'Due'], notes: ['todo-notes', 'Notes'] })
-					return candidatePage(deps, session!, params.id, { refused, status: error.status })
+					return candidatePage(deps, session, params.id, { refused, status: error.status })
 				}
 			},
-			{ auth: { permission: 'todos:write' }, body: formBody },
+			{ session: { permission: 'todos:write' }, body: formBody },
 		)
 }

@@ -25,29 +25,29 @@ export function todoRoutes(deps: AppDeps, kit: HttpKit) {
 	}
 	return new Elysia({ name: 'todos.routes' })
 		.use(kit.auth)
-		.get('/todos', ({ session, query }) => show(session!, { cursor: query.cursor }), { auth: { permission: 'todos:write' }, query: t.Object({ cursor: t.Optional(t.String({ maxLength: 64 })) }) })
+		.get('/todos', ({ session, query }) => show(session, { cursor: query.cursor }), { session: { permission: 'todos:write' }, query: t.Object({ cursor: t.Optional(t.String({ maxLength: 64 })) }) })
 		.post(
 			'/todos',
 			async ({ session, body }) => {
 				const f = Object.fromEntries(['title', 'dueAt', 'candidateId', 'notes'].map((k) => [k, String((body as Record<string, unknown>)[k] ?? '')]))
 				try {
-					await addTodo(deps, session!.actor, { title: f.title!, notes: f.notes, dueAt: parseDueAt(f.dueAt!), candidateId: f.candidateId!.trim() || undefined })
-					return show(session!, { notice: 'The to-do was added.' })
+					await addTodo(deps, session.actor, { title: f.title!, notes: f.notes, dueAt: parseDueAt(f.dueAt!), candidateId: f.candidateId!.trim() || undefined })
+					return show(session, { notice: 'The to-do was added.' })
 				} catch (error) {
 					if (!(error instanceof AppError) || !['VALIDATION', 'NOT_FOUND'].includes(error.code)) throw error
 					const message = error.code === 'NOT_FOUND' ? 'There is no candidate with this id that you can see.' : (error.fields ?? []).map((x) => `${x.field === 'dueAt' ? 'Due' : x.field === 'title' ? 'What' : 'Notes'} ${x.message}`).join('; ') + '.'
-					return show(session!, { error: message, form: f })
+					return show(session, { error: message, form: f })
 				}
 			},
-			{ auth: { permission: 'todos:write' }, body: form },
+			{ session: { permission: 'todos:write' }, body: form },
 		)
 		.post(
 			'/todos/:id/:action',
 			async ({ session, params }) => {
 				if (params.action !== 'done' && params.action !== 'reopen') throw new AppError('NOT_FOUND', 'Not found')
-				await setTodoDone(deps, session!.actor, params.id, params.action === 'done')
-				return show(session!, { notice: params.action === 'done' ? 'Marked done.' : 'Open again.' })
+				await setTodoDone(deps, session.actor, params.id, params.action === 'done')
+				return show(session, { notice: params.action === 'done' ? 'Marked done.' : 'Open again.' })
 			},
-			{ auth: { permission: 'todos:write' }, body: form },
+			{ session: { permission: 'todos:write' }, body: form },
 		)
 }

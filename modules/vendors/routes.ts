@@ -37,21 +37,21 @@ export function vendorRoutes(deps: AppDeps, kit: HttpKit) {
 		.use(kit.auth)
 		.get(
 			'/vendors',
-			async ({ session, query }) => vendorListPage(deps, session!, { ...(await listVendors(deps, session!.actor, { limit: 25, cursor: query.cursor })), paged: Boolean(query.cursor), managesKeys: managesKeys(session!) }),
-			{ auth: read, query: t.Object({ cursor }) },
+			async ({ session, query }) => vendorListPage(deps, session, { ...(await listVendors(deps, session.actor, { limit: 25, cursor: query.cursor })), paged: Boolean(query.cursor), managesKeys: managesKeys(session) }),
+			{ session: read, query: t.Object({ cursor }) },
 		)
 		.get(
 			'/vendors/:id',
 			async ({ session, params, query, cookie }) => {
-				const actor = session!.actor
+				const actor = session.actor
 				const vendor = await getVendor(deps, actor, params.id)
 				const [jobs, sections, keys] = await Promise.all([
 					vendorOpenJobs(deps, actor, vendor.id, { limit: 10, cursor: query.jobs }),
-					pageSections(deps, 'vendor', session!, vendor.id),
-					managesKeys(session!) ? vendorKeys(deps, actor, vendor.id) : null,
+					pageSections(deps, 'vendor', session, vendor.id),
+					managesKeys(session) ? vendorKeys(deps, actor, vendor.id) : null,
 				])
-				const revealed = keys ? await newKey.open(deps, cookie, session!.sessionId) : null
-				return vendorPage(deps, session!, {
+				const revealed = keys ? await newKey.open(deps, cookie, session.sessionId) : null
+				return vendorPage(deps, session, {
 					vendor,
 					jobs: { ...jobs, paged: Boolean(query.jobs) },
 					sections,
@@ -60,33 +60,33 @@ export function vendorRoutes(deps: AppDeps, kit: HttpKit) {
 					notice: NOTICES[query.done ?? ''],
 				})
 			},
-			{ auth: read, params: t.Object({ id }), query: t.Object({ jobs: cursor, done: t.Optional(t.String({ maxLength: 40 })) }) },
+			{ session: read, params: t.Object({ id }), query: t.Object({ jobs: cursor, done: t.Optional(t.String({ maxLength: 40 })) }) },
 		)
 		.post(
 			'/vendors/:id/keys',
 			async ({ session, params, cookie, redirect }) => {
-				const { keyId, apiKey } = await createKey(deps, session!.actor, params.id)
-				await newKey.seal(deps, cookie, session!.sessionId, { vendorId: params.id, keyId, apiKey })
+				const { keyId, apiKey } = await createKey(deps, session.actor, params.id)
+				await newKey.seal(deps, cookie, session.sessionId, { vendorId: params.id, keyId, apiKey })
 				return redirect(`/vendors/${encodeURIComponent(params.id)}#api`, 303)
 			},
-			{ auth: manage, params: t.Object({ id }), body: form },
+			{ session: manage, params: t.Object({ id }), body: form },
 		)
 		.post(
 			'/vendors/:id/keys/:keyId/revoke',
 			async ({ session, params, redirect }) => {
-				await revokeVendorKey(deps, session!.actor, params.id, params.keyId)
+				await revokeVendorKey(deps, session.actor, params.id, params.keyId)
 				return redirect(`/vendors/${encodeURIComponent(params.id)}?done=key-revoked#api`, 303)
 			},
-			{ auth: manage, params: t.Object({ id, keyId: id }), body: form },
+			{ session: manage, params: t.Object({ id, keyId: id }), body: form },
 		)
 		.post(
 			'/vendors/:id/api-access/:state',
 			async ({ session, params, redirect }) => {
 				// The state is checked here, after sign-in, CSRF and permission: an address is never judged before who asks.
 				if (params.state !== 'on' && params.state !== 'off') throw new AppError('NOT_FOUND', 'Not found')
-				await setApiAccess(deps, session!.actor, params.id, params.state === 'on')
+				await setApiAccess(deps, session.actor, params.id, params.state === 'on')
 				return redirect(`/vendors/${encodeURIComponent(params.id)}?done=api-access-${params.state}#api`, 303)
 			},
-			{ auth: manage, params: t.Object({ id, state: t.String({ maxLength: 10 }) }), body: form },
+			{ session: manage, params: t.Object({ id, state: t.String({ maxLength: 10 }) }), body: form },
 		)
 }

@@ -205,7 +205,7 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 			async ({ body, session, redirect }) => {
 				const fields = body as Record<string, string>
 				// One answer per consent page: the form's own token is used up here (replays find nothing).
-				if (!(await takeConsent(deps, session!, fields.consent, String(fields.request ?? ''))))
+				if (!(await takeConsent(deps, session, fields.consent, String(fields.request ?? ''))))
 					throw new AppError('FORBIDDEN', 'This consent page has expired or was already answered. Start again from the app.')
 				const params = authorizationParams(new URLSearchParams(String(fields.request ?? '')))
 				let target: Target
@@ -219,14 +219,14 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 				try {
 					const request = checkRequest(deps, target, params)
 					if (fields.decision !== 'allow') return redirect(redirectWith(deps, target.redirectUri, { error: 'access_denied', error_description: 'The person cancelled', state }), 303)
-					if (!session!.actor.userId) throw new AppError('FORBIDDEN', 'Only a person can allow an app')
-					const code = await issueCode(deps, session!.actor, request, fields.read_only === '1' || request.readOnlyRequested)
+					if (!session.actor.userId) throw new AppError('FORBIDDEN', 'Only a person can allow an app')
+					const code = await issueCode(deps, session.actor, request, fields.read_only === '1' || request.readOnlyRequested)
 					return redirect(redirectWith(deps, target.redirectUri, { code, state }), 303)
 				} catch (error) {
 					if (!(error instanceof AuthorizeRedirectError)) throw error
 					return redirect(redirectWith(deps, target.redirectUri, { error: error.error, error_description: error.description, state }), 303)
 				}
 			},
-			{ auth: 'signed-in', body: t.Object({ csrf: t.Optional(t.String()), consent: t.Optional(t.String()) }, { additionalProperties: true }) },
+			{ session: 'signed-in', body: t.Object({ csrf: t.Optional(t.String()), consent: t.Optional(t.String()) }, { additionalProperties: true }) },
 		)
 }
