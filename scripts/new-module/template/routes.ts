@@ -1,6 +1,7 @@
 /**
- * The sample module page. Every route declares `auth`: here the permission a person's role must
- * hold (the app refuses to start with a route that declares none). `session` is then set.
+ * The sample module page. Every route declares who may call it: `session: { permission }` is a
+ * signed-in person whose role holds the permission (the handler then gets their `session`); the
+ * app refuses to start with a route that declares nothing.
  */
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../../core/deps.ts'
@@ -13,7 +14,7 @@ export function sampleModuleRoutes(deps: AppDeps, kit: HttpKit) {
 	return new Elysia({ name: 'sample-module.routes' }).use(kit.auth).get(
 		'/sample-module',
 		async ({ session, query }) => {
-			const found = await listSampleModule(deps, session!.actor, { limit: 50, cursor: query.cursor })
+			const found = await listSampleModule(deps, session.actor, { limit: 50, cursor: query.cursor })
 			// `html` escapes every value put into it: text people typed can never become markup.
 			const body = html`<section class="card">${pageHeader({ title: 'Sample module' })}
 ${dataTable<SampleModuleEntry>({
@@ -27,8 +28,8 @@ ${dataTable<SampleModuleEntry>({
 	empty: 'Nothing here yet.',
 })}
 ${pager({ base: '/sample-module', next: found.nextCursor, first: !query.cursor })}</section>`
-			return portalPage(deps, session!, { title: 'Sample module', current: '/sample-module' }, body)
+			return portalPage(deps, session, { title: 'Sample module', current: '/sample-module' }, body)
 		},
-		{ auth: { permission: 'sample-module:read' }, query: t.Object({ cursor: t.Optional(t.String({ maxLength: 64 })) }) },
+		{ session: { permission: 'sample-module:read' }, query: t.Object({ cursor: t.Optional(t.String({ maxLength: 64 })) }) },
 	)
 }
