@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm'
 import { decodeBase64, encodeBase64 } from '@oslojs/encoding'
 import { modules } from '../modules/index.ts'
 import { DatabaseLockedError, openDatabase, type Database } from '../db/client.ts'
+import { SchemaError } from '../db/migrate.ts'
 import { serverSettings } from '../db/core-tables.ts'
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
@@ -40,6 +41,12 @@ export interface CreateDepsOptions {
 	now?: () => Date
 }
 
+/**
+ * Module lists already migrated and checked on a database: tests build many deps on one database,
+ * and each migration pass reads every module's journal and the catalog (a few hundred ms on PGlite).
+ */
+const migrated = new WeakMap<Database, Set<readonly ModuleDef[]>>()
+
 /** Everything routes, tools, commands and services need, built once. */
 export async function createDeps(options: CreateDepsOptions): Promise<AppDeps> {
 	const { config } = options
@@ -50,6 +57,13 @@ export async function createDeps(options: CreateDepsOptions): Promise<AppDeps> {
 	const settingProblems = config.settings.problems(registry.modules.flatMap((m) => (m.settings ? [m.settings] : [])))
 	if (settingProblems.length) throw new ConfigError(settingProblems)
 	const database = options.database ?? (await openDatabase(config))
+	// Also for a database handed in: a module list of its own (tests) gets its tables checked.
+	const list = options.moduleList ?? modules
+	const done = migrated.get(database) ?? new Set()
+	if (!done.has(list)) {
+		await database.migrate(registry.modules)
+		migrated.set(database, done.add(list))
+	}
 	const limiter = config.redisUrl ? await redisLimiter(config.redisUrl, config.rateLimitPerMinute, log) : memoryLimiter(config.rateLimitPerMinute)
 	return {
 		config,
@@ -134,7 +148,7 @@ if (import.meta.main) {
 	try {
 		await serve(loadConfig(process.env, modules))
 	} catch (error) {
-		if (error instanceof ConfigError || error instanceof DatabaseLockedError || error instanceof RegistryError) {
+		if (error instanceof ConfigError || error instanceof DatabaseLockedError || error instanceof RegistryError || error instanceof SchemaError) {
 			console.error((error as Error).message)
 			process.exit(1)
 		}

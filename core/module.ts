@@ -216,6 +216,16 @@ export interface ModuleDef {
 	/** Modules whose public API this one calls or to whose ports it contributes; checked at start-up (present, no cycles). */
 	readonly requires?: readonly string[]
 	readonly permissions?: readonly PermissionDef[]
+	/**
+	 * The module's tables: the exports of its `table.ts` (`import * as tables from './table.ts'`).
+	 * Start-up refuses to serve when one of them, or one of their columns, does not exist after migrating.
+	 */
+	readonly tables?: Readonly<Record<string, unknown>>
+	/**
+	 * Its migrations folder, `new URL('./migrations/', import.meta.url)`, written by `npm run db:generate`
+	 * from its `table.ts`; applied at start-up after the modules whose tables its tables reference.
+	 */
+	readonly migrations?: URL
 	/** REST routes and pages; every route declares its credential (see `core/http/auth.ts`). */
 	readonly routes?: (deps: AppDeps, kit: HttpKit) => Elysia<any, any, any, any, any, any, any>
 	/** The one module that signs people in to the portal provides this (pages resolve sessions through it). */

@@ -42,6 +42,8 @@ export function buildRegistry(modules: readonly ModuleDef[]): Registry {
 	const declared = new Set<string>()
 	for (const m of modules) {
 		for (const dep of m.requires ?? []) if (!byName.has(dep)) problems.push(`module "${m.name}" requires "${dep}", which is not in the module list`)
+		// Tables without their migrations would never be created; migrations without tables, never checked.
+		if (Boolean(m.tables) !== Boolean(m.migrations)) problems.push(`module "${m.name}" must declare both its tables and its migrations folder, or neither`)
 		for (const p of m.permissions ?? []) {
 			if (!p.key.startsWith(`${m.name}:`)) problems.push(`permission "${p.key}" of module "${m.name}" must start with "${m.name}:"`)
 			if (declared.has(p.key)) problems.push(`permission "${p.key}" is declared twice`)

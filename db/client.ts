@@ -1,6 +1,6 @@
 /**
  * The database handle: embedded PGlite under `DATA_DIR` when `DATABASE_URL` is unset,
- * PostgreSQL through postgres.js when it is set. One migration folder serves both.
+ * PostgreSQL through postgres.js when it is set. The same migrations serve both (db/migrate.ts).
  *
  * Why a lock file: PGlite is a single-process database; two processes on one data folder
  * corrupt it. The second process is told to stop the first or to use `DATABASE_URL`.
@@ -10,6 +10,8 @@ import { join, resolve } from 'node:path'
 import { sql, type SQL } from 'drizzle-orm'
 import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import type { Config } from '../core/config.ts'
+import type { ModuleDef } from '../core/module.ts'
+import { migrateModules } from './migrate.ts'
 
 /** Any drizzle database or transaction handle; services take this and never care which. */
 export type Db = PgDatabase<PgQueryResultHKT>
@@ -21,8 +23,12 @@ export interface Database {
 	rows<T = Record<string, unknown>>(query: SQL, handle?: Db): Promise<T[]>
 	/** Runs a statement built once by `compile()` with this call's values (hot paths; see `compile`). */
 	run<T = Record<string, unknown>>(statement: Compiled, values: Record<string, unknown>, handle?: Db): Promise<T[]>
-	/** Applies pending migrations (on PostgreSQL under an advisory lock, so instances starting together take turns). */
-	migrate(): Promise<void>
+	/**
+	 * Applies the pending migrations of the core and of these modules, then checks that every table and
+	 * column they declare exists (db/migrate.ts). On PostgreSQL under an advisory lock, so instances
+	 * starting together take turns.
+	 */
+	migrate(modules: readonly ModuleDef[]): Promise<void>
 	/** True when the database answers a trivial query within `timeoutMs`. */
 	ping(timeoutMs?: number): Promise<boolean>
 	close(): Promise<void>
@@ -54,15 +60,11 @@ async function runCompiled<T>(handle: Db, statement: Compiled, values: Record<st
 	return rowsOf<T>(await query.execute(values))
 }
 
-export const MIGRATIONS_FOLDER = resolve(import.meta.dir, 'migrations')
-
 export class DatabaseLockedError extends Error {}
 
-/** Opens the configured database and applies pending migrations. */
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databasePoolSize'>>, options: { migrate?: boolean } = {}): Promise<Database> {
-	const database = config.databaseUrl ? await openPostgres(config.databaseUrl, config.databasePoolSize ?? 10) : await openPglite(config.dataDir)
-	if (options.migrate !== false) await database.migrate()
-	return database
+/** Opens the configured database; `migrate(modules)` (run by `createDeps`) brings its schema up to date. */
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databasePoolSize'>>): Promise<Database> {
+	return config.databaseUrl ? openPostgres(config.databaseUrl, config.databasePoolSize ?? 10) : openPglite(config.dataDir)
 }
 
 /**
@@ -121,15 +123,15 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
 		probing ??= probe`select 1`.then(() => true, () => false).finally(() => (probing = null))
 		return withTimeout(probing, timeoutMs)
 	}
-	return {
+	const database: Database = {
 		db,
 		kind: 'postgres',
-		migrate: async () => {
+		migrate: async (modules) => {
 			const { migrate } = await import('drizzle-orm/postgres-js/migrator')
 			const lock = await client.reserve()
 			try {
 				await lock`select pg_advisory_lock(7283461)`
-				await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER })
+				await migrateModules(database, modules, (config) => migrate(db as never, config))
 			} finally {
 				await lock`select pg_advisory_unlock(7283461)`.catch(() => {})
 				lock.release()
@@ -140,6 +142,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
 		ping: (timeoutMs = 2000) => ping(timeoutMs),
 		close: async () => void (await Promise.all([client.end({ timeout: 5 }), probe.end({ timeout: 1 })])),
 	}
+	return database
 }
 
 async function openPglite(dataDir: string): Promise<Database> {
@@ -153,10 +156,10 @@ async function openPglite(dataDir: string): Promise<Database> {
 		const client = await PGlite.create(folder, { extensions: { pg_trgm } })
 		const db = drizzle({ client }) as unknown as Db
 		let closed = false
-		return {
+		const database: Database = {
 			db,
 			kind: 'pglite',
-			migrate: () => migratePglite(db),
+			migrate: (modules) => migratePglite(database, modules),
 			rows: async (query, handle = db) => rowsOf(await handle.execute(query)),
 			run: (statement, values, handle = db) => runCompiled(handle, statement, values),
 			ping: (timeoutMs = 2000) => pingWith(db, timeoutMs),
@@ -167,6 +170,7 @@ async function openPglite(dataDir: string): Promise<Database> {
 				release()
 			},
 		}
+		return database
 	} catch (error) {
 		release()
 		throw error
@@ -180,16 +184,17 @@ export async function openMemoryDatabase(loadDataDir?: Blob): Promise<Database &
 	const { drizzle } = await import('drizzle-orm/pglite')
 	const client = await PGlite.create({ extensions: { pg_trgm }, loadDataDir })
 	const db = drizzle({ client }) as unknown as Db
-	return {
+	const database: Database & { dump(): Promise<Blob> } = {
 		db,
 		kind: 'pglite',
-		migrate: () => migratePglite(db),
+		migrate: (modules) => migratePglite(database, modules),
 		rows: async (query, handle = db) => rowsOf(await handle.execute(query)),
 		run: (statement, values, handle = db) => runCompiled(handle, statement, values),
 		ping: (timeoutMs = 2000) => pingWith(db, timeoutMs),
 		close: () => client.close(),
 		dump: async () => (await client.dumpDataDir('none')) as Blob,
 	}
+	return database
 }
 
 /**
@@ -259,9 +264,9 @@ function acquireLock(dataDir: string): () => void {
 	throw new DatabaseLockedError(`Could not lock the embedded database in ${dataDir}`)
 }
 
-async function migratePglite(db: Db): Promise<void> {
+async function migratePglite(database: Database, modules: readonly ModuleDef[]): Promise<void> {
 	const { migrate } = await import('drizzle-orm/pglite/migrator')
-	await migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER })
+	await migrateModules(database, modules, (config) => migrate(database.db as never, config))
 }
 
 /**

@@ -40,9 +40,8 @@ export const usingPostgres = () => Boolean(process.env.DATABASE_URL)
 
 async function openTestDatabase(): Promise<Database> {
 	const config = loadConfig()
-	if (config.databaseUrl) return openDatabase(config)
-	const db = await openMemoryDatabase()
-	await db.migrate()
+	const db = config.databaseUrl ? await openDatabase(config) : await openMemoryDatabase()
+	await db.migrate(modules)
 	return db
 }
 
@@ -177,11 +176,42 @@ export async function newPersonWithToken(ws: TestWorkspace, role: string, option
  */
 export async function openScratchDatabase(): Promise<Database> {
 	const config = loadConfig()
-	if (config.databaseUrl) return openDatabase(config)
+	if (config.databaseUrl) return openDatabase(config) // the shared test database's schema, already migrated
 	const shared = (await sharedDatabase()) as Database & { dump?: () => Promise<Blob> }
 	const copy = await openMemoryDatabase(shared.dump ? await shared.dump() : undefined)
-	if (!shared.dump) await copy.migrate()
+	if (!shared.dump) await copy.migrate(modules)
 	return copy
+}
+
+/**
+ * An empty database of the run's kind (a new PostgreSQL database on DATABASE_URL's server, or an
+ * in-memory PGlite) that can also be migrated from any folder with drizzle's migrator (the legacy
+ * history, a part of it). The caller closes it (a PostgreSQL one is dropped).
+ */
+export async function emptyDatabase(): Promise<{ database: Database; migrateFrom(folder: string): Promise<void>; close(): Promise<void> }> {
+	if (!usingPostgres()) {
+		const database = await openMemoryDatabase()
+		const { migrate } = await import('drizzle-orm/pglite/migrator')
+		return { database, migrateFrom: (folder) => migrate(database.db as never, { migrationsFolder: folder }), close: () => database.close() }
+	}
+	const { default: postgres } = await import('postgres')
+	const server = new URL(process.env.DATABASE_URL!)
+	const name = `bl_scratch_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6)}`
+	const admin = postgres(server.href, { max: 1, onnotice: () => {} })
+	await admin.unsafe(`create database ${name}`)
+	const url = new URL(server.href)
+	url.pathname = `/${name}`
+	const database = await openDatabase({ databaseUrl: url.href, dataDir: '' })
+	const { migrate } = await import('drizzle-orm/postgres-js/migrator')
+	return {
+		database,
+		migrateFrom: (folder) => migrate(database.db as never, { migrationsFolder: folder }),
+		close: async () => {
+			await database.close()
+			await admin.unsafe(`drop database if exists ${name} with (force)`)
+			await admin.end()
+		},
+	}
 }
 
 /** What `loadConfig` refuses in `env`, one line per problem (empty when it accepts it). */

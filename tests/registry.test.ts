@@ -53,6 +53,11 @@ describe('buildRegistry', () => {
 		expect(buildRegistry([a, b, c, things()]).modules.map((m) => m.name)).toEqual(['c', 'b', 'a', 'things'])
 	})
 
+	test('a module with tables but no migrations folder, or the other way round', () => {
+		const problems = problemsOf([defineModule({ name: 'a', description: 'A', tables: {} }), defineModule({ name: 'b', description: 'B', migrations: new URL('file:///nowhere/') })])
+		expect(problems).toEqual([expect.stringContaining('"a" must declare both'), expect.stringContaining('"b" must declare both')])
+	})
+
 	test('a module listed twice', () => {
 		const problems = problemsOf([things(), things({ tools: [] })])
 		expect(problems.some((p) => p.includes('"things"') && p.includes('twice'))).toBe(true)

@@ -4,6 +4,7 @@ import { analyticsRoutes } from './routes.ts'
 import { seedCareersEvents } from './seed.ts'
 import { analyticsTools } from './tools.ts'
 import { analyticsViews } from './views.ts'
+import * as tables from './table.ts'
 
 export { recordCareersEvent, type CareersEvent } from './service.ts'
 export { careersSource, normalizeSource } from './sources.ts'
@@ -12,6 +13,8 @@ export default defineModule({
 	name: 'analytics',
 	description: 'Careers-site analytics: job page views and applications by job and by source.',
 	requires: ['jobs', 'candidates'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [{ key: 'analytics:read', description: 'See careers-site analytics (hiring managers: their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
 	tools: analyticsTools,
 	views: analyticsViews,

@@ -8,6 +8,7 @@ import { startHousekeeping } from './housekeeping.ts'
 import { resolvePageSession } from './sessions.ts'
 import { verifyPersonalToken } from './tokens.ts'
 import { verifyAccessToken } from './oauth/tokens.ts'
+import * as tables from './table.ts'
 
 export { addPerson, changeRole, createWorkspace, findWorkspace, requireWorkspace, listWorkspaces, listPeople, operatorActor, personRef, removePerson, userNames, type Workspace } from './people.ts'
 export { acceptInvitation, cancelInvitation, declineInvitation, invitationsFor, invitePerson, listInvitations } from './invitations.ts'
@@ -18,6 +19,8 @@ export { requestPasswordReset, resetPassword } from './password-reset.ts'
 export default defineModule({
 	name: 'auth',
 	description: 'Workspaces, people and roles, portal sign-in, personal tokens, and the OAuth 2.1 authorization server for assistant apps.',
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	// The outbox carries the Forgot password mail.
 	requires: ['activity', 'outbox'],
 	permissions: [{ key: 'auth:manage_people', description: 'Add and remove people, see everyone’s tokens', grantedTo: ['owner', 'admin'] }],

@@ -6,6 +6,7 @@ import { benchSection } from './candidate-section.ts'
 import { benchRoutes } from './routes.ts'
 import { seedBench } from './seed.ts'
 import { benchTools } from './tools.ts'
+import * as tables from './table.ts'
 
 export { FAMILY_LABELS, familyLabel, jobFamily, ROLE_FAMILIES, type RoleFamily } from './family.ts'
 
@@ -13,6 +14,8 @@ export default defineModule({
 	name: 'bench',
 	description: 'The bench: candidates marketed by role family, ranked against jobs.',
 	requires: ['auth', 'activity', 'jobs', 'candidates'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
 		{ key: 'bench:read', description: 'See the bench and rank it against jobs', grantedTo: ['owner', 'admin', 'recruiter'] },
 		{ key: 'bench:write', description: 'Add candidates to the bench', grantedTo: ['owner', 'admin', 'recruiter'] },

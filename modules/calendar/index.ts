@@ -8,6 +8,7 @@ import { calendarTools } from './tools.ts'
 import { calendarViews } from './views.ts'
 import { calendarHomeSection } from './home.ts'
 import { calendarSources } from './port.ts'
+import * as tables from './table.ts'
 
 export { calendarSources, type CalendarEntry, type CalendarSource } from './port.ts'
 export { parseWhen } from './service.ts'
@@ -18,6 +19,8 @@ export default defineModule({
 	settings: calendarSettings,
 	description: 'The calendar: interviews, follow-ups and busy times from people’s own iCalendar feeds.',
 	requires: ['auth', 'activity', 'jobs', 'candidates'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [{ key: 'calendar:read', description: 'See calendars (hiring managers: their jobs’ interviews and candidates)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
 	tools: calendarTools,
 	views: calendarViews,

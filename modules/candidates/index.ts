@@ -14,6 +14,7 @@ import { candidateSearchProvider } from './search.ts'
 import { seedCandidates } from './seed.ts'
 import { candidateTools } from './tools.ts'
 import { candidateViews } from './views.ts'
+import * as tables from './table.ts'
 
 export { applicationPage, type ApplicationPageOptions } from './application-page.ts'
 export { moveToStage, type MoveToStageInput, type StageMove } from './stage-move.ts'
@@ -35,6 +36,8 @@ export default defineModule({
 	name: 'candidates',
 	description: 'Candidates, applications and the pipeline, the résumé check and the careers apply flow.',
 	requires: ['auth', 'activity', 'outbox', 'vendors', 'jobs', 'search'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
 		{ key: 'candidates:read', description: 'See candidates and applications (hiring managers: the applicants of their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 		{ key: 'candidates:contact', description: 'See candidates’ e-mail addresses and phone numbers', grantedTo: ['owner', 'admin', 'recruiter'] },

@@ -75,10 +75,10 @@ export const applications = pgTable(
 		uniqueIndex('applications_candidate_job').on(t.candidateId, t.jobId),
 		index('applications_job_created').on(t.jobId, t.createdAt.desc(), t.id.desc()),
 		// Also `applications_job_counts` (job_id, INCLUDE workspace_id, stage_key, kind; unarchived),
-		// for the job tools' applicant counts: db/migrations/0008_jobs_search_vector.sql (no INCLUDE here);
+		// for the job tools' applicant counts (no INCLUDE here);
 		// and `applications_workspace_created` (workspace_id, created_at desc, id desc, INCLUDE kind,
 		// stage_key, outcome), the workspace's applications newest first and the analytics funnel's
-		// counts of a part of a day read from the index alone: db/migrations/0023_applications_workspace_created_covering.sql.
+		// counts of a part of a day read from the index alone: both in migrations/0000_baseline.sql.
 	],
 )
 
@@ -86,7 +86,7 @@ export const applications = pgTable(
  * Applications counted by the UTC day they arrived, their current stage, outcome (`''` for none) and
  * kind: what the analytics funnel reads for a whole workspace, so a 30-day funnel sums a few hundred
  * rows instead of counting every application of the month. Kept by a trigger on `applications`
- * (db/migrations/0022_application_daily_counts_trigger.sql), so every writer (apply form, stage
+ * (migrations/0000_baseline.sql), so every writer (apply form, stage
  * moves, seeds, imports) keeps it right; bulk loads that switch triggers off fill it themselves
  * (bench/scale.ts).
  */

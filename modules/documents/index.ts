@@ -12,6 +12,7 @@ import { documentTools } from './tools.ts'
 import { documentViews } from './views.ts'
 import { uploadRoutes } from './upload-routes.ts'
 import { vendorSubmissionRoutes, vendorSubmissionsSection } from './vendor-submission-pages.ts'
+import * as tables from './table.ts'
 
 export { listCandidateDocuments } from './service.ts'
 export { checkVendorSubmission, submitToVendor, submissionDetails } from './submissions.ts'
@@ -23,6 +24,8 @@ export default defineModule({
 	name: 'documents',
 	description: 'Candidate verification documents (uploaded only through a secure link) and submissions to vendors.',
 	requires: ['auth', 'activity', 'outbox', 'vendors', 'jobs', 'candidates', 'todos'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
 		{ key: 'documents:read', description: 'See which documents candidates have on file and check vendor submissions', grantedTo: ['owner', 'admin', 'recruiter'] },
 		{ key: 'documents:request', description: 'Ask candidates for documents (e-mail and messaging app)', grantedTo: ['owner', 'admin', 'recruiter'] },

@@ -396,7 +396,7 @@ describe('a credential in what a conversation keeps cut short (issue 16, item 8)
 
 	test('the migration blanks what older cuts kept of a credential in snippets, subjects and names, and leaves other text alone', async () => {
 		const deps = await testDeps()
-		const migration = await Bun.file(new URL('../../db/migrations/0018_inbox_texts_without_credentials.sql', import.meta.url)).text()
+		const migration = await Bun.file(new URL('../../db/legacy-migrations/0018_inbox_texts_without_credentials.sql', import.meta.url)).text()
 		const { token } = await newPersonWithToken(w.ws, 'viewer')
 		// As the old code stored them: cut first (keeping 23 of the token's 30 random characters), then left as they were.
 		const cutThrough = (lead: string, keep: number) => `${lead} ${token}`.slice(0, keep) + '…'

@@ -12,6 +12,7 @@ import { seedInbox } from './seed.ts'
 import { inboxSettings } from './settings.ts'
 import { startOutboxSync } from './sync.ts'
 import { inboxTools } from './tools.ts'
+import * as tables from './table.ts'
 
 export { syncOutbox } from './sync.ts'
 export { replyPart } from './inbound.ts'
@@ -21,6 +22,8 @@ export default defineModule({
 	settings: inboxSettings,
 	description: 'The inbox: conversations with candidates and vendors, threaded from what the portal sends and the replies that come in.',
 	requires: ['auth', 'activity', 'candidates', 'vendors', 'outbox', 'search', 'review'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [{ key: 'inbox:read', description: 'Read and answer the workspace’s conversations with candidates and vendors', grantedTo: ['owner', 'admin', 'recruiter'] }],
 	tools: inboxTools,
 	routes: inboxRoutes,

@@ -12,6 +12,7 @@ import { interviewsOfApplications } from './service.ts'
 import { interviewSettings } from './settings.ts'
 import { startExpirySweep } from './sweep.ts'
 import { interviewTools } from './tools.ts'
+import * as tables from './table.ts'
 
 export { expireOverdueInterviews } from './sweep.ts'
 export { inviteToInterview, type InviteInput } from './service.ts'
@@ -22,6 +23,8 @@ export default defineModule({
 	settings: interviewSettings,
 	description: 'AI video interviews: invitations, the provider’s signed results, scores and verdicts, expiry at the deadline.',
 	requires: ['auth', 'activity', 'jobs', 'candidates', 'outbox', 'todos', 'calendar', 'review'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [{ key: 'interviews:read', description: 'See AI video interviews and their results (hiring managers: their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
 	tools: interviewTools,
 	routes: interviewRoutes,

@@ -8,6 +8,7 @@ import { jobsRestRoutes } from './rest-routes.ts'
 import { jobSearchProvider } from './search.ts'
 import { seedJobs } from './seed.ts'
 import { jobTools } from './tools.ts'
+import * as tables from './table.ts'
 
 export { listOpenJobs, listAllOpenJobs, findJobBySlug, type PublicJob } from './public-service.ts'
 export { jobUrl, toDate } from './rows.ts'
@@ -23,6 +24,8 @@ export default defineModule({
 	name: 'jobs',
 	description: 'Jobs: the vendor Job Publish REST API, the job tools and the jobs pages.',
 	requires: ['auth', 'vendors', 'activity', 'search'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
 		{ key: 'jobs:publish', description: 'Publish and change the vendor’s own jobs through the REST API', grantedTo: ['vendor'] },
 		{ key: 'jobs:read', description: 'See jobs (hiring managers: the jobs on whose team they are)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'] },

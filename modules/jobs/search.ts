@@ -1,6 +1,6 @@
 /**
  * Jobs in the `search` tool: full-text search over title, skills, location, department and pitch
- * (weighted in that order: the stored `jobs.search_vector`, db/migrations/0008_jobs_search_vector.sql),
+ * (weighted in that order: the stored `jobs.search_vector`, modules/jobs/migrations/0000_baseline.sql),
  * plus trigram similarity of the title for misspelt or partial titles, ranked in the tiers of
  * `core/text-search.ts` (whole words, then prefixes, then similar titles). Ranking reads the stored
  * vector: recomputing it for each matched row took 15–22 ms for 350 jobs (bench/README.md "Scale").

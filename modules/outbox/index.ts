@@ -3,6 +3,7 @@ import { outboxCommands } from './commands.ts'
 import { outboxRoutes } from './routes.ts'
 import { outboxSettings } from './settings.ts'
 import { startOutboxWorker } from './worker.ts'
+import * as tables from './table.ts'
 
 export { releaseHeld, type Released, type ReleaseSelection } from './held.ts'
 export { enqueueMail, enqueueMessage, deliveryStates, type DeliveryState, type DeliveryStatus, type NewMail, type NewMessage, type Recipient } from './service.ts'
@@ -18,6 +19,8 @@ export default defineModule({
 	settings: outboxSettings,
 	description: 'The durable outbox: e-mail (SMTP) and messaging-app messages, retried until delivered.',
 	requires: ['activity'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
 		{ key: 'outbox:read', description: 'See the outbox and the dev mailbox', grantedTo: ['owner', 'admin'] },
 		{ key: 'outbox:retry', description: 'Put a failed e-mail or message back in the queue', grantedTo: ['owner', 'admin'] },

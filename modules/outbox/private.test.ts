@@ -286,7 +286,7 @@ describe('rows written before links were sealed', () => {
 
 	test('the migration that removes plain links from rows already sent, failed or not sent leaves waiting rows (and other text) alone', async () => {
 		const deps = await testDeps()
-		const migration = await Bun.file(new URL('../../db/migrations/0012_outbox_scrub_upload_links.sql', import.meta.url)).text()
+		const migration = await Bun.file(new URL('../../db/legacy-migrations/0012_outbox_scrub_upload_links.sql', import.meta.url)).text()
 		const rows: { id: string; text: string }[] = []
 		for (const status of ['sent', 'failed', 'not_sent', 'pending']) {
 			const { mail } = await requestFor()

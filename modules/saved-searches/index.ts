@@ -3,6 +3,7 @@ import { recordNamesFrom } from '../activity/index.ts'
 import { savedSearchRoutes } from './routes.ts'
 import { seedSavedSearches } from './seed.ts'
 import { savedSearchTools } from './tools.ts'
+import * as tables from './table.ts'
 
 export { listSavedSearches, SEARCH_LISTS, type SavedSearch, type SearchList } from './service.ts'
 
@@ -10,6 +11,8 @@ export default defineModule({
 	name: 'saved-searches',
 	description: 'A person’s named searches on each of the portal’s lists.',
 	requires: ['auth', 'activity'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [{ key: 'saved-searches:use', description: 'Keep your own saved searches', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'] }],
 	tools: savedSearchTools,
 	routes: savedSearchRoutes,

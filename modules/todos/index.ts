@@ -10,6 +10,7 @@ import { documentsReceivedSource } from './review.ts'
 import { todoRoutes } from './routes.ts'
 import { seedTodos } from './seed.ts'
 import { todoTools } from './tools.ts'
+import * as tables from './table.ts'
 
 export { createTodo, type NewTodo } from './service.ts'
 
@@ -17,6 +18,8 @@ export default defineModule({
 	name: 'todos',
 	description: 'To-dos: a person’s own, and those flows create (documents received, completed interviews); follow-ups on the calendar.',
 	requires: ['auth', 'activity', 'jobs', 'candidates', 'calendar', 'review'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
 		{ key: 'todos:read', description: 'See your to-dos and the to-dos on candidates you can see', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 		{ key: 'todos:write', description: 'Add to-dos and mark them done', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },

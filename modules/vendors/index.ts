@@ -5,6 +5,7 @@ import { vendorRoutes } from './routes.ts'
 import { seedVendors } from './seed.ts'
 import { verifyVendorKey } from './service.ts'
 import { vendorTools } from './tools.ts'
+import * as tables from './table.ts'
 
 export { apiAccessOff, createVendor, createKey, KEYS_PERMISSION, noteKeyUse, revokeKey, revokeVendorKey, setApiAccess, vendorKeyActorSql, vendorKeys, vendorKeySql, vendorNames, vendorsWithKeys, verifyVendorKey, type VendorKeyView, type VendorWithKeys } from './service.ts'
 export { getVendor, listVendors, parseRules, requiredDocuments, submissionTarget, updateVendorProfile, vendorOpenJobs, type SubmissionTarget, type VendorDetail, type VendorJob, type VendorSummary } from './directory.ts'
@@ -16,6 +17,8 @@ export default defineModule({
 	name: 'vendors',
 	description: 'Vendors (partners who publish jobs and receive submissions): contact, submission method, document rules, API keys.',
 	requires: ['auth', 'activity'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
 		{ key: 'vendors:read', description: 'See vendors and their counts', grantedTo: ['owner', 'admin', 'recruiter'] },
 		{ key: 'vendors:keys', description: 'See vendors’ API keys, create and revoke them, switch their API access off and on', grantedTo: ['owner', 'admin'] },

@@ -138,12 +138,6 @@ export function generateModule(root: string, name: string): string[] {
 	if (existsSync(biome)) spawnSync(biome, ['format', '--write', `modules/${name}`], { cwd: root, stdio: 'ignore' })
 	writeFileSync(indexPath, index)
 	written.push('modules/index.ts')
-	// Until drizzle-kit reads every modules/*/table.ts itself, it reads the tables through this barrel.
-	const barrel = join(root, 'db/schema.ts')
-	if (existsSync(barrel)) {
-		writeFileSync(barrel, `${readFileSync(barrel, 'utf8').trimEnd()}\nexport * from '../modules/${name}/table.ts'\n`)
-		written.push('db/schema.ts')
-	}
 	return written
 }
 

@@ -22,7 +22,7 @@ describe.skipIf(!usingPostgres())('pooled connections ended by PostgreSQL inside
 
 	beforeAll(async () => {
 		// The app's own pool, as production opens it, with two connections so both can be cut.
-		database = await openDatabase({ ...loadConfig(), databasePoolSize: 2 }, { migrate: false })
+		database = await openDatabase({ ...loadConfig(), databasePoolSize: 2 })
 		admin = postgres(process.env.DATABASE_URL!, { max: 3, onnotice: () => {} })
 		await admin.unsafe(`create table ${table} (id int)`)
 	})

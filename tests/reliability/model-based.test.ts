@@ -18,11 +18,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import fc from 'fast-check'
-import { MIGRATIONS_FOLDER, openDatabase, openMemoryDatabase, type Database } from '../../db/client.ts'
+import { LEGACY_FOLDER } from '../../db/migrate.ts'
+import { modules } from '../../core/main.ts'
 import { personActor } from '../../modules/auth/index.ts'
 import type { RestJob } from '../../modules/jobs/model.ts'
 import { createJob, setJobStatus } from '../../modules/jobs/service.ts'
-import { call, newPerson, newVendor, newWorkspace, testApp, testDeps, unique, usingPostgres, type TestWorkspace } from '../helpers.ts'
+import { call, emptyDatabase, newPerson, newVendor, newWorkspace, testApp, testDeps, unique, type TestWorkspace } from '../helpers.ts'
 
 setDefaultTimeout(120_000)
 
@@ -93,10 +94,10 @@ describe(`CHECK ${CHECK}: a job has a closing time exactly while it is closed`, 
 
 	test('the migration repairs rows that break it (a closed job without closedAt gets its last change, others lose a stale one) instead of failing', async () => {
 		const folder = mkdtempSync(join(tmpdir(), 'bl-migrations-'))
-		const scratch = await scratchDatabase()
+		const scratch = await emptyDatabase()
 		try {
-			// The migrations before this CHECK, on an empty database, then rows written before it.
-			cpSync(MIGRATIONS_FOLDER, folder, { recursive: true })
+			// The legacy migrations before this CHECK, on an empty database, then rows written before it.
+			cpSync(LEGACY_FOLDER, folder, { recursive: true })
 			const journalPath = join(folder, 'meta/_journal.json')
 			const journal = JSON.parse(readFileSync(journalPath, 'utf8'))
 			const at = journal.entries.findIndex((e: { tag: string }) => e.tag.endsWith(`_${CHECK}`))
@@ -117,7 +118,8 @@ describe(`CHECK ${CHECK}: a job has a closing time exactly while it is closed`, 
 			] as const)
 				await scratch.database.rows(row(id, status, closedAt))
 
-			await scratch.migrateFrom(MIGRATIONS_FOLDER)
+			// Start-up on that database: the legacy folder brings it to its last migration (db/migrate.ts).
+			await scratch.database.migrate(modules)
 			const rows = await scratch.database.rows<{ id: string; status: string; closed_at: Date | string | null }>(sql`select id, status, closed_at from jobs order by id`)
 			const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString())
 			expect(rows.map((r) => [r.id, r.status, iso(r.closed_at)])).toEqual([
@@ -135,33 +137,6 @@ describe(`CHECK ${CHECK}: a job has a closing time exactly while it is closed`, 
 		}
 	})
 })
-
-/** An empty database of the run's kind (a new PostgreSQL database, or an in-memory PGlite) that migrates from any folder. */
-async function scratchDatabase(): Promise<{ database: Database; migrateFrom(folder: string): Promise<void>; close(): Promise<void> }> {
-	if (!usingPostgres()) {
-		const database = await openMemoryDatabase()
-		const { migrate } = await import('drizzle-orm/pglite/migrator')
-		return { database, migrateFrom: (folder) => migrate(database.db as never, { migrationsFolder: folder }), close: () => database.close() }
-	}
-	const { default: postgres } = await import('postgres')
-	const server = new URL(process.env.DATABASE_URL!)
-	const name = `bl_k3_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6)}`
-	const admin = postgres(server.href, { max: 1, onnotice: () => {} })
-	await admin.unsafe(`create database ${name}`)
-	const url = new URL(server.href)
-	url.pathname = `/${name}`
-	const database = await openDatabase({ databaseUrl: url.href, dataDir: '' }, { migrate: false })
-	const { migrate } = await import('drizzle-orm/postgres-js/migrator')
-	return {
-		database,
-		migrateFrom: (folder) => migrate(database.db as never, { migrationsFolder: folder }),
-		close: async () => {
-			await database.close()
-			await admin.unsafe(`drop database if exists ${name} with (force)`)
-			await admin.end()
-		},
-	}
-}
 
 // ─── Model-based test of the Job Publish API ─────────────────────────────────────────────────────
 

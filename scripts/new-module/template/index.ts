@@ -6,6 +6,7 @@
 import { defineModule } from '../../../core/module.ts'
 import { recordNamesFrom } from '../../../modules/activity/index.ts'
 import { sampleModuleRoutes } from './routes.ts'
+import * as tables from './table.ts'
 import { seedSampleModule } from './seed.ts'
 import { sampleModuleTools } from './tools.ts'
 
@@ -16,6 +17,9 @@ export default defineModule({
 	description: 'Sample module: entries of a workspace (a generated module, ready to grow).',
 	// Modules whose index.ts this one imports: checked at start-up (present, no cycles); they seed first.
 	requires: ['auth', 'activity'],
+	// Its tables, and the folder `npm run db:generate` writes their migrations to (applied at start-up).
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	// Keys start with the module's name; `grantedTo` lists the roles that hold one by default.
 	permissions: [{ key: 'sample-module:read', description: 'See the entries of sample module', grantedTo: ['owner', 'admin', 'recruiter'] }],
 	tools: sampleModuleTools,
