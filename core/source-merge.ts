@@ -4,8 +4,9 @@
  * the equivalent position in its own `(at, id)` order, so every source pages with a plain
  * `(at, id collate "C") > (…)` condition and nothing is skipped or repeated at equal times.
  */
-import { sql, type SQL } from 'drizzle-orm'
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import type { SourcePosition } from './module.ts'
+import { afterKeys, TEXT, TIME } from './paging.ts'
 
 export interface MergedPosition {
 	at: Date
@@ -33,7 +34,7 @@ export function compareMerged(a: MergedPosition, b: MergedPosition): number {
 }
 
 /** SQL condition for a source: the row `(at, id)` comes after `after` (true when there is none). */
-export function afterPosition(at: SQL | unknown, id: SQL | unknown, after: SourcePosition | undefined): SQL {
+export function afterPosition(at: SQLWrapper, id: SQLWrapper, after: SourcePosition | undefined): SQL {
 	if (!after) return sql`true`
-	return sql`(${at}, ${id} collate "C") > (${after.at.toISOString()}::timestamptz, ${after.id} collate "C")`
+	return afterKeys([{ expr: at }, { expr: id, bytewise: true }], [TIME.param(after.at), TEXT.param(after.id)])
 }

@@ -1,6 +1,5 @@
 /** The activity log page (owners and admins): who did what, through which door, as sentences. */
 import { Elysia, t } from 'elysia'
-import { decodePosition, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { html, portalPage } from '../../core/html.ts'
 import type { HttpKit } from '../../core/module.ts'
@@ -22,11 +21,7 @@ export function activityRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'activity.routes' }).use(auth).get(
 		'/activity',
 		async ({ actor, session, query }) => {
-			const scope = `activity:${actor.workspaceId}`
-			const before = query.before ? decodePosition(deps.secret, scope, query.before) : undefined
-			const rows = await listActivity(deps.db, actor.workspaceId, { limit: PAGE + 1, before })
-			const shown = rows.slice(0, PAGE)
-			const last = shown[shown.length - 1]
+			const { rows: shown, nextCursor } = await listActivity(deps, actor.workspaceId, { limit: PAGE, cursor: query.before })
 			const sentences = await activitySentences(deps, actor.workspaceId, shown)
 			return portalPage(
 				deps,
@@ -44,7 +39,7 @@ export function activityRoutes(deps: AppDeps, { auth }: HttpKit) {
 						{ label: 'How', cell: (s) => html`<span class="meta">${through(s)}</span>` },
 					],
 				})}
-${pager({ base: '/activity', next: rows.length > PAGE && last ? encodePosition(deps.secret, scope, last) : null, param: 'before', first: !query.before })}</section>`,
+${pager({ base: '/activity', next: nextCursor, param: 'before', first: !query.before })}</section>`,
 			)
 		},
 		{ session: { permission: 'activity:read' }, query: t.Object({ before: t.Optional(t.String({ maxLength: 64 })) }) },

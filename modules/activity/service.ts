@@ -2,9 +2,11 @@
  * The activity log: who changed what, through which door and credential, and when.
  * Writers call `recordActivity` inside the same transaction as the change.
  */
-import { and, eq, lt, or, sql, type SQL } from 'drizzle-orm'
+import { and, eq, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { keysetPage, newestFirst } from '../../core/paging.ts'
 import type { Db } from '../../db/client.ts'
 import { activity } from './table.ts'
 
@@ -67,16 +69,23 @@ export interface ActivityRow {
 	targetId: string
 }
 
-/** Newest first, keyset-paged. Only owners and admins read it (checked by the route). */
-export async function listActivity(db: Db, workspaceId: string, options: { limit: number; before?: { at: Date; id: string } }): Promise<ActivityRow[]> {
-	const conditions = [eq(activity.workspaceId, workspaceId)]
-	if (options.before) conditions.push(or(lt(activity.at, options.before.at), and(eq(activity.at, options.before.at), lt(activity.id, options.before.id)))!)
-	return db
-		.select({ id: activity.id, at: activity.at, actorName: activity.actorName, credentialKind: activity.credentialKind, credentialName: activity.credentialName, action: activity.action, targetType: activity.targetType, targetId: activity.targetId })
-		.from(activity)
-		.where(and(...conditions))
-		.orderBy(sql`${activity.at} desc nulls last, ${activity.id} desc nulls last`)
-		.limit(options.limit)
+const NEWEST = newestFirst<ActivityRow>(activity.at, activity.id, (r) => r.at)
+
+/** Newest first, keyset-paged; the cursor is bound to the workspace. Only owners and admins read it (checked by the route). */
+export async function listActivity(deps: AppDeps, workspaceId: string, options: { limit: number; cursor?: string }) {
+	return keysetPage(deps, {
+		scope: `activity:${workspaceId}`,
+		cursor: options.cursor,
+		limit: options.limit,
+		order: NEWEST,
+		read: (after, order, size) =>
+			deps.db
+				.select({ id: activity.id, at: activity.at, actorName: activity.actorName, credentialKind: activity.credentialKind, credentialName: activity.credentialName, action: activity.action, targetType: activity.targetType, targetId: activity.targetId })
+				.from(activity)
+				.where(and(eq(activity.workspaceId, workspaceId), after))
+				.orderBy(order)
+				.limit(size),
+	})
 }
 
 /** Activity lines about one record (tests and record pages). */

@@ -10,9 +10,9 @@
 import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
-import { decodePosition, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
+import { keysetPage, newestFirst } from '../../core/paging.ts'
 import { untrustedLine } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { personRef, userNames } from '../auth/index.ts'
@@ -63,13 +63,9 @@ export async function benchViews(deps: AppDeps, actor: Actor, rows: BenchRow[]) 
 /** Bench entries newest first, keyset-paged on (added_at, id); of one role family when asked (the bench page's filter). */
 export async function listBench(deps: AppDeps, actor: Actor, input: { limit: number; cursor?: string; roleFamily?: RoleFamily }) {
 	const scope = `list_bench:${actor.userId}${input.roleFamily ? `:${input.roleFamily}` : ''}`
-	const after = input.cursor ? decodePosition(deps.secret, scope, input.cursor) : null
-	const rows = await deps.database.rows<BenchRow>(
-		sql`select ${BENCH_COLUMNS} from bench_entries b where b.workspace_id = ${actor.workspaceId}${input.roleFamily ? sql` and b.role_family = ${input.roleFamily}` : sql``}${after ? sql` and (b.added_at, b.id) < (${after.at.toISOString()}::timestamptz, ${after.id})` : sql``} order by b.added_at desc nulls last, b.id desc nulls last limit ${input.limit + 1}`,
-	)
-	const page = rows.slice(0, input.limit)
-	const last = page[page.length - 1]
-	return { bench: await benchViews(deps, actor, page), nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: new Date(iso(last.addedAt)), id: last.id }) : null }
+	const where = [sql`b.workspace_id = ${actor.workspaceId}`, ...(input.roleFamily ? [sql`b.role_family = ${input.roleFamily}`] : [])]
+	const { rows, nextCursor } = await keysetPage(deps, { scope, cursor: input.cursor, limit: input.limit, order: newestFirst<BenchRow>(sql`b.added_at`, sql`b.id`, (r) => r.addedAt), from: sql`select ${BENCH_COLUMNS} from bench_entries b`, where })
+	return { bench: await benchViews(deps, actor, rows), nextCursor }
 }
 
 export async function addToBench(deps: AppDeps, actor: Actor, input: { candidateId: string; roleFamily: RoleFamily; jobId?: string }) {

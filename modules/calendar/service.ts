@@ -12,10 +12,10 @@
  */
 import { and, eq, gt, lt, sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
-import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { contributionsTo } from '../../core/registry.ts'
+import { fetchSize, oneOf, pageOf, readCursor, TEXT, TIME } from '../../core/paging.ts'
 import { calendarSources, type CalendarEntry, type CalendarSource } from './port.ts'
 import { afterPosition, compareMerged, sourcePosition, type MergedPosition } from '../../core/source-merge.ts'
 import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
@@ -91,6 +91,9 @@ export interface CalendarPage {
 	nextCursor: string | null
 }
 
+/** The cursor: the window's start, then the last entry's start, type and id. */
+const CURSOR = [TIME, TIME, oneOf(CALENDAR_TYPES), TEXT] as const
+
 export async function getCalendar(deps: AppDeps, actor: Actor, input: CalendarInput): Promise<CalendarPage> {
 	if (!actor.userId) throw new AppError('FORBIDDEN', 'A calendar belongs to a person')
 	const givenFrom = input.from !== undefined ? parseWhen(input.from, 'from') : undefined
@@ -102,16 +105,9 @@ export async function getCalendar(deps: AppDeps, actor: Actor, input: CalendarIn
 	// the start of the window it was made for: "now", the default start, moves between an
 	// assistant's calls, and the next page must continue the same list.
 	const cursorScope = `get_calendar:${actor.userId}:${asGiven(givenFrom)}:${asGiven(givenTo)}:${scope}:${types.join(',')}`
-	let after: MergedPosition | undefined
-	let windowStart: Date | undefined
-	if (input.cursor) {
-		const [start, at, type, id] = decodeCursor(deps.secret, cursorScope, input.cursor, 4)
-		const [startMs, ms] = [parseInt(start!, 36), parseInt(at!, 36)]
-		const entryType = CALENDAR_TYPES[Number(type)]
-		if (!Number.isFinite(startMs) || !Number.isFinite(ms) || !/^\d$/.test(type!) || !entryType) throw new AppError('VALIDATION', 'cursor is not valid')
-		after = { at: new Date(ms), type: entryType, id: id! }
-		windowStart = new Date(startMs)
-	}
+	const cursor = input.cursor ? readCursor(deps.secret, cursorScope, input.cursor, CURSOR) : undefined
+	const after: MergedPosition | undefined = cursor && { at: cursor[1], type: cursor[2], id: cursor[3] }
+	const windowStart = cursor?.[0]
 	const from = givenFrom ?? windowStart ?? deps.now()
 	const to = givenTo ?? new Date(from.getTime() + 14 * DAY)
 	if (to <= from) throw invalid([{ field: 'to', message: `must be after from (${from.toISOString()})` }], 'The end of the window must follow its start')
@@ -119,10 +115,9 @@ export async function getCalendar(deps: AppDeps, actor: Actor, input: CalendarIn
 	const userIds = scope === 'mine' ? [actor.userId] : scope === 'team' ? await teammateIds(deps, actor.workspaceId, actor.userId) : null
 
 	const sources = contributionsTo(deps.registry, calendarSources).filter((s): s is CalendarSource => (types as string[]).includes(s.type))
-	const fetched = await Promise.all(sources.map((s) => s.entries(deps, actor, { from, to, userIds, after: sourcePosition(after, s.type), limit: input.limit + 1 })))
+	const fetched = await Promise.all(sources.map((s) => s.entries(deps, actor, { from, to, userIds, after: sourcePosition(after, s.type), limit: fetchSize(input.limit) })))
 	const merged = fetched.flat().sort((a, b) => compareMerged(position(a), position(b)))
-	const page = merged.slice(0, input.limit)
-	const last = page[page.length - 1]
+	const { page, nextCursor } = pageOf(deps.secret, cursorScope, merged, input.limit, (last) => [TIME.write(from), TIME.write(last.start), CURSOR[2].write(last.type as CalendarType), last.id])
 
 	const [people, candidates, jobs] = await Promise.all([
 		userNames(deps.db, unique(page.map((e) => e.userId))),
@@ -147,8 +142,7 @@ export async function getCalendar(deps: AppDeps, actor: Actor, input: CalendarIn
 			candidate: e.candidateId && candidates.has(e.candidateId) ? { id: e.candidateId, name: candidates.get(e.candidateId)!.name } : null,
 			job: e.jobId ? { id: e.jobId, title: jobs.get(e.jobId) ?? untrustedLine('', 'colleague') } : null,
 		})),
-		nextCursor:
-			merged.length > input.limit && last ? encodeCursor(deps.secret, cursorScope, [from.getTime().toString(36), last.start.getTime().toString(36), String(CALENDAR_TYPES.indexOf(last.type as CalendarType)), last.id]) : null,
+		nextCursor,
 	}
 }
 

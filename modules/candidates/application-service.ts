@@ -5,10 +5,10 @@
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
-import { decodeCursor, decodePosition, encodeCursor, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { contributionsTo } from '../../core/registry.ts'
 import { AppError, invalid } from '../../core/errors.ts'
+import { idKey, integerKey, keysetPage, newestFirst } from '../../core/paging.ts'
 import { untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { jobAuthor, jobRequirements, jobTitles } from '../jobs/index.ts'
@@ -61,20 +61,16 @@ export async function listApplications(deps: AppDeps, actor: Actor, input: ListA
 	if (input.stageKey) conditions.push(sql`a.stage_key = ${input.stageKey}`)
 	if (input.state) conditions.push(inState(input.state))
 	else if (!includeArchived) conditions.push(sql`a.archived = false`)
-	if (input.cursor) {
-		const p = decodePosition(deps.secret, scope, input.cursor)
-		conditions.push(sql`(a.created_at, a.id) < (${p.at.toISOString()}::timestamptz, ${p.id})`)
-	}
-	const rows = await deps.database.rows<Joined>(
-		sql`select ${APPLICATION_COLUMNS}, c.name, c.headline, c.location from applications a join candidates c on c.id = a.candidate_id where ${sql.join(conditions, sql` and `)} order by a.created_at desc nulls last, a.id desc nulls last limit ${input.limit + 1}`,
-	)
-	const page = rows.slice(0, input.limit)
+	const { rows: page, nextCursor } = await keysetPage(deps, {
+		scope,
+		cursor: input.cursor,
+		limit: input.limit,
+		order: newestFirst<Joined>(sql`a.created_at`, sql`a.id`, (a) => a.createdAt),
+		from: sql`select ${APPLICATION_COLUMNS}, c.name, c.headline, c.location from applications a join candidates c on c.id = a.candidate_id`,
+		where: conditions,
+	})
 	const titles = await jobTitles(deps, actor.workspaceId, unique(page.map((a) => a.jobId)))
-	const last = page[page.length - 1]
-	return {
-		applications: page.map((a) => applicationSummary(a, titles, stages)),
-		nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: new Date(iso(last.createdAt)), id: last.id }) : null,
-	}
+	return { applications: page.map((a) => applicationSummary(a, titles, stages)), nextCursor }
 }
 
 /**
@@ -163,6 +159,9 @@ export interface JobApplicantsInput {
 
 type RankedRow = ApplicationRow & Pick<CandidateRow, 'name' | 'headline' | 'location'> & { items: ResumeCheck['items'] | null; met: number | null; total: number | null }
 
+/** Best résumé score first (unchecked last), then the earliest id. */
+const BY_SCORE = { keys: [integerKey<RankedRow>(sql`coalesce(a.resume_score, -1)`, (a) => a.resumeScore ?? -1, { desc: true }), idKey<RankedRow>(sql`a.id`)] }
+
 /**
  * A job's applicants (or leads), not archived, ranked by résumé score (unchecked last), then by
  * who applied first. Checks are brought up to date before ranking. The cursor carries the last
@@ -175,20 +174,17 @@ export async function getJobApplicants(deps: AppDeps, actor: Actor, input: JobAp
 	await refreshChecks(deps, actor.workspaceId, { jobId: input.jobId })
 	const scope = `get_job_applicants:${actor.userId}:${input.jobId}:${input.list}`
 	const conditions: SQL[] = [applicationReach(reach), sql`a.job_id = ${input.jobId}`, sql`a.kind = ${input.list === 'leads' ? 'lead' : 'applicant'}`, sql`a.archived = false`]
-	let rank = 0
-	if (input.cursor) {
-		const [score, id, at] = decodeCursor(deps.secret, scope, input.cursor, 3)
-		conditions.push(sql`(coalesce(a.resume_score, -1) < ${Number(score)} or (coalesce(a.resume_score, -1) = ${Number(score)} and a.id > ${id}))`)
-		rank = Number(at)
-	}
-	const rows = await deps.database.rows<RankedRow>(
-		sql`select ${APPLICATION_COLUMNS}, c.name, c.headline, c.location, a.resume_check->'items' as items, (a.resume_check->>'met')::int as met, (a.resume_check->>'total')::int as total
-		from applications a join candidates c on c.id = a.candidate_id where ${sql.join(conditions, sql` and `)}
-		order by coalesce(a.resume_score, -1) desc, a.id asc limit ${input.limit + 1}`,
-	)
-	const page = rows.slice(0, input.limit)
+	const { rows: page, nextCursor, before: rank } = await keysetPage(deps, {
+		scope,
+		cursor: input.cursor,
+		limit: input.limit,
+		order: BY_SCORE,
+		from: sql`select ${APPLICATION_COLUMNS}, c.name, c.headline, c.location, a.resume_check->'items' as items, (a.resume_check->>'met')::int as met, (a.resume_check->>'total')::int as total
+		from applications a join candidates c on c.id = a.candidate_id`,
+		where: conditions,
+		counted: true,
+	})
 	const [stages, extra] = await Promise.all([stagesOf(deps, actor.workspaceId), contributions(deps, actor, page.map((a) => a.id))])
-	const last = page[page.length - 1]
 	return {
 		job: { id: input.jobId, title },
 		list: input.list,
@@ -207,6 +203,6 @@ export async function getJobApplicants(deps: AppDeps, actor: Actor, input: JobAp
 			vendorSubmission: (extra.get(a.id)?.vendorSubmission as VendorSubmissionStatus | null | undefined) ?? null,
 			createdAt: iso(a.createdAt),
 		})),
-		nextCursor: rows.length > input.limit && last ? encodeCursor(deps.secret, scope, [String(last.resumeScore ?? -1), last.id, String(rank + page.length)]) : null,
+		nextCursor,
 	}
 }

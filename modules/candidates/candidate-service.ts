@@ -9,9 +9,9 @@
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
-import { decodePosition, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
+import { keysetPage, newestFirst } from '../../core/paging.ts'
 import { untrusted, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { jobTitles } from '../jobs/index.ts'
@@ -80,22 +80,16 @@ export async function listCandidates(deps: AppDeps, actor: Actor, input: ListCan
 	const words = [...new Set(query.split(/\s+/).filter(Boolean))].slice(0, 8).sort((a, b) => b.length - a.length)
 	if (words[0]) conditions.push(sql`c.search_text like ${`%${escapeLike(words[0])}%`}`)
 	for (const word of words.slice(1)) conditions.push(sql`strpos(c.search_text, ${word}) > 0`)
-	if (input.cursor) {
-		const p = decodePosition(deps.secret, scope, input.cursor)
-		conditions.push(sql`(c.created_at, c.id) < (${p.at.toISOString()}::timestamptz, ${p.id})`)
-	}
-	const rows = await deps.database.rows<CandidateRow>(sql`select ${candidateColumns()} from candidates c where ${sql.join(conditions, sql` and `)} order by c.created_at desc nulls last, c.id desc nulls last limit ${input.limit + 1}`)
-	const page = rows.slice(0, input.limit)
+	const { rows: page, nextCursor } = await keysetPage(deps, { scope, cursor: input.cursor, limit: input.limit, order: newestFirst<CandidateRow>(sql`c.created_at`, sql`c.id`, (c) => c.createdAt), from: sql`select ${candidateColumns()} from candidates c`, where: conditions })
 	const apps = await applicationsOf(deps, reach, page.map((c) => c.id))
 	const [titles, stages] = await Promise.all([jobTitles(deps, actor.workspaceId, unique(apps.map((a) => a.jobId))), stagesOf(deps, actor.workspaceId)])
-	const last = page[page.length - 1]
 	return {
 		candidates: page.map((c) => {
 			const mine = apps.filter((a) => a.candidateId === c.id)
 			const shown = input.jobId ? mine.find((a) => a.jobId === input.jobId) : mine[0]
 			return { ...profile(deps, actor, c), applicationCount: mine.length, application: shown ? applicationBrief(shown, titles, stages) : null, createdAt: iso(c.createdAt) }
 		}),
-		nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: new Date(iso(last.createdAt)), id: last.id }) : null,
+		nextCursor,
 	}
 }
 

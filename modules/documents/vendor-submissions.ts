@@ -9,7 +9,7 @@
 import { textOf } from '../../core/untrusted.ts'
 import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
-import { decodePosition, encodePosition } from '../../core/cursor.ts'
+import { keysetPage, newestFirst } from '../../core/paging.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { candidateCards } from '../candidates/index.ts'
 import { jobTitles } from '../jobs/index.ts'
@@ -44,20 +44,22 @@ interface Row {
 
 export async function vendorSubmissionList(deps: AppDeps, actor: Actor, vendorId: string, input: { limit: number; cursor?: string }): Promise<{ submissions: VendorSubmissionLine[]; nextCursor: string | null }> {
 	const scope = `vendor_submissions:${actor.userId}:${vendorId}`
-	const after = input.cursor ? decodePosition(deps.secret, scope, input.cursor) : null
-	const rows = await deps.database.rows<Row>(
-		sql`select s.id, s.application_id as "applicationId", s.candidate_id as "candidateId", s.job_id as "jobId", s.outbox_id as "outboxId", s.documents, s.submitted_by_name as "submittedByName", s.submitted_at as "submittedAt"
-		from ${vendorSubmissions} s where s.vendor_id = ${vendorId} and s.workspace_id = ${actor.workspaceId}${after ? sql` and (s.submitted_at, s.id) < (${after.at.toISOString()}::timestamptz, ${after.id})` : sql``}
-		order by s.submitted_at desc, s.id desc limit ${input.limit + 1}`,
-	)
-	const page = rows.slice(0, input.limit)
+	const { rows: page, nextCursor } = await keysetPage(deps, {
+		scope,
+		cursor: input.cursor,
+		limit: input.limit,
+		// Without `nulls last`: the indexes on submitted_at are plain descending ones.
+		order: newestFirst<Row>(sql`s.submitted_at`, sql`s.id`, (r) => r.submittedAt, {}),
+		from: sql`select s.id, s.application_id as "applicationId", s.candidate_id as "candidateId", s.job_id as "jobId", s.outbox_id as "outboxId", s.documents, s.submitted_by_name as "submittedByName", s.submitted_at as "submittedAt"
+		from ${vendorSubmissions} s`,
+		where: [sql`s.vendor_id = ${vendorId} and s.workspace_id = ${actor.workspaceId}`],
+	})
 	const [cards, titles, states] = await Promise.all([
 		candidateCards(deps, actor, page.map((r) => r.candidateId)),
 		jobTitles(deps, actor.workspaceId, [...new Set(page.map((r) => r.jobId))]),
 		deliveryStates(deps.db, page.flatMap((r) => (r.outboxId ? [r.outboxId] : []))),
 	])
 	const seesDocuments = deps.permissions.can(actor, 'documents:read')
-	const last = page[page.length - 1]
 	return {
 		submissions: page.map((r) => {
 			const state = r.outboxId ? states.get(r.outboxId)?.status : undefined
@@ -73,6 +75,6 @@ export async function vendorSubmissionList(deps: AppDeps, actor: Actor, vendorId
 			if (seesDocuments) line.documents = r.documents as DocumentKind[]
 			return line
 		}),
-		nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: new Date(last.submittedAt), id: last.id }) : null,
+		nextCursor,
 	}
 }

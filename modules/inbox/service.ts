@@ -12,9 +12,9 @@
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
-import { decodePosition, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
+import { keysetPage, newestFirst } from '../../core/paging.ts'
 import { cleanLine, untrusted, untrustedLine, type TextAuthor } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { deliveryStates, enqueueMail } from '../outbox/index.ts'
@@ -89,14 +89,8 @@ export async function listThreads(deps: AppDeps, actor: Actor, input: { filter?:
 	const conditions: SQL[] = [sql`t.workspace_id = ${actor.workspaceId}`]
 	if (filter === 'unread') conditions.push(UNREAD)
 	if (filter === 'starred') conditions.push(sql`s.starred`)
-	if (input.cursor) {
-		const p = decodePosition(deps.secret, scope, input.cursor)
-		conditions.push(sql`(t.last_message_at, t.id) < (${p.at.toISOString()}::timestamptz, ${p.id})`)
-	}
-	const rows = await deps.database.rows<ThreadRow>(sql`select ${THREAD(userId)} where ${sql.join(conditions, sql` and `)} order by t.last_message_at desc nulls last, t.id desc nulls last limit ${input.limit + 1}`)
-	const page = rows.slice(0, input.limit)
-	const last = page[page.length - 1]
-	return { threads: page.map(summary), nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: new Date(last.lastMessageAt), id: last.id }) : null }
+	const { rows, nextCursor } = await keysetPage(deps, { scope, cursor: input.cursor, limit: input.limit, order: newestFirst<ThreadRow>(sql`t.last_message_at`, sql`t.id`, (r) => r.lastMessageAt), from: sql`select ${THREAD(userId)}`, where: conditions })
+	return { threads: rows.map(summary), nextCursor }
 }
 
 /** One conversation with its messages in order (the latest 200); marks it read for the person. */

@@ -12,9 +12,9 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
-import { decodePosition, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
+import { keysetPage, newestFirst } from '../../core/paging.ts'
 import { untrusted, untrustedLine } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { personRef, userNames } from '../auth/index.ts'
@@ -97,14 +97,8 @@ export async function listInterviews(deps: AppDeps, actor: Actor, input: { statu
 	const scope = `list_interview_results:${actor.userId}:${input.status ?? ''}`
 	const conditions = [await interviewReach(deps, actor)]
 	if (input.status) conditions.push(sql`i.status = ${input.status}`)
-	if (input.cursor) {
-		const p = decodePosition(deps.secret, scope, input.cursor)
-		conditions.push(sql`(i.created_at, i.id) < (${p.at.toISOString()}::timestamptz, ${p.id})`)
-	}
-	const rows = await deps.database.rows<Row>(sql`select ${COLUMNS} from ${interviews} i where ${sql.join(conditions, sql` and `)} order by i.created_at desc nulls last, i.id desc nulls last limit ${input.limit + 1}`)
-	const page = rows.slice(0, input.limit)
-	const last = page[page.length - 1]
-	return { interviews: await summaries(deps, actor, page), nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: new Date(last.createdAt), id: last.id }) : null }
+	const { rows, nextCursor } = await keysetPage(deps, { scope, cursor: input.cursor, limit: input.limit, order: newestFirst<Row>(sql`i.created_at`, sql`i.id`, (r) => r.createdAt), from: sql`select ${COLUMNS} from ${interviews} i`, where: conditions })
+	return { interviews: await summaries(deps, actor, rows), nextCursor }
 }
 
 /** One interview with its questions, answers (transcripts, as candidate-written data) and scores. */

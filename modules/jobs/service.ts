@@ -13,10 +13,10 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId, shortCode } from '../../core/credentials.ts'
-import { decodePosition, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, forbidden, invalid } from '../../core/errors.ts'
 import { contributionsTo } from '../../core/registry.ts'
+import { keysetPage, newestFirst } from '../../core/paging.ts'
 import { htmlToText, sanitizeDescription } from '../../core/sanitize.ts'
 import { untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
@@ -130,24 +130,17 @@ export interface ListJobsInput {
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 
+const NEWEST = newestFirst<SummaryRow>(sql`j.created_at`, sql`j.id`, (r) => r.createdAt)
+
 /** Jobs newest first, keyset-paged; the cursor is bound to the person and the filters. */
 export async function listJobs(deps: AppDeps, actor: Actor, input: ListJobsInput): Promise<{ jobs: JobSummary[]; nextCursor: string | null }> {
 	const scope = `list_jobs:${actor.userId}:${input.status ?? ''}:${input.query ?? ''}`
 	const conditions: SQL[] = [jobReach(actor)]
 	if (input.status) conditions.push(sql`j.status = ${input.status}`)
 	if (input.query?.trim()) conditions.push(sql`j.title ilike ${`%${escapeLike(input.query.trim())}%`}`)
-	if (input.cursor) {
-		const p = decodePosition(deps.secret, scope, input.cursor)
-		conditions.push(sql`(j.created_at, j.id) < (${p.at.toISOString()}::timestamptz, ${p.id})`)
-	}
-	const rows = await deps.database.rows<SummaryRow>(sql`select ${SUMMARY_COLUMNS} from ${jobs} j where ${sql.join(conditions, sql` and `)} order by j.created_at desc nulls last, j.id desc nulls last limit ${input.limit + 1}`)
-	const page = rows.slice(0, input.limit)
+	const { rows: page, nextCursor } = await keysetPage(deps, { scope, cursor: input.cursor, limit: input.limit, order: NEWEST, from: sql`select ${SUMMARY_COLUMNS} from ${jobs} j`, where: conditions })
 	const [vendors, facts] = await Promise.all([vendorNames(deps, unique(page.map((r) => r.vendorId))), jobFacts(deps, actor, page.map((r) => r.id))])
-	const last = page[page.length - 1]
-	return {
-		jobs: page.map((r) => summarize(deps, actor, r, vendors, facts.get(r.id))),
-		nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: toDate(last.createdAt), id: last.id }) : null,
-	}
+	return { jobs: page.map((r) => summarize(deps, actor, r, vendors, facts.get(r.id))), nextCursor }
 }
 
 const unique = (ids: (string | null)[]) => [...new Set(ids.filter((x): x is string => Boolean(x)))]

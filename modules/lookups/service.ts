@@ -8,9 +8,9 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
-import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
+import { keysetPage } from '../../core/paging.ts'
 import { recordActivity } from '../activity/index.ts'
 import { staffingLookups } from './table.ts'
 
@@ -37,20 +37,16 @@ interface Row {
 const toValue = (r: Row): LookupValue => ({ id: r.id, kind: r.kind, name: r.name, createdAt: new Date(r.createdAt).toISOString() })
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 
+const BY_NAME = { keys: [{ expr: sql`lower(l.name)` }, { expr: sql`l.id` }], lookup: (id: string) => sql`select lower(x.name), x.id from ${staffingLookups} x where x.id = ${id}` }
+
 /** Values of one kind, A to Z, optionally only names containing `query`; keyset-paged on the last value seen. */
 export async function listLookups(deps: AppDeps, actor: Actor, input: { kind: LookupKind; query?: string; limit: number; cursor?: string }): Promise<{ values: LookupValue[]; nextCursor: string | null }> {
 	const query = input.query?.trim() ?? ''
 	const scope = `list_staffing_lookups:${actor.userId}:${input.kind}:${query}`
 	const conditions: SQL[] = [sql`l.workspace_id = ${actor.workspaceId}`, sql`l.kind = ${input.kind}`, sql`l.removed_at is null`]
 	if (query) conditions.push(sql`l.name ilike ${`%${escapeLike(query)}%`}`)
-	if (input.cursor) {
-		const [afterId] = decodeCursor(deps.secret, scope, input.cursor, 1)
-		conditions.push(sql`(lower(l.name), l.id) > (select lower(x.name), x.id from ${staffingLookups} x where x.id = ${afterId})`)
-	}
-	const rows = await deps.database.rows<Row>(sql`select l.id, l.kind, l.name, l.created_at as "createdAt" from ${staffingLookups} l where ${sql.join(conditions, sql` and `)} order by lower(l.name), l.id limit ${input.limit + 1}`)
-	const page = rows.slice(0, input.limit)
-	const last = page[page.length - 1]
-	return { values: page.map(toValue), nextCursor: rows.length > input.limit && last ? encodeCursor(deps.secret, scope, [last.id]) : null }
+	const { rows, nextCursor } = await keysetPage<Row>(deps, { scope, cursor: input.cursor, limit: input.limit, order: BY_NAME, from: sql`select l.id, l.kind, l.name, l.created_at as "createdAt" from ${staffingLookups} l`, where: conditions })
+	return { values: rows.map(toValue), nextCursor }
 }
 
 function cleanName(name: string): string {

@@ -195,6 +195,29 @@ describe('without SMTP_URL', () => {
 	})
 })
 
+describe('the outbox page', () => {
+	test('pages 50 at a time, newest first, through the Older link; a link of another filter or an altered one is refused', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		const owner = await signedIn(await newPerson(ws, 'owner'))
+		for (let i = 0; i < 55; i++) await enqueueMail(deps.db, { workspaceId: ws.id, to: `p${i}@example.test`, subject: `Paged ${i}`, text: 'x' }, deps)
+		const all = await deps.db.select({ id: outbox.id, createdAt: outbox.createdAt }).from(outbox).where(eq(outbox.workspaceId, ws.id))
+		const newest = all.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)).map((r) => r.id)
+		const ids = (text: string) => [...text.matchAll(/href="\/outbox\/([^"]+)"/g)].map((m) => m[1])
+		const first = await owner.get('/outbox')
+		const older = /<a href="\/outbox\?before=([^"]+)">Older<\/a>/.exec(first.text)?.[1]
+		expect(older).toBeDefined()
+		const second = await owner.get(`/outbox?before=${older}`)
+		expect(second.text).not.toContain('>Older<')
+		expect([...ids(first.text), ...ids(second.text)]).toEqual(newest)
+		expect(ids(first.text)).toHaveLength(50)
+		for (const path of [`/outbox?status=held&before=${older}`, `/outbox?before=${older!.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'))}`]) {
+			const refused = await owner.get(path)
+			expect({ path, status: refused.status >= 400 && refused.status < 500 }).toEqual({ path, status: true })
+		}
+	})
+})
+
 describe('configuration', () => {
 	test('the messaging provider needs all three variables, and a valid sender', () => {
 		expect(loadConfig({ MESSAGING_ACCOUNT: 'AC1', MESSAGING_TOKEN: 't', MESSAGING_FROM: '+15550100' }).settings.of(outboxSettings).messaging).toEqual({ url: 'https://api.twilio.com', account: 'AC1', token: 't', from: '+15550100' })

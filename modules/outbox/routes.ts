@@ -4,7 +4,6 @@
  * here until an operator releases it (held.ts), and an upload link in it can be revealed (reveal.ts).
  */
 import { Elysia, t } from 'elysia'
-import { decodePosition, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { html, portalPage, type SafeHtml } from '../../core/html.ts'
@@ -116,13 +115,8 @@ export function outboxRoutes(deps: AppDeps, { auth }: HttpKit) {
 			'/outbox',
 			async ({ actor, session, query }) => {
 				const status = STATUSES.find((s) => s === query.status)
-				const scope = `outbox:${actor.workspaceId}:${status ?? ''}`
-				const before = query.before ? decodePosition(deps.secret, scope, query.before) : undefined
-				const [rows, counts] = await Promise.all([listOutbox(deps.db, actor.workspaceId, { limit: 51, before, status }), outboxCounts(deps.db, actor.workspaceId)])
-				const shown = rows.slice(0, 50)
-				const last = shown[shown.length - 1]
-				const older = rows.length > 50 && last ? encodePosition(deps.secret, scope, { at: last.createdAt, id: last.id }) : undefined
-				return listPage(deps, session, { rows: shown, counts, status, older })
+				const [page, counts] = await Promise.all([listOutbox(deps, actor.workspaceId, { limit: 50, cursor: query.before, status }), outboxCounts(deps.db, actor.workspaceId)])
+				return listPage(deps, session, { rows: page.rows, counts, status, older: page.nextCursor ?? undefined })
 			},
 			{ session: { permission: 'outbox:read' }, query: t.Object({ before: t.Optional(t.String({ maxLength: 64 })), status: t.Optional(t.String({ maxLength: 20 })) }) },
 		)

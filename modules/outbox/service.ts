@@ -2,11 +2,12 @@
  * Sending mail and messages: callers enqueue inside their own transaction; delivery happens later
  * (see `worker.ts`), so a down SMTP server or provider loses nothing.
  */
-import { and, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
+import { keysetPage, newestFirst } from '../../core/paging.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { sealPrivate, type RecipientOnly } from './private.ts'
@@ -160,12 +161,23 @@ function statusIs(status: string) {
 	return eq(outbox.status, status)
 }
 
-/** The workspace's outbox, newest first (the dev mailbox and failure page). */
-export async function listOutbox(db: Db, workspaceId: string, options: { limit: number; before?: { at: Date; id: string }; status?: string }): Promise<OutboxRow[]> {
-	const conditions = [eq(outbox.workspaceId, workspaceId)]
-	if (options.status) conditions.push(statusIs(options.status))
-	if (options.before) conditions.push(or(lt(outbox.createdAt, options.before.at), and(eq(outbox.createdAt, options.before.at), lt(outbox.id, options.before.id)))!)
-	return db.select(columns).from(outbox).where(and(...conditions)).orderBy(sql`${outbox.createdAt} desc nulls last, ${outbox.id} desc nulls last`).limit(options.limit)
+const NEWEST = newestFirst<OutboxRow>(outbox.createdAt, outbox.id, (r) => r.createdAt)
+
+/** The workspace's outbox, newest first (the dev mailbox and failure page); the cursor is bound to the workspace and the status. */
+export async function listOutbox(deps: AppDeps, workspaceId: string, options: { limit: number; cursor?: string; status?: string }) {
+	return keysetPage(deps, {
+		scope: `outbox:${workspaceId}:${options.status ?? ''}`,
+		cursor: options.cursor,
+		limit: options.limit,
+		order: NEWEST,
+		read: (after, order, size) =>
+			deps.db
+				.select(columns)
+				.from(outbox)
+				.where(and(eq(outbox.workspaceId, workspaceId), options.status ? statusIs(options.status) : undefined, after))
+				.orderBy(order)
+				.limit(size),
+	})
 }
 
 export async function getOutboxRow(db: Db, workspaceId: string, id: string): Promise<OutboxRow> {

@@ -7,9 +7,9 @@
  * never appear, whatever a source returns.
  */
 import type { Actor } from '../../core/actor.ts'
-import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
+import { fetchSize, oneOf, pageOf, readCursor, TEXT, TIME } from '../../core/paging.ts'
 import { untrustedLine } from '../../core/untrusted.ts'
 import { contributionsTo } from '../../core/registry.ts'
 import { compareMerged, sourcePosition, type MergedPosition } from '../../core/source-merge.ts'
@@ -37,17 +37,12 @@ export async function reviewQueue(deps: AppDeps, actor: Actor, input: { limit: n
 	const sources = contributionsTo(deps.registry, reviewSources)
 	// The cursor names the type by its place among the source types (keeps it within 64 characters).
 	const types = [...new Set(sources.map((s) => s.type))].sort()
-	let after: MergedPosition | undefined
-	if (input.cursor) {
-		const [at, type, id] = decodeCursor(deps.secret, scope, input.cursor, 3)
-		const ms = parseInt(at!, 36)
-		const t = types[Number(type)]
-		if (!Number.isFinite(ms) || !/^\d+$/.test(type!) || !t) throw new AppError('VALIDATION', 'cursor is not valid')
-		after = { at: new Date(ms), type: t, id: id! }
-	}
+	const codecs = [TIME, oneOf(types), TEXT] as const
+	const cursor = input.cursor ? readCursor(deps.secret, scope, input.cursor, codecs) : undefined
+	const after: MergedPosition | undefined = cursor && { at: cursor[0], type: cursor[1], id: cursor[2] }
 	const lists = await Promise.all(
 		sources.map((s) =>
-			s.items(deps, actor, { after: sourcePosition(after, s.type), limit: input.limit + 1 }).catch((error) => {
+			s.items(deps, actor, { after: sourcePosition(after, s.type), limit: fetchSize(input.limit) }).catch((error) => {
 				// One failing source must not hide everything else the person has to review.
 				deps.log.error('review source failed', { type: s.type, error })
 				return [] as ReviewItem[]
@@ -55,9 +50,8 @@ export async function reviewQueue(deps: AppDeps, actor: Actor, input: { limit: n
 		),
 	)
 	const merged = lists.flat().sort((a, b) => compareMerged(position(a), position(b)))
-	const page = merged.slice(0, input.limit)
+	const { page, nextCursor } = pageOf(deps.secret, scope, merged, input.limit, (last) => [codecs[0].write(last.at), codecs[1].write(last.type), last.id])
 	const [cards, titles] = await Promise.all([candidateCards(deps, actor, [...new Set(page.map((i) => i.candidateId))]), jobTitles(deps, actor.workspaceId, [...new Set(page.map((i) => i.jobId).filter((x): x is string => Boolean(x)))])])
-	const last = page[page.length - 1]
 	return {
 		items: page
 			.filter((i) => cards.has(i.candidateId))
@@ -65,6 +59,6 @@ export async function reviewQueue(deps: AppDeps, actor: Actor, input: { limit: n
 				const c = cards.get(i.candidateId)!
 				return { type: i.type, recordId: i.id, since: i.at.toISOString(), reason: i.reason, candidate: { id: c.id, name: c.name, headline: c.headline }, job: i.jobId ? { id: i.jobId, title: titles.get(i.jobId) ?? untrustedLine('', 'colleague') } : null, applicationId: i.applicationId }
 			}),
-		nextCursor: merged.length > input.limit && last ? encodeCursor(deps.secret, scope, [last.at.getTime().toString(36), String(types.indexOf(last.type)), last.id]) : null,
+		nextCursor,
 	}
 }

@@ -14,9 +14,9 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
-import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
+import { bigintKey, idKey, integerKey, keysetPage } from '../../core/paging.ts'
 import { cleanLine, untrusted, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
@@ -94,6 +94,8 @@ type Row = typeof todos.$inferSelect & { rank: number; sk: string }
 const RANK = sql<number>`(case when t.done_at is null then 0 else 1 end)`
 const SORT_KEY = sql<string>`(case when t.done_at is null then coalesce(floor(extract(epoch from t.due_at) * 1000)::bigint, 9000000000000000 - floor(extract(epoch from t.created_at) * 1000)::bigint) else -floor(extract(epoch from t.done_at) * 1000)::bigint end)`
 
+const ORDER = { keys: [integerKey<Row>(RANK, (r) => r.rank), bigintKey<Row>(SORT_KEY, (r) => r.sk), idKey<Row>(sql`t.id`, { bytewise: true })] }
+
 export async function listTodos(deps: AppDeps, actor: Actor, input: { candidateId?: string; limit: number; cursor?: string }) {
 	if (!actor.userId) throw new AppError('FORBIDDEN', 'To-dos belong to a person')
 	const conditions: SQL[] = [sql`t.workspace_id = ${actor.workspaceId}`]
@@ -102,21 +104,16 @@ export async function listTodos(deps: AppDeps, actor: Actor, input: { candidateI
 		conditions.push(sql`t.candidate_id = ${input.candidateId}`)
 	} else conditions.push(sql`t.assignee_user_id = ${actor.userId}`)
 	const scope = `list_todos:${actor.userId}:${input.candidateId ?? ''}`
-	if (input.cursor) {
-		const [rank, sk, id] = decodeCursor(deps.secret, scope, input.cursor, 3)
-		if (!/^[01]$/.test(rank!) || !/^-?[0-9a-z]+$/.test(sk!)) throw new AppError('VALIDATION', 'cursor is not valid')
-		conditions.push(sql`(${RANK}, ${SORT_KEY}, t.id collate "C") > (${Number(rank)}, ${parseInt(sk!, 36)}::bigint, ${id} collate "C")`)
-	}
-	const rows = await deps.database.rows<Row>(
-		sql`select t.id, t.title, t.notes, t.due_at as "dueAt", t.done_at as "doneAt", t.source, t.candidate_id as "candidateId", t.job_id as "jobId", t.application_id as "applicationId", t.assignee_user_id as "assigneeUserId", t.created_by_user_id as "createdByUserId", t.created_at as "createdAt", ${RANK} as rank, ${SORT_KEY}::text as sk
-from ${todos} t where ${sql.join(conditions, sql` and `)} order by rank, ${SORT_KEY}, t.id collate "C" limit ${input.limit + 1}`,
-	)
-	const page = rows.slice(0, input.limit)
-	const last = page[page.length - 1]
-	return {
-		todos: await views(deps, actor, page),
-		nextCursor: rows.length > input.limit && last ? encodeCursor(deps.secret, scope, [String(last.rank), BigInt(last.sk).toString(36), last.id]) : null,
-	}
+	const { rows, nextCursor } = await keysetPage(deps, {
+		scope,
+		cursor: input.cursor,
+		limit: input.limit,
+		order: ORDER,
+		from: sql`select t.id, t.title, t.notes, t.due_at as "dueAt", t.done_at as "doneAt", t.source, t.candidate_id as "candidateId", t.job_id as "jobId", t.application_id as "applicationId", t.assignee_user_id as "assigneeUserId", t.created_by_user_id as "createdByUserId", t.created_at as "createdAt", ${RANK} as rank, ${SORT_KEY}::text as sk
+from ${todos} t`,
+		where: conditions,
+	})
+	return { todos: await views(deps, actor, rows), nextCursor }
 }
 
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString())

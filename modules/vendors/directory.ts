@@ -10,10 +10,10 @@
  * - Counts are read straight from the jobs and submissions tables: those modules require this one,
  *   so calling their public API from here would be a dependency cycle.
  */
-import { and, eq, sql, type SQL } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
-import { decodeCursor, decodePosition, encodeCursor, encodePosition } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { keysetPage, newestFirst } from '../../core/paging.ts'
 import { untrustedLine } from '../../core/untrusted.ts'
 import { AppError, invalid, type FieldError } from '../../core/errors.ts'
 import { recordActivity } from '../activity/index.ts'
@@ -105,18 +105,13 @@ export function labelledDetail(v: VendorDetail) {
 	}
 }
 
+const BY_NAME = { keys: [{ expr: sql`lower(v.name)` }, { expr: sql`v.id` }], lookup: (id: string) => sql`select lower(x.name), x.id from ${vendors} x where x.id = ${id}` }
+
 /** Vendors by name (A to Z), keyset-paged on the last vendor seen. */
 export async function listVendors(deps: AppDeps, actor: Actor, input: { limit: number; cursor?: string }): Promise<{ vendors: VendorSummary[]; nextCursor: string | null }> {
 	const scope = `list_vendors:${actor.userId}`
-	const conditions: SQL[] = [sql`v.workspace_id = ${actor.workspaceId}`]
-	if (input.cursor) {
-		const [afterId] = decodeCursor(deps.secret, scope, input.cursor, 1)
-		conditions.push(sql`(lower(v.name), v.id) > (select lower(x.name), x.id from ${vendors} x where x.id = ${afterId})`)
-	}
-	const rows = await deps.database.rows<VendorRow>(sql`${SELECT} where ${sql.join(conditions, sql` and `)} order by lower(v.name), v.id limit ${input.limit + 1}`)
-	const page = rows.slice(0, input.limit)
-	const last = page[page.length - 1]
-	return { vendors: page.map(summary), nextCursor: rows.length > input.limit && last ? encodeCursor(deps.secret, scope, [last.id]) : null }
+	const { rows, nextCursor } = await keysetPage<VendorRow>(deps, { scope, cursor: input.cursor, limit: input.limit, order: BY_NAME, from: SELECT, where: [sql`v.workspace_id = ${actor.workspaceId}`] })
+	return { vendors: rows.map(summary), nextCursor }
 }
 
 export async function getVendor(deps: AppDeps, actor: Actor, vendorId: string): Promise<VendorDetail> {
@@ -241,16 +236,13 @@ export interface VendorJob {
  */
 export async function vendorOpenJobs(deps: AppDeps, actor: Actor, vendorId: string, input: { limit: number; cursor?: string }): Promise<{ jobs: VendorJob[]; nextCursor: string | null }> {
 	const scope = `vendor_jobs:${actor.userId}:${vendorId}`
-	const after = input.cursor ? decodePosition(deps.secret, scope, input.cursor) : null
-	const rows = await deps.database.rows<VendorJob & { createdAt: Date | string }>(
-		sql`select j.id, j.title, j.location, j.vendor_job_id as "vendorJobId", j.published_at as "publishedAt", j.created_at as "createdAt" from ${jobs} j
-		where j.vendor_id = ${vendorId} and j.workspace_id = ${actor.workspaceId} and j.status = 'Open'${after ? sql` and (j.created_at, j.id) < (${after.at.toISOString()}::timestamptz, ${after.id})` : sql``}
-		order by j.created_at desc nulls last, j.id desc nulls last limit ${input.limit + 1}`,
-	)
-	const page = rows.slice(0, input.limit)
-	const last = page[page.length - 1]
-	return {
-		jobs: page.map((r) => ({ id: r.id, title: r.title, location: r.location, vendorJobId: r.vendorJobId, publishedAt: r.publishedAt ? iso(r.publishedAt) : null })),
-		nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: new Date(last.createdAt), id: last.id }) : null,
-	}
+	const { rows, nextCursor } = await keysetPage(deps, {
+		scope,
+		cursor: input.cursor,
+		limit: input.limit,
+		order: newestFirst<VendorJob & { createdAt: Date | string }>(sql`j.created_at`, sql`j.id`, (r) => r.createdAt),
+		from: sql`select j.id, j.title, j.location, j.vendor_job_id as "vendorJobId", j.published_at as "publishedAt", j.created_at as "createdAt" from ${jobs} j`,
+		where: [sql`j.vendor_id = ${vendorId} and j.workspace_id = ${actor.workspaceId} and j.status = 'Open'`],
+	})
+	return { jobs: rows.map((r) => ({ id: r.id, title: r.title, location: r.location, vendorJobId: r.vendorJobId, publishedAt: r.publishedAt ? iso(r.publishedAt) : null })), nextCursor }
 }
