@@ -7,12 +7,12 @@
  * - A title is 1 to 200 characters on one line (control characters removed).
  * - Every change is written to the activity log, in the same transaction as the change.
  */
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import type { Actor } from '../../../core/actor.ts'
 import { newId } from '../../../core/credentials.ts'
-import { decodePosition, encodePosition } from '../../../core/cursor.ts'
 import type { AppDeps } from '../../../core/deps.ts'
 import { invalid } from '../../../core/errors.ts'
+import { keysetPage, newestFirst } from '../../../core/paging.ts'
 import { cleanLine } from '../../../core/untrusted.ts'
 import { recordActivity } from '../../../modules/activity/index.ts'
 import { sampleModule } from './table.ts'
@@ -25,25 +25,27 @@ export interface SampleModulePage {
 	nextCursor: string | null
 }
 
+// Newest first. The columns are never null, so no `nulls last`: the list then reads the index of
+// table.ts backwards instead of sorting.
+const NEWEST = newestFirst<SampleModuleEntry>(sampleModule.createdAt, sampleModule.id, (e) => e.createdAt, {})
+
 /** The workspace's entries, newest first, keyset-paged (a cursor is signed and bound to the person). */
 export async function listSampleModule(deps: AppDeps, actor: Actor, input: { limit: number; cursor?: string }): Promise<SampleModulePage> {
-	const scope = `list_sample_module:${actor.workspaceId}:${actor.userId}`
-	const after = input.cursor ? decodePosition(deps.secret, scope, input.cursor) : null
-	const rows = await deps.db
-		.select()
-		.from(sampleModule)
-		.where(
-			and(
-				eq(sampleModule.workspaceId, actor.workspaceId),
-				after ? sql`(${sampleModule.createdAt}, ${sampleModule.id}) < (${after.at.toISOString()}::timestamptz, ${after.id})` : undefined,
-			),
-		)
-		.orderBy(desc(sampleModule.createdAt), desc(sampleModule.id))
-		// One row more than asked tells whether there is a next page.
-		.limit(input.limit + 1)
-	const entries = rows.slice(0, input.limit)
-	const last = entries.at(-1)
-	return { entries, nextCursor: rows.length > input.limit && last ? encodePosition(deps.secret, scope, { at: last.createdAt, id: last.id }) : null }
+	const { rows, nextCursor } = await keysetPage(deps, {
+		scope: `list_sample_module:${actor.workspaceId}:${actor.userId}`,
+		cursor: input.cursor,
+		limit: input.limit,
+		order: NEWEST,
+		// `after` is the cursor's position (none on the first page); `size` is one more than the page, to know if another follows.
+		read: (after, order, size) =>
+			deps.db
+				.select()
+				.from(sampleModule)
+				.where(and(eq(sampleModule.workspaceId, actor.workspaceId), after))
+				.orderBy(order)
+				.limit(size),
+	})
+	return { entries: rows, nextCursor }
 }
 
 /** Adds an entry for the person acting, and logs it. */
