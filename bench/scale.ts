@@ -29,6 +29,7 @@
 import { cpus, loadavg, totalmem } from 'node:os'
 import { operatorActor } from '../modules/auth/index.ts'
 import { DEFAULT_STAGES } from '../modules/candidates/stages.ts'
+import { careersBurst, careersEventsOf, dashboardScenarios, generateCareersEvents } from './lib/scale-dashboards.ts'
 import { generateScaleData, sizesFrom } from './lib/scale-data.ts'
 import { pageScenarios, type Scenario } from './lib/scale-pages.ts'
 import { mcpCaller, openScaleWorkspace, timeCalls } from './lib/scale-workspace.ts'
@@ -43,7 +44,7 @@ const WARMUP = Number(env.WARMUP ?? 20)
 /** At most this long per scenario (warm-up included; at least 20 measured calls), so a very slow one does not stall the run. */
 const SCENARIO_SECONDS = Number(env.SCENARIO_SECONDS ?? 40)
 /** Tables whose sequential scan the plan pass flags. */
-const LARGE = ['jobs', 'candidates', 'applications', 'bench_entries', 'ratings', 'activity', 'interviews', 'inbox_threads', 'inbox_messages']
+const LARGE = ['jobs', 'candidates', 'applications', 'bench_entries', 'ratings', 'activity', 'interviews', 'inbox_threads', 'inbox_messages', 'careers_events', 'careers_daily_jobs']
 /** The goals: issue 8's for the tools and REST, issue 19's for the pages. */
 const TOOL_GOAL_MS = 50
 const PAGE_GOAL_MS = 100
@@ -58,6 +59,7 @@ try {
 	const stages = DEFAULT_STAGES.map((s) => s.key)
 
 	if (!reused) await generateScaleData(pg, { workspaceId: ws.id, vendorId: vendor.vendorId, ownerId: owner.userId, hmId: hm.userId }, sizes)
+	if (!reused) await generateCareersEvents(pg, ws.id, sizes, careersEventsOf(env))
 
 	const mcp = mcpCaller(app)
 	const { callTool } = mcp
@@ -111,6 +113,7 @@ try {
 	]
 
 	const pages = await pageScenarios(app, pg, ws.id, sizes, { ownerEmail: owner.email, hmEmail: hm.email })
+	const dashboards = await dashboardScenarios(app, pg, ws.id, { ownerEmail: owner.email, hmEmail: hm.email })
 
 	/**
 	 * How many statements one call sends, and the plan of each read that touches a large table, with
@@ -148,6 +151,13 @@ try {
 	}
 	await measure('tool', scenarios, TOOL_GOAL_MS)
 	await measure('page', pages, PAGE_GOAL_MS)
+	await measure('dashboard page', dashboards, PAGE_GOAL_MS)
+	if (!only || only.test('careers burst')) {
+		// Issue 13: the careers page's write path under a burst (every view updates the same counter rows).
+		const burst = await careersBurst(app, pg, ws, Number(env.BURST ?? 50), Number(env.BURST_ROUNDS ?? 10))
+		console.log(`\nCareers page views, ${env.BURST ?? 50} at once of one job from one source: ${burst.views} views, ${burst.perSecond.toFixed(0)}/s, p50 ${burst.p50.toFixed(1)} ms, p95 ${burst.p95.toFixed(1)} ms, p99 ${burst.p99.toFixed(1)} ms; events ${burst.events}, counted ${burst.counters}${burst.events === burst.counters ? '' : ' ⚠ MISMATCH'}`)
+		results.push({ kind: 'careers burst', ...burst })
+	}
 	await Bun.write(
 		`${import.meta.dir}/results/scale-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
 		JSON.stringify({ loadavg: la, loadavgAfter: loadavg(), sizes, calls: CALLS, warmup: WARMUP, results }, null, 2),

@@ -2,8 +2,9 @@
  * Test harness: one database per test process (in-memory PGlite, or the PostgreSQL server named by
  * DATABASE_URL), one app, and a fresh workspace per test so tests never see each other's data.
  */
-import { appendFileSync, mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { ConfigError, loadConfig } from '../core/config.ts'
 import type { AppDeps } from '../core/deps.ts'
 import { createLogger } from '../core/log.ts'
@@ -212,6 +213,22 @@ export async function emptyDatabase(): Promise<{ database: Database; migrateFrom
 			await admin.end()
 		},
 	}
+}
+
+/**
+ * A temporary copy of a migrations folder (the legacy one, or a module's) whose journal stops
+ * before the migration named `<number>_<name>`: a database as an earlier version left it, so a test
+ * can write the rows a migration meets on a live database before it runs. `remove()` deletes it.
+ */
+export function migrationsBefore(from: string, name: string): { folder: string; remove(): void } {
+	const folder = mkdtempSync(join(tmpdir(), 'bl-migrations-'))
+	cpSync(from, folder, { recursive: true })
+	const path = join(folder, 'meta/_journal.json')
+	const journal = JSON.parse(readFileSync(path, 'utf8'))
+	const at = journal.entries.findIndex((e: { tag: string }) => e.tag.endsWith(`_${name}`))
+	if (at < 1) throw new Error(`${from}: no migration named ${name} after the first`)
+	writeFileSync(path, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }))
+	return { folder, remove: () => rmSync(folder, { recursive: true, force: true }) }
 }
 
 /** What `loadConfig` refuses in `env`, one line per problem (empty when it accepts it). */

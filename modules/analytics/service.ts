@@ -3,7 +3,8 @@
  *
  * Rules: the careers pages record events (`recordCareersEvent`), never failing the page when the
  * database is unhappy; a summary covers the last 7 or 30 days against the 30 (or 7) days before;
- * conversion is applications per view in percent; hiring managers see only their jobs.
+ * conversion is applications per view in percent; hiring managers see only their jobs. The counts
+ * come from per-day counters and the events at the period's ends (`counted.ts`).
  */
 import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
@@ -12,6 +13,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { jobTitles, reachableJobIds } from '../jobs/index.ts'
 import { jobs } from '../jobs/table.ts'
+import { countsByDay, countsByJob, countsBySource, type Counted } from './counted.ts'
 import { insightsOf, MIN_VIEWS } from './insights.ts'
 import { normalizeSource, sourceLabel } from './sources.ts'
 import { careersEvents } from './table.ts'
@@ -78,10 +80,9 @@ export function periodOf(deps: Pick<AppDeps, 'now'>, range: 7 | 30): Period {
 	return { range, from, to, before: new Date(from.getTime() - range * DAY) }
 }
 
-/** SQL condition on `job_id`: the jobs the actor can see (hiring managers: their hiring teams' jobs). */
-async function jobFilterOf(deps: AppDeps, actor: Actor) {
-	const reach = await reachableJobIds(deps, actor)
-	return reach === 'all' ? sql`` : reach.length ? sql` and job_id in (${sql.join(reach.map((id) => sql`${id}`), sql`, `)})` : sql` and false`
+/** The jobs the actor's counts cover (hiring managers: their hiring teams' jobs). */
+async function countedFor(deps: AppDeps, actor: Actor, from: Date, to: Date): Promise<Counted> {
+	return { workspaceId: actor.workspaceId, reach: await reachableJobIds(deps, actor), from, to }
 }
 
 export async function analyticsSummary(deps: AppDeps, actor: Actor, range: 7 | 30): Promise<AnalyticsSummary> {
@@ -98,27 +99,35 @@ export interface CareersSummary {
 /** The summary of `get_analytics_summary`, with the ranking of jobs and sources longer than its top five when asked. */
 export async function careersSummary(deps: AppDeps, actor: Actor, period: Period, top = 5): Promise<CareersSummary> {
 	const { range, from, to, before } = period
-	const jobFilter = await jobFilterOf(deps, actor)
-	const events = sql`from ${careersEvents} where workspace_id = ${actor.workspaceId} and at >= ${from.toISOString()}::timestamptz and at < ${to.toISOString()}::timestamptz${jobFilter}`
+	const current = await countedFor(deps, actor, from, to)
+	const earlier = { ...current, from: before, to: from }
 	// Sources (few) are ranked here; jobs (up to every job of the workspace) in SQL, which returns
 	// only the top ones and what the insights need, however many jobs had traffic.
 	const [sourceRows, jobRows] = await Promise.all([
 		deps.database.rows<{ source: string; kind: string; current: boolean; n: number }>(
-			sql`select source, kind, at >= ${from.toISOString()}::timestamptz as current, count(*)::int as n
-from ${careersEvents} where workspace_id = ${actor.workspaceId} and at >= ${before.toISOString()}::timestamptz and at < ${to.toISOString()}::timestamptz${jobFilter}
-group by 1, 2, 3`,
+			sql`select source, kind, true as current, n from (${countsBySource(current)}) c union all select source, kind, false, n from (${countsBySource(earlier)}) p`,
 		),
 		deps.database.rows<{ part: 'top' | 'best' | 'silent' | 'silentCount'; jobId: string | null; title: string | null; views: number; applications: number }>(
-			sql`with per as (
-	select job_id, count(*) filter (where kind = 'view')::int as views, count(*) filter (where kind = 'application')::int as applications ${events} group by job_id
-), ranked as (select per.*, j.title from per join ${jobs} j on j.id = per.job_id)
-(select 'top' as part, job_id as "jobId", title, views, applications from ranked order by applications desc, views desc, title collate "C", job_id limit ${Math.max(top, 5)})
+			// Titles only break ties, so only the jobs that can still be named are joined with them:
+			// those ranked at or above the last place of each list (ties included), not every job with traffic.
+			sql`with per as materialized (
+	${countsByJob(current)}
+), top_cut as (select applications, views from per order by applications desc, views desc offset ${Math.max(top, 5) - 1} limit 1),
+best_cut as (select round(applications * 1000.0 / views) as rate, applications, views from per where views >= ${MIN_VIEWS} and applications > 0 order by 1 desc, 2 desc, 3 desc limit 1),
+silent_cut as (select views from per where views >= ${MIN_VIEWS} and applications = 0 order by views desc offset 2 limit 1),
+named as (
+	select per.*, j.title from per join ${jobs} j on j.id = per.job_id
+	where not exists (select 1 from top_cut) or (per.applications, per.views) >= (select applications, views from top_cut)
+		or (per.views >= ${MIN_VIEWS} and per.applications > 0 and (round(per.applications * 1000.0 / per.views), per.applications, per.views) = (select rate, applications, views from best_cut))
+		or (per.views >= ${MIN_VIEWS} and per.applications = 0 and per.views >= coalesce((select views from silent_cut), 0))
+)
+(select 'top' as part, job_id as "jobId", title, views, applications from named order by applications desc, views desc, title collate "C", job_id limit ${Math.max(top, 5)})
 union all
-(select 'best', job_id, title, views, applications from ranked where views >= ${MIN_VIEWS} and applications > 0 order by round(applications * 1000.0 / views) desc, applications desc, views desc, title collate "C", job_id limit 1)
+(select 'best', job_id, title, views, applications from named where views >= ${MIN_VIEWS} and applications > 0 order by round(applications * 1000.0 / views) desc, applications desc, views desc, title collate "C", job_id limit 1)
 union all
-(select 'silent', job_id, title, views, applications from ranked where views >= ${MIN_VIEWS} and applications = 0 order by views desc, title collate "C", job_id limit 3)
+(select 'silent', job_id, title, views, applications from named where views >= ${MIN_VIEWS} and applications = 0 order by views desc, title collate "C", job_id limit 3)
 union all
-(select 'silentCount', null, null, count(*)::int, 0 from ranked where views >= ${MIN_VIEWS} and applications = 0)`,
+(select 'silentCount', null, null, count(*)::int, 0 from per where views >= ${MIN_VIEWS} and applications = 0)`,
 		),
 	])
 	const now = { views: 0, applications: 0 }
@@ -181,11 +190,7 @@ export interface DayCounts {
 
 /** Job page views and applications per UTC day of the period (every day listed, quiet ones as 0). */
 export async function careersPerDay(deps: AppDeps, actor: Actor, period: Pick<Period, 'from' | 'to'>): Promise<DayCounts[]> {
-	const rows = await deps.database.rows<{ day: string; kind: string; n: number }>(
-		sql`select to_char(at at time zone 'UTC', 'YYYY-MM-DD') as day, kind, count(*)::int as n
-from ${careersEvents} where workspace_id = ${actor.workspaceId} and at >= ${period.from.toISOString()}::timestamptz and at < ${period.to.toISOString()}::timestamptz${await jobFilterOf(deps, actor)}
-group by 1, 2`,
-	)
+	const rows = await deps.database.rows<{ day: string; kind: string; n: number }>(countsByDay(await countedFor(deps, actor, period.from, period.to)))
 	const days: DayCounts[] = []
 	for (let t = Math.floor(period.from.getTime() / DAY) * DAY; t < period.to.getTime(); t += DAY) days.push({ day: new Date(t).toISOString().slice(0, 10), views: 0, applications: 0 })
 	const byDay = new Map(days.map((d) => [d.day, d]))

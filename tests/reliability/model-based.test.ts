@@ -13,9 +13,6 @@
  *   `fc.scheduler`): every answer and the final state must be those of one serial order of the model.
  */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import fc from 'fast-check'
 import { LEGACY_FOLDER } from '../../db/migrate.ts'
@@ -23,7 +20,7 @@ import { modules } from '../../core/main.ts'
 import { personActor } from '../../modules/auth/index.ts'
 import type { RestJob } from '../../modules/jobs/model.ts'
 import { createJob, setJobStatus } from '../../modules/jobs/service.ts'
-import { call, emptyDatabase, newPerson, newVendor, newWorkspace, testApp, testDeps, unique, type TestWorkspace } from '../helpers.ts'
+import { call, emptyDatabase, migrationsBefore, newPerson, newVendor, newWorkspace, testApp, testDeps, unique, type TestWorkspace } from '../helpers.ts'
 
 setDefaultTimeout(120_000)
 
@@ -93,17 +90,11 @@ describe(`CHECK ${CHECK}: a job has a closing time exactly while it is closed`, 
 	})
 
 	test('the migration repairs rows that break it (a closed job without closedAt gets its last change, others lose a stale one) instead of failing', async () => {
-		const folder = mkdtempSync(join(tmpdir(), 'bl-migrations-'))
+		const before = migrationsBefore(LEGACY_FOLDER, CHECK)
 		const scratch = await emptyDatabase()
 		try {
 			// The legacy migrations before this CHECK, on an empty database, then rows written before it.
-			cpSync(LEGACY_FOLDER, folder, { recursive: true })
-			const journalPath = join(folder, 'meta/_journal.json')
-			const journal = JSON.parse(readFileSync(journalPath, 'utf8'))
-			const at = journal.entries.findIndex((e: { tag: string }) => e.tag.endsWith(`_${CHECK}`))
-			expect(at).toBeGreaterThan(0)
-			writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }))
-			await scratch.migrateFrom(folder)
+			await scratch.migrateFrom(before.folder)
 			const ws = unique('ws_')
 			const changed = '2025-02-03T04:05:06.789Z'
 			await scratch.database.rows(sql`insert into workspaces (id, slug, name) values (${ws}, ${ws}, 'Old data')`)
@@ -133,7 +124,7 @@ describe(`CHECK ${CHECK}: a job has a closing time exactly while it is closed`, 
 			expect(await refusal(scratch.database.rows(sql`update jobs set closed_at = null where id = 'closed_with'`))).toEqual({ code: '23514', constraint: CHECK })
 		} finally {
 			await scratch.close()
-			rmSync(folder, { recursive: true, force: true })
+			before.remove()
 		}
 	})
 })
