@@ -10,6 +10,8 @@ import { declaredAuth } from '../core/http/auth.ts'
 import { contribute, defineModule, definePort, defineTool, type ModuleDef, type ToolDef, type ViewDef } from '../core/module.ts'
 import { buildRegistry, contributionsTo, RegistryError } from '../core/registry.ts'
 import { modules } from '../modules/index.ts'
+import { findWorkspace } from '../modules/auth/index.ts'
+import { workspaceDirectory } from '../modules/outbox/index.ts'
 import { testApp, testDeps } from './helpers.ts'
 
 const tool = (overrides: Partial<ToolDef<any>> = {}): ToolDef<any> =>
@@ -82,6 +84,23 @@ describe('buildRegistry', () => {
 		expect(twice).toEqual([expect.stringContaining('twice')])
 		const role = problemsOf([things({ permissions: [{ key: 'things:read', description: 'x', grantedTo: ['janitor' as never] }] })])
 		expect(role).toEqual([expect.stringContaining('"janitor"')])
+	})
+
+	test('a nav link, a page section or a can() check naming a permission no module declares, each named with its module and key', () => {
+		expect(problemsOf([things({ nav: [{ href: '/things', label: 'Things', permission: 'things:browse' }] })])).toEqual(['nav link "/things" of module "things" needs permission "things:browse", which no module declares'])
+		const section = { page: 'job', order: 1, permission: 'things:peek' as const, render: async () => null }
+		expect(problemsOf([things({ pageSections: [section] })])).toEqual(['page section of module "things" on the "job" page needs permission "things:peek", which no module declares'])
+		expect(problemsOf([things({ checks: ['things:read', 'things:wrte'] })])).toEqual(['module "things" checks with can() and needs permission "things:wrte", which no module declares'])
+		// A declared key, of this module or another, passes.
+		expect(buildRegistry([things({ checks: ['things:read'], nav: [{ href: '/things', label: 'Things', permission: 'things:read' }] })]).permissionsUsed).toEqual(new Set(['things:read']))
+	})
+
+	test('a single port takes one contribution: a second is refused, naming the modules', () => {
+		const owner = definePort<string>('things:owner', 'The one owner of things', { single: true })
+		const declaring = things({ ports: [owner], contributes: [contribute(owner, 'a')] })
+		const other = defineModule({ name: 'other', description: 'Other', requires: ['things'], contributes: [contribute(owner, 'b')] })
+		expect(problemsOf([declaring, other])).toEqual(['port "things:owner" takes one contribution, but modules "things" and "other" contribute to it'])
+		expect(contributionsTo(buildRegistry([declaring]), owner)).toEqual(['a'])
 	})
 
 	test('a permission granted to nobody is a warning, not an error', () => {
@@ -160,9 +179,15 @@ describe('ports: a module declares an extension point, modules that require it c
 	test('the real modules declare the recruiting ports and contribute to them', () => {
 		const registry = buildRegistry(modules)
 		const declared = registry.modules.flatMap((m) => (m.ports ?? []).map((p) => `${p.key} by ${m.name}`))
-		expect(declared.sort()).toEqual(['calendar:source by calendar', 'candidates:application-details by candidates', 'jobs:facts by jobs', 'review:source by review', 'search:provider by search'])
+		expect(declared.sort()).toEqual(['calendar:source by calendar', 'candidates:application-details by candidates', 'jobs:facts by jobs', 'outbox:workspace-directory by outbox', 'review:source by review', 'search:provider by search', 'vendors:facts by vendors'])
 		const count = (key: string) => registry.contributions.get(key as `${string}:${string}`)?.length
-		expect([count('review:source'), count('calendar:source'), count('search:provider'), count('jobs:facts'), count('candidates:application-details')]).toEqual([4, 3, 3, 1, 3])
+		expect([count('review:source'), count('calendar:source'), count('search:provider'), count('jobs:facts'), count('candidates:application-details'), count('vendors:facts'), count('outbox:workspace-directory')]).toEqual([4, 3, 3, 1, 3, 2, 1])
+	})
+
+	test('the outbox finds workspaces through the directory auth contributes, and says so when no module does', () => {
+		expect(workspaceDirectory(buildRegistry(modules)).bySlug).toBe(findWorkspace)
+		const withoutAuth = modules.filter((m) => m.name === 'activity' || m.name === 'outbox')
+		expect(() => workspaceDirectory(buildRegistry(withoutAuth))).toThrow('No module contributes the workspace directory')
 	})
 })
 
@@ -222,10 +247,51 @@ describe('routes declare auth', () => {
 		expect([specOf('GET', '/t/page'), specOf('GET', '/t/allowed'), specOf('GET', '/t/vendor'), specOf('POST', '/t/publish'), specOf('POST', '/t/mcp'), specOf('GET', '/t/open')]).toEqual(['signed-in', { permission: 'jobs:read' }, 'vendor', 'vendor-key', 'mcp', 'public'])
 	})
 
+	test('a route needing a permission no module declares stops the app, naming the module, the route and the key', async () => {
+		const deps = await testDeps()
+		const rogue = defineModule({ name: 'rogue', description: 'Rogue', paths: ['/rogue'], routes: (_deps, { auth }) => new Elysia().use(auth).get('/rogue', () => 'x', { session: { permission: 'rogue:ghost' } }) })
+		const registry = buildRegistry([...deps.registry.modules, rogue])
+		expect(() => buildApp({ ...deps, registry })).toThrow(RegistryError)
+		try {
+			buildApp({ ...deps, registry })
+		} catch (error) {
+			expect((error as RegistryError).problems).toEqual(['route GET /rogue of module "rogue" needs permission "rogue:ghost", which no module declares'])
+		}
+	})
+
+	test('a permission declared and used by no route, tool, nav link, page section or can() check stops the app', async () => {
+		const deps = await testDeps()
+		const idle = defineModule({ name: 'idle', description: 'Idle', permissions: [{ key: 'idle:read', description: 'Read idle things', grantedTo: ['owner'] }, { key: 'idle:write', description: 'Write them', grantedTo: ['owner'] }], checks: ['idle:write'] })
+		const registry = buildRegistry([...deps.registry.modules, idle])
+		try {
+			buildApp({ ...deps, registry })
+			throw new Error('expected a RegistryError')
+		} catch (error) {
+			expect((error as RegistryError).problems).toEqual(['permission "idle:read" of module "idle" is used by no route, tool, nav link, page section or can() check'])
+		}
+		// The same permission on a route is used.
+		const used = defineModule({ ...idle, paths: ['/idle'], routes: (_deps, { auth }) => new Elysia().use(auth).get('/idle', () => 'x', { session: { permission: 'idle:read' } }) })
+		expect(() => buildApp({ ...deps, registry: buildRegistry([...deps.registry.modules, used]) })).not.toThrow()
+	})
+
+	test('a module’s route outside the paths it declares stops the app, naming the module, the route and the paths', async () => {
+		const deps = await testDeps()
+		const routes = (_deps: unknown, { auth }: { auth: any }) => new Elysia().use(auth).get('/things', () => 'x', { auth: 'public' }).get('/things/1', () => 'x', { auth: 'public' }).get('/thingsdebug', () => 'x', { auth: 'public' })
+		const sneaky = defineModule({ name: 'sneaky', description: 'Sneaky', paths: ['/things'], routes })
+		try {
+			buildApp({ ...deps, registry: buildRegistry([...deps.registry.modules, sneaky]) })
+			throw new Error('expected a RegistryError')
+		} catch (error) {
+			expect((error as RegistryError).problems).toEqual(['route GET /thingsdebug of module "sneaky" is outside the paths the module declares (/things)'])
+		}
+		const undeclared = defineModule({ name: 'sneaky', description: 'Sneaky', routes })
+		expect(() => buildApp({ ...deps, registry: buildRegistry([...deps.registry.modules, undeclared]) })).toThrow('route GET /things of module "sneaky" is outside the paths the module declares (none)')
+	})
+
 	test('a module whose routes lack auth stops the app from being built', async () => {
 		const deps = await testDeps()
-		const rogue = defineModule({ name: 'rogue', description: 'Rogue', routes: () => new Elysia().get('/rogue', () => 'x') })
+		const rogue = defineModule({ name: 'rogue', description: 'Rogue', paths: ['/rogue'], routes: () => new Elysia().get('/rogue', () => 'x') })
 		const registry = buildRegistry([...deps.registry.modules, rogue])
-		expect(() => buildApp({ ...deps, registry })).toThrow(/GET \/rogue/)
+		expect(() => buildApp({ ...deps, registry })).toThrow('route GET /rogue of module "rogue" does not declare auth')
 	})
 })

@@ -21,7 +21,7 @@ import { recordActivity } from '../activity/index.ts'
 import { lockOwnersAnd, requireActingOwner } from './owners.ts'
 import { invitations, memberships, oauthGrants, personalTokens, sessions, users } from './table.ts'
 
-export { createWorkspace, findWorkspace, listWorkspaces, requireWorkspace, SLUG, type Workspace } from './workspaces.ts'
+export { createWorkspace, findWorkspace, listWorkspaces, requireWorkspace, SLUG, workspacesById, workspaceSlugOf, type Workspace } from './workspaces.ts'
 /** The operator CLI's actor (core/actor.ts); re-exported where modules have always found it. */
 export { operatorActor } from '../../core/actor.ts'
 

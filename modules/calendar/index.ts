@@ -25,6 +25,7 @@ export default defineModule({
 	tools: calendarTools,
 	views: calendarViews,
 	routes: calendarRoutes,
+	paths: ['/calendar', '/settings'],
 	ports: [calendarSources],
 	contributes: [contribute(calendarSources, externalSource)],
 	seed: seedCalendar,

@@ -30,12 +30,13 @@ export { applicationDetails, type ApplicationDetailsSource } from './port.ts'
 export { stagesOf, type Stage } from './stages.ts'
 export { ApplicationInterview, ApplicationMessage, VendorSubmissionStatus } from './model.ts'
 export { applicationFunnel, PER_DAY, type ApplicationFunnel, type FunnelStage, type ResponseTimes } from './funnel.ts'
-export { applicationParties, candidatePartiesById, candidatesByAddress, waitingApplications, workspaceApplications, type ApplicationParty, type CandidateParty } from './queries.ts'
+export { applicationParties, candidateFile, candidatePartiesById, candidatesByAddress, reachableApplication, waitingApplications, workspaceApplications, type ApplicationKey, type ApplicationParty, type CandidateFile, type CandidateParty } from './queries.ts'
 
 export default defineModule({
 	name: 'candidates',
 	description: 'Candidates, applications and the pipeline, the résumé check and the careers apply flow.',
 	requires: ['auth', 'activity', 'outbox', 'vendors', 'jobs', 'search'],
+	checks: ['candidates:read', 'candidates:contact', 'candidates:move', 'candidates:note'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
@@ -45,6 +46,7 @@ export default defineModule({
 		{ key: 'candidates:note', description: 'Write notes on candidates (hiring managers: the applicants of their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 	],
 	routes: (deps, kit) => new Elysia({ name: 'candidates.routes' }).use(candidatePageRoutes(deps, kit)).use(applicationRoutes(deps, kit)),
+	paths: ['/candidates', '/applications'],
 	nav: [{ href: '/candidates', label: 'Candidates', section: 'work', order: 20, permission: 'candidates:read' }],
 	tools: candidateTools,
 	views: candidateViews,

@@ -4,9 +4,10 @@
  * use the results internally (threading mail, seeding, the review queue's own job filter).
  */
 import { sql } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { SourcePosition } from '../../core/module.ts'
-import { inList } from './reach.ts'
+import { applicationReach, inList, reachOf } from './reach.ts'
 import { stagesOf } from './stages.ts'
 
 export interface CandidateParty {
@@ -86,4 +87,41 @@ where a.workspace_id = ${workspaceId} and a.job_id in ${inList(query.jobIds)} an
 order by a.created_at, a.id collate "C" limit ${query.limit}`,
 	)
 	return rows.map(party)
+}
+
+/** A candidate with contact and résumé, as the document flows need them (they check reach themselves). */
+export interface CandidateFile {
+	id: string
+	name: string
+	email: string
+	phone: string | null
+	workAuthorization: string | null
+	resumeFileName: string | null
+	resumeMime: string | null
+	resumePath: string | null
+	resumeText: string | null
+}
+
+export async function candidateFile(deps: AppDeps, workspaceId: string, candidateId: string): Promise<CandidateFile | null> {
+	const [row] = await deps.database.rows<CandidateFile>(sql`select c.id, c.name, c.email, c.phone, c.work_authorization as "workAuthorization", c.resume_file_name as "resumeFileName",
+		c.resume_mime as "resumeMime", c.resume_path as "resumePath", c.resume_text as "resumeText"
+		from candidates c where c.id = ${candidateId} and c.workspace_id = ${workspaceId}`)
+	return row ?? null
+}
+
+export interface ApplicationKey {
+	id: string
+	candidateId: string
+	jobId: string
+	createdAt: Date
+}
+
+/** An application the actor can reach: by id, or the candidate's newest one; null when there is none. */
+export async function reachableApplication(deps: AppDeps, actor: Actor, which: { applicationId: string } | { newestOf: string }): Promise<ApplicationKey | null> {
+	const reach = await reachOf(deps, actor)
+	const where = 'applicationId' in which ? sql`a.id = ${which.applicationId}` : sql`a.candidate_id = ${which.newestOf}`
+	const [row] = await deps.database.rows<Omit<ApplicationKey, 'createdAt'> & { createdAt: Date | string }>(
+		sql`select a.id, a.candidate_id as "candidateId", a.job_id as "jobId", a.created_at as "createdAt" from applications a where ${where} and ${applicationReach(reach)} order by a.created_at desc, a.id desc limit 1`,
+	)
+	return row ? { ...row, createdAt: new Date(row.createdAt) } : null
 }

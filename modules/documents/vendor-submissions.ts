@@ -14,7 +14,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { candidateCards } from '../candidates/index.ts'
 import { jobTitles } from '../jobs/index.ts'
 import { deliveryStates } from '../outbox/index.ts'
-import type { DocumentKind } from '../vendors/index.ts'
+import type { DocumentKind, VendorFacts } from '../vendors/index.ts'
 import { vendorSubmissions } from './table.ts'
 
 export type Delivery = 'queued' | 'sent' | 'failed'
@@ -77,4 +77,13 @@ export async function vendorSubmissionList(deps: AppDeps, actor: Actor, vendorId
 		}),
 		nextCursor,
 	}
+}
+
+/** How many candidates were submitted to each vendor of the actor's workspace, and when last (`vendorFacts`; `vendorIds` is never empty). */
+export async function vendorSubmissionFacts(deps: AppDeps, actor: Actor, vendorIds: string[]): Promise<Map<string, VendorFacts>> {
+	const rows = await deps.database.rows<{ vendorId: string; count: number; last: Date | string | null }>(
+		sql`select vendor_id as "vendorId", count(*)::int as count, max(submitted_at) as last from ${vendorSubmissions}
+		where workspace_id = ${actor.workspaceId} and vendor_id in (${sql.join(vendorIds.map((id) => sql`${id}`), sql`, `)}) group by vendor_id`,
+	)
+	return new Map(rows.map((r) => [r.vendorId, { submissionCount: Number(r.count), lastSubmittedAt: r.last }]))
 }

@@ -36,6 +36,9 @@ export function jobReach(actor: Actor): SQL {
 	return sql`${base} and exists (select 1 from ${jobTeam} t where t.job_id = j.id and t.user_id = ${actor.userId})`
 }
 
+/** The title of the job whose id is `id`, inside another module's statement (null for no such job). */
+export const jobTitleOf = (id: SQL) => sql<string | null>`(select jt.title from ${jobs} jt where jt.id = ${id})`
+
 /** Ids of the jobs the actor can reach among `jobIds` (other modules limit their rows with it). */
 export async function reachableJobIds(deps: AppDeps, actor: Actor, jobIds?: string[]): Promise<string[] | 'all'> {
 	if (actor.role !== 'hiring_manager' && !jobIds) return 'all'
@@ -302,6 +305,25 @@ export async function setActivelyHiring(deps: AppDeps, actor: Actor, jobId: stri
 }
 
 /** Titles of jobs by id, within the actor's workspace (for other modules' results): labelled with their author, as in summaries. */
+/** What other modules' flows need to name and address jobs of the workspace: plain (the caller labels what it shows). */
+export interface JobRef {
+	title: string
+	status: string
+	slug: string
+	vendorId: string | null
+	/** The vendor's own reference for the job. */
+	vendorJobId: string | null
+}
+
+export async function jobRefs(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, JobRef>> {
+	if (!ids.length) return new Map()
+	const rows = await deps.db
+		.select({ id: jobs.id, title: jobs.title, status: jobs.status, slug: jobs.slug, vendorId: jobs.vendorId, vendorJobId: jobs.vendorJobId })
+		.from(jobs)
+		.where(and(eq(jobs.workspaceId, workspaceId), inArray(jobs.id, [...new Set(ids)])))
+	return new Map(rows.map(({ id, ...ref }) => [id, ref]))
+}
+
 export async function jobTitles(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, UntrustedText>> {
 	if (!ids.length) return new Map()
 	const rows = await deps.db.select({ id: jobs.id, title: jobs.title, vendorId: jobs.vendorId }).from(jobs).where(and(eq(jobs.workspaceId, workspaceId), inArray(jobs.id, ids)))

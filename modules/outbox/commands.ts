@@ -1,14 +1,13 @@
 /** Operator commands of the outbox: releasing mail held in the dev mailbox (held.ts). */
-import { eq } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { UsageError, type CommandDef } from '../../core/module.ts'
-import { workspaces } from '../auth/table.ts'
+import { workspaceDirectory } from './port.ts'
 import { releaseHeld } from './held.ts'
 
-/** The workspace with this slug (the outbox cannot ask the auth module, which sends its mail through here). */
+/** The workspace with this slug, from the workspace directory (the auth module owns workspaces and sends its mail through the outbox: the outbox cannot ask it). */
 async function workspaceId(deps: AppDeps, slug: string): Promise<string> {
-	const [ws] = await deps.db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.slug, slug))
+	const ws = await workspaceDirectory(deps.registry).bySlug(deps.db, slug)
 	if (!ws) throw new AppError('NOT_FOUND', `No workspace with the slug "${slug}"`)
 	return ws.id
 }

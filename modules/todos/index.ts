@@ -18,6 +18,7 @@ export default defineModule({
 	name: 'todos',
 	description: 'To-dos: a person’s own, and those flows create (documents received, completed interviews); follow-ups on the calendar.',
 	requires: ['auth', 'activity', 'jobs', 'candidates', 'calendar', 'review'],
+	checks: ['todos:write'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
@@ -26,6 +27,7 @@ export default defineModule({
 	],
 	tools: todoTools,
 	routes: (deps, kit) => todoRoutes(deps, kit).use(candidateTodoRoutes(deps, kit)),
+	paths: ['/todos', '/candidates'],
 	contributes: [contribute(calendarSources, followupSource), contribute(reviewSources, documentsReceivedSource)],
 	seed: seedTodos,
 	nav: [{ href: '/todos', label: 'To-dos', permission: 'todos:write', section: 'work', order: 50 }],

@@ -1,9 +1,9 @@
-/** The vendors pages: the list (`/vendors`) and one vendor (contact, submission rules, open jobs, submissions; keys and API access for owners and admins). */
+/** The vendors pages: the list (`/vendors`) and one vendor (contact, submission rules, the sections of other modules: open jobs, submissions; keys and API access for owners and admins). */
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { html, portalPage, type SafeHtml } from '../../core/html.ts'
 import { actionButton, dataTable, facts, notice, pageHeader, pager, plural, tag, when } from '../../core/ui.ts'
-import type { VendorDetail, VendorJob, VendorSummary } from './directory.ts'
+import type { VendorDetail, VendorSummary } from './directory.ts'
 import { DOCUMENT_LABELS, type DocumentKind } from './model.ts'
 import type { VendorKeyView } from './service.ts'
 
@@ -36,8 +36,7 @@ ${pager({ base: '/vendors', next: view.nextCursor, first: !view.paged })}</secti
 
 export interface VendorPageView {
 	vendor: VendorDetail
-	jobs: { jobs: VendorJob[]; nextCursor: string | null; paged: boolean }
-	/** Sections other modules add (the submissions). */
+	/** Sections other modules add (the open jobs, the submissions). */
 	sections: SafeHtml[]
 	/** Owners and admins: the keys (never the keys themselves) and, right after creating one, the new key once. */
 	keys: VendorKeyView[] | null
@@ -103,20 +102,6 @@ ${facts([
 	['Last submission', v.lastSubmittedAt ? when(v.lastSubmittedAt) : 'none yet'],
 ])}</section>
 ${rulesSection(v)}
-<section class="card" id="jobs" aria-labelledby="jobs-h"><h2 id="jobs-h">Open jobs</h2>
-${dataTable<VendorJob>({
-	caption: `Open jobs of ${v.name}`,
-	hideCaption: true,
-	rows: view.jobs.jobs,
-	empty: view.jobs.paged ? 'No more open jobs.' : `${v.name} has no open job.`,
-	columns: [
-		{ label: 'Job', cell: (j) => html`<a href="/jobs/${j.id}">${j.title}</a>` },
-		{ label: 'Vendor’s reference', cell: (j) => j.vendorJobId ?? '—' },
-		{ label: 'Location', cell: (j) => j.location ?? '—' },
-		{ label: 'Published', cell: (j) => when(j.publishedAt) },
-	],
-})}
-${pager({ base: `/vendors/${v.id}`, next: view.jobs.nextCursor, first: !view.jobs.paged, param: 'jobs' })}</section>
 ${view.sections}
 ${view.keys ? keysSection(session, view, view.keys) : ''}`,
 	)

@@ -17,7 +17,7 @@ import { AppError, forbidden, invalid } from '../../core/errors.ts'
 import { noteUse } from '../../core/last-used.ts'
 import { compile } from '../../db/client.ts'
 import { recordActivity, type ActorSql } from '../activity/index.ts'
-import { workspaces } from '../auth/table.ts'
+import { workspaceSlugOf } from '../auth/index.ts'
 import { vendorApiKeys, vendors } from './table.ts'
 
 export interface NewKey {
@@ -47,9 +47,8 @@ export async function createVendor(deps: AppDeps, actor: Actor, input: { name: s
 
 async function vendorInWorkspace(deps: AppDeps, vendorId: string) {
 	const [row] = await deps.db
-		.select({ id: vendors.id, workspaceId: vendors.workspaceId, slug: workspaces.slug, name: vendors.name })
+		.select({ id: vendors.id, workspaceId: vendors.workspaceId, slug: workspaceSlugOf(sql`${vendors.workspaceId}`), name: vendors.name })
 		.from(vendors)
-		.innerJoin(workspaces, eq(workspaces.id, vendors.workspaceId))
 		.where(eq(vendors.id, vendorId))
 	if (!row) throw new AppError('NOT_FOUND', `No vendor with the id "${vendorId}"`)
 	return row
@@ -144,8 +143,8 @@ export async function setApiAccess(deps: AppDeps, actor: Actor, vendorId: string
  * (`verifyVendorKey`) and for statements that fold the check into their own round trip (publish).
  */
 export function vendorKeySql(hash: SQL): SQL {
-	return sql`select vk.id as key_id, vk.last_used_at as key_last_used_at, v.id as vendor_id, v.name as vendor_name, v.api_access, v.workspace_id, w.slug as workspace_slug, 'API key …' || vk.last_four as credential_name
-	from ${vendorApiKeys} vk join ${vendors} v on v.id = vk.vendor_id join ${workspaces} w on w.id = v.workspace_id
+	return sql`select vk.id as key_id, vk.last_used_at as key_last_used_at, v.id as vendor_id, v.name as vendor_name, v.api_access, v.workspace_id, ${workspaceSlugOf(sql`v.workspace_id`)} as workspace_slug, 'API key …' || vk.last_four as credential_name
+	from ${vendorApiKeys} vk join ${vendors} v on v.id = vk.vendor_id
 	where vk.key_hash = ${hash} and vk.revoked_at is null`
 }
 

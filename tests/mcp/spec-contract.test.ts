@@ -1,7 +1,8 @@
 /**
- * The 30 tools of spec/mcp-and-sign-in.md, exactly: names, read or write, every parameter with its
+ * The tools of spec/mcp-and-sign-in.md, exactly: names, read or write, every parameter with its
  * type, required marker (*), limits and defaults. Written from the spec's tables; a change to any
- * tool's public parameters must show up here.
+ * tool's public parameters must show up here. Each tool's whole public definition (description,
+ * annotations, output schema too) is pinned by its snapshot (tests/mcp/toolsnaps.test.ts).
  */
 import { expect, test } from 'bun:test'
 import { publicJsonSchema } from '../../core/mcp/standard-schema.ts'
@@ -61,11 +62,9 @@ function describeTool(tool: { readOnly: boolean; params: unknown }): string {
 	return `${tool.readOnly ? 'R' : 'W'} ${props.join(', ')}`
 }
 
-test('the registry holds exactly the 30 tools of the spec: 24 read and 6 write', () => {
+test('the registry holds exactly the tools of the spec (read or write: the R or W of each, checked below)', () => {
 	const tools = buildRegistry(modules).tools
 	expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(SPEC).sort())
-	expect(tools.filter((t) => t.readOnly)).toHaveLength(24)
-	expect(tools.filter((t) => !t.readOnly)).toHaveLength(6)
 })
 
 test('every tool has exactly the spec’s parameters, limits and defaults, and refuses unknown properties', () => {

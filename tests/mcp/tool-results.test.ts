@@ -16,8 +16,10 @@
  *   nor in an error; text written by others is only ever inside an `UntrustedText` envelope. The
  *   only plain strings allowed to carry one are this server's own addresses (a careers address
  *   names the job in its last segment: lower-case words, made by the server).
- * - Issue 17, item 4: the structured result matches the tool's declared output schema (TypeBox's
- *   `Value.Errors`), with no property the schema does not declare, reported by tool and path.
+ * - Issue 17, item 4, and issue 18: the structured result matches the tool's declared output schema,
+ *   checked by the project's own checker (core/schema-check.ts: unknown properties refused, lengths
+ *   in code points, no control characters) and by TypeBox's `Value.Errors` (string formats, which
+ *   ours does not check), with no property the schema does not declare, reported by tool and path.
  * A listed tool without a way to call it here fails the test, so a new tool is covered when added.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
@@ -25,6 +27,7 @@ import { FormatRegistry, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { and, eq } from 'drizzle-orm'
 import { runCommand } from '../../core/cli.ts'
+import { checkValue } from '../../core/schema-check.ts'
 import { newId } from '../../core/credentials.ts'
 import { signWebhook } from '../../core/http/signed-webhook.ts'
 import { TEXT_AUTHORS } from '../../core/untrusted.ts'
@@ -394,6 +397,7 @@ describe('every tool, for every role, on a seeded workspace with text written by
 		const { deps } = await serveApp()
 		const all = await callEverything()
 		const schemas = new Map(deps.registry.tools.map((t) => [t.name, closed(t.output)]))
+		const outputs = new Map(deps.registry.tools.map((t) => [t.name, t.output]))
 		const problems: string[] = []
 		const checked = new Set<string>()
 		for (const a of all) {
@@ -401,13 +405,22 @@ describe('every tool, for every role, on a seeded workspace with text written by
 			if (a.isError) continue
 			checked.add(a.tool)
 			const schema = schemas.get(a.tool)!
-			for (const e of [...Value.Errors(schema, a.data)].slice(0, 5)) problems.push(`${a.tool} ${JSON.stringify(a.args)} as ${a.person}: ${e.path || '/'} ${e.message} (got ${JSON.stringify(e.value)?.slice(0, 80)})`)
+			const where = `${a.tool} ${JSON.stringify(a.args)} as ${a.person}`
+			for (const e of checkValue(outputs.get(a.tool)!, a.data, { unknown: 'reject' }).errors.slice(0, 5)) problems.push(`${where}: ${e.field} ${e.message}`)
+			for (const e of [...Value.Errors(schema, a.data)].slice(0, 5)) problems.push(`${where}: ${e.path || '/'} ${e.message} (got ${JSON.stringify(e.value)?.slice(0, 80)})`)
 		}
 		// A few per tool are enough to see what is wrong.
 		const perTool = new Map<string, number>()
 		expect(problems.filter((p) => (perTool.set(p.split(' ')[0]!, (perTool.get(p.split(' ')[0]!) ?? 0) + 1).get(p.split(' ')[0]!) ?? 0) <= 3)).toEqual([])
 		// Every tool of the registry answered successfully at least once.
 		expect([...checked].sort()).toEqual(deps.registry.tools.map((t) => t.name).sort())
+		// The check bites for every tool: one of its answers with a property more, or its first field of another type, is refused.
+		for (const name of checked) {
+			const data = all.find((a) => a.tool === name && !a.isError)!.data as Record<string, unknown>
+			const [first] = Object.keys(data)
+			expect({ name, extra: checkValue(outputs.get(name)!, { ...data, undeclared: 1 }, { unknown: 'reject' }).errors.length > 0 }).toEqual({ name, extra: true })
+			if (first) expect({ name, wrongType: checkValue(outputs.get(name)!, { ...data, [first]: Symbol('x') }, { unknown: 'reject' }).errors.length > 0 }).toEqual({ name, wrongType: true })
+		}
 	})
 
 	test('no output schema leaves a value undescribed: no {} / any / unknown anywhere', async () => {
