@@ -24,6 +24,8 @@ export default defineModule({
 	permissions: [{ key: 'sample-module:read', description: 'See the entries of sample module', grantedTo: ['owner', 'admin', 'recruiter'] }],
 	tools: sampleModuleTools,
 	routes: sampleModuleRoutes,
+	// Where its routes live: a route outside these stops the app at start-up.
+	paths: ['/sample-module'],
 	seed: seedSampleModule,
 	// Shown only to people who hold the permission, in the Settings menu (`section: 'work', order: …` for the main bar).
 	nav: [{ href: '/sample-module', label: 'Sample module', permission: 'sample-module:read' }],
