@@ -76,14 +76,22 @@ export async function workspaceApplications(deps: AppDeps, workspaceId: string):
 /**
  * Applications still in the pipeline's first stage (nobody has moved them on), on the given jobs,
  * oldest first after `after` by `(created_at, id)`: the review queue's "new application" entries.
+ * Each job's first few are read in that order from `applications_waiting` (one ordered index-only
+ * read per job, however long its history: the columns read are all in the index) and the few merged: one read over all the jobs collected and
+ * sorted every waiting application of them (23,621 on 5 busy jobs for 9 rows: 76 ms).
  */
 export async function waitingApplications(deps: AppDeps, workspaceId: string, query: { jobIds: string[]; after?: SourcePosition; limit: number }): Promise<ApplicationParty[]> {
 	if (!query.jobIds.length) return []
 	const first = (await stagesOf(deps, workspaceId))[0]?.key ?? 'applied'
-	const after = query.after ? sql` and (a.created_at, a.id collate "C") > (${query.after.at.toISOString()}::timestamptz, ${query.after.id} collate "C")` : sql``
+	const at = query.after?.at.toISOString()
+	// `created_at >= at` bounds the index range; the row comparison then skips the equal ones already shown.
+	const after = query.after ? sql` and a.created_at >= ${at}::timestamptz and (a.created_at, a.id collate "C") > (${at}::timestamptz, ${query.after.id} collate "C")` : sql``
 	const rows = await deps.database.rows<PartyRow>(
-		sql`select ${PARTY} from applications a join candidates c on c.id = a.candidate_id
-where a.workspace_id = ${workspaceId} and a.job_id in ${inList(query.jobIds)} and a.stage_key = ${first} and a.archived = false and a.outcome is null and a.kind = 'applicant'${after}
+		sql`select ${PARTY} from unnest(${sql.param([...new Set(query.jobIds)])}::text[]) j(id)
+cross join lateral (select a.id, a.candidate_id, a.job_id, a.stage_key, a.created_at, a.workspace_id from applications a where a.job_id = j.id and a.stage_key = ${first} and a.archived = false and a.outcome is null and a.kind = 'applicant'${after}
+  order by a.created_at, a.id collate "C" limit ${query.limit}) a
+join candidates c on c.id = a.candidate_id
+where a.workspace_id = ${workspaceId}
 order by a.created_at, a.id collate "C" limit ${query.limit}`,
 	)
 	return rows.map(party)

@@ -74,6 +74,10 @@ export const applications = pgTable(
 	(t) => [
 		uniqueIndex('applications_candidate_job').on(t.candidateId, t.jobId),
 		index('applications_job_created').on(t.jobId, t.createdAt.desc(), t.id.desc()),
+		// The review queue's new applications (queries.ts, `waitingApplications`): a job's still in a
+		// stage, oldest first, in the byte order of ids the merged sources page by; with INCLUDE
+		// (candidate_id, workspace_id) in migrations/0001_applications_waiting.sql (not expressible here), so it is read index-only.
+		index('applications_waiting').on(t.jobId, t.stageKey, t.createdAt, sql`id collate "C"`).where(sql`archived = false and outcome is null and kind = 'applicant'`),
 		// Also `applications_job_counts` (job_id, INCLUDE workspace_id, stage_key, kind; unarchived),
 		// for the job tools' applicant counts (no INCLUDE here);
 		// and `applications_workspace_created` (workspace_id, created_at desc, id desc, INCLUDE kind,

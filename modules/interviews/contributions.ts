@@ -4,6 +4,7 @@ import type { CalendarSource } from '../calendar/index.ts'
 import type { ReviewSource } from '../review/index.ts'
 import { afterPosition } from '../../core/source-merge.ts'
 import { teamJobIds } from '../jobs/index.ts'
+import { unseenSince } from '../review/index.ts'
 import { VERDICT_LABELS, type Verdict } from './questions.ts'
 import { interviewReach } from './service.ts'
 import { interviews, interviewViews, MAX_INTERVIEW_MINUTES } from './table.ts'
@@ -38,8 +39,9 @@ from ${interviews} i where ${sql.join(conditions, sql` and `)} order by i.schedu
 }
 
 /**
- * Completed interviews the person has not opened yet, on interviews they sent or on jobs of their
- * hiring teams: oldest completion first.
+ * Completed interviews the person has not opened yet, completed in the review window
+ * (`modules/review/window.ts`), on interviews they sent or on jobs of their hiring teams: oldest
+ * completion first.
  */
 export const completedInterviewsSource: ReviewSource = {
 	type: 'interview_completed',
@@ -49,7 +51,7 @@ export const completedInterviewsSource: ReviewSource = {
 		const rows = await deps.database.rows<{ id: string; at: Date | string; candidateId: string; jobId: string; applicationId: string | null; score: number | null; verdict: Verdict | null }>(
 			sql`select i.id, i.completed_at as at, i.candidate_id as "candidateId", i.job_id as "jobId", i.application_id as "applicationId", i.overall_score as score, i.verdict
 from ${interviews} i
-where ${await interviewReach(deps, actor)} and i.status = 'completed' and (i.owner_user_id = ${actor.userId} or i.job_id in ${inList(team)})
+where ${await interviewReach(deps, actor)} and i.status = 'completed' and i.completed_at >= ${unseenSince(deps.now()).toISOString()}::timestamptz and (i.owner_user_id = ${actor.userId} or i.job_id in ${inList(team)})
 and not exists (select 1 from ${interviewViews} v where v.interview_id = i.id and v.user_id = ${actor.userId})
 and ${afterPosition(sql`i.completed_at`, sql`i.id`, options.after)}
 order by i.completed_at, i.id collate "C" limit ${options.limit}`,

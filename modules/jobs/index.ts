@@ -20,7 +20,7 @@ export { contractTypeFrom } from './vendor-service.ts'
 export { withoutHiddenFormatting } from './rest-text.ts'
 export { jobFacts, type JobFacts, type JobFactsSource } from './port.ts'
 export { ROLE_TEMPLATES, type RoleTemplate } from './seed.ts'
-export { jobQuestionsOf, jobRequirements, jobsChangedSince, workspaceJobs, type JobQuestion, type JobRequirements } from './requirements.ts'
+export { jobQuestionsOf, jobRequirements, jobsChangedSince, recentOpenRequirements, workspaceJobs, type JobQuestion, type JobRequirements } from './requirements.ts'
 
 export default defineModule({
 	name: 'jobs',

@@ -27,6 +27,18 @@ export async function jobRequirements(deps: AppDeps, workspaceId: string, ids: s
 	return new Map(rows.map((r) => [r.id, { ...r, mustHave: r.mustHave ?? [], niceToHave: r.niceToHave ?? [] }]))
 }
 
+/**
+ * The distinct requirements (must-haves and nice-to-haves) of the workspace's `jobs` newest open
+ * jobs, at most `max`: what the bench ranking checks résumés against while it has them at hand.
+ */
+export async function recentOpenRequirements(deps: AppDeps, workspaceId: string, o: { jobs: number; max: number }): Promise<string[]> {
+	const rows = await deps.database.rows<{ r: string }>(
+		sql`select distinct r from (select must_have, nice_to_have from jobs where workspace_id = ${workspaceId} and status = 'Open' order by created_at desc nulls last, id desc nulls last limit ${o.jobs}) j
+cross join unnest(coalesce(j.must_have, '{}') || coalesce(j.nice_to_have, '{}')) r limit ${o.max}`,
+	)
+	return rows.map((x) => x.r)
+}
+
 /** Jobs (of any workspace) changed at or after `since`, with their must-haves (sweeps re-check résumés with it). */
 export async function jobsChangedSince(deps: AppDeps, since: Date, limit = 500): Promise<{ id: string; workspaceId: string; mustHave: string[] }[]> {
 	return deps.database.rows(sql`select id, workspace_id as "workspaceId", must_have as "mustHave" from jobs where updated_at >= ${since.toISOString()}::timestamptz order by updated_at limit ${limit}`)

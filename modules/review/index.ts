@@ -4,6 +4,7 @@ import { newApplicationsSource } from './service.ts'
 import { reviewSources } from './port.ts'
 import { reviewTools } from './tools.ts'
 
+export { UNSEEN_WINDOW_DAYS, unseenSince } from './window.ts'
 export { reviewSources, type ReviewItem, type ReviewSource } from './port.ts'
 
 export default defineModule({

@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm'
 import { callTool } from '../mcp/rpc.ts'
 import { call, newPersonWithToken, newWorkspace, newVendor, testDeps, type TestWorkspace } from '../helpers.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { planOf, statementsOf } from './statements.ts'
+import { planOf, seqScans, statementsOf } from './statements.ts'
 
 const LARGE = ['jobs', 'candidates', 'applications', 'bench_entries']
 const N = { jobs: Number(process.env.PLAN_JOBS ?? 5_000), candidates: Number(process.env.PLAN_CANDIDATES ?? 4_000) }
@@ -35,29 +35,6 @@ async function plansOf(run: () => Promise<unknown>) {
 	const plans: { text: string; plan: string }[] = []
 	for (const q of statements) plans.push({ text: q.text, plan: await planOf(deps, q) })
 	return plans
-}
-
-/**
- * The `Seq Scan on <table>` nodes of a plan that may read the whole table. A scan right under a
- * Limit that the planner expects to stop early (the Limit costs at most a tenth of the scan) is
- * bounded by the limit, not by the table, and is allowed.
- *
- * `cappedBranches` (search only): a search branch is `select id … where <GIN condition> limit N`.
- * At this test's size PostgreSQL prices the GIN scans (prefix tsquery terms, trigram word
- * similarity) above reading a few thousand rows, so it scans; which one it picks depends on the
- * table's size, so that choice is checked at 1,000,000 candidates by bench/scale.ts (it prints
- * every plan and flags sequential scans). Here the search statement must still fetch the ranked
- * rows by primary key and never hash or sort a whole table.
- */
-function seqScans(plan: string, table: string, cappedBranches = false) {
-	const lines = plan.split('\n')
-	const indent = (l: string) => l.search(/\S/)
-	const totalCost = (l: string) => Number(/cost=[\d.]+\.\.([\d.]+)/.exec(l)?.[1] ?? NaN)
-	return lines.filter((line, i) => {
-		if (!line.includes(`Seq Scan on ${table} `)) return false
-		const parent = lines.slice(0, i).reverse().find((l) => indent(l) < indent(line) && /\S/.test(l) && !/^\s*(Filter|Index Cond|Recheck Cond|Sort Key|Hash Cond):/.test(l))
-		return !(parent && /^\s*(->\s+)?Limit /.test(parent) && (cappedBranches || totalCost(parent) <= totalCost(line) / 10))
-	})
 }
 
 function expectIndexed(plans: { text: string; plan: string }[], options: { cappedBranches?: boolean } = {}) {
