@@ -223,11 +223,11 @@ export interface ServerProcess {
 	kill(signal?: NodeJS.Signals): void
 }
 
-/** Starts `bun core/main.ts` with the given settings and waits until it serves /health. */
-export async function startServer(env: Record<string, string>, options: { port?: number; waitHealthy?: boolean } = {}): Promise<ServerProcess> {
+/** Starts `bun core/main.ts` (of this tree, or of the copy at `root`) with the given settings and waits until it serves /health. */
+export async function startServer(env: Record<string, string>, options: { port?: number; waitHealthy?: boolean; root?: string } = {}): Promise<ServerProcess> {
 	const port = options.port ?? (await freePort())
 	const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|REDIS_URL|SMTP_URL|BASE_URL|PORT|RATE_LIMIT_PER_MINUTE|LOG_LEVEL|HTTP_IDLE_TIMEOUT)$/.test(k)))
-	const proc = spawn(BUN, ['core/main.ts'], { cwd: ROOT, env: { ...clean, PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, DEMO: 'off', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+	const proc = spawn(BUN, ['core/main.ts'], { cwd: options.root ?? ROOT, env: { ...clean, PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, DEMO: 'off', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
 	const logs: Record<string, any>[] = []
 	let pending = ''
 	proc.stderr!.on('data', (chunk: Buffer) => {
