@@ -3,12 +3,17 @@ import { expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { contribute, defineModule, definePort } from '../core/module.ts'
 import { jobFacts } from '../modules/jobs/index.ts'
+import { buildRegistry } from '../core/registry.ts'
+import { modules } from '../modules/index.ts'
 import { README, tables, withTables } from './readme-tables.ts'
+import { isTrackedModule } from './tracked-modules.ts'
 
 test('the README’s module and tool tables match the registry (if not: run npm run docs:tables)', () => {
 	const readme = readFileSync(README, 'utf8')
-	const expected = withTables(readme, tables())
-	if (readme !== expected) throw new Error('README.md’s module or tool table differs from the registry: run npm run docs:tables')
+	const all = buildRegistry(modules).modules
+	// A module not yet added to git (just made by new-module) may be in the tables or not.
+	const expected = [withTables(readme, tables(all)), withTables(readme, tables(all.filter((m) => isTrackedModule(m.name))))]
+	if (!expected.includes(readme)) throw new Error('README.md’s module or tool table differs from the registry: run npm run docs:tables')
 	expect(readme).toContain('| `list_jobs`, `get_job`')
 })
 

@@ -119,8 +119,8 @@ describe(`a module written by new-module (${NAME}), in a clone of HEAD`, () => {
 		expect(run('git', 'diff', 'modules/index.ts')).toContain("+import notesDemo from './notes-demo/index.ts'")
 	})
 
-	test('its own tests pass, and the contract tests (imports, permission checks) with it in the tree', () => {
-		run(BUN, 'test', '--timeout', '60000', `modules/${NAME}`, 'tests/contract')
+	test('its own tests pass, and with it in the tree the contract tests (imports, permission checks), the README tables and the tool snapshots', () => {
+		run(BUN, 'test', '--timeout', '60000', `modules/${NAME}`, 'tests/contract', 'tests/readme-tables.test.ts', 'tests/mcp/toolsnaps.test.ts')
 	}, 240_000)
 
 	test('tsc and the linter accept it', () => {
