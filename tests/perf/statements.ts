@@ -31,7 +31,7 @@ export function explainOf(q: Statement, options = ''): SQL {
 	const parts = q.text.split(/\$(\d+)/)
 	const chunks: SQL[] = [sql.raw(options ? `explain (${options}) ` : 'explain ')]
 	// sql.param: an array parameter stays one parameter (a bare array would become a list of them).
-	parts.forEach((part, i) => chunks.push(i % 2 ? sql`${sql.param(q.params[Number(part) - 1])}` : sql.raw(part)))
+	for (const [i, part] of parts.entries()) chunks.push(i % 2 ? sql`${sql.param(q.params[Number(part) - 1])}` : sql.raw(part))
 	return sql.join(chunks, sql.raw(''))
 }
 
@@ -58,7 +58,10 @@ export function seqScans(plan: string, table: string, cappedBranches = false) {
 	const totalCost = (l: string) => Number(/cost=[\d.]+\.\.([\d.]+)/.exec(l)?.[1] ?? NaN)
 	return lines.filter((line, i) => {
 		if (!line.includes(`Seq Scan on ${table} `)) return false
-		const parent = lines.slice(0, i).reverse().find((l) => indent(l) < indent(line) && /\S/.test(l) && !/^\s*(Filter|Index Cond|Recheck Cond|Sort Key|Hash Cond):/.test(l))
+		const parent = lines
+			.slice(0, i)
+			.reverse()
+			.find((l) => indent(l) < indent(line) && /\S/.test(l) && !/^\s*(Filter|Index Cond|Recheck Cond|Sort Key|Hash Cond):/.test(l))
 		return !(parent && /^\s*(->\s+)?Limit /.test(parent) && (cappedBranches || totalCost(parent) <= totalCost(line) / 10))
 	})
 }
