@@ -35,13 +35,17 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 			Object.assign(set.headers, headers)
 			// Answers of the API doors carry credentials' results: never cached by browsers or proxies.
 			if (new URL(request.url).pathname.startsWith('/api/')) set.headers['Cache-Control'] = 'no-store'
-			if (!deps.availability.up() && !request.url.includes('/static/')) throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', { retryAfter: 5 })
+			if (!deps.availability.up() && !request.url.includes('/static/'))
+				throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', { retryAfter: 5 })
 		})
 		// A known address asked with the wrong method answers 405 (with Allow), not 404.
-		.onError(({ error, code, request }) => errorResponse(toAppError((code === 'NOT_FOUND' && methodNotAllowed(request, allowedFor)) || error, code, deps.log, request), request))
+		.onError(({ error, code, request }) =>
+			errorResponse(toAppError((code === 'NOT_FOUND' && methodNotAllowed(request, allowedFor)) || error, code, deps.log, request), request),
+		)
 		.onAfterHandle(({ request, response }) => {
 			// Answers built as a Response keep their own headers: the MCP SDK says `no-cache, no-transform`.
-			if (response instanceof Response && new URL(request.url).pathname.startsWith('/api/')) response.headers.set('Cache-Control', /no-transform/.test(response.headers.get('cache-control') ?? '') ? 'no-store, no-transform' : 'no-store')
+			if (response instanceof Response && new URL(request.url).pathname.startsWith('/api/'))
+				response.headers.set('Cache-Control', /no-transform/.test(response.headers.get('cache-control') ?? '') ? 'no-store, no-transform' : 'no-store')
 		})
 		.onAfterResponse(({ request, set }) => {
 			if (deps.config.logLevel === 'debug') deps.log.debug('request', { method: request.method, path: new URL(request.url).pathname, status: set.status })

@@ -72,7 +72,8 @@ export function buildRegistry(modules: readonly ModuleDef[]): Registry {
 	}
 	for (const m of modules) {
 		for (const link of m.nav ?? []) if (link.permission) uses(link.permission, `nav link "${link.href}" of module "${m.name}"`)
-		for (const section of m.pageSections ?? []) if (section.permission) uses(section.permission, `page section of module "${m.name}" on the "${section.page}" page`)
+		for (const section of m.pageSections ?? [])
+			if (section.permission) uses(section.permission, `page section of module "${m.name}" on the "${section.page}" page`)
 		for (const key of m.checks ?? []) uses(key, `module "${m.name}" checks with can() and`)
 	}
 
@@ -118,7 +119,8 @@ export function checkRoutes(registry: Registry, routes: readonly ServedRoute[]):
 	const pathsOf = new Map(registry.modules.map((m) => [m.name, m.paths ?? []]))
 	for (const r of routes) {
 		const where = `route ${r.method} ${r.path}${r.module ? ` of module "${r.module}"` : ''}`
-		if (r.module && !pathsOf.get(r.module)!.some((p) => r.path === p || r.path.startsWith(`${p}/`))) problems.push(`${where} is outside the paths the module declares (${pathsOf.get(r.module)!.join(', ') || 'none'})`)
+		if (r.module && !pathsOf.get(r.module)!.some((p) => r.path === p || r.path.startsWith(`${p}/`)))
+			problems.push(`${where} is outside the paths the module declares (${pathsOf.get(r.module)!.join(', ') || 'none'})`)
 		// One credential each: two would both run, and which one the route meant could not be read from it.
 		if (r.auths.length !== 1) problems.push(`${where} ${r.auths.length ? 'declares more than one credential' : 'does not declare auth'}`)
 		for (const auth of r.auths)
@@ -127,7 +129,8 @@ export function checkRoutes(registry: Registry, routes: readonly ServedRoute[]):
 				used.add(auth.permission)
 			}
 	}
-	for (const [key, module] of declared) if (!used.has(key)) problems.push(`permission "${key}" of module "${module}" is used by no route, tool, nav link, page section or can() check`)
+	for (const [key, module] of declared)
+		if (!used.has(key)) problems.push(`permission "${key}" of module "${module}" is used by no route, tool, nav link, page section or can() check`)
 	return problems
 }
 
@@ -152,7 +155,8 @@ function checkViews(modules: readonly ModuleDef[], problems: string[]): ViewDef[
 			for (const tool of view.tools) {
 				const owner = ownerOf.get(tool)
 				if (!owner) problems.push(`${where} shows tool "${tool}", which no module declares`)
-				else if (owner !== m.name && !(m.requires ?? []).includes(owner)) problems.push(`${where} shows tool "${tool}" of module "${owner}", which it does not require`)
+				else if (owner !== m.name && !(m.requires ?? []).includes(owner))
+					problems.push(`${where} shows tool "${tool}" of module "${owner}", which it does not require`)
 				const other = shownBy.get(tool)
 				if (other) problems.push(`tool "${tool}" is shown by two views: "${other}" and "${view.name}"`)
 				shownBy.set(tool, view.name)
@@ -182,7 +186,8 @@ function checkContributions(ordered: readonly ModuleDef[], problems: string[]): 
 		for (const { port, value } of m.contributes ?? []) {
 			const owner = declaredBy.get(port.key)
 			if (!owner) problems.push(`module "${m.name}" contributes to port "${port.key}", which no module in the list declares`)
-			else if (owner !== m.name && !(m.requires ?? []).includes(owner)) problems.push(`module "${m.name}" contributes to port "${port.key}" of module "${owner}", which it does not require (add "${owner}" to its requires)`)
+			else if (owner !== m.name && !(m.requires ?? []).includes(owner))
+				problems.push(`module "${m.name}" contributes to port "${port.key}" of module "${owner}", which it does not require (add "${owner}" to its requires)`)
 			else contributions.get(port.key)!.push(value)
 		}
 	for (const m of ordered)

@@ -11,7 +11,9 @@ test('a union of shapes: the first shape the value fits wins; otherwise the prob
 	expect(checkValue(title, 'Busy', reject).errors).toEqual([])
 	expect(checkValue(title, { untrusted: true, text: 'Hi' }, reject).errors).toEqual([])
 	expect(checkValue(title, { untrusted: true, text: 'Too long' }, reject).errors).toEqual([{ field: 'text', message: 'must be at most 5 characters (got 8)' }])
-	expect(checkValue(title, { untrusted: true, text: 'Hi', extra: 1 }, reject).errors).toEqual([{ field: '(arguments)', message: 'unknown property "extra"; allowed: untrusted, text' }])
+	expect(checkValue(title, { untrusted: true, text: 'Hi', extra: 1 }, reject).errors).toEqual([
+		{ field: '(arguments)', message: 'unknown property "extra"; allowed: untrusted, text' },
+	])
 	expect(checkValue(title, 'A string far too long', reject).errors).toEqual([{ field: '(body)', message: 'must be at most 10 characters (got 21)' }])
 	expect(checkValue(title, 42, reject).errors).toEqual([{ field: '(body)', message: 'must be one of: string, object' }])
 	expect(checkValue(t.Union([title, t.Null()]), null, reject).errors).toEqual([])

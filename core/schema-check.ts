@@ -45,7 +45,6 @@ export const codePoints = (s: string) => {
 	return n
 }
 
-
 // C0 controls other than tab, line feed and carriage return; DEL.
 const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
 
@@ -117,7 +116,8 @@ function walk(schema: Schema, value: unknown, path: string, options: CheckOption
 		case 'array': {
 			if (!Array.isArray(value)) return fail(`must be an array (got ${typeName(value)})`)
 			if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) return fail(`must have at most ${schema.maxItems} items`)
-			if (typeof schema.minItems === 'number' && value.length < schema.minItems) return fail(`must have at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}`)
+			if (typeof schema.minItems === 'number' && value.length < schema.minItems)
+				return fail(`must have at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}`)
 			return value.map((item, i) => walk(schema.items as Schema, item, `${field === '(body)' ? '' : path}[${i}]`, options, out))
 		}
 		case 'object':

@@ -18,7 +18,10 @@ async function runtimeEdges(source: AppSource): Promise<Map<string, string[]>> {
 	const edges = new Map<string, string[]>()
 	for (const file of source.files) {
 		const imports: Import[] = await importsOf(source, file)
-		edges.set(fromRoot(file.fileName), imports.filter((i) => i.kind === 'runtime').map((i) => i.to))
+		edges.set(
+			fromRoot(file.fileName),
+			imports.filter((i) => i.kind === 'runtime').map((i) => i.to),
+		)
 	}
 	return edges
 }
@@ -76,7 +79,10 @@ describe('runtime import cycles', () => {
 			'c.ts': `import { type A } from './d.ts'\nimport { d } from './d.ts'\nimport { E } from './e.ts'\nexport type C = A | E\nexport const c = d`,
 			'd.ts': `export type { C } from './c.ts'\nexport type A = number\nexport const d = 3\nexport const later = () => import('./c.ts')`,
 			'e.ts': `import { c } from './c.ts'\nexport interface E { c: typeof c }`,
-			'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'bundler', allowImportingTsExtensions: true, noEmit: true, strict: true }, include: ['*.ts'] }),
+			'tsconfig.json': JSON.stringify({
+				compilerOptions: { module: 'ESNext', moduleResolution: 'bundler', allowImportingTsExtensions: true, noEmit: true, strict: true },
+				include: ['*.ts'],
+			}),
 		}
 		for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
 		fixture = await appSource(dir, (f) => f.startsWith(dir))

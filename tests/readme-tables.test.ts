@@ -20,7 +20,14 @@ test('the README’s module and tool tables match the registry (if not: run npm 
 test('a module added, or a tool changed, changes the tables', () => {
 	const readme = readFileSync(README, 'utf8')
 	const greetings = definePort<string>('extra:greeting', 'Greetings')
-	const extra = defineModule({ name: 'extra', description: 'An extra module', requires: ['jobs'], paths: ['/extra'], ports: [greetings], contributes: [contribute(greetings, 'hi'), contribute(jobFacts, async () => new Map())] })
+	const extra = defineModule({
+		name: 'extra',
+		description: 'An extra module',
+		requires: ['jobs'],
+		paths: ['/extra'],
+		ports: [greetings],
+		contributes: [contribute(greetings, 'hi'), contribute(jobFacts, async () => new Map())],
+	})
 	const changed = withTables(readme, tables([extra]))
 	expect(changed).not.toBe(readme)
 	expect(changed).toContain('| `extra` | An extra module | `jobs` |  | `/extra` | `extra:greeting` | `extra:greeting`, `jobs:facts` |')

@@ -17,7 +17,15 @@ let tracked: Set<string> | null | undefined
 export function isTrackedModule(name: string): boolean {
 	if (tracked === undefined) {
 		const ls = spawnSync('git', ['ls-files', '--', 'modules/*/index.ts'], { cwd: ROOT, encoding: 'utf8' })
-		tracked = ls.status === 0 ? new Set(ls.stdout.split('\n').filter(Boolean).map((path) => path.split('/')[1]!)) : null
+		tracked =
+			ls.status === 0
+				? new Set(
+						ls.stdout
+							.split('\n')
+							.filter(Boolean)
+							.map((path) => path.split('/')[1]!),
+					)
+				: null
 	}
 	return tracked === null || tracked.has(name)
 }

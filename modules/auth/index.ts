@@ -12,7 +12,22 @@ import { verifyAccessToken } from './oauth/tokens.ts'
 import { workspaceDirectory } from './workspaces.ts'
 import * as tables from './table.ts'
 
-export { addPerson, changeRole, createWorkspace, findWorkspace, requireWorkspace, listWorkspaces, listPeople, operatorActor, personRef, removePerson, userNames, workspacesById, workspaceSlugOf, type Workspace } from './people.ts'
+export {
+	addPerson,
+	changeRole,
+	createWorkspace,
+	findWorkspace,
+	requireWorkspace,
+	listWorkspaces,
+	listPeople,
+	operatorActor,
+	personRef,
+	removePerson,
+	userNames,
+	workspacesById,
+	workspaceSlugOf,
+	type Workspace,
+} from './people.ts'
 export { acceptInvitation, cancelInvitation, declineInvitation, invitationsFor, invitePerson, listInvitations } from './invitations.ts'
 export { createPersonalToken, personActor, revokePersonalToken } from './tokens.ts'
 export { changePassword, setPasswordByOperator } from './passwords.ts'
@@ -54,7 +69,10 @@ export default defineModule({
 		'person.password_set': 'set a new password for',
 	},
 	recordNames: [
-		{ type: 'user', names: async (deps, _workspaceId, ids) => new Map([...(await userNames(deps.db, ids))].map(([id, name]) => [id, { name: textOf(name) }])) } satisfies RecordNames,
+		{
+			type: 'user',
+			names: async (deps, _workspaceId, ids) => new Map([...(await userNames(deps.db, ids))].map(([id, name]) => [id, { name: textOf(name) }])),
+		} satisfies RecordNames,
 		recordNamesFrom('personal_token', 'personal_tokens', 'r.name'),
 	],
 })

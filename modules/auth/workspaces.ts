@@ -45,7 +45,10 @@ export async function listWorkspaces(db: Db): Promise<Workspace[]> {
 /** Workspaces by id (unknown ids are left out). */
 export async function workspacesById(db: Db, ids: readonly string[]): Promise<Map<string, Workspace>> {
 	if (!ids.length) return new Map()
-	const rows = await db.select({ id: workspaces.id, slug: workspaces.slug, name: workspaces.name }).from(workspaces).where(inArray(workspaces.id, [...new Set(ids)]))
+	const rows = await db
+		.select({ id: workspaces.id, slug: workspaces.slug, name: workspaces.name })
+		.from(workspaces)
+		.where(inArray(workspaces.id, [...new Set(ids)]))
 	return new Map(rows.map((w) => [w.id, w]))
 }
 

@@ -70,7 +70,11 @@ async function storeChecks(deps: AppDeps, workspaceId: string, people: { id: str
 	// Taken from the shared cache once, up front: a bench larger than the cache evicts entries while
 	// this pass adds others, and one gone by the time it is used would be checked as an empty résumé.
 	const cached = new Map(people.map((p) => [p.id, resumes.get(resumeKey(p))]))
-	const texts = await resumeTexts(deps, workspaceId, people.filter((p) => !cached.get(p.id)).map((p) => p.id))
+	const texts = await resumeTexts(
+		deps,
+		workspaceId,
+		people.filter((p) => !cached.get(p.id)).map((p) => p.id),
+	)
 	const met = people.map((p) => {
 		let resume = cached.get(p.id)
 		if (!resume) resumes.set(resumeKey(p), (resume = prepareResume(texts.get(p.id) ?? null, now)))
@@ -108,13 +112,16 @@ export async function jobBench(deps: AppDeps, actor: Actor, input: { jobId: stri
 		after = { score: Number(score), id: id! }
 	}
 
-	const ids = (await deps.database.rows<{ id: string }>(sql`select distinct b.candidate_id as id from bench_entries b where b.workspace_id = ${actor.workspaceId}`)).map((r) => r.id)
+	const ids = (
+		await deps.database.rows<{ id: string }>(sql`select distinct b.candidate_id as id from bench_entries b where b.workspace_id = ${actor.workspaceId}`)
+	).map((r) => r.id)
 	const hashes = await resumeHashes(deps, actor.workspaceId, ids)
 	const people = ids.map((id) => ({ id, hash: hashes.get(id) ?? '' }))
 	// A requirement met counts once per time the job lists it, as the résumé check counts it.
 	const metCount = (list: readonly string[]) => sql.join([sql`0`, ...list.map((r) => sql`coalesce((k.met ->> ${r})::boolean, false)::int`)], sql` + `)
 	// Available within `days` (the JS rule: ceil((start − now) / day) ≤ days, no start meaning now): the start day's midnight (UTC) at most `days` days from now.
-	const soon = (days: number) => sql`(e.any_now or (e.earliest::timestamp at time zone 'UTC') <= ${new Date(now.getTime() + days * DAY).toISOString()}::timestamptz)`
+	const soon = (days: number) =>
+		sql`(e.any_now or (e.earliest::timestamp at time zone 'UTC') <= ${new Date(now.getTime() + days * DAY).toISOString()}::timestamptz)`
 	// The score in float8, in the order the terms were always added, rounded half up like Math.round.
 	// Each person's checks are read by key and reduced to three values at once (a hash join carried
 	// every person's `met`, 2.4 KB, into a 12 MB hash), and scored in a materialized CTE: the
@@ -145,35 +152,67 @@ where not coalesce(k.resume_hash = p.hash and k.basis = ${basis} and k.met ?& ${
 		// While the résumés are at hand, they are checked against the newest open jobs' requirements
 		// too: the jobs opened next then find their checks stored (requirements recur across jobs).
 		const ahead = await recentOpenRequirements(deps, actor.workspaceId, AHEAD)
-		await storeChecks(deps, actor.workspaceId, people.filter((p) => staleIds.has(p.id)), [...new Set([...requirements, ...ahead])], basis, now)
+		await storeChecks(
+			deps,
+			actor.workspaceId,
+			people.filter((p) => staleIds.has(p.id)),
+			[...new Set([...requirements, ...ahead])],
+			basis,
+			now,
+		)
 		page = await rank()
 	}
 	const pageIds = page.map((p) => p.candidateId)
 	const [entryRows, checkRows] = pageIds.length
 		? await Promise.all([
-				deps.database.rows<BenchRow>(sql`select ${BENCH_COLUMNS} from bench_entries b where b.workspace_id = ${actor.workspaceId} and b.candidate_id = ${anyOf(pageIds)} order by b.added_at, b.id`),
-				deps.database.rows<{ id: string; met: Record<string, boolean> }>(sql`select candidate_id as id, met from bench_checks where candidate_id = ${anyOf(pageIds)}`),
+				deps.database.rows<BenchRow>(
+					sql`select ${BENCH_COLUMNS} from bench_entries b where b.workspace_id = ${actor.workspaceId} and b.candidate_id = ${anyOf(pageIds)} order by b.added_at, b.id`,
+				),
+				deps.database.rows<{ id: string; met: Record<string, boolean> }>(
+					sql`select candidate_id as id, met from bench_checks where candidate_id = ${anyOf(pageIds)}`,
+				),
 			])
 		: [[], []]
 	const metOf = new Map(checkRows.map((r) => [r.id, typeof r.met === 'string' ? (JSON.parse(r.met) as Record<string, boolean>) : r.met]))
 	const ranked = page.map((p) => {
 		const entries = entryRows.filter((e) => e.candidateId === p.candidateId)
 		const met = metOf.get(p.candidateId) ?? {}
-		const m = { mustMet: job.mustHave.filter((r) => met[r]).length, mustTotal: job.mustHave.length, missing: job.mustHave.filter((r) => !met[r]), niceMet: job.niceToHave.filter((r) => met[r]), niceTotal: job.niceToHave.length }
+		const m = {
+			mustMet: job.mustHave.filter((r) => met[r]).length,
+			mustTotal: job.mustHave.length,
+			missing: job.mustHave.filter((r) => !met[r]),
+			niceMet: job.niceToHave.filter((r) => met[r]),
+			niceTotal: job.niceToHave.length,
+		}
 		const onFamily = entries.find((e) => e.roleFamily === family)
 		const earliest = entries.map((e) => e.availableFrom).sort((a, b) => (a ?? '').localeCompare(b ?? ''))[0] ?? null
 		// Our words only: the requirements themselves are listed beside them (missing, niceToHavesMet), labelled.
 		const reasons = [
 			m.mustTotal ? `meets ${m.mustMet} of ${m.mustTotal} must-haves${m.missing.length ? ' (see missing)' : ''}` : 'the job lists no must-haves',
 			...(m.niceTotal ? [`${m.niceMet.length} of ${m.niceTotal} nice-to-haves${m.niceMet.length ? ' (see niceToHavesMet)' : ''}`] : []),
-			onFamily ? `on the ${family} bench, the job’s role family` : `on the ${[...new Set(entries.map((e) => e.roleFamily))].join(', ')} bench; the job looks like ${family}`,
+			onFamily
+				? `on the ${family} bench, the job’s role family`
+				: `on the ${[...new Set(entries.map((e) => e.roleFamily))].join(', ')} bench; the job looks like ${family}`,
 			availability(earliest, now),
 			...(entries.some((e) => e.jobId === input.jobId) ? ['added to the bench for this job'] : []),
 		]
-		return { candidateId: p.candidateId, rank: p.rank, total: p.total, entry: onFamily ?? entries[0]!, families: [...new Set(entries.map((e) => e.roleFamily))], score: p.score, match: m, reasons }
+		return {
+			candidateId: p.candidateId,
+			rank: p.rank,
+			total: p.total,
+			entry: onFamily ?? entries[0]!,
+			families: [...new Set(entries.map((e) => e.roleFamily))],
+			score: p.score,
+			match: m,
+			reasons,
+		}
 	})
 
-	const views = await benchViews(deps, actor, ranked.map((p) => p.entry))
+	const views = await benchViews(
+		deps,
+		actor,
+		ranked.map((p) => p.entry),
+	)
 	const last = ranked[ranked.length - 1]
 	const by = jobAuthor(job)
 	const requirement = (text: string) => untrustedLine(text, by, 300)

@@ -9,8 +9,12 @@ export const benchEntries = pgTable(
 	'bench_entries',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
-		candidateId: text('candidate_id').notNull().references(() => candidates.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		candidateId: text('candidate_id')
+			.notNull()
+			.references(() => candidates.id),
 		roleFamily: text('role_family').notNull(),
 		jobId: text('job_id').references(() => jobs.id),
 		addedByUserId: text('added_by_user_id').references(() => users.id),
@@ -20,7 +24,11 @@ export const benchEntries = pgTable(
 		hourlyRate: integer('hourly_rate'),
 		addedAt: timestamp('added_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 	},
-	(t) => [uniqueIndex('bench_candidate_family').on(t.workspaceId, t.candidateId, t.roleFamily), index('bench_workspace_added').on(t.workspaceId, t.addedAt.desc(), t.id.desc()), index('bench_workspace_family_added').on(t.workspaceId, t.roleFamily, t.addedAt.desc(), t.id.desc())],
+	(t) => [
+		uniqueIndex('bench_candidate_family').on(t.workspaceId, t.candidateId, t.roleFamily),
+		index('bench_workspace_added').on(t.workspaceId, t.addedAt.desc(), t.id.desc()),
+		index('bench_workspace_family_added').on(t.workspaceId, t.roleFamily, t.addedAt.desc(), t.id.desc()),
+	],
 )
 
 /**
@@ -35,7 +43,9 @@ export const benchChecks = pgTable('bench_checks', {
 	candidateId: text('candidate_id')
 		.primaryKey()
 		.references(() => candidates.id, { onDelete: 'cascade' }),
-	workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+	workspaceId: text('workspace_id')
+		.notNull()
+		.references(() => workspaces.id),
 	resumeHash: text('resume_hash').notNull(),
 	basis: text('basis').notNull(),
 	met: jsonb('met').$type<Record<string, boolean>>().notNull().default(sql`'{}'::jsonb`),

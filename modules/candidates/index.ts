@@ -20,7 +20,16 @@ export { applicationPage, type ApplicationPageOptions } from './application-page
 export { moveToStage, type MoveToStageInput, type StageMove } from './stage-move.ts'
 export { applyToJob, type ApplicationEvent, type ApplyInput } from './apply.ts'
 export { forgetKeptResume, keepResume, keptResume } from './kept-resume.ts'
-export { candidateApplicationChoices, candidateCards, requireCandidate, resumeFileOf, resumeHashes, resumeTexts, type ApplicationChoice, type CandidateCard } from './public.ts'
+export {
+	candidateApplicationChoices,
+	candidateCards,
+	requireCandidate,
+	resumeFileOf,
+	resumeHashes,
+	resumeTexts,
+	type ApplicationChoice,
+	type CandidateCard,
+} from './public.ts'
 export { candidatePage, type CandidatePageOptions } from './candidate-page.ts'
 export { addNote, MAX_NOTE_CHARS, type AddNoteInput } from './notes.ts'
 export { checkItems, checkResume, prepareResume, RESUME_CHECK_VERSION, type CheckItem, type PreparedResume, type ResumeCheck } from './resume-check.ts'
@@ -30,7 +39,19 @@ export { applicationDetails, type ApplicationDetailsSource } from './port.ts'
 export { stagesOf, type Stage } from './stages.ts'
 export { ApplicationInterview, ApplicationMessage, VendorSubmissionStatus } from './model.ts'
 export { applicationFunnel, PER_DAY, type ApplicationFunnel, type FunnelStage, type ResponseTimes } from './funnel.ts'
-export { applicationParties, candidateFile, candidatePartiesById, candidatesByAddress, reachableApplication, waitingApplications, workspaceApplications, type ApplicationKey, type ApplicationParty, type CandidateFile, type CandidateParty } from './queries.ts'
+export {
+	applicationParties,
+	candidateFile,
+	candidatePartiesById,
+	candidatesByAddress,
+	reachableApplication,
+	waitingApplications,
+	workspaceApplications,
+	type ApplicationKey,
+	type ApplicationParty,
+	type CandidateFile,
+	type CandidateParty,
+} from './queries.ts'
 
 export default defineModule({
 	name: 'candidates',
@@ -40,10 +61,22 @@ export default defineModule({
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
-		{ key: 'candidates:read', description: 'See candidates and applications (hiring managers: the applicants of their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
+		{
+			key: 'candidates:read',
+			description: 'See candidates and applications (hiring managers: the applicants of their jobs)',
+			grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'],
+		},
 		{ key: 'candidates:contact', description: 'See candidates’ e-mail addresses and phone numbers', grantedTo: ['owner', 'admin', 'recruiter'] },
-		{ key: 'candidates:move', description: 'Move applications between pipeline stages (hiring managers: on their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
-		{ key: 'candidates:note', description: 'Write notes on candidates (hiring managers: the applicants of their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
+		{
+			key: 'candidates:move',
+			description: 'Move applications between pipeline stages (hiring managers: on their jobs)',
+			grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'],
+		},
+		{
+			key: 'candidates:note',
+			description: 'Write notes on candidates (hiring managers: the applicants of their jobs)',
+			grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'],
+		},
 	],
 	routes: (deps, kit) => new Elysia({ name: 'candidates.routes' }).use(candidatePageRoutes(deps, kit)).use(applicationRoutes(deps, kit)),
 	paths: ['/candidates', '/applications'],
@@ -58,6 +91,11 @@ export default defineModule({
 	activityLabels: { 'application.received': 'received an application from' },
 	recordNames: [
 		recordNamesFrom('candidate', 'candidates', 'r.name', (id) => `/candidates/${id}`),
-		recordNamesFrom('application', 'applications', "(select c.name from candidates c where c.id = r.candidate_id) || ' for ' || (select j.title from jobs j where j.id = r.job_id)", (id) => `/applications/${id}`),
+		recordNamesFrom(
+			'application',
+			'applications',
+			"(select c.name from candidates c where c.id = r.candidate_id) || ' for ' || (select j.title from jobs j where j.id = r.job_id)",
+			(id) => `/applications/${id}`,
+		),
 	],
 })

@@ -30,14 +30,23 @@ export default defineModule({
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
-		{ key: 'documents:read', description: 'See which documents candidates have on file and check vendor submissions', grantedTo: ['owner', 'admin', 'recruiter'] },
+		{
+			key: 'documents:read',
+			description: 'See which documents candidates have on file and check vendor submissions',
+			grantedTo: ['owner', 'admin', 'recruiter'],
+		},
 		{ key: 'documents:request', description: 'Ask candidates for documents (e-mail and messaging app)', grantedTo: ['owner', 'admin', 'recruiter'] },
 		{ key: 'documents:submit', description: 'Submit candidates to vendors with their documents', grantedTo: ['owner', 'admin', 'recruiter'] },
 	],
 	tools: documentTools,
 	views: documentViews,
 	commands: documentCommands,
-	routes: (deps, kit) => new Elysia({ name: 'documents.all-routes' }).use(uploadRoutes(deps, kit)).use(submissionRoutes(deps, kit)).use(candidateDocumentRoutes(deps, kit)).use(vendorSubmissionRoutes(deps, kit)),
+	routes: (deps, kit) =>
+		new Elysia({ name: 'documents.all-routes' })
+			.use(uploadRoutes(deps, kit))
+			.use(submissionRoutes(deps, kit))
+			.use(candidateDocumentRoutes(deps, kit))
+			.use(vendorSubmissionRoutes(deps, kit)),
 	paths: ['/upload', '/applications', '/candidates', '/vendors'],
 	pageSections: [vendorSubmissionSection, documentsSection, vendorSubmissionsSection],
 	contributes: [contribute(applicationDetails, submissionDetails), contribute(vendorFacts, vendorSubmissionFacts)],

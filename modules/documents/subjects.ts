@@ -55,10 +55,15 @@ export async function newestApplication(deps: AppDeps, actor: Actor, candidateId
 }
 
 /** The job's public careers address; null unless the job is open. */
-export const careersUrl = (deps: AppDeps, actor: Actor, app: ApplicationRef) => (app.jobStatus === 'Open' ? jobUrl(deps.config.baseUrl, actor.workspaceSlug, app.jobSlug) : null)
+export const careersUrl = (deps: AppDeps, actor: Actor, app: ApplicationRef) =>
+	app.jobStatus === 'Open' ? jobUrl(deps.config.baseUrl, actor.workspaceSlug, app.jobSlug) : null
 
 /** Names shown on the candidate's upload page (the link holder is not signed in: no actor). */
-export async function uploadPageNames(deps: AppDeps, workspaceId: string, candidateId: string): Promise<{ workspaceSlug: string; workspaceName: string; candidateName: string } | null> {
+export async function uploadPageNames(
+	deps: AppDeps,
+	workspaceId: string,
+	candidateId: string,
+): Promise<{ workspaceSlug: string; workspaceName: string; candidateName: string } | null> {
 	const [workspace, candidate] = await Promise.all([workspacesById(deps.db, [workspaceId]), candidatePartiesById(deps, workspaceId, [candidateId])])
 	const ws = workspace.get(workspaceId)
 	const person = candidate.get(candidateId)

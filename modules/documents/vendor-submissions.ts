@@ -42,7 +42,12 @@ interface Row {
 	submittedAt: Date | string
 }
 
-export async function vendorSubmissionList(deps: AppDeps, actor: Actor, vendorId: string, input: { limit: number; cursor?: string }): Promise<{ submissions: VendorSubmissionLine[]; nextCursor: string | null }> {
+export async function vendorSubmissionList(
+	deps: AppDeps,
+	actor: Actor,
+	vendorId: string,
+	input: { limit: number; cursor?: string },
+): Promise<{ submissions: VendorSubmissionLine[]; nextCursor: string | null }> {
 	const scope = `vendor_submissions:${actor.userId}:${vendorId}`
 	const { rows: page, nextCursor } = await keysetPage(deps, {
 		scope,
@@ -55,9 +60,16 @@ export async function vendorSubmissionList(deps: AppDeps, actor: Actor, vendorId
 		where: [sql`s.vendor_id = ${vendorId} and s.workspace_id = ${actor.workspaceId}`],
 	})
 	const [cards, titles, states] = await Promise.all([
-		candidateCards(deps, actor, page.map((r) => r.candidateId)),
+		candidateCards(
+			deps,
+			actor,
+			page.map((r) => r.candidateId),
+		),
 		jobTitles(deps, actor.workspaceId, [...new Set(page.map((r) => r.jobId))]),
-		deliveryStates(deps.db, page.flatMap((r) => (r.outboxId ? [r.outboxId] : []))),
+		deliveryStates(
+			deps.db,
+			page.flatMap((r) => (r.outboxId ? [r.outboxId] : [])),
+		),
 	])
 	const seesDocuments = deps.permissions.can(actor, 'documents:read')
 	return {
@@ -83,7 +95,10 @@ export async function vendorSubmissionList(deps: AppDeps, actor: Actor, vendorId
 export async function vendorSubmissionFacts(deps: AppDeps, actor: Actor, vendorIds: string[]): Promise<Map<string, VendorFacts>> {
 	const rows = await deps.database.rows<{ vendorId: string; count: number; last: Date | string | null }>(
 		sql`select vendor_id as "vendorId", count(*)::int as count, max(submitted_at) as last from ${vendorSubmissions}
-		where workspace_id = ${actor.workspaceId} and vendor_id in (${sql.join(vendorIds.map((id) => sql`${id}`), sql`, `)}) group by vendor_id`,
+		where workspace_id = ${actor.workspaceId} and vendor_id in (${sql.join(
+			vendorIds.map((id) => sql`${id}`),
+			sql`, `,
+		)}) group by vendor_id`,
 	)
 	return new Map(rows.map((r) => [r.vendorId, { submissionCount: Number(r.count), lastSubmittedAt: r.last }]))
 }

@@ -61,8 +61,21 @@ export const inboxSearchProvider: SearchProvider = {
 			query
 				? sql`greatest(${rankWhenMatched(header, query)}, (select max(ts_rank(m.search, to_tsquery('english', ${query}))) from ${inboxMessages} m where m.thread_id = t.id and m.search @@ to_tsquery('english', ${query})))`
 				: sql`null::real`
-		const score = relevance({ exact: whole ? sql`r.exact` : null, prefix: tsq ? sql`r.prefix` : null, similar: sql`greatest(word_similarity(${text}, lower(t.counterpart_name)), word_similarity(${text}, lower(t.subject)))`, certain: sql`lower(t.counterpart_address) = ${text}` })
-		const rows = await deps.database.rows<{ id: string; type: string; name: string; subject: string; snippet: string; direction: string | null; score: number }>(
+		const score = relevance({
+			exact: whole ? sql`r.exact` : null,
+			prefix: tsq ? sql`r.prefix` : null,
+			similar: sql`greatest(word_similarity(${text}, lower(t.counterpart_name)), word_similarity(${text}, lower(t.subject)))`,
+			certain: sql`lower(t.counterpart_address) = ${text}`,
+		})
+		const rows = await deps.database.rows<{
+			id: string
+			type: string
+			name: string
+			subject: string
+			snippet: string
+			direction: string | null
+			score: number
+		}>(
 			sql`select t.id, t.counterpart_type as type, t.counterpart_name as name, t.subject, t.snippet, t.last_message_direction as direction, ${score} as score
 from ${inboxThreads} t cross join lateral (select ${rankOf(whole)} as exact, ${rankOf(tsq)} as prefix) r
 where t.id = any(array(select h.id from (${sql.join(branches, sql` union all `)}) h)) and t.workspace_id = ${ws}
@@ -71,7 +84,13 @@ order by score desc, t.last_message_at desc, t.id limit ${limit}`,
 		return rows.map((r) => {
 			const theirs = authorOf(r.type)
 			const ours = r.direction === 'out'
-			return { type: 'inbox_thread', id: r.id, title: untrustedLine(`${r.name}: ${r.subject}`, theirs, 120), snippet: untrustedLine(r.snippet && `${snippetAuthor(ours, r.name)}: ${r.snippet}`, ours ? 'colleague' : theirs, 240), score: Math.round(Number(r.score) * 1000) / 1000 }
+			return {
+				type: 'inbox_thread',
+				id: r.id,
+				title: untrustedLine(`${r.name}: ${r.subject}`, theirs, 120),
+				snippet: untrustedLine(r.snippet && `${snippetAuthor(ours, r.name)}: ${r.snippet}`, ours ? 'colleague' : theirs, 240),
+				score: Math.round(Number(r.score) * 1000) / 1000,
+			}
 		})
 	},
 }
@@ -92,7 +111,15 @@ and (s.read_at is null or s.read_at < t.last_inbound_at)
 and ${afterPosition(sql`t.last_inbound_at`, sql`t.id`, options.after)}
 order by t.last_inbound_at, t.id collate "C" limit ${options.limit}`,
 		)
-		return rows.map((r) => ({ type: 'reply_waiting', id: r.id, at: new Date(r.at), candidateId: r.candidateId, jobId: null, applicationId: null, reason: 'Wrote back, and you have not read the reply yet.' }))
+		return rows.map((r) => ({
+			type: 'reply_waiting',
+			id: r.id,
+			at: new Date(r.at),
+			candidateId: r.candidateId,
+			jobId: null,
+			applicationId: null,
+			reason: 'Wrote back, and you have not read the reply yet.',
+		}))
 	},
 }
 
@@ -110,11 +137,26 @@ export async function messagesOfApplications(deps: AppDeps, actor: Actor, applic
 	const parties = await applicationParties(deps, actor.workspaceId, applicationIds)
 	const candidateIds = [...new Set([...parties.values()].map((p) => p.candidateId))]
 	const rows = candidateIds.length
-		? await deps.database.rows<{ id: string; threadId: string; candidateId: string; direction: 'in' | 'out'; channel: string; subject: string | null; text: string; relatedType: string | null; relatedId: string | null; at: Date | string; n: number }>(
+		? await deps.database.rows<{
+				id: string
+				threadId: string
+				candidateId: string
+				direction: 'in' | 'out'
+				channel: string
+				subject: string | null
+				text: string
+				relatedType: string | null
+				relatedId: string | null
+				at: Date | string
+				n: number
+			}>(
 				sql`select * from (select m.id, m.thread_id as "threadId", t.candidate_id as "candidateId", m.direction, m.channel, m.subject, m.text, m.related_type as "relatedType", m.related_id as "relatedId", m.at,
 row_number() over (partition by t.candidate_id order by m.at desc, m.id desc) as n
 from ${inboxMessages} m join ${inboxThreads} t on t.id = m.thread_id
-where t.workspace_id = ${actor.workspaceId} and t.candidate_id in (${sql.join(candidateIds.map((id) => sql`${id}`), sql`, `)})) x where n <= 20 order by at, id`,
+where t.workspace_id = ${actor.workspaceId} and t.candidate_id in (${sql.join(
+					candidateIds.map((id) => sql`${id}`),
+					sql`, `,
+				)})) x where n <= 20 order by at, id`,
 			)
 		: []
 	for (const id of applicationIds) {
@@ -124,7 +166,16 @@ where t.workspace_id = ${actor.workspaceId} and t.candidate_id in (${sql.join(ca
 				.filter((r) => r.candidateId === candidateId)
 				.map((r) => {
 					const by = r.direction === 'in' ? 'candidate' : 'colleague'
-					return { id: r.id, threadId: r.threadId, direction: r.direction, channel: r.channel, subject: untrustedLine(r.subject, by, 200), text: untrusted(r.text, by, 4000), at: new Date(r.at).toISOString(), aboutThisApplication: r.relatedType === 'application' && r.relatedId === id }
+					return {
+						id: r.id,
+						threadId: r.threadId,
+						direction: r.direction,
+						channel: r.channel,
+						subject: untrustedLine(r.subject, by, 200),
+						text: untrusted(r.text, by, 4000),
+						at: new Date(r.at).toISOString(),
+						aboutThisApplication: r.relatedType === 'application' && r.relatedId === id,
+					}
 				}),
 		})
 	}

@@ -15,7 +15,9 @@ export const inboxThreads = pgTable(
 	'inbox_threads',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
 		counterpartKey: text('counterpart_key').notNull(),
 		/** candidate, vendor or other. */
 		counterpartType: text('counterpart_type').notNull(),
@@ -35,7 +37,9 @@ export const inboxThreads = pgTable(
 		lastMessageDirection: text('last_message_direction'),
 		createdAt: at('created_at').notNull().defaultNow(),
 		/** The name and subject as `search` finds them: they weigh like a person's name and headline. */
-		searchVector: tsvector('search_vector').generatedAlwaysAs(sql`setweight(to_tsvector('english', counterpart_name), 'A') || setweight(to_tsvector('english', subject), 'B')`),
+		searchVector: tsvector('search_vector').generatedAlwaysAs(
+			sql`setweight(to_tsvector('english', counterpart_name), 'A') || setweight(to_tsvector('english', subject), 'B')`,
+		),
 	},
 	(t) => [
 		uniqueIndex('inbox_threads_counterpart').on(t.workspaceId, t.counterpartKey),
@@ -54,8 +58,12 @@ export const inboxMessages = pgTable(
 	'inbox_messages',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
-		threadId: text('thread_id').notNull().references(() => inboxThreads.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		threadId: text('thread_id')
+			.notNull()
+			.references(() => inboxThreads.id),
 		/** out or in. */
 		direction: text('direction').notNull(),
 		/** email or message. */
@@ -90,8 +98,12 @@ export const inboxMessages = pgTable(
 export const inboxStates = pgTable(
 	'inbox_states',
 	{
-		threadId: text('thread_id').notNull().references(() => inboxThreads.id),
-		userId: text('user_id').notNull().references(() => users.id),
+		threadId: text('thread_id')
+			.notNull()
+			.references(() => inboxThreads.id),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id),
 		readAt: at('read_at'),
 		starred: boolean('starred').notNull().default(false),
 	},

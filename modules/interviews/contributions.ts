@@ -9,7 +9,13 @@ import { VERDICT_LABELS, type Verdict } from './questions.ts'
 import { interviewReach } from './service.ts'
 import { interviews, interviewViews, MAX_INTERVIEW_MINUTES } from './table.ts'
 
-const inList = (ids: readonly string[]) => (ids.length ? sql`(${sql.join(ids.map((id) => sql`${id}`), sql`, `)})` : sql`(null)`)
+const inList = (ids: readonly string[]) =>
+	ids.length
+		? sql`(${sql.join(
+				ids.map((id) => sql`${id}`),
+				sql`, `,
+			)})`
+		: sql`(null)`
 
 /** An invitation puts the interview on the inviting person's calendar, from its scheduled time. */
 export const interviewCalendarSource: CalendarSource = {
@@ -26,14 +32,33 @@ export const interviewCalendarSource: CalendarSource = {
 			afterPosition(sql`i.scheduled_at`, sql`i.id`, q.after),
 		]
 		if (q.userIds) conditions.push(sql`i.owner_user_id in ${inList(q.userIds)}`)
-		const rows = await deps.database.rows<{ id: string; start: Date | string; minutes: number; status: string; userId: string; candidateId: string; jobId: string }>(
+		const rows = await deps.database.rows<{
+			id: string
+			start: Date | string
+			minutes: number
+			status: string
+			userId: string
+			candidateId: string
+			jobId: string
+		}>(
 			sql`select i.id, i.scheduled_at as start, i.duration_minutes as minutes, i.status, i.owner_user_id as "userId", i.candidate_id as "candidateId", i.job_id as "jobId"
 from ${interviews} i where ${sql.join(conditions, sql` and `)} order by i.scheduled_at, i.id collate "C" limit ${q.limit}`,
 		)
 		// Our words only: the job (and the candidate) are shown beside the title, labelled.
 		return rows.map((r) => {
 			const start = new Date(r.start)
-			return { type: 'interview', id: r.id, start, end: new Date(start.getTime() + r.minutes * 60_000), allDay: false, title: 'AI video interview', userId: r.userId, status: r.status, candidateId: r.candidateId, jobId: r.jobId }
+			return {
+				type: 'interview',
+				id: r.id,
+				start,
+				end: new Date(start.getTime() + r.minutes * 60_000),
+				allDay: false,
+				title: 'AI video interview',
+				userId: r.userId,
+				status: r.status,
+				candidateId: r.candidateId,
+				jobId: r.jobId,
+			}
 		})
 	},
 }
@@ -48,7 +73,15 @@ export const completedInterviewsSource: ReviewSource = {
 	async items(deps, actor, options) {
 		if (!actor.userId || !deps.permissions.can(actor, 'interviews:read')) return []
 		const team = await teamJobIds(deps, actor.workspaceId, actor.userId)
-		const rows = await deps.database.rows<{ id: string; at: Date | string; candidateId: string; jobId: string; applicationId: string | null; score: number | null; verdict: Verdict | null }>(
+		const rows = await deps.database.rows<{
+			id: string
+			at: Date | string
+			candidateId: string
+			jobId: string
+			applicationId: string | null
+			score: number | null
+			verdict: Verdict | null
+		}>(
 			sql`select i.id, i.completed_at as at, i.candidate_id as "candidateId", i.job_id as "jobId", i.application_id as "applicationId", i.overall_score as score, i.verdict
 from ${interviews} i
 where ${await interviewReach(deps, actor)} and i.status = 'completed' and i.completed_at >= ${unseenSince(deps.now()).toISOString()}::timestamptz and (i.owner_user_id = ${actor.userId} or i.job_id in ${inList(team)})

@@ -20,7 +20,15 @@ export { contractTypeFrom } from './vendor-service.ts'
 export { withoutHiddenFormatting } from './rest-text.ts'
 export { jobFacts, type JobFacts, type JobFactsSource } from './port.ts'
 export { ROLE_TEMPLATES, type RoleTemplate } from './seed.ts'
-export { jobQuestionsOf, jobRequirements, jobsChangedSince, recentOpenRequirements, workspaceJobs, type JobQuestion, type JobRequirements } from './requirements.ts'
+export {
+	jobQuestionsOf,
+	jobRequirements,
+	jobsChangedSince,
+	recentOpenRequirements,
+	workspaceJobs,
+	type JobQuestion,
+	type JobRequirements,
+} from './requirements.ts'
 
 export default defineModule({
 	name: 'jobs',
@@ -30,7 +38,11 @@ export default defineModule({
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
-		{ key: 'jobs:read', description: 'See jobs (hiring managers: the jobs on whose team they are)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'] },
+		{
+			key: 'jobs:read',
+			description: 'See jobs (hiring managers: the jobs on whose team they are)',
+			grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'],
+		},
 		{ key: 'jobs:create', description: 'Create jobs as Draft', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 		{ key: 'jobs:set_status', description: 'Publish, close or draft jobs', grantedTo: ['owner', 'admin'] },
 		{ key: 'jobs:actively_hiring', description: 'Turn the actively-hiring flag on or off', grantedTo: ['owner', 'admin'], grantable: true },

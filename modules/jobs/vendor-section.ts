@@ -18,7 +18,10 @@ import { jobs } from './table.ts'
 export async function vendorJobFacts(deps: AppDeps, actor: Actor, vendorIds: string[]): Promise<Map<string, VendorFacts>> {
 	const rows = await deps.database.rows<{ vendorId: string; open: number; all: number }>(
 		sql`select vendor_id as "vendorId", count(*) filter (where status = 'Open')::int as open, count(*)::int as all from ${jobs}
-		where workspace_id = ${actor.workspaceId} and vendor_id in (${sql.join(vendorIds.map((id) => sql`${id}`), sql`, `)}) group by vendor_id`,
+		where workspace_id = ${actor.workspaceId} and vendor_id in (${sql.join(
+			vendorIds.map((id) => sql`${id}`),
+			sql`, `,
+		)}) group by vendor_id`,
 	)
 	return new Map(rows.map((r) => [r.vendorId, { openJobCount: Number(r.open), jobCount: Number(r.all) }]))
 }
@@ -37,7 +40,12 @@ const iso = (d: Date | string) => new Date(d).toISOString()
  * A vendor's open jobs, newest first, keyset-paged. Everyone who may see vendors sees every job of
  * the workspace (hiring managers and viewers have no vendor pages), so no further limit applies.
  */
-export async function vendorOpenJobs(deps: AppDeps, actor: Actor, vendorId: string, input: { limit: number; cursor?: string }): Promise<{ jobs: VendorJob[]; nextCursor: string | null }> {
+export async function vendorOpenJobs(
+	deps: AppDeps,
+	actor: Actor,
+	vendorId: string,
+	input: { limit: number; cursor?: string },
+): Promise<{ jobs: VendorJob[]; nextCursor: string | null }> {
 	const scope = `vendor_jobs:${actor.userId}:${vendorId}`
 	const { rows, nextCursor } = await keysetPage(deps, {
 		scope,
@@ -47,7 +55,16 @@ export async function vendorOpenJobs(deps: AppDeps, actor: Actor, vendorId: stri
 		from: sql`select j.id, j.title, j.location, j.vendor_job_id as "vendorJobId", j.published_at as "publishedAt", j.created_at as "createdAt" from ${jobs} j`,
 		where: [sql`j.vendor_id = ${vendorId} and j.workspace_id = ${actor.workspaceId} and j.status = 'Open'`],
 	})
-	return { jobs: rows.map((r) => ({ id: r.id, title: r.title, location: r.location, vendorJobId: r.vendorJobId, publishedAt: r.publishedAt ? iso(r.publishedAt) : null })), nextCursor }
+	return {
+		jobs: rows.map((r) => ({
+			id: r.id,
+			title: r.title,
+			location: r.location,
+			vendorJobId: r.vendorJobId,
+			publishedAt: r.publishedAt ? iso(r.publishedAt) : null,
+		})),
+		nextCursor,
+	}
 }
 
 /** The vendor page's open jobs, ten at a time (`?jobs=` is the next page's cursor). */

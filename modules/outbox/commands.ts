@@ -20,11 +20,20 @@ export const outboxCommands: CommandDef[] = [
 		async run(deps, o) {
 			if (Boolean(o.all) === (o.id !== undefined)) throw new UsageError('give --all (optionally with --workspace) or --id, not both')
 			if (o.id !== undefined && o.workspace !== undefined) throw new UsageError('--workspace goes with --all')
-			const released = await releaseHeld(deps, o.id !== undefined ? { id: String(o.id) } : { all: true, workspaceId: o.workspace !== undefined ? await workspaceId(deps, String(o.workspace)) : undefined })
+			const released = await releaseHeld(
+				deps,
+				o.id !== undefined
+					? { id: String(o.id) }
+					: { all: true, workspaceId: o.workspace !== undefined ? await workspaceId(deps, String(o.workspace)) : undefined },
+			)
 			const when = deps.config.smtpUrl ? 'they go out with the next round of the outbox worker' : 'they go out once the server runs with SMTP_URL set'
 			return {
 				json: { released: released.map((r) => r.id) },
-				lines: [released.length ? `Released ${released.length} held e-mail${released.length === 1 ? '' : 's'} from the dev mailbox: ${when}.` : 'No e-mail is held in the dev mailbox.'],
+				lines: [
+					released.length
+						? `Released ${released.length} held e-mail${released.length === 1 ? '' : 's'} from the dev mailbox: ${when}.`
+						: 'No e-mail is held in the dev mailbox.',
+				],
 			}
 		},
 	},

@@ -31,10 +31,21 @@ export async function releaseHeld(deps: AppDeps, selection: ReleaseSelection): P
 		if ('id' in selection && !released.length) {
 			const [row] = await tx.select({ status: outbox.status }).from(outbox).where(eq(outbox.id, selection.id))
 			if (!row) throw new AppError('NOT_FOUND', `No outbox entry with the id "${selection.id}"`)
-			throw new AppError('CONFLICT', `${selection.id} is not held in the dev mailbox (it is ${row.status === 'pending' ? 'queued to be sent' : row.status.replace('_', ' ')})`)
+			throw new AppError(
+				'CONFLICT',
+				`${selection.id} is not held in the dev mailbox (it is ${row.status === 'pending' ? 'queued to be sent' : row.status.replace('_', ' ')})`,
+			)
 		}
-		const found = await workspaceDirectory(deps.registry).byIds(tx, released.map((r) => r.workspaceId))
-		for (const r of released) await recordActivity(tx, operatorActor({ id: r.workspaceId, slug: found.get(r.workspaceId)!.slug }), { action: 'outbox.released', targetType: 'outbox', targetId: r.id })
+		const found = await workspaceDirectory(deps.registry).byIds(
+			tx,
+			released.map((r) => r.workspaceId),
+		)
+		for (const r of released)
+			await recordActivity(tx, operatorActor({ id: r.workspaceId, slug: found.get(r.workspaceId)!.slug }), {
+				action: 'outbox.released',
+				targetType: 'outbox',
+				targetId: r.id,
+			})
 		return released
 	})
 }

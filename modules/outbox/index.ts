@@ -7,7 +7,16 @@ import { startOutboxWorker } from './worker.ts'
 import * as tables from './table.ts'
 
 export { releaseHeld, type Released, type ReleaseSelection } from './held.ts'
-export { enqueueMail, enqueueMessage, deliveryStates, type DeliveryState, type DeliveryStatus, type NewMail, type NewMessage, type Recipient } from './service.ts'
+export {
+	enqueueMail,
+	enqueueMessage,
+	deliveryStates,
+	type DeliveryState,
+	type DeliveryStatus,
+	type NewMail,
+	type NewMessage,
+	type Recipient,
+} from './service.ts'
 export { deliverDue, startOutboxWorker, retryDelay, DEFAULT_WORKER_OPTIONS, type WorkerOptions } from './worker.ts'
 export { toE164, NO_PROVIDER, MAX_MESSAGE_LENGTH } from './messaging.ts'
 export type { OutboxAttachment } from './table.ts'
@@ -35,5 +44,9 @@ export default defineModule({
 	ports: [workspaceDirectoryPort],
 	nav: [{ href: '/outbox', label: 'Outbox', permission: 'outbox:read' }],
 	start: (deps) => startOutboxWorker(deps),
-	activityLabels: { 'outbox.retried': 'sent again the message', 'outbox.released': 'released the held message', 'outbox.link_revealed': 'revealed the private link of the message' },
+	activityLabels: {
+		'outbox.retried': 'sent again the message',
+		'outbox.released': 'released the held message',
+		'outbox.link_revealed': 'revealed the private link of the message',
+	},
 })

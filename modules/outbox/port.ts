@@ -19,7 +19,11 @@ export interface WorkspaceDirectory {
 }
 
 /** One module owns workspaces, so the registry refuses a second contribution. */
-export const workspaceDirectoryPort = definePort<WorkspaceDirectory>('outbox:workspace-directory', 'Finds workspaces by slug or id for the outbox (contributed by the module that owns workspaces)', { single: true })
+export const workspaceDirectoryPort = definePort<WorkspaceDirectory>(
+	'outbox:workspace-directory',
+	'Finds workspaces by slug or id for the outbox (contributed by the module that owns workspaces)',
+	{ single: true },
+)
 
 /** The workspace directory; throws when no module in the list contributes it. */
 export function workspaceDirectory(registry: Pick<Registry, 'contributions'>): WorkspaceDirectory {

@@ -20,8 +20,7 @@ export const reviewTools = [
 	defineTool({
 		name: 'get_review_queue',
 		title: 'Get my review queue',
-		description:
-			`Candidates needing your attention, oldest first, each with the reason: new applications on jobs of your hiring teams, completed AI interviews you have not opened, documents received, candidates’ replies you have not read. Unopened results and unread replies are listed for ${UNSEEN_WINDOW_DAYS} days (older ones stay in list_interview_results and the inbox). An entry leaves the queue once dealt with. Paged: pass nextCursor back as cursor.`,
+		description: `Candidates needing your attention, oldest first, each with the reason: new applications on jobs of your hiring teams, completed AI interviews you have not opened, documents received, candidates’ replies you have not read. Unopened results and unread replies are listed for ${UNSEEN_WINDOW_DAYS} days (older ones stay in list_interview_results and the inbox). An entry leaves the queue once dealt with. Paged: pass nextCursor back as cursor.`,
 		params: params({ limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
 		output: page('items', Item),
 		readOnly: true,

@@ -22,7 +22,11 @@ export default defineModule({
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
-		{ key: 'todos:read', description: 'See your to-dos and the to-dos on candidates you can see', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
+		{
+			key: 'todos:read',
+			description: 'See your to-dos and the to-dos on candidates you can see',
+			grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'],
+		},
 		{ key: 'todos:write', description: 'Add to-dos and mark them done', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 	],
 	tools: todoTools,

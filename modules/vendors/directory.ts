@@ -65,7 +65,8 @@ async function withFacts(deps: AppDeps, actor: Actor, rows: VendorRow[]): Promis
 	return rows.map((r) => Object.assign({ ...r }, ...contributed.map((facts) => facts.get(r.id) ?? {})) as FactsRow)
 }
 
-export const submissionMethodOf = (v: { submissionEmail: string | null; submissionPortalUrl: string | null }): SubmissionMethod | null => (v.submissionEmail ? 'email' : v.submissionPortalUrl ? 'portal' : null)
+export const submissionMethodOf = (v: { submissionEmail: string | null; submissionPortalUrl: string | null }): SubmissionMethod | null =>
+	v.submissionEmail ? 'email' : v.submissionPortalUrl ? 'portal' : null
 const iso = (d: Date | string) => new Date(d).toISOString()
 
 const SELECT = sql`select v.id, v.name, v.api_access as "apiAccess", v.contact_name as "contactName", v.contact_email as "contactEmail", v.contact_phone as "contactPhone",
@@ -73,7 +74,15 @@ const SELECT = sql`select v.id, v.name, v.api_access as "apiAccess", v.contact_n
 	from ${vendors} v`
 
 function summary(r: FactsRow): VendorSummary {
-	return { id: r.id, name: r.name, apiAccess: r.apiAccess, submissionMethod: submissionMethodOf(r), openJobCount: Number(r.openJobCount ?? 0), submissionCount: Number(r.submissionCount ?? 0), createdAt: iso(r.createdAt) }
+	return {
+		id: r.id,
+		name: r.name,
+		apiAccess: r.apiAccess,
+		submissionMethod: submissionMethodOf(r),
+		openJobCount: Number(r.openJobCount ?? 0),
+		submissionCount: Number(r.submissionCount ?? 0),
+		createdAt: iso(r.createdAt),
+	}
 }
 
 function detail(r: FactsRow): VendorDetail {
@@ -107,12 +116,26 @@ export function labelledDetail(v: VendorDetail) {
 	}
 }
 
-const BY_NAME = { keys: [{ expr: sql`lower(v.name)` }, { expr: sql`v.id` }], lookup: (id: string) => sql`select lower(x.name), x.id from ${vendors} x where x.id = ${id}` }
+const BY_NAME = {
+	keys: [{ expr: sql`lower(v.name)` }, { expr: sql`v.id` }],
+	lookup: (id: string) => sql`select lower(x.name), x.id from ${vendors} x where x.id = ${id}`,
+}
 
 /** Vendors by name (A to Z), keyset-paged on the last vendor seen. */
-export async function listVendors(deps: AppDeps, actor: Actor, input: { limit: number; cursor?: string }): Promise<{ vendors: VendorSummary[]; nextCursor: string | null }> {
+export async function listVendors(
+	deps: AppDeps,
+	actor: Actor,
+	input: { limit: number; cursor?: string },
+): Promise<{ vendors: VendorSummary[]; nextCursor: string | null }> {
 	const scope = `list_vendors:${actor.userId}`
-	const { rows, nextCursor } = await keysetPage<VendorRow>(deps, { scope, cursor: input.cursor, limit: input.limit, order: BY_NAME, from: SELECT, where: [sql`v.workspace_id = ${actor.workspaceId}`] })
+	const { rows, nextCursor } = await keysetPage<VendorRow>(deps, {
+		scope,
+		cursor: input.cursor,
+		limit: input.limit,
+		order: BY_NAME,
+		from: SELECT,
+		where: [sql`v.workspace_id = ${actor.workspaceId}`],
+	})
 	return { vendors: (await withFacts(deps, actor, rows)).map(summary), nextCursor }
 }
 
@@ -134,9 +157,20 @@ export interface SubmissionTarget {
 }
 
 export async function submissionTarget(deps: AppDeps, workspaceId: string, vendorId: string): Promise<SubmissionTarget | null> {
-	const [v] = await deps.db.select().from(vendors).where(and(eq(vendors.id, vendorId), eq(vendors.workspaceId, workspaceId)))
+	const [v] = await deps.db
+		.select()
+		.from(vendors)
+		.where(and(eq(vendors.id, vendorId), eq(vendors.workspaceId, workspaceId)))
 	if (!v) return null
-	return { id: v.id, name: v.name, method: submissionMethodOf(v), email: v.submissionEmail, portalUrl: v.submissionPortalUrl, contactName: v.contactName, rules: cleanRules(v.documentRules) }
+	return {
+		id: v.id,
+		name: v.name,
+		method: submissionMethodOf(v),
+		email: v.submissionEmail,
+		portalUrl: v.submissionPortalUrl,
+		contactName: v.contactName,
+		rules: cleanRules(v.documentRules),
+	}
 }
 
 /** The document kinds a submission needs for a candidate with this work authorization, in the spec's order. */
@@ -169,15 +203,18 @@ export function parseRules(value: unknown): DocumentRules {
 		return DOCUMENT_KINDS.filter((k) => list.includes(k))
 	}
 	const v = value as { always?: unknown; byWorkAuthorization?: unknown } | null
-	if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalid([{ field: 'rules', message: 'must be an object {"always": [...], "byWorkAuthorization": {"H1B": [...]}}' }])
+	if (typeof v !== 'object' || v === null || Array.isArray(v))
+		throw invalid([{ field: 'rules', message: 'must be an object {"always": [...], "byWorkAuthorization": {"H1B": [...]}}' }])
 	const always = kinds(v.always ?? [], 'rules.always')
 	const by: Record<string, string[]> = {}
 	const raw = v.byWorkAuthorization ?? {}
-	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) problems.push({ field: 'rules.byWorkAuthorization', message: 'must be an object keyed by work authorization' })
-	else for (const [k, list] of Object.entries(raw)) {
-		if (!authorizationKey(k) || k.length > 40) problems.push({ field: 'rules.byWorkAuthorization', message: `"${k}" is not a work authorization` })
-		else by[authorizationKey(k)] = kinds(list, `rules.byWorkAuthorization.${k}`)
-	}
+	if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+		problems.push({ field: 'rules.byWorkAuthorization', message: 'must be an object keyed by work authorization' })
+	else
+		for (const [k, list] of Object.entries(raw)) {
+			if (!authorizationKey(k) || k.length > 40) problems.push({ field: 'rules.byWorkAuthorization', message: `"${k}" is not a work authorization` })
+			else by[authorizationKey(k)] = kinds(list, `rules.byWorkAuthorization.${k}`)
+		}
 	if (problems.length) throw invalid(problems)
 	return { always, byWorkAuthorization: by }
 }
@@ -198,7 +235,8 @@ export async function updateVendorProfile(deps: AppDeps, actor: Actor, vendorId:
 	const problems: FieldError[] = []
 	const text = (field: keyof VendorProfilePatch, max: number) => {
 		const v = patch[field]
-		if (typeof v === 'string' && (v.trim().length > max || /[\r\n\0]/.test(v))) problems.push({ field, message: `must be one line of at most ${max} characters` })
+		if (typeof v === 'string' && (v.trim().length > max || /[\r\n\0]/.test(v)))
+			problems.push({ field, message: `must be one line of at most ${max} characters` })
 	}
 	text('contactName', 120)
 	text('contactPhone', 40)
@@ -215,9 +253,17 @@ export async function updateVendorProfile(deps: AppDeps, actor: Actor, vendorId:
 		}
 	}
 	if (problems.length) throw invalid(problems)
-	const values = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined).map(([k, v]) => [k, typeof v === 'string' ? v.trim() || null : v]))
+	const values = Object.fromEntries(
+		Object.entries(patch)
+			.filter(([, v]) => v !== undefined)
+			.map(([k, v]) => [k, typeof v === 'string' ? v.trim() || null : v]),
+	)
 	await deps.db.transaction(async (tx) => {
-		const updated = await tx.update(vendors).set(values).where(and(eq(vendors.id, vendorId), eq(vendors.workspaceId, actor.workspaceId))).returning({ id: vendors.id })
+		const updated = await tx
+			.update(vendors)
+			.set(values)
+			.where(and(eq(vendors.id, vendorId), eq(vendors.workspaceId, actor.workspaceId)))
+			.returning({ id: vendors.id })
 		if (!updated.length) throw new AppError('NOT_FOUND', 'No vendor with this id')
 		await recordActivity(tx, actor, { action: 'vendor.profile_updated', targetType: 'vendor', targetId: vendorId, detail: { fields: Object.keys(values) } })
 	})

@@ -8,8 +8,35 @@ import { verifyVendorKey } from './service.ts'
 import { vendorTools } from './tools.ts'
 import * as tables from './table.ts'
 
-export { apiAccessOff, createVendor, createKey, KEYS_PERMISSION, noteKeyUse, revokeKey, revokeVendorKey, setApiAccess, vendorKeyActorSql, vendorKeys, vendorKeySql, vendorNames, vendorsWithKeys, verifyVendorKey, type VendorKeyView, type VendorWithKeys } from './service.ts'
-export { getVendor, listVendors, parseRules, requiredDocuments, submissionTarget, updateVendorProfile, type SubmissionTarget, type VendorDetail, type VendorSummary } from './directory.ts'
+export {
+	apiAccessOff,
+	createVendor,
+	createKey,
+	KEYS_PERMISSION,
+	noteKeyUse,
+	revokeKey,
+	revokeVendorKey,
+	setApiAccess,
+	vendorKeyActorSql,
+	vendorKeys,
+	vendorKeySql,
+	vendorNames,
+	vendorsWithKeys,
+	verifyVendorKey,
+	type VendorKeyView,
+	type VendorWithKeys,
+} from './service.ts'
+export {
+	getVendor,
+	listVendors,
+	parseRules,
+	requiredDocuments,
+	submissionTarget,
+	updateVendorProfile,
+	type SubmissionTarget,
+	type VendorDetail,
+	type VendorSummary,
+} from './directory.ts'
 export { vendorFacts, type VendorFacts, type VendorFactsSource } from './port.ts'
 export { DOCUMENT_KINDS, DOCUMENT_LABELS, DocumentKindSchema, isDocumentKind, type DocumentKind } from './model.ts'
 export { DEMO_VENDORS, demoVendorIds } from './seed.ts'

@@ -19,4 +19,7 @@ export type VendorFacts = {
 /** Facts keyed by vendor id, only for ids of the actor's workspace (`vendorIds` is never empty). */
 export type VendorFactsSource = (deps: AppDeps, actor: Actor, vendorIds: string[]) => Promise<Map<string, VendorFacts>>
 
-export const vendorFacts = definePort<VendorFactsSource>('vendors:facts', 'Facts about vendors (job and submission counts, last submission) merged into the vendor directory')
+export const vendorFacts = definePort<VendorFactsSource>(
+	'vendors:facts',
+	'Facts about vendors (job and submission counts, last submission) merged into the vendor directory',
+)

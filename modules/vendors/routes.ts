@@ -29,7 +29,11 @@ const NOTICES: Record<string, string> = {
 
 /** The new key, shown once on the vendor's page after the redirect that follows its creation. */
 type NewKey = { vendorId: string; keyId: string; apiKey: string }
-const newKey = revealCookie<NewKey>('bl_new_vendor_key', '/vendors', (v): v is NewKey => typeof (v as NewKey)?.vendorId === 'string' && typeof (v as NewKey)?.keyId === 'string' && typeof (v as NewKey)?.apiKey === 'string')
+const newKey = revealCookie<NewKey>(
+	'bl_new_vendor_key',
+	'/vendors',
+	(v): v is NewKey => typeof (v as NewKey)?.vendorId === 'string' && typeof (v as NewKey)?.keyId === 'string' && typeof (v as NewKey)?.apiKey === 'string',
+)
 
 export function vendorRoutes(deps: AppDeps, kit: HttpKit) {
 	const managesKeys = (session: PageSession) => deps.permissions.can(session.actor, KEYS_PERMISSION)
@@ -37,7 +41,12 @@ export function vendorRoutes(deps: AppDeps, kit: HttpKit) {
 		.use(kit.auth)
 		.get(
 			'/vendors',
-			async ({ session, query }) => vendorListPage(deps, session, { ...(await listVendors(deps, session.actor, { limit: 25, cursor: query.cursor })), paged: Boolean(query.cursor), managesKeys: managesKeys(session) }),
+			async ({ session, query }) =>
+				vendorListPage(deps, session, {
+					...(await listVendors(deps, session.actor, { limit: 25, cursor: query.cursor })),
+					paged: Boolean(query.cursor),
+					managesKeys: managesKeys(session),
+				}),
 			{ session: read, query: t.Object({ cursor }) },
 		)
 		.get(

@@ -59,7 +59,10 @@ describe('the import graph', () => {
 	})
 
 	test('the rule itself: each kind of import it refuses and allows', () => {
-		const requires = new Map([['jobs', ['vendors']], ['vendors', []]])
+		const requires = new Map([
+			['jobs', ['vendors']],
+			['vendors', []],
+		])
 		const check = (from: string, to: string) => problem({ from, to, line: 1, kind: 'runtime' }, requires)
 		expect(check('core/app.ts', 'modules/jobs/index.ts')).toContain('the core imports no module')
 		expect(check('modules/vendors/directory.ts', 'modules/jobs/table.ts')).toContain('does not list "jobs" in its requires')

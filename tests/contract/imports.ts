@@ -12,7 +12,16 @@
  * type checker knows: an import whose every name is a type (an interface, a type alias), not
  * marked `type`, is erased too.
  */
-import { isCallExpression, isExportDeclaration, isImportDeclaration, isImportSpecifier, isImportTypeNode, isLiteralTypeNode, isNamedImports, isStringLiteral } from 'typescript/unstable/ast/is'
+import {
+	isCallExpression,
+	isExportDeclaration,
+	isImportDeclaration,
+	isImportSpecifier,
+	isImportTypeNode,
+	isLiteralTypeNode,
+	isNamedImports,
+	isStringLiteral,
+} from 'typescript/unstable/ast/is'
 import { SymbolFlags } from 'typescript/unstable/async'
 import { fromRoot, nodesOf, resolveImport, SyntaxKind, type AppSource, type Node, type SourceFile } from './source.ts'
 
@@ -28,7 +37,13 @@ export interface Import {
 export async function importsOf(source: Pick<AppSource, 'checker'>, file: SourceFile): Promise<Import[]> {
 	const out: Import[] = []
 	const add = (node: Node, specifier: Node | undefined, kind: Import['kind']) => {
-		if (specifier && isStringLiteral(specifier)) out.push({ from: fromRoot(file.fileName), to: resolveImport(file.fileName, specifier.text), line: file.getLineAndCharacterOfPosition(node.pos).line + 1, kind })
+		if (specifier && isStringLiteral(specifier))
+			out.push({
+				from: fromRoot(file.fileName),
+				to: resolveImport(file.fileName, specifier.text),
+				line: file.getLineAndCharacterOfPosition(node.pos).line + 1,
+				kind,
+			})
 	}
 	for (const node of nodesOf(file)) {
 		if (isImportDeclaration(node)) add(node, node.moduleSpecifier, (await erased(source, node)) ? 'type' : 'runtime')

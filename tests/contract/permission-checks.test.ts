@@ -81,7 +81,11 @@ describe('permission keys asked about in code', () => {
 		for (const m of modules) {
 			const listed = new Set<string>((m as ModuleDef).checks ?? [])
 			const asked = found.get(m.name) ?? new Set<string>()
-			for (const key of asked) if (!listed.has(key)) problems.push(`module "${m.name}" asks can() about "${key}" (${calls.find((c) => c.module === m.name && c.keys?.includes(key))?.file}) but does not list it in its checks`)
+			for (const key of asked)
+				if (!listed.has(key))
+					problems.push(
+						`module "${m.name}" asks can() about "${key}" (${calls.find((c) => c.module === m.name && c.keys?.includes(key))?.file}) but does not list it in its checks`,
+					)
 			for (const key of listed) if (!asked.has(key)) problems.push(`module "${m.name}" lists "${key}" in its checks but its code never asks about it`)
 		}
 		expect(problems).toEqual([])

@@ -13,7 +13,8 @@ const LIMIT = 'limit(integer minimum=1 maximum=100 default=25)'
 const CURSOR = 'cursor(string minLength=1 maxLength=64)'
 const ID = (name: string, required = true) => `${name}${required ? '*' : ''}(string minLength=1 maxLength=160)`
 const KINDS = 'dl|visa|i94|workAuth'
-const FAMILIES = 'java|dotnet|datasci|python|fullstack|qa|sre|devops|cloud|genai|dataeng|dba|privacy|security|workday|salesforce|servicenow|gis|insurance|product|ba|pm|other'
+const FAMILIES =
+	'java|dotnet|datasci|python|fullstack|qa|sre|devops|cloud|genai|dataeng|dba|privacy|security|workday|salesforce|servicenow|gis|insurance|product|ba|pm|other'
 
 const SPEC: Record<string, string> = {
 	list_jobs: `R status(enum:Open|Draft|Closed), query(string maxLength=120), ${LIMIT}, ${CURSOR}`,
@@ -55,8 +56,12 @@ function describeTool(tool: { readOnly: boolean; params: unknown }): string {
 		const bits: string[] = []
 		if (v.type) bits.push(v.type)
 		if (v.anyOf) bits.push(`enum:${v.anyOf.map((x: { const: unknown }) => x.const).join('|')}`)
-		for (const key of ['minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems', 'default']) if (v[key] !== undefined) bits.push(`${key}=${JSON.stringify(v[key])}`)
-		if (v.items) bits.push(`items:${v.items.anyOf ? v.items.anyOf.map((x: { const: unknown }) => x.const).join('|') : `${v.items.type} ${v.items.minLength ?? ''}-${v.items.maxLength ?? ''}`}`)
+		for (const key of ['minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems', 'default'])
+			if (v[key] !== undefined) bits.push(`${key}=${JSON.stringify(v[key])}`)
+		if (v.items)
+			bits.push(
+				`items:${v.items.anyOf ? v.items.anyOf.map((x: { const: unknown }) => x.const).join('|') : `${v.items.type} ${v.items.minLength ?? ''}-${v.items.maxLength ?? ''}`}`,
+			)
 		return `${name}${(s.required ?? []).includes(name) ? '*' : ''}(${bits.join(' ')})`
 	})
 	return `${tool.readOnly ? 'R' : 'W'} ${props.join(', ')}`

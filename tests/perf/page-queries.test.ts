@@ -96,7 +96,9 @@ describe('job page: résumé checks and the bench', () => {
 		const job = await newVendorJob(ws, {}, deps)
 		for (let i = 0; i < 3; i++) await newApplication(ws, await newCandidate(ws, { resume: false }, deps), job, {}, deps)
 		const readsOfTheJob = (statements: { text: string }[]) => statements.filter((q) => /resume_check->>'version'/.test(q.text)).length
-		expect(readsOfTheJob(await statementsOf(deps, () => Promise.all([refreshChecks(deps, ws.id, { jobId: job }), refreshChecks(deps, ws.id, { jobId: job })])))).toBe(1)
+		expect(
+			readsOfTheJob(await statementsOf(deps, () => Promise.all([refreshChecks(deps, ws.id, { jobId: job }), refreshChecks(deps, ws.id, { jobId: job })]))),
+		).toBe(1)
 		expect(
 			readsOfTheJob(
 				await statementsOf(deps, async () => {
@@ -109,7 +111,10 @@ describe('job page: résumé checks and the bench', () => {
 
 	test('résumé hashes and texts of any number of people are one statement text each', async () => {
 		const ids = [await newCandidate(ws, {}, deps), await newCandidate(ws, {}, deps), await newCandidate(ws, { resume: false }, deps)]
-		const [few, many] = [await statementsOf(deps, () => resumeHashes(deps, ws.id, ids.slice(0, 1))), await statementsOf(deps, () => resumeHashes(deps, ws.id, [...ids, 'cand_absent', ids[0]!]))]
+		const [few, many] = [
+			await statementsOf(deps, () => resumeHashes(deps, ws.id, ids.slice(0, 1))),
+			await statementsOf(deps, () => resumeHashes(deps, ws.id, [...ids, 'cand_absent', ids[0]!])),
+		]
 		expect(few.map((q) => q.text)).toEqual(many.map((q) => q.text))
 		const hashes = await resumeHashes(deps, ws.id, [...ids, 'cand_absent', ids[0]!])
 		expect([...hashes.keys()].sort()).toEqual([...ids].sort())
@@ -117,7 +122,10 @@ describe('job page: résumé checks and the bench', () => {
 		expect(hashes.get(ids[2]!)).toBe(resumeHash(null))
 		const texts = await resumeTexts(deps, ws.id, [ids[0]!, ids[2]!, 'cand_absent'])
 		expect(Object.fromEntries(texts)).toEqual({ [ids[0]!]: 'Java, Spring Boot', [ids[2]!]: null })
-		const textStatements = [await statementsOf(deps, () => resumeTexts(deps, ws.id, ids.slice(0, 1))), await statementsOf(deps, () => resumeTexts(deps, ws.id, ids))]
+		const textStatements = [
+			await statementsOf(deps, () => resumeTexts(deps, ws.id, ids.slice(0, 1))),
+			await statementsOf(deps, () => resumeTexts(deps, ws.id, ids)),
+		]
 		expect(textStatements[0]!.map((q) => q.text)).toEqual(textStatements[1]!.map((q) => q.text))
 		// Another workspace's candidate is not read.
 		const other = await newWorkspace(deps)

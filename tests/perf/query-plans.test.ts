@@ -19,11 +19,21 @@ const LARGE = ['jobs', 'candidates', 'applications', 'bench_entries']
 const N = { jobs: Number(process.env.PLAN_JOBS ?? 5_000), candidates: Number(process.env.PLAN_CANDIDATES ?? 4_000) }
 
 // Varied enough that word and name statistics look like a real workspace's.
-const words = (list: string) => sql.raw(`(array[${list.split(' ').map((w) => `'${w}'`).join(',')}])`)
+const words = (list: string) =>
+	sql.raw(
+		`(array[${list
+			.split(' ')
+			.map((w) => `'${w}'`)
+			.join(',')}])`,
+	)
 const TECH = words('Java Salesforce Python React Oracle SAP Azure Golang Snowflake Workday .NET iOS Kafka')
 const ROLE = words('Developer Administrator Engineer Analyst Architect Consultant Tester Lead')
-const FIRST = words('Priya Rahul Anil Sunita Wei Li Maria Jose Ahmed Fatima John Mary James Linda Robert Karen Ivan Olga Kenji Yuki Aarav Diya Omar Sara Lucas Emma Noah Ava Mateo Sofia Arjun Kavya Chen Mei Tom Anna David Laura Ravi Neha Sam')
-const LAST = words('Sharma Patel Reddy Nguyen Wang Garcia Smith Johnson Brown Khan Ali Kumar Singh Gupta Lee Kim Tanaka Ivanov Rossi Muller Silva Costa Lopez Martin Davis Miller Wilson Moore Taylor Thomas Anderson Jackson White Harris Clark Lewis Young')
+const FIRST = words(
+	'Priya Rahul Anil Sunita Wei Li Maria Jose Ahmed Fatima John Mary James Linda Robert Karen Ivan Olga Kenji Yuki Aarav Diya Omar Sara Lucas Emma Noah Ava Mateo Sofia Arjun Kavya Chen Mei Tom Anna David Laura Ravi Neha Sam',
+)
+const LAST = words(
+	'Sharma Patel Reddy Nguyen Wang Garcia Smith Johnson Brown Khan Ali Kumar Singh Gupta Lee Kim Tanaka Ivanov Rossi Muller Silva Costa Lopez Martin Davis Miller Wilson Moore Taylor Thomas Anderson Jackson White Harris Clark Lewis Young',
+)
 
 let deps: AppDeps
 let ws: TestWorkspace
@@ -31,7 +41,9 @@ let token: string
 let vendorKey: string
 
 async function plansOf(run: () => Promise<unknown>) {
-	const statements = (await statementsOf(deps, run)).filter((q) => LARGE.some((t) => new RegExp(`\\b"?${t}"?\\b`).test(q.text)) && /^\s*(select|with)\b/i.test(q.text))
+	const statements = (await statementsOf(deps, run)).filter(
+		(q) => LARGE.some((t) => new RegExp(`\\b"?${t}"?\\b`).test(q.text)) && /^\s*(select|with)\b/i.test(q.text),
+	)
 	const plans: { text: string; plan: string }[] = []
 	for (const q of statements) plans.push({ text: q.text, plan: await planOf(deps, q) })
 	return plans
@@ -78,11 +90,13 @@ beforeAll(async () => {
 	for (const t of LARGE) await deps.database.rows(sql.raw(`analyze ${t}`))
 }, 120_000)
 
-const tool = (name: string, args: Record<string, unknown> = {}) => async () => {
-	const r = await callTool(token, name, args)
-	if (r.isError) throw new Error(`${name}: ${JSON.stringify(r.content)}`)
-	return r
-}
+const tool =
+	(name: string, args: Record<string, unknown> = {}) =>
+	async () => {
+		const r = await callTool(token, name, args)
+		if (r.isError) throw new Error(`${name}: ${JSON.stringify(r.content)}`)
+		return r
+	}
 
 describe('list and search query plans use indexes on a large workspace', () => {
 	const cases: [string, string, Record<string, unknown>][] = [
@@ -96,7 +110,8 @@ describe('list and search query plans use indexes on a large workspace', () => {
 		['search a name', 'search', { q: 'Priya Sharma' }],
 		['search a misspelt name', 'search', { q: 'Prya Sharmma' }],
 	]
-	for (const [label, name, args] of cases) test(label, async () => expectIndexed(await plansOf(tool(name, args)), { cappedBranches: name === 'search' }), 30_000)
+	for (const [label, name, args] of cases)
+		test(label, async () => expectIndexed(await plansOf(tool(name, args)), { cappedBranches: name === 'search' }), 30_000)
 
 	test('list_jobs page 2 and list_candidates page 2 (cursor)', async () => {
 		const jobsPage = (await tool('list_jobs')()).structuredContent

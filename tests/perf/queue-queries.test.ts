@@ -37,7 +37,9 @@ describe('review queue: the owner’s sources', () => {
 			select 'thr_q_' || ${ws.id} || '_' || g, ${ws.id}, 'address:q' || g || '@x.test', 'candidate', ${candidate}, 'Jane Candidate', 'q' || g || '@x.test', 'Your application', 1,
 				now() - g * interval '6 hours', now() - g * interval '6 hours'
 			from generate_series(1, 3000) g`)
-		await deps.database.rows(sql`insert into inbox_states (thread_id, user_id, read_at) select id, ${owner.userId}, now() from inbox_threads where workspace_id = ${ws.id} and id not in (${`thr_q_${ws.id}_2`}, ${`thr_q_${ws.id}_3`}, ${`thr_q_${ws.id}_200`})`)
+		await deps.database.rows(
+			sql`insert into inbox_states (thread_id, user_id, read_at) select id, ${owner.userId}, now() from inbox_threads where workspace_id = ${ws.id} and id not in (${`thr_q_${ws.id}_2`}, ${`thr_q_${ws.id}_3`}, ${`thr_q_${ws.id}_200`})`,
+		)
 		await deps.database.rows(sql`analyze inbox_threads`)
 		await deps.database.rows(sql`analyze inbox_states`)
 		let items: ReviewItem[] = []
@@ -60,7 +62,9 @@ describe('review queue: the owner’s sources', () => {
 		await deps.database.rows(sql`insert into interviews (id, workspace_id, candidate_id, job_id, application_id, owner_user_id, status, scheduled_at, deadline_at, completed_at)
 			select 'int_q_' || ${ws.id} || '_' || g, ${ws.id}, ${candidate}, ${job}, ${app}, ${owner.userId}, 'completed', now() - g * interval '8 hours', now(), now() - g * interval '8 hours' + interval '1 hour'
 			from generate_series(1, 2200) g`)
-		await deps.database.rows(sql`insert into interview_views (interview_id, user_id, seen_at) select id, ${owner.userId}, now() from interviews where workspace_id = ${ws.id} and id like 'int_q_%' and id not in (${`int_q_${ws.id}_2`}, ${`int_q_${ws.id}_200`})`)
+		await deps.database.rows(
+			sql`insert into interview_views (interview_id, user_id, seen_at) select id, ${owner.userId}, now() from interviews where workspace_id = ${ws.id} and id like 'int_q_%' and id not in (${`int_q_${ws.id}_2`}, ${`int_q_${ws.id}_200`})`,
+		)
 		await deps.database.rows(sql`analyze interviews`)
 		let items: ReviewItem[] = []
 		const statements = await statementsOf(deps, async () => {
@@ -78,7 +82,9 @@ describe('review queue: the owner’s sources', () => {
 		const actor = await personActor(deps, ws.slug, owner.email)
 		const [a, b] = [await newVendorJob(ws, {}, deps), await newVendorJob(ws, {}, deps)]
 		await deps.database.rows(sql`insert into job_team (job_id, user_id) values (${a}, ${owner.userId}), (${b}, ${owner.userId})`)
-		await deps.database.rows(sql`insert into candidates (id, workspace_id, name, email) select 'cand_q_' || ${ws.id} || '_' || g, ${ws.id}, 'Person ' || g, 'q' || g || '@' || ${ws.id} || '.test' from generate_series(1, 4000) g`)
+		await deps.database.rows(
+			sql`insert into candidates (id, workspace_id, name, email) select 'cand_q_' || ${ws.id} || '_' || g, ${ws.id}, 'Person ' || g, 'q' || g || '@' || ${ws.id} || '.test' from generate_series(1, 4000) g`,
+		)
 		// Two busy jobs, 2,000 applications each: the oldest moved on, the other 1,500 still waiting.
 		await deps.database.rows(sql`insert into applications (id, workspace_id, candidate_id, job_id, stage_key, created_at)
 			select 'app_q_' || ${ws.id} || '_' || g, ${ws.id}, 'cand_q_' || ${ws.id} || '_' || g, case when g % 2 = 0 then ${a} else ${b} end,
