@@ -33,7 +33,11 @@ const cache = join(tmpdir(), `benchline-conformance-${VERSION}`)
 const entry = join(cache, 'node_modules/@modelcontextprotocol/conformance/dist/index.js')
 if (!existsSync(entry)) {
 	mkdirSync(cache, { recursive: true })
-	const install = spawnSync('npm', ['install', '--prefix', cache, '--no-audit', '--no-fund', '--loglevel=error', `@modelcontextprotocol/conformance@${VERSION}`], { stdio: 'inherit' })
+	const install = spawnSync(
+		'npm',
+		['install', '--prefix', cache, '--no-audit', '--no-fund', '--loglevel=error', `@modelcontextprotocol/conformance@${VERSION}`],
+		{ stdio: 'inherit' },
+	)
 	if (install.status !== 0) throw new Error('could not install @modelcontextprotocol/conformance')
 }
 
@@ -67,7 +71,10 @@ const proxy = Bun.serve({
 const out = mkdtempSync(join(tmpdir(), 'bl-conformance-'))
 let status = 1
 try {
-	const run = Bun.spawn([BUN, entry, 'server', '--url', `http://127.0.0.1:${proxyPort}/api/mcp`, '--suite', SUITE, '--expected-failures', EXPECTED, '-o', out], { stdout: 'inherit', stderr: 'inherit' })
+	const run = Bun.spawn(
+		[BUN, entry, 'server', '--url', `http://127.0.0.1:${proxyPort}/api/mcp`, '--suite', SUITE, '--expected-failures', EXPECTED, '-o', out],
+		{ stdout: 'inherit', stderr: 'inherit' },
+	)
 	status = await run.exited
 	const results: Record<string, { status: string; checks: { id: string; status: string; errorMessage?: string }[] }> = {}
 	const walk = (dir: string) => {
@@ -78,7 +85,12 @@ try {
 				try {
 					const data = JSON.parse(readFileSync(path, 'utf8'))
 					const checks = Array.isArray(data) ? data : (data.checks ?? [])
-					results[path.slice(out.length + 1)] = { status: checks.some((c: { status: string }) => c.status === 'FAILURE') ? 'FAILURE' : 'SUCCESS', checks: checks.filter((c: { status: string }) => c.status !== 'INFO').map((c: { id: string; status: string; errorMessage?: string }) => ({ id: c.id, status: c.status, errorMessage: c.errorMessage })) }
+					results[path.slice(out.length + 1)] = {
+						status: checks.some((c: { status: string }) => c.status === 'FAILURE') ? 'FAILURE' : 'SUCCESS',
+						checks: checks
+							.filter((c: { status: string }) => c.status !== 'INFO')
+							.map((c: { id: string; status: string; errorMessage?: string }) => ({ id: c.id, status: c.status, errorMessage: c.errorMessage })),
+					}
 				} catch {}
 		}
 	}

@@ -46,7 +46,15 @@ const b64url = (b: Buffer) => b.toString('base64').replace(/\+/g, '-').replace(/
 try {
 	if (admin) await admin.unsafe(`create database ${dbName}`)
 	const dataDir = EMBEDDED ? `/tmp/bl-cred-${process.pid}` : ''
-	const config = loadConfig({ ...env, DATABASE_URL: EMBEDDED ? '' : url, DATA_DIR: dataDir || undefined, BASE_URL: 'http://localhost:3000', REDIS_URL: '', LOG_LEVEL: 'warn', DEMO: 'off' })
+	const config = loadConfig({
+		...env,
+		DATABASE_URL: EMBEDDED ? '' : url,
+		DATA_DIR: dataDir || undefined,
+		BASE_URL: 'http://localhost:3000',
+		REDIS_URL: '',
+		LOG_LEVEL: 'warn',
+		DEMO: 'off',
+	})
 	database = await openDatabase(config)
 	const deps = await createDeps({ config, database, log: createLogger('warn') })
 	const ws = await createWorkspace(deps, { slug: `cred-${process.pid}`, name: 'Credentials Bench' })
@@ -61,8 +69,29 @@ try {
 	const client = (await findClient(deps, registration.client_id))!
 	const verifier = b64url(randomBytes(32))
 	const challenge = b64url(createHash('sha256').update(verifier).digest())
-	const code = await issueCode(deps, actor, { client, redirectUri: 'http://127.0.0.1:9/callback', redirectUriSent: true, state: null, codeChallenge: challenge, resource: mcpResource(deps), scope: 'mcp', readOnlyRequested: false }, false)
-	const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:9/callback', client_id: client.id, code_verifier: verifier, resource: mcpResource(deps) })
+	const code = await issueCode(
+		deps,
+		actor,
+		{
+			client,
+			redirectUri: 'http://127.0.0.1:9/callback',
+			redirectUriSent: true,
+			state: null,
+			codeChallenge: challenge,
+			resource: mcpResource(deps),
+			scope: 'mcp',
+			readOnlyRequested: false,
+		},
+		false,
+	)
+	const form = new URLSearchParams({
+		grant_type: 'authorization_code',
+		code,
+		redirect_uri: 'http://127.0.0.1:9/callback',
+		client_id: client.id,
+		code_verifier: verifier,
+		resource: mcpResource(deps),
+	})
 	const accessToken = (await exchangeCode(deps, form)).access_token
 	const mistyped = pat.slice(0, -1) + (pat.endsWith('x') ? 'y' : 'x')
 
@@ -71,11 +100,18 @@ try {
 		['personal token (bl_pat_)', async () => (await verifyPersonalToken(deps, pat)) ?? Promise.reject(new Error('pat rejected'))],
 		['OAuth access token (bl_at_)', async () => (await verifyAccessToken(deps, accessToken)) ?? Promise.reject(new Error('access token rejected'))],
 		['vendor key (bl_vk_)', async () => (await verifyVendorKey(deps, vendorKey)) ?? Promise.reject(new Error('vendor key rejected'))],
-		['mistyped token (checksum, no query)', async () => ((await verifyPersonalToken(deps, mistyped)) === null ? null : Promise.reject(new Error('mistyped accepted')))],
+		[
+			'mistyped token (checksum, no query)',
+			async () => ((await verifyPersonalToken(deps, mistyped)) === null ? null : Promise.reject(new Error('mistyped accepted'))),
+		],
 	]
 	const q = (s: number[], p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))]!
 	const results: Record<string, unknown>[] = []
-	console.log(`${EMBEDDED ? 'PGlite (embedded)' : 'PostgreSQL'}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${cpus().length} CPUs`)
+	console.log(
+		`${EMBEDDED ? 'PGlite (embedded)' : 'PostgreSQL'}; load average ${loadavg()
+			.map((l) => l.toFixed(2))
+			.join(' ')}, ${cpus().length} CPUs`,
+	)
 	const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!
 	for (const concurrency of [1, CONCURRENCY]) {
 		const perKind = new Map<string, { p50: number; p95: number; p99: number; max: number; rate: number }[]>()
@@ -98,13 +134,20 @@ try {
 				perKind.set(name, [...(perKind.get(name) ?? []), r])
 				results.push({ name, concurrency, round, ...r })
 			}
-		console.log(`\n${concurrency === 1 ? 'One caller' : `${concurrency} concurrent callers`}: ${CALLS} calls after ${WARMUP}, ${ROUNDS} rounds, medians\n\n| check | p50 ms | p95 ms | p99 ms | p99 per round | checks/s |\n|---|---:|---:|---:|---|---:|`)
+		console.log(
+			`\n${concurrency === 1 ? 'One caller' : `${concurrency} concurrent callers`}: ${CALLS} calls after ${WARMUP}, ${ROUNDS} rounds, medians\n\n| check | p50 ms | p95 ms | p99 ms | p99 per round | checks/s |\n|---|---:|---:|---:|---|---:|`,
+		)
 		for (const [name] of kinds) {
 			const rs = perKind.get(name)!
-			console.log(`| ${name} | ${median(rs.map((r) => r.p50)).toFixed(3)} | ${median(rs.map((r) => r.p95)).toFixed(3)} | ${median(rs.map((r) => r.p99)).toFixed(3)} | ${rs.map((r) => r.p99.toFixed(2)).join(' / ')} | ${median(rs.map((r) => r.rate)).toFixed(0)} |`)
+			console.log(
+				`| ${name} | ${median(rs.map((r) => r.p50)).toFixed(3)} | ${median(rs.map((r) => r.p95)).toFixed(3)} | ${median(rs.map((r) => r.p99)).toFixed(3)} | ${rs.map((r) => r.p99.toFixed(2)).join(' / ')} | ${median(rs.map((r) => r.rate)).toFixed(0)} |`,
+			)
 		}
 	}
-	await Bun.write(`${import.meta.dir}/results/credentials-${EMBEDDED ? 'pglite-' : ''}${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify({ embedded: EMBEDDED, loadavg: loadavg(), calls: CALLS, results }, null, 2))
+	await Bun.write(
+		`${import.meta.dir}/results/credentials-${EMBEDDED ? 'pglite-' : ''}${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+		JSON.stringify({ embedded: EMBEDDED, loadavg: loadavg(), calls: CALLS, results }, null, 2),
+	)
 	if (dataDir) await import('node:fs').then((fs) => fs.rmSync(dataDir, { recursive: true, force: true }))
 } finally {
 	await database?.close().catch(() => {})

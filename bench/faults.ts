@@ -60,11 +60,23 @@ try {
 	for (let i = 0; i < MAILS; i++) {
 		const to = `fault-${i}-${Date.now().toString(36)}@example.test`
 		// Queued by a server that has SMTP_URL (the server is down, not unset): not held in the dev mailbox.
-		mails.push({ ...(await enqueueMail(fixtures.deps.db, { workspaceId: tenant.workspaceId, to, subject: `Held mail ${i}`, text: 'Queued while SMTP was down.' }, { config: { ...fixtures.deps.config, smtpUrl: smtp.url } })), to })
+		mails.push({
+			...(await enqueueMail(
+				fixtures.deps.db,
+				{ workspaceId: tenant.workspaceId, to, subject: `Held mail ${i}`, text: 'Queued while SMTP was down.' },
+				{ config: { ...fixtures.deps.config, smtpUrl: smtp.url } },
+			)),
+			to,
+		})
 	}
 	await fixtures.close()
 
-	const server = await startServer({ DATABASE_URL: `postgres://postgres@127.0.0.1:${proxy.port}/benchline`, REDIS_URL: redis.url, SMTP_URL: smtp.url, RATE_LIMIT_PER_MINUTE: '1000000' })
+	const server = await startServer({
+		DATABASE_URL: `postgres://postgres@127.0.0.1:${proxy.port}/benchline`,
+		REDIS_URL: redis.url,
+		SMTP_URL: smtp.url,
+		RATE_LIMIT_PER_MINUTE: '1000000',
+	})
 	cleanup.push(() => server.kill('SIGKILL'))
 	const plan = { baseUrl: server.url, tenant, run: `B${Date.now().toString(36)}` }
 	const started = Date.now()
@@ -114,12 +126,17 @@ try {
 	await new Promise<void>((r) => socket.once('connect', () => r()))
 	let answer = ''
 	socket.on('data', (c) => (answer += c.toString()))
-	socket.write(`POST /api/v1/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${tenant.vendorKeys[0]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`)
+	socket.write(
+		`POST /api/v1/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${tenant.vendorKeys[0]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+	)
 	await sleep(300)
 	const signalled = Date.now()
 	server.kill('SIGTERM')
 	await sleep(500)
-	const refused = await fetch(`${server.url}/health`, { signal: AbortSignal.timeout(2000) }).then(() => false, () => true)
+	const refused = await fetch(`${server.url}/health`, { signal: AbortSignal.timeout(2000) }).then(
+		() => false,
+		() => true,
+	)
 	socket.write(body.slice(10))
 	const exit = await server.exited
 	socket.destroy()
@@ -135,13 +152,28 @@ try {
 	const outside = outcomes.filter((o) => !inWindow(o))
 	const bad = outcomes.filter((o) => ![200, 201, 503].includes(o.status))
 	expectThat(bad.length === 0, `answers other than 2xx/503: ${JSON.stringify(summarize(bad))}`)
-	expectThat(unavailable.every((o) => Number(o.retryAfter) > 0), 'a 503 without Retry-After')
-	expectThat(outside.every((o) => o.status === 200 || o.status === 201), 'failures outside the fault windows')
+	expectThat(
+		unavailable.every((o) => Number(o.retryAfter) > 0),
+		'a 503 without Retry-After',
+	)
+	expectThat(
+		outside.every((o) => o.status === 200 || o.status === 201),
+		'failures outside the fault windows',
+	)
 	expectThat(writes.missing.length === 0 && writes.duplicated.length === 0, `writes: ${JSON.stringify(writes)}`)
-	expectThat(mails.every((m) => smtp.to(m.to).length === 1), 'a held mail was delivered other than once')
-	expectThat(rows.every((r) => r.status === 'sent'), 'outbox rows not all sent')
+	expectThat(
+		mails.every((m) => smtp.to(m.to).length === 1),
+		'a held mail was delivered other than once',
+	)
+	expectThat(
+		rows.every((r) => r.status === 'sent'),
+		'outbox rows not all sent',
+	)
 	expectThat(answer.startsWith('HTTP/1.1 201') && refused && exit.code === 0, `SIGTERM: answer ${answer.slice(0, 20)}, refused ${refused}, exit ${exit.code}`)
-	expectThat(server.logs.some((l) => String(l.msg).includes('falls back to per-instance counters')), 'no log line for the Redis fallback')
+	expectThat(
+		server.logs.some((l) => String(l.msg).includes('falls back to per-instance counters')),
+		'no log line for the Redis fallback',
+	)
 
 	const report = {
 		date: new Date().toISOString(),
@@ -152,13 +184,30 @@ try {
 		acknowledgedWrites: writes.acked,
 		missingWrites: writes.missing.length,
 		duplicatedWrites: writes.duplicated.length,
-		faults: faults.map((f) => ({ name: f.name, durationMs: f.to - f.from, recoveryMs: f.recoveryMs, answered503: outcomes.filter((o) => o.status === 503 && o.end >= f.from && o.start <= f.to + f.recoveryMs).length })),
+		faults: faults.map((f) => ({
+			name: f.name,
+			durationMs: f.to - f.from,
+			recoveryMs: f.recoveryMs,
+			answered503: outcomes.filter((o) => o.status === 503 && o.end >= f.from && o.start <= f.to + f.recoveryMs).length,
+		})),
 		latencyMs: {
-			'503 p50': percentile(unavailable.map((o) => o.end - o.start), 50),
-			'503 p99': percentile(unavailable.map((o) => o.end - o.start), 99),
+			'503 p50': percentile(
+				unavailable.map((o) => o.end - o.start),
+				50,
+			),
+			'503 p99': percentile(
+				unavailable.map((o) => o.end - o.start),
+				99,
+			),
 			'503 max': Math.max(0, ...unavailable.map((o) => o.end - o.start)),
-			'outside faults p50': percentile(outside.map((o) => o.end - o.start), 50),
-			'outside faults p99': percentile(outside.map((o) => o.end - o.start), 99),
+			'outside faults p50': percentile(
+				outside.map((o) => o.end - o.start),
+				50,
+			),
+			'outside faults p99': percentile(
+				outside.map((o) => o.end - o.start),
+				99,
+			),
 		},
 		mail: { held: MAILS, deliveredOnce: mails.filter((m) => smtp.to(m.to).length === 1).length, msAfterSmtpReturned: mailDelay },
 		sigterm: { inFlightAnswer: answer.split('\r\n')[0], newConnectionsRefused: refused, exitCode: exit.code, exitMs: exit.at - signalled },

@@ -20,7 +20,18 @@ import { inputSchema } from '../core/mcp/standard-schema.ts'
 const env = process.env
 const capture = JSON.parse(await Bun.file(env.CAPTURE!).text()) as Record<string, { statements: { text: string; params: unknown[] }[]; result: unknown }>
 const db = postgres(env.DATABASE_URL!, { max: 10, onnotice: () => {} })
-const input = inputSchema(t.Object({ status: t.Optional(t.String()), query: t.Optional(t.String()), q: t.Optional(t.String()), limit: t.Optional(t.Integer({ minimum: 1, maximum: 100 })), cursor: t.Optional(t.String()) }, { additionalProperties: false }))
+const input = inputSchema(
+	t.Object(
+		{
+			status: t.Optional(t.String()),
+			query: t.Optional(t.String()),
+			q: t.Optional(t.String()),
+			limit: t.Optional(t.Integer({ minimum: 1, maximum: 100 })),
+			cursor: t.Optional(t.String()),
+		},
+		{ additionalProperties: false },
+	),
+)
 
 const answer = (data: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(data) }], structuredContent: data as Record<string, unknown> })
 

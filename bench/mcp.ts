@@ -65,7 +65,12 @@ async function freePort(): Promise<number> {
 }
 
 function spawn(name: string, cmd: string[], extra: Record<string, string>) {
-	const proc = Bun.spawn(cmd, { cwd: ROOT, env: { ...env, ...extra }, stdout: Bun.file(join(work, `${name}.log`)), stderr: Bun.file(join(work, `${name}.err`)) })
+	const proc = Bun.spawn(cmd, {
+		cwd: ROOT,
+		env: { ...env, ...extra },
+		stdout: Bun.file(join(work, `${name}.log`)),
+		stderr: Bun.file(join(work, `${name}.err`)),
+	})
 	children.add(proc)
 	return proc
 }
@@ -73,7 +78,13 @@ function spawn(name: string, cmd: string[], extra: Record<string, string>) {
 async function healthy(base: string, proc: Bun.Subprocess) {
 	for (let i = 0; i < 600; i++) {
 		if (proc.exitCode !== null) throw new Error(`${base} exited ${proc.exitCode}: ${await Bun.file(join(work, 'app.err')).text()}`)
-		if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) return
+		if (
+			await fetch(`${base}/health`).then(
+				(r) => r.ok,
+				() => false,
+			)
+		)
+			return
 		await Bun.sleep(100)
 	}
 	throw new Error(`${base} not healthy in 60 s`)
@@ -111,7 +122,14 @@ async function wrk(run: string, round: number, base: string, path: string, tool:
 	const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
 	const p50 = wrkMs(/\s50%\s+(\S+)/.exec(out)![1]!)
 	const p99 = wrkMs(/\s99%\s+(\S+)/.exec(out)![1]!)
-	const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)?.slice(1).reduce((a, b) => a + Number(b), 0) ?? 0)
+	const errors =
+		Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) +
+		Number(
+			/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/
+				.exec(out)
+				?.slice(1)
+				.reduce((a, b) => a + Number(b), 0) ?? 0,
+		)
 	return { round, run, rps, p50, p99, errors }
 }
 
@@ -139,7 +157,15 @@ async function direct(run: string, round: number, db: postgres.Sql, statements: 
 try {
 	await admin.unsafe(`create database ${dbName}`)
 	// 1. data
-	const config = loadConfig({ ...env, DATABASE_URL: url, BASE_URL: 'http://localhost:3000', RATE_LIMIT_PER_MINUTE: '1000000', REDIS_URL: '', LOG_LEVEL: 'warn', DEMO: 'off' })
+	const config = loadConfig({
+		...env,
+		DATABASE_URL: url,
+		BASE_URL: 'http://localhost:3000',
+		RATE_LIMIT_PER_MINUTE: '1000000',
+		REDIS_URL: '',
+		LOG_LEVEL: 'warn',
+		DEMO: 'off',
+	})
 	const database = await openDatabase(config)
 	const deps = await createDeps({ config, database, log: createLogger('warn') })
 	const ws = await createWorkspace(deps, { slug: `mcp-${process.pid}`, name: 'MCP Bench Staffing' })
@@ -182,14 +208,18 @@ try {
 		const first: { text: string; params: unknown[] }[] = []
 		const previous = session.logger
 		session.logger = { logQuery: (text, params) => void first.push({ text, params }) }
-		await app.handle(new Request('http://localhost/api/mcp', { method: 'POST', headers: { ...HEADERS, authorization: `Bearer ${token}` }, body: body(tool, args) })).then((r) => r.text())
+		await app
+			.handle(new Request('http://localhost/api/mcp', { method: 'POST', headers: { ...HEADERS, authorization: `Bearer ${token}` }, body: body(tool, args) }))
+			.then((r) => r.text())
 		session.logger = previous
 		if (env.DEBUG_CAPTURE) console.log(first.map((q) => q.text.slice(0, 80)))
 		lookup ??= first.find((q) => /^select .* from "personal_tokens"/is.test(q.text))
 		if (!lookup) throw new Error('the token lookup was not seen')
 		const statements: { text: string; params: unknown[] }[] = [lookup]
 		session.logger = { logQuery: (text, params) => void statements.push({ text, params }) }
-		const res = await app.handle(new Request('http://localhost/api/mcp', { method: 'POST', headers: { ...HEADERS, authorization: `Bearer ${token}` }, body: body(tool, args) }))
+		const res = await app.handle(
+			new Request('http://localhost/api/mcp', { method: 'POST', headers: { ...HEADERS, authorization: `Bearer ${token}` }, body: body(tool, args) }),
+		)
 		const text = await res.text() // the tool runs while the answer streams
 		session.logger = previous
 		const message = JSON.parse(text.slice(text.indexOf('{')))
@@ -208,15 +238,33 @@ try {
 	const appBase = `http://127.0.0.1:${appPort}`
 	const ceilBase = `http://127.0.0.1:${ceilPort}`
 	const appCmd = [BUN, ...(env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench/results/prof-mcp')}`] : []), 'core/main.ts']
-	const appProc = spawn('app', appCmd, { PORT: String(appPort), DATABASE_URL: url, DATA_DIR: join(work, 'data'), DEMO: 'off', RATE_LIMIT_PER_MINUTE: '1000000', LOG_LEVEL: 'warn', BASE_URL: appBase, REDIS_URL: '' })
+	const appProc = spawn('app', appCmd, {
+		PORT: String(appPort),
+		DATABASE_URL: url,
+		DATA_DIR: join(work, 'data'),
+		DEMO: 'off',
+		RATE_LIMIT_PER_MINUTE: '1000000',
+		LOG_LEVEL: 'warn',
+		BASE_URL: appBase,
+		REDIS_URL: '',
+	})
 	const ceilProc = spawn('ceiling', [BUN, 'bench/mcp-ceiling.ts'], { PORT: String(ceilPort), DATABASE_URL: url, CAPTURE: join(work, 'capture.json') })
 	await healthy(appBase, appProc)
 	await healthy(ceilBase, ceilProc)
-	for (const [base, path, tok] of [[appBase, '/api/mcp', token], [ceilBase, '/const', null], [ceilBase, '/sql', null]] as const)
+	for (const [base, path, tok] of [
+		[appBase, '/api/mcp', token],
+		[ceilBase, '/const', null],
+		[ceilBase, '/sql', null],
+	] as const)
 		for (const tool of Object.keys(TOOLS)) {
-			const res = await fetch(`${base}${path}`, { method: 'POST', headers: { ...HEADERS, ...(tok ? { authorization: `Bearer ${tok}` } : {}) }, body: body(tool, TOOLS[tool]!) })
+			const res = await fetch(`${base}${path}`, {
+				method: 'POST',
+				headers: { ...HEADERS, ...(tok ? { authorization: `Bearer ${tok}` } : {}) },
+				body: body(tool, TOOLS[tool]!),
+			})
 			const text = await res.text()
-			if (res.status !== 200 || text.includes('"isError":true') || !text.includes('structuredContent')) throw new Error(`check ${base}${path} ${tool}: ${res.status} ${text.slice(0, 300)}`)
+			if (res.status !== 200 || text.includes('"isError":true') || !text.includes('structuredContent'))
+				throw new Error(`check ${base}${path} ${tool}: ${res.status} ${text.slice(0, 300)}`)
 		}
 
 	// 4. rounds
@@ -229,13 +277,19 @@ try {
 	}
 	if (env.BENCH_RUNS) runs.splice(0, runs.length, ...runs.filter(([name]) => new RegExp(env.BENCH_RUNS!).test(name)))
 	const results: Result[] = []
-	console.log(`\nload average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${cpus().length} CPUs; ${ROUNDS} rounds × ${runs.length} runs of ${WARMUP} + ${DURATION} s`)
+	console.log(
+		`\nload average ${loadavg()
+			.map((l) => l.toFixed(2))
+			.join(' ')}, ${cpus().length} CPUs; ${ROUNDS} rounds × ${runs.length} runs of ${WARMUP} + ${DURATION} s`,
+	)
 	for (let round = 1; round <= ROUNDS; round++) {
 		const order = runs.map((_, i) => runs[(i + round - 1) % runs.length]!)
 		for (const [name, measure] of order) {
 			const r = { ...(await measure(round)), run: name }
 			results.push(r)
-			console.log(`round ${round}  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(6)} calls/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  errors ${r.errors}  load ${loadavg()[0]!.toFixed(2)}`)
+			console.log(
+				`round ${round}  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(6)} calls/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  errors ${r.errors}  load ${loadavg()[0]!.toFixed(2)}`,
+			)
 		}
 	}
 
@@ -247,17 +301,42 @@ try {
 	console.log(`\n| run (median over ${ROUNDS} rounds) | calls/s | p50 ms | p99 ms | calls/s per round |\n|---|---:|---:|---:|---|`)
 	for (const [name] of runs) {
 		const rs = results.filter((r) => r.run === name)
-		console.log(`| ${name} | ${median(rs.map((r) => r.rps)).toFixed(0)} | ${median(rs.map((r) => r.p50)).toFixed(2)} | ${median(rs.map((r) => r.p99)).toFixed(2)} | ${rs.map((r) => r.rps.toFixed(0)).join(' / ')} |`)
+		console.log(
+			`| ${name} | ${median(rs.map((r) => r.rps)).toFixed(0)} | ${median(rs.map((r) => r.p50)).toFixed(2)} | ${median(rs.map((r) => r.p99)).toFixed(2)} | ${rs.map((r) => r.rps.toFixed(0)).join(' / ')} |`,
+		)
 	}
 	console.log(`\n| ratio (per round, then median) | median | per round |\n|---|---:|---|`)
 	const ratio = (a: string, b: string) => {
 		if (!results.some((r) => r.run === a) || !results.some((r) => r.run === b)) return []
-		const per = Array.from({ length: ROUNDS }, (_, i) => results.find((r) => r.run === a && r.round === i + 1)!.rps / results.find((r) => r.run === b && r.round === i + 1)!.rps)
+		const per = Array.from(
+			{ length: ROUNDS },
+			(_, i) => results.find((r) => r.run === a && r.round === i + 1)!.rps / results.find((r) => r.run === b && r.round === i + 1)!.rps,
+		)
 		console.log(`| ${a} / ${b} | **${median(per).toFixed(2)}** | ${per.map((x) => x.toFixed(2)).join(' / ')} |`)
 		return [{ a, b, median: median(per), per }]
 	}
-	const ratios = Object.keys(TOOLS).flatMap((tool) => [ratio(`${tool}: app`, `${tool}: SDK ceiling (const)`), ratio(`${tool}: app`, `${tool}: SDK + same SQL`), ratio(`${tool}: SDK + same SQL`, `${tool}: SDK ceiling (const)`)])
-	await Bun.write(`${import.meta.dir}/results/mcp-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify({ rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, jobs: JOBS, candidates: CANDIDATES, results, ratios, statements: Object.fromEntries(Object.entries(capture).map(([k, v]) => [k, v.statements.map((s) => s.text)])) }, null, 2))
+	const ratios = Object.keys(TOOLS).flatMap((tool) => [
+		ratio(`${tool}: app`, `${tool}: SDK ceiling (const)`),
+		ratio(`${tool}: app`, `${tool}: SDK + same SQL`),
+		ratio(`${tool}: SDK + same SQL`, `${tool}: SDK ceiling (const)`),
+	])
+	await Bun.write(
+		`${import.meta.dir}/results/mcp-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+		JSON.stringify(
+			{
+				rounds: ROUNDS,
+				duration: DURATION,
+				connections: CONNECTIONS,
+				jobs: JOBS,
+				candidates: CANDIDATES,
+				results,
+				ratios,
+				statements: Object.fromEntries(Object.entries(capture).map(([k, v]) => [k, v.statements.map((s) => s.text)])),
+			},
+			null,
+			2,
+		),
+	)
 	await pg.end()
 } finally {
 	await cleanup()

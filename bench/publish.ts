@@ -138,7 +138,10 @@ interface Done {
 }
 
 /** Runs a command to completion (tracked so Ctrl-C stops it). */
-async function run(cmd: string[], options: { env?: Record<string, string | undefined>; cwd?: string; check?: boolean; onStart?: (p: Bun.Subprocess) => void } = {}): Promise<Done> {
+async function run(
+	cmd: string[],
+	options: { env?: Record<string, string | undefined>; cwd?: string; check?: boolean; onStart?: (p: Bun.Subprocess) => void } = {},
+): Promise<Done> {
 	const proc = Bun.spawn(cmd, { cwd: options.cwd ?? ROOT, env: { ...env, ...options.env }, stdout: 'pipe', stderr: 'pipe' })
 	children.add(proc)
 	options.onStart?.(proc)
@@ -208,7 +211,14 @@ function cpuBetween(a: Ticks, b: Ticks, pids: { app: number; postmaster: number;
 	const round = (v: number) => Math.round(v * 100) / 100
 	const busy = (total - (d[3] ?? 0) - (d[4] ?? 0) - (d[7] ?? 0)) / CLK_TCK
 	const other = Math.max(0, busy - out.app - out.postgres - out.loadgen)
-	return { app: round(out.app), postgres: round(out.postgres), loadgen: round(out.loadgen), idlePct: round((100 * ((d[3] ?? 0) + (d[4] ?? 0))) / total), stealPct: round((100 * (d[7] ?? 0)) / total), other: round(other) }
+	return {
+		app: round(out.app),
+		postgres: round(out.postgres),
+		loadgen: round(out.loadgen),
+		idlePct: round((100 * ((d[3] ?? 0) + (d[4] ?? 0))) / total),
+		stealPct: round((100 * (d[7] ?? 0)) / total),
+		other: round(other),
+	}
 }
 
 /** Waits (up to WAIT_IDLE s) until the machine is idle; returns the seconds waited and the last busy %. */
@@ -286,14 +296,17 @@ async function main() {
 		pgPort = await freePort()
 		const data = join(work, 'pg')
 		console.log(`== private PostgreSQL cluster in ${data}, port ${pgPort}`)
-		await run(asPostgres([join(PG_BIN, 'initdb'), '-D', data, '--auth=trust', '-U', 'postgres', '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync']), { cwd: work })
+		await run(asPostgres([join(PG_BIN, 'initdb'), '-D', data, '--auth=trust', '-U', 'postgres', '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync']), {
+			cwd: work,
+		})
 		const pgCtl = (...args: string[]) => run(asPostgres([join(PG_BIN, 'pg_ctl'), '-D', data, ...args]), { cwd: work, check: false })
 		cleanups.push(async () => {
 			const r = await pgCtl('stop', '-m', 'fast', '-w')
 			if (r.code === 0) console.log('== private cluster stopped')
 		})
 		const start = await pgCtl('start', '-w', '-t', '60', '-l', join(work, 'pg.log'), '-o', `-p ${pgPort} -k ${work} -c listen_addresses=127.0.0.1`)
-		if (start.code !== 0) throw new Error(`pg_ctl start failed:\n${start.stderr}${existsSync(join(work, 'pg.log')) ? readFileSync(join(work, 'pg.log'), 'utf8') : ''}`)
+		if (start.code !== 0)
+			throw new Error(`pg_ctl start failed:\n${start.stderr}${existsSync(join(work, 'pg.log')) ? readFileSync(join(work, 'pg.log'), 'utf8') : ''}`)
 		postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0])
 		const admin = postgres(`postgres://postgres@127.0.0.1:${pgPort}/postgres`, { max: 1, onnotice: () => {} })
 		await admin.unsafe(`create database ${dbName}`)
@@ -322,7 +335,16 @@ async function main() {
 	const appPort = await freePort()
 	const dataDir = join(work, 'data')
 	mkdirSync(dataDir)
-	const appEnv = { PORT: String(appPort), DATABASE_URL: databaseUrl, DATA_DIR: dataDir, DEMO: 'off', RATE_LIMIT_PER_MINUTE: RATE_LIMIT, LOG_LEVEL: 'warn', BASE_URL: `http://127.0.0.1:${appPort}`, REDIS_URL: '' }
+	const appEnv = {
+		PORT: String(appPort),
+		DATABASE_URL: databaseUrl,
+		DATA_DIR: dataDir,
+		DEMO: 'off',
+		RATE_LIMIT_PER_MINUTE: RATE_LIMIT,
+		LOG_LEVEL: 'warn',
+		BASE_URL: `http://127.0.0.1:${appPort}`,
+		REDIS_URL: '',
+	}
 	const profDir = join(work, 'prof')
 	const serverCmd = [BUN, ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), 'core/main.ts']
 	console.log(`== server: ${serverCmd.join(' ')} (PORT=${appPort}, RATE_LIMIT_PER_MINUTE=${RATE_LIMIT})`)
@@ -340,7 +362,10 @@ async function main() {
 	const base = `http://127.0.0.1:${appPort}`
 	for (let i = 0; ; i++) {
 		if (server.exitCode !== null) throw new Error(`the server exited ${server.exitCode}:\n${readFileSync(join(work, 'server.err'), 'utf8')}`)
-		const ok = await fetch(`${base}/health`).then((r) => r.ok, () => false)
+		const ok = await fetch(`${base}/health`).then(
+			(r) => r.ok,
+			() => false,
+		)
 		if (ok) break
 		if (i > 600) throw new Error('the server did not become healthy in 60 s')
 		await Bun.sleep(100)
@@ -363,7 +388,8 @@ async function main() {
 	console.log(`== seeded ${JOBS} jobs in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`)
 
 	// The key's actor, as the app records it in the activity log.
-	const [actor] = await db`select v.name as "vendorName", k.last_four as "lastFour" from vendor_api_keys k join vendors v on v.id = k.vendor_id where k.id = ${vendor.keyId!}`
+	const [actor] =
+		await db`select v.name as "vendorName", k.last_four as "lastFour" from vendor_api_keys k join vendors v on v.id = k.vendor_id where k.id = ${vendor.keyId!}`
 	const credentialName = `API key …${actor!.lastFour}`
 
 	let appWritesActivity = true
@@ -372,9 +398,21 @@ async function main() {
 	// Preflight: one publish through the API must take the update path, change the job, keep the
 	// description as sent and write one activity line.
 	{
-		const body = { vendorJobId: 'job-1', title: `${TITLE_PREFIX}1`, location: LOCATION, schedule: SCHEDULE, summary: `${SUMMARY_PREFIX}preflight`, description: DESCRIPTION, mustHave: MUST_HAVE }
+		const body = {
+			vendorJobId: 'job-1',
+			title: `${TITLE_PREFIX}1`,
+			location: LOCATION,
+			schedule: SCHEDULE,
+			summary: `${SUMMARY_PREFIX}preflight`,
+			description: DESCRIPTION,
+			mustHave: MUST_HAVE,
+		}
 		const before = await db`select count(*)::int as n from activity`
-		const res = await fetch(`${base}/api/v1/jobs`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+		const res = await fetch(`${base}/api/v1/jobs`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		})
 		const json = (await res.json()) as { job?: { description: string; summary: string }; warnings?: string[] }
 		const after = await db`select count(*)::int as n from activity`
 		const problems = [
@@ -405,11 +443,38 @@ async function main() {
 		values ('job_b' || :n, :ws, :ven, 'job-' || :jid, 'senior-backend-engineer-' || :jid || '-' || :n, 'Open', date_trunc('milliseconds', now()), now(), :title_prefix || :jid, :loc, :summary_prefix || :n, :desc, array[:m1, :m2, :m3]::text[], :sched)
 		on conflict (vendor_id, vendor_job_id) do update set
 		${assignments}`
-	const columnNames = ['id', 'workspace_id', 'vendor_id', 'vendor_job_id', 'slug', 'title', 'location', 'employment', 'contract_type', 'summary', 'description', 'must_have', 'nice_to_have', 'visa', 'interview', 'schedule', 'min_years', 'department', 'salary_min', 'salary_max', 'status', 'actively_hiring', 'created_by_user_id', 'created_at', 'updated_at', 'published_at', 'closed_at']
-	const jobColumns = columnNames
-		.map((c) => `j.${c} as "${c.replace(/_(.)/g, (_, x: string) => x.toUpperCase())}"`)
-		.join(', ')
-	const activityColumns = 'insert into "activity" (id, workspace_id, actor_user_id, actor_vendor_id, actor_name, credential_kind, credential_id, credential_name, action, target_type, target_id)'
+	const columnNames = [
+		'id',
+		'workspace_id',
+		'vendor_id',
+		'vendor_job_id',
+		'slug',
+		'title',
+		'location',
+		'employment',
+		'contract_type',
+		'summary',
+		'description',
+		'must_have',
+		'nice_to_have',
+		'visa',
+		'interview',
+		'schedule',
+		'min_years',
+		'department',
+		'salary_min',
+		'salary_max',
+		'status',
+		'actively_hiring',
+		'created_by_user_id',
+		'created_at',
+		'updated_at',
+		'published_at',
+		'closed_at',
+	]
+	const jobColumns = columnNames.map((c) => `j.${c} as "${c.replace(/_(.)/g, (_, x: string) => x.toUpperCase())}"`).join(', ')
+	const activityColumns =
+		'insert into "activity" (id, workspace_id, actor_user_id, actor_vendor_id, actor_name, credential_kind, credential_id, credential_name, action, target_type, target_id)'
 	const vars = `\\set jid random(1, ${JOBS})\n\\set n random(1, 9000000000000000)\n`
 	const cteScript = `${vars}with j as (
 	${upsert}
@@ -433,8 +498,18 @@ end;
 	writeFileSync(join(work, 'publish-tx.sql'), txScript)
 	// The app's statement, text for text, its parameters bound to the same values as the API's.
 	const appBound: Record<string, string> = {
-		keyHash: ':keyhash', activityId: "'act_b' || :n", id: "'job_b' || :n", vendorJobId: "'job-' || :jid", slug: "'senior-backend-engineer-' || :jid || '-' || :n",
-		title: ':title_prefix || :jid', location: ':loc', summary: ':summary_prefix || :n', description: ':desc', mustHave: ':musthave', schedule: ':sched', sent: ':sent',
+		keyHash: ':keyhash',
+		activityId: "'act_b' || :n",
+		id: "'job_b' || :n",
+		vendorJobId: "'job-' || :jid",
+		slug: "'senior-backend-engineer-' || :jid || '-' || :n",
+		title: ':title_prefix || :jid',
+		location: ':loc',
+		summary: ':summary_prefix || :n',
+		description: ':desc',
+		mustHave: ':musthave',
+		schedule: ':sched',
+		sent: ':sent',
 	}
 	const appScript = `${vars}${publishStatement.text.replace(/\$(\d+)/g, (_, i: string) => {
 		const param = publishStatement.params[Number(i) - 1]
@@ -458,7 +533,9 @@ end;
 		summary_prefix: SUMMARY_PREFIX,
 		keyhash: hashSecret(apiKey),
 		musthave: `{${MUST_HAVE.map((m) => JSON.stringify(m)).join(',')}}`,
-		sent: String(['title', 'location', 'schedule', 'mustHave', 'summary', 'description'].reduce((bits, f) => bits | (1 << EDITABLE_FIELDS.indexOf(f as EditableField)), 0)),
+		sent: String(
+			['title', 'location', 'schedule', 'mustHave', 'summary', 'description'].reduce((bits, f) => bits | (1 << EDITABLE_FIELDS.indexOf(f as EditableField)), 0),
+		),
 	}).flatMap(([k, v]) => ['-D', `${k}=${v}`])
 
 	// wrk builds each body (a random seeded job, a new summary) so that every request changes the job.
@@ -487,14 +564,38 @@ end
 	writeFileSync(join(work, 'publish.lua'), lua)
 
 	const pgbenchCmd = (name: RunName, seconds: number, logPrefix?: string) => [
-		'pgbench', '-h', '127.0.0.1', '-p', String(pgPort), '-U', 'postgres', '-n',
-		'-M', name === 'pgbench-cte-unprepared' ? 'extended' : 'prepared',
-		'-f', join(work, { 'pgbench-tx': 'publish-tx.sql', 'pgbench-app': 'publish-app.sql' }[name as string] ?? 'publish-cte.sql'),
-		'-c', String(PGBENCH_CLIENTS), '-j', String(PGBENCH_THREADS), '-T', String(seconds),
+		'pgbench',
+		'-h',
+		'127.0.0.1',
+		'-p',
+		String(pgPort),
+		'-U',
+		'postgres',
+		'-n',
+		'-M',
+		name === 'pgbench-cte-unprepared' ? 'extended' : 'prepared',
+		'-f',
+		join(work, { 'pgbench-tx': 'publish-tx.sql', 'pgbench-app': 'publish-app.sql' }[name as string] ?? 'publish-cte.sql'),
+		'-c',
+		String(PGBENCH_CLIENTS),
+		'-j',
+		String(PGBENCH_THREADS),
+		'-T',
+		String(seconds),
 		...(logPrefix ? ['-l', `--log-prefix=${logPrefix}`] : []),
-		...pgbenchDefines, dbName,
+		...pgbenchDefines,
+		dbName,
 	]
-	const wrkCmd = (seconds: number) => ['wrk', `-t${WRK_THREADS}`, `-c${WRK_CONNECTIONS}`, `-d${seconds}s`, '--latency', '-s', join(work, 'publish.lua'), `${base}/api/v1/jobs`]
+	const wrkCmd = (seconds: number) => [
+		'wrk',
+		`-t${WRK_THREADS}`,
+		`-c${WRK_CONNECTIONS}`,
+		`-d${seconds}s`,
+		'--latency',
+		'-s',
+		join(work, 'publish.lua'),
+		`${base}/api/v1/jobs`,
+	]
 	const printable = (cmd: string[]) => cmd.map((a) => (a.startsWith('desc=') ? 'desc=<1 KB HTML>' : /[\s"'<>;…]/.test(a) ? `'${a}'` : a)).join(' ')
 
 	const activityCount = async () => (await db`select count(*)::int as n from activity`)[0]!.n as number
@@ -538,7 +639,8 @@ end
 			ops = Number(/number of transactions actually processed: (\d+)/.exec(text)![1])
 			errors = Number(/number of failed transactions: (\d+)/.exec(text)?.[1] ?? 0)
 			const lat: number[] = []
-			for (const f of readdirSync(logDir)) for (const line of readFileSync(join(logDir, f), 'utf8').split('\n')) if (line) lat.push(Number(line.split(' ')[2]) / 1000)
+			for (const f of readdirSync(logDir))
+				for (const line of readFileSync(join(logDir, f), 'utf8').split('\n')) if (line) lat.push(Number(line.split(' ')[2]) / 1000)
 			lat.sort((x, y) => x - y)
 			p50 = percentile(lat, 0.5)
 			p99 = percentile(lat, 0.99)
@@ -551,8 +653,12 @@ end
 	/** A run is flagged when other processes used more than this many CPU-seconds in its window. */
 	const NOISY = Math.max(0.5, 0.05 * 2 * (DURATION - 1))
 	const fmt = (v: number, d = 0) => v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d })
-	console.log(`\n== ${ROUNDS} rounds x ${RUNS.length} runs, ${WARMUP} s warm-up + ${DURATION} s measured each; pgbench -c${PGBENCH_CLIENTS} -j${PGBENCH_THREADS}, wrk -t${WRK_THREADS} -c${WRK_CONNECTIONS}`)
-	console.log(`${'round'.padEnd(6)}${'run'.padEnd(50)}${'upserts/s'.padStart(10)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}${'log/op'.padStart(8)}   CPU-s app / pg / loadgen / other, idle %`)
+	console.log(
+		`\n== ${ROUNDS} rounds x ${RUNS.length} runs, ${WARMUP} s warm-up + ${DURATION} s measured each; pgbench -c${PGBENCH_CLIENTS} -j${PGBENCH_THREADS}, wrk -t${WRK_THREADS} -c${WRK_CONNECTIONS}`,
+	)
+	console.log(
+		`${'round'.padEnd(6)}${'run'.padEnd(50)}${'upserts/s'.padStart(10)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}${'log/op'.padStart(8)}   CPU-s app / pg / loadgen / other, idle %`,
+	)
 	for (let round = 1; round <= ROUNDS; round++) {
 		await db.unsafe('truncate activity')
 		await db.unsafe('vacuum analyze jobs')
@@ -583,11 +689,17 @@ end
 			p50: median(rs.map((r) => r.p50)),
 			p99: median(rs.map((r) => r.p99)),
 			perRound: rs.map((r) => Math.round(r.rps)),
-			cpuMsPerUpsert: { app: median(rs.map((r) => perOp(r, 'app'))), postgres: median(rs.map((r) => perOp(r, 'postgres'))), loadgen: median(rs.map((r) => perOp(r, 'loadgen'))) },
+			cpuMsPerUpsert: {
+				app: median(rs.map((r) => perOp(r, 'app'))),
+				postgres: median(rs.map((r) => perOp(r, 'postgres'))),
+				loadgen: median(rs.map((r) => perOp(r, 'loadgen'))),
+			},
 		}
 		summary[name] = s
 		const c = s.cpuMsPerUpsert
-		console.log(`| ${LABEL[name]} | ${fmt(s.rps)} | ${fmt(s.p50, 2)} | ${fmt(s.p99, 2)} | ${s.perRound.map((v) => fmt(v)).join(' / ')} | ${c.app.toFixed(2)} / ${c.postgres.toFixed(2)} / ${c.loadgen.toFixed(2)} |`)
+		console.log(
+			`| ${LABEL[name]} | ${fmt(s.rps)} | ${fmt(s.p50, 2)} | ${fmt(s.p99, 2)} | ${s.perRound.map((v) => fmt(v)).join(' / ')} | ${c.app.toFixed(2)} / ${c.postgres.toFixed(2)} / ${c.loadgen.toFixed(2)} |`,
+		)
 	}
 	const ratios: Record<string, { median: number; perRound: number[] }> = {}
 	const ratio = (num: RunName, den: RunName, what: string) => {
@@ -606,10 +718,17 @@ end
 	ratio('pgbench-cte-unprepared', 'pgbench-cte', 'pgbench CTE -M extended / prepared (parse+plan per call)')
 	ratio('pgbench-cte', 'pgbench-tx', 'pgbench CTE / 2-stmt tx')
 	const noisy = results.filter((r) => r.cpu.other > NOISY).length
-	console.log(`\n${noisy} of ${results.length} runs NOISY (other processes used > ${NOISY.toFixed(1)} CPU-s of their window)${noisy ? ': the machine was shared, rerun when it is quiet' : ''}`)
+	console.log(
+		`\n${noisy} of ${results.length} runs NOISY (other processes used > ${NOISY.toFixed(1)} CPU-s of their window)${noisy ? ': the machine was shared, rerun when it is quiet' : ''}`,
+	)
 	const errors = results.reduce((s, r) => s + r.errors, 0)
-	if (!appWritesActivity) console.log('\nWARNING: the app wrote no activity line for its upserts (see log/op and the preflight warning): its figure does less work than the ceilings.')
-	console.log(`\nerrors (non-2xx, socket errors, failed transactions): ${errors}; seeded jobs after the run: ${jobsAfter} (${jobsAfter === JOBS ? 'every upsert took the update path' : 'SOME UPSERTS INSERTED'})`)
+	if (!appWritesActivity)
+		console.log(
+			'\nWARNING: the app wrote no activity line for its upserts (see log/op and the preflight warning): its figure does less work than the ceilings.',
+		)
+	console.log(
+		`\nerrors (non-2xx, socket errors, failed transactions): ${errors}; seeded jobs after the run: ${jobsAfter} (${jobsAfter === JOBS ? 'every upsert took the update path' : 'SOME UPSERTS INSERTED'})`,
+	)
 
 	// the profile (BENCH_CPU_PROF=1) is written when the server exits
 	let profile: string | null = null
@@ -622,7 +741,10 @@ end
 			profile = join(ROOT, 'bench/results', `publish-${started.toISOString().replace(/[:.]/g, '-')}.cpuprofile`)
 			copyFileSync(join(profDir, file), profile)
 			console.log(`CPU profile of the server: ${profile}`)
-			profileSummary = summarizeProfile(profile, byRun('app').map((r) => r.wall))
+			profileSummary = summarizeProfile(
+				profile,
+				byRun('app').map((r) => r.wall),
+			)
 			printProfile(profileSummary)
 		} else console.log('no CPU profile was written')
 	}
@@ -642,13 +764,30 @@ end
 	writeFileSync(
 		outFile,
 		JSON.stringify(
-			{ started: started.toISOString(), seconds: Math.round((performance.now() - t0) / 1000), settings: { ROUNDS, DURATION, WARMUP, JOBS, PGBENCH_CLIENTS, PGBENCH_THREADS, WRK_CONNECTIONS, WRK_THREADS, MODE, RATE_LIMIT, CPU_PROF }, machine, noisyRuns: noisy, appWritesActivity, summary, ratios, errors, jobsAfter, profile, profileSummary, results, scripts: { cte: cteScript, tx: txScript, app: appScript, wrk: lua.replace(apiKey, '<api key>') } },
+			{
+				started: started.toISOString(),
+				seconds: Math.round((performance.now() - t0) / 1000),
+				settings: { ROUNDS, DURATION, WARMUP, JOBS, PGBENCH_CLIENTS, PGBENCH_THREADS, WRK_CONNECTIONS, WRK_THREADS, MODE, RATE_LIMIT, CPU_PROF },
+				machine,
+				noisyRuns: noisy,
+				appWritesActivity,
+				summary,
+				ratios,
+				errors,
+				jobsAfter,
+				profile,
+				profileSummary,
+				results,
+				scripts: { cte: cteScript, tx: txScript, app: appScript, wrk: lua.replace(apiKey, '<api key>') },
+			},
 			null,
 			1,
 		),
 	)
 	console.log(`raw results: ${outFile}`)
-	console.log(`machine: ${machine.nproc} CPU ${machine.cpuModel}, ${machine.memoryGiB} GiB, ${machine.postgres}, bun ${machine.bun}, ${machine.wrk.split(' ')[0]} ${machine.wrk.split(' ')[1] ?? ''}`)
+	console.log(
+		`machine: ${machine.nproc} CPU ${machine.cpuModel}, ${machine.memoryGiB} GiB, ${machine.postgres}, bun ${machine.bun}, ${machine.wrk.split(' ')[0]} ${machine.wrk.split(' ')[1] ?? ''}`,
+	)
 	console.log(`total ${Math.round((performance.now() - t0) / 1000)} s`)
 	if (errors > 0 || jobsAfter !== JOBS) process.exitCode = 1
 }

@@ -42,7 +42,20 @@ try {
 	const now = new Date()
 	const jobs = Array.from({ length: JOBS }, (_, i) => {
 		const t = ROLE_TEMPLATES[i % ROLE_TEMPLATES.length]!
-		return { id: `job_scale_${i}`, workspace_id: ws.id, slug: `job-${i}`, title: `${t.title} ${i}`, location: 'Austin, TX', summary: t.summary, must_have: t.mustHave, nice_to_have: t.niceToHave, status: i % 10 === 3 ? 'Closed' : 'Open', published_at: now, closed_at: i % 10 === 3 ? now : null, created_at: new Date(now.getTime() - i * 60_000) }
+		return {
+			id: `job_scale_${i}`,
+			workspace_id: ws.id,
+			slug: `job-${i}`,
+			title: `${t.title} ${i}`,
+			location: 'Austin, TX',
+			summary: t.summary,
+			must_have: t.mustHave,
+			nice_to_have: t.niceToHave,
+			status: i % 10 === 3 ? 'Closed' : 'Open',
+			published_at: now,
+			closed_at: i % 10 === 3 ? now : null,
+			created_at: new Date(now.getTime() - i * 60_000),
+		}
 	})
 	const stages = DEFAULT_STAGES.map((s) => s.key)
 	if (!reused) await generate()
@@ -60,14 +73,50 @@ try {
 				const c = demoCandidate(rnd, i, template)
 				const id = `cand_s${i}`
 				const created = new Date(now.getTime() - (CANDIDATES - i) * 30_000)
-				cands.push({ id, workspace_id: ws.id, name: c.name, email: c.email, phone: c.phone, location: c.location, headline: c.headline, skills: c.skills, work_authorization: c.workAuthorization, years_experience: c.years, resume_text: c.resumeText, source: c.source, created_at: created, updated_at: created })
+				cands.push({
+					id,
+					workspace_id: ws.id,
+					name: c.name,
+					email: c.email,
+					phone: c.phone,
+					location: c.location,
+					headline: c.headline,
+					skills: c.skills,
+					work_authorization: c.workAuthorization,
+					years_experience: c.years,
+					resume_text: c.resumeText,
+					source: c.source,
+					created_at: created,
+					updated_at: created,
+				})
 				for (let k = 0; k < 2; k++) {
 					const job = jobs[(i * 2 + k * 977) % JOBS]!
 					const check = checkResume(c.resumeText, job.must_have, now)
 					const appId = `app_s${i}_${k}`
-					apps.push({ id: appId, workspace_id: ws.id, candidate_id: id, job_id: job.id, stage_key: stages[(i + k) % stages.length]!, kind: k === 1 && i % 7 === 0 ? 'lead' : 'applicant', archived: i % 11 === 0, resume_check: pg.json(check as never), resume_score: check.score, created_at: new Date(created.getTime() + k * 1000), stage_changed_at: created })
+					apps.push({
+						id: appId,
+						workspace_id: ws.id,
+						candidate_id: id,
+						job_id: job.id,
+						stage_key: stages[(i + k) % stages.length]!,
+						kind: k === 1 && i % 7 === 0 ? 'lead' : 'applicant',
+						archived: i % 11 === 0,
+						resume_check: pg.json(check as never),
+						resume_score: check.score,
+						created_at: new Date(created.getTime() + k * 1000),
+						stage_changed_at: created,
+					})
 					if ((i + k) % 3 === 0) ratings.push({ id: `rat_s${i}_${k}`, application_id: appId, user_id: owner.userId, score: 1 + ((i + k) % 5) })
-					if ((i + k) % 4 === 0) notes.push({ id: `note_s${i}_${k}`, workspace_id: ws.id, candidate_id: id, application_id: appId, author_user_id: owner.userId, body: 'Good call; rate fits.', visibility: i % 8 === 0 ? 'private' : 'shared' })
+					if ((i + k) % 4 === 0)
+						notes.push({
+							id: `note_s${i}_${k}`,
+							workspace_id: ws.id,
+							candidate_id: id,
+							application_id: appId,
+							author_user_id: owner.userId,
+							body: 'Good call; rate fits.',
+							visibility: i % 8 === 0 ? 'private' : 'shared',
+						})
 				}
 			}
 			await pg`insert into candidates ${pg(cands)}`
@@ -77,17 +126,40 @@ try {
 			if (start % 20_000 === 0) console.log(`  generated ${start + cands.length} candidates (${Math.round((performance.now() - t0) / 1000)} s)`)
 		}
 		const families = [...new Set(ROLE_TEMPLATES.map((t) => t.family))]
-		const bench = Array.from({ length: BENCH }, (_, k) => ({ id: `bench_s${k}`, workspace_id: ws.id, candidate_id: `cand_s${(k * 49) % CANDIDATES}`, role_family: families[k % families.length]!, added_by_user_id: owner.userId, hourly_rate: 60 + (k % 8) * 5, added_at: new Date(now.getTime() - k * 60_000) }))
+		const bench = Array.from({ length: BENCH }, (_, k) => ({
+			id: `bench_s${k}`,
+			workspace_id: ws.id,
+			candidate_id: `cand_s${(k * 49) % CANDIDATES}`,
+			role_family: families[k % families.length]!,
+			added_by_user_id: owner.userId,
+			hourly_rate: 60 + (k % 8) * 5,
+			added_at: new Date(now.getTime() - k * 60_000),
+		}))
 		for (let i = 0; i < bench.length; i += 1000) await pg`insert into bench_entries ${pg(bench.slice(i, i + 1000))} on conflict do nothing`
 		await pg.unsafe('vacuum analyze')
-		console.log(`Generated ${CANDIDATES} candidates, ${CANDIDATES * 2} applications, ${JOBS} jobs, ${BENCH} bench entries in ${Math.round((performance.now() - t0) / 1000)} s`)
+		console.log(
+			`Generated ${CANDIDATES} candidates, ${CANDIDATES * 2} applications, ${JOBS} jobs, ${BENCH} bench entries in ${Math.round((performance.now() - t0) / 1000)} s`,
+		)
 	}
 
 	const mcp = mcpCaller(app)
 	const { callTool } = mcp
 	const firstCursor = (name: string, args: Record<string, unknown>) => mcp.firstCursor(ownerToken, name, args)
-	const names = (await pg<{ name: string; email: string }[]>`select name, email from candidates where workspace_id = ${ws.id} order by id limit 200`).map((r) => r)
-	const words = ['java', 'python developer', 'kubernetes terraform', 'snowflake', 'salesforce apex', 'austin', 'guidewire', 'data engineer', 'react node', 'oracle dba']
+	const names = (await pg<{ name: string; email: string }[]>`select name, email from candidates where workspace_id = ${ws.id} order by id limit 200`).map(
+		(r) => r,
+	)
+	const words = [
+		'java',
+		'python developer',
+		'kubernetes terraform',
+		'snowflake',
+		'salesforce apex',
+		'austin',
+		'guidewire',
+		'data engineer',
+		'react node',
+		'oracle dba',
+	]
 	const pick = <T>(list: T[], i: number) => list[i % list.length]!
 	const scenarios: [string, string, (i: number) => Promise<unknown>][] = [
 		['get_job', 'floor: one job by id', (i) => callTool(ownerToken, 'get_job', { jobId: pick(jobs, i).id })],
@@ -114,7 +186,11 @@ try {
 	const cursors = { candidates: firstCursor('list_candidates', {}), bench: firstCursor('list_bench', {}) }
 	const rows: string[] = []
 	const results: Record<string, unknown>[] = []
-	console.log(`\nLoad average before measuring: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (${cpus().length} CPUs)`)
+	console.log(
+		`\nLoad average before measuring: ${loadavg()
+			.map((l) => l.toFixed(2))
+			.join(' ')} (${cpus().length} CPUs)`,
+	)
 	console.log(`\n| tool | scenario | p50 ms | p95 ms | p99 ms |\n|---|---|---:|---:|---:|`)
 	for (const [tool, scenario, run] of scenarios) {
 		const { p50, p95, p99 } = await timeCalls(run, WARMUP, CALLS)
@@ -123,7 +199,10 @@ try {
 		rows.push(line)
 		results.push({ tool, scenario, p50, p95, p99 })
 	}
-	await Bun.write(`${import.meta.dir}/results/scale-candidates-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify({ loadavg: loadavg(), candidates: CANDIDATES, applications: CANDIDATES * 2, jobs: JOBS, bench: BENCH, calls: CALLS, results }, null, 2))
+	await Bun.write(
+		`${import.meta.dir}/results/scale-candidates-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+		JSON.stringify({ loadavg: loadavg(), candidates: CANDIDATES, applications: CANDIDATES * 2, jobs: JOBS, bench: BENCH, calls: CALLS, results }, null, 2),
+	)
 } finally {
 	await cleanup()
 }

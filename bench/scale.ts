@@ -44,7 +44,19 @@ const WARMUP = Number(env.WARMUP ?? 20)
 /** At most this long per scenario (warm-up included; at least 20 measured calls), so a very slow one does not stall the run. */
 const SCENARIO_SECONDS = Number(env.SCENARIO_SECONDS ?? 40)
 /** Tables whose sequential scan the plan pass flags. */
-const LARGE = ['jobs', 'candidates', 'applications', 'bench_entries', 'ratings', 'activity', 'interviews', 'inbox_threads', 'inbox_messages', 'careers_events', 'careers_daily_jobs']
+const LARGE = [
+	'jobs',
+	'candidates',
+	'applications',
+	'bench_entries',
+	'ratings',
+	'activity',
+	'interviews',
+	'inbox_threads',
+	'inbox_messages',
+	'careers_events',
+	'careers_daily_jobs',
+]
 /** The goals: issue 8's for the tools and REST, issue 19's for the pages. */
 const TOOL_GOAL_MS = 50
 const PAGE_GOAL_MS = 100
@@ -54,8 +66,12 @@ const ownerToken = owner.token
 const hmToken = hm.token
 try {
 	// On a reused database, the vendor that owns the generated jobs gets a new key.
-	const reusedVendor = reused ? (await pg<{ id: string }[]>`select vendor_id as id from jobs where workspace_id = ${ws.id} and vendor_id is not null limit 1`)[0] : undefined
-	const vendor = reusedVendor ? { vendorId: reusedVendor.id, ...(await createKey(deps, operatorActor(ws), reusedVendor.id)) } : await createVendor(deps, operatorActor(ws), { name: `Scale Vendor ${Date.now()}` })
+	const reusedVendor = reused
+		? (await pg<{ id: string }[]>`select vendor_id as id from jobs where workspace_id = ${ws.id} and vendor_id is not null limit 1`)[0]
+		: undefined
+	const vendor = reusedVendor
+		? { vendorId: reusedVendor.id, ...(await createKey(deps, operatorActor(ws), reusedVendor.id)) }
+		: await createVendor(deps, operatorActor(ws), { name: `Scale Vendor ${Date.now()}` })
 	const stages = DEFAULT_STAGES.map((s) => s.key)
 
 	if (!reused) await generateScaleData(pg, { workspaceId: ws.id, vendorId: vendor.vendorId, ownerId: owner.userId, hmId: hm.userId }, sizes)
@@ -70,9 +86,22 @@ try {
 		return text
 	}
 	const firstCursor = (name: string, args: Record<string, unknown>) => mcp.firstCursor(ownerToken, name, args)
-	const people = await pg<{ name: string; email: string }[]>`select name, email from candidates where workspace_id = ${ws.id} and id like 'cand_s%' order by id limit 200`
+	const people = await pg<
+		{ name: string; email: string }[]
+	>`select name, email from candidates where workspace_id = ${ws.id} and id like 'cand_s%' order by id limit 200`
 	const jobIds = (await pg<{ id: string }[]>`select id from jobs where workspace_id = ${ws.id} order by id limit 500`).map((r) => r.id)
-	const words = ['java', 'python developer', 'kubernetes terraform', 'snowflake', 'salesforce apex', 'austin', 'guidewire', 'data engineer', 'react node', 'oracle dba']
+	const words = [
+		'java',
+		'python developer',
+		'kubernetes terraform',
+		'snowflake',
+		'salesforce apex',
+		'austin',
+		'guidewire',
+		'data engineer',
+		'react node',
+		'oracle dba',
+	]
 	const titles = ['java', 'data scientist', 'salesforce', 'full stack', 'devops', '.net', 'python backend', 'qa']
 	const pick = <T>(list: T[], i: number) => list[i % list.length]!
 	const cursors = {
@@ -145,7 +174,9 @@ try {
 			const planNote = !plans.length ? 'no large table' : scans.length ? `SEQ SCAN: ${scans.join(', ')}` : 'index'
 			const slowest = Math.max(0, ...plans.map((p) => p.ms).filter(Number.isFinite))
 			const cut = calls < CALLS ? ` (${calls} calls: ${SCENARIO_SECONDS} s budget)` : ''
-			console.log(`| ${what} | ${scenario}${cut} | ${p50.toFixed(1)} | ${p95.toFixed(1)}${p95 >= goalMs ? ' ⚠' : ''} | ${p99.toFixed(1)} | ${statements} (${slowest.toFixed(1)}) | ${planNote} |`)
+			console.log(
+				`| ${what} | ${scenario}${cut} | ${p50.toFixed(1)} | ${p95.toFixed(1)}${p95 >= goalMs ? ' ⚠' : ''} | ${p99.toFixed(1)} | ${statements} (${slowest.toFixed(1)}) | ${planNote} |`,
+			)
 			results.push({ kind: heading, tool: what, scenario, goalMs, p50, p95, p99, calls, statements, plans })
 		}
 	}
@@ -155,7 +186,9 @@ try {
 	if (!only || only.test('careers burst')) {
 		// Issue 13: the careers page's write path under a burst (every view updates the same counter rows).
 		const burst = await careersBurst(app, pg, ws, Number(env.BURST ?? 50), Number(env.BURST_ROUNDS ?? 10))
-		console.log(`\nCareers page views, ${env.BURST ?? 50} at once of one job from one source: ${burst.views} views, ${burst.perSecond.toFixed(0)}/s, p50 ${burst.p50.toFixed(1)} ms, p95 ${burst.p95.toFixed(1)} ms, p99 ${burst.p99.toFixed(1)} ms; events ${burst.events}, counted ${burst.counters}${burst.events === burst.counters ? '' : ' ⚠ MISMATCH'}`)
+		console.log(
+			`\nCareers page views, ${env.BURST ?? 50} at once of one job from one source: ${burst.views} views, ${burst.perSecond.toFixed(0)}/s, p50 ${burst.p50.toFixed(1)} ms, p95 ${burst.p95.toFixed(1)} ms, p99 ${burst.p99.toFixed(1)} ms; events ${burst.events}, counted ${burst.counters}${burst.events === burst.counters ? '' : ' ⚠ MISMATCH'}`,
+		)
 		results.push({ kind: 'careers burst', ...burst })
 	}
 	await Bun.write(

@@ -57,7 +57,13 @@ async function start(name: string, extra: Record<string, string>) {
 	children.add(proc)
 	for (;;) {
 		if (proc.exitCode !== null) throw new Error(`${name} exited ${proc.exitCode}: ${readFileSync(join(work, `${name}.err`), 'utf8').slice(0, 500)}`)
-		if (await fetch(`${base}/health`).then((r) => r.status === 200, () => false)) break
+		if (
+			await fetch(`${base}/health`).then(
+				(r) => r.status === 200,
+				() => false,
+			)
+		)
+			break
 		if (performance.now() - t0 > 180_000) throw new Error(`${name}: not healthy in 180 s`)
 		await Bun.sleep(20)
 	}
@@ -115,7 +121,11 @@ interface Row {
 
 const rows: Row[] = []
 try {
-	console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${cpus().length} CPUs`)
+	console.log(
+		`load average ${loadavg()
+			.map((l) => l.toFixed(2))
+			.join(' ')}, ${cpus().length} CPUs`,
+	)
 	for (let round = 1; round <= ROUNDS; round++)
 		for (const db of ['embedded', 'postgres'] as const) {
 			const dataDir = join(work, `data-${db}-${round}`)
@@ -135,15 +145,24 @@ try {
 			rmSync(dataDir, { recursive: true, force: true })
 			const row = { db, round, firstMs: first.ms, restartMs: again.ms, restMb, loadMb, callsPerS }
 			rows.push(row)
-			console.log(`round ${round} ${db.padEnd(9)} first start ${first.ms.toFixed(0)} ms, restart ${again.ms.toFixed(0)} ms, RSS at rest ${restMb.toFixed(0)} MB, peak under load ${loadMb.toFixed(0)} MB (${callsPerS.toFixed(0)} list_jobs calls/s)`)
+			console.log(
+				`round ${round} ${db.padEnd(9)} first start ${first.ms.toFixed(0)} ms, restart ${again.ms.toFixed(0)} ms, RSS at rest ${restMb.toFixed(0)} MB, peak under load ${loadMb.toFixed(0)} MB (${callsPerS.toFixed(0)} list_jobs calls/s)`,
+			)
 		}
 	const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!
-	console.log(`\n| database (median of ${ROUNDS}) | first start → healthy ms | restart → healthy ms | RSS at rest MB | peak RSS under load MB | list_jobs calls/s under load |\n|---|---:|---:|---:|---:|---:|`)
+	console.log(
+		`\n| database (median of ${ROUNDS}) | first start → healthy ms | restart → healthy ms | RSS at rest MB | peak RSS under load MB | list_jobs calls/s under load |\n|---|---:|---:|---:|---:|---:|`,
+	)
 	for (const db of ['embedded', 'postgres']) {
 		const rs = rows.filter((r) => r.db === db)
-		console.log(`| ${db} | ${median(rs.map((r) => r.firstMs)).toFixed(0)} | ${median(rs.map((r) => r.restartMs)).toFixed(0)} | ${median(rs.map((r) => r.restMb)).toFixed(0)} | ${median(rs.map((r) => r.loadMb)).toFixed(0)} | ${median(rs.map((r) => r.callsPerS)).toFixed(0)} |`)
+		console.log(
+			`| ${db} | ${median(rs.map((r) => r.firstMs)).toFixed(0)} | ${median(rs.map((r) => r.restartMs)).toFixed(0)} | ${median(rs.map((r) => r.restMb)).toFixed(0)} | ${median(rs.map((r) => r.loadMb)).toFixed(0)} | ${median(rs.map((r) => r.callsPerS)).toFixed(0)} |`,
+		)
 	}
-	await Bun.write(`${import.meta.dir}/results/startup-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify({ loadavg: loadavg(), rows }, null, 2))
+	await Bun.write(
+		`${import.meta.dir}/results/startup-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+		JSON.stringify({ loadavg: loadavg(), rows }, null, 2),
+	)
 } finally {
 	for (const c of children) c.kill('SIGKILL')
 	await admin.end()

@@ -2,7 +2,8 @@
  * Assembles the HTTP application from the registry: security headers, the error mapping of each
  * door, health, static assets, every module's routes and the MCP endpoint. Refuses to start when
  * a route does not declare its credential (`auth`, `session`, `vendor`, `vendorKey` or `mcp`: see
- * `http/auth.ts`), or declares two.
+ * `http/auth.ts`) or declares two, needs a permission no module declares or lives outside its
+ * module's paths, or when a declared permission is used nowhere (`checkRoutes`).
  */
 import { Elysia } from 'elysia'
 import { resolve } from 'node:path'
@@ -13,7 +14,7 @@ import { errorResponse, toAppError } from './http/errors.ts'
 import { allowedMethodsOf, methodNotAllowed } from './http/method-not-allowed.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import type { HttpKit } from './module.ts'
-import { RegistryError } from './registry.ts'
+import { checkRoutes, RegistryError } from './registry.ts'
 
 const STATIC_DIR = resolve(import.meta.dir, 'static')
 
@@ -34,13 +35,17 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 			Object.assign(set.headers, headers)
 			// Answers of the API doors carry credentials' results: never cached by browsers or proxies.
 			if (new URL(request.url).pathname.startsWith('/api/')) set.headers['Cache-Control'] = 'no-store'
-			if (!deps.availability.up() && !request.url.includes('/static/')) throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', { retryAfter: 5 })
+			if (!deps.availability.up() && !request.url.includes('/static/'))
+				throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', { retryAfter: 5 })
 		})
 		// A known address asked with the wrong method answers 405 (with Allow), not 404.
-		.onError(({ error, code, request }) => errorResponse(toAppError((code === 'NOT_FOUND' && methodNotAllowed(request, allowedFor)) || error, code, deps.log, request), request))
+		.onError(({ error, code, request }) =>
+			errorResponse(toAppError((code === 'NOT_FOUND' && methodNotAllowed(request, allowedFor)) || error, code, deps.log, request), request),
+		)
 		.onAfterHandle(({ request, response }) => {
 			// Answers built as a Response keep their own headers: the MCP SDK says `no-cache, no-transform`.
-			if (response instanceof Response && new URL(request.url).pathname.startsWith('/api/')) response.headers.set('Cache-Control', /no-transform/.test(response.headers.get('cache-control') ?? '') ? 'no-store, no-transform' : 'no-store')
+			if (response instanceof Response && new URL(request.url).pathname.startsWith('/api/'))
+				response.headers.set('Cache-Control', /no-transform/.test(response.headers.get('cache-control') ?? '') ? 'no-store, no-transform' : 'no-store')
 		})
 		.onAfterResponse(({ request, set }) => {
 			if (deps.config.logLevel === 'debug') deps.log.debug('request', { method: request.method, path: new URL(request.url).pathname, status: set.status })
@@ -58,15 +63,21 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 		// Browsers ask for /favicon.ico whatever the page links to: answer with the icon, not a 404.
 		.get('/favicon.ico', ({ set }) => serveStatic('favicon.svg', set), { auth: 'public' }) as unknown as Elysia
 
-	for (const m of deps.registry.modules) if (m.routes) app = app.use(m.routes(deps, { auth }))
+	// Each module's routes are built apart first, so a problem names the module that serves the route.
+	const served = new Map<unknown, string>()
+	for (const m of deps.registry.modules) {
+		if (!m.routes) continue
+		const plugin = m.routes(deps, { auth })
+		for (const r of plugin.routes) served.set(r.handler, m.name)
+		app = app.use(plugin)
+	}
 	for (const plugin of extra) app = app.use(plugin({ auth }))
 
 	allowedFor = allowedMethodsOf(app.routes)
-	// One each: two would both run, and which credential the route meant could not be read from it.
-	const problems = app.routes.flatMap((r) => {
-		const declared = declaredAuths(r.hooks).length
-		return declared === 1 ? [] : [`route ${r.method} ${r.path} ${declared ? 'declares more than one credential' : 'does not declare auth'}`]
-	})
+	const problems = checkRoutes(
+		deps.registry,
+		app.routes.map((r) => ({ module: served.get(r.handler), method: r.method, path: r.path, auths: declaredAuths(r.hooks) })),
+	)
 	if (problems.length) throw new RegistryError(problems)
 	return app
 }

@@ -9,7 +9,14 @@ import { barChart, columnChart, funnelChart, roundUp } from './charts.ts'
 function rects(svg: string) {
 	return [...svg.matchAll(/<rect ([^>]*data-value="[^"]*"[^>]*)>/g)].map((m) => {
 		const attr = (name: string) => m[1]!.match(new RegExp(`(?:^| )${name}="([^"]*)"`))?.[1]
-		return { label: attr('data-label')!, value: Number(attr('data-value')), width: attr('width')!, height: attr('height')!, x: attr('x')!, broken: attr('data-broken') === 'true' }
+		return {
+			label: attr('data-label')!,
+			value: Number(attr('data-value')),
+			width: attr('width')!,
+			height: attr('height')!,
+			x: attr('x')!,
+			broken: attr('data-broken') === 'true',
+		}
 	})
 }
 const percent = (s: string) => Number(s.replace('%', ''))
@@ -40,7 +47,13 @@ describe('barChart', () => {
 	})
 
 	test('labels and notes are escaped', () => {
-		const hostile = barChart({ title: 'T', labelHeading: 'L', valueLabel: 'V', data: [{ label: '<script>alert(1)</script>', value: 3, note: '"><img src=x>' }], empty: '' }).value
+		const hostile = barChart({
+			title: 'T',
+			labelHeading: 'L',
+			valueLabel: 'V',
+			data: [{ label: '<script>alert(1)</script>', value: 3, note: '"><img src=x>' }],
+			empty: '',
+		}).value
 		expect(hostile).not.toContain('<script>')
 		expect(hostile).not.toContain('<img')
 		expect(hostile).toContain('&lt;script&gt;')
@@ -56,7 +69,16 @@ describe('barChart', () => {
 
 describe('funnelChart', () => {
 	test('centred bars against the widest step, each with the share passed from the step before', () => {
-		const chart = funnelChart({ title: 'Funnel', valueLabel: 'Count', steps: [{ label: 'Applications', value: 40 }, { label: 'Screening', value: 30 }, { label: 'Hired', value: 3 }], empty: '' }).value
+		const chart = funnelChart({
+			title: 'Funnel',
+			valueLabel: 'Count',
+			steps: [
+				{ label: 'Applications', value: 40 },
+				{ label: 'Screening', value: 30 },
+				{ label: 'Hired', value: 3 },
+			],
+			empty: '',
+		}).value
 		const bars = rects(chart)
 		expect(bars.map((b) => [b.label, b.value, percent(b.width)])).toEqual([
 			['Applications', 40, 100],
@@ -68,7 +90,16 @@ describe('funnelChart', () => {
 	})
 
 	test('a first step that dwarfs the rest is shortened, marked, and the rest keep their own scale', () => {
-		const chart = funnelChart({ title: 'Funnel', valueLabel: 'Count', steps: [{ label: 'Views', value: 5000 }, { label: 'Applications', value: 100 }, { label: 'Hired', value: 10 }], empty: '' }).value
+		const chart = funnelChart({
+			title: 'Funnel',
+			valueLabel: 'Count',
+			steps: [
+				{ label: 'Views', value: 5000 },
+				{ label: 'Applications', value: 100 },
+				{ label: 'Hired', value: 10 },
+			],
+			empty: '',
+		}).value
 		const [views, apps, hired] = rects(chart)
 		expect([views!.broken, percent(views!.width)]).toEqual([true, 100])
 		expect([apps!.broken, percent(apps!.width), percent(hired!.width)]).toEqual([false, 100, 10])
@@ -84,7 +115,16 @@ describe('columnChart', () => {
 		{ label: 'Nov 2', values: [40, 4] },
 		{ label: 'Nov 3', values: [0, 2] },
 	]
-	const chart = columnChart({ title: 'Per day', periodHeading: 'Day', series: [{ name: 'Views', colour: 'blue' }, { name: 'Applications', colour: 'vermillion' }], periods, empty: 'Nothing.' }).value
+	const chart = columnChart({
+		title: 'Per day',
+		periodHeading: 'Day',
+		series: [
+			{ name: 'Views', colour: 'blue' },
+			{ name: 'Applications', colour: 'vermillion' },
+		],
+		periods,
+		empty: 'Nothing.',
+	}).value
 
 	test('one panel per series on its own round scale; each column as tall as its value', () => {
 		const columns = rects(chart)
@@ -104,7 +144,15 @@ describe('columnChart', () => {
 	})
 
 	test('no data: a sentence instead of empty axes', () => {
-		expect(columnChart({ title: 'T', periodHeading: 'Day', series: [{ name: 'Views', colour: 'blue' }], periods: [{ label: 'Nov 1', values: [0] }], empty: 'No visits.' }).value).toBe('<p class="empty">No visits.</p>')
+		expect(
+			columnChart({
+				title: 'T',
+				periodHeading: 'Day',
+				series: [{ name: 'Views', colour: 'blue' }],
+				periods: [{ label: 'Nov 1', values: [0] }],
+				empty: 'No visits.',
+			}).value,
+		).toBe('<p class="empty">No visits.</p>')
 	})
 
 	test('round scales', () => {

@@ -61,7 +61,12 @@ function figure(kind: string, text: ChartText, height: number, body: SafeHtml, s
 <details class="chart-numbers"><summary>The numbers as a table (${rows} ${rows === 1 ? 'row' : 'rows'})</summary>${table}</details></figure>`
 }
 
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40)
+const slug = (s: string) =>
+	s
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, '-')
+		.replace(/^-|-$/g, '')
+		.slice(0, 40)
 
 function defaultSummary(data: readonly BarDatum[], valueLabel: string): string {
 	const top = data.reduce((best, d) => (d.value > best.value ? d : best), data[0]!)
@@ -88,10 +93,20 @@ function barRows(data: readonly BarDatum[], o: { fill: string; centred?: boolean
 }
 
 /** Horizontal bars, one row per category (sources, jobs, stages, waiting times). */
-export function barChart(o: ChartText & { data: readonly BarDatum[]; labelHeading: string; valueLabel: string; noteHeading?: string; colour?: ChartColour }): SafeHtml {
+export function barChart(
+	o: ChartText & { data: readonly BarDatum[]; labelHeading: string; valueLabel: string; noteHeading?: string; colour?: ChartColour },
+): SafeHtml {
 	if (nothing(o.data)) return html`<p class="empty">${o.empty}</p>`
 	const row = o.data.some((d) => d.note) ? NOTED_ROW : ROW
-	return figure('bar', o, o.data.length * row, barRows(o.data, { fill: PALETTE[o.colour ?? 'blue'], row }), o.summary ?? defaultSummary(o.data, o.valueLabel), numbersTable(o), o.data.length)
+	return figure(
+		'bar',
+		o,
+		o.data.length * row,
+		barRows(o.data, { fill: PALETTE[o.colour ?? 'blue'], row }),
+		o.summary ?? defaultSummary(o.data, o.valueLabel),
+		numbersTable(o),
+		o.data.length,
+	)
 }
 
 /**
@@ -106,11 +121,21 @@ export function funnelChart(o: ChartText & { steps: readonly { label: string; va
 	const data: BarDatum[] = o.steps.map((s, i) => ({ ...s, note: i === 0 ? undefined : passed(o.steps[i - 1]!.value, s.value) }))
 	const rest = Math.max(0, ...data.slice(1).map((d) => d.value))
 	const shortened = rest > 0 && data[0]!.value > SHORTEN_OVER * rest
-	const drawn = shortened ? [{ ...data[0]!, note: `bar shortened: ${Math.round(data[0]!.value / rest).toLocaleString('en-US')} times the widest step after it` }, ...data.slice(1)] : data
+	const drawn = shortened
+		? [{ ...data[0]!, note: `bar shortened: ${Math.round(data[0]!.value / rest).toLocaleString('en-US')} times the widest step after it` }, ...data.slice(1)]
+		: data
 	const first = data[0]!
 	const last = data[data.length - 1]!
 	const summary = o.summary ?? `${n(first.value)} ${first.label.toLowerCase()} narrowed to ${n(last.value)} ${last.label.toLowerCase()}.`
-	return figure('funnel', o, data.length * NOTED_ROW, barRows(drawn, { fill: PALETTE.green, centred: true, row: NOTED_ROW, scaleMax: shortened ? rest : undefined }), summary, numbersTable({ ...o, data, labelHeading: 'Step', noteHeading: 'Passed from the step before' }), data.length)
+	return figure(
+		'funnel',
+		o,
+		data.length * NOTED_ROW,
+		barRows(drawn, { fill: PALETTE.green, centred: true, row: NOTED_ROW, scaleMax: shortened ? rest : undefined }),
+		summary,
+		numbersTable({ ...o, data, labelHeading: 'Step', noteHeading: 'Passed from the step before' }),
+		data.length,
+	)
 }
 
 /** A funnel's first bar is shortened when it is more than this many times the widest step after it. */
@@ -188,7 +213,10 @@ export function columnChart(o: ChartText & { periods: readonly Period[]; series:
 	const summary = o.summary ?? `${count} periods from ${o.periods[0]!.label} to ${o.periods[count - 1]!.label}: ${totals.join(' and ')} in all.`
 	const table = dataTable<Period>({
 		caption: `${o.title}: the numbers`,
-		columns: [{ label: o.periodHeading, cell: (p) => p.full ?? p.label }, ...o.series.map((s, si) => ({ label: s.name, numeric: true, cell: (p: Period) => n(p.values[si] ?? 0) }))],
+		columns: [
+			{ label: o.periodHeading, cell: (p) => p.full ?? p.label },
+			...o.series.map((s, si) => ({ label: s.name, numeric: true, cell: (p: Period) => n(p.values[si] ?? 0) })),
+		],
 		rows: o.periods,
 		empty: '',
 	})

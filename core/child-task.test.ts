@@ -22,7 +22,10 @@ const roomy = { timeoutMs: 20_000, maxRssBytes: 512 * MB, maxOutputBytes: MB }
 describe('runChild', () => {
 	test('hands the input on stdin and returns what the child wrote; the child sees none of the server’s settings', async () => {
 		process.env.BL_CHILD_TEST_SECRET = 'not for children'
-		const echo = script('echo.ts', `const input = await Bun.stdin.text(); process.stdout.write(JSON.stringify({ input, args: process.argv.slice(2), env: Object.keys(process.env).filter((k) => k.startsWith('BL_') || k === 'DATABASE_URL') }))`)
+		const echo = script(
+			'echo.ts',
+			`const input = await Bun.stdin.text(); process.stdout.write(JSON.stringify({ input, args: process.argv.slice(2), env: Object.keys(process.env).filter((k) => k.startsWith('BL_') || k === 'DATABASE_URL') }))`,
+		)
 		const outcome = await runChild(echo, ['a', 'b'], new TextEncoder().encode('hello'), roomy)
 		delete process.env.BL_CHILD_TEST_SECRET
 		expect(outcome.kind).toBe('done')
@@ -44,7 +47,10 @@ describe('runChild', () => {
 
 	test('a child whose memory passes the bound is killed before it gets far past it', async () => {
 		// Fills 16 MB blocks as fast as it can, up to 4 GB.
-		const hog = script('hog.ts', 'const keep = []; for (let i = 0; i < 256; i++) keep.push(new Uint8Array(16 * 1024 * 1024).fill(1)); process.stdout.write("survived")')
+		const hog = script(
+			'hog.ts',
+			'const keep = []; for (let i = 0; i < 256; i++) keep.push(new Uint8Array(16 * 1024 * 1024).fill(1)); process.stdout.write("survived")',
+		)
 		const outcome = await runChild(hog, [], new Uint8Array(), { ...roomy, maxRssBytes: 200 * MB })
 		expect(outcome.kind).toBe('memory')
 		const rss = (outcome as { rssBytes: number }).rssBytes

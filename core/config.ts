@@ -105,7 +105,8 @@ type Env = Record<string, string | undefined>
 const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent']
 
 /** localhost, *.localhost, 127.0.0.0/8 and ::1 (as `URL.hostname` spells them). */
-const isLoopbackHost = (hostname: string) => hostname === 'localhost' || hostname.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname) || hostname === '[::1]'
+const isLoopbackHost = (hostname: string) =>
+	hostname === 'localhost' || hostname.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname) || hostname === '[::1]'
 
 /**
  * How settings are read from the environment, for the core and for every module: each helper
@@ -249,7 +250,9 @@ export function loadConfig(env: Env = process.env, modules: readonly Pick<Module
 	// proxy on the same host, local trials of the production image).
 	const production = value('NODE_ENV')?.toLowerCase() === 'production'
 	if (production && baseUrl.startsWith('http:') && !isLoopbackHost(new URL(baseUrl).hostname))
-		problems.push(`BASE_URL must be an https:// origin in production (NODE_ENV=production), got ${baseUrl}: plain http is allowed only on loopback (localhost, 127.0.0.1, [::1])`)
+		problems.push(
+			`BASE_URL must be an https:// origin in production (NODE_ENV=production), got ${baseUrl}: plain http is allowed only on loopback (localhost, 127.0.0.1, [::1])`,
+		)
 
 	const demo = read.onOff('DEMO', true)
 	const logLevel = (value('LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel
@@ -259,7 +262,10 @@ export function loadConfig(env: Env = process.env, modules: readonly Pick<Module
 	if (!/^[^\r\n]*@[^\r\n]*$/.test(mailFrom)) problems.push('MAIL_FROM must be an e-mail address, optionally with a display name')
 
 	const allowedOrigins: string[] = []
-	for (const raw of (value('ALLOWED_ORIGINS') ?? '').split(',').map((o) => o.trim()).filter(Boolean)) {
+	for (const raw of (value('ALLOWED_ORIGINS') ?? '')
+		.split(',')
+		.map((o) => o.trim())
+		.filter(Boolean)) {
 		if (raw === '*') allowedOrigins.push('*')
 		else
 			try {
@@ -275,20 +281,32 @@ export function loadConfig(env: Env = process.env, modules: readonly Pick<Module
 	let s3: S3Config | undefined
 	const s3Vars = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const
 	const s3Set = s3Vars.filter((n) => value(n) !== undefined)
-	if (s3Set.length > 0 && s3Set.length < s3Vars.length) problems.push(`${s3Vars.filter((n) => value(n) === undefined).join(', ')} must be set too: an S3-compatible store needs ${s3Vars.join(', ')}`)
+	if (s3Set.length > 0 && s3Set.length < s3Vars.length)
+		problems.push(`${s3Vars.filter((n) => value(n) === undefined).join(', ')} must be set too: an S3-compatible store needs ${s3Vars.join(', ')}`)
 	else if (s3Set.length === s3Vars.length) {
 		const endpoint = url('S3_ENDPOINT', ['https:', 'http:'])
 		const bucket = value('S3_BUCKET')!
 		if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) problems.push('S3_BUCKET must be a bucket name (3-63 lower-case letters, digits, dots or dashes)')
-		if (endpoint) s3 = { endpoint: endpoint.replace(/\/+$/, ''), bucket, accessKeyId: value('S3_ACCESS_KEY_ID')!, secretAccessKey: value('S3_SECRET_ACCESS_KEY')!, region: value('S3_REGION') ?? 'us-east-1' }
+		if (endpoint)
+			s3 = {
+				endpoint: endpoint.replace(/\/+$/, ''),
+				bucket,
+				accessKeyId: value('S3_ACCESS_KEY_ID')!,
+				secretAccessKey: value('S3_SECRET_ACCESS_KEY')!,
+				region: value('S3_REGION') ?? 'us-east-1',
+			}
 	}
 
 	const rateLimitPerMinute = integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000)
 	const httpIdleTimeout = integer('HTTP_IDLE_TIMEOUT', 30, 1, 255)
 	const mcpToolTimeout = integer('MCP_TOOL_TIMEOUT', Math.max(1, Math.min(20, httpIdleTimeout - 1)), 1, 255)
-	if (value('MCP_TOOL_TIMEOUT') !== undefined && mcpToolTimeout >= httpIdleTimeout) problems.push(`MCP_TOOL_TIMEOUT must be less than HTTP_IDLE_TIMEOUT (${httpIdleTimeout}), or the connection is closed before the tool call is answered`)
+	if (value('MCP_TOOL_TIMEOUT') !== undefined && mcpToolTimeout >= httpIdleTimeout)
+		problems.push(`MCP_TOOL_TIMEOUT must be less than HTTP_IDLE_TIMEOUT (${httpIdleTimeout}), or the connection is closed before the tool call is answered`)
 	const fileParseTimeout = integer('FILE_PARSE_TIMEOUT', Math.max(1, Math.min(10, Math.floor((httpIdleTimeout - 1) / 2))), 1, 120)
-	if (value('FILE_PARSE_TIMEOUT') !== undefined && 2 * fileParseTimeout >= httpIdleTimeout) problems.push(`FILE_PARSE_TIMEOUT must be less than half of HTTP_IDLE_TIMEOUT (${httpIdleTimeout}): a file may wait that long for a reader and then be read that long, and the connection would be closed first`)
+	if (value('FILE_PARSE_TIMEOUT') !== undefined && 2 * fileParseTimeout >= httpIdleTimeout)
+		problems.push(
+			`FILE_PARSE_TIMEOUT must be less than half of HTTP_IDLE_TIMEOUT (${httpIdleTimeout}): a file may wait that long for a reader and then be read that long, and the connection would be closed first`,
+		)
 
 	const core: CoreConfig = {
 		port,

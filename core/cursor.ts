@@ -10,7 +10,7 @@ import { safeEqual } from './credentials.ts'
 import { AppError } from './errors.ts'
 
 const encoder = new TextEncoder()
-const SAFE = /^[A-Za-z0-9_\-]*$/
+const SAFE = /^[A-Za-z0-9_-]*$/
 
 function sign(secret: Uint8Array, scope: string, payload: string): string {
 	return encodeBase64urlNoPadding(hmac(SHA256, secret, encoder.encode(`${scope}|${payload}`))).slice(0, 12)
@@ -35,7 +35,9 @@ export function decodeCursor(secret: Uint8Array, scope: string, cursor: string, 
 	const payload = dot > 0 ? cursor.slice(0, dot) : ''
 	const values = payload.split('~')
 	if (dot <= 0 || values.length !== arity || !safeEqual(cursor.slice(dot + 1), sign(secret, scope, payload)))
-		throw new AppError('VALIDATION', 'cursor is not valid: pass the nextCursor of the previous page of this same list, or omit it for the first page', { fields: [{ field: 'cursor', message: 'is not valid' }] })
+		throw new AppError('VALIDATION', 'cursor is not valid: pass the nextCursor of the previous page of this same list, or omit it for the first page', {
+			fields: [{ field: 'cursor', message: 'is not valid' }],
+		})
 	return values
 }
 

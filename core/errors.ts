@@ -80,14 +80,26 @@ export class AppError extends Error {
 
 export const notFound = (what = 'Not found') => new AppError('NOT_FOUND', what)
 export const forbidden = (why: string) => new AppError('FORBIDDEN', why)
-export const invalid = (fields: FieldError[], message = 'One or more fields are not valid') =>
-	new AppError('VALIDATION', message, { fields })
+export const invalid = (fields: FieldError[], message = 'One or more fields are not valid') => new AppError('VALIDATION', message, { fields })
 
 /** True for errors thrown by the database driver when the server is unreachable or restarting. */
 export function isDatabaseUnavailable(error: unknown): boolean {
 	const e = error as { code?: string; message?: string } | undefined
 	if (!e) return false
-	const codes = ['ECONNREFUSED', 'ECONNRESET', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '53300']
+	const codes = [
+		'ECONNREFUSED',
+		'ECONNRESET',
+		'CONNECTION_CLOSED',
+		'CONNECTION_ENDED',
+		'CONNECTION_DESTROYED',
+		'CONNECT_TIMEOUT',
+		'ETIMEDOUT',
+		'EPIPE',
+		'57P01',
+		'57P02',
+		'57P03',
+		'53300',
+	]
 	if (e.code && codes.includes(e.code)) return true
 	const cause = (error as { cause?: unknown }).cause
 	return cause !== undefined && cause !== error ? isDatabaseUnavailable(cause) : false
@@ -111,5 +123,6 @@ export function isUnstorableText(error: unknown): boolean {
 
 /** The 422 answered for text the database cannot store. */
 export const unstorableText = () =>
-	new AppError('VALIDATION', 'The request contains text that cannot be stored', { fields: [{ field: '(request)', message: 'must not contain NUL characters or unpaired surrogates' }] })
-
+	new AppError('VALIDATION', 'The request contains text that cannot be stored', {
+		fields: [{ field: '(request)', message: 'must not contain NUL characters or unpaired surrogates' }],
+	})

@@ -115,7 +115,12 @@ export function navFor(deps: Pick<AppDeps, 'registry' | 'permissions'>, session:
 }
 
 /** A portal page for a signed-in person: the navigation is built from what the modules contribute. */
-export function portalPage(deps: Pick<AppDeps, 'registry' | 'permissions'>, session: PageSession, options: Omit<PageOptions, 'user' | 'nav'>, body: SafeHtml): Response {
+export function portalPage(
+	deps: Pick<AppDeps, 'registry' | 'permissions'>,
+	session: PageSession,
+	options: Omit<PageOptions, 'user' | 'nav'>,
+	body: SafeHtml,
+): Response {
 	return page({ ...options, user: { name: session.actor.name, csrf: session.csrf, workspace: session.actor.workspaceSlug }, nav: navFor(deps, session) }, body)
 }
 
@@ -132,6 +137,7 @@ export async function pageSections(deps: AppDeps, page: string, session: PageSes
 /** The confirmation a section of a record page declares for `?done=<key>` (null for an unknown key). */
 export function sectionNotice(deps: Pick<AppDeps, 'registry'>, page: string, key: string | undefined): string | null {
 	if (!key) return null
-	for (const m of deps.registry.modules) for (const s of m.pageSections ?? []) if (s.page === page && Object.hasOwn(s.notices ?? {}, key)) return s.notices![key]!
+	for (const m of deps.registry.modules)
+		for (const s of m.pageSections ?? []) if (s.page === page && Object.hasOwn(s.notices ?? {}, key)) return s.notices![key]!
 	return null
 }

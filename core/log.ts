@@ -45,8 +45,18 @@ function describeError(err: Error): Record<string, unknown> {
 	const cause = err.cause instanceof Error ? err.cause : undefined
 	const failedQuery = err.message.startsWith('Failed query:')
 	const code = (err as { code?: unknown }).code ?? (cause as { code?: unknown } | undefined)?.code
-	const stack = failedQuery ? err.stack?.split('\n').filter((line) => line.trimStart().startsWith('at ')).join('\n') : err.stack
-	return { message: failedQuery ? 'database query failed' : err.message, code, stack, ...(cause ? { cause: { message: cause.message, code: (cause as { code?: unknown }).code } } : {}) }
+	const stack = failedQuery
+		? err.stack
+				?.split('\n')
+				.filter((line) => line.trimStart().startsWith('at '))
+				.join('\n')
+		: err.stack
+	return {
+		message: failedQuery ? 'database query failed' : err.message,
+		code,
+		stack,
+		...(cause ? { cause: { message: cause.message, code: (cause as { code?: unknown }).code } } : {}),
+	}
 }
 
 export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line + '\n')): Logger {

@@ -125,6 +125,8 @@ export interface PortDef<T> {
 	readonly key: PortKey
 	/** What a contribution does, for people reading the module list. */
 	readonly description: string
+	/** True when at most one module may contribute (e.g. the one that owns workspaces); the registry refuses a second. */
+	readonly single?: boolean
 	/** Never set: it carries the type of a contribution, so `contribute` and `contributionsTo` check it. */
 	readonly contribution?: T
 }
@@ -138,7 +140,7 @@ export interface Contribution<T = unknown> {
 }
 
 /** Declares a port; the declaring module lists it in its `ports`. */
-export const definePort = <T>(key: PortKey, description: string): PortDef<T> => ({ key, description })
+export const definePort = <T>(key: PortKey, description: string, options: { single?: boolean } = {}): PortDef<T> => ({ key, description, ...options })
 
 /** A contribution to `port`, typed by the port. */
 export const contribute = <T>(port: PortDef<T>, value: T): Contribution<T> => ({ port, value })
@@ -217,6 +219,14 @@ export interface ModuleDef {
 	readonly requires?: readonly string[]
 	readonly permissions?: readonly PermissionDef[]
 	/**
+	 * Permission keys this module's code asks `deps.permissions.can()` or `roleHas()` about (its own
+	 * or a required module's), besides those named on its routes, tools, nav links and page sections.
+	 * The registry refuses a key no module declares, and counts it as a use of the permission; a
+	 * test reads every module's code and fails when this list and the calls disagree
+	 * (tests/contract/permission-checks.test.ts).
+	 */
+	readonly checks?: readonly PermissionKey[]
+	/**
 	 * The module's tables: the exports of its `table.ts` (`import * as tables from './table.ts'`).
 	 * Start-up refuses to serve when one of them, or one of their columns, does not exist after migrating.
 	 */
@@ -228,6 +238,12 @@ export interface ModuleDef {
 	readonly migrations?: URL
 	/** REST routes and pages; every route declares its credential (see `core/http/auth.ts`). */
 	readonly routes?: (deps: AppDeps, kit: HttpKit) => Elysia<any, any, any, any, any, any, any>
+	/**
+	 * The addresses its routes live under, e.g. `/jobs` (that address and everything below it) or
+	 * `/sitemap.xml`. A route elsewhere stops the app at start-up, so a debug or test route cannot
+	 * slip in unnoticed; the list of what the app serves is these, plus the core's own.
+	 */
+	readonly paths?: readonly string[]
 	/** The one module that signs people in to the portal provides this (pages resolve sessions through it). */
 	readonly sessionResolver?: SessionResolver
 	readonly tools?: readonly ToolDef<any>[]

@@ -39,7 +39,12 @@ const ROWS: Row[] = [
 beforeAll(async () => {
 	deps = await testDeps()
 	await deps.database.rows(sql`create table ${t} (id text primary key, at timestamptz not null, score int, name text not null)`)
-	await deps.database.rows(sql`insert into ${t} (id, at, score, name) values ${sql.join(ROWS.map((r) => sql`(${r.id}, ${(r.at as Date).toISOString()}::timestamptz, ${r.score}, ${r.name})`), sql`, `)}`)
+	await deps.database.rows(
+		sql`insert into ${t} (id, at, score, name) values ${sql.join(
+			ROWS.map((r) => sql`(${r.id}, ${(r.at as Date).toISOString()}::timestamptz, ${r.score}, ${r.name})`),
+			sql`, `,
+		)}`,
+	)
 })
 afterAll(async () => {
 	await deps.database.rows(sql`drop table if exists ${t}`)
@@ -93,13 +98,17 @@ describe('keysetPage', () => {
 	})
 
 	test('ascending on several keys, ids compared byte-wise (B before a before b)', async () => {
-		const order: Order<Row> = { keys: [integerKey<Row>(sql`coalesce(p.score, 0)`, (r) => r.score ?? 0), timeKey<Row>(sql`p.at`, (r) => r.at), idKey<Row>(sql`p.id`, { bytewise: true })] }
+		const order: Order<Row> = {
+			keys: [integerKey<Row>(sql`coalesce(p.score, 0)`, (r) => r.score ?? 0), timeKey<Row>(sql`p.at`, (r) => r.at), idKey<Row>(sql`p.id`, { bytewise: true })],
+		}
 		const expected = [...ROWS].sort((a, b) => (a.score ?? 0) - (b.score ?? 0) || ms(a) - ms(b) || bytes(a.id, b.id)).map((r) => r.id)
 		for (const limit of [1, 2, 4]) expect((await pageThrough(order, limit)).ids).toEqual(expected)
 	})
 
 	test('mixed directions (best score first, missing scores last, then ids ascending), with rows counted across pages', async () => {
-		const order: Order<Row> = { keys: [integerKey<Row>(sql`coalesce(p.score, -1)`, (r) => r.score ?? -1, { desc: true }), idKey<Row>(sql`p.id`, { bytewise: true })] }
+		const order: Order<Row> = {
+			keys: [integerKey<Row>(sql`coalesce(p.score, -1)`, (r) => r.score ?? -1, { desc: true }), idKey<Row>(sql`p.id`, { bytewise: true })],
+		}
 		const expected = [...ROWS].sort((a, b) => (b.score ?? -1) - (a.score ?? -1) || bytes(a.id, b.id)).map((r) => r.id)
 		const { ids, before } = await pageThrough(order, 2, { counted: true })
 		expect(ids).toEqual(expected)
@@ -107,14 +116,19 @@ describe('keysetPage', () => {
 	})
 
 	test('nulls placed where the order says (a nullable key is paged through its coalesced form)', async () => {
-		const order: Order<Row> = { keys: [{ ...integerKey<Row>(sql`coalesce(p.score, 1000)`, (r) => r.score ?? 1000), nulls: 'last' }, idKey<Row>(sql`p.id`, { bytewise: true })] }
+		const order: Order<Row> = {
+			keys: [{ ...integerKey<Row>(sql`coalesce(p.score, 1000)`, (r) => r.score ?? 1000), nulls: 'last' }, idKey<Row>(sql`p.id`, { bytewise: true })],
+		}
 		const { ids } = await pageThrough(order, 2)
 		expect(ids.slice(-2)).toEqual(['b2', 'd4'])
 		expect(compiled(orderBy(order.keys))).toBe('coalesce(p.score, 1000) nulls last, p.id collate "C"')
 	})
 
 	test('by name: the cursor holds only the id, the keys are read back with it', async () => {
-		const order: Order<Row> = { keys: [{ expr: sql`lower(p.name)` }, { expr: sql`p.id` }], lookup: (id) => sql`select lower(x.name), x.id from ${t} x where x.id = ${id}` }
+		const order: Order<Row> = {
+			keys: [{ expr: sql`lower(p.name)` }, { expr: sql`p.id` }],
+			lookup: (id) => sql`select lower(x.name), x.id from ${t} x where x.id = ${id}`,
+		}
 		const expected = [...ROWS].sort((a, b) => bytes(a.name.toLowerCase(), b.name.toLowerCase()) || bytes(a.id, b.id)).map((r) => r.id)
 		const first = await keysetPage<Row>(deps, { scope: 'names', limit: 2, order, from: FROM, where: [sql`true`] })
 		expect(first.nextCursor).toBe(encodeCursor(deps.secret, 'names', [first.rows[1]!.id]))
@@ -124,14 +138,31 @@ describe('keysetPage', () => {
 		expect(new Set(ids).size).toBe(ROWS.length)
 	})
 
-	test('a drizzle query built from the cursor\'s condition, the order and the size gives the same pages', async () => {
-		const probe = pgTable(table, { id: text('id').primaryKey(), at: timestamp('at', { withTimezone: true }).notNull(), score: integer('score'), name: text('name').notNull() })
+	test("a drizzle query built from the cursor's condition, the order and the size gives the same pages", async () => {
+		const probe = pgTable(table, {
+			id: text('id').primaryKey(),
+			at: timestamp('at', { withTimezone: true }).notNull(),
+			score: integer('score'),
+			name: text('name').notNull(),
+		})
 		const order = newestFirst<Row>(probe.at, probe.id, (r) => r.at)
 		for (const limit of [2, 3]) {
 			const ids: string[] = []
 			let cursor: string | undefined
 			do {
-				const page = await keysetPage<Row>(deps, { scope: 'drizzle', cursor, limit, order, read: (after, orderBy, size) => deps.db.select().from(probe).where(and(gt(probe.score, 0), after)).orderBy(orderBy).limit(size) })
+				const page = await keysetPage<Row>(deps, {
+					scope: 'drizzle',
+					cursor,
+					limit,
+					order,
+					read: (after, orderBy, size) =>
+						deps.db
+							.select()
+							.from(probe)
+							.where(and(gt(probe.score, 0), after))
+							.orderBy(orderBy)
+							.limit(size),
+				})
 				expect(page.rows.every((r) => r.at instanceof Date)).toBe(true)
 				ids.push(...page.rows.map((r) => r.id))
 				cursor = page.nextCursor ?? undefined
@@ -140,7 +171,7 @@ describe('keysetPage', () => {
 		}
 	})
 
-	test('the list\'s own conditions still apply on every page', async () => {
+	test("the list's own conditions still apply on every page", async () => {
 		const { ids } = await pageThrough(NEWEST, 1, { where: [sql`p.score = 5`] })
 		expect(ids).toEqual(newest.filter((id) => ROWS.find((r) => r.id === id)!.score === 5))
 	})
@@ -153,7 +184,10 @@ describe('keysetPage', () => {
 			expect((error as AppError).code).toBe('VALIDATION')
 		}
 		await refused('another list', first.nextCursor!)
-		await refused('probe', first.nextCursor!.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')))
+		await refused(
+			'probe',
+			first.nextCursor!.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')),
+		)
 		await refused('probe', encodeCursor(deps.secret, 'probe', ['-', 'a1']))
 		await refused('probe', first.nextCursor!, true)
 		await refused('probe', encodeCursor(deps.secret, 'probe', [first.nextCursor!.split('.')[0]!.split('~')[0]!, 'a1', 'x']), true)
@@ -166,7 +200,9 @@ describe('the SQL', () => {
 		expect(compiled(orderBy(newest.keys))).toBe('j.created_at desc nulls last, j.id desc nulls last')
 		expect(compiled(afterKeys(newest.keys, [TIME.param(new Date(0)), TEXT.param('x')]))).toBe('(j.created_at, j.id) < ($1::timestamptz, $2)')
 		const mixed = [{ expr: sql`coalesce(a.resume_score, -1)`, desc: true }, { expr: sql`a.id` }]
-		expect(compiled(afterKeys(mixed, [sql`${5}`, sql`${'x'}`]))).toBe('(coalesce(a.resume_score, -1) < $1 or (coalesce(a.resume_score, -1) = $2 and a.id > $3))')
+		expect(compiled(afterKeys(mixed, [sql`${5}`, sql`${'x'}`]))).toBe(
+			'(coalesce(a.resume_score, -1) < $1 or (coalesce(a.resume_score, -1) = $2 and a.id > $3))',
+		)
 	})
 })
 
@@ -176,6 +212,8 @@ describe('readCursor', () => {
 		const at = new Date(T0)
 		const cursor = encodeCursor(deps.secret, 'merged', [TIME.write(at), oneOf(types).write('followup'), 'x1'])
 		expect(readCursor(deps.secret, 'merged', cursor, [TIME, oneOf(types), TEXT] as const)).toEqual([at, 'followup', 'x1'])
-		expect(() => readCursor(deps.secret, 'merged', encodeCursor(deps.secret, 'merged', [TIME.write(at), '2', 'x1']), [TIME, oneOf(types), TEXT] as const)).toThrow(AppError)
+		expect(() =>
+			readCursor(deps.secret, 'merged', encodeCursor(deps.secret, 'merged', [TIME.write(at), '2', 'x1']), [TIME, oneOf(types), TEXT] as const),
+		).toThrow(AppError)
 	})
 })

@@ -90,7 +90,8 @@ export function key<Row, T>(codec: Codec<T>, expr: SQLWrapper, of: (row: Row) =>
 	}
 }
 
-export const timeKey = <Row>(expr: SQLWrapper, of: (row: Row) => Date | string, options?: KeyOptions) => key<Row, Date>(TIME, expr, (r) => new Date(of(r)), options)
+export const timeKey = <Row>(expr: SQLWrapper, of: (row: Row) => Date | string, options?: KeyOptions) =>
+	key<Row, Date>(TIME, expr, (r) => new Date(of(r)), options)
 export const integerKey = <Row>(expr: SQLWrapper, of: (row: Row) => number, options?: KeyOptions) => key(INTEGER, expr, of, options)
 export const bigintKey = <Row>(expr: SQLWrapper, of: (row: Row) => string | bigint, options?: KeyOptions) => key(BIGINT, expr, of, options)
 /** The row's id: the last key of every order, which makes it total. */
@@ -118,8 +119,16 @@ export function afterKeys(keys: readonly OrderKey[], bounds: readonly SQL[] | SQ
 	const op = (k: OrderKey) => sql.raw(k.desc ? '<' : '>')
 	const perKey = bounds instanceof SQL ? undefined : bounds
 	if (keys.every((k) => Boolean(k.desc) === Boolean(keys[0]!.desc))) {
-		const right = perKey ? sql.join(perKey.map((b, i) => collated(b, keys[i]!)), sql`, `) : bounds
-		return sql`(${sql.join(keys.map((k) => collated(k.expr, k)), sql`, `)}) ${op(keys[0]!)} (${right})`
+		const right = perKey
+			? sql.join(
+					perKey.map((b, i) => collated(b, keys[i]!)),
+					sql`, `,
+				)
+			: bounds
+		return sql`(${sql.join(
+			keys.map((k) => collated(k.expr, k)),
+			sql`, `,
+		)}) ${op(keys[0]!)} (${right})`
 	}
 	if (!perKey) throw new Error('keys of mixed directions need one bound per key')
 	// Mixed directions have no row comparison: (a < x or (a = x and (b > y …))).
@@ -134,7 +143,12 @@ export function afterKeys(keys: readonly OrderKey[], bounds: readonly SQL[] | SQ
 const notValid = () => new AppError('VALIDATION', 'cursor is not valid')
 
 /** A cursor's values read with their codecs; a cursor of another scope or shape is refused. */
-export function readCursor<C extends readonly Codec<any>[]>(secret: Uint8Array, scope: string, cursor: string, codecs: C): { [K in keyof C]: C[K] extends Codec<infer T> ? T : never } {
+export function readCursor<C extends readonly Codec<any>[]>(
+	secret: Uint8Array,
+	scope: string,
+	cursor: string,
+	codecs: C,
+): { [K in keyof C]: C[K] extends Codec<infer T> ? T : never } {
 	const texts = decodeCursor(secret, scope, cursor, codecs.length)
 	return codecs.map((c, i) => {
 		const value = c.read(texts[i]!)
@@ -147,7 +161,13 @@ export function readCursor<C extends readonly Codec<any>[]>(secret: Uint8Array, 
 export const fetchSize = (limit: number) => limit + 1
 
 /** The page out of at most `fetchSize(limit)` rows, and the cursor after its last row when more follow. */
-export function pageOf<Row>(secret: Uint8Array, scope: string, rows: readonly Row[], limit: number, values: (last: Row) => string[]): { page: Row[]; nextCursor: string | null } {
+export function pageOf<Row>(
+	secret: Uint8Array,
+	scope: string,
+	rows: readonly Row[],
+	limit: number,
+	values: (last: Row) => string[],
+): { page: Row[]; nextCursor: string | null } {
 	const page = rows.slice(0, limit)
 	const last = page[page.length - 1]
 	return { page, nextCursor: rows.length > limit && last ? encodeCursor(secret, scope, values(last)) : null }
@@ -200,7 +220,9 @@ export async function keysetPage<Row extends { id: string }>(deps: AppDeps, q: P
 	const rows =
 		'read' in q
 			? await q.read(after, orderBy(keys), fetchSize(q.limit))
-			: await deps.database.rows<Row>(sql`${q.from} where ${sql.join([...q.where, ...(after ? [after] : [])], sql` and `)} order by ${orderBy(keys)} limit ${fetchSize(q.limit)}`)
+			: await deps.database.rows<Row>(
+					sql`${q.from} where ${sql.join([...q.where, ...(after ? [after] : [])], sql` and `)} order by ${orderBy(keys)} limit ${fetchSize(q.limit)}`,
+				)
 	const { page, nextCursor } = pageOf(deps.secret, q.scope, rows, q.limit, (last) => [
 		...(lookup ? [last.id] : (keys as readonly Key<Row>[]).map((k) => k.write(last))),
 		...(q.counted ? [String(before + Math.min(rows.length, q.limit))] : []),
@@ -209,6 +231,11 @@ export async function keysetPage<Row extends { id: string }>(deps: AppDeps, q: P
 }
 
 /** Newest first on `(at, id)`: the order of most lists. `nulls last` matches their indexes unless told otherwise. */
-export function newestFirst<Row extends { id: string }>(at: SQLWrapper, id: SQLWrapper, of: (row: Row) => Date | string, options: Pick<OrderKey, 'nulls'> = { nulls: 'last' }): Order<Row> {
+export function newestFirst<Row extends { id: string }>(
+	at: SQLWrapper,
+	id: SQLWrapper,
+	of: (row: Row) => Date | string,
+	options: Pick<OrderKey, 'nulls'> = { nulls: 'last' },
+): Order<Row> {
 	return { keys: [timeKey(at, of, { desc: true, ...options }), idKey<Row>(id, { desc: true, ...options })] }
 }

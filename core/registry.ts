@@ -4,6 +4,7 @@
  */
 import type { ModuleDef, PortDef, PortKey, ToolDef, ViewDef } from './module.ts'
 import { ROLES } from './actor.ts'
+import type { AuthSpec } from './http/auth.ts'
 
 export class RegistryError extends Error {
 	constructor(readonly problems: string[]) {
@@ -19,6 +20,17 @@ export interface Registry {
 	/** What the modules contribute to each port, in dependency order (read with `contributionsTo`). */
 	readonly contributions: ReadonlyMap<PortKey, readonly unknown[]>
 	readonly warnings: readonly string[]
+	/** Permission keys named by a tool, nav link, page section or a module's `checks` (routes are added by `checkRoutes`). */
+	readonly permissionsUsed: ReadonlySet<string>
+}
+
+/** A route of the app's route table, with the module that serves it (none for the core's own). */
+export interface ServedRoute {
+	readonly module?: string
+	readonly method: string
+	readonly path: string
+	/** The credentials it declared (read with `declaredAuths`): exactly one is right. */
+	readonly auths: readonly AuthSpec[]
 }
 
 /** The contributions to `port`, in dependency order (the port's own module first when it contributes). */
@@ -53,6 +65,18 @@ export function buildRegistry(modules: readonly ModuleDef[]): Registry {
 		}
 	}
 
+	const used = new Set<string>()
+	const uses = (key: string, where: string) => {
+		if (!declared.has(key)) problems.push(`${where} needs permission "${key}", which no module declares`)
+		used.add(key)
+	}
+	for (const m of modules) {
+		for (const link of m.nav ?? []) if (link.permission) uses(link.permission, `nav link "${link.href}" of module "${m.name}"`)
+		for (const section of m.pageSections ?? [])
+			if (section.permission) uses(section.permission, `page section of module "${m.name}" on the "${section.page}" page`)
+		for (const key of m.checks ?? []) uses(key, `module "${m.name}" checks with can() and`)
+	}
+
 	const toolNames = new Set<string>()
 	const tools: ToolDef<any>[] = []
 	for (const m of modules)
@@ -61,7 +85,7 @@ export function buildRegistry(modules: readonly ModuleDef[]): Registry {
 			if (!TOOL_NAME.test(tool.name)) problems.push(`${where} must be snake_case`)
 			if (toolNames.has(tool.name)) problems.push(`${where} is declared twice`)
 			toolNames.add(tool.name)
-			if (!declared.has(tool.permission)) problems.push(`${where} needs permission "${tool.permission}", which no module declares`)
+			uses(tool.permission, where)
 			if (typeof tool.readOnly !== 'boolean') problems.push(`${where} must say whether it is read-only`)
 			const params = tool.params as unknown as Record<string, unknown>
 			if (params.type !== 'object') problems.push(`${where} parameters must be an object schema`)
@@ -75,7 +99,39 @@ export function buildRegistry(modules: readonly ModuleDef[]): Registry {
 	const ordered = orderByRequires(modules, byName, problems)
 	const contributions = checkContributions(ordered, problems)
 	if (problems.length) throw new RegistryError(problems)
-	return { modules: ordered, tools, views, contributions, warnings }
+	return { modules: ordered, tools, views, contributions, warnings, permissionsUsed: used }
+}
+
+/**
+ * Checks the app's route table against the registry, once the routes are built (they need the
+ * app's dependencies, so `buildApp` calls this): a module's routes live under the paths it
+ * declares, every route declares one credential (its macro: `auth`, `session`, `vendor`,
+ * `vendorKey` or `mcp`, read back with `declaredAuths`), a `session: { permission }` is one some module declares
+ * (otherwise it answers 403 to everyone), and every declared permission is used by a route, a
+ * tool, a nav link, a page section or a module's `checks` (otherwise granting it changes
+ * nothing). Returns the problems, one per route or key.
+ */
+export function checkRoutes(registry: Registry, routes: readonly ServedRoute[]): string[] {
+	const problems: string[] = []
+	const declared = new Map<string, string>()
+	for (const m of registry.modules) for (const p of m.permissions ?? []) declared.set(p.key, m.name)
+	const used = new Set(registry.permissionsUsed)
+	const pathsOf = new Map(registry.modules.map((m) => [m.name, m.paths ?? []]))
+	for (const r of routes) {
+		const where = `route ${r.method} ${r.path}${r.module ? ` of module "${r.module}"` : ''}`
+		if (r.module && !pathsOf.get(r.module)!.some((p) => r.path === p || r.path.startsWith(`${p}/`)))
+			problems.push(`${where} is outside the paths the module declares (${pathsOf.get(r.module)!.join(', ') || 'none'})`)
+		// One credential each: two would both run, and which one the route meant could not be read from it.
+		if (r.auths.length !== 1) problems.push(`${where} ${r.auths.length ? 'declares more than one credential' : 'does not declare auth'}`)
+		for (const auth of r.auths)
+			if (typeof auth === 'object') {
+				if (!declared.has(auth.permission)) problems.push(`${where} needs permission "${auth.permission}", which no module declares`)
+				used.add(auth.permission)
+			}
+	}
+	for (const [key, module] of declared)
+		if (!used.has(key)) problems.push(`permission "${key}" of module "${module}" is used by no route, tool, nav link, page section or can() check`)
+	return problems
 }
 
 /**
@@ -99,7 +155,8 @@ function checkViews(modules: readonly ModuleDef[], problems: string[]): ViewDef[
 			for (const tool of view.tools) {
 				const owner = ownerOf.get(tool)
 				if (!owner) problems.push(`${where} shows tool "${tool}", which no module declares`)
-				else if (owner !== m.name && !(m.requires ?? []).includes(owner)) problems.push(`${where} shows tool "${tool}" of module "${owner}", which it does not require`)
+				else if (owner !== m.name && !(m.requires ?? []).includes(owner))
+					problems.push(`${where} shows tool "${tool}" of module "${owner}", which it does not require`)
 				const other = shownBy.get(tool)
 				if (other) problems.push(`tool "${tool}" is shown by two views: "${other}" and "${view.name}"`)
 				shownBy.set(tool, view.name)
@@ -112,7 +169,8 @@ function checkViews(modules: readonly ModuleDef[], problems: string[]): ViewDef[
 /**
  * A port is declared by the module its key names, once; a module contributes only to ports that a
  * module in the list declares, and only to its own or to those of a module it requires (it builds
- * the declaring module's types, and the declaring module must be there to read them).
+ * the declaring module's types, and the declaring module must be there to read them); a `single`
+ * port takes one contribution at most.
  */
 function checkContributions(ordered: readonly ModuleDef[], problems: string[]): Map<PortKey, unknown[]> {
 	const declaredBy = new Map<PortKey, string>()
@@ -128,8 +186,14 @@ function checkContributions(ordered: readonly ModuleDef[], problems: string[]): 
 		for (const { port, value } of m.contributes ?? []) {
 			const owner = declaredBy.get(port.key)
 			if (!owner) problems.push(`module "${m.name}" contributes to port "${port.key}", which no module in the list declares`)
-			else if (owner !== m.name && !(m.requires ?? []).includes(owner)) problems.push(`module "${m.name}" contributes to port "${port.key}" of module "${owner}", which it does not require (add "${owner}" to its requires)`)
+			else if (owner !== m.name && !(m.requires ?? []).includes(owner))
+				problems.push(`module "${m.name}" contributes to port "${port.key}" of module "${owner}", which it does not require (add "${owner}" to its requires)`)
 			else contributions.get(port.key)!.push(value)
+		}
+	for (const m of ordered)
+		for (const port of m.ports ?? []) {
+			const by = ordered.filter((c) => c.contributes?.some((x) => x.port.key === port.key)).map((c) => `"${c.name}"`)
+			if (port.single && by.length > 1) problems.push(`port "${port.key}" takes one contribution, but modules ${by.join(' and ')} contribute to it`)
 		}
 	return contributions
 }

@@ -6,7 +6,25 @@
 import sanitizeHtml from 'sanitize-html'
 
 const ALLOWED_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'ul', 'ol', 'li', 'b', 'strong', 'i', 'em', 'br']
-const DROP_WITH_CONTENT = ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'template', 'title', 'head', 'xmp', 'noembed', 'noframes', 'select']
+const DROP_WITH_CONTENT = [
+	'script',
+	'style',
+	'textarea',
+	'option',
+	'noscript',
+	'iframe',
+	'object',
+	'embed',
+	'svg',
+	'math',
+	'template',
+	'title',
+	'head',
+	'xmp',
+	'noembed',
+	'noframes',
+	'select',
+]
 
 export interface Sanitized {
 	html: string

@@ -45,7 +45,6 @@ export const codePoints = (s: string) => {
 	return n
 }
 
-
 // C0 controls other than tab, line feed and carriage return; DEL.
 const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
 
@@ -96,7 +95,7 @@ function walk(schema: Schema, value: unknown, path: string, options: CheckOption
 				out.errors[out.errors.length - 1]!.message += ' or null'
 			return v
 		}
-		return fail('has an unsupported shape')
+		return oneOf(inner, value, path, options, out, fail)
 	}
 
 	switch (schema.type) {
@@ -117,7 +116,8 @@ function walk(schema: Schema, value: unknown, path: string, options: CheckOption
 		case 'array': {
 			if (!Array.isArray(value)) return fail(`must be an array (got ${typeName(value)})`)
 			if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) return fail(`must have at most ${schema.maxItems} items`)
-			if (typeof schema.minItems === 'number' && value.length < schema.minItems) return fail(`must have at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}`)
+			if (typeof schema.minItems === 'number' && value.length < schema.minItems)
+				return fail(`must have at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}`)
 			return value.map((item, i) => walk(schema.items as Schema, item, `${field === '(body)' ? '' : path}[${i}]`, options, out))
 		}
 		case 'object':
@@ -125,6 +125,27 @@ function walk(schema: Schema, value: unknown, path: string, options: CheckOption
 		default:
 			return value
 	}
+}
+
+/**
+ * A value of one of several shapes (a plain string or a labelled text, say): the first shape it
+ * fits wins. When it fits none, the problems are those of the one shape of its own JSON type, or
+ * one line naming the types allowed.
+ */
+function oneOf(shapes: Schema[], value: unknown, path: string, options: CheckOptions, out: CheckResult<unknown>, fail: (m: string) => unknown): unknown {
+	const tries = shapes.map((shape) => {
+		const scratch: CheckResult<unknown> = { value: undefined, errors: [], ignored: [], truncated: [], recased: [] }
+		return { shape, scratch, value: walk(shape, value, path, options, scratch) }
+	})
+	const fits = tries.find((t) => !t.scratch.errors.length)
+	const sameType = tries.filter((t) => t.shape.type === typeName(value) || (t.shape.type === 'integer' && typeof value === 'number'))
+	const chosen = fits ?? (sameType.length === 1 ? sameType[0] : undefined)
+	if (!chosen) return fail(`must be one of: ${[...new Set(shapes.map((s) => s.type ?? 'a listed value'))].join(', ')}`)
+	out.errors.push(...chosen.scratch.errors)
+	out.ignored.push(...chosen.scratch.ignored)
+	out.truncated.push(...chosen.scratch.truncated)
+	out.recased.push(...chosen.scratch.recased)
+	return chosen.value
 }
 
 function rangeMessage(schema: Schema): string {
@@ -157,12 +178,17 @@ function checkString(schema: Schema, value: unknown, path: string, fail: (m: str
 function checkObject(schema: Schema, value: unknown, path: string, options: CheckOptions, out: CheckResult<unknown>, fail: (m: string) => unknown): unknown {
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail(`must be an object (got ${typeName(value)})`)
 	const properties: Record<string, Schema> = schema.properties ?? {}
+	// A record (TypeBox `Record`): any key matching a pattern, its value checked against that pattern's schema.
+	const patterns = Object.entries((schema.patternProperties ?? {}) as Record<string, Schema>).map(([p, s]) => [new RegExp(p, 'u'), s] as const)
+	const patternOf = (key: string) => patterns.find(([p]) => p.test(key))?.[1]
 	// A null-prototype copy: keys such as `__proto__` can never reach a real object's prototype.
 	const copy: Record<string, unknown> = Object.create(null)
 	const unknown: string[] = []
 	for (const key of Object.keys(value)) {
 		if (Object.hasOwn(properties, key)) continue
-		unknown.push(key)
+		const pattern = patternOf(key)
+		if (pattern) copy[key] = walk(pattern, (value as Record<string, unknown>)[key], join(path, key), options, out)
+		else unknown.push(key)
 	}
 	if (unknown.length) {
 		if (options.unknown === 'reject') {

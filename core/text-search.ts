@@ -67,4 +67,5 @@ export function relevance(o: { exact: SQL | null; prefix: SQL | null; similar: S
 }
 
 /** ts_rank of `vector` for the query, or null when the vector does not match it. */
-export const rankWhenMatched = (vector: SQL, tsquery: string) => sql`case when ${vector} @@ to_tsquery('english', ${tsquery}) then ts_rank(${vector}, to_tsquery('english', ${tsquery})) end`
+export const rankWhenMatched = (vector: SQL, tsquery: string) =>
+	sql`case when ${vector} @@ to_tsquery('english', ${tsquery}) then ts_rank(${vector}, to_tsquery('english', ${tsquery})) end`

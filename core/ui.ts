@@ -75,7 +75,14 @@ export function selectField(o: FieldOptions & { options: readonly (readonly [str
 }
 
 /** A group of checkboxes (`fieldset` with a legend); `checked` holds the values ticked. */
-export function checkboxes(o: { id: string; name: string; legend: string; options: readonly (readonly [string, string])[]; checked?: readonly string[]; errors?: readonly FieldError[] }): SafeHtml {
+export function checkboxes(o: {
+	id: string
+	name: string
+	legend: string
+	options: readonly (readonly [string, string])[]
+	checked?: readonly string[]
+	errors?: readonly FieldError[]
+}): SafeHtml {
 	const error = fieldMessage(o.errors, o.id)
 	return html`<fieldset class="choice" id="${o.id}"${error ? raw(` aria-describedby="${o.id}-error"`) : ''}><legend>${o.legend}</legend>
 ${error ? html`<span class="field-error" id="${o.id}-error">${error}</span>` : ''}
@@ -134,7 +141,15 @@ export function facts(rows: readonly (readonly [string, unknown])[], o: { skipEm
 }
 
 const DATE = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' })
-const DATE_TIME = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+const DATE_TIME = new Intl.DateTimeFormat('en-US', {
+	timeZone: 'UTC',
+	year: 'numeric',
+	month: 'short',
+	day: 'numeric',
+	hour: '2-digit',
+	minute: '2-digit',
+	hourCycle: 'h23',
+})
 
 /** A date (and time, in UTC) in full, in a `<time>` element; "—" when there is none. */
 export function when(value: Date | string | null | undefined, o: { time?: boolean } = { time: true }): SafeHtml | string {
@@ -161,6 +176,13 @@ ${o.meta ? html`<p class="meta">${o.meta}</p>` : ''}</div>`
 }
 
 /** A one-button form (Post/Redirect/Get) with the CSRF field; `confirm` asks first (app.js). */
-export function actionButton(o: { session: Pick<PageSession, 'csrf'>; action: string; label: string; style?: 'primary' | 'secondary' | 'danger'; confirm?: string; fields?: Record<string, string> }): SafeHtml {
+export function actionButton(o: {
+	session: Pick<PageSession, 'csrf'>
+	action: string
+	label: string
+	style?: 'primary' | 'secondary' | 'danger'
+	confirm?: string
+	fields?: Record<string, string>
+}): SafeHtml {
 	return html`<form method="post" action="${o.action}" class="inline"${o.confirm ? html` data-confirm="${o.confirm}"` : ''}>${csrfField(o.session)}${Object.entries(o.fields ?? {}).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}<button type="submit"${o.style && o.style !== 'primary' ? html` class="${o.style}"` : ''}>${o.label}</button></form>`
 }

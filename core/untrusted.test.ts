@@ -13,7 +13,9 @@ test('HTML is removed from untrusted text: known elements, and any tag with attr
 })
 
 test('type parameters and other angle-bracketed words that are not HTML stay as written', () => {
-	expect(defuse('Skills: Java (List<T>, Map<String, Integer>, Optional<Employee>), C++ vector<int>')).toBe('Skills: Java (List<T>, Map<String, Integer>, Optional<Employee>), C++ vector<int>')
+	expect(defuse('Skills: Java (List<T>, Map<String, Integer>, Optional<Employee>), C++ vector<int>')).toBe(
+		'Skills: Java (List<T>, Map<String, Integer>, Optional<Employee>), C++ vector<int>',
+	)
 	expect(defuse('closing </T> and self-closing <T/> stay too')).toBe('closing </T> and self-closing <T/> stay too')
 })
 
@@ -31,8 +33,20 @@ const leftOf = (credential: string, text: string) => {
 test('a cut never keeps part of a credential, wherever the cut falls: lines, stored texts, envelopes, schema truncation', () => {
 	for (const type of ['vk', 'pat', 'at', 'rt', 'code', 'ul'] as const) {
 		const credential = newCredential(type)
-		for (const [max, lead] of [[160, 120], [160, 135], [160, 150], [160, 159], [200, 170], [120, 100], [300, 280], [4000, 3990]] as const) {
-			for (const around of [(c: string) => `${'word '.repeat(lead / 5)}${c}`, (c: string) => `${'x'.repeat(lead)} https://benchline.example/upload/${c} and more`]) {
+		for (const [max, lead] of [
+			[160, 120],
+			[160, 135],
+			[160, 150],
+			[160, 159],
+			[200, 170],
+			[120, 100],
+			[300, 280],
+			[4000, 3990],
+		] as const) {
+			for (const around of [
+				(c: string) => `${'word '.repeat(lead / 5)}${c}`,
+				(c: string) => `${'x'.repeat(lead)} https://benchline.example/upload/${c} and more`,
+			]) {
 				const text = around(credential)
 				const where = { type, max, lead, text: text.slice(-80) }
 				expect({ ...where, left: leftOf(credential, cleanLine(text, max)) }).toEqual({ ...where, left: [] })
@@ -51,7 +65,12 @@ test('a cut never keeps part of a credential, wherever the cut falls: lines, sto
 })
 
 test('labelled lines: cleaned, inert, one line, capped with truncated set; null stays null; every author is a label', () => {
-	expect(untrustedLine('  Eve\u202E <b>x</b>\n![i](https://evil.example/i)  ', 'candidate', 200)).toEqual({ untrusted: true, writtenBy: 'candidate', text: 'Eve x [image: i]', truncated: false })
+	expect(untrustedLine('  Eve\u202E <b>x</b>\n![i](https://evil.example/i)  ', 'candidate', 200)).toEqual({
+		untrusted: true,
+		writtenBy: 'candidate',
+		text: 'Eve x [image: i]',
+		truncated: false,
+	})
 	expect(untrustedLine('abcdef', 'vendor', 3)).toEqual({ untrusted: true, writtenBy: 'vendor', text: 'abc', truncated: true })
 	expect(untrustedLine(null, 'colleague')).toBeNull()
 	for (const author of TEXT_AUTHORS) expect(Value.Check(UntrustedLine, untrustedLine('x', author))).toBe(true)

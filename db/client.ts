@@ -77,11 +77,13 @@ function alwaysPrepared<T extends object>(sql: T): T {
 	return new Proxy(sql, {
 		get(target, prop, receiver) {
 			const value = Reflect.get(target, prop, receiver)
-			if (prop === 'unsafe') return (query: string, params?: unknown[], options?: Record<string, unknown>) => (value as Function).call(target, query, params, { ...options, prepare: true })
+			if (prop === 'unsafe')
+				return (query: string, params?: unknown[], options?: Record<string, unknown>) =>
+					(value as (...a: unknown[]) => unknown).call(target, query, params, { ...options, prepare: true })
 			if (prop === 'begin' || prop === 'savepoint')
 				return (...args: unknown[]) => {
 					const fn = args[args.length - 1] as (tx: object) => unknown
-					return (value as Function).apply(target, [...args.slice(0, -1), (tx: object) => fn(alwaysPrepared(tx))])
+					return (value as (...a: unknown[]) => unknown).apply(target, [...args.slice(0, -1), (tx: object) => fn(alwaysPrepared(tx))])
 				}
 			return typeof value === 'function' ? value.bind(target) : value
 		},
@@ -117,10 +119,22 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
 	// The availability probe (and /health) get a connection of their own: a pool busy with slow
 	// queries is not an outage, and must not turn every request into a 503. One probe at a time:
 	// while one waits on a stalled server, the next ones wait on it instead of piling up.
-	const probe = postgres(url, { max: 1, connect_timeout: 2, idle_timeout: 60, backoff: () => 0.25, onnotice: () => {}, connection: { application_name: 'benchline-probe', statement_timeout: 2000 } })
+	const probe = postgres(url, {
+		max: 1,
+		connect_timeout: 2,
+		idle_timeout: 60,
+		backoff: () => 0.25,
+		onnotice: () => {},
+		connection: { application_name: 'benchline-probe', statement_timeout: 2000 },
+	})
 	let probing: Promise<boolean> | null = null
 	const ping = (timeoutMs: number) => {
-		probing ??= probe`select 1`.then(() => true, () => false).finally(() => (probing = null))
+		probing ??= probe`select 1`
+			.then(
+				() => true,
+				() => false,
+			)
+			.finally(() => (probing = null))
 		return withTimeout(probing, timeoutMs)
 	}
 	const database: Database = {
@@ -223,7 +237,11 @@ async function withTimeout(answer: Promise<boolean>, timeoutMs: number): Promise
 	}
 }
 
-const pingWith = (db: Db, timeoutMs: number) => withTimeout(db.execute(sql`select 1`).then(() => true), timeoutMs)
+const pingWith = (db: Db, timeoutMs: number) =>
+	withTimeout(
+		db.execute(sql`select 1`).then(() => true),
+		timeoutMs,
+	)
 
 function processAlive(pid: number): boolean {
 	try {

@@ -53,7 +53,16 @@ const sqlFiles = (folder: string) => (existsSync(folder) ? readdirSync(folder).f
 /** Runs drizzle-kit generate for one owner into `out`; returns the migration files it added. */
 async function generate(owner: TableOwner, out: string, extra: string[]): Promise<{ added: string[]; output: string; code: number }> {
 	const before = new Set(sqlFiles(out))
-	const { code, output } = await drizzle(['generate', '--dialect', 'postgresql', '--schema', relative(root, owner.schema), '--out', relative(root, out), ...extra])
+	const { code, output } = await drizzle([
+		'generate',
+		'--dialect',
+		'postgresql',
+		'--schema',
+		relative(root, owner.schema),
+		'--out',
+		relative(root, out),
+		...extra,
+	])
 	return { added: sqlFiles(out).filter((f) => !before.has(f)), output, code }
 }
 

@@ -31,7 +31,7 @@ async function scratch(): Promise<Scratch> {
 
 /** Everything of the `public` schema a migration makes, in a form two databases can be compared by. */
 async function schemaOf(database: Database) {
-	const q = <T,>(query: ReturnType<typeof sql>) => database.rows<T>(query)
+	const q = <T>(query: ReturnType<typeof sql>) => database.rows<T>(query)
 	return {
 		tables: await q(sql`select table_name, table_type from information_schema.tables where table_schema = 'public' order by 1`),
 		// By name: columns added later by the legacy history come last in their table, in the baseline in table.ts order.
@@ -40,7 +40,9 @@ async function schemaOf(database: Database) {
 		indexes: await q(sql`select tablename, indexname, indexdef from pg_indexes where schemaname = 'public' order by 1, 2`),
 		constraints: await q(sql`select conrelid::regclass::text as table_name, conname, contype, pg_get_constraintdef(oid) as definition
 			from pg_constraint where connamespace = 'public'::regnamespace order by 1, 2`),
-		triggers: await q(sql`select tgrelid::regclass::text as table_name, tgname, pg_get_triggerdef(oid) as definition from pg_trigger where not tgisinternal order by 1, 2`),
+		triggers: await q(
+			sql`select tgrelid::regclass::text as table_name, tgname, pg_get_triggerdef(oid) as definition from pg_trigger where not tgisinternal order by 1, 2`,
+		),
 		// Functions of extensions (pg_trgm's) are the extension's, not a migration's.
 		functions: await q(sql`select proname, pg_get_function_identity_arguments(p.oid) as arguments, pg_get_functiondef(p.oid) as definition from pg_proc p
 			where pronamespace = 'public'::regnamespace and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e') order by 1, 2`),
@@ -50,7 +52,8 @@ async function schemaOf(database: Database) {
 	}
 }
 
-const recorded = (database: Database, owner: string) => database.rows<{ hash: string; created_at: string }>(sql`select hash, created_at from drizzle.${sql.identifier(migrationsTable(owner))} order by id`)
+const recorded = (database: Database, owner: string) =>
+	database.rows<{ hash: string; created_at: string }>(sql`select hash, created_at from drizzle.${sql.identifier(migrationsTable(owner))} order by id`)
 /** How many migrations an owner's folder holds: its baseline and those added since. */
 const migrationsOf = (owner: string) => {
 	const folder = migrationOrder(modules).find((o) => o.name === owner)!.migrations!
@@ -79,7 +82,9 @@ describe('per-module migrations', () => {
 		expect(fresh.tables.length).toBeGreaterThan(40)
 		for (const owner of LEGACY_OWNERS) expect((await recorded(s.database, owner)).length).toBe(migrationsOf(owner))
 		// Nothing of the legacy history: its data repairs have nothing to repair on an empty database.
-		expect((await s.database.rows<{ present: boolean }>(sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`))[0]!.present).toBe(false)
+		expect((await s.database.rows<{ present: boolean }>(sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`))[0]!.present).toBe(
+			false,
+		)
 	})
 
 	test('a database made by the legacy folder (up to 0025) keeps its schema: the baselines are recorded, not run, and it equals a fresh one', async () => {
@@ -88,7 +93,8 @@ describe('per-module migrations', () => {
 		await s.database.rows(sql`insert into workspaces (id, slug, name) values ('w1', 'w1', 'Kept')`)
 		await s.database.migrate(modules)
 		expect(await schemaOf(s.database)).toEqual(fresh)
-		for (const owner of LEGACY_OWNERS) expect((await recorded(s.database, owner)).map((r) => r.created_at !== null)).toEqual(Array(migrationsOf(owner)).fill(true))
+		for (const owner of LEGACY_OWNERS)
+			expect((await recorded(s.database, owner)).map((r) => r.created_at !== null)).toEqual(Array(migrationsOf(owner)).fill(true))
 		expect(await s.database.rows(sql`select name from workspaces`)).toEqual([{ name: 'Kept' }])
 		// The legacy history is kept as it was.
 		const [last] = await s.database.rows<{ hash: string }>(sql`select hash from drizzle.__drizzle_migrations order by created_at desc limit 1`)
@@ -137,7 +143,12 @@ describe('declared tables', () => {
 		const { testDeps } = await import('../tests/helpers.ts')
 		const deps = await testDeps()
 		const notesDemo = pgTable('notes_demo', { id: text('id').primaryKey() })
-		const module = defineModule({ name: 'notes-demo', description: 'Notes (a test module)', tables: { notesDemo }, migrations: new URL('./no-such-folder/', import.meta.url) })
+		const module = defineModule({
+			name: 'notes-demo',
+			description: 'Notes (a test module)',
+			tables: { notesDemo },
+			migrations: new URL('./no-such-folder/', import.meta.url),
+		})
 		const started = createDeps({ config: deps.config, database: deps.database, log: deps.log, moduleList: [...modules, module] })
 		await expect(started).rejects.toThrow(SchemaError)
 		await expect(started).rejects.toThrow('module notes-demo declares table notes_demo but no migration creates it: run npm run db:generate')
@@ -151,11 +162,21 @@ describe('declared tables', () => {
 		try {
 			mkdirSync(join(folder, 'meta'))
 			writeFileSync(join(folder, '0000_notes.sql'), 'CREATE TABLE IF NOT EXISTS "notes_demo_columns" ("id" text PRIMARY KEY NOT NULL);')
-			writeFileSync(join(folder, 'meta/_journal.json'), JSON.stringify({ version: '7', dialect: 'postgresql', entries: [{ idx: 0, version: '7', when: 1796000000000, tag: '0000_notes', breakpoints: true }] }))
+			writeFileSync(
+				join(folder, 'meta/_journal.json'),
+				JSON.stringify({ version: '7', dialect: 'postgresql', entries: [{ idx: 0, version: '7', when: 1796000000000, tag: '0000_notes', breakpoints: true }] }),
+			)
 			const notes = pgTable('notes_demo_columns', { id: text('id').primaryKey(), body: text('body').notNull() })
-			const module = defineModule({ name: 'notes-demo-columns', description: 'Notes (a test module)', tables: { notes }, migrations: pathToFileURL(`${folder}/`) })
+			const module = defineModule({
+				name: 'notes-demo-columns',
+				description: 'Notes (a test module)',
+				tables: { notes },
+				migrations: pathToFileURL(`${folder}/`),
+			})
 			const started = createDeps({ config: deps.config, database: deps.database, log: deps.log, moduleList: [...modules, module] })
-			await expect(started).rejects.toThrow('module notes-demo-columns declares column notes_demo_columns.body but no migration creates it: run npm run db:generate')
+			await expect(started).rejects.toThrow(
+				'module notes-demo-columns declares column notes_demo_columns.body but no migration creates it: run npm run db:generate',
+			)
 		} finally {
 			rmSync(folder, { recursive: true, force: true })
 		}
@@ -183,6 +204,11 @@ describe('migration order', () => {
 		// Typed loosely: each refers to the other before both exist.
 		const x: any = pgTable('order_x', { id: text('id').primaryKey(), yId: text('y_id').references(() => y.id) })
 		const y: any = pgTable('order_y', { id: text('id').primaryKey(), xId: text('x_id').references(() => x.id) })
-		expect(() => migrationOrder([{ name: 'x', tables: { x }, migrations: new URL('file:///x/') }, { name: 'y', tables: { y }, migrations: new URL('file:///y/') }])).toThrow('x -> y -> x')
+		expect(() =>
+			migrationOrder([
+				{ name: 'x', tables: { x }, migrations: new URL('file:///x/') },
+				{ name: 'y', tables: { y }, migrations: new URL('file:///y/') },
+			]),
+		).toThrow('x -> y -> x')
 	})
 })

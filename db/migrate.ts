@@ -35,7 +35,24 @@ export const LEGACY_FOLDER = fileURLToPath(new URL('./legacy-migrations/', impor
 /** Its last migration; a database that ran it has exactly the schema the baselines create. */
 export const LEGACY_LAST = { tag: '0025_interviews_job', when: 1795626163202, hash: 'a0e1b9a8d9529f908059fbc5e68eb1bc4ae7e1bff29f2c15e9b6f50e4bf7bd3c' }
 /** Owners whose first migration (`0000_baseline`) recreates what the legacy folder made. */
-export const LEGACY_OWNERS = ['core', 'activity', 'analytics', 'auth', 'bench', 'calendar', 'candidates', 'documents', 'inbox', 'interviews', 'jobs', 'lookups', 'outbox', 'saved-searches', 'todos', 'vendors']
+export const LEGACY_OWNERS = [
+	'core',
+	'activity',
+	'analytics',
+	'auth',
+	'bench',
+	'calendar',
+	'candidates',
+	'documents',
+	'inbox',
+	'interviews',
+	'jobs',
+	'lookups',
+	'outbox',
+	'saved-searches',
+	'todos',
+	'vendors',
+]
 
 const MIGRATIONS_SCHEMA = 'drizzle'
 export const migrationsTable = (owner: string) => `__drizzle_migrations_${owner}`
@@ -96,7 +113,10 @@ interface JournalEntry {
 
 const journal = (folder: string): JournalEntry[] => JSON.parse(readFileSync(`${folder}/meta/_journal.json`, 'utf8')).entries
 // The hash drizzle's migrator records: sha256 of the migration file as it is.
-const fileHash = (folder: string, tag: string) => createHash('sha256').update(readFileSync(`${folder}/${tag}.sql`, 'utf8')).digest('hex')
+const fileHash = (folder: string, tag: string) =>
+	createHash('sha256')
+		.update(readFileSync(`${folder}/${tag}.sql`, 'utf8'))
+		.digest('hex')
 
 /**
  * A database made by the legacy folder: brought to its last migration by that folder (it may be
@@ -108,19 +128,25 @@ const fileHash = (folder: string, tag: string) => createHash('sha256').update(re
 async function upgradeLegacy(handle: Handle, owners: readonly SchemaOwner[], apply: ApplyFolder): Promise<void> {
 	const [found] = await handle.rows<{ present: boolean }>(sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`)
 	if (!found?.present) return
-	const [last] = await handle.rows<{ hash: string; created_at: string }>(sql`select hash, created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`)
+	const [last] = await handle.rows<{ hash: string; created_at: string }>(
+		sql`select hash, created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`,
+	)
 	if (!last) return
 	const when = Number(last.created_at)
 	if (when > LEGACY_LAST.when)
-		throw new SchemaError([`the database ran a migration of the old single folder (created_at ${when}) that db/legacy-migrations does not hold: it was made by another branch`])
-	if (when === LEGACY_LAST.when && last.hash !== LEGACY_LAST.hash) throw new SchemaError([`the database ran a migration ${LEGACY_LAST.tag} other than the one in db/legacy-migrations (which must never change)`])
+		throw new SchemaError([
+			`the database ran a migration of the old single folder (created_at ${when}) that db/legacy-migrations does not hold: it was made by another branch`,
+		])
+	if (when === LEGACY_LAST.when && last.hash !== LEGACY_LAST.hash)
+		throw new SchemaError([`the database ran a migration ${LEGACY_LAST.tag} other than the one in db/legacy-migrations (which must never change)`])
 	if (when < LEGACY_LAST.when) await apply({ migrationsFolder: LEGACY_FOLDER })
 	await handle.rows(sql`create schema if not exists ${sql.identifier(MIGRATIONS_SCHEMA)}`)
 	for (const owner of owners) {
 		if (!LEGACY_OWNERS.includes(owner.name) || !owner.migrations) continue
 		const folder = fileURLToPath(owner.migrations)
 		const baseline = journal(folder)[0]
-		if (baseline?.tag !== '0000_baseline') throw new SchemaError([`module ${owner.name}: its first migration must be 0000_baseline (it recreates the legacy schema)`])
+		if (baseline?.tag !== '0000_baseline')
+			throw new SchemaError([`module ${owner.name}: its first migration must be 0000_baseline (it recreates the legacy schema)`])
 		const table = sql`${sql.identifier(MIGRATIONS_SCHEMA)}.${sql.identifier(migrationsTable(owner.name))}`
 		// The table exactly as drizzle's migrator creates it.
 		await handle.rows(sql`create table if not exists ${table} (id serial primary key, hash text not null, created_at bigint)`)
@@ -151,7 +177,8 @@ export async function missingDeclared(handle: Handle, owners: readonly SchemaOwn
 				continue
 			}
 			for (const column of config.columns)
-				if (!present.has(column.name)) problems.push(`${who} declares column ${config.name}.${column.name} but no migration creates it: run npm run db:generate`)
+				if (!present.has(column.name))
+					problems.push(`${who} declares column ${config.name}.${column.name} but no migration creates it: run npm run db:generate`)
 		}
 	return problems
 }

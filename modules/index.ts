@@ -18,4 +18,23 @@ import interviews from './interviews/index.ts'
 import review from './review/index.ts'
 import todos from './todos/index.ts'
 
-export const modules = [activity, auth, outbox, vendors, lookups, jobs, candidates, bench, documents, analytics, careers, savedSearches, search, todos, interviews, inbox, calendar, review] as const
+export const modules = [
+	activity,
+	auth,
+	outbox,
+	vendors,
+	lookups,
+	jobs,
+	candidates,
+	bench,
+	documents,
+	analytics,
+	careers,
+	savedSearches,
+	search,
+	todos,
+	interviews,
+	inbox,
+	calendar,
+	review,
+] as const

@@ -31,7 +31,16 @@ export function launchBrowser(): Promise<Browser> {
 	browser ??= chromium.launch({
 		executablePath: CHROMIUM_PATH,
 		headless: true,
-		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+		args: [
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-quic',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+			'--disable-dev-shm-usage',
+		],
 	})
 	return browser
 }
@@ -59,7 +68,15 @@ export async function axeProblems(page: Page): Promise<string[]> {
 	// Evaluated through the DevTools protocol: the page's CSP (no inline script) stays in force.
 	await page.evaluate(AXE)
 	const result = (await page.evaluate(() => (globalThis as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as AxeResult
-	return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)
+	return result.violations
+		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+		.map(
+			(v) =>
+				`${v.impact} ${v.id}: ${v.help} at ${v.nodes
+					.map((n) => n.target.join(' '))
+					.slice(0, 3)
+					.join(', ')}`,
+		)
 }
 
 /** Elements sticking out past the right edge of the screen (what a phone would cut off). */
@@ -73,7 +90,8 @@ export async function overflowing(page: Page): Promise<string[]> {
 			// what is only there for screen readers (a card table's header row on a phone).
 			if (el.closest('.table-wrap, pre, .visually-hidden, table.stack thead')) continue
 			const r = el.getBoundingClientRect()
-			if (r.width > 0 && r.right > width + 1) out.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${el.className} ends at ${Math.round(r.right)}px`)
+			if (r.width > 0 && r.right > width + 1)
+				out.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${el.className} ends at ${Math.round(r.right)}px`)
 		}
 		return out.slice(0, 5)
 	})

@@ -36,11 +36,25 @@ export interface CandidatePageWorld {
 }
 
 /** Stores a document file and its record. */
-export async function newDocument(deps: AppDeps, ws: TestWorkspace, candidateId: string, o: { kind?: string; fileName: string; contentType: string; bytes: Uint8Array }) {
+export async function newDocument(
+	deps: AppDeps,
+	ws: TestWorkspace,
+	candidateId: string,
+	o: { kind?: string; fileName: string; contentType: string; bytes: Uint8Array },
+) {
 	const id = newId('doc')
 	const storageKey = `documents/${ws.id}/${candidateId}/${id}.bin`
 	await fileStore(deps.config).put(storageKey, o.bytes, o.contentType)
-	await deps.db.insert(candidateDocuments).values({ id, workspaceId: ws.id, candidateId, kind: o.kind ?? 'dl', fileName: o.fileName, contentType: o.contentType, sizeBytes: o.bytes.byteLength, storageKey })
+	await deps.db.insert(candidateDocuments).values({
+		id,
+		workspaceId: ws.id,
+		candidateId,
+		kind: o.kind ?? 'dl',
+		fileName: o.fileName,
+		contentType: o.contentType,
+		sizeBytes: o.bytes.byteLength,
+		storageKey,
+	})
 	return id
 }
 
@@ -48,7 +62,9 @@ export async function newDocument(deps: AppDeps, ws: TestWorkspace, candidateId:
 async function wordResume(deps: AppDeps, ws: TestWorkspace, candidateId: string) {
 	const key = `resumes/${ws.id}/${candidateId}.docx`
 	await fileStore(deps.config).put(key, makeDocx(['Word résumé of Omar', 'Kotlin, Kafka']), DOCX)
-	await deps.database.rows(sql`update candidates set resume_path = ${key}, resume_mime = ${DOCX}, resume_file_name = 'Omar CV.docx', resume_text = 'Word résumé of Omar\nKotlin, Kafka' where id = ${candidateId}`)
+	await deps.database.rows(
+		sql`update candidates set resume_path = ${key}, resume_mime = ${DOCX}, resume_file_name = 'Omar CV.docx', resume_text = 'Word résumé of Omar\nKotlin, Kafka' where id = ${candidateId}`,
+	)
 }
 
 export async function candidatePageWorld(): Promise<CandidatePageWorld> {
@@ -100,7 +116,13 @@ export function fileLinks(pageHtml: string): { resume: string | null; documents:
 
 /** The activity lines of an action in the workspace, newest first. */
 export async function activityOf(deps: AppDeps, ws: TestWorkspace, action: string) {
-	return deps.database.rows<{ actorUserId: string | null; credentialKind: string; targetType: string; targetId: string; detail: Record<string, unknown> | null }>(
+	return deps.database.rows<{
+		actorUserId: string | null
+		credentialKind: string
+		targetType: string
+		targetId: string
+		detail: Record<string, unknown> | null
+	}>(
 		sql`select actor_user_id as "actorUserId", credential_kind as "credentialKind", target_type as "targetType", target_id as "targetId", detail from activity where workspace_id = ${ws.id} and action = ${action} order by at desc, id desc`,
 	)
 }

@@ -37,7 +37,14 @@ interface Run {
 
 /** Runs the CLI as a separate process. `env` overrides; DATABASE_URL is passed on only when the run uses it. */
 async function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
-	const base: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, DEMO: 'off', LOG_LEVEL: 'warn', DATABASE_URL: process.env.DATABASE_URL }
+	const base: Record<string, string | undefined> = {
+		PATH: process.env.PATH,
+		HOME: process.env.HOME,
+		DATA_DIR: dataDir,
+		DEMO: 'off',
+		LOG_LEVEL: 'warn',
+		DATABASE_URL: process.env.DATABASE_URL,
+	}
 	const merged = Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as Record<string, string>
 	const proc = Bun.spawn([BUN, 'core/cli.ts', ...args], { cwd: ROOT, env: merged, stdout: 'pipe', stderr: 'pipe' })
 	const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
@@ -133,7 +140,23 @@ describe('operator commands with --json', () => {
 	}, 60_000)
 
 	test('user create → {"userId"}', async () => {
-		const out = expectJson(await cli(['user', 'create', '--workspace', slug, '--email', `${slug}@example.test`, '--name', 'Olive Owner', '--role', 'owner', '--password', 'correct horse battery', '--json']))
+		const out = expectJson(
+			await cli([
+				'user',
+				'create',
+				'--workspace',
+				slug,
+				'--email',
+				`${slug}@example.test`,
+				'--name',
+				'Olive Owner',
+				'--role',
+				'owner',
+				'--password',
+				'correct horse battery',
+				'--json',
+			]),
+		)
 		expect(Object.keys(out)).toEqual(['userId'])
 		expect(out.userId).toMatch(/^usr_/)
 	}, 60_000)
@@ -171,9 +194,21 @@ describe('operator commands with --json', () => {
 			const vendorLines = await deps.database.rows<{ action: string; credentialName: string }>(
 				sql`select action, credential_name as "credentialName" from activity where target_id = ${state.vendorId!} order by at, id`,
 			)
-			expect(vendorLines.map((l) => l.action).sort()).toEqual(['vendor.api_access_off', 'vendor.created', 'vendor.key_created', 'vendor.key_created', 'vendor.key_revoked'])
+			expect(vendorLines.map((l) => l.action).sort()).toEqual([
+				'vendor.api_access_off',
+				'vendor.created',
+				'vendor.key_created',
+				'vendor.key_created',
+				'vendor.key_revoked',
+			])
 			expect(vendorLines.every((l) => l.credentialName === 'operator CLI')).toBe(true)
-			expect((await deps.database.rows(sql`select 1 from memberships m join users u on u.id = m.user_id where m.workspace_id = ${state.workspaceId!} and u.email = ${`${slug}@example.test`} and m.role = 'owner'`)).length).toBe(1)
+			expect(
+				(
+					await deps.database.rows(
+						sql`select 1 from memberships m join users u on u.id = m.user_id where m.workspace_id = ${state.workspaceId!} and u.email = ${`${slug}@example.test`} and m.role = 'owner'`,
+					)
+				).length,
+			).toBe(1)
 
 			// Demo data: vendors and jobs in every state.
 			const seeded = await seededTitles(deps, state.workspaceId!)
@@ -202,7 +237,14 @@ describe('operator commands with --json', () => {
 
 	test('user list --workspace S → {"users":[{"userId","email","name","role"}]}: members only', async () => {
 		// Someone invited (an account made, not yet accepted) is not a user of the workspace.
-		await withCliDatabase((deps) => invitePerson(deps, operatorActor({ id: state.workspaceId!, slug }), { id: state.workspaceId!, slug }, { email: `invited-${slug}@example.test`, name: 'Not Yet', role: 'viewer', password: 'temporary password' }))
+		await withCliDatabase((deps) =>
+			invitePerson(
+				deps,
+				operatorActor({ id: state.workspaceId!, slug }),
+				{ id: state.workspaceId!, slug },
+				{ email: `invited-${slug}@example.test`, name: 'Not Yet', role: 'viewer', password: 'temporary password' },
+			),
+		)
 		const out = expectJson(await cli(['user', 'list', '--workspace', slug, '--json']))
 		expect(out).toEqual({ users: [{ userId: expect.stringMatching(/^usr_/), email: `${slug}@example.test`, name: 'Olive Owner', role: 'owner' }] })
 		// A workspace that does not exist is a clear error, not an empty list.
@@ -230,11 +272,17 @@ describe('operator commands with --json', () => {
 		expect(Object.keys(out)).toEqual(['userId'])
 		expect(out.userId).toMatch(/^usr_/)
 		await withCliDatabase(async (deps) => {
-			const [user] = await deps.database.rows<{ temporary: boolean; sessions: number }>(sql`select password_temporary as temporary, (select count(*)::int from sessions s where s.user_id = u.id) as sessions from users u where email = ${email}`)
+			const [user] = await deps.database.rows<{ temporary: boolean; sessions: number }>(
+				sql`select password_temporary as temporary, (select count(*)::int from sessions s where s.user_id = u.id) as sessions from users u where email = ${email}`,
+			)
 			expect(user).toEqual({ temporary: false, sessions: 0 })
-			await expect(signIn(deps, { email, password: 'correct horse battery', address: '192.0.2.8', workspace: slug })).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+			await expect(signIn(deps, { email, password: 'correct horse battery', address: '192.0.2.8', workspace: slug })).rejects.toMatchObject({
+				code: 'UNAUTHORIZED',
+			})
 			expect('token' in (await signIn(deps, { email, password: 'a long new password', address: '192.0.2.8', workspace: slug }))).toBe(true)
-			const [line] = await deps.database.rows<{ credentialName: string }>(sql`select credential_name as "credentialName" from activity where workspace_id = ${state.workspaceId!} and action = 'person.password_set'`)
+			const [line] = await deps.database.rows<{ credentialName: string }>(
+				sql`select credential_name as "credentialName" from activity where workspace_id = ${state.workspaceId!} and action = 'person.password_set'`,
+			)
 			expect(line).toEqual({ credentialName: 'operator CLI' })
 		})
 	}, 60_000)
@@ -263,7 +311,8 @@ describe('operator commands with --json', () => {
 		const ids = await withCliDatabase(async (deps) => {
 			// Queued on a server without SMTP_URL: held.
 			const queued = []
-			for (const to of ['one@example.test', 'two@example.test', 'three@example.test']) queued.push(await enqueueMail(deps.db, { workspaceId: state.workspaceId!, to, subject: 'Held', text: 'x' }, deps))
+			for (const to of ['one@example.test', 'two@example.test', 'three@example.test'])
+				queued.push(await enqueueMail(deps.db, { workspaceId: state.workspaceId!, to, subject: 'Held', text: 'x' }, deps))
 			expect(queued.map((q) => q.held)).toEqual([true, true, true])
 			return queued.map((q) => q.id)
 		})
@@ -277,9 +326,16 @@ describe('operator commands with --json', () => {
 		const rest = expectJson(await cli(['outbox', 'release', '--all', '--workspace', slug, '--json']))
 		expect(rest.released.sort()).toEqual([ids[1], ids[2]].sort())
 		await withCliDatabase(async (deps) => {
-			const rows = await deps.database.rows<{ held: boolean; status: string }>(sql`select held, status from outbox where id in (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`)
+			const rows = await deps.database.rows<{ held: boolean; status: string }>(
+				sql`select held, status from outbox where id in (${sql.join(
+					ids.map((i) => sql`${i}`),
+					sql`, `,
+				)})`,
+			)
 			expect(rows).toEqual(ids.map(() => ({ held: false, status: 'pending' })))
-			const log = await deps.database.rows<{ targetId: string }>(sql`select target_id as "targetId" from activity where action = 'outbox.released' and workspace_id = ${state.workspaceId!}`)
+			const log = await deps.database.rows<{ targetId: string }>(
+				sql`select target_id as "targetId" from activity where action = 'outbox.released' and workspace_id = ${state.workspaceId!}`,
+			)
 			expect(log.map((l) => l.targetId).sort()).toEqual([...ids].sort())
 		})
 	}, 60_000)

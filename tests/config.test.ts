@@ -54,7 +54,11 @@ describe('defaults', () => {
 
 	test('BASE_URL defaults to http://localhost:$PORT; blank values count as unset', () => {
 		expect(loadConfig({ PORT: '8080' }).baseUrl).toBe('http://localhost:8080')
-		expect(loadConfig({ PORT: '  ', DATABASE_URL: '', RATE_LIMIT_PER_MINUTE: ' ' })).toMatchObject({ port: 3000, databaseUrl: undefined, rateLimitPerMinute: 600 })
+		expect(loadConfig({ PORT: '  ', DATABASE_URL: '', RATE_LIMIT_PER_MINUTE: ' ' })).toMatchObject({
+			port: 3000,
+			databaseUrl: undefined,
+			rateLimitPerMinute: 600,
+		})
 	})
 
 	test('valid values are taken, trimmed and normalised', () => {
@@ -81,7 +85,11 @@ describe('defaults', () => {
 			logLevel: 'debug',
 			https: true,
 		})
-		expect(loadConfig({ DATABASE_URL: 'postgres://x/y', RATE_LIMIT_PER_MINUTE: '1', DEMO: 'on' })).toMatchObject({ databaseUrl: 'postgres://x/y', rateLimitPerMinute: 1, demo: true })
+		expect(loadConfig({ DATABASE_URL: 'postgres://x/y', RATE_LIMIT_PER_MINUTE: '1', DEMO: 'on' })).toMatchObject({
+			databaseUrl: 'postgres://x/y',
+			rateLimitPerMinute: 1,
+			demo: true,
+		})
 	})
 
 	test('the configuration is frozen', () => {
@@ -113,17 +121,36 @@ describe('production refuses a plain-http public origin (L2)', () => {
 	const production = { NODE_ENV: 'production' }
 
 	test('NODE_ENV=production with an http:// BASE_URL on a public or private host stops start-up, naming BASE_URL', () => {
-		for (const base of ['http://jobs.example.com', 'http://10.0.0.5:3000', 'http://192.168.1.20', 'http://[2001:db8::1]', 'http://127.0.0.1.nip.io', 'http://localhost.example.com']) {
+		for (const base of [
+			'http://jobs.example.com',
+			'http://10.0.0.5:3000',
+			'http://192.168.1.20',
+			'http://[2001:db8::1]',
+			'http://127.0.0.1.nip.io',
+			'http://localhost.example.com',
+		]) {
 			const problems = problemsOf({ ...production, BASE_URL: base })
-			expect({ base, problems }).toEqual({ base, problems: [expect.stringMatching(/^BASE_URL must be an https:\/\/ origin in production \(NODE_ENV=production\)/)] })
+			expect({ base, problems }).toEqual({
+				base,
+				problems: [expect.stringMatching(/^BASE_URL must be an https:\/\/ origin in production \(NODE_ENV=production\)/)],
+			})
 		}
 		expect(problemsOf({ NODE_ENV: 'Production', BASE_URL: 'http://jobs.example.com' })).toHaveLength(1)
 	})
 
 	test('https, loopback http and the default origin are accepted in production; other environments accept http', () => {
-		for (const base of ['https://jobs.example.com', 'http://localhost:8080', 'http://127.0.0.1:3000', 'http://127.1.2.3', 'http://[::1]:3000', 'http://app.localhost']) expect(loadConfig({ ...production, BASE_URL: base }).baseUrl).toBe(new URL(base).origin)
+		for (const base of [
+			'https://jobs.example.com',
+			'http://localhost:8080',
+			'http://127.0.0.1:3000',
+			'http://127.1.2.3',
+			'http://[::1]:3000',
+			'http://app.localhost',
+		])
+			expect(loadConfig({ ...production, BASE_URL: base }).baseUrl).toBe(new URL(base).origin)
 		expect(loadConfig(production).baseUrl).toBe('http://localhost:3000')
-		for (const env of ['development', 'test', '']) expect(loadConfig({ NODE_ENV: env, BASE_URL: 'http://jobs.example.com' }).baseUrl).toBe('http://jobs.example.com')
+		for (const env of ['development', 'test', ''])
+			expect(loadConfig({ NODE_ENV: env, BASE_URL: 'http://jobs.example.com' }).baseUrl).toBe('http://jobs.example.com')
 		expect(loadConfig({ BASE_URL: 'http://jobs.example.com' }).https).toBe(false)
 	})
 
@@ -173,9 +200,18 @@ describe('bad values stop start-up with a ConfigError naming the variable', () =
 		})
 
 	test('every problem is reported at once', () => {
-		const problems = problemsOf({ PORT: 'abc', BASE_URL: 'ftp://x', DATABASE_URL: 'mysql://x', REDIS_URL: 'http://x', RATE_LIMIT_PER_MINUTE: '0', DEMO: 'maybe', LOG_LEVEL: 'loud' })
+		const problems = problemsOf({
+			PORT: 'abc',
+			BASE_URL: 'ftp://x',
+			DATABASE_URL: 'mysql://x',
+			REDIS_URL: 'http://x',
+			RATE_LIMIT_PER_MINUTE: '0',
+			DEMO: 'maybe',
+			LOG_LEVEL: 'loud',
+		})
 		expect(problems).toHaveLength(7)
-		for (const variable of ['PORT', 'BASE_URL', 'DATABASE_URL', 'REDIS_URL', 'RATE_LIMIT_PER_MINUTE', 'DEMO', 'LOG_LEVEL']) expect(problems.some((p) => p.includes(variable))).toBe(true)
+		for (const variable of ['PORT', 'BASE_URL', 'DATABASE_URL', 'REDIS_URL', 'RATE_LIMIT_PER_MINUTE', 'DEMO', 'LOG_LEVEL'])
+			expect(problems.some((p) => p.includes(variable))).toBe(true)
 		try {
 			loadConfig({ PORT: 'abc', DEMO: 'maybe' })
 		} catch (error) {
@@ -210,7 +246,16 @@ describe('modules declare their own settings, checked at start-up with the coreâ
 		expect(empty.of(inboxSettings)).toEqual({ inboundMailSecret: undefined })
 		expect(empty.of(calendarSettings)).toEqual({ calendarFeedsAllowPrivate: false, calendarFeedTimeout: 10 })
 		expect(empty.of(outboxSettings)).toEqual({ messaging: undefined, messagingTimeout: 15 })
-		const set = loadConfig({ INTERVIEW_WEBHOOK_SECRET: ' interview-secret-0123 ', INBOUND_MAIL_SECRET: 'inbound-secret-0123', CALENDAR_FEEDS_ALLOW_PRIVATE: 'ON', CALENDAR_FEED_TIMEOUT: '5', MESSAGING_TIMEOUT: '30' }, modules).settings
+		const set = loadConfig(
+			{
+				INTERVIEW_WEBHOOK_SECRET: ' interview-secret-0123 ',
+				INBOUND_MAIL_SECRET: 'inbound-secret-0123',
+				CALENDAR_FEEDS_ALLOW_PRIVATE: 'ON',
+				CALENDAR_FEED_TIMEOUT: '5',
+				MESSAGING_TIMEOUT: '30',
+			},
+			modules,
+		).settings
 		expect(set.of(interviewSettings).webhookSecret).toBe('interview-secret-0123')
 		expect(set.of(inboxSettings).inboundMailSecret).toBe('inbound-secret-0123')
 		expect(set.of(calendarSettings)).toEqual({ calendarFeedsAllowPrivate: true, calendarFeedTimeout: 5 })
@@ -237,9 +282,17 @@ describe('modules declare their own settings, checked at start-up with the coreâ
 		})
 
 	test('one error lists the coreâ€™s problems and every moduleâ€™s', () => {
-		const problems = problemsOf({ PORT: 'abc', LOG_LEVEL: 'loud', INTERVIEW_WEBHOOK_SECRET: 'short', INBOUND_MAIL_SECRET: 'short', CALENDAR_FEEDS_ALLOW_PRIVATE: 'maybe', MESSAGING_FROM: '+15550100' })
+		const problems = problemsOf({
+			PORT: 'abc',
+			LOG_LEVEL: 'loud',
+			INTERVIEW_WEBHOOK_SECRET: 'short',
+			INBOUND_MAIL_SECRET: 'short',
+			CALENDAR_FEEDS_ALLOW_PRIVATE: 'maybe',
+			MESSAGING_FROM: '+15550100',
+		})
 		expect(problems).toHaveLength(6)
-		for (const variable of ['PORT', 'LOG_LEVEL', 'INTERVIEW_WEBHOOK_SECRET', 'INBOUND_MAIL_SECRET', 'CALENDAR_FEEDS_ALLOW_PRIVATE', 'MESSAGING_ACCOUNT']) expect(problems.some((p) => p.includes(variable))).toBe(true)
+		for (const variable of ['PORT', 'LOG_LEVEL', 'INTERVIEW_WEBHOOK_SECRET', 'INBOUND_MAIL_SECRET', 'CALENDAR_FEEDS_ALLOW_PRIVATE', 'MESSAGING_ACCOUNT'])
+			expect(problems.some((p) => p.includes(variable))).toBe(true)
 	})
 
 	test('settings of modules loadConfig was not given are checked when the dependencies are built, before the database opens; read later, a bad one throws', async () => {

@@ -57,7 +57,8 @@ describe.each(['local', 's3'] as const)('the %s store', (kind) => {
 
 	test('refuses keys that could leave the store', async () => {
 		const s = store()
-		for (const key of ['../etc/passwd', 'a/../../b', '/abs', 'a//b', 'a/./b']) await expect(s.put(key, new Uint8Array([1]), 'text/plain')).rejects.toThrow(/not valid|leaves/)
+		for (const key of ['../etc/passwd', 'a/../../b', '/abs', 'a//b', 'a/./b'])
+			await expect(s.put(key, new Uint8Array([1]), 'text/plain')).rejects.toThrow(/not valid|leaves/)
 	})
 })
 
@@ -70,7 +71,10 @@ test('with S3 configured, an uploaded document lands in the bucket, not under DA
 	const candidateId = await newCandidate(ws, { name: 'Ana Silva', email, workAuthorization: 'H1B' })
 	const applicationId = await newApplication(ws, candidateId, await newVendorJob(ws, { vendorId: await newSubmissionVendor(ws), title: 'QA Lead' }))
 	await requestCandidateDocuments(deps, recruiter, { candidateId, applicationId, items: ['visa'], includeJobLink: false })
-	const [mail] = await deps.db.select().from(outbox).where(and(eq(outbox.to, email), eq(outbox.channel, 'email')))
+	const [mail] = await deps.db
+		.select()
+		.from(outbox)
+		.where(and(eq(outbox.to, email), eq(outbox.channel, 'email')))
 	const token = (await textToSend(deps.secret, mail!)).match(/\/upload\/(bl_ul_[0-9A-Za-z]+)/)![1]!
 	const pdf = samplePdf('visa of Ana')
 	await storeUpload(deps, token, 'visa', { name: 'visa.pdf', bytes: pdf })

@@ -55,7 +55,15 @@ export function testDeps(overrides: Record<string, string> = {}): Promise<AppDep
 async function buildDeps(overrides: Record<string, string>): Promise<AppDeps> {
 	// Limits high enough for a whole run (tests share one address, "unknown", in-process); the tests of
 	// each limit set their own.
-	const config = loadConfig({ ...process.env, BASE_URL: 'http://localhost:3000', RATE_LIMIT_PER_MINUTE: '100000', FAILED_CREDENTIALS_PER_ADDRESS_PER_MINUTE: '100000', REDIS_URL: '', LOG_LEVEL: 'debug', ...overrides })
+	const config = loadConfig({
+		...process.env,
+		BASE_URL: 'http://localhost:3000',
+		RATE_LIMIT_PER_MINUTE: '100000',
+		FAILED_CREDENTIALS_PER_ADDRESS_PER_MINUTE: '100000',
+		REDIS_URL: '',
+		LOG_LEVEL: 'debug',
+		...overrides,
+	})
 	// Everything is logged (to the run's log file) so the secret scan sees every line.
 	const log = createLogger('debug', recordLog)
 	const database = await sharedDatabase()
@@ -166,7 +174,11 @@ export async function newPersonWithToken(ws: TestWorkspace, role: string, option
 	const person = await newPerson(ws, role, options, deps)
 	const { personActor, createPersonalToken } = await import('../modules/auth/index.ts')
 	const actor = await personActor(deps, ws.slug, person.email)
-	const { token, tokenId } = await createPersonalToken(deps, { ...actor, credential: { kind: 'session', id: 'test', name: 'portal session' } }, { name: `${role} token` })
+	const { token, tokenId } = await createPersonalToken(
+		deps,
+		{ ...actor, credential: { kind: 'session', id: 'test', name: 'portal session' } },
+		{ name: `${role} token` },
+	)
 	return { ...person, token, tokenId }
 }
 

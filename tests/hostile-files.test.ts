@@ -74,8 +74,14 @@ async function watched<T>(work: () => Promise<T>): Promise<{ result: T; memory: 
 }
 
 function expectBounded(what: string, memory: MemoryWatch) {
-	console.log(`${what}: server grew ${mb(memory.growthBytes)} MB (from ${mb(memory.startBytes)} MB); readers at once ${memory.mostChildren}, largest reader ${mb(memory.peakChildBytes)} MB`)
-	expect({ what, serverGrowthMB: mb(memory.growthBytes), withinBound: memory.growthBytes < SERVER_GROWTH_BOUND }).toEqual({ what, serverGrowthMB: mb(memory.growthBytes), withinBound: true })
+	console.log(
+		`${what}: server grew ${mb(memory.growthBytes)} MB (from ${mb(memory.startBytes)} MB); readers at once ${memory.mostChildren}, largest reader ${mb(memory.peakChildBytes)} MB`,
+	)
+	expect({ what, serverGrowthMB: mb(memory.growthBytes), withinBound: memory.growthBytes < SERVER_GROWTH_BOUND }).toEqual({
+		what,
+		serverGrowthMB: mb(memory.growthBytes),
+		withinBound: true,
+	})
 	expect(memory.mostChildren).toBeLessThanOrEqual(RESUME_READERS)
 	expect(memory.peakChildBytes).toBeLessThan(READER_BOUND)
 }
@@ -101,7 +107,11 @@ describe('hostile résumés on the careers apply form', () => {
 			const { result, memory } = await watched(() => apply(path, { bytes, name: 'cv.docx', type: DOCX }))
 			expectBounded(`lying Word file (${what})`, memory)
 			expect({ what, status: result.status }).toEqual({ what, status: 422 })
-			expect(resumeError(result.text)).toMatch(new RegExp(`^We could not read your résumé: the part “${part}” unpacks to more than the \\d+ bytes its zip directory states\\. Save it again as a PDF and retry$`))
+			expect(resumeError(result.text)).toMatch(
+				new RegExp(
+					`^We could not read your résumé: the part “${part}” unpacks to more than the \\d+ bytes its zip directory states\\. Save it again as a PDF and retry$`,
+				),
+			)
 			expect(result.ms).toBeLessThan(10_000)
 		}
 		const [{ n }] = await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from applications where job_id = ${job.id}`)
@@ -134,14 +144,18 @@ describe('hostile résumés on the careers apply form', () => {
 		expectBounded('400,000 spaces', memory)
 		expect(result.status).toBe(200)
 		expect(result.ms).toBeLessThan(15_000)
-		const [row] = await deps.database.rows<{ resume_text: string }>(sql`select c.resume_text from candidates c join applications a on a.candidate_id = c.id where a.job_id = ${job.id}`)
+		const [row] = await deps.database.rows<{ resume_text: string }>(
+			sql`select c.resume_text from candidates c join applications a on a.candidate_id = c.id where a.job_id = ${job.id}`,
+		)
 		expect(row!.resume_text.startsWith('Jane Applicant')).toBe(true)
 		expect(row!.resume_text.length).toBeLessThanOrEqual(100_000)
 	})
 
 	test('twelve hostile files at once: each a 422 or a 503 with Retry-After, never more than two readers, memory bounded; an ordinary application goes through after', async () => {
 		const { path, job, deps } = await openJob()
-		const files = Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? { bytes: GiB_WORD_LYING_DOCUMENT, name: 'cv.docx', type: DOCX } : { bytes: GiB_PDF, name: 'cv.pdf', type: 'application/pdf' }))
+		const files = Array.from({ length: 12 }, (_, i) =>
+			i % 3 === 0 ? { bytes: GiB_WORD_LYING_DOCUMENT, name: 'cv.docx', type: DOCX } : { bytes: GiB_PDF, name: 'cv.pdf', type: 'application/pdf' },
+		)
 		const { result, memory } = await watched(() => Promise.all(files.map((f) => apply(path, f))))
 		expectBounded('twelve at once', memory)
 		const statuses = result.map((r) => r.status)
@@ -169,7 +183,10 @@ describe('hostile files on the document upload page', () => {
 		const email = `${unique('cand')}@example.test`
 		const candidateId = await newCandidate(ws, { name: 'Ravi Kumar', email }, deps)
 		await requestCandidateDocuments(deps, recruiter, { candidateId, items: ['dl', 'visa', 'i94'] })
-		const [mail] = await deps.db.select().from(outbox).where(and(eq(outbox.to, email), eq(outbox.channel, 'email')))
+		const [mail] = await deps.db
+			.select()
+			.from(outbox)
+			.where(and(eq(outbox.to, email), eq(outbox.channel, 'email')))
 		return { deps, candidateId, path: (await textToSend(deps.secret, mail!)).match(/http:\/\/localhost:3000(\/upload\/bl_ul_[0-9A-Za-z]+)/)![1]! }
 	}
 
@@ -177,7 +194,10 @@ describe('hostile files on the document upload page', () => {
 		const { app } = await portalApp()
 		const address = uniqueAddress()
 		const page = await app.handle(new Request(`http://localhost${path}`, { headers: { 'x-forwarded-for': address } }))
-		const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+		const cookie = page.headers
+			.getSetCookie()
+			.map((c) => c.split(';')[0])
+			.join('; ')
 		const csrf = /name="csrf" value="([^"]*)"/.exec(await page.text())![1]!
 		const form = new FormData()
 		form.set('csrf', csrf)
@@ -192,7 +212,11 @@ describe('hostile files on the document upload page', () => {
 		const { result, memory } = await watched(async () => ({
 			pdf: await upload(path, 'dl', { bytes: GiB_PDF, name: 'dl.pdf', type: 'application/pdf' }),
 			word: await upload(path, 'visa', { bytes: GiB_WORD_LYING_DOCUMENT, name: 'visa.docx', type: DOCX }),
-			many: await Promise.all(Array.from({ length: 12 }, (_, i) => upload(path, 'i94', i % 2 ? { bytes: GiB_PDF, name: 'i94.pdf', type: 'application/pdf' } : { bytes: GiB_WORD_HONEST, name: 'i94.docx', type: DOCX }))),
+			many: await Promise.all(
+				Array.from({ length: 12 }, (_, i) =>
+					upload(path, 'i94', i % 2 ? { bytes: GiB_PDF, name: 'i94.pdf', type: 'application/pdf' } : { bytes: GiB_WORD_HONEST, name: 'i94.docx', type: DOCX }),
+				),
+			),
 		}))
 		expectBounded('upload page', memory)
 		expect(result.pdf.status).toBe(303)

@@ -19,7 +19,11 @@ function* walk(n: Node): Generator<Node> {
 export function textOf(n: Node): string {
 	const parts: string[] = []
 	for (const x of walk(n)) if (x.nodeName === '#text') parts.push(x.value ?? '')
-	return parts.join(' ').replace(/\s+/g, ' ').replace(/ ([.,:;])/g, '$1').trim()
+	return parts
+		.join(' ')
+		.replace(/\s+/g, ' ')
+		.replace(/ ([.,:;])/g, '$1')
+		.trim()
 }
 
 export function parsePage(html: string): Node {
@@ -48,7 +52,14 @@ export function bars(n: Node): Bar[] {
 	const out: Bar[] = []
 	for (const x of walk(n))
 		if (x.tagName === 'rect' && attr(x, 'data-value') !== undefined)
-			out.push({ label: attr(x, 'data-label')!, value: Number(attr(x, 'data-value')), width: attr(x, 'width')!, height: attr(x, 'height')!, series: attr(x, 'data-series'), broken: attr(x, 'data-broken') === 'true' })
+			out.push({
+				label: attr(x, 'data-label')!,
+				value: Number(attr(x, 'data-value')),
+				width: attr(x, 'width')!,
+				height: attr(x, 'height')!,
+				series: attr(x, 'data-series'),
+				broken: attr(x, 'data-broken') === 'true',
+			})
 	return out
 }
 
@@ -56,7 +67,8 @@ export function bars(n: Node): Bar[] {
 export function tableRows(n: Node): string[][] {
 	const rows: string[][] = []
 	for (const x of walk(n))
-		if (x.tagName === 'tbody') for (const tr of x.childNodes ?? []) if (tr.tagName === 'tr') rows.push((tr.childNodes ?? []).filter((td) => td.tagName === 'td').map(textOf))
+		if (x.tagName === 'tbody')
+			for (const tr of x.childNodes ?? []) if (tr.tagName === 'tr') rows.push((tr.childNodes ?? []).filter((td) => td.tagName === 'td').map(textOf))
 	return rows
 }
 

@@ -43,7 +43,13 @@ interface Answer {
 }
 
 /** One HTTP request to `on` on a fresh connection from `localAddress`. */
-function request(on: { port: number | undefined }, localAddress: string, method: string, path: string, options: { headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+function request(
+	on: { port: number | undefined },
+	localAddress: string,
+	method: string,
+	path: string,
+	options: { headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
 	return new Promise((resolve, reject) => {
 		const outgoing = http.request({ host: '127.0.0.1', port: on.port, method, path, localAddress, agent: false, headers: options.headers }, (res) => {
 			let text = ''
@@ -55,7 +61,8 @@ function request(on: { port: number | undefined }, localAddress: string, method:
 		outgoing.end(options.body)
 	})
 }
-const from = (localAddress: string, method: string, path: string, options: { headers?: Record<string, string>; body?: string } = {}) => request(server, localAddress, method, path, options)
+const from = (localAddress: string, method: string, path: string, options: { headers?: Record<string, string>; body?: string } = {}) =>
+	request(server, localAddress, method, path, options)
 
 /** Signs in through the real form from `localAddress`: the status of the form post. */
 async function signIn(localAddress: string, email: string, password: string): Promise<number> {
@@ -72,7 +79,14 @@ describe('per-address limits count each connection’s own address', () => {
 		const person = await newPerson(ws, 'recruiter', {}, deps)
 		// Nineteen earlier failures from the loud address, as the server would have recorded them
 		// (each real one costs a full password hash); the twentieth is a real request.
-		await deps.db.insert(signInFailures).values(Array.from({ length: 19 }, (_, i) => ({ id: `sif_addr${i}${Date.now()}`, email: `earlier${i}-${Date.now()}@example.test`, address: LOUD, at: deps.now() })))
+		await deps.db.insert(signInFailures).values(
+			Array.from({ length: 19 }, (_, i) => ({
+				id: `sif_addr${i}${Date.now()}`,
+				email: `earlier${i}-${Date.now()}@example.test`,
+				address: LOUD,
+				at: deps.now(),
+			})),
+		)
 		expect(await signIn(LOUD, `nobody-${Date.now()}@example.test`, 'not the password')).toBe(401)
 		expect(await signIn(LOUD, person.email, person.password)).toBe(429)
 		expect(await signIn(QUIET, person.email, person.password)).toBe(303)
@@ -88,7 +102,11 @@ describe('per-address limits count each connection’s own address', () => {
 
 	test('OAuth registration: 20 a minute per address', async () => {
 		await awayFromMinuteEdge()
-		const register = (address: string) => from(address, 'POST', '/oauth/register', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Per-address test', redirect_uris: ['http://127.0.0.1:43123/callback'] }) })
+		const register = (address: string) =>
+			from(address, 'POST', '/oauth/register', {
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ client_name: 'Per-address test', redirect_uris: ['http://127.0.0.1:43123/callback'] }),
+			})
 		const loud = []
 		for (let i = 0; i < 21; i++) loud.push((await register(LOUD)).status)
 		expect(loud).toEqual([...Array(20).fill(201), 429])
@@ -97,7 +115,11 @@ describe('per-address limits count each connection’s own address', () => {
 
 	test('OAuth revocation: 120 a minute per address', async () => {
 		await awayFromMinuteEdge()
-		const revoke = (address: string) => from(address, 'POST', '/oauth/revoke', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: newCredential('rt'), client_id: 'cli_none' }).toString() })
+		const revoke = (address: string) =>
+			from(address, 'POST', '/oauth/revoke', {
+				headers: { 'content-type': 'application/x-www-form-urlencoded' },
+				body: new URLSearchParams({ token: newCredential('rt'), client_id: 'cli_none' }).toString(),
+			})
 		const loud = []
 		for (let i = 0; i < 121; i++) loud.push((await revoke(LOUD)).status)
 		expect(loud.slice(0, 120).every((s) => s !== 429)).toBe(true)
@@ -114,15 +136,30 @@ describe('failed credentials are counted per address on every door (issue 16 ite
 		limited = { deps, server: listen(deps, createApp(deps), { port: 0, hostname: '127.0.0.1' }) }
 	})
 	afterAll(() => limited?.server.stop(true))
-	const send = (address: string, method: string, path: string, options: { headers?: Record<string, string>; body?: string } = {}) => request(limited.server, address, method, path, options)
+	const send = (address: string, method: string, path: string, options: { headers?: Record<string, string>; body?: string } = {}) =>
+		request(limited.server, address, method, path, options)
 	const mcp = (address: string, token: string) =>
 		send(address, 'POST', '/api/mcp', {
-			headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MCP_VERSION },
+			headers: {
+				authorization: `Bearer ${token}`,
+				'content-type': 'application/json',
+				accept: 'application/json, text/event-stream',
+				'mcp-protocol-version': MCP_VERSION,
+			},
 			body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
 		})
 	const rest = (address: string, key: string) => send(address, 'GET', '/api/v1/jobs', { headers: { authorization: `Bearer ${key}` } })
 	const token = (address: string, code: string) =>
-		send(address, 'POST', '/oauth/token', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: 'v'.repeat(43), client_id: 'cli_none', redirect_uri: 'http://127.0.0.1:43123/callback' }).toString() })
+		send(address, 'POST', '/oauth/token', {
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams({
+				grant_type: 'authorization_code',
+				code,
+				code_verifier: 'v'.repeat(43),
+				client_id: 'cli_none',
+				redirect_uri: 'http://127.0.0.1:43123/callback',
+			}).toString(),
+		})
 
 	test('MCP: made-up tokens with valid checksums get 401 up to the limit, then 429 with Retry-After before any look-up, good tokens included; another address is served', async () => {
 		await awayFromMinuteEdge()
@@ -147,9 +184,13 @@ describe('failed credentials are counted per address on every door (issue 16 ite
 		await awayFromMinuteEdge()
 		const loud = '127.0.0.4'
 		// Asking without credentials is how clients discover the challenge: never counted.
-		for (let i = 0; i < FAILURES * 2; i++) expect((await send(loud, 'POST', '/api/mcp', { headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401)
+		for (let i = 0; i < FAILURES * 2; i++)
+			expect((await send(loud, 'POST', '/api/mcp', { headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401)
 		// Publishing looks its key up inside its own statement: a made-up key counts there too.
-		const publish = await send(loud, 'POST', '/api/v1/jobs', { headers: { authorization: `Bearer ${newCredential('vk')}`, 'content-type': 'application/json' }, body: JSON.stringify({ vendorJobId: 'X-1', title: 'QA' }) })
+		const publish = await send(loud, 'POST', '/api/v1/jobs', {
+			headers: { authorization: `Bearer ${newCredential('vk')}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ vendorJobId: 'X-1', title: 'QA' }),
+		})
 		const answers = [
 			publish.status,
 			(await rest(loud, 'not-a-key')).status,

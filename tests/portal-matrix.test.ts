@@ -48,14 +48,29 @@ type Expect = 200 | 403 | 404
 const ROLES: readonly PersonRole[] = ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer']
 
 /** What each role gets on each page for a record in reach (a hiring manager: on their team). */
-const PAGES: { name: string; path: (r: { job: string; candidate: string; application: string }) => string; record: boolean; allowed: Partial<Record<PersonRole, Expect>> }[] = [
+const PAGES: {
+	name: string
+	path: (r: { job: string; candidate: string; application: string }) => string
+	record: boolean
+	allowed: Partial<Record<PersonRole, Expect>>
+}[] = [
 	{ name: 'home', path: () => '/portal', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 200 } },
 	{ name: 'jobs', path: () => '/jobs', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 200 } },
 	{ name: 'new job', path: () => '/jobs/new', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 403 } },
 	{ name: 'job', path: (r) => `/jobs/${r.job}`, record: true, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 200 } },
 	{ name: 'candidates', path: () => '/candidates', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 403 } },
-	{ name: 'candidate', path: (r) => `/candidates/${r.candidate}`, record: true, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 403 } },
-	{ name: 'application', path: (r) => `/applications/${r.application}`, record: true, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 403 } },
+	{
+		name: 'candidate',
+		path: (r) => `/candidates/${r.candidate}`,
+		record: true,
+		allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 403 },
+	},
+	{
+		name: 'application',
+		path: (r) => `/applications/${r.application}`,
+		record: true,
+		allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 403 },
+	},
 	{ name: 'calendar', path: () => '/calendar', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 403 } },
 	{ name: 'inbox', path: () => '/inbox', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 403, viewer: 403 } },
 	{ name: 'activity', path: () => '/activity', record: false, allowed: { owner: 200, admin: 200, recruiter: 403, hiring_manager: 403, viewer: 403 } },
@@ -108,7 +123,8 @@ describe('every role × every page × in reach, out of reach, absent', () => {
 	test('a hiring manager: the applications of jobs off their team are out of reach (404), never shown', async () => {
 		const c = await client('hiring_manager')
 		const off = await sample(home, sql`a.job_id <> ${team.job} and a.candidate_id not in (select candidate_id from applications where job_id = ${team.job})`)
-		for (const path of [`/jobs/${off.job}`, `/candidates/${off.candidate}`, `/applications/${off.application}`]) expect({ path, status: (await c.get(path)).status }).toEqual({ path, status: 404 })
+		for (const path of [`/jobs/${off.job}`, `/candidates/${off.candidate}`, `/applications/${off.application}`])
+			expect({ path, status: (await c.get(path)).status }).toEqual({ path, status: 404 })
 		expect((await c.get(`/applications/${team.application}`)).status).toBe(200)
 	})
 })
@@ -125,7 +141,17 @@ describe('every form of the signed-in portal refuses a post without the CSRF tok
 		const refused: string[] = []
 		for (const f of forms) {
 			// Parameters that name a choice get a valid one, so the token check is what answers.
-			const path = f.path.replace(/:[A-Za-z]+/g, (name) => (name === ':id' || name === ':jobId' ? ids.in.job : name === ':candidateId' ? ids.in.candidate : name === ':applicationId' ? ids.in.application : name === ':state' ? 'off' : 'x'))
+			const path = f.path.replace(/:[A-Za-z]+/g, (name) =>
+				name === ':id' || name === ':jobId'
+					? ids.in.job
+					: name === ':candidateId'
+						? ids.in.candidate
+						: name === ':applicationId'
+							? ids.in.application
+							: name === ':state'
+								? 'off'
+								: 'x',
+			)
 			const res = await owner.request('POST', path, { form: { anything: '1' } })
 			if (res.status !== 403) refused.push(`${f.path}: ${res.status}`)
 		}

@@ -46,7 +46,11 @@ export class PortalClient {
 	}
 
 	/** `form` fields with a list value are sent once per value (ticked checkboxes). */
-	async request(method: string, path: string, init: { form?: Record<string, string | string[]>; headers?: Record<string, string>; body?: string } = {}): Promise<PageResponse> {
+	async request(
+		method: string,
+		path: string,
+		init: { form?: Record<string, string | string[]>; headers?: Record<string, string>; body?: string } = {},
+	): Promise<PageResponse> {
 		const headers: Record<string, string> = { 'x-forwarded-for': this.options.address ?? uniqueAddress(), ...init.headers }
 		if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
 		let body: string | undefined = init.body
@@ -82,7 +86,11 @@ export class PortalClient {
 	}
 
 	/** Posts a form and, like a browser, follows a 303 redirect with a GET (`redirectedTo` says where). */
-	async submit(path: string, fields: Record<string, string | string[]> = {}, headers?: Record<string, string>): Promise<PageResponse & { redirectedTo: string | null }> {
+	async submit(
+		path: string,
+		fields: Record<string, string | string[]> = {},
+		headers?: Record<string, string>,
+	): Promise<PageResponse & { redirectedTo: string | null }> {
 		const res = await this.post(path, fields, headers)
 		const location = res.status === 303 ? res.headers.get('location') : null
 		if (!location) return { ...res, redirectedTo: null }
@@ -121,7 +129,10 @@ export function uniqueAddress(): string {
  * password, a person in several workspaces chooses `workspace` (a slug); with `acceptInvitation`,
  * a person invited to a workspace accepts the first invitation there.
  */
-export async function signedIn(person: { email: string; password: string }, options: { origin?: string; overrides?: Record<string, string>; workspace?: string; acceptInvitation?: boolean } = {}) {
+export async function signedIn(
+	person: { email: string; password: string },
+	options: { origin?: string; overrides?: Record<string, string>; workspace?: string; acceptInvitation?: boolean } = {},
+) {
 	const { app } = await portalApp(options.overrides)
 	const client = new PortalClient(app, { origin: options.origin, address: uniqueAddress() })
 	let res = await client.signIn(person.email, person.password)
@@ -129,7 +140,8 @@ export async function signedIn(person: { email: string; password: string }, opti
 		if (options.workspace) res = await client.chooseWorkspace(options.workspace)
 		else if (options.acceptInvitation) res = await client.acceptFirstInvitation()
 	}
-	if (res.status !== 303 || res.headers.get('location')?.startsWith('/sign-in')) throw new Error(`sign-in failed for ${person.email}: ${res.status} ${res.headers.get('location') ?? ''} ${res.text.slice(0, 300)}`)
+	if (res.status !== 303 || res.headers.get('location')?.startsWith('/sign-in'))
+		throw new Error(`sign-in failed for ${person.email}: ${res.status} ${res.headers.get('location') ?? ''} ${res.text.slice(0, 300)}`)
 	await client.get('/portal')
 	return client
 }

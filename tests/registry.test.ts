@@ -10,6 +10,8 @@ import { declaredAuth } from '../core/http/auth.ts'
 import { contribute, defineModule, definePort, defineTool, type ModuleDef, type ToolDef, type ViewDef } from '../core/module.ts'
 import { buildRegistry, contributionsTo, RegistryError } from '../core/registry.ts'
 import { modules } from '../modules/index.ts'
+import { findWorkspace } from '../modules/auth/index.ts'
+import { workspaceDirectory } from '../modules/outbox/index.ts'
 import { testApp, testDeps } from './helpers.ts'
 
 const tool = (overrides: Partial<ToolDef<any>> = {}): ToolDef<any> =>
@@ -26,7 +28,13 @@ const tool = (overrides: Partial<ToolDef<any>> = {}): ToolDef<any> =>
 	})
 
 const things = (overrides: Partial<ModuleDef> = {}): ModuleDef =>
-	defineModule({ name: 'things', description: 'Things', permissions: [{ key: 'things:read', description: 'Read things', grantedTo: ['owner'] }], tools: [tool()], ...overrides })
+	defineModule({
+		name: 'things',
+		description: 'Things',
+		permissions: [{ key: 'things:read', description: 'Read things', grantedTo: ['owner'] }],
+		tools: [tool()],
+		...overrides,
+	})
 
 function problemsOf(list: readonly ModuleDef[]): string[] {
 	try {
@@ -54,7 +62,10 @@ describe('buildRegistry', () => {
 	})
 
 	test('a module with tables but no migrations folder, or the other way round', () => {
-		const problems = problemsOf([defineModule({ name: 'a', description: 'A', tables: {} }), defineModule({ name: 'b', description: 'B', migrations: new URL('file:///nowhere/') })])
+		const problems = problemsOf([
+			defineModule({ name: 'a', description: 'A', tables: {} }),
+			defineModule({ name: 'b', description: 'B', migrations: new URL('file:///nowhere/') }),
+		])
 		expect(problems).toEqual([expect.stringContaining('"a" must declare both'), expect.stringContaining('"b" must declare both')])
 	})
 
@@ -69,7 +80,11 @@ describe('buildRegistry', () => {
 	})
 
 	test('modules that require each other in a cycle', () => {
-		const problems = problemsOf([defineModule({ name: 'a', description: 'A', requires: ['b'] }), defineModule({ name: 'b', description: 'B', requires: ['c'] }), defineModule({ name: 'c', description: 'C', requires: ['a'] })])
+		const problems = problemsOf([
+			defineModule({ name: 'a', description: 'A', requires: ['b'] }),
+			defineModule({ name: 'b', description: 'B', requires: ['c'] }),
+			defineModule({ name: 'c', description: 'C', requires: ['a'] }),
+		])
 		expect(problems).toHaveLength(1)
 		expect(problems[0]).toContain('cycle')
 		for (const name of ['a', 'b', 'c']) expect(problems[0]).toContain(name)
@@ -77,11 +92,45 @@ describe('buildRegistry', () => {
 
 	test('a tool needing a permission no module declares; permissions of another module’s prefix, twice, or for an unknown role', () => {
 		expect(problemsOf([things({ tools: [tool({ permission: 'things:write' })] })])).toEqual([expect.stringContaining('"things:write"')])
-		expect(problemsOf([things({ permissions: [{ key: 'jobs:read' as const, description: 'x', grantedTo: ['owner'] }], tools: [] })])).toEqual([expect.stringContaining('"jobs:read"')])
-		const twice = problemsOf([things({ permissions: [{ key: 'things:read', description: 'x', grantedTo: ['owner'] }, { key: 'things:read', description: 'y', grantedTo: ['admin'] }] })])
+		expect(problemsOf([things({ permissions: [{ key: 'jobs:read' as const, description: 'x', grantedTo: ['owner'] }], tools: [] })])).toEqual([
+			expect.stringContaining('"jobs:read"'),
+		])
+		const twice = problemsOf([
+			things({
+				permissions: [
+					{ key: 'things:read', description: 'x', grantedTo: ['owner'] },
+					{ key: 'things:read', description: 'y', grantedTo: ['admin'] },
+				],
+			}),
+		])
 		expect(twice).toEqual([expect.stringContaining('twice')])
 		const role = problemsOf([things({ permissions: [{ key: 'things:read', description: 'x', grantedTo: ['janitor' as never] }] })])
 		expect(role).toEqual([expect.stringContaining('"janitor"')])
+	})
+
+	test('a nav link, a page section or a can() check naming a permission no module declares, each named with its module and key', () => {
+		expect(problemsOf([things({ nav: [{ href: '/things', label: 'Things', permission: 'things:browse' }] })])).toEqual([
+			'nav link "/things" of module "things" needs permission "things:browse", which no module declares',
+		])
+		const section = { page: 'job', order: 1, permission: 'things:peek' as const, render: async () => null }
+		expect(problemsOf([things({ pageSections: [section] })])).toEqual([
+			'page section of module "things" on the "job" page needs permission "things:peek", which no module declares',
+		])
+		expect(problemsOf([things({ checks: ['things:read', 'things:wrte'] })])).toEqual([
+			'module "things" checks with can() and needs permission "things:wrte", which no module declares',
+		])
+		// A declared key, of this module or another, passes.
+		expect(
+			buildRegistry([things({ checks: ['things:read'], nav: [{ href: '/things', label: 'Things', permission: 'things:read' }] })]).permissionsUsed,
+		).toEqual(new Set(['things:read']))
+	})
+
+	test('a single port takes one contribution: a second is refused, naming the modules', () => {
+		const owner = definePort<string>('things:owner', 'The one owner of things', { single: true })
+		const declaring = things({ ports: [owner], contributes: [contribute(owner, 'a')] })
+		const other = defineModule({ name: 'other', description: 'Other', requires: ['things'], contributes: [contribute(owner, 'b')] })
+		expect(problemsOf([declaring, other])).toEqual(['port "things:owner" takes one contribution, but modules "things" and "other" contribute to it'])
+		expect(contributionsTo(buildRegistry([declaring]), owner)).toEqual(['a'])
 	})
 
 	test('a permission granted to nobody is a warning, not an error', () => {
@@ -106,11 +155,25 @@ describe('buildRegistry', () => {
 	})
 
 	test('views: each shows tools of its own module or of one it requires, a tool at most one view; names, titles and tools required', () => {
-		const view = (overrides: Partial<ViewDef> = {}): ViewDef => ({ name: 'thing-card', title: 'Thing card', description: 'One thing', file: new URL('./thing.html', import.meta.url), tools: ['list_things'], ...overrides })
+		const view = (overrides: Partial<ViewDef> = {}): ViewDef => ({
+			name: 'thing-card',
+			title: 'Thing card',
+			description: 'One thing',
+			file: new URL('./thing.html', import.meta.url),
+			tools: ['list_things'],
+			...overrides,
+		})
 		expect(buildRegistry([things({ views: [view()] })]).views.map((v) => v.name)).toEqual(['thing-card'])
 		expect(problemsOf([things({ views: [view({ tools: ['list_ghosts'] })] })])).toEqual([expect.stringContaining('"list_ghosts", which no module declares')])
-		const other = defineModule({ name: 'others', description: 'Others', permissions: [{ key: 'others:read', description: 'x', grantedTo: ['owner'] }], tools: [tool({ name: 'list_others', permission: 'others:read' })] })
-		expect(problemsOf([other, things({ views: [view({ tools: ['list_others'] })] })])).toEqual([expect.stringContaining('of module "others", which it does not require')])
+		const other = defineModule({
+			name: 'others',
+			description: 'Others',
+			permissions: [{ key: 'others:read', description: 'x', grantedTo: ['owner'] }],
+			tools: [tool({ name: 'list_others', permission: 'others:read' })],
+		})
+		expect(problemsOf([other, things({ views: [view({ tools: ['list_others'] })] })])).toEqual([
+			expect.stringContaining('of module "others", which it does not require'),
+		])
 		expect(buildRegistry([other, things({ requires: ['others'], views: [view({ tools: ['list_others'] })] })]).views).toHaveLength(1)
 		expect(problemsOf([things({ views: [view(), view({ name: 'thing-list' })] })])).toEqual([expect.stringContaining('"list_things" is shown by two views')])
 		expect(problemsOf([things({ views: [view(), view()] })])).toEqual(expect.arrayContaining([expect.stringContaining('declared twice')]))
@@ -135,8 +198,10 @@ describe('buildRegistry', () => {
 
 describe('ports: a module declares an extension point, modules that require it contribute', () => {
 	const greetings = definePort<(name: string) => string>('hub:greeting', 'Ways to greet someone')
-	const hub = (overrides: Partial<ModuleDef> = {}) => defineModule({ name: 'hub', description: 'Hub', ports: [greetings], contributes: [contribute(greetings, (n) => `hub ${n}`)], ...overrides })
-	const spoke = (name: string, overrides: Partial<ModuleDef> = {}) => defineModule({ name, description: name, requires: ['hub'], contributes: [contribute(greetings, (n) => `${name} ${n}`)], ...overrides })
+	const hub = (overrides: Partial<ModuleDef> = {}) =>
+		defineModule({ name: 'hub', description: 'Hub', ports: [greetings], contributes: [contribute(greetings, (n) => `hub ${n}`)], ...overrides })
+	const spoke = (name: string, overrides: Partial<ModuleDef> = {}) =>
+		defineModule({ name, description: name, requires: ['hub'], contributes: [contribute(greetings, (n) => `${name} ${n}`)], ...overrides })
 
 	test('the declaring module reads every contribution, typed by the port, in dependency order', () => {
 		const registry = buildRegistry([spoke('b'), spoke('a'), hub()])
@@ -149,7 +214,9 @@ describe('ports: a module declares an extension point, modules that require it c
 	})
 
 	test('a contributor that does not require the declaring module', () => {
-		expect(problemsOf([hub(), spoke('a', { requires: [] })])).toEqual(['module "a" contributes to port "hub:greeting" of module "hub", which it does not require (add "hub" to its requires)'])
+		expect(problemsOf([hub(), spoke('a', { requires: [] })])).toEqual([
+			'module "a" contributes to port "hub:greeting" of module "hub", which it does not require (add "hub" to its requires)',
+		])
 	})
 
 	test('a port named after another module, or declared twice', () => {
@@ -160,9 +227,31 @@ describe('ports: a module declares an extension point, modules that require it c
 	test('the real modules declare the recruiting ports and contribute to them', () => {
 		const registry = buildRegistry(modules)
 		const declared = registry.modules.flatMap((m) => (m.ports ?? []).map((p) => `${p.key} by ${m.name}`))
-		expect(declared.sort()).toEqual(['calendar:source by calendar', 'candidates:application-details by candidates', 'jobs:facts by jobs', 'review:source by review', 'search:provider by search'])
+		expect(declared.sort()).toEqual([
+			'calendar:source by calendar',
+			'candidates:application-details by candidates',
+			'jobs:facts by jobs',
+			'outbox:workspace-directory by outbox',
+			'review:source by review',
+			'search:provider by search',
+			'vendors:facts by vendors',
+		])
 		const count = (key: string) => registry.contributions.get(key as `${string}:${string}`)?.length
-		expect([count('review:source'), count('calendar:source'), count('search:provider'), count('jobs:facts'), count('candidates:application-details')]).toEqual([4, 3, 3, 1, 3])
+		expect([
+			count('review:source'),
+			count('calendar:source'),
+			count('search:provider'),
+			count('jobs:facts'),
+			count('candidates:application-details'),
+			count('vendors:facts'),
+			count('outbox:workspace-directory'),
+		]).toEqual([4, 3, 3, 1, 3, 2, 1])
+	})
+
+	test('the outbox finds workspaces through the directory auth contributes, and says so when no module does', () => {
+		expect(workspaceDirectory(buildRegistry(modules)).bySlug).toBe(findWorkspace)
+		const withoutAuth = modules.filter((m) => m.name === 'activity' || m.name === 'outbox')
+		expect(() => workspaceDirectory(buildRegistry(withoutAuth))).toThrow('No module contributes the workspace directory')
 	})
 })
 
@@ -177,11 +266,17 @@ describe('routes declare auth', () => {
 		expect(undeclared).toEqual([])
 		const authOf = (method: string, path: string) => declaredAuth(app.routes.find((r) => r.method === method && r.path === path)?.hooks)
 		// The vendor API needs a vendor key; the careers site and health are public.
-		for (const [method, path] of [['GET', '/api/v1/jobs'], ['GET', '/api/v1/jobs/:vendorJobId'], ['PATCH', '/api/v1/jobs/:vendorJobId'], ['DELETE', '/api/v1/jobs/:vendorJobId']] as const)
+		for (const [method, path] of [
+			['GET', '/api/v1/jobs'],
+			['GET', '/api/v1/jobs/:vendorJobId'],
+			['PATCH', '/api/v1/jobs/:vendorJobId'],
+			['DELETE', '/api/v1/jobs/:vendorJobId'],
+		] as const)
 			expect(authOf(method, path)).toBe('vendor')
 		// Publish looks its key up inside its own statement (one round trip).
 		expect(authOf('POST', '/api/v1/jobs')).toBe('vendor-key')
-		for (const path of ['/health', '/careers', '/careers/:workspace', '/careers/:workspace/jobs/:slug', '/sitemap.xml', '/api/v1/openapi.json']) expect(authOf('GET', path)).toBe('public')
+		for (const path of ['/health', '/careers', '/careers/:workspace', '/careers/:workspace/jobs/:slug', '/sitemap.xml', '/api/v1/openapi.json'])
+			expect(authOf('GET', path)).toBe('public')
 	})
 
 	test('buildApp refuses a route without auth, naming it', async () => {
@@ -198,7 +293,9 @@ describe('routes declare auth', () => {
 
 	test('buildApp refuses a route that declares two credentials', async () => {
 		const deps = await testDeps()
-		expect(() => buildApp(deps, [({ auth }) => new Elysia().use(auth).get('/twice', () => 'x', { auth: 'public', vendor: true })])).toThrow(/GET \/twice declares more than one credential/)
+		expect(() => buildApp(deps, [({ auth }) => new Elysia().use(auth).get('/twice', () => 'x', { auth: 'public', vendor: true })])).toThrow(
+			/GET \/twice declares more than one credential/,
+		)
 	})
 
 	test('each credential macro hands its handlers a non-null context, and is read back as its spec', async () => {
@@ -219,13 +316,87 @@ describe('routes declare auth', () => {
 					.get('/t/old', () => 'x', { auth: 'signed-in' }),
 		])
 		const specOf = (method: string, path: string) => declaredAuth(routes.find((r) => r.method === method && r.path === path)?.hooks)
-		expect([specOf('GET', '/t/page'), specOf('GET', '/t/allowed'), specOf('GET', '/t/vendor'), specOf('POST', '/t/publish'), specOf('POST', '/t/mcp'), specOf('GET', '/t/open')]).toEqual(['signed-in', { permission: 'jobs:read' }, 'vendor', 'vendor-key', 'mcp', 'public'])
+		expect([
+			specOf('GET', '/t/page'),
+			specOf('GET', '/t/allowed'),
+			specOf('GET', '/t/vendor'),
+			specOf('POST', '/t/publish'),
+			specOf('POST', '/t/mcp'),
+			specOf('GET', '/t/open'),
+		]).toEqual(['signed-in', { permission: 'jobs:read' }, 'vendor', 'vendor-key', 'mcp', 'public'])
+	})
+
+	test('a route needing a permission no module declares stops the app, naming the module, the route and the key', async () => {
+		const deps = await testDeps()
+		const rogue = defineModule({
+			name: 'rogue',
+			description: 'Rogue',
+			paths: ['/rogue'],
+			routes: (_deps, { auth }) => new Elysia().use(auth).get('/rogue', () => 'x', { session: { permission: 'rogue:ghost' } }),
+		})
+		const registry = buildRegistry([...deps.registry.modules, rogue])
+		expect(() => buildApp({ ...deps, registry })).toThrow(RegistryError)
+		try {
+			buildApp({ ...deps, registry })
+		} catch (error) {
+			expect((error as RegistryError).problems).toEqual(['route GET /rogue of module "rogue" needs permission "rogue:ghost", which no module declares'])
+		}
+	})
+
+	test('a permission declared and used by no route, tool, nav link, page section or can() check stops the app', async () => {
+		const deps = await testDeps()
+		const idle = defineModule({
+			name: 'idle',
+			description: 'Idle',
+			permissions: [
+				{ key: 'idle:read', description: 'Read idle things', grantedTo: ['owner'] },
+				{ key: 'idle:write', description: 'Write them', grantedTo: ['owner'] },
+			],
+			checks: ['idle:write'],
+		})
+		const registry = buildRegistry([...deps.registry.modules, idle])
+		try {
+			buildApp({ ...deps, registry })
+			throw new Error('expected a RegistryError')
+		} catch (error) {
+			expect((error as RegistryError).problems).toEqual([
+				'permission "idle:read" of module "idle" is used by no route, tool, nav link, page section or can() check',
+			])
+		}
+		// The same permission on a route is used.
+		const used = defineModule({
+			...idle,
+			paths: ['/idle'],
+			routes: (_deps, { auth }) => new Elysia().use(auth).get('/idle', () => 'x', { session: { permission: 'idle:read' } }),
+		})
+		expect(() => buildApp({ ...deps, registry: buildRegistry([...deps.registry.modules, used]) })).not.toThrow()
+	})
+
+	test('a module’s route outside the paths it declares stops the app, naming the module, the route and the paths', async () => {
+		const deps = await testDeps()
+		const routes = (_deps: unknown, { auth }: { auth: any }) =>
+			new Elysia()
+				.use(auth)
+				.get('/things', () => 'x', { auth: 'public' })
+				.get('/things/1', () => 'x', { auth: 'public' })
+				.get('/thingsdebug', () => 'x', { auth: 'public' })
+		const sneaky = defineModule({ name: 'sneaky', description: 'Sneaky', paths: ['/things'], routes })
+		try {
+			buildApp({ ...deps, registry: buildRegistry([...deps.registry.modules, sneaky]) })
+			throw new Error('expected a RegistryError')
+		} catch (error) {
+			expect((error as RegistryError).problems).toEqual(['route GET /thingsdebug of module "sneaky" is outside the paths the module declares (/things)'])
+		}
+		const undeclared = defineModule({ name: 'sneaky', description: 'Sneaky', routes })
+		expect(() => buildApp({ ...deps, registry: buildRegistry([...deps.registry.modules, undeclared]) })).toThrow(
+			'route GET /things of module "sneaky" is outside the paths the module declares (none)',
+		)
 	})
 
 	test('a module whose routes lack auth stops the app from being built', async () => {
 		const deps = await testDeps()
-		const rogue = defineModule({ name: 'rogue', description: 'Rogue', routes: () => new Elysia().get('/rogue', () => 'x') })
+		const rogue = defineModule({ name: 'rogue', description: 'Rogue', paths: ['/rogue'], routes: () => new Elysia().get('/rogue', () => 'x') })
 		const registry = buildRegistry([...deps.registry.modules, rogue])
-		expect(() => buildApp({ ...deps, registry })).toThrow(/GET \/rogue/)
+		expect(() => buildApp({ ...deps, registry })).toThrow('route GET /rogue of module "rogue" does not declare auth')
 	})
 })

@@ -41,7 +41,11 @@ export async function mcpPerson(ws: TestWorkspace, role: string): Promise<McpPer
 export async function mcpClient(ws: TestWorkspace, email: string): Promise<McpPerson> {
 	const deps = await testDeps()
 	const actor = await personActor(deps, ws.slug, email)
-	const { token, tokenId } = await createPersonalToken(deps, { ...actor, credential: { kind: 'session', id: 'test', name: 'portal session' } }, { name: 'test token' })
+	const { token, tokenId } = await createPersonalToken(
+		deps,
+		{ ...actor, credential: { kind: 'session', id: 'test', name: 'portal session' } },
+		{ name: 'test token' },
+	)
 	return connect({ userId: actor.userId!, email, password: '', role: actor.role, token, tokenId })
 }
 
@@ -54,8 +58,17 @@ async function connect(person: { userId: string; email: string; password: string
 		...person,
 		client,
 		async tool(name, args = {}) {
-			const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: unknown; content?: { type: string; text?: string }[] }
-			return { isError: Boolean(result.isError), data: result.structuredContent, words: plain(result.structuredContent), text: (result.content ?? []).map((c) => c.text ?? '').join('\n') }
+			const result = (await client.callTool({ name, arguments: args })) as {
+				isError?: boolean
+				structuredContent?: unknown
+				content?: { type: string; text?: string }[]
+			}
+			return {
+				isError: Boolean(result.isError),
+				data: result.structuredContent,
+				words: plain(result.structuredContent),
+				text: (result.content ?? []).map((c) => c.text ?? '').join('\n'),
+			}
 		},
 		async toolNames() {
 			return (await client.listTools()).tools.map((t) => t.name)
@@ -74,7 +87,10 @@ export async function everyRole(): Promise<{ ws: TestWorkspace; people: Record<T
 /** Puts people on a job's hiring team. */
 export async function onTeam(jobId: string, ...userIds: string[]) {
 	const deps = await testDeps()
-	await deps.db.insert(jobTeam).values(userIds.map((userId) => ({ jobId, userId, teamRole: 'recruiter' }))).onConflictDoNothing()
+	await deps.db
+		.insert(jobTeam)
+		.values(userIds.map((userId) => ({ jobId, userId, teamRole: 'recruiter' })))
+		.onConflictDoNothing()
 }
 
 export async function closeClients() {

@@ -100,14 +100,18 @@ beforeAll(async () => {
 	const ids: Record<string, string> = {}
 	for (const [key, [name, headline, skills, location]] of Object.entries(PEOPLE)) {
 		ids[key] = newId('cand')
-		await deps.db.insert(candidates).values({ id: ids[key]!, workspaceId: ws.id, name, email: key === 'nina' ? NINA_EMAIL : `${unique(key)}@example.test`, headline, skills, location })
+		await deps.db
+			.insert(candidates)
+			.values({ id: ids[key]!, workspaceId: ws.id, name, email: key === 'nina' ? NINA_EMAIL : `${unique(key)}@example.test`, headline, skills, location })
 	}
 	for (const [key, [title, mustHave]] of Object.entries(JOBS)) {
 		ids[key] = newId('job')
 		await deps.db.insert(jobs).values({ id: ids[key]!, workspaceId: ws.id, slug: unique('job-'), title, mustHave, status: 'Open', publishedAt: new Date() })
 	}
 	for (const [key, [person, subject, text]] of Object.entries(THREADS)) {
-		await deps.db.transaction((tx) => enqueueMail(tx, { workspaceId: ws.id, to: `${unique(person)}@example.test`, subject, text, recipient: { type: 'candidate', id: ids[person]! } }, deps))
+		await deps.db.transaction((tx) =>
+			enqueueMail(tx, { workspaceId: ws.id, to: `${unique(person)}@example.test`, subject, text, recipient: { type: 'candidate', id: ids[person]! } }, deps),
+		)
 		keyOf.set(`thread-of:${ids[person]}`, key)
 	}
 	for (const [key, id] of Object.entries(ids)) keyOf.set(id, key)
@@ -132,7 +136,10 @@ test('search puts what matches first: precision at 5 and MRR over the judged que
 	const p5 = mean(rows.map((r) => r.p5))
 	const mrr = mean(rows.map((r) => r.rr))
 	console.log(
-		[...rows.map((r) => `${r.query.padEnd(16)} P@5 ${r.p5.toFixed(2)}  RR ${r.rr.toFixed(2)}  ${r.top.join(', ')}`), `mean P@5 ${p5.toFixed(3)}  MRR ${mrr.toFixed(3)}`].join('\n'),
+		[
+			...rows.map((r) => `${r.query.padEnd(16)} P@5 ${r.p5.toFixed(2)}  RR ${r.rr.toFixed(2)}  ${r.top.join(', ')}`),
+			`mean P@5 ${p5.toFixed(3)}  MRR ${mrr.toFixed(3)}`,
+		].join('\n'),
 	)
 	// A provider that fails is skipped (and logged) rather than failing the search: none may have.
 	expect(logLines.slice(logged).filter((l) => l.includes('search provider failed'))).toEqual([])
@@ -155,5 +162,10 @@ test('an exact word in a skill, title or name ranks above every similar-sounding
 	const js = score('javier')
 	if (js !== undefined) expect(js).toBeLessThan(lowestJava)
 	const misspelt = (await owner.tool('search', { q: 'Ava Jakson' })).data.results as { id: string }[]
-	expect(misspelt.slice(0, 2).map((r) => keyOf.get(r.id)).sort()).toEqual(['ava1', 'ava2'])
+	expect(
+		misspelt
+			.slice(0, 2)
+			.map((r) => keyOf.get(r.id))
+			.sort(),
+	).toEqual(['ava1', 'ava2'])
 })

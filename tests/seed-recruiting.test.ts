@@ -12,13 +12,29 @@ import { closeClients, mcpPerson } from './sdk.ts'
 setDefaultTimeout(120_000)
 afterAll(closeClients)
 
-const TABLES = ['interviews', 'interview_questions', 'inbox_threads', 'inbox_messages', 'inbox_states', 'calendar_feeds', 'calendar_busy', 'careers_events', 'saved_searches', 'todos'] as const
+const TABLES = [
+	'interviews',
+	'interview_questions',
+	'inbox_threads',
+	'inbox_messages',
+	'inbox_states',
+	'calendar_feeds',
+	'calendar_busy',
+	'careers_events',
+	'saved_searches',
+	'todos',
+] as const
 
 async function counts(workspaceId: string) {
 	const deps = await testDeps()
 	const out: Record<string, number> = {}
 	for (const table of TABLES) {
-		const scoped = table === 'interview_questions' ? sql`interview_id in (select id from interviews where workspace_id = ${workspaceId})` : table === 'inbox_states' ? sql`thread_id in (select id from inbox_threads where workspace_id = ${workspaceId})` : sql`workspace_id = ${workspaceId}`
+		const scoped =
+			table === 'interview_questions'
+				? sql`interview_id in (select id from interviews where workspace_id = ${workspaceId})`
+				: table === 'inbox_states'
+					? sql`thread_id in (select id from inbox_threads where workspace_id = ${workspaceId})`
+					: sql`workspace_id = ${workspaceId}`
 		const [row] = await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from ${sql.raw(table)} where ${scoped}`)
 		out[table] = row!.n
 	}

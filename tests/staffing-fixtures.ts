@@ -14,7 +14,11 @@ import { operatorActor } from '../modules/auth/index.ts'
 import { updateVendorProfile, type DocumentRules } from '../modules/vendors/index.ts'
 import { newVendor, testDeps, unique, type TestWorkspace } from './helpers.ts'
 
-export async function newCandidate(ws: TestWorkspace, o: { name?: string; email?: string; phone?: string | null; workAuthorization?: string | null; resume?: boolean } = {}, deps?: AppDeps) {
+export async function newCandidate(
+	ws: TestWorkspace,
+	o: { name?: string; email?: string; phone?: string | null; workAuthorization?: string | null; resume?: boolean } = {},
+	deps?: AppDeps,
+) {
 	deps ??= await testDeps()
 	const id = newId('cand')
 	let resumePath: string | null = null
@@ -38,11 +42,25 @@ export async function newCandidate(ws: TestWorkspace, o: { name?: string; email?
 	return id
 }
 
-export async function newVendorJob(ws: TestWorkspace, o: { vendorId?: string | null; status?: 'Open' | 'Draft' | 'Closed'; title?: string } = {}, deps?: AppDeps) {
+export async function newVendorJob(
+	ws: TestWorkspace,
+	o: { vendorId?: string | null; status?: 'Open' | 'Draft' | 'Closed'; title?: string } = {},
+	deps?: AppDeps,
+) {
 	deps ??= await testDeps()
 	const id = newId('job')
 	const status = o.status ?? 'Open'
-	await deps.db.insert(jobs).values({ id, workspaceId: ws.id, vendorId: o.vendorId ?? null, vendorJobId: o.vendorId ? unique('REQ-') : null, slug: unique('job-'), title: o.title ?? 'Java Developer', status, publishedAt: status === 'Open' ? new Date() : null, closedAt: status === 'Closed' ? new Date() : null })
+	await deps.db.insert(jobs).values({
+		id,
+		workspaceId: ws.id,
+		vendorId: o.vendorId ?? null,
+		vendorJobId: o.vendorId ? unique('REQ-') : null,
+		slug: unique('job-'),
+		title: o.title ?? 'Java Developer',
+		status,
+		publishedAt: status === 'Open' ? new Date() : null,
+		closedAt: status === 'Closed' ? new Date() : null,
+	})
 	return id
 }
 
@@ -54,7 +72,11 @@ export async function newApplication(ws: TestWorkspace, candidateId: string, job
 }
 
 /** A vendor with a submission address and document rules. */
-export async function newSubmissionVendor(ws: TestWorkspace, o: { email?: string | null; portal?: string; rules?: DocumentRules; name?: string } = {}, deps?: AppDeps) {
+export async function newSubmissionVendor(
+	ws: TestWorkspace,
+	o: { email?: string | null; portal?: string; rules?: DocumentRules; name?: string } = {},
+	deps?: AppDeps,
+) {
 	deps ??= await testDeps()
 	const { vendorId } = await newVendor(ws, o.name ?? 'Acme Staffing', deps)
 	await updateVendorProfile(deps, operatorActor(ws), vendorId, {
@@ -95,7 +117,12 @@ export function samplePng(width = 4, height = 4): Uint8Array {
 	header.set([8, 2, 0, 0, 0], 8)
 	const raw = new Uint8Array(height * (1 + width * 3))
 	for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) raw.set([30, 90, 200], y * (1 + width * 3) + 1 + x * 3)
-	const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', new Uint8Array())]
+	const parts = [
+		new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+		chunk('IHDR', header),
+		chunk('IDAT', deflateSync(raw)),
+		chunk('IEND', new Uint8Array()),
+	]
 	return Uint8Array.from(parts.flatMap((p) => [...p]))
 }
 

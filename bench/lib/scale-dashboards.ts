@@ -44,7 +44,10 @@ export async function dashboardScenarios(app: App, pg: Sql, workspaceId: string,
 	const owner = await signedInPortal(app, people.ownerEmail)
 	const hm = await signedInPortal(app, people.hmEmail)
 	const ids = async (text: string) => (await pg.unsafe<{ id: string }[]>(text, [workspaceId])).map((r) => r.id)
-	const [interviews, vendors] = await Promise.all([ids(`select id from interviews where workspace_id = $1 order by md5(id) limit 100`), ids(`select id from vendors where workspace_id = $1 order by id limit 20`)])
+	const [interviews, vendors] = await Promise.all([
+		ids(`select id from interviews where workspace_id = $1 order by md5(id) limit 100`),
+		ids(`select id from vendors where workspace_id = $1 order by id limit 20`),
+	])
 	if (!interviews.length || !vendors.length) throw new Error('the generated data has no interview or no vendor')
 	const pick = <T>(list: readonly T[], i: number) => list[i % list.length]!
 	const statuses = ['invited', 'started', 'completed', 'expired']
@@ -72,7 +75,9 @@ export async function careersBurst(app: App, pg: Sql, ws: { id: string; slug: st
 	const [job] = await pg<{ slug: string; id: string }[]>`select slug, id from jobs where workspace_id = ${ws.id} and status = 'Open' order by id limit 1`
 	const view = async () => {
 		const s = performance.now()
-		const res = await app.handle(new Request(`http://localhost/careers/${ws.slug}/jobs/${job!.slug}?utm_source=burst`, { headers: { 'user-agent': 'Mozilla/5.0 (bench)' } }))
+		const res = await app.handle(
+			new Request(`http://localhost/careers/${ws.slug}/jobs/${job!.slug}?utm_source=burst`, { headers: { 'user-agent': 'Mozilla/5.0 (bench)' } }),
+		)
 		await res.text()
 		if (res.status !== 200) throw new Error(`careers page: ${res.status}`)
 		return performance.now() - s

@@ -61,10 +61,41 @@ export function busyJobIds(sizes: ScaleSizes): string[] {
 /** The hiring manager's jobs (5 teams; one of them Closed). */
 export const hmJobIds = () => [1, 2, 3, 4, 5].map((g) => `job_s${g * 101}`)
 
-const FIRST = 'Priya Rahul Anil Sunita Wei Li Maria Jose Ahmed Fatima John Mary James Linda Robert Karen Ivan Olga Kenji Yuki Aarav Diya Omar Sara Lucas Emma Noah Ava Mateo Sofia Arjun Kavya Chen Mei Tom Anna David Laura Ravi Neha Sam Grace Victor Elena Hiro Nina Pedro Lucia Daniel Chloe Amit Pooja Sanjay Deepa Kiran Vikram Meera Rohan Isha Tariq Leila'.split(' ')
-const LAST = 'Sharma Patel Reddy Nguyen Wang Garcia Smith Johnson Brown Khan Ali Kumar Singh Gupta Lee Kim Tanaka Ivanov Rossi Muller Silva Costa Lopez Martin Davis Miller Wilson Moore Taylor Thomas Anderson Jackson White Harris Clark Lewis Young Iyer Rao Menon Nair Joshi Das Bose Chopra Mehta Shah Verma Yadav Pillai Okafor Mensah Haddad Novak Kowalski Dubois Fischer Weber Schmidt Jensen'.split(' ')
-const CITIES = ['Austin, TX', 'Dallas, TX', 'Houston, TX', 'Chicago, IL', 'Newark, NJ', 'Jersey City, NJ', 'Atlanta, GA', 'Charlotte, NC', 'Seattle, WA', 'Phoenix, AZ', 'Remote']
-const COMPANIES = ['Capital One', 'JPMorgan Chase', 'State Farm', 'Walmart Labs', 'American Airlines', 'USAA', 'Dell Technologies', 'AT&T', 'Charles Schwab', 'Toyota North America', 'McKesson', 'Fidelity Investments']
+const FIRST =
+	'Priya Rahul Anil Sunita Wei Li Maria Jose Ahmed Fatima John Mary James Linda Robert Karen Ivan Olga Kenji Yuki Aarav Diya Omar Sara Lucas Emma Noah Ava Mateo Sofia Arjun Kavya Chen Mei Tom Anna David Laura Ravi Neha Sam Grace Victor Elena Hiro Nina Pedro Lucia Daniel Chloe Amit Pooja Sanjay Deepa Kiran Vikram Meera Rohan Isha Tariq Leila'.split(
+		' ',
+	)
+const LAST =
+	'Sharma Patel Reddy Nguyen Wang Garcia Smith Johnson Brown Khan Ali Kumar Singh Gupta Lee Kim Tanaka Ivanov Rossi Muller Silva Costa Lopez Martin Davis Miller Wilson Moore Taylor Thomas Anderson Jackson White Harris Clark Lewis Young Iyer Rao Menon Nair Joshi Das Bose Chopra Mehta Shah Verma Yadav Pillai Okafor Mensah Haddad Novak Kowalski Dubois Fischer Weber Schmidt Jensen'.split(
+		' ',
+	)
+const CITIES = [
+	'Austin, TX',
+	'Dallas, TX',
+	'Houston, TX',
+	'Chicago, IL',
+	'Newark, NJ',
+	'Jersey City, NJ',
+	'Atlanta, GA',
+	'Charlotte, NC',
+	'Seattle, WA',
+	'Phoenix, AZ',
+	'Remote',
+]
+const COMPANIES = [
+	'Capital One',
+	'JPMorgan Chase',
+	'State Farm',
+	'Walmart Labs',
+	'American Airlines',
+	'USAA',
+	'Dell Technologies',
+	'AT&T',
+	'Charles Schwab',
+	'Toyota North America',
+	'McKesson',
+	'Fidelity Investments',
+]
 
 /**
  * Stored résumé checks by role template and must-haves met: `checks[t * STRIDE + met]` (0-based)
@@ -77,23 +108,54 @@ function checkTable(now: Date): string[] {
 		Array.from({ length: STRIDE }, (_, met) => {
 			const total = t.mustHave.length
 			const m = Math.min(met, total)
-			const items = t.mustHave.map((requirement, i) => ({ requirement, status: i < m ? 'met' : 'not_found', evidence: null, note: i < m ? null : 'No résumé line names it.' }))
-			return JSON.stringify({ version: RESUME_CHECK_VERSION, mustHaves: t.mustHave, items, met: m, total, score: total ? Math.round((100 * m) / total) : null, checkedAt: now.toISOString() })
+			const items = t.mustHave.map((requirement, i) => ({
+				requirement,
+				status: i < m ? 'met' : 'not_found',
+				evidence: null,
+				note: i < m ? null : 'No résumé line names it.',
+			}))
+			return JSON.stringify({
+				version: RESUME_CHECK_VERSION,
+				mustHaves: t.mustHave,
+				items,
+				met: m,
+				total,
+				score: total ? Math.round((100 * m) / total) : null,
+				checkedAt: now.toISOString(),
+			})
 		}),
 	)
 }
 
 type Sql = ReturnType<typeof postgres>
 
-export async function generateScaleData(pg: Sql, ids: { workspaceId: string; vendorId: string; ownerId: string; hmId: string }, sizes: ScaleSizes): Promise<void> {
+export async function generateScaleData(
+	pg: Sql,
+	ids: { workspaceId: string; vendorId: string; ownerId: string; hmId: string },
+	sizes: ScaleSizes,
+): Promise<void> {
 	const t0 = performance.now()
 	const timed = async (label: string, run: () => Promise<unknown>) => {
 		const s = performance.now()
 		await run()
 		console.log(`  ${label}: ${((performance.now() - s) / 1000).toFixed(1)} s`)
 	}
-	const big = ['jobs', 'candidates', 'applications', 'ratings', 'bench_entries', 'activity', 'interviews', 'interview_views', 'inbox_threads', 'inbox_messages', 'inbox_states']
-	const indexes = await pg<{ name: string; def: string }[]>`select indexname as name, indexdef as def from pg_indexes where schemaname = 'public' and tablename in ${pg(big)} and indexname not in (select conname from pg_constraint)`
+	const big = [
+		'jobs',
+		'candidates',
+		'applications',
+		'ratings',
+		'bench_entries',
+		'activity',
+		'interviews',
+		'interview_views',
+		'inbox_threads',
+		'inbox_messages',
+		'inbox_states',
+	]
+	const indexes = await pg<
+		{ name: string; def: string }[]
+	>`select indexname as name, indexdef as def from pg_indexes where schemaname = 'public' and tablename in ${pg(big)} and indexname not in (select conname from pg_constraint)`
 	const w = ids.workspaceId
 	const t = ROLE_TEMPLATES
 	const stages = DEFAULT_STAGES.map((s) => s.key)
@@ -108,7 +170,8 @@ export async function generateScaleData(pg: Sql, ids: { workspaceId: string; ven
 		`(($CHECKS::text[])[(${templateOf(job)} - 1) * ${STRIDE} + (${seed}) % (($TOTALS::int[])[${templateOf(job)}] + 1) + 1]::jsonb || jsonb_build_object('resumeHash', ${hash}))`
 	const totals = t.map((r) => r.mustHave.length)
 	// A candidate's résumé hash, as the check stores it: MD5 of the text ('' when there is none).
-	const hashOf = (g: string) => `case when ${g} <= ${sizes.resumes} then (select md5(coalesce(c.resume_text, '')) from candidates c where c.id = 'cand_s' || ${g}) else md5('') end`
+	const hashOf = (g: string) =>
+		`case when ${g} <= ${sizes.resumes} then (select md5(coalesce(c.resume_text, '')) from candidates c where c.id = 'cand_s' || ${g}) else md5('') end`
 	const withChecks = (text: string, first: number) => text.replaceAll('$CHECKS', () => `$${first}`).replaceAll('$TOTALS', () => `$${first + 1}`)
 
 	// One connection for the load, so the session settings hold for every statement.
@@ -126,7 +189,18 @@ export async function generateScaleData(pg: Sql, ids: { workspaceId: string; ven
 					case when g % 10 = 3 then 'Closed' when g % 10 = 7 then 'Draft' else 'Open' end, case when g % 10 <> 7 then now() - g * interval '1 minute' end,
 					now() - g * interval '1 minute', now() - g * interval '1 minute', case when g % 10 = 3 then now() end
 				from generate_series(1, $10::int) g`,
-				[w, ids.vendorId, t.map((r) => r.title), t.map((r) => r.mustHave.join('|')), t.map((r) => r.niceToHave.join('|')), CITIES, t.map((r) => r.summary), t.length, sizes.vendorJobs, sizes.jobs],
+				[
+					w,
+					ids.vendorId,
+					t.map((r) => r.title),
+					t.map((r) => r.mustHave.join('|')),
+					t.map((r) => r.niceToHave.join('|')),
+					CITIES,
+					t.map((r) => r.summary),
+					t.length,
+					sizes.vendorJobs,
+					sizes.jobs,
+				],
 			),
 		)
 		await tx`insert into job_team ${tx([...hmJobIds().map((job_id) => ({ job_id, user_id: ids.hmId })), ...busy.map((job_id) => ({ job_id, user_id: ids.ownerId }))])} on conflict do nothing`
@@ -149,7 +223,20 @@ export async function generateScaleData(pg: Sql, ids: { workspaceId: string; ven
 					(array['USC','GC','H1B','OPT','EAD','TN','L2'])[1 + g % 7] as auth, 1 + g % 20 as years, (array['careers','vendor','referral','sourced','job_board'])[1 + g % 5] as source,
 					now() - g * interval '30 seconds' as at
 				from generate_series(1, $10::int) g) x`,
-				[w, FIRST, LAST, CITIES, t.map((r) => r.title), t.map((r) => [...r.mustHave, ...r.niceToHave].join('|')), FIRST.length, LAST.length, t.length, sizes.candidates, sizes.resumes, COMPANIES],
+				[
+					w,
+					FIRST,
+					LAST,
+					CITIES,
+					t.map((r) => r.title),
+					t.map((r) => [...r.mustHave, ...r.niceToHave].join('|')),
+					FIRST.length,
+					LAST.length,
+					t.length,
+					sizes.candidates,
+					sizes.resumes,
+					COMPANIES,
+				],
 			),
 		)
 		// Job number of application k of candidate g: 1 + (2g + 977k) % jobs.
@@ -195,7 +282,10 @@ export async function generateScaleData(pg: Sql, ids: { workspaceId: string; ven
 			on conflict (workspace_id, day, stage_key, outcome, kind) do update set n = application_daily_counts.n + excluded.n`,
 			[w],
 		)
-		await tx.unsafe(`insert into ratings (id, application_id, user_id, score) select 'rat_s' || g, 'app_s' || g || '_0', $1, 1 + g % 5 from generate_series(10, $2::int, 10) g`, [ids.ownerId, sizes.candidates])
+		await tx.unsafe(
+			`insert into ratings (id, application_id, user_id, score) select 'rat_s' || g, 'app_s' || g || '_0', $1, 1 + g % 5 from generate_series(10, $2::int, 10) g`,
+			[ids.ownerId, sizes.candidates],
+		)
 		// The bench: people with a résumé (candidate 1 + 7b mod resumes, all distinct while bench ≤ resumes).
 		await tx.unsafe(
 			`insert into bench_entries (id, workspace_id, candidate_id, role_family, added_by_user_id, hourly_rate, added_at)
@@ -255,7 +345,10 @@ export async function generateScaleData(pg: Sql, ids: { workspaceId: string; ven
 				from inbox_threads t cross join generate_series(0, t.message_count - 1) m where t.workspace_id = $1`,
 				[w, ids.ownerId],
 			)
-			await tx.unsafe(`insert into inbox_states (thread_id, user_id, read_at) select id, $2, last_message_at + interval '1 hour' from inbox_threads where workspace_id = $1 and last_message_at < now() - interval '7 days'`, [w, ids.ownerId])
+			await tx.unsafe(
+				`insert into inbox_states (thread_id, user_id, read_at) select id, $2, last_message_at + interval '1 hour' from inbox_threads where workspace_id = $1 and last_message_at < now() - interval '7 days'`,
+				[w, ids.ownerId],
+			)
 		})
 	})
 	// Rebuilt two at a time (two cores); btree builds also use parallel workers. The first failure

@@ -17,7 +17,8 @@ export type Scenario = [what: string, scenario: string, run: (i: number) => Prom
 export async function signedInPortal(app: App, email: string) {
 	const client = new PortalClient(app, { address: '10.0.0.1' })
 	const res = await client.signIn(email, SCALE_PASSWORD)
-	if (res.status !== 303 || res.headers.get('location')?.startsWith('/sign-in')) throw new Error(`sign-in failed for ${email}: ${res.status} ${res.headers.get('location') ?? ''} ${res.text.slice(0, 300)}`)
+	if (res.status !== 303 || res.headers.get('location')?.startsWith('/sign-in'))
+		throw new Error(`sign-in failed for ${email}: ${res.status} ${res.headers.get('location') ?? ''} ${res.text.slice(0, 300)}`)
 	const get = async (path: string) => {
 		const page = await client.get(path)
 		if (page.status !== 200) throw new Error(`GET ${path}: ${page.status} ${page.text.replace(/\s+/g, ' ').slice(0, 300)}`)
@@ -42,7 +43,13 @@ async function records(pg: ReturnType<typeof postgres>, workspaceId: string, siz
 	return { busy, hmJobs, jobs, withResume, anyCandidates, busyApps, otherApps, hmApps }
 }
 
-export async function pageScenarios(app: App, pg: ReturnType<typeof postgres>, workspaceId: string, sizes: ScaleSizes, people: { ownerEmail: string; hmEmail: string }): Promise<Scenario[]> {
+export async function pageScenarios(
+	app: App,
+	pg: ReturnType<typeof postgres>,
+	workspaceId: string,
+	sizes: ScaleSizes,
+	people: { ownerEmail: string; hmEmail: string },
+): Promise<Scenario[]> {
 	const owner = await signedInPortal(app, people.ownerEmail)
 	const hm = await signedInPortal(app, people.hmEmail)
 	const r = await records(pg, workspaceId, sizes)
@@ -50,7 +57,18 @@ export async function pageScenarios(app: App, pg: ReturnType<typeof postgres>, w
 	const pick = <T>(list: T[], i: number) => list[i % list.length]!
 	const stages = DEFAULT_STAGES.map((s) => s.key)
 	const titles = ['java', 'data scientist', 'salesforce', 'full stack', 'devops', '.net', 'python backend', 'qa']
-	const words = ['java', 'python developer', 'kubernetes terraform', 'snowflake', 'salesforce apex', 'austin', 'guidewire', 'data engineer', 'react node', 'oracle dba']
+	const words = [
+		'java',
+		'python developer',
+		'kubernetes terraform',
+		'snowflake',
+		'salesforce apex',
+		'austin',
+		'guidewire',
+		'data engineer',
+		'react node',
+		'oracle dba',
+	]
 	const q = encodeURIComponent
 	return [
 		['/portal', 'home (owner: 5 busy jobs on their teams)', () => owner.get('/portal')],
@@ -59,7 +77,11 @@ export async function pageScenarios(app: App, pg: ReturnType<typeof postgres>, w
 		['/jobs', '?q= (varied titles)', (i) => owner.get(`/jobs?q=${q(pick(titles, i))}`)],
 		['/jobs/<id>', `a busy job (${sizes.busyApplications} applications; varied of ${r.busy.length})`, (i) => owner.get(`/jobs/${pick(r.busy, i)}`)],
 		['/jobs/<id>', 'any job (about 20 applications; varied)', (i) => owner.get(`/jobs/${pick(r.jobs, i)}`)],
-		['/jobs/<id>?stage=', 'a busy job, one stage (varied stages)', (i) => owner.get(`/jobs/${pick(r.busy, i)}?stage=${pick(stages, Math.floor(i / r.busy.length))}`)],
+		[
+			'/jobs/<id>?stage=',
+			'a busy job, one stage (varied stages)',
+			(i) => owner.get(`/jobs/${pick(r.busy, i)}?stage=${pick(stages, Math.floor(i / r.busy.length))}`),
+		],
 		['/jobs/<id>?list=', 'a busy job, ranked applicants in full', (i) => owner.get(`/jobs/${pick(r.busy, i)}?list=applicants`)],
 		['/jobs/<id>?list=', 'a busy job, bench ranking in full', (i) => owner.get(`/jobs/${pick(r.busy, i)}?list=bench`)],
 		['/candidates', 'first page', () => owner.get('/candidates')],

@@ -30,7 +30,15 @@ export async function openScaleWorkspace(options: { pgMax: number }) {
 	}
 	process.on('SIGINT', () => void cleanup().then(() => process.exit(130)))
 	try {
-		const config = loadConfig({ ...env, DATABASE_URL: url, BASE_URL: 'http://localhost:3000', RATE_LIMIT_PER_MINUTE: '1000000', REDIS_URL: '', LOG_LEVEL: 'warn', DEMO: 'off' })
+		const config = loadConfig({
+			...env,
+			DATABASE_URL: url,
+			BASE_URL: 'http://localhost:3000',
+			RATE_LIMIT_PER_MINUTE: '1000000',
+			REDIS_URL: '',
+			LOG_LEVEL: 'warn',
+			DEMO: 'off',
+		})
 		database = await openDatabase(config)
 		const deps = await createDeps({ config, database, log: createLogger('warn') })
 		const app = createApp(deps)
@@ -40,10 +48,17 @@ export async function openScaleWorkspace(options: { pgMax: number }) {
 		const ws = reusedWs ?? (await createWorkspace(deps, { slug: `scale-${process.pid}`, name: 'Scale Staffing' }))
 		if (!reusedWs) {
 			await addPerson(deps, operatorActor(ws), ws, { email: `owner-${process.pid}@scale.test`, name: 'Scale Owner', role: 'owner', password: SCALE_PASSWORD })
-			await addPerson(deps, operatorActor(ws), ws, { email: `hm-${process.pid}@scale.test`, name: 'Scale HM', role: 'hiring_manager', password: SCALE_PASSWORD })
+			await addPerson(deps, operatorActor(ws), ws, {
+				email: `hm-${process.pid}@scale.test`,
+				name: 'Scale HM',
+				role: 'hiring_manager',
+				password: SCALE_PASSWORD,
+			})
 		}
 		const person = async (role: string) => {
-			const [row] = await db<{ email: string }[]>`select u.email from users u join memberships m on m.user_id = u.id where m.workspace_id = ${ws.id} and m.role = ${role} limit 1`
+			const [row] = await db<
+				{ email: string }[]
+			>`select u.email from users u join memberships m on m.user_id = u.id where m.workspace_id = ${ws.id} and m.role = ${role} limit 1`
 			const actor = await personActor(deps, ws.slug, row!.email)
 			return { userId: actor.userId!, email: row!.email, token: (await createPersonalToken(deps, actor, { name: 'bench' })).token }
 		}
@@ -61,7 +76,12 @@ export function mcpCaller(app: { handle(request: Request): Response | Promise<Re
 		const res = await app.handle(
 			new Request('http://localhost/api/mcp', {
 				method: 'POST',
-				headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+				headers: {
+					authorization: `Bearer ${token}`,
+					'content-type': 'application/json',
+					accept: 'application/json, text/event-stream',
+					'mcp-protocol-version': '2025-06-18',
+				},
 				body: JSON.stringify({ jsonrpc: '2.0', id: ++rpc, method: 'tools/call', params: { name, arguments: args } }),
 			}),
 		)
@@ -82,7 +102,12 @@ export function mcpCaller(app: { handle(request: Request): Response | Promise<Re
  * takes at most a fifth of the budget, measuring the rest (at least 20 calls), so one scenario of
  * seconds a call does not hold up the run for an hour; `calls` then says how many were measured.
  */
-export async function timeCalls(run: (i: number) => Promise<unknown>, warmup: number, calls: number, budgetMs = Infinity): Promise<{ p50: number; p95: number; p99: number; calls: number }> {
+export async function timeCalls(
+	run: (i: number) => Promise<unknown>,
+	warmup: number,
+	calls: number,
+	budgetMs = Infinity,
+): Promise<{ p50: number; p95: number; p99: number; calls: number }> {
 	const start = performance.now()
 	for (let i = 0; i < warmup && performance.now() - start < budgetMs / 5; i++) await run(i)
 	const times: number[] = []

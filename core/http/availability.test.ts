@@ -10,10 +10,13 @@ import { watchDatabase } from './availability.ts'
 
 function scripted(answers: boolean[]) {
 	const asked: boolean[] = []
-	const database = { kind: 'postgres', ping: async () => {
-		asked.push(true)
-		return answers.shift() ?? true
-	} } as unknown as Database
+	const database = {
+		kind: 'postgres',
+		ping: async () => {
+			asked.push(true)
+			return answers.shift() ?? true
+		},
+	} as unknown as Database
 	return { database, asked }
 }
 

@@ -24,7 +24,19 @@ describe('client address', () => {
 	})
 
 	test('anything that is not an IP address is not an address', () => {
-		for (const raw of ['', 'unknown', '192.0.2.7:8080', '[2001:db8::1]', '[2001:db8::1]:443', '192.0.2.256', 'example.com', '1.2.3', ' 192.0.2.7x', '2001:db8::1::2']) expect({ raw, address: normaliseAddress(raw) }).toEqual({ raw, address: null })
+		for (const raw of [
+			'',
+			'unknown',
+			'192.0.2.7:8080',
+			'[2001:db8::1]',
+			'[2001:db8::1]:443',
+			'192.0.2.256',
+			'example.com',
+			'1.2.3',
+			' 192.0.2.7x',
+			'2001:db8::1::2',
+		])
+			expect({ raw, address: normaliseAddress(raw) }).toEqual({ raw, address: null })
 	})
 
 	test('the peer the server noted counts; X-Forwarded-For only behind TRUST_PROXY, and only its last entry', () => {

@@ -44,7 +44,10 @@ export function normaliseAddress(raw: string): string | null {
 	if (kind !== 6) return null
 	const groups = ipv6Groups(address)
 	if (groups.slice(0, 6).join(':') === '0:0:0:0:0:65535') return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join('.')
-	return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`
+	return `${groups
+		.slice(0, 4)
+		.map((g) => g.toString(16))
+		.join(':')}::/64`
 }
 
 /** The eight 16-bit groups of a valid IPv6 address (`isIPv6` checked it; zone ids are dropped). */

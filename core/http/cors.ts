@@ -13,7 +13,12 @@ export function originAllowed(config: Pick<Config, 'baseUrl' | 'allowedOrigins'>
 }
 
 /** Adds CORS headers for an allowed origin; throws 403 for a foreign one (no Origin = not a browser: fine). */
-export function applyCors(config: Pick<Config, 'baseUrl' | 'allowedOrigins'>, request: Request, headers: Record<string, string | number>, options: { anyOrigin?: boolean } = {}): void {
+export function applyCors(
+	config: Pick<Config, 'baseUrl' | 'allowedOrigins'>,
+	request: Request,
+	headers: Record<string, string | number>,
+	options: { anyOrigin?: boolean } = {},
+): void {
 	const origin = request.headers.get('origin')
 	if (!origin) return
 	if (!options.anyOrigin && !originAllowed(config, origin)) throw new AppError('FORBIDDEN', `Requests from the origin ${origin} are not allowed`)
@@ -23,7 +28,12 @@ export function applyCors(config: Pick<Config, 'baseUrl' | 'allowedOrigins'>, re
 }
 
 /** Answer to a CORS preflight. */
-export function preflight(config: Pick<Config, 'baseUrl' | 'allowedOrigins'>, request: Request, methods: string, options: { anyOrigin?: boolean } = {}): Response {
+export function preflight(
+	config: Pick<Config, 'baseUrl' | 'allowedOrigins'>,
+	request: Request,
+	methods: string,
+	options: { anyOrigin?: boolean } = {},
+): Response {
 	const origin = request.headers.get('origin')
 	if (!origin || (!options.anyOrigin && !originAllowed(config, origin))) return new Response(null, { status: 403 })
 	return new Response(null, {

@@ -23,7 +23,10 @@ export function toAppError(error: unknown, elysiaCode: string | number, log: Log
 	if (elysiaCode === 'VALIDATION') {
 		const all = (error as { all?: { path?: string; summary?: string; message?: string; schema?: { error?: unknown } }[] }).all ?? []
 		// A schema's own `error` text (e.g. "range must be 7 or 30 (days)") says it best; else TypeBox's.
-		const fields = all.map((e) => ({ field: (e.path ?? '').replace(/^\//, '').replace(/\//g, '.') || '(request)', message: typeof e.schema?.error === 'string' ? e.schema.error : (e.summary ?? e.message ?? 'is not valid') }))
+		const fields = all.map((e) => ({
+			field: (e.path ?? '').replace(/^\//, '').replace(/\//g, '.') || '(request)',
+			message: typeof e.schema?.error === 'string' ? e.schema.error : (e.summary ?? e.message ?? 'is not valid'),
+		}))
 		return new AppError('VALIDATION', 'The request is not valid', { fields })
 	}
 	if (isUnstorableText(error)) return unstorableText()
@@ -43,14 +46,20 @@ export function errorResponse(error: AppError, request: Request): Response {
 	if (error.retryAfter !== undefined) headers['Retry-After'] = String(error.retryAfter)
 
 	if (door === 'page') {
-		if (error.location && (request.method === 'GET' || request.method === 'HEAD')) return new Response(null, { status: 303, headers: { ...headers, Location: error.location } })
+		if (error.location && (request.method === 'GET' || request.method === 'HEAD'))
+			return new Response(null, { status: 303, headers: { ...headers, Location: error.location } })
 		if (error.code === 'UNAUTHORIZED' && request.method === 'GET') {
 			const next = url.pathname + url.search
 			return new Response(null, { status: 303, headers: { ...headers, Location: `/sign-in?next=${encodeURIComponent(next)}` } })
 		}
 		// A refused address (a bad filter or cursor in the query) says what is wrong with which part.
-		const fields = error.fields?.length ? html`<ul>${error.fields.map((f) => html`<li>${f.message.startsWith(f.field) ? f.message : `${f.field}: ${f.message}`}</li>`)}</ul>` : ''
-		const res = page({ title: titleOf(error), status: error.status }, html`<section class="card"><h1>${titleOf(error)}</h1><p>${error.message}</p>${fields}<p><a href="/">Go to the start page</a></p></section>`)
+		const fields = error.fields?.length
+			? html`<ul>${error.fields.map((f) => html`<li>${f.message.startsWith(f.field) ? f.message : `${f.field}: ${f.message}`}</li>`)}</ul>`
+			: ''
+		const res = page(
+			{ title: titleOf(error), status: error.status },
+			html`<section class="card"><h1>${titleOf(error)}</h1><p>${error.message}</p>${fields}<p><a href="/">Go to the start page</a></p></section>`,
+		)
 		for (const [k, v] of Object.entries(headers)) res.headers.set(k, v)
 		return res
 	}
@@ -58,7 +67,10 @@ export function errorResponse(error: AppError, request: Request): Response {
 		// A client told to wait (429, 503) reads it in the HTTP status, `Retry-After`, the message and
 		// `data.retryAfterSeconds`; never as -32603, which says the server is broken.
 		const data = error.retryAfter !== undefined ? { data: { retryAfterSeconds: error.retryAfter } } : {}
-		return Response.json({ jsonrpc: '2.0', error: { code: jsonRpcCodeOf(error.status), message: error.message, ...data }, id: null }, { status: error.status, headers })
+		return Response.json(
+			{ jsonrpc: '2.0', error: { code: jsonRpcCodeOf(error.status), message: error.message, ...data }, id: null },
+			{ status: error.status, headers },
+		)
 	}
 	const body: { error: string; fields?: unknown } = { error: error.message }
 	if (error.fields?.length) body.fields = error.fields

@@ -57,7 +57,11 @@ describe('fileResponse', () => {
 		]
 		for (const [bytes, type] of cases) {
 			const res = fileResponse({ bytes, contentType: type, fileName: 'x' })
-			expect({ type, served: res.headers.get('content-type'), disposition: res.headers.get('content-disposition')?.split(';')[0] }).toEqual({ type, served: 'application/octet-stream', disposition: 'attachment' })
+			expect({ type, served: res.headers.get('content-type'), disposition: res.headers.get('content-disposition')?.split(';')[0] }).toEqual({
+				type,
+				served: 'application/octet-stream',
+				disposition: 'attachment',
+			})
 		}
 		expect(servedType({ bytes: pdf, contentType: 'Application/PDF' })).toBe(PDF)
 	})
@@ -83,6 +87,7 @@ describe('fileReference', () => {
 		expect(fileReference(secret, 'resumes/ws/b.pdf')).not.toBe(ref)
 		expect(fileReference(crypto.getRandomValues(new Uint8Array(32)), 'resumes/ws/a.pdf')).not.toBe(ref)
 		expect(isFileReference(secret, 'resumes/ws/a.pdf', ref)).toBe(true)
-		for (const wrong of [ref.slice(0, -1), `${ref}x`, '', ref.toUpperCase() === ref ? ref.toLowerCase() : ref.toUpperCase()]) expect(isFileReference(secret, 'resumes/ws/a.pdf', wrong)).toBe(false)
+		for (const wrong of [ref.slice(0, -1), `${ref}x`, '', ref.toUpperCase() === ref ? ref.toLowerCase() : ref.toUpperCase()])
+			expect(isFileReference(secret, 'resumes/ws/a.pdf', wrong)).toBe(false)
 	})
 })

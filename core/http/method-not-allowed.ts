@@ -60,5 +60,7 @@ export function methodNotAllowed(request: Request, allowedFor: (pathname: string
 	if (doorOf(pathname) === 'page') return null
 	const allowed = allowedFor(pathname)
 	if (!allowed.length || allowed.includes(request.method)) return null
-	return new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed at this address; use ${allowed.join(', ')}`, { headers: { Allow: allowed.join(', ') } })
+	return new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed at this address; use ${allowed.join(', ')}`, {
+		headers: { Allow: allowed.join(', ') },
+	})
 }

@@ -29,7 +29,10 @@ export interface RateLimiter {
 
 const WINDOW_MS = 60_000
 
-export function memoryLimiter(defaultLimit: number, now: () => number = Date.now): RateLimiter & { hitSync(key: string, limit?: number): RateDecision; peekSync(key: string, limit?: number): RateDecision } {
+export function memoryLimiter(
+	defaultLimit: number,
+	now: () => number = Date.now,
+): RateLimiter & { hitSync(key: string, limit?: number): RateDecision; peekSync(key: string, limit?: number): RateDecision } {
 	const counters = new Map<string, { window: number; count: number }>()
 	let lastSweep = 0
 	const peekSync = (key: string, limit = defaultLimit): RateDecision => {
@@ -50,7 +53,14 @@ export function memoryLimiter(defaultLimit: number, now: () => number = Date.now
 		c.count++
 		return decide(limit, c.count, window, t)
 	}
-	return { hitSync, peekSync, hit: async (key, limit) => hitSync(key, limit), peek: async (key, limit) => peekSync(key, limit), mode: () => 'memory', close: async () => {} }
+	return {
+		hitSync,
+		peekSync,
+		hit: async (key, limit) => hitSync(key, limit),
+		peek: async (key, limit) => peekSync(key, limit),
+		mode: () => 'memory',
+		close: async () => {},
+	}
 }
 
 function decide(limit: number, count: number, window: number, t: number): RateDecision {
@@ -84,7 +94,11 @@ export async function redisLimiter(url: string, defaultLimit: number, log: Logge
 			const window = Math.floor(t / WINDOW_MS)
 			const redisKey = `bl:rl:${key}:${window}`
 			try {
-				const [[, count]] = (await redis.multi().incr(redisKey).pexpire(redisKey, WINDOW_MS * 2).exec()) as [[unknown, number]]
+				const [[, count]] = (await redis
+					.multi()
+					.incr(redisKey)
+					.pexpire(redisKey, WINDOW_MS * 2)
+					.exec()) as [[unknown, number]]
 				setDegraded(false)
 				return decide(limit, count, window, t)
 			} catch (error) {

@@ -31,7 +31,14 @@ export function revealCookie<T>(name: string, path: string, valid: (value: unkno
 	// One key per cookie: a value sealed for one page never opens on another.
 	const sealingKey = (secret: Uint8Array) => {
 		let key = keys.get(secret)
-		if (!key) keys.set(secret, (key = crypto.subtle.importKey('raw', new Uint8Array(hmac(SHA256, secret, encoder.encode(`reveal-cookie:${name}`))), 'AES-GCM', false, ['encrypt', 'decrypt'])))
+		if (!key)
+			keys.set(
+				secret,
+				(key = crypto.subtle.importKey('raw', new Uint8Array(hmac(SHA256, secret, encoder.encode(`reveal-cookie:${name}`))), 'AES-GCM', false, [
+					'encrypt',
+					'decrypt',
+				])),
+			)
 		return key
 	}
 	const options = (deps: Pick<AppDeps, 'config'>) => ({ httpOnly: true, secure: deps.config.https, sameSite: 'lax' as const, path })
@@ -39,7 +46,9 @@ export function revealCookie<T>(name: string, path: string, valid: (value: unkno
 		async seal(deps, cookie, sessionId, value) {
 			const iv = crypto.getRandomValues(new Uint8Array(12))
 			const plain = encoder.encode(JSON.stringify({ value, until: deps.now().getTime() + MAX_AGE_SECONDS * 1000 }))
-			const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(sessionId) }, await sealingKey(deps.secret), plain))
+			const sealed = new Uint8Array(
+				await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(sessionId) }, await sealingKey(deps.secret), plain),
+			)
 			const bytes = new Uint8Array(iv.length + sealed.length)
 			bytes.set(iv)
 			bytes.set(sealed, iv.length)
@@ -51,7 +60,11 @@ export function revealCookie<T>(name: string, path: string, valid: (value: unkno
 			cookie[name]!.set({ value: '', maxAge: 0, ...options(deps) })
 			try {
 				const bytes = new Uint8Array(decodeBase64urlIgnorePadding(sealed))
-				const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes.slice(0, 12), additionalData: encoder.encode(sessionId) }, await sealingKey(deps.secret), bytes.slice(12))
+				const plain = await crypto.subtle.decrypt(
+					{ name: 'AES-GCM', iv: bytes.slice(0, 12), additionalData: encoder.encode(sessionId) },
+					await sealingKey(deps.secret),
+					bytes.slice(12),
+				)
 				const parsed = JSON.parse(new TextDecoder().decode(plain)) as { value: unknown; until: number }
 				if (!(parsed.until > deps.now().getTime()) || !valid(parsed.value)) return null
 				return parsed.value

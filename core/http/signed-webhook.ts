@@ -44,9 +44,13 @@ export async function verifiedWebhookBody(request: Request, hook: SignedWebhook)
 	const body = await readBodyText(request, hook.maxBytes)
 	const expected = signWebhook(hook.secret, timestamp, body)
 	const sent = signatures.split(',').map((s) => s.trim())
-	if (!sent.some((s) => safeEqual(s, expected))) throw unauthorized(`${headerCase(sigName)} does not match: sign "<timestamp>.<body>" with HMAC-SHA256 and the shared secret, as sha256=<hex>`)
+	if (!sent.some((s) => safeEqual(s, expected)))
+		throw unauthorized(`${headerCase(sigName)} does not match: sign "<timestamp>.<body>" with HMAC-SHA256 and the shared secret, as sha256=<hex>`)
 	const age = hook.now.getTime() / 1000 - Number(timestamp)
-	if (Math.abs(age) > WEBHOOK_TOLERANCE_SECONDS) throw unauthorized(`${headerCase(tsName)} is ${Math.round(Math.abs(age))} seconds ${age > 0 ? 'old' : 'in the future'}; at most ${WEBHOOK_TOLERANCE_SECONDS} are accepted (replayed request or wrong clock)`)
+	if (Math.abs(age) > WEBHOOK_TOLERANCE_SECONDS)
+		throw unauthorized(
+			`${headerCase(tsName)} is ${Math.round(Math.abs(age))} seconds ${age > 0 ? 'old' : 'in the future'}; at most ${WEBHOOK_TOLERANCE_SECONDS} are accepted (replayed request or wrong clock)`,
+		)
 	return body
 }
 

@@ -97,12 +97,26 @@ function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor
 	// client (the SDK advertises it unless told otherwise).
 	// The assistant (and the portal's connection test) learns whose workspace it acts in. The slug is
 	// made of letters, digits and dashes only, so it cannot carry instructions.
-	const instructions = actor && actor.role !== 'vendor' ? `${SERVER_INSTRUCTIONS} You act in the workspace "${actor.workspaceSlug}" as a person with the role ${actor.role.replace('_', ' ')}.` : SERVER_INSTRUCTIONS
-	const allowed = new Set(actor ? visibleTools(deps, tools.map((t) => t.def), actor) : [])
+	const instructions =
+		actor && actor.role !== 'vendor'
+			? `${SERVER_INSTRUCTIONS} You act in the workspace "${actor.workspaceSlug}" as a person with the role ${actor.role.replace('_', ' ')}.`
+			: SERVER_INSTRUCTIONS
+	const allowed = new Set(
+		actor
+			? visibleTools(
+					deps,
+					tools.map((t) => t.def),
+					actor,
+				)
+			: [],
+	)
 	const shown = tools.filter((t) => allowed.has(t.def))
 	// The views of the tools this person may use: nothing else is listed or readable.
 	const views = [...new Set(shown.flatMap((t) => (t.view ? [t.view] : [])))]
-	const server = new McpServer({ name: 'benchline', title: 'Benchline', version: '1.0.0' }, { instructions, capabilities: { tools: { listChanged: false }, ...(views.length ? VIEW_CAPABILITIES : {}) } })
+	const server = new McpServer(
+		{ name: 'benchline', title: 'Benchline', version: '1.0.0' },
+		{ instructions, capabilities: { tools: { listChanged: false }, ...(views.length ? VIEW_CAPABILITIES : {}) } },
+	)
 	// Without an actor nothing is allowed, so nothing is registered.
 	if (actor)
 		for (const tool of shown) {
@@ -127,29 +141,36 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'core.mcp' })
 		.use(auth)
 		.post(
-				'/api/mcp',
-				async ({ request, actor, set }) => {
-					const text = await readBodyText(request, MAX_MCP_BODY_BYTES)
-					let body: unknown
-					try {
-						body = JSON.parse(text)
-					} catch {
-						return Response.json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON' }, id: null }, { status: 400 })
-					}
-					// JSON-RPC batches were removed from MCP (2025-06-18); refusing them also keeps one HTTP
-					// request = one message, so the per-credential rate limit counts every call.
-					if (Array.isArray(body)) return Response.json({ jsonrpc: '2.0', error: { code: -32600, message: 'JSON-RPC batches are not supported: send one message per request' }, id: null }, { status: 400 })
-					const step = readOnlyStepUp(deps, actor, body, writeTools)
-					if (step) return step
-					const looking = connectionTestOnly(actor, body)
-					if (looking) return looking
-					const response = await handler.fetch(request, { authInfo: { token: 'verified', clientId: actor.credential.id, scopes: actor.readOnly ? ['mcp:read'] : ['mcp:read', 'mcp'], extra: { actor } }, parsedBody: body })
-					for (const [k, v] of Object.entries(set.headers)) if (!response.headers.has(k)) response.headers.set(k, String(v))
-					return response
-				},
-				{ mcp: true, parse: 'none' },
-			)
-			.options('/api/mcp', ({ request }) => preflight(deps.config, request, 'POST, OPTIONS'), { auth: 'public' })
+			'/api/mcp',
+			async ({ request, actor, set }) => {
+				const text = await readBodyText(request, MAX_MCP_BODY_BYTES)
+				let body: unknown
+				try {
+					body = JSON.parse(text)
+				} catch {
+					return Response.json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON' }, id: null }, { status: 400 })
+				}
+				// JSON-RPC batches were removed from MCP (2025-06-18); refusing them also keeps one HTTP
+				// request = one message, so the per-credential rate limit counts every call.
+				if (Array.isArray(body))
+					return Response.json(
+						{ jsonrpc: '2.0', error: { code: -32600, message: 'JSON-RPC batches are not supported: send one message per request' }, id: null },
+						{ status: 400 },
+					)
+				const step = readOnlyStepUp(deps, actor, body, writeTools)
+				if (step) return step
+				const looking = connectionTestOnly(actor, body)
+				if (looking) return looking
+				const response = await handler.fetch(request, {
+					authInfo: { token: 'verified', clientId: actor.credential.id, scopes: actor.readOnly ? ['mcp:read'] : ['mcp:read', 'mcp'], extra: { actor } },
+					parsedBody: body,
+				})
+				for (const [k, v] of Object.entries(set.headers)) if (!response.headers.has(k)) response.headers.set(k, String(v))
+				return response
+			},
+			{ mcp: true, parse: 'none' },
+		)
+		.options('/api/mcp', ({ request }) => preflight(deps.config, request, 'POST, OPTIONS'), { auth: 'public' })
 }
 
 /**
@@ -160,7 +181,14 @@ function connectionTestOnly(actor: Actor, body: unknown): Response | null {
 	if (actor.credential.kind !== 'session') return null
 	const message = body as { method?: string; id?: unknown } | null
 	if (message?.method === 'initialize' || message?.method === 'tools/list' || message?.method?.startsWith('notifications/')) return null
-	return Response.json({ jsonrpc: '2.0', error: { code: -32003, message: 'A portal session can only test the connection: connect an assistant app or use a personal token to call tools.' }, id: message?.id ?? null }, { status: 403 })
+	return Response.json(
+		{
+			jsonrpc: '2.0',
+			error: { code: -32003, message: 'A portal session can only test the connection: connect an assistant app or use a personal token to call tools.' },
+			id: message?.id ?? null,
+		},
+		{ status: 403 },
+	)
 }
 
 /**
@@ -172,10 +200,16 @@ function readOnlyStepUp(deps: AppDeps, actor: Actor, body: unknown, writeTools: 
 	const call = body as { method?: string; id?: unknown; params?: { name?: unknown } } | null
 	if (call?.method !== 'tools/call' || !writeTools.has(String(call.params?.name))) return null
 	return Response.json(
-		{ jsonrpc: '2.0', error: { code: -32003, message: 'This app was allowed read-only access; writing needs the person to allow write access.' }, id: call.id ?? null },
+		{
+			jsonrpc: '2.0',
+			error: { code: -32003, message: 'This app was allowed read-only access; writing needs the person to allow write access.' },
+			id: call.id ?? null,
+		},
 		{
 			status: 403,
-			headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="mcp", resource_metadata="${deps.config.baseUrl}/.well-known/oauth-protected-resource", error_description="write access required"` },
+			headers: {
+				'WWW-Authenticate': `Bearer error="insufficient_scope", scope="mcp", resource_metadata="${deps.config.baseUrl}/.well-known/oauth-protected-resource", error_description="write access required"`,
+			},
 		},
 	)
 }

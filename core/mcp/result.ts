@@ -26,9 +26,18 @@ export function toolSuccess(data: unknown, tool = 'this tool', maxBytes = MAX_TO
 	if (bytes <= maxBytes) return { content: [{ type: 'text' as const, text }], structuredContent: structured }
 	const shortened = shortenTexts(JSON.parse(text), maxBytes)
 	if (!shortened)
-		throw new AppError('PAYLOAD_TOO_LARGE', `The result of ${tool} is too large to send (${megabytes(bytes)}; the limit is ${megabytes(maxBytes)}). Ask for less: a smaller limit, a narrower filter, or one record at a time.`)
+		throw new AppError(
+			'PAYLOAD_TOO_LARGE',
+			`The result of ${tool} is too large to send (${megabytes(bytes)}; the limit is ${megabytes(maxBytes)}). Ask for less: a smaller limit, a narrower filter, or one record at a time.`,
+		)
 	const note = `Note: the full result (${megabytes(bytes)}) was over the ${megabytes(maxBytes)} limit, so texts written by people were cut to ${shortened.length} characters each (marked "truncated": true). Ask for one record at a time to read more of them.`
-	return { content: [{ type: 'text' as const, text: JSON.stringify(shortened.data) }, { type: 'text' as const, text: note }], structuredContent: shortened.data }
+	return {
+		content: [
+			{ type: 'text' as const, text: JSON.stringify(shortened.data) },
+			{ type: 'text' as const, text: note },
+		],
+		structuredContent: shortened.data,
+	}
 }
 
 interface Envelope {

@@ -20,7 +20,8 @@ export function inputSchema(schema: TSchema): StandardSchemaWithJSON<Record<stri
 			vendor: 'benchline',
 			validate(value: unknown) {
 				const result = checkValue<Record<string, unknown>>(schema, value ?? {}, { unknown: 'reject' })
-				if (result.errors.length) return { issues: result.errors.map((e) => ({ message: e.message, path: e.field === '(arguments)' ? [] : e.field.split('.') })) }
+				if (result.errors.length)
+					return { issues: result.errors.map((e) => ({ message: e.message, path: e.field === '(arguments)' ? [] : e.field.split('.') })) }
 				return { value: result.value }
 			},
 			jsonSchema: { input: () => json, output: () => json },

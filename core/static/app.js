@@ -31,12 +31,23 @@ async function mcpCall(csrf, id, method, params) {
 	const res = await fetch('/api/mcp', {
 		method: 'POST',
 		credentials: 'same-origin',
-		headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', 'x-benchline-connection-test': csrf },
+		headers: {
+			'content-type': 'application/json',
+			accept: 'application/json, text/event-stream',
+			'mcp-protocol-version': '2025-06-18',
+			'x-benchline-connection-test': csrf,
+		},
 		body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
 	})
 	const text = await res.text()
 	// The answer is JSON, or one server-sent event whose data is the JSON.
-	const data = text.trim().startsWith('{') ? text : text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('')
+	const data = text.trim().startsWith('{')
+		? text
+		: text
+				.split('\n')
+				.filter((l) => l.startsWith('data:'))
+				.map((l) => l.slice(5))
+				.join('')
 	const message = data ? JSON.parse(data) : null
 	if (!res.ok || !message || message.error) throw new Error(message?.error?.message || `the server answered ${res.status}`)
 	return message.result
@@ -49,7 +60,11 @@ document.addEventListener('click', async (event) => {
 	button.disabled = true
 	out.textContent = 'Testing…'
 	try {
-		const init = await mcpCall(csrf, 1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'benchline-connection-test', version: '1' } })
+		const init = await mcpCall(csrf, 1, 'initialize', {
+			protocolVersion: '2025-06-18',
+			capabilities: {},
+			clientInfo: { name: 'benchline-connection-test', version: '1' },
+		})
 		const list = await mcpCall(csrf, 2, 'tools/list', {})
 		const where = /workspace "([^"]+)" as a person with the role ([a-z ]+)/.exec(init.instructions || '')
 		out.textContent = `Connected: ${init.serverInfo.title || init.serverInfo.name} answers at ${location.origin}/api/mcp${where ? ` for the workspace ${where[1]} (your role: ${where[2]})` : ''} with ${list.tools.length} tools.`

@@ -24,7 +24,13 @@ const logOf = async (ws: TestWorkspace) => {
 	return deps.db.select().from(activity).where(eq(activity.workspaceId, ws.id)).orderBy(asc(activity.at), asc(activity.id))
 }
 /** The page as a person reads it: text only, one space between words. */
-const readable = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').replace(/\s+/g, ' ')
+const readable = (html: string) =>
+	html
+		.replace(/<[^>]+>/g, ' ')
+		.replace(/&lt;/g, '<')
+		.replace(/&gt;/g, '>')
+		.replace(/&amp;/g, '&')
+		.replace(/\s+/g, ' ')
 const shown = (rows: Awaited<ReturnType<typeof logOf>>) =>
 	rows.map((r) => ({ action: r.action, actorName: r.actorName, kind: r.credentialKind, credential: r.credentialName, targetType: r.targetType }))
 
@@ -58,7 +64,16 @@ describe('every change is recorded with who, through which door and credential',
 		const ritaPortal = await signedIn({ email: `rita-${ws.slug}@example.test`, password: 'a long enough password' }, { acceptInvitation: true })
 		// The people page set a temporary password: she chooses her own before anything else.
 		await ritaPortal.get('/settings/password')
-		expect((await ritaPortal.post('/settings/password', { current: 'a long enough password', password: 'rita chose this one', confirm: 'rita chose this one', next: '/portal' })).status).toBe(303)
+		expect(
+			(
+				await ritaPortal.post('/settings/password', {
+					current: 'a long enough password',
+					password: 'rita chose this one',
+					confirm: 'rita chose this one',
+					next: '/portal',
+				})
+			).status,
+		).toBe(303)
 		expect((await ritaPortal.get('/portal')).status).toBe(200)
 		const rita = await personActor(deps, ws.slug, `rita-${ws.slug}@example.test`)
 		await portal.get('/people')
@@ -69,7 +84,20 @@ describe('every change is recorded with who, through which door and credential',
 		expect((await call('POST', '/api/v1/jobs', { key: vendor.apiKey, body: { vendorJobId: 'V-1', title: 'QA Lead' } })).status).toBe(201)
 
 		// Operator CLI.
-		const { command, options } = parseCommand(allCommands(deps), ['user', 'create', '--workspace', ws.slug, '--email', `cli-${ws.slug}@example.test`, '--name', 'Cli Person', '--role', 'viewer', '--password', 'another long password'])
+		const { command, options } = parseCommand(allCommands(deps), [
+			'user',
+			'create',
+			'--workspace',
+			ws.slug,
+			'--email',
+			`cli-${ws.slug}@example.test`,
+			'--name',
+			'Cli Person',
+			'--role',
+			'viewer',
+			'--password',
+			'another long password',
+		])
 		await command.run(deps, options)
 
 		// The person is renamed afterwards: the log keeps the names of the time.
@@ -172,7 +200,8 @@ describe('the activity page', () => {
 		const owner = await newPerson(ws, 'owner')
 		const deps = await testDeps()
 		const actor = await personActor(deps, ws.slug, owner.email)
-		for (let i = 0; i < 60; i++) await recordActivity(deps.db, actor, { action: `test.step_${String(i).padStart(2, '0')}`, targetType: 'test', targetId: String(i) })
+		for (let i = 0; i < 60; i++)
+			await recordActivity(deps.db, actor, { action: `test.step_${String(i).padStart(2, '0')}`, targetType: 'test', targetId: String(i) })
 		const portal = await signedIn(owner)
 		const first = await portal.get('/activity')
 		const older = first.text.match(/<a href="\/activity\?before=([^"]+)" rel="next">Next page<\/a>/)
@@ -190,7 +219,10 @@ describe('the activity page', () => {
 		const times = [...first.text.matchAll(/<time datetime="([^"]+)">/g), ...second.text.matchAll(/<time datetime="([^"]+)">/g)].map((m) => Date.parse(m[1]!))
 		expect(times).toHaveLength(61)
 		expect(times).toEqual([...times].sort((x, y) => y - x))
-		const rows = await deps.db.select().from(activity).where(and(eq(activity.workspaceId, ws.id), eq(activity.targetType, 'test')))
+		const rows = await deps.db
+			.select()
+			.from(activity)
+			.where(and(eq(activity.workspaceId, ws.id), eq(activity.targetType, 'test')))
 		expect(rows).toHaveLength(60)
 	})
 })

@@ -12,6 +12,7 @@ export default defineModule({
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [{ key: 'activity:read', description: 'Read the workspace activity log', grantedTo: ['owner', 'admin'] }],
 	routes: activityRoutes,
+	paths: ['/activity'],
 	nav: [{ href: '/activity', label: 'Activity', permission: 'activity:read' }],
 	activityLabels: {},
 })

@@ -8,7 +8,14 @@ import { activitySentences, type ActivitySentence } from './sentences.ts'
 import { listActivity } from './service.ts'
 
 const PAGE = 50
-const THROUGH: Record<string, string> = { session: 'in the portal', personal_token: 'with the personal token', oauth_app: 'with the app', vendor_key: 'with the vendor key', upload_link: 'through the upload link', careers_form: 'on the careers site', }
+const THROUGH: Record<string, string> = {
+	session: 'in the portal',
+	personal_token: 'with the personal token',
+	oauth_app: 'with the app',
+	vendor_key: 'with the vendor key',
+	upload_link: 'through the upload link',
+	careers_form: 'on the careers site',
+}
 
 const through = (s: ActivitySentence) => {
 	const kind = s.row.credentialKind
@@ -35,7 +42,11 @@ export function activityRoutes(deps: AppDeps, { auth }: HttpKit) {
 					empty: 'Nothing has happened yet.',
 					columns: [
 						{ label: 'When', cell: (s) => when(s.row.at) },
-						{ label: 'What happened', cell: (s) => html`<strong>${s.row.actorName}</strong> ${s.did}${s.target ? html` ${s.target.href ? html`<a href="${s.target.href}">${s.target.name}</a>` : s.target.name}` : ''}` },
+						{
+							label: 'What happened',
+							cell: (s) =>
+								html`<strong>${s.row.actorName}</strong> ${s.did}${s.target ? html` ${s.target.href ? html`<a href="${s.target.href}">${s.target.name}</a>` : s.target.name}` : ''}`,
+						},
 						{ label: 'How', cell: (s) => html`<span class="meta">${through(s)}</span>` },
 					],
 				})}

@@ -15,7 +15,10 @@ export function recordNamesFrom(type: string, table: string, name: string, href?
 		async names(deps, workspaceId, ids) {
 			if (!ids.length) return new Map()
 			const rows = await deps.database.rows<{ id: string; name: string }>(
-				sql`select r.id, ${sql.raw(name)} as name from ${sql.raw(table)} r where r.workspace_id = ${workspaceId} and r.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
+				sql`select r.id, ${sql.raw(name)} as name from ${sql.raw(table)} r where r.workspace_id = ${workspaceId} and r.id in (${sql.join(
+					ids.map((id) => sql`${id}`),
+					sql`, `,
+				)})`,
 			)
 			return new Map(rows.map((r) => [r.id, { name: r.name, href: href?.(r.id) }]))
 		},

@@ -50,7 +50,10 @@ from ${from} where ${parts.where}`
 }
 
 const actorPlaceholders = Object.fromEntries(
-	(['workspaceId', 'actorUserId', 'actorVendorId', 'actorName', 'credentialKind', 'credentialId', 'credentialName'] as const).map((name) => [name, sql`${sql.placeholder(name)}`]),
+	(['workspaceId', 'actorUserId', 'actorVendorId', 'actorName', 'credentialKind', 'credentialId', 'credentialName'] as const).map((name) => [
+		name,
+		sql`${sql.placeholder(name)}`,
+	]),
 ) as ActorSql
 
 /** The placeholder values of `activityInsertFrom`: who acts, and a fresh id for the line. */
@@ -80,7 +83,16 @@ export async function listActivity(deps: AppDeps, workspaceId: string, options: 
 		order: NEWEST,
 		read: (after, order, size) =>
 			deps.db
-				.select({ id: activity.id, at: activity.at, actorName: activity.actorName, credentialKind: activity.credentialKind, credentialName: activity.credentialName, action: activity.action, targetType: activity.targetType, targetId: activity.targetId })
+				.select({
+					id: activity.id,
+					at: activity.at,
+					actorName: activity.actorName,
+					credentialKind: activity.credentialKind,
+					credentialName: activity.credentialName,
+					action: activity.action,
+					targetType: activity.targetType,
+					targetId: activity.targetId,
+				})
 				.from(activity)
 				.where(and(eq(activity.workspaceId, workspaceId), after))
 				.orderBy(order)

@@ -19,6 +19,7 @@ export default defineModule({
 	tools: analyticsTools,
 	views: analyticsViews,
 	routes: analyticsRoutes,
+	paths: ['/analytics'],
 	nav: [{ href: '/analytics', label: 'Analytics', permission: 'analytics:read', section: 'work', order: 60 }],
 	pageSections: [applicationsHomeSection],
 	seed: seedCareersEvents,

@@ -59,8 +59,19 @@ export const authCommands: CommandDef[] = [
 		required: ['workspace', 'email', 'name', 'role', 'password'],
 		async run(deps, o) {
 			const ws = await requireWorkspace(deps.db, String(o.workspace))
-			const grants = o.grant ? String(o.grant).split(',').map((g) => g.trim()).filter(Boolean) : []
-			const { userId, created } = await addPerson(deps, operatorActor(ws), ws, { email: String(o.email), name: String(o.name), role: String(o.role), password: String(o.password), grants })
+			const grants = o.grant
+				? String(o.grant)
+						.split(',')
+						.map((g) => g.trim())
+						.filter(Boolean)
+				: []
+			const { userId, created } = await addPerson(deps, operatorActor(ws), ws, {
+				email: String(o.email),
+				name: String(o.name),
+				role: String(o.role),
+				password: String(o.password),
+				grants,
+			})
 			const note = created ? '' : ' (existing account added; its password is unchanged)'
 			return { json: { userId }, lines: [`Added ${o.email} to ${ws.slug} as ${o.role}${note}: ${userId}`] }
 		},

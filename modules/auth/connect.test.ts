@@ -18,7 +18,13 @@ beforeAll(async () => {
 	await portalApp()
 })
 
-const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+const unescapeHtml = (s: string) =>
+	s
+		.replace(/&quot;/g, '"')
+		.replace(/&#39;/g, "'")
+		.replace(/&lt;/g, '<')
+		.replace(/&gt;/g, '>')
+		.replace(/&amp;/g, '&')
 /** The copyable texts of a page, by element id. */
 const snippets = (page: string) => new Map([...page.matchAll(/<pre id="([^"]+)">([\s\S]*?)<\/pre>/g)].map((m) => [m[1]!, unescapeHtml(m[2]!)]))
 
@@ -33,7 +39,9 @@ function checkSetups(texts: Map<string, string>, prefix: string) {
 	expect(vscodeToken.servers.benchline).toEqual({ type: 'http', url: ADDRESS, headers: { Authorization: 'Bearer ${input:benchline-token}' } })
 	expect(vscodeToken.inputs[0]).toMatchObject({ id: 'benchline-token', type: 'promptString', password: true })
 	expect(JSON.parse(texts.get(`${prefix}-cursor-snippet`)!)).toEqual({ mcpServers: { benchline: { url: ADDRESS } } })
-	expect(JSON.parse(texts.get(`${prefix}-cursor-token`)!)).toEqual({ mcpServers: { benchline: { url: ADDRESS, headers: { Authorization: `Bearer ${TOKEN_PLACEHOLDER}` } } } })
+	expect(JSON.parse(texts.get(`${prefix}-cursor-token`)!)).toEqual({
+		mcpServers: { benchline: { url: ADDRESS, headers: { Authorization: `Bearer ${TOKEN_PLACEHOLDER}` } } },
+	})
 	expect(texts.get(`${prefix}-claude-code-snippet`)!.split(' ')).toEqual(['claude', 'mcp', 'add', '--transport', 'http', 'benchline', ADDRESS])
 	const withHeader = texts.get(`${prefix}-claude-code-token`)!
 	expect(withHeader.startsWith(`claude mcp add --transport http benchline ${ADDRESS} --header `)).toBe(true)
@@ -71,7 +79,13 @@ describe('test connection: the portal session may look at /api/mcp, never call t
 	const rpc = (method: string, params: unknown = {}) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
 	const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' }
 	const answer = async (res: { text: string }) => {
-		const data = res.text.trim().startsWith('{') ? res.text : res.text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('')
+		const data = res.text.trim().startsWith('{')
+			? res.text
+			: res.text
+					.split('\n')
+					.filter((l) => l.startsWith('data:'))
+					.map((l) => l.slice(5))
+					.join('')
 		return JSON.parse(data)
 	}
 
@@ -81,7 +95,10 @@ describe('test connection: the portal session may look at /api/mcp, never call t
 			const person = await newPerson(ws, role)
 			const client = await signedIn(person)
 			const headers = { ...mcpHeaders, 'x-benchline-connection-test': client.csrf }
-			const init = await client.request('POST', '/api/mcp', { headers, body: rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } }) })
+			const init = await client.request('POST', '/api/mcp', {
+				headers,
+				body: rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } }),
+			})
 			expect(init.status).toBe(200)
 			expect((await answer(init)).result.instructions).toContain(`You act in the workspace "${ws.slug}" as a person with the role ${role}.`)
 			const list = await client.request('POST', '/api/mcp', { headers, body: rpc('tools/list') })
@@ -100,11 +117,20 @@ describe('test connection: the portal session may look at /api/mcp, never call t
 		const client = await signedIn(await newPerson(ws, 'owner'))
 		const body = rpc('tools/list')
 		expect((await client.request('POST', '/api/mcp', { headers: { ...mcpHeaders, 'x-benchline-connection-test': 'wrong' }, body })).status).toBe(403)
-		expect((await client.request('POST', '/api/mcp', { headers: { ...mcpHeaders, 'x-benchline-connection-test': client.csrf, origin: 'https://evil.example' }, body })).status).toBe(403)
+		expect(
+			(
+				await client.request('POST', '/api/mcp', {
+					headers: { ...mcpHeaders, 'x-benchline-connection-test': client.csrf, origin: 'https://evil.example' },
+					body,
+				})
+			).status,
+		).toBe(403)
 		// No header: the session cookie alone is no credential for /api/mcp.
 		expect((await client.request('POST', '/api/mcp', { headers: mcpHeaders, body })).status).toBe(401)
 		const { app } = await portalApp()
-		const anonymous = await app.handle(new Request(`${BASE}/api/mcp`, { method: 'POST', headers: { ...mcpHeaders, 'x-benchline-connection-test': client.csrf }, body }))
+		const anonymous = await app.handle(
+			new Request(`${BASE}/api/mcp`, { method: 'POST', headers: { ...mcpHeaders, 'x-benchline-connection-test': client.csrf }, body }),
+		)
 		expect(anonymous.status).toBe(401)
 	})
 })

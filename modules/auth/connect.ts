@@ -34,21 +34,32 @@ export function clientSetups(baseUrl: string): ClientSetup[] {
 		{
 			id: 'claude',
 			app: 'Claude (claude.ai and the desktop app)',
-			steps: ['Open Settings → Connectors and choose Add custom connector.', 'Name it Benchline and paste this address as the remote MCP server URL.', 'Choose Connect: Benchline asks you to sign in and to allow Claude.'],
+			steps: [
+				'Open Settings → Connectors and choose Add custom connector.',
+				'Name it Benchline and paste this address as the remote MCP server URL.',
+				'Choose Connect: Benchline asks you to sign in and to allow Claude.',
+			],
 			snippet: url,
 			kind: 'address',
 		},
 		{
 			id: 'chatgpt',
 			app: 'ChatGPT (developer mode)',
-			steps: ['Open Settings → Apps & Connectors → Advanced settings and turn on Developer mode.', 'Choose Create, name it Benchline, paste this address as the MCP server URL and choose OAuth as the authentication.', 'Save: Benchline asks you to sign in and to allow ChatGPT.'],
+			steps: [
+				'Open Settings → Apps & Connectors → Advanced settings and turn on Developer mode.',
+				'Choose Create, name it Benchline, paste this address as the MCP server URL and choose OAuth as the authentication.',
+				'Save: Benchline asks you to sign in and to allow ChatGPT.',
+			],
 			snippet: url,
 			kind: 'address',
 		},
 		{
 			id: 'vscode',
 			app: 'VS Code (GitHub Copilot agent mode)',
-			steps: ['Create .vscode/mcp.json in your project (or run MCP: Add Server) with this content.', 'Start the server from the file: VS Code opens Benchline to sign in.'],
+			steps: [
+				'Create .vscode/mcp.json in your project (or run MCP: Add Server) with this content.',
+				'Start the server from the file: VS Code opens Benchline to sign in.',
+			],
 			snippet: json({ servers: { benchline: { type: 'http', url } } }),
 			kind: 'json',
 			// VS Code asks for the token once and keeps it in its secret storage.
@@ -61,7 +72,10 @@ export function clientSetups(baseUrl: string): ClientSetup[] {
 		{
 			id: 'cursor',
 			app: 'Cursor',
-			steps: ['Open ~/.cursor/mcp.json (all projects) or .cursor/mcp.json (this project) and add Benchline.', 'Cursor shows Benchline under Settings → MCP; choose Login to sign in.'],
+			steps: [
+				'Open ~/.cursor/mcp.json (all projects) or .cursor/mcp.json (this project) and add Benchline.',
+				'Cursor shows Benchline under Settings → MCP; choose Login to sign in.',
+			],
 			snippet: json({ mcpServers: { benchline: { url } } }),
 			kind: 'json',
 			withToken: json({ mcpServers: { benchline: { url, headers: { Authorization: bearer } } } }),

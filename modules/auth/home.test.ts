@@ -44,19 +44,23 @@ describe('the portal home', () => {
 		const owner = await signedIn(await newPerson(ws, 'owner', {}, deps))
 		const home = await owner.get('/portal')
 		expect(home.status).toBe(200)
-		for (const heading of ['Needs your attention', 'Open jobs', 'Today and tomorrow', 'Unread messages', 'Overdue to-dos']) expect(home.text).toContain(`>${heading}</h2>`)
+		for (const heading of ['Needs your attention', 'Open jobs', 'Today and tomorrow', 'Unread messages', 'Overdue to-dos'])
+			expect(home.text).toContain(`>${heading}</h2>`)
 		const shown = openJobs(home.text)
 		expect(shown.size).toBeGreaterThan(0)
 		const counts = await deps.database.rows<{ jobId: string; label: string; n: number }>(
 			sql`select a.job_id as "jobId", s.label, count(*)::int as n from applications a join pipeline_stages s on s.workspace_id = a.workspace_id and s.key = a.stage_key
 			where a.workspace_id = ${ws.id} and a.archived = false group by a.job_id, s.label`,
 		)
-		const applicants = await deps.database.rows<{ jobId: string; n: number }>(sql`select job_id as "jobId", count(*)::int as n from applications where workspace_id = ${ws.id} and archived = false and kind = 'applicant' group by job_id`)
+		const applicants = await deps.database.rows<{ jobId: string; n: number }>(
+			sql`select job_id as "jobId", count(*)::int as n from applications where workspace_id = ${ws.id} and archived = false and kind = 'applicant' group by job_id`,
+		)
 		for (const [jobId, cells] of shown) {
 			const [job] = await deps.database.rows<{ status: string }>(sql`select status from jobs where id = ${jobId} and workspace_id = ${ws.id}`)
 			expect(job?.status).toBe('Open')
 			expect(Number(cells.Applicants)).toBe(applicants.find((a) => a.jobId === jobId)?.n ?? 0)
-			for (const c of counts.filter((x) => x.jobId === jobId)) expect({ jobId, stage: c.label, n: Number(cells[c.label]) }).toEqual({ jobId, stage: c.label, n: c.n })
+			for (const c of counts.filter((x) => x.jobId === jobId))
+				expect({ jobId, stage: c.label, n: Number(cells[c.label]) }).toEqual({ jobId, stage: c.label, n: c.n })
 		}
 	})
 
@@ -70,7 +74,8 @@ describe('the portal home', () => {
 
 		const viewerHome = await (await signedIn(await newPerson(ws, 'viewer', {}, deps))).get('/portal')
 		expect(viewerHome.status).toBe(200)
-		for (const heading of ['Needs your attention', 'Open jobs', 'Unread messages', 'Overdue to-dos', 'Today and tomorrow']) expect(viewerHome.text).not.toContain(`>${heading}</h2>`)
+		for (const heading of ['Needs your attention', 'Open jobs', 'Unread messages', 'Overdue to-dos', 'Today and tomorrow'])
+			expect(viewerHome.text).not.toContain(`>${heading}</h2>`)
 	})
 
 	test('the review queue links each entry where it is dealt with, in words for people', async () => {

@@ -53,11 +53,28 @@ test('B5 apps that never got a grant are removed a day after registering; allowe
 			clock.reset()
 		}
 	}
-	const register = (agoMs: number, name: string) => at(agoMs, async () => (await registerClient(deps, { client_name: name, redirect_uris: ['http://127.0.0.1:43123/callback'] })).client_id)
+	const register = (agoMs: number, name: string) =>
+		at(agoMs, async () => (await registerClient(deps, { client_name: name, redirect_uris: ['http://127.0.0.1:43123/callback'] })).client_id)
 	const codeFor = (clientId: string) =>
-		issueCode(deps, actor, { client: { id: clientId, name: 'x', redirectUris: [] }, redirectUri: 'http://127.0.0.1:43123/callback', redirectUriSent: true, state: null, codeChallenge: 'c'.repeat(43), resource: mcpResource(deps), scope: 'mcp', readOnlyRequested: false }, false)
+		issueCode(
+			deps,
+			actor,
+			{
+				client: { id: clientId, name: 'x', redirectUris: [] },
+				redirectUri: 'http://127.0.0.1:43123/callback',
+				redirectUriSent: true,
+				state: null,
+				codeChallenge: 'c'.repeat(43),
+				resource: mcpResource(deps),
+				scope: 'mcp',
+				readOnlyRequested: false,
+			},
+			false,
+		)
 	const grantFor = (clientId: string, revokedAt: Date | null = null) =>
-		deps.db.insert(oauthGrants).values({ id: newId('grant'), clientId, userId: person.userId, workspaceId: ws.id, scope: 'mcp', resource: mcpResource(deps), revokedAt })
+		deps.db
+			.insert(oauthGrants)
+			.values({ id: newId('grant'), clientId, userId: person.userId, workspaceId: ws.id, scope: 'mcp', resource: mcpResource(deps), revokedAt })
 	const justOver = ABANDONED_CLIENT_MS + HOUR
 
 	const abandoned = await register(justOver, 'registered, never allowed')
@@ -89,7 +106,10 @@ test('B5 apps that never got a grant are removed a day after registering; allowe
 		codeNeverExchanged: left.has(codeNeverExchanged),
 		onConsentPage: left.has(onConsentPage),
 	}).toEqual({ abandoned: false, young: true, connected: true, disconnected: true, allowedJustNow: true, codeNeverExchanged: false, onConsentPage: true })
-	const pages = await deps.db.select({ clientId: oauthConsentRequests.clientId }).from(oauthConsentRequests).where(eq(oauthConsentRequests.sessionId, sessionId))
+	const pages = await deps.db
+		.select({ clientId: oauthConsentRequests.clientId })
+		.from(oauthConsentRequests)
+		.where(eq(oauthConsentRequests.sessionId, sessionId))
 	expect(pages.map((p) => p.clientId)).toEqual([onConsentPage])
 	// The app whose registration was removed gets an error page that says how to recover.
 	const { app } = await testApp()

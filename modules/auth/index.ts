@@ -1,6 +1,7 @@
-import { defineModule, type RecordNames } from '../../core/module.ts'
+import { contribute, defineModule, type RecordNames } from '../../core/module.ts'
 import { textOf } from '../../core/untrusted.ts'
 import { recordNamesFrom } from '../activity/index.ts'
+import { workspaceDirectoryPort } from '../outbox/index.ts'
 import { userNames } from './people.ts'
 import { authCommands } from './commands.ts'
 import { authRoutes } from './routes.ts'
@@ -8,9 +9,25 @@ import { startHousekeeping } from './housekeeping.ts'
 import { resolvePageSession } from './sessions.ts'
 import { verifyPersonalToken } from './tokens.ts'
 import { verifyAccessToken } from './oauth/tokens.ts'
+import { workspaceDirectory } from './workspaces.ts'
 import * as tables from './table.ts'
 
-export { addPerson, changeRole, createWorkspace, findWorkspace, requireWorkspace, listWorkspaces, listPeople, operatorActor, personRef, removePerson, userNames, type Workspace } from './people.ts'
+export {
+	addPerson,
+	changeRole,
+	createWorkspace,
+	findWorkspace,
+	requireWorkspace,
+	listWorkspaces,
+	listPeople,
+	operatorActor,
+	personRef,
+	removePerson,
+	userNames,
+	workspacesById,
+	workspaceSlugOf,
+	type Workspace,
+} from './people.ts'
 export { acceptInvitation, cancelInvitation, declineInvitation, invitationsFor, invitePerson, listInvitations } from './invitations.ts'
 export { createPersonalToken, personActor, revokePersonalToken } from './tokens.ts'
 export { changePassword, setPasswordByOperator } from './passwords.ts'
@@ -23,11 +40,14 @@ export default defineModule({
 	migrations: new URL('./migrations/', import.meta.url),
 	// The outbox carries the Forgot password mail.
 	requires: ['activity', 'outbox'],
+	checks: ['auth:manage_people'],
 	permissions: [{ key: 'auth:manage_people', description: 'Add and remove people, see everyone’s tokens', grantedTo: ['owner', 'admin'] }],
 	commands: authCommands,
 	routes: authRoutes,
+	paths: ['/.well-known', '/oauth', '/sign-in', '/sign-out', '/help', '/portal', '/settings', '/people', '/invitations'],
 	start: startHousekeeping,
 	sessionResolver: resolvePageSession,
+	contributes: [contribute(workspaceDirectoryPort, workspaceDirectory)],
 	credentials: [
 		{ prefix: 'bl_pat_', door: 'mcp', verify: verifyPersonalToken },
 		{ prefix: 'bl_at_', door: 'mcp', verify: verifyAccessToken },
@@ -49,7 +69,10 @@ export default defineModule({
 		'person.password_set': 'set a new password for',
 	},
 	recordNames: [
-		{ type: 'user', names: async (deps, _workspaceId, ids) => new Map([...(await userNames(deps.db, ids))].map(([id, name]) => [id, { name: textOf(name) }])) } satisfies RecordNames,
+		{
+			type: 'user',
+			names: async (deps, _workspaceId, ids) => new Map([...(await userNames(deps.db, ids))].map(([id, name]) => [id, { name: textOf(name) }])),
+		} satisfies RecordNames,
 		recordNamesFrom('personal_token', 'personal_tokens', 'r.name'),
 	],
 })

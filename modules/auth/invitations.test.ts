@@ -30,14 +30,21 @@ const personNamed = async (ws: { id: string; slug: string }, name: string, role 
 }
 const isMember = async (ws: { id: string }, userId: string) => {
 	const deps = await testDeps()
-	const [row] = await deps.db.select({ removedAt: memberships.removedAt }).from(memberships).where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, userId)))
+	const [row] = await deps.db
+		.select({ removedAt: memberships.removedAt })
+		.from(memberships)
+		.where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, userId)))
 	return !!row && !row.removedAt
 }
 /** The workspace the home page says the session is in. */
 const signedInTo = (home: string) => home.match(/[Ss]igned in to <strong>([^<]*)<\/strong>/)?.[1]
 const invitationIds = (html: string) => [...html.matchAll(/action="(?:\/sign-in)?\/invitations\/(inv_[a-z2-7]+)\/accept"/g)].map((m) => m[1]!)
 const errorOf = (html: string) => html.match(/<p class="error" role="alert">([^<]*)<\/p>/)?.[1]
-const activityOf = async (ws: { id: string }, action: string) => (await testDeps()).db.select().from(activity).where(and(eq(activity.workspaceId, ws.id), eq(activity.action, action)))
+const activityOf = async (ws: { id: string }, action: string) =>
+	(await testDeps()).db
+		.select()
+		.from(activity)
+		.where(and(eq(activity.workspaceId, ws.id), eq(activity.action, action)))
 async function admin(ws: { id: string; slug: string; name?: string }) {
 	const client = await signedIn(await newPerson(ws as never, 'admin'))
 	await client.get('/people')
@@ -90,14 +97,21 @@ describe('adding the e-mail of a person who has an account elsewhere', () => {
 		const rowOf = (email: string) => {
 			const row = page.split('<tr').find((r) => r.includes(`>${email}</td>`))
 			expect(row).toBeDefined()
-			return row!.replace(email, 'EMAIL').replace(/inv_[a-z2-7]+/g, 'ID').replace(/datetime="[^"]*"/g, 'datetime').replace(/<\/tbody>[\s\S]*$/, '')
+			return row!
+				.replace(email, 'EMAIL')
+				.replace(/inv_[a-z2-7]+/g, 'ID')
+				.replace(/datetime="[^"]*"/g, 'datetime')
+				.replace(/<\/tbody>[\s\S]*$/, '')
 		}
 		expect(rowOf(existing.email)).toBe(rowOf(fresh))
 		expect(rowOf(fresh)).toContain('>Typed Name</td>')
 		expect(rowOf(fresh)).toContain('invited')
 
 		// Adding either again is refused with the same words.
-		const again = [await client.post('/people', { name: 'Typed Name', email: existing.email, role: 'viewer', password: 'temporary password' }), await client.post('/people', { name: 'Typed Name', email: fresh, role: 'viewer', password: 'temporary password' })]
+		const again = [
+			await client.post('/people', { name: 'Typed Name', email: existing.email, role: 'viewer', password: 'temporary password' }),
+			await client.post('/people', { name: 'Typed Name', email: fresh, role: 'viewer', password: 'temporary password' }),
+		]
 		expect(again.map((r) => r.status)).toEqual([422, 422])
 		expect(errorOf(again[0]!.text)!.replace(existing.email, 'EMAIL')).toBe(errorOf(again[1]!.text)!.replace(fresh, 'EMAIL'))
 
@@ -218,7 +232,16 @@ describe('joining through the sign-in page', () => {
 		// The temporary password is replaced first (passwords.test.ts), then the portal opens.
 		expect((await newcomer.get('/portal')).headers.get('location')).toBe('/settings/password?next=%2Fportal')
 		await newcomer.get('/settings/password?next=%2Fportal')
-		expect((await newcomer.post('/settings/password', { current: 'temporary password', password: 'my own passphrase', confirm: 'my own passphrase', next: '/portal' })).headers.get('location')).toBe('/portal')
+		expect(
+			(
+				await newcomer.post('/settings/password', {
+					current: 'temporary password',
+					password: 'my own passphrase',
+					confirm: 'my own passphrase',
+					next: '/portal',
+				})
+			).headers.get('location'),
+		).toBe('/portal')
 		expect(signedInTo((await newcomer.get('/portal')).text)).toBe(ws.slug)
 		const deps = await testDeps()
 		expect((await personActor(deps, ws.slug, email)).role).toBe('recruiter')
@@ -230,7 +253,11 @@ describe('joining through the sign-in page', () => {
 		const person = await personNamed(ws, 'Returning Person', 'recruiter')
 		const deps = await testDeps()
 		const { createPersonalToken } = await import('./index.ts')
-		const { token } = await createPersonalToken(deps, { ...(await personActor(deps, ws.slug, person.email)), credential: { kind: 'session', id: 'test', name: 'portal session' } }, { name: 'old token' })
+		const { token } = await createPersonalToken(
+			deps,
+			{ ...(await personActor(deps, ws.slug, person.email)), credential: { kind: 'session', id: 'test', name: 'portal session' } },
+			{ name: 'old token' },
+		)
 		await removePerson(deps, operatorActor(ws), ws, { email: person.email })
 		const client = await admin(ws)
 		const added = await client.submit('/people', { name: 'Returning', email: person.email, role: 'viewer', password: 'temporary password' })
@@ -257,17 +284,40 @@ describe('the operator CLI', () => {
 		const client = await admin(ws)
 		await client.submit('/people', { name: 'Cli', email: person.email, role: 'viewer', password: 'temporary password' })
 		const deps = await testDeps()
-		const { command, options } = parseCommand(allCommands(deps), ['user', 'create', '--workspace', ws.slug, '--email', person.email, '--name', 'Ignored', '--role', 'recruiter', '--password', 'another password'])
+		const { command, options } = parseCommand(allCommands(deps), [
+			'user',
+			'create',
+			'--workspace',
+			ws.slug,
+			'--email',
+			person.email,
+			'--name',
+			'Ignored',
+			'--role',
+			'recruiter',
+			'--password',
+			'another password',
+		])
 		const out = await command.run(deps, options)
 		expect(out.lines.join('\n')).toContain('existing account added; its password is unchanged')
 		expect(await isMember(ws, person.userId)).toBe(true)
-		const open = await deps.db.select().from(invitations).where(and(eq(invitations.workspaceId, ws.id), eq(invitations.status, 'pending')))
+		const open = await deps.db
+			.select()
+			.from(invitations)
+			.where(and(eq(invitations.workspaceId, ws.id), eq(invitations.status, 'pending')))
 		expect(open).toHaveLength(0)
 		// In two workspaces now: the sign-in asks which one.
 		const { app } = await portalApp()
 		const both = new PortalClient(app, { address: uniqueAddress() })
 		expect((await both.signIn(person.email, person.password)).headers.get('location')).toStartWith('/sign-in/workspace')
 		// People who are not the operator cannot add an account directly.
-		await expect(addPerson(deps, await personActor(deps, ws.slug, person.email), ws, { email: `${unique()}@example.test`, name: 'X', role: 'viewer', password: 'temporary password' })).rejects.toMatchObject({ code: 'FORBIDDEN' })
+		await expect(
+			addPerson(deps, await personActor(deps, ws.slug, person.email), ws, {
+				email: `${unique()}@example.test`,
+				name: 'X',
+				role: 'viewer',
+				password: 'temporary password',
+			}),
+		).rejects.toMatchObject({ code: 'FORBIDDEN' })
 	})
 })

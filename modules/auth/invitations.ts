@@ -39,7 +39,10 @@ export async function invitePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef
 	return deps.db.transaction(async (tx) => {
 		const now = deps.now()
 		// A new account's password is the inviter's temporary one: the person chooses their own at first sign-in.
-		await tx.insert(users).values({ id: newId('usr'), email: person.email, name: person.name, passwordHash, passwordTemporary: true }).onConflictDoNothing({ target: users.email })
+		await tx
+			.insert(users)
+			.values({ id: newId('usr'), email: person.email, name: person.name, passwordHash, passwordTemporary: true })
+			.onConflictDoNothing({ target: users.email })
 		const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.email, person.email))
 		const locked = await lockOwnersAnd(tx, ws.id, user!.id)
 		if (locked.target && !locked.target.removedAt) throw new AppError('CONFLICT', `${person.email} is already in this workspace`)
@@ -53,7 +56,16 @@ export async function invitePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef
 		const id = newId('inv')
 		const made = await tx
 			.insert(invitations)
-			.values({ id, workspaceId: ws.id, email: person.email, name: person.name, role: person.role, grants: person.grants, invitedBy: actor.userId, expiresAt: new Date(now.getTime() + INVITATION_DAYS * DAY) })
+			.values({
+				id,
+				workspaceId: ws.id,
+				email: person.email,
+				name: person.name,
+				role: person.role,
+				grants: person.grants,
+				invitedBy: actor.userId,
+				expiresAt: new Date(now.getTime() + INVITATION_DAYS * DAY),
+			})
 			.onConflictDoNothing()
 			.returning({ id: invitations.id })
 		if (!made.length) throw new AppError('CONFLICT', `${person.email} has already been invited`)
@@ -75,7 +87,14 @@ export interface PendingInvitation {
 /** The workspace's invitations that can still be accepted (for the people page). */
 export async function listInvitations(deps: AppDeps, workspaceId: string): Promise<PendingInvitation[]> {
 	return deps.db
-		.select({ id: invitations.id, name: invitations.name, email: invitations.email, role: invitations.role, grants: invitations.grants, expiresAt: invitations.expiresAt })
+		.select({
+			id: invitations.id,
+			name: invitations.name,
+			email: invitations.email,
+			role: invitations.role,
+			grants: invitations.grants,
+			expiresAt: invitations.expiresAt,
+		})
 		.from(invitations)
 		.where(and(eq(invitations.workspaceId, workspaceId), eq(invitations.status, 'pending'), gt(invitations.expiresAt, deps.now())))
 		.orderBy(invitations.email)
@@ -110,7 +129,15 @@ const inviter = alias(users, 'inviter')
 /** The invitations waiting for this person (by their account's e-mail address). */
 export async function invitationsFor(deps: AppDeps, userId: string): Promise<MyInvitation[]> {
 	const rows = await deps.db
-		.select({ id: invitations.id, wsId: workspaces.id, slug: workspaces.slug, wsName: workspaces.name, role: invitations.role, invitedBy: inviter.name, expiresAt: invitations.expiresAt })
+		.select({
+			id: invitations.id,
+			wsId: workspaces.id,
+			slug: workspaces.slug,
+			wsName: workspaces.name,
+			role: invitations.role,
+			invitedBy: inviter.name,
+			expiresAt: invitations.expiresAt,
+		})
 		.from(invitations)
 		.innerJoin(users, eq(users.email, invitations.email))
 		.innerJoin(workspaces, eq(workspaces.id, invitations.workspaceId))
@@ -143,7 +170,12 @@ async function lockMine(tx: Db, userId: string, invitationId: string) {
 }
 
 /** Whether the inviter could still make this invitation now (they may have been demoted or left since). */
-async function inviterStillMay(deps: AppDeps, tx: Db, inv: { invitedBy: string | null; role: string; workspace: WorkspaceRef }, locked: LockedMembers): Promise<boolean> {
+async function inviterStillMay(
+	deps: AppDeps,
+	tx: Db,
+	inv: { invitedBy: string | null; role: string; workspace: WorkspaceRef },
+	locked: LockedMembers,
+): Promise<boolean> {
 	if (!inv.invitedBy) return true
 	if (inv.role === 'owner' || locked.target?.role === 'owner') return locked.owners.includes(inv.invitedBy)
 	const [row] = await tx
@@ -168,11 +200,26 @@ export async function acceptInvitation(deps: AppDeps, userId: string, invitation
 			return { refused: 'This invitation is no longer valid: the person who sent it can no longer make it.' }
 		}
 		let role = inv.role
-		if (locked.target && !locked.target.removedAt) role = locked.target.role // already in (added by the operator meanwhile): nothing changes
-		else if (locked.target) await tx.update(memberships).set({ role: inv.role, grants: inv.grants, removedAt: null }).where(and(eq(memberships.workspaceId, inv.workspace.id), eq(memberships.userId, userId)))
+		if (locked.target && !locked.target.removedAt)
+			role = locked.target.role // already in (added by the operator meanwhile): nothing changes
+		else if (locked.target)
+			await tx
+				.update(memberships)
+				.set({ role: inv.role, grants: inv.grants, removedAt: null })
+				.where(and(eq(memberships.workspaceId, inv.workspace.id), eq(memberships.userId, userId)))
 		else await tx.insert(memberships).values({ workspaceId: inv.workspace.id, userId, role: inv.role, grants: inv.grants })
 		await tx.update(invitations).set({ status: 'accepted', decidedAt: now }).where(eq(invitations.id, inv.id))
-		const actor: Actor = { workspaceId: inv.workspace.id, workspaceSlug: inv.workspace.slug, role: role as PersonRole, userId, vendorId: null, name: inv.personName, credential: via, grants: inv.grants, readOnly: false }
+		const actor: Actor = {
+			workspaceId: inv.workspace.id,
+			workspaceSlug: inv.workspace.slug,
+			role: role as PersonRole,
+			userId,
+			vendorId: null,
+			name: inv.personName,
+			credential: via,
+			grants: inv.grants,
+			readOnly: false,
+		}
 		await recordActivity(tx, actor, { action: 'invitation.accepted', targetType: 'invitation', targetId: inv.id, detail: { email: inv.email, role } })
 		return { workspace: inv.workspace }
 	})
@@ -188,7 +235,17 @@ export async function declineInvitation(deps: AppDeps, userId: string, invitatio
 	await deps.db.transaction(async (tx) => {
 		const inv = await lockMine(tx, userId, invitationId)
 		await tx.update(invitations).set({ status: 'declined', decidedAt: deps.now() }).where(eq(invitations.id, inv.id))
-		const actor: Actor = { workspaceId: inv.workspace.id, workspaceSlug: inv.workspace.slug, role: 'viewer', userId: null, vendorId: null, name: inv.email, credential: { kind: 'session', id: '', name: 'invitation answer' }, grants: [], readOnly: true }
+		const actor: Actor = {
+			workspaceId: inv.workspace.id,
+			workspaceSlug: inv.workspace.slug,
+			role: 'viewer',
+			userId: null,
+			vendorId: null,
+			name: inv.email,
+			credential: { kind: 'session', id: '', name: 'invitation answer' },
+			grants: [],
+			readOnly: true,
+		}
 		await recordActivity(tx, actor, { action: 'invitation.declined', targetType: 'invitation', targetId: inv.id, detail: { email: inv.email } })
 	})
 }

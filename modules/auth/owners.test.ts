@@ -150,7 +150,10 @@ describe('at the same time', () => {
 		const deps = await testDeps()
 		for (let i = 0; i < rounds; i++) {
 			const { ws, o1, o2, asO1, asO2 } = await team()
-			const results = await Promise.allSettled([changeRole(deps, asO1, ws, { email: o2.email }, 'viewer'), changeRole(deps, asO2, ws, { email: o1.email }, 'viewer')])
+			const results = await Promise.allSettled([
+				changeRole(deps, asO1, ws, { email: o2.email }, 'viewer'),
+				changeRole(deps, asO2, ws, { email: o1.email }, 'viewer'),
+			])
 			expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
 			for (const r of results) if (r.status === 'rejected') expect(String(r.reason)).toMatch(/Only an owner|last owner/)
 			expect(await owners(ws)).toBe(1)

@@ -26,7 +26,12 @@ export async function lockOwnersAnd(tx: Db, workspaceId: string, userId: string 
 	const rows = await tx
 		.select({ userId: memberships.userId, role: memberships.role, grants: memberships.grants, removedAt: memberships.removedAt })
 		.from(memberships)
-		.where(and(eq(memberships.workspaceId, workspaceId), or(and(eq(memberships.role, 'owner'), isNull(memberships.removedAt)), userId ? eq(memberships.userId, userId) : undefined)))
+		.where(
+			and(
+				eq(memberships.workspaceId, workspaceId),
+				or(and(eq(memberships.role, 'owner'), isNull(memberships.removedAt)), userId ? eq(memberships.userId, userId) : undefined),
+			),
+		)
 		.orderBy(memberships.userId)
 		.for('update')
 	const owners = rows.filter((r) => r.role === 'owner' && !r.removedAt).map((r) => r.userId)

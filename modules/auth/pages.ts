@@ -34,7 +34,11 @@ ${forgotPasswordLink}</section>`,
  * a role sees only the parts its permissions reach. Invitations to other workspaces and the
  * workspace switch come first.
  */
-export async function homePage(deps: AppDeps, session: PageSession, view: { workspaces: Membership[]; invitations: number; notice?: string }): Promise<Response> {
+export async function homePage(
+	deps: AppDeps,
+	session: PageSession,
+	view: { workspaces: Membership[]; invitations: number; notice?: string },
+): Promise<Response> {
 	const sections = await pageSections(deps, 'home', session, '')
 	return portalPage(
 		deps,
@@ -67,10 +71,12 @@ export function apiAccessPage(deps: AppDeps, session: PageSession, view: ApiAcce
 		html`<section class="card"><h1>API access</h1>
 <p>Assistant apps reach Benchline as you: with a personal token, or by signing in with OAuth (connected apps below).</p>
 ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
-${view.newToken
-	? html`<div class="notice" role="status"><p><strong>Token “${view.newToken.name}” created.</strong> Copy it now: it is shown only once.</p>
+${
+	view.newToken
+		? html`<div class="notice" role="status"><p><strong>Token “${view.newToken.name}” created.</strong> Copy it now: it is shown only once.</p>
 <p class="secret"><code id="new-token">${view.newToken.token}</code> <button type="button" class="secondary" data-copy="new-token">Copy</button></p></div>`
-	: ''}
+		: ''
+}
 </section>
 ${connectPanel(deps.config.baseUrl, session.csrf)}
 <section class="card"><h2 id="tokens">Create a personal token</h2>
@@ -81,21 +87,27 @@ ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
 <button type="submit">Create token</button>
 </form>
 <h2>${everyone ? 'Personal tokens in this workspace' : 'Your personal tokens'}</h2>
-${view.tokens.length === 0
-	? html`<p>No personal tokens yet.</p>`
-	: dataTable({
-			caption: 'Personal tokens',
-			hideCaption: true,
-			rows: view.tokens,
-			empty: '',
-			columns: [
-				{ label: 'Name', cell: (t) => html`${t.name} <span class="meta">…${t.lastFour}</span>` },
-				{ label: 'Owner', cell: (t) => t.ownerName },
-				{ label: 'Created', cell: (t) => when(t.createdAt) },
-				{ label: 'Last used', cell: (t) => when(t.lastUsedAt) },
-				{ label: 'Actions', cell: (t) => html`<form method="post" action="/settings/api/tokens/${t.id}/revoke" class="inline" data-confirm="Revoke the token “${t.name}”? Apps using it stop working at once."><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger" aria-label="Revoke ${t.name}">Revoke</button></form>` },
-			],
-		})}
+${
+	view.tokens.length === 0
+		? html`<p>No personal tokens yet.</p>`
+		: dataTable({
+				caption: 'Personal tokens',
+				hideCaption: true,
+				rows: view.tokens,
+				empty: '',
+				columns: [
+					{ label: 'Name', cell: (t) => html`${t.name} <span class="meta">…${t.lastFour}</span>` },
+					{ label: 'Owner', cell: (t) => t.ownerName },
+					{ label: 'Created', cell: (t) => when(t.createdAt) },
+					{ label: 'Last used', cell: (t) => when(t.lastUsedAt) },
+					{
+						label: 'Actions',
+						cell: (t) =>
+							html`<form method="post" action="/settings/api/tokens/${t.id}/revoke" class="inline" data-confirm="Revoke the token “${t.name}”? Apps using it stop working at once."><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger" aria-label="Revoke ${t.name}">Revoke</button></form>`,
+					},
+				],
+			})
+}
 </section>
 ${view.sections}`,
 	)

@@ -45,9 +45,11 @@ export function changePasswordPage(deps: AppDeps, session: PageSession, view: Ch
 	const body = html`${errorSummary(errors)}
 <section class="card"><h1>${title}</h1>
 ${notice(view.notice)}
-${view.temporary
-	? html`<p>You signed in with a temporary password that the person who added you chose. Choose your own to continue: the temporary one then stops working.</p>`
-	: html`<p>Changing your password signs you out everywhere else (other browsers and devices, in every workspace); this browser stays signed in. Personal tokens and connected apps keep working (see <a href="/settings/api">API access</a>).</p>`}
+${
+	view.temporary
+		? html`<p>You signed in with a temporary password that the person who added you chose. Choose your own to continue: the temporary one then stops working.</p>`
+		: html`<p>Changing your password signs you out everywhere else (other browsers and devices, in every workspace); this browser stays signed in. Personal tokens and connected apps keep working (see <a href="/settings/api">API access</a>).</p>`
+}
 <form method="post" action="/settings/password" class="stack">
 ${csrfField(session)}<input type="hidden" name="next" value="${view.next}">
 ${usernameFor(view.email)}
@@ -57,7 +59,8 @@ ${newPasswordFields(errors)}
 </form></section>`
 	const options = { title, hasErrors: errors.length > 0, status: view.status }
 	// Until the temporary password is replaced, no other page opens: the navigation would only lead back here.
-	if (view.temporary) return noStore(page({ ...options, user: { name: session.actor.name, csrf: session.csrf, workspace: session.actor.workspaceSlug }, nav: [] }, body))
+	if (view.temporary)
+		return noStore(page({ ...options, user: { name: session.actor.name, csrf: session.csrf, workspace: session.actor.workspaceSlug }, nav: [] }, body))
 	return noStore(portalPage(deps, session, { ...options, current: '/settings/password' }, body))
 }
 

@@ -106,7 +106,16 @@ describe('asking for a link', () => {
 	test('the mail: to the person, through their workspace’s outbox, the link sealed (never revealable), not copied to the inbox; only its SHA-256 is stored', async () => {
 		const { ws, person, mail, token } = await personWithLink()
 		expect(credentialType(token)).toBe('pwr')
-		expect(mail).toMatchObject({ workspaceId: ws.id, channel: 'email', to: person.email, subject: 'Choose a new Benchline password', relatedType: ACCOUNT_MAIL, carriesPrivate: true, privateRevealable: false, held: true })
+		expect(mail).toMatchObject({
+			workspaceId: ws.id,
+			channel: 'email',
+			to: person.email,
+			subject: 'Choose a new Benchline password',
+			relatedType: ACCOUNT_MAIL,
+			carriesPrivate: true,
+			privateRevealable: false,
+			held: true,
+		})
 		expect(mail.text).toContain(PRIVATE_MARKER)
 		expect(JSON.stringify(mail)).not.toContain('bl_pwr_')
 		const [row] = await (await testDeps()).db.select().from(passwordResets).where(eq(passwordResets.id, mail.relatedId!))
@@ -173,7 +182,9 @@ describe('using the link', () => {
 		const saved = await visitor.post(path, { password: 'a brand new password', confirm: 'a brand new password' })
 		expect(saved.status).toBe(303)
 		expect(saved.headers.get('location')).toBe('/sign-in?done=password-reset')
-		expect((await visitor.get('/sign-in?done=password-reset')).text).toContain('Your new password is saved and you were signed out everywhere. Sign in with it now.')
+		expect((await visitor.get('/sign-in?done=password-reset')).text).toContain(
+			'Your new password is saved and you were signed out everywhere. Sign in with it now.',
+		)
 		for (const s of sessions) expect((await s.get('/portal')).headers.get('location')).toBe('/sign-in?next=%2Fportal')
 		const user = (await deps.db.select().from(users).where(eq(users.email, person.email)))[0]!
 		expect(user.passwordTemporary).toBe(false)
@@ -185,7 +196,10 @@ describe('using the link', () => {
 			expect(again.text).toContain('This link no longer works')
 		}
 		for (const w of [ws, other]) {
-			const lines = await deps.db.select({ credential: activity.credentialName, kind: activity.credentialKind }).from(activity).where(and(eq(activity.workspaceId, w.id), eq(activity.action, 'person.password_reset')))
+			const lines = await deps.db
+				.select({ credential: activity.credentialName, kind: activity.credentialKind })
+				.from(activity)
+				.where(and(eq(activity.workspaceId, w.id), eq(activity.action, 'person.password_reset')))
 			expect(lines).toEqual([{ credential: 'password reset link', kind: 'reset_link' }])
 		}
 		// The link was in the addresses requested: the request log has them, masked.
@@ -227,7 +241,9 @@ describe('using the link', () => {
 		const { token } = await personWithLink()
 		const flipped = token.slice(0, 10) + (token[10] === 'a' ? 'b' : 'a') + token.slice(11)
 		const visitor = await anonymous()
-		const pages = await Promise.all(['bl_pwr_nothing', flipped, token.replace('bl_pwr_', 'bl_pat_'), 'x'].map((t) => visitor.get(`/sign-in/reset-password/${t}`)))
+		const pages = await Promise.all(
+			['bl_pwr_nothing', flipped, token.replace('bl_pwr_', 'bl_pat_'), 'x'].map((t) => visitor.get(`/sign-in/reset-password/${t}`)),
+		)
 		for (const p of pages) {
 			expect(p.status).toBe(404)
 			expect(p.text).toContain('This link no longer works')
@@ -254,7 +270,8 @@ describe('limits', () => {
 		const person = await newPerson(await newWorkspace(), 'viewer')
 		const nobody = `${unique('nobody')}@example.test`
 		const answers: Record<string, number[]> = {}
-		for (const email of [person.email, nobody]) answers[email] = await Promise.all([0, 1, 2, 3].map(async () => (await ask(email)).status)).then((s) => s.sort())
+		for (const email of [person.email, nobody])
+			answers[email] = await Promise.all([0, 1, 2, 3].map(async () => (await ask(email)).status)).then((s) => s.sort())
 		expect(answers[person.email]).toEqual([200, 200, 200, 429])
 		expect(answers[nobody]).toEqual([200, 200, 200, 429])
 		expect(await mailsTo(person.email, 3)).toHaveLength(3)
@@ -266,7 +283,12 @@ describe('limits', () => {
 		const deps = await testDeps()
 		const userId = (await deps.db.select({ id: users.id }).from(users).where(eq(users.email, person.email)))[0]!.id
 		expect(await deps.db.select().from(passwordResets).where(eq(passwordResets.userId, userId))).toHaveLength(5)
-		expect(await deps.db.select().from(outbox).where(and(eq(outbox.to, person.email), inArray(outbox.relatedType, [ACCOUNT_MAIL])))).toHaveLength(5)
+		expect(
+			await deps.db
+				.select()
+				.from(outbox)
+				.where(and(eq(outbox.to, person.email), inArray(outbox.relatedType, [ACCOUNT_MAIL]))),
+		).toHaveLength(5)
 		clock.advance(61 * 60_000)
 		await (await requestPasswordReset(await fresh(), { email: person.email, address: uniqueAddress() })).settled
 		expect(await deps.db.select().from(passwordResets).where(eq(passwordResets.userId, userId))).toHaveLength(6)

@@ -57,7 +57,8 @@ export async function requestPasswordReset(deps: AppDeps, input: { email: string
 	return { settled }
 }
 
-const tooMany = (seconds: number) => new AppError('RATE_LIMITED', `Too many requests for a link. Wait ${seconds} seconds, then try again.`, { retryAfter: seconds })
+const tooMany = (seconds: number) =>
+	new AppError('RATE_LIMITED', `Too many requests for a link. Wait ${seconds} seconds, then try again.`, { retryAfter: seconds })
 
 /** The workspace whose outbox carries the person's mail: their first workspace, else one inviting them. */
 async function mailWorkspace(db: Db, userId: string, email: string, now: Date): Promise<string | null> {
@@ -105,9 +106,22 @@ async function sendResetLink(deps: AppDeps, email: string): Promise<void> {
 		'Choosing a new password signs you out everywhere else. If you did not ask, ignore this e-mail: your password stays as it is.',
 	].join('\n')
 	await deps.db.transaction(async (tx) => {
-		await tx.insert(passwordResets).values({ id, tokenHash: hashSecret(token), userId: user.id, createdAt: now, expiresAt: new Date(now.getTime() + RESET_LINK_MINUTES * 60_000) })
+		await tx
+			.insert(passwordResets)
+			.values({ id, tokenHash: hashSecret(token), userId: user.id, createdAt: now, expiresAt: new Date(now.getTime() + RESET_LINK_MINUTES * 60_000) })
 		// Sealed for the recipient alone, and never revealable (see above).
-		await enqueueMail(tx, { workspaceId, to: email, subject: 'Choose a new Benchline password', text, related: { type: ACCOUNT_MAIL, id }, recipientOnly: { value: link, serverSecret: deps.secret } }, deps)
+		await enqueueMail(
+			tx,
+			{
+				workspaceId,
+				to: email,
+				subject: 'Choose a new Benchline password',
+				text,
+				related: { type: ACCOUNT_MAIL, id },
+				recipientOnly: { value: link, serverSecret: deps.secret },
+			},
+			deps,
+		)
 	})
 }
 
@@ -148,7 +162,11 @@ export async function resetPassword(deps: AppDeps, token: string, input: NewPass
 		if (!used) throw new AppError('NOT_FOUND', LINK_DEAD)
 		const [person] = await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, used.userId))
 		await storePassword(tx, used.userId, passwordHash, { now })
-		await logInEveryWorkspace(tx, { userId: used.userId, name: person!.name, credential: { kind: 'reset_link', id: used.id, name: 'password reset link' } }, 'person.password_reset')
+		await logInEveryWorkspace(
+			tx,
+			{ userId: used.userId, name: person!.name, credential: { kind: 'reset_link', id: used.id, name: 'password reset link' } },
+			'person.password_reset',
+		)
 		return { email: person!.email }
 	})
 }

@@ -25,15 +25,23 @@ const field = (body: unknown, name: string) => String((body as Record<string, un
 const shown = (error: unknown): error is AppError => error instanceof AppError && (error.code === 'VALIDATION' || error.code === 'RATE_LIMITED')
 
 export function passwordRoutes(deps: AppDeps, { auth }: HttpKit) {
-	const emailOf = async (session: PageSession) => (await deps.db.select({ email: users.email }).from(users).where(eq(users.id, session.actor.userId!)))[0]?.email ?? ''
-	const settingsPage = async (session: PageSession, next: string, extra: { errors?: { field: string; message: string }[]; notice?: string; status?: number } = {}) =>
+	const emailOf = async (session: PageSession) =>
+		(await deps.db.select({ email: users.email }).from(users).where(eq(users.id, session.actor.userId!)))[0]?.email ?? ''
+	const settingsPage = async (
+		session: PageSession,
+		next: string,
+		extra: { errors?: { field: string; message: string }[]; notice?: string; status?: number } = {},
+	) =>
 		changePasswordPage(deps, session, { email: await emailOf(session), temporary: await hasTemporaryPassword(deps.db, session.actor.userId!), next, ...extra })
 
 	return new Elysia({ name: 'auth.passwords' })
 		.use(auth)
 		.get(
 			'/settings/password',
-			({ session, query }) => settingsPage(session, safeNext(query.next), { notice: query.done === 'changed' ? 'Your password was changed. You were signed out everywhere else.' : undefined }),
+			({ session, query }) =>
+				settingsPage(session, safeNext(query.next), {
+					notice: query.done === 'changed' ? 'Your password was changed. You were signed out everywhere else.' : undefined,
+				}),
 			{ session: 'signed-in', query: t.Object({ next: t.Optional(t.String({ maxLength: 8000 })), done: t.Optional(t.String({ maxLength: 40 })) }) },
 		)
 		.post(
@@ -70,7 +78,13 @@ export function passwordRoutes(deps: AppDeps, { auth }: HttpKit) {
 					return redirect('/sign-in/forgot-password?done=sent', 303)
 				} catch (error) {
 					if (!shown(error)) throw error
-					const res = forgotPasswordPage({ csrf: anonymousCsrf(deps, cookie), email, errors: error.fields, error: error.fields ? undefined : error.message, status: error.status })
+					const res = forgotPasswordPage({
+						csrf: anonymousCsrf(deps, cookie),
+						email,
+						errors: error.fields,
+						error: error.fields ? undefined : error.message,
+						status: error.status,
+					})
 					if (error.retryAfter) res.headers.set('Retry-After', String(error.retryAfter))
 					return res
 				}

@@ -35,14 +35,20 @@ async function personInTwoWorkspaces() {
 	const deps = await testDeps()
 	const [first, second] = [await newWorkspace(), await newWorkspace()]
 	const person = await newPerson(first, 'recruiter')
-	await addPerson(deps, operatorActor(second), second, { email: person.email, name: 'recruiter person', role: 'viewer', password: 'ignored for an existing account' })
+	await addPerson(deps, operatorActor(second), second, {
+		email: person.email,
+		name: 'recruiter person',
+		role: 'viewer',
+		password: 'ignored for an existing account',
+	})
 	const here = await signedIn(person, { workspace: first.slug })
 	const elsewhere = await signedIn(person, { workspace: first.slug })
 	const otherWorkspace = await signedIn(person, { workspace: second.slug })
 	return { deps, first, second, person, here, elsewhere, otherWorkspace }
 }
 
-const change = (client: PortalClient, fields: { current: string; password: string; confirm?: string }) => client.post('/settings/password', { current: fields.current, password: fields.password, confirm: fields.confirm ?? fields.password, next: '/portal' })
+const change = (client: PortalClient, fields: { current: string; password: string; confirm?: string }) =>
+	client.post('/settings/password', { current: fields.current, password: fields.password, confirm: fields.confirm ?? fields.password, next: '/portal' })
 
 describe('Change password', () => {
 	test('the form carries username, current-password and new-password (twice) for password managers, and the session’s CSRF token', async () => {
@@ -59,7 +65,9 @@ describe('Change password', () => {
 		// Every role reaches it from the settings menu.
 		expect(page.text).toContain('href="/settings/password" aria-current="page"')
 		// Without the form's token nothing changes.
-		const forged = await client.request('POST', '/settings/password', { form: { current: person.password, password: 'a brand new password', confirm: 'a brand new password' } })
+		const forged = await client.request('POST', '/settings/password', {
+			form: { current: person.password, password: 'a brand new password', confirm: 'a brand new password' },
+		})
 		expect(forged.status).toBe(403)
 		expect((await anonymous()).get('/settings/password').then((r) => r.headers.get('location'))).resolves.toBe('/sign-in?next=%2Fsettings%2Fpassword')
 	})
@@ -72,7 +80,10 @@ describe('Change password', () => {
 			[{ current: '', password: 'a brand new password' }, 'current-password: Enter your current password'],
 			[{ current: person.password, password: 'short' }, 'new-password: The new password must be 10-200 characters'],
 			[{ current: person.password, password: 'x'.repeat(201) }, 'new-password: The new password must be 10-200 characters'],
-			[{ current: person.password, password: 'a brand new password', confirm: 'a brand new passw0rd' }, 'confirm-password: The two new passwords are not the same'],
+			[
+				{ current: person.password, password: 'a brand new password', confirm: 'a brand new passw0rd' },
+				'confirm-password: The two new passwords are not the same',
+			],
 			[{ current: person.password, password: person.password }, 'new-password: The new password must be different from the current one'],
 		]
 		for (const [fields, error] of cases) {
@@ -101,7 +112,10 @@ describe('Change password', () => {
 		expect((await fresh.signIn(person.email, 'a brand new password')).status).toBe(303)
 		const userId = (await personActor(deps, first.slug, person.email)).userId!
 		for (const ws of [first, second]) {
-			const lines = await deps.db.select({ action: activity.action, credential: activity.credentialName }).from(activity).where(and(eq(activity.workspaceId, ws.id), eq(activity.targetId, userId), eq(activity.action, 'person.password_changed')))
+			const lines = await deps.db
+				.select({ action: activity.action, credential: activity.credentialName })
+				.from(activity)
+				.where(and(eq(activity.workspaceId, ws.id), eq(activity.targetId, userId), eq(activity.action, 'person.password_changed')))
 			expect(lines).toEqual([{ action: 'person.password_changed', credential: 'portal session' }])
 		}
 	})
@@ -141,7 +155,9 @@ describe('a temporary password', () => {
 		const { app } = await portalApp()
 		// Every page a signed-in person can open, from the app's route table (ids made up: the redirect comes first).
 		const pages = app.routes
-			.filter((r) => r.method === 'GET' && r.path !== '/settings/password' && (declaredAuth(r.hooks) === 'signed-in' || typeof declaredAuth(r.hooks) === 'object'))
+			.filter(
+				(r) => r.method === 'GET' && r.path !== '/settings/password' && (declaredAuth(r.hooks) === 'signed-in' || typeof declaredAuth(r.hooks) === 'object'),
+			)
 			.map((r) => r.path.replace(/:[A-Za-z]+/g, 'x'))
 		expect(pages.length).toBeGreaterThan(10)
 		expect(pages).toContain('/portal')
@@ -158,7 +174,10 @@ describe('a temporary password', () => {
 		expect(refused.status).toBe(403)
 		expect(refused.text).toContain('choose your own password first')
 		// Test connection (the portal's own MCP call) is refused too.
-		const mcp = await client.request('POST', '/api/mcp', { headers: { 'x-benchline-connection-test': client.csrf, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }) })
+		const mcp = await client.request('POST', '/api/mcp', {
+			headers: { 'x-benchline-connection-test': client.csrf, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+			body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+		})
 		expect(mcp.status).toBe(403)
 		const out = await client.post('/sign-out')
 		expect(out.headers.get('location')).toBe('/sign-in')
@@ -173,7 +192,12 @@ describe('a temporary password', () => {
 		expect(consent.status).toBe(303)
 		expect(consent.headers.get('location')).toBe(`/settings/password?next=${encodeURIComponent(url.pathname + url.search)}`)
 		await client.get(consent.headers.get('location')!)
-		const chosen = await client.post('/settings/password', { current: 'temporary password', password: 'my own passphrase', confirm: 'my own passphrase', next: url.pathname + url.search })
+		const chosen = await client.post('/settings/password', {
+			current: 'temporary password',
+			password: 'my own passphrase',
+			confirm: 'my own passphrase',
+			next: url.pathname + url.search,
+		})
 		expect(chosen.headers.get('location')).toBe(url.pathname + url.search)
 		const page = await client.get(url.pathname + url.search)
 		expect(page.status).toBe(200)
@@ -183,11 +207,21 @@ describe('a temporary password', () => {
 	test('choosing it: the temporary one must be typed, the new one must differ; then the portal opens, the temporary one no longer signs in', async () => {
 		const { email, client } = await newcomer()
 		await client.get('/settings/password?next=%2Ftodos')
-		const same = await client.post('/settings/password', { current: 'temporary password', password: 'temporary password', confirm: 'temporary password', next: '/todos' })
+		const same = await client.post('/settings/password', {
+			current: 'temporary password',
+			password: 'temporary password',
+			confirm: 'temporary password',
+			next: '/todos',
+		})
 		expect(same.status).toBe(422)
 		expect(errorsOf(same.text)).toEqual(['new-password: The new password must be different from the current one'])
 		expect(same.text).toContain('<h1>Choose your password</h1>')
-		const chosen = await client.post('/settings/password', { current: 'temporary password', password: 'my own passphrase', confirm: 'my own passphrase', next: '/todos' })
+		const chosen = await client.post('/settings/password', {
+			current: 'temporary password',
+			password: 'my own passphrase',
+			confirm: 'my own passphrase',
+			next: '/todos',
+		})
 		expect(chosen.status).toBe(303)
 		expect(chosen.headers.get('location')).toBe('/todos')
 		expect((await client.get('/todos')).status).toBe(200)

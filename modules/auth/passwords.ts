@@ -56,7 +56,10 @@ export async function storePassword(tx: Db, userId: string, passwordHash: string
 	await tx.update(users).set({ passwordHash, passwordTemporary: false }).where(eq(users.id, userId))
 	await tx.delete(sessions).where(and(eq(sessions.userId, userId), o.keepSessionId ? ne(sessions.id, o.keepSessionId) : undefined))
 	await tx.delete(signInChoices).where(eq(signInChoices.userId, userId))
-	await tx.update(passwordResets).set({ usedAt: o.now }).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)))
+	await tx
+		.update(passwordResets)
+		.set({ usedAt: o.now })
+		.where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)))
 }
 
 /**
@@ -65,7 +68,11 @@ export async function storePassword(tx: Db, userId: string, passwordHash: string
  */
 export async function logInEveryWorkspace(tx: Db, person: Pick<Actor, 'userId' | 'name' | 'credential'>, action: string): Promise<void> {
 	for (const w of await workspacesOf(tx, person.userId!))
-		await recordActivity(tx, { ...person, workspaceId: w.workspaceId, workspaceSlug: w.slug, role: w.role as Actor['role'], vendorId: null, grants: [], readOnly: false }, { action, targetType: 'user', targetId: person.userId! })
+		await recordActivity(
+			tx,
+			{ ...person, workspaceId: w.workspaceId, workspaceSlug: w.slug, role: w.role as Actor['role'], vendorId: null, grants: [], readOnly: false },
+			{ action, targetType: 'user', targetId: person.userId! },
+		)
 }
 
 /** Change password, by the signed-in person: their other sessions end, this one stays. */
@@ -74,12 +81,16 @@ export async function changePassword(deps: AppDeps, session: PageSession, input:
 	if (!userId) throw new AppError('FORBIDDEN', 'Only a person has a password')
 	const problems = newPasswordProblems(input)
 	if (!input.current) problems.unshift({ field: 'current-password', message: 'Enter your current password' })
-	else if (input.current === input.password && !problems.length) problems.push({ field: 'new-password', message: 'The new password must be different from the current one' })
+	else if (input.current === input.password && !problems.length)
+		problems.push({ field: 'new-password', message: 'The new password must be different from the current one' })
 	if (problems.length) throw invalid(problems)
 	const bucket = `password-change:${userId}`
 	// Refused once the minute's wrong guesses are used up (`remaining` counts them), the right password included.
 	const wait = await deps.limiter.peek(bucket, WRONG_CURRENT_PER_MINUTE)
-	if (!wait.allowed || wait.remaining === 0) throw new AppError('RATE_LIMITED', `Too many wrong current passwords. Wait ${wait.resetSeconds} seconds, then try again.`, { retryAfter: wait.resetSeconds })
+	if (!wait.allowed || wait.remaining === 0)
+		throw new AppError('RATE_LIMITED', `Too many wrong current passwords. Wait ${wait.resetSeconds} seconds, then try again.`, {
+			retryAfter: wait.resetSeconds,
+		})
 	const [user] = await deps.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, userId))
 	if (!user || !(await Bun.password.verify(input.current, user.hash))) {
 		await deps.limiter.hit(bucket, WRONG_CURRENT_PER_MINUTE)

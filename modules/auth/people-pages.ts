@@ -31,13 +31,17 @@ ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
 ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
 <div class="table-wrap"><table><thead><tr><th>Name</th><th>E-mail</th><th>Role</th><th>Extra permissions</th><th></th></tr></thead><tbody>
 ${view.people.map(
-	(p) => html`<tr><td>${p.name}</td><td>${p.email}</td><td>${mayChange(p)
-		? html`<form method="post" action="/people/${p.userId}/role" class="inline">${csrf}<select name="role" aria-label="Role of ${p.name}">${roles.map((r) => html`<option value="${r}"${r === p.role ? ' selected' : ''}>${roleLabel(r)}</option>`)}</select><button type="submit" class="secondary">Change role</button></form>`
-		: roleName(p.role)}</td><td>${p.grants.join(', ') || '—'}</td>
+	(p) => html`<tr><td>${p.name}</td><td>${p.email}</td><td>${
+		mayChange(p)
+			? html`<form method="post" action="/people/${p.userId}/role" class="inline">${csrf}<select name="role" aria-label="Role of ${p.name}">${roles.map((r) => html`<option value="${r}"${r === p.role ? ' selected' : ''}>${roleLabel(r)}</option>`)}</select><button type="submit" class="secondary">Change role</button></form>`
+			: roleName(p.role)
+	}</td><td>${p.grants.join(', ') || '—'}</td>
 <td>${mayChange(p) ? html`<form method="post" action="/people/${p.userId}/remove" class="inline" data-confirm="Remove ${p.name} from the workspace? Their sessions, tokens and app connections stop working at once.">${csrf}<button type="submit" class="danger">Remove</button></form>` : ''}</td></tr>`,
 )}
 ${view.invitations.map(
-	(i) => html`<tr><td>${i.name}</td><td>${i.email}</td><td>${roleName(i.role)} <span class="meta">(invited, open until <time datetime="${i.expiresAt.toISOString()}">${i.expiresAt.toISOString().slice(0, 10)}</time>)</span></td><td>${i.grants.join(', ') || '—'}</td>
+	(
+		i,
+	) => html`<tr><td>${i.name}</td><td>${i.email}</td><td>${roleName(i.role)} <span class="meta">(invited, open until <time datetime="${i.expiresAt.toISOString()}">${i.expiresAt.toISOString().slice(0, 10)}</time>)</span></td><td>${i.grants.join(', ') || '—'}</td>
 <td>${owner || i.role !== 'owner' ? html`<form method="post" action="/people/invitations/${i.id}/cancel" class="inline">${csrf}<button type="submit" class="danger">Cancel invitation</button></form>` : ''}</td></tr>`,
 )}</tbody></table></div>
 <h2>Add a person</h2>

@@ -28,7 +28,11 @@ const INVITATION_NOTICES: Record<string, string> = {
 
 export function peopleRoutes(deps: AppDeps, { auth }: HttpKit) {
 	const people = async (session: PageSession, message: { error?: string; notice?: string } = {}) =>
-		peoplePage(deps, session, { people: await listPeople(deps.db, session.actor.workspaceId), invitations: await listInvitations(deps, session.actor.workspaceId), ...message })
+		peoplePage(deps, session, {
+			people: await listPeople(deps.db, session.actor.workspaceId),
+			invitations: await listInvitations(deps, session.actor.workspaceId),
+			...message,
+		})
 	/** Runs a change on the people page: its redirect, or the page again with the refusal. */
 	const change = async (session: PageSession, work: () => Promise<unknown>, doneKey: string) => {
 		try {
@@ -41,7 +45,11 @@ export function peopleRoutes(deps: AppDeps, { auth }: HttpKit) {
 	}
 	const wsOf = (session: PageSession) => ({ id: session.actor.workspaceId, slug: session.actor.workspaceSlug })
 	const mine = async (session: PageSession, message: { error?: string; notice?: string } = {}) =>
-		invitationsPage(deps, session, { invitations: await invitationsFor(deps, session.actor.userId!), workspaces: await workspacesOf(deps.db, session.actor.userId!), ...message })
+		invitationsPage(deps, session, {
+			invitations: await invitationsFor(deps, session.actor.userId!),
+			workspaces: await workspacesOf(deps.db, session.actor.userId!),
+			...message,
+		})
 	const answer = async (session: PageSession, work: () => Promise<unknown>, doneKey: string) => {
 		try {
 			await work()
@@ -54,7 +62,10 @@ export function peopleRoutes(deps: AppDeps, { auth }: HttpKit) {
 	const manage = { session: { permission: 'auth:manage_people' as const }, body: form }
 	return new Elysia({ name: 'auth.people' })
 		.use(auth)
-		.get('/people', ({ session, query }) => people(session, { notice: PEOPLE_NOTICES[query.done ?? ''] }), { session: { permission: 'auth:manage_people' }, query: done })
+		.get('/people', ({ session, query }) => people(session, { notice: PEOPLE_NOTICES[query.done ?? ''] }), {
+			session: { permission: 'auth:manage_people' },
+			query: done,
+		})
 		.post(
 			'/people',
 			({ session, body }) => {
@@ -64,18 +75,34 @@ export function peopleRoutes(deps: AppDeps, { auth }: HttpKit) {
 			},
 			manage,
 		)
-		.post('/people/:userId/remove', ({ session, params }) => change(session, () => removePerson(deps, session.actor, wsOf(session), { userId: params.userId }), 'removed'), manage)
 		.post(
-			'/people/:userId/role',
-			({ session, params, body }) => change(session, () => changeRole(deps, session.actor, wsOf(session), { userId: params.userId }, String((body as Record<string, string>).role ?? '')), 'role'),
+			'/people/:userId/remove',
+			({ session, params }) => change(session, () => removePerson(deps, session.actor, wsOf(session), { userId: params.userId }), 'removed'),
 			manage,
 		)
-		.post('/people/invitations/:id/cancel', ({ session, params }) => change(session, () => cancelInvitation(deps, session.actor, wsOf(session), params.id), 'cancelled'), manage)
+		.post(
+			'/people/:userId/role',
+			({ session, params, body }) =>
+				change(
+					session,
+					() => changeRole(deps, session.actor, wsOf(session), { userId: params.userId }, String((body as Record<string, string>).role ?? '')),
+					'role',
+				),
+			manage,
+		)
+		.post(
+			'/people/invitations/:id/cancel',
+			({ session, params }) => change(session, () => cancelInvitation(deps, session.actor, wsOf(session), params.id), 'cancelled'),
+			manage,
+		)
 		.get('/invitations', ({ session, query }) => mine(session, { notice: INVITATION_NOTICES[query.done ?? ''] }), { session: 'signed-in', query: done })
 		.post(
 			'/invitations/:id/accept',
 			({ session, params }) => answer(session, () => acceptInvitation(deps, session.actor.userId!, params.id, session.actor.credential), 'accepted'),
 			{ session: 'signed-in', body: form },
 		)
-		.post('/invitations/:id/decline', ({ session, params }) => answer(session, () => declineInvitation(deps, session.actor.userId!, params.id), 'declined'), { session: 'signed-in', body: form })
+		.post('/invitations/:id/decline', ({ session, params }) => answer(session, () => declineInvitation(deps, session.actor.userId!, params.id), 'declined'), {
+			session: 'signed-in',
+			body: form,
+		})
 }

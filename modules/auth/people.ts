@@ -21,7 +21,7 @@ import { recordActivity } from '../activity/index.ts'
 import { lockOwnersAnd, requireActingOwner } from './owners.ts'
 import { invitations, memberships, oauthGrants, personalTokens, sessions, users } from './table.ts'
 
-export { createWorkspace, findWorkspace, listWorkspaces, requireWorkspace, SLUG, type Workspace } from './workspaces.ts'
+export { createWorkspace, findWorkspace, listWorkspaces, requireWorkspace, SLUG, workspacesById, workspaceSlugOf, type Workspace } from './workspaces.ts'
 /** The operator CLI's actor (core/actor.ts); re-exported where modules have always found it. */
 export { operatorActor } from '../../core/actor.ts'
 
@@ -61,7 +61,8 @@ export function checkNewPerson(deps: AppDeps, input: NewPerson): { email: string
 	if (!isPersonRole(input.role)) problems.push({ field: 'role', message: `must be one of: ${PERSON_ROLES.join(', ')}` })
 	const weak = passwordProblem(input.password)
 	if (weak) problems.push({ field: 'password', message: weak })
-	for (const g of input.grants ?? []) if (!deps.permissions.all.get(g)?.grantable) problems.push({ field: 'grants', message: `"${g}" is not a permission that can be granted` })
+	for (const g of input.grants ?? [])
+		if (!deps.permissions.all.get(g)?.grantable) problems.push({ field: 'grants', message: `"${g}" is not a permission that can be granted` })
 	if (problems.length) throw invalid(problems)
 	return { email, name, role: input.role as PersonRole, password: input.password, grants: input.grants ?? [] }
 }
@@ -78,18 +79,26 @@ export function requireManagePeople(deps: AppDeps, actor: Actor): void {
  * who left is brought back with the new role; a pending invitation for them there is closed.
  */
 export async function addPerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef, input: NewPerson): Promise<{ userId: string; created: boolean }> {
-	if (actor.credential.kind !== 'cli' || actor.userId !== null) throw new AppError('FORBIDDEN', 'People join a workspace by accepting an invitation; only the operator’s CLI adds an account directly')
+	if (actor.credential.kind !== 'cli' || actor.userId !== null)
+		throw new AppError('FORBIDDEN', 'People join a workspace by accepting an invitation; only the operator’s CLI adds an account directly')
 	const person = checkNewPerson(deps, input)
 	const passwordHash = await Bun.password.hash(person.password)
 	return deps.db.transaction(async (tx) => {
-		const inserted = await tx.insert(users).values({ id: newId('usr'), email: person.email, name: person.name, passwordHash }).onConflictDoNothing({ target: users.email }).returning({ id: users.id })
+		const inserted = await tx
+			.insert(users)
+			.values({ id: newId('usr'), email: person.email, name: person.name, passwordHash })
+			.onConflictDoNothing({ target: users.email })
+			.returning({ id: users.id })
 		const [user] = inserted.length ? inserted : await tx.select({ id: users.id }).from(users).where(eq(users.email, person.email))
 		const created = inserted.length > 0
 		const locked = await lockOwnersAnd(tx, ws.id, user!.id)
 		if (locked.target && !locked.target.removedAt) throw new AppError('CONFLICT', `${person.email} is already in this workspace`)
 		if (locked.target?.role === 'owner' || person.role === 'owner') requireActingOwner(actor, locked)
 		if (locked.target) {
-			await tx.update(memberships).set({ role: person.role, grants: person.grants, removedAt: null }).where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, user!.id)))
+			await tx
+				.update(memberships)
+				.set({ role: person.role, grants: person.grants, removedAt: null })
+				.where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, user!.id)))
 		} else {
 			await tx.insert(memberships).values({ workspaceId: ws.id, userId: user!.id, role: person.role, grants: person.grants })
 		}
@@ -125,7 +134,13 @@ async function memberId(db: Db, ws: WorkspaceRef, who: { email?: string; userId?
 		.select({ userId: users.id, email: users.email })
 		.from(memberships)
 		.innerJoin(users, eq(users.id, memberships.userId))
-		.where(and(eq(memberships.workspaceId, ws.id), who.userId ? eq(users.id, who.userId) : eq(users.email, (who.email ?? '').trim().toLowerCase()), isNull(memberships.removedAt)))
+		.where(
+			and(
+				eq(memberships.workspaceId, ws.id),
+				who.userId ? eq(users.id, who.userId) : eq(users.email, (who.email ?? '').trim().toLowerCase()),
+				isNull(memberships.removedAt),
+			),
+		)
 	if (!row) throw new AppError('NOT_FOUND', `${who.email ?? 'This person'} is not in this workspace`)
 	return row
 }
@@ -145,10 +160,19 @@ export async function removePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef
 			if (locked.owners.length <= 1) throw new AppError('CONFLICT', 'The last owner cannot leave the workspace; make someone else an owner first')
 		}
 		const now = deps.now()
-		await tx.update(memberships).set({ removedAt: now }).where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, row.userId)))
+		await tx
+			.update(memberships)
+			.set({ removedAt: now })
+			.where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, row.userId)))
 		await tx.delete(sessions).where(and(eq(sessions.workspaceId, ws.id), eq(sessions.userId, row.userId)))
-		await tx.update(personalTokens).set({ revokedAt: now }).where(and(eq(personalTokens.workspaceId, ws.id), eq(personalTokens.userId, row.userId), isNull(personalTokens.revokedAt)))
-		await tx.update(oauthGrants).set({ revokedAt: now, revokedReason: 'person_left' }).where(and(eq(oauthGrants.workspaceId, ws.id), eq(oauthGrants.userId, row.userId), isNull(oauthGrants.revokedAt)))
+		await tx
+			.update(personalTokens)
+			.set({ revokedAt: now })
+			.where(and(eq(personalTokens.workspaceId, ws.id), eq(personalTokens.userId, row.userId), isNull(personalTokens.revokedAt)))
+		await tx
+			.update(oauthGrants)
+			.set({ revokedAt: now, revokedReason: 'person_left' })
+			.where(and(eq(oauthGrants.workspaceId, ws.id), eq(oauthGrants.userId, row.userId), isNull(oauthGrants.revokedAt)))
 		await recordActivity(tx, actor, { action: 'person.removed', targetType: 'user', targetId: row.userId, detail: { email: row.email } })
 		return { userId: row.userId }
 	})
@@ -159,7 +183,13 @@ export async function removePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef
  * last owner cannot be demoted. The change applies to the person's next request, through any
  * credential (the membership is read on each request).
  */
-export async function changeRole(deps: AppDeps, actor: Actor, ws: WorkspaceRef, who: { email?: string; userId?: string }, role: string): Promise<{ userId: string; changed: boolean }> {
+export async function changeRole(
+	deps: AppDeps,
+	actor: Actor,
+	ws: WorkspaceRef,
+	who: { email?: string; userId?: string },
+	role: string,
+): Promise<{ userId: string; changed: boolean }> {
 	requireManagePeople(deps, actor)
 	if (!isPersonRole(role)) throw invalid([{ field: 'role', message: `must be one of: ${PERSON_ROLES.join(', ')}` }])
 	return deps.db.transaction(async (tx) => {
@@ -170,7 +200,10 @@ export async function changeRole(deps: AppDeps, actor: Actor, ws: WorkspaceRef, 
 		if (from === role) return { userId: row.userId, changed: false }
 		if (from === 'owner' || role === 'owner') requireActingOwner(actor, locked)
 		if (from === 'owner' && locked.owners.length <= 1) throw new AppError('CONFLICT', 'The last owner cannot be demoted; make someone else an owner first')
-		await tx.update(memberships).set({ role }).where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, row.userId)))
+		await tx
+			.update(memberships)
+			.set({ role })
+			.where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, row.userId)))
 		await recordActivity(tx, actor, { action: 'person.role_changed', targetType: 'user', targetId: row.userId, detail: { email: row.email, from, to: role } })
 		return { userId: row.userId, changed: true }
 	})
@@ -182,7 +215,10 @@ export async function changeRole(deps: AppDeps, actor: Actor, ws: WorkspaceRef, 
  */
 export async function userNames(db: Db, ids: string[]): Promise<Map<string, UntrustedText>> {
 	if (!ids.length) return new Map()
-	const rows = await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, [...new Set(ids)]))
+	const rows = await db
+		.select({ id: users.id, name: users.name })
+		.from(users)
+		.where(inArray(users.id, [...new Set(ids)]))
 	return new Map(rows.map((r) => [r.id, untrustedLine(r.name, 'colleague', 120)]))
 }
 

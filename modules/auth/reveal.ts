@@ -9,7 +9,11 @@ export interface Revealed {
 	token: string
 }
 
-const newToken = revealCookie<Revealed>('bl_new_token', '/settings/api', (v): v is Revealed => typeof (v as Revealed)?.name === 'string' && typeof (v as Revealed)?.token === 'string')
+const newToken = revealCookie<Revealed>(
+	'bl_new_token',
+	'/settings/api',
+	(v): v is Revealed => typeof (v as Revealed)?.name === 'string' && typeof (v as Revealed)?.token === 'string',
+)
 
 export const sealReveal = newToken.seal
 export const openReveal = newToken.open

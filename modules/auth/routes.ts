@@ -37,97 +37,112 @@ const API_NOTICES: Record<string, string> = {
 
 export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 	const apiAccess = async (session: Parameters<typeof apiAccessPage>[1], extra: Partial<Parameters<typeof apiAccessPage>[2]> = {}) =>
-		apiAccessPage(deps, session, { tokens: await listPersonalTokens(deps, session.actor), sections: [connectedAppsSection(session, await listConnections(deps, session.actor))], ...extra })
-	return new Elysia({ name: 'auth.routes' })
-		.use(auth)
-		.use(oauthRoutes(deps, { auth }))
-		.get('/sign-in', ({ cookie, query }) => signInPage({ csrf: anonymousCsrf(deps, cookie), next: safeNext(query.next), notice: SIGN_IN_NOTICES[query.done ?? ''] }), {
-			auth: 'form',
-			query: t.Object({ next: t.Optional(t.String({ maxLength: 8000 })), done: t.Optional(t.String({ maxLength: 40 })) }),
+		apiAccessPage(deps, session, {
+			tokens: await listPersonalTokens(deps, session.actor),
+			sections: [connectedAppsSection(session, await listConnections(deps, session.actor))],
+			...extra,
 		})
-		.post(
-			'/sign-in',
-			async ({ body, cookie, request, redirect }) => {
-				const fields = body as Record<string, string>
-				const next = safeNext(fields.next)
-				try {
-					const result = await signIn(deps, { email: String(fields.email ?? ''), password: String(fields.password ?? ''), address: clientAddress(deps.config, request) })
-					// Several workspaces (or only invitations): the person chooses next (Post/Redirect/Get).
-					if ('choice' in result) {
-						setChoiceCookie(deps, cookie, result.choice, result.expiresAt)
-						return redirect(`/sign-in/workspace?next=${encodeURIComponent(next)}`, 303)
+	return (
+		new Elysia({ name: 'auth.routes' })
+			.use(auth)
+			.use(oauthRoutes(deps, { auth }))
+			.get(
+				'/sign-in',
+				({ cookie, query }) => signInPage({ csrf: anonymousCsrf(deps, cookie), next: safeNext(query.next), notice: SIGN_IN_NOTICES[query.done ?? ''] }),
+				{
+					auth: 'form',
+					query: t.Object({ next: t.Optional(t.String({ maxLength: 8000 })), done: t.Optional(t.String({ maxLength: 40 })) }),
+				},
+			)
+			.post(
+				'/sign-in',
+				async ({ body, cookie, request, redirect }) => {
+					const fields = body as Record<string, string>
+					const next = safeNext(fields.next)
+					try {
+						const result = await signIn(deps, {
+							email: String(fields.email ?? ''),
+							password: String(fields.password ?? ''),
+							address: clientAddress(deps.config, request),
+						})
+						// Several workspaces (or only invitations): the person chooses next (Post/Redirect/Get).
+						if ('choice' in result) {
+							setChoiceCookie(deps, cookie, result.choice, result.expiresAt)
+							return redirect(`/sign-in/workspace?next=${encodeURIComponent(next)}`, 303)
+						}
+						setSessionCookie(deps, cookie, result.token, result.expiresAt)
+						return redirect(next, 303)
+					} catch (error) {
+						if (!(error instanceof AppError) || (error.code !== 'UNAUTHORIZED' && error.code !== 'RATE_LIMITED')) throw error
+						return signInPage({ csrf: anonymousCsrf(deps, cookie), next, email: String(fields.email ?? ''), error: error.message, status: error.status })
 					}
-					setSessionCookie(deps, cookie, result.token, result.expiresAt)
-					return redirect(next, 303)
-				} catch (error) {
-					if (!(error instanceof AppError) || (error.code !== 'UNAUTHORIZED' && error.code !== 'RATE_LIMITED')) throw error
-					return signInPage({ csrf: anonymousCsrf(deps, cookie), next, email: String(fields.email ?? ''), error: error.message, status: error.status })
-				}
-			},
-			{ auth: 'form', body: form },
-		)
-		.post(
-			'/sign-out',
-			async ({ cookie, redirect }) => {
-				const token = cookie[sessionCookieName(deps)]?.value
-				if (typeof token === 'string' && token) await signOut(deps, token)
-				clearSessionCookie(deps, cookie)
-				return redirect('/sign-in', 303)
-			},
-			{ session: 'signed-in', body: form },
-		)
-		// Public: the protected resource metadata points assistant apps' users here.
-		.get('/help/assistants', () => page({ title: 'Connect an assistant app' }, assistantsHelp(deps.config.baseUrl)), { auth: 'public' })
-		.use(signInChoiceRoutes(deps, { auth }))
-		.get(
-			'/portal',
-			async ({ session, query }) =>
-				homePage(deps, session, {
-					workspaces: await workspacesOf(deps.db, session.actor.userId!),
-					invitations: (await invitationsFor(deps, session.actor.userId!)).length,
-					notice: query.done === 'switched' ? `You are now in ${session.actor.workspaceSlug}.` : undefined,
-				}),
-			{ session: 'signed-in', query: t.Object({ done: t.Optional(t.String()) }) },
-		)
-		// Creating and revoking answer with a redirect (Post/Redirect/Get): reloading the page never
-		// posts the form again. The new token crosses the redirect sealed in a cookie (reveal.ts).
-		.get(
-			'/settings/api',
-			async ({ session, cookie, query }) =>
-				apiAccess(session, { newToken: (await openReveal(deps, cookie, session.sessionId)) ?? undefined, notice: API_NOTICES[query.done ?? ''] }),
-			{ session: 'signed-in', query: t.Object({ done: t.Optional(t.String()) }) },
-		)
-		.post(
-			'/settings/api/tokens',
-			async ({ session, body, cookie, redirect }) => {
-				const name = String((body as Record<string, unknown>).name ?? '')
-				try {
-					const { token } = await createPersonalToken(deps, session.actor, { name })
-					await sealReveal(deps, cookie, session.sessionId, { name: name.trim(), token })
-					return redirect('/settings/api', 303)
-				} catch (error) {
-					if (error instanceof AppError && error.code === 'VALIDATION') return apiAccess(session, { error: `Token name ${error.fields?.[0]?.message ?? 'is not valid'}.` })
-					throw error
-				}
-			},
-			{ session: 'signed-in', body: form },
-		)
-		.post(
-			'/settings/api/tokens/:id/revoke',
-			async ({ session, params, redirect }) => {
-				await revokePersonalToken(deps, session.actor, params.id)
-				return redirect('/settings/api?done=revoked', 303)
-			},
-			{ session: 'signed-in', body: form },
-		)
-		.post(
-			'/settings/api/apps/:clientId/:userId/disconnect',
-			async ({ session, params, redirect }) => {
-				await disconnectApp(deps, session.actor, params.clientId, params.userId)
-				return redirect('/settings/api?done=disconnected', 303)
-			},
-			{ session: 'signed-in', body: form },
-		)
-		.use(peopleRoutes(deps, { auth }))
-		.use(passwordRoutes(deps, { auth }))
+				},
+				{ auth: 'form', body: form },
+			)
+			.post(
+				'/sign-out',
+				async ({ cookie, redirect }) => {
+					const token = cookie[sessionCookieName(deps)]?.value
+					if (typeof token === 'string' && token) await signOut(deps, token)
+					clearSessionCookie(deps, cookie)
+					return redirect('/sign-in', 303)
+				},
+				{ session: 'signed-in', body: form },
+			)
+			// Public: the protected resource metadata points assistant apps' users here.
+			.get('/help/assistants', () => page({ title: 'Connect an assistant app' }, assistantsHelp(deps.config.baseUrl)), { auth: 'public' })
+			.use(signInChoiceRoutes(deps, { auth }))
+			.get(
+				'/portal',
+				async ({ session, query }) =>
+					homePage(deps, session, {
+						workspaces: await workspacesOf(deps.db, session.actor.userId!),
+						invitations: (await invitationsFor(deps, session.actor.userId!)).length,
+						notice: query.done === 'switched' ? `You are now in ${session.actor.workspaceSlug}.` : undefined,
+					}),
+				{ session: 'signed-in', query: t.Object({ done: t.Optional(t.String()) }) },
+			)
+			// Creating and revoking answer with a redirect (Post/Redirect/Get): reloading the page never
+			// posts the form again. The new token crosses the redirect sealed in a cookie (reveal.ts).
+			.get(
+				'/settings/api',
+				async ({ session, cookie, query }) =>
+					apiAccess(session, { newToken: (await openReveal(deps, cookie, session.sessionId)) ?? undefined, notice: API_NOTICES[query.done ?? ''] }),
+				{ session: 'signed-in', query: t.Object({ done: t.Optional(t.String()) }) },
+			)
+			.post(
+				'/settings/api/tokens',
+				async ({ session, body, cookie, redirect }) => {
+					const name = String((body as Record<string, unknown>).name ?? '')
+					try {
+						const { token } = await createPersonalToken(deps, session.actor, { name })
+						await sealReveal(deps, cookie, session.sessionId, { name: name.trim(), token })
+						return redirect('/settings/api', 303)
+					} catch (error) {
+						if (error instanceof AppError && error.code === 'VALIDATION')
+							return apiAccess(session, { error: `Token name ${error.fields?.[0]?.message ?? 'is not valid'}.` })
+						throw error
+					}
+				},
+				{ session: 'signed-in', body: form },
+			)
+			.post(
+				'/settings/api/tokens/:id/revoke',
+				async ({ session, params, redirect }) => {
+					await revokePersonalToken(deps, session.actor, params.id)
+					return redirect('/settings/api?done=revoked', 303)
+				},
+				{ session: 'signed-in', body: form },
+			)
+			.post(
+				'/settings/api/apps/:clientId/:userId/disconnect',
+				async ({ session, params, redirect }) => {
+					await disconnectApp(deps, session.actor, params.clientId, params.userId)
+					return redirect('/settings/api?done=disconnected', 303)
+				},
+				{ session: 'signed-in', body: form },
+			)
+			.use(peopleRoutes(deps, { auth }))
+			.use(passwordRoutes(deps, { auth }))
+	)
 }

@@ -51,7 +51,10 @@ describe('the session cookie and what is stored', () => {
 		expect(token).toMatch(/^[a-z2-7]{32}$/)
 
 		const { deps } = await portalApp()
-		const rows = await deps.db.select().from(sessions).where(eq(sessions.userId, (await personActor(deps, ws.slug, person.email)).userId!))
+		const rows = await deps.db
+			.select()
+			.from(sessions)
+			.where(eq(sessions.userId, (await personActor(deps, ws.slug, person.email)).userId!))
 		expect(rows).toHaveLength(1)
 		expect(rows[0]!.id).toBe(hashSecret(token))
 		expect(JSON.stringify(rows)).not.toContain(token)
@@ -232,10 +235,14 @@ describe('wrong credentials', () => {
 		// Twenty failures on twenty different accounts (no account is slowed down by itself): the
 		// first eighteen are written directly (each costs a full password hash otherwise).
 		const { deps } = await portalApp()
-		await deps.db.insert(signInFailures).values(Array.from({ length: 18 }, (_, i) => ({ id: `sif_seed${i}${Date.now()}`, email: `earlier${i}@example.test`, address, at: clock.now() })))
+		await deps.db
+			.insert(signInFailures)
+			.values(Array.from({ length: 18 }, (_, i) => ({ id: `sif_seed${i}${Date.now()}`, email: `earlier${i}@example.test`, address, at: clock.now() })))
 		// A client cannot escape by sending its own X-Forwarded-For: the proxy's entry (the last) counts.
 		const spoofed = { 'x-forwarded-for': `${uniqueAddress()}, ${address}` }
-		const guesses = await Promise.all([0, 1].map((i) => attacker.post('/sign-in', { email: `guess${i}-${Date.now()}@example.test`, password: 'hunter2hunter2' }, spoofed)))
+		const guesses = await Promise.all(
+			[0, 1].map((i) => attacker.post('/sign-in', { email: `guess${i}-${Date.now()}@example.test`, password: 'hunter2hunter2' }, spoofed)),
+		)
 		expect(guesses.map((g) => g.status)).toEqual([401, 401])
 		const refused = await attacker.post('/sign-in', { email: person.email, password: person.password }, { 'x-forwarded-for': `${uniqueAddress()}, ${address}` })
 		expect(refused.status).toBe(429)
@@ -255,7 +262,9 @@ describe('wrong credentials', () => {
 				return c
 			}),
 		)
-		const statuses = await Promise.all(clients.map((c, i) => c.post('/sign-in', { email: person.email, password: `parallel guess ${i}` }).then((r) => r.status)))
+		const statuses = await Promise.all(
+			clients.map((c, i) => c.post('/sign-in', { email: person.email, password: `parallel guess ${i}` }).then((r) => r.status)),
+		)
 		expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5)
 		expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(5)
 	})
@@ -320,9 +329,7 @@ describe('pages', () => {
 		const open = (await callTool(owner.token, 'set_job_status', { jobId: job.id, status: 'Open' })).structuredContent.job
 		const client = await signedIn(owner)
 		const anonymousClient = await anonymous()
-		const pages = app.routes
-			.filter((r: any) => r.method === 'GET' && !r.path.includes(':') && !r.path.startsWith('/api/'))
-			.map((r: any) => r.path as string)
+		const pages = app.routes.filter((r: any) => r.method === 'GET' && !r.path.includes(':') && !r.path.startsWith('/api/')).map((r: any) => r.path as string)
 		expect(pages).toEqual(expect.arrayContaining(['/sign-in', '/portal', '/settings/api', '/people', '/activity', '/careers']))
 		const paths = [...pages, `/careers/${ws.slug}`, new URL(open.url).pathname, `/careers/${ws.slug}/jobs/no-such-job`, '/no-such-page', `/static/app.css`]
 		for (const path of paths)
@@ -372,7 +379,12 @@ describe('sign-out', () => {
 		expect(res.headers.get('location')).toBe('/sign-in')
 		const cleared = cookieLine(res.setCookies, 'bl_session')!
 		expect(cleared).toMatch(/Max-Age=0/i)
-		expect(await deps.db.select().from(sessions).where(eq(sessions.id, hashSecret(token)))).toHaveLength(0)
+		expect(
+			await deps.db
+				.select()
+				.from(sessions)
+				.where(eq(sessions.id, hashSecret(token))),
+		).toHaveLength(0)
 		const replay = await anonymous()
 		replay.cookies.set('bl_session', token)
 		expect((await replay.get('/portal')).status).toBe(303)
@@ -387,7 +399,9 @@ describe('sign-out', () => {
 		expect((await laptop.get('/portal')).status).toBe(303)
 		expect((await phone.get('/portal')).status).toBe(200)
 		const deps = await testDeps()
-		const [{ n }] = (await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from sessions where user_id = ${(await personActor(deps, ws.slug, person.email)).userId}`)) as [{ n: number }]
+		const [{ n }] = (await deps.database.rows<{ n: number }>(
+			sql`select count(*)::int as n from sessions where user_id = ${(await personActor(deps, ws.slug, person.email)).userId}`,
+		)) as [{ n: number }]
 		expect(n).toBe(1)
 	})
 })

@@ -59,7 +59,10 @@ export const GENERIC_FAILURE = 'The e-mail address or password is not right.'
  * Checks credentials and opens a session in the person's one workspace (or the one named), or a
  * choice when they have several; throws one generic message for any wrong input.
  */
-export async function signIn(deps: AppDeps, input: { email: string; password: string; address: string; workspace?: string }): Promise<SignInResult | SignInChoice> {
+export async function signIn(
+	deps: AppDeps,
+	input: { email: string; password: string; address: string; workspace?: string },
+): Promise<SignInResult | SignInChoice> {
 	const email = input.email.trim().toLowerCase().slice(0, 254)
 	await recordAttempt(deps, email, input.address)
 	const [user] = await deps.db.select({ id: users.id, hash: users.passwordHash }).from(users).where(eq(users.email, email))
@@ -117,7 +120,10 @@ export async function signOut(deps: AppDeps, token: string): Promise<void> {
 }
 
 /** The session behind a cookie token, with its person and role; slides the expiry when half is used. */
-export async function validateSession(deps: AppDeps, token: string): Promise<(PageSession & { expiresAt: Date; refreshed: boolean; passwordTemporary: boolean }) | null> {
+export async function validateSession(
+	deps: AppDeps,
+	token: string,
+): Promise<(PageSession & { expiresAt: Date; refreshed: boolean; passwordTemporary: boolean }) | null> {
 	if (!/^[a-z2-7]{32}$/.test(token)) return null
 	const id = hashSecret(token)
 	const now = deps.now()
@@ -172,7 +178,8 @@ export async function resolvePageSession(deps: AppDeps, request: Request, cookie
 	if (!session) return null
 	if (session.refreshed) setSessionCookie(deps, cookie, token, session.expiresAt)
 	const { actor, csrf, sessionId } = session
-	if (session.passwordTemporary && !OPEN_WITH_TEMPORARY_PASSWORD.has(new URL(request.url).pathname)) return { actor, csrf, sessionId, mustVisit: { path: CHOOSE_PASSWORD_PATH, reason: TEMPORARY_PASSWORD } }
+	if (session.passwordTemporary && !OPEN_WITH_TEMPORARY_PASSWORD.has(new URL(request.url).pathname))
+		return { actor, csrf, sessionId, mustVisit: { path: CHOOSE_PASSWORD_PATH, reason: TEMPORARY_PASSWORD } }
 	return { actor, csrf, sessionId }
 }
 

@@ -42,7 +42,14 @@ export function signInChoiceRoutes(deps: AppDeps, { auth }: HttpKit) {
 			clearChoiceCookie(deps, cookie)
 			return signInPage({ csrf: anonymousCsrf(deps, cookie), next, error: error.message, status: 401 })
 		}
-		return choicePage({ csrf: anonymousCsrf(deps, cookie), next, workspaces: await workspacesOf(deps.db, userId), invitations: await invitationsFor(deps, userId), error: error.message, status: 422 })
+		return choicePage({
+			csrf: anonymousCsrf(deps, cookie),
+			next,
+			workspaces: await workspacesOf(deps.db, userId),
+			invitations: await invitationsFor(deps, userId),
+			error: error.message,
+			status: 422,
+		})
 	}
 	const enter = (cookie: Record<string, any>, result: SignInResult) => {
 		clearChoiceCookie(deps, cookie)
@@ -57,7 +64,13 @@ export function signInChoiceRoutes(deps: AppDeps, { auth }: HttpKit) {
 				const userId = await choiceUser(deps, choiceOf(deps, cookie))
 				if (!userId) return redirect(`/sign-in?next=${encodeURIComponent(next)}`, 303)
 				const notice = query.done === 'declined' ? 'The invitation was declined.' : undefined
-				return choicePage({ csrf: anonymousCsrf(deps, cookie), next, workspaces: await workspacesOf(deps.db, userId), invitations: await invitationsFor(deps, userId), notice })
+				return choicePage({
+					csrf: anonymousCsrf(deps, cookie),
+					next,
+					workspaces: await workspacesOf(deps.db, userId),
+					invitations: await invitationsFor(deps, userId),
+					notice,
+				})
 			},
 			{ auth: 'form', query: t.Object({ next: t.Optional(t.String({ maxLength: 8000 })), done: t.Optional(t.String()) }) },
 		)

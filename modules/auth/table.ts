@@ -46,8 +46,12 @@ export const passwordResets = pgTable(
 export const memberships = pgTable(
 	'memberships',
 	{
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
-		userId: text('user_id').notNull().references(() => users.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id),
 		role: text('role').notNull(),
 		grants: text('grants').array().notNull().default(sql`'{}'::text[]`),
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
@@ -67,7 +71,9 @@ export const invitations = pgTable(
 	'invitations',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
 		email: text('email').notNull(),
 		name: text('name').notNull(),
 		role: text('role').notNull(),
@@ -104,8 +110,12 @@ export const sessions = pgTable(
 	'sessions',
 	{
 		id: text('id').primaryKey(),
-		userId: text('user_id').notNull().references(() => users.id),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
 		expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 	},
@@ -117,8 +127,12 @@ export const personalTokens = pgTable(
 	'personal_tokens',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
-		userId: text('user_id').notNull().references(() => users.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id),
 		name: text('name').notNull(),
 		tokenHash: text('token_hash').notNull(),
 		lastFour: text('last_four').notNull(),
@@ -159,9 +173,15 @@ export const oauthGrants = pgTable(
 	'oauth_grants',
 	{
 		id: text('id').primaryKey(),
-		clientId: text('client_id').notNull().references(() => oauthClients.id),
-		userId: text('user_id').notNull().references(() => users.id),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		clientId: text('client_id')
+			.notNull()
+			.references(() => oauthClients.id),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
 		scope: text('scope').notNull(),
 		readOnly: boolean('read_only').notNull().default(false),
 		resource: text('resource').notNull(),
@@ -200,9 +220,15 @@ export const oauthConsentRequests = pgTable(
 /** Authorization codes (stored as SHA-256): single use, 60 seconds, bound to client, redirect, challenge and resource. */
 export const oauthCodes = pgTable('oauth_codes', {
 	id: text('id').primaryKey(),
-	clientId: text('client_id').notNull().references(() => oauthClients.id),
-	userId: text('user_id').notNull().references(() => users.id),
-	workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+	clientId: text('client_id')
+		.notNull()
+		.references(() => oauthClients.id),
+	userId: text('user_id')
+		.notNull()
+		.references(() => users.id),
+	workspaceId: text('workspace_id')
+		.notNull()
+		.references(() => workspaces.id),
 	redirectUri: text('redirect_uri').notNull(),
 	/** Whether the authorization request named `redirect_uri` (then the token request must send it too). */
 	redirectUriSent: boolean('redirect_uri_sent').notNull().default(true),
@@ -221,7 +247,9 @@ export const oauthTokens = pgTable(
 	'oauth_tokens',
 	{
 		id: text('id').primaryKey(),
-		grantId: text('grant_id').notNull().references(() => oauthGrants.id),
+		grantId: text('grant_id')
+			.notNull()
+			.references(() => oauthGrants.id),
 		/** access or refresh. */
 		kind: text('kind').notNull(),
 		expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

@@ -32,7 +32,12 @@ const createOnPage = async (client: PortalClient, name: string) => {
 }
 const tokenRow = async (token: string) => {
 	const deps = await testDeps()
-	return (await deps.db.select().from(personalTokens).where(eq(personalTokens.tokenHash, hashSecret(token))))[0]
+	return (
+		await deps.db
+			.select()
+			.from(personalTokens)
+			.where(eq(personalTokens.tokenHash, hashSecret(token)))
+	)[0]
 }
 const mcpStatus = async (token: string) => (await rpc(token, 'tools/list')).status
 const runCli = async (argv: string[]) => {
@@ -321,7 +326,9 @@ describe('revocation and leaving take effect on the very next request', () => {
 		const [actorA, actorB] = await Promise.all([personActor(deps, ws.slug, a.email), personActor(deps, ws.slug, b.email)])
 		const results = await Promise.allSettled([removePerson(deps, actorA, ws, { email: b.email }), removePerson(deps, actorB, ws, { email: a.email })])
 		expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
-		const remaining = (await Promise.allSettled([personActor(deps, ws.slug, a.email), personActor(deps, ws.slug, b.email)])).filter((r) => r.status === 'fulfilled')
+		const remaining = (await Promise.allSettled([personActor(deps, ws.slug, a.email), personActor(deps, ws.slug, b.email)])).filter(
+			(r) => r.status === 'fulfilled',
+		)
 		expect(remaining).toHaveLength(1)
 	})
 })
@@ -333,7 +340,9 @@ describe('last used', () => {
 		const client = await signedIn(person)
 		const { token } = await createOnPage(client, 'Usage tracked')
 		expect((await tokenRow(token))!.lastUsedAt).toBeNull()
-		expect((await client.get('/settings/api')).text).toMatch(/Usage tracked[\s\S]*?<td data-label="Last used"><div class="cell">never<\/div><\/td>\s*<td data-label="Actions"><div class="cell"><form/)
+		expect((await client.get('/settings/api')).text).toMatch(
+			/Usage tracked[\s\S]*?<td data-label="Last used"><div class="cell">never<\/div><\/td>\s*<td data-label="Actions"><div class="cell"><form/,
+		)
 
 		await listTools(token)
 		const firstUse = await waitFor(async () => (await tokenRow(token))!.lastUsedAt)

@@ -35,7 +35,9 @@ export async function createPersonalToken(deps: AppDeps, actor: Actor, input: { 
 	const token = newCredential('pat')
 	const tokenId = newId('pat')
 	await deps.db.transaction(async (tx) => {
-		await tx.insert(personalTokens).values({ id: tokenId, workspaceId: actor.workspaceId, userId: actor.userId!, name, tokenHash: hashSecret(token), lastFour: token.slice(-4) })
+		await tx
+			.insert(personalTokens)
+			.values({ id: tokenId, workspaceId: actor.workspaceId, userId: actor.userId!, name, tokenHash: hashSecret(token), lastFour: token.slice(-4) })
 		await recordActivity(tx, actor, { action: 'token.created', targetType: 'personal_token', targetId: tokenId, detail: { name } })
 	})
 	return { tokenId, token }
@@ -44,10 +46,25 @@ export async function createPersonalToken(deps: AppDeps, actor: Actor, input: { 
 /** Live tokens the actor may see: everyone's for owners and admins, otherwise their own. */
 export async function listPersonalTokens(deps: AppDeps, actor: Actor): Promise<TokenView[]> {
 	const rows = await deps.db
-		.select({ id: personalTokens.id, name: personalTokens.name, userId: personalTokens.userId, ownerName: users.name, ownerEmail: users.email, lastFour: personalTokens.lastFour, createdAt: personalTokens.createdAt, lastUsedAt: personalTokens.lastUsedAt })
+		.select({
+			id: personalTokens.id,
+			name: personalTokens.name,
+			userId: personalTokens.userId,
+			ownerName: users.name,
+			ownerEmail: users.email,
+			lastFour: personalTokens.lastFour,
+			createdAt: personalTokens.createdAt,
+			lastUsedAt: personalTokens.lastUsedAt,
+		})
 		.from(personalTokens)
 		.innerJoin(users, eq(users.id, personalTokens.userId))
-		.where(and(eq(personalTokens.workspaceId, actor.workspaceId), isNull(personalTokens.revokedAt), isAdmin(actor) ? undefined : eq(personalTokens.userId, actor.userId ?? '')))
+		.where(
+			and(
+				eq(personalTokens.workspaceId, actor.workspaceId),
+				isNull(personalTokens.revokedAt),
+				isAdmin(actor) ? undefined : eq(personalTokens.userId, actor.userId ?? ''),
+			),
+		)
 		.orderBy(desc(personalTokens.createdAt), desc(personalTokens.id))
 	return rows.map(({ userId, ...r }) => ({ ...r, mine: userId === actor.userId }))
 }
@@ -57,7 +74,14 @@ export async function revokePersonalToken(deps: AppDeps, actor: Actor, tokenId: 
 		const revoked = await tx
 			.update(personalTokens)
 			.set({ revokedAt: deps.now() })
-			.where(and(eq(personalTokens.id, tokenId), eq(personalTokens.workspaceId, actor.workspaceId), isNull(personalTokens.revokedAt), isAdmin(actor) ? undefined : eq(personalTokens.userId, actor.userId ?? '')))
+			.where(
+				and(
+					eq(personalTokens.id, tokenId),
+					eq(personalTokens.workspaceId, actor.workspaceId),
+					isNull(personalTokens.revokedAt),
+					isAdmin(actor) ? undefined : eq(personalTokens.userId, actor.userId ?? ''),
+				),
+			)
 			.returning({ name: personalTokens.name })
 		if (!revoked.length) throw new AppError('NOT_FOUND', 'No such token')
 		await recordActivity(tx, actor, { action: 'token.revoked', targetType: 'personal_token', targetId: tokenId, detail: { name: revoked[0]!.name } })
@@ -75,7 +99,10 @@ const lookupStatement = perDatabase((db) =>
 		.from(personalTokens)
 		.innerJoin(users, eq(users.id, personalTokens.userId))
 		.innerJoin(workspaces, eq(workspaces.id, personalTokens.workspaceId))
-		.innerJoin(memberships, and(eq(memberships.userId, personalTokens.userId), eq(memberships.workspaceId, personalTokens.workspaceId), isNull(memberships.removedAt)))
+		.innerJoin(
+			memberships,
+			and(eq(memberships.userId, personalTokens.userId), eq(memberships.workspaceId, personalTokens.workspaceId), isNull(memberships.removedAt)),
+		)
 		.where(and(eq(personalTokens.tokenHash, sql.placeholder('hash')), isNull(personalTokens.revokedAt)))
 		.prepare('personal_token_lookup'),
 )
@@ -98,5 +125,15 @@ export async function personActor(deps: AppDeps, workspaceSlug: string, email: s
 		.innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
 		.where(and(eq(workspaces.slug, workspaceSlug), eq(users.email, email.trim().toLowerCase()), isNull(memberships.removedAt)))
 	if (!row) throw new AppError('NOT_FOUND', `${email} is not in the workspace "${workspaceSlug}"`)
-	return { workspaceId: row.workspaceId, workspaceSlug, role: row.role as PersonRole, userId: row.userId, vendorId: null, name: row.name, credential: { kind: 'cli', id: '', name: 'operator CLI' }, grants: row.grants, readOnly: false }
+	return {
+		workspaceId: row.workspaceId,
+		workspaceSlug,
+		role: row.role as PersonRole,
+		userId: row.userId,
+		vendorId: null,
+		name: row.name,
+		credential: { kind: 'cli', id: '', name: 'operator CLI' },
+		grants: row.grants,
+		readOnly: false,
+	}
 }

@@ -65,7 +65,10 @@ describe('signing in with several workspaces', () => {
 		expect(signedInTo(home.text)).toBe(b.slug)
 		expect(home.text).toContain('as admin')
 		const deps = await testDeps()
-		const [row] = await deps.db.select({ workspaceId: sessions.workspaceId }).from(sessions).where(eq(sessions.id, hashSecret(sessionToken(client)!)))
+		const [row] = await deps.db
+			.select({ workspaceId: sessions.workspaceId })
+			.from(sessions)
+			.where(eq(sessions.id, hashSecret(sessionToken(client)!)))
 		expect(row!.workspaceId).toBe(b.id)
 		// The choice is used up: posting it again opens nothing more.
 		await client.get('/sign-in')
@@ -126,8 +129,16 @@ describe('switching workspace', () => {
 		expect(signedInTo(switched.text)).toBe(b.slug)
 		expect(sessionToken(client)).not.toBe(before)
 		const deps = await testDeps()
-		expect(await deps.db.select().from(sessions).where(eq(sessions.id, hashSecret(before)))).toHaveLength(0)
-		const [line] = await deps.db.select().from(activity).where(and(eq(activity.workspaceId, b.id), eq(activity.action, 'workspace.switched')))
+		expect(
+			await deps.db
+				.select()
+				.from(sessions)
+				.where(eq(sessions.id, hashSecret(before))),
+		).toHaveLength(0)
+		const [line] = await deps.db
+			.select()
+			.from(activity)
+			.where(and(eq(activity.workspaceId, b.id), eq(activity.action, 'workspace.switched')))
 		expect(line!.actorUserId).toBe(person.userId)
 		expect(line!.detail).toEqual({ from: a.slug })
 	})
@@ -190,10 +201,16 @@ describe('credentials stay in the workspace they were made in', () => {
 
 		const { location } = await consent(portal, request.url)
 		const params = oauth.validateAuthResponse(ctx.as, client, location!, request.state)
-		const res = await oauth.authorizationCodeGrantRequest(ctx.as, client, oauth.None(), params, redirectUri, request.verifier, { ...ctx.opts, additionalParameters: { resource: ctx.resource } })
+		const res = await oauth.authorizationCodeGrantRequest(ctx.as, client, oauth.None(), params, redirectUri, request.verifier, {
+			...ctx.opts,
+			additionalParameters: { resource: ctx.resource },
+		})
 		const tokens = await oauth.processAuthorizationCodeResponse(ctx.as, client, res)
 		const deps = await testDeps()
-		const grants = await deps.db.select({ workspaceId: oauthGrants.workspaceId }).from(oauthGrants).where(and(eq(oauthGrants.clientId, client.client_id), eq(oauthGrants.userId, person.userId)))
+		const grants = await deps.db
+			.select({ workspaceId: oauthGrants.workspaceId })
+			.from(oauthGrants)
+			.where(and(eq(oauthGrants.clientId, client.client_id), eq(oauthGrants.userId, person.userId)))
 		expect(grants.map((g) => g.workspaceId)).toEqual([b.id])
 		const title = `App job ${unique()}`
 		const call = await mcp(ctx, tokens.access_token, 'tools/call', { name: 'create_job', arguments: { title } }, { 'mcp-protocol-version': '2025-06-18' })

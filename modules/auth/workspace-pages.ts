@@ -10,7 +10,8 @@ const day = (d: Date) => html`<time datetime="${d.toISOString()}">${d.toISOStrin
 const message = (m: { error?: string; notice?: string }) =>
 	html`${m.notice ? html`<p class="notice" role="status">${m.notice}</p>` : ''}${m.error ? html`<p class="error" role="alert">${m.error}</p>` : ''}`
 
-const invitationText = (i: MyInvitation) => html`<strong>${i.workspace.name}</strong> (${i.workspace.slug}) invites you as ${roleName(i.role)}${i.invitedBy ? html`, sent by ${i.invitedBy}` : ''}. <span class="meta">Open until ${day(i.expiresAt)}.</span>`
+const invitationText = (i: MyInvitation) =>
+	html`<strong>${i.workspace.name}</strong> (${i.workspace.slug}) invites you as ${roleName(i.role)}${i.invitedBy ? html`, sent by ${i.invitedBy}` : ''}. <span class="meta">Open until ${day(i.expiresAt)}.</span>`
 
 /** Accept / Decline forms for one invitation; `base` is where they post (…/accept, …/decline). */
 const answerForms = (base: string, csrf: string, hidden: SafeHtml | string = '') =>
@@ -18,7 +19,15 @@ const answerForms = (base: string, csrf: string, hidden: SafeHtml | string = '')
 <form method="post" action="${base}/decline" class="inline"><input type="hidden" name="csrf" value="${csrf}">${hidden}<button type="submit" class="secondary">Decline</button></form>`
 
 /** After the password: the person's workspaces, and the invitations waiting for them. */
-export function choicePage(options: { csrf: string; next: string; workspaces: Membership[]; invitations: MyInvitation[]; error?: string; notice?: string; status?: number }): Response {
+export function choicePage(options: {
+	csrf: string
+	next: string
+	workspaces: Membership[]
+	invitations: MyInvitation[]
+	error?: string
+	notice?: string
+	status?: number
+}): Response {
 	const next = html`<input type="hidden" name="next" value="${options.next}">`
 	const nothing = !options.workspaces.length && !options.invitations.length
 	return page(
@@ -26,16 +35,21 @@ export function choicePage(options: { csrf: string; next: string; workspaces: Me
 		html`<section class="card"><h1>Choose a workspace</h1>
 ${message(options)}
 ${nothing ? html`<p>You are not in any workspace now. <a href="/sign-in">Back to sign-in</a></p>` : ''}
-${options.workspaces.length
-	? html`<p>You can switch later from the portal home.</p>
+${
+	options.workspaces.length
+		? html`<p>You can switch later from the portal home.</p>
 <ul class="links">${options.workspaces.map(
-			(w) => html`<li><form method="post" action="/sign-in/workspace" class="inline"><input type="hidden" name="csrf" value="${options.csrf}">${next}<input type="hidden" name="workspace" value="${w.slug}"><button type="submit">Open ${w.name}</button> <span class="meta">${w.slug}, as ${roleName(w.role)}</span></form></li>`,
-		)}</ul>`
-	: ''}
-${options.invitations.length
-	? html`<h2>Invitations</h2>
+				(w) =>
+					html`<li><form method="post" action="/sign-in/workspace" class="inline"><input type="hidden" name="csrf" value="${options.csrf}">${next}<input type="hidden" name="workspace" value="${w.slug}"><button type="submit">Open ${w.name}</button> <span class="meta">${w.slug}, as ${roleName(w.role)}</span></form></li>`,
+			)}</ul>`
+		: ''
+}
+${
+	options.invitations.length
+		? html`<h2>Invitations</h2>
 <ul class="links">${options.invitations.map((i) => html`<li><p>${invitationText(i)}</p>${answerForms(`/sign-in/invitations/${i.id}`, options.csrf, next)}</li>`)}</ul>`
-	: ''}
+		: ''
+}
 </section>`,
 	)
 }
@@ -56,16 +70,22 @@ export function invitationsBanner(count: number): SafeHtml | '' {
 	return html`<p class="notice" role="status">${count === 1 ? 'An invitation to another workspace is waiting for you.' : `${count} invitations to other workspaces are waiting for you.`} <a href="/invitations">See invitations</a></p>`
 }
 
-export function invitationsPage(deps: AppDeps, session: PageSession, view: { invitations: MyInvitation[]; workspaces: Membership[]; error?: string; notice?: string }): Response {
+export function invitationsPage(
+	deps: AppDeps,
+	session: PageSession,
+	view: { invitations: MyInvitation[]; workspaces: Membership[]; error?: string; notice?: string },
+): Response {
 	return portalPage(
 		deps,
 		session,
 		{ title: 'Invitations', status: view.error ? 422 : 200 },
 		html`<section class="card"><h1>Invitations</h1>
 ${message(view)}
-${view.invitations.length
-	? html`<ul class="links">${view.invitations.map((i) => html`<li><p>${invitationText(i)}</p>${answerForms(`/invitations/${i.id}`, session.csrf)}</li>`)}</ul>`
-	: html`<p>No invitation is waiting for you.</p>`}
+${
+	view.invitations.length
+		? html`<ul class="links">${view.invitations.map((i) => html`<li><p>${invitationText(i)}</p>${answerForms(`/invitations/${i.id}`, session.csrf)}</li>`)}</ul>`
+		: html`<p>No invitation is waiting for you.</p>`
+}
 ${switchForm(session, view.workspaces, '/portal')}
 </section>`,
 	)

@@ -56,8 +56,23 @@ export async function switchWorkspace(deps: AppDeps, session: PageSession, slug:
 		const [person] = await tx.select({ name: users.name }).from(users).where(eq(users.id, userId))
 		await tx.delete(sessions).where(eq(sessions.id, session.sessionId))
 		const started = await startSession(deps, userId, place, tx)
-		const actor: Actor = { workspaceId: place.workspaceId, workspaceSlug: place.slug, role: place.role as PersonRole, userId, vendorId: null, name: person!.name, credential: { kind: 'session', id: '', name: 'portal session' }, grants: [], readOnly: false }
-		await recordActivity(tx, actor, { action: 'workspace.switched', targetType: 'workspace', targetId: place.workspaceId, detail: { from: session.actor.workspaceSlug } })
+		const actor: Actor = {
+			workspaceId: place.workspaceId,
+			workspaceSlug: place.slug,
+			role: place.role as PersonRole,
+			userId,
+			vendorId: null,
+			name: person!.name,
+			credential: { kind: 'session', id: '', name: 'portal session' },
+			grants: [],
+			readOnly: false,
+		}
+		await recordActivity(tx, actor, {
+			action: 'workspace.switched',
+			targetType: 'workspace',
+			targetId: place.workspaceId,
+			detail: { from: session.actor.workspaceSlug },
+		})
 		return started
 	})
 }

@@ -1,10 +1,11 @@
 /** Workspaces: made by the operator's CLI, found by their slug. */
-import { eq } from 'drizzle-orm'
+import { eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
 import type { Db } from '../../db/client.ts'
+import type { WorkspaceDirectory } from '../outbox/index.ts'
 import { workspaces } from './table.ts'
 
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/
@@ -39,4 +40,23 @@ export async function requireWorkspace(db: Db, slug: string): Promise<Workspace>
 
 export async function listWorkspaces(db: Db): Promise<Workspace[]> {
 	return db.select({ id: workspaces.id, slug: workspaces.slug, name: workspaces.name }).from(workspaces).orderBy(workspaces.createdAt)
+}
+
+/** Workspaces by id (unknown ids are left out). */
+export async function workspacesById(db: Db, ids: readonly string[]): Promise<Map<string, Workspace>> {
+	if (!ids.length) return new Map()
+	const rows = await db
+		.select({ id: workspaces.id, slug: workspaces.slug, name: workspaces.name })
+		.from(workspaces)
+		.where(inArray(workspaces.id, [...new Set(ids)]))
+	return new Map(rows.map((w) => [w.id, w]))
+}
+
+/** The slug of the workspace whose id is `id`, inside another module's statement (one round trip on hot paths). */
+export const workspaceSlugOf = (id: SQL) => sql<string>`(select ws.slug from ${workspaces} ws where ws.id = ${id})`
+
+/** How modules this one requires (the outbox) find workspaces, contributed to the outbox's port: they cannot ask this module directly. */
+export const workspaceDirectory: WorkspaceDirectory = {
+	bySlug: findWorkspace,
+	byIds: workspacesById,
 }

@@ -14,7 +14,10 @@ setDefaultTimeout(60_000)
 
 let w: CandidatePageWorld
 const path = () => `/candidates/${w.onTeam.id}/bench`
-const entries = async () => w.deps.database.rows<{ roleFamily: string; jobId: string | null }>(sql`select role_family as "roleFamily", job_id as "jobId" from bench_entries where candidate_id = ${w.onTeam.id} order by role_family`)
+const entries = async () =>
+	w.deps.database.rows<{ roleFamily: string; jobId: string | null }>(
+		sql`select role_family as "roleFamily", job_id as "jobId" from bench_entries where candidate_id = ${w.onTeam.id} order by role_family`,
+	)
 
 beforeAll(async () => {
 	w = await candidatePageWorld()
@@ -56,7 +59,12 @@ describe('Add to bench', () => {
 		expect(page.text).toContain(`<a href="/jobs/${w.onTeam.jobId}">Kafka Engineer</a>`)
 		expect(await entries()).toEqual([{ roleFamily: 'java', jobId: w.onTeam.jobId }])
 		const [line] = await activityOf(w.deps, w.ws, 'bench.added')
-		expect(line).toMatchObject({ actorUserId: w.userIds.recruiter, credentialKind: 'session', targetId: w.onTeam.id, detail: { roleFamily: 'java', jobId: w.onTeam.jobId } })
+		expect(line).toMatchObject({
+			actorUserId: w.userIds.recruiter,
+			credentialKind: 'session',
+			targetId: w.onTeam.id,
+			detail: { roleFamily: 'java', jobId: w.onTeam.jobId },
+		})
 		const again = await recruiter.post(path(), { roleFamily: 'java' })
 		expect(again.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=bench-unchanged#bench`)
 		expect((await recruiter.get(again.headers.get('location')!)).text).toContain('already on that bench: nothing changed')
@@ -64,7 +72,9 @@ describe('Add to bench', () => {
 	})
 
 	test('every door refuses an unknown role family (the service checks it, not only the MCP schema)', async () => {
-		await expect(addToBench(w.deps, operatorActor(w.ws), { candidateId: w.onTeam.id, roleFamily: 'astrology' as never })).rejects.toMatchObject({ code: 'VALIDATION' })
+		await expect(addToBench(w.deps, operatorActor(w.ws), { candidateId: w.onTeam.id, roleFamily: 'astrology' as never })).rejects.toMatchObject({
+			code: 'VALIDATION',
+		})
 	})
 
 	test('hiring managers and viewers have no bench section, and their posts are refused (403)', async () => {

@@ -20,11 +20,11 @@ export const BENCH_FORM = 'bench'
 /** Open jobs offered besides the candidate's own (newest first). */
 const OPEN_JOBS_OFFERED = 50
 
-
-
 /** The candidate's bench entries (one per role family at most), newest first. */
 export async function candidateBenchEntries(deps: AppDeps, actor: Actor, candidateId: string) {
-	const rows = await deps.database.rows<BenchRow>(sql`select ${BENCH_COLUMNS} from bench_entries b where b.workspace_id = ${actor.workspaceId} and b.candidate_id = ${candidateId} order by b.added_at desc, b.id desc`)
+	const rows = await deps.database.rows<BenchRow>(
+		sql`select ${BENCH_COLUMNS} from bench_entries b where b.workspace_id = ${actor.workspaceId} and b.candidate_id = ${candidateId} order by b.added_at desc, b.id desc`,
+	)
 	return benchViews(deps, actor, rows)
 }
 
@@ -32,10 +32,16 @@ type Entry = Awaited<ReturnType<typeof candidateBenchEntries>>[number]
 
 /** Jobs the form offers: the candidate's own first, then the newest open jobs. */
 export async function jobChoices(deps: AppDeps, actor: Actor, candidateId: string): Promise<(readonly [string, string])[]> {
-	const [own, open] = await Promise.all([candidateApplicationChoices(deps, actor, candidateId), listJobs(deps, actor, { status: 'Open', limit: OPEN_JOBS_OFFERED })])
+	const [own, open] = await Promise.all([
+		candidateApplicationChoices(deps, actor, candidateId),
+		listJobs(deps, actor, { status: 'Open', limit: OPEN_JOBS_OFFERED }),
+	])
 	const seen = new Set<string>()
 	const out: (readonly [string, string])[] = []
-	for (const [id, label] of [...own.map((a) => [a.jobId, `${a.jobTitle} (applied)`] as const), ...open.jobs.map((j) => [j.id, `${j.title}${j.location ? ` — ${j.location}` : ''}`] as const)]) {
+	for (const [id, label] of [
+		...own.map((a) => [a.jobId, `${a.jobTitle} (applied)`] as const),
+		...open.jobs.map((j) => [j.id, `${j.title}${j.location ? ` — ${j.location}` : ''}`] as const),
+	]) {
 		if (seen.has(id)) continue
 		seen.add(id)
 		out.push([id, label])

@@ -1,6 +1,30 @@
 /** Role families (the spec's enumeration) and the family a job most likely belongs to. */
 
-export const ROLE_FAMILIES = ['java', 'dotnet', 'datasci', 'python', 'fullstack', 'qa', 'sre', 'devops', 'cloud', 'genai', 'dataeng', 'dba', 'privacy', 'security', 'workday', 'salesforce', 'servicenow', 'gis', 'insurance', 'product', 'ba', 'pm', 'other'] as const
+export const ROLE_FAMILIES = [
+	'java',
+	'dotnet',
+	'datasci',
+	'python',
+	'fullstack',
+	'qa',
+	'sre',
+	'devops',
+	'cloud',
+	'genai',
+	'dataeng',
+	'dba',
+	'privacy',
+	'security',
+	'workday',
+	'salesforce',
+	'servicenow',
+	'gis',
+	'insurance',
+	'product',
+	'ba',
+	'pm',
+	'other',
+] as const
 export type RoleFamily = (typeof ROLE_FAMILIES)[number]
 
 /** Role families as people read them. */

@@ -14,6 +14,7 @@ export default defineModule({
 	name: 'bench',
 	description: 'The bench: candidates marketed by role family, ranked against jobs.',
 	requires: ['auth', 'activity', 'jobs', 'candidates'],
+	checks: ['bench:write'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
@@ -22,6 +23,7 @@ export default defineModule({
 	],
 	tools: benchTools,
 	routes: (deps, kit) => new Elysia({ name: 'bench.routes' }).use(candidateBenchRoutes(deps, kit)).use(benchRoutes(deps, kit)),
+	paths: ['/bench', '/candidates'],
 	pageSections: [benchJobSection, benchSection],
 	nav: [{ href: '/bench', label: 'Bench', permission: 'bench:read', section: 'work', order: 90 }],
 	seed: seedBench,

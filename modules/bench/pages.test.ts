@@ -29,12 +29,27 @@ beforeAll(async () => {
 	job = await newVendorJob(ws, { title: 'Bench Java Role' }, deps)
 	for (let i = 0; i < 33; i++) {
 		const candidateId = await newCandidate(ws, { name: `Benched ${i}`, resume: false }, deps)
-		await deps.db.update(candidates).set({ skills: Array.from({ length: i % 12 }, (_, k) => `Skill ${k}`) }).where(sql`id = ${candidateId}`)
-		await deps.db.insert(benchEntries).values({ id: newId('bench'), workspaceId: ws.id, candidateId, roleFamily: i % 11 === 0 ? 'qa' : 'java', jobId: i % 4 === 0 ? job : null, addedAt: new Date(Date.now() - i * 3_600_000) })
+		await deps.db
+			.update(candidates)
+			.set({ skills: Array.from({ length: i % 12 }, (_, k) => `Skill ${k}`) })
+			.where(sql`id = ${candidateId}`)
+		await deps.db.insert(benchEntries).values({
+			id: newId('bench'),
+			workspaceId: ws.id,
+			candidateId,
+			roleFamily: i % 11 === 0 ? 'qa' : 'java',
+			jobId: i % 4 === 0 ? job : null,
+			addedAt: new Date(Date.now() - i * 3_600_000),
+		})
 	}
 	// Another workspace's bench never shows.
 	const elsewhere = await newWorkspace(deps)
-	await deps.db.insert(benchEntries).values({ id: newId('bench'), workspaceId: elsewhere.id, candidateId: await newCandidate(elsewhere, { name: 'Foreign Benched', resume: false }, deps), roleFamily: 'java' })
+	await deps.db.insert(benchEntries).values({
+		id: newId('bench'),
+		workspaceId: elsewhere.id,
+		candidateId: await newCandidate(elsewhere, { name: 'Foreign Benched', resume: false }, deps),
+		roleFamily: 'java',
+	})
 	people = {} as Record<Role, PortalClient>
 	for (const role of ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'] as const) people[role] = await signedIn(await newPerson(ws, role, {}, deps))
 }, 120_000)

@@ -11,7 +11,11 @@ type Entry = Awaited<ReturnType<typeof benchViews>>[number]
 /** Skills shown in a row; the candidate's page has them all. */
 const SKILLS_SHOWN = 8
 
-export function benchPage(deps: AppDeps, session: PageSession, view: { roleFamily?: RoleFamily; bench: Entry[]; nextCursor: string | null; paged: boolean }): Response {
+export function benchPage(
+	deps: AppDeps,
+	session: PageSession,
+	view: { roleFamily?: RoleFamily; bench: Entry[]; nextCursor: string | null; paged: boolean },
+): Response {
 	const family = view.roleFamily ? FAMILY_LABELS[view.roleFamily] : null
 	const now = deps.now()
 	return portalPage(
@@ -27,13 +31,31 @@ ${dataTable<Entry>({
 	caption: family ? `People on the ${family} bench` : 'People on the bench',
 	hideCaption: true,
 	rows: view.bench,
-	empty: view.paged ? 'No more people on this bench.' : family ? `Nobody is on the ${family} bench. Add people from their candidate page.` : 'Nobody is on the bench yet. Add people from their candidate page.',
+	empty: view.paged
+		? 'No more people on this bench.'
+		: family
+			? `Nobody is on the ${family} bench. Add people from their candidate page.`
+			: 'Nobody is on the bench yet. Add people from their candidate page.',
 	columns: [
-		{ label: 'Candidate', cell: (e) => html`<a href="/candidates/${e.candidate.id}">${e.candidate.name || 'A candidate'}</a>${e.candidate.headline ? html`<br><span class="meta">${e.candidate.headline}</span>` : ''}` },
+		{
+			label: 'Candidate',
+			cell: (e) =>
+				html`<a href="/candidates/${e.candidate.id}">${e.candidate.name || 'A candidate'}</a>${e.candidate.headline ? html`<br><span class="meta">${e.candidate.headline}</span>` : ''}`,
+		},
 		{ label: 'Role family', cell: (e) => familyLabel(e.roleFamily) },
-		{ label: 'Skills', cell: (e) => (e.skills.length ? `${e.skills.slice(0, SKILLS_SHOWN).join(', ')}${e.skills.length > SKILLS_SHOWN ? ` and ${e.skills.length - SKILLS_SHOWN} more` : ''}` : '—') },
+		{
+			label: 'Skills',
+			cell: (e) =>
+				e.skills.length
+					? `${e.skills.slice(0, SKILLS_SHOWN).join(', ')}${e.skills.length > SKILLS_SHOWN ? ` and ${e.skills.length - SKILLS_SHOWN} more` : ''}`
+					: '—',
+		},
 		{ label: 'For job', cell: (e) => (e.job ? html`<a href="/jobs/${e.job.id}">${e.job.title}</a>` : html`<span class="meta">Any job</span>`) },
-		{ label: 'Added', cell: (e) => html`${when(e.addedAt, { time: false })}<br><span class="meta">${daysSince(e.addedAt, now)} on the bench${e.addedBy ? ` · by ${e.addedBy.name}` : ''}</span>` },
+		{
+			label: 'Added',
+			cell: (e) =>
+				html`${when(e.addedAt, { time: false })}<br><span class="meta">${daysSince(e.addedAt, now)} on the bench${e.addedBy ? ` · by ${e.addedBy.name}` : ''}</span>`,
+		},
 		{ label: 'Available', cell: (e) => (e.availableFrom && e.availableFrom > now.toISOString().slice(0, 10) ? when(e.availableFrom, { time: false }) : 'Now') },
 	],
 })}

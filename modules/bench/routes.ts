@@ -17,7 +17,9 @@ export function benchRoutes(deps: AppDeps, kit: HttpKit) {
 		{
 			session: { permission: 'bench:read' },
 			query: t.Object({
-				family: t.Optional(t.Union([t.Literal(''), ...ROLE_FAMILIES.map((f) => t.Literal(f))], { error: 'family must be a role family (java, dotnet, qa, …)' })),
+				family: t.Optional(
+					t.Union([t.Literal(''), ...ROLE_FAMILIES.map((f) => t.Literal(f))], { error: 'family must be a role family (java, dotnet, qa, …)' }),
+				),
 				cursor: t.Optional(t.String({ minLength: 1, maxLength: 64, error: 'cursor is not valid: use the Next page link' })),
 			}),
 		},

@@ -40,9 +40,16 @@ const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOStr
 /** Bench rows as tool results, with the candidates' profiles, job titles and who added them. */
 export async function benchViews(deps: AppDeps, actor: Actor, rows: BenchRow[]) {
 	const [cards, titles, names] = await Promise.all([
-		candidateCards(deps, actor, rows.map((r) => r.candidateId)),
+		candidateCards(
+			deps,
+			actor,
+			rows.map((r) => r.candidateId),
+		),
 		jobTitles(deps, actor.workspaceId, [...new Set(rows.map((r) => r.jobId).filter((x): x is string => Boolean(x)))]),
-		userNames(deps.db, rows.map((r) => r.addedByUserId).filter((x): x is string => Boolean(x))),
+		userNames(
+			deps.db,
+			rows.map((r) => r.addedByUserId).filter((x): x is string => Boolean(x)),
+		),
 	])
 	return rows.map((r) => {
 		const card = cards.get(r.candidateId)
@@ -64,14 +71,22 @@ export async function benchViews(deps: AppDeps, actor: Actor, rows: BenchRow[]) 
 export async function listBench(deps: AppDeps, actor: Actor, input: { limit: number; cursor?: string; roleFamily?: RoleFamily }) {
 	const scope = `list_bench:${actor.userId}${input.roleFamily ? `:${input.roleFamily}` : ''}`
 	const where = [sql`b.workspace_id = ${actor.workspaceId}`, ...(input.roleFamily ? [sql`b.role_family = ${input.roleFamily}`] : [])]
-	const { rows, nextCursor } = await keysetPage(deps, { scope, cursor: input.cursor, limit: input.limit, order: newestFirst<BenchRow>(sql`b.added_at`, sql`b.id`, (r) => r.addedAt), from: sql`select ${BENCH_COLUMNS} from bench_entries b`, where })
+	const { rows, nextCursor } = await keysetPage(deps, {
+		scope,
+		cursor: input.cursor,
+		limit: input.limit,
+		order: newestFirst<BenchRow>(sql`b.added_at`, sql`b.id`, (r) => r.addedAt),
+		from: sql`select ${BENCH_COLUMNS} from bench_entries b`,
+		where,
+	})
 	return { bench: await benchViews(deps, actor, rows), nextCursor }
 }
 
 export async function addToBench(deps: AppDeps, actor: Actor, input: { candidateId: string; roleFamily: RoleFamily; jobId?: string }) {
 	await requireCandidate(deps, actor, input.candidateId)
 	// The MCP door checks the family against its schema; every door gets the same answer here.
-	if (!(ROLE_FAMILIES as readonly string[]).includes(input.roleFamily)) throw invalid([{ field: 'roleFamily', message: `must be one of ${ROLE_FAMILIES.join(', ')}` }])
+	if (!(ROLE_FAMILIES as readonly string[]).includes(input.roleFamily))
+		throw invalid([{ field: 'roleFamily', message: `must be one of ${ROLE_FAMILIES.join(', ')}` }])
 	if (input.jobId) {
 		const reach = await reachableJobIds(deps, actor, [input.jobId])
 		const titles = await jobTitles(deps, actor.workspaceId, [input.jobId])
@@ -84,10 +99,21 @@ export async function addToBench(deps: AppDeps, actor: Actor, input: { candidate
 			tx,
 		)
 		if (!inserted.length) return false
-		await recordActivity(tx, actor, { action: 'bench.added', targetType: 'candidate', targetId: input.candidateId, detail: { benchEntryId: inserted[0]!.id, roleFamily: input.roleFamily, jobId: input.jobId ?? null } })
+		await recordActivity(tx, actor, {
+			action: 'bench.added',
+			targetType: 'candidate',
+			targetId: input.candidateId,
+			detail: { benchEntryId: inserted[0]!.id, roleFamily: input.roleFamily, jobId: input.jobId ?? null },
+		})
 		return true
 	})
-	const rows = await deps.database.rows<BenchRow>(sql`select ${BENCH_COLUMNS} from bench_entries b where b.workspace_id = ${actor.workspaceId} and b.candidate_id = ${input.candidateId} and b.role_family = ${input.roleFamily}`)
+	const rows = await deps.database.rows<BenchRow>(
+		sql`select ${BENCH_COLUMNS} from bench_entries b where b.workspace_id = ${actor.workspaceId} and b.candidate_id = ${input.candidateId} and b.role_family = ${input.roleFamily}`,
+	)
 	const [entry] = await benchViews(deps, actor, rows)
-	return { entry: entry!, created, message: created ? 'Added to the bench.' : `Already on the ${input.roleFamily} bench (added ${entry!.addedAt.slice(0, 10)}); nothing changed.` }
+	return {
+		entry: entry!,
+		created,
+		message: created ? 'Added to the bench.' : `Already on the ${input.roleFamily} bench (added ${entry!.addedAt.slice(0, 10)}); nothing changed.`,
+	}
 }

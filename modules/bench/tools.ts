@@ -39,7 +39,8 @@ export const benchTools = [
 	defineTool({
 		name: 'list_bench',
 		title: 'List the bench',
-		description: 'People on the bench (candidates the firm markets), newest first, with role family, date added, skills, availability and rate. Paged: pass nextCursor back as cursor.',
+		description:
+			'People on the bench (candidates the firm markets), newest first, with role family, date added, skills, availability and rate. Paged: pass nextCursor back as cursor.',
 		params: params({ limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
 		output: page('bench', BenchEntry),
 		readOnly: true,
@@ -49,9 +50,14 @@ export const benchTools = [
 	defineTool({
 		name: 'get_job_bench',
 		title: 'Rank the bench for a job',
-		description: 'Bench people ranked by match to one job: must-haves and nice-to-haves met by their résumé, whether they are on the job’s role-family bench, and availability; each with the reasons for the rank. Paged: pass nextCursor back as cursor.',
+		description:
+			'Bench people ranked by match to one job: must-haves and nice-to-haves met by their résumé, whether they are on the job’s role-family bench, and availability; each with the reasons for the rank. Paged: pass nextCursor back as cursor.',
 		params: params({ jobId: id('job'), limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
-		output: t.Object({ job: t.Object({ id: t.String(), title: UntrustedLine, roleFamily: oneOf(ROLE_FAMILIES) }), bench: t.Array(Ranked), nextCursor: nullable(t.String()) }),
+		output: t.Object({
+			job: t.Object({ id: t.String(), title: UntrustedLine, roleFamily: oneOf(ROLE_FAMILIES) }),
+			bench: t.Array(Ranked),
+			nextCursor: nullable(t.String()),
+		}),
 		readOnly: true,
 		permission: 'bench:read',
 		run: ({ deps, actor }, a) => jobBench(deps, actor, { jobId: a.jobId, limit: a.limit ?? 25, cursor: a.cursor }),
@@ -59,7 +65,8 @@ export const benchTools = [
 	defineTool({
 		name: 'add_to_bench',
 		title: 'Add a candidate to the bench',
-		description: 'Puts a candidate on the bench of a role family, optionally for one job; recorded in the activity log. Adding someone already on that family’s bench changes nothing (created: false).',
+		description:
+			'Puts a candidate on the bench of a role family, optionally for one job; recorded in the activity log. Adding someone already on that family’s bench changes nothing (created: false).',
 		params: params({ candidateId: id('candidate'), roleFamily: oneOf(ROLE_FAMILIES, 'Role family of the bench'), jobId: t.Optional(id('job')) }),
 		output: t.Object({ entry: BenchEntry, created: t.Boolean(), message: t.String() }),
 		readOnly: false,

@@ -34,14 +34,25 @@ const T = new Date(Math.floor(Date.now() / DAY) * DAY + 4 * DAY + 15 * HOUR)
 async function todo(assignee: McpPerson, title: string, dueAt: Date, o: { jobId?: string; candidateId?: string } = {}) {
 	const deps = await testDeps()
 	const id = newId('todo')
-	await deps.db.insert(todos).values({ id, workspaceId: w.ws.id, assigneeUserId: assignee.userId, createdByUserId: assignee.userId, title, dueAt, jobId: o.jobId ?? null, candidateId: o.candidateId ?? null })
+	await deps.db.insert(todos).values({
+		id,
+		workspaceId: w.ws.id,
+		assigneeUserId: assignee.userId,
+		createdByUserId: assignee.userId,
+		title,
+		dueAt,
+		jobId: o.jobId ?? null,
+		candidateId: o.candidateId ?? null,
+	})
 	return id
 }
 
 async function busy(person: McpPerson, start: Date, hours = 1) {
 	const deps = await testDeps()
 	const id = newId('busy')
-	await deps.db.insert(calendarBusy).values({ id, workspaceId: w.ws.id, userId: person.userId, startsAt: start, endsAt: new Date(start.getTime() + hours * HOUR) })
+	await deps.db
+		.insert(calendarBusy)
+		.values({ id, workspaceId: w.ws.id, userId: person.userId, startsAt: start, endsAt: new Date(start.getTime() + hours * HOUR) })
 	return id
 }
 
@@ -57,7 +68,11 @@ beforeAll(async () => {
 	const admin = await personActor(deps, ws.slug, people.admin.email)
 	const c1 = await newCandidate(ws, { name: 'Kim Lee' })
 	const c2 = await newCandidate(ws, { name: 'Lou Park' })
-	await inviteToInterview(deps, recruiter, { applicationId: await newApplication(ws, c1, teamJob), scheduledAt: T, deadlineAt: new Date(T.getTime() + 2 * DAY) })
+	await inviteToInterview(deps, recruiter, {
+		applicationId: await newApplication(ws, c1, teamJob),
+		scheduledAt: T,
+		deadlineAt: new Date(T.getTime() + 2 * DAY),
+	})
 	await inviteToInterview(deps, admin, { applicationId: await newApplication(ws, c2, otherJob), scheduledAt: T, deadlineAt: new Date(T.getTime() + 2 * DAY) })
 	await todo(people.recruiter, 'Call Kim about the rate', T, { jobId: teamJob, candidateId: c1 })
 	await todo(people.admin, 'Chase Lou’s references', T, { jobId: otherJob, candidateId: c2 })
@@ -96,8 +111,17 @@ describe('get_calendar', () => {
 			['followup', T.toISOString()],
 			['interview', T.toISOString()],
 		])
-		expect(events.find((e: any) => e.type === 'interview')).toMatchObject({ title: 'AI video interview', status: 'invited', candidate: { name: 'Kim Lee' }, job: { title: 'Site Reliability Engineer' } })
-		expect(events.find((e: any) => e.type === 'followup')).toMatchObject({ title: 'Call Kim about the rate', status: 'open', end: new Date(T.getTime() + 30 * 60_000).toISOString() })
+		expect(events.find((e: any) => e.type === 'interview')).toMatchObject({
+			title: 'AI video interview',
+			status: 'invited',
+			candidate: { name: 'Kim Lee' },
+			job: { title: 'Site Reliability Engineer' },
+		})
+		expect(events.find((e: any) => e.type === 'followup')).toMatchObject({
+			title: 'Call Kim about the rate',
+			status: 'open',
+			end: new Date(T.getTime() + 30 * 60_000).toISOString(),
+		})
 		expect(events.find((e: any) => e.type === 'external')).toMatchObject({ title: 'Busy', status: 'busy', candidate: null, job: null })
 		expect((await w.people.recruiter.tool('get_calendar', { ...window, types: ['followup'] })).words.events.map((e: any) => e.type)).toEqual(['followup'])
 	})
@@ -107,7 +131,11 @@ describe('get_calendar', () => {
 		const people = new Set(team.words.events.map((e: any) => e.person.userId))
 		expect(people).toEqual(new Set([w.people.recruiter.userId, w.people.hiring_manager.userId]))
 		const ws = await w.people.hiring_manager.tool('get_calendar', { ...window, scope: 'workspace' })
-		const types = (who: McpPerson) => ws.words.events.filter((e: any) => e.person.userId === who.userId).map((e: any) => e.type).sort()
+		const types = (who: McpPerson) =>
+			ws.words.events
+				.filter((e: any) => e.person.userId === who.userId)
+				.map((e: any) => e.type)
+				.sort()
 		expect(types(w.people.admin)).toEqual(['external'])
 		expect(types(w.people.recruiter)).toEqual(['external', 'followup', 'interview'])
 		const owner = await allPages(w.people.owner, 'get_calendar', { ...window, scope: 'workspace' }, 'events')
@@ -152,9 +180,13 @@ describe('get_calendar', () => {
 			// The cursor belongs to the arguments as given: with from or to now named, it is refused.
 			const first = await w.people.owner.tool('get_calendar', { scope: 'workspace', limit: 1 })
 			for (const other of [{ from: first.data.from }, { to: first.data.to }, { to }])
-				expect((await w.people.owner.tool('get_calendar', { scope: 'workspace', limit: 1, ...other, cursor: first.data.nextCursor })).text).toContain('cursor is not valid')
+				expect((await w.people.owner.tool('get_calendar', { scope: 'workspace', limit: 1, ...other, cursor: first.data.nextCursor })).text).toContain(
+					'cursor is not valid',
+				)
 			const bounded = await w.people.owner.tool('get_calendar', { scope: 'workspace', limit: 1, to })
-			expect((await w.people.owner.tool('get_calendar', { scope: 'workspace', limit: 1, cursor: bounded.data.nextCursor })).text).toContain('cursor is not valid')
+			expect((await w.people.owner.tool('get_calendar', { scope: 'workspace', limit: 1, cursor: bounded.data.nextCursor })).text).toContain(
+				'cursor is not valid',
+			)
 			// Altered by one character, it is refused too.
 			const c = first.data.nextCursor as string
 			const altered = c.slice(0, 2) + (c[2] === 'a' ? 'b' : 'a') + c.slice(3)
@@ -168,7 +200,15 @@ describe('get_calendar', () => {
 		const week = Date.UTC(2031, 2, 3)
 		const deps = await testDeps()
 		const ids = Array.from({ length: 101 }, () => newId('busy'))
-		await deps.db.insert(calendarBusy).values(ids.map((id, i) => ({ id, workspaceId: w.ws.id, userId: w.people.admin.userId, startsAt: new Date(week + i * HOUR), endsAt: new Date(week + i * HOUR + 30 * 60_000) })))
+		await deps.db.insert(calendarBusy).values(
+			ids.map((id, i) => ({
+				id,
+				workspaceId: w.ws.id,
+				userId: w.people.admin.userId,
+				startsAt: new Date(week + i * HOUR),
+				endsAt: new Date(week + i * HOUR + 30 * 60_000),
+			})),
+		)
 		try {
 			const page = await signedIn(w.people.admin)
 			const first = await page.get('/calendar?from=2031-03-03&scope=mine')
@@ -196,7 +236,16 @@ describe('get_calendar', () => {
 		const backwards = await w.people.owner.tool('get_calendar', { from: '2026-03-10', to: '2026-03-09T12:00:00Z' })
 		expect(backwards.isError).toBe(true)
 		expect(backwards.text).toContain('to')
-		for (const bad of [{ from: 'tomorrow' }, { from: '2026-02-30' }, { to: '2026-03-01T25:00:00Z' }, { from: 'x'.repeat(41) }, { types: ['interview', 'followup', 'external', 'interview'] }, { types: ['meeting'] }, { scope: 'everyone' }, { from: '2026-01-01', to: '2027-06-01' }])
+		for (const bad of [
+			{ from: 'tomorrow' },
+			{ from: '2026-02-30' },
+			{ to: '2026-03-01T25:00:00Z' },
+			{ from: 'x'.repeat(41) },
+			{ types: ['interview', 'followup', 'external', 'interview'] },
+			{ types: ['meeting'] },
+			{ scope: 'everyone' },
+			{ from: '2026-01-01', to: '2027-06-01' },
+		])
 			expect((await w.people.owner.tool('get_calendar', bad)).isError).toBe(true)
 	})
 })
@@ -243,7 +292,11 @@ async function silentServer() {
 	}
 }
 
-const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
+const stamp = (d: Date) =>
+	d
+		.toISOString()
+		.replace(/[-:]/g, '')
+		.replace(/\.\d{3}/, '')
 const local = (d: Date) => stamp(d).replace('Z', '')
 const ymd = (d: Date) => d.toISOString().slice(0, 10).replace(/-/g, '')
 
@@ -323,12 +376,14 @@ describe('external calendars from iCalendar feeds', () => {
 			const at = (days: number, hours: number) => new Date(base.getTime() + days * DAY + hours * HOUR).toISOString()
 			const got = await w.people.admin.tool('get_calendar', { from: base.toISOString(), to: '2027-02-01', types: ['external'] })
 			const blocks = got.words.events.map((e: any) => [e.start, e.end, e.allDay])
-			expect(blocks).toEqual([
-				[at(0, 14), at(0, 14.5), false],
-				[at(1, 16), at(1, 16.5), false],
-				[at(3, 0), at(4, 0), true],
-				['2027-01-15T15:00:00.000Z', '2027-01-15T16:00:00.000Z', false],
-			].filter(([start]) => new Date(start as string).getTime() < Date.now() + 120 * DAY))
+			expect(blocks).toEqual(
+				[
+					[at(0, 14), at(0, 14.5), false],
+					[at(1, 16), at(1, 16.5), false],
+					[at(3, 0), at(4, 0), true],
+					['2027-01-15T15:00:00.000Z', '2027-01-15T16:00:00.000Z', false],
+				].filter(([start]) => new Date(start as string).getTime() < Date.now() + 120 * DAY),
+			)
 			expect(got.text).not.toContain('Zebracorn')
 			expect(got.words.events.every((e: any) => e.title === 'Busy')).toBe(true)
 			const stored = await deps.db.select().from(calendarBusy).where(eq(calendarBusy.userId, w.people.admin.userId))
@@ -338,18 +393,31 @@ describe('external calendars from iCalendar feeds', () => {
 			server.state.ics = sampleFeed(new Date(base.getTime() + DAY))
 			const hits = server.state.hits
 			expect(await sweep(deps, w.ws)).toBe(0)
-			await deps.db.update(calendarFeeds).set({ nextRefreshAt: new Date(Date.now() - 1000) }).where(eq(calendarFeeds.userId, w.people.admin.userId))
+			await deps.db
+				.update(calendarFeeds)
+				.set({ nextRefreshAt: new Date(Date.now() - 1000) })
+				.where(eq(calendarFeeds.userId, w.people.admin.userId))
 			const runs = await Promise.all([sweep(deps, w.ws), sweep(deps, w.ws)])
 			expect(runs.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1)
 			expect(server.state.hits - hits).toBe(runs.reduce((a, b) => a + b, 0))
-			const [row] = await deps.db.select().from(calendarFeeds).where(and(eq(calendarFeeds.workspaceId, w.ws.id), eq(calendarFeeds.userId, w.people.admin.userId)))
+			const [row] = await deps.db
+				.select()
+				.from(calendarFeeds)
+				.where(and(eq(calendarFeeds.workspaceId, w.ws.id), eq(calendarFeeds.userId, w.people.admin.userId)))
 			expect(row!.nextRefreshAt.getTime()).toBeGreaterThan(Date.now() + 10 * 60_000)
-			const again = await w.people.admin.tool('get_calendar', { from: base.toISOString(), to: new Date(base.getTime() + 10 * DAY).toISOString(), types: ['external'] })
+			const again = await w.people.admin.tool('get_calendar', {
+				from: base.toISOString(),
+				to: new Date(base.getTime() + 10 * DAY).toISOString(),
+				types: ['external'],
+			})
 			expect(again.words.events[0].start).toBe(new Date(base.getTime() + DAY + 14 * HOUR).toISOString())
 
 			// A failing feed keeps the busy times it had and says why.
 			server.state.status = 404
-			await deps.db.update(calendarFeeds).set({ nextRefreshAt: new Date(Date.now() - 1000) }).where(eq(calendarFeeds.userId, w.people.admin.userId))
+			await deps.db
+				.update(calendarFeeds)
+				.set({ nextRefreshAt: new Date(Date.now() - 1000) })
+				.where(eq(calendarFeeds.userId, w.people.admin.userId))
 			await sweep(deps, w.ws)
 			const [failed] = await deps.db.select().from(calendarFeeds).where(eq(calendarFeeds.userId, w.people.admin.userId))
 			expect(failed).toMatchObject({ status: 'error', lastError: expect.stringContaining('404') })
@@ -372,20 +440,31 @@ describe('external calendars from iCalendar feeds', () => {
 			const healthyPerson = await newPerson(ws, 'recruiter')
 			// Due one after another, the healthy feed last: the order the sweep reads them in.
 			const due = (i: number) => new Date(Date.now() - 60_000 + i * 1000)
-			await deps.db.insert(calendarFeeds).values([
-				...hung.map((h, i) => ({ workspaceId: ws.id, userId: hungPeople[i]!.userId, url: h.url, nextRefreshAt: due(i) })),
-				{ workspaceId: ws.id, userId: healthyPerson.userId, url: `${healthy.url}/feed.ics`, nextRefreshAt: due(hung.length) },
-			])
+			await deps.db
+				.insert(calendarFeeds)
+				.values([
+					...hung.map((h, i) => ({ workspaceId: ws.id, userId: hungPeople[i]!.userId, url: h.url, nextRefreshAt: due(i) })),
+					{ workspaceId: ws.id, userId: healthyPerson.userId, url: `${healthy.url}/feed.ics`, nextRefreshAt: due(hung.length) },
+				])
 			// Due first, but in another workspace: the test's sweep leaves it alone.
 			const stranger = await newPerson(elsewhere, 'recruiter')
 			await deps.db.insert(calendarFeeds).values({ workspaceId: elsewhere.id, userId: stranger.userId, url: `${healthy.url}/feed.ics`, nextRefreshAt: due(-1) })
-			const feedOf = async (userId: string) => (await deps.db.select().from(calendarFeeds).where(and(eq(calendarFeeds.workspaceId, ws.id), eq(calendarFeeds.userId, userId))))[0]!
+			const feedOf = async (userId: string) =>
+				(
+					await deps.db
+						.select()
+						.from(calendarFeeds)
+						.where(and(eq(calendarFeeds.workspaceId, ws.id), eq(calendarFeeds.userId, userId)))
+				)[0]!
 
 			pass = sweep(deps, ws)
 			// The deadline is only a safety limit: read one after another, the healthy feed is stored after every hung one gave up.
 			await waitFor('the healthy feed to be stored', async () => (await feedOf(healthyPerson.userId)).status === 'ok', 25_000, 20)
 			expect(hung.map((h) => h.connections.filter((c) => c.closed).length)).toEqual(hung.map(() => 0))
-			const stored = await deps.db.select().from(calendarBusy).where(and(eq(calendarBusy.workspaceId, ws.id), eq(calendarBusy.userId, healthyPerson.userId)))
+			const stored = await deps.db
+				.select()
+				.from(calendarBusy)
+				.where(and(eq(calendarBusy.workspaceId, ws.id), eq(calendarBusy.userId, healthyPerson.userId)))
 			expect(stored.length).toBeGreaterThan(0)
 			expect((await feedOf(healthyPerson.userId)).busyCount).toBe(stored.length)
 
@@ -395,10 +474,21 @@ describe('external calendars from iCalendar feeds', () => {
 				expect(h.connections[0]!.received).toContain('GET /feed.ics')
 			}
 			await waitFor('the hung connections to be closed by the reader', () => hung.every((h) => h.connections[0]!.closed), 5_000, 20)
-			const rows = await deps.db.select().from(calendarFeeds).where(inArray(calendarFeeds.userId, hungPeople.map((p) => p.userId)))
+			const rows = await deps.db
+				.select()
+				.from(calendarFeeds)
+				.where(
+					inArray(
+						calendarFeeds.userId,
+						hungPeople.map((p) => p.userId),
+					),
+				)
 			expect(rows.map((r) => [r.status, r.lastError])).toEqual(hung.map(() => ['error', 'The calendar server did not answer within 5 seconds']))
 			expect(healthy.state.hits).toBe(1)
-			expect((await deps.db.select().from(calendarFeeds).where(eq(calendarFeeds.workspaceId, elsewhere.id)))[0]).toMatchObject({ status: 'pending', lastFetchedAt: null })
+			expect((await deps.db.select().from(calendarFeeds).where(eq(calendarFeeds.workspaceId, elsewhere.id)))[0]).toMatchObject({
+				status: 'pending',
+				lastFetchedAt: null,
+			})
 		} finally {
 			await pass?.catch(() => {})
 			await removeFeeds(ws)
@@ -442,7 +532,12 @@ describe('external calendars from iCalendar feeds', () => {
 			const removed = await page.post('/settings/calendar/remove')
 			expect(removed.text).toContain('removed')
 			const deps = await testDeps()
-			expect(await deps.db.select().from(calendarBusy).where(and(eq(calendarBusy.workspaceId, w.ws.id), eq(calendarBusy.userId, w.people.recruiter.userId)))).toHaveLength(0)
+			expect(
+				await deps.db
+					.select()
+					.from(calendarBusy)
+					.where(and(eq(calendarBusy.workspaceId, w.ws.id), eq(calendarBusy.userId, w.people.recruiter.userId))),
+			).toHaveLength(0)
 		} finally {
 			server.stop()
 		}

@@ -58,7 +58,11 @@ function socketsTo(port: number) {
 	return { seen, restore: () => void (net.Socket.prototype.connect = real) }
 }
 
-const failure = (work: Promise<unknown>) => work.then((text) => `fetched: ${String(text).slice(0, 40)}`, (error: Error) => error.message)
+const failure = (work: Promise<unknown>) =>
+	work.then(
+		(text) => `fetched: ${String(text).slice(0, 40)}`,
+		(error: Error) => error.message,
+	)
 
 /** A feed server on `host`; `/moved` redirects to the address in `?to=`. */
 function feedServer(host: string, port = 0) {
@@ -161,12 +165,28 @@ describe('calendar feed addresses: only public unicast addresses are reached (is
 
 	test('the URL parser turns numeric spellings into the dotted address (and an IPv4-mapped one into hex); the check sees that form', () => {
 		const as = (raw: string) => new URL((normalizeFeedUrl(raw) as { url: string }).url).hostname
-		for (const raw of ['http://2130706433/', 'http://0x7f000001/', 'http://0x7f.1/', 'http://127.1/', 'http://0177.0.0.1/', 'http://127.0.0.1./']) expect(as(raw)).toBe('127.0.0.1')
+		for (const raw of ['http://2130706433/', 'http://0x7f000001/', 'http://0x7f.1/', 'http://127.1/', 'http://0177.0.0.1/', 'http://127.0.0.1./'])
+			expect(as(raw)).toBe('127.0.0.1')
 		expect(as('http://0/')).toBe('0.0.0.0')
 		expect(as('http://[::ffff:127.0.0.1]/')).toBe('[::ffff:7f00:1]')
 		expect(as('http://[::127.0.0.1]/')).toBe('[::7f00:1]')
 		// What the classifier says of those forms, and of the public addresses it lets through.
-		for (const ip of ['127.0.0.1', '0.0.0.0', '::ffff:7f00:1', '::7f00:1', '::ffff:0:7f00:1', '2002:7f00:1::', '64:ff9b::7f00:1', '2001:0:4136:e378:8000:63bf:80ff:fffe', '::', '::1', 'fe80::1%1', '192.0.2.1', 'not an address', '0x7f000001'])
+		for (const ip of [
+			'127.0.0.1',
+			'0.0.0.0',
+			'::ffff:7f00:1',
+			'::7f00:1',
+			'::ffff:0:7f00:1',
+			'2002:7f00:1::',
+			'64:ff9b::7f00:1',
+			'2001:0:4136:e378:8000:63bf:80ff:fffe',
+			'::',
+			'::1',
+			'fe80::1%1',
+			'192.0.2.1',
+			'not an address',
+			'0x7f000001',
+		])
 			expect([ip, publicAddress(ip)]).toEqual([ip, null])
 		expect(['8.8.8.8', '2606:4700::1111', '::ffff:808:808'].map(publicAddress)).toEqual(['8.8.8.8', '2606:4700::1111', '8.8.8.8'])
 	})
@@ -205,7 +225,15 @@ describe('calendar feed addresses: only public unicast addresses are reached (is
 		try {
 			const moved = (to: string) => `http://127.0.0.2:${feed.port}/moved?to=${encodeURIComponent(to)}`
 			expect(await fetchFeed(strict, moved('/feed.ics'), network)).toBe(ICS)
-			const targets = [`http://127.0.0.1:${PORT}/x.ics`, `http://[::ffff:127.0.0.1]:${PORT}/x.ics`, `http://[::1]:${PORT}/x.ics`, `http://localhost:${PORT}/x.ics`, `http://2130706433:${PORT}/x.ics`, `http://[64:ff9b::7f00:1]:${PORT}/x.ics`, `http://169.254.169.254:${PORT}/x.ics`]
+			const targets = [
+				`http://127.0.0.1:${PORT}/x.ics`,
+				`http://[::ffff:127.0.0.1]:${PORT}/x.ics`,
+				`http://[::1]:${PORT}/x.ics`,
+				`http://localhost:${PORT}/x.ics`,
+				`http://2130706433:${PORT}/x.ics`,
+				`http://[64:ff9b::7f00:1]:${PORT}/x.ics`,
+				`http://169.254.169.254:${PORT}/x.ics`,
+			]
 			const results = await Promise.all(targets.map((to) => failure(fetchFeed(strict, moved(to), network))))
 			expect(results).toEqual(targets.map(() => UNREACHABLE))
 			// Two hops deep: the allowed feed redirects to itself, then to loopback.
@@ -251,7 +279,11 @@ describe('calendar feed addresses: only public unicast addresses are reached (is
 			expect(checked.requests).toEqual([{ path: '/feed.ics', host: `rebinding.test:${checked.port}` }])
 			expect(later.connections).toEqual([])
 			// A redirect is a new hop: looked up (and checked) again, so the rebound answer is refused there.
-			expect(await failure(fetchFeed(strict, `http://127.0.0.1:${checked.port}/moved?to=${encodeURIComponent(`http://rebinding.test:${checked.port}/feed.ics`)}`, network))).toBe(UNREACHABLE)
+			expect(
+				await failure(
+					fetchFeed(strict, `http://127.0.0.1:${checked.port}/moved?to=${encodeURIComponent(`http://rebinding.test:${checked.port}/feed.ics`)}`, network),
+				),
+			).toBe(UNREACHABLE)
 			expect(lookups).toEqual(['rebinding.test', 'rebinding.test'])
 			expect(later.connections).toEqual([])
 		} finally {
@@ -306,5 +338,4 @@ describe('refused and unreachable read the same', () => {
 			await deps.db.delete(calendarFeeds).where(eq(calendarFeeds.workspaceId, ws.id))
 		}
 	})
-
 })

@@ -51,7 +51,11 @@ beforeAll(() => {
 afterAll(() => server.stop(true))
 let chunks = 0
 
-const outcome = (path: string) => fetchFeed(config, `${base}${path}`).then((text) => `${text.length} characters`, (error: Error) => error.message)
+const outcome = (path: string) =>
+	fetchFeed(config, `${base}${path}`).then(
+		(text) => `${text.length} characters`,
+		(error: Error) => error.message,
+	)
 
 describe('feed fetch limits', () => {
 	test('2 MB: a body of exactly 2 MB is read; one byte more is refused, whether declared or chunked', async () => {

@@ -29,7 +29,23 @@ function certificate(openssl: string, name: string) {
 	}
 	writeFileSync(file(`${name}.ext`), `subjectAltName=DNS:${name}\n`)
 	run('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`)
-	run('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.pem`, '-days', '2', '-extfile', `${name}.ext`)
+	run(
+		'x509',
+		'-req',
+		'-in',
+		`${name}.csr`,
+		'-CA',
+		'ca.pem',
+		'-CAkey',
+		'ca.key',
+		'-CAcreateserial',
+		'-out',
+		`${name}.pem`,
+		'-days',
+		'2',
+		'-extfile',
+		`${name}.ext`,
+	)
 }
 
 /** An https feed server with the certificate of `name`; it notes the server name and Host header of each request. */
@@ -50,7 +66,11 @@ let wrong: Awaited<ReturnType<typeof tlsServer>>
 beforeAll(async () => {
 	const openssl = binary('openssl', 'openssl')
 	dir = mkdtempSync(join(tmpdir(), 'benchline-tls-'))
-	const ca = spawnSync(openssl, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Benchline test authority'], { cwd: dir })
+	const ca = spawnSync(
+		openssl,
+		['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Benchline test authority'],
+		{ cwd: dir },
+	)
 	if (ca.status !== 0) throw new Error(`openssl req failed: ${ca.stderr}`)
 	certificate(openssl, 'feed.test')
 	certificate(openssl, 'other.test')
@@ -91,7 +111,11 @@ describe('https feeds reached through a checked address', () => {
 	test('a certificate from an authority the server does not trust is refused', async () => {
 		const network = { resolve: async () => ['127.0.0.1'], reachable: (ip: string) => ip }
 		const before = right.seen.length
-		expect(await fetchFeed({ calendarFeedsAllowPrivate: true, calendarFeedTimeout: 10 }, `https://feed.test:${right.port}/feed.ics`, network).catch((error: Error) => error.message)).toBe(UNREACHABLE)
+		expect(
+			await fetchFeed({ calendarFeedsAllowPrivate: true, calendarFeedTimeout: 10 }, `https://feed.test:${right.port}/feed.ics`, network).catch(
+				(error: Error) => error.message,
+			),
+		).toBe(UNREACHABLE)
 		expect(right.seen.length).toBe(before)
 	})
 })

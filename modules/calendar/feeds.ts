@@ -34,8 +34,13 @@ const person = (actor: Actor) => {
 }
 
 export async function feedOf(deps: AppDeps, actor: Actor): Promise<FeedView | null> {
-	const [row] = await deps.db.select().from(calendarFeeds).where(and(eq(calendarFeeds.workspaceId, actor.workspaceId), eq(calendarFeeds.userId, person(actor))))
-	return row ? { url: row.url, status: row.status as FeedView['status'], lastError: row.lastError, lastFetchedAt: row.lastFetchedAt, busyCount: row.busyCount } : null
+	const [row] = await deps.db
+		.select()
+		.from(calendarFeeds)
+		.where(and(eq(calendarFeeds.workspaceId, actor.workspaceId), eq(calendarFeeds.userId, person(actor))))
+	return row
+		? { url: row.url, status: row.status as FeedView['status'], lastError: row.lastError, lastFetchedAt: row.lastFetchedAt, busyCount: row.busyCount }
+		: null
 }
 
 /** Sets (or replaces) the person's feed and reads it at once; the result says whether that worked. */
@@ -47,7 +52,10 @@ export async function setFeed(deps: AppDeps, actor: Actor, address: string): Pro
 		await tx
 			.insert(calendarFeeds)
 			.values({ workspaceId: actor.workspaceId, userId, url: normalized.url, status: 'pending', nextRefreshAt: new Date(deps.now().getTime() + REFRESH_MS) })
-			.onConflictDoUpdate({ target: [calendarFeeds.workspaceId, calendarFeeds.userId], set: { url: normalized.url, status: 'pending', lastError: null, nextRefreshAt: new Date(deps.now().getTime() + REFRESH_MS) } })
+			.onConflictDoUpdate({
+				target: [calendarFeeds.workspaceId, calendarFeeds.userId],
+				set: { url: normalized.url, status: 'pending', lastError: null, nextRefreshAt: new Date(deps.now().getTime() + REFRESH_MS) },
+			})
 		// The address may carry a secret token: the log keeps only the host.
 		await recordActivity(tx, actor, { action: 'calendar.feed_set', targetType: 'user', targetId: userId, detail: { host: new URL(normalized.url).host } })
 	})
@@ -60,7 +68,10 @@ export async function clearFeed(deps: AppDeps, actor: Actor): Promise<void> {
 	const userId = person(actor)
 	await deps.db.transaction(async (tx) => {
 		await tx.delete(calendarBusy).where(and(eq(calendarBusy.workspaceId, actor.workspaceId), eq(calendarBusy.userId, userId)))
-		const gone = await tx.delete(calendarFeeds).where(and(eq(calendarFeeds.workspaceId, actor.workspaceId), eq(calendarFeeds.userId, userId))).returning({ userId: calendarFeeds.userId })
+		const gone = await tx
+			.delete(calendarFeeds)
+			.where(and(eq(calendarFeeds.workspaceId, actor.workspaceId), eq(calendarFeeds.userId, userId)))
+			.returning({ userId: calendarFeeds.userId })
 		if (gone.length) await recordActivity(tx, actor, { action: 'calendar.feed_removed', targetType: 'user', targetId: userId })
 	})
 }
@@ -76,11 +87,17 @@ export async function refreshFeed(deps: AppDeps, workspaceId: string, userId: st
 		const text = await fetchFeed(deps.config.settings.of(calendarSettings), url)
 		const blocks = busyBlocks(text, new Date(now.getTime() - WINDOW_BACK_MS), new Date(now.getTime() + WINDOW_AHEAD_MS))
 		return await deps.db.transaction(async (tx) => {
-			const claimed = await tx.update(calendarFeeds).set({ status: 'ok', lastError: null, lastFetchedAt: now, busyCount: blocks.length }).where(current).returning({ userId: calendarFeeds.userId })
+			const claimed = await tx
+				.update(calendarFeeds)
+				.set({ status: 'ok', lastError: null, lastFetchedAt: now, busyCount: blocks.length })
+				.where(current)
+				.returning({ userId: calendarFeeds.userId })
 			if (!claimed.length) return 'stale' as const
 			await tx.delete(calendarBusy).where(and(eq(calendarBusy.workspaceId, workspaceId), eq(calendarBusy.userId, userId)))
 			for (let i = 0; i < blocks.length; i += 500)
-				await tx.insert(calendarBusy).values(blocks.slice(i, i + 500).map((b) => ({ id: newId('busy'), workspaceId, userId, startsAt: b.start, endsAt: b.end, allDay: b.allDay })))
+				await tx
+					.insert(calendarBusy)
+					.values(blocks.slice(i, i + 500).map((b) => ({ id: newId('busy'), workspaceId, userId, startsAt: b.start, endsAt: b.end, allDay: b.allDay })))
 			return 'ok' as const
 		})
 	} catch (error) {
@@ -123,7 +140,9 @@ returning f.workspace_id as "workspaceId", f.user_id as "userId", f.url, d.next_
 		while (next < due.length) {
 			const f = due[next++]!
 			// refreshFeed records a feed's own failure; this catches the database failing while it does, so the other feeds are still read.
-			await refreshFeed(deps, f.workspaceId, f.userId, f.url).catch((error) => deps.log.warn('calendar feed refresh failed', { workspaceId: f.workspaceId, userId: f.userId, error }))
+			await refreshFeed(deps, f.workspaceId, f.userId, f.url).catch((error) =>
+				deps.log.warn('calendar feed refresh failed', { workspaceId: f.workspaceId, userId: f.userId, error }),
+			)
 		}
 	}
 	await Promise.all(Array.from({ length: Math.min(FEEDS_AT_ONCE, due.length) }, reader))

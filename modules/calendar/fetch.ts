@@ -82,14 +82,19 @@ async function checkedAddresses(network: FeedNetwork, url: URL, signal: AbortSig
 		}
 	}
 	const reachable = found.map((ip) => network.reachable(ip))
-	if (!reachable.length || reachable.some((ip) => ip === null)) throw new FeedFetchError(UNREACHABLE, { cause: new Error(`refused: ${host} is ${found.join(', ') || 'nothing'}`) })
+	if (!reachable.length || reachable.some((ip) => ip === null))
+		throw new FeedFetchError(UNREACHABLE, { cause: new Error(`refused: ${host} is ${found.join(', ') || 'nothing'}`) })
 	return [...new Set(reachable as string[])]
 }
 
 const readLimited = (response: Response) => readLimitedText(response, MAX_BYTES, () => new FeedFetchError('The feed is larger than 2 MB'))
 
 /** The feed's text. Throws `FeedFetchError` with a message for the person. */
-export async function fetchFeed(config: Pick<CalendarSettings, 'calendarFeedsAllowPrivate' | 'calendarFeedTimeout'>, address: string, network: FeedNetwork = feedNetwork(config)): Promise<string> {
+export async function fetchFeed(
+	config: Pick<CalendarSettings, 'calendarFeedsAllowPrivate' | 'calendarFeedTimeout'>,
+	address: string,
+	network: FeedNetwork = feedNetwork(config),
+): Promise<string> {
 	let url = new URL(address)
 	const signal = AbortSignal.timeout(config.calendarFeedTimeout * 1000)
 	const tooSlow = `The calendar server did not answer within ${config.calendarFeedTimeout} seconds`
@@ -105,13 +110,16 @@ export async function fetchFeed(config: Pick<CalendarSettings, 'calendarFeedsAll
 			await response.body?.cancel().catch(() => {})
 			if (hop >= MAX_REDIRECTS) throw new FeedFetchError('The feed address redirects too many times')
 			const next = URL.parse(response.headers.get('location')!, url)
-			if (next?.protocol !== 'https:' && next?.protocol !== 'http:') throw new FeedFetchError('The feed address redirects to something that is not a web address')
+			if (next?.protocol !== 'https:' && next?.protocol !== 'http:')
+				throw new FeedFetchError('The feed address redirects to something that is not a web address')
 			url = next
 			continue
 		}
 		if (response.status !== 200) {
 			await response.body?.cancel().catch(() => {})
-			throw new FeedFetchError(`The calendar server answered ${response.status}${response.status === 404 || response.status === 401 || response.status === 403 ? ': check that the address is the private (secret) iCal address and still valid' : ''}`)
+			throw new FeedFetchError(
+				`The calendar server answered ${response.status}${response.status === 404 || response.status === 401 || response.status === 403 ? ': check that the address is the private (secret) iCal address and still valid' : ''}`,
+			)
 		}
 		try {
 			return await readLimited(response)

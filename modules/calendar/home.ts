@@ -13,7 +13,11 @@ export const calendarHomeSection: PageSection = {
 	permission: 'calendar:read',
 	async render(deps, session) {
 		const today = new Date(Math.floor(deps.now().getTime() / DAY) * DAY)
-		const { events, nextCursor } = await getCalendar(deps, session.actor, { from: today.toISOString(), to: new Date(today.getTime() + 2 * DAY - 1).toISOString(), limit: 20 })
+		const { events, nextCursor } = await getCalendar(deps, session.actor, {
+			from: today.toISOString(),
+			to: new Date(today.getTime() + 2 * DAY - 1).toISOString(),
+			limit: 20,
+		})
 		return html`<section class="card" aria-labelledby="today"><h2 id="today">Today and tomorrow</h2>
 ${events.length === 0 ? html`<p class="empty">Nothing on your calendar for ${when(today, { time: false })} or the day after.</p>` : html`<ul class="queue">${events.map((e) => html`<li>${entryLine(e)}</li>`)}</ul>`}
 <p><a href="/calendar">${nextCursor ? 'More on your calendar' : 'Your calendar'}</a></p></section>`

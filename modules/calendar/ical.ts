@@ -23,7 +23,16 @@ const MAX_BLOCKS = 5000
 /** Offset (ms) of an IANA zone from UTC at the given instant, or null for an unknown zone. */
 function zoneOffset(zone: string, at: number): number | null {
 	try {
-		const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(new Date(at))
+		const parts = new Intl.DateTimeFormat('en-US', {
+			timeZone: zone,
+			hourCycle: 'h23',
+			year: 'numeric',
+			month: 'numeric',
+			day: 'numeric',
+			hour: 'numeric',
+			minute: 'numeric',
+			second: 'numeric',
+		}).formatToParts(new Date(at))
 		const get = (type: string) => Number(parts.find((p) => p.type === type)?.value)
 		return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - at
 	} catch {
@@ -66,7 +75,10 @@ export function busyBlocks(text: string, from: Date, to: Date): BusyBlock[] {
 	}
 	// Time zones the feed defines are registered only while this (synchronous) parse runs, so one
 	// feed never changes how another is read.
-	const zones = root.getAllSubcomponents('vtimezone').map((c) => new ICAL.Timezone(c)).filter((z) => z.tzid && !ICAL.TimezoneService.has(z.tzid))
+	const zones = root
+		.getAllSubcomponents('vtimezone')
+		.map((c) => new ICAL.Timezone(c))
+		.filter((z) => z.tzid && !ICAL.TimezoneService.has(z.tzid))
 	for (const z of zones) ICAL.TimezoneService.register(z)
 	try {
 		return merge(collect(root, from, to))

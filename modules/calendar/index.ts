@@ -21,10 +21,17 @@ export default defineModule({
 	requires: ['auth', 'activity', 'jobs', 'candidates'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
-	permissions: [{ key: 'calendar:read', description: 'See calendars (hiring managers: their jobs’ interviews and candidates)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
+	permissions: [
+		{
+			key: 'calendar:read',
+			description: 'See calendars (hiring managers: their jobs’ interviews and candidates)',
+			grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'],
+		},
+	],
 	tools: calendarTools,
 	views: calendarViews,
 	routes: calendarRoutes,
+	paths: ['/calendar', '/settings'],
 	ports: [calendarSources],
 	contributes: [contribute(calendarSources, externalSource)],
 	seed: seedCalendar,

@@ -33,7 +33,14 @@ export interface CalendarEntry {
  */
 export interface CalendarSource {
 	readonly type: string
-	entries(deps: AppDeps, actor: Actor, query: { from: Date; to: Date; userIds: readonly string[] | null; after?: SourcePosition; limit: number }): Promise<CalendarEntry[]>
+	entries(
+		deps: AppDeps,
+		actor: Actor,
+		query: { from: Date; to: Date; userIds: readonly string[] | null; after?: SourcePosition; limit: number },
+	): Promise<CalendarEntry[]>
 }
 
-export const calendarSources = definePort<CalendarSource>('calendar:source', 'Events shown by get_calendar (interviews, follow-ups, busy times), merged in start order')
+export const calendarSources = definePort<CalendarSource>(
+	'calendar:source',
+	'Events shown by get_calendar (interviews, follow-ups, busy times), merged in start order',
+)

@@ -36,11 +36,28 @@ export async function seedCalendar(deps: AppDeps, ws: WorkspaceRef): Promise<voi
 		}
 		await deps.db
 			.insert(calendarFeeds)
-			.values({ workspaceId: ws.id, userId: p.userId, url: `https://calendar.example.com/ical/${seededId('feed', ws.id, p.userId).slice(5)}/basic.ics`, status: 'ok', lastFetchedAt: new Date(), busyCount: blocks.length, nextRefreshAt: new Date(Date.now() + 3650 * DAY) })
+			.values({
+				workspaceId: ws.id,
+				userId: p.userId,
+				url: `https://calendar.example.com/ical/${seededId('feed', ws.id, p.userId).slice(5)}/basic.ics`,
+				status: 'ok',
+				lastFetchedAt: new Date(),
+				busyCount: blocks.length,
+				nextRefreshAt: new Date(Date.now() + 3650 * DAY),
+			})
 			.onConflictDoNothing()
 		await deps.db
 			.insert(calendarBusy)
-			.values(blocks.map((b, i) => ({ id: seededId('busy', ws.id, `${p.userId}:${i}`), workspaceId: ws.id, userId: p.userId, startsAt: new Date(b.start), endsAt: new Date(b.end), allDay: b.allDay })))
+			.values(
+				blocks.map((b, i) => ({
+					id: seededId('busy', ws.id, `${p.userId}:${i}`),
+					workspaceId: ws.id,
+					userId: p.userId,
+					startsAt: new Date(b.start),
+					endsAt: new Date(b.end),
+					allDay: b.allDay,
+				})),
+			)
 			.onConflictDoNothing()
 	}
 }

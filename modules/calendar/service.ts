@@ -115,9 +115,16 @@ export async function getCalendar(deps: AppDeps, actor: Actor, input: CalendarIn
 	const userIds = scope === 'mine' ? [actor.userId] : scope === 'team' ? await teammateIds(deps, actor.workspaceId, actor.userId) : null
 
 	const sources = contributionsTo(deps.registry, calendarSources).filter((s): s is CalendarSource => (types as string[]).includes(s.type))
-	const fetched = await Promise.all(sources.map((s) => s.entries(deps, actor, { from, to, userIds, after: sourcePosition(after, s.type), limit: fetchSize(input.limit) })))
+	const fetched = await Promise.all(
+		sources.map((s) => s.entries(deps, actor, { from, to, userIds, after: sourcePosition(after, s.type), limit: fetchSize(input.limit) })),
+	)
 	const merged = fetched.flat().sort((a, b) => compareMerged(position(a), position(b)))
-	const { page, nextCursor } = pageOf(deps.secret, cursorScope, merged, input.limit, (last) => [TIME.write(from), TIME.write(last.start), CURSOR[2].write(last.type as CalendarType), last.id])
+	const { page, nextCursor } = pageOf(deps.secret, cursorScope, merged, input.limit, (last) => [
+		TIME.write(from),
+		TIME.write(last.start),
+		CURSOR[2].write(last.type as CalendarType),
+		last.id,
+	])
 
 	const [people, candidates, jobs] = await Promise.all([
 		userNames(deps.db, unique(page.map((e) => e.userId))),
@@ -155,14 +162,38 @@ const unique = (ids: (string | null)[]) => [...new Set(ids.filter((x): x is stri
 export const externalSource: CalendarSource = {
 	type: 'external',
 	async entries(deps, actor, q) {
-		const conditions = [eq(calendarBusy.workspaceId, actor.workspaceId), lt(calendarBusy.startsAt, q.to), gt(calendarBusy.endsAt, q.from), afterPosition(calendarBusy.startsAt, calendarBusy.id, q.after)]
-		if (q.userIds) conditions.push(q.userIds.length ? sql`${calendarBusy.userId} in (${sql.join(q.userIds.map((id) => sql`${id}`), sql`, `)})` : sql`false`)
+		const conditions = [
+			eq(calendarBusy.workspaceId, actor.workspaceId),
+			lt(calendarBusy.startsAt, q.to),
+			gt(calendarBusy.endsAt, q.from),
+			afterPosition(calendarBusy.startsAt, calendarBusy.id, q.after),
+		]
+		if (q.userIds)
+			conditions.push(
+				q.userIds.length
+					? sql`${calendarBusy.userId} in (${sql.join(
+							q.userIds.map((id) => sql`${id}`),
+							sql`, `,
+						)})`
+					: sql`false`,
+			)
 		const rows = await deps.db
 			.select()
 			.from(calendarBusy)
 			.where(and(...conditions))
 			.orderBy(calendarBusy.startsAt, sql`${calendarBusy.id} collate "C"`)
 			.limit(q.limit)
-		return rows.map((r) => ({ type: 'external', id: r.id, start: r.startsAt, end: r.endsAt, allDay: r.allDay, title: 'Busy', userId: r.userId, status: 'busy', candidateId: null, jobId: null }))
+		return rows.map((r) => ({
+			type: 'external',
+			id: r.id,
+			start: r.startsAt,
+			end: r.endsAt,
+			allDay: r.allDay,
+			title: 'Busy',
+			userId: r.userId,
+			status: 'busy',
+			candidateId: null,
+			jobId: null,
+		}))
 	},
 }

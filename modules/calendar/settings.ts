@@ -16,7 +16,9 @@ export const calendarSettings = defineSettings<CalendarSettings>({
 	parse(env, core) {
 		const calendarFeedTimeout = env.integer('CALENDAR_FEED_TIMEOUT', Math.max(1, Math.min(10, core.httpIdleTimeout - 1)), 1, 255)
 		if (env.value('CALENDAR_FEED_TIMEOUT') !== undefined && calendarFeedTimeout >= core.httpIdleTimeout)
-			env.problem(`CALENDAR_FEED_TIMEOUT must be less than HTTP_IDLE_TIMEOUT (${core.httpIdleTimeout}), or the settings page's connection is closed before the feed is read`)
+			env.problem(
+				`CALENDAR_FEED_TIMEOUT must be less than HTTP_IDLE_TIMEOUT (${core.httpIdleTimeout}), or the settings page's connection is closed before the feed is read`,
+			)
 		return { calendarFeedsAllowPrivate: env.onOff('CALENDAR_FEEDS_ALLOW_PRIVATE', false), calendarFeedTimeout }
 	},
 })

@@ -7,8 +7,12 @@ const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 
 export const calendarFeeds = pgTable(
 	'calendar_feeds',
 	{
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
-		userId: text('user_id').notNull().references(() => users.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id),
 		url: text('url').notNull(),
 		/** pending, ok, error. */
 		status: text('status').notNull().default('pending'),
@@ -26,8 +30,12 @@ export const calendarBusy = pgTable(
 	'calendar_busy',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
-		userId: text('user_id').notNull().references(() => users.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id),
 		startsAt: at('starts_at').notNull(),
 		endsAt: at('ends_at').notNull(),
 		allDay: boolean('all_day').notNull().default(false),

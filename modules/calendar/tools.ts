@@ -5,13 +5,15 @@ import { cursor, limit, nullable, oneOf, params, PersonRef } from '../../core/mc
 import { UntrustedLine } from '../../core/untrusted.ts'
 import { CALENDAR_TYPES, getCalendar, SCOPES, type CalendarType, type Scope } from './service.ts'
 
-const when = (what: string) => t.String({ maxLength: 40, description: `${what}: an ISO 8601 date (2026-05-04) or date-time (2026-05-04T09:30:00Z; without an offset it is UTC)` })
+const when = (what: string) =>
+	t.String({ maxLength: 40, description: `${what}: an ISO 8601 date (2026-05-04) or date-time (2026-05-04T09:30:00Z; without an offset it is UTC)` })
 
 const Event = t.Object({
 	id: t.String(),
 	type: oneOf(CALENDAR_TYPES),
 	title: t.Union([t.String(), UntrustedLine], {
-		description: 'Our words for interviews ("AI video interview") and busy times ("Busy": only busy/free is shared); a follow-up’s title as a person wrote it, labelled',
+		description:
+			'Our words for interviews ("AI video interview") and busy times ("Busy": only busy/free is shared); a follow-up’s title as a person wrote it, labelled',
 	}),
 	start: t.String({ format: 'date-time' }),
 	end: t.String({ format: 'date-time' }),
@@ -32,13 +34,34 @@ export const calendarTools = [
 			from: t.Optional(when('Start of the window (default now)')),
 			to: t.Optional(when('End of the window (default 14 days after from); must follow from')),
 			scope: t.Optional(oneOf(SCOPES, 'Whose calendars: mine (default), team or workspace', 'mine')),
-			types: t.Optional(t.Array(oneOf(CALENDAR_TYPES), { maxItems: 3, default: [...CALENDAR_TYPES], description: 'Which kinds of events (default all three): interview, followup, external' })),
+			types: t.Optional(
+				t.Array(oneOf(CALENDAR_TYPES), {
+					maxItems: 3,
+					default: [...CALENDAR_TYPES],
+					description: 'Which kinds of events (default all three): interview, followup, external',
+				}),
+			),
 			limit: t.Optional(limit()),
 			cursor: t.Optional(cursor()),
 		}),
-		output: t.Object({ from: t.String({ format: 'date-time' }), to: t.String({ format: 'date-time' }), scope: oneOf(SCOPES), types: t.Array(oneOf(CALENDAR_TYPES)), events: t.Array(Event), nextCursor: nullable(t.String()) }),
+		output: t.Object({
+			from: t.String({ format: 'date-time' }),
+			to: t.String({ format: 'date-time' }),
+			scope: oneOf(SCOPES),
+			types: t.Array(oneOf(CALENDAR_TYPES)),
+			events: t.Array(Event),
+			nextCursor: nullable(t.String()),
+		}),
 		readOnly: true,
 		permission: 'calendar:read',
-		run: ({ deps, actor }, a) => getCalendar(deps, actor, { from: a.from, to: a.to, scope: a.scope as Scope | undefined, types: a.types as CalendarType[] | undefined, limit: a.limit ?? 25, cursor: a.cursor }),
+		run: ({ deps, actor }, a) =>
+			getCalendar(deps, actor, {
+				from: a.from,
+				to: a.to,
+				scope: a.scope as Scope | undefined,
+				types: a.types as CalendarType[] | undefined,
+				limit: a.limit ?? 25,
+				cursor: a.cursor,
+			}),
 	}),
 ]

@@ -70,7 +70,12 @@ function summaryFacts(a: ApplicationView): SafeHtml {
 		['E-mail', contactShown ? (c.email ? html`<a href="mailto:${c.email}">${c.email}</a>` : null) : html`<span class="meta">Hidden for your role</span>`],
 		['Phone', contactShown ? c.phone : html`<span class="meta">Hidden for your role</span>`],
 		['Average rating', a.averageRating === null ? null : `${a.averageRating} of 5`],
-		['Vendor submission', submission ? html`${tag(submission.delivery === 'failed' ? 'Not delivered' : 'Submitted', submission.delivery === 'failed' ? 'bad' : 'good')} <span class="meta">to ${submission.vendor.name}, ${when(submission.submittedAt, { time: false })}, by ${submission.submittedBy}</span>` : 'Not submitted'],
+		[
+			'Vendor submission',
+			submission
+				? html`${tag(submission.delivery === 'failed' ? 'Not delivered' : 'Submitted', submission.delivery === 'failed' ? 'bad' : 'good')} <span class="meta">to ${submission.vendor.name}, ${when(submission.submittedAt, { time: false })}, by ${submission.submittedBy}</span>`
+				: 'Not submitted',
+		],
 	])
 }
 
@@ -95,5 +100,10 @@ ${resumeCheckSection(a.resumeCheck)}
 ${sections}
 ${answersSection(a.answers)}
 <div class="grid-2">${ratingsSection(a.ratings, a.averageRating)}${notesSection(a.notes, a.candidate.id)}</div>`
-	return portalPage(deps, session, { title: `${a.candidate.name}, ${a.job.title}`, current: '/candidates', hasErrors: Boolean(o.errors?.length), status: o.status }, body)
+	return portalPage(
+		deps,
+		session,
+		{ title: `${a.candidate.name}, ${a.job.title}`, current: '/candidates', hasErrors: Boolean(o.errors?.length), status: o.status },
+		body,
+	)
 }

@@ -20,7 +20,16 @@ import { notes } from './table.ts'
 setDefaultTimeout(60_000)
 
 type Who = 'owner' | 'admin' | 'recruiter' | 'otherRecruiter' | 'hmOnTeam' | 'hmOffTeam' | 'viewer' | 'stranger'
-const ROLE: Record<Who, string> = { owner: 'owner', admin: 'admin', recruiter: 'recruiter', otherRecruiter: 'recruiter', hmOnTeam: 'hiring_manager', hmOffTeam: 'hiring_manager', viewer: 'viewer', stranger: 'owner' }
+const ROLE: Record<Who, string> = {
+	owner: 'owner',
+	admin: 'admin',
+	recruiter: 'recruiter',
+	otherRecruiter: 'recruiter',
+	hmOnTeam: 'hiring_manager',
+	hmOffTeam: 'hiring_manager',
+	viewer: 'viewer',
+	stranger: 'owner',
+}
 
 let deps: AppDeps
 let ws: TestWorkspace
@@ -31,7 +40,12 @@ let onTeam: { id: string; candidateId: string; email: string; phone: string | nu
 let offTeam: { id: string }
 
 const rowsOf = <T>(query: ReturnType<typeof sql>) => deps.database.rows<T>(query)
-const stageOf = async (id: string) => (await rowsOf<{ stage: string; outcome: string | null; changed: Date | string }>(sql`select stage_key as stage, outcome, stage_changed_at as changed from applications where id = ${id}`))[0]!
+const stageOf = async (id: string) =>
+	(
+		await rowsOf<{ stage: string; outcome: string | null; changed: Date | string }>(
+			sql`select stage_key as stage, outcome, stage_changed_at as changed from applications where id = ${id}`,
+		)
+	)[0]!
 const movesOf = (id: string) =>
 	rowsOf<{ detail: { from: string; to: string }; credentialKind: string; actorName: string; actorUserId: string }>(
 		sql`select detail, credential_kind as "credentialKind", actor_name as "actorName", actor_user_id as "actorUserId" from activity where target_id = ${id} and action = 'application.stage_changed' order by at, id`,
@@ -48,18 +62,41 @@ beforeAll(async () => {
 	}
 	await runCommand(deps, 'seed', { workspace: ws.slug })
 	// The hiring manager's job: the one with a completed AI interview, so the page has every section.
-	const [withInterview] = await rowsOf<{ id: string; jobId: string }>(sql`select a.id, a.job_id as "jobId" from applications a join interviews i on i.application_id = a.id join jobs j on j.id = a.job_id where a.workspace_id = ${ws.id} and i.status = 'completed' and j.vendor_id is not null order by a.id limit 1`)
+	const [withInterview] = await rowsOf<{ id: string; jobId: string }>(
+		sql`select a.id, a.job_id as "jobId" from applications a join interviews i on i.application_id = a.id join jobs j on j.id = a.job_id where a.workspace_id = ${ws.id} and i.status = 'completed' and j.vendor_id is not null order by a.id limit 1`,
+	)
 	await deps.db.insert(jobTeam).values({ jobId: withInterview!.jobId, userId: actors.hmOnTeam.userId! })
-	const [a] = await rowsOf<{ id: string; candidateId: string; email: string; phone: string | null }>(sql`select a.id, a.candidate_id as "candidateId", c.email, c.phone from applications a join candidates c on c.id = a.candidate_id where a.id = ${withInterview!.id}`)
+	const [a] = await rowsOf<{ id: string; candidateId: string; email: string; phone: string | null }>(
+		sql`select a.id, a.candidate_id as "candidateId", c.email, c.phone from applications a join candidates c on c.id = a.candidate_id where a.id = ${withInterview!.id}`,
+	)
 	onTeam = a!
-	;[offTeam] = (await rowsOf<{ id: string }>(sql`select id from applications where workspace_id = ${ws.id} and job_id <> ${withInterview!.jobId} order by id limit 1`)) as [{ id: string }]
+	;[offTeam] = (await rowsOf<{ id: string }>(
+		sql`select id from applications where workspace_id = ${ws.id} and job_id <> ${withInterview!.jobId} order by id limit 1`,
+	)) as [{ id: string }]
 	// A private note by the recruiter: only they, owners and admins may read it.
-	await deps.db.insert(notes).values({ id: `note_private_${ws.id}`, workspaceId: ws.id, candidateId: onTeam.candidateId, applicationId: onTeam.id, authorUserId: actors.recruiter.userId!, body: 'Private: expects 95/hour, keep between us', visibility: 'private' })
+	await deps.db.insert(notes).values({
+		id: `note_private_${ws.id}`,
+		workspaceId: ws.id,
+		candidateId: onTeam.candidateId,
+		applicationId: onTeam.id,
+		authorUserId: actors.recruiter.userId!,
+		body: 'Private: expects 95/hour, keep between us',
+		visibility: 'private',
+	})
 }, 180_000)
 
 describe('the application page, role by role', () => {
 	test('owners, admins and recruiters open every application; hiring managers only their jobs’; viewers none; other workspaces none — never a 500', async () => {
-		const expected: Record<Who, [number, number]> = { owner: [200, 200], admin: [200, 200], recruiter: [200, 200], otherRecruiter: [200, 200], hmOnTeam: [200, 404], hmOffTeam: [404, 404], viewer: [403, 403], stranger: [404, 404] }
+		const expected: Record<Who, [number, number]> = {
+			owner: [200, 200],
+			admin: [200, 200],
+			recruiter: [200, 200],
+			otherRecruiter: [200, 200],
+			hmOnTeam: [200, 404],
+			hmOffTeam: [404, 404],
+			viewer: [403, 403],
+			stranger: [404, 404],
+		}
 		const absent = await clients.hmOffTeam.get('/applications/app_does_not_exist')
 		for (const who of Object.keys(expected) as Who[]) {
 			const [mine, other] = await Promise.all([clients[who].get(`/applications/${onTeam.id}`), clients[who].get(`/applications/${offTeam.id}`)])
@@ -87,20 +124,25 @@ describe('the application page, role by role', () => {
 			expect(row.slice(0, row.indexOf('</tr>'))).toContain(item.status === 'met' ? '>found</strong>' : '>missing</strong>')
 			if (item.status === 'met' && item.evidence) expect(row.slice(0, row.indexOf('</tr>'))).toContain(escapeHtml(item.evidence.text))
 		}
-		for (const heading of ['Résumé check', 'AI interview results', 'Vendor submission', 'Messages', 'Ratings', 'Notes']) expect(page).toContain(`>${heading}</h2>`)
+		for (const heading of ['Résumé check', 'AI interview results', 'Vendor submission', 'Messages', 'Ratings', 'Notes'])
+			expect(page).toContain(`>${heading}</h2>`)
 		expect(page).toContain('Check vendor submission')
 		expect(page).toContain('Move to stage')
 		expect(page).toContain('Private: expects 95/hour')
 		// The interview result: every question, the verdict in words.
-		const [interview] = await rowsOf<{ id: string }>(sql`select id from interviews where application_id = ${onTeam.id} and status = 'completed' order by completed_at desc limit 1`)
+		const [interview] = await rowsOf<{ id: string }>(
+			sql`select id from interviews where application_id = ${onTeam.id} and status = 'completed' order by completed_at desc limit 1`,
+		)
 		const questions = await rowsOf<{ prompt: string }>(sql`select prompt from interview_questions where interview_id = ${interview!.id}`)
 		for (const q of questions) expect(page).toContain(escapeHtml(q.prompt))
 		expect(page).toMatch(/>(recommended|worth considering|not recommended)<\/strong>/)
 	})
 
 	test('private notes only for their author, owners and admins', async () => {
-		for (const who of ['recruiter', 'owner', 'admin'] as const) expect((await clients[who].get(`/applications/${onTeam.id}`)).text).toContain('Private: expects 95/hour')
-		for (const who of ['otherRecruiter', 'hmOnTeam'] as const) expect((await clients[who].get(`/applications/${onTeam.id}`)).text).not.toContain('Private: expects 95/hour')
+		for (const who of ['recruiter', 'owner', 'admin'] as const)
+			expect((await clients[who].get(`/applications/${onTeam.id}`)).text).toContain('Private: expects 95/hour')
+		for (const who of ['otherRecruiter', 'hmOnTeam'] as const)
+			expect((await clients[who].get(`/applications/${onTeam.id}`)).text).not.toContain('Private: expects 95/hour')
 	})
 
 	test('a hiring manager’s page has no contact details, no documents and no messages', async () => {
@@ -108,20 +150,25 @@ describe('the application page, role by role', () => {
 		expect(page).not.toContain(onTeam.email)
 		if (onTeam.phone) expect(page).not.toContain(onTeam.phone)
 		expect(page).toContain('Hidden for your role')
-		for (const absent of ['Vendor submission</h2>', 'Check vendor submission', 'Submit to vendor', '/submit-to-vendor', '/upload/', 'Messages</h2>', 'mailto:']) expect(page).not.toContain(absent)
+		for (const absent of ['Vendor submission</h2>', 'Check vendor submission', 'Submit to vendor', '/submit-to-vendor', '/upload/', 'Messages</h2>', 'mailto:'])
+			expect(page).not.toContain(absent)
 		expect(page).toContain('AI interview results')
 		expect(page).toContain('Move to stage')
 	})
 
 	test('résumé lines shown as evidence and screening answers have contact details blanked for hiring managers (page and tool alike)', async () => {
 		const candidateId = await newCandidate(ws, { name: 'Evi Dence', email: 'evi.dence@example.test' }, deps)
-		await deps.database.rows(sql`update candidates set resume_text = ${'Evi Dence · evi.dence@example.test · +1 (512) 555-0188 · Kotlin and Java developer'} where id = ${candidateId}`)
+		await deps.database.rows(
+			sql`update candidates set resume_text = ${'Evi Dence · evi.dence@example.test · +1 (512) 555-0188 · Kotlin and Java developer'} where id = ${candidateId}`,
+		)
 		const jobId = await newVendorJob(ws, { title: 'Kotlin Developer' }, deps)
 		await deps.database.rows(sql`update jobs set must_have = array['Kotlin'] where id = ${jobId}`)
 		await deps.db.insert(jobTeam).values({ jobId, userId: actors.hmOnTeam.userId! })
 		const id = await newApplication(ws, candidateId, jobId, {}, deps)
 		await deps.database.rows(sql`insert into job_questions (id, job_id, position, prompt) values (${`q_${id}`}, ${jobId}, 1, 'How can we reach you?')`)
-		await deps.database.rows(sql`insert into application_answers (application_id, question_id, answer) values (${id}, ${`q_${id}`}, 'Call me on 512-555-0177 or write to evi@home.example')`)
+		await deps.database.rows(
+			sql`insert into application_answers (application_id, question_id, answer) values (${id}, ${`q_${id}`}, 'Call me on 512-555-0177 or write to evi@home.example')`,
+		)
 		const hm = await getApplication(deps, actors.hmOnTeam, id)
 		expect(hm.answers[0]!.answer.text).toBe('Call me on [phone hidden] or write to [e-mail hidden]')
 		expect(hm.resumeCheck!.items[0]!.status).toBe('met')
@@ -152,7 +199,11 @@ describe('Move to stage', () => {
 		const shown = await clients.recruiter.get(moved.headers.get('location')!)
 		expect(shown.text).toContain('Moved to Screening.')
 		expect(shown.text).toMatch(/<option value="screening" selected>/)
-		expect((await movesOf(id)).at(-1)).toMatchObject({ detail: { from: 'applied', to: 'screening' }, credentialKind: 'session', actorName: actors.recruiter.name })
+		expect((await movesOf(id)).at(-1)).toMatchObject({
+			detail: { from: 'applied', to: 'screening' },
+			credentialKind: 'session',
+			actorName: actors.recruiter.name,
+		})
 
 		// The same stage again changes nothing and logs nothing.
 		const count = (await movesOf(id)).length
@@ -182,7 +233,16 @@ describe('Move to stage', () => {
 	})
 
 	test('each role: owners, admins, recruiters move; hiring managers only on their jobs (404 elsewhere); viewers 403; other workspaces 404', async () => {
-		const expected: Record<Who, [number, number]> = { owner: [303, 303], admin: [303, 303], recruiter: [303, 303], otherRecruiter: [303, 303], hmOnTeam: [303, 404], hmOffTeam: [404, 404], viewer: [403, 403], stranger: [404, 404] }
+		const expected: Record<Who, [number, number]> = {
+			owner: [303, 303],
+			admin: [303, 303],
+			recruiter: [303, 303],
+			otherRecruiter: [303, 303],
+			hmOnTeam: [303, 404],
+			hmOffTeam: [404, 404],
+			viewer: [403, 403],
+			stranger: [404, 404],
+		}
 		const stages = ['screening', 'submitted']
 		for (const [i, who] of (Object.keys(expected) as Who[]).entries()) {
 			await clients[who].get('/portal')
@@ -201,12 +261,21 @@ describe('Move to stage', () => {
 		const other = await newWorkspace(deps)
 		const jobId = await newVendorJob(other, {}, deps)
 		const id = await newApplication(other, await newCandidate(other, {}, deps), jobId, {}, deps)
-		await deps.database.rows(sql`insert into pipeline_stages (workspace_id, key, label, position) values (${other.id}, 'applied', 'New', 1), (${other.id}, 'tech_screen', 'Technical screen', 2), (${other.id}, 'hired', 'Placed', 3)`)
+		await deps.database.rows(
+			sql`insert into pipeline_stages (workspace_id, key, label, position) values (${other.id}, 'applied', 'New', 1), (${other.id}, 'tech_screen', 'Technical screen', 2), (${other.id}, 'hired', 'Placed', 3)`,
+		)
 		const owner = await personActor(deps, other.slug, (await newPerson(other, 'owner', {}, deps)).email)
 		const viewer = await personActor(deps, other.slug, (await newPerson(other, 'viewer', {}, deps)).email)
-		expect(await moveToStage(deps, owner, { applicationId: id, stageKey: 'tech_screen' })).toMatchObject({ changed: true, from: { key: 'applied', label: 'New' }, to: { key: 'tech_screen', label: 'Technical screen' } })
+		expect(await moveToStage(deps, owner, { applicationId: id, stageKey: 'tech_screen' })).toMatchObject({
+			changed: true,
+			from: { key: 'applied', label: 'New' },
+			to: { key: 'tech_screen', label: 'Technical screen' },
+		})
 		// A default stage this workspace does not have.
-		await expect(moveToStage(deps, owner, { applicationId: id, stageKey: 'offer' })).rejects.toMatchObject({ code: 'VALIDATION', fields: [{ field: 'stageKey', message: expect.stringContaining('applied, tech_screen, hired') }] })
+		await expect(moveToStage(deps, owner, { applicationId: id, stageKey: 'offer' })).rejects.toMatchObject({
+			code: 'VALIDATION',
+			fields: [{ field: 'stageKey', message: expect.stringContaining('applied, tech_screen, hired') }],
+		})
 		await moveToStage(deps, owner, { applicationId: id, stageKey: 'hired' })
 		expect((await stageOf(id)).outcome).toBe('hired')
 		await moveToStage(deps, owner, { applicationId: id, stageKey: 'tech_screen' })
@@ -223,7 +292,11 @@ describe('Move to stage', () => {
 		const id = onTeam.id
 		await deps.database.rows(sql`update applications set stage_key = 'applied', outcome = null where id = ${id}`)
 		const logged = (await movesOf(id)).length
-		const results = await Promise.all(['offer', 'client_interview', 'submitted', 'screening'].map((stageKey, i) => moveToStage(deps, [actors.owner, actors.recruiter, actors.admin, actors.hmOnTeam][i]!, { applicationId: id, stageKey })))
+		const results = await Promise.all(
+			['offer', 'client_interview', 'submitted', 'screening'].map((stageKey, i) =>
+				moveToStage(deps, [actors.owner, actors.recruiter, actors.admin, actors.hmOnTeam][i]!, { applicationId: id, stageKey }),
+			),
+		)
 		expect(results.every((r) => r.changed)).toBe(true)
 		const moves = (await movesOf(id)).slice(logged)
 		expect(moves).toHaveLength(4)

@@ -16,9 +16,16 @@ export const card = (id: string, heading: string, body: unknown, intro?: unknown
 
 /** Each must-have of the job, found in the résumé or missing, with the résumé line that matched (or came closest). */
 export function resumeCheckSection(check: ApplicationView['resumeCheck']): SafeHtml {
-	if (!check) return card('resume-check', 'Résumé check', html`<p class="empty">Not checked yet: the candidate has no résumé text on file, or the job could not be read.</p>`)
-	if (check.total === 0) return card('resume-check', 'Résumé check', html`<p class="empty">The job lists no must-haves, so there is nothing to check the résumé against.</p>`)
-	const words = (i: CheckItemView) => (i.evidence ? (i.status === 'met' ? html`“${i.evidence}”` : html`<span class="meta">Closest line:</span> “${i.evidence}”`) : '—')
+	if (!check)
+		return card(
+			'resume-check',
+			'Résumé check',
+			html`<p class="empty">Not checked yet: the candidate has no résumé text on file, or the job could not be read.</p>`,
+		)
+	if (check.total === 0)
+		return card('resume-check', 'Résumé check', html`<p class="empty">The job lists no must-haves, so there is nothing to check the résumé against.</p>`)
+	const words = (i: CheckItemView) =>
+		i.evidence ? (i.status === 'met' ? html`“${i.evidence}”` : html`<span class="meta">Closest line:</span> “${i.evidence}”`) : '—'
 	const intro = html`${plural(check.met, 'must-have')} of ${check.total} found${check.score !== null ? ` (score ${check.score} of 100)` : ''}. Checked ${when(check.checkedAt)}.`
 	return card(
 		'resume-check',
@@ -40,8 +47,17 @@ export function resumeCheckSection(check: ApplicationView['resumeCheck']): SafeH
 }
 
 export function answersSection(answers: ApplicationView['answers']): SafeHtml {
-	if (!answers.length) return card('answers', 'Screening answers', html`<p class="empty">No screening answers: the job asks no questions, or the candidate did not apply on the careers site.</p>`)
-	return card('answers', 'Screening answers', html`<dl class="answers">${answers.map((a) => html`<dt>${a.prompt}</dt><dd class="lines">${a.answer}</dd>`)}</dl>`)
+	if (!answers.length)
+		return card(
+			'answers',
+			'Screening answers',
+			html`<p class="empty">No screening answers: the job asks no questions, or the candidate did not apply on the careers site.</p>`,
+		)
+	return card(
+		'answers',
+		'Screening answers',
+		html`<dl class="answers">${answers.map((a) => html`<dt>${a.prompt}</dt><dd class="lines">${a.answer}</dd>`)}</dl>`,
+	)
 }
 
 export function ratingsSection(ratings: ApplicationView['ratings'], average: number | null): SafeHtml {
@@ -68,7 +84,9 @@ export function ratingsSection(ratings: ApplicationView['ratings'], average: num
 export function notesSection(notes: ApplicationView['notes'], candidateId: string): SafeHtml {
 	const body = notes.length
 		? html`<ul class="entries">${notes.map(
-				(n) => html`<li><p class="meta">${n.author.name || 'A former colleague'} · ${when(n.createdAt)} · ${n.visibility === 'private' ? html`${tag('Private', 'warn')} <span class="visually-hidden">(seen only by its author, owners and admins)</span>` : tag('Shared')}${n.applicationId ? '' : ' · about the candidate'}</p>
+				(
+					n,
+				) => html`<li><p class="meta">${n.author.name || 'A former colleague'} · ${when(n.createdAt)} · ${n.visibility === 'private' ? html`${tag('Private', 'warn')} <span class="visually-hidden">(seen only by its author, owners and admins)</span>` : tag('Shared')}${n.applicationId ? '' : ' · about the candidate'}</p>
 <p class="lines">${n.body}</p></li>`,
 			)}</ul>`
 		: html`<p class="empty">No notes you can see about this application.</p>`

@@ -24,11 +24,15 @@ const applicationId = (id: string) => {
 export function applicationRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'candidates.application-routes' })
 		.use(auth)
-		.get('/applications/:id', ({ session, params, query }) => applicationPage(deps, session, applicationId(params.id), { done: query.done, context: { query } }), {
-			session: { permission: 'candidates:read' },
-			params,
-			query,
-		})
+		.get(
+			'/applications/:id',
+			({ session, params, query }) => applicationPage(deps, session, applicationId(params.id), { done: query.done, context: { query } }),
+			{
+				session: { permission: 'candidates:read' },
+				params,
+				query,
+			},
+		)
 		.post(
 			'/applications/:id/stage',
 			async ({ session, params, body, redirect }) => {
@@ -39,7 +43,14 @@ export function applicationRoutes(deps: AppDeps, { auth }: HttpKit) {
 					return redirect(`/applications/${encodeURIComponent(move.applicationId)}?done=${move.changed ? 'stage' : 'stage-unchanged'}`, 303)
 				} catch (error) {
 					if (!(error instanceof AppError) || error.code !== 'VALIDATION') throw error
-					const errors = [{ field: MOVE_FIELD, message: stageKey ? `“${stageKey}” is not a stage of this workspace: choose one of the stages listed` : 'Choose the stage to move the application to' }]
+					const errors = [
+						{
+							field: MOVE_FIELD,
+							message: stageKey
+								? `“${stageKey}” is not a stage of this workspace: choose one of the stages listed`
+								: 'Choose the stage to move the application to',
+						},
+					]
 					return applicationPage(deps, session, id, { status: 422, errors, context: { refused: { form: MOVE_FORM, values: { stageKey }, errors } } })
 				}
 			},

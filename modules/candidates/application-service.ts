@@ -28,7 +28,8 @@ const applicationNotFound = () => new AppError('NOT_FOUND', 'No application with
 export async function contributions(deps: AppDeps, actor: Actor, ids: string[]): Promise<Map<string, Record<string, unknown>>> {
 	const merged = new Map<string, Record<string, unknown>>()
 	if (!ids.length) return merged
-	for (const details of contributionsTo(deps.registry, applicationDetails)) for (const [id, extra] of await details(deps, actor, ids)) merged.set(id, { ...merged.get(id), ...extra })
+	for (const details of contributionsTo(deps.registry, applicationDetails))
+		for (const [id, extra] of await details(deps, actor, ids)) merged.set(id, { ...merged.get(id), ...extra })
 	return merged
 }
 
@@ -46,13 +47,19 @@ export type Joined = ApplicationRow & Pick<CandidateRow, 'name' | 'headline' | '
 
 /** One row of list_applications (also a card of the job page's pipeline). */
 export function applicationSummary(a: Joined, titles: Map<string, UntrustedText>, stages: Stage[]) {
-	return { ...applicationBrief(a, titles, stages), candidate: candidateRef({ id: a.candidateId, name: a.name, headline: a.headline, location: a.location }), source: a.source === null ? null : sourceOf(a.source), stageChangedAt: iso(a.stageChangedAt) }
+	return {
+		...applicationBrief(a, titles, stages),
+		candidate: candidateRef({ id: a.candidateId, name: a.name, headline: a.headline, location: a.location }),
+		source: a.source === null ? null : sourceOf(a.source),
+		stageChangedAt: iso(a.stageChangedAt),
+	}
 }
 
 export async function listApplications(deps: AppDeps, actor: Actor, input: ListApplicationsInput) {
 	const reach = await reachOf(deps, actor)
 	const stages = await stagesOf(deps, actor.workspaceId)
-	if (input.stageKey !== undefined && !stages.some((s) => s.key === input.stageKey)) throw invalid([{ field: 'stageKey', message: `is not a stage of this workspace; use one of: ${stages.map((s) => s.key).join(', ')}` }])
+	if (input.stageKey !== undefined && !stages.some((s) => s.key === input.stageKey))
+		throw invalid([{ field: 'stageKey', message: `is not a stage of this workspace; use one of: ${stages.map((s) => s.key).join(', ')}` }])
 	if (input.jobId) await requireJob(deps, reach, input.jobId)
 	const includeArchived = input.includeArchived ?? false
 	const scope = `list_applications:${actor.userId}:${input.jobId ?? ''}:${input.stageKey ?? ''}:${input.state ?? includeArchived}`
@@ -86,7 +93,12 @@ function checkView(check: ResumeCheck | null, jobBy: TextAuthor, contact: boolea
 		met: check.met,
 		total: check.total,
 		mustHaves: check.mustHaves.map((m) => untrustedLine(m, jobBy, 300)),
-		items: check.items.map((i) => ({ requirement: untrustedLine(i.requirement, jobBy, 300), status: i.status, evidence: i.evidence ? evidence(i.evidence) : null, note: i.note })),
+		items: check.items.map((i) => ({
+			requirement: untrustedLine(i.requirement, jobBy, 300),
+			status: i.status,
+			evidence: i.evidence ? evidence(i.evidence) : null,
+			note: i.note,
+		})),
 		checkedAt: check.checkedAt,
 	}
 }
@@ -116,7 +128,10 @@ export async function getApplication(deps: AppDeps, actor: Actor, applicationId:
 		visibleNotes(deps, reach, a.candidateId, a.id),
 		contributions(deps, actor, [a.id]),
 	])
-	const names = await userNames(deps.db, ratings.map((r) => r.userId))
+	const names = await userNames(
+		deps.db,
+		ratings.map((r) => r.userId),
+	)
 	const contact = seesContact(deps, actor)
 	const job = jobs.get(a.jobId)
 	const jobBy = jobAuthor({ vendorId: job?.vendorId ?? null })
@@ -137,8 +152,17 @@ export async function getApplication(deps: AppDeps, actor: Actor, applicationId:
 		source: a.source === null ? null : sourceOf(a.source),
 		resumeCheck: checkView(a.resumeCheck, jobBy, contact),
 		// Answers are the candidate's own words: contact details in them are blanked like the résumé's.
-		answers: answers.map((x) => ({ questionId: x.questionId, prompt: untrustedLine(x.prompt, 'colleague', 500), answer: untrusted(contact ? x.answer : redactContacts(x.answer), 'candidate', 2000) })),
-		ratings: ratings.map((r) => ({ by: personRef(names, r.userId), score: r.score, comment: r.comment ? untrusted(r.comment, 'colleague', 2000) : null, createdAt: iso(r.createdAt) })),
+		answers: answers.map((x) => ({
+			questionId: x.questionId,
+			prompt: untrustedLine(x.prompt, 'colleague', 500),
+			answer: untrusted(contact ? x.answer : redactContacts(x.answer), 'candidate', 2000),
+		})),
+		ratings: ratings.map((r) => ({
+			by: personRef(names, r.userId),
+			score: r.score,
+			comment: r.comment ? untrusted(r.comment, 'colleague', 2000) : null,
+			createdAt: iso(r.createdAt),
+		})),
 		averageRating: ratingOf(a.averageRating),
 		notes,
 		interviews: [] as ApplicationInterview[],
@@ -157,7 +181,8 @@ export interface JobApplicantsInput {
 	cursor?: string
 }
 
-type RankedRow = ApplicationRow & Pick<CandidateRow, 'name' | 'headline' | 'location'> & { items: ResumeCheck['items'] | null; met: number | null; total: number | null }
+type RankedRow = ApplicationRow &
+	Pick<CandidateRow, 'name' | 'headline' | 'location'> & { items: ResumeCheck['items'] | null; met: number | null; total: number | null }
 
 /** Best résumé score first (unchecked last), then the earliest id. */
 const BY_SCORE = { keys: [integerKey<RankedRow>(sql`coalesce(a.resume_score, -1)`, (a) => a.resumeScore ?? -1, { desc: true }), idKey<RankedRow>(sql`a.id`)] }
@@ -173,8 +198,17 @@ export async function getJobApplicants(deps: AppDeps, actor: Actor, input: JobAp
 	const jobBy = title.writtenBy // the job's must-haves have the same author as its title
 	await refreshChecks(deps, actor.workspaceId, { jobId: input.jobId })
 	const scope = `get_job_applicants:${actor.userId}:${input.jobId}:${input.list}`
-	const conditions: SQL[] = [applicationReach(reach), sql`a.job_id = ${input.jobId}`, sql`a.kind = ${input.list === 'leads' ? 'lead' : 'applicant'}`, sql`a.archived = false`]
-	const { rows: page, nextCursor, before: rank } = await keysetPage(deps, {
+	const conditions: SQL[] = [
+		applicationReach(reach),
+		sql`a.job_id = ${input.jobId}`,
+		sql`a.kind = ${input.list === 'leads' ? 'lead' : 'applicant'}`,
+		sql`a.archived = false`,
+	]
+	const {
+		rows: page,
+		nextCursor,
+		before: rank,
+	} = await keysetPage(deps, {
 		scope,
 		cursor: input.cursor,
 		limit: input.limit,
@@ -184,7 +218,14 @@ export async function getJobApplicants(deps: AppDeps, actor: Actor, input: JobAp
 		where: conditions,
 		counted: true,
 	})
-	const [stages, extra] = await Promise.all([stagesOf(deps, actor.workspaceId), contributions(deps, actor, page.map((a) => a.id))])
+	const [stages, extra] = await Promise.all([
+		stagesOf(deps, actor.workspaceId),
+		contributions(
+			deps,
+			actor,
+			page.map((a) => a.id),
+		),
+	])
 	return {
 		job: { id: input.jobId, title },
 		list: input.list,

@@ -28,7 +28,17 @@ import { jobQuestionsOf, type JobQuestion } from '../jobs/index.ts'
 import { enqueueMail } from '../outbox/index.ts'
 import { refreshChecks } from './recheck.ts'
 import { checkResume } from './resume-check.ts'
-import { deleteResume, detectResumeType, extractResumeText, MAX_RESUME_BYTES, RESUME_MIME, ResumeOverLimit, ResumeReadersBusy, storeResume, UnreadableResume } from './resume-file.ts'
+import {
+	deleteResume,
+	detectResumeType,
+	extractResumeText,
+	MAX_RESUME_BYTES,
+	RESUME_MIME,
+	ResumeOverLimit,
+	ResumeReadersBusy,
+	storeResume,
+	UnreadableResume,
+} from './resume-file.ts'
 import { ensureStages } from './stages.ts'
 
 export interface ApplyInput {
@@ -72,7 +82,8 @@ function validate(input: ApplyInput, questions: JobQuestion[]): FieldError[] {
 	const phone = input.phone.trim()
 	const digits = phone.replace(/\D/g, '').length
 	if (!phone) errors.push({ field: 'phone', message: 'Enter a phone number' })
-	else if (!PHONE.test(phone) || digits < 7 || digits > 15) errors.push({ field: 'phone', message: 'Enter a phone number of 7 to 15 digits, like +1 512 555 0100' })
+	else if (!PHONE.test(phone) || digits < 7 || digits > 15)
+		errors.push({ field: 'phone', message: 'Enter a phone number of 7 to 15 digits, like +1 512 555 0100' })
 	if (!input.resume || input.resume.bytes.length === 0) errors.push({ field: 'resume', message: 'Attach your résumé (PDF or Word .docx)' })
 	else if (input.resume.bytes.length > MAX_RESUME_BYTES) errors.push({ field: 'resume', message: 'Your résumé must be at most 10 MB' })
 	else if (!detectResumeType(input.resume.bytes)) errors.push({ field: 'resume', message: 'Your résumé must be a PDF or a Word (.docx) file' })
@@ -80,8 +91,10 @@ function validate(input: ApplyInput, questions: JobQuestion[]): FieldError[] {
 		const answer = (input.answers[q.id] ?? '').trim()
 		if (!answer) {
 			if (q.required) errors.push({ field: `answer_${q.id}`, message: `Answer “${q.prompt}”` })
-		} else if (q.kind === 'yes_no' && answer !== 'yes' && answer !== 'no') errors.push({ field: `answer_${q.id}`, message: `Answer “${q.prompt}” with yes or no` })
-		else if ([...answer].length > MAX_ANSWER) errors.push({ field: `answer_${q.id}`, message: `Keep your answer to “${q.prompt}” under ${MAX_ANSWER} characters` })
+		} else if (q.kind === 'yes_no' && answer !== 'yes' && answer !== 'no')
+			errors.push({ field: `answer_${q.id}`, message: `Answer “${q.prompt}” with yes or no` })
+		else if ([...answer].length > MAX_ANSWER)
+			errors.push({ field: `answer_${q.id}`, message: `Keep your answer to “${q.prompt}” under ${MAX_ANSWER} characters` })
 	}
 	return errors
 }
@@ -107,16 +120,27 @@ export async function applyToJob(deps: AppDeps, input: ApplyInput): Promise<Appl
 	const bytes = input.resume!.bytes
 	const type = detectResumeType(bytes)!
 
-	const [existing] = await deps.database.rows<{ id: string }>(sql`select a.id from applications a join candidates c on c.id = a.candidate_id where c.workspace_id = ${ws.id} and c.email = ${email} and a.job_id = ${input.job.id}`)
+	const [existing] = await deps.database.rows<{ id: string }>(
+		sql`select a.id from applications a join candidates c on c.id = a.candidate_id where c.workspace_id = ${ws.id} and c.email = ${email} and a.job_id = ${input.job.id}`,
+	)
 	if (existing) throw new AppError('CONFLICT', 'You have already applied for this job.')
 	let text: string
 	try {
 		text = await extractResumeText(deps, bytes, type)
 	} catch (error) {
-		if (error instanceof ResumeOverLimit) throw invalid([{ field: 'resume', message: `Your résumé is over our limit: ${error.message}. Save it as a smaller PDF and retry` }])
+		if (error instanceof ResumeOverLimit)
+			throw invalid([{ field: 'resume', message: `Your résumé is over our limit: ${error.message}. Save it as a smaller PDF and retry` }])
 		if (error instanceof UnreadableResume)
-			throw invalid([{ field: 'resume', message: error.detail ? `We could not read your résumé: ${error.detail}. Save it again as a PDF and retry` : 'We could not read your résumé; save it again as a PDF and retry' }])
-		if (error instanceof ResumeReadersBusy) throw new AppError('UNAVAILABLE', 'We are reading many résumés right now.', { retryAfter: READERS_BUSY_RETRY_SECONDS })
+			throw invalid([
+				{
+					field: 'resume',
+					message: error.detail
+						? `We could not read your résumé: ${error.detail}. Save it again as a PDF and retry`
+						: 'We could not read your résumé; save it again as a PDF and retry',
+				},
+			])
+		if (error instanceof ResumeReadersBusy)
+			throw new AppError('UNAVAILABLE', 'We are reading many résumés right now.', { retryAfter: READERS_BUSY_RETRY_SECONDS })
 		throw error
 	}
 
@@ -129,7 +153,10 @@ export async function applyToJob(deps: AppDeps, input: ApplyInput): Promise<Appl
 	try {
 		const result = await deps.db.transaction(async (tx) => {
 			await ensureStages(tx, ws.id)
-			const [first] = await deps.database.rows<{ key: string }>(sql`select key from pipeline_stages where workspace_id = ${ws.id} order by position limit 1`, tx)
+			const [first] = await deps.database.rows<{ key: string }>(
+				sql`select key from pipeline_stages where workspace_id = ${ws.id} order by position limit 1`,
+				tx,
+			)
 			const [candidate] = await deps.database.rows<{ id: string; inserted: boolean }>(
 				sql`insert into candidates (id, workspace_id, name, email, phone, resume_file_name, resume_mime, resume_path, resume_text, source)
 				values (${newId('cand')}, ${ws.id}, ${name}, ${email}, ${phone}, ${fileName}, ${RESUME_MIME[type]}, ${key}, ${text}, 'careers')
@@ -149,7 +176,12 @@ export async function applyToJob(deps: AppDeps, input: ApplyInput): Promise<Appl
 				const answer = (input.answers[q.id] ?? '').trim()
 				if (answer) await tx.execute(sql`insert into application_answers (application_id, question_id, answer) values (${applicationId}, ${q.id}, ${answer})`)
 			}
-			await recordActivity(tx, careersActor(ws, name), { action: 'application.received', targetType: 'application', targetId: applicationId, detail: { jobId: input.job.id, candidateId: candidate!.id, source } })
+			await recordActivity(tx, careersActor(ws, name), {
+				action: 'application.received',
+				targetType: 'application',
+				targetId: applicationId,
+				detail: { jobId: input.job.id, candidateId: candidate!.id, source },
+			})
 			const title = cleanLine(input.job.title, 150)
 			await enqueueMail(
 				tx,
@@ -167,10 +199,21 @@ export async function applyToJob(deps: AppDeps, input: ApplyInput): Promise<Appl
 		})
 		// The résumé changed: the candidate's other applications are re-checked against it.
 		if (!result.newCandidate) {
-			const others = await deps.database.rows<{ id: string }>(sql`select id from applications where candidate_id = ${result.candidateId} and id <> ${applicationId}`)
+			const others = await deps.database.rows<{ id: string }>(
+				sql`select id from applications where candidate_id = ${result.candidateId} and id <> ${applicationId}`,
+			)
 			await refreshChecks(deps, ws.id, { applicationIds: others.map((o) => o.id) })
 		}
-		return { type: 'application', workspaceId: ws.id, jobId: input.job.id, applicationId, candidateId: result.candidateId, newCandidate: result.newCandidate, source, at: now.toISOString() }
+		return {
+			type: 'application',
+			workspaceId: ws.id,
+			jobId: input.job.id,
+			applicationId,
+			candidateId: result.candidateId,
+			newCandidate: result.newCandidate,
+			source,
+			at: now.toISOString(),
+		}
 	} catch (error) {
 		await deleteResume(deps, key)
 		if (error instanceof Duplicate) throw new AppError('CONFLICT', 'You have already applied for this job.')

@@ -34,7 +34,12 @@ function profileFacts(deps: AppDeps, session: PageSession, c: CandidateDetail) {
 	const contact: [string, unknown][] = seesContact(deps, session.actor)
 		? [
 				// A long address breaks after the @ rather than anywhere.
-				['E-mail', email ? html`<a href="mailto:${email}">${email.split('@')[0]}${email.includes('@') ? html`@<wbr>${email.slice(email.indexOf('@') + 1)}` : ''}</a>` : null],
+				[
+					'E-mail',
+					email
+						? html`<a href="mailto:${email}">${email.split('@')[0]}${email.includes('@') ? html`@<wbr>${email.slice(email.indexOf('@') + 1)}` : ''}</a>`
+						: null,
+				],
 				['Phone', phone ? html`<a href="tel:${phone.replace(/[^\d+]/g, '')}">${phone}</a>` : null],
 			]
 		: [['Contact details', 'Hidden for your role']]
@@ -51,7 +56,10 @@ function profileFacts(deps: AppDeps, session: PageSession, c: CandidateDetail) {
 
 export async function candidatePage(deps: AppDeps, session: PageSession, candidateId: string, o: CandidatePageOptions = {}): Promise<Response> {
 	const c = await getCandidate(deps, session.actor, candidateId)
-	const [address, sections] = await Promise.all([resumeAddress(deps, session.actor, c.id), pageSections(deps, 'candidate', session, c.id, { refused: o.refused })])
+	const [address, sections] = await Promise.all([
+		resumeAddress(deps, session.actor, c.id),
+		pageSections(deps, 'candidate', session, c.id, { refused: o.refused }),
+	])
 	const done = o.done ? (Object.hasOwn(NOTICES, o.done) ? NOTICES[o.done]! : sectionNotice(deps, 'candidate', o.done)) : null
 	const errors = o.refused?.errors ?? []
 	const meta = [c.headline, c.location].filter(Boolean).join(' · ')

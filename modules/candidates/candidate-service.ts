@@ -17,7 +17,19 @@ import { personRef, userNames } from '../auth/index.ts'
 import { jobTitles } from '../jobs/index.ts'
 import { refreshChecks } from './recheck.ts'
 import { applicationReach, candidateReach, noteReach, reachOf, redactContacts, seesContact, type Reach } from './reach.ts'
-import { APPLICATION_COLUMNS, applicationBrief, candidateColumns, candidateContact, candidateFacts, escapeLike, iso, short, unique, type ApplicationRow, type CandidateRow } from './rows.ts'
+import {
+	APPLICATION_COLUMNS,
+	applicationBrief,
+	candidateColumns,
+	candidateContact,
+	candidateFacts,
+	escapeLike,
+	iso,
+	short,
+	unique,
+	type ApplicationRow,
+	type CandidateRow,
+} from './rows.ts'
 import { stagesOf } from './stages.ts'
 
 export const candidateNotFound = () => new AppError('NOT_FOUND', 'No candidate with this id')
@@ -62,7 +74,10 @@ function profile(deps: AppDeps, actor: Actor, c: CandidateRow) {
 async function applicationsOf(deps: AppDeps, reach: Reach, candidateIds: string[], extra: SQL = sql``): Promise<ApplicationRow[]> {
 	if (!candidateIds.length) return []
 	return deps.database.rows<ApplicationRow>(
-		sql`select ${APPLICATION_COLUMNS} from applications a where ${applicationReach(reach)} and a.candidate_id in (${sql.join(candidateIds.map((id) => sql`${id}`), sql`, `)})${extra} order by a.created_at desc nulls last, a.id desc nulls last`,
+		sql`select ${APPLICATION_COLUMNS} from applications a where ${applicationReach(reach)} and a.candidate_id in (${sql.join(
+			candidateIds.map((id) => sql`${id}`),
+			sql`, `,
+		)})${extra} order by a.created_at desc nulls last, a.id desc nulls last`,
 	)
 }
 
@@ -80,14 +95,30 @@ export async function listCandidates(deps: AppDeps, actor: Actor, input: ListCan
 	const words = [...new Set(query.split(/\s+/).filter(Boolean))].slice(0, 8).sort((a, b) => b.length - a.length)
 	if (words[0]) conditions.push(sql`c.search_text like ${`%${escapeLike(words[0])}%`}`)
 	for (const word of words.slice(1)) conditions.push(sql`strpos(c.search_text, ${word}) > 0`)
-	const { rows: page, nextCursor } = await keysetPage(deps, { scope, cursor: input.cursor, limit: input.limit, order: newestFirst<CandidateRow>(sql`c.created_at`, sql`c.id`, (c) => c.createdAt), from: sql`select ${candidateColumns()} from candidates c`, where: conditions })
-	const apps = await applicationsOf(deps, reach, page.map((c) => c.id))
+	const { rows: page, nextCursor } = await keysetPage(deps, {
+		scope,
+		cursor: input.cursor,
+		limit: input.limit,
+		order: newestFirst<CandidateRow>(sql`c.created_at`, sql`c.id`, (c) => c.createdAt),
+		from: sql`select ${candidateColumns()} from candidates c`,
+		where: conditions,
+	})
+	const apps = await applicationsOf(
+		deps,
+		reach,
+		page.map((c) => c.id),
+	)
 	const [titles, stages] = await Promise.all([jobTitles(deps, actor.workspaceId, unique(apps.map((a) => a.jobId))), stagesOf(deps, actor.workspaceId)])
 	return {
 		candidates: page.map((c) => {
 			const mine = apps.filter((a) => a.candidateId === c.id)
 			const shown = input.jobId ? mine.find((a) => a.jobId === input.jobId) : mine[0]
-			return { ...profile(deps, actor, c), applicationCount: mine.length, application: shown ? applicationBrief(shown, titles, stages) : null, createdAt: iso(c.createdAt) }
+			return {
+				...profile(deps, actor, c),
+				applicationCount: mine.length,
+				application: shown ? applicationBrief(shown, titles, stages) : null,
+				createdAt: iso(c.createdAt),
+			}
 		}),
 		nextCursor,
 	}
@@ -108,15 +139,27 @@ export async function visibleNotes(deps: AppDeps, reach: Reach, candidateId: str
 	const rows = await deps.database.rows<NoteRow>(
 		sql`select n.id, n.author_user_id as "authorUserId", n.visibility, n.application_id as "applicationId", n.body, n.created_at as "createdAt" from notes n where ${noteReach(reach)} and n.candidate_id = ${candidateId}${about} order by n.created_at desc, n.id desc limit 200`,
 	)
-	const names = await userNames(deps.db, rows.map((n) => n.authorUserId))
-	return rows.map((n) => ({ id: n.id, author: personRef(names, n.authorUserId), visibility: n.visibility, applicationId: n.applicationId, body: untrusted(n.body, 'colleague', 4000), createdAt: iso(n.createdAt) }))
+	const names = await userNames(
+		deps.db,
+		rows.map((n) => n.authorUserId),
+	)
+	return rows.map((n) => ({
+		id: n.id,
+		author: personRef(names, n.authorUserId),
+		visibility: n.visibility,
+		applicationId: n.applicationId,
+		body: untrusted(n.body, 'colleague', 4000),
+		createdAt: iso(n.createdAt),
+	}))
 }
 
 const fileType = (mime: string | null) => (mime === 'application/pdf' ? 'pdf' : mime?.includes('wordprocessingml') ? 'docx' : mime)
 
 export async function getCandidate(deps: AppDeps, actor: Actor, candidateId: string) {
 	const reach = await reachOf(deps, actor)
-	const [c] = await deps.database.rows<CandidateRow>(sql`select ${candidateColumns(true)} from candidates c where c.id = ${candidateId} and ${candidateReach(reach)}`)
+	const [c] = await deps.database.rows<CandidateRow>(
+		sql`select ${candidateColumns(true)} from candidates c where c.id = ${candidateId} and ${candidateReach(reach)}`,
+	)
 	if (!c) throw candidateNotFound()
 	const first = await applicationsOf(deps, reach, [c.id])
 	const apps = (await refreshChecks(deps, actor.workspaceId, { applicationIds: first.map((a) => a.id) })) ? await applicationsOf(deps, reach, [c.id]) : first
@@ -130,7 +173,10 @@ export async function getCandidate(deps: AppDeps, actor: Actor, candidateId: str
 	return {
 		...profile(deps, actor, c),
 		owner: c.ownerUserId ? personRef(owner, c.ownerUserId) : null,
-		resume: c.resumeFileName || text ? { fileName: short(c.resumeFileName, 160), fileType: fileType(c.resumeMime), text: text ? untrusted(text, 'candidate', 20000) : null } : null,
+		resume:
+			c.resumeFileName || text
+				? { fileName: short(c.resumeFileName, 160), fileType: fileType(c.resumeMime), text: text ? untrusted(text, 'candidate', 20000) : null }
+				: null,
 		applications: apps.map((a) => applicationBrief(a, titles, stages)),
 		notes,
 		createdAt: iso(c.createdAt),

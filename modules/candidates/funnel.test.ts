@@ -29,7 +29,17 @@ beforeAll(async () => {
 async function application(ws: TestWorkspace, jobId: string, o: { at: Date; stage?: string; outcome?: string | null; kind?: string; stageChangedAt?: Date }) {
 	const id = newId('app')
 	const candidateId = await newCandidate(ws, { resume: false }, deps)
-	await deps.db.insert(applications).values({ id, workspaceId: ws.id, candidateId, jobId, stageKey: o.stage ?? 'applied', outcome: o.outcome ?? null, kind: o.kind ?? 'applicant', createdAt: o.at, stageChangedAt: o.stageChangedAt ?? o.at })
+	await deps.db.insert(applications).values({
+		id,
+		workspaceId: ws.id,
+		candidateId,
+		jobId,
+		stageKey: o.stage ?? 'applied',
+		outcome: o.outcome ?? null,
+		kind: o.kind ?? 'applicant',
+		createdAt: o.at,
+		stageChangedAt: o.stageChangedAt ?? o.at,
+	})
 	return id
 }
 
@@ -52,7 +62,14 @@ describe('the per-day counters', () => {
 		const otherJob = await newVendorJob(other, {}, deps)
 		const base = new Date(Date.UTC(2026, 2, 10, 23, 30))
 		const ids = []
-		for (let i = 0; i < 6; i++) ids.push(await application(ws, job, { at: new Date(base.getTime() + i * 20 * 60_000), stage: i % 2 ? 'screening' : 'applied', kind: i === 5 ? 'lead' : 'applicant' }))
+		for (let i = 0; i < 6; i++)
+			ids.push(
+				await application(ws, job, {
+					at: new Date(base.getTime() + i * 20 * 60_000),
+					stage: i % 2 ? 'screening' : 'applied',
+					kind: i === 5 ? 'lead' : 'applicant',
+				}),
+			)
 		expect((await countersAndTruth(ws.id)).counters.length).toBeGreaterThan(1)
 		await deps.database.rows(sql`update applications set stage_key = 'offer' where id = ${ids[0]}`)
 		await deps.database.rows(sql`update applications set outcome = 'rejected' where id = ${ids[1]}`)
@@ -75,7 +92,8 @@ describe('the per-day counters', () => {
 		const day = new Date(Date.UTC(2026, 3, 2, 9))
 		const moving = await application(ws, job, { at: day, stage: 'screening' })
 		const [c1, c2] = [await newCandidate(ws, { resume: false }, deps), await newCandidate(ws, { resume: false }, deps)]
-		const insert = (candidateId: string, stage: string) => sql`insert into applications (id, workspace_id, candidate_id, job_id, stage_key, created_at) values (${newId('app')}, ${ws.id}, ${candidateId}, ${job}, ${stage}, ${day.toISOString()}::timestamptz)`
+		const insert = (candidateId: string, stage: string) =>
+			sql`insert into applications (id, workspace_id, candidate_id, job_id, stage_key, created_at) values (${newId('app')}, ${ws.id}, ${candidateId}, ${job}, ${stage}, ${day.toISOString()}::timestamptz)`
 		// T1 holds the counter (day, applied), then wants (day, screening). Meanwhile T2 moves an
 		// application from screening to applied. Counters taken in key order: T2 waits for (day,
 		// applied) holding nothing, and T1 goes on. Taken old-first, T2 would hold (day, screening)
@@ -126,7 +144,12 @@ describe('applicationFunnel', () => {
 		await application(ws, jobs[1]!, { at: at(6), stage: 'offer', kind: 'lead' })
 		// Moved on and back: still in the first stage, but answered at its first logged move.
 		const back = await application(ws, jobs[0]!, { at: at(7), stage: 'applied', stageChangedAt: at(9) })
-		await recordActivity(deps.db, owner, { action: 'application.stage_changed', targetType: 'application', targetId: back, detail: { from: 'applied', to: 'screening' } })
+		await recordActivity(deps.db, owner, {
+			action: 'application.stage_changed',
+			targetType: 'application',
+			targetId: back,
+			detail: { from: 'applied', to: 'screening' },
+		})
 		await deps.database.rows(sql`update activity set at = ${at(7, 2).toISOString()}::timestamptz where target_id = ${back}`)
 		await application(ws, jobs[0]!, { at: new Date(to.getTime() - 60_000), stage: 'applied' })
 	})
@@ -134,10 +157,20 @@ describe('applicationFunnel', () => {
 	/** The funnel as the applications table says it is (independent of the service). */
 	async function truth(jobIds?: string[]) {
 		const rows = await deps.database.rows<{ stage: string; outcome: string | null }>(
-			sql`select stage_key as stage, outcome from applications where workspace_id = ${ws.id} and kind = 'applicant' and created_at >= ${from.toISOString()}::timestamptz and created_at < ${to.toISOString()}::timestamptz${jobIds ? sql` and job_id in (${sql.join(jobIds.map((j) => sql`${j}`), sql`, `)})` : sql``}`,
+			sql`select stage_key as stage, outcome from applications where workspace_id = ${ws.id} and kind = 'applicant' and created_at >= ${from.toISOString()}::timestamptz and created_at < ${to.toISOString()}::timestamptz${
+				jobIds
+					? sql` and job_id in (${sql.join(
+							jobIds.map((j) => sql`${j}`),
+							sql`, `,
+						)})`
+					: sql``
+			}`,
 		)
 		const order = ['applied', 'screening', 'submitted', 'client_interview', 'offer', 'hired']
-		return { received: rows.length, reached: Object.fromEntries(order.map((k, i) => [k, rows.filter((r) => r.outcome === 'hired' || order.indexOf(r.stage) >= i).length])) }
+		return {
+			received: rows.length,
+			reached: Object.fromEntries(order.map((k, i) => [k, rows.filter((r) => r.outcome === 'hired' || order.indexOf(r.stage) >= i).length])),
+		}
 	}
 
 	test('applicants received in the period (partial first and last days included) and the furthest stage each reached', async () => {
@@ -167,7 +200,13 @@ describe('applicationFunnel', () => {
 	test('waiting times: the first logged move, else the stage change; waiting ones and ones closed unmoved apart', async () => {
 		const r = (await applicationFunnel(deps, owner, { from, to })).responses
 		// Answered: screening after 5 h, submitted after 3 d, interview after 1 d, hired after 16 d, moved and back after 2 h.
-		expect({ measured: r.measured, sampled: r.sampled, answered: r.answered, waiting: r.waiting, closed: r.closedUnmoved }).toEqual({ measured: 8, sampled: false, answered: 5, waiting: 2, closed: 1 })
+		expect({ measured: r.measured, sampled: r.sampled, answered: r.answered, waiting: r.waiting, closed: r.closedUnmoved }).toEqual({
+			measured: 8,
+			sampled: false,
+			answered: 5,
+			waiting: 2,
+			closed: 1,
+		})
 		expect(r.bands.map((b) => [b.label, b.count])).toEqual([
 			['Within a day', 2],
 			['1 to 3 days', 1],
@@ -183,7 +222,12 @@ describe('applicationFunnel', () => {
 		const job = await newVendorJob(busy, {}, deps)
 		const actor = await personActor(deps, busy.slug, (await newPerson(busy, 'recruiter', {}, deps)).email)
 		const day = new Date(Date.UTC(2026, 5, 1))
-		for (let i = 0; i < PER_DAY + 5; i++) await application(busy, job, { at: new Date(day.getTime() + i * 60_000), stage: i < 3 ? 'screening' : 'applied', stageChangedAt: new Date(day.getTime() + HOUR) })
+		for (let i = 0; i < PER_DAY + 5; i++)
+			await application(busy, job, {
+				at: new Date(day.getTime() + i * 60_000),
+				stage: i < 3 ? 'screening' : 'applied',
+				stageChangedAt: new Date(day.getTime() + HOUR),
+			})
 		const f = await applicationFunnel(deps, actor, { from: day, to: new Date(day.getTime() + 2 * DAY) })
 		expect([f.received, f.responses.measured, f.responses.sampled, f.responses.answered]).toEqual([PER_DAY + 5, PER_DAY, true, 3])
 	})

@@ -79,7 +79,11 @@ export async function applicationFunnel(deps: AppDeps, actor: Actor, period: { f
 		const at = c.outcome === 'hired' ? Infinity : (position.get(c.stageKey) ?? 0)
 		for (const s of stages) if (at >= s.position) reached.set(s.key, reached.get(s.key)! + c.n)
 	}
-	return { received, stages: stages.map((s) => ({ ...s, reached: reached.get(s.key)! })), responses: { ...responseTimes(sample, stages[0]?.key), sampled: sample.length < received } }
+	return {
+		received,
+		stages: stages.map((s) => ({ ...s, reached: reached.get(s.key)! })),
+		responses: { ...responseTimes(sample, stages[0]?.key), sampled: sample.length < received },
+	}
 }
 
 interface StageCount {
@@ -146,7 +150,9 @@ function responseTimes(sample: Sampled[], firstStage: string | undefined): Omit<
 	let waiting = 0
 	for (const s of sample) {
 		const created = new Date(s.createdAt).getTime()
-		const moves = [s.firstMoveAt ? new Date(s.firstMoveAt).getTime() : null, s.stageKey !== firstStage ? new Date(s.stageChangedAt).getTime() : null].filter((x): x is number => x !== null)
+		const moves = [s.firstMoveAt ? new Date(s.firstMoveAt).getTime() : null, s.stageKey !== firstStage ? new Date(s.stageChangedAt).getTime() : null].filter(
+			(x): x is number => x !== null,
+		)
 		if (moves.length) hours.push(Math.max(0, (Math.min(...moves) - created) / 3_600_000))
 		else if (s.outcome === null) waiting++
 	}

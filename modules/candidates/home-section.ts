@@ -15,7 +15,14 @@ export const openJobsHomeSection: PageSection = {
 	permission: 'candidates:read',
 	async render(deps, session) {
 		const { jobs, nextCursor } = await listJobs(deps, session.actor, { status: 'Open', limit: SHOWN })
-		const [facts, stages] = await Promise.all([candidateJobFacts(deps, session.actor, jobs.map((j) => j.id)), stagesOf(deps, session.actor.workspaceId)])
+		const [facts, stages] = await Promise.all([
+			candidateJobFacts(
+				deps,
+				session.actor,
+				jobs.map((j) => j.id),
+			),
+			stagesOf(deps, session.actor.workspaceId),
+		])
 		return html`<section class="card wide" aria-labelledby="open-jobs"><h2 id="open-jobs">Open jobs</h2>
 ${dataTable({
 	caption: 'Open jobs and their applicants per stage',
@@ -31,12 +38,16 @@ ${dataTable({
 			cell: (j) => {
 				const counts = facts.get(j.id)?.applicationsByStage ?? {}
 				const held = stages.filter((s) => counts[s.key])
-				return held.length ? html`<ul class="counts">${held.map((s) => html`<li><span>${s.label}</span> <strong>${counts[s.key]}</strong></li>`)}</ul>` : html`<span class="meta">nobody yet</span>`
+				return held.length
+					? html`<ul class="counts">${held.map((s) => html`<li><span>${s.label}</span> <strong>${counts[s.key]}</strong></li>`)}</ul>`
+					: html`<span class="meta">nobody yet</span>`
 			},
 		},
 	],
 })}
-${jobs.length ? html`<h3 id="open-jobs-pipeline">Pipeline of ${jobs.length === 1 ? 'this job' : `these ${plural(jobs.length, 'job')}`}</h3>
+${
+	jobs.length
+		? html`<h3 id="open-jobs-pipeline">Pipeline of ${jobs.length === 1 ? 'this job' : `these ${plural(jobs.length, 'job')}`}</h3>
 ${barChart({
 	title: 'Applicants and leads per stage in these jobs',
 	summary: `Applicants and leads per stage, added up over the ${plural(jobs.length, 'open job')} above.`,
@@ -45,7 +56,9 @@ ${barChart({
 	colour: 'green',
 	data: stages.map((s) => ({ label: s.label, value: jobs.reduce((sum, j) => sum + (facts.get(j.id)?.applicationsByStage?.[s.key] ?? 0), 0) })),
 	empty: 'Nobody has applied to these jobs yet.',
-})}` : ''}
+})}`
+		: ''
+}
 <p><a href="/jobs?status=Open">${nextCursor ? 'All open jobs' : 'Jobs'}</a></p></section>`
 	},
 }

@@ -20,31 +20,66 @@ export { applicationPage, type ApplicationPageOptions } from './application-page
 export { moveToStage, type MoveToStageInput, type StageMove } from './stage-move.ts'
 export { applyToJob, type ApplicationEvent, type ApplyInput } from './apply.ts'
 export { forgetKeptResume, keepResume, keptResume } from './kept-resume.ts'
-export { candidateApplicationChoices, candidateCards, requireCandidate, resumeFileOf, resumeHashes, resumeTexts, type ApplicationChoice, type CandidateCard } from './public.ts'
+export {
+	candidateApplicationChoices,
+	candidateCards,
+	requireCandidate,
+	resumeFileOf,
+	resumeHashes,
+	resumeTexts,
+	type ApplicationChoice,
+	type CandidateCard,
+} from './public.ts'
 export { candidatePage, type CandidatePageOptions } from './candidate-page.ts'
 export { addNote, MAX_NOTE_CHARS, type AddNoteInput } from './notes.ts'
-export { checkItems, checkResume, prepareResume, type CheckItem, type PreparedResume, type ResumeCheck } from './resume-check.ts'
+export { checkItems, checkResume, prepareResume, RESUME_CHECK_VERSION, type CheckItem, type PreparedResume, type ResumeCheck } from './resume-check.ts'
 export { detectResumeType, MAX_RESUME_BYTES } from './resume-file.ts'
 export { DEMO_CANDIDATES, demoCandidateId } from './seed.ts'
 export { applicationDetails, type ApplicationDetailsSource } from './port.ts'
 export { stagesOf, type Stage } from './stages.ts'
 export { ApplicationInterview, ApplicationMessage, VendorSubmissionStatus } from './model.ts'
 export { applicationFunnel, PER_DAY, type ApplicationFunnel, type FunnelStage, type ResponseTimes } from './funnel.ts'
-export { applicationParties, candidatePartiesById, candidatesByAddress, waitingApplications, workspaceApplications, type ApplicationParty, type CandidateParty } from './queries.ts'
+export {
+	applicationParties,
+	candidateFile,
+	candidatePartiesById,
+	candidatesByAddress,
+	reachableApplication,
+	waitingApplications,
+	workspaceApplications,
+	type ApplicationKey,
+	type ApplicationParty,
+	type CandidateFile,
+	type CandidateParty,
+} from './queries.ts'
 
 export default defineModule({
 	name: 'candidates',
 	description: 'Candidates, applications and the pipeline, the résumé check and the careers apply flow.',
 	requires: ['auth', 'activity', 'outbox', 'vendors', 'jobs', 'search'],
+	checks: ['candidates:read', 'candidates:contact', 'candidates:move', 'candidates:note'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
-		{ key: 'candidates:read', description: 'See candidates and applications (hiring managers: the applicants of their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
+		{
+			key: 'candidates:read',
+			description: 'See candidates and applications (hiring managers: the applicants of their jobs)',
+			grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'],
+		},
 		{ key: 'candidates:contact', description: 'See candidates’ e-mail addresses and phone numbers', grantedTo: ['owner', 'admin', 'recruiter'] },
-		{ key: 'candidates:move', description: 'Move applications between pipeline stages (hiring managers: on their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
-		{ key: 'candidates:note', description: 'Write notes on candidates (hiring managers: the applicants of their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
+		{
+			key: 'candidates:move',
+			description: 'Move applications between pipeline stages (hiring managers: on their jobs)',
+			grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'],
+		},
+		{
+			key: 'candidates:note',
+			description: 'Write notes on candidates (hiring managers: the applicants of their jobs)',
+			grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'],
+		},
 	],
 	routes: (deps, kit) => new Elysia({ name: 'candidates.routes' }).use(candidatePageRoutes(deps, kit)).use(applicationRoutes(deps, kit)),
+	paths: ['/candidates', '/applications'],
 	nav: [{ href: '/candidates', label: 'Candidates', section: 'work', order: 20, permission: 'candidates:read' }],
 	tools: candidateTools,
 	views: candidateViews,
@@ -56,6 +91,11 @@ export default defineModule({
 	activityLabels: { 'application.received': 'received an application from' },
 	recordNames: [
 		recordNamesFrom('candidate', 'candidates', 'r.name', (id) => `/candidates/${id}`),
-		recordNamesFrom('application', 'applications', "(select c.name from candidates c where c.id = r.candidate_id) || ' for ' || (select j.title from jobs j where j.id = r.job_id)", (id) => `/applications/${id}`),
+		recordNamesFrom(
+			'application',
+			'applications',
+			"(select c.name from candidates c where c.id = r.candidate_id) || ' for ' || (select j.title from jobs j where j.id = r.job_id)",
+			(id) => `/applications/${id}`,
+		),
 	],
 })

@@ -41,8 +41,23 @@ beforeAll(async () => {
 	const { vendorId } = await newVendor(ws, 'Acme Staffing', deps)
 	job = await newVendorJob(ws, { vendorId, title: 'Pipeline Java Developer' }, deps)
 	for (let i = 1; i <= 7; i++) await applicant(`Applied Person ${i}`, job, {}, 10 - i)
-	const screened = await applicant('Screened Shortlisted', job, { stageKey: 'screening', shortlist: 'shortlisted', stageChangedAt: new Date(Date.now() - 3 * 86_400_000) })
-	await deps.db.insert(vendorSubmissions).values({ id: newId('sub'), workspaceId: ws.id, applicationId: screened.id, candidateId: screened.candidate, jobId: job, vendorId, documents: ['dl'], documentIds: [], toAddress: 'subs@acme.example', submittedByName: 'Rita Recruiter' })
+	const screened = await applicant('Screened Shortlisted', job, {
+		stageKey: 'screening',
+		shortlist: 'shortlisted',
+		stageChangedAt: new Date(Date.now() - 3 * 86_400_000),
+	})
+	await deps.db.insert(vendorSubmissions).values({
+		id: newId('sub'),
+		workspaceId: ws.id,
+		applicationId: screened.id,
+		candidateId: screened.candidate,
+		jobId: job,
+		vendorId,
+		documents: ['dl'],
+		documentIds: [],
+		toAddress: 'subs@acme.example',
+		submittedByName: 'Rita Recruiter',
+	})
 	await applicant('Rejected Person', job, { stageKey: 'screening', outcome: 'rejected' })
 	await applicant('Archived Person', job, { outcome: 'withdrawn', archived: true })
 	await applicant('Hired Person', job, { stageKey: 'hired', outcome: 'hired' })
@@ -61,7 +76,8 @@ beforeAll(async () => {
 
 /** The HTML of one section of the page (from its opening tag to the next section card). */
 const section = (text: string, id: string) => text.match(new RegExp(`<section class="card" id="${id}"[\\s\\S]*?(?=<section class="card"|</main>)`))?.[0] ?? ''
-const stageBlock = (pipeline: string, key: string) => pipeline.match(new RegExp(`<section class="stage" aria-labelledby="stage-${key}">[\\s\\S]*?</section>`))![0]
+const stageBlock = (pipeline: string, key: string) =>
+	pipeline.match(new RegExp(`<section class="stage" aria-labelledby="stage-${key}">[\\s\\S]*?</section>`))![0]
 
 describe('the pipeline on a job’s page', () => {
 	test('stages in pipeline order with counts linking to their lists; the newest five cards; rejected and archived apart', async () => {
@@ -73,7 +89,13 @@ describe('the pipeline on a job’s page', () => {
 		const applied = stageBlock(pipeline, 'applied')
 		// 7 applicants and the lead are in the running at Applied.
 		expect(applied).toContain(`<a href="/jobs/${job}?stage=applied"><span>Applied</span> <span class="count">8</span></a>`)
-		expect([...applied.matchAll(/<a href="\/applications\/([^"]+)">([^<]+)<\/a>/g)].map((m) => m[2])).toEqual(['Sourced Lead', 'Applied Person 7', 'Applied Person 6', 'Applied Person 5', 'Applied Person 4'])
+		expect([...applied.matchAll(/<a href="\/applications\/([^"]+)">([^<]+)<\/a>/g)].map((m) => m[2])).toEqual([
+			'Sourced Lead',
+			'Applied Person 7',
+			'Applied Person 6',
+			'Applied Person 5',
+			'Applied Person 4',
+		])
 		expect(applied).toContain(`See all 8<span class="visually-hidden"> at Applied</span>`)
 		const screening = stageBlock(pipeline, 'screening')
 		expect(screening).toContain('<span class="count">1</span>')
@@ -120,7 +142,11 @@ describe('the pipeline on a job’s page', () => {
 		const stage = await owner.get(`/jobs/${job}?stage=interviewing`)
 		expect(stage.status).toBe(422)
 		expect(stage.text).toContain('The stage “interviewing” is not a stage of this workspace; use one of: applied, screening')
-		for (const path of [`/jobs/${job}?stage=applied&cursor=forged.abc`, `/jobs/${job}?list=applicants&cursor=forged.abc`, `/jobs/${job}?list=bench&cursor=forged.abc`]) {
+		for (const path of [
+			`/jobs/${job}?stage=applied&cursor=forged.abc`,
+			`/jobs/${job}?list=applicants&cursor=forged.abc`,
+			`/jobs/${job}?list=bench&cursor=forged.abc`,
+		]) {
 			const res = await owner.get(path)
 			expect(res.status).toBe(422)
 			expect(res.text).toContain('This page link is out of date')
@@ -166,7 +192,8 @@ describe('what each role sees of them', () => {
 		expect(page.text).not.toContain('Bench ranked by fit')
 		expect((await portal.manager.get(`/jobs/${job}?stage=applied`)).status).toBe(200)
 		expect((await portal.manager.get(`/jobs/${job}?list=bench`)).status).toBe(403)
-		for (const path of [`/jobs/${job}`, `/jobs/${job}?stage=applied`, `/jobs/${job}?list=applicants`]) expect((await portal.outsider.get(path)).status).toBe(404)
+		for (const path of [`/jobs/${job}`, `/jobs/${job}?stage=applied`, `/jobs/${job}?list=applicants`])
+			expect((await portal.outsider.get(path)).status).toBe(404)
 	})
 
 	test('a viewer sees the job, never its applicants', async () => {
@@ -175,7 +202,14 @@ describe('what each role sees of them', () => {
 		expect(page.text).toContain('<h1>Pipeline Java Developer</h1>')
 		expect(page.text).toContain('Applicants and the pipeline are not shown for your role.')
 		for (const name of Object.keys(apps)) expect(page.text).not.toContain(name)
-		for (const path of [`/jobs/${job}?stage=applied`, `/jobs/${job}?list=applicants`, `/jobs/${job}?list=leads`, `/jobs/${job}?list=closed`, `/jobs/${job}?list=bench`]) expect((await portal.viewer.get(path)).status).toBe(403)
+		for (const path of [
+			`/jobs/${job}?stage=applied`,
+			`/jobs/${job}?list=applicants`,
+			`/jobs/${job}?list=leads`,
+			`/jobs/${job}?list=closed`,
+			`/jobs/${job}?list=bench`,
+		])
+			expect((await portal.viewer.get(path)).status).toBe(403)
 	})
 
 	test('another workspace’s owner reaches none of it', async () => {

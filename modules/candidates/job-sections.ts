@@ -35,7 +35,8 @@ const submissionOf = (a: { vendorSubmission?: unknown }) => (a.vendorSubmission 
 function submissionStatus(a: { vendorSubmission?: unknown }, compact = false): SafeHtml | string {
 	const s = submissionOf(a)
 	if (!s) return compact ? '' : 'Not submitted'
-	const state = s.delivery === 'sent' ? tag('Submitted', 'good') : s.delivery === 'queued' ? tag('Submission sending', 'info') : tag('Submission not delivered', 'bad')
+	const state =
+		s.delivery === 'sent' ? tag('Submitted', 'good') : s.delivery === 'queued' ? tag('Submission sending', 'info') : tag('Submission not delivered', 'bad')
 	if (compact) return html`${state} <span class="meta">to ${s.vendor.name}</span>`
 	return html`${state} <span class="meta">to ${s.vendor.name}, ${when(s.submittedAt, { time: false })}</span>`
 }
@@ -49,9 +50,13 @@ const inStage = (a: PipelineCard) => {
 	return days === 'today' ? 'entered today' : `${days} in stage`
 }
 
-const OUTCOME: Record<string, [string, 'good' | 'bad' | 'neutral']> = { hired: ['Hired', 'good'], rejected: ['Rejected', 'bad'], withdrawn: ['Withdrawn', 'neutral'] }
+const OUTCOME: Record<string, [string, 'good' | 'bad' | 'neutral']> = {
+	hired: ['Hired', 'good'],
+	rejected: ['Rejected', 'bad'],
+	withdrawn: ['Withdrawn', 'neutral'],
+}
 function statusTags(a: PipelineCard): SafeHtml {
-	const outcome = a.outcome ? OUTCOME[a.outcome] ?? [a.outcome, 'neutral' as const] : (['In progress', 'info'] as const)
+	const outcome = a.outcome ? (OUTCOME[a.outcome] ?? [a.outcome, 'neutral' as const]) : (['In progress', 'info'] as const)
 	return html`<span class="tags">${tag(outcome[0], outcome[1])}${a.archived ? html` ${tag('Archived')}` : ''}${a.kind === 'lead' ? html` ${tag('Lead', 'info')}` : ''}</span>`
 }
 
@@ -68,12 +73,16 @@ async function pipelineBoard(deps: AppDeps, session: PageSession, jobId: string)
 	const inRunning = p.stages.reduce((n, s) => n + s.count, 0)
 	const stageLink = (key: string) => `/jobs/${jobId}?stage=${encodeURIComponent(key)}`
 	const columns = p.stages.map(
-		(s) => html`<section class="stage" aria-labelledby="stage-${s.key}"><h3 id="stage-${s.key}"><a href="${stageLink(s.key)}"><span>${s.label}</span> <span class="count">${s.count.toLocaleString('en-US')}</span></a></h3>
+		(
+			s,
+		) => html`<section class="stage" aria-labelledby="stage-${s.key}"><h3 id="stage-${s.key}"><a href="${stageLink(s.key)}"><span>${s.label}</span> <span class="count">${s.count.toLocaleString('en-US')}</span></a></h3>
 ${s.applications.length ? html`<ol>${s.applications.map(card)}</ol>` : html`<p class="empty">Nobody at this stage.</p>`}
 ${s.count > s.applications.length ? html`<p class="see-all"><a href="${stageLink(s.key)}">See all ${s.count.toLocaleString('en-US')}<span class="visually-hidden"> at ${s.label}</span></a></p>` : ''}</section>`,
 	)
 	const apart = [
-		p.closed ? html`<a href="/jobs/${jobId}?list=closed">${plural(p.closed, 'rejected or withdrawn application', 'rejected or withdrawn applications')}</a>` : '',
+		p.closed
+			? html`<a href="/jobs/${jobId}?list=closed">${plural(p.closed, 'rejected or withdrawn application', 'rejected or withdrawn applications')}</a>`
+			: '',
 		p.archived ? html`<a href="/jobs/${jobId}?list=archived">${plural(p.archived, 'archived application')}</a>` : '',
 	].filter(Boolean)
 	return html`<section class="card" id="pipeline" aria-labelledby="pipeline-h"><h2 id="pipeline-h">Pipeline</h2>
@@ -90,7 +99,10 @@ async function pipelineList(deps: AppDeps, session: PageSession, jobId: string, 
 	const heading = list.stage ? list.stage.label : LIST_HEADING[state]
 	const base = list.stage ? `/jobs/${jobId}?stage=${encodeURIComponent(list.stage.key)}` : `/jobs/${jobId}?list=${q.list}`
 	const columns: Column<PipelineCard>[] = [
-		{ label: 'Candidate', cell: (a) => html`${candidateLink(a.id, a.candidate.name)}${a.candidate.headline ? html`<span class="meta block">${a.candidate.headline}</span>` : ''}` },
+		{
+			label: 'Candidate',
+			cell: (a) => html`${candidateLink(a.id, a.candidate.name)}${a.candidate.headline ? html`<span class="meta block">${a.candidate.headline}</span>` : ''}`,
+		},
 		...(list.stage ? [] : [{ label: 'Stage', cell: (a: PipelineCard) => a.stageLabel }]),
 		{ label: 'Résumé check', numeric: true, cell: (a) => score(a.resumeScore) },
 		{ label: 'In stage', cell: (a) => daysSince(a.stageChangedAt) },
@@ -113,16 +125,35 @@ async function rankedSection(deps: AppDeps, session: PageSession, jobId: string,
 	const ranked = await getJobApplicants(deps, session.actor, { jobId, list, limit: full ? PER_PAGE : RANKED_ON_JOB, cursor: full ? q.cursor : undefined })
 	const heading = list === 'applicants' ? 'Applicants ranked by résumé check' : 'Leads ranked by résumé check'
 	const columns: Column<Ranked>[] = [
-		{ label: list === 'applicants' ? 'Applicant' : 'Lead', cell: (a) => html`${candidateLink(a.applicationId, a.candidate.name)}${a.candidate.headline ? html`<span class="meta block">${a.candidate.headline}</span>` : ''}` },
+		{
+			label: list === 'applicants' ? 'Applicant' : 'Lead',
+			cell: (a) =>
+				html`${candidateLink(a.applicationId, a.candidate.name)}${a.candidate.headline ? html`<span class="meta block">${a.candidate.headline}</span>` : ''}`,
+		},
 		{ label: 'Rank', numeric: true, cell: (a) => a.rank },
-		{ label: 'Résumé check', cell: (a) => (a.resumeScore === null ? 'Not checked yet' : html`<strong>${a.resumeScore}</strong> <span class="meta">· ${a.mustHavesMet} of ${a.mustHavesTotal} must-haves</span>`) },
+		{
+			label: 'Résumé check',
+			cell: (a) =>
+				a.resumeScore === null
+					? 'Not checked yet'
+					: html`<strong>${a.resumeScore}</strong> <span class="meta">· ${a.mustHavesMet} of ${a.mustHavesTotal} must-haves</span>`,
+		},
 		{ label: 'Missing', cell: (a) => (a.missing.length ? a.missing.join('; ') : '—') },
 		{ label: 'Stage', cell: (a) => a.stageLabel },
 		{ label: 'Shortlist', cell: (a) => shortlistTag(a.shortlist, '—') },
 		{ label: 'Vendor submission', cell: (a) => submissionStatus(a) },
 	]
-	const empty = full && q.cursor ? 'No more.' : list === 'applicants' ? 'Nobody has applied yet (archived applications are not ranked).' : 'No leads sourced for this job yet.'
-	const more = full ? pager({ base: `/jobs/${jobId}?list=${list}`, next: ranked.nextCursor, first: !q.cursor }) : ranked.nextCursor ? html`<p class="see-all"><a href="/jobs/${jobId}?list=${list}">See all ${list === 'applicants' ? 'ranked applicants' : 'ranked leads'}</a></p>` : ''
+	const empty =
+		full && q.cursor
+			? 'No more.'
+			: list === 'applicants'
+				? 'Nobody has applied yet (archived applications are not ranked).'
+				: 'No leads sourced for this job yet.'
+	const more = full
+		? pager({ base: `/jobs/${jobId}?list=${list}`, next: ranked.nextCursor, first: !q.cursor })
+		: ranked.nextCursor
+			? html`<p class="see-all"><a href="/jobs/${jobId}?list=${list}">See all ${list === 'applicants' ? 'ranked applicants' : 'ranked leads'}</a></p>`
+			: ''
 	return html`<section class="card" id="${full ? 'list' : list}" aria-labelledby="${list}-h"><h2 id="${list}-h">${heading}</h2>
 ${full ? html`<p><a href="/jobs/${jobId}#${list}">Back to the job</a></p>` : ''}
 <p class="meta">Best match first: the share of the job’s must-haves each résumé meets. Archived applications are left out.</p>
@@ -145,12 +176,14 @@ export const jobPageSections: readonly PageSection[] = [
 		page: 'job',
 		order: 20,
 		permission: 'candidates:read',
-		render: async (deps, session, jobId, { query: q = {} } = {}) => (mainView(q) || q.list === 'applicants' ? rankedSection(deps, session, jobId, 'applicants', q) : null),
+		render: async (deps, session, jobId, { query: q = {} } = {}) =>
+			mainView(q) || q.list === 'applicants' ? rankedSection(deps, session, jobId, 'applicants', q) : null,
 	},
 	{
 		page: 'job',
 		order: 30,
 		permission: 'candidates:read',
-		render: async (deps, session, jobId, { query: q = {} } = {}) => (mainView(q) || q.list === 'leads' ? rankedSection(deps, session, jobId, 'leads', q) : null),
+		render: async (deps, session, jobId, { query: q = {} } = {}) =>
+			mainView(q) || q.list === 'leads' ? rankedSection(deps, session, jobId, 'leads', q) : null,
 	},
 ]

@@ -28,7 +28,13 @@ export async function keepResume(deps: AppDeps, workspaceId: string, resume: Kep
 	const token = randomToken()
 	const fileKey = `kept-resumes/${workspaceId}/${randomToken(16)}.${type}`
 	await fileStore(deps.config).put(fileKey, resume.bytes, RESUME_MIME[type])
-	await deps.db.insert(keptResumes).values({ id: hashSecret(token), workspaceId, fileKey, fileName: cleanLine(resume.fileName || `resume.${type}`, 160), expiresAt: new Date(deps.now().getTime() + KEEP_MS) })
+	await deps.db.insert(keptResumes).values({
+		id: hashSecret(token),
+		workspaceId,
+		fileKey,
+		fileName: cleanLine(resume.fileName || `resume.${type}`, 160),
+		expiresAt: new Date(deps.now().getTime() + KEEP_MS),
+	})
 	return token
 }
 
@@ -46,8 +52,14 @@ export async function keptResume(deps: AppDeps, workspaceId: string, token: stri
 
 /** Forgets a kept résumé once its application is sent (the application stores its own copy). */
 export async function forgetKeptResume(deps: AppDeps, token: string): Promise<void> {
-	const gone = await deps.db.delete(keptResumes).where(eq(keptResumes.id, hashSecret(token))).returning({ fileKey: keptResumes.fileKey })
-	for (const g of gone) await fileStore(deps.config).delete(g.fileKey).catch(() => {})
+	const gone = await deps.db
+		.delete(keptResumes)
+		.where(eq(keptResumes.id, hashSecret(token)))
+		.returning({ fileKey: keptResumes.fileKey })
+	for (const g of gone)
+		await fileStore(deps.config)
+			.delete(g.fileKey)
+			.catch(() => {})
 }
 
 /** Drops kept résumés past their hour (a few at a time, whenever a new one is kept). */
@@ -55,6 +67,9 @@ async function forgetExpired(deps: AppDeps): Promise<void> {
 	const expired = await deps.db.select({ id: keptResumes.id }).from(keptResumes).where(lte(keptResumes.expiresAt, deps.now())).limit(20)
 	for (const e of expired) {
 		const gone = await deps.db.delete(keptResumes).where(eq(keptResumes.id, e.id)).returning({ fileKey: keptResumes.fileKey })
-		for (const g of gone) await fileStore(deps.config).delete(g.fileKey).catch(() => {})
+		for (const g of gone)
+			await fileStore(deps.config)
+				.delete(g.fileKey)
+				.catch(() => {})
 	}
 }

@@ -38,7 +38,7 @@ export function candidateListPage(deps: AppDeps, session: PageSession, v: Candid
 			? 'You are on no job’s hiring team yet: the applicants of the jobs whose team you join are listed here.'
 			: v.limitedToTeam
 				? 'No candidates yet: nobody has applied to the jobs on whose hiring team you are.'
-			: 'No candidates yet. People who apply on the careers site, or whom a recruiter adds, are listed here.'
+				: 'No candidates yet. People who apply on the careers site, or whom a recruiter adds, are listed here.'
 	return portalPage(
 		deps,
 		session,
@@ -59,9 +59,18 @@ ${
 				rows: v.rows,
 				empty,
 				columns: [
-					{ label: 'Candidate', cell: (c) => html`<a href="/candidates/${c.id}">${c.name}</a>${c.headline ? html`<br><span class="meta">${c.headline}</span>` : ''}` },
+					{
+						label: 'Candidate',
+						cell: (c) => html`<a href="/candidates/${c.id}">${c.name}</a>${c.headline ? html`<br><span class="meta">${c.headline}</span>` : ''}`,
+					},
 					{ label: 'Location', cell: (c) => c.location ?? '—' },
-					{ label: 'Skills', cell: (c) => (c.skills.length ? `${c.skills.slice(0, SKILLS_SHOWN).map(textOf).join(', ')}${c.skills.length > SKILLS_SHOWN ? ` and ${c.skills.length - SKILLS_SHOWN} more` : ''}` : '—') },
+					{
+						label: 'Skills',
+						cell: (c) =>
+							c.skills.length
+								? `${c.skills.slice(0, SKILLS_SHOWN).map(textOf).join(', ')}${c.skills.length > SKILLS_SHOWN ? ` and ${c.skills.length - SKILLS_SHOWN} more` : ''}`
+								: '—',
+					},
 					{ label: v.jobId ? 'Job' : 'Latest job', cell: (c) => (c.application ? c.application.job.title : '—') },
 					{ label: 'Applications', numeric: true, cell: (c) => c.applicationCount },
 					{ label: 'Stage', cell: (c) => (c.application ? stageTag(c.application) : tag('No application')) },

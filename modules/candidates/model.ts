@@ -10,7 +10,10 @@ import { lineAbout, UntrustedLine, UntrustedText } from '../../core/untrusted.ts
 export { PersonRef }
 
 const date = t.String({ format: 'date-time' })
-const contact = { email: t.Optional(lineAbout('E-mail address; only for owners, admins and recruiters')), phone: t.Optional(nullable(lineAbout('Phone number; only for owners, admins and recruiters'))) }
+const contact = {
+	email: t.Optional(lineAbout('E-mail address; only for owners, admins and recruiters')),
+	phone: t.Optional(nullable(lineAbout('Phone number; only for owners, admins and recruiters'))),
+}
 
 export const CandidateRef = t.Object({ id: t.String(), name: UntrustedLine, headline: nullable(UntrustedLine), location: nullable(UntrustedLine) })
 export const JobRef = t.Object({ id: t.String(), title: UntrustedLine })
@@ -125,7 +128,9 @@ export type ApplicationMessage = Static<typeof ApplicationMessage>
 /** The submission of the application to the job's vendor (the documents module). */
 export const VendorSubmissionStatus = t.Object({
 	status: t.Literal('submitted'),
-	delivery: t.Union([t.Literal('queued'), t.Literal('sent'), t.Literal('failed')], { description: 'Whether the e-mail to the vendor went out: queued (waiting or retrying), sent, or failed' }),
+	delivery: t.Union([t.Literal('queued'), t.Literal('sent'), t.Literal('failed')], {
+		description: 'Whether the e-mail to the vendor went out: queued (waiting or retrying), sent, or failed',
+	}),
 	submittedAt: date,
 	submittedBy: lineAbout('Name of the person who submitted'),
 	vendor: t.Object({ id: t.String(), name: UntrustedLine }),
@@ -133,29 +138,33 @@ export const VendorSubmissionStatus = t.Object({
 })
 export type VendorSubmissionStatus = Static<typeof VendorSubmissionStatus>
 
-export const ApplicationDetail = t.Object(
-	{
-		id: t.String(),
-		candidate: t.Object({ ...CandidateRef.properties, skills: t.Array(UntrustedLine), workAuthorization: nullable(UntrustedLine), yearsExperience: nullable(t.Integer()), ...contact }),
-		job: t.Object({ id: t.String(), title: UntrustedLine, status: t.String() }),
-		stage: t.Object({ key: t.String(), label: t.String(), position: t.Integer() }),
-		outcome: nullable(t.String()),
-		archived: t.Boolean(),
-		kind: t.String(),
-		shortlist: t.String(),
-		source: nullable(UntrustedLine),
-		resumeCheck: nullable(ResumeCheckView),
-		answers: t.Array(t.Object({ questionId: t.String(), prompt: UntrustedLine, answer: UntrustedText })),
-		ratings: t.Array(t.Object({ by: PersonRef, score: t.Integer(), comment: nullable(UntrustedText), createdAt: date })),
-		averageRating: nullable(t.Number()),
-		notes: t.Array(Note),
-		interviews: t.Array(ApplicationInterview, { description: 'AI video interviews for this application (empty without access to interviews)' }),
-		messages: t.Array(ApplicationMessage, { description: 'The latest 20 messages with the candidate (empty without access to the inbox)' }),
-		vendorSubmission: nullable(VendorSubmissionStatus, 'Submission to the job’s vendor; null when not submitted'),
-		createdAt: date,
-		stageChangedAt: date,
-	},
-)
+export const ApplicationDetail = t.Object({
+	id: t.String(),
+	candidate: t.Object({
+		...CandidateRef.properties,
+		skills: t.Array(UntrustedLine),
+		workAuthorization: nullable(UntrustedLine),
+		yearsExperience: nullable(t.Integer()),
+		...contact,
+	}),
+	job: t.Object({ id: t.String(), title: UntrustedLine, status: t.String() }),
+	stage: t.Object({ key: t.String(), label: t.String(), position: t.Integer() }),
+	outcome: nullable(t.String()),
+	archived: t.Boolean(),
+	kind: t.String(),
+	shortlist: t.String(),
+	source: nullable(UntrustedLine),
+	resumeCheck: nullable(ResumeCheckView),
+	answers: t.Array(t.Object({ questionId: t.String(), prompt: UntrustedLine, answer: UntrustedText })),
+	ratings: t.Array(t.Object({ by: PersonRef, score: t.Integer(), comment: nullable(UntrustedText), createdAt: date })),
+	averageRating: nullable(t.Number()),
+	notes: t.Array(Note),
+	interviews: t.Array(ApplicationInterview, { description: 'AI video interviews for this application (empty without access to interviews)' }),
+	messages: t.Array(ApplicationMessage, { description: 'The latest 20 messages with the candidate (empty without access to the inbox)' }),
+	vendorSubmission: nullable(VendorSubmissionStatus, 'Submission to the job’s vendor; null when not submitted'),
+	createdAt: date,
+	stageChangedAt: date,
+})
 
 export const JobApplicant = t.Object({
 	applicationId: t.String(),

@@ -11,7 +11,10 @@ setDefaultTimeout(60_000)
 
 let w: CandidatePageWorld
 const notesPath = () => `/candidates/${w.onTeam.id}/notes`
-const notesOf = (candidateId: string) => w.deps.database.rows<{ body: string; visibility: string; authorUserId: string; applicationId: string | null }>(sql`select body, visibility, author_user_id as "authorUserId", application_id as "applicationId" from notes where candidate_id = ${candidateId}`)
+const notesOf = (candidateId: string) =>
+	w.deps.database.rows<{ body: string; visibility: string; authorUserId: string; applicationId: string | null }>(
+		sql`select body, visibility, author_user_id as "authorUserId", application_id as "applicationId" from notes where candidate_id = ${candidateId}`,
+	)
 
 beforeAll(async () => {
 	w = await candidatePageWorld()
@@ -53,7 +56,11 @@ describe('Add note', () => {
 	test('a note is added with Post/Redirect/Get, a notice and an activity line naming the portal session', async () => {
 		const recruiter = w.people.recruiter
 		await recruiter.get(`/candidates/${w.onTeam.id}`)
-		const res = await recruiter.post(notesPath(), { text: 'Strong on Kafka <b>streams</b>\nSecond line', visibility: 'shared', applicationId: w.onTeam.applicationId })
+		const res = await recruiter.post(notesPath(), {
+			text: 'Strong on Kafka <b>streams</b>\nSecond line',
+			visibility: 'shared',
+			applicationId: w.onTeam.applicationId,
+		})
 		expect(res.status).toBe(303)
 		expect(res.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=note-added#notes`)
 		const page = await recruiter.get(res.headers.get('location')!)
@@ -61,7 +68,13 @@ describe('Add note', () => {
 		// Colleagues' text is shown as text: markup in it is made inert (as get_candidate does), never rendered.
 		expect(page.text).toContain('<div class="note-body">Strong on Kafka streams\nSecond line</div>')
 		const [line] = await activityOf(w.deps, w.ws, 'note.added')
-		expect(line).toMatchObject({ actorUserId: w.userIds.recruiter, credentialKind: 'session', targetType: 'candidate', targetId: w.onTeam.id, detail: { visibility: 'shared', applicationId: w.onTeam.applicationId } })
+		expect(line).toMatchObject({
+			actorUserId: w.userIds.recruiter,
+			credentialKind: 'session',
+			targetType: 'candidate',
+			targetId: w.onTeam.id,
+			detail: { visibility: 'shared', applicationId: w.onTeam.applicationId },
+		})
 		expect(JSON.stringify(line!.detail)).not.toContain('Kafka')
 	})
 
@@ -69,8 +82,14 @@ describe('Add note', () => {
 		const manager = w.people.hiring_manager
 		await manager.get(`/candidates/${w.onTeam.id}`)
 		expect((await manager.post(notesPath(), { text: 'Private thought of the manager', visibility: 'private' })).status).toBe(303)
-		const shows = async (role: keyof CandidatePageWorld['people']) => (await w.people[role].get(`/candidates/${w.onTeam.id}`)).text.includes('Private thought of the manager')
-		expect({ manager: await shows('hiring_manager'), owner: await shows('owner'), admin: await shows('admin'), recruiter: await shows('recruiter') }).toEqual({ manager: true, owner: true, admin: true, recruiter: false })
+		const shows = async (role: keyof CandidatePageWorld['people']) =>
+			(await w.people[role].get(`/candidates/${w.onTeam.id}`)).text.includes('Private thought of the manager')
+		expect({ manager: await shows('hiring_manager'), owner: await shows('owner'), admin: await shows('admin'), recruiter: await shows('recruiter') }).toEqual({
+			manager: true,
+			owner: true,
+			admin: true,
+			recruiter: false,
+		})
 	})
 
 	test('hiring managers write only on their jobs’ applicants (404 like an absent one); viewers may not write (403)', async () => {

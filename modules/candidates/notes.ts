@@ -33,23 +33,42 @@ export interface AddNoteInput {
 export async function addNote(deps: AppDeps, actor: Actor, input: AddNoteInput): Promise<{ id: string }> {
 	if (!actor.userId || !deps.permissions.can(actor, 'candidates:note')) throw new AppError('FORBIDDEN', 'Your role does not allow writing notes')
 	const reach = await reachOf(deps, actor)
-	const [candidate] = await deps.database.rows<{ id: string }>(sql`select c.id from candidates c where c.id = ${input.candidateId} and ${candidateReach(reach)}`)
+	const [candidate] = await deps.database.rows<{ id: string }>(
+		sql`select c.id from candidates c where c.id = ${input.candidateId} and ${candidateReach(reach)}`,
+	)
 	if (!candidate) throw candidateNotFound()
 	const text = cleanText(input.text).trim()
 	const problems = []
 	const length = [...text].length
-	if (length < 1 || length > MAX_NOTE_CHARS) problems.push({ field: 'text', message: `must be 1 to ${MAX_NOTE_CHARS.toLocaleString('en-US')} characters (it has ${length.toLocaleString('en-US')})` })
+	if (length < 1 || length > MAX_NOTE_CHARS)
+		problems.push({ field: 'text', message: `must be 1 to ${MAX_NOTE_CHARS.toLocaleString('en-US')} characters (it has ${length.toLocaleString('en-US')})` })
 	if (input.applicationId) {
 		// Absent, another candidate's and out of reach read the same: no hint about what exists.
-		const [application] = await deps.database.rows<{ id: string }>(sql`select a.id from applications a where a.id = ${input.applicationId} and a.candidate_id = ${candidate.id} and ${applicationReach(reach)}`)
+		const [application] = await deps.database.rows<{ id: string }>(
+			sql`select a.id from applications a where a.id = ${input.applicationId} and a.candidate_id = ${candidate.id} and ${applicationReach(reach)}`,
+		)
 		if (!application) problems.push({ field: 'applicationId', message: 'is not one of this candidate’s applications that you can see' })
 	}
 	if (problems.length) throw invalid(problems)
 	const id = newId('note')
 	const visibility = input.private ? 'private' : 'shared'
 	await deps.db.transaction(async (tx) => {
-		await tx.insert(notes).values({ id, workspaceId: actor.workspaceId, candidateId: candidate.id, applicationId: input.applicationId || null, authorUserId: actor.userId!, body: text, visibility, createdAt: deps.now() })
-		await recordActivity(tx, actor, { action: 'note.added', targetType: 'candidate', targetId: candidate.id, detail: { noteId: id, visibility, applicationId: input.applicationId || null } })
+		await tx.insert(notes).values({
+			id,
+			workspaceId: actor.workspaceId,
+			candidateId: candidate.id,
+			applicationId: input.applicationId || null,
+			authorUserId: actor.userId!,
+			body: text,
+			visibility,
+			createdAt: deps.now(),
+		})
+		await recordActivity(tx, actor, {
+			action: 'note.added',
+			targetType: 'candidate',
+			targetId: candidate.id,
+			detail: { noteId: id, visibility, applicationId: input.applicationId || null },
+		})
 	})
 	return { id }
 }

@@ -26,7 +26,11 @@ ${dataTable<Application>({
 	rows: c.applications,
 	empty: 'No applications you can see.',
 	columns: [
-		{ label: 'Job', cell: (a) => html`<a href="/applications/${a.id}">${a.job.title || 'Untitled job'}</a>${a.kind === 'lead' ? html` <span class="meta">(lead)</span>` : ''}` },
+		{
+			label: 'Job',
+			cell: (a) =>
+				html`<a href="/applications/${a.id}">${a.job.title || 'Untitled job'}</a>${a.kind === 'lead' ? html` <span class="meta">(lead)</span>` : ''}`,
+		},
 		{ label: 'Résumé match', numeric: true, cell: (a) => (a.resumeScore === null ? '—' : `${a.resumeScore}%`) },
 		{ label: 'Rating', numeric: true, cell: (a) => (a.averageRating === null ? '—' : `${a.averageRating} of 5`) },
 		{ label: 'Applied', cell: (a) => when(a.createdAt, { time: false }) },
@@ -45,7 +49,8 @@ const FILE_KINDS: Record<string, string> = { pdf: 'PDF', docx: 'Word document' }
  */
 export function resumeCard(c: CandidateDetail, address: string | null, o: { fileHidden: boolean }): SafeHtml {
 	const resume = c.resume
-	if (!resume) return html`<section class="card" id="resume" aria-labelledby="resume-h"><h2 id="resume-h">Résumé</h2><p class="empty">No résumé on file.</p></section>`
+	if (!resume)
+		return html`<section class="card" id="resume" aria-labelledby="resume-h"><h2 id="resume-h">Résumé</h2><p class="empty">No résumé on file.</p></section>`
 	const pdf = resume.fileType === 'pdf'
 	const name = textOf(c.name)
 	const links = address
@@ -53,7 +58,10 @@ export function resumeCard(c: CandidateDetail, address: string | null, o: { file
 			? html`<p class="actions"><a class="button secondary" href="${address}" target="_blank" rel="noopener">Open the résumé</a> <a class="button secondary" href="${address}" download>Download the résumé</a></p>`
 			: html`<p class="actions"><a class="button secondary" href="${address}" download>Download the résumé</a></p>`
 		: ''
-	const hidden = o.fileHidden && resume.fileName ? html`<p class="hint">The file itself is not shown to your role: it carries contact details, which are hidden in the text below.</p>` : ''
+	const hidden =
+		o.fileHidden && resume.fileName
+			? html`<p class="hint">The file itself is not shown to your role: it carries contact details, which are hidden in the text below.</p>`
+			: ''
 	return html`<section class="card" id="resume" aria-labelledby="resume-h"><h2 id="resume-h">Résumé</h2>
 <p class="meta">${resume.fileName ?? 'Résumé'}${resume.fileType ? ` · ${FILE_KINDS[resume.fileType] ?? resume.fileType}` : ''}</p>
 ${links}${hidden}
@@ -70,7 +78,9 @@ type Note = CandidateDetail['notes'][number]
 export function notesCard(session: PageSession, c: CandidateDetail, o: { canWrite: boolean; refused?: RefusedForm }): SafeHtml {
 	const errors = errorsOf(o.refused, 'note')
 	const jobOf = new Map(c.applications.map((a) => [a.id, a.job.title]))
-	const note = (n: Note) => html`<li class="note${n.visibility === 'private' ? ' note-private' : ''}"><p class="meta">${n.author.name || 'Someone'} · ${when(n.createdAt)}${n.applicationId && jobOf.has(n.applicationId) ? html` · about ${jobOf.get(n.applicationId)}` : ''}${n.visibility === 'private' ? html` ${tag('Private', 'warn')}` : ''}</p>
+	const note = (
+		n: Note,
+	) => html`<li class="note${n.visibility === 'private' ? ' note-private' : ''}"><p class="meta">${n.author.name || 'Someone'} · ${when(n.createdAt)}${n.applicationId && jobOf.has(n.applicationId) ? html` · about ${jobOf.get(n.applicationId)}` : ''}${n.visibility === 'private' ? html` ${tag('Private', 'warn')}` : ''}</p>
 <div class="note-body">${n.body}</div></li>`
 	return html`<section class="card" id="notes" aria-labelledby="notes-h"><h2 id="notes-h">Notes</h2>
 ${c.notes.length ? html`<ol class="notes">${c.notes.map(note)}</ol>` : html`<p class="empty">No notes yet.</p>`}
@@ -79,7 +89,17 @@ ${
 		? html`<form method="post" action="/candidates/${c.id}/notes" class="stack" id="add-note" novalidate><h3>Add a note</h3>
 ${csrfField(session)}
 ${textArea({ id: 'note-text', name: 'text', label: 'Note', hint: `Plain text, up to ${MAX_NOTE_CHARS.toLocaleString('en-US')} characters`, maxlength: MAX_NOTE_CHARS, rows: 4, value: keptText(o.refused, 'note', 'text'), errors })}
-${selectField({ id: 'note-visibility', name: 'visibility', label: 'Who can read it', value: keptText(o.refused, 'note', 'visibility') ?? 'shared', options: [['shared', 'Everyone who can see this candidate'], ['private', 'Only me (and owners and admins)']], errors })}
+${selectField({
+	id: 'note-visibility',
+	name: 'visibility',
+	label: 'Who can read it',
+	value: keptText(o.refused, 'note', 'visibility') ?? 'shared',
+	options: [
+		['shared', 'Everyone who can see this candidate'],
+		['private', 'Only me (and owners and admins)'],
+	],
+	errors,
+})}
 ${c.applications.length ? selectField({ id: 'note-application', name: 'applicationId', label: 'About', value: keptText(o.refused, 'note', 'applicationId') ?? '', options: [['', 'The candidate in general'], ...c.applications.map((a) => [a.id, `The application for ${a.job.title || 'a job'}`] as const)], errors }) : ''}
 <button type="submit">Add note</button></form>`
 		: ''

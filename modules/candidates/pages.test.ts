@@ -66,13 +66,21 @@ describe('role × page', () => {
 		}
 		expect(answered).toEqual(expected)
 		// The other workspace's owner reaches none of this workspace's pages or files.
-		for (const path of [`/candidates/${w.onTeam.id}`, files.pdfResume, files.wordResume, files.pdfDocument, files.pngDocument]) expect((await w.foreignOwner.get(path)).status).toBe(404)
+		for (const path of [`/candidates/${w.onTeam.id}`, files.pdfResume, files.wordResume, files.pdfDocument, files.pngDocument])
+			expect((await w.foreignOwner.get(path)).status).toBe(404)
 	})
 
 	test('a file address is not guessable: a changed reference, another candidate’s id or a made-up document is a 404', async () => {
 		const owner = w.people.owner
 		const tamper = (href: string) => href.replace(/[^/]+$/, (ref) => `${ref.slice(0, -1)}${ref.endsWith('A') ? 'B' : 'A'}`)
-		for (const path of [tamper(files.pdfResume), tamper(files.pdfDocument), files.pdfResume.replace(w.onTeam.id, w.offTeam.id), files.pdfDocument.replace(w.onTeam.pdfDocumentId, 'doc_madeup'), files.pdfDocument.replace(w.onTeam.id, w.offTeam.id), `/candidates/${w.onTeam.id}/resume/x`])
+		for (const path of [
+			tamper(files.pdfResume),
+			tamper(files.pdfDocument),
+			files.pdfResume.replace(w.onTeam.id, w.offTeam.id),
+			files.pdfDocument.replace(w.onTeam.pdfDocumentId, 'doc_madeup'),
+			files.pdfDocument.replace(w.onTeam.id, w.offTeam.id),
+			`/candidates/${w.onTeam.id}/resume/x`,
+		])
 			expect({ path, status: (await owner.get(path)).status }).toEqual({ path, status: 404 })
 	})
 
@@ -105,7 +113,8 @@ describe('role × page', () => {
 		expect(body).toContain(`mailto:${w.onTeam.email}`)
 		expect(body).toContain('+1 512 555 0199')
 		expect(body).toContain(w.onTeam.email) // the résumé text too
-		for (const section of ['applications-h', 'resume', 'notes', 'documents', 'todos', 'bench', 'messages', 'interviews']) expect(body).toContain(`id="${section}"`)
+		for (const section of ['applications-h', 'resume', 'notes', 'documents', 'todos', 'bench', 'messages', 'interviews'])
+			expect(body).toContain(`id="${section}"`)
 		for (const button of ['Add note', 'Request documents', 'Add to-do', 'Add to bench']) expect(body).toContain(`<button type="submit">${button}</button>`)
 		expect(body).toContain(`href="/applications/${w.onTeam.applicationId}"`)
 		expect(fileLinks(body).documents).toHaveLength(2)
@@ -154,7 +163,12 @@ describe('files are served safely', () => {
 		const pdf = await owner.get(files.pdfResume)
 		expectProtected(pdf.headers, PDF, 'inline', 'Jane resume.pdf')
 		expect(pdf.text.startsWith('%PDF-')).toBe(true)
-		expectProtected((await owner.get(files.wordResume)).headers, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'attachment', 'Omar CV.docx')
+		expectProtected(
+			(await owner.get(files.wordResume)).headers,
+			'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+			'attachment',
+			'Omar CV.docx',
+		)
 		expectProtected((await owner.get(files.pngDocument)).headers, 'image/png', 'attachment', 'licence.png')
 		expectProtected((await owner.get(files.pdfDocument)).headers, PDF, 'inline', 'visa.pdf')
 	})
@@ -165,7 +179,13 @@ describe('files are served safely', () => {
 			{ fileName: 'cv.html', contentType: 'text/html', bytes: html, type: 'application/octet-stream', served: 'cv.html.bin' },
 			{ fileName: 'scan.pdf', contentType: PDF, bytes: html, type: 'application/octet-stream', served: 'scan.pdf.bin' },
 			{ fileName: 'resume.html', contentType: PDF, bytes: samplePdf('a real PDF'), type: PDF, served: 'resume.html.pdf' },
-			{ fileName: 'page.svg', contentType: 'image/svg+xml', bytes: new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), type: 'application/octet-stream', served: 'page.svg.bin' },
+			{
+				fileName: 'page.svg',
+				contentType: 'image/svg+xml',
+				bytes: new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+				type: 'application/octet-stream',
+				served: 'page.svg.bin',
+			},
 		]
 		const candidateId = w.offTeam.id
 		for (const c of cases) await newDocument(w.deps, w.ws, candidateId, { kind: 'workAuth', fileName: c.fileName, contentType: c.contentType, bytes: c.bytes })
@@ -197,7 +217,15 @@ describe('the list', () => {
 
 	test('pages with Next page and First page; a filter starts again at the first page', async () => {
 		const tag = newId('pg').slice(3, 11)
-		await w.deps.db.insert(candidates).values(Array.from({ length: 27 }, (_, i) => ({ id: newId('cand'), workspaceId: w.ws.id, name: `Pager ${tag} ${String(i).padStart(2, '0')}`, email: `${tag}.${i}@example.test`, createdAt: new Date(Date.now() - i * 60_000) })))
+		await w.deps.db.insert(candidates).values(
+			Array.from({ length: 27 }, (_, i) => ({
+				id: newId('cand'),
+				workspaceId: w.ws.id,
+				name: `Pager ${tag} ${String(i).padStart(2, '0')}`,
+				email: `${tag}.${i}@example.test`,
+				createdAt: new Date(Date.now() - i * 60_000),
+			})),
+		)
 		const first = await w.people.recruiter.get(`/candidates?q=${tag}`)
 		expect(first.text.match(new RegExp(`Pager ${tag}`, 'g'))).toHaveLength(25)
 		const next = first.text.match(/href="([^"]+)" rel="next">Next page</)![1]!.replace(/&amp;/g, '&')
@@ -209,7 +237,10 @@ describe('the list', () => {
 		// The cursor belongs to this person and this search.
 		expect((await w.people.owner.get(next)).status).toBe(422)
 		// The filters form carries no cursor: a new search starts on the first page.
-		const form = second.text.slice(second.text.indexOf('<form method="get" action="/candidates"'), second.text.indexOf('</form>', second.text.indexOf('<form method="get" action="/candidates"')))
+		const form = second.text.slice(
+			second.text.indexOf('<form method="get" action="/candidates"'),
+			second.text.indexOf('</form>', second.text.indexOf('<form method="get" action="/candidates"')),
+		)
 		expect(form).toContain('name="q"')
 		expect(form).not.toContain('name="cursor"')
 	})
@@ -228,14 +259,28 @@ describe('the list', () => {
 		expect(notTheirs.status).toBe(422)
 		expect(notTheirs.text).toContain('There is no job with this id that you can see')
 		expect(notTheirs.text).not.toContain('Omar Haddad')
-		for (const path of ['/candidates?jobId=' + 'x'.repeat(200), '/candidates?cursor=' + 'y'.repeat(300), '/candidates?q=%00%ff', `/candidates/${'z'.repeat(300)}`]) expect((await w.people.owner.get(path)).status).toBeLessThan(500)
+		for (const path of [
+			'/candidates?jobId=' + 'x'.repeat(200),
+			'/candidates?cursor=' + 'y'.repeat(300),
+			'/candidates?q=%00%ff',
+			`/candidates/${'z'.repeat(300)}`,
+		])
+			expect((await w.people.owner.get(path)).status).toBeLessThan(500)
 	})
 })
 
 describe('what the pages show of the records', () => {
 	test('a candidate’s text is escaped, never markup', async () => {
 		const id = newId('cand')
-		await w.deps.db.insert(candidates).values({ id, workspaceId: w.ws.id, name: '<img src=x onerror=alert(1)>Eve', email: `${id}@example.test`, headline: '<script>alert(2)</script>', skills: ['<b>bold</b>'], resumeText: '<iframe src="https://evil.example"></iframe>' })
+		await w.deps.db.insert(candidates).values({
+			id,
+			workspaceId: w.ws.id,
+			name: '<img src=x onerror=alert(1)>Eve',
+			email: `${id}@example.test`,
+			headline: '<script>alert(2)</script>',
+			skills: ['<b>bold</b>'],
+			resumeText: '<iframe src="https://evil.example"></iframe>',
+		})
 		const body = (await w.people.owner.get(`/candidates/${id}`)).text
 		expect(body).not.toMatch(/<img src=x|<script>alert|<b>bold|<iframe src="https:\/\/evil/)
 		expect(body).toContain('Eve')

@@ -57,7 +57,10 @@ export async function jobPipeline(deps: AppDeps, actor: Actor, jobId: string, pe
 		else archived += c.n
 	}
 	// A stage the workspace no longer has still shows its applications, after the others.
-	const columns = [...stages.map((s) => ({ key: s.key, label: s.label })), ...[...active.keys()].filter((k) => !stages.some((s) => s.key === k)).map((k) => ({ key: k, label: k }))]
+	const columns = [
+		...stages.map((s) => ({ key: s.key, label: s.label })),
+		...[...active.keys()].filter((k) => !stages.some((s) => s.key === k)).map((k) => ({ key: k, label: k })),
+	]
 	const shown = columns.filter((c) => active.get(c.key))
 	// The newest few of each stage in one statement: per stage, the same order as listApplications.
 	const rows = shown.length
@@ -69,7 +72,11 @@ export async function jobPipeline(deps: AppDeps, actor: Actor, jobId: string, pe
 				where ${reachSql} and a.job_id = ${jobId} and a.stage_key = s.key and ${inState('active')} order by a.created_at desc nulls last, a.id desc nulls last limit ${perStage}) x`,
 			)
 		: []
-	const extra = await contributions(deps, actor, rows.map((r) => r.id))
+	const extra = await contributions(
+		deps,
+		actor,
+		rows.map((r) => r.id),
+	)
 	const titles = new Map([[jobId, title]])
 	const cards = rows.map((r) => ({ ...applicationSummary(r, titles, stages), ...extra.get(r.id) }) as PipelineCard)
 	return {
@@ -83,10 +90,24 @@ export async function jobPipeline(deps: AppDeps, actor: Actor, jobId: string, pe
  * One of the pipeline's lists in full, paged: a stage's applications in the running, or the closed
  * or archived ones; with how many there are in all and the stage's label.
  */
-export async function jobPipelineList(deps: AppDeps, actor: Actor, input: { jobId: string; stageKey?: string; state: ApplicationState; limit: number; cursor?: string }) {
-	const list = await listApplications(deps, actor, { jobId: input.jobId, stageKey: input.stageKey, state: input.state, limit: input.limit, cursor: input.cursor })
+export async function jobPipelineList(
+	deps: AppDeps,
+	actor: Actor,
+	input: { jobId: string; stageKey?: string; state: ApplicationState; limit: number; cursor?: string },
+) {
+	const list = await listApplications(deps, actor, {
+		jobId: input.jobId,
+		stageKey: input.stageKey,
+		state: input.state,
+		limit: input.limit,
+		cursor: input.cursor,
+	})
 	const [extra, counts, stages] = await Promise.all([
-		contributions(deps, actor, list.applications.map((a) => a.id)),
+		contributions(
+			deps,
+			actor,
+			list.applications.map((a) => a.id),
+		),
 		pipelineCounts(deps, input.jobId, applicationReach(await reachOf(deps, actor))),
 		stagesOf(deps, actor.workspaceId),
 	])

@@ -14,4 +14,7 @@ import { definePort } from '../../core/module.ts'
  */
 export type ApplicationDetailsSource = (deps: AppDeps, actor: Actor, applicationIds: string[]) => Promise<Map<string, Record<string, unknown>>>
 
-export const applicationDetails = definePort<ApplicationDetailsSource>('candidates:application-details', 'Facts about applications (messages, interviews, vendor submission) merged into the application tools’ results')
+export const applicationDetails = definePort<ApplicationDetailsSource>(
+	'candidates:application-details',
+	'Facts about applications (messages, interviews, vendor submission) merged into the application tools’ results',
+)

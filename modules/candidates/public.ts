@@ -40,7 +40,9 @@ export async function candidateCards(deps: AppDeps, actor: Actor, ids: string[])
 /** Résumé texts of candidates of one workspace (callers have checked reach). */
 export async function resumeTexts(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, string | null>> {
 	if (!ids.length) return new Map()
-	const rows = await deps.database.rows<{ id: string; text: string | null }>(sql`select id, resume_text as text from candidates where workspace_id = ${workspaceId} and id = ${anyId(ids)}`)
+	const rows = await deps.database.rows<{ id: string; text: string | null }>(
+		sql`select id, resume_text as text from candidates where workspace_id = ${workspaceId} and id = ${anyId(ids)}`,
+	)
 	return new Map(rows.map((r) => [r.id, r.text]))
 }
 
@@ -56,7 +58,9 @@ export async function resumeFileOf(deps: AppDeps, actor: Actor, candidateId: str
 /** MD5 of each candidate's résumé text (as `resumeHash` computes it), to cache work done on résumés. */
 export async function resumeHashes(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, string>> {
 	if (!ids.length) return new Map()
-	const rows = await deps.database.rows<{ id: string; hash: string }>(sql`select id, md5(coalesce(resume_text, '')) as hash from candidates where workspace_id = ${workspaceId} and id = ${anyId(ids)}`)
+	const rows = await deps.database.rows<{ id: string; hash: string }>(
+		sql`select id, md5(coalesce(resume_text, '')) as hash from candidates where workspace_id = ${workspaceId} and id = ${anyId(ids)}`,
+	)
 	return new Map(rows.map((r) => [r.id, r.hash]))
 }
 

@@ -25,7 +25,13 @@ export async function reachOf(deps: AppDeps, actor: Actor): Promise<Reach> {
 	return { actor, jobIds: await reachableJobIds(deps, actor) }
 }
 
-export const inList = (ids: readonly string[]) => (ids.length ? sql`(${sql.join(ids.map((id) => sql`${id}`), sql`, `)})` : sql`(null)`)
+export const inList = (ids: readonly string[]) =>
+	ids.length
+		? sql`(${sql.join(
+				ids.map((id) => sql`${id}`),
+				sql`, `,
+			)})`
+		: sql`(null)`
 
 /**
  * `= any(…)` of ids as one array parameter: for the long lists (every bench person's résumé, 5,000

@@ -56,7 +56,10 @@ export interface PreparedResume {
 }
 
 /** MD5 hex of the résumé text, as PostgreSQL's `md5(text)` computes it. */
-export const resumeHash = (text: string | null) => createHash('md5').update(text ?? '', 'utf8').digest('hex')
+export const resumeHash = (text: string | null) =>
+	createHash('md5')
+		.update(text ?? '', 'utf8')
+		.digest('hex')
 
 const YEARS = /(\d{1,2})\s*\+?\s*(?:-\s*\d{1,2}\s*\+?\s*)?(?:years?|yrs?)\b/g
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
@@ -158,7 +161,8 @@ function linesWith(resume: PreparedResume, words: string[]): string[] {
 		;(contains(line.tokens, words) ? exact : loose).push(line.text)
 	}
 	if (exact.length || loose.length) return [...exact, ...loose]
-	for (let i = 0; i + 1 < lines.length; i++) if (words.every((w) => lines[i]!.tokens.includes(w) || lines[i + 1]!.tokens.includes(w))) return [`${lines[i]!.text} / ${lines[i + 1]!.text}`]
+	for (let i = 0; i + 1 < lines.length; i++)
+		if (words.every((w) => lines[i]!.tokens.includes(w) || lines[i + 1]!.tokens.includes(w))) return [`${lines[i]!.text} / ${lines[i + 1]!.text}`]
 	return []
 }
 
@@ -167,13 +171,20 @@ const round1 = (n: number) => Math.floor(n * 10) / 10
 
 function checkOne(resume: PreparedResume, requirement: string): CheckItem {
 	const r = parseRequirement(requirement)
-	const item = (status: CheckItem['status'], evidence: string | null, note: string | null): CheckItem => ({ requirement, status, evidence: evidence ? cutText(evidence, 300) : null, note })
+	const item = (status: CheckItem['status'], evidence: string | null, note: string | null): CheckItem => ({
+		requirement,
+		status,
+		evidence: evidence ? cutText(evidence, 300) : null,
+		note,
+	})
 	if (r.years !== null && r.required.length === 0) {
 		const { claimed, fromDates } = resume
 		if (claimed.years >= r.years) return item('met', claimed.line, `states ${claimed.years} ${plural(claimed.years)}; ${r.years}+ needed`)
-		if (fromDates.years >= r.years) return item('met', fromDates.line, `work history dates add up to about ${round1(fromDates.years)} years; ${r.years}+ needed`)
+		if (fromDates.years >= r.years)
+			return item('met', fromDates.line, `work history dates add up to about ${round1(fromDates.years)} years; ${r.years}+ needed`)
 		const best = Math.max(claimed.years, fromDates.years)
-		if (best > 0) return item('not_found', claimed.years >= fromDates.years ? claimed.line : fromDates.line, `about ${round1(best)} years found; ${r.years}+ needed`)
+		if (best > 0)
+			return item('not_found', claimed.years >= fromDates.years ? claimed.line : fromDates.line, `about ${round1(best)} years found; ${r.years}+ needed`)
 		return item('not_found', null, `no total experience stated and no dated work history; ${r.years}+ years needed`)
 	}
 	if (r.required.length === 0) return item('not_found', null, 'the requirement names no skill that can be checked')

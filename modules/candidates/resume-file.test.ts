@@ -31,7 +31,10 @@ describe('extractResumeText', () => {
 	}, 30_000)
 
 	test('a damaged Word file says what is wrong; a file no reader understands is just unreadable', async () => {
-		const lying = rawZip([stored('[Content_Types].xml', '<Types/>'), { name: 'word/document.xml', packed: new Uint8Array([0x03, 0x00]), method: 8, declaredSize: 10 }])
+		const lying = rawZip([
+			stored('[Content_Types].xml', '<Types/>'),
+			{ name: 'word/document.xml', packed: new Uint8Array([0x03, 0x00]), method: 8, declaredSize: 10 },
+		])
 		const damaged = await failure(lying, 'docx')
 		expect(damaged).toBeInstanceOf(UnreadableResume)
 		expect((damaged as UnreadableResume).detail).toBe('the part “word/document.xml” unpacks to 0 bytes, not the 10 its zip directory states')

@@ -14,7 +14,10 @@ import { zipDirectory } from './zip.ts'
 
 export type ResumeType = 'pdf' | 'docx'
 export const MAX_RESUME_BYTES = 10 * 1024 * 1024
-export const RESUME_MIME: Record<ResumeType, string> = { pdf: 'application/pdf', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }
+export const RESUME_MIME: Record<ResumeType, string> = {
+	pdf: 'application/pdf',
+	docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+}
 const MAX_TEXT_CHARS = 100_000
 
 /**
@@ -63,7 +66,8 @@ function parseAnswer(output: string): ReaderAnswer | null {
 	try {
 		const answer = JSON.parse(output) as Partial<{ text: unknown; refused: unknown; reason: unknown }>
 		if (typeof answer.text === 'string') return { text: answer.text }
-		if ((answer.refused === 'limit' || answer.refused === 'damaged' || answer.refused === 'unreadable') && typeof answer.reason === 'string') return { refused: answer.refused, reason: answer.reason }
+		if ((answer.refused === 'limit' || answer.refused === 'damaged' || answer.refused === 'unreadable') && typeof answer.reason === 'string')
+			return { refused: answer.refused, reason: answer.reason }
 	} catch {}
 	return null
 }
@@ -104,7 +108,7 @@ export async function extractResumeText(deps: Pick<AppDeps, 'config' | 'log'>, b
 	if (outcome.kind === 'memory') throw new ResumeOverLimit(`it needs more than ${RESUME_READER_MAX_RSS / 1024 / 1024} MB of memory to read`)
 	const answer = outcome.kind === 'done' ? parseAnswer(outcome.output) : null
 	if (!answer) {
-		deps.log.warn('the résumé reader failed', { type, detail: outcome.kind === 'failed' ? outcome.detail : 'an answer that is not the reader\'s JSON' })
+		deps.log.warn('the résumé reader failed', { type, detail: outcome.kind === 'failed' ? outcome.detail : "an answer that is not the reader's JSON" })
 		throw new UnreadableResume()
 	}
 	if ('refused' in answer) {
@@ -124,5 +128,7 @@ export async function storeResume(deps: Pick<AppDeps, 'config'>, workspaceId: st
 }
 
 export async function deleteResume(deps: Pick<AppDeps, 'config'>, key: string): Promise<void> {
-	await fileStore(deps.config).delete(key).catch(() => {})
+	await fileStore(deps.config)
+		.delete(key)
+		.catch(() => {})
 }

@@ -34,7 +34,11 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
 		page.cleanup()
 	}
 	// As unpdf's `mergePages`: whitespace collapsed, line breaks kept, at most one blank line.
-	return pages.join('\n').replace(/[^\S\n]+/g, ' ').replace(/ ?\n ?/g, '\n').replace(/\n{3,}/g, '\n\n')
+	return pages
+		.join('\n')
+		.replace(/[^\S\n]+/g, ' ')
+		.replace(/ ?\n ?/g, '\n')
+		.replace(/\n{3,}/g, '\n\n')
 }
 
 async function docxText(bytes: Uint8Array): Promise<string> {

@@ -61,7 +61,24 @@ const SYNONYMS: [RegExp, string][] = [
 	[/\bprivacy\s+impact\s+assessments?\b|\bpias?\b|\bdpias?\b/g, ' pia '],
 ]
 
-const NUMBER_WORDS: Record<string, string> = { one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10', eleven: '11', twelve: '12', thirteen: '13', fourteen: '14', fifteen: '15', twenty: '20' }
+const NUMBER_WORDS: Record<string, string> = {
+	one: '1',
+	two: '2',
+	three: '3',
+	four: '4',
+	five: '5',
+	six: '6',
+	seven: '7',
+	eight: '8',
+	nine: '9',
+	ten: '10',
+	eleven: '11',
+	twelve: '12',
+	thirteen: '13',
+	fourteen: '14',
+	fifteen: '15',
+	twenty: '20',
+}
 
 /** Lower-cased, accents removed, number words as digits. */
 export function baseNormalise(text: string): string {
@@ -114,7 +131,63 @@ export function tokenLines(lines: string[]): { norm: string; tokens: string[] }[
 }
 
 /** Words a requirement may contain that say nothing about the skill itself. */
-export const FILLER = new Set(['and', 'or', 'of', 'the', 'a', 'an', 'in', 'with', 'on', 'for', 'to', 'at', 'as', 'experience', 'experienc', 'knowledge', 'strong', 'solid', 'proven', 'hand', 'handson', 'working', 'work', 'skill', 'using', 'plu', 'good', 'excellent', 'deep', 'expert', 'expertise', 'proficiency', 'proficient', 'familiarity', 'understand', 'understanding', 'minimum', 'least', 'over', 'more', 'than', 'total', 'overall', 'professional', 'relevant', 'industry', 'year', 'yr', 'required', 'must', 'have', 'etc', 'it', 'field', 'domain'])
+export const FILLER = new Set([
+	'and',
+	'or',
+	'of',
+	'the',
+	'a',
+	'an',
+	'in',
+	'with',
+	'on',
+	'for',
+	'to',
+	'at',
+	'as',
+	'experience',
+	'experienc',
+	'knowledge',
+	'strong',
+	'solid',
+	'proven',
+	'hand',
+	'handson',
+	'working',
+	'work',
+	'skill',
+	'using',
+	'plu',
+	'good',
+	'excellent',
+	'deep',
+	'expert',
+	'expertise',
+	'proficiency',
+	'proficient',
+	'familiarity',
+	'understand',
+	'understanding',
+	'minimum',
+	'least',
+	'over',
+	'more',
+	'than',
+	'total',
+	'overall',
+	'professional',
+	'relevant',
+	'industry',
+	'year',
+	'yr',
+	'required',
+	'must',
+	'have',
+	'etc',
+	'it',
+	'field',
+	'domain',
+])
 
 /** Version-like tokens ("17", "19c", "v8") are optional when matching. */
 export const isVersion = (token: string) => /^v?\d+[a-z]?$/.test(token)

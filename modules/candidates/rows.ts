@@ -69,7 +69,11 @@ export function candidateRef(c: Pick<CandidateRow, 'id' | 'name' | 'headline' | 
 
 /** The profile fields every view of a candidate shows, labelled (contact details are added where the role may see them). */
 export function candidateFacts(c: Pick<CandidateRow, 'skills' | 'workAuthorization' | 'yearsExperience'>) {
-	return { skills: (c.skills ?? []).slice(0, 40).map((s) => short(s, 60)), workAuthorization: short(c.workAuthorization, 60), yearsExperience: c.yearsExperience }
+	return {
+		skills: (c.skills ?? []).slice(0, 40).map((s) => short(s, 60)),
+		workAuthorization: short(c.workAuthorization, 60),
+		yearsExperience: c.yearsExperience,
+	}
 }
 
 /** A candidate's e-mail address and phone number, labelled (the candidate typed them). */

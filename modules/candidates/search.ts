@@ -60,7 +60,10 @@ async function searchCandidates(deps: AppDeps, actor: Actor, q: string, limit: n
 		// branches run only when the earlier ones fell short.
 		const ways = [...new Set([whole, tsq])].flatMap((query) => {
 			const words = sql`to_tsquery('english', ${query})`
-			return [sql`(select r.id from (${first}) r where r.search_vector @@ ${words} limit ${FTS_CAP})`, sql`(select c.id from candidates c where ${reach} and c.search_vector @@ ${words} limit ${FTS_CAP})`]
+			return [
+				sql`(select r.id from (${first}) r where r.search_vector @@ ${words} limit ${FTS_CAP})`,
+				sql`(select c.id from candidates c where ${reach} and c.search_vector @@ ${words} limit ${FTS_CAP})`,
+			]
 		})
 		branches.push(sql`(select f.id from (${sql.join(ways, sql` union all `)}) f limit ${FTS_CAP})`)
 	}
@@ -70,7 +73,12 @@ async function searchCandidates(deps: AppDeps, actor: Actor, q: string, limit: n
 	if (byName) branches.push(sql`(select c.id from candidates c where ${reach} and ${text} <% c.name limit (select ${NAME_CAP}::int))`)
 	if (byEmail) branches.push(sql`(select c.id from candidates c where ${reach} and c.email = ${text})`)
 	if (!branches.length) return []
-	const score = relevance({ exact: whole ? sql`m.exact` : null, prefix: tsq ? sql`m.prefix` : null, similar: sql`word_similarity(${text}, c.name)`, certain: byEmail ? sql`c.email = ${text}` : undefined })
+	const score = relevance({
+		exact: whole ? sql`m.exact` : null,
+		prefix: tsq ? sql`m.prefix` : null,
+		similar: sql`word_similarity(${text}, c.name)`,
+		certain: byEmail ? sql`c.email = ${text}` : undefined,
+	})
 	const rows = await deps.database.rows<Row>(sql`select c.id, c.name, c.headline, c.location, c.skills, ${score} as score
 		from candidates c cross join lateral (select ${whole ? rankWhenMatched(sql`c.search_vector`, whole) : sql`null::real`} as exact, ${tsq ? rankWhenMatched(sql`c.search_vector`, tsq) : sql`null::real`} as prefix) m
 		where c.id = any(array(select h.id from (${sql.join(branches, sql` union all `)}) h))

@@ -6,11 +6,125 @@
 import type { SeededRandom } from '../../core/seed-random.ts'
 import type { RoleTemplate } from '../jobs/index.ts'
 
-const FIRST = ['Aarav', 'Priya', 'Wei', 'Maria', 'James', 'Olivia', 'Rahul', 'Sofia', 'Daniel', 'Aisha', 'Carlos', 'Emily', 'Kenji', 'Fatima', 'Lucas', 'Grace', 'Vikram', 'Hannah', 'Mateo', 'Chloe', 'Arjun', 'Nora', 'Ethan', 'Leila', 'Diego', 'Mei', 'Samuel', 'Ananya', 'Omar', 'Isabella', 'Ravi', 'Zoe', 'Noah', 'Sana', 'Tomás', 'Ava', 'Karthik', 'Elena', 'Benjamin', 'Yuki']
-const LAST = ['Sharma', 'Chen', 'Garcia', 'Smith', 'Johnson', 'Patel', 'Kim', 'Nguyen', 'Rodriguez', 'Williams', 'Reddy', 'Müller', 'Brown', 'Tanaka', 'Hernández', 'Okafor', 'Iyer', 'Davis', 'Lopez', 'Wilson', 'Singh', 'Martin', 'Ali', 'Anderson', 'Kowalski', 'Rossi', 'Thomas', 'Moore', 'Gupta', 'Jackson']
-const LOCATIONS = ['Austin, TX', 'Dallas, TX', 'Houston, TX', 'Charlotte, NC', 'Atlanta, GA', 'Chicago, IL', 'Jersey City, NJ', 'Edison, NJ', 'Phoenix, AZ', 'Columbus, OH', 'Seattle, WA', 'Denver, CO', 'Tampa, FL', 'Raleigh, NC', 'San Jose, CA', 'Boston, MA']
-const COMPANIES = ['Acme Financial', 'Globex Health', 'Initech', 'Umbrella Insurance', 'Stark Logistics', 'Wayne Retail', 'Soylent Foods', 'Hooli', 'Vandelay Industries', 'Cyberdyne Systems', 'Tyrell Media', 'Wonka Manufacturing', 'Oscorp Energy', 'Massive Dynamic']
-const SCHOOLS = ['University of Texas at Austin', 'Georgia Tech', 'Anna University', 'Arizona State University', 'Purdue University', 'University of Mumbai', 'Ohio State University', 'Rutgers University', 'University of Washington']
+const FIRST = [
+	'Aarav',
+	'Priya',
+	'Wei',
+	'Maria',
+	'James',
+	'Olivia',
+	'Rahul',
+	'Sofia',
+	'Daniel',
+	'Aisha',
+	'Carlos',
+	'Emily',
+	'Kenji',
+	'Fatima',
+	'Lucas',
+	'Grace',
+	'Vikram',
+	'Hannah',
+	'Mateo',
+	'Chloe',
+	'Arjun',
+	'Nora',
+	'Ethan',
+	'Leila',
+	'Diego',
+	'Mei',
+	'Samuel',
+	'Ananya',
+	'Omar',
+	'Isabella',
+	'Ravi',
+	'Zoe',
+	'Noah',
+	'Sana',
+	'Tomás',
+	'Ava',
+	'Karthik',
+	'Elena',
+	'Benjamin',
+	'Yuki',
+]
+const LAST = [
+	'Sharma',
+	'Chen',
+	'Garcia',
+	'Smith',
+	'Johnson',
+	'Patel',
+	'Kim',
+	'Nguyen',
+	'Rodriguez',
+	'Williams',
+	'Reddy',
+	'Müller',
+	'Brown',
+	'Tanaka',
+	'Hernández',
+	'Okafor',
+	'Iyer',
+	'Davis',
+	'Lopez',
+	'Wilson',
+	'Singh',
+	'Martin',
+	'Ali',
+	'Anderson',
+	'Kowalski',
+	'Rossi',
+	'Thomas',
+	'Moore',
+	'Gupta',
+	'Jackson',
+]
+const LOCATIONS = [
+	'Austin, TX',
+	'Dallas, TX',
+	'Houston, TX',
+	'Charlotte, NC',
+	'Atlanta, GA',
+	'Chicago, IL',
+	'Jersey City, NJ',
+	'Edison, NJ',
+	'Phoenix, AZ',
+	'Columbus, OH',
+	'Seattle, WA',
+	'Denver, CO',
+	'Tampa, FL',
+	'Raleigh, NC',
+	'San Jose, CA',
+	'Boston, MA',
+]
+const COMPANIES = [
+	'Acme Financial',
+	'Globex Health',
+	'Initech',
+	'Umbrella Insurance',
+	'Stark Logistics',
+	'Wayne Retail',
+	'Soylent Foods',
+	'Hooli',
+	'Vandelay Industries',
+	'Cyberdyne Systems',
+	'Tyrell Media',
+	'Wonka Manufacturing',
+	'Oscorp Energy',
+	'Massive Dynamic',
+]
+const SCHOOLS = [
+	'University of Texas at Austin',
+	'Georgia Tech',
+	'Anna University',
+	'Arizona State University',
+	'Purdue University',
+	'University of Mumbai',
+	'Ohio State University',
+	'Rutgers University',
+	'University of Washington',
+]
 export const WORK_AUTH = ['USC', 'GC', 'H1B', 'OPT', 'EAD', 'TN', 'L2'] as const
 export const SOURCES = ['careers', 'vendor', 'referral', 'sourced', 'job_board'] as const
 
@@ -59,7 +173,11 @@ export function demoCandidate(rnd: SeededRandom, i: number, template: RoleTempla
 	const first = FIRST[(i * 7 + rnd.int(0, 3)) % FIRST.length]!
 	const last = LAST[(i * 11 + rnd.int(0, 5)) % LAST.length]!
 	const name = `${first} ${last}`
-	const email = `${first}.${last}.${i}`.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase() + '@example.com'
+	const email =
+		`${first}.${last}.${i}`
+			.normalize('NFKD')
+			.replace(/[\u0300-\u036f]/g, '')
+			.toLowerCase() + '@example.com'
 	const phone = `+1 ${rnd.pick(['512', '214', '469', '704', '404', '312', '201', '480', '614', '206'])} 555 01${String(i % 100).padStart(2, '0')}`
 	const location = rnd.pick(LOCATIONS)
 	const years = rnd.int(2, 16)
@@ -93,7 +211,9 @@ export function demoCandidate(rnd: SeededRandom, i: number, template: RoleTempla
 		month = rnd.int(0, 11)
 	}
 	const statesYears = rnd.chance(0.8)
-	const summary = statesYears ? `${headline} with ${years}+ years of experience building systems for banks, insurers and retailers.` : `${headline} who enjoys hard problems and clear code.`
+	const summary = statesYears
+		? `${headline} with ${years}+ years of experience building systems for banks, insurers and retailers.`
+		: `${headline} who enjoys hard problems and clear code.`
 	const resumeText = [
 		name,
 		`${email} | ${phone} | ${location}`,

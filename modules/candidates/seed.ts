@@ -119,19 +119,67 @@ export async function seedCandidates(deps: AppDeps, ws: WorkspaceRef): Promise<v
 				stageChangedAt: daysAgo(Math.max(0, appliedDaysAgo - rnd.int(0, 10)), k),
 			})
 			if (kind === 'applicant')
-				for (const q of questions.get(job.id) ?? []) answerRows.push({ applicationId: appId, questionId: q.id, answer: q.kind === 'yes_no' ? (c.workAuthorization === 'USC' || c.workAuthorization === 'GC' ? 'yes' : 'no') : `${Math.max(1, c.years - rnd.int(0, 3))} years; most recently at my current role.` })
+				for (const q of questions.get(job.id) ?? [])
+					answerRows.push({
+						applicationId: appId,
+						questionId: q.id,
+						answer:
+							q.kind === 'yes_no'
+								? c.workAuthorization === 'USC' || c.workAuthorization === 'GC'
+									? 'yes'
+									: 'no'
+								: `${Math.max(1, c.years - rnd.int(0, 3))} years; most recently at my current role.`,
+					})
 			if (people.length && stage !== 'applied')
 				for (const [r, userId] of rnd.sample(people, rnd.int(1, Math.min(2, people.length))).entries())
-					ratingRows.push({ id: seededId('rat', ws.id, `${appId}-${r}`), applicationId: appId, userId, score: Math.min(5, Math.max(1, Math.round((check.score ?? 50) / 25) + rnd.int(0, 1))), comment: rnd.chance(0.5) ? rnd.pick(['Good depth on the must-haves.', 'Communication could be sharper.', 'Strong match for this client.', 'Light on recent hands-on work.']) : null, createdAt: daysAgo(Math.max(0, appliedDaysAgo - 1), r) })
+					ratingRows.push({
+						id: seededId('rat', ws.id, `${appId}-${r}`),
+						applicationId: appId,
+						userId,
+						score: Math.min(5, Math.max(1, Math.round((check.score ?? 50) / 25) + rnd.int(0, 1))),
+						comment: rnd.chance(0.5)
+							? rnd.pick([
+									'Good depth on the must-haves.',
+									'Communication could be sharper.',
+									'Strong match for this client.',
+									'Light on recent hands-on work.',
+								])
+							: null,
+						createdAt: daysAgo(Math.max(0, appliedDaysAgo - 1), r),
+					})
 			if (people.length && rnd.chance(0.4))
-				noteRows.push({ id: seededId('note', ws.id, appId), workspaceId: ws.id, candidateId: id, applicationId: appId, authorUserId: rnd.pick(people), body: rnd.pick(NOTES), visibility: rnd.chance(0.25) ? 'private' : 'shared', createdAt: daysAgo(Math.max(0, appliedDaysAgo - 1), 30 + k) })
+				noteRows.push({
+					id: seededId('note', ws.id, appId),
+					workspaceId: ws.id,
+					candidateId: id,
+					applicationId: appId,
+					authorUserId: rnd.pick(people),
+					body: rnd.pick(NOTES),
+					visibility: rnd.chance(0.25) ? 'private' : 'shared',
+					createdAt: daysAgo(Math.max(0, appliedDaysAgo - 1), 30 + k),
+				})
 			k++
 		}
 	}
-	await storeDemoResumes(deps, candidateRows.map((c) => ({ key: c.resumePath, text: c.resumeText })))
-	for (let i = 0; i < candidateRows.length; i += 100) await deps.db.insert(candidates).values(candidateRows.slice(i, i + 100)).onConflictDoNothing()
-	for (let i = 0; i < applicationRows.length; i += 100) await deps.db.insert(applications).values(applicationRows.slice(i, i + 100)).onConflictDoNothing()
-	for (let i = 0; i < answerRows.length; i += 200) await deps.db.insert(applicationAnswers).values(answerRows.slice(i, i + 200)).onConflictDoNothing()
+	await storeDemoResumes(
+		deps,
+		candidateRows.map((c) => ({ key: c.resumePath, text: c.resumeText })),
+	)
+	for (let i = 0; i < candidateRows.length; i += 100)
+		await deps.db
+			.insert(candidates)
+			.values(candidateRows.slice(i, i + 100))
+			.onConflictDoNothing()
+	for (let i = 0; i < applicationRows.length; i += 100)
+		await deps.db
+			.insert(applications)
+			.values(applicationRows.slice(i, i + 100))
+			.onConflictDoNothing()
+	for (let i = 0; i < answerRows.length; i += 200)
+		await deps.db
+			.insert(applicationAnswers)
+			.values(answerRows.slice(i, i + 200))
+			.onConflictDoNothing()
 	if (ratingRows.length) await deps.db.insert(ratings).values(ratingRows).onConflictDoNothing()
 	if (noteRows.length) await deps.db.insert(notes).values(noteRows).onConflictDoNothing()
 }

@@ -59,7 +59,11 @@ export async function moveToStage(deps: AppDeps, actor: Actor, input: MoveToStag
 		)
 		if (!row) throw new AppError('NOT_FOUND', 'No application with this id')
 		const to = stages.find((s) => s.key === input.stageKey)
-		if (!to) throw invalid([{ field: 'stageKey', message: `is not a stage of this workspace; use one of: ${stages.map((s) => s.key).join(', ')}` }], 'Choose one of the workspace’s stages')
+		if (!to)
+			throw invalid(
+				[{ field: 'stageKey', message: `is not a stage of this workspace; use one of: ${stages.map((s) => s.key).join(', ')}` }],
+				'Choose one of the workspace’s stages',
+			)
 		const from = stageOf(row.stageKey)
 		if (row.stageKey === to.key) return { applicationId: row.id, from, to, changed: false, stageChangedAt: new Date(row.stageChangedAt).toISOString() }
 		// A workspace still on the default pipeline stores it now, so the stage it uses is on record.
@@ -68,7 +72,12 @@ export async function moveToStage(deps: AppDeps, actor: Actor, input: MoveToStag
 		await tx.execute(sql`update applications set stage_key = ${to.key}, stage_changed_at = ${at.toISOString()}::timestamptz, updated_at = ${at.toISOString()}::timestamptz,
 			outcome = case when ${to.key} = ${HIRED} then 'hired' when outcome = 'hired' then null else outcome end
 			where id = ${row.id}`)
-		await recordActivity(tx, actor, { action: 'application.stage_changed', targetType: 'application', targetId: row.id, detail: { jobId: row.jobId, candidateId: row.candidateId, from: from.key, to: to.key } })
+		await recordActivity(tx, actor, {
+			action: 'application.stage_changed',
+			targetType: 'application',
+			targetId: row.id,
+			detail: { jobId: row.jobId, candidateId: row.candidateId, from: from.key, to: to.key },
+		})
 		return { applicationId: row.id, from, to, changed: true, stageChangedAt: at.toISOString() }
 	})
 }

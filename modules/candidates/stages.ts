@@ -24,14 +24,22 @@ export const DEFAULT_STAGES: readonly Stage[] = [
 
 /** The workspace's stages in pipeline order. */
 export async function stagesOf(deps: Pick<AppDeps, 'db'>, workspaceId: string): Promise<Stage[]> {
-	const rows = await deps.db.select({ key: pipelineStages.key, label: pipelineStages.label, position: pipelineStages.position }).from(pipelineStages).where(eq(pipelineStages.workspaceId, workspaceId)).orderBy(asc(pipelineStages.position))
+	const rows = await deps.db
+		.select({ key: pipelineStages.key, label: pipelineStages.label, position: pipelineStages.position })
+		.from(pipelineStages)
+		.where(eq(pipelineStages.workspaceId, workspaceId))
+		.orderBy(asc(pipelineStages.position))
 	return rows.length ? rows : [...DEFAULT_STAGES]
 }
 
 /** Stores the default pipeline for a workspace that has none yet (inside the caller's transaction). */
 export async function ensureStages(db: Db, workspaceId: string): Promise<void> {
 	const [existing] = await db.select({ key: pipelineStages.key }).from(pipelineStages).where(eq(pipelineStages.workspaceId, workspaceId)).limit(1)
-	if (!existing) await db.insert(pipelineStages).values(DEFAULT_STAGES.map((s) => ({ workspaceId, ...s }))).onConflictDoNothing()
+	if (!existing)
+		await db
+			.insert(pipelineStages)
+			.values(DEFAULT_STAGES.map((s) => ({ workspaceId, ...s })))
+			.onConflictDoNothing()
 }
 
 export const stageLabel = (stages: Stage[], key: string) => stages.find((s) => s.key === key)?.label ?? key

@@ -7,7 +7,9 @@ import { jobQuestions, jobs } from '../jobs/table.ts'
 export const pipelineStages = pgTable(
 	'pipeline_stages',
 	{
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
 		key: text('key').notNull(),
 		label: text('label').notNull(),
 		position: integer('position').notNull(),
@@ -20,7 +22,9 @@ export const candidates = pgTable(
 	'candidates',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
 		name: text('name').notNull(),
 		/** Lower-cased. */
 		email: text('email').notNull(),
@@ -43,7 +47,10 @@ export const candidates = pgTable(
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 	},
-	(t) => [uniqueIndex('candidates_workspace_email').on(t.workspaceId, t.email), index('candidates_workspace_created').on(t.workspaceId, t.createdAt.desc(), t.id.desc())],
+	(t) => [
+		uniqueIndex('candidates_workspace_email').on(t.workspaceId, t.email),
+		index('candidates_workspace_created').on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
+	],
 )
 
 /**
@@ -54,9 +61,15 @@ export const applications = pgTable(
 	'applications',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
-		candidateId: text('candidate_id').notNull().references(() => candidates.id),
-		jobId: text('job_id').notNull().references(() => jobs.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		candidateId: text('candidate_id')
+			.notNull()
+			.references(() => candidates.id),
+		jobId: text('job_id')
+			.notNull()
+			.references(() => jobs.id),
 		stageKey: text('stage_key').notNull(),
 		/** null while in progress; hired, rejected, withdrawn. */
 		outcome: text('outcome'),
@@ -74,6 +87,12 @@ export const applications = pgTable(
 	(t) => [
 		uniqueIndex('applications_candidate_job').on(t.candidateId, t.jobId),
 		index('applications_job_created').on(t.jobId, t.createdAt.desc(), t.id.desc()),
+		// The review queue's new applications (queries.ts, `waitingApplications`): a job's still in a
+		// stage, oldest first, in the byte order of ids the merged sources page by; with INCLUDE
+		// (candidate_id, workspace_id) in migrations/0001_applications_waiting.sql (not expressible here), so it is read index-only.
+		index('applications_waiting')
+			.on(t.jobId, t.stageKey, t.createdAt, sql`id collate "C"`)
+			.where(sql`archived = false and outcome is null and kind = 'applicant'`),
 		// Also `applications_job_counts` (job_id, INCLUDE workspace_id, stage_key, kind; unarchived),
 		// for the job tools' applicant counts (no INCLUDE here);
 		// and `applications_workspace_created` (workspace_id, created_at desc, id desc, INCLUDE kind,
@@ -107,8 +126,12 @@ export const applicationDailyCounts = pgTable(
 export const applicationAnswers = pgTable(
 	'application_answers',
 	{
-		applicationId: text('application_id').notNull().references(() => applications.id),
-		questionId: text('question_id').notNull().references(() => jobQuestions.id),
+		applicationId: text('application_id')
+			.notNull()
+			.references(() => applications.id),
+		questionId: text('question_id')
+			.notNull()
+			.references(() => jobQuestions.id),
 		answer: text('answer').notNull(),
 	},
 	(t) => [primaryKey({ columns: [t.applicationId, t.questionId] })],
@@ -119,8 +142,12 @@ export const ratings = pgTable(
 	'ratings',
 	{
 		id: text('id').primaryKey(),
-		applicationId: text('application_id').notNull().references(() => applications.id),
-		userId: text('user_id').notNull().references(() => users.id),
+		applicationId: text('application_id')
+			.notNull()
+			.references(() => applications.id),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id),
 		score: integer('score').notNull(),
 		comment: text('comment'),
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
@@ -133,10 +160,16 @@ export const notes = pgTable(
 	'notes',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
-		candidateId: text('candidate_id').notNull().references(() => candidates.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		candidateId: text('candidate_id')
+			.notNull()
+			.references(() => candidates.id),
 		applicationId: text('application_id').references(() => applications.id),
-		authorUserId: text('author_user_id').notNull().references(() => users.id),
+		authorUserId: text('author_user_id')
+			.notNull()
+			.references(() => users.id),
 		body: text('body').notNull(),
 		/** private or shared. */
 		visibility: text('visibility').notNull().default('shared'),
@@ -154,7 +187,9 @@ export const keptResumes = pgTable(
 	'kept_resumes',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
 		fileKey: text('file_key').notNull(),
 		fileName: text('file_name').notNull(),
 		expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),

@@ -12,8 +12,14 @@ export const candidateTools = [
 	defineTool({
 		name: 'list_candidates',
 		title: 'List candidates',
-		description: 'Candidates you can see, newest first, with headline, skills, location, the number of applications and one application’s stage and scores (with jobId: the application to that job). query keeps candidates whose name, role, location or skills contain every word. Hiring managers see only applicants of their jobs, without contact details. Paged: pass nextCursor back as cursor.',
-		params: params({ jobId: t.Optional(id('job')), query: t.Optional(t.String({ maxLength: 120, description: 'Words the name, role, location or skills contain' })), limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
+		description:
+			'Candidates you can see, newest first, with headline, skills, location, the number of applications and one application’s stage and scores (with jobId: the application to that job). query keeps candidates whose name, role, location or skills contain every word. Hiring managers see only applicants of their jobs, without contact details. Paged: pass nextCursor back as cursor.',
+		params: params({
+			jobId: t.Optional(id('job')),
+			query: t.Optional(t.String({ maxLength: 120, description: 'Words the name, role, location or skills contain' })),
+			limit: t.Optional(limit()),
+			cursor: t.Optional(cursor()),
+		}),
 		output: page('candidates', CandidateSummary),
 		readOnly: true,
 		permission: 'candidates:read',
@@ -32,7 +38,8 @@ export const candidateTools = [
 	defineTool({
 		name: 'list_applications',
 		title: 'List applications',
-		description: 'Applications you can see, newest first, with candidate, job, stage, outcome and scores. Filter by job, by pipeline stage key (e.g. applied, screening, submitted, client_interview, offer, hired) and include archived ones with includeArchived. Paged: pass nextCursor back as cursor.',
+		description:
+			'Applications you can see, newest first, with candidate, job, stage, outcome and scores. Filter by job, by pipeline stage key (e.g. applied, screening, submitted, client_interview, offer, hired) and include archived ones with includeArchived. Paged: pass nextCursor back as cursor.',
 		params: params({
 			jobId: t.Optional(id('job')),
 			stageKey: t.Optional(t.String({ minLength: 1, maxLength: 60, description: 'A stage key of the workspace pipeline' })),
@@ -43,7 +50,14 @@ export const candidateTools = [
 		output: page('applications', ApplicationSummary),
 		readOnly: true,
 		permission: 'candidates:read',
-		run: ({ deps, actor }, a) => listApplications(deps, actor, { jobId: a.jobId, stageKey: a.stageKey, includeArchived: a.includeArchived ?? false, limit: a.limit ?? 25, cursor: a.cursor }),
+		run: ({ deps, actor }, a) =>
+			listApplications(deps, actor, {
+				jobId: a.jobId,
+				stageKey: a.stageKey,
+				includeArchived: a.includeArchived ?? false,
+				limit: a.limit ?? 25,
+				cursor: a.cursor,
+			}),
 	}),
 	defineTool({
 		name: 'get_application',
@@ -58,11 +72,23 @@ export const candidateTools = [
 	defineTool({
 		name: 'get_job_applicants',
 		title: 'Rank a job’s applicants',
-		description: 'A job’s applicants (or, with list=leads, the leads sourced for it), ranked by the résumé check against the job’s must-haves, with the must-haves each one misses, shortlist state and vendor submission status. Archived applications are left out. Paged: pass nextCursor back as cursor.',
-		params: params({ jobId: id('job'), list: t.Optional(t.Union([t.Literal('applicants'), t.Literal('leads')], { default: 'applicants', description: 'applicants (default) or leads' })), limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
-		output: t.Object({ job: JobRef, list: t.Union([t.Literal('applicants'), t.Literal('leads')]), applicants: t.Array(JobApplicant), nextCursor: t.Union([t.String(), t.Null()]) }),
+		description:
+			'A job’s applicants (or, with list=leads, the leads sourced for it), ranked by the résumé check against the job’s must-haves, with the must-haves each one misses, shortlist state and vendor submission status. Archived applications are left out. Paged: pass nextCursor back as cursor.',
+		params: params({
+			jobId: id('job'),
+			list: t.Optional(t.Union([t.Literal('applicants'), t.Literal('leads')], { default: 'applicants', description: 'applicants (default) or leads' })),
+			limit: t.Optional(limit()),
+			cursor: t.Optional(cursor()),
+		}),
+		output: t.Object({
+			job: JobRef,
+			list: t.Union([t.Literal('applicants'), t.Literal('leads')]),
+			applicants: t.Array(JobApplicant),
+			nextCursor: t.Union([t.String(), t.Null()]),
+		}),
 		readOnly: true,
 		permission: 'candidates:read',
-		run: ({ deps, actor }, a) => getJobApplicants(deps, actor, { jobId: a.jobId, list: (a.list ?? 'applicants') as 'applicants' | 'leads', limit: a.limit ?? 25, cursor: a.cursor }),
+		run: ({ deps, actor }, a) =>
+			getJobApplicants(deps, actor, { jobId: a.jobId, list: (a.list ?? 'applicants') as 'applicants' | 'leads', limit: a.limit ?? 25, cursor: a.cursor }),
 	}),
 ]

@@ -22,7 +22,8 @@ function refusal(bytes: Uint8Array): { kind: string; message: string } {
 	throw new Error('the zip was not refused')
 }
 
-const docxWith = (...extra: Parameters<typeof rawZip>[0]) => rawZip([stored('[Content_Types].xml', CONTENT_TYPES), stored('_rels/.rels', RELS), stored('word/document.xml', DOCUMENT), ...extra])
+const docxWith = (...extra: Parameters<typeof rawZip>[0]) =>
+	rawZip([stored('[Content_Types].xml', CONTENT_TYPES), stored('_rels/.rels', RELS), stored('word/document.xml', DOCUMENT), ...extra])
 
 describe('repackCounted', () => {
 	test('a real Word file comes out with the same parts, stored', () => {
@@ -42,14 +43,20 @@ describe('repackCounted', () => {
 	test('a part that inflates past the size its directory states is stopped there, not inflated to its 1 GiB', () => {
 		const before = process.memoryUsage().rss
 		const started = performance.now()
-		expect(refusal(zipBombDocx(1024, 5000))).toEqual({ kind: 'damaged', message: 'the part “word/media/bomb.bin” unpacks to more than the 5000 bytes its zip directory states' })
+		expect(refusal(zipBombDocx(1024, 5000))).toEqual({
+			kind: 'damaged',
+			message: 'the part “word/media/bomb.bin” unpacks to more than the 5000 bytes its zip directory states',
+		})
 		expect(performance.now() - started).toBeLessThan(1000)
 		expect(process.memoryUsage().rss - before).toBeLessThan(32 * MiB)
 	})
 
 	test('a part that inflates to less than it states is refused too', () => {
 		const packed = deflateBomb(2)
-		expect(refusal(docxWith({ name: 'word/media/a.bin', packed, method: 8, declaredSize: 3 * MiB }))).toEqual({ kind: 'damaged', message: `the part “word/media/a.bin” unpacks to ${2 * MiB} bytes, not the ${3 * MiB} its zip directory states` })
+		expect(refusal(docxWith({ name: 'word/media/a.bin', packed, method: 8, declaredSize: 3 * MiB }))).toEqual({
+			kind: 'damaged',
+			message: `the part “word/media/a.bin” unpacks to ${2 * MiB} bytes, not the ${3 * MiB} its zip directory states`,
+		})
 	})
 
 	test('damaged, odd or hostile zips are refused with what is wrong', () => {
@@ -57,10 +64,22 @@ describe('repackCounted', () => {
 		const cases: [string, Uint8Array, string][] = [
 			['not a zip', strToU8('PK\u0003\u0004 and nothing else'), 'the Word file is not a well-formed zip file'],
 			['encrypted', docxWith({ name: 'word/secret.xml', packed: text, method: 0, declaredSize: 5, flags: 1 }), 'the Word file is encrypted'],
-			['stored with two sizes', docxWith({ name: 'word/a.xml', packed: text, method: 0, declaredSize: 4 }), 'the stored part “word/a.xml” has two different sizes'],
-			['another packing method', docxWith({ name: 'word/a.xml', packed: text, method: 12, declaredSize: 5 }), 'the part “word/a.xml” is packed with a method Word does not use (12)'],
+			[
+				'stored with two sizes',
+				docxWith({ name: 'word/a.xml', packed: text, method: 0, declaredSize: 4 }),
+				'the stored part “word/a.xml” has two different sizes',
+			],
+			[
+				'another packing method',
+				docxWith({ name: 'word/a.xml', packed: text, method: 12, declaredSize: 5 }),
+				'the part “word/a.xml” is packed with a method Word does not use (12)',
+			],
 			['a part named twice', docxWith(stored('word/document.xml', DOCUMENT)), 'the part “word/document.xml” appears twice'],
-			['not deflate data', docxWith({ name: 'word/a.xml', packed: strToU8('\u00ff\u00ff\u00ff\u00ff not deflate'), method: 8, declaredSize: 100 }), 'the part “word/a.xml” is not valid compressed data'],
+			[
+				'not deflate data',
+				docxWith({ name: 'word/a.xml', packed: strToU8('\u00ff\u00ff\u00ff\u00ff not deflate'), method: 8, declaredSize: 100 }),
+				'the part “word/a.xml” is not valid compressed data',
+			],
 		]
 		for (const [what, bytes, message] of cases) expect({ what, refused: refusal(bytes) }).toEqual({ what, refused: { kind: 'damaged', message } })
 	})
@@ -89,6 +108,10 @@ describe('zipDirectory', () => {
 	test('more entries than any Word file has is not a zip we read', () => {
 		const many = Object.fromEntries(Array.from({ length: MAX_ZIP_ENTRIES + 1 }, (_, i) => [`p${i}`, new Uint8Array()]))
 		expect(zipDirectory(zipSync(many))).toBeNull()
-		expect(zipDirectory(makeDocx(['x']))?.map((e) => e.name).sort()).toEqual(['[Content_Types].xml', '_rels/.rels', 'word/document.xml'])
+		expect(
+			zipDirectory(makeDocx(['x']))
+				?.map((e) => e.name)
+				.sort(),
+		).toEqual(['[Content_Types].xml', '_rels/.rels', 'word/document.xml'])
 	})
 })

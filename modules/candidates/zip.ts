@@ -104,7 +104,8 @@ export function repackCounted(bytes: Uint8Array, maxUnpackedBytes: number): Uint
 	const parts: Record<string, Uint8Array> = Object.create(null)
 	for (const e of entries) {
 		if (e.flags & 0x1) throw damaged('the Word file is encrypted')
-		if (e.packedSize === 0xffffffff || e.unpackedSize === 0xffffffff || e.localOffset === 0xffffffff) throw damaged('the Word file is in zip64 form, which Word does not write for a file this size')
+		if (e.packedSize === 0xffffffff || e.unpackedSize === 0xffffffff || e.localOffset === 0xffffffff)
+			throw damaged('the Word file is in zip64 form, which Word does not write for a file this size')
 		// A folder entry carries nothing: Word's reader never asks for one.
 		if (e.name.endsWith('/') && e.unpackedSize === 0) continue
 		// fflate's zip writer keeps names as keys of a plain object, where this one would set its prototype.

@@ -23,7 +23,14 @@ import { closedJobPage, jobPage } from './pages.ts'
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
 
 /** The apply form for a job page (sets the anonymous CSRF cookie). */
-export async function applySection(deps: AppDeps, ws: Workspace, job: PublicJob, cookie: Record<string, any>, source: string | null, state: Partial<ApplyFormState> = {}): Promise<SafeHtml> {
+export async function applySection(
+	deps: AppDeps,
+	ws: Workspace,
+	job: PublicJob,
+	cookie: Record<string, any>,
+	source: string | null,
+	state: Partial<ApplyFormState> = {},
+): Promise<SafeHtml> {
 	return applyForm(ws, job, await jobQuestionsOf(deps, job.id), { csrf: anonymousCsrf(deps, cookie), source: source ?? '', ...state })
 }
 
@@ -51,16 +58,31 @@ export function applyRoutes(deps: AppDeps, auth: AuthPlugin) {
 			const kept = keptToken ? await keptResume(deps, ws.id, keptToken) : null
 			const resume = file ? { bytes: new Uint8Array(await file.arrayBuffer()), fileName: file.name } : kept
 			const values: Record<string, string> = {}
-			for (const [k, v] of Object.entries(fields)) if (typeof v === 'string' && (k === 'name' || k === 'email' || k === 'phone' || k.startsWith('answer_'))) values[k] = v.slice(0, 4000)
-			const answers = Object.fromEntries(Object.entries(values).filter(([k]) => k.startsWith('answer_')).map(([k, v]) => [k.slice('answer_'.length), v]))
+			for (const [k, v] of Object.entries(fields))
+				if (typeof v === 'string' && (k === 'name' || k === 'email' || k === 'phone' || k.startsWith('answer_'))) values[k] = v.slice(0, 4000)
+			const answers = Object.fromEntries(
+				Object.entries(values)
+					.filter(([k]) => k.startsWith('answer_'))
+					.map(([k, v]) => [k.slice('answer_'.length), v]),
+			)
 			const source = normalizeSource(text(fields.source))
 			const again = async (status: number, state: Partial<ApplyFormState>, headers: Record<string, string> = {}) => {
-				const page = jobPage(ws, job, jobUrl(deps.config.baseUrl, ws.slug, job.slug), await applySection(deps, ws, job, cookie, source, { values, ...state }), state.errors)
+				const page = jobPage(
+					ws,
+					job,
+					jobUrl(deps.config.baseUrl, ws.slug, job.slug),
+					await applySection(deps, ws, job, cookie, source, { values, ...state }),
+					state.errors,
+				)
 				for (const [name, value] of Object.entries(headers)) page.headers.set(name, value)
 				return new Response(page.body, { status, headers: page.headers })
 			}
 			const retryLater = (status: number, seconds: number, why: string) =>
-				again(status, { notice: `${why} Wait ${seconds} seconds, choose your résumé again and send the form; what you typed is kept.`, chooseFileAgain: true }, { 'Retry-After': String(seconds) })
+				again(
+					status,
+					{ notice: `${why} Wait ${seconds} seconds, choose your résumé again and send the form; what you typed is kept.`, chooseFileAgain: true },
+					{ 'Retry-After': String(seconds) },
+				)
 			const decision = await deps.limiter.hit(`apply:${clientAddress(deps.config, request)}`, APPLICATIONS_PER_MINUTE)
 			if (!decision.allowed) return retryLater(429, decision.resetSeconds, 'Too many applications were sent from your network in the last minute.')
 			try {
@@ -84,7 +106,8 @@ export function applyRoutes(deps: AppDeps, auth: AuthPlugin) {
 					const token = fine ? (kept ? keptToken : await keepResume(deps, ws.id, resume)) : null
 					return again(422, { errors: error.fields ?? [], kept: token ? { token, fileName: resume!.fileName } : undefined })
 				}
-				if (error instanceof AppError && error.code === 'CONFLICT') return again(409, { notice: `${error.message} We will be in touch about it; you do not need to apply again.` })
+				if (error instanceof AppError && error.code === 'CONFLICT')
+					return again(409, { notice: `${error.message} We will be in touch about it; you do not need to apply again.` })
 				if (error instanceof AppError && error.code === 'UNAVAILABLE' && error.retryAfter) return retryLater(503, error.retryAfter, error.message)
 				throw error
 			}

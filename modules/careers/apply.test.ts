@@ -11,7 +11,12 @@ import { APPLICATIONS_PER_MINUTE } from './apply-routes.ts'
 
 afterAll(() => closeBrowser())
 
-const RESUME = ['Jane Applicant', 'jane@example.com | +1 512 555 0100', 'Senior Java engineer with 8 years of experience', 'Skills: Java 17, SpringBoot, K8s, REST APIs']
+const RESUME = [
+	'Jane Applicant',
+	'jane@example.com | +1 512 555 0100',
+	'Senior Java engineer with 8 years of experience',
+	'Skills: Java 17, SpringBoot, K8s, REST APIs',
+]
 
 async function openJob(ws: TestWorkspace, mustHave = ['Java', 'Spring Boot', 'Kubernetes', '7+ years of experience']) {
 	const { deps } = await testApp()
@@ -44,14 +49,22 @@ async function post(path: string, fields: Record<string, string | Blob>, session
 	const s = session ?? (await formSession(path))
 	const form = new FormData()
 	form.set('csrf', s.csrf)
-	for (const [k, v] of Object.entries(fields)) if (v instanceof Blob) form.set(k, v, k === 'resume' ? ((v as File).name ?? 'resume') : undefined)
-	else form.set(k, v)
-	const res = await app.handle(new Request(`http://localhost${path}/apply`, { method: 'POST', body: form, headers: { cookie: s.cookie, 'x-forwarded-for': s.address ?? uniqueAddress() } }))
+	for (const [k, v] of Object.entries(fields))
+		if (v instanceof Blob) form.set(k, v, k === 'resume' ? ((v as File).name ?? 'resume') : undefined)
+		else form.set(k, v)
+	const res = await app.handle(
+		new Request(`http://localhost${path}/apply`, {
+			method: 'POST',
+			body: form,
+			headers: { cookie: s.cookie, 'x-forwarded-for': s.address ?? uniqueAddress() },
+		}),
+	)
 	return { status: res.status, headers: res.headers, text: await res.text() }
 }
 
 const pdfFile = (lines = RESUME, name = 'jane.pdf') => new File([Buffer.from(makePdf(lines))], name, { type: 'application/pdf' })
-const docxFile = (lines = RESUME, name = 'jane.docx') => new File([Buffer.from(makeDocx(lines))], name, { type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' })
+const docxFile = (lines = RESUME, name = 'jane.docx') =>
+	new File([Buffer.from(makeDocx(lines))], name, { type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' })
 
 describe('a refused application on a phone (issue 19)', () => {
 	test('the problems are summarised above the job, focused, and the résumé already chosen is kept: the fixed form is sent without choosing it again', async () => {
@@ -59,7 +72,18 @@ describe('a refused application on a phone (issue 19)', () => {
 		const ws = await newWorkspace(deps)
 		const { job, path, q1, q2 } = await openJob(ws)
 		const session = await formSession(path)
-		const refused = await post(path, { name: 'Jane Applicant', email: 'not an address', phone: '+1 512 555 0100', resume: pdfFile(RESUME, 'jane-cv.pdf'), [`answer_${q1}`]: 'yes', [`answer_${q2}`]: '8 years' }, session)
+		const refused = await post(
+			path,
+			{
+				name: 'Jane Applicant',
+				email: 'not an address',
+				phone: '+1 512 555 0100',
+				resume: pdfFile(RESUME, 'jane-cv.pdf'),
+				[`answer_${q1}`]: 'yes',
+				[`answer_${q2}`]: '8 years',
+			},
+			session,
+		)
 		expect(refused.status).toBe(422)
 		expect(refused.text).toMatch(/<title>Error: /)
 		// The summary comes before the job (not below its description), takes the focus and links to the field.
@@ -80,13 +104,26 @@ describe('a refused application on a phone (issue 19)', () => {
 		// Another workspace's form cannot use the token; nor can a made-up one.
 		const other = await newWorkspace(deps)
 		const otherJob = await openJob(other)
-		const stolen = await post(otherJob.path, { name: 'Mallory', email: 'm@example.com', phone: '+1 512 555 0101', resume_kept: token, [`answer_${otherJob.q1}`]: 'yes', [`answer_${otherJob.q2}`]: '1' })
+		const stolen = await post(otherJob.path, {
+			name: 'Mallory',
+			email: 'm@example.com',
+			phone: '+1 512 555 0101',
+			resume_kept: token,
+			[`answer_${otherJob.q1}`]: 'yes',
+			[`answer_${otherJob.q2}`]: '1',
+		})
 		expect(stolen.status).toBe(422)
 		expect(stolen.text).toContain('Attach your résumé')
 
-		const sent = await post(path, { name: 'Jane Applicant', email: 'jane@example.com', phone: '+1 512 555 0100', resume_kept: token, [`answer_${q1}`]: 'yes', [`answer_${q2}`]: '8 years' }, session)
+		const sent = await post(
+			path,
+			{ name: 'Jane Applicant', email: 'jane@example.com', phone: '+1 512 555 0100', resume_kept: token, [`answer_${q1}`]: 'yes', [`answer_${q2}`]: '8 years' },
+			session,
+		)
 		expect(sent.status).toBe(200)
-		const [row] = await deps.database.rows<{ text: string; file: string }>(sql`select c.resume_text as text, c.resume_file_name as file from applications a join candidates c on c.id = a.candidate_id where a.job_id = ${job.id}`)
+		const [row] = await deps.database.rows<{ text: string; file: string }>(
+			sql`select c.resume_text as text, c.resume_file_name as file from applications a join candidates c on c.id = a.candidate_id where a.job_id = ${job.id}`,
+		)
 		expect(row!.text).toContain('Senior Java engineer')
 		expect(row!.file).toBe('jane-cv.pdf')
 		const [left] = await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from kept_resumes where workspace_id = ${ws.id}`)
@@ -97,7 +134,14 @@ describe('a refused application on a phone (issue 19)', () => {
 		const { deps } = await testApp()
 		const ws = await newWorkspace(deps)
 		const { path, q1, q2 } = await openJob(ws)
-		const refused = await post(path, { name: 'Jane', email: 'bad', phone: '+1 512 555 0100', resume: new File(['<html>hello</html>'], 'x.html', { type: 'text/html' }), [`answer_${q1}`]: 'yes', [`answer_${q2}`]: '8' })
+		const refused = await post(path, {
+			name: 'Jane',
+			email: 'bad',
+			phone: '+1 512 555 0100',
+			resume: new File(['<html>hello</html>'], 'x.html', { type: 'text/html' }),
+			[`answer_${q1}`]: 'yes',
+			[`answer_${q2}`]: '8',
+		})
 		expect(refused.status).toBe(422)
 		expect(refused.text).not.toContain('resume_kept')
 		const [kept] = await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from kept_resumes where workspace_id = ${ws.id}`)
@@ -113,10 +157,24 @@ describe('careers apply flow (in process)', () => {
 		const session = await formSession(path)
 		expect(session.page).toContain('Apply for this job')
 		expect(session.page).toContain('Are you authorized to work in the US?')
-		const res = await post(path, { name: 'Jane Applicant', email: 'Jane@Example.com', phone: '+1 512 555 0100', resume: pdfFile(), [`answer_${q1}`]: 'yes', [`answer_${q2}`]: '8 years', source: 'linkedin' }, session)
+		const res = await post(
+			path,
+			{
+				name: 'Jane Applicant',
+				email: 'Jane@Example.com',
+				phone: '+1 512 555 0100',
+				resume: pdfFile(),
+				[`answer_${q1}`]: 'yes',
+				[`answer_${q2}`]: '8 years',
+				source: 'linkedin',
+			},
+			session,
+		)
 		expect(res.status).toBe(200)
 		expect(res.text).toContain('Thank you for applying')
-		const [app] = await deps.database.rows<any>(sql`select a.*, c.email, c.resume_text, c.resume_path, c.source as csource from applications a join candidates c on c.id = a.candidate_id where a.job_id = ${job.id}`)
+		const [app] = await deps.database.rows<any>(
+			sql`select a.*, c.email, c.resume_text, c.resume_path, c.source as csource from applications a join candidates c on c.id = a.candidate_id where a.job_id = ${job.id}`,
+		)
 		expect(app.email).toBe('jane@example.com')
 		expect(app.stage_key).toBe('applied')
 		expect(app.source).toBe('linkedin')
@@ -141,14 +199,23 @@ describe('careers apply flow (in process)', () => {
 		const { deps } = await testApp()
 		const ws = await newWorkspace(deps)
 		const first = await openJob(ws)
-		const fields = (q1: string, q2: string, resume: File) => ({ name: 'Jane Applicant', email: 'jane@example.com', phone: '+1 512 555 0100', resume, [`answer_${q1}`]: 'no', [`answer_${q2}`]: '8' })
+		const fields = (q1: string, q2: string, resume: File) => ({
+			name: 'Jane Applicant',
+			email: 'jane@example.com',
+			phone: '+1 512 555 0100',
+			resume,
+			[`answer_${q1}`]: 'no',
+			[`answer_${q2}`]: '8',
+		})
 		expect((await post(first.path, fields(first.q1, first.q2, pdfFile()))).status).toBe(200)
 		const again = await post(first.path, fields(first.q1, first.q2, docxFile()))
 		expect(again.status).toBe(409)
 		expect(again.text).toContain('You have already applied for this job.')
 		const second = await openJob(ws, ['C#', '.NET Core'])
 		expect((await post(second.path, fields(second.q1, second.q2, docxFile(['Jane Applicant', 'Now also C# and dotnet core'])))).status).toBe(200)
-		const rows = await deps.database.rows<any>(sql`select c.id, c.resume_mime, count(a.id)::int as n from candidates c join applications a on a.candidate_id = c.id where c.workspace_id = ${ws.id} group by c.id`)
+		const rows = await deps.database.rows<any>(
+			sql`select c.id, c.resume_mime, count(a.id)::int as n from candidates c join applications a on a.candidate_id = c.id where c.workspace_id = ${ws.id} group by c.id`,
+		)
 		expect(rows).toHaveLength(1)
 		expect(rows[0].n).toBe(2)
 		expect(rows[0].resume_mime).toContain('wordprocessingml')
@@ -161,9 +228,22 @@ describe('careers apply flow (in process)', () => {
 		const ws = await newWorkspace()
 		const { path, q1, q2 } = await openJob(ws)
 		const png = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])], 'resume.pdf', { type: 'application/pdf' })
-		const res = await post(path, { name: '', email: 'not-an-email', phone: 'call me', resume: png, [`answer_${q1}`]: 'maybe', [`answer_${q2}`]: 'Ten <b>years</b>' })
+		const res = await post(path, {
+			name: '',
+			email: 'not-an-email',
+			phone: 'call me',
+			resume: png,
+			[`answer_${q1}`]: 'maybe',
+			[`answer_${q2}`]: 'Ten <b>years</b>',
+		})
 		expect(res.status).toBe(422)
-		for (const message of ['Enter your name', 'Enter an e-mail address', 'Enter a phone number of 7 to 15 digits', 'Your résumé must be a PDF or a Word (.docx) file', 'with yes or no'])
+		for (const message of [
+			'Enter your name',
+			'Enter an e-mail address',
+			'Enter a phone number of 7 to 15 digits',
+			'Your résumé must be a PDF or a Word (.docx) file',
+			'with yes or no',
+		])
 			expect(res.text).toContain(message)
 		expect(res.text).toContain('value="not-an-email"')
 		expect(res.text).toContain('Ten &lt;b&gt;years&lt;/b&gt;</textarea>')
@@ -173,9 +253,23 @@ describe('careers apply flow (in process)', () => {
 		expect(missing.text).toContain('Answer “Years with Java?”')
 		const big = new Uint8Array(10 * 1024 * 1024 + 1)
 		big.set(new TextEncoder().encode('%PDF-1.4\n'))
-		const tooBig = await post(path, { name: 'Jo', email: 'jo@example.com', phone: '5125550100', resume: new File([big], 'big.pdf'), [`answer_${q1}`]: 'yes', [`answer_${q2}`]: '3' })
+		const tooBig = await post(path, {
+			name: 'Jo',
+			email: 'jo@example.com',
+			phone: '5125550100',
+			resume: new File([big], 'big.pdf'),
+			[`answer_${q1}`]: 'yes',
+			[`answer_${q2}`]: '3',
+		})
 		expect(tooBig.text).toContain('Your résumé must be at most 10 MB')
-		const broken = await post(path, { name: 'Jo', email: 'jo@example.com', phone: '5125550100', resume: new File(['%PDF-1.4 nothing else'], 'x.pdf'), [`answer_${q1}`]: 'yes', [`answer_${q2}`]: '3' })
+		const broken = await post(path, {
+			name: 'Jo',
+			email: 'jo@example.com',
+			phone: '5125550100',
+			resume: new File(['%PDF-1.4 nothing else'], 'x.pdf'),
+			[`answer_${q1}`]: 'yes',
+			[`answer_${q2}`]: '3',
+		})
 		expect(broken.text).toContain('We could not read your résumé')
 	}, 30_000)
 
@@ -189,7 +283,13 @@ describe('careers apply flow (in process)', () => {
 		const session = await formSession(path, address)
 		// No résumé attached: the ten that are let through get the form's own answer (attach one)
 		// without waiting for a résumé reader, so only the limit decides who gets what.
-		const fields = (n: number) => ({ name: `Burst ${n}`, email: `burst${n}@example.com`, phone: '+1 512 555 0100', [`answer_${q1}`]: 'yes', [`answer_${q2}`]: `${n} years` })
+		const fields = (n: number) => ({
+			name: `Burst ${n}`,
+			email: `burst${n}@example.com`,
+			phone: '+1 512 555 0100',
+			[`answer_${q1}`]: 'yes',
+			[`answer_${q2}`]: `${n} years`,
+		})
 		const answers = await Promise.all(Array.from({ length: 40 }, (_, n) => post(path, fields(n), session)))
 		const statuses = answers.map((a) => a.status)
 		expect(statuses.filter((s) => s === 422)).toHaveLength(APPLICATIONS_PER_MINUTE)
@@ -208,7 +308,9 @@ describe('careers apply flow (in process)', () => {
 		expect(limited.text).toContain('please choose the file again')
 		// Still limited with a résumé attached: nothing is read or stored.
 		expect((await post(path, { ...fields(41), resume: pdfFile() }, session)).status).toBe(429)
-		const [{ applications }] = await deps.database.rows<{ applications: number }>(sql`select count(*)::int as applications from applications where job_id = ${job.id}`)
+		const [{ applications }] = await deps.database.rows<{ applications: number }>(
+			sql`select count(*)::int as applications from applications where job_id = ${job.id}`,
+		)
 		expect(applications).toBe(0)
 		// Another address applies at once.
 		expect((await post(path, { ...fields(99), resume: pdfFile() })).status).toBe(200)
@@ -242,16 +344,34 @@ describe('careers apply flow (headless Chromium)', () => {
 		}
 		await apply(pdfJob.path, pdfJob.q1, pdfJob.q2, { name: 'ravi.pdf', mimeType: 'application/pdf', buffer: Buffer.from(makePdf(RESUME)) }, 'ravi@example.com')
 		await page.getByRole('heading', { name: 'Thank you for applying' }).waitFor()
-		await apply(docxJob.path, docxJob.q1, docxJob.q2, { name: 'ravi.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: Buffer.from(makeDocx(['Ravi Browser', 'C# and .NET Core 8 developer', 'SQL Server 2019, Azure'])) }, 'ravi.docx@example.com')
+		await apply(
+			docxJob.path,
+			docxJob.q1,
+			docxJob.q2,
+			{
+				name: 'ravi.docx',
+				mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+				buffer: Buffer.from(makeDocx(['Ravi Browser', 'C# and .NET Core 8 developer', 'SQL Server 2019, Azure'])),
+			},
+			'ravi.docx@example.com',
+		)
 		await page.getByRole('heading', { name: 'Thank you for applying' }).waitFor()
-		const scores = await deps.database.rows<any>(sql`select a.resume_score, c.resume_mime from applications a join candidates c on c.id = a.candidate_id where c.workspace_id = ${ws.id} order by a.created_at`)
+		const scores = await deps.database.rows<any>(
+			sql`select a.resume_score, c.resume_mime from applications a join candidates c on c.id = a.candidate_id where c.workspace_id = ${ws.id} order by a.created_at`,
+		)
 		expect(scores.map((s) => [s.resume_score, s.resume_mime])).toEqual([
 			[100, 'application/pdf'],
 			[100, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
 		])
 
 		// A text file named .pdf: the page shows the problem and keeps what was typed.
-		await apply(pdfJob.path, pdfJob.q1, pdfJob.q2, { name: 'fake.pdf', mimeType: 'application/pdf', buffer: Buffer.from('just some text') }, 'other@example.com')
+		await apply(
+			pdfJob.path,
+			pdfJob.q1,
+			pdfJob.q2,
+			{ name: 'fake.pdf', mimeType: 'application/pdf', buffer: Buffer.from('just some text') },
+			'other@example.com',
+		)
 		await page.getByRole('alert').waitFor()
 		expect(await page.getByRole('alert').innerText()).toContain('Your résumé must be a PDF or a Word (.docx) file')
 		expect(await page.getByLabel('E-mail').inputValue()).toBe('other@example.com')
@@ -263,7 +383,13 @@ describe('careers apply flow (headless Chromium)', () => {
 		// On a phone: a mistake in the e-mail address. The summary at the top has the focus and is on screen;
 		// the résumé is kept, so fixing the address and sending again is all it takes.
 		await page.setViewportSize({ width: 390, height: 800 })
-		await apply(docxJob.path, docxJob.q1, docxJob.q2, { name: 'ravi-phone.pdf', mimeType: 'application/pdf', buffer: Buffer.from(makePdf(RESUME)) }, 'ravi.phone@')
+		await apply(
+			docxJob.path,
+			docxJob.q1,
+			docxJob.q2,
+			{ name: 'ravi-phone.pdf', mimeType: 'application/pdf', buffer: Buffer.from(makePdf(RESUME)) },
+			'ravi.phone@',
+		)
 		await page.locator('.error-summary').waitFor()
 		expect(await page.evaluate(() => document.activeElement?.className)).toBe('error-summary')
 		const box = (await page.locator('.error-summary').boundingBox())!

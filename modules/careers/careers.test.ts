@@ -61,7 +61,18 @@ describe('the job page', () => {
 		expect(res.headers.get('content-type')).toContain('text/html')
 		const html = res.text
 		expect(html).toContain('<h1>Senior Java Developer</h1>')
-		for (const text of ['Austin, TX', 'Hybrid', 'W2 / C2C', 'US citizens and green-card holders', '7 years', 'Build payment microservices for a bank.', 'Java 17', 'Spring Boot', 'Kafka', 'AWS'])
+		for (const text of [
+			'Austin, TX',
+			'Hybrid',
+			'W2 / C2C',
+			'US citizens and green-card holders',
+			'7 years',
+			'Build payment microservices for a bank.',
+			'Java 17',
+			'Spring Boot',
+			'Kafka',
+			'AWS',
+		])
 			expect(html).toContain(text)
 		expect(html).toContain('<h2>What you will do</h2><p>Design <strong>resilient</strong> services.</p><ul><li>Own releases</li></ul>')
 		expect(html).toMatch(/Must have[\s\S]*Java 17[\s\S]*Nice to have[\s\S]*Kafka/)
@@ -80,7 +91,13 @@ describe('the job page', () => {
 
 	test('everything the vendor sent is escaped; only the sanitised description is markup', async () => {
 		const { key } = await setup()
-		const job = await publish(key, { vendorJobId: 'J-1', title: 'QA <img src=x onerror=alert(1)>', location: '<b>Austin</b>', mustHave: ['<script>alert(2)</script>'], description: '<p>ok</p><script>alert(3)</script>' })
+		const job = await publish(key, {
+			vendorJobId: 'J-1',
+			title: 'QA <img src=x onerror=alert(1)>',
+			location: '<b>Austin</b>',
+			mustHave: ['<script>alert(2)</script>'],
+			description: '<p>ok</p><script>alert(3)</script>',
+		})
 		const html = (await call('GET', pathOf(job.url!))).text
 		expect(html).toContain('QA &lt;img src=x onerror=alert(1)&gt;')
 		expect(html).toContain('&lt;b&gt;Austin&lt;/b&gt;')
@@ -93,7 +110,16 @@ describe('the job page', () => {
 describe('JobPosting JSON-LD', () => {
 	test('ISO datePosted, CONTRACTOR for W2 / C2C, TELECOMMUTE for Remote, no visa text in applicantLocationRequirements', async () => {
 		const { ws, key } = await setup()
-		const job = await publish(key, { vendorJobId: 'J-1', title: 'SRE', schedule: 'Remote', contractType: 'W2', visa: 'USC', location: 'Remote (US)', minYears: 5, mustHave: ['Kubernetes'] })
+		const job = await publish(key, {
+			vendorJobId: 'J-1',
+			title: 'SRE',
+			schedule: 'Remote',
+			contractType: 'W2',
+			visa: 'USC',
+			location: 'Remote (US)',
+			minYears: 5,
+			mustHave: ['Kubernetes'],
+		})
 		const [data, ...more] = jsonLd((await call('GET', pathOf(job.url!))).text)
 		expect(more).toHaveLength(0)
 		expect(data['@context']).toContain('schema.org')
@@ -242,7 +268,8 @@ describe('sitemap.xml', () => {
 		const mine = [...entries.keys()].filter((loc) => loc.includes(`/careers/${ws.slug}/jobs/`))
 		expect(mine).toHaveLength(500)
 		expect(entries.has(`http://localhost:3000/careers/${ws.slug}/jobs/sitemap-0`)).toBe(false)
-		for (const i of [1, 250, 500]) expect(entries.get(`http://localhost:3000/careers/${ws.slug}/jobs/sitemap-${i}`)).toBe(new Date(base + i * 60_000 + 7_000).toISOString())
+		for (const i of [1, 250, 500])
+			expect(entries.get(`http://localhost:3000/careers/${ws.slug}/jobs/sitemap-${i}`)).toBe(new Date(base + i * 60_000 + 7_000).toISOString())
 		// The careers list shows them all too.
 		const list = (await listPage(ws)).text
 		expect(list.match(/<li><a href="\/careers\//g)).toHaveLength(500)

@@ -6,4 +6,5 @@ export default defineModule({
 	description: 'The public careers site: job lists, job pages with JobPosting data, the sitemap.',
 	requires: ['auth', 'jobs', 'analytics', 'candidates'],
 	routes: careersRoutes,
+	paths: ['/', '/careers', '/sitemap.xml', '/robots.txt'],
 })

@@ -53,7 +53,11 @@ export function jobPostingJsonLd(ws: Workspace, job: PublicJob, url: string): Sa
 	if (job.minYears !== null) data.experienceRequirements = { '@type': 'OccupationalExperienceRequirements', monthsOfExperience: job.minYears * 12 }
 	if (job.mustHave?.length) data.skills = job.mustHave.join(', ')
 	if (job.salaryMin !== null || job.salaryMax !== null)
-		data.baseSalary = { '@type': 'MonetaryAmount', currency: 'USD', value: { '@type': 'QuantitativeValue', minValue: job.salaryMin ?? undefined, maxValue: job.salaryMax ?? undefined, unitText: 'YEAR' } }
+		data.baseSalary = {
+			'@type': 'MonetaryAmount',
+			currency: 'USD',
+			value: { '@type': 'QuantitativeValue', minValue: job.salaryMin ?? undefined, maxValue: job.salaryMax ?? undefined, unitText: 'YEAR' },
+		}
 	const json = JSON.stringify(data).replace(/</g, '\\u003c')
 	return raw(`<script type="application/ld+json">${json}</script>`)
 }

@@ -23,21 +23,43 @@ export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
 			},
 			{ auth: 'public' },
 		)
-		.get('/careers/:workspace', async ({ params }) => {
-			const ws = await workspaceOr404(deps, params.workspace)
-			return jobListPage(ws, (await listOpenJobs(deps, ws.id)).map(shownJob))
-		}, { auth: 'public' })
-		.get('/careers/:workspace/jobs/:slug', async ({ params, request, cookie }) => {
-			const { ws, job } = await publicJobAt(deps, params.workspace, params.slug)
-			if (job.status !== 'Open') return closedJobPage(ws, job)
-			const source = careersSource(request, deps.config.baseUrl)
-			await recordCareersEvent(deps, { workspaceId: ws.id, jobId: job.id, kind: 'view', source })
-			return jobPage(ws, job, jobUrl(deps.config.baseUrl, ws.slug, job.slug), await applySection(deps, ws, job, cookie, source))
-		}, { auth: 'public' })
-		.get('/sitemap.xml', async () => {
-			// One query for every workspace's open jobs (no cap), not one per workspace.
-			const entries = (await listAllOpenJobs(deps)).map((job) => ({ loc: jobUrl(deps.config.baseUrl, job.workspaceSlug, job.slug), lastmod: toDate(job.updatedAt) }))
-			return sitemapXml(entries)
-		}, { auth: 'public' })
-		.get('/robots.txt', () => new Response(`User-agent: *\nAllow: /careers\nDisallow: /api/\nSitemap: ${deps.config.baseUrl}/sitemap.xml\n`, { headers: { 'content-type': 'text/plain' } }), { auth: 'public' })
+		.get(
+			'/careers/:workspace',
+			async ({ params }) => {
+				const ws = await workspaceOr404(deps, params.workspace)
+				return jobListPage(ws, (await listOpenJobs(deps, ws.id)).map(shownJob))
+			},
+			{ auth: 'public' },
+		)
+		.get(
+			'/careers/:workspace/jobs/:slug',
+			async ({ params, request, cookie }) => {
+				const { ws, job } = await publicJobAt(deps, params.workspace, params.slug)
+				if (job.status !== 'Open') return closedJobPage(ws, job)
+				const source = careersSource(request, deps.config.baseUrl)
+				await recordCareersEvent(deps, { workspaceId: ws.id, jobId: job.id, kind: 'view', source })
+				return jobPage(ws, job, jobUrl(deps.config.baseUrl, ws.slug, job.slug), await applySection(deps, ws, job, cookie, source))
+			},
+			{ auth: 'public' },
+		)
+		.get(
+			'/sitemap.xml',
+			async () => {
+				// One query for every workspace's open jobs (no cap), not one per workspace.
+				const entries = (await listAllOpenJobs(deps)).map((job) => ({
+					loc: jobUrl(deps.config.baseUrl, job.workspaceSlug, job.slug),
+					lastmod: toDate(job.updatedAt),
+				}))
+				return sitemapXml(entries)
+			},
+			{ auth: 'public' },
+		)
+		.get(
+			'/robots.txt',
+			() =>
+				new Response(`User-agent: *\nAllow: /careers\nDisallow: /api/\nSitemap: ${deps.config.baseUrl}/sitemap.xml\n`, {
+					headers: { 'content-type': 'text/plain' },
+				}),
+			{ auth: 'public' },
+		)
 }

@@ -28,13 +28,15 @@ const section = (body: unknown) =>
 function method(c: SubmissionCheck): SafeHtml {
 	const v = c.vendor
 	if (v.submissionMethod === 'email') return html`${v.name} takes submissions by e-mail.`
-	if (v.submissionMethod === 'portal') return html`${v.name} takes submissions on its own portal${v.portalUrl ? html`: <span class="break">${v.portalUrl}</span>` : ''}.`
+	if (v.submissionMethod === 'portal')
+		return html`${v.name} takes submissions on its own portal${v.portalUrl ? html`: <span class="break">${v.portalUrl}</span>` : ''}.`
 	return html`${v.name} has no submission address yet.`
 }
 
 function status(c: SubmissionCheck, s: VendorSubmissionStatus | null): SafeHtml {
 	if (!c.alreadySubmitted) return html`<p>${tag('Not submitted')} ${method(c)}</p>`
-	const delivery = s?.delivery === 'sent' ? tag('E-mail sent', 'good') : s?.delivery === 'failed' ? tag('E-mail not delivered', 'bad') : tag('E-mail queued', 'info')
+	const delivery =
+		s?.delivery === 'sent' ? tag('E-mail sent', 'good') : s?.delivery === 'failed' ? tag('E-mail not delivered', 'bad') : tag('E-mail queued', 'info')
 	const sent = c.alreadySubmitted.documents.filter((d): d is DocumentKind => (DOCUMENT_KINDS as readonly string[]).includes(d))
 	return html`<p>${tag('Submitted', 'good')} ${delivery} to ${c.vendor.name} on ${when(c.alreadySubmitted.submittedAt)}${s ? ` by ${s.submittedBy}` : ''}, with the résumé${sent.length ? `, ${labels(sent)}` : ''}.</p>`
 }
@@ -48,7 +50,9 @@ function checklist(c: SubmissionCheck): SafeHtml {
 	const row = (label: string, onFile: boolean) => html`<li>${label} ${onFile ? tag('on file', 'good') : tag('missing', 'bad')}</li>`
 	const problems = [
 		c.alreadySubmitted ? html`Already submitted on ${when(c.alreadySubmitted.submittedAt)}: a second submission is not sent.` : null,
-		c.missing.length ? html`<strong>Missing:</strong> ${labels(c.missing)}. Ask the candidate for them with Request documents on the <a href="/candidates/${c.candidate.id}">candidate’s page</a>.` : null,
+		c.missing.length
+			? html`<strong>Missing:</strong> ${labels(c.missing)}. Ask the candidate for them with Request documents on the <a href="/candidates/${c.candidate.id}">candidate’s page</a>.`
+			: null,
 		c.resumeOnFile ? null : html`No résumé on file: add one before submitting.`,
 		c.vendor.submissionMethod === 'email' ? null : method(c),
 	].filter((p) => p !== null)

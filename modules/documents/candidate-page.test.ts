@@ -12,7 +12,8 @@ setDefaultTimeout(60_000)
 
 let w: CandidatePageWorld
 const path = () => `/candidates/${w.onTeam.id}/document-requests`
-const requestCount = async (candidateId: string) => (await w.deps.database.rows<{ n: number }>(sql`select count(*)::int as n from document_requests where candidate_id = ${candidateId}`))[0]!.n
+const requestCount = async (candidateId: string) =>
+	(await w.deps.database.rows<{ n: number }>(sql`select count(*)::int as n from document_requests where candidate_id = ${candidateId}`))[0]!.n
 
 beforeAll(async () => {
 	w = await candidatePageWorld()

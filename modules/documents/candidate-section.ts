@@ -28,7 +28,13 @@ const LINK_TAGS = {
 	revoked: () => tag('Link withdrawn', 'warn'),
 }
 
-function requestForm(session: PageSession, candidateId: string, notOnFile: readonly DocumentKind[], choices: ApplicationChoice[], refused: RefusedForm | undefined): SafeHtml {
+function requestForm(
+	session: PageSession,
+	candidateId: string,
+	notOnFile: readonly DocumentKind[],
+	choices: ApplicationChoice[],
+	refused: RefusedForm | undefined,
+): SafeHtml {
 	const errors = errorsOf(refused, REQUEST_FORM)
 	const kept = refused?.form === REQUEST_FORM
 	const newest = choices[0]
@@ -52,12 +58,18 @@ export const documentsSection: PageSection = {
 	permission: 'documents:read',
 	notices: {
 		'documents-requested': 'The request is on its way by e-mail and text message.',
-		'documents-requested-email': 'The request is on its way by e-mail. No text message was sent: there is no messaging provider, or no phone number a message can go to.',
+		'documents-requested-email':
+			'The request is on its way by e-mail. No text message was sent: there is no messaging provider, or no phone number a message can go to.',
 		'documents-repeated': 'You sent this same request moments ago: nothing was sent again.',
 	},
 	async render(deps: AppDeps, session: PageSession, candidateId: string, { refused }: SectionContext = {}) {
 		const actor = session.actor
-		const [onFile, stored, requests, choices] = await Promise.all([listCandidateDocuments(deps, actor, candidateId), documentsOf(deps, actor.workspaceId, candidateId), sentRequests(deps, actor, candidateId), candidateApplicationChoices(deps, actor, candidateId)])
+		const [onFile, stored, requests, choices] = await Promise.all([
+			listCandidateDocuments(deps, actor, candidateId),
+			documentsOf(deps, actor.workspaceId, candidateId),
+			sentRequests(deps, actor, candidateId),
+			candidateApplicationChoices(deps, actor, candidateId),
+		])
 		const keys = new Map(stored.map((d) => [d.id, d.storageKey]))
 		const file = (d: DocumentView) => {
 			const key = keys.get(d.id)

@@ -10,7 +10,9 @@ export const documentCommands: CommandDef[] = [
 		async run(deps, o) {
 			if ((o.link === undefined) === (o.request === undefined)) throw new UsageError('give exactly one of --link or --request')
 			const result = await revokeUploadLink(deps, o.link !== undefined ? { link: String(o.link) } : { requestId: String(o.request) })
-			const line = result.revoked ? `Withdrew the upload link of request ${result.requestId}; it stops working at once.` : `The upload link of request ${result.requestId} had already stopped working (${result.state}).`
+			const line = result.revoked
+				? `Withdrew the upload link of request ${result.requestId}; it stops working at once.`
+				: `The upload link of request ${result.requestId} had already stopped working (${result.state}).`
 			return { json: { ...result }, lines: [line] }
 		},
 	},

@@ -5,7 +5,10 @@
 
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
 
-export type DocumentType = { contentType: 'application/pdf'; extension: 'pdf' } | { contentType: 'image/jpeg'; extension: 'jpg' } | { contentType: 'image/png'; extension: 'png' }
+export type DocumentType =
+	| { contentType: 'application/pdf'; extension: 'pdf' }
+	| { contentType: 'image/jpeg'; extension: 'jpg' }
+	| { contentType: 'image/png'; extension: 'png' }
 
 const startsWith = (bytes: Uint8Array, magic: number[]) => magic.every((b, i) => bytes[i] === b)
 
@@ -20,13 +23,22 @@ export function detectType(bytes: Uint8Array): DocumentType | null {
 /** The base name without paths or control characters, at most 120 characters; a fallback when nothing is left. */
 export function cleanFileName(name: string, fallback: string): string {
 	const base = name.split(/[\\/]/).pop() ?? ''
-	const clean = base.replace(/[\0-\x1f\x7f"<>|*?:]/g, '').replace(/\s+/g, ' ').trim()
+	const clean = base
+		.replace(/[\0-\x1f\x7f"<>|*?:]/g, '')
+		.replace(/\s+/g, ' ')
+		.trim()
 	const chars = [...clean]
 	return chars.length ? (chars.length > 120 ? chars.slice(chars.length - 120).join('') : clean) : fallback
 }
 
 /** A file name for an attachment: `Jane_Doe-dl.pdf` (safe in any mail client). */
 export function attachmentName(candidateName: string, label: string, extension: string): string {
-	const part = (s: string) => s.normalize('NFKD').replace(/[^\w\s-]/g, '').trim().replace(/\s+/g, '_').slice(0, 60) || 'candidate'
+	const part = (s: string) =>
+		s
+			.normalize('NFKD')
+			.replace(/[^\w\s-]/g, '')
+			.trim()
+			.replace(/\s+/g, '_')
+			.slice(0, 60) || 'candidate'
 	return `${part(candidateName)}-${part(label)}.${extension}`
 }

@@ -40,7 +40,10 @@ async function actorFor(ws: TestWorkspace, role: string): Promise<Actor> {
 /** The upload link in the newest e-mail the outbox holds for this address (as the candidate will get it: the outbox keeps it sealed). */
 async function linkSentTo(email: string): Promise<string> {
 	const deps = await testDeps()
-	const rows = await deps.db.select().from(outbox).where(and(eq(outbox.to, email), eq(outbox.channel, 'email')))
+	const rows = await deps.db
+		.select()
+		.from(outbox)
+		.where(and(eq(outbox.to, email), eq(outbox.channel, 'email')))
 	const text = await textToSend(deps.secret, rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]!)
 	return text.match(/http:\/\/localhost:3000(\/upload\/bl_ul_[0-9A-Za-z]+)/)![1]!
 }
@@ -49,7 +52,10 @@ async function linkSentTo(email: string): Promise<string> {
 async function visitor(path: string) {
 	const { app } = await testApp()
 	const first = await app.handle(new Request(`http://localhost${path}`))
-	const cookie = first.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+	const cookie = first.headers
+		.getSetCookie()
+		.map((c) => c.split(';')[0])
+		.join('; ')
 	const page = await first.text()
 	const csrf = page.match(/name="csrf" value="([^"]*)"/)?.[1] ?? ''
 	return {
@@ -72,7 +78,12 @@ async function setting(o: { workAuthorization?: string | null; phone?: string | 
 	const recruiter = await actorFor(ws, 'recruiter')
 	const vendorId = await newSubmissionVendor(ws)
 	const email = `${unique('ravi')}@example.test`
-	const candidateId = await newCandidate(ws, { name: 'Ravi Kumar', email, workAuthorization: o.workAuthorization === undefined ? 'H1B' : o.workAuthorization, phone: o.phone })
+	const candidateId = await newCandidate(ws, {
+		name: 'Ravi Kumar',
+		email,
+		workAuthorization: o.workAuthorization === undefined ? 'H1B' : o.workAuthorization,
+		phone: o.phone,
+	})
 	const jobId = await newVendorJob(ws, { vendorId, title: 'Senior Java Developer' })
 	const applicationId = await newApplication(ws, candidateId, jobId)
 	return { ws, recruiter, vendorId, candidateId, jobId, applicationId, email }
@@ -85,7 +96,11 @@ describe('requesting documents', () => {
 		const s = await setting()
 		const older = await newVendorJob(s.ws, { title: 'Older job' })
 		await newApplication(s.ws, s.candidateId, older, { createdAt: new Date(Date.now() - 86_400_000) })
-		const result = await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['visa', 'dl', 'visa'], message: 'Hi Ravi,\r\nplease send these today.\u0007' })
+		const result = await requestCandidateDocuments(deps, s.recruiter, {
+			candidateId: s.candidateId,
+			items: ['visa', 'dl', 'visa'],
+			message: 'Hi Ravi,\r\nplease send these today.\u0007',
+		})
 		expect(result.applicationId).toBe(s.applicationId)
 		expect(result.items).toEqual(['dl', 'visa'])
 		expect(new Date(result.expiresAt).getTime() - Date.now()).toBeGreaterThan(7 * 86_400_000 - 60_000)
@@ -93,7 +108,10 @@ describe('requesting documents', () => {
 		expect(plain(result.message)).toEqual({ to: '+15125550100', status: 'not_sent', reason: expect.stringContaining('No messaging provider') })
 		// The candidate's address and number are their words: labelled.
 		expect(result.email.to).toMatchObject({ untrusted: true, writtenBy: 'candidate' })
-		const [mail] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, result.id), eq(outbox.channel, 'email')))
+		const [mail] = await deps.db
+			.select()
+			.from(outbox)
+			.where(and(eq(outbox.relatedId, result.id), eq(outbox.channel, 'email')))
 		expect(mail!.text).toContain('Hi Ravi,\nplease send these today.')
 		expect(mail!.text).not.toContain('\u0007')
 		expect(mail!.text).toContain('Driver’s license')
@@ -103,7 +121,10 @@ describe('requesting documents', () => {
 		expect(mail!.text).toContain(PRIVATE_MARKER)
 		expect(await textToSend(deps.secret, mail!)).toMatch(/http:\/\/localhost:3000\/upload\/bl_ul_/)
 		expect(mail!.subject).toContain('Senior Java Developer')
-		const [message] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, result.id), eq(outbox.channel, 'message')))
+		const [message] = await deps.db
+			.select()
+			.from(outbox)
+			.where(and(eq(outbox.relatedId, result.id), eq(outbox.channel, 'message')))
 		expect(message!.status).toBe('not_sent')
 		const log = await activityFor(deps.db, s.ws.id, 'candidate', s.candidateId)
 		expect(log.map((l) => l.action)).toContain('documents.requested')
@@ -118,10 +139,18 @@ describe('requesting documents', () => {
 	test('with a provider the message is queued to the E.164 number; includeJobLink false leaves the job link out; a chosen application must be the candidate’s', async () => {
 		const deps = await testDeps({ MESSAGING_ACCOUNT: 'AC1', MESSAGING_TOKEN: 't', MESSAGING_FROM: '+15550001111' })
 		const s = await setting({ phone: '(512) 555-0199' })
-		const result = await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['i94'], applicationId: s.applicationId, includeJobLink: false })
+		const result = await requestCandidateDocuments(deps, s.recruiter, {
+			candidateId: s.candidateId,
+			items: ['i94'],
+			applicationId: s.applicationId,
+			includeJobLink: false,
+		})
 		expect(result.jobLink).toBeNull()
 		expect(plain(result.message)).toEqual({ to: '+15125550199', status: 'queued', reason: null })
-		const [message] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, result.id), eq(outbox.channel, 'message')))
+		const [message] = await deps.db
+			.select()
+			.from(outbox)
+			.where(and(eq(outbox.relatedId, result.id), eq(outbox.channel, 'message')))
 		expect(message!.status).toBe('pending')
 		expect(message!.to).toBe('+15125550199')
 		expect(message!.text).not.toContain('bl_ul_')
@@ -129,9 +158,15 @@ describe('requesting documents', () => {
 		expect(message!.text).not.toContain('/careers/')
 
 		const other = await newCandidate(s.ws)
-		await expect(requestCandidateDocuments(deps, s.recruiter, { candidateId: other, items: ['dl'], applicationId: s.applicationId })).rejects.toMatchObject({ code: 'VALIDATION' })
+		await expect(requestCandidateDocuments(deps, s.recruiter, { candidateId: other, items: ['dl'], applicationId: s.applicationId })).rejects.toMatchObject({
+			code: 'VALIDATION',
+		})
 		const noPhone = await newCandidate(s.ws, { phone: null })
-		expect((await requestCandidateDocuments(deps, s.recruiter, { candidateId: noPhone, items: ['dl'] })).message).toEqual({ to: null, status: 'not_sent', reason: 'The candidate has no phone number on file' })
+		expect((await requestCandidateDocuments(deps, s.recruiter, { candidateId: noPhone, items: ['dl'] })).message).toEqual({
+			to: null,
+			status: 'not_sent',
+			reason: 'The candidate has no phone number on file',
+		})
 		// Another workspace's candidate is answered like an absent one.
 		const stranger = await actorFor(await newWorkspace(), 'owner')
 		await expect(requestCandidateDocuments(deps, stranger, { candidateId: s.candidateId, items: ['dl'] })).rejects.toMatchObject({ code: 'NOT_FOUND' })
@@ -180,7 +215,10 @@ describe('the upload link', () => {
 			['dl', 'my license.pdf', 'application/pdf', false],
 		])
 		expect(JSON.stringify(docs)).not.toContain('storage')
-		const [stored] = await deps.db.select().from(candidateDocuments).where(and(eq(candidateDocuments.candidateId, s.candidateId), eq(candidateDocuments.fileName, 'my license.pdf')))
+		const [stored] = await deps.db
+			.select()
+			.from(candidateDocuments)
+			.where(and(eq(candidateDocuments.candidateId, s.candidateId), eq(candidateDocuments.fileName, 'my license.pdf')))
 		expect(await fileStore(deps.config).get(stored!.storageKey)).toEqual(pdf)
 
 		const after = await visitor(path)
@@ -194,7 +232,10 @@ describe('the upload link', () => {
 		const deps = await testDeps()
 		const s = await setting()
 		const result = await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['dl'] })
-		const [mail] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, result.id), eq(outbox.channel, 'email')))
+		const [mail] = await deps.db
+			.select()
+			.from(outbox)
+			.where(and(eq(outbox.relatedId, result.id), eq(outbox.channel, 'email')))
 		const path = (await textToSend(deps.secret, mail!)).match(/http:\/\/localhost:3000(\/upload\/bl_ul_[0-9A-Za-z]+)/)![1]!
 		const live = await visitor(path)
 		expect(live.status).toBe(200)
@@ -220,7 +261,10 @@ describe('the upload link', () => {
 /** The upload path (`/upload/bl_ul_…`) in the e-mail of one request. */
 async function pathOf(requestId: string): Promise<string> {
 	const deps = await testDeps()
-	const [mail] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, requestId), eq(outbox.channel, 'email')))
+	const [mail] = await deps.db
+		.select()
+		.from(outbox)
+		.where(and(eq(outbox.relatedId, requestId), eq(outbox.channel, 'email')))
 	return (await textToSend(deps.secret, mail!)).match(/http:\/\/localhost:3000(\/upload\/bl_ul_[0-9A-Za-z]+)/)![1]!
 }
 
@@ -239,9 +283,16 @@ describe('revoking a link, and what a link can reach (checklist H8)', () => {
 		expect((await visitor(oldPath)).status).toBe(200)
 
 		// Asking again for everything the first link asked for (and more) replaces it, not the i94 link.
-		const again = await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, applicationId: s.applicationId, items: ['dl', 'visa', 'workAuth'] })
+		const again = await requestCandidateDocuments(deps, s.recruiter, {
+			candidateId: s.candidateId,
+			applicationId: s.applicationId,
+			items: ['dl', 'visa', 'workAuth'],
+		})
 		expect(again.replaced).toEqual([first.id])
-		const [mail] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, again.id), eq(outbox.channel, 'email')))
+		const [mail] = await deps.db
+			.select()
+			.from(outbox)
+			.where(and(eq(outbox.relatedId, again.id), eq(outbox.channel, 'email')))
 		expect(mail!.text).toContain('It replaces the link we sent you earlier')
 		const log = await activityFor(deps.db, s.ws.id, 'candidate', s.candidateId)
 		expect(log.find((l) => (l.detail as any)?.requestId === again.id)!.detail).toMatchObject({ replaced: [first.id] })
@@ -307,7 +358,8 @@ describe('revoking a link, and what a link can reach (checklist H8)', () => {
 		const { app } = await testApp()
 		const form = new FormData()
 		const csrf = v.page.match(/name="csrf" value="([^"]*)"/)![1]!
-		for (const [k, value] of Object.entries({ csrf, kind: 'dl', candidateId: other, requestId: theirs.id, applicationId: otherApp, workspaceId: stranger.id })) form.set(k, value)
+		for (const [k, value] of Object.entries({ csrf, kind: 'dl', candidateId: other, requestId: theirs.id, applicationId: otherApp, workspaceId: stranger.id }))
+			form.set(k, value)
 		form.set('file', new File([samplePdf('tampered') as Uint8Array<ArrayBuffer>], 'dl.pdf', { type: 'application/pdf' }))
 		const res = await app.handle(new Request(`http://localhost${tampered}`, { method: 'POST', body: form, headers: { cookie: v.cookie } }))
 		expect(res.status).toBe(303)
@@ -316,7 +368,9 @@ describe('revoking a link, and what a link can reach (checklist H8)', () => {
 		expect(a.documents).toHaveLength(1)
 		expect(b.documents).toHaveLength(0)
 		const stored = await deps.db.select().from(candidateDocuments).where(eq(candidateDocuments.requestId, mine.id))
-		expect(stored.every((d) => d.candidateId === s.candidateId && d.workspaceId === s.ws.id && d.storageKey.startsWith(`documents/${s.ws.id}/${s.candidateId}/`))).toBe(true)
+		expect(
+			stored.every((d) => d.candidateId === s.candidateId && d.workspaceId === s.ws.id && d.storageKey.startsWith(`documents/${s.ws.id}/${s.candidateId}/`)),
+		).toBe(true)
 		expect(await deps.db.select().from(candidateDocuments).where(eq(candidateDocuments.requestId, theirs.id))).toHaveLength(0)
 
 		// A kind only the other candidate was asked for is refused on this link.
@@ -332,14 +386,20 @@ describe('bounds on messaging a candidate (checklist J8)', () => {
 		const deps = await testDeps()
 		const s = await setting()
 		const sent = []
-		for (const items of [['dl'], ['visa'], ['i94']] as const) sent.push(await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: [...items] }))
+		for (const items of [['dl'], ['visa'], ['i94']] as const)
+			sent.push(await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: [...items] }))
 		expect(sent.map((r) => r.repeated)).toEqual([false, false, false])
 		// A retry of the last one is still answered (nothing sent), not refused.
 		expect((await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['i94'] })).repeated).toBe(true)
 		const refused = requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['workAuth'], message: 'Please, one more' })
 		await expect(refused).rejects.toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining('nothing was sent') })
-		await expect(requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['workAuth'] })).rejects.toMatchObject({ retryAfter: expect.any(Number) })
-		const mails = await deps.db.select().from(outbox).where(and(eq(outbox.to, s.email), eq(outbox.channel, 'email')))
+		await expect(requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['workAuth'] })).rejects.toMatchObject({
+			retryAfter: expect.any(Number),
+		})
+		const mails = await deps.db
+			.select()
+			.from(outbox)
+			.where(and(eq(outbox.to, s.email), eq(outbox.channel, 'email')))
 		expect(mails).toHaveLength(3)
 
 		const colleague = await actorFor(s.ws, 'recruiter')
@@ -354,10 +414,15 @@ describe('bounds on messaging a candidate (checklist J8)', () => {
 	test('the same request sent many times at once is one request, one e-mail and one message', async () => {
 		const deps = await testDeps({ MESSAGING_ACCOUNT: 'AC1', MESSAGING_TOKEN: 't', MESSAGING_FROM: '+15550001111' })
 		const s = await setting()
-		const answers = await Promise.all(Array.from({ length: 8 }, () => requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['dl', 'visa'], message: 'Thanks!' })))
+		const answers = await Promise.all(
+			Array.from({ length: 8 }, () => requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['dl', 'visa'], message: 'Thanks!' })),
+		)
 		expect(new Set(answers.map((a) => a.id)).size).toBe(1)
 		expect(answers.filter((a) => !a.repeated)).toHaveLength(1)
-		const rows = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, answers[0]!.id)))
+		const rows = await deps.db
+			.select()
+			.from(outbox)
+			.where(and(eq(outbox.relatedId, answers[0]!.id)))
 		expect(rows.map((r) => r.channel).sort()).toEqual(['email', 'message'])
 		expect(await deps.db.select().from(documentRequests).where(eq(documentRequests.candidateId, s.candidateId))).toHaveLength(1)
 	})
@@ -396,11 +461,24 @@ describe('vendor submissions', () => {
 		const s = await setting()
 		await upload(deps, s, ['dl', 'visa', 'i94', 'workAuth'])
 		// Choosing a kind the vendor needs is not optional.
-		await expect(submitToVendor(deps, s.recruiter, { applicationId: s.applicationId, documents: ['dl', 'visa', 'i94'] })).rejects.toMatchObject({ code: 'VALIDATION', fields: [{ field: 'documents', message: expect.stringContaining('workAuth') }] })
+		await expect(submitToVendor(deps, s.recruiter, { applicationId: s.applicationId, documents: ['dl', 'visa', 'i94'] })).rejects.toMatchObject({
+			code: 'VALIDATION',
+			fields: [{ field: 'documents', message: expect.stringContaining('workAuth') }],
+		})
 
-		const result = await submitToVendor(deps, s.recruiter, { applicationId: s.applicationId, documents: ['workAuth', 'dl', 'visa', 'i94'], note: 'Strong Java profile; available in 2 weeks.' })
+		const result = await submitToVendor(deps, s.recruiter, {
+			applicationId: s.applicationId,
+			documents: ['workAuth', 'dl', 'visa', 'i94'],
+			note: 'Strong Java profile; available in 2 weeks.',
+		})
 		expect(result.documents).toEqual(['dl', 'visa', 'i94', 'workAuth'])
-		expect(plain(result.attachments)).toEqual(['Ravi_Kumar-Resume.pdf', 'Ravi_Kumar-Drivers_license.pdf', 'Ravi_Kumar-Visa.pdf', 'Ravi_Kumar-I-94_record.pdf', 'Ravi_Kumar-Work_authorization.pdf'])
+		expect(plain(result.attachments)).toEqual([
+			'Ravi_Kumar-Resume.pdf',
+			'Ravi_Kumar-Drivers_license.pdf',
+			'Ravi_Kumar-Visa.pdf',
+			'Ravi_Kumar-I-94_record.pdf',
+			'Ravi_Kumar-Work_authorization.pdf',
+		])
 
 		const smtpDeps = await testDeps({ SMTP_URL: smtp.url })
 		await deliverDue(smtpDeps, { workspaceId: s.ws.id })
@@ -417,18 +495,33 @@ describe('vendor submissions', () => {
 		expect(Buffer.from(mail!.parsed.attachments[0]!.content as unknown as ArrayBuffer).toString('latin1')).toContain('Resume of Ravi Kumar')
 
 		const [row] = await deps.db.select().from(vendorSubmissions).where(eq(vendorSubmissions.applicationId, s.applicationId))
-		expect(row).toMatchObject({ vendorId: s.vendorId, jobId: s.jobId, candidateId: s.candidateId, documents: ['dl', 'visa', 'i94', 'workAuth'], note: 'Strong Java profile; available in 2 weeks.' })
+		expect(row).toMatchObject({
+			vendorId: s.vendorId,
+			jobId: s.jobId,
+			candidateId: s.candidateId,
+			documents: ['dl', 'visa', 'i94', 'workAuth'],
+			note: 'Strong Java profile; available in 2 weeks.',
+		})
 		const log = await activityFor(deps.db, s.ws.id, 'application', s.applicationId)
 		expect(log.map((l) => l.action)).toEqual(['application.submitted_to_vendor'])
 
-		await expect(submitToVendor(deps, s.recruiter, { applicationId: s.applicationId, documents: ['dl', 'visa', 'i94', 'workAuth'] })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('already submitted') })
+		await expect(submitToVendor(deps, s.recruiter, { applicationId: s.applicationId, documents: ['dl', 'visa', 'i94', 'workAuth'] })).rejects.toMatchObject({
+			code: 'CONFLICT',
+			message: expect.stringContaining('already submitted'),
+		})
 		const check = await checkVendorSubmission(deps, s.recruiter, s.applicationId)
 		expect(check.ready).toBe(false)
 		expect(check.alreadySubmitted?.submissionId).toBe(result.id)
 
 		// The status other modules show with the application; documents only for roles that see them.
 		const recruiterView = (await submissionDetails(deps, s.recruiter, [s.applicationId, 'app_none'])) as Map<string, any>
-		expect(plain(recruiterView.get(s.applicationId).vendorSubmission)).toMatchObject({ status: 'submitted', delivery: 'sent', submittedBy: 'recruiter person', vendor: { id: s.vendorId, name: 'Acme Staffing' }, documents: ['dl', 'visa', 'i94', 'workAuth'] })
+		expect(plain(recruiterView.get(s.applicationId).vendorSubmission)).toMatchObject({
+			status: 'submitted',
+			delivery: 'sent',
+			submittedBy: 'recruiter person',
+			vendor: { id: s.vendorId, name: 'Acme Staffing' },
+			documents: ['dl', 'visa', 'i94', 'workAuth'],
+		})
 		// Who submitted (a colleague's name) and the vendor's name are others' words: labelled.
 		expect(recruiterView.get(s.applicationId).vendorSubmission.submittedBy).toMatchObject({ untrusted: true, writtenBy: 'colleague' })
 		expect(recruiterView.get(s.applicationId).vendorSubmission.vendor.name).toMatchObject({ untrusted: true, writtenBy: 'vendor' })
@@ -447,10 +540,15 @@ describe('vendor submissions', () => {
 		const deps = await testDeps()
 		const s = await setting({ workAuthorization: 'USC' })
 		await upload(deps, s, ['dl', 'workAuth'])
-		const attempts = await Promise.allSettled([0, 1, 2].map(() => submitToVendor(deps, s.recruiter, { applicationId: s.applicationId, documents: ['dl', 'workAuth'] })))
+		const attempts = await Promise.allSettled(
+			[0, 1, 2].map(() => submitToVendor(deps, s.recruiter, { applicationId: s.applicationId, documents: ['dl', 'workAuth'] })),
+		)
 		expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1)
 		for (const a of attempts.filter((x) => x.status === 'rejected')) expect((a as PromiseRejectedResult).reason).toMatchObject({ code: 'CONFLICT' })
-		const mails = await deps.db.select().from(outbox).where(and(eq(outbox.workspaceId, s.ws.id), eq(outbox.relatedType, 'application')))
+		const mails = await deps.db
+			.select()
+			.from(outbox)
+			.where(and(eq(outbox.workspaceId, s.ws.id), eq(outbox.relatedType, 'application')))
 		expect(mails).toHaveLength(1)
 	})
 
@@ -458,7 +556,10 @@ describe('vendor submissions', () => {
 		const deps = await testDeps()
 		const s = await setting({ workAuthorization: 'GC' })
 		await upload(deps, s, ['dl', 'workAuth'])
-		await expect(submitToVendor(deps, s.recruiter, { applicationId: s.applicationId, documents: ['dl', 'workAuth', 'visa'] })).rejects.toMatchObject({ code: 'VALIDATION', fields: [{ message: 'not on file: visa (Visa)' }] })
+		await expect(submitToVendor(deps, s.recruiter, { applicationId: s.applicationId, documents: ['dl', 'workAuth', 'visa'] })).rejects.toMatchObject({
+			code: 'VALIDATION',
+			fields: [{ message: 'not on file: visa (Visa)' }],
+		})
 
 		const portal = await newSubmissionVendor(s.ws, { email: null, portal: 'https://portal.example/submit', name: 'Portal Partners' })
 		const portalJob = await newVendorJob(s.ws, { vendorId: portal })
@@ -466,21 +567,51 @@ describe('vendor submissions', () => {
 		// Our words only: the vendor's name and portal address are in the result's fields, labelled.
 		const portalCheck = await checkVendorSubmission(deps, s.recruiter, portalApp)
 		expect(portalCheck.problems).toEqual(['The vendor takes submissions on its own portal (vendor.portalUrl), not by e-mail.'])
-		expect(portalCheck.vendor).toMatchObject({ name: { untrusted: true, writtenBy: 'vendor', text: 'Portal Partners' }, portalUrl: { untrusted: true, writtenBy: 'vendor', text: 'https://portal.example/submit' } })
-		await expect(submitToVendor(deps, s.recruiter, { applicationId: portalApp, documents: ['dl', 'workAuth'] })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('its own portal') })
+		expect(portalCheck.vendor).toMatchObject({
+			name: { untrusted: true, writtenBy: 'vendor', text: 'Portal Partners' },
+			portalUrl: { untrusted: true, writtenBy: 'vendor', text: 'https://portal.example/submit' },
+		})
+		await expect(submitToVendor(deps, s.recruiter, { applicationId: portalApp, documents: ['dl', 'workAuth'] })).rejects.toMatchObject({
+			code: 'CONFLICT',
+			message: expect.stringContaining('its own portal'),
+		})
 
 		const ownJob = await newVendorJob(s.ws, { vendorId: null })
 		const ownApp = await newApplication(s.ws, s.candidateId, ownJob)
-		await expect(checkVendorSubmission(deps, s.recruiter, ownApp)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('has no vendor') })
+		await expect(checkVendorSubmission(deps, s.recruiter, ownApp)).rejects.toMatchObject({
+			code: 'CONFLICT',
+			message: expect.stringContaining('has no vendor'),
+		})
 
 		const bare = await newCandidate(s.ws, { resume: false, workAuthorization: 'USC' })
 		const bareApp = await newApplication(s.ws, bare, s.jobId)
 		await deps.db.insert(candidateDocuments).values([
-			{ id: `doc_${unique()}`, workspaceId: s.ws.id, candidateId: bare, kind: 'dl', fileName: 'dl.pdf', contentType: 'application/pdf', sizeBytes: 1, storageKey: 'x/dl.pdf' },
-			{ id: `doc_${unique()}`, workspaceId: s.ws.id, candidateId: bare, kind: 'workAuth', fileName: 'wa.pdf', contentType: 'application/pdf', sizeBytes: 1, storageKey: 'x/wa.pdf' },
+			{
+				id: `doc_${unique()}`,
+				workspaceId: s.ws.id,
+				candidateId: bare,
+				kind: 'dl',
+				fileName: 'dl.pdf',
+				contentType: 'application/pdf',
+				sizeBytes: 1,
+				storageKey: 'x/dl.pdf',
+			},
+			{
+				id: `doc_${unique()}`,
+				workspaceId: s.ws.id,
+				candidateId: bare,
+				kind: 'workAuth',
+				fileName: 'wa.pdf',
+				contentType: 'application/pdf',
+				sizeBytes: 1,
+				storageKey: 'x/wa.pdf',
+			},
 		])
 		expect((await checkVendorSubmission(deps, s.recruiter, bareApp)).problems).toEqual(['No résumé on file.'])
-		await expect(submitToVendor(deps, s.recruiter, { applicationId: bareApp, documents: ['dl', 'workAuth'] })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('no résumé') })
+		await expect(submitToVendor(deps, s.recruiter, { applicationId: bareApp, documents: ['dl', 'workAuth'] })).rejects.toMatchObject({
+			code: 'CONFLICT',
+			message: expect.stringContaining('no résumé'),
+		})
 
 		const stranger = await actorFor(await newWorkspace(), 'owner')
 		await expect(checkVendorSubmission(deps, stranger, s.applicationId)).rejects.toMatchObject({ code: 'NOT_FOUND' })

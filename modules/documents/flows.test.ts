@@ -24,14 +24,20 @@ test('an upload creates one to-do per kind for the requester and shows in their 
 	const applicationId = await newApplication(ws, candidateId, jobId)
 	await requestCandidateDocuments(deps, recruiter, { candidateId, applicationId, items: ['visa', 'dl'], includeJobLink: false })
 	// The link only ever travels in the e-mail (and message) to the candidate.
-	const [mail] = await deps.db.select().from(outbox).where(and(eq(outbox.to, email), eq(outbox.channel, 'email')))
+	const [mail] = await deps.db
+		.select()
+		.from(outbox)
+		.where(and(eq(outbox.to, email), eq(outbox.channel, 'email')))
 	const token = (await textToSend(deps.secret, mail!)).match(/\/upload\/(bl_ul_[0-9A-Za-z]+)/)![1]!
 
 	await storeUpload(deps, token, 'visa', { name: 'visa.pdf', bytes: samplePdf('visa') })
 	await storeUpload(deps, token, 'visa', { name: 'visa-2.pdf', bytes: samplePdf('visa again') })
 	await storeUpload(deps, token, 'dl', { name: 'licence.png', bytes: samplePng() })
 
-	const open = await deps.db.select().from(todos).where(and(eq(todos.workspaceId, ws.id), eq(todos.source, 'document')))
+	const open = await deps.db
+		.select()
+		.from(todos)
+		.where(and(eq(todos.workspaceId, ws.id), eq(todos.source, 'document')))
 	expect(open.map((t) => t.title).sort()).toEqual(['Review the Driver’s license Mei Chen uploaded', 'Review the Visa Mei Chen uploaded'].sort())
 	expect(open.every((t) => t.assigneeUserId === recruiter.userId && t.candidateId === candidateId && t.applicationId === applicationId)).toBe(true)
 
@@ -58,7 +64,10 @@ test('the same request made twice within moments (a retried call) sends one e-ma
 	const second = await ask()
 	expect([first.repeated, second.repeated]).toEqual([false, true])
 	expect(second.id).toBe(first.id)
-	const mails = await deps.db.select().from(outbox).where(and(eq(outbox.to, email), eq(outbox.channel, 'email')))
+	const mails = await deps.db
+		.select()
+		.from(outbox)
+		.where(and(eq(outbox.to, email), eq(outbox.channel, 'email')))
 	expect(mails).toHaveLength(1)
 	const other = await requestCandidateDocuments(deps, recruiter, { candidateId, applicationId, items: ['visa'], message: 'Thanks!' })
 	expect(other.repeated).toBe(false)

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { contribute, defineModule } from '../../core/module.ts'
 import { applicationDetails } from '../candidates/index.ts'
+import { vendorFacts } from '../vendors/index.ts'
 import { vendorSubmissionSection } from './application-section.ts'
 import { candidateDocumentRoutes } from './candidate-routes.ts'
 import { documentsSection } from './candidate-section.ts'
@@ -12,6 +13,7 @@ import { documentTools } from './tools.ts'
 import { documentViews } from './views.ts'
 import { uploadRoutes } from './upload-routes.ts'
 import { vendorSubmissionRoutes, vendorSubmissionsSection } from './vendor-submission-pages.ts'
+import { vendorSubmissionFacts } from './vendor-submissions.ts'
 import * as tables from './table.ts'
 
 export { listCandidateDocuments } from './service.ts'
@@ -24,19 +26,30 @@ export default defineModule({
 	name: 'documents',
 	description: 'Candidate verification documents (uploaded only through a secure link) and submissions to vendors.',
 	requires: ['auth', 'activity', 'outbox', 'vendors', 'jobs', 'candidates', 'todos'],
+	checks: ['documents:read', 'documents:request', 'documents:submit'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
-		{ key: 'documents:read', description: 'See which documents candidates have on file and check vendor submissions', grantedTo: ['owner', 'admin', 'recruiter'] },
+		{
+			key: 'documents:read',
+			description: 'See which documents candidates have on file and check vendor submissions',
+			grantedTo: ['owner', 'admin', 'recruiter'],
+		},
 		{ key: 'documents:request', description: 'Ask candidates for documents (e-mail and messaging app)', grantedTo: ['owner', 'admin', 'recruiter'] },
 		{ key: 'documents:submit', description: 'Submit candidates to vendors with their documents', grantedTo: ['owner', 'admin', 'recruiter'] },
 	],
 	tools: documentTools,
 	views: documentViews,
 	commands: documentCommands,
-	routes: (deps, kit) => new Elysia({ name: 'documents.all-routes' }).use(uploadRoutes(deps, kit)).use(submissionRoutes(deps, kit)).use(candidateDocumentRoutes(deps, kit)).use(vendorSubmissionRoutes(deps, kit)),
+	routes: (deps, kit) =>
+		new Elysia({ name: 'documents.all-routes' })
+			.use(uploadRoutes(deps, kit))
+			.use(submissionRoutes(deps, kit))
+			.use(candidateDocumentRoutes(deps, kit))
+			.use(vendorSubmissionRoutes(deps, kit)),
+	paths: ['/upload', '/applications', '/candidates', '/vendors'],
 	pageSections: [vendorSubmissionSection, documentsSection, vendorSubmissionsSection],
-	contributes: [contribute(applicationDetails, submissionDetails)],
+	contributes: [contribute(applicationDetails, submissionDetails), contribute(vendorFacts, vendorSubmissionFacts)],
 	seed: seedDocuments,
 	activityLabels: {
 		'documents.requested': 'asked for documents from',

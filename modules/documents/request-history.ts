@@ -22,7 +22,16 @@ export interface SentRequest {
 
 /** The candidate's latest requests (callers have checked the candidate is within reach). */
 export async function sentRequests(deps: AppDeps, actor: Actor, candidateId: string, limit = 5): Promise<SentRequest[]> {
-	const rows = await deps.database.rows<{ id: string; items: DocumentKind[]; requestedByName: string; createdAt: Date | string; expiresAt: Date | string; uploadCount: number; revokedAt: Date | string | null; replacedBy: string | null }>(
+	const rows = await deps.database.rows<{
+		id: string
+		items: DocumentKind[]
+		requestedByName: string
+		createdAt: Date | string
+		expiresAt: Date | string
+		uploadCount: number
+		revokedAt: Date | string | null
+		replacedBy: string | null
+	}>(
 		sql`select r.id, r.items, r.requested_by_name as "requestedByName", r.created_at as "createdAt", r.expires_at as "expiresAt", r.upload_count as "uploadCount", r.revoked_at as "revokedAt", r.replaced_by as "replacedBy"
 from ${documentRequests} r where r.candidate_id = ${candidateId} and r.workspace_id = ${actor.workspaceId} order by r.created_at desc, r.id desc limit ${limit}`,
 	)

@@ -66,7 +66,11 @@ export const MAX_REQUESTS_PER_CANDIDATE_HOUR = 3
 const HOUR_MS = 3_600_000
 
 /** Plain text: no control characters besides line breaks and tabs; CRLF made LF. */
-export const plainText = (s: string) => s.replace(/\r\n?/g, '\n').replace(/[\0-\x08\x0b-\x1f\x7f]/g, '').trim()
+export const plainText = (s: string) =>
+	s
+		.replace(/\r\n?/g, '\n')
+		.replace(/[\0-\x08\x0b-\x1f\x7f]/g, '')
+		.trim()
 
 export const uploadUrl = (deps: AppDeps, token: string) => `${deps.config.baseUrl}/upload/${token}`
 
@@ -78,7 +82,8 @@ export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, inp
 	const items = DOCUMENT_KINDS.filter((k) => input.items.includes(k))
 	const problems = []
 	if (!items.length) problems.push({ field: 'items', message: `must name 1 to 4 document kinds (${DOCUMENT_KINDS.join(', ')})` })
-	if (input.message && [...input.message].length > MAX_REQUEST_MESSAGE) problems.push({ field: 'message', message: `must be at most ${MAX_REQUEST_MESSAGE.toLocaleString('en-US')} characters` })
+	if (input.message && [...input.message].length > MAX_REQUEST_MESSAGE)
+		problems.push({ field: 'message', message: `must be at most ${MAX_REQUEST_MESSAGE.toLocaleString('en-US')} characters` })
 	if (problems.length) throw invalid(problems)
 	let application: ApplicationRef | null
 	if (input.applicationId) {
@@ -96,30 +101,50 @@ export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, inp
 	const first = candidate.name.split(/\s+/)[0] || candidate.name
 	const about = application ? ` for the ${application.jobTitle} position` : ''
 
-	const mailText = (replacesEarlier: boolean) => [
-		`Hello ${first},`,
-		'',
-		...(message ? [message, ''] : []),
-		`${actor.name} at ${firm} asks you to upload the following documents${about}:`,
-		...items.map((k) => `  - ${DOCUMENT_LABELS[k]}`),
-		'',
-		'Upload them securely here (PDF, JPEG or PNG, up to 10 MB each):',
-		link,
-		'',
-		`The link works until ${dateOf(expiresAt)} and can be used more than once. Please do not forward it.`,
-		...(replacesEarlier ? ['It replaces the link we sent you earlier for these documents, which no longer works.'] : []),
-		...(jobLink ? ['', `The job: ${jobLink}`] : []),
-		'',
-		`— ${actor.name}, ${firm}`,
-	].join('\n')
-	const shortText = [`Hi ${first}, ${actor.name} at ${firm} needs your ${listOf(items)}${about}. Upload securely (link valid ${LINK_VALID_DAYS} days): ${link}`, jobLink ? `Job: ${jobLink}` : '', message].filter(Boolean).join('\n\n').slice(0, MAX_MESSAGE_LENGTH)
+	const mailText = (replacesEarlier: boolean) =>
+		[
+			`Hello ${first},`,
+			'',
+			...(message ? [message, ''] : []),
+			`${actor.name} at ${firm} asks you to upload the following documents${about}:`,
+			...items.map((k) => `  - ${DOCUMENT_LABELS[k]}`),
+			'',
+			'Upload them securely here (PDF, JPEG or PNG, up to 10 MB each):',
+			link,
+			'',
+			`The link works until ${dateOf(expiresAt)} and can be used more than once. Please do not forward it.`,
+			...(replacesEarlier ? ['It replaces the link we sent you earlier for these documents, which no longer works.'] : []),
+			...(jobLink ? ['', `The job: ${jobLink}`] : []),
+			'',
+			`— ${actor.name}, ${firm}`,
+		].join('\n')
+	const shortText = [
+		`Hi ${first}, ${actor.name} at ${firm} needs your ${listOf(items)}${about}. Upload securely (link valid ${LINK_VALID_DAYS} days): ${link}`,
+		jobLink ? `Job: ${jobLink}` : '',
+		message,
+	]
+		.filter(Boolean)
+		.join('\n\n')
+		.slice(0, MAX_MESSAGE_LENGTH)
 
 	const phone = candidate.phone ? toE164(candidate.phone) : null
-	const notSent = !messagingConfigured(deps) ? NO_PROVIDER : !candidate.phone ? 'The candidate has no phone number on file' : !phone ? 'The candidate’s phone number (message.to) is not a number a message can go to' : undefined
+	const notSent = !messagingConfigured(deps)
+		? NO_PROVIDER
+		: !candidate.phone
+			? 'The candidate has no phone number on file'
+			: !phone
+				? 'The candidate’s phone number (message.to) is not a number a message can go to'
+				: undefined
 
 	const sender = actor.userId ? eq(documentRequests.requestedByUserId, actor.userId) : isNull(documentRequests.requestedByUserId)
 	const sameApplication = application ? eq(documentRequests.applicationId, application.id) : isNull(documentRequests.applicationId)
-	const base = { candidateId: candidate.id, applicationId: application?.id ?? null, items, jobLink, email: { to: untrustedLine(candidate.email, 'candidate', 254), status: 'queued' as const } }
+	const base = {
+		candidateId: candidate.id,
+		applicationId: application?.id ?? null,
+		items,
+		jobLink,
+		email: { to: untrustedLine(candidate.email, 'candidate', 254), status: 'queued' as const },
+	}
 	const messageTo = { to: untrustedLine(phone ?? candidate.phone, 'candidate', 100), reason: notSent ?? null }
 
 	return deps.db.transaction(async (tx) => {
@@ -129,28 +154,80 @@ export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, inp
 		const [earlier] = await tx
 			.select({ id: documentRequests.id, expiresAt: documentRequests.expiresAt })
 			.from(documentRequests)
-			.where(and(eq(documentRequests.workspaceId, actor.workspaceId), eq(documentRequests.candidateId, candidate.id), sameApplication, sender, eq(documentRequests.items, items), message ? eq(documentRequests.message, message) : isNull(documentRequests.message), isNull(documentRequests.revokedAt), gt(documentRequests.createdAt, new Date(now.getTime() - REPEAT_WINDOW_MS))))
+			.where(
+				and(
+					eq(documentRequests.workspaceId, actor.workspaceId),
+					eq(documentRequests.candidateId, candidate.id),
+					sameApplication,
+					sender,
+					eq(documentRequests.items, items),
+					message ? eq(documentRequests.message, message) : isNull(documentRequests.message),
+					isNull(documentRequests.revokedAt),
+					gt(documentRequests.createdAt, new Date(now.getTime() - REPEAT_WINDOW_MS)),
+				),
+			)
 			.limit(1)
-		if (earlier) return { ...base, id: earlier.id, expiresAt: earlier.expiresAt.toISOString(), message: { ...messageTo, status: notSent ? 'not_sent' : 'queued' }, repeated: true, replaced: [] } satisfies DocumentRequestResult
+		if (earlier)
+			return {
+				...base,
+				id: earlier.id,
+				expiresAt: earlier.expiresAt.toISOString(),
+				message: { ...messageTo, status: notSent ? 'not_sent' : 'queued' },
+				repeated: true,
+				replaced: [],
+			} satisfies DocumentRequestResult
 
 		const recent = await tx
 			.select({ createdAt: documentRequests.createdAt })
 			.from(documentRequests)
-			.where(and(eq(documentRequests.workspaceId, actor.workspaceId), eq(documentRequests.candidateId, candidate.id), sender, gt(documentRequests.createdAt, new Date(now.getTime() - HOUR_MS))))
+			.where(
+				and(
+					eq(documentRequests.workspaceId, actor.workspaceId),
+					eq(documentRequests.candidateId, candidate.id),
+					sender,
+					gt(documentRequests.createdAt, new Date(now.getTime() - HOUR_MS)),
+				),
+			)
 			.orderBy(asc(documentRequests.createdAt))
 		if (recent.length >= MAX_REQUESTS_PER_CANDIDATE_HOUR) {
 			const nextAt = new Date(recent[0]!.createdAt.getTime() + HOUR_MS)
 			const minutes = Math.max(1, Math.ceil((nextAt.getTime() - now.getTime()) / 60_000))
-			throw new AppError('RATE_LIMITED', `You already sent this candidate ${recent.length} document requests in the last hour (the limit is ${MAX_REQUESTS_PER_CANDIDATE_HOUR}); nothing was sent. The links already sent still work; another request can go in ${minutes} minute${minutes === 1 ? '' : 's'} (at ${nextAt.toISOString()}).`, { retryAfter: minutes * 60 })
+			throw new AppError(
+				'RATE_LIMITED',
+				`You already sent this candidate ${recent.length} document requests in the last hour (the limit is ${MAX_REQUESTS_PER_CANDIDATE_HOUR}); nothing was sent. The links already sent still work; another request can go in ${minutes} minute${minutes === 1 ? '' : 's'} (at ${nextAt.toISOString()}).`,
+				{ retryAfter: minutes * 60 },
+			)
 		}
 
 		const id = newId('dreq')
-		await tx.insert(documentRequests).values({ id, workspaceId: actor.workspaceId, candidateId: candidate.id, applicationId: application?.id ?? null, items, message: message || null, tokenHash: hashSecret(token), expiresAt, requestedByUserId: actor.userId, requestedByName: actor.name, createdAt: now })
+		await tx.insert(documentRequests).values({
+			id,
+			workspaceId: actor.workspaceId,
+			candidateId: candidate.id,
+			applicationId: application?.id ?? null,
+			items,
+			message: message || null,
+			tokenHash: hashSecret(token),
+			expiresAt,
+			requestedByUserId: actor.userId,
+			requestedByName: actor.name,
+			createdAt: now,
+		})
 		const replaced = (
 			await tx
 				.update(documentRequests)
 				.set({ revokedAt: now, replacedBy: id })
-				.where(and(eq(documentRequests.workspaceId, actor.workspaceId), eq(documentRequests.candidateId, candidate.id), sameApplication, ne(documentRequests.id, id), isNull(documentRequests.revokedAt), gt(documentRequests.expiresAt, now), arrayContained(documentRequests.items, items)))
+				.where(
+					and(
+						eq(documentRequests.workspaceId, actor.workspaceId),
+						eq(documentRequests.candidateId, candidate.id),
+						sameApplication,
+						ne(documentRequests.id, id),
+						isNull(documentRequests.revokedAt),
+						gt(documentRequests.expiresAt, now),
+						arrayContained(documentRequests.items, items),
+					),
+				)
 				.returning({ id: documentRequests.id })
 		).map((r) => r.id)
 		const related = { type: 'document_request', id }
@@ -159,10 +236,41 @@ export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, inp
 		// sending. An owner or admin may reveal it while the mail is held in the dev mailbox (no SMTP),
 		// to try the upload page without a mail catcher.
 		const recipientOnly = { value: link, serverSecret: deps.secret, revealable: true }
-		await enqueueMail(tx, { workspaceId: actor.workspaceId, to: candidate.email, subject: `Documents needed${about}: ${listOf(items)}`, text: mailText(replaced.length > 0), related, recipient, recipientOnly }, deps)
-		const sent = await enqueueMessage(tx, { workspaceId: actor.workspaceId, to: phone ?? candidate.phone ?? '', text: shortText, related, recipient, notSent, recipientOnly })
-		await recordActivity(tx, actor, { action: 'documents.requested', targetType: 'candidate', targetId: candidate.id, detail: { requestId: id, items, applicationId: application?.id ?? null, message: sent.status, replaced } })
-		return { ...base, id, expiresAt: expiresAt.toISOString(), message: { ...messageTo, status: sent.status === 'pending' ? 'queued' : 'not_sent' }, repeated: false, replaced } satisfies DocumentRequestResult
+		await enqueueMail(
+			tx,
+			{
+				workspaceId: actor.workspaceId,
+				to: candidate.email,
+				subject: `Documents needed${about}: ${listOf(items)}`,
+				text: mailText(replaced.length > 0),
+				related,
+				recipient,
+				recipientOnly,
+			},
+			deps,
+		)
+		const sent = await enqueueMessage(tx, {
+			workspaceId: actor.workspaceId,
+			to: phone ?? candidate.phone ?? '',
+			text: shortText,
+			related,
+			recipient,
+			notSent,
+			recipientOnly,
+		})
+		await recordActivity(tx, actor, {
+			action: 'documents.requested',
+			targetType: 'candidate',
+			targetId: candidate.id,
+			detail: { requestId: id, items, applicationId: application?.id ?? null, message: sent.status, replaced },
+		})
+		return {
+			...base,
+			id,
+			expiresAt: expiresAt.toISOString(),
+			message: { ...messageTo, status: sent.status === 'pending' ? 'queued' : 'not_sent' },
+			repeated: false,
+			replaced,
+		} satisfies DocumentRequestResult
 	})
 }
-

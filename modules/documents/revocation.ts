@@ -26,7 +26,14 @@ async function findRequest(deps: AppDeps, which: { link?: string; requestId?: st
 	const token = which.link?.match(/bl_ul_[0-9A-Za-z]+/)?.[0]
 	if (which.link !== undefined && !token) throw new AppError('VALIDATION', 'The link must be an upload address (…/upload/bl_ul_…) or its bl_ul_… token')
 	const [row] = await deps.db
-		.select({ id: documentRequests.id, workspaceId: documentRequests.workspaceId, candidateId: documentRequests.candidateId, expiresAt: documentRequests.expiresAt, revokedAt: documentRequests.revokedAt, replacedBy: documentRequests.replacedBy })
+		.select({
+			id: documentRequests.id,
+			workspaceId: documentRequests.workspaceId,
+			candidateId: documentRequests.candidateId,
+			expiresAt: documentRequests.expiresAt,
+			revokedAt: documentRequests.revokedAt,
+			replacedBy: documentRequests.replacedBy,
+		})
 		.from(documentRequests)
 		.where(token ? eq(documentRequests.tokenHash, hashSecret(token)) : eq(documentRequests.id, which.requestId ?? ''))
 	if (!row) throw new AppError('NOT_FOUND', 'No document request with this link or id')
@@ -41,8 +48,18 @@ export async function revokeUploadLink(deps: AppDeps, which: { link?: string; re
 	if (row.expiresAt.getTime() <= now.getTime()) return { ...result, revoked: false, state: 'expired' }
 	const names = await uploadPageNames(deps, row.workspaceId, row.candidateId)
 	const revoked = await deps.db.transaction(async (tx) => {
-		const [done] = await tx.update(documentRequests).set({ revokedAt: now }).where(and(eq(documentRequests.id, row.id), isNull(documentRequests.revokedAt))).returning({ id: documentRequests.id })
-		if (done && names) await recordActivity(tx, operatorActor({ id: row.workspaceId, slug: names.workspaceSlug }), { action: 'documents.link_revoked', targetType: 'candidate', targetId: row.candidateId, detail: { requestId: row.id } })
+		const [done] = await tx
+			.update(documentRequests)
+			.set({ revokedAt: now })
+			.where(and(eq(documentRequests.id, row.id), isNull(documentRequests.revokedAt)))
+			.returning({ id: documentRequests.id })
+		if (done && names)
+			await recordActivity(tx, operatorActor({ id: row.workspaceId, slug: names.workspaceSlug }), {
+				action: 'documents.link_revoked',
+				targetType: 'candidate',
+				targetId: row.candidateId,
+				detail: { requestId: row.id },
+			})
 		return Boolean(done)
 	})
 	return { ...result, revoked, state: 'revoked' }

@@ -32,7 +32,11 @@ describe('seed', () => {
 		expect(vendors.map((v) => v.submissionMethod)).toContain('portal')
 		expect(vendors.filter((v) => v.submissionMethod === 'email').length).toBeGreaterThan(3)
 		const apex = await getVendor(deps, owner, vendors.find((v) => v.name === 'Apex Tech Partners')!.id)
-		expect(apex).toMatchObject({ contact: { name: 'Priya Raman' }, submission: { method: 'email', email: 'submissions@apextech.example' }, documentRules: { always: ['dl', 'workAuth'], byWorkAuthorization: { H1B: ['visa', 'i94'] } } })
+		expect(apex).toMatchObject({
+			contact: { name: 'Priya Raman' },
+			submission: { method: 'email', email: 'submissions@apextech.example' },
+			documentRules: { always: ['dl', 'workAuth'], byWorkAuthorization: { H1B: ['visa', 'i94'] } },
+		})
 		expect(apex.openJobCount).toBeGreaterThan(0)
 
 		const docs = await deps.db.select().from(candidateDocuments).where(eq(candidateDocuments.workspaceId, ws.id))

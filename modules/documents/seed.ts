@@ -38,7 +38,17 @@ export async function seedDocuments(deps: AppDeps, ws: WorkspaceRef): Promise<vo
 			const bytes = samplePdf(`SAMPLE ${DOCUMENT_LABELS[kind]} - ${person.name}`)
 			const storageKey = `documents/${ws.id}/${person.id}/${id}.pdf`
 			await store.put(storageKey, bytes, 'application/pdf')
-			rows.push({ id, workspaceId: ws.id, candidateId: person.id, kind, fileName: rnd.pick(FILE_NAMES[kind]!), contentType: 'application/pdf', sizeBytes: bytes.byteLength, storageKey, uploadedAt: new Date(Date.now() - rnd.int(2, 40) * 86_400_000) })
+			rows.push({
+				id,
+				workspaceId: ws.id,
+				candidateId: person.id,
+				kind,
+				fileName: rnd.pick(FILE_NAMES[kind]!),
+				contentType: 'application/pdf',
+				sizeBytes: bytes.byteLength,
+				storageKey,
+				uploadedAt: new Date(Date.now() - rnd.int(2, 40) * 86_400_000),
+			})
 		}
 	}
 	if (rows.length) await deps.db.insert(candidateDocuments).values(rows).onConflictDoNothing()

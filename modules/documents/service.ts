@@ -38,7 +38,8 @@ export interface StoredDocument {
 
 /** Every document of the candidate, newest first. */
 export async function documentsOf(deps: AppDeps, workspaceId: string, candidateId: string): Promise<StoredDocument[]> {
-	const rows = await deps.database.rows<StoredDocument>(sql`select d.id, d.kind, d.file_name as "fileName", d.content_type as "contentType", d.size_bytes as "sizeBytes", d.storage_key as "storageKey", d.uploaded_at as "uploadedAt"
+	const rows =
+		await deps.database.rows<StoredDocument>(sql`select d.id, d.kind, d.file_name as "fileName", d.content_type as "contentType", d.size_bytes as "sizeBytes", d.storage_key as "storageKey", d.uploaded_at as "uploadedAt"
 		from ${candidateDocuments} d where d.workspace_id = ${workspaceId} and d.candidate_id = ${candidateId} order by d.uploaded_at desc nulls last, d.id desc nulls last`)
 	return rows.map((r) => ({ ...r, sizeBytes: Number(r.sizeBytes), uploadedAt: new Date(r.uploadedAt) }))
 }
@@ -67,6 +68,14 @@ export async function listCandidateDocuments(deps: AppDeps, actor: Actor, candid
 		candidateName: untrustedLine(candidate.name, 'candidate', 120),
 		onFile: DOCUMENT_KINDS.filter((k) => current.has(k)),
 		notOnFile: DOCUMENT_KINDS.filter((k) => !current.has(k)),
-		documents: docs.map((d) => ({ id: d.id, kind: d.kind, fileName: untrustedLine(d.fileName, 'candidate', 200), contentType: d.contentType, sizeBytes: d.sizeBytes, uploadedAt: d.uploadedAt.toISOString(), current: current.get(d.kind)?.id === d.id })),
+		documents: docs.map((d) => ({
+			id: d.id,
+			kind: d.kind,
+			fileName: untrustedLine(d.fileName, 'candidate', 200),
+			contentType: d.contentType,
+			sizeBytes: d.sizeBytes,
+			uploadedAt: d.uploadedAt.toISOString(),
+			current: current.get(d.kind)?.id === d.id,
+		})),
 	}
 }

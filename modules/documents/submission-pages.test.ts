@@ -51,10 +51,14 @@ async function setting(o: { portal?: string } = {}) {
 /** The candidate uploads the documents through the link e-mailed to them (as the upload page does). */
 async function uploadThroughLink(s: Awaited<ReturnType<typeof setting>>, kinds: DocumentKind[]) {
 	await requestCandidateDocuments(deps, recruiterActor, { candidateId: s.candidateId, applicationId: s.applicationId, items: kinds, includeJobLink: false })
-	const mails = await deps.db.select().from(outbox).where(and(eq(outbox.to, s.email), eq(outbox.channel, 'email')))
+	const mails = await deps.db
+		.select()
+		.from(outbox)
+		.where(and(eq(outbox.to, s.email), eq(outbox.channel, 'email')))
 	const newest = mails.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]!
 	const token = (await textToSend(deps.secret, newest)).match(/\/upload\/(bl_ul_[0-9A-Za-z]+)/)![1]!
-	for (const kind of kinds) await storeUpload(deps, token, kind, kind === 'dl' ? { name: 'licence.png', bytes: samplePng() } : { name: `${kind}.pdf`, bytes: samplePdf(kind) })
+	for (const kind of kinds)
+		await storeUpload(deps, token, kind, kind === 'dl' ? { name: 'licence.png', bytes: samplePng() } : { name: `${kind}.pdf`, bytes: samplePdf(kind) })
 }
 
 const ALL: DocumentKind[] = ['dl', 'workAuth', 'visa', 'i94']
@@ -65,7 +69,13 @@ const submissionsOf = (applicationId: string) => deps.db.select().from(vendorSub
 async function rawPost(client: PortalClient, path: string, form: URLSearchParams) {
 	const { app } = await portalApp()
 	const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
-	const res = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '10.9.9.9' }, body: form.toString() }))
+	const res = await app.handle(
+		new Request(`http://localhost${path}`, {
+			method: 'POST',
+			headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '10.9.9.9' },
+			body: form.toString(),
+		}),
+	)
 	return { status: res.status, location: res.headers.get('location'), text: await res.text() }
 }
 
@@ -99,7 +109,6 @@ describe('Submit to vendor', () => {
 		expect(await submissionsOf(s.applicationId)).toEqual([])
 	})
 
-
 	test('refused with the tool’s missing list (422, values kept) before the documents are on file; accepted once they arrive (303, notice, activity)', async () => {
 		const s = await setting()
 		const path = `/applications/${s.applicationId}/submit-to-vendor`
@@ -117,7 +126,10 @@ describe('Submit to vendor', () => {
 		const refused = await rawPost(recruiter, path, withCsrf(submitForm(['dl', 'visa'], note), recruiter.csrf))
 		expect(refused.status).toBe(422)
 		expect(refused.text).toContain('<title>Error: ')
-		const summary = refused.text.slice(refused.text.indexOf('class="error-summary"'), refused.text.indexOf('</div>', refused.text.indexOf('class="error-summary"')))
+		const summary = refused.text.slice(
+			refused.text.indexOf('class="error-summary"'),
+			refused.text.indexOf('</div>', refused.text.indexOf('class="error-summary"')),
+		)
 		expect(summary).toContain('href="#submit-documents"')
 		expect(summary).toContain(`needs documents that are not on file: ${escapeHtml(toolMissing.map((k) => DOCUMENT_LABELS[k]).join(', '))}.`)
 		// Everything entered is kept: the boxes ticked, the note as typed; the check is shown.

@@ -29,31 +29,39 @@ async function problemsOf(deps: AppDeps, actor: Parameters<typeof submitToVendor
 		)
 	const check = await checkVendorSubmission(deps, actor, applicationId)
 	if (check.missing.length && !check.alreadySubmitted && check.vendor.submissionMethod === 'email')
-		return [{ field: DOCUMENTS_FIELD, message: `${check.vendor.name} needs documents that are not on file: ${check.missing.map((k) => DOCUMENT_LABELS[k]).join(', ')}. Ask the candidate for them with Request documents, then submit again.` }]
+		return [
+			{
+				field: DOCUMENTS_FIELD,
+				message: `${check.vendor.name} needs documents that are not on file: ${check.missing.map((k) => DOCUMENT_LABELS[k]).join(', ')}. Ask the candidate for them with Request documents, then submit again.`,
+			},
+		]
 	return [{ field: 'vendor-check', message: sentence(error.message) }]
 }
 
 export function submissionRoutes(deps: AppDeps, { auth }: HttpKit) {
-	return new Elysia({ name: 'documents.submission-routes' })
-		.use(auth)
-		.post(
-			'/applications/:id/submit-to-vendor',
-			async ({ session, params, body, redirect }) => {
-				const fields = body as Record<string, unknown>
-				const documents = listOf(fields.documents)
-				const note = typeof fields.note === 'string' ? fields.note : ''
-				const actor = session.actor
-				try {
-					const unknown = documents.filter((d) => !isDocumentKind(d))
-					if (unknown.length) throw new AppError('VALIDATION', 'Unknown document kinds', { fields: [{ field: 'documents', message: 'choose the documents from the list' }] })
-					await submitToVendor(deps, actor, { applicationId: params.id, documents: documents as DocumentKind[], note: note || undefined })
-					return redirect(`/applications/${encodeURIComponent(params.id)}?done=submitted`, 303)
-				} catch (error) {
-					if (!(error instanceof AppError) || !['VALIDATION', 'CONFLICT'].includes(error.code)) throw error
-					const errors = await problemsOf(deps, actor, params.id, error)
-					return applicationPage(deps, session, params.id, { status: 422, errors, context: { refused: { form: SUBMIT_FORM, values: { documents, note }, errors } } })
-				}
-			},
-			{ session: { permission: 'documents:submit' }, params, body: form },
-		)
+	return new Elysia({ name: 'documents.submission-routes' }).use(auth).post(
+		'/applications/:id/submit-to-vendor',
+		async ({ session, params, body, redirect }) => {
+			const fields = body as Record<string, unknown>
+			const documents = listOf(fields.documents)
+			const note = typeof fields.note === 'string' ? fields.note : ''
+			const actor = session.actor
+			try {
+				const unknown = documents.filter((d) => !isDocumentKind(d))
+				if (unknown.length)
+					throw new AppError('VALIDATION', 'Unknown document kinds', { fields: [{ field: 'documents', message: 'choose the documents from the list' }] })
+				await submitToVendor(deps, actor, { applicationId: params.id, documents: documents as DocumentKind[], note: note || undefined })
+				return redirect(`/applications/${encodeURIComponent(params.id)}?done=submitted`, 303)
+			} catch (error) {
+				if (!(error instanceof AppError) || !['VALIDATION', 'CONFLICT'].includes(error.code)) throw error
+				const errors = await problemsOf(deps, actor, params.id, error)
+				return applicationPage(deps, session, params.id, {
+					status: 422,
+					errors,
+					context: { refused: { form: SUBMIT_FORM, values: { documents, note }, errors } },
+				})
+			}
+		},
+		{ session: { permission: 'documents:submit' }, params, body: form },
+	)
 }

@@ -22,7 +22,15 @@ import { fileStore } from '../../core/files.ts'
 import { recordActivity } from '../activity/index.ts'
 import { findWorkspace } from '../auth/index.ts'
 import { deliveryStates, enqueueMail, type OutboxAttachment } from '../outbox/index.ts'
-import { DOCUMENT_KINDS, DOCUMENT_LABELS, requiredDocuments, submissionTarget, vendorNames, type DocumentKind, type SubmissionTarget } from '../vendors/index.ts'
+import {
+	DOCUMENT_KINDS,
+	DOCUMENT_LABELS,
+	requiredDocuments,
+	submissionTarget,
+	vendorNames,
+	type DocumentKind,
+	type SubmissionTarget,
+} from '../vendors/index.ts'
 import { attachmentName } from './content.ts'
 import { plainText } from './requests.ts'
 import { currentByKind, documentsOf } from './service.ts'
@@ -52,8 +60,20 @@ async function situation(deps: AppDeps, actor: Actor, applicationId: string): Pr
 	if (!vendor) throw new AppError('CONFLICT', 'The application’s job has no vendor')
 	const current = currentByKind(await documentsOf(deps, actor.workspaceId, candidate.id))
 	const required = requiredDocuments(vendor.rules, candidate.workAuthorization)
-	const [existing] = await deps.db.select().from(vendorSubmissions).where(and(eq(vendorSubmissions.applicationId, app.id), eq(vendorSubmissions.workspaceId, actor.workspaceId)))
-	return { app, candidate, vendor, required, current, onFile: DOCUMENT_KINDS.filter((k) => current.has(k)), missing: required.filter((k) => !current.has(k)), existing: existing ?? null }
+	const [existing] = await deps.db
+		.select()
+		.from(vendorSubmissions)
+		.where(and(eq(vendorSubmissions.applicationId, app.id), eq(vendorSubmissions.workspaceId, actor.workspaceId)))
+	return {
+		app,
+		candidate,
+		vendor,
+		required,
+		current,
+		onFile: DOCUMENT_KINDS.filter((k) => current.has(k)),
+		missing: required.filter((k) => !current.has(k)),
+		existing: existing ?? null,
+	}
 }
 
 const hasResume = (c: Candidate) => Boolean(c.resumePath || c.resumeText)
@@ -85,9 +105,18 @@ export async function checkVendorSubmission(deps: AppDeps, actor: Actor, applica
 	if (!s.vendor.method) problems.push('The vendor has no submission address yet (an operator sets it with "vendor set-submission").')
 	return {
 		applicationId: s.app.id,
-		candidate: { id: s.candidate.id, name: untrustedLine(s.candidate.name, 'candidate', 120), workAuthorization: untrustedLine(s.candidate.workAuthorization, 'candidate', 60) },
+		candidate: {
+			id: s.candidate.id,
+			name: untrustedLine(s.candidate.name, 'candidate', 120),
+			workAuthorization: untrustedLine(s.candidate.workAuthorization, 'candidate', 60),
+		},
 		job: { id: s.app.jobId, title: untrustedLine(s.app.jobTitle, s.app.vendorId ? 'vendor' : 'colleague', 200) },
-		vendor: { id: s.vendor.id, name: vendorLine(s.vendor.name), submissionMethod: s.vendor.method, portalUrl: untrustedLine(s.vendor.portalUrl, 'vendor', 2000) },
+		vendor: {
+			id: s.vendor.id,
+			name: vendorLine(s.vendor.name),
+			submissionMethod: s.vendor.method,
+			portalUrl: untrustedLine(s.vendor.portalUrl, 'vendor', 2000),
+		},
 		required: s.required,
 		onFile: s.onFile,
 		missing: s.missing,
@@ -133,19 +162,37 @@ async function resumeAttachment(deps: AppDeps, c: Candidate, folder: string): Pr
 /** Longest note to the vendor, in characters (code points): the tool's limit, for every door. */
 export const NOTE_MAX = 1000
 
-export async function submitToVendor(deps: AppDeps, actor: Actor, input: { applicationId: string; documents: DocumentKind[]; note?: string }): Promise<SubmissionResult> {
+export async function submitToVendor(
+	deps: AppDeps,
+	actor: Actor,
+	input: { applicationId: string; documents: DocumentKind[]; note?: string },
+): Promise<SubmissionResult> {
 	const s = await situation(deps, actor, input.applicationId)
 	const { vendor, candidate, app } = s
-	if (input.note && [...input.note].length > NOTE_MAX) throw invalid([{ field: 'note', message: `must be at most ${NOTE_MAX.toLocaleString('en-US')} characters` }], 'The note is too long')
-	if (s.existing) throw new AppError('CONFLICT', `The candidate was already submitted to this vendor for this application on ${s.existing.submittedAt.toISOString().slice(0, 10)}; a second submission is not sent`)
+	if (input.note && [...input.note].length > NOTE_MAX)
+		throw invalid([{ field: 'note', message: `must be at most ${NOTE_MAX.toLocaleString('en-US')} characters` }], 'The note is too long')
+	if (s.existing)
+		throw new AppError(
+			'CONFLICT',
+			`The candidate was already submitted to this vendor for this application on ${s.existing.submittedAt.toISOString().slice(0, 10)}; a second submission is not sent`,
+		)
 	if (s.missing.length)
-		throw new AppError('CONFLICT', `The candidate is missing documents the vendor needs: ${labelled(s.missing)}. Ask for them with request_candidate_documents, then submit again`, { fields: [{ field: 'documents', message: `missing: ${s.missing.join(', ')}` }] })
+		throw new AppError(
+			'CONFLICT',
+			`The candidate is missing documents the vendor needs: ${labelled(s.missing)}. Ask for them with request_candidate_documents, then submit again`,
+			{ fields: [{ field: 'documents', message: `missing: ${s.missing.join(', ')}` }] },
+		)
 	const chosen = DOCUMENT_KINDS.filter((k) => input.documents.includes(k))
 	const notOnFile = chosen.filter((k) => !s.current.has(k))
 	if (notOnFile.length) throw invalid([{ field: 'documents', message: `not on file: ${labelled(notOnFile)}` }], 'Some chosen documents are not on file')
 	const left = s.required.filter((k) => !chosen.includes(k))
-	if (left.length) throw invalid([{ field: 'documents', message: `the vendor needs these too: ${labelled(left)}` }], 'The vendor needs more documents than were chosen')
-	if (vendor.method === 'portal') throw new AppError('CONFLICT', 'The vendor takes submissions on its own portal (its address is in the vendor’s details and in the submission check), not by e-mail')
+	if (left.length)
+		throw invalid([{ field: 'documents', message: `the vendor needs these too: ${labelled(left)}` }], 'The vendor needs more documents than were chosen')
+	if (vendor.method === 'portal')
+		throw new AppError(
+			'CONFLICT',
+			'The vendor takes submissions on its own portal (its address is in the vendor’s details and in the submission check), not by e-mail',
+		)
 	if (!vendor.email) throw new AppError('CONFLICT', 'The vendor has no submission address yet; an operator sets it with "vendor set-submission"')
 
 	const id = newId('sub')
@@ -153,7 +200,14 @@ export async function submitToVendor(deps: AppDeps, actor: Actor, input: { appli
 	const resume = await resumeAttachment(deps, candidate, folder)
 	if (!resume) throw new AppError('CONFLICT', 'The candidate has no résumé on file; add one before submitting')
 	const docs = chosen.map((k) => s.current.get(k)!)
-	const attachments: OutboxAttachment[] = [resume, ...docs.map((d) => ({ filename: attachmentName(candidate.name, DOCUMENT_LABELS[d.kind], d.storageKey.split('.').pop() ?? 'pdf'), contentType: d.contentType, path: d.storageKey }))]
+	const attachments: OutboxAttachment[] = [
+		resume,
+		...docs.map((d) => ({
+			filename: attachmentName(candidate.name, DOCUMENT_LABELS[d.kind], d.storageKey.split('.').pop() ?? 'pdf'),
+			contentType: d.contentType,
+			path: d.storageKey,
+		})),
+	]
 	const note = input.note ? plainText(input.note) : ''
 	const firm = (await findWorkspace(deps.db, actor.workspaceSlug))?.name ?? actor.workspaceSlug
 	const reference = app.vendorJobId ? ` (your reference ${app.vendorJobId})` : ''
@@ -172,31 +226,91 @@ export async function submitToVendor(deps: AppDeps, actor: Actor, input: { appli
 	let result: { submittedAt: Date }
 	try {
 		result = await deps.db.transaction(async (tx) => {
-			const mail = await enqueueMail(tx, { workspaceId: actor.workspaceId, to: vendor.email!, subject: `Candidate submission: ${candidate.name} for ${app.jobTitle}${app.vendorJobId ? ` [${app.vendorJobId}]` : ''}`, text, attachments, related: { type: 'application', id: app.id }, recipient: { type: 'vendor', id: vendor.id } }, deps)
+			const mail = await enqueueMail(
+				tx,
+				{
+					workspaceId: actor.workspaceId,
+					to: vendor.email!,
+					subject: `Candidate submission: ${candidate.name} for ${app.jobTitle}${app.vendorJobId ? ` [${app.vendorJobId}]` : ''}`,
+					text,
+					attachments,
+					related: { type: 'application', id: app.id },
+					recipient: { type: 'vendor', id: vendor.id },
+				},
+				deps,
+			)
 			const [row] = await tx
 				.insert(vendorSubmissions)
-				.values({ id, workspaceId: actor.workspaceId, applicationId: app.id, candidateId: candidate.id, jobId: app.jobId, vendorId: vendor.id, documents: chosen, documentIds: docs.map((d) => d.id), note: note || null, toAddress: vendor.email!, outboxId: mail.id, submittedByUserId: actor.userId, submittedByName: actor.name, submittedAt: deps.now() })
+				.values({
+					id,
+					workspaceId: actor.workspaceId,
+					applicationId: app.id,
+					candidateId: candidate.id,
+					jobId: app.jobId,
+					vendorId: vendor.id,
+					documents: chosen,
+					documentIds: docs.map((d) => d.id),
+					note: note || null,
+					toAddress: vendor.email!,
+					outboxId: mail.id,
+					submittedByUserId: actor.userId,
+					submittedByName: actor.name,
+					submittedAt: deps.now(),
+				})
 				.onConflictDoNothing()
 				.returning({ submittedAt: vendorSubmissions.submittedAt })
 			// Lost a race with another submission of the same application: undo this one's mail too.
 			if (!row) throw new AppError('CONFLICT', 'The candidate was already submitted to this vendor for this application; a second submission is not sent')
-			await recordActivity(tx, actor, { action: 'application.submitted_to_vendor', targetType: 'application', targetId: app.id, detail: { submissionId: id, vendorId: vendor.id, to: vendor.email, documents: chosen } })
+			await recordActivity(tx, actor, {
+				action: 'application.submitted_to_vendor',
+				targetType: 'application',
+				targetId: app.id,
+				detail: { submissionId: id, vendorId: vendor.id, to: vendor.email, documents: chosen },
+			})
 			return row
 		})
 	} catch (error) {
-		await fileStore(deps.config).delete(resume.path).catch(() => {})
+		await fileStore(deps.config)
+			.delete(resume.path)
+			.catch(() => {})
 		throw error
 	}
-	return { id, applicationId: app.id, vendor: { id: vendor.id, name: vendorLine(vendor.name) }, to: vendorLine(vendor.email!, 254), documents: chosen, attachments: attachments.map((a) => untrustedLine(a.filename, 'candidate', 200)), note: note || null, submittedAt: result.submittedAt.toISOString(), delivery: 'queued' }
+	return {
+		id,
+		applicationId: app.id,
+		vendor: { id: vendor.id, name: vendorLine(vendor.name) },
+		to: vendorLine(vendor.email!, 254),
+		documents: chosen,
+		attachments: attachments.map((a) => untrustedLine(a.filename, 'candidate', 200)),
+		note: note || null,
+		submittedAt: result.submittedAt.toISOString(),
+		delivery: 'queued',
+	}
 }
 
 /** The `applicationDetails` contribution: `vendorSubmission` for every application asked about (null when not submitted). */
-export async function submissionDetails(deps: AppDeps, actor: Actor, applicationIds: string[]): Promise<Map<string, { vendorSubmission: VendorSubmissionStatus | null }>> {
+export async function submissionDetails(
+	deps: AppDeps,
+	actor: Actor,
+	applicationIds: string[],
+): Promise<Map<string, { vendorSubmission: VendorSubmissionStatus | null }>> {
 	const out = new Map<string, { vendorSubmission: VendorSubmissionStatus | null }>(applicationIds.map((id) => [id, { vendorSubmission: null }]))
 	if (!applicationIds.length) return out
-	const rows = await deps.db.select().from(vendorSubmissions).where(and(eq(vendorSubmissions.workspaceId, actor.workspaceId), inArray(vendorSubmissions.applicationId, [...new Set(applicationIds)])))
+	const rows = await deps.db
+		.select()
+		.from(vendorSubmissions)
+		.where(and(eq(vendorSubmissions.workspaceId, actor.workspaceId), inArray(vendorSubmissions.applicationId, [...new Set(applicationIds)])))
 	if (!rows.length) return out
-	const [states, names] = await Promise.all([deliveryStates(deps.db, rows.flatMap((r) => (r.outboxId ? [r.outboxId] : []))), vendorNames(deps, rows.map((r) => r.vendorId))])
+	const [states, names] = await Promise.all([
+		deliveryStates(
+			deps.db,
+			rows.flatMap((r) => (r.outboxId ? [r.outboxId] : [])),
+		),
+		vendorNames(
+			deps,
+			rows.map((r) => r.vendorId),
+		),
+	])
 	const seesDocuments = deps.permissions.can(actor, 'documents:read')
 	for (const r of rows) {
 		const state = r.outboxId ? states.get(r.outboxId)?.status : undefined

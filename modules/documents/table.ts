@@ -14,8 +14,12 @@ export const documentRequests = pgTable(
 	'document_requests',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
-		candidateId: text('candidate_id').notNull().references(() => candidates.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		candidateId: text('candidate_id')
+			.notNull()
+			.references(() => candidates.id),
 		applicationId: text('application_id').references(() => applications.id),
 		/** Document kinds asked for. */
 		items: text('items').array().notNull(),
@@ -41,8 +45,12 @@ export const candidateDocuments = pgTable(
 	'candidate_documents',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
-		candidateId: text('candidate_id').notNull().references(() => candidates.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		candidateId: text('candidate_id')
+			.notNull()
+			.references(() => candidates.id),
 		/** dl, visa, i94 or workAuth. */
 		kind: text('kind').notNull(),
 		/** File name as the candidate uploaded it (cleaned). */
@@ -55,7 +63,10 @@ export const candidateDocuments = pgTable(
 		requestId: text('request_id').references(() => documentRequests.id),
 		uploadedAt: timestamp('uploaded_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 	},
-	(t) => [index('candidate_documents_candidate').on(t.candidateId, t.uploadedAt.desc(), t.id.desc()), check('candidate_documents_kind_valid', sql`${t.kind} in ('dl', 'visa', 'i94', 'workAuth')`)],
+	(t) => [
+		index('candidate_documents_candidate').on(t.candidateId, t.uploadedAt.desc(), t.id.desc()),
+		check('candidate_documents_kind_valid', sql`${t.kind} in ('dl', 'visa', 'i94', 'workAuth')`),
+	],
 )
 
 /**
@@ -66,11 +77,21 @@ export const vendorSubmissions = pgTable(
 	'vendor_submissions',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
-		applicationId: text('application_id').notNull().references(() => applications.id),
-		candidateId: text('candidate_id').notNull().references(() => candidates.id),
-		jobId: text('job_id').notNull().references(() => jobs.id),
-		vendorId: text('vendor_id').notNull().references(() => vendors.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		applicationId: text('application_id')
+			.notNull()
+			.references(() => applications.id),
+		candidateId: text('candidate_id')
+			.notNull()
+			.references(() => candidates.id),
+		jobId: text('job_id')
+			.notNull()
+			.references(() => jobs.id),
+		vendorId: text('vendor_id')
+			.notNull()
+			.references(() => vendors.id),
 		/** Kinds sent, and the exact documents attached. */
 		documents: text('documents').array().notNull(),
 		documentIds: text('document_ids').array().notNull(),
@@ -81,5 +102,9 @@ export const vendorSubmissions = pgTable(
 		submittedByName: text('submitted_by_name').notNull(),
 		submittedAt: timestamp('submitted_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 	},
-	(t) => [uniqueIndex('vendor_submissions_application').on(t.applicationId), index('vendor_submissions_vendor').on(t.vendorId, t.submittedAt.desc()), index('vendor_submissions_workspace').on(t.workspaceId, t.submittedAt.desc())],
+	(t) => [
+		uniqueIndex('vendor_submissions_application').on(t.applicationId),
+		index('vendor_submissions_vendor').on(t.vendorId, t.submittedAt.desc()),
+		index('vendor_submissions_workspace').on(t.workspaceId, t.submittedAt.desc()),
+	],
 )

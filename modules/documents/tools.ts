@@ -39,7 +39,11 @@ const RequestResult = t.Object({
 		expiresAt: t.String({ format: 'date-time', description: 'When the upload link stops working (7 days)' }),
 		jobLink: nullable(t.String({ description: 'Careers address included in the e-mail, when the job is open' })),
 		email: t.Object({ to: lineAbout('The candidate’s e-mail address'), status: t.Literal('queued') }),
-		message: t.Object({ to: nullable(lineAbout('The candidate’s phone number')), status: oneOf(['queued', 'not_sent'] as const), reason: nullable(t.String({ description: 'Why the message was not sent, in our words' })) }),
+		message: t.Object({
+			to: nullable(lineAbout('The candidate’s phone number')),
+			status: oneOf(['queued', 'not_sent'] as const),
+			reason: nullable(t.String({ description: 'Why the message was not sent, in our words' })),
+		}),
 		repeated: t.Boolean({ description: 'True when the same request was made moments ago: nothing was sent again' }),
 		replaced: t.Array(t.String(), { description: 'Earlier requests for the same documents whose links this one replaced: those links no longer work' }),
 	}),
@@ -49,7 +53,12 @@ const Check = t.Object({
 	applicationId: t.String(),
 	candidate: t.Object({ id: t.String(), name: UntrustedLine, workAuthorization: nullable(UntrustedLine) }),
 	job: t.Object({ id: t.String(), title: UntrustedLine }),
-	vendor: t.Object({ id: t.String(), name: UntrustedLine, submissionMethod: nullable(oneOf(['email', 'portal'] as const)), portalUrl: nullable(lineAbout('The vendor’s own portal')) }),
+	vendor: t.Object({
+		id: t.String(),
+		name: UntrustedLine,
+		submissionMethod: nullable(oneOf(['email', 'portal'] as const)),
+		portalUrl: nullable(lineAbout('The vendor’s own portal')),
+	}),
 	required: kinds('Kinds this vendor needs for this candidate (partner rules and work authorization)'),
 	onFile: kinds('Kinds the candidate has on file'),
 	missing: kinds('Required kinds not on file'),
@@ -77,7 +86,8 @@ export const documentTools = [
 	defineTool({
 		name: 'list_candidate_documents',
 		title: 'List a candidate’s documents',
-		description: 'Which verification documents (dl = driver’s license, visa, i94, workAuth = work authorization) a candidate has on file, by kind, file name and date. Never returns the files themselves.',
+		description:
+			'Which verification documents (dl = driver’s license, visa, i94, workAuth = work authorization) a candidate has on file, by kind, file name and date. Never returns the files themselves.',
 		params: params({ candidateId: id('candidate') }),
 		output: DocumentsOnFile,
 		readOnly: true,
@@ -87,7 +97,8 @@ export const documentTools = [
 	defineTool({
 		name: 'check_vendor_submission',
 		title: 'Check a vendor submission',
-		description: 'Whether an application’s candidate can be submitted to the job’s vendor: the documents that vendor needs for this candidate’s work authorization, which are on file, which are missing, and anything else in the way (already submitted, no résumé, portal-only vendor).',
+		description:
+			'Whether an application’s candidate can be submitted to the job’s vendor: the documents that vendor needs for this candidate’s work authorization, which are on file, which are missing, and anything else in the way (already submitted, no résumé, portal-only vendor).',
 		params: params({ applicationId: id('application') }),
 		output: Check,
 		readOnly: true,
@@ -97,7 +108,8 @@ export const documentTools = [
 	defineTool({
 		name: 'request_candidate_documents',
 		title: 'Request documents from a candidate',
-		description: 'Asks a candidate for verification documents by e-mail and by messaging app, with a secure upload link valid 7 days (PDF, JPEG or PNG up to 10 MB each). applicationId defaults to the candidate’s newest application; includeJobLink (default true) adds the job’s careers address when the job is open. message is plain text added to the e-mail. The new link replaces earlier links for the same documents. The same call repeated within 2 minutes sends nothing again; at most 3 requests per candidate per hour from one person.',
+		description:
+			'Asks a candidate for verification documents by e-mail and by messaging app, with a secure upload link valid 7 days (PDF, JPEG or PNG up to 10 MB each). applicationId defaults to the candidate’s newest application; includeJobLink (default true) adds the job’s careers address when the job is open. message is plain text added to the e-mail. The new link replaces earlier links for the same documents. The same call repeated within 2 minutes sends nothing again; at most 3 requests per candidate per hour from one person.',
 		params: params({
 			candidateId: id('candidate'),
 			items: t.Array(DocumentKindSchema, { minItems: 1, maxItems: 4, description: 'Kinds to ask for: dl, visa, i94, workAuth' }),
@@ -116,7 +128,8 @@ export const documentTools = [
 	defineTool({
 		name: 'submit_to_vendor',
 		title: 'Submit a candidate to the vendor',
-		description: 'E-mails the job’s vendor the candidate’s résumé and the chosen documents, with your note, and records the submission (shown in get_application and get_job_applicants). Refuses, listing what is missing, when the vendor’s document rules are not met; refuses a second submission of the same application. Run check_vendor_submission first.',
+		description:
+			'E-mails the job’s vendor the candidate’s résumé and the chosen documents, with your note, and records the submission (shown in get_application and get_job_applicants). Refuses, listing what is missing, when the vendor’s document rules are not met; refuses a second submission of the same application. Run check_vendor_submission first.',
 		params: params({
 			applicationId: id('application'),
 			documents: t.Array(DocumentKindSchema, { maxItems: 4, description: 'Kinds to attach; must include every kind the vendor needs' }),
@@ -128,6 +141,8 @@ export const documentTools = [
 		idempotent: false,
 		openWorld: true,
 		permission: 'documents:submit',
-		run: async ({ deps, actor }, a) => ({ submission: await submitToVendor(deps, actor, { applicationId: a.applicationId, documents: a.documents as never, note: a.note }) }),
+		run: async ({ deps, actor }, a) => ({
+			submission: await submitToVendor(deps, actor, { applicationId: a.applicationId, documents: a.documents as never, note: a.note }),
+		}),
 	}),
 ]

@@ -26,7 +26,11 @@ export function uploadRoutes(deps: AppDeps, { auth }: HttpKit) {
 			async ({ params, query, cookie }) => {
 				try {
 					const link = await openUploadLink(deps, params.token)
-					return uploadPage(link, { token: params.token, csrf: anonymousCsrf(deps, cookie), received: isDocumentKind(query.received) ? query.received : undefined })
+					return uploadPage(link, {
+						token: params.token,
+						csrf: anonymousCsrf(deps, cookie),
+						received: isDocumentKind(query.received) ? query.received : undefined,
+					})
 				} catch (error) {
 					if (error instanceof UploadLinkError) return linkProblemPage(error.reason)
 					throw error
@@ -46,8 +50,17 @@ export function uploadRoutes(deps: AppDeps, { auth }: HttpKit) {
 					if (error instanceof UploadLinkError) return linkProblemPage(error.reason)
 					if (!(error instanceof AppError) || error.status >= 500) throw error
 					const link = await openUploadLink(deps, params.token)
-					const message = error.fields?.[0] ? (error.fields[0].field === 'file' && error.code === 'VALIDATION' ? error.fields[0].message : error.message) : error.message
-					return uploadPage(link, { token: params.token, csrf: anonymousCsrf(deps, cookie), error: { kind, message: capitalise(message) }, status: error.status })
+					const message = error.fields?.[0]
+						? error.fields[0].field === 'file' && error.code === 'VALIDATION'
+							? error.fields[0].message
+							: error.message
+						: error.message
+					return uploadPage(link, {
+						token: params.token,
+						csrf: anonymousCsrf(deps, cookie),
+						error: { kind, message: capitalise(message) },
+						status: error.status,
+					})
 				}
 			},
 			{ auth: 'form', params: token, body: form },

@@ -121,7 +121,10 @@ export async function storeUpload(deps: AppDeps, token: string, kind: string, fi
 	const link = await openUploadLink(deps, token)
 	if (!isDocumentKind(kind) || !link.items.includes(kind)) throw invalid([{ field: 'kind', message: 'is not one of the documents asked for' }])
 	if (!file || file.bytes.byteLength === 0) throw invalid([{ field: 'file', message: `choose a file for the ${DOCUMENT_LABELS[kind]}` }])
-	if (file.bytes.byteLength > MAX_DOCUMENT_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', 'The file is larger than 10 MB. Scan or photograph it at a lower resolution and try again.', { fields: [{ field: 'file', message: 'is larger than 10 MB' }] })
+	if (file.bytes.byteLength > MAX_DOCUMENT_BYTES)
+		throw new AppError('PAYLOAD_TOO_LARGE', 'The file is larger than 10 MB. Scan or photograph it at a lower resolution and try again.', {
+			fields: [{ field: 'file', message: 'is larger than 10 MB' }],
+		})
 	const type = detectType(file.bytes)
 	if (!type) throw invalid([{ field: 'file', message: 'must be a PDF, JPEG or PNG file (this file is something else, whatever its name says)' }])
 
@@ -141,11 +144,30 @@ export async function storeUpload(deps: AppDeps, token: string, kind: string, fi
 				.where(and(eq(documentRequests.id, link.requestId), isNull(documentRequests.revokedAt), gt(documentRequests.expiresAt, now)))
 				.returning({ id: documentRequests.id })
 			if (!live) {
-				const [row] = await tx.select({ expiresAt: documentRequests.expiresAt, revokedAt: documentRequests.revokedAt, replacedBy: documentRequests.replacedBy }).from(documentRequests).where(eq(documentRequests.id, link.requestId))
+				const [row] = await tx
+					.select({ expiresAt: documentRequests.expiresAt, revokedAt: documentRequests.revokedAt, replacedBy: documentRequests.replacedBy })
+					.from(documentRequests)
+					.where(eq(documentRequests.id, link.requestId))
 				throw new UploadLinkError((row && problemOf(deps, row)) || 'expired')
 			}
-			await tx.insert(candidateDocuments).values({ id, workspaceId: link.workspaceId, candidateId: link.candidateId, kind, fileName, contentType: type.contentType, sizeBytes: file.bytes.byteLength, storageKey: key, requestId: link.requestId, uploadedAt: now })
-			await recordActivity(tx, uploader(link), { action: 'document.uploaded', targetType: 'candidate', targetId: link.candidateId, detail: { documentId: id, kind, fileName, contentType: type.contentType, sizeBytes: file.bytes.byteLength } })
+			await tx.insert(candidateDocuments).values({
+				id,
+				workspaceId: link.workspaceId,
+				candidateId: link.candidateId,
+				kind,
+				fileName,
+				contentType: type.contentType,
+				sizeBytes: file.bytes.byteLength,
+				storageKey: key,
+				requestId: link.requestId,
+				uploadedAt: now,
+			})
+			await recordActivity(tx, uploader(link), {
+				action: 'document.uploaded',
+				targetType: 'candidate',
+				targetId: link.candidateId,
+				detail: { documentId: id, kind, fileName, contentType: type.contentType, sizeBytes: file.bytes.byteLength },
+			})
 			// The person who asked gets a to-do to look at it (one per kind and request, however often re-uploaded).
 			if (link.requestedByUserId)
 				await createTodo(tx, {

@@ -21,7 +21,14 @@ function submissionsTable(lines: VendorSubmissionLine[], empty: string): SafeHtm
 			{ label: 'Candidate', cell: (l) => html`<a href="/applications/${l.applicationId}">${l.candidate.name || 'A candidate'}</a>` },
 			{ label: 'Job', cell: (l) => html`<a href="/jobs/${l.job.id}">${l.job.title}</a>` },
 			{ label: 'Submitted', cell: (l) => html`${when(l.submittedAt)}<br><span class="meta">by ${l.submittedBy}</span>` },
-			...(seesDocuments ? [{ label: 'Documents sent', cell: (l: VendorSubmissionLine) => (l.documents?.length ? l.documents.map((k) => DOCUMENT_LABELS[k] ?? k).join(', ') : 'Résumé only') }] : []),
+			...(seesDocuments
+				? [
+						{
+							label: 'Documents sent',
+							cell: (l: VendorSubmissionLine) => (l.documents?.length ? l.documents.map((k) => DOCUMENT_LABELS[k] ?? k).join(', ') : 'Résumé only'),
+						},
+					]
+				: []),
 			{ label: 'Status', cell: (l) => tag(...DELIVERY[l.delivery]) },
 		],
 	})
@@ -42,13 +49,24 @@ ${nextCursor ? html`<p><a href="/vendors/${vendorId}/submissions">All submission
 	},
 }
 
-function submissionsPage(deps: AppDeps, session: PageSession, view: { vendor: { id: string; name: string }; submissions: VendorSubmissionLine[]; nextCursor: string | null; paged: boolean }): Response {
+function submissionsPage(
+	deps: AppDeps,
+	session: PageSession,
+	view: { vendor: { id: string; name: string }; submissions: VendorSubmissionLine[]; nextCursor: string | null; paged: boolean },
+): Response {
 	const base = `/vendors/${view.vendor.id}/submissions`
 	return portalPage(
 		deps,
 		session,
 		{ title: `Submissions to ${view.vendor.name}`, current: '/vendors' },
-		html`${pageHeader({ crumbs: [['/vendors', 'Vendors'], [`/vendors/${view.vendor.id}`, view.vendor.name]], title: html`Submissions to ${view.vendor.name}`, meta: 'Newest first.' })}
+		html`${pageHeader({
+			crumbs: [
+				['/vendors', 'Vendors'],
+				[`/vendors/${view.vendor.id}`, view.vendor.name],
+			],
+			title: html`Submissions to ${view.vendor.name}`,
+			meta: 'Newest first.',
+		})}
 <section class="card" aria-labelledby="list-h"><h2 id="list-h" class="visually-hidden">Submissions</h2>
 ${submissionsTable(view.submissions, view.paged ? 'No more submissions.' : 'No candidate has been submitted to this vendor yet.')}
 ${pager({ base, next: view.nextCursor, first: !view.paged })}</section>`,
@@ -63,6 +81,10 @@ export function vendorSubmissionRoutes(deps: AppDeps, kit: HttpKit) {
 			const page = await vendorSubmissionList(deps, session.actor, vendor.id, { limit: 25, cursor: query.cursor })
 			return submissionsPage(deps, session, { vendor, ...page, paged: Boolean(query.cursor) })
 		},
-		{ session: { permission: 'vendors:read' }, params: t.Object({ id: t.String({ minLength: 1, maxLength: 160 }) }), query: t.Object({ cursor: t.Optional(t.String({ minLength: 1, maxLength: 64, error: 'cursor is not valid: use the Next page link' })) }) },
+		{
+			session: { permission: 'vendors:read' },
+			params: t.Object({ id: t.String({ minLength: 1, maxLength: 160 }) }),
+			query: t.Object({ cursor: t.Optional(t.String({ minLength: 1, maxLength: 64, error: 'cursor is not valid: use the Next page link' })) }),
+		},
 	)
 }

@@ -14,7 +14,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { candidateCards } from '../candidates/index.ts'
 import { jobTitles } from '../jobs/index.ts'
 import { deliveryStates } from '../outbox/index.ts'
-import type { DocumentKind } from '../vendors/index.ts'
+import type { DocumentKind, VendorFacts } from '../vendors/index.ts'
 import { vendorSubmissions } from './table.ts'
 
 export type Delivery = 'queued' | 'sent' | 'failed'
@@ -42,7 +42,12 @@ interface Row {
 	submittedAt: Date | string
 }
 
-export async function vendorSubmissionList(deps: AppDeps, actor: Actor, vendorId: string, input: { limit: number; cursor?: string }): Promise<{ submissions: VendorSubmissionLine[]; nextCursor: string | null }> {
+export async function vendorSubmissionList(
+	deps: AppDeps,
+	actor: Actor,
+	vendorId: string,
+	input: { limit: number; cursor?: string },
+): Promise<{ submissions: VendorSubmissionLine[]; nextCursor: string | null }> {
 	const scope = `vendor_submissions:${actor.userId}:${vendorId}`
 	const { rows: page, nextCursor } = await keysetPage(deps, {
 		scope,
@@ -55,9 +60,16 @@ export async function vendorSubmissionList(deps: AppDeps, actor: Actor, vendorId
 		where: [sql`s.vendor_id = ${vendorId} and s.workspace_id = ${actor.workspaceId}`],
 	})
 	const [cards, titles, states] = await Promise.all([
-		candidateCards(deps, actor, page.map((r) => r.candidateId)),
+		candidateCards(
+			deps,
+			actor,
+			page.map((r) => r.candidateId),
+		),
 		jobTitles(deps, actor.workspaceId, [...new Set(page.map((r) => r.jobId))]),
-		deliveryStates(deps.db, page.flatMap((r) => (r.outboxId ? [r.outboxId] : []))),
+		deliveryStates(
+			deps.db,
+			page.flatMap((r) => (r.outboxId ? [r.outboxId] : [])),
+		),
 	])
 	const seesDocuments = deps.permissions.can(actor, 'documents:read')
 	return {
@@ -77,4 +89,16 @@ export async function vendorSubmissionList(deps: AppDeps, actor: Actor, vendorId
 		}),
 		nextCursor,
 	}
+}
+
+/** How many candidates were submitted to each vendor of the actor's workspace, and when last (`vendorFacts`; `vendorIds` is never empty). */
+export async function vendorSubmissionFacts(deps: AppDeps, actor: Actor, vendorIds: string[]): Promise<Map<string, VendorFacts>> {
+	const rows = await deps.database.rows<{ vendorId: string; count: number; last: Date | string | null }>(
+		sql`select vendor_id as "vendorId", count(*)::int as count, max(submitted_at) as last from ${vendorSubmissions}
+		where workspace_id = ${actor.workspaceId} and vendor_id in (${sql.join(
+			vendorIds.map((id) => sql`${id}`),
+			sql`, `,
+		)}) group by vendor_id`,
+	)
+	return new Map(rows.map((r) => [r.vendorId, { submissionCount: Number(r.count), lastSubmittedAt: r.last }]))
 }

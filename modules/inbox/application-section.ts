@@ -30,7 +30,9 @@ export const applicationMessagesSection: PageSection = {
 		const messages = (found.get(applicationId)?.messages ?? []) as MessageView[]
 		const body = messages.length
 			? html`<ol class="entries">${messages.map(
-					(m) => html`<li><p class="meta">${m.direction === 'in' ? 'From the candidate' : 'To the candidate'} by ${CHANNELS[m.channel] ?? m.channel} · ${when(m.at)}${m.aboutThisApplication ? html` · ${tag('About this application', 'info')}` : ''}</p>
+					(
+						m,
+					) => html`<li><p class="meta">${m.direction === 'in' ? 'From the candidate' : 'To the candidate'} by ${CHANNELS[m.channel] ?? m.channel} · ${when(m.at)}${m.aboutThisApplication ? html` · ${tag('About this application', 'info')}` : ''}</p>
 ${m.subject ? html`<p><strong>${m.subject}</strong></p>` : ''}<p class="lines">${m.text}</p>
 <p><a href="/inbox/${m.threadId}">Open the conversation<span class="visually-hidden">: ${m.subject ?? 'message'} of ${when(m.at)}</span></a></p></li>`,
 				)}</ol>`

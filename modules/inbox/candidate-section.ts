@@ -28,13 +28,30 @@ interface MessageLine {
 /** The candidate's latest messages, newest first (callers have checked the candidate is within reach). */
 export async function candidateMessages(deps: AppDeps, actor: Actor, candidateId: string, limit = SHOWN): Promise<MessageLine[]> {
 	await syncOutbox(deps, actor.workspaceId)
-	const rows = await deps.database.rows<{ id: string; threadId: string; direction: 'in' | 'out'; channel: string; subject: string | null; threadSubject: string; text: string; at: Date | string }>(
+	const rows = await deps.database.rows<{
+		id: string
+		threadId: string
+		direction: 'in' | 'out'
+		channel: string
+		subject: string | null
+		threadSubject: string
+		text: string
+		at: Date | string
+	}>(
 		sql`select m.id, m.thread_id as "threadId", m.direction, m.channel, m.subject, t.subject as "threadSubject", left(m.text, 400) as text, m.at
 from ${inboxThreads} t join ${inboxMessages} m on m.thread_id = t.id
 where t.workspace_id = ${actor.workspaceId} and t.candidate_id = ${candidateId} order by m.at desc, m.id desc limit ${limit}`,
 	)
 	// Written by the candidate or by colleagues: one inert line each.
-	return rows.map((r) => ({ id: r.id, threadId: r.threadId, direction: r.direction, channel: r.channel, subject: untrustedLine(r.subject ?? r.threadSubject, r.direction === 'out' ? 'colleague' : 'candidate', 120), preview: untrustedLine(r.text, r.direction === 'out' ? 'colleague' : 'candidate', 160), at: new Date(r.at).toISOString() }))
+	return rows.map((r) => ({
+		id: r.id,
+		threadId: r.threadId,
+		direction: r.direction,
+		channel: r.channel,
+		subject: untrustedLine(r.subject ?? r.threadSubject, r.direction === 'out' ? 'colleague' : 'candidate', 120),
+		preview: untrustedLine(r.text, r.direction === 'out' ? 'colleague' : 'candidate', 160),
+		at: new Date(r.at).toISOString(),
+	}))
 }
 
 export const messagesSection: PageSection = {
@@ -51,7 +68,10 @@ ${dataTable<MessageLine>({
 	rows: messages,
 	empty: 'No messages with this candidate yet.',
 	columns: [
-		{ label: 'Message', cell: (m) => html`<a href="/inbox/${m.threadId}">${m.subject || 'No subject'}</a>${m.preview ? html`<br><span class="meta">${m.preview}</span>` : ''}` },
+		{
+			label: 'Message',
+			cell: (m) => html`<a href="/inbox/${m.threadId}">${m.subject || 'No subject'}</a>${m.preview ? html`<br><span class="meta">${m.preview}</span>` : ''}`,
+		},
 		{ label: 'When', cell: (m) => when(m.at) },
 		{ label: 'By', cell: (m) => (m.channel === 'email' ? 'E-mail' : 'Text message') },
 		{ label: 'Direction', cell: (m) => (m.direction === 'in' ? tag('From the candidate', 'info') : tag('To the candidate')) },

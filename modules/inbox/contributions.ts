@@ -1,5 +1,5 @@
 /** What the inbox contributes elsewhere: `search` hits, review-queue entries, `get_application` messages. */
-import { sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { ReviewSource } from '../review/index.ts'
@@ -8,15 +8,29 @@ import { afterPosition } from '../../core/source-merge.ts'
 import { prefixTsQuery, rankWhenMatched, relevance, similarityText, wordsTsQuery } from '../../core/text-search.ts'
 import { untrusted, untrustedLine } from '../../core/untrusted.ts'
 import { applicationParties, type ApplicationMessage } from '../candidates/index.ts'
+import { unseenSince } from '../review/index.ts'
 import { authorOf, snippetAuthor } from './service.ts'
 import { inboxMessages, inboxStates, inboxThreads } from './table.ts'
 
 const canRead = (deps: AppDeps, actor: Actor) => Boolean(actor.userId) && deps.permissions.can(actor, 'inbox:read')
 
+/** Each way of matching keeps at most this many conversations; only those are ranked. */
+const CAP = 50
+
 /**
  * Conversations by counterpart name, address or subject (trigram similarity) and by what was
  * written (full text), ranked in the tiers of `core/text-search.ts`: the words found whole in the
  * name, subject or a message first, then as a prefix, then names and subjects that only look alike.
+ *
+ * Each way of matching is its own capped branch on its own index (`inbox_threads_search` on the
+ * stored name-and-subject vector, `inbox_messages_search`, the trigram indexes of migration 0006),
+ * and only the conversations they return are ranked, fetched by primary key, as the candidates
+ * provider does. One `where` joining the ways with `or` (an `exists` over messages among them)
+ * could use no index: at 100,000 conversations it read every one and built each one's text vector
+ * to rank it (0.9–3.2 s a search; bench/README.md). Subjects that only look alike are looked for
+ * only when the query has no word to search for ("C#"): subjects repeat job titles, so a title's
+ * trigrams are in tens of thousands of them, each then compared (0.6 s for "python developer" at
+ * 100,000 conversations, finding none) for hits of the lowest tier. Names always are.
  */
 export const inboxSearchProvider: SearchProvider = {
 	type: 'inbox_thread',
@@ -25,29 +39,66 @@ export const inboxSearchProvider: SearchProvider = {
 		const tsq = prefixTsQuery(q)
 		const whole = wordsTsQuery(q)
 		const text = similarityText(q)
-		const fts = tsq ? sql`exists (select 1 from ${inboxMessages} m where m.thread_id = t.id and m.search @@ to_tsquery('english', ${tsq}))` : sql`false`
+		const ws = actor.workspaceId
+		// The limit is a subquery so the planner plans for the matches, not for CAP rows (see candidates/search.ts).
+		const cap = sql`(select ${CAP}::int)`
+		// Full-text matches come from the GIN indexes: planned as a capped sequential scan, a word in
+		// few or no conversations read all of them (the planner expects matches early). A materialized
+		// CTE is planned for all its rows, so the index; the cap then stops reading the matches.
+		const matching = (from: SQL) => sql`(with x as materialized (${from}) select x.id from x limit ${CAP})`
+		const words = tsq
+			? sql`${matching(sql`select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and t.search_vector @@ to_tsquery('english', ${tsq})`)}
+  union all ${matching(sql`select m.thread_id as id from ${inboxMessages} m where m.workspace_id = ${ws} and m.search @@ to_tsquery('english', ${tsq})`)}`
+			: sql`(select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${text} <% lower(t.subject) limit ${cap})`
+		const branches = [
+			words,
+			sql`(select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${text} <% lower(t.counterpart_name) limit ${cap})`,
+			sql`(select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and lower(t.counterpart_address) = ${text} limit ${cap})`,
+		]
 		// The name and subject weigh like a person's name and headline; messages like the rest of a profile.
-		const header = sql`(setweight(to_tsvector('english', t.counterpart_name), 'A') || setweight(to_tsvector('english', t.subject), 'B'))`
+		const header = sql`t.search_vector`
 		const rankOf = (query: string | null) =>
 			query
 				? sql`greatest(${rankWhenMatched(header, query)}, (select max(ts_rank(m.search, to_tsquery('english', ${query}))) from ${inboxMessages} m where m.thread_id = t.id and m.search @@ to_tsquery('english', ${query})))`
 				: sql`null::real`
-		const score = relevance({ exact: whole ? sql`r.exact` : null, prefix: tsq ? sql`r.prefix` : null, similar: sql`greatest(word_similarity(${text}, lower(t.counterpart_name)), word_similarity(${text}, lower(t.subject)))`, certain: sql`lower(t.counterpart_address) = ${text}` })
-		const rows = await deps.database.rows<{ id: string; type: string; name: string; subject: string; snippet: string; direction: string | null; score: number }>(
+		const score = relevance({
+			exact: whole ? sql`r.exact` : null,
+			prefix: tsq ? sql`r.prefix` : null,
+			similar: sql`greatest(word_similarity(${text}, lower(t.counterpart_name)), word_similarity(${text}, lower(t.subject)))`,
+			certain: sql`lower(t.counterpart_address) = ${text}`,
+		})
+		const rows = await deps.database.rows<{
+			id: string
+			type: string
+			name: string
+			subject: string
+			snippet: string
+			direction: string | null
+			score: number
+		}>(
 			sql`select t.id, t.counterpart_type as type, t.counterpart_name as name, t.subject, t.snippet, t.last_message_direction as direction, ${score} as score
 from ${inboxThreads} t cross join lateral (select ${rankOf(whole)} as exact, ${rankOf(tsq)} as prefix) r
-where t.workspace_id = ${actor.workspaceId} and (${text} <% lower(t.counterpart_name) or ${text} <% lower(t.subject) or lower(t.counterpart_address) = ${text} or ${fts})
+where t.id = any(array(select h.id from (${sql.join(branches, sql` union all `)}) h)) and t.workspace_id = ${ws}
 order by score desc, t.last_message_at desc, t.id limit ${limit}`,
 		)
 		return rows.map((r) => {
 			const theirs = authorOf(r.type)
 			const ours = r.direction === 'out'
-			return { type: 'inbox_thread', id: r.id, title: untrustedLine(`${r.name}: ${r.subject}`, theirs, 120), snippet: untrustedLine(r.snippet && `${snippetAuthor(ours, r.name)}: ${r.snippet}`, ours ? 'colleague' : theirs, 240), score: Math.round(Number(r.score) * 1000) / 1000 }
+			return {
+				type: 'inbox_thread',
+				id: r.id,
+				title: untrustedLine(`${r.name}: ${r.subject}`, theirs, 120),
+				snippet: untrustedLine(r.snippet && `${snippetAuthor(ours, r.name)}: ${r.snippet}`, ours ? 'colleague' : theirs, 240),
+				score: Math.round(Number(r.score) * 1000) / 1000,
+			}
 		})
 	},
 }
 
-/** Candidates who wrote back and whose conversation the person has not read since: oldest reply first. */
+/**
+ * Candidates who wrote back in the review window (`modules/review/window.ts`) and whose conversation
+ * the person has not read since: oldest reply first, read by `inbox_threads_inbound`.
+ */
 export const repliesWaitingSource: ReviewSource = {
 	type: 'reply_waiting',
 	async items(deps, actor, options) {
@@ -55,12 +106,20 @@ export const repliesWaitingSource: ReviewSource = {
 		const rows = await deps.database.rows<{ id: string; at: Date | string; candidateId: string }>(
 			sql`select t.id, t.last_inbound_at as at, t.candidate_id as "candidateId"
 from ${inboxThreads} t left join ${inboxStates} s on s.thread_id = t.id and s.user_id = ${actor.userId}
-where t.workspace_id = ${actor.workspaceId} and t.candidate_id is not null and t.last_inbound_at is not null
+where t.workspace_id = ${actor.workspaceId} and t.candidate_id is not null and t.last_inbound_at >= ${unseenSince(deps.now()).toISOString()}::timestamptz
 and (s.read_at is null or s.read_at < t.last_inbound_at)
 and ${afterPosition(sql`t.last_inbound_at`, sql`t.id`, options.after)}
 order by t.last_inbound_at, t.id collate "C" limit ${options.limit}`,
 		)
-		return rows.map((r) => ({ type: 'reply_waiting', id: r.id, at: new Date(r.at), candidateId: r.candidateId, jobId: null, applicationId: null, reason: 'Wrote back, and you have not read the reply yet.' }))
+		return rows.map((r) => ({
+			type: 'reply_waiting',
+			id: r.id,
+			at: new Date(r.at),
+			candidateId: r.candidateId,
+			jobId: null,
+			applicationId: null,
+			reason: 'Wrote back, and you have not read the reply yet.',
+		}))
 	},
 }
 
@@ -78,11 +137,26 @@ export async function messagesOfApplications(deps: AppDeps, actor: Actor, applic
 	const parties = await applicationParties(deps, actor.workspaceId, applicationIds)
 	const candidateIds = [...new Set([...parties.values()].map((p) => p.candidateId))]
 	const rows = candidateIds.length
-		? await deps.database.rows<{ id: string; threadId: string; candidateId: string; direction: 'in' | 'out'; channel: string; subject: string | null; text: string; relatedType: string | null; relatedId: string | null; at: Date | string; n: number }>(
+		? await deps.database.rows<{
+				id: string
+				threadId: string
+				candidateId: string
+				direction: 'in' | 'out'
+				channel: string
+				subject: string | null
+				text: string
+				relatedType: string | null
+				relatedId: string | null
+				at: Date | string
+				n: number
+			}>(
 				sql`select * from (select m.id, m.thread_id as "threadId", t.candidate_id as "candidateId", m.direction, m.channel, m.subject, m.text, m.related_type as "relatedType", m.related_id as "relatedId", m.at,
 row_number() over (partition by t.candidate_id order by m.at desc, m.id desc) as n
 from ${inboxMessages} m join ${inboxThreads} t on t.id = m.thread_id
-where t.workspace_id = ${actor.workspaceId} and t.candidate_id in (${sql.join(candidateIds.map((id) => sql`${id}`), sql`, `)})) x where n <= 20 order by at, id`,
+where t.workspace_id = ${actor.workspaceId} and t.candidate_id in (${sql.join(
+					candidateIds.map((id) => sql`${id}`),
+					sql`, `,
+				)})) x where n <= 20 order by at, id`,
 			)
 		: []
 	for (const id of applicationIds) {
@@ -92,7 +166,16 @@ where t.workspace_id = ${actor.workspaceId} and t.candidate_id in (${sql.join(ca
 				.filter((r) => r.candidateId === candidateId)
 				.map((r) => {
 					const by = r.direction === 'in' ? 'candidate' : 'colleague'
-					return { id: r.id, threadId: r.threadId, direction: r.direction, channel: r.channel, subject: untrustedLine(r.subject, by, 200), text: untrusted(r.text, by, 4000), at: new Date(r.at).toISOString(), aboutThisApplication: r.relatedType === 'application' && r.relatedId === id }
+					return {
+						id: r.id,
+						threadId: r.threadId,
+						direction: r.direction,
+						channel: r.channel,
+						subject: untrustedLine(r.subject, by, 200),
+						text: untrusted(r.text, by, 4000),
+						at: new Date(r.at).toISOString(),
+						aboutThisApplication: r.relatedType === 'application' && r.relatedId === id,
+					}
 				}),
 		})
 	}

@@ -11,9 +11,11 @@ export const inboxHomeSection: PageSection = {
 	async render(deps, session) {
 		const { threads, nextCursor } = await listThreads(deps, session.actor, { filter: 'unread', limit: 5 })
 		return html`<section class="card" aria-labelledby="unread"><h2 id="unread">Unread messages</h2>
-${threads.length === 0
-	? html`<p class="empty">No unread conversations.</p>`
-	: html`<ul class="queue">${threads.map((t) => html`<li><a href="/inbox/${t.id}">${t.counterpart.name}: ${t.subject}</a><br><span class="meta">${when(t.lastMessageAt)}</span></li>`)}</ul>`}
+${
+	threads.length === 0
+		? html`<p class="empty">No unread conversations.</p>`
+		: html`<ul class="queue">${threads.map((t) => html`<li><a href="/inbox/${t.id}">${t.counterpart.name}: ${t.subject}</a><br><span class="meta">${when(t.lastMessageAt)}</span></li>`)}</ul>`
+}
 <p><a href="/inbox?filter=unread">${nextCursor ? 'All unread conversations' : 'Open the inbox'}</a></p></section>`
 	},
 }

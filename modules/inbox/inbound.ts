@@ -55,7 +55,13 @@ export interface InboundResult {
 }
 
 export async function receiveInbound(deps: AppDeps, request: Request): Promise<InboundResult> {
-	const raw = await verifiedWebhookBody(request, { prefix: 'x-inbound', secret: deps.config.settings.of(inboxSettings).inboundMailSecret, secretName: 'INBOUND_MAIL_SECRET', maxBytes: MAX_INBOUND_BYTES, now: deps.now() })
+	const raw = await verifiedWebhookBody(request, {
+		prefix: 'x-inbound',
+		secret: deps.config.settings.of(inboxSettings).inboundMailSecret,
+		secretName: 'INBOUND_MAIL_SECRET',
+		maxBytes: MAX_INBOUND_BYTES,
+		now: deps.now(),
+	})
 	if (!raw.trim()) throw malformed('The body is empty; send the raw message (RFC 822)')
 	if (!HEADER_LINE.test(raw)) throw malformed('The body is not an RFC 822 message: it must start with header fields such as "From: …"')
 	let email: Email
@@ -76,23 +82,35 @@ export async function receiveInbound(deps: AppDeps, request: Request): Promise<I
 	const answered = [...new Set([inReplyTo, ...ids(email.references).reverse()].filter((x): x is string => Boolean(x)))]
 	let place: { workspaceId: string; threadId: string } | null = null
 	const lookup = async () => {
-		const hits = await deps.db.select({ messageId: inboxMessages.messageId, workspaceId: inboxMessages.workspaceId, threadId: inboxMessages.threadId }).from(inboxMessages).where(inArray(inboxMessages.messageId, answered))
+		const hits = await deps.db
+			.select({ messageId: inboxMessages.messageId, workspaceId: inboxMessages.workspaceId, threadId: inboxMessages.threadId })
+			.from(inboxMessages)
+			.where(inArray(inboxMessages.messageId, answered))
 		const first = answered.map((a) => hits.find((h) => h.messageId === a)).find(Boolean)
 		return first ? { workspaceId: first.workspaceId, threadId: first.threadId } : null
 	}
 	// A quick reply may answer a mail the inbox has not copied from the outbox yet: copy, then look again.
 	if (answered.length) place = (await lookup()) ?? ((await syncOutbox(deps)) > 0 ? await lookup() : null)
-	const recipients = [email.deliveredTo, ...(email.to ?? []).flatMap((a: Address) => ('address' in a && a.address ? [a.address] : (a.group ?? []).map((g: { address: string }) => g.address)))].filter((x): x is string => Boolean(x))
+	const recipients = [
+		email.deliveredTo,
+		...(email.to ?? []).flatMap((a: Address) => ('address' in a && a.address ? [a.address] : (a.group ?? []).map((g: { address: string }) => g.address))),
+	].filter((x): x is string => Boolean(x))
 	// 2. Otherwise a new conversation, placed by the workspace named in the recipient address.
 	let fresh: { workspaceId: string; counterpart: Counterpart } | null = null
 	if (!place) {
 		const slug = recipients.map((r) => /^[^@+]+\+([a-z0-9-]{1,40})@/i.exec(r)?.[1]?.toLowerCase()).find(Boolean)
 		const ws = slug ? await findWorkspace(deps.db, slug) : null
-		if (!ws) throw new AppError('VALIDATION', 'This message answers no message we sent (In-Reply-To, References) and its recipient names no workspace (reply+<workspace>@…): it cannot be placed', { fields: [{ field: 'In-Reply-To', message: 'does not name a message we sent' }] })
+		if (!ws)
+			throw new AppError(
+				'VALIDATION',
+				'This message answers no message we sent (In-Reply-To, References) and its recipient names no workspace (reply+<workspace>@…): it cannot be placed',
+				{ fields: [{ field: 'In-Reply-To', message: 'does not name a message we sent' }] },
+			)
 		fresh = { workspaceId: ws.id, counterpart: await counterpartAt(deps, ws.id, from.address, from.name || null, () => vendorBook(deps, ws.id)) }
 	}
 	return deps.db.transaction(async (tx) => {
-		if (!place) place = { workspaceId: fresh!.workspaceId, threadId: await threadFor(tx, fresh!.workspaceId, fresh!.counterpart, email.subject ?? '', receivedAt) }
+		if (!place)
+			place = { workspaceId: fresh!.workspaceId, threadId: await threadFor(tx, fresh!.workspaceId, fresh!.counterpart, email.subject ?? '', receivedAt) }
 		const id = await appendMessage(tx, {
 			workspaceId: place.workspaceId,
 			threadId: place.threadId,
@@ -110,4 +128,3 @@ export async function receiveInbound(deps: AppDeps, request: Request): Promise<I
 		return { status: 'accepted' as const, threadId: place.threadId, messageId }
 	})
 }
-

@@ -62,33 +62,64 @@ async function inbound(raw: string, o: { secret?: string; timestamp?: number; si
 	return callOn(app, 'POST', '/api/inbox/inbound', { raw, headers })
 }
 
-const rfc822 = (h: Record<string, string>, body: string) => `${Object.entries(h).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${body}`
+const rfc822 = (h: Record<string, string>, body: string) =>
+	`${Object.entries(h)
+		.map(([k, v]) => `${k}: ${v}`)
+		.join('\r\n')}\r\n\r\n${body}`
 
 describe('what the portal sends lands in its thread', () => {
 	test('mail and messages to a candidate make one conversation with them; mail to a vendor another', async () => {
 		const [nora] = w.candidates
-		await send(w.ws, nora!.email, 'Your application for Salesforce Developer', 'Hi Nora, thanks for applying.', { type: 'application', id: nora!.applicationId })
+		await send(w.ws, nora!.email, 'Your application for Salesforce Developer', 'Hi Nora, thanks for applying.', {
+			type: 'application',
+			id: nora!.applicationId,
+		})
 		const deps = await testDeps()
-		await deps.db.transaction((tx) => enqueueMessage(tx, { workspaceId: w.ws.id, to: '+15125550100', text: 'Please upload your documents: https://example.test/u/abc', related: { type: 'document_request', id: 'dr_1' } }))
+		await deps.db.transaction((tx) =>
+			enqueueMessage(tx, {
+				workspaceId: w.ws.id,
+				to: '+15125550100',
+				text: 'Please upload your documents: https://example.test/u/abc',
+				related: { type: 'document_request', id: 'dr_1' },
+			}),
+		)
 		const vendor = await newSubmissionVendor(w.ws, { email: `subs.${w.ws.slug}@acme.example`, name: 'Acme Staffing' })
-		await send(w.ws, `subs.${w.ws.slug}@acme.example`, 'Candidate submission: Nora Quinn', 'Please find Nora attached.', { type: 'application', id: nora!.applicationId })
+		await send(w.ws, `subs.${w.ws.slug}@acme.example`, 'Candidate submission: Nora Quinn', 'Please find Nora attached.', {
+			type: 'application',
+			id: nora!.applicationId,
+		})
 
 		const list = await w.people.recruiter.tool('list_inbox_threads', {})
 		expect(list.isError).toBe(false)
 		const withNora = list.words.threads.filter((t: any) => t.counterpart.id === nora!.id)
 		expect(withNora).toHaveLength(1)
-		expect(withNora[0]).toMatchObject({ counterpart: { type: 'candidate', name: 'Nora Quinn', address: nora!.email }, messageCount: 2, unread: false, starred: false })
+		expect(withNora[0]).toMatchObject({
+			counterpart: { type: 'candidate', name: 'Nora Quinn', address: nora!.email },
+			messageCount: 2,
+			unread: false,
+			starred: false,
+		})
 		const withVendor = list.words.threads.find((t: any) => t.counterpart.type === 'vendor')
 		// Names, addresses and subjects are the counterpart's words: labelled as theirs.
 		const labelled = list.data.threads.find((t: any) => t.counterpart.id === nora!.id)
-		for (const field of [labelled.subject, labelled.counterpart.name, labelled.counterpart.address]) expect(field).toMatchObject({ untrusted: true, writtenBy: 'candidate' })
-		expect(list.data.threads.find((t: any) => t.counterpart.type === 'vendor').counterpart.name).toMatchObject({ untrusted: true, writtenBy: 'vendor', text: 'Acme Staffing' })
+		for (const field of [labelled.subject, labelled.counterpart.name, labelled.counterpart.address])
+			expect(field).toMatchObject({ untrusted: true, writtenBy: 'candidate' })
+		expect(list.data.threads.find((t: any) => t.counterpart.type === 'vendor').counterpart.name).toMatchObject({
+			untrusted: true,
+			writtenBy: 'vendor',
+			text: 'Acme Staffing',
+		})
 		expect(withVendor).toMatchObject({ counterpart: { id: vendor, name: 'Acme Staffing' }, messageCount: 1 })
 
 		const thread = (await w.people.recruiter.tool('get_inbox_thread', { threadId: withNora[0].id })).data.thread
 		// Both went out within a millisecond or two: their order is the order of their timestamps, whichever that is.
 		expect(thread.messages.map((m: any) => `${m.direction} ${m.channel}`).sort()).toEqual(['out email', 'out message'])
-		expect(thread.messages.find((m: any) => m.channel === 'email')).toMatchObject({ subject: { untrusted: true, writtenBy: 'colleague', text: 'Your application for Salesforce Developer' }, delivery: 'pending', related: { type: 'application', id: nora!.applicationId }, text: { untrusted: true, writtenBy: 'colleague' } })
+		expect(thread.messages.find((m: any) => m.channel === 'email')).toMatchObject({
+			subject: { untrusted: true, writtenBy: 'colleague', text: 'Your application for Salesforce Developer' },
+			delivery: 'pending',
+			related: { type: 'application', id: nora!.applicationId },
+			text: { untrusted: true, writtenBy: 'colleague' },
+		})
 		// Copying is idempotent: reading again adds nothing.
 		expect((await w.people.recruiter.tool('get_inbox_thread', { threadId: withNora[0].id })).data.thread.messages).toHaveLength(2)
 	})
@@ -99,7 +130,14 @@ describe('a conversation that began with a text message', () => {
 		// Candidate 2's phone is +1 512 555 0122 (see the fixture): the text message starts her conversation.
 		const ana = w.candidates[2]!
 		const deps = await testDeps()
-		await deps.db.transaction((tx) => enqueueMessage(tx, { workspaceId: w.ws.id, to: '+15125550122', text: 'Hi, a quick question about your availability', related: { type: 'application', id: ana.applicationId } }))
+		await deps.db.transaction((tx) =>
+			enqueueMessage(tx, {
+				workspaceId: w.ws.id,
+				to: '+15125550122',
+				text: 'Hi, a quick question about your availability',
+				related: { type: 'application', id: ana.applicationId },
+			}),
+		)
 		const before = (await w.people.recruiter.tool('list_inbox_threads', {})).words.threads.filter((t: any) => t.counterpart.id === ana.id)
 		expect(before.map((t: any) => t.counterpart.address)).toEqual(['+15125550122'])
 		await send(w.ws, ana.email, 'Your availability', 'Following up by e-mail.', { type: 'application', id: ana.applicationId })
@@ -128,8 +166,22 @@ describe('a shared phone number or address never merges two people’s conversat
 
 		// Her reply to the request's e-mail joins her conversation (In-Reply-To), not Grace's.
 		const deps = await testDeps()
-		const [mail] = await deps.db.select({ messageId: outbox.messageId }).from(outbox).where(and(eq(outbox.relatedId, asked.data.request.id), eq(outbox.channel, 'email')))
-		const reply = await inbound(rfc822({ From: 'Jane Doe <jane.doe@mail.example>', To: 'no-reply@localhost', Subject: 'Re: Documents needed', 'Message-ID': `<jane1.${w.ws.slug}@mail.example>`, 'In-Reply-To': mail!.messageId! }, 'Uploaded, thanks.'))
+		const [mail] = await deps.db
+			.select({ messageId: outbox.messageId })
+			.from(outbox)
+			.where(and(eq(outbox.relatedId, asked.data.request.id), eq(outbox.channel, 'email')))
+		const reply = await inbound(
+			rfc822(
+				{
+					From: 'Jane Doe <jane.doe@mail.example>',
+					To: 'no-reply@localhost',
+					Subject: 'Re: Documents needed',
+					'Message-ID': `<jane1.${w.ws.slug}@mail.example>`,
+					'In-Reply-To': mail!.messageId!,
+				},
+				'Uploaded, thanks.',
+			),
+		)
 		expect(reply.json).toMatchObject({ status: 'accepted', threadId: withJane[0].id })
 	})
 
@@ -138,16 +190,41 @@ describe('a shared phone number or address never merges two people’s conversat
 		const mailbox = `jobs.${w.ws.slug}@bright.example`
 		const vendor = await newSubmissionVendor(w.ws, { email: mailbox, name: 'Bright Staffing', rules: { always: [], byWorkAuthorization: {} } })
 		const job = await newVendorJob(w.ws, { vendorId: vendor, title: 'QA Engineer' })
-		await applyToJob(deps, { workspace: w.ws, job: { id: job, title: 'QA Engineer', status: 'Open', mustHave: null }, name: 'Lena Park', email: mailbox, phone: '+1 737 555 0142', resume: { bytes: samplePdf('Lena Park, QA engineer: Selenium, Cypress'), fileName: 'lena.pdf' }, answers: {} })
-		const [app] = await deps.database.rows<{ id: string; candidateId: string }>(sql`select id, candidate_id as "candidateId" from applications where job_id = ${job}`)
+		await applyToJob(deps, {
+			workspace: w.ws,
+			job: { id: job, title: 'QA Engineer', status: 'Open', mustHave: null },
+			name: 'Lena Park',
+			email: mailbox,
+			phone: '+1 737 555 0142',
+			resume: { bytes: samplePdf('Lena Park, QA engineer: Selenium, Cypress'), fileName: 'lena.pdf' },
+			answers: {},
+		})
+		const [app] = await deps.database.rows<{ id: string; candidateId: string }>(
+			sql`select id, candidate_id as "candidateId" from applications where job_id = ${job}`,
+		)
 		const recruiter = await personActor(deps, w.ws.slug, w.people.recruiter.email)
-		await inviteToInterview(deps, recruiter, { applicationId: app!.id, scheduledAt: new Date(Date.now() + 86_400_000), deadlineAt: new Date(Date.now() + 3 * 86_400_000) })
+		await inviteToInterview(deps, recruiter, {
+			applicationId: app!.id,
+			scheduledAt: new Date(Date.now() + 86_400_000),
+			deadlineAt: new Date(Date.now() + 3 * 86_400_000),
+		})
 		await submitToVendor(deps, recruiter, { applicationId: app!.id, documents: [] })
 
-		const threads = (await allPages(w.people.recruiter, 'list_inbox_threads', { limit: 100 }, 'threads')).rows.filter((t: any) => t.counterpart.address === mailbox)
-		const subjects = async (t: any) => (await w.people.recruiter.tool('get_inbox_thread', { threadId: t.id })).data.thread.messages.map((m: any) => (typeof m.subject === 'string' ? m.subject : m.subject.text).split(':')[0])
-		expect(threads.map((t: any) => [t.counterpart.type, t.counterpart.id]).sort()).toEqual([['candidate', app!.candidateId], ['vendor', vendor]])
-		expect(await subjects(threads.find((t: any) => t.counterpart.type === 'candidate'))).toEqual(['We received your application', 'Your video interview for QA Engineer'])
+		const threads = (await allPages(w.people.recruiter, 'list_inbox_threads', { limit: 100 }, 'threads')).rows.filter(
+			(t: any) => t.counterpart.address === mailbox,
+		)
+		const subjects = async (t: any) =>
+			(await w.people.recruiter.tool('get_inbox_thread', { threadId: t.id })).data.thread.messages.map(
+				(m: any) => (typeof m.subject === 'string' ? m.subject : m.subject.text).split(':')[0],
+			)
+		expect(threads.map((t: any) => [t.counterpart.type, t.counterpart.id]).sort()).toEqual([
+			['candidate', app!.candidateId],
+			['vendor', vendor],
+		])
+		expect(await subjects(threads.find((t: any) => t.counterpart.type === 'candidate'))).toEqual([
+			'We received your application',
+			'Your video interview for QA Engineer',
+		])
 		expect(await subjects(threads.find((t: any) => t.counterpart.type === 'vendor'))).toEqual(['Candidate submission'])
 	})
 
@@ -161,7 +238,12 @@ describe('a shared phone number or address never merges two people’s conversat
 		const kaiEmail = `kai.lund.${w.ws.slug}@example.test`
 		const kai = await newCandidate(w.ws, { name: 'Kai Lund', email: kaiEmail })
 		const vendor = await newSubmissionVendor(w.ws, { email: kaiEmail, name: 'Lund Consulting' })
-		const mail = await inbound(rfc822({ From: `Kai <${kaiEmail}>`, To: `reply+${w.ws.slug}@localhost`, Subject: 'About the role', 'Message-ID': `<kai1.${w.ws.slug}@x>` }, 'Is it still open?'))
+		const mail = await inbound(
+			rfc822(
+				{ From: `Kai <${kaiEmail}>`, To: `reply+${w.ws.slug}@localhost`, Subject: 'About the role', 'Message-ID': `<kai1.${w.ws.slug}@x>` },
+				'Is it still open?',
+			),
+		)
 		expect(mail.json.status).toBe('accepted')
 
 		const threads = (await allPages(w.people.owner, 'list_inbox_threads', { limit: 100 }, 'threads')).rows
@@ -170,7 +252,12 @@ describe('a shared phone number or address never merges two people’s conversat
 		expect(phone.counterpart).toMatchObject({ type: 'other', id: null })
 		expect(phone.counterpart.name).toBe('Unassigned: +17375550177 is shared by Ivy Chen, Ian Chen')
 		const shared = threads.find((t: any) => t.id === mail.json.threadId)
-		expect(shared.counterpart).toEqual({ type: 'other', id: null, name: `Kai (unassigned: ${kaiEmail} is shared by Kai Lund, Lund Consulting)`, address: kaiEmail })
+		expect(shared.counterpart).toEqual({
+			type: 'other',
+			id: null,
+			name: `Kai (unassigned: ${kaiEmail} is shared by Kai Lund, Lund Consulting)`,
+			address: kaiEmail,
+		})
 	})
 })
 
@@ -183,14 +270,28 @@ describe('the inbound webhook', () => {
 
 	test('refused without its secret (503), without or with a bad signature (401), with a stale or future timestamp (401)', async () => {
 		const { c, messageId } = await sentTo(1, 'Rate question')
-		const raw = rfc822({ From: `${c.name} <${c.email}>`, To: 'no-reply@localhost', Subject: 'Re: Rate question', 'Message-ID': `<r1.${w.ws.slug}@mail.example>`, 'In-Reply-To': messageId }, 'My rate is 70/hr.')
+		const raw = rfc822(
+			{
+				From: `${c.name} <${c.email}>`,
+				To: 'no-reply@localhost',
+				Subject: 'Re: Rate question',
+				'Message-ID': `<r1.${w.ws.slug}@mail.example>`,
+				'In-Reply-To': messageId,
+			},
+			'My rate is 70/hr.',
+		)
 		expect((await inbound(raw, { app: 'default' })).status).toBe(503)
 		expect((await inbound(raw, { signature: null })).status).toBe(401)
 		expect((await inbound(raw, { secret: 'not-the-shared-secret-000' })).json.error).toContain('does not match')
 		expect((await inbound(raw, { timestamp: Math.floor(Date.now() / 1000) - 600 })).json.error).toContain('seconds old')
 		expect((await inbound(raw, { timestamp: Math.floor(Date.now() / 1000) + 600 })).json.error).toContain('in the future')
 		const deps = await testDeps()
-		expect(await deps.db.select().from(inboxMessages).where(eq(inboxMessages.messageId, `<r1.${w.ws.slug}@mail.example>`))).toHaveLength(0)
+		expect(
+			await deps.db
+				.select()
+				.from(inboxMessages)
+				.where(eq(inboxMessages.messageId, `<r1.${w.ws.slug}@mail.example>`)),
+		).toHaveLength(0)
 	})
 
 	test('malformed bodies get a clear 400', async () => {
@@ -206,7 +307,14 @@ describe('the inbound webhook', () => {
 	test('a reply joins the thread of the message it answers (In-Reply-To), once; unread for everyone until each reads it', async () => {
 		const { c, messageId } = await sentTo(1, 'Availability')
 		const reply = rfc822(
-			{ From: `${c.name} <${c.email.toUpperCase()}>`, To: 'no-reply@localhost', Subject: 'Re: Availability', 'Message-ID': `<r2.${w.ws.slug}@mail.example>`, 'In-Reply-To': messageId, Date: new Date().toUTCString() },
+			{
+				From: `${c.name} <${c.email.toUpperCase()}>`,
+				To: 'no-reply@localhost',
+				Subject: 'Re: Availability',
+				'Message-ID': `<r2.${w.ws.slug}@mail.example>`,
+				'In-Reply-To': messageId,
+				Date: new Date().toUTCString(),
+			},
 			'I can start on the 1st.\r\n\r\nOn Mon, 3 Nov 2026 at 10:00, Benchline <no-reply@localhost> wrote:\r\n> Hello Omar\r\n> Are you available?',
 		)
 		const first = await inbound(reply)
@@ -217,11 +325,21 @@ describe('the inbound webhook', () => {
 
 		const owner = await w.people.owner.tool('list_inbox_threads', { filter: 'unread' })
 		const thread = owner.data.threads.find((t: any) => t.id === first.json.threadId)
-		expect(thread).toMatchObject({ counterpart: { id: c.id, type: 'candidate' }, unread: true, snippet: { text: 'I can start on the 1st.', writtenBy: 'candidate' } })
+		expect(thread).toMatchObject({
+			counterpart: { id: c.id, type: 'candidate' },
+			unread: true,
+			snippet: { text: 'I can start on the 1st.', writtenBy: 'candidate' },
+		})
 		const got = (await w.people.recruiter.tool('get_inbox_thread', { threadId: thread.id })).data.thread
 		const last = got.messages[got.messages.length - 1]
 		// Their address is labelled; ours (the portal's) is plain.
-		expect(last).toMatchObject({ direction: 'in', from: { untrusted: true, writtenBy: 'candidate', text: c.email }, to: expect.any(String), text: { text: 'I can start on the 1st.', writtenBy: 'candidate', untrusted: true }, delivery: null })
+		expect(last).toMatchObject({
+			direction: 'in',
+			from: { untrusted: true, writtenBy: 'candidate', text: c.email },
+			to: expect.any(String),
+			text: { text: 'I can start on the 1st.', writtenBy: 'candidate', untrusted: true },
+			delivery: null,
+		})
 		expect(got.messages.filter((m: any) => m.direction === 'in')).toHaveLength(1)
 		// Read by the recruiter, still unread for the owner and the admin.
 		expect((await w.people.recruiter.tool('list_inbox_threads', { filter: 'unread' })).data.threads.map((t: any) => t.id)).not.toContain(thread.id)
@@ -236,7 +354,16 @@ describe('the inbound webhook', () => {
 
 	test('threading by References; a message without Message-ID is recognised by its bytes; unknown replies are refused', async () => {
 		const { c, messageId } = await sentTo(2, 'Offer details')
-		const viaReferences = rfc822({ From: c.email, To: 'no-reply@localhost', Subject: 'Re: Offer details', References: `<unknown@elsewhere> ${messageId}`, 'In-Reply-To': '<also-unknown@elsewhere>' }, 'Thanks, looks good.')
+		const viaReferences = rfc822(
+			{
+				From: c.email,
+				To: 'no-reply@localhost',
+				Subject: 'Re: Offer details',
+				References: `<unknown@elsewhere> ${messageId}`,
+				'In-Reply-To': '<also-unknown@elsewhere>',
+			},
+			'Thanks, looks good.',
+		)
 		const a = await inbound(viaReferences)
 		expect(a.json.status).toBe('accepted')
 		expect((await inbound(viaReferences)).json.status).toBe('duplicate')
@@ -244,18 +371,30 @@ describe('the inbound webhook', () => {
 		const [msg] = await deps.db.select({ threadId: inboxMessages.threadId }).from(inboxMessages).where(eq(inboxMessages.messageId, messageId))
 		expect(a.json.threadId).toBe(msg!.threadId)
 
-		const stray = await inbound(rfc822({ From: 'someone@nowhere.example', To: 'no-reply@localhost', Subject: 'Hello', 'Message-ID': `<stray.${w.ws.slug}@x>` }, 'Who is this?'))
+		const stray = await inbound(
+			rfc822({ From: 'someone@nowhere.example', To: 'no-reply@localhost', Subject: 'Hello', 'Message-ID': `<stray.${w.ws.slug}@x>` }, 'Who is this?'),
+		)
 		expect(stray.status).toBe(422)
 		expect(stray.json.error).toContain('cannot be placed')
 	})
 
 	test('a new message to reply+<workspace>@ starts a conversation: with the candidate when we know the sender', async () => {
 		const c = w.candidates[0]!
-		const known = await inbound(rfc822({ From: c.email, To: `reply+${w.ws.slug}@localhost`, Subject: 'Question about the role', 'Message-ID': `<new1.${w.ws.slug}@x>` }, 'Is the role remote?'))
+		const known = await inbound(
+			rfc822(
+				{ From: c.email, To: `reply+${w.ws.slug}@localhost`, Subject: 'Question about the role', 'Message-ID': `<new1.${w.ws.slug}@x>` },
+				'Is the role remote?',
+			),
+		)
 		expect(known.json.status).toBe('accepted')
 		const threads = (await w.people.owner.tool('list_inbox_threads', {})).data.threads
 		expect(threads.find((t: any) => t.id === known.json.threadId).counterpart).toMatchObject({ type: 'candidate', id: c.id })
-		const stranger = await inbound(rfc822({ From: 'Sam Stranger <sam@stranger.example>', To: `reply+${w.ws.slug}@localhost`, Subject: 'Open roles?', 'Message-ID': `<new2.${w.ws.slug}@x>` }, 'Do you have QA roles?'))
+		const stranger = await inbound(
+			rfc822(
+				{ From: 'Sam Stranger <sam@stranger.example>', To: `reply+${w.ws.slug}@localhost`, Subject: 'Open roles?', 'Message-ID': `<new2.${w.ws.slug}@x>` },
+				'Do you have QA roles?',
+			),
+		)
 		const other = (await w.people.owner.tool('list_inbox_threads', {})).data.threads.find((t: any) => t.id === stranger.json.threadId)
 		// Someone we know nothing about: their words are labelled as from outside.
 		const outside = (text: string) => ({ untrusted: true, writtenBy: 'outside', text, truncated: false })
@@ -281,15 +420,31 @@ describe('the snippet says who wrote the latest message', () => {
 
 		const { messageId } = await send(w.ws, email, 'Thursday call', 'Are you free on Thursday for a call with the client?')
 		const ours = await shown()
-		for (const snippet of [ours.listed, ours.got]) expect(snippet).toEqual({ untrusted: true, writtenBy: 'colleague', text: 'Are you free on Thursday for a call with the client?', truncated: false })
-		expect(ours.hit).toEqual({ untrusted: true, writtenBy: 'colleague', text: 'We wrote: Are you free on Thursday for a call with the client?', truncated: false })
+		for (const snippet of [ours.listed, ours.got])
+			expect(snippet).toEqual({ untrusted: true, writtenBy: 'colleague', text: 'Are you free on Thursday for a call with the client?', truncated: false })
+		expect(ours.hit).toEqual({
+			untrusted: true,
+			writtenBy: 'colleague',
+			text: 'We wrote: Are you free on Thursday for a call with the client?',
+			truncated: false,
+		})
 		expect(ours.page).toContain('We wrote: Are you free on Thursday for a call with the client?')
 		expect(ours.page).not.toContain(`${name} wrote: Are you free`)
 
-		const reply = rfc822({ From: `${name} <${email}>`, To: 'no-reply@localhost', Subject: 'Re: Thursday call', 'Message-ID': `<rosa1.${w.ws.slug}@mail.example>`, 'In-Reply-To': messageId }, 'Thursday at 11 works for me.')
+		const reply = rfc822(
+			{
+				From: `${name} <${email}>`,
+				To: 'no-reply@localhost',
+				Subject: 'Re: Thursday call',
+				'Message-ID': `<rosa1.${w.ws.slug}@mail.example>`,
+				'In-Reply-To': messageId,
+			},
+			'Thursday at 11 works for me.',
+		)
 		expect((await inbound(reply)).json.status).toBe('accepted')
 		const theirs = await shown()
-		for (const snippet of [theirs.listed, theirs.got]) expect(snippet).toEqual({ untrusted: true, writtenBy: 'candidate', text: 'Thursday at 11 works for me.', truncated: false })
+		for (const snippet of [theirs.listed, theirs.got])
+			expect(snippet).toEqual({ untrusted: true, writtenBy: 'candidate', text: 'Thursday at 11 works for me.', truncated: false })
 		expect(theirs.hit).toEqual({ untrusted: true, writtenBy: 'candidate', text: `${name} wrote: Thursday at 11 works for me.`, truncated: false })
 		expect(theirs.page).toContain(`${name} wrote: Thursday at 11 works for me.`)
 
@@ -308,7 +463,8 @@ describe('the tools, for every role', () => {
 			expect(names).not.toContain('list_inbox_threads')
 			expect(names).not.toContain('get_inbox_thread')
 		}
-		for (const role of ['owner', 'admin', 'recruiter'] as const) expect(await w.people[role].toolNames()).toEqual(expect.arrayContaining(['list_inbox_threads', 'get_inbox_thread']))
+		for (const role of ['owner', 'admin', 'recruiter'] as const)
+			expect(await w.people[role].toolNames()).toEqual(expect.arrayContaining(['list_inbox_threads', 'get_inbox_thread']))
 	})
 
 	test('newest first, paged; stars are per person; a borrowed or altered cursor is refused', async () => {
@@ -378,7 +534,17 @@ describe('a credential in what a conversation keeps cut short (issue 16, item 8)
 			const text = `${'Please call me back about the role. '.repeat(6).slice(0, lead)} ${token}`
 			const subject = `${'Documents for the Harborview client '.repeat(7).slice(0, lead + 40)} ${token}`
 			const name = `${'Sam Stranger '.repeat(10).slice(0, lead - 40)} ${token}`
-			const res = await inbound(rfc822({ From: `"${name}" <leak${i}.${w.ws.slug}@stranger.example>`, To: `reply+${w.ws.slug}@localhost`, Subject: subject, 'Message-ID': `<leak${i}.${w.ws.slug}@x>` }, text))
+			const res = await inbound(
+				rfc822(
+					{
+						From: `"${name}" <leak${i}.${w.ws.slug}@stranger.example>`,
+						To: `reply+${w.ws.slug}@localhost`,
+						Subject: subject,
+						'Message-ID': `<leak${i}.${w.ws.slug}@x>`,
+					},
+					text,
+				),
+			)
 			expect(res.json?.status, res.text).toBe('accepted')
 			threads.push(res.json.threadId)
 		}
@@ -400,10 +566,22 @@ describe('a credential in what a conversation keeps cut short (issue 16, item 8)
 		const { token } = await newPersonWithToken(w.ws, 'viewer')
 		// As the old code stored them: cut first (keeping 23 of the token's 30 random characters), then left as they were.
 		const cutThrough = (lead: string, keep: number) => `${lead} ${token}`.slice(0, keep) + '…'
-		const old = { id: `thr_old_${w.ws.slug}`, snippet: cutThrough('x'.repeat(120), 159), subject: cutThrough('y'.repeat(160), 199), counterpartName: cutThrough('Sam', 119) }
+		const old = {
+			id: `thr_old_${w.ws.slug}`,
+			snippet: cutThrough('x'.repeat(120), 159),
+			subject: cutThrough('y'.repeat(160), 199),
+			counterpartName: cutThrough('Sam', 119),
+		}
 		const clean = { id: `thr_clean_${w.ws.slug}`, snippet: 'No credential: bl_pat in words, https://x.example/bl', subject: 'Hello', counterpartName: 'Pat' }
 		for (const [n, row] of [old, clean].entries())
-			await deps.db.insert(inboxThreads).values({ ...row, workspaceId: w.ws.id, counterpartKey: `address:old${n}.${w.ws.slug}@x.example`, counterpartType: 'other', counterpartAddress: `old${n}.${w.ws.slug}@x.example`, lastMessageAt: new Date() })
+			await deps.db.insert(inboxThreads).values({
+				...row,
+				workspaceId: w.ws.id,
+				counterpartKey: `address:old${n}.${w.ws.slug}@x.example`,
+				counterpartType: 'other',
+				counterpartAddress: `old${n}.${w.ws.slug}@x.example`,
+				lastMessageAt: new Date(),
+			})
 		expect(partsOf(token, JSON.stringify(old)).length).toBeGreaterThan(10)
 		const rollback = new Error('rolled back')
 		let after: (typeof inboxThreads.$inferSelect)[] = []
@@ -411,7 +589,10 @@ describe('a credential in what a conversation keeps cut short (issue 16, item 8)
 		await deps.db
 			.transaction(async (tx) => {
 				await deps.database.rows(sql.raw(migration), tx)
-				after = await tx.select().from(inboxThreads).where(inArray(inboxThreads.id, [old.id, clean.id]))
+				after = await tx
+					.select()
+					.from(inboxThreads)
+					.where(inArray(inboxThreads.id, [old.id, clean.id]))
 				throw rollback
 			})
 			.catch((e) => {
@@ -420,7 +601,11 @@ describe('a credential in what a conversation keeps cut short (issue 16, item 8)
 		const byId = new Map(after.map((r) => [r.id, r]))
 		const fixed = byId.get(old.id)!
 		expect(partsOf(token, JSON.stringify(fixed))).toEqual([])
-		expect([fixed.snippet, fixed.subject, fixed.counterpartName]).toEqual([`${'x'.repeat(120)} [credential removed]…`, `${'y'.repeat(160)} [credential removed]…`, 'Sam [credential removed]…'])
+		expect([fixed.snippet, fixed.subject, fixed.counterpartName]).toEqual([
+			`${'x'.repeat(120)} [credential removed]…`,
+			`${'y'.repeat(160)} [credential removed]…`,
+			'Sam [credential removed]…',
+		])
 		expect(byId.get(clean.id)).toMatchObject(clean)
 		await deps.db.delete(inboxThreads).where(inArray(inboxThreads.id, [old.id, clean.id]))
 	})

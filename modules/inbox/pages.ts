@@ -7,7 +7,8 @@ import { textOf } from '../../core/untrusted.ts'
 import { snippetAuthor, type getThread, type ThreadSummary } from './service.ts'
 
 const when = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`
-const lastWords = (t: ThreadSummary) => (t.snippet.text ? html` · ${snippetAuthor(t.snippet.writtenBy === 'colleague', t.counterpart.name.text)}: ${t.snippet.text}` : '')
+const lastWords = (t: ThreadSummary) =>
+	t.snippet.text ? html` · ${snippetAuthor(t.snippet.writtenBy === 'colleague', t.counterpart.name.text)}: ${t.snippet.text}` : ''
 
 export function inboxPage(deps: AppDeps, session: PageSession, view: { threads: ThreadSummary[]; filter: string; more: string | null }): Response {
 	return portalPage(
@@ -18,14 +19,21 @@ export function inboxPage(deps: AppDeps, session: PageSession, view: { threads: 
 <p class="meta">${['all', 'unread', 'starred'].map((f) => (f === view.filter ? html`<strong>${f}</strong> ` : html`<a href="/inbox?filter=${f}">${f}</a> `))}</p>
 ${view.threads.length === 0 ? html`<p>No conversations.</p>` : ''}
 <ul class="jobs">${view.threads.map(
-			(t) => html`<li><a href="/inbox/${t.id}">${t.unread ? html`<strong>${t.counterpart.name.text}: ${t.subject.text}</strong>` : html`${t.counterpart.name.text}: ${t.subject.text}`}</a>
+			(
+				t,
+			) => html`<li><a href="/inbox/${t.id}">${t.unread ? html`<strong>${t.counterpart.name.text}: ${t.subject.text}</strong>` : html`${t.counterpart.name.text}: ${t.subject.text}`}</a>
 <span class="meta">${t.starred ? '★ ' : ''}${plural(t.messageCount, 'message')} · ${when(t.lastMessageAt)}${lastWords(t)}</span></li>`,
 		)}</ul>
 ${view.more ? html`<p><a href="/inbox?filter=${view.filter}&amp;cursor=${view.more}">Older</a></p>` : ''}</section>`,
 	)
 }
 
-export function threadPage(deps: AppDeps, session: PageSession, thread: Awaited<ReturnType<typeof getThread>>, message?: { error?: string; notice?: string }): Response {
+export function threadPage(
+	deps: AppDeps,
+	session: PageSession,
+	thread: Awaited<ReturnType<typeof getThread>>,
+	message?: { error?: string; notice?: string },
+): Response {
 	const csrf = html`<input type="hidden" name="csrf" value="${session.csrf}">`
 	return portalPage(
 		deps,
@@ -39,14 +47,18 @@ ${message?.notice ? html`<p class="notice" role="status">${message.notice}</p>` 
 ${message?.error ? html`<p class="error" role="alert">${message.error}</p>` : ''}
 ${thread.olderMessagesOmitted ? html`<p class="meta">${plural(thread.olderMessagesOmitted, 'older message')} ${thread.olderMessagesOmitted === 1 ? 'is' : 'are'} not shown.</p>` : ''}
 ${thread.messages.map(
-	(m) => html`<article class="card"><p class="meta">${m.direction === 'in' ? html`From ${textOf(m.from)}` : html`To ${textOf(m.to)}${m.delivery ? ` · ${m.delivery}` : ''}`} · ${m.channel} · ${when(m.at)}</p>
+	(
+		m,
+	) => html`<article class="card"><p class="meta">${m.direction === 'in' ? html`From ${textOf(m.from)}` : html`To ${textOf(m.to)}${m.delivery ? ` · ${m.delivery}` : ''}`} · ${m.channel} · ${when(m.at)}</p>
 ${m.subject ? html`<p><strong>${m.subject.text}</strong></p>` : ''}<pre>${m.text.text}</pre></article>`,
 )}
-${thread.counterpart.address.text.includes('@')
-	? html`<h2>Reply</h2><form method="post" action="/inbox/${thread.id}/reply" class="stack">${csrf}
+${
+	thread.counterpart.address.text.includes('@')
+		? html`<h2>Reply</h2><form method="post" action="/inbox/${thread.id}/reply" class="stack">${csrf}
 <label for="reply-text">Message <textarea id="reply-text" name="text" required maxlength="20000" rows="6"></textarea></label>
 <button type="submit">Send</button></form>`
-	: ''}
+		: ''
+}
 </section>`,
 	)
 }

@@ -38,7 +38,9 @@ export function inboxRoutes(deps: AppDeps, kit: HttpKit) {
 					return threadPage(deps, session, await getThread(deps, actor, params.id), { notice: 'Your reply is on its way.' })
 				} catch (error) {
 					if (!(error instanceof AppError) || !['VALIDATION', 'CONFLICT'].includes(error.code)) throw error
-					return threadPage(deps, session, await getThread(deps, actor, params.id), { error: error.fields?.length ? `Message ${error.fields[0]!.message}.` : error.message })
+					return threadPage(deps, session, await getThread(deps, actor, params.id), {
+						error: error.fields?.length ? `Message ${error.fields[0]!.message}.` : error.message,
+					})
 				}
 			},
 			{ session: auth, body: form },

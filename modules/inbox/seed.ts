@@ -18,8 +18,14 @@ const HOUR = 3_600_000
 type Line = [dir: 'out' | 'in', text: string]
 const CANDIDATE_SCRIPTS: Line[][] = [
 	[
-		['out', 'Hi {first},\n\nThanks for applying for the {job} role. Are you free for a quick call this week to go over the client’s requirements and your rate expectations?\n\nBest,\n{me}'],
-		['in', 'Hi {me},\n\nYes, Thursday after 2 pm Central works for me. I am looking for {rate}/hr on C2C, a little flexible for a long-term project.\n\nThanks,\n{first}'],
+		[
+			'out',
+			'Hi {first},\n\nThanks for applying for the {job} role. Are you free for a quick call this week to go over the client’s requirements and your rate expectations?\n\nBest,\n{me}',
+		],
+		[
+			'in',
+			'Hi {me},\n\nYes, Thursday after 2 pm Central works for me. I am looking for {rate}/hr on C2C, a little flexible for a long-term project.\n\nThanks,\n{first}',
+		],
 		['out', 'Great, I have sent an invite for Thursday at 3 pm. Could you also confirm your work authorization and where you are based?'],
 		['in', 'I am on an H-1B (a transfer would be needed) and based in Dallas. Open to hybrid, two or three days a week.'],
 	],
@@ -32,7 +38,12 @@ const CANDIDATE_SCRIPTS: Line[][] = [
 		['in', 'Hi, yes, still very interested. I have another offer pending, so please let me know about next steps by Friday if possible.'],
 		['out', 'Understood, I will push the client for feedback today and get back to you.'],
 	],
-	[['out', 'Hi {first},\n\nCould you send an updated résumé that shows your most recent project? The client asked specifically about your last twelve months.\n\nThanks,\n{me}']],
+	[
+		[
+			'out',
+			'Hi {first},\n\nCould you send an updated résumé that shows your most recent project? The client asked specifically about your last twelve months.\n\nThanks,\n{me}',
+		],
+	],
 	[
 		['out', 'Hi {first}, congratulations: the client would like to move forward with an offer for {job}. Can we talk today about the start date?'],
 		['in', 'That is wonderful news, thank you! I can talk any time after 4 pm. I need to give two weeks’ notice.'],
@@ -55,7 +66,19 @@ export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> 
 	const from = deps.config.mailFrom
 	const now = Date.now()
 	const seen = new Set<string>()
-	const conversations: { key: string; type: 'candidate' | 'vendor'; candidateId: string | null; vendorId: string | null; name: string; address: string; subject: string; lines: Line[]; vars: Record<string, string>; start: number; related: { type: string; id: string } }[] = []
+	const conversations: {
+		key: string
+		type: 'candidate' | 'vendor'
+		candidateId: string | null
+		vendorId: string | null
+		name: string
+		address: string
+		subject: string
+		lines: Line[]
+		vars: Record<string, string>
+		start: number
+		related: { type: string; id: string }
+	}[] = []
 	for (const app of rnd.sample(apps, Math.min(40, apps.length))) {
 		if (seen.has(app.candidateId) || conversations.length >= 24) continue
 		seen.add(app.candidateId)
@@ -74,7 +97,9 @@ export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> 
 			related: { type: 'application', id: app.id },
 		})
 	}
-	const vendors = [...new Map([...(await vendorBook(deps, ws.id)).entries()].flatMap(([address, at]) => at.map((v) => [v.id, { ...v, address }] as const))).values()]
+	const vendors = [
+		...new Map([...(await vendorBook(deps, ws.id)).entries()].flatMap(([address, at]) => at.map((v) => [v.id, { ...v, address }] as const))).values(),
+	]
 	for (const v of vendors.slice(0, 5)) {
 		const app = rnd.pick(apps)
 		conversations.push({
@@ -101,18 +126,51 @@ export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> 
 			if (dir === 'in') lastInbound = at
 			const text = template.replace(/\{(\w+)\}/g, (_, k: string) => c.vars[k] ?? '')
 			const id = seededId('msg', ws.id, `${c.key}:${i}`)
-			return { id, workspaceId: ws.id, threadId, direction: dir, channel: 'email', fromAddress: dir === 'out' ? from : c.address, toAddress: dir === 'out' ? c.address : from, subject: i === 0 ? c.subject : `Re: ${c.subject}`, text, messageId: `<${id}@${dir === 'out' ? host : 'mail.example.com'}>`, relatedType: dir === 'out' ? c.related.type : null, relatedId: dir === 'out' ? c.related.id : null, at: new Date(at) }
+			return {
+				id,
+				workspaceId: ws.id,
+				threadId,
+				direction: dir,
+				channel: 'email',
+				fromAddress: dir === 'out' ? from : c.address,
+				toAddress: dir === 'out' ? c.address : from,
+				subject: i === 0 ? c.subject : `Re: ${c.subject}`,
+				text,
+				messageId: `<${id}@${dir === 'out' ? host : 'mail.example.com'}>`,
+				relatedType: dir === 'out' ? c.related.type : null,
+				relatedId: dir === 'out' ? c.related.id : null,
+				at: new Date(at),
+			}
 		})
 		return { c, threadId, messages, lastInbound: lastInbound as number | null }
 	})
 	// The conversation whose counterpart wrote last stays unread for everyone: a demo inbox always
 	// has something new in it, whatever the random draws.
-	const newest = built.reduce<(typeof built)[number] | null>((best, b) => (b.lastInbound !== null && (!best || b.lastInbound > best.lastInbound!) ? b : best), null)
+	const newest = built.reduce<(typeof built)[number] | null>(
+		(best, b) => (b.lastInbound !== null && (!best || b.lastInbound > best.lastInbound!) ? b : best),
+		null,
+	)
 	for (const { c, threadId, messages, lastInbound } of built) {
 		const last = messages[messages.length - 1]!
 		const inserted = await deps.db
 			.insert(inboxThreads)
-			.values({ id: threadId, workspaceId: ws.id, counterpartKey: c.key, counterpartType: c.type, candidateId: c.candidateId, vendorId: c.vendorId, counterpartName: c.name, counterpartAddress: c.address, subject: c.subject, messageCount: messages.length, lastMessageAt: last.at, lastInboundAt: lastInbound ? new Date(lastInbound) : null, snippet: cleanLine(last.text, 160), lastMessageDirection: last.direction, createdAt: new Date(c.start) })
+			.values({
+				id: threadId,
+				workspaceId: ws.id,
+				counterpartKey: c.key,
+				counterpartType: c.type,
+				candidateId: c.candidateId,
+				vendorId: c.vendorId,
+				counterpartName: c.name,
+				counterpartAddress: c.address,
+				subject: c.subject,
+				messageCount: messages.length,
+				lastMessageAt: last.at,
+				lastInboundAt: lastInbound ? new Date(lastInbound) : null,
+				snippet: cleanLine(last.text, 160),
+				lastMessageDirection: last.direction,
+				createdAt: new Date(c.start),
+			})
 			.onConflictDoNothing()
 			.returning({ id: inboxThreads.id })
 		if (!inserted.length) continue
@@ -120,7 +178,11 @@ export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> 
 		for (const p of readers) {
 			const read = newest?.threadId !== threadId && (lastInbound === null || now - lastInbound > 3 * 24 * HOUR || rnd.chance(0.3))
 			const starred = rnd.chance(0.12)
-			if (read || starred) await deps.db.insert(inboxStates).values({ threadId, userId: p.userId, readAt: read ? new Date(Math.min(now, last.at.getTime() + HOUR)) : null, starred }).onConflictDoNothing()
+			if (read || starred)
+				await deps.db
+					.insert(inboxStates)
+					.values({ threadId, userId: p.userId, readAt: read ? new Date(Math.min(now, last.at.getTime() + HOUR)) : null, starred })
+					.onConflictDoNothing()
 		}
 	}
 }

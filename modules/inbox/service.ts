@@ -50,7 +50,9 @@ interface ThreadRow {
 	starred: boolean | null
 }
 
-const THREAD = (userId: string) => sql`t.id, t.subject, t.counterpart_type as "counterpartType", t.candidate_id as "candidateId", t.vendor_id as "vendorId", t.counterpart_name as "counterpartName", t.counterpart_address as "counterpartAddress", t.message_count as "messageCount", t.last_message_at as "lastMessageAt", t.last_inbound_at as "lastInboundAt", t.snippet, t.last_message_direction as "lastMessageDirection", s.read_at as "readAt", s.starred
+const THREAD = (
+	userId: string,
+) => sql`t.id, t.subject, t.counterpart_type as "counterpartType", t.candidate_id as "candidateId", t.vendor_id as "vendorId", t.counterpart_name as "counterpartName", t.counterpart_address as "counterpartAddress", t.message_count as "messageCount", t.last_message_at as "lastMessageAt", t.last_inbound_at as "lastInboundAt", t.snippet, t.last_message_direction as "lastMessageDirection", s.read_at as "readAt", s.starred
 from ${inboxThreads} t left join ${inboxStates} s on s.thread_id = t.id and s.user_id = ${userId}`
 
 const UNREAD = sql`(t.last_inbound_at is not null and (s.read_at is null or s.read_at < t.last_inbound_at))`
@@ -65,7 +67,12 @@ function summary(r: ThreadRow) {
 		// The subject the conversation began with, the counterpart's name (a mail's display name, or
 		// what the candidate or the vendor is called) and address are theirs: labelled as such.
 		subject: untrustedLine(r.subject, theirs, 200),
-		counterpart: { type: r.counterpartType, id: r.candidateId ?? r.vendorId, name: untrustedLine(r.counterpartName, theirs, 120), address: untrustedLine(r.counterpartAddress, theirs, 320) },
+		counterpart: {
+			type: r.counterpartType,
+			id: r.candidateId ?? r.vendorId,
+			name: untrustedLine(r.counterpartName, theirs, 120),
+			address: untrustedLine(r.counterpartAddress, theirs, 320),
+		},
 		messageCount: r.messageCount,
 		lastMessageAt: iso(r.lastMessageAt)!,
 		// The latest message's start, labelled with whoever wrote it: ours (a colleague) or the counterpart's.
@@ -89,7 +96,14 @@ export async function listThreads(deps: AppDeps, actor: Actor, input: { filter?:
 	const conditions: SQL[] = [sql`t.workspace_id = ${actor.workspaceId}`]
 	if (filter === 'unread') conditions.push(UNREAD)
 	if (filter === 'starred') conditions.push(sql`s.starred`)
-	const { rows, nextCursor } = await keysetPage(deps, { scope, cursor: input.cursor, limit: input.limit, order: newestFirst<ThreadRow>(sql`t.last_message_at`, sql`t.id`, (r) => r.lastMessageAt), from: sql`select ${THREAD(userId)}`, where: conditions })
+	const { rows, nextCursor } = await keysetPage(deps, {
+		scope,
+		cursor: input.cursor,
+		limit: input.limit,
+		order: newestFirst<ThreadRow>(sql`t.last_message_at`, sql`t.id`, (r) => r.lastMessageAt),
+		from: sql`select ${THREAD(userId)}`,
+		where: conditions,
+	})
 	return { threads: rows.map(summary), nextCursor }
 }
 
@@ -100,16 +114,34 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 	const [row] = await deps.database.rows<ThreadRow>(sql`select ${THREAD(userId)} where t.id = ${threadId} and t.workspace_id = ${actor.workspaceId}`)
 	if (!row) throw notFound()
 	const messages = (
-		await deps.database.rows<{ id: string; direction: 'in' | 'out'; channel: string; fromAddress: string; toAddress: string; subject: string | null; text: string; outboxId: string | null; relatedType: string | null; relatedId: string | null; at: Date | string }>(
+		await deps.database.rows<{
+			id: string
+			direction: 'in' | 'out'
+			channel: string
+			fromAddress: string
+			toAddress: string
+			subject: string | null
+			text: string
+			outboxId: string | null
+			relatedType: string | null
+			relatedId: string | null
+			at: Date | string
+		}>(
 			sql`select id, direction, channel, from_address as "fromAddress", to_address as "toAddress", subject, text, outbox_id as "outboxId", related_type as "relatedType", related_id as "relatedId", at from ${inboxMessages} where thread_id = ${threadId} order by at desc, id desc limit ${MAX_MESSAGES}`,
 		)
 	).reverse()
-	const delivery = await deliveryStates(deps.db, messages.map((m) => m.outboxId).filter((x): x is string => Boolean(x)))
+	const delivery = await deliveryStates(
+		deps.db,
+		messages.map((m) => m.outboxId).filter((x): x is string => Boolean(x)),
+	)
 	const readAt = deps.now()
 	await deps.db
 		.insert(inboxStates)
 		.values({ threadId, userId, readAt })
-		.onConflictDoUpdate({ target: [inboxStates.threadId, inboxStates.userId], set: { readAt: sql`greatest(${inboxStates.readAt}, ${readAt.toISOString()}::timestamptz)` } })
+		.onConflictDoUpdate({
+			target: [inboxStates.threadId, inboxStates.userId],
+			set: { readAt: sql`greatest(${inboxStates.readAt}, ${readAt.toISOString()}::timestamptz)` },
+		})
 	const theirs = authorOf(row.counterpartType)
 	// Their address is labelled; ours (the portal's sending and receiving addresses) is plain.
 	const address = (text: string, isTheirs: boolean) => (isTheirs ? untrustedLine(text, theirs, 320) : text)
@@ -134,9 +166,15 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 
 export async function setStarred(deps: AppDeps, actor: Actor, threadId: string, starred: boolean): Promise<void> {
 	const userId = person(actor)
-	const [thread] = await deps.db.select({ id: inboxThreads.id }).from(inboxThreads).where(and(eq(inboxThreads.id, threadId), eq(inboxThreads.workspaceId, actor.workspaceId)))
+	const [thread] = await deps.db
+		.select({ id: inboxThreads.id })
+		.from(inboxThreads)
+		.where(and(eq(inboxThreads.id, threadId), eq(inboxThreads.workspaceId, actor.workspaceId)))
 	if (!thread) throw notFound()
-	await deps.db.insert(inboxStates).values({ threadId, userId, starred }).onConflictDoUpdate({ target: [inboxStates.threadId, inboxStates.userId], set: { starred } })
+	await deps.db
+		.insert(inboxStates)
+		.values({ threadId, userId, starred })
+		.onConflictDoUpdate({ target: [inboxStates.threadId, inboxStates.userId], set: { starred } })
 }
 
 /** Replies to the counterpart by e-mail (through the outbox); the reply is in the thread at once. */
@@ -144,7 +182,10 @@ export async function replyToThread(deps: AppDeps, actor: Actor, threadId: strin
 	const userId = person(actor)
 	const body = text.replace(/\r\n?/g, '\n').trim()
 	if (!body || [...body].length > 20000) throw invalid([{ field: 'text', message: 'must be 1 to 20,000 characters' }])
-	const [thread] = await deps.db.select().from(inboxThreads).where(and(eq(inboxThreads.id, threadId), eq(inboxThreads.workspaceId, actor.workspaceId)))
+	const [thread] = await deps.db
+		.select()
+		.from(inboxThreads)
+		.where(and(eq(inboxThreads.id, threadId), eq(inboxThreads.workspaceId, actor.workspaceId)))
 	if (!thread) throw notFound()
 	if (!thread.counterpartAddress.includes('@')) throw new AppError('CONFLICT', 'This conversation has no e-mail address to reply to')
 	const subject = /^re:/i.test(thread.subject) ? thread.subject : `Re: ${thread.subject}`
@@ -153,11 +194,36 @@ export async function replyToThread(deps: AppDeps, actor: Actor, threadId: strin
 		// (the outbox sync pages by it).
 		const [{ at }] = (await deps.database.rows<{ at: Date | string }>(sql`select now() as at`, tx)) as [{ at: Date | string }]
 		const related = thread.candidateId ? { type: 'candidate', id: thread.candidateId } : thread.vendorId ? { type: 'vendor', id: thread.vendorId } : undefined
-		const recipient = thread.candidateId ? { type: 'candidate' as const, id: thread.candidateId } : thread.vendorId ? { type: 'vendor' as const, id: thread.vendorId } : undefined
-		const sent = await enqueueMail(tx, { workspaceId: actor.workspaceId, to: thread.counterpartAddress, subject: cleanLine(subject, 200), text: `${body}\n\n${actor.name}`, related, recipient }, deps)
-		const id = await appendMessage(tx, { workspaceId: actor.workspaceId, threadId, direction: 'out', channel: 'email', from: deps.config.mailFrom, to: thread.counterpartAddress, subject: cleanLine(subject, 200), text: `${body}\n\n${actor.name}`, messageId: sent.messageId, outboxId: sent.id, related: related ?? undefined, sentByUserId: userId, at: new Date(at) })
+		const recipient = thread.candidateId
+			? { type: 'candidate' as const, id: thread.candidateId }
+			: thread.vendorId
+				? { type: 'vendor' as const, id: thread.vendorId }
+				: undefined
+		const sent = await enqueueMail(
+			tx,
+			{ workspaceId: actor.workspaceId, to: thread.counterpartAddress, subject: cleanLine(subject, 200), text: `${body}\n\n${actor.name}`, related, recipient },
+			deps,
+		)
+		const id = await appendMessage(tx, {
+			workspaceId: actor.workspaceId,
+			threadId,
+			direction: 'out',
+			channel: 'email',
+			from: deps.config.mailFrom,
+			to: thread.counterpartAddress,
+			subject: cleanLine(subject, 200),
+			text: `${body}\n\n${actor.name}`,
+			messageId: sent.messageId,
+			outboxId: sent.id,
+			related: related ?? undefined,
+			sentByUserId: userId,
+			at: new Date(at),
+		})
 		const readAt = deps.now()
-		await tx.insert(inboxStates).values({ threadId, userId, readAt }).onConflictDoUpdate({ target: [inboxStates.threadId, inboxStates.userId], set: { readAt } })
+		await tx
+			.insert(inboxStates)
+			.values({ threadId, userId, readAt })
+			.onConflictDoUpdate({ target: [inboxStates.threadId, inboxStates.userId], set: { readAt } })
 		await recordActivity(tx, actor, { action: 'inbox.replied', targetType: 'inbox_thread', targetId: threadId, detail: { outboxId: sent.id } })
 		return id!
 	})

@@ -27,7 +27,9 @@ export async function syncOutbox(deps: AppDeps, workspaceId?: string): Promise<n
 }
 
 async function syncWorkspace(deps: AppDeps, workspaceId: string): Promise<number> {
-	const [mark] = await deps.database.rows<{ at: Date | string | null }>(sql`select max(at) as at from ${inboxMessages} where outbox_id is not null and workspace_id = ${workspaceId}`)
+	const [mark] = await deps.database.rows<{ at: Date | string | null }>(
+		sql`select max(at) as at from ${inboxMessages} where outbox_id is not null and workspace_id = ${workspaceId}`,
+	)
 	const since = mark?.at ? new Date(new Date(mark.at).getTime() - OVERLAP_MS) : undefined
 	let book: Promise<VendorBook> | undefined
 	const vendors = () => (book ??= vendorBook(deps, workspaceId))
@@ -37,7 +39,14 @@ async function syncWorkspace(deps: AppDeps, workspaceId: string): Promise<number
 		const rows = await outboxSince(deps.db, { workspaceId, since, after, limit: BATCH })
 		const copied = new Set(
 			rows.length
-				? (await deps.database.rows<{ id: string }>(sql`select outbox_id as id from ${inboxMessages} where outbox_id in (${sql.join(rows.map((r) => sql`${r.id}`), sql`, `)})`)).map((r) => r.id)
+				? (
+						await deps.database.rows<{ id: string }>(
+							sql`select outbox_id as id from ${inboxMessages} where outbox_id in (${sql.join(
+								rows.map((r) => sql`${r.id}`),
+								sql`, `,
+							)})`,
+						)
+					).map((r) => r.id)
 				: [],
 		)
 		for (const row of rows) if (!copied.has(row.id) && (await copy(deps, row, vendors))) added++
@@ -49,7 +58,13 @@ async function syncWorkspace(deps: AppDeps, workspaceId: string): Promise<number
 
 async function copy(deps: AppDeps, row: OutboxEntry, vendors: () => Promise<VendorBook>): Promise<boolean> {
 	// Filed with the person the sender named; by the address only for rows that name nobody.
-	const counterpart = await counterpartFor(deps, row.workspaceId, row.to, row.recipientType ? { type: row.recipientType as 'candidate' | 'vendor', id: row.recipientId ?? undefined } : null, vendors)
+	const counterpart = await counterpartFor(
+		deps,
+		row.workspaceId,
+		row.to,
+		row.recipientType ? { type: row.recipientType as 'candidate' | 'vendor', id: row.recipientId ?? undefined } : null,
+		vendors,
+	)
 	return deps.db.transaction(async (tx) => {
 		const threadId = await threadFor(tx, row.workspaceId, counterpart, row.subject ?? (row.channel === 'message' ? 'Text messages' : ''), row.createdAt)
 		const id = await appendMessage(tx, {

@@ -15,7 +15,9 @@ export const inboxThreads = pgTable(
 	'inbox_threads',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
 		counterpartKey: text('counterpart_key').notNull(),
 		/** candidate, vendor or other. */
 		counterpartType: text('counterpart_type').notNull(),
@@ -34,8 +36,21 @@ export const inboxThreads = pgTable(
 		/** in or out: who wrote the latest message (the snippet): the counterpart or our side. Null before the first. */
 		lastMessageDirection: text('last_message_direction'),
 		createdAt: at('created_at').notNull().defaultNow(),
+		/** The name and subject as `search` finds them: they weigh like a person's name and headline. */
+		searchVector: tsvector('search_vector').generatedAlwaysAs(
+			sql`setweight(to_tsvector('english', counterpart_name), 'A') || setweight(to_tsvector('english', subject), 'B')`,
+		),
 	},
-	(t) => [uniqueIndex('inbox_threads_counterpart').on(t.workspaceId, t.counterpartKey), index('inbox_threads_recent').on(t.workspaceId, t.lastMessageAt.desc(), t.id.desc()), index('inbox_threads_candidate').on(t.candidateId)],
+	(t) => [
+		uniqueIndex('inbox_threads_counterpart').on(t.workspaceId, t.counterpartKey),
+		index('inbox_threads_recent').on(t.workspaceId, t.lastMessageAt.desc(), t.id.desc()),
+		index('inbox_threads_candidate').on(t.candidateId),
+		// The review queue's replies waiting (contributions.ts): candidates' replies oldest first, in the byte order of ids the merged sources page by.
+		index('inbox_threads_inbound').on(t.workspaceId, t.lastInboundAt, sql`id collate "C"`).where(sql`candidate_id is not null and last_inbound_at is not null`),
+		// The search's address branch (contributions.ts). The trigram indexes on the name and subject: migration 0006.
+		index('inbox_threads_address').on(t.workspaceId, sql`lower(counterpart_address)`),
+		index('inbox_threads_search').using('gin', t.searchVector),
+	],
 )
 
 /** One message of a thread: sent by the portal (copied from the outbox) or received (inbound webhook). */
@@ -43,8 +58,12 @@ export const inboxMessages = pgTable(
 	'inbox_messages',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
-		threadId: text('thread_id').notNull().references(() => inboxThreads.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		threadId: text('thread_id')
+			.notNull()
+			.references(() => inboxThreads.id),
 		/** out or in. */
 		direction: text('direction').notNull(),
 		/** email or message. */
@@ -79,8 +98,12 @@ export const inboxMessages = pgTable(
 export const inboxStates = pgTable(
 	'inbox_states',
 	{
-		threadId: text('thread_id').notNull().references(() => inboxThreads.id),
-		userId: text('user_id').notNull().references(() => users.id),
+		threadId: text('thread_id')
+			.notNull()
+			.references(() => inboxThreads.id),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id),
 		readAt: at('read_at'),
 		starred: boolean('starred').notNull().default(false),
 	},

@@ -39,21 +39,42 @@ export async function vendorBook(deps: AppDeps, workspaceId: string): Promise<Ve
 		const page = await listVendors(deps, actor, { limit: 100, cursor })
 		for (const v of page.vendors) {
 			const detail = await getVendor(deps, actor, v.id)
-			for (const email of new Set([detail.contact.email, detail.submission.email].filter((e): e is string => Boolean(e)).map(normalizeAddress))) book.set(email, [...(book.get(email) ?? []), { id: v.id, name: v.name }])
+			for (const email of new Set([detail.contact.email, detail.submission.email].filter((e): e is string => Boolean(e)).map(normalizeAddress)))
+				book.set(email, [...(book.get(email) ?? []), { id: v.id, name: v.name }])
 		}
 		cursor = page.nextCursor ?? undefined
 	} while (cursor)
 	return book
 }
 
-const candidateCounterpart = (c: { id: string; name: string }, address: string): Counterpart => ({ key: `candidate:${c.id}`, type: 'candidate', candidateId: c.id, vendorId: null, name: c.name, address })
-const vendorCounterpart = (v: { id: string; name: string }, address: string): Counterpart => ({ key: `vendor:${v.id}`, type: 'vendor', candidateId: null, vendorId: v.id, name: v.name, address })
+const candidateCounterpart = (c: { id: string; name: string }, address: string): Counterpart => ({
+	key: `candidate:${c.id}`,
+	type: 'candidate',
+	candidateId: c.id,
+	vendorId: null,
+	name: c.name,
+	address,
+})
+const vendorCounterpart = (v: { id: string; name: string }, address: string): Counterpart => ({
+	key: `vendor:${v.id}`,
+	type: 'vendor',
+	candidateId: null,
+	vendorId: v.id,
+	name: v.name,
+	address,
+})
 
 /**
  * Whom a message sent to `address` is for: the recipient its sender named (a candidate or vendor of
  * the workspace), else whoever the address belongs to (see `counterpartAt`).
  */
-export async function counterpartFor(deps: AppDeps, workspaceId: string, address: string, recipient: Partial<Recipient> | null, vendors: () => Promise<VendorBook>): Promise<Counterpart> {
+export async function counterpartFor(
+	deps: AppDeps,
+	workspaceId: string,
+	address: string,
+	recipient: Partial<Recipient> | null,
+	vendors: () => Promise<VendorBook>,
+): Promise<Counterpart> {
 	const normalized = normalizeAddress(address)
 	if (recipient?.type === 'candidate' && recipient.id) {
 		const candidate = (await candidatePartiesById(deps, workspaceId, [recipient.id])).get(recipient.id)
@@ -71,14 +92,23 @@ export async function counterpartFor(deps: AppDeps, workspaceId: string, address
  * we know. When it belongs to several, nobody is picked: the conversation is unassigned, and its
  * name says so (with the people who share the address) so that a person can sort it out.
  */
-export async function counterpartAt(deps: AppDeps, workspaceId: string, address: string, displayName: string | null, vendors: () => Promise<VendorBook>): Promise<Counterpart> {
+export async function counterpartAt(
+	deps: AppDeps,
+	workspaceId: string,
+	address: string,
+	displayName: string | null,
+	vendors: () => Promise<VendorBook>,
+): Promise<Counterpart> {
 	const normalized = normalizeAddress(address)
 	const candidates = (await candidatesByAddress(deps, workspaceId, [normalized])).get(normalized) ?? []
 	const vendorsThere = normalized.includes('@') ? ((await vendors()).get(normalized) ?? []) : []
 	const people = [...candidates.map((c) => ({ kind: 'candidate' as const, ...c })), ...vendorsThere.map((v) => ({ kind: 'vendor' as const, ...v }))]
 	const only = people.length === 1 ? people[0]! : null
 	if (only) return only.kind === 'candidate' ? candidateCounterpart(only, normalized) : vendorCounterpart(only, normalized)
-	const sharers = `${normalized} is shared by ${people.map((p) => p.name).slice(0, 3).join(', ')}${people.length > 3 ? ` and ${people.length - 3} more` : ''}`
+	const sharers = `${normalized} is shared by ${people
+		.map((p) => p.name)
+		.slice(0, 3)
+		.join(', ')}${people.length > 3 ? ` and ${people.length - 3} more` : ''}`
 	const label = !people.length ? displayName || normalized : displayName ? `${displayName} (unassigned: ${sharers})` : `Unassigned: ${sharers}`
 	return { key: `address:${normalized}`, type: 'other', candidateId: null, vendorId: null, name: cleanLine(label, 120), address: normalized }
 }
@@ -88,9 +118,24 @@ export async function threadFor(db: Db, workspaceId: string, counterpart: Counte
 	const id = newId('thr')
 	await db
 		.insert(inboxThreads)
-		.values({ id, workspaceId, counterpartKey: counterpart.key, counterpartType: counterpart.type, candidateId: counterpart.candidateId, vendorId: counterpart.vendorId, counterpartName: counterpart.name, counterpartAddress: counterpart.address, subject: cleanLine(subject || '(no subject)', 200), lastMessageAt: at, createdAt: at })
+		.values({
+			id,
+			workspaceId,
+			counterpartKey: counterpart.key,
+			counterpartType: counterpart.type,
+			candidateId: counterpart.candidateId,
+			vendorId: counterpart.vendorId,
+			counterpartName: counterpart.name,
+			counterpartAddress: counterpart.address,
+			subject: cleanLine(subject || '(no subject)', 200),
+			lastMessageAt: at,
+			createdAt: at,
+		})
 		.onConflictDoNothing()
-	const [row] = await db.select({ id: inboxThreads.id }).from(inboxThreads).where(and(eq(inboxThreads.workspaceId, workspaceId), eq(inboxThreads.counterpartKey, counterpart.key)))
+	const [row] = await db
+		.select({ id: inboxThreads.id })
+		.from(inboxThreads)
+		.where(and(eq(inboxThreads.workspaceId, workspaceId), eq(inboxThreads.counterpartKey, counterpart.key)))
 	return row!.id
 }
 
@@ -120,7 +165,24 @@ export async function appendMessage(db: Db, m: NewInboxMessage): Promise<string 
 	const id = newId('msg')
 	const inserted = await db
 		.insert(inboxMessages)
-		.values({ id, workspaceId: m.workspaceId, threadId: m.threadId, direction: m.direction, channel: m.channel, fromAddress: m.from, toAddress: m.to, subject: m.subject, text: m.text, messageId: m.messageId, inReplyTo: m.inReplyTo ?? null, outboxId: m.outboxId ?? null, relatedType: m.related?.type ?? null, relatedId: m.related?.id ?? null, sentByUserId: m.sentByUserId ?? null, at: m.at })
+		.values({
+			id,
+			workspaceId: m.workspaceId,
+			threadId: m.threadId,
+			direction: m.direction,
+			channel: m.channel,
+			fromAddress: m.from,
+			toAddress: m.to,
+			subject: m.subject,
+			text: m.text,
+			messageId: m.messageId,
+			inReplyTo: m.inReplyTo ?? null,
+			outboxId: m.outboxId ?? null,
+			relatedType: m.related?.type ?? null,
+			relatedId: m.related?.id ?? null,
+			sentByUserId: m.sentByUserId ?? null,
+			at: m.at,
+		})
 		.onConflictDoNothing()
 		.returning({ id: inboxMessages.id })
 	if (!inserted.length) return null
@@ -132,7 +194,10 @@ export async function appendMessage(db: Db, m: NewInboxMessage): Promise<string 
 	await db
 		.update(inboxThreads)
 		.set({
-			counterpartAddress: m.channel === 'email' ? sql`case when position('@' in ${inboxThreads.counterpartAddress}) = 0 then ${theirs} else ${inboxThreads.counterpartAddress} end` : undefined,
+			counterpartAddress:
+				m.channel === 'email'
+					? sql`case when position('@' in ${inboxThreads.counterpartAddress}) = 0 then ${theirs} else ${inboxThreads.counterpartAddress} end`
+					: undefined,
 			messageCount: sql`${inboxThreads.messageCount} + 1`,
 			// The snippet and its author change together: both are the latest message's.
 			snippet: sql`case when ${latest} then ${cleanLine(m.text, 160)} else ${inboxThreads.snippet} end`,

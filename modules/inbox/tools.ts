@@ -31,14 +31,17 @@ const Message = t.Object({
 	text: UntrustedText,
 	at: t.String({ format: 'date-time' }),
 	delivery: nullable(t.String({ description: 'For messages sent: pending, sending, sent, failed or not_sent' })),
-	related: nullable(t.Object({ type: t.String(), id: t.String() }, { description: 'What the message was about (an application, an interview, a document request…)' })),
+	related: nullable(
+		t.Object({ type: t.String(), id: t.String() }, { description: 'What the message was about (an application, an interview, a document request…)' }),
+	),
 })
 
 export const inboxTools = [
 	defineTool({
 		name: 'list_inbox_threads',
 		title: 'List inbox conversations',
-		description: 'Conversations with candidates and vendors, newest first, with your own unread and starred flags. Filter: all (default), unread or starred. Paged: pass nextCursor back as cursor.',
+		description:
+			'Conversations with candidates and vendors, newest first, with your own unread and starred flags. Filter: all (default), unread or starred. Paged: pass nextCursor back as cursor.',
 		params: params({ filter: t.Optional(oneOf(FILTERS, 'all (default), unread or starred', 'all')), limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
 		output: page('threads', Thread),
 		readOnly: true,
@@ -48,7 +51,8 @@ export const inboxTools = [
 	defineTool({
 		name: 'get_inbox_thread',
 		title: 'Get an inbox conversation',
-		description: 'One conversation with its messages in order, oldest first (the latest 200), each with its direction and, for messages sent, delivery state. Reading it marks it read for you. Use an id from list_inbox_threads or search.',
+		description:
+			'One conversation with its messages in order, oldest first (the latest 200), each with its direction and, for messages sent, delivery state. Reading it marks it read for you. Use an id from list_inbox_threads or search.',
 		params: params({ threadId: id('conversation') }),
 		output: t.Object({ thread: t.Composite([Thread, t.Object({ olderMessagesOmitted: t.Integer(), messages: t.Array(Message) })]) }),
 		readOnly: true,

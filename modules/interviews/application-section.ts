@@ -26,7 +26,12 @@ interface Brief {
 
 type Result = Awaited<ReturnType<typeof getInterview>>
 
-const STATUS: Record<InterviewStatus, [string, Tone]> = { invited: ['Invited', 'info'], started: ['Started', 'info'], completed: ['Completed', 'good'], expired: ['Expired', 'neutral'] }
+const STATUS: Record<InterviewStatus, [string, Tone]> = {
+	invited: ['Invited', 'info'],
+	started: ['Started', 'info'],
+	completed: ['Completed', 'good'],
+	expired: ['Expired', 'neutral'],
+}
 const VERDICT_TONES: Record<Verdict, Tone> = { recommended: 'good', consider: 'warn', not_recommended: 'bad' }
 
 const statusTag = (s: InterviewStatus) => tag(...STATUS[s])
@@ -56,7 +61,12 @@ ${dataTable<Result['questions'][number]>({
 }
 
 function pending(i: Brief): SafeHtml {
-	const detail = i.status === 'completed' ? html`score ${score(i.overallScore)}, ${verdictTag(i.verdict)}` : i.status === 'expired' ? html`the deadline ${when(i.deadlineAt)} passed` : html`to be taken from ${when(i.scheduledAt)}, at the latest ${when(i.deadlineAt)}`
+	const detail =
+		i.status === 'completed'
+			? html`score ${score(i.overallScore)}, ${verdictTag(i.verdict)}`
+			: i.status === 'expired'
+				? html`the deadline ${when(i.deadlineAt)} passed`
+				: html`to be taken from ${when(i.scheduledAt)}, at the latest ${when(i.deadlineAt)}`
 	return html`<li>${statusTag(i.status)} AI video interview: ${detail}</li>`
 }
 

@@ -52,7 +52,18 @@ export const CallbackEvent = t.Object({
 	),
 })
 
-type Event = { id: string; type: 'interview.started' | 'interview.completed'; interviewId: string; occurredAt: string; result?: { overallScore: number; verdict: string; summary?: string; answers: { questionId: string; transcript: string; score: number; durationSeconds?: number }[] } }
+type Event = {
+	id: string
+	type: 'interview.started' | 'interview.completed'
+	interviewId: string
+	occurredAt: string
+	result?: {
+		overallScore: number
+		verdict: string
+		summary?: string
+		answers: { questionId: string; transcript: string; score: number; durationSeconds?: number }[]
+	}
+}
 
 export interface CallbackResult {
 	status: 'applied' | 'duplicate' | 'ignored'
@@ -74,26 +85,51 @@ function parseEvent(body: string): Event & { at: Date } {
 	if (checked.errors.length) throw malformed(`The event is not valid: ${checked.errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, checked.errors)
 	const event = checked.value
 	const at = new Date(event.occurredAt)
-	if (!/^\d{4}-\d\d-\d\dT/.test(event.occurredAt) || Number.isNaN(at.getTime())) throw malformed('The event is not valid: occurredAt must be an ISO 8601 date-time', [{ field: 'occurredAt', message: 'must be an ISO 8601 date-time' }])
-	if (event.type === 'interview.completed' && !event.result) throw malformed('The event is not valid: an interview.completed event needs its result', [{ field: 'result', message: 'is required for interview.completed' }])
+	if (!/^\d{4}-\d\d-\d\dT/.test(event.occurredAt) || Number.isNaN(at.getTime()))
+		throw malformed('The event is not valid: occurredAt must be an ISO 8601 date-time', [{ field: 'occurredAt', message: 'must be an ISO 8601 date-time' }])
+	if (event.type === 'interview.completed' && !event.result)
+		throw malformed('The event is not valid: an interview.completed event needs its result', [
+			{ field: 'result', message: 'is required for interview.completed' },
+		])
 	return { ...event, at }
 }
 
 export async function handleInterviewCallback(deps: AppDeps, request: Request): Promise<CallbackResult> {
-	const body = await verifiedWebhookBody(request, { prefix: 'x-interview', secret: deps.config.settings.of(interviewSettings).webhookSecret, secretName: 'INTERVIEW_WEBHOOK_SECRET', maxBytes: MAX_CALLBACK_BYTES, now: deps.now() })
+	const body = await verifiedWebhookBody(request, {
+		prefix: 'x-interview',
+		secret: deps.config.settings.of(interviewSettings).webhookSecret,
+		secretName: 'INTERVIEW_WEBHOOK_SECRET',
+		maxBytes: MAX_CALLBACK_BYTES,
+		now: deps.now(),
+	})
 	const event = parseEvent(body)
 	// Names for the review to-do, read before the transaction (the embedded database has one connection).
-	const [known] = await deps.db.select({ workspaceId: interviews.workspaceId, candidateId: interviews.candidateId, jobId: interviews.jobId }).from(interviews).where(eq(interviews.id, event.interviewId))
+	const [known] = await deps.db
+		.select({ workspaceId: interviews.workspaceId, candidateId: interviews.candidateId, jobId: interviews.jobId })
+		.from(interviews)
+		.where(eq(interviews.id, event.interviewId))
 	if (!known) throw new AppError('NOT_FOUND', `No interview with the id ${event.interviewId}`)
 	const system = operatorActor({ id: known.workspaceId, slug: '' })
 	const [cards, titles] = await Promise.all([candidateCards(deps, system, [known.candidateId]), jobTitles(deps, known.workspaceId, [known.jobId])])
 	return deps.db.transaction(async (tx) => {
 		const [interview] = await tx.select().from(interviews).where(eq(interviews.id, event.interviewId)).for('update')
 		if (!interview) throw new AppError('NOT_FOUND', `No interview with the id ${event.interviewId}`)
-		const fresh = await tx.insert(interviewEvents).values({ eventId: event.id, interviewId: interview.id, type: event.type, receivedAt: deps.now() }).onConflictDoNothing().returning({ id: interviewEvents.eventId })
-		const result = (status: CallbackResult['status'], interviewStatus = interview.status): CallbackResult => ({ status, interviewId: interview.id, interviewStatus })
+		const fresh = await tx
+			.insert(interviewEvents)
+			.values({ eventId: event.id, interviewId: interview.id, type: event.type, receivedAt: deps.now() })
+			.onConflictDoNothing()
+			.returning({ id: interviewEvents.eventId })
+		const result = (status: CallbackResult['status'], interviewStatus = interview.status): CallbackResult => ({
+			status,
+			interviewId: interview.id,
+			interviewStatus,
+		})
 		if (!fresh.length) return result('duplicate')
-		const actor = { ...operatorActor({ id: interview.workspaceId, slug: '' }), name: 'Interview provider', credential: { kind: 'cli' as const, id: '', name: 'interview provider callback' } }
+		const actor = {
+			...operatorActor({ id: interview.workspaceId, slug: '' }),
+			name: 'Interview provider',
+			credential: { kind: 'cli' as const, id: '', name: 'interview provider callback' },
+		}
 
 		if (event.type === 'interview.started') {
 			if (interview.status === 'started' || interview.status === 'completed') return result('ignored')
@@ -104,23 +140,40 @@ export async function handleInterviewCallback(deps: AppDeps, request: Request): 
 		}
 
 		if (interview.status === 'completed') throw new AppError('CONFLICT', 'The interview is already completed')
-		if (interview.status === 'expired' && event.at > interview.deadlineAt) throw new AppError('CONFLICT', `The interview expired at its deadline (${interview.deadlineAt.toISOString()}) before this result`)
+		if (interview.status === 'expired' && event.at > interview.deadlineAt)
+			throw new AppError('CONFLICT', `The interview expired at its deadline (${interview.deadlineAt.toISOString()}) before this result`)
 		const questions = await tx.select({ id: interviewQuestions.id }).from(interviewQuestions).where(eq(interviewQuestions.interviewId, interview.id))
 		const known = new Set(questions.map((q) => q.id))
 		const answers = event.result!.answers
 		const unknown = answers.map((a, i) => ({ a, i })).filter(({ a }) => !known.has(a.questionId))
-		if (unknown.length) throw malformed(`The event is not valid: ${unknown.length} answer(s) name a question this interview does not have`, unknown.map(({ i }) => ({ field: `result.answers.${i}.questionId`, message: 'is not a question of this interview' })))
+		if (unknown.length)
+			throw malformed(
+				`The event is not valid: ${unknown.length} answer(s) name a question this interview does not have`,
+				unknown.map(({ i }) => ({ field: `result.answers.${i}.questionId`, message: 'is not a question of this interview' })),
+			)
 		const seen = new Set<string>()
 		for (const [i, a] of answers.entries()) {
-			if (seen.has(a.questionId)) throw malformed('The event is not valid: a question is answered twice', [{ field: `result.answers.${i}.questionId`, message: 'is answered twice' }])
+			if (seen.has(a.questionId))
+				throw malformed('The event is not valid: a question is answered twice', [{ field: `result.answers.${i}.questionId`, message: 'is answered twice' }])
 			seen.add(a.questionId)
 		}
 		for (const a of answers)
-			await tx.update(interviewQuestions).set({ transcript: a.transcript, score: a.score, durationSeconds: a.durationSeconds ?? null }).where(and(eq(interviewQuestions.id, a.questionId), eq(interviewQuestions.interviewId, interview.id)))
+			await tx
+				.update(interviewQuestions)
+				.set({ transcript: a.transcript, score: a.score, durationSeconds: a.durationSeconds ?? null })
+				.where(and(eq(interviewQuestions.id, a.questionId), eq(interviewQuestions.interviewId, interview.id)))
 		const r = event.result!
 		await tx
 			.update(interviews)
-			.set({ status: 'completed', completedAt: event.at, startedAt: sql`coalesce(${interviews.startedAt}, ${event.at.toISOString()}::timestamptz)`, expiredAt: null, overallScore: r.overallScore, verdict: r.verdict, summary: r.summary ?? null })
+			.set({
+				status: 'completed',
+				completedAt: event.at,
+				startedAt: sql`coalesce(${interviews.startedAt}, ${event.at.toISOString()}::timestamptz)`,
+				expiredAt: null,
+				overallScore: r.overallScore,
+				verdict: r.verdict,
+				summary: r.summary ?? null,
+			})
 			.where(eq(interviews.id, interview.id))
 		if (interview.ownerUserId) {
 			await createTodo(tx, {
@@ -135,7 +188,12 @@ export async function handleInterviewCallback(deps: AppDeps, request: Request): 
 				sourceRef: interview.id,
 			})
 		}
-		await recordActivity(tx, actor, { action: 'interview.completed', targetType: 'interview', targetId: interview.id, detail: { eventId: event.id, overallScore: r.overallScore, verdict: r.verdict, late: interview.status === 'expired' } })
+		await recordActivity(tx, actor, {
+			action: 'interview.completed',
+			targetType: 'interview',
+			targetId: interview.id,
+			detail: { eventId: event.id, overallScore: r.overallScore, verdict: r.verdict, late: interview.status === 'expired' },
+		})
 		return result('applied', 'completed')
 	})
 }

@@ -22,7 +22,12 @@ interface InterviewLine {
 	completedAt: string | null
 }
 
-const STATUS_TAGS: Record<InterviewStatus, [string, Tone]> = { invited: ['Invited', 'info'], started: ['Started', 'info'], completed: ['Completed', 'good'], expired: ['Expired', 'neutral'] }
+const STATUS_TAGS: Record<InterviewStatus, [string, Tone]> = {
+	invited: ['Invited', 'info'],
+	started: ['Started', 'info'],
+	completed: ['Completed', 'good'],
+	expired: ['Expired', 'neutral'],
+}
 
 export const interviewsSection: PageSection = {
 	page: 'candidate',
@@ -30,8 +35,18 @@ export const interviewsSection: PageSection = {
 	permission: 'interviews:read',
 	async render(deps: AppDeps, session: PageSession, candidateId: string) {
 		const choices = await candidateApplicationChoices(deps, session.actor, candidateId)
-		const byApplication = await interviewsOfApplications(deps, session.actor, choices.map((c) => c.id))
-		const lines = choices.flatMap((c) => ((byApplication.get(c.id)?.interviews ?? []) as Omit<InterviewLine, 'applicationId' | 'jobTitle'>[]).map((i) => ({ ...i, applicationId: c.id, jobTitle: c.jobTitle })))
+		const byApplication = await interviewsOfApplications(
+			deps,
+			session.actor,
+			choices.map((c) => c.id),
+		)
+		const lines = choices.flatMap((c) =>
+			((byApplication.get(c.id)?.interviews ?? []) as Omit<InterviewLine, 'applicationId' | 'jobTitle'>[]).map((i) => ({
+				...i,
+				applicationId: c.id,
+				jobTitle: c.jobTitle,
+			})),
+		)
 		return html`<section class="card" id="interviews" aria-labelledby="interviews-h"><h2 id="interviews-h">AI video interviews</h2>
 ${dataTable<InterviewLine>({
 	caption: 'AI video interviews of the candidate',

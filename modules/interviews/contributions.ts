@@ -4,11 +4,18 @@ import type { CalendarSource } from '../calendar/index.ts'
 import type { ReviewSource } from '../review/index.ts'
 import { afterPosition } from '../../core/source-merge.ts'
 import { teamJobIds } from '../jobs/index.ts'
+import { unseenSince } from '../review/index.ts'
 import { VERDICT_LABELS, type Verdict } from './questions.ts'
 import { interviewReach } from './service.ts'
 import { interviews, interviewViews, MAX_INTERVIEW_MINUTES } from './table.ts'
 
-const inList = (ids: readonly string[]) => (ids.length ? sql`(${sql.join(ids.map((id) => sql`${id}`), sql`, `)})` : sql`(null)`)
+const inList = (ids: readonly string[]) =>
+	ids.length
+		? sql`(${sql.join(
+				ids.map((id) => sql`${id}`),
+				sql`, `,
+			)})`
+		: sql`(null)`
 
 /** An invitation puts the interview on the inviting person's calendar, from its scheduled time. */
 export const interviewCalendarSource: CalendarSource = {
@@ -25,31 +32,59 @@ export const interviewCalendarSource: CalendarSource = {
 			afterPosition(sql`i.scheduled_at`, sql`i.id`, q.after),
 		]
 		if (q.userIds) conditions.push(sql`i.owner_user_id in ${inList(q.userIds)}`)
-		const rows = await deps.database.rows<{ id: string; start: Date | string; minutes: number; status: string; userId: string; candidateId: string; jobId: string }>(
+		const rows = await deps.database.rows<{
+			id: string
+			start: Date | string
+			minutes: number
+			status: string
+			userId: string
+			candidateId: string
+			jobId: string
+		}>(
 			sql`select i.id, i.scheduled_at as start, i.duration_minutes as minutes, i.status, i.owner_user_id as "userId", i.candidate_id as "candidateId", i.job_id as "jobId"
 from ${interviews} i where ${sql.join(conditions, sql` and `)} order by i.scheduled_at, i.id collate "C" limit ${q.limit}`,
 		)
 		// Our words only: the job (and the candidate) are shown beside the title, labelled.
 		return rows.map((r) => {
 			const start = new Date(r.start)
-			return { type: 'interview', id: r.id, start, end: new Date(start.getTime() + r.minutes * 60_000), allDay: false, title: 'AI video interview', userId: r.userId, status: r.status, candidateId: r.candidateId, jobId: r.jobId }
+			return {
+				type: 'interview',
+				id: r.id,
+				start,
+				end: new Date(start.getTime() + r.minutes * 60_000),
+				allDay: false,
+				title: 'AI video interview',
+				userId: r.userId,
+				status: r.status,
+				candidateId: r.candidateId,
+				jobId: r.jobId,
+			}
 		})
 	},
 }
 
 /**
- * Completed interviews the person has not opened yet, on interviews they sent or on jobs of their
- * hiring teams: oldest completion first.
+ * Completed interviews the person has not opened yet, completed in the review window
+ * (`modules/review/window.ts`), on interviews they sent or on jobs of their hiring teams: oldest
+ * completion first.
  */
 export const completedInterviewsSource: ReviewSource = {
 	type: 'interview_completed',
 	async items(deps, actor, options) {
 		if (!actor.userId || !deps.permissions.can(actor, 'interviews:read')) return []
 		const team = await teamJobIds(deps, actor.workspaceId, actor.userId)
-		const rows = await deps.database.rows<{ id: string; at: Date | string; candidateId: string; jobId: string; applicationId: string | null; score: number | null; verdict: Verdict | null }>(
+		const rows = await deps.database.rows<{
+			id: string
+			at: Date | string
+			candidateId: string
+			jobId: string
+			applicationId: string | null
+			score: number | null
+			verdict: Verdict | null
+		}>(
 			sql`select i.id, i.completed_at as at, i.candidate_id as "candidateId", i.job_id as "jobId", i.application_id as "applicationId", i.overall_score as score, i.verdict
 from ${interviews} i
-where ${await interviewReach(deps, actor)} and i.status = 'completed' and (i.owner_user_id = ${actor.userId} or i.job_id in ${inList(team)})
+where ${await interviewReach(deps, actor)} and i.status = 'completed' and i.completed_at >= ${unseenSince(deps.now()).toISOString()}::timestamptz and (i.owner_user_id = ${actor.userId} or i.job_id in ${inList(team)})
 and not exists (select 1 from ${interviewViews} v where v.interview_id = i.id and v.user_id = ${actor.userId})
 and ${afterPosition(sql`i.completed_at`, sql`i.id`, options.after)}
 order by i.completed_at, i.id collate "C" limit ${options.limit}`,

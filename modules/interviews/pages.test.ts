@@ -28,15 +28,39 @@ let teamJob: string
 let otherJob: string
 let result: string
 
-async function interview(ws: TestWorkspace, jobId: string, status: 'invited' | 'started' | 'completed' | 'expired', o: { hoursAgo: number; name?: string; questions?: { prompt: string; competency: string; transcript: string | null; score: number | null }[] }) {
+async function interview(
+	ws: TestWorkspace,
+	jobId: string,
+	status: 'invited' | 'started' | 'completed' | 'expired',
+	o: { hoursAgo: number; name?: string; questions?: { prompt: string; competency: string; transcript: string | null; score: number | null }[] },
+) {
 	const candidateId = await newCandidate(ws, { name: o.name ?? `Candidate ${status} ${o.hoursAgo}`, resume: false }, deps)
 	const applicationId = newId('app')
 	await deps.db.insert(applications).values({ id: applicationId, workspaceId: ws.id, candidateId, jobId, stageKey: 'screening' })
 	const id = newId('int')
 	const at = new Date(Date.now() - o.hoursAgo * HOUR)
 	const completed = status === 'completed'
-	await deps.db.insert(interviews).values({ id, workspaceId: ws.id, candidateId, jobId, applicationId, status, scheduledAt: at, deadlineAt: new Date(at.getTime() + 72 * HOUR), invitedAt: at, createdAt: at, startedAt: status === 'started' || completed ? at : null, completedAt: completed ? at : null, expiredAt: status === 'expired' ? at : null, overallScore: completed ? 81 : null, verdict: completed ? 'recommended' : null, summary: completed ? 'Strong on the must-haves.' : null })
-	const questions = o.questions ?? [{ prompt: 'Tell us about yourself.', competency: 'Motivation', transcript: completed ? 'I build things.' : null, score: completed ? 70 : null }]
+	await deps.db.insert(interviews).values({
+		id,
+		workspaceId: ws.id,
+		candidateId,
+		jobId,
+		applicationId,
+		status,
+		scheduledAt: at,
+		deadlineAt: new Date(at.getTime() + 72 * HOUR),
+		invitedAt: at,
+		createdAt: at,
+		startedAt: status === 'started' || completed ? at : null,
+		completedAt: completed ? at : null,
+		expiredAt: status === 'expired' ? at : null,
+		overallScore: completed ? 81 : null,
+		verdict: completed ? 'recommended' : null,
+		summary: completed ? 'Strong on the must-haves.' : null,
+	})
+	const questions = o.questions ?? [
+		{ prompt: 'Tell us about yourself.', competency: 'Motivation', transcript: completed ? 'I build things.' : null, score: completed ? 70 : null },
+	]
 	await deps.db.insert(interviewQuestions).values(questions.map((q, i) => ({ id: newId('iq'), interviewId: id, position: i + 1, ...q })))
 	return id
 }
@@ -57,7 +81,12 @@ beforeAll(async () => {
 		hoursAgo: 1,
 		name: 'Grace <b>Hopper</b>',
 		questions: [
-			{ prompt: 'Tell us about yourself and why the role interests you.', competency: 'Motivation', transcript: 'I like <script>alert(1)</script> reliable systems.\nAnd steady teams.', score: 88 },
+			{
+				prompt: 'Tell us about yourself and why the role interests you.',
+				competency: 'Motivation',
+				transcript: 'I like <script>alert(1)</script> reliable systems.\nAnd steady teams.',
+				score: 88,
+			},
 			{ prompt: 'Describe a recent project where you used Java.', competency: 'Java', transcript: 'A payments service.', score: 74 },
 			{ prompt: 'Tell us about a disagreement.', competency: 'Communication', transcript: null, score: null },
 		],
@@ -76,14 +105,22 @@ async function listed(client: PortalClient, path: string): Promise<string[]> {
 		const res = await client.get(next)
 		expect(res.status).toBe(200)
 		const part = section(parsePage(res.text), 'list')
-		ids.push(...links(part).filter((l) => l.startsWith('/interviews/')).map((l) => l.slice('/interviews/'.length)))
+		ids.push(
+			...links(part)
+				.filter((l) => l.startsWith('/interviews/'))
+				.map((l) => l.slice('/interviews/'.length)),
+		)
 		next = links(part).find((l) => l.includes('cursor='))
 	}
 	return ids
 }
 
 const inDatabase = async (o: { status?: string; jobId?: string } = {}) =>
-	(await deps.database.rows<{ id: string }>(sql`select id from interviews where workspace_id = ${ws.id}${o.status ? sql` and status = ${o.status}` : sql``}${o.jobId ? sql` and job_id = ${o.jobId}` : sql``} order by created_at desc, id desc`)).map((r) => r.id)
+	(
+		await deps.database.rows<{ id: string }>(
+			sql`select id from interviews where workspace_id = ${ws.id}${o.status ? sql` and status = ${o.status}` : sql``}${o.jobId ? sql` and job_id = ${o.jobId}` : sql``} order by created_at desc, id desc`,
+		)
+	).map((r) => r.id)
 
 describe('/interviews', () => {
 	test('owners, admins and recruiters list every interview, newest first, over several pages; hiring managers their jobs’; viewers none', async () => {
@@ -93,9 +130,17 @@ describe('/interviews', () => {
 	})
 
 	test('the status filter lists exactly the interviews in that status; status, score and verdict in words', async () => {
-		for (const status of ['invited', 'started', 'completed', 'expired']) expect([status, await listed(people.recruiter, `/interviews?status=${status}`)]).toEqual([status, await inDatabase({ status })])
+		for (const status of ['invited', 'started', 'completed', 'expired'])
+			expect([status, await listed(people.recruiter, `/interviews?status=${status}`)]).toEqual([status, await inDatabase({ status })])
 		const rows = tableRows(section(parsePage((await people.recruiter.get('/interviews?status=completed')).text), 'list'))
-		expect(rows[0]).toEqual([untrustedLine('Grace <b>Hopper</b>', 'candidate', 120).text, 'Team Java Role', expect.stringMatching(/UTC$/), '81 of 100', 'recommended', 'Completed'])
+		expect(rows[0]).toEqual([
+			untrustedLine('Grace <b>Hopper</b>', 'candidate', 120).text,
+			'Team Java Role',
+			expect.stringMatching(/UTC$/),
+			'81 of 100',
+			'recommended',
+			'Completed',
+		])
 		expect((await people.owner.get('/interviews?status=invited')).text).toContain('<strong class="tag tag-info">Invited</strong>')
 	})
 
@@ -117,7 +162,9 @@ describe('/interviews/<id>', () => {
 		const page = parsePage(res.text)
 		expect(textOf(section(page, 'verdict-h'))).toContain('Verdict recommended Overall score 81 of 100 Questions answered 2 of 3')
 		expect(textOf(section(page, 'verdict-h'))).toContain('Strong on the must-haves.')
-		const questions = await deps.database.rows<{ prompt: string; transcript: string | null; score: number | null }>(sql`select prompt, transcript, score from interview_questions where interview_id = ${result} order by position`)
+		const questions = await deps.database.rows<{ prompt: string; transcript: string | null; score: number | null }>(
+			sql`select prompt, transcript, score from interview_questions where interview_id = ${result} order by position`,
+		)
 		const shown = textOf(section(page, 'questions-h'))
 		let at = 0
 		for (const q of questions) {
@@ -134,7 +181,9 @@ describe('/interviews/<id>', () => {
 		expect(facts).toContain(`/jobs/${teamJob}`)
 		expect(facts.some((l) => l.startsWith('/candidates/cand_'))).toBe(true)
 		// Opening a completed result takes it off the person's review queue, as the tool does.
-		const [seen] = await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from interview_views where interview_id = ${result} and user_id = ${people.recruiter.userId}`)
+		const [seen] = await deps.database.rows<{ n: number }>(
+			sql`select count(*)::int as n from interview_views where interview_id = ${result} and user_id = ${people.recruiter.userId}`,
+		)
 		expect(seen!.n).toBe(1)
 	})
 

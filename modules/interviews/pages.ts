@@ -7,7 +7,11 @@ import { VERDICT_LABELS } from './questions.ts'
 import { scoreText, STATUS_LABELS, statusTag, verdictTag } from './labels.ts'
 import { STATUSES, type getInterview, type InterviewStatus, type InterviewSummary } from './service.ts'
 
-export function interviewListPage(deps: AppDeps, session: PageSession, view: { status?: InterviewStatus; interviews: InterviewSummary[]; nextCursor: string | null; paged: boolean }): Response {
+export function interviewListPage(
+	deps: AppDeps,
+	session: PageSession,
+	view: { status?: InterviewStatus; interviews: InterviewSummary[]; nextCursor: string | null; paged: boolean },
+): Response {
 	const base = view.status ? `/interviews?status=${view.status}` : '/interviews'
 	const which = view.status ? `${STATUS_LABELS[view.status].toLowerCase()} ` : ''
 	return portalPage(
@@ -71,13 +75,15 @@ ${facts([
 	['Length', `${i.durationMinutes} minutes`],
 ])}</section>
 <section class="card" aria-labelledby="questions-h"><h2 id="questions-h">Questions, answers and scores</h2>
-${i.questions.length
-	? html`<ol class="answers">${i.questions.map(
-			(q) => html`<li><h3>${q.prompt}</h3>
+${
+	i.questions.length
+		? html`<ol class="answers">${i.questions.map(
+				(q) => html`<li><h3>${q.prompt}</h3>
 ${q.competency ? html`<p class="meta">Assesses: ${q.competency}</p>` : ''}
 ${q.answer ? html`<p class="lines">${q.answer}</p>` : html`<p class="empty">Not answered${i.status === 'completed' || i.status === 'expired' ? '' : ' yet'}.</p>`}
 <p><strong>Score:</strong> ${scoreText(q.score)}${q.durationSeconds !== null ? html` <span class="meta">· answered in ${q.durationSeconds} seconds</span>` : ''}</p></li>`,
-		)}</ol>`
-	: html`<p class="empty">No questions were recorded for this interview.</p>`}</section>`,
+			)}</ol>`
+		: html`<p class="empty">No questions were recorded for this interview.</p>`
+}</section>`,
 	)
 }

@@ -28,5 +28,8 @@ export function interviewRoutes(deps: AppDeps, kit: HttpKit) {
 				}),
 			},
 		)
-		.get('/interviews/:id', async ({ session, params }) => interviewPage(deps, session, await getInterview(deps, session.actor, params.id)), { session: auth, params: t.Object({ id: t.String({ minLength: 1, maxLength: 160 }) }) })
+		.get('/interviews/:id', async ({ session, params }) => interviewPage(deps, session, await getInterview(deps, session.actor, params.id)), {
+			session: auth,
+			params: t.Object({ id: t.String({ minLength: 1, maxLength: 160 }) }),
+		})
 }

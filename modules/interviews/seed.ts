@@ -17,7 +17,13 @@ import { interviewQuestions, interviews } from './table.ts'
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
 
-const OPENERS = ['In my current role', 'At my last client, a regional bank,', 'On a recent healthcare project', 'For the past two years', 'At a logistics company I worked with']
+const OPENERS = [
+	'In my current role',
+	'At my last client, a regional bank,',
+	'On a recent healthcare project',
+	'For the past two years',
+	'At a logistics company I worked with',
+]
 const STRONG = [
 	'I led the design of {skill} pieces for a service handling about two million requests a day. I split the work into small releases, wrote the integration tests first and paired with QA, so we shipped without a single rollback. Looking back, I would have involved the operations team earlier.',
 	'I owned the {skill} work end to end: gathering the requirements with the product owner, building it, and walking the support team through it. We cut the processing time from hours to minutes. I would document the edge cases earlier next time.',
@@ -26,7 +32,10 @@ const AVERAGE = [
 	'I used {skill} on a project where I mostly built features that another engineer designed. It went fine; we had some issues in testing but fixed them before release. I would ask more questions up front next time.',
 	'I have worked with {skill} for a while, mainly maintaining existing code and fixing defects. I am comfortable with it, though I have not set it up from scratch.',
 ]
-const WEAK = ['I have read about {skill} and tried it in a small personal project, but I have not used it at work yet.', 'Honestly {skill} was handled by another team; I only saw it from the outside.']
+const WEAK = [
+	'I have read about {skill} and tried it in a small personal project, but I have not used it at work yet.',
+	'Honestly {skill} was handled by another team; I only saw it from the outside.',
+]
 const MOTIVATION = [
 	'I have spent six years building backend systems and I enjoy work where reliability matters. This role is close to what I do today, with a bigger scope, and the long-term engagement suits me.',
 	'I am looking for a team where I can keep learning while delivering. The job description matches my last two projects closely, and I am available to start within two weeks.',
@@ -48,7 +57,10 @@ const verdictOf = (score: number): Verdict => (score >= 75 ? 'recommended' : sco
 
 export async function seedInterviews(deps: AppDeps, ws: WorkspaceRef): Promise<void> {
 	const rnd = seededRandom(`interviews:${ws.id}`)
-	const inviters = (await listPeople(deps.db, ws.id)).filter((p) => ['owner', 'admin', 'recruiter'].includes(p.role)).map((p) => p.userId).sort()
+	const inviters = (await listPeople(deps.db, ws.id))
+		.filter((p) => ['owner', 'admin', 'recruiter'].includes(p.role))
+		.map((p) => p.userId)
+		.sort()
 	const apps = (await workspaceApplications(deps, ws.id)).filter((a) => a.stageKey !== 'applied')
 	if (!apps.length) return
 	const jobs = await jobRequirements(deps, ws.id, [...new Set(apps.map((a) => a.jobId))])
@@ -62,7 +74,10 @@ export async function seedInterviews(deps: AppDeps, ws: WorkspaceRef): Promise<v
 		const owner = inviters.length ? inviters[i % inviters.length]! : null
 		const kind = i % 10 < 6 ? 'completed' : i % 10 < 8 ? 'invited' : i % 10 < 9 ? 'expired' : 'started'
 		// Invited ones are scheduled in business hours over the next ten days; the rest happened already.
-		const scheduledAt = kind === 'invited' || kind === 'started' ? new Date(today + rnd.int(kind === 'started' ? 0 : 1, 10) * DAY + rnd.int(14, 21) * HOUR) : new Date(Math.max(app.createdAt.getTime() + DAY, now - rnd.int(3, 40) * DAY) + rnd.int(0, 6) * HOUR)
+		const scheduledAt =
+			kind === 'invited' || kind === 'started'
+				? new Date(today + rnd.int(kind === 'started' ? 0 : 1, 10) * DAY + rnd.int(14, 21) * HOUR)
+				: new Date(Math.max(app.createdAt.getTime() + DAY, now - rnd.int(3, 40) * DAY) + rnd.int(0, 6) * HOUR)
 		const invitedAt = new Date(Math.min(scheduledAt.getTime() - rnd.int(1, 3) * DAY, now - HOUR))
 		const deadlineAt = new Date(scheduledAt.getTime() + 3 * DAY)
 		const questions = questionsFor(job)
@@ -83,12 +98,16 @@ export async function seedInterviews(deps: AppDeps, ws: WorkspaceRef): Promise<v
 				scheduledAt,
 				deadlineAt: kind === 'expired' ? new Date(Math.min(deadlineAt.getTime(), now - DAY)) : deadlineAt,
 				invitedAt,
-				startedAt: kind === 'started' || kind === 'completed' ? (completedAt ? new Date(completedAt.getTime() - 25 * 60_000) : new Date(now - 10 * 60_000)) : null,
+				startedAt:
+					kind === 'started' || kind === 'completed' ? (completedAt ? new Date(completedAt.getTime() - 25 * 60_000) : new Date(now - 10 * 60_000)) : null,
 				completedAt,
 				expiredAt: kind === 'expired' ? new Date(Math.min(deadlineAt.getTime(), now - DAY)) : null,
 				overallScore: kind === 'completed' ? overall : null,
 				verdict: kind === 'completed' ? verdictOf(overall) : null,
-				summary: kind === 'completed' ? `${app.candidate.name.split(' ')[0]} answered ${questions.length} questions. ${overall >= 75 ? 'Clear, specific examples with measurable outcomes; strong fit for the must-haves.' : overall >= 55 ? 'Relevant experience, but several answers stayed general; probe depth in a live round.' : 'Limited hands-on experience with the core must-haves.'}` : null,
+				summary:
+					kind === 'completed'
+						? `${app.candidate.name.split(' ')[0]} answered ${questions.length} questions. ${overall >= 75 ? 'Clear, specific examples with measurable outcomes; strong fit for the must-haves.' : overall >= 55 ? 'Relevant experience, but several answers stayed general; probe depth in a live round.' : 'Limited hands-on experience with the core must-haves.'}`
+						: null,
 				createdAt: invitedAt,
 			})
 			.onConflictDoNothing()

@@ -28,7 +28,13 @@ export const STATUSES = ['invited', 'started', 'completed', 'expired'] as const
 export type InterviewStatus = (typeof STATUSES)[number]
 
 const notFound = () => new AppError('NOT_FOUND', 'No interview with this id')
-const inList = (ids: readonly string[]) => (ids.length ? sql`(${sql.join(ids.map((id) => sql`${id}`), sql`, `)})` : sql`(null)`)
+const inList = (ids: readonly string[]) =>
+	ids.length
+		? sql`(${sql.join(
+				ids.map((id) => sql`${id}`),
+				sql`, `,
+			)})`
+		: sql`(null)`
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString())
 
 /** SQL condition: the interview (aliased `i`) is within the actor's reach. */
@@ -68,7 +74,10 @@ async function summaries(deps: AppDeps, actor: Actor, rows: Row[]) {
 	const [cards, titles, owners] = await Promise.all([
 		candidateCards(deps, actor, [...new Set(rows.map((r) => r.candidateId))]),
 		jobTitles(deps, actor.workspaceId, [...new Set(rows.map((r) => r.jobId))]),
-		userNames(deps.db, rows.map((r) => r.ownerUserId).filter((x): x is string => Boolean(x))),
+		userNames(
+			deps.db,
+			rows.map((r) => r.ownerUserId).filter((x): x is string => Boolean(x)),
+		),
 	])
 	return rows.map((r) => ({
 		id: r.id,
@@ -97,7 +106,14 @@ export async function listInterviews(deps: AppDeps, actor: Actor, input: { statu
 	const scope = `list_interview_results:${actor.userId}:${input.status ?? ''}`
 	const conditions = [await interviewReach(deps, actor)]
 	if (input.status) conditions.push(sql`i.status = ${input.status}`)
-	const { rows, nextCursor } = await keysetPage(deps, { scope, cursor: input.cursor, limit: input.limit, order: newestFirst<Row>(sql`i.created_at`, sql`i.id`, (r) => r.createdAt), from: sql`select ${COLUMNS} from ${interviews} i`, where: conditions })
+	const { rows, nextCursor } = await keysetPage(deps, {
+		scope,
+		cursor: input.cursor,
+		limit: input.limit,
+		order: newestFirst<Row>(sql`i.created_at`, sql`i.id`, (r) => r.createdAt),
+		from: sql`select ${COLUMNS} from ${interviews} i`,
+		where: conditions,
+	})
 	return { interviews: await summaries(deps, actor, rows), nextCursor }
 }
 
@@ -106,7 +122,8 @@ export async function getInterview(deps: AppDeps, actor: Actor, interviewId: str
 	const [row] = await deps.database.rows<Row>(sql`select ${COLUMNS} from ${interviews} i where i.id = ${interviewId} and ${await interviewReach(deps, actor)}`)
 	if (!row) throw notFound()
 	const questions = await deps.db.select().from(interviewQuestions).where(eq(interviewQuestions.interviewId, interviewId)).orderBy(interviewQuestions.position)
-	if (row.status === 'completed' && actor.userId) await deps.db.insert(interviewViews).values({ interviewId, userId: actor.userId, seenAt: deps.now() }).onConflictDoNothing()
+	if (row.status === 'completed' && actor.userId)
+		await deps.db.insert(interviewViews).values({ interviewId, userId: actor.userId, seenAt: deps.now() }).onConflictDoNothing()
 	const [summary] = await summaries(deps, actor, [row])
 	// Questions are made from the job's title and must-haves when the interview is sent: its author's words.
 	const jobBy = summary!.job.title.writtenBy
@@ -147,10 +164,28 @@ export async function inviteToInterview(deps: AppDeps, actor: Actor, input: Invi
 	const job = (await jobRequirements(deps, actor.workspaceId, [app.jobId])).get(app.jobId)!
 	const id = newId('int')
 	await deps.db.transaction(async (tx) => {
-		const open = await tx.select({ id: interviews.id }).from(interviews).where(and(eq(interviews.applicationId, app.id), inArray(interviews.status, ['invited', 'started']))).for('update')
+		const open = await tx
+			.select({ id: interviews.id })
+			.from(interviews)
+			.where(and(eq(interviews.applicationId, app.id), inArray(interviews.status, ['invited', 'started'])))
+			.for('update')
 		if (open.length) throw new AppError('CONFLICT', 'This application already has an AI interview in progress')
-		await tx.insert(interviews).values({ id, workspaceId: actor.workspaceId, candidateId: app.candidateId, jobId: app.jobId, applicationId: app.id, ownerUserId: actor.userId, status: 'invited', scheduledAt, deadlineAt, invitedAt: now, createdAt: now })
-		await tx.insert(interviewQuestions).values(questionsFor(job).map((q, i) => ({ id: newId('iq'), interviewId: id, position: i + 1, prompt: q.prompt, competency: q.competency })))
+		await tx.insert(interviews).values({
+			id,
+			workspaceId: actor.workspaceId,
+			candidateId: app.candidateId,
+			jobId: app.jobId,
+			applicationId: app.id,
+			ownerUserId: actor.userId,
+			status: 'invited',
+			scheduledAt,
+			deadlineAt,
+			invitedAt: now,
+			createdAt: now,
+		})
+		await tx
+			.insert(interviewQuestions)
+			.values(questionsFor(job).map((q, i) => ({ id: newId('iq'), interviewId: id, position: i + 1, prompt: q.prompt, competency: q.competency })))
 		const first = app.candidate.name.split(' ')[0]
 		await enqueueMail(
 			tx,
@@ -164,17 +199,37 @@ export async function inviteToInterview(deps: AppDeps, actor: Actor, input: Invi
 			},
 			deps,
 		)
-		await recordActivity(tx, actor, { action: 'interview.invited', targetType: 'interview', targetId: id, detail: { applicationId: app.id, scheduledAt: scheduledAt.toISOString(), deadlineAt: deadlineAt.toISOString() } })
+		await recordActivity(tx, actor, {
+			action: 'interview.invited',
+			targetType: 'interview',
+			targetId: id,
+			detail: { applicationId: app.id, scheduledAt: scheduledAt.toISOString(), deadlineAt: deadlineAt.toISOString() },
+		})
 	})
 	return { id }
 }
 
 /** Interviews of applications, for `get_application` (callers pass only applications the actor can reach). */
-export async function interviewsOfApplications(deps: AppDeps, actor: Actor, applicationIds: string[]): Promise<Map<string, { interviews: ApplicationInterview[] }>> {
+export async function interviewsOfApplications(
+	deps: AppDeps,
+	actor: Actor,
+	applicationIds: string[],
+): Promise<Map<string, { interviews: ApplicationInterview[] }>> {
 	const out = new Map<string, { interviews: ApplicationInterview[] }>()
 	if (!applicationIds.length || !deps.permissions.can(actor, 'interviews:read')) return out
-	const rows = await deps.database.rows<Row>(sql`select ${COLUMNS} from ${interviews} i where ${await interviewReach(deps, actor)} and i.application_id in ${inList(applicationIds)} order by i.created_at desc, i.id desc`)
+	const rows = await deps.database.rows<Row>(
+		sql`select ${COLUMNS} from ${interviews} i where ${await interviewReach(deps, actor)} and i.application_id in ${inList(applicationIds)} order by i.created_at desc, i.id desc`,
+	)
 	for (const id of applicationIds) out.set(id, { interviews: [] })
-	for (const r of rows) out.get(r.applicationId!)!.interviews.push({ id: r.id, status: r.status, overallScore: r.overallScore, verdict: r.verdict, scheduledAt: iso(r.scheduledAt)!, deadlineAt: iso(r.deadlineAt)!, completedAt: iso(r.completedAt) })
+	for (const r of rows)
+		out.get(r.applicationId!)!.interviews.push({
+			id: r.id,
+			status: r.status,
+			overallScore: r.overallScore,
+			verdict: r.verdict,
+			scheduledAt: iso(r.scheduledAt)!,
+			deadlineAt: iso(r.deadlineAt)!,
+			completedAt: iso(r.completedAt),
+		})
 	return out
 }

@@ -19,8 +19,17 @@ export async function expireOverdueInterviews(deps: AppDeps): Promise<string[]> 
 			.where(and(inArray(interviews.status, ['invited', 'started']), lte(interviews.deadlineAt, now)))
 			.returning({ id: interviews.id, workspaceId: interviews.workspaceId, deadlineAt: interviews.deadlineAt })
 		for (const e of expired) {
-			const actor = { ...operatorActor({ id: e.workspaceId, slug: '' }), name: 'Interview expiry', credential: { kind: 'cli' as const, id: '', name: 'expiry sweep' } }
-			await recordActivity(tx, actor, { action: 'interview.expired', targetType: 'interview', targetId: e.id, detail: { deadlineAt: e.deadlineAt.toISOString() } })
+			const actor = {
+				...operatorActor({ id: e.workspaceId, slug: '' }),
+				name: 'Interview expiry',
+				credential: { kind: 'cli' as const, id: '', name: 'expiry sweep' },
+			}
+			await recordActivity(tx, actor, {
+				action: 'interview.expired',
+				targetType: 'interview',
+				targetId: e.id,
+				detail: { deadlineAt: e.deadlineAt.toISOString() },
+			})
 		}
 		return expired.map((e) => e.id)
 	})

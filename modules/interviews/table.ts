@@ -22,9 +22,15 @@ export const interviews = pgTable(
 	'interviews',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
-		candidateId: text('candidate_id').notNull().references(() => candidates.id),
-		jobId: text('job_id').notNull().references(() => jobs.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		candidateId: text('candidate_id')
+			.notNull()
+			.references(() => candidates.id),
+		jobId: text('job_id')
+			.notNull()
+			.references(() => jobs.id),
 		applicationId: text('application_id').references(() => applications.id),
 		/** Who invited the candidate; the interview is on their calendar. */
 		ownerUserId: text('owner_user_id').references(() => users.id),
@@ -62,7 +68,9 @@ export const interviewQuestions = pgTable(
 	'interview_questions',
 	{
 		id: text('id').primaryKey(),
-		interviewId: text('interview_id').notNull().references(() => interviews.id),
+		interviewId: text('interview_id')
+			.notNull()
+			.references(() => interviews.id),
 		position: integer('position').notNull(),
 		prompt: text('prompt').notNull(),
 		/** What the question assesses, e.g. "Spring Boot" or "Communication". */
@@ -78,7 +86,9 @@ export const interviewQuestions = pgTable(
 /** Provider callbacks already applied, by the provider's event id: the same event twice has one effect. */
 export const interviewEvents = pgTable('interview_events', {
 	eventId: text('event_id').primaryKey(),
-	interviewId: text('interview_id').notNull().references(() => interviews.id),
+	interviewId: text('interview_id')
+		.notNull()
+		.references(() => interviews.id),
 	type: text('type').notNull(),
 	receivedAt: at('received_at').notNull().defaultNow(),
 })
@@ -87,8 +97,12 @@ export const interviewEvents = pgTable('interview_events', {
 export const interviewViews = pgTable(
 	'interview_views',
 	{
-		interviewId: text('interview_id').notNull().references(() => interviews.id),
-		userId: text('user_id').notNull().references(() => users.id),
+		interviewId: text('interview_id')
+			.notNull()
+			.references(() => interviews.id),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id),
 		seenAt: at('seen_at').notNull().defaultNow(),
 	},
 	(t) => [primaryKey({ columns: [t.interviewId, t.userId] })],

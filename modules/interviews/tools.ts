@@ -49,7 +49,8 @@ export const interviewTools = [
 	defineTool({
 		name: 'list_interview_results',
 		title: 'List AI video interviews',
-		description: 'AI video interviews you can see, newest first, with status (invited, started, completed, expired), candidate, job, overall score and verdict. Filter by status. Paged: pass nextCursor back as cursor.',
+		description:
+			'AI video interviews you can see, newest first, with status (invited, started, completed, expired), candidate, job, overall score and verdict. Filter by status. Paged: pass nextCursor back as cursor.',
 		params: params({ status: t.Optional(oneOf(STATUSES, 'Only interviews in this status')), limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
 		output: page('interviews', Summary),
 		readOnly: true,
@@ -59,7 +60,8 @@ export const interviewTools = [
 	defineTool({
 		name: 'get_interview_result',
 		title: 'Get an AI video interview',
-		description: 'One AI video interview: each question with the candidate’s answer (transcript), its score, the overall score, the verdict and the provider’s summary. Use an id from list_interview_results. Opening a completed result takes it off your review queue.',
+		description:
+			'One AI video interview: each question with the candidate’s answer (transcript), its score, the overall score, the verdict and the provider’s summary. Use an id from list_interview_results. Opening a completed result takes it off your review queue.',
 		params: params({ interviewId: id('interview') }),
 		output: t.Object({ interview: Detail }),
 		readOnly: true,

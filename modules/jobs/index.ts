@@ -2,43 +2,59 @@ import { Elysia } from 'elysia'
 import { contribute, defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
 import { searchProviders } from '../search/index.ts'
+import { vendorFacts } from '../vendors/index.ts'
 import { jobFacts } from './port.ts'
 import { jobPageRoutes } from './page-routes.ts'
 import { jobsRestRoutes } from './rest-routes.ts'
 import { jobSearchProvider } from './search.ts'
 import { seedJobs } from './seed.ts'
 import { jobTools } from './tools.ts'
+import { vendorJobFacts, vendorJobsSection } from './vendor-section.ts'
 import * as tables from './table.ts'
 
 export { listOpenJobs, listAllOpenJobs, findJobBySlug, type PublicJob } from './public-service.ts'
 export { jobUrl, toDate } from './rows.ts'
-export { jobAuthor, jobReach, jobTitles, listJobs, reachableJobIds } from './service.ts'
+export { jobAuthor, jobReach, jobRefs, jobTitleOf, jobTitles, listJobs, reachableJobIds, type JobRef } from './service.ts'
 export { teamJobIds, teammateIds } from './team.ts'
 export { contractTypeFrom } from './vendor-service.ts'
 export { withoutHiddenFormatting } from './rest-text.ts'
 export { jobFacts, type JobFacts, type JobFactsSource } from './port.ts'
 export { ROLE_TEMPLATES, type RoleTemplate } from './seed.ts'
-export { jobQuestionsOf, jobRequirements, jobsChangedSince, workspaceJobs, type JobQuestion, type JobRequirements } from './requirements.ts'
+export {
+	jobQuestionsOf,
+	jobRequirements,
+	jobsChangedSince,
+	recentOpenRequirements,
+	workspaceJobs,
+	type JobQuestion,
+	type JobRequirements,
+} from './requirements.ts'
 
 export default defineModule({
 	name: 'jobs',
 	description: 'Jobs: the vendor Job Publish REST API, the job tools and the jobs pages.',
 	requires: ['auth', 'vendors', 'activity', 'search'],
+	checks: ['jobs:read', 'jobs:create', 'jobs:set_status', 'jobs:actively_hiring', 'candidates:read'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
-		{ key: 'jobs:publish', description: 'Publish and change the vendor’s own jobs through the REST API', grantedTo: ['vendor'] },
-		{ key: 'jobs:read', description: 'See jobs (hiring managers: the jobs on whose team they are)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'] },
+		{
+			key: 'jobs:read',
+			description: 'See jobs (hiring managers: the jobs on whose team they are)',
+			grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'],
+		},
 		{ key: 'jobs:create', description: 'Create jobs as Draft', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 		{ key: 'jobs:set_status', description: 'Publish, close or draft jobs', grantedTo: ['owner', 'admin'] },
 		{ key: 'jobs:actively_hiring', description: 'Turn the actively-hiring flag on or off', grantedTo: ['owner', 'admin'], grantable: true },
 	],
 	tools: jobTools,
+	pageSections: [vendorJobsSection],
 	routes: (deps, kit) => new Elysia({ name: 'jobs.routes' }).use(jobsRestRoutes(deps, kit)).use(jobPageRoutes(deps, kit)),
+	paths: ['/api/v1', '/jobs'],
 	nav: [{ href: '/jobs', label: 'Jobs', section: 'work', order: 10, permission: 'jobs:read' }],
 	seed: seedJobs,
 	ports: [jobFacts],
-	contributes: [contribute(searchProviders, jobSearchProvider)],
+	contributes: [contribute(searchProviders, jobSearchProvider), contribute(vendorFacts, vendorJobFacts)],
 	activityLabels: {
 		'job.created': 'created the job',
 		'job.published': 'published the job',

@@ -63,7 +63,8 @@ function listLines(text: string): { item: string; line: number }[] {
 }
 
 /** A field name in a message (the service's messages name create_job's parameters) as its label. */
-const labelled = (message: string) => message.replace(/\b(salaryMin|salaryMax|title|requirements|niceToHave|activelyHiring)\b/g, (name) => LABELS[name as Field].toLowerCase())
+const labelled = (message: string) =>
+	message.replace(/\b(salaryMin|salaryMax|title|requirements|niceToHave|activelyHiring)\b/g, (name) => LABELS[name as Field].toLowerCase())
 
 /**
  * The form's values as `create_job`'s input, or the problems, each on its field, worded with the
@@ -120,7 +121,8 @@ export function serviceErrors(fields: readonly FieldError[] | undefined, message
 export function jobForm(deps: AppDeps, session: PageSession, values: JobFormValues, errors: readonly FieldError[]): SafeHtml {
 	const actor: Actor = session.actor
 	const mayFlag = deps.permissions.can(actor, ACTIVELY_HIRING)
-	const text = (field: Field, o: { hint?: string; maxlength?: number; type?: string } = {}) => textField({ id: field, label: LABELS[field], value: values[field], errors, ...o })
+	const text = (field: Field, o: { hint?: string; maxlength?: number; type?: string } = {}) =>
+		textField({ id: field, label: LABELS[field], value: values[field], errors, ...o })
 	return html`<form method="post" action="/jobs/new" class="stack job-form" novalidate>
 ${csrfField(session)}
 ${text('title', { maxlength: 200 })}
@@ -138,4 +140,3 @@ ${mayFlag ? checkboxes({ id: 'activelyHiring', name: 'activelyHiring', legend: L
 <div class="actions"><button type="submit">Create job</button> <a href="/jobs">Cancel</a></div>
 </form>`
 }
-

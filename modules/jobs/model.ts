@@ -16,16 +16,26 @@ const literals = <T extends readonly string[]>(values: T, description?: string) 
  * and a warning says so (`core/schema-check.ts`, `x-any-case`).
  */
 const anyCase = <T extends readonly string[]>(values: T, description?: string) =>
-	t.Union(values.map((v) => t.Literal(v)) as never, { 'x-any-case': true, description: `${description ? `${description}. ` : ''}Accepted in any case (e.g. "${values[0]!.toLowerCase()}"): stored as listed, with a warning saying so.` })
+	t.Union(values.map((v) => t.Literal(v)) as never, {
+		'x-any-case': true,
+		description: `${description ? `${description}. ` : ''}Accepted in any case (e.g. "${values[0]!.toLowerCase()}"): stored as listed, with a warning saying so.`,
+	})
 const item = t.String({ maxLength: 160, 'x-truncate': true, description: 'Cut to 160 characters when longer' })
 
 const editable = {
 	title: t.String({ minLength: 1, maxLength: 140, 'x-not-blank': true, description: 'Shown to candidates' }),
 	location: t.String({ maxLength: 120, description: 'Where the work is done' }),
-	employment: t.String({ maxLength: 60, description: 'The engagement in the vendor’s own words; hidden from candidates. When it names W2 or C2C and contractType is not sent, it is taken as the contract type.' }),
+	employment: t.String({
+		maxLength: 60,
+		description:
+			'The engagement in the vendor’s own words; hidden from candidates. When it names W2 or C2C and contractType is not sent, it is taken as the contract type.',
+	}),
 	contractType: anyCase(REST_CONTRACT_TYPES, 'Shown to candidates'),
 	summary: t.String({ maxLength: 300, description: 'Shown at the top of the job page' }),
-	description: t.String({ maxLength: 20000, description: 'Plain text or simple HTML (headings, paragraphs, lists, bold, italics); any other markup is removed' }),
+	description: t.String({
+		maxLength: 20000,
+		description: 'Plain text or simple HTML (headings, paragraphs, lists, bold, italics); any other markup is removed',
+	}),
 	mustHave: t.Array(item, { maxItems: 30, description: 'Candidates’ résumés are checked against these' }),
 	niceToHave: t.Array(item, { maxItems: 30 }),
 	visa: anyCase(VISAS),
@@ -35,7 +45,8 @@ const editable = {
 	department: t.String({ maxLength: 60, description: 'Practice area used to group jobs; default Technologies' }),
 }
 
-const optional = <T extends Record<string, any>>(props: T) => Object.fromEntries(Object.entries(props).map(([k, v]) => [k, t.Optional(v)])) as { [K in keyof T]: ReturnType<typeof t.Optional<T[K]>> }
+const optional = <T extends Record<string, any>>(props: T) =>
+	Object.fromEntries(Object.entries(props).map(([k, v]) => [k, t.Optional(v)])) as { [K in keyof T]: ReturnType<typeof t.Optional<T[K]>> }
 
 const { title, ...notRequired } = editable
 
@@ -43,11 +54,20 @@ const { title, ...notRequired } = editable
 export const PublishBody = t.Object(
 	{
 		// "." and ".." cannot travel in a URL path (they are dot segments), so such a job could never be reached again.
-		vendorJobId: t.String({ minLength: 1, maxLength: 100, pattern: '^(?!\\.{1,2}$)', 'x-pattern-message': 'must not be "." or ".." (they cannot be used in the job’s address)', description: 'The vendor’s own id' }),
+		vendorJobId: t.String({
+			minLength: 1,
+			maxLength: 100,
+			pattern: '^(?!\\.{1,2}$)',
+			'x-pattern-message': 'must not be "." or ".." (they cannot be used in the job’s address)',
+			description: 'The vendor’s own id',
+		}),
 		title,
 		...optional(notRequired),
 	},
-	{ description: 'Fields the API does not know are ignored, with a warning naming them. `status` is not taken on publish (a publish always opens the job; close it with PATCH or DELETE): sent anyway, it is ignored with a warning saying so.' },
+	{
+		description:
+			'Fields the API does not know are ignored, with a warning naming them. `status` is not taken on publish (a publish always opens the job; close it with PATCH or DELETE): sent anyway, it is ignored with a warning saying so.',
+	},
 )
 
 export const ChangeBody = t.Object(
@@ -55,7 +75,10 @@ export const ChangeBody = t.Object(
 		...optional(editable),
 		status: t.Optional(anyCase(['open', 'closed'] as const)),
 	},
-	{ description: 'Only the fields sent change. `vendorJobId` is not part of it: it is the job’s address and cannot be changed; sent anyway, it is ignored with a warning saying so. Fields the API does not know are ignored, with a warning naming them.' },
+	{
+		description:
+			'Only the fields sent change. `vendorJobId` is not part of it: it is the job’s address and cannot be changed; sent anyway, it is ignored with a warning saying so. Fields the API does not know are ignored, with a warning naming them.',
+	},
 )
 
 export type PublishInput = Partial<Static<typeof ChangeBody>> & { vendorJobId: string; title: string }
@@ -86,5 +109,19 @@ export const RestJob = t.Object({
 export type RestJob = Static<typeof RestJob>
 
 /** Editable fields in the order of the spec, with their database columns. */
-export const EDITABLE_FIELDS = ['title', 'location', 'employment', 'contractType', 'summary', 'description', 'mustHave', 'niceToHave', 'visa', 'interview', 'schedule', 'minYears', 'department'] as const
+export const EDITABLE_FIELDS = [
+	'title',
+	'location',
+	'employment',
+	'contractType',
+	'summary',
+	'description',
+	'mustHave',
+	'niceToHave',
+	'visa',
+	'interview',
+	'schedule',
+	'minYears',
+	'department',
+] as const
 export type EditableField = (typeof EDITABLE_FIELDS)[number]

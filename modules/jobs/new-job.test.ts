@@ -20,7 +20,11 @@ beforeAll(async () => {
 	ws = await newWorkspace(deps)
 }, 30_000)
 
-const jobsNamed = (title: string) => deps.db.select().from(jobs).where(and(eq(jobs.workspaceId, ws.id), eq(jobs.title, title)))
+const jobsNamed = (title: string) =>
+	deps.db
+		.select()
+		.from(jobs)
+		.where(and(eq(jobs.workspaceId, ws.id), eq(jobs.title, title)))
 /** The message shown under a field (its `-error` element). */
 const fieldError = (text: string, field: string) => text.match(new RegExp(`id="${field}-error">([^<]*)<`))?.[1]
 
@@ -51,13 +55,28 @@ describe('creating a job with the New job form', () => {
 		expect(created.text).toContain('The job was created as a Draft')
 		expect(created.text).toContain('<h1>Senior Kotlin Engineer</h1>')
 		const [row] = await deps.db.select().from(jobs).where(eq(jobs.id, id))
-		expect(row).toMatchObject({ title: 'Senior Kotlin Engineer', status: 'Draft', department: 'Mobile', location: 'Austin, TX', employment: '12-month contract', contractType: 'C2C', salaryMin: 95000, salaryMax: 120000, summary: 'Ship the banking app.', mustHave: ['Kotlin', 'Coroutines', 'Android SDK'], niceToHave: ['Jetpack Compose'], activelyHiring: false })
+		expect(row).toMatchObject({
+			title: 'Senior Kotlin Engineer',
+			status: 'Draft',
+			department: 'Mobile',
+			location: 'Austin, TX',
+			employment: '12-month contract',
+			contractType: 'C2C',
+			salaryMin: 95000,
+			salaryMax: 120000,
+			summary: 'Ship the banking app.',
+			mustHave: ['Kotlin', 'Coroutines', 'Android SDK'],
+			niceToHave: ['Jetpack Compose'],
+			activelyHiring: false,
+		})
 		// The description went through the tool's sanitiser; the page shows its text, never markup.
 		expect(row!.description).toBe('<h2>About</h2><p>Build <b>things</b>.</p>')
 		expect(created.text).not.toContain('<script>alert')
 		expect(created.text).not.toContain('onerror')
 		expect(created.text).toContain('Build things.')
-		expect(await deps.db.select().from(jobTeam).where(eq(jobTeam.jobId, id))).toEqual([expect.objectContaining({ userId: person.userId, teamRole: 'recruiter' })])
+		expect(await deps.db.select().from(jobTeam).where(eq(jobTeam.jobId, id))).toEqual([
+			expect.objectContaining({ userId: person.userId, teamRole: 'recruiter' }),
+		])
 		const log = await deps.db.select().from(activity).where(eq(activity.targetId, id))
 		expect(log.map((l) => [l.action, l.credentialKind, l.actorUserId])).toEqual([['job.created', 'session', person.userId]])
 	})
@@ -107,7 +126,8 @@ describe('creating a job with the New job form', () => {
 		expect(fieldError(refused.text, 'niceToHave')).toBe('Nice-to-haves, line 1, contains a control character')
 		expect(fieldError(refused.text, 'contractType')).toBe('Contract type must be one of: W2, C2C, Fulltime')
 		// Each summary entry links to its field.
-		for (const field of ['title', 'department', 'salaryMin', 'requirements', 'niceToHave', 'contractType']) expect(refused.text).toContain(`<li><a href="#${field}">`)
+		for (const field of ['title', 'department', 'salaryMin', 'requirements', 'niceToHave', 'contractType'])
+			expect(refused.text).toContain(`<li><a href="#${field}">`)
 		// Every value comes back as typed (escaped).
 		expect(refused.text).toContain(`value="${'D'.repeat(121)}"`)
 		expect(refused.text).toContain('value="Dallas &lt;TX&gt; &amp; &quot;Remote&quot;"')

@@ -16,14 +16,21 @@ const R = {
 	404: errorRef('The vendor has no job with that vendorJobId'),
 	413: errorRef('Body larger than 200 KB'),
 	422: errorRef('One or more fields are not valid; `fields` says which'),
-	429: { ...errorRef('Too many requests; wait the number of seconds given in the Retry-After header'), headers: { 'Retry-After': { schema: { type: 'integer' } } } },
+	429: {
+		...errorRef('Too many requests; wait the number of seconds given in the Retry-After header'),
+		headers: { 'Retry-After': { schema: { type: 'integer' } } },
+	},
 }
 const idParam = { name: 'vendorJobId', in: 'path', required: true, schema: { type: 'string', maxLength: 100 } }
 
 export function openApiDocument(baseUrl: string) {
 	return {
 		openapi: '3.1.0',
-		info: { title: 'Benchline Job Publish API', version: '1.0.0', description: 'Vendors publish, update, close and re-open their jobs. A published job is live at once on the public careers site.' },
+		info: {
+			title: 'Benchline Job Publish API',
+			version: '1.0.0',
+			description: 'Vendors publish, update, close and re-open their jobs. A published job is live at once on the public careers site.',
+		},
 		servers: [{ url: `${baseUrl}/api/v1` }],
 		security: [{ apiKey: [] }],
 		paths: {
@@ -32,12 +39,33 @@ export function openApiDocument(baseUrl: string) {
 					operationId: 'publishJob',
 					summary: 'Publish a job (upsert by vendorJobId)',
 					requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/PublishBody' } } } },
-					responses: { 201: jobResponse('Created; the job is live'), 200: jobResponse('An existing job was updated (and re-opened)'), 400: R[400], 401: R[401], 403: R[403], 413: R[413], 422: R[422], 429: R[429] },
+					responses: {
+						201: jobResponse('Created; the job is live'),
+						200: jobResponse('An existing job was updated (and re-opened)'),
+						400: R[400],
+						401: R[401],
+						403: R[403],
+						413: R[413],
+						422: R[422],
+						429: R[429],
+					},
 				},
 				get: {
 					operationId: 'listJobs',
 					summary: 'The vendor’s jobs, newest first, at most 500',
-					responses: { 200: { description: 'The jobs', content: { 'application/json': { schema: { type: 'object', properties: { jobs: { type: 'array', items: { $ref: '#/components/schemas/Job' } } }, required: ['jobs'] } } } }, 401: R[401], 403: R[403], 429: R[429] },
+					responses: {
+						200: {
+							description: 'The jobs',
+							content: {
+								'application/json': {
+									schema: { type: 'object', properties: { jobs: { type: 'array', items: { $ref: '#/components/schemas/Job' } } }, required: ['jobs'] },
+								},
+							},
+						},
+						401: R[401],
+						403: R[403],
+						429: R[429],
+					},
 				},
 			},
 			'/jobs/{vendorJobId}': {
@@ -47,9 +75,22 @@ export function openApiDocument(baseUrl: string) {
 					operationId: 'changeJob',
 					summary: 'Change only the fields sent; `status` closes or re-opens',
 					requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ChangeBody' } } } },
-					responses: { 200: jobResponse('The job after the change'), 400: R[400], 401: R[401], 403: R[403], 404: R[404], 413: R[413], 422: R[422], 429: R[429] },
+					responses: {
+						200: jobResponse('The job after the change'),
+						400: R[400],
+						401: R[401],
+						403: R[403],
+						404: R[404],
+						413: R[413],
+						422: R[422],
+						429: R[429],
+					},
 				},
-				delete: { operationId: 'closeJob', summary: 'Close the job (nothing is erased)', responses: { 200: jobResponse('The job, now closed'), 401: R[401], 403: R[403], 404: R[404], 429: R[429] } },
+				delete: {
+					operationId: 'closeJob',
+					summary: 'Close the job (nothing is erased)',
+					responses: { 200: jobResponse('The job, now closed'), 401: R[401], 403: R[403], 404: R[404], 429: R[429] },
+				},
 			},
 		},
 		components: {
@@ -58,14 +99,28 @@ export function openApiDocument(baseUrl: string) {
 				Job: plain(RestJob),
 				JobResponse: {
 					type: 'object',
-					properties: { job: { $ref: '#/components/schemas/Job' }, warnings: { type: 'array', items: { type: 'string' }, description: 'What the service adjusted: unknown fields ignored; a known field the operation does not take ignored, saying why (vendorJobId in a change: it cannot be changed; status in a publish); a choice sent in another case stored as listed ("remote" as "Remote"); items cut; markup removed; invisible formatting characters (bidirectional controls, Unicode tags) removed; contract type taken from employment' } },
+					properties: {
+						job: { $ref: '#/components/schemas/Job' },
+						warnings: {
+							type: 'array',
+							items: { type: 'string' },
+							description:
+								'What the service adjusted: unknown fields ignored; a known field the operation does not take ignored, saying why (vendorJobId in a change: it cannot be changed; status in a publish); a choice sent in another case stored as listed ("remote" as "Remote"); items cut; markup removed; invisible formatting characters (bidirectional controls, Unicode tags) removed; contract type taken from employment',
+						},
+					},
 					required: ['job'],
 				},
 				PublishBody: plain(PublishBody),
 				ChangeBody: plain(ChangeBody),
 				Error: {
 					type: 'object',
-					properties: { error: { type: 'string' }, fields: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } }, required: ['field', 'message'] } } },
+					properties: {
+						error: { type: 'string' },
+						fields: {
+							type: 'array',
+							items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } }, required: ['field', 'message'] },
+						},
+					},
 					required: ['error'],
 				},
 			},
@@ -77,7 +132,13 @@ function fieldRows(schema: { properties: Record<string, any>; required?: string[
 	return Object.entries(schema.properties).map(([name, s]) => {
 		const values = s.anyOf?.filter((x: any) => 'const' in x).map((x: any) => x.const)
 		const type = s.type === 'array' ? 'array of string' : values?.length ? `one of ${values.join(', ')}` : s.anyOf ? 'integer or null' : s.type
-		const limits = [s.maxLength && `max ${s.maxLength} chars`, s.maxItems && `max ${s.maxItems} items; each cut to 160 chars`, s.anyOf?.[0]?.maximum !== undefined && `${s.anyOf[0].minimum} to ${s.anyOf[0].maximum}`].filter(Boolean).join('; ')
+		const limits = [
+			s.maxLength && `max ${s.maxLength} chars`,
+			s.maxItems && `max ${s.maxItems} items; each cut to 160 chars`,
+			s.anyOf?.[0]?.maximum !== undefined && `${s.anyOf[0].minimum} to ${s.anyOf[0].maximum}`,
+		]
+			.filter(Boolean)
+			.join('; ')
 		return html`<tr><td><code>${name}</code>${schema.required?.includes(name) ? ' (required)' : ''}</td><td>${type}</td><td>${limits}</td><td>${s.description ?? ''}</td></tr>`
 	})
 }

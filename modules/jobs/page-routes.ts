@@ -94,7 +94,8 @@ export function jobPageRoutes(deps: AppDeps, { auth }: HttpKit) {
 		const refused = (problem: string, link: { href: string; text: string }) => jobPage(deps, session, { job, sections: [], list: { label, problem, link } })
 		const backToJob = { href: `/jobs/${jobId}`, text: 'Back to the job' }
 		if (query.stage !== undefined && query.list !== undefined) return refused('Ask for one list at a time: a stage or a list, not both.', backToJob)
-		if (query.list !== undefined && !LISTS[query.list]) return refused(`A job’s page has no list “${query.list}”: the lists are ${Object.keys(LISTS).join(', ')}.`, backToJob)
+		if (query.list !== undefined && !LISTS[query.list])
+			return refused(`A job’s page has no list “${query.list}”: the lists are ${Object.keys(LISTS).join(', ')}.`, backToJob)
 		const pageQuery: PageQuery = { stage: query.stage, list: query.list, cursor: query.cursor }
 		let sections: SafeHtml[]
 		try {
@@ -102,8 +103,13 @@ export function jobPageRoutes(deps: AppDeps, { auth }: HttpKit) {
 		} catch (error) {
 			if (!(error instanceof AppError) || error.code !== 'VALIDATION') throw error
 			const field = error.fields?.[0]
-			if (field?.field === 'cursor') return refused(OUT_OF_DATE, { href: `/jobs/${jobId}?${query.stage !== undefined ? `stage=${encodeURIComponent(query.stage)}` : `list=${query.list}`}`, text: 'Go to the first page' })
-			if (field?.field === 'stageKey') return refused(`The stage “${query.stage}” ${field.message}.`, { href: `/jobs/${jobId}#pipeline`, text: 'Back to the pipeline' })
+			if (field?.field === 'cursor')
+				return refused(OUT_OF_DATE, {
+					href: `/jobs/${jobId}?${query.stage !== undefined ? `stage=${encodeURIComponent(query.stage)}` : `list=${query.list}`}`,
+					text: 'Go to the first page',
+				})
+			if (field?.field === 'stageKey')
+				return refused(`The stage “${query.stage}” ${field.message}.`, { href: `/jobs/${jobId}#pipeline`, text: 'Back to the pipeline' })
 			return refused(error.message, backToJob)
 		}
 		// Every list belongs to a section; none answering means the role may not see it.
@@ -116,7 +122,11 @@ export function jobPageRoutes(deps: AppDeps, { auth }: HttpKit) {
 		.get('/jobs', ({ session, query }) => showList(session, query), {
 			session: { permission: 'jobs:read' },
 			// Generous caps here; the exact limits are list_jobs' own, checked with their messages.
-			query: t.Object({ q: t.Optional(t.String({ maxLength: 1000 })), status: t.Optional(t.String({ maxLength: 100 })), cursor: t.Optional(t.String({ maxLength: 1000 })) }),
+			query: t.Object({
+				q: t.Optional(t.String({ maxLength: 1000 })),
+				status: t.Optional(t.String({ maxLength: 100 })),
+				cursor: t.Optional(t.String({ maxLength: 1000 })),
+			}),
 		})
 		.get('/jobs/new', ({ session }) => newJobPage(deps, session, {}, []), { session: { permission: 'jobs:create' } })
 		.post(

@@ -45,7 +45,12 @@ beforeAll(async () => {
 }, 60_000)
 
 const statusOf = async (id: string) => (await deps.db.select({ status: jobs.status, activelyHiring: jobs.activelyHiring }).from(jobs).where(eq(jobs.id, id)))[0]
-const logFor = (targetId: string) => deps.db.select().from(activity).where(and(eq(activity.workspaceId, ws.id), eq(activity.targetId, targetId))).orderBy(asc(activity.at))
+const logFor = (targetId: string) =>
+	deps.db
+		.select()
+		.from(activity)
+		.where(and(eq(activity.workspaceId, ws.id), eq(activity.targetId, targetId)))
+		.orderBy(asc(activity.at))
 /** The button names of the forms on a page. */
 const buttons = (text: string) => [...text.matchAll(/<button type="submit"[^>]*>([^<]+)<\/button>/g)].map((m) => m[1])
 
@@ -79,7 +84,8 @@ describe('who opens which jobs page', () => {
 			// Out of reach answers exactly like absent (and an id no job can have, without a query).
 			expect((await p.get('/jobs/job_doesnotexist')).status).toBe(404)
 			expect((await p.get('/jobs/%00nul')).status).toBe(404)
-			for (const path of [`/jobs/${teamJob}?stage=applied`, `/jobs/${teamJob}?list=bench`, `/jobs/${foreignJob}?stage=applied`]) expect((await p.get(path)).status).toBeLessThan(500)
+			for (const path of [`/jobs/${teamJob}?stage=applied`, `/jobs/${teamJob}?list=bench`, `/jobs/${foreignJob}?stage=applied`])
+				expect((await p.get(path)).status).toBeLessThan(500)
 		})
 	}
 
@@ -96,7 +102,8 @@ describe('who opens which jobs page', () => {
 describe('status and actively-hiring buttons', () => {
 	test('only owners and admins get Publish, Close and Move to draft; the flag with its permission', async () => {
 		const shown: Record<Who, string[]> = {} as never
-		for (const who of ['owner', 'admin', 'recruiter', 'granted', 'manager', 'viewer'] as const) shown[who] = buttons((await portal[who].get(`/jobs/${teamJob}`)).text).filter((b) => b !== 'Sign out')
+		for (const who of ['owner', 'admin', 'recruiter', 'granted', 'manager', 'viewer'] as const)
+			shown[who] = buttons((await portal[who].get(`/jobs/${teamJob}`)).text).filter((b) => b !== 'Sign out')
 		// The job is a Draft: publishing or closing it are the changes there are.
 		expect(shown.owner).toEqual(['Publish', 'Close', 'Actively hiring'])
 		expect(shown.admin).toEqual(['Publish', 'Close', 'Actively hiring'])

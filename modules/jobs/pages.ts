@@ -7,7 +7,22 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { FieldError } from '../../core/errors.ts'
 import { html, portalPage, textOf, type SafeHtml } from '../../core/html.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { actionButton, csrfField, dataTable, errorSummary, facts, notice, pageHeader, pager, plural, selectField, tag, textField, when, type Tone } from '../../core/ui.ts'
+import {
+	actionButton,
+	csrfField,
+	dataTable,
+	errorSummary,
+	facts,
+	notice,
+	pageHeader,
+	pager,
+	plural,
+	selectField,
+	tag,
+	textField,
+	when,
+	type Tone,
+} from '../../core/ui.ts'
 import { jobForm, type JobFormValues } from './job-form.ts'
 import { JOB_STATUSES, type JobStatus } from './model.ts'
 import { ACTIVELY_HIRING, type JobDetail, type JobSummary } from './service.ts'
@@ -59,9 +74,20 @@ export function jobsListPage(deps: AppDeps, session: PageSession, view: JobsList
 		rows: view.jobs,
 		empty,
 		columns: [
-			{ label: 'Job', cell: (j) => html`<a href="/jobs/${j.id}">${j.title}</a><span class="meta block">${[textOf(j.department), j.vendor?.name].filter(Boolean).join(' · ')}</span>` },
+			{
+				label: 'Job',
+				cell: (j) =>
+					html`<a href="/jobs/${j.id}">${j.title}</a><span class="meta block">${[textOf(j.department), j.vendor?.name].filter(Boolean).join(' · ')}</span>`,
+			},
 			{ label: 'Location', cell: (j) => j.location ?? '—' },
-			{ label: 'Applicants', numeric: true, cell: (j) => (applicantsLinked && j.applicantCount ? html`<a href="/jobs/${j.id}#applicants">${j.applicantCount.toLocaleString('en-US')}</a>` : j.applicantCount.toLocaleString('en-US')) },
+			{
+				label: 'Applicants',
+				numeric: true,
+				cell: (j) =>
+					applicantsLinked && j.applicantCount
+						? html`<a href="/jobs/${j.id}#applicants">${j.applicantCount.toLocaleString('en-US')}</a>`
+						: j.applicantCount.toLocaleString('en-US'),
+			},
 			{ label: 'Created', cell: (j) => when(j.createdAt, { time: false }) },
 			{ label: 'Status', cell: (j) => html`<span class="tags">${statusTag(j.status)} ${hiringTag(j)}</span>` },
 		],
@@ -114,7 +140,8 @@ const STATUS_ACTIONS: Record<JobStatus, readonly (readonly [JobStatus, string])[
 function jobActions(deps: AppDeps, session: PageSession, job: JobDetail): SafeHtml[] {
 	const out: SafeHtml[] = []
 	if (deps.permissions.can(session.actor, 'jobs:set_status'))
-		for (const [status, label] of STATUS_ACTIONS[job.status]) out.push(actionButton({ session, action: `/jobs/${job.id}/status`, label, style: status === 'Open' ? 'primary' : 'secondary', fields: { status } }))
+		for (const [status, label] of STATUS_ACTIONS[job.status])
+			out.push(actionButton({ session, action: `/jobs/${job.id}/status`, label, style: status === 'Open' ? 'primary' : 'secondary', fields: { status } }))
 	if (deps.permissions.can(session.actor, ACTIVELY_HIRING))
 		out.push(
 			// A toggle button: its name stays "Actively hiring", its pressed state says on or off.
@@ -132,7 +159,9 @@ function salary(job: JobDetail): string | null {
 }
 
 function jobFacts(deps: AppDeps, session: PageSession, job: JobDetail): SafeHtml {
-	const applicants = seesApplicants(deps, session) ? html`<a href="#applicants">${job.applicantCount.toLocaleString('en-US')}</a>` : job.applicantCount.toLocaleString('en-US')
+	const applicants = seesApplicants(deps, session)
+		? html`<a href="#applicants">${job.applicantCount.toLocaleString('en-US')}</a>`
+		: job.applicantCount.toLocaleString('en-US')
 	return facts(
 		[
 			['Actively hiring', job.activelyHiring ? 'Yes' : 'No'],
@@ -156,7 +185,8 @@ function jobFacts(deps: AppDeps, session: PageSession, job: JobDetail): SafeHtml
 	)
 }
 
-const bullets = (items: readonly unknown[], empty: string) => (items.length ? html`<ul>${items.map((i) => html`<li>${i}</li>`)}</ul>` : html`<p class="empty">${empty}</p>`)
+const bullets = (items: readonly unknown[], empty: string) =>
+	items.length ? html`<ul>${items.map((i) => html`<li>${i}</li>`)}</ul>` : html`<p class="empty">${empty}</p>`
 const TEAM_ROLE: Record<string, string> = { recruiter: 'Recruiter', hiring_manager: 'Hiring manager' }
 const QUESTION_KIND: Record<string, string> = { yes_no: 'yes or no', text: 'written answer' }
 
@@ -171,7 +201,10 @@ ${job.description ? html`<div class="prose">${job.description}</div>` : html`<p 
 <h3>Nice-to-haves</h3>${bullets(job.niceToHave, 'None listed.')}
 </section>
 <section class="card" aria-labelledby="team-h"><h2 id="team-h">Hiring team</h2>
-${bullets(job.hiringTeam.map((m) => html`${m.name} <span class="meta">· ${TEAM_ROLE[m.teamRole] ?? m.teamRole}</span>`), 'Nobody is on the hiring team yet.')}
+${bullets(
+	job.hiringTeam.map((m) => html`${m.name} <span class="meta">· ${TEAM_ROLE[m.teamRole] ?? m.teamRole}</span>`),
+	'Nobody is on the hiring team yet.',
+)}
 <h3>Screening questions</h3>
 ${job.screeningQuestions.length ? html`<ol>${job.screeningQuestions.map((q) => html`<li>${q.prompt} <span class="meta">(${QUESTION_KIND[q.kind] ?? q.kind}${q.required ? ', required' : ''})</span></li>`)}</ol>` : html`<p class="empty">No screening questions: applicants only send their résumé.</p>`}
 </section>
@@ -190,7 +223,12 @@ export interface JobPageView {
 export function jobPage(deps: AppDeps, session: PageSession, view: JobPageView): Response {
 	const { job, list } = view
 	const header = pageHeader({
-		crumbs: list ? [['/jobs', 'Jobs'], [`/jobs/${job.id}`, textOf(job.title)]] : [['/jobs', 'Jobs']],
+		crumbs: list
+			? [
+					['/jobs', 'Jobs'],
+					[`/jobs/${job.id}`, textOf(job.title)],
+				]
+			: [['/jobs', 'Jobs']],
 		title: job.title,
 		meta: html`<span class="tags">${statusTag(job.status)} ${hiringTag(job)}</span> ${[textOf(job.department), job.location, job.vendor?.name].filter(Boolean).join(' · ')}`,
 		actions: list ? '' : jobActions(deps, session, job),
@@ -199,7 +237,12 @@ export function jobPage(deps: AppDeps, session: PageSession, view: JobPageView):
 		const problem = list.problem
 			? html`<div class="error-summary" role="alert" tabindex="-1" data-autofocus><h2>There is a problem</h2><p>${list.problem}</p>${list.link ? html`<p><a href="${list.link.href}">${list.link.text}</a></p>` : ''}</div>`
 			: ''
-		return portalPage(deps, session, { title: `${list.label} · ${textOf(job.title)}`, current: '/jobs', hasErrors: Boolean(list.problem), status: list.problem ? 422 : 200 }, html`${problem}${header}${view.sections}`)
+		return portalPage(
+			deps,
+			session,
+			{ title: `${list.label} · ${textOf(job.title)}`, current: '/jobs', hasErrors: Boolean(list.problem), status: list.problem ? 422 : 200 },
+			html`${problem}${header}${view.sections}`,
+		)
 	}
 	const hidden = seesApplicants(deps, session) ? '' : html`<p class="meta">Applicants and the pipeline are not shown for your role.</p>`
 	return portalPage(

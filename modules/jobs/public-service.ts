@@ -8,7 +8,9 @@ export type PublicJob = JobRow
 
 /** A workspace's open jobs, newest published first (no cap: the careers list and the sitemap show them all). */
 export async function listOpenJobs(deps: AppDeps, workspaceId: string): Promise<PublicJob[]> {
-	return deps.database.rows<PublicJob>(sql`select ${JOB_COLUMNS} from ${jobs} j where workspace_id = ${workspaceId} and status = 'Open' order by published_at desc, id desc`)
+	return deps.database.rows<PublicJob>(
+		sql`select ${JOB_COLUMNS} from ${jobs} j where workspace_id = ${workspaceId} and status = 'Open' order by published_at desc, id desc`,
+	)
 }
 
 /** The job behind a public address, whatever its status (a closed job answers 410, not 404). */

@@ -14,7 +14,8 @@ export async function seedJobQuestions(deps: AppDeps, ws: WorkspaceRef, jobs: { 
 			{ prompt: `How many years of hands-on experience do you have with ${skill}?`, kind: 'text', required: true },
 			...(i % 2 === 0 ? [{ prompt: 'When could you start, and what hourly rate do you expect?', kind: 'text', required: false }] : []),
 		]
-		for (const [position, q] of questions.entries()) rows.push({ id: seededId('jq', ws.id, `${job.id}-${position}`), jobId: job.id, position: position + 1, ...q })
+		for (const [position, q] of questions.entries())
+			rows.push({ id: seededId('jq', ws.id, `${job.id}-${position}`), jobId: job.id, position: position + 1, ...q })
 	}
 	if (rows.length) await deps.db.insert(jobQuestions).values(rows).onConflictDoNothing()
 }

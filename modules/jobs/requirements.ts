@@ -22,14 +22,31 @@ export interface JobRequirements {
 export async function jobRequirements(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, JobRequirements>> {
 	if (!ids.length) return new Map()
 	const rows = await deps.database.rows<JobRequirements>(
-		sql`select id, title, status, vendor_id as "vendorId", must_have as "mustHave", nice_to_have as "niceToHave" from jobs where workspace_id = ${workspaceId} and id in (${sql.join([...new Set(ids)].map((id) => sql`${id}`), sql`, `)})`,
+		sql`select id, title, status, vendor_id as "vendorId", must_have as "mustHave", nice_to_have as "niceToHave" from jobs where workspace_id = ${workspaceId} and id in (${sql.join(
+			[...new Set(ids)].map((id) => sql`${id}`),
+			sql`, `,
+		)})`,
 	)
 	return new Map(rows.map((r) => [r.id, { ...r, mustHave: r.mustHave ?? [], niceToHave: r.niceToHave ?? [] }]))
 }
 
+/**
+ * The distinct requirements (must-haves and nice-to-haves) of the workspace's `jobs` newest open
+ * jobs, at most `max`: what the bench ranking checks résumés against while it has them at hand.
+ */
+export async function recentOpenRequirements(deps: AppDeps, workspaceId: string, o: { jobs: number; max: number }): Promise<string[]> {
+	const rows = await deps.database.rows<{ r: string }>(
+		sql`select distinct r from (select must_have, nice_to_have from jobs where workspace_id = ${workspaceId} and status = 'Open' order by created_at desc nulls last, id desc nulls last limit ${o.jobs}) j
+cross join unnest(coalesce(j.must_have, '{}') || coalesce(j.nice_to_have, '{}')) r limit ${o.max}`,
+	)
+	return rows.map((x) => x.r)
+}
+
 /** Jobs (of any workspace) changed at or after `since`, with their must-haves (sweeps re-check résumés with it). */
 export async function jobsChangedSince(deps: AppDeps, since: Date, limit = 500): Promise<{ id: string; workspaceId: string; mustHave: string[] }[]> {
-	return deps.database.rows(sql`select id, workspace_id as "workspaceId", must_have as "mustHave" from jobs where updated_at >= ${since.toISOString()}::timestamptz order by updated_at limit ${limit}`)
+	return deps.database.rows(
+		sql`select id, workspace_id as "workspaceId", must_have as "mustHave" from jobs where updated_at >= ${since.toISOString()}::timestamptz order by updated_at limit ${limit}`,
+	)
 }
 
 export interface JobQuestion {
@@ -43,11 +60,17 @@ export interface JobQuestion {
 
 /** A job's screening questions in order. */
 export async function jobQuestionsOf(deps: AppDeps, jobId: string): Promise<JobQuestion[]> {
-	return deps.db.select({ id: jobQuestions.id, position: jobQuestions.position, prompt: jobQuestions.prompt, kind: jobQuestions.kind, required: jobQuestions.required }).from(jobQuestions).where(eq(jobQuestions.jobId, jobId)).orderBy(asc(jobQuestions.position))
+	return deps.db
+		.select({ id: jobQuestions.id, position: jobQuestions.position, prompt: jobQuestions.prompt, kind: jobQuestions.kind, required: jobQuestions.required })
+		.from(jobQuestions)
+		.where(eq(jobQuestions.jobId, jobId))
+		.orderBy(asc(jobQuestions.position))
 }
 
 /** Requirements of every job of a workspace, oldest first (demo data draws on them). */
 export async function workspaceJobs(deps: AppDeps, workspaceId: string): Promise<JobRequirements[]> {
-	const rows = await deps.database.rows<JobRequirements>(sql`select id, title, status, vendor_id as "vendorId", must_have as "mustHave", nice_to_have as "niceToHave" from jobs where workspace_id = ${workspaceId} order by created_at, id`)
+	const rows = await deps.database.rows<JobRequirements>(
+		sql`select id, title, status, vendor_id as "vendorId", must_have as "mustHave", nice_to_have as "niceToHave" from jobs where workspace_id = ${workspaceId} order by created_at, id`,
+	)
 	return rows.map((r) => ({ ...r, mustHave: r.mustHave ?? [], niceToHave: r.niceToHave ?? [] }))
 }

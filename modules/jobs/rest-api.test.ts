@@ -441,7 +441,11 @@ describe('limits', () => {
 
 	test('contractType, visa, schedule and status take only their listed values (in any case: rest-input.test.ts)', async () => {
 		const { key } = await setup()
-		const allowed: Record<string, string[]> = { contractType: ['W2', 'C2C', 'W2 / C2C'], visa: ['Any', 'No Sponsorship', 'USC', 'USC/GC'], schedule: ['Onsite', 'Hybrid', 'Remote'] }
+		const allowed: Record<string, string[]> = {
+			contractType: ['W2', 'C2C', 'W2 / C2C'],
+			visa: ['Any', 'No Sponsorship', 'USC', 'USC/GC'],
+			schedule: ['Onsite', 'Hybrid', 'Remote'],
+		}
 		await publish(key, { vendorJobId: 'J-1', title: 'QA' })
 		for (const [field, values] of Object.entries(allowed)) {
 			for (const v of values) expect((await change(key, 'J-1', { [field]: v })).json.job[field]).toBe(v)
@@ -538,7 +542,14 @@ describe('state transitions', () => {
 		const again = await publish(key, { vendorJobId: 'J-1', title: 'Senior Data Engineer' })
 		expect(again.status).toBe(200)
 		// Only the fields sent change; the address stays.
-		expect(again.json.job).toMatchObject({ title: 'Senior Data Engineer', location: 'Austin, TX', summary: 'Build pipelines', status: 'open', url: first.json.job.url, createdAt: first.json.job.createdAt })
+		expect(again.json.job).toMatchObject({
+			title: 'Senior Data Engineer',
+			location: 'Austin, TX',
+			summary: 'Build pipelines',
+			status: 'open',
+			url: first.json.job.url,
+			createdAt: first.json.job.createdAt,
+		})
 		expect(await countJobs(vendorId)).toBe(1)
 	})
 

@@ -82,8 +82,34 @@ describe('fields not sent', () => {
 	test('a new job takes the defaults; a re-publish or change writes exactly the fields sent; null clears minYears', async () => {
 		const { key } = await setup()
 		const created = (await publish(key, { vendorJobId: 'F-1', title: 'QA' })).json.job
-		expect(created).toMatchObject({ location: null, employment: null, contractType: null, summary: null, description: null, mustHave: [], niceToHave: [], visa: null, interview: null, schedule: null, minYears: null, department: 'Technologies' })
-		const full = { location: 'Austin, TX', employment: 'W2 only', contractType: 'C2C', summary: 'S', description: '<p>D</p>', mustHave: ['Java'], niceToHave: ['Go'], visa: 'USC', interview: 'Video', schedule: 'Remote', minYears: 5, department: 'Data' }
+		expect(created).toMatchObject({
+			location: null,
+			employment: null,
+			contractType: null,
+			summary: null,
+			description: null,
+			mustHave: [],
+			niceToHave: [],
+			visa: null,
+			interview: null,
+			schedule: null,
+			minYears: null,
+			department: 'Technologies',
+		})
+		const full = {
+			location: 'Austin, TX',
+			employment: 'W2 only',
+			contractType: 'C2C',
+			summary: 'S',
+			description: '<p>D</p>',
+			mustHave: ['Java'],
+			niceToHave: ['Go'],
+			visa: 'USC',
+			interview: 'Video',
+			schedule: 'Remote',
+			minYears: 5,
+			department: 'Data',
+		}
 		expect((await publish(key, { vendorJobId: 'F-1', title: 'QA', ...full })).json.job).toMatchObject(full)
 		for (const [field, value] of Object.entries({ location: 'Dallas, TX', summary: 'S2', mustHave: ['Kotlin'], minYears: 7, department: 'Cloud' })) {
 			const before = (await call('GET', '/api/v1/jobs/F-1', { key })).json.job
@@ -105,7 +131,14 @@ describe('fields not sent', () => {
 		const texts = new Set<string>()
 		session.logger = { logQuery: (text) => void (/^with k as|^with j as \(\s*update/.test(text.trim()) && texts.add(text)) }
 		try {
-			const bodies = [{}, { location: 'Austin' }, { mustHave: ['a'] }, { mustHave: ['a', 'b', 'c'], niceToHave: [] }, { minYears: null, department: 'Data', summary: 'S' }, { employment: 'W2', visa: 'USC', schedule: 'Remote' }]
+			const bodies = [
+				{},
+				{ location: 'Austin' },
+				{ mustHave: ['a'] },
+				{ mustHave: ['a', 'b', 'c'], niceToHave: [] },
+				{ minYears: null, department: 'Data', summary: 'S' },
+				{ employment: 'W2', visa: 'USC', schedule: 'Remote' },
+			]
 			for (const [i, body] of bodies.entries()) {
 				expect((await publish(key, { vendorJobId: `T-${i}`, title: 'QA', ...body })).status).toBe(201)
 				expect((await change(key, `T-${i}`, body)).status).toBe(200)
@@ -193,7 +226,22 @@ describe('validation', () => {
 		const res = await publish(key, { vendorJobId: 7, ...everyFieldInvalid })
 		expect(res.status).toBe(422)
 		expect(typeof res.json.error).toBe('string')
-		expect(fieldsOf(res)).toEqual(['contractType', 'department', 'description', 'employment', 'interview', 'location', 'minYears', 'mustHave', 'niceToHave', 'schedule', 'summary', 'title', 'vendorJobId', 'visa'])
+		expect(fieldsOf(res)).toEqual([
+			'contractType',
+			'department',
+			'description',
+			'employment',
+			'interview',
+			'location',
+			'minYears',
+			'mustHave',
+			'niceToHave',
+			'schedule',
+			'summary',
+			'title',
+			'vendorJobId',
+			'visa',
+		])
 		for (const f of res.json.fields) expect(f.message.length).toBeGreaterThan(3)
 		expect((await call('GET', '/api/v1/jobs', { key })).json.jobs).toEqual([])
 	})
@@ -203,7 +251,22 @@ describe('validation', () => {
 		const before = (await publish(key, { vendorJobId: 'J-1', title: 'QA', location: 'Austin, TX' })).json.job
 		const res = await change(key, 'J-1', { ...everyFieldInvalid, status: 'archived' })
 		expect(res.status).toBe(422)
-		expect(fieldsOf(res)).toEqual(['contractType', 'department', 'description', 'employment', 'interview', 'location', 'minYears', 'mustHave', 'niceToHave', 'schedule', 'status', 'summary', 'title', 'visa'])
+		expect(fieldsOf(res)).toEqual([
+			'contractType',
+			'department',
+			'description',
+			'employment',
+			'interview',
+			'location',
+			'minYears',
+			'mustHave',
+			'niceToHave',
+			'schedule',
+			'status',
+			'summary',
+			'title',
+			'visa',
+		])
 		expect((await get(key, 'J-1')).json.job).toEqual(before)
 		// One bad field among good ones: still nothing changes.
 		expect((await change(key, 'J-1', { title: 'QA Lead', minYears: -1 })).status).toBe(422)
@@ -247,7 +310,8 @@ describe('validation', () => {
 
 	test('`__proto__`, `constructor` and `prototype` keys are ignored and reach no object', async () => {
 		const { key } = await setup()
-		const raw = '{"vendorJobId":"J-1","title":"QA","__proto__":{"title":"Evil","status":"closed","polluted":true},"constructor":{"prototype":{"polluted":true}},"prototype":{"x":1}}'
+		const raw =
+			'{"vendorJobId":"J-1","title":"QA","__proto__":{"title":"Evil","status":"closed","polluted":true},"constructor":{"prototype":{"polluted":true}},"prototype":{"x":1}}'
 		const res = await publishRaw(key, raw)
 		expect(res.status).toBe(201)
 		expect(res.json.job).toMatchObject({ title: 'QA', status: 'open' })
@@ -286,7 +350,10 @@ describe('validation', () => {
 		expect((await get(key, 'J-2')).status).toBe(404)
 		const same = await change(key, 'J-1', { vendorJobId: 'J-1', title: 'QA Lead', salary: 1 })
 		expect(same.json.job).toMatchObject({ vendorJobId: 'J-1', title: 'QA Lead' })
-		expect(same.json.warnings).toEqual(['Unknown fields were ignored: salary', expect.stringMatching(/^vendorJobId cannot be changed \(it is the job’s address\)/)])
+		expect(same.json.warnings).toEqual([
+			'Unknown fields were ignored: salary',
+			expect.stringMatching(/^vendorJobId cannot be changed \(it is the job’s address\)/),
+		])
 		for (const w of [...p.json.warnings, ...renamed.json.warnings, ...same.json.warnings.slice(1)]) expect(w).not.toContain('Unknown')
 		// Of any type: still named for what it is, and the rest of the body still applies.
 		const odd = await change(key, 'J-1', { vendorJobId: 7, minYears: 3 })
@@ -362,7 +429,9 @@ describe('adjustments, reported as warnings', () => {
 		const res = await publish(key, { vendorJobId: 'J-1', title: 'QA', description: dirty })
 		expect(res.status).toBe(201)
 		const clean: string = res.json.job.description
-		expect(clean).toBe('<h2>Role</h2><p>Build <b>APIs</b> and <i>tests</i> here.</p><ul><li><strong>Java</strong></li><li><em>Kafka</em></li></ul><ol><li>One</li></ol><h6>Small</h6>Kept text<br />')
+		expect(clean).toBe(
+			'<h2>Role</h2><p>Build <b>APIs</b> and <i>tests</i> here.</p><ul><li><strong>Java</strong></li><li><em>Kafka</em></li></ul><ol><li>One</li></ol><h6>Small</h6>Kept text<br />',
+		)
 		expect(res.json.warnings.join('\n')).toContain('description')
 		// Allowed markup and plain text pass unchanged, with no warning.
 		const plain = await change(key, 'J-1', { description: 'Plain text\n\nsecond paragraph' })
@@ -390,7 +459,11 @@ describe('choices in another case', () => {
 		const res = await publish(key, { vendorJobId: 'J-1', title: 'QA', schedule: 'remote', visa: 'usc/gc', contractType: 'w2 / C2c' })
 		expect(res.status).toBe(201)
 		expect(res.json.job).toMatchObject({ schedule: 'Remote', visa: 'USC/GC', contractType: 'W2 / C2C' })
-		expect(res.json.warnings).toEqual(['contractType "w2 / C2c" was stored as "W2 / C2C", its listed spelling', 'visa "usc/gc" was stored as "USC/GC", its listed spelling', 'schedule "remote" was stored as "Remote", its listed spelling'])
+		expect(res.json.warnings).toEqual([
+			'contractType "w2 / C2c" was stored as "W2 / C2C", its listed spelling',
+			'visa "usc/gc" was stored as "USC/GC", its listed spelling',
+			'schedule "remote" was stored as "Remote", its listed spelling',
+		])
 		expect((await get(key, 'J-1')).json.job).toMatchObject({ schedule: 'Remote', visa: 'USC/GC', contractType: 'W2 / C2C' })
 		const c = await change(key, 'J-1', { schedule: 'HYBRID', visa: 'no sponsorship', contractType: 'c2c' })
 		expect(c.status).toBe(200)
@@ -412,7 +485,13 @@ describe('choices in another case', () => {
 	test('only case is forgiven: other spellings are still 422 with the listed values, and nothing changes', async () => {
 		const { key } = await setup()
 		await publish(key, { vendorJobId: 'J-1', title: 'QA', schedule: 'Onsite' })
-		for (const [field, value] of [['schedule', 'remote '], ['schedule', 'Re-mote'], ['contractType', 'W2/C2C'], ['visa', 'USC / GC'], ['status', 'archived']] as const) {
+		for (const [field, value] of [
+			['schedule', 'remote '],
+			['schedule', 'Re-mote'],
+			['contractType', 'W2/C2C'],
+			['visa', 'USC / GC'],
+			['status', 'archived'],
+		] as const) {
 			const res = await change(key, 'J-1', { [field]: value })
 			expect(res.status).toBe(422)
 			expect(res.json.fields).toEqual([{ field, message: expect.stringContaining('must be one of') }])
@@ -427,11 +506,60 @@ describe('choices in another case', () => {
 describe('the job record', () => {
 	test('job responses carry every stored field: all publish fields plus status, url and the timestamps', async () => {
 		const { key } = await setup()
-		const res = await publish(key, { vendorJobId: 'J-1', title: 'QA', location: 'Austin, TX', employment: 'Contract', contractType: 'W2', summary: 'S', description: 'D', mustHave: ['A'], niceToHave: ['B'], visa: 'Any', interview: 'Video', schedule: 'Hybrid', minYears: 3, department: 'QA' })
+		const res = await publish(key, {
+			vendorJobId: 'J-1',
+			title: 'QA',
+			location: 'Austin, TX',
+			employment: 'Contract',
+			contractType: 'W2',
+			summary: 'S',
+			description: 'D',
+			mustHave: ['A'],
+			niceToHave: ['B'],
+			visa: 'Any',
+			interview: 'Video',
+			schedule: 'Hybrid',
+			minYears: 3,
+			department: 'QA',
+		})
 		expect(Object.keys(res.json.job).sort()).toEqual(
-			['vendorJobId', 'title', 'location', 'employment', 'contractType', 'summary', 'description', 'mustHave', 'niceToHave', 'visa', 'interview', 'schedule', 'minYears', 'department', 'status', 'url', 'createdAt', 'updatedAt', 'publishedAt', 'closedAt'].sort(),
+			[
+				'vendorJobId',
+				'title',
+				'location',
+				'employment',
+				'contractType',
+				'summary',
+				'description',
+				'mustHave',
+				'niceToHave',
+				'visa',
+				'interview',
+				'schedule',
+				'minYears',
+				'department',
+				'status',
+				'url',
+				'createdAt',
+				'updatedAt',
+				'publishedAt',
+				'closedAt',
+			].sort(),
 		)
-		expect(res.json.job).toMatchObject({ location: 'Austin, TX', employment: 'Contract', contractType: 'W2', summary: 'S', description: 'D', mustHave: ['A'], niceToHave: ['B'], visa: 'Any', interview: 'Video', schedule: 'Hybrid', minYears: 3, department: 'QA' })
+		expect(res.json.job).toMatchObject({
+			location: 'Austin, TX',
+			employment: 'Contract',
+			contractType: 'W2',
+			summary: 'S',
+			description: 'D',
+			mustHave: ['A'],
+			niceToHave: ['B'],
+			visa: 'Any',
+			interview: 'Video',
+			schedule: 'Hybrid',
+			minYears: 3,
+			department: 'QA',
+		})
 		for (const k of ['createdAt', 'updatedAt', 'publishedAt']) expect(res.json.job[k]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
 		expect((await get(key, 'J-1')).json.job).toEqual(res.json.job)
 		expect((await call('GET', '/api/v1/jobs', { key })).json.jobs[0]).toEqual(res.json.job)
@@ -472,7 +600,10 @@ describe('the job record', () => {
 		const deps = await testDeps()
 		const linesBefore = (await activityFor(deps.db, ws.id, 'job', id)).length
 		const actor = (await verifyVendorKey(deps, key))!
-		const presented = await presentedCredential(deps, [{ prefix: 'bl_vk_', door: 'rest', verify: verifyVendorKey }], `Bearer ${key}`, { door: 'rest', address: 'unknown' })
+		const presented = await presentedCredential(deps, [{ prefix: 'bl_vk_', door: 'rest', verify: verifyVendorKey }], `Bearer ${key}`, {
+			door: 'rest',
+			address: 'unknown',
+		})
 		// The same write four times at once, called below HTTP so the statements reach the database
 		// back to back: the three that alter nothing often start in the millisecond of the first.
 		const fourTimes = (write: () => Promise<unknown>) => Promise.all([write(), write(), write(), write()])
@@ -519,7 +650,9 @@ describe('the job record', () => {
 
 	test('30 concurrent publishes of one new vendorJobId: exactly one 201, the rest 200, one job', async () => {
 		const { ws, key, vendorId } = await setup()
-		const results = await Promise.all(Array.from({ length: 30 }, (_, i) => publish(key, { vendorJobId: 'RACE-1', title: 'Race Engineer', summary: i === 0 ? 'first' : 'first' })))
+		const results = await Promise.all(
+			Array.from({ length: 30 }, (_, i) => publish(key, { vendorJobId: 'RACE-1', title: 'Race Engineer', summary: i === 0 ? 'first' : 'first' })),
+		)
 		const statuses = results.map((r) => r.status).sort()
 		expect(statuses.filter((s) => s === 201)).toHaveLength(1)
 		expect(statuses.filter((s) => s === 200)).toHaveLength(29)
@@ -594,7 +727,13 @@ describe('keys and vendors', () => {
 
 	test('401 carries WWW-Authenticate: Bearer for a missing, malformed, unknown or revoked key', async () => {
 		const { key } = await setup()
-		const cases: Record<string, string>[] = [{}, { authorization: '' }, { authorization: 'Bearer' }, { authorization: 'Bearer bl_vk_unknown' }, { authorization: `Bearer ${key}x` }]
+		const cases: Record<string, string>[] = [
+			{},
+			{ authorization: '' },
+			{ authorization: 'Bearer' },
+			{ authorization: 'Bearer bl_vk_unknown' },
+			{ authorization: `Bearer ${key}x` },
+		]
 		for (const headers of cases) {
 			const res = await call('GET', '/api/v1/jobs', { headers })
 			expect(res.status).toBe(401)
@@ -611,18 +750,32 @@ describe('keys and vendors', () => {
 			expect(res.headers.get('www-authenticate')).toContain('Bearer')
 		}
 		expect((await call('POST', '/api/v1/jobs', { body: { access_token: key, vendorJobId: 'J-1', title: 'QA' } })).status).toBe(401)
-		expect((await call('POST', '/api/v1/jobs', { raw: `access_token=${key}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(401)
+		expect((await call('POST', '/api/v1/jobs', { raw: `access_token=${key}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(
+			401,
+		)
 	})
 
 	test('a scheme other than Bearer, or a malformed Bearer header, is 401; the scheme is case-insensitive', async () => {
 		const { key } = await setup()
-		const bad = [`Basic ${btoa(`${key}:`)}`, `Basic ${key}`, `Token ${key}`, `ApiKey ${key}`, `Bearer${key}`, `Bearer  ${key}`, `Bearer ${key} extra`, `Bearer "${key}"`, key, `Bearer ${key},Bearer ${key}`]
+		const bad = [
+			`Basic ${btoa(`${key}:`)}`,
+			`Basic ${key}`,
+			`Token ${key}`,
+			`ApiKey ${key}`,
+			`Bearer${key}`,
+			`Bearer  ${key}`,
+			`Bearer ${key} extra`,
+			`Bearer "${key}"`,
+			key,
+			`Bearer ${key},Bearer ${key}`,
+		]
 		for (const authorization of bad) {
 			const res = await call('GET', '/api/v1/jobs', { headers: { authorization } })
 			expect(res.status).toBe(401)
 			expect(res.headers.get('www-authenticate')).toContain('Bearer')
 		}
-		for (const scheme of ['Bearer', 'bearer', 'BEARER']) expect((await call('GET', '/api/v1/jobs', { headers: { authorization: `${scheme} ${key}` } })).status).toBe(200)
+		for (const scheme of ['Bearer', 'bearer', 'BEARER'])
+			expect((await call('GET', '/api/v1/jobs', { headers: { authorization: `${scheme} ${key}` } })).status).toBe(200)
 		expect((await call('GET', '/api/v1/jobs', { headers: { 'x-api-key': key } })).status).toBe(401)
 	})
 

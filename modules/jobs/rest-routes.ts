@@ -20,31 +20,39 @@ export function jobsRestRoutes(deps: AppDeps, { auth }: HttpKit) {
 		if (typeof id !== 'string' || [...id].length > 100 || id.includes('\u0000') || !id.isWellFormed()) throw jobNotFound()
 		return id
 	}
-	return new Elysia({ name: 'jobs.rest' })
-		.use(auth)
-		.post(
-			'/api/v1/jobs',
-			async ({ request, vendorKey, set }) => {
-				const result = await publishJob(deps, vendorKey, () => readJsonObject(request, MAX_BODY_BYTES))
-				set.status = result.created ? 201 : 200
-				return answer(result)
-			},
-			// The hot path: the key is looked up inside the publish statement (one round trip).
-			{ vendorKey: true, parse: 'none' },
-		)
-		// Operations without a request body ignore whatever body is sent (never 400 or 413).
-		.get('/api/v1/jobs', async ({ actor }) => ({ jobs: await listVendorJobs(deps, actor) }), { vendor: true, parse: 'none' })
-		.get('/api/v1/jobs/:vendorJobId', async ({ actor, params }) => ({ job: await getVendorJob(deps, actor, checkId(params.vendorJobId)) }), { vendor: true, parse: 'none' })
-		.patch(
-			'/api/v1/jobs/:vendorJobId',
-			async ({ actor, params, request }) => {
-				const body = await readJsonObject(request, MAX_BODY_BYTES)
-				return answer(await changeVendorJob(deps, actor, checkId(params.vendorJobId), body))
-			},
-			{ vendor: true, parse: 'none' },
-		)
-		.delete('/api/v1/jobs/:vendorJobId', async ({ actor, params }) => ({ job: await closeVendorJob(deps, actor, checkId(params.vendorJobId)) }), { vendor: true, parse: 'none' })
-		.get('/api/v1/openapi.json', () => document, { auth: 'public' })
-		.get('/api/v1/docs', () => renderApiDocs(deps.config.baseUrl), { auth: 'public' })
-		.get('/api/v1', ({ redirect }) => redirect('/api/v1/docs', 302), { auth: 'public' })
+	return (
+		new Elysia({ name: 'jobs.rest' })
+			.use(auth)
+			.post(
+				'/api/v1/jobs',
+				async ({ request, vendorKey, set }) => {
+					const result = await publishJob(deps, vendorKey, () => readJsonObject(request, MAX_BODY_BYTES))
+					set.status = result.created ? 201 : 200
+					return answer(result)
+				},
+				// The hot path: the key is looked up inside the publish statement (one round trip).
+				{ vendorKey: true, parse: 'none' },
+			)
+			// Operations without a request body ignore whatever body is sent (never 400 or 413).
+			.get('/api/v1/jobs', async ({ actor }) => ({ jobs: await listVendorJobs(deps, actor) }), { vendor: true, parse: 'none' })
+			.get('/api/v1/jobs/:vendorJobId', async ({ actor, params }) => ({ job: await getVendorJob(deps, actor, checkId(params.vendorJobId)) }), {
+				vendor: true,
+				parse: 'none',
+			})
+			.patch(
+				'/api/v1/jobs/:vendorJobId',
+				async ({ actor, params, request }) => {
+					const body = await readJsonObject(request, MAX_BODY_BYTES)
+					return answer(await changeVendorJob(deps, actor, checkId(params.vendorJobId), body))
+				},
+				{ vendor: true, parse: 'none' },
+			)
+			.delete('/api/v1/jobs/:vendorJobId', async ({ actor, params }) => ({ job: await closeVendorJob(deps, actor, checkId(params.vendorJobId)) }), {
+				vendor: true,
+				parse: 'none',
+			})
+			.get('/api/v1/openapi.json', () => document, { auth: 'public' })
+			.get('/api/v1/docs', () => renderApiDocs(deps.config.baseUrl), { auth: 'public' })
+			.get('/api/v1', ({ redirect }) => redirect('/api/v1/docs', 302), { auth: 'public' })
+	)
 }

@@ -13,7 +13,17 @@
 import type { EditableField } from './model.ts'
 
 /** The free-text fields candidates (and models, through MCP) read; enums and numbers cannot carry these characters. */
-export const DISPLAY_TEXT_FIELDS: readonly EditableField[] = ['title', 'location', 'employment', 'summary', 'description', 'mustHave', 'niceToHave', 'interview', 'department']
+export const DISPLAY_TEXT_FIELDS: readonly EditableField[] = [
+	'title',
+	'location',
+	'employment',
+	'summary',
+	'description',
+	'mustHave',
+	'niceToHave',
+	'interview',
+	'department',
+]
 
 /** U+061C, U+200E/F, U+202A–202E, U+2066–2069 and the tag block U+E0000–E007F. */
 const HIDDEN_FORMATTING = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}]/gu

@@ -42,7 +42,8 @@ async function searchJobs(deps: AppDeps, actor: Actor, q: string, limit: number)
 	if (tsq) branches.unshift(sql`(select j.id from jobs j where ${jobReach(actor)} and j.search_vector @@ to_tsquery('english', ${tsq}) limit ${FTS_CAP})`)
 	if (whole) branches.unshift(sql`(select j.id from jobs j where ${jobReach(actor)} and j.search_vector @@ to_tsquery('english', ${whole}) limit ${FTS_CAP})`)
 	const score = relevance({ exact: whole ? sql`m.exact` : null, prefix: tsq ? sql`m.prefix` : null, similar: sql`word_similarity(${text}, j.title)` })
-	const rows = await deps.database.rows<Row>(sql`select j.id, j.title, j.vendor_id as "vendorId", j.status, j.location, j.department, j.must_have as "mustHave", ${score} as score
+	const rows =
+		await deps.database.rows<Row>(sql`select j.id, j.title, j.vendor_id as "vendorId", j.status, j.location, j.department, j.must_have as "mustHave", ${score} as score
 		from jobs j cross join lateral (select ${whole ? rankWhenMatched(sql`j.search_vector`, whole) : sql`null::real`} as exact, ${tsq ? rankWhenMatched(sql`j.search_vector`, tsq) : sql`null::real`} as prefix) m
 		where j.id = any(array(select h.id from (${sql.join(branches, sql` union all `)}) h))
 		order by score desc, j.id limit ${limit}`)

@@ -36,10 +36,26 @@ export function jobReach(actor: Actor): SQL {
 	return sql`${base} and exists (select 1 from ${jobTeam} t where t.job_id = j.id and t.user_id = ${actor.userId})`
 }
 
+/** The title of the job whose id is `id`, inside another module's statement (null for no such job). */
+export const jobTitleOf = (id: SQL) => sql<string | null>`(select jt.title from ${jobs} jt where jt.id = ${id})`
+
 /** Ids of the jobs the actor can reach among `jobIds` (other modules limit their rows with it). */
 export async function reachableJobIds(deps: AppDeps, actor: Actor, jobIds?: string[]): Promise<string[] | 'all'> {
 	if (actor.role !== 'hiring_manager' && !jobIds) return 'all'
-	const rows = await deps.database.rows<{ id: string }>(sql`select j.id from ${jobs} j where ${jobReach(actor)}${jobIds ? sql` and j.id in ${jobIds.length ? sql`(${sql.join(jobIds.map((id) => sql`${id}`), sql`, `)})` : sql`(null)`}` : sql``}`)
+	const rows = await deps.database.rows<{ id: string }>(
+		sql`select j.id from ${jobs} j where ${jobReach(actor)}${
+			jobIds
+				? sql` and j.id in ${
+						jobIds.length
+							? sql`(${sql.join(
+									jobIds.map((id) => sql`${id}`),
+									sql`, `,
+								)})`
+							: sql`(null)`
+					}`
+				: sql``
+		}`,
+	)
 	return rows.map((r) => r.id)
 }
 
@@ -54,7 +70,8 @@ async function loadJob(deps: AppDeps, actor: Actor, jobId: string): Promise<JobR
 /** Facts other modules know about jobs (applicant counts, counts per stage), merged. */
 async function jobFacts(deps: AppDeps, actor: Actor, jobIds: string[]) {
 	const merged = new Map<string, JobFacts>()
-	for (const facts of contributionsTo(deps.registry, jobFactsPort)) for (const [id, more] of await facts(deps, actor, jobIds)) merged.set(id, { ...merged.get(id), ...more })
+	for (const facts of contributionsTo(deps.registry, jobFactsPort))
+		for (const [id, more] of await facts(deps, actor, jobIds)) merged.set(id, { ...merged.get(id), ...more })
 	return merged
 }
 
@@ -74,7 +91,10 @@ export interface JobSummary {
 }
 
 /** What a job summary shows: list_jobs reads only these columns (not the 1 KB description, the arrays). */
-type SummaryRow = Pick<JobRow, 'id' | 'title' | 'status' | 'department' | 'location' | 'contractType' | 'vendorId' | 'activelyHiring' | 'createdAt' | 'publishedAt' | 'slug'>
+type SummaryRow = Pick<
+	JobRow,
+	'id' | 'title' | 'status' | 'department' | 'location' | 'contractType' | 'vendorId' | 'activelyHiring' | 'createdAt' | 'publishedAt' | 'slug'
+>
 const SUMMARY_COLUMNS = sql.raw(
 	[
 		['id', 'id'],
@@ -103,7 +123,13 @@ export const jobAuthor = (row: { vendorId: string | null }): TextAuthor => (row.
  * spelled out can be cut. Stored text is left as written. Only the values of fixed lists (status,
  * contract type, visa, schedule) stay plain.
  */
-function summarize(deps: AppDeps, actor: Actor, row: SummaryRow, vendors: Map<string, UntrustedText>, facts: { applicantCount?: number } | undefined): JobSummary {
+function summarize(
+	deps: AppDeps,
+	actor: Actor,
+	row: SummaryRow,
+	vendors: Map<string, UntrustedText>,
+	facts: { applicantCount?: number } | undefined,
+): JobSummary {
 	const by = jobAuthor(row)
 	return {
 		id: row.id,
@@ -138,8 +164,22 @@ export async function listJobs(deps: AppDeps, actor: Actor, input: ListJobsInput
 	const conditions: SQL[] = [jobReach(actor)]
 	if (input.status) conditions.push(sql`j.status = ${input.status}`)
 	if (input.query?.trim()) conditions.push(sql`j.title ilike ${`%${escapeLike(input.query.trim())}%`}`)
-	const { rows: page, nextCursor } = await keysetPage(deps, { scope, cursor: input.cursor, limit: input.limit, order: NEWEST, from: sql`select ${SUMMARY_COLUMNS} from ${jobs} j`, where: conditions })
-	const [vendors, facts] = await Promise.all([vendorNames(deps, unique(page.map((r) => r.vendorId))), jobFacts(deps, actor, page.map((r) => r.id))])
+	const { rows: page, nextCursor } = await keysetPage(deps, {
+		scope,
+		cursor: input.cursor,
+		limit: input.limit,
+		order: NEWEST,
+		from: sql`select ${SUMMARY_COLUMNS} from ${jobs} j`,
+		where: conditions,
+	})
+	const [vendors, facts] = await Promise.all([
+		vendorNames(deps, unique(page.map((r) => r.vendorId))),
+		jobFacts(
+			deps,
+			actor,
+			page.map((r) => r.id),
+		),
+	])
 	return { jobs: page.map((r) => summarize(deps, actor, r, vendors, facts.get(r.id))), nextCursor }
 }
 
@@ -169,11 +209,18 @@ export async function getJob(deps: AppDeps, actor: Actor, jobId: string): Promis
 	const row = await loadJob(deps, actor, jobId)
 	const [team, questions, vendors, facts] = await Promise.all([
 		deps.db.select({ userId: jobTeam.userId, teamRole: jobTeam.teamRole }).from(jobTeam).where(eq(jobTeam.jobId, jobId)).orderBy(asc(jobTeam.addedAt)),
-		deps.db.select({ id: jobQuestions.id, prompt: jobQuestions.prompt, kind: jobQuestions.kind, required: jobQuestions.required }).from(jobQuestions).where(eq(jobQuestions.jobId, jobId)).orderBy(asc(jobQuestions.position)),
+		deps.db
+			.select({ id: jobQuestions.id, prompt: jobQuestions.prompt, kind: jobQuestions.kind, required: jobQuestions.required })
+			.from(jobQuestions)
+			.where(eq(jobQuestions.jobId, jobId))
+			.orderBy(asc(jobQuestions.position)),
 		vendorNames(deps, unique([row.vendorId])),
 		jobFacts(deps, actor, [jobId]),
 	])
-	const names = await userNames(deps.db, team.map((t) => t.userId))
+	const names = await userNames(
+		deps.db,
+		team.map((t) => t.userId),
+	)
 	const f = facts.get(jobId)
 	const by = jobAuthor(row)
 	return {
@@ -219,10 +266,12 @@ export interface CreateJobInput {
 export const MAX_SALARY = 2_147_483_647
 
 export async function createJob(deps: AppDeps, actor: Actor, input: CreateJobInput): Promise<JobDetail> {
-	if (input.activelyHiring && !deps.permissions.can(actor, ACTIVELY_HIRING)) throw forbidden('Setting activelyHiring needs the actively-hiring permission; create the job without it')
+	if (input.activelyHiring && !deps.permissions.can(actor, ACTIVELY_HIRING))
+		throw forbidden('Setting activelyHiring needs the actively-hiring permission; create the job without it')
 	const tooLarge = (['salaryMin', 'salaryMax'] as const).filter((f) => (input[f] ?? 0) > MAX_SALARY)
 	if (tooLarge.length) throw invalid(tooLarge.map((field) => ({ field, message: `must be at most ${MAX_SALARY}` })))
-	if (input.salaryMin !== undefined && input.salaryMax !== undefined && input.salaryMin > input.salaryMax) throw invalid([{ field: 'salaryMin', message: 'must not be greater than salaryMax' }])
+	if (input.salaryMin !== undefined && input.salaryMax !== undefined && input.salaryMin > input.salaryMax)
+		throw invalid([{ field: 'salaryMin', message: 'must not be greater than salaryMax' }])
 	if (!input.title.trim()) throw invalid([{ field: 'title', message: 'must not be blank' }])
 	const fields = {
 		title: input.title.trim(),
@@ -243,8 +292,11 @@ export async function createJob(deps: AppDeps, actor: Actor, input: CreateJobInp
 	if (repeat) return getJob(deps, actor, repeat)
 	const id = newId('job')
 	await deps.db.transaction(async (tx) => {
-		await tx.insert(jobs).values({ id, workspaceId: actor.workspaceId, slug: `${slugify(input.title)}-${shortCode()}`, ...fields, status: 'Draft', createdByUserId: actor.userId })
-		if (actor.userId) await tx.insert(jobTeam).values({ jobId: id, userId: actor.userId, teamRole: actor.role === 'hiring_manager' ? 'hiring_manager' : 'recruiter' })
+		await tx
+			.insert(jobs)
+			.values({ id, workspaceId: actor.workspaceId, slug: `${slugify(input.title)}-${shortCode()}`, ...fields, status: 'Draft', createdByUserId: actor.userId })
+		if (actor.userId)
+			await tx.insert(jobTeam).values({ jobId: id, userId: actor.userId, teamRole: actor.role === 'hiring_manager' ? 'hiring_manager' : 'recruiter' })
 		await recordActivity(tx, actor, { action: 'job.created', targetType: 'job', targetId: id, detail: { title: input.title.trim(), status: 'Draft' } })
 	})
 	return getJob(deps, actor, id)
@@ -254,18 +306,38 @@ export async function createJob(deps: AppDeps, actor: Actor, input: CreateJobInp
 const REPEAT_WINDOW_MS = 2 * 60_000
 
 /** A Draft this person created moments ago with exactly these fields (a retried call), if any. */
-async function recentSameDraft<F extends Partial<Record<keyof typeof jobs.$inferInsert, unknown>>>(deps: AppDeps, actor: Actor, fields: F): Promise<string | null> {
+async function recentSameDraft<F extends Partial<Record<keyof typeof jobs.$inferInsert, unknown>>>(
+	deps: AppDeps,
+	actor: Actor,
+	fields: F,
+): Promise<string | null> {
 	if (!actor.userId) return null
 	const same = Object.entries(fields).map(([key, value]) => {
 		const column = jobs[key as keyof typeof jobs.$inferInsert]
 		if (value === null) return sql`${column} is null`
-		if (Array.isArray(value)) return sql`${column} = ${value.length ? sql`array[${sql.join(value.map((v) => sql`${v}`), sql`, `)}]::text[]` : sql`'{}'::text[]`}`
+		if (Array.isArray(value))
+			return sql`${column} = ${
+				value.length
+					? sql`array[${sql.join(
+							value.map((v) => sql`${v}`),
+							sql`, `,
+						)}]::text[]`
+					: sql`'{}'::text[]`
+			}`
 		return sql`${column} = ${value}`
 	})
 	const [row] = await deps.db
 		.select({ id: jobs.id })
 		.from(jobs)
-		.where(and(eq(jobs.workspaceId, actor.workspaceId), eq(jobs.createdByUserId, actor.userId), eq(jobs.status, 'Draft'), sql`${jobs.createdAt} > ${new Date(deps.now().getTime() - REPEAT_WINDOW_MS).toISOString()}::timestamptz`, ...same))
+		.where(
+			and(
+				eq(jobs.workspaceId, actor.workspaceId),
+				eq(jobs.createdByUserId, actor.userId),
+				eq(jobs.status, 'Draft'),
+				sql`${jobs.createdAt} > ${new Date(deps.now().getTime() - REPEAT_WINDOW_MS).toISOString()}::timestamptz`,
+				...same,
+			),
+		)
 		.limit(1)
 	return row?.id ?? null
 }
@@ -294,7 +366,10 @@ export async function setActivelyHiring(deps: AppDeps, actor: Actor, jobId: stri
 	const row = await loadJob(deps, actor, jobId)
 	if (row.activelyHiring !== activelyHiring) {
 		await deps.db.transaction(async (tx) => {
-			await tx.update(jobs).set({ activelyHiring, updatedAt: sql`now()` }).where(and(eq(jobs.id, jobId), eq(jobs.workspaceId, actor.workspaceId)))
+			await tx
+				.update(jobs)
+				.set({ activelyHiring, updatedAt: sql`now()` })
+				.where(and(eq(jobs.id, jobId), eq(jobs.workspaceId, actor.workspaceId)))
 			await recordActivity(tx, actor, { action: activelyHiring ? 'job.actively_hiring_on' : 'job.actively_hiring_off', targetType: 'job', targetId: jobId })
 		})
 	}
@@ -302,8 +377,30 @@ export async function setActivelyHiring(deps: AppDeps, actor: Actor, jobId: stri
 }
 
 /** Titles of jobs by id, within the actor's workspace (for other modules' results): labelled with their author, as in summaries. */
+/** What other modules' flows need to name and address jobs of the workspace: plain (the caller labels what it shows). */
+export interface JobRef {
+	title: string
+	status: string
+	slug: string
+	vendorId: string | null
+	/** The vendor's own reference for the job. */
+	vendorJobId: string | null
+}
+
+export async function jobRefs(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, JobRef>> {
+	if (!ids.length) return new Map()
+	const rows = await deps.db
+		.select({ id: jobs.id, title: jobs.title, status: jobs.status, slug: jobs.slug, vendorId: jobs.vendorId, vendorJobId: jobs.vendorJobId })
+		.from(jobs)
+		.where(and(eq(jobs.workspaceId, workspaceId), inArray(jobs.id, [...new Set(ids)])))
+	return new Map(rows.map(({ id, ...ref }) => [id, ref]))
+}
+
 export async function jobTitles(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, UntrustedText>> {
 	if (!ids.length) return new Map()
-	const rows = await deps.db.select({ id: jobs.id, title: jobs.title, vendorId: jobs.vendorId }).from(jobs).where(and(eq(jobs.workspaceId, workspaceId), inArray(jobs.id, ids)))
+	const rows = await deps.db
+		.select({ id: jobs.id, title: jobs.title, vendorId: jobs.vendorId })
+		.from(jobs)
+		.where(and(eq(jobs.workspaceId, workspaceId), inArray(jobs.id, ids)))
 	return new Map(rows.map((r) => [r.id, untrustedLine(r.title, jobAuthor(r), 200)]))
 }

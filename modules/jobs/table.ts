@@ -13,7 +13,9 @@ export const jobs = pgTable(
 	'jobs',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
 		vendorId: text('vendor_id').references(() => vendors.id),
 		vendorJobId: text('vendor_job_id'),
 		/** Public address segment, fixed at creation so a re-opened job is live at the same address. */
@@ -66,8 +68,12 @@ export const jobs = pgTable(
 export const jobTeam = pgTable(
 	'job_team',
 	{
-		jobId: text('job_id').notNull().references(() => jobs.id),
-		userId: text('user_id').notNull().references(() => users.id),
+		jobId: text('job_id')
+			.notNull()
+			.references(() => jobs.id),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id),
 		teamRole: text('team_role').notNull().default('hiring_manager'),
 		addedAt: timestamp('added_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 	},
@@ -79,7 +85,9 @@ export const jobQuestions = pgTable(
 	'job_questions',
 	{
 		id: text('id').primaryKey(),
-		jobId: text('job_id').notNull().references(() => jobs.id),
+		jobId: text('job_id')
+			.notNull()
+			.references(() => jobs.id),
 		position: integer('position').notNull(),
 		prompt: text('prompt').notNull(),
 		/** `text` (free answer) or `yes_no`. */

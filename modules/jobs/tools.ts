@@ -52,7 +52,12 @@ const oneJob = t.Object({ job: JobDetail })
 const item = (max: number) => t.Array(t.String({ minLength: 1, maxLength: 300 }), { maxItems: max })
 
 /** list_jobs' parameters (also what the jobs list page accepts, with the same limits). */
-export const ListJobsParams = params({ status: t.Optional(oneOf(JOB_STATUSES, 'Only jobs in this status')), query: t.Optional(t.String({ maxLength: 120, description: 'Text the title contains' })), limit: t.Optional(limit()), cursor: t.Optional(cursor()) })
+export const ListJobsParams = params({
+	status: t.Optional(oneOf(JOB_STATUSES, 'Only jobs in this status')),
+	query: t.Optional(t.String({ maxLength: 120, description: 'Text the title contains' })),
+	limit: t.Optional(limit()),
+	cursor: t.Optional(cursor()),
+})
 
 /** create_job's parameters: the tool and the New job form check input against these same limits. */
 export const CreateJobParams = params({
@@ -74,7 +79,8 @@ export const jobTools = [
 	defineTool({
 		name: 'list_jobs',
 		title: 'List jobs',
-		description: 'Jobs of the workspace you can see, newest first, with status, applicant counts and the actively-hiring flag. Filter by status (Open, Draft, Closed) or by text contained in the title. Paged: pass nextCursor back as cursor.',
+		description:
+			'Jobs of the workspace you can see, newest first, with status, applicant counts and the actively-hiring flag. Filter by status (Open, Draft, Closed) or by text contained in the title. Paged: pass nextCursor back as cursor.',
 		params: ListJobsParams,
 		output: page('jobs', JobSummary),
 		readOnly: true,
@@ -84,7 +90,8 @@ export const jobTools = [
 	defineTool({
 		name: 'get_job',
 		title: 'Get a job',
-		description: 'One job in full: description, requirements, hiring team, screening questions and the number of applications in each pipeline stage. Use an id from list_jobs.',
+		description:
+			'One job in full: description, requirements, hiring team, screening questions and the number of applications in each pipeline stage. Use an id from list_jobs.',
 		params: params({ jobId: id('job') }),
 		output: oneJob,
 		readOnly: true,
@@ -94,7 +101,8 @@ export const jobTools = [
 	defineTool({
 		name: 'create_job',
 		title: 'Create a job (as Draft)',
-		description: 'Creates a job as a Draft; it is not public until an owner or admin opens it with set_job_status. You join its hiring team. activelyHiring needs the actively-hiring permission.',
+		description:
+			'Creates a job as a Draft; it is not public until an owner or admin opens it with set_job_status. You join its hiring team. activelyHiring needs the actively-hiring permission.',
 		params: CreateJobParams,
 		output: oneJob,
 		readOnly: false,

@@ -59,7 +59,8 @@ type NotTaken = Record<string, (sent: unknown) => string>
 const quoted = (value: unknown) => cutText(JSON.stringify(value) ?? String(value), 60)
 
 const NOT_TAKEN_ON_PUBLISH: NotTaken = {
-	status: (sent) => `status is not taken on publish, so ${quoted(sent)} was ignored: a publish always opens the job. Close it with PATCH {"status":"closed"} or DELETE.`,
+	status: (sent) =>
+		`status is not taken on publish, so ${quoted(sent)} was ignored: a publish always opens the job. Close it with PATCH {"status":"closed"} or DELETE.`,
 }
 
 const notTakenOnChange = (vendorJobId: string): NotTaken => ({
@@ -190,7 +191,10 @@ export const publishStatement = compile(sql`with k as (
 	select ${sql.placeholder('id')}, k.workspace_id, k.vendor_id, ${sql.placeholder('vendorJobId')}, ${sql.placeholder('slug')}, 'Open', date_trunc('milliseconds', now()), now(), ${sql.join(EDITABLE_FIELDS.map(newJobValue), sql`, `)}
 	from k where k.api_access
 	on conflict (vendor_id, vendor_job_id) do update set
-		${sql.join(EDITABLE_FIELDS.map((f) => sql`${column(f)} = ${publishedValue(f)}`), sql`, `)},
+		${sql.join(
+			EDITABLE_FIELDS.map((f) => sql`${column(f)} = ${publishedValue(f)}`),
+			sql`, `,
+		)},
 		status = 'Open',
 		published_at = case when jobs.status = 'Open' then jobs.published_at else now() end,
 		closed_at = null,
@@ -214,14 +218,17 @@ function publishedValue(field: EditableField): SQL {
 export async function publishJob(deps: AppDeps, key: PresentedCredential, readBody: () => Promise<Record<string, unknown>>): Promise<WriteResult> {
 	const { values, warnings, input } = await keyCheckedFirst(key, async () => prepare<PublishInput>(PublishBody, await readBody(), NOT_TAKEN_ON_PUBLISH))
 	const [row] = await runWithSlugRetry(() =>
-		deps.database.run<JobRow & { apiAccess: boolean; workspaceSlug: string; keyId: string; keyLastUsedAt: Date | string | null; inserted: boolean | null }>(publishStatement, {
-			...fieldValues(values),
-			keyHash: key.hash,
-			activityId: newId('act'),
-			id: newId('job'),
-			vendorJobId: input.vendorJobId,
-			slug: `${slugify(input.title)}-${shortCode()}`,
-		}),
+		deps.database.run<JobRow & { apiAccess: boolean; workspaceSlug: string; keyId: string; keyLastUsedAt: Date | string | null; inserted: boolean | null }>(
+			publishStatement,
+			{
+				...fieldValues(values),
+				keyHash: key.hash,
+				activityId: newId('act'),
+				id: newId('job'),
+				vendorJobId: input.vendorJobId,
+				slug: `${slugify(input.title)}-${shortCode()}`,
+			},
+		),
 	)
 	if (!row) throw await key.rejected()
 	if (!row.apiAccess) throw apiAccessOff()
@@ -261,7 +268,9 @@ export async function getVendorJob(deps: AppDeps, actor: Actor, vendorJobId: str
 
 /** The vendor's jobs, newest first, at most 500. */
 export async function listVendorJobs(deps: AppDeps, actor: Actor): Promise<RestJob[]> {
-	const rows = await deps.database.rows<JobRow>(sql`select ${JOB_COLUMNS} from ${jobs} j where vendor_id = ${actor.vendorId} order by created_at desc nulls last, id desc nulls last limit 500`)
+	const rows = await deps.database.rows<JobRow>(
+		sql`select ${JOB_COLUMNS} from ${jobs} j where vendor_id = ${actor.vendorId} order by created_at desc nulls last, id desc nulls last limit 500`,
+	)
 	return rows.map((r) => toRest(r, deps, actor.workspaceSlug))
 }
 
@@ -312,8 +321,20 @@ select ${JOB_COLUMNS} from j`
 /** One change statement per status change (none, open, closed). */
 const changeStatements = { none: compile(changeSql(undefined)), open: compile(changeSql('open')), closed: compile(changeSql('closed')) }
 
-async function applyChange(deps: AppDeps, actor: Actor, vendorJobId: string, values: Partial<Record<EditableField, unknown>>, status: StatusChange, warnings: string[]): Promise<WriteResult> {
-	const rows = await deps.database.run<JobRow>(changeStatements[status ?? 'none'], { ...fieldValues(values), ...activityValues(actor), vendorId: actor.vendorId, vendorJobId })
+async function applyChange(
+	deps: AppDeps,
+	actor: Actor,
+	vendorJobId: string,
+	values: Partial<Record<EditableField, unknown>>,
+	status: StatusChange,
+	warnings: string[],
+): Promise<WriteResult> {
+	const rows = await deps.database.run<JobRow>(changeStatements[status ?? 'none'], {
+		...fieldValues(values),
+		...activityValues(actor),
+		vendorId: actor.vendorId,
+		vendorJobId,
+	})
 	if (!rows[0]) throw jobNotFound()
 	return { job: toRest(rows[0], deps, actor.workspaceSlug), created: false, warnings }
 }

@@ -20,6 +20,7 @@ export default defineModule({
 	],
 	tools: lookupTools,
 	routes: lookupRoutes,
+	paths: ['/lookups'],
 	commands: lookupCommands,
 	seed: seedLookups,
 	nav: [{ href: '/lookups', label: 'Lookups', permission: 'lookups:manage' }],

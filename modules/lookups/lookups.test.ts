@@ -91,7 +91,9 @@ describe('the lookup commands and the seed', () => {
 		const ws = await newWorkspace()
 		const added = await runCommand(deps, 'lookup add', { workspace: ws.slug, kind: 'vendor', name: 'Summit Bridge' })
 		const id = (added.json.lookup as { id: string }).id
-		expect((await runCommand(deps, 'lookup list', { workspace: ws.slug, kind: 'vendor' })).json.lookups).toEqual([expect.objectContaining({ id, name: 'Summit Bridge' })])
+		expect((await runCommand(deps, 'lookup list', { workspace: ws.slug, kind: 'vendor' })).json.lookups).toEqual([
+			expect.objectContaining({ id, name: 'Summit Bridge' }),
+		])
 		await runCommand(deps, 'lookup remove', { workspace: ws.slug, id })
 		expect((await runCommand(deps, 'lookup list', { workspace: ws.slug })).lines).toEqual(['No lookup values.'])
 

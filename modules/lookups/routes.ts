@@ -27,11 +27,16 @@ ${message.error ? html`<p class="error" role="alert">${message.error}</p>` : ''}
 </form>
 ${LOOKUP_KINDS.map(
 	(k) => html`<h2 id="list-${k}">${LOOKUP_LABELS[k]} <span class="meta">(${all[k].length})</span></h2>
-${all[k].length === 0
-	? html`<p>None yet.</p>`
-	: html`<div class="table-wrap"><table aria-labelledby="list-${k}"><thead><tr><th>Name</th><th>Added</th><th><span class="meta">Actions</span></th></tr></thead><tbody>${all[k].map(
-			(v) => html`<tr><td>${v.name}</td><td><time datetime="${v.createdAt}">${v.createdAt.slice(0, 10)}</time></td><td><form method="post" action="/lookups/${v.id}/remove" class="inline" data-confirm="Remove “${v.name}” from ${LOOKUP_LABELS[k].toLowerCase()}?"><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger" aria-label="Remove ${v.name}">Remove</button></form></td></tr>`,
-		)}</tbody></table></div>`}`,
+${
+	all[k].length === 0
+		? html`<p>None yet.</p>`
+		: html`<div class="table-wrap"><table aria-labelledby="list-${k}"><thead><tr><th>Name</th><th>Added</th><th><span class="meta">Actions</span></th></tr></thead><tbody>${all[
+				k
+			].map(
+				(v) =>
+					html`<tr><td>${v.name}</td><td><time datetime="${v.createdAt}">${v.createdAt.slice(0, 10)}</time></td><td><form method="post" action="/lookups/${v.id}/remove" class="inline" data-confirm="Remove “${v.name}” from ${LOOKUP_LABELS[k].toLowerCase()}?"><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger" aria-label="Remove ${v.name}">Remove</button></form></td></tr>`,
+			)}</tbody></table></div>`
+}`,
 )}
 </section>`,
 	)

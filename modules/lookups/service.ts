@@ -37,15 +37,29 @@ interface Row {
 const toValue = (r: Row): LookupValue => ({ id: r.id, kind: r.kind, name: r.name, createdAt: new Date(r.createdAt).toISOString() })
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 
-const BY_NAME = { keys: [{ expr: sql`lower(l.name)` }, { expr: sql`l.id` }], lookup: (id: string) => sql`select lower(x.name), x.id from ${staffingLookups} x where x.id = ${id}` }
+const BY_NAME = {
+	keys: [{ expr: sql`lower(l.name)` }, { expr: sql`l.id` }],
+	lookup: (id: string) => sql`select lower(x.name), x.id from ${staffingLookups} x where x.id = ${id}`,
+}
 
 /** Values of one kind, A to Z, optionally only names containing `query`; keyset-paged on the last value seen. */
-export async function listLookups(deps: AppDeps, actor: Actor, input: { kind: LookupKind; query?: string; limit: number; cursor?: string }): Promise<{ values: LookupValue[]; nextCursor: string | null }> {
+export async function listLookups(
+	deps: AppDeps,
+	actor: Actor,
+	input: { kind: LookupKind; query?: string; limit: number; cursor?: string },
+): Promise<{ values: LookupValue[]; nextCursor: string | null }> {
 	const query = input.query?.trim() ?? ''
 	const scope = `list_staffing_lookups:${actor.userId}:${input.kind}:${query}`
 	const conditions: SQL[] = [sql`l.workspace_id = ${actor.workspaceId}`, sql`l.kind = ${input.kind}`, sql`l.removed_at is null`]
 	if (query) conditions.push(sql`l.name ilike ${`%${escapeLike(query)}%`}`)
-	const { rows, nextCursor } = await keysetPage<Row>(deps, { scope, cursor: input.cursor, limit: input.limit, order: BY_NAME, from: sql`select l.id, l.kind, l.name, l.created_at as "createdAt" from ${staffingLookups} l`, where: conditions })
+	const { rows, nextCursor } = await keysetPage<Row>(deps, {
+		scope,
+		cursor: input.cursor,
+		limit: input.limit,
+		order: BY_NAME,
+		from: sql`select l.id, l.kind, l.name, l.created_at as "createdAt" from ${staffingLookups} l`,
+		where: conditions,
+	})
 	return { values: rows.map(toValue), nextCursor }
 }
 
@@ -61,7 +75,11 @@ export async function addLookup(deps: AppDeps, actor: Actor, input: { kind: stri
 	const name = cleanName(input.name)
 	return deps.db.transaction(async (tx) => {
 		const id = newId('lk')
-		const [row] = await tx.insert(staffingLookups).values({ id, workspaceId: actor.workspaceId, kind, name }).onConflictDoNothing().returning({ id: staffingLookups.id, createdAt: staffingLookups.createdAt })
+		const [row] = await tx
+			.insert(staffingLookups)
+			.values({ id, workspaceId: actor.workspaceId, kind, name })
+			.onConflictDoNothing()
+			.returning({ id: staffingLookups.id, createdAt: staffingLookups.createdAt })
 		if (!row) throw new AppError('CONFLICT', `“${name}” is already in the ${LOOKUP_LABELS[kind].toLowerCase()} list`)
 		await recordActivity(tx, actor, { action: 'lookup.added', targetType: 'staffing_lookup', targetId: id, detail: { kind, name } })
 		return { id, kind, name, createdAt: row.createdAt.toISOString() }
@@ -83,7 +101,9 @@ export async function removeLookup(deps: AppDeps, actor: Actor, id: string): Pro
 
 /** Every live value of the workspace, grouped by kind (the page). */
 export async function allLookups(deps: AppDeps, workspaceId: string): Promise<Record<LookupKind, LookupValue[]>> {
-	const rows = await deps.database.rows<Row>(sql`select l.id, l.kind, l.name, l.created_at as "createdAt" from ${staffingLookups} l where l.workspace_id = ${workspaceId} and l.removed_at is null order by lower(l.name), l.id`)
+	const rows = await deps.database.rows<Row>(
+		sql`select l.id, l.kind, l.name, l.created_at as "createdAt" from ${staffingLookups} l where l.workspace_id = ${workspaceId} and l.removed_at is null order by lower(l.name), l.id`,
+	)
 	const out: Record<LookupKind, LookupValue[]> = { vendor: [], implementation_partner: [], client: [] }
 	for (const r of rows) out[r.kind]?.push(toValue(r))
 	return out

@@ -11,7 +11,9 @@ export const staffingLookups = pgTable(
 	'staffing_lookups',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
 		/** vendor, implementation_partner or client. */
 		kind: text('kind').notNull(),
 		name: text('name').notNull(),

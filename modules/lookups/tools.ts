@@ -12,7 +12,8 @@ export const lookupTools = [
 	defineTool({
 		name: 'list_staffing_lookups',
 		title: 'List staffing lookups',
-		description: 'The workspace’s own list of vendors, implementation partners or clients (the values people pick from when describing a requirement), A to Z. Filter by text the name contains. Paged: pass nextCursor back as cursor.',
+		description:
+			'The workspace’s own list of vendors, implementation partners or clients (the values people pick from when describing a requirement), A to Z. Filter by text the name contains. Paged: pass nextCursor back as cursor.',
 		params: params({
 			kind: oneOf(LOOKUP_KINDS, 'Which list: vendor, implementation_partner or client'),
 			query: t.Optional(t.String({ maxLength: 240, description: 'Text the name contains' })),

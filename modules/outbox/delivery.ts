@@ -24,4 +24,5 @@ export interface DeliveryError extends Error {
 }
 
 export const deliveryError = (message: string, permanent: boolean): DeliveryError => Object.assign(new Error(message), { permanent })
-export const isDeliveryError = (error: unknown): error is DeliveryError => error instanceof Error && typeof (error as Partial<DeliveryError>).permanent === 'boolean'
+export const isDeliveryError = (error: unknown): error is DeliveryError =>
+	error instanceof Error && typeof (error as Partial<DeliveryError>).permanent === 'boolean'

@@ -37,7 +37,11 @@ describe('mail queued without SMTP_URL', () => {
 	test('is held: a worker with SMTP_URL does not send it; the outbox page says so and what to do, with and without SMTP_URL; released, it goes out once', async () => {
 		const ws = await newWorkspace()
 		const to = `${unique('held')}@example.test`
-		const { id, held } = await enqueueMail((await testDeps()).db, { workspaceId: ws.id, to, subject: 'Written while trying things out', text: 'x' }, await testDeps())
+		const { id, held } = await enqueueMail(
+			(await testDeps()).db,
+			{ workspaceId: ws.id, to, subject: 'Written while trying things out', text: 'x' },
+			await testDeps(),
+		)
 		expect(held).toBe(true)
 		// The server restarted with SMTP_URL: still not sent.
 		expect(await deliverDue(await smtpDeps(), { workspaceId: ws.id })).toEqual({ sent: 0, retried: 0, failed: 0 })
@@ -46,7 +50,9 @@ describe('mail queued without SMTP_URL', () => {
 		const owner = await newPerson(ws, 'owner')
 		const devMailbox = await signedIn(owner)
 		const list = await devMailbox.get('/outbox')
-		expect(list.text).toContain('SMTP_URL is not set, so e-mail is kept here and not sent. One e-mail is held here now. Setting SMTP_URL later does not send it either')
+		expect(list.text).toContain(
+			'SMTP_URL is not set, so e-mail is kept here and not sent. One e-mail is held here now. Setting SMTP_URL later does not send it either',
+		)
 		expect(list.text).toContain('<code>npm run cli -- outbox release --all</code>')
 		expect(list.text).toContain('Held (dev mailbox) (1)')
 		const entry = await devMailbox.get(`/outbox/${id}`)
@@ -62,7 +68,10 @@ describe('mail queued without SMTP_URL', () => {
 		expect(await deliverDue(await smtpDeps(), { workspaceId: ws.id })).toEqual({ sent: 1, retried: 0, failed: 0 })
 		expect(smtp.to(to)).toHaveLength(1)
 		expect((await rowOf(id)).status).toBe('sent')
-		const [line] = await (await testDeps()).db.select({ credential: activity.credentialName }).from(activity).where(and(eq(activity.targetId, id), eq(activity.action, 'outbox.released')))
+		const [line] = await (await testDeps()).db
+			.select({ credential: activity.credentialName })
+			.from(activity)
+			.where(and(eq(activity.targetId, id), eq(activity.action, 'outbox.released')))
 		expect(line).toEqual({ credential: 'operator CLI' })
 	})
 
@@ -114,7 +123,10 @@ describe('Reveal link', () => {
 		const admin = await signedIn(await newPerson(ws, 'admin'))
 		await admin.get(`/outbox/${mail.id}`)
 		expect((await admin.post(`/outbox/${mail.id}/reveal`)).status).toBe(303)
-		const lines = await (await testDeps()).db.select({ who: activity.actorName, action: activity.action }).from(activity).where(and(eq(activity.targetId, mail.id), eq(activity.action, 'outbox.link_revealed')))
+		const lines = await (await testDeps()).db
+			.select({ who: activity.actorName, action: activity.action })
+			.from(activity)
+			.where(and(eq(activity.targetId, mail.id), eq(activity.action, 'outbox.link_revealed')))
 		expect(lines.map((l) => l.who).sort()).toEqual(['admin person', 'owner person'])
 
 		// Still sealed in the row, the outbox text and the inbox copy.
@@ -150,9 +162,17 @@ describe('Reveal link', () => {
 		const deps = await smtpDeps()
 		const candidateId = await newCandidate(ws, { email: `${unique('cand')}@example.test`, resume: false })
 		const sent = await requestCandidateDocuments(deps, await personActor(deps, ws.slug, recruiter.email), { candidateId, items: ['visa'] })
-		const [onItsWay] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, sent.id), eq(outbox.channel, 'email')))
+		const [onItsWay] = await deps.db
+			.select()
+			.from(outbox)
+			.where(and(eq(outbox.relatedId, sent.id), eq(outbox.channel, 'email')))
 		expect(onItsWay!.held).toBe(false)
 		expect((await owner.post(`/outbox/${onItsWay!.id}/reveal`)).status).toBe(409)
-		expect(await (await testDeps()).db.select().from(activity).where(and(eq(activity.workspaceId, ws.id), eq(activity.action, 'outbox.link_revealed')))).toEqual([])
+		expect(
+			await (await testDeps()).db
+				.select()
+				.from(activity)
+				.where(and(eq(activity.workspaceId, ws.id), eq(activity.action, 'outbox.link_revealed'))),
+		).toEqual([])
 	})
 })

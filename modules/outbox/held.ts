@@ -4,12 +4,12 @@
  * must never mail real people by surprise — only an operator's release does (`outbox release`).
  * Released mail is queued like new mail: sent as soon as the server has SMTP_URL, retried as usual.
  */
-import { and, eq, inArray } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { operatorActor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { recordActivity } from '../activity/index.ts'
-import { workspaces } from '../auth/table.ts'
+import { workspaceDirectory } from './port.ts'
 import { outbox } from './table.ts'
 
 export type ReleaseSelection = { id: string } | { all: true; workspaceId?: string }
@@ -31,14 +31,21 @@ export async function releaseHeld(deps: AppDeps, selection: ReleaseSelection): P
 		if ('id' in selection && !released.length) {
 			const [row] = await tx.select({ status: outbox.status }).from(outbox).where(eq(outbox.id, selection.id))
 			if (!row) throw new AppError('NOT_FOUND', `No outbox entry with the id "${selection.id}"`)
-			throw new AppError('CONFLICT', `${selection.id} is not held in the dev mailbox (it is ${row.status === 'pending' ? 'queued to be sent' : row.status.replace('_', ' ')})`)
+			throw new AppError(
+				'CONFLICT',
+				`${selection.id} is not held in the dev mailbox (it is ${row.status === 'pending' ? 'queued to be sent' : row.status.replace('_', ' ')})`,
+			)
 		}
-		const slugs = new Map(
-			released.length
-				? (await tx.select({ id: workspaces.id, slug: workspaces.slug }).from(workspaces).where(inArray(workspaces.id, [...new Set(released.map((r) => r.workspaceId))]))).map((w) => [w.id, w.slug])
-				: [],
+		const found = await workspaceDirectory(deps.registry).byIds(
+			tx,
+			released.map((r) => r.workspaceId),
 		)
-		for (const r of released) await recordActivity(tx, operatorActor({ id: r.workspaceId, slug: slugs.get(r.workspaceId)! }), { action: 'outbox.released', targetType: 'outbox', targetId: r.id })
+		for (const r of released)
+			await recordActivity(tx, operatorActor({ id: r.workspaceId, slug: found.get(r.workspaceId)!.slug }), {
+				action: 'outbox.released',
+				targetType: 'outbox',
+				targetId: r.id,
+			})
 		return released
 	})
 }

@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module.ts'
+import { workspaceDirectoryPort } from './port.ts'
 import { outboxCommands } from './commands.ts'
 import { outboxRoutes } from './routes.ts'
 import { outboxSettings } from './settings.ts'
@@ -6,12 +7,22 @@ import { startOutboxWorker } from './worker.ts'
 import * as tables from './table.ts'
 
 export { releaseHeld, type Released, type ReleaseSelection } from './held.ts'
-export { enqueueMail, enqueueMessage, deliveryStates, type DeliveryState, type DeliveryStatus, type NewMail, type NewMessage, type Recipient } from './service.ts'
+export {
+	enqueueMail,
+	enqueueMessage,
+	deliveryStates,
+	type DeliveryState,
+	type DeliveryStatus,
+	type NewMail,
+	type NewMessage,
+	type Recipient,
+} from './service.ts'
 export { deliverDue, startOutboxWorker, retryDelay, DEFAULT_WORKER_OPTIONS, type WorkerOptions } from './worker.ts'
 export { toE164, NO_PROVIDER, MAX_MESSAGE_LENGTH } from './messaging.ts'
 export type { OutboxAttachment } from './table.ts'
 export { messagingConfigured, outboxSettings, type MessagingConfig, type OutboxSettings } from './settings.ts'
 export { ACCOUNT_MAIL, outboxSince, type OutboxEntry } from './queries.ts'
+export { workspaceDirectory, workspaceDirectoryPort, type WorkspaceDirectory } from './port.ts'
 export { PRIVATE_MARKER, textToSend, type RecipientOnly } from './private.ts'
 
 export default defineModule({
@@ -19,6 +30,7 @@ export default defineModule({
 	settings: outboxSettings,
 	description: 'The durable outbox: e-mail (SMTP) and messaging-app messages, retried until delivered.',
 	requires: ['activity'],
+	checks: ['outbox:reveal'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
@@ -27,8 +39,14 @@ export default defineModule({
 		{ key: 'outbox:reveal', description: 'Reveal a candidate’s upload link held in the dev mailbox (logged)', grantedTo: ['owner', 'admin'] },
 	],
 	routes: outboxRoutes,
+	paths: ['/outbox'],
 	commands: outboxCommands,
+	ports: [workspaceDirectoryPort],
 	nav: [{ href: '/outbox', label: 'Outbox', permission: 'outbox:read' }],
 	start: (deps) => startOutboxWorker(deps),
-	activityLabels: { 'outbox.retried': 'sent again the message', 'outbox.released': 'released the held message', 'outbox.link_revealed': 'revealed the private link of the message' },
+	activityLabels: {
+		'outbox.retried': 'sent again the message',
+		'outbox.released': 'released the held message',
+		'outbox.link_revealed': 'revealed the private link of the message',
+	},
 })

@@ -14,7 +14,9 @@ const UPLOAD_LINK = /https?:\/\/[^\s<>"'()]*?\/upload\/bl_ul_[0-9A-Za-z]{36}(?![
 /** Seals the plain upload links of waiting rows (of one workspace when given); returns how many rows. */
 export async function sealWaitingLinks(deps: AppDeps, workspaceId?: string): Promise<number> {
 	const workspace = workspaceId ? sql` and workspace_id = ${workspaceId}` : sql``
-	const rows = await deps.database.rows<{ id: string; text: string }>(sql`select id, text from ${outbox} where status in ('pending', 'sending') and not carries_private and text ~ 'bl_ul_[0-9A-Za-z]{36}'${workspace}`)
+	const rows = await deps.database.rows<{ id: string; text: string }>(
+		sql`select id, text from ${outbox} where status in ('pending', 'sending') and not carries_private and text ~ 'bl_ul_[0-9A-Za-z]{36}'${workspace}`,
+	)
 	let sealed = 0
 	for (const row of rows) {
 		const links = [...new Set(row.text.match(UPLOAD_LINK) ?? [])]
@@ -24,7 +26,9 @@ export async function sealWaitingLinks(deps: AppDeps, workspaceId?: string): Pro
 		}
 		const kept = await sealPrivate(row.id, row.text, { value: links[0]!, serverSecret: deps.secret })
 		// Only a row still waiting with the same text: another instance may have sealed it, or sent it, meanwhile.
-		const updated = await deps.database.rows(sql`update ${outbox} set text = ${kept.text}, carries_private = true, private_sealed = ${kept.sealed}, private_revealable = true where id = ${row.id} and text = ${row.text} and not carries_private and status in ('pending', 'sending') returning id`)
+		const updated = await deps.database.rows(
+			sql`update ${outbox} set text = ${kept.text}, carries_private = true, private_sealed = ${kept.sealed}, private_revealable = true where id = ${row.id} and text = ${row.text} and not carries_private and status in ('pending', 'sending') returning id`,
+		)
 		sealed += updated.length
 	}
 	return sealed

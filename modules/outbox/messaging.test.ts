@@ -38,14 +38,19 @@ beforeAll(async () => {
 			const url = new URL(request.url)
 			const form = Object.fromEntries(new URLSearchParams(await request.text()))
 			received.push({ path: url.pathname, authorization: request.headers.get('authorization'), form })
-			if (request.method !== 'POST' || url.pathname !== `/2010-04-01/Accounts/${ACCOUNT}/Messages.json`) return Response.json({ code: 20404, message: 'The requested resource was not found', status: 404 }, { status: 404 })
-			if (request.headers.get('authorization') !== `Basic ${btoa(`${ACCOUNT}:${TOKEN}`)}`) return Response.json({ code: 20003, message: 'Authenticate', status: 401 }, { status: 401 })
+			if (request.method !== 'POST' || url.pathname !== `/2010-04-01/Accounts/${ACCOUNT}/Messages.json`)
+				return Response.json({ code: 20404, message: 'The requested resource was not found', status: 404 }, { status: 404 })
+			if (request.headers.get('authorization') !== `Basic ${btoa(`${ACCOUNT}:${TOKEN}`)}`)
+				return Response.json({ code: 20003, message: 'Authenticate', status: 401 }, { status: 401 })
 			const kind = oversized.get(form.To!)
 			if (kind) return new Response(oversizedBody(form.To!, kind), { status: 201, headers: { 'content-type': 'application/json' } })
 			const next = plan.get(form.To!)?.shift()
 			if (next === 400) return Response.json({ code: 21211, message: `The 'To' number ${form.To} is not a valid phone number.`, status: 400 }, { status: 400 })
 			if (next) return new Response('upstream trouble', { status: next })
-			return Response.json({ sid: `SM${crypto.randomUUID().replace(/-/g, '')}`, status: 'queued', to: form.To, from: form.From, body: form.Body }, { status: 201 })
+			return Response.json(
+				{ sid: `SM${crypto.randomUUID().replace(/-/g, '')}`, status: 'queued', to: form.To, from: form.From, body: form.Body },
+				{ status: 201 },
+			)
 		},
 	})
 })
@@ -70,7 +75,14 @@ function oversizedBody(to: string, kind: 'huge' | 'endless'): ReadableStream<Uin
 	})
 }
 
-const providerDeps = (overrides: Record<string, string> = {}) => testDeps({ MESSAGING_URL: `http://127.0.0.1:${provider.port}`, MESSAGING_ACCOUNT: ACCOUNT, MESSAGING_TOKEN: TOKEN, MESSAGING_FROM: '+15550001111', ...overrides })
+const providerDeps = (overrides: Record<string, string> = {}) =>
+	testDeps({
+		MESSAGING_URL: `http://127.0.0.1:${provider.port}`,
+		MESSAGING_ACCOUNT: ACCOUNT,
+		MESSAGING_TOKEN: TOKEN,
+		MESSAGING_FROM: '+15550001111',
+		...overrides,
+	})
 const rowsOf = async (ids: string[]) => (await testDeps()).db.select().from(outbox).where(inArray(outbox.id, ids))
 const number = () => `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
 
@@ -104,7 +116,10 @@ describe('messaging provider adapter', () => {
 		const invalid = number()
 		plan.set(flaky, [503, 500])
 		plan.set(invalid, [400])
-		const [a, b] = [await enqueueMessage(deps.db, { workspaceId: ws.id, to: flaky, text: 'one' }), await enqueueMessage(deps.db, { workspaceId: ws.id, to: invalid, text: 'two' })]
+		const [a, b] = [
+			await enqueueMessage(deps.db, { workspaceId: ws.id, to: flaky, text: 'one' }),
+			await enqueueMessage(deps.db, { workspaceId: ws.id, to: invalid, text: 'two' }),
+		]
 		const o = { workspaceId: ws.id, baseDelayMs: 0 }
 		expect(await deliverDue(deps, o)).toEqual({ sent: 0, retried: 1, failed: 1 })
 		const [failed] = await rowsOf([b.id])
@@ -161,7 +176,11 @@ describe('messaging provider adapter', () => {
 		const [huge, endless, fine] = [number(), number(), number()]
 		oversized.set(huge, 'huge')
 		oversized.set(endless, 'endless')
-		const rows = [await enqueueMessage(deps.db, { workspaceId: ws.id, to: huge, text: 'one' }), await enqueueMessage(deps.db, { workspaceId: ws.id, to: endless, text: 'two' }), await enqueueMessage(deps.db, { workspaceId: ws.id, to: fine, text: 'three' })]
+		const rows = [
+			await enqueueMessage(deps.db, { workspaceId: ws.id, to: huge, text: 'one' }),
+			await enqueueMessage(deps.db, { workspaceId: ws.id, to: endless, text: 'two' }),
+			await enqueueMessage(deps.db, { workspaceId: ws.id, to: fine, text: 'three' }),
+		]
 		// A 2xx answer that cannot be read may or may not have been sent: retried, as an unreadable answer is.
 		expect(await deliverDue(deps, { workspaceId: ws.id, baseDelayMs: 0 })).toEqual({ sent: 1, retried: 2, failed: 0 })
 		const byId = new Map((await rowsOf(rows.map((r) => r.id))).map((r) => [r.id, r]))

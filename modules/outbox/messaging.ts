@@ -40,7 +40,11 @@ export async function sendMessage(deps: AppDeps, row: ClaimedRow): Promise<strin
 	try {
 		response = await fetch(`${config.url}/2010-04-01/Accounts/${encodeURIComponent(config.account)}/Messages.json`, {
 			method: 'POST',
-			headers: { authorization: `Basic ${btoa(`${config.account}:${config.token}`)}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+			headers: {
+				authorization: `Basic ${btoa(`${config.account}:${config.token}`)}`,
+				'content-type': 'application/x-www-form-urlencoded',
+				accept: 'application/json',
+			},
 			body,
 			signal: deadline,
 		})
@@ -51,7 +55,8 @@ export async function sendMessage(deps: AppDeps, row: ClaimedRow): Promise<strin
 	// except for rate limiting and timeouts.
 	const permanent = response.status >= 400 && response.status < 500 && response.status !== 429 && response.status !== 408
 	// An answer too big to read is decided by its status, as one that is not JSON is.
-	const tooBig = () => failure(`messaging provider: the answer (HTTP ${response.status}) is larger than ${MAX_ANSWER_BYTES / 1024} KiB; it was not read`, permanent)
+	const tooBig = () =>
+		failure(`messaging provider: the answer (HTTP ${response.status}) is larger than ${MAX_ANSWER_BYTES / 1024} KiB; it was not read`, permanent)
 	try {
 		text = await readLimitedText(response, MAX_ANSWER_BYTES, tooBig)
 	} catch (error) {

@@ -52,7 +52,20 @@ describe('e-mail delivery over SMTP', () => {
 		await store.put(`test/${ws.id}/one.pdf`, pdf, 'application/pdf')
 		await store.put(`test/${ws.id}/two.png`, png, 'image/png')
 		const to = `${unique('att')}@example.test`
-		const { id, messageId } = await enqueueMail(deps.db, { workspaceId: ws.id, to, subject: 'Your documents', text: 'See attached.', attachments: [{ filename: 'one.pdf', contentType: 'application/pdf', path: `test/${ws.id}/one.pdf` }, { filename: 'two.png', contentType: 'image/png', path: `test/${ws.id}/two.png` }] }, deps)
+		const { id, messageId } = await enqueueMail(
+			deps.db,
+			{
+				workspaceId: ws.id,
+				to,
+				subject: 'Your documents',
+				text: 'See attached.',
+				attachments: [
+					{ filename: 'one.pdf', contentType: 'application/pdf', path: `test/${ws.id}/one.pdf` },
+					{ filename: 'two.png', contentType: 'image/png', path: `test/${ws.id}/two.png` },
+				],
+			},
+			deps,
+		)
 
 		const round = await deliverDue(deps, { workspaceId: ws.id })
 		expect(round).toEqual({ sent: 1, retried: 0, failed: 0 })
@@ -170,7 +183,11 @@ describe('without SMTP_URL', () => {
 		const deps = await testDeps()
 		expect(deps.config.smtpUrl).toBeUndefined()
 		const ws = await newWorkspace()
-		const { id } = await enqueueMail(deps.db, { workspaceId: ws.id, to: 'dana@example.test', subject: 'Kept in the dev mailbox', text: 'Line one\n<b>not bold</b>' }, deps)
+		const { id } = await enqueueMail(
+			deps.db,
+			{ workspaceId: ws.id, to: 'dana@example.test', subject: 'Kept in the dev mailbox', text: 'Line one\n<b>not bold</b>' },
+			deps,
+		)
 		expect(await deliverDue(deps, { workspaceId: ws.id })).toEqual({ sent: 0, retried: 0, failed: 0 })
 		const [row] = await rowsOf([id])
 		expect(row!.status).toBe('pending')
@@ -220,7 +237,12 @@ describe('the outbox page', () => {
 
 describe('configuration', () => {
 	test('the messaging provider needs all three variables, and a valid sender', () => {
-		expect(loadConfig({ MESSAGING_ACCOUNT: 'AC1', MESSAGING_TOKEN: 't', MESSAGING_FROM: '+15550100' }).settings.of(outboxSettings).messaging).toEqual({ url: 'https://api.twilio.com', account: 'AC1', token: 't', from: '+15550100' })
+		expect(loadConfig({ MESSAGING_ACCOUNT: 'AC1', MESSAGING_TOKEN: 't', MESSAGING_FROM: '+15550100' }).settings.of(outboxSettings).messaging).toEqual({
+			url: 'https://api.twilio.com',
+			account: 'AC1',
+			token: 't',
+			from: '+15550100',
+		})
 		expect(loadConfig({}).settings.of(outboxSettings).messaging).toBeUndefined()
 		const problems = (env: Record<string, string>) => configProblems(env).join('\n')
 		expect(problems({ MESSAGING_ACCOUNT: 'AC1' })).toContain('MESSAGING_TOKEN, MESSAGING_FROM must be set too')

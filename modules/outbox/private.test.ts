@@ -51,7 +51,8 @@ afterAll(async () => {
 })
 afterEach(() => clock.reset())
 
-const withProvider = () => testDeps({ MESSAGING_URL: `http://127.0.0.1:${provider.port}`, MESSAGING_ACCOUNT: ACCOUNT, MESSAGING_TOKEN: TOKEN, MESSAGING_FROM: '+15550001111' })
+const withProvider = () =>
+	testDeps({ MESSAGING_URL: `http://127.0.0.1:${provider.port}`, MESSAGING_ACCOUNT: ACCOUNT, MESSAGING_TOKEN: TOKEN, MESSAGING_FROM: '+15550001111' })
 const rowsOf = async (ids: string[]) => (await testDeps()).db.select().from(outbox).where(inArray(outbox.id, ids))
 const rowsFor = async (requestId: string) => {
 	const rows = await (await testDeps()).db.select().from(outbox).where(eq(outbox.relatedId, requestId))
@@ -108,7 +109,10 @@ describe('a link only the recipient may see (checklist H2)', () => {
 		}
 		expect((await owner.get(`/outbox/${mail.id}`)).text).toContain(PRIVATE_MARKER)
 		await syncOutbox(deps, ws.id)
-		const copies = await deps.db.select({ text: inboxMessages.text }).from(inboxMessages).where(inArray(inboxMessages.outboxId, [mail.id, message.id]))
+		const copies = await deps.db
+			.select({ text: inboxMessages.text })
+			.from(inboxMessages)
+			.where(inArray(inboxMessages.outboxId, [mail.id, message.id]))
 		expect(copies).toHaveLength(2)
 		for (const copy of copies) {
 			expect(copy.text).toContain('[private link, sent to the recipient only]')
@@ -116,7 +120,11 @@ describe('a link only the recipient may see (checklist H2)', () => {
 		}
 
 		// The SMTP server is unreachable: the attempt fails and the row keeps its sealed link, unchanged.
-		expect(await deliverDue(await testDeps({ SMTP_URL: 'smtp://127.0.0.1:9' }), { workspaceId: ws.id, baseDelayMs: 0 })).toEqual({ sent: 0, retried: 1, failed: 0 })
+		expect(await deliverDue(await testDeps({ SMTP_URL: 'smtp://127.0.0.1:9' }), { workspaceId: ws.id, baseDelayMs: 0 })).toEqual({
+			sent: 0,
+			retried: 1,
+			failed: 0,
+		})
 		const [waiting] = await rowsOf([mail.id])
 		expect(waiting!.status).toBe('pending')
 		expect(waiting!.text).toBe(mail.text)
@@ -192,7 +200,11 @@ describe('a link only the recipient may see (checklist H2)', () => {
 		const ws = await newWorkspace()
 		const value = `https://x.test/upload/${newCredential('ul')}`
 		const recipientOnly = { value, serverSecret: deps.secret }
-		const bounced = await enqueueMail(deps.db, { workspaceId: ws.id, to: `bounce-${unique()}@example.test`, subject: 'Documents', text: `Here: ${value}`, recipientOnly }, await testDeps({ SMTP_URL: smtp.url }))
+		const bounced = await enqueueMail(
+			deps.db,
+			{ workspaceId: ws.id, to: `bounce-${unique()}@example.test`, subject: 'Documents', text: `Here: ${value}`, recipientOnly },
+			await testDeps({ SMTP_URL: smtp.url }),
+		)
 		// Queued while a provider was configured; the worker now runs without one.
 		const queued = await enqueueMessage(deps.db, { workspaceId: ws.id, to: phone(), text: `Here: ${value}`, recipientOnly })
 		expect((await rowsOf([bounced.id, queued.id])).map((r) => Boolean(r.privateSealed))).toEqual([true, true])
@@ -209,7 +221,8 @@ describe('a link only the recipient may see (checklist H2)', () => {
 		const ws = await newWorkspace()
 		const smtpDeps = await testDeps({ SMTP_URL: smtp.url })
 		const link = () => `https://x.test/upload/${newCredential('ul')}`
-		const mail = (to: string, value: string, text = `Here: ${value}`, subject = 'Documents') => enqueueMail(deps.db, { workspaceId: ws.id, to, subject, text, recipientOnly: { value, serverSecret: deps.secret } }, smtpDeps)
+		const mail = (to: string, value: string, text = `Here: ${value}`, subject = 'Documents') =>
+			enqueueMail(deps.db, { workspaceId: ws.id, to, subject, text, recipientOnly: { value, serverSecret: deps.secret } }, smtpDeps)
 		// The value must be in the text, and only there.
 		await expect(mail('a@example.test', link(), 'No link here')).rejects.toThrow('not in the text')
 		const shown = link()
@@ -218,7 +231,11 @@ describe('a link only the recipient may see (checklist H2)', () => {
 		const [a, b, c] = [`${unique('a')}@example.test`, `${unique('b')}@example.test`, `${unique('c')}@example.test`]
 		// A worker holding another server secret cannot open the seal.
 		const first = await mail(a, link())
-		expect(await deliverDue({ ...smtpDeps, secret: crypto.getRandomValues(new Uint8Array(32)) }, { workspaceId: ws.id })).toEqual({ sent: 0, retried: 0, failed: 1 })
+		expect(await deliverDue({ ...smtpDeps, secret: crypto.getRandomValues(new Uint8Array(32)) }, { workspaceId: ws.id })).toEqual({
+			sent: 0,
+			retried: 0,
+			failed: 1,
+		})
 		// One row's seal copied onto another (same text around it): bound to its row, it does not open there.
 		const second = await mail(b, link())
 		const third = await mail(c, link())
@@ -293,7 +310,11 @@ describe('rows written before links were sealed', () => {
 			rows.push({ id: mail.id, text: await asWrittenBefore(mail, status) })
 		}
 		const [sent, failed, notSent, pending] = rows
-		const other = await enqueueMail(deps.db, { workspaceId: (await newWorkspace()).id, to: 'x@example.test', subject: 'Hi', text: 'No link: https://x.test/upload/abc and bl_ul_short' }, deps)
+		const other = await enqueueMail(
+			deps.db,
+			{ workspaceId: (await newWorkspace()).id, to: 'x@example.test', subject: 'Hi', text: 'No link: https://x.test/upload/abc and bl_ul_short' },
+			deps,
+		)
 		await deps.db.update(outbox).set({ status: 'sent' }).where(eq(outbox.id, other.id))
 		const rollback = new Error('rolled back')
 		let after: (typeof outbox.$inferSelect)[] = []
@@ -301,7 +322,10 @@ describe('rows written before links were sealed', () => {
 		await deps.db
 			.transaction(async (tx) => {
 				await deps.database.rows(sql.raw(migration), tx)
-				after = await tx.select().from(outbox).where(inArray(outbox.id, [sent!.id, failed!.id, notSent!.id, pending!.id, other.id]))
+				after = await tx
+					.select()
+					.from(outbox)
+					.where(inArray(outbox.id, [sent!.id, failed!.id, notSent!.id, pending!.id, other.id]))
 				throw rollback
 			})
 			.catch((e) => {

@@ -45,7 +45,14 @@ const keys = new WeakMap<Uint8Array, Promise<CryptoKey>>()
 /** A key for this purpose only: derived, so the server secret itself never encrypts anything. */
 function sealingKey(secret: Uint8Array): Promise<CryptoKey> {
 	let key = keys.get(secret)
-	if (!key) keys.set(secret, (key = crypto.subtle.importKey('raw', new Uint8Array(hmac(SHA256, secret, encoder.encode('outbox-recipient-only'))), 'AES-GCM', false, ['encrypt', 'decrypt'])))
+	if (!key)
+		keys.set(
+			secret,
+			(key = crypto.subtle.importKey('raw', new Uint8Array(hmac(SHA256, secret, encoder.encode('outbox-recipient-only'))), 'AES-GCM', false, [
+				'encrypt',
+				'decrypt',
+			])),
+		)
 	return key
 }
 
@@ -54,7 +61,12 @@ function sealingKey(secret: Uint8Array): Promise<CryptoKey> {
  * Throws when the value is not in the text (the caller built the wrong text: nothing would reach the
  * recipient) or is in another field (`elsewhere`: subject, HTML), which would keep it in plain text.
  */
-export async function sealPrivate(rowId: string, text: string, secret: RecipientOnly, elsewhere: (string | null | undefined)[] = []): Promise<{ text: string; sealed: string }> {
+export async function sealPrivate(
+	rowId: string,
+	text: string,
+	secret: RecipientOnly,
+	elsewhere: (string | null | undefined)[] = [],
+): Promise<{ text: string; sealed: string }> {
 	const { value } = secret
 	if (value.length < 16) throw new Error('a recipient-only value must be a credential, not a short word')
 	if (!text.includes(value)) throw new Error('the recipient-only value is not in the text')
@@ -68,7 +80,9 @@ export async function sealPrivate(rowId: string, text: string, secret: Recipient
 	}
 	const iv = crypto.getRandomValues(new Uint8Array(12))
 	const plain = encoder.encode(JSON.stringify({ value, at } satisfies Sealed))
-	const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(rowId) }, await sealingKey(secret.serverSecret), plain))
+	const sealed = new Uint8Array(
+		await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(rowId) }, await sealingKey(secret.serverSecret), plain),
+	)
 	const bytes = new Uint8Array(iv.length + sealed.length)
 	bytes.set(iv)
 	bytes.set(sealed, iv.length)
@@ -77,7 +91,11 @@ export async function sealPrivate(rowId: string, text: string, secret: Recipient
 
 async function openSeal(serverSecret: Uint8Array, row: { id: string; privateSealed: string }): Promise<Sealed> {
 	const bytes = new Uint8Array(decodeBase64urlIgnorePadding(row.privateSealed))
-	const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes.slice(0, 12), additionalData: encoder.encode(row.id) }, await sealingKey(serverSecret), bytes.slice(12))
+	const plain = await crypto.subtle.decrypt(
+		{ name: 'AES-GCM', iv: bytes.slice(0, 12), additionalData: encoder.encode(row.id) },
+		await sealingKey(serverSecret),
+		bytes.slice(12),
+	)
 	return JSON.parse(new TextDecoder().decode(plain)) as Sealed
 }
 
@@ -97,7 +115,8 @@ export async function textToSend(serverSecret: Uint8Array, row: { id: string; te
 	let text = row.text
 	// From the last marker back, so the earlier offsets stay right.
 	for (const offset of [...at].reverse()) {
-		if (text.slice(offset, offset + PRIVATE_MARKER.length) !== PRIVATE_MARKER) throw new Error('the text no longer has the private value’s marker where it was sealed')
+		if (text.slice(offset, offset + PRIVATE_MARKER.length) !== PRIVATE_MARKER)
+			throw new Error('the text no longer has the private value’s marker where it was sealed')
 		text = text.slice(0, offset) + value + text.slice(offset + PRIVATE_MARKER.length)
 	}
 	return text

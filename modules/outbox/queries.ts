@@ -35,13 +35,30 @@ export interface OutboxEntry {
  * Rows created at or after `since` (all when omitted), optionally of one workspace, account mail left out, oldest first
  * by `(createdAt, id)`, strictly after `after` when given (to page through), at most `limit`.
  */
-export async function outboxSince(db: Db, options: { workspaceId?: string; since?: Date; after?: { at: Date; id: string }; limit: number }): Promise<OutboxEntry[]> {
+export async function outboxSince(
+	db: Db,
+	options: { workspaceId?: string; since?: Date; after?: { at: Date; id: string }; limit: number },
+): Promise<OutboxEntry[]> {
 	const conditions: SQL[] = [sql`${outbox.relatedType} is distinct from ${ACCOUNT_MAIL}`]
 	if (options.workspaceId) conditions.push(eq(outbox.workspaceId, options.workspaceId))
 	if (options.since) conditions.push(gte(outbox.createdAt, options.since))
 	if (options.after) conditions.push(sql`(${outbox.createdAt}, ${outbox.id}) > (${options.after.at.toISOString()}::timestamptz, ${options.after.id})`)
 	return db
-		.select({ id: outbox.id, workspaceId: outbox.workspaceId, channel: outbox.channel, to: outbox.to, subject: outbox.subject, text: outbox.text, relatedType: outbox.relatedType, relatedId: outbox.relatedId, recipientType: outbox.recipientType, recipientId: outbox.recipientId, messageId: outbox.messageId, status: outbox.status, createdAt: outbox.createdAt })
+		.select({
+			id: outbox.id,
+			workspaceId: outbox.workspaceId,
+			channel: outbox.channel,
+			to: outbox.to,
+			subject: outbox.subject,
+			text: outbox.text,
+			relatedType: outbox.relatedType,
+			relatedId: outbox.relatedId,
+			recipientType: outbox.recipientType,
+			recipientId: outbox.recipientId,
+			messageId: outbox.messageId,
+			status: outbox.status,
+			createdAt: outbox.createdAt,
+		})
 		.from(outbox)
 		.where(and(...conditions))
 		.orderBy(asc(outbox.createdAt), asc(outbox.id))

@@ -23,7 +23,13 @@ import { outbox } from './table.ts'
 export const REVEAL_PERMISSION = 'outbox:reveal'
 
 /** Why a row's private value cannot be revealed, or null when it can. */
-export function revealRefusal(row: { carriesPrivate: boolean; privateErased: boolean; privateRevealable: boolean; held: boolean; status: string }): string | null {
+export function revealRefusal(row: {
+	carriesPrivate: boolean
+	privateErased: boolean
+	privateRevealable: boolean
+	held: boolean
+	status: string
+}): string | null {
 	if (!row.carriesPrivate) return 'This entry carries no private link.'
 	if (!row.privateRevealable) return 'This link is a credential for its recipient alone (a password reset link): it is never shown here.'
 	if (row.privateErased) return 'This link was erased when the entry was sent or given up on.'
@@ -36,7 +42,16 @@ export async function revealPrivateLink(deps: AppDeps, actor: Actor, id: string)
 	if (!deps.permissions.can(actor, REVEAL_PERMISSION)) throw new AppError('FORBIDDEN', 'Only owners and admins can reveal a link in the dev mailbox')
 	return deps.db.transaction(async (tx) => {
 		const [row] = await tx
-			.select({ id: outbox.id, status: outbox.status, held: outbox.held, carriesPrivate: outbox.carriesPrivate, privateSealed: outbox.privateSealed, privateRevealable: outbox.privateRevealable, relatedType: outbox.relatedType, relatedId: outbox.relatedId })
+			.select({
+				id: outbox.id,
+				status: outbox.status,
+				held: outbox.held,
+				carriesPrivate: outbox.carriesPrivate,
+				privateSealed: outbox.privateSealed,
+				privateRevealable: outbox.privateRevealable,
+				relatedType: outbox.relatedType,
+				relatedId: outbox.relatedId,
+			})
 			.from(outbox)
 			.where(and(eq(outbox.workspaceId, actor.workspaceId), eq(outbox.id, id)))
 			.for('update')
@@ -44,7 +59,12 @@ export async function revealPrivateLink(deps: AppDeps, actor: Actor, id: string)
 		const refusal = revealRefusal({ ...row, privateErased: row.carriesPrivate && row.privateSealed === null })
 		if (refusal) throw new AppError('CONFLICT', refusal)
 		const value = await sealedValue(deps.secret, { id: row.id, privateSealed: row.privateSealed! })
-		await recordActivity(tx, actor, { action: 'outbox.link_revealed', targetType: 'outbox', targetId: row.id, detail: { relatedType: row.relatedType, relatedId: row.relatedId } })
+		await recordActivity(tx, actor, {
+			action: 'outbox.link_revealed',
+			targetType: 'outbox',
+			targetId: row.id,
+			detail: { relatedType: row.relatedType, relatedId: row.relatedId },
+		})
 		return value
 	})
 }

@@ -17,7 +17,14 @@ import { messagingConfigured } from './settings.ts'
 import { getOutboxRow, listOutbox, OUTBOX_STATUSES, outboxCounts, PRIVATE_ERASED, retryOutboxRow, type OutboxRow } from './service.ts'
 
 const STATUSES = OUTBOX_STATUSES
-const LABEL: Record<string, string> = { held: 'Held (dev mailbox)', pending: 'Waiting', sending: 'Sending', sent: 'Sent', failed: 'Failed', not_sent: 'Not sent' }
+const LABEL: Record<string, string> = {
+	held: 'Held (dev mailbox)',
+	pending: 'Waiting',
+	sending: 'Sending',
+	sent: 'Sent',
+	failed: 'Failed',
+	not_sent: 'Not sent',
+}
 const statusOf = (r: OutboxRow) => (r.held && r.status === 'pending' ? 'held' : r.status)
 const when = (d: Date | null) => (d ? html`<time datetime="${d.toISOString()}">${d.toISOString().replace('T', ' ').slice(0, 19)} UTC</time>` : '—')
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
@@ -28,18 +35,22 @@ interface RevealedLink {
 	id: string
 	link: string
 }
-const revealed = revealCookie<RevealedLink>('bl_revealed_link', '/outbox', (v): v is RevealedLink => typeof (v as RevealedLink)?.id === 'string' && typeof (v as RevealedLink)?.link === 'string')
+const revealed = revealCookie<RevealedLink>(
+	'bl_revealed_link',
+	'/outbox',
+	(v): v is RevealedLink => typeof (v as RevealedLink)?.id === 'string' && typeof (v as RevealedLink)?.link === 'string',
+)
 
 /** What will happen to the mail here: said at the top of the outbox page. */
 function banner(deps: AppDeps, held: number): SafeHtml {
-	const heldLine = held
-		? html` ${held === 1 ? 'One e-mail is' : `${held} e-mails are`} held here now.`
-		: ''
-	return html`${deps.config.smtpUrl
-		? held
-			? html`<div class="notice" role="status"><p><strong>Held in the dev mailbox:</strong> ${held === 1 ? 'one e-mail was' : `${held} e-mails were`} queued while SMTP_URL was not set. ${held === 1 ? 'It is' : 'They are'} not sent now that SMTP_URL is set, unless an operator releases ${held === 1 ? 'it' : 'them'}: <code>${RELEASE_ALL}</code> (or <code>--id</code> and the entry’s id for one).</p></div>`
-			: ''
-		: html`<div class="notice" role="status"><p><strong>Dev mailbox:</strong> SMTP_URL is not set, so e-mail is kept here and not sent.${heldLine} Setting SMTP_URL later does not send it either: an operator releases it with <code>${RELEASE_ALL}</code> (or <code>--id</code> and the entry’s id for one), and it goes out once SMTP_URL is set.</p></div>`}
+	const heldLine = held ? html` ${held === 1 ? 'One e-mail is' : `${held} e-mails are`} held here now.` : ''
+	return html`${
+		deps.config.smtpUrl
+			? held
+				? html`<div class="notice" role="status"><p><strong>Held in the dev mailbox:</strong> ${held === 1 ? 'one e-mail was' : `${held} e-mails were`} queued while SMTP_URL was not set. ${held === 1 ? 'It is' : 'They are'} not sent now that SMTP_URL is set, unless an operator releases ${held === 1 ? 'it' : 'them'}: <code>${RELEASE_ALL}</code> (or <code>--id</code> and the entry’s id for one).</p></div>`
+				: ''
+			: html`<div class="notice" role="status"><p><strong>Dev mailbox:</strong> SMTP_URL is not set, so e-mail is kept here and not sent.${heldLine} Setting SMTP_URL later does not send it either: an operator releases it with <code>${RELEASE_ALL}</code> (or <code>--id</code> and the entry’s id for one), and it goes out once SMTP_URL is set.</p></div>`
+	}
 ${messagingConfigured(deps) ? '' : html`<p class="notice" role="status">No messaging provider is configured (MESSAGING_ACCOUNT, MESSAGING_TOKEN, MESSAGING_FROM): messages are recorded as not sent.</p>`}`
 }
 
@@ -52,13 +63,18 @@ function privateLinkPart(deps: AppDeps, session: PageSession, r: OutboxRow, show
 	const refusal = revealRefusal(r)
 	const may = deps.permissions.can(session.actor, REVEAL_PERMISSION)
 	return html`<p class="meta">The recipient’s private link is shown as ${PRIVATE_MARKER}: only the recipient gets it, filled in when it is sent, and it is not kept afterwards.${refusal && r.carriesPrivate && !r.privateRevealable ? ` ${refusal}` : ''}</p>
-${!refusal && may ? html`<p>While this e-mail is held in the dev mailbox you can see the link yourself, to try the page it opens. It stays sealed for everyone else; revealing it is written to the activity log.</p>
-${actionButton({ session, action: `/outbox/${r.id}/reveal`, label: 'Reveal link', style: 'secondary', confirm: 'Show the candidate’s private link? Revealing it is written to the activity log.' })}` : ''}`
+${
+	!refusal && may
+		? html`<p>While this e-mail is held in the dev mailbox you can see the link yourself, to try the page it opens. It stays sealed for everyone else; revealing it is written to the activity log.</p>
+${actionButton({ session, action: `/outbox/${r.id}/reveal`, label: 'Reveal link', style: 'secondary', confirm: 'Show the candidate’s private link? Revealing it is written to the activity log.' })}`
+		: ''
+}`
 }
 
 function listPage(deps: AppDeps, session: PageSession, view: { rows: OutboxRow[]; counts: Record<string, number>; status?: string; older?: string }): Response {
 	const statuses = STATUSES.filter((s) => s !== 'held' || view.counts.held || view.status === 'held')
-	const filter = (s: string | undefined, label: string) => (view.status === s ? html`<strong>${label}</strong>` : html`<a href="/outbox${s ? `?status=${s}` : ''}">${label}</a>`)
+	const filter = (s: string | undefined, label: string) =>
+		view.status === s ? html`<strong>${label}</strong>` : html`<a href="/outbox${s ? `?status=${s}` : ''}">${label}</a>`
 	return portalPage(
 		deps,
 		session,
@@ -66,23 +82,25 @@ function listPage(deps: AppDeps, session: PageSession, view: { rows: OutboxRow[]
 		html`<section class="card"><h1>Outbox</h1>
 ${banner(deps, view.counts.held ?? 0)}
 <p class="meta">${filter(undefined, 'All')} · ${statuses.map((s, i) => html`${i ? ' · ' : ''}${filter(s, `${LABEL[s]} (${view.counts[s] ?? 0})`)}`)}</p>
-${view.rows.length === 0
-	? html`<p>Nothing here.</p>`
-	: dataTable({
-			caption: 'Messages in the outbox',
-			hideCaption: true,
-			rows: view.rows,
-			empty: '',
-			columns: [
-				{ label: 'Subject', cell: (r) => html`<a href="/outbox/${r.id}">${r.subject ?? r.text.slice(0, 60)}</a>` },
-				{ label: 'To', cell: (r) => r.to },
-				{ label: 'Channel', cell: (r) => (r.channel === 'email' ? 'E-mail' : 'Message') },
-				{ label: 'Created', cell: (r) => when(r.createdAt) },
-				{ label: 'Status', cell: (r) => LABEL[statusOf(r)] ?? r.status },
-				{ label: 'Attempts', numeric: true, cell: (r) => r.attempts },
-				{ label: 'Last error', cell: (r) => r.lastError ?? '' },
-			],
-		})}
+${
+	view.rows.length === 0
+		? html`<p>Nothing here.</p>`
+		: dataTable({
+				caption: 'Messages in the outbox',
+				hideCaption: true,
+				rows: view.rows,
+				empty: '',
+				columns: [
+					{ label: 'Subject', cell: (r) => html`<a href="/outbox/${r.id}">${r.subject ?? r.text.slice(0, 60)}</a>` },
+					{ label: 'To', cell: (r) => r.to },
+					{ label: 'Channel', cell: (r) => (r.channel === 'email' ? 'E-mail' : 'Message') },
+					{ label: 'Created', cell: (r) => when(r.createdAt) },
+					{ label: 'Status', cell: (r) => LABEL[statusOf(r)] ?? r.status },
+					{ label: 'Attempts', numeric: true, cell: (r) => r.attempts },
+					{ label: 'Last error', cell: (r) => r.lastError ?? '' },
+				],
+			})
+}
 ${view.older ? html`<p><a href="/outbox?${view.status ? `status=${view.status}&` : ''}before=${view.older}">Older</a></p>` : ''}
 </section>`,
 	)
@@ -109,52 +127,62 @@ ${privateLinkPart(deps, session, r, shown)}
 }
 
 export function outboxRoutes(deps: AppDeps, { auth }: HttpKit) {
-	return new Elysia({ name: 'outbox.routes' })
-		.use(auth)
-		.get(
-			'/outbox',
-			async ({ actor, session, query }) => {
-				const status = STATUSES.find((s) => s === query.status)
-				const [page, counts] = await Promise.all([listOutbox(deps, actor.workspaceId, { limit: 50, cursor: query.before, status }), outboxCounts(deps.db, actor.workspaceId)])
-				return listPage(deps, session, { rows: page.rows, counts, status, older: page.nextCursor ?? undefined })
-			},
-			{ session: { permission: 'outbox:read' }, query: t.Object({ before: t.Optional(t.String({ maxLength: 64 })), status: t.Optional(t.String({ maxLength: 20 })) }) },
-		)
-		.get(
-			'/outbox/:id',
-			async ({ actor, session, params, cookie }) => {
-				const row = await getOutboxRow(deps.db, actor.workspaceId, params.id)
-				const shown = await revealed.open(deps, cookie, session.sessionId)
-				return entryPage(deps, session, row, { shown: shown?.id === row.id ? shown.link : null })
-			},
-			{ session: { permission: 'outbox:read' } },
-		)
-		// The link crosses the redirect sealed in a cookie (Post/Redirect/Get: reloading never reveals it again).
-		.post(
-			'/outbox/:id/reveal',
-			async ({ actor, session, params, cookie, redirect }) => {
-				try {
-					const link = await revealPrivateLink(deps, actor, params.id)
-					await revealed.seal(deps, cookie, session.sessionId, { id: params.id, link })
-					return redirect(`/outbox/${encodeURIComponent(params.id)}`, 303)
-				} catch (error) {
-					if (!(error instanceof AppError) || error.code !== 'CONFLICT') throw error
-					return entryPage(deps, session, await getOutboxRow(deps.db, actor.workspaceId, params.id), { notice: error.message, status: 409 })
-				}
-			},
-			{ session: { permission: REVEAL_PERMISSION }, body: form },
-		)
-		.post(
-			'/outbox/:id/retry',
-			async ({ actor, session, params }) => {
-				try {
-					await retryOutboxRow(deps, actor, params.id)
-				} catch (error) {
-					if (!(error instanceof AppError) || error.code !== 'CONFLICT') throw error
-					return entryPage(deps, session, await getOutboxRow(deps.db, actor.workspaceId, params.id), { notice: error.message })
-				}
-				return entryPage(deps, session, await getOutboxRow(deps.db, actor.workspaceId, params.id), { notice: 'Queued again: the worker will try to deliver it shortly.' })
-			},
-			{ session: { permission: 'outbox:retry' }, body: form },
-		)
+	return (
+		new Elysia({ name: 'outbox.routes' })
+			.use(auth)
+			.get(
+				'/outbox',
+				async ({ actor, session, query }) => {
+					const status = STATUSES.find((s) => s === query.status)
+					const [page, counts] = await Promise.all([
+						listOutbox(deps, actor.workspaceId, { limit: 50, cursor: query.before, status }),
+						outboxCounts(deps.db, actor.workspaceId),
+					])
+					return listPage(deps, session, { rows: page.rows, counts, status, older: page.nextCursor ?? undefined })
+				},
+				{
+					session: { permission: 'outbox:read' },
+					query: t.Object({ before: t.Optional(t.String({ maxLength: 64 })), status: t.Optional(t.String({ maxLength: 20 })) }),
+				},
+			)
+			.get(
+				'/outbox/:id',
+				async ({ actor, session, params, cookie }) => {
+					const row = await getOutboxRow(deps.db, actor.workspaceId, params.id)
+					const shown = await revealed.open(deps, cookie, session.sessionId)
+					return entryPage(deps, session, row, { shown: shown?.id === row.id ? shown.link : null })
+				},
+				{ session: { permission: 'outbox:read' } },
+			)
+			// The link crosses the redirect sealed in a cookie (Post/Redirect/Get: reloading never reveals it again).
+			.post(
+				'/outbox/:id/reveal',
+				async ({ actor, session, params, cookie, redirect }) => {
+					try {
+						const link = await revealPrivateLink(deps, actor, params.id)
+						await revealed.seal(deps, cookie, session.sessionId, { id: params.id, link })
+						return redirect(`/outbox/${encodeURIComponent(params.id)}`, 303)
+					} catch (error) {
+						if (!(error instanceof AppError) || error.code !== 'CONFLICT') throw error
+						return entryPage(deps, session, await getOutboxRow(deps.db, actor.workspaceId, params.id), { notice: error.message, status: 409 })
+					}
+				},
+				{ session: { permission: REVEAL_PERMISSION }, body: form },
+			)
+			.post(
+				'/outbox/:id/retry',
+				async ({ actor, session, params }) => {
+					try {
+						await retryOutboxRow(deps, actor, params.id)
+					} catch (error) {
+						if (!(error instanceof AppError) || error.code !== 'CONFLICT') throw error
+						return entryPage(deps, session, await getOutboxRow(deps.db, actor.workspaceId, params.id), { notice: error.message })
+					}
+					return entryPage(deps, session, await getOutboxRow(deps.db, actor.workspaceId, params.id), {
+						notice: 'Queued again: the worker will try to deliver it shortly.',
+					})
+				},
+				{ session: { permission: 'outbox:retry' }, body: form },
+			)
+	)
 }

@@ -90,7 +90,22 @@ export async function enqueueMessage(db: Db, message: NewMessage): Promise<{ id:
 	const status = message.notSent ? 'not_sent' : 'pending'
 	const text = message.recipientOnly ? await sealPrivate(id, message.text, message.recipientOnly) : { text: message.text, sealed: null }
 	// A message that will not be sent keeps nothing to send: its private value is not kept even sealed.
-	await db.insert(outbox).values({ id, workspaceId: message.workspaceId, channel: 'message', to: message.to, text: text.text, relatedType: message.related?.type ?? null, relatedId: message.related?.id ?? null, recipientType: message.recipient?.type ?? null, recipientId: message.recipient?.id ?? null, status, lastError: message.notSent ?? null, carriesPrivate: Boolean(message.recipientOnly), privateSealed: status === 'pending' ? text.sealed : null, privateRevealable: Boolean(message.recipientOnly?.revealable) })
+	await db.insert(outbox).values({
+		id,
+		workspaceId: message.workspaceId,
+		channel: 'message',
+		to: message.to,
+		text: text.text,
+		relatedType: message.related?.type ?? null,
+		relatedId: message.related?.id ?? null,
+		recipientType: message.recipient?.type ?? null,
+		recipientId: message.recipient?.id ?? null,
+		status,
+		lastError: message.notSent ?? null,
+		carriesPrivate: Boolean(message.recipientOnly),
+		privateSealed: status === 'pending' ? text.sealed : null,
+		privateRevealable: Boolean(message.recipientOnly?.revealable),
+	})
 	return { id, status }
 }
 
@@ -106,7 +121,10 @@ export interface DeliveryState {
 /** Delivery state of outbox rows by id (other modules show whether their mail went out). */
 export async function deliveryStates(db: Db, ids: string[]): Promise<Map<string, DeliveryState>> {
 	if (!ids.length) return new Map()
-	const rows = await db.select({ id: outbox.id, status: outbox.status, attempts: outbox.attempts, lastError: outbox.lastError, sentAt: outbox.sentAt }).from(outbox).where(inArray(outbox.id, [...new Set(ids)]))
+	const rows = await db
+		.select({ id: outbox.id, status: outbox.status, attempts: outbox.attempts, lastError: outbox.lastError, sentAt: outbox.sentAt })
+		.from(outbox)
+		.where(inArray(outbox.id, [...new Set(ids)]))
 	return new Map(rows.map((r) => [r.id, { status: r.status as DeliveryStatus, attempts: r.attempts, lastError: r.lastError, sentAt: r.sentAt }]))
 }
 
@@ -181,7 +199,10 @@ export async function listOutbox(deps: AppDeps, workspaceId: string, options: { 
 }
 
 export async function getOutboxRow(db: Db, workspaceId: string, id: string): Promise<OutboxRow> {
-	const [row] = await db.select(columns).from(outbox).where(and(eq(outbox.workspaceId, workspaceId), eq(outbox.id, id)))
+	const [row] = await db
+		.select(columns)
+		.from(outbox)
+		.where(and(eq(outbox.workspaceId, workspaceId), eq(outbox.id, id)))
 	if (!row) throw new AppError('NOT_FOUND', 'No outbox entry with this id')
 	return row
 }
@@ -193,7 +214,8 @@ export async function outboxCounts(db: Db, workspaceId: string): Promise<Record<
 	return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]))
 }
 
-export const PRIVATE_ERASED = 'It carried a private link for its recipient, erased when it was given up on, so it cannot be sent again: send a new one (for an upload link, request the documents again).'
+export const PRIVATE_ERASED =
+	'It carried a private link for its recipient, erased when it was given up on, so it cannot be sent again: send a new one (for an upload link, request the documents again).'
 
 /** Puts a failed (or not sent) entry back in the queue, with a fresh set of attempts. */
 export async function retryOutboxRow(deps: AppDeps, actor: Actor, id: string): Promise<void> {
@@ -201,11 +223,21 @@ export async function retryOutboxRow(deps: AppDeps, actor: Actor, id: string): P
 		const updated = await tx
 			.update(outbox)
 			.set({ status: 'pending', attempts: 0, nextAttemptAt: deps.now(), lastError: null })
-			.where(and(eq(outbox.workspaceId, actor.workspaceId), eq(outbox.id, id), inArray(outbox.status, ['failed', 'not_sent']), or(eq(outbox.carriesPrivate, false), isNotNull(outbox.privateSealed))))
+			.where(
+				and(
+					eq(outbox.workspaceId, actor.workspaceId),
+					eq(outbox.id, id),
+					inArray(outbox.status, ['failed', 'not_sent']),
+					or(eq(outbox.carriesPrivate, false), isNotNull(outbox.privateSealed)),
+				),
+			)
 			.returning({ id: outbox.id })
 		if (!updated.length) {
 			const row = await getOutboxRow(tx, actor.workspaceId, id)
-			throw new AppError('CONFLICT', row.privateErased && (row.status === 'failed' || row.status === 'not_sent') ? PRIVATE_ERASED : 'Only a failed or unsent entry can be retried')
+			throw new AppError(
+				'CONFLICT',
+				row.privateErased && (row.status === 'failed' || row.status === 'not_sent') ? PRIVATE_ERASED : 'Only a failed or unsent entry can be retried',
+			)
 		}
 		await recordActivity(tx, actor, { action: 'outbox.retried', targetType: 'outbox', targetId: id })
 	})

@@ -33,11 +33,19 @@ export const outboxSettings = defineSettings<OutboxSettings>({
 		const set = REQUIRED.filter((n) => env.value(n) !== undefined)
 		const url = env.url('MESSAGING_URL', ['https:', 'http:'])
 		if (set.length > 0 && set.length < REQUIRED.length)
-			env.problem(`${REQUIRED.filter((n) => env.value(n) === undefined).join(', ')} must be set too: the messaging provider needs MESSAGING_ACCOUNT, MESSAGING_TOKEN and MESSAGING_FROM`)
+			env.problem(
+				`${REQUIRED.filter((n) => env.value(n) === undefined).join(', ')} must be set too: the messaging provider needs MESSAGING_ACCOUNT, MESSAGING_TOKEN and MESSAGING_FROM`,
+			)
 		else if (set.length === REQUIRED.length) {
 			const from = env.value('MESSAGING_FROM')!
-			if (!/^(whatsapp:)?\+[1-9]\d{6,14}$/.test(from)) env.problem('MESSAGING_FROM must be a phone number in E.164 form such as +15550100, optionally prefixed with "whatsapp:"')
-			messaging = { url: (url ?? 'https://api.twilio.com').replace(/\/+$/, ''), account: env.value('MESSAGING_ACCOUNT')!, token: env.value('MESSAGING_TOKEN')!, from }
+			if (!/^(whatsapp:)?\+[1-9]\d{6,14}$/.test(from))
+				env.problem('MESSAGING_FROM must be a phone number in E.164 form such as +15550100, optionally prefixed with "whatsapp:"')
+			messaging = {
+				url: (url ?? 'https://api.twilio.com').replace(/\/+$/, ''),
+				account: env.value('MESSAGING_ACCOUNT')!,
+				token: env.value('MESSAGING_TOKEN')!,
+				from,
+			}
 		} else if (url !== undefined) env.problem('MESSAGING_URL is set but MESSAGING_ACCOUNT, MESSAGING_TOKEN and MESSAGING_FROM are not')
 		return { messaging, messagingTimeout: env.integer('MESSAGING_TIMEOUT', 15, 1, 240) }
 	},

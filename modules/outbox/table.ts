@@ -18,7 +18,9 @@ export const outbox = pgTable(
 	'outbox',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
 		/** email or message. */
 		channel: text('channel').notNull(),
 		to: text('to').notNull(),
@@ -63,5 +65,9 @@ export const outbox = pgTable(
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 		sentAt: timestamp('sent_at', { withTimezone: true }),
 	},
-	(t) => [index('outbox_due').on(t.status, t.nextAttemptAt), index('outbox_workspace_created').on(t.workspaceId, t.createdAt.desc(), t.id.desc()), index('outbox_related').on(t.relatedType, t.relatedId)],
+	(t) => [
+		index('outbox_due').on(t.status, t.nextAttemptAt),
+		index('outbox_workspace_created').on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
+		index('outbox_related').on(t.relatedType, t.relatedId),
+	],
 )

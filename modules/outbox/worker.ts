@@ -50,9 +50,17 @@ export interface WorkerOptions {
 	workspaceId?: string
 }
 
-export const DEFAULT_WORKER_OPTIONS: WorkerOptions = { pollMs: 2_000, batchSize: 20, baseDelayMs: 15_000, maxDelayMs: 3_600_000, maxAttempts: 10, leaseMs: 300_000 }
+export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
+	pollMs: 2_000,
+	batchSize: 20,
+	baseDelayMs: 15_000,
+	maxDelayMs: 3_600_000,
+	maxAttempts: 10,
+	leaseMs: 300_000,
+}
 
-export const retryDelay = (attempt: number, o: Pick<WorkerOptions, 'baseDelayMs' | 'maxDelayMs'>) => Math.min(o.baseDelayMs * 2 ** Math.max(0, attempt - 1), o.maxDelayMs)
+export const retryDelay = (attempt: number, o: Pick<WorkerOptions, 'baseDelayMs' | 'maxDelayMs'>) =>
+	Math.min(o.baseDelayMs * 2 ** Math.max(0, attempt - 1), o.maxDelayMs)
 
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`
 
@@ -64,7 +72,10 @@ async function claimDue(deps: AppDeps, o: WorkerOptions, limit: number, only?: C
 	const sendable = deps.config.smtpUrl ? (['email', 'message'] as const) : (['message'] as const)
 	const wanted = sendable.filter((c) => !only || c === only)
 	if (!wanted.length || limit <= 0) return []
-	const channels = sql`o.channel in (${sql.join(wanted.map((c) => sql`${c}`), sql`, `)})`
+	const channels = sql`o.channel in (${sql.join(
+		wanted.map((c) => sql`${c}`),
+		sql`, `,
+	)})`
 	const workspace = o.workspaceId ? sql` and o.workspace_id = ${o.workspaceId}` : sql``
 	return deps.database.rows<ClaimedRow>(sql`
 with due as (
@@ -141,7 +152,9 @@ async function deliverAndSettle(deps: AppDeps, o: WorkerOptions, row: ClaimedRow
 async function markUnsendableMessages(deps: AppDeps, o: WorkerOptions): Promise<void> {
 	if (messagingConfigured(deps)) return
 	const workspace = o.workspaceId ? sql` and workspace_id = ${o.workspaceId}` : sql``
-	await deps.database.rows(sql`update ${outbox} set status = 'not_sent', last_error = ${NO_PROVIDER}, private_sealed = null where channel = 'message' and status = 'pending'${workspace}`)
+	await deps.database.rows(
+		sql`update ${outbox} set status = 'not_sent', last_error = ${NO_PROVIDER}, private_sealed = null where channel = 'message' and status = 'pending'${workspace}`,
+	)
 }
 
 /** One round: claims due rows, delivers them and waits for every send. Returns what happened (tests and logs). */

@@ -18,12 +18,14 @@ export const reviewHomeSection: PageSection = {
 		const queue = await reviewQueue(deps, session.actor, { limit: SHOWN })
 		const items = queue.items
 		return html`<section class="card wide" aria-labelledby="attention"><h2 id="attention">Needs your attention</h2>
-${items.length === 0
-	? html`<p class="empty">Nothing is waiting for you: new applications, finished interviews, replies and documents received show up here.</p>`
-	: html`<ul class="queue">${items.map(
-			(i) => html`<li><a href="${target(i)}">${i.candidate.name}</a>${i.job ? html` · ${i.job.title}` : ''}
+${
+	items.length === 0
+		? html`<p class="empty">Nothing is waiting for you: new applications, finished interviews, replies and documents received show up here.</p>`
+		: html`<ul class="queue">${items.map(
+				(i) => html`<li><a href="${target(i)}">${i.candidate.name}</a>${i.job ? html` · ${i.job.title}` : ''}
 <br><span>${i.reason}</span> <span class="meta">waiting ${daysSince(i.since, deps.now())}</span></li>`,
-		)}</ul>${queue.nextCursor ? html`<p class="meta">Showing the oldest ${plural(SHOWN, 'item')}; more are waiting.</p>` : ''}`}
+			)}</ul>${queue.nextCursor ? html`<p class="meta">Showing the oldest ${plural(SHOWN, 'item')}; more are waiting.</p>` : ''}`
+}
 </section>`
 	},
 }

@@ -30,4 +30,7 @@ export interface ReviewSource {
 	items(deps: AppDeps, actor: Actor, options: { after?: SourcePosition; limit: number }): Promise<ReviewItem[]>
 }
 
-export const reviewSources = definePort<ReviewSource>('review:source', 'Reasons a candidate needs a person’s attention, merged by get_review_queue (oldest first)')
+export const reviewSources = definePort<ReviewSource>(
+	'review:source',
+	'Reasons a candidate needs a person’s attention, merged by get_review_queue (oldest first)',
+)

@@ -46,11 +46,36 @@ beforeAll(async () => {
 		const app = await newApplication(ws, c, team, { createdAt: at(0) })
 		await deps.db.update(applications).set({ stageKey: 'screening' }).where(eq(applications.id, app))
 		apps[name] = app
-		await deps.db.insert(interviews).values({ id: newId('int'), workspaceId: ws.id, candidateId: c, jobId: team, applicationId: app, ownerUserId: people.recruiter.userId, status: 'completed', scheduledAt: at(2), deadlineAt: at(20), completedAt: at(hours), overallScore: 77, verdict: 'recommended' })
+		await deps.db.insert(interviews).values({
+			id: newId('int'),
+			workspaceId: ws.id,
+			candidateId: c,
+			jobId: team,
+			applicationId: app,
+			ownerUserId: people.recruiter.userId,
+			status: 'completed',
+			scheduledAt: at(2),
+			deadlineAt: at(20),
+			completedAt: at(hours),
+			overallScore: 77,
+			verdict: 'recommended',
+		})
 	}
 	// A candidate wrote back at hour 5.
 	const fay = await newCandidate(ws, { name: 'Fay Replied', email: `fay.${ws.slug}@example.test` })
-	await deps.db.insert(inboxThreads).values({ id: newId('thr'), workspaceId: ws.id, counterpartKey: `candidate:${fay}`, counterpartType: 'candidate', candidateId: fay, counterpartName: 'Fay Replied', counterpartAddress: `fay.${ws.slug}@example.test`, subject: 'Re: next steps', messageCount: 2, lastMessageAt: at(5), lastInboundAt: at(5) })
+	await deps.db.insert(inboxThreads).values({
+		id: newId('thr'),
+		workspaceId: ws.id,
+		counterpartKey: `candidate:${fay}`,
+		counterpartType: 'candidate',
+		candidateId: fay,
+		counterpartName: 'Fay Replied',
+		counterpartAddress: `fay.${ws.slug}@example.test`,
+		subject: 'Re: next steps',
+		messageCount: 2,
+		lastMessageAt: at(5),
+		lastInboundAt: at(5),
+	})
 	w = { ws, people, team, other, apps, expected: ['Ann Applied', 'Dee Interviewed', 'Eli Interviewed', 'Bo Applied', 'Fay Replied'] }
 }, 120_000)
 afterAll(closeClients)
@@ -82,7 +107,8 @@ describe('get_review_queue', () => {
 		const hm = await w.people.hiring_manager.tool('get_review_queue', {})
 		expect(hm.words.items.map((i: any) => i.candidate.name)).toEqual(['Ann Applied', 'Dee Interviewed', 'Eli Interviewed', 'Bo Applied'])
 		// Owners and admins are on no hiring team here: only the reply waits for them.
-		for (const role of ['owner', 'admin'] as const) expect((await w.people[role].tool('get_review_queue', {})).words.items.map((i: any) => i.type)).toEqual(['reply_waiting'])
+		for (const role of ['owner', 'admin'] as const)
+			expect((await w.people[role].tool('get_review_queue', {})).words.items.map((i: any) => i.type)).toEqual(['reply_waiting'])
 		expect(await w.people.viewer.toolNames()).not.toContain('get_review_queue')
 		expect((await w.people.recruiter.tool('get_review_queue', { limit: 0 })).isError).toBe(true)
 	})
@@ -95,6 +121,10 @@ describe('get_review_queue', () => {
 		await w.people.recruiter.tool('get_inbox_thread', { threadId: queue.find((i: any) => i.type === 'reply_waiting').recordId })
 		expect((await w.people.recruiter.tool('get_review_queue', {})).words.items.map((i: any) => i.candidate.name)).toEqual(['Eli Interviewed', 'Bo Applied'])
 		// Opening the result was the recruiter's: the hiring manager still has Dee waiting.
-		expect((await w.people.hiring_manager.tool('get_review_queue', {})).words.items.map((i: any) => i.candidate.name)).toEqual(['Dee Interviewed', 'Eli Interviewed', 'Bo Applied'])
+		expect((await w.people.hiring_manager.tool('get_review_queue', {})).words.items.map((i: any) => i.candidate.name)).toEqual([
+			'Dee Interviewed',
+			'Eli Interviewed',
+			'Bo Applied',
+		])
 	})
 })

@@ -25,7 +25,15 @@ export const newApplicationsSource: ReviewSource = {
 		const reach = await reachableJobIds(deps, actor)
 		const jobIds = (await teamJobIds(deps, actor.workspaceId, actor.userId)).filter((id) => reach === 'all' || reach.includes(id))
 		const apps = await waitingApplications(deps, actor.workspaceId, { jobIds, after: options.after, limit: options.limit })
-		return apps.map((a) => ({ type: 'new_application', id: a.id, at: a.createdAt, candidateId: a.candidateId, jobId: a.jobId, applicationId: a.id, reason: 'Applied for one of your jobs and is still in the first stage: screen the application.' }))
+		return apps.map((a) => ({
+			type: 'new_application',
+			id: a.id,
+			at: a.createdAt,
+			candidateId: a.candidateId,
+			jobId: a.jobId,
+			applicationId: a.id,
+			reason: 'Applied for one of your jobs and is still in the first stage: screen the application.',
+		}))
 	},
 }
 
@@ -51,13 +59,24 @@ export async function reviewQueue(deps: AppDeps, actor: Actor, input: { limit: n
 	)
 	const merged = lists.flat().sort((a, b) => compareMerged(position(a), position(b)))
 	const { page, nextCursor } = pageOf(deps.secret, scope, merged, input.limit, (last) => [codecs[0].write(last.at), codecs[1].write(last.type), last.id])
-	const [cards, titles] = await Promise.all([candidateCards(deps, actor, [...new Set(page.map((i) => i.candidateId))]), jobTitles(deps, actor.workspaceId, [...new Set(page.map((i) => i.jobId).filter((x): x is string => Boolean(x)))])])
+	const [cards, titles] = await Promise.all([
+		candidateCards(deps, actor, [...new Set(page.map((i) => i.candidateId))]),
+		jobTitles(deps, actor.workspaceId, [...new Set(page.map((i) => i.jobId).filter((x): x is string => Boolean(x)))]),
+	])
 	return {
 		items: page
 			.filter((i) => cards.has(i.candidateId))
 			.map((i) => {
 				const c = cards.get(i.candidateId)!
-				return { type: i.type, recordId: i.id, since: i.at.toISOString(), reason: i.reason, candidate: { id: c.id, name: c.name, headline: c.headline }, job: i.jobId ? { id: i.jobId, title: titles.get(i.jobId) ?? untrustedLine('', 'colleague') } : null, applicationId: i.applicationId }
+				return {
+					type: i.type,
+					recordId: i.id,
+					since: i.at.toISOString(),
+					reason: i.reason,
+					candidate: { id: c.id, name: c.name, headline: c.headline },
+					job: i.jobId ? { id: i.jobId, title: titles.get(i.jobId) ?? untrustedLine('', 'colleague') } : null,
+					applicationId: i.applicationId,
+				}
 			}),
 		nextCursor,
 	}

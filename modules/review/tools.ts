@@ -4,6 +4,7 @@ import { defineTool } from '../../core/module.ts'
 import { cursor, limit, nullable, page, params } from '../../core/mcp/params.ts'
 import { UntrustedLine } from '../../core/untrusted.ts'
 import { reviewQueue } from './service.ts'
+import { UNSEEN_WINDOW_DAYS } from './window.ts'
 
 const Item = t.Object({
 	type: t.String({ description: 'Why: new_application, interview_completed, documents_received or reply_waiting' }),
@@ -19,8 +20,7 @@ export const reviewTools = [
 	defineTool({
 		name: 'get_review_queue',
 		title: 'Get my review queue',
-		description:
-			'Candidates needing your attention, oldest first, each with the reason: new applications on jobs of your hiring teams, completed AI interviews you have not opened, documents received, candidates’ replies you have not read. An entry leaves the queue once dealt with. Paged: pass nextCursor back as cursor.',
+		description: `Candidates needing your attention, oldest first, each with the reason: new applications on jobs of your hiring teams, completed AI interviews you have not opened, documents received, candidates’ replies you have not read. Unopened results and unread replies are listed for ${UNSEEN_WINDOW_DAYS} days (older ones stay in list_interview_results and the inbox). An entry leaves the queue once dealt with. Paged: pass nextCursor back as cursor.`,
 		params: params({ limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
 		output: page('items', Item),
 		readOnly: true,

@@ -13,11 +13,18 @@ export default defineModule({
 	requires: ['auth', 'activity'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
-	permissions: [{ key: 'saved-searches:use', description: 'Keep your own saved searches', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'] }],
+	permissions: [
+		{ key: 'saved-searches:use', description: 'Keep your own saved searches', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'] },
+	],
 	tools: savedSearchTools,
 	routes: savedSearchRoutes,
+	paths: ['/saved-searches'],
 	seed: seedSavedSearches,
 	nav: [{ href: '/saved-searches', label: 'Saved searches', permission: 'saved-searches:use' }],
-	activityLabels: { 'saved_search.created': 'saved the search', 'saved_search.renamed': 'renamed the saved search', 'saved_search.deleted': 'deleted the saved search' },
+	activityLabels: {
+		'saved_search.created': 'saved the search',
+		'saved_search.renamed': 'renamed the saved search',
+		'saved_search.deleted': 'deleted the saved search',
+	},
 	recordNames: [recordNamesFrom('saved_search', 'saved_searches', 'r.name')],
 })

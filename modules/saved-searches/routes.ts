@@ -11,14 +11,18 @@ const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: 
 const auth = { permission: 'saved-searches:use' } as const
 
 export function savedSearchRoutes(deps: AppDeps, kit: HttpKit) {
-	const show = async (session: PageSession, extra: Omit<SavedSearchesView, 'byList'> = {}) => savedSearchesPage(deps, session, { byList: await allSavedSearches(deps, session.actor), ...extra })
+	const show = async (session: PageSession, extra: Omit<SavedSearchesView, 'byList'> = {}) =>
+		savedSearchesPage(deps, session, { byList: await allSavedSearches(deps, session.actor), ...extra })
 	/** Runs a change; a problem the person can fix is shown on the page instead of an error page. */
 	const attempt = async (session: PageSession, change: () => Promise<string>, form?: SavedSearchesView['form']) => {
 		try {
 			return show(session, { notice: await change() })
 		} catch (error) {
 			if (!(error instanceof AppError) || !['VALIDATION', 'CONFLICT'].includes(error.code)) throw error
-			const detail = error.code === 'VALIDATION' ? error.fields?.map((f) => `${f.field === 'name' ? 'Name' : f.field === 'query' ? 'Search text' : 'List'} ${f.message}`).join('; ') : error.message
+			const detail =
+				error.code === 'VALIDATION'
+					? error.fields?.map((f) => `${f.field === 'name' ? 'Name' : f.field === 'query' ? 'Search text' : 'List'} ${f.message}`).join('; ')
+					: error.message
 			return show(session, { error: `${detail || error.message}.`, form })
 		}
 	}
@@ -34,7 +38,12 @@ export function savedSearchRoutes(deps: AppDeps, kit: HttpKit) {
 			},
 			{ session: auth, body: form },
 		)
-		.post('/saved-searches/:id/rename', ({ session, body, params }) => attempt(session, async () => `Renamed to “${(await renameSearch(deps, session.actor, params.id, field(body, 'name'))).name}”.`), { session: auth, body: form })
+		.post(
+			'/saved-searches/:id/rename',
+			({ session, body, params }) =>
+				attempt(session, async () => `Renamed to “${(await renameSearch(deps, session.actor, params.id, field(body, 'name'))).name}”.`),
+			{ session: auth, body: form },
+		)
 		.post(
 			'/saved-searches/:id/delete',
 			({ session, params }) =>

@@ -43,7 +43,8 @@ describe('list_saved_searches', () => {
 		const bad = await owner.tool('list_saved_searches', { list: 'contacts' })
 		expect(bad.isError).toBe(true)
 		expect(bad.text).toContain('candidates')
-		for (const list of ['candidates', 'bench', 'jobs', 'applications', 'pipeline', 'assessments', 'inbox', 'vendors', 'privacy', 'accounts']) expect((await owner.tool('list_saved_searches', { list })).isError).toBe(false)
+		for (const list of ['candidates', 'bench', 'jobs', 'applications', 'pipeline', 'assessments', 'inbox', 'vendors', 'privacy', 'accounts'])
+			expect((await owner.tool('list_saved_searches', { list })).isError).toBe(false)
 	})
 })
 

@@ -9,14 +9,38 @@ import { savedSearches } from './table.ts'
 const IDEAS: { list: SearchList; name: string; query: string; filters?: Record<string, string>; roles: string[] }[] = [
 	{ list: 'candidates', name: 'Java developers in Texas', query: 'java spring texas', roles: ['owner', 'admin', 'recruiter'] },
 	{ list: 'candidates', name: 'Salesforce with Apex', query: 'salesforce apex lwc', roles: ['owner', 'admin', 'recruiter'] },
-	{ list: 'candidates', name: 'Green card or citizen, DevOps', query: 'devops terraform', filters: { workAuthorization: 'USC,GC' }, roles: ['owner', 'admin', 'recruiter'] },
-	{ list: 'bench', name: 'Data engineers available now', query: 'snowflake dbt airflow', filters: { roleFamily: 'dataeng' }, roles: ['owner', 'admin', 'recruiter'] },
+	{
+		list: 'candidates',
+		name: 'Green card or citizen, DevOps',
+		query: 'devops terraform',
+		filters: { workAuthorization: 'USC,GC' },
+		roles: ['owner', 'admin', 'recruiter'],
+	},
+	{
+		list: 'bench',
+		name: 'Data engineers available now',
+		query: 'snowflake dbt airflow',
+		filters: { roleFamily: 'dataeng' },
+		roles: ['owner', 'admin', 'recruiter'],
+	},
 	{ list: 'bench', name: 'Cloud and SRE bench', query: 'kubernetes azure', roles: ['owner', 'admin', 'recruiter'] },
 	{ list: 'jobs', name: 'Open remote roles', query: 'remote', filters: { status: 'Open' }, roles: ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'] },
 	{ list: 'jobs', name: 'Drafts to review', query: '', filters: { status: 'Draft' }, roles: ['owner', 'admin'] },
 	{ list: 'applications', name: 'New this week', query: '', filters: { stageKey: 'applied' }, roles: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
-	{ list: 'pipeline', name: 'Client interviews pending', query: '', filters: { stageKey: 'client_interview' }, roles: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
-	{ list: 'assessments', name: 'AI interviews to review', query: '', filters: { status: 'completed' }, roles: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
+	{
+		list: 'pipeline',
+		name: 'Client interviews pending',
+		query: '',
+		filters: { stageKey: 'client_interview' },
+		roles: ['owner', 'admin', 'recruiter', 'hiring_manager'],
+	},
+	{
+		list: 'assessments',
+		name: 'AI interviews to review',
+		query: '',
+		filters: { status: 'completed' },
+		roles: ['owner', 'admin', 'recruiter', 'hiring_manager'],
+	},
 	{ list: 'inbox', name: 'Unread candidate replies', query: '', filters: { filter: 'unread' }, roles: ['owner', 'admin', 'recruiter'] },
 	{ list: 'vendors', name: 'Partners taking C2C', query: 'c2c', roles: ['owner', 'admin', 'recruiter'] },
 	{ list: 'privacy', name: 'Deletion requests', query: 'delete my data', roles: ['owner', 'admin'] },
@@ -34,7 +58,17 @@ export async function seedSavedSearches(deps: AppDeps, ws: WorkspaceRef): Promis
 			if (lists.has(idea.list) && !rnd.chance(0.75)) continue
 			lists.add(idea.list)
 			const createdAt = new Date(Date.now() - rnd.int(2, 50) * 86_400_000)
-			rows.push({ id: seededId('ss', ws.id, `${p.userId}:${i}`), workspaceId: ws.id, userId: p.userId, list: idea.list, name: idea.name, query: idea.query, filters: idea.filters ?? {}, createdAt, updatedAt: createdAt })
+			rows.push({
+				id: seededId('ss', ws.id, `${p.userId}:${i}`),
+				workspaceId: ws.id,
+				userId: p.userId,
+				list: idea.list,
+				name: idea.name,
+				query: idea.query,
+				filters: idea.filters ?? {},
+				createdAt,
+				updatedAt: createdAt,
+			})
 		}
 	}
 	if (rows.length) await deps.db.insert(savedSearches).values(rows).onConflictDoNothing()

@@ -49,7 +49,15 @@ const person = (actor: Actor) => {
 const notFound = () => new AppError('NOT_FOUND', 'No saved search with this id')
 
 function toView(r: typeof savedSearches.$inferSelect): SavedSearch {
-	return { id: r.id, list: r.list as SearchList, name: r.name, query: r.query, filters: r.filters, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() }
+	return {
+		id: r.id,
+		list: r.list as SearchList,
+		name: r.name,
+		query: r.query,
+		filters: r.filters,
+		createdAt: r.createdAt.toISOString(),
+		updatedAt: r.updatedAt.toISOString(),
+	}
 }
 
 /** The person's searches on one list, by name. */
@@ -83,11 +91,15 @@ function cleanName(name: string): string {
 
 function cleanQuery(query: string): string {
 	const trimmed = query.trim()
-	if ([...trimmed].length > 500 || /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(trimmed)) throw invalid([{ field: 'query', message: 'must be at most 500 characters of text' }])
+	if ([...trimmed].length > 500 || /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(trimmed))
+		throw invalid([{ field: 'query', message: 'must be at most 500 characters of text' }])
 	return trimmed
 }
 
-const duplicate = (name: string) => new AppError('CONFLICT', `You already have a saved search named “${name}” on this list`, { fields: [{ field: 'name', message: 'is already used on this list' }] })
+const duplicate = (name: string) =>
+	new AppError('CONFLICT', `You already have a saved search named “${name}” on this list`, {
+		fields: [{ field: 'name', message: 'is already used on this list' }],
+	})
 
 const isUniqueViolation = (e: unknown): boolean => {
 	const x = e as { code?: string; cause?: unknown } | undefined
@@ -109,7 +121,10 @@ export async function saveSearch(deps: AppDeps, actor: Actor, input: NewSavedSea
 	const id = newId('ss')
 	try {
 		await deps.db.transaction(async (tx) => {
-			const [n] = await tx.select({ n: count() }).from(savedSearches).where(and(eq(savedSearches.workspaceId, actor.workspaceId), eq(savedSearches.userId, userId), eq(savedSearches.list, input.list)))
+			const [n] = await tx
+				.select({ n: count() })
+				.from(savedSearches)
+				.where(and(eq(savedSearches.workspaceId, actor.workspaceId), eq(savedSearches.userId, userId), eq(savedSearches.list, input.list)))
 			if ((n?.n ?? 0) >= MAX_PER_LIST) throw new AppError('CONFLICT', `You can keep at most ${MAX_PER_LIST} saved searches on one list; delete one first`)
 			await tx.insert(savedSearches).values({ id, workspaceId: actor.workspaceId, userId, list: input.list, name, query, filters: input.filters ?? {} })
 			await recordActivity(tx, actor, { action: 'saved_search.created', targetType: 'saved_search', targetId: id, detail: { list: input.list, name } })
@@ -122,7 +137,10 @@ export async function saveSearch(deps: AppDeps, actor: Actor, input: NewSavedSea
 }
 
 async function loadOwn(deps: AppDeps, actor: Actor, id: string): Promise<SavedSearch | null> {
-	const [row] = await deps.db.select().from(savedSearches).where(and(eq(savedSearches.id, id), eq(savedSearches.workspaceId, actor.workspaceId), eq(savedSearches.userId, person(actor))))
+	const [row] = await deps.db
+		.select()
+		.from(savedSearches)
+		.where(and(eq(savedSearches.id, id), eq(savedSearches.workspaceId, actor.workspaceId), eq(savedSearches.userId, person(actor))))
 	return row ? toView(row) : null
 }
 
@@ -147,6 +165,11 @@ export async function deleteSearch(deps: AppDeps, actor: Actor, id: string): Pro
 	if (!current) throw notFound()
 	await deps.db.transaction(async (tx) => {
 		await tx.delete(savedSearches).where(eq(savedSearches.id, id))
-		await recordActivity(tx, actor, { action: 'saved_search.deleted', targetType: 'saved_search', targetId: id, detail: { list: current.list, name: current.name } })
+		await recordActivity(tx, actor, {
+			action: 'saved_search.deleted',
+			targetType: 'saved_search',
+			targetId: id,
+			detail: { list: current.list, name: current.name },
+		})
 	})
 }

@@ -7,8 +7,12 @@ export const savedSearches = pgTable(
 	'saved_searches',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
-		userId: text('user_id').notNull().references(() => users.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id),
 		/** candidates, bench, jobs, applications, pipeline, assessments, inbox, vendors, privacy, accounts. */
 		list: text('list').notNull(),
 		name: text('name').notNull(),
@@ -19,5 +23,8 @@ export const savedSearches = pgTable(
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 		updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 	},
-	(t) => [uniqueIndex('saved_searches_name').on(t.workspaceId, t.userId, t.list, sql`lower(${t.name})`), index('saved_searches_person').on(t.workspaceId, t.userId, t.list)],
+	(t) => [
+		uniqueIndex('saved_searches_name').on(t.workspaceId, t.userId, t.list, sql`lower(${t.name})`),
+		index('saved_searches_person').on(t.workspaceId, t.userId, t.list),
+	],
 )

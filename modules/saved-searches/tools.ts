@@ -18,7 +18,8 @@ export const savedSearchTools = [
 	defineTool({
 		name: 'list_saved_searches',
 		title: 'List my saved searches',
-		description: 'Your own named searches on one list of the portal (candidates, bench, jobs, applications, pipeline, assessments, inbox, vendors, privacy, accounts), by name, with the search text and filters of each.',
+		description:
+			'Your own named searches on one list of the portal (candidates, bench, jobs, applications, pipeline, assessments, inbox, vendors, privacy, accounts), by name, with the search text and filters of each.',
 		params: params({ list: oneOf(SEARCH_LISTS, 'The list whose saved searches to return') }),
 		output: t.Object({ list: oneOf(SEARCH_LISTS), searches: t.Array(SavedSearch) }),
 		readOnly: true,

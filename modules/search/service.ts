@@ -18,7 +18,10 @@ export const MAX_RESULTS = 20
 
 export async function search(deps: AppDeps, actor: Actor, q: string): Promise<{ query: string; results: SearchHit[] }> {
 	const query = q.replace(/\s+/g, ' ').trim()
-	if ([...query].length < 2) throw new AppError('VALIDATION', 'q must have at least 2 characters besides spaces', { fields: [{ field: 'q', message: 'must have at least 2 characters besides spaces' }] })
+	if ([...query].length < 2)
+		throw new AppError('VALIDATION', 'q must have at least 2 characters besides spaces', {
+			fields: [{ field: 'q', message: 'must have at least 2 characters besides spaces' }],
+		})
 	const providers = contributionsTo(deps.registry, searchProviders)
 	const lists = await Promise.all(
 		providers.map((p) =>

@@ -7,7 +7,13 @@ import { todoTitle } from './service.ts'
 import { todos } from './table.ts'
 
 const LENGTH_MS = 30 * 60_000
-const inList = (ids: readonly string[]) => (ids.length ? sql`(${sql.join(ids.map((id) => sql`${id}`), sql`, `)})` : sql`(null)`)
+const inList = (ids: readonly string[]) =>
+	ids.length
+		? sql`(${sql.join(
+				ids.map((id) => sql`${id}`),
+				sql`, `,
+			)})`
+		: sql`(null)`
 
 export const followupSource: CalendarSource = {
 	type: 'followup',
@@ -22,14 +28,35 @@ export const followupSource: CalendarSource = {
 		if (q.userIds) conditions.push(sql`t.assignee_user_id in ${inList(q.userIds)}`)
 		// Hiring managers see others' follow-ups only about their own jobs (or about no job).
 		const reach = await reachableJobIds(deps, actor)
-		if (reach !== 'all') conditions.push(sql`(t.assignee_user_id = ${actor.userId} or (t.candidate_id is null and t.job_id is null) or t.job_id in ${inList(reach)})`)
-		const rows = await deps.database.rows<{ id: string; title: string; source: string; dueAt: Date | string; doneAt: Date | string | null; userId: string; candidateId: string | null; jobId: string | null }>(
+		if (reach !== 'all')
+			conditions.push(sql`(t.assignee_user_id = ${actor.userId} or (t.candidate_id is null and t.job_id is null) or t.job_id in ${inList(reach)})`)
+		const rows = await deps.database.rows<{
+			id: string
+			title: string
+			source: string
+			dueAt: Date | string
+			doneAt: Date | string | null
+			userId: string
+			candidateId: string | null
+			jobId: string | null
+		}>(
 			sql`select t.id, t.title, t.source, t.due_at as "dueAt", t.done_at as "doneAt", t.assignee_user_id as "userId", t.candidate_id as "candidateId", t.job_id as "jobId"
 from ${todos} t where ${sql.join(conditions, sql` and `)} order by t.due_at, t.id collate "C" limit ${q.limit}`,
 		)
 		return rows.map((r) => {
 			const start = new Date(r.dueAt)
-			return { type: 'followup', id: r.id, start, end: new Date(start.getTime() + LENGTH_MS), allDay: false, title: todoTitle(r), userId: r.userId, status: r.doneAt ? 'done' : 'open', candidateId: r.candidateId, jobId: r.jobId }
+			return {
+				type: 'followup',
+				id: r.id,
+				start,
+				end: new Date(start.getTime() + LENGTH_MS),
+				allDay: false,
+				title: todoTitle(r),
+				userId: r.userId,
+				status: r.doneAt ? 'done' : 'open',
+				candidateId: r.candidateId,
+				jobId: r.jobId,
+			}
 		})
 	},
 }

@@ -9,21 +9,23 @@ import { parseDueAt } from './routes.ts'
 import { addTodo } from './service.ts'
 
 export function candidateTodoRoutes(deps: AppDeps, { auth }: HttpKit) {
-	return new Elysia({ name: 'todos.candidate-pages' })
-		.use(auth)
-		.post(
-			'/candidates/:id/todos',
-			async ({ session, params, body, redirect }) => {
-				const values = { title: formText(body, 'title'), dueAt: formText(body, 'dueAt'), notes: formText(body, 'notes') }
-				try {
-					await addTodo(deps, session.actor, { candidateId: params.id, title: values.title, notes: values.notes, dueAt: parseDueAt(values.dueAt) })
-					return redirect(`/candidates/${encodeURIComponent(params.id)}?done=todo-added#todos`, 303)
-				} catch (error) {
-					if (!isRefusal(error)) throw error
-					const refused = refusedForm(TODO_FORM, values, error, { title: ['todo-title', 'What to do'], dueAt: ['todo-due', 'Due'], notes: ['todo-notes', 'Notes'] })
-					return candidatePage(deps, session, params.id, { refused, status: error.status })
-				}
-			},
-			{ session: { permission: 'todos:write' }, body: formBody },
-		)
+	return new Elysia({ name: 'todos.candidate-pages' }).use(auth).post(
+		'/candidates/:id/todos',
+		async ({ session, params, body, redirect }) => {
+			const values = { title: formText(body, 'title'), dueAt: formText(body, 'dueAt'), notes: formText(body, 'notes') }
+			try {
+				await addTodo(deps, session.actor, { candidateId: params.id, title: values.title, notes: values.notes, dueAt: parseDueAt(values.dueAt) })
+				return redirect(`/candidates/${encodeURIComponent(params.id)}?done=todo-added#todos`, 303)
+			} catch (error) {
+				if (!isRefusal(error)) throw error
+				const refused = refusedForm(TODO_FORM, values, error, {
+					title: ['todo-title', 'What to do'],
+					dueAt: ['todo-due', 'Due'],
+					notes: ['todo-notes', 'Notes'],
+				})
+				return candidatePage(deps, session, params.id, { refused, status: error.status })
+			}
+		},
+		{ session: { permission: 'todos:write' }, body: formBody },
+	)
 }

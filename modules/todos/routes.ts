@@ -25,7 +25,10 @@ export function todoRoutes(deps: AppDeps, kit: HttpKit) {
 	}
 	return new Elysia({ name: 'todos.routes' })
 		.use(kit.auth)
-		.get('/todos', ({ session, query }) => show(session, { cursor: query.cursor }), { session: { permission: 'todos:write' }, query: t.Object({ cursor: t.Optional(t.String({ maxLength: 64 })) }) })
+		.get('/todos', ({ session, query }) => show(session, { cursor: query.cursor }), {
+			session: { permission: 'todos:write' },
+			query: t.Object({ cursor: t.Optional(t.String({ maxLength: 64 })) }),
+		})
 		.post(
 			'/todos',
 			async ({ session, body }) => {
@@ -35,7 +38,10 @@ export function todoRoutes(deps: AppDeps, kit: HttpKit) {
 					return show(session, { notice: 'The to-do was added.' })
 				} catch (error) {
 					if (!(error instanceof AppError) || !['VALIDATION', 'NOT_FOUND'].includes(error.code)) throw error
-					const message = error.code === 'NOT_FOUND' ? 'There is no candidate with this id that you can see.' : (error.fields ?? []).map((x) => `${x.field === 'dueAt' ? 'Due' : x.field === 'title' ? 'What' : 'Notes'} ${x.message}`).join('; ') + '.'
+					const message =
+						error.code === 'NOT_FOUND'
+							? 'There is no candidate with this id that you can see.'
+							: (error.fields ?? []).map((x) => `${x.field === 'dueAt' ? 'Due' : x.field === 'title' ? 'What' : 'Notes'} ${x.message}`).join('; ') + '.'
 					return show(session, { error: message, form: f })
 				}
 			},

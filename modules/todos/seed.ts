@@ -40,7 +40,12 @@ export async function seedTodos(deps: AppDeps, ws: WorkspaceRef): Promise<void> 
 			const kind = i < 2 ? 'overdue' : i < 6 ? 'due' : i < 8 ? 'undated' : 'done'
 			// Due times on the hour, in US business hours (UTC 14:00 to 22:00).
 			const day = Math.floor(now / 86_400_000) * 86_400_000
-			const dueAt = kind === 'overdue' ? new Date(day - rnd.int(1, 3) * 86_400_000 + rnd.int(14, 21) * HOUR) : kind === 'due' || kind === 'done' ? new Date(day + rnd.int(0, 9) * 86_400_000 + rnd.int(14, 21) * HOUR) : null
+			const dueAt =
+				kind === 'overdue'
+					? new Date(day - rnd.int(1, 3) * 86_400_000 + rnd.int(14, 21) * HOUR)
+					: kind === 'due' || kind === 'done'
+						? new Date(day + rnd.int(0, 9) * 86_400_000 + rnd.int(14, 21) * HOUR)
+						: null
 			rows.push({
 				id: seededId('todo', ws.id, `${p.userId}:${i}`),
 				workspaceId: ws.id,

@@ -67,7 +67,14 @@ export async function createTodo(tx: Db, input: NewTodo): Promise<{ id: string; 
 	const [existing] = await tx
 		.select({ id: todos.id })
 		.from(todos)
-		.where(and(eq(todos.workspaceId, input.workspaceId), eq(todos.source, input.source ?? 'person'), eq(todos.sourceRef, input.sourceRef ?? ''), eq(todos.assigneeUserId, input.assigneeUserId)))
+		.where(
+			and(
+				eq(todos.workspaceId, input.workspaceId),
+				eq(todos.source, input.source ?? 'person'),
+				eq(todos.sourceRef, input.sourceRef ?? ''),
+				eq(todos.assigneeUserId, input.assigneeUserId),
+			),
+		)
 	return { id: existing!.id, created: false }
 }
 
@@ -127,7 +134,10 @@ export const todoTitle = (r: { title: string; source: string }) => untrustedLine
 async function views(deps: AppDeps, actor: Actor, rows: Row[]): Promise<TodoView[]> {
 	const [cards, names] = await Promise.all([
 		candidateCards(deps, actor, [...new Set(rows.map((r) => r.candidateId).filter((x): x is string => Boolean(x)))]),
-		userNames(deps.db, rows.flatMap((r) => [r.assigneeUserId, r.createdByUserId]).filter((x): x is string => Boolean(x))),
+		userNames(
+			deps.db,
+			rows.flatMap((r) => [r.assigneeUserId, r.createdByUserId]).filter((x): x is string => Boolean(x)),
+		),
 	])
 	const now = deps.now().getTime()
 	return rows.map((r) => {
@@ -169,7 +179,15 @@ export async function addTodo(deps: AppDeps, actor: Actor, input: AddTodoInput):
 	if (problems.length) throw invalid(problems)
 	if (input.candidateId) await requireCandidate(deps, actor, input.candidateId)
 	return deps.db.transaction(async (tx) => {
-		const { id } = await createTodo(tx, { workspaceId: actor.workspaceId, assigneeUserId: actor.userId!, createdByUserId: actor.userId, title, notes: input.notes?.trim() || null, dueAt: input.dueAt ?? null, candidateId: input.candidateId || null })
+		const { id } = await createTodo(tx, {
+			workspaceId: actor.workspaceId,
+			assigneeUserId: actor.userId!,
+			createdByUserId: actor.userId,
+			title,
+			notes: input.notes?.trim() || null,
+			dueAt: input.dueAt ?? null,
+			candidateId: input.candidateId || null,
+		})
 		await recordActivity(tx, actor, { action: 'todo.created', targetType: 'todo', targetId: id, detail: { title } })
 		return id
 	})
@@ -178,10 +196,16 @@ export async function addTodo(deps: AppDeps, actor: Actor, input: AddTodoInput):
 /** Marks a to-do done (or open again); only its assignee or creator may. */
 export async function setTodoDone(deps: AppDeps, actor: Actor, todoId: string, done: boolean): Promise<void> {
 	await deps.db.transaction(async (tx) => {
-		const [row] = await tx.select().from(todos).where(and(eq(todos.id, todoId), eq(todos.workspaceId, actor.workspaceId)))
+		const [row] = await tx
+			.select()
+			.from(todos)
+			.where(and(eq(todos.id, todoId), eq(todos.workspaceId, actor.workspaceId)))
 		if (!row || (row.assigneeUserId !== actor.userId && row.createdByUserId !== actor.userId)) throw new AppError('NOT_FOUND', 'No to-do with this id')
 		if ((row.doneAt !== null) === done) return
-		await tx.update(todos).set({ doneAt: done ? deps.now() : null }).where(eq(todos.id, todoId))
+		await tx
+			.update(todos)
+			.set({ doneAt: done ? deps.now() : null })
+			.where(eq(todos.id, todoId))
 		await recordActivity(tx, actor, { action: done ? 'todo.done' : 'todo.reopened', targetType: 'todo', targetId: todoId })
 	})
 }

@@ -14,8 +14,12 @@ export const todos = pgTable(
 	'todos',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
-		assigneeUserId: text('assignee_user_id').notNull().references(() => users.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		assigneeUserId: text('assignee_user_id')
+			.notNull()
+			.references(() => users.id),
 		/** null when a flow created it. */
 		createdByUserId: text('created_by_user_id').references(() => users.id),
 		candidateId: text('candidate_id').references(() => candidates.id),

@@ -16,11 +16,28 @@ setDefaultTimeout(30_000)
 const HOUR = 3_600_000
 let w: { ws: TestWorkspace; people: Record<TestRole, McpPerson>; kim: string; lou: string; titles: string[] }
 
-async function add(person: McpPerson, title: string, o: { dueAt?: Date | null; doneAt?: Date; candidateId?: string; createdAt?: Date; source?: string; sourceRef?: string } = {}) {
+async function add(
+	person: McpPerson,
+	title: string,
+	o: { dueAt?: Date | null; doneAt?: Date; candidateId?: string; createdAt?: Date; source?: string; sourceRef?: string } = {},
+) {
 	const deps = await testDeps()
 	return deps.db.transaction(async (tx) => {
-		const { id } = await createTodo(tx, { workspaceId: w.ws.id, assigneeUserId: person.userId, createdByUserId: o.source ? null : person.userId, title, dueAt: o.dueAt ?? null, candidateId: o.candidateId ?? null, source: o.source, sourceRef: o.sourceRef })
-		if (o.doneAt || o.createdAt) await tx.update(todos).set({ doneAt: o.doneAt ?? null, createdAt: o.createdAt ?? new Date() }).where(eq(todos.id, id))
+		const { id } = await createTodo(tx, {
+			workspaceId: w.ws.id,
+			assigneeUserId: person.userId,
+			createdByUserId: o.source ? null : person.userId,
+			title,
+			dueAt: o.dueAt ?? null,
+			candidateId: o.candidateId ?? null,
+			source: o.source,
+			sourceRef: o.sourceRef,
+		})
+		if (o.doneAt || o.createdAt)
+			await tx
+				.update(todos)
+				.set({ doneAt: o.doneAt ?? null, createdAt: o.createdAt ?? new Date() })
+				.where(eq(todos.id, id))
 		return id
 	})
 }
@@ -57,7 +74,13 @@ describe('list_todos', () => {
 		const all = await w.people.recruiter.tool('list_todos', {})
 		expect(all.isError).toBe(false)
 		expect(all.words.todos.map((t: any) => t.title)).toEqual(w.titles)
-		expect(all.words.todos[0]).toMatchObject({ overdue: true, done: false, candidate: { id: w.kim, name: 'Kim Ortiz' }, source: 'person', assignee: { userId: w.people.recruiter.userId } })
+		expect(all.words.todos[0]).toMatchObject({
+			overdue: true,
+			done: false,
+			candidate: { id: w.kim, name: 'Kim Ortiz' },
+			source: 'person',
+			assignee: { userId: w.people.recruiter.userId },
+		})
 		expect(all.words.todos[5]).toMatchObject({ done: true, overdue: false })
 		for (const limit of [1, 2, 3]) {
 			const paged = await allPages(w.people.recruiter, 'list_todos', { limit }, 'todos')
@@ -106,7 +129,12 @@ describe('the to-dos page', () => {
 	test('add (with a due time and a candidate), mark done, open again; bad input is shown', async () => {
 		const page = await signedIn(w.people.hiring_manager)
 		expect((await page.get('/todos')).text).toContain('Interview Kim')
-		const added = await page.post('/todos', { title: 'Send Kim the schedule', dueAt: '2030-01-02T09:30', candidateId: w.kim, notes: 'Include the panel names.' })
+		const added = await page.post('/todos', {
+			title: 'Send Kim the schedule',
+			dueAt: '2030-01-02T09:30',
+			candidateId: w.kim,
+			notes: 'Include the panel names.',
+		})
 		expect(added.status).toBe(200)
 		expect(added.text).toContain('The to-do was added.')
 		const mine = (await w.people.hiring_manager.tool('list_todos', {})).words.todos

@@ -15,11 +15,21 @@ export const vendorCommands: CommandDef[] = [
 			const ws = await requireWorkspace(deps.db, String(o.workspace))
 			const list = await vendorsWithKeys(deps, ws.id)
 			// Key ids and dates only: the keys themselves are stored as hashes and were shown once.
-			const vendors = list.map((v) => ({ vendorId: v.vendorId, name: v.name, apiAccess: v.apiAccess, keys: v.keys.map((k) => ({ keyId: k.keyId, createdAt: iso(k.createdAt), lastUsedAt: iso(k.lastUsedAt), revokedAt: iso(k.revokedAt) })) }))
+			const vendors = list.map((v) => ({
+				vendorId: v.vendorId,
+				name: v.name,
+				apiAccess: v.apiAccess,
+				keys: v.keys.map((k) => ({ keyId: k.keyId, createdAt: iso(k.createdAt), lastUsedAt: iso(k.lastUsedAt), revokedAt: iso(k.revokedAt) })),
+			}))
 			const live = (v: (typeof vendors)[number]) => v.keys.filter((k) => !k.revokedAt).length
 			return {
 				json: { vendors },
-				lines: vendors.length ? vendors.map((v) => `${v.vendorId}  ${v.name}  API access ${v.apiAccess ? 'on' : 'off'}, ${live(v)} live key${live(v) === 1 ? '' : 's'}${v.keys.length > live(v) ? ` (${v.keys.length - live(v)} revoked)` : ''}`) : [`No vendor in ${ws.slug} yet.`],
+				lines: vendors.length
+					? vendors.map(
+							(v) =>
+								`${v.vendorId}  ${v.name}  API access ${v.apiAccess ? 'on' : 'off'}, ${live(v)} live key${live(v) === 1 ? '' : 's'}${v.keys.length > live(v) ? ` (${v.keys.length - live(v)} revoked)` : ''}`,
+						)
+					: [`No vendor in ${ws.slug} yet.`],
 			}
 		},
 	},
@@ -31,7 +41,10 @@ export const vendorCommands: CommandDef[] = [
 		async run(deps, o) {
 			const ws = await requireWorkspace(deps.db, String(o.workspace))
 			const { vendorId, keyId, apiKey } = await createVendor(deps, operatorActor(ws), { name: String(o.name) })
-			return { json: { vendorId, keyId, apiKey }, lines: [`Created vendor ${vendorId} with API key ${keyId}.`, `API key (shown once, keep it secret): ${apiKey}`] }
+			return {
+				json: { vendorId, keyId, apiKey },
+				lines: [`Created vendor ${vendorId} with API key ${keyId}.`, `API key (shown once, keep it secret): ${apiKey}`],
+			}
 		},
 	},
 	{
@@ -69,8 +82,17 @@ export const vendorCommands: CommandDef[] = [
 	},
 	{
 		name: 'vendor set-submission',
-		usage: 'vendor set-submission --vendor ID [--email ADDRESS | --portal URL] [--contact-name N] [--contact-email E] [--contact-phone P] [--rules JSON] [--json]',
-		options: { vendor: 'string', email: 'string', portal: 'string', 'contact-name': 'string', 'contact-email': 'string', 'contact-phone': 'string', rules: 'string' },
+		usage:
+			'vendor set-submission --vendor ID [--email ADDRESS | --portal URL] [--contact-name N] [--contact-email E] [--contact-phone P] [--rules JSON] [--json]',
+		options: {
+			vendor: 'string',
+			email: 'string',
+			portal: 'string',
+			'contact-name': 'string',
+			'contact-email': 'string',
+			'contact-phone': 'string',
+			rules: 'string',
+		},
 		required: ['vendor'],
 		async run(deps, o) {
 			const patch: VendorProfilePatch = {}
@@ -90,10 +112,16 @@ export const vendorCommands: CommandDef[] = [
 				}
 				patch.documentRules = parseRules(parsed)
 			}
-			if (!Object.keys(patch).length) throw new UsageError('nothing to change: give at least one of --email, --portal, --contact-name, --contact-email, --contact-phone, --rules')
+			if (!Object.keys(patch).length)
+				throw new UsageError('nothing to change: give at least one of --email, --portal, --contact-name, --contact-email, --contact-phone, --rules')
 			const ws = await vendorWorkspace(deps, String(o.vendor))
 			const v = await updateVendorProfile(deps, operatorActor(ws), String(o.vendor), patch)
-			const method = v.submission.method === 'email' ? `by e-mail to ${v.submission.email}` : v.submission.method === 'portal' ? `on the portal ${v.submission.portalUrl}` : 'not set'
+			const method =
+				v.submission.method === 'email'
+					? `by e-mail to ${v.submission.email}`
+					: v.submission.method === 'portal'
+						? `on the portal ${v.submission.portalUrl}`
+						: 'not set'
 			return { json: { vendor: v }, lines: [`Updated ${v.name}: submissions ${method}; documents always: ${v.documentRules.always.join(', ') || 'none'}.`] }
 		},
 	},

@@ -39,7 +39,14 @@ describe('list_vendors and get_vendor', () => {
 		await expect(listVendors(deps, await recruiterOf(ws), { limit: 3, cursor: first.nextCursor! })).rejects.toMatchObject({ code: 'VALIDATION' })
 
 		const bravo = await getVendor(deps, me, ids['Bravo Tech']!)
-		expect(bravo).toMatchObject({ jobCount: 4, openJobCount: 2, contact: { name: null, email: null, phone: null }, submission: { method: null, email: null, portalUrl: null }, documentRules: { always: [], byWorkAuthorization: {} }, lastSubmittedAt: null })
+		expect(bravo).toMatchObject({
+			jobCount: 4,
+			openJobCount: 2,
+			contact: { name: null, email: null, phone: null },
+			submission: { method: null, email: null, portalUrl: null },
+			documentRules: { always: [], byWorkAuthorization: {} },
+			lastSubmittedAt: null,
+		})
 		await expect(getVendor(deps, await recruiterOf(await newWorkspace()), ids['Bravo Tech']!)).rejects.toMatchObject({ code: 'NOT_FOUND' })
 	})
 })
@@ -49,20 +56,38 @@ describe('vendor set-submission (CLI)', () => {
 		const deps = await testDeps()
 		const ws = await newWorkspace()
 		const { vendorId } = await newVendor(ws, 'Keystone')
-		const set = await runCommand(deps, 'vendor set-submission', { vendor: vendorId, email: 'subs@keystone.example', 'contact-name': 'Kim Key', 'contact-phone': '+1 404 555 0100', rules: '{"always":["dl"],"byWorkAuthorization":{"H-1B":["visa","i94"]}}' })
+		const set = await runCommand(deps, 'vendor set-submission', {
+			vendor: vendorId,
+			email: 'subs@keystone.example',
+			'contact-name': 'Kim Key',
+			'contact-phone': '+1 404 555 0100',
+			rules: '{"always":["dl"],"byWorkAuthorization":{"H-1B":["visa","i94"]}}',
+		})
 		expect(set.lines[0]).toBe('Updated Keystone: submissions by e-mail to subs@keystone.example; documents always: dl.')
 		const me = await recruiterOf(ws)
-		expect(await getVendor(deps, me, vendorId)).toMatchObject({ submissionMethod: 'email', contact: { name: 'Kim Key', phone: '+1 404 555 0100' }, documentRules: { always: ['dl'], byWorkAuthorization: { H1B: ['visa', 'i94'] } } })
+		expect(await getVendor(deps, me, vendorId)).toMatchObject({
+			submissionMethod: 'email',
+			contact: { name: 'Kim Key', phone: '+1 404 555 0100' },
+			documentRules: { always: ['dl'], byWorkAuthorization: { H1B: ['visa', 'i94'] } },
+		})
 
 		await runCommand(deps, 'vendor set-submission', { vendor: vendorId, portal: 'https://vms.keystone.example' })
 		expect((await getVendor(deps, me, vendorId)).submission).toEqual({ method: 'portal', email: null, portalUrl: 'https://vms.keystone.example' })
 
-		await expect(runCommand(deps, 'vendor set-submission', { vendor: vendorId, email: 'a@b.example', portal: 'https://x.example' })).rejects.toBeInstanceOf(UsageError)
+		await expect(runCommand(deps, 'vendor set-submission', { vendor: vendorId, email: 'a@b.example', portal: 'https://x.example' })).rejects.toBeInstanceOf(
+			UsageError,
+		)
 		await expect(runCommand(deps, 'vendor set-submission', { vendor: vendorId })).rejects.toBeInstanceOf(UsageError)
 		await expect(runCommand(deps, 'vendor set-submission', { vendor: vendorId, rules: 'not json' })).rejects.toBeInstanceOf(UsageError)
-		await expect(runCommand(deps, 'vendor set-submission', { vendor: vendorId, email: 'not an address' })).rejects.toMatchObject({ code: 'VALIDATION', fields: [{ field: 'submissionEmail' }] })
+		await expect(runCommand(deps, 'vendor set-submission', { vendor: vendorId, email: 'not an address' })).rejects.toMatchObject({
+			code: 'VALIDATION',
+			fields: [{ field: 'submissionEmail' }],
+		})
 		await expect(runCommand(deps, 'vendor set-submission', { vendor: vendorId, portal: 'javascript:alert(1)' })).rejects.toMatchObject({ code: 'VALIDATION' })
-		await expect(runCommand(deps, 'vendor set-submission', { vendor: vendorId, rules: '{"always":["passport"]}' })).rejects.toMatchObject({ code: 'VALIDATION', fields: [{ field: 'rules.always' }] })
+		await expect(runCommand(deps, 'vendor set-submission', { vendor: vendorId, rules: '{"always":["passport"]}' })).rejects.toMatchObject({
+			code: 'VALIDATION',
+			fields: [{ field: 'rules.always' }],
+		})
 	})
 
 	test('rules: the vendor’s "always" kinds plus those for the work authorization, in the spec’s order', () => {

@@ -7,18 +7,18 @@
  *   (`submissionPortalUrl`); e-mail wins when both are set, since only e-mail can carry documents.
  * - Document rules: the kinds in `always`, plus those listed for the candidate's work
  *   authorization (keys compared without case or punctuation: H-1B = H1B).
- * - Counts are read straight from the jobs and submissions tables: those modules require this one,
- *   so calling their public API from here would be a dependency cycle.
+ * - Counts of jobs and submissions come from the modules that keep them (the `vendorFacts` port, port.ts):
+ *   those modules require this one, so this one cannot ask them, nor read their tables.
  */
 import { and, eq, sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { keysetPage, newestFirst } from '../../core/paging.ts'
+import { keysetPage } from '../../core/paging.ts'
+import { contributionsTo } from '../../core/registry.ts'
 import { untrustedLine } from '../../core/untrusted.ts'
 import { AppError, invalid, type FieldError } from '../../core/errors.ts'
 import { recordActivity } from '../activity/index.ts'
-import { vendorSubmissions } from '../documents/table.ts'
-import { jobs } from '../jobs/table.ts'
+import { vendorFacts, type VendorFacts } from './port.ts'
 import { authorizationKey, DOCUMENT_KINDS, isDocumentKind, type DocumentKind } from './model.ts'
 import { vendors, type DocumentRules } from './table.ts'
 
@@ -53,31 +53,42 @@ interface VendorRow {
 	submissionPortalUrl: string | null
 	documentRules: DocumentRules
 	createdAt: Date | string
-	openJobCount: number
-	jobCount: number
-	submissionCount: number
-	lastSubmittedAt: Date | string | null
 }
 
-export const submissionMethodOf = (v: { submissionEmail: string | null; submissionPortalUrl: string | null }): SubmissionMethod | null => (v.submissionEmail ? 'email' : v.submissionPortalUrl ? 'portal' : null)
+type FactsRow = VendorRow & VendorFacts
+
+/** The rows with every module's facts about them merged in. */
+async function withFacts(deps: AppDeps, actor: Actor, rows: VendorRow[]): Promise<FactsRow[]> {
+	if (!rows.length) return rows
+	const ids = rows.map((r) => r.id)
+	const contributed = await Promise.all(contributionsTo(deps.registry, vendorFacts).map((facts) => facts(deps, actor, ids)))
+	return rows.map((r) => Object.assign({ ...r }, ...contributed.map((facts) => facts.get(r.id) ?? {})) as FactsRow)
+}
+
+export const submissionMethodOf = (v: { submissionEmail: string | null; submissionPortalUrl: string | null }): SubmissionMethod | null =>
+	v.submissionEmail ? 'email' : v.submissionPortalUrl ? 'portal' : null
 const iso = (d: Date | string) => new Date(d).toISOString()
 
 const SELECT = sql`select v.id, v.name, v.api_access as "apiAccess", v.contact_name as "contactName", v.contact_email as "contactEmail", v.contact_phone as "contactPhone",
-	v.submission_email as "submissionEmail", v.submission_portal_url as "submissionPortalUrl", v.document_rules as "documentRules", v.created_at as "createdAt",
-	(select count(*)::int from ${jobs} j where j.vendor_id = v.id and j.status = 'Open') as "openJobCount",
-	(select count(*)::int from ${jobs} j where j.vendor_id = v.id) as "jobCount",
-	(select count(*)::int from ${vendorSubmissions} s where s.vendor_id = v.id) as "submissionCount",
-	(select max(s.submitted_at) from ${vendorSubmissions} s where s.vendor_id = v.id) as "lastSubmittedAt"
+	v.submission_email as "submissionEmail", v.submission_portal_url as "submissionPortalUrl", v.document_rules as "documentRules", v.created_at as "createdAt"
 	from ${vendors} v`
 
-function summary(r: VendorRow): VendorSummary {
-	return { id: r.id, name: r.name, apiAccess: r.apiAccess, submissionMethod: submissionMethodOf(r), openJobCount: Number(r.openJobCount), submissionCount: Number(r.submissionCount), createdAt: iso(r.createdAt) }
+function summary(r: FactsRow): VendorSummary {
+	return {
+		id: r.id,
+		name: r.name,
+		apiAccess: r.apiAccess,
+		submissionMethod: submissionMethodOf(r),
+		openJobCount: Number(r.openJobCount ?? 0),
+		submissionCount: Number(r.submissionCount ?? 0),
+		createdAt: iso(r.createdAt),
+	}
 }
 
-function detail(r: VendorRow): VendorDetail {
+function detail(r: FactsRow): VendorDetail {
 	return {
 		...summary(r),
-		jobCount: Number(r.jobCount),
+		jobCount: Number(r.jobCount ?? 0),
 		contact: { name: r.contactName, email: r.contactEmail, phone: r.contactPhone },
 		submission: { method: submissionMethodOf(r), email: r.submissionEmail, portalUrl: r.submissionPortalUrl },
 		documentRules: cleanRules(r.documentRules),
@@ -105,19 +116,33 @@ export function labelledDetail(v: VendorDetail) {
 	}
 }
 
-const BY_NAME = { keys: [{ expr: sql`lower(v.name)` }, { expr: sql`v.id` }], lookup: (id: string) => sql`select lower(x.name), x.id from ${vendors} x where x.id = ${id}` }
+const BY_NAME = {
+	keys: [{ expr: sql`lower(v.name)` }, { expr: sql`v.id` }],
+	lookup: (id: string) => sql`select lower(x.name), x.id from ${vendors} x where x.id = ${id}`,
+}
 
 /** Vendors by name (A to Z), keyset-paged on the last vendor seen. */
-export async function listVendors(deps: AppDeps, actor: Actor, input: { limit: number; cursor?: string }): Promise<{ vendors: VendorSummary[]; nextCursor: string | null }> {
+export async function listVendors(
+	deps: AppDeps,
+	actor: Actor,
+	input: { limit: number; cursor?: string },
+): Promise<{ vendors: VendorSummary[]; nextCursor: string | null }> {
 	const scope = `list_vendors:${actor.userId}`
-	const { rows, nextCursor } = await keysetPage<VendorRow>(deps, { scope, cursor: input.cursor, limit: input.limit, order: BY_NAME, from: SELECT, where: [sql`v.workspace_id = ${actor.workspaceId}`] })
-	return { vendors: rows.map(summary), nextCursor }
+	const { rows, nextCursor } = await keysetPage<VendorRow>(deps, {
+		scope,
+		cursor: input.cursor,
+		limit: input.limit,
+		order: BY_NAME,
+		from: SELECT,
+		where: [sql`v.workspace_id = ${actor.workspaceId}`],
+	})
+	return { vendors: (await withFacts(deps, actor, rows)).map(summary), nextCursor }
 }
 
 export async function getVendor(deps: AppDeps, actor: Actor, vendorId: string): Promise<VendorDetail> {
 	const [row] = await deps.database.rows<VendorRow>(sql`${SELECT} where v.id = ${vendorId} and v.workspace_id = ${actor.workspaceId}`)
 	if (!row) throw new AppError('NOT_FOUND', 'No vendor with this id')
-	return detail(row)
+	return detail((await withFacts(deps, actor, [row]))[0]!)
 }
 
 /** What a submission to the vendor needs (other modules check and submit with it). */
@@ -132,9 +157,20 @@ export interface SubmissionTarget {
 }
 
 export async function submissionTarget(deps: AppDeps, workspaceId: string, vendorId: string): Promise<SubmissionTarget | null> {
-	const [v] = await deps.db.select().from(vendors).where(and(eq(vendors.id, vendorId), eq(vendors.workspaceId, workspaceId)))
+	const [v] = await deps.db
+		.select()
+		.from(vendors)
+		.where(and(eq(vendors.id, vendorId), eq(vendors.workspaceId, workspaceId)))
 	if (!v) return null
-	return { id: v.id, name: v.name, method: submissionMethodOf(v), email: v.submissionEmail, portalUrl: v.submissionPortalUrl, contactName: v.contactName, rules: cleanRules(v.documentRules) }
+	return {
+		id: v.id,
+		name: v.name,
+		method: submissionMethodOf(v),
+		email: v.submissionEmail,
+		portalUrl: v.submissionPortalUrl,
+		contactName: v.contactName,
+		rules: cleanRules(v.documentRules),
+	}
 }
 
 /** The document kinds a submission needs for a candidate with this work authorization, in the spec's order. */
@@ -167,15 +203,18 @@ export function parseRules(value: unknown): DocumentRules {
 		return DOCUMENT_KINDS.filter((k) => list.includes(k))
 	}
 	const v = value as { always?: unknown; byWorkAuthorization?: unknown } | null
-	if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalid([{ field: 'rules', message: 'must be an object {"always": [...], "byWorkAuthorization": {"H1B": [...]}}' }])
+	if (typeof v !== 'object' || v === null || Array.isArray(v))
+		throw invalid([{ field: 'rules', message: 'must be an object {"always": [...], "byWorkAuthorization": {"H1B": [...]}}' }])
 	const always = kinds(v.always ?? [], 'rules.always')
 	const by: Record<string, string[]> = {}
 	const raw = v.byWorkAuthorization ?? {}
-	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) problems.push({ field: 'rules.byWorkAuthorization', message: 'must be an object keyed by work authorization' })
-	else for (const [k, list] of Object.entries(raw)) {
-		if (!authorizationKey(k) || k.length > 40) problems.push({ field: 'rules.byWorkAuthorization', message: `"${k}" is not a work authorization` })
-		else by[authorizationKey(k)] = kinds(list, `rules.byWorkAuthorization.${k}`)
-	}
+	if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+		problems.push({ field: 'rules.byWorkAuthorization', message: 'must be an object keyed by work authorization' })
+	else
+		for (const [k, list] of Object.entries(raw)) {
+			if (!authorizationKey(k) || k.length > 40) problems.push({ field: 'rules.byWorkAuthorization', message: `"${k}" is not a work authorization` })
+			else by[authorizationKey(k)] = kinds(list, `rules.byWorkAuthorization.${k}`)
+		}
 	if (problems.length) throw invalid(problems)
 	return { always, byWorkAuthorization: by }
 }
@@ -196,7 +235,8 @@ export async function updateVendorProfile(deps: AppDeps, actor: Actor, vendorId:
 	const problems: FieldError[] = []
 	const text = (field: keyof VendorProfilePatch, max: number) => {
 		const v = patch[field]
-		if (typeof v === 'string' && (v.trim().length > max || /[\r\n\0]/.test(v))) problems.push({ field, message: `must be one line of at most ${max} characters` })
+		if (typeof v === 'string' && (v.trim().length > max || /[\r\n\0]/.test(v)))
+			problems.push({ field, message: `must be one line of at most ${max} characters` })
 	}
 	text('contactName', 120)
 	text('contactPhone', 40)
@@ -213,36 +253,19 @@ export async function updateVendorProfile(deps: AppDeps, actor: Actor, vendorId:
 		}
 	}
 	if (problems.length) throw invalid(problems)
-	const values = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined).map(([k, v]) => [k, typeof v === 'string' ? v.trim() || null : v]))
+	const values = Object.fromEntries(
+		Object.entries(patch)
+			.filter(([, v]) => v !== undefined)
+			.map(([k, v]) => [k, typeof v === 'string' ? v.trim() || null : v]),
+	)
 	await deps.db.transaction(async (tx) => {
-		const updated = await tx.update(vendors).set(values).where(and(eq(vendors.id, vendorId), eq(vendors.workspaceId, actor.workspaceId))).returning({ id: vendors.id })
+		const updated = await tx
+			.update(vendors)
+			.set(values)
+			.where(and(eq(vendors.id, vendorId), eq(vendors.workspaceId, actor.workspaceId)))
+			.returning({ id: vendors.id })
 		if (!updated.length) throw new AppError('NOT_FOUND', 'No vendor with this id')
 		await recordActivity(tx, actor, { action: 'vendor.profile_updated', targetType: 'vendor', targetId: vendorId, detail: { fields: Object.keys(values) } })
 	})
 	return getVendor(deps, actor, vendorId)
-}
-
-export interface VendorJob {
-	id: string
-	title: string
-	location: string | null
-	vendorJobId: string | null
-	publishedAt: string | null
-}
-
-/**
- * A vendor's open jobs, newest first, keyset-paged. Everyone who may see vendors sees every job of
- * the workspace (hiring managers and viewers have no vendor pages), so no further limit applies.
- */
-export async function vendorOpenJobs(deps: AppDeps, actor: Actor, vendorId: string, input: { limit: number; cursor?: string }): Promise<{ jobs: VendorJob[]; nextCursor: string | null }> {
-	const scope = `vendor_jobs:${actor.userId}:${vendorId}`
-	const { rows, nextCursor } = await keysetPage(deps, {
-		scope,
-		cursor: input.cursor,
-		limit: input.limit,
-		order: newestFirst<VendorJob & { createdAt: Date | string }>(sql`j.created_at`, sql`j.id`, (r) => r.createdAt),
-		from: sql`select j.id, j.title, j.location, j.vendor_job_id as "vendorJobId", j.published_at as "publishedAt", j.created_at as "createdAt" from ${jobs} j`,
-		where: [sql`j.vendor_id = ${vendorId} and j.workspace_id = ${actor.workspaceId} and j.status = 'Open'`],
-	})
-	return { jobs: rows.map((r) => ({ id: r.id, title: r.title, location: r.location, vendorJobId: r.vendorJobId, publishedAt: r.publishedAt ? iso(r.publishedAt) : null })), nextCursor }
 }

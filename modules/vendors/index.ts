@@ -1,4 +1,5 @@
 import { defineModule } from '../../core/module.ts'
+import { vendorFacts } from './port.ts'
 import { recordNamesFrom } from '../activity/index.ts'
 import { vendorCommands } from './commands.ts'
 import { vendorRoutes } from './routes.ts'
@@ -7,8 +8,36 @@ import { verifyVendorKey } from './service.ts'
 import { vendorTools } from './tools.ts'
 import * as tables from './table.ts'
 
-export { apiAccessOff, createVendor, createKey, KEYS_PERMISSION, noteKeyUse, revokeKey, revokeVendorKey, setApiAccess, vendorKeyActorSql, vendorKeys, vendorKeySql, vendorNames, vendorsWithKeys, verifyVendorKey, type VendorKeyView, type VendorWithKeys } from './service.ts'
-export { getVendor, listVendors, parseRules, requiredDocuments, submissionTarget, updateVendorProfile, vendorOpenJobs, type SubmissionTarget, type VendorDetail, type VendorJob, type VendorSummary } from './directory.ts'
+export {
+	apiAccessOff,
+	createVendor,
+	createKey,
+	KEYS_PERMISSION,
+	noteKeyUse,
+	revokeKey,
+	revokeVendorKey,
+	setApiAccess,
+	vendorKeyActorSql,
+	vendorKeys,
+	vendorKeySql,
+	vendorNames,
+	vendorsWithKeys,
+	verifyVendorKey,
+	type VendorKeyView,
+	type VendorWithKeys,
+} from './service.ts'
+export {
+	getVendor,
+	listVendors,
+	parseRules,
+	requiredDocuments,
+	submissionTarget,
+	updateVendorProfile,
+	type SubmissionTarget,
+	type VendorDetail,
+	type VendorSummary,
+} from './directory.ts'
+export { vendorFacts, type VendorFacts, type VendorFactsSource } from './port.ts'
 export { DOCUMENT_KINDS, DOCUMENT_LABELS, DocumentKindSchema, isDocumentKind, type DocumentKind } from './model.ts'
 export { DEMO_VENDORS, demoVendorIds } from './seed.ts'
 export type { DocumentRules } from './table.ts'
@@ -17,6 +46,7 @@ export default defineModule({
 	name: 'vendors',
 	description: 'Vendors (partners who publish jobs and receive submissions): contact, submission method, document rules, API keys.',
 	requires: ['auth', 'activity'],
+	checks: ['vendors:keys'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
@@ -27,8 +57,10 @@ export default defineModule({
 	commands: vendorCommands,
 	tools: vendorTools,
 	routes: vendorRoutes,
+	paths: ['/vendors'],
 	nav: [{ href: '/vendors', label: 'Vendors', permission: 'vendors:read', section: 'work', order: 80 }],
 	seed: seedVendors,
+	ports: [vendorFacts],
 	activityLabels: {
 		'vendor.created': 'added the vendor',
 		'vendor.profile_updated': 'changed the contact and submission rules of the vendor',

@@ -21,7 +21,9 @@ export const DocumentKindSchema = oneOf(DOCUMENT_KINDS)
 
 export const DocumentRulesSchema = t.Object({
 	always: t.Array(DocumentKindSchema, { description: 'Kinds every submission to this vendor needs' }),
-	byWorkAuthorization: t.Record(t.String(), t.Array(DocumentKindSchema), { description: 'Extra kinds needed for a candidate with this work authorization (keys such as H1B, L2, TN)' }),
+	byWorkAuthorization: t.Record(t.String(), t.Array(DocumentKindSchema), {
+		description: 'Extra kinds needed for a candidate with this work authorization (keys such as H1B, L2, TN)',
+	}),
 })
 
 export const VendorSummarySchema = t.Object({
@@ -39,7 +41,11 @@ export const VendorDetailSchema = t.Composite([
 	t.Object({
 		jobCount: t.Integer({ description: 'Jobs of this vendor in any status' }),
 		contact: t.Object({ name: nullable(UntrustedLine), email: nullable(lineAbout('E-mail address')), phone: nullable(lineAbout('Phone number')) }),
-		submission: t.Object({ method: nullable(oneOf(['email', 'portal'] as const)), email: nullable(lineAbout('Where submissions are e-mailed')), portalUrl: nullable(lineAbout('The vendor’s own portal (an http or https address)')) }),
+		submission: t.Object({
+			method: nullable(oneOf(['email', 'portal'] as const)),
+			email: nullable(lineAbout('Where submissions are e-mailed')),
+			portalUrl: nullable(lineAbout('The vendor’s own portal (an http or https address)')),
+		}),
 		documentRules: DocumentRulesSchema,
 		lastSubmittedAt: nullable(t.String({ format: 'date-time' })),
 	}),

@@ -35,8 +35,22 @@ async function submission(jobId: string, minutesAgo: number, delivery: 'sent' | 
 	const applicationId = newId('app')
 	await deps.db.insert(applications).values({ id: applicationId, workspaceId: ws.id, candidateId, jobId, stageKey: 'submitted' })
 	const outboxId = delivery ? newId('out') : null
-	if (outboxId) await deps.db.insert(outbox).values({ id: outboxId, workspaceId: ws.id, channel: 'email', to: 'subs@acme.example', text: 'Submission', status: delivery! })
-	await deps.db.insert(vendorSubmissions).values({ id: newId('sub'), workspaceId: ws.id, applicationId, candidateId, jobId, vendorId, documents: ['dl'], documentIds: [], toAddress: 'subs@acme.example', outboxId, submittedByName: 'Rita Recruiter', submittedAt: new Date(Date.now() - minutesAgo * 60_000) })
+	if (outboxId)
+		await deps.db.insert(outbox).values({ id: outboxId, workspaceId: ws.id, channel: 'email', to: 'subs@acme.example', text: 'Submission', status: delivery! })
+	await deps.db.insert(vendorSubmissions).values({
+		id: newId('sub'),
+		workspaceId: ws.id,
+		applicationId,
+		candidateId,
+		jobId,
+		vendorId,
+		documents: ['dl'],
+		documentIds: [],
+		toAddress: 'subs@acme.example',
+		outboxId,
+		submittedByName: 'Rita Recruiter',
+		submittedAt: new Date(Date.now() - minutesAgo * 60_000),
+	})
 }
 
 beforeAll(async () => {
@@ -60,8 +74,10 @@ beforeAll(async () => {
 describe('who sees which vendor pages', () => {
 	test('owners, admins and recruiters open them; hiring managers and viewers are refused; another workspace’s vendor is not found', async () => {
 		const paths = ['/vendors', `/vendors/${vendorId}`, `/vendors/${vendorId}/submissions`]
-		for (const role of ['owner', 'admin', 'recruiter'] as const) for (const p of paths) expect([role, p, (await people[role].get(p)).status]).toEqual([role, p, 200])
-		for (const role of ['hiring_manager', 'viewer'] as const) for (const p of paths) expect([role, p, (await people[role].get(p)).status]).toEqual([role, p, 403])
+		for (const role of ['owner', 'admin', 'recruiter'] as const)
+			for (const p of paths) expect([role, p, (await people[role].get(p)).status]).toEqual([role, p, 200])
+		for (const role of ['hiring_manager', 'viewer'] as const)
+			for (const p of paths) expect([role, p, (await people[role].get(p)).status]).toEqual([role, p, 403])
 		const elsewhere = await newWorkspace(deps)
 		const foreign = await newSubmissionVendor(elsewhere, { name: 'Foreign Vendor' }, deps)
 		for (const p of [`/vendors/${foreign}`, `/vendors/${foreign}/submissions`, '/vendors/ven_nothing']) {
@@ -94,8 +110,12 @@ describe('what the vendor page shows', () => {
 		const page = parsePage(first.text)
 		const contact = textOf(section(page, 'contact-h'))
 		for (const fact of ['Vera Vendor', 'vera@acme.example', 'By e-mail to subs', 'Jobs 14 in all, 12 open', 'Last submission']) expect(contact).toContain(fact)
-		expect(textOf(section(page, 'rules-h'))).toContain('For every candidate: Driver’s license Work authorization Also, by the candidate’s work authorization: H1B Visa, I-94 record')
-		const expected = (await deps.database.rows<{ id: string }>(sql`select id from jobs where vendor_id = ${vendorId} and status = 'Open' order by created_at desc, id desc`)).map((r) => `/jobs/${r.id}`)
+		expect(textOf(section(page, 'rules-h'))).toContain(
+			'For every candidate: Driver’s license Work authorization Also, by the candidate’s work authorization: H1B Visa, I-94 record',
+		)
+		const expected = (
+			await deps.database.rows<{ id: string }>(sql`select id from jobs where vendor_id = ${vendorId} and status = 'Open' order by created_at desc, id desc`)
+		).map((r) => `/jobs/${r.id}`)
 		const shown = links(section(page, 'jobs-h')).filter((l) => l.startsWith('/jobs/'))
 		expect(shown).toEqual(expected.slice(0, 10))
 		const next = links(section(page, 'jobs-h')).find((l) => l.includes('jobs='))!
@@ -143,7 +163,9 @@ describe('keys and API access (owners and admins)', () => {
 		const again = await owner.get(`/vendors/${vendorId}`)
 		expect(keyIn(again.text)).toBeUndefined()
 		expect(again.text).not.toContain(key)
-		const [row] = await deps.database.rows<{ id: string }>(sql`select id from vendor_api_keys where vendor_id = ${vendorId} order by created_at desc, id desc limit 1`)
+		const [row] = await deps.database.rows<{ id: string }>(
+			sql`select id from vendor_api_keys where vendor_id = ${vendorId} order by created_at desc, id desc limit 1`,
+		)
 		expect(again.text).toContain(`<code>${row!.id}</code>`)
 		expect(again.text).toContain(`ends in …${key.slice(-4)}`)
 
@@ -190,7 +212,9 @@ describe('keys and API access (owners and admins)', () => {
 		expect(page.text).toContain('Switch API access on')
 		await admin.post(`/vendors/${vendorId}/api-access/on`)
 		expect((await callOn(app, 'GET', '/api/v1/jobs', { key })).status).toBe(200)
-		const log = await deps.database.rows<{ action: string; kind: string }>(sql`select action, credential_kind as kind from activity where workspace_id = ${ws.id} and target_id = ${vendorId} and action like 'vendor.api_access%' order by at, id`)
+		const log = await deps.database.rows<{ action: string; kind: string }>(
+			sql`select action, credential_kind as kind from activity where workspace_id = ${ws.id} and target_id = ${vendorId} and action like 'vendor.api_access%' order by at, id`,
+		)
 		expect(log).toEqual([
 			{ action: 'vendor.api_access_off', kind: 'session' },
 			{ action: 'vendor.api_access_on', kind: 'session' },
@@ -206,23 +230,34 @@ describe('keys and API access (owners and admins)', () => {
 		}
 		const recruiter = people.recruiter
 		await recruiter.get(`/vendors/${vendorId}`)
-		for (const path of [`/vendors/${vendorId}/keys`, `/vendors/${vendorId}/api-access/off`]) expect([path, (await recruiter.post(path)).status]).toEqual([path, 403])
+		for (const path of [`/vendors/${vendorId}/keys`, `/vendors/${vendorId}/api-access/off`])
+			expect([path, (await recruiter.post(path)).status]).toEqual([path, 403])
 		expect(await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from vendor_api_keys where vendor_id = ${vendorId}`)).toEqual(before)
-		const [{ api_access }] = (await deps.database.rows<{ api_access: boolean }>(sql`select api_access from vendors where id = ${vendorId}`)) as [{ api_access: boolean }]
+		const [{ api_access }] = (await deps.database.rows<{ api_access: boolean }>(sql`select api_access from vendors where id = ${vendorId}`)) as [
+			{ api_access: boolean },
+		]
 		expect(api_access).toBe(true)
 		// A key of another vendor, even of the same workspace, is not found through this vendor.
 		const other = await newSubmissionVendor(ws, { name: 'Other Vendor' }, deps)
 		const [otherKey] = await deps.database.rows<{ id: string }>(sql`select id from vendor_api_keys where vendor_id = ${other}`)
 		await owner.get(`/vendors/${vendorId}`)
 		expect((await owner.post(`/vendors/${vendorId}/keys/${otherKey!.id}/revoke`)).status).toBe(404)
-		expect((await deps.database.rows<{ revoked: boolean }>(sql`select revoked_at is not null as revoked from vendor_api_keys where id = ${otherKey!.id}`))[0]!.revoked).toBe(false)
+		expect(
+			(await deps.database.rows<{ revoked: boolean }>(sql`select revoked_at is not null as revoked from vendor_api_keys where id = ${otherKey!.id}`))[0]!
+				.revoked,
+		).toBe(false)
 	})
 })
 
 test('the key services themselves refuse anyone without vendors:keys (the same rule behind every door)', async () => {
 	const recruiter = await personActor(deps, ws.slug, (await newPerson(ws, 'recruiter', {}, deps)).email)
 	const [key] = await deps.database.rows<{ id: string }>(sql`select id from vendor_api_keys where vendor_id = ${vendorId} limit 1`)
-	for (const attempt of [() => createKey(deps, recruiter, vendorId), () => revokeVendorKey(deps, recruiter, vendorId, key!.id), () => setApiAccess(deps, recruiter, vendorId, false), () => vendorKeys(deps, recruiter, vendorId)])
+	for (const attempt of [
+		() => createKey(deps, recruiter, vendorId),
+		() => revokeVendorKey(deps, recruiter, vendorId, key!.id),
+		() => setApiAccess(deps, recruiter, vendorId, false),
+		() => vendorKeys(deps, recruiter, vendorId),
+	])
 		await expect(attempt()).rejects.toMatchObject({ code: 'FORBIDDEN' })
 })
 

@@ -1,16 +1,20 @@
-/** The vendors pages: the list (`/vendors`) and one vendor (contact, submission rules, open jobs, submissions; keys and API access for owners and admins). */
+/** The vendors pages: the list (`/vendors`) and one vendor (contact, submission rules, the sections of other modules: open jobs, submissions; keys and API access for owners and admins). */
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { html, portalPage, type SafeHtml } from '../../core/html.ts'
 import { actionButton, dataTable, facts, notice, pageHeader, pager, plural, tag, when } from '../../core/ui.ts'
-import type { VendorDetail, VendorJob, VendorSummary } from './directory.ts'
+import type { VendorDetail, VendorSummary } from './directory.ts'
 import { DOCUMENT_LABELS, type DocumentKind } from './model.ts'
 import type { VendorKeyView } from './service.ts'
 
 const METHOD: Record<string, string> = { email: 'By e-mail', portal: 'On its own portal' }
 const accessTag = (on: boolean) => (on ? tag('API access on', 'good') : tag('API access off', 'warn'))
 
-export function vendorListPage(deps: AppDeps, session: PageSession, view: { vendors: VendorSummary[]; nextCursor: string | null; paged: boolean; managesKeys: boolean }): Response {
+export function vendorListPage(
+	deps: AppDeps,
+	session: PageSession,
+	view: { vendors: VendorSummary[]; nextCursor: string | null; paged: boolean; managesKeys: boolean },
+): Response {
 	return portalPage(
 		deps,
 		session,
@@ -36,8 +40,7 @@ ${pager({ base: '/vendors', next: view.nextCursor, first: !view.paged })}</secti
 
 export interface VendorPageView {
 	vendor: VendorDetail
-	jobs: { jobs: VendorJob[]; nextCursor: string | null; paged: boolean }
-	/** Sections other modules add (the submissions). */
+	/** Sections other modules add (the open jobs, the submissions). */
 	sections: SafeHtml[]
 	/** Owners and admins: the keys (never the keys themselves) and, right after creating one, the new key once. */
 	keys: VendorKeyView[] | null
@@ -57,14 +60,24 @@ function keysSection(session: PageSession, view: VendorPageView, keys: VendorKey
 	const v = view.vendor
 	const live = keys.filter((k) => !k.revokedAt).length
 	return html`<section class="card" id="api" aria-labelledby="api-h"><h2 id="api-h">API access and keys</h2>
-${view.newKey
-	? html`<div class="notice" role="status"><p><strong>API key ${view.newKey.keyId} created.</strong> Copy it now and give it to ${v.name}: it is shown only once.</p>
+${
+	view.newKey
+		? html`<div class="notice" role="status"><p><strong>API key ${view.newKey.keyId} created.</strong> Copy it now and give it to ${v.name}: it is shown only once.</p>
 <p class="secret"><code id="new-key">${view.newKey.apiKey}</code> <button type="button" class="secondary" data-copy="new-key">Copy</button></p></div>`
-	: ''}
+		: ''
+}
 <p>${accessTag(v.apiAccess)} ${v.apiAccess ? `${v.name} can publish and change its jobs with any live key.` : `Every key of ${v.name} is refused (403) until API access is switched on again.`}</p>
-<div class="actions">${v.apiAccess
-	? actionButton({ session, action: `/vendors/${v.id}/api-access/off`, label: 'Switch API access off', style: 'danger', confirm: `Switch API access off for ${v.name}? Its keys stop working until it is switched on again.` })
-	: actionButton({ session, action: `/vendors/${v.id}/api-access/on`, label: 'Switch API access on' })}
+<div class="actions">${
+		v.apiAccess
+			? actionButton({
+					session,
+					action: `/vendors/${v.id}/api-access/off`,
+					label: 'Switch API access off',
+					style: 'danger',
+					confirm: `Switch API access off for ${v.name}? Its keys stop working until it is switched on again.`,
+				})
+			: actionButton({ session, action: `/vendors/${v.id}/api-access/on`, label: 'Switch API access on' })
+	}
 ${actionButton({ session, action: `/vendors/${v.id}/keys`, label: 'Create key', style: 'secondary' })}</div>
 <h3>Keys</h3>
 <p class="meta">${plural(live, 'live key')}. A key is shown once, when it is created; Benchline keeps only a fingerprint of it.</p>
@@ -78,7 +91,19 @@ ${dataTable<VendorKeyView>({
 		{ label: 'Created', cell: (k) => when(k.createdAt) },
 		{ label: 'Last used', cell: (k) => (k.lastUsedAt ? when(k.lastUsedAt) : 'never') },
 		{ label: 'Status', cell: (k) => (k.revokedAt ? html`${tag('Revoked', 'neutral')} <span class="meta">${when(k.revokedAt)}</span>` : tag('Live', 'good')) },
-		{ label: 'Action', cell: (k) => (k.revokedAt ? '' : actionButton({ session, action: `/vendors/${v.id}/keys/${k.id}/revoke`, label: 'Revoke key', style: 'danger', confirm: `Revoke the key ending in …${k.lastFour}? It stops working on its next request.` })) },
+		{
+			label: 'Action',
+			cell: (k) =>
+				k.revokedAt
+					? ''
+					: actionButton({
+							session,
+							action: `/vendors/${v.id}/keys/${k.id}/revoke`,
+							label: 'Revoke key',
+							style: 'danger',
+							confirm: `Revoke the key ending in …${k.lastFour}? It stops working on its next request.`,
+						}),
+		},
 	],
 })}</section>`
 }
@@ -98,25 +123,20 @@ ${facts([
 	['Contact', v.contact.name],
 	['Contact e-mail', v.contact.email ? html`<a href="mailto:${v.contact.email}">${v.contact.email}</a>` : null],
 	['Contact phone', v.contact.phone],
-	['Takes submissions', v.submission.method === 'email' ? html`By e-mail to <a href="mailto:${v.submission.email}">${v.submission.email}</a>` : v.submission.method === 'portal' ? (portal ? html`On its own portal: <a href="${portal}" rel="noopener noreferrer">${portal}</a>` : html`On its own portal: ${v.submission.portalUrl}`) : 'Not set'],
+	[
+		'Takes submissions',
+		v.submission.method === 'email'
+			? html`By e-mail to <a href="mailto:${v.submission.email}">${v.submission.email}</a>`
+			: v.submission.method === 'portal'
+				? portal
+					? html`On its own portal: <a href="${portal}" rel="noopener noreferrer">${portal}</a>`
+					: html`On its own portal: ${v.submission.portalUrl}`
+				: 'Not set',
+	],
 	['Jobs', `${v.jobCount.toLocaleString('en-US')} in all, ${v.openJobCount.toLocaleString('en-US')} open`],
 	['Last submission', v.lastSubmittedAt ? when(v.lastSubmittedAt) : 'none yet'],
 ])}</section>
 ${rulesSection(v)}
-<section class="card" id="jobs" aria-labelledby="jobs-h"><h2 id="jobs-h">Open jobs</h2>
-${dataTable<VendorJob>({
-	caption: `Open jobs of ${v.name}`,
-	hideCaption: true,
-	rows: view.jobs.jobs,
-	empty: view.jobs.paged ? 'No more open jobs.' : `${v.name} has no open job.`,
-	columns: [
-		{ label: 'Job', cell: (j) => html`<a href="/jobs/${j.id}">${j.title}</a>` },
-		{ label: 'Vendor’s reference', cell: (j) => j.vendorJobId ?? '—' },
-		{ label: 'Location', cell: (j) => j.location ?? '—' },
-		{ label: 'Published', cell: (j) => when(j.publishedAt) },
-	],
-})}
-${pager({ base: `/vendors/${v.id}`, next: view.jobs.nextCursor, first: !view.jobs.paged, param: 'jobs' })}</section>
 ${view.sections}
 ${view.keys ? keysSection(session, view, view.keys) : ''}`,
 	)

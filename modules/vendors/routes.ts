@@ -10,7 +10,7 @@ import type { PageSession } from '../../core/http/auth.ts'
 import { revealCookie } from '../../core/http/reveal-cookie.ts'
 import { pageSections } from '../../core/html.ts'
 import type { HttpKit } from '../../core/module.ts'
-import { getVendor, listVendors, vendorOpenJobs } from './directory.ts'
+import { getVendor, listVendors } from './directory.ts'
 import { vendorListPage, vendorPage } from './pages.ts'
 import { createKey, KEYS_PERMISSION, revokeVendorKey, setApiAccess, vendorKeys } from './service.ts'
 
@@ -29,7 +29,11 @@ const NOTICES: Record<string, string> = {
 
 /** The new key, shown once on the vendor's page after the redirect that follows its creation. */
 type NewKey = { vendorId: string; keyId: string; apiKey: string }
-const newKey = revealCookie<NewKey>('bl_new_vendor_key', '/vendors', (v): v is NewKey => typeof (v as NewKey)?.vendorId === 'string' && typeof (v as NewKey)?.keyId === 'string' && typeof (v as NewKey)?.apiKey === 'string')
+const newKey = revealCookie<NewKey>(
+	'bl_new_vendor_key',
+	'/vendors',
+	(v): v is NewKey => typeof (v as NewKey)?.vendorId === 'string' && typeof (v as NewKey)?.keyId === 'string' && typeof (v as NewKey)?.apiKey === 'string',
+)
 
 export function vendorRoutes(deps: AppDeps, kit: HttpKit) {
 	const managesKeys = (session: PageSession) => deps.permissions.can(session.actor, KEYS_PERMISSION)
@@ -37,7 +41,12 @@ export function vendorRoutes(deps: AppDeps, kit: HttpKit) {
 		.use(kit.auth)
 		.get(
 			'/vendors',
-			async ({ session, query }) => vendorListPage(deps, session, { ...(await listVendors(deps, session.actor, { limit: 25, cursor: query.cursor })), paged: Boolean(query.cursor), managesKeys: managesKeys(session) }),
+			async ({ session, query }) =>
+				vendorListPage(deps, session, {
+					...(await listVendors(deps, session.actor, { limit: 25, cursor: query.cursor })),
+					paged: Boolean(query.cursor),
+					managesKeys: managesKeys(session),
+				}),
 			{ session: read, query: t.Object({ cursor }) },
 		)
 		.get(
@@ -45,15 +54,14 @@ export function vendorRoutes(deps: AppDeps, kit: HttpKit) {
 			async ({ session, params, query, cookie }) => {
 				const actor = session.actor
 				const vendor = await getVendor(deps, actor, params.id)
-				const [jobs, sections, keys] = await Promise.all([
-					vendorOpenJobs(deps, actor, vendor.id, { limit: 10, cursor: query.jobs }),
-					pageSections(deps, 'vendor', session, vendor.id),
+				// The open jobs (`?jobs=` pages them) and the submissions are sections of the modules that keep them.
+				const [sections, keys] = await Promise.all([
+					pageSections(deps, 'vendor', session, vendor.id, { query: { jobs: query.jobs } }),
 					managesKeys(session) ? vendorKeys(deps, actor, vendor.id) : null,
 				])
 				const revealed = keys ? await newKey.open(deps, cookie, session.sessionId) : null
 				return vendorPage(deps, session, {
 					vendor,
-					jobs: { ...jobs, paged: Boolean(query.jobs) },
 					sections,
 					keys,
 					newKey: revealed?.vendorId === vendor.id ? revealed : undefined,

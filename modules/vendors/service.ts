@@ -17,7 +17,7 @@ import { AppError, forbidden, invalid } from '../../core/errors.ts'
 import { noteUse } from '../../core/last-used.ts'
 import { compile } from '../../db/client.ts'
 import { recordActivity, type ActorSql } from '../activity/index.ts'
-import { workspaces } from '../auth/table.ts'
+import { workspaceSlugOf } from '../auth/index.ts'
 import { vendorApiKeys, vendors } from './table.ts'
 
 export interface NewKey {
@@ -25,7 +25,7 @@ export interface NewKey {
 	apiKey: string
 }
 
-async function insertKey(deps: AppDeps, db: AppDeps['db'], vendorId: string): Promise<NewKey> {
+async function insertKey(db: AppDeps['db'], vendorId: string): Promise<NewKey> {
 	const apiKey = newCredential('vk')
 	const keyId = newId('vk')
 	await db.insert(vendorApiKeys).values({ id: keyId, vendorId, keyHash: hashSecret(apiKey), lastFour: apiKey.slice(-4) })
@@ -38,7 +38,7 @@ export async function createVendor(deps: AppDeps, actor: Actor, input: { name: s
 	return deps.db.transaction(async (tx) => {
 		const vendorId = newId('ven')
 		await tx.insert(vendors).values({ id: vendorId, workspaceId: actor.workspaceId, name })
-		const key = await insertKey(deps, tx, vendorId)
+		const key = await insertKey(tx, vendorId)
 		await recordActivity(tx, actor, { action: 'vendor.created', targetType: 'vendor', targetId: vendorId, detail: { name } })
 		await recordActivity(tx, actor, { action: 'vendor.key_created', targetType: 'vendor', targetId: vendorId, detail: { keyId: key.keyId } })
 		return { vendorId, ...key }
@@ -47,9 +47,8 @@ export async function createVendor(deps: AppDeps, actor: Actor, input: { name: s
 
 async function vendorInWorkspace(deps: AppDeps, vendorId: string) {
 	const [row] = await deps.db
-		.select({ id: vendors.id, workspaceId: vendors.workspaceId, slug: workspaces.slug, name: vendors.name })
+		.select({ id: vendors.id, workspaceId: vendors.workspaceId, slug: workspaceSlugOf(sql`${vendors.workspaceId}`), name: vendors.name })
 		.from(vendors)
-		.innerJoin(workspaces, eq(workspaces.id, vendors.workspaceId))
 		.where(eq(vendors.id, vendorId))
 	if (!row) throw new AppError('NOT_FOUND', `No vendor with the id "${vendorId}"`)
 	return row
@@ -72,14 +71,18 @@ export async function createKey(deps: AppDeps, actor: Actor, vendorId: string): 
 	const vendor = await vendorInWorkspace(deps, vendorId)
 	if (vendor.workspaceId !== actor.workspaceId) throw new AppError('NOT_FOUND', `No vendor with the id "${vendorId}"`)
 	return deps.db.transaction(async (tx) => {
-		const key = await insertKey(deps, tx, vendorId)
+		const key = await insertKey(tx, vendorId)
 		await recordActivity(tx, actor, { action: 'vendor.key_created', targetType: 'vendor', targetId: vendorId, detail: { keyId: key.keyId } })
 		return key
 	})
 }
 
 /** Revokes a key found by its id alone (the operator's CLI, which acts in the key's workspace). */
-export async function revokeKey(deps: AppDeps, keyId: string, actorFor: (ws: { id: string; slug: string }) => Actor): Promise<{ keyId: string; vendorId: string }> {
+export async function revokeKey(
+	deps: AppDeps,
+	keyId: string,
+	actorFor: (ws: { id: string; slug: string }) => Actor,
+): Promise<{ keyId: string; vendorId: string }> {
 	const [key] = await deps.db.select({ vendorId: vendorApiKeys.vendorId }).from(vendorApiKeys).where(eq(vendorApiKeys.id, keyId))
 	if (!key) throw new AppError('NOT_FOUND', `No API key with the id "${keyId}"`)
 	return revoke(deps, actorFor(await vendorWorkspace(deps, key.vendorId)), key.vendorId, keyId)
@@ -95,7 +98,11 @@ export async function revokeVendorKey(deps: AppDeps, actor: Actor, vendorId: str
 async function revoke(deps: AppDeps, actor: Actor, vendorId: string, keyId: string): Promise<{ keyId: string; vendorId: string }> {
 	mayManageKeys(deps, actor)
 	await deps.db.transaction(async (tx) => {
-		const [key] = await tx.select({ revokedAt: vendorApiKeys.revokedAt }).from(vendorApiKeys).where(and(eq(vendorApiKeys.id, keyId), eq(vendorApiKeys.vendorId, vendorId))).for('update')
+		const [key] = await tx
+			.select({ revokedAt: vendorApiKeys.revokedAt })
+			.from(vendorApiKeys)
+			.where(and(eq(vendorApiKeys.id, keyId), eq(vendorApiKeys.vendorId, vendorId)))
+			.for('update')
 		if (!key) throw new AppError('NOT_FOUND', `No API key with the id "${keyId}"`)
 		// Revoking a revoked key changes nothing and logs nothing (a second click, a reload).
 		if (key.revokedAt) return
@@ -120,7 +127,13 @@ export async function vendorKeys(deps: AppDeps, actor: Actor, vendorId: string):
 	const vendor = await vendorInWorkspace(deps, vendorId)
 	if (vendor.workspaceId !== actor.workspaceId) throw new AppError('NOT_FOUND', `No vendor with the id "${vendorId}"`)
 	return deps.db
-		.select({ id: vendorApiKeys.id, lastFour: vendorApiKeys.lastFour, createdAt: vendorApiKeys.createdAt, lastUsedAt: vendorApiKeys.lastUsedAt, revokedAt: vendorApiKeys.revokedAt })
+		.select({
+			id: vendorApiKeys.id,
+			lastFour: vendorApiKeys.lastFour,
+			createdAt: vendorApiKeys.createdAt,
+			lastUsedAt: vendorApiKeys.lastUsedAt,
+			revokedAt: vendorApiKeys.revokedAt,
+		})
 		.from(vendorApiKeys)
 		.where(eq(vendorApiKeys.vendorId, vendorId))
 		.orderBy(desc(vendorApiKeys.createdAt), desc(vendorApiKeys.id))
@@ -133,7 +146,11 @@ export const MAX_KEYS_SHOWN = 100
 export async function setApiAccess(deps: AppDeps, actor: Actor, vendorId: string, on: boolean): Promise<void> {
 	mayManageKeys(deps, actor)
 	await deps.db.transaction(async (tx) => {
-		const updated = await tx.update(vendors).set({ apiAccess: on }).where(and(eq(vendors.id, vendorId), eq(vendors.workspaceId, actor.workspaceId))).returning({ id: vendors.id })
+		const updated = await tx
+			.update(vendors)
+			.set({ apiAccess: on })
+			.where(and(eq(vendors.id, vendorId), eq(vendors.workspaceId, actor.workspaceId)))
+			.returning({ id: vendors.id })
 		if (!updated.length) throw new AppError('NOT_FOUND', `No vendor with the id "${vendorId}"`)
 		await recordActivity(tx, actor, { action: on ? 'vendor.api_access_on' : 'vendor.api_access_off', targetType: 'vendor', targetId: vendorId })
 	})
@@ -144,8 +161,8 @@ export async function setApiAccess(deps: AppDeps, actor: Actor, vendorId: string
  * (`verifyVendorKey`) and for statements that fold the check into their own round trip (publish).
  */
 export function vendorKeySql(hash: SQL): SQL {
-	return sql`select vk.id as key_id, vk.last_used_at as key_last_used_at, v.id as vendor_id, v.name as vendor_name, v.api_access, v.workspace_id, w.slug as workspace_slug, 'API key …' || vk.last_four as credential_name
-	from ${vendorApiKeys} vk join ${vendors} v on v.id = vk.vendor_id join ${workspaces} w on w.id = v.workspace_id
+	return sql`select vk.id as key_id, vk.last_used_at as key_last_used_at, v.id as vendor_id, v.name as vendor_name, v.api_access, v.workspace_id, ${workspaceSlugOf(sql`v.workspace_id`)} as workspace_slug, 'API key …' || vk.last_four as credential_name
+	from ${vendorApiKeys} vk join ${vendors} v on v.id = vk.vendor_id
 	where vk.key_hash = ${hash} and vk.revoked_at is null`
 }
 
@@ -164,7 +181,15 @@ interface VendorKeyRow {
 /** The activity log's actor columns for the key of `vendorKeySql`, as SQL over its alias. */
 export function vendorKeyActorSql(alias: string): ActorSql {
 	const c = (column: keyof VendorKeyRow) => sql.raw(`${alias}.${column}`)
-	return { workspaceId: c('workspace_id'), actorUserId: sql`null`, actorVendorId: c('vendor_id'), actorName: c('vendor_name'), credentialKind: sql.raw(`'${VENDOR_KEY}'`), credentialId: c('key_id'), credentialName: c('credential_name') }
+	return {
+		workspaceId: c('workspace_id'),
+		actorUserId: sql`null`,
+		actorVendorId: c('vendor_id'),
+		actorName: c('vendor_name'),
+		credentialKind: sql.raw(`'${VENDOR_KEY}'`),
+		credentialId: c('key_id'),
+		credentialName: c('credential_name'),
+	}
 }
 
 const VENDOR_KEY = 'vendor_key'
@@ -187,7 +212,9 @@ export async function verifyVendorKey(deps: AppDeps, token: string): Promise<Act
  * The publish statement looks its key up itself and calls this with what it found.
  */
 export function noteKeyUse(deps: AppDeps, keyId: string, lastUsedAt: Date | string | null): void {
-	noteUse(deps, lastUsedAt === null ? null : new Date(lastUsedAt), (now) => deps.db.update(vendorApiKeys).set({ lastUsedAt: now }).where(eq(vendorApiKeys.id, keyId)))
+	noteUse(deps, lastUsedAt === null ? null : new Date(lastUsedAt), (now) =>
+		deps.db.update(vendorApiKeys).set({ lastUsedAt: now }).where(eq(vendorApiKeys.id, keyId)),
+	)
 }
 
 export interface VendorWithKeys {
@@ -201,7 +228,15 @@ export interface VendorWithKeys {
 /** The workspace's vendors with their keys, by name (the operator's `vendor list`). */
 export async function vendorsWithKeys(deps: AppDeps, workspaceId: string): Promise<VendorWithKeys[]> {
 	const rows = await deps.db
-		.select({ vendorId: vendors.id, name: vendors.name, apiAccess: vendors.apiAccess, keyId: vendorApiKeys.id, createdAt: vendorApiKeys.createdAt, lastUsedAt: vendorApiKeys.lastUsedAt, revokedAt: vendorApiKeys.revokedAt })
+		.select({
+			vendorId: vendors.id,
+			name: vendors.name,
+			apiAccess: vendors.apiAccess,
+			keyId: vendorApiKeys.id,
+			createdAt: vendorApiKeys.createdAt,
+			lastUsedAt: vendorApiKeys.lastUsedAt,
+			revokedAt: vendorApiKeys.revokedAt,
+		})
 		.from(vendors)
 		.leftJoin(vendorApiKeys, eq(vendorApiKeys.vendorId, vendors.id))
 		.where(eq(vendors.workspaceId, workspaceId))
@@ -232,6 +267,9 @@ function vendorActor(row: VendorKeyRow): Actor {
 /** Vendor names by id (other modules show which vendor a job belongs to), labelled as the vendor's words. */
 export async function vendorNames(deps: AppDeps, ids: string[]): Promise<Map<string, UntrustedText>> {
 	if (!ids.length) return new Map()
-	const rows = await deps.db.select({ id: vendors.id, name: vendors.name }).from(vendors).where(inArray(vendors.id, [...new Set(ids)]))
+	const rows = await deps.db
+		.select({ id: vendors.id, name: vendors.name })
+		.from(vendors)
+		.where(inArray(vendors.id, [...new Set(ids)]))
 	return new Map(rows.map((r) => [r.id, untrustedLine(r.name, 'vendor', 200)]))
 }

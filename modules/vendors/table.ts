@@ -14,7 +14,9 @@ export const vendors = pgTable(
 	'vendors',
 	{
 		id: text('id').primaryKey(),
-		workspaceId: text('workspace_id').notNull().references(() => workspaces.id),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
 		name: text('name').notNull(),
 		/** When false, every key of the vendor gets 403 on the REST API. */
 		apiAccess: boolean('api_access').notNull().default(true),
@@ -36,7 +38,9 @@ export const vendorApiKeys = pgTable(
 	'vendor_api_keys',
 	{
 		id: text('id').primaryKey(),
-		vendorId: text('vendor_id').notNull().references(() => vendors.id),
+		vendorId: text('vendor_id')
+			.notNull()
+			.references(() => vendors.id),
 		keyHash: text('key_hash').notNull(),
 		lastFour: text('last_four').notNull(),
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),

@@ -9,7 +9,8 @@ export const vendorTools = [
 	defineTool({
 		name: 'list_vendors',
 		title: 'List vendors',
-		description: 'The workspace’s vendors (staffing partners whose jobs you fill), A to Z, with how each takes submissions and counts of open jobs and of candidates submitted. Paged: pass nextCursor back as cursor. Use get_vendor for contact details and document rules.',
+		description:
+			'The workspace’s vendors (staffing partners whose jobs you fill), A to Z, with how each takes submissions and counts of open jobs and of candidates submitted. Paged: pass nextCursor back as cursor. Use get_vendor for contact details and document rules.',
 		params: params({ limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
 		output: page('vendors', VendorSummarySchema),
 		readOnly: true,
@@ -22,7 +23,8 @@ export const vendorTools = [
 	defineTool({
 		name: 'get_vendor',
 		title: 'Get a vendor',
-		description: 'One vendor: contact person, submission method (e-mail address or portal), the documents a submission needs (always, and by the candidate’s work authorization), and counts of jobs, open jobs and submissions. Use an id from list_vendors.',
+		description:
+			'One vendor: contact person, submission method (e-mail address or portal), the documents a submission needs (always, and by the candidate’s work authorization), and counts of jobs, open jobs and submissions. Use an id from list_vendors.',
 		params: params({ vendorId: id('vendor') }),
 		output: t.Object({ vendor: VendorDetailSchema }),
 		readOnly: true,

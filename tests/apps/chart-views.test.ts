@@ -28,7 +28,8 @@ async function eventCounts(from: string, to: string) {
 	return r!
 }
 
-const tileValue = async (view: FrameLocator, name: string) => Number((await view.locator('.tile', { hasText: name }).locator('.value').innerText()).replace(/[^\d.]/g, ''))
+const tileValue = async (view: FrameLocator, name: string) =>
+	Number((await view.locator('.tile', { hasText: name }).locator('.value').innerText()).replace(/[^\d.]/g, ''))
 
 describe('careers analytics', () => {
 	test('the numbers of the range from the database, drawn as inline SVG bars; the 7-day range through the read tool', async () => {
@@ -89,9 +90,14 @@ describe('calendar', () => {
 		expect(pages.every((c) => c.name === 'get_calendar' && c.arguments?.from === from && typeof c.arguments?.cursor === 'string')).toBe(true)
 		await view.getByRole('button', { name: /Earlier 14 days/ }).click()
 		const earlierFrom = new Date(monday.getTime() - 14 * 86_400_000)
-		await until('the earlier weeks', async () => (await view.locator('h1').innerText()).includes(earlierFrom.toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' })))
+		await until('the earlier weeks', async () =>
+			(await view.locator('h1').innerText()).includes(earlierFrom.toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' })),
+		)
 		const call = (await hostLog(page)).viewCalls.at(-1)
-		expect([call!.name, call!.arguments]).toEqual(['get_calendar', { from: earlierFrom.toISOString(), to: from, scope: 'workspace', types: ['interview', 'followup', 'external'], limit: 100 }])
+		expect([call!.name, call!.arguments]).toEqual([
+			'get_calendar',
+			{ from: earlierFrom.toISOString(), to: from, scope: 'workspace', types: ['interview', 'followup', 'external'], limit: 100 },
+		])
 		const earlier = call!.result.structuredContent.events.map((e: { id: string }) => e.id)
 		const drawn = await view.locator('.entry[data-id]').evaluateAll((nodes) => [...new Set(nodes.map((n) => n.getAttribute('data-id')))])
 		expect(drawn.sort()).toEqual([...new Set<string>(earlier)].sort())

@@ -77,11 +77,27 @@ async function cardApplication(deps: AppDeps, ws: TestWorkspace): Promise<string
 }
 
 async function vendorCase(deps: AppDeps, ws: TestWorkspace): Promise<AppsFixture['vendorCase']> {
-	const vendorId = await newSubmissionVendor(ws, { name: 'Keystone Talent', rules: { always: ['dl', 'workAuth'], byWorkAuthorization: { H1B: ['visa', 'i94'] } } }, deps)
+	const vendorId = await newSubmissionVendor(
+		ws,
+		{ name: 'Keystone Talent', rules: { always: ['dl', 'workAuth'], byWorkAuthorization: { H1B: ['visa', 'i94'] } } },
+		deps,
+	)
 	const candidateId = await newCandidate(ws, { name: 'Mei Chen', workAuthorization: 'H1B' }, deps)
 	const applicationId = await newApplication(ws, candidateId, await newVendorJob(ws, { vendorId, title: 'Java Developer' }, deps), {}, deps)
-	for (const [kind, fileName] of [['dl', 'drivers-license.pdf'], ['workAuth', 'EAD card.pdf']]) {
-		await deps.db.insert(candidateDocuments).values({ id: newId('doc'), workspaceId: ws.id, candidateId, kind: kind!, fileName: fileName!, contentType: 'application/pdf', sizeBytes: 900, storageKey: `documents/${ws.id}/${candidateId}/${kind}.pdf` })
+	for (const [kind, fileName] of [
+		['dl', 'drivers-license.pdf'],
+		['workAuth', 'EAD card.pdf'],
+	]) {
+		await deps.db.insert(candidateDocuments).values({
+			id: newId('doc'),
+			workspaceId: ws.id,
+			candidateId,
+			kind: kind!,
+			fileName: fileName!,
+			contentType: 'application/pdf',
+			sizeBytes: 900,
+			storageKey: `documents/${ws.id}/${candidateId}/${kind}.pdf`,
+		})
 	}
 	return { applicationId, candidateId, vendorId }
 }

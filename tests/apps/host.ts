@@ -118,7 +118,11 @@ export interface HostLog {
 }
 
 /** Opens the host page, shows `tool`'s result in its view, and returns the view's frame. */
-export async function openView(page: Page, host: TestHost, options: { as: string; tool: string; args?: Record<string, unknown>; sandbox?: string; theme?: 'light' | 'dark'; variables?: Record<string, string> }) {
+export async function openView(
+	page: Page,
+	host: TestHost,
+	options: { as: string; tool: string; args?: Record<string, unknown>; sandbox?: string; theme?: 'light' | 'dark'; variables?: Record<string, string> },
+) {
 	await page.goto(`${host.url}/host.html`)
 	await page.evaluate(({ as, ...o }) => (window as any).host.show({ role: as, ...o }), options)
 	return page.frameLocator('#app').frameLocator('iframe')

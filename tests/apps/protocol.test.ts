@@ -53,7 +53,10 @@ describe('discovery', () => {
 	test('the extension is declared in initialize (2025 handshake) and in server/discover (2026-07-28), in the SDK’s extensions map', async () => {
 		for (const kind of KINDS) {
 			const client = await connect(kind, f.people.recruiter.token)
-			expect({ kind, capabilities: client.getServerCapabilities() }).toMatchObject({ kind, capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, extensions: UI_CAPABILITY } })
+			expect({ kind, capabilities: client.getServerCapabilities() }).toMatchObject({
+				kind,
+				capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, extensions: UI_CAPABILITY },
+			})
 			await client.close()
 		}
 	})
@@ -65,7 +68,11 @@ describe('discovery', () => {
 		const uriOf = new Map<string, string>()
 		for (const r of resources) {
 			expect(r.uri).toMatch(new RegExp(`^ui://benchline/${r.name}-[0-9a-f]{12}\\.html$`))
-			expect({ uri: r.uri, mimeType: r.mimeType, meta: r._meta }).toEqual({ uri: r.uri, mimeType: RESOURCE_MIME_TYPE, meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } } })
+			expect({ uri: r.uri, mimeType: r.mimeType, meta: r._meta }).toEqual({
+				uri: r.uri,
+				mimeType: RESOURCE_MIME_TYPE,
+				meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } },
+			})
 			const { contents } = await client.readResource({ uri: r.uri })
 			expect(contents).toHaveLength(1)
 			const content = contents[0] as { uri: string; mimeType: string; text: string; _meta: unknown }
@@ -78,7 +85,11 @@ describe('discovery', () => {
 		for (const tool of tools) {
 			const uri = uriOf.get(tool.name)
 			const meta = tool._meta as Record<string, any> | undefined
-			expect({ tool: tool.name, ui: meta?.ui, flat: meta?.['ui/resourceUri'] }).toEqual({ tool: tool.name, ui: uri ? { resourceUri: uri } : undefined, flat: uri })
+			expect({ tool: tool.name, ui: meta?.ui, flat: meta?.['ui/resourceUri'] }).toEqual({
+				tool: tool.name,
+				ui: uri ? { resourceUri: uri } : undefined,
+				flat: uri,
+			})
 		}
 		await client.close()
 	})
@@ -88,7 +99,8 @@ describe('discovery', () => {
 		const html = async (token: string) => {
 			const client = await connect('2026-07-28 with the extension', token)
 			const out = new Map<string, string>()
-			for (const r of (await client.listResources()).resources) out.set(r.uri, ((await client.readResource({ uri: r.uri })).contents[0] as { text: string }).text)
+			for (const r of (await client.listResources()).resources)
+				out.set(r.uri, ((await client.readResource({ uri: r.uri })).contents[0] as { text: string }).text)
 			await client.close()
 			return out
 		}
@@ -117,7 +129,9 @@ describe('discovery', () => {
 describe('clients without the extension', () => {
 	test('get the same tools and the same results as clients with it, in both eras', async () => {
 		// On a vendor's job, so check_vendor_submission has a vendor to check against.
-		const [app] = await rows<{ id: string; candidateId: string }>(sql`select id, candidate_id as "candidateId" from applications where id = ${f.cardApplicationId}`)
+		const [app] = await rows<{ id: string; candidateId: string }>(
+			sql`select id, candidate_id as "candidateId" from applications where id = ${f.cardApplicationId}`,
+		)
 		const calls: [string, Record<string, unknown>][] = [
 			['get_job', { jobId: f.jobId }],
 			['get_job_applicants', { jobId: f.jobId }],
@@ -141,7 +155,11 @@ describe('clients without the extension', () => {
 			const tools = (await client.listTools()).tools.sort((a, b) => a.name.localeCompare(b.name))
 			const results = []
 			for (const [name, args] of calls) {
-				const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { type: string; text: string }[]; structuredContent: unknown }
+				const result = (await client.callTool({ name, arguments: args })) as {
+					isError?: boolean
+					content: { type: string; text: string }[]
+					structuredContent: unknown
+				}
 				expect({ name, isError: result.isError ?? false }).toEqual({ name, isError: false })
 				expect(JSON.parse(result.content[0]!.text)).toEqual(result.structuredContent)
 				results.push(comparable(name, { content: result.content, structuredContent: result.structuredContent }))

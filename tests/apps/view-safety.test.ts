@@ -26,7 +26,9 @@ describe('text written by others', () => {
 	test('is shown as text, never as markup, in every view it reaches; and a view sets no link, address or handler attribute', async () => {
 		// The server already removes HTML tags it knows from such text; what it leaves (an unknown
 		// element name, escaped markup) is exactly what the view would turn into markup if it parsed HTML.
-		const candidateId = await newCandidate(f.ws, { name: `Eve <custom-tag>Bold</custom-tag> &lt;img src=x onerror="document.title='pwned'"&gt; <img src=x onerror="document.title='pwned'">` })
+		const candidateId = await newCandidate(f.ws, {
+			name: `Eve <custom-tag>Bold</custom-tag> &lt;img src=x onerror="document.title='pwned'"&gt; <img src=x onerror="document.title='pwned'">`,
+		})
 		// A job of its own, so the other tests' records stay as the demo data made them.
 		const jobId = await newVendorJob(f.ws, { title: 'Quality Engineer' })
 		await newApplication(f.ws, candidateId, jobId)
@@ -62,10 +64,11 @@ describe('text written by others', () => {
 describe('no other origin', () => {
 	test('the view cannot reach the network: its own CSP holds where the host adds none, as does the host’s CSP built from _meta.ui.csp', async () => {
 		const [app] = await rows<{ id: string }>(sql`select id from applications where job_id = ${f.jobId} order by id limit 1`)
-		const probe = (_: Element, url: string) => fetch(url, { mode: 'no-cors' }).then(
-			() => 'reached',
-			() => 'blocked',
-		)
+		const probe = (_: Element, url: string) =>
+			fetch(url, { mode: 'no-cors' }).then(
+				() => 'reached',
+				() => 'blocked',
+			)
 		for (const sandbox of ['none', undefined]) {
 			const { page, view } = await show('recruiter', 'get_application', { applicationId: app!.id }, { sandbox })
 			expect(await view.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(VIEW_CSP)
@@ -81,7 +84,13 @@ describe('no other origin', () => {
 describe('the app’s look', () => {
 	test('a view takes the app’s theme and colours from the host context', async () => {
 		const page = await views.newPage()
-		const view = await openView(page, f.host, { as: 'owner', tool: 'get_analytics_summary', args: {}, theme: 'dark', variables: { '--color-background-primary': 'rgb(12, 34, 56)' } })
+		const view = await openView(page, f.host, {
+			as: 'owner',
+			tool: 'get_analytics_summary',
+			args: {},
+			theme: 'dark',
+			variables: { '--color-background-primary': 'rgb(12, 34, 56)' },
+		})
 		await view.locator('h1').waitFor()
 		expect(await view.locator('html').getAttribute('data-theme')).toBe('dark')
 		expect(await view.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor)).toBe('rgb(12, 34, 56)')

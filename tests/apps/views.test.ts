@@ -39,7 +39,8 @@ describe('job pipeline', () => {
 			expect(words).toContain(a.name)
 			expect(words).toContain(a.score === null ? 'Not checked' : `${a.score}/100`)
 		}
-		for (const stage of new Set(apps.map((a) => a.stageKey))) expect(await view.locator(`[data-stage="${stage}"] h2`).innerText()).toContain(String(apps.filter((a) => a.stageKey === stage).length))
+		for (const stage of new Set(apps.map((a) => a.stageKey)))
+			expect(await view.locator(`[data-stage="${stage}"] h2`).innerText()).toContain(String(apps.filter((a) => a.stageKey === stage).length))
 		const log = await hostLog(page)
 		expect(log.viewCalls.map((c) => [c.name, c.arguments])).toEqual([['list_applications', { jobId: f.jobId, limit: 100 }]])
 		// The view reported its height and the host applied it.
@@ -48,7 +49,9 @@ describe('job pipeline', () => {
 	})
 
 	test('get_job_applicants pages through the read tool; list_applications with a jobId shows the same applicants', async () => {
-		const applicants = await rows<{ id: string; stageKey: string }>(sql`select id, stage_key as "stageKey" from applications where job_id = ${f.jobId} and not archived and kind = 'applicant'`)
+		const applicants = await rows<{ id: string; stageKey: string }>(
+			sql`select id, stage_key as "stageKey" from applications where job_id = ${f.jobId} and not archived and kind = 'applicant'`,
+		)
 		expect(applicants.length).toBeGreaterThan(4)
 		const { page, view } = await show('recruiter', 'get_job_applicants', { jobId: f.jobId, limit: 4 })
 		expect(await count(view, '[data-application]')).toBe(4)
@@ -82,7 +85,9 @@ describe('candidate card', () => {
 			sql`select id, stage_key as "stageKey", resume_check as check from applications where candidate_id = ${pick!.candidateId} order by archived, created_at desc limit 1`,
 		)
 		expect(app!.id).toBe(f.cardApplicationId)
-		const interviews = await rows<{ score: number }>(sql`select overall_score as score from interviews where application_id = ${app!.id} and overall_score is not null`)
+		const interviews = await rows<{ score: number }>(
+			sql`select overall_score as score from interviews where application_id = ${app!.id} and overall_score is not null`,
+		)
 		expect(interviews.length).toBeGreaterThan(0)
 		const documents = await rows<{ kind: string }>(sql`select distinct kind from candidate_documents where candidate_id = ${pick!.candidateId}`)
 
@@ -91,7 +96,8 @@ describe('candidate card', () => {
 		expect(await view.locator('h1').innerText()).toBe(candidate!.name)
 		const skills = await view.getByLabel('Skills').innerText()
 		for (const skill of candidate!.skills) expect(skills).toContain(skill)
-		const stageLabel = (await rows<{ label: string }>(sql`select label from pipeline_stages where workspace_id = ${f.ws.id} and key = ${app!.stageKey}`))[0]?.label
+		const stageLabel = (await rows<{ label: string }>(sql`select label from pipeline_stages where workspace_id = ${f.ws.id} and key = ${app!.stageKey}`))[0]
+			?.label
 		expect(await view.getByRole('region', { name: 'Application' }).innerText()).toContain(`Stage: ${stageLabel ?? app!.stageKey}`)
 		const items = view.getByRole('region', { name: 'Résumé check' }).locator('li')
 		expect(await items.count()).toBe(app!.check.items.length)
@@ -101,15 +107,25 @@ describe('candidate card', () => {
 		}
 		const interviewWords = await view.getByRole('region', { name: 'Interviews' }).innerText()
 		for (const i of interviews) expect(interviewWords).toContain(`Score ${i.score}/100`)
-		const kinds = await view.getByRole('region', { name: 'Documents on file' }).locator('[data-kind]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-kind')))
+		const kinds = await view
+			.getByRole('region', { name: 'Documents on file' })
+			.locator('[data-kind]')
+			.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-kind')))
 		expect(new Set(kinds)).toEqual(new Set(documents.map((d) => d.kind)))
 		const calls = (await hostLog(page)).viewCalls.map((c) => [c.name, c.arguments])
-		expect(calls).toEqual(expect.arrayContaining([['get_application', { applicationId: app!.id }], ['list_candidate_documents', { candidateId: pick!.candidateId }]]))
+		expect(calls).toEqual(
+			expect.arrayContaining([
+				['get_application', { applicationId: app!.id }],
+				['list_candidate_documents', { candidateId: pick!.candidateId }],
+			]),
+		)
 		await page.close()
 	})
 
 	test('get_application for a hiring manager: the applicant of their job, without contact details or documents', async () => {
-		const [app] = await rows<{ id: string; email: string; name: string }>(sql`select a.id, c.email, c.name from applications a join candidates c on c.id = a.candidate_id where a.job_id = ${f.jobId} and not a.archived order by a.id limit 1`)
+		const [app] = await rows<{ id: string; email: string; name: string }>(
+			sql`select a.id, c.email, c.name from applications a join candidates c on c.id = a.candidate_id where a.job_id = ${f.jobId} and not a.archived order by a.id limit 1`,
+		)
 		const { page, view } = await show('hiring_manager', 'get_application', { applicationId: app!.id })
 		const docs = view.getByRole('region', { name: 'Documents on file' })
 		await docs.waitFor()
@@ -131,11 +147,13 @@ describe('vendor submission check', () => {
 		const required: string[] = requiredDocuments(c!.rules, c!.workAuthorization)
 		const pick = { applicationId, candidateId, onFile, required, missing: required.filter((k) => !onFile.includes(k)) }
 		expect(pick.missing).toEqual(['visa', 'i94'])
-		const requests = async () => (await rows<{ n: number }>(sql`select count(*)::int as n from document_requests where candidate_id = ${pick.candidateId}`))[0]!.n
+		const requests = async () =>
+			(await rows<{ n: number }>(sql`select count(*)::int as n from document_requests where candidate_id = ${pick.candidateId}`))[0]!.n
 		const before = await requests()
 
 		const { page, view } = await show('recruiter', 'check_vendor_submission', { applicationId: pick.applicationId })
-		for (const kind of pick.required) expect(await view.locator(`[data-kind="${kind}"]`).getAttribute('data-state')).toBe(pick.onFile.includes(kind) ? 'on-file' : 'missing')
+		for (const kind of pick.required)
+			expect(await view.locator(`[data-kind="${kind}"]`).getAttribute('data-state')).toBe(pick.onFile.includes(kind) ? 'on-file' : 'missing')
 		for (const kind of pick.onFile) expect(await view.locator(`[data-kind="${kind}"]`).getAttribute('data-state')).toBe('on-file')
 		expect(await view.locator('main').innerText()).toContain('Not ready to submit')
 
@@ -143,7 +161,11 @@ describe('vendor submission check', () => {
 		await button.click()
 		await until('the write to reach the host', async () => (await hostLog(page)).writes.length === 1)
 		const [write] = (await hostLog(page)).writes
-		expect(write).toEqual({ name: 'request_candidate_documents', arguments: { candidateId: pick.candidateId, applicationId: pick.applicationId, items: pick.missing }, decided: false })
+		expect(write).toEqual({
+			name: 'request_candidate_documents',
+			arguments: { candidateId: pick.candidateId, applicationId: pick.applicationId, items: pick.missing },
+			decided: false,
+		})
 		// Asked, not done: nothing happens until the person allows it.
 		expect(await button.isDisabled()).toBe(true)
 		expect(await requests()).toBe(before)
@@ -158,7 +180,9 @@ describe('vendor submission check', () => {
 		await decide(page, 1, true)
 		await until('the confirmation', async () => (await view.locator('.status.done').count()) > 0)
 		expect(await view.locator('.status.done').innerText()).toContain('Requested')
-		const made = await rows<{ items: string[] }>(sql`select items from document_requests where candidate_id = ${pick.candidateId} order by created_at desc limit 1`)
+		const made = await rows<{ items: string[] }>(
+			sql`select items from document_requests where candidate_id = ${pick.candidateId} order by created_at desc limit 1`,
+		)
 		expect(await requests()).toBe(before + 1)
 		expect(made[0]!.items).toEqual(pick.missing)
 		await page.close()

@@ -27,7 +27,12 @@ beforeAll(async () => {
 	const ws = await newWorkspace(served.deps)
 	candidateId = await newCandidate(ws, { name: 'Pia Frame' }, served.deps)
 	await newDocument(served.deps, ws, candidateId, { kind: 'dl', fileName: 'licence.png', contentType: 'image/png', bytes: samplePng() })
-	await newDocument(served.deps, ws, candidateId, { kind: 'visa', fileName: 'visa.html', contentType: 'text/html', bytes: new TextEncoder().encode('<!doctype html><title>x</title><h1 id="pwned">rendered</h1>') })
+	await newDocument(served.deps, ws, candidateId, {
+		kind: 'visa',
+		fileName: 'visa.html',
+		contentType: 'text/html',
+		bytes: new TextEncoder().encode('<!doctype html><title>x</title><h1 id="pwned">rendered</h1>'),
+	})
 	const owner = await newPerson(ws, 'owner', {}, served.deps)
 	const context = await (await launchBrowser()).newContext({ acceptDownloads: true })
 	page = await context.newPage()

@@ -56,9 +56,18 @@ function drawn(page: Page, headingId: string): Promise<Drawn> {
 		if (!box) throw new Error(`nothing labelled by #${id}`)
 		const bars = [...box.querySelectorAll('rect[data-value]')].map((r) => {
 			const b = r.getBoundingClientRect()
-			return { label: r.getAttribute('data-label')!, value: Number(r.getAttribute('data-value')), series: r.getAttribute('data-series'), broken: r.getAttribute('data-broken') === 'true', width: b.width, height: b.height }
+			return {
+				label: r.getAttribute('data-label')!,
+				value: Number(r.getAttribute('data-value')),
+				series: r.getAttribute('data-series'),
+				broken: r.getAttribute('data-broken') === 'true',
+				width: b.width,
+				height: b.height,
+			}
 		})
-		const rows = [...box.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').replace(/\s+/g, ' ').trim()))
+		const rows = [...box.querySelectorAll('tbody tr')].map((tr) =>
+			[...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').replace(/\s+/g, ' ').trim()),
+		)
 		const rowLinks = [...box.querySelectorAll('tbody tr')].map((tr) => tr.querySelector('a')?.getAttribute('href') ?? null)
 		return { bars, svgWidth: box.querySelector('svg')?.getBoundingClientRect().width ?? 0, rows, rowLinks }
 	}, headingId)
@@ -72,7 +81,11 @@ function expectProportional(bars: Drawn['bars'], size: 'width' | 'height') {
 	const top = scaled.reduce((best, b) => (b.value > best.value ? b : best), scaled[0]!)
 	for (const b of scaled) {
 		const expected = top.value ? (b.value / top.value) * top[size] : 0
-		expect({ label: b.label, value: b.value, size: Math.abs(b[size] - expected) <= Math.max(1.5, b.value ? 0.006 * top[size] : 0) }).toEqual({ label: b.label, value: b.value, size: true })
+		expect({ label: b.label, value: b.value, size: Math.abs(b[size] - expected) <= Math.max(1.5, b.value ? 0.006 * top[size] : 0) }).toEqual({
+			label: b.label,
+			value: b.value,
+			size: true,
+		})
 	}
 }
 
@@ -85,9 +98,16 @@ describe('what the analytics charts draw, in Chromium', () => {
 			const db = await analyticsCounts(deps, ws.id, { from: new Date(from!), to: new Date(to!) })
 
 			const perDay = await drawn(page, 'per-day')
-			for (const [series, kind] of [['Job page views', 'view'], ['Applications', 'application']] as const) {
+			for (const [series, kind] of [
+				['Job page views', 'view'],
+				['Applications', 'application'],
+			] as const) {
 				const columns = perDay.bars.filter((b) => b.series === series)
-				const expected = Object.fromEntries(db.perDay.filter((d) => d.kind === kind).map((d) => [new Date(`${d.day}T00:00:00Z`).toLocaleDateString('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric' }), d.n]))
+				const expected = Object.fromEntries(
+					db.perDay
+						.filter((d) => d.kind === kind)
+						.map((d) => [new Date(`${d.day}T00:00:00Z`).toLocaleDateString('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric' }), d.n]),
+				)
 				expect(Object.fromEntries(columns.filter((c) => c.value).map((c) => [c.label, c.value]))).toEqual(expected)
 				expectProportional(columns, 'height')
 			}
@@ -103,7 +123,9 @@ describe('what the analytics charts draw, in Chromium', () => {
 			const sources = await drawn(page, 'by-source')
 			const expectedSources = top10(db.bySource)
 			expect(sources.bars.map((b) => b.value)).toEqual(expectedSources.map((s) => s.n))
-			expect(new Set(sources.bars.filter((b) => b.value > expectedSources.at(-1)!.n).map((b) => b.label))).toEqual(new Set(expectedSources.filter((s) => s.n > expectedSources.at(-1)!.n).map((s) => SOURCE_LABELS[s.source] ?? s.source)))
+			expect(new Set(sources.bars.filter((b) => b.value > expectedSources.at(-1)!.n).map((b) => b.label))).toEqual(
+				new Set(expectedSources.filter((s) => s.n > expectedSources.at(-1)!.n).map((s) => SOURCE_LABELS[s.source] ?? s.source)),
+			)
 			expect(sources.rows.map((r) => n(r[1]!))).toEqual(expectedSources.map((s) => s.n))
 			expectProportional(sources.bars, 'width')
 
@@ -111,7 +133,8 @@ describe('what the analytics charts draw, in Chromium', () => {
 			const expectedJobs = top10(db.byJob)
 			expect(jobs.bars.map((b) => b.value)).toEqual(expectedJobs.map((j) => j.n))
 			// Jobs by id (several demo jobs share a title): each row's link and count are the job's.
-			for (const [i, href] of jobs.rowLinks.entries()) expect([href, n(jobs.rows[i]![1]!)]).toEqual([href, db.byJob.find((j) => `/jobs/${j.jobId}` === href)?.n ?? -1])
+			for (const [i, href] of jobs.rowLinks.entries())
+				expect([href, n(jobs.rows[i]![1]!)]).toEqual([href, db.byJob.find((j) => `/jobs/${j.jobId}` === href)?.n ?? -1])
 			expectProportional(jobs.bars, 'width')
 
 			// The demo firm has more than twenty applicants on some days: the page measures twenty a day
@@ -142,7 +165,10 @@ describe('what the analytics charts draw, in Chromium', () => {
 		expectProportional(perDay.bars, 'height')
 		const jobIds = await page.$$eval('[aria-labelledby="open-jobs"] tbody a[href^="/jobs/"]', (as) => as.map((a) => a.getAttribute('href')!.slice(6)))
 		const stages = await deps.database.rows<{ label: string; n: number }>(
-			sql`select s.label, count(a.id)::int as n from pipeline_stages s left join applications a on a.workspace_id = s.workspace_id and a.stage_key = s.key and a.archived = false and a.job_id in (${sql.join(jobIds.map((j) => sql`${j}`), sql`, `)})
+			sql`select s.label, count(a.id)::int as n from pipeline_stages s left join applications a on a.workspace_id = s.workspace_id and a.stage_key = s.key and a.archived = false and a.job_id in (${sql.join(
+				jobIds.map((j) => sql`${j}`),
+				sql`, `,
+			)})
 			where s.workspace_id = ${ws.id} group by s.label, s.position order by s.position`,
 		)
 		const pipeline = await drawn(page, 'open-jobs')

@@ -35,7 +35,10 @@ describe('the dev mailbox in a browser', () => {
 		const recruiter = await personActor(deps, ws.slug, (await newPerson(ws, 'recruiter', {}, deps)).email)
 		const candidateId = await newCandidate(ws, { name: 'Ana Souza', email: `${unique('ana')}@example.test`, resume: false }, deps)
 		const request = await requestCandidateDocuments(deps, recruiter, { candidateId, items: ['dl'] })
-		const [mail] = await deps.db.select({ id: outbox.id }).from(outbox).where(and(eq(outbox.relatedId, request.id), eq(outbox.channel, 'email')))
+		const [mail] = await deps.db
+			.select({ id: outbox.id })
+			.from(outbox)
+			.where(and(eq(outbox.relatedId, request.id), eq(outbox.channel, 'email')))
 
 		const ctx = await (await launchBrowser()).newContext()
 		ctx.on('page', (p) => p.on('dialog', (d) => void d.accept()))

@@ -48,7 +48,9 @@ beforeAll(async () => {
 		))!,
 		threadId: await firstId(sql`select id from inbox_threads where workspace_id = ${w} order by id limit 1`),
 		interviewId: await firstId(sql`select id from interviews where workspace_id = ${w} order by status = 'completed' desc, id limit 1`),
-		vendorId: await firstId(sql`select v.id from vendors v where v.workspace_id = ${w} order by (select count(*) from jobs j where j.vendor_id = v.id and j.status = 'Open') desc, v.id limit 1`),
+		vendorId: await firstId(
+			sql`select v.id from vendors v where v.workspace_id = ${w} order by (select count(*) from jobs j where j.vendor_id = v.id and j.status = 'Open') desc, v.id limit 1`,
+		),
 	}
 	mkdirSync(SHOTS, { recursive: true })
 	await launchBrowser()

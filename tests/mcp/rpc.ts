@@ -25,7 +25,12 @@ export function messageOf(text: string): any {
 }
 
 export async function rpc(token: string | undefined, method: string, params: Record<string, unknown> = {}, options: Omit<CallOptions, 'key' | 'body'> = {}) {
-	const res = await call('POST', '/api/mcp', { key: token, body: { jsonrpc: '2.0', id: nextId++, method, params }, ...options, headers: { ...MCP_HEADERS, ...options.headers } })
+	const res = await call('POST', '/api/mcp', {
+		key: token,
+		body: { jsonrpc: '2.0', id: nextId++, method, params },
+		...options,
+		headers: { ...MCP_HEADERS, ...options.headers },
+	})
 	return { ...res, message: messageOf(res.text) }
 }
 
@@ -45,7 +50,11 @@ export async function callTool(token: string, name: string, args: Record<string,
 /** Calls a tool and returns the protocol-level answer too (for tools that are not listed). */
 export async function tryTool(token: string, name: string, args: Record<string, unknown> = {}) {
 	const res = await rpc(token, 'tools/call', { name, arguments: args })
-	return { status: res.status, result: res.message?.result as ToolResult | undefined, error: res.message?.error as { code: number; message: string } | undefined }
+	return {
+		status: res.status,
+		result: res.message?.result as ToolResult | undefined,
+		error: res.message?.error as { code: number; message: string } | undefined,
+	}
 }
 
 export async function listTools(token: string): Promise<any[]> {

@@ -20,7 +20,15 @@ setDefaultTimeout(30_000)
 
 const ROLES = ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'] as const
 type Role = (typeof ROLES)[number]
-const TOOLS = ['list_vendors', 'get_vendor', 'list_staffing_lookups', 'list_candidate_documents', 'check_vendor_submission', 'request_candidate_documents', 'submit_to_vendor'] as const
+const TOOLS = [
+	'list_vendors',
+	'get_vendor',
+	'list_staffing_lookups',
+	'list_candidate_documents',
+	'check_vendor_submission',
+	'request_candidate_documents',
+	'submit_to_vendor',
+] as const
 type Tool = (typeof TOOLS)[number]
 
 const SHOWN: Record<Role, Tool[]> = {
@@ -52,11 +60,21 @@ beforeAll(async () => {
 		const key = `documents/${ws.id}/${candidateId}/${id}.pdf`
 		const bytes = samplePdf(`${kind} of Mei`)
 		await fileStore(deps.config).put(key, bytes, 'application/pdf')
-		await deps.db.insert(candidateDocuments).values({ id, workspaceId: ws.id, candidateId, kind, fileName: `${kind}.pdf`, contentType: 'application/pdf', sizeBytes: bytes.length, storageKey: key })
+		await deps.db
+			.insert(candidateDocuments)
+			.values({ id, workspaceId: ws.id, candidateId, kind, fileName: `${kind}.pdf`, contentType: 'application/pdf', sizeBytes: bytes.length, storageKey: key })
 	}
-	for (const [kind, name] of [['client', 'Harbor Mutual Insurance'], ['client', 'Atlas Logistics'], ['vendor', 'Keystone Talent']] as const) await addLookup(deps, operatorActor(ws), { kind, name })
+	for (const [kind, name] of [
+		['client', 'Harbor Mutual Insurance'],
+		['client', 'Atlas Logistics'],
+		['vendor', 'Keystone Talent'],
+	] as const)
+		await addLookup(deps, operatorActor(ws), { kind, name })
 
-	const people = Object.fromEntries(await Promise.all(ROLES.map(async (r) => [r, await newPersonWithToken(ws, r)] as const))) as Record<Role, Awaited<ReturnType<typeof newPersonWithToken>>>
+	const people = Object.fromEntries(await Promise.all(ROLES.map(async (r) => [r, await newPersonWithToken(ws, r)] as const))) as Record<
+		Role,
+		Awaited<ReturnType<typeof newPersonWithToken>>
+	>
 	const manager = await personActor(deps, ws.slug, people.hiring_manager.email)
 	const apps = {} as World['apps']
 	for (const role of ROLES) {
@@ -67,7 +85,9 @@ beforeAll(async () => {
 	const clients = {} as Record<Role, Client>
 	for (const role of ROLES) {
 		const client = new Client({ name: `test-${role}`, version: '1.0.0' })
-		await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${people[role].token}` } } }))
+		await client.connect(
+			new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${people[role].token}` } } }),
+		)
 		clients[role] = client
 	}
 	world = { ws, clients, vendorId, candidateId, managerId: manager.userId!, apps }
@@ -111,20 +131,57 @@ describe('what each role gets from each tool', () => {
 		const shown = (t: Tool) => SHOWN[role].includes(t)
 		const { applicationId } = world.apps[role]
 		const calls: Record<Tool, [Record<string, unknown>, (r: any) => void]> = {
-			list_vendors: [{ limit: 10 }, (r) => expect(sc(r).vendors).toContainEqual(expect.objectContaining({ id: world.vendorId, name: 'Acme Staffing', submissionMethod: 'email', openJobCount: 5 }))],
+			list_vendors: [
+				{ limit: 10 },
+				(r) =>
+					expect(sc(r).vendors).toContainEqual(
+						expect.objectContaining({ id: world.vendorId, name: 'Acme Staffing', submissionMethod: 'email', openJobCount: 5 }),
+					),
+			],
 			get_vendor: [
 				{ vendorId: world.vendorId },
 				(r) => {
-					expect(sc(r).vendor).toMatchObject({ contact: { name: 'Vera Vendor', email: 'vera@acme.example' }, documentRules: { always: ['dl', 'workAuth'], byWorkAuthorization: { H1B: ['visa', 'i94'] } } })
+					expect(sc(r).vendor).toMatchObject({
+						contact: { name: 'Vera Vendor', email: 'vera@acme.example' },
+						documentRules: { always: ['dl', 'workAuth'], byWorkAuthorization: { H1B: ['visa', 'i94'] } },
+					})
 					// The vendor's name and contact are its words: labelled.
 					expect(r.structuredContent.vendor.contact.name).toEqual({ untrusted: true, writtenBy: 'vendor', text: 'Vera Vendor', truncated: false })
 				},
 			],
-			list_staffing_lookups: [{ kind: 'client', query: 'insur' }, (r) => expect(r.structuredContent.values.map((v: any) => v.name)).toEqual([{ untrusted: true, writtenBy: 'colleague', text: 'Harbor Mutual Insurance', truncated: false }])],
-			list_candidate_documents: [{ candidateId: world.candidateId }, (r) => expect(sc(r)).toMatchObject({ onFile: ['dl', 'workAuth'], notOnFile: ['visa', 'i94'] })],
+			list_staffing_lookups: [
+				{ kind: 'client', query: 'insur' },
+				(r) =>
+					expect(r.structuredContent.values.map((v: any) => v.name)).toEqual([
+						{ untrusted: true, writtenBy: 'colleague', text: 'Harbor Mutual Insurance', truncated: false },
+					]),
+			],
+			list_candidate_documents: [
+				{ candidateId: world.candidateId },
+				(r) => expect(sc(r)).toMatchObject({ onFile: ['dl', 'workAuth'], notOnFile: ['visa', 'i94'] }),
+			],
 			check_vendor_submission: [{ applicationId }, (r) => expect(sc(r)).toMatchObject({ required: ['dl', 'workAuth'], missing: [], ready: true })],
-			request_candidate_documents: [{ candidateId: world.candidateId, items: ['visa'], message: 'Please send your visa.' }, (r) => expect(sc(r).request).toMatchObject({ items: ['visa'], applicationId: expect.any(String), email: { status: 'queued' }, message: { status: 'not_sent' } })],
-			submit_to_vendor: [{ applicationId, documents: ['dl', 'workAuth'], note: `Submitted by ${role}` }, (r) => expect(sc(r).submission).toMatchObject({ applicationId, vendor: { id: world.vendorId }, documents: ['dl', 'workAuth'], note: `Submitted by ${role}`, delivery: 'queued' })],
+			request_candidate_documents: [
+				{ candidateId: world.candidateId, items: ['visa'], message: 'Please send your visa.' },
+				(r) =>
+					expect(sc(r).request).toMatchObject({
+						items: ['visa'],
+						applicationId: expect.any(String),
+						email: { status: 'queued' },
+						message: { status: 'not_sent' },
+					}),
+			],
+			submit_to_vendor: [
+				{ applicationId, documents: ['dl', 'workAuth'], note: `Submitted by ${role}` },
+				(r) =>
+					expect(sc(r).submission).toMatchObject({
+						applicationId,
+						vendor: { id: world.vendorId },
+						documents: ['dl', 'workAuth'],
+						note: `Submitted by ${role}`,
+						delivery: 'queued',
+					}),
+			],
 		}
 		for (const tool of TOOLS) {
 			const [args, check] = calls[tool]
@@ -186,7 +243,12 @@ describe('parameter limits', () => {
 		['vendors: limit 101', 'list_vendors', { limit: 101 }],
 		['vendor: an empty id', 'get_vendor', { vendorId: '' }],
 	] as const)('%s is refused', async (_label, tool, extra) => {
-		const base: Record<string, unknown> = tool === 'request_candidate_documents' ? { candidateId: world.candidateId } : tool === 'submit_to_vendor' ? { applicationId: world.apps.owner.applicationId } : {}
+		const base: Record<string, unknown> =
+			tool === 'request_candidate_documents'
+				? { candidateId: world.candidateId }
+				: tool === 'submit_to_vendor'
+					? { applicationId: world.apps.owner.applicationId }
+					: {}
 		const result = await world.clients.owner.callTool({ name: tool, arguments: { ...base, ...extra } })
 		expect(result.isError).toBe(true)
 	})

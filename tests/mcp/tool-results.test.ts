@@ -16,8 +16,10 @@
  *   nor in an error; text written by others is only ever inside an `UntrustedText` envelope. The
  *   only plain strings allowed to carry one are this server's own addresses (a careers address
  *   names the job in its last segment: lower-case words, made by the server).
- * - Issue 17, item 4: the structured result matches the tool's declared output schema (TypeBox's
- *   `Value.Errors`), with no property the schema does not declare, reported by tool and path.
+ * - Issue 17, item 4, and issue 18: the structured result matches the tool's declared output schema,
+ *   checked by the project's own checker (core/schema-check.ts: unknown properties refused, lengths
+ *   in code points, no control characters) and by TypeBox's `Value.Errors` (string formats, which
+ *   ours does not check), with no property the schema does not declare, reported by tool and path.
  * A listed tool without a way to call it here fails the test, so a new tool is covered when added.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
@@ -25,6 +27,7 @@ import { FormatRegistry, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { and, eq } from 'drizzle-orm'
 import { runCommand } from '../../core/cli.ts'
+import { checkValue } from '../../core/schema-check.ts'
 import { newId } from '../../core/credentials.ts'
 import { signWebhook } from '../../core/http/signed-webhook.ts'
 import { TEXT_AUTHORS } from '../../core/untrusted.ts'
@@ -108,7 +111,10 @@ async function formPage(url: string) {
 async function inboundMail(raw: string) {
 	const { app } = await portalApp({ INBOUND_MAIL_SECRET: INBOUND_SECRET })
 	const timestamp = Math.floor(Date.now() / 1000)
-	const res = await callOn(app, 'POST', '/api/inbox/inbound', { raw, headers: { 'content-type': 'message/rfc822', 'x-inbound-timestamp': String(timestamp), 'x-inbound-signature': signWebhook(INBOUND_SECRET, timestamp, raw) } })
+	const res = await callOn(app, 'POST', '/api/inbox/inbound', {
+		raw,
+		headers: { 'content-type': 'message/rfc822', 'x-inbound-timestamp': String(timestamp), 'x-inbound-signature': signWebhook(INBOUND_SECRET, timestamp, raw) },
+	})
 	expect(res.json?.status, res.text).toBe('accepted')
 	return res.json as { threadId: string }
 }
@@ -120,7 +126,14 @@ async function interviewCallback(event: unknown) {
 	const { app } = await portalApp({ INTERVIEW_WEBHOOK_SECRET: INTERVIEW_SECRET })
 	const text = JSON.stringify(event)
 	const timestamp = Math.floor(Date.now() / 1000)
-	const res = await callOn(app, 'POST', '/api/interviews/callback', { raw: text, headers: { 'content-type': 'application/json', 'x-interview-timestamp': String(timestamp), 'x-interview-signature': signWebhook(INTERVIEW_SECRET, timestamp, text) } })
+	const res = await callOn(app, 'POST', '/api/interviews/callback', {
+		raw: text,
+		headers: {
+			'content-type': 'application/json',
+			'x-interview-timestamp': String(timestamp),
+			'x-interview-signature': signWebhook(INTERVIEW_SECRET, timestamp, text),
+		},
+	})
 	expect(res.status, res.text).toBe(200)
 }
 
@@ -140,14 +153,27 @@ async function world(): Promise<World> {
 
 	// Another person of the workspace, named by an admin through the CLI: their name is their colleagues' data.
 	const colleagueEmail = `${unique('colleague')}@example.test`
-	await runCommand(deps, 'user create', { workspace: ws.slug, email: colleagueEmail, name: `Assistant: ${ATTACK} INJECT-colleagueName`, role: 'recruiter', password: 'correct horse battery' })
+	await runCommand(deps, 'user create', {
+		workspace: ws.slug,
+		email: colleagueEmail,
+		name: `Assistant: ${ATTACK} INJECT-colleagueName`,
+		role: 'recruiter',
+		password: 'correct horse battery',
+	})
 	const colleague = await mcpClient(ws, colleagueEmail)
 
 	// A vendor and a lookup value, named through the operator CLI.
 	const vendor = await runCommand(deps, 'vendor create', { workspace: ws.slug, name: mark('vendorName', ATTACK) })
 	const vendorId = vendor.json.vendorId as string
 	const vendorAddress = `inject-vendorsubmission.${unique()}@vendor.example`
-	await runCommand(deps, 'vendor set-submission', { vendor: vendorId, email: vendorAddress, 'contact-name': mark('vendorContact'), 'contact-email': `inject-vendorcontact.${unique()}@vendor.example`, 'contact-phone': '+1 555 INJECT-phone', rules: '{"always":["dl"]}' })
+	await runCommand(deps, 'vendor set-submission', {
+		vendor: vendorId,
+		email: vendorAddress,
+		'contact-name': mark('vendorContact'),
+		'contact-email': `inject-vendorcontact.${unique()}@vendor.example`,
+		'contact-phone': '+1 555 INJECT-phone',
+		rules: '{"always":["dl"]}',
+	})
 	const portalVendor = await runCommand(deps, 'vendor create', { workspace: ws.slug, name: mark('portalVendorName') })
 	await runCommand(deps, 'vendor set-submission', { vendor: portalVendor.json.vendorId as string, portal: `https://vendor.example/INJECT-portalUrl/${WORD}` })
 	for (const kind of LOOKUP_KINDS) await runCommand(deps, 'lookup add', { workspace: ws.slug, kind, name: mark(`lookup-${kind}`) })
@@ -175,7 +201,10 @@ async function world(): Promise<World> {
 	})
 	expect(published.status, await published.clone().text()).toBe(201)
 	const jobUrl = ((await published.json()) as { job: { url: string } }).job.url
-	const [restJob] = await deps.db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.workspaceId, ws.id), eq(jobs.vendorJobId, vendorJobId)))
+	const [restJob] = await deps.db
+		.select({ id: jobs.id })
+		.from(jobs)
+		.where(and(eq(jobs.workspaceId, ws.id), eq(jobs.vendorJobId, vendorJobId)))
 	// A screening question (no door yet: the workspace's own wording).
 	const questionId = newId('jq')
 	await deps.db.insert(jobQuestions).values({ id: questionId, jobId: restJob!.id, position: 1, prompt: mark('questionPrompt'), kind: 'text', required: false })
@@ -193,30 +222,74 @@ async function world(): Promise<World> {
 			email: `inject-email.${unique()}@example.test`,
 			phone: '+1 512 555 0100',
 			[`answer_${questionId}`]: `INJECT-answer ${ATTACK}`,
-			resume: new File([Buffer.from(makePdf([`INJECT-resume ${ATTACK}`, 'Java developer, Kubernetes, 10 years of experience']))], `INJECT-resumeFile ${WORD}.pdf`, { type: 'application/pdf' }),
+			resume: new File(
+				[Buffer.from(makePdf([`INJECT-resume ${ATTACK}`, 'Java developer, Kubernetes, 10 years of experience']))],
+				`INJECT-resumeFile ${WORD}.pdf`,
+				{ type: 'application/pdf' },
+			),
 		},
 		cookie,
 	)
 	expect(applied.status).toBe(200)
-	const [application] = await deps.db.select({ id: applications.id, candidateId: applications.candidateId }).from(applications).where(eq(applications.jobId, restJob!.id))
+	const [application] = await deps.db
+		.select({ id: applications.id, candidateId: applications.candidateId })
+		.from(applications)
+		.where(eq(applications.jobId, restJob!.id))
 	// What imports write (no public door): headline, location, skills, work authorization; owned by the colleague.
 	await deps.db
 		.update(candidates)
-		.set({ headline: mark('headline'), location: 'INJECT-candidateLocation', skills: ['INJECT-skill', 'Java'], workAuthorization: 'INJECT-workAuthorization', ownerUserId: colleague.userId })
+		.set({
+			headline: mark('headline'),
+			location: 'INJECT-candidateLocation',
+			skills: ['INJECT-skill', 'Java'],
+			workAuthorization: 'INJECT-workAuthorization',
+			ownerUserId: colleague.userId,
+		})
 		.where(eq(candidates.id, application!.candidateId))
 	// A colleague's note and rating (no door yet).
-	await deps.db.insert(notes).values({ id: newId('note'), workspaceId: ws.id, candidateId: application!.candidateId, applicationId: application!.id, authorUserId: colleague.userId, body: `INJECT-note ${ATTACK}`, visibility: 'shared' })
-	await deps.db.insert(ratings).values({ id: newId('rating'), applicationId: application!.id, userId: colleague.userId, score: 4, comment: `INJECT-ratingComment ${ATTACK}` })
+	await deps.db.insert(notes).values({
+		id: newId('note'),
+		workspaceId: ws.id,
+		candidateId: application!.candidateId,
+		applicationId: application!.id,
+		authorUserId: colleague.userId,
+		body: `INJECT-note ${ATTACK}`,
+		visibility: 'shared',
+	})
+	await deps.db
+		.insert(ratings)
+		.values({ id: newId('rating'), applicationId: application!.id, userId: colleague.userId, score: 4, comment: `INJECT-ratingComment ${ATTACK}` })
 
 	// The colleague makes a job, puts the candidate on the bench, asks for documents and submits them.
-	const colleagueJob = await ok(colleague, 'create_job', { title: mark('colleagueJobTitle', ATTACK), department: 'INJECT-colleagueDepartment', location: 'INJECT-colleagueLocation', employment: 'INJECT-colleagueEmployment', pitch: mark('pitch'), description: `<p>INJECT-colleagueDescription ${ATTACK}</p>`, requirements: ['INJECT-requirement'], niceToHave: ['INJECT-colleagueNice'] })
+	const colleagueJob = await ok(colleague, 'create_job', {
+		title: mark('colleagueJobTitle', ATTACK),
+		department: 'INJECT-colleagueDepartment',
+		location: 'INJECT-colleagueLocation',
+		employment: 'INJECT-colleagueEmployment',
+		pitch: mark('pitch'),
+		description: `<p>INJECT-colleagueDescription ${ATTACK}</p>`,
+		requirements: ['INJECT-requirement'],
+		niceToHave: ['INJECT-colleagueNice'],
+	})
 	await ok(owner, 'set_job_status', { jobId: colleagueJob.job.id, status: 'Open' })
 	await ok(colleague, 'add_to_bench', { candidateId: application!.candidateId, roleFamily: 'java', jobId: restJob!.id })
-	const request = await ok(colleague, 'request_candidate_documents', { candidateId: application!.candidateId, applicationId: application!.id, items: ['dl'], message: 'Please send your license.' })
-	const [requestMail] = await deps.db.select().from(outbox).where(and(eq(outbox.relatedId, request.request.id), eq(outbox.channel, 'email')))
+	const request = await ok(colleague, 'request_candidate_documents', {
+		candidateId: application!.candidateId,
+		applicationId: application!.id,
+		items: ['dl'],
+		message: 'Please send your license.',
+	})
+	const [requestMail] = await deps.db
+		.select()
+		.from(outbox)
+		.where(and(eq(outbox.relatedId, request.request.id), eq(outbox.channel, 'email')))
 	const uploadUrl = (await textToSend(deps.secret, requestMail!)).match(/https?:\/\/\S+\/upload\/bl_ul_[0-9A-Za-z]+/)![0]!
 	const upload = await formPage(uploadUrl)
-	const uploaded = await form(uploadUrl, { csrf: upload.csrf, kind: 'dl', file: new File([Buffer.from(samplePng(16, 16))], `INJECT-uploadFile ${WORD}.png`, { type: 'image/png' }) }, upload.cookie)
+	const uploaded = await form(
+		uploadUrl,
+		{ csrf: upload.csrf, kind: 'dl', file: new File([Buffer.from(samplePng(16, 16))], `INJECT-uploadFile ${WORD}.png`, { type: 'image/png' }) },
+		upload.cookie,
+	)
 	expect(uploaded.status).toBe(303)
 	await ok(colleague, 'submit_to_vendor', { applicationId: application!.id, documents: ['dl'], note: 'Strong profile.' })
 
@@ -225,14 +298,44 @@ async function world(): Promise<World> {
 	const inbox = `reply+${ws.slug}@localhost`
 	await inboundMail(mail(`"INJECT-displayName" <${cand!.email}>`, inbox, `INJECT-subject ${WORD}`, `INJECT-mailBody ${ATTACK}`))
 	await inboundMail(mail(`"INJECT-vendorDisplayName" <${vendorAddress}>`, inbox, 'INJECT-vendorSubject', `INJECT-vendorMailBody ${ATTACK}`))
-	await inboundMail(mail(`"INJECT-strangerName ${ATTACK}" <inject-stranger.${unique()}@elsewhere.example>`, inbox, `INJECT-strangerSubject ${WORD}`, `INJECT-strangerBody ${ATTACK}`))
+	await inboundMail(
+		mail(
+			`"INJECT-strangerName ${ATTACK}" <inject-stranger.${unique()}@elsewhere.example>`,
+			inbox,
+			`INJECT-strangerSubject ${WORD}`,
+			`INJECT-strangerBody ${ATTACK}`,
+		),
+	)
 
 	// An AI interview the owner sends, and the provider's result.
 	const interview = await inviteToInterview(deps, await personActor(deps, ws.slug, owner.email), { applicationId: application!.id })
 	const questions = await deps.db.select({ id: interviewQuestions.id }).from(interviewQuestions).where(eq(interviewQuestions.interviewId, interview.id))
-	await interviewCallback({ id: unique('evt'), type: 'interview.completed', interviewId: interview.id, occurredAt: new Date().toISOString(), result: { overallScore: 81, verdict: VERDICT, summary: `INJECT-interviewSummary ${ATTACK}`, answers: questions.map((q) => ({ questionId: q.id, transcript: `INJECT-transcript ${ATTACK}`, score: 80 })) } })
+	await interviewCallback({
+		id: unique('evt'),
+		type: 'interview.completed',
+		interviewId: interview.id,
+		occurredAt: new Date().toISOString(),
+		result: {
+			overallScore: 81,
+			verdict: VERDICT,
+			summary: `INJECT-interviewSummary ${ATTACK}`,
+			answers: questions.map((q) => ({ questionId: q.id, transcript: `INJECT-transcript ${ATTACK}`, score: 80 })),
+		},
+	})
 
-	return { ws, url, people: [...Object.values(people), colleague], ids: { restJob: restJob!.id, colleagueJob: colleagueJob.job.id, candidate: application!.candidateId, application: application!.id, vendor: vendorId, portalVendor: portalVendor.json.vendorId as string } }
+	return {
+		ws,
+		url,
+		people: [...Object.values(people), colleague],
+		ids: {
+			restJob: restJob!.id,
+			colleagueJob: colleagueJob.job.id,
+			candidate: application!.candidateId,
+			application: application!.id,
+			vendor: vendorId,
+			portalVendor: portalVendor.json.vendorId as string,
+		},
+	}
 }
 
 const VERDICT = 'recommended'
@@ -244,16 +347,27 @@ beforeAll(async () => {
 /** Ids found in the person's lists, a few of each kind, the injected records first. */
 async function idsFor(person: McpPerson) {
 	const names = await person.toolNames()
-	const take = async <T>(tool: string, args: Record<string, unknown>, pick: (data: any) => T, none: T): Promise<T> => (names.includes(tool) ? pick((await person.tool(tool, args)).data ?? {}) : none)
+	const take = async <T>(tool: string, args: Record<string, unknown>, pick: (data: any) => T, none: T): Promise<T> =>
+		names.includes(tool) ? pick((await person.tool(tool, args)).data ?? {}) : none
 	const first = (ids: string[], ...extra: string[]) => [...new Set([...extra, ...ids])].slice(0, 6)
 	// Rows carrying a marker first (they are the point), then the others as they come.
-	const markedFirst = (rows: { id: string }[]) => first(rows.map((r) => r.id), ...rows.filter((r) => MARKER.test(JSON.stringify(r))).map((r) => r.id))
+	const markedFirst = (rows: { id: string }[]) =>
+		first(
+			rows.map((r) => r.id),
+			...rows.filter((r) => MARKER.test(JSON.stringify(r))).map((r) => r.id),
+		)
 	const jobIds = await take('list_jobs', { limit: 100 }, (d) => d.jobs?.map((j: any) => j.id) ?? [], [] as string[])
 	const reachable = (id: string) => jobIds.includes(id)
 	return {
 		jobs: first(jobIds, ...[w.ids.restJob, w.ids.colleagueJob].filter(reachable)),
-		candidates: first(await take('list_candidates', { limit: 100 }, (d) => d.candidates?.map((c: any) => c.id) ?? [], [] as string[]), ...(reachable(w.ids.restJob) ? [w.ids.candidate] : [])),
-		applications: first(await take('list_applications', { limit: 100 }, (d) => d.applications?.map((a: any) => a.id) ?? [], [] as string[]), ...(reachable(w.ids.restJob) ? [w.ids.application] : [])),
+		candidates: first(
+			await take('list_candidates', { limit: 100 }, (d) => d.candidates?.map((c: any) => c.id) ?? [], [] as string[]),
+			...(reachable(w.ids.restJob) ? [w.ids.candidate] : []),
+		),
+		applications: first(
+			await take('list_applications', { limit: 100 }, (d) => d.applications?.map((a: any) => a.id) ?? [], [] as string[]),
+			...(reachable(w.ids.restJob) ? [w.ids.application] : []),
+		),
 		threads: await take('list_inbox_threads', { limit: 100 }, (d) => markedFirst(d.threads ?? []), [] as string[]),
 		interviews: await take('list_interview_results', { limit: 100 }, (d) => markedFirst(d.interviews ?? []), [] as string[]),
 		vendors: first(await take('list_vendors', { limit: 100 }, (d) => d.vendors?.map((v: any) => v.id) ?? [], [] as string[]), w.ids.vendor, w.ids.portalVendor),
@@ -286,9 +400,15 @@ function callsOf(ids: Awaited<ReturnType<typeof idsFor>>): Record<string, Record
 		get_inbox_thread: each(ids.threads, (threadId) => ({ threadId })),
 		list_interview_results: [{ limit: 100 }],
 		get_interview_result: each(ids.interviews, (interviewId) => ({ interviewId })),
-		get_calendar: [{ ...window, scope: 'workspace', limit: 100 }, { ...window, scope: 'mine', limit: 100 }],
+		get_calendar: [
+			{ ...window, scope: 'workspace', limit: 100 },
+			{ ...window, scope: 'mine', limit: 100 },
+		],
 		get_analytics_summary: [{ range: 7 }, { range: 30 }],
-		list_staffing_lookups: LOOKUP_KINDS.flatMap((kind) => [{ kind, limit: 100 }, { kind, query: WORD }]),
+		list_staffing_lookups: LOOKUP_KINDS.flatMap((kind) => [
+			{ kind, limit: 100 },
+			{ kind, query: WORD },
+		]),
 		get_review_queue: [{ limit: 100 }],
 		list_saved_searches: SEARCH_LISTS.map((list) => ({ list })),
 		list_todos: [{ limit: 100 }, ...each(ids.candidates.slice(0, 2), (candidateId) => ({ candidateId }))],
@@ -327,11 +447,16 @@ const isEnvelope = (o: Record<string, unknown>) => o.untrusted === true
 function unlabelled(value: unknown, path: string, out: string[], ourAddress: string) {
 	if (typeof value === 'string') {
 		if (MARKER.test(value) && !value.startsWith(`${ourAddress}/`)) out.push(`${path || '(root)'}: ${JSON.stringify(value.slice(0, 120))}`)
-	} else if (Array.isArray(value)) value.forEach((v, i) => unlabelled(v, `${path}[${i}]`, out, ourAddress))
-	else if (value && typeof value === 'object') {
+	} else if (Array.isArray(value)) {
+		for (const [i, v] of value.entries()) unlabelled(v, `${path}[${i}]`, out, ourAddress)
+	} else if (value && typeof value === 'object') {
 		const o = value as Record<string, unknown>
 		if (isEnvelope(o)) {
-			const wellFormed = Object.keys(o).sort().join() === 'text,truncated,untrusted,writtenBy' && typeof o.text === 'string' && typeof o.truncated === 'boolean' && (TEXT_AUTHORS as readonly string[]).includes(o.writtenBy as string)
+			const wellFormed =
+				Object.keys(o).sort().join() === 'text,truncated,untrusted,writtenBy' &&
+				typeof o.text === 'string' &&
+				typeof o.truncated === 'boolean' &&
+				(TEXT_AUTHORS as readonly string[]).includes(o.writtenBy as string)
 			if (!wellFormed) out.push(`${path}: malformed envelope ${JSON.stringify(o).slice(0, 120)}`)
 			return
 		}
@@ -384,9 +509,47 @@ describe('every tool, for every role, on a seeded workspace with text written by
 		expect(problems).toEqual([])
 		// The walk saw the markers: each door's text reached some answer, labelled.
 		const everything = JSON.stringify(all.map((a) => a.data))
-		for (const field of ['title', 'summary', 'description', 'mustHave1', 'niceToHave', 'interview', 'employment', 'department', 'location', 'vendorJobId', 'questionPrompt', 'candidateName', 'answer', 'resume', 'resumeFile', 'headline', 'skill', 'workAuthorization', 'candidateLocation', 'note', 'ratingComment', 'colleagueName', 'colleagueJobTitle', 'colleagueDescription', 'vendorName', 'vendorContact', 'portalUrl', 'lookup-client', 'uploadFile', 'subject', 'mailBody', 'vendorMailBody', 'strangerName', 'strangerBody', 'interviewSummary', 'transcript'])
+		for (const field of [
+			'title',
+			'summary',
+			'description',
+			'mustHave1',
+			'niceToHave',
+			'interview',
+			'employment',
+			'department',
+			'location',
+			'vendorJobId',
+			'questionPrompt',
+			'candidateName',
+			'answer',
+			'resume',
+			'resumeFile',
+			'headline',
+			'skill',
+			'workAuthorization',
+			'candidateLocation',
+			'note',
+			'ratingComment',
+			'colleagueName',
+			'colleagueJobTitle',
+			'colleagueDescription',
+			'vendorName',
+			'vendorContact',
+			'portalUrl',
+			'lookup-client',
+			'uploadFile',
+			'subject',
+			'mailBody',
+			'vendorMailBody',
+			'strangerName',
+			'strangerBody',
+			'interviewSummary',
+			'transcript',
+		])
 			expect({ field, seen: everything.includes(`INJECT-${field}`) }).toEqual({ field, seen: true })
-		for (const lowered of ['inject-formsource', 'inject-email', 'inject-vendorsubmission', 'inject-stranger']) expect({ lowered, seen: everything.includes(lowered) }).toEqual({ lowered, seen: true })
+		for (const lowered of ['inject-formsource', 'inject-email', 'inject-vendorsubmission', 'inject-stranger'])
+			expect({ lowered, seen: everything.includes(lowered) }).toEqual({ lowered, seen: true })
 		expect(all.filter((a) => !a.isError).length).toBeGreaterThan(300)
 	})
 
@@ -394,6 +557,7 @@ describe('every tool, for every role, on a seeded workspace with text written by
 		const { deps } = await serveApp()
 		const all = await callEverything()
 		const schemas = new Map(deps.registry.tools.map((t) => [t.name, closed(t.output)]))
+		const outputs = new Map(deps.registry.tools.map((t) => [t.name, t.output]))
 		const problems: string[] = []
 		const checked = new Set<string>()
 		for (const a of all) {
@@ -401,29 +565,50 @@ describe('every tool, for every role, on a seeded workspace with text written by
 			if (a.isError) continue
 			checked.add(a.tool)
 			const schema = schemas.get(a.tool)!
-			for (const e of [...Value.Errors(schema, a.data)].slice(0, 5)) problems.push(`${a.tool} ${JSON.stringify(a.args)} as ${a.person}: ${e.path || '/'} ${e.message} (got ${JSON.stringify(e.value)?.slice(0, 80)})`)
+			const where = `${a.tool} ${JSON.stringify(a.args)} as ${a.person}`
+			for (const e of checkValue(outputs.get(a.tool)!, a.data, { unknown: 'reject' }).errors.slice(0, 5)) problems.push(`${where}: ${e.field} ${e.message}`)
+			for (const e of [...Value.Errors(schema, a.data)].slice(0, 5))
+				problems.push(`${where}: ${e.path || '/'} ${e.message} (got ${JSON.stringify(e.value)?.slice(0, 80)})`)
 		}
 		// A few per tool are enough to see what is wrong.
 		const perTool = new Map<string, number>()
 		expect(problems.filter((p) => (perTool.set(p.split(' ')[0]!, (perTool.get(p.split(' ')[0]!) ?? 0) + 1).get(p.split(' ')[0]!) ?? 0) <= 3)).toEqual([])
 		// Every tool of the registry answered successfully at least once.
 		expect([...checked].sort()).toEqual(deps.registry.tools.map((t) => t.name).sort())
+		// The check bites for every tool: one of its answers with a property more, or its first field of another type, is refused.
+		for (const name of checked) {
+			const data = all.find((a) => a.tool === name && !a.isError)!.data as Record<string, unknown>
+			const [first] = Object.keys(data)
+			expect({ name, extra: checkValue(outputs.get(name)!, { ...data, undeclared: 1 }, { unknown: 'reject' }).errors.length > 0 }).toEqual({
+				name,
+				extra: true,
+			})
+			if (first)
+				expect({ name, wrongType: checkValue(outputs.get(name)!, { ...data, [first]: Symbol('x') }, { unknown: 'reject' }).errors.length > 0 }).toEqual({
+					name,
+					wrongType: true,
+				})
+		}
 	})
 
 	test('no output schema leaves a value undescribed: no {} / any / unknown anywhere', async () => {
 		const { deps } = await serveApp()
 		const loose: string[] = []
 		const walk = (node: unknown, path: string, tool: string) => {
-			if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${path}[${i}]`, tool))
+			if (Array.isArray(node)) {
+				for (const [i, n] of node.entries()) walk(n, `${path}[${i}]`, tool)
+				return
+			}
 			if (!node || typeof node !== 'object') return
 			const o = node as Record<string, unknown>
 			const keywords = ['type', 'anyOf', 'oneOf', 'allOf', 'const', 'enum', '$ref', 'not']
 			if (!keywords.some((k) => k in o)) loose.push(`${tool}: ${path || '(root)'}`)
-			for (const [k, v] of Object.entries(o)) if (['properties', 'items', 'anyOf', 'oneOf', 'allOf', 'additionalProperties', 'patternProperties'].includes(k)) {
-				if (k === 'properties' || k === 'patternProperties') for (const [p, s] of Object.entries(v as Record<string, unknown>)) walk(s, `${path}.${p}`, tool)
-				else if (k === 'additionalProperties' && typeof v === 'boolean') continue
-				else walk(v, `${path}/${k}`, tool)
-			}
+			for (const [k, v] of Object.entries(o))
+				if (['properties', 'items', 'anyOf', 'oneOf', 'allOf', 'additionalProperties', 'patternProperties'].includes(k)) {
+					if (k === 'properties' || k === 'patternProperties') for (const [p, s] of Object.entries(v as Record<string, unknown>)) walk(s, `${path}.${p}`, tool)
+					else if (k === 'additionalProperties' && typeof v === 'boolean') continue
+					else walk(v, `${path}/${k}`, tool)
+				}
 		}
 		for (const tool of deps.registry.tools) walk(JSON.parse(JSON.stringify(tool.output)), '', tool.name)
 		expect(loose).toEqual([])

@@ -46,7 +46,13 @@ export const LOOPBACK_REDIRECT = 'http://127.0.0.1:43123/callback'
 export async function registerApp(ctx: AS, metadata: Record<string, unknown> = {}) {
 	const res = await oauth.dynamicClientRegistrationRequest(
 		ctx.as,
-		{ client_name: 'Checklist app', redirect_uris: [LOOPBACK_REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], ...metadata },
+		{
+			client_name: 'Checklist app',
+			redirect_uris: [LOOPBACK_REDIRECT],
+			token_endpoint_auth_method: 'none',
+			grant_types: ['authorization_code', 'refresh_token'],
+			...metadata,
+		},
 		{ ...ctx.opts, headers: { 'x-forwarded-for': uniqueAddress() } },
 	)
 	const client = await oauth.processDynamicClientRegistrationResponse(res)
@@ -55,7 +61,11 @@ export async function registerApp(ctx: AS, metadata: Record<string, unknown> = {
 
 /** A raw registration request (for bodies oauth4webapi would not send). */
 export async function registerRaw(ctx: AS, body: unknown, address = uniqueAddress()) {
-	const res = await ctx.http('/oauth/register', { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': address }, body: typeof body === 'string' ? body : JSON.stringify(body) })
+	const res = await ctx.http('/oauth/register', {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+		body: typeof body === 'string' ? body : JSON.stringify(body),
+	})
 	return { status: res.status, headers: res.headers, json: (await res.json().catch(() => undefined)) as any }
 }
 
@@ -79,7 +89,12 @@ export interface AuthRequest {
 }
 
 /** An authorization request as a correct client builds it; `extra` overrides (null removes). */
-export async function authorizationRequest(ctx: AS, client: oauth.Client, redirectUri: string, extra: Record<string, string | null> = {}): Promise<AuthRequest> {
+export async function authorizationRequest(
+	ctx: AS,
+	client: oauth.Client,
+	redirectUri: string,
+	extra: Record<string, string | null> = {},
+): Promise<AuthRequest> {
 	const verifier = oauth.generateRandomCodeVerifier()
 	const state = oauth.generateRandomState()
 	const url = new URL(ctx.as.authorization_endpoint!)
@@ -108,7 +123,12 @@ export async function consent(portal: PortalClient, url: URL, choice: { decision
 	const page = await portal.get(url.pathname + url.search)
 	if (page.status !== 200) return { page, status: page.status, location: page.headers.get('location') ? new URL(page.headers.get('location')!, url) : null }
 	const request = unescapeHtml(/name="request" value="([^"]*)"/.exec(page.text)![1]!)
-	const res = await portal.post('/oauth/authorize', { request, consent: consentToken(page.text), decision: choice.decision ?? 'allow', ...(choice.readOnly ? { read_only: '1' } : {}) })
+	const res = await portal.post('/oauth/authorize', {
+		request,
+		consent: consentToken(page.text),
+		decision: choice.decision ?? 'allow',
+		...(choice.readOnly ? { read_only: '1' } : {}),
+	})
 	return { page, status: res.status, location: res.headers.get('location') ? new URL(res.headers.get('location')!) : null }
 }
 
@@ -122,7 +142,10 @@ export async function connectedApp(options: { role?: string; readOnly?: boolean;
 	const params = oauth.validateAuthResponse(ctx.as, client, location!, request.state)
 	/** Real time just before the tokens were issued (expiry tests move the clock from there). */
 	const issuedAt = Date.now()
-	const res = await oauth.authorizationCodeGrantRequest(ctx.as, client, oauth.None(), params, redirectUri, request.verifier, { ...ctx.opts, additionalParameters: { resource: ctx.resource } })
+	const res = await oauth.authorizationCodeGrantRequest(ctx.as, client, oauth.None(), params, redirectUri, request.verifier, {
+		...ctx.opts,
+		additionalParameters: { resource: ctx.resource },
+	})
 	const tokens = await oauth.processAuthorizationCodeResponse(ctx.as, client, res)
 	return { ctx, ...who, client, redirectUri, issuedAt, tokens: tokens as oauth.TokenEndpointResponse & { refresh_token: string } }
 }
@@ -142,7 +165,11 @@ export async function freshCode(options: { who?: Person; readOnly?: boolean } = 
 
 /** A raw form post to an OAuth endpoint. */
 export async function formPost(ctx: AS, path: string, form: Record<string, string> | string, headers: Record<string, string> = {}) {
-	const res = await ctx.http(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: typeof form === 'string' ? form : new URLSearchParams(form).toString() })
+	const res = await ctx.http(path, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+		body: typeof form === 'string' ? form : new URLSearchParams(form).toString(),
+	})
 	const text = await res.text()
 	let json: any
 	try {
@@ -155,11 +182,21 @@ export async function formPost(ctx: AS, path: string, form: Record<string, strin
 export async function mcp(ctx: AS, token: string | null, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
 	const res = await ctx.http('/api/mcp', {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+		headers: {
+			'content-type': 'application/json',
+			accept: 'application/json, text/event-stream',
+			...(token ? { authorization: `Bearer ${token}` } : {}),
+			...headers,
+		},
 		body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
 	})
 	const text = await res.text()
-	const data = res.headers.get('content-type')?.includes('text/event-stream') ? text.split('\n').find((l) => l.startsWith('data: '))?.slice(6) : text
+	const data = res.headers.get('content-type')?.includes('text/event-stream')
+		? text
+				.split('\n')
+				.find((l) => l.startsWith('data: '))
+				?.slice(6)
+		: text
 	let message: any
 	try {
 		message = JSON.parse(data ?? '')

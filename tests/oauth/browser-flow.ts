@@ -50,7 +50,13 @@ export interface ConsentChoice {
  * Opens the authorization address in the browser, signs in when the portal asks, checks the consent
  * page and presses a button; resolves with the query the app's callback received.
  */
-export async function consentInBrowser(context: BrowserContext, url: URL, person: { email: string; password: string }, callback: Callback, choice: ConsentChoice = {}) {
+export async function consentInBrowser(
+	context: BrowserContext,
+	url: URL,
+	person: { email: string; password: string },
+	callback: Callback,
+	choice: ConsentChoice = {},
+) {
 	const page = await context.newPage()
 	const seen: { consentText: string; signedIn: boolean } = { consentText: '', signedIn: false }
 	try {
@@ -62,10 +68,12 @@ export async function consentInBrowser(context: BrowserContext, url: URL, person
 			await page.fill('input[name=password]', person.password)
 			await Promise.all([
 				// When sign-in does not lead to consent, say what the page said instead (not only "timeout").
-				page.waitForURL((u) => u.pathname === '/oauth/authorize').catch(async (error: Error) => {
-					const said = ((await page.textContent('body').catch(() => '')) ?? '').replace(/\s+/g, ' ').trim().slice(0, 300)
-					throw new Error(`sign-in did not reach the consent page (${page.url()}): "${said}"; ${error.message.split('\n')[0]}`)
-				}),
+				page
+					.waitForURL((u) => u.pathname === '/oauth/authorize')
+					.catch(async (error: Error) => {
+						const said = ((await page.textContent('body').catch(() => '')) ?? '').replace(/\s+/g, ' ').trim().slice(0, 300)
+						throw new Error(`sign-in did not reach the consent page (${page.url()}): "${said}"; ${error.message.split('\n')[0]}`)
+					}),
 				page.click('form[action="/sign-in"] button[type=submit]'),
 			])
 		}
@@ -105,7 +113,13 @@ export class TestOAuthProvider {
 		return this.callback.redirectUri
 	}
 	get clientMetadata() {
-		return { client_name: this.name, redirect_uris: [this.callback.redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }
+		return {
+			client_name: this.name,
+			redirect_uris: [this.callback.redirectUri],
+			grant_types: ['authorization_code', 'refresh_token'],
+			response_types: ['code'],
+			token_endpoint_auth_method: 'none',
+		}
 	}
 	state() {
 		this.expectedState = crypto.randomUUID()

@@ -30,12 +30,30 @@ describe('C. authorization endpoint and consent', () => {
 		const ctx = await authServer()
 		const who = await signedInPerson()
 		const web = await registerApp(ctx, { redirect_uris: ['https://a.example/cb'] })
-		for (const uri of ['https://a.example/cb/', 'https://a.example/CB', 'https://a.example/cb?x=1', 'https://a.example/cb#f', 'https://a.example/cb/../evil', 'https://a.example%2Fcb', 'HTTPS://A.EXAMPLE/cb', 'https://a.example.evil/cb', 'http://a.example/cb']) {
+		for (const uri of [
+			'https://a.example/cb/',
+			'https://a.example/CB',
+			'https://a.example/cb?x=1',
+			'https://a.example/cb#f',
+			'https://a.example/cb/../evil',
+			'https://a.example%2Fcb',
+			'HTTPS://A.EXAMPLE/cb',
+			'https://a.example.evil/cb',
+			'http://a.example/cb',
+		]) {
 			const { url } = await authorizationRequest(ctx, web.client, uri)
 			expectErrorPage(await who.portal.get(url.pathname + url.search))
 		}
 		const loop = await registerApp(ctx, { redirect_uris: ['http://127.0.0.1:3000/cb'] })
-		for (const uri of ['http://127.0.0.1:51004/cb2', 'http://localhost:51004/cb', 'http://[::1]:51004/cb', 'http://127.0.0.1:51004/./cb', 'http://x@127.0.0.1:51004/cb', 'http://127.0.0.1:99999/cb', 'http://127.0.0.1:51004/cb#x']) {
+		for (const uri of [
+			'http://127.0.0.1:51004/cb2',
+			'http://localhost:51004/cb',
+			'http://[::1]:51004/cb',
+			'http://127.0.0.1:51004/./cb',
+			'http://x@127.0.0.1:51004/cb',
+			'http://127.0.0.1:99999/cb',
+			'http://127.0.0.1:51004/cb#x',
+		]) {
 			const { url } = await authorizationRequest(ctx, loop.client, uri)
 			expectErrorPage(await who.portal.get(url.pathname + url.search))
 		}
@@ -53,7 +71,12 @@ describe('C. authorization endpoint and consent', () => {
 		expectErrorPage(await who.portal.get(`${dup.url.pathname}${dup.url.search}&redirect_uri=${encodeURIComponent('https://evil.example/cb')}`))
 		expectErrorPage(await who.portal.get(`${dup.url.pathname}${dup.url.search}&client_id=${loop.client.client_id}`))
 		// Not signed in: the same answers (nothing about the client is trusted yet).
-		expectErrorPage(await (async () => { const r = await ctx.http(unknown.url.pathname + unknown.url.search); return { status: r.status, headers: r.headers, text: await r.text() } })())
+		expectErrorPage(
+			await (async () => {
+				const r = await ctx.http(unknown.url.pathname + unknown.url.search)
+				return { status: r.status, headers: r.headers, text: await r.text() }
+			})(),
+		)
 	})
 
 	test('C3 nothing goes back to the app before sign-in, errors included (no open redirector for anonymous visitors)', async () => {
@@ -142,7 +165,15 @@ describe('C. authorization endpoint and consent', () => {
 		}
 		const [code] = await codesOf(client.client_id)
 		expect(code!.resource).toBe(ctx.resource)
-		for (const resource of ['https://other.example/api/mcp', '/api/mcp', `${ctx.resource}#x`, `${ctx.resource}?x=1`, ctx.base, `${ctx.base}/api/v1`, 'not a url']) {
+		for (const resource of [
+			'https://other.example/api/mcp',
+			'/api/mcp',
+			`${ctx.resource}#x`,
+			`${ctx.resource}?x=1`,
+			ctx.base,
+			`${ctx.base}/api/v1`,
+			'not a url',
+		]) {
 			const request = await authorizationRequest(ctx, client, redirectUri, { resource })
 			const res = await who.portal.get(request.url.pathname + request.url.search)
 			const location = new URL(res.headers.get('location')!)
@@ -176,7 +207,9 @@ describe('C. authorization endpoint and consent', () => {
 		const allowedA = await consent(who.portal, (await authorizationRequest(ctx, a.client, a.redirectUri)).url)
 		expect(allowedA.status).toBe(303)
 		// Consent is per client: B, with the same name, is asked for again and shows its own host.
-		const page = await who.portal.get((await authorizationRequest(ctx, b.client, b.redirectUri)).url.pathname + (await authorizationRequest(ctx, b.client, b.redirectUri)).url.search)
+		const page = await who.portal.get(
+			(await authorizationRequest(ctx, b.client, b.redirectUri)).url.pathname + (await authorizationRequest(ctx, b.client, b.redirectUri)).url.search,
+		)
 		expect(page.status).toBe(200)
 		expect(page.text).toContain('Same Name')
 		expect(page.text).toContain('two.example')
@@ -208,7 +241,11 @@ describe('C. authorization endpoint and consent', () => {
 		await other.portal.get(url.pathname + url.search)
 		expect((await who.portal.post('/oauth/authorize', { request, decision: 'allow', csrf: other.portal.csrf })).status).toBe(403)
 		expect((await who.portal.post('/oauth/authorize', { request, decision: 'allow' }, { origin: 'https://evil.example' })).status).toBe(403)
-		const anonymous = await ctx.http('/oauth/authorize', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ request, decision: 'allow', csrf: who.portal.csrf }).toString() })
+		const anonymous = await ctx.http('/oauth/authorize', {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams({ request, decision: 'allow', csrf: who.portal.csrf }).toString(),
+		})
 		expect(anonymous.headers.get('location')).toBeNull()
 		expect(await codesOf(client.client_id)).toHaveLength(0)
 		// The session cookie: HttpOnly, SameSite=Lax (Secure and __Host- when served over https).

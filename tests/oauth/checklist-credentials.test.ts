@@ -95,7 +95,11 @@ const mcpCall = (token: string): RequestInit => ({
 	headers: { ...bearer(token), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
 	body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
 })
-const form = (fields: Record<string, string>): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() })
+const form = (fields: Record<string, string>): RequestInit => ({
+	method: 'POST',
+	headers: { 'content-type': 'application/x-www-form-urlencoded' },
+	body: new URLSearchParams(fields).toString(),
+})
 
 /** One of each secret the portal hands out, issued the ordinary way. */
 async function issueEverything() {
@@ -110,7 +114,10 @@ async function issueEverything() {
 	// Requested on a server with SMTP_URL (without it the mail would be held in the dev mailbox).
 	const request = await requestCandidateDocuments(await testDeps({ SMTP_URL: smtp.url }), recruiter, { candidateId, items: ['dl', 'visa'] })
 	// The e-mail goes out; the text message is recorded as not sent (no provider).
-	const [mail] = await deps.db.select({ to: outbox.to }).from(outbox).where(and(eq(outbox.relatedId, request.id), eq(outbox.channel, 'email')))
+	const [mail] = await deps.db
+		.select({ to: outbox.to })
+		.from(outbox)
+		.where(and(eq(outbox.relatedId, request.id), eq(outbox.channel, 'email')))
 	expect(await deliverDue(await testDeps({ SMTP_URL: smtp.url }), { workspaceId: ws.id })).toEqual({ sent: 1, retried: 0, failed: 0 })
 	const uploadLink = /\/upload\/(bl_ul_[0-9A-Za-z]+)/.exec(smtp.to(mail!.to)[0]!.parsed.text!)![1]!
 	const session = app.portal.cookies.get('bl_session')!
@@ -123,7 +130,11 @@ describe('H1 typed credentials with a checksum', () => {
 		const counted = await countingDeps()
 		const jobs = (key: string) => counted.request('/api/v1/jobs', { headers: bearer(key) })
 		const mcp = (token: string) => counted.request('/api/mcp', mcpCall(token))
-		const exchange = (c: string) => counted.request('/oauth/token', form({ grant_type: 'authorization_code', code: c, code_verifier: code.verifier, redirect_uri: code.redirectUri, client_id: code.client.client_id }))
+		const exchange = (c: string) =>
+			counted.request(
+				'/oauth/token',
+				form({ grant_type: 'authorization_code', code: c, code_verifier: code.verifier, redirect_uri: code.redirectUri, client_id: code.client.client_id }),
+			)
 		const refresh = (t: string) => counted.request('/oauth/token', form({ grant_type: 'refresh_token', refresh_token: t, client_id: app.client.client_id }))
 		const revoke = (t: string) => counted.request('/oauth/revoke', form({ token: t, client_id: app.client.client_id }))
 		const upload = (t: string) => counted.request(`/upload/${t}`)
@@ -156,10 +167,22 @@ describe('H1 typed credentials with a checksum', () => {
 		}
 		const expected = Object.fromEntries(cases.map((c) => [c.type, POSITIONS.map(() => ({ status: c.refused, statements: 0 }))]))
 		expect(seen).toEqual(expected)
-		expect(elsewhere).toEqual({ revokeAccess: { status: 200, statements: 0 }, revokeRefresh: { status: 200, statements: 0 }, personalTokenAtRest: { status: 401, statements: 0 }, vendorKeyAtMcp: { status: 401, statements: 0 } })
+		expect(elsewhere).toEqual({
+			revokeAccess: { status: 200, statements: 0 },
+			revokeRefresh: { status: 200, statements: 0 },
+			personalTokenAtRest: { status: 401, statements: 0 },
+			vendorKeyAtMcp: { status: 401, statements: 0 },
+		})
 
 		// The same requests with the credential as issued are looked up (the counter sees prepared lookups too).
-		const right = { vk: await jobs(vendor.apiKey), pat: await mcp(pat.token), at: await mcp(app.tokens.access_token), code: await exchange(code.code), rt: await refresh(app.tokens.refresh_token), ul: await upload(uploadLink) }
+		const right = {
+			vk: await jobs(vendor.apiKey),
+			pat: await mcp(pat.token),
+			at: await mcp(app.tokens.access_token),
+			code: await exchange(code.code),
+			rt: await refresh(app.tokens.refresh_token),
+			ul: await upload(uploadLink),
+		}
 		expect(Object.fromEntries(Object.entries(right).map(([k, v]) => [k, v.status]))).toEqual({ vk: 200, pat: 200, at: 200, code: 200, rt: 200, ul: 200 })
 		for (const [type, r] of Object.entries(right)) expect({ type, looked: r.statements > 0 }).toEqual({ type, looked: true })
 	})
@@ -207,9 +230,12 @@ async function whereStored(deps: AppDeps, needles: string[]): Promise<Map<string
 			needles.map((n) => sql`strpos(${all}, ${n}) > 0`),
 			sql.raw(' or '),
 		)
-		const rows = await deps.database.rows<Record<string, unknown>>(sql`select ${sql.raw(columns.map((c) => `${q(c)}::text as ${q(c)}`).join(', '))} from ${sql.raw(table)} where ${anyNeedle}`)
+		const rows = await deps.database.rows<Record<string, unknown>>(
+			sql`select ${sql.raw(columns.map((c) => `${q(c)}::text as ${q(c)}`).join(', '))} from ${sql.raw(table)} where ${anyNeedle}`,
+		)
 		for (const row of rows)
-			for (const [column, value] of Object.entries(row)) for (const n of needles) if (typeof value === 'string' && value.includes(n)) found.get(n)!.add(`${table.split('.')[1]!.replaceAll('"', '')}.${column}`)
+			for (const [column, value] of Object.entries(row))
+				for (const n of needles) if (typeof value === 'string' && value.includes(n)) found.get(n)!.add(`${table.split('.')[1]!.replaceAll('"', '')}.${column}`)
 	}
 	return found
 }
@@ -243,7 +269,10 @@ describe('H2 secrets are stored only as their SHA-256', () => {
 		expect(plain).toEqual(nowhere)
 		// The e-mail that delivered the link and the text message that could not go show a marker in
 		// its place, and keep no sealed copy either (erased once sent, never kept for a message not sent).
-		const linkRows = await deps.db.select({ status: outbox.status, text: outbox.text, sealed: outbox.privateSealed }).from(outbox).where(eq(outbox.relatedId, request.id))
+		const linkRows = await deps.db
+			.select({ status: outbox.status, text: outbox.text, sealed: outbox.privateSealed })
+			.from(outbox)
+			.where(eq(outbox.relatedId, request.id))
 		expect(linkRows.map((r) => [r.status, r.sealed, r.text.includes('[private link, sent to the recipient only]')]).sort()).toEqual([
 			['not_sent', null, true],
 			['sent', null, true],

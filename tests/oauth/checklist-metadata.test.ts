@@ -62,7 +62,8 @@ function recordOutbound() {
 		// net.connect() passes its normalised arguments as one array: [options, callback].
 		const list = Array.isArray(args[0]) ? (args[0] as unknown[]) : args
 		const first = list[0] as { port?: unknown; host?: unknown; path?: unknown } | number | string
-		const target = typeof first === 'object' && first !== null ? `${first.host ?? ''}:${first.port ?? first.path ?? ''}` : `${String(list[1] ?? '')}:${String(first)}`
+		const target =
+			typeof first === 'object' && first !== null ? `${first.host ?? ''}:${first.port ?? first.path ?? ''}` : `${String(list[1] ?? '')}:${String(first)}`
 		if (!(dbPort && target.endsWith(`:${dbPort}`))) seen.push(`socket ${target}`)
 		return (realConnect as (...a: unknown[]) => unknown).apply(this, args)
 	} as typeof realConnect
@@ -99,7 +100,12 @@ describe('B4 client metadata is self-asserted', () => {
 		try {
 			// The recorder and the canary see what they should: a passed-through fetch and a raw socket.
 			await (await fetch(`${here}/probe`).catch(() => null))?.text().catch(() => null)
-			await new Promise<void>((resolve) => net.connect(canary.port, '127.0.0.1').on('close', () => resolve()).on('error', () => resolve()))
+			await new Promise<void>((resolve) =>
+				net
+					.connect(canary.port, '127.0.0.1')
+					.on('close', () => resolve())
+					.on('error', () => resolve()),
+			)
 			expect(recorder.seen).toEqual([`fetch ${here}/probe`, `socket 127.0.0.1:${canary.port}`])
 			expect(canary.connections()).toBe(2)
 			recorder.seen.length = 0
@@ -125,10 +131,17 @@ describe('B4 client metadata is self-asserted', () => {
 			expect(allowed.status).toBe(303)
 			expect(allowed.page.text).not.toContain('169.254.169.254')
 			const params = oauth.validateAuthResponse(ctx.as, client, allowed.location!, request.state)
-			const exchanged = await oauth.authorizationCodeGrantRequest(ctx.as, client, oauth.None(), params, `${here}/callback`, request.verifier, { ...ctx.opts, additionalParameters: { resource: ctx.resource } })
+			const exchanged = await oauth.authorizationCodeGrantRequest(ctx.as, client, oauth.None(), params, `${here}/callback`, request.verifier, {
+				...ctx.opts,
+				additionalParameters: { resource: ctx.resource },
+			})
 			const tokens = await oauth.processAuthorizationCodeResponse(ctx.as, client, exchanged)
 			expect((await mcp(ctx, tokens.access_token, 'tools/list')).status).toBe(200)
-			const refreshed = await oauth.processRefreshTokenResponse(ctx.as, client, await oauth.refreshTokenGrantRequest(ctx.as, client, oauth.None(), tokens.refresh_token!, ctx.opts))
+			const refreshed = await oauth.processRefreshTokenResponse(
+				ctx.as,
+				client,
+				await oauth.refreshTokenGrantRequest(ctx.as, client, oauth.None(), tokens.refresh_token!, ctx.opts),
+			)
 			const apps = await who.portal.get('/settings/api')
 			expect(apps.text).toContain('Metadata app')
 			expect(apps.text).not.toContain('169.254.169.254')
@@ -149,10 +162,12 @@ describe('B4 client metadata is self-asserted', () => {
 		const context = await newContext()
 		const dialogs: string[] = []
 		const requests: string[] = []
-		context.on('page', (p) => p.on('dialog', (d) => {
-			dialogs.push(d.message())
-			void d.dismiss()
-		}))
+		context.on('page', (p) =>
+			p.on('dialog', (d) => {
+				dialogs.push(d.message())
+				void d.dismiss()
+			}),
+		)
 		context.on('request', (r) => void requests.push(r.url()))
 		const names = [
 			'<img src=x onerror=alert(1)>',
@@ -162,7 +177,7 @@ describe('B4 client metadata is self-asserted', () => {
 			'</title><script>alert(5)</script>',
 			'<a href="javascript:alert(6)">Benchline Official</a>',
 			// biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, written literally on purpose
-			'{{constructor.constructor(\'alert(7)\')()}} ${alert(8)}',
+			"{{constructor.constructor('alert(7)')()}} ${alert(8)}",
 		]
 		try {
 			const ws = await newWorkspace(deps)
@@ -172,13 +187,27 @@ describe('B4 client metadata is self-asserted', () => {
 				const res = await fetch(`${url}/oauth/register`, {
 					method: 'POST',
 					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({ client_name: name, redirect_uris: [callback.redirectUri], logo_uri: 'http://169.254.169.254/logo.png', client_uri: 'https://evil.example/' }),
+					body: JSON.stringify({
+						client_name: name,
+						redirect_uris: [callback.redirectUri],
+						logo_uri: 'http://169.254.169.254/logo.png',
+						client_uri: 'https://evil.example/',
+					}),
 				})
 				expect(res.status).toBe(201)
 				const client = (await res.json()) as { client_id: string; client_name: string }
 				const verifier = oauth.generateRandomCodeVerifier()
 				const authorize = new URL(`${url}/oauth/authorize`)
-				for (const [k, v] of Object.entries({ client_id: client.client_id, redirect_uri: callback.redirectUri, response_type: 'code', code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: `s${i}`, resource: `${url}/api/mcp`, scope: 'mcp' }))
+				for (const [k, v] of Object.entries({
+					client_id: client.client_id,
+					redirect_uri: callback.redirectUri,
+					response_type: 'code',
+					code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+					code_challenge_method: 'S256',
+					state: `s${i}`,
+					resource: `${url}/api/mcp`,
+					scope: 'mcp',
+				}))
 					authorize.searchParams.set(k, v)
 				await page.goto(authorize.href)
 				if (new URL(page.url()).pathname === '/sign-in') {
@@ -198,14 +227,23 @@ describe('B4 client metadata is self-asserted', () => {
 				const token = await fetch(`${url}/oauth/token`, {
 					method: 'POST',
 					headers: { 'content-type': 'application/x-www-form-urlencoded' },
-					body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: client.client_id, redirect_uri: callback.redirectUri, resource: `${url}/api/mcp` }),
+					body: new URLSearchParams({
+						grant_type: 'authorization_code',
+						code,
+						code_verifier: verifier,
+						client_id: client.client_id,
+						redirect_uri: callback.redirectUri,
+						resource: `${url}/api/mcp`,
+					}),
 				})
 				expect(token.status).toBe(200)
 			}
 			await page.goto(`${url}/settings/api`)
 			const listed = await page.locator('table tbody tr td:first-child').allTextContents()
 			for (const name of [...names, 'elgoog app']) expect(listed.some((cell) => cell.startsWith(name))).toBe(true)
-			expect(await page.locator('main img, main script, main svg, main iframe, main a[href^="javascript"], td:first-child *:not(span):not(div.cell)').count()).toBe(0)
+			expect(
+				await page.locator('main img, main script, main svg, main iframe, main a[href^="javascript"], td:first-child *:not(span):not(div.cell)').count(),
+			).toBe(0)
 			expect(dialogs).toEqual([])
 			// Nothing was requested from anywhere but the portal and the app's own callback address.
 			const origins = new Set(requests.map((r) => new URL(r).origin))

@@ -15,16 +15,27 @@ setDefaultTimeout(60_000)
 
 afterEach(() => clock.reset())
 
-const rest = (ctx: AS, token: string) => ctx.http('/api/v1/jobs', { headers: { authorization: `Bearer ${token}` } }).then(async (r) => ({ status: r.status, challenge: r.headers.get('www-authenticate'), body: await r.text() }))
+const rest = (ctx: AS, token: string) =>
+	ctx
+		.http('/api/v1/jobs', { headers: { authorization: `Bearer ${token}` } })
+		.then(async (r) => ({ status: r.status, challenge: r.headers.get('www-authenticate'), body: await r.text() }))
 
 describe('G. resource server checks', () => {
 	test('G1 the token counts only in the Authorization header', async () => {
 		const app = await connectedApp()
 		const at = app.tokens.access_token
 		const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} })
-		const query = await app.ctx.http(`/api/mcp?access_token=${at}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body })
+		const query = await app.ctx.http(`/api/mcp?access_token=${at}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+			body,
+		})
 		expect(query.status).toBe(401)
-		const form = await app.ctx.http('/api/mcp', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `access_token=${at}` })
+		const form = await app.ctx.http('/api/mcp', {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: `access_token=${at}`,
+		})
 		expect(form.status).toBe(401)
 		expect((await mcp(app.ctx, at, 'tools/list')).status).toBe(200)
 		expect((await mcp(app.ctx, null, 'tools/list')).status).toBe(401)
@@ -51,7 +62,17 @@ describe('G. resource server checks', () => {
 		expect((await mcp(app.ctx, pat.token, 'tools/list')).status).toBe(200)
 		expect((await rest(app.ctx, vendor.apiKey)).status).toBe(200)
 		// The code was not used up by being presented as a bearer token.
-		expect((await formPost(code.ctx, '/oauth/token', { grant_type: 'authorization_code', code: code.code, redirect_uri: code.redirectUri, code_verifier: code.verifier, client_id: code.client.client_id })).status).toBe(200)
+		expect(
+			(
+				await formPost(code.ctx, '/oauth/token', {
+					grant_type: 'authorization_code',
+					code: code.code,
+					redirect_uri: code.redirectUri,
+					code_verifier: code.verifier,
+					client_id: code.client.client_id,
+				})
+			).status,
+		).toBe(200)
 	})
 
 	test('G3 access tokens last one hour (59:59 works, 60:01 is invalid_token)', async () => {
@@ -68,10 +89,26 @@ describe('G. resource server checks', () => {
 	test('G4 header parsing: scheme case-insensitive, anything else malformed is 401, never 500', async () => {
 		const app = await connectedApp()
 		const at = app.tokens.access_token
-		const send = (authorization: string) => app.ctx.http('/api/mcp', { method: 'POST', headers: { authorization, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }) }).then((r) => r.status)
+		const send = (authorization: string) =>
+			app.ctx
+				.http('/api/mcp', {
+					method: 'POST',
+					headers: { authorization, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+					body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+				})
+				.then((r) => r.status)
 		expect(await send(`bearer ${at}`)).toBe(200)
 		expect(await send(`BEARER ${at}`)).toBe(200)
-		for (const header of [`Bearer  ${at}`, `Bearer ${at} x`, `Basic ${btoa('a:b')}`, `Bearer`, `${at}`, `Bearer ${'a'.repeat(16 * 1024)}`, `Bearer ${at},Bearer ${at}`]) expect({ header: header.slice(0, 20), status: await send(header) }).toEqual({ header: header.slice(0, 20), status: 401 })
+		for (const header of [
+			`Bearer  ${at}`,
+			`Bearer ${at} x`,
+			`Basic ${btoa('a:b')}`,
+			`Bearer`,
+			`${at}`,
+			`Bearer ${'a'.repeat(16 * 1024)}`,
+			`Bearer ${at},Bearer ${at}`,
+		])
+			expect({ header: header.slice(0, 20), status: await send(header) }).toEqual({ header: header.slice(0, 20), status: 401 })
 	})
 })
 
@@ -84,7 +121,11 @@ describe('H. credential formats and storage', () => {
 		expect(code.code).toMatch(/^bl_code_[0-9A-Za-z]{36}$/)
 		const flip = (t: string, i: number) => t.slice(0, i) + (t[i] === 'a' ? 'b' : 'a') + t.slice(i + 1)
 		for (const i of [8, 20, app.tokens.access_token.length - 1]) expect((await mcp(app.ctx, flip(app.tokens.access_token, i), 'tools/list')).status).toBe(401)
-		const refresh = await formPost(app.ctx, '/oauth/token', { grant_type: 'refresh_token', refresh_token: flip(app.tokens.refresh_token, 10), client_id: app.client.client_id })
+		const refresh = await formPost(app.ctx, '/oauth/token', {
+			grant_type: 'refresh_token',
+			refresh_token: flip(app.tokens.refresh_token, 10),
+			client_id: app.client.client_id,
+		})
 		expect(refresh.json.error).toBe('invalid_grant')
 		expect((await mcp(app.ctx, app.tokens.access_token, 'tools/list')).status).toBe(200)
 	})
@@ -92,12 +133,28 @@ describe('H. credential formats and storage', () => {
 	test('H2/H7 only SHA-256 hashes are stored (codes, access and refresh tokens), and no credential reaches the log', async () => {
 		const app = await connectedApp()
 		const code = await freshCode({ who: app })
-		const rotated = (await formPost(app.ctx, '/oauth/token', { grant_type: 'refresh_token', refresh_token: app.tokens.refresh_token, client_id: app.client.client_id })).json
+		const rotated = (
+			await formPost(app.ctx, '/oauth/token', { grant_type: 'refresh_token', refresh_token: app.tokens.refresh_token, client_id: app.client.client_id })
+		).json
 		const db = app.ctx.deps.db
 		const grants = await db.select().from(oauthGrants).where(eq(oauthGrants.clientId, app.client.client_id))
-		const tokens = await db.select().from(oauthTokens).where(inArray(oauthTokens.grantId, grants.map((g) => g.id)))
-		const codes = await db.select().from(oauthCodes).where(inArray(oauthCodes.clientId, [app.client.client_id, code.client.client_id]))
-		const clients = await db.select().from(oauthClients).where(inArray(oauthClients.id, [app.client.client_id, code.client.client_id]))
+		const tokens = await db
+			.select()
+			.from(oauthTokens)
+			.where(
+				inArray(
+					oauthTokens.grantId,
+					grants.map((g) => g.id),
+				),
+			)
+		const codes = await db
+			.select()
+			.from(oauthCodes)
+			.where(inArray(oauthCodes.clientId, [app.client.client_id, code.client.client_id]))
+		const clients = await db
+			.select()
+			.from(oauthClients)
+			.where(inArray(oauthClients.id, [app.client.client_id, code.client.client_id]))
 		expect(tokens).toHaveLength(4)
 		expect(codes).toHaveLength(2)
 		for (const row of [...tokens, ...codes]) expect(row.id).toMatch(/^[0-9a-f]{64}$/)

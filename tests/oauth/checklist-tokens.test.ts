@@ -7,7 +7,19 @@ import * as oauth from 'oauth4webapi'
 import { operatorActor, removePerson } from '../../modules/auth/index.ts'
 import { clock } from '../helpers.ts'
 import { uniqueAddress } from '../portal.ts'
-import { authorizationRequest, awayFromMinuteEdge, authServer, connectedApp, consent, formPost, freshCode, mcp, registerApp, signedInPerson, type AS } from './as-client.ts'
+import {
+	authorizationRequest,
+	awayFromMinuteEdge,
+	authServer,
+	connectedApp,
+	consent,
+	formPost,
+	freshCode,
+	mcp,
+	registerApp,
+	signedInPerson,
+	type AS,
+} from './as-client.ts'
 
 // Under load the first request also pays for the database start; the CLI default (5 s) is too short.
 setDefaultTimeout(60_000)
@@ -16,8 +28,16 @@ afterEach(() => clock.reset())
 
 const DESCRIPTION = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
 const exchange = (ctx: AS, c: { code: string; redirectUri: string; verifier: string; client: { client_id: string } }, extra: Record<string, string> = {}) =>
-	formPost(ctx, '/oauth/token', { grant_type: 'authorization_code', code: c.code, redirect_uri: c.redirectUri, code_verifier: c.verifier, client_id: c.client.client_id, ...extra })
-const refresh = (ctx: AS, clientId: string, token: string, extra: Record<string, string> = {}) => formPost(ctx, '/oauth/token', { grant_type: 'refresh_token', refresh_token: token, client_id: clientId, ...extra })
+	formPost(ctx, '/oauth/token', {
+		grant_type: 'authorization_code',
+		code: c.code,
+		redirect_uri: c.redirectUri,
+		code_verifier: c.verifier,
+		client_id: c.client.client_id,
+		...extra,
+	})
+const refresh = (ctx: AS, clientId: string, token: string, extra: Record<string, string> = {}) =>
+	formPost(ctx, '/oauth/token', { grant_type: 'refresh_token', refresh_token: token, client_id: clientId, ...extra })
 const mcpStatus = async (ctx: AS, token: string) => (await mcp(ctx, token, 'tools/list')).status
 
 describe('D. token endpoint: authorization_code', () => {
@@ -36,7 +56,10 @@ describe('D. token endpoint: authorization_code', () => {
 		const other = await registerApp(c.ctx)
 		expect((await exchange(c.ctx, { ...c, client: other.client })).json.error).toBe('invalid_grant')
 		expect((await exchange(c.ctx, { ...c, redirectUri: 'http://127.0.0.1:43123/other' })).json.error).toBe('invalid_grant')
-		expect((await formPost(c.ctx, '/oauth/token', { grant_type: 'authorization_code', code: c.code, code_verifier: c.verifier, client_id: c.client.client_id })).json.error).toBe('invalid_grant')
+		expect(
+			(await formPost(c.ctx, '/oauth/token', { grant_type: 'authorization_code', code: c.code, code_verifier: c.verifier, client_id: c.client.client_id })).json
+				.error,
+		).toBe('invalid_grant')
 		// None of that used the code up.
 		const res = await oauth.authorizationCodeGrantRequest(c.ctx.as, c.client, oauth.None(), c.params, c.redirectUri, c.verifier, c.ctx.opts)
 		expect((await oauth.processAuthorizationCodeResponse(c.ctx.as, c.client, res)).access_token).toMatch(/^bl_at_/)
@@ -70,7 +93,11 @@ describe('D. token endpoint: authorization_code', () => {
 		}
 		// Named at authorization: required at the token endpoint (D1 checks a different one).
 		const named = await token(await codeFor(redirectUri), {})
-		expect([named.status, named.json.error, named.json.error_description]).toEqual([400, 'invalid_grant', 'redirect_uri is required: it was sent with the authorization request'])
+		expect([named.status, named.json.error, named.json.error_description]).toEqual([
+			400,
+			'invalid_grant',
+			'redirect_uri is required: it was sent with the authorization request',
+		])
 	})
 
 	test('D2 wrong or malformed verifiers are invalid_grant and do not consume the code', async () => {
@@ -122,10 +149,28 @@ describe('D. token endpoint: authorization_code', () => {
 		const ctx = await authServer()
 		const c = await freshCode()
 		const cases: [Awaited<ReturnType<typeof formPost>>, number, string][] = [
-			[await ctx.http('/oauth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'authorization_code', code: c.code }) }).then(async (r) => ({ status: r.status, headers: r.headers, json: await r.json(), text: '' })), 400, 'invalid_request'],
-			[await formPost(ctx, '/oauth/token', `grant_type=authorization_code&code=${c.code}&code=${c.code}&client_id=${c.client.client_id}`), 400, 'invalid_request'],
+			[
+				await ctx
+					.http('/oauth/token', {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: JSON.stringify({ grant_type: 'authorization_code', code: c.code }),
+					})
+					.then(async (r) => ({ status: r.status, headers: r.headers, json: await r.json(), text: '' })),
+				400,
+				'invalid_request',
+			],
+			[
+				await formPost(ctx, '/oauth/token', `grant_type=authorization_code&code=${c.code}&code=${c.code}&client_id=${c.client.client_id}`),
+				400,
+				'invalid_request',
+			],
 			[await formPost(ctx, '/oauth/token', `grant_type=authorization_code&grant_type=refresh_token&client_id=${c.client.client_id}`), 400, 'invalid_request'],
-			[await formPost(ctx, '/oauth/token', { grant_type: 'password', username: 'a', password: 'b', client_id: c.client.client_id }), 400, 'unsupported_grant_type'],
+			[
+				await formPost(ctx, '/oauth/token', { grant_type: 'password', username: 'a', password: 'b', client_id: c.client.client_id }),
+				400,
+				'unsupported_grant_type',
+			],
 			[await formPost(ctx, '/oauth/token', { grant_type: 'client_credentials', client_id: c.client.client_id }), 400, 'unsupported_grant_type'],
 			[await formPost(ctx, '/oauth/token', { grant_type: 'x\r\n"\\ü\tinjected', client_id: c.client.client_id }), 400, 'unsupported_grant_type'],
 			[await formPost(ctx, '/oauth/token', { client_id: c.client.client_id }), 400, 'invalid_request'],
@@ -141,7 +186,12 @@ describe('D. token endpoint: authorization_code', () => {
 
 	test('D7 public clients: a secret or a Basic header is invalid_client (401, with a challenge for the header); unknown client is invalid_client 401', async () => {
 		const c = await freshCode()
-		const basic = await formPost(c.ctx, '/oauth/token', { grant_type: 'authorization_code', code: c.code, redirect_uri: c.redirectUri, code_verifier: c.verifier, client_id: c.client.client_id }, { authorization: `Basic ${btoa(`${c.client.client_id}:secret`)}` })
+		const basic = await formPost(
+			c.ctx,
+			'/oauth/token',
+			{ grant_type: 'authorization_code', code: c.code, redirect_uri: c.redirectUri, code_verifier: c.verifier, client_id: c.client.client_id },
+			{ authorization: `Basic ${btoa(`${c.client.client_id}:secret`)}` },
+		)
 		expect([basic.status, basic.json.error]).toEqual([401, 'invalid_client'])
 		expect(basic.headers.get('www-authenticate')).toStartWith('Basic ')
 		const d = await freshCode()
@@ -149,7 +199,12 @@ describe('D. token endpoint: authorization_code', () => {
 		expect([secret.status, secret.json.error]).toEqual([401, 'invalid_client'])
 		const unknown = await exchange(d.ctx, { ...d, client: { client_id: 'cli_nobody' } })
 		expect([unknown.status, unknown.json.error]).toEqual([401, 'invalid_client'])
-		const none = await formPost(d.ctx, '/oauth/token', { grant_type: 'authorization_code', code: d.code, redirect_uri: d.redirectUri, code_verifier: d.verifier })
+		const none = await formPost(d.ctx, '/oauth/token', {
+			grant_type: 'authorization_code',
+			code: d.code,
+			redirect_uri: d.redirectUri,
+			code_verifier: d.verifier,
+		})
 		expect([none.status, none.json.error]).toEqual([401, 'invalid_client'])
 		expect((await exchange(d.ctx, d)).status).toBe(200)
 	})
@@ -237,8 +292,10 @@ describe('E. refresh tokens', () => {
 describe('F. revocation and Disconnect', () => {
 	test('F1/F3 RFC 7009: 200 for any token and hint; a refresh token ends its connection, an access token only itself', async () => {
 		const app = await connectedApp()
-		const revoke = (token: string, extra: Record<string, string> = {}) => formPost(app.ctx, '/oauth/revoke', { token, client_id: app.client.client_id, ...extra })
-		for (const token of ['garbage', 'bl_at_000000000000000000000000000000000000', app.tokens.access_token.slice(0, -1) + 'x']) expect((await revoke(token)).status).toBe(200)
+		const revoke = (token: string, extra: Record<string, string> = {}) =>
+			formPost(app.ctx, '/oauth/revoke', { token, client_id: app.client.client_id, ...extra })
+		for (const token of ['garbage', 'bl_at_000000000000000000000000000000000000', app.tokens.access_token.slice(0, -1) + 'x'])
+			expect((await revoke(token)).status).toBe(200)
 		const missing = await formPost(app.ctx, '/oauth/revoke', { client_id: app.client.client_id })
 		expect([missing.status, missing.json.error]).toEqual([400, 'invalid_request'])
 		// An access token: only it stops (the refresh token still works).
@@ -247,7 +304,12 @@ describe('F. revocation and Disconnect', () => {
 		const fresh = (await refresh(app.ctx, app.client.client_id, app.tokens.refresh_token)).json
 		expect(await mcpStatus(app.ctx, fresh.access_token)).toBe(200)
 		// A refresh token, through oauth4webapi, with an unknown hint: the connection ends.
-		await oauth.processRevocationResponse(await oauth.revocationRequest(app.ctx.as, app.client, oauth.None(), fresh.refresh_token, { ...app.ctx.opts, additionalParameters: { token_type_hint: 'weird' } }))
+		await oauth.processRevocationResponse(
+			await oauth.revocationRequest(app.ctx.as, app.client, oauth.None(), fresh.refresh_token, {
+				...app.ctx.opts,
+				additionalParameters: { token_type_hint: 'weird' },
+			}),
+		)
 		expect(await mcpStatus(app.ctx, fresh.access_token)).toBe(401)
 		expect((await refresh(app.ctx, app.client.client_id, fresh.refresh_token)).json.error).toBe('invalid_grant')
 		expect((await revoke(fresh.refresh_token)).status).toBe(200)
@@ -287,9 +349,15 @@ describe('F. revocation and Disconnect', () => {
 		await awayFromMinuteEdge()
 		const address = uniqueAddress()
 		const statuses: number[] = []
-		for (let i = 0; i < 121; i++) statuses.push((await formPost(ctx, '/oauth/revoke', { token: 'garbage', client_id: 'cli_x' }, { 'x-forwarded-for': address })).status)
+		for (let i = 0; i < 121; i++)
+			statuses.push((await formPost(ctx, '/oauth/revoke', { token: 'garbage', client_id: 'cli_x' }, { 'x-forwarded-for': address })).status)
 		expect(statuses.slice(0, 120).every((s) => s === 200)).toBe(true)
-		const limited = await formPost(ctx, '/oauth/revoke', { token: 'garbage', client_id: 'cli_x' }, { 'x-forwarded-for': address, origin: 'https://app.example' })
+		const limited = await formPost(
+			ctx,
+			'/oauth/revoke',
+			{ token: 'garbage', client_id: 'cli_x' },
+			{ 'x-forwarded-for': address, origin: 'https://app.example' },
+		)
 		expect([limited.status, limited.json.error]).toEqual([429, 'slow_down'])
 		expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
 		expect(limited.headers.get('access-control-allow-origin')).toBe('*')

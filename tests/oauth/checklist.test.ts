@@ -39,7 +39,12 @@ describe('A. discovery and metadata', () => {
 	test('A2 /api/mcp without credentials: 401 JSON pointing at the resource metadata', async () => {
 		const ctx = await authServer()
 		for (const method of ['initialize', 'tools/list']) {
-			const res = await mcp(ctx, null, method, method === 'initialize' ? { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } : {})
+			const res = await mcp(
+				ctx,
+				null,
+				method,
+				method === 'initialize' ? { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } : {},
+			)
 			expect(res.status).toBe(401)
 			expect(res.headers.get('www-authenticate')).toContain(`Bearer resource_metadata="${ctx.base}/.well-known/oauth-protected-resource"`)
 			expect(res.headers.get('content-type')).toContain('application/json')
@@ -77,15 +82,26 @@ describe('A. discovery and metadata', () => {
 			expect(res.headers.get('access-control-allow-origin')).toBe('*')
 		}
 		for (const path of ['/.well-known/oauth-authorization-server', '/oauth/register', '/oauth/token', '/oauth/revoke']) {
-			const pre = await ctx.http(path, { method: 'OPTIONS', headers: { ...o, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } })
+			const pre = await ctx.http(path, {
+				method: 'OPTIONS',
+				headers: { ...o, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+			})
 			expect(pre.status).toBe(204)
 			expect(pre.headers.get('access-control-allow-origin')).toBe('*')
 		}
-		const reg = await ctx.http('/oauth/register', { method: 'POST', headers: { ...o, 'content-type': 'application/json', 'x-forwarded-for': uniqueAddress() }, body: JSON.stringify({ redirect_uris: [LOOPBACK_REDIRECT] }) })
+		const reg = await ctx.http('/oauth/register', {
+			method: 'POST',
+			headers: { ...o, 'content-type': 'application/json', 'x-forwarded-for': uniqueAddress() },
+			body: JSON.stringify({ redirect_uris: [LOOPBACK_REDIRECT] }),
+		})
 		expect(reg.status).toBe(201)
 		expect(reg.headers.get('access-control-allow-origin')).toBe('*')
 		for (const path of ['/oauth/token', '/oauth/revoke']) {
-			const res = await ctx.http(path, { method: 'POST', headers: { ...o, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code' })
+			const res = await ctx.http(path, {
+				method: 'POST',
+				headers: { ...o, 'content-type': 'application/x-www-form-urlencoded' },
+				body: 'grant_type=authorization_code',
+			})
 			expect(res.headers.get('access-control-allow-origin')).toBe('*')
 		}
 		// /api/mcp: our own origin (and ALLOWED_ORIGINS) get CORS on the 401; a foreign browser origin is refused.
@@ -94,7 +110,10 @@ describe('A. discovery and metadata', () => {
 		expect(own.headers.get('access-control-allow-origin')).toBe(ctx.base)
 		expect(own.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate')
 		expect((await mcp(ctx, null, 'tools/list', {}, { origin: 'https://evil.example' })).status).toBe(403)
-		const pre = await ctx.http('/api/mcp', { method: 'OPTIONS', headers: { origin: ctx.base, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' } })
+		const pre = await ctx.http('/api/mcp', {
+			method: 'OPTIONS',
+			headers: { origin: ctx.base, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+		})
 		expect(pre.status).toBe(204)
 		expect(pre.headers.get('access-control-allow-headers')).toContain('Authorization')
 		// C15: the authorization endpoint has none, for GET or a preflight.
@@ -109,7 +128,16 @@ describe('B. dynamic client registration', () => {
 	test('B1/B3 a secret-based method is registered as none and the answer says so; client-chosen id and secret are ignored', async () => {
 		const ctx = await authServer()
 		for (const method of ['client_secret_post', 'client_secret_basic', 'private_key_jwt', undefined, 'none']) {
-			const res = await registerRaw(ctx, { client_name: 'Claude', redirect_uris: ['https://claude.ai/api/mcp/auth_callback'], token_endpoint_auth_method: method, client_id: 'mine', client_secret: 's3cret', application_type: 'web', scope: 'mcp', logo_uri: 'http://169.254.169.254/' })
+			const res = await registerRaw(ctx, {
+				client_name: 'Claude',
+				redirect_uris: ['https://claude.ai/api/mcp/auth_callback'],
+				token_endpoint_auth_method: method,
+				client_id: 'mine',
+				client_secret: 's3cret',
+				application_type: 'web',
+				scope: 'mcp',
+				logo_uri: 'http://169.254.169.254/',
+			})
 			expect(res.status).toBe(201)
 			expect(res.headers.get('cache-control')).toContain('no-store')
 			expect(res.json.token_endpoint_auth_method).toBe('none')
@@ -127,7 +155,25 @@ describe('B. dynamic client registration', () => {
 	test('B2 redirect rules: https, or http on localhost/127.0.0.1 with any port; everything else refused', async () => {
 		const ctx = await authServer()
 		const good = ['https://a.example/cb', 'http://127.0.0.1/cb', 'http://localhost:8080/cb', 'http://127.0.0.1:33418/', 'https://a.example/cb?x=1']
-		const bad = ['http://a.example/cb', 'http://127.0.0.1.evil.example/cb', 'http://localhost@evil.example/cb', 'https://a.example/cb#x', 'https://*.a.example/cb', 'javascript:alert(1)', 'data:text/html,hi', 'file:///etc/passwd', 'com.app:/cb', 'cursor://anysphere.cursor-mcp/oauth/callback', 'http://[::1]/cb', '/cb', 'https:///cb', 'https://a.example\\cb', 'https://a.exa\nmple/cb', `https://a.example/${'x'.repeat(5000)}`, 42]
+		const bad = [
+			'http://a.example/cb',
+			'http://127.0.0.1.evil.example/cb',
+			'http://localhost@evil.example/cb',
+			'https://a.example/cb#x',
+			'https://*.a.example/cb',
+			'javascript:alert(1)',
+			'data:text/html,hi',
+			'file:///etc/passwd',
+			'com.app:/cb',
+			'cursor://anysphere.cursor-mcp/oauth/callback',
+			'http://[::1]/cb',
+			'/cb',
+			'https:///cb',
+			'https://a.example\\cb',
+			'https://a.exa\nmple/cb',
+			`https://a.example/${'x'.repeat(5000)}`,
+			42,
+		]
 		for (const uri of good) {
 			const res = await registerRaw(ctx, { redirect_uris: [uri] })
 			expect({ uri, status: res.status }).toEqual({ uri, status: 201 })
@@ -138,11 +184,18 @@ describe('B. dynamic client registration', () => {
 			expect({ uri, status: res.status, error: res.json?.error }).toEqual({ uri, status: 400, error: 'invalid_redirect_uri' })
 		}
 		// Invalid addresses are dropped when valid ones remain (Cursor sends a cursor:// one with its loopback one).
-		const mixed = await registerRaw(ctx, { redirect_uris: ['cursor://anysphere.cursor-mcp/oauth/callback', 'https://www.cursor.com/agents/mcp/oauth/callback', 'http://localhost:8787/callback'] })
+		const mixed = await registerRaw(ctx, {
+			redirect_uris: ['cursor://anysphere.cursor-mcp/oauth/callback', 'https://www.cursor.com/agents/mcp/oauth/callback', 'http://localhost:8787/callback'],
+		})
 		expect(mixed.status).toBe(201)
 		expect(mixed.json.redirect_uris).toEqual(['https://www.cursor.com/agents/mcp/oauth/callback', 'http://localhost:8787/callback'])
 		expect(mixed.json.notices.join(' ')).toContain('cursor://')
-		for (const body of [{}, { redirect_uris: [] }, { redirect_uris: 'https://a.example/cb' }, { redirect_uris: Array.from({ length: 100 }, (_, i) => `https://a.example/${i}`) }]) {
+		for (const body of [
+			{},
+			{ redirect_uris: [] },
+			{ redirect_uris: 'https://a.example/cb' },
+			{ redirect_uris: Array.from({ length: 100 }, (_, i) => `https://a.example/${i}`) },
+		]) {
 			const res = await registerRaw(ctx, body)
 			expect(res.status).toBe(400)
 			expect(res.json.error).toBe('invalid_redirect_uri')
@@ -183,7 +236,13 @@ describe('B. dynamic client registration', () => {
 
 	test('B6 grant and response types outside code + refresh are refused', async () => {
 		const ctx = await authServer()
-		for (const extra of [{ grant_types: ['client_credentials'] }, { grant_types: ['authorization_code', 'implicit'] }, { grant_types: 'authorization_code' }, { response_types: ['token'] }, { response_types: ['code', 'id_token'] }]) {
+		for (const extra of [
+			{ grant_types: ['client_credentials'] },
+			{ grant_types: ['authorization_code', 'implicit'] },
+			{ grant_types: 'authorization_code' },
+			{ response_types: ['token'] },
+			{ response_types: ['code', 'id_token'] },
+		]) {
 			const res = await registerRaw(ctx, { redirect_uris: [LOOPBACK_REDIRECT], ...extra })
 			expect(res.status).toBe(400)
 			expect(res.json.error).toBe('invalid_client_metadata')

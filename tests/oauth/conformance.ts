@@ -56,7 +56,21 @@ const runs: { label: string; args: string[] }[] = [
 let failed = 0
 for (const run of runs) {
 	const dir = join(outputDir, String(runs.indexOf(run)))
-	const args = ['x', '--bun', `@modelcontextprotocol/conformance@${VERSION}`, 'authorization', '--url', base, '--client-id', client.client_id, '-p', String(port), '-o', dir, ...run.args]
+	const args = [
+		'x',
+		'--bun',
+		`@modelcontextprotocol/conformance@${VERSION}`,
+		'authorization',
+		'--url',
+		base,
+		'--client-id',
+		client.client_id,
+		'-p',
+		String(port),
+		'-o',
+		dir,
+		...run.args,
+	]
 	console.log(`\n== conformance authorization ${run.label}`)
 	const child = Bun.spawn([process.execPath, ...args], { stdout: 'pipe', stderr: 'inherit' })
 	const decoder = new TextDecoder()
@@ -76,7 +90,9 @@ for (const run of runs) {
 	await Promise.all(consents)
 	const code = await child.exited
 	// Every scenario writes its checks; count anything that is not a success, info or warning.
-	const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('checks.json'))
+	const files = readdirSync(dir, { recursive: true })
+		.map(String)
+		.filter((f) => f.endsWith('checks.json'))
 	for (const file of files) {
 		const checks = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { id: string; status: string; errorMessage?: string }[]
 		for (const c of checks) {

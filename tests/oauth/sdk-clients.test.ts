@@ -16,7 +16,12 @@ import { callbackServer, recordingFetch, TestOAuthProvider, type Callback } from
 // A browser, a database start and two sign-ins per test: far more than the CLI default on a busy machine.
 setDefaultTimeout(120_000)
 
-type AnyClient = { connect(t: any): Promise<void>; close(): Promise<void>; listTools(): Promise<{ tools: { name: string }[] }>; callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<any> }
+type AnyClient = {
+	connect(t: any): Promise<void>
+	close(): Promise<void>
+	listTools(): Promise<{ tools: { name: string }[] }>
+	callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<any>
+}
 
 interface Generation {
 	label: string
@@ -130,7 +135,11 @@ describe.each(generations)('$label runs its own OAuth flow', (gen) => {
 		expect(refreshed.refresh_token).not.toBe(firstTokens.refresh_token)
 
 		// 4. Revocation (RFC 7009): the next call is 401 and the refresh fails, so the SDK asks for a new consent.
-		const revoked = await fetch(`${url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: refreshed.refresh_token, client_id: provider.clientInfo!.client_id }) })
+		const revoked = await fetch(`${url}/oauth/revoke`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams({ token: refreshed.refresh_token, client_id: provider.clientInfo!.client_id }),
+		})
 		expect(revoked.status).toBe(200)
 		expect(await mcpStatus(url, refreshed.access_token)).toBe(401)
 		provider.interactive = false
@@ -160,7 +169,11 @@ describe.each(generations)('$label runs its own OAuth flow', (gen) => {
 		expect(await mcpStatus(url, live.access_token)).toBe(401)
 		provider.interactive = false
 		await expect(second.callTool({ name: 'list_jobs', arguments: {} })).rejects.toThrow()
-		const refresh = await fetch(`${url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: live.refresh_token, client_id: provider.clientInfo!.client_id }) })
+		const refresh = await fetch(`${url}/oauth/token`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: live.refresh_token, client_id: provider.clientInfo!.client_id }),
+		})
 		expect(refresh.status).toBe(400)
 		expect((await refresh.json()).error).toBe('invalid_grant')
 		await second.close()

@@ -21,7 +21,7 @@ import { MAX_INTERVIEW_MINUTES } from '../../modules/interviews/table.ts'
 import type { ReviewItem } from '../../modules/review/index.ts'
 import { newPerson, newWorkspace, testDeps, type TestWorkspace } from '../helpers.ts'
 import { newApplication, newCandidate, newVendorJob } from '../staffing-fixtures.ts'
-import { planOf, statementsOf } from './statements.ts'
+import { planOf, statementsOf, theStatement } from './statements.ts'
 
 const DAY = 86_400_000
 let deps: AppDeps
@@ -31,13 +31,6 @@ beforeAll(async () => {
 	deps = await testDeps()
 	ws = await newWorkspace(deps)
 })
-
-/** The one statement of `statements` that reads `table`. */
-function reading(statements: { text: string; params: unknown[] }[], table: RegExp) {
-	const found = statements.filter((q) => table.test(q.text))
-	expect(found.length).toBe(1)
-	return found[0]!
-}
 
 describe('calendar: interviews of a window', () => {
 	test('an interview running into the window is found, an older one is not read; none lasts more than a day', async () => {
@@ -65,7 +58,7 @@ describe('calendar: interviews of a window', () => {
 			week = await getCalendar(deps, actor, { from: from.toISOString(), to: to.toISOString(), types: ['interview'], limit: 100 })
 		})
 		expect(week!.events.map((e) => e.id)).toEqual([long, `int_inside_${ws.id}`])
-		const plan = await planOf(deps, reading(statements, /from "interviews" i where/))
+		const plan = await planOf(deps, theStatement(statements, /from "interviews" i where/))
 		const conditions = plan.split('\n').filter((l) => /Index Cond: .*scheduled_at/.test(l))
 		expect(conditions.some((l) => /scheduled_at > /.test(l) && /scheduled_at < /.test(l)) ? '' : plan).toBe('')
 
@@ -93,7 +86,7 @@ describe('review queue: a hiring manager’s interview results', () => {
 			items = await completedInterviewsSource.items(deps, actor, { limit: 9 })
 		})
 		expect(items.map((i) => i.id)).toEqual([`int_hm_${ws.id}_2`, `int_hm_${ws.id}_1`])
-		const plan = await planOf(deps, reading(statements, /status = 'completed'/))
+		const plan = await planOf(deps, theStatement(statements, /status = 'completed'/))
 		expect(/Seq Scan on interviews/.test(plan) ? plan : '').toBe('')
 	}, 60_000)
 })
@@ -103,7 +96,9 @@ describe('job page: résumé checks and the bench', () => {
 		const job = await newVendorJob(ws, {}, deps)
 		for (let i = 0; i < 3; i++) await newApplication(ws, await newCandidate(ws, { resume: false }, deps), job, {}, deps)
 		const readsOfTheJob = (statements: { text: string }[]) => statements.filter((q) => /resume_check->>'version'/.test(q.text)).length
-		expect(readsOfTheJob(await statementsOf(deps, () => Promise.all([refreshChecks(deps, ws.id, { jobId: job }), refreshChecks(deps, ws.id, { jobId: job })])))).toBe(1)
+		expect(
+			readsOfTheJob(await statementsOf(deps, () => Promise.all([refreshChecks(deps, ws.id, { jobId: job }), refreshChecks(deps, ws.id, { jobId: job })]))),
+		).toBe(1)
 		expect(
 			readsOfTheJob(
 				await statementsOf(deps, async () => {
@@ -116,7 +111,10 @@ describe('job page: résumé checks and the bench', () => {
 
 	test('résumé hashes and texts of any number of people are one statement text each', async () => {
 		const ids = [await newCandidate(ws, {}, deps), await newCandidate(ws, {}, deps), await newCandidate(ws, { resume: false }, deps)]
-		const [few, many] = [await statementsOf(deps, () => resumeHashes(deps, ws.id, ids.slice(0, 1))), await statementsOf(deps, () => resumeHashes(deps, ws.id, [...ids, 'cand_absent', ids[0]!]))]
+		const [few, many] = [
+			await statementsOf(deps, () => resumeHashes(deps, ws.id, ids.slice(0, 1))),
+			await statementsOf(deps, () => resumeHashes(deps, ws.id, [...ids, 'cand_absent', ids[0]!])),
+		]
 		expect(few.map((q) => q.text)).toEqual(many.map((q) => q.text))
 		const hashes = await resumeHashes(deps, ws.id, [...ids, 'cand_absent', ids[0]!])
 		expect([...hashes.keys()].sort()).toEqual([...ids].sort())
@@ -124,7 +122,10 @@ describe('job page: résumé checks and the bench', () => {
 		expect(hashes.get(ids[2]!)).toBe(resumeHash(null))
 		const texts = await resumeTexts(deps, ws.id, [ids[0]!, ids[2]!, 'cand_absent'])
 		expect(Object.fromEntries(texts)).toEqual({ [ids[0]!]: 'Java, Spring Boot', [ids[2]!]: null })
-		const textStatements = [await statementsOf(deps, () => resumeTexts(deps, ws.id, ids.slice(0, 1))), await statementsOf(deps, () => resumeTexts(deps, ws.id, ids))]
+		const textStatements = [
+			await statementsOf(deps, () => resumeTexts(deps, ws.id, ids.slice(0, 1))),
+			await statementsOf(deps, () => resumeTexts(deps, ws.id, ids)),
+		]
 		expect(textStatements[0]!.map((q) => q.text)).toEqual(textStatements[1]!.map((q) => q.text))
 		// Another workspace's candidate is not read.
 		const other = await newWorkspace(deps)

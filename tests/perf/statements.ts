@@ -31,11 +31,44 @@ export function explainOf(q: Statement, options = ''): SQL {
 	const parts = q.text.split(/\$(\d+)/)
 	const chunks: SQL[] = [sql.raw(options ? `explain (${options}) ` : 'explain ')]
 	// sql.param: an array parameter stays one parameter (a bare array would become a list of them).
-	parts.forEach((part, i) => chunks.push(i % 2 ? sql`${sql.param(q.params[Number(part) - 1])}` : sql.raw(part)))
+	for (const [i, part] of parts.entries()) chunks.push(i % 2 ? sql`${sql.param(q.params[Number(part) - 1])}` : sql.raw(part))
 	return sql.join(chunks, sql.raw(''))
 }
 
 /** The plan of a statement, as text. */
 export async function planOf(deps: Pick<AppDeps, 'database'>, q: Statement, options = ''): Promise<string> {
 	return (await deps.database.rows<{ 'QUERY PLAN': string }>(explainOf(q, options))).map((r) => r['QUERY PLAN']).join('\n')
+}
+
+/**
+ * The `Seq Scan on <table>` nodes of a plan that may read the whole table. A scan right under a
+ * Limit that the planner expects to stop early (the Limit costs at most a tenth of the scan) is
+ * bounded by the limit, not by the table, and is allowed.
+ *
+ * `cappedBranches` (search only): a search branch is `select id … where <GIN condition> limit N`.
+ * At this test's size PostgreSQL prices the GIN scans (prefix tsquery terms, trigram word
+ * similarity) above reading a few thousand rows, so it scans; which one it picks depends on the
+ * table's size, so that choice is checked at 1,000,000 candidates by bench/scale.ts (it prints
+ * every plan and flags sequential scans). Here the search statement must still fetch the ranked
+ * rows by primary key and never hash or sort a whole table.
+ */
+export function seqScans(plan: string, table: string, cappedBranches = false) {
+	const lines = plan.split('\n')
+	const indent = (l: string) => l.search(/\S/)
+	const totalCost = (l: string) => Number(/cost=[\d.]+\.\.([\d.]+)/.exec(l)?.[1] ?? NaN)
+	return lines.filter((line, i) => {
+		if (!line.includes(`Seq Scan on ${table} `)) return false
+		const parent = lines
+			.slice(0, i)
+			.reverse()
+			.find((l) => indent(l) < indent(line) && /\S/.test(l) && !/^\s*(Filter|Index Cond|Recheck Cond|Sort Key|Hash Cond):/.test(l))
+		return !(parent && /^\s*(->\s+)?Limit /.test(parent) && (cappedBranches || totalCost(parent) <= totalCost(line) / 10))
+	})
+}
+
+/** The one statement of `statements` whose text matches `pattern` (fails the test when there are none or several). */
+export function theStatement(statements: Statement[], pattern: RegExp): Statement {
+	const found = statements.filter((q) => pattern.test(q.text))
+	if (found.length !== 1) throw new Error(`expected one statement matching ${pattern}, found ${found.length}`)
+	return found[0]!
 }

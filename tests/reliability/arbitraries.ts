@@ -83,7 +83,17 @@ export function fits(schema: Schema, clean = false): fc.Arbitrary<unknown> {
 	}
 }
 
-const wrongTypes = fc.oneof(fc.constant(null), fc.boolean(), fc.integer(), fc.double(), fc.string({ maxLength: 20 }), fc.constant([]), fc.constant({}), fc.array(fc.integer(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 3 }))
+const wrongTypes = fc.oneof(
+	fc.constant(null),
+	fc.boolean(),
+	fc.integer(),
+	fc.double(),
+	fc.string({ maxLength: 20 }),
+	fc.constant([]),
+	fc.constant({}),
+	fc.array(fc.integer(), { maxLength: 3 }),
+	fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 3 }),
+)
 
 const deep = (depth: number) => JSON.parse('['.repeat(depth) + ']'.repeat(depth))
 
@@ -93,7 +103,11 @@ function beside(schema: Schema): fc.Arbitrary<unknown> {
 	if (schema.type === 'string') {
 		if (schema.maxLength !== undefined) options.push(fc.constant('x'.repeat(schema.maxLength + 1)), fc.constant('😀'.repeat(schema.maxLength + 1)))
 		if (schema.minLength) options.push(fc.constant('y'.repeat(schema.minLength - 1)))
-		options.push(fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udfff', ' ', '\u202egnp.exe', '\u{e0041}\u{e0042}', 'é'.normalize('NFD')), fc.constantFrom(...NAUGHTY), fc.constant('z'.repeat(100_000)))
+		options.push(
+			fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udfff', ' ', '\u202egnp.exe', '\u{e0041}\u{e0042}', 'é'.normalize('NFD')),
+			fc.constantFrom(...NAUGHTY),
+			fc.constant('z'.repeat(100_000)),
+		)
 	}
 	if (schema.type === 'integer' || schema.type === 'number') {
 		if (schema.minimum !== undefined) options.push(fc.constant(schema.minimum - 1))
@@ -104,7 +118,8 @@ function beside(schema: Schema): fc.Arbitrary<unknown> {
 		if (schema.maxItems !== undefined) options.push(fc.constant(Array(schema.maxItems + 1).fill('a')))
 		options.push(fc.array(wrongTypes, { minLength: 1, maxLength: 3 }))
 	}
-	if (Array.isArray(schema.anyOf) || Array.isArray(schema.enum) || schema.const !== undefined) options.push(fc.constantFrom('', 'OPEN', 'open ', 'Other', 0, true))
+	if (Array.isArray(schema.anyOf) || Array.isArray(schema.enum) || schema.const !== undefined)
+		options.push(fc.constantFrom('', 'OPEN', 'open ', 'Other', 0, true))
 	return fc.oneof(...options)
 }
 
@@ -114,23 +129,25 @@ function beside(schema: Schema): fc.Arbitrary<unknown> {
  */
 export function hostile(schema: Schema): fc.Arbitrary<unknown> {
 	const entries = Object.entries<Schema>(schema.properties ?? {})
-	const mutate = fc.record({
-		base: fits(schema) as fc.Arbitrary<Record<string, unknown>>,
-		replace: entries.length ? fc.array(fc.constantFrom(...entries.map(([k]) => k)), { maxLength: 3 }) : fc.constant([] as string[]),
-		values: fc.array(fc.oneof(...(entries.length ? entries.map(([, s]) => beside(s)) : [wrongTypes])), { minLength: 3, maxLength: 3 }),
-		drop: fc.boolean(),
-		extra: fc.option(fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 })),
-		proto: fc.boolean(),
-	}).map(({ base, replace, values, drop, extra, proto }) => {
-		const out: Record<string, unknown> = { ...base }
-		for (const [i, k] of replace.entries()) out[k] = values[i]
-		if (drop && schema.required?.length) delete out[schema.required[0]]
-		if (extra) Object.assign(out, extra)
-		if (proto) {
-			const body = JSON.stringify(out)
-			return JSON.parse(`{"__proto__":{"status":"closed","isAdmin":true},"constructor":{"prototype":{"x":1}}${body === '{}' ? '}' : ',' + body.slice(1)}`)
-		}
-		return out
-	})
+	const mutate = fc
+		.record({
+			base: fits(schema) as fc.Arbitrary<Record<string, unknown>>,
+			replace: entries.length ? fc.array(fc.constantFrom(...entries.map(([k]) => k)), { maxLength: 3 }) : fc.constant([] as string[]),
+			values: fc.array(fc.oneof(...(entries.length ? entries.map(([, s]) => beside(s)) : [wrongTypes])), { minLength: 3, maxLength: 3 }),
+			drop: fc.boolean(),
+			extra: fc.option(fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 })),
+			proto: fc.boolean(),
+		})
+		.map(({ base, replace, values, drop, extra, proto }) => {
+			const out: Record<string, unknown> = { ...base }
+			for (const [i, k] of replace.entries()) out[k] = values[i]
+			if (drop && schema.required?.length) delete out[schema.required[0]]
+			if (extra) Object.assign(out, extra)
+			if (proto) {
+				const body = JSON.stringify(out)
+				return JSON.parse(`{"__proto__":{"status":"closed","isAdmin":true},"constructor":{"prototype":{"x":1}}${body === '{}' ? '}' : ',' + body.slice(1)}`)
+			}
+			return out
+		})
 	return fc.oneof({ weight: 1, arbitrary: fits(schema) }, { weight: 4, arbitrary: mutate }, { weight: 1, arbitrary: wrongTypes })
 }

@@ -20,6 +20,8 @@ beforeAll(() => testApp(), 60_000)
 
 const path = (id: string) => `/api/v1/jobs/${encodeURIComponent(id)}`
 const listBody = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }
+/** What the core serves itself (core/app.ts, core/mcp/handler.ts); modules declare theirs (`ModuleDef.paths`). */
+const CORE_PATHS = ['/health', '/static', '/favicon.ico', '/api/mcp']
 
 /** The limiter counts in fixed one-minute windows: a rate-limit check must not straddle two. */
 async function awayFromWindowEnd() {
@@ -31,7 +33,22 @@ describe('I. Job Publish API input', () => {
 	test('I10 vendorJobId with /, ?, #, %, spaces, unicode and markup round-trips through the encoded path (GET, PATCH, DELETE)', async () => {
 		const ws = await newWorkspace()
 		const { apiKey: key } = await newVendor(ws)
-		const ids = ['a/b', 'a?b=1', 'a#b', '100%', '%2F', 'a b', ' pad ', 'café', 'cafe\u0301', 'Ω😀', '../admin', 'a\\b', 'javascript:alert(1)', '"><script>x</script>']
+		const ids = [
+			'a/b',
+			'a?b=1',
+			'a#b',
+			'100%',
+			'%2F',
+			'a b',
+			' pad ',
+			'café',
+			'cafe\u0301',
+			'Ω😀',
+			'../admin',
+			'a\\b',
+			'javascript:alert(1)',
+			'"><script>x</script>',
+		]
 		for (const id of ids) {
 			const created = await call('POST', '/api/v1/jobs', { key, body: { vendorJobId: id, title: 'Round trip' } })
 			expect({ id, status: created.status }).toEqual({ id, status: 201 })
@@ -75,9 +92,27 @@ describe('I. Job Publish API input', () => {
 		const { apiKey: key, vendorId } = await newVendor(ws)
 		const deps = await testDeps()
 		const at = new Date(Date.now() - 500_000)
-		const rows = Array.from({ length: 12 }, (_, i) => ({ id: `job_tie${i.toString().padStart(2, '0')}_${vendorId.slice(-8)}`, workspaceId: ws.id, vendorId, vendorJobId: `T-${i}`, slug: `tie-${i}-${vendorId.slice(-6).toLowerCase()}`, title: `Tie ${i}`, status: 'Open', createdAt: at, updatedAt: at, publishedAt: at }))
+		const rows = Array.from({ length: 12 }, (_, i) => ({
+			id: `job_tie${i.toString().padStart(2, '0')}_${vendorId.slice(-8)}`,
+			workspaceId: ws.id,
+			vendorId,
+			vendorJobId: `T-${i}`,
+			slug: `tie-${i}-${vendorId.slice(-6).toLowerCase()}`,
+			title: `Tie ${i}`,
+			status: 'Open',
+			createdAt: at,
+			updatedAt: at,
+			publishedAt: at,
+		}))
 		// Inserted in a scrambled order so insertion order cannot pass for a tie-break.
-		await deps.db.insert(jobs).values([...rows].sort((a, b) => ((a.vendorJobId.length * 7 + Number(a.vendorJobId.slice(2)) * 5) % 12) - ((b.vendorJobId.length * 7 + Number(b.vendorJobId.slice(2)) * 5) % 12)))
+		await deps.db
+			.insert(jobs)
+			.values(
+				[...rows].sort(
+					(a, b) =>
+						((a.vendorJobId.length * 7 + Number(a.vendorJobId.slice(2)) * 5) % 12) - ((b.vendorJobId.length * 7 + Number(b.vendorJobId.slice(2)) * 5) % 12),
+				),
+			)
 		const orders: string[][] = []
 		for (let i = 0; i < 3; i++) {
 			const res = await call('GET', '/api/v1/jobs', { key })
@@ -92,7 +127,13 @@ describe('I. Job Publish API input', () => {
 	test('I16 unknown API routes and wrong methods: a JSON error without internals; unknown pages: no stack either', async () => {
 		const ws = await newWorkspace()
 		const { apiKey: key } = await newVendor(ws)
-		const cases: [string, string][] = [['GET', '/api/v1/no-such'], ['PUT', '/api/v1/jobs'], ['POST', '/api/v1/jobs/J-1'], ['GET', '/api/v2/jobs'], ['GET', '/api/v1/jobs/..%2F..%2Fadmin']]
+		const cases: [string, string][] = [
+			['GET', '/api/v1/no-such'],
+			['PUT', '/api/v1/jobs'],
+			['POST', '/api/v1/jobs/J-1'],
+			['GET', '/api/v2/jobs'],
+			['GET', '/api/v1/jobs/..%2F..%2Fadmin'],
+		]
 		for (const [method, p] of cases) {
 			const res = await call(method, p, { key, headers: { 'content-type': 'application/json' } })
 			expect({ method, p, clientError: res.status >= 400 && res.status < 500 }).toEqual({ method, p, clientError: true })
@@ -120,7 +161,12 @@ describe('K. concurrency', () => {
 			])
 			expect(answers.map((a) => a.status)).toEqual([200, 200, 200])
 			const job = (await call('GET', path('K2'), { key })).json.job
-			expect({ round, title: job.title, location: job.location, summary: job.summary }).toEqual({ round, title: `Title ${round}`, location: `City ${round}`, summary: `Summary ${round}` })
+			expect({ round, title: job.title, location: job.location, summary: job.summary }).toEqual({
+				round,
+				title: `Title ${round}`,
+				location: `City ${round}`,
+				summary: `Summary ${round}`,
+			})
 		}
 	})
 })
@@ -133,7 +179,13 @@ describe('H. credentials', () => {
 		const revoked = await createKey(deps, operatorActor(ws), vendor.vendorId)
 		await revokeKey(deps, revoked.keyId, operatorActor)
 		const pat = await newPersonWithToken(ws, 'owner')
-		const keys = { unknown: newCredential('vk'), revoked: revoked.apiKey, 'bad checksum': `${vendor.apiKey.slice(0, -1)}${vendor.apiKey.endsWith('A') ? 'B' : 'A'}`, 'not ours': 'sk_live_abcdef', 'personal token': pat.token }
+		const keys = {
+			unknown: newCredential('vk'),
+			revoked: revoked.apiKey,
+			'bad checksum': `${vendor.apiKey.slice(0, -1)}${vendor.apiKey.endsWith('A') ? 'B' : 'A'}`,
+			'not ours': 'sk_live_abcdef',
+			'personal token': pat.token,
+		}
 		const answers = await Promise.all(Object.values(keys).map((key) => call('GET', '/api/v1/jobs/J-1', { key })))
 		for (const a of answers) {
 			expect(a.status).toBe(401)
@@ -171,7 +223,12 @@ describe('J. MCP transport', () => {
 		const ws = await newWorkspace()
 		const a = await newPersonWithToken(ws, 'owner')
 		const b = await newPersonWithToken(ws, 'owner')
-		const callJobs = (token: string, id: number) => callOn(limited, 'POST', '/api/mcp', { key: token, body: { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_jobs', arguments: {} } }, headers: MCP_HEADERS })
+		const callJobs = (token: string, id: number) =>
+			callOn(limited, 'POST', '/api/mcp', {
+				key: token,
+				body: { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_jobs', arguments: {} } },
+				headers: MCP_HEADERS,
+			})
 		await awayFromWindowEnd()
 		for (let i = 0; i < 3; i++) expect((await callJobs(a.token, i)).status).toBe(200)
 		const refused = await callJobs(a.token, 9)
@@ -180,7 +237,11 @@ describe('J. MCP transport', () => {
 		expect(retryAfter).toBeGreaterThanOrEqual(1)
 		expect(refused.text).not.toContain('"jobs"')
 		// The JSON-RPC error says to wait, and how long; it is not -32603 (internal error). Issue 17.5.
-		expect(refused.json).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32029, message: `Too many requests: wait ${retryAfter} seconds`, data: { retryAfterSeconds: retryAfter } } })
+		expect(refused.json).toEqual({
+			jsonrpc: '2.0',
+			id: null,
+			error: { code: -32029, message: `Too many requests: wait ${retryAfter} seconds`, data: { retryAfterSeconds: retryAfter } },
+		})
 		expect((await callJobs(b.token, 10)).status).toBe(200)
 	})
 })
@@ -189,8 +250,15 @@ describe('L. platform', () => {
 	test('L3 route inventory: only the documented surfaces; no debug, test-hook or Swagger UI routes', async () => {
 		const { app } = await testApp()
 		const routes = (app.routes as { method: string; path: string }[]).map((r) => `${r.method} ${r.path}`)
-		const surfaces = [/^\/$/, /^\/health$/, /^\/static\//, /^\/api\/v1(\/|$)/, /^\/api\/mcp$/, /^\/api\/(interviews\/callback|inbox\/inbound)$/, /^\/oauth\//, /^\/\.well-known\//, /^\/(sign-in|sign-out|portal|activity|people|outbox|lookups|todos|saved-searches|inbox|settings|jobs|candidates|applications|calendar|analytics|interviews|vendors|bench|help|invitations)(\/|$)/, /^\/upload\//, /^\/careers(\/|$)/, /^\/(sitemap\.xml|robots\.txt|favicon\.ico)$/]
-		const outside = routes.filter((r) => !surfaces.some((s) => s.test(r.slice(r.indexOf(' ') + 1))))
+		// The documented surfaces: the core's own addresses, and the paths each module declares (the
+		// registry refuses a module's route outside its paths at start-up).
+		const { deps } = await testApp()
+		const surfaces = [...CORE_PATHS, ...deps.registry.modules.flatMap((m) => m.paths ?? [])]
+		expect(surfaces).toContain('/api/v1')
+		const outside = routes.filter((r) => {
+			const path = r.slice(r.indexOf(' ') + 1)
+			return !surfaces.some((p) => path === p || path.startsWith(`${p}/`))
+		})
 		expect(outside).toEqual([])
 		expect(routes.filter((r) => /swagger|debug|__|test|graphql|admin|phpinfo|\.env/i.test(r))).toEqual([])
 		for (const p of ['/swagger', '/swagger-ui', '/api/v1/swagger', '/debug', '/.env', '/api/v1/test']) expect((await call('GET', p)).status).toBe(404)
@@ -217,8 +285,16 @@ describe('bugs this checklist found, fixed', () => {
 	test('J4 a JSON-RPC batch is refused (batches left MCP in 2025-06-18; they also slipped past the per-call rate limit)', async () => {
 		const ws = await newWorkspace()
 		const { token } = await newPersonWithToken(ws, 'owner')
-		const batch = Array.from({ length: 5 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'create_job', arguments: { title: `Batch ${i}` } } }))
-		const res = await call('POST', '/api/mcp', { headers: { ...MCP_HEADERS, authorization: `Bearer ${token}`, 'mcp-protocol-version': '2025-03-26' }, body: batch })
+		const batch = Array.from({ length: 5 }, (_, i) => ({
+			jsonrpc: '2.0',
+			id: i + 1,
+			method: 'tools/call',
+			params: { name: 'create_job', arguments: { title: `Batch ${i}` } },
+		}))
+		const res = await call('POST', '/api/mcp', {
+			headers: { ...MCP_HEADERS, authorization: `Bearer ${token}`, 'mcp-protocol-version': '2025-03-26' },
+			body: batch,
+		})
 		expect(res.status).toBe(400)
 		expect(res.json.error.code).toBe(-32600)
 		const deps = await testDeps()
@@ -239,7 +315,8 @@ describe('bugs this checklist found, fixed', () => {
 	test('L1 answers of the API doors are never cached (Cache-Control: no-store), errors included', async () => {
 		const ws = await newWorkspace()
 		const { apiKey: key } = await newVendor(ws)
-		for (const res of [await call('GET', '/api/v1/jobs', { key }), await call('GET', '/api/v1/jobs'), await call('POST', '/api/mcp', { body: listBody })]) expect(res.headers.get('cache-control')).toBe('no-store')
+		for (const res of [await call('GET', '/api/v1/jobs', { key }), await call('GET', '/api/v1/jobs'), await call('POST', '/api/mcp', { body: listBody })])
+			expect(res.headers.get('cache-control')).toBe('no-store')
 	})
 })
 
@@ -248,7 +325,11 @@ describe('K9 retried writes take effect once', () => {
 		const ws = await newWorkspace()
 		const { token } = await newPersonWithToken(ws, 'recruiter')
 		const create = async (args: Record<string, unknown>) => {
-			const res = await call('POST', '/api/mcp', { key: token, headers: MCP_HEADERS, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_job', arguments: args } } })
+			const res = await call('POST', '/api/mcp', {
+				key: token,
+				headers: MCP_HEADERS,
+				body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_job', arguments: args } },
+			})
 			return (messageOf(res.text) as { result: { structuredContent: { job: { id: string } } } }).result.structuredContent.job.id
 		}
 		const args = { title: 'Platform Engineer', location: 'Austin, TX', requirements: ['Go', 'Kubernetes'] }

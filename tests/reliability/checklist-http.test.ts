@@ -80,7 +80,9 @@ describe('I9 hidden formatting in job text', () => {
 			contractType: 'W2',
 		})
 		const warning = (published.json.warnings as string[]).find((w) => w.startsWith('Invisible'))
-		expect(warning).toBe('Invisible direction-control and tag characters were removed from title, location, employment, summary, description, mustHave, niceToHave, interview, department')
+		expect(warning).toBe(
+			'Invisible direction-control and tag characters were removed from title, location, employment, summary, description, mustHave, niceToHave, interview, department',
+		)
 		// What is stored is clean: a read gives the same text.
 		expect(JSON.stringify((await send('GET', jobPath('I9-1'))).json.job)).not.toMatch(HIDDEN)
 
@@ -110,7 +112,18 @@ describe('I9 hidden formatting in job text', () => {
 		const deps = await testDeps()
 		const slug = unique('i9-').toLowerCase()
 		const now = new Date()
-		await deps.db.insert(jobs).values({ id: `job_${unique()}`, workspaceId: ws.id, slug, title: `Data \u202EreenignE\u202C${TAGS}`, summary: 'Read \u2066me\u2069', mustHave: ['SQL\u200F'], status: 'Open', createdAt: now, updatedAt: now, publishedAt: now })
+		await deps.db.insert(jobs).values({
+			id: `job_${unique()}`,
+			workspaceId: ws.id,
+			slug,
+			title: `Data \u202EreenignE\u202C${TAGS}`,
+			summary: 'Read \u2066me\u2069',
+			mustHave: ['SQL\u200F'],
+			status: 'Open',
+			createdAt: now,
+			updatedAt: now,
+			publishedAt: now,
+		})
 		for (const path of [`/careers/${ws.slug}/jobs/${slug}`, `/careers/${ws.slug}`]) {
 			const res = await callOn(app, 'GET', path)
 			expect({ path, status: res.status }).toEqual({ path, status: 200 })
@@ -126,7 +139,11 @@ describe('I10 ids in the path', () => {
 		const { apiKey: key } = await newVendor(ws)
 		for (const raw of ['..%2F..%2Fadmin', '..%2Fopenapi.json', '..%2F..%2Fmcp', '%2E%2E%2Fdocs', '..%5C..%5Chealth']) {
 			for (const method of ['GET', 'PATCH', 'DELETE']) {
-				const res = await callOn(app, method, `/api/v1/jobs/${raw}`, { key, body: method === 'PATCH' ? { title: 'x' } : undefined, headers: { 'x-forwarded-for': uniqueAddress() } })
+				const res = await callOn(app, method, `/api/v1/jobs/${raw}`, {
+					key,
+					body: method === 'PATCH' ? { title: 'x' } : undefined,
+					headers: { 'x-forwarded-for': uniqueAddress() },
+				})
 				expect({ raw, method, status: res.status, body: res.json }).toEqual({ raw, method, status: 404, body: { error: 'No job with this vendorJobId' } })
 			}
 		}
@@ -167,7 +184,8 @@ describe('I12 the description sanitiser, checked by a spec-compliant parser', ()
 		const second = sanitizeDescription(first.html)
 		if (second.removedMarkup) problems.push(`second pass still found markup to remove in ${JSON.stringify(first.html)}`)
 		problems.push(...violations(second.html).map((v) => `after a second pass: ${v}`))
-		if (textOf(second.html) !== textOf(first.html)) problems.push(`second pass changed the text of ${JSON.stringify(first.html)} into ${JSON.stringify(second.html)}`)
+		if (textOf(second.html) !== textOf(first.html))
+			problems.push(`second pass changed the text of ${JSON.stringify(first.html)} into ${JSON.stringify(second.html)}`)
 		return problems
 	}
 	const textOf = (html: string) => {
@@ -183,16 +201,115 @@ describe('I12 the description sanitiser, checked by a spec-compliant parser', ()
 	// HTML-ish input: allowlisted and dangerous elements (foreign content, raw-text and escapable
 	// raw-text elements, tables), hostile attributes in every quoting, comments, CDATA, entities and
 	// broken tags, nested to any depth.
-	const TAGS_ARB = fc.constantFrom(...ALLOWED, 'script', 'SCRIPT', 'style', 'iframe', 'svg', 'math', 'mglyph', 'malignmark', 'mtext', 'annotation-xml', 'foreignObject', 'desc', 'title', 'img', 'a', 'textarea', 'noscript', 'template', 'xmp', 'listing', 'plaintext', 'noembed', 'noframes', 'select', 'option', 'table', 'td', 'form', 'input', 'object', 'embed', 'base', 'meta', 'link', 'body', 'html', 'head', 'frameset', 'details', 'div', 'span', 'font')
+	const TAGS_ARB = fc.constantFrom(
+		...ALLOWED,
+		'script',
+		'SCRIPT',
+		'style',
+		'iframe',
+		'svg',
+		'math',
+		'mglyph',
+		'malignmark',
+		'mtext',
+		'annotation-xml',
+		'foreignObject',
+		'desc',
+		'title',
+		'img',
+		'a',
+		'textarea',
+		'noscript',
+		'template',
+		'xmp',
+		'listing',
+		'plaintext',
+		'noembed',
+		'noframes',
+		'select',
+		'option',
+		'table',
+		'td',
+		'form',
+		'input',
+		'object',
+		'embed',
+		'base',
+		'meta',
+		'link',
+		'body',
+		'html',
+		'head',
+		'frameset',
+		'details',
+		'div',
+		'span',
+		'font',
+	)
 	const ATTR = fc
-		.tuple(fc.constantFrom('onclick', 'onerror', 'onload', 'href', 'src', 'style', 'class', 'id', 'srcdoc', 'xlink:href', 'formaction', 'data-x', 'title', '/onerror'), fc.constantFrom('javascript:alert(1)', 'x', '"><script>alert(1)</script>', 'expression(alert(1))', '&#106;avascript:alert(1)', ''), fc.constantFrom('"', "'", '', '`'))
+		.tuple(
+			fc.constantFrom(
+				'onclick',
+				'onerror',
+				'onload',
+				'href',
+				'src',
+				'style',
+				'class',
+				'id',
+				'srcdoc',
+				'xlink:href',
+				'formaction',
+				'data-x',
+				'title',
+				'/onerror',
+			),
+			fc.constantFrom('javascript:alert(1)', 'x', '"><script>alert(1)</script>', 'expression(alert(1))', '&#106;avascript:alert(1)', ''),
+			fc.constantFrom('"', "'", '', '`'),
+		)
 		.map(([name, value, q]) => ` ${name}=${q}${value}${q}`)
-	const TEXT = fc.oneof(fc.string(), fc.constantFrom('<', '>', '&', '&lt;', '&#x3C;', '&amp;lt;', '</', '<!--', '-->', '--!>', '<![CDATA[', ']]>', '<?xml', '<!DOCTYPE html>', '\u0000', '<p', '"', "'", '/', '=', 'javascript:', 'alert(1)'), fc.constantFrom(...XSS))
+	const TEXT = fc.oneof(
+		fc.string(),
+		fc.constantFrom(
+			'<',
+			'>',
+			'&',
+			'&lt;',
+			'&#x3C;',
+			'&amp;lt;',
+			'</',
+			'<!--',
+			'-->',
+			'--!>',
+			'<![CDATA[',
+			']]>',
+			'<?xml',
+			'<!DOCTYPE html>',
+			'\u0000',
+			'<p',
+			'"',
+			"'",
+			'/',
+			'=',
+			'javascript:',
+			'alert(1)',
+		),
+		fc.constantFrom(...XSS),
+	)
 	const { node } = fc.letrec<{ node: string; element: string }>((tie) => ({
 		node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, TEXT, tie('element'), tie('element')),
 		element: fc
-			.tuple(TAGS_ARB, fc.array(ATTR, { maxLength: 2 }), fc.array(tie('node'), { maxLength: 4 }), fc.oneof(fc.constant('same'), fc.constant('none'), TAGS_ARB), fc.boolean())
-			.map(([tag, attrs, children, close, selfClose]) => `<${tag}${attrs.join('')}${selfClose ? '/' : ''}>${children.join('')}${close === 'none' ? '' : `</${close === 'same' ? tag : close}>`}`),
+			.tuple(
+				TAGS_ARB,
+				fc.array(ATTR, { maxLength: 2 }),
+				fc.array(tie('node'), { maxLength: 4 }),
+				fc.oneof(fc.constant('same'), fc.constant('none'), TAGS_ARB),
+				fc.boolean(),
+			)
+			.map(
+				([tag, attrs, children, close, selfClose]) =>
+					`<${tag}${attrs.join('')}${selfClose ? '/' : ''}>${children.join('')}${close === 'none' ? '' : `</${close === 'same' ? tag : close}>`}`,
+			),
 	}))
 	const HTMLISH = fc.array(node, { maxLength: 6 }).map((parts) => parts.join(''))
 
@@ -279,7 +396,16 @@ describeProcesses('I13 the per-address bucket is shared through Redis', () => {
 			const address = uniqueAddress()
 			await awayFromWindowEnd()
 			const statuses: number[] = []
-			for (let i = 0; i < 5; i++) statuses.push((await callOn(apps[i % 2]!, 'POST', '/api/mcp', { key: newCredential('pat'), body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { ...MCP_HEADERS, 'x-forwarded-for': address } })).status)
+			for (let i = 0; i < 5; i++)
+				statuses.push(
+					(
+						await callOn(apps[i % 2]!, 'POST', '/api/mcp', {
+							key: newCredential('pat'),
+							body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+							headers: { ...MCP_HEADERS, 'x-forwarded-for': address },
+						})
+					).status,
+				)
 			expect(statuses).toEqual([401, 401, 401, 429, 429])
 			expect(instances.map((deps) => deps.limiter.mode())).toEqual(['redis', 'redis'])
 		} finally {
@@ -311,7 +437,10 @@ describe('I16 wrong methods', () => {
 			const allow = [...methods].sort().join(', ')
 			for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
 				if (methods.has(method)) continue
-				const res = await callOn(app, method, fill(path), { headers: { 'x-forwarded-for': uniqueAddress(), 'content-type': 'application/json' }, raw: method === 'GET' ? undefined : '{}' })
+				const res = await callOn(app, method, fill(path), {
+					headers: { 'x-forwarded-for': uniqueAddress(), 'content-type': 'application/json' },
+					raw: method === 'GET' ? undefined : '{}',
+				})
 				const got = { status: res.status, allow: res.headers.get('allow'), body: res.json, type: res.headers.get('content-type')?.split(';')[0] }
 				const want = { status: 405, allow, body: { error: expect.stringContaining(`${method} is not allowed`) }, type: 'application/json' }
 				try {
@@ -324,18 +453,38 @@ describe('I16 wrong methods', () => {
 		expect(problems).toEqual([])
 		// The two the checklist names, exactly.
 		const put = await callOn(app, 'PUT', '/api/v1/jobs', { headers: { 'x-forwarded-for': uniqueAddress() } })
-		expect({ status: put.status, allow: put.headers.get('allow'), cache: put.headers.get('cache-control') }).toEqual({ status: 405, allow: 'GET, HEAD, POST', cache: 'no-store' })
+		expect({ status: put.status, allow: put.headers.get('allow'), cache: put.headers.get('cache-control') }).toEqual({
+			status: 405,
+			allow: 'GET, HEAD, POST',
+			cache: 'no-store',
+		})
 		const post = await callOn(app, 'POST', '/api/v1/jobs/x', { headers: { 'x-forwarded-for': uniqueAddress() } })
 		expect({ status: post.status, allow: post.headers.get('allow') }).toEqual({ status: 405, allow: 'DELETE, GET, HEAD, PATCH' })
 		// A trailing slash names the same address (Elysia folds it).
 		expect((await callOn(app, 'PUT', '/api/v1/jobs/', { headers: { 'x-forwarded-for': uniqueAddress() } })).status).toBe(405)
 		// The MCP endpoint answers in JSON-RPC.
 		const mcpPut = await callOn(app, 'PUT', '/api/mcp', { headers: { 'x-forwarded-for': uniqueAddress() } })
-		expect({ status: mcpPut.status, allow: mcpPut.headers.get('allow'), code: mcpPut.json?.error?.code }).toEqual({ status: 405, allow: 'OPTIONS, POST', code: -32000 })
+		expect({ status: mcpPut.status, allow: mcpPut.headers.get('allow'), code: mcpPut.json?.error?.code }).toEqual({
+			status: 405,
+			allow: 'OPTIONS, POST',
+			code: -32000,
+		})
 
-		for (const [method, path] of [['GET', '/api/v1/no-such'], ['PUT', '/api/v1/jobs/a/b'], ['GET', '/api/v2/jobs'], ['GET', '/.well-known/no-such'], ['DELETE', '/oauth/no-such']] as const) {
+		for (const [method, path] of [
+			['GET', '/api/v1/no-such'],
+			['PUT', '/api/v1/jobs/a/b'],
+			['GET', '/api/v2/jobs'],
+			['GET', '/.well-known/no-such'],
+			['DELETE', '/oauth/no-such'],
+		] as const) {
 			const res = await callOn(app, method, path, { headers: { 'x-forwarded-for': uniqueAddress() } })
-			expect({ method, path, status: res.status, allow: res.headers.get('allow'), body: res.json }).toEqual({ method, path, status: 404, allow: null, body: { error: expect.any(String) } })
+			expect({ method, path, status: res.status, allow: res.headers.get('allow'), body: res.json }).toEqual({
+				method,
+				path,
+				status: 404,
+				allow: null,
+				body: { error: expect.any(String) },
+			})
 		}
 	})
 })
@@ -343,31 +492,74 @@ describe('I16 wrong methods', () => {
 describe('L1 credentialed answers are never stored', () => {
 	test('REST, MCP (the SDK’s own answer) and OAuth token, registration and revocation answers say Cache-Control: no-store', async () => {
 		const cacheControl = (res: { headers: Headers }) => res.headers.get('cache-control') ?? ''
-		const noStore = (what: string, res: { status: number; headers: Headers }) => ({ what, status: res.status, noStore: /(^|,\s*)no-store(\s*,|$)/.test(cacheControl(res)), noCache: /no-cache/.test(cacheControl(res)) })
+		const noStore = (what: string, res: { status: number; headers: Headers }) => ({
+			what,
+			status: res.status,
+			noStore: /(^|,\s*)no-store(\s*,|$)/.test(cacheControl(res)),
+			noCache: /no-cache/.test(cacheControl(res)),
+		})
 
 		const ws = await newWorkspace()
 		const { apiKey: key } = await newVendor(ws)
 		const { token } = await newPersonWithToken(ws, 'owner')
 		const rest = (method: string, path: string, body?: unknown) => callOn(app, method, path, { key, body, headers: { 'x-forwarded-for': uniqueAddress() } })
-		expect(noStore('publish', await rest('POST', '/api/v1/jobs', { vendorJobId: 'L1', title: 'Cache' }))).toEqual({ what: 'publish', status: 201, noStore: true, noCache: false })
+		expect(noStore('publish', await rest('POST', '/api/v1/jobs', { vendorJobId: 'L1', title: 'Cache' }))).toEqual({
+			what: 'publish',
+			status: 201,
+			noStore: true,
+			noCache: false,
+		})
 		expect(noStore('get', await rest('GET', jobPath('L1')))).toEqual({ what: 'get', status: 200, noStore: true, noCache: false })
 		expect(noStore('absent', await rest('GET', jobPath('absent')))).toEqual({ what: 'absent', status: 404, noStore: true, noCache: false })
 
-		const tools = await callOn(app, 'POST', '/api/mcp', { key: token, body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, headers: { ...MCP_HEADERS, 'x-forwarded-for': uniqueAddress() } })
+		const tools = await callOn(app, 'POST', '/api/mcp', {
+			key: token,
+			body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+			headers: { ...MCP_HEADERS, 'x-forwarded-for': uniqueAddress() },
+		})
 		expect(messageOf(tools.text).result.tools.length).toBeGreaterThan(0)
 		expect(noStore('mcp tools/list', tools)).toEqual({ what: 'mcp tools/list', status: 200, noStore: true, noCache: false })
 
 		// OAuth: a whole code flow, then the access token on /api/mcp, then revocation.
 		const { ctx, client, code, redirectUri, verifier } = await freshCode()
-		const tokenRes = await formPost(ctx, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: client.client_id, resource: ctx.resource })
+		const tokenRes = await formPost(ctx, '/oauth/token', {
+			grant_type: 'authorization_code',
+			code,
+			redirect_uri: redirectUri,
+			code_verifier: verifier,
+			client_id: client.client_id,
+			resource: ctx.resource,
+		})
 		expect(noStore('token', tokenRes)).toEqual({ what: 'token', status: 200, noStore: true, noCache: false })
-		const withOAuth = await ctx.http('/api/mcp', { method: 'POST', headers: { ...MCP_HEADERS, 'content-type': 'application/json', authorization: `Bearer ${tokenRes.json.access_token}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }) })
+		const withOAuth = await ctx.http('/api/mcp', {
+			method: 'POST',
+			headers: { ...MCP_HEADERS, 'content-type': 'application/json', authorization: `Bearer ${tokenRes.json.access_token}` },
+			body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
+		})
 		await withOAuth.text()
 		expect(noStore('mcp with an OAuth token', withOAuth)).toEqual({ what: 'mcp with an OAuth token', status: 200, noStore: true, noCache: false })
-		expect(noStore('token error', await formPost(ctx, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: client.client_id }))).toMatchObject({ status: 400, noStore: true })
-		const registered = await ctx.http('/oauth/register', { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': uniqueAddress() }, body: JSON.stringify({ client_name: 'L1', redirect_uris: ['http://127.0.0.1:43123/callback'] }) })
+		expect(
+			noStore(
+				'token error',
+				await formPost(ctx, '/oauth/token', {
+					grant_type: 'authorization_code',
+					code,
+					redirect_uri: redirectUri,
+					code_verifier: verifier,
+					client_id: client.client_id,
+				}),
+			),
+		).toMatchObject({ status: 400, noStore: true })
+		const registered = await ctx.http('/oauth/register', {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'x-forwarded-for': uniqueAddress() },
+			body: JSON.stringify({ client_name: 'L1', redirect_uris: ['http://127.0.0.1:43123/callback'] }),
+		})
 		expect(noStore('register', registered)).toMatchObject({ status: 201, noStore: true })
-		expect(noStore('revoke', await formPost(ctx, '/oauth/revoke', { token: tokenRes.json.refresh_token, client_id: client.client_id }))).toMatchObject({ status: 200, noStore: true })
+		expect(noStore('revoke', await formPost(ctx, '/oauth/revoke', { token: tokenRes.json.refresh_token, client_id: client.client_id }))).toMatchObject({
+			status: 200,
+			noStore: true,
+		})
 	})
 })
 
@@ -403,7 +595,11 @@ describeProcesses('L4 trickled chunk extensions', () => {
 		await Bun.sleep(500)
 		const health = await fetch(`${server.url}/health`)
 		expect(health.status).toBe(200)
-		const published = await fetch(`${server.url}/api/v1/jobs`, { method: 'POST', headers: { authorization: `Bearer ${tenant.vendorKeys[0]}`, 'content-type': 'application/json' }, body: JSON.stringify({ vendorJobId: 'L4-OK', title: 'Served meanwhile' }) })
+		const published = await fetch(`${server.url}/api/v1/jobs`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${tenant.vendorKeys[0]}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ vendorJobId: 'L4-OK', title: 'Served meanwhile' }),
+		})
 		expect(published.status).toBe(201)
 
 		const results = Object.fromEntries(await Promise.all(Object.entries(probes).map(async ([k, p]) => [k, await p] as const)))
@@ -416,6 +612,8 @@ describeProcesses('L4 trickled chunk extensions', () => {
 		expect(refused.closedAfter).toBeLessThan(5000)
 		expect(refused.received).toMatch(/^HTTP\/1\.1 4\d\d/)
 		expect(server.alive()).toBe(true)
-		console.log(`chunk-extension clients cut after (ms): ${JSON.stringify({ ...Object.fromEntries(Object.entries(results).map(([k, r]) => [k, r.closedAfter])), 'long extension at once': refused.closedAfter })}`)
+		console.log(
+			`chunk-extension clients cut after (ms): ${JSON.stringify({ ...Object.fromEntries(Object.entries(results).map(([k, r]) => [k, r.closedAfter])), 'long extension at once': refused.closedAfter })}`,
+		)
 	})
 })

@@ -33,7 +33,10 @@ describeProcesses('several instances', () => {
 		base = `http://127.0.0.1:${port}`
 		const env = { DATABASE_URL: database.url, REDIS_URL: redis.url, BASE_URL: base, TRUST_PROXY: 'on', RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) }
 		servers = await Promise.all([0, 1, 2].map(() => startServer(env)))
-		nginx = await startNginx(servers.map((s) => s.port), port)
+		nginx = await startNginx(
+			servers.map((s) => s.port),
+			port,
+		)
 	}, 120_000)
 
 	afterAll(async () => {
@@ -63,53 +66,111 @@ describeProcesses('several instances', () => {
 		return { send, steps }
 	}
 
-	const field = (html: string, name: string) => /value="([^"]*)"/.exec(html.slice(html.indexOf(`name="${name}"`)))?.[1]?.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>')
+	const field = (html: string, name: string) =>
+		/value="([^"]*)"/
+			.exec(html.slice(html.indexOf(`name="${name}"`)))?.[1]
+			?.replace(/&amp;/g, '&')
+			.replace(/&quot;/g, '"')
+			.replace(/&#39;/g, "'")
+			.replace(/&lt;/g, '<')
+			.replace(/&gt;/g, '>')
 
 	describe('three instances behind nginx', () => {
 		test('an OAuth flow whose steps hit different instances: sessions, codes and refresh tokens are shared', async () => {
 			const c = client()
-			const opts = (step: string) => ({ [oauth.customFetch]: (url: string, init: RequestInit) => c.send(step, url, init), [oauth.allowInsecureRequests]: true as const })
+			const opts = (step: string) => ({
+				[oauth.customFetch]: (url: string, init: RequestInit) => c.send(step, url, init),
+				[oauth.allowInsecureRequests]: true as const,
+			})
 			const as = await oauth.processDiscoveryResponse(new URL(base), await oauth.discoveryRequest(new URL(base), { ...opts('discovery'), algorithm: 'oauth2' }))
 			const redirectUri = 'http://127.0.0.1:43123/callback'
-			const registered = await oauth.dynamicClientRegistrationRequest(as, { client_name: 'Cluster app', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' }, opts('register'))
+			const registered = await oauth.dynamicClientRegistrationRequest(
+				as,
+				{ client_name: 'Cluster app', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' },
+				opts('register'),
+			)
 			const app = await oauth.processDynamicClientRegistrationResponse(registered)
 
 			// The person signs in to the portal (one instance) …
 			const signInPage = await (await c.send('sign-in page', '/sign-in')).text()
-			const signedIn = await c.send('sign-in', '/sign-in', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base }, body: new URLSearchParams({ csrf: field(signInPage, 'csrf')!, email: tenant.owner.email, password: tenant.owner.password, next: '/portal' }) })
+			const signedIn = await c.send('sign-in', '/sign-in', {
+				method: 'POST',
+				headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+				body: new URLSearchParams({ csrf: field(signInPage, 'csrf')!, email: tenant.owner.email, password: tenant.owner.password, next: '/portal' }),
+			})
 			expect(signedIn.status).toBe(303)
 
 			// … and allows the app on the consent page (others).
 			const verifier = oauth.generateRandomCodeVerifier()
 			const state = oauth.generateRandomState()
 			const authorize = new URL(as.authorization_endpoint!)
-			for (const [k, v] of Object.entries({ client_id: app.client_id, redirect_uri: redirectUri, response_type: 'code', code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state, resource: `${base}/api/mcp`, scope: 'mcp' })) authorize.searchParams.set(k, v)
+			for (const [k, v] of Object.entries({
+				client_id: app.client_id,
+				redirect_uri: redirectUri,
+				response_type: 'code',
+				code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+				code_challenge_method: 'S256',
+				state,
+				resource: `${base}/api/mcp`,
+				scope: 'mcp',
+			}))
+				authorize.searchParams.set(k, v)
 			const consentPage = await c.send('authorize (consent page)', authorize)
 			expect(consentPage.status).toBe(200)
 			const consentHtml = await consentPage.text()
-			const allowed = await c.send('consent (allow)', '/oauth/authorize', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base }, body: new URLSearchParams({ csrf: field(consentHtml, 'csrf')!, request: field(consentHtml, 'request')!, consent: field(consentHtml, 'consent')!, decision: 'allow' }) })
+			const allowed = await c.send('consent (allow)', '/oauth/authorize', {
+				method: 'POST',
+				headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+				body: new URLSearchParams({
+					csrf: field(consentHtml, 'csrf')!,
+					request: field(consentHtml, 'request')!,
+					consent: field(consentHtml, 'consent')!,
+					decision: 'allow',
+				}),
+			})
 			expect(allowed.status).toBe(303)
 			const params = oauth.validateAuthResponse(as, app, new URL(allowed.headers.get('location')!), state)
 
-			const tokenRes = await oauth.authorizationCodeGrantRequest(as, app, oauth.None(), params, redirectUri, verifier, { ...opts('token'), additionalParameters: { resource: `${base}/api/mcp` } })
+			const tokenRes = await oauth.authorizationCodeGrantRequest(as, app, oauth.None(), params, redirectUri, verifier, {
+				...opts('token'),
+				additionalParameters: { resource: `${base}/api/mcp` },
+			})
 			const tokens = await oauth.processAuthorizationCodeResponse(as, app, tokenRes)
 			const mcp = (step: string, token: string) =>
-				c.send(step, '/api/mcp', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }) })
+				c.send(step, '/api/mcp', {
+					method: 'POST',
+					headers: {
+						authorization: `Bearer ${token}`,
+						'content-type': 'application/json',
+						accept: 'application/json, text/event-stream',
+						'mcp-protocol-version': '2025-06-18',
+					},
+					body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+				})
 			const listed = await mcp('MCP with the access token', tokens.access_token)
 			expect(listed.status).toBe(200)
 			expect(rpcMessage(await listed.text()).result.tools.length).toBeGreaterThan(5)
 
-			const refreshed = await oauth.processRefreshTokenResponse(as, app, await oauth.refreshTokenGrantRequest(as, app, oauth.None(), tokens.refresh_token!, opts('refresh')))
+			const refreshed = await oauth.processRefreshTokenResponse(
+				as,
+				app,
+				await oauth.refreshTokenGrantRequest(as, app, oauth.None(), tokens.refresh_token!, opts('refresh')),
+			)
 			expect(refreshed.refresh_token).not.toBe(tokens.refresh_token)
 			expect((await mcp('MCP with the refreshed token', refreshed.access_token)).status).toBe(200)
 			// A retried refresh (within the documented 60 s) gets the same successor, whichever instance answers.
-			const retried = await oauth.processRefreshTokenResponse(as, app, await oauth.refreshTokenGrantRequest(as, app, oauth.None(), tokens.refresh_token!, opts('retried refresh')))
+			const retried = await oauth.processRefreshTokenResponse(
+				as,
+				app,
+				await oauth.refreshTokenGrantRequest(as, app, oauth.None(), tokens.refresh_token!, opts('retried refresh')),
+			)
 			expect(retried.refresh_token).toBe(refreshed.refresh_token)
 
 			const flow = c.steps.filter((s) => s.step !== 'discovery')
 			expect(flow.every((s) => s.servedBy)).toBe(true)
 			expect(new Set(flow.map((s) => s.servedBy)).size).toBe(3)
-			for (let i = 1; i < flow.length; i++) expect({ step: flow[i]!.step, sameAsBefore: flow[i]!.servedBy === flow[i - 1]!.servedBy }).toEqual({ step: flow[i]!.step, sameAsBefore: false })
+			for (let i = 1; i < flow.length; i++)
+				expect({ step: flow[i]!.step, sameAsBefore: flow[i]!.servedBy === flow[i - 1]!.servedBy }).toEqual({ step: flow[i]!.step, sameAsBefore: false })
 		})
 
 		test(`one vendor key's rate limit (${RATE_LIMIT} a minute) is shared by the three instances`, async () => {
@@ -144,7 +205,8 @@ describeProcesses('several instances', () => {
 			const diedAt = (await victim.exited).at
 			const wasInFlight = (o: { start: number; end: number }) => o.start <= diedAt && o.end >= killedAt
 			const inFlight = outcomes.filter(wasInFlight)
-			for (const o of failed) expect({ kind: o.kind, status: o.status, inFlightAtKill: wasInFlight(o) }).toEqual({ kind: o.kind, status: o.status, inFlightAtKill: true })
+			for (const o of failed)
+				expect({ kind: o.kind, status: o.status, inFlightAtKill: wasInFlight(o) }).toEqual({ kind: o.kind, status: o.status, inFlightAtKill: true })
 			expect(failed.filter((o) => o.kind === 'publish')).toEqual([])
 			expect(failed.length).toBeLessThanOrEqual(inFlight.length)
 			expect(outcomes.filter((o) => o.start > killedAt).length).toBeGreaterThan(100)
@@ -159,7 +221,9 @@ describeProcesses('several instances', () => {
 			} finally {
 				await fixtures.close()
 			}
-			console.log(`cluster kill: ${outcomes.length} requests ${JSON.stringify(summarize(outcomes))}, ${inFlight.length} in flight at the kill (died ${diedAt - killedAt} ms after the signal), ${failed.length} failed`)
+			console.log(
+				`cluster kill: ${outcomes.length} requests ${JSON.stringify(summarize(outcomes))}, ${inFlight.length} in flight at the kill (died ${diedAt - killedAt} ms after the signal), ${failed.length} failed`,
+			)
 		})
 	})
 })

@@ -44,7 +44,10 @@ describe.skipIf(!usingPostgres())('pooled connections ended by PostgreSQL inside
 						await tx.execute(sql`select ${n}::int`)
 						await tx.execute(sql.raw(`select * from ${table}`))
 					})
-					.then(() => 'committed', (error: { code?: string }) => error.code ?? 'error'),
+					.then(
+						() => 'committed',
+						(error: { code?: string }) => error.code ?? 'error',
+					),
 			)
 			let waiting: { pid: number }[] = []
 			for (let i = 0; i < 100 && waiting.length < 2; i++) {
@@ -61,7 +64,10 @@ describe.skipIf(!usingPostgres())('pooled connections ended by PostgreSQL inside
 			const answers: string[] = []
 			for (let i = 0; i < 6; i++) {
 				const started = performance.now()
-				const answer = await database.rows<{ n: number }>(sql`select ${i}::int as n`).then((rows) => `ok ${rows[0]?.n}`, (error: { code?: string }) => `failed ${error.code}`)
+				const answer = await database.rows<{ n: number }>(sql`select ${i}::int as n`).then(
+					(rows) => `ok ${rows[0]?.n}`,
+					(error: { code?: string }) => `failed ${error.code}`,
+				)
 				answers.push(performance.now() - started < 2000 ? answer : `${answer} after ${Math.round(performance.now() - started)} ms`)
 			}
 			expect(answers).toEqual([0, 1, 2, 3, 4, 5].map((n) => `ok ${n}`))

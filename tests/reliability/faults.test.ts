@@ -9,7 +9,18 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { connect } from 'node:net'
 import { describeProcesses } from './gate.ts'
 import { checkWrites, depsOn, oneRequest, seedTenant, startLoad, summarize, type Outcome, type Tenant } from './load.ts'
-import { privatePostgres, privateRedis, sleep, startServer, tcpProxy, waitFor, type PrivatePostgres, type PrivateRedis, type ServerProcess, type TcpProxy } from './processes.ts'
+import {
+	privatePostgres,
+	privateRedis,
+	sleep,
+	startServer,
+	tcpProxy,
+	waitFor,
+	type PrivatePostgres,
+	type PrivateRedis,
+	type ServerProcess,
+	type TcpProxy,
+} from './processes.ts'
 
 setDefaultTimeout(120_000)
 
@@ -44,10 +55,24 @@ describeProcesses('PostgreSQL, Redis and shutdown faults', () => {
 	/** Waits until a publish succeeds again; returns how long that took. */
 	async function recovery(from: number): Promise<number> {
 		let n = 0
-		await waitFor('the server to serve writes again', async () => {
-			if (!server.alive()) throw Object.assign(new Error(`the server exited (${server.proc.exitCode ?? server.proc.signalCode}); last log lines:\n${server.logs.slice(-12).map((l) => JSON.stringify(l).slice(0, 400)).join('\n')}`), { fatal: true })
-			return (await oneRequest(plan(), 'publish', 1_000_000 + n++)).acked
-		}, 30_000, 200)
+		await waitFor(
+			'the server to serve writes again',
+			async () => {
+				if (!server.alive())
+					throw Object.assign(
+						new Error(
+							`the server exited (${server.proc.exitCode ?? server.proc.signalCode}); last log lines:\n${server.logs
+								.slice(-12)
+								.map((l) => JSON.stringify(l).slice(0, 400))
+								.join('\n')}`,
+						),
+						{ fatal: true },
+					)
+				return (await oneRequest(plan(), 'publish', 1_000_000 + n++)).acked
+			},
+			30_000,
+			200,
+		)
 		return Date.now() - from
 	}
 
@@ -111,7 +136,9 @@ describeProcesses('PostgreSQL, Redis and shutdown faults', () => {
 			const said = server.logs.map((l) => l.msg)
 			expect(said).toContain('database does not answer; requests get 503 until it is back')
 			expect(said).toContain('database answers again; serving requests')
-			console.log(`faults: ${outcomes.length} requests ${JSON.stringify(counts)}; slowest 503 ${Math.max(...unavailable.map((o) => o.end - o.start))} ms; recovery ms ${JSON.stringify(recoveries)}`)
+			console.log(
+				`faults: ${outcomes.length} requests ${JSON.stringify(counts)}; slowest 503 ${Math.max(...unavailable.map((o) => o.end - o.start))} ms; recovery ms ${JSON.stringify(recoveries)}`,
+			)
 		})
 	})
 
@@ -128,10 +155,15 @@ describeProcesses('PostgreSQL, Redis and shutdown faults', () => {
 
 			await redis.start()
 			let n = 100
-			await waitFor('rate limiting to use Redis again', async () => {
-				await request(n++)
-				return server.logs.some((l) => String(l.msg).includes('shared through Redis again'))
-			}, 15_000, 250)
+			await waitFor(
+				'rate limiting to use Redis again',
+				async () => {
+					await request(n++)
+					return server.logs.some((l) => String(l.msg).includes('shared through Redis again'))
+				},
+				15_000,
+				250,
+			)
 			const { default: Redis } = await import('ioredis')
 			const client = new Redis(redis.url)
 			try {
@@ -150,7 +182,9 @@ describeProcesses('PostgreSQL, Redis and shutdown faults', () => {
 			let answer = ''
 			socket.on('data', (c) => (answer += c.toString()))
 			const closed = new Promise<void>((r) => socket.once('close', () => r()))
-			socket.write(`POST /api/v1/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${tenant.vendorKeys[0]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`)
+			socket.write(
+				`POST /api/v1/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${tenant.vendorKeys[0]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+			)
 			socket.write(body.slice(0, 10))
 			await sleep(300)
 			const signalled = Date.now()

@@ -46,7 +46,12 @@ function headerProblems(res: Response, https: boolean): string[] {
 
 async function sweep(target: App, origin: string, https: boolean, withCookie: boolean) {
 	const problems: string[] = []
-	const paths = [...routes.map((r) => ({ method: r.method, path: fillPath(r.path) })), { method: 'GET', path: '/no/such/page' }, { method: 'GET', path: '/api/v1/no-such' }, { method: 'PUT', path: '/api/v1/jobs' }]
+	const paths = [
+		...routes.map((r) => ({ method: r.method, path: fillPath(r.path) })),
+		{ method: 'GET', path: '/no/such/page' },
+		{ method: 'GET', path: '/api/v1/no-such' },
+		{ method: 'PUT', path: '/api/v1/jobs' },
+	]
 	for (const { method, path } of paths) {
 		const headers: Record<string, string> = { 'x-forwarded-for': uniqueAddress() }
 		if (withCookie) headers.cookie = cookie
@@ -85,7 +90,13 @@ describe('declared auth is enforced', () => {
 		for (const r of routes) {
 			const auth = declaredAuth(r.hooks)
 			if (auth === 'public' || r.method === 'OPTIONS') continue
-			const res = await app.handle(new Request(`http://localhost${fillPath(r.path)}`, { method: r.method, headers: { 'x-forwarded-for': uniqueAddress(), 'content-type': 'application/json' }, body: r.method === 'GET' ? undefined : '{}' }))
+			const res = await app.handle(
+				new Request(`http://localhost${fillPath(r.path)}`, {
+					method: r.method,
+					headers: { 'x-forwarded-for': uniqueAddress(), 'content-type': 'application/json' },
+					body: r.method === 'GET' ? undefined : '{}',
+				}),
+			)
 			await res.arrayBuffer()
 			const refused = res.status === 401 || res.status === 403 || (res.status === 303 && (res.headers.get('location') ?? '').startsWith('/sign-in'))
 			const formGet = auth === 'form' && r.method === 'GET' // an anonymous form page is meant to be shown

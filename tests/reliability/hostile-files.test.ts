@@ -53,7 +53,10 @@ describeProcesses('hostile files against a server process', () => {
 		const candidateEmail = `cand-${tag}@example.test`
 		const candidateId = await newCandidate(ws, { name: 'Ravi Kumar', email: candidateEmail, resume: false }, deps)
 		await requestCandidateDocuments(deps, owner, { candidateId, items: ['dl', 'visa', 'i94'] })
-		const [mail] = await deps.db.select().from(outbox).where(and(eq(outbox.to, candidateEmail), eq(outbox.channel, 'email')))
+		const [mail] = await deps.db
+			.select()
+			.from(outbox)
+			.where(and(eq(outbox.to, candidateEmail), eq(outbox.channel, 'email')))
 		uploadPath = (await textToSend(deps.secret, mail!)).match(/https?:\/\/[^/]+(\/upload\/bl_ul_[0-9A-Za-z]+)/)![1]!
 		await fixtures.close()
 		server = await startServer({ DATABASE_URL: database.url, TRUST_PROXY: 'on' })
@@ -69,7 +72,10 @@ describeProcesses('hostile files against a server process', () => {
 	async function send(path: string, action: string, fields: Record<string, string>, fileField: string, file: Upload) {
 		const address = uniqueAddress()
 		const page = await fetch(`${server.url}${path}`, { headers: { 'x-forwarded-for': address } })
-		const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+		const cookie = page.headers
+			.getSetCookie()
+			.map((c) => c.split(';')[0])
+			.join('; ')
 		const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!
 		const form = new FormData()
 		form.set('csrf', csrf)
@@ -78,7 +84,14 @@ describeProcesses('hostile files against a server process', () => {
 		const res = await fetch(`${server.url}${action}`, { method: 'POST', body: form, headers: { cookie, 'x-forwarded-for': address }, redirect: 'manual' })
 		return { status: res.status, retryAfter: res.headers.get('retry-after'), text: await res.text() }
 	}
-	const apply = (file: Upload) => send(jobPath, `${jobPath}/apply`, { name: 'Hostile Applicant', email: `h${Math.random().toString(36).slice(2)}@example.com`, phone: '+1 512 555 0100' }, 'resume', file)
+	const apply = (file: Upload) =>
+		send(
+			jobPath,
+			`${jobPath}/apply`,
+			{ name: 'Hostile Applicant', email: `h${Math.random().toString(36).slice(2)}@example.com`, phone: '+1 512 555 0100' },
+			'resume',
+			file,
+		)
 	const upload = (kind: string, file: Upload) => send(uploadPath, uploadPath, { kind }, 'file', file)
 
 	async function watched<T>(work: () => Promise<T>): Promise<{ result: T; memory: MemoryWatch }> {
@@ -89,8 +102,14 @@ describeProcesses('hostile files against a server process', () => {
 
 	/** The server grows by less than 150 MB plus twice the bytes of the uploads it is receiving at once (`inFlight`). */
 	function expectBounded(what: string, memory: MemoryWatch, inFlight = 0) {
-		console.log(`${what}: server ${mb(memory.startBytes)} → peak ${mb(memory.peakBytes)} MB (${mb(inFlight)} MB of uploads in flight); readers at once ${memory.mostChildren}, largest reader ${mb(memory.peakChildBytes)} MB`)
-		expect({ what, growthMB: mb(memory.growthBytes), withinBound: memory.growthBytes < SERVER_GROWTH_BOUND + 2 * inFlight }).toEqual({ what, growthMB: mb(memory.growthBytes), withinBound: true })
+		console.log(
+			`${what}: server ${mb(memory.startBytes)} → peak ${mb(memory.peakBytes)} MB (${mb(inFlight)} MB of uploads in flight); readers at once ${memory.mostChildren}, largest reader ${mb(memory.peakChildBytes)} MB`,
+		)
+		expect({ what, growthMB: mb(memory.growthBytes), withinBound: memory.growthBytes < SERVER_GROWTH_BOUND + 2 * inFlight }).toEqual({
+			what,
+			growthMB: mb(memory.growthBytes),
+			withinBound: true,
+		})
 		expect(memory.mostChildren).toBeLessThanOrEqual(RESUME_READERS)
 		expect(memory.peakChildBytes).toBeLessThan(READER_BOUND)
 		expect(server.alive()).toBe(true)
@@ -102,11 +121,36 @@ describeProcesses('hostile files against a server process', () => {
 		// Warm up: the first application loads the pages and the reader once.
 		expect((await apply({ bytes: makePdf(['Jane Applicant', 'Java 17']), name: 'cv.pdf', type: 'application/pdf' })).status).toBe(200)
 		const cases: [string, Upload, number, RegExp][] = [
-			['Word, 1 GiB, honest directory', { bytes: zipBombDocx(1024), name: 'cv.docx', type: DOCX }, 422, /^Your résumé is over our limit: it unpacks to more than 64 MB\./],
-			['Word, 1 GiB document part, lying directory', { bytes: lyingDocumentDocx(1024), name: 'cv.docx', type: DOCX }, 422, /^We could not read your résumé: the part “word\/document\.xml” unpacks to more than/],
-			['Word, 10,000 MiB (a 10 MB file), lying directory', { bytes: lyingDocumentDocx(10_000), name: 'cv.docx', type: DOCX }, 422, /^We could not read your résumé: the part “word\/document\.xml” unpacks to more than/],
-			['PDF, 1 GiB stream', { bytes: pdfBomb(1024), name: 'cv.pdf', type: 'application/pdf' }, 422, /^Your résumé is over our limit: it needs more than 384 MB of memory to read\./],
-			['PDF, 10,000 MiB stream (a 10 MB file)', { bytes: pdfBomb(10_000), name: 'cv.pdf', type: 'application/pdf' }, 422, /^Your résumé is over our limit: it needs more than 384 MB of memory to read\./],
+			[
+				'Word, 1 GiB, honest directory',
+				{ bytes: zipBombDocx(1024), name: 'cv.docx', type: DOCX },
+				422,
+				/^Your résumé is over our limit: it unpacks to more than 64 MB\./,
+			],
+			[
+				'Word, 1 GiB document part, lying directory',
+				{ bytes: lyingDocumentDocx(1024), name: 'cv.docx', type: DOCX },
+				422,
+				/^We could not read your résumé: the part “word\/document\.xml” unpacks to more than/,
+			],
+			[
+				'Word, 10,000 MiB (a 10 MB file), lying directory',
+				{ bytes: lyingDocumentDocx(10_000), name: 'cv.docx', type: DOCX },
+				422,
+				/^We could not read your résumé: the part “word\/document\.xml” unpacks to more than/,
+			],
+			[
+				'PDF, 1 GiB stream',
+				{ bytes: pdfBomb(1024), name: 'cv.pdf', type: 'application/pdf' },
+				422,
+				/^Your résumé is over our limit: it needs more than 384 MB of memory to read\./,
+			],
+			[
+				'PDF, 10,000 MiB stream (a 10 MB file)',
+				{ bytes: pdfBomb(10_000), name: 'cv.pdf', type: 'application/pdf' },
+				422,
+				/^Your résumé is over our limit: it needs more than 384 MB of memory to read\./,
+			],
 			['Word, 400,000 spaces', { bytes: spacesDocx(400_000), name: 'cv.docx', type: DOCX }, 200, /^$/],
 		]
 		for (const [what, file, status, message] of cases) {
@@ -120,7 +164,13 @@ describeProcesses('hostile files against a server process', () => {
 	test('twenty-four hostile files at once on the apply form: each a 422 or a 503 with Retry-After, two readers at most, memory bounded; an ordinary application goes through after', async () => {
 		const pdf = pdfBomb(1024)
 		const word = lyingDocumentDocx(1024)
-		const { result, memory } = await watched(() => Promise.all(Array.from({ length: 24 }, (_, i) => apply(i % 2 ? { bytes: pdf, name: 'cv.pdf', type: 'application/pdf' } : { bytes: word, name: 'cv.docx', type: DOCX }))))
+		const { result, memory } = await watched(() =>
+			Promise.all(
+				Array.from({ length: 24 }, (_, i) =>
+					apply(i % 2 ? { bytes: pdf, name: 'cv.pdf', type: 'application/pdf' } : { bytes: word, name: 'cv.docx', type: DOCX }),
+				),
+			),
+		)
 		expectBounded('24 at once', memory, 12 * (pdf.length + word.length))
 		const statuses = result.map((r) => r.status)
 		console.log(`24 at once: ${JSON.stringify(statuses)}`)
@@ -132,7 +182,16 @@ describeProcesses('hostile files against a server process', () => {
 	test('the upload page opens no file: PDF bombs are stored, Word bombs refused by their first bytes, twenty-four at once too; memory bounded', async () => {
 		const pdf = pdfBomb(10_000)
 		const word = zipBombDocx(1024)
-		const { result, memory } = await watched(() => Promise.all(Array.from({ length: 24 }, (_, i) => upload(['dl', 'visa', 'i94'][i % 3]!, i % 2 ? { bytes: pdf, name: 'scan.pdf', type: 'application/pdf' } : { bytes: word, name: 'scan.docx', type: DOCX }))))
+		const { result, memory } = await watched(() =>
+			Promise.all(
+				Array.from({ length: 24 }, (_, i) =>
+					upload(
+						['dl', 'visa', 'i94'][i % 3]!,
+						i % 2 ? { bytes: pdf, name: 'scan.pdf', type: 'application/pdf' } : { bytes: word, name: 'scan.docx', type: DOCX },
+					),
+				),
+			),
+		)
 		expectBounded('upload page, 24 at once', memory, 12 * (pdf.length + word.length))
 		expect(memory.mostChildren).toBe(0)
 		expect(result.map((r) => r.status).sort()).toEqual([...Array(12).fill(303), ...Array(12).fill(422)])

@@ -35,7 +35,8 @@ describe('publish (POST /api/v1/jobs)', () => {
 		await fc.assert(
 			fc.asyncProperty(hostile(PublishBody), async (body) => {
 				// Keep ids of valid-looking bodies unique so runs do not depend on each other.
-				if (body && typeof body === 'object' && typeof (body as any).vendorJobId === 'string') (body as any).vendorJobId = `${(body as any).vendorJobId}`.slice(0, 80) + `#${seq++}`
+				if (body && typeof body === 'object' && typeof (body as any).vendorJobId === 'string')
+					(body as any).vendorJobId = `${(body as any).vendorJobId}`.slice(0, 80) + `#${seq++}`
 				expectDocumented(await call('POST', '/api/v1/jobs', { key, body }), [200, 201, 400, 413, 422])
 			}),
 			{ numRuns: RUNS },
@@ -54,7 +55,23 @@ describe('publish (POST /api/v1/jobs)', () => {
 	})
 
 	test('raw bodies that are not a JSON object: 400, never a 500', async () => {
-		const raws = ['', ' ', 'null', '[]', '"x"', '1', 'true', '{', '{"a":1,}', "{'a':1}", 'NaN', '\ufeff{}', '{"vendorJobId":"a"} trailing', '{"title":"\u0000"}', '[' .repeat(100_000) + ']'.repeat(100_000)]
+		const raws = [
+			'',
+			' ',
+			'null',
+			'[]',
+			'"x"',
+			'1',
+			'true',
+			'{',
+			'{"a":1,}',
+			"{'a':1}",
+			'NaN',
+			'\ufeff{}',
+			'{"vendorJobId":"a"} trailing',
+			'{"title":"\u0000"}',
+			'['.repeat(100_000) + ']'.repeat(100_000),
+		]
 		for (const raw of raws) {
 			const res = await call('POST', '/api/v1/jobs', { key, raw, headers: { 'content-type': 'application/json' } })
 			expect({ raw: raw.slice(0, 20), status: res.status < 500 && res.status >= 400 }).toEqual({ raw: raw.slice(0, 20), status: true })
@@ -76,19 +93,22 @@ describe('change (PATCH /api/v1/jobs/:vendorJobId)', () => {
 
 	test('hostile ids in the path: 404 or another 4xx, never a 500', async () => {
 		await fc.assert(
-			fc.asyncProperty(fc.oneof(fc.string({ unit: 'binary', maxLength: 120 }), fc.constantFrom('..', '../..', '%2e%2e', 'a/b', '%00', '%ZZ', 'x'.repeat(101))), async (id) => {
-				let path: string
-				try {
-					path = `/api/v1/jobs/${/%/.test(id) ? id : encodeURIComponent(id)}`
-				} catch {
-					return // a lone surrogate cannot be put in a URL at all
-				}
-				for (const method of ['GET', 'PATCH', 'DELETE']) {
-					const res = await call(method, path, { key, body: method === 'PATCH' ? { title: 'x' } : undefined })
-					// ('..' segments are resolved by the URL parser before the request is sent: a redirect or 404 of another route.)
-					expect({ id, method, status: res.status, ok: res.status < 500 }).toEqual({ id, method, status: res.status, ok: true })
-				}
-			}),
+			fc.asyncProperty(
+				fc.oneof(fc.string({ unit: 'binary', maxLength: 120 }), fc.constantFrom('..', '../..', '%2e%2e', 'a/b', '%00', '%ZZ', 'x'.repeat(101))),
+				async (id) => {
+					let path: string
+					try {
+						path = `/api/v1/jobs/${/%/.test(id) ? id : encodeURIComponent(id)}`
+					} catch {
+						return // a lone surrogate cannot be put in a URL at all
+					}
+					for (const method of ['GET', 'PATCH', 'DELETE']) {
+						const res = await call(method, path, { key, body: method === 'PATCH' ? { title: 'x' } : undefined })
+						// ('..' segments are resolved by the URL parser before the request is sent: a redirect or 404 of another route.)
+						expect({ id, method, status: res.status, ok: res.status < 500 }).toEqual({ id, method, status: res.status, ok: true })
+					}
+				},
+			),
 			{ numRuns: 60 },
 		)
 	})

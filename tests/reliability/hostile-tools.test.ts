@@ -69,7 +69,17 @@ describe('every tool, through /api/mcp', () => {
 
 	test('arguments that are not an object, unknown tools, malformed calls: JSON-RPC errors, never a 500', async () => {
 		const name = tools[0]!.name
-		for (const params of [{ name, arguments: [] }, { name, arguments: 'x' }, { name, arguments: null }, { name: 'no_such_tool', arguments: {} }, { name: 42 }, { name: '' }, {}, { name: '__proto__', arguments: {} }, { name: 'constructor' }]) {
+		for (const params of [
+			{ name, arguments: [] },
+			{ name, arguments: 'x' },
+			{ name, arguments: null },
+			{ name: 'no_such_tool', arguments: {} },
+			{ name: 42 },
+			{ name: '' },
+			{},
+			{ name: '__proto__', arguments: {} },
+			{ name: 'constructor' },
+		]) {
 			const res = await rpc(token, 'tools/call', params as Record<string, unknown>)
 			expect({ params, status: res.status < 500 }).toEqual({ params, status: true })
 			expect({ params, internal: res.message?.error?.code === -32603 }).toEqual({ params, internal: false })

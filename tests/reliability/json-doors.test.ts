@@ -27,7 +27,11 @@ beforeAll(async () => {
 	owner = await newPerson(ws, 'owner')
 }, 60_000)
 
-const fillPath = (path: string) => path.replace(/:token/g, 'bl_ul_notareal0token').replace(/:[A-Za-z]+/g, 'x1').replace(/\*/g, 'x')
+const fillPath = (path: string) =>
+	path
+		.replace(/:token/g, 'bl_ul_notareal0token')
+		.replace(/:[A-Za-z]+/g, 'x1')
+		.replace(/\*/g, 'x')
 
 /** Hostile bodies; `csrf` is put into those that are objects so they get past the CSRF check. */
 function bodies(csrf: string): [string, string][] {
@@ -38,7 +42,10 @@ function bodies(csrf: string): [string, string][] {
 		['deeply nested object (20 000 levels)', `{"csrf":${c},"a":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`],
 		['duplicate keys', `{"csrf":${c},"title":"a","title":{"x":1},"vendorJobId":"dup","vendorJobId":["d"],"name":"n","name":null}`],
 		['prototype keys', `{"__proto__":{"isAdmin":true,"role":"owner"},"constructor":{"prototype":{"polluted":1}},"csrf":${c},"title":"proto"}`],
-		['wrong types', `{"csrf":${c},"title":5,"name":[],"email":{},"decision":true,"request":null,"vendorJobId":7,"mustHave":"x","minYears":"5","status":1,"jsonrpc":2,"method":[],"params":"x"}`],
+		[
+			'wrong types',
+			`{"csrf":${c},"title":5,"name":[],"email":{},"decision":true,"request":null,"vendorJobId":7,"mustHave":"x","minYears":"5","status":1,"jsonrpc":2,"method":[],"params":"x"}`,
+		],
 		['an array', '[{"a":1},{"b":2}]'],
 		['a string', '"just a string"'],
 		['a number', '1e309'],
@@ -67,7 +74,10 @@ describe('hostile JSON on every door with a body', () => {
 			else if (auth === 'mcp') Object.assign(headers, { authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream' })
 			else if (auth === 'form') {
 				const page = await app.handle(new Request('http://localhost/sign-in', { headers: { 'x-forwarded-for': headers['x-forwarded-for']! } }))
-				const cookie = page.headers.getSetCookie().map((l) => l.split(';')[0]).join('; ')
+				const cookie = page.headers
+					.getSetCookie()
+					.map((l) => l.split(';')[0])
+					.join('; ')
 				csrf = /name="csrf" value="([^"]*)"/.exec(await page.text())?.[1] ?? ''
 				headers.cookie = cookie
 			} else if (auth !== 'public') {
@@ -81,7 +91,8 @@ describe('hostile JSON on every door with a body', () => {
 				const text = await res.text()
 				const where = `${route.method} ${route.path} (${typeof auth === 'object' ? auth.permission : auth}) with ${what}: ${res.status}`
 				if (res.status >= 500) problems.push(`${where} ${text.slice(0, 160)}`)
-				else if (isJsonDoor(route.path) && res.status >= 400 && !(res.headers.get('content-type') ?? '').includes('json')) problems.push(`${where} answered ${res.headers.get('content-type')}, not JSON`)
+				else if (isJsonDoor(route.path) && res.status >= 400 && !(res.headers.get('content-type') ?? '').includes('json'))
+					problems.push(`${where} answered ${res.headers.get('content-type')}, not JSON`)
 			}
 		}
 		expect(problems).toEqual([])

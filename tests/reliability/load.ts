@@ -50,7 +50,8 @@ export async function seedTenant(deps: AppDeps, o: { keys?: number; tokens?: num
 	await addPerson(deps, operator, ws, { email: owner.email, name: 'Reliability Owner', role: 'owner', password: owner.password })
 	const actor = await personActor(deps, ws.slug, owner.email)
 	const tokens: string[] = []
-	for (let i = 0; i < (o.tokens ?? 1); i++) tokens.push((await createPersonalToken(deps, { ...actor, credential: { kind: 'session', id: 'seed', name: 'seed' } }, { name: `load token ${i}` })).token)
+	for (let i = 0; i < (o.tokens ?? 1); i++)
+		tokens.push((await createPersonalToken(deps, { ...actor, credential: { kind: 'session', id: 'seed', name: 'seed' } }, { name: `load token ${i}` })).token)
 	return { workspaceId: ws.id, slug: ws.slug, vendorId: vendor.vendorId, vendorKeys, owner, tokens }
 }
 
@@ -114,17 +115,34 @@ export async function oneRequest(p: RequestPlan, kind: Kind, seq: number): Promi
 	if (kind === 'publish') {
 		key = `${p.run}-${seq}`
 		path = '/api/v1/jobs'
-		init = { method: 'POST', headers: { authorization: `Bearer ${t.vendorKeys[seq % t.vendorKeys.length]}`, 'content-type': 'application/json' }, body: JSON.stringify({ vendorJobId: key, title: `Load job ${key}`, location: 'Austin, TX', mustHave: ['Java'] }) }
+		init = {
+			method: 'POST',
+			headers: { authorization: `Bearer ${t.vendorKeys[seq % t.vendorKeys.length]}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ vendorJobId: key, title: `Load job ${key}`, location: 'Austin, TX', mustHave: ['Java'] }),
+		}
 	} else {
 		path = '/api/mcp'
 		key = kind === 'create_job' ? `MCP ${p.run} ${seq}` : undefined
 		const args = kind === 'create_job' ? { title: key } : { limit: 5 }
-		init = { method: 'POST', headers: { authorization: `Bearer ${t.tokens[seq % t.tokens.length]}`, ...MCP_HEADERS }, body: JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: kind, arguments: args } }) }
+		init = {
+			method: 'POST',
+			headers: { authorization: `Bearer ${t.tokens[seq % t.tokens.length]}`, ...MCP_HEADERS },
+			body: JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: kind, arguments: args } }),
+		}
 	}
 	try {
 		const res = await fetch(p.baseUrl + path, { ...init, signal: AbortSignal.timeout(p.timeoutMs ?? 30_000) })
 		const text = await res.text()
-		const base = { kind, seq, start, end: Date.now(), status: res.status, retryAfter: res.headers.get('retry-after'), key, servedBy: res.headers.get('x-served-by') }
+		const base = {
+			kind,
+			seq,
+			start,
+			end: Date.now(),
+			status: res.status,
+			retryAfter: res.headers.get('retry-after'),
+			key,
+			servedBy: res.headers.get('x-served-by'),
+		}
 		if (kind === 'publish') return { ...base, acked: res.status === 200 || res.status === 201, error: res.ok ? undefined : text.slice(0, 200) }
 		const message = rpcMessage(text)
 		const result = message?.result
@@ -194,7 +212,8 @@ export async function checkWrites(deps: AppDeps, tenant: Tenant, outcomes: Outco
 export function summarize(outcomes: Outcome[]): Record<string, number> {
 	const counts: Record<string, number> = {}
 	for (const o of outcomes) {
-		const k = o.status === 0 ? 'no answer' : o.status === 200 && o.kind !== 'publish' && !o.acked && o.kind === 'create_job' ? `200 tool error` : String(o.status)
+		const k =
+			o.status === 0 ? 'no answer' : o.status === 200 && o.kind !== 'publish' && !o.acked && o.kind === 'create_job' ? `200 tool error` : String(o.status)
 		counts[k] = (counts[k] ?? 0) + 1
 	}
 	return counts

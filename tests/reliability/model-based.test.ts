@@ -49,12 +49,15 @@ describe(`CHECK ${CHECK}: a job has a closing time exactly while it is closed`, 
 		const deps = await testDeps()
 		const ws = await newWorkspace(deps)
 		const { apiKey: key } = await newVendor(ws, 'Check Vendor', deps)
-		for (const id of ['OPEN', 'CLOSED']) expect((await call('POST', '/api/v1/jobs', { key, body: { vendorJobId: id, title: 'Java Developer' } })).status).toBe(201)
+		for (const id of ['OPEN', 'CLOSED'])
+			expect((await call('POST', '/api/v1/jobs', { key, body: { vendorJobId: id, title: 'Java Developer' } })).status).toBe(201)
 		expect((await call('DELETE', path('CLOSED'), { key })).status).toBe(200)
 		const owner = await newPerson(ws, 'owner', {}, deps)
 		const actor = await personActor(deps, ws.slug, owner.email)
 		const draft = await createJob(deps, actor, { title: 'Drafted role' })
-		const ids = await deps.database.rows<{ id: string; vendor_job_id: string }>(sql`select id, vendor_job_id from jobs where workspace_id = ${ws.id} and vendor_job_id is not null`)
+		const ids = await deps.database.rows<{ id: string; vendor_job_id: string }>(
+			sql`select id, vendor_job_id from jobs where workspace_id = ${ws.id} and vendor_job_id is not null`,
+		)
 		const byVendorId = Object.fromEntries(ids.map((r) => [r.vendor_job_id, r.id]))
 		return { deps, actor, open: byVendorId.OPEN!, closed: byVendorId.CLOSED!, draft: draft.id }
 	}
@@ -72,8 +75,11 @@ describe(`CHECK ${CHECK}: a job has a closing time exactly while it is closed`, 
 			'a new closed job without a closing time': sql`insert into jobs (id, workspace_id, slug, title, status) select ${unique('job_')}, workspace_id, ${unique('slug-')}, 'x', 'Closed' from jobs where id = ${open}`,
 			'a new open job with a closing time': sql`insert into jobs (id, workspace_id, slug, title, status, published_at, closed_at) select ${unique('job_')}, workspace_id, ${unique('slug-')}, 'x', 'Open', now(), now() from jobs where id = ${open}`,
 		}
-		for (const [what, statement] of Object.entries(breaking)) expect({ what, refused: await refusal(deps.database.rows(statement)) }).toEqual({ what, refused: { code: '23514', constraint: CHECK } })
-		expect(await deps.database.rows(sql`select id, status, closed_at, published_at from jobs where id in (${open}, ${closed}, ${draft}) order by id`)).toEqual(before)
+		for (const [what, statement] of Object.entries(breaking))
+			expect({ what, refused: await refusal(deps.database.rows(statement)) }).toEqual({ what, refused: { code: '23514', constraint: CHECK } })
+		expect(await deps.database.rows(sql`select id, status, closed_at, published_at from jobs where id in (${open}, ${closed}, ${draft}) order by id`)).toEqual(
+			before,
+		)
 		// The same transitions done whole are accepted.
 		expect(await refusal(deps.database.rows(sql`update jobs set status = 'Closed', closed_at = now() where id = ${open}`))).toBeNull()
 		expect(await refusal(deps.database.rows(sql`update jobs set status = 'Open', closed_at = null, published_at = now() where id = ${closed}`))).toBeNull()
@@ -111,7 +117,9 @@ describe(`CHECK ${CHECK}: a job has a closing time exactly while it is closed`, 
 
 			// Start-up on that database: the legacy folder brings it to its last migration (db/migrate.ts).
 			await scratch.database.migrate(modules)
-			const rows = await scratch.database.rows<{ id: string; status: string; closed_at: Date | string | null }>(sql`select id, status, closed_at from jobs order by id`)
+			const rows = await scratch.database.rows<{ id: string; status: string; closed_at: Date | string | null }>(
+				sql`select id, status, closed_at from jobs order by id`,
+			)
 			const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString())
 			expect(rows.map((r) => [r.id, r.status, iso(r.closed_at)])).toEqual([
 				['closed_with', 'Closed', '2025-01-15T00:00:00.000Z'],
@@ -157,7 +165,10 @@ interface Real {
 type Cmd = fc.AsyncCommand<Model, Real>
 
 /** The three writes, and what each makes of a job (the model's rules). */
-type Write = { kind: 'publish'; sent: Partial<Fields> & { title: string } } | { kind: 'change'; body: Partial<Fields> & { status?: Status } } | { kind: 'close' }
+type Write =
+	| { kind: 'publish'; sent: Partial<Fields> & { title: string } }
+	| { kind: 'change'; body: Partial<Fields> & { status?: Status } }
+	| { kind: 'close' }
 interface State {
 	fields: Fields
 	status: Status
@@ -176,10 +187,15 @@ function afterWrite(state: State | undefined, write: Write): State | 'not found'
 const sameState = (a: State, b: State) => a.status === b.status && sameFields(a.fields, b.fields)
 const stateOf = (job: RestJob): State => ({ fields: fieldsOf(job), status: job.status as Status })
 const requestOf = (vendorJobId: string, write: Write): [string, string, unknown] =>
-	write.kind === 'publish' ? ['POST', '/api/v1/jobs', { vendorJobId, ...write.sent }] : write.kind === 'change' ? ['PATCH', path(vendorJobId), write.body] : ['DELETE', path(vendorJobId), undefined]
+	write.kind === 'publish'
+		? ['POST', '/api/v1/jobs', { vendorJobId, ...write.sent }]
+		: write.kind === 'change'
+			? ['PATCH', path(vendorJobId), write.body]
+			: ['DELETE', path(vendorJobId), undefined]
 const keyOf = (vendor: number, vendorJobId: string) => `${vendor}:${vendorJobId}`
 const fieldsOf = (job: RestJob): Fields => ({ title: job.title, location: job.location, mustHave: job.mustHave })
-const sameFields = (a: Fields, b: Fields) => a.title === b.title && a.location === b.location && a.mustHave.join('\n') === b.mustHave.join('\n') && a.mustHave.length === b.mustHave.length
+const sameFields = (a: Fields, b: Fields) =>
+	a.title === b.title && a.location === b.location && a.mustHave.join('\n') === b.mustHave.join('\n') && a.mustHave.length === b.mustHave.length
 const ms = (iso: string | null) => (iso === null ? NaN : Date.parse(iso))
 
 async function logLines(real: Real, vendor: number, vendorJobId: string): Promise<number> {
@@ -229,7 +245,15 @@ async function expectWrite(model: Model, real: Real, vendor: number, vendorJobId
 }
 
 /** A 404 for a job the vendor does not have: the same answer as for an id nobody has; the other vendor's job is untouched. */
-async function expectNotFound(model: Model, real: Real, vendor: number, vendorJobId: string, method: string, res: { status: number; text: string }, body?: unknown) {
+async function expectNotFound(
+	model: Model,
+	real: Real,
+	vendor: number,
+	vendorJobId: string,
+	method: string,
+	res: { status: number; text: string },
+	body?: unknown,
+) {
 	expect(res.status).toBe(404)
 	const absent = await call(method, path(`never-${vendorJobId}`), { key: real.vendors[vendor]!.key, body })
 	expect(res.text).toBe(absent.text)
@@ -260,7 +284,8 @@ class WriteCmd implements Cmd {
 		expect(res.status).toBe(prev || this.write.kind !== 'publish' ? 200 : 201)
 		await expectWrite(model, real, this.vendor, this.vendorJobId, res.json.job, want, before)
 	}
-	toString = () => `${this.write.kind}(v${this.vendor}, ${this.vendorJobId}${this.write.kind === 'close' ? '' : `, ${JSON.stringify(this.write.kind === 'publish' ? this.write.sent : this.write.body)}`})`
+	toString = () =>
+		`${this.write.kind}(v${this.vendor}, ${this.vendorJobId}${this.write.kind === 'close' ? '' : `, ${JSON.stringify(this.write.kind === 'publish' ? this.write.sent : this.write.body)}`})`
 }
 
 class Get implements Cmd {
@@ -305,7 +330,9 @@ describe('Job Publish API against a model (fc.commands)', () => {
 	const optional = fc.record({ location, mustHave }, { requiredKeys: [] })
 	const write: fc.Arbitrary<Write> = fc.oneof(
 		fc.tuple(title, optional).map(([t, o]) => ({ kind: 'publish' as const, sent: { title: t, ...o } })),
-		fc.record({ title, location, mustHave, status: fc.constantFrom<Status>('open', 'closed') }, { requiredKeys: [] }).map((body) => ({ kind: 'change' as const, body })),
+		fc
+			.record({ title, location, mustHave, status: fc.constantFrom<Status>('open', 'closed') }, { requiredKeys: [] })
+			.map((body) => ({ kind: 'change' as const, body })),
 		fc.constant({ kind: 'close' as const }),
 	)
 	const commands = fc.commands(

@@ -34,8 +34,12 @@ const payloads = [...XSS, ...NAUGHTY].filter((p) => !CONTROL.test(p))
 const controlPayloads = NAUGHTY.filter((p) => CONTROL.test(p))
 /** Every text field of a publish body, with its limit (taken from the schema, so new fields join in). */
 const props = PublishBody.properties as Record<string, { type?: string; maxLength?: number; items?: { type?: string; maxLength?: number }; maxItems?: number }>
-const textFields = Object.entries(props).filter(([k, s]) => k !== 'vendorJobId' && s.type === 'string').map(([k, s]) => ({ name: k, max: s.maxLength ?? 200 }))
-const listFields = Object.entries(props).filter(([, s]) => s.type === 'array' && s.items?.type === 'string').map(([k, s]) => ({ name: k, items: s.maxItems ?? 10, max: s.items!.maxLength ?? 160 }))
+const textFields = Object.entries(props)
+	.filter(([k, s]) => k !== 'vendorJobId' && s.type === 'string')
+	.map(([k, s]) => ({ name: k, max: s.maxLength ?? 200 }))
+const listFields = Object.entries(props)
+	.filter(([, s]) => s.type === 'array' && s.items?.type === 'string')
+	.map(([k, s]) => ({ name: k, items: s.maxItems ?? 10, max: s.items!.maxLength ?? 160 }))
 
 /** Packs payloads into values of at most `max` code points, so every payload lands in every field. */
 function pack(max: number): string[] {
@@ -65,7 +69,11 @@ describe('naughty strings and XSS payloads on the careers site', () => {
 			for (const f of listFields) body[f.name] = lists[f.name]!.slice((j * f.items) % lists[f.name]!.length).slice(0, f.items)
 			// Fields the API refuses (e.g. control characters) are dropped one by one: a 422 names them.
 			for (let attempt = 0; attempt < 10; attempt++) {
-				const res = await fetch(`${url}/api/v1/jobs`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+				const res = await fetch(`${url}/api/v1/jobs`, {
+					method: 'POST',
+					headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+					body: JSON.stringify(body),
+				})
 				const json = (await res.json()) as any
 				expect({ job: j, status: res.status, ok: [200, 201, 422].includes(res.status) }).toEqual({ job: j, status: res.status, ok: true })
 				if (res.status !== 422) {
@@ -92,10 +100,12 @@ describe('naughty strings and XSS payloads on the careers site', () => {
 			document.addEventListener('securitypolicyviolation', (e) => void w.__fired.push(`CSP ${e.violatedDirective} ${e.blockedURI}`))
 		})
 		const dialogs: string[] = []
-		context.on('page', (p) => p.on('dialog', (d) => {
-			dialogs.push(d.message())
-			void d.dismiss()
-		}))
+		context.on('page', (p) =>
+			p.on('dialog', (d) => {
+				dialogs.push(d.message())
+				void d.dismiss()
+			}),
+		)
 		const fired: string[] = []
 		// The listing shows every job's title and location; job pages show every field. The first jobs
 		// carry every payload of the long fields (description, lists); of the rest every fifth page is
@@ -123,7 +133,9 @@ describe('naughty strings and XSS payloads on the careers site', () => {
 		expect(fired).toEqual([])
 		expect(dialogs).toEqual([])
 		if (process.env.SHOW_REFUSED) console.log(refused.join('\n'), `\nrendering took ${Date.now() - published} ms`)
-		console.log(`naughty careers: ${payloads.length} payloads in ${textFields.length + listFields.length} fields over ${jobs} jobs, ${addresses.length} pages rendered; refused with 422: ${refused.length}`)
+		console.log(
+			`naughty careers: ${payloads.length} payloads in ${textFields.length + listFields.length} fields over ${jobs} jobs, ${addresses.length} pages rendered; refused with 422: ${refused.length}`,
+		)
 	})
 
 	test('strings with control characters are refused with a 422 naming the field, in every text field', async () => {
@@ -131,9 +143,18 @@ describe('naughty strings and XSS payloads on the careers site', () => {
 		for (const payload of controlPayloads)
 			for (const f of [...textFields, ...listFields]) {
 				const value = listFields.includes(f as never) ? [payload] : payload
-				const res = await fetch(`${url}/api/v1/jobs`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ vendorJobId: 'control', title: 'Control characters', [f.name]: value }) })
+				const res = await fetch(`${url}/api/v1/jobs`, {
+					method: 'POST',
+					headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+					body: JSON.stringify({ vendorJobId: 'control', title: 'Control characters', [f.name]: value }),
+				})
 				const json = (await res.json()) as any
-				expect({ field: f.name, payload, status: res.status, named: (json.fields ?? []).some((x: { field: string }) => x.field.startsWith(f.name)) }).toEqual({ field: f.name, payload, status: 422, named: true })
+				expect({ field: f.name, payload, status: res.status, named: (json.fields ?? []).some((x: { field: string }) => x.field.startsWith(f.name)) }).toEqual({
+					field: f.name,
+					payload,
+					status: 422,
+					named: true,
+				})
 			}
 	})
 })

@@ -32,10 +32,15 @@ export async function startNginx(upstreamPorts: number[], port?: number): Promis
 	proc.stderr!.on('data', (c: Buffer) => (errors += c.toString()))
 	const untrack = track(() => proc.kill('SIGKILL'))
 	proc.once('exit', untrack)
-	await waitFor(`nginx on ${port}`, () => {
-		if (proc.exitCode !== null) throw new Error(`nginx exited: ${errors}`)
-		return tcpOpen(port!)
-	}, 10_000, 50).catch((e) => {
+	await waitFor(
+		`nginx on ${port}`,
+		() => {
+			if (proc.exitCode !== null) throw new Error(`nginx exited: ${errors}`)
+			return tcpOpen(port!)
+		},
+		10_000,
+		50,
+	).catch((e) => {
 		throw new Error(`${e.message} ${errors}`)
 	})
 	return {

@@ -115,7 +115,15 @@ afterEach(() => clock.reset())
 const messaging = (url: string) => ({ MESSAGING_URL: url, MESSAGING_ACCOUNT: ACCOUNT, MESSAGING_TOKEN: TOKEN, MESSAGING_FROM: '+15550001111' })
 const providerUrl = () => `http://127.0.0.1:${provider.port}`
 const timeouts = { SMTP_TIMEOUT: String(BOUND), MESSAGING_TIMEOUT: String(BOUND), CALENDAR_FEED_TIMEOUT: String(BOUND) }
-const rowOf = async (id: string) => (await (await testDeps()).db.select().from(outbox).where(inArray(outbox.id, [id])))[0]!
+const rowOf = async (id: string) =>
+	(
+		await (
+			await testDeps()
+		).db
+			.select()
+			.from(outbox)
+			.where(inArray(outbox.id, [id]))
+	)[0]!
 const phone = () => `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
 /** The worker as it runs in the server, limited to the test's workspace; retries are an hour away, so each test controls them. */
 const worker = (deps: AppDeps, ws: TestWorkspace) => startOutboxWorker(deps, { workspaceId: ws.id, pollMs: 50, baseDelayMs: 3_600_000 })
@@ -195,7 +203,11 @@ describe('a hung SMTP server', () => {
 			// The SMTP server is replaced by one that works: the retry delivers the mail, once.
 			await stop()
 			clock.advance(3_600_001)
-			expect(await deliverDue(await testDeps({ SMTP_URL: smtp.url, ...messaging(providerUrl()), ...timeouts }), { workspaceId: ws.id })).toEqual({ sent: 1, retried: 0, failed: 0 })
+			expect(await deliverDue(await testDeps({ SMTP_URL: smtp.url, ...messaging(providerUrl()), ...timeouts }), { workspaceId: ws.id })).toEqual({
+				sent: 1,
+				retried: 0,
+				failed: 0,
+			})
 			expect(smtp.to(to)).toHaveLength(1)
 			expect(await rowOf(mail.id)).toMatchObject({ status: 'sent', attempts: 2, lastError: null })
 		} finally {
@@ -217,8 +229,18 @@ describe('a hung SMTP server', () => {
 			await waitFor('the server to read the whole message and hang', () => smtp.stalled.some((m) => m.to.includes(to)), 10_000, 10)
 			const hungAt = Date.now()
 
-			const others = await Promise.all([1, 2, 3].map(async (i) => (await enqueueMail(deps.db, { workspaceId: ws.id, to: `${unique(`other${i}`)}@example.test`, subject: `Other ${i}`, text: 'y' }, deps)).id))
-			await waitFor('the other mail to be delivered while one hangs', async () => (await Promise.all(others.map(rowOf))).every((r) => r.status === 'sent'), 10_000, 20)
+			const others = await Promise.all(
+				[1, 2, 3].map(
+					async (i) =>
+						(await enqueueMail(deps.db, { workspaceId: ws.id, to: `${unique(`other${i}`)}@example.test`, subject: `Other ${i}`, text: 'y' }, deps)).id,
+				),
+			)
+			await waitFor(
+				'the other mail to be delivered while one hangs',
+				async () => (await Promise.all(others.map(rowOf))).every((r) => r.status === 'sent'),
+				10_000,
+				20,
+			)
 			expect((await rowOf(mail.id)).status).toBe('sending')
 			const health = await portal.health()
 			expect(health.status).toBe(200)
@@ -302,7 +324,11 @@ describe('a hung messaging provider', () => {
 
 			await stop()
 			clock.advance(3_600_001)
-			expect(await deliverDue(await testDeps({ SMTP_URL: smtp.url, ...messaging(providerUrl()), ...timeouts }), { workspaceId: ws.id })).toEqual({ sent: 1, retried: 0, failed: 0 })
+			expect(await deliverDue(await testDeps({ SMTP_URL: smtp.url, ...messaging(providerUrl()), ...timeouts }), { workspaceId: ws.id })).toEqual({
+				sent: 1,
+				retried: 0,
+				failed: 0,
+			})
 			expect(sentMessages.filter((m) => m.Body === text)).toHaveLength(1)
 			expect(await rowOf(message.id)).toMatchObject({ status: 'sent', attempts: 2, lastError: null })
 		} finally {
@@ -331,9 +357,24 @@ describe('a hung messaging provider', () => {
 
 describe('a hung calendar feed', () => {
 	const DAY = 86_400_000
-	const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
+	const stamp = (d: Date) =>
+		d
+			.toISOString()
+			.replace(/[-:]/g, '')
+			.replace(/\.\d{3}/, '')
 	const tomorrow = new Date(Math.floor(Date.now() / DAY) * DAY + DAY + 15 * 3_600_000)
-	const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Benchline test//EN', 'BEGIN:VEVENT', 'UID:one@test', `DTSTART:${stamp(tomorrow)}`, `DTEND:${stamp(new Date(tomorrow.getTime() + 3_600_000))}`, 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n')
+	const ics = [
+		'BEGIN:VCALENDAR',
+		'VERSION:2.0',
+		'PRODID:-//Benchline test//EN',
+		'BEGIN:VEVENT',
+		'UID:one@test',
+		`DTSTART:${stamp(tomorrow)}`,
+		`DTEND:${stamp(new Date(tomorrow.getTime() + 3_600_000))}`,
+		'END:VEVENT',
+		'END:VCALENDAR',
+		'',
+	].join('\r\n')
 	const feedOverrides = { CALENDAR_FEEDS_ALLOW_PRIVATE: 'on', ...timeouts }
 	/** The sweep reads every due feed in the database: the test's feeds must not fall due in later runs on the same PostgreSQL. */
 	const removeFeeds = async (ws: TestWorkspace) => {
@@ -364,7 +405,10 @@ describe('a hung calendar feed', () => {
 			expect(saved.ms).toBeLessThanOrEqual(BOUND * 1000 + SLACK_MS)
 			expect(saved.text).toContain('The calendar server did not answer within 3 seconds')
 			const deps = await testDeps()
-			const [feed] = await deps.db.select().from(calendarFeeds).where(inArray(calendarFeeds.userId, [portal.admin.userId]))
+			const [feed] = await deps.db
+				.select()
+				.from(calendarFeeds)
+				.where(inArray(calendarFeeds.userId, [portal.admin.userId]))
 			expect(feed).toMatchObject({ status: 'error', lastError: 'The calendar server did not answer within 3 seconds' })
 			await waitFor('the connection to be closed by the reader', () => silent.connections[0]!.closedAt !== undefined, 5_000, 20)
 		} finally {
@@ -390,7 +434,10 @@ describe('a hung calendar feed', () => {
 			const started = Date.now()
 			expect(await refreshDueFeeds(deps, 2)).toBe(2)
 			expect(Date.now() - started).toBeLessThanOrEqual(BOUND * 1000 + SLACK_MS)
-			const feeds = await deps.db.select().from(calendarFeeds).where(inArray(calendarFeeds.userId, [slow.userId, fine.userId]))
+			const feeds = await deps.db
+				.select()
+				.from(calendarFeeds)
+				.where(inArray(calendarFeeds.userId, [slow.userId, fine.userId]))
 			expect(feeds.find((f) => f.userId === slow.userId)).toMatchObject({ status: 'error', lastError: 'The calendar server did not answer within 3 seconds' })
 			expect(feeds.find((f) => f.userId === fine.userId)).toMatchObject({ status: 'ok', busyCount: 1 })
 			await waitFor('the connection to be closed by the reader', () => trickler.connections[0]!.closedAt !== undefined, 5_000, 20)
@@ -422,7 +469,10 @@ describe('a calendar feed fetch as a whole (issue 16: it now connects to the che
 			socket.on('error', () => {})
 			socket.once('data', (d) => {
 				const hop = Number(/GET \/hop(\d)/.exec(d.toString())?.[1] ?? 0)
-				setTimeout(() => socket.destroyed || socket.end(`HTTP/1.1 302 Found\r\nLocation: /hop${hop + 1}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`), 1_200)
+				setTimeout(
+					() => socket.destroyed || socket.end(`HTTP/1.1 302 Found\r\nLocation: /hop${hop + 1}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`),
+					1_200,
+				)
 			})
 		})
 		await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve))
@@ -442,7 +492,9 @@ describe('a calendar feed fetch as a whole (issue 16: it now connects to the che
 describe('configuration', () => {
 	test('production defaults: SMTP 10 s to connect, 10 s for the greeting, 30 s of silence, 120 s in all; messaging 15 s; calendar feeds 10 s, below HTTP_IDLE_TIMEOUT', () => {
 		const config = loadConfig({})
-		expect([config.smtpTimeout, config.settings.of(outboxSettings).messagingTimeout, config.settings.of(calendarSettings).calendarFeedTimeout]).toEqual([120, 15, 10])
+		expect([config.smtpTimeout, config.settings.of(outboxSettings).messagingTimeout, config.settings.of(calendarSettings).calendarFeedTimeout]).toEqual([
+			120, 15, 10,
+		])
 		expect(smtpTimeouts(config.smtpTimeout)).toEqual({ connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000, total: 120_000 })
 		expect(smtpTimeouts(3)).toEqual({ connectionTimeout: 3_000, greetingTimeout: 3_000, socketTimeout: 3_000, total: 3_000 })
 		expect(loadConfig({ HTTP_IDLE_TIMEOUT: '5' }).settings.of(calendarSettings).calendarFeedTimeout).toBe(4)

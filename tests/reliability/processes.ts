@@ -32,7 +32,8 @@ const stopAll = () => {
 	stoppers.clear()
 }
 process.once('exit', stopAll)
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => {
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+	process.once(signal, () => {
 		stopAll()
 		process.exit(signal === 'SIGINT' ? 130 : 143)
 	})
@@ -43,7 +44,14 @@ export const track = (stop: () => void) => {
 
 /** The first existing path of a binary, or an Error saying how to install it. */
 export function binary(name: string, debianPackage: string, extra: string[] = []): string {
-	const found = [...extra, `/usr/bin/${name}`, `/usr/sbin/${name}`, `/usr/local/bin/${name}`, `/usr/local/sbin/${name}`, `/usr/lib/postgresql/15/bin/${name}`].find((p) => existsSync(p))
+	const found = [
+		...extra,
+		`/usr/bin/${name}`,
+		`/usr/sbin/${name}`,
+		`/usr/local/bin/${name}`,
+		`/usr/local/sbin/${name}`,
+		`/usr/lib/postgresql/15/bin/${name}`,
+	].find((p) => existsSync(p))
 	if (!found) throw new Error(`${name} is not installed: run \`apt-get install -y ${debianPackage}\` (the reliability tests need it)`)
 	return found
 }
@@ -71,10 +79,18 @@ export async function waitFor(what: string, check: () => Promise<boolean> | bool
 
 export const tcpOpen = (port: number) =>
 	new Promise<boolean>((done) => {
-		Bun.connect({ hostname: '127.0.0.1', port, socket: { open: (s) => {
+		Bun.connect({
+			hostname: '127.0.0.1',
+			port,
+			socket: {
+				open: (s) => {
 					s.end()
 					done(true)
-				}, connectError: () => done(false), data() {} } }).catch(() => done(false))
+				},
+				connectError: () => done(false),
+				data() {},
+			},
+		}).catch(() => done(false))
 	})
 
 export function tempDir(prefix: string): string {
@@ -126,7 +142,10 @@ export async function privatePostgres(): Promise<PrivatePostgres> {
 	})
 	const pids = () => {
 		const main = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
-		const children = spawnSync('pgrep', ['-P', String(main)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number)
+		const children = spawnSync('pgrep', ['-P', String(main)], { encoding: 'utf8' })
+			.stdout.split('\n')
+			.filter(Boolean)
+			.map(Number)
 		return [main, ...children]
 	}
 	const url = (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`
@@ -189,7 +208,9 @@ export async function privateRedis(): Promise<PrivateRedis> {
 	const port = await freePort()
 	let proc: ChildProcess | undefined
 	const start = async () => {
-		proc = spawn(redis, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'], { stdio: 'ignore' })
+		proc = spawn(redis, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'], {
+			stdio: 'ignore',
+		})
 		const child = proc
 		const untrack = track(() => child.kill('SIGKILL'))
 		child.once('exit', untrack)
@@ -203,7 +224,12 @@ export async function privateRedis(): Promise<PrivateRedis> {
 	}
 	const untrackDir = track(() => rmSync(dir, { recursive: true, force: true }))
 	await start()
-	return { port, url: `redis://127.0.0.1:${port}`, start, kill, stop: async () => {
+	return {
+		port,
+		url: `redis://127.0.0.1:${port}`,
+		start,
+		kill,
+		stop: async () => {
 			await kill()
 			untrackDir()
 			rmSync(dir, { recursive: true, force: true })
@@ -223,11 +249,17 @@ export interface ServerProcess {
 	kill(signal?: NodeJS.Signals): void
 }
 
-/** Starts `bun core/main.ts` with the given settings and waits until it serves /health. */
-export async function startServer(env: Record<string, string>, options: { port?: number; waitHealthy?: boolean } = {}): Promise<ServerProcess> {
+/** Starts `bun core/main.ts` (of this tree, or of the copy at `root`) with the given settings and waits until it serves /health. */
+export async function startServer(env: Record<string, string>, options: { port?: number; waitHealthy?: boolean; root?: string } = {}): Promise<ServerProcess> {
 	const port = options.port ?? (await freePort())
-	const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|REDIS_URL|SMTP_URL|BASE_URL|PORT|RATE_LIMIT_PER_MINUTE|LOG_LEVEL|HTTP_IDLE_TIMEOUT)$/.test(k)))
-	const proc = spawn(BUN, ['core/main.ts'], { cwd: ROOT, env: { ...clean, PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, DEMO: 'off', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+	const clean = Object.fromEntries(
+		Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|REDIS_URL|SMTP_URL|BASE_URL|PORT|RATE_LIMIT_PER_MINUTE|LOG_LEVEL|HTTP_IDLE_TIMEOUT)$/.test(k)),
+	)
+	const proc = spawn(BUN, ['core/main.ts'], {
+		cwd: options.root ?? ROOT,
+		env: { ...clean, PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, DEMO: 'off', LOG_LEVEL: 'info', ...env },
+		stdio: ['ignore', 'pipe', 'pipe'],
+	})
 	const logs: Record<string, any>[] = []
 	let pending = ''
 	proc.stderr!.on('data', (chunk: Buffer) => {
@@ -246,10 +278,12 @@ export async function startServer(env: Record<string, string>, options: { port?:
 	})
 	proc.stdout!.on('data', () => {})
 	const untrack = track(() => proc.kill('SIGKILL'))
-	const exited = new Promise<{ code: number | null; signal: string | null; at: number }>((done) => proc.once('exit', (code, signal) => {
+	const exited = new Promise<{ code: number | null; signal: string | null; at: number }>((done) =>
+		proc.once('exit', (code, signal) => {
 			untrack()
 			done({ code, signal, at: Date.now() })
-		}))
+		}),
+	)
 	const server: ServerProcess = {
 		port,
 		url: `http://127.0.0.1:${port}`,
@@ -260,12 +294,22 @@ export async function startServer(env: Record<string, string>, options: { port?:
 		kill: (signal = 'SIGTERM') => void proc.kill(signal),
 	}
 	if (options.waitHealthy !== false)
-		await waitFor(`the server on port ${port} to answer /health`, async () => {
-			if (!server.alive()) throw Object.assign(new Error(`the server on port ${port} exited: ${logs.map((l) => l.msg).join(' | ')}`), { fatal: true })
-			return (await fetch(`${server.url}/health`, { signal: AbortSignal.timeout(2000) })).ok
-		}, 60_000, 200).catch((error) => {
+		await waitFor(
+			`the server on port ${port} to answer /health`,
+			async () => {
+				if (!server.alive()) throw Object.assign(new Error(`the server on port ${port} exited: ${logs.map((l) => l.msg).join(' | ')}`), { fatal: true })
+				return (await fetch(`${server.url}/health`, { signal: AbortSignal.timeout(2000) })).ok
+			},
+			60_000,
+			200,
+		).catch((error) => {
 			proc.kill('SIGKILL')
-			throw new Error(`${error.message}; its log: ${logs.slice(-5).map((l) => JSON.stringify(l)).join('\n')}`)
+			throw new Error(
+				`${error.message}; its log: ${logs
+					.slice(-5)
+					.map((l) => JSON.stringify(l))
+					.join('\n')}`,
+			)
 		})
 	return server
 }

@@ -17,7 +17,11 @@ function shapes(): [string, string, string][] {
 	const out: [string, string, string][] = []
 	for (const type of TYPES) {
 		const c = newCredential(type)
-		out.push([`bl_${type} credential alone`, c, c], [`bl_${type} in a path`, c, `/upload/${c}/files`], [`bl_${type} in JSON text`, c, JSON.stringify({ value: c })])
+		out.push(
+			[`bl_${type} credential alone`, c, c],
+			[`bl_${type} in a path`, c, `/upload/${c}/files`],
+			[`bl_${type} in JSON text`, c, JSON.stringify({ value: c })],
+		)
 	}
 	const s = () => randomToken()
 	const secret = (x = s()) => x
@@ -52,7 +56,9 @@ function shapes(): [string, string, string][] {
 
 describe('log redaction (core/log.ts)', () => {
 	test('redact() masks every credential shape', () => {
-		const leaks = shapes().filter(([, secret, text]) => redact(text).includes(secret)).map(([what, , text]) => `${what}: ${redact(text)}`)
+		const leaks = shapes()
+			.filter(([, secret, text]) => redact(text).includes(secret))
+			.map(([what, , text]) => `${what}: ${redact(text)}`)
 		expect(leaks).toEqual([])
 	})
 
@@ -61,7 +67,12 @@ describe('log redaction (core/log.ts)', () => {
 		const log = createLogger('debug', (line) => lines.push(line))
 		for (const [what, secret, text] of shapes()) {
 			lines.length = 0
-			log.info(`request failed: ${text}`, { header: text, nested: { deeper: [{ value: text }] }, body: JSON.stringify({ raw: text }), error: new Error(`upstream said ${text}`) })
+			log.info(`request failed: ${text}`, {
+				header: text,
+				nested: { deeper: [{ value: text }] },
+				body: JSON.stringify({ raw: text }),
+				error: new Error(`upstream said ${text}`),
+			})
 			for (const line of lines) expect({ what, leaked: line.includes(secret) }).toEqual({ what, leaked: false })
 			expect(() => JSON.parse(lines[0]!)).not.toThrow() // masking keeps the line valid JSON
 		}
@@ -69,7 +80,10 @@ describe('log redaction (core/log.ts)', () => {
 
 	test('every credential type is caught by the CI scan of the run’s log (.ci/run) and blanked in text for assistants', async () => {
 		const script = await Bun.file(resolve(import.meta.dir, '../../.ci/run')).text()
-		const scans = [...script.matchAll(/grep -[a-z]*E '([^']+)' \.tmp\/test-log\.jsonl/g)].map((m) => m[1]!).filter((p) => p.includes('bl_')).map((p) => new RegExp(p))
+		const scans = [...script.matchAll(/grep -[a-z]*E '([^']+)' \.tmp\/test-log\.jsonl/g)]
+			.map((m) => m[1]!)
+			.filter((p) => p.includes('bl_'))
+			.map((p) => new RegExp(p))
 		expect(scans.length).toBeGreaterThan(0)
 		for (const type of TYPES) {
 			const credential = newCredential(type)
@@ -79,7 +93,13 @@ describe('log redaction (core/log.ts)', () => {
 	})
 
 	test('plain text and ids are left alone', () => {
-		for (const text of ['job_abc123 published by vendor ven_x', 'GET /careers/demo/jobs/senior-java', 'token created', '{"name":"Load token"}', 'code review done'])
+		for (const text of [
+			'job_abc123 published by vendor ven_x',
+			'GET /careers/demo/jobs/senior-java',
+			'token created',
+			'{"name":"Load token"}',
+			'code review done',
+		])
 			expect(redact(text)).toBe(text)
 	})
 })

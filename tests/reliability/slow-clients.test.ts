@@ -33,13 +33,17 @@ describeProcesses('slow clients', () => {
 	const probe = (client: SlowClient, limitMs: number) => slowClient(server.port, client, limitMs)
 
 	test('connections that never finish their headers or their body are cut; others are served meanwhile', async () => {
-		const body = (n: number) => `POST /api/v1/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${tenant.vendorKeys[0]}\r\nContent-Type: application/json\r\nContent-Length: ${n}\r\n\r\n{"vendorJobId":`
+		const body = (n: number) =>
+			`POST /api/v1/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${tenant.vendorKeys[0]}\r\nContent-Type: application/json\r\nContent-Length: ${n}\r\n\r\n{"vendorJobId":`
 		const HEADERS_BOUND = 15_000
 		const BODY_BOUND = IDLE * 2 * 1000 + 2000
 		const probes = {
 			'sends nothing': probe({}, HEADERS_BOUND + 5000),
 			'stops in the middle of the headers': probe({ start: 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ' }, HEADERS_BOUND + 5000),
-			'trickles the headers (a byte every 500 ms)': probe({ start: 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n', drip: 'X-Slow: aaaa\r\n', everyMs: 500 }, HEADERS_BOUND + 5000),
+			'trickles the headers (a byte every 500 ms)': probe(
+				{ start: 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n', drip: 'X-Slow: aaaa\r\n', everyMs: 500 },
+				HEADERS_BOUND + 5000,
+			),
 			'stops in the middle of the body': probe({ start: body(1000) }, BODY_BOUND + 5000),
 			'trickles the body (a byte every 500 ms)': probe({ start: body(1000), drip: '"aaaaaaaa', everyMs: 500 }, BODY_BOUND + 5000),
 		}

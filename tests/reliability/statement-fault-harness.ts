@@ -36,7 +36,9 @@ type App = { handle(request: Request): Promise<Response> }
 
 /** `describe` on PostgreSQL, `describe.skip` on PGlite; `skipReason` goes at the end of the describe's name. */
 export const onPostgres = usingPostgres() ? describe : describe.skip
-export const skipReason = usingPostgres() ? '' : ' (PostgreSQL only: PGlite is one in-process connection, with no second connection to hold a lock or terminate it from)'
+export const skipReason = usingPostgres()
+	? ''
+	: ' (PostgreSQL only: PGlite is one in-process connection, with no second connection to hold a lock or terminate it from)'
 
 /** The database of its own, the server process on it, and in-process deps for fixtures. Filled in by the harness's beforeAll. */
 export interface FaultWorld {
@@ -79,7 +81,13 @@ export function statementFaults(env: Record<string, string> = {}) {
 		// request gets it (porsager/postgres#1215, #1223). The pool reconnects a closed connection only
 		// when no open one is idle, the never-opened ones first: with more than these tests ever open,
 		// the terminated ones are not reused, and each test sees the effects of its own cut only.
-		const server = (partial.server = await startServer({ DATABASE_URL: url.href, DATABASE_POOL_SIZE: '50', TRUST_PROXY: 'on', RATE_LIMIT_PER_MINUTE: '100000', ...env }))
+		const server = (partial.server = await startServer({
+			DATABASE_URL: url.href,
+			DATABASE_POOL_SIZE: '50',
+			TRUST_PROXY: 'on',
+			RATE_LIMIT_PER_MINUTE: '100000',
+			...env,
+		}))
 		const config = loadConfig({ ...process.env, ...env, DATABASE_URL: url.href, BASE_URL: server.url, REDIS_URL: '', LOG_LEVEL: 'warn' })
 		partial.deps = await createDeps({ config, log: createLogger('warn', (line) => appendFileSync(TEST_LOG, line + '\n')) })
 		partial.app = {
@@ -124,9 +132,12 @@ export function statementFaults(env: Record<string, string> = {}) {
 			await waitFor(
 				'the request to block on the lock the test holds',
 				async () => {
-					if (settled) throw Object.assign(new Error(`the request finished without blocking on the lock: ${JSON.stringify(await answer).slice(0, 400)}`), { fatal: true })
+					if (settled)
+						throw Object.assign(new Error(`the request finished without blocking on the lock: ${JSON.stringify(await answer).slice(0, 400)}`), { fatal: true })
 					// The server's background work (the outbox worker) may be waiting on the same lock: pick the request's statement.
-					const waiting = await admin<{ pid: number; query: string }[]>`select pid, query from pg_stat_activity where datname = ${dbName} and ${holder}::int = any(pg_blocking_pids(pid))`
+					const waiting = await admin<
+						{ pid: number; query: string }[]
+					>`select pid, query from pg_stat_activity where datname = ${dbName} and ${holder}::int = any(pg_blocking_pids(pid))`
 					blocked = waiting.find((w) => at.test(w.query))
 					return Boolean(blocked)
 				},
@@ -154,7 +165,8 @@ export function statementFaults(env: Record<string, string> = {}) {
 		return existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length : 0
 	}
 	/** Lines of the activity log with this action in the workspace. */
-	const linesOf = (ws: TestWorkspace, action: string) => count(world().admin`select count(*)::int as n from activity where workspace_id = ${ws.id} and action = ${action}`)
+	const linesOf = (ws: TestWorkspace, action: string) =>
+		count(world().admin`select count(*)::int as n from activity where workspace_id = ${ws.id} and action = ${action}`)
 
 	/** A fresh workspace and a person in it (with their password, for signing in). */
 	async function person(role = 'owner') {
@@ -166,7 +178,11 @@ export function statementFaults(env: Record<string, string> = {}) {
 	/** A fresh owner with a personal token for the MCP endpoint. */
 	async function ownerToken() {
 		const p = await person()
-		const { token } = await createPersonalToken(world().deps, { ...p.actor, credential: { kind: 'session', id: 'test', name: 'portal session' } }, { name: 'fault test' })
+		const { token } = await createPersonalToken(
+			world().deps,
+			{ ...p.actor, credential: { kind: 'session', id: 'test', name: 'portal session' } },
+			{ name: 'fault test' },
+		)
 		return { ...p, token }
 	}
 	const tool = async (token: string, name: string, args: Record<string, unknown>) => {

@@ -21,7 +21,8 @@ onPostgres(`a connection terminated inside a write of access leaves nothing half
 	const atActivityLine = [tableLock('activity'), /^insert into "activity"/i] as const
 
 	const mcpWorks = async (token: string) => (await mcp(world().ctx, token, 'tools/list')).status === 200
-	const tokensNamed = (userId: string, name: string) => count(world().admin`select count(*)::int as n from personal_tokens where user_id = ${userId} and name = ${name}`)
+	const tokensNamed = (userId: string, name: string) =>
+		count(world().admin`select count(*)::int as n from personal_tokens where user_id = ${userId} and name = ${name}`)
 
 	// ─── Personal tokens (portal) ──────────────────────────────────────────────────────────────
 
@@ -78,7 +79,14 @@ onPostgres(`a connection terminated inside a write of access leaves nothing half
 	 */
 	async function cli(...args: string[]) {
 		const { databaseUrl, deps } = world()
-		const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: databaseUrl, DATA_DIR: deps.config.dataDir, DEMO: 'off', LOG_LEVEL: 'warn' }
+		const env = {
+			PATH: process.env.PATH ?? '',
+			HOME: process.env.HOME ?? '',
+			DATABASE_URL: databaseUrl,
+			DATA_DIR: deps.config.dataDir,
+			DEMO: 'off',
+			LOG_LEVEL: 'warn',
+		}
 		const proc = Bun.spawn([BUN, 'core/cli.ts', ...args, '--json'], { cwd: ROOT, env, stdout: 'pipe', stderr: 'pipe' })
 		const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
 		return { code, stdout, stderr }
@@ -87,7 +95,8 @@ onPostgres(`a connection terminated inside a write of access leaves nothing half
 	/** The vendor REST API's answer to a request with this key. */
 	const restStatus = async (apiKey: string) => (await fetch(`${world().server.url}/api/v1/jobs`, { headers: { authorization: `Bearer ${apiKey}` } })).status
 	const keysOf = (vendorId: string) => count(world().admin`select count(*)::int as n from vendor_api_keys where vendor_id = ${vendorId}`)
-	const vendorLines = (vendorId: string, action: string) => count(world().admin`select count(*)::int as n from activity where target_id = ${vendorId} and action = ${action}`)
+	const vendorLines = (vendorId: string, action: string) =>
+		count(world().admin`select count(*)::int as n from activity where target_id = ${vendorId} and action = ${action}`)
 
 	test('vendor key-create cut before its log line: the CLI fails and prints no key, no key row; the retry creates one that works', async () => {
 		const { ws } = await person()
@@ -136,8 +145,13 @@ onPostgres(`a connection terminated inside a write of access leaves nothing half
 		const newcomer = { email: `${unique('new')}@example.test`, name: 'Nina Newcomer', role: 'recruiter', password: 'correct horse battery' }
 		const add = () => portal.submit('/people', newcomer)
 		const accounts = () => count(world().admin`select count(*)::int as n from users where email = ${newcomer.email}`)
-		const invited = () => count(world().admin`select count(*)::int as n from invitations where email = ${newcomer.email} and workspace_id = ${ws.id} and status = 'pending'`)
-		const members = () => count(world().admin`select count(*)::int as n from memberships m join users u on u.id = m.user_id where u.email = ${newcomer.email} and m.workspace_id = ${ws.id}`)
+		const invited = () =>
+			count(world().admin`select count(*)::int as n from invitations where email = ${newcomer.email} and workspace_id = ${ws.id} and status = 'pending'`)
+		const members = () =>
+			count(
+				world()
+					.admin`select count(*)::int as n from memberships m join users u on u.id = m.user_id where u.email = ${newcomer.email} and m.workspace_id = ${ws.id}`,
+			)
 		const state = async () => ({ accounts: await accounts(), invited: await invited(), members: await members(), lines: await linesOf(ws, 'person.invited') })
 
 		const cut = await terminatedAt(...atActivityLine, add)

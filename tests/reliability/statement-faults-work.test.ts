@@ -26,7 +26,10 @@ const INTERVIEW_SECRET = 'interview-provider-shared-secret-k4-0123'
 const INBOUND_SECRET = 'inbound-mail-provider-secret-k4-4567'
 
 onPostgres(`a connection terminated inside an everyday write leaves nothing half-done${skipReason}`, () => {
-	const { world, terminatedAt, tableLock, count, filesUnder, linesOf, person, ownerToken, tool, expectToolUnavailable, signedIn } = statementFaults({ INTERVIEW_WEBHOOK_SECRET: INTERVIEW_SECRET, INBOUND_MAIL_SECRET: INBOUND_SECRET })
+	const { world, terminatedAt, tableLock, count, filesUnder, linesOf, person, ownerToken, tool, expectToolUnavailable, signedIn } = statementFaults({
+		INTERVIEW_WEBHOOK_SECRET: INTERVIEW_SECRET,
+		INBOUND_MAIL_SECRET: INBOUND_SECRET,
+	})
 	const atActivityLine = [tableLock('activity'), /^insert into "activity"/i] as const
 
 	// ─── Portal: inbox reply ───────────────────────────────────────────────────────────────────
@@ -36,14 +39,16 @@ onPostgres(`a connection terminated inside an everyday write leaves nothing half
 		const { deps, admin } = world()
 		const email = `${unique('cand')}@example.test`
 		await newCandidate(ws, { name: 'Nora Quinn', email }, deps)
-		await deps.db.transaction((tx) => enqueueMail(tx, { workspaceId: ws.id, to: email, subject: 'Your application', text: 'Hi Nora, thanks for applying.' }, deps))
+		await deps.db.transaction((tx) =>
+			enqueueMail(tx, { workspaceId: ws.id, to: email, subject: 'Your application', text: 'Hi Nora, thanks for applying.' }, deps),
+		)
 		await syncOutbox(deps, ws.id)
 		const [{ id: threadId }] = await admin<{ id: string }[]>`select id from inbox_threads where workspace_id = ${ws.id}`
 		const portal = await signedIn(who)
 		expect((await portal.get(`/inbox/${threadId}`)).status).toBe(200)
 		const reply = () => portal.post(`/inbox/${threadId}/reply`, { text: 'Could you start on Monday?' })
 		const thread = async () => (await admin`select message_count, snippet, last_message_at from inbox_threads where id = ${threadId}`)[0]
-		const readState = async () => (await admin`select user_id, read_at from inbox_states where thread_id = ${threadId}`)
+		const readState = async () => await admin`select user_id, read_at from inbox_states where thread_id = ${threadId}`
 		const mails = () => count(admin`select count(*)::int as n from outbox where workspace_id = ${ws.id} and "to" = ${email}`)
 		const messages = () => count(admin`select count(*)::int as n from inbox_messages where thread_id = ${threadId}`)
 		const [threadBefore, readBefore] = [await thread(), await readState()]
@@ -77,12 +82,21 @@ onPostgres(`a connection terminated inside an everyday write leaves nothing half
 			type: 'interview.completed',
 			interviewId,
 			occurredAt: new Date().toISOString(),
-			result: { overallScore: 82, verdict: 'recommended', summary: 'Clear examples.', answers: questions.map((q, i) => ({ questionId: q.id, transcript: `Answer ${i}: Spring Boot services.`, score: 70 + i, durationSeconds: 90 })) },
+			result: {
+				overallScore: 82,
+				verdict: 'recommended',
+				summary: 'Clear examples.',
+				answers: questions.map((q, i) => ({ questionId: q.id, transcript: `Answer ${i}: Spring Boot services.`, score: 70 + i, durationSeconds: 90 })),
+			},
 		}
 		const deliver = async () => {
 			const body = JSON.stringify(event)
 			const timestamp = Math.floor(Date.now() / 1000)
-			const headers = { 'content-type': 'application/json', 'x-interview-timestamp': String(timestamp), 'x-interview-signature': signWebhook(INTERVIEW_SECRET, timestamp, body) }
+			const headers = {
+				'content-type': 'application/json',
+				'x-interview-timestamp': String(timestamp),
+				'x-interview-signature': signWebhook(INTERVIEW_SECRET, timestamp, body),
+			}
 			const res = await app.handle(new Request('http://localhost/api/interviews/callback', { method: 'POST', headers, body }))
 			return { status: res.status, json: await res.json().catch(() => null) }
 		}
@@ -97,11 +111,23 @@ onPostgres(`a connection terminated inside an everyday write leaves nothing half
 		const cut = await terminatedAt(...atActivityLine, deliver)
 		expect(cut.written).toEqual(['interview_events', 'interview_questions', 'interviews', 'todos'])
 		expect(cut.answer.status).toBe(503)
-		expect(await state()).toEqual({ interview: { status: 'invited', completed_at: null, overall_score: null, verdict: null }, scored: 0, events: 0, todos: 0, lines: 0 })
+		expect(await state()).toEqual({
+			interview: { status: 'invited', completed_at: null, overall_score: null, verdict: null },
+			scored: 0,
+			events: 0,
+			todos: 0,
+			lines: 0,
+		})
 
 		const retry = await deliver()
 		expect(retry).toEqual({ status: 200, json: { status: 'applied', interviewId, interviewStatus: 'completed' } })
-		expect(await state()).toMatchObject({ interview: { status: 'completed', overall_score: 82, verdict: 'recommended' }, scored: questions.length, events: 1, todos: 1, lines: 1 })
+		expect(await state()).toMatchObject({
+			interview: { status: 'completed', overall_score: 82, verdict: 'recommended' },
+			scored: questions.length,
+			events: 1,
+			todos: 1,
+			lines: 1,
+		})
 	})
 
 	test('inbound mail cut between its new thread and its message: no thread, no message; the provider’s retry is accepted (not "duplicate")', async () => {
@@ -109,10 +135,21 @@ onPostgres(`a connection terminated inside an everyday write leaves nothing half
 		const { admin, app } = world()
 		const from = `${unique('lead')}@example.test`
 		const messageId = `<${unique('m')}@mail.example>`
-		const raw = [`From: Lee Lead <${from}>`, `To: reply+${ws.slug}@localhost`, 'Subject: A Java developer for you', `Message-ID: ${messageId}`, '', 'I am available from Monday.'].join('\r\n')
+		const raw = [
+			`From: Lee Lead <${from}>`,
+			`To: reply+${ws.slug}@localhost`,
+			'Subject: A Java developer for you',
+			`Message-ID: ${messageId}`,
+			'',
+			'I am available from Monday.',
+		].join('\r\n')
 		const deliver = async () => {
 			const timestamp = Math.floor(Date.now() / 1000)
-			const headers = { 'content-type': 'message/rfc822', 'x-inbound-timestamp': String(timestamp), 'x-inbound-signature': signWebhook(INBOUND_SECRET, timestamp, raw) }
+			const headers = {
+				'content-type': 'message/rfc822',
+				'x-inbound-timestamp': String(timestamp),
+				'x-inbound-signature': signWebhook(INBOUND_SECRET, timestamp, raw),
+			}
 			const res = await app.handle(new Request('http://localhost/api/inbox/inbound', { method: 'POST', headers, body: raw }))
 			return { status: res.status, json: await res.json().catch(() => null) }
 		}
@@ -146,12 +183,20 @@ onPostgres(`a connection terminated inside an everyday write leaves nothing half
 		const cut = await terminatedAt(...atActivityLine, request)
 		expect(cut.written).toEqual(['document_requests', 'outbox'])
 		expectToolUnavailable(cut.answer)
-		expect({ requests: await requests(), queued: await queued(), lines: await linesOf(ws, 'documents.requested') }).toEqual({ requests: 0, queued: 0, lines: 0 })
+		expect({ requests: await requests(), queued: await queued(), lines: await linesOf(ws, 'documents.requested') }).toEqual({
+			requests: 0,
+			queued: 0,
+			lines: 0,
+		})
 
 		const retry = await request()
 		expect(retry.result?.structuredContent?.request).toMatchObject({ candidateId, repeated: false, email: { status: 'queued' } })
 		// The e-mail and the text message (kept as not sent: no messaging provider here).
-		expect({ requests: await requests(), queued: await queued(), lines: await linesOf(ws, 'documents.requested') }).toEqual({ requests: 1, queued: 2, lines: 1 })
+		expect({ requests: await requests(), queued: await queued(), lines: await linesOf(ws, 'documents.requested') }).toEqual({
+			requests: 1,
+			queued: 2,
+			lines: 1,
+		})
 	})
 
 	test('a candidate’s upload cut before its review to-do: no document, no upload counted, no log line, no stored file; the retry stores it once', async () => {
@@ -159,11 +204,16 @@ onPostgres(`a connection terminated inside an everyday write leaves nothing half
 		const { deps, admin, app } = world()
 		const candidateId = await newCandidate(ws, { name: 'Ravi Kumar' }, deps)
 		const { id: requestId } = await requestCandidateDocuments(deps, actor, { candidateId, items: ['dl'] })
-		const [mail] = await admin<{ id: string; text: string; private_sealed: string | null }[]>`select id, text, private_sealed from outbox where related_id = ${requestId} and channel = 'email'`
+		const [mail] = await admin<
+			{ id: string; text: string; private_sealed: string | null }[]
+		>`select id, text, private_sealed from outbox where related_id = ${requestId} and channel = 'email'`
 		const path = /\/upload\/bl_ul_[0-9A-Za-z]+/.exec(await textToSend(deps.secret, { id: mail!.id, text: mail!.text, privateSealed: mail!.private_sealed }))![0]
 		const upload = async () => {
 			const page = await app.handle(new Request(`http://localhost${path}`))
-			const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+			const cookie = page.headers
+				.getSetCookie()
+				.map((c) => c.split(';')[0])
+				.join('; ')
 			const form = new FormData()
 			form.set('csrf', /name="csrf" value="([^"]*)"/.exec(await page.text())![1]!)
 			form.set('kind', 'dl')
@@ -210,7 +260,15 @@ onPostgres(`a connection terminated inside an everyday write leaves nothing half
 	 * A portal form post cut before its log line: 503, `rows()` and the log lines unchanged; the
 	 * retry (after reloading the page, as a person would) answers 200 with `done` and one more of each.
 	 */
-	async function formCutThenRetried(o: { page: string; post: string; fields?: Record<string, string>; action: string; rows: () => Promise<number>; written: string[]; done: string }) {
+	async function formCutThenRetried(o: {
+		page: string
+		post: string
+		fields?: Record<string, string>
+		action: string
+		rows: () => Promise<number>
+		written: string[]
+		done: string
+	}) {
 		const { ws, who } = await person()
 		const portal = await signedIn(who)
 		const send = async () => {
@@ -284,7 +342,8 @@ onPostgres(`a connection terminated inside an everyday write leaves nothing half
 		const { admin } = world()
 		// Not due for a day, and on a loopback port nothing listens on: the server's refresh leaves it alone.
 		await admin`insert into calendar_feeds (workspace_id, user_id, url, status, next_refresh_at) values (${ws.id}, ${who.userId}, 'http://127.0.0.1:9/busy.ics', 'ok', now() + interval '1 day')`
-		for (const hour of [9, 14]) await admin`insert into calendar_busy (id, workspace_id, user_id, starts_at, ends_at) values (${unique('busy')}, ${ws.id}, ${who.userId}, date_trunc('day', now()) + ${hour} * interval '1 hour', date_trunc('day', now()) + ${hour + 1} * interval '1 hour')`
+		for (const hour of [9, 14])
+			await admin`insert into calendar_busy (id, workspace_id, user_id, starts_at, ends_at) values (${unique('busy')}, ${ws.id}, ${who.userId}, date_trunc('day', now()) + ${hour} * interval '1 hour', date_trunc('day', now()) + ${hour + 1} * interval '1 hour')`
 		const portal = await signedIn(who)
 		const remove = async () => {
 			expect((await portal.get('/settings/calendar')).status).toBe(200)

@@ -40,13 +40,23 @@ onPostgres(`a connection terminated between the statements of a write leaves not
 		const { location } = await consent(portal, request.url)
 		const params = oauth.validateAuthResponse(ctx.as, client, location!, request.state)
 		const code = params.get('code')!
-		const exchange = () => formPost(ctx, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: request.verifier, client_id: client.client_id, resource: ctx.resource })
+		const exchange = () =>
+			formPost(ctx, '/oauth/token', {
+				grant_type: 'authorization_code',
+				code,
+				redirect_uri: redirectUri,
+				code_verifier: request.verifier,
+				client_id: client.client_id,
+				resource: ctx.resource,
+			})
 		return { clientId: client.client_id, code, exchange }
 	}
 
-	const codeRow = async (code: string) => (await admin<{ used_at: Date | null; grant_id: string | null }[]>`select used_at, grant_id from oauth_codes where id = ${hashSecret(code)}`)[0]!
+	const codeRow = async (code: string) =>
+		(await admin<{ used_at: Date | null; grant_id: string | null }[]>`select used_at, grant_id from oauth_codes where id = ${hashSecret(code)}`)[0]!
 	const grantsOf = (clientId: string) => count(admin`select count(*)::int as n from oauth_grants where client_id = ${clientId}`)
-	const tokensOf = (clientId: string) => count(admin`select count(*)::int as n from oauth_tokens t join oauth_grants g on g.id = t.grant_id where g.client_id = ${clientId}`)
+	const tokensOf = (clientId: string) =>
+		count(admin`select count(*)::int as n from oauth_tokens t join oauth_grants g on g.id = t.grant_id where g.client_id = ${clientId}`)
 	const toolsWork = async (accessToken: string) => (await mcp(ctx, accessToken, 'tools/list')).status === 200
 
 	async function expectExchangeWorksOnce(flow: Awaited<ReturnType<typeof freshCode>>) {
@@ -78,13 +88,18 @@ onPostgres(`a connection terminated between the statements of a write leaves not
 		await expectExchangeWorksOnce(flow)
 	})
 
-	const refresh = (clientId: string, refreshToken: string) => formPost(ctx, '/oauth/token', { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId, resource: ctx.resource })
+	const refresh = (clientId: string, refreshToken: string) =>
+		formPost(ctx, '/oauth/token', { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId, resource: ctx.resource })
 
 	test('refresh rotation cut after the new pair is written, before the old token is marked replaced: no new token, the old one still works; the retry rotates once', async () => {
 		const flow = await freshCode()
 		const tokens = await expectExchangeWorksOnce(flow)
 		const oldId = hashSecret(tokens.refresh_token)
-		const cut = await terminatedAt((lock) => lock`select id from oauth_tokens where id = ${oldId} for update`, /^update "oauth_tokens" set "replaced_at"/i, () => refresh(flow.clientId, tokens.refresh_token))
+		const cut = await terminatedAt(
+			(lock) => lock`select id from oauth_tokens where id = ${oldId} for update`,
+			/^update "oauth_tokens" set "replaced_at"/i,
+			() => refresh(flow.clientId, tokens.refresh_token),
+		)
 		expect(cut.written).toEqual(['oauth_tokens'])
 		expect(cut.answer.status).toBe(503)
 		expect(await tokensOf(flow.clientId)).toBe(2)
@@ -102,7 +117,11 @@ onPostgres(`a connection terminated between the statements of a write leaves not
 		const flow = await freshCode()
 		const tokens = await expectExchangeWorksOnce(flow)
 		const revoke = () => formPost(ctx, '/oauth/revoke', { token: tokens.refresh_token, token_type_hint: 'refresh_token', client_id: flow.clientId })
-		const cut = await terminatedAt((lock) => lock`select id from oauth_grants where client_id = ${flow.clientId} for update`, /^update "oauth_grants" set "revoked_at"/i, revoke)
+		const cut = await terminatedAt(
+			(lock) => lock`select id from oauth_grants where client_id = ${flow.clientId} for update`,
+			/^update "oauth_grants" set "revoked_at"/i,
+			revoke,
+		)
 		expect(cut.written).toEqual(['oauth_grants'])
 		expect(cut.answer.status).toBe(503)
 		expect(await count(admin`select count(*)::int as n from oauth_grants where client_id = ${flow.clientId} and revoked_at is null`)).toBe(1)
@@ -170,7 +189,8 @@ onPostgres(`a connection terminated between the statements of a write leaves not
 		const cut = await terminatedAt(tableLock('outbox'), /^insert into "outbox"/i, apply)
 		expect(cut.written).toEqual(['activity', 'application_daily_counts', 'applications', 'candidates', 'pipeline_stages'])
 		expect(cut.answer.status).toBe(503)
-		for (const table of ['candidates', 'applications', 'application_daily_counts']) expect({ table, rows: await count(admin`select count(*)::int as n from ${admin(table)} where workspace_id = ${ws.id}`) }).toEqual({ table, rows: 0 })
+		for (const table of ['candidates', 'applications', 'application_daily_counts'])
+			expect({ table, rows: await count(admin`select count(*)::int as n from ${admin(table)} where workspace_id = ${ws.id}`) }).toEqual({ table, rows: 0 })
 		expect(await linesOf(ws, 'application.received')).toBe(0)
 		expect(await count(admin`select count(*)::int as n from outbox where workspace_id = ${ws.id} and "to" = ${email}`)).toBe(0)
 		expect(await count(admin`select count(*)::int as n from careers_events where job_id = ${job.id} and kind = 'application'`)).toBe(0)
@@ -191,7 +211,8 @@ onPostgres(`a connection terminated between the statements of a write leaves not
 		const applicationId = await newApplication(ws, candidateId, await newVendorJob(ws, { vendorId }, deps), {}, deps)
 		const submit = () => tool(token, 'submit_to_vendor', { applicationId, documents: [] })
 		const stored = () => filesUnder(`submissions/${ws.id}`)
-		const mails = () => count(admin`select count(*)::int as n from outbox where workspace_id = ${ws.id} and related_type = 'application' and related_id = ${applicationId}`)
+		const mails = () =>
+			count(admin`select count(*)::int as n from outbox where workspace_id = ${ws.id} and related_type = 'application' and related_id = ${applicationId}`)
 
 		const cut = await terminatedAt(tableLock('vendor_submissions'), /^insert into "vendor_submissions"/i, submit)
 		expect(cut.written).toEqual(['outbox'])

@@ -32,7 +32,12 @@ export interface PresentedCredential {
  * address; an address past its budget of failures gets 429 with `Retry-After` before anything is
  * looked up. A missing header is not a failure: it is how clients discover the challenge.
  */
-export async function presentedCredential(deps: AppDeps, verifiers: readonly CredentialVerifier[], header: string | null, from: { door: 'rest' | 'mcp'; address: string }): Promise<PresentedCredential> {
+export async function presentedCredential(
+	deps: AppDeps,
+	verifiers: readonly CredentialVerifier[],
+	header: string | null,
+	from: { door: 'rest' | 'mcp'; address: string },
+): Promise<PresentedCredential> {
 	const { door, address } = from
 	const challenge = (error?: string) => (door === 'mcp' ? mcpChallenge(deps.config.baseUrl, error) : bearerChallenge(error))
 	const what = door === 'mcp' ? 'an access token or personal token' : 'an API key'
@@ -40,12 +45,29 @@ export async function presentedCredential(deps: AppDeps, verifiers: readonly Cre
 		await countFailedCredential(deps, address)
 		return error
 	}
-	const rejected = () => failed(new AppError('UNAUTHORIZED', door === 'mcp' ? 'The token is not valid, has expired or has been revoked' : 'The API key is not valid or has been revoked', { headers: challenge('invalid_token') }))
+	const rejected = () =>
+		failed(
+			new AppError(
+				'UNAUTHORIZED',
+				door === 'mcp' ? 'The token is not valid, has expired or has been revoked' : 'The API key is not valid or has been revoked',
+				{ headers: challenge('invalid_token') },
+			),
+		)
 	const parsed = parseBearer(header)
-	if ('problem' in parsed && parsed.problem === 'missing') throw new AppError('UNAUTHORIZED', `Authentication is required: send Authorization: Bearer <token> with ${what}`, { headers: challenge() })
+	if ('problem' in parsed && parsed.problem === 'missing')
+		throw new AppError('UNAUTHORIZED', `Authentication is required: send Authorization: Bearer <token> with ${what}`, { headers: challenge() })
 	const wait = await failedCredentialsWait(deps, address)
-	if (wait) throw new AppError('RATE_LIMITED', `Too many failed credentials from this address: wait ${wait.seconds} seconds`, { retryAfter: wait.seconds, headers: wait.headers })
-	if ('problem' in parsed) throw await failed(new AppError('UNAUTHORIZED', `The Authorization header is malformed: send Authorization: Bearer <token> with ${what}`, { headers: challenge('invalid_request') }))
+	if (wait)
+		throw new AppError('RATE_LIMITED', `Too many failed credentials from this address: wait ${wait.seconds} seconds`, {
+			retryAfter: wait.seconds,
+			headers: wait.headers,
+		})
+	if ('problem' in parsed)
+		throw await failed(
+			new AppError('UNAUTHORIZED', `The Authorization header is malformed: send Authorization: Bearer <token> with ${what}`, {
+				headers: challenge('invalid_request'),
+			}),
+		)
 	const { token } = parsed
 	const verifier = verifiers.find((v) => token.startsWith(v.prefix))
 	if (!verifier || !credentialType(token)) throw await rejected()

@@ -8,14 +8,22 @@ import { rateLimitHeaders } from '../rate-limit.ts'
  * runs first when the limit is reached (a key counted before it was looked up: 401 and 403 rank
  * above 429).
  */
-export async function enforceRateLimit(deps: AppDeps, key: string, headers: Record<string, string | number>, before429?: () => Promise<unknown>): Promise<void> {
+export async function enforceRateLimit(
+	deps: AppDeps,
+	key: string,
+	headers: Record<string, string | number>,
+	before429?: () => Promise<unknown>,
+): Promise<void> {
 	const decision = await deps.limiter.hit(key)
 	const rl = rateLimitHeaders(decision)
 	Object.assign(headers, rl)
 	if (!decision.allowed) {
 		await before429?.()
 		headers['Retry-After'] = String(decision.resetSeconds)
-		throw new AppError('RATE_LIMITED', `Too many requests: wait ${decision.resetSeconds} seconds`, { retryAfter: decision.resetSeconds, headers: { ...rl, 'Retry-After': String(decision.resetSeconds) } })
+		throw new AppError('RATE_LIMITED', `Too many requests: wait ${decision.resetSeconds} seconds`, {
+			retryAfter: decision.resetSeconds,
+			headers: { ...rl, 'Retry-After': String(decision.resetSeconds) },
+		})
 	}
 }
 
@@ -28,5 +36,8 @@ export async function enforceAddressLimit(deps: AppDeps, address: string): Promi
 	const decision = await deps.limiter.hit(`addr:rest:${address}`, deps.config.rateLimitPerAddressPerMinute)
 	if (decision.allowed) return
 	const retryAfter = String(decision.resetSeconds)
-	throw new AppError('RATE_LIMITED', `Too many requests from this address: wait ${decision.resetSeconds} seconds`, { retryAfter: decision.resetSeconds, headers: { ...rateLimitHeaders(decision, 'address'), 'Retry-After': retryAfter } })
+	throw new AppError('RATE_LIMITED', `Too many requests from this address: wait ${decision.resetSeconds} seconds`, {
+		retryAfter: decision.resetSeconds,
+		headers: { ...rateLimitHeaders(decision, 'address'), 'Retry-After': retryAfter },
+	})
 }

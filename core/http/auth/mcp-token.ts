@@ -30,7 +30,10 @@ export function mcpTokenAuth(deps: AppDeps, verifiers: readonly CredentialVerifi
 				await enforceRateLimit(deps, `cred:${session.sessionId}`, set.headers)
 				return { actor: { ...session.actor, credential: { ...session.actor.credential, name: 'portal connection test' } } }
 			}
-			const presented = await presentedCredential(deps, verifiers, request.headers.get('authorization'), { door: 'mcp', address: clientAddress(deps.config, request) })
+			const presented = await presentedCredential(deps, verifiers, request.headers.get('authorization'), {
+				door: 'mcp',
+				address: clientAddress(deps.config, request),
+			})
 			const actor = await presented.check()
 			await enforceRateLimit(deps, `cred:${actor.credential.id}`, set.headers)
 			return { actor }

@@ -24,9 +24,7 @@ export interface PageSession {
 	readonly mustVisit?: { readonly path: string; readonly reason: string }
 }
 
-export interface SessionResolver {
-	(deps: AppDeps, request: Request, cookie: Record<string, any>): Promise<PageSession | null>
-}
+export type SessionResolver = (deps: AppDeps, request: Request, cookie: Record<string, any>) => Promise<PageSession | null>
 
 /** The session of a request: 401 without one, 403 (to the page to visit first) while one is owed. */
 export type PageSessionOf = (request: Request, cookie: Record<string, any>) => Promise<PageSession>

@@ -78,7 +78,12 @@ function said(value, attributes = {}) {
 	const words = text(value)
 	if (!words) return null
 	const by = isEnvelope(value) ? AUTHORS[value.writtenBy] : undefined
-	return el('blockquote', { class: 'said', ...(by ? { title: `Written by ${by}` } : {}), ...attributes }, words, isEnvelope(value) && value.truncated ? el('span', { class: 'cut' }, ' … (cut short)') : null)
+	return el(
+		'blockquote',
+		{ class: 'said', ...(by ? { title: `Written by ${by}` } : {}), ...attributes },
+		words,
+		isEnvelope(value) && value.truncated ? el('span', { class: 'cut' }, ' … (cut short)') : null,
+	)
 }
 
 function tag(words, tone = 'neutral') {
@@ -90,11 +95,14 @@ const place = { locale: undefined, timeZone: undefined }
 const format = {
 	number: (n) => (n === null || n === undefined ? '–' : new Intl.NumberFormat(place.locale).format(n)),
 	percent: (n, digits = 1) => (n === null || n === undefined ? '–' : `${new Intl.NumberFormat(place.locale, { maximumFractionDigits: digits }).format(n)}%`),
-	date: (iso, options = { dateStyle: 'medium' }) => (iso ? new Intl.DateTimeFormat(place.locale, { timeZone: place.timeZone, ...options }).format(new Date(iso)) : '–'),
-	dateTime: (iso) => (iso ? new Intl.DateTimeFormat(place.locale, { timeZone: place.timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)) : '–'),
+	date: (iso, options = { dateStyle: 'medium' }) =>
+		iso ? new Intl.DateTimeFormat(place.locale, { timeZone: place.timeZone, ...options }).format(new Date(iso)) : '–',
+	dateTime: (iso) =>
+		iso ? new Intl.DateTimeFormat(place.locale, { timeZone: place.timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)) : '–',
 	time: (iso) => new Intl.DateTimeFormat(place.locale, { timeZone: place.timeZone, timeStyle: 'short' }).format(new Date(iso)),
 	/** A calendar day given as YYYY-MM-DD, in words. */
-	calendarDay: (day, options = { dateStyle: 'medium' }) => new Intl.DateTimeFormat(place.locale, { timeZone: 'UTC', ...options }).format(new Date(`${day}T00:00:00Z`)),
+	calendarDay: (day, options = { dateStyle: 'medium' }) =>
+		new Intl.DateTimeFormat(place.locale, { timeZone: 'UTC', ...options }).format(new Date(`${day}T00:00:00Z`)),
 	timeZone: () => place.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
 	/** The calendar day of an instant in the person's time zone, as YYYY-MM-DD. */
 	day: (iso) => new Intl.DateTimeFormat('en-CA', { timeZone: place.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso)),
@@ -132,8 +140,26 @@ function numbersTable(caption, columns, rows) {
 			'table',
 			{},
 			el('caption', { class: 'visually-hidden' }, caption),
-			el('thead', {}, el('tr', {}, columns.map((c) => el('th', { scope: 'col', class: c.numeric ? 'num' : null }, c.label)))),
-			el('tbody', {}, rows.map((row) => el('tr', {}, columns.map((c, i) => el(i === 0 ? 'th' : 'td', { scope: i === 0 ? 'row' : null, class: c.numeric ? 'num' : null }, row[i]))))),
+			el(
+				'thead',
+				{},
+				el(
+					'tr',
+					{},
+					columns.map((c) => el('th', { scope: 'col', class: c.numeric ? 'num' : null }, c.label)),
+				),
+			),
+			el(
+				'tbody',
+				{},
+				rows.map((row) =>
+					el(
+						'tr',
+						{},
+						columns.map((c, i) => el(i === 0 ? 'th' : 'td', { scope: i === 0 ? 'row' : null, class: c.numeric ? 'num' : null }, row[i])),
+					),
+				),
+			),
 		),
 	)
 }

@@ -27,7 +27,13 @@ export function linkView(server: McpServer, name: string, config: Parameters<Mcp
 /** Lists and serves the views; `_meta.ui` goes on both the listing and the content (apps read either). */
 export function registerViews(server: McpServer, views: readonly BuiltView[]) {
 	for (const view of views)
-		registerAppResource(server, view.def.name, view.uri, { title: view.def.title, description: view.def.description, mimeType: RESOURCE_MIME_TYPE, _meta: { ui: VIEW_META } }, async () => ({
-			contents: [{ uri: view.uri, mimeType: RESOURCE_MIME_TYPE, text: view.html, _meta: { ui: VIEW_META } }],
-		}))
+		registerAppResource(
+			server,
+			view.def.name,
+			view.uri,
+			{ title: view.def.title, description: view.def.description, mimeType: RESOURCE_MIME_TYPE, _meta: { ui: VIEW_META } },
+			async () => ({
+				contents: [{ uri: view.uri, mimeType: RESOURCE_MIME_TYPE, text: view.html, _meta: { ui: VIEW_META } }],
+			}),
+		)
 }

@@ -22,7 +22,9 @@ const page = (body = '') => `<!doctype html><html><head><!-- benchline:head --><
 
 describe('building views', () => {
 	test('the runtime’s closing export becomes a global, every name kept', () => {
-		expect(runtimeAsGlobal('var q=1,z=2;function w(){}export{q as App,z as PostMessageTransport,w};\n')).toBe('var q=1,z=2;function w(){}globalThis.ExtApps={"App":q,"PostMessageTransport":z,"w":w};')
+		expect(runtimeAsGlobal('var q=1,z=2;function w(){}export{q as App,z as PostMessageTransport,w};\n')).toBe(
+			'var q=1,z=2;function w(){}globalThis.ExtApps={"App":q,"PostMessageTransport":z,"w":w};',
+		)
 		expect(() => runtimeAsGlobal('var q=1;')).toThrow(/export statement/)
 	})
 
@@ -59,14 +61,34 @@ describe('building views', () => {
 describe('view scripts', () => {
 	// Parsing strings as HTML or code, and reaching the network, are what the views must never do:
 	// text from tool results is set as text, and data comes only through the assistant app.
-	const FORBIDDEN = [/\.innerHTML/, /\.outerHTML/, /insertAdjacentHTML/, /document\.write/, /DOMParser/, /createContextualFragment/, /setHTMLUnsafe/, /\.srcdoc/, /\beval\(/, /new Function/, /\bfetch\(/, /XMLHttpRequest/, /WebSocket/, /EventSource/, /sendBeacon/, /window\.open/, /\blocation\./, /import\(/]
+	const FORBIDDEN = [
+		/\.innerHTML/,
+		/\.outerHTML/,
+		/insertAdjacentHTML/,
+		/document\.write/,
+		/DOMParser/,
+		/createContextualFragment/,
+		/setHTMLUnsafe/,
+		/\.srcdoc/,
+		/\beval\(/,
+		/new Function/,
+		/\bfetch\(/,
+		/XMLHttpRequest/,
+		/WebSocket/,
+		/EventSource/,
+		/sendBeacon/,
+		/window\.open/,
+		/\blocation\./,
+		/import\(/,
+	]
 	const sources = [new URL('./kit.js', import.meta.url), ...buildRegistry(modules).views.map((v) => v.file)]
 
 	test('no view nor the shared script parses HTML, runs strings as code or reaches the network', () => {
 		expect(sources.length).toBe(6)
 		for (const source of sources) {
 			const text = readFileSync(fileURLToPath(source), 'utf8')
-			for (const pattern of FORBIDDEN) expect({ file: fileURLToPath(source), found: pattern.exec(text)?.[0] ?? null }).toEqual({ file: fileURLToPath(source), found: null })
+			for (const pattern of FORBIDDEN)
+				expect({ file: fileURLToPath(source), found: pattern.exec(text)?.[0] ?? null }).toEqual({ file: fileURLToPath(source), found: null })
 		}
 	})
 

@@ -22,7 +22,8 @@ const RUNTIME_MARKER = '<!-- benchline:runtime -->'
  * no fetch, no frames, no forms, no `<base>`. Written into the view itself, so it holds in an
  * assistant app that ignores `_meta.ui.csp`.
  */
-export const VIEW_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src data:; connect-src 'none'; frame-src 'none'; form-action 'none'; base-uri 'none'"
+export const VIEW_CSP =
+	"default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src data:; connect-src 'none'; frame-src 'none'; form-action 'none'; base-uri 'none'"
 
 /** What assistant apps read from `_meta.ui`: no outside domain of any kind, and a border around the view. */
 export const VIEW_META: McpUiResourceMeta = { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true }
@@ -63,7 +64,9 @@ let runtime: string | undefined
 function sharedRuntime(): string {
 	if (runtime) return runtime
 	const bundlePath = fileURLToPath(import.meta.resolve('@modelcontextprotocol/ext-apps/app-with-deps'))
-	runtime = inlineScript(runtimeAsGlobal(readFileSync(bundlePath, 'utf8')), 'the MCP Apps runtime') + inlineScript(read(new URL('./kit.js', import.meta.url)), 'core/mcp/apps/kit.js')
+	runtime =
+		inlineScript(runtimeAsGlobal(readFileSync(bundlePath, 'utf8')), 'the MCP Apps runtime') +
+		inlineScript(read(new URL('./kit.js', import.meta.url)), 'core/mcp/apps/kit.js')
 	return runtime
 }
 

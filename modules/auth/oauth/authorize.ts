@@ -72,7 +72,8 @@ export interface Target {
 
 /** Client and redirect address first: until both are trusted, nothing may be redirected. */
 export async function trustedTarget(deps: AppDeps, params: URLSearchParams): Promise<Target> {
-	for (const key of ['client_id', 'redirect_uri']) if (params.getAll(key).length > 1) throw new AuthorizePageError(`The parameter ${key} is given more than once.`)
+	for (const key of ['client_id', 'redirect_uri'])
+		if (params.getAll(key).length > 1) throw new AuthorizePageError(`The parameter ${key} is given more than once.`)
 	const client = await findClient(deps, params.get('client_id') ?? '')
 	if (!client)
 		throw new AuthorizePageError(
@@ -84,7 +85,8 @@ export async function trustedTarget(deps: AppDeps, params: URLSearchParams): Pro
 		if (client.redirectUris.length !== 1) throw new AuthorizePageError('The app did not say where to send you back (redirect_uri is missing).')
 		redirectUri = client.redirectUris[0]!
 	} else {
-		if (!client.redirectUris.some((r) => redirectMatches(r, requested))) throw new AuthorizePageError('The app asked to send you to an address it did not register (redirect_uri does not match).')
+		if (!client.redirectUris.some((r) => redirectMatches(r, requested)))
+			throw new AuthorizePageError('The app asked to send you to an address it did not register (redirect_uri does not match).')
 		redirectUri = requested
 	}
 	return { client, redirectUri, redirectUriSent: requested !== null }
@@ -92,13 +94,15 @@ export async function trustedTarget(deps: AppDeps, params: URLSearchParams): Pro
 
 /** The rest of the request, once client and redirect are trusted (it does not need the person). */
 export function checkRequest(deps: AppDeps, target: Target, params: URLSearchParams): AuthorizationRequest {
-	for (const key of new Set(params.keys())) if (params.getAll(key).length > 1) throw new AuthorizeRedirectError('invalid_request', `The parameter ${key} is given more than once`)
+	for (const key of new Set(params.keys()))
+		if (params.getAll(key).length > 1) throw new AuthorizeRedirectError('invalid_request', `The parameter ${key} is given more than once`)
 	const responseType = params.get('response_type')
 	if (responseType === null) throw new AuthorizeRedirectError('invalid_request', 'response_type is required')
 	if (responseType !== 'code') throw new AuthorizeRedirectError('unsupported_response_type', 'Only response_type=code is supported')
 	const challenge = params.get('code_challenge')
 	if (!challenge) throw new AuthorizeRedirectError('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256')
-	if (params.get('code_challenge_method') !== 'S256') throw new AuthorizeRedirectError('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)')
+	if (params.get('code_challenge_method') !== 'S256')
+		throw new AuthorizeRedirectError('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)')
 	if (!CHALLENGE.test(challenge)) throw new AuthorizeRedirectError('invalid_request', 'code_challenge must be 43-128 characters of base64url')
 	const resource = normaliseResource(deps, params.get('resource'))
 	const asked = (params.get('scope') ?? '').split(' ').filter((s) => (SCOPES as readonly string[]).includes(s))

@@ -73,7 +73,8 @@ export interface Registration {
 }
 
 export async function registerClient(deps: AppDeps, body: unknown): Promise<Registration> {
-	if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'The registration body must be a JSON object')
+	if (typeof body !== 'object' || body === null || Array.isArray(body))
+		throw new OAuthError('invalid_client_metadata', 'The registration body must be a JSON object')
 	const b = body as Record<string, unknown>
 	const notices: string[] = []
 	const uris = b.redirect_uris
@@ -81,11 +82,13 @@ export async function registerClient(deps: AppDeps, body: unknown): Promise<Regi
 	if (uris.length > MAX_URIS) throw new OAuthError('invalid_redirect_uri', `at most ${MAX_URIS} redirect_uris`)
 	const valid = [...new Set(uris.filter((u): u is string => typeof u === 'string' && validRedirectUri(u)))]
 	const dropped = uris.filter((u) => !(typeof u === 'string' && validRedirectUri(u)))
-	if (!valid.length) throw new OAuthError('invalid_redirect_uri', 'No redirect address is allowed: use https, or http on localhost or 127.0.0.1, without a fragment')
+	if (!valid.length)
+		throw new OAuthError('invalid_redirect_uri', 'No redirect address is allowed: use https, or http on localhost or 127.0.0.1, without a fragment')
 	if (dropped.length) notices.push(`Ignored redirect addresses that are not allowed: ${dropped.map((u) => String(u)).join(', ')}`)
 
 	const method = b.token_endpoint_auth_method
-	if (method !== undefined && method !== 'none') notices.push(`Registered as a public client: token_endpoint_auth_method is "none", not "${String(method)}"; no client secret is issued`)
+	if (method !== undefined && method !== 'none')
+		notices.push(`Registered as a public client: token_endpoint_auth_method is "none", not "${String(method)}"; no client secret is issued`)
 	const grantTypes = b.grant_types === undefined ? ['authorization_code', 'refresh_token'] : b.grant_types
 	if (!Array.isArray(grantTypes) || grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token'))
 		throw new OAuthError('invalid_client_metadata', 'grant_types may only contain authorization_code and refresh_token')
@@ -117,6 +120,9 @@ export async function registerClient(deps: AppDeps, body: unknown): Promise<Regi
 
 export async function findClient(deps: AppDeps, clientId: string): Promise<Client | null> {
 	if (typeof clientId !== 'string' || clientId.length > 100) return null
-	const [row] = await deps.db.select({ id: oauthClients.id, name: oauthClients.name, redirectUris: oauthClients.redirectUris }).from(oauthClients).where(eq(oauthClients.id, clientId))
+	const [row] = await deps.db
+		.select({ id: oauthClients.id, name: oauthClients.name, redirectUris: oauthClients.redirectUris })
+		.from(oauthClients)
+		.where(eq(oauthClients.id, clientId))
 	return row ?? null
 }

@@ -36,7 +36,13 @@ export async function listConnections(deps: AppDeps, actor: Actor): Promise<Conn
 		.from(oauthGrants)
 		.innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
 		.innerJoin(users, eq(users.id, oauthGrants.userId))
-		.where(and(eq(oauthGrants.workspaceId, actor.workspaceId), isNull(oauthGrants.revokedAt), isAdmin(actor) ? undefined : eq(oauthGrants.userId, actor.userId ?? '')))
+		.where(
+			and(
+				eq(oauthGrants.workspaceId, actor.workspaceId),
+				isNull(oauthGrants.revokedAt),
+				isAdmin(actor) ? undefined : eq(oauthGrants.userId, actor.userId ?? ''),
+			),
+		)
 		.groupBy(oauthGrants.clientId, oauthClients.name, oauthClients.redirectUris, oauthGrants.userId, users.name)
 		.orderBy(desc(min(oauthGrants.createdAt)))
 	return rows.map((r) => ({
@@ -57,7 +63,9 @@ export async function disconnectApp(deps: AppDeps, actor: Actor, clientId: strin
 		const revoked = await tx
 			.update(oauthGrants)
 			.set({ revokedAt: deps.now(), revokedReason: 'disconnected' })
-			.where(and(eq(oauthGrants.workspaceId, actor.workspaceId), eq(oauthGrants.clientId, clientId), eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)))
+			.where(
+				and(eq(oauthGrants.workspaceId, actor.workspaceId), eq(oauthGrants.clientId, clientId), eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt)),
+			)
 			.returning({ id: oauthGrants.id })
 		if (!revoked.length) throw new AppError('NOT_FOUND', 'No such connection')
 		await recordActivity(tx, actor, { action: 'app.disconnected', targetType: 'oauth_client', targetId: clientId, detail: { userId, grants: revoked.length } })

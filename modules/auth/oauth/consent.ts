@@ -22,7 +22,9 @@ export const CONSENT_TTL_MS = 30 * 60_000
 /** Remembers the consent page being shown; returns the token its form must carry. */
 export async function openConsent(deps: AppDeps, session: PageSession, clientId: string, request: string): Promise<string> {
 	const token = randomToken(20)
-	await deps.db.insert(oauthConsentRequests).values({ id: hashSecret(token), sessionId: session.sessionId, clientId, request, expiresAt: new Date(deps.now().getTime() + CONSENT_TTL_MS) })
+	await deps.db
+		.insert(oauthConsentRequests)
+		.values({ id: hashSecret(token), sessionId: session.sessionId, clientId, request, expiresAt: new Date(deps.now().getTime() + CONSENT_TTL_MS) })
 	return token
 }
 
@@ -34,7 +36,14 @@ export async function takeConsent(deps: AppDeps, session: PageSession, token: un
 	if (typeof token !== 'string' || !/^[a-z2-7]{32}$/.test(token)) return false
 	const taken = await deps.db
 		.delete(oauthConsentRequests)
-		.where(and(eq(oauthConsentRequests.id, hashSecret(token)), eq(oauthConsentRequests.sessionId, session.sessionId), eq(oauthConsentRequests.request, request), gt(oauthConsentRequests.expiresAt, deps.now())))
+		.where(
+			and(
+				eq(oauthConsentRequests.id, hashSecret(token)),
+				eq(oauthConsentRequests.sessionId, session.sessionId),
+				eq(oauthConsentRequests.request, request),
+				gt(oauthConsentRequests.expiresAt, deps.now()),
+			),
+		)
 		.returning({ id: oauthConsentRequests.id })
 	return taken.length === 1
 }

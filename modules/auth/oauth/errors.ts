@@ -22,5 +22,8 @@ export const cleanDescription = (text: string) => text.replace(/[^\x20\x21\x23-\
 
 /** JSON error answer of the token, registration and revocation endpoints (never cached). */
 export function oauthErrorResponse(e: OAuthError, headers: Record<string, string> = {}): Response {
-	return Response.json({ error: e.error, error_description: e.description }, { status: e.status, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache', ...headers, ...e.headers } })
+	return Response.json(
+		{ error: e.error, error_description: e.description },
+		{ status: e.status, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache', ...headers, ...e.headers } },
+	)
 }

@@ -53,21 +53,27 @@ const when = (d: Date | null) => (d ? d.toISOString().slice(0, 16).replace('T', 
 export function connectedAppsSection(session: PageSession, connections: Connection[]): SafeHtml {
 	const everyone = session.actor.role === 'owner' || session.actor.role === 'admin'
 	return html`<section class="card"><h2>${everyone ? 'Connected apps in this workspace' : 'Your connected apps'}</h2>
-${connections.length === 0
-	? html`<p>No app is connected. Apps that support MCP sign-in connect when you choose Allow.</p>`
-	: dataTable({
-			caption: 'Connected apps',
-			hideCaption: true,
-			rows: connections,
-			empty: '',
-			columns: [
-				{ label: 'App', cell: (c) => html`${c.appName} <span class="meta">${c.redirectHosts.join(', ')}</span>` },
-				{ label: 'Person', cell: (c) => c.personName },
-				{ label: 'Access', cell: (c) => (c.readOnly ? 'read-only' : 'full') },
-				{ label: 'Connected', cell: (c) => when(c.connectedAt) },
-				{ label: 'Last used', cell: (c) => when(c.lastUsedAt) },
-				{ label: 'Actions', cell: (c) => html`<form method="post" action="/settings/api/apps/${c.clientId}/${c.userId}/disconnect" class="inline" data-confirm="Disconnect ${c.appName}? Its tokens stop working at once."><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger" aria-label="Disconnect ${c.appName}">Disconnect</button></form>` },
-			],
-		})}
+${
+	connections.length === 0
+		? html`<p>No app is connected. Apps that support MCP sign-in connect when you choose Allow.</p>`
+		: dataTable({
+				caption: 'Connected apps',
+				hideCaption: true,
+				rows: connections,
+				empty: '',
+				columns: [
+					{ label: 'App', cell: (c) => html`${c.appName} <span class="meta">${c.redirectHosts.join(', ')}</span>` },
+					{ label: 'Person', cell: (c) => c.personName },
+					{ label: 'Access', cell: (c) => (c.readOnly ? 'read-only' : 'full') },
+					{ label: 'Connected', cell: (c) => when(c.connectedAt) },
+					{ label: 'Last used', cell: (c) => when(c.lastUsedAt) },
+					{
+						label: 'Actions',
+						cell: (c) =>
+							html`<form method="post" action="/settings/api/apps/${c.clientId}/${c.userId}/disconnect" class="inline" data-confirm="Disconnect ${c.appName}? Its tokens stop working at once."><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger" aria-label="Disconnect ${c.appName}">Disconnect</button></form>`,
+					},
+				],
+			})
+}
 </section>`
 }

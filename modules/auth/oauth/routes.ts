@@ -14,7 +14,19 @@ import { applyCors, preflight } from '../../../core/http/cors.ts'
 import type { HttpKit } from '../../../core/module.ts'
 import { resolvePageSession } from '../sessions.ts'
 import { workspacesOf } from '../sign-in-choice.ts'
-import { type AuthorizationRequest, authorizationParams, AuthorizePageError, AuthorizeRedirectError, checkRequest, issueCode, mcpResource, redirectWith, SCOPES, type Target, trustedTarget } from './authorize.ts'
+import {
+	type AuthorizationRequest,
+	authorizationParams,
+	AuthorizePageError,
+	AuthorizeRedirectError,
+	checkRequest,
+	issueCode,
+	mcpResource,
+	redirectWith,
+	SCOPES,
+	type Target,
+	trustedTarget,
+} from './authorize.ts'
 import { registerClient } from './clients.ts'
 import { openConsent, takeConsent } from './consent.ts'
 import { OAuthError, oauthErrorResponse } from './errors.ts'
@@ -68,7 +80,8 @@ async function readForm(request: Request): Promise<URLSearchParams> {
 	}
 	// RFC 6749 §3.2: a parameter sent without a value counts as left out.
 	const form = new URLSearchParams([...new URLSearchParams(text)].filter(([, value]) => value !== ''))
-	for (const key of new Set(form.keys())) if (form.getAll(key).length > 1) throw new OAuthError('invalid_request', `The parameter ${key} is given more than once`)
+	for (const key of new Set(form.keys()))
+		if (form.getAll(key).length > 1) throw new OAuthError('invalid_request', `The parameter ${key} is given more than once`)
 	return form
 }
 
@@ -88,11 +101,11 @@ function refuseClientSecrets(request: Request, form: URLSearchParams) {
 	)
 }
 
-
 /** Refuses a client address over its per-minute budget for an endpoint (429 with Retry-After). */
 async function limitAddress(deps: AppDeps, key: string, perMinute: number, what: string) {
 	const decision = await deps.limiter.hit(key, perMinute)
-	if (!decision.allowed) throw new OAuthError('slow_down', `Too many ${what}; retry in ${decision.resetSeconds} seconds`, 429, { 'Retry-After': String(decision.resetSeconds) })
+	if (!decision.allowed)
+		throw new OAuthError('slow_down', `Too many ${what}; retry in ${decision.resetSeconds} seconds`, 429, { 'Retry-After': String(decision.resetSeconds) })
 }
 
 export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
@@ -111,8 +124,12 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'auth.oauth' })
 		.use(auth)
 		.get('/.well-known/oauth-protected-resource', ({ request, set }) => answer(request, set, async () => protectedResourceMetadata(deps)), { auth: 'public' })
-		.get('/.well-known/oauth-protected-resource/api/mcp', ({ request, set }) => answer(request, set, async () => protectedResourceMetadata(deps)), { auth: 'public' })
-		.get('/.well-known/oauth-authorization-server', ({ request, set }) => answer(request, set, async () => authorizationServerMetadata(deps)), { auth: 'public' })
+		.get('/.well-known/oauth-protected-resource/api/mcp', ({ request, set }) => answer(request, set, async () => protectedResourceMetadata(deps)), {
+			auth: 'public',
+		})
+		.get('/.well-known/oauth-authorization-server', ({ request, set }) => answer(request, set, async () => authorizationServerMetadata(deps)), {
+			auth: 'public',
+		})
 		.options('/.well-known/*', ({ request }) => preflight(deps.config, request, 'GET, OPTIONS', anyOrigin), { auth: 'public' })
 		.options('/oauth/register', ({ request }) => preflight(deps.config, request, 'POST, OPTIONS', anyOrigin), { auth: 'public' })
 		.options('/oauth/token', ({ request }) => preflight(deps.config, request, 'POST, OPTIONS', anyOrigin), { auth: 'public' })
@@ -139,14 +156,23 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 					// Codes and refresh tokens are credentials: failures count with the bearer doors' (per address).
 					const address = clientAddress(deps.config, request)
 					const wait = await failedCredentialsWait(deps, address)
-					if (wait) throw new OAuthError('slow_down', `Too many failed codes, refresh tokens or clients from this address; retry in ${wait.seconds} seconds`, 429, wait.headers)
+					if (wait)
+						throw new OAuthError(
+							'slow_down',
+							`Too many failed codes, refresh tokens or clients from this address; retry in ${wait.seconds} seconds`,
+							429,
+							wait.headers,
+						)
 					try {
 						const form = await readForm(request)
 						refuseClientSecrets(request, form)
 						const grant = form.get('grant_type')
 						if (grant === 'authorization_code') return await exchangeCode(deps, form)
 						if (grant === 'refresh_token') return await refreshTokens(deps, form)
-						throw new OAuthError(grant ? 'unsupported_grant_type' : 'invalid_request', grant ? `grant_type ${grant} is not supported` : 'grant_type is required')
+						throw new OAuthError(
+							grant ? 'unsupported_grant_type' : 'invalid_request',
+							grant ? `grant_type ${grant} is not supported` : 'grant_type is required',
+						)
 					} catch (error) {
 						if (error instanceof OAuthError && (error.error === 'invalid_grant' || error.error === 'invalid_client')) await countFailedCredential(deps, address)
 						throw error
@@ -188,7 +214,10 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 					const session = await resolvePageSession(deps, request, cookie)
 					// Nothing is sent back to the app before sign-in, errors included (no open redirector):
 					// an anonymous visitor sees our own page.
-					if (!session) return authorizeErrorPage(`The app’s request cannot be accepted: ${error.description} (${error.error}). This is a problem in the app, not in your account: signing in would not help.`)
+					if (!session)
+						return authorizeErrorPage(
+							`The app’s request cannot be accepted: ${error.description} (${error.error}). This is a problem in the app, not in your account: signing in would not help.`,
+						)
 					return redirect(redirectWith(deps, target.redirectUri, { error: error.error, error_description: error.description, state: params.get('state') }), 303)
 				}
 				const session = await resolvePageSession(deps, request, cookie)
@@ -196,7 +225,13 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 				// A temporary password is replaced before any app is allowed in (then back here).
 				if (session.mustVisit) return redirect(`${session.mustVisit.path}?next=${encodeURIComponent(url.pathname + url.search)}`, 303)
 				const query = url.search.slice(1)
-				return consentPage(session, authorization, query, await openConsent(deps, session, target.client.id, query), await workspacesOf(deps.db, session.actor.userId!))
+				return consentPage(
+					session,
+					authorization,
+					query,
+					await openConsent(deps, session, target.client.id, query),
+					await workspacesOf(deps.db, session.actor.userId!),
+				)
 			},
 			{ auth: 'public' },
 		)
@@ -218,7 +253,8 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 				const state = params.get('state')
 				try {
 					const request = checkRequest(deps, target, params)
-					if (fields.decision !== 'allow') return redirect(redirectWith(deps, target.redirectUri, { error: 'access_denied', error_description: 'The person cancelled', state }), 303)
+					if (fields.decision !== 'allow')
+						return redirect(redirectWith(deps, target.redirectUri, { error: 'access_denied', error_description: 'The person cancelled', state }), 303)
 					if (!session.actor.userId) throw new AppError('FORBIDDEN', 'Only a person can allow an app')
 					const code = await issueCode(deps, session.actor, request, fields.read_only === '1' || request.readOnlyRequested)
 					return redirect(redirectWith(deps, target.redirectUri, { code, state }), 303)

@@ -60,20 +60,27 @@ async function requireClient(deps: AppDeps, form: URLSearchParams) {
 }
 
 async function stillMember(db: Db, workspaceId: string, userId: string): Promise<boolean> {
-	const [row] = await db.select({ role: memberships.role }).from(memberships).where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId), isNull(memberships.removedAt)))
+	const [row] = await db
+		.select({ role: memberships.role })
+		.from(memberships)
+		.where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId), isNull(memberships.removedAt)))
 	return Boolean(row)
 }
 
 async function revokeGrant(deps: AppDeps, grantId: string | null, reason: string) {
 	if (!grantId) return
-	await deps.db.update(oauthGrants).set({ revokedAt: deps.now(), revokedReason: reason }).where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt)))
+	await deps.db
+		.update(oauthGrants)
+		.set({ revokedAt: deps.now(), revokedReason: reason })
+		.where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt)))
 }
 
 const s256 = (verifier: string) => encodeBase64urlNoPadding(sha256(encoder.encode(verifier)))
 
 function checkResource(deps: AppDeps, requested: string | null, bound: string) {
 	try {
-		if (requested !== null && normaliseResource(deps, requested) !== bound) throw new AuthorizeRedirectError('invalid_target', 'resource differs from the one authorized')
+		if (requested !== null && normaliseResource(deps, requested) !== bound)
+			throw new AuthorizeRedirectError('invalid_target', 'resource differs from the one authorized')
 	} catch (e) {
 		throw new OAuthError('invalid_target', (e as Error).message)
 	}
@@ -103,10 +110,22 @@ export async function exchangeCode(deps: AppDeps, form: URLSearchParams): Promis
 	if (!(await stillMember(deps.db, row.workspaceId, row.userId))) throw invalid('The person is no longer in the workspace')
 
 	const result = await deps.db.transaction(async (tx) => {
-		const consumed = await tx.update(oauthCodes).set({ usedAt: deps.now() }).where(and(eq(oauthCodes.id, id), isNull(oauthCodes.usedAt))).returning({ id: oauthCodes.id })
+		const consumed = await tx
+			.update(oauthCodes)
+			.set({ usedAt: deps.now() })
+			.where(and(eq(oauthCodes.id, id), isNull(oauthCodes.usedAt)))
+			.returning({ id: oauthCodes.id })
 		if (!consumed.length) return null
 		const grantId = newId('grant')
-		await tx.insert(oauthGrants).values({ id: grantId, clientId: client.id, userId: row.userId, workspaceId: row.workspaceId, scope: row.scope, readOnly: row.readOnly, resource: row.resource })
+		await tx.insert(oauthGrants).values({
+			id: grantId,
+			clientId: client.id,
+			userId: row.userId,
+			workspaceId: row.workspaceId,
+			scope: row.scope,
+			readOnly: row.readOnly,
+			resource: row.resource,
+		})
 		await tx.update(oauthCodes).set({ grantId }).where(eq(oauthCodes.id, id))
 		return issuePair(deps, tx, { id: grantId, scope: row.scope })
 	})
@@ -163,20 +182,25 @@ export async function refreshTokens(deps: AppDeps, form: URLSearchParams): Promi
 	}
 	if (row.token.replacedAt) return replayed(row.token.replacedAt, row.token.successor)
 
-	const result = await deps.db.transaction(async (tx) => {
-		const pair = await issuePair(deps, tx, { id: row.grant.id, scope: row.grant.scope })
-		const rotated = await tx
-			.update(oauthTokens)
-			.set({ replacedAt: deps.now(), successor: await seal(token, pair) })
-			.where(and(eq(oauthTokens.id, id), isNull(oauthTokens.replacedAt)))
-			.returning({ id: oauthTokens.id })
-		if (!rotated.length) throw new RotationRace()
-		return pair
-	}).catch(async (error) => {
-		if (!(error instanceof RotationRace)) throw error
-		const [again] = await deps.db.select({ replacedAt: oauthTokens.replacedAt, successor: oauthTokens.successor }).from(oauthTokens).where(eq(oauthTokens.id, id))
-		return replayed(again!.replacedAt!, again!.successor)
-	})
+	const result = await deps.db
+		.transaction(async (tx) => {
+			const pair = await issuePair(deps, tx, { id: row.grant.id, scope: row.grant.scope })
+			const rotated = await tx
+				.update(oauthTokens)
+				.set({ replacedAt: deps.now(), successor: await seal(token, pair) })
+				.where(and(eq(oauthTokens.id, id), isNull(oauthTokens.replacedAt)))
+				.returning({ id: oauthTokens.id })
+			if (!rotated.length) throw new RotationRace()
+			return pair
+		})
+		.catch(async (error) => {
+			if (!(error instanceof RotationRace)) throw error
+			const [again] = await deps.db
+				.select({ replacedAt: oauthTokens.replacedAt, successor: oauthTokens.successor })
+				.from(oauthTokens)
+				.where(eq(oauthTokens.id, id))
+			return replayed(again!.replacedAt!, again!.successor)
+		})
 	return result
 }
 
@@ -196,7 +220,11 @@ export async function revokeToken(deps: AppDeps, form: URLSearchParams): Promise
 	// A public client may only revoke its own tokens; anything else is silently ignored.
 	if (!row || row.clientId !== form.get('client_id')) return
 	if (row.kind === 'refresh') await revokeGrant(deps, row.grantId, 'revoked')
-	else await deps.db.update(oauthTokens).set({ revokedAt: deps.now() }).where(eq(oauthTokens.id, hashSecret(token)))
+	else
+		await deps.db
+			.update(oauthTokens)
+			.set({ revokedAt: deps.now() })
+			.where(eq(oauthTokens.id, hashSecret(token)))
 }
 
 const accessLookup = perDatabase((db) =>
@@ -216,7 +244,10 @@ const accessLookup = perDatabase((db) =>
 		.innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
 		.innerJoin(users, eq(users.id, oauthGrants.userId))
 		.innerJoin(workspaces, eq(workspaces.id, oauthGrants.workspaceId))
-		.innerJoin(memberships, and(eq(memberships.userId, oauthGrants.userId), eq(memberships.workspaceId, oauthGrants.workspaceId), isNull(memberships.removedAt)))
+		.innerJoin(
+			memberships,
+			and(eq(memberships.userId, oauthGrants.userId), eq(memberships.workspaceId, oauthGrants.workspaceId), isNull(memberships.removedAt)),
+		)
 		.where(and(eq(oauthTokens.id, sql.placeholder('hash')), eq(oauthTokens.kind, 'access')))
 		.prepare('oauth_access_lookup'),
 )

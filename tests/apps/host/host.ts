@@ -40,9 +40,19 @@ const log = {
 
 const sandboxOrigin = document.querySelector<HTMLMetaElement>('meta[name="sandbox-origin"]')!.content
 
-async function show(options: { role: string; tool: string; args?: Record<string, unknown>; sandbox?: string; theme?: 'light' | 'dark'; variables?: Record<string, string> }) {
+async function show(options: {
+	role: string
+	tool: string
+	args?: Record<string, unknown>
+	sandbox?: string
+	theme?: 'light' | 'dark'
+	variables?: Record<string, string>
+}) {
 	const args = options.args ?? {}
-	const client = new Client({ name: 'benchline-test-host', version: '1.0.0' }, { capabilities: { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } } as never })
+	const client = new Client(
+		{ name: 'benchline-test-host', version: '1.0.0' },
+		{ capabilities: { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } } as never },
+	)
 	await client.connect(new StreamableHTTPClientTransport(new URL(`/mcp/${options.role}`, location.origin)))
 	const { tools } = await client.listTools()
 	const tool = tools.find((t) => t.name === options.tool)
@@ -76,7 +86,18 @@ async function show(options: { role: string; tool: string; args?: Record<string,
 		client,
 		{ name: 'Benchline test host', version: '1.0.0' },
 		{ openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, updateModelContext: { text: {} }, message: { text: {} } },
-		{ hostContext: { theme: options.theme ?? 'light', ...(options.variables ? { styles: { variables: options.variables as never } } : {}), platform: 'web', displayMode: 'inline', availableDisplayModes: ['inline'], locale: 'en-US', timeZone: 'UTC', containerDimensions: { maxHeight: 6000 } } },
+		{
+			hostContext: {
+				theme: options.theme ?? 'light',
+				...(options.variables ? { styles: { variables: options.variables as never } } : {}),
+				platform: 'web',
+				displayMode: 'inline',
+				availableDisplayModes: ['inline'],
+				locale: 'en-US',
+				timeZone: 'UTC',
+				containerDimensions: { maxHeight: 6000 },
+			},
+		},
 	)
 	bridge.onsizechange = ({ height }) => {
 		if (height) {

@@ -1,0 +1,31 @@
+/** The checker's unions of shapes and records, which tool results use (tests/mcp/tool-results.test.ts checks every result with it). */
+import { expect, test } from 'bun:test'
+import { Type as t } from '@sinclair/typebox'
+import { checkValue } from './schema-check.ts'
+
+const reject = { unknown: 'reject' } as const
+
+test('a union of shapes: the first shape the value fits wins; otherwise the problems of the shape of its type, or the types allowed', () => {
+	const labelled = t.Object({ untrusted: t.Literal(true), text: t.String({ maxLength: 5 }) }, { additionalProperties: false })
+	const title = t.Union([t.String({ maxLength: 10 }), labelled])
+	expect(checkValue(title, 'Busy', reject).errors).toEqual([])
+	expect(checkValue(title, { untrusted: true, text: 'Hi' }, reject).errors).toEqual([])
+	expect(checkValue(title, { untrusted: true, text: 'Too long' }, reject).errors).toEqual([{ field: 'text', message: 'must be at most 5 characters (got 8)' }])
+	expect(checkValue(title, { untrusted: true, text: 'Hi', extra: 1 }, reject).errors).toEqual([
+		{ field: '(arguments)', message: 'unknown property "extra"; allowed: untrusted, text' },
+	])
+	expect(checkValue(title, 'A string far too long', reject).errors).toEqual([{ field: '(body)', message: 'must be at most 10 characters (got 21)' }])
+	expect(checkValue(title, 42, reject).errors).toEqual([{ field: '(body)', message: 'must be one of: string, object' }])
+	expect(checkValue(t.Union([title, t.Null()]), null, reject).errors).toEqual([])
+})
+
+test('a record: every key its pattern allows, each value checked; other keys unknown', () => {
+	const counts = t.Object({ byStage: t.Record(t.String(), t.Integer({ minimum: 0 })) }, { additionalProperties: false })
+	expect(checkValue(counts, { byStage: { applied: 3, hired: 0 } }, reject)).toMatchObject({ errors: [], value: { byStage: { applied: 3, hired: 0 } } })
+	expect(checkValue(counts, { byStage: { applied: -1, hired: 'x' } }, reject).errors).toEqual([
+		{ field: 'byStage.applied', message: 'must be at least 0' },
+		{ field: 'byStage.hired', message: 'must be a whole number' },
+	])
+	const lower = t.Object({}, { patternProperties: { '^[a-z]+$': t.Boolean() } })
+	expect(checkValue(lower, { ok: true, NotOk: true }, reject).errors).toEqual([{ field: '(arguments)', message: 'unknown property "NotOk"; allowed: none' }])
+})

@@ -1,0 +1,2 @@
+-- INCLUDE: the review queue reads a job's oldest waiting applications index-only (modules/candidates/queries.ts).
+CREATE INDEX "applications_waiting" ON "applications" USING btree ("job_id","stage_key","created_at",id collate "C") INCLUDE ("candidate_id","workspace_id") WHERE archived = false and outcome is null and kind = 'applicant';

@@ -1,0 +1,4 @@
+ALTER TABLE "inbox_threads" ADD COLUMN "search_vector" "tsvector" GENERATED ALWAYS AS (setweight(to_tsvector('english', counterpart_name), 'A') || setweight(to_tsvector('english', subject), 'B')) STORED;--> statement-breakpoint
+CREATE INDEX "inbox_threads_inbound" ON "inbox_threads" USING btree ("workspace_id","last_inbound_at",id collate "C") WHERE candidate_id is not null and last_inbound_at is not null;--> statement-breakpoint
+CREATE INDEX "inbox_threads_address" ON "inbox_threads" USING btree ("workspace_id",lower(counterpart_address));--> statement-breakpoint
+CREATE INDEX "inbox_threads_search" ON "inbox_threads" USING gin ("search_vector");

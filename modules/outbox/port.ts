@@ -1,0 +1,33 @@
+/**
+ * The workspace-directory port: how the outbox finds workspaces (to log a release in its
+ * workspace, to take `--workspace <slug>`). The module that owns workspaces (auth) contributes it:
+ * it sends its mail through the outbox, so it requires the outbox, which cannot ask it in turn.
+ */
+import type { Registry } from '../../core/registry.ts'
+import { contributionsTo } from '../../core/registry.ts'
+import { definePort, type WorkspaceRef } from '../../core/module.ts'
+import type { Db } from '../../db/client.ts'
+
+/**
+ * Finds workspaces on the caller's connection or transaction: a query on another connection from
+ * inside a transaction waits forever on the embedded database.
+ */
+export interface WorkspaceDirectory {
+	bySlug(db: Db, slug: string): Promise<WorkspaceRef | null>
+	/** Unknown ids are left out. */
+	byIds(db: Db, ids: readonly string[]): Promise<Map<string, WorkspaceRef>>
+}
+
+/** One module owns workspaces, so the registry refuses a second contribution. */
+export const workspaceDirectoryPort = definePort<WorkspaceDirectory>(
+	'outbox:workspace-directory',
+	'Finds workspaces by slug or id for the outbox (contributed by the module that owns workspaces)',
+	{ single: true },
+)
+
+/** The workspace directory; throws when no module in the list contributes it. */
+export function workspaceDirectory(registry: Pick<Registry, 'contributions'>): WorkspaceDirectory {
+	const [directory] = contributionsTo(registry, workspaceDirectoryPort)
+	if (!directory) throw new Error('No module contributes the workspace directory (port "outbox:workspace-directory")')
+	return directory
+}
