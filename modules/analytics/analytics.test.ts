@@ -65,7 +65,10 @@ describe('recording', () => {
 		await call('GET', path, { headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' } })
 		await call('GET', `/careers/${ws.slug}`)
 		const deps = await testDeps()
-		const rows = await deps.db.select({ kind: careersEvents.kind, source: careersEvents.source }).from(careersEvents).where(eq(careersEvents.workspaceId, ws.id))
+		const rows = await deps.db
+			.select({ kind: careersEvents.kind, source: careersEvents.source })
+			.from(careersEvents)
+			.where(eq(careersEvents.workspaceId, ws.id))
 		expect(rows.map((r) => r.source).sort()).toEqual(['careers_site', 'direct', 'google', 'linkedin', 'news.example.org'])
 		expect(rows.every((r) => r.kind === 'view')).toBe(true)
 	})
@@ -111,8 +114,18 @@ describe('get_analytics_summary', () => {
 			'Oracle DBA had at least 20 views but no applications.',
 		])
 		// Our sentences are plain; one quoting a source (a link's words) or a job's title is labelled with who wrote that.
-		expect(got.data.insights.map((i: any) => (typeof i === 'string' ? 'ours' : i.writtenBy))).toEqual(['ours', 'ours', 'outside', 'outside', 'colleague', 'colleague'])
-		expect(got.data.topSources[0]).toMatchObject({ source: { untrusted: true, writtenBy: 'outside', text: 'linkedin' }, label: { untrusted: true, writtenBy: 'outside', text: 'LinkedIn' } })
+		expect(got.data.insights.map((i: any) => (typeof i === 'string' ? 'ours' : i.writtenBy))).toEqual([
+			'ours',
+			'ours',
+			'outside',
+			'outside',
+			'colleague',
+			'colleague',
+		])
+		expect(got.data.topSources[0]).toMatchObject({
+			source: { untrusted: true, writtenBy: 'outside', text: 'linkedin' },
+			label: { untrusted: true, writtenBy: 'outside', text: 'LinkedIn' },
+		})
 		expect(got.data.topJobs[0].title).toMatchObject({ untrusted: true, writtenBy: 'colleague', text: 'Senior Java Developer' })
 	})
 
@@ -143,7 +156,10 @@ test('demo data: sixty days of events on open jobs only', async () => {
 	const { seedCareersEvents } = await import('./seed.ts')
 	const open = await newVendorJob(ws, { title: 'Open Role' })
 	const closed = await newVendorJob(ws, { title: 'Closed Role', status: 'Closed' })
-	await deps.db.update(jobs).set({ publishedAt: new Date(Date.now() - 90 * DAY) }).where(eq(jobs.id, open))
+	await deps.db
+		.update(jobs)
+		.set({ publishedAt: new Date(Date.now() - 90 * DAY) })
+		.where(eq(jobs.id, open))
 	await seedCareersEvents(deps, ws)
 	const rows = await deps.db.select().from(careersEvents).where(eq(careersEvents.workspaceId, ws.id))
 	expect(rows.length).toBeGreaterThan(100)

@@ -37,10 +37,22 @@ const rowsOf = (database: Pick<AppDeps['database'], 'rows'>, query: ReturnType<t
 /** The counters of a workspace (shards summed, rows that count something) and the same counted from its events. */
 async function countersAndTruth(workspaceId: string, database: Pick<AppDeps['database'], 'rows'> = deps.database): Promise<{ counters: Rows; truth: Rows }> {
 	const [sources, jobs, sourceTruth, jobTruth] = await Promise.all([
-		rowsOf(database, sql`select day::text as day, source, kind, sum(n)::int as n from careers_daily_sources where workspace_id = ${workspaceId} group by 1, 2, 3 having sum(n) <> 0 order by 1, 2, 3`),
-		rowsOf(database, sql`select day::text as day, job_id, sum(views)::int as views, sum(applications)::int as applications from careers_daily_jobs where workspace_id = ${workspaceId} group by 1, 2 having sum(views) <> 0 or sum(applications) <> 0 order by 1, 2`),
-		rowsOf(database, sql`select (at at time zone 'UTC')::date::text as day, source, kind, count(*)::int as n from careers_events where workspace_id = ${workspaceId} group by 1, 2, 3 order by 1, 2, 3`),
-		rowsOf(database, sql`select (at at time zone 'UTC')::date::text as day, job_id, count(*) filter (where kind = 'view')::int as views, count(*) filter (where kind = 'application')::int as applications from careers_events where workspace_id = ${workspaceId} group by 1, 2 order by 1, 2`),
+		rowsOf(
+			database,
+			sql`select day::text as day, source, kind, sum(n)::int as n from careers_daily_sources where workspace_id = ${workspaceId} group by 1, 2, 3 having sum(n) <> 0 order by 1, 2, 3`,
+		),
+		rowsOf(
+			database,
+			sql`select day::text as day, job_id, sum(views)::int as views, sum(applications)::int as applications from careers_daily_jobs where workspace_id = ${workspaceId} group by 1, 2 having sum(views) <> 0 or sum(applications) <> 0 order by 1, 2`,
+		),
+		rowsOf(
+			database,
+			sql`select (at at time zone 'UTC')::date::text as day, source, kind, count(*)::int as n from careers_events where workspace_id = ${workspaceId} group by 1, 2, 3 order by 1, 2, 3`,
+		),
+		rowsOf(
+			database,
+			sql`select (at at time zone 'UTC')::date::text as day, job_id, count(*) filter (where kind = 'view')::int as views, count(*) filter (where kind = 'application')::int as applications from careers_events where workspace_id = ${workspaceId} group by 1, 2 order by 1, 2`,
+		),
 	])
 	return { counters: [...sources, ...jobs], truth: [...sourceTruth, ...jobTruth] }
 }
@@ -64,7 +76,9 @@ describe('the per-day counters', () => {
 			}
 			clock.reset()
 			// A burst: concurrent views on the pool's connections (PostgreSQL), each counted once.
-			await Promise.all(Array.from({ length: 40 }, (_, i) => recordCareersEvent(deps, { workspaceId: ws.id, jobId: i % 2 ? a : b, kind: 'view', source: 'linkedin' })))
+			await Promise.all(
+				Array.from({ length: 40 }, (_, i) => recordCareersEvent(deps, { workspaceId: ws.id, jobId: i % 2 ? a : b, kind: 'view', source: 'linkedin' })),
+			)
 			await seedCareersEvents(deps, ws)
 			await seedCareersEvents(deps, ws) // the same rows again: none inserted, none counted
 			const first = await countersAndTruth(ws.id)
@@ -72,8 +86,12 @@ describe('the per-day counters', () => {
 			expect(first.counters).toEqual(first.truth)
 			// Deletes and changes (none happen in the app; the counters follow them all the same).
 			await deps.database.rows(sql`delete from careers_events where id in (select id from careers_events where workspace_id = ${ws.id} order by id limit 25)`)
-			await deps.database.rows(sql`update careers_events set at = at - interval '3 days', source = 'google' where id in (select id from careers_events where workspace_id = ${ws.id} and job_id = ${a} order by id limit 5)`)
-			await deps.database.rows(sql`update careers_events set job_id = ${b}, kind = 'application' where id in (select id from careers_events where workspace_id = ${ws.id} and job_id = ${a} order by id desc limit 5)`)
+			await deps.database.rows(
+				sql`update careers_events set at = at - interval '3 days', source = 'google' where id in (select id from careers_events where workspace_id = ${ws.id} and job_id = ${a} order by id limit 5)`,
+			)
+			await deps.database.rows(
+				sql`update careers_events set job_id = ${b}, kind = 'application' where id in (select id from careers_events where workspace_id = ${ws.id} and job_id = ${a} order by id desc limit 5)`,
+			)
 			const after = await countersAndTruth(ws.id)
 			expect(after.counters).toEqual(after.truth)
 		} finally {
@@ -92,7 +110,9 @@ describe('the per-day counters', () => {
 			const db = scratch.database
 			expect(await db.rows(sql`select to_regclass('careers_daily_sources') as t`)).toEqual([{ t: null }])
 			await db.rows(sql`insert into workspaces (id, slug, name) values ('ws_old', 'old', 'Old data')`)
-			await db.rows(sql`insert into jobs (id, workspace_id, slug, title, status) values ('job_1', 'ws_old', 'one', 'One', 'Draft'), ('job_2', 'ws_old', 'two', 'Two', 'Draft')`)
+			await db.rows(
+				sql`insert into jobs (id, workspace_id, slug, title, status) values ('job_1', 'ws_old', 'one', 'One', 'Draft'), ('job_2', 'ws_old', 'two', 'Two', 'Draft')`,
+			)
 			await db.rows(sql`insert into careers_events (id, workspace_id, job_id, kind, source, at)
 				select 'cev_' || g, 'ws_old', case when g % 3 = 0 then 'job_2' else 'job_1' end, case when g % 7 = 0 then 'application' else 'view' end,
 					(array['linkedin', 'indeed', 'direct'])[1 + g % 3], '2026-03-01T00:00:00Z'::timestamptz + g * interval '37 minutes'
@@ -102,7 +122,9 @@ describe('the per-day counters', () => {
 			const filled = await countersAndTruth('ws_old', db)
 			expect(filled.truth.length).toBeGreaterThan(20)
 			expect(filled.counters).toEqual(filled.truth)
-			await db.rows(sql`insert into careers_events (id, workspace_id, job_id, kind, source, at) values ('cev_new', 'ws_old', 'job_2', 'view', 'linkedin', '2026-03-02T10:00:00Z')`)
+			await db.rows(
+				sql`insert into careers_events (id, workspace_id, job_id, kind, source, at) values ('cev_new', 'ws_old', 'job_2', 'view', 'linkedin', '2026-03-02T10:00:00Z')`,
+			)
 			const next = await countersAndTruth('ws_old', db)
 			expect(next.counters).toEqual(next.truth)
 		} finally {
@@ -128,7 +150,14 @@ describe('counts read from the counters', () => {
 		for (let d = 0; d < 62; d++) for (const h of [1, 9, 17, 23]) at.push(Date.UTC(2026, 5, 17 - d, h, 30))
 		for (const edge of [now.getTime(), now.getTime() - 30 * DAY, now.getTime() - 60 * DAY]) at.push(edge - MINUTE, edge, edge + MINUTE)
 		const sources = ['linkedin', 'indeed', 'direct', 'google']
-		const rows = at.map((t, i) => ({ id: newId('cev'), workspaceId: ws.id, jobId: jobs[i % 3]!, kind: i % 5 === 0 ? 'application' : 'view', source: sources[i % 4]!, at: new Date(t) }))
+		const rows = at.map((t, i) => ({
+			id: newId('cev'),
+			workspaceId: ws.id,
+			jobId: jobs[i % 3]!,
+			kind: i % 5 === 0 ? 'application' : 'view',
+			source: sources[i % 4]!,
+			at: new Date(t),
+		}))
 		await deps.db.insert(careersEvents).values(rows)
 	})
 
@@ -159,10 +188,22 @@ describe('counts read from the counters', () => {
 		const previous = await truth(p.before, p.from)
 		expect(current.views).toBeGreaterThan(80)
 		expect({ views: summary.totals.views, applications: summary.totals.applications }).toEqual({ views: current.views, applications: current.applications })
-		expect({ views: summary.previous.views, applications: summary.previous.applications }).toEqual({ views: previous.views, applications: previous.applications })
-		for (const job of ranked) expect({ job: job.jobId, views: job.views, applications: job.applications }).toEqual({ job: job.jobId, views: current.sum((r) => r.job === job.jobId && r.kind === 'view'), applications: current.sum((r) => r.job === job.jobId && r.kind === 'application') })
+		expect({ views: summary.previous.views, applications: summary.previous.applications }).toEqual({
+			views: previous.views,
+			applications: previous.applications,
+		})
+		for (const job of ranked)
+			expect({ job: job.jobId, views: job.views, applications: job.applications }).toEqual({
+				job: job.jobId,
+				views: current.sum((r) => r.job === job.jobId && r.kind === 'view'),
+				applications: current.sum((r) => r.job === job.jobId && r.kind === 'application'),
+			})
 		expect(ranked.length).toBe(3)
-		for (const s of sources) expect({ source: s.source.text, views: s.views }).toEqual({ source: s.source.text, views: current.sum((r) => r.source === s.source.text && r.kind === 'view') })
+		for (const s of sources)
+			expect({ source: s.source.text, views: s.views }).toEqual({
+				source: s.source.text,
+				views: current.sum((r) => r.source === s.source.text && r.kind === 'view'),
+			})
 		expect(sources.length).toBe(4)
 		const days = await atNow(() => careersPerDay(deps, actor, p))
 		expect(days.length).toBe(31)
@@ -176,9 +217,18 @@ describe('counts read from the counters', () => {
 
 	test('a period is split into whole UTC days and the time left at its ends', () => {
 		const at = (iso: string) => new Date(iso)
-		expect(partsOf(at('2026-06-10T15:00:00Z'), at('2026-06-13T08:00:00Z'))).toEqual({ days: ['2026-06-11', '2026-06-13'], ranges: [[at('2026-06-10T15:00:00Z'), at('2026-06-11T00:00:00Z')], [at('2026-06-13T00:00:00Z'), at('2026-06-13T08:00:00Z')]] })
+		expect(partsOf(at('2026-06-10T15:00:00Z'), at('2026-06-13T08:00:00Z'))).toEqual({
+			days: ['2026-06-11', '2026-06-13'],
+			ranges: [
+				[at('2026-06-10T15:00:00Z'), at('2026-06-11T00:00:00Z')],
+				[at('2026-06-13T00:00:00Z'), at('2026-06-13T08:00:00Z')],
+			],
+		})
 		expect(partsOf(at('2026-06-10T00:00:00Z'), at('2026-06-12T00:00:00Z'))).toEqual({ days: ['2026-06-10', '2026-06-12'], ranges: [] })
-		expect(partsOf(at('2026-06-10T15:00:00Z'), at('2026-06-11T08:00:00Z'))).toEqual({ days: null, ranges: [[at('2026-06-10T15:00:00Z'), at('2026-06-11T08:00:00Z')]] })
+		expect(partsOf(at('2026-06-10T15:00:00Z'), at('2026-06-11T08:00:00Z'))).toEqual({
+			days: null,
+			ranges: [[at('2026-06-10T15:00:00Z'), at('2026-06-11T08:00:00Z')]],
+		})
 		expect(partsOf(at('2026-06-10T15:00:00Z'), at('2026-06-10T15:00:00Z'))).toEqual({ days: null, ranges: [] })
 	})
 
@@ -196,8 +246,11 @@ describe('counts read from the counters', () => {
 				const [row] = await deps.database.rows<{ 'QUERY PLAN': unknown }>(explainOf(q, 'analyze, format json'), tx)
 				const plan = typeof row!['QUERY PLAN'] === 'string' ? JSON.parse(row!['QUERY PLAN'] as string) : row!['QUERY PLAN']
 				const walk = (node: Record<string, unknown>): number =>
-					(node['Relation Name'] === 'careers_events' && !String(node['Node Type']).startsWith('Bitmap Index') ? Number(node['Actual Rows']) * Number(node['Actual Loops'] ?? 1) + Number(node['Rows Removed by Filter'] ?? 0) + Number(node['Rows Removed by Index Recheck'] ?? 0) : 0) +
-					((node.Plans as Record<string, unknown>[] | undefined) ?? []).reduce((s, n) => s + walk(n), 0)
+					(node['Relation Name'] === 'careers_events' && !String(node['Node Type']).startsWith('Bitmap Index')
+						? Number(node['Actual Rows']) * Number(node['Actual Loops'] ?? 1) +
+							Number(node['Rows Removed by Filter'] ?? 0) +
+							Number(node['Rows Removed by Index Recheck'] ?? 0)
+						: 0) + ((node.Plans as Record<string, unknown>[] | undefined) ?? []).reduce((s, n) => s + walk(n), 0)
 				read += walk((plan as { Plan: Record<string, unknown> }[])[0]!.Plan)
 			}
 		})
@@ -230,7 +283,15 @@ describe('the ranking of jobs', () => {
 		for (const [title, views, applications] of plan) {
 			const jobId = await newVendorJob(ws, { title }, deps)
 			titles.set(jobId, title)
-			for (let i = 0; i < views + applications; i++) rows.push({ id: newId('cev'), workspaceId: ws.id, jobId, kind: i < views ? 'view' : 'application', source: 'linkedin', at: new Date(Date.now() - (2 + (i % 20)) * DAY) })
+			for (let i = 0; i < views + applications; i++)
+				rows.push({
+					id: newId('cev'),
+					workspaceId: ws.id,
+					jobId,
+					kind: i < views ? 'view' : 'application',
+					source: 'linkedin',
+					at: new Date(Date.now() - (2 + (i % 20)) * DAY),
+				})
 		}
 		await deps.db.insert(careersEvents).values(rows)
 		const { summary, jobs: ranked } = await careersSummary(deps, operatorActor(ws), periodOf(deps, 30), 5)
@@ -244,4 +305,3 @@ describe('the ranking of jobs', () => {
 		for (const t of ['Silent D', 'Silent E']) expect(said).not.toContain(t)
 	})
 })
-

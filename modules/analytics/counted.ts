@@ -41,8 +41,19 @@ export function partsOf(from: Date, to: Date): { days: [string, string] | null; 
 /** The counters for the whole days, and one statement per range of events (each a short index read). */
 function pieces(c: Counted, events: (where: SQL) => SQL, counters: (where: SQL) => SQL): SQL {
 	const { days, ranges } = c.reach === 'all' ? partsOf(c.from, c.to) : { days: null, ranges: c.from < c.to ? [[c.from, c.to] as [Date, Date]] : [] }
-	const jobs = c.reach === 'all' ? sql`` : c.reach.length ? sql` and job_id in (${sql.join(c.reach.map((id) => sql`${id}`), sql`, `)})` : sql` and false`
-	const parts = ranges.map(([a, b]) => sql`(${events(sql`workspace_id = ${c.workspaceId} and at >= ${a.toISOString()}::timestamptz and at < ${b.toISOString()}::timestamptz${jobs}`)})`)
+	const jobs =
+		c.reach === 'all'
+			? sql``
+			: c.reach.length
+				? sql` and job_id in (${sql.join(
+						c.reach.map((id) => sql`${id}`),
+						sql`, `,
+					)})`
+				: sql` and false`
+	const parts = ranges.map(
+		([a, b]) =>
+			sql`(${events(sql`workspace_id = ${c.workspaceId} and at >= ${a.toISOString()}::timestamptz and at < ${b.toISOString()}::timestamptz${jobs}`)})`,
+	)
 	if (days) parts.push(sql`(${counters(sql`workspace_id = ${c.workspaceId} and day >= ${days[0]}::date and day < ${days[1]}::date`)})`)
 	// An empty period still answers the right columns (no rows).
 	if (!parts.length) parts.push(sql`(${events(sql`false`)})`)
@@ -71,7 +82,8 @@ export function countsByDay(c: Counted): SQL {
 export function countsByJob(c: Counted): SQL {
 	return sql`select job_id, sum(views)::int as views, sum(applications)::int as applications from (${pieces(
 		c,
-		(where) => sql`select job_id, count(*) filter (where kind = 'view')::int as views, count(*) filter (where kind = 'application')::int as applications from ${careersEvents} where ${where} group by 1`,
+		(where) =>
+			sql`select job_id, count(*) filter (where kind = 'view')::int as views, count(*) filter (where kind = 'application')::int as applications from ${careersEvents} where ${where} group by 1`,
 		(where) => sql`select job_id, views, applications from ${careersDailyJobs} where ${where}`,
 	)}) x group by 1 having sum(views) > 0 or sum(applications) > 0`
 }

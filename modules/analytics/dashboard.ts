@@ -21,6 +21,10 @@ export interface Dashboard {
 
 export async function analyticsDashboard(deps: AppDeps, actor: Actor, range: 7 | 30): Promise<Dashboard> {
 	const period = periodOf(deps, range)
-	const [careers, days, funnel] = await Promise.all([careersSummary(deps, actor, period, TOP), careersPerDay(deps, actor, period), applicationFunnel(deps, actor, period)])
+	const [careers, days, funnel] = await Promise.all([
+		careersSummary(deps, actor, period, TOP),
+		careersPerDay(deps, actor, period),
+		applicationFunnel(deps, actor, period),
+	])
 	return { period, careers, days, funnel }
 }

@@ -15,7 +15,13 @@ export default defineModule({
 	requires: ['jobs', 'candidates'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
-	permissions: [{ key: 'analytics:read', description: 'See careers-site analytics (hiring managers: their jobs)', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] }],
+	permissions: [
+		{
+			key: 'analytics:read',
+			description: 'See careers-site analytics (hiring managers: their jobs)',
+			grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'],
+		},
+	],
 	tools: analyticsTools,
 	views: analyticsViews,
 	routes: analyticsRoutes,

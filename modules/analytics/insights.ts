@@ -48,7 +48,8 @@ export function insightsOf(s: AnalyticsSummary, detail: InsightDetail): (string 
 	const { views, applications } = s.totals
 	if (views === 0 && applications === 0) {
 		out.push(`No careers-site visits or applications were recorded in the last ${s.range} days.`)
-		if (s.previous.views > 0) out.push(`There were ${n(s.previous.views)} job page views in ${period(s.range)}: check that your jobs are still open and linked.`)
+		if (s.previous.views > 0)
+			out.push(`There were ${n(s.previous.views)} job page views in ${period(s.range)}: check that your jobs are still open and linked.`)
 		return out
 	}
 	out.push(trend(s))
@@ -62,12 +63,26 @@ export function insightsOf(s: AnalyticsSummary, detail: InsightDetail): (string 
 	}
 	const topSource = detail.sources[0]
 	if (topSource && topSource.applications > 0 && applications > 0)
-		out.push(quoting(`${topSource.label} brought the most applications: ${n(topSource.applications)} of ${n(applications)} (${pct(Math.round((topSource.applications / applications) * 1000) / 10)}).`, ['outside']))
+		out.push(
+			quoting(
+				`${topSource.label} brought the most applications: ${n(topSource.applications)} of ${n(applications)} (${pct(Math.round((topSource.applications / applications) * 1000) / 10)}).`,
+				['outside'],
+			),
+		)
 	const overall = s.totals.conversionRate
 	const weak = overall !== null ? detail.sources.find((x) => x.views >= views / 5 && x.conversionRate !== null && x.conversionRate < overall / 2) : undefined
-	if (weak) out.push(quoting(`${weak.label} sends ${pct(Math.round((weak.views / views) * 1000) / 10)} of the views but converts at ${pct(weak.conversionRate!)}, under half the ${pct(overall!)} average: review how your jobs appear there.`, ['outside']))
+	if (weak)
+		out.push(
+			quoting(
+				`${weak.label} sends ${pct(Math.round((weak.views / views) * 1000) / 10)} of the views but converts at ${pct(weak.conversionRate!)}, under half the ${pct(overall!)} average: review how your jobs appear there.`,
+				['outside'],
+			),
+		)
 	const best = detail.bestJob
-	if (best) out.push(quoting(`${best.title.text} converts best: ${pct(best.conversionRate!)} of its ${n(best.views)} views became applications.`, [best.title.writtenBy]))
+	if (best)
+		out.push(
+			quoting(`${best.title.text} converts best: ${pct(best.conversionRate!)} of its ${n(best.views)} views became applications.`, [best.title.writtenBy]),
+		)
 	const silent = detail.silentJobs
 	if (silent.count) {
 		const named = silent.titles.slice(0, 3)

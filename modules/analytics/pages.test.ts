@@ -34,7 +34,17 @@ async function application(jobId: string, o: { daysAgo: number; stage?: string; 
 	const id = newId('app')
 	const created = new Date(deps.now().getTime() - o.daysAgo * DAY)
 	const moved = o.movedAfterHours === undefined ? created : new Date(created.getTime() + o.movedAfterHours * HOUR)
-	await deps.db.insert(applications).values({ id, workspaceId: w.ws.id, candidateId: await newCandidate(w.ws, { resume: false }, deps), jobId, stageKey: o.stage ?? 'applied', outcome: o.outcome ?? null, kind: o.kind ?? 'applicant', createdAt: created, stageChangedAt: moved })
+	await deps.db.insert(applications).values({
+		id,
+		workspaceId: w.ws.id,
+		candidateId: await newCandidate(w.ws, { resume: false }, deps),
+		jobId,
+		stageKey: o.stage ?? 'applied',
+		outcome: o.outcome ?? null,
+		kind: o.kind ?? 'applicant',
+		createdAt: created,
+		stageChangedAt: moved,
+	})
 	return id
 }
 
@@ -44,7 +54,14 @@ beforeAll(async () => {
 	await portalApp()
 	deps = await testDeps()
 	const { ws, people } = await everyRole()
-	w = { ws, people, java: await newVendorJob(ws, { title: 'Senior Java Developer' }, deps), dba: await newVendorJob(ws, { title: 'Oracle DBA' }, deps), qa: await newVendorJob(ws, { title: 'QA Automation Engineer' }, deps), portal: {} }
+	w = {
+		ws,
+		people,
+		java: await newVendorJob(ws, { title: 'Senior Java Developer' }, deps),
+		dba: await newVendorJob(ws, { title: 'Oracle DBA' }, deps),
+		qa: await newVendorJob(ws, { title: 'QA Automation Engineer' }, deps),
+		portal: {},
+	}
 	await onTeam(w.java, people.hiring_manager.userId)
 	await events(w.java, 'view', 'linkedin', 80, 3)
 	await events(w.java, 'application', 'linkedin', 8, 3)
@@ -66,8 +83,15 @@ beforeAll(async () => {
 	await application(w.qa, { daysAgo: 3, stage: 'offer', kind: 'lead' })
 	const logged = await application(w.qa, { daysAgo: 6, stage: 'screening', movedAfterHours: 50 })
 	const owner = await personActor(deps, ws.slug, people.owner.email)
-	await recordActivity(deps.db, owner, { action: 'application.stage_changed', targetType: 'application', targetId: logged, detail: { from: 'applied', to: 'screening' } })
-	await deps.database.rows(sql`update activity set at = ${new Date(deps.now().getTime() - 6 * DAY + 2 * HOUR).toISOString()}::timestamptz where target_id = ${logged}`)
+	await recordActivity(deps.db, owner, {
+		action: 'application.stage_changed',
+		targetType: 'application',
+		targetId: logged,
+		detail: { from: 'applied', to: 'screening' },
+	})
+	await deps.database.rows(
+		sql`update activity set at = ${new Date(deps.now().getTime() - 6 * DAY + 2 * HOUR).toISOString()}::timestamptz where target_id = ${logged}`,
+	)
 	await application(w.java, { daysAgo: 45, stage: 'offer' })
 }, 120_000)
 afterAll(closeClients)
@@ -132,7 +156,11 @@ describe('/analytics', () => {
 		expect(sourceBars.map((b) => [b.label, b.value]).sort()).toEqual(db.bySource.map((s) => [SOURCE_LABELS[s.source]!, s.n]).sort())
 		expect(sourceBars.map((b) => b.value)).toEqual([...sourceBars.map((b) => b.value)].sort((a, b) => b - a))
 		for (const b of sourceBars) expect(Number(b.width.replace('%', ''))).toBeCloseTo((b.value / sourceBars[0]!.value) * 100, 1)
-		expect(tableRows(section(page, 'by-source')).map((r) => [r[0], count(r[1]!)]).sort()).toEqual(db.bySource.map((s) => [SOURCE_LABELS[s.source]!, s.n]).sort())
+		expect(
+			tableRows(section(page, 'by-source'))
+				.map((r) => [r[0], count(r[1]!)])
+				.sort(),
+		).toEqual(db.bySource.map((s) => [SOURCE_LABELS[s.source]!, s.n]).sort())
 		const jobBars = bars(section(page, 'by-job'))
 		expect(jobBars.map((b) => [b.label, b.value]).sort()).toEqual(db.byJob.map((j) => [j.title, j.n]).sort())
 		expect(links(section(page, 'by-job')).sort()).toEqual(db.byJob.map((j) => `/jobs/${Object.entries(TITLES()).find(([, t]) => t === j.title)![0]}`).sort())
@@ -141,7 +169,15 @@ describe('/analytics', () => {
 		const funnel = bars(section(page, 'funnel'))
 		expect(funnel.map((b) => b.value)).toEqual([db.views, db.received, ...db.reached.slice(1)])
 		expect(db.busiestDay).toBeLessThanOrEqual(20)
-		expect(funnel.map((b) => b.label)).toEqual(['Job page views', 'Applications received', 'Screening', 'Submitted to client', 'Client interview', 'Offer', 'Hired'])
+		expect(funnel.map((b) => b.label)).toEqual([
+			'Job page views',
+			'Applications received',
+			'Screening',
+			'Submitted to client',
+			'Client interview',
+			'Offer',
+			'Hired',
+		])
 		expect(tableRows(section(page, 'funnel')).map((r) => count(r[1]!))).toEqual([db.views, db.received, ...db.reached.slice(1)])
 
 		// Time to first response: answered ones by band, then those still waiting.
@@ -184,7 +220,11 @@ describe('/analytics', () => {
 		const res = await owner.get('/analytics')
 		expect(res.status).toBe(200)
 		expect(res.text).not.toContain('<svg role="img"')
-		for (const sentence of ['No job page views or applications were recorded in the last 30 days.', 'No applications came through your careers site in the last 30 days.', 'No applications arrived in this period, so there is no response time to show.'])
+		for (const sentence of [
+			'No job page views or applications were recorded in the last 30 days.',
+			'No applications came through your careers site in the last 30 days.',
+			'No applications arrived in this period, so there is no response time to show.',
+		])
 			expect(res.text).toContain(sentence)
 	})
 })
@@ -196,24 +236,40 @@ describe('the home page’s charts', () => {
 		const perDay = bars(section(page, 'applications-per-day'))
 		expect(perDay.length).toBe(14)
 		const today = Math.floor(deps.now().getTime() / DAY) * DAY
-		const [row] = await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from careers_events where workspace_id = ${w.ws.id} and kind = 'application' and at >= ${new Date(today - 13 * DAY).toISOString()}::timestamptz`)
+		const [row] = await deps.database.rows<{ n: number }>(
+			sql`select count(*)::int as n from careers_events where workspace_id = ${w.ws.id} and kind = 'application' and at >= ${new Date(today - 13 * DAY).toISOString()}::timestamptz`,
+		)
 		expect(perDay.reduce((s, b) => s + b.value, 0)).toBe(row!.n)
 		expect(textOf(section(page, 'applications-per-day'))).toContain(`${row!.n} applications on your careers site in the last 14 days`)
 		// The pipeline: applicants and leads per stage, added up over the open jobs listed.
-		const listed = links(section(page, 'open-jobs')).filter((l) => l.startsWith('/jobs/job_')).map((l) => l.slice(6))
+		const listed = links(section(page, 'open-jobs'))
+			.filter((l) => l.startsWith('/jobs/job_'))
+			.map((l) => l.slice(6))
 		const stages = await deps.database.rows<{ label: string; n: number }>(
 			sql`select coalesce(s.label, a.stage_key) as label, count(*)::int as n from applications a left join pipeline_stages s on s.workspace_id = a.workspace_id and s.key = a.stage_key
-			where a.workspace_id = ${w.ws.id} and a.archived = false and a.job_id in (${sql.join(listed.map((j) => sql`${j}`), sql`, `)}) group by 1`,
+			where a.workspace_id = ${w.ws.id} and a.archived = false and a.job_id in (${sql.join(
+				listed.map((j) => sql`${j}`),
+				sql`, `,
+			)}) group by 1`,
 		)
 		const pipeline = bars(section(page, 'open-jobs'))
-		const defaults: Record<string, string> = { applied: 'Applied', screening: 'Screening', submitted: 'Submitted to client', client_interview: 'Client interview', offer: 'Offer', hired: 'Hired' }
+		const defaults: Record<string, string> = {
+			applied: 'Applied',
+			screening: 'Screening',
+			submitted: 'Submitted to client',
+			client_interview: 'Client interview',
+			offer: 'Offer',
+			hired: 'Hired',
+		}
 		for (const s of stages) expect([s.label, pipeline.find((b) => b.label === (defaults[s.label] ?? s.label))?.value]).toEqual([s.label, s.n])
 		expect(pipeline.reduce((sum, b) => sum + b.value, 0)).toBe(stages.reduce((sum, s) => sum + s.n, 0))
 	})
 
 	test('a hiring manager’s home counts only their jobs; a viewer has no analytics chart', async () => {
 		const hm = parsePage((await (await portal('hiring_manager')).get('/portal')).text)
-		const [row] = await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from careers_events where workspace_id = ${w.ws.id} and job_id = ${w.java} and kind = 'application' and at >= ${new Date(Math.floor(deps.now().getTime() / DAY) * DAY - 13 * DAY).toISOString()}::timestamptz`)
+		const [row] = await deps.database.rows<{ n: number }>(
+			sql`select count(*)::int as n from careers_events where workspace_id = ${w.ws.id} and job_id = ${w.java} and kind = 'application' and at >= ${new Date(Math.floor(deps.now().getTime() / DAY) * DAY - 13 * DAY).toISOString()}::timestamptz`,
+		)
 		expect(bars(section(hm, 'applications-per-day')).reduce((s, b) => s + b.value, 0)).toBe(row!.n)
 		const viewer = await (await portal('viewer')).get('/portal')
 		expect(viewer.status).toBe(200)

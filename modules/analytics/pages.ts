@@ -35,9 +35,12 @@ function responseSection(funnel: ApplicationFunnel) {
 	const r = funnel.responses
 	const first = funnel.stages[0]?.label ?? 'the first stage'
 	const rule = html`<p class="meta">An application has its first response when someone moves it on from ${first}; the time is counted from when it arrived.</p>`
-	if (!r.answered && !r.waiting) return html`${rule}<p class="empty">No applications ${r.measured ? 'waiting or answered' : 'arrived'} in this period, so there is no response time to show.</p>`
+	if (!r.answered && !r.waiting)
+		return html`${rule}<p class="empty">No applications ${r.measured ? 'waiting or answered' : 'arrived'} in this period, so there is no response time to show.</p>`
 	const sampled = r.sampled ? ` Measured on ${plural(r.measured, 'application')} of the ${n(funnel.received)} received: the first ${PER_DAY} of each day.` : ''
-	const closed = r.closedUnmoved ? ` ${plural(r.closedUnmoved, 'application')} closed in ${first} without being moved ${r.closedUnmoved === 1 ? 'is' : 'are'} left out.` : ''
+	const closed = r.closedUnmoved
+		? ` ${plural(r.closedUnmoved, 'application')} closed in ${first} without being moved ${r.closedUnmoved === 1 ? 'is' : 'are'} left out.`
+		: ''
 	const median = r.medianHours === null ? 'None has had a response yet.' : `Half of those answered had their first response within ${hours(r.medianHours)}.`
 	return html`${rule}<p>${median} ${plural(r.answered, 'application')} answered, ${n(r.waiting)} still waiting in ${first}.${closed}${sampled}</p>
 ${barChart({
@@ -56,7 +59,11 @@ export function analyticsPage(deps: AppDeps, session: PageSession, d: Dashboard)
 	const range = d.period.range
 	const hiringManager = session.actor.role === 'hiring_manager'
 	const periodLink = (r: 7 | 30) => html`<a href="/analytics?range=${r}"${r === range ? raw(' aria-current="page"') : ''}>Last ${r} days</a>`
-	const steps = [{ label: 'Job page views', value: s.totals.views }, { label: 'Applications received', value: d.funnel.received }, ...d.funnel.stages.slice(1).map((st) => ({ label: st.label, value: st.reached }))]
+	const steps = [
+		{ label: 'Job page views', value: s.totals.views },
+		{ label: 'Applications received', value: d.funnel.received },
+		...d.funnel.stages.slice(1).map((st) => ({ label: st.label, value: st.reached })),
+	]
 	return portalPage(
 		deps,
 		session,
@@ -70,7 +77,12 @@ export function analyticsPage(deps: AppDeps, session: PageSession, d: Dashboard)
 ${facts([
 	['Job page views', html`${n(s.totals.views)} <span class="meta">${change(s.change.views, range, '%')}</span>`],
 	['Applications', html`${n(s.totals.applications)} <span class="meta">${change(s.change.applications, range, '%')}</span>`],
-	['Views that became applications', s.totals.conversionRate === null ? 'no views yet' : html`${pct(s.totals.conversionRate)} <span class="meta">${change(s.change.conversionRate, range, ' points')}</span>`],
+	[
+		'Views that became applications',
+		s.totals.conversionRate === null
+			? 'no views yet'
+			: html`${pct(s.totals.conversionRate)} <span class="meta">${change(s.change.conversionRate, range, ' points')}</span>`,
+	],
 ])}
 <h3>What stands out</h3>
 <ul class="insights">${s.insights.map((i) => html`<li>${i}</li>`)}</ul></section>
@@ -98,7 +110,13 @@ ${barChart({
 	labelHeading: 'Source',
 	valueLabel: 'Applications',
 	colour: 'blue',
-	data: d.careers.sources.filter((x) => x.applications > 0).map((x) => ({ label: textOf(x.label), value: x.applications, note: `${n(x.views)} views, ${x.conversionRate === null ? 'no views' : pct(x.conversionRate)} converted` })),
+	data: d.careers.sources
+		.filter((x) => x.applications > 0)
+		.map((x) => ({
+			label: textOf(x.label),
+			value: x.applications,
+			note: `${n(x.views)} views, ${x.conversionRate === null ? 'no views' : pct(x.conversionRate)} converted`,
+		})),
 	noteHeading: 'Views and conversion',
 	empty: `No applications came through your careers site in the last ${range} days.`,
 })}</section>
@@ -108,7 +126,14 @@ ${barChart({
 	labelHeading: 'Job',
 	valueLabel: 'Applications',
 	colour: 'vermillion',
-	data: d.careers.jobs.filter((x) => x.applications > 0).map((x) => ({ label: textOf(x.title), value: x.applications, href: `/jobs/${x.jobId}`, note: `${n(x.views)} views, ${x.conversionRate === null ? 'no views' : pct(x.conversionRate)} converted` })),
+	data: d.careers.jobs
+		.filter((x) => x.applications > 0)
+		.map((x) => ({
+			label: textOf(x.title),
+			value: x.applications,
+			href: `/jobs/${x.jobId}`,
+			note: `${n(x.views)} views, ${x.conversionRate === null ? 'no views' : pct(x.conversionRate)} converted`,
+		})),
 	noteHeading: 'Views and conversion',
 	empty: `No applications came through your careers site in the last ${range} days.`,
 })}</section>

@@ -54,7 +54,15 @@ async function truth(c: Counted): Promise<Ranked> {
 	const byName = (a: (typeof rows)[number], b: (typeof rows)[number]) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.jobId < b.jobId ? -1 : 1)
 	const row = (r: (typeof rows)[number]) => [r.jobId, r.views, r.applications]
 	const top = [...rows].sort((a, b) => b.applications - a.applications || b.views - a.views || byName(a, b)).slice(0, TOP)
-	const best = rows.filter((r) => r.views >= MIN_VIEWS && r.applications > 0).sort((a, b) => Math.round((b.applications * 1000) / b.views) - Math.round((a.applications * 1000) / a.views) || b.applications - a.applications || b.views - a.views || byName(a, b))[0]
+	const best = rows
+		.filter((r) => r.views >= MIN_VIEWS && r.applications > 0)
+		.sort(
+			(a, b) =>
+				Math.round((b.applications * 1000) / b.views) - Math.round((a.applications * 1000) / a.views) ||
+				b.applications - a.applications ||
+				b.views - a.views ||
+				byName(a, b),
+		)[0]
 	const silent = rows.filter((r) => r.views >= MIN_VIEWS && r.applications === 0).sort((a, b) => b.views - a.views || byName(a, b))
 	return { top: top.map(row), best: best ? row(best) : null, silent: silent.slice(0, 3).map(row), silentCount: silent.length }
 }
@@ -63,13 +71,20 @@ async function ranked(c: Counted): Promise<Ranked> {
 	const rows = await rankJobs(deps, c, TOP)
 	const row = (r: (typeof rows)[number]) => [r.jobId, r.views, r.applications]
 	const best = rows.find((r) => r.part === 'best')
-	return { top: rows.filter((r) => r.part === 'top').map(row), best: best ? row(best) : null, silent: rows.filter((r) => r.part === 'silent').map(row), silentCount: rows.find((r) => r.part === 'silentCount')!.views }
+	return {
+		top: rows.filter((r) => r.part === 'top').map(row),
+		best: best ? row(best) : null,
+		silent: rows.filter((r) => r.part === 'silent').map(row),
+		silentCount: rows.find((r) => r.part === 'silentCount')!.views,
+	}
 }
 
 /** The cache's header of the period's window: whether it is good (built at its version). */
 async function cacheOf(c: Counted): Promise<{ good: boolean } | undefined> {
 	const { window: w } = windowOf(c)!
-	const [h] = await deps.database.rows<{ good: boolean }>(sql`select coalesce(built = version, false) as good from careers_window_cache where workspace_id = ${w.workspaceId} and span = ${w.span} and first_day = ${w.firstDay}::date and end_day = ${w.endDay}::date`)
+	const [h] = await deps.database.rows<{ good: boolean }>(
+		sql`select coalesce(built = version, false) as good from careers_window_cache where workspace_id = ${w.workspaceId} and span = ${w.span} and first_day = ${w.firstDay}::date and end_day = ${w.endDay}::date`,
+	)
 	return h
 }
 
@@ -95,7 +110,8 @@ describe('the jobs ranking from its cache', () => {
 		expect(await cacheOf(c)).toEqual({ good: true })
 		expect(await ranked(c)).toEqual(expected)
 		// Partial days: the period's first (after `from`) and last (before `to`); no cached day changes.
-		const late = (jobId: string, at: Date, kind: string, n: number) => deps.db.insert(careersEvents).values(Array.from({ length: n }, () => ({ id: newId('cev'), workspaceId: ws.id, jobId, kind, source: 'google', at })))
+		const late = (jobId: string, at: Date, kind: string, n: number) =>
+			deps.db.insert(careersEvents).values(Array.from({ length: n }, () => ({ id: newId('cev'), workspaceId: ws.id, jobId, kind, source: 'google', at })))
 		await late(jobs[0]!, new Date(to.getTime() - 60_000), 'application', 9)
 		await late(jobs[3]!, new Date(to.getTime() - 30 * DAY + 60_000), 'view', 40)
 		await late(jobs[6]!, new Date(to.getTime() - 60_000), 'view', 30)
@@ -108,14 +124,20 @@ describe('the jobs ranking from its cache', () => {
 	test('late inserts, updates and deletes in a cached day stale-tag it, and the ranking follows them', async () => {
 		await ranked(c)
 		const pastDay = new Date(to.getTime() - 10 * DAY)
-		await deps.db.insert(careersEvents).values(Array.from({ length: 60 }, () => ({ id: newId('cev'), workspaceId: ws.id, jobId: jobs[4]!, kind: 'application', source: 'google', at: pastDay })))
+		await deps.db
+			.insert(careersEvents)
+			.values(Array.from({ length: 60 }, () => ({ id: newId('cev'), workspaceId: ws.id, jobId: jobs[4]!, kind: 'application', source: 'google', at: pastDay })))
 		expect(await cacheOf(c)).toEqual({ good: false })
 		expect(await ranked(c)).toEqual(await truth(c))
 		expect(await cacheOf(c)).toEqual({ good: true })
-		await deps.database.rows(sql`update careers_events set job_id = ${jobs[8]!} where workspace_id = ${ws.id} and job_id = ${jobs[4]!} and at = ${pastDay.toISOString()}::timestamptz`)
+		await deps.database.rows(
+			sql`update careers_events set job_id = ${jobs[8]!} where workspace_id = ${ws.id} and job_id = ${jobs[4]!} and at = ${pastDay.toISOString()}::timestamptz`,
+		)
 		expect(await cacheOf(c)).toEqual({ good: false })
 		expect(await ranked(c)).toEqual(await truth(c))
-		await deps.database.rows(sql`delete from careers_events where workspace_id = ${ws.id} and job_id = ${jobs[3]!} and at < ${new Date(to.getTime() - 3 * DAY).toISOString()}::timestamptz`)
+		await deps.database.rows(
+			sql`delete from careers_events where workspace_id = ${ws.id} and job_id = ${jobs[3]!} and at < ${new Date(to.getTime() - 3 * DAY).toISOString()}::timestamptz`,
+		)
 		expect(await cacheOf(c)).toEqual({ good: false })
 		expect(await ranked(c)).toEqual(await truth(c))
 	})
@@ -142,7 +164,9 @@ describe.if(usingPostgres())('the jobs ranking under concurrent writes (PostgreS
 	/** Waits until a session of this database waits for a lock (`kind`: advisory or transactionid). */
 	async function someoneWaits(kind: string) {
 		for (;;) {
-			const [r] = await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from pg_locks l join pg_stat_activity a using (pid) where a.datname = current_database() and not l.granted and l.locktype = ${kind}`)
+			const [r] = await deps.database.rows<{ n: number }>(
+				sql`select count(*)::int as n from pg_locks l join pg_stat_activity a using (pid) where a.datname = current_database() and not l.granted and l.locktype = ${kind}`,
+			)
 			if (r!.n > 0) return
 			await Bun.sleep(20)
 		}
@@ -165,7 +189,18 @@ describe.if(usingPostgres())('the jobs ranking under concurrent writes (PostgreS
 		const to = new Date(Date.UTC(2026, 7, 3, 9, 0))
 		const { ws, jobs } = await trafficked(to)
 		const c = { ...periodTo(to, 30), workspaceId: ws.id }
-		const writer = heldOpen((tx) => tx.insert(careersEvents).values(Array.from({ length: 50 }, () => ({ id: newId('cev'), workspaceId: ws.id, jobId: jobs[5]!, kind: 'application', source: 'google', at: new Date(to.getTime() - 4 * DAY) }))))
+		const writer = heldOpen((tx) =>
+			tx.insert(careersEvents).values(
+				Array.from({ length: 50 }, () => ({
+					id: newId('cev'),
+					workspaceId: ws.id,
+					jobId: jobs[5]!,
+					kind: 'application',
+					source: 'google',
+					at: new Date(to.getTime() - 4 * DAY),
+				})),
+			),
+		)
 		await writer.started
 		const ranking = ranked(c)
 		await someoneWaits('advisory')
@@ -181,12 +216,25 @@ describe.if(usingPostgres())('the jobs ranking under concurrent writes (PostgreS
 		const c = { ...periodTo(to, 30), workspaceId: ws.id }
 		const { window: w } = windowOf(c)!
 		// The rebuild sets the window's days, then waits here before summing.
-		const builds = heldOpen((tx) => deps.database.rows(sql`select pg_advisory_xact_lock(hashtextextended(${`careers_window_build:${w.workspaceId}:${w.span}`}, 0))`, tx))
+		const builds = heldOpen((tx) =>
+			deps.database.rows(sql`select pg_advisory_xact_lock(hashtextextended(${`careers_window_build:${w.workspaceId}:${w.span}`}, 0))`, tx),
+		)
 		await builds.started
 		const ranking = ranked(c)
 		await someoneWaits('advisory')
 		// The write bumps the version (its day is in the window) and holds the header row until it commits.
-		const writer = heldOpen((tx) => tx.insert(careersEvents).values(Array.from({ length: 50 }, () => ({ id: newId('cev'), workspaceId: ws.id, jobId: jobs[5]!, kind: 'application', source: 'google', at: new Date(to.getTime() - 4 * DAY) }))))
+		const writer = heldOpen((tx) =>
+			tx.insert(careersEvents).values(
+				Array.from({ length: 50 }, () => ({
+					id: newId('cev'),
+					workspaceId: ws.id,
+					jobId: jobs[5]!,
+					kind: 'application',
+					source: 'google',
+					at: new Date(to.getTime() - 4 * DAY),
+				})),
+			),
+		)
 		await writer.started
 		builds.release()
 		await builds.done

@@ -56,7 +56,11 @@ ${silentCount}`
 
 /** Every job with events in the period, summed: the reference the cache must equal (and a hiring manager's ranking). */
 const uncached = (c: Counted, top: number) =>
-	rankingOf(sql`with per as materialized (${countsByJob(c)})`, top, sql`(select 'silentCount', null, null, count(*)::int, 0 from per where views >= ${MIN_VIEWS} and applications = 0)`)
+	rankingOf(
+		sql`with per as materialized (${countsByJob(c)})`,
+		top,
+		sql`(select 'silentCount', null, null, count(*)::int, 0 from per where views >= ${MIN_VIEWS} and applications = 0)`,
+	)
 
 interface Window {
 	workspaceId: string
@@ -70,7 +74,8 @@ function cached(w: Window, version: number, ranges: [Date, Date][], top: number)
 	const n = Math.max(top, 5)
 	// One index read per range (an `or` of the two would read the whole workspace's events).
 	const events = (ranges.length ? ranges : [[new Date(0), new Date(0)] as [Date, Date]]).map(
-		([a, b]) => sql`(select job_id, kind from careers_events where workspace_id = ${w.workspaceId} and at >= ${a.toISOString()}::timestamptz and at < ${b.toISOString()}::timestamptz)`,
+		([a, b]) =>
+			sql`(select job_id, kind from careers_events where workspace_id = ${w.workspaceId} and at >= ${a.toISOString()}::timestamptz and at < ${b.toISOString()}::timestamptz)`,
 	)
 	// A hashed subplan: the planner cannot know how many jobs \`part\` holds (thousands at scale) and
 	// would loop over it for every window row read.

@@ -41,9 +41,21 @@ export async function seedCareersEvents(deps: AppDeps, ws: WorkspaceRef): Promis
 				const [source, , conversion] = SOURCES.find(([, share]) => (pick -= share) < 0) ?? SOURCES[0]!
 				const at = new Date(Math.max(dayStart + rnd.int(0, DAY - 1), published))
 				rows.push({ id: seededId('cev', ws.id, `${job.id}:${day}:${i}:v`), workspaceId: ws.id, jobId: job.id, kind: 'view', source, at })
-				if (rnd.chance(conversion)) rows.push({ id: seededId('cev', ws.id, `${job.id}:${day}:${i}:a`), workspaceId: ws.id, jobId: job.id, kind: 'application', source, at: new Date(at.getTime() + rnd.int(2, 25) * 60_000) })
+				if (rnd.chance(conversion))
+					rows.push({
+						id: seededId('cev', ws.id, `${job.id}:${day}:${i}:a`),
+						workspaceId: ws.id,
+						jobId: job.id,
+						kind: 'application',
+						source,
+						at: new Date(at.getTime() + rnd.int(2, 25) * 60_000),
+					})
 			}
 		}
 	}
-	for (let i = 0; i < rows.length; i += 1000) await deps.db.insert(careersEvents).values(rows.slice(i, i + 1000)).onConflictDoNothing()
+	for (let i = 0; i < rows.length; i += 1000)
+		await deps.db
+			.insert(careersEvents)
+			.values(rows.slice(i, i + 1000))
+			.onConflictDoNothing()
 }

@@ -30,7 +30,9 @@ export interface CareersEvent {
 export async function recordCareersEvent(deps: AppDeps, event: CareersEvent): Promise<void> {
 	if (event.source === null) return
 	try {
-		await deps.db.insert(careersEvents).values({ id: newId('cev'), workspaceId: event.workspaceId, jobId: event.jobId, kind: event.kind, source: normalizeSource(event.source), at: deps.now() })
+		await deps.db
+			.insert(careersEvents)
+			.values({ id: newId('cev'), workspaceId: event.workspaceId, jobId: event.jobId, kind: event.kind, source: normalizeSource(event.source), at: deps.now() })
 	} catch (error) {
 		deps.log.warn('careers event not recorded', { kind: event.kind, jobId: event.jobId, error })
 	}
@@ -124,8 +126,12 @@ export async function careersSummary(deps: AppDeps, actor: Actor, period: Period
 		}
 		bySource.set(r.source, s)
 	}
-	const byActivity = <T extends { views: number; applications: number }>(a: T & { name: string }, b: T & { name: string }) => b.applications - a.applications || b.views - a.views || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
-	const sourcesRanked = [...bySource.entries()].filter(([, c]) => c.views + c.applications > 0).map(([source, c]) => ({ source, name: source, ...c })).sort(byActivity)
+	const byActivity = <T extends { views: number; applications: number }>(a: T & { name: string }, b: T & { name: string }) =>
+		b.applications - a.applications || b.views - a.views || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+	const sourcesRanked = [...bySource.entries()]
+		.filter(([, c]) => c.views + c.applications > 0)
+		.map(([source, c]) => ({ source, name: source, ...c }))
+		.sort(byActivity)
 	// Titles are labelled by who wrote them (a vendor or a colleague); only the few jobs named are looked up.
 	const titles = await jobTitles(deps, actor.workspaceId, [...new Set(jobRows.filter((r) => r.jobId).map((r) => r.jobId!))])
 	const titleOf = (jobId: string) => titles.get(jobId) ?? untrustedLine('', 'colleague')
@@ -141,20 +147,26 @@ export async function careersSummary(deps: AppDeps, actor: Actor, period: Period
 		change: {
 			views: percentChange(prev.views, now.views),
 			applications: percentChange(prev.applications, now.applications),
-			conversionRate: totals.conversionRate !== null && previous.conversionRate !== null ? Math.round((totals.conversionRate - previous.conversionRate) * 10) / 10 : null,
+			conversionRate:
+				totals.conversionRate !== null && previous.conversionRate !== null ? Math.round((totals.conversionRate - previous.conversionRate) * 10) / 10 : null,
 		},
 		topJobs: [],
 		topSources: [],
 		insights: [],
 	}
 	const ranked = jobRows.filter((r) => r.part === 'top').map(job)
-	const sources = sourcesRanked.slice(0, Math.max(top, 5)).map((s) => ({ source: sourceText(s.source), label: sourceText(sourceLabel(s.source)), ...counts(s.views, s.applications) }))
+	const sources = sourcesRanked
+		.slice(0, Math.max(top, 5))
+		.map((s) => ({ source: sourceText(s.source), label: sourceText(sourceLabel(s.source)), ...counts(s.views, s.applications) }))
 	summary.topJobs = ranked.slice(0, 5)
 	summary.topSources = sources.slice(0, 5)
 	const best = jobRows.find((r) => r.part === 'best')
 	summary.insights = insightsOf(summary, {
 		bestJob: best ? job(best) : null,
-		silentJobs: { count: jobRows.find((r) => r.part === 'silentCount')?.views ?? 0, titles: jobRows.filter((r) => r.part === 'silent').map((r) => titleOf(r.jobId!)) },
+		silentJobs: {
+			count: jobRows.find((r) => r.part === 'silentCount')?.views ?? 0,
+			titles: jobRows.filter((r) => r.part === 'silent').map((r) => titleOf(r.jobId!)),
+		},
 		sources: sourcesRanked.map((s) => ({ label: sourceLabel(s.source), ...counts(s.views, s.applications), previousApplications: s.prevApplications })),
 	})
 	return { summary, jobs: ranked.slice(0, top), sources: sources.slice(0, top) }
@@ -171,7 +183,8 @@ export interface DayCounts {
 export async function careersPerDay(deps: AppDeps, actor: Actor, period: Pick<Period, 'from' | 'to'>): Promise<DayCounts[]> {
 	const rows = await deps.database.rows<{ day: string; kind: string; n: number }>(countsByDay(await countedFor(deps, actor, period.from, period.to)))
 	const days: DayCounts[] = []
-	for (let t = Math.floor(period.from.getTime() / DAY) * DAY; t < period.to.getTime(); t += DAY) days.push({ day: new Date(t).toISOString().slice(0, 10), views: 0, applications: 0 })
+	for (let t = Math.floor(period.from.getTime() / DAY) * DAY; t < period.to.getTime(); t += DAY)
+		days.push({ day: new Date(t).toISOString().slice(0, 10), views: 0, applications: 0 })
 	const byDay = new Map(days.map((d) => [d.day, d]))
 	for (const r of rows) {
 		const d = byDay.get(r.day)

@@ -39,7 +39,12 @@ const BOT = /bot|crawl|spider|slurp|preview|facebookexternalhit|headless|lightho
 
 /** A source name: lower-case letters, digits, `_`, `-` and `.`, at most 60 characters; `direct` when empty. */
 export function normalizeSource(raw: string | null | undefined): string {
-	const s = (raw ?? '').trim().toLowerCase().replace(/[\s+]+/g, '_').replace(/[^a-z0-9_.-]/g, '').slice(0, 60)
+	const s = (raw ?? '')
+		.trim()
+		.toLowerCase()
+		.replace(/[\s+]+/g, '_')
+		.replace(/[^a-z0-9_.-]/g, '')
+		.slice(0, 60)
 	if (!s) return 'direct'
 	for (const [pattern, name] of KNOWN) if (pattern.test(s)) return name
 	return s

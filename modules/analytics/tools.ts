@@ -27,8 +27,16 @@ export const analyticsTools = [
 				conversionRate: nullable(t.Number({ description: 'Change in percentage points' })),
 			}),
 			topJobs: t.Array(t.Object({ jobId: t.String(), title: UntrustedLine, ...Counts })),
-			topSources: t.Array(t.Object({ source: lineAbout('The visitor’s link’s utm_source or the referring site, e.g. linkedin'), label: lineAbout('The source’s display name'), ...Counts })),
-			insights: t.Array(t.Union([t.String(), UntrustedText]), { description: 'Plain sentences; one that quotes a job’s title or a source is labelled with who wrote that' }),
+			topSources: t.Array(
+				t.Object({
+					source: lineAbout('The visitor’s link’s utm_source or the referring site, e.g. linkedin'),
+					label: lineAbout('The source’s display name'),
+					...Counts,
+				}),
+			),
+			insights: t.Array(t.Union([t.String(), UntrustedText]), {
+				description: 'Plain sentences; one that quotes a job’s title or a source is labelled with who wrote that',
+			}),
 		}),
 		readOnly: true,
 		permission: 'analytics:read',
