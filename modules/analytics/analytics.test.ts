@@ -150,7 +150,7 @@ describe('get_analytics_summary', () => {
 	})
 })
 
-test('demo data: sixty days of events on open jobs only', async () => {
+test('demo data: sixty days of events on open jobs only, none after now', async () => {
 	const deps = await testDeps()
 	const ws = await newWorkspace()
 	const { seedCareersEvents } = await import('./seed.ts')
@@ -164,6 +164,7 @@ test('demo data: sixty days of events on open jobs only', async () => {
 	const rows = await deps.db.select().from(careersEvents).where(eq(careersEvents.workspaceId, ws.id))
 	expect(rows.length).toBeGreaterThan(100)
 	expect(rows.every((r) => r.jobId === open && r.at.getTime() > Date.now() - 61 * DAY)).toBe(true)
+	expect(rows.filter((r) => r.at.getTime() > Date.now())).toEqual([])
 	expect(closed).toBeTruthy()
 	await seedCareersEvents(deps, ws)
 	expect((await deps.db.select().from(careersEvents).where(eq(careersEvents.workspaceId, ws.id))).length).toBe(rows.length)

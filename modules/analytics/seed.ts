@@ -48,7 +48,8 @@ export async function seedCareersEvents(deps: AppDeps, ws: WorkspaceRef): Promis
 						jobId: job.id,
 						kind: 'application',
 						source,
-						at: new Date(at.getTime() + rnd.int(2, 25) * 60_000),
+						// A few minutes after the view, but never after now: demo data has no future (the charts end at now).
+						at: new Date(Math.min(at.getTime() + rnd.int(2, 25) * 60_000, now)),
 					})
 			}
 		}
