@@ -127,8 +127,10 @@ export interface EnvReader {
 	problem(message: string): void
 }
 
-function envReader(env: Env, problems: string[]): EnvReader {
+/** `read` collects every variable name the reader is asked for (the contract checks below use it). */
+function envReader(env: Env, problems: string[], read?: Set<string>): EnvReader {
 	const value = (name: string) => {
+		read?.add(name)
 		const v = env[name]
 		return v === undefined || v.trim() === '' ? undefined : v.trim()
 	}
@@ -193,11 +195,13 @@ export const defineSettings = <S>(def: SettingsDef<S>): SettingsDef<S> => def
 export class ModuleSettings {
 	readonly #env: Env
 	readonly #core: CoreConfig
+	readonly #coreVariables: ReadonlySet<string>
 	readonly #parsed = new Map<SettingsDef<unknown>, unknown>()
 
-	constructor(env: Env, core: CoreConfig) {
+	constructor(env: Env, core: CoreConfig, coreVariables: ReadonlySet<string> = new Set()) {
 		this.#env = Object.freeze({ ...env })
 		this.#core = core
+		this.#coreVariables = coreVariables
 	}
 
 	/** The settings `def` declares; throws `ConfigError` when one of its values is bad. */
@@ -211,11 +215,15 @@ export class ModuleSettings {
 
 	/** What is wrong with the settings of `defs` (empty when nothing is); those that parse are kept. */
 	problems(defs: readonly SettingsDef<unknown>[]): string[] {
-		const all: string[] = []
+		const all = declarationProblems(defs, this.#coreVariables)
 		for (const def of defs) {
 			if (this.#parsed.has(def)) continue
 			const problems: string[] = []
-			const parsed = def.parse(envReader(this.#env, problems), this.#core)
+			const read = new Set<string>()
+			const parsed = def.parse(envReader(this.#env, problems, read), this.#core)
+			// A variable read but not declared would be missing from the README's list and from this check.
+			for (const name of read)
+				if (!def.variables.includes(name)) problems.push(`${name} is read by a module's settings that do not declare it (add it to its variables)`)
 			if (problems.length) all.push(...problems)
 			else this.#parsed.set(def, Object.freeze(parsed))
 		}
@@ -224,12 +232,29 @@ export class ModuleSettings {
 }
 
 /**
+ * An environment variable means one thing: a module may not declare one the core reads or another
+ * module declares (one of the two would silently read the other's value).
+ */
+function declarationProblems(defs: readonly SettingsDef<unknown>[], coreVariables: ReadonlySet<string>): string[] {
+	const problems: string[] = []
+	const owner = new Map<string, SettingsDef<unknown>>()
+	for (const def of defs)
+		for (const name of def.variables) {
+			if (coreVariables.has(name)) problems.push(`${name} is a core setting; a module's settings may not declare it too`)
+			else if (owner.has(name) && owner.get(name) !== def) problems.push(`${name} is declared by two modules' settings`)
+			owner.set(name, def)
+		}
+	return problems
+}
+
+/**
  * Parses and validates the environment: the core's settings and those of `modules` (each
  * module's `settings`); throws `ConfigError` listing every problem.
  */
 export function loadConfig(env: Env = process.env, modules: readonly Pick<ModuleDef, 'name' | 'settings'>[] = []): Config {
 	const problems: string[] = []
-	const read = envReader(env, problems)
+	const coreVariables = new Set<string>()
+	const read = envReader(env, problems, coreVariables)
 	const { value, integer, url } = read
 
 	const port = integer('PORT', 3000, 1, 65535)
@@ -281,6 +306,7 @@ export function loadConfig(env: Env = process.env, modules: readonly Pick<Module
 	let s3: S3Config | undefined
 	const s3Vars = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const
 	const s3Set = s3Vars.filter((n) => value(n) !== undefined)
+	const s3Region = value('S3_REGION') // read whether or not S3 is set: every core variable is known to the settings check
 	if (s3Set.length > 0 && s3Set.length < s3Vars.length)
 		problems.push(`${s3Vars.filter((n) => value(n) === undefined).join(', ')} must be set too: an S3-compatible store needs ${s3Vars.join(', ')}`)
 	else if (s3Set.length === s3Vars.length) {
@@ -293,7 +319,7 @@ export function loadConfig(env: Env = process.env, modules: readonly Pick<Module
 				bucket,
 				accessKeyId: value('S3_ACCESS_KEY_ID')!,
 				secretAccessKey: value('S3_SECRET_ACCESS_KEY')!,
-				region: value('S3_REGION') ?? 'us-east-1',
+				region: s3Region ?? 'us-east-1',
 			}
 	}
 
@@ -331,7 +357,7 @@ export function loadConfig(env: Env = process.env, modules: readonly Pick<Module
 		smtpTimeout: integer('SMTP_TIMEOUT', 120, 1, 240),
 		fileParseTimeout,
 	}
-	const settings = new ModuleSettings(env, Object.freeze(core))
+	const settings = new ModuleSettings(env, Object.freeze(core), coreVariables)
 	problems.push(...settings.problems(modules.flatMap((m) => (m.settings ? [m.settings] : []))))
 	if (problems.length) throw new ConfigError(problems)
 	return Object.freeze({ ...core, settings })

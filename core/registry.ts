@@ -39,6 +39,10 @@ export function contributionsTo<T>(registry: Pick<Registry, 'contributions'>, po
 }
 
 const TOOL_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/
+/** A module's name is its folder, its permissions' prefix and its migration record's suffix: lowercase words and dashes. */
+const MODULE_NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/
+/** Names the core uses for its own records (`core`: the core tables' migration record, db/migrate.ts). */
+const CORE_NAMES = new Set(['core'])
 const VIEW_NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/
 
 /** Validates the module list and returns it ordered; throws `RegistryError` listing every problem. */
@@ -47,6 +51,8 @@ export function buildRegistry(modules: readonly ModuleDef[]): Registry {
 	const warnings: string[] = []
 	const byName = new Map<string, ModuleDef>()
 	for (const m of modules) {
+		if (!MODULE_NAME.test(m.name)) problems.push(`module "${m.name}" must be named in lowercase words joined by dashes (e.g. client-visits)`)
+		if (CORE_NAMES.has(m.name)) problems.push(`module "${m.name}" takes a name the core uses for its own migration record; choose another`)
 		if (byName.has(m.name)) problems.push(`module "${m.name}" is listed twice`)
 		byName.set(m.name, m)
 	}

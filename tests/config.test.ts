@@ -1,7 +1,7 @@
 /** Configuration: read once from the environment, validated (every problem at once), frozen. */
 import { describe, expect, test } from 'bun:test'
 import { resolve } from 'node:path'
-import { ConfigError, loadConfig } from '../core/config.ts'
+import { ConfigError, defineSettings, loadConfig, type SettingsDef } from '../core/config.ts'
 import { createDeps } from '../core/main.ts'
 import type { ModuleDef } from '../core/module.ts'
 import { calendarSettings } from '../modules/calendar/settings.ts'
@@ -280,6 +280,30 @@ describe('modules declare their own settings, checked at start-up with the core�
 			expect(problems[0]).toContain(variable)
 			expect(() => loadConfig({ [variable]: value }, modules)).toThrow(ConfigError)
 		})
+
+	test('a variable means one thing: declared by two modules, declared by a module and read by the core, or read without being declared', () => {
+		const mine = defineSettings({ variables: ['CLIENT_VISITS_LIMIT'], parse: (env) => ({ limit: env.integer('CLIENT_VISITS_LIMIT', 5, 1, 10) }) })
+		const same = defineSettings({ variables: ['CLIENT_VISITS_LIMIT'], parse: (env) => ({ limit: env.value('CLIENT_VISITS_LIMIT') }) })
+		const core = defineSettings({ variables: ['S3_REGION'], parse: (env) => ({ region: env.value('S3_REGION') }) })
+		const sneaky = defineSettings({ variables: [], parse: (env) => ({ token: env.value('MESSAGING_TOKEN') }) })
+		const problems = (defs: SettingsDef<unknown>[]) => {
+			try {
+				loadConfig(
+					{},
+					defs.map((settings, i) => ({ name: `m${i}`, settings })),
+				)
+				return []
+			} catch (error) {
+				return (error as ConfigError).problems
+			}
+		}
+		expect(problems([mine])).toEqual([])
+		expect(problems([mine, same])).toEqual(["CLIENT_VISITS_LIMIT is declared by two modules' settings"])
+		// S3_REGION is read by the core even when S3 is not configured, so the clash is found on every machine.
+		expect(problems([core])).toEqual(["S3_REGION is a core setting; a module's settings may not declare it too"])
+		expect(problems([sneaky])).toEqual([expect.stringContaining('MESSAGING_TOKEN is read by a module')])
+		expect(problems((modules as readonly ModuleDef[]).flatMap((m) => (m.settings ? [m.settings] : [])))).toEqual([])
+	})
 
 	test('one error lists the core’s problems and every module’s', () => {
 		const problems = problemsOf({

@@ -74,6 +74,13 @@ describe('buildRegistry', () => {
 		expect(problems.some((p) => p.includes('"things"') && p.includes('twice'))).toBe(true)
 	})
 
+	test('a module named like the core, or not in lowercase words and dashes', () => {
+		// `core` would share the core tables' migration record (db/migrate.ts) and skip or re-run their migrations.
+		expect(problemsOf([things({ name: 'core', permissions: [], tools: [] })])).toEqual([expect.stringContaining('"core" takes a name the core uses')])
+		expect(problemsOf([things({ name: 'Client_Visits', permissions: [], tools: [] })])).toEqual([expect.stringContaining('lowercase words joined by dashes')])
+		expect(buildRegistry([things({ name: 'client-visits', permissions: [], tools: [] })]).modules).toHaveLength(1)
+	})
+
 	test('a required module that is missing', () => {
 		const problems = problemsOf([things({ requires: ['ghost'] })])
 		expect(problems).toEqual([expect.stringContaining('"ghost"')])
