@@ -142,13 +142,22 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
 		kind: 'postgres',
 		migrate: async (modules) => {
 			const { migrate } = await import('drizzle-orm/postgres-js/migrator')
-			const lock = await client.reserve()
+			// A connection of its own, without the pool's statement timeout: a migration's index build or
+			// backfill on a large database takes longer than any request may (2,000,000 applications:
+			// tens of seconds), and a timeout would stop the upgrade half-way at every start.
+			const migrator = postgres(url, {
+				max: 1,
+				connect_timeout: 3,
+				onnotice: () => {},
+				connection: { application_name: 'benchline-migrate', statement_timeout: 0, idle_in_transaction_session_timeout: 0 },
+			})
 			try {
-				await lock`select pg_advisory_lock(7283461)`
-				await migrateModules(database, modules, (config) => migrate(db as never, config))
+				await migrator`select pg_advisory_lock(7283461)`
+				const migratorDb = drizzle({ client: migrator })
+				await migrateModules({ rows: async (query) => rowsOf(await migratorDb.execute(query)) }, modules, (config) => migrate(migratorDb as never, config))
 			} finally {
-				await lock`select pg_advisory_unlock(7283461)`.catch(() => {})
-				lock.release()
+				await migrator`select pg_advisory_unlock(7283461)`.catch(() => {})
+				await migrator.end({ timeout: 5 })
 			}
 		},
 		rows: async (query, handle = db) => rowsOf(await handle.execute(query)),

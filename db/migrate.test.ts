@@ -183,6 +183,34 @@ describe('declared tables', () => {
 	})
 })
 
+describe('the migrating connection', () => {
+	// A migration may build an index or backfill a large table: the request pool's statement
+	// timeout (15 s) would stop it half-way on every start of a big database.
+	test.skipIf(!process.env.DATABASE_URL)('PostgreSQL: migrations run on a connection of their own, without a statement timeout', async () => {
+		const folder = mkdtempSync(join(tmpdir(), 'bl-probe-'))
+		try {
+			mkdirSync(join(folder, 'meta'))
+			writeFileSync(
+				join(folder, '0000_probe.sql'),
+				`CREATE TABLE "migration_probe" AS SELECT current_setting('statement_timeout') AS "timeout", current_setting('application_name') AS "app";`,
+			)
+			writeFileSync(
+				join(folder, 'meta/_journal.json'),
+				JSON.stringify({ version: '7', dialect: 'postgresql', entries: [{ idx: 0, version: '7', when: 1796000000000, tag: '0000_probe', breakpoints: true }] }),
+			)
+			const probe = pgTable('migration_probe', { timeout: text('timeout'), app: text('app') })
+			const module = defineModule({ name: 'migration-probe', description: 'A test module', tables: { probe }, migrations: pathToFileURL(`${folder}/`) })
+			const { database } = await scratch()
+			await database.migrate([...modules, module])
+			expect(await database.rows(sql`select "timeout", "app" from migration_probe`)).toEqual([{ timeout: '0', app: 'benchline-migrate' }])
+			// The pool that serves requests keeps its bound.
+			expect(await database.rows(sql`select current_setting('statement_timeout') as "timeout"`)).toEqual([{ timeout: '15s' }])
+		} finally {
+			rmSync(folder, { recursive: true, force: true })
+		}
+	})
+})
+
 describe('migration order', () => {
 	const parent = pgTable('order_parent', { id: text('id').primaryKey() })
 	const child = pgTable('order_child', { id: text('id').primaryKey(), parentId: text('parent_id').references(() => parent.id) })
