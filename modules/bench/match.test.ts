@@ -2,7 +2,8 @@
  * Bench ranking (bench/README.md, "Portal pages at 1,000,000 candidates"): with a bench larger than
  * the in-process résumé cache every person is matched against their own résumé, whatever was ranked
  * before, and the same job ranks the same way every time; the ranking read from the stored checks
- * (`bench_checks`) is the one the résumé check gives, and stored checks spare the résumés.
+ * (`bench_checks`) is the one the résumé check gives, and stored checks spare the résumés; the ranking
+ * joins each person's stored résumé hash instead of sending the bench's ids and hashes.
  */
 import { expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
@@ -126,10 +127,13 @@ test('the ranking read from stored checks is the résumé check’s, person by p
 	)
 	let second: Awaited<ReturnType<typeof view>> = []
 	const statements = await statementsOf(deps, async () => {
-		second = await view(again, 50)
+		second = await view(again, 20)
 	})
 	expect(shown(second)).toEqual(expected('python'))
 	expect(statements.filter((q) => /resume_text as text|insert into bench_checks/.test(q.text)).map((q) => q.text)).toEqual([])
+	// Each person's current résumé hash is joined in SQL (`candidates.resume_hash`): no statement
+	// carries the bench's ids or hashes as a parameter, and none hashes résumés.
+	expect(statements.filter((q) => /md5\(/.test(q.text) || q.params.some((p) => Array.isArray(p) && p.length >= people.length)).map((q) => q.text)).toEqual([])
 
 	// A changed résumé is checked again (its hash changed), and only that person's.
 	const changed = people[3]!
