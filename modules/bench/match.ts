@@ -79,21 +79,53 @@ async function storeChecks(deps: AppDeps, workspaceId: string, people: { id: str
 	// A résumé read now is stored with its own hash (it may have changed since `people` was read):
 	// the checks are then valid for the résumé they were made on, and a later change shows as stale.
 	const hashes = people.map((p) => (cached.get(p.id) ? p.hash : resumeHash(texts.get(p.id) ?? null)))
-	const met = people.map((p, i) => {
+	const numbers = await requirementNumbers(deps, workspaceId, requirements)
+	const size = Math.max(0, ...numbers.values())
+	const byNumber = people.map((p, i) => {
 		let resume = cached.get(p.id)
 		if (!resume) resumes.set(resumeKey({ id: p.id, hash: hashes[i]! }), (resume = prepareResume(texts.get(p.id) ?? null, now)))
-		return JSON.stringify(Object.fromEntries(checkItems(resume, requirements).map((c) => [c.requirement, c.status === 'met'])))
+		const slots = new Array<number>(size).fill(0)
+		for (const c of checkItems(resume, requirements)) slots[numbers.get(c.requirement)! - 1] = c.status === 'met' ? 2 : 1
+		return `{${slots.join(',')}}`
 	})
 	// Stored only for a résumé still current (its hash), the person's row locked for share: a résumé
-	// change either waits for this write (and then deletes what it stored) or is seen by it.
+	// change either waits for this write (and then deletes what it stored) or is seen by it. Checks of
+	// the same résumé and basis are merged (element by element, the larger of 0, 1, 2: the same
+	// résumé and basis never give a requirement both 1 and 2).
 	await deps.database.rows(
-		sql`insert into bench_checks (candidate_id, workspace_id, resume_hash, basis, met)
-select x.id, ${workspaceId}, x.hash, ${basis}, x.met::jsonb from unnest(${sql.param(people.map((p) => p.id))}::text[], ${sql.param(hashes)}::text[], ${sql.param(met)}::text[]) x(id, hash, met)
+		sql`insert into bench_checks (candidate_id, workspace_id, resume_hash, basis, checks)
+select x.id, ${workspaceId}, x.hash, ${basis}, x.checks::smallint[]
+from unnest(${sql.param(people.map((p) => p.id))}::text[], ${sql.param(hashes)}::text[], ${sql.param(byNumber)}::text[]) x(id, hash, checks)
 join candidates c on c.id = x.id and md5(coalesce(c.resume_text, '')) = x.hash
 for share of c
-on conflict (candidate_id) do update set met = case when bench_checks.resume_hash = excluded.resume_hash and bench_checks.basis = excluded.basis then bench_checks.met || excluded.met else excluded.met end,
+on conflict (candidate_id) do update set
+checks = case when bench_checks.resume_hash = excluded.resume_hash and bench_checks.basis = excluded.basis
+  then array(select greatest(coalesce(o, 0), coalesce(n, 0))::smallint from unnest(bench_checks.checks, excluded.checks) with ordinality t(o, n, i) order by i)
+  else excluded.checks end,
 resume_hash = excluded.resume_hash, basis = excluded.basis`,
 	)
+}
+
+/**
+ * The numbers of requirement texts in a workspace (`bench_requirements`), new ones numbered after
+ * the last: one at a time per workspace (a transaction-scoped advisory lock), so numbers never clash.
+ */
+async function requirementNumbers(deps: AppDeps, workspaceId: string, requirements: string[]): Promise<Map<string, number>> {
+	const list = sql.param([...new Set(requirements)])
+	const rows = await deps.db.transaction(async (tx) => {
+		await deps.database.rows(sql`select pg_advisory_xact_lock(hashtext(${`bench_requirements:${workspaceId}`}))`, tx)
+		await deps.database.rows(
+			sql`insert into bench_requirements (workspace_id, requirement, ordinal)
+select ${workspaceId}, n.r, (select coalesce(max(q.ordinal), 0) from bench_requirements q where q.workspace_id = ${workspaceId}) + row_number() over (order by n.r)
+from (select r from unnest(${list}::text[]) r where not exists (select 1 from bench_requirements q where q.workspace_id = ${workspaceId} and q.requirement = r)) n`,
+			tx,
+		)
+		return deps.database.rows<{ requirement: string; ordinal: number }>(
+			sql`select requirement, ordinal from bench_requirements where workspace_id = ${workspaceId} and requirement = any(${list}::text[])`,
+			tx,
+		)
+	})
+	return new Map(rows.map((r) => [r.requirement, Number(r.ordinal)]))
 }
 
 interface RankedRow {
@@ -126,15 +158,18 @@ export async function jobBench(deps: AppDeps, actor: Actor, input: { jobId: stri
 	// on each view before).
 	const bench = sql`select b.candidate_id as id, bool_or(b.role_family = ${family}) as on_family, bool_or(b.available_from is null) as any_now, min(b.available_from) as earliest
   from bench_entries b where b.workspace_id = ${actor.workspaceId} group by b.candidate_id`
-	const current = sql`k.basis = ${basis} and k.met ?& ${sql.param(requirements)}::text[]`
+	// A requirement's check by its number (0: not checked; the number is read once per statement).
+	const slot = (r: string) =>
+		sql`coalesce(k.checks[(select q.ordinal from bench_requirements q where q.workspace_id = ${actor.workspaceId} and q.requirement = ${r})], 0)`
+	const current = sql.join([sql`k.basis = ${basis}`, ...requirements.map((r) => sql`${slot(r)} > 0`)], sql` and `)
 	// A requirement met counts once per time the job lists it, as the résumé check counts it.
-	const metCount = (list: readonly string[]) => sql.join([sql`0`, ...list.map((r) => sql`coalesce((k.met ->> ${r})::boolean, false)::int`)], sql` + `)
+	const metCount = (list: readonly string[]) => sql.join([sql`0`, ...list.map((r) => sql`(${slot(r)} = 2)::int`)], sql` + `)
 	// Available within `days` (the JS rule: ceil((start − now) / day) ≤ days, no start meaning now): the start day's midnight (UTC) at most `days` days from now.
 	const soon = (days: number) =>
 		sql`(e.any_now or (e.earliest::timestamp at time zone 'UTC') <= ${new Date(now.getTime() + days * DAY).toISOString()}::timestamptz)`
 	// The score in float8, in the order the terms were always added, rounded half up like Math.round.
 	// Each person's checks are read by key and reduced to three values at once (a hash join carried
-	// every person's `met`, 2.4 KB, into a 12 MB hash), and scored in a materialized CTE: the
+	// every person's checks into a 12 MB hash), and scored in a materialized CTE: the
 	// ranking's sort carries three columns (with the checks, it spilled 6.5 MB to disk).
 	const score = sql`floor(60 * ${job.mustHave.length ? sql`(coalesce(x.must_met, 0)::float8 / ${job.mustHave.length}::float8)` : sql`1::float8`}
     + 15 * ${job.niceToHave.length ? sql`(coalesce(x.nice_met, 0)::float8 / ${job.niceToHave.length}::float8)` : sql`0::float8`}
@@ -170,12 +205,15 @@ where not coalesce(${current}, false)`,
 				deps.database.rows<BenchRow>(
 					sql`select ${BENCH_COLUMNS} from bench_entries b where b.workspace_id = ${actor.workspaceId} and b.candidate_id = ${anyOf(pageIds)} order by b.added_at, b.id`,
 				),
-				deps.database.rows<{ id: string; met: Record<string, boolean> }>(
-					sql`select candidate_id as id, met from bench_checks where candidate_id = ${anyOf(pageIds)}`,
+				// The page's people's checks of the job's requirements, by the requirements' numbers.
+				deps.database.rows<{ id: string; requirement: string }>(
+					sql`select k.candidate_id as id, q.requirement from bench_checks k join bench_requirements q on q.workspace_id = ${actor.workspaceId} and q.requirement = any(${sql.param(requirements)}::text[])
+where k.candidate_id = ${anyOf(pageIds)} and k.checks[q.ordinal] = 2`,
 				),
 			])
 		: [[], []]
-	const metOf = new Map(checkRows.map((r) => [r.id, typeof r.met === 'string' ? (JSON.parse(r.met) as Record<string, boolean>) : r.met]))
+	const metOf = new Map<string, Record<string, boolean>>()
+	for (const r of checkRows) metOf.set(r.id, { ...metOf.get(r.id), [r.requirement]: true })
 	const ranked = page.map((p) => {
 		const entries = entryRows.filter((e) => e.candidateId === p.candidateId)
 		const met = metOf.get(p.candidateId) ?? {}
