@@ -2,7 +2,8 @@
  * Bench ranking (bench/README.md, "Portal pages at 1,000,000 candidates"): with a bench larger than
  * the in-process résumé cache every person is matched against their own résumé, whatever was ranked
  * before, and the same job ranks the same way every time; the ranking read from the stored checks
- * (`bench_checks`) is the one the résumé check gives, and stored checks spare the résumés.
+ * (`bench_checks`) is the one the résumé check gives, and stored checks spare the résumés; the ranking
+ * joins each person's stored résumé hash instead of sending the bench's ids and hashes.
  */
 import { expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
@@ -126,10 +127,13 @@ test('the ranking read from stored checks is the résumé check’s, person by p
 	)
 	let second: Awaited<ReturnType<typeof view>> = []
 	const statements = await statementsOf(deps, async () => {
-		second = await view(again, 50)
+		second = await view(again, 20)
 	})
 	expect(shown(second)).toEqual(expected('python'))
 	expect(statements.filter((q) => /resume_text as text|insert into bench_checks/.test(q.text)).map((q) => q.text)).toEqual([])
+	// Each person's current résumé hash is joined in SQL (`candidates.resume_hash`): no statement
+	// carries the bench's ids or hashes as a parameter, and none hashes résumés.
+	expect(statements.filter((q) => /md5\(/.test(q.text) || q.params.some((p) => Array.isArray(p) && p.length >= people.length)).map((q) => q.text)).toEqual([])
 
 	// A changed résumé is checked again (its hash changed), and only that person's.
 	const changed = people[3]!
@@ -141,3 +145,33 @@ test('the ranking read from stored checks is the résumé check’s, person by p
 	const insert = written.find((q) => /insert into bench_checks/.test(q.text))
 	expect(insert?.params.find((p) => Array.isArray(p))).toEqual([changed.id])
 }, 120_000)
+
+test('stored checks are numbered: 2 bytes a requirement for a person, numbers shared by the workspace and never clashing when jobs are ranked at once', async () => {
+	const deps = await testDeps()
+	const ws = await newWorkspace(deps)
+	const owner = await newPerson(ws, 'owner', {}, deps)
+	const actor = await personActor(deps, ws.slug, owner.email)
+	const people = 30
+	await deps.database.rows(sql`insert into candidates (id, workspace_id, name, email, resume_text)
+		select 'cand_num_' || ${ws.id} || '_' || g, ${ws.id}, 'Numbered ' || g, 'num' || g || '@' || ${ws.id} || '.test',
+			case when g % 2 = 0 then 'Java, Spring Boot, Kafka' else 'Python, Django' end from generate_series(1, ${people}::int) g`)
+	await deps.database.rows(sql`insert into bench_entries (id, workspace_id, candidate_id, role_family)
+		select 'bench_num_' || ${ws.id} || '_' || g, ${ws.id}, 'cand_num_' || ${ws.id} || '_' || g, 'java' from generate_series(1, ${people}::int) g`)
+	// 120 requirements over two jobs, ranked at the same time (only 200 newest open jobs are checked ahead: these two).
+	const skills = Array.from({ length: 120 }, (_, i) => (i === 0 ? 'Java' : i === 1 ? 'Python' : `Skill ${i}`))
+	const [a, b] = [await newVendorJob(ws, { title: 'Java Developer' }, deps), await newVendorJob(ws, { title: 'Python Developer' }, deps)]
+	await deps.database.rows(sql`update jobs set must_have = ${sql.param([skills[0]!, ...skills.slice(2, 60)])}::text[] where id = ${a}`)
+	await deps.database.rows(sql`update jobs set must_have = ${sql.param([skills[1]!, ...skills.slice(60)])}::text[] where id = ${b}`)
+	const [first, second] = await Promise.all([jobBench(deps, actor, { jobId: a, limit: people }), jobBench(deps, actor, { jobId: b, limit: people })])
+	expect(first.bench.filter((p) => p.mustHavesMet === 1).length).toBe(people / 2)
+	expect(second.bench.filter((p) => p.mustHavesMet === 1).length).toBe(people / 2)
+	const numbers = await deps.database.rows<{ n: number; distinct: number; max: number }>(
+		sql`select count(*)::int as n, count(distinct ordinal)::int as distinct, max(ordinal)::int as max from bench_requirements where workspace_id = ${ws.id}`,
+	)
+	expect(numbers).toEqual([{ n: 120, distinct: 120, max: 120 }])
+	// What the ranking reads per person: the 120 checks in under 400 bytes (a jsonb of the texts was over 2 KB).
+	const [size] = await deps.database.rows<{ bytes: number }>(
+		sql`select max(pg_column_size(k.*))::int as bytes from bench_checks k where k.workspace_id = ${ws.id}`,
+	)
+	expect(size!.bytes).toBeLessThan(400)
+}, 60_000)

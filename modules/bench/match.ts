@@ -8,7 +8,8 @@
  * Ties go to the candidate id (byte order), so pages are stable.
  *
  * The ranking is one SQL statement over the stored checks (`bench_checks`: per person, what their
- * résumé meets, requirement by requirement, for a résumé hash and a check basis). The résumé check
+ * résumé meets, requirement by requirement, for a résumé hash and a check basis; a changed résumé
+ * deletes them in its own transaction, so a stored check is the current résumé's). The résumé check
  * runs in the app only for what is not stored yet or no longer valid (a new requirement, a changed
  * résumé, a new month), and is stored before ranking. Matching the whole bench in the app on each
  * view cost 0.4–0.9 s for a job not recently ranked at a bench of 5,000 (bench/README.md).
@@ -19,7 +20,7 @@ import { untrustedLine } from '../../core/untrusted.ts'
 import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
-import { checkItems, prepareResume, RESUME_CHECK_VERSION, resumeHashes, resumeTexts, type PreparedResume } from '../candidates/index.ts'
+import { checkItems, prepareResume, RESUME_CHECK_VERSION, resumeHash, resumeTexts, type PreparedResume } from '../candidates/index.ts'
 import { jobAuthor, jobRequirements, reachableJobIds, recentOpenRequirements } from '../jobs/index.ts'
 import { jobFamily } from './family.ts'
 import { BENCH_COLUMNS, benchViews, type BenchRow } from './service.ts'
@@ -75,17 +76,56 @@ async function storeChecks(deps: AppDeps, workspaceId: string, people: { id: str
 		workspaceId,
 		people.filter((p) => !cached.get(p.id)).map((p) => p.id),
 	)
-	const met = people.map((p) => {
+	// A résumé read now is stored with its own hash (it may have changed since `people` was read):
+	// the checks are then valid for the résumé they were made on, and a later change shows as stale.
+	const hashes = people.map((p) => (cached.get(p.id) ? p.hash : resumeHash(texts.get(p.id) ?? null)))
+	const numbers = await requirementNumbers(deps, workspaceId, requirements)
+	const size = Math.max(0, ...numbers.values())
+	const byNumber = people.map((p, i) => {
 		let resume = cached.get(p.id)
-		if (!resume) resumes.set(resumeKey(p), (resume = prepareResume(texts.get(p.id) ?? null, now)))
-		return JSON.stringify(Object.fromEntries(checkItems(resume, requirements).map((c) => [c.requirement, c.status === 'met'])))
+		if (!resume) resumes.set(resumeKey({ id: p.id, hash: hashes[i]! }), (resume = prepareResume(texts.get(p.id) ?? null, now)))
+		const slots = new Array<number>(size).fill(0)
+		for (const c of checkItems(resume, requirements)) slots[numbers.get(c.requirement)! - 1] = c.status === 'met' ? 2 : 1
+		return `{${slots.join(',')}}`
 	})
+	// Stored only for a résumé still current (its hash), the person's row locked for share: a résumé
+	// change either waits for this write (and then deletes what it stored) or is seen by it. Checks of
+	// the same résumé and basis are merged (element by element, the larger of 0, 1, 2: the same
+	// résumé and basis never give a requirement both 1 and 2).
 	await deps.database.rows(
-		sql`insert into bench_checks (candidate_id, workspace_id, resume_hash, basis, met)
-select x.id, ${workspaceId}, x.hash, ${basis}, x.met::jsonb from unnest(${sql.param(people.map((p) => p.id))}::text[], ${sql.param(people.map((p) => p.hash))}::text[], ${sql.param(met)}::text[]) x(id, hash, met)
-on conflict (candidate_id) do update set met = case when bench_checks.resume_hash = excluded.resume_hash and bench_checks.basis = excluded.basis then bench_checks.met || excluded.met else excluded.met end,
+		sql`insert into bench_checks (candidate_id, workspace_id, resume_hash, basis, checks)
+select x.id, ${workspaceId}, x.hash, ${basis}, x.checks::smallint[]
+from unnest(${sql.param(people.map((p) => p.id))}::text[], ${sql.param(hashes)}::text[], ${sql.param(byNumber)}::text[]) x(id, hash, checks)
+join candidates c on c.id = x.id and md5(coalesce(c.resume_text, '')) = x.hash
+for share of c
+on conflict (candidate_id) do update set
+checks = case when bench_checks.resume_hash = excluded.resume_hash and bench_checks.basis = excluded.basis
+  then array(select greatest(coalesce(o, 0), coalesce(n, 0))::smallint from unnest(bench_checks.checks, excluded.checks) with ordinality t(o, n, i) order by i)
+  else excluded.checks end,
 resume_hash = excluded.resume_hash, basis = excluded.basis`,
 	)
+}
+
+/**
+ * The numbers of requirement texts in a workspace (`bench_requirements`), new ones numbered after
+ * the last: one at a time per workspace (a transaction-scoped advisory lock), so numbers never clash.
+ */
+async function requirementNumbers(deps: AppDeps, workspaceId: string, requirements: string[]): Promise<Map<string, number>> {
+	const list = sql.param([...new Set(requirements)])
+	const rows = await deps.db.transaction(async (tx) => {
+		await deps.database.rows(sql`select pg_advisory_xact_lock(hashtext(${`bench_requirements:${workspaceId}`}))`, tx)
+		await deps.database.rows(
+			sql`insert into bench_requirements (workspace_id, requirement, ordinal)
+select ${workspaceId}, n.r, (select coalesce(max(q.ordinal), 0) from bench_requirements q where q.workspace_id = ${workspaceId}) + row_number() over (order by n.r)
+from (select r from unnest(${list}::text[]) r where not exists (select 1 from bench_requirements q where q.workspace_id = ${workspaceId} and q.requirement = r)) n`,
+			tx,
+		)
+		return deps.database.rows<{ requirement: string; ordinal: number }>(
+			sql`select requirement, ordinal from bench_requirements where workspace_id = ${workspaceId} and requirement = any(${list}::text[])`,
+			tx,
+		)
+	})
+	return new Map(rows.map((r) => [r.requirement, Number(r.ordinal)]))
 }
 
 interface RankedRow {
@@ -112,54 +152,51 @@ export async function jobBench(deps: AppDeps, actor: Actor, input: { jobId: stri
 		after = { score: Number(score), id: id! }
 	}
 
-	const ids = (
-		await deps.database.rows<{ id: string }>(sql`select distinct b.candidate_id as id from bench_entries b where b.workspace_id = ${actor.workspaceId}`)
-	).map((r) => r.id)
-	const hashes = await resumeHashes(deps, actor.workspaceId, ids)
-	const people = ids.map((id) => ({ id, hash: hashes.get(id) ?? '' }))
+	// A stored check is valid while it exists (a changed résumé deletes it, in the transaction that
+	// changes it: bench migration 0002) and has this basis and every requirement: the ranking reads
+	// no résumé and no list of the bench's ids or hashes (5,000 of each, and 5,000 résumés hashed,
+	// on each view before).
+	const bench = sql`select b.candidate_id as id, bool_or(b.role_family = ${family}) as on_family, bool_or(b.available_from is null) as any_now, min(b.available_from) as earliest
+  from bench_entries b where b.workspace_id = ${actor.workspaceId} group by b.candidate_id`
+	// A requirement's check by its number (0: not checked; the number is read once per statement).
+	const slot = (r: string) =>
+		sql`coalesce(k.checks[(select q.ordinal from bench_requirements q where q.workspace_id = ${actor.workspaceId} and q.requirement = ${r})], 0)`
+	const current = sql.join([sql`k.basis = ${basis}`, ...requirements.map((r) => sql`${slot(r)} > 0`)], sql` and `)
 	// A requirement met counts once per time the job lists it, as the résumé check counts it.
-	const metCount = (list: readonly string[]) => sql.join([sql`0`, ...list.map((r) => sql`coalesce((k.met ->> ${r})::boolean, false)::int`)], sql` + `)
+	const metCount = (list: readonly string[]) => sql.join([sql`0`, ...list.map((r) => sql`(${slot(r)} = 2)::int`)], sql` + `)
 	// Available within `days` (the JS rule: ceil((start − now) / day) ≤ days, no start meaning now): the start day's midnight (UTC) at most `days` days from now.
 	const soon = (days: number) =>
 		sql`(e.any_now or (e.earliest::timestamp at time zone 'UTC') <= ${new Date(now.getTime() + days * DAY).toISOString()}::timestamptz)`
 	// The score in float8, in the order the terms were always added, rounded half up like Math.round.
 	// Each person's checks are read by key and reduced to three values at once (a hash join carried
-	// every person's `met`, 2.4 KB, into a 12 MB hash), and scored in a materialized CTE: the
+	// every person's checks into a 12 MB hash), and scored in a materialized CTE: the
 	// ranking's sort carries three columns (with the checks, it spilled 6.5 MB to disk).
 	const score = sql`floor(60 * ${job.mustHave.length ? sql`(coalesce(x.must_met, 0)::float8 / ${job.mustHave.length}::float8)` : sql`1::float8`}
     + 15 * ${job.niceToHave.length ? sql`(coalesce(x.nice_met, 0)::float8 / ${job.niceToHave.length}::float8)` : sql`0::float8`}
     + case when e.on_family then 15 else 0 end
     + case when ${soon(SOON_DAYS)} then 10 when ${soon(LATER_DAYS)} then 5 else 0 end + 0.5)::int`
 	const rank = () =>
-		deps.database.rows<RankedRow>(sql`with e as (select b.candidate_id as id, bool_or(b.role_family = ${family}) as on_family, bool_or(b.available_from is null) as any_now, min(b.available_from) as earliest
-  from bench_entries b where b.workspace_id = ${actor.workspaceId} group by b.candidate_id),
-s as materialized (select p.id, coalesce(x.current, false) as current, ${score} as score
-  from unnest(${sql.param(people.map((p) => p.id))}::text[], ${sql.param(people.map((p) => p.hash))}::text[]) p(id, hash) join e on e.id = p.id
-  left join lateral (select k.resume_hash = p.hash and k.basis = ${basis} and k.met ?& ${sql.param(requirements)}::text[] as current, ${metCount(job.mustHave)} as must_met, ${metCount(job.niceToHave)} as nice_met
-    from bench_checks k where k.candidate_id = p.id) x on true),
+		deps.database.rows<RankedRow>(sql`with e as (${bench}),
+s as materialized (select e.id, coalesce(x.current, false) as current, ${score} as score
+  from e left join lateral (select ${current} as current, ${metCount(job.mustHave)} as must_met, ${metCount(job.niceToHave)} as nice_met
+    from bench_checks k where k.candidate_id = e.id) x on true),
 r as (select s.id, s.score, row_number() over (order by s.score desc, s.id collate "C")::int as rank, count(*) over ()::int as total, bool_and(s.current) over () as all_current from s)
 select r.id as "candidateId", r.score, r.rank, r.total, r.all_current as current from r
 ${after ? sql`where r.score < ${after.score} or (r.score = ${after.score} and r.id collate "C" > ${after.id} collate "C")` : sql``}
 order by r.rank limit ${input.limit}`)
 	let page = await rank()
-	if (page.some((r) => !r.current)) {
-		// Some people's checks are missing or no longer valid: check them, store, and rank again.
-		const stale = await deps.database.rows<{ id: string }>(
-			sql`select p.id from unnest(${sql.param(people.map((p) => p.id))}::text[], ${sql.param(people.map((p) => p.hash))}::text[]) p(id, hash) left join bench_checks k on k.candidate_id = p.id
-where not coalesce(k.resume_hash = p.hash and k.basis = ${basis} and k.met ?& ${sql.param(requirements)}::text[], false)`,
+	// Some people's checks are missing or no longer valid: check them, store, and rank again (again
+	// if a résumé changed meanwhile: its checks were then not stored).
+	for (let pass = 0; pass < 3 && page.some((r) => !r.current); pass++) {
+		const stale = await deps.database.rows<{ id: string; hash: string }>(
+			sql`select e.id, md5(coalesce(c.resume_text, '')) as hash from (select distinct b.candidate_id as id from bench_entries b where b.workspace_id = ${actor.workspaceId}) e
+join candidates c on c.id = e.id left join bench_checks k on k.candidate_id = e.id
+where not coalesce(${current}, false)`,
 		)
-		const staleIds = new Set(stale.map((r) => r.id))
 		// While the résumés are at hand, they are checked against the newest open jobs' requirements
 		// too: the jobs opened next then find their checks stored (requirements recur across jobs).
 		const ahead = await recentOpenRequirements(deps, actor.workspaceId, AHEAD)
-		await storeChecks(
-			deps,
-			actor.workspaceId,
-			people.filter((p) => staleIds.has(p.id)),
-			[...new Set([...requirements, ...ahead])],
-			basis,
-			now,
-		)
+		await storeChecks(deps, actor.workspaceId, stale, [...new Set([...requirements, ...ahead])], basis, now)
 		page = await rank()
 	}
 	const pageIds = page.map((p) => p.candidateId)
@@ -168,12 +205,15 @@ where not coalesce(k.resume_hash = p.hash and k.basis = ${basis} and k.met ?& ${
 				deps.database.rows<BenchRow>(
 					sql`select ${BENCH_COLUMNS} from bench_entries b where b.workspace_id = ${actor.workspaceId} and b.candidate_id = ${anyOf(pageIds)} order by b.added_at, b.id`,
 				),
-				deps.database.rows<{ id: string; met: Record<string, boolean> }>(
-					sql`select candidate_id as id, met from bench_checks where candidate_id = ${anyOf(pageIds)}`,
+				// The page's people's checks of the job's requirements, by the requirements' numbers.
+				deps.database.rows<{ id: string; requirement: string }>(
+					sql`select k.candidate_id as id, q.requirement from bench_checks k join bench_requirements q on q.workspace_id = ${actor.workspaceId} and q.requirement = any(${sql.param(requirements)}::text[])
+where k.candidate_id = ${anyOf(pageIds)} and k.checks[q.ordinal] = 2`,
 				),
 			])
 		: [[], []]
-	const metOf = new Map(checkRows.map((r) => [r.id, typeof r.met === 'string' ? (JSON.parse(r.met) as Record<string, boolean>) : r.met]))
+	const metOf = new Map<string, Record<string, boolean>>()
+	for (const r of checkRows) metOf.set(r.id, { ...metOf.get(r.id), [r.requirement]: true })
 	const ranked = page.map((p) => {
 		const entries = entryRows.filter((e) => e.candidateId === p.candidateId)
 		const met = metOf.get(p.candidateId) ?? {}

@@ -32,7 +32,16 @@ export {
 } from './public.ts'
 export { candidatePage, type CandidatePageOptions } from './candidate-page.ts'
 export { addNote, MAX_NOTE_CHARS, type AddNoteInput } from './notes.ts'
-export { checkItems, checkResume, prepareResume, RESUME_CHECK_VERSION, type CheckItem, type PreparedResume, type ResumeCheck } from './resume-check.ts'
+export {
+	checkItems,
+	checkResume,
+	prepareResume,
+	RESUME_CHECK_VERSION,
+	resumeHash,
+	type CheckItem,
+	type PreparedResume,
+	type ResumeCheck,
+} from './resume-check.ts'
 export { detectResumeType, MAX_RESUME_BYTES } from './resume-file.ts'
 export { DEMO_CANDIDATES, demoCandidateId } from './seed.ts'
 export { applicationDetails, type ApplicationDetailsSource } from './port.ts'

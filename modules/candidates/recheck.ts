@@ -1,7 +1,10 @@
 /**
  * Keeping résumé checks current without a hook in the jobs module (which the candidates module
  * requires, so it cannot call back): every stored check records the must-haves, the résumé hash and
- * the method version it was made with, and is re-run when any of them differs —
+ * the method version it was made with, and is re-run when any of them differs. A changed résumé
+ * removes the `resumeHash` of its applications' checks in the transaction that changes it, whatever
+ * writes it (trigger `candidates_resume_changed`, migrations/0003), so a job-wide re-check decides
+ * from the application rows alone. Checks are re-run —
  * - lazily, whenever an application is read in full or ranked (`get_application`, `get_candidate`,
  *   `get_job_applicants`), so what a person sees is never stale;
  * - by a sweep every minute over the jobs changed since the last sweep, so scores shown in lists
@@ -30,8 +33,8 @@ const jobRefreshes = new Map<string, Promise<number>>()
  * Re-runs the stale checks among some applications of one workspace (by id, or all of one job's).
  * Returns how many were re-run.
  *
- * A job-wide refresh reads every application of the job with its candidate's résumé (5,000 rows
- * on a busy job), and a job's page ranks its applicants and its leads at the same time: a call
+ * A job-wide refresh reads every application of the job (5,000 rows on a busy job), and a job's
+ * page ranks its applicants and its leads at the same time: a call
  * for a job whose refresh is already under way waits for that one instead of reading it all again
  * (it sees checks as of a moment before it was made, as if it had come a few milliseconds earlier).
  */
@@ -48,25 +51,41 @@ export function refreshChecks(deps: AppDeps, workspaceId: string, which: { appli
 
 async function refreshSome(deps: AppDeps, workspaceId: string, which: { applicationIds?: string[]; jobId?: string }): Promise<number> {
 	if (which.applicationIds && !which.applicationIds.length) return 0
-	const filter = which.jobId ? sql`a.job_id = ${which.jobId}` : sql`a.id in ${inList(which.applicationIds!)}`
-	const states = await deps.database.rows<CheckState>(
-		sql`select a.id, a.job_id as "jobId", a.resume_check->>'version' as version, a.resume_check->'mustHaves' as "mustHaves", a.resume_check->>'resumeHash' as "resumeHash", md5(coalesce(c.resume_text, '')) as hash
-		from applications a join candidates c on c.id = a.candidate_id where a.workspace_id = ${workspaceId} and ${filter}`,
-	)
-	if (!states.length) return 0
-	const jobs = await jobRequirements(deps, workspaceId, [...new Set(states.map((s) => s.jobId))])
-	const stale = states.filter((s) => {
-		const job = jobs.get(s.jobId)
-		if (!job) return false
-		return Number(s.version) !== RESUME_CHECK_VERSION || !sameList(s.mustHaves, job.mustHave) || s.resumeHash !== s.hash
-	})
+	let stale: { id: string; jobId: string }[]
+	let jobs: Awaited<ReturnType<typeof jobRequirements>>
+	if (which.jobId) {
+		// Job-wide: decided from the application rows alone. A changed résumé has already removed the
+		// `resumeHash` of its applications' checks (trigger `candidates_resume_changed`, in the
+		// transaction that changed it), so only the method version and the job's must-haves are
+		// compared: no applicant's résumé is read (5,000 on a busy job).
+		jobs = await jobRequirements(deps, workspaceId, [which.jobId])
+		const job = jobs.get(which.jobId)
+		if (!job) return 0
+		stale = await deps.database.rows<{ id: string; jobId: string }>(
+			sql`select a.id, a.job_id as "jobId" from applications a where a.workspace_id = ${workspaceId} and a.job_id = ${which.jobId}
+			and not coalesce(a.resume_check->'version' = ${String(RESUME_CHECK_VERSION)}::jsonb and a.resume_check->'mustHaves' = ${JSON.stringify(job.mustHave)}::jsonb and a.resume_check ? 'resumeHash', false)`,
+		)
+	} else {
+		const states = await deps.database.rows<CheckState>(
+			sql`select a.id, a.job_id as "jobId", a.resume_check->>'version' as version, a.resume_check->'mustHaves' as "mustHaves", a.resume_check->>'resumeHash' as "resumeHash", md5(coalesce(c.resume_text, '')) as hash
+			from applications a join candidates c on c.id = a.candidate_id where a.workspace_id = ${workspaceId} and a.id in ${inList(which.applicationIds!)}`,
+		)
+		if (!states.length) return 0
+		jobs = await jobRequirements(deps, workspaceId, [...new Set(states.map((s) => s.jobId))])
+		stale = states.filter((s) => {
+			const job = jobs.get(s.jobId)
+			if (!job) return false
+			return Number(s.version) !== RESUME_CHECK_VERSION || !sameList(s.mustHaves, job.mustHave) || s.resumeHash !== s.hash
+		})
+	}
 	if (!stale.length) return 0
+	const jobOf = new Map(stale.map((s) => [s.id, s.jobId]))
 	const texts = await deps.database.rows<{ id: string; text: string | null }>(
 		sql`select a.id, c.resume_text as text from applications a join candidates c on c.id = a.candidate_id where a.workspace_id = ${workspaceId} and a.id in ${inList(stale.map((s) => s.id))}`,
 	)
 	const now = deps.now()
 	for (const row of texts) {
-		const job = jobs.get(stale.find((s) => s.id === row.id)!.jobId)!
+		const job = jobs.get(jobOf.get(row.id)!)!
 		await saveCheck(deps, row.id, checkResume(row.text, job.mustHave, now))
 	}
 	return texts.length
@@ -74,9 +93,17 @@ async function refreshSome(deps: AppDeps, workspaceId: string, which: { applicat
 
 const sameList = (a: string[] | null, b: string[]) => Array.isArray(a) && a.length === b.length && a.every((x, i) => x === b[i])
 
-/** Stores a check and its score on the application. */
+/**
+ * Stores a check and its score on the application, unless the candidate's résumé is no longer the
+ * one checked (changed since it was read): the application then keeps its check marked stale, and
+ * the next read checks it again. The candidate's row is locked for share, so a résumé change either
+ * waits for this write (and then marks it stale) or is seen by it.
+ */
 export async function saveCheck(deps: Pick<AppDeps, 'database'>, applicationId: string, check: ResumeCheck, handle = deps.database.db): Promise<void> {
-	await handle.execute(sql`update applications set resume_check = ${JSON.stringify(check)}::jsonb, resume_score = ${check.score} where id = ${applicationId}`)
+	await handle.execute(
+		sql`update applications a set resume_check = ${JSON.stringify(check)}::jsonb, resume_score = ${check.score} where a.id = ${applicationId}
+		and exists (select 1 from candidates c where c.id = a.candidate_id and md5(coalesce(c.resume_text, '')) = ${check.resumeHash} for share)`,
+	)
 }
 
 /** Re-checks the applications of every job changed at or after `since`; returns how many were re-run. */

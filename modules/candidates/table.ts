@@ -93,6 +93,9 @@ export const applications = pgTable(
 		index('applications_waiting')
 			.on(t.jobId, t.stageKey, t.createdAt, sql`id collate "C"`)
 			.where(sql`archived = false and outcome is null and kind = 'applicant'`),
+		// A job's applicants (or leads) ranked by résumé score (`getJobApplicants`): an ordered read
+		// of a page, not a sort of the job's thousands of applications.
+		index('applications_job_ranked').on(t.jobId, t.kind, sql`coalesce(resume_score, -1) desc`, t.id).where(sql`archived = false`),
 		// Also `applications_job_counts` (job_id, INCLUDE workspace_id, stage_key, kind; unarchived),
 		// for the job tools' applicant counts (no INCLUDE here);
 		// and `applications_workspace_created` (workspace_id, created_at desc, id desc, INCLUDE kind,

@@ -7,6 +7,9 @@
  * - A hiring manager's interview results are read by their jobs (`interviews_job`), not from all interviews.
  * - A job page ranks its applicants and its leads at once: they share one re-check of the job.
  * - Résumé hashes and texts for a whole bench are one statement text, whatever the bench's size.
+ * - A job-wide résumé re-check decides from the application rows alone (a changed résumé marks its
+ *   applications' checks in the same transaction, whatever writes it), and never stores a check made
+ *   on a résumé that has changed since; a job's ranked applicants are an ordered index read.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
@@ -14,8 +17,9 @@ import type { AppDeps } from '../../core/deps.ts'
 import { personActor } from '../../modules/auth/index.ts'
 import { getCalendar } from '../../modules/calendar/service.ts'
 import { resumeHashes, resumeTexts } from '../../modules/candidates/index.ts'
-import { refreshChecks } from '../../modules/candidates/recheck.ts'
-import { resumeHash } from '../../modules/candidates/resume-check.ts'
+import { getJobApplicants } from '../../modules/candidates/application-service.ts'
+import { refreshChecks, saveCheck } from '../../modules/candidates/recheck.ts'
+import { checkResume, resumeHash, RESUME_CHECK_VERSION } from '../../modules/candidates/resume-check.ts'
 import { completedInterviewsSource } from '../../modules/interviews/contributions.ts'
 import { MAX_INTERVIEW_MINUTES } from '../../modules/interviews/table.ts'
 import type { ReviewItem } from '../../modules/review/index.ts'
@@ -95,7 +99,7 @@ describe('job page: résumé checks and the bench', () => {
 	test('the applicants and the leads ranked at once share one re-check of the job; one after the other, each checks', async () => {
 		const job = await newVendorJob(ws, {}, deps)
 		for (let i = 0; i < 3; i++) await newApplication(ws, await newCandidate(ws, { resume: false }, deps), job, {}, deps)
-		const readsOfTheJob = (statements: { text: string }[]) => statements.filter((q) => /resume_check->>'version'/.test(q.text)).length
+		const readsOfTheJob = (statements: { text: string }[]) => statements.filter((q) => /resume_check->'version'/.test(q.text)).length
 		expect(
 			readsOfTheJob(await statementsOf(deps, () => Promise.all([refreshChecks(deps, ws.id, { jobId: job }), refreshChecks(deps, ws.id, { jobId: job })]))),
 		).toBe(1)
@@ -131,4 +135,73 @@ describe('job page: résumé checks and the bench', () => {
 		const other = await newWorkspace(deps)
 		expect((await resumeHashes(deps, other.id, ids)).size).toBe(0)
 	})
+
+	test('a job-wide re-check reads no résumé; a résumé changed by any writer is checked again, only its applications', async () => {
+		const job = await newVendorJob(ws, {}, deps)
+		await deps.database.rows(sql`update jobs set must_have = array['Java', 'Kotlin'] where id = ${job}`)
+		const people = [await newCandidate(ws, {}, deps), await newCandidate(ws, {}, deps), await newCandidate(ws, { resume: false }, deps)]
+		const apps: string[] = []
+		for (const c of people) apps.push(await newApplication(ws, c, job, {}, deps))
+		expect(await refreshChecks(deps, ws.id, { jobId: job })).toBe(3)
+		const current = await statementsOf(deps, async () => expect(await refreshChecks(deps, ws.id, { jobId: job })).toBe(0))
+		expect(current.filter((q) => /candidates|resume_text|md5\(/.test(q.text)).map((q) => q.text)).toEqual([])
+
+		// A plain update of the text (no service): its application, and only it, is checked again.
+		await deps.database.rows(sql`update candidates set resume_text = ${'Java, Kotlin'} where id = ${people[0]}`)
+		expect(await refreshChecks(deps, ws.id, { jobId: job })).toBe(1)
+		const checkOf = async (id: string) =>
+			(
+				await deps.database.rows<{ hash: string | null; score: number | null }>(
+					sql`select resume_check->>'resumeHash' as hash, resume_score as score from applications where id = ${id}`,
+				)
+			)[0]!
+		expect(await checkOf(apps[0]!)).toEqual({ hash: resumeHash('Java, Kotlin'), score: 100 })
+		expect(await checkOf(apps[1]!)).toEqual({ hash: resumeHash('Java, Spring Boot'), score: 50 })
+		// A write that leaves the text as it was marks nothing.
+		await deps.database.rows(sql`update candidates set resume_text = ${'Java, Kotlin'}, name = 'Renamed' where id = ${people[0]}`)
+		expect(await refreshChecks(deps, ws.id, { jobId: job })).toBe(0)
+	})
+
+	test('a check made on a résumé that changed after it was read is not stored', async () => {
+		const job = await newVendorJob(ws, {}, deps)
+		const candidate = await newCandidate(ws, {}, deps)
+		const app = await newApplication(ws, candidate, job, {}, deps)
+		const made = checkResume('Java, Spring Boot', ['Java'], deps.now())
+		await deps.database.rows(sql`update candidates set resume_text = ${'Kotlin'} where id = ${candidate}`)
+		await saveCheck(deps, app, made)
+		const stored = async () =>
+			(await deps.database.rows<{ hash: string | null }>(sql`select resume_check->>'resumeHash' as hash from applications where id = ${app}`))[0]!.hash
+		expect(await stored()).toBeNull()
+		await saveCheck(deps, app, checkResume('Kotlin', ['Java'], deps.now()))
+		expect(await stored()).toBe(resumeHash('Kotlin'))
+	})
+
+	test('a job’s applicants ranked by résumé score are read in order from an index, not sorted', async () => {
+		const owner = await newPerson(ws, 'owner', {}, deps)
+		const actor = await personActor(deps, ws.slug, owner.email)
+		const job = await newVendorJob(ws, {}, deps)
+		const n = 2000
+		await deps.database.rows(sql`insert into candidates (id, workspace_id, name, email)
+			select 'cand_rk_' || ${ws.id} || '_' || g, ${ws.id}, 'Ranked ' || g, 'rk' || g || '@' || ${ws.id} || '.test' from generate_series(1, ${n}::int) g`)
+		// Current checks (the job has no must-haves, nobody a résumé): nothing to re-check.
+		await deps.database.rows(sql`insert into applications (id, workspace_id, candidate_id, job_id, stage_key, kind, archived, resume_check, resume_score)
+			select 'app_rk_' || ${ws.id} || '_' || g, ${ws.id}, 'cand_rk_' || ${ws.id} || '_' || g, ${job}, 'applied', case when g % 10 = 0 then 'lead' else 'applicant' end, g % 7 = 0,
+				jsonb_build_object('version', ${RESUME_CHECK_VERSION}::int, 'mustHaves', '[]'::jsonb, 'resumeHash', md5(''), 'items', '[]'::jsonb, 'met', 0, 'total', 0),
+				case when g % 13 = 0 then null else (g * 37) % 101 end
+			from generate_series(1, ${n}::int) g`)
+		await deps.database.rows(sql`analyze applications`)
+		await deps.database.rows(sql`analyze candidates`)
+		let shown: string[] = []
+		const statements = await statementsOf(deps, async () => {
+			shown = (await getJobApplicants(deps, actor, { jobId: job, list: 'applicants', limit: 25 })).applicants.map((a) => a.applicationId)
+		})
+		const expected = (
+			await deps.database.rows<{ id: string }>(
+				sql`select id from applications where job_id = ${job} and kind = 'applicant' and not archived order by coalesce(resume_score, -1) desc, id limit 25`,
+			)
+		).map((r) => r.id)
+		expect(shown).toEqual(expected)
+		const plan = await planOf(deps, theStatement(statements, /order by coalesce\(a\.resume_score, -1\) desc/))
+		expect(/applications_job_ranked/.test(plan) && !/Sort Key/.test(plan) ? '' : plan).toBe('')
+	}, 60_000)
 })

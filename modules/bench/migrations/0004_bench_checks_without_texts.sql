@@ -1,0 +1,1 @@
+ALTER TABLE "bench_checks" DROP COLUMN "met";

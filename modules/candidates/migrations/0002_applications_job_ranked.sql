@@ -1,0 +1,1 @@
+CREATE INDEX "applications_job_ranked" ON "applications" USING btree ("job_id","kind",coalesce(resume_score, -1) desc,"id") WHERE archived = false;
