@@ -54,6 +54,24 @@ export const careersDailySources = pgTable(
 	(t) => [primaryKey({ columns: [t.workspaceId, t.day, t.source, t.kind, t.shard] })],
 )
 
+/**
+ * Events by UTC hour, source and kind: the parts of days at a period's ends (a period is `now − N
+ * days .. now`, so its first and last days are partial), so only the minutes of the hour at each
+ * end are read from the events. Kept by the same triggers as the per-day counters.
+ */
+export const careersHourlySources = pgTable(
+	'careers_hourly_sources',
+	{
+		workspaceId: text('workspace_id').notNull(),
+		hour: timestamp('hour', { withTimezone: true, mode: 'string' }).notNull(),
+		source: text('source').notNull(),
+		kind: text('kind').notNull(),
+		shard: smallint('shard').notNull(),
+		n: integer('n').notNull(),
+	},
+	(t) => [primaryKey({ columns: [t.workspaceId, t.hour, t.source, t.kind, t.shard] })],
+)
+
 /** Views and applications by UTC day and job: the ranking of jobs. */
 export const careersDailyJobs = pgTable(
 	'careers_daily_jobs',
@@ -83,8 +101,9 @@ export const careersWindowCache = pgTable(
 	{
 		workspaceId: text('workspace_id').notNull(),
 		span: smallint('span').notNull(),
-		firstDay: date('first_day', { mode: 'string' }).notNull(),
-		endDay: date('end_day', { mode: 'string' }).notNull(),
+		/** The window: whole UTC hours, `span` of them. */
+		firstAt: timestamp('first_at', { withTimezone: true, mode: 'string' }).notNull(),
+		endAt: timestamp('end_at', { withTimezone: true, mode: 'string' }).notNull(),
 		version: integer('version').notNull(),
 		built: integer('built'),
 		/** Jobs with `MIN_VIEWS` views and no application in the window, counted at the rebuild. */
