@@ -123,8 +123,8 @@ const HOUR = 3_600_000
 const lockOf = (key: string) => sql`hashtextextended(${key}, 0)`
 
 /**
- * Sums the window's whole days into the cache: first its days are set (and its version bumped when
- * they change) under the writers' lock, so every later write to those days bumps the version; then,
+ * Sums the window's whole hours into the cache: first its hours are set (and its version bumped when
+ * they change) under the writers' lock, so every later write to those hours bumps the version; then,
  * in a later snapshot, the sums are taken and published under the version read, only if unmoved.
  * Rebuilds of one window wait for each other, and the next one finds the cache good.
  */

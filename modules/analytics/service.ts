@@ -4,7 +4,8 @@
  * Rules: the careers pages record events (`recordCareersEvent`), never failing the page when the
  * database is unhappy; a summary covers the last 7 or 30 days against the 30 (or 7) days before;
  * conversion is applications per view in percent; hiring managers see only their jobs. The counts
- * come from per-day counters and the events at the period's ends (`counted.ts`).
+ * come from per-day and per-hour counters and the events of the minutes at the period's ends
+ * (`counted.ts`).
  */
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'

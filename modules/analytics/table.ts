@@ -87,12 +87,12 @@ export const careersDailyJobs = pgTable(
 )
 
 /*
- * The jobs ranking's cache: per workspace and window of whole UTC days (`span` days ending before
- * `end_day`), each job's views and applications. With traffic over ~80,000 jobs a month of
- * `careers_daily_jobs` is ~600,000 rows, 1.5 s to sum per view; the cache is summed once and read
- * by index (modules/analytics/ranking.ts says how it stays right).
+ * The jobs ranking's cache: per workspace and window of whole UTC hours (`span` hours from
+ * `first_at` to `end_at`), each job's views and applications. With traffic over ~80,000 jobs a month
+ * of `careers_daily_jobs` is ~600,000 rows, 1.5 s to sum per view; the cache is summed once an hour
+ * and read by index (modules/analytics/ranking.ts says how it stays right).
  *
- * `version` is bumped by the counters' trigger on any change to a day of the window, and by every
+ * `version` is bumped by the counters' trigger on any change to an hour of the window, and by every
  * rebuild; `built` is the version the rows under it were summed at. The cache is good only while
  * `built = version` (a late write racing a rebuild leaves it stale, never wrong).
  */
@@ -112,7 +112,7 @@ export const careersWindowCache = pgTable(
 	(t) => [primaryKey({ columns: [t.workspaceId, t.span] })],
 )
 
-/** A job's whole-day totals in a cached window; `rate` (applications per 1,000 views, rounded) only where the best conversion may come from. */
+/** A job's totals in a cached window; `rate` (applications per 1,000 views, rounded) only where the best conversion may come from. */
 export const careersWindowTotals = pgTable(
 	'careers_window_totals',
 	{
