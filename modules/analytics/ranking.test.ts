@@ -249,8 +249,14 @@ describe.if(usingPostgres())('the jobs ranking under concurrent writes (PostgreS
 		return { started, release, done }
 	}
 
-	test('a rebuild waits for a late write in flight, and counts it', async () => {
-		const to = new Date(Date.UTC(2026, 7, 3, 9, 0))
+	// A late write to a whole day of the window (summed from the day counters), and to a whole hour of
+	// its last, partial day (summed from the events).
+	const cases = [
+		{ what: 'a day', to: new Date(Date.UTC(2026, 7, 3, 9, 0)), before: 4 * DAY },
+		{ what: 'an hour of the partial day', to: new Date(Date.UTC(2026, 7, 13, 9, 20)), before: 3 * HOUR },
+	]
+	test.each(cases)('a rebuild waits for a late write in flight to $what, and counts it', async ({ to: at, before }) => {
+		const to = at
 		const { ws, jobs } = await trafficked(to)
 		const c = { ...periodTo(to, 30), workspaceId: ws.id }
 		const writer = heldOpen((tx) =>
@@ -261,7 +267,7 @@ describe.if(usingPostgres())('the jobs ranking under concurrent writes (PostgreS
 					jobId: jobs[5]!,
 					kind: 'application',
 					source: 'google',
-					at: new Date(to.getTime() - 4 * DAY),
+					at: new Date(to.getTime() - before),
 				})),
 			),
 		)
@@ -274,8 +280,8 @@ describe.if(usingPostgres())('the jobs ranking under concurrent writes (PostgreS
 		expect(await cacheOf(c)).toEqual({ good: true })
 	})
 
-	test('a late write between a rebuild’s days and its publishing leaves the cache stale, never wrong', async () => {
-		const to = new Date(Date.UTC(2026, 8, 3, 9, 0))
+	test.each(cases)('a late write to $what between a rebuild’s hours and its publishing leaves the cache stale, never wrong', async ({ to: at, before }) => {
+		const to = new Date(at.getTime() + 31 * DAY)
 		const { ws, jobs } = await trafficked(to)
 		const c = { ...periodTo(to, 30), workspaceId: ws.id }
 		const { window: w } = windowOf(c)!
@@ -295,7 +301,7 @@ describe.if(usingPostgres())('the jobs ranking under concurrent writes (PostgreS
 					jobId: jobs[5]!,
 					kind: 'application',
 					source: 'google',
-					at: new Date(to.getTime() - 4 * DAY),
+					at: new Date(to.getTime() - before),
 				})),
 			),
 		)
