@@ -112,8 +112,11 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
 		// again (tests/reliability/faults.test.ts). Capped at 2 s.
 		backoff: (failures: number) => Math.min(0.1 * 2 ** failures, 2),
 		onnotice: () => {},
-		// Server-side bounds: no statement or idle transaction holds a connection forever.
-		connection: { application_name: 'benchline', statement_timeout: 15_000, idle_in_transaction_session_timeout: 30_000 },
+		// Server-side bounds: no statement or idle transaction holds a connection forever. No JIT
+		// compilation: it pays off only for reads of millions of rows, and the planner's estimates of
+		// short reads can cross `jit_above_cost` (the careers ranking at scale: 300–350 ms compiling a
+		// 24 ms statement; bench/README.md, issue 13).
+		connection: { application_name: 'benchline', statement_timeout: 15_000, idle_in_transaction_session_timeout: 30_000, jit: 'off' },
 	})
 	const db = drizzle({ client: alwaysPrepared(client) }) as unknown as Db
 	// The availability probe (and /health) get a connection of their own: a pool busy with slow

@@ -4,16 +4,19 @@
  *
  * Rules:
  * - A whole workspace's counts come from the per-day counters (`careers_daily_sources`,
- *   `careers_daily_jobs`, kept by triggers) for the UTC days wholly inside the period, and from the
- *   events themselves only for the parts of days at its ends; the sums are the same as counting the
- *   events, and the cost no longer grows with the month's traffic.
+ *   `careers_daily_jobs`, kept by triggers) for the UTC days wholly inside the period; by source,
+ *   from the hourly counters (`careers_hourly_sources`) for the whole UTC hours of the partial days
+ *   at its ends; and from the events themselves only for what is left (by source, the minutes of
+ *   the hour at each end; by job, the partial days). The sums are the same as counting the events,
+ *   and the cost no longer grows with the month's traffic.
  * - A hiring manager's few jobs are counted from their events (the job index), as before: the
  *   counters by source have no job.
  */
 import { sql, type SQL } from 'drizzle-orm'
-import { careersDailyJobs, careersDailySources, careersEvents } from './table.ts'
+import { careersDailyJobs, careersDailySources, careersEvents, careersHourlySources } from './table.ts'
 
 const DAY = 86_400_000
+const HOUR = 3_600_000
 
 /** The jobs counted: every job of the workspace, or the listed ones (none: nothing). */
 export type JobReach = 'all' | string[]
@@ -38,9 +41,31 @@ export function partsOf(from: Date, to: Date): { days: [string, string] | null; 
 	return { days: [isoDay(firstWhole), isoDay(lastDay)], ranges }
 }
 
-/** The counters for the whole days, and one statement per range of events (each a short index read). */
-function pieces(c: Counted, events: (where: SQL) => SQL, counters: (where: SQL) => SQL): SQL {
-	const { days, ranges } = c.reach === 'all' ? partsOf(c.from, c.to) : { days: null, ranges: c.from < c.to ? [[c.from, c.to] as [Date, Date]] : [] }
+/**
+ * `[from, to)` as the whole UTC days inside it, the whole UTC hours left (ranges of them, in the
+ * partial days) and the ranges of time left at its ends (each shorter than an hour).
+ */
+export function hourPartsOf(from: Date, to: Date): { days: [string, string] | null; hours: [Date, Date][]; ranges: [Date, Date][] } {
+	const firstHour = Math.ceil(from.getTime() / HOUR) * HOUR
+	const lastHour = Math.floor(to.getTime() / HOUR) * HOUR
+	if (firstHour >= lastHour) return { days: null, hours: [], ranges: from < to ? [[from, to]] : [] }
+	const ranges: [Date, Date][] = []
+	if (from.getTime() < firstHour) ranges.push([from, new Date(firstHour)])
+	if (lastHour < to.getTime()) ranges.push([new Date(lastHour), to])
+	const { days, ranges: hours } = partsOf(new Date(firstHour), new Date(lastHour))
+	return { days, hours, ranges }
+}
+
+const iso = (t: Date) => sql`${t.toISOString()}::timestamptz`
+
+/**
+ * The counters for the whole days, and one statement per range of events (each a short index read);
+ * with `hourly`, the whole hours of the partial days from the hourly counters.
+ */
+function pieces(c: Counted, events: (where: SQL) => SQL, counters: (where: SQL) => SQL, hourly?: (where: SQL) => SQL): SQL {
+	const whole = c.reach === 'all'
+	const split = whole && hourly ? hourPartsOf(c.from, c.to) : whole ? { ...partsOf(c.from, c.to), hours: [] } : null
+	const { days, hours, ranges } = split ?? { days: null, hours: [], ranges: c.from < c.to ? [[c.from, c.to] as [Date, Date]] : [] }
 	const jobs =
 		c.reach === 'all'
 			? sql``
@@ -50,10 +75,8 @@ function pieces(c: Counted, events: (where: SQL) => SQL, counters: (where: SQL) 
 						sql`, `,
 					)})`
 				: sql` and false`
-	const parts = ranges.map(
-		([a, b]) =>
-			sql`(${events(sql`workspace_id = ${c.workspaceId} and at >= ${a.toISOString()}::timestamptz and at < ${b.toISOString()}::timestamptz${jobs}`)})`,
-	)
+	const parts = ranges.map(([a, b]) => sql`(${events(sql`workspace_id = ${c.workspaceId} and at >= ${iso(a)} and at < ${iso(b)}${jobs}`)})`)
+	if (hourly) for (const [a, b] of hours) parts.push(sql`(${hourly(sql`workspace_id = ${c.workspaceId} and hour >= ${iso(a)} and hour < ${iso(b)}`)})`)
 	if (days) parts.push(sql`(${counters(sql`workspace_id = ${c.workspaceId} and day >= ${days[0]}::date and day < ${days[1]}::date`)})`)
 	// An empty period still answers the right columns (no rows).
 	if (!parts.length) parts.push(sql`(${events(sql`false`)})`)
@@ -66,6 +89,7 @@ export function countsBySource(c: Counted): SQL {
 		c,
 		(where) => sql`select source, kind, count(*)::int as n from ${careersEvents} where ${where} group by 1, 2`,
 		(where) => sql`select source, kind, n from ${careersDailySources} where ${where}`,
+		(where) => sql`select source, kind, n from ${careersHourlySources} where ${where}`,
 	)}) x group by 1, 2`
 }
 
@@ -75,6 +99,7 @@ export function countsByDay(c: Counted): SQL {
 		c,
 		(where) => sql`select to_char(at at time zone 'UTC', 'YYYY-MM-DD') as day, kind, count(*)::int as n from ${careersEvents} where ${where} group by 1, 2`,
 		(where) => sql`select to_char(day, 'YYYY-MM-DD') as day, kind, n from ${careersDailySources} where ${where}`,
+		(where) => sql`select to_char(hour at time zone 'UTC', 'YYYY-MM-DD') as day, kind, n from ${careersHourlySources} where ${where}`,
 	)}) x group by 1, 2`
 }
 

@@ -1,24 +1,27 @@
 /**
- * The jobs ranking read from its cache of whole-day window totals (`ranking.ts`) equals ranking the
+ * The jobs ranking read from its cache of whole-hour window totals (`ranking.ts`) equals ranking the
  * events themselves (recounted here, the rules written out again): after a rebuild, from the cache,
- * with events in the period's partial days, after late inserts, updates and deletes in a cached day
- * (which stale-tag it), when the window moves a day, and (PostgreSQL) when a late write races a
- * rebuild. A cached ranking does not read the per-day counters.
+ * with events in the minutes at the period's ends, after late inserts, updates and deletes in a
+ * cached day or hour (which stale-tag it), when the window moves hours or days, and (PostgreSQL) when
+ * a late write races a rebuild. A cached ranking does not read the per-day counters, and reads the
+ * events of the minutes at the period's ends only.
  */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { newWorkspace, testDeps, usingPostgres, type TestWorkspace } from '../../tests/helpers.ts'
-import { statementsOf } from '../../tests/perf/statements.ts'
+import { explainOf, statementsOf } from '../../tests/perf/statements.ts'
 import { newVendorJob } from '../../tests/staffing-fixtures.ts'
-import type { Counted } from './counted.ts'
+import { partsOf, type Counted } from './counted.ts'
 import { MIN_VIEWS } from './insights.ts'
 import { rankJobs, windowOf } from './ranking.ts'
 import { careersEvents } from './table.ts'
 
 setDefaultTimeout(60_000)
 const DAY = 86_400_000
+const HOUR = 3_600_000
+const MINUTE = 60_000
 const TOP = 5
 
 let deps: AppDeps
@@ -83,7 +86,7 @@ async function ranked(c: Counted): Promise<Ranked> {
 async function cacheOf(c: Counted): Promise<{ good: boolean } | undefined> {
 	const { window: w } = windowOf(c)!
 	const [h] = await deps.database.rows<{ good: boolean }>(
-		sql`select coalesce(built = version, false) as good from careers_window_cache where workspace_id = ${w.workspaceId} and span = ${w.span} and first_day = ${w.firstDay}::date and end_day = ${w.endDay}::date`,
+		sql`select coalesce(built = version, false) as good from careers_window_cache where workspace_id = ${w.workspaceId} and span = ${w.span} and first_at = ${w.firstAt}::timestamptz and end_at = ${w.endAt}::timestamptz`,
 	)
 	return h
 }
@@ -151,6 +154,67 @@ describe('the jobs ranking from its cache', () => {
 			}
 	})
 
+	test('the window moves with the clock by the hour, and by minutes inside one', async () => {
+		for (const ms of [30 * MINUTE, HOUR, HOUR + 1, 2 * HOUR - 1, 5 * HOUR, 26 * HOUR])
+			for (const range of [7, 30]) {
+				const moved = { ...periodTo(new Date(to.getTime() + ms), range), workspaceId: ws.id }
+				expect(await ranked(moved)).toEqual(await truth(moved))
+				expect(await cacheOf(moved)).toEqual({ good: true })
+			}
+	})
+
+	test('a late write in a whole hour of a partial day stale-tags the cache; one in the minutes at the ends does not', async () => {
+		await ranked(c)
+		const hour = Math.floor(to.getTime() / HOUR) * HOUR
+		const late = (jobId: string, at: number, n: number) =>
+			deps.db
+				.insert(careersEvents)
+				.values(Array.from({ length: n }, () => ({ id: newId('cev'), workspaceId: ws.id, jobId, kind: 'application', source: 'dice', at: new Date(at) })))
+		// Two hours before the last whole hour: in the window (not a whole day of it).
+		await late(jobs[10]!, hour - 2 * HOUR + MINUTE, 30)
+		expect(await cacheOf(c)).toEqual({ good: false })
+		expect(await ranked(c)).toEqual(await truth(c))
+		expect(await cacheOf(c)).toEqual({ good: true })
+		// In the minutes after the last whole hour, and before the first: read from the events.
+		await late(jobs[11]!, hour + MINUTE, 40)
+		await late(jobs[12]!, c.from.getTime() + MINUTE, 50)
+		expect(await cacheOf(c)).toEqual({ good: true })
+		expect(await ranked(c)).toEqual(await truth(c))
+	})
+
+	test('plan: the ranking reads the events of the minutes at the period’s ends only, not of its partial days', async () => {
+		await ranked(c)
+		const statements = await statementsOf(deps, () => ranked(c))
+		let read = 0
+		await deps.db.transaction(async (tx) => {
+			await deps.database.rows(sql`set local enable_seqscan = off`, tx)
+			for (const q of statements.filter((s) => /careers_events/.test(s.text))) {
+				const [row] = await deps.database.rows<{ 'QUERY PLAN': unknown }>(explainOf(q, 'analyze, format json'), tx)
+				const plan = typeof row!['QUERY PLAN'] === 'string' ? JSON.parse(row!['QUERY PLAN'] as string) : row!['QUERY PLAN']
+				const walk = (node: Record<string, unknown>): number =>
+					(node['Relation Name'] === 'careers_events' && !String(node['Node Type']).startsWith('Bitmap Index')
+						? Number(node['Actual Rows']) * Number(node['Actual Loops'] ?? 1) +
+							Number(node['Rows Removed by Filter'] ?? 0) +
+							Number(node['Rows Removed by Index Recheck'] ?? 0)
+						: 0) + ((node.Plans as Record<string, unknown>[] | undefined) ?? []).reduce((s, n) => s + walk(n), 0)
+				read += walk((plan as { Plan: Record<string, unknown> }[])[0]!.Plan)
+			}
+		})
+		const count = async (ranges: [Date, Date][]) => {
+			let n = 0
+			for (const [a, b] of ranges) {
+				const [r] = await deps.database.rows<{ n: number }>(
+					sql`select count(*)::int as n from careers_events where workspace_id = ${ws.id} and at >= ${a.toISOString()}::timestamptz and at < ${b.toISOString()}::timestamptz`,
+				)
+				n += r!.n
+			}
+			return n
+		}
+		const minutes = await count(windowOf(c)!.ranges)
+		expect(read).toBe(minutes)
+		expect(await count(partsOf(c.from, c.to).ranges)).toBeGreaterThan(minutes)
+	})
+
 	test('plan: a cached ranking is two statements (the version, the ranking), and they do not read the per-day counters', async () => {
 		await ranked(c)
 		const statements = await statementsOf(deps, () => ranked(c))
@@ -185,8 +249,14 @@ describe.if(usingPostgres())('the jobs ranking under concurrent writes (PostgreS
 		return { started, release, done }
 	}
 
-	test('a rebuild waits for a late write in flight, and counts it', async () => {
-		const to = new Date(Date.UTC(2026, 7, 3, 9, 0))
+	// A late write to a whole day of the window (summed from the day counters), and to a whole hour of
+	// its last, partial day (summed from the events).
+	const cases = [
+		{ what: 'a day', to: new Date(Date.UTC(2026, 7, 3, 9, 0)), before: 4 * DAY },
+		{ what: 'an hour of the partial day', to: new Date(Date.UTC(2026, 7, 13, 9, 20)), before: 3 * HOUR },
+	]
+	test.each(cases)('a rebuild waits for a late write in flight to $what, and counts it', async ({ to: at, before }) => {
+		const to = at
 		const { ws, jobs } = await trafficked(to)
 		const c = { ...periodTo(to, 30), workspaceId: ws.id }
 		const writer = heldOpen((tx) =>
@@ -197,7 +267,7 @@ describe.if(usingPostgres())('the jobs ranking under concurrent writes (PostgreS
 					jobId: jobs[5]!,
 					kind: 'application',
 					source: 'google',
-					at: new Date(to.getTime() - 4 * DAY),
+					at: new Date(to.getTime() - before),
 				})),
 			),
 		)
@@ -210,8 +280,8 @@ describe.if(usingPostgres())('the jobs ranking under concurrent writes (PostgreS
 		expect(await cacheOf(c)).toEqual({ good: true })
 	})
 
-	test('a late write between a rebuild’s days and its publishing leaves the cache stale, never wrong', async () => {
-		const to = new Date(Date.UTC(2026, 8, 3, 9, 0))
+	test.each(cases)('a late write to $what between a rebuild’s hours and its publishing leaves the cache stale, never wrong', async ({ to: at, before }) => {
+		const to = new Date(at.getTime() + 31 * DAY)
 		const { ws, jobs } = await trafficked(to)
 		const c = { ...periodTo(to, 30), workspaceId: ws.id }
 		const { window: w } = windowOf(c)!
@@ -231,7 +301,7 @@ describe.if(usingPostgres())('the jobs ranking under concurrent writes (PostgreS
 					jobId: jobs[5]!,
 					kind: 'application',
 					source: 'google',
-					at: new Date(to.getTime() - 4 * DAY),
+					at: new Date(to.getTime() - before),
 				})),
 			),
 		)

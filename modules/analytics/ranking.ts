@@ -4,18 +4,21 @@
  * their count. Ties are broken by title, then id; titles are joined only for the jobs that can
  * still be named (those at or above each list's last place, ties included).
  *
- * A whole workspace's ranking reads a cache of each job's whole-day totals over the period's whole
- * UTC days (`careers_window_cache`, `careers_window_totals`), summed once from `careers_daily_jobs`
- * (~600,000 rows a month at ~80,000 jobs with traffic: 1.5 s) and then reused, plus the events of
- * the period's partial days. Rules that keep it right:
- * - A job without events in the partial days keeps its cached totals, so each list's places can
- *   only go to the jobs with partial-day events or to the other jobs at or above that list's last
+ * A whole workspace's ranking reads a cache of each job's totals over the period's whole UTC hours
+ * (`careers_window_cache`, `careers_window_totals`), summed once from `careers_daily_jobs` for the
+ * whole days (~600,000 rows a month at ~80,000 jobs with traffic: 1.5 s) and from the events for the
+ * whole hours of the partial days, and then reused for the hour, plus the events of the minutes
+ * left at the period's ends (before the first whole hour, after the last). On whole days, those
+ * ends were two partial days: ~28,000 events over ~18,000 jobs at the issue's traffic, each job's
+ * cached row looked up per view. Rules that keep it right:
+ * - A job without events in the period's ends keeps its cached totals, so each list's places can
+ *   only go to the jobs with events at the ends or to the other jobs at or above that list's last
  *   place among them (ties included, read by index): the ranking over those few is the ranking
- *   over all. The silent count is the cached one corrected for the jobs with partial-day events.
+ *   over all. The silent count is the cached one corrected for the jobs with events at the ends.
  * - The cache is good while `built = version`. The counters' trigger bumps `version` on any change
- *   to a day of a cached window (late events, updates, deletes: analytics migration 0004), whatever
- *   the app's clock says; a rebuild first sets its window's days under the lock the trigger shares,
- *   then sums in a later snapshot, and publishes only if the version did not move meanwhile.
+ *   to an hour of a cached window (late events, updates, deletes: analytics migrations 0004, 0006),
+ *   whatever the app's clock says; a rebuild first sets its window's hours under the lock the
+ *   trigger shares, then sums in a later snapshot, and publishes only if the version did not move.
  * - A hiring manager's few jobs are counted from their events (`countsByJob`), uncached.
  */
 import { sql, type SQL } from 'drizzle-orm'
@@ -62,14 +65,15 @@ const uncached = (c: Counted, top: number) =>
 		sql`(select 'silentCount', null, null, count(*)::int, 0 from per where views >= ${MIN_VIEWS} and applications = 0)`,
 	)
 
+/** A window of whole UTC hours, `[firstAt, endAt)`, `span` hours long (ISO times). */
 interface Window {
 	workspaceId: string
 	span: number
-	firstDay: string
-	endDay: string
+	firstAt: string
+	endAt: string
 }
 
-/** The ranking from the cache of `w` and the events of `ranges`; a row `cached` with views 0 when the cache is not good (the rest then means nothing). */
+/** The ranking from the cache of `w` and the events of `ranges` (the minutes at the ends); a row `cached` with views 0 when the cache is not good (the rest then means nothing). */
 function cached(w: Window, version: number, ranges: [Date, Date][], top: number): SQL {
 	const n = Math.max(top, 5)
 	// One index read per range (an `or` of the two would read the whole workspace's events).
@@ -85,7 +89,7 @@ function cached(w: Window, version: number, ranges: [Date, Date][], top: number)
 	select job_id, count(*) filter (where kind = 'view')::int as views, count(*) filter (where kind = 'application')::int as applications
 	from (${sql.join(events, sql` union all `)}) e group by 1
 ), hdr as materialized (
-	select silent_count from careers_window_cache where workspace_id = ${w.workspaceId} and span = ${w.span} and first_day = ${w.firstDay}::date and end_day = ${w.endDay}::date and built = version and version = ${version}
+	select silent_count from careers_window_cache where workspace_id = ${w.workspaceId} and span = ${w.span} and first_at = ${w.firstAt}::timestamptz and end_at = ${w.endAt}::timestamptz and built = version and version = ${version}
 ), win as not materialized (
 	select job_id, views, applications, rate from careers_window_totals where workspace_id = ${w.workspaceId} and span = ${w.span} and version = ${version}
 ), merged as materialized (
@@ -115,11 +119,12 @@ union all
 	)
 }
 
+const HOUR = 3_600_000
 const lockOf = (key: string) => sql`hashtextextended(${key}, 0)`
 
 /**
- * Sums the window's whole days into the cache: first its days are set (and its version bumped when
- * they change) under the writers' lock, so every later write to those days bumps the version; then,
+ * Sums the window's whole hours into the cache: first its hours are set (and its version bumped when
+ * they change) under the writers' lock, so every later write to those hours bumps the version; then,
  * in a later snapshot, the sums are taken and published under the version read, only if unmoved.
  * Rebuilds of one window wait for each other, and the next one finds the cache good.
  */
@@ -127,33 +132,43 @@ export async function rebuildWindow(deps: AppDeps, w: Window): Promise<void> {
 	await deps.db.transaction(async (tx) => {
 		await deps.database.rows(sql`select pg_advisory_xact_lock(${lockOf(`careers_window:${w.workspaceId}`)})`, tx)
 		await deps.database.rows(
-			sql`insert into careers_window_cache (workspace_id, span, first_day, end_day, version) values (${w.workspaceId}, ${w.span}, ${w.firstDay}::date, ${w.endDay}::date, 1)
-			on conflict (workspace_id, span) do update set first_day = excluded.first_day, end_day = excluded.end_day,
-				version = careers_window_cache.version + case when (careers_window_cache.first_day, careers_window_cache.end_day) = (excluded.first_day, excluded.end_day) then 0 else 1 end`,
+			sql`insert into careers_window_cache (workspace_id, span, first_at, end_at, version) values (${w.workspaceId}, ${w.span}, ${w.firstAt}::timestamptz, ${w.endAt}::timestamptz, 1)
+			on conflict (workspace_id, span) do update set first_at = excluded.first_at, end_at = excluded.end_at,
+				version = careers_window_cache.version + case when (careers_window_cache.first_at, careers_window_cache.end_at) = (excluded.first_at, excluded.end_at) then 0 else 1 end`,
 			tx,
 		)
 	})
 	await deps.db.transaction(async (tx) => {
 		await deps.database.rows(sql`select pg_advisory_xact_lock(${lockOf(`careers_window_build:${w.workspaceId}:${w.span}`)})`, tx)
 		const [header] = await deps.database.rows<{ version: number; good: boolean }>(
-			sql`select version, built = version as good from careers_window_cache where workspace_id = ${w.workspaceId} and span = ${w.span} and first_day = ${w.firstDay}::date and end_day = ${w.endDay}::date`,
+			sql`select version, built = version as good from careers_window_cache where workspace_id = ${w.workspaceId} and span = ${w.span} and first_at = ${w.firstAt}::timestamptz and end_at = ${w.endAt}::timestamptz`,
 			tx,
 		)
 		// Another rebuild moved the window meanwhile, or already built this one.
 		if (!header || header.good) return
 		await deps.database.rows(sql`delete from careers_window_totals where workspace_id = ${w.workspaceId} and span = ${w.span}`, tx)
+		// The whole days from their counters, the whole hours of the partial days from the events.
+		const { days, ranges } = partsOf(new Date(w.firstAt), new Date(w.endAt))
+		const parts = ranges.map(
+			([a, b]) =>
+				sql`(select job_id, (kind = 'view')::int as views, (kind = 'application')::int as applications from careers_events where workspace_id = ${w.workspaceId} and at >= ${a.toISOString()}::timestamptz and at < ${b.toISOString()}::timestamptz)`,
+		)
+		if (days)
+			parts.push(
+				sql`(select job_id, views, applications from careers_daily_jobs where workspace_id = ${w.workspaceId} and day >= ${days[0]}::date and day < ${days[1]}::date)`,
+			)
 		await deps.database.rows(
 			sql`insert into careers_window_totals (workspace_id, span, version, job_id, views, applications, rate)
-			select workspace_id, ${w.span}, ${header.version}, job_id, sum(views), sum(applications),
+			select ${w.workspaceId}, ${w.span}, ${header.version}, job_id, sum(views), sum(applications),
 				case when sum(views) >= ${MIN_VIEWS} and sum(applications) > 0 then round(sum(applications) * 1000.0 / sum(views))::int end
-			from careers_daily_jobs where workspace_id = ${w.workspaceId} and day >= ${w.firstDay}::date and day < ${w.endDay}::date
-			group by workspace_id, job_id having sum(views) > 0 or sum(applications) > 0`,
+			from (${sql.join(parts, sql` union all `)}) x
+			group by job_id having sum(views) > 0 or sum(applications) > 0`,
 			tx,
 		)
 		await deps.database.rows(
 			sql`update careers_window_cache set built = version,
 				silent_count = (select count(*) from careers_window_totals where workspace_id = ${w.workspaceId} and span = ${w.span} and version = ${header.version} and applications = 0 and views >= ${MIN_VIEWS})
-			where workspace_id = ${w.workspaceId} and span = ${w.span} and version = ${header.version} and first_day = ${w.firstDay}::date and end_day = ${w.endDay}::date`,
+			where workspace_id = ${w.workspaceId} and span = ${w.span} and version = ${header.version} and first_at = ${w.firstAt}::timestamptz and end_at = ${w.endAt}::timestamptz`,
 			tx,
 		)
 	})
@@ -162,13 +177,15 @@ export async function rebuildWindow(deps: AppDeps, w: Window): Promise<void> {
 	await deps.database.rows(sql`analyze careers_window_totals`)
 }
 
-/** The window of whole days a whole workspace's period is cached over, or null (a hiring manager's jobs, or no whole day). */
+/** The window of whole hours a whole workspace's period is cached over, and the minutes left at its ends; null for a hiring manager's jobs, or without a whole hour. */
 export function windowOf(c: Counted): { window: Window; ranges: [Date, Date][] } | null {
 	if (c.reach !== 'all') return null
-	const { days, ranges } = partsOf(c.from, c.to)
-	if (!days) return null
-	const span = Math.round((Date.parse(days[1]) - Date.parse(days[0])) / 86_400_000)
-	return { window: { workspaceId: c.workspaceId, span, firstDay: days[0], endDay: days[1] }, ranges }
+	const first = Math.ceil(c.from.getTime() / HOUR) * HOUR
+	const end = Math.floor(c.to.getTime() / HOUR) * HOUR
+	if (first >= end) return null
+	const ranges = [...(c.from.getTime() < first ? [[c.from, new Date(first)]] : []), ...(end < c.to.getTime() ? [[new Date(end), c.to]] : [])] as [Date, Date][]
+	const window = { workspaceId: c.workspaceId, span: (end - first) / HOUR, firstAt: new Date(first).toISOString(), endAt: new Date(end).toISOString() }
+	return { window, ranges }
 }
 
 /** The ranked rows of the period: from the cache (rebuilt when not good), else from the counts. */
@@ -180,7 +197,7 @@ export async function rankJobs(deps: AppDeps, c: Counted, top: number): Promise<
 		// of the ranking it chose the wrong index); the ranking checks again that it is still good.
 		const w = at.window
 		const [good] = await deps.database.rows<{ version: number }>(
-			sql`select version from careers_window_cache where workspace_id = ${w.workspaceId} and span = ${w.span} and first_day = ${w.firstDay}::date and end_day = ${w.endDay}::date and built = version`,
+			sql`select version from careers_window_cache where workspace_id = ${w.workspaceId} and span = ${w.span} and first_at = ${w.firstAt}::timestamptz and end_at = ${w.endAt}::timestamptz and built = version`,
 		)
 		if (good) {
 			const rows = await deps.database.rows<RankedRow>(cached(w, good.version, at.ranges, top))

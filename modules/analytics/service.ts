@@ -4,9 +4,9 @@
  * Rules: the careers pages record events (`recordCareersEvent`), never failing the page when the
  * database is unhappy; a summary covers the last 7 or 30 days against the 30 (or 7) days before;
  * conversion is applications per view in percent; hiring managers see only their jobs. The counts
- * come from per-day counters and the events at the period's ends (`counted.ts`).
+ * come from per-day and per-hour counters and the events of the minutes at the period's ends
+ * (`counted.ts`).
  */
-import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
@@ -105,12 +105,12 @@ export async function careersSummary(deps: AppDeps, actor: Actor, period: Period
 	const earlier = { ...current, from: before, to: from }
 	// Sources (few) are ranked here; jobs (up to every job of the workspace) in SQL (`ranking.ts`),
 	// which returns only the top ones and what the insights need, however many jobs had traffic.
-	const [sourceRows, jobRows] = await Promise.all([
-		deps.database.rows<{ source: string; kind: string; current: boolean; n: number }>(
-			sql`select source, kind, true as current, n from (${countsBySource(current)}) c union all select source, kind, false, n from (${countsBySource(earlier)}) p`,
-		),
-		rankJobs(deps, current, top),
-	])
+	// A statement per period: in one, PostgreSQL spread the two over parallel workers, whose start
+	// cost 15–30 ms on a busy machine for 2 ms of work (bench/README.md, issue 13).
+	const bySourceIn = async (c: Counted, isCurrent: boolean) =>
+		(await deps.database.rows<{ source: string; kind: string; n: number }>(countsBySource(c))).map((r) => ({ ...r, current: isCurrent }))
+	const [currentRows, earlierRows, jobRows] = await Promise.all([bySourceIn(current, true), bySourceIn(earlier, false), rankJobs(deps, current, top)])
+	const sourceRows = [...currentRows, ...earlierRows]
 	const now = { views: 0, applications: 0 }
 	const prev = { views: 0, applications: 0 }
 	const bySource = new Map<string, { views: number; applications: number; prevViews: number; prevApplications: number }>()

@@ -54,6 +54,24 @@ export const careersDailySources = pgTable(
 	(t) => [primaryKey({ columns: [t.workspaceId, t.day, t.source, t.kind, t.shard] })],
 )
 
+/**
+ * Events by UTC hour, source and kind: the parts of days at a period's ends (a period is `now − N
+ * days .. now`, so its first and last days are partial), so only the minutes of the hour at each
+ * end are read from the events. Kept by the same triggers as the per-day counters.
+ */
+export const careersHourlySources = pgTable(
+	'careers_hourly_sources',
+	{
+		workspaceId: text('workspace_id').notNull(),
+		hour: timestamp('hour', { withTimezone: true, mode: 'string' }).notNull(),
+		source: text('source').notNull(),
+		kind: text('kind').notNull(),
+		shard: smallint('shard').notNull(),
+		n: integer('n').notNull(),
+	},
+	(t) => [primaryKey({ columns: [t.workspaceId, t.hour, t.source, t.kind, t.shard] })],
+)
+
 /** Views and applications by UTC day and job: the ranking of jobs. */
 export const careersDailyJobs = pgTable(
 	'careers_daily_jobs',
@@ -69,12 +87,12 @@ export const careersDailyJobs = pgTable(
 )
 
 /*
- * The jobs ranking's cache: per workspace and window of whole UTC days (`span` days ending before
- * `end_day`), each job's views and applications. With traffic over ~80,000 jobs a month of
- * `careers_daily_jobs` is ~600,000 rows, 1.5 s to sum per view; the cache is summed once and read
- * by index (modules/analytics/ranking.ts says how it stays right).
+ * The jobs ranking's cache: per workspace and window of whole UTC hours (`span` hours from
+ * `first_at` to `end_at`), each job's views and applications. With traffic over ~80,000 jobs a month
+ * of `careers_daily_jobs` is ~600,000 rows, 1.5 s to sum per view; the cache is summed once an hour
+ * and read by index (modules/analytics/ranking.ts says how it stays right).
  *
- * `version` is bumped by the counters' trigger on any change to a day of the window, and by every
+ * `version` is bumped by the counters' trigger on any change to an hour of the window, and by every
  * rebuild; `built` is the version the rows under it were summed at. The cache is good only while
  * `built = version` (a late write racing a rebuild leaves it stale, never wrong).
  */
@@ -83,8 +101,9 @@ export const careersWindowCache = pgTable(
 	{
 		workspaceId: text('workspace_id').notNull(),
 		span: smallint('span').notNull(),
-		firstDay: date('first_day', { mode: 'string' }).notNull(),
-		endDay: date('end_day', { mode: 'string' }).notNull(),
+		/** The window: whole UTC hours, `span` of them. */
+		firstAt: timestamp('first_at', { withTimezone: true, mode: 'string' }).notNull(),
+		endAt: timestamp('end_at', { withTimezone: true, mode: 'string' }).notNull(),
 		version: integer('version').notNull(),
 		built: integer('built'),
 		/** Jobs with `MIN_VIEWS` views and no application in the window, counted at the rebuild. */
@@ -93,7 +112,7 @@ export const careersWindowCache = pgTable(
 	(t) => [primaryKey({ columns: [t.workspaceId, t.span] })],
 )
 
-/** A job's whole-day totals in a cached window; `rate` (applications per 1,000 views, rounded) only where the best conversion may come from. */
+/** A job's totals in a cached window; `rate` (applications per 1,000 views, rounded) only where the best conversion may come from. */
 export const careersWindowTotals = pgTable(
 	'careers_window_totals',
 	{
