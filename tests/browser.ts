@@ -26,13 +26,15 @@ const open = new Set<Promise<Browser>>()
  * then a step waited for Playwright's own 30 s timeout (the flaky browser failures in CI). A short
  * timer while a browser is open keeps the loop turning.
  *
- * The timer belongs to the browsers that are open, not to whoever calls `closeBrowser`: bun runs all
- * test files in one process, one after another, and a hook that times out is not stopped, it goes
- * on running while the next files run. An `afterAll` that timed out in the middle of closing could
- * so far finish later, clear the timer and forget the browser while another file used its own; and
- * a file that asked for a browser meanwhile got the one being closed. Now `closeBrowser` forgets
- * the shared browser before it waits for it to close, and the timer stops when the last open
- * browser is gone (checked by tests/browser/lifecycle.test.ts).
+ * The timer runs while a launched browser is open (until it is closed, crashes or fails to start).
+ *
+ * bun runs all test files in one process, one after another, and a hook that times out is not
+ * stopped: it goes on running while the next files run. So `closeBrowser` forgets the shared browser
+ * before it waits for it to close: a file that asks for a browser meanwhile gets a new one (it used to
+ * get the one being closed). A browser that crashed is not handed out again either. Still true: an
+ * `afterAll` that timed out before it called `closeBrowser` closes, when it gets there, the browser
+ * the file running then uses (that file fails with "closed", it does not hang). Checked by
+ * tests/browser/lifecycle.test.ts.
  */
 let keepAwake: ReturnType<typeof setInterval> | undefined
 
@@ -150,7 +152,7 @@ export async function textOrExplain(page: Page, locator: Locator, what: string, 
 			),
 			within(probe, page.context().cookies(), 'no answer'),
 		])
-		const shown = typeof text === 'string' ? text.replace(/\s+/g, ' ').trim().slice(0, 300) : String(text)
+		const shown = (text ?? '').replace(/\s+/g, ' ').trim().slice(0, 300)
 		const browserAnswers = Array.isArray(cookies) ? 'answers' : cookies
 		const { open, keepAwake } = browserState()
 		throw new Error(
