@@ -157,7 +157,7 @@ export async function textOrExplain(page: Page, locator: Locator, what: string, 
 		const { open, keepAwake } = browserState()
 		throw new Error(
 			`no ${what} on ${page.url()} after ${Date.now() - started} ms (page says "${shown}"; renderer: ${['loading', 'interactive', 'complete'].includes(String(state)) ? `document ${state}` : state}; browser process: ${browserAnswers}; ` +
-				`${open} browser(s) open, keep-awake timer ${keepAwake ? 'on' : 'OFF'}; the browser saw: ${seen.join(' | ') || 'nothing'}): ${String(error).split('\n')[0]}`,
+				`${open} browser(s) open, keep-awake timer ${keepAwake ? 'on' : 'OFF'}; the browser saw: ${seen.join(' | ') || 'nothing'}): ${String(error).split('\n').slice(0, 12).join('\n')}`,
 		)
 	}
 }
