@@ -7,13 +7,17 @@ import { afterAll, beforeAll } from 'bun:test'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
 import { serveApp } from './helpers.ts'
 import { startSmtp, type TestSmtp } from './smtp.ts'
 
 export const CHROMIUM_PATH = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p))
 
+/** The browser the test files share (one at a time): launched by the first file that asks. */
 let browser: Promise<Browser> | undefined
+
+/** Browsers launched and not yet gone (closed, crashed or failed to start). */
+const open = new Set<Promise<Browser>>()
 
 /**
  * Bun 1.4.5 can leave Chromium's messages on Playwright's pipe unread until something else wakes
@@ -21,14 +25,34 @@ let browser: Promise<Browser> | undefined
  * flow took 25 s instead of 7, each click or fill waiting seconds with the CPU idle, and now and
  * then a step waited for Playwright's own 30 s timeout (the flaky browser failures in CI). A short
  * timer while a browser is open keeps the loop turning.
+ *
+ * The timer runs while a launched browser is open (until it is closed, crashes or fails to start).
+ *
+ * bun runs all test files in one process, one after another, and a hook that times out is not
+ * stopped: it goes on running while the next files run. So `closeBrowser` forgets the shared browser
+ * before it waits for it to close: a file that asks for a browser meanwhile gets a new one (it used to
+ * get the one being closed). A browser that crashed is not handed out again either. Still true: an
+ * `afterAll` that timed out before it called `closeBrowser` closes, when it gets there, the browser
+ * the file running then uses (that file fails with "closed", it does not hang). Checked by
+ * tests/browser/lifecycle.test.ts.
  */
 let keepAwake: ReturnType<typeof setInterval> | undefined
 
+function gone(launched: Promise<Browser>) {
+	open.delete(launched)
+	if (browser === launched) browser = undefined
+	if (open.size === 0 && keepAwake) {
+		clearInterval(keepAwake)
+		keepAwake = undefined
+	}
+}
+
 export function launchBrowser(): Promise<Browser> {
 	if (!CHROMIUM_PATH) throw new Error('Chromium is not installed: run `apt-get install -y chromium` (the browser tests need Debian’s chromium package)')
+	if (browser) return browser
 	keepAwake ??= setInterval(() => {}, 10)
 	keepAwake.unref?.()
-	browser ??= chromium.launch({
+	const launched = chromium.launch({
 		executablePath: CHROMIUM_PATH,
 		headless: true,
 		args: [
@@ -42,7 +66,14 @@ export function launchBrowser(): Promise<Browser> {
 			'--disable-dev-shm-usage',
 		],
 	})
-	return browser
+	browser = launched
+	open.add(launched)
+	// A browser that crashed or never started is not handed out again; the next file launches anew.
+	launched.then(
+		(b) => b.on('disconnected', () => gone(launched)),
+		() => gone(launched),
+	)
+	return launched
 }
 
 /** A fresh browser context (own cookies), closed by the caller. */
@@ -50,11 +81,85 @@ export async function newContext() {
 	return (await launchBrowser()).newContext()
 }
 
+/** Closes the shared browser; a launch asked for from now on (another file) gets a new one. */
 export async function closeBrowser() {
-	if (browser) await (await browser).close()
+	const closing = browser
 	browser = undefined
-	clearInterval(keepAwake)
-	keepAwake = undefined
+	if (!closing) return
+	try {
+		await (await closing).close()
+	} finally {
+		gone(closing)
+	}
+}
+
+/** For tests and failure messages: how many browsers are open and whether the loop is kept awake. */
+export function browserState(): { open: number; keepAwake: boolean } {
+	return { open: open.size, keepAwake: keepAwake !== undefined }
+}
+
+/** What the page does from now on (navigations, responses, finished and failed requests, a crash), with times in ms. */
+export function watch(page: Page): string[] {
+	const start = Date.now()
+	const seen: string[] = []
+	const note = (what: string) => seen.push(`${Date.now() - start}ms ${what}`)
+	page.on('framenavigated', (f) => f === page.mainFrame() && note(`navigated ${f.url()}`))
+	page.on('response', (r) => note(`response ${r.status()} ${r.request().method()} ${r.url()}`))
+	page.on('requestfinished', (r) => note(`finished ${r.method()} ${r.url()}`))
+	page.on('requestfailed', (r) => note(`failed ${r.method()} ${r.url()}: ${r.failure()?.errorText}`))
+	page.on('domcontentloaded', () => note('domcontentloaded'))
+	page.on('load', () => note('load'))
+	page.on('crash', () => note('renderer crashed'))
+	return seen
+}
+
+/** The promise's value, or `fallback` when it has not settled within `ms` (it may never settle). */
+async function within<T>(ms: number, promise: Promise<T>, fallback: string): Promise<T | string> {
+	let timer: ReturnType<typeof setTimeout> | undefined
+	const late = new Promise<string>((resolve) => {
+		timer = setTimeout(() => resolve(fallback), ms)
+	})
+	try {
+		return await Promise.race([promise.catch((e: unknown) => `failed (${String(e).split('\n')[0]})`), late])
+	} finally {
+		clearTimeout(timer)
+	}
+}
+
+/**
+ * The inner text of `locator`, waiting up to `timeout`; when it does not show, an error that says
+ * where things stand: the page's address and text, whether the renderer answers (the document's
+ * state), whether the browser process answers over Playwright's pipe (the context's cookies), the
+ * keep-awake timer, and what the browser did since `watch` began.
+ *
+ * Every probe is bounded. The first version waited up to 30 s for the page's text and without limit
+ * for the document's state: when the page or the pipe is what stalled, those probes stall too, bun's
+ * own test timeout ends the test first and says only "timed out", and nothing of this is seen
+ * (tests/browser/lifecycle.test.ts checks the bound with a renderer that never answers).
+ */
+export async function textOrExplain(page: Page, locator: Locator, what: string, seen: string[] = [], timeout = 20_000): Promise<string> {
+	const started = Date.now()
+	try {
+		return await locator.innerText({ timeout })
+	} catch (error) {
+		const probe = 3_000
+		const [text, state, cookies] = await Promise.all([
+			within(probe, page.textContent('body', { timeout: probe }), 'no answer'),
+			within(
+				probe,
+				page.evaluate(() => document.readyState),
+				'no answer',
+			),
+			within(probe, page.context().cookies(), 'no answer'),
+		])
+		const shown = (text ?? '').replace(/\s+/g, ' ').trim().slice(0, 300)
+		const browserAnswers = Array.isArray(cookies) ? 'answers' : cookies
+		const { open, keepAwake } = browserState()
+		throw new Error(
+			`no ${what} on ${page.url()} after ${Date.now() - started} ms (page says "${shown}"; renderer: ${['loading', 'interactive', 'complete'].includes(String(state)) ? `document ${state}` : state}; browser process: ${browserAnswers}; ` +
+				`${open} browser(s) open, keep-awake timer ${keepAwake ? 'on' : 'OFF'}; the browser saw: ${seen.join(' | ') || 'nothing'}): ${String(error).split('\n').slice(0, 12).join('\n')}`,
+		)
+	}
 }
 
 const AXE = readFileSync(resolve(import.meta.dir, '../node_modules/axe-core/axe.min.js'), 'utf8')

@@ -12,7 +12,7 @@ import { eq } from 'drizzle-orm'
 import type { BrowserContext, Page } from 'playwright-core'
 import { deliverDue, releaseHeld } from '../../modules/outbox/index.ts'
 import { outbox } from '../../modules/outbox/table.ts'
-import { axeProblems, closeBrowser, launchBrowser, overflowing } from '../browser.ts'
+import { axeProblems, closeBrowser, launchBrowser, overflowing, textOrExplain, watch } from '../browser.ts'
 import { newPerson, newWorkspace, serveApp, testDeps, unique } from '../helpers.ts'
 import { startSmtp, type TestSmtp } from '../smtp.ts'
 
@@ -80,8 +80,10 @@ describe('passwords in a browser', () => {
 			await page.getByLabel('Current password').fill('not my password')
 			await page.getByLabel('New password', { exact: true }).fill('my new passphrase')
 			await page.getByLabel('New password again').fill('my new passphrase')
+			const seen = watch(page)
 			await page.getByRole('button', { name: 'Change password' }).click()
-			await expect(page.getByRole('alert').innerText()).resolves.toContain('Your current password is not right')
+			// The same wait as the portal's wrong password (issue 17): when it stalls, the error says where.
+			expect(await textOrExplain(page, page.getByRole('alert'), 'alert', seen)).toContain('Your current password is not right')
 			expect(await page.evaluate(() => document.activeElement?.className)).toContain('error-summary')
 			const problems = await look(page, 'password-error')
 

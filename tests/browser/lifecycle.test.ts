@@ -1,0 +1,77 @@
+/**
+ * The shared browser of tests/browser.ts across test files (bun runs them all in one process, one
+ * after another, and a hook that times out goes on running while the next files run), and the
+ * failure message of `textOrExplain` when the page itself stalls (issue 17: a wait after a 401 that
+ * ended in bun's "timed out", with none of the details the message was meant to carry).
+ */
+import { afterAll, expect, setDefaultTimeout, test } from 'bun:test'
+import { browserState, closeBrowser, launchBrowser, textOrExplain, watch } from '../browser.ts'
+
+setDefaultTimeout(60_000) // two Chromium launches on a busy 2-core machine
+
+afterAll(() => closeBrowser())
+
+test('a browser asked for while the last one is still closing is a new one, and the loop stays awake while it is open', async () => {
+	await closeBrowser()
+	const first = await launchBrowser()
+	expect(browserState()).toEqual({ open: 1, keepAwake: true })
+
+	// An earlier file's afterAll, still closing (it timed out, so bun went on to the next file) …
+	const closing = closeBrowser()
+	// … while the next file asks for its browser.
+	const second = await launchBrowser()
+	expect(second).not.toBe(first)
+	await closing
+	expect(first.isConnected()).toBe(false)
+
+	// The late close neither closed the new browser nor stopped the timer that keeps it readable.
+	expect(second.isConnected()).toBe(true)
+	expect(browserState()).toEqual({ open: 1, keepAwake: true })
+	const page = await second.newPage()
+	await page.setContent('<p role="alert">still here</p>')
+	expect(await page.getByRole('alert').innerText({ timeout: 10_000 })).toBe('still here')
+
+	await closeBrowser()
+	expect(browserState()).toEqual({ open: 0, keepAwake: false })
+	// Closing again (another file's afterAll) is harmless.
+	await closeBrowser()
+	expect(browserState()).toEqual({ open: 0, keepAwake: false })
+})
+
+test('a browser that crashed is not handed to the next file', async () => {
+	const crashed = await launchBrowser()
+	const gone = new Promise((resolve) => crashed.on('disconnected', resolve))
+	// What a crash looks like to Playwright: the process is gone.
+	const { processInfo } = await (await crashed.newBrowserCDPSession()).send('SystemInfo.getProcessInfo')
+	const browserPid = processInfo.find((p) => p.type === 'browser')?.id
+	expect(browserPid).toBeNumber()
+	process.kill(browserPid!, 'SIGKILL')
+	await gone
+	expect(browserState()).toEqual({ open: 0, keepAwake: false })
+	const next = await launchBrowser()
+	expect(next).not.toBe(crashed)
+	expect(next.isConnected()).toBe(true)
+	await closeBrowser()
+})
+
+test('when the page stalls, the failure says so in seconds, well before the test times out', async () => {
+	const ctx = await (await launchBrowser()).newContext()
+	const page = await ctx.newPage()
+	const seen = watch(page)
+	// A renderer that never answers again: its main thread loops forever.
+	await page.setContent('<p>no alert here</p><script>setTimeout(() => { for (;;) {} }, 50)</script>')
+	await Bun.sleep(300)
+	const started = Date.now()
+	const failure = await textOrExplain(page, page.getByRole('alert'), 'alert', seen, 1_000).then(
+		() => null,
+		(e: Error) => e.message,
+	)
+	// The old probes (page text with the 30 s default, the document's state without limit) took
+	// longer than the whole test is given.
+	expect(Date.now() - started).toBeLessThan(15_000)
+	expect(failure).toContain('no alert on about:blank')
+	expect(failure).toContain('renderer: no answer')
+	expect(failure).toContain('browser process: answers')
+	expect(failure).toContain('keep-awake timer on')
+	await ctx.close()
+})
