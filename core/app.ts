@@ -47,9 +47,6 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 			if (response instanceof Response && new URL(request.url).pathname.startsWith('/api/'))
 				response.headers.set('Cache-Control', /no-transform/.test(response.headers.get('cache-control') ?? '') ? 'no-store, no-transform' : 'no-store')
 		})
-		.onAfterResponse(({ request, set }) => {
-			if (deps.config.logLevel === 'debug') deps.log.debug('request', { method: request.method, path: new URL(request.url).pathname, status: set.status })
-		})
 		.use(auth)
 		.get(
 			'/health',
