@@ -30,8 +30,13 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 	const started = Date.now()
 	let allowedFor: (pathname: string) => string[] = () => []
 
+	// What the debug request log needs of a request: when it arrived, and the status of an answer
+	// made by the error handler (redirects to sign in, error pages), which `set.status` does not show.
+	const arrivedAt = new WeakMap<Request, number>()
+	const errorStatus = new WeakMap<Request, number>()
 	let app = new Elysia({ name: 'benchline' })
 		.onRequest(({ set, request }) => {
+			if (deps.config.logLevel === 'debug') arrivedAt.set(request, performance.now())
 			Object.assign(set.headers, headers)
 			// Answers of the API doors carry credentials' results: never cached by browsers or proxies.
 			if (new URL(request.url).pathname.startsWith('/api/')) set.headers['Cache-Control'] = 'no-store'
@@ -39,13 +44,28 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 				throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', { retryAfter: 5 })
 		})
 		// A known address asked with the wrong method answers 405 (with Allow), not 404.
-		.onError(({ error, code, request }) =>
-			errorResponse(toAppError((code === 'NOT_FOUND' && methodNotAllowed(request, allowedFor)) || error, code, deps.log, request), request),
-		)
+		.onError(({ error, code, request }) => {
+			const response = errorResponse(toAppError((code === 'NOT_FOUND' && methodNotAllowed(request, allowedFor)) || error, code, deps.log, request), request)
+			errorStatus.set(request, response.status)
+			return response
+		})
 		.onAfterHandle(({ request, response }) => {
 			// Answers built as a Response keep their own headers: the MCP SDK says `no-cache, no-transform`.
 			if (response instanceof Response && new URL(request.url).pathname.startsWith('/api/'))
 				response.headers.set('Cache-Control', /no-transform/.test(response.headers.get('cache-control') ?? '') ? 'no-store, no-transform' : 'no-store')
+		})
+		.onAfterResponse(({ request, set, responseValue }) => {
+			if (deps.config.logLevel !== 'debug') return
+			// The status the client got: an error's answer, a Response a handler built (pages, redirects,
+			// the MCP SDK's), or else what the handler set.
+			const status = errorStatus.get(request) ?? (responseValue instanceof Response ? responseValue.status : set.status)
+			const started = arrivedAt.get(request)
+			deps.log.debug('request', {
+				method: request.method,
+				path: new URL(request.url).pathname,
+				status,
+				ms: started === undefined ? undefined : Math.round(performance.now() - started),
+			})
 		})
 		.use(auth)
 		.get(

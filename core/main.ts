@@ -92,21 +92,10 @@ export function listen(deps: AppDeps, app: ReturnType<typeof createApp>, options
 	return Bun.serve({
 		port: options.port,
 		hostname: options.hostname,
-		fetch: async (request, server) => {
+		fetch: (request, server) => {
 			notePeer(request, server.requestIP(request)?.address)
-			const started = performance.now()
 			// A request waiting on the database when it stops answering gets its 503 at once (availability.ts).
-			const response = await answerWhileAvailable(deps.availability, app.handle(request), () => unavailableResponse(request, headers))
-			// Logged here, with the status the client gets: inside the app, redirects and error pages
-			// built as a Response left the hooks' status at 200 or at an earlier error's.
-			if (deps.config.logLevel === 'debug')
-				deps.log.debug('request', {
-					method: request.method,
-					path: new URL(request.url).pathname,
-					status: response.status,
-					ms: Math.round(performance.now() - started),
-				})
-			return response
+			return answerWhileAvailable(deps.availability, app.handle(request), () => unavailableResponse(request, headers))
 		},
 		maxRequestBodySize: 16 * 1024 * 1024,
 		idleTimeout: deps.config.httpIdleTimeout,
