@@ -20,7 +20,7 @@ import { untrustedLine } from '../../core/untrusted.ts'
 import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
-import { checkItems, prepareResume, RESUME_CHECK_VERSION, resumeHash, resumeTexts, type PreparedResume } from '../candidates/index.ts'
+import { checkItems, prepareResume, RESUME_CHECK_VERSION, resumeHash, resumeHashSql, resumeTexts, type PreparedResume } from '../candidates/index.ts'
 import { jobAuthor, jobRequirements, reachableJobIds, recentOpenRequirements } from '../jobs/index.ts'
 import { jobFamily } from './family.ts'
 import { BENCH_COLUMNS, benchViews, type BenchRow } from './service.ts'
@@ -96,7 +96,7 @@ async function storeChecks(deps: AppDeps, workspaceId: string, people: { id: str
 		sql`insert into bench_checks (candidate_id, workspace_id, resume_hash, basis, checks)
 select x.id, ${workspaceId}, x.hash, ${basis}, x.checks::smallint[]
 from unnest(${sql.param(people.map((p) => p.id))}::text[], ${sql.param(hashes)}::text[], ${sql.param(byNumber)}::text[]) x(id, hash, checks)
-join candidates c on c.id = x.id and md5(coalesce(c.resume_text, '')) = x.hash
+join candidates c on c.id = x.id and ${resumeHashSql('c')} = x.hash
 for share of c
 on conflict (candidate_id) do update set
 checks = case when bench_checks.resume_hash = excluded.resume_hash and bench_checks.basis = excluded.basis
@@ -189,7 +189,7 @@ order by r.rank limit ${input.limit}`)
 	// if a résumé changed meanwhile: its checks were then not stored).
 	for (let pass = 0; pass < 3 && page.some((r) => !r.current); pass++) {
 		const stale = await deps.database.rows<{ id: string; hash: string }>(
-			sql`select e.id, md5(coalesce(c.resume_text, '')) as hash from (select distinct b.candidate_id as id from bench_entries b where b.workspace_id = ${actor.workspaceId}) e
+			sql`select e.id, ${resumeHashSql('c')} as hash from (select distinct b.candidate_id as id from bench_entries b where b.workspace_id = ${actor.workspaceId}) e
 join candidates c on c.id = e.id left join bench_checks k on k.candidate_id = e.id
 where not coalesce(${current}, false)`,
 		)

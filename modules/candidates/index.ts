@@ -38,6 +38,7 @@ export {
 	prepareResume,
 	RESUME_CHECK_VERSION,
 	resumeHash,
+	resumeHashSql,
 	type CheckItem,
 	type PreparedResume,
 	type ResumeCheck,

@@ -7,6 +7,7 @@ import { candidateNotFound } from './candidate-service.ts'
 import { anyId, applicationReach, candidateReach, inList, reachOf } from './reach.ts'
 import { textOf, type UntrustedText } from '../../core/untrusted.ts'
 import { candidateFacts, candidateRef, type CandidateRow } from './rows.ts'
+import { resumeHashSql } from './resume-check.ts'
 
 /** A short profile for other modules' results: every text labelled as the candidate's. */
 export interface CandidateCard {
@@ -59,7 +60,7 @@ export async function resumeFileOf(deps: AppDeps, actor: Actor, candidateId: str
 export async function resumeHashes(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, string>> {
 	if (!ids.length) return new Map()
 	const rows = await deps.database.rows<{ id: string; hash: string }>(
-		sql`select id, md5(coalesce(resume_text, '')) as hash from candidates where workspace_id = ${workspaceId} and id = ${anyId(ids)}`,
+		sql`select id, ${resumeHashSql('candidates')} as hash from candidates where workspace_id = ${workspaceId} and id = ${anyId(ids)}`,
 	)
 	return new Map(rows.map((r) => [r.id, r.hash]))
 }

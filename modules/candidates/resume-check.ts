@@ -13,6 +13,7 @@
  *   note; the score is the share of must-haves met, 0 to 100.
  */
 import { createHash } from 'node:crypto'
+import { sql, type SQL } from 'drizzle-orm'
 import { cutText } from '../../core/untrusted.ts'
 import { baseNormalise, FILLER, isVersion, tokenLines, tokens } from './resume-words.ts'
 
@@ -56,6 +57,9 @@ export interface PreparedResume {
 }
 
 /** MD5 hex of the résumé text, as PostgreSQL's `md5(text)` computes it. */
+/** `resumeHash` in SQL, of the candidates row aliased `alias` (the same MD5 of the text, empty when none). */
+export const resumeHashSql = (alias: string): SQL => sql.raw(`md5(coalesce(${alias}.resume_text, ''))`)
+
 export const resumeHash = (text: string | null) =>
 	createHash('md5')
 		.update(text ?? '', 'utf8')
