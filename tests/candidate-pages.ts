@@ -123,7 +123,7 @@ export async function activityOf(deps: AppDeps, ws: TestWorkspace, action: strin
 		targetId: string
 		detail: Record<string, unknown> | null
 	}>(
-		sql`select actor_user_id as "actorUserId", credential_kind as "credentialKind", target_type as "targetType", target_id as "targetId", detail from activity where workspace_id = ${ws.id} and action = ${action} order by at desc, id desc`,
+		sql`select actor_user_id as "actorUserId", credential_kind as "credentialKind", target_type as "targetType", target_id as "targetId", detail from activity where workspace_id = ${ws.id} and action = ${action} order by at desc, seq desc`,
 	)
 }
 

@@ -192,7 +192,7 @@ describe('operator commands with --json', () => {
 			expect((await callOn(app, 'GET', '/api/v1/jobs', { key: state.firstKey!.apiKey })).status).toBe(401)
 			expect((await callOn(app, 'GET', '/api/v1/jobs', { key: state.secondKey!.apiKey })).status).toBe(403)
 			const vendorLines = await deps.database.rows<{ action: string; credentialName: string }>(
-				sql`select action, credential_name as "credentialName" from activity where target_id = ${state.vendorId!} order by at, id`,
+				sql`select action, credential_name as "credentialName" from activity where target_id = ${state.vendorId!} order by at, seq`,
 			)
 			expect(vendorLines.map((l) => l.action).sort()).toEqual([
 				'vendor.api_access_off',

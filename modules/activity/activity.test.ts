@@ -6,12 +6,13 @@
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { and, asc, eq } from 'drizzle-orm'
 import { allCommands, parseCommand } from '../../core/cli.ts'
+import { encodeCursor } from '../../core/cursor.ts'
 import { call, newPerson, newVendor, newWorkspace, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { callTool } from '../../tests/mcp/rpc.ts'
 import { portalApp, signedIn } from '../../tests/portal.ts'
 import { personActor } from '../auth/index.ts'
 import { personalTokens, users } from '../auth/table.ts'
-import { recordActivity } from './index.ts'
+import { activityFor, listActivity, recordActivity } from './index.ts'
 import { activity } from './table.ts'
 
 setDefaultTimeout(20_000)
@@ -21,7 +22,7 @@ beforeAll(async () => {
 
 const logOf = async (ws: TestWorkspace) => {
 	const deps = await testDeps()
-	return deps.db.select().from(activity).where(eq(activity.workspaceId, ws.id)).orderBy(asc(activity.at), asc(activity.id))
+	return deps.db.select().from(activity).where(eq(activity.workspaceId, ws.id)).orderBy(asc(activity.at), asc(activity.seq))
 }
 /** The page as a person reads it: text only, one space between words. */
 const readable = (html: string) =>
@@ -224,5 +225,53 @@ describe('the activity page', () => {
 			.from(activity)
 			.where(and(eq(activity.workspaceId, ws.id), eq(activity.targetType, 'test')))
 		expect(rows).toHaveLength(60)
+	})
+})
+
+describe('lines written in the same millisecond', () => {
+	/** Two lines of one record at the same instant, written first `act_z…` then `act_a…`: their random ids sort the other way round. */
+	async function tiedLines() {
+		const ws = await newWorkspace()
+		const deps = await testDeps()
+		const at = new Date()
+		const line = (id: string, action: string) => ({
+			id,
+			workspaceId: ws.id,
+			at,
+			actorName: 'Tie Tester',
+			credentialKind: 'cli',
+			credentialId: 'cli',
+			credentialName: 'CLI',
+			action,
+			targetType: 'test',
+			targetId: 'tie',
+		})
+		await deps.db.insert(activity).values(line(`act_z${ws.id}`, 'test.written_first'))
+		await deps.db.insert(activity).values(line(`act_a${ws.id}`, 'test.written_second'))
+		return { ws, deps, at }
+	}
+
+	test('keep the order they were written in: oldest first for a record, newest first on the paged list (one per page, across the tie)', async () => {
+		const { ws, deps } = await tiedLines()
+		expect((await activityFor(deps.db, ws.id, 'test', 'tie')).map((l) => l.action)).toEqual(['test.written_first', 'test.written_second'])
+		const first = await listActivity(deps, ws.id, { limit: 1 })
+		expect(first.rows.map((r) => r.action)).toEqual(['test.written_second'])
+		expect(first.nextCursor).not.toBeNull()
+		const second = await listActivity(deps, ws.id, { limit: 1, cursor: first.nextCursor! })
+		expect(second.rows.map((r) => r.action)).toEqual(['test.written_first'])
+		expect(second.nextCursor).toBeNull()
+		// Both in one page, the same order.
+		expect((await listActivity(deps, ws.id, { limit: 5 })).rows.map((r) => r.action)).toEqual(['test.written_second', 'test.written_first'])
+	})
+
+	test('a cursor of the old shape (time and id) is refused as not valid, by the list and by the page (no 500)', async () => {
+		const { ws, deps, at } = await tiedLines()
+		const old = encodeCursor(deps.secret, `activity:${ws.id}`, [at.getTime().toString(36), `act_z${ws.id}`])
+		// Signed by this server for this list: only the id where the order number now goes is refused.
+		await expect(listActivity(deps, ws.id, { limit: 1, cursor: old })).rejects.toThrow(/^cursor is not valid$/)
+		const owner = await newPerson(ws, 'owner')
+		const page = await (await signedIn(owner)).get(`/activity?before=${old}`)
+		expect(page.status).toBeGreaterThanOrEqual(400)
+		expect(page.status).toBeLessThan(500)
 	})
 })

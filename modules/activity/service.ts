@@ -6,7 +6,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { keysetPage, newestFirst } from '../../core/paging.ts'
+import { BIGINT, key, keysetPage, timeKey, type Order } from '../../core/paging.ts'
 import type { Db } from '../../db/client.ts'
 import { activity } from './table.ts'
 
@@ -64,6 +64,7 @@ export function activityValues(actor: Actor) {
 export interface ActivityRow {
 	id: string
 	at: Date
+	seq: number
 	actorName: string
 	credentialKind: string
 	credentialName: string
@@ -72,7 +73,17 @@ export interface ActivityRow {
 	targetId: string
 }
 
-const NEWEST = newestFirst<ActivityRow>(activity.at, activity.id, (r) => r.at)
+/**
+ * Newest first on `(at, seq)`: lines of the same millisecond in the reverse of the order they were
+ * written (the index `activity_workspace_at`). A cursor carries the time and the `seq`; one from
+ * before `seq` (time and id) is refused as not valid.
+ */
+const NEWEST: Order<ActivityRow> = {
+	keys: [
+		timeKey<ActivityRow>(activity.at, (r) => r.at, { desc: true, nulls: 'last' }),
+		key<ActivityRow, number | string | bigint>(BIGINT, activity.seq, (r) => r.seq, { desc: true, nulls: 'last' }),
+	],
+}
 
 /** Newest first, keyset-paged; the cursor is bound to the workspace. Only owners and admins read it (checked by the route). */
 export async function listActivity(deps: AppDeps, workspaceId: string, options: { limit: number; cursor?: string }) {
@@ -86,6 +97,7 @@ export async function listActivity(deps: AppDeps, workspaceId: string, options: 
 				.select({
 					id: activity.id,
 					at: activity.at,
+					seq: activity.seq,
 					actorName: activity.actorName,
 					credentialKind: activity.credentialKind,
 					credentialName: activity.credentialName,
@@ -100,11 +112,11 @@ export async function listActivity(deps: AppDeps, workspaceId: string, options: 
 	})
 }
 
-/** Activity lines about one record (tests and record pages). */
+/** Activity lines about one record, oldest first, in the order they were written (tests and record pages). */
 export async function activityFor(db: Db, workspaceId: string, targetType: string, targetId: string) {
 	return db
 		.select()
 		.from(activity)
 		.where(and(eq(activity.workspaceId, workspaceId), eq(activity.targetType, targetType), eq(activity.targetId, targetId)))
-		.orderBy(activity.at, activity.id)
+		.orderBy(activity.at, activity.seq)
 }

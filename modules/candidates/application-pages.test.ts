@@ -48,7 +48,7 @@ const stageOf = async (id: string) =>
 	)[0]!
 const movesOf = (id: string) =>
 	rowsOf<{ detail: { from: string; to: string }; credentialKind: string; actorName: string; actorUserId: string }>(
-		sql`select detail, credential_kind as "credentialKind", actor_name as "actorName", actor_user_id as "actorUserId" from activity where target_id = ${id} and action = 'application.stage_changed' order by at, id`,
+		sql`select detail, credential_kind as "credentialKind", actor_name as "actorName", actor_user_id as "actorUserId" from activity where target_id = ${id} and action = 'application.stage_changed' order by at, seq`,
 	)
 
 beforeAll(async () => {

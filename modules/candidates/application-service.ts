@@ -123,7 +123,7 @@ export async function getApplication(deps: AppDeps, actor: Actor, applicationId:
 			sql`select aa.question_id as "questionId", q.prompt, aa.answer from application_answers aa join job_questions q on q.id = aa.question_id where aa.application_id = ${a.id} order by q.position`,
 		),
 		deps.database.rows<{ userId: string; score: number; comment: string | null; createdAt: Date | string }>(
-			sql`select r.user_id as "userId", r.score, r.comment, r.created_at as "createdAt" from ratings r where r.application_id = ${a.id} order by r.created_at, r.id`,
+			sql`select r.user_id as "userId", r.score, r.comment, r.created_at as "createdAt" from ratings r where r.application_id = ${a.id} order by r.created_at, r.seq`,
 		),
 		visibleNotes(deps, reach, a.candidateId, a.id),
 		contributions(deps, actor, [a.id]),

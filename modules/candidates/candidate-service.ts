@@ -137,7 +137,7 @@ interface NoteRow {
 export async function visibleNotes(deps: AppDeps, reach: Reach, candidateId: string, applicationId?: string) {
 	const about = applicationId ? sql` and (n.application_id = ${applicationId} or n.application_id is null)` : sql``
 	const rows = await deps.database.rows<NoteRow>(
-		sql`select n.id, n.author_user_id as "authorUserId", n.visibility, n.application_id as "applicationId", n.body, n.created_at as "createdAt" from notes n where ${noteReach(reach)} and n.candidate_id = ${candidateId}${about} order by n.created_at desc, n.id desc limit 200`,
+		sql`select n.id, n.author_user_id as "authorUserId", n.visibility, n.application_id as "applicationId", n.body, n.created_at as "createdAt" from notes n where ${noteReach(reach)} and n.candidate_id = ${candidateId}${about} order by n.created_at desc, n.seq desc limit 200`,
 	)
 	const names = await userNames(
 		deps.db,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { users, workspaces } from '../auth/table.ts'
 import { jobQuestions, jobs } from '../jobs/table.ts'
 
@@ -154,6 +154,8 @@ export const ratings = pgTable(
 		score: integer('score').notNull(),
 		comment: text('comment'),
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+		/** Insertion order, the tie-break of `created_at` (never written by inserts). */
+		seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
 	},
 	(t) => [index('ratings_application').on(t.applicationId)],
 )
@@ -177,8 +179,10 @@ export const notes = pgTable(
 		/** private or shared. */
 		visibility: text('visibility').notNull().default('shared'),
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+		/** Insertion order, the tie-break of `created_at` (never written by inserts). */
+		seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
 	},
-	(t) => [index('notes_candidate').on(t.candidateId, t.createdAt)],
+	(t) => [index('notes_candidate').on(t.candidateId, t.createdAt, t.seq)],
 )
 
 /**

@@ -50,7 +50,7 @@ const logFor = (targetId: string) =>
 		.select()
 		.from(activity)
 		.where(and(eq(activity.workspaceId, ws.id), eq(activity.targetId, targetId)))
-		.orderBy(asc(activity.at))
+		.orderBy(asc(activity.at), asc(activity.seq))
 /** The button names of the forms on a page. */
 const buttons = (text: string) => [...text.matchAll(/<button type="submit"[^>]*>([^<]+)<\/button>/g)].map((m) => m[1])
 

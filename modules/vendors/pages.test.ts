@@ -191,7 +191,7 @@ describe('keys and API access (owners and admins)', () => {
 		await owner.get(`/vendors/${vendorId}`)
 		expect((await owner.post(`/vendors/${vendorId}/keys/${row!.id}/revoke`)).status).toBe(303)
 		const log = await deps.database.rows<{ action: string; kind: string; name: string; detail: { keyId: string } }>(
-			sql`select action, credential_kind as kind, credential_name as name, detail from activity where workspace_id = ${ws.id} and target_id = ${vendorId} and detail->>'keyId' = ${row!.id} order by at, id`,
+			sql`select action, credential_kind as kind, credential_name as name, detail from activity where workspace_id = ${ws.id} and target_id = ${vendorId} and detail->>'keyId' = ${row!.id} order by at, seq`,
 		)
 		expect(log.map((l) => [l.action, l.kind, l.name])).toEqual([
 			['vendor.key_created', 'session', 'portal session'],
@@ -213,7 +213,7 @@ describe('keys and API access (owners and admins)', () => {
 		await admin.post(`/vendors/${vendorId}/api-access/on`)
 		expect((await callOn(app, 'GET', '/api/v1/jobs', { key })).status).toBe(200)
 		const log = await deps.database.rows<{ action: string; kind: string }>(
-			sql`select action, credential_kind as kind from activity where workspace_id = ${ws.id} and target_id = ${vendorId} and action like 'vendor.api_access%' order by at, id`,
+			sql`select action, credential_kind as kind from activity where workspace_id = ${ws.id} and target_id = ${vendorId} and action like 'vendor.api_access%' order by at, seq`,
 		)
 		expect(log).toEqual([
 			{ action: 'vendor.api_access_off', kind: 'session' },

@@ -125,7 +125,7 @@ describe('a recruiter’s day in the portal', () => {
 		// Everything the recruiter did is in the activity log, as the portal session.
 		const actions = (
 			await deps.database.rows<{ action: string; kind: string }>(
-				sql`select action, credential_kind as kind from activity where workspace_id = ${ws.id} and actor_name = 'recruiter person' order by at`,
+				sql`select action, credential_kind as kind from activity where workspace_id = ${ws.id} and actor_name = 'recruiter person' order by at, seq`,
 			)
 		).map((a) => `${a.action}:${a.kind}`)
 		for (const a of ['application.stage_changed', 'note.added', 'documents.requested', 'application.submitted_to_vendor'])

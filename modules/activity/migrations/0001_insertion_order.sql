@@ -1,0 +1,3 @@
+DROP INDEX "activity_workspace_at";--> statement-breakpoint
+ALTER TABLE "activity" ADD COLUMN "seq" bigint NOT NULL GENERATED ALWAYS AS IDENTITY (sequence name "activity_seq_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1);--> statement-breakpoint
+CREATE INDEX "activity_workspace_at" ON "activity" USING btree ("workspace_id","at" DESC NULLS LAST,"seq" DESC NULLS LAST);
