@@ -40,7 +40,7 @@ export async function candidateMessages(deps: AppDeps, actor: Actor, candidateId
 	}>(
 		sql`select m.id, m.thread_id as "threadId", m.direction, m.channel, m.subject, t.subject as "threadSubject", left(m.text, 400) as text, m.at
 from ${inboxThreads} t join ${inboxMessages} m on m.thread_id = t.id
-where t.workspace_id = ${actor.workspaceId} and t.candidate_id = ${candidateId} order by m.at desc, m.id desc limit ${limit}`,
+where t.workspace_id = ${actor.workspaceId} and t.candidate_id = ${candidateId} order by m.at desc, m.seq desc limit ${limit}`,
 	)
 	// Written by the candidate or by colleagues: one inert line each.
 	return rows.map((r) => ({

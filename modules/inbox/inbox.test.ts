@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { signWebhook } from '../../core/http/signed-webhook.ts'
-import { callOn, newPersonWithToken, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { callOn, newPersonWithToken, testApp, testDeps, unique, type TestWorkspace } from '../../tests/helpers.ts'
 import { portalApp, signedIn } from '../../tests/portal.ts'
 import { allPages, closeClients, everyRole, onTeam, type McpPerson, type TestRole } from '../../tests/sdk.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob } from '../../tests/staffing-fixtures.ts'
@@ -19,7 +19,11 @@ import { samplePdf } from '../documents/seed.ts'
 import { inviteToInterview } from '../interviews/index.ts'
 import { enqueueMail, enqueueMessage } from '../outbox/index.ts'
 import { outbox } from '../outbox/table.ts'
+import { candidateMessages } from './candidate-section.ts'
+import { receiveInbound } from './inbound.ts'
 import { setStarred } from './service.ts'
+import { syncOutbox } from './sync.ts'
+import { threadFor } from './threads.ts'
 import { inboxMessages, inboxThreads } from './table.ts'
 
 setDefaultTimeout(30_000)
@@ -631,5 +635,110 @@ describe('the inbox pages', () => {
 		expect(empty.status).toBe(422)
 		const hm = await signedIn(w.people.hiring_manager)
 		expect((await hm.get('/inbox')).status).toBe(403)
+	})
+})
+
+describe('messages in the order they were written, whatever their times say', () => {
+	/** A candidate of the workspace with an application, and a conversation with them (none of the tests above sees it). */
+	async function newConversation(name: string) {
+		const deps = await testDeps()
+		const email = `${name.toLowerCase().replace(' ', '.')}.${unique('o')}@example.test`
+		const id = await newCandidate(w.ws, { name, email, phone: null })
+		const applicationId = await newApplication(w.ws, id, w.job)
+		const counterpart = { key: `candidate:${id}`, type: 'candidate' as const, candidateId: id, vendorId: null, name, address: email }
+		const threadId = await threadFor(deps.db, w.ws.id, counterpart, 'Start date', new Date())
+		return { id, email, applicationId, threadId }
+	}
+	const texts = (messages: { text: { text: string } | string }[]) => messages.map((m) => (typeof m.text === 'string' ? m.text : m.text.text))
+
+	test('messages of the same millisecond: in the order they were written, the first with the later id (thread, candidate page, get_application’s latest 20)', async () => {
+		const deps = await testDeps()
+		const c = await newConversation('Quinn Ordered')
+		const at = new Date()
+		const suffix = unique('')
+		// 21 messages, ids in the reverse of the order of writing (z, y, … f): an order by id would reverse
+		// them, and get_application, which keeps the latest 20, would drop the last one written.
+		const written = Array.from({ length: 21 }, (_, i) => ({ id: `msg_${String.fromCharCode(122 - i)}${suffix}`, text: `Written ${i + 1}` }))
+		for (const m of written)
+			await deps.db.insert(inboxMessages).values({
+				id: m.id,
+				workspaceId: w.ws.id,
+				threadId: c.threadId,
+				direction: 'out',
+				channel: 'email',
+				fromAddress: deps.config.mailFrom,
+				toAddress: c.email,
+				subject: 'Start date',
+				text: m.text,
+				at,
+			})
+		const inOrder = written.map((m) => m.text)
+		const thread = (await w.people.recruiter.tool('get_inbox_thread', { threadId: c.threadId })).data.thread
+		expect(texts(thread.messages)).toEqual(inOrder)
+		const recruiter = await personActor(deps, w.ws.slug, w.people.recruiter.email)
+		// Newest first on the candidate's page.
+		expect((await candidateMessages(deps, recruiter, c.id, 3)).map((m) => m.preview.text)).toEqual(['Written 21', 'Written 20', 'Written 19'])
+		const got = await w.people.recruiter.tool('get_application', { applicationId: c.applicationId })
+		expect(texts((got.data.application ?? got.data).messages)).toEqual(inOrder.slice(1))
+	})
+
+	test('a reply stamped by an app clock behind the database’s comes after the message it answers; the thread’s times agree', async () => {
+		const base = await testDeps({ INBOUND_MAIL_SECRET: SECRET })
+		const c = await newConversation('Rhea Clockwise')
+		const { id: outboxId, messageId } = await send(w.ws, c.email, 'Start date', 'Can you start on Monday?')
+		await syncOutbox(base, w.ws.id)
+		const [sent] = await base.db.select().from(inboxMessages).where(eq(inboxMessages.outboxId, outboxId))
+		expect(sent!.threadId).toBe(c.threadId)
+		// The database stamped what we sent; our clock, 50 ms behind it, stamps the reply.
+		const behind = new Date(sent!.at.getTime() - 50)
+		const deps = { ...base, now: () => behind }
+		const raw = rfc822(
+			{ From: c.email, To: 'no-reply@localhost', Subject: 'Re: Start date', 'Message-ID': `<${unique('r')}@mail.example>`, 'In-Reply-To': messageId },
+			'Monday works.',
+		)
+		const timestamp = Math.floor(behind.getTime() / 1000)
+		const request = new Request('http://localhost:3000/api/inbox/inbound', {
+			method: 'POST',
+			headers: { 'content-type': 'message/rfc822', 'x-inbound-timestamp': String(timestamp), 'x-inbound-signature': signWebhook(SECRET, timestamp, raw) },
+			body: raw,
+		})
+		const received = await receiveInbound(deps, request)
+		expect(received).toMatchObject({ status: 'accepted', threadId: c.threadId })
+
+		const [reply] = await base.db.select().from(inboxMessages).where(eq(inboxMessages.messageId, received.messageId))
+		expect(reply!.at.getTime()).toBe(sent!.at.getTime())
+		const thread = (await w.people.recruiter.tool('get_inbox_thread', { threadId: c.threadId })).data.thread
+		expect(thread.messages.map((m: any) => `${m.direction} ${m.text.text}`)).toEqual(['out Can you start on Monday?', 'in Monday works.'])
+		const [t] = await base.db.select().from(inboxThreads).where(eq(inboxThreads.id, c.threadId))
+		expect(t).toMatchObject({ lastMessageDirection: 'in', snippet: 'Monday works.', messageCount: 2 })
+		expect(t!.lastInboundAt?.getTime()).toBe(reply!.at.getTime())
+		expect(t!.lastMessageAt.getTime()).toBe(reply!.at.getTime())
+	})
+
+	test('two outbox rows of the same millisecond are copied into the thread in the order they were queued', async () => {
+		const deps = await testDeps()
+		const c = await newConversation('Sol Queued')
+		const createdAt = new Date()
+		const suffix = unique('')
+		for (const [id, text] of [
+			[`out_z${suffix}`, 'Queued first'],
+			[`out_a${suffix}`, 'Queued second'],
+		] as const)
+			await deps.db.insert(outbox).values({
+				id,
+				workspaceId: w.ws.id,
+				channel: 'email',
+				to: c.email,
+				subject: 'Start date',
+				text,
+				recipientType: 'candidate',
+				recipientId: c.id,
+				messageId: `<${id}@localhost>`,
+				held: true,
+				createdAt,
+			})
+		await syncOutbox(deps, w.ws.id)
+		const thread = (await w.people.recruiter.tool('get_inbox_thread', { threadId: c.threadId })).data.thread
+		expect(texts(thread.messages)).toEqual(['Queued first', 'Queued second'])
 	})
 })

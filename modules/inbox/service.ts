@@ -127,7 +127,7 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 			relatedId: string | null
 			at: Date | string
 		}>(
-			sql`select id, direction, channel, from_address as "fromAddress", to_address as "toAddress", subject, text, outbox_id as "outboxId", related_type as "relatedType", related_id as "relatedId", at from ${inboxMessages} where thread_id = ${threadId} order by at desc, id desc limit ${MAX_MESSAGES}`,
+			sql`select id, direction, channel, from_address as "fromAddress", to_address as "toAddress", subject, text, outbox_id as "outboxId", related_type as "relatedType", related_id as "relatedId", at from ${inboxMessages} where thread_id = ${threadId} order by at desc, seq desc limit ${MAX_MESSAGES}`,
 		)
 	).reverse()
 	const delivery = await deliveryStates(

@@ -34,7 +34,7 @@ async function syncWorkspace(deps: AppDeps, workspaceId: string): Promise<number
 	let book: Promise<VendorBook> | undefined
 	const vendors = () => (book ??= vendorBook(deps, workspaceId))
 	let added = 0
-	let after: { at: Date; id: string } | undefined
+	let after: { at: Date; seq: number } | undefined
 	for (;;) {
 		const rows = await outboxSince(deps.db, { workspaceId, since, after, limit: BATCH })
 		const copied = new Set(
@@ -52,7 +52,7 @@ async function syncWorkspace(deps: AppDeps, workspaceId: string): Promise<number
 		for (const row of rows) if (!copied.has(row.id) && (await copy(deps, row, vendors))) added++
 		if (rows.length < BATCH) return added
 		const last = rows[rows.length - 1]!
-		after = { at: last.createdAt, id: last.id }
+		after = { at: last.createdAt, seq: last.seq }
 	}
 }
 

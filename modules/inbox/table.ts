@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { boolean, customType, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, boolean, customType, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { users, workspaces } from '../auth/table.ts'
 import { candidates } from '../candidates/table.ts'
 import { vendors } from '../vendors/table.ts'
@@ -81,10 +81,15 @@ export const inboxMessages = pgTable(
 		relatedId: text('related_id'),
 		sentByUserId: text('sent_by_user_id').references(() => users.id),
 		at: at('at').notNull().defaultNow(),
+		/**
+		 * Insertion order, the tie-break of messages with the same `at` (milliseconds): ids are random.
+		 * Written by the database, never in an insert.
+		 */
+		seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
 		search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('english', coalesce(subject, '') || ' ' || text)`),
 	},
 	(t) => [
-		index('inbox_messages_thread').on(t.threadId, t.at, t.id),
+		index('inbox_messages_thread').on(t.threadId, t.at, t.seq),
 		uniqueIndex('inbox_messages_message_id').on(t.workspaceId, t.messageId),
 		index('inbox_messages_message_id_any').on(t.messageId),
 		uniqueIndex('inbox_messages_outbox').on(t.outboxId),

@@ -181,12 +181,17 @@ export async function appendMessage(db: Db, m: NewInboxMessage): Promise<string 
 			relatedType: m.related?.type ?? null,
 			relatedId: m.related?.id ?? null,
 			sentByUserId: m.sentByUserId ?? null,
-			at: m.at,
+			// A received message reached us after everything its thread holds, whatever the clocks say (ours
+			// stamps it, the database's stamped what we sent): it never goes before them (`seq` breaks the tie).
+			at:
+				m.direction === 'in'
+					? sql`greatest(${m.at.toISOString()}::timestamptz, (select max(p.at) from ${inboxMessages} p where p.thread_id = ${m.threadId}))`
+					: m.at,
 		})
 		.onConflictDoNothing()
-		.returning({ id: inboxMessages.id })
+		.returning({ id: inboxMessages.id, at: inboxMessages.at })
 	if (!inserted.length) return null
-	const at = m.at.toISOString()
+	const at = inserted[0]!.at.toISOString()
 	const latest = sql`${at}::timestamptz >= ${inboxThreads.lastMessageAt}`
 	// A conversation that began with a text message gets the person's e-mail address as soon as one
 	// is known, so that it can be answered by e-mail.

@@ -13,6 +13,7 @@ import { signedIn } from '../../tests/portal.ts'
 import { startSmtp, type TestSmtp } from '../../tests/smtp.ts'
 import { samplePng } from '../../tests/staffing-fixtures.ts'
 import { deliverDue, enqueueMail, outboxSettings, retryDelay, startOutboxWorker } from './index.ts'
+import { listOutbox } from './service.ts'
 import { outbox } from './table.ts'
 
 setDefaultTimeout(30_000)
@@ -178,6 +179,52 @@ describe('e-mail delivery over SMTP', () => {
 	})
 })
 
+/**
+ * Two rows queued in the same millisecond (one transaction: the same `created_at` and `next_attempt_at`),
+ * with ids in the reverse of the order they were queued in: an order by id would swap them.
+ */
+async function queuedTogether(wsId: string, prefix: string) {
+	const deps = await testDeps()
+	const at = new Date(Date.now() - 1000)
+	const suffix = unique('')
+	const rows = [
+		{ id: `out_z${suffix}`, to: `${unique(`${prefix}-first`)}@example.test` },
+		{ id: `out_a${suffix}`, to: `${unique(`${prefix}-second`)}@example.test` },
+	]
+	await deps.db.transaction(async (tx) => {
+		for (const r of rows)
+			await tx
+				.insert(outbox)
+				.values({ id: r.id, workspaceId: wsId, channel: 'email', to: r.to, subject: 'Same millisecond', text: r.to, createdAt: at, nextAttemptAt: at })
+	})
+	return rows
+}
+
+describe('rows queued in the same millisecond', () => {
+	test('are claimed and delivered in the order they were queued', async () => {
+		const deps = await smtpDeps()
+		const ws = await newWorkspace()
+		const [first, second] = await queuedTogether(ws.id, 'claim')
+		expect(await deliverDue(deps, { workspaceId: ws.id, batchSize: 1 })).toEqual({ sent: 1, retried: 0, failed: 0 })
+		const status = async () => Object.fromEntries((await rowsOf([first!.id, second!.id])).map((r) => [r.id === first!.id ? 'first' : 'second', r.status]))
+		expect(await status()).toEqual({ first: 'sent', second: 'pending' })
+		expect(smtp.to(first!.to)).toHaveLength(1)
+		expect(await deliverDue(deps, { workspaceId: ws.id, batchSize: 1 })).toEqual({ sent: 1, retried: 0, failed: 0 })
+		expect(await status()).toEqual({ first: 'sent', second: 'sent' })
+	})
+
+	test('are listed newest first on the outbox page, the later-queued first, across pages', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		const [first, second] = await queuedTogether(ws.id, 'page')
+		const one = await listOutbox(deps, ws.id, { limit: 1 })
+		expect(one.rows.map((r) => r.id)).toEqual([second!.id])
+		const two = await listOutbox(deps, ws.id, { limit: 1, cursor: one.nextCursor! })
+		expect(two.rows.map((r) => r.id)).toEqual([first!.id])
+		expect(two.nextCursor).toBeNull()
+	})
+})
+
 describe('without SMTP_URL', () => {
 	test('mail stays in the outbox and the dev mailbox shows it to owners and admins only', async () => {
 		const deps = await testDeps()
@@ -218,8 +265,8 @@ describe('the outbox page', () => {
 		const ws = await newWorkspace()
 		const owner = await signedIn(await newPerson(ws, 'owner'))
 		for (let i = 0; i < 55; i++) await enqueueMail(deps.db, { workspaceId: ws.id, to: `p${i}@example.test`, subject: `Paged ${i}`, text: 'x' }, deps)
-		const all = await deps.db.select({ id: outbox.id, createdAt: outbox.createdAt }).from(outbox).where(eq(outbox.workspaceId, ws.id))
-		const newest = all.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)).map((r) => r.id)
+		const all = await deps.db.select({ id: outbox.id, createdAt: outbox.createdAt, seq: outbox.seq }).from(outbox).where(eq(outbox.workspaceId, ws.id))
+		const newest = all.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.seq - a.seq).map((r) => r.id)
 		const ids = (text: string) => [...text.matchAll(/href="\/outbox\/([^"]+)"/g)].map((m) => m[1])
 		const first = await owner.get('/outbox')
 		const older = /<a href="\/outbox\?before=([^"]+)">Older<\/a>/.exec(first.text)?.[1]

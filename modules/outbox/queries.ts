@@ -29,20 +29,22 @@ export interface OutboxEntry {
 	messageId: string | null
 	status: string
 	createdAt: Date
+	/** Insertion order: the tie-break of rows created in the same millisecond (ids are random). */
+	seq: number
 }
 
 /**
  * Rows created at or after `since` (all when omitted), optionally of one workspace, account mail left out, oldest first
- * by `(createdAt, id)`, strictly after `after` when given (to page through), at most `limit`.
+ * by `(createdAt, seq)` (the order they were written in), strictly after `after` when given (to page through), at most `limit`.
  */
 export async function outboxSince(
 	db: Db,
-	options: { workspaceId?: string; since?: Date; after?: { at: Date; id: string }; limit: number },
+	options: { workspaceId?: string; since?: Date; after?: { at: Date; seq: number }; limit: number },
 ): Promise<OutboxEntry[]> {
 	const conditions: SQL[] = [sql`${outbox.relatedType} is distinct from ${ACCOUNT_MAIL}`]
 	if (options.workspaceId) conditions.push(eq(outbox.workspaceId, options.workspaceId))
 	if (options.since) conditions.push(gte(outbox.createdAt, options.since))
-	if (options.after) conditions.push(sql`(${outbox.createdAt}, ${outbox.id}) > (${options.after.at.toISOString()}::timestamptz, ${options.after.id})`)
+	if (options.after) conditions.push(sql`(${outbox.createdAt}, ${outbox.seq}) > (${options.after.at.toISOString()}::timestamptz, ${options.after.seq}::bigint)`)
 	return db
 		.select({
 			id: outbox.id,
@@ -58,9 +60,10 @@ export async function outboxSince(
 			messageId: outbox.messageId,
 			status: outbox.status,
 			createdAt: outbox.createdAt,
+			seq: outbox.seq,
 		})
 		.from(outbox)
 		.where(and(...conditions))
-		.orderBy(asc(outbox.createdAt), asc(outbox.id))
+		.orderBy(asc(outbox.createdAt), asc(outbox.seq))
 		.limit(options.limit)
 }

@@ -7,7 +7,7 @@ import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
-import { keysetPage, newestFirst } from '../../core/paging.ts'
+import { integerKey, keysetPage, timeKey, type Order } from '../../core/paging.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { sealPrivate, type RecipientOnly } from './private.ts'
@@ -149,6 +149,8 @@ export interface OutboxRow {
 	privateRevealable: boolean
 	/** Queued while SMTP_URL was unset: kept in the dev mailbox until an operator releases it (held.ts). */
 	held: boolean
+	/** Insertion order: the tie-break of rows created in the same millisecond (ids are random). */
+	seq: number
 }
 
 const columns = {
@@ -168,6 +170,7 @@ const columns = {
 	privateErased: sql<boolean>`(${outbox.carriesPrivate} and ${outbox.privateSealed} is null)`.mapWith(Boolean),
 	privateRevealable: outbox.privateRevealable,
 	held: outbox.held,
+	seq: outbox.seq,
 }
 
 /** The outbox page's statuses: `held` (in the dev mailbox until released) is a pending row apart. */
@@ -179,7 +182,13 @@ function statusIs(status: string) {
 	return eq(outbox.status, status)
 }
 
-const NEWEST = newestFirst<OutboxRow>(outbox.createdAt, outbox.id, (r) => r.createdAt)
+// Newest first; rows of the same millisecond in the reverse of the order they were queued in.
+const NEWEST: Order<OutboxRow> = {
+	keys: [
+		timeKey<OutboxRow>(outbox.createdAt, (r) => r.createdAt, { desc: true, nulls: 'last' }),
+		integerKey<OutboxRow>(outbox.seq, (r) => r.seq, { desc: true, nulls: 'last' }),
+	],
+}
 
 /** The workspace's outbox, newest first (the dev mailbox and failure page); the cursor is bound to the workspace and the status. */
 export async function listOutbox(deps: AppDeps, workspaceId: string, options: { limit: number; cursor?: string; status?: string }) {

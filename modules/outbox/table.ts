@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { workspaces } from '../auth/table.ts'
 
 export interface OutboxAttachment {
@@ -64,10 +64,15 @@ export const outbox = pgTable(
 		lastError: text('last_error'),
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 		sentAt: timestamp('sent_at', { withTimezone: true }),
+		/**
+		 * Insertion order, the tie-break of rows with the same time (`createdAt` has milliseconds, and rows
+		 * queued in one transaction share `nextAttemptAt`): ids are random. Written by the database, never in an insert.
+		 */
+		seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
 	},
 	(t) => [
-		index('outbox_due').on(t.status, t.nextAttemptAt),
-		index('outbox_workspace_created').on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
+		index('outbox_due').on(t.status, t.nextAttemptAt, t.seq),
+		index('outbox_workspace_created').on(t.workspaceId, t.createdAt.desc(), t.seq.desc()),
 		index('outbox_related').on(t.relatedType, t.relatedId),
 	],
 )

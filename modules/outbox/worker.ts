@@ -83,7 +83,7 @@ with due as (
 	-- Rows are enqueued with the database's clock (microseconds) and retried on the app's (milliseconds):
 	-- "due" is whichever is later, so a row enqueued in this very millisecond is not skipped.
 	where o.status in ('pending', 'sending') and not o.held and o.next_attempt_at <= greatest(now(), ${at(now)}) and ${channels}${workspace}
-	order by o.next_attempt_at, o.id
+	order by o.next_attempt_at, o.seq
 	limit ${limit}
 	for update skip locked
 )
