@@ -1,6 +1,6 @@
 /**
  * Keyset paging, the one way every list pages. A list names its order as keys (the last one unique,
- * the id, so ties are broken), and `keysetPage` reads `limit + 1` rows after the cursor's position:
+ * so ties are broken: the id, or for histories the insertion order `seq`, since ids are random), and `keysetPage` reads `limit + 1` rows after the cursor's position:
  * the extra row only says whether another page follows. The cursor (core/cursor.ts) carries the
  * last row's key values, signed and bound to the scope (the list, the person and the filters).
  *
@@ -238,4 +238,14 @@ export function newestFirst<Row extends { id: string }>(
 	options: Pick<OrderKey, 'nulls'> = { nulls: 'last' },
 ): Order<Row> {
 	return { keys: [timeKey(at, of, { desc: true, ...options }), idKey<Row>(id, { desc: true, ...options })] }
+}
+
+/**
+ * Newest first on `(at, seq)`: histories (the activity log, the outbox), whose rows of one millisecond
+ * come in the reverse of the order they were written in (`seq`, a bigint identity: ids are random).
+ */
+export function newestWrittenFirst<Row extends { id: string; seq: number }>(at: SQLWrapper, seq: SQLWrapper, of: (row: Row) => Date | string): Order<Row> {
+	return {
+		keys: [timeKey(at, of, { desc: true, nulls: 'last' }), integerKey<Row>(seq, (r) => r.seq, { desc: true, nulls: 'last' })],
+	}
 }

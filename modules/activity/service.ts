@@ -6,7 +6,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { BIGINT, key, keysetPage, timeKey, type Order } from '../../core/paging.ts'
+import { keysetPage, newestWrittenFirst } from '../../core/paging.ts'
 import type { Db } from '../../db/client.ts'
 import { activity } from './table.ts'
 
@@ -78,12 +78,7 @@ export interface ActivityRow {
  * written (the index `activity_workspace_at`). A cursor carries the time and the `seq`; one from
  * before `seq` (time and id) is refused as not valid.
  */
-const NEWEST: Order<ActivityRow> = {
-	keys: [
-		timeKey<ActivityRow>(activity.at, (r) => r.at, { desc: true, nulls: 'last' }),
-		key<ActivityRow, number | string | bigint>(BIGINT, activity.seq, (r) => r.seq, { desc: true, nulls: 'last' }),
-	],
-}
+const NEWEST = newestWrittenFirst<ActivityRow>(activity.at, activity.seq, (r) => r.at)
 
 /** Newest first, keyset-paged; the cursor is bound to the workspace. Only owners and admins read it (checked by the route). */
 export async function listActivity(deps: AppDeps, workspaceId: string, options: { limit: number; cursor?: string }) {

@@ -25,7 +25,7 @@ import { cutText } from '../../core/untrusted.ts'
 import { findWorkspace } from '../auth/index.ts'
 import { inboxSettings } from './settings.ts'
 import { syncOutbox } from './sync.ts'
-import { appendMessage, counterpartAt, normalizeAddress, threadFor, vendorBook, type Counterpart } from './threads.ts'
+import { appendMessage, counterpartAt, normalizeAddress, threadClock, threadFor, vendorBook, type Counterpart } from './threads.ts'
 import { inboxMessages } from './table.ts'
 
 export const MAX_INBOUND_BYTES = 10 * 1024 * 1024
@@ -75,8 +75,6 @@ export async function receiveInbound(deps: AppDeps, request: Request): Promise<I
 	const messageId = ids(email.messageId)[0] ?? `<${createHash('sha256').update(raw).digest('hex').slice(0, 40)}@inbound.benchline>`
 	const inReplyTo = ids(email.inReplyTo)[0] ?? null
 	const text = cutText(replyPart(email.text ?? (email.html ? htmlToText(email.html) : '')), MAX_TEXT) || cutText((email.text ?? '').trim(), MAX_TEXT)
-	// Ordered (and unread) by when it reached us, not by its Date header, which the sender's clock wrote.
-	const receivedAt = deps.now()
 
 	// 1. The thread of the message it answers.
 	const answered = [...new Set([inReplyTo, ...ids(email.references).reverse()].filter((x): x is string => Boolean(x)))]
@@ -109,6 +107,8 @@ export async function receiveInbound(deps: AppDeps, request: Request): Promise<I
 		fresh = { workspaceId: ws.id, counterpart: await counterpartAt(deps, ws.id, from.address, from.name || null, () => vendorBook(deps, ws.id)) }
 	}
 	return deps.db.transaction(async (tx) => {
+		// Ordered (and unread) by when it reached us, not by its Date header, which the sender's clock wrote.
+		const receivedAt = await threadClock(deps, tx)
 		if (!place)
 			place = { workspaceId: fresh!.workspaceId, threadId: await threadFor(tx, fresh!.workspaceId, fresh!.counterpart, email.subject ?? '', receivedAt) }
 		const id = await appendMessage(tx, {

@@ -21,7 +21,7 @@ import { enqueueMail, enqueueMessage } from '../outbox/index.ts'
 import { outbox } from '../outbox/table.ts'
 import { candidateMessages } from './candidate-section.ts'
 import { receiveInbound } from './inbound.ts'
-import { setStarred } from './service.ts'
+import { getThread, listThreads, setStarred } from './service.ts'
 import { syncOutbox } from './sync.ts'
 import { threadFor } from './threads.ts'
 import { inboxMessages, inboxThreads } from './table.ts'
@@ -682,37 +682,89 @@ describe('messages in the order they were written, whatever their times say', ()
 		expect(texts((got.data.application ?? got.data).messages)).toEqual(inOrder.slice(1))
 	})
 
-	test('a reply stamped by an app clock behind the database’s comes after the message it answers; the thread’s times agree', async () => {
-		const base = await testDeps({ INBOUND_MAIL_SECRET: SECRET })
-		const c = await newConversation('Rhea Clockwise')
-		const { id: outboxId, messageId } = await send(w.ws, c.email, 'Start date', 'Can you start on Monday?')
-		await syncOutbox(base, w.ws.id)
-		const [sent] = await base.db.select().from(inboxMessages).where(eq(inboxMessages.outboxId, outboxId))
+	/** Sends a message to the conversation and copies it into the thread (the database stamps it). */
+	async function sentTo(c: { email: string; threadId: string }, text: string) {
+		const deps = await testDeps()
+		const { id: outboxId, messageId } = await send(w.ws, c.email, 'Start date', text)
+		await syncOutbox(deps, w.ws.id)
+		const [sent] = await deps.db.select().from(inboxMessages).where(eq(inboxMessages.outboxId, outboxId))
 		expect(sent!.threadId).toBe(c.threadId)
-		// The database stamped what we sent; our clock, 50 ms behind it, stamps the reply.
-		const behind = new Date(sent!.at.getTime() - 50)
-		const deps = { ...base, now: () => behind }
+		return { ...sent!, messageId }
+	}
+	/** Their reply, received by an app whose clock reads `appNow`. */
+	async function replyFrom(c: { email: string }, answers: string, text: string, appNow: Date) {
+		const deps = { ...(await testDeps({ INBOUND_MAIL_SECRET: SECRET })), now: () => appNow }
 		const raw = rfc822(
-			{ From: c.email, To: 'no-reply@localhost', Subject: 'Re: Start date', 'Message-ID': `<${unique('r')}@mail.example>`, 'In-Reply-To': messageId },
-			'Monday works.',
+			{ From: c.email, To: 'no-reply@localhost', Subject: 'Re: Start date', 'Message-ID': `<${unique('r')}@mail.example>`, 'In-Reply-To': answers },
+			text,
 		)
-		const timestamp = Math.floor(behind.getTime() / 1000)
+		const timestamp = Math.floor(appNow.getTime() / 1000)
 		const request = new Request('http://localhost:3000/api/inbox/inbound', {
 			method: 'POST',
 			headers: { 'content-type': 'message/rfc822', 'x-inbound-timestamp': String(timestamp), 'x-inbound-signature': signWebhook(SECRET, timestamp, raw) },
 			body: raw,
 		})
 		const received = await receiveInbound(deps, request)
-		expect(received).toMatchObject({ status: 'accepted', threadId: c.threadId })
+		expect(received).toMatchObject({ status: 'accepted' })
+		const [reply] = await deps.db.select().from(inboxMessages).where(eq(inboxMessages.messageId, received.messageId))
+		return reply!
+	}
+	const databaseNow = async () => {
+		const [row] = await (await testDeps()).database.rows<{ at: Date | string }>(sql`select clock_timestamp() as at`)
+		return new Date(row!.at).getTime()
+	}
+	const threadOf = async (id: string) => (await (await testDeps()).db.select().from(inboxThreads).where(eq(inboxThreads.id, id)))[0]!
 
-		const [reply] = await base.db.select().from(inboxMessages).where(eq(inboxMessages.messageId, received.messageId))
-		expect(reply!.at.getTime()).toBe(sent!.at.getTime())
+	test('a reply is stamped with the database’s clock, as what we send is: with the app’s clock an hour ahead, our next message still comes after it', async () => {
+		const c = await newConversation('Rhea Clockwise')
+		const sent = await sentTo(c, 'Can you start on Monday?')
+		const before = await databaseNow()
+		const reply = await replyFrom(c, sent.messageId, 'Monday works.', new Date(Date.now() + 3_600_000))
+		// Rounded to the millisecond by the column, so at most 1 ms either side of the database's time.
+		expect(reply.at.getTime()).toBeGreaterThanOrEqual(Math.max(before - 1, sent.at.getTime()))
+		expect(reply.at.getTime()).toBeLessThanOrEqual((await databaseNow()) + 1)
+		expect(await threadOf(c.threadId)).toMatchObject({
+			lastMessageDirection: 'in',
+			snippet: 'Monday works.',
+			messageCount: 2,
+			lastInboundAt: reply.at,
+			lastMessageAt: reply.at,
+		})
+		await sentTo(c, 'Great, see you then.')
 		const thread = (await w.people.recruiter.tool('get_inbox_thread', { threadId: c.threadId })).data.thread
-		expect(thread.messages.map((m: any) => `${m.direction} ${m.text.text}`)).toEqual(['out Can you start on Monday?', 'in Monday works.'])
-		const [t] = await base.db.select().from(inboxThreads).where(eq(inboxThreads.id, c.threadId))
-		expect(t).toMatchObject({ lastMessageDirection: 'in', snippet: 'Monday works.', messageCount: 2 })
-		expect(t!.lastInboundAt?.getTime()).toBe(reply!.at.getTime())
-		expect(t!.lastMessageAt.getTime()).toBe(reply!.at.getTime())
+		expect(thread.messages.map((m: any) => `${m.direction} ${m.text.text}`)).toEqual([
+			'out Can you start on Monday?',
+			'in Monday works.',
+			'out Great, see you then.',
+		])
+	})
+
+	test('a reply is never placed before what its thread holds, even stamped earlier (a clock stepped back, a rounded millisecond); the thread’s times agree', async () => {
+		const c = await newConversation('Ezra Stepback')
+		const sent = await sentTo(c, 'Is Tuesday better?')
+		// What we sent carries a time the database's clock has not reached yet.
+		const ahead = new Date((await databaseNow()) + 60_000)
+		await (await testDeps()).db.update(inboxMessages).set({ at: ahead }).where(eq(inboxMessages.id, sent.id))
+		await (await testDeps()).db.update(inboxThreads).set({ lastMessageAt: ahead }).where(eq(inboxThreads.id, c.threadId))
+		const reply = await replyFrom(c, sent.messageId, 'Tuesday is better.', new Date())
+		expect(reply.at.getTime()).toBe(ahead.getTime())
+		const thread = (await w.people.recruiter.tool('get_inbox_thread', { threadId: c.threadId })).data.thread
+		expect(thread.messages.map((m: any) => `${m.direction} ${m.text.text}`)).toEqual(['out Is Tuesday better?', 'in Tuesday is better.'])
+		expect(await threadOf(c.threadId)).toMatchObject({ lastMessageDirection: 'in', snippet: 'Tuesday is better.', lastInboundAt: ahead, lastMessageAt: ahead })
+	})
+
+	test('reading a thread marks it read up to the messages shown, not up to the app’s clock: a reply that comes after is unread, even with that clock an hour ahead', async () => {
+		const c = await newConversation('Lena Later')
+		const sent = await sentTo(c, 'Could you send your references?')
+		await replyFrom(c, sent.messageId, 'Sending them tonight.', new Date())
+		const hourAhead = { ...(await testDeps()), now: () => new Date(Date.now() + 3_600_000) }
+		const recruiter = await personActor(hourAhead, w.ws.slug, w.people.recruiter.email)
+		const unread = async () => (await listThreads(hourAhead, recruiter, { filter: 'unread', limit: 100 })).threads.some((t) => t.id === c.threadId)
+		expect(await unread()).toBe(true)
+		await getThread(hourAhead, recruiter, c.threadId)
+		expect(await unread()).toBe(false)
+		await replyFrom(c, sent.messageId, 'Here they are.', new Date())
+		expect(await unread()).toBe(true)
 	})
 
 	test('two outbox rows of the same millisecond are copied into the thread in the order they were queued', async () => {

@@ -19,7 +19,7 @@ import { cleanLine, untrusted, untrustedLine, type TextAuthor } from '../../core
 import { recordActivity } from '../activity/index.ts'
 import { deliveryStates, enqueueMail } from '../outbox/index.ts'
 import { syncOutbox } from './sync.ts'
-import { appendMessage } from './threads.ts'
+import { appendMessage, threadClock } from './threads.ts'
 import { inboxMessages, inboxStates, inboxThreads } from './table.ts'
 
 export const FILTERS = ['all', 'unread', 'starred'] as const
@@ -134,7 +134,9 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 		deps.db,
 		messages.map((m) => m.outboxId).filter((x): x is string => Boolean(x)),
 	)
-	const readAt = deps.now()
+	// Read up to the newest message shown (not "until now": one arriving meanwhile was not seen), in
+	// the thread's own clock (threadClock).
+	const readAt = new Date(messages.at(-1)?.at ?? row.lastMessageAt)
 	await deps.db
 		.insert(inboxStates)
 		.values({ threadId, userId, readAt })
@@ -192,7 +194,7 @@ export async function replyToThread(deps: AppDeps, actor: Actor, threadId: strin
 	return deps.db.transaction(async (tx) => {
 		// The outbox stamps the row with the database's time; the copy in the thread uses the same
 		// (the outbox sync pages by it).
-		const [{ at }] = (await deps.database.rows<{ at: Date | string }>(sql`select now() as at`, tx)) as [{ at: Date | string }]
+		const at = await threadClock(deps, tx)
 		const related = thread.candidateId ? { type: 'candidate', id: thread.candidateId } : thread.vendorId ? { type: 'vendor', id: thread.vendorId } : undefined
 		const recipient = thread.candidateId
 			? { type: 'candidate' as const, id: thread.candidateId }
@@ -217,9 +219,9 @@ export async function replyToThread(deps: AppDeps, actor: Actor, threadId: strin
 			outboxId: sent.id,
 			related: related ?? undefined,
 			sentByUserId: userId,
-			at: new Date(at),
+			at,
 		})
-		const readAt = deps.now()
+		const readAt = at
 		await tx
 			.insert(inboxStates)
 			.values({ threadId, userId, readAt })

@@ -139,6 +139,16 @@ export async function threadFor(db: Db, workspaceId: string, counterpart: Counte
 	return row!.id
 }
 
+/**
+ * The time a thread's messages are stamped with: the database's, in both directions. What we send is
+ * stamped by the outbox with the database's clock, so what we receive is too: the app's clock may
+ * run apart from it (another machine), and a reply would then sort before the message it answers.
+ */
+export async function threadClock(deps: AppDeps, tx: Db): Promise<Date> {
+	const [row] = await deps.database.rows<{ at: Date | string }>(sql`select now() as at`, tx)
+	return new Date(row!.at)
+}
+
 export interface NewInboxMessage {
 	workspaceId: string
 	threadId: string

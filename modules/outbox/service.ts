@@ -7,7 +7,7 @@ import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
-import { integerKey, keysetPage, timeKey, type Order } from '../../core/paging.ts'
+import { keysetPage, newestWrittenFirst } from '../../core/paging.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { sealPrivate, type RecipientOnly } from './private.ts'
@@ -183,12 +183,7 @@ function statusIs(status: string) {
 }
 
 // Newest first; rows of the same millisecond in the reverse of the order they were queued in.
-const NEWEST: Order<OutboxRow> = {
-	keys: [
-		timeKey<OutboxRow>(outbox.createdAt, (r) => r.createdAt, { desc: true, nulls: 'last' }),
-		integerKey<OutboxRow>(outbox.seq, (r) => r.seq, { desc: true, nulls: 'last' }),
-	],
-}
+const NEWEST = newestWrittenFirst<OutboxRow>(outbox.createdAt, outbox.seq, (r) => r.createdAt)
 
 /** The workspace's outbox, newest first (the dev mailbox and failure page); the cursor is bound to the workspace and the status. */
 export async function listOutbox(deps: AppDeps, workspaceId: string, options: { limit: number; cursor?: string; status?: string }) {
