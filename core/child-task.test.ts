@@ -58,6 +58,23 @@ describe('runChild', () => {
 		expect(rss).toBeLessThan(400 * MB)
 	}, 30_000)
 
+	test('the bound holds while the server’s event loop is busy: the guard inside the child kills it', async () => {
+		// Fills 16 MB blocks as fast as it can, up to 704 MB, then ends; meanwhile this thread spins for
+		// 1.5 s, so no timer of this process (the server's own watcher) fires until the child is done.
+		const hog = script(
+			'fast-hog.ts',
+			'const keep = []; for (let i = 0; i < 44; i++) keep.push(new Uint8Array(16 * 1024 * 1024).fill(1)); process.stdout.write("survived")',
+		)
+		const running = runChild(hog, [], new Uint8Array(), { ...roomy, maxRssBytes: 150 * MB })
+		const busyUntil = Date.now() + 1500
+		while (Date.now() < busyUntil) {}
+		const outcome = await running
+		expect(outcome.kind).toBe('memory')
+		const rss = (outcome as { rssBytes: number }).rssBytes
+		expect(rss).toBeGreaterThan(150 * MB)
+		expect(rss).toBeLessThan(150 * MB + 48 * MB)
+	}, 30_000)
+
 	test('an answer longer than the bound kills the child; a failing child is reported with its exit', async () => {
 		const chatty = script('chatty.ts', 'for (;;) process.stdout.write("x".repeat(65536))')
 		const outcome = await runChild(chatty, [], new Uint8Array(), { ...roomy, maxOutputBytes: MB })

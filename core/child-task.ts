@@ -1,9 +1,9 @@
 /**
  * Work on untrusted bytes (parsing uploaded files) in a child process of its own, so that a hostile
  * input can exhaust that process and never the server: the child gets the bytes on stdin and answers
- * on stdout; the server kills it (SIGKILL) when its resident memory passes a bound or when it runs
- * past a deadline, and reads at most a bounded answer. The child inherits no settings (no database
- * address, no secrets): only PATH.
+ * on stdout; it is killed (SIGKILL) when its resident memory passes a bound or when it runs past a
+ * deadline, and at most a bounded answer is read. The child inherits no settings (no database
+ * address, no secrets): only PATH, and its memory bound for the guard below.
  *
  * Why a process and not a Worker, nor an rlimit: a Worker shares the server's heap and allocator
  * (memory it took stays with the server after it ends), and Bun 1.4.5 has no `resourceLimits` for
@@ -11,10 +11,18 @@
  * values (AS 1.2 GB, DATA 200 MB) or abort on its own heap growth; so the bound is kept by watching
  * the child's VmRSS in /proc every few milliseconds, which works the same for every value.
  *
+ * Why the watching is done inside the child: a timer on the server's event loop fires late whenever
+ * that loop is busy (a 10 MB upload being parsed, password hashing, other requests) or the machine is
+ * loaded, and a hostile file that inflates fast got 100 MB past the bound meanwhile. So every child
+ * is started with `child-memory-guard.ts` preloaded: a Worker of the child's own, on a thread of its
+ * own, that kills the child past the bound and says so on stderr. The server still watches too, as
+ * a second guard (should the child's guard not have started yet, or not run at all).
+ *
  * `TaskSlots` bounds how many children run at once; a task waits for a slot for a bounded time, and
  * is refused at once when too many already wait.
  */
 import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { readLimitedText } from './http/body.ts'
 
 export interface ChildLimits {
@@ -34,6 +42,9 @@ export type ChildOutcome =
 	| { kind: 'failed'; detail: string }
 
 const WATCH_EVERY_MS = 5
+const GUARD = fileURLToPath(new URL('./child-memory-guard.ts', import.meta.url))
+/** The line the child's guard writes to stderr before it kills the child (spelt the same in the guard). */
+const MEMORY_MARKER = /^benchline-child-memory (\d+)$/m
 
 /** The resident memory of a process in bytes, or null when /proc does not have it (gone, or not Linux). */
 export function residentBytes(pid: number): number | null {
@@ -46,18 +57,18 @@ export function residentBytes(pid: number): number | null {
 }
 
 /**
- * Runs `bun <script> ...args` with `input` on stdin, within `limits`. The child also gets a CPU-time
- * limit (RLIMIT_CPU, through the shell's `ulimit -t`, then `exec`, so the pid watched is Bun's): should
- * the server die while a child runs, nothing watches it any more, and the kernel still ends it.
+ * Runs `bun <script> ...args` with `input` on stdin, within `limits`, the memory guard preloaded.
+ * The child also gets a CPU-time limit (RLIMIT_CPU, through the shell's `ulimit -t`, then `exec`, so
+ * the pid watched is Bun's): should the server die while a child runs, the kernel still ends it.
  */
 export async function runChild(script: string, args: string[], input: Uint8Array, limits: ChildLimits): Promise<ChildOutcome> {
 	// Bun's own threads (JIT, GC) can add CPU time beyond the wall-clock time: twice that, and some.
 	const cpuSeconds = 2 * Math.ceil(limits.timeoutMs / 1000) + 5
-	const child = Bun.spawn(['/bin/sh', '-c', 'ulimit -t "$0" && exec "$@"', String(cpuSeconds), process.execPath, script, ...args], {
+	const child = Bun.spawn(['/bin/sh', '-c', 'ulimit -t "$0" && exec "$@"', String(cpuSeconds), process.execPath, '--preload', GUARD, script, ...args], {
 		stdin: input,
 		stdout: 'pipe',
 		stderr: 'pipe',
-		env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+		env: { PATH: process.env.PATH ?? '/usr/bin:/bin', BENCHLINE_CHILD_MAX_RSS: String(limits.maxRssBytes) },
 	})
 	let verdict: ChildOutcome | null = null
 	const kill = (why: ChildOutcome) => {
@@ -80,6 +91,8 @@ export async function runChild(script: string, args: string[], input: Uint8Array
 		const [text, stderr] = await Promise.all([output, errors])
 		if (verdict) return verdict
 		if (code === 0) return { kind: 'done', output: text }
+		const guarded = child.signalCode === 'SIGKILL' ? MEMORY_MARKER.exec(stderr) : null
+		if (guarded) return { kind: 'memory', rssBytes: Number(guarded[1]) }
 		return { kind: 'failed', detail: `exit ${code}${child.signalCode ? ` (${child.signalCode})` : ''}: ${stderr.slice(-500)}` }
 	} finally {
 		clearTimeout(deadline)
