@@ -75,6 +75,24 @@ describe('runChild', () => {
 		expect(rss).toBeLessThan(150 * MB + 48 * MB)
 	}, 30_000)
 
+	test('a child that writes 200 MB to stderr: the server keeps only its end (the error that ended it), never the whole', async () => {
+		const noisy = script(
+			'noisy.ts',
+			'import { writeSync } from "node:fs"; const warning = "Warning: bad object\\n".repeat(52429); for (let i = 0; i < 200; i++) writeSync(2, warning); writeSync(2, "the end"); process.exit(3)',
+		)
+		Bun.gc(true)
+		const start = process.memoryUsage().rss
+		let peak = start
+		const sample = setInterval(() => {
+			peak = Math.max(peak, process.memoryUsage().rss)
+		}, 5)
+		const outcome = await runChild(noisy, [], new Uint8Array(), roomy)
+		clearInterval(sample)
+		expect(outcome.kind).toBe('failed')
+		expect((outcome as { detail: string }).detail).toMatch(/^exit 3: (Warning: bad object\n)*.*the end$/s)
+		expect(Math.round((peak - start) / MB)).toBeLessThan(64)
+	}, 30_000)
+
 	test('an answer longer than the bound kills the child; a failing child is reported with its exit', async () => {
 		const chatty = script('chatty.ts', 'for (;;) process.stdout.write("x".repeat(65536))')
 		const outcome = await runChild(chatty, [], new Uint8Array(), { ...roomy, maxOutputBytes: MB })

@@ -46,6 +46,23 @@ const GUARD = fileURLToPath(new URL('./child-memory-guard.ts', import.meta.url))
 /** The line the child's guard writes to stderr before it kills the child (spelt the same in the guard). */
 const MEMORY_MARKER = /^benchline-child-memory (\d+)$/m
 
+/** Bytes of the child's stderr kept (its end: the guard's line, the error that ended it); a parser's warnings can run to megabytes. */
+const STDERR_KEPT = 64 * 1024
+
+/** The last `keep` bytes of a stream, as text, however long it runs. */
+async function lastBytes(stream: ReadableStream<Uint8Array>, keep: number): Promise<string> {
+	let tail = new Uint8Array(0)
+	for await (const chunk of stream) {
+		const joined = new Uint8Array(Math.min(tail.length + chunk.length, keep))
+		const fromChunk = Math.min(chunk.length, keep)
+		const fromTail = joined.length - fromChunk
+		joined.set(tail.subarray(tail.length - fromTail), 0)
+		joined.set(chunk.subarray(chunk.length - fromChunk), fromTail)
+		tail = joined
+	}
+	return new TextDecoder().decode(tail)
+}
+
 /** The resident memory of a process in bytes, or null when /proc does not have it (gone, or not Linux). */
 export function residentBytes(pid: number): number | null {
 	try {
@@ -86,7 +103,7 @@ export async function runChild(script: string, args: string[], input: Uint8Array
 			kill({ kind: 'failed', detail: error.message })
 			return ''
 		})
-		const errors = new Response(child.stderr).text().catch(() => '')
+		const errors = lastBytes(child.stderr, STDERR_KEPT).catch(() => '')
 		const code = await child.exited
 		const [text, stderr] = await Promise.all([output, errors])
 		if (verdict) return verdict
