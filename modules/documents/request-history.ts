@@ -1,5 +1,6 @@
 /**
- * The document requests sent to a candidate, newest first, with the state of each upload link
+ * The document requests sent to a candidate, newest first (requests of the same millisecond: the one
+ * written last first, by `seq`), with the state of each upload link
  * (for the candidate page; the links themselves are never shown: they are the candidate's).
  */
 import { sql } from 'drizzle-orm'
@@ -33,7 +34,7 @@ export async function sentRequests(deps: AppDeps, actor: Actor, candidateId: str
 		replacedBy: string | null
 	}>(
 		sql`select r.id, r.items, r.requested_by_name as "requestedByName", r.created_at as "createdAt", r.expires_at as "expiresAt", r.upload_count as "uploadCount", r.revoked_at as "revokedAt", r.replaced_by as "replacedBy"
-from ${documentRequests} r where r.candidate_id = ${candidateId} and r.workspace_id = ${actor.workspaceId} order by r.created_at desc, r.id desc limit ${limit}`,
+from ${documentRequests} r where r.candidate_id = ${candidateId} and r.workspace_id = ${actor.workspaceId} order by r.created_at desc nulls last, r.seq desc nulls last limit ${limit}`,
 	)
 	const now = deps.now().getTime()
 	return rows.map((r) => ({

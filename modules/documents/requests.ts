@@ -188,7 +188,7 @@ export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, inp
 					gt(documentRequests.createdAt, new Date(now.getTime() - HOUR_MS)),
 				),
 			)
-			.orderBy(asc(documentRequests.createdAt))
+			.orderBy(asc(documentRequests.createdAt), asc(documentRequests.seq))
 		if (recent.length >= MAX_REQUESTS_PER_CANDIDATE_HOUR) {
 			const nextAt = new Date(recent[0]!.createdAt.getTime() + HOUR_MS)
 			const minutes = Math.max(1, Math.ceil((nextAt.getTime() - now.getTime()) / 60_000))

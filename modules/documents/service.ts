@@ -36,11 +36,11 @@ export interface StoredDocument {
 	uploadedAt: Date
 }
 
-/** Every document of the candidate, newest first. */
+/** Every document of the candidate, newest first; of the same millisecond, the one stored last first (`seq`). */
 export async function documentsOf(deps: AppDeps, workspaceId: string, candidateId: string): Promise<StoredDocument[]> {
 	const rows =
 		await deps.database.rows<StoredDocument>(sql`select d.id, d.kind, d.file_name as "fileName", d.content_type as "contentType", d.size_bytes as "sizeBytes", d.storage_key as "storageKey", d.uploaded_at as "uploadedAt"
-		from ${candidateDocuments} d where d.workspace_id = ${workspaceId} and d.candidate_id = ${candidateId} order by d.uploaded_at desc nulls last, d.id desc nulls last`)
+		from ${candidateDocuments} d where d.workspace_id = ${workspaceId} and d.candidate_id = ${candidateId} order by d.uploaded_at desc nulls last, d.seq desc nulls last`)
 	return rows.map((r) => ({ ...r, sizeBytes: Number(r.sizeBytes), uploadedAt: new Date(r.uploadedAt) }))
 }
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { users, workspaces } from '../auth/table.ts'
 import { applications, candidates } from '../candidates/table.ts'
 import { jobs } from '../jobs/table.ts'
@@ -32,12 +32,14 @@ export const documentRequests = pgTable(
 		uploadCount: integer('upload_count').notNull().default(0),
 		lastUploadAt: timestamp('last_upload_at', { withTimezone: true, precision: 3 }),
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+		/** Insertion order, the tie-break of `created_at` (never written by inserts). */
+		seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
 		/** When the link stopped working before its expiry: replaced by a newer request, or revoked by an operator. */
 		revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
 		/** The newer request that replaced this one (null when an operator revoked the link). */
 		replacedBy: text('replaced_by'),
 	},
-	(t) => [uniqueIndex('document_requests_token').on(t.tokenHash), index('document_requests_candidate').on(t.candidateId, t.createdAt.desc())],
+	(t) => [uniqueIndex('document_requests_token').on(t.tokenHash), index('document_requests_candidate').on(t.candidateId, t.createdAt.desc(), t.seq.desc())],
 )
 
 /** A verification document on file for a candidate. The file itself is in the file store (`storageKey`). */
@@ -62,9 +64,11 @@ export const candidateDocuments = pgTable(
 		/** The upload link it came through (null for seeded or imported documents). */
 		requestId: text('request_id').references(() => documentRequests.id),
 		uploadedAt: timestamp('uploaded_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+		/** Insertion order, the tie-break of `uploaded_at` (never written by inserts). */
+		seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
 	},
 	(t) => [
-		index('candidate_documents_candidate').on(t.candidateId, t.uploadedAt.desc(), t.id.desc()),
+		index('candidate_documents_candidate').on(t.candidateId, t.uploadedAt.desc(), t.seq.desc()),
 		check('candidate_documents_kind_valid', sql`${t.kind} in ('dl', 'visa', 'i94', 'workAuth')`),
 	],
 )

@@ -10,7 +10,7 @@
  * Everything the upload touches (candidate, workspace, request) comes from the link itself, never
  * from the form or the address.
  */
-import { and, eq, gt, isNull, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { credentialType, hashSecret, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
@@ -59,7 +59,7 @@ export interface UploadLink {
 	requestedByUserId: string | null
 	applicationId: string | null
 	expiresAt: Date
-	/** Files received through this link, newest first (names and dates only). */
+	/** Files received through this link, newest first, in the reverse of upload order within a millisecond (names and dates only). */
 	received: { kind: DocumentKind; fileName: string; uploadedAt: Date }[]
 }
 
@@ -91,7 +91,7 @@ export async function openUploadLink(deps: AppDeps, token: string): Promise<Uplo
 		.select({ kind: candidateDocuments.kind, fileName: candidateDocuments.fileName, uploadedAt: candidateDocuments.uploadedAt })
 		.from(candidateDocuments)
 		.where(eq(candidateDocuments.requestId, row.requestId))
-		.orderBy(sql`${candidateDocuments.uploadedAt} desc, ${candidateDocuments.id} desc`)
+		.orderBy(desc(candidateDocuments.uploadedAt), desc(candidateDocuments.seq))
 	const { revokedAt: _revoked, replacedBy: _replacedBy, ...link } = row
 	return { ...link, ...names, items: row.items.filter(isDocumentKind), received: received.map((r) => ({ ...r, kind: r.kind as DocumentKind })) }
 }

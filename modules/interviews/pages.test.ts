@@ -118,7 +118,7 @@ async function listed(client: PortalClient, path: string): Promise<string[]> {
 const inDatabase = async (o: { status?: string; jobId?: string } = {}) =>
 	(
 		await deps.database.rows<{ id: string }>(
-			sql`select id from interviews where workspace_id = ${ws.id}${o.status ? sql` and status = ${o.status}` : sql``}${o.jobId ? sql` and job_id = ${o.jobId}` : sql``} order by created_at desc, id desc`,
+			sql`select id from interviews where workspace_id = ${ws.id}${o.status ? sql` and status = ${o.status}` : sql``}${o.jobId ? sql` and job_id = ${o.jobId}` : sql``} order by created_at desc, seq desc`,
 		)
 	).map((r) => r.id)
 

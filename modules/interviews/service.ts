@@ -14,7 +14,7 @@ import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
-import { keysetPage, newestFirst } from '../../core/paging.ts'
+import { keysetPage, newestWrittenFirst } from '../../core/paging.ts'
 import { untrusted, untrustedLine } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { personRef, userNames } from '../auth/index.ts'
@@ -62,11 +62,12 @@ interface Row {
 	verdict: Verdict | null
 	summary: string | null
 	createdAt: Date | string
+	seq: number
 	questionCount: number
 	answeredCount: number
 }
 
-const COLUMNS = sql`i.id, i.candidate_id as "candidateId", i.job_id as "jobId", i.application_id as "applicationId", i.owner_user_id as "ownerUserId", i.status, i.scheduled_at as "scheduledAt", i.duration_minutes as "durationMinutes", i.deadline_at as "deadlineAt", i.invited_at as "invitedAt", i.started_at as "startedAt", i.completed_at as "completedAt", i.expired_at as "expiredAt", i.overall_score as "overallScore", i.verdict, i.summary, i.created_at as "createdAt",
+const COLUMNS = sql`i.id, i.candidate_id as "candidateId", i.job_id as "jobId", i.application_id as "applicationId", i.owner_user_id as "ownerUserId", i.status, i.scheduled_at as "scheduledAt", i.duration_minutes as "durationMinutes", i.deadline_at as "deadlineAt", i.invited_at as "invitedAt", i.started_at as "startedAt", i.completed_at as "completedAt", i.expired_at as "expiredAt", i.overall_score as "overallScore", i.verdict, i.summary, i.created_at as "createdAt", i.seq,
 (select count(*)::int from ${interviewQuestions} q where q.interview_id = i.id) as "questionCount",
 (select count(*)::int from ${interviewQuestions} q where q.interview_id = i.id and q.transcript is not null) as "answeredCount"`
 
@@ -101,7 +102,10 @@ async function summaries(deps: AppDeps, actor: Actor, rows: Row[]) {
 
 export type InterviewSummary = Awaited<ReturnType<typeof summaries>>[number]
 
-/** Interviews newest first, keyset-paged; the cursor is bound to the person and the status filter. */
+/**
+ * Interviews newest first (of the same millisecond, the one created last first: `seq`), keyset-paged;
+ * the cursor is bound to the person and the status filter.
+ */
 export async function listInterviews(deps: AppDeps, actor: Actor, input: { status?: InterviewStatus; limit: number; cursor?: string }) {
 	const scope = `list_interview_results:${actor.userId}:${input.status ?? ''}`
 	const conditions = [await interviewReach(deps, actor)]
@@ -110,7 +114,7 @@ export async function listInterviews(deps: AppDeps, actor: Actor, input: { statu
 		scope,
 		cursor: input.cursor,
 		limit: input.limit,
-		order: newestFirst<Row>(sql`i.created_at`, sql`i.id`, (r) => r.createdAt),
+		order: newestWrittenFirst<Row>(sql`i.created_at`, sql`i.seq`, (r) => r.createdAt),
 		from: sql`select ${COLUMNS} from ${interviews} i`,
 		where: conditions,
 	})
@@ -218,7 +222,7 @@ export async function interviewsOfApplications(
 	const out = new Map<string, { interviews: ApplicationInterview[] }>()
 	if (!applicationIds.length || !deps.permissions.can(actor, 'interviews:read')) return out
 	const rows = await deps.database.rows<Row>(
-		sql`select ${COLUMNS} from ${interviews} i where ${await interviewReach(deps, actor)} and i.application_id in ${inList(applicationIds)} order by i.created_at desc, i.id desc`,
+		sql`select ${COLUMNS} from ${interviews} i where ${await interviewReach(deps, actor)} and i.application_id in ${inList(applicationIds)} order by i.created_at desc, i.seq desc`,
 	)
 	for (const id of applicationIds) out.set(id, { interviews: [] })
 	for (const r of rows)

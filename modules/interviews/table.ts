@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { users, workspaces } from '../auth/table.ts'
 import { applications, candidates } from '../candidates/table.ts'
 import { jobs } from '../jobs/table.ts'
@@ -48,10 +48,12 @@ export const interviews = pgTable(
 		verdict: text('verdict'),
 		summary: text('summary'),
 		createdAt: at('created_at').notNull().defaultNow(),
+		/** Insertion order, the tie-break of `created_at` (never written by inserts). */
+		seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
 	},
 	(t) => [
-		index('interviews_workspace_created').on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
-		index('interviews_workspace_status_created').on(t.workspaceId, t.status, t.createdAt.desc(), t.id.desc()),
+		index('interviews_workspace_created').on(t.workspaceId, t.createdAt.desc(), t.seq.desc()),
+		index('interviews_workspace_status_created').on(t.workspaceId, t.status, t.createdAt.desc(), t.seq.desc()),
 		index('interviews_open_deadline').on(t.deadlineAt).where(sql`status in ('invited', 'started')`),
 		index('interviews_workspace_scheduled').on(t.workspaceId, t.scheduledAt),
 		index('interviews_workspace_completed').on(t.workspaceId, t.completedAt),
