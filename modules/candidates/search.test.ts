@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { callTool } from '../../tests/mcp/rpc.ts'
 import { newPersonWithToken, newWorkspace, plain, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { analyzeWhole } from '../../tests/perf/statements.ts'
 
 const PEOPLE = 3_000
 let deps: AppDeps
@@ -27,7 +28,7 @@ beforeAll(async () => {
 			case when g <= 60 then 'Austin, TX' else 'Dallas, TX' end,
 			case when g = ${PEOPLE - 5} then array['java', 'guidewire'] else array['java', 'sql'] end
 		from generate_series(1, ${PEOPLE}::int) g`)
-	await deps.database.rows(sql`analyze candidates`)
+	await analyzeWhole(deps, 'candidates')
 }, 120_000)
 
 const candidates = async (q: string) => {

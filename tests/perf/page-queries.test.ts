@@ -25,7 +25,7 @@ import { MAX_INTERVIEW_MINUTES } from '../../modules/interviews/table.ts'
 import type { ReviewItem } from '../../modules/review/index.ts'
 import { newPerson, newWorkspace, testDeps, type TestWorkspace } from '../helpers.ts'
 import { newApplication, newCandidate, newVendorJob } from '../staffing-fixtures.ts'
-import { planOf, statementsOf, theStatement } from './statements.ts'
+import { analyzeWhole, planOf, statementsOf, theStatement } from './statements.ts'
 
 const DAY = 86_400_000
 let deps: AppDeps
@@ -55,7 +55,7 @@ describe('calendar: interviews of a window', () => {
 		const long = `int_long_${ws.id}`
 		await add(long, new Date(from.getTime() - (MAX_INTERVIEW_MINUTES - 60) * 60_000), MAX_INTERVIEW_MINUTES)
 		await add(`int_inside_${ws.id}`, new Date(from.getTime() + DAY), 30)
-		await deps.database.rows(sql`analyze interviews`)
+		await analyzeWhole(deps, 'interviews')
 
 		let week: Awaited<ReturnType<typeof getCalendar>> | undefined
 		const statements = await statementsOf(deps, async () => {
@@ -84,7 +84,7 @@ describe('review queue: a hiring manager’s interview results', () => {
 			select 'int_hm_' || ${ws.id} || '_' || g, ${ws.id}, ${candidate}, case when g <= 2 then ${teamJob} else ${otherJob} end, case when g <= 2 then ${teamApp} else ${otherApp} end,
 				'completed', now() - g * interval '8 hours', now(), now() - g * interval '8 hours' + interval '1 hour'
 			from generate_series(1, 2200) g`)
-		await deps.database.rows(sql`analyze interviews`)
+		await analyzeWhole(deps, 'interviews')
 		let items: ReviewItem[] = []
 		const statements = await statementsOf(deps, async () => {
 			items = await completedInterviewsSource.items(deps, actor, { limit: 9 })
@@ -189,8 +189,8 @@ describe('job page: résumé checks and the bench', () => {
 				jsonb_build_object('version', ${RESUME_CHECK_VERSION}::int, 'mustHaves', '[]'::jsonb, 'resumeHash', md5(''), 'items', '[]'::jsonb, 'met', 0, 'total', 0),
 				case when g % 13 = 0 then null else (g * 37) % 101 end
 			from generate_series(1, ${n}::int) g`)
-		await deps.database.rows(sql`analyze applications`)
-		await deps.database.rows(sql`analyze candidates`)
+		await analyzeWhole(deps, 'applications')
+		await analyzeWhole(deps, 'candidates')
 		let shown: string[] = []
 		const statements = await statementsOf(deps, async () => {
 			shown = (await getJobApplicants(deps, actor, { jobId: job, list: 'applicants', limit: 25 })).applicants.map((a) => a.applicationId)

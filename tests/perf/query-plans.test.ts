@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm'
 import { callTool } from '../mcp/rpc.ts'
 import { call, newPersonWithToken, newWorkspace, newVendor, testDeps, type TestWorkspace } from '../helpers.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { planOf, seqScans, statementsOf } from './statements.ts'
+import { analyzeWhole, planOf, seqScans, statementsOf } from './statements.ts'
 
 const LARGE = ['jobs', 'candidates', 'applications', 'bench_entries']
 const N = { jobs: Number(process.env.PLAN_JOBS ?? 5_000), candidates: Number(process.env.PLAN_CANDIDATES ?? 4_000) }
@@ -87,7 +87,7 @@ beforeAll(async () => {
 		from generate_series(1, ${c}::int) g, generate_series(0, 1) k`)
 	await deps.database.rows(sql`insert into bench_entries (id, workspace_id, candidate_id, role_family, added_at)
 		select 'bp_' || ${w} || '_' || g, ${w}, 'cp_' || ${w} || '_' || g, 'java', now() - g * interval '1 minute' from generate_series(1, ${c / 2}::int) g`)
-	for (const t of LARGE) await deps.database.rows(sql.raw(`analyze ${t}`))
+	await analyzeWhole(deps, ...LARGE)
 }, 120_000)
 
 const tool =

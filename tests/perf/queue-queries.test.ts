@@ -17,7 +17,7 @@ import { newApplicationsSource } from '../../modules/review/service.ts'
 import { UNSEEN_WINDOW_DAYS } from '../../modules/review/index.ts'
 import { newPerson, newWorkspace, testDeps, type TestWorkspace } from '../helpers.ts'
 import { newApplication, newCandidate, newVendorJob } from '../staffing-fixtures.ts'
-import { planOf, statementsOf, theStatement } from './statements.ts'
+import { analyzeWhole, planOf, statementsOf, theStatement } from './statements.ts'
 
 let deps: AppDeps
 let ws: TestWorkspace
@@ -40,8 +40,8 @@ describe('review queue: the owner’s sources', () => {
 		await deps.database.rows(
 			sql`insert into inbox_states (thread_id, user_id, read_at) select id, ${owner.userId}, now() from inbox_threads where workspace_id = ${ws.id} and id not in (${`thr_q_${ws.id}_2`}, ${`thr_q_${ws.id}_3`}, ${`thr_q_${ws.id}_200`})`,
 		)
-		await deps.database.rows(sql`analyze inbox_threads`)
-		await deps.database.rows(sql`analyze inbox_states`)
+		await analyzeWhole(deps, 'inbox_threads')
+		await analyzeWhole(deps, 'inbox_states')
 		let items: ReviewItem[] = []
 		const statements = await statementsOf(deps, async () => {
 			items = await repliesWaitingSource.items(deps, actor, { limit: 9 })
@@ -65,7 +65,7 @@ describe('review queue: the owner’s sources', () => {
 		await deps.database.rows(
 			sql`insert into interview_views (interview_id, user_id, seen_at) select id, ${owner.userId}, now() from interviews where workspace_id = ${ws.id} and id like 'int_q_%' and id not in (${`int_q_${ws.id}_2`}, ${`int_q_${ws.id}_200`})`,
 		)
-		await deps.database.rows(sql`analyze interviews`)
+		await analyzeWhole(deps, 'interviews')
 		let items: ReviewItem[] = []
 		const statements = await statementsOf(deps, async () => {
 			items = await completedInterviewsSource.items(deps, actor, { limit: 9 })
@@ -90,7 +90,8 @@ describe('review queue: the owner’s sources', () => {
 			select 'app_q_' || ${ws.id} || '_' || g, ${ws.id}, 'cand_q_' || ${ws.id} || '_' || g, case when g % 2 = 0 then ${a} else ${b} end,
 				case when g > 3000 then 'screening' else 'applied' end, now() - g * interval '1 hour'
 			from generate_series(1, 4000) g`)
-		await deps.database.rows(sql`vacuum analyze applications`)
+		await deps.database.rows(sql`vacuum applications`)
+		await analyzeWhole(deps, 'applications')
 		let items: ReviewItem[] = []
 		const statements = await statementsOf(deps, async () => {
 			items = await newApplicationsSource.items(deps, actor, { limit: 3 })
@@ -116,8 +117,8 @@ describe('search: conversations', () => {
 			from generate_series(1, 3000) g`)
 		await deps.database.rows(sql`insert into inbox_threads (id, workspace_id, counterpart_key, counterpart_type, counterpart_name, counterpart_address, subject, message_count, last_message_at)
 			values (${`thr_s_${ws.id}_omar`}, ${ws.id}, 'address:omar@x.test', 'other', 'Omar Reyes', 'omar@x.test', 'Hello', 0, now())`)
-		await deps.database.rows(sql`analyze inbox_threads`)
-		await deps.database.rows(sql`analyze inbox_messages`)
+		await analyzeWhole(deps, 'inbox_threads')
+		await analyzeWhole(deps, 'inbox_messages')
 		const found = async (q: string) => {
 			let ids: string[] = []
 			const statements = await statementsOf(deps, async () => {

@@ -72,3 +72,17 @@ export function theStatement(statements: Statement[], pattern: RegExp): Statemen
 	if (found.length !== 1) throw new Error(`expected one statement matching ${pattern}, found ${found.length}`)
 	return found[0]!
 }
+
+/**
+ * ANALYZE that reads every row of the tables (a statistics target of 10,000 samples up to 3,000,000
+ * rows): the shared test database holds every test file's rows, past the 30,000 a default ANALYZE
+ * samples at random, and a plan these tests check flipped with the sample (a PostgreSQL CI run saw
+ * list_candidates' query read candidates by Seq Scan once). Whole tables give the same estimates
+ * every run.
+ */
+export async function analyzeWhole(deps: Pick<AppDeps, 'db' | 'database'>, ...tables: string[]): Promise<void> {
+	await deps.db.transaction(async (tx) => {
+		await deps.database.rows(sql`set local default_statistics_target = 10000`, tx)
+		for (const table of tables) await deps.database.rows(sql.raw(`analyze ${table}`), tx)
+	})
+}
