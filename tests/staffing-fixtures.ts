@@ -10,9 +10,10 @@ import { fileStore } from '../core/files.ts'
 import { applications, candidates } from '../modules/candidates/table.ts'
 import { samplePdf } from '../modules/documents/seed.ts'
 import { jobs } from '../modules/jobs/table.ts'
-import { operatorActor } from '../modules/auth/index.ts'
+import type { Actor } from '../core/actor.ts'
+import { operatorActor, personActor } from '../modules/auth/index.ts'
 import { updateVendorProfile, type DocumentRules } from '../modules/vendors/index.ts'
-import { newVendor, testDeps, unique, type TestWorkspace } from './helpers.ts'
+import { newPerson, newVendor, newWorkspace, testDeps, unique, type TestWorkspace } from './helpers.ts'
 
 export async function newCandidate(
 	ws: TestWorkspace,
@@ -130,4 +131,10 @@ export function samplePng(width = 4, height = 4): Uint8Array {
 export function sampleJpeg(): Uint8Array {
 	const jfif = [0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]
 	return Uint8Array.from([0xff, 0xd8, ...jfif, ...new Array(64).fill(0), 0xff, 0xd9])
+}
+
+/** A new workspace and its owner, as the actor the services take (tests that call services directly). */
+export async function workspaceWithOwner(deps: AppDeps): Promise<{ ws: TestWorkspace; owner: Actor }> {
+	const ws = await newWorkspace(deps)
+	return { ws, owner: await personActor(deps, ws.slug, (await newPerson(ws, 'owner', {}, deps)).email) }
 }

@@ -8,9 +8,8 @@ import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { newPerson, newWorkspace, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
-import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
-import { personActor } from '../auth/index.ts'
+import { testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { newApplication, newCandidate, newVendorJob, workspaceWithOwner } from '../../tests/staffing-fixtures.ts'
 import { getApplication } from './application-service.ts'
 import { getCandidate } from './candidate-service.ts'
 import { notes, ratings } from './table.ts'
@@ -25,8 +24,7 @@ let applicationId: string
 
 beforeAll(async () => {
 	deps = await testDeps()
-	ws = await newWorkspace(deps)
-	owner = await personActor(deps, ws.slug, (await newPerson(ws, 'owner', {}, deps)).email)
+	;({ ws, owner } = await workspaceWithOwner(deps))
 	candidateId = await newCandidate(ws, {}, deps)
 	applicationId = await newApplication(ws, candidateId, await newVendorJob(ws, {}, deps), {}, deps)
 }, 60_000)

@@ -9,9 +9,8 @@ import { eq } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { hashSecret, newCredential } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { newPerson, newWorkspace, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
-import { newCandidate } from '../../tests/staffing-fixtures.ts'
-import { personActor } from '../auth/index.ts'
+import { testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { newCandidate, workspaceWithOwner } from '../../tests/staffing-fixtures.ts'
 import { sentRequests } from './request-history.ts'
 import { listCandidateDocuments } from './service.ts'
 import { candidateDocuments, documentRequests } from './table.ts'
@@ -25,8 +24,7 @@ let owner: Actor
 
 beforeAll(async () => {
 	deps = await testDeps()
-	ws = await newWorkspace(deps)
-	owner = await personActor(deps, ws.slug, (await newPerson(ws, 'owner', {}, deps)).email)
+	;({ ws, owner } = await workspaceWithOwner(deps))
 }, 60_000)
 
 const request = (id: string, candidateId: string, token = newCredential('ul')) => ({
