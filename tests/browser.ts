@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
+import { type PipeWatch, watchPipe } from './browser-pipe.ts'
 import { serveApp } from './helpers.ts'
 import { startSmtp, type TestSmtp } from './smtp.ts'
 
@@ -38,19 +39,68 @@ const open = new Set<Promise<Browser>>()
  */
 let keepAwake: ReturnType<typeof setInterval> | undefined
 
+/** The pipes of the open browsers (tests/browser-pipe.ts), for failure messages. */
+const pipes = new Map<Promise<Browser>, PipeWatch>()
+
+/**
+ * The keep-awake timer's tick doubles as a watchdog: it measures how long bun's event loop went
+ * without turning (a 10 ms timer that fires seconds late), and when a command to Chromium has had no
+ * answer for 15 s it writes the pipe's state to stderr once. A test that then times out in bun (which
+ * prints nothing but "timed out") has that line just above its failure in the log, where .ci/run
+ * picks it up. Some commands wait on purpose (waitForFunction polls inside the page): the line says
+ * what was waiting, and is only read when a test failed.
+ */
+let waitedTooLong = 15_000
+/** For tests: how long a command may wait before the watchdog writes the pipe's state (15 s). */
+export function reportWaitsOver(ms: number) {
+	waitedTooLong = ms
+}
+let lastTick = 0
+let longestPause = { ms: 0, at: 0 }
+const reported = new Set<string>()
+
+function tick() {
+	const now = Date.now()
+	if (lastTick && now - lastTick > longestPause.ms) longestPause = { ms: now - lastTick, at: now }
+	lastTick = now
+	for (const pipe of pipes.values()) {
+		const oldest = pipe.oldest()
+		if (!oldest || oldest.waited < waitedTooLong) continue
+		const key = `${oldest.id} ${oldest.method}`
+		if (reported.has(key)) continue
+		reported.add(key)
+		console.error(`[browser] a command to Chromium has waited ${oldest.waited} ms: ${pipe.report()}; ${loopReport()}`)
+	}
+}
+
+function loopReport(): string {
+	return longestPause.at
+		? `bun's event loop: longest pause ${longestPause.ms} ms, ${Date.now() - longestPause.at} ms ago (a 10 ms timer's gap)`
+		: "bun's event loop: not measured"
+}
+
+/** The state of each open browser's pipe and of bun's event loop, for a failure message. */
+export function pipeReport(): string {
+	const lines = [...pipes.values()].map((pipe) => pipe.report())
+	return `${lines.join('; ') || 'no browser pipe watched'}; ${loopReport()}`
+}
+
 function gone(launched: Promise<Browser>) {
 	open.delete(launched)
+	pipes.delete(launched)
 	if (browser === launched) browser = undefined
 	if (open.size === 0 && keepAwake) {
 		clearInterval(keepAwake)
 		keepAwake = undefined
+		lastTick = 0
+		longestPause = { ms: 0, at: 0 }
 	}
 }
 
 export function launchBrowser(): Promise<Browser> {
 	if (!CHROMIUM_PATH) throw new Error('Chromium is not installed: run `apt-get install -y chromium` (the browser tests need Debian’s chromium package)')
 	if (browser) return browser
-	keepAwake ??= setInterval(() => {}, 10)
+	keepAwake ??= setInterval(tick, 10)
 	keepAwake.unref?.()
 	const launched = chromium.launch({
 		executablePath: CHROMIUM_PATH,
@@ -70,7 +120,11 @@ export function launchBrowser(): Promise<Browser> {
 	open.add(launched)
 	// A browser that crashed or never started is not handed out again; the next file launches anew.
 	launched.then(
-		(b) => b.on('disconnected', () => gone(launched)),
+		(b) => {
+			const pipe = watchPipe(b)
+			if (pipe && open.has(launched)) pipes.set(launched, pipe)
+			b.on('disconnected', () => gone(launched))
+		},
 		() => gone(launched),
 	)
 	return launched
@@ -130,7 +184,8 @@ async function within<T>(ms: number, promise: Promise<T>, fallback: string): Pro
  * The inner text of `locator`, waiting up to `timeout`; when it does not show, an error that says
  * where things stand: the page's address and text, whether the renderer answers (the document's
  * state), whether the browser process answers over Playwright's pipe (the context's cookies), the
- * keep-awake timer, and what the browser did since `watch` began.
+ * keep-awake timer, the pipe itself (`pipeReport`: whether bun or Chromium holds what is missing) and
+ * what the browser did since `watch` began.
  *
  * Every probe is bounded. The first version waited up to 30 s for the page's text and without limit
  * for the document's state: when the page or the pipe is what stalled, those probes stall too, bun's
@@ -157,7 +212,7 @@ export async function textOrExplain(page: Page, locator: Locator, what: string, 
 		const { open, keepAwake } = browserState()
 		throw new Error(
 			`no ${what} on ${page.url()} after ${Date.now() - started} ms (page says "${shown}"; renderer: ${['loading', 'interactive', 'complete'].includes(String(state)) ? `document ${state}` : state}; browser process: ${browserAnswers}; ` +
-				`${open} browser(s) open, keep-awake timer ${keepAwake ? 'on' : 'OFF'}; the browser saw: ${seen.join(' | ') || 'nothing'}): ${String(error).split('\n').slice(0, 12).join('\n')}`,
+				`${open} browser(s) open, keep-awake timer ${keepAwake ? 'on' : 'OFF'}; ${pipeReport()}; the browser saw: ${seen.join(' | ') || 'nothing'}): ${String(error).split('\n').slice(0, 12).join('\n')}`,
 		)
 	}
 }

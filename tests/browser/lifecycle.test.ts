@@ -5,7 +5,7 @@
  * ended in bun's "timed out", with none of the details the message was meant to carry).
  */
 import { afterAll, expect, setDefaultTimeout, test } from 'bun:test'
-import { browserState, closeBrowser, launchBrowser, textOrExplain, watch } from '../browser.ts'
+import { browserState, closeBrowser, launchBrowser, pipeReport, reportWaitsOver, textOrExplain, watch } from '../browser.ts'
 
 setDefaultTimeout(60_000) // two Chromium launches on a busy 2-core machine
 
@@ -73,5 +73,43 @@ test('when the page stalls, the failure says so in seconds, well before the test
 	expect(failure).toContain('renderer: no answer')
 	expect(failure).toContain('browser process: answers')
 	expect(failure).toContain('keep-awake timer on')
+	// The pipe is empty both ways: what is missing is Chromium's (its renderer's) answer, not bun's reading.
+	expect(failure).toMatch(/pipe to Chromium: [1-9]\d* command\(s\) without an answer/)
+	expect(failure).toContain('0 byte(s) waiting unread in the pipe, 0 read by bun and not passed on')
+	expect(failure).toContain('0 byte(s) held by bun, 0 byte(s) in the pipe unread by Chromium')
+	expect(failure).toMatch(/bun's event loop: longest pause \d+ ms/)
 	await ctx.close()
+})
+
+test('when bun holds Chromium’s answer, the pipe report says so, and the watchdog writes it to stderr once', async () => {
+	const browser = await launchBrowser()
+	const page = await browser.newPage()
+	await page.setContent('<p>ready</p>')
+	// What a stalled read looks like: the read side of the pipe paused, as an event loop that does not
+	// turn leaves it (Playwright's internals, as tests/browser-pipe.ts reads them).
+	const transport = (
+		browser as unknown as { _connection: { toImpl(x: unknown): { _connection: { _transport: { _pipeRead: { pause(): void; resume(): void } } } } } }
+	)._connection.toImpl(browser)._connection._transport
+	const logged: string[] = []
+	const log = console.error
+	console.error = (...args: unknown[]) => void logged.push(args.join(' '))
+	reportWaitsOver(300)
+	try {
+		transport._pipeRead.pause()
+		const answer = page.evaluate(() => 6 * 7)
+		await Bun.sleep(900)
+		expect(pipeReport()).toMatch(/1 command\(s\) without an answer, the oldest Runtime\.\w+ \(#\d+\) sent \d+ ms ago/)
+		expect(pipeReport()).toMatch(/[1-9]\d* read by bun and not passed on/)
+		const lines = logged.filter((l) => l.startsWith('[browser] a command to Chromium has waited'))
+		expect(lines).toHaveLength(1)
+		expect(lines[0]).toMatch(/read by bun and not passed on.*bun's event loop: longest pause/)
+		transport._pipeRead.resume()
+		expect(await answer).toBe(42)
+		expect(pipeReport()).toContain('every command answered')
+	} finally {
+		transport._pipeRead.resume()
+		reportWaitsOver(15_000)
+		console.error = log
+		await page.close()
+	}
 })
