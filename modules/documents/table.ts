@@ -69,6 +69,8 @@ export const candidateDocuments = pgTable(
 	},
 	(t) => [
 		index('candidate_documents_candidate').on(t.candidateId, t.uploadedAt.desc(), t.seq.desc()),
+		// What came through one upload link (a handful of rows): read by the public upload page on every view.
+		index('candidate_documents_request').on(t.requestId).where(sql`${t.requestId} is not null`),
 		check('candidate_documents_kind_valid', sql`${t.kind} in ('dl', 'visa', 'i94', 'workAuth')`),
 	],
 )

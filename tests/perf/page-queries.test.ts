@@ -7,12 +7,15 @@
  * - A hiring manager's interview results are read by their jobs (`interviews_job`), not from all interviews.
  * - A job page ranks its applicants and its leads at once: they share one re-check of the job.
  * - Résumé hashes and texts for a whole bench are one statement text, whatever the bench's size.
+ * - The public upload page reads what came through its link by the link (`candidate_documents_request`),
+ *   not from every document on file.
  * - A job-wide résumé re-check decides from the application rows alone (a changed résumé marks its
  *   applications' checks in the same transaction, whatever writes it), and never stores a check made
  *   on a résumé that has changed since; a job's ranked applicants are an ordered index read.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
+import { hashSecret, newCredential } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { personActor } from '../../modules/auth/index.ts'
 import { getCalendar } from '../../modules/calendar/service.ts'
@@ -20,6 +23,7 @@ import { resumeHashes, resumeTexts } from '../../modules/candidates/index.ts'
 import { getJobApplicants } from '../../modules/candidates/application-service.ts'
 import { refreshChecks, saveCheck } from '../../modules/candidates/recheck.ts'
 import { checkResume, resumeHash, RESUME_CHECK_VERSION } from '../../modules/candidates/resume-check.ts'
+import { openUploadLink } from '../../modules/documents/uploads.ts'
 import { completedInterviewsSource } from '../../modules/interviews/contributions.ts'
 import { MAX_INTERVIEW_MINUTES } from '../../modules/interviews/table.ts'
 import type { ReviewItem } from '../../modules/review/index.ts'
@@ -203,5 +207,35 @@ describe('job page: résumé checks and the bench', () => {
 		expect(shown).toEqual(expected)
 		const plan = await planOf(deps, theStatement(statements, /order by coalesce\(a\.resume_score, -1\) desc/))
 		expect(/applications_job_ranked/.test(plan) && !/Sort Key/.test(plan) ? '' : plan).toBe('')
+	}, 60_000)
+})
+
+describe('the upload page', () => {
+	test('what came through a link is read by the link, not from every document on file', async () => {
+		const candidate = await newCandidate(ws, { resume: false }, deps)
+		const link = newCredential('ul')
+		const request = `dr_plan_${ws.id}`
+		const expires = new Date(Date.now() + 7 * DAY).toISOString()
+		await deps.database.rows(sql`insert into document_requests (id, workspace_id, candidate_id, items, token_hash, expires_at, requested_by_name)
+			values (${request}, ${ws.id}, ${candidate}, array['dl','visa'], ${hashSecret(link)}, ${expires}::timestamptz, 'Plan Recruiter')`)
+		// Years of documents on file: uploaded by others' links, seeded or imported (no link).
+		await deps.database.rows(sql`insert into document_requests (id, workspace_id, candidate_id, items, token_hash, expires_at, requested_by_name)
+			select 'dr_plan_' || ${ws.id} || '_' || g, ${ws.id}, ${candidate}, array['dl'], 'plan-hash-' || ${ws.id} || '-' || g, ${expires}::timestamptz, 'Plan Recruiter'
+			from generate_series(1, 1000) g`)
+		await deps.database.rows(sql`insert into candidate_documents (id, workspace_id, candidate_id, kind, file_name, content_type, size_bytes, storage_key, request_id)
+			select 'cd_plan_' || ${ws.id} || '_' || g, ${ws.id}, ${candidate}, 'dl', 'licence.pdf', 'application/pdf', 1000, 'plan/' || g,
+				case when g % 3 = 0 then null else 'dr_plan_' || ${ws.id} || '_' || (1 + g % 1000) end
+			from generate_series(1, 6000) g`)
+		await deps.database.rows(sql`insert into candidate_documents (id, workspace_id, candidate_id, kind, file_name, content_type, size_bytes, storage_key, request_id)
+			values (${`cd_plan_${ws.id}_mine`}, ${ws.id}, ${candidate}, 'visa', 'visa.pdf', 'application/pdf', 1000, 'plan/mine', ${request})`)
+		await analyzeWhole(deps, 'candidate_documents', 'document_requests')
+
+		let page: Awaited<ReturnType<typeof openUploadLink>> | undefined
+		const statements = await statementsOf(deps, async () => {
+			page = await openUploadLink(deps, link)
+		})
+		expect(page?.received.map((r) => r.fileName)).toEqual(['visa.pdf'])
+		const plan = await planOf(deps, theStatement(statements, /from "candidate_documents"/))
+		expect(/Seq Scan on candidate_documents/.test(plan) || !/candidate_documents_request/.test(plan) ? plan : '').toBe('')
 	}, 60_000)
 })

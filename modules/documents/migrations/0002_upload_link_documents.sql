@@ -1,0 +1,1 @@
+CREATE INDEX "candidate_documents_request" ON "candidate_documents" USING btree ("request_id") WHERE "candidate_documents"."request_id" is not null;
