@@ -175,6 +175,18 @@ export function pageHeader(o: { crumbs?: readonly (readonly [string, string])[];
 ${o.meta ? html`<p class="meta">${o.meta}</p>` : ''}</div>`
 }
 
+/**
+ * A button that only the page's script can work (app.js): it is `hidden` in the HTML and app.js shows
+ * it when it runs. Without the script (or before it has run, on a slow line) there is no button that
+ * does nothing when pressed: a click before app.js ran used to be lost.
+ */
+export function scriptButton(label: string, attributes: Record<string, string>): SafeHtml {
+	return html`<button type="button" class="secondary" data-needs-script${Object.entries(attributes).map(([k, v]) => html` ${raw(k)}="${v}"`)} hidden>${label}</button>`
+}
+
+/** Copy next to a secret or an address shown on the page: copies the text of the element `id` (app.js). */
+export const copyButton = (id: string, name?: string) => scriptButton('Copy', name ? { 'data-copy': id, 'aria-label': name } : { 'data-copy': id })
+
 /** A one-button form (Post/Redirect/Get) with the CSRF field; `confirm` asks first (app.js). */
 export function actionButton(o: {
 	session: Pick<PageSession, 'csrf'>

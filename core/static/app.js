@@ -1,4 +1,7 @@
 // Progressive enhancement only: every page works without it. No inline script anywhere (CSP).
+// Buttons only this script can work are hidden in the HTML (core/ui.ts scriptButton): shown now
+// that it runs, so nobody presses one that would do nothing.
+for (const button of document.querySelectorAll('[data-needs-script]')) button.hidden = false
 document.addEventListener('click', async (event) => {
 	const button = event.target.closest('[data-copy]')
 	if (!button) return

@@ -6,6 +6,7 @@
  * variants show a placeholder, never a real token.
  */
 import { html, raw, type SafeHtml } from '../../core/html.ts'
+import { copyButton, scriptButton } from '../../core/ui.ts'
 
 export const mcpAddress = (baseUrl: string) => `${baseUrl}/api/mcp`
 
@@ -91,8 +92,7 @@ export function clientSetups(baseUrl: string): ClientSetup[] {
 	]
 }
 
-const copyable = (id: string, text: string, label: string) =>
-	html`<div class="snippet"><pre id="${id}">${text}</pre><button type="button" class="secondary" data-copy="${id}" aria-label="Copy ${label}">Copy</button></div>`
+const copyable = (id: string, text: string, label: string) => html`<div class="snippet"><pre id="${id}">${text}</pre>${copyButton(id, `Copy ${label}`)}</div>`
 
 /** The set-up steps of every app, each in a disclosure (one open at a time is enough to read). */
 export function clientSetupList(baseUrl: string, idPrefix = 'setup'): SafeHtml {
@@ -114,7 +114,7 @@ ${copyable('mcp-address', mcpAddress(baseUrl), 'the MCP server address')}
 ${clientSetupList(baseUrl)}
 <h3>Test connection</h3>
 <p>Checks from this browser that the address answers, in which workspace, and how many tools your role has there.</p>
-<div class="test-connection"><button type="button" class="secondary" data-test-connection="${csrf}">Test connection</button>
+<div class="test-connection">${scriptButton('Test connection', { 'data-test-connection': csrf })}
 <p role="status" aria-live="polite" id="connection-result"></p></div>
 </section>`
 }

@@ -2,7 +2,7 @@
 import { html, page, pageSections, portalPage, type SafeHtml } from '../../core/html.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { dataTable } from '../../core/ui.ts'
+import { copyButton, dataTable } from '../../core/ui.ts'
 import { connectPanel } from './connect.ts'
 import { forgotPasswordLink } from './password-pages.ts'
 import type { TokenView } from './tokens.ts'
@@ -74,7 +74,7 @@ ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
 ${
 	view.newToken
 		? html`<div class="notice" role="status"><p><strong>Token “${view.newToken.name}” created.</strong> Copy it now: it is shown only once.</p>
-<p class="secret"><code id="new-token">${view.newToken.token}</code> <button type="button" class="secondary" data-copy="new-token">Copy</button></p></div>`
+<p class="secret"><code id="new-token">${view.newToken.token}</code> ${copyButton('new-token')}</p></div>`
 		: ''
 }
 </section>

@@ -79,7 +79,8 @@ describe('the token itself', () => {
 		const client = await signedIn(person)
 		const { res, token } = await createOnPage(client, 'Claude on my laptop')
 		expect(res.text).toContain('Token “Claude on my laptop” created')
-		expect(res.text).toMatch(/<button type="button" class="secondary" data-copy="new-token">Copy<\/button>/)
+		// Shown by app.js when it runs (core/ui.ts scriptButton): without the script it could do nothing.
+		expect(res.text).toContain('<button type="button" class="secondary" data-needs-script data-copy="new-token" hidden>Copy</button>')
 		expect(res.text).toMatch(/shown only once/)
 
 		const again = await client.get('/settings/api')

@@ -10,7 +10,7 @@ import { html, portalPage, type SafeHtml } from '../../core/html.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { revealCookie } from '../../core/http/reveal-cookie.ts'
-import { actionButton, dataTable } from '../../core/ui.ts'
+import { actionButton, copyButton, dataTable } from '../../core/ui.ts'
 import { PRIVATE_MARKER } from './private.ts'
 import { REVEAL_PERMISSION, revealPrivateLink, revealRefusal } from './reveal.ts'
 import { messagingConfigured } from './settings.ts'
@@ -59,7 +59,7 @@ function privateLinkPart(deps: AppDeps, session: PageSession, r: OutboxRow, show
 	if (!r.carriesPrivate) return ''
 	if (shown)
 		return html`<div class="notice" role="status"><p><strong>The private link</strong> (shown to you once; the reveal is in the activity log):</p>
-<p class="secret"><a id="revealed-link" href="${shown}">${shown}</a> <button type="button" class="secondary" data-copy="revealed-link">Copy</button></p></div>`
+<p class="secret"><a id="revealed-link" href="${shown}">${shown}</a> ${copyButton('revealed-link')}</p></div>`
 	const refusal = revealRefusal(r)
 	const may = deps.permissions.can(session.actor, REVEAL_PERMISSION)
 	return html`<p class="meta">The recipient’s private link is shown as ${PRIVATE_MARKER}: only the recipient gets it, filled in when it is sent, and it is not kept afterwards.${refusal && r.carriesPrivate && !r.privateRevealable ? ` ${refusal}` : ''}</p>

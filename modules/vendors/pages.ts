@@ -2,7 +2,7 @@
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { html, portalPage, type SafeHtml } from '../../core/html.ts'
-import { actionButton, dataTable, facts, notice, pageHeader, pager, plural, tag, when } from '../../core/ui.ts'
+import { actionButton, copyButton, dataTable, facts, notice, pageHeader, pager, plural, tag, when } from '../../core/ui.ts'
 import type { VendorDetail, VendorSummary } from './directory.ts'
 import { DOCUMENT_LABELS, type DocumentKind } from './model.ts'
 import type { VendorKeyView } from './service.ts'
@@ -63,7 +63,7 @@ function keysSection(session: PageSession, view: VendorPageView, keys: VendorKey
 ${
 	view.newKey
 		? html`<div class="notice" role="status"><p><strong>API key ${view.newKey.keyId} created.</strong> Copy it now and give it to ${v.name}: it is shown only once.</p>
-<p class="secret"><code id="new-key">${view.newKey.apiKey}</code> <button type="button" class="secondary" data-copy="new-key">Copy</button></p></div>`
+<p class="secret"><code id="new-key">${view.newKey.apiKey}</code> ${copyButton('new-key')}</p></div>`
 		: ''
 }
 <p>${accessTag(v.apiAccess)} ${v.apiAccess ? `${v.name} can publish and change its jobs with any live key.` : `Every key of ${v.name} is refused (403) until API access is switched on again.`}</p>

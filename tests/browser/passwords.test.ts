@@ -84,6 +84,8 @@ describe('passwords in a browser', () => {
 			await page.getByRole('button', { name: 'Change password' }).click()
 			// The same wait as the portal's wrong password (issue 17): when it stalls, the error says where.
 			expect(await textOrExplain(page, page.getByRole('alert'), 'alert', seen)).toContain('Your current password is not right')
+			// app.js moves the focus once the page has loaded (DOMContentLoaded): the alert can show before that.
+			await page.waitForLoadState('domcontentloaded')
 			expect(await page.evaluate(() => document.activeElement?.className)).toContain('error-summary')
 			const problems = await look(page, 'password-error')
 

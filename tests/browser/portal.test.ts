@@ -170,6 +170,38 @@ describe('connect an assistant', () => {
 	})
 })
 
+describe('buttons only the script can work', () => {
+	test('appear once app.js has run: with the script late, the first Copy pressed works; without JavaScript there are none', async () => {
+		const ws = await newWorkspace()
+		const person = await newPerson(ws, 'recruiter')
+		const late = await context()
+		// A slow line: app.js arrives 800 ms after it is asked for.
+		await late.route('**/static/app.js', async (route) => {
+			await Bun.sleep(800)
+			await route.continue()
+		})
+		const page = await late.newPage()
+		await signIn(page, person)
+		await page.goto(`${url}/settings/api`)
+		await page.getByLabel('Token name').fill('Slow line')
+		await page.getByRole('button', { name: 'Create token' }).click()
+		expect(await page.locator('#new-token').innerText()).toMatch(/^bl_pat_/)
+		// Pressed as soon as the token shows: a visible Copy before app.js ran did nothing (the click was lost).
+		await page.getByRole('button', { name: 'Copy', exact: true }).click()
+		await page.waitForFunction(() => document.querySelector('[data-copy="new-token"]')?.textContent !== 'Copy', undefined, { timeout: 10_000 })
+		await late.close()
+
+		const scriptless = await context({ javaScriptEnabled: false })
+		const plain = await scriptless.newPage()
+		await signIn(plain, person)
+		await plain.goto(`${url}/settings/api`)
+		expect(await plain.locator('#mcp-address').innerText()).toBe(`${url}/api/mcp`)
+		expect(await plain.getByRole('button', { name: /^Copy/ }).count()).toBe(0)
+		expect(await plain.getByRole('button', { name: 'Test connection' }).count()).toBe(0)
+		await scriptless.close()
+	})
+})
+
 describe('phone-sized screens and accessibility', () => {
 	test('every portal page fits a phone screen and has labelled controls, one h1 and named buttons', async () => {
 		const ws = await newWorkspace()
