@@ -13,7 +13,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { modules } from '../../core/main.ts'
 import { clock, emptyDatabase, migrationsBefore, newWorkspace, testDeps, usingPostgres, type TestWorkspace } from '../../tests/helpers.ts'
-import { explainOf, statementsOf } from '../../tests/perf/statements.ts'
+import { rowsReadFrom, statementsOf } from '../../tests/perf/statements.ts'
 import { newVendorJob } from '../../tests/staffing-fixtures.ts'
 import { operatorActor } from '../auth/index.ts'
 import { hourPartsOf, partsOf } from './counted.ts'
@@ -301,23 +301,8 @@ describe('counts read from the counters', () => {
 		// On PostgreSQL none is JIT-compiled (db/client.ts): at scale the ranking's estimates crossed
 		// jit_above_cost, and compiling took 300–350 ms of a 24 ms statement.
 		if (usingPostgres()) expect(await deps.database.rows(sql`show jit`)).toEqual([{ jit: 'off' }])
-		// Rows each statement took from careers_events (kept or filtered out), with index reads forced
-		// so the other workspaces' events of the shared test database do not count.
-		let read = 0
-		await deps.db.transaction(async (tx) => {
-			await deps.database.rows(sql`set local enable_seqscan = off`, tx)
-			for (const q of counted) {
-				const [row] = await deps.database.rows<{ 'QUERY PLAN': unknown }>(explainOf(q, 'analyze, format json'), tx)
-				const plan = typeof row!['QUERY PLAN'] === 'string' ? JSON.parse(row!['QUERY PLAN'] as string) : row!['QUERY PLAN']
-				const walk = (node: Record<string, unknown>): number =>
-					(node['Relation Name'] === 'careers_events' && !String(node['Node Type']).startsWith('Bitmap Index')
-						? Number(node['Actual Rows']) * Number(node['Actual Loops'] ?? 1) +
-							Number(node['Rows Removed by Filter'] ?? 0) +
-							Number(node['Rows Removed by Index Recheck'] ?? 0)
-						: 0) + ((node.Plans as Record<string, unknown>[] | undefined) ?? []).reduce((s, n) => s + walk(n), 0)
-				read += walk((plan as { Plan: Record<string, unknown> }[])[0]!.Plan)
-			}
-		})
+		// Rows the statements took from careers_events (other workspaces' events not counted).
+		const read = await rowsReadFrom(deps, counted, 'careers_events')
 		// The summary reads the ends of both periods (before, from and to), the ranking and the chart
 		// those of the current one: the minutes before the first whole hour and after the last.
 		const ends = (from: Date, to: Date, split: typeof partsOf = hourPartsOf) => {

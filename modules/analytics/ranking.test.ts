@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { newWorkspace, testDeps, usingPostgres, type TestWorkspace } from '../../tests/helpers.ts'
-import { explainOf, statementsOf } from '../../tests/perf/statements.ts'
+import { rowsReadFrom, statementsOf } from '../../tests/perf/statements.ts'
 import { newVendorJob } from '../../tests/staffing-fixtures.ts'
 import { partsOf, type Counted } from './counted.ts'
 import { MIN_VIEWS } from './insights.ts'
@@ -185,21 +185,11 @@ describe('the jobs ranking from its cache', () => {
 	test('plan: the ranking reads the events of the minutes at the period’s ends only, not of its partial days', async () => {
 		await ranked(c)
 		const statements = await statementsOf(deps, () => ranked(c))
-		let read = 0
-		await deps.db.transaction(async (tx) => {
-			await deps.database.rows(sql`set local enable_seqscan = off`, tx)
-			for (const q of statements.filter((s) => /careers_events/.test(s.text))) {
-				const [row] = await deps.database.rows<{ 'QUERY PLAN': unknown }>(explainOf(q, 'analyze, format json'), tx)
-				const plan = typeof row!['QUERY PLAN'] === 'string' ? JSON.parse(row!['QUERY PLAN'] as string) : row!['QUERY PLAN']
-				const walk = (node: Record<string, unknown>): number =>
-					(node['Relation Name'] === 'careers_events' && !String(node['Node Type']).startsWith('Bitmap Index')
-						? Number(node['Actual Rows']) * Number(node['Actual Loops'] ?? 1) +
-							Number(node['Rows Removed by Filter'] ?? 0) +
-							Number(node['Rows Removed by Index Recheck'] ?? 0)
-						: 0) + ((node.Plans as Record<string, unknown>[] | undefined) ?? []).reduce((s, n) => s + walk(n), 0)
-				read += walk((plan as { Plan: Record<string, unknown> }[])[0]!.Plan)
-			}
-		})
+		const read = await rowsReadFrom(
+			deps,
+			statements.filter((s) => /careers_events/.test(s.text)),
+			'careers_events',
+		)
 		const count = async (ranges: [Date, Date][]) => {
 			let n = 0
 			for (const [a, b] of ranges) {

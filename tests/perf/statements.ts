@@ -41,6 +41,30 @@ export async function planOf(deps: Pick<AppDeps, 'database'>, q: Statement, opti
 }
 
 /**
+ * The rows the statements took from `table`, kept or filtered out (EXPLAIN ANALYZE), with index reads
+ * forced (`enable_seqscan = off`) so that other workspaces' rows of the shared test database do not
+ * count. A bitmap index node is not counted: its heap scan is.
+ */
+export async function rowsReadFrom(deps: Pick<AppDeps, 'db' | 'database'>, statements: Statement[], table: string): Promise<number> {
+	let read = 0
+	await deps.db.transaction(async (tx) => {
+		await deps.database.rows(sql`set local enable_seqscan = off`, tx)
+		for (const q of statements) {
+			const [row] = await deps.database.rows<{ 'QUERY PLAN': unknown }>(explainOf(q, 'analyze, format json'), tx)
+			const plan = typeof row!['QUERY PLAN'] === 'string' ? JSON.parse(row!['QUERY PLAN'] as string) : row!['QUERY PLAN']
+			const walk = (node: Record<string, unknown>): number =>
+				(node['Relation Name'] === table && !String(node['Node Type']).startsWith('Bitmap Index')
+					? Number(node['Actual Rows']) * Number(node['Actual Loops'] ?? 1) +
+						Number(node['Rows Removed by Filter'] ?? 0) +
+						Number(node['Rows Removed by Index Recheck'] ?? 0)
+					: 0) + ((node.Plans as Record<string, unknown>[] | undefined) ?? []).reduce((s, n) => s + walk(n), 0)
+			read += walk((plan as { Plan: Record<string, unknown> }[])[0]!.Plan)
+		}
+	})
+	return read
+}
+
+/**
  * The `Seq Scan on <table>` nodes of a plan that may read the whole table. A scan right under a
  * Limit that the planner expects to stop early (the Limit costs at most a tenth of the scan) is
  * bounded by the limit, not by the table, and is allowed.
