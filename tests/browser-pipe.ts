@@ -61,8 +61,12 @@ function bytesInPipe(fd: number | undefined): string {
 export interface PipeWatch {
 	/** One line: commands without an answer, what was read and written last, bytes waiting each way. */
 	report(): string
-	/** The oldest command without an answer and how long it has waited (ms). */
-	oldest(): { method: string; id: number; waited: number } | undefined
+	/**
+	 * The newest command without an answer and how long it has waited (ms): what a step waits on.
+	 * (Some commands are never answered, e.g. Runtime.runIfWaitingForDebugger to a target that went
+	 * away: the oldest unanswered one can be such a leftover, so it is not the one to watch.)
+	 */
+	newest(): { method: string; id: number; waited: number } | undefined
 }
 
 /** Watches the pipe of a browser launched by playwright-core in this process. */
@@ -92,16 +96,17 @@ export function watchPipe(browser: Browser): PipeWatch | undefined {
 		lastRead = Date.now()
 	})
 	const ago = (at: number) => (at ? `${Date.now() - at} ms ago` : 'never')
-	const oldest = () => {
-		const [id, first] = unanswered.entries().next().value ?? []
-		return id === undefined || !first ? undefined : { id, method: first.method, waited: Date.now() - first.at }
+	const newest = () => {
+		const id = [...unanswered.keys()].at(-1)
+		const sent = id === undefined ? undefined : unanswered.get(id)
+		return id === undefined || !sent ? undefined : { id, method: sent.method, waited: Date.now() - sent.at }
 	}
 	return {
-		oldest,
+		newest,
 		report() {
-			const first = oldest()
-			const waiting = first
-				? `${unanswered.size} command(s) without an answer, the oldest ${first.method} (#${first.id}) sent ${first.waited} ms ago`
+			const last = newest()
+			const waiting = last
+				? `${unanswered.size} command(s) without an answer, the newest ${last.method} (#${last.id}) sent ${last.waited} ms ago`
 				: 'every command answered'
 			return (
 				`pipe to Chromium: ${waiting}; from Chromium: last read ${ago(lastRead)}, last handed to Playwright ${ago(lastHandled)}, ` +

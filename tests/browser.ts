@@ -44,8 +44,9 @@ const pipes = new Map<Promise<Browser>, PipeWatch>()
 
 /**
  * The keep-awake timer's tick doubles as a watchdog: it measures how long bun's event loop went
- * without turning (a 10 ms timer that fires seconds late), and when a command to Chromium has had no
- * answer for 15 s it writes the pipe's state to stderr once. A test that then times out in bun (which
+ * without turning (a 10 ms timer that fires seconds late), and when the newest command to Chromium
+ * without an answer has waited 15 s (everything sent since was answered, or nothing was sent) it
+ * writes the pipe's state to stderr once. A test that then times out in bun (which
  * prints nothing but "timed out") has that line just above its failure in the log, where .ci/run
  * picks it up. Some commands wait on purpose (waitForFunction polls inside the page): the line says
  * what was waiting, and is only read when a test failed.
@@ -64,12 +65,12 @@ function tick() {
 	if (lastTick && now - lastTick > longestPause.ms) longestPause = { ms: now - lastTick, at: now }
 	lastTick = now
 	for (const pipe of pipes.values()) {
-		const oldest = pipe.oldest()
-		if (!oldest || oldest.waited < waitedTooLong) continue
-		const key = `${oldest.id} ${oldest.method}`
+		const newest = pipe.newest()
+		if (!newest || newest.waited < waitedTooLong) continue
+		const key = `${newest.id} ${newest.method}`
 		if (reported.has(key)) continue
 		reported.add(key)
-		console.error(`[browser] a command to Chromium has waited ${oldest.waited} ms: ${pipe.report()}; ${loopReport()}`)
+		console.error(`[browser] a command to Chromium has waited ${newest.waited} ms: ${pipe.report()}; ${loopReport()}`)
 	}
 }
 

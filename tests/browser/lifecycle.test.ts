@@ -98,9 +98,11 @@ test('when bun holds Chromium’s answer, the pipe report says so, and the watch
 		transport._pipeRead.pause()
 		const answer = page.evaluate(() => 6 * 7)
 		await Bun.sleep(900)
-		expect(pipeReport()).toMatch(/1 command\(s\) without an answer, the oldest Runtime\.\w+ \(#\d+\) sent \d+ ms ago/)
+		expect(pipeReport()).toMatch(/\d+ command\(s\) without an answer, the newest Runtime\.\w+ \(#\d+\) sent \d+ ms ago/)
 		expect(pipeReport()).toMatch(/[1-9]\d* read by bun and not passed on/)
-		const lines = logged.filter((l) => l.startsWith('[browser] a command to Chromium has waited'))
+		// Commands Chromium never answers (Runtime.runIfWaitingForDebugger to a target gone, the stalled
+		// page's of the test before) may be there too: the line about this evaluation is written once.
+		const lines = logged.filter((l) => /^\[browser\] a command to Chromium has waited .*the newest Runtime\.(evaluate|callFunctionOn) /.test(l))
 		expect(lines).toHaveLength(1)
 		expect(lines[0]).toMatch(/read by bun and not passed on.*bun's event loop: longest pause/)
 		transport._pipeRead.resume()
