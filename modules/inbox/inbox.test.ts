@@ -254,7 +254,7 @@ describe('a shared phone number or address never merges two people’s conversat
 		for (const id of [ivy, ian, kai, vendor]) expect(threads.filter((t: any) => t.counterpart.id === id)).toEqual([])
 		const phone = threads.find((t: any) => t.counterpart.address === '+17375550177')
 		expect(phone.counterpart).toMatchObject({ type: 'other', id: null })
-		expect(phone.counterpart.name).toBe('Unassigned: +17375550177 is shared by Ivy Chen, Ian Chen')
+		expect(phone.counterpart.name).toBe('Unassigned: +17375550177 is shared by Ian Chen, Ivy Chen')
 		const shared = threads.find((t: any) => t.id === mail.json.threadId)
 		expect(shared.counterpart).toEqual({
 			type: 'other',

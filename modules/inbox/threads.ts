@@ -105,8 +105,11 @@ export async function counterpartAt(
 	const people = [...candidates.map((c) => ({ kind: 'candidate' as const, ...c })), ...vendorsThere.map((v) => ({ kind: 'vendor' as const, ...v }))]
 	const only = people.length === 1 ? people[0]! : null
 	if (only) return only.kind === 'candidate' ? candidateCounterpart(only, normalized) : vendorCounterpart(only, normalized)
+	// Named in alphabetical order: a label a person reads, the same whichever of them came first
+	// (people added in the same millisecond have no first).
 	const sharers = `${normalized} is shared by ${people
 		.map((p) => p.name)
+		.sort((a, b) => a.localeCompare(b, 'en'))
 		.slice(0, 3)
 		.join(', ')}${people.length > 3 ? ` and ${people.length - 3} more` : ''}`
 	const label = !people.length ? displayName || normalized : displayName ? `${displayName} (unassigned: ${sharers})` : `Unassigned: ${sharers}`

@@ -98,7 +98,8 @@ test('when bun holds Chromium’s answer, the pipe report says so, and the watch
 		transport._pipeRead.pause()
 		const answer = page.evaluate(() => 6 * 7)
 		await Bun.sleep(900)
-		expect(pipeReport()).toMatch(/\d+ command\(s\) without an answer, the newest Runtime\.\w+ \(#\d+\) sent \d+ ms ago/)
+		const held = pipeReport().match(/\d+ command\(s\) without an answer, the newest Runtime\.\w+ (\(#\d+\)) sent \d+ ms ago/)
+		expect(held).not.toBeNull()
 		expect(pipeReport()).toMatch(/[1-9]\d* read by bun and not passed on/)
 		// Commands Chromium never answers (Runtime.runIfWaitingForDebugger to a target gone, the stalled
 		// page's of the test before) may be there too: the line about this evaluation is written once.
@@ -107,7 +108,10 @@ test('when bun holds Chromium’s answer, the pipe report says so, and the watch
 		expect(lines[0]).toMatch(/read by bun and not passed on.*bun's event loop: longest pause/)
 		transport._pipeRead.resume()
 		expect(await answer).toBe(42)
-		expect(pipeReport()).toContain('every command answered')
+		// The evaluation is answered and nothing is held any more. (Other commands may be in flight: the
+		// bytes passed on can be events Playwright answers at once, such as a target to detach from.)
+		expect(pipeReport()).not.toContain(held![1]!)
+		expect(pipeReport()).toContain(' 0 read by bun and not passed on')
 	} finally {
 		transport._pipeRead.resume()
 		reportWaitsOver(15_000)
