@@ -143,7 +143,7 @@ export async function invitationsFor(deps: AppDeps, userId: string): Promise<MyI
 		.innerJoin(workspaces, eq(workspaces.id, invitations.workspaceId))
 		.leftJoin(inviter, eq(inviter.id, invitations.invitedBy))
 		.where(and(eq(users.id, userId), eq(invitations.status, 'pending'), gt(invitations.expiresAt, deps.now())))
-		.orderBy(workspaces.name)
+		.orderBy(workspaces.name, workspaces.slug)
 	return rows.map((r) => ({ id: r.id, workspace: { id: r.wsId, slug: r.slug, name: r.wsName }, role: r.role, invitedBy: r.invitedBy, expiresAt: r.expiresAt }))
 }
 

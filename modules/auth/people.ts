@@ -126,7 +126,7 @@ export async function listPeople(db: Db, workspaceId: string): Promise<PersonVie
 		.from(memberships)
 		.innerJoin(users, eq(users.id, memberships.userId))
 		.where(and(eq(memberships.workspaceId, workspaceId), isNull(memberships.removedAt)))
-		.orderBy(users.name)
+		.orderBy(users.name, users.email)
 }
 
 async function memberId(db: Db, ws: WorkspaceRef, who: { email?: string; userId?: string }): Promise<{ userId: string; email: string }> {

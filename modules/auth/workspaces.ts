@@ -39,7 +39,7 @@ export async function requireWorkspace(db: Db, slug: string): Promise<Workspace>
 }
 
 export async function listWorkspaces(db: Db): Promise<Workspace[]> {
-	return db.select({ id: workspaces.id, slug: workspaces.slug, name: workspaces.name }).from(workspaces).orderBy(workspaces.createdAt)
+	return db.select({ id: workspaces.id, slug: workspaces.slug, name: workspaces.name }).from(workspaces).orderBy(workspaces.createdAt, workspaces.slug)
 }
 
 /** Workspaces by id (unknown ids are left out). */
