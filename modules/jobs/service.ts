@@ -208,7 +208,11 @@ export interface JobDetail extends JobSummary {
 export async function getJob(deps: AppDeps, actor: Actor, jobId: string): Promise<JobDetail> {
 	const row = await loadJob(deps, actor, jobId)
 	const [team, questions, vendors, facts] = await Promise.all([
-		deps.db.select({ userId: jobTeam.userId, teamRole: jobTeam.teamRole }).from(jobTeam).where(eq(jobTeam.jobId, jobId)).orderBy(asc(jobTeam.addedAt)),
+		deps.db
+			.select({ userId: jobTeam.userId, teamRole: jobTeam.teamRole })
+			.from(jobTeam)
+			.where(eq(jobTeam.jobId, jobId))
+			.orderBy(asc(jobTeam.addedAt), asc(jobTeam.userId)),
 		deps.db
 			.select({ id: jobQuestions.id, prompt: jobQuestions.prompt, kind: jobQuestions.kind, required: jobQuestions.required })
 			.from(jobQuestions)

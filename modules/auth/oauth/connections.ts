@@ -2,7 +2,7 @@
  * Connected apps: the grants a person gave. Owners and admins see and disconnect everyone's;
  * others their own. Disconnecting ends every grant of that app for that person at once.
  */
-import { and, desc, eq, isNull, max, min } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, max, min } from 'drizzle-orm'
 import type { Actor } from '../../../core/actor.ts'
 import { isAdmin } from '../../../core/actor.ts'
 import type { AppDeps } from '../../../core/deps.ts'
@@ -44,7 +44,7 @@ export async function listConnections(deps: AppDeps, actor: Actor): Promise<Conn
 			),
 		)
 		.groupBy(oauthGrants.clientId, oauthClients.name, oauthClients.redirectUris, oauthGrants.userId, users.name)
-		.orderBy(desc(min(oauthGrants.createdAt)))
+		.orderBy(desc(min(oauthGrants.createdAt)), asc(oauthGrants.clientId), asc(oauthGrants.userId))
 	return rows.map((r) => ({
 		clientId: r.clientId,
 		appName: r.appName,
