@@ -106,10 +106,17 @@ export async function saveCheck(deps: Pick<AppDeps, 'database'>, applicationId: 
 	)
 }
 
-/** Re-checks the applications of every job changed at or after `since`; returns how many were re-run. */
-export async function recheckChangedJobs(deps: AppDeps, since: Date): Promise<number> {
+/**
+ * Re-checks the applications of every job changed at or after `since`, a page of jobs at a time
+ * (a vendor may change thousands at once); returns how many were re-run.
+ */
+export async function recheckChangedJobs(deps: AppDeps, since: Date, pageSize = 500): Promise<number> {
 	let n = 0
-	for (const job of await jobsChangedSince(deps, since)) n += await refreshChecks(deps, job.workspaceId, { jobId: job.id })
+	for (let page = await jobsChangedSince(deps, since, { limit: pageSize }); page.length; ) {
+		for (const job of page) n += await refreshChecks(deps, job.workspaceId, { jobId: job.id })
+		if (page.length < pageSize) break
+		page = await jobsChangedSince(deps, since, { after: page.at(-1)!, limit: pageSize })
+	}
 	return n
 }
 

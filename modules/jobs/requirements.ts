@@ -42,10 +42,26 @@ cross join unnest(coalesce(j.must_have, '{}') || coalesce(j.nice_to_have, '{}'))
 	return rows.map((x) => x.r)
 }
 
-/** Jobs (of any workspace) changed at or after `since`, with their must-haves (sweeps re-check résumés with it). */
-export async function jobsChangedSince(deps: AppDeps, since: Date, limit = 500): Promise<{ id: string; workspaceId: string; mustHave: string[] }[]> {
+/** Where a page of `jobsChangedSince` ended: its last job's change time (exact, as text) and id. */
+export interface ChangedJobsCursor {
+	updatedAt: string
+	id: string
+}
+
+/**
+ * Jobs (of any workspace) changed at or after `since`, with their must-haves (sweeps re-check
+ * résumés with it), a page at a time in (change time, id) order: pass the last row back as `after`
+ * for the next page. The time goes as text, to the microsecond a JavaScript Date would lose.
+ */
+export async function jobsChangedSince(
+	deps: AppDeps,
+	since: Date,
+	o: { after?: ChangedJobsCursor; limit?: number } = {},
+): Promise<{ id: string; workspaceId: string; mustHave: string[]; updatedAt: string }[]> {
+	const after = o.after ? sql` and (updated_at, id) > (${o.after.updatedAt}::timestamptz, ${o.after.id})` : sql``
 	return deps.database.rows(
-		sql`select id, workspace_id as "workspaceId", must_have as "mustHave" from jobs where updated_at >= ${since.toISOString()}::timestamptz order by updated_at limit ${limit}`,
+		sql`select id, workspace_id as "workspaceId", must_have as "mustHave", updated_at::text as "updatedAt" from jobs
+where updated_at >= ${since.toISOString()}::timestamptz${after} order by updated_at, id limit ${o.limit ?? 500}`,
 	)
 }
 
