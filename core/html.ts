@@ -83,6 +83,14 @@ ${settings.length ? html`<details class="more${inSettings ? ' current' : ''}"><s
 </div>`
 }
 
+/**
+ * app.js runs before the body is parsed (not `defer`): its handlers listen on the document, so no
+ * button or form on the page exists before them. Deferred, it ran after the page was shown, and a
+ * person (or a test) quick enough could press Revoke before the confirmation was wired: the form
+ * was sent unasked. It is small and cached; what needs the page's elements waits for DOMContentLoaded.
+ */
+const appScript = html`<script src="/static/app.js"></script>`
+
 export function page(options: PageOptions, body: SafeHtml): Response {
 	const doc = html`<!doctype html>
 <html lang="en">
@@ -92,7 +100,7 @@ export function page(options: PageOptions, body: SafeHtml): Response {
 <title>${options.hasErrors ? 'Error: ' : ''}${options.title} · Benchline</title>
 <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/app.css">
-<script src="/static/app.js" defer></script>
+${appScript}
 ${options.head ?? ''}
 </head>
 <body>

@@ -1,7 +1,6 @@
 // Progressive enhancement only: every page works without it. No inline script anywhere (CSP).
-// Buttons only this script can work are hidden in the HTML (core/ui.ts scriptButton): shown now
-// that it runs, so nobody presses one that would do nothing.
-for (const button of document.querySelectorAll('[data-needs-script]')) button.hidden = false
+// Loaded in <head> without `defer` (core/html.ts): the handlers below listen on the document before
+// any of the page's buttons and forms exist, so none can be pressed before they are wired.
 document.addEventListener('click', async (event) => {
 	const button = event.target.closest('[data-copy]')
 	if (!button) return
@@ -23,8 +22,11 @@ document.addEventListener('submit', (event) => {
 	const question = event.target.getAttribute('data-confirm')
 	if (question && !window.confirm(question)) event.preventDefault()
 })
-// A page that shows form errors moves the focus to their summary, so it is read out at once.
 document.addEventListener('DOMContentLoaded', () => {
+	// Buttons only this script can work are hidden in the HTML (core/ui.ts scriptButton): shown now,
+	// so nobody presses one that would do nothing.
+	for (const button of document.querySelectorAll('[data-needs-script]')) button.hidden = false
+	// A page that shows form errors moves the focus to their summary, so it is read out at once.
 	const summary = document.querySelector('[data-autofocus]')
 	if (summary) summary.focus()
 })

@@ -200,6 +200,35 @@ describe('buttons only the script can work', () => {
 		expect(await plain.getByRole('button', { name: 'Test connection' }).count()).toBe(0)
 		await scriptless.close()
 	})
+
+	test('a confirmation is asked even when Revoke is pressed the moment the page shows, with app.js late', async () => {
+		const ws = await newWorkspace()
+		const person = await newPersonWithToken(ws, 'recruiter')
+		const ctx = await (await launchBrowser()).newContext()
+		const asked: string[] = []
+		// The person answers "Cancel".
+		ctx.on('page', (p) =>
+			p.on('dialog', (d) => {
+				asked.push(d.message())
+				void d.dismiss()
+			}),
+		)
+		await ctx.route('**/static/app.js', async (route) => {
+			await Bun.sleep(800)
+			await route.continue()
+		})
+		const page = await ctx.newPage()
+		await signIn(page, person)
+		// Pressed as soon as the button is there, without waiting for the page to finish loading (as after
+		// following a link). With app.js deferred, the form was sent before the confirmation was wired.
+		await page.goto(`${url}/settings/api`, { waitUntil: 'commit' })
+		await page.getByRole('button', { name: 'Revoke recruiter token' }).click()
+		await page.waitForLoadState('load')
+		expect(asked).toEqual(['Revoke the token “recruiter token”? Apps using it stop working at once.'])
+		expect(page.url()).toBe(`${url}/settings/api`)
+		expect(await mcpStatus(person.token)).toMatchObject({ status: 200 })
+		await ctx.close()
+	})
 })
 
 describe('phone-sized screens and accessibility', () => {
