@@ -1,5 +1,6 @@
 /** The people page: members, invitations not yet answered, and the form that invites someone. */
-import { html, portalPage } from '../../core/html.ts'
+import { html, portalPage, type SafeHtml } from '../../core/html.ts'
+import { dataTable } from '../../core/ui.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { PERSON_ROLES } from '../../core/actor.ts'
@@ -8,6 +9,15 @@ import type { PersonView } from './people.ts'
 
 const roleName = (role: string) => role.replace('_', ' ')
 const roleLabel = (role: string) => roleName(role).replace(/^./, (c) => c.toUpperCase())
+
+/** A member or an open invitation, as a row of the people table. */
+interface PeopleRow {
+	name: string
+	email: string
+	grants: string[]
+	role: SafeHtml | string
+	action: SafeHtml | string
+}
 
 export interface PeopleView {
 	people: PersonView[]
@@ -29,21 +39,41 @@ export function peoplePage(deps: AppDeps, session: PageSession, view: PeopleView
 		html`<section class="card"><h1>People</h1>
 ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
 ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
-<div class="table-wrap"><table><thead><tr><th>Name</th><th>E-mail</th><th>Role</th><th>Extra permissions</th><th></th></tr></thead><tbody>
-${view.people.map(
-	(p) => html`<tr><td>${p.name}</td><td>${p.email}</td><td>${
-		mayChange(p)
-			? html`<form method="post" action="/people/${p.userId}/role" class="inline">${csrf}<select name="role" aria-label="Role of ${p.name}">${roles.map((r) => html`<option value="${r}"${r === p.role ? ' selected' : ''}>${roleLabel(r)}</option>`)}</select><button type="submit" class="secondary">Change role</button></form>`
-			: roleName(p.role)
-	}</td><td>${p.grants.join(', ') || '—'}</td>
-<td>${mayChange(p) ? html`<form method="post" action="/people/${p.userId}/remove" class="inline" data-confirm="Remove ${p.name} from the workspace? Their sessions, tokens and app connections stop working at once.">${csrf}<button type="submit" class="danger">Remove</button></form>` : ''}</td></tr>`,
-)}
-${view.invitations.map(
-	(
-		i,
-	) => html`<tr><td>${i.name}</td><td>${i.email}</td><td>${roleName(i.role)} <span class="meta">(invited, open until <time datetime="${i.expiresAt.toISOString()}">${i.expiresAt.toISOString().slice(0, 10)}</time>)</span></td><td>${i.grants.join(', ') || '—'}</td>
-<td>${owner || i.role !== 'owner' ? html`<form method="post" action="/people/invitations/${i.id}/cancel" class="inline">${csrf}<button type="submit" class="danger">Cancel invitation</button></form>` : ''}</td></tr>`,
-)}</tbody></table></div>
+${dataTable<PeopleRow>({
+	caption: 'People and open invitations',
+	hideCaption: true,
+	columns: [
+		{ label: 'Name', cell: (r) => r.name },
+		{ label: 'E-mail', cell: (r) => r.email },
+		{ label: 'Role', cell: (r) => r.role },
+		{ label: 'Extra permissions', cell: (r) => r.grants.join(', ') || '—' },
+		{ label: 'Actions', cell: (r) => r.action },
+	],
+	rows: [
+		...view.people.map((p) => ({
+			name: p.name,
+			email: p.email,
+			grants: p.grants,
+			role: mayChange(p)
+				? html`<form method="post" action="/people/${p.userId}/role" class="inline">${csrf}<select name="role" aria-label="Role of ${p.name}">${roles.map((r) => html`<option value="${r}"${r === p.role ? ' selected' : ''}>${roleLabel(r)}</option>`)}</select><button type="submit" class="secondary">Change role</button></form>`
+				: roleName(p.role),
+			action: mayChange(p)
+				? html`<form method="post" action="/people/${p.userId}/remove" class="inline" data-confirm="Remove ${p.name} from the workspace? Their sessions, tokens and app connections stop working at once.">${csrf}<button type="submit" class="danger">Remove</button></form>`
+				: '',
+		})),
+		...view.invitations.map((i) => ({
+			name: i.name,
+			email: i.email,
+			grants: i.grants,
+			role: html`${roleName(i.role)} <span class="meta">(invited, open until <time datetime="${i.expiresAt.toISOString()}">${i.expiresAt.toISOString().slice(0, 10)}</time>)</span>`,
+			action:
+				owner || i.role !== 'owner'
+					? html`<form method="post" action="/people/invitations/${i.id}/cancel" class="inline">${csrf}<button type="submit" class="danger">Cancel invitation</button></form>`
+					: '',
+		})),
+	],
+	empty: 'Nobody yet.',
+})}
 <h2>Add a person</h2>
 <p>They get an invitation, and join once they sign in and accept it. Someone new signs in with the temporary password you set here.</p>
 <form method="post" action="/people" class="stack">
