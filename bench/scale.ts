@@ -88,7 +88,7 @@ try {
 	const firstCursor = (name: string, args: Record<string, unknown>) => mcp.firstCursor(ownerToken, name, args)
 	const people = await pg<
 		{ name: string; email: string }[]
-	>`select name, email from candidates where workspace_id = ${ws.id} and id like 'cand_s%' order by id limit 200`
+	>`select name, email from candidates where workspace_id = ${ws.id} and id like 'cand\\_s%' order by id limit 200`
 	const jobIds = (await pg<{ id: string }[]>`select id from jobs where workspace_id = ${ws.id} order by id limit 500`).map((r) => r.id)
 	const words = [
 		'java',

@@ -278,7 +278,7 @@ export async function generateScaleData(
 		// The per-day counters the analytics funnel reads are kept by a trigger, which is off here.
 		await tx.unsafe(
 			`insert into application_daily_counts (workspace_id, day, stage_key, outcome, kind, n)
-			select workspace_id, (created_at at time zone 'UTC')::date, stage_key, coalesce(outcome, ''), kind, count(*)::int from applications where workspace_id = $1 and id like 'app_s%' group by 1, 2, 3, 4, 5
+			select workspace_id, (created_at at time zone 'UTC')::date, stage_key, coalesce(outcome, ''), kind, count(*)::int from applications where workspace_id = $1 and id like 'app\\_s%' group by 1, 2, 3, 4, 5
 			on conflict (workspace_id, day, stage_key, outcome, kind) do update set n = application_daily_counts.n + excluded.n`,
 			[w],
 		)

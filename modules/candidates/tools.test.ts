@@ -379,7 +379,7 @@ describe('demo data and the re-check sweep', () => {
 		const count = async () =>
 			(
 				await deps.database.rows<{ c: number; a: number; b: number; r: number; n: number; q: number }>(sql`select
-			(select count(*)::int from candidates where workspace_id = ${ws.id} and id not like 'cand_inj_%') as c,
+			(select count(*)::int from candidates where workspace_id = ${ws.id} and id not like 'cand\\_inj\\_%') as c,
 			(select count(*)::int from applications where workspace_id = ${ws.id}) as a,
 			(select count(*)::int from bench_entries where workspace_id = ${ws.id}) as b,
 			(select count(*)::int from ratings r join applications a on a.id = r.application_id where a.workspace_id = ${ws.id}) as r,

@@ -213,7 +213,7 @@ describe('keys and API access (owners and admins)', () => {
 		await admin.post(`/vendors/${vendorId}/api-access/on`)
 		expect((await callOn(app, 'GET', '/api/v1/jobs', { key })).status).toBe(200)
 		const log = await deps.database.rows<{ action: string; kind: string }>(
-			sql`select action, credential_kind as kind from activity where workspace_id = ${ws.id} and target_id = ${vendorId} and action like 'vendor.api_access%' order by at, seq`,
+			sql`select action, credential_kind as kind from activity where workspace_id = ${ws.id} and target_id = ${vendorId} and action like 'vendor.api\\_access%' order by at, seq`,
 		)
 		expect(log).toEqual([
 			{ action: 'vendor.api_access_off', kind: 'session' },

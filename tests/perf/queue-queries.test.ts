@@ -63,7 +63,7 @@ describe('review queue: the owner’s sources', () => {
 			select 'int_q_' || ${ws.id} || '_' || g, ${ws.id}, ${candidate}, ${job}, ${app}, ${owner.userId}, 'completed', now() - g * interval '8 hours', now(), now() - g * interval '8 hours' + interval '1 hour'
 			from generate_series(1, 2200) g`)
 		await deps.database.rows(
-			sql`insert into interview_views (interview_id, user_id, seen_at) select id, ${owner.userId}, now() from interviews where workspace_id = ${ws.id} and id like 'int_q_%' and id not in (${`int_q_${ws.id}_2`}, ${`int_q_${ws.id}_200`})`,
+			sql`insert into interview_views (interview_id, user_id, seen_at) select id, ${owner.userId}, now() from interviews where workspace_id = ${ws.id} and id like 'int\\_q\\_%' and id not in (${`int_q_${ws.id}_2`}, ${`int_q_${ws.id}_200`})`,
 		)
 		await analyzeWhole(deps, 'interviews')
 		let items: ReviewItem[] = []
