@@ -2,6 +2,7 @@
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { html, portalPage } from '../../core/html.ts'
+import { dataTable } from '../../core/ui.ts'
 import { LIST_LABELS, SEARCH_LISTS, type SavedSearch, type SearchList } from './service.ts'
 
 export interface SavedSearchesView {
@@ -34,18 +35,36 @@ ${csrf}
 ${lists.length === 0 ? html`<p>You have no saved searches yet.</p>` : ''}
 ${lists.map(
 	(l) => html`<h2>${LIST_LABELS[l]}</h2>
-<div class="table-wrap"><table><thead><tr><th>Name</th><th>Search text</th><th>Rename</th><th></th></tr></thead><tbody>
-${view.byList.get(l)!.map(
-	(s) => html`<tr><td>${s.name}</td><td>${s.query || '—'}${
-		Object.keys(s.filters).length
-			? html` <span class="meta">${Object.entries(s.filters)
-					.map(([k, v]) => `${k}: ${v}`)
-					.join(', ')}</span>`
-			: ''
-	}</td>
-<td><form method="post" action="/saved-searches/${s.id}/rename" class="inline">${csrf}<label class="meta" for="rn-${s.id}">New name</label><input id="rn-${s.id}" name="name" required maxlength="80" value="${s.name}"><button type="submit" class="secondary">Rename</button></form></td>
-<td><form method="post" action="/saved-searches/${s.id}/delete" class="inline" data-confirm="Delete the saved search “${s.name}”?">${csrf}<button type="submit" class="danger">Delete</button></form></td></tr>`,
-)}</tbody></table></div>`,
+${dataTable<SavedSearch>({
+	caption: `Saved searches: ${LIST_LABELS[l]}`,
+	hideCaption: true,
+	columns: [
+		{ label: 'Name', cell: (s) => s.name },
+		{
+			label: 'Search text',
+			cell: (s) =>
+				html`${s.query || '—'}${
+					Object.keys(s.filters).length
+						? html` <span class="meta">${Object.entries(s.filters)
+								.map(([k, v]) => `${k}: ${v}`)
+								.join(', ')}</span>`
+						: ''
+				}`,
+		},
+		{
+			label: 'Rename',
+			cell: (s) =>
+				html`<form method="post" action="/saved-searches/${s.id}/rename" class="inline">${csrf}<label class="meta" for="rn-${s.id}">New name</label><input id="rn-${s.id}" name="name" required maxlength="80" value="${s.name}"><button type="submit" class="secondary">Rename</button></form>`,
+		},
+		{
+			label: 'Actions',
+			cell: (s) =>
+				html`<form method="post" action="/saved-searches/${s.id}/delete" class="inline" data-confirm="Delete the saved search “${s.name}”?">${csrf}<button type="submit" class="danger">Delete</button></form>`,
+		},
+	],
+	rows: view.byList.get(l)!,
+	empty: 'None.',
+})}`,
 )}
 </section>`,
 	)

@@ -2,6 +2,7 @@
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { html, portalPage } from '../../core/html.ts'
+import { dataTable } from '../../core/ui.ts'
 import type { TodoView } from './service.ts'
 
 const when = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`
@@ -22,15 +23,26 @@ ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
 ${
 	view.todos.length === 0
 		? html`<p>Nothing to do.</p>`
-		: html`<div class="table-wrap"><table><thead><tr><th>To-do</th><th>Due</th><th>Candidate</th><th></th></tr></thead><tbody>
-${view.todos.map(
-	(
-		t,
-	) => html`<tr><td>${t.done ? html`<s>${t.title.text}</s>` : t.title.text}${t.source !== 'person' ? html` <span class="meta">(${t.source})</span>` : ''}${t.notes ? html`<br><span class="meta">${t.notes.text}</span>` : ''}</td>
-<td>${t.dueAt ? when(t.dueAt) : '—'}${t.overdue ? html` <strong class="field-error">overdue</strong>` : ''}</td>
-<td>${t.candidate?.name.text ?? '—'}</td>
-<td><form method="post" action="/todos/${t.id}/${t.done ? 'reopen' : 'done'}" class="inline">${csrf}<button type="submit" class="secondary">${t.done ? 'Open again' : 'Done'}</button></form></td></tr>`,
-)}</tbody></table></div>`
+		: dataTable<TodoView>({
+				caption: 'Your to-dos',
+				hideCaption: true,
+				columns: [
+					{
+						label: 'To-do',
+						cell: (t) =>
+							html`${t.done ? html`<s>${t.title.text}</s>` : t.title.text}${t.source !== 'person' ? html` <span class="meta">(${t.source})</span>` : ''}${t.notes ? html`<br><span class="meta">${t.notes.text}</span>` : ''}`,
+					},
+					{ label: 'Due', cell: (t) => html`${t.dueAt ? when(t.dueAt) : '—'}${t.overdue ? html` <strong class="field-error">overdue</strong>` : ''}` },
+					{ label: 'Candidate', cell: (t) => (t.candidate ? html`<a href="/candidates/${t.candidate.id}">${t.candidate.name.text}</a>` : '—') },
+					{
+						label: 'Actions',
+						cell: (t) =>
+							html`<form method="post" action="/todos/${t.id}/${t.done ? 'reopen' : 'done'}" class="inline">${csrf}<button type="submit" class="secondary">${t.done ? 'Open again' : 'Done'}</button></form>`,
+					},
+				],
+				rows: view.todos,
+				empty: 'Nothing to do.',
+			})
 }
 ${view.more ? html`<p><a href="/todos?cursor=${view.more}">More</a></p>` : ''}
 <h2>Add a to-do</h2>
