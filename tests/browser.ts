@@ -254,6 +254,10 @@ export async function overflowing(page: Page): Promise<string[]> {
 			if (r.width > 0 && r.right > width + 1)
 				out.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${el.className} ends at ${Math.round(r.right)}px`)
 		}
+		// A table that must be scrolled sideways to reach its buttons is as bad on a phone: portal
+		// lists are card tables (dataTable) there.
+		for (const wrap of document.querySelectorAll('main .table-wrap'))
+			if (wrap.scrollWidth > wrap.clientWidth + 1) out.push(`a table scrolls sideways: ${wrap.scrollWidth}px in a ${wrap.clientWidth}px box`)
 		return out.slice(0, 5)
 	})
 }

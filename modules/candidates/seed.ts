@@ -3,6 +3,7 @@
  * the pipeline (with the real résumé check), ratings, notes and screening answers. Deterministic:
  * ids derive from the workspace, and seeding twice inserts nothing new.
  */
+import { eq } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { fileStore } from '../../core/files.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
@@ -49,6 +50,14 @@ async function storeDemoResumes(deps: AppDeps, files: { key: string; text: strin
 }
 
 export async function seedCandidates(deps: AppDeps, ws: WorkspaceRef): Promise<void> {
+	// The demo's people, applications, answers, ratings and notes are made once: made again after the
+	// workspace changed (someone joined, a job was added), the same random choices fall differently,
+	// and a second set of applications would land beside the first.
+	const [seeded] = await deps.db
+		.select({ id: candidates.id })
+		.from(candidates)
+		.where(eq(candidates.id, demoCandidateId(ws, 0)))
+	if (seeded) return
 	const rnd = seededRandom(`candidates:${ws.id}`)
 	await ensureStages(deps.db, ws.id)
 	const people = (await listPeople(deps.db, ws.id)).map((p) => p.userId).sort()

@@ -89,6 +89,9 @@ describe('every portal page, as each role sees it, on a phone and a desktop', ()
 		if (!pages.length) continue
 		test(`${role}: ${pages.map((p) => p.name).join(', ')}`, async () => {
 			const person = await newPerson(ws, role, {}, deps)
+			// Seeding again adds only what is per person (saved searches, to-dos): so this person's own
+			// lists are full, as a real person's are, not empty.
+			await runCommand(deps, 'seed', { workspace: ws.slug })
 			const context = await (await launchBrowser()).newContext()
 			const problems: string[] = []
 			try {
