@@ -50,7 +50,7 @@ async function storeDemoResumes(deps: AppDeps, files: { key: string; text: strin
 }
 
 export async function seedCandidates(deps: AppDeps, ws: WorkspaceRef): Promise<void> {
-	// The demo's people, applications, answers, ratings and notes are made once: made again after the
+	// The demo's candidates, applications, answers, ratings and notes are made once: made again after the
 	// workspace changed (someone joined, a job was added), the same random choices fall differently,
 	// and a second set of applications would land beside the first.
 	const [seeded] = await deps.db
