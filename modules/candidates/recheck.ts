@@ -13,7 +13,7 @@
  */
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
-import { jobRequirements, jobsChangedSince } from '../jobs/index.ts'
+import { type ChangedJobsCursor, jobRequirements, jobsChangedSince } from '../jobs/index.ts'
 import { checkResume, RESUME_CHECK_VERSION, resumeHashSql, type ResumeCheck } from './resume-check.ts'
 import { inList } from './reach.ts'
 
@@ -112,12 +112,13 @@ export async function saveCheck(deps: Pick<AppDeps, 'database'>, applicationId: 
  */
 export async function recheckChangedJobs(deps: AppDeps, since: Date, pageSize = 500): Promise<number> {
 	let n = 0
-	for (let page = await jobsChangedSince(deps, since, { limit: pageSize }); page.length; ) {
+	let after: ChangedJobsCursor | undefined
+	for (;;) {
+		const page = await jobsChangedSince(deps, since, { after, limit: pageSize })
 		for (const job of page) n += await refreshChecks(deps, job.workspaceId, { jobId: job.id })
-		if (page.length < pageSize) break
-		page = await jobsChangedSince(deps, since, { after: page.at(-1)!, limit: pageSize })
+		if (page.length < pageSize) return n
+		after = page.at(-1)
 	}
-	return n
 }
 
 /** Starts the sweep of recently changed jobs; returns the stop function. */

@@ -24,6 +24,7 @@ export {
 	jobQuestionsOf,
 	jobRequirements,
 	jobsChangedSince,
+	type ChangedJobsCursor,
 	recentOpenRequirements,
 	workspaceJobs,
 	type JobQuestion,

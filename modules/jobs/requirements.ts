@@ -5,6 +5,7 @@
  */
 import { asc, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
+import { afterKeys, orderBy } from '../../core/paging.ts'
 import { jobQuestions } from './table.ts'
 
 /** What other modules need to know of jobs' requirements (résumé checks, bench matching). */
@@ -42,6 +43,9 @@ cross join unnest(coalesce(j.must_have, '{}') || coalesce(j.nice_to_have, '{}'))
 	return rows.map((x) => x.r)
 }
 
+/** The sweep's order (core/paging.ts keys); its cursor never leaves the process, so it is not signed. */
+const CHANGED_ORDER = [{ expr: sql`updated_at` }, { expr: sql`id` }]
+
 /** Where a page of `jobsChangedSince` ended: its last job's change time (exact, as text) and id. */
 export interface ChangedJobsCursor {
 	updatedAt: string
@@ -58,10 +62,10 @@ export async function jobsChangedSince(
 	since: Date,
 	o: { after?: ChangedJobsCursor; limit?: number } = {},
 ): Promise<{ id: string; workspaceId: string; mustHave: string[]; updatedAt: string }[]> {
-	const after = o.after ? sql` and (updated_at, id) > (${o.after.updatedAt}::timestamptz, ${o.after.id})` : sql``
+	const after = o.after ? sql` and ${afterKeys(CHANGED_ORDER, [sql`${o.after.updatedAt}::timestamptz`, sql`${o.after.id}`])}` : sql``
 	return deps.database.rows(
 		sql`select id, workspace_id as "workspaceId", must_have as "mustHave", updated_at::text as "updatedAt" from jobs
-where updated_at >= ${since.toISOString()}::timestamptz${after} order by updated_at, id limit ${o.limit ?? 500}`,
+where updated_at >= ${since.toISOString()}::timestamptz${after} order by ${orderBy(CHANGED_ORDER)} limit ${o.limit ?? 500}`,
 	)
 }
 

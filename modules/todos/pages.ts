@@ -20,30 +20,26 @@ export function todosPage(
 		html`<section class="card"><h1>Your to-dos</h1>
 ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
 ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
-${
-	view.todos.length === 0
-		? html`<p>Nothing to do.</p>`
-		: dataTable<TodoView>({
-				caption: 'Your to-dos',
-				hideCaption: true,
-				columns: [
-					{
-						label: 'To-do',
-						cell: (t) =>
-							html`${t.done ? html`<s>${t.title.text}</s>` : t.title.text}${t.source !== 'person' ? html` <span class="meta">(${t.source})</span>` : ''}${t.notes ? html`<br><span class="meta">${t.notes.text}</span>` : ''}`,
-					},
-					{ label: 'Due', cell: (t) => html`${t.dueAt ? when(t.dueAt) : '—'}${t.overdue ? html` <strong class="field-error">overdue</strong>` : ''}` },
-					{ label: 'Candidate', cell: (t) => (t.candidate ? html`<a href="/candidates/${t.candidate.id}">${t.candidate.name.text}</a>` : '—') },
-					{
-						label: 'Actions',
-						cell: (t) =>
-							html`<form method="post" action="/todos/${t.id}/${t.done ? 'reopen' : 'done'}" class="inline">${csrf}<button type="submit" class="secondary">${t.done ? 'Open again' : 'Done'}</button></form>`,
-					},
-				],
-				rows: view.todos,
-				empty: 'Nothing to do.',
-			})
-}
+${dataTable<TodoView>({
+	caption: 'Your to-dos',
+	hideCaption: true,
+	columns: [
+		{
+			label: 'To-do',
+			cell: (t) =>
+				html`${t.done ? html`<s>${t.title.text}</s>` : t.title.text}${t.source !== 'person' ? html` <span class="meta">(${t.source})</span>` : ''}${t.notes ? html`<br><span class="meta">${t.notes.text}</span>` : ''}`,
+		},
+		{ label: 'Due', cell: (t) => html`${t.dueAt ? when(t.dueAt) : '—'}${t.overdue ? html` <strong class="field-error">overdue</strong>` : ''}` },
+		{ label: 'Candidate', cell: (t) => (t.candidate ? html`<a href="/candidates/${t.candidate.id}">${t.candidate.name.text}</a>` : '—') },
+		{
+			label: 'Actions',
+			cell: (t) =>
+				html`<form method="post" action="/todos/${t.id}/${t.done ? 'reopen' : 'done'}" class="inline">${csrf}<button type="submit" class="secondary">${t.done ? 'Open again' : 'Done'}</button></form>`,
+		},
+	],
+	rows: view.todos,
+	empty: 'Nothing to do.',
+})}
 ${view.more ? html`<p><a href="/todos?cursor=${view.more}">More</a></p>` : ''}
 <h2>Add a to-do</h2>
 <form method="post" action="/todos" class="stack">

@@ -26,6 +26,8 @@ let url: string
 let deps: AppDeps
 let ws: TestWorkspace
 let ids: SampleIds
+const ROLES: readonly Role[] = ['owner', 'recruiter', 'hiring_manager', 'viewer']
+const people = new Map<Role, Awaited<ReturnType<typeof newPerson>>>()
 
 async function firstId(query: ReturnType<typeof sql>): Promise<string | null> {
 	const [row] = await deps.database.rows<{ id: string }>(query)
@@ -35,6 +37,9 @@ async function firstId(query: ReturnType<typeof sql>): Promise<string | null> {
 beforeAll(async () => {
 	;({ url, deps } = await serveApp())
 	ws = await newWorkspace(deps)
+	// Each role's person joins before the seed, so their own lists (saved searches, to-dos, calendar)
+	// are full, as a real person's are, not empty.
+	for (const role of ROLES) people.set(role, await newPerson(ws, role, {}, deps))
 	await runCommand(deps, 'seed', { workspace: ws.slug })
 	const w = ws.id
 	ids = {
@@ -81,17 +86,12 @@ async function splitCells(page: Page): Promise<string[]> {
 	)
 }
 
-const ROLES: readonly Role[] = ['owner', 'recruiter', 'hiring_manager', 'viewer']
-
 describe('every portal page, as each role sees it, on a phone and a desktop', () => {
 	for (const role of ROLES) {
 		const pages = PORTAL_PAGES.filter((p) => (p.roles ?? ['owner', 'recruiter']).includes(role))
 		if (!pages.length) continue
 		test(`${role}: ${pages.map((p) => p.name).join(', ')}`, async () => {
-			const person = await newPerson(ws, role, {}, deps)
-			// Seeding again adds only what is per person (saved searches, to-dos): so this person's own
-			// lists are full, as a real person's are, not empty.
-			await runCommand(deps, 'seed', { workspace: ws.slug })
+			const person = people.get(role)!
 			const context = await (await launchBrowser()).newContext()
 			const problems: string[] = []
 			try {
