@@ -9,7 +9,8 @@ RUN bun install --production --frozen-lockfile || bun install --production
 
 FROM oven/bun:1.4-debian
 WORKDIR /app
-ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
+# HOST=0.0.0.0: in a container the server must accept connections from outside it (the default, localhost, would not).
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json tsconfig.json ./
 COPY core ./core

@@ -64,7 +64,7 @@ try {
 			...(await enqueueMail(
 				fixtures.deps.db,
 				{ workspaceId: tenant.workspaceId, to, subject: `Held mail ${i}`, text: 'Queued while SMTP was down.' },
-				{ config: { ...fixtures.deps.config, smtpUrl: smtp.url } },
+				{ ...fixtures.deps, config: { ...fixtures.deps.config, smtpUrl: smtp.url } },
 			)),
 			to,
 		})

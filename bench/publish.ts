@@ -34,7 +34,7 @@
  * use it for a separate run) BENCH_JSON=path.
  */
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs'
-import { cpus, tmpdir, totalmem } from 'node:os'
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
 import { join, resolve } from 'node:path'
 import postgres from 'postgres'
 import { Placeholder } from 'drizzle-orm'
@@ -169,6 +169,15 @@ interface Ticks {
 	stat: number[]
 }
 const CLK_TCK = 100
+
+/** VmRSS of a process, in MB (0 when it is gone). */
+function residentMB(pid: number): number {
+	try {
+		return Math.round(Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024)
+	} catch {
+		return 0
+	}
+}
 
 function snapshot(): Ticks {
 	const procs = new Map<number, { comm: string; ppid: number; ticks: number }>()
@@ -386,6 +395,9 @@ async function main() {
 		from generate_series(1, ${JOBS}::int) n, lateral (select '2025-01-01'::timestamptz + n * interval '1 second' as t) s`
 	await db.unsafe('vacuum analyze')
 	console.log(`== seeded ${JOBS} jobs in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`)
+	// The server's resident memory at rest, before any load (issue 33's goal: under 200 MB).
+	const memory = { idleMB: residentMB(server.pid), afterAppRunsMB: [] as number[], loadAverage: loadavg()[0] }
+	console.log(`== server resident memory at rest: ${memory.idleMB} MB (load average ${memory.loadAverage.toFixed(1)})`)
 
 	// The key's actor, as the app records it in the activity log.
 	const [actor] =
@@ -435,7 +447,8 @@ async function main() {
 		published_at = case when jobs.status = 'Open' then jobs.published_at else now() end,
 		closed_at = null,
 		updated_at = case when ${changes} then now() else jobs.updated_at end,
-		last_write_changed = ${changes}`
+		last_write_changed = ${changes},
+		last_write_event = case when jobs.status <> 'Open' then case when jobs.published_at is null then 'job.published' else 'job.reopened' end when ${changes} then 'job.changed' else null end`
 	// The ceiling: the upsert of the fields the benchmark sends and its log line, written out by hand
 	// (the smallest statement that does the publish's work). The app's own statement (pgbench-app,
 	// below) also looks the key up and has one fixed text for every set of sent fields.
@@ -475,23 +488,33 @@ async function main() {
 	const jobColumns = columnNames.map((c) => `j.${c} as "${c.replace(/_(.)/g, (_, x: string) => x.toUpperCase())}"`).join(', ')
 	const activityColumns =
 		'insert into "activity" (id, workspace_id, actor_user_id, actor_vendor_id, actor_name, credential_kind, credential_id, credential_name, action, target_type, target_id)'
+	// Since the domain events (modules/events), a publish that changes the job also records its event.
+	const eventColumns = 'insert into "events" (id, type, data, workspace_id, actor_kind, actor_user_id, actor_vendor_id)'
+	const eventData = (id: string, status: string) => `jsonb_build_object('jobId', ${id}::text, 'vendorId', :ven::text, 'status', ${status}::text)`
 	const vars = `\\set jid random(1, ${JOBS})\n\\set n random(1, 9000000000000000)\n`
 	const cteScript = `${vars}with j as (
 	${upsert}
-	returning ${columnNames.join(', ')}, last_write_changed, (xmax = 0) as inserted
+	returning ${columnNames.join(', ')}, last_write_changed, last_write_event, (xmax = 0) as inserted
 ), log as (
 	${activityColumns}
 	select 'act_b' || :n, :ws, null, :ven, :vname, 'vendor_key', :credid, :credname, case when j.inserted then 'job.published' else 'job.republished' end, 'job', j.id
 	from j where j.last_write_changed
+), event as (
+	${eventColumns}
+	select 'evt_b' || :n, j.last_write_event, ${eventData('j.id', 'j.status')}, :ws, 'vendor_key', null, :ven
+	from j where j.last_write_event is not null
 )
 select ${jobColumns}, j.inserted as "inserted" from j;
 `
 	const txScript = `${vars}begin;
 ${upsert}
-	returning ${columnNames.join(', ')}, (xmax = 0) as inserted, last_write_changed as changed \\gset r_
+	returning ${columnNames.join(', ')}, (xmax = 0) as inserted, last_write_changed as changed, coalesce(last_write_event, '') as event \\gset r_
 ${activityColumns}
 	select 'act_b' || :n, :ws, null, :ven, :vname, 'vendor_key', :credid, :credname, case when :r_inserted::boolean then 'job.published' else 'job.republished' end, 'job', :r_id
 	where :r_changed::boolean;
+${eventColumns}
+	select 'evt_b' || :n, :r_event, ${eventData(':r_id', ':r_status')}, :ws, 'vendor_key', null, :ven
+	where :r_event::text <> '';
 end;
 `
 	writeFileSync(join(work, 'publish-cte.sql'), cteScript)
@@ -500,6 +523,7 @@ end;
 	const appBound: Record<string, string> = {
 		keyHash: ':keyhash',
 		activityId: "'act_b' || :n",
+		eventId: "'evt_b' || :n",
 		id: "'job_b' || :n",
 		vendorJobId: "'job-' || :jid",
 		slug: "'senior-backend-engineer-' || :jid || '-' || :n",
@@ -646,6 +670,7 @@ end
 			p99 = percentile(lat, 0.99)
 			rmSync(logDir, { recursive: true, force: true })
 		}
+		if (isApp) memory.afterAppRunsMB.push(residentMB(server.pid))
 		return { round, run: name, rps, p50, p99, ops, errors, logPerOp: ops ? logRows / ops : 0, cpu, idleWait, wall, cmd: printable(cmd) }
 	}
 
@@ -660,7 +685,7 @@ end
 		`${'round'.padEnd(6)}${'run'.padEnd(50)}${'upserts/s'.padStart(10)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}${'log/op'.padStart(8)}   CPU-s app / pg / loadgen / other, idle %`,
 	)
 	for (let round = 1; round <= ROUNDS; round++) {
-		await db.unsafe('truncate activity')
+		await db.unsafe('truncate activity, events')
 		await db.unsafe('vacuum analyze jobs')
 		await db.unsafe('checkpoint')
 		const order = RUNS.map((_, i) => RUNS[(i + round - 1) % RUNS.length]!)
@@ -749,6 +774,9 @@ end
 		} else console.log('no CPU profile was written')
 	}
 
+	console.log(
+		`server resident memory: ${memory.idleMB} MB at rest, ${memory.afterAppRunsMB.join(' / ')} MB after each app run; load average now ${loadavg()[0]!.toFixed(1)}`,
+	)
 	const outFile = env.BENCH_JSON ?? join(ROOT, 'bench/results', `publish-${started.toISOString().replace(/[:.]/g, '-')}.json`)
 	mkdirSync(resolve(outFile, '..'), { recursive: true })
 	const machine = {
@@ -769,6 +797,7 @@ end
 				seconds: Math.round((performance.now() - t0) / 1000),
 				settings: { ROUNDS, DURATION, WARMUP, JOBS, PGBENCH_CLIENTS, PGBENCH_THREADS, WRK_CONNECTIONS, WRK_THREADS, MODE, RATE_LIMIT, CPU_PROF },
 				machine,
+				memory,
 				noisyRuns: noisy,
 				appWritesActivity,
 				summary,

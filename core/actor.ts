@@ -11,7 +11,7 @@ export type Role = PersonRole | 'vendor'
 export const ROLES: readonly Role[] = [...PERSON_ROLES, 'vendor']
 
 /** How the actor proved who it is; recorded with every change in the activity log. */
-export type CredentialKind = 'session' | 'personal_token' | 'oauth_app' | 'vendor_key' | 'upload_link' | 'careers_form' | 'cli' | 'reset_link'
+export type CredentialKind = 'session' | 'personal_token' | 'oauth_app' | 'vendor_key' | 'upload_link' | 'careers_form' | 'cli' | 'reset_link' | 'scim_token'
 
 export interface Credential {
 	readonly kind: CredentialKind

@@ -12,11 +12,16 @@ import { AppError } from './errors.ts'
 import { createAuthPlugin, declaredAuths, type ActorResolvers } from './http/auth.ts'
 import { errorResponse, toAppError } from './http/errors.ts'
 import { allowedMethodsOf, methodNotAllowed } from './http/method-not-allowed.ts'
+import { metricsRoute } from './http/metrics-route.ts'
 import { securityHeaders } from './http/security-headers.ts'
+import { currentRequest } from './request-context.ts'
 import type { HttpKit } from './module.ts'
 import { checkRoutes, RegistryError } from './registry.ts'
+import { openRequestTimeZone } from './time.ts'
 
 const STATIC_DIR = resolve(import.meta.dir, 'static')
+/** The doors whose answers carry credentials' results (REST, MCP, SCIM provisioning). */
+const isApiDoor = (pathname: string) => pathname.startsWith('/api/') || pathname.startsWith('/scim/')
 
 export function buildResolvers(deps: AppDeps): ActorResolvers {
 	const session = deps.registry.modules.find((m) => m.sessionResolver)?.sessionResolver ?? null
@@ -36,14 +41,21 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 	const errorStatus = new WeakMap<Request, number>()
 	let app = new Elysia({ name: 'benchline' })
 		.onRequest(({ set, request }) => {
+			// Times on the pages of this request are shown in the reader's zone once the session says which (core/time.ts).
+			openRequestTimeZone()
 			if (deps.config.logLevel === 'debug') arrivedAt.set(request, performance.now())
 			Object.assign(set.headers, headers)
 			// Answers of the API doors carry credentials' results: never cached by browsers or proxies.
-			if (new URL(request.url).pathname.startsWith('/api/')) set.headers['Cache-Control'] = 'no-store'
+			if (isApiDoor(new URL(request.url).pathname)) set.headers['Cache-Control'] = 'no-store'
 			if (!deps.availability.up() && !request.url.includes('/static/'))
 				throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', { retryAfter: 5 })
 		})
 		// A known address asked with the wrong method answers 405 (with Allow), not 404.
+		// The route template that matched (`/jobs/:id`): the request's metrics label and span name.
+		.onTransform({ as: 'global' }, ({ route }) => {
+			const request = currentRequest()
+			if (request) request.route = route
+		})
 		.onError(({ error, code, request }) => {
 			const response = errorResponse(toAppError((code === 'NOT_FOUND' && methodNotAllowed(request, allowedFor)) || error, code, deps.log, request), request)
 			errorStatus.set(request, response.status)
@@ -51,7 +63,7 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 		})
 		.onAfterHandle(({ request, response }) => {
 			// Answers built as a Response keep their own headers: the MCP SDK says `no-cache, no-transform`.
-			if (response instanceof Response && new URL(request.url).pathname.startsWith('/api/'))
+			if (response instanceof Response && isApiDoor(new URL(request.url).pathname))
 				response.headers.set('Cache-Control', /no-transform/.test(response.headers.get('cache-control') ?? '') ? 'no-store, no-transform' : 'no-store')
 		})
 		.onAfterResponse(({ request, set, responseValue }) => {
@@ -76,6 +88,18 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 			},
 			{ auth: 'public' },
 		)
+		// Readiness, for a load balancer or orchestrator: 503 while starting (core/main.ts answers then),
+		// while the database does not answer, and once shutdown has begun; `/health` is liveness.
+		.get(
+			'/ready',
+			async ({ set }) => {
+				set.headers['Cache-Control'] = 'no-store'
+				if (deps.lifecycle.draining()) throw new AppError('UNAVAILABLE', 'Shutting down', { retryAfter: 5 })
+				if (!(await deps.database.ping())) throw new AppError('UNAVAILABLE', 'The database does not answer', { retryAfter: 5 })
+				return { status: 'ready' }
+			},
+			{ auth: 'public' },
+		)
 		.get('/static/:file', ({ params, set }) => serveStatic(params.file, set), { auth: 'public' })
 		// Browsers ask for /favicon.ico whatever the page links to: answer with the icon, not a 404.
 		.get('/favicon.ico', ({ set }) => serveStatic('favicon.svg', set), { auth: 'public' }) as unknown as Elysia
@@ -89,6 +113,7 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 		app = app.use(plugin)
 	}
 	for (const plugin of extra) app = app.use(plugin({ auth }))
+	if (deps.config.metricsToken) app = app.use(metricsRoute(deps, auth)) as unknown as Elysia
 
 	allowedFor = allowedMethodsOf(app.routes)
 	const problems = checkRoutes(

@@ -130,6 +130,15 @@ export class TaskSlots {
 		readonly maxWaiting: number,
 	) {}
 
+	/** Tasks running now, and waiting for a slot (the metrics read them: `PoolDef`). */
+	get busy(): number {
+		return this.running
+	}
+
+	get queued(): number {
+		return this.waiting.length
+	}
+
 	async run<T>(waitMs: number, task: () => Promise<T>): Promise<T> {
 		await this.acquire(waitMs)
 		try {

@@ -9,7 +9,7 @@ import type { AppDeps } from './deps.ts'
 import { AppError } from './errors.ts'
 import { createLogger } from './log.ts'
 import { createDeps, modules } from './main.ts'
-import { UsageError, type CommandDef } from './module.ts'
+import { UsageError, type CommandDef, type CommandOutput } from './module.ts'
 import { buildRegistry } from './registry.ts'
 
 export { allCommands, runCommand } from './commands.ts'
@@ -54,6 +54,11 @@ function usage(commands: CommandDef[], only?: CommandDef): string {
 	return `usage: npm run cli -- ${list.map((c) => c.usage).join('\n       npm run cli -- ')}`
 }
 
+/** Standard output as a command's stream, waiting when the pipe is full (a large export never piles up in memory). */
+const stdoutOutput: CommandOutput = {
+	write: (chunk) => new Promise((resolve, reject) => process.stdout.write(chunk, (error) => (error ? reject(error) : resolve()))),
+}
+
 async function main(argv: string[]): Promise<number> {
 	const config = loadConfig(process.env, modules)
 	// Commands print their own output; the logger only reports problems.
@@ -73,7 +78,7 @@ async function main(argv: string[]): Promise<number> {
 		}
 		deps = await createDeps({ config, log })
 		try {
-			const { json, lines } = await parsed.command.run(deps, parsed.options)
+			const { json, lines } = await parsed.command.run(deps, parsed.options, stdoutOutput)
 			for (const line of lines) console.log(line)
 			if (parsed.json) console.log(JSON.stringify(json))
 			return 0

@@ -41,9 +41,14 @@ export function allCommands(deps: Pick<AppDeps, 'registry'>): CommandDef[] {
 	return [seedCommand, ...deps.registry.modules.flatMap((m) => m.commands ?? [])]
 }
 
-/** Runs a command by name with options (the demo set-up uses the same commands as operators). */
+/**
+ * Runs a command by name with options (the demo set-up and tests use the same commands as operators);
+ * what it streams is collected in `output`.
+ */
 export async function runCommand(deps: AppDeps, name: string, options: Record<string, string | boolean>) {
 	const command = allCommands(deps).find((c) => c.name === name)
 	if (!command) throw new Error(`no command "${name}"`)
-	return command.run(deps, options)
+	const chunks: string[] = []
+	const result = await command.run(deps, options, { write: async (chunk) => void chunks.push(chunk) })
+	return { ...result, output: chunks.join('') }
 }

@@ -9,6 +9,7 @@
  * modules at once.
  */
 
+import { parseTrustProxy, type TrustedProxies } from './http/client-address.ts'
 import type { ModuleDef } from './module.ts'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
@@ -16,12 +17,36 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
 export interface Config {
 	/** TCP port the HTTP server listens on. */
 	readonly port: number
+	/**
+	 * Interface the HTTP server listens on (`HOST`): `localhost` unless set, so a first `npm start` is
+	 * not reachable from the network; the Docker image sets `0.0.0.0`.
+	 */
+	readonly host: string
 	/** Public origin of the service (no trailing slash): issuer, careers links, OAuth metadata. */
 	readonly baseUrl: string
 	/** PostgreSQL connection string; unset means the embedded PGlite database in `dataDir`. */
 	readonly databaseUrl: string | undefined
 	/** Connections each instance keeps to PostgreSQL (DATABASE_URL only). */
 	readonly databasePoolSize: number
+	/**
+	 * `session` (default): a direct connection or a pooler in session mode. `transaction`: behind
+	 * PgBouncer (or a managed pooler) in transaction mode, where consecutive transactions may run on
+	 * different server connections: no named prepared statements, no session settings sent at
+	 * connection, only transaction-scoped advisory locks (db/client.ts).
+	 */
+	readonly databasePoolMode: 'session' | 'transaction'
+	/**
+	 * `/metrics` (Prometheus) on the main port for a client sending this as a bearer token
+	 * (`METRICS_TOKEN`, 16+ characters); unset: not served there.
+	 */
+	readonly metricsToken: string | undefined
+	/** `/metrics` without a token on this port of the loopback interface (`METRICS_PORT`); unset: none. */
+	readonly metricsPort: number | undefined
+	/**
+	 * OpenTelemetry traces (OTLP over HTTP), on when `OTEL_EXPORTER_OTLP_ENDPOINT` or
+	 * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is set (core/tracing.ts); undefined: off.
+	 */
+	readonly tracing: TracingConfig | undefined
 	/** Folder for the embedded database and uploaded files. */
 	readonly dataDir: string
 	/** Redis connection string; when set, rate limits are shared by every instance. */
@@ -50,8 +75,11 @@ export interface Config {
 	readonly logLevel: LogLevel
 	/** Browser origins allowed to call `/api/mcp` and the OAuth endpoints besides `baseUrl` (`*` = any). */
 	readonly allowedOrigins: readonly string[]
-	/** Trust `X-Forwarded-For` for the client address (only behind a proxy you run). */
-	readonly trustProxy: boolean
+	/**
+	 * The proxies whose `X-Forwarded-For` names the client (`TRUST_PROXY`: `on` = loopback, or
+	 * addresses and CIDR networks); empty: the connection's address counts (core/http/client-address.ts).
+	 */
+	readonly trustProxy: TrustedProxies
 	/** True when the public origin is https (cookies get `Secure`, pages get HSTS). */
 	readonly https: boolean
 	/**
@@ -76,6 +104,16 @@ export interface Config {
 	 * answers is cut at this bound.
 	 */
 	readonly smtpTimeout: number
+	/**
+	 * Single sign-on may use an identity provider at a plain `http://` issuer, on private or loopback
+	 * addresses (`SSO_ALLOW_HTTP`, development and tests only: refused with `NODE_ENV=production`).
+	 */
+	readonly ssoAllowHttp: boolean
+	/**
+	 * OAuth clients' metadata documents may be `http://` and on private or loopback addresses
+	 * (`OAUTH_CLIENT_METADATA_ALLOW_PRIVATE`, development and tests only: refused with `NODE_ENV=production`).
+	 */
+	readonly oauthClientMetadataAllowPrivate: boolean
 	/** The modules' own settings, parsed from the same environment (see `SettingsDef`). */
 	readonly settings: ModuleSettings
 	/**
@@ -84,6 +122,17 @@ export interface Config {
 	 * this long for a free reader, so twice this must stay below `HTTP_IDLE_TIMEOUT`.
 	 */
 	readonly fileParseTimeout: number
+}
+
+export interface TracingConfig {
+	/** Where spans are posted: the traces endpoint as given, or the general endpoint + `/v1/traces`. */
+	readonly url: string
+	/** `http/protobuf` (the OTLP default) or `http/json` (`OTEL_EXPORTER_OTLP_PROTOCOL`). */
+	readonly protocol: 'http/protobuf' | 'http/json'
+	/** `OTEL_EXPORTER_OTLP_HEADERS` (`key=value,…`, values URL-encoded): e.g. a collector's API key. */
+	readonly headers: Readonly<Record<string, string>>
+	/** `service.name` of the spans (`OTEL_SERVICE_NAME`, default `benchline`). */
+	readonly serviceName: string
 }
 
 export interface S3Config {
@@ -247,6 +296,46 @@ function declarationProblems(defs: readonly SettingsDef<unknown>[], coreVariable
 	return problems
 }
 
+/** A bearer token (RFC 6750's characters), 16 or more of them. */
+function metricsToken(read: EnvReader): string | undefined {
+	const token = read.secret('METRICS_TOKEN')
+	if (token !== undefined && !/^[A-Za-z0-9._~+/-]+=*$/.test(token))
+		read.problem('METRICS_TOKEN must be letters, digits and - . _ ~ + / only (it is sent as a bearer token)')
+	return token
+}
+
+/**
+ * The standard OpenTelemetry exporter variables (the OTLP exporter specification): tracing is on when an
+ * endpoint is set. `OTEL_SDK_DISABLED=true` turns it off whatever else is set.
+ */
+function tracingConfig(read: EnvReader): TracingConfig | undefined {
+	const general = read.url('OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:'])
+	const traces = read.url('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', ['http:', 'https:'])
+	const protocol = (read.value('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? read.value('OTEL_EXPORTER_OTLP_PROTOCOL') ?? 'http/protobuf').toLowerCase()
+	if (protocol !== 'http/protobuf' && protocol !== 'http/json')
+		read.problem(`OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (gRPC is not supported), got "${protocol}"`)
+	const headers: Record<string, string> = {}
+	for (const pair of (read.value('OTEL_EXPORTER_OTLP_TRACES_HEADERS') ?? read.value('OTEL_EXPORTER_OTLP_HEADERS') ?? '').split(',')) {
+		if (!pair.trim()) continue
+		const eq = pair.indexOf('=')
+		try {
+			if (eq < 1) throw new Error()
+			headers[decodeURIComponent(pair.slice(0, eq).trim())] = decodeURIComponent(pair.slice(eq + 1).trim())
+		} catch {
+			read.problem('OTEL_EXPORTER_OTLP_HEADERS must be key=value pairs separated by commas (values URL-encoded)')
+		}
+	}
+	const serviceName = read.value('OTEL_SERVICE_NAME') ?? 'benchline'
+	const disabled = read.onOff('OTEL_SDK_DISABLED', false)
+	if (disabled || (!general && !traces)) return undefined
+	return {
+		url: traces ?? `${general!.replace(/\/+$/, '')}/v1/traces`,
+		protocol: protocol === 'http/json' ? 'http/json' : 'http/protobuf',
+		headers,
+		serviceName,
+	}
+}
+
 /**
  * Parses and validates the environment: the core's settings and those of `modules` (each
  * module's `settings`); throws `ConfigError` listing every problem.
@@ -301,7 +390,9 @@ export function loadConfig(env: Env = process.env, modules: readonly Pick<Module
 				problems.push(`ALLOWED_ORIGINS must be a comma-separated list of origins such as https://app.example.com (got "${raw}")`)
 			}
 	}
-	const trustProxy = read.onOff('TRUST_PROXY', false)
+	const trusted = parseTrustProxy(value('TRUST_PROXY'))
+	if ('problem' in trusted) problems.push(trusted.problem)
+	const trustProxy = 'proxies' in trusted ? trusted.proxies : []
 
 	let s3: S3Config | undefined
 	const s3Vars = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const
@@ -334,11 +425,35 @@ export function loadConfig(env: Env = process.env, modules: readonly Pick<Module
 			`FILE_PARSE_TIMEOUT must be less than half of HTTP_IDLE_TIMEOUT (${httpIdleTimeout}): a file may wait that long for a reader and then be read that long, and the connection would be closed first`,
 		)
 
+	const ssoAllowHttp = read.onOff('SSO_ALLOW_HTTP', false)
+	if (ssoAllowHttp && production)
+		problems.push('SSO_ALLOW_HTTP must be off in production (NODE_ENV=production): an identity provider is reached over https at a public address only')
+
+	const oauthClientMetadataAllowPrivate = read.onOff('OAUTH_CLIENT_METADATA_ALLOW_PRIVATE', false)
+	if (oauthClientMetadataAllowPrivate && production)
+		problems.push(
+			'OAUTH_CLIENT_METADATA_ALLOW_PRIVATE must be off in production (NODE_ENV=production): a client metadata document is fetched over https from a public address only',
+		)
+
+	const host = value('HOST') ?? 'localhost'
+	if (!/^[A-Za-z0-9.:-]+$/.test(host)) problems.push(`HOST must be a host name or an IP address to listen on, e.g. localhost or 0.0.0.0 (got "${host}")`)
+	const databasePoolMode = (value('DATABASE_POOL_MODE') ?? 'session').toLowerCase()
+	if (databasePoolMode !== 'session' && databasePoolMode !== 'transaction')
+		problems.push(`DATABASE_POOL_MODE must be "session" or "transaction" (transaction: behind PgBouncer in transaction mode)`)
+	const metricsPortRaw = value('METRICS_PORT')
+	const metricsPort = metricsPortRaw === undefined ? undefined : integer('METRICS_PORT', 0, 1, 65535)
+	if (metricsPort !== undefined && metricsPort === port) problems.push('METRICS_PORT must differ from PORT')
+
 	const core: CoreConfig = {
 		port,
+		host,
 		baseUrl,
 		databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
 		databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 1000),
+		databasePoolMode: databasePoolMode === 'transaction' ? 'transaction' : 'session',
+		metricsToken: metricsToken(read),
+		metricsPort: metricsPort || undefined,
+		tracing: tracingConfig(read),
 		dataDir: value('DATA_DIR') ?? './data',
 		redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
 		smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
@@ -356,6 +471,8 @@ export function loadConfig(env: Env = process.env, modules: readonly Pick<Module
 		mcpToolTimeout,
 		smtpTimeout: integer('SMTP_TIMEOUT', 120, 1, 240),
 		fileParseTimeout,
+		ssoAllowHttp,
+		oauthClientMetadataAllowPrivate,
 	}
 	const settings = new ModuleSettings(env, Object.freeze(core), coreVariables)
 	problems.push(...settings.problems(modules.flatMap((m) => (m.settings ? [m.settings] : []))))

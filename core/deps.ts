@@ -10,6 +10,8 @@ import type { Permissions } from './permissions.ts'
 import type { Registry } from './registry.ts'
 import type { RateLimiter } from './http/rate-limit.ts'
 import type { Availability } from './http/availability.ts'
+import type { Metrics } from './metrics.ts'
+import type { Tracing } from './tracing.ts'
 
 export interface AppDeps {
 	readonly config: Config
@@ -24,6 +26,18 @@ export interface AppDeps {
 	readonly secret: Uint8Array
 	/** Whether the database answers (requests fail fast with 503 while it does not). */
 	readonly availability: Availability
+	/** Prometheus metrics (`noMetrics` when `/metrics` is not served). */
+	readonly metrics: Metrics
+	/** OpenTelemetry spans (`noTracing` unless an OTLP endpoint is set). */
+	readonly tracing: Tracing
+	/** Whether the instance is shutting down (`/ready` answers 503 from then on). */
+	readonly lifecycle: Lifecycle
 	/** The application clock; tests move it to check expiries. */
 	now(): Date
+}
+
+export interface Lifecycle {
+	draining(): boolean
+	/** Called when shutdown begins. */
+	drain(): void
 }

@@ -54,6 +54,8 @@ export interface AppErrorOptions {
 	headers?: Record<string, string>
 	/** For pages: a GET is answered with a redirect (303) here instead of an error page (e.g. a page the person must see first). */
 	location?: string
+	/** On the SCIM door (RFC 7644 §3.12): the error's `scimType`, e.g. `uniqueness`, `invalidFilter`, `mutability`. */
+	scimType?: string
 	cause?: unknown
 }
 
@@ -63,6 +65,7 @@ export class AppError extends Error {
 	readonly retryAfter?: number
 	readonly headers?: Record<string, string>
 	readonly location?: string
+	readonly scimType?: string
 
 	constructor(
 		readonly code: AppErrorCode,
@@ -75,6 +78,7 @@ export class AppError extends Error {
 		this.retryAfter = options.retryAfter
 		this.headers = options.headers
 		this.location = options.location
+		this.scimType = options.scimType
 	}
 }
 

@@ -52,6 +52,10 @@ export interface NavLink {
 	section?: 'work' | 'settings'
 	/** Position within its section, lowest first (Home 0, Jobs 10, Candidates 20, Inbox 30, Calendar 40, To-dos 50). */
 	order?: number
+	/** What waits there for the person (unread, overdue), shown beside the label when above 0 (`PageSession.navCounts`). */
+	count?: number
+	/** Words after the count for screen readers ("unread", "overdue"). */
+	countLabel?: string
 }
 
 export interface PageOptions {
@@ -72,7 +76,9 @@ export interface PageOptions {
 const byOrder = (a: NavLink, b: NavLink) => (a.order ?? 100) - (b.order ?? 100) || a.label.localeCompare(b.label)
 
 function navigation(links: NavLink[], current: string | undefined, user: NonNullable<PageOptions['user']>): SafeHtml {
-	const link = (n: NavLink) => html`<a href="${n.href}"${n.href === current ? raw(' aria-current="page"') : ''}>${n.label}</a>`
+	const badge = (n: NavLink) =>
+		n.count ? html` <span class="count">${n.count > 99 ? '99+' : n.count}<span class="visually-hidden"> ${n.countLabel ?? ''}</span></span>` : ''
+	const link = (n: NavLink) => html`<a href="${n.href}"${n.href === current ? raw(' aria-current="page"') : ''}>${n.label}${badge(n)}</a>`
 	const work = links.filter((n) => n.section === 'work').sort(byOrder)
 	const settings = links.filter((n) => n.section !== 'work').sort(byOrder)
 	const inSettings = settings.some((n) => n.href === current)
@@ -117,9 +123,32 @@ ${body}
 	return new Response(doc.value, { status: options.status ?? 200, headers: { 'content-type': 'text/html; charset=utf-8' } })
 }
 
-/** The navigation links a signed-in person may follow (what the modules contribute, limited by permission). */
+/** The navigation links a signed-in person may follow (what the modules contribute, limited by permission), with their counts. */
 export function navFor(deps: Pick<AppDeps, 'registry' | 'permissions'>, session: PageSession): NavLink[] {
-	return deps.registry.modules.flatMap((m) => m.nav ?? []).filter((n) => !n.permission || deps.permissions.can(session.actor, n.permission))
+	return deps.registry.modules
+		.flatMap((m) => m.nav ?? [])
+		.filter((n) => !n.permission || deps.permissions.can(session.actor, n.permission))
+		.map(({ counter, ...n }) => ({ ...n, count: session.navCounts?.[n.href] }))
+}
+
+/**
+ * What waits for the person behind each navigation link that counts something (unread
+ * notifications and conversations, overdue to-dos), asked of the modules once per page view (the
+ * session macro, for GET requests). A count that fails is left out: the page is still shown.
+ */
+export async function navCountsFor(deps: AppDeps, session: PageSession): Promise<Record<string, number>> {
+	const counted = deps.registry.modules
+		.flatMap((m) => m.nav ?? [])
+		.filter((n) => n.counter && (!n.permission || deps.permissions.can(session.actor, n.permission)))
+	const counts = await Promise.all(
+		counted.map((n) =>
+			n.counter!(deps, session).catch((error) => {
+				deps.log.warn('navigation count failed', { href: n.href, error })
+				return 0
+			}),
+		),
+	)
+	return Object.fromEntries(counted.map((n, i) => [n.href, counts[i]!]))
 }
 
 /** A portal page for a signed-in person: the navigation is built from what the modules contribute. */

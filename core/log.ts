@@ -4,6 +4,7 @@
  */
 import type { LogLevel } from './config.ts'
 import { CREDENTIAL_TYPE_GROUP } from './credentials.ts'
+import { currentRequest } from './request-context.ts'
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 }
 // Masking works on each string of an entry before it is serialized (so a line stays valid JSON),
@@ -62,7 +63,16 @@ function describeError(err: Error): Record<string, unknown> {
 export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line + '\n')): Logger {
 	const at = (lvl: Exclude<LogLevel, 'silent'>) => (message: string, fields?: Record<string, unknown>) => {
 		if (ORDER[lvl] < ORDER[level]) return
-		const entry: Record<string, unknown> = { t: new Date().toISOString(), level: lvl, msg: message, ...fields }
+		// A line written while a request is handled names it (and its trace, when tracing is on).
+		const request = currentRequest()
+		const entry: Record<string, unknown> = {
+			t: new Date().toISOString(),
+			level: lvl,
+			msg: message,
+			...(request?.requestId && { requestId: request.requestId }),
+			...(request?.traceId && { traceId: request.traceId }),
+			...fields,
+		}
 		const err = fields?.error
 		if (err instanceof Error) entry.error = describeError(err)
 		write(JSON.stringify(entry, (key, value) => (typeof value !== 'string' ? value : SECRET_FIELD.test(key) ? '[redacted]' : redact(value))))

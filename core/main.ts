@@ -5,7 +5,8 @@
 import { sql } from 'drizzle-orm'
 import { decodeBase64, encodeBase64 } from '@oslojs/encoding'
 import { modules } from '../modules/index.ts'
-import { DatabaseLockedError, openDatabase, type Database } from '../db/client.ts'
+import type { Server } from 'bun'
+import { DatabaseLockedError, openDatabase, SessionBoundsError, type Database } from '../db/client.ts'
 import { SchemaError } from '../db/migrate.ts'
 import { serverSettings } from '../db/core-tables.ts'
 import { buildApp } from './app.ts'
@@ -16,6 +17,10 @@ import { answerWhileAvailable, unavailableResponse, watchDatabase } from './http
 import { notePeer } from './http/client-address.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { createLogger, type Logger } from './log.ts'
+import { serveMetrics } from './http/metrics-route.ts'
+import { observeRequest } from './http/observe.ts'
+import { createMetrics, noMetrics } from './metrics.ts'
+import { noTracing, startTracing } from './tracing.ts'
 import { mcpRoute } from './mcp/handler.ts'
 import type { ModuleDef } from './module.ts'
 import { compilePermissions } from './permissions.ts'
@@ -56,7 +61,10 @@ export async function createDeps(options: CreateDepsOptions): Promise<AppDeps> {
 	// Settings of modules `loadConfig` was not given (tests, scripts) are checked here, before anything opens.
 	const settingProblems = config.settings.problems(registry.modules.flatMap((m) => (m.settings ? [m.settings] : [])))
 	if (settingProblems.length) throw new ConfigError(settingProblems)
-	const database = options.database ?? (await openDatabase(config))
+	const tracing = config.tracing ? await startTracing(config.tracing) : noTracing
+	const metricsOn = Boolean(config.metricsToken || config.metricsPort)
+	const observer = metricsOn || tracing.enabled ? { countPool: metricsOn, statement: (text: string) => tracing.statement(text) } : undefined
+	const database = options.database ?? (await openDatabase(config, observer))
 	// Also for a database handed in: a module list of its own (tests) gets its tables checked.
 	const list = options.moduleList ?? modules
 	const done = migrated.get(database) ?? new Set()
@@ -65,7 +73,8 @@ export async function createDeps(options: CreateDepsOptions): Promise<AppDeps> {
 		migrated.set(database, done.add(list))
 	}
 	const limiter = config.redisUrl ? await redisLimiter(config.redisUrl, config.rateLimitPerMinute, log) : memoryLimiter(config.rateLimitPerMinute)
-	return {
+	let draining = false
+	const deps: AppDeps = {
 		config,
 		database,
 		db: database.db,
@@ -75,8 +84,12 @@ export async function createDeps(options: CreateDepsOptions): Promise<AppDeps> {
 		limiter,
 		secret: await serverSecret(database),
 		availability: watchDatabase(database, log),
+		metrics: metricsOn ? createMetrics(() => deps) : noMetrics,
+		tracing,
+		lifecycle: { draining: () => draining, drain: () => void (draining = true) },
 		now: options.now ?? (() => new Date()),
 	}
+	return deps
 }
 
 export function createApp(deps: AppDeps) {
@@ -88,25 +101,58 @@ export function createApp(deps: AppDeps) {
  * it came on (`notePeer`): every per-address limit counts by it (core/http/client-address.ts).
  */
 export function listen(deps: AppDeps, app: ReturnType<typeof createApp>, options: { port: number; hostname?: string }) {
+	return Bun.serve({ port: options.port, hostname: options.hostname, ...serverOptions(deps, app) })
+}
+
+/** Settings of the listening socket: given when it opens (`server.reload` changes only the handlers). */
+const socketOptions = (config: Config) => ({ maxRequestBodySize: 16 * 1024 * 1024, idleTimeout: config.httpIdleTimeout })
+
+function serverOptions(deps: AppDeps, app: ReturnType<typeof createApp>) {
 	const headers = securityHeaders(deps.config.https)
-	return Bun.serve({
-		port: options.port,
-		hostname: options.hostname,
-		fetch: (request, server) => {
+	return {
+		...socketOptions(deps.config),
+		fetch: (request: Request, server: Server<unknown>) => {
 			notePeer(request, server.requestIP(request)?.address)
 			// A request waiting on the database when it stops answering gets its 503 at once (availability.ts).
-			return answerWhileAvailable(deps.availability, app.handle(request), () => unavailableResponse(request, headers))
+			return observeRequest(deps, request, () => answerWhileAvailable(deps.availability, app.handle(request), () => unavailableResponse(request, headers)))
 		},
-		maxRequestBodySize: 16 * 1024 * 1024,
-		idleTimeout: deps.config.httpIdleTimeout,
-		error: (error) => {
+		error: (error: Error) => {
 			deps.log.error('server error', { error })
 			return new Response('Internal error', { status: 500 })
 		},
-	})
+	}
 }
 
-/** Starts the HTTP server; SIGTERM/SIGINT finish in-flight requests, refuse new ones and exit 0. */
+/**
+ * What answers while the instance starts (migrations, the demo workspace): 503 with `Retry-After`,
+ * `/health` saying `starting` and `/ready` not ready, so a load balancer or orchestrator waits.
+ */
+export function starting(config: Config) {
+	const headers = securityHeaders(config.https)
+	return (request: Request) => {
+		const path = new URL(request.url).pathname
+		if (path === '/health' || path === '/ready')
+			return Response.json({ status: 'starting' }, { status: 503, headers: { ...headers, 'Retry-After': '5', 'Cache-Control': 'no-store' } })
+		return unavailableResponse(request, headers)
+	}
+}
+
+/** Where it listens, in words: loopback only, or every interface. */
+function listeningOn(host: string, port: number): string {
+	const shown = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
+	const scope =
+		host === 'localhost' || host.startsWith('127.') || host === '::1'
+			? 'this machine only; HOST=0.0.0.0 accepts connections from the network'
+			: host === '0.0.0.0' || host === '::'
+				? 'every network interface'
+				: 'this address only'
+	return `http://${shown}:${port} (${scope})`
+}
+
+/**
+ * Starts the HTTP server; SIGTERM/SIGINT finish in-flight requests, refuse new ones and exit 0. The
+ * port answers from the start: 503 (and `/ready` not ready) until the migrations are applied.
+ */
 export async function serve(config: Config) {
 	const log = createLogger(config.logLevel)
 	// An uncaught exception is a bug: it is logged, and the process ends (an orchestrator restarts it).
@@ -114,6 +160,7 @@ export async function serve(config: Config) {
 		log.error('uncaught exception', { error })
 		process.exit(1)
 	})
+	const server = Bun.serve({ port: config.port, hostname: config.host, ...socketOptions(config), fetch: starting(config) })
 	const deps = await createDeps({ config, log })
 	if (deps.database.kind === 'pglite' && config.demo) {
 		const demo = await createDemoWorkspace(deps)
@@ -121,21 +168,39 @@ export async function serve(config: Config) {
 	}
 	const app = createApp(deps)
 	const stops = deps.registry.modules.map((m) => m.start?.(deps)).filter((s) => typeof s === 'function')
-	const server = listen(deps, app, { port: config.port })
-	log.info('Benchline is listening', { url: config.baseUrl, port: server.port, database: deps.database.kind, rateLimit: deps.limiter.mode() })
-	console.log(`Benchline is running at ${config.baseUrl} (database: ${deps.database.kind === 'pglite' ? `embedded, in ${config.dataDir}` : 'PostgreSQL'})`)
+	server.reload(serverOptions(deps, app))
+	const metricsServer = config.metricsPort ? serveMetrics(deps, config.metricsPort) : undefined
+	log.info('Benchline is listening', {
+		url: config.baseUrl,
+		host: config.host,
+		port: server.port,
+		database: deps.database.kind,
+		rateLimit: deps.limiter.mode(),
+		metrics: deps.metrics.enabled,
+		tracing: deps.tracing.enabled,
+	})
+	console.log(`Benchline is listening on ${listeningOn(config.host, server.port!)}`)
+	console.log(
+		`  public address: ${config.baseUrl}; database: ${deps.database.kind === 'pglite' ? `embedded, in ${config.dataDir}` : `PostgreSQL (pool ${config.databasePoolSize}, ${config.databasePoolMode} mode)`}`,
+	)
+	if (metricsServer) console.log(`  metrics: http://127.0.0.1:${metricsServer.port}/metrics (this machine only)`)
+	if (config.metricsToken) console.log(`  metrics: ${config.baseUrl}/metrics with the METRICS_TOKEN bearer token`)
+	if (config.tracing) console.log(`  traces: OTLP (${config.tracing.protocol}) to ${new URL(config.tracing.url).origin}`)
 
 	let stopping = false
 	const shutdown = async (signal: string) => {
 		if (stopping) process.exit(1)
 		stopping = true
+		deps.lifecycle.drain()
 		log.info('shutting down', { signal })
 		const deadline = setTimeout(() => process.exit(1), 15_000)
 		await server.stop(false)
+		metricsServer?.stop(true)
 		for (const stop of stops) await stop?.()
 		deps.availability.stop()
 		await deps.limiter.close()
 		await deps.database.close()
+		await deps.tracing.shutdown().catch(() => {})
 		clearTimeout(deadline)
 		process.exit(0)
 	}
@@ -148,7 +213,13 @@ if (import.meta.main) {
 	try {
 		await serve(loadConfig(process.env, modules))
 	} catch (error) {
-		if (error instanceof ConfigError || error instanceof DatabaseLockedError || error instanceof RegistryError || error instanceof SchemaError) {
+		if (
+			error instanceof ConfigError ||
+			error instanceof DatabaseLockedError ||
+			error instanceof RegistryError ||
+			error instanceof SchemaError ||
+			error instanceof SessionBoundsError
+		) {
 			console.error((error as Error).message)
 			process.exit(1)
 		}

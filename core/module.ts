@@ -12,6 +12,7 @@ import type { SettingsDef } from './config.ts'
 import type { AppDeps } from './deps.ts'
 import type { AuthPlugin, PageSession, SessionResolver } from './http/auth.ts'
 import type { NavLink, SafeHtml } from './html.ts'
+import type { PoolDef, QueueDef } from './metrics.ts'
 
 /** What a module's routes are built with: the credential macros (one of `auth`, `session`, `vendor`, `vendorKey`, `mcp` on every route). */
 export interface HttpKit {
@@ -55,6 +56,45 @@ export interface ToolDef<P extends TObject = TObject> {
 	/** Permission the caller needs; tools the caller can never use are not listed. */
 	readonly permission: PermissionKey
 	run(ctx: ToolContext, args: Static<P>): Promise<unknown>
+	/**
+	 * For a tool that sends data or a message outside the firm: what would go to whom, in a sentence
+	 * the person reads before it happens (`core/mcp/confirm.ts`), or null when the call would be
+	 * refused anyway (its own error then says why). Computed by the module's service, changing nothing.
+	 */
+	confirm?(ctx: ToolContext, args: Static<P>): Promise<string | null>
+	/**
+	 * For a tool that searches the candidate database: the criteria of this call (what was typed, the
+	 * filters) and the job it was made for, or null when this call is not a search (no query). Federal
+	 * contractors keep a record of every such search (41 CFR 60-1.12); the audit trail writes it.
+	 */
+	searchOf?(args: Static<P>): RecordSearch | null
+}
+
+/** A search of the candidate database: its criteria and the job it was made for (see `ToolDef.searchOf`). */
+export interface RecordSearch {
+	readonly criteria: Readonly<Record<string, unknown>>
+	readonly jobId?: string
+}
+
+/**
+ * How a tool call ended, for the audit trail: answered; refused (the role may not use the tool, the
+ * app was allowed read-only access, or the record is out of reach); or failed (bad arguments, an
+ * error, past the time limit).
+ */
+export type ToolCallOutcome = 'ok' | 'refused' | 'error'
+
+/** One tool call as the MCP door saw it (handed to every module's `observeToolCall`). */
+export interface ToolCallReport {
+	readonly actor: Actor
+	/** The tool's name as the client sent it (a name it may not use included; cut to 64 characters). */
+	readonly tool: string
+	readonly outcome: ToolCallOutcome
+	/** The structured result on `ok` (the ids it holds are the records returned or changed). */
+	readonly result?: unknown
+	/** The search this call made (`ToolDef.searchOf`), if it was one. */
+	readonly search?: RecordSearch | null
+	/** The client's address (core/http/client-address.ts). */
+	readonly address: string
 }
 
 /**
@@ -79,12 +119,33 @@ export interface ViewDef {
 	readonly settings?: Readonly<Record<string, unknown>>
 }
 
+/**
+ * A prompt an assistant app offers its user (MCP `prompts`): a real workflow written out as the
+ * message the app sends for them, naming the tools it uses. Listed only to a person who may use
+ * every one of those tools; arguments are strings (the protocol's), checked like a tool's.
+ */
+export interface PromptDef<P extends TObject = TObject> {
+	/** snake_case, e.g. `screen_applicants`. */
+	readonly name: string
+	readonly title: string
+	/** For the person choosing it: what the assistant will do. */
+	readonly description: string
+	/** An object of optional or required strings; unknown properties are refused. */
+	readonly params: P
+	/** The tools the workflow uses: the module's own or those of a module it requires. */
+	readonly tools: readonly string[]
+	/** The message sent for the person, with the arguments filled in. */
+	text(args: Static<P>): string
+}
+
+export const definePrompt = <P extends TObject>(prompt: PromptDef<P>): PromptDef<P> => prompt
+
 /** Turns a bearer credential with a known prefix into an actor (or null when unknown/revoked). */
 export interface CredentialVerifier {
 	/** Credential prefix, e.g. `bl_vk_`. */
 	readonly prefix: string
 	/** Where the credential is accepted. */
-	readonly door: 'rest' | 'mcp'
+	readonly door: 'rest' | 'mcp' | 'scim'
 	verify(deps: AppDeps, token: string): Promise<Actor | null>
 }
 
@@ -97,8 +158,16 @@ export interface CommandDef {
 	readonly usage: string
 	readonly options: OptionSpec
 	readonly required?: readonly string[]
-	/** Returns the JSON object printed with `--json`, and lines for people. */
-	run(deps: AppDeps, options: Record<string, string | boolean>): Promise<{ json: Record<string, unknown>; lines: string[] }>
+	/**
+	 * Returns the JSON object printed with `--json`, and lines for people. A command whose output is
+	 * the data itself (an export) streams it to `output` as it reads it, and returns empty lines.
+	 */
+	run(deps: AppDeps, options: Record<string, string | boolean>, output: CommandOutput): Promise<{ json: Record<string, unknown>; lines: string[] }>
+}
+
+/** Where a command streams what it exports (the CLI: standard output). */
+export interface CommandOutput {
+	write(chunk: string): Promise<void>
 }
 
 /** Thrown by a command for bad arguments: the CLI prints the usage line and exits non-zero. */
@@ -249,6 +318,8 @@ export interface ModuleDef {
 	readonly tools?: readonly ToolDef<any>[]
 	/** Views of tool results for assistant apps that show MCP Apps (see `ViewDef`). */
 	readonly views?: readonly ViewDef[]
+	/** Workflows offered to assistant apps as MCP prompts (see `PromptDef`). */
+	readonly prompts?: readonly PromptDef<any>[]
 	readonly credentials?: readonly CredentialVerifier[]
 	readonly commands?: readonly CommandDef[]
 	/**
@@ -266,7 +337,7 @@ export interface ModuleDef {
 	 * Links in the portal navigation, shown to people whose role holds the permission. `work` links
 	 * (the pages people spend the day in) come first, in `order`; settings and admin pages after them.
 	 */
-	readonly nav?: readonly (NavLink & { permission?: PermissionKey })[]
+	readonly nav?: readonly (NavLink & { permission?: PermissionKey; counter?: NavCounter })[]
 	/**
 	 * How the activity log page tells people what happened: each action this module records, as the
 	 * words after the person's name ("published the job"), and the names of the records it logs
@@ -276,9 +347,25 @@ export interface ModuleDef {
 	readonly recordNames?: readonly RecordNames[]
 	/** Sections this module adds to other modules' record pages (see `PageSection`). */
 	readonly pageSections?: readonly PageSection[]
+	/**
+	 * The queues this module works through (its outbox, deliveries, alerts): their depth and the age of
+	 * the oldest entry are read at each scrape of `/metrics` (`benchline_queue_depth{queue}`,
+	 * `benchline_queue_oldest_age_seconds{queue}`).
+	 */
+	readonly queues?: readonly QueueDef[]
+	/** Bounded worker pools this module runs (e.g. file readers): busy and queued, read at each scrape. */
+	readonly pools?: readonly PoolDef[]
+	/**
+	 * Told of every tool call the MCP door answers, after it is answered (the audit trail). Must not
+	 * wait on anything: the call's answer does not wait for it.
+	 */
+	readonly observeToolCall?: (deps: AppDeps, report: ToolCallReport) => void
 	/** Background work started with the server (outbox, sweeps); returns a stop function. */
 	readonly start?: (deps: AppDeps) => () => Promise<void> | void
 }
+
+/** What waits for the person behind a navigation link (unread, overdue): shown beside it when above 0. */
+export type NavCounter = (deps: AppDeps, session: PageSession) => Promise<number>
 
 /** Identity function that fixes the type of a module definition. */
 export const defineModule = <M extends ModuleDef>(module: M): M => module

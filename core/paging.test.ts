@@ -45,7 +45,8 @@ beforeAll(async () => {
 			sql`, `,
 		)}`,
 	)
-})
+	// The first test file to open the test database pays for creating it: up to a minute on a loaded 2-core machine.
+}, 120_000)
 afterAll(async () => {
 	await deps.database.rows(sql`drop table if exists ${t}`)
 })

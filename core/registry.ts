@@ -2,7 +2,7 @@
  * The module registry: validates every module at start-up (reporting every problem at once),
  * orders them by `requires`, and indexes what they contribute.
  */
-import type { ModuleDef, PortDef, PortKey, ToolDef, ViewDef } from './module.ts'
+import type { ModuleDef, PortDef, PortKey, PromptDef, ToolDef, ViewDef } from './module.ts'
 import { ROLES } from './actor.ts'
 import type { AuthSpec } from './http/auth.ts'
 
@@ -17,6 +17,7 @@ export interface Registry {
 	readonly modules: readonly ModuleDef[]
 	readonly tools: readonly ToolDef<any>[]
 	readonly views: readonly ViewDef[]
+	readonly prompts: readonly PromptDef<any>[]
 	/** What the modules contribute to each port, in dependency order (read with `contributionsTo`). */
 	readonly contributions: ReadonlyMap<PortKey, readonly unknown[]>
 	readonly warnings: readonly string[]
@@ -101,11 +102,13 @@ export function buildRegistry(modules: readonly ModuleDef[]): Registry {
 			tools.push(tool)
 		}
 
+	checkMeasures(modules, problems)
 	const views = checkViews(modules, problems)
+	const prompts = checkPrompts(modules, problems)
 	const ordered = orderByRequires(modules, byName, problems)
 	const contributions = checkContributions(ordered, problems)
 	if (problems.length) throw new RegistryError(problems)
-	return { modules: ordered, tools, views, contributions, warnings, permissionsUsed: used }
+	return { modules: ordered, tools, views, prompts, contributions, warnings, permissionsUsed: used }
 }
 
 /**
@@ -125,7 +128,7 @@ export function checkRoutes(registry: Registry, routes: readonly ServedRoute[]):
 	const pathsOf = new Map(registry.modules.map((m) => [m.name, m.paths ?? []]))
 	for (const r of routes) {
 		const where = `route ${r.method} ${r.path}${r.module ? ` of module "${r.module}"` : ''}`
-		if (r.module && !pathsOf.get(r.module)!.some((p) => r.path === p || r.path.startsWith(`${p}/`)))
+		if (r.module && !pathsOf.get(r.module)!.some((p) => underPath(r.path, p)))
 			problems.push(`${where} is outside the paths the module declares (${pathsOf.get(r.module)!.join(', ') || 'none'})`)
 		// One credential each: two would both run, and which one the route meant could not be read from it.
 		if (r.auths.length !== 1) problems.push(`${where} ${r.auths.length ? 'declares more than one credential' : 'does not declare auth'}`)
@@ -138,6 +141,68 @@ export function checkRoutes(registry: Registry, routes: readonly ServedRoute[]):
 	for (const [key, module] of declared)
 		if (!used.has(key)) problems.push(`permission "${key}" of module "${module}" is used by no route, tool, nav link, page section or can() check`)
 	return problems
+}
+
+/**
+ * Whether a route lives under a declared path: the path itself or below it; a `*` in the declared
+ * path stands for the characters of one segment (`/*.txt`: a text file at the root, named at start-up).
+ */
+export function underPath(route: string, declared: string): boolean {
+	if (!declared.includes('*')) return route === declared || route.startsWith(`${declared}/`)
+	const pattern = declared
+		.split('*')
+		.map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+		.join('[^/:*]+')
+	return new RegExp(`^${pattern}$`).test(route)
+}
+
+/** Queue and pool names are metric label values: snake_case, each declared once. */
+function checkMeasures(modules: readonly ModuleDef[], problems: string[]) {
+	for (const kind of ['queues', 'pools'] as const) {
+		const seen = new Map<string, string>()
+		for (const m of modules)
+			for (const { name } of m[kind] ?? []) {
+				const where = `${kind === 'queues' ? 'queue' : 'pool'} "${name}" of module "${m.name}"`
+				if (!TOOL_NAME.test(name)) problems.push(`${where} must be snake_case`)
+				if (seen.has(name)) problems.push(`${where} is also declared by module "${seen.get(name)}"`)
+				seen.set(name, m.name)
+			}
+	}
+}
+
+/** Why module `m` may not name `tool` (a view shows it, a prompt uses it), or null: it must be its own or a required module's. */
+function toolOwnerProblem(ownerOf: ReadonlyMap<string, string>, m: ModuleDef, tool: string): string | null {
+	const owner = ownerOf.get(tool)
+	if (!owner) return `tool "${tool}", which no module declares`
+	if (owner !== m.name && !(m.requires ?? []).includes(owner)) return `tool "${tool}" of module "${owner}", which it does not require`
+	return null
+}
+
+/** A prompt names tools of its own module or of a module it requires, has a unique snake_case name and string arguments. */
+function checkPrompts(modules: readonly ModuleDef[], problems: string[]): PromptDef<any>[] {
+	const ownerOf = new Map<string, string>()
+	for (const m of modules) for (const tool of m.tools ?? []) ownerOf.set(tool.name, m.name)
+	const prompts: PromptDef<any>[] = []
+	const names = new Set<string>()
+	for (const m of modules)
+		for (const prompt of m.prompts ?? []) {
+			const where = `prompt "${prompt.name}" of module "${m.name}"`
+			if (!TOOL_NAME.test(prompt.name)) problems.push(`${where} must be snake_case`)
+			if (names.has(prompt.name)) problems.push(`${where} is declared twice`)
+			names.add(prompt.name)
+			if (!prompt.title?.trim() || !prompt.description?.trim()) problems.push(`${where} needs a title and a description`)
+			const params = prompt.params as unknown as { additionalProperties?: boolean; properties?: Record<string, { type?: string }> }
+			if (params.additionalProperties !== false) problems.push(`${where} arguments must refuse unknown properties (additionalProperties: false)`)
+			for (const [arg, schema] of Object.entries(params.properties ?? {}))
+				if (schema.type !== 'string') problems.push(`${where} argument "${arg}" must be a string (prompt arguments are)`)
+			if (!prompt.tools.length) problems.push(`${where} uses no tool`)
+			for (const tool of prompt.tools) {
+				const problem = toolOwnerProblem(ownerOf, m, tool)
+				if (problem) problems.push(`${where} uses ${problem}`)
+			}
+			prompts.push(prompt)
+		}
+	return prompts
 }
 
 /**
@@ -159,10 +224,8 @@ function checkViews(modules: readonly ModuleDef[], problems: string[]): ViewDef[
 			if (!view.title?.trim() || !view.description?.trim()) problems.push(`${where} needs a title and a description`)
 			if (!view.tools.length) problems.push(`${where} shows no tool`)
 			for (const tool of view.tools) {
-				const owner = ownerOf.get(tool)
-				if (!owner) problems.push(`${where} shows tool "${tool}", which no module declares`)
-				else if (owner !== m.name && !(m.requires ?? []).includes(owner))
-					problems.push(`${where} shows tool "${tool}" of module "${owner}", which it does not require`)
+				const problem = toolOwnerProblem(ownerOf, m, tool)
+				if (problem) problems.push(`${where} shows ${problem}`)
 				const other = shownBy.get(tool)
 				if (other) problems.push(`tool "${tool}" is shown by two views: "${other}" and "${view.name}"`)
 				shownBy.set(tool, view.name)

@@ -5,9 +5,13 @@
  * such as "com" expands to thousands of index keys). Only letters and digits reach `to_tsquery`,
  * so no input can break its syntax.
  *
- * Relevance (0–1) comes in three tiers, so that hits of different providers compare when `search`
+ * Relevance (0–1) comes in tiers, so that hits of different providers compare when `search`
  * merges them, and a real match always outranks a near one:
- * - 0.7 to 1: every word found whole (in a name, title, skill, headline, message…), ordered by
+ * - 1: the name or title is what was typed (`Senior Java Developer`, `Ava Jackson`; case and
+ *   spaces aside), or an e-mail address is;
+ * - 0.995: a record about someone who is exactly what was typed (a conversation with that name or
+ *   address): right after the person, above every word match;
+ * - 0.7 to 0.99: every word found whole (in a name, title, skill, headline, message…), ordered by
  *   where it was found (ts_rank over the record's weighted vector);
  * - 0.45 to 0.7: found only with the last word as a prefix ("java" in "JavaScript");
  * - below 0.45: only similar, as a misspelt or partial name or title is (trigram similarity).
@@ -43,23 +47,37 @@ export function wordsTsQuery(q: string): string | null {
 /** `q` trimmed and collapsed, for trigram similarity against names and titles. */
 export const similarityText = (q: string) => q.replace(/\s+/g, ' ').trim().toLowerCase()
 
+/** `%`, `_` and `\` taken literally in a LIKE pattern. */
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+/**
+ * Whether `column` is exactly `text` (a `similarityText`), case aside: `ilike` without wildcards,
+ * so a trigram index on the column finds the rows.
+ */
+export const sameText = (column: SQL, text: string) => sql`${column} ilike ${escapeLike(text)}`
+
 export const EXACT_TIER = 0.7
 export const PREFIX_TIER = 0.45
+/** Above every word match (below 0.99), below the record that is what was typed (1). */
+export const ABOUT_TIER = 0.995
 
 /**
  * A hit's relevance on the shared scale. `exact` and `prefix` are ts_rank values of the record
  * for the whole-word and the prefix query, null when it does not match that query (see
  * `rankWhenMatched`); `similar` is the best trigram similarity of its name or title (0–1);
- * `certain` marks a match that is exact by other means (an e-mail address), scored 1.
+ * `certain` marks a match that is exact by other means (an e-mail address), scored 1; `about`
+ * one whose subject is exactly what was typed (a conversation with that person), scored just below.
  */
-export function relevance(o: { exact: SQL | null; prefix: SQL | null; similar: SQL; certain?: SQL }): SQL {
-	// ts_rank grows without bound with repeats and weights: r / (r + 0.2) keeps its order within the tier.
+export function relevance(o: { exact: SQL | null; prefix: SQL | null; similar: SQL; certain?: SQL; about?: SQL }): SQL {
+	// ts_rank grows without bound with repeats and weights: r / (r + 0.2) keeps its order within the
+	// tier, which stops just below 1 so that only what was typed exactly scores 1.
 	const within = (rank: SQL) => sql`(${rank}) / ((${rank}) + 0.2)`
 	// Constants, written into the statement: its text stays the same for every query.
 	const [exactTier, prefixTier] = [sql.raw(String(EXACT_TIER)), sql.raw(String(PREFIX_TIER))]
 	const tiers: SQL[] = []
 	if (o.certain) tiers.push(sql`when ${o.certain} then 1`)
-	if (o.exact) tiers.push(sql`when (${o.exact}) is not null then ${exactTier} + (1 - ${exactTier}) * ${within(o.exact)}`)
+	if (o.about) tiers.push(sql`when ${o.about} then ${sql.raw(String(ABOUT_TIER))}`)
+	if (o.exact) tiers.push(sql`when (${o.exact}) is not null then ${exactTier} + (0.99 - ${exactTier}) * ${within(o.exact)}`)
 	if (o.prefix) tiers.push(sql`when (${o.prefix}) is not null then ${prefixTier} + (${exactTier} - ${prefixTier}) * ${within(o.prefix)}`)
 	const similar = sql`${prefixTier} * least(1, greatest(0, ${o.similar}))`
 	// A query without words ("C#", an e-mail address) has only the similarity tier.
@@ -69,3 +87,28 @@ export function relevance(o: { exact: SQL | null; prefix: SQL | null; similar: S
 /** ts_rank of `vector` for the query, or null when the vector does not match it. */
 export const rankWhenMatched = (vector: SQL, tsquery: string) =>
 	sql`case when ${vector} @@ to_tsquery('english', ${tsquery}) then ts_rank(${vector}, to_tsquery('english', ${tsquery})) end`
+
+/**
+ * One way a provider finds matches, capped: `ids` selects one column, `id`, at most `cap` rows.
+ * Only what the ways return is ranked, and counted.
+ */
+export interface MatchWay {
+	readonly ids: SQL
+	readonly cap: number
+}
+
+/**
+ * The `with` clause of a provider's ranking statement: `found` is one row holding the distinct ids
+ * the ways found (`ids`) and whether one of them stopped at its cap (`capped`: there may be more
+ * matches than were counted). The statement ranks the rows `where <id> = any(FOUND_IDS)` and
+ * selects `FOUND_COUNT` and `FOUND_CAPPED` with each.
+ */
+export function withFoundMatches(ways: readonly MatchWay[]): SQL {
+	const tagged = ways.map((w, i) => sql`(select ${sql.raw(String(i))} as way, ${sql.raw(String(w.cap))} as cap, x.id from (${w.ids}) x)`)
+	return sql`with h as (${sql.join(tagged, sql` union all `)}),
+found as (select array(select distinct h.id from h) as ids, coalesce((select bool_or(c.n >= c.cap) from (select max(h.cap) as cap, count(*) as n from h group by h.way) c), false) as capped)`
+}
+
+export const FOUND_IDS = sql`(select f.ids from found f)::text[]`
+export const FOUND_COUNT = sql`(select cardinality(f.ids) from found f)`
+export const FOUND_CAPPED = sql`(select f.capped from found f)`

@@ -6,6 +6,7 @@
  */
 import type { PageSession } from './http/auth.ts'
 import { html, raw, textOf, type SafeHtml } from './html.ts'
+import { formatDate, formatDateTime } from './time.ts'
 
 /** The hidden CSRF field every portal form carries. */
 export const csrfField = (session: Pick<PageSession, 'csrf'>) => html`<input type="hidden" name="csrf" value="${session.csrf}">`
@@ -140,23 +141,22 @@ export function facts(rows: readonly (readonly [string, unknown])[], o: { skipEm
 	return html`<dl class="facts">${shown.map(([label, value]) => html`<div><dt>${label}</dt><dd>${empty(value) ? '—' : value}</dd></div>`)}</dl>`
 }
 
-const DATE = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' })
-const DATE_TIME = new Intl.DateTimeFormat('en-US', {
-	timeZone: 'UTC',
-	year: 'numeric',
-	month: 'short',
-	day: 'numeric',
-	hour: '2-digit',
-	minute: '2-digit',
-	hourCycle: 'h23',
-})
+/** A date written without a time (`2026-12-07`, a bench person's availability): a day of the calendar, the same in every zone. */
+const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/
 
-/** A date (and time, in UTC) in full, in a `<time>` element; "—" when there is none. */
+/**
+ * A date (and time) in full, in a `<time>` element, in the reader's time zone with the zone named
+ * ("Dec 1, 2026, 14:05 CST"; core/time.ts); "—" when there is none.
+ */
 export function when(value: Date | string | null | undefined, o: { time?: boolean } = { time: true }): SafeHtml | string {
 	if (!value) return '—'
+	if (typeof value === 'string' && CALENDAR_DAY.test(value)) {
+		const day = new Date(`${value}T12:00:00Z`)
+		return Number.isNaN(day.getTime()) ? '—' : html`<time datetime="${value}">${formatDate(day, 'UTC')}</time>`
+	}
 	const d = value instanceof Date ? value : new Date(value)
 	if (Number.isNaN(d.getTime())) return '—'
-	return html`<time datetime="${d.toISOString()}">${o.time === false ? DATE.format(d) : `${DATE_TIME.format(d)} UTC`}</time>`
+	return html`<time datetime="${d.toISOString()}">${o.time === false ? formatDate(d) : formatDateTime(d)}</time>`
 }
 
 /** "1 message", "3 messages". */

@@ -31,6 +31,11 @@ export interface Database {
 	migrate(modules: readonly ModuleDef[]): Promise<void>
 	/** True when the database answers a trivial query within `timeoutMs`. */
 	ping(timeoutMs?: number): Promise<boolean>
+	/**
+	 * The pool's connections as counted from the statements and transactions in flight (PostgreSQL,
+	 * when observed: metrics on); a statement beyond the pool's size waits for a connection.
+	 */
+	pool?(): { size: number; inUse: number; waiting: number }
 	close(): Promise<void>
 }
 
@@ -62,9 +67,22 @@ async function runCompiled<T>(handle: Db, statement: Compiled, values: Record<st
 
 export class DatabaseLockedError extends Error {}
 
+/** Watching the statements sent to PostgreSQL (metrics, traces); unset, nothing is wrapped. */
+export interface StatementObserver {
+	/** Count statements and transactions in flight, for `Database.pool()`. */
+	readonly countPool: boolean
+	/** A statement is sent; the function returned (if any) is called when it is answered, with its error if it failed. */
+	statement(text: string): ((error?: unknown) => void) | undefined
+}
+
 /** Opens the configured database; `migrate(modules)` (run by `createDeps`) brings its schema up to date. */
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databasePoolSize'>>): Promise<Database> {
-	return config.databaseUrl ? openPostgres(config.databaseUrl, config.databasePoolSize ?? 10) : openPglite(config.dataDir)
+export async function openDatabase(
+	config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databasePoolSize' | 'databasePoolMode'>>,
+	observer?: StatementObserver,
+): Promise<Database> {
+	return config.databaseUrl
+		? openPostgres(config.databaseUrl, { size: config.databasePoolSize ?? 10, mode: config.databasePoolMode ?? 'session', observer })
+		: openPglite(config.dataDir)
 }
 
 /**
@@ -90,6 +108,87 @@ function alwaysPrepared<T extends object>(sql: T): T {
 	})
 }
 
+/**
+ * A postgres.js query runs when it is awaited (`then`), and its methods (`values()`…) return the query
+ * itself: this wrapper sees that moment and the answer, and otherwise is the query.
+ */
+function observedQuery<Q extends object>(query: Q, sent: () => ((error?: unknown) => void) | undefined): Q {
+	let done: ((error?: unknown) => void) | undefined
+	let started = false
+	const proxy: Q = new Proxy(query, {
+		get(target, prop) {
+			const value = Reflect.get(target, prop, target)
+			if (prop === 'then')
+				return (ok?: (v: unknown) => unknown, fail?: (e: unknown) => unknown) => {
+					if (!started) {
+						started = true
+						done = sent()
+					}
+					const finish = (error?: unknown) => {
+						done?.(error)
+						done = undefined
+					}
+					return (value as PromiseLike<unknown>['then']).call(
+						target,
+						(v) => {
+							finish()
+							return ok ? ok(v) : v
+						},
+						(e) => {
+							finish(e)
+							if (fail) return fail(e)
+							throw e
+						},
+					)
+				}
+			if (typeof value !== 'function') return value
+			return (...args: unknown[]) => {
+				const result = (value as (...a: unknown[]) => unknown).apply(target, args)
+				return result === target ? proxy : result
+			}
+		},
+	})
+	return proxy
+}
+
+/**
+ * Each statement observed (its span), and the pool's use counted: a statement outside a transaction
+ * holds a connection while it runs, a transaction holds one from BEGIN to its end.
+ */
+function observed<T extends object>(sql: T, observer: StatementObserver, pool: { active: number }, inTransaction = false): T {
+	return new Proxy(sql, {
+		get(target, prop, receiver) {
+			const value = Reflect.get(target, prop, receiver)
+			if (prop === 'unsafe')
+				return (text: string, ...rest: unknown[]) =>
+					observedQuery((value as (...a: unknown[]) => object).call(target, text, ...rest), () => {
+						const end = observer.statement(text)
+						if (inTransaction || !observer.countPool) return end
+						pool.active++
+						return (error) => {
+							pool.active--
+							end?.(error)
+						}
+					})
+			if (prop === 'begin' || prop === 'savepoint')
+				return async (...args: unknown[]) => {
+					const fn = args[args.length - 1] as (tx: object) => unknown
+					const counted = prop === 'begin' && !inTransaction && observer.countPool
+					if (counted) pool.active++
+					try {
+						return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, [
+							...args.slice(0, -1),
+							(tx: object) => fn(observed(tx, observer, pool, true)),
+						])
+					} finally {
+						if (counted) pool.active--
+					}
+				}
+			return typeof value === 'function' ? value.bind(target) : value
+		},
+	})
+}
+
 export async function rowsOf<T>(result: unknown): Promise<T[]> {
 	return (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[]
 }
@@ -99,11 +198,23 @@ export async function rowsOf<T>(result: unknown): Promise<T[]> {
  * connection PostgreSQL ends while a write is queued throws outside any promise, then never writes
  * again and hands its old error to the next query (tests/reliability/driver-reconnect.test.ts).
  */
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
+/** How long an availability probe may go unanswered before its connection is given up for a new one. */
+const STUCK_PROBE_MS = 8000
+
+async function openPostgres(url: string, options: { size: number; mode: 'session' | 'transaction'; observer?: StatementObserver }): Promise<Database> {
 	const { default: postgres } = await import('postgres')
 	const { drizzle } = await import('drizzle-orm/postgres-js')
+	const poolSize = options.size
+	// Behind a pooler in transaction mode, consecutive transactions may run on different server
+	// connections: a statement prepared on one is unknown on the next, and settings sent when a client
+	// connects are refused by PgBouncer (or would stick to whichever server connection). So no named
+	// statements, and only the application name at connection; the bounds below are then the
+	// database's own (README, Connection poolers; checked at start-up, `checkSessionBounds`).
+	const transactionMode = options.mode === 'transaction'
+	const bounds = { statement_timeout: 15_000, idle_in_transaction_session_timeout: 30_000, jit: 'off' }
 	const client = postgres(url, {
 		max: poolSize,
+		prepare: !transactionMode,
 		connect_timeout: 3,
 		idle_timeout: 30,
 		max_lifetime: 30 * 60,
@@ -116,29 +227,49 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
 		// compilation: it pays off only for reads of millions of rows, and the planner's estimates of
 		// short reads can cross `jit_above_cost` (the careers ranking at scale: 300–350 ms compiling a
 		// 24 ms statement; bench/README.md, issue 13).
-		connection: { application_name: 'benchline', statement_timeout: 15_000, idle_in_transaction_session_timeout: 30_000, jit: 'off' },
+		connection: transactionMode ? { application_name: 'benchline' } : { application_name: 'benchline', ...bounds },
 	})
-	const db = drizzle({ client: alwaysPrepared(client) }) as unknown as Db
+	const pool = { active: 0 }
+	const prepared = transactionMode ? client : alwaysPrepared(client)
+	const db = drizzle({ client: options.observer ? observed(prepared, options.observer, pool) : prepared }) as unknown as Db
 	// The availability probe (and /health) get a connection of their own: a pool busy with slow
 	// queries is not an outage, and must not turn every request into a 503. One probe at a time:
 	// while one waits on a stalled server, the next ones wait on it instead of piling up.
-	const probe = postgres(url, {
+	const probeOptions = {
 		max: 1,
 		connect_timeout: 2,
 		idle_timeout: 60,
 		backoff: () => 0.25,
 		onnotice: () => {},
-		connection: { application_name: 'benchline-probe', statement_timeout: 2000 },
-	})
-	let probing: Promise<boolean> | null = null
+		prepare: !transactionMode,
+		connection: transactionMode ? { application_name: 'benchline-probe' } : { application_name: 'benchline-probe', statement_timeout: 2000 },
+	}
+	let probe = postgres(url, probeOptions)
+	let probing: { answer: Promise<boolean>; since: number } | null = null
 	const ping = (timeoutMs: number) => {
-		probing ??= probe`select 1`
-			.then(
-				() => true,
-				() => false,
-			)
-			.finally(() => (probing = null))
-		return withTimeout(probing, timeoutMs)
+		// A probe unanswered far longer than any answer takes is stuck on a connection that will never
+		// answer (a socket left half-open by a fault: nothing on it times out): without this, the
+		// process answered 503 for good although the database was back. A fresh connection asks instead.
+		if (probing && performance.now() - probing.since > STUCK_PROBE_MS) {
+			const stuck = probe
+			probe = postgres(url, probeOptions)
+			probing = null
+			stuck.end({ timeout: 0 }).catch(() => {})
+		}
+		if (!probing) {
+			const current = {
+				since: performance.now(),
+				answer: probe`select 1`.then(
+					() => true,
+					() => false,
+				),
+			}
+			current.answer.finally(() => {
+				if (probing === current) probing = null
+			})
+			probing = current
+		}
+		return withTimeout(probing.answer, timeoutMs)
 	}
 	const database: Database = {
 		db,
@@ -148,27 +279,72 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
 			// A connection of its own, without the pool's statement timeout: a migration's index build or
 			// backfill on a large database takes longer than any request may (2,000,000 applications:
 			// tens of seconds), and a timeout would stop the upgrade half-way at every start.
+			//
+			// Every migration of every module runs in one transaction, under a transaction-scoped advisory
+			// lock: instances starting together take turns, and it works the same through a pooler in
+			// transaction mode, where a session-level lock could be taken on one server connection and the
+			// migrations run on another. A migration that fails leaves the database as it was.
 			const migrator = postgres(url, {
 				max: 1,
 				connect_timeout: 3,
 				onnotice: () => {},
-				connection: { application_name: 'benchline-migrate', statement_timeout: 0, idle_in_transaction_session_timeout: 0 },
+				prepare: !transactionMode,
+				connection: { application_name: 'benchline-migrate' },
 			})
 			try {
-				await migrator`select pg_advisory_lock(7283461)`
-				const migratorDb = drizzle({ client: migrator })
-				await migrateModules({ rows: async (query) => rowsOf(await migratorDb.execute(query)) }, modules, (config) => migrate(migratorDb as never, config))
+				await migrator.begin(async (tx) => {
+					await tx`select set_config('statement_timeout', '0', true), set_config('idle_in_transaction_session_timeout', '0', true)`
+					await tx`select pg_advisory_xact_lock(7283461)`
+					// drizzle's migrator opens a transaction per folder: inside this one, a savepoint. (drizzle
+					// also sets its type parsers on the client's options, which are the connection's.)
+					const nested = new Proxy(tx, {
+						get: (target, prop) => (prop === 'begin' ? target.savepoint : prop === 'options' ? migrator.options : Reflect.get(target, prop)),
+					})
+					const migratorDb = drizzle({ client: nested as never })
+					await migrateModules({ rows: async (query) => rowsOf(await migratorDb.execute(query)) }, modules, (config) => migrate(migratorDb as never, config))
+				})
 			} finally {
-				await migrator`select pg_advisory_unlock(7283461)`.catch(() => {})
 				await migrator.end({ timeout: 5 })
 			}
+			if (transactionMode) await checkSessionBounds(client, bounds)
 		},
 		rows: async (query, handle = db) => rowsOf(await handle.execute(query)),
 		run: (statement, values, handle = db) => runCompiled(handle, statement, values),
 		ping: (timeoutMs = 2000) => ping(timeoutMs),
 		close: async () => void (await Promise.all([client.end({ timeout: 5 }), probe.end({ timeout: 1 })])),
+		pool: options.observer?.countPool
+			? () => ({ size: poolSize, inUse: Math.min(pool.active, poolSize), waiting: Math.max(0, pool.active - poolSize) })
+			: undefined,
 	}
 	return database
+}
+
+export class SessionBoundsError extends Error {}
+
+/**
+ * In transaction mode the bounds are not sent at connection: they must be the database's (or the
+ * role's) own settings, or PgBouncer's `connect_query`. Start-up stops when they are not, naming the
+ * statement that sets them, rather than run with statements that may never time out.
+ */
+async function checkSessionBounds(
+	client: import('postgres').Sql,
+	bounds: { statement_timeout: number; idle_in_transaction_session_timeout: number; jit: string },
+) {
+	const [row] = await client<{ st: string; idle: string; jit: string; db: string }[]>`select current_setting('statement_timeout') as st,
+		current_setting('idle_in_transaction_session_timeout') as idle, current_setting('jit') as jit, current_database() as db`
+	const ms = (text: string) => {
+		const m = /^(\d+)\s*(ms|s|min|h)?$/.exec(text ?? '')
+		return m ? Number(m[1]) * ({ ms: 1, s: 1000, min: 60_000, h: 3_600_000 }[m[2] ?? 'ms'] ?? 1) : 0
+	}
+	if (row && ms(row.st) > 0 && ms(row.idle) > 0 && row.jit === 'off') return
+	throw new SessionBoundsError(
+		`DATABASE_POOL_MODE=transaction: the database must bound statements itself (the pooler does not pass settings on): ` +
+			`statement_timeout is ${row?.st}, idle_in_transaction_session_timeout ${row?.idle}, jit ${row?.jit}. Run once:\n` +
+			`  ALTER DATABASE "${row?.db}" SET statement_timeout = '${bounds.statement_timeout / 1000}s';\n` +
+			`  ALTER DATABASE "${row?.db}" SET idle_in_transaction_session_timeout = '${bounds.idle_in_transaction_session_timeout / 1000}s';\n` +
+			`  ALTER DATABASE "${row?.db}" SET jit = off;\n` +
+			`(or set them for the role, or in PgBouncer's connect_query), then start again.`,
+	)
 }
 
 async function openPglite(dataDir: string): Promise<Database> {

@@ -72,6 +72,8 @@ function legacyUpTo(tag: string): string {
 	return folder
 }
 
+// Each test migrates one or two embedded databases from nothing (every module's migrations, or the
+// legacy folder then the modules'): 20–50 s each on a loaded 2-core machine.
 describe('per-module migrations', () => {
 	let fresh: Awaited<ReturnType<typeof schemaOf>>
 
@@ -85,7 +87,7 @@ describe('per-module migrations', () => {
 		expect((await s.database.rows<{ present: boolean }>(sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`))[0]!.present).toBe(
 			false,
 		)
-	})
+	}, 180_000)
 
 	test('a database made by the legacy folder (up to 0025) keeps its schema: the baselines are recorded, not run, and it equals a fresh one', async () => {
 		const s = await scratch()
@@ -102,7 +104,7 @@ describe('per-module migrations', () => {
 		// Next start: nothing to do, nothing recorded twice.
 		await s.database.migrate(modules)
 		for (const owner of LEGACY_OWNERS) expect((await recorded(s.database, owner)).length).toBe(migrationsOf(owner))
-	})
+	}, 180_000)
 
 	test('a database the legacy folder left part way (0020) is brought to 0025 by it first, then equals a fresh one', async () => {
 		const folder = legacyUpTo('0020_first_day_passwords_held_mail')
@@ -116,7 +118,7 @@ describe('per-module migrations', () => {
 		} finally {
 			rmSync(folder, { recursive: true, force: true })
 		}
-	})
+	}, 180_000)
 
 	test('the legacy folder is frozen: its last migration is the one databases recorded', () => {
 		const journal = JSON.parse(readFileSync(join(LEGACY_FOLDER, 'meta/_journal.json'), 'utf8'))
@@ -152,7 +154,7 @@ describe('declared tables', () => {
 		const started = createDeps({ config: deps.config, database: deps.database, log: deps.log, moduleList: [...modules, module] })
 		await expect(started).rejects.toThrow(SchemaError)
 		await expect(started).rejects.toThrow('module notes-demo declares table notes_demo but no migration creates it: run npm run db:generate')
-	})
+	}, 120_000)
 
 	test('start-up refuses a declared column no migration creates', async () => {
 		const { testDeps } = await import('../tests/helpers.ts')

@@ -4,11 +4,13 @@ import { resolve } from 'node:path'
 import { ConfigError, defineSettings, loadConfig, type SettingsDef } from '../core/config.ts'
 import { createDeps } from '../core/main.ts'
 import type { ModuleDef } from '../core/module.ts'
+import { auditSettings } from '../modules/audit/settings.ts'
 import { calendarSettings } from '../modules/calendar/settings.ts'
 import { inboxSettings } from '../modules/inbox/settings.ts'
 import { modules } from '../modules/index.ts'
 import { interviewSettings } from '../modules/interviews/settings.ts'
 import { outboxSettings } from '../modules/outbox/settings.ts'
+import { webhookSettings } from '../modules/webhooks/settings.ts'
 import { configProblems } from './helpers.ts'
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -190,6 +192,9 @@ describe('bad values stop start-up with a ConfigError naming the variable', () =
 		['DEMO', 'maybe'],
 		['LOG_LEVEL', 'loud'],
 		['MAIL_FROM', 'nobody'],
+		['TRUST_PROXY', 'yes'],
+		['TRUST_PROXY', '10.0.0.0/33'],
+		['TRUST_PROXY', '127.0.0.1,proxy.internal'],
 	]
 	for (const [variable, value] of bad)
 		test(`${variable}=${JSON.stringify(value)}`, () => {
@@ -230,13 +235,16 @@ describe('bad values stop start-up with a ConfigError naming the variable', () =
 
 describe('modules declare their own settings, checked at start-up with the coreâ€™s (issue 18)', () => {
 	// The variable names are contracts (deployments set them): a module owns them, never renames them.
-	test('the modules that own the interview and inbound-mail secrets, the calendar feeds and the messaging provider declare exactly these variables', () => {
+	test('the modules that own the interview and inbound-mail secrets, the calendar feeds, the messaging provider, the webhooks and the audit trail declare exactly these variables', () => {
 		const declared = Object.fromEntries((modules as readonly ModuleDef[]).flatMap((m) => (m.settings ? [[m.name, [...m.settings.variables].sort()]] : [])))
 		expect(declared).toEqual({
+			audit: ['AUDIT_RETENTION_DAYS'],
 			interviews: ['INTERVIEW_WEBHOOK_SECRET'],
 			inbox: ['INBOUND_MAIL_SECRET'],
 			calendar: ['CALENDAR_FEEDS_ALLOW_PRIVATE', 'CALENDAR_FEED_TIMEOUT'],
 			outbox: ['MESSAGING_ACCOUNT', 'MESSAGING_FROM', 'MESSAGING_TIMEOUT', 'MESSAGING_TOKEN', 'MESSAGING_URL'],
+			webhooks: ['WEBHOOKS_ALLOW_PRIVATE', 'WEBHOOK_RETRY_SCHEDULE'],
+			indexing: ['GOOGLE_INDEXING_CREDENTIALS', 'GOOGLE_INDEXING_ENDPOINT', 'INDEXNOW_ENDPOINT', 'INDEXNOW_KEY'],
 		})
 	})
 
@@ -246,6 +254,9 @@ describe('modules declare their own settings, checked at start-up with the coreâ
 		expect(empty.of(inboxSettings)).toEqual({ inboundMailSecret: undefined })
 		expect(empty.of(calendarSettings)).toEqual({ calendarFeedsAllowPrivate: false, calendarFeedTimeout: 10 })
 		expect(empty.of(outboxSettings)).toEqual({ messaging: undefined, messagingTimeout: 15 })
+		expect(empty.of(webhookSettings).webhooksAllowPrivate).toBe(false)
+		expect(empty.of(auditSettings)).toEqual({ retentionDays: 400 })
+		expect(empty.of(webhookSettings).webhookRetryScheduleMs).toHaveLength(7)
 		const set = loadConfig(
 			{
 				INTERVIEW_WEBHOOK_SECRET: ' interview-secret-0123 ',
@@ -253,6 +264,9 @@ describe('modules declare their own settings, checked at start-up with the coreâ
 				CALENDAR_FEEDS_ALLOW_PRIVATE: 'ON',
 				CALENDAR_FEED_TIMEOUT: '5',
 				MESSAGING_TIMEOUT: '30',
+				WEBHOOKS_ALLOW_PRIVATE: 'on',
+				WEBHOOK_RETRY_SCHEDULE: '1s, 2m',
+				AUDIT_RETENTION_DAYS: '730',
 			},
 			modules,
 		).settings
@@ -260,6 +274,8 @@ describe('modules declare their own settings, checked at start-up with the coreâ
 		expect(set.of(inboxSettings).inboundMailSecret).toBe('inbound-secret-0123')
 		expect(set.of(calendarSettings)).toEqual({ calendarFeedsAllowPrivate: true, calendarFeedTimeout: 5 })
 		expect(set.of(outboxSettings).messagingTimeout).toBe(30)
+		expect(set.of(auditSettings)).toEqual({ retentionDays: 730 })
+		expect(set.of(webhookSettings)).toEqual({ webhooksAllowPrivate: true, webhookRetryScheduleMs: [1_000, 120_000] })
 		expect(Object.isFrozen(set.of(calendarSettings))).toBe(true)
 	})
 
@@ -272,6 +288,9 @@ describe('modules declare their own settings, checked at start-up with the coreâ
 		['MESSAGING_TIMEOUT', '241'],
 		['MESSAGING_URL', 'ftp://x'],
 		['MESSAGING_ACCOUNT', 'AC1'],
+		['WEBHOOKS_ALLOW_PRIVATE', 'maybe'],
+		['WEBHOOK_RETRY_SCHEDULE', '5 minutes'],
+		['AUDIT_RETENTION_DAYS', '0'],
 	]
 	for (const [variable, value] of bad)
 		test(`${variable}=${JSON.stringify(value)}`, () => {

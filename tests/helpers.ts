@@ -145,27 +145,33 @@ export async function callOn(app: { handle(request: Request): Promise<Response> 
  */
 let served: Promise<{ url: string; deps: AppDeps }> | undefined
 export function serveApp(): Promise<{ url: string; deps: AppDeps }> {
-	served ??= (async () => {
-		let handle: (r: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 })
-		// In front of the app as nginx is in production: it says who the client is (X-Forwarded-For),
-		// so browsers are counted apart from in-process requests, which have no address ("unknown")
-		// and whose failed sign-ins would otherwise slow browsers down.
-		const server = Bun.serve({
-			port: 0,
-			hostname: '127.0.0.1',
-			fetch: (r, srv) => {
-				const headers = new Headers(r.headers)
-				headers.set('x-forwarded-for', srv.requestIP(r)?.address ?? '127.0.0.1')
-				return handle(new Request(r, { headers }))
-			},
-		})
-		const url = `http://127.0.0.1:${server.port}`
-		const deps = await testDeps({ BASE_URL: url, TRUST_PROXY: 'on' })
-		const app = createApp(deps)
-		handle = (r) => app.handle(r)
-		return { url, deps }
-	})()
+	served ??= serveAppWith()
 	return served
+}
+
+/**
+ * Another app on its own loopback port, with settings of its own (e.g. `SSO_ALLOW_HTTP` for a test
+ * provider on http://): as `serveApp`, but not shared.
+ */
+export async function serveAppWith(overrides: Record<string, string> = {}): Promise<{ url: string; deps: AppDeps }> {
+	let handle: (r: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 })
+	// In front of the app as nginx is in production: it says who the client is (X-Forwarded-For),
+	// so browsers are counted apart from in-process requests, which have no address ("unknown")
+	// and whose failed sign-ins would otherwise slow browsers down.
+	const server = Bun.serve({
+		port: 0,
+		hostname: '127.0.0.1',
+		fetch: (r, srv) => {
+			const headers = new Headers(r.headers)
+			headers.set('x-forwarded-for', srv.requestIP(r)?.address ?? '127.0.0.1')
+			return handle(new Request(r, { headers }))
+		},
+	})
+	const url = `http://127.0.0.1:${server.port}`
+	const deps = await testDeps({ BASE_URL: url, TRUST_PROXY: 'on', ...overrides })
+	const app = createApp(deps)
+	handle = (r) => app.handle(r)
+	return { url, deps }
 }
 
 /** A person with a personal token, ready for MCP calls. */
@@ -180,6 +186,17 @@ export async function newPersonWithToken(ws: TestWorkspace, role: string, option
 		{ name: `${role} token` },
 	)
 	return { ...person, token, tokenId }
+}
+
+/** A SCIM token of the workspace (`bl_scim_…`), made by a new owner of it, for `/scim/v2`. */
+export async function newScimToken(ws: TestWorkspace): Promise<string> {
+	const deps = await testDeps()
+	const owner = await newPerson(ws, 'owner', {}, deps)
+	const { personActor } = await import('../modules/auth/index.ts')
+	const { createScimToken } = await import('../modules/auth/sso/scim-tokens.ts')
+	const actor = await personActor(deps, ws.slug, owner.email)
+	const { token } = await createScimToken(deps, { ...actor, credential: { kind: 'session', id: 'test', name: 'portal session' } }, { name: 'Okta' })
+	return token
 }
 
 /**

@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import http from 'node:http'
+import { networkInterfaces } from 'node:os'
 import type { AppDeps } from '../core/deps.ts'
 import { newCredential } from '../core/credentials.ts'
 import { createApp, listen } from '../core/main.ts'
@@ -48,10 +49,11 @@ function request(
 	localAddress: string,
 	method: string,
 	path: string,
-	options: { headers?: Record<string, string>; body?: string } = {},
+	options: { headers?: Record<string, string>; body?: string; host?: string } = {},
 ): Promise<Answer> {
 	return new Promise((resolve, reject) => {
-		const outgoing = http.request({ host: '127.0.0.1', port: on.port, method, path, localAddress, agent: false, headers: options.headers }, (res) => {
+		const target = { host: options.host ?? '127.0.0.1', port: on.port, method, path, localAddress, agent: false, headers: options.headers }
+		const outgoing = http.request(target, (res) => {
 			let text = ''
 			res.setEncoding('utf8')
 			res.on('data', (chunk) => (text += chunk))
@@ -206,5 +208,41 @@ describe('failed credentials are counted per address on every door (issue 16 ite
 		expect(JSON.parse((await token(loud, newCredential('code'))).text).error).toBe('slow_down')
 		expect((await rest(QUIET, newCredential('vk'))).status).toBe(401)
 		expect((await token(QUIET, newCredential('code'))).status).toBe(401)
+	})
+})
+
+describe('TRUST_PROXY=on trusts loopback peers only (issue 26)', () => {
+	// This machine's own address on a network interface (not loopback): a connection to it comes from it.
+	const outside = Object.values(networkInterfaces())
+		.flat()
+		.find((i) => i && !i.internal && i.family === 'IPv4')?.address
+	let proxied: { deps: AppDeps; server: ReturnType<typeof listen> }
+	beforeAll(async () => {
+		const deps = await testDeps({ TRUST_PROXY: 'on' })
+		proxied = { deps, server: listen(deps, createApp(deps), { port: 0, hostname: '0.0.0.0' }) }
+	})
+	afterAll(() => proxied?.server.stop(true))
+
+	/** A wrong password from `localAddress` to `host` with an X-Forwarded-For header: the address the failure was counted under. */
+	async function failureCountedAs(host: string, localAddress: string, forwarded: string): Promise<string | undefined> {
+		const email = `xff-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`
+		const send = (method: string, path: string, o: { headers?: Record<string, string>; body?: string } = {}) =>
+			request(proxied.server, localAddress, method, path, { ...o, host, headers: { ...o.headers, 'x-forwarded-for': forwarded } })
+		const page = await send('GET', '/sign-in')
+		const cookie = (page.headers['set-cookie'] ?? []).map((line) => line.split(';')[0]).join('; ')
+		const csrf = /name="csrf" value="([^"]*)"/.exec(page.text)![1]!
+		const body = new URLSearchParams({ csrf, email, password: 'not the password', next: '/portal' }).toString()
+		expect((await send('POST', '/sign-in', { headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body })).status).toBe(401)
+		const [row] = await proxied.deps.db.select({ address: signInFailures.address }).from(signInFailures).where(eq(signInFailures.email, email))
+		return row?.address
+	}
+
+	test('the forwarded address counts when the peer is loopback (the proxy on this host)', async () => {
+		expect(await failureCountedAs('127.0.0.1', QUIET, '198.51.100.41')).toBe('198.51.100.41')
+	})
+
+	test('a client that reaches the port directly from another address is counted by its own address, whatever it forwards', async () => {
+		expect(outside).toBeDefined()
+		expect(await failureCountedAs(outside!, outside!, '198.51.100.42')).toBe(outside)
 	})
 })

@@ -71,13 +71,48 @@ const PAGES: {
 		record: true,
 		allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 403 },
 	},
+	{
+		name: 'scorecard form',
+		path: (r) => `/applications/${r.application}/scorecard`,
+		record: true,
+		allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 403 },
+	},
+	{
+		name: 'job scorecard attributes',
+		path: (r) => `/jobs/${r.job}/scorecard`,
+		record: true,
+		allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 403 },
+	},
+	{
+		name: 'schedule interview',
+		path: (r) => `/applications/${r.application}/schedule`,
+		record: true,
+		allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 403 },
+	},
 	{ name: 'calendar', path: () => '/calendar', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 403 } },
 	{ name: 'inbox', path: () => '/inbox', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 403, viewer: 403 } },
 	{ name: 'activity', path: () => '/activity', record: false, allowed: { owner: 200, admin: 200, recruiter: 403, hiring_manager: 403, viewer: 403 } },
+	{ name: 'audit', path: () => '/audit', record: false, allowed: { owner: 200, admin: 200, recruiter: 403, hiring_manager: 403, viewer: 403 } },
+	{ name: 'eeo', path: () => '/eeo', record: false, allowed: { owner: 200, admin: 403, recruiter: 403, hiring_manager: 403, viewer: 403 } },
 	{ name: 'analytics', path: () => '/analytics', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 403 } },
 	{ name: 'interviews', path: () => '/interviews', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 403 } },
 	{ name: 'vendors', path: () => '/vendors', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 403, viewer: 403 } },
 	{ name: 'bench', path: () => '/bench', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 403, viewer: 403 } },
+	{ name: 'single sign-on', path: () => '/settings/sso', record: false, allowed: { owner: 200, admin: 403, recruiter: 403, hiring_manager: 403, viewer: 403 } },
+	{ name: 'webhooks', path: () => '/settings/webhooks', record: false, allowed: { owner: 200, admin: 200, recruiter: 403, hiring_manager: 403, viewer: 403 } },
+	{ name: 'privacy', path: () => '/settings/privacy', record: false, allowed: { owner: 200, admin: 403, recruiter: 403, hiring_manager: 403, viewer: 403 } },
+	{
+		name: 'candidate export',
+		path: (r) => `/candidates/${r.candidate}/export.zip`,
+		record: true,
+		allowed: { owner: 200, admin: 200, recruiter: 403, hiring_manager: 403, viewer: 403 },
+	},
+	{
+		name: 'candidate erase',
+		path: (r) => `/candidates/${r.candidate}/erase`,
+		record: true,
+		allowed: { owner: 200, admin: 403, recruiter: 403, hiring_manager: 403, viewer: 403 },
+	},
 ]
 
 async function client(role: PersonRole): Promise<PortalClient> {

@@ -36,9 +36,22 @@ function moduleTable(list: readonly ModuleDef[]): string {
 	return ['| Module | What it does | Requires | Permissions | Paths | Ports | Contributes to |', '|---|---|---|---|---|---|---|', ...rows].join('\n')
 }
 
+/** The event types each module declares (contributions to the events module's `events:type` port). */
+function eventTable(list: readonly ModuleDef[]): string {
+	const rows = list.flatMap((m) =>
+		(m.contributes ?? [])
+			.filter((c) => c.port.key === 'events:type')
+			.map((c) => {
+				const event = c.value as { type: string; description: string; data: { properties: Record<string, unknown> } }
+				return `| ${code(event.type)} | ${code(m.name)} | ${cell(event.description)} | ${Object.keys(event.data.properties).map(code).join(', ')} |`
+			}),
+	)
+	return ['| Event | Declared by | Written when | Data |', '|---|---|---|---|', ...rows].join('\n')
+}
+
 /** The generated tables, by marker name. */
 export function tables(list: readonly ModuleDef[] = buildRegistry(modules).modules): Record<string, string> {
-	return { modules: moduleTable(list), tools: toolTable(list) }
+	return { modules: moduleTable(list), tools: toolTable(list), events: eventTable(list) }
 }
 
 /** The README with each marked part replaced by its table; throws when a marker is missing. */

@@ -7,7 +7,7 @@ import { Type as t } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import { buildApp } from '../core/app.ts'
 import { declaredAuth } from '../core/http/auth.ts'
-import { contribute, defineModule, definePort, defineTool, type ModuleDef, type ToolDef, type ViewDef } from '../core/module.ts'
+import { contribute, defineModule, definePort, defineTool, type ModuleDef, type PromptDef, type ToolDef, type ViewDef } from '../core/module.ts'
 import { buildRegistry, contributionsTo, RegistryError } from '../core/registry.ts'
 import { modules } from '../modules/index.ts'
 import { findWorkspace } from '../modules/auth/index.ts'
@@ -189,6 +189,41 @@ describe('buildRegistry', () => {
 		expect(problemsOf([things({ views: [view({ tools: [] })] })])).toEqual([expect.stringContaining('shows no tool')])
 	})
 
+	test('prompts: tools of its own module or of one it requires, string arguments only, unique snake_case names, title and description', () => {
+		const prompt = (overrides: Partial<PromptDef> = {}): PromptDef => ({
+			name: 'sort_things',
+			title: 'Sort the things',
+			description: 'Sorts them',
+			params: t.Object({ thing: t.String() }, { additionalProperties: false }),
+			tools: ['list_things'],
+			text: () => 'Sort them.',
+			...overrides,
+		})
+		expect(buildRegistry([things({ prompts: [prompt()] })]).prompts.map((p) => p.name)).toEqual(['sort_things'])
+		expect(problemsOf([things({ prompts: [prompt({ tools: ['list_ghosts'] })] })])).toEqual([
+			expect.stringContaining('"list_ghosts", which no module declares'),
+		])
+		const other = defineModule({
+			name: 'others',
+			description: 'Others',
+			permissions: [{ key: 'others:read', description: 'x', grantedTo: ['owner'] }],
+			tools: [tool({ name: 'list_others', permission: 'others:read' })],
+		})
+		expect(problemsOf([other, things({ prompts: [prompt({ tools: ['list_others'] })] })])).toEqual([
+			expect.stringContaining('of module "others", which it does not require'),
+		])
+		expect(problemsOf([things({ prompts: [prompt({ params: t.Object({ n: t.Number() }, { additionalProperties: false }) as never })] })])).toEqual([
+			expect.stringContaining('argument "n" must be a string'),
+		])
+		expect(problemsOf([things({ prompts: [prompt({ params: t.Object({ q: t.String() }) as never })] })])).toEqual([
+			expect.stringContaining('additionalProperties'),
+		])
+		expect(problemsOf([things({ prompts: [prompt(), prompt()] })])).toEqual([expect.stringContaining('declared twice')])
+		expect(problemsOf([things({ prompts: [prompt({ name: 'sortThings' })] })])).toEqual([expect.stringContaining('snake_case')])
+		expect(problemsOf([things({ prompts: [prompt({ description: '' })] })])).toEqual([expect.stringContaining('title and a description')])
+		expect(problemsOf([things({ prompts: [prompt({ tools: [] })] })])).toEqual([expect.stringContaining('uses no tool')])
+	})
+
 	test('every problem is reported at once', () => {
 		const problems = problemsOf([
 			things({ tools: [tool({ permission: 'things:write' }), tool({ name: 'badName', params: t.Object({ q: t.String() }) })], requires: ['ghost'] }),
@@ -237,7 +272,12 @@ describe('ports: a module declares an extension point, modules that require it c
 		expect(declared.sort()).toEqual([
 			'calendar:source by calendar',
 			'candidates:application-details by candidates',
+			'candidates:data by candidates',
+			'events:consumer by events',
+			'events:type by events',
+			'jobs:api-operations by jobs',
 			'jobs:facts by jobs',
+			'outbox:message-footer by outbox',
 			'outbox:workspace-directory by outbox',
 			'review:source by review',
 			'search:provider by search',
@@ -252,7 +292,11 @@ describe('ports: a module declares an extension point, modules that require it c
 			count('candidates:application-details'),
 			count('vendors:facts'),
 			count('outbox:workspace-directory'),
-		]).toEqual([4, 3, 3, 1, 3, 2, 1])
+			count('outbox:message-footer'),
+			count('jobs:api-operations'),
+			count('events:consumer'),
+			count('candidates:data'),
+		]).toEqual([4, 4, 3, 1, 4, 2, 1, 1, 1, 2, 9])
 	})
 
 	test('the outbox finds workspaces through the directory auth contributes, and says so when no module does', () => {

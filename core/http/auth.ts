@@ -9,6 +9,7 @@
  *   vendor: true                      a vendor API key (`Authorization: Bearer bl_vk_…`), rate limited
  *   vendorKey: true                   the same, but the route looks the key up inside its own statement
  *   mcp: true                         a personal token or OAuth access token for `/api/mcp`
+ *   scim: true                        a workspace's SCIM token (`bl_scim_…`) for `/scim/v2`, and only there
  *
  * One macro, and one file under `auth/`, per kind of credential: Elysia types a macro's context by
  * the macro, not by the value given to it, so only separate macros can hand `session` (pages),
@@ -25,6 +26,7 @@ import type { CredentialVerifier } from '../module.ts'
 import { anonymousAuth } from './auth/anonymous.ts'
 import { mcpTokenAuth } from './auth/mcp-token.ts'
 import { pageSessionOf, sessionAuth, type SessionResolver } from './auth/session.ts'
+import { scimTokenAuth } from './auth/scim-token.ts'
 import { vendorKeyAuth } from './auth/vendor-key.ts'
 
 // What modules and tests use of the kinds' files, from the one place they import auth from.
@@ -45,6 +47,7 @@ export function createAuthPlugin(deps: AppDeps, resolvers: ActorResolvers) {
 		session: sessionAuth(deps, pageSession),
 		...vendorKeyAuth(deps, verifiersOf('rest')),
 		mcp: mcpTokenAuth(deps, verifiersOf('mcp'), pageSession),
+		scim: scimTokenAuth(deps, verifiersOf('scim')),
 	})
 }
 

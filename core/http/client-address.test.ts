@@ -4,10 +4,15 @@
  * every limit through a real server).
  */
 import { describe, expect, test } from 'bun:test'
-import { clientAddress, normaliseAddress, notePeer } from './client-address.ts'
+import { clientAddress, normaliseAddress, notePeer, parseTrustProxy, type TrustedProxies } from './client-address.ts'
 
-const trusted = { trustProxy: true }
-const untrusted = { trustProxy: false }
+const proxies = (raw: string): { trustProxy: TrustedProxies } => {
+	const parsed = parseTrustProxy(raw)
+	if ('problem' in parsed) throw new Error(parsed.problem)
+	return { trustProxy: parsed.proxies }
+}
+const trusted = proxies('on')
+const untrusted = proxies('off')
 const request = (forwarded?: string) => new Request('http://localhost/', { headers: forwarded ? { 'x-forwarded-for': forwarded } : {} })
 
 describe('client address', () => {
@@ -39,7 +44,7 @@ describe('client address', () => {
 			expect({ raw, address: normaliseAddress(raw) }).toEqual({ raw, address: null })
 	})
 
-	test('the peer the server noted counts; X-Forwarded-For only behind TRUST_PROXY, and only its last entry', () => {
+	test('the peer the server noted counts; X-Forwarded-For only from a loopback peer with TRUST_PROXY=on, and only its last entry', () => {
 		const direct = request('198.51.100.9')
 		notePeer(direct, '::ffff:127.0.0.2')
 		expect(clientAddress(untrusted, direct)).toBe('127.0.0.2')
@@ -60,5 +65,61 @@ describe('client address', () => {
 		expect(clientAddress(untrusted, request('198.51.100.9'))).toBe('unknown')
 		expect(clientAddress(trusted, request('198.51.100.9'))).toBe('198.51.100.9')
 		expect(clientAddress(trusted, request('2001:db8:5:6:7::1'))).toBe('2001:db8:5:6::/64')
+	})
+
+	test('TRUST_PROXY=on trusts loopback peers only: a client reaching the port directly cannot name its own address (issue 26)', () => {
+		for (const peer of ['192.0.2.2', '203.0.113.5', '::ffff:198.51.100.4', '2001:db8::5', '10.0.0.1', 'fd00::2']) {
+			const direct = request('198.51.100.9')
+			notePeer(direct, peer)
+			expect({ peer, address: clientAddress(trusted, direct) }).toEqual({ peer, address: normaliseAddress(peer) ?? 'not an address' })
+		}
+		for (const peer of ['127.0.0.1', '127.9.8.7', '::1', '::ffff:127.0.0.1']) {
+			const viaProxy = request('198.51.100.9')
+			notePeer(viaProxy, peer)
+			expect({ peer, address: clientAddress(trusted, viaProxy) }).toEqual({ peer, address: '198.51.100.9' })
+		}
+	})
+
+	test('TRUST_PROXY names proxies by address or network: the header is read from them only, from its end, past every trusted hop', () => {
+		const config = proxies('127.0.0.1, 10.0.0.0/8,2001:db8:aa::/48')
+		const from = (peer: string, forwarded: string) => {
+			const r = request(forwarded)
+			notePeer(r, peer)
+			return clientAddress(config, r)
+		}
+		expect(from('10.1.2.3', '198.51.100.9')).toBe('198.51.100.9')
+		expect(from('::ffff:10.1.2.3', '198.51.100.9')).toBe('198.51.100.9')
+		expect(from('2001:db8:aa:1::7', '198.51.100.9')).toBe('198.51.100.9')
+		// 127.0.0.2 is not 127.0.0.1: listing an address trusts that address only.
+		expect(from('127.0.0.2', '198.51.100.9')).toBe('127.0.0.2')
+		expect(from('192.0.2.2', '198.51.100.9')).toBe('192.0.2.2')
+		// nginx (127.0.0.1) behind a load balancer (10.9.9.9): the client is the first untrusted hop from the end.
+		expect(from('127.0.0.1', '198.51.100.9, 10.9.9.9')).toBe('198.51.100.9')
+		// What the client wrote before it is never read.
+		expect(from('127.0.0.1', '10.0.0.7, 203.0.113.1, 10.9.9.9')).toBe('203.0.113.1')
+		// Every hop trusted: the furthest one counts; a hop that is no address ends the walk.
+		expect(from('127.0.0.1', '10.0.0.7')).toBe('10.0.0.7')
+		expect(from('127.0.0.1', 'garbage, 10.0.0.7')).toBe('10.0.0.7')
+		expect(from('127.0.0.1', '198.51.100.9, garbage')).toBe('127.0.0.1')
+		// A request built in-process is judged as loopback: trusted here because 127.0.0.1 is listed.
+		expect(clientAddress(config, request('198.51.100.9'))).toBe('198.51.100.9')
+		expect(clientAddress(proxies('10.0.0.0/8'), request('198.51.100.9'))).toBe('unknown')
+	})
+
+	test('TRUST_PROXY values: off, on, addresses and networks; anything else is refused naming the bad entries', () => {
+		for (const off of ['', 'off', 'OFF', 'false', '0']) expect(parseTrustProxy(off)).toEqual({ proxies: [] })
+		expect(parseTrustProxy(undefined)).toEqual({ proxies: [] })
+		for (const on of ['on', 'true', '1']) expect(parseTrustProxy(on)).toEqual(parseTrustProxy('127.0.0.0/8,::1/128'))
+		const listed = parseTrustProxy('127.0.0.1,10.0.0.0/8,::1,2001:db8::/32')
+		expect('proxies' in listed && listed.proxies.map(([a, bits]) => `${a.toString()}/${bits}`)).toEqual([
+			'127.0.0.1/32',
+			'10.0.0.0/8',
+			'::1/128',
+			'2001:db8::/32',
+		])
+		for (const bad of ['10.0.0.0/33', 'proxy.internal', '10.0.0.1,,', '10.0.0.1:80', '*', 'yes']) {
+			const parsed = parseTrustProxy(bad)
+			expect({ bad, problem: 'problem' in parsed && parsed.problem.startsWith('TRUST_PROXY must be') }).toEqual({ bad, problem: true })
+		}
 	})
 })

@@ -1,17 +1,28 @@
 /**
  * One error mapping per door: the REST API and `/api/*` answer JSON `{error, fields?}`, the MCP
- * endpoint answers JSON-RPC errors, pages answer an HTML page (or the sign-in redirect).
+ * endpoint answers JSON-RPC errors, SCIM provisioning (`/scim/`) answers SCIM error bodies (RFC 7644
+ * §3.12), pages answer an HTML page (or the sign-in redirect).
  * Unknown errors are logged with a request id and answered with a generic message.
  */
 import { AppError, isDatabaseUnavailable, isUnstorableText, unstorableText } from '../errors.ts'
 import { html, page } from '../html.ts'
 import type { Logger } from '../log.ts'
+import { currentRequest } from '../request-context.ts'
 
-export type Door = 'rest' | 'mcp' | 'page'
+export type Door = 'rest' | 'mcp' | 'scim' | 'page'
 
 export function doorOf(pathname: string): Door {
 	if (pathname === '/api/mcp' || pathname.startsWith('/api/mcp/')) return 'mcp'
-	if (pathname.startsWith('/api/') || pathname.startsWith('/oauth/') || pathname.startsWith('/.well-known/') || pathname === '/health') return 'rest'
+	if (pathname === '/scim' || pathname.startsWith('/scim/')) return 'scim'
+	if (
+		pathname.startsWith('/api/') ||
+		pathname.startsWith('/oauth/') ||
+		pathname.startsWith('/.well-known/') ||
+		pathname === '/health' ||
+		pathname === '/ready' ||
+		pathname === '/metrics'
+	)
+		return 'rest'
 	return 'page'
 }
 
@@ -34,7 +45,8 @@ export function toAppError(error: unknown, elysiaCode: string | number, log: Log
 		log.warn('database unavailable', { path: new URL(request.url).pathname, error })
 		return new AppError('UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', { retryAfter: 5 })
 	}
-	const requestId = crypto.randomUUID()
+	// The id the client is shown is the one on the request's log lines (and in its X-Request-Id).
+	const requestId = currentRequest()?.requestId ?? crypto.randomUUID()
 	log.error('unhandled error', { requestId, method: request.method, path: new URL(request.url).pathname, error })
 	return new AppError('INTERNAL', `Something went wrong (request ${requestId})`)
 }
@@ -72,9 +84,37 @@ export function errorResponse(error: AppError, request: Request): Response {
 			{ status: error.status, headers },
 		)
 	}
+	if (door === 'scim') return scimErrorResponse(error, headers)
 	const body: { error: string; fields?: unknown } = { error: error.message }
 	if (error.fields?.length) body.fields = error.fields
 	return Response.json(body, { status: error.status, headers })
+}
+
+/**
+ * A SCIM error body: SCIM has no 422, so a value that is not valid is 400 `invalidValue` (a bad
+ * filter `invalidFilter`, a body that is not JSON `invalidSyntax`), a duplicate 409 `uniqueness`.
+ */
+function scimErrorResponse(error: AppError, headers: Record<string, string>): Response {
+	const status = error.status === 422 ? 400 : error.status
+	const fields = error.fields ?? []
+	const scimType =
+		error.scimType ??
+		(fields.some((f) => f.field === 'filter')
+			? 'invalidFilter'
+			: error.code === 'VALIDATION'
+				? 'invalidValue'
+				: error.code === 'INVALID_BODY'
+					? 'invalidSyntax'
+					: error.code === 'CONFLICT'
+						? 'uniqueness'
+						: undefined)
+	const detail = fields.length
+		? `${error.message}: ${fields.map((f) => (f.message.startsWith(f.field) ? f.message : `${f.field} ${f.message}`)).join('; ')}`
+		: error.message
+	return Response.json(
+		{ schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: String(status), ...(scimType ? { scimType } : {}), detail },
+		{ status, headers: { ...headers, 'Content-Type': 'application/scim+json' } },
+	)
 }
 
 /** JSON-RPC error codes of the MCP door's HTTP errors (implementation-defined server errors, -32000…-32099). */

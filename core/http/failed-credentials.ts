@@ -6,6 +6,7 @@
  * whose credentials work are never slowed down by this, however many share an address.
  */
 import type { AppDeps } from '../deps.ts'
+import type { CredentialDoor } from '../metrics.ts'
 import { rateLimitHeaders } from './rate-limit.ts'
 
 const bucket = (address: string) => `authfail:${address}`
@@ -17,7 +18,8 @@ export async function failedCredentialsWait(deps: AppDeps, address: string): Pro
 	return { seconds: decision.resetSeconds, headers: { ...rateLimitHeaders(decision, 'failed-credentials'), 'Retry-After': String(decision.resetSeconds) } }
 }
 
-/** Counts one failed credential for the address. */
-export async function countFailedCredential(deps: AppDeps, address: string): Promise<void> {
+/** Counts one failed credential for the address (and on `/metrics`, by door). */
+export async function countFailedCredential(deps: AppDeps, address: string, door: CredentialDoor): Promise<void> {
+	deps.metrics.credentialFailure(door)
 	await deps.limiter.hit(bucket(address), deps.config.failedCredentialsPerAddressPerMinute)
 }

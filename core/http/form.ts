@@ -62,3 +62,21 @@ export function keptList(refused: RefusedForm | undefined, form: string, name: s
 
 /** The errors of one form (none when the refusal is another form's). */
 export const errorsOf = (refused: RefusedForm | undefined, form: string) => (refused?.form === form ? refused.errors : [])
+
+/**
+ * The answer to a portal form that changed something (Post/Redirect/Get): a 303 to the page that
+ * shows the result, with `?done=<key>` naming the confirmation that page shows once. Reloading that
+ * page never posts the form again. Every signed-in form answers either this or its refusal (4xx);
+ * tests/portal-forms.test.ts posts each form found in the route table and checks it.
+ */
+export function seeOther(path: string, done?: string, fragment?: string): Response {
+	const [base, query] = path.split('?') as [string, string | undefined]
+	const params = new URLSearchParams(query)
+	if (done) params.set('done', done)
+	const search = params.toString()
+	return new Response(null, { status: 303, headers: { location: `${base}${search ? `?${search}` : ''}${fragment ? `#${fragment}` : ''}` } })
+}
+
+/** The confirmation a page shows for `?done=<key>` (undefined for none or an unknown key). */
+export const doneNotice = (notices: Readonly<Record<string, string>>, key: string | undefined): string | undefined =>
+	key && Object.hasOwn(notices, key) ? notices[key] : undefined

@@ -1,5 +1,5 @@
 /**
- * One HTTP(S) GET sent to an address chosen beforehand, not to whatever the host name resolves to
+ * One HTTP(S) request sent to an address chosen beforehand, not to whatever the host name resolves to
  * when the connection is opened. `fetch` looks the name up again on its own, so a name whose
  * answer changes between the check and the connection (DNS rebinding) would reach an address that
  * was never checked. Here node's `http`/`https` client gets a `lookup` that answers only with the
@@ -44,16 +44,21 @@ function toResponse(message: IncomingMessage): Response {
 }
 
 /**
- * GET `url`, connecting only to one of `addresses`, checked by the caller (for an address in the
- * URL, that address in the form it was checked). A new connection each time (no agent, no
- * keep-alive), so no pooled socket to an earlier address is reused. `signal` aborts the
+ * Sends `method` to `url`, connecting only to one of `addresses`, checked by the caller (for an
+ * address in the URL, that address in the form it was checked). A new connection each time (no
+ * agent, no keep-alive), so no pooled socket to an earlier address is reused. `signal` aborts the
  * connection, the answer and its body.
  */
-export function pinnedGet(url: URL, addresses: readonly string[], init: { signal: AbortSignal; headers: Record<string, string> }): Promise<Response> {
+export function pinnedRequest(
+	url: URL,
+	addresses: readonly string[],
+	init: { method: string; signal: AbortSignal; headers: Record<string, string>; body?: Uint8Array },
+): Promise<Response> {
 	const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
 	const client = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null
 	if (!client) return Promise.reject(new Error(`not a web address: ${url.protocol}`))
 	if (!addresses.length) return Promise.reject(new Error(`no checked address for ${host}`))
+	const length = init.body ? { 'content-length': String(init.body.byteLength) } : {}
 	return new Promise<Response>((resolve, reject) => {
 		let answer: IncomingMessage | undefined
 		const request = client.request(
@@ -63,9 +68,9 @@ export function pinnedGet(url: URL, addresses: readonly string[], init: { signal
 				hostname: isIP(host) ? addresses[0] : host,
 				port: url.port || undefined,
 				path: `${url.pathname}${url.search}`,
-				method: 'GET',
+				method: init.method,
 				// The body is read as it comes: ask for it unencoded (node's client does not decompress).
-				headers: { ...init.headers, host: url.host, connection: 'close', 'accept-encoding': 'identity' },
+				headers: { ...init.headers, ...length, host: url.host, connection: 'close', 'accept-encoding': 'identity' },
 				agent: false,
 				lookup: pinnedLookup(host, addresses) as never,
 			},
@@ -88,6 +93,6 @@ export function pinnedGet(url: URL, addresses: readonly string[], init: { signal
 		if (init.signal.aborted) abort()
 		else init.signal.addEventListener('abort', abort, { once: true })
 		request.once('error', reject)
-		request.end()
+		request.end(init.body)
 	})
 }

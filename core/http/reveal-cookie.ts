@@ -1,19 +1,29 @@
 /**
- * Showing a secret once across a redirect (Post/Redirect/Get): a new personal token, or a private
- * link an owner chose to reveal. Reloading the page afterwards shows the plain page instead of
- * posting the form again. The secret crosses the redirect in a short-lived cookie sealed with a key
- * derived from the server secret (AES-GCM, bound to the session), limited to the page's path,
- * HttpOnly, and cleared the first time the page is shown.
+ * Showing a secret once across a redirect (Post/Redirect/Get): the one mechanism for every secret
+ * shown once (a new personal token, vendor key, SCIM token or webhook signing secret; a private link
+ * an owner chose to reveal). Reloading the page afterwards shows the plain page instead of posting
+ * the form again. The secret crosses the redirect in a short-lived cookie sealed with a key derived
+ * from the server secret (AES-GCM, bound to the session and the cookie's purpose), limited to the
+ * page's path, HttpOnly, and cleared the first time the page is shown.
+ *
+ * "Shown once" is recorded in the database, not only by clearing the cookie: sealing writes a row
+ * (`pending_reveals`) whose id travels inside the sealed value, and opening deletes it; a sealed
+ * cookie replayed (kept by a proxy, a browser extension or a copy) finds no row and shows nothing
+ * (issue 26: replaying it within two minutes showed a new vendor key again). The row holds no
+ * secret. Two opens at the same time: the delete lets one of them show it.
  */
 import { hmac } from '@oslojs/crypto/hmac'
 import { SHA256 } from '@oslojs/crypto/sha2'
 import { decodeBase64urlIgnorePadding, encodeBase64urlNoPadding } from '@oslojs/encoding'
+import { and, eq, gt, lt } from 'drizzle-orm'
+import { pendingReveals } from '../../db/core-tables.ts'
+import { randomToken } from '../credentials.ts'
 import type { AppDeps } from '../deps.ts'
 
 const MAX_AGE_SECONDS = 120
 const encoder = new TextEncoder()
 
-type Deps = Pick<AppDeps, 'config' | 'secret' | 'now'>
+type Deps = Pick<AppDeps, 'config' | 'secret' | 'now' | 'db'>
 
 export interface RevealCookie<T> {
 	/** Keeps `value` for the next page of this session (only). */
@@ -44,8 +54,14 @@ export function revealCookie<T>(name: string, path: string, valid: (value: unkno
 	const options = (deps: Pick<AppDeps, 'config'>) => ({ httpOnly: true, secure: deps.config.https, sameSite: 'lax' as const, path })
 	return {
 		async seal(deps, cookie, sessionId, value) {
+			const now = deps.now()
+			const until = now.getTime() + MAX_AGE_SECONDS * 1000
+			const reveal = randomToken()
+			// Rows of secrets never shown (the person went elsewhere) go as later ones are sealed.
+			await deps.db.delete(pendingReveals).where(lt(pendingReveals.expiresAt, now))
+			await deps.db.insert(pendingReveals).values({ id: reveal, expiresAt: new Date(until) })
 			const iv = crypto.getRandomValues(new Uint8Array(12))
-			const plain = encoder.encode(JSON.stringify({ value, until: deps.now().getTime() + MAX_AGE_SECONDS * 1000 }))
+			const plain = encoder.encode(JSON.stringify({ value, until, reveal }))
 			const sealed = new Uint8Array(
 				await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(sessionId) }, await sealingKey(deps.secret), plain),
 			)
@@ -58,6 +74,7 @@ export function revealCookie<T>(name: string, path: string, valid: (value: unkno
 			const sealed = cookie[name]?.value
 			if (typeof sealed !== 'string' || !sealed) return null
 			cookie[name]!.set({ value: '', maxAge: 0, ...options(deps) })
+			let parsed: { value: unknown; until: number; reveal: unknown }
 			try {
 				const bytes = new Uint8Array(decodeBase64urlIgnorePadding(sealed))
 				const plain = await crypto.subtle.decrypt(
@@ -65,13 +82,18 @@ export function revealCookie<T>(name: string, path: string, valid: (value: unkno
 					await sealingKey(deps.secret),
 					bytes.slice(12),
 				)
-				const parsed = JSON.parse(new TextDecoder().decode(plain)) as { value: unknown; until: number }
-				if (!(parsed.until > deps.now().getTime()) || !valid(parsed.value)) return null
-				return parsed.value
+				parsed = JSON.parse(new TextDecoder().decode(plain))
 			} catch {
 				// Tampered, from another session, or sealed with another secret: nothing to show.
 				return null
 			}
+			if (!(parsed.until > deps.now().getTime()) || !valid(parsed.value) || typeof parsed.reveal !== 'string') return null
+			// Shown only by the open that deletes its row: the same cookie opened again finds none.
+			const shown = await deps.db
+				.delete(pendingReveals)
+				.where(and(eq(pendingReveals.id, parsed.reveal), gt(pendingReveals.expiresAt, deps.now())))
+				.returning({ id: pendingReveals.id })
+			return shown.length ? (parsed.value as T) : null
 		},
 	}
 }

@@ -21,12 +21,17 @@ import type { Actor } from '../actor.ts'
 import type { AppDeps } from '../deps.ts'
 import { AppError } from '../errors.ts'
 import { readBodyText } from '../http/body.ts'
+import { clientAddress } from '../http/client-address.ts'
 import { preflight } from '../http/cors.ts'
-import type { HttpKit, ToolDef } from '../module.ts'
+import type { HttpKit, ToolCallOutcome, ToolCallReport, ToolDef } from '../module.ts'
 import { buildView, type BuiltView } from './apps/views.ts'
 import { linkView, registerViews, VIEW_CAPABILITIES } from './apps/register.ts'
+import { askToConfirm, clientCanAsk, confirmationAnswer, declined, type ConfirmContext } from './confirm.ts'
 import { inputSchema, outputSchema } from './standard-schema.ts'
 import { toolFailure, toolSuccess, toolTimedOut } from './result.ts'
+import { trace } from '@opentelemetry/api'
+import { currentRequest } from '../request-context.ts'
+import { SpanKind, SpanStatusCode } from '../tracing.ts'
 
 /** MCP requests are small JSON-RPC messages; anything bigger is refused before parsing. */
 export const MAX_MCP_BODY_BYTES = 1024 * 1024
@@ -67,7 +72,107 @@ export function visibleTools(deps: Pick<AppDeps, 'permissions'>, tools: readonly
 
 const TIMED_OUT = Symbol('timed out')
 
-async function runTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args: unknown) {
+/**
+ * One tool call, bounded in time, measured (`benchline_mcp_tool_call_duration_seconds{tool,outcome}`)
+ * and traced: its span continues the trace of the request's `params._meta.traceparent` when it
+ * sent one (SEP-414), else the HTTP request's.
+ */
+async function runTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args: unknown, call: PendingCall) {
+	const started = performance.now()
+	const request = currentRequest()
+	const parent = request?.mcpTrace
+	const result = await deps.tracing.inSpan(
+		`tools/call ${tool.name}`,
+		{
+			kind: SpanKind.SERVER,
+			parent,
+			links: parent && request?.trace ? [{ context: trace.getSpanContext(request.trace)! }] : undefined,
+			attributes: { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': tool.name, 'gen_ai.operation.name': 'execute_tool' },
+		},
+		async (span) => {
+			const answer = await boundedTool(deps, tool, actor, args)
+			if (answer.outcome !== 'ok')
+				span?.setStatus({ code: SpanStatusCode.ERROR }).setAttribute('error.type', answer.outcome === 'timeout' ? 'timeout' : 'tool_error')
+			return answer
+		},
+	)
+	deps.metrics.toolCall(tool.name, result.outcome === 'refused' ? 'error' : result.outcome, (performance.now() - started) / 1000)
+	const ok = result.outcome === 'ok'
+	reportCall(deps, call, {
+		actor,
+		tool: tool.name,
+		outcome: ok ? 'ok' : result.outcome === 'refused' ? 'refused' : 'error',
+		result: ok ? result.data : undefined,
+		search: ok ? tool.searchOf?.(args as never) : undefined,
+	})
+	return result.answer
+}
+
+/**
+ * A tool with `confirm`, called by a client that can ask its user: the user is asked first (what goes
+ * to whom) and the tool runs only on yes; a no is answered at once and reported as refused. Every
+ * other call runs as it is.
+ */
+async function confirmedRun(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args: unknown, call: PendingCall, ctx: ConfirmContext | undefined) {
+	if (!tool.confirm || !clientCanAsk(ctx)) return runTool(deps, tool, actor, args, call)
+	const answer = confirmationAnswer(ctx)
+	if (answer === 'yes') return runTool(deps, tool, actor, args, call)
+	if (answer === 'no') {
+		reportCall(deps, call, { actor, tool: tool.name, outcome: 'refused' })
+		return declined(tool.name)
+	}
+	let message: string | null
+	try {
+		message = await tool.confirm({ deps, actor }, args as never)
+	} catch {
+		// The call cannot succeed (an id out of reach, a refused rule): the tool's own answer says why.
+		return runTool(deps, tool, actor, args, call)
+	}
+	return message ? askToConfirm(message) : runTool(deps, tool, actor, args, call)
+}
+
+/** A tool call the door has let through to the SDK: reported once, by the tool or, when the SDK answered without running it, by the route. */
+interface PendingCall {
+	reported: boolean
+	/** The client's address, for the report. */
+	readonly address: string
+}
+
+/** Hands one tool call to the modules that observe them (the audit trail); a failing observer never fails the call. */
+function reportCall(deps: AppDeps, call: PendingCall, outcome: Omit<ToolCallReport, 'address'>) {
+	call.reported = true
+	const report = { ...outcome, address: call.address }
+	for (const module of deps.registry.modules)
+		try {
+			module.observeToolCall?.(deps, report)
+		} catch (error) {
+			deps.log.error('a tool call observer failed', { module: module.name, error })
+		}
+}
+
+/** The name a client gave a tool, as the trail keeps it (a name it may not use included): printable and short. */
+const calledName = (name: unknown) =>
+	String(name ?? '')
+		.replace(/[^\x21-\x7e]/g, '?')
+		.slice(0, 64)
+
+/**
+ * A call the SDK answered without running the tool (its arguments did not match the schema) is
+ * reported as failed once the answer has been sent: the answer may be a stream the tool writes to.
+ */
+function reportedWhenAnswered(deps: AppDeps, response: Response, call: PendingCall, report: () => Omit<ToolCallReport, 'address'>): Response {
+	const settle = () => {
+		if (!call.reported) reportCall(deps, call, report())
+	}
+	if (!response.body) {
+		settle()
+		return response
+	}
+	const body = response.body.pipeThrough(new TransformStream({ flush: settle }))
+	return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
+}
+
+async function boundedTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args: unknown) {
 	const seconds = deps.config.mcpToolTimeout
 	let timer: ReturnType<typeof setTimeout> | undefined
 	try {
@@ -82,17 +187,19 @@ async function runTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args: un
 				(error) => deps.log.warn('tool call failed after its time limit', { tool: tool.name, error }),
 			)
 			deps.log.warn('tool call timed out', { tool: tool.name, seconds })
-			return toolTimedOut(tool.name, seconds, tool.readOnly)
+			return { outcome: 'timeout' as const, answer: toolTimedOut(tool.name, seconds, tool.readOnly) }
 		}
-		return toolSuccess(data, tool.name)
+		return { outcome: 'ok' as const, answer: toolSuccess(data, tool.name), data }
 	} catch (error) {
-		return toolFailure(deps, tool.name, error)
+		// Out of the role's reach or of the person's records: refused, not failed (the audit trail tells them apart).
+		const refused = error instanceof AppError && (error.code === 'FORBIDDEN' || error.code === 'NOT_FOUND')
+		return { outcome: refused ? ('refused' as const) : ('error' as const), answer: toolFailure(deps, tool.name, error) }
 	} finally {
 		clearTimeout(timer)
 	}
 }
 
-function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor | undefined): McpServer {
+function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor | undefined, call: PendingCall): McpServer {
 	// No `listChanged`: without a session or a stream, a change notification could never reach the
 	// client (the SDK advertises it unless told otherwise).
 	// The assistant (and the portal's connection test) learns whose workspace it acts in. The slug is
@@ -113,18 +220,33 @@ function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor
 	const shown = tools.filter((t) => allowed.has(t.def))
 	// The views of the tools this person may use: nothing else is listed or readable.
 	const views = [...new Set(shown.flatMap((t) => (t.view ? [t.view] : [])))]
+	// The workflows whose every tool this person may use (a read-only token gets no prompt that writes).
+	const usable = new Set(shown.map((t) => t.def.name))
+	const prompts = deps.registry.prompts.filter((p) => p.tools.every((name) => usable.has(name)))
 	const server = new McpServer(
 		{ name: 'benchline', title: 'Benchline', version: '1.0.0' },
-		{ instructions, capabilities: { tools: { listChanged: false }, ...(views.length ? VIEW_CAPABILITIES : {}) } },
+		{
+			instructions,
+			capabilities: {
+				tools: { listChanged: false },
+				...(views.length ? VIEW_CAPABILITIES : {}),
+				...(prompts.length ? { prompts: { listChanged: false } } : {}),
+			},
+		},
 	)
 	// Without an actor nothing is allowed, so nothing is registered.
 	if (actor)
 		for (const tool of shown) {
-			const run = (args: unknown) => runTool(deps, tool.def, actor, args)
+			const run = (args: unknown, ctx?: ConfirmContext) => confirmedRun(deps, tool.def, actor, args, call, ctx)
 			if (tool.view) linkView(server, tool.def.name, tool.config, tool.view, run)
 			else server.registerTool(tool.def.name, tool.config, run)
 		}
 	registerViews(server, views)
+	for (const prompt of prompts)
+		server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: inputSchema(prompt.params) }, (args) => ({
+			description: prompt.description,
+			messages: [{ role: 'user', content: { type: 'text', text: prompt.text(args as never) } }],
+		}))
 	return server
 }
 
@@ -133,9 +255,15 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 	const views = deps.registry.views.map(buildView)
 	const viewOf = new Map(views.flatMap((view) => view.def.tools.map((name) => [name, view] as const)))
 	const tools = deps.registry.tools.map((tool) => prepare(tool, viewOf.get(tool.name)))
-	const handler = createMcpHandler((ctx) => buildServer(deps, tools, (ctx.authInfo?.extra as { actor?: Actor } | undefined)?.actor), {
-		onerror: (error) => deps.log.debug('mcp request rejected', { error: error.message }),
-	})
+	const handler = createMcpHandler(
+		(ctx) => {
+			const extra = ctx.authInfo?.extra as { actor?: Actor; call?: PendingCall } | undefined
+			return buildServer(deps, tools, extra?.actor, extra?.call ?? { reported: true, address: '' })
+		},
+		{
+			onerror: (error) => deps.log.debug('mcp request rejected', { error: error.message }),
+		},
+	)
 	const writeTools = new Set(deps.registry.tools.filter((t) => !t.readOnly).map((t) => t.name))
 
 	return new Elysia({ name: 'core.mcp' })
@@ -157,20 +285,50 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 						{ jsonrpc: '2.0', error: { code: -32600, message: 'JSON-RPC batches are not supported: send one message per request' }, id: null },
 						{ status: 400 },
 					)
-				const step = readOnlyStepUp(deps, actor, body, writeTools)
-				if (step) return step
-				const looking = connectionTestOnly(actor, body)
-				if (looking) return looking
-				const response = await handler.fetch(request, {
-					authInfo: { token: 'verified', clientId: actor.credential.id, scopes: actor.readOnly ? ['mcp:read'] : ['mcp:read', 'mcp'], extra: { actor } },
+				// The caller's trace, for the tool call this message carries (SEP-414: `params._meta.traceparent`).
+				const meta = (body as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta
+				const context = currentRequest()
+				if (meta && context) context.mcpTrace = deps.tracing.contextOf(meta.traceparent, meta.tracestate)
+				// A tool call is reported once however it ends: refused here, or by the tool, or failed before the tool ran.
+				const called = toolCalled(body)
+				const call: PendingCall = { reported: called === undefined, address: clientAddress(deps.config, request) }
+				const refused = readOnlyStepUp(deps, actor, body, writeTools) ?? connectionTestOnly(actor, body)
+				const outcome = (verdict: ToolCallOutcome) => ({ actor, tool: calledName(called), outcome: verdict })
+				if (refused) {
+					if (!call.reported) reportCall(deps, call, outcome('refused'))
+					return refused
+				}
+				if (
+					called !== undefined &&
+					!visibleTools(
+						deps,
+						tools.filter((t) => t.def.name === called).map((t) => t.def),
+						actor,
+					).length
+				)
+					reportCall(deps, call, outcome('refused'))
+				const answered = await handler.fetch(request, {
+					authInfo: {
+						token: 'verified',
+						clientId: actor.credential.id,
+						scopes: actor.readOnly ? ['mcp:read'] : ['mcp:read', 'mcp'],
+						extra: { actor, call },
+					},
 					parsedBody: body,
 				})
+				const response = call.reported ? answered : reportedWhenAnswered(deps, answered, call, () => outcome('error'))
 				for (const [k, v] of Object.entries(set.headers)) if (!response.headers.has(k)) response.headers.set(k, String(v))
 				return response
 			},
 			{ mcp: true, parse: 'none' },
 		)
 		.options('/api/mcp', ({ request }) => preflight(deps.config, request, 'POST, OPTIONS'), { auth: 'public' })
+}
+
+/** The tool a `tools/call` message names (undefined for any other message). */
+function toolCalled(body: unknown): string | undefined {
+	const message = body as { method?: unknown; params?: { name?: unknown } } | null
+	return message?.method === 'tools/call' ? String(message.params?.name ?? '') : undefined
 }
 
 /**

@@ -79,3 +79,72 @@ document.addEventListener('click', async (event) => {
 		button.disabled = false
 	}
 })
+// The sign-in form sends the browser's time zone: a person who has not chosen one gets it (their profile can change it).
+document.addEventListener('DOMContentLoaded', () => {
+	let zone = ''
+	try {
+		zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ''
+	} catch {}
+	for (const input of document.querySelectorAll('input[data-browser-time-zone]')) input.value = zone
+})
+// A job's pipeline board: a card's Move menu moves the card without reloading the page (the form
+// posts the same Move to stage as without script, asking for JSON) and says what happened in the
+// board's live region. Without script, or when the answer is not JSON, the form posts as usual.
+document.addEventListener('submit', async (event) => {
+	const form = event.target.closest('form[data-quick-move]')
+	if (!form || event.defaultPrevented) return
+	event.preventDefault()
+	const board = form.closest('#pipeline')
+	const said = board?.querySelector('[data-pipeline-status]')
+	const card = form.closest('li[data-application]')
+	const button = form.querySelector('button')
+	const name = card?.querySelector('a')?.textContent ?? 'The application'
+	button.disabled = true
+	try {
+		const res = await fetch(form.action, {
+			method: 'POST',
+			credentials: 'same-origin',
+			headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams(new FormData(form)),
+		})
+		const answer = res.headers.get('content-type')?.includes('application/json') ? await res.json() : null
+		if (!answer) return form.submit()
+		if (!res.ok) throw new Error(answer.error || `the server answered ${res.status}`)
+		if (!answer.moved) {
+			said.textContent = `${name} is already at ${answer.to.label}.`
+			return
+		}
+		const from = form.closest('section[data-stage]')
+		const to = board.querySelector(`section[data-stage="${CSS.escape(answer.to.key)}"]`)
+		const count = (section, delta) => {
+			const badge = section?.querySelector('[data-count]')
+			if (!badge) return
+			const n = Number(badge.textContent.replace(/[^0-9]/g, '')) + delta
+			badge.textContent = n.toLocaleString('en-US')
+			const empty = section.querySelector('.empty')
+			const list = section.querySelector('ol')
+			if (empty) empty.hidden = list.children.length > 0
+		}
+		form.closest('details').open = false
+		const inStage = card.querySelector('[data-in-stage]')
+		if (inStage) inStage.textContent = 'entered today'
+		if (to) to.querySelector('ol').prepend(card)
+		else card.remove()
+		count(from, -1)
+		count(to, +1)
+		said.textContent = `${name} moved from ${answer.from.label} to ${answer.to.label}.`
+		card.querySelector('summary')?.focus()
+	} catch (error) {
+		said.textContent = `${name} was not moved: ${error.message}`
+	} finally {
+		button.disabled = false
+	}
+})
+// Bulk forms: "Select all on this page" ticks (or clears) every row's box of the same name.
+document.addEventListener('change', (event) => {
+	const all = event.target.closest('input[data-select-all]')
+	if (!all) return
+	// The form's own elements, those joined to it by form= included.
+	const name = all.getAttribute('data-select-all')
+	for (const box of all.form.elements) if (box.type === 'checkbox' && box.name === name) box.checked = all.checked
+})

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { and, asc, eq } from 'drizzle-orm'
-import { allCommands, parseCommand } from '../../core/cli.ts'
+import { allCommands, parseCommand, runCommand } from '../../core/cli.ts'
 import { encodeCursor } from '../../core/cursor.ts'
 import { call, newPerson, newVendor, newWorkspace, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { callTool } from '../../tests/mcp/rpc.ts'
@@ -99,7 +99,7 @@ describe('every change is recorded with who, through which door and credential',
 			'--password',
 			'another long password',
 		])
-		await command.run(deps, options)
+		await runCommand(deps, command.name, options)
 
 		// The person is renamed afterwards: the log keeps the names of the time.
 		await deps.db.update(users).set({ name: 'Olive Renamed' }).where(eq(users.id, ownerId))

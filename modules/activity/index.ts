@@ -3,6 +3,7 @@ import { activityRoutes } from './routes.ts'
 import * as tables from './table.ts'
 
 export { recordNamesFrom } from './sentences.ts'
+export { forgetMentions } from './erasure.ts'
 export { recordActivity, activityInsertFrom, activityValues, type ActorSql, activityFor, listActivity, type ActivityEntry } from './service.ts'
 
 export default defineModule({

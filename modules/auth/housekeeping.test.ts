@@ -90,9 +90,9 @@ test('B5 apps that never got a grant are removed a day after registering; allowe
 	const onConsentPage = await register(justOver, 'consent page open right now')
 	const sessionId = newId('s')
 	await deps.db.insert(sessions).values({ id: sessionId, userId: person.userId, workspaceId: ws.id, expiresAt: new Date(Date.now() + DAY) })
-	await openConsent(deps, { actor, csrf: '', sessionId }, onConsentPage, 'client_id=x')
+	await openConsent(deps, { actor, csrf: '', sessionId, timeZone: 'UTC' }, onConsentPage, 'client_id=x')
 	// A consent page that was left open past its expiry is forgotten (it protects no app either).
-	await at(CONSENT_TTL_MS + HOUR, () => openConsent(deps, { actor, csrf: '', sessionId }, young, 'expired page'))
+	await at(CONSENT_TTL_MS + HOUR, () => openConsent(deps, { actor, csrf: '', sessionId, timeZone: 'UTC' }, young, 'expired page'))
 
 	await cleanUp(deps)
 	const ids = [abandoned, young, connected, disconnected, allowedJustNow, codeNeverExchanged, onConsentPage]

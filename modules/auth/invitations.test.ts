@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { and, eq } from 'drizzle-orm'
-import { allCommands, parseCommand } from '../../core/cli.ts'
+import { allCommands, parseCommand, runCommand } from '../../core/cli.ts'
 import { clock, newPerson, newWorkspace, testDeps, unique } from '../../tests/helpers.ts'
 import { portalApp, signedIn, uniqueAddress, PortalClient } from '../../tests/portal.ts'
 import { activity } from '../activity/table.ts'
@@ -298,7 +298,7 @@ describe('the operator CLI', () => {
 			'--password',
 			'another password',
 		])
-		const out = await command.run(deps, options)
+		const out = await runCommand(deps, command.name, options)
 		expect(out.lines.join('\n')).toContain('existing account added; its password is unchanged')
 		expect(await isMember(ws, person.userId)).toBe(true)
 		const open = await deps.db

@@ -41,8 +41,14 @@ export async function lockOwnersAnd(tx: Db, workspaceId: string, userId: string 
 
 export const OWNERS_ONLY = 'Only an owner can make, demote or remove an owner'
 
-/** Refuses unless the actor is an owner now: the operator's CLI, or a person among the locked owners. */
+/**
+ * Refuses unless the actor is an owner now: the operator's CLI, the workspace's SCIM provisioning
+ * (an owner made its token, and the identity provider's Owner group sets owners), or a person among
+ * the locked owners.
+ */
 export function requireActingOwner(actor: Actor, locked: LockedMembers): void {
-	const owner = actor.role === 'owner' && (actor.userId === null ? actor.credential.kind === 'cli' : locked.owners.includes(actor.userId))
+	const owner =
+		actor.role === 'owner' &&
+		(actor.userId === null ? actor.credential.kind === 'cli' || actor.credential.kind === 'scim_token' : locked.owners.includes(actor.userId))
 	if (!owner) throw new AppError('FORBIDDEN', OWNERS_ONLY)
 }

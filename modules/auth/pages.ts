@@ -2,14 +2,14 @@
 import { html, page, pageSections, portalPage, type SafeHtml } from '../../core/html.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { copyButton, dataTable } from '../../core/ui.ts'
+import { copyButton, dataTable, when as at } from '../../core/ui.ts'
 import { connectPanel } from './connect.ts'
 import { forgotPasswordLink } from './password-pages.ts'
 import type { TokenView } from './tokens.ts'
 import type { Membership } from './sign-in-choice.ts'
 import { invitationsBanner, switchForm } from './workspace-pages.ts'
 
-const when = (d: Date | null) => (d ? html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>` : 'never')
+const when = (d: Date | null) => (d ? at(d) : 'never')
 
 export function signInPage(options: { csrf: string; next: string; email?: string; error?: string; notice?: string; status?: number }): Response {
 	return page(
@@ -20,11 +20,13 @@ ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
 <form method="post" action="/sign-in" class="stack">
 <input type="hidden" name="csrf" value="${options.csrf}">
 <input type="hidden" name="next" value="${options.next}">
+<input type="hidden" name="timeZone" value="" data-browser-time-zone>
 <label for="email">Email <input id="email" name="email" type="email" autocomplete="username" required value="${options.email ?? ''}"></label>
 <label for="password">Password <input id="password" name="password" type="password" autocomplete="current-password" required></label>
 <button type="submit">Sign in</button>
 </form>
-${forgotPasswordLink}</section>`,
+${forgotPasswordLink}
+<p><a href="/sign-in/sso?next=${encodeURIComponent(options.next)}">Sign in with SSO</a></p></section>`,
 	)
 }
 

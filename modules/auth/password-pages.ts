@@ -4,7 +4,7 @@
  * look for (`username`, `current-password`, `new-password`); a password typed is never sent back
  * in a page, so after a refused post the password fields are empty (the e-mail address is kept).
  */
-import { html, page, type SafeHtml } from '../../core/html.ts'
+import { html, page, raw, type SafeHtml } from '../../core/html.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { portalPage } from '../../core/html.ts'
@@ -99,6 +99,8 @@ export interface ResetPasswordView {
 	csrf: string
 	token: string
 	email: string
+	/** "Also disconnect apps and personal tokens": ticked unless the person unticked it before a refused post. */
+	disconnect?: boolean
 	errors?: FieldError[]
 	status?: number
 }
@@ -116,6 +118,8 @@ export function resetPasswordPage(view: ResetPasswordView): Response {
 <input type="hidden" name="csrf" value="${view.csrf}">
 ${usernameFor(view.email)}
 ${newPasswordFields(errors)}
+<div class="field"><label class="check" for="disconnect"><input type="checkbox" id="disconnect" name="disconnect" value="1" aria-describedby="disconnect-hint"${view.disconnect === false ? '' : raw(' checked')}> Also disconnect apps and personal tokens</label>
+<span class="hint" id="disconnect-hint">In every workspace: assistant apps must connect again and personal tokens stop working. Leave it ticked if someone else may have used your account.</span></div>
 <button type="submit">Save new password</button>
 </form></section>`,
 		),

@@ -207,6 +207,55 @@ describe('using the link', () => {
 		expect(logLines.filter((l) => l.includes(token))).toEqual([])
 	})
 
+	test('"also disconnect apps and personal tokens" is ticked by default: every personal token and app connection of the person ends, in every workspace; unticked, they keep working (issue 26)', async () => {
+		const deps = await testDeps()
+		const { createPersonalToken, personActor } = await import('./index.ts')
+		const { rpc } = await import('../../tests/mcp/rpc.ts')
+		const { authServer, connectedApp, mcp } = await import('../../tests/oauth/as-client.ts')
+		const setUp = async () => {
+			const { ws, person, path } = await personWithLink()
+			const other = await newWorkspace()
+			await addPerson(deps, operatorActor(other), other, { email: person.email, name: 'x', role: 'recruiter', password: 'ignored for an existing account' })
+			const tokens = await Promise.all(
+				[ws, other].map(async (w) => (await createPersonalToken(deps, await personActor(deps, w.slug, person.email), { name: `in ${w.slug}` })).token),
+			)
+			const portal = await signedIn(person, { workspace: ws.slug })
+			const app = await connectedApp({ who: { ws, person, portal } })
+			return { ws, person, path, tokens, access: app.tokens.access_token }
+		}
+		const ctx = await authServer()
+		const working = async (s: Awaited<ReturnType<typeof setUp>>) => [
+			...(await Promise.all(s.tokens.map(async (t) => (await rpc(t, 'tools/list')).status))),
+			(await mcp(ctx, s.access, 'tools/list')).status,
+		]
+
+		const ticked = await setUp()
+		expect(await working(ticked)).toEqual([200, 200, 200])
+		const visitor = await anonymous()
+		const form = await visitor.get(ticked.path)
+		expect(form.text).toMatch(
+			/<input type="checkbox" id="disconnect" name="disconnect" value="1" aria-describedby="disconnect-hint" checked> Also disconnect apps and personal tokens/,
+		)
+		// A refused post keeps the box as it was.
+		expect((await visitor.post(ticked.path, { password: 'short', confirm: 'short' })).text).not.toMatch(/id="disconnect"[^>]* checked/)
+		expect((await visitor.post(ticked.path, { password: 'short', confirm: 'short', disconnect: '1' })).text).toMatch(/id="disconnect"[^>]* checked/)
+		expect((await visitor.post(ticked.path, { password: 'a brand new password', confirm: 'a brand new password', disconnect: '1' })).status).toBe(303)
+		expect(await working(ticked)).toEqual([401, 401, 401])
+		for (const w of [ticked.ws.id]) {
+			const lines = await deps.db
+				.select({ action: activity.action })
+				.from(activity)
+				.where(and(eq(activity.workspaceId, w), inArray(activity.action, ['person.password_reset', 'person.disconnected_everywhere'])))
+			expect(lines.map((l) => l.action).sort()).toEqual(['person.disconnected_everywhere', 'person.password_reset'])
+		}
+
+		const unticked = await setUp()
+		const other = await anonymous()
+		await other.get(unticked.path)
+		expect((await other.post(unticked.path, { password: 'a brand new password', confirm: 'a brand new password' })).status).toBe(303)
+		expect(await working(unticked)).toEqual([200, 200, 200])
+	})
+
 	test('using one link, or changing the password, uses up the person’s other links', async () => {
 		const deps = await fresh()
 		const first = await personWithLink(deps)

@@ -25,6 +25,7 @@ import { AppError, invalid } from '../../core/errors.ts'
 import { cleanLine } from '../../core/untrusted.ts'
 import type { Db } from '../../db/client.ts'
 import { ACCOUNT_MAIL, enqueueMail } from '../outbox/index.ts'
+import { disconnectAppsAndTokens } from './access.ts'
 import { logInEveryWorkspace, newPasswordProblems, storePassword, type NewPassword } from './passwords.ts'
 import { isEmailAddress } from './people.ts'
 import { invitations, memberships, passwordResets, users } from './table.ts'
@@ -144,10 +145,13 @@ export async function resetLinkAccount(deps: AppDeps, token: string): Promise<{ 
 
 /**
  * Sets the new password with a link: used up at once (two posts at the same time: one wins), every
- * session of the person ends, their other links are used up. A dead link is NOT_FOUND (`LINK_DEAD`);
- * a bad password is a validation error and leaves the link working.
+ * session of the person ends, their other links are used up. With `disconnect` (the form's "also
+ * disconnect apps and personal tokens", ticked unless the person unticks it) every personal token
+ * and app connection of the person ends too, in every workspace: whoever knew the old password may
+ * have made some. A dead link is NOT_FOUND (`LINK_DEAD`); a bad password is a validation error and
+ * leaves the link working.
  */
-export async function resetPassword(deps: AppDeps, token: string, input: NewPassword): Promise<{ email: string }> {
+export async function resetPassword(deps: AppDeps, token: string, input: NewPassword & { disconnect?: boolean }): Promise<{ email: string }> {
 	if (!(await liveLink(deps.db, token, deps.now()))) throw new AppError('NOT_FOUND', LINK_DEAD)
 	const problems = newPasswordProblems(input)
 	if (problems.length) throw invalid(problems)
@@ -162,11 +166,12 @@ export async function resetPassword(deps: AppDeps, token: string, input: NewPass
 		if (!used) throw new AppError('NOT_FOUND', LINK_DEAD)
 		const [person] = await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, used.userId))
 		await storePassword(tx, used.userId, passwordHash, { now })
-		await logInEveryWorkspace(
-			tx,
-			{ userId: used.userId, name: person!.name, credential: { kind: 'reset_link', id: used.id, name: 'password reset link' } },
-			'person.password_reset',
-		)
+		const who = { userId: used.userId, name: person!.name, credential: { kind: 'reset_link' as const, id: used.id, name: 'password reset link' } }
+		await logInEveryWorkspace(tx, who, 'person.password_reset')
+		if (input.disconnect) {
+			await disconnectAppsAndTokens(tx, { userId: used.userId, now, reason: 'password_reset' })
+			await logInEveryWorkspace(tx, who, 'person.disconnected_everywhere')
+		}
 		return { email: person!.email }
 	})
 }

@@ -15,7 +15,7 @@ import type { HttpKit } from '../../core/module.ts'
 import { changePasswordPage, deadLinkPage, forgotPasswordPage, resetPasswordPage } from './password-pages.ts'
 import { requestPasswordReset, resetLinkAccount, resetPassword } from './password-reset.ts'
 import { changePassword, hasTemporaryPassword } from './passwords.ts'
-import { safeNext } from './safe-next.ts'
+import { safeNext } from '../../core/http/return-address.ts'
 import { users } from './table.ts'
 
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
@@ -103,14 +103,25 @@ export function passwordRoutes(deps: AppDeps, { auth }: HttpKit) {
 			'/sign-in/reset-password/:token',
 			async ({ params, body, cookie, redirect }) => {
 				try {
-					await resetPassword(deps, params.token, { password: field(body, 'password'), confirm: field(body, 'confirm') })
+					await resetPassword(deps, params.token, {
+						password: field(body, 'password'),
+						confirm: field(body, 'confirm'),
+						disconnect: field(body, 'disconnect') === '1',
+					})
 					return redirect('/sign-in?done=password-reset', 303)
 				} catch (error) {
 					if (error instanceof AppError && error.code === 'NOT_FOUND') return deadLinkPage()
 					if (!(error instanceof AppError) || error.code !== 'VALIDATION') throw error
 					const account = await resetLinkAccount(deps, params.token)
 					if (!account) return deadLinkPage()
-					return resetPasswordPage({ csrf: anonymousCsrf(deps, cookie), token: params.token, email: account.email, errors: error.fields, status: 422 })
+					return resetPasswordPage({
+						csrf: anonymousCsrf(deps, cookie),
+						token: params.token,
+						email: account.email,
+						disconnect: field(body, 'disconnect') === '1',
+						errors: error.fields,
+						status: 422,
+					})
 				}
 			},
 			{ auth: 'form', body: form },

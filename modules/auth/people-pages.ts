@@ -1,6 +1,6 @@
 /** The people page: members, invitations not yet answered, and the form that invites someone. */
 import { html, portalPage, type SafeHtml } from '../../core/html.ts'
-import { dataTable } from '../../core/ui.ts'
+import { dataTable, when } from '../../core/ui.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { PERSON_ROLES } from '../../core/actor.ts'
@@ -58,14 +58,15 @@ ${dataTable<PeopleRow>({
 				? html`<form method="post" action="/people/${p.userId}/role" class="inline">${csrf}<select name="role" aria-label="Role of ${p.name}">${roles.map((r) => html`<option value="${r}"${r === p.role ? ' selected' : ''}>${roleLabel(r)}</option>`)}</select><button type="submit" class="secondary">Change role</button></form>`
 				: roleName(p.role),
 			action: mayChange(p)
-				? html`<form method="post" action="/people/${p.userId}/remove" class="inline" data-confirm="Remove ${p.name} from the workspace? Their sessions, tokens and app connections stop working at once.">${csrf}<button type="submit" class="danger">Remove</button></form>`
+				? html`<div class="actions"><form method="post" action="/people/${p.userId}/sign-out-everywhere" class="inline" data-confirm="Sign ${p.name} out everywhere? Their sessions, personal tokens and app connections in this workspace stop working at once.">${csrf}<button type="submit" class="secondary" aria-label="Sign out everywhere: ${p.name}">Sign out everywhere</button></form>
+<form method="post" action="/people/${p.userId}/remove" class="inline" data-confirm="Remove ${p.name} from the workspace? Their sessions, tokens and app connections stop working at once.">${csrf}<button type="submit" class="danger">Remove</button></form></div>`
 				: '',
 		})),
 		...view.invitations.map((i) => ({
 			name: i.name,
 			email: i.email,
 			grants: i.grants,
-			role: html`${roleName(i.role)} <span class="meta">(invited, open until <time datetime="${i.expiresAt.toISOString()}">${i.expiresAt.toISOString().slice(0, 10)}</time>)</span>`,
+			role: html`${roleName(i.role)} <span class="meta">(invited, open until ${when(i.expiresAt, { time: false })})</span>`,
 			action:
 				owner || i.role !== 'owner'
 					? html`<form method="post" action="/people/invitations/${i.id}/cancel" class="inline">${csrf}<button type="submit" class="danger">Cancel invitation</button></form>`

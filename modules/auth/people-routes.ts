@@ -6,6 +6,7 @@ import type { PageSession } from '../../core/http/auth.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { acceptInvitation, cancelInvitation, declineInvitation, invitationsFor, invitePerson, listInvitations } from './invitations.ts'
 import { peoplePage } from './people-pages.ts'
+import { signOutEverywhere } from './access.ts'
 import { changeRole, listPeople, removePerson } from './people.ts'
 import { workspacesOf } from './sign-in-choice.ts'
 import { invitationsPage } from './workspace-pages.ts'
@@ -18,6 +19,7 @@ const PEOPLE_NOTICES: Record<string, string> = {
 	// The same words whether or not the address already had an account.
 	added: 'The person was added. They join the workspace once they sign in and accept the invitation.',
 	removed: 'The person was removed; their sessions, tokens and app connections stopped working.',
+	'signed-out': 'The person was signed out everywhere in this workspace: their sessions, personal tokens and app connections stopped working.',
 	role: 'The role was changed; it applies to their next request.',
 	cancelled: 'The invitation was cancelled.',
 }
@@ -78,6 +80,11 @@ export function peopleRoutes(deps: AppDeps, { auth }: HttpKit) {
 		.post(
 			'/people/:userId/remove',
 			({ session, params }) => change(session, () => removePerson(deps, session.actor, wsOf(session), { userId: params.userId }), 'removed'),
+			manage,
+		)
+		.post(
+			'/people/:userId/sign-out-everywhere',
+			({ session, params }) => change(session, () => signOutEverywhere(deps, session.actor, wsOf(session), params.userId), 'signed-out'),
 			manage,
 		)
 		.post(

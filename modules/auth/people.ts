@@ -19,7 +19,8 @@ import type { WorkspaceRef } from '../../core/module.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { lockOwnersAnd, requireActingOwner } from './owners.ts'
-import { invitations, memberships, oauthGrants, personalTokens, sessions, users } from './table.ts'
+import { endAccessInWorkspace } from './access.ts'
+import { invitations, memberships, users } from './table.ts'
 
 export { createWorkspace, findWorkspace, listWorkspaces, requireWorkspace, SLUG, workspacesById, workspaceSlugOf, type Workspace } from './workspaces.ts'
 /** The operator CLI's actor (core/actor.ts); re-exported where modules have always found it. */
@@ -164,15 +165,7 @@ export async function removePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef
 			.update(memberships)
 			.set({ removedAt: now })
 			.where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, row.userId)))
-		await tx.delete(sessions).where(and(eq(sessions.workspaceId, ws.id), eq(sessions.userId, row.userId)))
-		await tx
-			.update(personalTokens)
-			.set({ revokedAt: now })
-			.where(and(eq(personalTokens.workspaceId, ws.id), eq(personalTokens.userId, row.userId), isNull(personalTokens.revokedAt)))
-		await tx
-			.update(oauthGrants)
-			.set({ revokedAt: now, revokedReason: 'person_left' })
-			.where(and(eq(oauthGrants.workspaceId, ws.id), eq(oauthGrants.userId, row.userId), isNull(oauthGrants.revokedAt)))
+		await endAccessInWorkspace(tx, { workspaceId: ws.id, userId: row.userId, now, reason: 'person_left' })
 		await recordActivity(tx, actor, { action: 'person.removed', targetType: 'user', targetId: row.userId, detail: { email: row.email } })
 		return { userId: row.userId }
 	})

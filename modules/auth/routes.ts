@@ -9,7 +9,9 @@ import { page } from '../../core/html.ts'
 import { assistantsHelp } from './connect.ts'
 import { apiAccessPage, homePage, signInPage } from './pages.ts'
 import { passwordRoutes } from './password-routes.ts'
+import { profileRoutes } from './profile-routes.ts'
 import { peopleRoutes } from './people-routes.ts'
+import { securityRoutes } from './security-routes.ts'
 import { clearSessionCookie, sessionCookieName, setSessionCookie, signIn, signOut } from './sessions.ts'
 import { signInChoiceRoutes, setChoiceCookie } from './sign-in-routes.ts'
 import { invitationsFor } from './invitations.ts'
@@ -19,9 +21,10 @@ import { openReveal, sealReveal } from './reveal.ts'
 import { disconnectApp, listConnections } from './oauth/connections.ts'
 import { connectedAppsSection } from './oauth/pages.ts'
 import { oauthRoutes } from './oauth/routes.ts'
-import { safeNext } from './safe-next.ts'
-
-export { safeNext }
+import { scimRoutes } from './sso/scim-routes.ts'
+import { ssoSettingsRoutes } from './sso/settings-routes.ts'
+import { ssoSignInRoutes } from './sso/sign-in-routes.ts'
+import { safeNext } from '../../core/http/return-address.ts'
 
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
 
@@ -46,6 +49,9 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 		new Elysia({ name: 'auth.routes' })
 			.use(auth)
 			.use(oauthRoutes(deps, { auth }))
+			.use(ssoSettingsRoutes(deps, { auth }))
+			.use(scimRoutes(deps, { auth }))
+			.use(ssoSignInRoutes(deps, { auth }))
 			.get(
 				'/sign-in',
 				({ cookie, query }) => signInPage({ csrf: anonymousCsrf(deps, cookie), next: safeNext(query.next), notice: SIGN_IN_NOTICES[query.done ?? ''] }),
@@ -64,6 +70,7 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 							email: String(fields.email ?? ''),
 							password: String(fields.password ?? ''),
 							address: clientAddress(deps.config, request),
+							timeZone: String(fields.timeZone ?? ''),
 						})
 						// Several workspaces (or only invitations): the person chooses next (Post/Redirect/Get).
 						if ('choice' in result) {
@@ -144,5 +151,7 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 			)
 			.use(peopleRoutes(deps, { auth }))
 			.use(passwordRoutes(deps, { auth }))
+			.use(securityRoutes(deps, { auth }))
+			.use(profileRoutes(deps, { auth }))
 	)
 }

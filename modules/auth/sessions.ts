@@ -17,9 +17,12 @@ import type { Db } from '../../db/client.ts'
 import { AppError } from '../../core/errors.ts'
 import { sessionCsrf } from '../../core/http/csrf.ts'
 import type { PageSession } from '../../core/http/auth.ts'
+import { UTC } from '../../core/time.ts'
 import { memberships, sessions, signInFailures, users, workspaces } from './table.ts'
-import { membershipColumns, personActorFrom } from './credential-use.ts'
-import { openChoice, signInDestination } from './sign-in-choice.ts'
+import { clientAddress } from '../../core/http/client-address.ts'
+import { membershipColumns, noteUse, personActorFrom } from './credential-use.ts'
+import { openChoice, passwordMayOpen, signInDestination } from './sign-in-choice.ts'
+import { proposeTimeZone } from './profile.ts'
 
 const DAY = 86_400_000
 export const SESSION_DAYS = 30
@@ -61,7 +64,7 @@ export const GENERIC_FAILURE = 'The e-mail address or password is not right.'
  */
 export async function signIn(
 	deps: AppDeps,
-	input: { email: string; password: string; address: string; workspace?: string },
+	input: { email: string; password: string; address: string; workspace?: string; timeZone?: string },
 ): Promise<SignInResult | SignInChoice> {
 	const email = input.email.trim().toLowerCase().slice(0, 254)
 	await recordAttempt(deps, email, input.address)
@@ -69,8 +72,13 @@ export async function signIn(
 	const ok = user ? await Bun.password.verify(input.password, user.hash) : await verifyAgainstNothing(input.password)
 	const destination = ok && user ? (input.workspace ? await firstMembership(deps, user.id, input.workspace) : await signInDestination(deps, user.id)) : null
 	// The attempt recorded above stays as a failure.
-	if (!ok || !user || !destination) throw new AppError('UNAUTHORIZED', GENERIC_FAILURE)
+	if (!ok || !user || !destination) {
+		deps.metrics.signInFailure()
+		throw new AppError('UNAUTHORIZED', GENERIC_FAILURE)
+	}
 	await forgetFailures(deps, email, input.address)
+	// The browser's zone, the first time (the sign-in form sends it): the person can change it on their profile.
+	await proposeTimeZone(deps.db, user.id, input.timeZone)
 	if (destination === 'choose') return openChoice(deps, user.id)
 	return startSession(deps, user.id, destination)
 }
@@ -80,7 +88,9 @@ async function firstMembership(deps: AppDeps, userId: string, workspaceSlug?: st
 		.select({ workspaceId: memberships.workspaceId, slug: workspaces.slug })
 		.from(memberships)
 		.innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
-		.where(and(eq(memberships.userId, userId), isNull(memberships.removedAt), workspaceSlug ? eq(workspaces.slug, workspaceSlug) : undefined))
+		.where(
+			and(eq(memberships.userId, userId), isNull(memberships.removedAt), passwordMayOpen(), workspaceSlug ? eq(workspaces.slug, workspaceSlug) : undefined),
+		)
 		.orderBy(asc(workspaces.slug))
 		.limit(1)
 	return rows[0] ?? null
@@ -123,14 +133,16 @@ export async function signOut(deps: AppDeps, token: string): Promise<void> {
 export async function validateSession(
 	deps: AppDeps,
 	token: string,
-): Promise<(PageSession & { expiresAt: Date; refreshed: boolean; passwordTemporary: boolean }) | null> {
+): Promise<(PageSession & { expiresAt: Date; refreshed: boolean; passwordTemporary: boolean; lastUsedAt: Date | null }) | null> {
 	if (!/^[a-z2-7]{32}$/.test(token)) return null
 	const id = hashSecret(token)
 	const now = deps.now()
 	const [row] = await deps.db
 		.select({
 			expiresAt: sessions.expiresAt,
+			lastUsedAt: sessions.lastUsedAt,
 			passwordTemporary: users.passwordTemporary,
+			timeZone: users.timeZone,
 			...membershipColumns,
 		})
 		.from(sessions)
@@ -147,7 +159,34 @@ export async function validateSession(
 		await deps.db.update(sessions).set({ expiresAt }).where(eq(sessions.id, id))
 	}
 	const actor = personActorFrom(row, { kind: 'session', id: id.slice(0, 16), name: 'portal session' }, false)
-	return { actor, csrf: sessionCsrf(deps, id), sessionId: id, expiresAt, refreshed, passwordTemporary: row.passwordTemporary }
+	return {
+		actor,
+		csrf: sessionCsrf(deps, id),
+		sessionId: id,
+		timeZone: row.timeZone ?? UTC,
+		timeZoneChosen: row.timeZone !== null,
+		expiresAt,
+		refreshed,
+		passwordTemporary: row.passwordTemporary,
+		lastUsedAt: row.lastUsedAt,
+	}
+}
+
+/** The `User-Agent` a session's list shows: as sent, without control characters, cut to 400 characters. */
+const userAgentOf = (request: Request) =>
+	(request.headers.get('user-agent') ?? '')
+		.replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+		.slice(0, 400)
+		.trim() || null
+
+/** Notes when, from where and with which browser the session was last used (to the minute, off the request's path). */
+function noteSessionUse(deps: AppDeps, session: { sessionId: string; lastUsedAt: Date | null }, request: Request) {
+	noteUse(deps, session.lastUsedAt, (now) =>
+		deps.db
+			.update(sessions)
+			.set({ lastUsedAt: now, address: clientAddress(deps.config, request), userAgent: userAgentOf(request) })
+			.where(eq(sessions.id, session.sessionId)),
+	)
 }
 
 /** Sets the session cookie (also used to slide its expiry). */
@@ -177,10 +216,11 @@ export async function resolvePageSession(deps: AppDeps, request: Request, cookie
 	const session = await validateSession(deps, token)
 	if (!session) return null
 	if (session.refreshed) setSessionCookie(deps, cookie, token, session.expiresAt)
-	const { actor, csrf, sessionId } = session
+	noteSessionUse(deps, session, request)
+	const { actor, csrf, sessionId, timeZone, timeZoneChosen } = session
 	if (session.passwordTemporary && !OPEN_WITH_TEMPORARY_PASSWORD.has(new URL(request.url).pathname))
-		return { actor, csrf, sessionId, mustVisit: { path: CHOOSE_PASSWORD_PATH, reason: TEMPORARY_PASSWORD } }
-	return { actor, csrf, sessionId }
+		return { actor, csrf, sessionId, timeZone, timeZoneChosen, mustVisit: { path: CHOOSE_PASSWORD_PATH, reason: TEMPORARY_PASSWORD } }
+	return { actor, csrf, sessionId, timeZone, timeZoneChosen }
 }
 
 /**

@@ -5,12 +5,12 @@
  * password and a session, so the password is asked once and the session is bound to the workspace
  * chosen, which must be one of theirs.
  */
-import { and, eq, gt, isNull } from 'drizzle-orm'
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm'
 import { hashSecret, randomToken } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { Db } from '../../db/client.ts'
 import { invitationsFor } from './invitations.ts'
-import { memberships, signInChoices, workspaces } from './table.ts'
+import { memberships, signInChoices, ssoConfigs, workspaces } from './table.ts'
 
 export const CHOICE_COOKIE = 'bl_sign_in_choice'
 /** Long enough to read the choices; the password is asked again after it. */
@@ -23,19 +23,26 @@ export interface Membership {
 	role: string
 }
 
-/** The workspaces the person is in now, by name. */
-export async function workspacesOf(db: Db, userId: string): Promise<Membership[]> {
+/**
+ * Where a password (or a session opened with one) may lead: a workspace that requires single
+ * sign-on is open to its owners only (their way back in if the provider fails).
+ */
+export const passwordMayOpen = () =>
+	or(eq(memberships.role, 'owner'), sql`not exists (select 1 from ${ssoConfigs} c where c.workspace_id = ${memberships.workspaceId} and c.require_sso)`)
+
+/** The workspaces the person is in now, by name; with `password`, those a password may open (`passwordMayOpen`). */
+export async function workspacesOf(db: Db, userId: string, o: { password?: boolean } = {}): Promise<Membership[]> {
 	return db
 		.select({ workspaceId: workspaces.id, slug: workspaces.slug, name: workspaces.name, role: memberships.role })
 		.from(memberships)
 		.innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
-		.where(and(eq(memberships.userId, userId), isNull(memberships.removedAt)))
+		.where(and(eq(memberships.userId, userId), isNull(memberships.removedAt), o.password ? passwordMayOpen() : undefined))
 		.orderBy(workspaces.name, workspaces.slug)
 }
 
 /** Where a right password leads: the one workspace, a choice, or nowhere (no workspace, no invitation). */
 export async function signInDestination(deps: AppDeps, userId: string): Promise<Membership | 'choose' | null> {
-	const places = await workspacesOf(deps.db, userId)
+	const places = await workspacesOf(deps.db, userId, { password: true })
 	if (places.length === 1) return places[0]!
 	if (places.length > 1) return 'choose'
 	return (await invitationsFor(deps, userId)).length ? 'choose' : null

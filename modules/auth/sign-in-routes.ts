@@ -10,7 +10,7 @@ import { anonymousCsrf } from '../../core/http/csrf.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { invitationsFor } from './invitations.ts'
 import { signInPage } from './pages.ts'
-import { safeNext } from './safe-next.ts'
+import { safeNext } from '../../core/http/return-address.ts'
 import { setSessionCookie, type SignInResult } from './sessions.ts'
 import { choiceUser, CHOICE_COOKIE, workspacesOf } from './sign-in-choice.ts'
 import { choicePage } from './workspace-pages.ts'
@@ -45,7 +45,7 @@ export function signInChoiceRoutes(deps: AppDeps, { auth }: HttpKit) {
 		return choicePage({
 			csrf: anonymousCsrf(deps, cookie),
 			next,
-			workspaces: await workspacesOf(deps.db, userId),
+			workspaces: await workspacesOf(deps.db, userId, { password: true }),
 			invitations: await invitationsFor(deps, userId),
 			error: error.message,
 			status: 422,
@@ -67,7 +67,7 @@ export function signInChoiceRoutes(deps: AppDeps, { auth }: HttpKit) {
 				return choicePage({
 					csrf: anonymousCsrf(deps, cookie),
 					next,
-					workspaces: await workspacesOf(deps.db, userId),
+					workspaces: await workspacesOf(deps.db, userId, { password: true }),
 					invitations: await invitationsFor(deps, userId),
 					notice,
 				})

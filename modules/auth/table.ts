@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm'
 import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 
+const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 })
+
 export const workspaces = pgTable('workspaces', {
 	id: text('id').primaryKey(),
 	slug: text('slug').notNull().unique(),
@@ -20,6 +22,12 @@ export const users = pgTable('users', {
 	 * any password the person sets, and by the operator's CLI (whose passwords are not temporary).
 	 */
 	passwordTemporary: boolean('password_temporary').notNull().default(false),
+	/**
+	 * The person's time zone (IANA name): their pages show every time in it and read every date they
+	 * type in it. Null until they choose one on their profile or their browser's is taken at sign-in
+	 * (pages then use UTC).
+	 */
+	timeZone: text('time_zone'),
 	createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 })
 
@@ -105,7 +113,11 @@ export const signInChoices = pgTable(
 	(t) => [index('sign_in_choices_user').on(t.userId)],
 )
 
-/** Portal sessions (Lucia's pattern): the id is the SHA-256 of the cookie token. */
+/**
+ * Portal sessions (Lucia's pattern): the id is the SHA-256 of the cookie token. What the person's
+ * security page shows of each (browser, address, last used) is noted off the request's path, at most
+ * once a minute (`noteUse`): the `User-Agent` as sent (cut) and the client address of the last use.
+ */
 export const sessions = pgTable(
 	'sessions',
 	{
@@ -118,6 +130,9 @@ export const sessions = pgTable(
 			.references(() => workspaces.id),
 		expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+		lastUsedAt: timestamp('last_used_at', { withTimezone: true, precision: 3 }),
+		userAgent: text('user_agent'),
+		address: text('address'),
 	},
 	(t) => [index('sessions_user').on(t.userId)],
 )
@@ -260,4 +275,99 @@ export const oauthTokens = pgTable(
 		successor: text('successor'),
 	},
 	(t) => [index('oauth_tokens_grant').on(t.grantId)],
+)
+
+/**
+ * A workspace's single sign-on (OpenID Connect): the identity provider's issuer, the client Benchline
+ * is registered as there (its secret sealed with a key derived from the server secret, bound to the
+ * workspace: never stored or shown in plain text), the role a person signing in for the first time
+ * gets, and whether only owners keep a password.
+ */
+export const ssoConfigs = pgTable('sso_configs', {
+	workspaceId: text('workspace_id')
+		.primaryKey()
+		.references(() => workspaces.id),
+	issuer: text('issuer').notNull(),
+	clientId: text('client_id').notNull(),
+	clientSecretSealed: text('client_secret_sealed').notNull(),
+	newPersonRole: text('new_person_role').notNull().default('recruiter'),
+	requireSso: boolean('require_sso').notNull().default(false),
+	updatedAt: at('updated_at').notNull().defaultNow(),
+	updatedBy: text('updated_by').references(() => users.id),
+})
+
+/**
+ * The e-mail domains a workspace's single sign-on covers: one workspace per domain (the primary key),
+ * so an address is never sent to, or attached by, another workspace's provider.
+ */
+export const ssoDomains = pgTable(
+	'sso_domains',
+	{
+		domain: text('domain').primaryKey(),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+	},
+	(t) => [index('sso_domains_workspace').on(t.workspaceId)],
+)
+
+/**
+ * A sign-in sent to the identity provider and not yet back: the `state` (stored as its SHA-256,
+ * used once: the callback deletes the row), the `nonce` the ID token must carry and the PKCE
+ * verifier. Ten minutes, then swept.
+ */
+export const ssoSignIns = pgTable(
+	'sso_sign_ins',
+	{
+		stateHash: text('state_hash').primaryKey(),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		nonce: text('nonce').notNull(),
+		codeVerifier: text('code_verifier').notNull(),
+		next: text('next').notNull(),
+		expiresAt: at('expires_at').notNull(),
+	},
+	(t) => [index('sso_sign_ins_expires').on(t.expiresAt)],
+)
+
+/** SCIM tokens (`bl_scim_…`) an owner made for the workspace's identity provider, stored only as SHA-256. */
+export const scimTokens = pgTable(
+	'scim_tokens',
+	{
+		id: text('id').primaryKey(),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		name: text('name').notNull(),
+		tokenHash: text('token_hash').notNull(),
+		lastFour: text('last_four').notNull(),
+		createdBy: text('created_by').references(() => users.id),
+		createdAt: at('created_at').notNull().defaultNow(),
+		lastUsedAt: at('last_used_at'),
+		revokedAt: at('revoked_at'),
+	},
+	(t) => [uniqueIndex('scim_tokens_hash').on(t.tokenHash), index('scim_tokens_workspace').on(t.workspaceId)],
+)
+
+/**
+ * People the identity provider manages through SCIM in a workspace, with its `externalId` for them.
+ * Whether they are active is their membership (removed: inactive, every way in ended); SCIM still
+ * answers for a person it deactivated, so the provider can activate them again; deleting them
+ * removes this row (their account and history stay).
+ */
+export const scimUsers = pgTable(
+	'scim_users',
+	{
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id),
+		externalId: text('external_id'),
+		createdAt: at('created_at').notNull().defaultNow(),
+		updatedAt: at('updated_at').notNull().defaultNow(),
+	},
+	(t) => [primaryKey({ columns: [t.workspaceId, t.userId] })],
 )

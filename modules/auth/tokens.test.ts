@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { allCommands, parseCommand } from '../../core/cli.ts'
+import { allCommands, parseCommand, runCommand } from '../../core/cli.ts'
 import { credentialType, hashSecret, newCredential } from '../../core/credentials.ts'
 import { AppError } from '../../core/errors.ts'
 import { clock, newPerson, newPersonWithToken, newWorkspace, testDeps, usingPostgres } from '../../tests/helpers.ts'
@@ -43,7 +43,7 @@ const mcpStatus = async (token: string) => (await rpc(token, 'tools/list')).stat
 const runCli = async (argv: string[]) => {
 	const deps = await testDeps()
 	const { command, options, json } = parseCommand(allCommands(deps), argv)
-	const out = await command.run(deps, options)
+	const out = await runCommand(deps, command.name, options)
 	return { ...out, printed: json ? JSON.stringify(out.json) : undefined }
 }
 
@@ -136,6 +136,22 @@ describe('the token itself', () => {
 		expect(late.status).toBe(303)
 		clock.advance(3 * 60_000)
 		expect(shownToken((await client.get('/settings/api')).text)).toBeUndefined()
+	})
+
+	test('shown once is recorded by the server: the sealed cookie sent again, even within its two minutes, shows nothing (issue 26)', async () => {
+		const ws = await newWorkspace()
+		const client = await signedIn(await newPerson(ws, 'recruiter'))
+		expect((await client.post('/settings/api/tokens', { name: 'Replayed' })).status).toBe(303)
+		const sealed = client.cookies.get('bl_new_token')!
+		const shown = await client.get('/settings/api')
+		expect(shownToken(shown.text)).toMatch(/^bl_pat_/)
+		// The browser was told to forget it; whoever kept a copy sends it again.
+		for (let i = 0; i < 2; i++) {
+			client.cookies.set('bl_new_token', sealed)
+			const replayed = await client.get('/settings/api')
+			expect(replayed.status).toBe(200)
+			expect(shownToken(replayed.text)).toBeUndefined()
+		}
 	})
 
 	test('a name is required and at most 80 characters; the error is shown on the page', async () => {

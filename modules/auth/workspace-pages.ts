@@ -4,9 +4,10 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import type { MyInvitation } from './invitations.ts'
 import type { Membership } from './sign-in-choice.ts'
+import { when } from '../../core/ui.ts'
 
 const roleName = (role: string) => role.replace('_', ' ')
-const day = (d: Date) => html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 10)}</time>`
+const day = (d: Date) => when(d, { time: false })
 const message = (m: { error?: string; notice?: string }) =>
 	html`${m.notice ? html`<p class="notice" role="status">${m.notice}</p>` : ''}${m.error ? html`<p class="error" role="alert">${m.error}</p>` : ''}`
 

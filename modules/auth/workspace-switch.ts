@@ -27,7 +27,7 @@ async function choosingUser(deps: AppDeps, choice: unknown): Promise<string> {
 /** The sign-in choice: opens the chosen workspace, one the person is in now. */
 export async function chooseWorkspace(deps: AppDeps, choice: string, slug: string): Promise<SignInResult> {
 	const userId = await choosingUser(deps, choice)
-	const place = (await workspacesOf(deps.db, userId)).find((w) => w.slug === slug)
+	const place = (await workspacesOf(deps.db, userId, { password: true })).find((w) => w.slug === slug)
 	if (!place) throw new AppError('NOT_FOUND', NOT_YOURS)
 	await endChoice(deps.db, choice)
 	return startSession(deps, userId, place)
@@ -51,7 +51,7 @@ export async function switchWorkspace(deps: AppDeps, session: PageSession, slug:
 	const userId = session.actor.userId
 	if (!userId) throw new AppError('FORBIDDEN', 'Only a person switches workspace')
 	return deps.db.transaction(async (tx) => {
-		const place = (await workspacesOf(tx, userId)).find((w) => w.slug === slug)
+		const place = (await workspacesOf(tx, userId, { password: true })).find((w) => w.slug === slug)
 		if (!place) throw new AppError('NOT_FOUND', NOT_YOURS)
 		const [person] = await tx.select({ name: users.name }).from(users).where(eq(users.id, userId))
 		await tx.delete(sessions).where(eq(sessions.id, session.sessionId))

@@ -1,12 +1,15 @@
 import { Elysia } from 'elysia'
-import { defineModule } from '../../core/module.ts'
+import { contribute, defineModule } from '../../core/module.ts'
 import { benchJobSection } from './job-section.ts'
+import { bulkBenchRoutes, bulkBenchSection } from './bulk.ts'
 import { candidateBenchRoutes } from './candidate-routes.ts'
 import { benchSection } from './candidate-section.ts'
 import { benchRoutes } from './routes.ts'
 import { seedBench } from './seed.ts'
 import { benchTools } from './tools.ts'
 import * as tables from './table.ts'
+import { benchData } from './data.ts'
+import { candidateData } from '../candidates/index.ts'
 
 export { FAMILY_LABELS, familyLabel, jobFamily, ROLE_FAMILIES, type RoleFamily } from './family.ts'
 
@@ -15,6 +18,7 @@ export default defineModule({
 	description: 'The bench: candidates marketed by role family, ranked against jobs.',
 	requires: ['auth', 'activity', 'jobs', 'candidates'],
 	checks: ['bench:write'],
+	contributes: [contribute(candidateData, benchData)],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
@@ -22,9 +26,9 @@ export default defineModule({
 		{ key: 'bench:write', description: 'Add candidates to the bench', grantedTo: ['owner', 'admin', 'recruiter'] },
 	],
 	tools: benchTools,
-	routes: (deps, kit) => new Elysia({ name: 'bench.routes' }).use(candidateBenchRoutes(deps, kit)).use(benchRoutes(deps, kit)),
+	routes: (deps, kit) => new Elysia({ name: 'bench.routes' }).use(candidateBenchRoutes(deps, kit)).use(bulkBenchRoutes(deps, kit)).use(benchRoutes(deps, kit)),
 	paths: ['/bench', '/candidates'],
-	pageSections: [benchJobSection, benchSection],
+	pageSections: [benchJobSection, benchSection, bulkBenchSection],
 	nav: [{ href: '/bench', label: 'Bench', permission: 'bench:read', section: 'work', order: 90 }],
 	seed: seedBench,
 	activityLabels: { 'bench.added': 'added to the bench' },

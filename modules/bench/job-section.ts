@@ -8,6 +8,7 @@ import { html, type SafeHtml } from '../../core/html.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import type { PageQuery, PageSection } from '../../core/module.ts'
 import { dataTable, pager, when, type Column } from '../../core/ui.ts'
+import { textOf } from '../../core/untrusted.ts'
 import { jobBench } from './match.ts'
 
 /** Bench people on the job's main view. */
@@ -33,7 +34,11 @@ async function benchRanking(deps: AppDeps, session: PageSession, jobId: string, 
 		{ label: 'Bench', cell: (b) => b.roleFamilies.join(', ') },
 		{ label: 'Available', cell: (b) => availability(b.availableFrom, deps.now()) },
 		{ label: 'Rate', numeric: true, cell: (b) => (b.hourlyRate === null ? '—' : `${b.hourlyRate.toLocaleString('en-US')} / hour`) },
-		{ label: 'Why', cell: (b) => html`<ul class="reasons">${b.reasons.map((r) => html`<li>${r}</li>`)}</ul>` },
+		{
+			label: 'Why',
+			cell: (b) =>
+				html`<ul class="reasons">${b.reasons.map((r) => html`<li>${r}</li>`)}${b.missing.length ? html`<li>missing: ${b.missing.map((m) => textOf(m)).join(', ')}</li>` : ''}</ul>`,
+		},
 	]
 	const more = full
 		? pager({ base: `/jobs/${jobId}?list=bench`, next: ranked.nextCursor, first: !q.cursor })

@@ -226,10 +226,11 @@ where k.candidate_id = ${anyOf(pageIds)} and k.checks[q.ordinal] = 2`,
 		}
 		const onFamily = entries.find((e) => e.roleFamily === family)
 		const earliest = entries.map((e) => e.availableFrom).sort((a, b) => (a ?? '').localeCompare(b ?? ''))[0] ?? null
-		// Our words only: the requirements themselves are listed beside them (missing, niceToHavesMet), labelled.
+		// Our words only, read by people and models alike (no field names): the requirements themselves
+		// are listed beside them (`missing`, `niceToHavesMet`), labelled as the job's text.
 		const reasons = [
-			m.mustTotal ? `meets ${m.mustMet} of ${m.mustTotal} must-haves${m.missing.length ? ' (see missing)' : ''}` : 'the job lists no must-haves',
-			...(m.niceTotal ? [`${m.niceMet.length} of ${m.niceTotal} nice-to-haves${m.niceMet.length ? ' (see niceToHavesMet)' : ''}`] : []),
+			m.mustTotal ? `meets ${m.mustMet} of ${m.mustTotal} must-haves` : 'the job lists no must-haves',
+			...(m.niceTotal ? [`${m.niceMet.length} of ${m.niceTotal} nice-to-haves`] : []),
 			onFamily
 				? `on the ${family} bench, the job’s role family`
 				: `on the ${[...new Set(entries.map((e) => e.roleFamily))].join(', ')} bench; the job looks like ${family}`,

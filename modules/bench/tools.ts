@@ -61,6 +61,8 @@ export const benchTools = [
 		readOnly: true,
 		permission: 'bench:read',
 		run: ({ deps, actor }, a) => jobBench(deps, actor, { jobId: a.jobId, limit: a.limit ?? 25, cursor: a.cursor }),
+		// Ranking the bench against a job is a search of the candidate database made for that job.
+		searchOf: (a) => ({ criteria: { rankedFor: 'job requirements' }, jobId: a.jobId }),
 	}),
 	defineTool({
 		name: 'add_to_bench',

@@ -3,55 +3,27 @@
  * verified against the host name in the address: the TLS server name (SNI) and the `Host` header
  * are the name, the certificate must be valid for the name and signed by a trusted authority.
  *
- * A test authority and certificates are made with openssl. Trusting the test authority takes
- * NODE_EXTRA_CA_CERTS, which Bun reads when it starts, so the trusted fetches run in a child
+ * A test authority and certificates are made with openssl (tests/test-ca.ts). Trusting the test
+ * authority takes NODE_EXTRA_CA_CERTS, which Bun reads when it starts, so the trusted fetches run in a child
  * process (the real `fetchFeed`, with a name look-up that answers 127.0.0.1 for `feed.test`).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { binary, BUN, ROOT } from '../../tests/reliability/processes.ts'
+import { resolve } from 'node:path'
+import { BUN, ROOT } from '../../tests/reliability/processes.ts'
+import { testAuthority, type TestAuthority } from '../../tests/test-ca.ts'
 import { fetchFeed, UNREACHABLE } from './fetch.ts'
 
 const ICS = 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Benchline test//EN\r\nEND:VCALENDAR\r\n'
-let dir: string
-const file = (name: string) => join(dir, name)
-
-/** A certificate for `name` signed by the test authority. */
-function certificate(openssl: string, name: string) {
-	const run = (...args: string[]) => {
-		const done = spawnSync(openssl, args, { cwd: dir })
-		if (done.status !== 0) throw new Error(`openssl ${args[0]} failed: ${done.stderr}`)
-	}
-	writeFileSync(file(`${name}.ext`), `subjectAltName=DNS:${name}\n`)
-	run('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`)
-	run(
-		'x509',
-		'-req',
-		'-in',
-		`${name}.csr`,
-		'-CA',
-		'ca.pem',
-		'-CAkey',
-		'ca.key',
-		'-CAcreateserial',
-		'-out',
-		`${name}.pem`,
-		'-days',
-		'2',
-		'-extfile',
-		`${name}.ext`,
-	)
-}
+let authority: TestAuthority
 
 /** An https feed server with the certificate of `name`; it notes the server name and Host header of each request. */
 async function tlsServer(name: string) {
 	const seen: { serverName: string | false; host: string | undefined }[] = []
-	const server = https.createServer({ key: readFileSync(file(`${name}.key`)), cert: readFileSync(file(`${name}.pem`)) }, (req, res) => {
+	const { keyFile, certFile } = authority.certificate(name)
+	const server = https.createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (req, res) => {
 		seen.push({ serverName: (req.socket as { servername?: string | false }).servername ?? false, host: req.headers.host })
 		res.setHeader('content-type', 'text/calendar')
 		res.end(ICS)
@@ -64,23 +36,14 @@ let right: Awaited<ReturnType<typeof tlsServer>>
 let wrong: Awaited<ReturnType<typeof tlsServer>>
 
 beforeAll(async () => {
-	const openssl = binary('openssl', 'openssl')
-	dir = mkdtempSync(join(tmpdir(), 'benchline-tls-'))
-	const ca = spawnSync(
-		openssl,
-		['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Benchline test authority'],
-		{ cwd: dir },
-	)
-	if (ca.status !== 0) throw new Error(`openssl req failed: ${ca.stderr}`)
-	certificate(openssl, 'feed.test')
-	certificate(openssl, 'other.test')
+	authority = testAuthority()
 	right = await tlsServer('feed.test')
 	wrong = await tlsServer('other.test')
 })
 afterAll(() => {
 	right?.close()
 	wrong?.close()
-	if (dir) rmSync(dir, { recursive: true, force: true })
+	authority?.remove()
 })
 
 /** `fetchFeed` of each address in a child process that trusts the test authority; each result or error message. */
@@ -92,7 +55,7 @@ const network = { resolve: async (host) => (host === 'feed.test' ? ['127.0.0.1']
 const results = []
 for (const url of ${JSON.stringify(urls)}) results.push(await fetchFeed({ calendarFeedsAllowPrivate: true, calendarFeedTimeout: 10 }, url, network).catch((error) => error.message))
 console.log(JSON.stringify(results))`
-	const child = Bun.spawn([BUN, '-e', script], { cwd: ROOT, env: { ...process.env, NODE_EXTRA_CA_CERTS: file('ca.pem') }, stdout: 'pipe', stderr: 'pipe' })
+	const child = Bun.spawn([BUN, '-e', script], { cwd: ROOT, env: { ...process.env, NODE_EXTRA_CA_CERTS: authority.caFile }, stdout: 'pipe', stderr: 'pipe' })
 	const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited])
 	if (code !== 0) throw new Error(`child failed (${code}): ${err}`)
 	return JSON.parse(out.trim().split('\n').at(-1)!)

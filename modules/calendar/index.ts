@@ -11,7 +11,7 @@ import { calendarSources } from './port.ts'
 import * as tables from './table.ts'
 
 export { calendarSources, type CalendarEntry, type CalendarSource } from './port.ts'
-export { parseWhen } from './service.ts'
+export { busyTimes, parseWhen } from './service.ts'
 export { refreshDueFeeds, refreshFeed, setFeed } from './feeds.ts'
 
 export default defineModule({

@@ -1,7 +1,8 @@
 /** The calendar settings page: the person's external calendar feed. */
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { html, portalPage } from '../../core/html.ts'
+import { html, portalPage, raw } from '../../core/html.ts'
+import { currentTimeZone, dayKey, formatDay, formatTime, nextDay, startOfDay, zoneName } from '../../core/time.ts'
 import { pageHeader, selectField, tag, textField, when } from '../../core/ui.ts'
 import type { FeedView } from './feeds.ts'
 import type { CalendarPage, CalendarView, Scope } from './service.ts'
@@ -48,13 +49,33 @@ ${csrf}
 }
 
 const TYPE_LABEL: Record<string, string> = { interview: 'Interview', followup: 'Follow-up', external: 'Busy' }
-const TIME = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-const DAY_HEADING = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' })
 
-/** One calendar entry in a line: time, kind, title, and the candidate and job it is about. */
-export function entryLine(e: CalendarView, o: { person?: boolean } = {}) {
-	const time = e.allDay ? 'All day' : `${TIME.format(new Date(e.start))}–${TIME.format(new Date(e.end))} UTC`
-	return html`<span class="when">${time}</span> ${tag(TYPE_LABEL[e.type] ?? e.type, e.type === 'interview' ? 'info' : e.type === 'external' ? 'neutral' : 'warn')} ${e.title}${e.candidate ? html` · <a href="/candidates/${e.candidate.id}">${e.candidate.name}</a>` : ''}${e.job ? html` · <a href="/jobs/${e.job.id}">${e.job.title}</a>` : ''}${o.person ? html` <span class="meta">(${e.person.name})</span>` : ''}`
+/**
+ * One calendar entry in a line: its time in the reader's zone (named), kind, title, and the
+ * candidate and job it is about; an entry that has ended is marked past.
+ */
+export function entryLine(e: CalendarView, o: { person?: boolean; now?: Date } = {}) {
+	const start = new Date(e.start)
+	const end = new Date(e.end)
+	const time = e.allDay
+		? 'All day'
+		: html`<time datetime="${e.start}">${formatTime(start)}</time>–<time datetime="${e.end}">${formatTime(end)}</time> ${zoneName(start)}`
+	const past = o.now && end <= o.now
+	return html`<span class="when">${time}</span> ${tag(TYPE_LABEL[e.type] ?? e.type, e.type === 'interview' ? 'info' : e.type === 'external' ? 'neutral' : 'warn')} ${e.title}${e.candidate ? html` · <a href="/candidates/${e.candidate.id}">${e.candidate.name}</a>` : ''}${e.job ? html` · <a href="/jobs/${e.job.id}">${e.job.title}</a>` : ''}${o.person ? html` <span class="meta">(${e.person.name})</span>` : ''}${past ? html` ${tag('Past')}` : ''}`
+}
+
+/** The entries of one day in the reader's zone: those starting that day, and all-day entries covering it. */
+export const entriesOn = (events: readonly CalendarView[], day: string) =>
+	events.filter((e) => (e.allDay ? e.start.slice(0, 10) <= day && day < e.end.slice(0, 10) : dayKey(new Date(e.start)) === day))
+
+/** A day's heading and its entries (the calendar's days, the home page's today and tomorrow); a day already over is marked past. */
+export function daySection(o: { day: string; label?: string; events: readonly CalendarView[]; now: Date; person?: boolean; level?: 2 | 3 }) {
+	const date = startOfDay(o.day)!
+	const heading = html`${o.label ? `${o.label}, ` : ''}${formatDay(new Date(date.getTime() + 12 * 3_600_000))}${o.day < dayKey(o.now) ? html` ${tag('Past')}` : ''}`
+	const entries = entriesOn(o.events, o.day)
+	const h = o.level === 3 ? 'h3' : 'h2'
+	return html`<section class="card day${o.day < dayKey(o.now) ? ' past' : ''}" aria-labelledby="day-${o.day}">${raw(`<${h} id="day-${o.day}">`)}${heading}${raw(`</${h}>`)}
+${entries.length ? html`<ul class="queue">${entries.map((e) => html`<li${new Date(e.end) <= o.now ? raw(' class="past"') : ''}>${entryLine(e, { person: o.person, now: o.now })}</li>`)}</ul>` : html`<p class="empty">Nothing planned.</p>`}</section>`
 }
 
 export interface CalendarPageView {
@@ -66,26 +87,22 @@ export interface CalendarPageView {
 
 /** The person's calendar for one week, day by day, with the team's or the workspace's on request. */
 export function calendarPage(deps: AppDeps, session: PageSession, view: CalendarPageView): Response {
-	const day = 86_400_000
-	const days = Array.from({ length: 7 }, (_, i) => new Date(view.start.getTime() + i * day))
-	const isoDay = (d: Date) => d.toISOString().slice(0, 10)
-	const link = (start: Date) => `/calendar?from=${isoDay(start)}&scope=${view.scope}`
+	const first = dayKey(view.start)
+	const days = Array.from({ length: 7 }, (_, i) => nextDay(first, i))
+	const link = (day: string) => `/calendar?from=${day}&scope=${view.scope}`
+	const now = deps.now()
 	const scopeLabel: Record<Scope, string> = { mine: 'Mine', team: 'My hiring teams', workspace: 'Everyone' }
 	return portalPage(
 		deps,
 		session,
 		{ title: 'Calendar', current: '/calendar' },
-		html`${pageHeader({ title: 'Calendar', meta: html`Week of ${when(view.start, { time: false })} · times in UTC`, actions: html`<a href="/settings/calendar">Calendar feed</a>` })}
+		html`${pageHeader({ title: 'Calendar', meta: html`Week of ${when(view.start, { time: false })} · times in your time zone, ${currentTimeZone()} (<a href="/settings/profile">change</a>)`, actions: html`<a href="/settings/calendar">Calendar feed</a>` })}
 <form method="get" action="/calendar" class="filters card">
-${textField({ id: 'from', label: 'Week starting', type: 'date', value: isoDay(view.start) })}
+${textField({ id: 'from', label: 'Week starting', type: 'date', value: first })}
 ${selectField({ id: 'scope', label: 'Whose calendar', value: view.scope, options: (['mine', 'team', 'workspace'] as const).map((s) => [s, scopeLabel[s]] as const) })}
 <button type="submit">Show</button></form>
-<nav class="pager" aria-label="Weeks"><a href="${link(new Date(view.start.getTime() - 7 * day))}">Previous week</a><a href="${link(new Date(view.start.getTime() + 7 * day))}">Next week</a></nav>
-${days.map((d) => {
-	const entries = view.week.events.filter((e) => isoDay(new Date(e.start)) === isoDay(d) || (e.allDay && new Date(e.start) <= d && new Date(e.end) > d))
-	return html`<section class="card day" aria-labelledby="day-${isoDay(d)}"><h2 id="day-${isoDay(d)}">${DAY_HEADING.format(d)}</h2>
-${entries.length ? html`<ul class="queue">${entries.map((e) => html`<li>${entryLine(e, { person: view.scope !== 'mine' })}</li>`)}</ul>` : html`<p class="empty">Nothing planned.</p>`}</section>`
-})}
-${view.week.nextCursor ? html`<p class="meta">This week has more entries than one page shows: <a href="${link(view.start)}&amp;cursor=${encodeURIComponent(view.week.nextCursor)}">the next ones</a>.</p>` : ''}`,
+<nav class="pager" aria-label="Weeks"><a href="${link(nextDay(first, -7))}">Previous week</a><a href="${link(nextDay(first, 7))}">Next week</a></nav>
+${days.map((day) => daySection({ day, label: day === dayKey(now) ? 'Today' : undefined, events: view.week.events, now, person: view.scope !== 'mine' }))}
+${view.week.nextCursor ? html`<p class="meta">This week has more entries than one page shows: <a href="${link(first)}&amp;cursor=${encodeURIComponent(view.week.nextCursor)}">the next ones</a>.</p>` : ''}`,
 	)
 }

@@ -1,13 +1,13 @@
 /** The calendar settings page (a person's own external feed). */
 import { Elysia, t } from 'elysia'
+import { seeOther } from '../../core/http/form.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { clearFeed, feedOf, refreshFeed, setFeed } from './feeds.ts'
 import { calendarPage, calendarSettingsPage } from './pages.ts'
-import { getCalendar, parseWhen, SCOPES } from './service.ts'
-
-const DAY = 86_400_000
+import { dayKey, nextDay, startOfDay } from '../../core/time.ts'
+import { getCalendar, SCOPES } from './service.ts'
 
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
 const auth = { permission: 'calendar:read' } as const
@@ -18,12 +18,15 @@ export function calendarRoutes(deps: AppDeps, kit: HttpKit) {
 		.get(
 			'/calendar',
 			async ({ session, query }) => {
-				// A week from the day asked for (default: today), midnight UTC.
-				const start = query.from ? parseWhen(query.from, 'from') : new Date(Math.floor(deps.now().getTime() / DAY) * DAY)
+				// A week from the day asked for (default: today), days of the person's time zone.
+				const first = query.from ?? dayKey(deps.now(), session.timeZone)
+				const start = startOfDay(first, session.timeZone)
+				if (!start)
+					throw new AppError('VALIDATION', 'from must be a date (YYYY-MM-DD)', { fields: [{ field: 'from', message: 'must be a date (YYYY-MM-DD)' }] })
 				const scope = query.scope ?? 'mine'
 				const week = await getCalendar(deps, session.actor, {
 					from: start.toISOString(),
-					to: new Date(start.getTime() + 7 * DAY - 1).toISOString(),
+					to: new Date(startOfDay(nextDay(first, 7), session.timeZone)!.getTime() - 1).toISOString(),
 					scope,
 					limit: 100,
 					cursor: query.cursor,
@@ -44,20 +47,30 @@ export function calendarRoutes(deps: AppDeps, kit: HttpKit) {
 				}),
 			},
 		)
-		.get('/settings/calendar', async ({ session }) => calendarSettingsPage(deps, session, { feed: await feedOf(deps, session.actor) }), { session: auth })
+		.get(
+			'/settings/calendar',
+			async ({ session, query }) => {
+				const feed = await feedOf(deps, session.actor)
+				// After a form (Post/Redirect/Get): what the read found (a failure is shown on the feed itself).
+				const notice =
+					query.done === 'removed'
+						? 'Your calendar feed was removed.'
+						: query.done === 'read' && feed?.status === 'ok'
+							? `Your calendar was read: ${feed.busyCount} busy times.`
+							: undefined
+				return calendarSettingsPage(deps, session, { feed, notice })
+			},
+			{ session: auth, query: t.Object({ done: t.Optional(t.String({ maxLength: 20 })) }) },
+		)
 		.post(
 			'/settings/calendar',
 			async ({ session, body }) => {
 				const value = String((body as Record<string, unknown>).url ?? '')
 				try {
 					const feed = await setFeed(deps, session.actor, value)
-					return calendarSettingsPage(
-						deps,
-						session,
-						feed.status === 'ok'
-							? { feed, notice: `Your calendar was read: ${feed.busyCount} busy times.` }
-							: { feed, error: feed.lastError ?? 'The feed could not be read.' },
-					)
+					// A feed that could not be read is kept but shown as a problem (422): posting it again only reads it again.
+					if (feed.status !== 'ok') return calendarSettingsPage(deps, session, { feed, error: feed.lastError ?? 'The feed could not be read.' })
+					return seeOther('/settings/calendar', 'read')
 				} catch (error) {
 					if (!(error instanceof AppError) || error.code !== 'VALIDATION') throw error
 					return calendarSettingsPage(deps, session, { feed: await feedOf(deps, session.actor), error: `${error.message}.`, value })
@@ -72,11 +85,8 @@ export function calendarRoutes(deps: AppDeps, kit: HttpKit) {
 				const current = await feedOf(deps, actor)
 				if (current) await refreshFeed(deps, actor.workspaceId, actor.userId!, current.url)
 				const feed = await feedOf(deps, actor)
-				return calendarSettingsPage(
-					deps,
-					session,
-					feed?.status === 'ok' ? { feed, notice: `Your calendar was read: ${feed.busyCount} busy times.` } : { feed, error: feed?.lastError ?? undefined },
-				)
+				if (feed && feed.status !== 'ok') return calendarSettingsPage(deps, session, { feed, error: feed.lastError ?? 'The feed could not be read.' })
+				return seeOther('/settings/calendar', 'read')
 			},
 			{ session: auth, body: form },
 		)
@@ -84,7 +94,7 @@ export function calendarRoutes(deps: AppDeps, kit: HttpKit) {
 			'/settings/calendar/remove',
 			async ({ session }) => {
 				await clearFeed(deps, session.actor)
-				return calendarSettingsPage(deps, session, { feed: null, notice: 'Your calendar feed was removed.' })
+				return seeOther('/settings/calendar', 'removed')
 			},
 			{ session: auth, body: form },
 		)

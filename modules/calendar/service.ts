@@ -22,7 +22,7 @@ import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { candidateCards } from '../candidates/index.ts'
 import { jobTitles, teammateIds } from '../jobs/index.ts'
-import { calendarBusy } from './table.ts'
+import { calendarBusy, calendarFeeds } from './table.ts'
 
 export const CALENDAR_TYPES = ['interview', 'followup', 'external'] as const
 export type CalendarType = (typeof CALENDAR_TYPES)[number]
@@ -196,4 +196,40 @@ export const externalSource: CalendarSource = {
 			jobId: null,
 		}))
 	},
+}
+
+/**
+ * Free/busy for scheduling: each person's busy times overlapping `[from, to)` from their own
+ * calendar feed, and whether they connected one (without a feed, nothing is known of their time).
+ */
+export async function busyTimes(
+	deps: AppDeps,
+	workspaceId: string,
+	userIds: readonly string[],
+	from: Date,
+	to: Date,
+): Promise<Map<string, { connected: boolean; busy: { start: Date; end: Date; allDay: boolean }[] }>> {
+	const out = new Map(userIds.map((id) => [id, { connected: false, busy: [] as { start: Date; end: Date; allDay: boolean }[] }]))
+	if (!userIds.length) return out
+	const people = sql`in (${sql.join(
+		userIds.map((id) => sql`${id}`),
+		sql`, `,
+	)})`
+	const [feeds, rows] = await Promise.all([
+		deps.db
+			.select({ userId: calendarFeeds.userId })
+			.from(calendarFeeds)
+			.where(and(eq(calendarFeeds.workspaceId, workspaceId), sql`${calendarFeeds.userId} ${people}`)),
+		deps.db
+			.select()
+			.from(calendarBusy)
+			.where(
+				and(eq(calendarBusy.workspaceId, workspaceId), sql`${calendarBusy.userId} ${people}`, lt(calendarBusy.startsAt, to), gt(calendarBusy.endsAt, from)),
+			)
+			.orderBy(calendarBusy.startsAt)
+			.limit(500),
+	])
+	for (const f of feeds) out.get(f.userId)!.connected = true
+	for (const r of rows) out.get(r.userId)?.busy.push({ start: r.startsAt, end: r.endsAt, allDay: r.allDay })
+	return out
 }

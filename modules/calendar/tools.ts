@@ -13,12 +13,15 @@ const Event = t.Object({
 	type: oneOf(CALENDAR_TYPES),
 	title: t.Union([t.String(), UntrustedLine], {
 		description:
-			'Our words for interviews ("AI video interview") and busy times ("Busy": only busy/free is shared); a follow-up’s title as a person wrote it, labelled',
+			'Our words for interviews ("AI video interview", or "Interview" for one scheduled with interviewers) and busy times ("Busy": only busy/free is shared); a follow-up’s title as a person wrote it, labelled',
 	}),
 	start: t.String({ format: 'date-time' }),
 	end: t.String({ format: 'date-time' }),
 	allDay: t.Boolean(),
-	status: t.String({ description: 'Interview status (invited, started, completed, expired), follow-up state (open, done) or busy' }),
+	status: t.String({
+		description:
+			'Interview status (AI video interviews: invited, started, completed, expired; scheduled interviews: scheduled), follow-up state (open, done) or busy',
+	}),
 	person: t.Composite([PersonRef], { description: 'Whose calendar the event is on' }),
 	candidate: nullable(t.Object({ id: t.String(), name: UntrustedLine })),
 	job: nullable(t.Object({ id: t.String(), title: UntrustedLine })),
@@ -29,7 +32,7 @@ export const calendarTools = [
 		name: 'get_calendar',
 		title: 'Get the calendar',
 		description:
-			'Calendar events between two ISO 8601 dates or date-times, in start order: AI video interviews, follow-ups (to-dos with a due time) and busy times from people’s own calendars (busy/free only). Defaults: from now, to 14 days after from; a date alone as `to` includes that whole day; a window spans at most 366 days. Scope: mine (default), team (people who share a hiring team with you) or workspace. Paged: pass nextCursor back as cursor.',
+			'Calendar events between two ISO 8601 dates or date-times, in start order: AI video interviews, interviews scheduled with interviewers (one event per interviewer), follow-ups (to-dos with a due time) and busy times from people’s own calendars (busy/free only). Defaults: from now, to 14 days after from; a date alone as `to` includes that whole day; a window spans at most 366 days. Scope: mine (default), team (people who share a hiring team with you) or workspace. Paged: pass nextCursor back as cursor.',
 		params: params({
 			from: t.Optional(when('Start of the window (default now)')),
 			to: t.Optional(when('End of the window (default 14 days after from); must follow from')),

@@ -11,7 +11,7 @@
 import type { AppDeps } from '../../core/deps.ts'
 import type { FieldError } from '../../core/errors.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { html, pageSections, portalPage, textOf, type SafeHtml } from '../../core/html.ts'
+import { html, pageSections, portalPage, sectionNotice, textOf, type SafeHtml } from '../../core/html.ts'
 import type { SectionContext } from '../../core/module.ts'
 import { csrfField, daysSince, errorSummary, facts, notice, pageHeader, selectField, tag, when, type Tone } from '../../core/ui.ts'
 import { answersSection, card, notesSection, ratingsSection, resumeCheckSection, type ApplicationView } from './application-parts.ts'
@@ -84,7 +84,7 @@ export async function applicationPage(deps: AppDeps, session: PageSession, appli
 	const a = await getApplication(deps, session.actor, applicationId)
 	const [stages, sections] = await Promise.all([stagesOf(deps, session.actor.workspaceId), pageSections(deps, 'application', session, a.id, o.context)])
 	const canMove = deps.permissions.can(session.actor, MOVE_PERMISSION)
-	const done = o.done && NOTICES[o.done] && !o.errors?.length ? NOTICES[o.done]!(a) : null
+	const done = o.done && !o.errors?.length ? (Object.hasOwn(NOTICES, o.done) ? NOTICES[o.done]!(a) : sectionNotice(deps, 'application', o.done)) : null
 	const body = html`${errorSummary(o.errors)}${notice(done)}
 ${pageHeader({
 	crumbs: [

@@ -3,8 +3,16 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import type { HttpKit } from '../../core/module.ts'
+import { viewed } from '../audit/index.ts'
 import { applicationPage, MOVE_FIELD, MOVE_FORM } from './application-page.ts'
 import { moveToStage, MOVE_PERMISSION } from './stage-move.ts'
+import { bulkReportCookie, bulkReportPage, localBack } from '../../core/bulk.ts'
+import { formList, formText, isRefusal, seeOther } from '../../core/http/form.ts'
+import { bulkApplications } from './bulk.ts'
+
+/** A bulk action's report crosses its redirect sealed in this cookie, sent only to the report page. */
+const BULK_PATH = '/applications/bulk'
+const bulkReport = bulkReportCookie('bl_bulk_applications', BULK_PATH)
 
 const MAX_ID = 160
 const params = t.Object({ id: t.String() })
@@ -22,38 +30,81 @@ const applicationId = (id: string) => {
 }
 
 export function applicationRoutes(deps: AppDeps, { auth }: HttpKit) {
-	return new Elysia({ name: 'candidates.application-routes' })
-		.use(auth)
-		.get(
-			'/applications/:id',
-			({ session, params, query }) => applicationPage(deps, session, applicationId(params.id), { done: query.done, context: { query } }),
-			{
-				session: { permission: 'candidates:read' },
-				params,
-				query,
-			},
-		)
-		.post(
-			'/applications/:id/stage',
-			async ({ session, params, body, redirect }) => {
-				const id = applicationId(params.id)
-				const stageKey = String((body as Record<string, unknown>).stageKey ?? '').slice(0, 200)
-				try {
-					const move = await moveToStage(deps, session.actor, { applicationId: id, stageKey })
-					return redirect(`/applications/${encodeURIComponent(move.applicationId)}?done=${move.changed ? 'stage' : 'stage-unchanged'}`, 303)
-				} catch (error) {
-					if (!(error instanceof AppError) || error.code !== 'VALIDATION') throw error
-					const errors = [
-						{
-							field: MOVE_FIELD,
-							message: stageKey
-								? `“${stageKey}” is not a stage of this workspace: choose one of the stages listed`
-								: 'Choose the stage to move the application to',
-						},
-					]
-					return applicationPage(deps, session, id, { status: 422, errors, context: { refused: { form: MOVE_FORM, values: { stageKey }, errors } } })
-				}
-			},
-			{ session: { permission: MOVE_PERMISSION }, params, body: form },
-		)
+	return (
+		new Elysia({ name: 'candidates.application-routes' })
+			.use(auth)
+			// Bulk actions on a job's stage list: one POST, each application through its own service, then
+			// the report (Post/Redirect/Get). A choice the whole action lacks (no application ticked, no
+			// stage or reason) sends the person back to the list with nothing done, said on the report.
+			.post(
+				BULK_PATH,
+				async ({ session, body, cookie }) => {
+					const back = localBack(formText(body, 'back'), '/jobs')
+					const applicationIds = formList(body, 'application')
+					const action = formText(body, 'action')
+					let report: { action: string; lines: import('../../core/bulk.ts').BulkLine[] }
+					try {
+						report =
+							action === 'reject'
+								? await bulkApplications(deps, session.actor, { action: 'reject', applicationIds, reason: formText(body, 'reason') })
+								: await bulkApplications(deps, session.actor, { action: 'move', applicationIds, stageKey: formText(body, 'stageKey') })
+					} catch (error) {
+						if (!isRefusal(error)) throw error
+						report = { action: `Nothing done: ${error.message.replace(/\.$/, '')}`, lines: [] }
+					}
+					await bulkReport.seal(deps, cookie, session.sessionId, { ...report, back })
+					return seeOther(BULK_PATH)
+				},
+				{ session: { permission: 'candidates:read' }, body: form },
+			)
+			.get(
+				BULK_PATH,
+				async ({ session, cookie }) => bulkReportPage(deps, session, await bulkReport.open(deps, cookie, session.sessionId), { href: '/jobs', text: 'Jobs' }),
+				{
+					session: { permission: 'candidates:read' },
+				},
+			)
+			.get(
+				'/applications/:id',
+				({ session, params, query, request }) =>
+					viewed(deps, request, session.actor, 'application', params.id, () =>
+						applicationPage(deps, session, applicationId(params.id), { done: query.done, context: { query } }),
+					),
+				{
+					session: { permission: 'candidates:read' },
+					params,
+					query,
+				},
+			)
+			.post(
+				'/applications/:id/stage',
+				async ({ session, params, body, redirect, request }) => {
+					const id = applicationId(params.id)
+					const stageKey = String((body as Record<string, unknown>).stageKey ?? '').slice(0, 200)
+					// The pipeline board's Move menu comes back to the board; a script on it asks for JSON instead.
+					const back = String((body as Record<string, unknown>).back ?? '')
+					const board = /^\/jobs\/[A-Za-z0-9_-]{1,160}$/.test(back) ? back : null
+					const wantsJson = board !== null && (request.headers.get('accept') ?? '').includes('application/json')
+					try {
+						const move = await moveToStage(deps, session.actor, { applicationId: id, stageKey })
+						if (wantsJson) return Response.json({ moved: move.changed, applicationId: move.applicationId, from: move.from, to: move.to })
+						if (board) return redirect(`${board}?done=moved#pipeline`, 303)
+						return redirect(`/applications/${encodeURIComponent(move.applicationId)}?done=${move.changed ? 'stage' : 'stage-unchanged'}`, 303)
+					} catch (error) {
+						if (wantsJson && error instanceof AppError && error.status < 500) return Response.json({ error: error.message }, { status: error.status })
+						if (!(error instanceof AppError) || error.code !== 'VALIDATION') throw error
+						const errors = [
+							{
+								field: MOVE_FIELD,
+								message: stageKey
+									? `“${stageKey}” is not a stage of this workspace: choose one of the stages listed`
+									: 'Choose the stage to move the application to',
+							},
+						]
+						return applicationPage(deps, session, id, { status: 422, errors, context: { refused: { form: MOVE_FORM, values: { stageKey }, errors } } })
+					}
+				},
+				{ session: { permission: MOVE_PERMISSION }, params, body: form },
+			)
+	)
 }

@@ -17,7 +17,7 @@ import { applicationReach, reachOf, redactContacts, seesContact } from './reach.
 import { refreshChecks } from './recheck.ts'
 import type { ResumeCheck } from './resume-check.ts'
 import { APPLICATION_COLUMNS, applicationBrief, candidateFacts, candidateRef, iso, ratingOf, unique, type ApplicationRow, type CandidateRow } from './rows.ts'
-import type { ApplicationInterview, ApplicationMessage, VendorSubmissionStatus } from './model.ts'
+import type { ApplicationInterview, ApplicationMessage, ApplicationScorecard, VendorSubmissionStatus } from './model.ts'
 import { applicationDetails } from './port.ts'
 import { inState, type ApplicationState } from './progress.ts'
 import { stageLabel, stagesOf, type Stage } from './stages.ts'
@@ -170,6 +170,7 @@ export async function getApplication(deps: AppDeps, actor: Actor, applicationId:
 		vendorSubmission: null as VendorSubmissionStatus | null,
 		createdAt: iso(a.createdAt),
 		stageChangedAt: iso(a.stageChangedAt),
+		scorecards: [] as ApplicationScorecard[],
 		...extra.get(a.id),
 	}
 }

@@ -15,6 +15,7 @@
  *   candidate gets a confirmation e-mail through the outbox, in the same transaction.
  * - The result carries everything the careers analytics event needs.
  */
+import type { Db } from '../../db/client.ts'
 import { sql } from 'drizzle-orm'
 import { operatorActor } from '../auth/index.ts'
 import type { Actor } from '../../core/actor.ts'
@@ -24,6 +25,8 @@ import { AppError, invalid, type FieldError } from '../../core/errors.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
 import { cleanLine, cleanText } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
+import { recordEvent } from '../events/index.ts'
+import { applicationCreated, candidateCreated } from './events.ts'
 import { jobQuestionsOf, type JobQuestion } from '../jobs/index.ts'
 import { enqueueMail } from '../outbox/index.ts'
 import { refreshChecks } from './recheck.ts'
@@ -52,6 +55,11 @@ export interface ApplyInput {
 	answers: Record<string, string>
 	/** Where the applicant came from (utm_source or referrer host), when known. */
 	source?: string
+	/**
+	 * Written in the application's own transaction once it exists (the careers site's voluntary
+	 * self-identification, kept by the eeo module apart from the application).
+	 */
+	alongside?: (tx: Db, application: { workspaceId: string; applicationId: string; candidateId: string; jobId: string }) => Promise<void>
 }
 
 /** What the careers analytics event of an application needs. */
@@ -176,12 +184,16 @@ export async function applyToJob(deps: AppDeps, input: ApplyInput): Promise<Appl
 				const answer = (input.answers[q.id] ?? '').trim()
 				if (answer) await tx.execute(sql`insert into application_answers (application_id, question_id, answer) values (${applicationId}, ${q.id}, ${answer})`)
 			}
-			await recordActivity(tx, careersActor(ws, name), {
+			await input.alongside?.(tx, { workspaceId: ws.id, applicationId, candidateId: candidate!.id, jobId: input.job.id })
+			const actor = careersActor(ws, name)
+			await recordActivity(tx, actor, {
 				action: 'application.received',
 				targetType: 'application',
 				targetId: applicationId,
 				detail: { jobId: input.job.id, candidateId: candidate!.id, source },
 			})
+			if (candidate!.inserted) await recordEvent(tx, candidateCreated, actor, { candidateId: candidate!.id })
+			await recordEvent(tx, applicationCreated, actor, { applicationId, candidateId: candidate!.id, jobId: input.job.id, stage: first!.key })
 			const title = cleanLine(input.job.title, 150)
 			await enqueueMail(
 				tx,

@@ -2,16 +2,22 @@ import { Elysia } from 'elysia'
 import { contribute, defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
 import { jobFacts } from '../jobs/index.ts'
+import { eventTypes } from '../events/index.ts'
+import { CANDIDATE_EVENTS } from './events.ts'
 import { searchProviders } from '../search/index.ts'
 import { applicationDetails } from './port.ts'
+import { candidateData } from './data-port.ts'
+import { candidatesData } from './data.ts'
 import { openJobsHomeSection } from './home-section.ts'
 import { applicationRoutes } from './application-routes.ts'
 import { candidateJobFacts } from './facts.ts'
 import { jobPageSections } from './job-sections.ts'
 import { candidatePageRoutes } from './page-routes.ts'
 import { startRecheckSweep } from './recheck.ts'
+import { resumeReaders } from './resume-file.ts'
 import { candidateSearchProvider } from './search.ts'
 import { seedCandidates } from './seed.ts'
+import { screenApplicantsPrompt } from './prompts.ts'
 import { candidateTools } from './tools.ts'
 import { candidateViews } from './views.ts'
 import * as tables from './table.ts'
@@ -19,16 +25,20 @@ import * as tables from './table.ts'
 export { applicationPage, type ApplicationPageOptions } from './application-page.ts'
 export { moveToStage, type MoveToStageInput, type StageMove } from './stage-move.ts'
 export { applyToJob, type ApplicationEvent, type ApplyInput } from './apply.ts'
+export { candidateCreated, applicationCreated, applicationStageChanged, candidateErased, CANDIDATE_EVENTS } from './events.ts'
 export { forgetKeptResume, keepResume, keptResume } from './kept-resume.ts'
 export {
+	applicationCard,
 	candidateApplicationChoices,
 	candidateCards,
+	recentApplications,
 	requireCandidate,
 	resumeFileOf,
 	resumeHashes,
 	resumeTexts,
 	type ApplicationChoice,
 	type CandidateCard,
+	type RecentApplication,
 } from './public.ts'
 export { candidatePage, type CandidatePageOptions } from './candidate-page.ts'
 export { addNote, MAX_NOTE_CHARS, type AddNoteInput } from './notes.ts'
@@ -46,8 +56,11 @@ export {
 export { detectResumeType, MAX_RESUME_BYTES } from './resume-file.ts'
 export { DEMO_CANDIDATES, demoCandidateId } from './seed.ts'
 export { applicationDetails, type ApplicationDetailsSource } from './port.ts'
+export { candidateData, type CandidateDataPart, type CandidateDataSource, type CandidateSubject, type ExportFile } from './data-port.ts'
+export { applicantFlowOf, candidateSubject, candidateWorkspace, inactiveCandidates, type ApplicantFlowRow } from './data.ts'
+export { anyId } from './reach.ts'
 export { stagesOf, type Stage } from './stages.ts'
-export { ApplicationInterview, ApplicationMessage, VendorSubmissionStatus } from './model.ts'
+export { ApplicationInterview, ApplicationMessage, ApplicationScorecard, RECOMMENDATIONS, VendorSubmissionStatus } from './model.ts'
 export { applicationFunnel, PER_DAY, type ApplicationFunnel, type FunnelStage, type ResponseTimes } from './funnel.ts'
 export {
 	applicationParties,
@@ -66,7 +79,7 @@ export {
 export default defineModule({
 	name: 'candidates',
 	description: 'Candidates, applications and the pipeline, the résumé check and the careers apply flow.',
-	requires: ['auth', 'activity', 'outbox', 'vendors', 'jobs', 'search'],
+	requires: ['auth', 'audit', 'activity', 'outbox', 'vendors', 'jobs', 'search', 'events', 'notifications'],
 	checks: ['candidates:read', 'candidates:contact', 'candidates:move', 'candidates:note'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
@@ -92,13 +105,20 @@ export default defineModule({
 	paths: ['/candidates', '/applications'],
 	nav: [{ href: '/candidates', label: 'Candidates', section: 'work', order: 20, permission: 'candidates:read' }],
 	tools: candidateTools,
+	prompts: [screenApplicantsPrompt],
 	views: candidateViews,
-	ports: [applicationDetails],
-	contributes: [contribute(searchProviders, candidateSearchProvider), contribute(jobFacts, candidateJobFacts)],
+	ports: [applicationDetails, candidateData],
+	contributes: [
+		contribute(searchProviders, candidateSearchProvider),
+		contribute(jobFacts, candidateJobFacts),
+		contribute(candidateData, candidatesData),
+		...CANDIDATE_EVENTS.map((e) => contribute(eventTypes, e)),
+	],
 	seed: seedCandidates,
+	pools: [resumeReaders],
 	start: (deps) => startRecheckSweep(deps),
 	pageSections: [openJobsHomeSection, ...jobPageSections],
-	activityLabels: { 'application.received': 'received an application from' },
+	activityLabels: { 'application.received': 'received an application from', 'application.rejected': 'rejected the application' },
 	recordNames: [
 		recordNamesFrom('candidate', 'candidates', 'r.name', (id) => `/candidates/${id}`),
 		recordNamesFrom(

@@ -12,7 +12,7 @@ import { portalApp, signedIn, type PortalClient } from '../../tests/portal.ts'
 import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
 import { benchEntries } from '../bench/table.ts'
 import { vendorSubmissions } from '../documents/table.ts'
-import { jobTeam } from '../jobs/table.ts'
+import { jobs, jobTeam } from '../jobs/table.ts'
 import { applications } from './table.ts'
 
 setDefaultTimeout(30_000)
@@ -77,7 +77,7 @@ beforeAll(async () => {
 /** The HTML of one section of the page (from its opening tag to the next section card). */
 const section = (text: string, id: string) => text.match(new RegExp(`<section class="card" id="${id}"[\\s\\S]*?(?=<section class="card"|</main>)`))?.[0] ?? ''
 const stageBlock = (pipeline: string, key: string) =>
-	pipeline.match(new RegExp(`<section class="stage" aria-labelledby="stage-${key}">[\\s\\S]*?</section>`))![0]
+	pipeline.match(new RegExp(`<section class="stage" aria-labelledby="stage-${key}"[^>]*>[\\s\\S]*?</section>`))![0]
 
 describe('the pipeline on a job’s page', () => {
 	test('stages in pipeline order with counts linking to their lists; the newest five cards; rejected and archived apart', async () => {
@@ -88,7 +88,7 @@ describe('the pipeline on a job’s page', () => {
 		expect(order).toEqual(['applied', 'screening', 'submitted', 'client_interview', 'offer', 'hired'])
 		const applied = stageBlock(pipeline, 'applied')
 		// 7 applicants and the lead are in the running at Applied.
-		expect(applied).toContain(`<a href="/jobs/${job}?stage=applied"><span>Applied</span> <span class="count">8</span></a>`)
+		expect(applied).toContain(`<a href="/jobs/${job}?stage=applied"><span>Applied</span> <span class="count" data-count>8</span></a>`)
 		expect([...applied.matchAll(/<a href="\/applications\/([^"]+)">([^<]+)<\/a>/g)].map((m) => m[2])).toEqual([
 			'Sourced Lead',
 			'Applied Person 7',
@@ -98,7 +98,7 @@ describe('the pipeline on a job’s page', () => {
 		])
 		expect(applied).toContain(`See all 8<span class="visually-hidden"> at Applied</span>`)
 		const screening = stageBlock(pipeline, 'screening')
-		expect(screening).toContain('<span class="count">1</span>')
+		expect(screening).toContain('<span class="count" data-count>1</span>')
 		expect(screening).toContain(`<a href="/applications/${apps['Screened Shortlisted']}">Screened Shortlisted</a>`)
 		expect(screening).toContain('Shortlisted</strong>')
 		expect(screening).toContain('Submission sending</strong> <span class="meta">to Acme Staffing</span>')
@@ -173,6 +173,15 @@ describe('ranked applicants, leads and the bench', () => {
 		expect(bench).toContain('Sourced Lead')
 		expect(bench).toContain('85 / hour')
 		expect(bench).toContain('on the java bench')
+		// People read words: what is missing is named, never a field of the tool's answer.
+		await deps.db
+			.update(jobs)
+			.set({ mustHave: ['Kafka Streams'], niceToHave: ['Terraform'] })
+			.where(eq(jobs.id, job))
+		const why = section((await portal.recruiter.get(`/jobs/${job}`)).text, 'bench')
+		expect(why).toContain('meets 0 of 1 must-haves')
+		expect(why).toContain('missing: Kafka Streams')
+		expect(why).not.toMatch(/see missing|niceToHavesMet/)
 		const full = await portal.recruiter.get(`/jobs/${job}?list=bench`)
 		expect(full.status).toBe(200)
 		expect(full.text).toContain('Sourced Lead')

@@ -7,13 +7,16 @@
  * and nobody sees contact details here.
  */
 import type { AppDeps } from '../../core/deps.ts'
-import { html, type SafeHtml } from '../../core/html.ts'
+import { html, pageSections, type SafeHtml } from '../../core/html.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import type { PageQuery, PageSection } from '../../core/module.ts'
-import { dataTable, daysSince, pager, plural, tag, when, type Column } from '../../core/ui.ts'
+import { csrfField, dataTable, daysSince, pager, plural, tag, when, type Column } from '../../core/ui.ts'
 import { getJobApplicants } from './application-service.ts'
 import { jobPipeline, jobPipelineList, type PipelineCard } from './pipeline.ts'
 import type { ApplicationState } from './progress.ts'
+import { REJECT_REASONS } from './bulk.ts'
+import { MOVE_PERMISSION } from './stage-move.ts'
+import { stagesOf } from './stages.ts'
 
 /** Cards per stage column on the job's main view. */
 const CARDS_PER_STAGE = 5
@@ -62,21 +65,38 @@ function statusTags(a: PipelineCard): SafeHtml {
 
 const candidateLink = (applicationId: string, name: unknown) => html`<a href="/applications/${applicationId}">${name}</a>`
 
-function card(a: PipelineCard): SafeHtml {
+/**
+ * A card's Move menu: the workspace's stages in a select and a button, inside a <details> so the
+ * board stays compact. Without script it posts the application page's Move to stage form and comes
+ * back to the board (Post/Redirect/Get); with script (app.js, `data-quick-move`) it asks for JSON,
+ * moves the card between columns and says what happened in the board's live region.
+ */
+function moveMenu(session: PageSession, a: PipelineCard, jobId: string, stages: readonly { key: string; label: string }[]): SafeHtml {
+	const id = `move-${a.id}`
+	return html`<details class="move"><summary>Move<span class="visually-hidden"> ${a.candidate.name}</span></summary>
+<form method="post" action="/applications/${a.id}/stage" data-quick-move>${csrfField(session)}<input type="hidden" name="back" value="/jobs/${jobId}">
+<label for="${id}">Stage for ${a.candidate.name}</label>
+<select id="${id}" name="stageKey">${stages.map((s) => html`<option value="${s.key}"${s.key === a.stageKey ? ' selected' : ''}>${s.label}</option>`)}</select>
+<button type="submit" class="secondary">Move<span class="visually-hidden"> ${a.candidate.name}</span></button></form></details>`
+}
+
+function card(a: PipelineCard, move: SafeHtml | ''): SafeHtml {
 	const tags = [a.kind === 'lead' ? tag('Lead', 'info') : '', shortlistTag(a.shortlist), submissionStatus(a, true)].filter(Boolean)
-	return html`<li>${candidateLink(a.id, a.candidate.name)}
-<span class="meta block">Résumé check: ${score(a.resumeScore)} · ${inStage(a)}</span>${tags.length ? html`<span class="tags">${tags}</span>` : ''}</li>`
+	return html`<li data-application="${a.id}">${candidateLink(a.id, a.candidate.name)}
+<span class="meta block">Résumé check: ${score(a.resumeScore)} · <span data-in-stage>${inStage(a)}</span></span>${tags.length ? html`<span class="tags">${tags}</span>` : ''}${move}</li>`
 }
 
 async function pipelineBoard(deps: AppDeps, session: PageSession, jobId: string): Promise<SafeHtml> {
 	const p = await jobPipeline(deps, session.actor, jobId, CARDS_PER_STAGE)
 	const inRunning = p.stages.reduce((n, s) => n + s.count, 0)
 	const stageLink = (key: string) => `/jobs/${jobId}?stage=${encodeURIComponent(key)}`
+	const mayMove = deps.permissions.can(session.actor, MOVE_PERMISSION)
+	const cardOf = (a: PipelineCard) => card(a, mayMove ? moveMenu(session, a, jobId, p.stages) : '')
 	const columns = p.stages.map(
 		(
 			s,
-		) => html`<section class="stage" aria-labelledby="stage-${s.key}"><h3 id="stage-${s.key}"><a href="${stageLink(s.key)}"><span>${s.label}</span> <span class="count">${s.count.toLocaleString('en-US')}</span></a></h3>
-${s.applications.length ? html`<ol>${s.applications.map(card)}</ol>` : html`<p class="empty">Nobody at this stage.</p>`}
+		) => html`<section class="stage" aria-labelledby="stage-${s.key}" data-stage="${s.key}"><h3 id="stage-${s.key}"><a href="${stageLink(s.key)}"><span>${s.label}</span> <span class="count" data-count>${s.count.toLocaleString('en-US')}</span></a></h3>
+<ol>${s.applications.map(cardOf)}</ol><p class="empty"${s.applications.length ? ' hidden' : ''}>Nobody at this stage.</p>
 ${s.count > s.applications.length ? html`<p class="see-all"><a href="${stageLink(s.key)}">See all ${s.count.toLocaleString('en-US')}<span class="visually-hidden"> at ${s.label}</span></a></p>` : ''}</section>`,
 	)
 	const apart = [
@@ -87,6 +107,7 @@ ${s.count > s.applications.length ? html`<p class="see-all"><a href="${stageLink
 	].filter(Boolean)
 	return html`<section class="card" id="pipeline" aria-labelledby="pipeline-h"><h2 id="pipeline-h">Pipeline</h2>
 <p class="meta">${inRunning ? `${plural(inRunning, 'application')} in the running, newest first in each stage.` : 'No applications in the running yet.'}${apart.length ? html` Not in the columns: ${apart.map((a, i) => html`${i ? ' · ' : ''}${a}`)}.` : ''}</p>
+<p class="meta" role="status" id="pipeline-status" data-pipeline-status></p>
 <div class="pipeline">${columns}</div></section>`
 }
 
@@ -112,10 +133,41 @@ async function pipelineList(deps: AppDeps, session: PageSession, jobId: string, 
 		{ label: 'Status', cell: statusTags },
 	]
 	const what = state === 'active' ? 'in the running at this stage' : state === 'closed' ? 'rejected or withdrawn' : 'archived'
+	// A stage's list offers bulk actions to people who may move applications (issue 31).
+	const bulk = list.stage !== null && list.applications.length > 0 && deps.permissions.can(session.actor, MOVE_PERMISSION)
+	if (bulk)
+		columns.unshift({
+			label: 'Select',
+			cell: (a) =>
+				html`<span class="pick"><input type="checkbox" name="application" value="${a.id}" id="pick-${a.id}"><label for="pick-${a.id}" class="visually-hidden">Select ${a.candidate.name}</label></span>`,
+		})
+	const table = dataTable({
+		caption: `${heading}: newest first`,
+		hideCaption: true,
+		columns,
+		rows: list.applications,
+		empty: q.cursor ? 'No more applications.' : `No applications ${what}.`,
+	})
 	return html`<section class="card" id="list" aria-labelledby="list-h"><h2 id="list-h">${heading} <span class="meta">· ${plural(list.total, 'application')}</span></h2>
 <p><a href="/jobs/${jobId}#pipeline">Back to the pipeline</a></p>
-${dataTable({ caption: `${heading}: newest first`, hideCaption: true, columns, rows: list.applications, empty: q.cursor ? 'No more applications.' : `No applications ${what}.` })}
+${bulk ? await bulkForm(deps, session, table, `${base}${q.cursor ? `&cursor=${encodeURIComponent(q.cursor)}` : ''}`) : table}
 ${pager({ base, next: list.nextCursor, first: !q.cursor })}</section>`
+}
+
+/**
+ * The stage list as a bulk form: a checkbox per row, Select all on this page (with script), then
+ * Move to stage and Reject (with a reason) for the ticked ones; one POST, then the report.
+ */
+async function bulkForm(deps: AppDeps, session: PageSession, table: SafeHtml, back: string): Promise<SafeHtml> {
+	const stages = await stagesOf(deps, session.actor.workspaceId)
+	return html`<form method="post" action="/applications/bulk" class="bulk" data-bulk>${csrfField(session)}<input type="hidden" name="back" value="${back}">
+<p hidden data-needs-script><label class="check"><input type="checkbox" data-select-all="application"> Select all on this page</label></p>
+${table}
+<fieldset class="bulk-actions"><legend>With the selected applications</legend>
+<div class="bulk-row"><label for="bulk-stage">Stage</label><select id="bulk-stage" name="stageKey">${stages.map((s) => html`<option value="${s.key}">${s.label}</option>`)}</select><button type="submit" name="action" value="move">Move to stage</button></div>
+<div class="bulk-row"><label for="bulk-reason">Reason</label><select id="bulk-reason" name="reason">${Object.entries(REJECT_REASONS).map(([k, v]) => html`<option value="${k}">${v}</option>`)}</select><button type="submit" name="action" value="reject" class="danger">Reject</button></div>
+${await pageSections(deps, 'job-stage-bulk', session, '')}
+</fieldset></form>`
 }
 
 type Ranked = Awaited<ReturnType<typeof getJobApplicants>>['applicants'][number]
@@ -166,6 +218,7 @@ export const jobPageSections: readonly PageSection[] = [
 		page: 'job',
 		order: 10,
 		permission: 'candidates:read',
+		notices: { moved: 'The application was moved: its stage change is in the activity log.' },
 		render: async (deps, session, jobId, { query: q = {} } = {}) => {
 			if (mainView(q)) return pipelineBoard(deps, session, jobId)
 			if (q.stage !== undefined || (q.list !== undefined && LIST_STATE[q.list])) return pipelineList(deps, session, jobId, q)

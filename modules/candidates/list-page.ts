@@ -5,7 +5,7 @@
  */
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { html, portalPage, textOf } from '../../core/html.ts'
+import { html, portalPage, textOf, type SafeHtml } from '../../core/html.ts'
 import { dataTable, errorSummary, pageHeader, pager, selectField, tag, textField, type FieldError } from '../../core/ui.ts'
 import type { listCandidates } from './candidate-service.ts'
 import { stageTag } from './page-parts.ts'
@@ -25,9 +25,24 @@ export interface CandidateListView {
 	limitedToTeam: boolean
 	onNoTeam?: boolean
 	errors?: FieldError[]
+	/**
+	 * Bulk actions other modules contribute to this list (page sections of page `candidates-list`,
+	 * e.g. the bench's Add to bench): each renders its controls with a `formaction` of its own.
+	 */
+	bulkActions?: readonly SafeHtml[]
 }
 
 const SKILLS_SHOWN = 6
+
+const bulkOn = (v: CandidateListView) => Boolean(v.bulkActions?.length && v.rows.length)
+/**
+ * The bulk form (its fields sit in the table and the actions below it, joined by `form=`): one POST
+ * to the chosen action's address, then that action's report.
+ */
+const bulkOpen = (session: PageSession, v: CandidateListView, back: string) =>
+	bulkOn(v)
+		? html`<form method="post" id="bulk-candidates" action="/candidates" data-bulk><input type="hidden" name="csrf" value="${session.csrf}"><input type="hidden" name="back" value="${back}"><p hidden data-needs-script><label class="check"><input type="checkbox" data-select-all="candidate" data-select-form="bulk-candidates"> Select all on this page</label></p></form>`
+		: ''
 
 export function candidateListPage(deps: AppDeps, session: PageSession, v: CandidateListView): Response {
 	const filtered = Boolean(v.q || v.jobId)
@@ -53,12 +68,21 @@ ${selectField({ id: 'jobId', label: 'Job', value: v.jobId, options: [['', 'All j
 ${
 	v.errors?.length
 		? ''
-		: html`<section class="card results">${dataTable<Row>({
+		: html`<section class="card results">${bulkOpen(session, v, base)}${dataTable<Row>({
 				caption: filtered ? 'Candidates matching the search' : 'Candidates',
 				hideCaption: true,
 				rows: v.rows,
 				empty,
 				columns: [
+					...(bulkOn(v)
+						? [
+								{
+									label: 'Select',
+									cell: (c: Row) =>
+										html`<span class="pick"><input type="checkbox" name="candidate" value="${c.id}" id="pick-${c.id}" form="bulk-candidates"><label for="pick-${c.id}" class="visually-hidden">Select ${c.name}</label></span>`,
+								},
+							]
+						: []),
 					{
 						label: 'Candidate',
 						cell: (c) => html`<a href="/candidates/${c.id}">${c.name}</a>${c.headline ? html`<br><span class="meta">${c.headline}</span>` : ''}`,
@@ -76,6 +100,7 @@ ${
 					{ label: 'Stage', cell: (c) => (c.application ? stageTag(c.application) : tag('No application')) },
 				],
 			})}
+${bulkOn(v) ? html`<fieldset class="bulk-actions"><legend>With the selected candidates</legend>${v.bulkActions}</fieldset>` : ''}
 ${pager({ base, next: v.next, first: !v.paged })}</section>`
 }`,
 	)

@@ -138,6 +138,38 @@ export const VendorSubmissionStatus = t.Object({
 })
 export type VendorSubmissionStatus = Static<typeof VendorSubmissionStatus>
 
+/** The overall recommendations of a scorecard, weakest first. */
+export const RECOMMENDATIONS = ['strong_no', 'no', 'yes', 'strong_yes'] as const
+
+/** One scorecard of the application (the scorecards module): a person's, or a completed AI video interview's. */
+export const ApplicationScorecard = t.Object({
+	id: t.String(),
+	source: t.Union([t.Literal('person'), t.Literal('ai_interview')], {
+		description: 'person: an interviewer’s scorecard; ai_interview: a completed AI video interview, its questions’ scores as ratings',
+	}),
+	by: nullable(PersonRef, 'The interviewer (null for an AI video interview)'),
+	interviewId: nullable(t.String({ description: 'The AI video interview (get_interview_result); null for a person’s scorecard' })),
+	ratings: t.Array(
+		t.Object({
+			attribute: UntrustedLine,
+			rating: nullable(
+				t.Integer({ minimum: 1, maximum: 5, description: '1 (poor) to 5 (excellent); for an AI interview its 0–100 score in fifths; null when unscored' }),
+			),
+		}),
+	),
+	recommendation: nullable(
+		t.Union(
+			RECOMMENDATIONS.map((r) => t.Literal(r)),
+			{ description: 'strong_no, no, yes or strong_yes; for an AI interview its verdict (recommended: yes, not recommended: no, worth considering: null)' },
+		),
+	),
+	overallScore: nullable(t.Integer({ description: 'An AI video interview’s overall score, 0 to 100 (null for a person’s scorecard)' })),
+	notes: nullable(UntrustedText),
+	createdAt: date,
+	updatedAt: date,
+})
+export type ApplicationScorecard = Static<typeof ApplicationScorecard>
+
 export const ApplicationDetail = t.Object({
 	id: t.String(),
 	candidate: t.Object({
@@ -164,6 +196,9 @@ export const ApplicationDetail = t.Object({
 	vendorSubmission: nullable(VendorSubmissionStatus, 'Submission to the job’s vendor; null when not submitted'),
 	createdAt: date,
 	stageChangedAt: date,
+	scorecards: t.Array(ApplicationScorecard, {
+		description: 'Interviewers’ scorecards, oldest first, then completed AI video interviews as scorecards of their own',
+	}),
 })
 
 export const JobApplicant = t.Object({

@@ -9,6 +9,7 @@
  * - It may be about one of the candidate's applications the person can see; otherwise it is
  *   about the candidate in general.
  * - The activity log records who wrote which note (not its text: a private note stays private).
+ * - `@` and a colleague's name notifies them, if they may see the note (mentions.ts).
  */
 import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
@@ -18,6 +19,8 @@ import { AppError, invalid } from '../../core/errors.ts'
 import { cleanText } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { candidateNotFound } from './candidate-service.ts'
+import { notify } from '../notifications/index.ts'
+import { mentionsOf } from './mentions.ts'
 import { applicationReach, candidateReach, reachOf } from './reach.ts'
 import { notes } from './table.ts'
 
@@ -42,14 +45,17 @@ export async function addNote(deps: AppDeps, actor: Actor, input: AddNoteInput):
 	const length = [...text].length
 	if (length < 1 || length > MAX_NOTE_CHARS)
 		problems.push({ field: 'text', message: `must be 1 to ${MAX_NOTE_CHARS.toLocaleString('en-US')} characters (it has ${length.toLocaleString('en-US')})` })
+	let jobId: string | null = null
 	if (input.applicationId) {
 		// Absent, another candidate's and out of reach read the same: no hint about what exists.
-		const [application] = await deps.database.rows<{ id: string }>(
-			sql`select a.id from applications a where a.id = ${input.applicationId} and a.candidate_id = ${candidate.id} and ${applicationReach(reach)}`,
+		const [application] = await deps.database.rows<{ id: string; jobId: string }>(
+			sql`select a.id, a.job_id as "jobId" from applications a where a.id = ${input.applicationId} and a.candidate_id = ${candidate.id} and ${applicationReach(reach)}`,
 		)
 		if (!application) problems.push({ field: 'applicationId', message: 'is not one of this candidate’s applications that you can see' })
+		jobId = application?.jobId ?? null
 	}
 	if (problems.length) throw invalid(problems)
+	const mentioned = await mentionsOf(deps, actor, { text, private: input.private, jobId })
 	const id = newId('note')
 	const visibility = input.private ? 'private' : 'shared'
 	await deps.db.transaction(async (tx) => {
@@ -68,6 +74,17 @@ export async function addNote(deps: AppDeps, actor: Actor, input: AddNoteInput):
 			targetType: 'candidate',
 			targetId: candidate.id,
 			detail: { noteId: id, visibility, applicationId: input.applicationId || null },
+		})
+		// The people mentioned are notified in the note's own transaction: the note and its notifications
+		// exist together or not at all, and nothing else needs to react. (Through the domain events a
+		// consumer would have to read the note's text again to find the mentions: events carry ids only.)
+		await notify(tx, {
+			workspaceId: actor.workspaceId,
+			userIds: mentioned,
+			kind: 'mention',
+			actorUserId: actor.userId,
+			record: { type: 'candidate', id: candidate.id },
+			detail: { noteId: id, applicationId: input.applicationId || null },
 		})
 	})
 	return { id }

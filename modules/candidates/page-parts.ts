@@ -80,7 +80,7 @@ export function notesCard(session: PageSession, c: CandidateDetail, o: { canWrit
 	const jobOf = new Map(c.applications.map((a) => [a.id, a.job.title]))
 	const note = (
 		n: Note,
-	) => html`<li class="note${n.visibility === 'private' ? ' note-private' : ''}"><p class="meta">${n.author.name || 'Someone'} · ${when(n.createdAt)}${n.applicationId && jobOf.has(n.applicationId) ? html` · about ${jobOf.get(n.applicationId)}` : ''}${n.visibility === 'private' ? html` ${tag('Private', 'warn')}` : ''}</p>
+	) => html`<li class="note${n.visibility === 'private' ? ' note-private' : ''}" id="note-${n.id}"><p class="meta">${n.author.name || 'Someone'} · ${when(n.createdAt)}${n.applicationId && jobOf.has(n.applicationId) ? html` · about ${jobOf.get(n.applicationId)}` : ''}${n.visibility === 'private' ? html` ${tag('Private', 'warn')}` : ''}</p>
 <div class="note-body">${n.body}</div></li>`
 	return html`<section class="card" id="notes" aria-labelledby="notes-h"><h2 id="notes-h">Notes</h2>
 ${c.notes.length ? html`<ol class="notes">${c.notes.map(note)}</ol>` : html`<p class="empty">No notes yet.</p>`}
@@ -88,7 +88,7 @@ ${
 	o.canWrite
 		? html`<form method="post" action="/candidates/${c.id}/notes" class="stack" id="add-note" novalidate><h3>Add a note</h3>
 ${csrfField(session)}
-${textArea({ id: 'note-text', name: 'text', label: 'Note', hint: `Plain text, up to ${MAX_NOTE_CHARS.toLocaleString('en-US')} characters`, maxlength: MAX_NOTE_CHARS, rows: 4, value: keptText(o.refused, 'note', 'text'), errors })}
+${textArea({ id: 'note-text', name: 'text', label: 'Note', hint: `Plain text, up to ${MAX_NOTE_CHARS.toLocaleString('en-US')} characters. Write @ and a colleague’s name (@Dana Lee) to notify them.`, maxlength: MAX_NOTE_CHARS, rows: 4, value: keptText(o.refused, 'note', 'text'), errors })}
 ${selectField({
 	id: 'note-visibility',
 	name: 'visibility',

@@ -3,11 +3,13 @@
  * adapters over the services the MCP tools call (`list_candidates`, `get_candidate`), so the role
  * rules are the tools' own.
  */
+import { pageSections } from '../../core/html.ts'
 import { Elysia, t } from 'elysia'
 import { textOf } from '../../core/untrusted.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { fileResponse } from '../../core/http/file-response.ts'
+import { recordSearch, viewed } from '../audit/index.ts'
 import { formBody, formText, isRefusal, refusedForm } from '../../core/http/form.ts'
 import type { HttpKit } from '../../core/module.ts'
 import type { FieldError } from '../../core/ui.ts'
@@ -36,7 +38,7 @@ export function candidatePageRoutes(deps: AppDeps, { auth }: HttpKit) {
 			.use(auth)
 			.get(
 				'/candidates',
-				async ({ session, query }) => {
+				async ({ session, query, request }) => {
 					const actor = session.actor
 					const q = query.q?.trim() ?? ''
 					const jobId = query.jobId?.trim() ?? ''
@@ -69,7 +71,13 @@ export function candidatePageRoutes(deps: AppDeps, { auth }: HttpKit) {
 						// The chosen job is within reach (listCandidates checked): keep it in the menu even when it is not among the newest.
 						if (jobId && !jobs.some(([id]) => id === jobId))
 							jobs.unshift([jobId, textOf((await jobTitles(deps, actor.workspaceId, [jobId])).get(jobId)) || 'The chosen job'])
-						return candidateListPage(deps, session, { ...view, rows: page.candidates, next: page.nextCursor })
+						if (q) recordSearch(deps, request, actor, { criteria: { query: q }, jobId: jobId || undefined }, page.candidates)
+						return candidateListPage(deps, session, {
+							...view,
+							rows: page.candidates,
+							next: page.nextCursor,
+							bulkActions: await pageSections(deps, 'candidates-list', session, ''),
+						})
 					} catch (error) {
 						if (!(error instanceof AppError)) throw error
 						if (error.code === 'NOT_FOUND' && jobId)
@@ -82,10 +90,15 @@ export function candidatePageRoutes(deps: AppDeps, { auth }: HttpKit) {
 				},
 				{ session: { permission: 'candidates:read' }, query: listQuery },
 			)
-			.get('/candidates/:id', ({ session, params, query }) => candidatePage(deps, session, params.id, { done: query.done }), {
-				session: { permission: 'candidates:read' },
-				query: t.Object({ done: t.Optional(t.String({ maxLength: 60 })) }),
-			})
+			.get(
+				'/candidates/:id',
+				({ session, params, query, request }) =>
+					viewed(deps, request, session.actor, 'candidate', params.id, () => candidatePage(deps, session, params.id, { done: query.done })),
+				{
+					session: { permission: 'candidates:read' },
+					query: t.Object({ done: t.Optional(t.String({ maxLength: 60 })) }),
+				},
+			)
 			.post(
 				'/candidates/:id/notes',
 				async ({ session, params, body, redirect }) => {
@@ -116,8 +129,11 @@ export function candidatePageRoutes(deps: AppDeps, { auth }: HttpKit) {
 			)
 			// Signed in is enough to ask: who may have the file is the service's decision, and everyone
 			// else (hiring managers, viewers) gets the same 404 as for a file that does not exist.
-			.get('/candidates/:id/resume/:ref', async ({ session, params }) => fileResponse(await resumeDownload(deps, session.actor, params.id, params.ref)), {
-				session: 'signed-in',
-			})
+			.get(
+				'/candidates/:id/resume/:ref',
+				async ({ session, params, request }) =>
+					fileResponse(await viewed(deps, request, session.actor, 'document', params.id, () => resumeDownload(deps, session.actor, params.id, params.ref))),
+				{ session: 'signed-in' },
+			)
 	)
 }

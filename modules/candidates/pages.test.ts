@@ -227,11 +227,11 @@ describe('the list', () => {
 			})),
 		)
 		const first = await w.people.recruiter.get(`/candidates?q=${tag}`)
-		expect(first.text.match(new RegExp(`Pager ${tag}`, 'g'))).toHaveLength(25)
+		expect(first.text.match(new RegExp(`">Pager ${tag}`, 'g'))).toHaveLength(25)
 		const next = first.text.match(/href="([^"]+)" rel="next">Next page</)![1]!.replace(/&amp;/g, '&')
 		const second = await w.people.recruiter.get(next)
 		expect(second.status).toBe(200)
-		expect(second.text.match(new RegExp(`Pager ${tag}`, 'g'))).toHaveLength(2)
+		expect(second.text.match(new RegExp(`">Pager ${tag}`, 'g'))).toHaveLength(2)
 		expect(second.text).toContain('First page')
 		expect(second.text).not.toContain('Next page')
 		// The cursor belongs to this person and this search.

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { AppError } from '../../core/errors.ts'
 import { jobTitles } from '../jobs/index.ts'
 import { candidateNotFound } from './candidate-service.ts'
 import { anyId, applicationReach, candidateReach, inList, reachOf } from './reach.ts'
@@ -83,4 +84,34 @@ export async function candidateApplicationChoices(deps: AppDeps, actor: Actor, c
 	)
 	const titles = await jobTitles(deps, actor.workspaceId, [...new Set(rows.map((r) => r.jobId))])
 	return rows.map((r) => ({ id: r.id, jobId: r.jobId, jobTitle: textOf(titles.get(r.jobId)) }))
+}
+
+export interface RecentApplication {
+	id: string
+	candidateId: string
+	candidateName: string
+	jobTitle: string
+}
+
+/** The newest applications the actor can reach (at most `limit`, 100 at most): what a preview offers to try a template on. */
+export async function recentApplications(deps: AppDeps, actor: Actor, limit = 20): Promise<RecentApplication[]> {
+	const reach = await reachOf(deps, actor)
+	const rows = await deps.database.rows<{ id: string; candidateId: string; name: string; jobId: string }>(
+		sql`select a.id, a.candidate_id as "candidateId", c.name, a.job_id as "jobId" from applications a join candidates c on c.id = a.candidate_id
+		where ${applicationReach(reach)} order by a.created_at desc, a.id desc limit ${Math.min(100, Math.max(1, limit))}`,
+	)
+	const titles = await jobTitles(deps, actor.workspaceId, [...new Set(rows.map((r) => r.jobId))])
+	return rows.map((r) => ({ id: r.id, candidateId: r.candidateId, candidateName: r.name, jobTitle: textOf(titles.get(r.jobId)) }))
+}
+
+/** One application the actor can reach, named for a page's heading (its candidate and job); NOT_FOUND otherwise. */
+export async function applicationCard(deps: AppDeps, actor: Actor, applicationId: string): Promise<RecentApplication & { jobId: string }> {
+	const reach = await reachOf(deps, actor)
+	const [row] = await deps.database.rows<{ id: string; candidateId: string; name: string; jobId: string }>(
+		sql`select a.id, a.candidate_id as "candidateId", c.name, a.job_id as "jobId" from applications a join candidates c on c.id = a.candidate_id
+		where a.id = ${applicationId} and ${applicationReach(reach)}`,
+	)
+	if (!row) throw new AppError('NOT_FOUND', 'No application with this id')
+	const titles = await jobTitles(deps, actor.workspaceId, [row.jobId])
+	return { id: row.id, candidateId: row.candidateId, candidateName: row.name, jobId: row.jobId, jobTitle: textOf(titles.get(row.jobId)) }
 }

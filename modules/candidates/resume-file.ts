@@ -9,6 +9,7 @@ import { type ChildOutcome, runChild, SlotsBusy, TaskSlots } from '../../core/ch
 import { randomToken } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { fileStore } from '../../core/files.ts'
+import type { PoolDef } from '../../core/metrics.ts'
 import { cleanText, cutText } from '../../core/untrusted.ts'
 import { zipDirectory } from './zip.ts'
 
@@ -33,6 +34,12 @@ export const RESUME_READERS_QUEUE = 8
 /** The reader's JSON answer at most: 200,000 characters, each at most 6 bytes escaped (`\u0000`). */
 const READER_ANSWER_BYTES = 2 * 1024 * 1024
 const readers = new TaskSlots(RESUME_READERS, RESUME_READERS_QUEUE)
+/** The readers on `/metrics` (`benchline_pool_workers{pool="resume_readers"}`). */
+export const resumeReaders: PoolDef = {
+	name: 'resume_readers',
+	description: 'Child processes reading uploaded résumés',
+	measure: () => ({ busy: readers.busy, queued: readers.queued }),
+}
 const READER = fileURLToPath(new URL('./resume-reader.ts', import.meta.url))
 
 const startsWith = (bytes: Uint8Array, ascii: string) => ascii.split('').every((ch, i) => bytes[i] === ch.charCodeAt(0))

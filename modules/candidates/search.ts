@@ -25,14 +25,27 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import type { SearchHit, SearchProvider } from '../search/index.ts'
-import { prefixTsQuery, rankWhenMatched, relevance, similarityText, wordsTsQuery } from '../../core/text-search.ts'
+import type { SearchFound, SearchProvider } from '../search/index.ts'
+import {
+	FOUND_CAPPED,
+	FOUND_COUNT,
+	FOUND_IDS,
+	type MatchWay,
+	prefixTsQuery,
+	rankWhenMatched,
+	relevance,
+	sameText,
+	similarityText,
+	withFoundMatches,
+	wordsTsQuery,
+} from '../../core/text-search.ts'
 import { untrustedLine } from '../../core/untrusted.ts'
 import { candidateReach, reachOf, seesContact } from './reach.ts'
 
 const FTS_CAP = 50
 const SCAN_FIRST = 2000
 const NAME_CAP = 50
+const EMAIL_CAP = 10
 
 interface Row {
 	id: string
@@ -40,57 +53,76 @@ interface Row {
 	headline: string | null
 	location: string | null
 	skills: string[] | null
+	updatedAt: Date | string
 	score: number
+	found: number
+	capped: boolean
 }
 
-async function searchCandidates(deps: AppDeps, actor: Actor, q: string, limit: number): Promise<SearchHit[]> {
-	if (!deps.permissions.can(actor, 'candidates:read')) return []
+async function searchCandidates(deps: AppDeps, actor: Actor, q: string, limit: number): Promise<SearchFound | null> {
+	if (!deps.permissions.can(actor, 'candidates:read')) return null
 	const reach = candidateReach(await reachOf(deps, actor))
 	const tsq = prefixTsQuery(q)
 	const whole = wordsTsQuery(q)
 	const text = similarityText(q)
 	const byEmail = seesContact(deps, actor) && text.includes('@')
 	const byName = !byEmail && /^[\p{L}' .-]+$/u.test(text) && text.split(' ').length <= 4
-	const branches: SQL[] = []
+	const ways: MatchWay[] = []
 	if (tsq && whole) {
 		const first = sql`select c.id, c.search_vector from candidates c where ${reach} limit ${SCAN_FIRST}`
 		// Whole-word matches are collected first, so that "java" fills the cap with Java developers
-		// before any "JavaScript" one; each query is first looked for in the first rows, then
-		// through the index. An Append stops pulling once the outer limit is reached: later
-		// branches run only when the earlier ones fell short.
-		const ways = [...new Set([whole, tsq])].flatMap((query) => {
-			const words = sql`to_tsquery('english', ${query})`
-			return [
-				sql`(select r.id from (${first}) r where r.search_vector @@ ${words} limit ${FTS_CAP})`,
-				sql`(select c.id from candidates c where ${reach} and c.search_vector @@ ${words} limit ${FTS_CAP})`,
-			]
-		})
-		branches.push(sql`(select f.id from (${sql.join(ways, sql` union all `)}) f limit ${FTS_CAP})`)
+		// before any "JavaScript" one (the prefix query then adds only what it alone finds); each is
+		// first looked for in the first rows, then through the index, which is only asked when the
+		// first rows are not all the candidates in reach (so that nothing is found twice, and the
+		// count is exact up to the cap). An Append stops pulling once the outer limit is reached:
+		// later branches run only when the earlier ones fell short.
+		const beyondFirst = sql`exists (select 1 from candidates c where ${reach} offset ${SCAN_FIRST})`
+		const matching = (v: SQL) =>
+			whole === tsq
+				? [sql`${v} @@ to_tsquery('english', ${whole})`]
+				: [sql`${v} @@ to_tsquery('english', ${whole})`, sql`${v} @@ to_tsquery('english', ${tsq}) and not ${v} @@ to_tsquery('english', ${whole})`]
+		const branches = [
+			...matching(sql`r.search_vector`).map((m) => sql`(select r.id from (${first}) r where ${m} limit ${FTS_CAP})`),
+			...matching(sql`c.search_vector`).map((m) => sql`(select c.id from candidates c where ${beyondFirst} and ${reach} and ${m} limit ${FTS_CAP})`),
+		]
+		ways.push({ ids: sql`select f.id from (${sql.join(branches, sql` union all `)}) f limit ${FTS_CAP}`, cap: FTS_CAP })
 	}
 	// The limit is a subquery, so the planner plans for a tenth of the matches, not for 50 rows: told
 	// "50", it sometimes expected a sequential scan to find them within a few thousand rows, and read
 	// 48,000 for "Meera Muller" at 1,000,000 candidates (190 ms; the trigram index took 14 ms).
-	if (byName) branches.push(sql`(select c.id from candidates c where ${reach} and ${text} <% c.name limit (select ${NAME_CAP}::int))`)
-	if (byEmail) branches.push(sql`(select c.id from candidates c where ${reach} and c.email = ${text})`)
-	if (!branches.length) return []
+	if (byName) {
+		// The name that is exactly what was typed, however many others share its words.
+		ways.push({ ids: sql`select c.id from candidates c where ${reach} and ${sameText(sql`c.name`, text)} limit (select ${NAME_CAP}::int)`, cap: NAME_CAP })
+		ways.push({ ids: sql`select c.id from candidates c where ${reach} and ${text} <% c.name limit (select ${NAME_CAP}::int)`, cap: NAME_CAP })
+	}
+	if (byEmail) ways.push({ ids: sql`select c.id from candidates c where ${reach} and c.email = ${text} limit ${EMAIL_CAP}`, cap: EMAIL_CAP })
+	if (!ways.length) return { hits: [], count: 0, countIsAtLeast: false }
 	const score = relevance({
 		exact: whole ? sql`m.exact` : null,
 		prefix: tsq ? sql`m.prefix` : null,
 		similar: sql`word_similarity(${text}, c.name)`,
-		certain: byEmail ? sql`c.email = ${text}` : undefined,
+		certain: byEmail ? sql`c.email = ${text}` : sameText(sql`c.name`, text),
 	})
-	const rows = await deps.database.rows<Row>(sql`select c.id, c.name, c.headline, c.location, c.skills, ${score} as score
+	const rows = await deps.database.rows<Row>(sql`${withFoundMatches(ways)}
+		select c.id, c.name, c.headline, c.location, c.skills, c.updated_at as "updatedAt", ${score} as score, ${FOUND_COUNT} as found, ${FOUND_CAPPED} as capped
 		from candidates c cross join lateral (select ${whole ? rankWhenMatched(sql`c.search_vector`, whole) : sql`null::real`} as exact, ${tsq ? rankWhenMatched(sql`c.search_vector`, tsq) : sql`null::real`} as prefix) m
-		where c.id = any(array(select h.id from (${sql.join(branches, sql` union all `)}) h))
-		order by score desc, c.id limit ${limit}`)
-	return rows.map((r) => ({
+		where c.id = any(${FOUND_IDS})
+		order by score desc, c.updated_at desc, c.id limit ${limit}`)
+	const hits = rows.map((r) => ({
 		type: 'candidate',
 		id: r.id,
 		// Candidate-written: labelled lines (no Markdown, HTML or hidden characters).
 		title: untrustedLine(r.name, 'candidate', 120),
 		snippet: untrustedLine([r.headline, r.location, (r.skills ?? []).slice(0, 6).join(', ')].filter(Boolean).join(' · '), 'candidate', 240),
 		score: Math.round(Number(r.score) * 1000) / 1000,
+		current: true,
+		changedAt: new Date(r.updatedAt).toISOString(),
 	}))
+	return { hits, count: Number(rows[0]?.found ?? 0), countIsAtLeast: Boolean(rows[0]?.capped) }
 }
 
-export const candidateSearchProvider: SearchProvider = { type: 'candidate', search: searchCandidates }
+export const candidateSearchProvider: SearchProvider = {
+	type: 'candidate',
+	list: { tool: 'list_candidates', matches: 'name, role, location or skills contain every word' },
+	search: searchCandidates,
+}

@@ -27,6 +27,8 @@ import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, forbidden, invalid } from '../../core/errors.ts'
 import { recordActivity } from '../activity/index.ts'
+import { recordEvent } from '../events/index.ts'
+import { applicationStageChanged } from './events.ts'
 import { applicationReach, reachOf } from './reach.ts'
 import { ensureStages, stagesOf, type Stage } from './stages.ts'
 
@@ -78,6 +80,7 @@ export async function moveToStage(deps: AppDeps, actor: Actor, input: MoveToStag
 			targetId: row.id,
 			detail: { jobId: row.jobId, candidateId: row.candidateId, from: from.key, to: to.key },
 		})
+		await recordEvent(tx, applicationStageChanged, actor, { applicationId: row.id, candidateId: row.candidateId, jobId: row.jobId, from: from.key, to: to.key })
 		return { applicationId: row.id, from, to, changed: true, stageChangedAt: at.toISOString() }
 	})
 }

@@ -24,6 +24,8 @@ export const candidateTools = [
 		readOnly: true,
 		permission: 'candidates:read',
 		run: ({ deps, actor }, a) => listCandidates(deps, actor, { jobId: a.jobId, query: a.query, limit: a.limit ?? 25, cursor: a.cursor }),
+		// A query searches the candidate database (41 CFR 60-1.12); a plain listing does not.
+		searchOf: (a) => (a.query?.trim() ? { criteria: { query: a.query.trim(), ...(a.jobId ? { jobId: a.jobId } : {}) }, jobId: a.jobId } : null),
 	}),
 	defineTool({
 		name: 'get_candidate',

@@ -6,6 +6,7 @@
 import type { FieldError } from '../../core/errors.ts'
 import { html, page, type SafeHtml } from '../../core/html.ts'
 import type { Workspace } from '../auth/index.ts'
+import { selfIdentificationFields } from '../eeo/index.ts'
 import type { JobQuestion, PublicJob } from '../jobs/index.ts'
 
 export interface ApplyFormState {
@@ -53,6 +54,7 @@ ${state.kept ? html`<input type="hidden" name="resume_kept" value="${state.kept.
 <label for="apply-resume">Résumé (PDF or Word .docx, at most 10 MB)${state.kept ? html`<span class="hint" id="apply-resume-kept">We kept “${state.kept.fileName}”: it is sent with the form. Choose a file only to send another one.</span>` : (errors.length || state.chooseFileAgain) && !errorOf('resume') ? ' — please choose the file again' : ''}
 <input id="apply-resume" name="resume" type="file"${state.kept ? html` aria-describedby="apply-resume-kept"` : html` required`} accept=".pdf,.docx,application/pdf,application/vnd.openxmlformats-officedocument.wordprocessingml.document"${invalid('resume')}></label>${message('resume')}
 ${questions.map(question)}
+${selfIdentificationFields(values, errors)}
 <button type="submit">Submit application</button>
 </form></section>`
 }

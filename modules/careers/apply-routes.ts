@@ -15,6 +15,7 @@ import type { AuthPlugin } from '../../core/http/auth.ts'
 import { normalizeSource, recordCareersEvent } from '../analytics/index.ts'
 import type { Workspace } from '../auth/index.ts'
 import { applyToJob, forgetKeptResume, keepResume, keptResume } from '../candidates/index.ts'
+import { readSelfIdentification, recordSelfIdentification } from '../eeo/index.ts'
 import { jobQuestionsOf, jobUrl, type PublicJob } from '../jobs/index.ts'
 import { publicJobAt } from './lookup.ts'
 import { applyForm, appliedPage, type ApplyFormState } from './apply-pages.ts'
@@ -59,7 +60,8 @@ export function applyRoutes(deps: AppDeps, auth: AuthPlugin) {
 			const resume = file ? { bytes: new Uint8Array(await file.arrayBuffer()), fileName: file.name } : kept
 			const values: Record<string, string> = {}
 			for (const [k, v] of Object.entries(fields))
-				if (typeof v === 'string' && (k === 'name' || k === 'email' || k === 'phone' || k.startsWith('answer_'))) values[k] = v.slice(0, 4000)
+				if (typeof v === 'string' && (k === 'name' || k === 'email' || k === 'phone' || k.startsWith('answer_') || k.startsWith('eeo_')))
+					values[k] = v.slice(0, 4000)
 			const answers = Object.fromEntries(
 				Object.entries(values)
 					.filter(([k]) => k.startsWith('answer_'))
@@ -86,6 +88,8 @@ export function applyRoutes(deps: AppDeps, auth: AuthPlugin) {
 			const decision = await deps.limiter.hit(`apply:${clientAddress(deps.config, request)}`, APPLICATIONS_PER_MINUTE)
 			if (!decision.allowed) return retryLater(429, decision.resetSeconds, 'Too many applications were sent from your network in the last minute.')
 			try {
+				const selfIdentified = readSelfIdentification(fields)
+				if (selfIdentified.errors.length) throw new AppError('VALIDATION', 'Some answers need your attention', { fields: selfIdentified.errors })
 				const event = await applyToJob(deps, {
 					workspace: ws,
 					job,
@@ -95,6 +99,7 @@ export function applyRoutes(deps: AppDeps, auth: AuthPlugin) {
 					resume,
 					answers,
 					source,
+					alongside: (tx, application) => recordSelfIdentification(tx, application, selfIdentified.answers),
 				})
 				await recordCareersEvent(deps, { workspaceId: event.workspaceId, jobId: event.jobId, kind: 'application', source: event.source })
 				if (keptToken) await forgetKeptResume(deps, keptToken)

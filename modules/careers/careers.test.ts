@@ -28,12 +28,16 @@ function jsonLd(html: string): any[] {
 	return [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!))
 }
 
+/** Every job URL the sitemap lists with its lastmod, following a sitemap index to its files. */
 async function sitemapLocs(): Promise<Map<string, string>> {
 	const res = await call('GET', '/sitemap.xml')
 	expect(res.status).toBe(200)
 	expect(res.headers.get('content-type')).toContain('xml')
+	const files = [...res.text.matchAll(/<sitemap><loc>([^<]+)<\/loc>/g)].map((m) => pathOf(m[1]!))
+	const texts = files.length ? await Promise.all(files.map(async (f) => (await call('GET', f)).text)) : [res.text]
 	const entries = new Map<string, string>()
-	for (const m of res.text.matchAll(/<url><loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod><\/url>/g)) entries.set(m[1]!.replace(/&amp;/g, '&'), m[2]!)
+	for (const text of texts)
+		for (const m of text.matchAll(/<url><loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod><\/url>/g)) entries.set(m[1]!.replace(/&amp;/g, '&'), m[2]!)
 	return entries
 }
 

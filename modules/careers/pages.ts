@@ -1,9 +1,10 @@
 /** The public careers pages: workspace job lists and the job page with schema.org JSON-LD. */
 import type { FieldError } from '../../core/errors.ts'
-import { html, page, raw, type SafeHtml } from '../../core/html.ts'
+import { escapeHtml, html, page, raw, type SafeHtml } from '../../core/html.ts'
 import { errorSummary } from '../../core/ui.ts'
 import type { Workspace } from '../auth/index.ts'
-import { toDate, type PublicJob } from '../jobs/index.ts'
+import { payUnit, toDate, type PublicJob } from '../jobs/index.ts'
+import { employmentType, jobPlace } from './job-facts.ts'
 
 const jobPath = (ws: Workspace, job: PublicJob) => `/careers/${ws.slug}/jobs/${job.slug}`
 
@@ -18,8 +19,13 @@ ${list.length === 0 ? html`<p>No companies yet.</p>` : ''}</section>`,
 }
 
 export function jobListPage(ws: Workspace, jobs: PublicJob[]): Response {
+	const feeds = { indeed: `/careers/${ws.slug}/feeds/indeed.xml`, rss: `/careers/${ws.slug}/feeds/jobs.rss` }
 	return page(
-		{ title: `Jobs at ${ws.name}` },
+		{
+			title: `Jobs at ${ws.name}`,
+			head: html`<link rel="alternate" type="application/rss+xml" title="Jobs at ${ws.name} (RSS)" href="${feeds.rss}">
+<link rel="alternate" type="application/xml" title="Jobs at ${ws.name} (Indeed XML feed)" href="${feeds.indeed}">`,
+		},
 		html`<section class="card"><h1>Open jobs at ${ws.name}</h1>
 ${jobs.length === 0 ? html`<p>There are no open jobs right now. Please check back soon.</p>` : ''}
 <ul class="jobs">${jobs.map(
@@ -29,35 +35,48 @@ ${jobs.length === 0 ? html`<p>There are no open jobs right now. Please check bac
 	)
 }
 
-/** schema.org JobPosting, with `<` escaped so the data block can never close its script element. */
+/**
+ * schema.org JobPosting by Google's job-posting guidelines: the required properties (title,
+ * description, datePosted, hiringOrganization, jobLocation or TELECOMMUTE with
+ * applicantLocationRequirements) and the recommended ones the job has (employmentType, baseSalary
+ * with its unit, identifier, directApply). Jobs have no end date, so no validThrough: a closed job
+ * answers 410 instead. `<` is escaped so the data block can never close its script element.
+ */
 export function jobPostingJsonLd(ws: Workspace, job: PublicJob, url: string): SafeHtml {
-	const remote = job.schedule === 'Remote'
-	const employmentType = job.contractType === 'Fulltime' ? 'FULL_TIME' : job.contractType ? 'CONTRACTOR' : undefined
+	const place = jobPlace(job)
+	const type = employmentType(job)
+	const unit = payUnit(job)
 	const data: Record<string, unknown> = {
 		'@context': 'https://schema.org/',
 		'@type': 'JobPosting',
 		title: job.title,
-		description: job.description || job.summary || job.title,
+		description: job.description ? descriptionHtml(job.description).value : escapeHtml(job.summary || job.title),
 		datePosted: toDate(job.publishedAt ?? job.createdAt).toISOString(),
 		identifier: { '@type': 'PropertyValue', name: ws.name, value: job.id },
-		hiringOrganization: { '@type': 'Organization', name: ws.name },
+		hiringOrganization: { '@type': 'Organization', name: ws.name, sameAs: `${new URL(url).origin}/careers/${ws.slug}` },
 		url,
 		directApply: true,
 	}
-	if (employmentType) data.employmentType = employmentType
-	if (job.location) data.jobLocation = { '@type': 'Place', address: { '@type': 'PostalAddress', addressLocality: job.location, addressCountry: 'US' } }
-	if (remote) {
+	if (type) data.employmentType = type
+	if (place.locality || place.region) {
+		const address: Record<string, string> = { '@type': 'PostalAddress' }
+		if (place.locality) address.addressLocality = place.locality
+		if (place.region) address.addressRegion = place.region
+		if (place.postalCode) address.postalCode = place.postalCode
+		if (place.country) address.addressCountry = place.country
+		data.jobLocation = { '@type': 'Place', address }
+	}
+	if (place.fullyRemote) {
 		data.jobLocationType = 'TELECOMMUTE'
 		data.applicantLocationRequirements = { '@type': 'Country', name: 'USA' }
 	}
 	if (job.minYears !== null) data.experienceRequirements = { '@type': 'OccupationalExperienceRequirements', monthsOfExperience: job.minYears * 12 }
 	if (job.mustHave?.length) data.skills = job.mustHave.join(', ')
-	if (job.salaryMin !== null || job.salaryMax !== null)
-		data.baseSalary = {
-			'@type': 'MonetaryAmount',
-			currency: 'USD',
-			value: { '@type': 'QuantitativeValue', minValue: job.salaryMin ?? undefined, maxValue: job.salaryMax ?? undefined, unitText: 'YEAR' },
-		}
+	if (unit) {
+		const range = job.salaryMin !== null && job.salaryMax !== null
+		const value = range ? { minValue: job.salaryMin, maxValue: job.salaryMax } : { value: job.salaryMin ?? job.salaryMax }
+		data.baseSalary = { '@type': 'MonetaryAmount', currency: 'USD', value: { '@type': 'QuantitativeValue', ...value, unitText: unit } }
+	}
 	const json = JSON.stringify(data).replace(/</g, '\\u003c')
 	return raw(`<script type="application/ld+json">${json}</script>`)
 }
@@ -70,7 +89,7 @@ const VISA_TEXT: Record<string, string> = {
 }
 
 /** Plain-text descriptions (no block markup) keep their line breaks. */
-function descriptionHtml(description: string): SafeHtml {
+export function descriptionHtml(description: string): SafeHtml {
 	if (/<(p|ul|ol|h[1-6]|br)\b/i.test(description)) return raw(description)
 	return raw(
 		description
@@ -110,14 +129,4 @@ export function closedJobPage(ws: Workspace, job: PublicJob): Response {
 		{ title: 'Job closed', status: 410 },
 		html`<section class="card"><h1>This job is no longer open</h1><p>${job.title} has been filled or closed.</p><p><a href="/careers/${ws.slug}">See the open jobs at ${ws.name}</a></p></section>`,
 	)
-}
-
-export function sitemapXml(entries: { loc: string; lastmod: Date }[]): Response {
-	const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
-	const body = `<?xml version="1.0" encoding="UTF-8"?>
-<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
-${entries.map((e) => `<url><loc>${esc(e.loc)}</loc><lastmod>${e.lastmod.toISOString()}</lastmod></url>`).join('\n')}
-</urlset>
-`
-	return new Response(body, { headers: { 'content-type': 'application/xml; charset=utf-8' } })
 }

@@ -4,15 +4,19 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { careersSource, recordCareersEvent } from '../analytics/index.ts'
 import { listWorkspaces } from '../auth/index.ts'
-import { jobUrl, listAllOpenJobs, listOpenJobs, toDate } from '../jobs/index.ts'
+import { jobUrl, listOpenJobs } from '../jobs/index.ts'
 import { applyRoutes, applySection } from './apply-routes.ts'
+import { feedRoutes } from './feed-routes.ts'
+import { sitemapRoutes } from './sitemap.ts'
 import { publicJobAt, shownJob, workspaceOr404 } from './lookup.ts'
-import { closedJobPage, jobListPage, jobPage, sitemapXml, workspacesPage } from './pages.ts'
+import { closedJobPage, jobListPage, jobPage, workspacesPage } from './pages.ts'
 
 export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'careers.routes' })
 		.use(auth)
 		.use(applyRoutes(deps, auth))
+		.use(feedRoutes(deps, auth))
+		.use(sitemapRoutes(deps, auth))
 		.get('/', ({ redirect }) => redirect('/careers', 302), { auth: 'public' })
 		.get(
 			'/careers',
@@ -39,18 +43,6 @@ export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
 				const source = careersSource(request, deps.config.baseUrl)
 				await recordCareersEvent(deps, { workspaceId: ws.id, jobId: job.id, kind: 'view', source })
 				return jobPage(ws, job, jobUrl(deps.config.baseUrl, ws.slug, job.slug), await applySection(deps, ws, job, cookie, source))
-			},
-			{ auth: 'public' },
-		)
-		.get(
-			'/sitemap.xml',
-			async () => {
-				// One query for every workspace's open jobs (no cap), not one per workspace.
-				const entries = (await listAllOpenJobs(deps)).map((job) => ({
-					loc: jobUrl(deps.config.baseUrl, job.workspaceSlug, job.slug),
-					lastmod: toDate(job.updatedAt),
-				}))
-				return sitemapXml(entries)
 			},
 			{ auth: 'public' },
 		)

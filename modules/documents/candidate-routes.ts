@@ -6,6 +6,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { fileResponse } from '../../core/http/file-response.ts'
+import { viewed } from '../audit/index.ts'
 import { formBody, formList, formText, isRefusal, refusedForm } from '../../core/http/form.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { candidateApplicationChoices, candidatePage } from '../candidates/index.ts'
@@ -62,7 +63,12 @@ export function candidateDocumentRoutes(deps: AppDeps, { auth }: HttpKit) {
 			// Signed in is enough to ask: the service answers 404 to everyone who may not see documents.
 			.get(
 				'/candidates/:id/documents/:documentId/:ref',
-				async ({ session, params }) => fileResponse(await documentDownload(deps, session.actor, params.id, params.documentId, params.ref)),
+				async ({ session, params, request }) =>
+					fileResponse(
+						await viewed(deps, request, session.actor, 'document', params.documentId, () =>
+							documentDownload(deps, session.actor, params.id, params.documentId, params.ref),
+						),
+					),
 				{ session: 'signed-in' },
 			)
 	)

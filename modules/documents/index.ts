@@ -1,7 +1,9 @@
 import { Elysia } from 'elysia'
 import { contribute, defineModule } from '../../core/module.ts'
-import { applicationDetails } from '../candidates/index.ts'
+import { applicationDetails, candidateData } from '../candidates/index.ts'
 import { vendorFacts } from '../vendors/index.ts'
+import { eventTypes } from '../events/index.ts'
+import { DOCUMENT_EVENTS } from './events.ts'
 import { vendorSubmissionSection } from './application-section.ts'
 import { candidateDocumentRoutes } from './candidate-routes.ts'
 import { documentsSection } from './candidate-section.ts'
@@ -9,23 +11,26 @@ import { documentCommands } from './commands.ts'
 import { seedDocuments } from './seed.ts'
 import { submissionRoutes } from './submission-routes.ts'
 import { submissionDetails } from './submissions.ts'
+import { prepareVendorSubmissionPrompt } from './prompts.ts'
 import { documentTools } from './tools.ts'
 import { documentViews } from './views.ts'
 import { uploadRoutes } from './upload-routes.ts'
 import { vendorSubmissionRoutes, vendorSubmissionsSection } from './vendor-submission-pages.ts'
 import { vendorSubmissionFacts } from './vendor-submissions.ts'
 import * as tables from './table.ts'
+import { documentsData } from './data.ts'
 
 export { listCandidateDocuments } from './service.ts'
 export { checkVendorSubmission, submitToVendor, submissionDetails } from './submissions.ts'
 export { requestCandidateDocuments, LINK_VALID_DAYS } from './requests.ts'
 export { revokeUploadLink } from './revocation.ts'
+export { documentUploaded, submissionCreated, DOCUMENT_EVENTS } from './events.ts'
 export { DOCUMENT_KINDS, type DocumentKind } from '../vendors/index.ts'
 
 export default defineModule({
 	name: 'documents',
 	description: 'Candidate verification documents (uploaded only through a secure link) and submissions to vendors.',
-	requires: ['auth', 'activity', 'outbox', 'vendors', 'jobs', 'candidates', 'todos'],
+	requires: ['auth', 'audit', 'activity', 'outbox', 'vendors', 'jobs', 'candidates', 'todos', 'events'],
 	checks: ['documents:read', 'documents:request', 'documents:submit'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
@@ -39,6 +44,7 @@ export default defineModule({
 		{ key: 'documents:submit', description: 'Submit candidates to vendors with their documents', grantedTo: ['owner', 'admin', 'recruiter'] },
 	],
 	tools: documentTools,
+	prompts: [prepareVendorSubmissionPrompt],
 	views: documentViews,
 	commands: documentCommands,
 	routes: (deps, kit) =>
@@ -49,7 +55,12 @@ export default defineModule({
 			.use(vendorSubmissionRoutes(deps, kit)),
 	paths: ['/upload', '/applications', '/candidates', '/vendors'],
 	pageSections: [vendorSubmissionSection, documentsSection, vendorSubmissionsSection],
-	contributes: [contribute(applicationDetails, submissionDetails), contribute(vendorFacts, vendorSubmissionFacts)],
+	contributes: [
+		contribute(candidateData, documentsData),
+		contribute(applicationDetails, submissionDetails),
+		contribute(vendorFacts, vendorSubmissionFacts),
+		...DOCUMENT_EVENTS.map((e) => contribute(eventTypes, e)),
+	],
 	seed: seedDocuments,
 	activityLabels: {
 		'documents.requested': 'asked for documents from',

@@ -77,6 +77,20 @@ export const uploadUrl = (deps: AppDeps, token: string) => `${deps.config.baseUr
 const listOf = (items: DocumentKind[]) => items.map((k) => DOCUMENT_LABELS[k]).join(', ')
 const dateOf = (d: Date) => d.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' })
 
+/**
+ * What a request would send, to whom and how, for the person to confirm first (`ToolDef.confirm`);
+ * nothing is written. Null when the request would be refused (its own error then says why).
+ */
+export async function documentRequestSummary(deps: AppDeps, actor: Actor, input: RequestDocumentsInput): Promise<string | null> {
+	const candidate = await loadCandidate(deps, actor, input.candidateId)
+	const items = DOCUMENT_KINDS.filter((k) => input.items.includes(k))
+	if (!items.length || (input.message && [...input.message].length > MAX_REQUEST_MESSAGE)) return null
+	const phone = candidate.phone ? toE164(candidate.phone) : null
+	const channels = messagingConfigured(deps) && phone ? `by e-mail to ${candidate.email} and by message to ${phone}` : `by e-mail to ${candidate.email}`
+	const message = input.message ? ` Your message: “${plainText(input.message)}”` : ''
+	return `Ask ${plainText(candidate.name)} for ${listOf(items)} ${channels}, with an upload link valid ${LINK_VALID_DAYS} days?${message}`
+}
+
 export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, input: RequestDocumentsInput): Promise<DocumentRequestResult> {
 	const candidate = await loadCandidate(deps, actor, input.candidateId)
 	const items = DOCUMENT_KINDS.filter((k) => input.items.includes(k))
@@ -249,15 +263,19 @@ export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, inp
 			},
 			deps,
 		)
-		const sent = await enqueueMessage(tx, {
-			workspaceId: actor.workspaceId,
-			to: phone ?? candidate.phone ?? '',
-			text: shortText,
-			related,
-			recipient,
-			notSent,
-			recipientOnly,
-		})
+		const sent = await enqueueMessage(
+			tx,
+			{
+				workspaceId: actor.workspaceId,
+				to: phone ?? candidate.phone ?? '',
+				text: shortText,
+				related,
+				recipient,
+				notSent,
+				recipientOnly,
+			},
+			deps,
+		)
 		await recordActivity(tx, actor, {
 			action: 'documents.requested',
 			targetType: 'candidate',

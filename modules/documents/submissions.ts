@@ -20,6 +20,8 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { fileStore } from '../../core/files.ts'
 import { recordActivity } from '../activity/index.ts'
+import { recordEvent } from '../events/index.ts'
+import { submissionCreated } from './events.ts'
 import { findWorkspace } from '../auth/index.ts'
 import { deliveryStates, enqueueMail, type OutboxAttachment } from '../outbox/index.ts'
 import {
@@ -162,13 +164,11 @@ async function resumeAttachment(deps: AppDeps, c: Candidate, folder: string): Pr
 /** Longest note to the vendor, in characters (code points): the tool's limit, for every door. */
 export const NOTE_MAX = 1000
 
-export async function submitToVendor(
-	deps: AppDeps,
-	actor: Actor,
-	input: { applicationId: string; documents: DocumentKind[]; note?: string },
-): Promise<SubmissionResult> {
-	const s = await situation(deps, actor, input.applicationId)
-	const { vendor, candidate, app } = s
+type SubmissionInput = { applicationId: string; documents: DocumentKind[]; note?: string }
+
+/** The rules a submission must pass, in order; the documents to attach when it does (else an AppError saying why). */
+function decideSubmission(s: Situation, input: SubmissionInput): DocumentKind[] {
+	const { vendor } = s
 	if (input.note && [...input.note].length > NOTE_MAX)
 		throw invalid([{ field: 'note', message: `must be at most ${NOTE_MAX.toLocaleString('en-US')} characters` }], 'The note is too long')
 	if (s.existing)
@@ -194,6 +194,30 @@ export async function submitToVendor(
 			'The vendor takes submissions on its own portal (its address is in the vendor’s details and in the submission check), not by e-mail',
 		)
 	if (!vendor.email) throw new AppError('CONFLICT', 'The vendor has no submission address yet; an operator sets it with "vendor set-submission"')
+	return chosen
+}
+
+/**
+ * What a submission would send, to whom, for the person to confirm first (`ToolDef.confirm`):
+ * the same rules as the submission itself, and nothing written. Null when it would be refused.
+ */
+export async function submissionSummary(deps: AppDeps, actor: Actor, input: SubmissionInput): Promise<string | null> {
+	const s = await situation(deps, actor, input.applicationId)
+	let chosen: DocumentKind[]
+	try {
+		chosen = decideSubmission(s, input)
+	} catch {
+		return null
+	}
+	const documents = chosen.length ? ` and ${chosen.map((k) => DOCUMENT_LABELS[k]).join(', ')}` : ''
+	const note = input.note ? ` Your note: “${plainText(input.note)}”` : ''
+	return `Send ${plainText(s.candidate.name)}’s résumé${documents} for ${plainText(s.app.jobTitle)} to ${plainText(s.vendor.name)} at ${s.vendor.email}?${note}`
+}
+
+export async function submitToVendor(deps: AppDeps, actor: Actor, input: SubmissionInput): Promise<SubmissionResult> {
+	const s = await situation(deps, actor, input.applicationId)
+	const { vendor, candidate, app } = s
+	const chosen = decideSubmission(s, input)
 
 	const id = newId('sub')
 	const folder = `submissions/${actor.workspaceId}/${id}`
@@ -266,6 +290,14 @@ export async function submitToVendor(
 				targetType: 'application',
 				targetId: app.id,
 				detail: { submissionId: id, vendorId: vendor.id, to: vendor.email, documents: chosen },
+			})
+			await recordEvent(tx, submissionCreated, actor, {
+				submissionId: id,
+				applicationId: app.id,
+				candidateId: candidate.id,
+				jobId: app.jobId,
+				vendorId: vendor.id,
+				documents: chosen,
 			})
 			return row
 		})

@@ -4,9 +4,9 @@ import { defineTool } from '../../core/module.ts'
 import { id, nullable, oneOf, params } from '../../core/mcp/params.ts'
 import { lineAbout, UntrustedLine } from '../../core/untrusted.ts'
 import { DocumentKindSchema } from '../vendors/index.ts'
-import { MAX_REQUEST_MESSAGE, requestCandidateDocuments } from './requests.ts'
+import { documentRequestSummary, MAX_REQUEST_MESSAGE, requestCandidateDocuments } from './requests.ts'
 import { listCandidateDocuments } from './service.ts'
-import { checkVendorSubmission, submitToVendor } from './submissions.ts'
+import { checkVendorSubmission, submissionSummary, submitToVendor } from './submissions.ts'
 
 const kinds = (description: string) => t.Array(DocumentKindSchema, { description })
 const date = () => t.String({ format: 'date-time' })
@@ -124,6 +124,7 @@ export const documentTools = [
 		openWorld: true,
 		permission: 'documents:request',
 		run: async ({ deps, actor }, a) => ({ request: await requestCandidateDocuments(deps, actor, { ...a, items: a.items as never }) }),
+		confirm: ({ deps, actor }, a) => documentRequestSummary(deps, actor, { ...a, items: a.items as never }),
 	}),
 	defineTool({
 		name: 'submit_to_vendor',
@@ -144,5 +145,6 @@ export const documentTools = [
 		run: async ({ deps, actor }, a) => ({
 			submission: await submitToVendor(deps, actor, { applicationId: a.applicationId, documents: a.documents as never, note: a.note }),
 		}),
+		confirm: ({ deps, actor }, a) => submissionSummary(deps, actor, { applicationId: a.applicationId, documents: a.documents as never, note: a.note }),
 	}),
 ]

@@ -17,6 +17,8 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { fileStore } from '../../core/files.ts'
 import { recordActivity } from '../activity/index.ts'
+import { recordEvent } from '../events/index.ts'
+import { documentUploaded } from './events.ts'
 import { createTodo } from '../todos/index.ts'
 import { DOCUMENT_LABELS, isDocumentKind, type DocumentKind } from '../vendors/index.ts'
 import { cleanFileName, detectType, MAX_DOCUMENT_BYTES } from './content.ts'
@@ -167,6 +169,13 @@ export async function storeUpload(deps: AppDeps, token: string, kind: string, fi
 				targetType: 'candidate',
 				targetId: link.candidateId,
 				detail: { documentId: id, kind, fileName, contentType: type.contentType, sizeBytes: file.bytes.byteLength },
+			})
+			await recordEvent(tx, documentUploaded, uploader(link), {
+				documentId: id,
+				candidateId: link.candidateId,
+				applicationId: link.applicationId ?? null,
+				requestId: link.requestId,
+				kind,
 			})
 			// The person who asked gets a to-do to look at it (one per kind and request, however often re-uploaded).
 			if (link.requestedByUserId)

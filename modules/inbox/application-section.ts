@@ -37,7 +37,7 @@ ${m.subject ? html`<p><strong>${m.subject}</strong></p>` : ''}<p class="lines">$
 <p><a href="/inbox/${m.threadId}">Open the conversation<span class="visually-hidden">: ${m.subject ?? 'message'} of ${when(m.at)}</span></a></p></li>`,
 				)}</ol>`
 			: html`<p class="empty">No messages with this candidate yet.</p>`
-		return html`<section class="card" id="messages" aria-labelledby="messages-h"><h2 id="messages-h">Messages</h2>
+		return html`<section class="card" id="messages" aria-labelledby="messages-h"><div class="title-row"><h2 id="messages-h">Messages</h2><a class="button secondary" href="/inbox/new?application=${encodeURIComponent(applicationId)}">New message</a></div>
 <p class="meta">The latest messages with the candidate, about any of their applications, oldest first.</p>${body}</section>`
 	},
 }

@@ -61,7 +61,7 @@ export const messagesSection: PageSection = {
 	async render(deps: AppDeps, session: PageSession, candidateId: string) {
 		if (!session.actor.userId) return null
 		const messages = await candidateMessages(deps, session.actor, candidateId)
-		return html`<section class="card" id="messages" aria-labelledby="messages-h"><h2 id="messages-h">Messages</h2>
+		return html`<section class="card" id="messages" aria-labelledby="messages-h"><div class="title-row"><h2 id="messages-h">Messages</h2><a class="button secondary" href="/inbox/new?candidate=${encodeURIComponent(candidateId)}">New message</a></div>
 ${dataTable<MessageLine>({
 	caption: 'Latest messages with the candidate',
 	hideCaption: true,

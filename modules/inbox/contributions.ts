@@ -5,7 +5,19 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { ReviewSource } from '../review/index.ts'
 import type { SearchProvider } from '../search/index.ts'
 import { afterPosition } from '../../core/source-merge.ts'
-import { prefixTsQuery, rankWhenMatched, relevance, similarityText, wordsTsQuery } from '../../core/text-search.ts'
+import {
+	FOUND_CAPPED,
+	FOUND_COUNT,
+	FOUND_IDS,
+	type MatchWay,
+	prefixTsQuery,
+	rankWhenMatched,
+	relevance,
+	sameText,
+	similarityText,
+	withFoundMatches,
+	wordsTsQuery,
+} from '../../core/text-search.ts'
 import { untrusted, untrustedLine } from '../../core/untrusted.ts'
 import { applicationParties, type ApplicationMessage } from '../candidates/index.ts'
 import { unseenSince } from '../review/index.ts'
@@ -35,7 +47,7 @@ const CAP = 50
 export const inboxSearchProvider: SearchProvider = {
 	type: 'inbox_thread',
 	async search(deps, actor, q, limit) {
-		if (!canRead(deps, actor)) return []
+		if (!canRead(deps, actor)) return null
 		const tsq = prefixTsQuery(q)
 		const whole = wordsTsQuery(q)
 		const text = similarityText(q)
@@ -45,15 +57,21 @@ export const inboxSearchProvider: SearchProvider = {
 		// Full-text matches come from the GIN indexes: planned as a capped sequential scan, a word in
 		// few or no conversations read all of them (the planner expects matches early). A materialized
 		// CTE is planned for all its rows, so the index; the cap then stops reading the matches.
-		const matching = (from: SQL) => sql`(with x as materialized (${from}) select x.id from x limit ${CAP})`
+		const matching = (from: SQL): MatchWay => ({ ids: sql`with x as materialized (${from}) select x.id from x limit ${CAP}`, cap: CAP })
+		const capped = (ids: SQL): MatchWay => ({ ids: sql`${ids} limit ${cap}`, cap: CAP })
 		const words = tsq
-			? sql`${matching(sql`select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and t.search_vector @@ to_tsquery('english', ${tsq})`)}
-  union all ${matching(sql`select m.thread_id as id from ${inboxMessages} m where m.workspace_id = ${ws} and m.search @@ to_tsquery('english', ${tsq})`)}`
-			: sql`(select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${text} <% lower(t.subject) limit ${cap})`
-		const branches = [
-			words,
-			sql`(select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${text} <% lower(t.counterpart_name) limit ${cap})`,
-			sql`(select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and lower(t.counterpart_address) = ${text} limit ${cap})`,
+			? [
+					matching(sql`select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and t.search_vector @@ to_tsquery('english', ${tsq})`),
+					matching(sql`select m.thread_id as id from ${inboxMessages} m where m.workspace_id = ${ws} and m.search @@ to_tsquery('english', ${tsq})`),
+				]
+			: [capped(sql`select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${text} <% lower(t.subject)`)]
+		const sameNameOrSubject = sql`(${sameText(sql`lower(t.counterpart_name)`, text)} or ${sameText(sql`lower(t.subject)`, text)})`
+		const ways = [
+			...words,
+			// A name or subject that is exactly what was typed, however many others share its words.
+			capped(sql`select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${sameNameOrSubject}`),
+			capped(sql`select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${text} <% lower(t.counterpart_name)`),
+			capped(sql`select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and lower(t.counterpart_address) = ${text}`),
 		]
 		// The name and subject weigh like a person's name and headline; messages like the rest of a profile.
 		const header = sql`t.search_vector`
@@ -65,7 +83,10 @@ export const inboxSearchProvider: SearchProvider = {
 			exact: whole ? sql`r.exact` : null,
 			prefix: tsq ? sql`r.prefix` : null,
 			similar: sql`greatest(word_similarity(${text}, lower(t.counterpart_name)), word_similarity(${text}, lower(t.subject)))`,
-			certain: sql`lower(t.counterpart_address) = ${text}`,
+			// A subject typed exactly is this conversation; a name or address typed exactly is the
+			// person it is with, whose own record (a candidate, a contact) comes first.
+			certain: sameText(sql`lower(t.subject)`, text),
+			about: sql`(lower(t.counterpart_address) = ${text} or ${sameText(sql`lower(t.counterpart_name)`, text)})`,
 		})
 		const rows = await deps.database.rows<{
 			id: string
@@ -74,14 +95,19 @@ export const inboxSearchProvider: SearchProvider = {
 			subject: string
 			snippet: string
 			direction: string | null
+			at: Date | string
 			score: number
+			found: number
+			capped: boolean
 		}>(
-			sql`select t.id, t.counterpart_type as type, t.counterpart_name as name, t.subject, t.snippet, t.last_message_direction as direction, ${score} as score
+			sql`${withFoundMatches(ways)}
+select t.id, t.counterpart_type as type, t.counterpart_name as name, t.subject, t.snippet, t.last_message_direction as direction, t.last_message_at as at,
+	${score} as score, ${FOUND_COUNT} as found, ${FOUND_CAPPED} as capped
 from ${inboxThreads} t cross join lateral (select ${rankOf(whole)} as exact, ${rankOf(tsq)} as prefix) r
-where t.id = any(array(select h.id from (${sql.join(branches, sql` union all `)}) h)) and t.workspace_id = ${ws}
+where t.id = any(${FOUND_IDS}) and t.workspace_id = ${ws}
 order by score desc, t.last_message_at desc, t.id limit ${limit}`,
 		)
-		return rows.map((r) => {
+		const hits = rows.map((r) => {
 			const theirs = authorOf(r.type)
 			const ours = r.direction === 'out'
 			return {
@@ -90,8 +116,11 @@ order by score desc, t.last_message_at desc, t.id limit ${limit}`,
 				title: untrustedLine(`${r.name}: ${r.subject}`, theirs, 120),
 				snippet: untrustedLine(r.snippet && `${snippetAuthor(ours, r.name)}: ${r.snippet}`, ours ? 'colleague' : theirs, 240),
 				score: Math.round(Number(r.score) * 1000) / 1000,
+				current: true,
+				changedAt: new Date(r.at).toISOString(),
 			}
 		})
+		return { hits, count: Number(rows[0]?.found ?? 0), countIsAtLeast: Boolean(rows[0]?.capped) }
 	},
 }
 

@@ -80,12 +80,16 @@ describe('what the portal sends lands in its thread', () => {
 		})
 		const deps = await testDeps()
 		await deps.db.transaction((tx) =>
-			enqueueMessage(tx, {
-				workspaceId: w.ws.id,
-				to: '+15125550100',
-				text: 'Please upload your documents: https://example.test/u/abc',
-				related: { type: 'document_request', id: 'dr_1' },
-			}),
+			enqueueMessage(
+				tx,
+				{
+					workspaceId: w.ws.id,
+					to: '+15125550100',
+					text: 'Please upload your documents: https://example.test/u/abc',
+					related: { type: 'document_request', id: 'dr_1' },
+				},
+				deps,
+			),
 		)
 		const vendor = await newSubmissionVendor(w.ws, { email: `subs.${w.ws.slug}@acme.example`, name: 'Acme Staffing' })
 		await send(w.ws, `subs.${w.ws.slug}@acme.example`, 'Candidate submission: Nora Quinn', 'Please find Nora attached.', {
@@ -135,12 +139,16 @@ describe('a conversation that began with a text message', () => {
 		const ana = w.candidates[2]!
 		const deps = await testDeps()
 		await deps.db.transaction((tx) =>
-			enqueueMessage(tx, {
-				workspaceId: w.ws.id,
-				to: '+15125550122',
-				text: 'Hi, a quick question about your availability',
-				related: { type: 'application', id: ana.applicationId },
-			}),
+			enqueueMessage(
+				tx,
+				{
+					workspaceId: w.ws.id,
+					to: '+15125550122',
+					text: 'Hi, a quick question about your availability',
+					related: { type: 'application', id: ana.applicationId },
+				},
+				deps,
+			),
 		)
 		const before = (await w.people.recruiter.tool('list_inbox_threads', {})).words.threads.filter((t: any) => t.counterpart.id === ana.id)
 		expect(before.map((t: any) => t.counterpart.address)).toEqual(['+15125550122'])
@@ -237,7 +245,7 @@ describe('a shared phone number or address never merges two people’s conversat
 		const ivy = await newCandidate(w.ws, { name: 'Ivy Chen', phone: '+1 737 555 0177' })
 		const ian = await newCandidate(w.ws, { name: 'Ian Chen', phone: '+17375550177' })
 		// A text to the shared number that names nobody (an older outbox row, a module that did not say).
-		await deps.db.transaction((tx) => enqueueMessage(tx, { workspaceId: w.ws.id, to: '+17375550177', text: 'Hi, are you free for a call?' }))
+		await deps.db.transaction((tx) => enqueueMessage(tx, { workspaceId: w.ws.id, to: '+17375550177', text: 'Hi, are you free for a call?' }, deps))
 		// A new mail (answering nothing we sent) from an address that is both a candidate's and a vendor's.
 		const kaiEmail = `kai.lund.${w.ws.slug}@example.test`
 		const kai = await newCandidate(w.ws, { name: 'Kai Lund', email: kaiEmail })
@@ -453,7 +461,7 @@ describe('the snippet says who wrote the latest message', () => {
 		expect(theirs.page).toContain(`${name} wrote: Thursday at 11 works for me.`)
 
 		// Answered from the page: ours again.
-		expect((await owner.post(`/inbox/${theirs.threadId}/reply`, { text: 'Booked, see you then.' })).status).toBe(200)
+		expect((await owner.post(`/inbox/${theirs.threadId}/reply`, { text: 'Booked, see you then.' })).status).toBe(303)
 		const again = await shown()
 		expect(again.listed).toMatchObject({ writtenBy: 'colleague', text: expect.stringContaining('Booked, see you then.') })
 		expect(again.hit).toMatchObject({ writtenBy: 'colleague', text: expect.stringMatching(/^We wrote: Booked, see you then\./) })
@@ -624,15 +632,20 @@ describe('the inbox pages', () => {
 		const threadId = list.text.match(/href="\/inbox\/(thr_[a-z0-9]+)"/)![1]!
 		const page = await owner.get(`/inbox/${threadId}`)
 		expect(page.status).toBe(200)
-		const starred = await owner.post(`/inbox/${threadId}/star`)
+		const starred = await owner.submit(`/inbox/${threadId}/star`)
+		expect(starred.redirectedTo).toBe(`/inbox/${threadId}?done=starred`)
 		expect(starred.text).toContain('Unstar')
 		const before = (await (await testDeps()).db.select().from(outbox).where(eq(outbox.workspaceId, w.ws.id))).length
-		const replied = await owner.post(`/inbox/${threadId}/reply`, { text: 'Thanks, talk soon.' })
-		expect(replied.status).toBe(200)
+		const replied = await owner.submit(`/inbox/${threadId}/reply`, { text: 'Thanks, talk soon.' })
+		expect(replied.redirectedTo).toBe(`/inbox/${threadId}?done=replied`)
 		expect(replied.text).toContain('Thanks, talk soon.')
+		expect(replied.text).toContain('Your reply is on its way.')
 		expect((await (await testDeps()).db.select().from(outbox).where(eq(outbox.workspaceId, w.ws.id))).length).toBe(before + 1)
 		const empty = await owner.post(`/inbox/${threadId}/reply`, { text: '   ' })
 		expect(empty.status).toBe(422)
+		// Reloading the conversation after the reply sends nothing again.
+		await owner.get(replied.redirectedTo!)
+		expect((await (await testDeps()).db.select().from(outbox).where(eq(outbox.workspaceId, w.ws.id))).length).toBe(before + 1)
 		const hm = await signedIn(w.people.hiring_manager)
 		expect((await hm.get('/inbox')).status).toBe(403)
 	})

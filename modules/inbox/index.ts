@@ -1,18 +1,22 @@
 import { contribute, defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
-import { applicationDetails } from '../candidates/index.ts'
+import { applicationDetails, candidateData } from '../candidates/index.ts'
 import { reviewSources } from '../review/index.ts'
 import { searchProviders } from '../search/index.ts'
+import { bulkSendApplicationsSection, bulkSendCandidatesSection } from './bulk-send.ts'
 import { inboxHomeSection } from './home.ts'
 import { applicationMessagesSection } from './application-section.ts'
 import { messagesSection } from './candidate-section.ts'
+import { vendorMessagesSection } from './vendor-section.ts'
 import { inboxSearchProvider, messagesOfApplications, repliesWaitingSource } from './contributions.ts'
 import { inboxRoutes } from './routes.ts'
 import { seedInbox } from './seed.ts'
 import { inboxSettings } from './settings.ts'
 import { startOutboxSync } from './sync.ts'
 import { inboxTools } from './tools.ts'
+import { unreadThreadCount } from './service.ts'
 import * as tables from './table.ts'
+import { inboxData } from './data.ts'
 
 export { syncOutbox } from './sync.ts'
 export { replyPart } from './inbound.ts'
@@ -21,7 +25,7 @@ export default defineModule({
 	name: 'inbox',
 	settings: inboxSettings,
 	description: 'The inbox: conversations with candidates and vendors, threaded from what the portal sends and the replies that come in.',
-	requires: ['auth', 'activity', 'candidates', 'vendors', 'outbox', 'jobs', 'search', 'review'],
+	requires: ['auth', 'activity', 'candidates', 'vendors', 'outbox', 'jobs', 'search', 'review', 'templates'],
 	checks: ['inbox:read'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
@@ -32,14 +36,29 @@ export default defineModule({
 	routes: inboxRoutes,
 	paths: ['/inbox', '/api/inbox'],
 	contributes: [
+		contribute(candidateData, inboxData),
 		contribute(searchProviders, inboxSearchProvider),
 		contribute(reviewSources, repliesWaitingSource),
 		contribute(applicationDetails, messagesOfApplications),
 	],
 	seed: seedInbox,
-	nav: [{ href: '/inbox', label: 'Inbox', permission: 'inbox:read', section: 'work', order: 30 }],
+	nav: [
+		{
+			href: '/inbox',
+			label: 'Inbox',
+			permission: 'inbox:read',
+			section: 'work',
+			order: 30,
+			countLabel: 'unread',
+			counter: (deps, session) => unreadThreadCount(deps, session.actor),
+		},
+	],
 	start: (deps) => startOutboxSync(deps),
-	pageSections: [inboxHomeSection, applicationMessagesSection, messagesSection],
-	activityLabels: { 'inbox.replied': 'replied in the conversation' },
+	pageSections: [inboxHomeSection, applicationMessagesSection, messagesSection, vendorMessagesSection, bulkSendCandidatesSection, bulkSendApplicationsSection],
+	activityLabels: {
+		'inbox.replied': 'replied in the conversation',
+		'inbox.message_sent': 'wrote a new message to',
+		'inbox.marked_read': 'marked as read the conversation',
+	},
 	recordNames: [recordNamesFrom('inbox_thread', 'inbox_threads', 'r.subject', (id) => `/inbox/${id}`)],
 })

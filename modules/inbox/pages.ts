@@ -2,11 +2,10 @@
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { html, portalPage } from '../../core/html.ts'
-import { plural } from '../../core/ui.ts'
+import { plural, when } from '../../core/ui.ts'
 import { textOf } from '../../core/untrusted.ts'
 import { snippetAuthor, type getThread, type ThreadSummary } from './service.ts'
 
-const when = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`
 const lastWords = (t: ThreadSummary) =>
 	t.snippet.text ? html` · ${snippetAuthor(t.snippet.writtenBy === 'colleague', t.counterpart.name.text)}: ${t.snippet.text}` : ''
 
@@ -15,15 +14,23 @@ export function inboxPage(deps: AppDeps, session: PageSession, view: { threads: 
 		deps,
 		session,
 		{ title: 'Inbox' },
-		html`<section class="card"><h1>Inbox</h1>
+		html`<section class="card"><div class="title-row"><h1>Inbox</h1><div class="actions"><a class="button" href="/inbox/new">New message</a></div></div>
 <p class="meta">${['all', 'unread', 'starred'].map((f) => (f === view.filter ? html`<strong>${f}</strong> ` : html`<a href="/inbox?filter=${f}">${f}</a> `))}</p>
 ${view.threads.length === 0 ? html`<p>No conversations.</p>` : ''}
+${
+	view.threads.length
+		? html`<form method="post" action="/inbox/bulk" data-bulk><input type="hidden" name="csrf" value="${session.csrf}"><input type="hidden" name="back" value="/inbox?filter=${view.filter}">
+<p hidden data-needs-script><label class="check"><input type="checkbox" data-select-all="thread"> Select all on this page</label></p>
 <ul class="jobs">${view.threads.map(
-			(
-				t,
-			) => html`<li><a href="/inbox/${t.id}">${t.unread ? html`<strong>${t.counterpart.name.text}: ${t.subject.text}</strong>` : html`${t.counterpart.name.text}: ${t.subject.text}`}</a>
-<span class="meta">${t.starred ? '★ ' : ''}${plural(t.messageCount, 'message')} · ${when(t.lastMessageAt)}${lastWords(t)}</span></li>`,
-		)}</ul>
+				(
+					t,
+				) => html`<li class="picked"><span class="pick"><input type="checkbox" name="thread" value="${t.id}" id="pick-${t.id}"><label for="pick-${t.id}" class="visually-hidden">Select ${t.counterpart.name.text}: ${t.subject.text}</label></span>
+<span><a href="/inbox/${t.id}">${t.unread ? html`<strong>${t.counterpart.name.text}: ${t.subject.text}</strong>` : html`${t.counterpart.name.text}: ${t.subject.text}`}</a>
+<span class="meta">${t.starred ? '★ ' : ''}${plural(t.messageCount, 'message')} · ${when(t.lastMessageAt)}${lastWords(t)}</span></span></li>`,
+			)}</ul>
+<fieldset class="bulk-actions"><legend>With the selected conversations</legend><div class="bulk-row"><button type="submit">Mark as read</button></div></fieldset></form>`
+		: ''
+}
 ${view.more ? html`<p><a href="/inbox?filter=${view.filter}&amp;cursor=${view.more}">Older</a></p>` : ''}</section>`,
 	)
 }
@@ -32,7 +39,7 @@ export function threadPage(
 	deps: AppDeps,
 	session: PageSession,
 	thread: Awaited<ReturnType<typeof getThread>>,
-	message?: { error?: string; notice?: string },
+	message?: { error?: string; notice?: string; typed?: string },
 ): Response {
 	const csrf = html`<input type="hidden" name="csrf" value="${session.csrf}">`
 	return portalPage(
@@ -55,7 +62,7 @@ ${m.subject ? html`<p><strong>${m.subject.text}</strong></p>` : ''}<pre>${m.text
 ${
 	thread.counterpart.address.text.includes('@')
 		? html`<h2>Reply</h2><form method="post" action="/inbox/${thread.id}/reply" class="stack">${csrf}
-<label for="reply-text">Message <textarea id="reply-text" name="text" required maxlength="20000" rows="6"></textarea></label>
+<label for="reply-text">Message <textarea id="reply-text" name="text" required maxlength="20000" rows="6">${message?.typed ?? ''}</textarea></label>
 <button type="submit">Send</button></form>`
 		: ''
 }

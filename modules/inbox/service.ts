@@ -166,6 +166,30 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 	}
 }
 
+/**
+ * Marks a conversation read for the person, up to its latest message (the inbox's bulk Mark as
+ * read). Rules: the conversation must be of the person's workspace (else absent); one already read
+ * is left as it is (`changed: false`, nothing logged); otherwise one activity line.
+ */
+export async function markThreadRead(deps: AppDeps, actor: Actor, threadId: string): Promise<{ changed: boolean; subject: string }> {
+	const userId = person(actor)
+	return deps.db.transaction(async (tx) => {
+		const [row] = await deps.database.rows<ThreadRow>(sql`select ${THREAD(userId)} where t.id = ${threadId} and t.workspace_id = ${actor.workspaceId}`, tx)
+		if (!row) throw notFound()
+		const subject = row.subject
+		if (!summary(row).unread) return { changed: false, subject }
+		await tx
+			.insert(inboxStates)
+			.values({ threadId, userId, readAt: new Date(row.lastMessageAt) })
+			.onConflictDoUpdate({
+				target: [inboxStates.threadId, inboxStates.userId],
+				set: { readAt: sql`greatest(${inboxStates.readAt}, ${new Date(row.lastMessageAt).toISOString()}::timestamptz)` },
+			})
+		await recordActivity(tx, actor, { action: 'inbox.marked_read', targetType: 'inbox_thread', targetId: threadId, detail: {} })
+		return { changed: true, subject }
+	})
+}
+
 export async function setStarred(deps: AppDeps, actor: Actor, threadId: string, starred: boolean): Promise<void> {
 	const userId = person(actor)
 	const [thread] = await deps.db
@@ -229,4 +253,13 @@ export async function replyToThread(deps: AppDeps, actor: Actor, threadId: strin
 		await recordActivity(tx, actor, { action: 'inbox.replied', targetType: 'inbox_thread', targetId: threadId, detail: { outboxId: sent.id } })
 		return id!
 	})
+}
+
+/** Conversations with something the person has not read (the count beside Inbox in the navigation). */
+export async function unreadThreadCount(deps: AppDeps, actor: Actor): Promise<number> {
+	if (!actor.userId) return 0
+	const [row] = await deps.database.rows<{ n: number }>(
+		sql`select count(*)::int as n from ${inboxThreads} t left join ${inboxStates} s on s.thread_id = t.id and s.user_id = ${actor.userId} where t.workspace_id = ${actor.workspaceId} and ${UNREAD}`,
+	)
+	return Number(row?.n ?? 0)
 }

@@ -20,11 +20,13 @@ import { AppError } from '../../core/errors.ts'
 import { verifiedWebhookBody } from '../../core/http/signed-webhook.ts'
 import { checkValue } from '../../core/schema-check.ts'
 import { recordActivity } from '../activity/index.ts'
+import { recordEvent } from '../events/index.ts'
+import { interviewCompleted } from './events.ts'
 import { operatorActor } from '../auth/index.ts'
 import { candidateCards } from '../candidates/index.ts'
 import { jobTitles } from '../jobs/index.ts'
 import { createTodo } from '../todos/index.ts'
-import { VERDICTS } from './questions.ts'
+import { VERDICTS, type Verdict } from './questions.ts'
 import { interviewSettings } from './settings.ts'
 import { interviewEvents, interviewQuestions, interviews } from './table.ts'
 
@@ -193,6 +195,15 @@ export async function handleInterviewCallback(deps: AppDeps, request: Request): 
 			targetType: 'interview',
 			targetId: interview.id,
 			detail: { eventId: event.id, overallScore: r.overallScore, verdict: r.verdict, late: interview.status === 'expired' },
+		})
+		await recordEvent(tx, interviewCompleted, actor, {
+			interviewId: interview.id,
+			applicationId: interview.applicationId,
+			candidateId: interview.candidateId,
+			jobId: interview.jobId,
+			overallScore: r.overallScore,
+			// Checked against VERDICTS when the callback was read.
+			verdict: r.verdict as Verdict,
 		})
 		return result('applied', 'completed')
 	})

@@ -1,8 +1,10 @@
 import { contribute, defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
 import { calendarSources } from '../calendar/index.ts'
-import { applicationDetails } from '../candidates/index.ts'
+import { applicationDetails, candidateData } from '../candidates/index.ts'
 import { reviewSources } from '../review/index.ts'
+import { eventTypes } from '../events/index.ts'
+import { interviewCompleted } from './events.ts'
 import { interviewResultsSection } from './application-section.ts'
 import { interviewsSection } from './candidate-section.ts'
 import { completedInterviewsSource, interviewCalendarSource } from './contributions.ts'
@@ -13,16 +15,19 @@ import { interviewSettings } from './settings.ts'
 import { startExpirySweep } from './sweep.ts'
 import { interviewTools } from './tools.ts'
 import * as tables from './table.ts'
+import { interviewsData } from './data.ts'
 
 export { expireOverdueInterviews } from './sweep.ts'
 export { inviteToInterview, type InviteInput } from './service.ts'
 export { VERDICTS, type Verdict } from './questions.ts'
+export { interviewCompleted } from './events.ts'
+export { aiScorecardsOf, ratingOfScore, type AiScorecard } from './scorecard.ts'
 
 export default defineModule({
 	name: 'interviews',
 	settings: interviewSettings,
 	description: 'AI video interviews: invitations, the provider’s signed results, scores and verdicts, expiry at the deadline.',
-	requires: ['auth', 'activity', 'jobs', 'candidates', 'outbox', 'todos', 'calendar', 'review'],
+	requires: ['auth', 'activity', 'jobs', 'candidates', 'outbox', 'todos', 'calendar', 'review', 'events'],
 	checks: ['interviews:read'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
@@ -38,9 +43,11 @@ export default defineModule({
 	paths: ['/interviews', '/api/interviews'],
 	nav: [{ href: '/interviews', label: 'Interviews', permission: 'interviews:read', section: 'work', order: 70 }],
 	contributes: [
+		contribute(candidateData, interviewsData),
 		contribute(calendarSources, interviewCalendarSource),
 		contribute(reviewSources, completedInterviewsSource),
 		contribute(applicationDetails, interviewsOfApplications),
+		contribute(eventTypes, interviewCompleted),
 	],
 	pageSections: [interviewResultsSection, interviewsSection],
 	seed: seedInterviews,

@@ -1,9 +1,11 @@
 import { Elysia } from 'elysia'
 import { contribute, defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
+import { eventTypes } from '../events/index.ts'
 import { searchProviders } from '../search/index.ts'
 import { vendorFacts } from '../vendors/index.ts'
-import { jobFacts } from './port.ts'
+import { apiOperations, jobFacts } from './port.ts'
+import { JOB_EVENTS } from './events.ts'
 import { jobPageRoutes } from './page-routes.ts'
 import { jobsRestRoutes } from './rest-routes.ts'
 import { jobSearchProvider } from './search.ts'
@@ -12,13 +14,18 @@ import { jobTools } from './tools.ts'
 import { vendorJobFacts, vendorJobsSection } from './vendor-section.ts'
 import * as tables from './table.ts'
 
-export { listOpenJobs, listAllOpenJobs, findJobBySlug, type PublicJob } from './public-service.ts'
-export { jobUrl, toDate } from './rows.ts'
+export { listOpenJobs, findJobBySlug, type PublicJob } from './public-service.ts'
+export { jobUrl, toDate, type JobRow } from './rows.ts'
+export { allOpenJobPages, countAllOpenJobs, openJobChunks, openJobPages, openJobsVersion, type OpenJobsVersion, type SitemapJob } from './public-feed.ts'
+export { parseLocation, US_STATES, type ParsedLocation } from './location.ts'
+export { missingPayRange, PAY_TRANSPARENCY_STATES, payRangeRule } from './pay-transparency.ts'
+export { payText, payUnit, type PayUnit } from './salary.ts'
 export { jobAuthor, jobReach, jobRefs, jobTitleOf, jobTitles, listJobs, reachableJobIds, type JobRef } from './service.ts'
-export { teamJobIds, teammateIds } from './team.ts'
+export { jobTeamIds, teamJobIds, teammateIds } from './team.ts'
 export { contractTypeFrom } from './vendor-service.ts'
 export { withoutHiddenFormatting } from './rest-text.ts'
-export { jobFacts, type JobFacts, type JobFactsSource } from './port.ts'
+export { apiOperations, jobFacts, type ApiOperations, type JobFacts, type JobFactsSource } from './port.ts'
+export { jobPublished, jobReopened, jobClosed, jobChanged, JOB_EVENTS } from './events.ts'
 export { ROLE_TEMPLATES, type RoleTemplate } from './seed.ts'
 export {
 	jobQuestionsOf,
@@ -34,7 +41,7 @@ export {
 export default defineModule({
 	name: 'jobs',
 	description: 'Jobs: the vendor Job Publish REST API, the job tools and the jobs pages.',
-	requires: ['auth', 'vendors', 'activity', 'search'],
+	requires: ['auth', 'vendors', 'activity', 'search', 'events'],
 	checks: ['jobs:read', 'jobs:create', 'jobs:set_status', 'jobs:actively_hiring', 'candidates:read'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
@@ -54,8 +61,8 @@ export default defineModule({
 	paths: ['/api/v1', '/jobs'],
 	nav: [{ href: '/jobs', label: 'Jobs', section: 'work', order: 10, permission: 'jobs:read' }],
 	seed: seedJobs,
-	ports: [jobFacts],
-	contributes: [contribute(searchProviders, jobSearchProvider), contribute(vendorFacts, vendorJobFacts)],
+	ports: [jobFacts, apiOperations],
+	contributes: [contribute(searchProviders, jobSearchProvider), contribute(vendorFacts, vendorJobFacts), ...JOB_EVENTS.map((e) => contribute(eventTypes, e))],
 	activityLabels: {
 		'job.created': 'created the job',
 		'job.published': 'published the job',

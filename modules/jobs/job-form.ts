@@ -136,7 +136,7 @@ ${textArea({ id: 'description', label: LABELS.description, hint: 'Plain text, or
 ${textArea({ id: 'requirements', label: LABELS.requirements, hint: 'One per line, at most 40. Applicants’ résumés are checked against them.', rows: 5, value: values.requirements, errors })}
 ${textArea({ id: 'niceToHave', label: LABELS.niceToHave, hint: 'One per line, at most 40.', rows: 3, value: values.niceToHave, errors })}
 ${mayFlag ? checkboxes({ id: 'activelyHiring', name: 'activelyHiring', legend: LABELS.activelyHiring, options: [['on', 'Show this job as actively hiring']], checked: values.activelyHiring === 'on' ? ['on'] : [], errors }) : ''}
-<p class="meta">The job is saved as a Draft: nobody outside sees it until an owner or admin publishes it.</p>
+<p class="meta">The job is saved as a Draft: nobody outside sees it until it is published.</p>
 <div class="actions"><button type="submit">Create job</button> <a href="/jobs">Cancel</a></div>
 </form>`
 }

@@ -52,7 +52,9 @@ describe('creating a job with the New job form', () => {
 		})
 		const id = created.redirectedTo!.match(/^\/jobs\/(job_[a-z0-9]+)\?done=created$/)![1]!
 		expect(created.status).toBe(200)
-		expect(created.text).toContain('The job was created as a Draft')
+		expect(created.text).toContain('The job was created as a Draft: nobody outside sees it until it is published.')
+		// The person may be the one who publishes it: nobody is told an owner or admin will.
+		expect(created.text).not.toContain('An owner or admin publishes it')
 		expect(created.text).toContain('<h1>Senior Kotlin Engineer</h1>')
 		const [row] = await deps.db.select().from(jobs).where(eq(jobs.id, id))
 		expect(row).toMatchObject({

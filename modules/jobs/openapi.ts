@@ -4,6 +4,8 @@
  */
 import { html, page } from '../../core/html.ts'
 import { ChangeBody, PublishBody, RestJob } from './model.ts'
+import type { ApiOperations } from './port.ts'
+import { PAY_TRANSPARENCY_STATES } from './pay-transparency.ts'
 
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema))
 
@@ -23,7 +25,9 @@ const R = {
 }
 const idParam = { name: 'vendorJobId', in: 'path', required: true, schema: { type: 'string', maxLength: 100 } }
 
-export function openApiDocument(baseUrl: string) {
+export function openApiDocument(baseUrl: string, more: readonly ApiOperations[] = []) {
+	const extraPaths = Object.assign({}, ...more.map((m) => m.paths))
+	const extraSchemas = Object.assign({}, ...more.map((m) => m.schemas))
 	return {
 		openapi: '3.1.0',
 		info: {
@@ -92,6 +96,7 @@ export function openApiDocument(baseUrl: string) {
 					responses: { 200: jobResponse('The job, now closed'), 401: R[401], 403: R[403], 404: R[404], 429: R[429] },
 				},
 			},
+			...extraPaths,
 		},
 		components: {
 			securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'The vendor’s API key (bl_vk_…)' } },
@@ -104,8 +109,7 @@ export function openApiDocument(baseUrl: string) {
 						warnings: {
 							type: 'array',
 							items: { type: 'string' },
-							description:
-								'What the service adjusted: unknown fields ignored; a known field the operation does not take ignored, saying why (vendorJobId in a change: it cannot be changed; status in a publish); a choice sent in another case stored as listed ("remote" as "Remote"); items cut; markup removed; invisible formatting characters (bidirectional controls, Unicode tags) removed; contract type taken from employment',
+							description: `What the service adjusted: unknown fields ignored; a known field the operation does not take ignored, saying why (vendorJobId in a change: it cannot be changed; status in a publish); a choice sent in another case stored as listed ("remote" as "Remote"); items cut; markup removed; invisible formatting characters (bidirectional controls, Unicode tags) removed; contract type taken from employment; a pay-transparency notice when an open job located in a state whose law requires a pay range on postings (${PAY_TRANSPARENCY_STATES.join(', ')}), or remote, has none (the job is published all the same)`,
 						},
 					},
 					required: ['job'],
@@ -123,6 +127,7 @@ export function openApiDocument(baseUrl: string) {
 					},
 					required: ['error'],
 				},
+				...extraSchemas,
 			},
 		},
 	}
@@ -143,7 +148,7 @@ function fieldRows(schema: { properties: Record<string, any>; required?: string[
 	})
 }
 
-export function renderApiDocs(baseUrl: string): Response {
+export function renderApiDocs(baseUrl: string, more: readonly ApiOperations[] = []): Response {
 	const api = `${baseUrl}/api/v1`
 	const example = (s: string) => html`<pre><code>${s}</code></pre>`
 	return page(
@@ -158,6 +163,7 @@ export function renderApiDocs(baseUrl: string): Response {
 <li><code>GET /jobs/{vendorJobId}</code> returns one job.</li>
 <li><code>PATCH /jobs/{vendorJobId}</code> changes only the fields you send; <code>status</code> <code>closed</code> or <code>open</code> closes or re-opens it.</li>
 <li><code>DELETE /jobs/{vendorJobId}</code> closes the job; nothing is erased.</li>
+${more.flatMap((m) => m.docs).map((line) => html`<li>${line}</li>`)}
 </ul>
 <p>Choices (<code>contractType</code>, <code>visa</code>, <code>schedule</code>, <code>status</code>) are accepted in any case and stored as listed: <code>"remote"</code> is stored as <code>"Remote"</code>, with a warning. A change cannot rename a job: <code>vendorJobId</code> is its address, and one sent in a <code>PATCH</code> body is ignored with a warning saying so; <code>status</code> sent in a publish is ignored the same way (a publish always opens the job).</p>
 <p>Answers are <code>{"job": …}</code> (or <code>{"jobs": […]}</code>); when the service adjusted what you sent, a <code>warnings</code> list says what. Errors are <code>{"error": "…", "fields": [{"field", "message"}]}</code>: 400 body not JSON, 401 key missing or revoked, 403 API access off, 404 no such job, 413 body over 200 KB, 422 invalid fields, 429 too many requests, per key or per client address (wait <code>Retry-After</code> seconds). A method an address does not take is 405 with <code>Allow</code>.</p>

@@ -8,7 +8,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, type FieldError } from '../../core/errors.ts'
-import { pageSections, type SafeHtml } from '../../core/html.ts'
+import { pageSections, sectionNotice, type SafeHtml } from '../../core/html.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import type { HttpKit, PageQuery } from '../../core/module.ts'
 import { checkValue } from '../../core/schema-check.ts'
@@ -22,7 +22,7 @@ const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: 
 
 /** Confirmations after a change (`?done=<key>`, Post/Redirect/Get). */
 const NOTICES: Record<string, string> = {
-	created: 'The job was created as a Draft. An owner or admin publishes it when it is ready.',
+	created: 'The job was created as a Draft: nobody outside sees it until it is published.',
 	published: 'The job is published: it is live on the careers site.',
 	closed: 'The job is closed: it is no longer on the careers site.',
 	drafted: 'The job is back to Draft: it is no longer on the careers site.',
@@ -88,7 +88,11 @@ export function jobPageRoutes(deps: AppDeps, { auth }: HttpKit) {
 	const showJob = async (session: PageSession, jobId: string, query: { stage?: string; list?: string; cursor?: string; done?: string }) => {
 		const job = await getJob(deps, session.actor, jobId)
 		if (query.stage === undefined && query.list === undefined) {
-			return jobPage(deps, session, { job, sections: await pageSections(deps, 'job', session, jobId), notice: query.done ? NOTICES[query.done] : undefined })
+			return jobPage(deps, session, {
+				job,
+				sections: await pageSections(deps, 'job', session, jobId),
+				notice: query.done ? (Object.hasOwn(NOTICES, query.done) ? NOTICES[query.done] : (sectionNotice(deps, 'job', query.done) ?? undefined)) : undefined,
+			})
 		}
 		const label = query.list !== undefined ? (LISTS[query.list] ?? 'List') : 'Pipeline stage'
 		const refused = (problem: string, link: { href: string; text: string }) => jobPage(deps, session, { job, sections: [], list: { label, problem, link } })

@@ -24,6 +24,7 @@ import {
 	type Tone,
 } from '../../core/ui.ts'
 import { jobForm, type JobFormValues } from './job-form.ts'
+import { payRangeLaw } from './pay-transparency.ts'
 import { JOB_STATUSES, type JobStatus } from './model.ts'
 import { ACTIVELY_HIRING, type JobDetail, type JobSummary } from './service.ts'
 
@@ -158,6 +159,12 @@ function salary(job: JobDetail): string | null {
 	return null
 }
 
+/** A job that must show a pay range by law and has none is flagged where its salary would be. */
+function payRangeFlag(job: JobDetail): SafeHtml | null {
+	const law = payRangeLaw({ ...job, location: job.location === null ? null : textOf(job.location) })
+	return law ? html`${tag('No pay range', 'warn')} <span class="meta">${law}</span>` : null
+}
+
 function jobFacts(deps: AppDeps, session: PageSession, job: JobDetail): SafeHtml {
 	const applicants = seesApplicants(deps, session)
 		? html`<a href="#applicants">${job.applicantCount.toLocaleString('en-US')}</a>`
@@ -171,7 +178,7 @@ function jobFacts(deps: AppDeps, session: PageSession, job: JobDetail): SafeHtml
 			['Schedule', job.schedule],
 			['Contract type', job.contractType],
 			['Engagement', job.employment],
-			['Salary', salary(job)],
+			['Salary', salary(job) ?? payRangeFlag(job)],
 			['Minimum experience', job.minYears === null ? null : plural(job.minYears, 'year')],
 			['Work authorization', job.visa],
 			['Interview', job.interview],

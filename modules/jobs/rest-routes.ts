@@ -3,7 +3,9 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { readJsonObject } from '../../core/http/body.ts'
 import type { HttpKit } from '../../core/module.ts'
+import { contributionsTo } from '../../core/registry.ts'
 import { openApiDocument, renderApiDocs } from './openapi.ts'
+import { apiOperations } from './port.ts'
 import { changeVendorJob, closeVendorJob, getVendorJob, jobNotFound, listVendorJobs, publishJob, type WriteResult } from './vendor-service.ts'
 
 /** 200 KB, counted in bytes while the body is read (chunked bodies too). */
@@ -12,7 +14,8 @@ export const MAX_BODY_BYTES = 200 * 1024
 const answer = (result: WriteResult) => (result.warnings.length ? { job: result.job, warnings: result.warnings } : { job: result.job })
 
 export function jobsRestRoutes(deps: AppDeps, { auth }: HttpKit) {
-	const document = openApiDocument(deps.config.baseUrl)
+	const more = contributionsTo(deps.registry, apiOperations)
+	const document = openApiDocument(deps.config.baseUrl, more)
 	// Ids longer than the limit, that no publish could have stored (NUL, lone surrogates), or whose
 	// percent-encoding is broken (the router then gives no value) cannot exist: answer as absent
 	// without a query.
@@ -52,7 +55,7 @@ export function jobsRestRoutes(deps: AppDeps, { auth }: HttpKit) {
 				parse: 'none',
 			})
 			.get('/api/v1/openapi.json', () => document, { auth: 'public' })
-			.get('/api/v1/docs', () => renderApiDocs(deps.config.baseUrl), { auth: 'public' })
+			.get('/api/v1/docs', () => renderApiDocs(deps.config.baseUrl, more), { auth: 'public' })
 			.get('/api/v1', ({ redirect }) => redirect('/api/v1/docs', 302), { auth: 'public' })
 	)
 }

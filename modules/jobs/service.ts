@@ -14,12 +14,15 @@ import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId, shortCode } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import type { Db } from '../../db/client.ts'
 import { AppError, forbidden, invalid } from '../../core/errors.ts'
 import { contributionsTo } from '../../core/registry.ts'
 import { keysetPage, newestFirst } from '../../core/paging.ts'
 import { htmlToText, sanitizeDescription } from '../../core/sanitize.ts'
 import { untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
+import { recordEvent } from '../events/index.ts'
+import { jobChanged, jobEventOf } from './events.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { vendorNames } from '../vendors/index.ts'
 import type { JobStatus } from './model.ts'
@@ -347,22 +350,28 @@ async function recentSameDraft<F extends Partial<Record<keyof typeof jobs.$infer
 }
 
 export async function setJobStatus(deps: AppDeps, actor: Actor, jobId: string, status: JobStatus): Promise<JobDetail> {
-	const row = await loadJob(deps, actor, jobId)
-	if (row.status !== status) {
-		await deps.db.transaction(async (tx) => {
-			const now = sql`now()`
-			await tx
-				.update(jobs)
-				.set({
-					status,
-					updatedAt: now,
-					publishedAt: status === 'Open' ? now : undefined,
-					closedAt: status === 'Closed' ? now : null,
-				})
-				.where(and(eq(jobs.id, jobId), eq(jobs.workspaceId, actor.workspaceId)))
-			await recordActivity(tx, actor, { action: 'job.status_set', targetType: 'job', targetId: jobId, detail: { from: row.status, to: status } })
-		})
-	}
+	await loadJob(deps, actor, jobId)
+	await deps.db.transaction(async (tx) => {
+		// The row as it is now, locked: what the change does (and its event) is decided on it, not on an earlier read.
+		const [before] = await deps.database.rows<{ status: JobStatus; publishedAt: string | null; vendorId: string | null }>(
+			sql`select status, published_at as "publishedAt", vendor_id as "vendorId" from ${jobs} where id = ${jobId} and workspace_id = ${actor.workspaceId} for update`,
+			tx,
+		)
+		if (!before || before.status === status) return
+		const now = sql`now()`
+		await tx
+			.update(jobs)
+			.set({
+				status,
+				updatedAt: now,
+				publishedAt: status === 'Open' ? now : undefined,
+				closedAt: status === 'Closed' ? now : null,
+			})
+			.where(and(eq(jobs.id, jobId), eq(jobs.workspaceId, actor.workspaceId)))
+		await recordActivity(tx, actor, { action: 'job.status_set', targetType: 'job', targetId: jobId, detail: { from: before.status, to: status } })
+		const event = jobEventOf(before, status, true)
+		if (event) await recordEvent(tx, event, actor, { jobId, vendorId: before.vendorId, status })
+	})
 	return getJob(deps, actor, jobId)
 }
 
@@ -375,6 +384,7 @@ export async function setActivelyHiring(deps: AppDeps, actor: Actor, jobId: stri
 				.set({ activelyHiring, updatedAt: sql`now()` })
 				.where(and(eq(jobs.id, jobId), eq(jobs.workspaceId, actor.workspaceId)))
 			await recordActivity(tx, actor, { action: activelyHiring ? 'job.actively_hiring_on' : 'job.actively_hiring_off', targetType: 'job', targetId: jobId })
+			await recordEvent(tx, jobChanged, actor, { jobId, vendorId: row.vendorId, status: row.status as JobStatus })
 		})
 	}
 	return getJob(deps, actor, jobId)
@@ -391,9 +401,10 @@ export interface JobRef {
 	vendorJobId: string | null
 }
 
-export async function jobRefs(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, JobRef>> {
+/** `db`: the caller's transaction, when it has one (a second connection inside it waits forever on the embedded database). */
+export async function jobRefs(deps: AppDeps, workspaceId: string, ids: string[], db: Db = deps.db): Promise<Map<string, JobRef>> {
 	if (!ids.length) return new Map()
-	const rows = await deps.db
+	const rows = await db
 		.select({ id: jobs.id, title: jobs.title, status: jobs.status, slug: jobs.slug, vendorId: jobs.vendorId, vendorJobId: jobs.vendorJobId })
 		.from(jobs)
 		.where(and(eq(jobs.workspaceId, workspaceId), inArray(jobs.id, [...new Set(ids)])))

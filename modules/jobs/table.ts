@@ -48,6 +48,13 @@ export const jobs = pgTable(
 		 * reading (the embedded database's clock moves in whole milliseconds).
 		 */
 		lastWriteChanged: boolean('last_write_changed').notNull().default(true),
+		/**
+		 * Set and read only by the REST publish and change statements, like `last_write_changed`: the
+		 * event the write just made (`job.published`, `job.reopened`, `job.closed`, `job.changed`), or
+		 * null. Decided in the row's own update, on the row as it was, so two writes racing on one job
+		 * each name what they really did.
+		 */
+		lastWriteEvent: text('last_write_event'),
 		publishedAt: timestamp('published_at', { withTimezone: true }),
 		closedAt: timestamp('closed_at', { withTimezone: true }),
 	},
@@ -57,6 +64,8 @@ export const jobs = pgTable(
 		index('jobs_vendor_created').on(t.vendorId, t.createdAt.desc(), t.id.desc()),
 		index('jobs_workspace_created').on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
 		index('jobs_workspace_status_created').on(t.workspaceId, t.status, t.createdAt.desc(), t.id.desc()),
+		// The feeds read a workspace's open jobs newest published first, by keyset (modules/jobs/public-feed.ts).
+		index('jobs_workspace_open_published').on(t.workspaceId, t.publishedAt.desc(), t.id.desc()).where(sql`${t.status} = 'Open'`),
 		check('jobs_status_valid', sql`${t.status} in ('Draft', 'Open', 'Closed')`),
 		check('jobs_open_published', sql`${t.status} <> 'Open' or ${t.publishedAt} is not null`),
 		// A job has a closing time exactly while it is closed: re-opening (REST) or drafting (MCP) clears it.

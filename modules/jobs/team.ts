@@ -20,3 +20,13 @@ export async function teammateIds(deps: AppDeps, workspaceId: string, userId: st
 	const rows = await deps.db.selectDistinct({ userId: jobTeam.userId }).from(jobTeam).where(inArray(jobTeam.jobId, jobIds))
 	return [...new Set([userId, ...rows.map((r) => r.userId)])]
 }
+
+/** The people on a job's hiring team. */
+export async function jobTeamIds(deps: AppDeps, workspaceId: string, jobId: string): Promise<string[]> {
+	const rows = await deps.db
+		.select({ userId: jobTeam.userId })
+		.from(jobTeam)
+		.innerJoin(jobs, eq(jobs.id, jobTeam.jobId))
+		.where(and(eq(jobTeam.jobId, jobId), eq(jobs.workspaceId, workspaceId)))
+	return rows.map((r) => r.userId)
+}

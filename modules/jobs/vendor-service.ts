@@ -29,9 +29,12 @@ import type { PresentedCredential } from '../../core/http/auth.ts'
 import { activityInsertFrom, activityValues } from '../activity/index.ts'
 import { apiAccessOff, noteKeyUse, vendorKeyActorSql, vendorKeySql } from '../vendors/index.ts'
 import { compile } from '../../db/client.ts'
+import { eventValues } from '../events/index.ts'
+import { jobEventInsert, jobEventSql } from './events.ts'
 import { ChangeBody, EDITABLE_FIELDS, PublishBody, type ChangeInput, type EditableField, type PublishInput, type RestJob } from './model.ts'
 import { JOB_COLUMN_NAMES, JOB_COLUMNS, jobUrl, slugify, type JobRow } from './rows.ts'
 import { jobs } from './table.ts'
+import { payRangeWarning } from './pay-transparency.ts'
 import { DISPLAY_TEXT_FIELDS, hiddenFormattingWarning, stripHiddenFormatting } from './rest-text.ts'
 
 export interface WriteResult {
@@ -187,8 +190,8 @@ const republishChanges = sql`(jobs.status <> 'Open' or ${differs((f) => sql`jobs
 export const publishStatement = compile(sql`with k as (
 	${vendorKeySql(sql`${sql.placeholder('keyHash')}`)}
 ), j as (
-	insert into ${jobs} (id, workspace_id, vendor_id, vendor_job_id, slug, status, created_at, published_at, ${sql.join(EDITABLE_FIELDS.map(column), sql`, `)})
-	select ${sql.placeholder('id')}, k.workspace_id, k.vendor_id, ${sql.placeholder('vendorJobId')}, ${sql.placeholder('slug')}, 'Open', date_trunc('milliseconds', now()), now(), ${sql.join(EDITABLE_FIELDS.map(newJobValue), sql`, `)}
+	insert into ${jobs} (id, workspace_id, vendor_id, vendor_job_id, slug, status, created_at, published_at, last_write_event, ${sql.join(EDITABLE_FIELDS.map(column), sql`, `)})
+	select ${sql.placeholder('id')}, k.workspace_id, k.vendor_id, ${sql.placeholder('vendorJobId')}, ${sql.placeholder('slug')}, 'Open', date_trunc('milliseconds', now()), now(), 'job.published', ${sql.join(EDITABLE_FIELDS.map(newJobValue), sql`, `)}
 	from k where k.api_access
 	on conflict (vendor_id, vendor_job_id) do update set
 		${sql.join(
@@ -199,10 +202,13 @@ export const publishStatement = compile(sql`with k as (
 		published_at = case when jobs.status = 'Open' then jobs.published_at else now() end,
 		closed_at = null,
 		updated_at = case when ${republishChanges} then now() else jobs.updated_at end,
-		last_write_changed = ${republishChanges}
-	returning ${JOB_COLUMN_NAMES}, last_write_changed, (xmax = 0) as inserted
+		last_write_changed = ${republishChanges},
+		last_write_event = ${jobEventSql('Open', republishChanges, sql`jobs.`)}
+	returning ${JOB_COLUMN_NAMES}, last_write_changed, last_write_event, (xmax = 0) as inserted
 ), log as (
 	${activityInsertFrom(sql`j, k`, { action: sql`case when j.inserted then 'job.published' else 'job.republished' end`, targetType: 'job', targetId: sql`j.id`, where: sql`j.last_write_changed` }, vendorKeyActorSql('k'))}
+), event as (
+	${jobEventInsert(sql`j, k`, vendorKeyActorSql('k'))}
 )
 select k.api_access as "apiAccess", k.workspace_slug as "workspaceSlug", k.key_id as "keyId", k.key_last_used_at as "keyLastUsedAt", ${JOB_COLUMNS}, j.inserted as "inserted" from k left join j on true`)
 
@@ -224,6 +230,7 @@ export async function publishJob(deps: AppDeps, key: PresentedCredential, readBo
 				...fieldValues(values),
 				keyHash: key.hash,
 				activityId: newId('act'),
+				...eventValues(),
 				id: newId('job'),
 				vendorJobId: input.vendorJobId,
 				slug: `${slugify(input.title)}-${shortCode()}`,
@@ -233,7 +240,13 @@ export async function publishJob(deps: AppDeps, key: PresentedCredential, readBo
 	if (!row) throw await key.rejected()
 	if (!row.apiAccess) throw apiAccessOff()
 	noteKeyUse(deps, row.keyId, row.keyLastUsedAt)
-	return { job: toRest(row, deps, row.workspaceSlug), created: row.inserted === true, warnings }
+	return { job: toRest(row, deps, row.workspaceSlug), created: row.inserted === true, warnings: withPayWarning(row, warnings) }
+}
+
+/** An open job that must show a pay range by law and has none is published, with a warning saying so. */
+function withPayWarning(row: JobRow, warnings: string[]): string[] {
+	const pay = row.status === 'Open' ? payRangeWarning(row) : null
+	return pay ? [...warnings, pay] : warnings
 }
 
 async function keyCheckedFirst<T>(key: PresentedCredential, step: () => Promise<T>): Promise<T> {
@@ -307,13 +320,16 @@ function changeSql(status: StatusChange): SQL {
 	}
 	const changes = sql`(${statusChanges} or ${differs((f) => sql`${column(f)}`, changed)})`
 	sets.push(sql`updated_at = case when ${changes} then now() else updated_at end`, sql`last_write_changed = ${changes}`)
+	sets.push(sql`last_write_event = ${jobEventSql(status === 'open' ? 'Open' : status === 'closed' ? 'Closed' : null, changes)}`)
 	const action = status === 'closed' ? 'job.closed' : status === 'open' ? 'job.opened' : 'job.changed'
 	return sql`with j as (
 	update ${jobs} set ${sql.join(sets, sql`, `)}
 	where vendor_id = ${sql.placeholder('vendorId')} and vendor_job_id = ${sql.placeholder('vendorJobId')}
-	returning ${JOB_COLUMN_NAMES}, last_write_changed
+	returning ${JOB_COLUMN_NAMES}, last_write_changed, last_write_event
 ), log as (
 	${activityInsertFrom(sql`j`, { action: sql.raw(`'${action}'`), targetType: 'job', targetId: sql`j.id`, where: sql`j.last_write_changed` })}
+), event as (
+	${jobEventInsert(sql`j`)}
 )
 select ${JOB_COLUMNS} from j`
 }
@@ -332,9 +348,10 @@ async function applyChange(
 	const rows = await deps.database.run<JobRow>(changeStatements[status ?? 'none'], {
 		...fieldValues(values),
 		...activityValues(actor),
+		...eventValues(actor),
 		vendorId: actor.vendorId,
 		vendorJobId,
 	})
 	if (!rows[0]) throw jobNotFound()
-	return { job: toRest(rows[0], deps, actor.workspaceSlug), created: false, warnings }
+	return { job: toRest(rows[0], deps, actor.workspaceSlug), created: false, warnings: withPayWarning(rows[0], warnings) }
 }

@@ -4,9 +4,18 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { html, portalPage } from '../../core/html.ts'
 import type { PageSession } from '../../core/http/auth.ts'
+import { doneNotice, seeOther } from '../../core/http/form.ts'
 import type { HttpKit } from '../../core/module.ts'
+import { when } from '../../core/ui.ts'
 import { addLookup, allLookups, LOOKUP_KINDS, LOOKUP_LABELS, removeLookup } from './service.ts'
 
+/** Confirmations after a form (Post/Redirect/Get), per list: `added-client`, `removed-vendor`… */
+const DONE: Record<string, string> = Object.fromEntries(
+	LOOKUP_KINDS.flatMap((k) => [
+		[`added-${k}`, `The name was added to ${LOOKUP_LABELS[k].toLowerCase()}.`],
+		[`removed-${k}`, `The name was removed from ${LOOKUP_LABELS[k].toLowerCase()}.`],
+	]),
+)
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
 
 async function lookupsPage(deps: AppDeps, session: PageSession, message: { error?: string; notice?: string } = {}, status = 200): Promise<Response> {
@@ -34,7 +43,7 @@ ${
 				k
 			].map(
 				(v) =>
-					html`<tr><td>${v.name}</td><td><time datetime="${v.createdAt}">${v.createdAt.slice(0, 10)}</time></td><td><form method="post" action="/lookups/${v.id}/remove" class="inline" data-confirm="Remove “${v.name}” from ${LOOKUP_LABELS[k].toLowerCase()}?"><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger" aria-label="Remove ${v.name}">Remove</button></form></td></tr>`,
+					html`<tr><td>${v.name}</td><td>${when(v.createdAt, { time: false })}</td><td><form method="post" action="/lookups/${v.id}/remove" class="inline" data-confirm="Remove “${v.name}” from ${LOOKUP_LABELS[k].toLowerCase()}?"><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger" aria-label="Remove ${v.name}">Remove</button></form></td></tr>`,
 			)}</tbody></table></div>`
 }`,
 )}
@@ -45,14 +54,17 @@ ${
 export function lookupRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'lookups.routes' })
 		.use(auth)
-		.get('/lookups', ({ session }) => lookupsPage(deps, session), { session: { permission: 'lookups:manage' } })
+		.get('/lookups', ({ session, query }) => lookupsPage(deps, session, { notice: doneNotice(DONE, query.done) }), {
+			session: { permission: 'lookups:manage' },
+			query: t.Object({ done: t.Optional(t.String({ maxLength: 60 })) }),
+		})
 		.post(
 			'/lookups',
 			async ({ session, body }) => {
 				const f = body as Record<string, unknown>
 				try {
 					const v = await addLookup(deps, session.actor, { kind: String(f.kind ?? ''), name: String(f.name ?? '') })
-					return lookupsPage(deps, session, { notice: `“${v.name}” was added to ${LOOKUP_LABELS[v.kind].toLowerCase()}.` })
+					return seeOther('/lookups', `added-${v.kind}`, `list-${v.kind}`)
 				} catch (error) {
 					if (!(error instanceof AppError) || error.status >= 500) throw error
 					return lookupsPage(deps, session, { error: error.fields?.map((x) => `${x.field} ${x.message}`).join('; ') || error.message }, error.status)
@@ -64,7 +76,7 @@ export function lookupRoutes(deps: AppDeps, { auth }: HttpKit) {
 			'/lookups/:id/remove',
 			async ({ session, params }) => {
 				const v = await removeLookup(deps, session.actor, params.id)
-				return lookupsPage(deps, session, { notice: `“${v.name}” was removed.` })
+				return seeOther('/lookups', `removed-${v.kind}`, `list-${v.kind}`)
 			},
 			{ session: { permission: 'lookups:manage' }, body: form },
 		)

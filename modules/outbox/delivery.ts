@@ -2,7 +2,7 @@
  * What the worker hands a channel (mail.ts, messaging.ts) and what a channel throws back. Kept apart
  * from the worker so that the channels do not import the worker that imports them.
  */
-import type { OutboxAttachment } from './table.ts'
+import type { OutboxAttachment, OutboxCalendar } from './table.ts'
 
 export interface ClaimedRow {
 	id: string
@@ -16,6 +16,11 @@ export interface ClaimedRow {
 	attempts: number
 	carriesPrivate: boolean
 	privateSealed: string | null
+	workspaceId: string
+	recipientType: string | null
+	recipientId: string | null
+	marketing: boolean
+	calendar: OutboxCalendar | null
 }
 
 /** A failed delivery; `permanent` failures are not retried. */

@@ -1,15 +1,22 @@
 import { defineModule } from '../../core/module.ts'
-import { workspaceDirectoryPort } from './port.ts'
+import { Elysia } from 'elysia'
+import { messageFooterPort, workspaceDirectoryPort } from './port.ts'
 import { outboxCommands } from './commands.ts'
 import { outboxRoutes } from './routes.ts'
+import { outboxQueue } from './queue.ts'
 import { outboxSettings } from './settings.ts'
 import { startOutboxWorker } from './worker.ts'
+import { unsubscribeRoutes } from './unsubscribe-routes.ts'
 import * as tables from './table.ts'
 
 export { releaseHeld, type Released, type ReleaseSelection } from './held.ts'
+export { forgetRecipient, type ErasedRecipient } from './erasure.ts'
 export {
 	enqueueMail,
 	enqueueMessage,
+	isUnsubscribed,
+	UNSUBSCRIBED,
+	type SendingDeps,
 	deliveryStates,
 	type DeliveryState,
 	type DeliveryStatus,
@@ -22,7 +29,9 @@ export { toE164, NO_PROVIDER, MAX_MESSAGE_LENGTH } from './messaging.ts'
 export type { OutboxAttachment } from './table.ts'
 export { messagingConfigured, outboxSettings, type MessagingConfig, type OutboxSettings } from './settings.ts'
 export { ACCOUNT_MAIL, outboxSince, type OutboxEntry } from './queries.ts'
-export { workspaceDirectory, workspaceDirectoryPort, type WorkspaceDirectory } from './port.ts'
+export { messageFooterPort, workspaceDirectory, workspaceDirectoryPort, type MessageFooter, type WorkspaceDirectory } from './port.ts'
+export { unsubscribeUrl } from './footer.ts'
+export type { OutboxCalendar } from './table.ts'
 export { PRIVATE_MARKER, textToSend, type RecipientOnly } from './private.ts'
 
 export default defineModule({
@@ -38,11 +47,12 @@ export default defineModule({
 		{ key: 'outbox:retry', description: 'Put a failed e-mail or message back in the queue', grantedTo: ['owner', 'admin'] },
 		{ key: 'outbox:reveal', description: 'Reveal a candidate’s upload link held in the dev mailbox (logged)', grantedTo: ['owner', 'admin'] },
 	],
-	routes: outboxRoutes,
-	paths: ['/outbox'],
+	routes: (deps, kit) => new Elysia({ name: 'outbox.all' }).use(outboxRoutes(deps, kit)).use(unsubscribeRoutes(deps, kit)),
+	paths: ['/outbox', '/unsubscribe'],
 	commands: outboxCommands,
-	ports: [workspaceDirectoryPort],
+	ports: [workspaceDirectoryPort, messageFooterPort],
 	nav: [{ href: '/outbox', label: 'Outbox', permission: 'outbox:read' }],
+	queues: [outboxQueue],
 	start: (deps) => startOutboxWorker(deps),
 	activityLabels: {
 		'outbox.retried': 'sent again the message',

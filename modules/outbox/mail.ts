@@ -3,6 +3,7 @@ import nodemailer, { type Transporter } from 'nodemailer'
 import type { AppDeps } from '../../core/deps.ts'
 import { fileStore } from '../../core/files.ts'
 import { deliveryError as failure, type ClaimedRow } from './delivery.ts'
+import { unsubscribeUrl } from './footer.ts'
 
 const transports = new Map<string, Transporter>()
 
@@ -30,6 +31,16 @@ function transportFor(smtpUrl: string, timeouts: ReturnType<typeof smtpTimeouts>
 }
 
 /** Sends one outbox e-mail; throws a `DeliveryError`-shaped error on failure. */
+/**
+ * A marketing mail's unsubscribe headers (RFC 2369, and RFC 8058's one-click POST, which mail apps
+ * show as an Unsubscribe button); transactional mail has none.
+ */
+function unsubscribeHeaders(deps: AppDeps, row: ClaimedRow): Record<string, string> {
+	if (!row.marketing || row.recipientType !== 'candidate' || !row.recipientId) return {}
+	const url = unsubscribeUrl(deps, row.workspaceId, { type: row.recipientType, id: row.recipientId })
+	return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
+}
+
 export async function sendMail(deps: AppDeps, row: ClaimedRow): Promise<void> {
 	const smtpUrl = deps.config.smtpUrl
 	if (!smtpUrl) throw failure('SMTP_URL is not set', false)
@@ -53,6 +64,9 @@ export async function sendMail(deps: AppDeps, row: ClaimedRow): Promise<void> {
 			text: row.text,
 			html: row.html ?? undefined,
 			messageId: row.messageId ?? undefined,
+			headers: unsubscribeHeaders(deps, row),
+			// An invitation: a text/calendar part with its METHOD (what calendar apps act on) and the same as invite.ics.
+			icalEvent: row.calendar ? { method: row.calendar.method, content: row.calendar.content, filename: 'invite.ics' } : undefined,
 			attachments,
 			signal: deadline,
 		})

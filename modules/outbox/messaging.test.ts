@@ -91,7 +91,7 @@ describe('messaging provider adapter', () => {
 		const deps = await providerDeps()
 		const ws = await newWorkspace()
 		const to = number()
-		const { id, status } = await enqueueMessage(deps.db, { workspaceId: ws.id, to, text: 'Please upload your documents: https://x.test/upload/abc' })
+		const { id, status } = await enqueueMessage(deps.db, { workspaceId: ws.id, to, text: 'Please upload your documents: https://x.test/upload/abc' }, deps)
 		expect(status).toBe('pending')
 		expect(await deliverDue(deps, { workspaceId: ws.id })).toEqual({ sent: 1, retried: 0, failed: 0 })
 		const got = received.filter((r) => r.form.To === to)
@@ -104,7 +104,7 @@ describe('messaging provider adapter', () => {
 		const deps = await providerDeps({ MESSAGING_FROM: 'whatsapp:+15550002222' })
 		const ws = await newWorkspace()
 		const to = number()
-		await enqueueMessage(deps.db, { workspaceId: ws.id, to, text: 'Hi' })
+		await enqueueMessage(deps.db, { workspaceId: ws.id, to, text: 'Hi' }, deps)
 		await deliverDue(deps, { workspaceId: ws.id })
 		expect(received.find((r) => r.form.To === `whatsapp:${to}`)?.form.From).toBe('whatsapp:+15550002222')
 	})
@@ -117,8 +117,8 @@ describe('messaging provider adapter', () => {
 		plan.set(flaky, [503, 500])
 		plan.set(invalid, [400])
 		const [a, b] = [
-			await enqueueMessage(deps.db, { workspaceId: ws.id, to: flaky, text: 'one' }),
-			await enqueueMessage(deps.db, { workspaceId: ws.id, to: invalid, text: 'two' }),
+			await enqueueMessage(deps.db, { workspaceId: ws.id, to: flaky, text: 'one' }, deps),
+			await enqueueMessage(deps.db, { workspaceId: ws.id, to: invalid, text: 'two' }, deps),
 		]
 		const o = { workspaceId: ws.id, baseDelayMs: 0 }
 		expect(await deliverDue(deps, o)).toEqual({ sent: 0, retried: 1, failed: 1 })
@@ -138,7 +138,7 @@ describe('messaging provider adapter', () => {
 	test('wrong credentials are a permanent failure', async () => {
 		const deps = await providerDeps({ MESSAGING_TOKEN: 'wrong' })
 		const ws = await newWorkspace()
-		const { id } = await enqueueMessage(deps.db, { workspaceId: ws.id, to: number(), text: 'x' })
+		const { id } = await enqueueMessage(deps.db, { workspaceId: ws.id, to: number(), text: 'x' }, deps)
 		expect(await deliverDue(deps, { workspaceId: ws.id })).toEqual({ sent: 0, retried: 0, failed: 1 })
 		expect((await rowsOf([id]))[0]!.lastError).toContain('HTTP 401')
 	})
@@ -146,7 +146,7 @@ describe('messaging provider adapter', () => {
 	test('an unreachable provider is retried', async () => {
 		const deps = await testDeps({ MESSAGING_URL: 'http://127.0.0.1:9', MESSAGING_ACCOUNT: ACCOUNT, MESSAGING_TOKEN: TOKEN, MESSAGING_FROM: '+15550001111' })
 		const ws = await newWorkspace()
-		const { id } = await enqueueMessage(deps.db, { workspaceId: ws.id, to: number(), text: 'x' })
+		const { id } = await enqueueMessage(deps.db, { workspaceId: ws.id, to: number(), text: 'x' }, deps)
 		expect(await deliverDue(deps, { workspaceId: ws.id })).toEqual({ sent: 0, retried: 1, failed: 0 })
 		const [row] = await rowsOf([id])
 		expect(row!.status).toBe('pending')
@@ -157,10 +157,10 @@ describe('messaging provider adapter', () => {
 		const deps = await testDeps()
 		expect(messagingConfigured(deps)).toBe(false)
 		const ws = await newWorkspace()
-		const recorded = await enqueueMessage(deps.db, { workspaceId: ws.id, to: number(), text: 'x', notSent: NO_PROVIDER })
+		const recorded = await enqueueMessage(deps.db, { workspaceId: ws.id, to: number(), text: 'x', notSent: NO_PROVIDER }, deps)
 		expect(recorded.status).toBe('not_sent')
 		// One queued before the provider was removed: the worker records it as not sent too.
-		const queued = await enqueueMessage(deps.db, { workspaceId: ws.id, to: number(), text: 'y' })
+		const queued = await enqueueMessage(deps.db, { workspaceId: ws.id, to: number(), text: 'y' }, deps)
 		await deliverDue(deps, { workspaceId: ws.id })
 		for (const row of await rowsOf([recorded.id, queued.id])) {
 			expect(row.status).toBe('not_sent')
@@ -177,9 +177,9 @@ describe('messaging provider adapter', () => {
 		oversized.set(huge, 'huge')
 		oversized.set(endless, 'endless')
 		const rows = [
-			await enqueueMessage(deps.db, { workspaceId: ws.id, to: huge, text: 'one' }),
-			await enqueueMessage(deps.db, { workspaceId: ws.id, to: endless, text: 'two' }),
-			await enqueueMessage(deps.db, { workspaceId: ws.id, to: fine, text: 'three' }),
+			await enqueueMessage(deps.db, { workspaceId: ws.id, to: huge, text: 'one' }, deps),
+			await enqueueMessage(deps.db, { workspaceId: ws.id, to: endless, text: 'two' }, deps),
+			await enqueueMessage(deps.db, { workspaceId: ws.id, to: fine, text: 'three' }, deps),
 		]
 		// A 2xx answer that cannot be read may or may not have been sent: retried, as an unreadable answer is.
 		expect(await deliverDue(deps, { workspaceId: ws.id, baseDelayMs: 0 })).toEqual({ sent: 1, retried: 2, failed: 0 })

@@ -3,6 +3,7 @@
  * workspace, to take `--workspace <slug>`). The module that owns workspaces (auth) contributes it:
  * it sends its mail through the outbox, so it requires the outbox, which cannot ask it in turn.
  */
+import type { AppDeps } from '../../core/deps.ts'
 import type { Registry } from '../../core/registry.ts'
 import { contributionsTo } from '../../core/registry.ts'
 import { definePort, type WorkspaceRef } from '../../core/module.ts'
@@ -31,3 +32,16 @@ export function workspaceDirectory(registry: Pick<Registry, 'contributions'>): W
 	if (!directory) throw new Error('No module contributes the workspace directory (port "outbox:workspace-directory")')
 	return directory
 }
+
+/** The firm's footer, added to every e-mail and message to a candidate (`footer.ts`). */
+export interface MessageFooter {
+	/** The footer of each channel; '' for none. Read on the caller's transaction (see `WorkspaceDirectory`). */
+	footerOf(deps: Pick<AppDeps, 'config'>, db: Db, workspaceId: string): Promise<{ email: string; text: string }>
+}
+
+/** One module keeps the firm's footer (templates), so the registry refuses a second contribution. */
+export const messageFooterPort = definePort<MessageFooter>(
+	'outbox:message-footer',
+	'The firm’s footer that every e-mail and message to a candidate carries (contributed by the module that keeps it)',
+	{ single: true },
+)

@@ -206,7 +206,7 @@ describe('a link only the recipient may see (checklist H2)', () => {
 			await testDeps({ SMTP_URL: smtp.url }),
 		)
 		// Queued while a provider was configured; the worker now runs without one.
-		const queued = await enqueueMessage(deps.db, { workspaceId: ws.id, to: phone(), text: `Here: ${value}`, recipientOnly })
+		const queued = await enqueueMessage(deps.db, { workspaceId: ws.id, to: phone(), text: `Here: ${value}`, recipientOnly }, deps)
 		expect((await rowsOf([bounced.id, queued.id])).map((r) => Boolean(r.privateSealed))).toEqual([true, true])
 		expect(await deliverDue(await testDeps({ SMTP_URL: smtp.url }), { workspaceId: ws.id })).toEqual({ sent: 0, retried: 0, failed: 1 })
 		const rows = await rowsOf([bounced.id, queued.id])

@@ -4,13 +4,14 @@
  * here until an operator releases it (held.ts), and an upload link in it can be revealed (reveal.ts).
  */
 import { Elysia, t } from 'elysia'
+import { seeOther } from '../../core/http/form.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { html, portalPage, type SafeHtml } from '../../core/html.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { revealCookie } from '../../core/http/reveal-cookie.ts'
-import { actionButton, copyButton, dataTable } from '../../core/ui.ts'
+import { actionButton, copyButton, dataTable, when } from '../../core/ui.ts'
 import { PRIVATE_MARKER } from './private.ts'
 import { REVEAL_PERMISSION, revealPrivateLink, revealRefusal } from './reveal.ts'
 import { messagingConfigured } from './settings.ts'
@@ -26,7 +27,6 @@ const LABEL: Record<string, string> = {
 	not_sent: 'Not sent',
 }
 const statusOf = (r: OutboxRow) => (r.held && r.status === 'pending' ? 'held' : r.status)
-const when = (d: Date | null) => (d ? html`<time datetime="${d.toISOString()}">${d.toISOString().replace('T', ' ').slice(0, 19)} UTC</time>` : '—')
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
 const RELEASE_ALL = 'npm run cli -- outbox release --all'
 
@@ -147,12 +147,13 @@ export function outboxRoutes(deps: AppDeps, { auth }: HttpKit) {
 			)
 			.get(
 				'/outbox/:id',
-				async ({ actor, session, params, cookie }) => {
+				async ({ actor, session, params, cookie, query }) => {
 					const row = await getOutboxRow(deps.db, actor.workspaceId, params.id)
 					const shown = await revealed.open(deps, cookie, session.sessionId)
-					return entryPage(deps, session, row, { shown: shown?.id === row.id ? shown.link : null })
+					const notice = query.done === 'retried' ? 'Queued again: the worker will try to deliver it shortly.' : undefined
+					return entryPage(deps, session, row, { shown: shown?.id === row.id ? shown.link : null, notice })
 				},
-				{ session: { permission: 'outbox:read' } },
+				{ session: { permission: 'outbox:read' }, query: t.Object({ done: t.Optional(t.String({ maxLength: 20 })) }) },
 			)
 			// The link crosses the redirect sealed in a cookie (Post/Redirect/Get: reloading never reveals it again).
 			.post(
@@ -176,11 +177,9 @@ export function outboxRoutes(deps: AppDeps, { auth }: HttpKit) {
 						await retryOutboxRow(deps, actor, params.id)
 					} catch (error) {
 						if (!(error instanceof AppError) || error.code !== 'CONFLICT') throw error
-						return entryPage(deps, session, await getOutboxRow(deps.db, actor.workspaceId, params.id), { notice: error.message })
+						return entryPage(deps, session, await getOutboxRow(deps.db, actor.workspaceId, params.id), { notice: error.message, status: 409 })
 					}
-					return entryPage(deps, session, await getOutboxRow(deps.db, actor.workspaceId, params.id), {
-						notice: 'Queued again: the worker will try to deliver it shortly.',
-					})
+					return seeOther(`/outbox/${encodeURIComponent(params.id)}`, 'retried')
 				},
 				{ session: { permission: 'outbox:retry' }, body: form },
 			)

@@ -10,8 +10,9 @@ import { AppError } from '../../core/errors.ts'
 import { keysetPage, newestWrittenFirst } from '../../core/paging.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
+import { footerFor, unsubscribeUrl, withFooter } from './footer.ts'
 import { sealPrivate, type RecipientOnly } from './private.ts'
-import { outbox, type OutboxAttachment } from './table.ts'
+import { outbox, outboxUnsubscribes, type OutboxAttachment, type OutboxCalendar } from './table.ts'
 
 export interface NewMail {
 	workspaceId: string
@@ -25,6 +26,13 @@ export interface NewMail {
 	recipient?: Recipient
 	/** A value in `text` only the recipient may see (an upload link): kept sealed, never in plain text (`private.ts`). */
 	recipientOnly?: RecipientOnly
+	/**
+	 * A marketing-type message (a job alert): it needs a candidate `recipient`, carries
+	 * `List-Unsubscribe` and an unsubscribe line, and is recorded as not sent to one who unsubscribed.
+	 */
+	marketing?: boolean
+	/** An iCalendar invitation or cancellation sent with it. */
+	calendar?: OutboxCalendar
 }
 
 /** The person or organisation a message is for. */
@@ -33,18 +41,64 @@ export interface Recipient {
 	id: string
 }
 
+/** What sending needs of the app: settings, the modules (the firm's footer) and the secret (unsubscribe addresses). */
+export type SendingDeps = Pick<AppDeps, 'config' | 'registry' | 'secret'>
+
+export const UNSUBSCRIBED = 'The candidate unsubscribed from job alerts and other marketing messages'
+
+async function unsubscribed(db: Db, workspaceId: string, recipient: Recipient): Promise<boolean> {
+	const [row] = await db
+		.select({ id: outboxUnsubscribes.recipientId })
+		.from(outboxUnsubscribes)
+		.where(
+			and(
+				eq(outboxUnsubscribes.workspaceId, workspaceId),
+				eq(outboxUnsubscribes.recipientType, recipient.type),
+				eq(outboxUnsubscribes.recipientId, recipient.id),
+			),
+		)
+	return Boolean(row)
+}
+
+/**
+ * The text as it goes out: a candidate's message ends with the firm's footer, and a marketing one
+ * with the line to unsubscribe (also in the `List-Unsubscribe` header, mail.ts).
+ */
+async function textFor(
+	deps: SendingDeps,
+	db: Db,
+	workspaceId: string,
+	channel: 'email' | 'text',
+	text: string,
+	recipient: Recipient | undefined,
+	marketing: boolean,
+) {
+	if (recipient?.type !== 'candidate') return text
+	const footer = await footerFor(deps, db, workspaceId, channel)
+	const unsubscribe = marketing ? `Unsubscribe from job alerts: ${unsubscribeUrl(deps, workspaceId, recipient)}` : ''
+	return withFooter(text, [footer, unsubscribe].filter(Boolean).join('\n'), channel)
+}
+
 /**
  * Puts an e-mail in the outbox; returns its id and Message-ID. Call inside the caller's transaction.
  * Without `SMTP_URL` the mail is held in the dev mailbox: it is never sent, not even once SMTP_URL is
  * set, unless an operator releases it (`releaseHeld`), so mail written while trying things out never
- * reaches real people by surprise.
+ * reaches real people by surprise. A marketing mail to a candidate who unsubscribed is recorded as
+ * not sent, with the reason.
  */
-export async function enqueueMail(db: Db, mail: NewMail, deps: Pick<AppDeps, 'config'>): Promise<{ id: string; messageId: string; held: boolean }> {
+export async function enqueueMail(
+	db: Db,
+	mail: NewMail,
+	deps: SendingDeps,
+): Promise<{ id: string; messageId: string; held: boolean; status: 'pending' | 'not_sent' }> {
 	if (/[\r\n]/.test(mail.to) || /[\r\n]/.test(mail.subject)) throw new Error('mail headers must not contain line breaks')
+	if (mail.marketing && mail.recipient?.type !== 'candidate') throw new Error('a marketing message goes to a candidate (its unsubscribe link is theirs)')
 	const id = newId('out')
 	const messageId = `<${id}@${new URL(deps.config.baseUrl).hostname}>`
 	const held = !deps.config.smtpUrl
-	const text = mail.recipientOnly ? await sealPrivate(id, mail.text, mail.recipientOnly, [mail.subject, mail.html]) : { text: mail.text, sealed: null }
+	const notSent = mail.marketing && (await unsubscribed(db, mail.workspaceId, mail.recipient!)) ? UNSUBSCRIBED : null
+	const body = await textFor(deps, db, mail.workspaceId, 'email', mail.text, mail.recipient, Boolean(mail.marketing))
+	const text = mail.recipientOnly ? await sealPrivate(id, body, mail.recipientOnly, [mail.subject, mail.html]) : { text: body, sealed: null }
 	await db.insert(outbox).values({
 		id,
 		workspaceId: mail.workspaceId,
@@ -60,11 +114,14 @@ export async function enqueueMail(db: Db, mail: NewMail, deps: Pick<AppDeps, 'co
 		recipientId: mail.recipient?.id ?? null,
 		messageId,
 		carriesPrivate: Boolean(mail.recipientOnly),
-		privateSealed: text.sealed,
+		privateSealed: notSent ? null : text.sealed,
 		privateRevealable: Boolean(mail.recipientOnly?.revealable),
 		held,
+		marketing: Boolean(mail.marketing),
+		calendar: mail.calendar ?? null,
+		...(notSent ? { status: 'not_sent', lastError: notSent } : {}),
 	})
-	return { id, messageId, held }
+	return { id, messageId, held, status: notSent ? 'not_sent' : 'pending' }
 }
 
 export interface NewMessage {
@@ -84,11 +141,12 @@ export interface NewMessage {
 	recipientOnly?: RecipientOnly
 }
 
-/** Puts a messaging-app message in the outbox. Call inside the caller's transaction. */
-export async function enqueueMessage(db: Db, message: NewMessage): Promise<{ id: string; status: 'pending' | 'not_sent' }> {
+/** Puts a messaging-app message in the outbox (a candidate's with the firm's footer). Call inside the caller's transaction. */
+export async function enqueueMessage(db: Db, message: NewMessage, deps: SendingDeps): Promise<{ id: string; status: 'pending' | 'not_sent' }> {
 	const id = newId('out')
 	const status = message.notSent ? 'not_sent' : 'pending'
-	const text = message.recipientOnly ? await sealPrivate(id, message.text, message.recipientOnly) : { text: message.text, sealed: null }
+	const body = await textFor(deps, db, message.workspaceId, 'text', message.text, message.recipient, false)
+	const text = message.recipientOnly ? await sealPrivate(id, body, message.recipientOnly) : { text: body, sealed: null }
 	// A message that will not be sent keeps nothing to send: its private value is not kept even sealed.
 	await db.insert(outbox).values({
 		id,
@@ -246,3 +304,11 @@ export async function retryOutboxRow(deps: AppDeps, actor: Actor, id: string): P
 		await recordActivity(tx, actor, { action: 'outbox.retried', targetType: 'outbox', targetId: id })
 	})
 }
+
+/** Records that a recipient unsubscribed from marketing-type messages (the unsubscribe page, `List-Unsubscribe`); once is enough. */
+export async function unsubscribe(db: Db, target: { workspaceId: string; type: string; id: string }): Promise<void> {
+	await db.insert(outboxUnsubscribes).values({ workspaceId: target.workspaceId, recipientType: target.type, recipientId: target.id }).onConflictDoNothing()
+}
+
+/** Whether the recipient unsubscribed from marketing-type messages (shown before a job alert is sent). */
+export const isUnsubscribed = (db: Db, workspaceId: string, recipient: Recipient) => unsubscribed(db, workspaceId, recipient)

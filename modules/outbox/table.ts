@@ -1,4 +1,4 @@
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
 import { workspaces } from '../auth/table.ts'
 
 export interface OutboxAttachment {
@@ -7,6 +7,13 @@ export interface OutboxAttachment {
 	contentType: string
 	/** Key of the stored file in the file store (`core/files.ts`, under DATA_DIR/files). */
 	path: string
+}
+
+/** An iCalendar invitation sent with an e-mail (`METHOD:REQUEST` or `METHOD:CANCEL`): calendar apps offer to accept it. */
+export interface OutboxCalendar {
+	method: 'REQUEST' | 'CANCEL'
+	/** The whole VCALENDAR text. */
+	content: string
 }
 
 /**
@@ -57,6 +64,13 @@ export const outbox = pgTable(
 		 * SMTP_URL is set, unless an operator releases it (`outbox release`).
 		 */
 		held: boolean('held').notNull().default(false),
+		/**
+		 * A marketing-type message (a job alert): it carries `List-Unsubscribe` and is not sent to a
+		 * recipient who unsubscribed. Transactional mail (a reply, an invitation) never does.
+		 */
+		marketing: boolean('marketing').notNull().default(false),
+		/** An invitation sent with the e-mail (nodemailer's `icalEvent`: a text/calendar part and an `invite.ics` attachment). */
+		calendar: jsonb('calendar').$type<OutboxCalendar>(),
 		/** pending, sending, sent, failed, not_sent. */
 		status: text('status').notNull().default('pending'),
 		attempts: integer('attempts').notNull().default(0),
@@ -75,4 +89,22 @@ export const outbox = pgTable(
 		index('outbox_workspace_created').on(t.workspaceId, t.createdAt.desc(), t.seq.desc()),
 		index('outbox_related').on(t.relatedType, t.relatedId),
 	],
+)
+
+/**
+ * Recipients who unsubscribed from marketing-type messages (job alerts), by the link in those
+ * messages or their `List-Unsubscribe` header: such messages to them are recorded as not sent.
+ */
+export const outboxUnsubscribes = pgTable(
+	'outbox_unsubscribes',
+	{
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		/** candidate (the only kind marketing mail goes to). */
+		recipientType: text('recipient_type').notNull(),
+		recipientId: text('recipient_id').notNull(),
+		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+	},
+	(t) => [primaryKey({ columns: [t.workspaceId, t.recipientType, t.recipientId] })],
 )

@@ -25,6 +25,7 @@
  */
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
+import { SpanKind, SpanStatusCode } from '../../core/tracing.ts'
 import type { ClaimedRow, DeliveryError } from './delivery.ts'
 import { sealWaitingLinks } from './legacy-links.ts'
 import { sendMail } from './mail.ts'
@@ -89,7 +90,8 @@ with due as (
 )
 update ${outbox} o set status = 'sending', attempts = o.attempts + 1, next_attempt_at = ${at(new Date(now.getTime() + o.leaseMs))}
 from due where o.id = due.id
-returning o.id, o.channel, o."to", o.subject, o.text, o.html, o.attachments, o.message_id as "messageId", o.attempts, o.carries_private as "carriesPrivate", o.private_sealed as "privateSealed"`)
+returning o.id, o.channel, o."to", o.subject, o.text, o.html, o.attachments, o.message_id as "messageId", o.attempts, o.carries_private as "carriesPrivate", o.private_sealed as "privateSealed",
+	o.workspace_id as "workspaceId", o.recipient_type as "recipientType", o.recipient_id as "recipientId", o.marketing, o.calendar`)
 }
 
 async function settle(deps: AppDeps, o: WorkerOptions, row: ClaimedRow, error: DeliveryError | null): Promise<void> {
@@ -141,11 +143,21 @@ export interface RoundResult {
 
 type Outcome = keyof RoundResult
 
-/** Sends one claimed row and records the result. */
+/** Sends one claimed row and records the result (one span when tracing is on: `outbox deliver email`). */
 async function deliverAndSettle(deps: AppDeps, o: WorkerOptions, row: ClaimedRow): Promise<Outcome> {
-	const error = await deliver(deps, row)
-	await settle(deps, o, row, error)
-	return !error ? 'sent' : error.permanent || row.attempts >= o.maxAttempts ? 'failed' : 'retried'
+	const attributes = {
+		'messaging.system': 'benchline-outbox',
+		'messaging.operation.type': 'send',
+		'benchline.outbox.channel': row.channel,
+		'benchline.outbox.attempt': row.attempts,
+	}
+	return deps.tracing.inSpan(`outbox deliver ${row.channel}`, { kind: SpanKind.PRODUCER, attributes }, async (span) => {
+		const error = await deliver(deps, row)
+		await settle(deps, o, row, error)
+		const outcome: Outcome = !error ? 'sent' : error.permanent || row.attempts >= o.maxAttempts ? 'failed' : 'retried'
+		if (error) span?.setStatus({ code: SpanStatusCode.ERROR }).setAttribute('error.type', outcome)
+		return outcome
+	})
 }
 
 /** Without a provider, queued messages will never go: they are recorded as not sent. */

@@ -13,13 +13,36 @@ export interface SearchHit {
 	/** What the record is called (a job's title, a person's name): written by others, so labelled. */
 	readonly title: UntrustedText
 	readonly snippet: UntrustedText
+	/** On the shared scale of `core/text-search.ts` (1: the name or title is what was typed). */
 	readonly score: number
+	/** Ties of score are broken by these, never by type: a current record (not a closed job) first, then the latest change. */
+	readonly current: boolean
+	/** When the record last changed (ISO 8601). */
+	readonly changedAt: string
 }
 
-/** Results of one type, limited to what `actor` may see, best first, at most `limit`. */
+/** What one provider found: its best hits, and how many records of its type match. */
+export interface SearchFound {
+	readonly hits: SearchHit[]
+	/** Records of this type that match, as far as they were counted. */
+	readonly count: number
+	/** True when counting stopped early: there are at least `count`. */
+	readonly countIsAtLeast: boolean
+}
+
+/** The list tool that shows every record of a type a query finds (or the nearest one), for the model to page through. */
+export interface SearchListTool {
+	/** A list tool whose `query` parameter takes the search's text. */
+	readonly tool: string
+	/** How that tool matches, e.g. `name, role, location or skills contain every word`. */
+	readonly matches: string
+}
+
+/** Results of one type, limited to what `actor` may see, best first, at most `limit`; null when the actor may not see this type at all. */
 export interface SearchProvider {
 	readonly type: string
-	search(deps: AppDeps, actor: Actor, q: string, limit: number): Promise<SearchHit[]>
+	readonly list?: SearchListTool
+	search(deps: AppDeps, actor: Actor, q: string, limit: number): Promise<SearchFound | null>
 }
 
 export const searchProviders = definePort<SearchProvider>('search:provider', 'Typed results of the search tool (jobs, candidates, inbox threads)')

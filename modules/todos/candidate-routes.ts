@@ -14,7 +14,12 @@ export function candidateTodoRoutes(deps: AppDeps, { auth }: HttpKit) {
 		async ({ session, params, body, redirect }) => {
 			const values = { title: formText(body, 'title'), dueAt: formText(body, 'dueAt'), notes: formText(body, 'notes') }
 			try {
-				await addTodo(deps, session.actor, { candidateId: params.id, title: values.title, notes: values.notes, dueAt: parseDueAt(values.dueAt) })
+				await addTodo(deps, session.actor, {
+					candidateId: params.id,
+					title: values.title,
+					notes: values.notes,
+					dueAt: parseDueAt(values.dueAt, session.timeZone),
+				})
 				return redirect(`/candidates/${encodeURIComponent(params.id)}?done=todo-added#todos`, 303)
 			} catch (error) {
 				if (!isRefusal(error)) throw error

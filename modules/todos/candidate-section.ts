@@ -43,7 +43,7 @@ ${
 		? html`<form method="post" action="/candidates/${candidateId}/todos" class="stack" id="add-todo" novalidate><h3>Add a to-do</h3>
 ${csrfField(session)}
 ${textField({ id: 'todo-title', name: 'title', label: 'What to do', maxlength: 200, value: keptText(refused, TODO_FORM, 'title'), errors })}
-${textField({ id: 'todo-due', name: 'dueAt', label: 'Due (optional)', hint: 'Date and time, UTC', type: 'datetime-local', value: keptText(refused, TODO_FORM, 'dueAt'), errors })}
+${textField({ id: 'todo-due', name: 'dueAt', label: 'Due (optional)', hint: `Date and time, your time (${session.timeZone})`, type: 'datetime-local', value: keptText(refused, TODO_FORM, 'dueAt'), errors })}
 ${textArea({ id: 'todo-notes', name: 'notes', label: 'Notes (optional)', maxlength: 2000, rows: 2, value: keptText(refused, TODO_FORM, 'notes'), errors })}
 <button type="submit">Add to-do</button></form>`
 		: ''

@@ -9,8 +9,12 @@ import { todosSection } from './candidate-section.ts'
 import { documentsReceivedSource } from './review.ts'
 import { todoRoutes } from './routes.ts'
 import { seedTodos } from './seed.ts'
+import { myDayPrompt } from './prompts.ts'
 import { todoTools } from './tools.ts'
+import { overdueCount } from './service.ts'
 import * as tables from './table.ts'
+import { todosData } from './data.ts'
+import { candidateData } from '../candidates/index.ts'
 
 export { createTodo, type NewTodo } from './service.ts'
 
@@ -30,11 +34,22 @@ export default defineModule({
 		{ key: 'todos:write', description: 'Add to-dos and mark them done', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
 	],
 	tools: todoTools,
+	prompts: [myDayPrompt],
 	routes: (deps, kit) => todoRoutes(deps, kit).use(candidateTodoRoutes(deps, kit)),
 	paths: ['/todos', '/candidates'],
-	contributes: [contribute(calendarSources, followupSource), contribute(reviewSources, documentsReceivedSource)],
+	contributes: [contribute(candidateData, todosData), contribute(calendarSources, followupSource), contribute(reviewSources, documentsReceivedSource)],
 	seed: seedTodos,
-	nav: [{ href: '/todos', label: 'To-dos', permission: 'todos:write', section: 'work', order: 50 }],
+	nav: [
+		{
+			href: '/todos',
+			label: 'To-dos',
+			permission: 'todos:write',
+			section: 'work',
+			order: 50,
+			countLabel: 'overdue',
+			counter: (deps, session) => overdueCount(deps, session.actor),
+		},
+	],
 	pageSections: [todosHomeSection, todosSection],
 	activityLabels: { 'todo.created': 'added the to-do' },
 	recordNames: [recordNamesFrom('todo', 'todos', 'r.title')],

@@ -2,10 +2,9 @@
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { html, portalPage } from '../../core/html.ts'
-import { dataTable } from '../../core/ui.ts'
+import { dataTable, when } from '../../core/ui.ts'
+import { currentTimeZone } from '../../core/time.ts'
 import type { TodoView } from './service.ts'
-
-const when = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`
 
 export function todosPage(
 	deps: AppDeps,
@@ -45,7 +44,7 @@ ${view.more ? html`<p><a href="/todos?cursor=${view.more}">More</a></p>` : ''}
 <form method="post" action="/todos" class="stack">
 ${csrf}
 <label for="todo-title">What <input id="todo-title" name="title" required maxlength="200" value="${view.form?.title ?? ''}"></label>
-<label for="todo-due">Due (UTC, optional) <input id="todo-due" name="dueAt" type="datetime-local" value="${view.form?.dueAt ?? ''}"></label>
+<label for="todo-due">Due (optional, your time: ${currentTimeZone()}) <input id="todo-due" name="dueAt" type="datetime-local" value="${view.form?.dueAt ?? ''}"></label>
 <label for="todo-candidate">Candidate id (optional) <input id="todo-candidate" name="candidateId" maxlength="160" value="${view.form?.candidateId ?? ''}"></label>
 <label for="todo-notes">Notes (optional) <textarea id="todo-notes" name="notes" maxlength="2000" rows="3">${view.form?.notes ?? ''}</textarea></label>
 <button type="submit">Add</button>

@@ -3,19 +3,25 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import type { PageSession } from '../../core/http/auth.ts'
+import { doneNotice, seeOther } from '../../core/http/form.ts'
 import type { HttpKit } from '../../core/module.ts'
+import { parseLocalInput } from '../../core/time.ts'
 import { todosPage } from './pages.ts'
 import { addTodo, listTodos, setTodoDone } from './service.ts'
 
+/** Confirmations after a form (Post/Redirect/Get). */
+const DONE: Record<string, string> = { added: 'The to-do was added.', done: 'Marked done.', reopen: 'Open again.' }
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
-const DATE_TIME_LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/
-
-/** A due time as a `datetime-local` field sends it (read as UTC): null when empty; throws 422 when it is not one. */
-export function parseDueAt(value: string): Date | null {
+/**
+ * A due time as a `datetime-local` field sends it, read in the person's time zone (core/time.ts):
+ * null when empty; throws 422 when it is not one.
+ */
+export function parseDueAt(value: string, zone: string): Date | null {
 	const due = value.trim()
 	if (!due) return null
-	if (!DATE_TIME_LOCAL.test(due) || Number.isNaN(Date.parse(`${due}Z`))) throw invalid([{ field: 'dueAt', message: 'must be a date and time' }])
-	return new Date(`${due}Z`)
+	const at = parseLocalInput(due, zone)
+	if (!at) throw invalid([{ field: 'dueAt', message: 'must be a date and time' }])
+	return at
 }
 
 export function todoRoutes(deps: AppDeps, kit: HttpKit) {
@@ -25,17 +31,22 @@ export function todoRoutes(deps: AppDeps, kit: HttpKit) {
 	}
 	return new Elysia({ name: 'todos.routes' })
 		.use(kit.auth)
-		.get('/todos', ({ session, query }) => show(session, { cursor: query.cursor }), {
+		.get('/todos', ({ session, query }) => show(session, { cursor: query.cursor, notice: doneNotice(DONE, query.done) }), {
 			session: { permission: 'todos:write' },
-			query: t.Object({ cursor: t.Optional(t.String({ maxLength: 64 })) }),
+			query: t.Object({ cursor: t.Optional(t.String({ maxLength: 64 })), done: t.Optional(t.String({ maxLength: 20 })) }),
 		})
 		.post(
 			'/todos',
 			async ({ session, body }) => {
 				const f = Object.fromEntries(['title', 'dueAt', 'candidateId', 'notes'].map((k) => [k, String((body as Record<string, unknown>)[k] ?? '')]))
 				try {
-					await addTodo(deps, session.actor, { title: f.title!, notes: f.notes, dueAt: parseDueAt(f.dueAt!), candidateId: f.candidateId!.trim() || undefined })
-					return show(session, { notice: 'The to-do was added.' })
+					await addTodo(deps, session.actor, {
+						title: f.title!,
+						notes: f.notes,
+						dueAt: parseDueAt(f.dueAt!, session.timeZone),
+						candidateId: f.candidateId!.trim() || undefined,
+					})
+					return seeOther('/todos', 'added')
 				} catch (error) {
 					if (!(error instanceof AppError) || !['VALIDATION', 'NOT_FOUND'].includes(error.code)) throw error
 					const message =
@@ -52,7 +63,7 @@ export function todoRoutes(deps: AppDeps, kit: HttpKit) {
 			async ({ session, params }) => {
 				if (params.action !== 'done' && params.action !== 'reopen') throw new AppError('NOT_FOUND', 'Not found')
 				await setTodoDone(deps, session.actor, params.id, params.action === 'done')
-				return show(session, { notice: params.action === 'done' ? 'Marked done.' : 'Open again.' })
+				return seeOther('/todos', params.action)
 			},
 			{ session: { permission: 'todos:write' }, body: form },
 		)

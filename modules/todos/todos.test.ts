@@ -129,18 +129,18 @@ describe('the to-dos page', () => {
 	test('add (with a due time and a candidate), mark done, open again; bad input is shown', async () => {
 		const page = await signedIn(w.people.hiring_manager)
 		expect((await page.get('/todos')).text).toContain('Interview Kim')
-		const added = await page.post('/todos', {
+		const added = await page.submit('/todos', {
 			title: 'Send Kim the schedule',
 			dueAt: '2030-01-02T09:30',
 			candidateId: w.kim,
 			notes: 'Include the panel names.',
 		})
-		expect(added.status).toBe(200)
+		expect(added.redirectedTo).toBe('/todos?done=added')
 		expect(added.text).toContain('The to-do was added.')
 		const mine = (await w.people.hiring_manager.tool('list_todos', {})).words.todos
 		const made = mine.find((t: any) => t.title === 'Send Kim the schedule')
 		expect(made).toMatchObject({ dueAt: '2030-01-02T09:30:00.000Z', candidate: { id: w.kim }, notes: 'Include the panel names.' })
-		expect((await page.post(`/todos/${made.id}/done`)).text).toContain('Marked done.')
+		expect((await page.submit(`/todos/${made.id}/done`)).text).toContain('Marked done.')
 		expect((await w.people.hiring_manager.tool('list_todos', {})).words.todos.find((t: any) => t.id === made.id).done).toBe(true)
 		await page.post(`/todos/${made.id}/reopen`)
 		expect((await w.people.hiring_manager.tool('list_todos', {})).words.todos.find((t: any) => t.id === made.id).done).toBe(false)

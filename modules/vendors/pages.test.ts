@@ -199,6 +199,18 @@ describe('keys and API access (owners and admins)', () => {
 		])
 	})
 
+	test('Create key: shown once is recorded by the server, so the sealed cookie sent again within its two minutes shows nothing (issue 26)', async () => {
+		const owner = people.owner
+		await owner.get(`/vendors/${vendorId}`)
+		expect((await owner.post(`/vendors/${vendorId}/keys`)).status).toBe(303)
+		const sealed = owner.cookies.get('bl_new_vendor_key')!
+		expect(keyIn((await owner.get(`/vendors/${vendorId}`)).text)).toBeTruthy()
+		owner.cookies.set('bl_new_vendor_key', sealed)
+		const replayed = await owner.get(`/vendors/${vendorId}`)
+		expect(replayed.status).toBe(200)
+		expect(keyIn(replayed.text)).toBeUndefined()
+	})
+
 	test('API access off refuses every key of the vendor (403), on lets them work again; both logged', async () => {
 		const admin = people.admin
 		await admin.get(`/vendors/${vendorId}`)

@@ -5,7 +5,9 @@
  *
  * `path` gets ids of records of the seeded workspace (the `seed` command's demo firm).
  */
+import { sql } from 'drizzle-orm'
 import type { Role } from '../../core/actor.ts'
+import type { AppDeps } from '../../core/deps.ts'
 
 export interface SampleIds {
 	workspace: string
@@ -15,6 +17,8 @@ export interface SampleIds {
 	threadId: string | null
 	interviewId: string | null
 	vendorId: string | null
+	templateId: string | null
+	webhookId: string | null
 }
 
 export interface PortalPageCase {
@@ -22,6 +26,8 @@ export interface PortalPageCase {
 	readonly path: (ids: SampleIds) => string
 	/** Roles that open this page (default: owner and recruiter). */
 	readonly roles?: readonly Role[]
+	/** A control to show open (the first `<details>` it matches): menus are screenshotted and checked open too. */
+	readonly open?: string
 }
 
 export const PORTAL_PAGES: readonly PortalPageCase[] = [
@@ -30,13 +36,20 @@ export const PORTAL_PAGES: readonly PortalPageCase[] = [
 	{ name: 'job-new', path: () => '/jobs/new', roles: ['owner', 'recruiter', 'hiring_manager'] },
 	// The browser's hiring manager is on no job's team: a job's page is a 404 for them.
 	{ name: 'job', path: (ids) => `/jobs/${ids.jobId}`, roles: ['owner', 'recruiter', 'viewer'] },
+	// The pipeline board with a card's Move menu open (issue 31).
+	{ name: 'job-move', path: (ids) => `/jobs/${ids.jobId}`, open: 'section.stage details.move' },
 	{ name: 'job-stage', path: (ids) => `/jobs/${ids.jobId}?stage=applied` },
+	// A bulk action's report page, as it is when nothing waits to be reported (the report itself: tests/browser/quick-actions.test.ts).
+	{ name: 'bulk-report', path: () => '/applications/bulk', roles: ['owner'] },
 	{ name: 'job-bench', path: (ids) => `/jobs/${ids.jobId}?list=bench`, roles: ['owner'] },
 	{ name: 'calendar', path: () => '/calendar', roles: ['owner', 'recruiter', 'hiring_manager'] },
 	{ name: 'calendar-team', path: () => '/calendar?scope=workspace' },
 	{ name: 'api-access', path: () => '/settings/api' },
 	{ name: 'password', path: () => '/settings/password', roles: ['owner', 'recruiter', 'hiring_manager', 'viewer'] },
+	{ name: 'security', path: () => '/settings/security', roles: ['owner', 'viewer'] },
+	{ name: 'single-sign-on', path: () => '/settings/sso', roles: ['owner'] },
 	{ name: 'forgot-password', path: () => '/sign-in/forgot-password', roles: ['owner'] },
+	{ name: 'sign-in-sso', path: () => '/sign-in/sso', roles: ['owner'] },
 	{ name: 'help-assistants', path: () => '/help/assistants', roles: ['owner'] },
 	{ name: 'calendar-settings', path: () => '/settings/calendar' },
 	{ name: 'people', path: () => '/people', roles: ['owner'] },
@@ -48,6 +61,9 @@ export const PORTAL_PAGES: readonly PortalPageCase[] = [
 	{ name: 'lookups', path: () => '/lookups', roles: ['owner'] },
 	{ name: 'outbox', path: () => '/outbox', roles: ['owner'] },
 	{ name: 'application', path: (ids) => `/applications/${ids.applicationId}` },
+	{ name: 'scorecard', path: (ids) => `/applications/${ids.applicationId}/scorecard` },
+	{ name: 'job-scorecard', path: (ids) => `/jobs/${ids.jobId}/scorecard`, roles: ['owner'] },
+	{ name: 'schedule-interview', path: (ids) => `/applications/${ids.applicationId}/schedule` },
 	{ name: 'application-vendor-check', path: (ids) => `/applications/${ids.applicationId}?check=vendor` },
 	{ name: 'candidates', path: () => '/candidates', roles: ['owner', 'recruiter', 'hiring_manager'] },
 	{ name: 'candidates-search', path: (ids) => `/candidates?q=developer&jobId=${ids.jobId}` },
@@ -63,4 +79,41 @@ export const PORTAL_PAGES: readonly PortalPageCase[] = [
 	{ name: 'vendor-submissions', path: (ids) => (ids.vendorId ? `/vendors/${ids.vendorId}/submissions` : '/vendors'), roles: ['owner'] },
 	{ name: 'bench', path: () => '/bench' },
 	{ name: 'bench-family', path: () => '/bench?family=java', roles: ['owner'] },
+	{ name: 'message-new', path: (ids) => `/inbox/new?application=${ids.applicationId}${ids.templateId ? `&template=${ids.templateId}` : ''}` },
+	{ name: 'message-find', path: () => '/inbox/new?q=developer', roles: ['owner'] },
+	{ name: 'profile', path: () => '/settings/profile', roles: ['owner', 'recruiter', 'hiring_manager', 'viewer'] },
+	{ name: 'notifications', path: () => '/notifications', roles: ['owner', 'recruiter', 'hiring_manager', 'viewer'] },
+	{ name: 'templates', path: () => '/settings/templates' },
+	{ name: 'template-new', path: () => '/settings/templates/new', roles: ['owner'] },
+	{ name: 'template', path: (ids) => (ids.templateId ? `/settings/templates/${ids.templateId}` : '/settings/templates') },
+	{ name: 'webhooks', path: () => '/settings/webhooks', roles: ['owner'] },
+	{ name: 'webhook', path: (ids) => (ids.webhookId ? `/settings/webhooks/${ids.webhookId}` : '/settings/webhooks'), roles: ['owner'] },
+	// Last: by now the tour has viewed candidates and applications, so the trail has lines to show.
+	{ name: 'audit', path: () => '/audit', roles: ['owner'] },
+	{ name: 'eeo', path: () => '/eeo', roles: ['owner'] },
+	{ name: 'candidate-erase', path: (ids) => `/candidates/${ids.candidateId}/erase`, roles: ['owner'] },
+	{ name: 'privacy-settings', path: () => '/settings/privacy', roles: ['owner'] },
 ]
+
+/** The records of a seeded workspace the pages are opened on. */
+export async function sampleIds(deps: AppDeps, ws: { id: string; slug: string }): Promise<SampleIds> {
+	const firstId = async (query: ReturnType<typeof sql>) => (await deps.database.rows<{ id: string }>(query))[0]?.id ?? null
+	const w = ws.id
+	return {
+		workspace: ws.slug,
+		jobId: (await firstId(sql`select id from jobs where workspace_id = ${w} and status = 'Open' order by id limit 1`))!,
+		candidateId: (await firstId(sql`select candidate_id as id from applications where workspace_id = ${w} order by id limit 1`))!,
+		// The application page shows the most on a vendor's job with a completed AI interview.
+		applicationId: (await firstId(
+			sql`select a.id from applications a join jobs j on j.id = a.job_id where a.workspace_id = ${w}
+			order by (j.vendor_id is not null) desc, exists (select 1 from interviews i where i.application_id = a.id and i.status = 'completed') desc, a.id limit 1`,
+		))!,
+		threadId: await firstId(sql`select id from inbox_threads where workspace_id = ${w} order by id limit 1`),
+		interviewId: await firstId(sql`select id from interviews where workspace_id = ${w} order by status = 'completed' desc, id limit 1`),
+		vendorId: await firstId(
+			sql`select v.id from vendors v where v.workspace_id = ${w} order by (select count(*) from jobs j where j.vendor_id = v.id and j.status = 'Open') desc, v.id limit 1`,
+		),
+		templateId: await firstId(sql`select id from message_templates where workspace_id = ${w} and owner_user_id is null order by name limit 1`),
+		webhookId: await firstId(sql`select id from webhook_endpoints where workspace_id = ${w} and vendor_id is null order by created_at limit 1`),
+	}
+}

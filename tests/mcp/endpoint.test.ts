@@ -172,6 +172,8 @@ describe('both protocol eras', () => {
 			expect(init.message.result.capabilities).toEqual({
 				tools: { listChanged: false },
 				resources: { listChanged: false },
+				// Workflows whose tools this person may use (tests/mcp/prompts.test.ts).
+				prompts: { listChanged: false },
 				extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
 			})
 			expect(init.message).toMatchObject({

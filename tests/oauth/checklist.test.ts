@@ -69,8 +69,9 @@ describe('A. discovery and metadata', () => {
 			token_endpoint_auth_methods_supported: ['none'],
 			revocation_endpoint_auth_methods_supported: ['none'],
 			authorization_response_iss_parameter_supported: true,
+			// Clients may be known by their metadata document (tests/oauth/client-metadata.test.ts).
+			client_id_metadata_document_supported: true,
 		})
-		expect(m.client_id_metadata_document_supported).toBeUndefined()
 		expect(ctx.as.issuer).toBe(ctx.base)
 	})
 

@@ -122,7 +122,7 @@ describe('search: conversations', () => {
 		const found = async (q: string) => {
 			let ids: string[] = []
 			const statements = await statementsOf(deps, async () => {
-				ids = (await inboxSearchProvider.search(deps, actor, q, 10)).map((h) => h.id)
+				ids = (await inboxSearchProvider.search(deps, actor, q, 10))?.hits.map((h) => h.id) ?? []
 			})
 			const plan = await planOf(deps, theStatement(statements, /from "inbox_threads" t/))
 			// Only the conversations the branches found are ranked, fetched by key. (At this size the

@@ -67,7 +67,8 @@ export async function rowsReadFrom(deps: Pick<AppDeps, 'db' | 'database'>, state
 /**
  * The `Seq Scan on <table>` nodes of a plan that may read the whole table. A scan right under a
  * Limit that the planner expects to stop early (the Limit costs at most a tenth of the scan) is
- * bounded by the limit, not by the table, and is allowed.
+ * bounded by the limit, not by the table, and is allowed. A `Result` between them (a branch that
+ * runs only when a one-time condition holds) changes nothing and is looked through.
  *
  * `cappedBranches` (search only): a search branch is `select id … where <GIN condition> limit N`.
  * At this test's size PostgreSQL prices the GIN scans (prefix tsquery terms, trigram word
@@ -80,12 +81,16 @@ export function seqScans(plan: string, table: string, cappedBranches = false) {
 	const lines = plan.split('\n')
 	const indent = (l: string) => l.search(/\S/)
 	const totalCost = (l: string) => Number(/cost=[\d.]+\.\.([\d.]+)/.exec(l)?.[1] ?? NaN)
+	const isNode = (l: string) => /^\s*(->\s+)?[A-Z][A-Za-z ]+\s+\(cost=/.test(l)
+	/** The plan node a node hangs under, looking through `Result` nodes. */
+	const parentOf = (i: number): string | undefined => {
+		const at = lines.slice(0, i).findLastIndex((l) => isNode(l) && indent(l) < indent(lines[i]!))
+		if (at < 0) return undefined
+		return /^\s*(->\s+)?Result\s/.test(lines[at]!) ? parentOf(at) : lines[at]
+	}
 	return lines.filter((line, i) => {
 		if (!line.includes(`Seq Scan on ${table} `)) return false
-		const parent = lines
-			.slice(0, i)
-			.reverse()
-			.find((l) => indent(l) < indent(line) && /\S/.test(l) && !/^\s*(Filter|Index Cond|Recheck Cond|Sort Key|Hash Cond):/.test(l))
+		const parent = parentOf(i)
 		return !(parent && /^\s*(->\s+)?Limit /.test(parent) && (cappedBranches || totalCost(parent) <= totalCost(line) / 10))
 	})
 }

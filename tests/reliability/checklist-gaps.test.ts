@@ -21,7 +21,7 @@ beforeAll(() => testApp(), 60_000)
 const path = (id: string) => `/api/v1/jobs/${encodeURIComponent(id)}`
 const listBody = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }
 /** What the core serves itself (core/app.ts, core/mcp/handler.ts); modules declare theirs (`ModuleDef.paths`). */
-const CORE_PATHS = ['/health', '/static', '/favicon.ico', '/api/mcp']
+const CORE_PATHS = ['/health', '/ready', '/metrics', '/static', '/favicon.ico', '/api/mcp']
 
 /** The limiter counts in fixed one-minute windows: a rate-limit check must not straddle two. */
 async function awayFromWindowEnd() {

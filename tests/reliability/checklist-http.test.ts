@@ -89,9 +89,11 @@ describe('I9 hidden formatting in job text', () => {
 		const changed = await send('PATCH', jobPath('I9-1'), { location: 'Remote \u202E(US)', summary: `Plain${TAGS}` })
 		expect(changed.status).toBe(200)
 		expect(changed.json.job).toMatchObject({ location: 'Remote (US)', summary: 'Plain' })
-		expect(changed.json.warnings).toEqual(['Invisible direction-control and tag characters were removed from location, summary'])
-		// Clean text draws no warning.
-		expect((await send('PATCH', jobPath('I9-1'), { location: 'Remote' })).json.warnings).toBeUndefined()
+		expect(changed.json.warnings).toContain('Invisible direction-control and tag characters were removed from location, summary')
+		// The job is remote and has no pay range: the pay-transparency warning comes too (modules/jobs/pay-transparency.ts).
+		expect(changed.json.warnings).toHaveLength(2)
+		// Clean text draws no warning (in a state without a pay-range law, so that none comes for the pay either).
+		expect((await send('PATCH', jobPath('I9-1'), { location: 'Austin, TX' })).json.warnings).toBeUndefined()
 
 		// The rules apply to what is left: a title of hidden characters only is empty.
 		const blank = await send('POST', '/api/v1/jobs', { vendorJobId: 'I9-2', title: `\u202E${TAGS}` })

@@ -1,6 +1,8 @@
 /**
  * Several instances: three server processes behind nginx (round robin) sharing one PostgreSQL
- * database (created for the run, dropped after) and one Redis. An OAuth flow whose every step is
+ * database (created for the run, dropped after), reached through PgBouncer in transaction mode
+ * (`DATABASE_POOL_MODE=transaction`: a few server connections for the three pools, so consecutive
+ * transactions of one instance run on different ones), and one Redis. An OAuth flow whose every step is
  * answered by a different instance than the step before; one vendor key's rate limit shared across
  * the instances; an instance killed (SIGKILL) under load, losing nothing beyond the requests in
  * flight on it. `X-Served-By` (added by the test's nginx config) names the instance that answered.
@@ -10,13 +12,27 @@ import * as oauth from 'oauth4webapi'
 import { describeProcesses } from './gate.ts'
 import { checkWrites, depsOn, rpcMessage, seedTenant, startLoad, summarize, type Tenant } from './load.ts'
 import { startNginx, type Nginx } from './nginx.ts'
-import { freePort, privateRedis, scratchPostgresDatabase, sleep, startServer, type PrivateRedis, type ServerProcess } from './processes.ts'
+import { spawnSync } from 'node:child_process'
+import {
+	binary,
+	freePort,
+	privatePgbouncer,
+	privateRedis,
+	scratchPostgresDatabase,
+	sleep,
+	startServer,
+	type Pgbouncer,
+	type PrivateRedis,
+	type ServerProcess,
+} from './processes.ts'
 
 setDefaultTimeout(90_000)
 
 describeProcesses('several instances', () => {
 	const RATE_LIMIT = 40
 	let database: { url: string; drop(): Promise<void> }
+	let bouncer: Pgbouncer
+	let name: string
 	let redis: PrivateRedis
 	let servers: ServerProcess[] = []
 	let nginx: Nginx
@@ -25,14 +41,26 @@ describeProcesses('several instances', () => {
 
 	beforeAll(async () => {
 		database = await scratchPostgresDatabase()
+		const direct = new URL(database.url)
+		name = direct.pathname.slice(1)
+		bouncer = await privatePgbouncer({ host: direct.hostname, port: Number(direct.port) })
+		boundStatements(database.url, name)
 		redis = await privateRedis()
-		const fixtures = await depsOn(database.url) // migrates the new database once, before the instances start
-		tenant = await seedTenant(fixtures.deps, { keys: 25, tokens: 8 })
-		await fixtures.close()
 		const port = await freePort()
 		base = `http://127.0.0.1:${port}`
-		const env = { DATABASE_URL: database.url, REDIS_URL: redis.url, BASE_URL: base, TRUST_PROXY: 'on', RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) }
+		const env = {
+			DATABASE_URL: bouncer.url(name),
+			DATABASE_POOL_MODE: 'transaction',
+			REDIS_URL: redis.url,
+			BASE_URL: base,
+			TRUST_PROXY: 'on',
+			RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+		}
+		// The three start together on the empty database and migrate it through the pooler, one at a time.
 		servers = await Promise.all([0, 1, 2].map(() => startServer(env)))
+		const fixtures = await depsOn(database.url)
+		tenant = await seedTenant(fixtures.deps, { keys: 25, tokens: 8 })
+		await fixtures.close()
 		nginx = await startNginx(
 			servers.map((s) => s.port),
 			port,
@@ -44,7 +72,48 @@ describeProcesses('several instances', () => {
 		for (const s of servers) s.kill('SIGKILL')
 		await Promise.all(servers.map((s) => s.exited))
 		await redis?.stop()
+		bouncer?.stop()
 		await database?.drop()
+	})
+
+	/** In transaction mode the bounds on statements are the database's own settings (README, Connection poolers). */
+	function boundStatements(url: string, database: string) {
+		const psql = binary('psql', 'postgresql-client')
+		for (const setting of ["statement_timeout = '15s'", "idle_in_transaction_session_timeout = '30s'", 'jit = off']) {
+			const r = spawnSync(psql, ['-q', '-d', url, '-c', `alter database "${database}" set ${setting}`], { encoding: 'utf8' })
+			if (r.status !== 0) throw new Error(`psql: ${r.stderr}`)
+		}
+	}
+
+	describe('through PgBouncer in transaction mode', () => {
+		test('the instances migrated the empty database together through the pooler, without an error', async () => {
+			// Each instance's migration transaction, its probes and its start-up reads went through PgBouncer.
+			expect(bouncer.stats(name).transactions).toBeGreaterThanOrEqual(3)
+			for (const s of servers) expect(s.logs.filter((l) => l.level === 'error')).toEqual([])
+			// Migrations ran once: each module's record holds each of its migrations once.
+			const psql = binary('psql', 'postgresql-client')
+			const twice = spawnSync(
+				psql,
+				['-At', '-d', database.url, '-c', `select count(*) from (select table_name from information_schema.tables where table_schema = 'drizzle') t`],
+				{ encoding: 'utf8' },
+			)
+			expect(Number(twice.stdout.trim())).toBeGreaterThan(10)
+		})
+
+		test('a database without its own bounds on statements is refused at start-up, with the statements that set them', async () => {
+			const bare = await scratchPostgresDatabase()
+			try {
+				const bareName = new URL(bare.url).pathname.slice(1)
+				const refused = await startServer({ DATABASE_URL: bouncer.url(bareName), DATABASE_POOL_MODE: 'transaction' }, { waitHealthy: false })
+				const { code } = await refused.exited
+				expect(code).toBe(1)
+				const said = refused.logs.map((l) => l.msg).join('\n')
+				expect(said).toContain('DATABASE_POOL_MODE=transaction')
+				expect(said).toContain(`ALTER DATABASE "${bareName}" SET statement_timeout = '15s';`)
+			} finally {
+				await bare.drop()
+			}
+		})
 	})
 
 	/** A browser-like client through nginx: keeps cookies, records which instance answered each step. */

@@ -2,7 +2,8 @@
  * Security headers on every response of every route in the app's route table (so new routes are
  * covered), signed in and anonymous, whatever the status: a CSP without inline script and with
  * frame-ancestors 'none', X-Frame-Options, nosniff, Referrer-Policy; HSTS when served over https.
- * Also: every route that is not public refuses a request without credentials.
+ * Also: every route that is not public refuses a request without credentials, and every answer of a
+ * signed-in route says `Cache-Control: no-store` (issue 26: Back after Sign out showed a new token).
  */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { declaredAuth } from '../../core/http/auth.ts'
@@ -17,14 +18,17 @@ type Route = { method: string; path: string; hooks: unknown }
 type App = { handle(r: Request): Promise<Response>; routes: Route[] }
 let app: App
 let cookie: string
+let viewerCookie: string
 let routes: Route[]
+
+const cookieOf = (portal: { cookies: Map<string, string> }) => [...portal.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
 
 beforeAll(async () => {
 	app = (await portalApp()).app as unknown as App
 	routes = app.routes
 	const ws = await newWorkspace()
-	const portal = await signedIn(await newPerson(ws, 'owner'))
-	cookie = [...portal.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
+	cookie = cookieOf(await signedIn(await newPerson(ws, 'owner')))
+	viewerCookie = cookieOf(await signedIn(await newPerson(ws, 'viewer')))
 }, 60_000)
 
 const fillPath = (path: string) => path.replace(/:[A-Za-z]+/g, 'x1').replace(/\*/g, 'x')
@@ -81,6 +85,35 @@ describe('security headers', () => {
 			expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
 			expect(headerProblems(res, true)).toEqual([])
 		}
+	})
+})
+
+describe('signed-in pages are never kept by a browser or a proxy', () => {
+	test('every answer of every signed-in route says Cache-Control: no-store, whatever the role, method and status', async () => {
+		const signedInRoutes = routes.filter((r) => {
+			const auth = declaredAuth(r.hooks)
+			return auth === 'signed-in' || (typeof auth === 'object' && 'permission' in auth)
+		})
+		expect(signedInRoutes.length).toBeGreaterThan(40)
+		const problems: string[] = []
+		const statuses = new Set<number>()
+		for (const r of signedInRoutes)
+			for (const who of [cookie, viewerCookie]) {
+				const res = await app.handle(
+					new Request(`http://localhost${fillPath(r.path)}`, {
+						method: r.method,
+						headers: { 'x-forwarded-for': uniqueAddress(), cookie: who, 'content-type': 'application/x-www-form-urlencoded' },
+						body: r.method === 'GET' ? undefined : 'csrf=wrong',
+					}),
+				)
+				await res.arrayBuffer()
+				statuses.add(res.status)
+				if (!/\bno-store\b/.test(res.headers.get('cache-control') ?? ''))
+					problems.push(`${r.method} ${r.path} → ${res.status}: Cache-Control "${res.headers.get('cache-control')}"`)
+			}
+		// Pages, refusals (a role without the permission, a form without its token: 403) and records out of reach (404).
+		for (const status of [200, 403, 404]) expect(statuses).toContain(status)
+		expect(problems).toEqual([])
 	})
 })
 

@@ -2,12 +2,12 @@
  * Every door that takes a request body (each POST, PATCH, PUT and DELETE route in the app's route
  * table, so new routes are covered), sent oversized, deeply nested, duplicate-key, prototype-key,
  * wrongly typed and broken JSON, with the credentials the route declares (vendor key, personal
- * token, signed-in session with its CSRF token, anonymous form CSRF token): never a 500, and the
- * JSON doors (/api/…, OAuth endpoints) answer their errors in JSON.
+ * token, SCIM token, signed-in session with its CSRF token, anonymous form CSRF token): never a 500,
+ * and the JSON doors (/api/…, OAuth endpoints, /scim/v2) answer their errors in JSON.
  */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { declaredAuth } from '../../core/http/auth.ts'
-import { call, newPerson, newPersonWithToken, newVendor, newWorkspace, testApp } from '../helpers.ts'
+import { call, newPerson, newPersonWithToken, newScimToken, newVendor, newWorkspace, testApp } from '../helpers.ts'
 import { portalApp, signedIn, uniqueAddress } from '../portal.ts'
 
 setDefaultTimeout(180_000)
@@ -16,6 +16,7 @@ type Route = { method: string; path: string; hooks: unknown }
 let routes: Route[] = []
 let vendorKey: string
 let token: string
+let scimToken: string
 let owner: { email: string; password: string }
 
 beforeAll(async () => {
@@ -25,6 +26,7 @@ beforeAll(async () => {
 	vendorKey = (await newVendor(ws)).apiKey
 	token = (await newPersonWithToken(ws, 'owner')).token
 	owner = await newPerson(ws, 'owner')
+	scimToken = await newScimToken(ws)
 }, 60_000)
 
 const fillPath = (path: string) =>
@@ -55,7 +57,7 @@ function bodies(csrf: string): [string, string][] {
 	]
 }
 
-const isJsonDoor = (path: string) => (path.startsWith('/api/') || path.startsWith('/oauth/')) && path !== '/oauth/authorize'
+const isJsonDoor = (path: string) => (path.startsWith('/api/') || path.startsWith('/oauth/') || path.startsWith('/scim/')) && path !== '/oauth/authorize'
 
 describe('hostile JSON on every door with a body', () => {
 	test('the route table has doors with bodies', () => {
@@ -72,6 +74,7 @@ describe('hostile JSON on every door with a body', () => {
 			let csrf = ''
 			if (auth === 'vendor') headers.authorization = `Bearer ${vendorKey}`
 			else if (auth === 'mcp') Object.assign(headers, { authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream' })
+			else if (auth === 'scim') headers.authorization = `Bearer ${scimToken}`
 			else if (auth === 'form') {
 				const page = await app.handle(new Request('http://localhost/sign-in', { headers: { 'x-forwarded-for': headers['x-forwarded-for']! } }))
 				const cookie = page.headers
@@ -91,6 +94,8 @@ describe('hostile JSON on every door with a body', () => {
 				const text = await res.text()
 				const where = `${route.method} ${route.path} (${typeof auth === 'object' ? auth.permission : auth}) with ${what}: ${res.status}`
 				if (res.status >= 500) problems.push(`${where} ${text.slice(0, 160)}`)
+				// The SCIM token opens its door: the hostile body reaches the SCIM routes themselves.
+				else if (auth === 'scim' && res.status === 401) problems.push(`${where}: the SCIM token was refused`)
 				else if (isJsonDoor(route.path) && res.status >= 400 && !(res.headers.get('content-type') ?? '').includes('json'))
 					problems.push(`${where} answered ${res.headers.get('content-type')}, not JSON`)
 			}

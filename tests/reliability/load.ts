@@ -56,7 +56,9 @@ export async function seedTenant(deps: AppDeps, o: { keys?: number; tokens?: num
 }
 
 /** A server process on a scratch PostgreSQL database holding one seeded tenant; `stop` kills it and drops the database. */
-export async function seededServer(env: Record<string, string>): Promise<{ server: ServerProcess; tenant: Tenant; stop(): Promise<void> }> {
+export async function seededServer(
+	env: Record<string, string>,
+): Promise<{ server: ServerProcess; tenant: Tenant; databaseUrl: string; stop(): Promise<void> }> {
 	const database = await scratchPostgresDatabase()
 	const fixtures = await depsOn(database.url)
 	const tenant = await seedTenant(fixtures.deps)
@@ -65,6 +67,7 @@ export async function seededServer(env: Record<string, string>): Promise<{ serve
 	return {
 		server,
 		tenant,
+		databaseUrl: database.url,
 		stop: async () => {
 			server.kill('SIGKILL')
 			await server.exited

@@ -174,7 +174,7 @@ describe('a hung SMTP server', () => {
 
 			// Meanwhile: a message goes out, and the server answers pages.
 			const text = unique('meanwhile')
-			const message = await enqueueMessage(deps.db, { workspaceId: ws.id, to: phone(), text })
+			const message = await enqueueMessage(deps.db, { workspaceId: ws.id, to: phone(), text }, deps)
 			await waitFor('the message to be sent while the mail hangs', async () => (await rowOf(message.id)).status === 'sent', 10_000, 20)
 			expect((await rowOf(mail.id)).status).toBe('sending')
 			expect(sentMessages.filter((m) => m.Body === text)).toHaveLength(1)
@@ -300,7 +300,7 @@ describe('a hung messaging provider', () => {
 		try {
 			const to = phone()
 			const text = unique('hung-provider')
-			const message = await enqueueMessage(deps.db, { workspaceId: ws.id, to, text })
+			const message = await enqueueMessage(deps.db, { workspaceId: ws.id, to, text }, deps)
 			await waitFor('the provider to receive the request', () => silent.connections[0]?.received.includes('Messages.json') ?? false, 10_000, 10)
 
 			const mailTo = `${unique('meanwhile')}@example.test`
@@ -343,7 +343,7 @@ describe('a hung messaging provider', () => {
 		try {
 			const ws = await newWorkspace()
 			const deps = await testDeps({ ...messaging(`http://127.0.0.1:${trickler.port}`), ...timeouts })
-			const { id } = await enqueueMessage(deps.db, { workspaceId: ws.id, to: phone(), text: 'x' })
+			const { id } = await enqueueMessage(deps.db, { workspaceId: ws.id, to: phone(), text: 'x' }, deps)
 			const started = Date.now()
 			expect(await deliverDue(deps, { workspaceId: ws.id })).toEqual({ sent: 0, retried: 1, failed: 0 })
 			expect(Date.now() - started).toBeLessThanOrEqual(BOUND * 1000 + SLACK_MS)

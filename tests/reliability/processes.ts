@@ -244,6 +244,8 @@ export interface ServerProcess {
 	readonly proc: ChildProcess
 	/** Parsed JSON log lines written so far. */
 	readonly logs: Record<string, any>[]
+	/** What it printed on stdout for people (the start-up lines), so far. */
+	readonly printed: string[]
 	readonly exited: Promise<{ code: number | null; signal: string | null; at: number }>
 	alive(): boolean
 	kill(signal?: NodeJS.Signals): void
@@ -276,7 +278,8 @@ export async function startServer(env: Record<string, string>, options: { port?:
 			}
 		}
 	})
-	proc.stdout!.on('data', () => {})
+	const printed: string[] = []
+	proc.stdout!.on('data', (chunk: Buffer) => void printed.push(...chunk.toString().split('\n').filter(Boolean)))
 	const untrack = track(() => proc.kill('SIGKILL'))
 	const exited = new Promise<{ code: number | null; signal: string | null; at: number }>((done) =>
 		proc.once('exit', (code, signal) => {
@@ -289,6 +292,7 @@ export async function startServer(env: Record<string, string>, options: { port?:
 		url: `http://127.0.0.1:${port}`,
 		proc,
 		logs,
+		printed,
 		exited,
 		alive: () => proc.exitCode === null && proc.signalCode === null,
 		kill: (signal = 'SIGTERM') => void proc.kill(signal),
@@ -344,4 +348,96 @@ export async function tcpProxy(targetPort: number): Promise<TcpProxy> {
 	}
 	await start()
 	return { port, cut, restore: start, stop: cut }
+}
+
+export interface Pgbouncer {
+	readonly port: number
+	/** The address of `database` through the pooler (same user as the server's). */
+	url(database: string): string
+	/** Transactions of clients and the server connections they ran on, from PgBouncer's own counters (`SHOW STATS`). */
+	stats(database: string): { transactions: number; queries: number }
+	stop(): void
+}
+
+/**
+ * PgBouncer (Debian's package) in transaction mode in front of a PostgreSQL server, on a loopback
+ * port, trust auth, run as the postgres user (it refuses to run as root), its files in a temp folder.
+ * Few server connections (`default_pool_size`) for many clients: consecutive transactions of one
+ * client land on different server connections, as in production.
+ */
+export async function privatePgbouncer(target: { host: string; port: number }, options: { poolSize?: number } = {}): Promise<Pgbouncer> {
+	const pgbouncer = binary('pgbouncer', 'pgbouncer')
+	const dir = tempDir('bl-pgbouncer-')
+	const port = await freePort()
+	await Bun.write(join(dir, 'userlist.txt'), '"postgres" ""\n')
+	await Bun.write(
+		join(dir, 'pgbouncer.ini'),
+		`[databases]
+* = host=${target.host} port=${target.port}
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = ${port}
+unix_socket_dir =
+auth_type = trust
+auth_file = ${dir}/userlist.txt
+admin_users = postgres
+stats_users = postgres
+pool_mode = transaction
+default_pool_size = ${options.poolSize ?? 6}
+max_client_conn = 500
+server_reset_query =
+logfile = ${dir}/pgbouncer.log
+pidfile = ${dir}/pgbouncer.pid
+`,
+	)
+	if (isRoot()) spawnSync('chown', ['-R', 'postgres:postgres', dir])
+	const command = isRoot() ? ['runuser', '-u', 'postgres', '--', pgbouncer, join(dir, 'pgbouncer.ini')] : [pgbouncer, join(dir, 'pgbouncer.ini')]
+	const proc = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] })
+	let errors = ''
+	proc.stderr!.on('data', (c: Buffer) => (errors += c.toString()))
+	const kill = () => {
+		// runuser passes the signal on to pgbouncer.
+		proc.kill('SIGINT')
+		const pid = Number(existsSync(join(dir, 'pgbouncer.pid')) ? readFileSync(join(dir, 'pgbouncer.pid'), 'utf8') : 0)
+		if (pid)
+			try {
+				process.kill(pid, 'SIGKILL')
+			} catch {}
+	}
+	const untrack = track(() => {
+		kill()
+		rmSync(dir, { recursive: true, force: true })
+	})
+	await waitFor(
+		`pgbouncer on ${port}`,
+		() => {
+			if (proc.exitCode !== null)
+				throw Object.assign(
+					new Error(`pgbouncer exited: ${errors} ${existsSync(join(dir, 'pgbouncer.log')) ? readFileSync(join(dir, 'pgbouncer.log'), 'utf8') : ''}`),
+					{ fatal: true },
+				)
+			return tcpOpen(port)
+		},
+		10_000,
+		50,
+	)
+	return {
+		port,
+		url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
+		stats(database) {
+			const psql = binary('psql', 'postgresql-client')
+			const r = spawnSync(psql, ['-At', '-F', '|', '-d', `postgres://postgres@127.0.0.1:${port}/pgbouncer`, '-c', 'SHOW STATS'], { encoding: 'utf8' })
+			const row =
+				r.stdout
+					.split('\n')
+					.find((l) => l.startsWith(`${database}|`))
+					?.split('|') ?? []
+			return { transactions: Number(row[1] ?? 0), queries: Number(row[2] ?? 0) }
+		},
+		stop() {
+			untrack()
+			kill()
+			rmSync(dir, { recursive: true, force: true })
+		},
+	}
 }

@@ -61,7 +61,9 @@ onPostgres(`a connection terminated inside an everyday write leaves nothing half
 		expect(await readState()).toEqual(readBefore)
 
 		await portal.get(`/inbox/${threadId}`)
-		const retry = await reply()
+		// Post/Redirect/Get: followed as a browser would, to the page that says it.
+		const retry = await portal.submit(`/inbox/${threadId}/reply`, { text: 'Could you start on Monday?' })
+		expect(retry.redirectedTo).not.toBeNull()
 		expect(retry.status).toBe(200)
 		expect(retry.text).toContain('Your reply is on its way.')
 		expect({ mails: await mails(), messages: await messages(), lines: await linesOf(ws, 'inbox.replied') }).toEqual({ mails: 2, messages: 2, lines: 1 })
@@ -226,16 +228,17 @@ onPostgres(`a connection terminated inside an everyday write leaves nothing half
 			uploads: (await admin<{ n: number }[]>`select upload_count as n from document_requests where id = ${requestId}`)[0]!.n,
 			todos: await count(admin`select count(*)::int as n from todos where source = 'document' and candidate_id = ${candidateId}`),
 			lines: await linesOf(ws, 'document.uploaded'),
+			events: await count(admin`select count(*)::int as n from events where workspace_id = ${ws.id} and type = 'document.uploaded'`),
 			files: filesUnder(`documents/${ws.id}`),
 		})
 
 		const cut = await terminatedAt(tableLock('todos'), /^insert into "todos"/i, upload)
-		expect(cut.written).toEqual(['activity', 'candidate_documents', 'document_requests'])
+		expect(cut.written).toEqual(['activity', 'candidate_documents', 'document_requests', 'events'])
 		expect(cut.answer.status).toBe(503)
-		expect(await state()).toEqual({ documents: 0, uploads: 0, todos: 0, lines: 0, files: 0 })
+		expect(await state()).toEqual({ documents: 0, uploads: 0, todos: 0, lines: 0, events: 0, files: 0 })
 
 		expect(await upload()).toEqual({ status: 303, location: `${path}?received=dl` })
-		expect(await state()).toEqual({ documents: 1, uploads: 1, todos: 1, lines: 1, files: 1 })
+		expect(await state()).toEqual({ documents: 1, uploads: 1, todos: 1, lines: 1, events: 1, files: 1 })
 	})
 
 	test('add_to_bench cut before its log line: no bench entry; the retry adds it once (created, not "already on the bench")', async () => {
@@ -258,7 +261,7 @@ onPostgres(`a connection terminated inside an everyday write leaves nothing half
 
 	/**
 	 * A portal form post cut before its log line: 503, `rows()` and the log lines unchanged; the
-	 * retry (after reloading the page, as a person would) answers 200 with `done` and one more of each.
+	 * retry (after reloading the page, as a person would) redirects to a page that says `done`, with one more of each.
 	 */
 	async function formCutThenRetried(o: {
 		page: string
@@ -281,7 +284,10 @@ onPostgres(`a connection terminated inside an everyday write leaves nothing half
 		expect(cut.answer.status).toBe(503)
 		expect({ rows: await o.rows(), lines: await linesOf(ws, o.action) }).toEqual({ rows: rowsBefore, lines: 0 })
 
-		const retry = await send()
+		// The form answers with a redirect (Post/Redirect/Get), followed as a browser would, to the page that says `done`.
+		expect((await portal.get(o.page)).status).toBe(200)
+		const retry = await portal.submit(o.post, o.fields)
+		expect(retry.redirectedTo).not.toBeNull()
 		expect(retry.status).toBe(200)
 		expect(retry.text).toContain(o.done)
 		expect({ rows: await o.rows(), lines: await linesOf(ws, o.action) }).toEqual({ rows: rowsBefore + 1, lines: 1 })
@@ -330,7 +336,9 @@ onPostgres(`a connection terminated inside an everyday write leaves nothing half
 		expect(await doneAt()).toBeNull()
 		expect(await linesOf(ws, 'todo.done')).toBe(0)
 
-		const retry = await done()
+		expect((await portal.get('/todos')).status).toBe(200)
+		const retry = await portal.submit(`/todos/${todoId}/done`)
+		expect(retry.redirectedTo).not.toBeNull()
 		expect(retry.status).toBe(200)
 		expect(retry.text).toContain('Marked done.')
 		expect(await doneAt()).not.toBeNull()
@@ -360,7 +368,9 @@ onPostgres(`a connection terminated inside an everyday write leaves nothing half
 		expect(cut.answer.status).toBe(503)
 		expect(await state()).toEqual({ feeds: 1, busy: 2, lines: 0 })
 
-		const retry = await remove()
+		expect((await portal.get('/settings/calendar')).status).toBe(200)
+		const retry = await portal.submit('/settings/calendar/remove')
+		expect(retry.redirectedTo).not.toBeNull()
 		expect(retry.status).toBe(200)
 		expect(retry.text).toContain('Your calendar feed was removed.')
 		expect(await state()).toEqual({ feeds: 0, busy: 0, lines: 1 })

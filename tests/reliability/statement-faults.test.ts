@@ -187,10 +187,13 @@ onPostgres(`a connection terminated between the statements of a write leaves not
 		const stored = () => filesUnder(`resumes/${ws.id}`)
 
 		const cut = await terminatedAt(tableLock('outbox'), /^insert into "outbox"/i, apply)
-		expect(cut.written).toEqual(['activity', 'application_daily_counts', 'applications', 'candidates', 'pipeline_stages'])
+		expect(cut.written).toEqual(['activity', 'application_daily_counts', 'applications', 'candidates', 'eeo_self_identification', 'events', 'pipeline_stages'])
 		expect(cut.answer.status).toBe(503)
-		for (const table of ['candidates', 'applications', 'application_daily_counts'])
+		for (const table of ['candidates', 'applications', 'application_daily_counts', 'eeo_self_identification'])
 			expect({ table, rows: await count(admin`select count(*)::int as n from ${admin(table)} where workspace_id = ${ws.id}`) }).toEqual({ table, rows: 0 })
+		const applyEvents = () =>
+			count(admin`select count(*)::int as n from events where workspace_id = ${ws.id} and type in ('candidate.created', 'application.created')`)
+		expect(await applyEvents()).toBe(0)
 		expect(await linesOf(ws, 'application.received')).toBe(0)
 		expect(await count(admin`select count(*)::int as n from outbox where workspace_id = ${ws.id} and "to" = ${email}`)).toBe(0)
 		expect(await count(admin`select count(*)::int as n from careers_events where job_id = ${job.id} and kind = 'application'`)).toBe(0)
@@ -200,6 +203,7 @@ onPostgres(`a connection terminated between the statements of a write leaves not
 		expect(retry.status).toBe(200)
 		expect(await count(admin`select count(*)::int as n from applications where job_id = ${job.id}`)).toBe(1)
 		expect(await linesOf(ws, 'application.received')).toBe(1)
+		expect(await applyEvents()).toBe(2)
 		expect(await count(admin`select count(*)::int as n from outbox where workspace_id = ${ws.id} and "to" = ${email}`)).toBe(1)
 		expect(stored()).toBe(1)
 	})

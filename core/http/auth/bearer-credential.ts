@@ -36,20 +36,24 @@ export async function presentedCredential(
 	deps: AppDeps,
 	verifiers: readonly CredentialVerifier[],
 	header: string | null,
-	from: { door: 'rest' | 'mcp'; address: string },
+	from: { door: 'rest' | 'mcp' | 'scim'; address: string },
 ): Promise<PresentedCredential> {
 	const { door, address } = from
 	const challenge = (error?: string) => (door === 'mcp' ? mcpChallenge(deps.config.baseUrl, error) : bearerChallenge(error))
-	const what = door === 'mcp' ? 'an access token or personal token' : 'an API key'
+	const what = door === 'mcp' ? 'an access token or personal token' : door === 'scim' ? 'a SCIM token' : 'an API key'
 	const failed = async (error: AppError) => {
-		await countFailedCredential(deps, address)
+		await countFailedCredential(deps, address, door)
 		return error
 	}
 	const rejected = () =>
 		failed(
 			new AppError(
 				'UNAUTHORIZED',
-				door === 'mcp' ? 'The token is not valid, has expired or has been revoked' : 'The API key is not valid or has been revoked',
+				door === 'mcp'
+					? 'The token is not valid, has expired or has been revoked'
+					: door === 'scim'
+						? 'The SCIM token is not valid or has been revoked'
+						: 'The API key is not valid or has been revoked',
 				{ headers: challenge('invalid_token') },
 			),
 		)

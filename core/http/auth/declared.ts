@@ -6,7 +6,7 @@
 import type { PermissionKey } from '../../module.ts'
 
 /** Every declaration, as the route table reports it (`vendor-key` is the `vendorKey` macro). */
-export type AuthSpec = 'public' | 'form' | 'vendor' | 'vendor-key' | 'mcp' | 'signed-in' | { permission: PermissionKey }
+export type AuthSpec = 'public' | 'form' | 'vendor' | 'vendor-key' | 'mcp' | 'scim' | 'signed-in' | { permission: PermissionKey }
 
 /** The part of Elysia's context the credential macros read. */
 export interface ResolveContext {

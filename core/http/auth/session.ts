@@ -2,11 +2,18 @@
  * Portal pages: `session: 'signed-in'` (a person with a portal session) and
  * `session: { permission: 'x:y' }` (one whose role or grants include the permission). The handler
  * gets `session` and its `actor`, never null; a post must carry the session's CSRF token.
+ *
+ * Every answer of such a route says `Cache-Control: no-store`, whatever its status: signed-in pages
+ * hold personal data and secrets shown once, and a page a browser kept would come back with Back
+ * after Sign out (issue 26). Set here, before anything can refuse, because every signed-in route
+ * passes through this one resolver (tests/reliability/headers.test.ts sweeps every such route).
  */
 import type { Actor } from '../../actor.ts'
 import type { AppDeps } from '../../deps.ts'
 import { AppError } from '../../errors.ts'
 import type { PermissionKey } from '../../module.ts'
+import { setRequestTimeZone } from '../../time.ts'
+import { navCountsFor } from '../../html.ts'
 import { verifyCsrf } from '../csrf.ts'
 import { declare, type ResolveContext } from './declared.ts'
 
@@ -16,6 +23,15 @@ export interface PageSession {
 	/** Token every form of this session must carry. */
 	readonly csrf: string
 	readonly sessionId: string
+	/**
+	 * The person's time zone (an IANA name; UTC until they choose one): every time on their pages is
+	 * shown in it and every date they type is read in it (core/time.ts).
+	 */
+	readonly timeZone: string
+	/** False until the person (or their browser, at sign-in) chose a zone: the profile page says so. */
+	readonly timeZoneChosen?: boolean
+	/** What waits behind the navigation links that count (by address), for the page being drawn (`navCountsFor`). */
+	readonly navCounts?: Readonly<Record<string, number>>
 	/**
 	 * A page the person must go to before any other (a temporary password to replace): every other
 	 * page redirects there (with `next`), every other signed-in request is refused with `reason`.
@@ -46,10 +62,14 @@ function visitFirst(request: Request, mustVisit: NonNullable<PageSession['mustVi
 
 export function sessionAuth(deps: AppDeps, pageSession: PageSessionOf) {
 	return (spec: 'signed-in' | { permission: PermissionKey }) => ({
-		resolve: declare(spec, async ({ request, cookie, body }: ResolveContext) => {
-			const session = await pageSession(request, cookie)
-			if (request.method !== 'GET' && request.method !== 'HEAD') verifyCsrf(deps, request, (body as Record<string, unknown> | null)?.csrf, session.csrf)
-			if (spec !== 'signed-in' && !deps.permissions.can(session.actor, spec.permission)) throw new AppError('FORBIDDEN', 'Your role does not allow this page.')
+		resolve: declare(spec, async ({ request, set, cookie, body }: ResolveContext) => {
+			set.headers['Cache-Control'] = 'no-store'
+			const signedIn = await pageSession(request, cookie)
+			setRequestTimeZone(signedIn.timeZone)
+			if (request.method !== 'GET' && request.method !== 'HEAD') verifyCsrf(deps, request, (body as Record<string, unknown> | null)?.csrf, signedIn.csrf)
+			if (spec !== 'signed-in' && !deps.permissions.can(signedIn.actor, spec.permission)) throw new AppError('FORBIDDEN', 'Your role does not allow this page.')
+			// A page shows the counts beside its navigation; a form post answers with a redirect (or its page again, counts left out).
+			const session = request.method === 'GET' ? { ...signedIn, navCounts: await navCountsFor(deps, signedIn) } : signedIn
 			return { session, actor: session.actor }
 		}),
 	})

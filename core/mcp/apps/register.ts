@@ -20,7 +20,13 @@ export const VIEW_CAPABILITIES = {
 }
 
 /** Registers a tool whose results `view` shows (the helper also writes the older flat `ui/resourceUri` key). */
-export function linkView(server: McpServer, name: string, config: Parameters<McpServer['registerTool']>[1], view: BuiltView, run: (args: unknown) => unknown) {
+export function linkView(
+	server: McpServer,
+	name: string,
+	config: Parameters<McpServer['registerTool']>[1],
+	view: BuiltView,
+	run: (args: unknown, ctx?: never) => unknown,
+) {
 	registerAppTool(server, name, { ...(config as object), _meta: { ui: { resourceUri: view.uri } } } as never, run as never)
 }
 

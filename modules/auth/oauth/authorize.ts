@@ -17,6 +17,7 @@ import { newCredential, hashSecret } from '../../../core/credentials.ts'
 import type { AppDeps } from '../../../core/deps.ts'
 import type { Actor } from '../../../core/actor.ts'
 import { oauthCodes } from '../table.ts'
+import { ClientDocumentError, documentClient, isDocumentClientId } from './client-documents.ts'
 import { findClient, redirectMatches, type Client } from './clients.ts'
 import { cleanDescription } from './errors.ts'
 
@@ -74,7 +75,9 @@ export interface Target {
 export async function trustedTarget(deps: AppDeps, params: URLSearchParams): Promise<Target> {
 	for (const key of ['client_id', 'redirect_uri'])
 		if (params.getAll(key).length > 1) throw new AuthorizePageError(`The parameter ${key} is given more than once.`)
-	const client = await findClient(deps, params.get('client_id') ?? '')
+	const clientId = params.get('client_id') ?? ''
+	if (isDocumentClientId(clientId)) return documentTarget(deps, clientId, params.get('redirect_uri'))
+	const client = await findClient(deps, clientId)
 	if (!client)
 		throw new AuthorizePageError(
 			'This app is not registered with Benchline (unknown client_id). Registrations that never completed a sign-in are removed after a day: remove Benchline from the app, add it again and sign in.',
@@ -90,6 +93,29 @@ export async function trustedTarget(deps: AppDeps, params: URLSearchParams): Pro
 		redirectUri = requested
 	}
 	return { client, redirectUri, redirectUriSent: requested !== null }
+}
+
+/**
+ * A client known by its metadata document: the document must be reachable and valid, and the
+ * redirect address one it lists, exactly (no loopback port leeway: the document names its own).
+ */
+async function documentTarget(deps: AppDeps, clientId: string, requested: string | null): Promise<Target> {
+	let client: Client
+	try {
+		client = await documentClient(deps, clientId)
+	} catch (error) {
+		if (!(error instanceof ClientDocumentError)) throw error
+		throw new AuthorizePageError(
+			error.kind === 'unreachable'
+				? `Benchline could not read this app’s client metadata document at ${clientId}: ${error.message}. Try again in a moment; if it keeps failing, the app’s document is down or its address is wrong.`
+				: `This app’s client metadata document at ${clientId} is not valid: ${error.message}. The app’s makers need to fix it.`,
+		)
+	}
+	if (requested === null && client.redirectUris.length === 1) return { client, redirectUri: client.redirectUris[0]!, redirectUriSent: false }
+	if (requested === null) throw new AuthorizePageError('The app did not say where to send you back (redirect_uri is missing).')
+	if (!client.redirectUris.includes(requested))
+		throw new AuthorizePageError(`The app asked to send you to ${requested}, which its client metadata document (${clientId}) does not list in redirect_uris.`)
+	return { client, redirectUri: requested, redirectUriSent: true }
 }
 
 /** The rest of the request, once client and redirect are trusted (it does not need the person). */

@@ -19,6 +19,8 @@ export interface Client {
 	id: string
 	name: string
 	redirectUris: string[]
+	/** For a client known by its metadata document (client-documents.ts): the host the document lives on. */
+	documentHost?: string
 }
 
 const MAX_URIS = 10
@@ -119,7 +121,8 @@ export async function registerClient(deps: AppDeps, body: unknown): Promise<Regi
 }
 
 export async function findClient(deps: AppDeps, clientId: string): Promise<Client | null> {
-	if (typeof clientId !== 'string' || clientId.length > 100) return null
+	// Registered ids are short; a metadata document's address may be long (client-documents.ts).
+	if (typeof clientId !== 'string' || clientId.length > 2000) return null
 	const [row] = await deps.db
 		.select({ id: oauthClients.id, name: oauthClients.name, redirectUris: oauthClients.redirectUris })
 		.from(oauthClients)

@@ -3,7 +3,7 @@ import { html, page, type SafeHtml } from '../../../core/html.ts'
 import type { PageSession } from '../../../core/http/auth.ts'
 import type { AuthorizationRequest } from './authorize.ts'
 import type { Connection } from './connections.ts'
-import { dataTable } from '../../../core/ui.ts'
+import { dataTable, when as at } from '../../../core/ui.ts'
 import type { Membership } from '../sign-in-choice.ts'
 import { switchForm } from '../workspace-pages.ts'
 
@@ -26,13 +26,28 @@ export function authorizeErrorPage(message: string): Response {
  * session's workspace; a person in several can switch first (the switch replaces the session, so
  * this page's form stops working and the app's request opens a new one in the other workspace).
  */
-export function consentPage(session: PageSession, request: AuthorizationRequest, query: string, consentToken: string, workspaces: Membership[]): Response {
+export function consentPage(
+	session: PageSession,
+	request: AuthorizationRequest,
+	query: string,
+	consentToken: string,
+	workspaces: Membership[],
+	firstInWorkspace: boolean,
+): Response {
 	const to = new URL(request.redirectUri)
+	const host = request.client.documentHost
+	const named = host
+		? html`<p class="meta">The app names itself in its client metadata document on <strong>${host}</strong>; Benchline has checked where the document lives, not who made the app.</p>`
+		: html`<p class="meta">The app chose this name itself; Benchline has not verified it.</p>`
+	const first = firstInWorkspace
+		? html`<p class="notice" role="note">This is the first time this app${host ? html` (from <strong>${host}</strong>)` : ''} is connected in ${session.actor.workspaceSlug}.</p>`
+		: ''
 	return noStore(
 		page(
 			{ title: `Allow ${request.client.name}?`, user: { name: session.actor.name, csrf: session.csrf } },
 			html`<section class="card"><h1>Allow “${request.client.name}” to use Benchline as you?</h1>
-<p class="meta">The app chose this name itself; Benchline has not verified it.</p>
+${named}
+${first}
 <p>The app will act as <strong>${session.actor.name}</strong> in <strong>${session.actor.workspaceSlug}</strong> with your role (${session.actor.role.replace('_', ' ')}): it can see what you can see${request.readOnlyRequested ? '' : ' and make changes you can make'}.</p>
 <p>After you decide, you will be sent to <strong>${to.host}</strong> (<code>${request.redirectUri}</code>).</p>
 <form method="post" action="/oauth/authorize" class="stack">
@@ -48,7 +63,7 @@ ${workspaces.length > 1 ? html`<p class="meta">To connect the app to another of 
 	)
 }
 
-const when = (d: Date | null) => (d ? d.toISOString().slice(0, 16).replace('T', ' ') + ' UTC' : 'never')
+const when = (d: Date | null) => (d ? at(d) : 'never')
 
 export function connectedAppsSection(session: PageSession, connections: Connection[]): SafeHtml {
 	const everyone = session.actor.role === 'owner' || session.actor.role === 'admin'
@@ -70,7 +85,7 @@ ${
 					{
 						label: 'Actions',
 						cell: (c) =>
-							html`<form method="post" action="/settings/api/apps/${c.clientId}/${c.userId}/disconnect" class="inline" data-confirm="Disconnect ${c.appName}? Its tokens stop working at once."><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger" aria-label="Disconnect ${c.appName}">Disconnect</button></form>`,
+							html`<form method="post" action="/settings/api/apps/${encodeURIComponent(c.clientId)}/${c.userId}/disconnect" class="inline" data-confirm="Disconnect ${c.appName}? Its tokens stop working at once."><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger" aria-label="Disconnect ${c.appName}">Disconnect</button></form>`,
 					},
 				],
 			})

@@ -30,6 +30,7 @@ import {
 import { registerClient } from './clients.ts'
 import { openConsent, takeConsent } from './consent.ts'
 import { OAuthError, oauthErrorResponse } from './errors.ts'
+import { knownInWorkspace } from './client-documents.ts'
 import { authorizeErrorPage, consentPage } from './pages.ts'
 import { exchangeCode, refreshTokens, revokeToken } from './tokens.ts'
 
@@ -66,6 +67,8 @@ export function authorizationServerMetadata(deps: AppDeps) {
 		revocation_endpoint_auth_methods_supported: ['none'],
 		scopes_supported: [...SCOPES],
 		authorization_response_iss_parameter_supported: true,
+		// A client may be known by the address of its metadata document (client-documents.ts).
+		client_id_metadata_document_supported: true,
 	}
 }
 
@@ -174,7 +177,8 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 							grant ? `grant_type ${grant} is not supported` : 'grant_type is required',
 						)
 					} catch (error) {
-						if (error instanceof OAuthError && (error.error === 'invalid_grant' || error.error === 'invalid_client')) await countFailedCredential(deps, address)
+						if (error instanceof OAuthError && (error.error === 'invalid_grant' || error.error === 'invalid_client'))
+							await countFailedCredential(deps, address, 'oauth')
 						throw error
 					}
 				}),
@@ -231,6 +235,7 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 					query,
 					await openConsent(deps, session, target.client.id, query),
 					await workspacesOf(deps.db, session.actor.userId!),
+					!(await knownInWorkspace(deps, target.client.id, session.actor.workspaceId)),
 				)
 			},
 			{ auth: 'public' },

@@ -1,0 +1,45 @@
+/**
+ * `/metrics` in the Prometheus text format (core/metrics.ts), reachable two ways, each off unless set:
+ * on the main port for a scraper that sends `METRICS_TOKEN` as a bearer token (compared in constant
+ * time), and on `METRICS_PORT` of the loopback interface without a token (a scraper or agent on the
+ * same machine). The exposition holds no person, record or secret, but it tells traffic and load.
+ */
+import { Elysia } from 'elysia'
+import { hashSecret, safeEqual } from '../credentials.ts'
+import type { AppDeps } from '../deps.ts'
+import { AppError } from '../errors.ts'
+import type { AuthPlugin } from './auth.ts'
+import { parseBearer } from './bearer.ts'
+
+async function exposition(deps: AppDeps): Promise<Response> {
+	const { contentType, text } = await deps.metrics.render()
+	return new Response(text, { headers: { 'Content-Type': contentType, 'Cache-Control': 'no-store' } })
+}
+
+/** The route on the main port; only built when `METRICS_TOKEN` is set. */
+export function metricsRoute(deps: AppDeps, auth: AuthPlugin) {
+	const expected = hashSecret(deps.config.metricsToken ?? '')
+	return new Elysia({ name: 'core.metrics' }).use(auth).get(
+		'/metrics',
+		({ request }) => {
+			const parsed = parseBearer(request.headers.get('authorization'))
+			// Hashes have one length, so the comparison takes the same time whatever was sent.
+			if (!('token' in parsed) || !safeEqual(hashSecret(parsed.token), expected))
+				throw new AppError('UNAUTHORIZED', 'Send the metrics token: Authorization: Bearer <METRICS_TOKEN>', {
+					headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+				})
+			return exposition(deps)
+		},
+		{ auth: 'public' },
+	)
+}
+
+/** `/metrics` alone, without a token, on `port` of 127.0.0.1. */
+export function serveMetrics(deps: AppDeps, port: number) {
+	return Bun.serve({
+		hostname: '127.0.0.1',
+		port,
+		fetch: (request) =>
+			new URL(request.url).pathname === '/metrics' && request.method === 'GET' ? exposition(deps) : new Response('Not found', { status: 404 }),
+	})
+}

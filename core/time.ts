@@ -1,0 +1,171 @@
+/**
+ * Times as people read and type them: every time the portal shows is in the reader's own time zone,
+ * with the zone named, and every date and time a form takes is read in it. This is the one place
+ * that formats and parses them (`core/ui.ts`'s `when` and the pages' date fields use it).
+ *
+ * The zone of the request being answered is kept for the request (`requestTimeZone`): the session
+ * macro sets it from the signed-in person's profile, so a page (and every section other modules add
+ * to it) formats in the reader's zone without passing it through every function that draws a date,
+ * as Rails' per-request `Time.zone` does. Outside a request (mail, the CLI, workers) it is UTC, and
+ * code that writes for a known person passes their zone explicitly.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+
+export const UTC = 'UTC'
+
+/** The IANA zones people can choose (`America/Chicago`…), with UTC first. */
+export const TIME_ZONES: readonly string[] = [UTC, ...Intl.supportedValuesOf('timeZone').filter((z) => z !== UTC)]
+
+const known = new Set(TIME_ZONES)
+
+/** A zone the runtime knows by its IANA name (aliases such as `US/Eastern` included). */
+export function isTimeZone(zone: unknown): zone is string {
+	if (typeof zone !== 'string' || zone.length > 64 || !/^[A-Za-z0-9_+\-/]+$/.test(zone)) return false
+	if (known.has(zone)) return true
+	try {
+		new Intl.DateTimeFormat('en-US', { timeZone: zone })
+		return true
+	} catch {
+		return false
+	}
+}
+
+// ---- The zone of the request being answered ----
+
+const requestZone = new AsyncLocalStorage<{ zone: string }>()
+
+/**
+ * Opens the request's time-zone slot (UTC until a session says otherwise). Called by the app at the
+ * start of every request, in the request's own execution context, so that what the session sets
+ * later in the same request is seen by its handler and every page part it draws.
+ */
+export function openRequestTimeZone(): void {
+	requestZone.enterWith({ zone: UTC })
+}
+
+/** The signed-in person's zone, for the rest of this request (the session macro). */
+export function setRequestTimeZone(zone: string): void {
+	const slot = requestZone.getStore()
+	if (slot) slot.zone = isTimeZone(zone) ? zone : UTC
+}
+
+/** The zone times are shown in now: the reader's during a request, UTC elsewhere. */
+export const currentTimeZone = (): string => requestZone.getStore()?.zone ?? UTC
+
+/** Runs `fn` with times shown in `zone` (tests, and code that renders for a known person outside a request). */
+export const inTimeZone = <T>(zone: string, fn: () => T): T => requestZone.run({ zone: isTimeZone(zone) ? zone : UTC }, fn)
+
+// ---- Formatting ----
+
+const formatters = new Map<string, Intl.DateTimeFormat>()
+function formatter(zone: string, kind: 'date' | 'dateTime' | 'time' | 'day' | 'zone' | 'parts'): Intl.DateTimeFormat {
+	const key = `${kind} ${zone}`
+	let f = formatters.get(key)
+	if (!f) {
+		const options: Record<typeof kind, Intl.DateTimeFormatOptions> = {
+			date: { year: 'numeric', month: 'short', day: 'numeric' },
+			dateTime: { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+			time: { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+			day: { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' },
+			zone: { timeZoneName: 'short' },
+			parts: { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' },
+		}
+		f = new Intl.DateTimeFormat('en-US', { ...options[kind], timeZone: zone })
+		formatters.set(key, f)
+	}
+	return f
+}
+
+/** The zone's short name at that instant: "CST", "CDT", "UTC", "GMT+5:30". */
+export function zoneName(d: Date, zone: string = currentTimeZone()): string {
+	return (
+		formatter(zone, 'zone')
+			.formatToParts(d)
+			.find((p) => p.type === 'timeZoneName')?.value ?? zone
+	)
+}
+
+/** "Dec 1, 2026, 14:05 CST". */
+export const formatDateTime = (d: Date, zone: string = currentTimeZone()) => `${formatter(zone, 'dateTime').format(d)} ${zoneName(d, zone)}`
+/** "Dec 1, 2026" (the day in the zone). */
+export const formatDate = (d: Date, zone: string = currentTimeZone()) => formatter(zone, 'date').format(d)
+/** "14:05" (add `zoneName` once for a list of times of one zone). */
+export const formatTime = (d: Date, zone: string = currentTimeZone()) => formatter(zone, 'time').format(d)
+/** "Tuesday, December 1, 2026" (a day heading). */
+export const formatDay = (d: Date, zone: string = currentTimeZone()) => formatter(zone, 'day').format(d)
+
+/** The wall-clock fields of an instant in a zone. */
+function wallClock(d: Date, zone: string) {
+	const parts = Object.fromEntries(
+		formatter(zone, 'parts')
+			.formatToParts(d)
+			.filter((p) => p.type !== 'literal')
+			.map((p) => [p.type, Number(p.value)]),
+	) as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>
+	return { ...parts, hour: parts.hour % 24 }
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0')
+
+/** The day of an instant in a zone, as `YYYY-MM-DD` (grouping by day, a date field's value). */
+export function dayKey(d: Date, zone: string = currentTimeZone()): string {
+	const w = wallClock(d, zone)
+	return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}`
+}
+
+/** An instant as a `datetime-local` field shows it in a zone: `YYYY-MM-DDTHH:MM`. */
+export function localInputValue(d: Date, zone: string = currentTimeZone()): string {
+	const w = wallClock(d, zone)
+	return `${dayKey(d, zone)}T${pad(w.hour)}:${pad(w.minute)}`
+}
+
+/** Minutes the zone is ahead of UTC at that instant (-360 for Chicago in winter). */
+export function offsetMinutes(d: Date, zone: string): number {
+	const w = wallClock(d, zone)
+	return Math.round((Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(d.getTime() / 1000) * 1000) / 60_000)
+}
+
+// ---- Parsing what people type ----
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+const TIME = /^(\d{2}):(\d{2})(?::(\d{2}))?$/
+
+/**
+ * The instant a wall-clock date and time stand for in a zone, or null when they are not a date and
+ * time (`2026-02-30`, `25:00`). A time that does not exist there (the hour skipped when clocks go
+ * forward) is read as the moment after the gap, the way calendar apps do; a time that happens twice
+ * (when clocks go back) is the first of the two.
+ */
+export function parseLocal(date: string, time: string, zone: string = currentTimeZone()): Date | null {
+	const d = DATE.exec(date.trim())
+	const t = TIME.exec(time.trim())
+	if (!d || !t) return null
+	const [year, month, day, hour, minute, second] = [d[1], d[2], d[3], t[1], t[2], t[3] ?? '0'].map(Number) as number[]
+	const asUtc = Date.UTC(year!, month! - 1, day!, hour!, minute!, second!)
+	const check = new Date(asUtc)
+	if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month! - 1 || check.getUTCDate() !== day || hour! > 23 || minute! > 59 || second! > 59)
+		return null
+	// The offset at the guessed instant, then at the corrected one: they differ only near a change of offset.
+	const guess = asUtc - offsetMinutes(new Date(asUtc), zone) * 60_000
+	const corrected = asUtc - offsetMinutes(new Date(guess), zone) * 60_000
+	const typed = `${date.trim()}T${pad(hour!)}:${pad(minute!)}`
+	// The earlier instant whose wall clock there is what was typed; none (a skipped time): the later one.
+	const candidates = [Math.min(guess, corrected), Math.max(guess, corrected)]
+	return new Date(candidates.find((at) => localInputValue(new Date(at), zone) === typed) ?? candidates[1]!)
+}
+
+/** A `datetime-local` field's value (`YYYY-MM-DDTHH:MM`) read in a zone; null when it is not one. */
+export function parseLocalInput(value: string, zone: string = currentTimeZone()): Date | null {
+	const [date, time] = value.trim().split('T')
+	return date && time ? parseLocal(date, time, zone) : null
+}
+
+/** Midnight at the start of the day `YYYY-MM-DD` in a zone. */
+export const startOfDay = (day: string, zone: string = currentTimeZone()) => parseLocal(day, '00:00', zone)
+
+/** The day after `YYYY-MM-DD` (calendar arithmetic, no zone). */
+export function nextDay(day: string, days = 1): string {
+	const d = new Date(`${day}T12:00:00Z`)
+	d.setUTCDate(d.getUTCDate() + days)
+	return d.toISOString().slice(0, 10)
+}

@@ -1,0 +1,150 @@
+/**
+ * OpenTelemetry traces, on when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `…_TRACES_ENDPOINT`) is set: a span per
+ * HTTP request (named by its route template), per MCP tool call, per database statement (its text,
+ * which holds placeholders, never the values bound to them) and per outbound delivery, posted in batches
+ * over OTLP/HTTP (protobuf by default, JSON with `OTEL_EXPORTER_OTLP_PROTOCOL=http/json`).
+ *
+ * An incoming W3C `traceparent` continues the caller's trace, and so does a `traceparent` in an MCP
+ * request's `params._meta` (SEP-414) for the tool call it carries. Spans nest through the request's
+ * context (core/request-context.ts), not a global context manager: nothing here is global, and with
+ * tracing off (`noTracing`) no span is made and nothing is wrapped.
+ */
+import { type Attributes, type Context, type Link, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace, type TextMapGetter } from '@opentelemetry/api'
+import type { TracingConfig } from './config.ts'
+import { currentRequest, type RequestContext, withRequest } from './request-context.ts'
+
+export interface SpanOptions {
+	readonly kind?: SpanKind
+	readonly attributes?: Attributes
+	/** The parent's context; by default the span the current request runs under. */
+	readonly parent?: Context
+	readonly links?: Link[]
+}
+
+export interface Tracing {
+	readonly enabled: boolean
+	/** The span of one HTTP request, continuing the caller's `traceparent` when it is valid. */
+	startRequest(request: Request): { span: Span; context: Context } | undefined
+	/** Runs `work` in a span (a child of the current one); a thrown error marks the span failed. */
+	inSpan<T>(name: string, options: SpanOptions, work: (span: Span | undefined) => Promise<T>): Promise<T>
+	/** The context of a W3C `traceparent` (and `tracestate`) value, or undefined when it is not valid. */
+	contextOf(traceparent: unknown, tracestate?: unknown): Context | undefined
+	/** The W3C `traceparent` (and `tracestate`) of the current span, for a request this one sends. */
+	headers(): Record<string, string>
+	/** A statement sent to the database: its span ends when the returned function is called. */
+	statement(text: string): ((error?: unknown) => void) | undefined
+	/** Sends what is buffered and stops (at shutdown). */
+	shutdown(): Promise<void>
+}
+
+export const noTracing: Tracing = {
+	enabled: false,
+	startRequest: () => undefined,
+	inSpan: (_name, _options, work) => work(undefined),
+	contextOf: () => undefined,
+	headers: () => ({}),
+	statement: () => undefined,
+	shutdown: async () => {},
+}
+
+const headerGetter: TextMapGetter<Headers> = {
+	keys: (headers) => [...headers.keys()],
+	get: (headers, key) => headers.get(key) ?? undefined,
+}
+const recordSetter = { set: (carrier: Record<string, string>, key: string, value: string) => void (carrier[key] = value) }
+const recordGetter: TextMapGetter<Record<string, unknown>> = {
+	keys: (carrier) => Object.keys(carrier),
+	get: (carrier, key) => (typeof carrier[key] === 'string' ? (carrier[key] as string) : undefined),
+}
+
+/** Statement text kept on a span at most (the statements are fixed texts with placeholders). */
+const MAX_STATEMENT_CHARS = 2000
+
+export async function startTracing(config: TracingConfig, version = '1.0.0'): Promise<Tracing> {
+	// The SDK is loaded only when tracing is on (start-up time and memory of every other instance).
+	const { W3CTraceContextPropagator } = await import('@opentelemetry/core')
+	const { resourceFromAttributes } = await import('@opentelemetry/resources')
+	const { BatchSpanProcessor, TracerProvider } = await import('@opentelemetry/sdk-trace')
+	const { OTLPTraceExporter } =
+		config.protocol === 'http/json' ? await import('@opentelemetry/exporter-trace-otlp-http') : await import('@opentelemetry/exporter-trace-otlp-proto')
+	const exporter = new OTLPTraceExporter({ url: config.url, headers: { ...config.headers } })
+	const provider = new TracerProvider({
+		resource: resourceFromAttributes({ 'service.name': config.serviceName, 'service.version': version }),
+		spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis: 1000 })],
+	})
+	const tracer = provider.getTracer('benchline', version)
+	const propagator = new W3CTraceContextPropagator()
+	const parentOf = (options: SpanOptions) => options.parent ?? currentRequest()?.trace ?? ROOT_CONTEXT
+
+	const failed = (span: Span, error: unknown) => {
+		span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' })
+		const code = (error as { code?: unknown })?.code
+		span.setAttribute('error.type', typeof code === 'string' ? code : error instanceof Error ? error.name : 'error')
+	}
+
+	const tracing: Tracing = {
+		enabled: true,
+		startRequest(request) {
+			const parent = propagator.extract(ROOT_CONTEXT, request.headers, headerGetter)
+			const url = new URL(request.url)
+			const span = tracer.startSpan(
+				request.method,
+				{ kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'url.scheme': url.protocol.replace(':', '') } },
+				parent,
+			)
+			return { span, context: trace.setSpan(parent, span) }
+		},
+		async inSpan(name, options, work) {
+			const span = tracer.startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes, links: options.links }, parentOf(options))
+			const context = trace.setSpan(parentOf(options), span)
+			const outer = currentRequest()
+			const inner: RequestContext = { ...outer, trace: context, traceId: span.spanContext().traceId, tracing }
+			try {
+				return await withRequest(inner, () => work(span))
+			} catch (error) {
+				failed(span, error)
+				throw error
+			} finally {
+				span.end()
+			}
+		},
+		contextOf(traceparent, tracestate) {
+			if (typeof traceparent !== 'string') return undefined
+			const context = propagator.extract(ROOT_CONTEXT, { traceparent, tracestate }, recordGetter)
+			return trace.getSpanContext(context) ? context : undefined
+		},
+		headers() {
+			const carrier: Record<string, string> = {}
+			const context = currentRequest()?.trace
+			if (context) propagator.inject(context, carrier, recordSetter)
+			return carrier
+		},
+		statement(text) {
+			// Only inside something traced (a request, a delivery): the workers' polling would fill the
+			// trace store with root spans of one statement each.
+			const parent = currentRequest()?.trace
+			if (!parent) return undefined
+			const operation = /^\s*(?:with\b[\s\S]*?\)\s*)?([a-z]+)/i.exec(text)?.[1]?.toUpperCase() ?? 'SQL'
+			const span = tracer.startSpan(
+				operation,
+				{
+					kind: SpanKind.CLIENT,
+					attributes: {
+						'db.system.name': 'postgresql',
+						'db.operation.name': operation,
+						'db.query.text': text.length > MAX_STATEMENT_CHARS ? `${text.slice(0, MAX_STATEMENT_CHARS)}…` : text,
+					},
+				},
+				parent,
+			)
+			return (error) => {
+				if (error !== undefined) failed(span, error)
+				span.end()
+			}
+		},
+		shutdown: () => provider.shutdown(),
+	}
+	return tracing
+}
+
+export { SpanKind, SpanStatusCode }

@@ -1,0 +1,250 @@
+/**
+ * The audit trail through every door: tool calls (answered, refused for the role or for a record out
+ * of reach, failed on bad arguments), portal views and searches, who may read it, its filters, its
+ * downloads (CSV with formulas escaped, NDJSON), the CLI export and the retention sweep.
+ */
+import { describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { runCommand } from '../../core/commands.ts'
+import { newId } from '../../core/credentials.ts'
+import { callOn, newPersonWithToken, newWorkspace, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { MCP_HEADERS, messageOf } from '../../tests/mcp/rpc.ts'
+import { portalApp, signedIn, uniqueAddress } from '../../tests/portal.ts'
+import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
+import { flushAudit, pruneAudit } from './index.ts'
+import { auditChoices } from './queries.ts'
+import { auditLog } from './table.ts'
+
+type Line = typeof auditLog.$inferSelect
+
+async function linesOf(ws: TestWorkspace): Promise<Line[]> {
+	const deps = await testDeps()
+	await flushAudit(deps)
+	return deps.database.rows<Line>(
+		sql`select id, kind, action, outcome, actor_user_id as "actorUserId", actor_name as "actorName", credential_kind as "credentialKind", credential_name as "credentialName", record_ids as "recordIds", criteria, job_id as "jobId", address from audit_log where workspace_id = ${ws.id} order by at, seq`,
+	)
+}
+
+/** A tool call over HTTP from a given client address (the app trusts X-Forwarded-For, as behind nginx). */
+async function tool(token: string, name: string, args: Record<string, unknown>, address: string) {
+	const { app } = await portalApp()
+	const res = await callOn(app, 'POST', '/api/mcp', {
+		key: token,
+		body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+		headers: { ...MCP_HEADERS, 'x-forwarded-for': address },
+	})
+	return { status: res.status, message: messageOf(res.text) }
+}
+
+async function staffed() {
+	const ws = await newWorkspace()
+	const owner = await newPersonWithToken(ws, 'owner')
+	const jobId = await newVendorJob(ws, { title: 'Audit Java Developer' })
+	const candidateId = await newCandidate(ws, { name: 'Ada Audited' })
+	const applicationId = await newApplication(ws, candidateId, jobId)
+	return { ws, owner, jobId, candidateId, applicationId }
+}
+
+describe('audit trail: tool calls', () => {
+	test('an answered call is recorded with the person, the token, the tool, the records returned and the address', async () => {
+		const { ws, owner, candidateId } = await staffed()
+		const address = uniqueAddress()
+		const res = await tool(owner.token, 'get_candidate', { candidateId }, address)
+		expect(res.message.result.isError).toBeFalsy()
+		const [line] = (await linesOf(ws)).filter((l) => l.kind === 'tool_call')
+		expect(line).toMatchObject({
+			action: 'get_candidate',
+			outcome: 'ok',
+			actorUserId: owner.userId,
+			credentialKind: 'personal_token',
+			credentialName: 'owner token',
+			address,
+		})
+		expect(line!.recordIds).toContain(candidateId)
+	})
+
+	test('a tool the role does not have, and a record out of reach, are recorded as refused; bad arguments as an error', async () => {
+		const { ws, candidateId } = await staffed()
+		const viewer = await newPersonWithToken(ws, 'viewer')
+		const address = uniqueAddress()
+		const denied = await tool(viewer.token, 'submit_to_vendor', { candidateId, vendorId: 'vend_x', jobId: 'job_x' }, address)
+		expect(denied.message.error ?? denied.message.result?.isError).toBeTruthy()
+		const owner = await newPersonWithToken(ws, 'owner')
+		const missing = await tool(owner.token, 'get_candidate', { candidateId: newId('cand') }, address)
+		expect(missing.message.result.isError).toBe(true)
+		const bad = await tool(owner.token, 'list_candidates', { limit: 'many' }, address)
+		expect(bad.message.error ?? bad.message.result?.isError).toBeTruthy()
+		const calls = (await linesOf(ws)).filter((l) => l.kind === 'tool_call').map((l) => [l.action, l.outcome, l.actorUserId])
+		expect(calls).toEqual([
+			['submit_to_vendor', 'refused', viewer.userId],
+			['get_candidate', 'refused', owner.userId],
+			['list_candidates', 'error', owner.userId],
+		])
+	})
+
+	test('a search of the candidate database made for a job is kept with its criteria, job and the candidates found (41 CFR 60-1.12)', async () => {
+		const { ws, owner, jobId, candidateId } = await staffed()
+		await tool(owner.token, 'list_candidates', { query: 'Ada', jobId }, uniqueAddress())
+		await tool(owner.token, 'list_candidates', {}, uniqueAddress())
+		const searches = (await linesOf(ws)).filter((l) => l.kind === 'search')
+		expect(searches).toHaveLength(1)
+		expect(searches[0]).toMatchObject({ action: 'candidates.searched', jobId, criteria: { query: 'Ada', jobId } })
+		expect(searches[0]!.recordIds).toContain(candidateId)
+	})
+})
+
+describe('audit trail: portal', () => {
+	test('views of a candidate, an application and a search are recorded; a page out of reach as refused', async () => {
+		const { ws, owner, candidateId, applicationId } = await staffed()
+		const manager = await newPersonWithToken(ws, 'hiring_manager')
+		const client = await signedIn(owner)
+		expect((await client.get(`/candidates/${candidateId}`)).status).toBe(200)
+		expect((await client.get(`/applications/${applicationId}`)).status).toBe(200)
+		expect((await client.get('/candidates?q=Ada')).status).toBe(200)
+		// The forms that show an application (its scorecard, scheduling an interview) are views of it too.
+		expect((await client.get(`/applications/${applicationId}/scorecard`)).status).toBe(200)
+		expect((await client.get(`/applications/${applicationId}/schedule`)).status).toBe(200)
+		const outsider = await signedIn(manager)
+		expect((await outsider.get(`/candidates/${candidateId}`)).status).toBe(404)
+		const lines = (await linesOf(ws)).map((l) => [l.action, l.outcome, l.actorUserId, l.credentialKind])
+		expect(lines).toEqual([
+			['candidate.viewed', 'ok', owner.userId, 'session'],
+			['application.viewed', 'ok', owner.userId, 'session'],
+			['candidates.searched', 'ok', owner.userId, 'session'],
+			['application.viewed', 'ok', owner.userId, 'session'],
+			['application.viewed', 'ok', owner.userId, 'session'],
+			['candidate.viewed', 'refused', manager.userId, 'session'],
+		])
+	})
+
+	test('owners and admins read /audit with its filters; other roles get 403', async () => {
+		const { ws, owner, candidateId, applicationId } = await staffed()
+		const admin = await newPersonWithToken(ws, 'admin')
+		const recruiter = await newPersonWithToken(ws, 'recruiter')
+		await tool(owner.token, 'get_candidate', { candidateId }, uniqueAddress())
+		await tool(owner.token, 'get_application', { applicationId }, uniqueAddress())
+		const client = await signedIn(admin)
+		const page = await client.get('/audit')
+		expect(page.status).toBe(200)
+		expect(page.text).toContain('get_candidate')
+		expect(page.text).toContain('get_application')
+		const byRecord = await client.get(`/audit?record=${candidateId}&action=get_candidate`)
+		expect(byRecord.text).toContain('get_candidate')
+		expect(byRecord.text).not.toContain('<code>get_application</code>')
+		const byDay = await client.get('/audit?from=2001-01-01&until=2001-01-02')
+		expect(byDay.text).toContain('Nothing in the trail matches these filters')
+		expect((await client.get('/audit?from=yesterday')).status).toBe(422)
+		expect((await (await signedIn(recruiter)).get('/audit')).status).toBe(403)
+		expect((await (await signedIn(recruiter)).get('/audit/export.csv')).status).toBe(403)
+	})
+
+	test('the filters offer every member and every tool, and the people and apps the latest lines name', async () => {
+		const { ws, owner } = await staffed()
+		const deps = await testDeps()
+		const quiet = await newPersonWithToken(ws, 'viewer')
+		// Someone no longer a member, named only by an old line: offered while among the latest lines.
+		const gone = { id: newId('usr'), name: 'Gone Person' }
+		await deps.db.insert(auditLog).values({
+			id: newId('aud'),
+			workspaceId: ws.id,
+			at: new Date(),
+			kind: 'tool_call',
+			action: 'list_jobs',
+			outcome: 'ok',
+			actorUserId: gone.id,
+			actorName: gone.name,
+			credentialKind: 'oauth_app',
+			credentialId: 'cli_x',
+			credentialName: 'Old Assistant',
+			recordIds: [],
+			address: '203.0.113.9',
+		})
+		const choices = await auditChoices(deps, ws.id)
+		const ids = choices.people.map((p) => p.id)
+		expect(ids).toContain(owner.userId)
+		expect(ids).toContain(quiet.userId)
+		expect(choices.people).toContainEqual(gone)
+		expect(choices.apps).toEqual(['Old Assistant'])
+		expect(choices.actions).toContain('get_candidate')
+		expect(choices.actions).toContain('list_jobs')
+		// Other workspaces' people and apps are never offered.
+		const other = await auditChoices(deps, (await newWorkspace()).id)
+		expect(other.people.map((p) => p.id)).not.toContain(gone.id)
+		expect(other.apps).toEqual([])
+	})
+
+	test('downloads: CSV escapes what a spreadsheet would run, NDJSON is one object a line', async () => {
+		const ws = await newWorkspace()
+		const owner = await newPersonWithToken(ws, 'owner')
+		const deps = await testDeps()
+		// A token named like a formula (names are typed by people).
+		const { personActor, createPersonalToken } = await import('../auth/index.ts')
+		const actor = await personActor(deps, ws.slug, owner.email)
+		const { token } = await createPersonalToken(
+			deps,
+			{ ...actor, credential: { kind: 'session', id: 't', name: 'portal session' } },
+			{ name: '=HYPERLINK("x")' },
+		)
+		await tool(token, 'list_jobs', {}, uniqueAddress())
+		const client = await signedIn(owner)
+		const csv = await client.get('/audit/export.csv')
+		expect(csv.status).toBe(200)
+		expect(csv.headers.get('content-type')).toContain('text/csv')
+		expect(csv.headers.get('content-disposition')).toContain('attachment')
+		expect(csv.text.split('\n')[0]).toBe('at,kind,action,outcome,person,personId,through,app,records,job,criteria,address')
+		expect(csv.text).toContain(`'=HYPERLINK`)
+		const ndjson = await client.get('/audit/export.ndjson?action=list_jobs')
+		const rows = ndjson.text
+			.trim()
+			.split('\n')
+			.map((l) => JSON.parse(l))
+		expect(rows).toHaveLength(1)
+		expect(rows[0]).toMatchObject({ action: 'list_jobs', outcome: 'ok', app: '=HYPERLINK("x")', through: 'personal_token' })
+	})
+})
+
+describe('audit trail: CLI and retention', () => {
+	test('audit export streams the trail between two instants', async () => {
+		const { ws, owner, candidateId } = await staffed()
+		await tool(owner.token, 'get_candidate', { candidateId }, uniqueAddress())
+		const deps = await testDeps()
+		const since = new Date(Date.now() - 3_600_000).toISOString()
+		const out = await runCommand(deps, 'audit export', { workspace: ws.slug, since, format: 'ndjson' })
+		const rows = out.output
+			.trim()
+			.split('\n')
+			.map((l) => JSON.parse(l))
+		expect(rows.map((r) => r.action)).toEqual(['get_candidate'])
+		const csv = await runCommand(deps, 'audit export', { workspace: ws.slug, since, format: 'csv' })
+		expect(csv.output.trim().split('\n')).toHaveLength(2)
+		const none = await runCommand(deps, 'audit export', { workspace: ws.slug, since: '2001-01-01', until: '2001-02-01', format: 'ndjson' })
+		expect(none.output).toBe('')
+		await expect(runCommand(deps, 'audit export', { workspace: ws.slug, since: 'last week', format: 'ndjson' })).rejects.toThrow('ISO 8601')
+		await expect(runCommand(deps, 'audit export', { workspace: ws.slug, since, format: 'xml' })).rejects.toThrow('ndjson or csv')
+	})
+
+	test('lines older than AUDIT_RETENTION_DAYS are deleted, newer ones kept', async () => {
+		const ws = await newWorkspace()
+		const deps = await testDeps()
+		const base = {
+			workspaceId: ws.id,
+			kind: 'view',
+			action: 'candidate.viewed',
+			outcome: 'ok',
+			actorName: 'Someone',
+			credentialKind: 'session',
+			credentialId: 's',
+			credentialName: 'portal session',
+			recordIds: ['cand_x'],
+			address: '10.0.0.1',
+		}
+		const day = 86_400_000
+		await deps.db.insert(auditLog).values([
+			{ ...base, id: newId('aud'), at: new Date(deps.now().getTime() - 401 * day) },
+			{ ...base, id: newId('aud'), at: new Date(deps.now().getTime() - 399 * day) },
+		])
+		expect(await pruneAudit(deps)).toBeGreaterThanOrEqual(1)
+		const left = await linesOf(ws)
+		expect(left).toHaveLength(1)
+	})
+})

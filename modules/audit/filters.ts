@@ -1,0 +1,44 @@
+/**
+ * The /audit page's and export's filters from a query string: each checked, the dates read as days
+ * in the person's time zone (`until` includes its whole day). Problems name their field.
+ */
+import type { FieldError } from '../../core/errors.ts'
+import { nextDay, startOfDay } from '../../core/time.ts'
+import type { AuditFilters } from './queries.ts'
+
+export interface AuditQuery {
+	person?: string
+	app?: string
+	action?: string
+	record?: string
+	from?: string
+	until?: string
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/
+
+export function readFilters(query: AuditQuery): { filters: AuditFilters; errors: FieldError[] } {
+	const errors: FieldError[] = []
+	const day = (field: 'from' | 'until', value: string | undefined) => {
+		const text = value?.trim()
+		if (!text) return undefined
+		const start = DAY.test(text) ? startOfDay(text) : null
+		if (!start) errors.push({ field, message: 'must be a date such as 2026-01-31' })
+		return start ?? undefined
+	}
+	const since = day('from', query.from)
+	const untilDay = day('until', query.until)
+	const until = untilDay && query.until ? (startOfDay(nextDay(query.until.trim())) ?? undefined) : undefined
+	if (since && until && until <= since) errors.push({ field: 'until', message: 'must be the same day as From or later' })
+	const text = (v: string | undefined) => v?.trim() || undefined
+	return {
+		filters: { person: text(query.person), app: text(query.app), action: text(query.action), record: text(query.record), since, until },
+		errors,
+	}
+}
+
+/** The query string that gives these filters again (for the pager and the download links). */
+export function filterQuery(query: AuditQuery): string {
+	const kept = Object.entries(query).filter(([, v]) => typeof v === 'string' && v.trim() !== '') as [string, string][]
+	return new URLSearchParams(kept.map(([k, v]) => [k, v.trim()])).toString()
+}

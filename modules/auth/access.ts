@@ -1,0 +1,91 @@
+/**
+ * Ending a person's ways in: portal sessions, personal tokens and app connections (OAuth grants,
+ * whose tokens stop with them). One function per scope, used by every path that needs it: leaving a
+ * workspace, an owner or admin's **Sign out everywhere**, SCIM deactivation, a password reset that
+ * also disconnects apps and tokens.
+ *
+ * Rules: everything happens in the caller's transaction and applies to the very next request
+ * (each credential is checked against its row on every request); tokens and grants are revoked,
+ * not deleted, so their names stay in the activity log and the history keeps who did what;
+ * only an owner signs an owner out everywhere, and a person uses their own Security page for
+ * themselves.
+ */
+import { and, eq, isNull } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError } from '../../core/errors.ts'
+import type { WorkspaceRef } from '../../core/module.ts'
+import type { Db } from '../../db/client.ts'
+import { recordActivity } from '../activity/index.ts'
+import { lockOwnersAnd, requireActingOwner } from './owners.ts'
+import { oauthGrants, personalTokens, sessions, users } from './table.ts'
+
+/** Why a person's app connections were revoked (kept on the grant). */
+export type AccessEndReason = 'person_left' | 'signed_out' | 'deprovisioned' | 'password_reset'
+
+export interface EndedAccess {
+	sessions: number
+	tokens: number
+	apps: number
+}
+
+/** Ends every session, personal token and app connection of the person in one workspace. */
+export async function endAccessInWorkspace(tx: Db, o: { workspaceId: string; userId: string; now: Date; reason: AccessEndReason }): Promise<EndedAccess> {
+	const ended = await tx
+		.delete(sessions)
+		.where(and(eq(sessions.workspaceId, o.workspaceId), eq(sessions.userId, o.userId)))
+		.returning({ id: sessions.id })
+	const tokens = await tx
+		.update(personalTokens)
+		.set({ revokedAt: o.now })
+		.where(and(eq(personalTokens.workspaceId, o.workspaceId), eq(personalTokens.userId, o.userId), isNull(personalTokens.revokedAt)))
+		.returning({ id: personalTokens.id })
+	const grants = await tx
+		.update(oauthGrants)
+		.set({ revokedAt: o.now, revokedReason: o.reason })
+		.where(and(eq(oauthGrants.workspaceId, o.workspaceId), eq(oauthGrants.userId, o.userId), isNull(oauthGrants.revokedAt)))
+		.returning({ clientId: oauthGrants.clientId })
+	return { sessions: ended.length, tokens: tokens.length, apps: new Set(grants.map((g) => g.clientId)).size }
+}
+
+/** Revokes the person's personal tokens and app connections in every workspace (sessions are the caller's). */
+export async function disconnectAppsAndTokens(tx: Db, o: { userId: string; now: Date; reason: AccessEndReason }): Promise<Omit<EndedAccess, 'sessions'>> {
+	const tokens = await tx
+		.update(personalTokens)
+		.set({ revokedAt: o.now })
+		.where(and(eq(personalTokens.userId, o.userId), isNull(personalTokens.revokedAt)))
+		.returning({ id: personalTokens.id })
+	const grants = await tx
+		.update(oauthGrants)
+		.set({ revokedAt: o.now, revokedReason: o.reason })
+		.where(and(eq(oauthGrants.userId, o.userId), isNull(oauthGrants.revokedAt)))
+		.returning({ clientId: oauthGrants.clientId })
+	return { tokens: tokens.length, apps: new Set(grants.map((g) => g.clientId)).size }
+}
+
+/**
+ * An owner or admin's **Sign out everywhere** for a member of their workspace: every session,
+ * personal token and app connection of that person there ends at once (other workspaces are
+ * theirs to manage). Logged with what ended.
+ */
+export async function signOutEverywhere(deps: AppDeps, actor: Actor, ws: WorkspaceRef, userId: string): Promise<EndedAccess> {
+	if (!deps.permissions.can(actor, 'auth:manage_people')) throw new AppError('FORBIDDEN', 'Only owners and admins sign people out')
+	if (userId === actor.userId) throw new AppError('CONFLICT', 'To sign yourself out elsewhere, use Security in your settings')
+	return deps.db.transaction(async (tx) => {
+		const locked = await lockOwnersAnd(tx, ws.id, userId)
+		if (!locked.target || locked.target.removedAt) throw new AppError('NOT_FOUND', 'This person is not in this workspace')
+		if (locked.target.role === 'owner') {
+			if (actor.role !== 'owner') throw new AppError('FORBIDDEN', 'Only an owner can sign an owner out everywhere')
+			requireActingOwner(actor, locked)
+		}
+		const ended = await endAccessInWorkspace(tx, { workspaceId: ws.id, userId, now: deps.now(), reason: 'signed_out' })
+		const [person] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId))
+		await recordActivity(tx, actor, {
+			action: 'person.signed_out_everywhere',
+			targetType: 'user',
+			targetId: userId,
+			detail: { email: person!.email, ...ended },
+		})
+		return ended
+	})
+}

@@ -1,0 +1,191 @@
+/**
+ * Client ID Metadata Documents (the MCP authorization specification's preferred way for a client to
+ * say who it is): a `client_id` that is an `https://` address with a path names a JSON document the
+ * client publishes. Benchline fetches it through the one outbound connection (`core/http/outbound.ts`:
+ * public addresses only, the connection pinned to a checked address, no redirects, 5 KiB and 5 s at
+ * most; `OAUTH_CLIENT_METADATA_ALLOW_PRIVATE` allows `http://` and private addresses for development
+ * and tests), checks it (`client_id` equal to its address, `redirect_uris`, `client_name`, optional
+ * `logo_uri` and `client_uri`, a public client) and keeps it as the client's row, so grants, tokens,
+ * connected apps and Disconnect work as for registered clients. The copy is used while the document's
+ * `Cache-Control` allows (at most a day; without one, five minutes), then fetched again.
+ *
+ * Each way a document cannot be used has its own message: unreachable, not valid, `redirect_uri` not
+ * listed. The document is the client's own word: its name is shown with the host it lives on.
+ */
+import { and, eq } from 'drizzle-orm'
+import type { AppDeps } from '../../../core/deps.ts'
+import { OutboundError, outboundFetch, outboundText, type OutboundPolicy } from '../../../core/http/outbound.ts'
+import { oauthClients, oauthGrants } from '../table.ts'
+import { validRedirectUri, type Client } from './clients.ts'
+
+export const MAX_DOCUMENT_BYTES = 5 * 1024
+const FETCH_TIMEOUT_MS = 5_000
+const DEFAULT_FRESH_SECONDS = 300
+const MAX_FRESH_SECONDS = 86_400
+export const MAX_CLIENT_ID_LENGTH = 2000
+const MAX_URIS = 10
+const FETCHES_PER_HOST_PER_MINUTE = 30
+const BIDI_AND_CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g
+
+/** What Benchline keeps of a document in the client row's metadata. */
+interface DocumentFacts {
+	readonly url: string
+	readonly host: string
+	readonly fetchedAt: string
+	readonly freshUntil: string
+	readonly logoUri?: string
+	readonly clientUri?: string
+}
+
+/** A document that cannot be used: `reason` is shown to the person. */
+export class ClientDocumentError extends Error {
+	constructor(
+		readonly kind: 'unreachable' | 'invalid',
+		message: string,
+	) {
+		super(message)
+	}
+}
+
+/** Whether a `client_id` names a metadata document (an http(s) address) rather than a registration. */
+export const isDocumentClientId = (clientId: string) => /^https?:\/\//i.test(clientId)
+
+function policy(deps: Pick<AppDeps, 'config'>): OutboundPolicy {
+	const allowPrivate = deps.config.oauthClientMetadataAllowPrivate
+	return { allowPrivate, allowHttp: allowPrivate, timeoutMs: FETCH_TIMEOUT_MS, maxBytes: MAX_DOCUMENT_BYTES, maxRedirects: 0, userAgent: 'Benchline-OAuth/1.0' }
+}
+
+/** Why `clientId` cannot be a document address, or null. */
+export function documentAddressProblem(deps: Pick<AppDeps, 'config'>, clientId: string): string | null {
+	if (clientId.length > MAX_CLIENT_ID_LENGTH) return `it is longer than ${MAX_CLIENT_ID_LENGTH} characters`
+	if (!URL.canParse(clientId) || /[\s\\#]/.test(clientId)) return 'it is not a valid address'
+	const url = new URL(clientId)
+	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && deps.config.oauthClientMetadataAllowPrivate)) return 'it must be an https:// address'
+	if (url.username || url.password) return 'it must not contain a user name or password'
+	if (url.pathname === '/' || url.pathname === '') return 'it must have a path (the document’s own address, not a site)'
+	// The parser resolves dot segments; the address must already be in that form.
+	if (url.href !== clientId) return 'it must be written in its normal form (no dot segments, a lower-case scheme and host)'
+	return null
+}
+
+/** Seconds the answer may be reused for, from its Cache-Control (at most a day). */
+export function freshSeconds(cacheControl: string | null): number {
+	if (!cacheControl) return DEFAULT_FRESH_SECONDS
+	const directives = cacheControl
+		.toLowerCase()
+		.split(',')
+		.map((d) => d.trim())
+	if (directives.some((d) => d === 'no-store' || d === 'no-cache')) return 0
+	const maxAge = directives.map((d) => /^max-age=(\d+)$/.exec(d)).find(Boolean)
+	return maxAge ? Math.min(Number(maxAge[1]), MAX_FRESH_SECONDS) : DEFAULT_FRESH_SECONDS
+}
+
+const optionalUri = (doc: Record<string, unknown>, key: string): string | undefined => {
+	const value = doc[key]
+	if (value === undefined) return undefined
+	if (typeof value !== 'string' || value.length > 2000 || !URL.canParse(value) || new URL(value).protocol !== 'https:')
+		throw new ClientDocumentError('invalid', `${key} must be an https:// address`)
+	return value
+}
+
+/** The document's client, or a ClientDocumentError saying why it cannot be used. */
+export function readDocument(url: string, text: string): { name: string; redirectUris: string[]; logoUri?: string; clientUri?: string } {
+	let doc: unknown
+	try {
+		doc = JSON.parse(text)
+	} catch {
+		throw new ClientDocumentError('invalid', 'it is not JSON')
+	}
+	if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new ClientDocumentError('invalid', 'it is not a JSON object')
+	const d = doc as Record<string, unknown>
+	if (d.client_id !== url) throw new ClientDocumentError('invalid', 'its client_id is not the address it was fetched from')
+	const uris = d.redirect_uris
+	if (!Array.isArray(uris) || !uris.length) throw new ClientDocumentError('invalid', 'redirect_uris must be a non-empty list of addresses')
+	if (uris.length > MAX_URIS) throw new ClientDocumentError('invalid', `redirect_uris may list at most ${MAX_URIS} addresses`)
+	if (!uris.every((u): u is string => typeof u === 'string' && validRedirectUri(u)))
+		throw new ClientDocumentError('invalid', 'every redirect_uris entry must be https, or http on localhost or 127.0.0.1, without a fragment')
+	const name = typeof d.client_name === 'string' ? d.client_name.replace(BIDI_AND_CONTROL, '').trim() : ''
+	if (!name || [...name].length > 100) throw new ClientDocumentError('invalid', 'client_name must be 1 to 100 characters')
+	const method = d.token_endpoint_auth_method
+	if (method !== undefined && method !== 'none')
+		throw new ClientDocumentError('invalid', `token_endpoint_auth_method must be "none" (a public client): "${String(method).slice(0, 40)}" is not supported`)
+	return { name, redirectUris: [...new Set(uris)], logoUri: optionalUri(d, 'logo_uri'), clientUri: optionalUri(d, 'client_uri') }
+}
+
+async function fetchDocument(deps: AppDeps, url: string) {
+	let response: Response
+	try {
+		response = await outboundFetch(url, { headers: { accept: 'application/json' } }, policy(deps))
+	} catch (error) {
+		const why =
+			error instanceof OutboundError
+				? error.failure === 'timeout'
+					? 'no answer in time'
+					: error.failure === 'too_large'
+						? `larger than ${MAX_DOCUMENT_BYTES / 1024} KiB`
+						: error.message
+				: 'the connection failed'
+		throw new ClientDocumentError(error instanceof OutboundError && error.failure === 'too_large' ? 'invalid' : 'unreachable', why)
+	}
+	if (response.status !== 200) {
+		await response.body?.cancel()
+		throw new ClientDocumentError(
+			'unreachable',
+			response.status >= 300 && response.status < 400
+				? `it answered with a redirect (${response.status}), which is not followed`
+				: `it answered HTTP ${response.status}`,
+		)
+	}
+	let text: string
+	try {
+		text = await outboundText(response)
+	} catch (error) {
+		throw new ClientDocumentError(
+			error instanceof OutboundError && error.failure === 'too_large' ? 'invalid' : 'unreachable',
+			error instanceof OutboundError && error.failure === 'too_large' ? `it is larger than ${MAX_DOCUMENT_BYTES / 1024} KiB` : 'it could not be read',
+		)
+	}
+	return { ...readDocument(url, text), fresh: freshSeconds(response.headers.get('cache-control')) }
+}
+
+/**
+ * The client a document address names: the kept copy while it is fresh, else the document fetched,
+ * checked and kept. Throws ClientDocumentError when it cannot be used (a stale copy is not used then:
+ * a document taken down, or changed to something invalid, stops the client).
+ */
+export async function documentClient(deps: AppDeps, clientId: string): Promise<Client & { documentHost: string }> {
+	const problem = documentAddressProblem(deps, clientId)
+	if (problem) throw new ClientDocumentError('invalid', `the client_id address is not usable: ${problem}`)
+	const [kept] = await deps.db.select().from(oauthClients).where(eq(oauthClients.id, clientId))
+	const facts = kept?.metadata.document as DocumentFacts | undefined
+	const host = new URL(clientId).host
+	if (kept && facts && new Date(facts.freshUntil) > deps.now()) return { id: kept.id, name: kept.name, redirectUris: kept.redirectUris, documentHost: host }
+	// Anyone can name any address: a host is asked at most this often, whoever asks.
+	const budget = await deps.limiter.hit(`client-document:${host}`, FETCHES_PER_HOST_PER_MINUTE)
+	if (!budget.allowed) throw new ClientDocumentError('unreachable', `its host was asked too often; try again in ${budget.resetSeconds} seconds`)
+	const doc = await fetchDocument(deps, clientId)
+	const now = deps.now()
+	const document: DocumentFacts = {
+		url: clientId,
+		host,
+		fetchedAt: now.toISOString(),
+		freshUntil: new Date(now.getTime() + doc.fresh * 1000).toISOString(),
+		...(doc.logoUri ? { logoUri: doc.logoUri } : {}),
+		...(doc.clientUri ? { clientUri: doc.clientUri } : {}),
+	}
+	await deps.db
+		.insert(oauthClients)
+		.values({ id: clientId, name: doc.name, redirectUris: doc.redirectUris, metadata: { document }, createdAt: now })
+		.onConflictDoUpdate({ target: oauthClients.id, set: { name: doc.name, redirectUris: doc.redirectUris, metadata: { document } } })
+	return { id: clientId, name: doc.name, redirectUris: doc.redirectUris, documentHost: host }
+}
+
+/** Whether any person of the workspace has allowed this client before (the consent page says when not). */
+export async function knownInWorkspace(deps: AppDeps, clientId: string, workspaceId: string): Promise<boolean> {
+	const [row] = await deps.db
+		.select({ id: oauthGrants.id })
+		.from(oauthGrants)
+		.where(and(eq(oauthGrants.clientId, clientId), eq(oauthGrants.workspaceId, workspaceId)))
+		.limit(1)
+	return Boolean(row)
+}

@@ -1,0 +1,33 @@
+/**
+ * Which workspace's single sign-on an e-mail address belongs to: by its domain (`sso_domains`, one
+ * workspace per domain). The one rule for sign-in and provisioning: an address whose domain another
+ * workspace's single sign-on covers is never sent to, created in or attached to this one.
+ */
+import { eq } from 'drizzle-orm'
+import type { Db } from '../../../db/client.ts'
+import { ssoDomains } from '../table.ts'
+
+/** The domain of an address as stored (lower case), or '' when there is none. */
+export const domainOf = (email: string) => {
+	const at = email.lastIndexOf('@')
+	return at < 0
+		? ''
+		: email
+				.slice(at + 1)
+				.trim()
+				.toLowerCase()
+}
+
+/** The workspace whose single sign-on covers the address's domain, or null. */
+export async function ssoWorkspaceOf(db: Db, email: string): Promise<string | null> {
+	const domain = domainOf(email)
+	if (!domain) return null
+	const [row] = await db.select({ workspaceId: ssoDomains.workspaceId }).from(ssoDomains).where(eq(ssoDomains.domain, domain))
+	return row?.workspaceId ?? null
+}
+
+/** The domains a workspace's single sign-on covers, sorted. */
+export async function domainsOf(db: Db, workspaceId: string): Promise<string[]> {
+	const rows = await db.select({ domain: ssoDomains.domain }).from(ssoDomains).where(eq(ssoDomains.workspaceId, workspaceId)).orderBy(ssoDomains.domain)
+	return rows.map((r) => r.domain)
+}

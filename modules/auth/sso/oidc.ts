@@ -1,0 +1,114 @@
+/**
+ * The relying party: `openid-client` (panva) talks to the workspace's identity provider, every
+ * request through core/http/outbound.ts (public addresses over https only, unless SSO_ALLOW_HTTP is
+ * on; bounded time and size; no redirects). The ID token's signature is checked too
+ * (`enableNonRepudiationChecks`), besides its issuer, audience, expiry and nonce.
+ */
+import * as client from 'openid-client'
+import type { AppDeps } from '../../../core/deps.ts'
+import { OutboundError, outboundFetcher, outboundUrlProblem, type OutboundPolicy } from '../../../core/http/outbound.ts'
+
+const policy = (deps: AppDeps): OutboundPolicy => ({
+	allowPrivate: deps.config.ssoAllowHttp,
+	allowHttp: deps.config.ssoAllowHttp,
+	timeoutMs: 10_000,
+	maxBytes: 512 * 1024,
+	maxRedirects: 0,
+	userAgent: 'Benchline single sign-on',
+})
+
+/** Thrown with a sentence for the owner (settings) or the person signing in. */
+export class SsoProblem extends Error {}
+
+/** What is wrong with an issuer address as typed, or null. */
+export const issuerProblem = (deps: AppDeps, issuer: string) => outboundUrlProblem(issuer, policy(deps))
+
+export interface ProviderClient {
+	issuer: string
+	clientId: string
+	clientSecret: string
+}
+
+/** The provider's configuration from its discovery document; throws `SsoProblem` saying what is wrong. */
+export async function discover(deps: AppDeps, p: ProviderClient): Promise<client.Configuration> {
+	const problem = issuerProblem(deps, p.issuer)
+	if (problem) throw new SsoProblem(`The issuer URL ${problem}`)
+	try {
+		return await client.discovery(new URL(p.issuer), p.clientId, p.clientSecret, undefined, {
+			[client.customFetch]: outboundFetcher(policy(deps)) as client.CustomFetch,
+			execute: [...(deps.config.ssoAllowHttp ? [client.allowInsecureRequests] : []), client.enableNonRepudiationChecks],
+		})
+	} catch (error) {
+		throw new SsoProblem(discoveryProblem(p.issuer, error), { cause: error })
+	}
+}
+
+function discoveryProblem(issuer: string, error: unknown): string {
+	const where = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`
+	if (error instanceof OutboundError)
+		return error.failure === 'timeout'
+			? `The identity provider did not answer within 10 seconds (${where})`
+			: `The identity provider could not be reached at ${where}`
+	const cause = (error as { cause?: unknown })?.cause
+	if (cause instanceof OutboundError) return discoveryProblem(issuer, cause)
+	const message = error instanceof Error ? error.message : String(error)
+	if (/issuer/i.test(message)) return `The discovery document at ${where} names another issuer: enter the issuer URL exactly as the provider gives it`
+	if (/status code|response/i.test(message)) return `${where} did not answer with a discovery document (${message})`
+	return `The discovery document at ${where} could not be used: ${message}`
+}
+
+export interface AuthorizationStart {
+	url: string
+	state: string
+	nonce: string
+	codeVerifier: string
+}
+
+/** Where to send the browser: authorization code flow with PKCE (S256), `state` and `nonce`. */
+export async function authorizationStart(config: client.Configuration, redirectUri: string, loginHint: string): Promise<AuthorizationStart> {
+	const codeVerifier = client.randomPKCECodeVerifier()
+	const state = client.randomState()
+	const nonce = client.randomNonce()
+	const url = client.buildAuthorizationUrl(config, {
+		redirect_uri: redirectUri,
+		scope: 'openid email profile',
+		code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+		code_challenge_method: 'S256',
+		state,
+		nonce,
+		login_hint: loginHint,
+	})
+	return { url: url.href, state, nonce, codeVerifier }
+}
+
+export interface IdentityClaims {
+	subject: string
+	email: string
+	emailVerified: boolean | undefined
+	name: string | undefined
+}
+
+/** Exchanges the code and checks the ID token (signature, issuer, audience, expiry, nonce, state). */
+export async function finishAuthorization(
+	config: client.Configuration,
+	callbackUrl: URL,
+	checks: { state: string; nonce: string; codeVerifier: string },
+): Promise<IdentityClaims> {
+	const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
+		expectedState: checks.state,
+		expectedNonce: checks.nonce,
+		pkceCodeVerifier: checks.codeVerifier,
+		idTokenExpected: true,
+	})
+	const idToken = tokens.claims()
+	if (!idToken) throw new SsoProblem('The identity provider sent no ID token')
+	// Some providers put the e-mail in the ID token, others (following OpenID Connect's default) only
+	// at the UserInfo endpoint, whose answer openid-client checks is about the same subject.
+	const claims = typeof idToken.email === 'string' ? idToken : { ...(await client.fetchUserInfo(config, tokens.access_token, idToken.sub)), sub: idToken.sub }
+	return {
+		subject: idToken.sub,
+		email: typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '',
+		emailVerified: typeof claims.email_verified === 'boolean' ? claims.email_verified : undefined,
+		name: typeof claims.name === 'string' ? claims.name : undefined,
+	}
+}

@@ -1,0 +1,293 @@
+/**
+ * SCIM provisioning of people (RFC 7644): the identity provider creates, changes, deactivates and
+ * deletes the people of one workspace.
+ *
+ * Rules:
+ * - `userName` is the person's e-mail address (one account per address across workspaces).
+ * - A new address gets an account with no usable password (they sign in with single sign-on, or
+ *   choose a password with Forgot password); an address whose domain another workspace's single
+ *   sign-on covers is never created or attached here. An existing account is attached only when its
+ *   domain is one this workspace's single sign-on covers (the firm owns those addresses); anyone
+ *   else joins by accepting an invitation.
+ * - A new person gets the role single sign-on gives new people (default Recruiter); the groups set roles.
+ * - `active: false` and delete remove the membership and end at once every session, personal token
+ *   and app connection of the person in this workspace (their next request is refused); their
+ *   account, notes and activity stay under their name. The owner rules of the people page hold:
+ *   the last owner is never deactivated.
+ * - SCIM sees the workspace's members and the people it deactivated (to activate them again).
+ */
+import { and, count, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm'
+import type { Actor } from '../../../core/actor.ts'
+import { newId, randomToken } from '../../../core/credentials.ts'
+import type { AppDeps } from '../../../core/deps.ts'
+import { AppError, invalid } from '../../../core/errors.ts'
+import type { Db } from '../../../db/client.ts'
+import { recordActivity } from '../../activity/index.ts'
+import { endAccessInWorkspace } from '../access.ts'
+import { lockOwnersAnd, requireActingOwner } from '../owners.ts'
+import { isEmailAddress } from '../people.ts'
+import { invitations, memberships, scimUsers, ssoConfigs, users } from '../table.ts'
+import { domainOf, ssoWorkspaceOf } from './domains.ts'
+import { MAX_PAGE, type ScimPerson } from './scim-model.ts'
+
+/** What a SCIM request says about a person (after reading its JSON). */
+export interface ScimUserInput {
+	userName?: string
+	name?: string
+	externalId?: string | null
+	active?: boolean
+}
+
+const personColumns = {
+	userId: users.id,
+	email: users.email,
+	name: users.name,
+	role: memberships.role,
+	removedAt: memberships.removedAt,
+	externalId: scimUsers.externalId,
+	created: memberships.createdAt,
+	scimUpdated: scimUsers.updatedAt,
+}
+
+interface Row {
+	userId: string
+	email: string
+	name: string
+	role: string
+	removedAt: Date | null
+	externalId: string | null
+	created: Date
+	scimUpdated: Date | null
+}
+
+const toPerson = (r: Row): ScimPerson => ({
+	userId: r.userId,
+	email: r.email,
+	name: r.name,
+	role: r.role,
+	active: r.removedAt === null,
+	externalId: r.externalId,
+	created: r.created,
+	lastModified: [r.created, r.scimUpdated, r.removedAt].filter((d): d is Date => d instanceof Date).sort((a, b) => b.getTime() - a.getTime())[0]!,
+})
+
+/** The people SCIM sees in the workspace, narrowed by `where`. */
+function visible(db: Db, workspaceId: string, where?: SQL) {
+	return db
+		.select(personColumns)
+		.from(memberships)
+		.innerJoin(users, eq(users.id, memberships.userId))
+		.leftJoin(scimUsers, and(eq(scimUsers.workspaceId, memberships.workspaceId), eq(scimUsers.userId, memberships.userId)))
+		.where(and(eq(memberships.workspaceId, workspaceId), or(isNull(memberships.removedAt), isNotNull(scimUsers.userId)), where))
+}
+
+const visibleCount = (db: Db, workspaceId: string, where?: SQL) =>
+	db
+		.select({ n: count() })
+		.from(memberships)
+		.leftJoin(scimUsers, and(eq(scimUsers.workspaceId, memberships.workspaceId), eq(scimUsers.userId, memberships.userId)))
+		.innerJoin(users, eq(users.id, memberships.userId))
+		.where(and(eq(memberships.workspaceId, workspaceId), or(isNull(memberships.removedAt), isNotNull(scimUsers.userId)), where))
+
+export async function getScimUser(deps: AppDeps, actor: Actor, userId: string, db: Db = deps.db): Promise<ScimPerson> {
+	const [row] = await visible(db, actor.workspaceId, eq(users.id, userId))
+	if (!row) throw new AppError('NOT_FOUND', `User ${userId} not found`)
+	return toPerson(row as Row)
+}
+
+/** `filter`: the one SCIM providers send to find a person before creating them. */
+const FILTER = /^\s*(userName|externalId|emails|emails\.value|emails\[type eq "work"\]\.value)\s+eq\s+"((?:[^"\\]|\\.)*)"\s*$/i
+
+export function parseUserFilter(filter: string | undefined): SQL | undefined {
+	if (filter === undefined || filter.trim() === '') return undefined
+	const m = FILTER.exec(filter)
+	if (!m) throw invalid([{ field: 'filter', message: 'is not supported: use userName eq "…" or externalId eq "…"' }])
+	const value = m[2]!.replace(/\\(.)/g, '$1')
+	return m[1]!.toLowerCase() === 'externalid' ? eq(scimUsers.externalId, value) : eq(users.email, value.trim().toLowerCase())
+}
+
+export interface Page {
+	startIndex: number
+	count: number
+}
+
+/** `startIndex` (1-based) and `count` as SCIM sends them; out-of-range values are brought into range (RFC 7644 §3.4.2.4). */
+export function pageOf(query: { startIndex?: string; count?: string }): Page {
+	const start = Number.parseInt(query.startIndex ?? '1', 10)
+	const size = Number.parseInt(query.count ?? String(MAX_PAGE), 10)
+	return { startIndex: Number.isFinite(start) && start >= 1 ? start : 1, count: Number.isFinite(size) ? Math.min(Math.max(size, 0), MAX_PAGE) : MAX_PAGE }
+}
+
+export async function listScimUsers(deps: AppDeps, actor: Actor, filter: string | undefined, page: Page): Promise<{ people: ScimPerson[]; total: number }> {
+	const where = parseUserFilter(filter)
+	const [total] = await visibleCount(deps.db, actor.workspaceId, where)
+	const rows = page.count
+		? await visible(deps.db, actor.workspaceId, where)
+				.orderBy(memberships.createdAt, users.id)
+				.limit(page.count)
+				.offset(page.startIndex - 1)
+		: []
+	return { people: rows.map((r) => toPerson(r as Row)), total: total?.n ?? 0 }
+}
+
+/** The role single sign-on gives new people in the workspace (default Recruiter). */
+export async function newPersonRole(db: Db, workspaceId: string): Promise<string> {
+	const [config] = await db.select({ role: ssoConfigs.newPersonRole }).from(ssoConfigs).where(eq(ssoConfigs.workspaceId, workspaceId))
+	return config?.role ?? 'recruiter'
+}
+
+function checkedEmail(userName: string | undefined): string {
+	const email = (userName ?? '').trim().toLowerCase()
+	if (!isEmailAddress(email)) throw invalid([{ field: 'userName', message: 'must be the person’s e-mail address' }])
+	return email
+}
+
+function checkedName(name: string | undefined, email: string): string {
+	const clean = (name ?? '').replace(/\s+/g, ' ').trim() || email.slice(0, email.indexOf('@'))
+	if ([...clean].length > 120) throw invalid([{ field: 'name', message: 'must be at most 120 characters' }])
+	return clean
+}
+
+/** Refuses an address another workspace's single sign-on covers. */
+async function requireNotClaimedElsewhere(db: Db, workspaceId: string, email: string): Promise<string | null> {
+	const claimedBy = await ssoWorkspaceOf(db, email)
+	if (claimedBy && claimedBy !== workspaceId)
+		throw new AppError('CONFLICT', `${domainOf(email)} belongs to another workspace’s single sign-on: its people cannot be provisioned here`)
+	return claimedBy
+}
+
+export async function createScimUser(deps: AppDeps, actor: Actor, input: ScimUserInput): Promise<ScimPerson> {
+	const email = checkedEmail(input.userName)
+	const name = checkedName(input.name, email)
+	const active = input.active ?? true
+	// Hashed before the transaction (it takes a while); nobody knows this password.
+	const unusable = await Bun.password.hash(randomToken(32))
+	const userId = await deps.db.transaction(async (tx) => {
+		const claimedBy = await requireNotClaimedElsewhere(tx, actor.workspaceId, email)
+		const inserted = await tx
+			.insert(users)
+			.values({ id: newId('usr'), email, name, passwordHash: unusable })
+			.onConflictDoNothing({ target: users.email })
+			.returning({ id: users.id })
+		const [user] = inserted.length ? inserted : await tx.select({ id: users.id }).from(users).where(eq(users.email, email))
+		const id = user!.id
+		const locked = await lockOwnersAnd(tx, actor.workspaceId, id)
+		const [managed] = await tx
+			.select({ userId: scimUsers.userId })
+			.from(scimUsers)
+			.where(and(eq(scimUsers.workspaceId, actor.workspaceId), eq(scimUsers.userId, id)))
+		if ((locked.target && !locked.target.removedAt) || managed) throw new AppError('CONFLICT', `A user with userName ${email} already exists`)
+		if (!inserted.length && claimedBy !== actor.workspaceId)
+			throw new AppError(
+				'CONFLICT',
+				`${email} has a Benchline account, and ${domainOf(email)} is not a domain this workspace’s single sign-on covers: invite the person from the People page instead`,
+			)
+		const role = await newPersonRole(tx, actor.workspaceId)
+		if (locked.target?.role === 'owner') requireActingOwner(actor, locked)
+		const removedAt = active ? null : deps.now()
+		if (locked.target)
+			await tx
+				.update(memberships)
+				.set({ role, grants: [], removedAt })
+				.where(and(eq(memberships.workspaceId, actor.workspaceId), eq(memberships.userId, id)))
+		else await tx.insert(memberships).values({ workspaceId: actor.workspaceId, userId: id, role, removedAt })
+		await tx.insert(scimUsers).values({ workspaceId: actor.workspaceId, userId: id, externalId: input.externalId ?? null })
+		await tx
+			.update(invitations)
+			.set({ status: 'cancelled', decidedAt: deps.now() })
+			.where(and(eq(invitations.workspaceId, actor.workspaceId), eq(invitations.email, email), eq(invitations.status, 'pending')))
+		await recordActivity(tx, actor, { action: 'person.provisioned', targetType: 'user', targetId: id, detail: { email, role, active } })
+		return id
+	})
+	return getScimUser(deps, actor, userId)
+}
+
+/**
+ * Applies what the provider sent: fields absent are left as they are. `replace` (PUT) sends the
+ * whole resource; PATCH sends only what changes.
+ */
+export async function updateScimUser(deps: AppDeps, actor: Actor, userId: string, input: ScimUserInput): Promise<ScimPerson> {
+	await deps.db.transaction(async (tx) => {
+		const person = await getScimUser(deps, actor, userId, tx)
+		const now = deps.now()
+		const changed: Record<string, unknown> = {}
+		if (input.userName !== undefined) {
+			const email = checkedEmail(input.userName)
+			if (email !== person.email) {
+				await changeEmail(tx, actor, person, email)
+				changed.email = email
+			}
+		}
+		if (input.name !== undefined) {
+			const name = checkedName(input.name, changed.email ? String(changed.email) : person.email)
+			if (name !== person.name) {
+				await tx.update(users).set({ name }).where(eq(users.id, userId))
+				changed.name = name
+			}
+		}
+		if (input.externalId !== undefined && input.externalId !== person.externalId) changed.externalId = input.externalId
+		await tx
+			.insert(scimUsers)
+			.values({ workspaceId: actor.workspaceId, userId, externalId: input.externalId !== undefined ? input.externalId : person.externalId })
+			.onConflictDoUpdate({
+				target: [scimUsers.workspaceId, scimUsers.userId],
+				set: { updatedAt: now, ...(input.externalId !== undefined ? { externalId: input.externalId } : {}) },
+			})
+		if (Object.keys(changed).length)
+			await recordActivity(tx, actor, { action: 'person.details_changed', targetType: 'user', targetId: userId, detail: { email: person.email, ...changed } })
+		if (input.active !== undefined && input.active !== person.active) await setActive(deps, tx, actor, person, input.active)
+	})
+	return getScimUser(deps, actor, userId)
+}
+
+/**
+ * A new address for an account: only for an account that is in no other workspace (its address is
+ * the person's sign-in everywhere), to an address nobody has, in no other workspace's SSO domains.
+ */
+async function changeEmail(tx: Db, actor: Actor, person: ScimPerson, email: string): Promise<void> {
+	await requireNotClaimedElsewhere(tx, actor.workspaceId, email)
+	const [elsewhere] = await tx
+		.select({ n: count() })
+		.from(memberships)
+		.where(and(eq(memberships.userId, person.userId), sql`${memberships.workspaceId} <> ${actor.workspaceId}`, isNull(memberships.removedAt)))
+	if (elsewhere!.n > 0)
+		throw new AppError('CONFLICT', `${person.email} is also in another workspace, where it is their sign-in: its userName cannot be changed here`, {
+			scimType: 'mutability',
+		})
+	const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email))
+	if (taken) throw new AppError('CONFLICT', `A user with userName ${email} already exists`)
+	await tx.update(users).set({ email }).where(eq(users.id, person.userId))
+}
+
+/** Deactivates (every way in ends at once) or activates a person; the last owner stays. */
+async function setActive(deps: AppDeps, tx: Db, actor: Actor, person: ScimPerson, active: boolean): Promise<void> {
+	const locked = await lockOwnersAnd(tx, actor.workspaceId, person.userId)
+	if (!locked.target) throw new AppError('NOT_FOUND', `User ${person.userId} not found`)
+	if (locked.target.role === 'owner') {
+		requireActingOwner(actor, locked)
+		if (!active && !locked.target.removedAt && locked.owners.length <= 1)
+			throw new AppError('CONFLICT', 'The last owner of the workspace cannot be deactivated; make someone else an owner first', { scimType: 'mutability' })
+	}
+	const now = deps.now()
+	await tx
+		.update(memberships)
+		.set({ removedAt: active ? null : now })
+		.where(and(eq(memberships.workspaceId, actor.workspaceId), eq(memberships.userId, person.userId)))
+	const ended = active ? undefined : await endAccessInWorkspace(tx, { workspaceId: actor.workspaceId, userId: person.userId, now, reason: 'deprovisioned' })
+	await recordActivity(tx, actor, {
+		action: active ? 'person.reactivated' : 'person.deactivated',
+		targetType: 'user',
+		targetId: person.userId,
+		detail: { email: person.email, ...ended },
+	})
+}
+
+/** Deletes the person from the workspace: deactivated as above, and SCIM no longer answers for them. */
+export async function deleteScimUser(deps: AppDeps, actor: Actor, userId: string): Promise<void> {
+	await deps.db.transaction(async (tx) => {
+		const person = await getScimUser(deps, actor, userId, tx)
+		if (person.active) await setActive(deps, tx, actor, person, false)
+		await tx.delete(scimUsers).where(and(eq(scimUsers.workspaceId, actor.workspaceId), eq(scimUsers.userId, userId)))
+		await recordActivity(tx, actor, { action: 'person.deprovisioned', targetType: 'user', targetId: userId, detail: { email: person.email } })
+	})
+}

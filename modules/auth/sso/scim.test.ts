@@ -1,0 +1,298 @@
+/**
+ * SCIM 2.0 provisioning (issue 26) over HTTP, as Okta and Microsoft Entra ID speak it: the discovery
+ * documents, Users (create, get, filter, paging, replace, PATCH, delete), Groups as the roles, SCIM
+ * error bodies, the token reaching SCIM only, and deactivation ending every way in at once while
+ * the person's history stays.
+ */
+import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { and, eq } from 'drizzle-orm'
+import { callOn, newPerson, newPersonWithToken, newWorkspace, testDeps, unique } from '../../../tests/helpers.ts'
+import { MCP_HEADERS } from '../../../tests/mcp/rpc.ts'
+import { portalApp, signedIn } from '../../../tests/portal.ts'
+import { activity } from '../../activity/table.ts'
+import { personActor } from '../index.ts'
+import { memberships, ssoDomains, users } from '../table.ts'
+import { createScimToken } from './scim-tokens.ts'
+
+setDefaultTimeout(120_000)
+
+const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error'
+const USER = 'urn:ietf:params:scim:schemas:core:2.0:User'
+const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp'
+
+let app: Awaited<ReturnType<typeof portalApp>>['app']
+beforeAll(async () => {
+	app = (await portalApp()).app
+})
+
+/** A workspace with an owner and a SCIM token made by them. */
+async function provisioned() {
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const owner = await newPerson(ws, 'owner')
+	const actor = await personActor(deps, ws.slug, owner.email)
+	const { token, tokenId } = await createScimToken(deps, { ...actor, credential: { kind: 'session', id: 'test', name: 'portal session' } }, { name: 'Okta' })
+	const scim = (method: string, path: string, body?: unknown, key = token) =>
+		callOn(app, method, `/scim/v2${path}`, {
+			key,
+			raw: body === undefined ? undefined : JSON.stringify(body),
+			headers: { 'content-type': 'application/scim+json' },
+		})
+	return { deps, ws, owner, token, tokenId, scim }
+}
+
+const newUser = (email: string, extra: Record<string, unknown> = {}) => ({
+	schemas: [USER],
+	userName: email,
+	name: { givenName: 'Dana', familyName: 'Reyes' },
+	emails: [{ value: email, type: 'work', primary: true }],
+	active: true,
+	...extra,
+})
+
+const email = (domain = 'example.test') => `${unique('scim')}@${domain}`
+
+describe('discovery', () => {
+	test('ServiceProviderConfig, ResourceTypes and Schemas answer application/scim+json', async () => {
+		const { scim } = await provisioned()
+		const config = await scim('GET', '/ServiceProviderConfig')
+		expect(config.status).toBe(200)
+		expect(config.headers.get('content-type')).toContain('application/scim+json')
+		expect(config.headers.get('cache-control')).toContain('no-store')
+		expect(config.json.patch.supported).toBe(true)
+		expect(config.json.filter.supported).toBe(true)
+		expect(config.json.authenticationSchemes[0].type).toBe('oauthbearertoken')
+		const types = await scim('GET', '/ResourceTypes')
+		expect(types.json.Resources.map((r: any) => r.endpoint)).toEqual(['/Users', '/Groups'])
+		const schemas = await scim('GET', '/Schemas')
+		expect(schemas.json.Resources.map((r: any) => r.id)).toEqual([USER, 'urn:ietf:params:scim:schemas:core:2.0:Group'])
+		expect((await scim('GET', `/Schemas/${USER}`)).json.attributes.map((a: any) => a.name)).toContain('userName')
+	})
+})
+
+describe('the SCIM token', () => {
+	test('is required, reaches SCIM only, and stops at once when revoked; other credentials never reach SCIM', async () => {
+		const { scim, token, ws } = await provisioned()
+		const none = await callOn(app, 'GET', '/scim/v2/Users')
+		expect(none.status).toBe(401)
+		expect(none.json).toMatchObject({ schemas: [ERROR], status: '401' })
+		expect(none.headers.get('www-authenticate')).toContain('Bearer')
+		// A personal token of an owner opens nothing on SCIM.
+		const person = await newPersonWithToken(ws, 'owner')
+		expect((await scim('GET', '/Users', undefined, person.token)).status).toBe(401)
+		// The SCIM token opens neither the MCP endpoint nor the REST API.
+		expect((await callOn(app, 'POST', '/api/mcp', { key: token, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: MCP_HEADERS })).status).toBe(
+			401,
+		)
+		expect((await callOn(app, 'GET', '/api/v1/jobs', { key: token })).status).toBe(401)
+		expect((await scim('GET', '/Users')).status).toBe(200)
+	})
+
+	test('owners create it at /settings/sso, shown once (a replayed cookie shows nothing), and revoke it', async () => {
+		const { ws } = await provisioned()
+		const owner = await newPerson(ws, 'owner')
+		const page = await signedIn(owner)
+		const posted = await page.post('/settings/sso/scim-tokens', { name: 'Entra ID' })
+		expect(posted.headers.get('location')).toBe('/settings/sso#scim')
+		const sealed = page.cookies.get('bl_new_scim_token')!
+		const created = await page.get('/settings/sso')
+		const token = /<code id="new-scim-token">(bl_scim_[0-9A-Za-z]+)<\/code>/.exec(created.text)?.[1]
+		expect(token).toBeDefined()
+		expect(created.text).toContain('/scim/v2')
+		// Reloading, or replaying the sealed cookie, does not show it again.
+		expect((await page.get('/settings/sso')).text).not.toContain(token!)
+		page.cookies.set('bl_new_scim_token', sealed)
+		expect((await page.get('/settings/sso')).text).not.toContain(token!)
+		expect((await callOn(app, 'GET', '/scim/v2/Users', { key: token })).status).toBe(200)
+		const id = /action="\/settings\/sso\/scim-tokens\/(scim_[a-z2-7]+)\/revoke"/.exec((await page.get('/settings/sso')).text)?.[1]
+		const revoked = await page.submit(`/settings/sso/scim-tokens/${id}/revoke`)
+		expect(revoked.text).toContain('The SCIM token was revoked')
+		const refused = await callOn(app, 'GET', '/scim/v2/Users', { key: token })
+		expect(refused.status).toBe(401)
+		expect(refused.json.schemas).toEqual([ERROR])
+	})
+
+	test('only owners see /settings/sso', async () => {
+		const { ws } = await provisioned()
+		const admin = await newPerson(ws, 'admin')
+		const page = await signedIn(admin)
+		expect((await page.get('/settings/sso')).status).toBe(403)
+		expect((await page.get('/portal')).text).not.toContain('href="/settings/sso"')
+	})
+})
+
+describe('Users', () => {
+	test('create, get, find by userName, page through, replace and delete', async () => {
+		const { scim } = await provisioned()
+		const address = email()
+		const created = await scim('POST', '/Users', newUser(address, { externalId: '00u1okta' }))
+		expect(created.status).toBe(201)
+		expect(created.json).toMatchObject({ schemas: [USER], userName: address, displayName: 'Dana Reyes', active: true, externalId: '00u1okta' })
+		expect(created.json.groups).toEqual([expect.objectContaining({ value: 'recruiter', display: 'Recruiter' })])
+		expect(created.headers.get('location')).toBe(created.json.meta.location)
+		const id = created.json.id
+
+		const again = await scim('POST', '/Users', newUser(address.toUpperCase()))
+		expect(again.status).toBe(409)
+		expect(again.json).toMatchObject({ schemas: [ERROR], status: '409', scimType: 'uniqueness' })
+
+		expect((await scim('GET', `/Users/${id}`)).json.userName).toBe(address)
+		const found = await scim('GET', `/Users?filter=${encodeURIComponent(`userName eq "${address.toUpperCase()}"`)}`)
+		expect(found.json).toMatchObject({ totalResults: 1, startIndex: 1, itemsPerPage: 1 })
+		expect(found.json.Resources[0].id).toBe(id)
+		const byExternal = await scim('GET', `/Users?filter=${encodeURIComponent('externalId eq "00u1okta"')}`)
+		expect(byExternal.json.Resources.map((r: any) => r.id)).toEqual([id])
+		const nobody = await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "nobody@example.test"')}`)
+		expect(nobody.json).toMatchObject({ totalResults: 0, Resources: [] })
+
+		// Paging: the owner and this person; one a page.
+		const first = await scim('GET', '/Users?startIndex=1&count=1')
+		const second = await scim('GET', '/Users?startIndex=2&count=1')
+		expect(first.json).toMatchObject({ totalResults: 2, itemsPerPage: 1, startIndex: 1 })
+		expect(second.json).toMatchObject({ totalResults: 2, itemsPerPage: 1, startIndex: 2 })
+		expect(first.json.Resources[0].id).not.toBe(second.json.Resources[0].id)
+
+		const replaced = await scim('PUT', `/Users/${id}`, newUser(address, { name: { givenName: 'Dana', familyName: 'Reyes-Ortiz' } }))
+		expect(replaced.status).toBe(200)
+		expect(replaced.json.displayName).toBe('Dana Reyes-Ortiz')
+
+		expect((await scim('DELETE', `/Users/${id}`)).status).toBe(204)
+		const gone = await scim('GET', `/Users/${id}`)
+		expect(gone.status).toBe(404)
+		expect(gone.json).toMatchObject({ schemas: [ERROR], status: '404' })
+	})
+
+	test('PATCH active=false (Entra: "Replace", "False") ends the person’s sessions and personal tokens at once; history stays; active=true lets them back', async () => {
+		const { deps, ws, scim } = await provisioned()
+		const person = await newPersonWithToken(ws, 'recruiter')
+		const page = await signedIn(person)
+		expect((await page.get('/portal')).status).toBe(200)
+		const id = person.userId
+
+		const off = await scim('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] })
+		expect(off.status).toBe(200)
+		expect(off.json.active).toBe(false)
+		// The next request of each credential is refused.
+		const portal = await page.get('/portal')
+		expect(portal.status).toBe(303)
+		expect(portal.headers.get('location')).toStartWith('/sign-in')
+		const mcp = await callOn(app, 'POST', '/api/mcp', { key: person.token, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: MCP_HEADERS })
+		expect(mcp.status).toBe(401)
+		// The person can no longer sign in to this workspace with their password either.
+		expect((await signedIn(person).catch((e: Error) => e)) instanceof Error).toBe(true)
+		// SCIM still answers for them, inactive; their history stays under their name.
+		expect((await scim('GET', `/Users/${id}`)).json.active).toBe(false)
+		const lines = await deps.db
+			.select()
+			.from(activity)
+			.where(and(eq(activity.workspaceId, ws.id), eq(activity.targetId, id)))
+		expect(lines.map((l) => l.action)).toContain('person.deactivated')
+		expect(lines.find((l) => l.action === 'person.deactivated')!.credentialKind).toBe('scim_token')
+
+		// Okta's form: no path, a value object.
+		const on = await scim('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', value: { active: true } }] })
+		expect(on.json.active).toBe(true)
+		expect((await signedIn(person)).cookies.size).toBeGreaterThan(0)
+	})
+
+	test('delete ends access at once and keeps the account and its history', async () => {
+		const { deps, ws, scim } = await provisioned()
+		const person = await newPerson(ws, 'recruiter')
+		const page = await signedIn(person)
+		expect((await scim('DELETE', `/Users/${person.userId}`)).status).toBe(204)
+		expect((await page.get('/portal')).status).toBe(303)
+		const [membership] = await deps.db
+			.select()
+			.from(memberships)
+			.where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, person.userId)))
+		expect(membership!.removedAt).not.toBeNull()
+		const lines = await deps.db.select({ action: activity.action }).from(activity).where(eq(activity.targetId, person.userId))
+		expect(lines.map((l) => l.action)).toEqual(expect.arrayContaining(['person.added', 'person.deactivated', 'person.deprovisioned']))
+	})
+
+	test('the last owner is never deactivated', async () => {
+		const { owner, scim } = await provisioned()
+		const refused = await scim('PATCH', `/Users/${owner.userId}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'active', value: false }] })
+		expect(refused.status).toBe(409)
+		expect(refused.json).toMatchObject({ schemas: [ERROR], scimType: 'mutability' })
+		expect(refused.json.detail).toContain('last owner')
+	})
+
+	test('an address of another workspace’s single sign-on domain, or an existing account outside this one’s, is never attached', async () => {
+		const { deps, ws, scim } = await provisioned()
+		const other = await newWorkspace()
+		const claimed = `${unique('d')}.example.test`
+		await deps.db.insert(ssoDomains).values({ domain: claimed, workspaceId: other.id })
+		const foreign = await scim('POST', '/Users', newUser(email(claimed)))
+		expect(foreign.status).toBe(409)
+		expect(foreign.json.detail).toContain('another workspace')
+
+		const elsewhere = await newPerson(other, 'recruiter')
+		const existing = await scim('POST', '/Users', newUser(elsewhere.email))
+		expect(existing.status).toBe(409)
+		expect(existing.json.detail).toContain('invite the person')
+
+		// Its own SSO domain: the firm's existing account (in another workspace too) is attached.
+		const own = `${unique('d')}.example.test`
+		await deps.db.insert(ssoDomains).values({ domain: own, workspaceId: ws.id })
+		const mine = await newPerson(other, 'viewer')
+		const [row] = await deps.db
+			.update(users)
+			.set({ email: `${unique('m')}@${own}` })
+			.where(eq(users.id, mine.userId))
+			.returning({ email: users.email })
+		const attached = await scim('POST', '/Users', newUser(row!.email))
+		expect(attached.status).toBe(201)
+		expect(attached.json.id).toBe(mine.userId)
+	})
+
+	test('errors are SCIM error bodies: a filter not supported, a body that is not JSON, a userName that is not an address', async () => {
+		const { scim } = await provisioned()
+		const filter = await scim('GET', `/Users?filter=${encodeURIComponent('name.familyName co "x"')}`)
+		expect(filter.status).toBe(400)
+		expect(filter.json).toMatchObject({ schemas: [ERROR], status: '400', scimType: 'invalidFilter' })
+		const syntax = await callOn(app, 'POST', '/scim/v2/Users', {
+			key: (await provisioned()).token,
+			raw: '{not json',
+			headers: { 'content-type': 'application/scim+json' },
+		})
+		expect(syntax.status).toBe(400)
+		expect(syntax.json).toMatchObject({ schemas: [ERROR], scimType: 'invalidSyntax' })
+		const value = await scim('POST', '/Users', newUser('not-an-address'))
+		expect(value.status).toBe(400)
+		expect(value.json).toMatchObject({ schemas: [ERROR], scimType: 'invalidValue' })
+		expect(value.headers.get('content-type')).toContain('application/scim+json')
+	})
+})
+
+describe('Groups are the roles', () => {
+	test('list, filter by displayName, membership sets the role, removal gives the new-person role', async () => {
+		const { ws, scim } = await provisioned()
+		const groups = await scim('GET', '/Groups')
+		expect(groups.json.Resources.map((g: any) => g.displayName)).toEqual(['Owner', 'Admin', 'Recruiter', 'Hiring manager', 'Viewer'])
+		const person = await newPerson(ws, 'viewer')
+		const admins = await scim('GET', `/Groups?filter=${encodeURIComponent('displayName eq "Admin"')}&excludedAttributes=members`)
+		expect(admins.json.Resources).toEqual([expect.objectContaining({ id: 'admin', displayName: 'Admin' })])
+		expect(admins.json.Resources[0].members).toBeUndefined()
+
+		const added = await scim('PATCH', '/Groups/admin', { schemas: [PATCH], Operations: [{ op: 'Add', path: 'members', value: [{ value: person.userId }] }] })
+		expect(added.status).toBe(200)
+		expect(added.json.members.map((m: any) => m.value)).toContain(person.userId)
+		expect((await scim('GET', `/Users/${person.userId}`)).json.groups[0].value).toBe('admin')
+
+		const removed = await scim('PATCH', '/Groups/admin', { schemas: [PATCH], Operations: [{ op: 'remove', path: `members[value eq "${person.userId}"]` }] })
+		expect(removed.json.members ?? []).not.toContainEqual(expect.objectContaining({ value: person.userId }))
+		expect((await scim('GET', `/Users/${person.userId}`)).json.groups[0].value).toBe('recruiter')
+
+		// A group pushed under a role's name is that role; any other name is refused.
+		const pushed = await scim('POST', '/Groups', {
+			schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+			displayName: 'Hiring manager',
+			members: [{ value: person.userId }],
+		})
+		expect(pushed.status).toBe(201)
+		expect(pushed.json.id).toBe('hiring_manager')
+		expect((await scim('POST', '/Groups', { displayName: 'Engineering' })).status).toBe(400)
+		expect((await scim('GET', '/Groups/engineering')).status).toBe(404)
+	})
+})

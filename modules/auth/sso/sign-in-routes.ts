@@ -1,0 +1,64 @@
+/**
+ * `/sign-in/sso` and its callback: thin adapters over sso-sign-in.ts. The state travels in a short
+ * HttpOnly cookie limited to `/sign-in/sso` (SameSite=Lax: the provider's redirect back is a
+ * top-level navigation, which carries it).
+ */
+import { Elysia, t } from 'elysia'
+import type { AppDeps } from '../../../core/deps.ts'
+import { anonymousCsrf } from '../../../core/http/csrf.ts'
+import { formBody, formText } from '../../../core/http/form.ts'
+import { safeNext } from '../../../core/http/return-address.ts'
+import type { HttpKit } from '../../../core/module.ts'
+import { setSessionCookie } from '../sessions.ts'
+import { SsoProblem } from './oidc.ts'
+import { ssoSignInPage } from './sign-in-pages.ts'
+import { callbackPath, finishSsoSignIn, startSsoSignIn } from './sso-sign-in.ts'
+
+const STATE_COOKIE = 'bl_sso_state'
+const cookieName = (deps: AppDeps) => (deps.config.https ? `__Secure-${STATE_COOKIE}` : STATE_COOKIE)
+const cookieOptions = (deps: AppDeps) => ({ httpOnly: true, secure: deps.config.https, sameSite: 'lax' as const, path: '/sign-in/sso' })
+
+export function ssoSignInRoutes(deps: AppDeps, { auth }: HttpKit) {
+	const refused = (cookie: Record<string, any>, next: string, error: unknown, email?: string) => {
+		if (!(error instanceof SsoProblem)) throw error
+		return ssoSignInPage({ csrf: anonymousCsrf(deps, cookie), next, email, error: error.message, status: 422 })
+	}
+	return new Elysia({ name: 'auth.sso-sign-in' })
+		.use(auth)
+		.get('/sign-in/sso', ({ cookie, query }) => ssoSignInPage({ csrf: anonymousCsrf(deps, cookie), next: safeNext(query.next) }), {
+			auth: 'form',
+			query: t.Object({ next: t.Optional(t.String({ maxLength: 8000 })) }),
+		})
+		.post(
+			'/sign-in/sso',
+			async ({ body, cookie, redirect }) => {
+				const next = safeNext(formText(body, 'next'))
+				const email = formText(body, 'email')
+				try {
+					const { url, state } = await startSsoSignIn(deps, { email, next })
+					cookie[cookieName(deps)]!.set({ value: state, maxAge: 600, ...cookieOptions(deps) })
+					return redirect(url, 303)
+				} catch (error) {
+					return refused(cookie, next, error, email)
+				}
+			},
+			{ auth: 'form', body: formBody },
+		)
+		.get(
+			'/sign-in/sso/callback',
+			async ({ request, cookie, redirect }) => {
+				const browserState = String(cookie[cookieName(deps)]?.value ?? '')
+				cookie[cookieName(deps)]!.set({ value: '', maxAge: 0, ...cookieOptions(deps) })
+				try {
+					// The provider checks the redirect URI it was given, which is the public one (BASE_URL), not the address this server saw.
+					const url = new URL(`${callbackPath}${new URL(request.url).search}`, deps.config.baseUrl)
+					const result = await finishSsoSignIn(deps, { url, browserState })
+					setSessionCookie(deps, cookie, result.token, result.expiresAt)
+					return redirect(safeNext(result.next), 303)
+				} catch (error) {
+					return refused(cookie, '/portal', error)
+				}
+			},
+			{ auth: 'public', query: t.Object({}, { additionalProperties: true }) },
+		)
+}

@@ -1,0 +1,150 @@
+/**
+ * A workspace's single sign-on settings (owners, `/settings/sso`).
+ *
+ * Rules: saving checks the issuer's discovery document first and stores nothing when it fails,
+ * saying what is wrong; the client secret is sealed (secret-box.ts) and never shown again (left
+ * blank, the saved one stays); each e-mail domain belongs to one workspace's single sign-on; the
+ * role new people get is any role but Owner (default Recruiter); **Require single sign-on** leaves
+ * a password only to owners (the way back in if the provider fails).
+ */
+import { and, eq, ne } from 'drizzle-orm'
+import type { Actor, PersonRole } from '../../../core/actor.ts'
+import type { AppDeps } from '../../../core/deps.ts'
+import { AppError, invalid } from '../../../core/errors.ts'
+import type { FieldError } from '../../../core/errors.ts'
+import type { Db } from '../../../db/client.ts'
+import { recordActivity } from '../../activity/index.ts'
+import { ssoConfigs, ssoDomains, workspaces } from '../table.ts'
+import { domainsOf } from './domains.ts'
+import { discover, issuerProblem, SsoProblem } from './oidc.ts'
+import { requireManageSso } from './scim-tokens.ts'
+import { openClientSecret, sealClientSecret } from './secret-box.ts'
+
+export const NEW_PERSON_ROLES: readonly PersonRole[] = ['admin', 'recruiter', 'hiring_manager', 'viewer']
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/
+
+export interface SsoSettings {
+	issuer: string
+	clientId: string
+	hasSecret: boolean
+	domains: string[]
+	newPersonRole: string
+	requireSso: boolean
+}
+
+export interface SsoSettingsInput {
+	issuer: string
+	clientId: string
+	/** Blank: keep the saved one. */
+	clientSecret: string
+	/** Domains separated by commas, spaces or lines. */
+	domains: string
+	newPersonRole: string
+	requireSso: boolean
+}
+
+export async function ssoSettings(deps: AppDeps, actor: Actor): Promise<SsoSettings | null> {
+	requireManageSso(deps, actor)
+	const [row] = await deps.db.select().from(ssoConfigs).where(eq(ssoConfigs.workspaceId, actor.workspaceId))
+	if (!row) return null
+	return {
+		issuer: row.issuer,
+		clientId: row.clientId,
+		hasSecret: true,
+		domains: await domainsOf(deps.db, actor.workspaceId),
+		newPersonRole: row.newPersonRole,
+		requireSso: row.requireSso,
+	}
+}
+
+/** Checks and saves the settings; throws 422 with the fields' problems (the discovery's under `issuer`). */
+export async function saveSsoSettings(deps: AppDeps, actor: Actor, input: SsoSettingsInput): Promise<void> {
+	requireManageSso(deps, actor)
+	const issuer = input.issuer.trim()
+	const clientId = input.clientId.trim()
+	const domains = [
+		...new Set(
+			input.domains
+				.split(/[\s,;]+/)
+				.map((d) => d.trim().toLowerCase().replace(/^@/, ''))
+				.filter(Boolean),
+		),
+	]
+	const problems: FieldError[] = []
+	const issuerWrong = issuerProblem(deps, issuer)
+	if (!issuer || issuerWrong) problems.push({ field: 'issuer', message: `The issuer URL ${issuerWrong ?? 'is required'}` })
+	if (!clientId || clientId.length > 255) problems.push({ field: 'clientId', message: 'The client ID is required (at most 255 characters)' })
+	const [saved] = await deps.db.select().from(ssoConfigs).where(eq(ssoConfigs.workspaceId, actor.workspaceId))
+	if (!input.clientSecret && !saved) problems.push({ field: 'clientSecret', message: 'The client secret is required' })
+	if (input.clientSecret.length > 1000) problems.push({ field: 'clientSecret', message: 'The client secret is at most 1,000 characters' })
+	if (!domains.length) problems.push({ field: 'domains', message: 'Enter at least one e-mail domain, e.g. yourfirm.com' })
+	const bad = domains.filter((d) => !DOMAIN.test(d))
+	if (bad.length) problems.push({ field: 'domains', message: `Not a domain: ${bad.join(', ')}` })
+	if (!(NEW_PERSON_ROLES as readonly string[]).includes(input.newPersonRole))
+		problems.push({ field: 'newPersonRole', message: 'Choose the role new people get: Admin, Recruiter, Hiring manager or Viewer' })
+	if (!problems.length) {
+		const taken = await claimedElsewhere(deps.db, actor.workspaceId, domains)
+		if (taken.length) problems.push({ field: 'domains', message: `Another workspace’s single sign-on covers ${taken.join(', ')}` })
+	}
+	if (problems.length) throw invalid(problems)
+	const clientSecret = input.clientSecret || (await openClientSecret(deps.secret, actor.workspaceId, saved!.clientSecretSealed))
+	try {
+		await discover(deps, { issuer, clientId, clientSecret })
+	} catch (error) {
+		if (error instanceof SsoProblem) throw invalid([{ field: 'issuer', message: error.message }])
+		throw error
+	}
+	const sealed = await sealClientSecret(deps.secret, actor.workspaceId, clientSecret)
+	const values = {
+		issuer,
+		clientId,
+		clientSecretSealed: sealed,
+		newPersonRole: input.newPersonRole,
+		requireSso: input.requireSso,
+		updatedAt: deps.now(),
+		updatedBy: actor.userId,
+	}
+	await deps.db.transaction(async (tx) => {
+		await tx
+			.insert(ssoConfigs)
+			.values({ workspaceId: actor.workspaceId, ...values })
+			.onConflictDoUpdate({ target: ssoConfigs.workspaceId, set: values })
+		await tx.delete(ssoDomains).where(eq(ssoDomains.workspaceId, actor.workspaceId))
+		// A domain claimed meanwhile by another workspace fails here (its primary key), never silently moves.
+		try {
+			await tx.insert(ssoDomains).values(domains.map((domain) => ({ domain, workspaceId: actor.workspaceId })))
+		} catch (error) {
+			throw new AppError('CONFLICT', 'Another workspace’s single sign-on took one of these domains meanwhile', { cause: error })
+		}
+		await recordActivity(tx, actor, {
+			action: 'sso.configured',
+			targetType: 'workspace',
+			targetId: actor.workspaceId,
+			detail: { issuer, clientId, domains, newPersonRole: input.newPersonRole, requireSso: input.requireSso, secretChanged: Boolean(input.clientSecret) },
+		})
+	})
+}
+
+async function claimedElsewhere(db: Db, workspaceId: string, domains: string[]): Promise<string[]> {
+	const rows = await db.select({ domain: ssoDomains.domain }).from(ssoDomains).where(ne(ssoDomains.workspaceId, workspaceId))
+	const taken = new Set(rows.map((r) => r.domain))
+	return domains.filter((d) => taken.has(d))
+}
+
+/** The single sign-on of the workspace that covers a domain (with the secret opened), or null. */
+export async function providerOf(deps: AppDeps, workspaceId: string) {
+	const [row] = await deps.db
+		.select({ config: ssoConfigs, slug: workspaces.slug })
+		.from(ssoConfigs)
+		.innerJoin(workspaces, eq(workspaces.id, ssoConfigs.workspaceId))
+		.where(and(eq(ssoConfigs.workspaceId, workspaceId)))
+	if (!row) return null
+	return {
+		workspaceId,
+		slug: row.slug,
+		issuer: row.config.issuer,
+		clientId: row.config.clientId,
+		clientSecret: await openClientSecret(deps.secret, workspaceId, row.config.clientSecretSealed),
+		newPersonRole: row.config.newPersonRole,
+	}
+}

@@ -1,0 +1,118 @@
+/**
+ * **Sign in with SSO**: the person types their work e-mail, is sent to the identity provider of the
+ * workspace whose single sign-on covers its domain, and comes back signed in there.
+ *
+ * Rules:
+ * - Authorization code flow with PKCE (S256), `state` and `nonce` (oidc.ts). The state is kept as
+ *   its SHA-256 for ten minutes and used once (the callback deletes it: a replayed state is
+ *   refused), and it must match the short cookie of the browser that started (no sign-in
+ *   forced on someone else's browser).
+ * - The ID token's signature, issuer, audience, expiry and nonce are checked by openid-client; its
+ *   `email` must be verified (when the provider says) and in a domain this workspace's single
+ *   sign-on covers: an address of another workspace's domain is never attached here.
+ * - First sign-in: the account (if new, without a usable password) joins the workspace with the
+ *   role single sign-on gives new people (just in time). A person whose membership was removed
+ *   (deactivated by SCIM, or removed on the people page) is refused.
+ */
+import { and, eq, gt, lt } from 'drizzle-orm'
+import type { Actor, PersonRole } from '../../../core/actor.ts'
+import { hashSecret, newId, randomToken, safeEqual } from '../../../core/credentials.ts'
+import type { AppDeps } from '../../../core/deps.ts'
+import { recordActivity } from '../../activity/index.ts'
+import { isEmailAddress } from '../people.ts'
+import { startSession, type SignInResult } from '../sessions.ts'
+import { memberships, ssoSignIns, users } from '../table.ts'
+import { domainOf, ssoWorkspaceOf } from './domains.ts'
+import { authorizationStart, discover, finishAuthorization, SsoProblem } from './oidc.ts'
+import { providerOf } from './sso-config.ts'
+
+const MINUTES = 10
+export const callbackPath = '/sign-in/sso/callback'
+const redirectUri = (deps: AppDeps) => `${deps.config.baseUrl}${callbackPath}`
+
+/** Where to send the browser for this work e-mail, and the state its cookie keeps. */
+export async function startSsoSignIn(deps: AppDeps, input: { email: string; next: string }): Promise<{ url: string; state: string }> {
+	const email = input.email.trim().toLowerCase()
+	if (!isEmailAddress(email)) throw new SsoProblem('Enter your work e-mail address')
+	const workspaceId = await ssoWorkspaceOf(deps.db, email)
+	const provider = workspaceId ? await providerOf(deps, workspaceId) : null
+	if (!provider) throw new SsoProblem(`No single sign-on is set up for ${domainOf(email)}: sign in with your password`)
+	const config = await discover(deps, provider)
+	const start = await authorizationStart(config, redirectUri(deps), email)
+	const now = deps.now()
+	await deps.db.delete(ssoSignIns).where(lt(ssoSignIns.expiresAt, now))
+	await deps.db.insert(ssoSignIns).values({
+		stateHash: hashSecret(start.state),
+		workspaceId: provider.workspaceId,
+		nonce: start.nonce,
+		codeVerifier: start.codeVerifier,
+		next: input.next,
+		expiresAt: new Date(now.getTime() + MINUTES * 60_000),
+	})
+	return { url: start.url, state: start.state }
+}
+
+/** The provider sent the browser back: checks everything and opens a session. */
+export async function finishSsoSignIn(deps: AppDeps, input: { url: URL; browserState: string }): Promise<SignInResult & { next: string }> {
+	const state = input.url.searchParams.get('state') ?? ''
+	if (!state || !input.browserState || !safeEqual(state, input.browserState))
+		throw new SsoProblem('This sign-in was not started in this browser, or it has expired: start again')
+	// Used once: a second use of the same state (a replay) finds no row.
+	const [started] = await deps.db
+		.delete(ssoSignIns)
+		.where(and(eq(ssoSignIns.stateHash, hashSecret(state)), gt(ssoSignIns.expiresAt, deps.now())))
+		.returning()
+	if (!started) throw new SsoProblem('This sign-in was already used or has expired: start again')
+	const refusal = input.url.searchParams.get('error')
+	if (refusal) throw new SsoProblem(`The identity provider refused the sign-in (${refusal.slice(0, 100)})`)
+	const provider = await providerOf(deps, started.workspaceId)
+	if (!provider) throw new SsoProblem('Single sign-on is no longer set up for this workspace')
+	const config = await discover(deps, provider)
+	let claims: Awaited<ReturnType<typeof finishAuthorization>>
+	try {
+		claims = await finishAuthorization(config, input.url, { state, nonce: started.nonce, codeVerifier: started.codeVerifier })
+	} catch (error) {
+		if (error instanceof SsoProblem) throw error
+		// The cause (wrong audience, expired, bad signature…) goes to the log; the person gets one sentence.
+		deps.log.warn('single sign-on refused', { workspaceId: started.workspaceId, error })
+		throw new SsoProblem('The identity provider’s answer could not be verified, so you were not signed in. Try again, or ask your administrator', {
+			cause: error,
+		})
+	}
+	if (!isEmailAddress(claims.email)) throw new SsoProblem('The identity provider did not send your e-mail address (scope email)')
+	if (claims.emailVerified === false) throw new SsoProblem('The identity provider says your e-mail address is not verified')
+	if ((await ssoWorkspaceOf(deps.db, claims.email)) !== started.workspaceId)
+		throw new SsoProblem(`${claims.email} is not in a domain this workspace’s single sign-on covers`)
+	const result = await deps.db.transaction(async (tx) => {
+		const [existing] = await tx.select({ id: users.id, name: users.name }).from(users).where(eq(users.email, claims.email))
+		let userId = existing?.id
+		const name = existing?.name ?? (claims.name?.trim().slice(0, 120) || claims.email.slice(0, claims.email.indexOf('@')))
+		if (!userId) {
+			userId = newId('usr')
+			await tx.insert(users).values({ id: userId, email: claims.email, name, passwordHash: await Bun.password.hash(randomToken(32)) })
+		}
+		const [membership] = await tx
+			.select({ removedAt: memberships.removedAt })
+			.from(memberships)
+			.where(and(eq(memberships.workspaceId, started.workspaceId), eq(memberships.userId, userId)))
+		if (membership?.removedAt) throw new SsoProblem('Your access to this workspace was removed: ask one of its owners')
+		if (!membership) {
+			const role = provider.newPersonRole as PersonRole
+			await tx.insert(memberships).values({ workspaceId: started.workspaceId, userId, role })
+			const self: Actor = {
+				workspaceId: started.workspaceId,
+				workspaceSlug: provider.slug,
+				role,
+				userId,
+				vendorId: null,
+				name,
+				credential: { kind: 'session', id: '', name: 'single sign-on' },
+				grants: [],
+				readOnly: false,
+			}
+			await recordActivity(tx, self, { action: 'person.joined_by_sso', targetType: 'user', targetId: userId, detail: { email: claims.email, role } })
+		}
+		return startSession(deps, userId, { workspaceId: started.workspaceId, slug: provider.slug }, tx)
+	})
+	return { ...result, next: started.next }
+}

@@ -1,0 +1,220 @@
+/**
+ * Single sign-on (issue 26) against a real OpenID Connect provider (oidc-provider) on a loopback
+ * port: owners save the settings (the discovery checked), people sign in with their work e-mail and
+ * are created just in time with the configured role; a wrong audience, an expired ID token, a
+ * signature by an unknown key, a replayed state, a provider that is down, and an address of another
+ * workspace's domain are all refused without a session. Require single sign-on leaves a password to owners only.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { and, eq } from 'drizzle-orm'
+import { configProblems, newPerson, newWorkspace, unique } from '../../../tests/helpers.ts'
+import { PortalClient, portalApp, signedIn, uniqueAddress } from '../../../tests/portal.ts'
+import { loginAt, startProvider, type TestProvider } from '../../../tests/sso/provider.ts'
+import { memberships, users } from '../table.ts'
+
+setDefaultTimeout(120_000)
+
+const SETTINGS = { SSO_ALLOW_HTTP: 'on' }
+const CALLBACK = 'http://localhost/sign-in/sso/callback'
+let provider: TestProvider
+
+beforeAll(async () => {
+	// The in-process app's BASE_URL is http://localhost:3000, so its redirect URI is that one.
+	provider = await startProvider('http://localhost:3000/sign-in/sso/callback')
+})
+afterAll(() => provider.stop())
+
+/** A workspace whose owner saved single sign-on for a new domain of its own. */
+async function workspaceWithSso(o: { role?: string; requireSso?: boolean } = {}) {
+	const ws = await newWorkspace()
+	const owner = await newPerson(ws, 'owner')
+	const domain = `${unique('firm')}.example`
+	const page = await signedIn(owner, { overrides: SETTINGS })
+	await page.get('/settings/sso')
+	const saved = await page.submit('/settings/sso', {
+		issuer: provider.issuer,
+		clientId: provider.clientId,
+		clientSecret: provider.clientSecret,
+		domains: domain,
+		newPersonRole: o.role ?? 'recruiter',
+		...(o.requireSso ? { requireSso: 'on' } : {}),
+	})
+	expect(saved.redirectedTo).toBe('/settings/sso?done=saved')
+	return { ws, owner, domain, page }
+}
+
+/** A browser that signs in with SSO as `email`; returns the callback's answer and the client. */
+async function ssoSignIn(email: string) {
+	const { app } = await portalApp(SETTINGS)
+	const client = new PortalClient(app, { address: uniqueAddress() })
+	await client.get('/sign-in/sso')
+	const started = await client.post('/sign-in/sso', { email, next: '/portal' })
+	if (started.status !== 303) return { client, started, back: null, callback: null }
+	const back = await loginAt(started.headers.get('location')!, email, 'http://localhost:3000/sign-in/sso/callback')
+	const path = new URL(back).pathname + new URL(back).search
+	const callback = await client.get(path)
+	return { client, started, back: path, callback }
+}
+
+describe('owners set it up at /settings/sso', () => {
+	test('saving reads the discovery document; a wrong issuer says what is wrong and saves nothing; the secret is never shown', async () => {
+		const { page } = await workspaceWithSso()
+		const shown = await page.get('/settings/sso')
+		expect(shown.text).toContain(provider.issuer)
+		expect(shown.text).not.toContain(provider.clientSecret)
+		const wrong = await page.submit('/settings/sso', {
+			issuer: `${provider.issuer}/nowhere`,
+			clientId: 'x',
+			clientSecret: '',
+			domains: 'elsewhere.example',
+			newPersonRole: 'viewer',
+		})
+		expect(wrong.status).toBe(422)
+		expect(wrong.text).toContain('/nowhere/.well-known/openid-configuration')
+		expect((await page.get('/settings/sso')).text).not.toContain('elsewhere.example')
+	})
+
+	test('a domain another workspace’s single sign-on covers is refused', async () => {
+		const { domain } = await workspaceWithSso()
+		const other = await newWorkspace()
+		const page = await signedIn(await newPerson(other, 'owner'), { overrides: SETTINGS })
+		await page.get('/settings/sso')
+		const refused = await page.submit('/settings/sso', {
+			issuer: provider.issuer,
+			clientId: provider.clientId,
+			clientSecret: provider.clientSecret,
+			domains: domain,
+			newPersonRole: 'recruiter',
+		})
+		expect(refused.status).toBe(422)
+		expect(refused.text).toContain('Another workspace’s single sign-on covers')
+	})
+
+	test('SSO_ALLOW_HTTP is refused in production; without it an http:// issuer is refused', async () => {
+		expect(configProblems({ SSO_ALLOW_HTTP: 'on', NODE_ENV: 'production', BASE_URL: 'https://bench.example' }).join(' ')).toContain('SSO_ALLOW_HTTP')
+		const ws = await newWorkspace()
+		const page = await signedIn(await newPerson(ws, 'owner'))
+		await page.get('/settings/sso')
+		const refused = await page.submit('/settings/sso', {
+			issuer: provider.issuer,
+			clientId: provider.clientId,
+			clientSecret: provider.clientSecret,
+			domains: `${unique('d')}.example`,
+			newPersonRole: 'recruiter',
+		})
+		expect(refused.status).toBe(422)
+		expect(refused.text).toContain('must start with https://')
+	})
+})
+
+describe('Sign in with SSO', () => {
+	test('the sign-in page offers it; a first sign-in creates the person with the configured role and opens the portal', async () => {
+		const { app } = await portalApp(SETTINGS)
+		expect((await new PortalClient(app).get('/sign-in')).text).toContain('Sign in with SSO')
+		const { ws, domain } = await workspaceWithSso({ role: 'hiring_manager' })
+		const email = `dana.${unique('p')}@${domain}`
+		const { client, started, callback } = await ssoSignIn(email)
+		// Sent to the provider with PKCE, state and nonce.
+		const to = new URL(started.headers.get('location')!)
+		expect(to.origin).toBe(provider.issuer)
+		expect(to.searchParams.get('code_challenge_method')).toBe('S256')
+		for (const p of ['code_challenge', 'state', 'nonce']) expect(to.searchParams.get(p)).toBeTruthy()
+		expect(callback!.status).toBe(303)
+		expect(callback!.headers.get('location')).toBe('/portal')
+		expect((await client.get('/portal')).status).toBe(200)
+		const [person] = await (await portalApp(SETTINGS)).deps.db.select({ id: users.id }).from(users).where(eq(users.email, email))
+		const [membership] = await (await portalApp(SETTINGS)).deps.db
+			.select({ role: memberships.role })
+			.from(memberships)
+			.where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, person!.id)))
+		expect(membership!.role).toBe('hiring_manager')
+		// A second sign-in finds the same person.
+		expect((await ssoSignIn(email)).callback!.status).toBe(303)
+	})
+
+	for (const [tamper, what] of [
+		['wrong-audience', 'an ID token for another application'],
+		['wrong-issuer', 'an ID token from another issuer'],
+		['wrong-nonce', 'an ID token with the nonce of another sign-in'],
+		['expired', 'an expired ID token'],
+		['foreign-key', 'an ID token signed with a key the provider never published'],
+	] as const)
+		test(`refuses ${what}: no session`, async () => {
+			const { domain } = await workspaceWithSso()
+			provider.tamper = tamper
+			try {
+				const { client, callback } = await ssoSignIn(`p.${unique('x')}@${domain}`)
+				expect(callback!.status).toBe(422)
+				expect(callback!.text).toContain('could not be verified')
+				expect((await client.get('/portal')).status).toBe(303)
+			} finally {
+				provider.tamper = 'none'
+			}
+		})
+
+	test('an ID token whose address is another workspace’s domain is never attached here', async () => {
+		const { domain } = await workspaceWithSso()
+		const other = await workspaceWithSso()
+		provider.tamper = 'other-email'
+		provider.otherEmail = `x.${unique('o')}@${other.domain}`
+		try {
+			const { client, callback } = await ssoSignIn(`p.${unique('x')}@${domain}`)
+			expect(callback!.status).toBe(422)
+			expect(callback!.text).toContain('is not in a domain this workspace')
+			expect((await client.get('/portal')).status).toBe(303)
+			const db = (await portalApp(SETTINGS)).deps.db
+			expect(await db.select().from(users).where(eq(users.email, provider.otherEmail))).toEqual([])
+		} finally {
+			provider.tamper = 'none'
+		}
+	})
+
+	test('a replayed state is refused (the callback is used once), and a state from another browser too', async () => {
+		const { domain } = await workspaceWithSso()
+		const { client, back, callback } = await ssoSignIn(`p.${unique('x')}@${domain}`)
+		expect(callback!.status).toBe(303)
+		const replayed = await client.get(back!)
+		expect(replayed.status).toBe(422)
+		// Another browser (no state cookie) with a fresh callback address.
+		const second = await ssoSignIn(`q.${unique('x')}@${domain}`)
+		expect(second.callback!.status).toBe(303)
+		const { app } = await portalApp(SETTINGS)
+		const stranger = new PortalClient(app, { address: uniqueAddress() })
+		expect((await stranger.get(second.back!)).status).toBe(422)
+	})
+
+	test('an address no single sign-on covers, and a provider that is down, say so', async () => {
+		const { app } = await portalApp(SETTINGS)
+		const client = new PortalClient(app, { address: uniqueAddress() })
+		await client.get('/sign-in/sso')
+		const none = await client.post('/sign-in/sso', { email: `a@${unique('n')}.example`, next: '/portal' })
+		expect(none.status).toBe(422)
+		expect(none.text).toContain('No single sign-on is set up for')
+
+		const down = await startProvider(CALLBACK)
+		const ws = await newWorkspace()
+		const page = await signedIn(await newPerson(ws, 'owner'), { overrides: SETTINGS })
+		await page.get('/settings/sso')
+		const domain = `${unique('down')}.example`
+		await page.submit('/settings/sso', {
+			issuer: down.issuer,
+			clientId: down.clientId,
+			clientSecret: down.clientSecret,
+			domains: domain,
+			newPersonRole: 'recruiter',
+		})
+		await down.stop()
+		await client.get('/sign-in/sso')
+		const refused = await client.post('/sign-in/sso', { email: `a@${domain}`, next: '/portal' })
+		expect(refused.status).toBe(422)
+		expect(refused.text).toContain('could not be reached')
+	})
+
+	test('Require single sign-on: only owners keep a password there', async () => {
+		const { ws } = await workspaceWithSso({ requireSso: true })
+		const recruiter = await newPerson(ws, 'recruiter')
+		expect((await signedIn(recruiter).catch((e: Error) => e)) instanceof Error).toBe(true)
+		const owner = await newPerson(ws, 'owner')
+		expect((await (await signedIn(owner)).get('/portal')).status).toBe(200)
+	})
+})

@@ -1,0 +1,134 @@
+/**
+ * This module's part of a candidate's data: the profile and résumé, the applications with their
+ * stages, answers and ratings, and the notes about them. Erased last (the other modules' rows point
+ * at these).
+ */
+import { sql } from 'drizzle-orm'
+import type { AppDeps } from '../../core/deps.ts'
+import type { Db } from '../../db/client.ts'
+import type { CandidateDataSource, CandidateSubject } from './data-port.ts'
+import { anyId } from './reach.ts'
+
+const extension = (name: string | null) => /\.([A-Za-z0-9]{1,8})$/.exec(name ?? '')?.[1]?.toLowerCase() ?? 'bin'
+
+/** The person's applications, read before anything is erased (the subject every source receives). */
+export async function candidateSubject(deps: AppDeps, db: Db, workspaceId: string, candidateId: string): Promise<CandidateSubject | null> {
+	const [c] = await deps.database.rows<{ name: string; email: string; phone: string | null; apps: string[]; nameShared: boolean }>(
+		sql`select c.name, c.email, c.phone, array(select a.id from applications a where a.candidate_id = c.id order by a.created_at, a.id) as apps,
+				exists (select 1 from candidates o where o.workspace_id = c.workspace_id and o.id <> c.id and lower(o.name) = lower(c.name)) as "nameShared"
+			from candidates c where c.id = ${candidateId} and c.workspace_id = ${workspaceId}`,
+		db,
+	)
+	if (!c) return null
+	const usable = (values: (string | null)[]) => values.filter((n): n is string => Boolean(n && n.trim().length >= 3))
+	const ownNeedles = usable([c.name, c.email, c.phone])
+	const needles = usable([c.nameShared ? null : c.name, c.email, c.phone])
+	return { workspaceId, candidateId, name: c.name, applicationIds: c.apps, needles, ownNeedles }
+}
+
+export const candidatesData: CandidateDataSource = {
+	key: 'candidate',
+	tables: ['candidates', 'applications', 'application_answers', 'ratings', 'notes'],
+	async export(deps, db, s) {
+		const [profile] = await deps.database.rows<Record<string, unknown> & { resumePath: string | null; resumeFileName: string | null }>(
+			sql`select id, name, email, phone, location, headline, skills, work_authorization as "workAuthorization", years_experience as "yearsExperience",
+				source, resume_file_name as "resumeFileName", resume_mime as "resumeMime", resume_path as "resumePath", resume_text as "resumeText",
+				created_at as "createdAt", updated_at as "updatedAt"
+			from candidates where id = ${s.candidateId} and workspace_id = ${s.workspaceId}`,
+			db,
+		)
+		const ids = anyId(s.applicationIds)
+		const [applications, answers, ratings, notes] = await Promise.all([
+			deps.database.rows(
+				sql`select a.id, a.job_id as "jobId", j.title as "jobTitle", a.kind, a.stage_key as stage, a.outcome, a.archived, a.shortlist, a.source,
+					a.resume_score as "resumeScore", a.resume_check as "resumeCheck", a.created_at as "createdAt", a.stage_changed_at as "stageChangedAt", a.updated_at as "updatedAt"
+				from applications a join jobs j on j.id = a.job_id where a.id = ${ids} order by a.created_at, a.id`,
+				db,
+			),
+			deps.database.rows(
+				sql`select x.application_id as "applicationId", q.prompt as question, x.answer from application_answers x join job_questions q on q.id = x.question_id
+				where x.application_id = ${ids} order by x.application_id, q.position`,
+				db,
+			),
+			deps.database.rows(
+				sql`select r.id, r.application_id as "applicationId", u.name as "by", r.score, r.comment, r.created_at as "createdAt"
+				from ratings r join users u on u.id = r.user_id where r.application_id = ${ids} order by r.created_at, r.seq`,
+				db,
+			),
+			deps.database.rows(
+				sql`select n.id, n.application_id as "applicationId", u.name as author, n.visibility, n.body, n.created_at as "createdAt"
+				from notes n join users u on u.id = n.author_user_id where n.candidate_id = ${s.candidateId} order by n.created_at, n.seq`,
+				db,
+			),
+		])
+		const { resumePath, ...rest } = profile!
+		return {
+			data: {
+				profile: rest,
+				applications: applications.map((a) => ({
+					...a,
+					answers: answers.filter((x) => x.applicationId === a.id).map(({ applicationId: _, ...x }) => x),
+					ratings: ratings.filter((r) => r.applicationId === a.id).map(({ applicationId: _, ...r }) => r),
+				})),
+				notes,
+			},
+			files: resumePath ? [{ key: resumePath, name: `resume.${extension(rest.resumeFileName)}` }] : [],
+		}
+	},
+	async erase(deps, tx, s) {
+		const ids = anyId(s.applicationIds)
+		const [c] = await deps.database.rows<{ resumePath: string | null }>(sql`select resume_path as "resumePath" from candidates where id = ${s.candidateId}`, tx)
+		await deps.database.rows(sql`delete from ratings where application_id = ${ids}`, tx)
+		await deps.database.rows(sql`delete from application_answers where application_id = ${ids}`, tx)
+		await deps.database.rows(sql`delete from notes where candidate_id = ${s.candidateId} or application_id = ${ids}`, tx)
+		await deps.database.rows(sql`delete from applications where id = ${ids}`, tx)
+		await deps.database.rows(sql`delete from candidates where id = ${s.candidateId} and workspace_id = ${s.workspaceId}`, tx)
+		return { files: c?.resumePath ? [c.resumePath] : [] }
+	},
+}
+
+/** The workspace a candidate belongs to (the operator's CLI names only the candidate), or null. */
+export async function candidateWorkspace(deps: AppDeps, candidateId: string): Promise<{ id: string; slug: string } | null> {
+	const [row] = await deps.database.rows<{ id: string; slug: string }>(
+		sql`select w.id, w.slug from candidates c join workspaces w on w.id = c.workspace_id where c.id = ${candidateId}`,
+	)
+	return row ?? null
+}
+
+/** An application as an anonymous applicant-flow record keeps it: the job, the dates, the stages it went through and the outcome. */
+export interface ApplicantFlowRow {
+	applicationId: string
+	jobId: string
+	kind: string
+	appliedAt: Date
+	stage: string
+	outcome: string | null
+	stageChangedAt: Date
+	/** Each move between stages, oldest first (from the activity log). */
+	stages: { from: string; to: string; at: string }[]
+}
+
+export async function applicantFlowOf(deps: AppDeps, db: Db, s: CandidateSubject): Promise<ApplicantFlowRow[]> {
+	return deps.database.rows<ApplicantFlowRow>(
+		sql`select a.id as "applicationId", a.job_id as "jobId", a.kind, a.created_at as "appliedAt", a.stage_key as stage, a.outcome, a.stage_changed_at as "stageChangedAt",
+			coalesce((select jsonb_agg(jsonb_build_object('from', x.detail->>'from', 'to', x.detail->>'to', 'at', x.at) order by x.at, x.seq)
+				from activity x where x.target_type = 'application' and x.target_id = a.id and x.action = 'application.stage_changed'), '[]'::jsonb) as stages
+		from applications a where a.id = ${anyId(s.applicationIds)} and a.workspace_id = ${s.workspaceId} order by a.created_at, a.id`,
+		db,
+	)
+}
+
+/**
+ * Candidates of a workspace with no activity since `before`: no change to their profile, to an
+ * application of theirs (a stage move, an outcome) and no note about them. Oldest first, at most `limit`.
+ */
+export async function inactiveCandidates(deps: AppDeps, workspaceId: string, before: Date, limit: number): Promise<string[]> {
+	const cutoff = sql`${before.toISOString()}::timestamptz`
+	const rows = await deps.database.rows<{ id: string }>(
+		sql`select c.id from candidates c where c.workspace_id = ${workspaceId} and c.updated_at < ${cutoff} and c.created_at < ${cutoff}
+			and not exists (select 1 from applications a where a.candidate_id = c.id and greatest(a.updated_at, a.stage_changed_at, a.created_at) >= ${cutoff})
+			and not exists (select 1 from notes n where n.candidate_id = c.id and n.created_at >= ${cutoff})
+		order by c.updated_at, c.id limit ${limit}`,
+	)
+	return rows.map((r) => r.id)
+}

@@ -1,0 +1,90 @@
+/**
+ * Mentions in notes: `@` and a colleague's name notifies them.
+ *
+ * Rules:
+ * - `@` followed by a colleague's full name (`@Dana Lee`), their e-mail name (`@dana.lee`) or their
+ *   first name when no other colleague has it (`@Dana`), in any case, mentions them. An `@` inside a
+ *   word (an e-mail address) is not a mention; `@` and a name nobody has is left as text.
+ * - Only people who may see the note can be mentioned (the rules of `noteReach`): owners and
+ *   admins always; recruiters a shared note; hiring managers a shared note about an application of a
+ *   job on whose hiring team they are; viewers never. Mentioning anyone else refuses the note and
+ *   names them, so a private note never tells someone it exists.
+ */
+import { isAdmin, type Actor } from '../../core/actor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { invalid } from '../../core/errors.ts'
+import { listPeople } from '../auth/index.ts'
+import { teamJobIds } from '../jobs/index.ts'
+
+export interface Colleague {
+	userId: string
+	name: string
+	email: string
+	role: string
+}
+
+const squash = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase()
+const WORD = /[\p{L}\p{N}_]/u
+
+/** The names each colleague can be mentioned by, longest first (so `@Dana Lee` wins over `@Dana`). */
+function aliases(people: readonly Colleague[]): { alias: string; userId: string }[] {
+	const firstNames = new Map<string, number>()
+	for (const p of people) {
+		const first = squash(p.name).split(' ')[0]
+		if (first) firstNames.set(first, (firstNames.get(first) ?? 0) + 1)
+	}
+	const out: { alias: string; userId: string }[] = []
+	for (const p of people) {
+		const full = squash(p.name)
+		const first = full.split(' ')[0]!
+		for (const alias of new Set([full, p.email.split('@')[0]!.toLowerCase(), ...(firstNames.get(first) === 1 ? [first] : [])]))
+			if (alias) out.push({ alias, userId: p.userId })
+	}
+	return out.sort((a, b) => b.alias.length - a.alias.length)
+}
+
+/** The colleagues a text mentions, each once, in the order first mentioned. */
+export function mentionedIn(text: string, people: readonly Colleague[]): string[] {
+	const names = aliases(people)
+	const lower = text.toLowerCase().replace(/\s+/g, ' ')
+	const found: string[] = []
+	for (let i = lower.indexOf('@'); i >= 0; i = lower.indexOf('@', i + 1)) {
+		if (i > 0 && WORD.test(lower[i - 1]!)) continue
+		const rest = lower.slice(i + 1)
+		const hit = names.find((n) => rest.startsWith(n.alias) && !WORD.test(rest[n.alias.length] ?? ''))
+		if (hit && !found.includes(hit.userId)) found.push(hit.userId)
+	}
+	return found
+}
+
+/**
+ * The people a new note mentions, checked: throws VALIDATION (field `text`) naming everyone who
+ * could not see the note. `jobId` is the job of the application the note is about, if any.
+ */
+export async function mentionsOf(deps: AppDeps, actor: Actor, note: { text: string; private: boolean; jobId: string | null }): Promise<string[]> {
+	if (!note.text.includes('@')) return []
+	const people = await listPeople(deps.db, actor.workspaceId)
+	const mentioned = mentionedIn(note.text, people).filter((id) => id !== actor.userId)
+	const blocked: string[] = []
+	for (const userId of mentioned) {
+		const p = people.find((x) => x.userId === userId)!
+		if (!(await maySee(deps, actor.workspaceId, p, note))) blocked.push(p.name)
+	}
+	if (blocked.length)
+		throw invalid([
+			{
+				field: 'text',
+				message: `mentions ${blocked.join(', ')}, who cannot see ${note.private ? 'a private note' : note.jobId ? 'this note' : 'a note about the candidate in general (hiring managers see notes about their jobs’ applications)'}: remove the mention${blocked.length > 1 ? 's' : ''}`,
+			},
+		])
+	return mentioned
+}
+
+/** Whether a colleague may read the note (the rules of `noteReach`, for a note not written by them). */
+async function maySee(deps: AppDeps, workspaceId: string, p: Colleague, note: { private: boolean; jobId: string | null }): Promise<boolean> {
+	if (isAdmin({ role: p.role } as Actor)) return true
+	if (note.private) return false
+	if (p.role === 'recruiter') return true
+	if (p.role === 'hiring_manager') return note.jobId !== null && (await teamJobIds(deps, workspaceId, p.userId)).includes(note.jobId)
+	return false
+}

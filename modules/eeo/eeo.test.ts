@@ -1,0 +1,218 @@
+/**
+ * Voluntary self-identification: asked on the apply form ("I don't wish to answer" first), stored apart
+ * from the application, counted for owners only with small counts hidden, and never shown anywhere
+ * else: every read tool of the registry and the record pages are searched for the answers.
+ */
+import { afterAll, describe, expect, test } from 'bun:test'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { sql } from 'drizzle-orm'
+import { axeProblems, closeBrowser, newContext } from '../../tests/browser.ts'
+import { makePdf } from '../../tests/fixtures/resumes.ts'
+import { newPerson, newPersonWithToken, newWorkspace, serveApp, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { callTool } from '../../tests/mcp/rpc.ts'
+import { portalApp, signedIn, uniqueAddress } from '../../tests/portal.ts'
+import { newApplication, newCandidate } from '../../tests/staffing-fixtures.ts'
+import { personActor } from '../auth/index.ts'
+import { createJob, setJobStatus } from '../jobs/service.ts'
+import { EEO_QUESTIONS } from './questions.ts'
+import { eeoSelfIdentification } from './table.ts'
+
+async function openJob(ws: TestWorkspace, owner: { email: string }, title = 'EEO Java Developer') {
+	const { deps } = await testApp()
+	const actor = await personActor(deps, ws.slug, owner.email)
+	const created = await createJob(deps, actor, { title, requirements: ['Java'] })
+	const job = await setJobStatus(deps, actor, created.id, 'Open')
+	return { job, path: new URL(job.url!).pathname }
+}
+
+/** Applies through the careers form like a browser (its CSRF cookie, a real PDF résumé). */
+async function apply(path: string, fields: Record<string, string>) {
+	const { app } = await portalApp()
+	const address = uniqueAddress()
+	const page = await app.handle(new Request(`http://localhost${path}`, { headers: { 'x-forwarded-for': address } }))
+	const html = await page.text()
+	const form = new FormData()
+	form.set('csrf', /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '')
+	form.set('name', 'Erin Applicant')
+	form.set('email', `${crypto.randomUUID()}@example.test`)
+	form.set('phone', '+1 512 555 0100')
+	form.set('resume', new File([Buffer.from(makePdf(['Erin Applicant', 'Java developer']))], 'erin.pdf', { type: 'application/pdf' }))
+	for (const [k, v] of Object.entries(fields)) form.set(k, v)
+	const res = await app.handle(
+		new Request(`http://localhost${path}/apply`, {
+			method: 'POST',
+			body: form,
+			headers: { cookie: (page.headers.get('set-cookie') ?? '').split(';')[0]!, 'x-forwarded-for': address },
+		}),
+	)
+	return { status: res.status, text: await res.text(), form: html }
+}
+
+const ANSWERS = { eeo_sex: 'female', eeo_ethnicity: 'two_or_more', eeo_veteran: 'protected_veteran', eeo_disability: 'has_disability' }
+/** What must never show outside the report: the chosen answers' codes and words. */
+const TELLTALES = ['two_or_more', 'protected_veteran', 'has_disability', 'Two or More Races', 'protected veteran', 'I have a disability', 'self-identification']
+
+async function rowsOf(ws: TestWorkspace) {
+	const deps = await testDeps()
+	return deps.database.rows<Record<string, string>>(sql`select * from eeo_self_identification where workspace_id = ${ws.id}`)
+}
+
+describe('the apply form', () => {
+	test('offers the four questions with "I don’t wish to answer" first, and keeps the answers apart from the application', async () => {
+		const ws = await newWorkspace()
+		const owner = await newPersonWithToken(ws, 'owner')
+		const { path } = await openJob(ws, owner)
+		const applied = await apply(path, ANSWERS)
+		expect(applied.status).toBe(200)
+		for (const q of EEO_QUESTIONS) {
+			const select = new RegExp(`<select id="apply-eeo_${q.key}" name="eeo_${q.key}"><option value="declined" selected>I don’t wish to answer</option>`)
+			expect(applied.form).toMatch(select)
+		}
+		const silent = await apply(path, {})
+		expect(silent.status).toBe(200)
+		const rows = await rowsOf(ws)
+		expect(rows.map((r) => [r.sex, r.ethnicity, r.veteran, r.disability]).sort()).toEqual([
+			['declined', 'declined', 'declined', 'declined'],
+			['female', 'two_or_more', 'protected_veteran', 'has_disability'],
+		])
+	})
+
+	test('an answer that is not listed is refused on its field, with what was typed kept', async () => {
+		const ws = await newWorkspace()
+		const owner = await newPersonWithToken(ws, 'owner')
+		const { path } = await openJob(ws, owner)
+		const refused = await apply(path, { ...ANSWERS, eeo_veteran: 'general' })
+		expect(refused.status).toBe(422)
+		expect(refused.text).toContain('Choose one of the listed answers for “Veteran status”')
+		expect(refused.text).toContain('value="two_or_more" selected')
+		expect(await rowsOf(ws)).toHaveLength(0)
+	})
+})
+
+afterAll(() => closeBrowser())
+
+describe('the apply form in Chromium', () => {
+	test('the questions are labelled selects under the job’s questions, axe-clean at 390 and 1280 px; the answers chosen are kept apart', async () => {
+		const { url, deps } = await serveApp()
+		const ws = await newWorkspace(deps)
+		const owner = await newPerson(ws, 'owner', {}, deps)
+		const { path } = await openJob(ws, owner)
+		const context = await newContext()
+		const page = await context.newPage()
+		for (const width of [1280, 390]) {
+			await page.setViewportSize({ width, height: 900 })
+			await page.goto(`${url}${path}`)
+			expect(await axeProblems(page)).toEqual([])
+			await page.locator('fieldset.eeo').screenshot({ path: `.tmp/screenshots/apply-eeo-${width}.png` })
+		}
+		await page.getByLabel('Full name').fill('Erin Browser')
+		await page.getByLabel('E-mail').fill('erin.browser@example.com')
+		await page.getByLabel('Phone').fill('+1 214 555 0142')
+		await page.locator('#apply-resume').setInputFiles({ name: 'erin.pdf', mimeType: 'application/pdf', buffer: Buffer.from(makePdf(['Erin Browser', 'Java'])) })
+		await page.getByLabel('Veteran status').selectOption({ label: 'I am not a protected veteran' })
+		await page.getByLabel('Race or ethnicity').selectOption({ label: 'Asian (not Hispanic or Latino)' })
+		await page.getByRole('button', { name: 'Submit application' }).click()
+		await page.getByRole('heading', { name: 'Thank you for applying' }).waitFor()
+		await context.close()
+		expect((await rowsOf(ws)).map((r) => [r.sex, r.ethnicity, r.veteran, r.disability])).toEqual([['declined', 'asian', 'not_protected_veteran', 'declined']])
+	}, 120_000)
+})
+
+describe('the EEO report', () => {
+	async function counted() {
+		const ws = await newWorkspace()
+		const owner = await newPersonWithToken(ws, 'owner')
+		const { job } = await openJob(ws, owner, 'Report Developer')
+		const deps = await testDeps()
+		// 6 women and 2 men applied (the men's count is under 5).
+		for (const sex of ['female', 'female', 'female', 'female', 'female', 'female', 'male', 'male']) {
+			const candidateId = await newCandidate(ws, { resume: false })
+			const applicationId = await newApplication(ws, candidateId, job.id)
+			await deps.db.insert(eeoSelfIdentification).values({
+				applicationId,
+				workspaceId: ws.id,
+				jobId: job.id,
+				sex,
+				ethnicity: 'declined',
+				veteran: 'declined',
+				disability: 'declined',
+			})
+		}
+		return { ws, owner, job }
+	}
+
+	test('owners see counts per job and stage; a count under 5 and its line’s total are hidden; CSV says the same', async () => {
+		const { ws, owner } = await counted()
+		const client = await signedIn(owner)
+		const page = await client.get('/eeo?question=sex')
+		expect(page.status).toBe(200)
+		const row = page.text.slice(page.text.indexOf('Report Developer'))
+		expect(row).toMatch(/data-label="Female"[^>]*><div class="cell">6</)
+		expect(row).toMatch(/data-label="Male"[^>]*><div class="cell"><span class="meta">fewer than 5</)
+		expect(row).toMatch(/data-label="Total"[^>]*><div class="cell"><span class="meta">fewer than 5</)
+		const csv = await client.get('/eeo/report.csv?question=sex')
+		expect(csv.text.split('\n')[1]).toMatch(/^Report Developer,job_\w+,[^,]+,0,6,fewer than 5,fewer than 5$/)
+		expect((await client.get('/eeo?question=religion')).status).toBe(422)
+		expect((await client.get('/eeo')).text).toContain(ws.slug ? 'Report Developer' : '')
+	})
+
+	test('admins, recruiters, hiring managers and viewers get 403', async () => {
+		const { ws } = await counted()
+		for (const role of ['admin', 'recruiter', 'hiring_manager', 'viewer']) {
+			const person = await newPersonWithToken(ws, role)
+			const client = await signedIn(person)
+			expect((await client.get('/eeo')).status).toBe(403)
+			expect((await client.get('/eeo/report.csv')).status).toBe(403)
+		}
+	})
+})
+
+describe('EEO answers never leave the report', () => {
+	test('no read tool of the registry, and no record page, shows them', async () => {
+		const ws = await newWorkspace()
+		const owner = await newPersonWithToken(ws, 'owner')
+		const { job, path } = await openJob(ws, owner)
+		expect((await apply(path, ANSWERS)).status).toBe(200)
+		const deps = await testDeps()
+		const [application] = await deps.database.rows<{ id: string; candidateId: string }>(
+			sql`select id, candidate_id as "candidateId" from applications where job_id = ${job.id}`,
+		)
+		const ids: Record<string, string> = { jobId: job.id, candidateId: application!.candidateId, applicationId: application!.id }
+		const shown: string[] = []
+		let called = 0
+		for (const tool of deps.registry.tools.filter((t) => t.readOnly)) {
+			const props = (tool.params as { properties: Record<string, unknown>; required?: string[] }).properties
+			const required = (tool.params as { required?: string[] }).required ?? []
+			if (required.some((name) => !(name in ids))) continue
+			const args = Object.fromEntries(Object.keys(props).flatMap((name) => (name in ids ? [[name, ids[name]]] : [])))
+			const result = await callTool(owner.token, tool.name, args)
+			called++
+			shown.push(`${tool.name}: ${JSON.stringify(result)}`)
+		}
+		expect(called).toBeGreaterThan(10)
+		const client = await signedIn(owner)
+		for (const page of [`/candidates/${ids.candidateId}`, `/applications/${ids.applicationId}`, `/jobs/${job.id}`, '/candidates', '/portal'])
+			shown.push(`${page}: ${(await client.get(page)).text}`)
+		for (const text of shown) for (const telltale of TELLTALES) expect(text.includes(telltale) ? `${text.slice(0, 60)} shows ${telltale}` : '').toBe('')
+		// The report does show them (so the telltales are the right words).
+		expect((await client.get('/eeo?question=veteran')).text).toContain('protected veteran')
+	})
+
+	test('no module but eeo names its table', () => {
+		const root = join(import.meta.dir, '..')
+		const files: string[] = []
+		const walk = (dir: string) => {
+			for (const name of readdirSync(dir)) {
+				const full = join(dir, name)
+				if (statSync(full).isDirectory()) walk(full)
+				else if (name.endsWith('.ts') && !name.endsWith('.test.ts')) files.push(full)
+			}
+		}
+		walk(root)
+		const readers = files.filter(
+			(f) => !relative(root, f).startsWith('eeo/') && /eeo_self_identification|eeoSelfIdentification|eeo\/table/.test(readFileSync(f, 'utf8')),
+		)
+		expect(readers).toEqual([])
+	})
+})

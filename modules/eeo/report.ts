@@ -1,0 +1,88 @@
+/**
+ * The EEO report: how many applicants of each job and stage gave each answer to one question. Counts
+ * only, never a person: a count under 5 is hidden (shown as "fewer than 5"), and so is a row's total
+ * when one of its counts is hidden, so no hidden count can be worked out from what is shown.
+ */
+import { sql } from 'drizzle-orm'
+import { stringify } from 'csv-stringify/sync'
+import type { Actor } from '../../core/actor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError } from '../../core/errors.ts'
+import { EEO_QUESTIONS, type EeoQuestion } from './questions.ts'
+import { eeoSelfIdentification } from './table.ts'
+
+export const SMALLEST_SHOWN = 5
+
+/** A count as shown: a number, or null when under `SMALLEST_SHOWN` (and above 0). */
+export type ShownCount = number | null
+
+export interface EeoReportRow {
+	jobId: string
+	jobTitle: string
+	stage: string
+	/** By answer code, in the question's order. */
+	counts: ShownCount[]
+	total: ShownCount
+}
+
+export interface EeoReport {
+	question: EeoQuestion
+	rows: EeoReportRow[]
+}
+
+const COLUMNS = {
+	sex: eeoSelfIdentification.sex,
+	ethnicity: eeoSelfIdentification.ethnicity,
+	veteran: eeoSelfIdentification.veteran,
+	disability: eeoSelfIdentification.disability,
+} as const
+
+const shown = (n: number): ShownCount => (n > 0 && n < SMALLEST_SHOWN ? null : n)
+
+export async function eeoReport(deps: AppDeps, actor: Actor, key: string): Promise<EeoReport> {
+	if (!deps.permissions.can(actor, 'eeo:report')) throw new AppError('FORBIDDEN', 'Only owners see the EEO report')
+	const question = EEO_QUESTIONS.find((q) => q.key === key)
+	if (!question)
+		throw new AppError('VALIDATION', 'Choose one of the questions listed', { fields: [{ field: 'question', message: 'is not one of the questions' }] })
+	const answer = COLUMNS[question.key]
+	const lines = await deps.database.rows<{ jobId: string; jobTitle: string; stage: string; code: string; count: number }>(
+		sql`select a.job_id as "jobId", j.title as "jobTitle", coalesce(s.label, a.stage_key) as stage, ${answer} as code, count(*)::int as count
+		from ${eeoSelfIdentification}
+		join applications a on a.id = ${eeoSelfIdentification.applicationId} and a.workspace_id = ${eeoSelfIdentification.workspaceId}
+		join jobs j on j.id = a.job_id
+		left join pipeline_stages s on s.workspace_id = a.workspace_id and s.key = a.stage_key
+		where ${eeoSelfIdentification.workspaceId} = ${actor.workspaceId}
+		group by a.job_id, j.title, coalesce(s.label, a.stage_key), s.position, ${answer}
+		order by j.title, a.job_id, s.position nulls last, 3`,
+	)
+	const rows: EeoReportRow[] = []
+	for (const line of lines) {
+		let row = rows[rows.length - 1]
+		if (!row || row.jobId !== line.jobId || row.stage !== line.stage) {
+			row = { jobId: line.jobId, jobTitle: line.jobTitle, stage: line.stage, counts: question.options.map(() => 0), total: 0 }
+			rows.push(row)
+		}
+		const at = question.options.findIndex(([c]) => c === line.code)
+		if (at >= 0) row.counts[at] = (row.counts[at] ?? 0) + line.count
+	}
+	for (const row of rows) {
+		const total = row.counts.reduce<number>((sum, n) => sum + (n ?? 0), 0)
+		row.counts = row.counts.map((n) => shown(n ?? 0))
+		row.total = row.counts.some((n) => n === null) ? null : total
+	}
+	return { question, rows }
+}
+
+export const HIDDEN_LABEL = 'fewer than 5'
+
+/** The report as CSV (one line per job and stage; hidden counts as "fewer than 5"). */
+export function eeoReportCsv(report: EeoReport): string {
+	const cell = (n: ShownCount) => (n === null ? HIDDEN_LABEL : n)
+	return stringify(
+		[
+			['job', 'jobId', 'stage', ...report.question.options.map(([, label]) => label), 'total'],
+			...report.rows.map((r) => [r.jobTitle, r.jobId, r.stage, ...r.counts.map(cell), cell(r.total)]),
+		],
+		{ escape_formulas: true },
+	)
+}

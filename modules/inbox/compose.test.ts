@@ -1,0 +1,158 @@
+/**
+ * New message: from a template with merge fields filled in for the record (the job of the chosen
+ * application), refused and named when a field has no value or is unknown (nothing sent, nothing
+ * typed lost), by text message when the phone allows (recorded as not sent without a provider), to a
+ * vendor, found by name from the inbox; threaded at once; only for people who read the inbox.
+ */
+import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { and, eq } from 'drizzle-orm'
+import { newPerson, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { signedIn } from '../../tests/portal.ts'
+import { newApplication, newCandidate, newSubmissionVendor, newVendorJob, workspaceWithOwner } from '../../tests/staffing-fixtures.ts'
+import type { Actor } from '../../core/actor.ts'
+import { personActor } from '../auth/index.ts'
+import { outbox } from '../outbox/table.ts'
+import { setSignature } from '../templates/index.ts'
+import { messageTemplates } from '../templates/table.ts'
+import { inboxMessages, inboxThreads } from './table.ts'
+
+setDefaultTimeout(30_000)
+
+let w: {
+	ws: TestWorkspace
+	owner: Actor
+	recruiter: { email: string; password: string; userId: string }
+	candidate: string
+	email: string
+	app: string
+	template: string
+	alert: string
+	vendor: string
+}
+
+beforeAll(async () => {
+	await testApp()
+	const deps = await testDeps()
+	const { ws, owner } = await workspaceWithOwner(deps)
+	const recruiter = await newPerson(ws, 'recruiter', {}, deps)
+	const email = `ava.${ws.slug}@example.test`
+	const candidate = await newCandidate(ws, { name: 'Ava Jackson', email, phone: '512 555 0142' }, deps)
+	await newApplication(ws, candidate, await newVendorJob(ws, { title: 'QA Lead' }, deps), {}, deps)
+	const app = await newApplication(ws, candidate, await newVendorJob(ws, { title: 'Senior Java Developer' }, deps), {}, deps)
+	const [template, alert] = ['tpl_compose_first', 'tpl_compose_alert'].map((id) => `${id}_${ws.slug}`)
+	await deps.db.insert(messageTemplates).values([
+		{
+			id: template!,
+			workspaceId: ws.id,
+			name: 'First contact',
+			channel: 'email',
+			kind: 'transactional',
+			subject: '{{job.title}} role',
+			body: 'Hi {{candidate.firstName}}, about {{job.title}}.\n\n{{recruiter.signature}}',
+		},
+		{ id: alert!, workspaceId: ws.id, name: 'Alert', channel: 'email', kind: 'marketing', subject: 'New: {{job.title}}', body: 'See {{job.url}}' },
+	])
+	const vendor = await newSubmissionVendor(ws, { name: 'Apex Partners' }, deps)
+	w = { ws, owner, recruiter, candidate, email, app, template: template!, alert: alert!, vendor }
+}, 180_000)
+
+describe('New message', () => {
+	test('from a template on an application: filled in for that job, sent through the outbox with the footer, in the conversation at once', async () => {
+		const deps = await testDeps()
+		await setSignature(deps, await personActor(deps, w.ws.slug, w.recruiter.email), 'Rita, Test Staffing')
+		const portal = await signedIn(w.recruiter)
+		const started = await portal.get(`/inbox/new?application=${w.app}&template=${w.template}`)
+		expect(started.status).toBe(200)
+		expect(started.text).toContain('value="Senior Java Developer role"')
+		expect(started.text).toContain('Hi Ava, about Senior Java Developer.\n\nRita, Test Staffing</textarea>')
+		const sent = await portal.submit('/inbox/new', {
+			application: w.app,
+			template: w.template,
+			channel: 'email',
+			subject: 'Senior Java Developer role',
+			body: 'Hi Ava, about {{job.title}}.',
+		})
+		expect(sent.redirectedTo).toMatch(/^\/inbox\/thr_[a-z2-7]+\?done=sent$/)
+		expect(sent.text).toContain('Your message is on its way.')
+		expect(sent.text).toContain('Hi Ava, about Senior Java Developer.')
+		const [row] = await deps.db
+			.select()
+			.from(outbox)
+			.where(and(eq(outbox.workspaceId, w.ws.id), eq(outbox.to, w.email)))
+		expect(row).toMatchObject({
+			subject: 'Senior Java Developer role',
+			recipientType: 'candidate',
+			recipientId: w.candidate,
+			relatedType: 'application',
+			relatedId: w.app,
+			marketing: false,
+		})
+		expect(row!.text).toBe(`Hi Ava, about Senior Java Developer.\n\n-- \nTest Staffing\nhttp://localhost:3000/careers/${w.ws.slug}`)
+		const [thread] = await deps.db.select().from(inboxThreads).where(eq(inboxThreads.candidateId, w.candidate))
+		const messages = await deps.db.select().from(inboxMessages).where(eq(inboxMessages.threadId, thread!.id))
+		expect(messages.map((m) => [m.outboxId, m.text])).toEqual([[row!.id, 'Hi Ava, about Senior Java Developer.']])
+	})
+
+	test('a merge field without a value, or an unknown one, refuses the message on its field; what was typed stays; nothing is queued', async () => {
+		const deps = await testDeps()
+		const login = await newPerson(w.ws, 'recruiter', {}, deps)
+		const portal = await signedIn(login)
+		const started = await portal.get(`/inbox/new?candidate=${w.candidate}&template=${w.template}`)
+		expect(started.text).toContain('No value for <code>{{job.title}}</code>, <code>{{recruiter.signature}}</code> here')
+		const refused = await portal.post('/inbox/new', {
+			candidate: w.candidate,
+			template: w.template,
+			channel: 'email',
+			subject: '{{job.title}} role',
+			body: 'Hi {{candidate.firstName}}, {{recruiter.signature}} {{candidate.nick}}',
+		})
+		expect(refused.status).toBe(422)
+		expect(refused.text).toContain('Subject has merge fields without a value for this candidate: {{job.title}} (choose the application the message is about).')
+		expect(refused.text).toContain('Message {{candidate.nick}} is not a merge field.')
+		expect(refused.text).toContain('Hi {{candidate.firstName}}, {{recruiter.signature}} {{candidate.nick}}</textarea>')
+		const queued = await deps.db
+			.select()
+			.from(outbox)
+			.where(and(eq(outbox.workspaceId, w.ws.id), eq(outbox.subject, '{{job.title}} role')))
+		expect(queued).toEqual([])
+	})
+
+	test('by text message when the phone allows: recorded as not sent without a provider, with the text footer; a job alert never goes to a vendor', async () => {
+		const deps = await testDeps()
+		const portal = await signedIn(w.recruiter)
+		const sent = await portal.submit('/inbox/new', { candidate: w.candidate, channel: 'text', body: 'Free for a call, {{candidate.firstName}}?' })
+		expect(sent.redirectedTo).toContain('?done=not-sent')
+		const [row] = await deps.db
+			.select()
+			.from(outbox)
+			.where(and(eq(outbox.workspaceId, w.ws.id), eq(outbox.to, '+15125550142')))
+		expect(row).toMatchObject({ channel: 'message', status: 'not_sent', text: 'Free for a call, Ava?\n– Test Staffing' })
+		const vendorPage = await portal.get(`/inbox/new?vendor=${w.vendor}`)
+		expect(vendorPage.text).toContain('New message to Apex Partners')
+		expect(vendorPage.text).not.toContain('Alert (E-mail, job alert)')
+		const alert = await portal.post('/inbox/new', { vendor: w.vendor, template: w.alert, channel: 'email', subject: 'New', body: 'Hello' })
+		expect(alert.status).toBe(422)
+		expect(alert.text).toContain('job alerts go to candidates only')
+		const toVendor = await portal.submit('/inbox/new', {
+			vendor: w.vendor,
+			channel: 'email',
+			subject: 'Candidates for you',
+			body: 'Hello {{vendor.contactName}}',
+		})
+		expect(toVendor.text).toContain('Hello Vera Vendor')
+	})
+
+	test('from the inbox: find the person by name; people who do not read the inbox cannot write', async () => {
+		const portal = await signedIn(w.recruiter)
+		const found = await portal.get('/inbox/new?q=Ava')
+		expect(found.text).toContain(`href="/inbox/new?candidate=${w.candidate}"`)
+		const vendors = await portal.get('/inbox/new?q=apex')
+		expect(vendors.text).toContain(`href="/inbox/new?vendor=${w.vendor}"`)
+		const manager = await signedIn(await newPerson(w.ws, 'hiring_manager'))
+		expect((await manager.get(`/inbox/new?candidate=${w.candidate}`)).status).toBe(403)
+		expect((await manager.post('/inbox/new', { candidate: w.candidate, channel: 'email', subject: 'x', body: 'y' })).status).toBe(403)
+		// Another workspace's candidate is not found.
+		const other = await newCandidate((await workspaceWithOwner(await testDeps())).ws)
+		expect((await portal.get(`/inbox/new?candidate=${other}`)).status).toBe(404)
+	})
+})

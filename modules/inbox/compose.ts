@@ -1,0 +1,221 @@
+/**
+ * New message: a conversation started from the portal (a candidate's page, an application, a
+ * vendor's page, the inbox), by e-mail or text message, optionally from a template.
+ *
+ * Rules:
+ * - People who read the inbox (owners, admins, recruiters) write to a candidate they can see or to
+ *   a vendor of the workspace; the channels offered are those the contact details allow (an e-mail
+ *   address; a phone number a message can go to). Without a messaging provider a text is recorded
+ *   as not sent, with the reason, as other texts are.
+ * - Merge fields are filled in from the record at the moment of sending (the candidate, the job of
+ *   the application the message is about, the vendor, the sender): a field without a value, or an
+ *   unknown one, refuses the message and names the field. Nothing is sent half-filled.
+ * - A message from a marketing template (a job alert) goes by e-mail to a candidate only, with the
+ *   unsubscribe headers (the outbox), and is not sent to someone who unsubscribed.
+ * - It goes out through the outbox like a reply (the firm's footer added there) and is in the
+ *   counterpart's conversation at once; the activity log records who wrote to whom (not the text).
+ */
+import { sql } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError, invalid, type FieldError } from '../../core/errors.ts'
+import { cleanLine, cleanText, textOf } from '../../core/untrusted.ts'
+import { recordActivity } from '../activity/index.ts'
+import { candidatePartiesById, reachableApplication, requireCandidate } from '../candidates/index.ts'
+import { enqueueMail, enqueueMessage, messagingConfigured, NO_PROVIDER, toE164 } from '../outbox/index.ts'
+import { fieldProblems, fillIn, getTemplate, mergeValues, type Template } from '../templates/index.ts'
+import { getVendor } from '../vendors/index.ts'
+import { inboxStates } from './table.ts'
+import { appendMessage, normalizeAddress, threadClock, threadFor, type Counterpart } from './threads.ts'
+
+export const MAX_EMAIL_BODY = 20_000
+/** Room is left for the firm's text footer (at most 160) under the 1,600 a provider takes. */
+export const MAX_TEXT_BODY = 1400
+export type ComposeChannel = 'email' | 'text'
+
+/** Whom a new message is for and about: a candidate (optionally one of their applications), or a vendor. */
+export interface ComposeTarget {
+	candidateId?: string
+	applicationId?: string
+	vendorId?: string
+}
+
+/** The person written to, with the channels their contact details allow. */
+export interface Recipient {
+	kind: 'candidate' | 'vendor'
+	id: string
+	name: string
+	email: string | null
+	/** The phone number as E.164, when a message can go to it. */
+	phone: string | null
+	/** The application the message is about (its job fills the job's merge fields). */
+	applicationId: string | null
+}
+
+const person = (actor: Actor) => {
+	if (!actor.userId) throw new AppError('FORBIDDEN', 'Messages are written by people')
+	return actor.userId
+}
+
+/** The recipient of a new message, within the person's reach (out of reach or absent: NOT_FOUND). */
+export async function recipientOf(deps: AppDeps, actor: Actor, target: ComposeTarget): Promise<Recipient> {
+	person(actor)
+	if (target.vendorId && !target.candidateId && !target.applicationId) {
+		const vendor = await getVendor(deps, actor, target.vendorId)
+		const phone = vendor.contact.phone ? toE164(vendor.contact.phone) : null
+		return { kind: 'vendor', id: vendor.id, name: vendor.name, email: vendor.contact.email, phone, applicationId: null }
+	}
+	let candidateId = target.candidateId
+	let applicationId: string | null = null
+	if (target.applicationId) {
+		const application = await reachableApplication(deps, actor, { applicationId: target.applicationId })
+		if (!application || (candidateId && application.candidateId !== candidateId)) throw new AppError('NOT_FOUND', 'No application with this id')
+		candidateId = application.candidateId
+		applicationId = application.id
+	}
+	if (!candidateId) throw new AppError('NOT_FOUND', 'Choose whom to write to: a candidate or a vendor')
+	await requireCandidate(deps, actor, candidateId)
+	const party = (await candidatePartiesById(deps, actor.workspaceId, [candidateId])).get(candidateId)!
+	return { kind: 'candidate', id: party.id, name: party.name, email: party.email || null, phone: party.phone ? toE164(party.phone) : null, applicationId }
+}
+
+export const channelsOf = (r: Recipient): ComposeChannel[] => [...(r.email ? (['email'] as const) : []), ...(r.phone ? (['text'] as const) : [])]
+
+export interface ComposeInput extends ComposeTarget {
+	channel: string
+	subject: string
+	body: string
+	/** The template it was started from (decides whether it is a marketing message). */
+	templateId?: string
+}
+
+/** What a template gives a new message: its channel, and its subject and body filled in for the record (missing fields named). */
+export async function startFromTemplate(deps: AppDeps, actor: Actor, recipient: Recipient, template: Template) {
+	const values = await mergeValues(deps, actor, recipientRecord(recipient))
+	const subject = template.subject === null ? null : fillIn(template.subject, values)
+	const body = fillIn(template.body, values)
+	return { channel: template.channel, subject: subject?.text ?? '', body: body.text, missing: [...new Set([...(subject?.missing ?? []), ...body.missing])] }
+}
+
+const recipientRecord = (r: Recipient) =>
+	r.kind === 'vendor' ? { vendorId: r.id } : { candidateId: r.id, ...(r.applicationId ? { applicationId: r.applicationId } : {}) }
+const length = (s: string) => [...s].length
+
+/** Sends a new message; returns the conversation it is in. */
+export async function composeMessage(deps: AppDeps, actor: Actor, input: ComposeInput): Promise<{ threadId: string; outboxId: string; status: string }> {
+	const userId = person(actor)
+	const recipient = await recipientOf(deps, actor, input)
+	const template = input.templateId ? await getTemplate(deps, actor, input.templateId) : null
+	const channels = channelsOf(recipient)
+	const problems: FieldError[] = []
+	const channel = input.channel === 'email' || input.channel === 'text' ? input.channel : null
+	if (!channel || !channels.includes(channel))
+		problems.push({
+			field: 'channel',
+			message: channels.length
+				? `must be ${channels.map((c) => (c === 'email' ? 'e-mail' : 'text message')).join(' or ')}: the ${recipient.kind}’s contact details allow no other`
+				: `cannot be chosen: the ${recipient.kind} has no e-mail address or phone number on file`,
+		})
+	const marketing = template?.kind === 'marketing'
+	if (template && channel && template.channel !== channel)
+		problems.push({ field: 'channel', message: 'must be the channel of the template it was started from' })
+	if (marketing && recipient.kind !== 'candidate')
+		problems.push({ field: 'body', message: 'comes from a job alert template: job alerts go to candidates only' })
+	const values = await mergeValues(deps, actor, recipientRecord(recipient))
+	const subjectText = cleanLine(input.subject, 1000)
+	const bodyText = cleanText(input.body).replace(/\r\n?/g, '\n').trim()
+	if (channel === 'email') {
+		if (length(subjectText) < 1 || length(subjectText) > 200) problems.push({ field: 'subject', message: 'must be 1 to 200 characters' })
+		else for (const p of fieldProblems(subjectText)) problems.push({ field: 'subject', message: p })
+	}
+	const max = channel === 'text' ? MAX_TEXT_BODY : MAX_EMAIL_BODY
+	if (length(bodyText) < 1 || length(bodyText) > max) problems.push({ field: 'body', message: `must be 1 to ${max.toLocaleString('en-US')} characters` })
+	else for (const p of fieldProblems(bodyText)) problems.push({ field: 'body', message: p })
+	const subject = fillIn(channel === 'email' ? subjectText : '', values)
+	const body = fillIn(bodyText, values)
+	for (const [field, missing] of [
+		['subject', subject.missing],
+		['body', body.missing],
+	] as const)
+		if (missing.length)
+			problems.push({
+				field,
+				message: `has merge fields without a value for this ${recipient.kind}: ${missing.map((f) => `{{${f}}}`).join(', ')}${missing.some((f) => f.startsWith('job.')) ? ' (choose the application the message is about)' : ''}${missing.includes('recruiter.signature') ? ' (set your signature on your profile page)' : ''}`,
+			})
+	if (problems.length) throw invalid(problems, 'The message was not sent')
+
+	const related = recipient.applicationId ? { type: 'application', id: recipient.applicationId } : { type: recipient.kind, id: recipient.id }
+	const to = channel === 'email' ? recipient.email! : recipient.phone!
+	const counterpart: Counterpart = {
+		key: `${recipient.kind}:${recipient.id}`,
+		type: recipient.kind,
+		candidateId: recipient.kind === 'candidate' ? recipient.id : null,
+		vendorId: recipient.kind === 'vendor' ? recipient.id : null,
+		name: recipient.name,
+		address: normalizeAddress(to),
+	}
+	return deps.db.transaction(async (tx) => {
+		const at = await threadClock(deps, tx)
+		const sent: { id: string; status: string; messageId?: string } =
+			channel === 'email'
+				? await enqueueMail(
+						tx,
+						{
+							workspaceId: actor.workspaceId,
+							to,
+							subject: subject.text,
+							text: body.text,
+							related,
+							recipient: { type: recipient.kind, id: recipient.id },
+							marketing,
+						},
+						deps,
+					)
+				: await enqueueMessage(
+						tx,
+						{
+							workspaceId: actor.workspaceId,
+							to,
+							text: body.text,
+							related,
+							recipient: { type: recipient.kind, id: recipient.id },
+							notSent: messagingConfigured(deps) ? undefined : NO_PROVIDER,
+						},
+						deps,
+					)
+		const threadId = await threadFor(tx, actor.workspaceId, counterpart, channel === 'email' ? subject.text : 'Text messages', at)
+		// The copy in the thread is what was written; the footer the outbox added is in the sent row.
+		await appendMessage(tx, {
+			workspaceId: actor.workspaceId,
+			threadId,
+			direction: 'out',
+			channel: channel === 'email' ? 'email' : 'message',
+			from: deps.config.mailFrom,
+			to,
+			subject: channel === 'email' ? subject.text : null,
+			text: body.text,
+			messageId: sent.messageId ?? null,
+			outboxId: sent.id,
+			related,
+			sentByUserId: userId,
+			at,
+		})
+		await tx
+			.insert(inboxStates)
+			.values({ threadId, userId, readAt: at })
+			.onConflictDoUpdate({
+				target: [inboxStates.threadId, inboxStates.userId],
+				set: { readAt: sql`greatest(${inboxStates.readAt}, ${at.toISOString()}::timestamptz)` },
+			})
+		await recordActivity(tx, actor, {
+			action: 'inbox.message_sent',
+			targetType: recipient.kind,
+			targetId: recipient.id,
+			detail: { threadId, outboxId: sent.id, channel, templateId: template?.id ?? null, marketing },
+		})
+		return { threadId, outboxId: sent.id, status: sent.status }
+	})
+}
+
+/** The recipient's name for a page (a candidate's or vendor's own words: shown escaped, never to a model from here). */
+export const recipientLabel = (r: Recipient) => `${textOf(r.name)} (${r.kind})`

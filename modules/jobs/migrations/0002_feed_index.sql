@@ -1,0 +1,1 @@
+CREATE INDEX "jobs_workspace_open_published" ON "jobs" USING btree ("workspace_id","published_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "jobs"."status" = 'Open';

@@ -1,0 +1,87 @@
+/**
+ * Open jobs read page by page (keyset, never offset) for the feeds and the sitemap, so that a
+ * workspace of 100,000 jobs is streamed a page at a time and never held in memory.
+ */
+import { sql } from 'drizzle-orm'
+import type { AppDeps } from '../../core/deps.ts'
+import { JOB_COLUMNS, type JobRow } from './rows.ts'
+import { jobs } from './table.ts'
+
+export const FEED_PAGE = 500
+
+/** What changes whenever a public list of a workspace's open jobs would: for ETag / Last-Modified. */
+export interface OpenJobsVersion {
+	open: number
+	/** The latest change to any of the workspace's jobs (a close or re-open is one), or null without jobs. */
+	lastChange: Date | null
+	/** The same, exact to the microsecond, as the database gives it. */
+	lastChangeText: string | null
+}
+
+export async function openJobsVersion(deps: AppDeps, workspaceId: string): Promise<OpenJobsVersion> {
+	const [row] = await deps.database.rows<{ open: number | string; last: Date | string | null; lastText: string | null }>(
+		sql`select count(*) filter (where status = 'Open') as open, max(updated_at) as last, max(updated_at)::text as "lastText" from ${jobs} where workspace_id = ${workspaceId}`,
+	)
+	const last = row?.last ?? null
+	return {
+		open: Number(row?.open ?? 0),
+		lastChange: last === null ? null : last instanceof Date ? last : new Date(last),
+		lastChangeText: row?.lastText ?? null,
+	}
+}
+
+/** A workspace's open jobs, newest published first, `FEED_PAGE` at a time. */
+export async function* openJobPages(deps: AppDeps, workspaceId: string): AsyncGenerator<JobRow[]> {
+	let after: { at: string; id: string } | null = null
+	for (;;) {
+		const rows: (JobRow & { cursorAt: string })[] = await deps.database.rows<JobRow & { cursorAt: string }>(
+			sql`select ${JOB_COLUMNS}, j.published_at::text as "cursorAt" from ${jobs} j
+			where j.workspace_id = ${workspaceId} and j.status = 'Open'
+			${after ? sql`and (j.published_at, j.id) < (${after.at}::timestamptz, ${after.id})` : sql``}
+			order by j.published_at desc nulls last, j.id desc nulls last limit ${FEED_PAGE}`,
+		)
+		if (rows.length) yield rows
+		if (rows.length < FEED_PAGE) return
+		const last = rows[rows.length - 1]!
+		after = { at: last.cursorAt, id: last.id }
+	}
+}
+
+export interface SitemapJob {
+	id: string
+	slug: string
+	workspaceSlug: string
+	updatedAt: Date | string
+}
+
+export async function countAllOpenJobs(deps: AppDeps): Promise<number> {
+	const [row] = await deps.database.rows<{ n: number | string }>(sql`select count(*) as n from ${jobs} where status = 'Open'`)
+	return Number(row?.n ?? 0)
+}
+
+/** The last change in each run of `size` open jobs (by id): a sitemap index's `<lastmod>` per file. */
+export async function openJobChunks(deps: AppDeps, size: number): Promise<Date[]> {
+	const rows = await deps.database.rows<{ last: Date | string }>(
+		sql`select max(updated_at) as last from (select updated_at, (row_number() over (order by id) - 1) / ${size} as n from ${jobs} where status = 'Open') t group by n order by n`,
+	)
+	return rows.map((r) => (r.last instanceof Date ? r.last : new Date(r.last)))
+}
+
+/** Every workspace's open jobs by id, from the `skip`-th, at most `limit`, `FEED_PAGE` at a time. */
+export async function* allOpenJobPages(deps: AppDeps, skip: number, limit: number): AsyncGenerator<SitemapJob[]> {
+	const [first] = await deps.database.rows<{ id: string }>(sql`select id from ${jobs} where status = 'Open' order by id offset ${skip} limit 1`)
+	if (!first) return
+	let after: string | null = null
+	let left = limit
+	while (left > 0) {
+		const rows: SitemapJob[] = await deps.database.rows<SitemapJob>(
+			sql`select j.id, j.slug, w.slug as "workspaceSlug", j.updated_at as "updatedAt" from ${jobs} j join workspaces w on w.id = j.workspace_id
+			where j.status = 'Open' and ${after === null ? sql`j.id >= ${first.id}` : sql`j.id > ${after}`}
+			order by j.id limit ${Math.min(FEED_PAGE, left)}`,
+		)
+		if (rows.length) yield rows
+		if (rows.length < Math.min(FEED_PAGE, left)) return
+		left -= rows.length
+		after = rows[rows.length - 1]!.id
+	}
+}

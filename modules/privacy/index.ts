@@ -1,0 +1,60 @@
+/**
+ * A candidate's data lifecycle: export (a ZIP of everything held about them), erasure (every module
+ * deletes its part through the `candidates:data` port; a federal contractor keeps an anonymous
+ * applicant-flow record for the hold period) and the workspace's privacy rules (/settings/privacy).
+ * A daily sweep deletes applicant-flow records whose hold has ended and erases the candidates the
+ * workspace's retention rule says are inactive, e-mailing the owners a summary.
+ */
+import { defineModule } from '../../core/module.ts'
+import { privacyCommands } from './commands.ts'
+import { personalDataSection } from './pages.ts'
+import { privacyRoutes } from './routes.ts'
+import { runRetention } from './retention.ts'
+import { releaseEndedHolds } from './service.ts'
+import * as tables from './table.ts'
+
+export { eraseCandidate, exportCandidate, releaseEndedHolds, type CandidateExport, type Erasure } from './service.ts'
+export { privacyRules, setPrivacyRules, type PrivacyRules } from './rules.ts'
+export { runRetention, type RetentionRun } from './retention.ts'
+
+const SWEEP_MS = 24 * 60 * 60 * 1000
+
+export default defineModule({
+	name: 'privacy',
+	description: 'A candidate’s data: export, erasure with the federal contractor’s legal hold, and the workspace’s privacy rules.',
+	requires: ['auth', 'activity', 'audit', 'outbox', 'events', 'candidates'],
+	checks: ['privacy:erase'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
+	permissions: [
+		{ key: 'privacy:export', description: 'Export everything held about a candidate', grantedTo: ['owner', 'admin'] },
+		{ key: 'privacy:erase', description: 'Erase a candidate’s data', grantedTo: ['owner'] },
+		{ key: 'privacy:settings', description: 'Set the workspace’s privacy rules (legal hold, retention)', grantedTo: ['owner'] },
+	],
+	routes: privacyRoutes,
+	paths: ['/candidates', '/settings/privacy'],
+	commands: privacyCommands,
+	nav: [{ href: '/settings/privacy', label: 'Privacy', permission: 'privacy:settings' }],
+	pageSections: [personalDataSection],
+	activityLabels: { 'candidate.erased': 'erased the data of', 'privacy.rules_set': 'set the privacy rules of' },
+	start(deps) {
+		const sweep = async () => {
+			await releaseEndedHolds(deps).then(
+				(removed) => removed && deps.log.info('applicant-flow records past their legal hold deleted', { removed }),
+				(error) => deps.log.warn('legal hold sweep failed', { error }),
+			)
+			await runRetention(deps).then(
+				(runs) => {
+					for (const run of runs) if (run.erased) deps.log.info('inactive candidates erased by the retention rule', { ...run })
+				},
+				(error) => deps.log.warn('retention sweep failed', { error }),
+			)
+		}
+		const first = setTimeout(sweep, 90_000)
+		const timer = setInterval(sweep, SWEEP_MS)
+		return () => {
+			clearTimeout(first)
+			clearInterval(timer)
+		}
+	},
+})

@@ -1,0 +1,96 @@
+/**
+ * The retention rule: in each workspace that set "erase candidates with no activity for N months",
+ * the daily sweep erases the candidates with no change to their profile, their applications or
+ * their notes, no message and no interview for that long (each as its own erasure, legal hold included), then e-mails the
+ * workspace's owners a summary through the outbox. At most `PER_RUN` a workspace a day, so a first
+ * run on a large old database spreads over days instead of holding the database for hours.
+ */
+import { sql } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { listPeople, operatorActor, workspacesById } from '../auth/index.ts'
+import { contributionsTo } from '../../core/registry.ts'
+import { candidateData, inactiveCandidates } from '../candidates/index.ts'
+import { enqueueMail } from '../outbox/index.ts'
+import { eraseCandidate } from './service.ts'
+
+export const PER_RUN = 500
+
+/** Who the activity log and the audit trail name for the rule's erasures. */
+const ruleActor = (ws: { id: string; slug: string }): Actor => ({
+	...operatorActor(ws),
+	name: 'Retention rule',
+	credential: { kind: 'cli', id: '', name: 'retention rule' },
+})
+
+export interface RetentionRun {
+	workspaceId: string
+	erased: number
+	/** True when more inactive candidates are left for the next run. */
+	more: boolean
+}
+
+export async function runRetention(deps: AppDeps, perRun = PER_RUN): Promise<RetentionRun[]> {
+	const rules = await deps.database.rows<{ workspaceId: string; months: number }>(
+		sql`select workspace_id as "workspaceId", inactive_months as months from privacy_settings where inactive_months is not null order by workspace_id`,
+	)
+	const workspaces = await workspacesById(
+		deps.db,
+		rules.map((r) => r.workspaceId),
+	)
+	const runs: RetentionRun[] = []
+	for (const rule of rules) {
+		const ws = workspaces.get(rule.workspaceId)
+		if (!ws) continue
+		const before = new Date(deps.now())
+		before.setUTCMonth(before.getUTCMonth() - rule.months)
+		const ids = await quietCandidates(deps, ws.id, before, perRun + 1)
+		const actor = ruleActor(ws)
+		let erased = 0
+		for (const id of ids.slice(0, perRun)) {
+			try {
+				await eraseCandidate(deps, actor, id, 'retention')
+				erased++
+			} catch (error) {
+				deps.log.warn('the retention rule could not erase a candidate', { candidateId: id, error })
+			}
+		}
+		const more = ids.length > perRun
+		if (erased) await tellOwners(deps, ws, { months: rule.months, erased, more })
+		runs.push({ workspaceId: ws.id, erased, more })
+	}
+	return runs
+}
+
+/**
+ * Candidates with no activity since `before`: none in the candidates module's records (profile,
+ * applications, notes), nor in any other module that says what counts (messages, interviews).
+ */
+async function quietCandidates(deps: AppDeps, workspaceId: string, before: Date, limit: number): Promise<string[]> {
+	const found = await inactiveCandidates(deps, workspaceId, before, limit)
+	if (!found.length) return found
+	const active = new Set<string>()
+	for (const source of contributionsTo(deps.registry, candidateData))
+		for (const id of (await source.activeSince?.(deps, workspaceId, found, before)) ?? []) active.add(id)
+	return found.filter((id) => !active.has(id))
+}
+
+async function tellOwners(deps: AppDeps, ws: { id: string; slug: string }, o: { months: number; erased: number; more: boolean }) {
+	await deps.db.transaction(async (tx) => {
+		const owners = (await listPeople(tx, ws.id)).filter((p) => p.role === 'owner')
+		const who = o.erased === 1 ? '1 candidate' : `${o.erased.toLocaleString('en-US')} candidates`
+		for (const owner of owners)
+			await enqueueMail(
+				tx,
+				{
+					workspaceId: ws.id,
+					to: owner.email,
+					subject: `Retention: ${who} erased`,
+					text: `The workspace's retention rule erased ${who} with no activity for ${o.months} months (no change to their profile, their applications or their notes, no message and no interview).${
+						o.more ? ' More remain: they are erased in the next daily runs.' : ''
+					}\n\nEach erasure is in the activity log and the audit trail. The rule is set at ${deps.config.baseUrl}/settings/privacy.\n`,
+				},
+				deps,
+			)
+	})
+}

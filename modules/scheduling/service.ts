@@ -1,0 +1,411 @@
+/**
+ * Scheduling interviews with people: who, when, for how long, where (a video link), and the
+ * invitations that keep everyone's calendar right.
+ *
+ * Rules:
+ * - People with `scheduling:write` (owners, admins, recruiters, hiring managers) schedule,
+ *   reschedule and cancel interviews on applications they can reach (hiring managers: their jobs').
+ * - Interviewers are members of the workspace who can reach the application: owners, admins and
+ *   recruiters, and hiring managers on the job's hiring team; at least one, at most 10.
+ * - The date and time are read in the scheduler's time zone (their profile); the interview starts
+ *   in the future and lasts 15 minutes to 8 hours. A video link, when given, is an http(s) address.
+ * - Scheduling sends each interviewer and the candidate an e-mail with an iCalendar invitation
+ *   (METHOD:REQUEST, the scheduler's TZID) through the outbox, in the same transaction. A
+ *   reschedule sends the update with the same UID and a higher SEQUENCE (an interviewer taken off
+ *   gets a cancellation); a cancellation sends METHOD:CANCEL with the same UID to everyone.
+ * - Every change is in the activity log.
+ */
+import { and, eq, inArray, sql } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import { newId } from '../../core/credentials.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError, invalid, type FieldError } from '../../core/errors.ts'
+import { formatDateTime, isTimeZone, parseLocal, UTC } from '../../core/time.ts'
+import type { Db } from '../../db/client.ts'
+import { recordActivity } from '../activity/index.ts'
+import { listPeople, profileOf, timeZonesOf } from '../auth/index.ts'
+import { applicationParties, reachableApplication } from '../candidates/index.ts'
+import { jobRequirements, jobTeamIds } from '../jobs/index.ts'
+import { enqueueMail } from '../outbox/index.ts'
+import { invitationIcs } from './ical.ts'
+import { scheduledInterviewers, scheduledInterviews } from './table.ts'
+
+export const WRITE = 'scheduling:write'
+export const MIN_MINUTES = 15
+export const MAX_MINUTES = 480
+export const MAX_INTERVIEWERS = 10
+export const LENGTHS = [15, 30, 45, 60, 90, 120] as const
+
+const notFound = () => new AppError('NOT_FOUND', 'No scheduled interview with this id')
+
+export interface Interviewer {
+	userId: string
+	name: string
+	email: string
+}
+
+/** Who may interview on an application's job: owners, admins, recruiters, and hiring managers on its team. */
+export async function interviewersFor(deps: AppDeps, workspaceId: string, jobId: string): Promise<Interviewer[]> {
+	const [people, team] = await Promise.all([listPeople(deps.db, workspaceId), jobTeamIds(deps, workspaceId, jobId)])
+	return people
+		.filter((p) => ['owner', 'admin', 'recruiter'].includes(p.role) || (p.role === 'hiring_manager' && team.includes(p.userId)))
+		.map((p) => ({ userId: p.userId, name: p.name, email: p.email }))
+}
+
+async function reachable(deps: AppDeps, actor: Actor, applicationId: string) {
+	if (!deps.permissions.can(actor, WRITE)) throw new AppError('FORBIDDEN', 'Your role cannot schedule interviews')
+	const key = await reachableApplication(deps, actor, { applicationId })
+	if (!key) throw new AppError('NOT_FOUND', 'No application with this id')
+	return (await applicationParties(deps, actor.workspaceId, [key.id])).get(key.id)!
+}
+
+/** The scheduler's zone: their profile's (a stored zone the runtime no longer knows reads as UTC). */
+async function zoneOf(deps: AppDeps, actor: Actor): Promise<string> {
+	if (!actor.userId) return UTC
+	const { timeZone } = await profileOf(deps.db, actor.userId)
+	return isTimeZone(timeZone) ? timeZone : UTC
+}
+
+export interface ScheduleInput {
+	interviewerIds: string[]
+	/** `YYYY-MM-DD` and `HH:MM`, in the scheduler's time zone. */
+	date: string
+	time: string
+	minutes: string | number
+	videoUrl: string
+}
+
+interface Checked {
+	interviewers: Interviewer[]
+	start: Date
+	minutes: number
+	videoUrl: string | null
+	zone: string
+}
+
+async function check(deps: AppDeps, actor: Actor, jobId: string, input: ScheduleInput): Promise<Checked> {
+	const problems: FieldError[] = []
+	const zone = await zoneOf(deps, actor)
+	const eligible = await interviewersFor(deps, actor.workspaceId, jobId)
+	const ids = [...new Set(input.interviewerIds)]
+	const interviewers = eligible.filter((p) => ids.includes(p.userId))
+	if (!ids.length) problems.push({ field: 'interviewers', message: 'Choose at least one interviewer' })
+	else if (interviewers.length < ids.length) problems.push({ field: 'interviewers', message: 'Choose interviewers among the people listed' })
+	else if (ids.length > MAX_INTERVIEWERS) problems.push({ field: 'interviewers', message: `Choose at most ${MAX_INTERVIEWERS} interviewers` })
+	const start = parseLocal(input.date, input.time, zone)
+	if (!start) problems.push({ field: 'date', message: 'Enter the date and time of the interview' })
+	else if (start <= deps.now()) problems.push({ field: 'date', message: `The interview must start in the future (times are in your time zone, ${zone})` })
+	const minutes = Number(input.minutes)
+	if (!Number.isInteger(minutes) || minutes < MIN_MINUTES || minutes > MAX_MINUTES)
+		problems.push({ field: 'minutes', message: `The length is ${MIN_MINUTES} minutes to ${MAX_MINUTES / 60} hours` })
+	const link = input.videoUrl.trim()
+	let videoUrl: string | null = null
+	if (link) {
+		const url = URL.canParse(link) ? new URL(link) : null
+		if (!url || !['https:', 'http:'].includes(url.protocol) || link.length > 500 || /\s/.test(link))
+			problems.push({ field: 'videoUrl', message: 'The video link is a web address starting with https://' })
+		else videoUrl = url.href
+	}
+	if (problems.length) throw invalid(problems)
+	return { interviewers, start: start!, minutes, videoUrl, zone }
+}
+
+interface Sent {
+	id: string
+	method: 'REQUEST' | 'CANCEL'
+	sequence: number
+	start: Date
+	minutes: number
+	zone: string
+	videoUrl: string | null
+	jobTitle: string
+	candidate: { id: string; name: string; email: string }
+	organizer: { name: string; email: string }
+	/** Everyone on the invitation (interviewers); `to` the ones this mail goes to. */
+	interviewers: Interviewer[]
+	to: Interviewer[]
+	/** The candidate gets it too. */
+	toCandidate: boolean
+}
+
+/** The invitations of one change: one e-mail per recipient, each with the same iCalendar. */
+async function sendInvitations(deps: AppDeps, tx: Db, actor: Actor, s: Sent): Promise<void> {
+	const host = new URL(deps.config.baseUrl).hostname
+	const summary = `Interview: ${s.candidate.name} for ${s.jobTitle}`
+	const content = invitationIcs({
+		method: s.method,
+		uid: `${s.id}@${host}`,
+		sequence: s.sequence,
+		start: s.start,
+		minutes: s.minutes,
+		timeZone: s.zone,
+		summary,
+		description: `Interview of ${s.candidate.name} for ${s.jobTitle}.${s.videoUrl ? `\nVideo link: ${s.videoUrl}` : ''}`,
+		videoUrl: s.videoUrl,
+		organizer: s.organizer,
+		attendees: [...s.interviewers.map((p) => ({ name: p.name, email: p.email })), { name: s.candidate.name, email: s.candidate.email }],
+		stamp: deps.now(),
+	})
+	const zones = await timeZonesOf(
+		tx,
+		s.to.map((p) => p.userId),
+	)
+	const lines = (zone: string) =>
+		[
+			`When: ${formatDateTime(s.start, zone)} (${s.minutes} minutes)`,
+			s.videoUrl ? `Video link: ${s.videoUrl}` : 'Video link: to follow',
+			`With: ${s.interviewers.map((p) => p.name).join(', ')}`,
+		].join('\n')
+	const verb = s.method === 'CANCEL' ? 'Cancelled' : s.sequence ? 'Moved' : 'Invitation'
+	const mails = [
+		...s.to.map((p) => ({ to: p.email, zone: zones.get(p.userId) ?? s.zone, candidate: false })),
+		...(s.toCandidate ? [{ to: s.candidate.email, zone: s.zone, candidate: true }] : []),
+	]
+	for (const m of mails) {
+		const text =
+			s.method === 'CANCEL'
+				? `The interview ${m.candidate ? `for ${s.jobTitle}` : `of ${s.candidate.name} for ${s.jobTitle}`} on ${formatDateTime(s.start, m.zone)} is cancelled.\n\n${actor.name}`
+				: `${m.candidate ? `Hello ${s.candidate.name.split(' ')[0]},\n\nWe would like to meet you for ${s.jobTitle}.` : `You are interviewing ${s.candidate.name} for ${s.jobTitle}.`}${s.sequence ? ' The interview has a new time.' : ''}\n\n${lines(m.zone)}\n\nThe invitation is attached: your calendar app can add it.\n\n${actor.name}`
+		await enqueueMail(
+			tx,
+			{
+				workspaceId: actor.workspaceId,
+				to: m.to,
+				subject: `${verb}: ${m.candidate ? `interview for ${s.jobTitle}` : summary}`.replace(/[\r\n]+/g, ' '),
+				text,
+				related: { type: 'scheduled_interview', id: s.id },
+				recipient: m.candidate ? { type: 'candidate', id: s.candidate.id } : undefined,
+				calendar: { method: s.method, content },
+			},
+			deps,
+		)
+	}
+}
+
+async function parts(deps: AppDeps, actor: Actor, jobId: string) {
+	const [job, organizer] = await Promise.all([
+		jobRequirements(deps, actor.workspaceId, [jobId]).then((m) => m.get(jobId)),
+		actor.userId ? profileOf(deps.db, actor.userId) : Promise.resolve({ name: actor.name, email: `no-reply@${new URL(deps.config.baseUrl).hostname}` }),
+	])
+	return { jobTitle: job?.title ?? 'the job', organizer: { name: organizer.name, email: organizer.email } }
+}
+
+/** Schedules an interview on an application and sends the invitations. */
+export async function scheduleInterview(deps: AppDeps, actor: Actor, applicationId: string, input: ScheduleInput): Promise<{ id: string }> {
+	const app = await reachable(deps, actor, applicationId)
+	const c = await check(deps, actor, app.jobId, input)
+	const p = await parts(deps, actor, app.jobId)
+	const id = newId('sch')
+	await deps.db.transaction(async (tx) => {
+		await tx.insert(scheduledInterviews).values({
+			id,
+			workspaceId: actor.workspaceId,
+			applicationId: app.id,
+			candidateId: app.candidateId,
+			jobId: app.jobId,
+			organizerUserId: actor.userId,
+			startsAt: c.start,
+			durationMinutes: c.minutes,
+			timeZone: c.zone,
+			videoUrl: c.videoUrl,
+			createdAt: deps.now(),
+			updatedAt: deps.now(),
+		})
+		await tx.insert(scheduledInterviewers).values(c.interviewers.map((i) => ({ interviewId: id, userId: i.userId })))
+		await sendInvitations(deps, tx, actor, {
+			id,
+			method: 'REQUEST',
+			sequence: 0,
+			start: c.start,
+			minutes: c.minutes,
+			zone: c.zone,
+			videoUrl: c.videoUrl,
+			...p,
+			candidate: app.candidate,
+			interviewers: c.interviewers,
+			to: c.interviewers,
+			toCandidate: true,
+		})
+		await recordActivity(tx, actor, { action: 'interview.scheduled', targetType: 'application', targetId: app.id, detail: { interviewId: id } })
+	})
+	return { id }
+}
+
+export interface ScheduledInterview {
+	id: string
+	applicationId: string
+	candidateId: string
+	jobId: string
+	start: Date
+	minutes: number
+	timeZone: string
+	videoUrl: string | null
+	status: 'scheduled' | 'cancelled'
+	sequence: number
+	interviewers: Interviewer[]
+}
+
+/** The scheduled interviews of an application the actor can reach, soonest first (cancelled ones last). */
+export async function interviewsOfApplication(deps: AppDeps, actor: Actor, applicationId: string): Promise<ScheduledInterview[]> {
+	const key = await reachableApplication(deps, actor, { applicationId })
+	if (!key) return []
+	const rows = await deps.db
+		.select()
+		.from(scheduledInterviews)
+		.where(and(eq(scheduledInterviews.applicationId, key.id), eq(scheduledInterviews.workspaceId, actor.workspaceId)))
+		.orderBy(sql`${scheduledInterviews.status} = 'cancelled'`, scheduledInterviews.startsAt)
+	return withInterviewers(deps, actor.workspaceId, rows)
+}
+
+async function withInterviewers(deps: AppDeps, workspaceId: string, rows: (typeof scheduledInterviews.$inferSelect)[]): Promise<ScheduledInterview[]> {
+	if (!rows.length) return []
+	const [links, people] = await Promise.all([
+		deps.db
+			.select()
+			.from(scheduledInterviewers)
+			.where(
+				inArray(
+					scheduledInterviewers.interviewId,
+					rows.map((r) => r.id),
+				),
+			),
+		listPeople(deps.db, workspaceId),
+	])
+	const byId = new Map(people.map((p) => [p.userId, { userId: p.userId, name: p.name, email: p.email }]))
+	return rows.map((r) => ({
+		id: r.id,
+		applicationId: r.applicationId,
+		candidateId: r.candidateId,
+		jobId: r.jobId,
+		start: r.startsAt,
+		minutes: r.durationMinutes,
+		timeZone: r.timeZone,
+		videoUrl: r.videoUrl,
+		status: r.status as 'scheduled' | 'cancelled',
+		sequence: r.sequence,
+		interviewers: links
+			.filter((l) => l.interviewId === r.id)
+			.map((l) => byId.get(l.userId) ?? { userId: l.userId, name: 'Former member', email: '' })
+			.filter((p) => p.email),
+	}))
+}
+
+/** One scheduled interview on an application the actor may change. */
+export async function scheduledInterview(deps: AppDeps, actor: Actor, id: string): Promise<ScheduledInterview> {
+	const [row] = await deps.db
+		.select()
+		.from(scheduledInterviews)
+		.where(and(eq(scheduledInterviews.id, id), eq(scheduledInterviews.workspaceId, actor.workspaceId)))
+	if (!row) throw notFound()
+	await reachable(deps, actor, row.applicationId).catch((error) => {
+		throw error instanceof AppError && error.code === 'NOT_FOUND' ? notFound() : error
+	})
+	return (await withInterviewers(deps, actor.workspaceId, [row]))[0]!
+}
+
+/** Moves a scheduled interview (time, length, interviewers, link): the update goes out with the same UID, a higher SEQUENCE. */
+export async function rescheduleInterview(deps: AppDeps, actor: Actor, id: string, input: ScheduleInput): Promise<void> {
+	const before = await scheduledInterview(deps, actor, id)
+	if (before.status === 'cancelled') throw new AppError('CONFLICT', 'This interview was cancelled: schedule a new one')
+	const app = (await applicationParties(deps, actor.workspaceId, [before.applicationId])).get(before.applicationId)!
+	const c = await check(deps, actor, before.jobId, input)
+	const p = await parts(deps, actor, before.jobId)
+	await deps.db.transaction(async (tx) => {
+		// The row is locked so two changes at once send SEQUENCE n+1 and n+2, never n+1 twice.
+		const [row] = await tx
+			.update(scheduledInterviews)
+			.set({
+				startsAt: c.start,
+				durationMinutes: c.minutes,
+				timeZone: c.zone,
+				videoUrl: c.videoUrl,
+				sequence: sql`${scheduledInterviews.sequence} + 1`,
+				updatedAt: deps.now(),
+			})
+			.where(and(eq(scheduledInterviews.id, id), eq(scheduledInterviews.status, 'scheduled')))
+			.returning({ sequence: scheduledInterviews.sequence })
+		if (!row) throw new AppError('CONFLICT', 'This interview was cancelled: schedule a new one')
+		await tx.delete(scheduledInterviewers).where(eq(scheduledInterviewers.interviewId, id))
+		await tx.insert(scheduledInterviewers).values(c.interviewers.map((i) => ({ interviewId: id, userId: i.userId })))
+		const common = { id, sequence: row.sequence, ...p, candidate: app.candidate }
+		const removed = before.interviewers.filter((b) => !c.interviewers.some((i) => i.userId === b.userId))
+		if (removed.length)
+			await sendInvitations(deps, tx, actor, {
+				...common,
+				method: 'CANCEL',
+				start: before.start,
+				minutes: before.minutes,
+				zone: before.timeZone,
+				videoUrl: before.videoUrl,
+				interviewers: removed,
+				to: removed,
+				toCandidate: false,
+			})
+		await sendInvitations(deps, tx, actor, {
+			...common,
+			method: 'REQUEST',
+			start: c.start,
+			minutes: c.minutes,
+			zone: c.zone,
+			videoUrl: c.videoUrl,
+			interviewers: c.interviewers,
+			to: c.interviewers,
+			toCandidate: true,
+		})
+		await recordActivity(tx, actor, { action: 'interview.rescheduled', targetType: 'application', targetId: before.applicationId, detail: { interviewId: id } })
+	})
+}
+
+/** Cancels a scheduled interview: METHOD:CANCEL with the same UID to every interviewer and the candidate. */
+export async function cancelInterview(deps: AppDeps, actor: Actor, id: string): Promise<void> {
+	const before = await scheduledInterview(deps, actor, id)
+	if (before.status === 'cancelled') return
+	const app = (await applicationParties(deps, actor.workspaceId, [before.applicationId])).get(before.applicationId)!
+	const p = await parts(deps, actor, before.jobId)
+	await deps.db.transaction(async (tx) => {
+		const [row] = await tx
+			.update(scheduledInterviews)
+			.set({ status: 'cancelled', sequence: sql`${scheduledInterviews.sequence} + 1`, updatedAt: deps.now() })
+			.where(and(eq(scheduledInterviews.id, id), eq(scheduledInterviews.status, 'scheduled')))
+			.returning({ sequence: scheduledInterviews.sequence })
+		if (!row) return
+		await sendInvitations(deps, tx, actor, {
+			id,
+			method: 'CANCEL',
+			sequence: row.sequence,
+			start: before.start,
+			minutes: before.minutes,
+			zone: before.timeZone,
+			videoUrl: before.videoUrl,
+			...p,
+			candidate: app.candidate,
+			interviewers: before.interviewers,
+			to: before.interviewers,
+			toCandidate: true,
+		})
+		await recordActivity(tx, actor, { action: 'interview.cancelled', targetType: 'application', targetId: before.applicationId, detail: { interviewId: id } })
+	})
+}
+
+/** The interviews already scheduled for these people overlapping `[from, to)`: busy for them, whatever their calendar feed says. */
+export async function scheduledBusy(
+	deps: AppDeps,
+	workspaceId: string,
+	userIds: readonly string[],
+	from: Date,
+	to: Date,
+): Promise<Map<string, { start: Date; end: Date }[]>> {
+	const out = new Map<string, { start: Date; end: Date }[]>()
+	if (!userIds.length) return out
+	const rows = await deps.database.rows<{ userId: string; start: Date | string; minutes: number }>(
+		sql`select p.user_id as "userId", s.starts_at as start, s.duration_minutes as minutes from ${scheduledInterviews} s join ${scheduledInterviewers} p on p.interview_id = s.id
+where s.workspace_id = ${workspaceId} and s.status = 'scheduled' and p.user_id = any(${sql.param([...userIds])}::text[])
+and s.starts_at < ${to.toISOString()}::timestamptz and s.starts_at > ${new Date(from.getTime() - MAX_MINUTES * 60_000).toISOString()}::timestamptz
+and s.starts_at + make_interval(mins => s.duration_minutes) > ${from.toISOString()}::timestamptz order by s.starts_at`,
+	)
+	for (const r of rows) {
+		const start = new Date(r.start)
+		out.set(r.userId, [...(out.get(r.userId) ?? []), { start, end: new Date(start.getTime() + r.minutes * 60_000) }])
+	}
+	return out
+}

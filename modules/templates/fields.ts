@@ -1,0 +1,60 @@
+/**
+ * Merge fields: `{{candidate.firstName}}` and the like in a template's subject and body, filled in
+ * from the record a message is about when it is written. Pure functions, no database.
+ *
+ * Rules:
+ * - Only the fields listed here exist: a template naming another (or with an unclosed `{{`) is
+ *   refused when it is saved, naming the field.
+ * - Spaces inside the braces are allowed (`{{ job.title }}`); names are case-sensitive.
+ * - A field with no value for the record (no job chosen, no signature set) is left as it was and
+ *   named, so the person sees what is missing before sending; a message is not sent with one.
+ */
+
+export const MERGE_FIELDS = {
+	'candidate.firstName': 'The candidate’s first name',
+	'candidate.lastName': 'The candidate’s last name',
+	'candidate.name': 'The candidate’s full name',
+	'job.title': 'The job’s title (of the application the message is about)',
+	'job.url': 'The job’s page on the careers site (while the job is open)',
+	'vendor.name': 'The vendor’s name',
+	'vendor.contactName': 'The vendor’s contact person',
+	'recruiter.name': 'Your name (the person sending)',
+	'recruiter.email': 'Your e-mail address',
+	'recruiter.signature': 'Your signature (set it on your profile page)',
+	'firm.name': 'The firm’s name',
+} as const
+
+export type MergeField = keyof typeof MERGE_FIELDS
+export type MergeValues = Partial<Record<MergeField, string | null>>
+
+export const isMergeField = (name: string): name is MergeField => Object.hasOwn(MERGE_FIELDS, name)
+
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g
+
+/** The field names written in a text, in order of first appearance (known or not). */
+export function fieldsIn(text: string): string[] {
+	return [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1]!))]
+}
+
+/** What is wrong with the merge fields of a text: unknown names and braces that do not close; [] when none. */
+export function fieldProblems(text: string): string[] {
+	const problems = fieldsIn(text)
+		.filter((name) => !isMergeField(name))
+		.map((name) => `{{${name}}} is not a merge field`)
+	const rest = text.replace(PLACEHOLDER, '')
+	if (rest.includes('{{') || rest.includes('}}')) problems.push('has “{{” or “}}” that is not a whole merge field such as {{candidate.firstName}}')
+	return problems
+}
+
+/** The text with each known field's value put in; fields without a value stay as written and are listed in `missing`. */
+export function fillIn(text: string, values: MergeValues): { text: string; missing: MergeField[] } {
+	const missing = new Set<MergeField>()
+	const filled = text.replace(PLACEHOLDER, (whole, name: string) => {
+		if (!isMergeField(name)) return whole
+		const value = values[name]?.trim()
+		if (value) return value
+		missing.add(name)
+		return whole
+	})
+	return { text: filled, missing: [...missing] }
+}

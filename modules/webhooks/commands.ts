@@ -1,0 +1,90 @@
+/** Operator commands: `webhook add|list|remove|replay` (workspace endpoints; remove and replay find any endpoint by id). */
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError } from '../../core/errors.ts'
+import type { CommandDef } from '../../core/module.ts'
+import { operatorActor, requireWorkspace, workspacesById } from '../auth/index.ts'
+import { addEndpoint, endpointOfDelivery, listEndpoints, removeEndpoint, replayDelivery, workspaceOfEndpoint } from './service.ts'
+
+/** The operator acting in the endpoint's workspace. */
+async function operatorOf(deps: AppDeps, endpointId: string, what: string) {
+	const found = await workspaceOfEndpoint(deps, endpointId)
+	const ws = found && (await workspacesById(deps.db, [found.workspaceId])).get(found.workspaceId)
+	if (!ws) throw new AppError('NOT_FOUND', what)
+	return operatorActor(ws)
+}
+
+export const webhookCommands: CommandDef[] = [
+	{
+		name: 'webhook add',
+		usage: 'webhook add --workspace S --url U --events e1,e2 [--description D] [--json]',
+		options: { workspace: 'string', url: 'string', events: 'string', description: 'string' },
+		required: ['workspace', 'url', 'events'],
+		async run(deps, o) {
+			const ws = await requireWorkspace(deps.db, String(o.workspace))
+			const events = String(o.events)
+				.split(',')
+				.map((e) => e.trim())
+				.filter(Boolean)
+			const { endpoint, secret } = await addEndpoint(deps, operatorActor(ws), {
+				url: String(o.url),
+				events,
+				description: o.description === undefined ? '' : String(o.description),
+			})
+			return {
+				json: { endpointId: endpoint.id, secret },
+				lines: [`Added webhook endpoint ${endpoint.id} for ${endpoint.events.join(', ')}.`, `Signing secret (shown once, keep it secret): ${secret}`],
+			}
+		},
+	},
+	{
+		name: 'webhook list',
+		usage: 'webhook list --workspace S [--json]',
+		options: { workspace: 'string' },
+		required: ['workspace'],
+		async run(deps, o) {
+			const ws = await requireWorkspace(deps.db, String(o.workspace))
+			// Never the secrets: they were shown once and are stored sealed.
+			const endpoints = (await listEndpoints(deps, operatorActor(ws))).map((e) => ({
+				endpointId: e.id,
+				url: e.url,
+				events: e.events,
+				enabled: e.enabled,
+				createdAt: e.createdAt.toISOString(),
+			}))
+			return {
+				json: { endpoints },
+				lines: endpoints.length
+					? endpoints.map((e) => `${e.endpointId}  ${e.enabled ? 'on ' : 'off'}  ${e.url}  ${e.events.join(',')}`)
+					: [`No webhook endpoint in ${ws.slug} yet.`],
+			}
+		},
+	},
+	{
+		name: 'webhook remove',
+		usage: 'webhook remove --endpoint ID [--json]',
+		options: { endpoint: 'string' },
+		required: ['endpoint'],
+		async run(deps, o) {
+			const id = String(o.endpoint)
+			await removeEndpoint(deps, await operatorOf(deps, id, `No webhook endpoint with the id "${id}"`), id)
+			return { json: { endpointId: id, removed: true }, lines: [`Removed webhook endpoint ${id} and its delivery log.`] }
+		},
+	},
+	{
+		name: 'webhook replay',
+		usage: 'webhook replay --delivery ID [--json]',
+		options: { delivery: 'string' },
+		required: ['delivery'],
+		async run(deps, o) {
+			const id = String(o.delivery)
+			const missing = `No webhook delivery with the id "${id}"`
+			const endpointId = await endpointOfDelivery(deps, id)
+			if (!endpointId) throw new AppError('NOT_FOUND', missing)
+			const delivery = await replayDelivery(deps, await operatorOf(deps, endpointId, missing), id)
+			return {
+				json: { deliveryId: delivery.id, endpointId: delivery.endpointId, status: delivery.status },
+				lines: [`Delivery ${delivery.id} is queued again (same webhook-id); the worker sends it on its next round.`],
+			}
+		},
+	},
+]

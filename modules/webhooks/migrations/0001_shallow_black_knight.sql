@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_deliveries_endpoint_due" ON "webhook_deliveries" USING btree ("endpoint_id","next_attempt_at","seq") WHERE status in ('pending', 'sending');

@@ -1,0 +1,99 @@
+/** The vendor webhook operations in the Job Publish API's OpenAPI description and docs page (`jobs:api-operations`). */
+import type { ApiOperations } from '../jobs/index.ts'
+import { MAX_URL_LENGTH } from './address.ts'
+import { MAX_DESCRIPTION } from './service.ts'
+import { VENDOR_SUBSCRIBABLE } from './types.ts'
+
+const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } })
+const json = (description: string, ref: string) => ({ description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } } })
+const COMMON = {
+	401: error('Key missing, malformed, unknown or revoked'),
+	403: error('API access is switched off for this vendor'),
+	429: {
+		...error('Too many requests; wait the number of seconds given in the Retry-After header'),
+		headers: { 'Retry-After': { schema: { type: 'integer' } } },
+	},
+}
+const eventType = { type: 'string', enum: [...VENDOR_SUBSCRIBABLE] }
+const endpointProps = {
+	id: { type: 'string', description: 'The endpoint’s id (`whe_…`)' },
+	url: { type: 'string', format: 'uri' },
+	events: { type: 'array', items: eventType },
+	createdAt: { type: 'string', format: 'date-time' },
+}
+
+export const webhookApiOperations: ApiOperations = {
+	paths: {
+		'/webhooks': {
+			post: {
+				operationId: 'createWebhook',
+				summary: 'Add a webhook endpoint for events about your own jobs; the signing secret is in this answer only',
+				requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookBody' } } } },
+				responses: {
+					201: json('Added; keep `secret` (whsec_…): it is never shown again', 'WebhookCreated'),
+					400: error('Body is not JSON'),
+					...COMMON,
+					413: error('Body larger than 16 KB'),
+					422: error(
+						'A field is not valid (`fields` names it): a URL that is not https:// or is a private, loopback or link-local address, an unknown event type',
+					),
+				},
+			},
+			get: {
+				operationId: 'listWebhooks',
+				summary: 'Your webhook endpoints (never their secrets)',
+				responses: {
+					200: {
+						description: 'The endpoints',
+						content: {
+							'application/json': {
+								schema: {
+									type: 'object',
+									properties: { webhooks: { type: 'array', items: { $ref: '#/components/schemas/Webhook' } } },
+									required: ['webhooks'],
+								},
+							},
+						},
+					},
+					...COMMON,
+				},
+			},
+		},
+		'/webhooks/{id}': {
+			parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 160 } }],
+			delete: {
+				operationId: 'deleteWebhook',
+				summary: 'Remove a webhook endpoint and its delivery log',
+				responses: { 204: { description: 'Removed' }, ...COMMON, 404: error('You have no webhook endpoint with that id') },
+			},
+		},
+	},
+	schemas: {
+		WebhookBody: {
+			type: 'object',
+			properties: {
+				url: { type: 'string', format: 'uri', maxLength: MAX_URL_LENGTH, description: 'An https:// address on the public internet' },
+				events: {
+					type: 'array',
+					items: eventType,
+					minItems: 1,
+					description: 'The event types to receive: about your own jobs, and candidates submitted to you',
+				},
+				description: { type: 'string', maxLength: MAX_DESCRIPTION },
+			},
+			required: ['url', 'events'],
+			additionalProperties: false,
+		},
+		Webhook: { type: 'object', properties: { ...endpointProps, enabled: { type: 'boolean' } }, required: ['id', 'url', 'events', 'enabled', 'createdAt'] },
+		WebhookCreated: {
+			type: 'object',
+			properties: { ...endpointProps, secret: { type: 'string', description: 'The signing secret (Standard Webhooks): shown only here' } },
+			required: ['id', 'url', 'events', 'secret', 'createdAt'],
+		},
+	},
+	docs: [
+		`POST /webhooks adds an endpoint ({"url","events"}) for ${VENDOR_SUBSCRIBABLE.join(', ')} about your own jobs: 201 with its signing secret, shown only then. Deliveries are signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature) and retried for about a day; answering 410 switches the endpoint off.`,
+		'GET /webhooks lists your endpoints, without their secrets.',
+		'DELETE /webhooks/{id} removes one: 204.',
+	],
+}

@@ -1,0 +1,92 @@
+/**
+ * The webhook pages through the real app: Add endpoint (refused address and event types kept with
+ * the reason, the secret shown once with Copy), Send test event, Rotate secret, Disable / Enable,
+ * Replay and Delete; another workspace's endpoint is not found; recruiters are refused.
+ */
+import { describe, expect, test } from 'bun:test'
+import { Webhook } from 'standardwebhooks'
+import { newPerson, newWorkspace } from '../../tests/helpers.ts'
+import { portalApp, signedIn } from '../../tests/portal.ts'
+import { deliverDueWebhooks } from './worker.ts'
+
+const ALLOW = { WEBHOOKS_ALLOW_PRIVATE: 'on' }
+
+describe('/settings/webhooks', () => {
+	test('an owner adds an endpoint, sees the secret once, tests, rotates, switches it off and on, replays and deletes it', async () => {
+		const { deps } = await portalApp(ALLOW)
+		const ws = await newWorkspace(deps)
+		const owner = await newPerson(ws, 'owner', {}, deps)
+		const page = await signedIn(owner, { overrides: ALLOW })
+		const got: { id: string; headers: Record<string, string>; body: string }[] = []
+		const server = Bun.serve({
+			port: 0,
+			hostname: '127.0.0.1',
+			async fetch(request) {
+				got.push({ id: request.headers.get('webhook-id')!, headers: Object.fromEntries(request.headers.entries()), body: await request.text() })
+				return new Response('ok')
+			},
+		})
+		const url = `http://127.0.0.1:${server.port}/in`
+		const list = await page.get('/settings/webhooks')
+		expect(list.status).toBe(200)
+		expect(list.text).toContain('Add endpoint')
+
+		// Refused: an unknown event type and no URL; what was typed and ticked is kept.
+		const refused = await page.post('/settings/webhooks', { url: '', description: 'CRM', events: ['job.published', 'job.nope'] })
+		expect(refused.status).toBe(422)
+		expect(refused.text).toContain('URL is required.')
+		expect(refused.text).toContain('job.nope')
+		expect(refused.text).toMatch(/value="job.published" checked/)
+
+		const added = await page.submit('/settings/webhooks', { url, description: 'CRM', events: ['job.published', 'job.closed'] })
+		const endpointPath = added.redirectedTo!
+		expect(endpointPath).toMatch(/^\/settings\/webhooks\/whe_/)
+		const secret = /<code id="new-secret">(whsec_[^<]+)<\/code>/.exec(added.text)?.[1]
+		expect(secret).toBeDefined()
+		expect(added.text).toContain('data-copy="new-secret"')
+		// Shown once: the page again shows no secret.
+		expect((await page.get(endpointPath)).text).not.toContain('whsec_')
+
+		const tested = await page.submit(`${endpointPath}/ping`)
+		expect(tested.text).toContain('webhook.test')
+		await deliverDueWebhooks(deps, { workspaceId: ws.id })
+		expect(got).toHaveLength(1)
+		const h = got[0]!.headers
+		new Webhook(secret!).verify(got[0]!.body, {
+			'webhook-id': h['webhook-id']!,
+			'webhook-timestamp': h['webhook-timestamp']!,
+			'webhook-signature': h['webhook-signature']!,
+		})
+		const logged = await page.get(endpointPath)
+		expect(logged.text).toContain(got[0]!.id)
+		expect(logged.text).toContain('Delivered')
+
+		const replayed = await page.submit(`${endpointPath}/deliveries/${got[0]!.id}/replay`)
+		expect(replayed.text).toContain('queued again')
+		await deliverDueWebhooks(deps, { workspaceId: ws.id })
+		expect(got.map((g) => g.id)).toEqual([got[0]!.id, got[0]!.id])
+
+		const rotated = await page.submit(`${endpointPath}/rotate`)
+		const fresh = /<code id="new-secret">(whsec_[^<]+)<\/code>/.exec(rotated.text)?.[1]
+		expect(fresh).toBeDefined()
+		expect(fresh).not.toBe(secret)
+		expect(rotated.text).toContain('keeps signing beside it for 24 hours')
+
+		expect((await page.submit(`${endpointPath}/disable`)).text).toContain('The endpoint is off')
+		expect((await page.submit(`${endpointPath}/enable`)).text).toContain('The endpoint is on')
+
+		// Another workspace's owner finds nothing there.
+		const other = await newWorkspace(deps)
+		const stranger = await signedIn(await newPerson(other, 'owner', {}, deps), { overrides: ALLOW })
+		expect((await stranger.get(endpointPath)).status).toBe(404)
+		expect((await stranger.post(`${endpointPath}/delete`)).status).toBe(404)
+		// A recruiter may not manage webhooks.
+		const recruiter = await signedIn(await newPerson(ws, 'recruiter', {}, deps), { overrides: ALLOW })
+		expect((await recruiter.get('/settings/webhooks')).status).toBe(403)
+
+		const deleted = await page.submit(`${endpointPath}/delete`)
+		expect(deleted.text).toContain('were deleted')
+		expect((await page.get(endpointPath)).status).toBe(404)
+		server.stop(true)
+	}, 180_000)
+})

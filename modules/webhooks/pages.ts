@@ -1,0 +1,156 @@
+/**
+ * The webhook pages for owners and admins: the workspace's endpoints with **Add endpoint**
+ * (`/settings/webhooks`), and one endpoint with its actions and delivery log
+ * (`/settings/webhooks/<id>`). A new or rotated signing secret is shown once, with Copy.
+ */
+import type { AppDeps } from '../../core/deps.ts'
+import type { PageSession } from '../../core/http/auth.ts'
+import { html, portalPage, type SafeHtml } from '../../core/html.ts'
+import {
+	actionButton,
+	checkboxes,
+	copyButton,
+	csrfField,
+	dataTable,
+	errorSummary,
+	facts,
+	notice,
+	pageHeader,
+	plural,
+	tag,
+	textField,
+	when,
+	type FieldError,
+} from '../../core/ui.ts'
+import { MAX_URL_LENGTH } from './address.ts'
+import { MAX_DESCRIPTION, type DeliveryView, type EndpointView } from './service.ts'
+import { EVENT_DESCRIPTIONS, SUBSCRIBABLE, TEST_EVENT } from './types.ts'
+
+/** A refused form: every value typed, and the problems by field id. */
+export interface Kept {
+	values: { url: string; description: string; events: string[] }
+	errors: FieldError[]
+}
+
+const statusTag = (e: EndpointView) => (e.enabled ? tag('On', 'good') : tag('Off', 'warn'))
+
+function addForm(session: PageSession, kept?: Kept): SafeHtml {
+	const v = kept?.values ?? { url: '', description: '', events: [] }
+	return html`<section class="card" id="add" aria-labelledby="add-h"><h2 id="add-h">Add an endpoint</h2>
+<p>Benchline sends each event you choose to the address as a signed <code>POST</code> (<a href="https://www.standardwebhooks.com/" rel="noopener noreferrer">Standard Webhooks</a>), and retries for about a day when it does not answer with a 2xx.</p>
+<form method="post" action="/settings/webhooks" class="stack" novalidate>${csrfField(session)}
+${textField({ id: 'url', label: 'URL', type: 'url', hint: 'An https:// address on the public internet.', value: v.url, maxlength: MAX_URL_LENGTH, errors: kept?.errors })}
+${textField({ id: 'description', label: 'Description', hint: 'Optional: what receives the events (e.g. our CRM).', value: v.description, maxlength: MAX_DESCRIPTION, errors: kept?.errors })}
+${checkboxes({
+	id: 'events',
+	name: 'events',
+	legend: 'Event types',
+	options: SUBSCRIBABLE.map((type) => [type, `${type}: ${EVENT_DESCRIPTIONS[type] ?? ''}`] as const),
+	checked: v.events,
+	errors: kept?.errors,
+})}
+<button type="submit">Add endpoint</button></form></section>`
+}
+
+export function endpointsPage(
+	deps: AppDeps,
+	session: PageSession,
+	view: { endpoints: EndpointView[]; done?: string | null; kept?: Kept; status?: number },
+): Response {
+	return portalPage(
+		deps,
+		session,
+		{ title: 'Webhooks', current: '/settings/webhooks', hasErrors: Boolean(view.kept?.errors.length), status: view.status },
+		html`${errorSummary(view.kept?.errors)}${notice(view.done)}
+${pageHeader({ title: 'Webhooks', meta: 'Events sent to your other systems as they happen: a job published, a candidate applied or moved stage.' })}
+<section class="card" aria-labelledby="list-h"><h2 id="list-h">Endpoints</h2>
+${dataTable<EndpointView>({
+	caption: 'Webhook endpoints',
+	hideCaption: true,
+	rows: view.endpoints,
+	empty: 'No endpoints yet: add one below.',
+	columns: [
+		{
+			label: 'URL',
+			cell: (e) =>
+				html`<a href="/settings/webhooks/${e.id}" class="break">${e.url}</a>${e.description ? html`<br><span class="meta">${e.description}</span>` : ''}`,
+		},
+		{ label: 'Events', cell: (e) => plural(e.events.length, 'event type') },
+		{ label: 'Status', cell: statusTag },
+		{ label: 'Added', cell: (e) => when(e.createdAt, { time: false }) },
+	],
+})}</section>
+${addForm(session, view.kept)}`,
+	)
+}
+
+const STATUS_LABELS: Record<DeliveryView['status'], string> = { pending: 'Waiting', sending: 'Sending', delivered: 'Delivered', failed: 'Failed' }
+const deliveryTag = (d: DeliveryView) => tag(STATUS_LABELS[d.status], d.status === 'delivered' ? 'good' : d.status === 'failed' ? 'bad' : 'neutral')
+
+function deliveryLog(session: PageSession, endpoint: EndpointView, rows: DeliveryView[]): SafeHtml {
+	return html`<section class="card" id="deliveries" aria-labelledby="deliveries-h"><h2 id="deliveries-h">Delivery log</h2>
+<p class="meta">The newest 50. The id is the <code>webhook-id</code> header the receiver sees; a retry or a replay keeps it.</p>
+${dataTable<DeliveryView>({
+	caption: 'Deliveries',
+	hideCaption: true,
+	rows,
+	empty: 'Nothing sent yet. Send test event to try the endpoint.',
+	columns: [
+		{ label: 'Event type', cell: (d) => html`<code>${d.type}</code><br><span class="meta"><code>${d.id}</code></span>` },
+		{ label: 'Time', cell: (d) => when(d.createdAt) },
+		{ label: 'Attempts', numeric: true, cell: (d) => String(d.attempts) },
+		{
+			label: 'Last HTTP status',
+			cell: (d) =>
+				html`${deliveryTag(d)} ${d.lastStatus ?? (d.attempts ? 'no answer' : '')}${d.lastError && d.status !== 'delivered' ? html`<br><span class="meta">${d.lastError}</span>` : ''}`,
+		},
+		{ label: 'Next attempt', cell: (d) => (d.nextAttemptAt && d.status === 'pending' ? when(d.nextAttemptAt) : '') },
+		{
+			label: 'Action',
+			cell: (d) =>
+				d.status === 'sending'
+					? ''
+					: actionButton({ session, action: `/settings/webhooks/${endpoint.id}/deliveries/${d.id}/replay`, label: 'Replay', style: 'secondary' }),
+		},
+	],
+})}</section>`
+}
+
+export function endpointPage(
+	deps: AppDeps,
+	session: PageSession,
+	view: { endpoint: EndpointView; deliveries: DeliveryView[]; secret?: { value: string; rotated: boolean }; done?: string | null },
+): Response {
+	const e = view.endpoint
+	const base = `/settings/webhooks/${e.id}`
+	const secret = view.secret
+		? html`<div class="notice" role="status"><p><strong>${view.secret.rotated ? 'New signing secret.' : 'Endpoint added.'}</strong> Copy the signing secret now and give it to the receiver: it is shown only once.${view.secret.rotated ? ' The previous secret keeps signing beside it for 24 hours.' : ''}</p>
+<p class="secret"><code id="new-secret">${view.secret.value}</code> ${copyButton('new-secret', 'Copy the signing secret')}</p></div>`
+		: ''
+	return portalPage(
+		deps,
+		session,
+		{ title: `Webhook ${e.url}`, current: '/settings/webhooks' },
+		html`${notice(view.done)}${secret}
+${pageHeader({ crumbs: [['/settings/webhooks', 'Webhooks']], title: html`<span class="break">${e.url}</span>`, meta: html`${statusTag(e)} Added ${when(e.createdAt)}` })}
+<section class="card" aria-labelledby="about-h"><h2 id="about-h">Endpoint</h2>
+${facts(
+	[
+		['Description', e.description || null],
+		['Event types', html`${e.events.map((t, i) => html`${i ? ', ' : ''}<code>${t}</code>`)}`],
+		['Status', e.enabled ? 'On' : html`Off${e.disabledReason ? html`: ${e.disabledReason}` : ''}`],
+		['Failing since', e.failingSince ? when(e.failingSince) : null],
+		['Previous secret signs until', e.previousSecretUntil && e.previousSecretUntil > deps.now() ? when(e.previousSecretUntil) : null],
+	],
+	{ skipEmpty: true },
+)}
+<div class="actions">
+${actionButton({ session, action: `${base}/ping`, label: 'Send test event', style: 'secondary' })}
+${actionButton({ session, action: `${base}/rotate`, label: 'Rotate secret', style: 'secondary', confirm: 'Make a new signing secret? The current one keeps signing beside it for 24 hours.' })}
+${e.enabled ? actionButton({ session, action: `${base}/disable`, label: 'Disable', style: 'secondary' }) : actionButton({ session, action: `${base}/enable`, label: 'Enable' })}
+${actionButton({ session, action: `${base}/delete`, label: 'Delete', style: 'danger', confirm: `Delete the endpoint ${e.url} and its delivery log?` })}
+</div>
+<p class="meta">Send test event sends <code>${TEST_EVENT}</code> to this endpoint only.</p></section>
+${deliveryLog(session, e, view.deliveries)}`,
+	)
+}

@@ -1,0 +1,19 @@
+/**
+ * The webhook deliveries as a queue on `/metrics` (`benchline_queue_depth{queue="webhooks"}` and its
+ * oldest entry's age): deliveries waiting or being sent to endpoints that are switched on.
+ */
+import { sql } from 'drizzle-orm'
+import type { QueueDef } from '../../core/metrics.ts'
+import { webhookDeliveries, webhookEndpoints } from './table.ts'
+
+export const webhookQueue: QueueDef = {
+	name: 'webhooks',
+	description: 'Webhook deliveries waiting to be sent (retries included) to endpoints that are on',
+	async measure(deps) {
+		const [row] = await deps.database.rows<{ depth: number; oldest: number | string }>(sql`select count(*)::int as depth,
+			coalesce(extract(epoch from now() - min(d.created_at)), 0)::float8 as oldest
+			from ${webhookDeliveries} d join ${webhookEndpoints} e on e.id = d.endpoint_id
+			where d.status in ('pending', 'sending') and e.enabled`)
+		return { depth: Number(row?.depth ?? 0), oldestAgeSeconds: Math.max(0, Number(row?.oldest ?? 0)) }
+	},
+}

@@ -1,0 +1,52 @@
+/**
+ * A vendor's own webhook endpoints through the Job Publish REST API (`/api/v1/webhooks`), with its
+ * API key: thin adapters over `service.ts`, which limits a vendor to the `job.*` events and
+ * `submission.created` about its own jobs. Errors are the API's error body (422 with `fields`).
+ */
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../core/deps.ts'
+import { invalid } from '../../core/errors.ts'
+import { readJsonObject } from '../../core/http/body.ts'
+import type { HttpKit } from '../../core/module.ts'
+import { addEndpoint, listEndpoints, removeEndpoint, type EndpointView } from './service.ts'
+
+const MAX_BODY_BYTES = 16 * 1024
+const FIELDS = new Set(['url', 'events', 'description'])
+
+const restEndpoint = (e: EndpointView) => ({ id: e.id, url: e.url, events: e.events, enabled: e.enabled, createdAt: e.createdAt.toISOString() })
+
+function endpointInput(body: Record<string, unknown>) {
+	const fields = Object.keys(body)
+		.filter((k) => !FIELDS.has(k))
+		.map((k) => ({ field: k.slice(0, 60), message: 'is not a field of a webhook endpoint (url, events, description)' }))
+	if (typeof body.url !== 'string') fields.push({ field: 'url', message: 'is required: an https:// address' })
+	if (!Array.isArray(body.events)) fields.push({ field: 'events', message: 'is required: a list of event types' })
+	if (body.description !== undefined && typeof body.description !== 'string') fields.push({ field: 'description', message: 'must be text' })
+	if (fields.length) throw invalid(fields)
+	return { url: body.url as string, events: body.events as string[], description: body.description as string | undefined }
+}
+
+export function webhookRestRoutes(deps: AppDeps, { auth }: HttpKit) {
+	return new Elysia({ name: 'webhooks.rest' })
+		.use(auth)
+		.post(
+			'/api/v1/webhooks',
+			async ({ actor, request, set }) => {
+				const { endpoint, secret } = await addEndpoint(deps, actor, endpointInput(await readJsonObject(request, MAX_BODY_BYTES)))
+				set.status = 201
+				// The secret is given out here only.
+				return { id: endpoint.id, url: endpoint.url, events: endpoint.events, secret, createdAt: endpoint.createdAt.toISOString() }
+			},
+			{ vendor: true, parse: 'none' },
+		)
+		.get('/api/v1/webhooks', async ({ actor }) => ({ webhooks: (await listEndpoints(deps, actor)).map(restEndpoint) }), { vendor: true, parse: 'none' })
+		.delete(
+			'/api/v1/webhooks/:id',
+			async ({ actor, params, set }) => {
+				await removeEndpoint(deps, actor, params.id)
+				set.status = 204
+				return null
+			},
+			{ vendor: true, parse: 'none' },
+		)
+}

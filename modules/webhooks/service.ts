@@ -1,0 +1,313 @@
+/**
+ * Webhook endpoints and their deliveries, for every door (pages, CLI, the vendor REST API).
+ *
+ * Rules:
+ * - A person's endpoints are the workspace's (owners and admins, `webhooks:manage`); a vendor key's
+ *   are that vendor's own (`vendorId`), limited to the `job.*` events and `submission.created`.
+ *   Every query is scoped to the caller's workspace and, for a vendor, to the vendor: another's
+ *   endpoint is "not found".
+ * - The address is checked when the endpoint is added (`address.ts`) and again at each delivery.
+ * - The signing secret is returned once, when it is made (adding, rotating), and stored sealed.
+ * - A replay puts the same delivery (same `webhook-id`, same body) back in the queue, due now.
+ */
+import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import { newId } from '../../core/credentials.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError, forbidden, invalid, notFound, type FieldError } from '../../core/errors.ts'
+import type { OutboundNetwork } from '../../core/http/outbound.ts'
+import type { Db } from '../../db/client.ts'
+import { recordActivity } from '../activity/index.ts'
+import { endpointUrlProblem } from './address.ts'
+import { newSigningSecret, sealSecret } from './secrets.ts'
+import { webhookDeliveries, webhookEndpoints } from './table.ts'
+import { SUBSCRIBABLE, TEST_EVENT, VENDOR_SUBSCRIBABLE } from './types.ts'
+
+export const MANAGE = 'webhooks:manage' as const
+/** How long the previous secret still signs after a rotation. */
+export const ROTATION_OVERLAP_MS = 24 * 3_600_000
+export const MAX_DESCRIPTION = 200
+/** Endpoints per workspace or vendor: enough for every real use, and a bound on the fan-out of one event. */
+export const MAX_ENDPOINTS = 20
+
+export interface EndpointView {
+	id: string
+	url: string
+	description: string
+	events: string[]
+	enabled: boolean
+	disabledReason: string | null
+	vendorId: string | null
+	failingSince: Date | null
+	createdAt: Date
+	/** A previous secret still signs until this time (a rotation under way). */
+	previousSecretUntil: Date | null
+}
+
+export interface DeliveryView {
+	id: string
+	endpointId: string
+	type: string
+	status: 'pending' | 'sending' | 'delivered' | 'failed'
+	attempts: number
+	lastStatus: number | null
+	lastError: string | null
+	lastAttemptAt: Date | null
+	nextAttemptAt: Date | null
+	deliveredAt: Date | null
+	createdAt: Date
+}
+
+export interface NewEndpoint {
+	url: string
+	events: readonly string[]
+	description?: string
+}
+
+const endpointColumns = {
+	id: webhookEndpoints.id,
+	url: webhookEndpoints.url,
+	description: webhookEndpoints.description,
+	events: webhookEndpoints.events,
+	enabled: webhookEndpoints.enabled,
+	disabledReason: webhookEndpoints.disabledReason,
+	vendorId: webhookEndpoints.vendorId,
+	failingSince: webhookEndpoints.failingSince,
+	createdAt: webhookEndpoints.createdAt,
+	previousSecretUntil: webhookEndpoints.previousSecretUntil,
+}
+
+const isVendor = (actor: Actor) => actor.role === 'vendor'
+
+/** People need `webhooks:manage`; a vendor key manages its own endpoints. */
+function mayManage(deps: AppDeps, actor: Actor) {
+	if (isVendor(actor)) {
+		if (!actor.vendorId) throw forbidden('This key belongs to no vendor')
+		return
+	}
+	if (!deps.permissions.can(actor, MANAGE)) throw forbidden('Only owners and admins manage webhooks')
+}
+
+/** The endpoints the actor may see: its workspace's own, or its vendor's; the operator's CLI, every one of the workspace. */
+function scope(actor: Actor): SQL {
+	const whose = isVendor(actor)
+		? eq(webhookEndpoints.vendorId, actor.vendorId!)
+		: actor.credential.kind === 'cli'
+			? undefined
+			: isNull(webhookEndpoints.vendorId)
+	return and(eq(webhookEndpoints.workspaceId, actor.workspaceId), whose)!
+}
+
+const notFoundEndpoint = (id: string) => notFound(`No webhook endpoint with the id "${id}"`)
+
+/** What is wrong with the input, every problem at once (the address is looked up last, only when the rest holds). */
+async function problems(deps: AppDeps, actor: Actor, input: NewEndpoint, network?: OutboundNetwork): Promise<FieldError[]> {
+	const out: FieldError[] = []
+	const allowed = isVendor(actor) ? VENDOR_SUBSCRIBABLE : SUBSCRIBABLE
+	const events = input.events ?? []
+	if (!Array.isArray(events) || !events.length) out.push({ field: 'events', message: 'choose at least one event type' })
+	else
+		for (const e of events) {
+			if (typeof e !== 'string' || !allowed.includes(e))
+				out.push({
+					field: 'events',
+					message: `"${String(e).slice(0, 60)}" is not an event type ${isVendor(actor) ? 'a vendor may subscribe to' : 'of Benchline'}; choose from ${allowed.join(', ')}`,
+				})
+		}
+	if ([...(input.description ?? '')].length > MAX_DESCRIPTION) out.push({ field: 'description', message: `must be at most ${MAX_DESCRIPTION} characters` })
+	const url = typeof input.url === 'string' ? input.url.trim() : ''
+	const urlProblem = await endpointUrlProblem(deps, url, network)
+	if (urlProblem) out.unshift({ field: 'url', message: urlProblem })
+	return out
+}
+
+/** Adds an endpoint; returns it and its signing secret (the only time the secret is given out). */
+export async function addEndpoint(
+	deps: AppDeps,
+	actor: Actor,
+	input: NewEndpoint,
+	options: { network?: OutboundNetwork } = {},
+): Promise<{ endpoint: EndpointView; secret: string }> {
+	mayManage(deps, actor)
+	const fields = await problems(deps, actor, input, options.network)
+	if (fields.length) throw invalid(fields, `The endpoint was not added: ${fields.map((f) => `${f.field} ${f.message}`).join('; ')}`)
+	const id = newId('whe')
+	const secret = newSigningSecret()
+	const events = [...new Set(input.events)]
+	const endpoint = await deps.db.transaction(async (tx) => {
+		const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(webhookEndpoints).where(scope(actor))
+		if (Number(count?.n ?? 0) >= MAX_ENDPOINTS) throw new AppError('CONFLICT', `At most ${MAX_ENDPOINTS} webhook endpoints; delete one first`)
+		const [row] = await tx
+			.insert(webhookEndpoints)
+			.values({
+				id,
+				workspaceId: actor.workspaceId,
+				vendorId: isVendor(actor) ? actor.vendorId : null,
+				url: input.url.trim(),
+				description: (input.description ?? '').trim(),
+				events,
+				secretSealed: await sealSecret(deps.secret, id, secret),
+			})
+			.returning(endpointColumns)
+		await recordActivity(tx, actor, { action: 'webhook.endpoint_added', targetType: 'webhook_endpoint', targetId: id, detail: { events } })
+		return row!
+	})
+	return { endpoint, secret }
+}
+
+export async function listEndpoints(deps: AppDeps, actor: Actor): Promise<EndpointView[]> {
+	mayManage(deps, actor)
+	return deps.db.select(endpointColumns).from(webhookEndpoints).where(scope(actor)).orderBy(webhookEndpoints.createdAt, webhookEndpoints.id)
+}
+
+export async function getEndpoint(deps: AppDeps, actor: Actor, id: string, db: Db = deps.db): Promise<EndpointView> {
+	mayManage(deps, actor)
+	const [row] = await db
+		.select(endpointColumns)
+		.from(webhookEndpoints)
+		.where(and(eq(webhookEndpoints.id, id), scope(actor)))
+	if (!row) throw notFoundEndpoint(id)
+	return row
+}
+
+export async function removeEndpoint(deps: AppDeps, actor: Actor, id: string): Promise<void> {
+	mayManage(deps, actor)
+	await deps.db.transaction(async (tx) => {
+		const gone = await tx
+			.delete(webhookEndpoints)
+			.where(and(eq(webhookEndpoints.id, id), scope(actor)))
+			.returning({ id: webhookEndpoints.id })
+		if (!gone.length) throw notFoundEndpoint(id)
+		await recordActivity(tx, actor, { action: 'webhook.endpoint_removed', targetType: 'webhook_endpoint', targetId: id })
+	})
+}
+
+/** Switches an endpoint on or off. Switching on clears Benchline's reason and its failing time; what waits is delivered. */
+export async function setEndpointEnabled(deps: AppDeps, actor: Actor, id: string, enabled: boolean): Promise<void> {
+	mayManage(deps, actor)
+	await deps.db.transaction(async (tx) => {
+		const changed = await tx
+			.update(webhookEndpoints)
+			.set(enabled ? { enabled, disabledReason: null, failingSince: null } : { enabled, disabledReason: null })
+			.where(and(eq(webhookEndpoints.id, id), scope(actor)))
+			.returning({ id: webhookEndpoints.id })
+		if (!changed.length) throw notFoundEndpoint(id)
+		await recordActivity(tx, actor, {
+			action: enabled ? 'webhook.endpoint_enabled' : 'webhook.endpoint_disabled',
+			targetType: 'webhook_endpoint',
+			targetId: id,
+		})
+	})
+}
+
+/** A new signing secret (returned once); the previous one keeps signing beside it for 24 hours. */
+export async function rotateSecret(deps: AppDeps, actor: Actor, id: string): Promise<{ secret: string; previousValidUntil: Date }> {
+	mayManage(deps, actor)
+	const secret = newSigningSecret()
+	const sealed = await sealSecret(deps.secret, id, secret)
+	const until = new Date(deps.now().getTime() + ROTATION_OVERLAP_MS)
+	await deps.db.transaction(async (tx) => {
+		const changed = await tx
+			.update(webhookEndpoints)
+			.set({ previousSecretSealed: sql`${webhookEndpoints.secretSealed}`, previousSecretUntil: until, secretSealed: sealed })
+			.where(and(eq(webhookEndpoints.id, id), scope(actor)))
+			.returning({ id: webhookEndpoints.id })
+		if (!changed.length) throw notFoundEndpoint(id)
+		await recordActivity(tx, actor, { action: 'webhook.secret_rotated', targetType: 'webhook_endpoint', targetId: id })
+	})
+	return { secret, previousValidUntil: until }
+}
+
+/** Queues a `webhook.test` delivery to this endpoint (even when it is off: it waits until it is switched on). */
+export async function sendTestEvent(deps: AppDeps, actor: Actor, id: string): Promise<{ deliveryId: string }> {
+	mayManage(deps, actor)
+	const endpoint = await getEndpoint(deps, actor, id)
+	const deliveryId = newId('msg')
+	const now = deps.now()
+	const body = JSON.stringify({ type: TEST_EVENT, timestamp: now.toISOString(), data: { endpointId: endpoint.id } })
+	await deps.db.insert(webhookDeliveries).values({
+		id: deliveryId,
+		endpointId: endpoint.id,
+		workspaceId: actor.workspaceId,
+		eventId: null,
+		type: TEST_EVENT,
+		body,
+		createdAt: now,
+		nextAttemptAt: now,
+	})
+	return { deliveryId }
+}
+
+const deliveryColumns = {
+	id: webhookDeliveries.id,
+	endpointId: webhookDeliveries.endpointId,
+	type: webhookDeliveries.type,
+	status: webhookDeliveries.status,
+	attempts: webhookDeliveries.attempts,
+	lastStatus: webhookDeliveries.lastStatus,
+	lastError: webhookDeliveries.lastError,
+	lastAttemptAt: webhookDeliveries.lastAttemptAt,
+	nextAttemptAt: webhookDeliveries.nextAttemptAt,
+	deliveredAt: webhookDeliveries.deliveredAt,
+	createdAt: webhookDeliveries.createdAt,
+}
+
+function view(row: Omit<DeliveryView, 'status'> & { status: string }): DeliveryView {
+	const status = row.status as DeliveryView['status']
+	return { ...row, status, nextAttemptAt: status === 'pending' || status === 'sending' ? row.nextAttemptAt : null }
+}
+
+/** The endpoint's newest deliveries, newest first. */
+export async function deliveryLog(deps: AppDeps, actor: Actor, endpointId: string, limit = 50): Promise<DeliveryView[]> {
+	await getEndpoint(deps, actor, endpointId)
+	const rows = await deps.db
+		.select(deliveryColumns)
+		.from(webhookDeliveries)
+		.where(eq(webhookDeliveries.endpointId, endpointId))
+		.orderBy(desc(webhookDeliveries.seq))
+		.limit(limit)
+	return rows.map(view)
+}
+
+/** Puts a delivery back in the queue, due now, with the same `webhook-id` and body. */
+export async function replayDelivery(deps: AppDeps, actor: Actor, deliveryId: string): Promise<DeliveryView> {
+	mayManage(deps, actor)
+	return deps.db.transaction(async (tx) => {
+		const [row] = await tx
+			.update(webhookDeliveries)
+			.set({ status: 'pending', nextAttemptAt: deps.now(), deliveredAt: null })
+			.where(
+				and(
+					eq(webhookDeliveries.id, deliveryId),
+					sql`${webhookDeliveries.status} <> 'sending'`,
+					sql`exists (select 1 from ${webhookEndpoints} where ${webhookEndpoints.id} = ${webhookDeliveries.endpointId} and ${scope(actor)})`,
+				),
+			)
+			.returning(deliveryColumns)
+		if (!row) {
+			const [exists] = await tx
+				.select({ status: webhookDeliveries.status })
+				.from(webhookDeliveries)
+				.innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+				.where(and(eq(webhookDeliveries.id, deliveryId), scope(actor)))
+			if (exists) throw new AppError('CONFLICT', 'This delivery is being sent right now; replay it once the attempt has ended')
+			throw notFound(`No webhook delivery with the id "${deliveryId}"`)
+		}
+		await recordActivity(tx, actor, { action: 'webhook.delivery_replayed', targetType: 'webhook_endpoint', targetId: row.endpointId, detail: { deliveryId } })
+		return view(row)
+	})
+}
+
+/** The workspace of an endpoint or delivery found by id alone (the operator's CLI acts in it). */
+export async function workspaceOfEndpoint(deps: AppDeps, endpointId: string): Promise<{ workspaceId: string; vendorId: string | null } | null> {
+	const [row] = await deps.db
+		.select({ workspaceId: webhookEndpoints.workspaceId, vendorId: webhookEndpoints.vendorId })
+		.from(webhookEndpoints)
+		.where(eq(webhookEndpoints.id, endpointId))
+	return row ?? null
+}
+
+export async function endpointOfDelivery(deps: AppDeps, deliveryId: string): Promise<string | null> {
+	const [row] = await deps.db.select({ endpointId: webhookDeliveries.endpointId }).from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId))
+	return row?.endpointId ?? null
+}

@@ -1,0 +1,79 @@
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import { workspaces } from '../auth/table.ts'
+import { vendors } from '../vendors/table.ts'
+
+const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 })
+
+/**
+ * Where events go: a workspace's endpoint (owners and admins add it; `vendorId` null) or a vendor's
+ * (added with its API key; it hears only of that vendor's own jobs and submissions). The signing
+ * secret is stored sealed (AES-GCM, key derived from the server secret, bound to the endpoint's id),
+ * never in plain text; during a rotation the previous one signs too, until `previousSecretUntil`.
+ */
+export const webhookEndpoints = pgTable(
+	'webhook_endpoints',
+	{
+		id: text('id').primaryKey(),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		vendorId: text('vendor_id').references(() => vendors.id),
+		url: text('url').notNull(),
+		description: text('description').notNull().default(''),
+		/** The event types it receives (`webhook.test` always reaches it when asked for). */
+		events: jsonb('events').$type<string[]>().notNull(),
+		enabled: boolean('enabled').notNull().default(true),
+		/** Why it was switched off by Benchline (410 Gone, failing for 5 days); null when a person did it or it is on. */
+		disabledReason: text('disabled_reason'),
+		secretSealed: text('secret_sealed').notNull(),
+		previousSecretSealed: text('previous_secret_sealed'),
+		previousSecretUntil: at('previous_secret_until'),
+		/** Since when every attempt has failed (cleared by a 2xx); 5 days of it disables the endpoint. */
+		failingSince: at('failing_since'),
+		createdAt: at('created_at').notNull().defaultNow(),
+	},
+	(t) => [index('webhook_endpoints_workspace').on(t.workspaceId, t.createdAt), index('webhook_endpoints_vendor').on(t.vendorId)],
+)
+
+/**
+ * One event for one endpoint: its `webhook-id` (`id`, kept by every retry and replay), the exact body
+ * sent every time, and where its delivery stands. `pending` rows are due at `nextAttemptAt`; a
+ * `sending` row is claimed by one instance until its lease (`nextAttemptAt`) passes.
+ */
+export const webhookDeliveries = pgTable(
+	'webhook_deliveries',
+	{
+		/** `msg_…`: the `webhook-id` header. */
+		id: text('id').primaryKey(),
+		seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
+		endpointId: text('endpoint_id')
+			.notNull()
+			.references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+		workspaceId: text('workspace_id').notNull(),
+		/** The domain event it carries (null for `webhook.test`). */
+		eventId: text('event_id'),
+		type: text('type').notNull(),
+		/** The JSON body, exactly as signed and sent on every attempt. */
+		body: text('body').notNull(),
+		/** pending, sending, delivered or failed. */
+		status: text('status').notNull().default('pending'),
+		attempts: integer('attempts').notNull().default(0),
+		nextAttemptAt: at('next_attempt_at').notNull().defaultNow(),
+		lastAttemptAt: at('last_attempt_at'),
+		/** The HTTP status of the last answer (null: no answer). */
+		lastStatus: integer('last_status'),
+		lastError: text('last_error'),
+		deliveredAt: at('delivered_at'),
+		/** When the change happened (the event's time): the delay to delivery is measured from it. */
+		createdAt: at('created_at').notNull().defaultNow(),
+	},
+	(t) => [
+		// Only the rows still to send: the delivered and failed ones (almost all) stay out of it.
+		index('webhook_deliveries_due').on(t.nextAttemptAt).where(sql`status in ('pending', 'sending')`),
+		index('webhook_deliveries_endpoint').on(t.endpointId, t.seq),
+		// The claim walks each endpoint's due rows in order.
+		index('webhook_deliveries_endpoint_due').on(t.endpointId, t.nextAttemptAt, t.seq).where(sql`status in ('pending', 'sending')`),
+		index('webhook_deliveries_event').on(t.eventId),
+	],
+)

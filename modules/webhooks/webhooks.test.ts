@@ -1,0 +1,502 @@
+/**
+ * Webhooks end to end: real receivers (Bun.serve on loopback, so WEBHOOKS_ALLOW_PRIVATE is on except
+ * where the address rule is under test), real signatures checked with the `standardwebhooks` library,
+ * real workers claiming from the test database.
+ */
+import { afterEach, beforeAll, describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { Webhook } from 'standardwebhooks'
+import type { Actor } from '../../core/actor.ts'
+import { runCommand } from '../../core/cli.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { AppError } from '../../core/errors.ts'
+import { createDeps } from '../../core/main.ts'
+import {
+	call,
+	callOn,
+	clock,
+	newPerson,
+	newVendor,
+	newWorkspace,
+	openScratchDatabase,
+	testDeps,
+	unique,
+	usingPostgres,
+	type TestWorkspace,
+} from '../../tests/helpers.ts'
+import { portalApp } from '../../tests/portal.ts'
+import { newApplication, newCandidate, newSubmissionVendor, newVendorJob } from '../../tests/staffing-fixtures.ts'
+import { operatorActor, personActor } from '../auth/index.ts'
+import { moveToStage } from '../candidates/index.ts'
+import { submitToVendor } from '../documents/index.ts'
+import { jobs } from '../jobs/table.ts'
+import { drainEvents } from '../events/index.ts'
+import { outbox } from '../outbox/table.ts'
+import { addEndpoint, rotateSecret, sendTestEvent } from './service.ts'
+import { webhookDeliveries, webhookEndpoints } from './table.ts'
+import { claimForTest, deliverDueWebhooks, pruneDeliveries, startWebhookWorker } from './worker.ts'
+
+interface Received {
+	id: string
+	timestamp: string
+	signature: string
+	body: string
+	headers: Record<string, string>
+}
+
+/** A receiver on loopback; `answer` decides each reply (the n-th request, from 1). */
+function receiver(answer: (n: number, request: Request) => Response | Promise<Response> = () => new Response('ok')) {
+	const got: Received[] = []
+	const server = Bun.serve({
+		port: 0,
+		hostname: '127.0.0.1',
+		idleTimeout: 60,
+		async fetch(request) {
+			const body = await request.text()
+			const h = Object.fromEntries(request.headers.entries())
+			got.push({ id: h['webhook-id']!, timestamp: h['webhook-timestamp']!, signature: h['webhook-signature']!, body, headers: h })
+			return answer(got.length, request)
+		},
+	})
+	return { url: `http://127.0.0.1:${server.port}/hooks`, got, stop: () => server.stop(true) }
+}
+
+const verify = (secret: string, r: Received) =>
+	new Webhook(secret).verify(r.body, { 'webhook-id': r.id, 'webhook-timestamp': r.timestamp, 'webhook-signature': r.signature }) as {
+		type: string
+		timestamp: string
+		data: Record<string, unknown>
+	}
+
+async function until(check: () => Promise<boolean> | boolean, what: string) {
+	for (let i = 0; ; i++) {
+		if (await check()) return
+		if (i > 6000) throw new Error(`never happened: ${what}`)
+		await Bun.sleep(20)
+	}
+}
+
+let deps: AppDeps
+beforeAll(async () => {
+	deps = await testDeps({ WEBHOOKS_ALLOW_PRIVATE: 'on', WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s' })
+	// The consumer's position starts at the newest event when it is first registered (as at a server's start).
+	await drain()
+})
+afterEach(() => clock.reset())
+
+async function publish(apiKey: string, vendorJobId = unique('REQ-'), title = 'Java developer') {
+	const res = await call('POST', '/api/v1/jobs', { key: apiKey, body: { vendorJobId, title } })
+	expect(res.status).toBe(201)
+	// The API names a job by the vendor's own id; Benchline's id is what the events carry.
+	const [job] = await deps.database.rows<{ id: string }>(sql`select id from ${jobs} where vendor_job_id = ${vendorJobId}`)
+	return { vendorJobId, jobId: job!.id }
+}
+
+const drain = () => drainEvents(deps, ['webhooks'])
+const deliveries = (endpointId: string) =>
+	deps.database.rows<{ id: string; status: string; attempts: number; lastStatus: number | null; lastError: string | null }>(
+		sql`select id, status, attempts, last_status as "lastStatus", last_error as "lastError" from ${webhookDeliveries} where endpoint_id = ${endpointId} order by seq`,
+	)
+const endpointRow = async (id: string) =>
+	(
+		await deps.database.rows<{ enabled: boolean; disabledReason: string | null }>(
+			sql`select enabled, disabled_reason as "disabledReason" from ${webhookEndpoints} where id = ${id}`,
+		)
+	)[0]!
+
+function vendorActor(ws: TestWorkspace, vendorId: string): Actor {
+	return {
+		workspaceId: ws.id,
+		workspaceSlug: ws.slug,
+		role: 'vendor',
+		userId: null,
+		vendorId,
+		name: 'Vendor',
+		credential: { kind: 'vendor_key', id: 'test', name: 'test key' },
+		grants: [],
+		readOnly: false,
+	}
+}
+
+describe('delivery', () => {
+	test('a vendor’s publish reaches the workspace endpoint, signed so that the standardwebhooks library verifies it', async () => {
+		const ws = await newWorkspace(deps)
+		const r = receiver()
+		const { endpoint, secret } = await addEndpoint(deps, operatorActor(ws), { url: r.url, events: ['job.published', 'job.closed'] })
+		expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
+		const vendor = await newVendor(ws, 'Acme', deps)
+		const { jobId, vendorJobId } = await publish(vendor.apiKey, undefined, 'Senior QA engineer')
+		await drain()
+		expect(await deliverDueWebhooks(deps, { workspaceId: ws.id })).toMatchObject({ delivered: 1 })
+		r.stop()
+		expect(r.got).toHaveLength(1)
+		const payload = verify(secret, r.got[0]!)
+		expect(payload.type).toBe('job.published')
+		expect(new Date(payload.timestamp).toISOString()).toBe(payload.timestamp)
+		expect(payload.data).toEqual({ jobId, vendorId: vendor.vendorId, status: 'Open', jobTitle: 'Senior QA engineer', vendorJobId })
+		expect(r.got[0]!.headers['content-type']).toBe('application/json')
+		expect(r.got[0]!.id).toMatch(/^msg_/)
+		// A wrong secret does not verify.
+		expect(() => verify(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, r.got[0]!)).toThrow()
+		const [row] = await deliveries(endpoint.id)
+		expect(row).toMatchObject({ status: 'delivered', attempts: 1, lastStatus: 200 })
+	})
+
+	test('a retry after a 500 keeps the webhook-id and the body, with a newer timestamp, and still verifies', async () => {
+		const ws = await newWorkspace(deps)
+		const r = receiver((n) => new Response(n === 1 ? 'down' : 'ok', { status: n === 1 ? 500 : 204 }))
+		const { endpoint, secret } = await addEndpoint(deps, operatorActor(ws), { url: r.url, events: ['job.published'] })
+		await publish((await newVendor(ws, 'Acme', deps)).apiKey)
+		await drain()
+		expect(await deliverDueWebhooks(deps, { workspaceId: ws.id })).toMatchObject({ retried: 1 })
+		expect(await deliveries(endpoint.id)).toMatchObject([{ status: 'pending', attempts: 1, lastStatus: 500 }])
+		// Not due yet: nothing is sent before the schedule's wait.
+		expect(await deliverDueWebhooks(deps, { workspaceId: ws.id })).toMatchObject({ delivered: 0, retried: 0 })
+		clock.advance(2_000)
+		expect(await deliverDueWebhooks(deps, { workspaceId: ws.id })).toMatchObject({ delivered: 1 })
+		r.stop()
+		const [first, second] = r.got
+		expect(second!.id).toBe(first!.id)
+		expect(second!.body).toBe(first!.body)
+		expect(Number(second!.timestamp)).toBeGreaterThan(Number(first!.timestamp))
+		verify(secret, first!)
+		verify(secret, second!)
+		expect(await deliveries(endpoint.id)).toMatchObject([{ status: 'delivered', attempts: 2, lastStatus: 204 }])
+	})
+
+	test('410 Gone switches the endpoint off at once: no retry, and later events are not queued for it', async () => {
+		const ws = await newWorkspace(deps)
+		const r = receiver(() => new Response('gone', { status: 410 }))
+		const { endpoint } = await addEndpoint(deps, operatorActor(ws), { url: r.url, events: ['job.published'] })
+		const vendor = await newVendor(ws, 'Acme', deps)
+		await publish(vendor.apiKey)
+		await drain()
+		expect(await deliverDueWebhooks(deps, { workspaceId: ws.id })).toMatchObject({ disabled: 1 })
+		expect(await endpointRow(endpoint.id)).toMatchObject({ enabled: false, disabledReason: expect.stringContaining('410') })
+		await publish(vendor.apiKey)
+		await drain()
+		clock.advance(5_000)
+		expect(await deliverDueWebhooks(deps, { workspaceId: ws.id })).toMatchObject({ delivered: 0, retried: 0, failed: 0 })
+		r.stop()
+		expect(r.got).toHaveLength(1)
+		expect(await deliveries(endpoint.id)).toMatchObject([{ status: 'failed', lastStatus: 410 }])
+	})
+
+	test('past the last step of the schedule a delivery has failed; failing for 5 days switches the endpoint off and e-mails the owners', async () => {
+		const ws = await newWorkspace(deps)
+		const owner = await newPerson(ws, 'owner', {}, deps)
+		const r = receiver(() => new Response('no', { status: 503 }))
+		const { endpoint } = await addEndpoint(deps, operatorActor(ws), { url: r.url, events: ['job.published'] })
+		const vendor = await newVendor(ws, 'Acme', deps)
+		await publish(vendor.apiKey)
+		await drain()
+		for (let i = 0; i < 4; i++) {
+			await deliverDueWebhooks(deps, { workspaceId: ws.id })
+			clock.advance(1_500)
+		}
+		expect(await deliveries(endpoint.id)).toMatchObject([{ status: 'failed', attempts: 4, lastStatus: 503 }])
+		expect((await endpointRow(endpoint.id)).enabled).toBe(true)
+		clock.advance(5 * 86_400_000)
+		await publish(vendor.apiKey)
+		await drain()
+		expect(await deliverDueWebhooks(deps, { workspaceId: ws.id })).toMatchObject({ disabled: 1 })
+		r.stop()
+		expect(await endpointRow(endpoint.id)).toMatchObject({ enabled: false, disabledReason: 'Every delivery has failed for 5 days' })
+		const mail = await deps.database.rows<{ to: string; subject: string; text: string }>(
+			sql`select "to", subject, text from ${outbox} where workspace_id = ${ws.id} and subject like '%webhook%'`,
+		)
+		expect(mail).toEqual([expect.objectContaining({ to: owner.email, subject: 'A webhook endpoint was switched off' })])
+		expect(mail[0]!.text).toContain(r.url)
+	})
+
+	test('a restart mid-retry loses nothing: a delivery waiting for its retry, and one claimed by an instance that died, are both delivered', async () => {
+		const ws = await newWorkspace(deps)
+		const r = receiver((n) => new Response('', { status: n === 1 ? 500 : 200 }))
+		const { endpoint } = await addEndpoint(deps, operatorActor(ws), { url: r.url, events: ['job.published'] })
+		const vendor = await newVendor(ws, 'Acme', deps)
+		await publish(vendor.apiKey)
+		await drain()
+		// A retry 30 seconds later: the instance stops before it.
+		const slow = await testDeps({ WEBHOOKS_ALLOW_PRIVATE: 'on', WEBHOOK_RETRY_SCHEDULE: '30s' })
+		const first = startWebhookWorker(slow, { workspaceId: ws.id, pollMs: 20 })
+		await until(async () => (await deliveries(endpoint.id))[0]?.lastStatus === 500, 'the first attempt failed and waits')
+		await first()
+		// A second delivery, claimed by an instance that then died before sending it.
+		await publish(vendor.apiKey)
+		await drain()
+		expect(await claimForTest(deps, { workspaceId: ws.id })).toHaveLength(1)
+		const [waiting, abandoned] = await deliveries(endpoint.id)
+		expect(abandoned!.status).toBe('sending')
+		// The restarted server: new deps on the same database, after the retry's wait and the lease.
+		clock.advance(61_000)
+		const restarted = await testDeps({ WEBHOOKS_ALLOW_PRIVATE: 'on', WEBHOOK_RETRY_SCHEDULE: '30s' })
+		const second = startWebhookWorker(restarted, { workspaceId: ws.id, pollMs: 20 })
+		await until(async () => (await deliveries(endpoint.id)).every((d) => d.status === 'delivered'), 'both delivered after the restart')
+		await second()
+		r.stop()
+		expect(r.got.map((g) => g.id).sort()).toEqual([waiting!.id, waiting!.id, abandoned!.id].sort())
+	})
+
+	test('two instances deliver each event once', async () => {
+		const ws = await newWorkspace(deps)
+		const r = receiver()
+		const { endpoint } = await addEndpoint(deps, operatorActor(ws), { url: r.url, events: ['job.published', 'job.changed'] })
+		const vendor = await newVendor(ws, 'Acme', deps)
+		for (let i = 0; i < 30; i++) await publish(vendor.apiKey)
+		await drain()
+		// On PostgreSQL the second instance has its own connections; the embedded database has one connection only.
+		const database = usingPostgres() ? await openScratchDatabase() : deps.database
+		const other = await createDeps({ config: deps.config, log: deps.log, database, now: clock.now })
+		const options = { workspaceId: ws.id, pollMs: 10, perEndpoint: 30 }
+		const stops = [startWebhookWorker(deps, options), startWebhookWorker(other, options)]
+		await until(async () => (await deliveries(endpoint.id)).every((d) => d.status === 'delivered'), 'all delivered')
+		await Promise.all(stops.map((s) => s()))
+		if (usingPostgres()) await database.close()
+		r.stop()
+		const ids = r.got.map((g) => g.id)
+		expect(ids).toHaveLength(30)
+		expect(new Set(ids).size).toBe(30)
+	})
+
+	test('a receiver that hangs does not delay another endpoint', async () => {
+		const ws = await newWorkspace(deps)
+		const release: (() => void)[] = []
+		let hold = true
+		let hungEnded = 0
+		const hanging = receiver((_n, request) =>
+			hold
+				? new Promise<Response>((resolve) => {
+						request.signal.addEventListener('abort', () => hungEnded++)
+						release.push(() => resolve(new Response('late')))
+					})
+				: new Response('ok'),
+		)
+		const quick = receiver()
+		const slow = await addEndpoint(deps, operatorActor(ws), { url: hanging.url, events: ['job.published'] })
+		const fast = await addEndpoint(deps, operatorActor(ws), { url: quick.url, events: ['job.published'] })
+		// The hanging endpoint's deliveries are older, so they come first in the queue.
+		for (let i = 0; i < 12; i++) await sendTestEvent(deps, operatorActor(ws), slow.endpoint.id)
+		await sendTestEvent(deps, operatorActor(ws), fast.endpoint.id)
+		const stop = startWebhookWorker(deps, { workspaceId: ws.id, pollMs: 20, slots: 8, perEndpoint: 2 })
+		await until(() => quick.got.length === 1, 'the other endpoint got its delivery')
+		// It arrived while the hanging endpoint still held its requests: none of them had ended or timed out.
+		expect(hungEnded).toBe(0)
+		expect(hanging.got.length).toBeLessThanOrEqual(2)
+		hold = false
+		for (const go of release) go()
+		await until(async () => (await deliveries(slow.endpoint.id)).every((d) => d.status === 'delivered'), 'all delivered')
+		await stop()
+		hanging.stop()
+		quick.stop()
+	})
+
+	test('during a rotation both secrets sign for 24 hours, then only the new one', async () => {
+		const ws = await newWorkspace(deps)
+		const r = receiver()
+		const { endpoint, secret: old } = await addEndpoint(deps, operatorActor(ws), { url: r.url, events: ['job.published'] })
+		const { secret: fresh } = await rotateSecret(deps, operatorActor(ws), endpoint.id)
+		await sendTestEvent(deps, operatorActor(ws), endpoint.id)
+		await deliverDueWebhooks(deps, { workspaceId: ws.id })
+		const during = r.got[0]!
+		expect(during.signature.split(' ')).toHaveLength(2)
+		expect(verify(old, during).type).toBe('webhook.test')
+		expect(verify(fresh, during).data).toEqual({ endpointId: endpoint.id })
+		clock.advance(24 * 3_600_000 + 1_000)
+		await sendTestEvent(deps, operatorActor(ws), endpoint.id)
+		await deliverDueWebhooks(deps, { workspaceId: ws.id })
+		r.stop()
+		const after = r.got[1]!
+		expect(after.signature.split(' ')).toHaveLength(1)
+		// Signed with the new secret only (the library's own signing gives the same header; its verify would
+		// refuse the moved clock's timestamp).
+		expect(after.signature).toBe(new Webhook(fresh).sign(after.id, new Date(Number(after.timestamp) * 1000), after.body))
+	})
+})
+
+describe('vendors', () => {
+	test('a vendor’s endpoint receives only events about its own jobs and submissions; it may not subscribe to others', async () => {
+		const ws = await newWorkspace(deps)
+		const a = await newVendor(ws, 'Vendor A', deps)
+		const b = await newVendor(ws, 'Vendor B', deps)
+		const ra = receiver()
+		const rb = receiver()
+		const events = ['job.published', 'job.changed', 'job.closed', 'submission.created']
+		await addEndpoint(deps, vendorActor(ws, a.vendorId), { url: ra.url, events })
+		await addEndpoint(deps, vendorActor(ws, b.vendorId), { url: rb.url, events })
+		const jobA = await publish(a.apiKey)
+		const jobB = await publish(b.apiKey)
+		await drain()
+		await deliverDueWebhooks(deps, { workspaceId: ws.id })
+		ra.stop()
+		rb.stop()
+		expect(ra.got.map((g) => JSON.parse(g.body).data.jobId)).toEqual([jobA.jobId])
+		expect(rb.got.map((g) => JSON.parse(g.body).data.jobId)).toEqual([jobB.jobId])
+		const refused = await addEndpoint(deps, vendorActor(ws, a.vendorId), { url: ra.url, events: ['application.created'] }).catch((e) => e)
+		expect(refused).toBeInstanceOf(AppError)
+		expect(refused.status).toBe(422)
+		expect(refused.fields).toEqual([expect.objectContaining({ field: 'events' })])
+	})
+})
+
+describe('addresses', () => {
+	const refusing = () => testDeps()
+
+	test('private, loopback, link-local and mapped addresses, names resolving to them, and plain http are refused with a reason naming url', async () => {
+		const strict = await refusing()
+		const ws = await newWorkspace(strict)
+		const urls = [
+			'https://10.0.0.1/hook',
+			'https://127.0.0.1/hook',
+			'https://169.254.169.254/latest',
+			'https://192.168.1.10/hook',
+			'https://[::1]/hook',
+			'https://[fe80::1]/hook',
+			'https://[fc00::1]/hook',
+			'https://[::ffff:127.0.0.1]/hook',
+			'https://[::ffff:a00:1]/hook',
+			'https://[::127.0.0.1]/hook',
+			'https://localhost/hook',
+			'http://example.com/hook',
+			'ftp://example.com/hook',
+		]
+		for (const url of urls) {
+			const error = await addEndpoint(strict, operatorActor(ws), { url, events: ['job.published'] }).catch((e) => e)
+			expect(error, url).toBeInstanceOf(AppError)
+			expect(error.status, url).toBe(422)
+			expect(error.fields[0].field, url).toBe('url')
+		}
+		const [n] = await strict.database.rows<{ n: number }>(sql`select count(*)::int as n from ${webhookEndpoints} where workspace_id = ${ws.id}`)
+		expect(n!.n).toBe(0)
+	})
+
+	test('the address is checked again at each delivery: an endpoint that is private now gets nothing', async () => {
+		const ws = await newWorkspace(deps)
+		const r = receiver()
+		// Added while private addresses were allowed; the server then runs without the switch.
+		const { endpoint } = await addEndpoint(deps, operatorActor(ws), { url: r.url, events: ['job.published'] })
+		await sendTestEvent(deps, operatorActor(ws), endpoint.id)
+		expect(await deliverDueWebhooks(await refusing(), { workspaceId: ws.id })).toMatchObject({ retried: 1 })
+		r.stop()
+		expect(r.got).toHaveLength(0)
+		// Here the plain http:// is refused first; a private address is refused the same way (outbound.ts).
+		expect(await deliveries(endpoint.id)).toMatchObject([{ status: 'pending', lastStatus: null, lastError: 'the address must start with https://' }])
+	})
+})
+
+describe('CLI', () => {
+	test('webhook add, list, replay (same webhook-id) and remove, with the documented --json shapes', async () => {
+		const ws = await newWorkspace(deps)
+		const r = receiver()
+		const added = (await runCommand(deps, 'webhook add', { workspace: ws.slug, url: r.url, events: 'job.published,job.closed', description: 'CRM' })).json
+		expect(Object.keys(added).sort()).toEqual(['endpointId', 'secret'])
+		const listed = (await runCommand(deps, 'webhook list', { workspace: ws.slug })).json as { endpoints: Record<string, unknown>[] }
+		expect(listed.endpoints).toEqual([
+			{ endpointId: added.endpointId, url: r.url, events: ['job.published', 'job.closed'], enabled: true, createdAt: expect.any(String) },
+		])
+		expect(JSON.stringify(listed)).not.toContain('whsec_')
+		await publish((await newVendor(ws, 'Acme', deps)).apiKey)
+		await drain()
+		await deliverDueWebhooks(deps, { workspaceId: ws.id })
+		const id = r.got[0]!.id
+		expect((await runCommand(deps, 'webhook replay', { delivery: id })).json).toMatchObject({ deliveryId: id, status: 'pending' })
+		await deliverDueWebhooks(deps, { workspaceId: ws.id })
+		expect(r.got.map((g) => g.id)).toEqual([id, id])
+		verify(String(added.secret), r.got[1]!)
+		const bad = await runCommand(deps, 'webhook add', { workspace: ws.slug, url: r.url, events: 'job.published,job.nope' }).catch((e) => e)
+		expect(bad.fields).toEqual([expect.objectContaining({ field: 'events', message: expect.stringContaining('job.nope') })])
+		expect((await runCommand(deps, 'webhook remove', { endpoint: String(added.endpointId) })).json).toEqual({ endpointId: added.endpointId, removed: true })
+		expect(((await runCommand(deps, 'webhook list', { workspace: ws.slug })).json as { endpoints: unknown[] }).endpoints).toEqual([])
+		r.stop()
+	})
+})
+
+describe('REST API (vendor endpoints)', () => {
+	test('POST, GET and DELETE /api/v1/webhooks with the vendor’s key: the secret only in the 201, another vendor’s endpoint out of reach, errors in the API’s shape', async () => {
+		const { app } = await portalApp({ WEBHOOKS_ALLOW_PRIVATE: 'on' })
+		const ws = await newWorkspace(deps)
+		const a = await newVendor(ws, 'Vendor A', deps)
+		const b = await newVendor(ws, 'Vendor B', deps)
+		const r = receiver()
+		const created = await callOn(app, 'POST', '/api/v1/webhooks', { key: a.apiKey, body: { url: r.url, events: ['job.published', 'submission.created'] } })
+		expect(created.status).toBe(201)
+		expect(Object.keys(created.json).sort()).toEqual(['createdAt', 'events', 'id', 'secret', 'url'])
+		expect(created.json.secret).toMatch(/^whsec_/)
+		const listed = await callOn(app, 'GET', '/api/v1/webhooks', { key: a.apiKey })
+		expect(listed.json).toEqual({
+			webhooks: [{ id: created.json.id, url: r.url, events: ['job.published', 'submission.created'], enabled: true, createdAt: created.json.createdAt }],
+		})
+		expect(listed.text).not.toContain('whsec_')
+		expect((await callOn(app, 'GET', '/api/v1/webhooks', { key: b.apiKey })).json).toEqual({ webhooks: [] })
+		expect((await callOn(app, 'DELETE', `/api/v1/webhooks/${created.json.id}`, { key: b.apiKey })).status).toBe(404)
+
+		// The vendor's publish reaches its endpoint, signed with the secret the 201 gave.
+		await publish(a.apiKey)
+		await drain()
+		await deliverDueWebhooks(deps, { workspaceId: ws.id })
+		expect(verify(created.json.secret, r.got[0]!).type).toBe('job.published')
+		r.stop()
+
+		const other = await callOn(app, 'POST', '/api/v1/webhooks', { key: a.apiKey, body: { url: r.url, events: ['application.created'] } })
+		expect(other.status).toBe(422)
+		expect(other.json.fields).toEqual([expect.objectContaining({ field: 'events' })])
+		const missing = await callOn(app, 'POST', '/api/v1/webhooks', { key: a.apiKey, body: { events: ['job.closed'], secret: 'mine' } })
+		expect(missing.status).toBe(422)
+		expect(missing.json.fields.map((f: { field: string }) => f.field).sort()).toEqual(['secret', 'url'])
+		// Without the development switch: a private address is refused, naming url.
+		const refused = await call('POST', '/api/v1/webhooks', { key: a.apiKey, body: { url: 'https://[::ffff:10.0.0.1]/hook', events: ['job.closed'] } })
+		expect(refused.status).toBe(422)
+		expect(refused.json.fields).toEqual([expect.objectContaining({ field: 'url' })])
+
+		const deleted = await callOn(app, 'DELETE', `/api/v1/webhooks/${created.json.id}`, { key: a.apiKey })
+		expect(deleted.status).toBe(204)
+		expect(deleted.text).toBe('')
+		expect((await callOn(app, 'GET', '/api/v1/webhooks', { key: a.apiKey })).json).toEqual({ webhooks: [] })
+	})
+})
+
+describe('events from the portal', () => {
+	test('a stage move and a submission to a vendor reach the endpoints subscribed to them: the workspace’s, and that vendor’s only', async () => {
+		const ws = await newWorkspace(deps)
+		const recruiter = await personActor(deps, ws.slug, (await newPerson(ws, 'recruiter', {}, deps)).email)
+		const vendorId = await newSubmissionVendor(ws, { name: 'Bright Staffing', rules: { always: [], byWorkAuthorization: {} } }, deps)
+		const otherVendor = await newVendor(ws, 'Other Staffing', deps)
+		const job = await newVendorJob(ws, { vendorId }, deps)
+		const candidateId = await newCandidate(ws, { name: 'Ada Move' }, deps)
+		const applicationId = await newApplication(ws, candidateId, job, {}, deps)
+		const firm = receiver()
+		const theirs = receiver()
+		const others = receiver()
+		const { secret } = await addEndpoint(deps, operatorActor(ws), { url: firm.url, events: ['application.stage_changed', 'submission.created'] })
+		await addEndpoint(deps, vendorActor(ws, vendorId), { url: theirs.url, events: ['submission.created'] })
+		await addEndpoint(deps, vendorActor(ws, otherVendor.vendorId), { url: others.url, events: ['submission.created'] })
+		await moveToStage(deps, recruiter, { applicationId, stageKey: 'screening' })
+		await submitToVendor(deps, recruiter, { applicationId, documents: [] })
+		await drain()
+		await deliverDueWebhooks(deps, { workspaceId: ws.id })
+		for (const r of [firm, theirs, others]) r.stop()
+		const firmGot = firm.got.map((g) => verify(secret, g))
+		expect(firmGot.map((p) => p.type)).toEqual(['application.stage_changed', 'submission.created'])
+		expect(firmGot[0]!.data).toMatchObject({ applicationId, candidateId, jobId: job, to: 'screening', jobTitle: expect.any(String) })
+		expect(firmGot[1]!.data).toMatchObject({ applicationId, candidateId, jobId: job, vendorId, documents: [], vendorJobId: expect.any(String) })
+		expect(theirs.got.map((g) => JSON.parse(g.body).type)).toEqual(['submission.created'])
+		expect(others.got).toHaveLength(0)
+		// Nothing in a payload names the candidate or carries a link.
+		for (const g of [...firm.got, ...theirs.got]) expect(g.body).not.toMatch(/Ada|https?:|bl_/)
+	})
+})
+
+describe('the delivery log', () => {
+	test('delivered and failed deliveries older than 30 days are pruned; one still to send is kept however old', async () => {
+		const ws = await newWorkspace(deps)
+		const r = receiver()
+		const { endpoint } = await addEndpoint(deps, operatorActor(ws), { url: r.url, events: ['job.published'] })
+		for (let i = 0; i < 3; i++) await sendTestEvent(deps, operatorActor(ws), endpoint.id)
+		const [a, b, c] = await deliveries(endpoint.id)
+		await deps.database.rows(
+			sql`update ${webhookDeliveries} set created_at = now() - interval '31 days', status = case id when ${a!.id} then 'delivered' when ${b!.id} then 'failed' else 'pending' end where endpoint_id = ${endpoint.id}`,
+		)
+		await pruneDeliveries(deps)
+		r.stop()
+		expect((await deliveries(endpoint.id)).map((d) => d.id)).toEqual([c!.id])
+	})
+})

@@ -1,0 +1,71 @@
+/**
+ * MCP prompts: workflows written out for the person's assistant, each naming the tools it uses,
+ * listed only to people who may use all of them. Through both official SDK clients.
+ */
+import { afterAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client'
+import { newPersonWithToken, newWorkspace, serveApp, testDeps } from '../helpers.ts'
+
+setDefaultTimeout(120_000)
+const open: { close(): Promise<void> }[] = []
+afterAll(async () => {
+	for (const c of open) await c.close()
+})
+
+async function clients(token: string) {
+	const { url } = await serveApp()
+	const init = { requestInit: { headers: { Authorization: `Bearer ${token}` } } }
+	const v1 = new ClientV1({ name: 'test', version: '1.0.0' })
+	await v1.connect(new TransportV1(new URL(`${url}/api/mcp`), init))
+	const v2 = new ClientV2({ name: 'test', version: '1.0.0' })
+	await v2.connect(new TransportV2(new URL(`${url}/api/mcp`), init))
+	open.push(v1, v2)
+	return [v1, v2] as const
+}
+
+describe('prompts', () => {
+	test('an owner gets the three workflows with their arguments; each names only tools the server lists', async () => {
+		const ws = await newWorkspace()
+		const owner = await newPersonWithToken(ws, 'owner')
+		for (const client of await clients(owner.token)) {
+			expect(client.getServerCapabilities()?.prompts).toEqual({ listChanged: false })
+			const { prompts } = await client.listPrompts()
+			expect(prompts.map((p) => p.name).sort()).toEqual(['my_day', 'prepare_vendor_submission', 'screen_applicants'])
+			const screen = prompts.find((p) => p.name === 'screen_applicants')!
+			expect(screen).toMatchObject({ title: 'Screen the applicants of a job', arguments: [{ name: 'job', required: true }] })
+			expect(prompts.find((p) => p.name === 'my_day')!.arguments ?? []).toEqual([])
+			const listed = new Set((await client.listTools()).tools.map((t) => t.name))
+			const deps = await testDeps()
+			for (const p of deps.registry.prompts) for (const tool of p.tools) expect(listed.has(tool)).toBe(true)
+
+			const got = await client.getPrompt({ name: 'screen_applicants', arguments: { job: 'Senior Java Developer' } })
+			const text = (got.messages[0]!.content as { text: string }).text
+			expect(got.messages[0]!.role).toBe('user')
+			expect(text).toContain('"Senior Java Developer"')
+			for (const tool of ['list_jobs', 'get_job_applicants', 'get_application']) expect(text).toContain(tool)
+			// A required argument missing, or one it does not take, is refused with its name.
+			await expect(client.getPrompt({ name: 'screen_applicants', arguments: {} })).rejects.toThrow(/job/)
+			await expect(client.getPrompt({ name: 'my_day', arguments: { bogus: 'x' } })).rejects.toThrow(/bogus/)
+		}
+	})
+
+	test('a prompt is listed only to people who may use every tool it names; a viewer gets none and no prompts capability', async () => {
+		const ws = await newWorkspace()
+		const viewer = await newPersonWithToken(ws, 'viewer')
+		for (const client of await clients(viewer.token)) {
+			expect(client.getServerCapabilities()?.prompts).toBeUndefined()
+			await expect(client.getPrompt({ name: 'my_day' })).rejects.toThrow()
+		}
+		const manager = await newPersonWithToken(ws, 'hiring_manager')
+		const deps = await testDeps()
+		for (const client of await clients(manager.token)) {
+			const listed = new Set((await client.listTools()).tools.map((t) => t.name))
+			const expected = deps.registry.prompts.filter((p) => p.tools.every((t) => listed.has(t))).map((p) => p.name)
+			expect((await client.listPrompts()).prompts.map((p) => p.name).sort()).toEqual(expected.sort())
+			// A hiring manager does not submit to vendors.
+			expect(expected).not.toContain('prepare_vendor_submission')
+		}
+	})
+})
