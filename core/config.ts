@@ -114,6 +114,11 @@ export interface Config {
 	 * (`OAUTH_CLIENT_METADATA_ALLOW_PRIVATE`, development and tests only: refused with `NODE_ENV=production`).
 	 */
 	readonly oauthClientMetadataAllowPrivate: boolean
+	/**
+	 * Passwords are hashed at a low argon2id cost (`PASSWORD_HASH_FAST`, development and tests only:
+	 * refused with `NODE_ENV=production`; modules/auth/password-hash.ts).
+	 */
+	readonly passwordHashFast: boolean
 	/** The modules' own settings, parsed from the same environment (see `SettingsDef`). */
 	readonly settings: ModuleSettings
 	/**
@@ -435,6 +440,10 @@ export function loadConfig(env: Env = process.env, modules: readonly Pick<Module
 			'OAUTH_CLIENT_METADATA_ALLOW_PRIVATE must be off in production (NODE_ENV=production): a client metadata document is fetched over https from a public address only',
 		)
 
+	const passwordHashFast = read.onOff('PASSWORD_HASH_FAST', false)
+	if (passwordHashFast && production)
+		problems.push('PASSWORD_HASH_FAST must be off in production (NODE_ENV=production): passwords are hashed at full cost there')
+
 	const host = value('HOST') ?? 'localhost'
 	if (!/^[A-Za-z0-9.:-]+$/.test(host)) problems.push(`HOST must be a host name or an IP address to listen on, e.g. localhost or 0.0.0.0 (got "${host}")`)
 	const databasePoolMode = (value('DATABASE_POOL_MODE') ?? 'session').toLowerCase()
@@ -473,6 +482,7 @@ export function loadConfig(env: Env = process.env, modules: readonly Pick<Module
 		fileParseTimeout,
 		ssoAllowHttp,
 		oauthClientMetadataAllowPrivate,
+		passwordHashFast,
 	}
 	const settings = new ModuleSettings(env, Object.freeze(core), coreVariables)
 	problems.push(...settings.problems(modules.flatMap((m) => (m.settings ? [m.settings] : []))))

@@ -5,6 +5,10 @@ import { join } from 'node:path'
 
 process.env.LOG_LEVEL ??= 'warn'
 process.env.DEMO = 'off'
+// Passwords hashed at a low cost (modules/auth/password-hash.ts): the suites make thousands of people, and
+// at argon2id's full cost those hashes were most of a pass's time on two cores. password-hash.test.ts
+// checks the full cost, and sign-in with a full-cost hash, on its own.
+process.env.PASSWORD_HASH_FAST ??= 'on'
 // Files the tests store (résumés, documents) go to a throwaway folder, never ./data.
 process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'benchline-test-'))
 

@@ -3,7 +3,7 @@
  * app (personal token), the Job Publish API (vendor key) and the operator CLI — with the person or
  * vendor, the credential's kind and its name at the time; owners and admins read it on a page.
  */
-import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { beforeAll, describe, expect, test } from 'bun:test'
 import { and, asc, eq } from 'drizzle-orm'
 import { allCommands, parseCommand, runCommand } from '../../core/cli.ts'
 import { encodeCursor } from '../../core/cursor.ts'
@@ -15,7 +15,6 @@ import { personalTokens, users } from '../auth/table.ts'
 import { activityFor, listActivity, recordActivity } from './index.ts'
 import { activity } from './table.ts'
 
-setDefaultTimeout(20_000)
 beforeAll(async () => {
 	await portalApp()
 }, 30_000)

@@ -22,6 +22,7 @@ import { lockOwnersAnd, requireActingOwner, type LockedMembers } from './owners.
 import { checkNewPerson, MANAGE_PEOPLE, requireManagePeople, type NewPerson } from './people.ts'
 import { invitations, memberships, users, workspaces } from './table.ts'
 import type { Workspace } from './workspaces.ts'
+import { hashPassword } from './password-hash.ts'
 
 const DAY = 86_400_000
 export const INVITATION_DAYS = 14
@@ -35,7 +36,7 @@ export async function invitePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef
 	const person = checkNewPerson(deps, input)
 	// Hashed whether or not it is used: an existing account keeps its own password, and both
 	// answers take the same time.
-	const passwordHash = await Bun.password.hash(person.password)
+	const passwordHash = await hashPassword(deps.config, person.password)
 	return deps.db.transaction(async (tx) => {
 		const now = deps.now()
 		// A new account's password is the inviter's temporary one: the person chooses their own at first sign-in.

@@ -29,6 +29,7 @@ import { disconnectAppsAndTokens } from './access.ts'
 import { logInEveryWorkspace, newPasswordProblems, storePassword, type NewPassword } from './passwords.ts'
 import { isEmailAddress } from './people.ts'
 import { invitations, memberships, passwordResets, users } from './table.ts'
+import { hashPassword } from './password-hash.ts'
 
 export const RESET_LINK_MINUTES = 30
 const REQUESTS_PER_ADDRESS_PER_MINUTE = 5
@@ -155,7 +156,7 @@ export async function resetPassword(deps: AppDeps, token: string, input: NewPass
 	if (!(await liveLink(deps.db, token, deps.now()))) throw new AppError('NOT_FOUND', LINK_DEAD)
 	const problems = newPasswordProblems(input)
 	if (problems.length) throw invalid(problems)
-	const passwordHash = await Bun.password.hash(input.password)
+	const passwordHash = await hashPassword(deps.config, input.password)
 	return deps.db.transaction(async (tx) => {
 		const now = deps.now()
 		const [used] = await tx

@@ -23,6 +23,7 @@ import { recordActivity } from '../activity/index.ts'
 import { passwordProblem } from './people.ts'
 import { workspacesOf } from './sign-in-choice.ts'
 import { memberships, passwordResets, sessions, signInChoices, users } from './table.ts'
+import { hashPassword } from './password-hash.ts'
 
 /** Wrong current passwords one person may type in a minute on Change password. */
 const WRONG_CURRENT_PER_MINUTE = 5
@@ -96,7 +97,7 @@ export async function changePassword(deps: AppDeps, session: PageSession, input:
 		await deps.limiter.hit(bucket, WRONG_CURRENT_PER_MINUTE)
 		throw invalid([{ field: 'current-password', message: 'Your current password is not right' }])
 	}
-	const passwordHash = await Bun.password.hash(input.password)
+	const passwordHash = await hashPassword(deps.config, input.password)
 	await deps.db.transaction(async (tx) => {
 		await storePassword(tx, userId, passwordHash, { now: deps.now(), keepSessionId: session.sessionId })
 		await logInEveryWorkspace(tx, session.actor, 'person.password_changed')
@@ -111,7 +112,7 @@ export async function setPasswordByOperator(deps: AppDeps, ws: WorkspaceRef, inp
 	const weak = passwordProblem(input.password)
 	if (weak) throw invalid([{ field: 'password', message: weak }])
 	const email = input.email.trim().toLowerCase()
-	const passwordHash = await Bun.password.hash(input.password)
+	const passwordHash = await hashPassword(deps.config, input.password)
 	return deps.db.transaction(async (tx) => {
 		const [member] = await tx
 			.select({ userId: users.id })

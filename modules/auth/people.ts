@@ -21,6 +21,7 @@ import { recordActivity } from '../activity/index.ts'
 import { lockOwnersAnd, requireActingOwner } from './owners.ts'
 import { endAccessInWorkspace } from './access.ts'
 import { invitations, memberships, users } from './table.ts'
+import { hashPassword } from './password-hash.ts'
 
 export { createWorkspace, findWorkspace, listWorkspaces, requireWorkspace, SLUG, workspacesById, workspaceSlugOf, type Workspace } from './workspaces.ts'
 /** The operator CLI's actor (core/actor.ts); re-exported where modules have always found it. */
@@ -83,7 +84,7 @@ export async function addPerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef, i
 	if (actor.credential.kind !== 'cli' || actor.userId !== null)
 		throw new AppError('FORBIDDEN', 'People join a workspace by accepting an invitation; only the operator’s CLI adds an account directly')
 	const person = checkNewPerson(deps, input)
-	const passwordHash = await Bun.password.hash(person.password)
+	const passwordHash = await hashPassword(deps.config, person.password)
 	return deps.db.transaction(async (tx) => {
 		const inserted = await tx
 			.insert(users)

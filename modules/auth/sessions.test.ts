@@ -3,7 +3,7 @@
  * sliding expiry, one generic message for wrong credentials, slowing down guessing per account and
  * per address, CSRF on every form, no framing of any page, and sign-out.
  */
-import { afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { eq, sql } from 'drizzle-orm'
 import { hashSecret } from '../../core/credentials.ts'
 import { clock, newPerson, newPersonWithToken, newWorkspace, testDeps } from '../../tests/helpers.ts'
@@ -15,7 +15,6 @@ import { personalTokens, sessions, signInFailures } from './table.ts'
 
 const DAY = 86_400_000
 // Password hashing (argon2id) is slow on purpose; leave room on a busy machine.
-setDefaultTimeout(20_000)
 
 beforeAll(async () => {
 	await portalApp()

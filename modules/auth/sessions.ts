@@ -23,6 +23,7 @@ import { clientAddress } from '../../core/http/client-address.ts'
 import { membershipColumns, noteUse, personActorFrom } from './credential-use.ts'
 import { openChoice, passwordMayOpen, signInDestination } from './sign-in-choice.ts'
 import { proposeTimeZone } from './profile.ts'
+import { verifyAgainstNothing } from './password-hash.ts'
 
 const DAY = 86_400_000
 export const SESSION_DAYS = 30
@@ -34,15 +35,6 @@ const MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS = 5
 const MAX_FAILURES_PER_ADDRESS = 20
 
 export const sessionCookieName = (deps: Pick<AppDeps, 'config'>) => (deps.config.https ? '__Host-bl_session' : 'bl_session')
-
-// A real argon2id hash, verified when the e-mail is unknown so both paths take the same time.
-let dummyHash: Promise<string> | undefined
-const timingHash = () => (dummyHash ??= Bun.password.hash('no such account, same cost'))
-/** Spends the time of one password check and answers false. */
-async function verifyAgainstNothing(password: string): Promise<false> {
-	await Bun.password.verify(password, await timingHash())
-	return false
-}
 
 export interface SignInResult {
 	token: string
@@ -69,7 +61,7 @@ export async function signIn(
 	const email = input.email.trim().toLowerCase().slice(0, 254)
 	await recordAttempt(deps, email, input.address)
 	const [user] = await deps.db.select({ id: users.id, hash: users.passwordHash }).from(users).where(eq(users.email, email))
-	const ok = user ? await Bun.password.verify(input.password, user.hash) : await verifyAgainstNothing(input.password)
+	const ok = user ? await Bun.password.verify(input.password, user.hash) : await verifyAgainstNothing(deps.config, input.password)
 	const destination = ok && user ? (input.workspace ? await firstMembership(deps, user.id, input.workspace) : await signInDestination(deps, user.id)) : null
 	// The attempt recorded above stays as a failure.
 	if (!ok || !user || !destination) {

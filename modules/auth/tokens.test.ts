@@ -3,7 +3,7 @@
  * is shown once, who sees and revokes which tokens, that revocation and leaving take effect on the
  * very next MCP request, "last used", the CLI commands, and the people page.
  */
-import { afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { allCommands, parseCommand, runCommand } from '../../core/cli.ts'
 import { credentialType, hashSecret, newCredential } from '../../core/credentials.ts'
@@ -14,7 +14,6 @@ import { portalApp, signedIn, type PortalClient } from '../../tests/portal.ts'
 import { operatorActor, personActor, removePerson } from './index.ts'
 import { personalTokens } from './table.ts'
 
-setDefaultTimeout(20_000)
 beforeAll(async () => {
 	await portalApp()
 }, 30_000)

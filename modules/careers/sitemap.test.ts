@@ -34,7 +34,8 @@ afterAll(async () => {
 		await deps.database.rows(
 			sql`delete from jobs where workspace_id = ${ws.id} and slug in (select 'big-' || i from generate_series(${from}::int, ${from + 19_999}::int) i)`,
 		)
-})
+	// As long as the insert may take: on the embedded database on a busy machine, over a minute.
+}, 300_000)
 
 const pathOf = (url: string) => new URL(url).pathname
 const locs = (text: string) => [...text.matchAll(/<url><loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod><\/url>/g)].map((m) => [m[1]!, m[2]!] as const)

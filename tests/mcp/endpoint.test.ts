@@ -4,7 +4,7 @@
  * and DELETE, the body limit, parse errors, both protocol eras, and the tool contract — schemas,
  * annotations, structured results, and parameter errors as tool results.
  */
-import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { beforeAll, describe, expect, test } from 'bun:test'
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client'
@@ -16,7 +16,6 @@ import { call, newPerson, newPersonWithToken, newVendor, newWorkspace, serveApp,
 import { portalApp, signedIn } from '../portal.ts'
 import { callTool, LEGACY_VERSION, listTools, MCP_HEADERS, messageOf, rpc, textOf, type ToolResult } from './rpc.ts'
 
-setDefaultTimeout(20_000)
 beforeAll(async () => {
 	await testApp()
 }, 30_000)

@@ -3,13 +3,11 @@
  * actively-hiring permission), which tools are listed and what each call returns or refuses;
  * hiring managers' reach; publishing to the careers site; and create_job's limits.
  */
-import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { beforeAll, describe, expect, test } from 'bun:test'
 import { jobTeam } from '../../modules/jobs/table.ts'
 import { personActor } from '../../modules/auth/index.ts'
 import { call, newPersonWithToken, newWorkspace, testApp, testDeps, type TestWorkspace } from '../helpers.ts'
 import { callTool, listTools, textOf, tryTool } from './rpc.ts'
-
-setDefaultTimeout(20_000)
 
 const JOB_TOOLS = ['list_jobs', 'get_job', 'create_job', 'set_job_status', 'set_job_actively_hiring'] as const
 type JobTool = (typeof JOB_TOOLS)[number]

@@ -29,6 +29,7 @@ import { isEmailAddress } from '../people.ts'
 import { invitations, memberships, scimUsers, ssoConfigs, users } from '../table.ts'
 import { domainOf, ssoWorkspaceOf } from './domains.ts'
 import { MAX_PAGE, type ScimPerson } from './scim-model.ts'
+import { hashPassword } from '../password-hash.ts'
 
 /** What a SCIM request says about a person (after reading its JSON). */
 export interface ScimUserInput {
@@ -161,7 +162,7 @@ export async function createScimUser(deps: AppDeps, actor: Actor, input: ScimUse
 	const name = checkedName(input.name, email)
 	const active = input.active ?? true
 	// Hashed before the transaction (it takes a while); nobody knows this password.
-	const unusable = await Bun.password.hash(randomToken(32))
+	const unusable = await hashPassword(deps.config, randomToken(32))
 	const userId = await deps.db.transaction(async (tx) => {
 		const claimedBy = await requireNotClaimedElsewhere(tx, actor.workspaceId, email)
 		const inserted = await tx

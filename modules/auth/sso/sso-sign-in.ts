@@ -25,6 +25,7 @@ import { memberships, ssoSignIns, users } from '../table.ts'
 import { domainOf, ssoWorkspaceOf } from './domains.ts'
 import { authorizationStart, discover, finishAuthorization, SsoProblem } from './oidc.ts'
 import { providerOf } from './sso-config.ts'
+import { hashPassword } from '../password-hash.ts'
 
 const MINUTES = 10
 export const callbackPath = '/sign-in/sso/callback'
@@ -89,7 +90,7 @@ export async function finishSsoSignIn(deps: AppDeps, input: { url: URL; browserS
 		const name = existing?.name ?? (claims.name?.trim().slice(0, 120) || claims.email.slice(0, claims.email.indexOf('@')))
 		if (!userId) {
 			userId = newId('usr')
-			await tx.insert(users).values({ id: userId, email: claims.email, name, passwordHash: await Bun.password.hash(randomToken(32)) })
+			await tx.insert(users).values({ id: userId, email: claims.email, name, passwordHash: await hashPassword(deps.config, randomToken(32)) })
 		}
 		const [membership] = await tx
 			.select({ removedAt: memberships.removedAt })
