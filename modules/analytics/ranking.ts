@@ -23,7 +23,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
-import { jobTitleOf } from '../jobs/index.ts'
+import { jobLabelOf } from '../jobs/index.ts'
 import { countsByJob, partsOf, type Counted } from './counted.ts'
 import { MIN_VIEWS } from './insights.ts'
 
@@ -42,7 +42,7 @@ function rankingOf(per: SQL, top: number, silentCount: SQL): SQL {
 best_cut as (select round(applications * 1000.0 / views) as rate, applications, views from per where views >= ${MIN_VIEWS} and applications > 0 order by 1 desc, 2 desc, 3 desc limit 1),
 silent_cut as (select views from per where views >= ${MIN_VIEWS} and applications = 0 order by views desc offset 2 limit 1),
 named as (
-	select * from (select per.*, ${jobTitleOf(sql`per.job_id`)} as title from per
+	select * from (select per.*, ${jobLabelOf(sql`per.job_id`)} as title from per
 	where not exists (select 1 from top_cut) or (per.applications, per.views) >= (select applications, views from top_cut)
 		or (per.views >= ${MIN_VIEWS} and per.applications > 0 and (round(per.applications * 1000.0 / per.views), per.applications, per.views) = (select rate, applications, views from best_cut))
 		or (per.views >= ${MIN_VIEWS} and per.applications = 0 and per.views >= coalesce((select views from silent_cut), 0))

@@ -11,7 +11,7 @@ import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
-import { jobTitles, reachableJobIds } from '../jobs/index.ts'
+import { jobLabels, reachableJobIds } from '../jobs/index.ts'
 import { countsByDay, countsBySource, type Counted } from './counted.ts'
 import { rankJobs } from './ranking.ts'
 import { insightsOf } from './insights.ts'
@@ -133,7 +133,7 @@ export async function careersSummary(deps: AppDeps, actor: Actor, period: Period
 		.map(([source, c]) => ({ source, name: source, ...c }))
 		.sort(byActivity)
 	// Titles are labelled by who wrote them (a vendor or a colleague); only the few jobs named are looked up.
-	const titles = await jobTitles(deps, actor.workspaceId, [...new Set(jobRows.filter((r) => r.jobId).map((r) => r.jobId!))])
+	const titles = await jobLabels(deps, actor.workspaceId, [...new Set(jobRows.filter((r) => r.jobId).map((r) => r.jobId!))])
 	const titleOf = (jobId: string) => titles.get(jobId) ?? untrustedLine('', 'colleague')
 	const job = (r: (typeof jobRows)[number]) => ({ jobId: r.jobId!, title: titleOf(r.jobId!), ...counts(r.views, r.applications) })
 	const totals = counts(now.views, now.applications)

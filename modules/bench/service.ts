@@ -17,7 +17,7 @@ import { untrustedLine } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { candidateCards, requireCandidate } from '../candidates/index.ts'
-import { jobTitles, reachableJobIds } from '../jobs/index.ts'
+import { jobLabels, reachableJobIds } from '../jobs/index.ts'
 import { ROLE_FAMILIES, type RoleFamily } from './family.ts'
 
 export interface BenchRow {
@@ -45,7 +45,7 @@ export async function benchViews(deps: AppDeps, actor: Actor, rows: BenchRow[]) 
 			actor,
 			rows.map((r) => r.candidateId),
 		),
-		jobTitles(deps, actor.workspaceId, [...new Set(rows.map((r) => r.jobId).filter((x): x is string => Boolean(x)))]),
+		jobLabels(deps, actor.workspaceId, [...new Set(rows.map((r) => r.jobId).filter((x): x is string => Boolean(x)))]),
 		userNames(
 			deps.db,
 			rows.map((r) => r.addedByUserId).filter((x): x is string => Boolean(x)),
@@ -89,7 +89,7 @@ export async function addToBench(deps: AppDeps, actor: Actor, input: { candidate
 		throw invalid([{ field: 'roleFamily', message: `must be one of ${ROLE_FAMILIES.join(', ')}` }])
 	if (input.jobId) {
 		const reach = await reachableJobIds(deps, actor, [input.jobId])
-		const titles = await jobTitles(deps, actor.workspaceId, [input.jobId])
+		const titles = await jobLabels(deps, actor.workspaceId, [input.jobId])
 		if ((reach !== 'all' && !reach.includes(input.jobId)) || !titles.has(input.jobId)) throw new AppError('NOT_FOUND', 'No job with this id')
 	}
 	const created = await deps.db.transaction(async (tx) => {

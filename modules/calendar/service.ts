@@ -21,7 +21,7 @@ import { afterPosition, compareMerged, sourcePosition, type MergedPosition } fro
 import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { candidateCards } from '../candidates/index.ts'
-import { jobTitles, teammateIds } from '../jobs/index.ts'
+import { jobLabels, teammateIds } from '../jobs/index.ts'
 import { calendarBusy, calendarFeeds } from './table.ts'
 
 export const CALENDAR_TYPES = ['interview', 'followup', 'external'] as const
@@ -129,7 +129,7 @@ export async function getCalendar(deps: AppDeps, actor: Actor, input: CalendarIn
 	const [people, candidates, jobs] = await Promise.all([
 		userNames(deps.db, unique(page.map((e) => e.userId))),
 		candidateCards(deps, actor, unique(page.map((e) => e.candidateId))),
-		jobTitles(deps, actor.workspaceId, unique(page.map((e) => e.jobId))),
+		jobLabels(deps, actor.workspaceId, unique(page.map((e) => e.jobId))),
 	])
 	return {
 		from: from.toISOString(),

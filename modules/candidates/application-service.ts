@@ -11,7 +11,7 @@ import { AppError, invalid } from '../../core/errors.ts'
 import { idKey, integerKey, keysetPage, newestFirst } from '../../core/paging.ts'
 import { untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
 import { personRef, userNames } from '../auth/index.ts'
-import { jobAuthor, jobRequirements, jobTitles } from '../jobs/index.ts'
+import { jobAuthor, jobRequirements, jobLabels } from '../jobs/index.ts'
 import { contactOf, requireJob, sourceOf, visibleNotes } from './candidate-service.ts'
 import { applicationReach, reachOf, redactContacts, seesContact } from './reach.ts'
 import { refreshChecks } from './recheck.ts'
@@ -76,7 +76,7 @@ export async function listApplications(deps: AppDeps, actor: Actor, input: ListA
 		from: sql`select ${APPLICATION_COLUMNS}, c.name, c.headline, c.location from applications a join candidates c on c.id = a.candidate_id`,
 		where: conditions,
 	})
-	const titles = await jobTitles(deps, actor.workspaceId, unique(page.map((a) => a.jobId)))
+	const titles = await jobLabels(deps, actor.workspaceId, unique(page.map((a) => a.jobId)))
 	return { applications: page.map((a) => applicationSummary(a, titles, stages)), nextCursor }
 }
 

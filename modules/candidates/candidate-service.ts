@@ -14,7 +14,7 @@ import { AppError } from '../../core/errors.ts'
 import { keysetPage, newestFirst } from '../../core/paging.ts'
 import { untrusted, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { personRef, userNames } from '../auth/index.ts'
-import { jobTitles } from '../jobs/index.ts'
+import { jobLabels } from '../jobs/index.ts'
 import { refreshChecks } from './recheck.ts'
 import { applicationReach, candidateReach, noteReach, reachOf, redactContacts, seesContact, type Reach } from './reach.ts'
 import {
@@ -38,7 +38,7 @@ export const jobNotFound = () => new AppError('NOT_FOUND', 'No job with this id'
 /** Throws NOT_FOUND unless the job is in the workspace and within the actor's reach; its title. */
 export async function requireJob(deps: AppDeps, reach: Reach, jobId: string): Promise<UntrustedText> {
 	if (reach.jobIds !== 'all' && !reach.jobIds.includes(jobId)) throw jobNotFound()
-	const titles = await jobTitles(deps, reach.actor.workspaceId, [jobId])
+	const titles = await jobLabels(deps, reach.actor.workspaceId, [jobId])
 	const title = titles.get(jobId)
 	if (title === undefined) throw jobNotFound()
 	return title
@@ -108,7 +108,7 @@ export async function listCandidates(deps: AppDeps, actor: Actor, input: ListCan
 		reach,
 		page.map((c) => c.id),
 	)
-	const [titles, stages] = await Promise.all([jobTitles(deps, actor.workspaceId, unique(apps.map((a) => a.jobId))), stagesOf(deps, actor.workspaceId)])
+	const [titles, stages] = await Promise.all([jobLabels(deps, actor.workspaceId, unique(apps.map((a) => a.jobId))), stagesOf(deps, actor.workspaceId)])
 	return {
 		candidates: page.map((c) => {
 			const mine = apps.filter((a) => a.candidateId === c.id)
@@ -164,7 +164,7 @@ export async function getCandidate(deps: AppDeps, actor: Actor, candidateId: str
 	const first = await applicationsOf(deps, reach, [c.id])
 	const apps = (await refreshChecks(deps, actor.workspaceId, { applicationIds: first.map((a) => a.id) })) ? await applicationsOf(deps, reach, [c.id]) : first
 	const [titles, stages, notes, owner] = await Promise.all([
-		jobTitles(deps, actor.workspaceId, unique(apps.map((a) => a.jobId))),
+		jobLabels(deps, actor.workspaceId, unique(apps.map((a) => a.jobId))),
 		stagesOf(deps, actor.workspaceId),
 		visibleNotes(deps, reach, c.id),
 		c.ownerUserId ? userNames(deps.db, [c.ownerUserId]) : Promise.resolve(new Map<string, UntrustedText>()),

@@ -30,7 +30,7 @@ ${dataTable({
 	rows: jobs,
 	empty: 'No open jobs you can see.',
 	columns: [
-		{ label: 'Job', cell: (j) => html`<a href="/jobs/${j.id}">${j.title}</a>` },
+		{ label: 'Job', cell: (j) => html`<a href="/jobs/${j.id}">${j.label}</a>` },
 		{ label: 'Applicants', numeric: true, cell: (j) => j.applicantCount },
 		{
 			// One line of stage counts (pipeline order, stages holding someone): short on a phone too.

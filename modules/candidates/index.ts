@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { contribute, defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
-import { jobFacts } from '../jobs/index.ts'
+import { jobFacts, jobLabelSql } from '../jobs/index.ts'
 import { eventTypes } from '../events/index.ts'
 import { CANDIDATE_EVENTS } from './events.ts'
 import { searchProviders } from '../search/index.ts'
@@ -124,7 +124,7 @@ export default defineModule({
 		recordNamesFrom(
 			'application',
 			'applications',
-			"(select c.name from candidates c where c.id = r.candidate_id) || ' for ' || (select j.title from jobs j where j.id = r.job_id)",
+			`(select c.name from candidates c where c.id = r.candidate_id) || ' for ' || (select ${jobLabelSql('j')} from jobs j where j.id = r.job_id)`,
 			(id) => `/applications/${id}`,
 		),
 	],

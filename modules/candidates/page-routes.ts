@@ -13,7 +13,7 @@ import { recordSearch, viewed } from '../audit/index.ts'
 import { formBody, formText, isRefusal, refusedForm } from '../../core/http/form.ts'
 import type { HttpKit } from '../../core/module.ts'
 import type { FieldError } from '../../core/ui.ts'
-import { jobTitles, listJobs, reachableJobIds } from '../jobs/index.ts'
+import { jobLabels, listJobs, reachableJobIds } from '../jobs/index.ts'
 import { listCandidates } from './candidate-service.ts'
 import { candidatePage } from './candidate-page.ts'
 import { candidateListPage } from './list-page.ts'
@@ -70,7 +70,7 @@ export function candidatePageRoutes(deps: AppDeps, { auth }: HttpKit) {
 						})
 						// The chosen job is within reach (listCandidates checked): keep it in the menu even when it is not among the newest.
 						if (jobId && !jobs.some(([id]) => id === jobId))
-							jobs.unshift([jobId, textOf((await jobTitles(deps, actor.workspaceId, [jobId])).get(jobId)) || 'The chosen job'])
+							jobs.unshift([jobId, textOf((await jobLabels(deps, actor.workspaceId, [jobId])).get(jobId)) || 'The chosen job'])
 						if (q) recordSearch(deps, request, actor, { criteria: { query: q }, jobId: jobId || undefined }, page.candidates)
 						return candidateListPage(deps, session, {
 							...view,

@@ -79,13 +79,13 @@ export function candidateFacts(c: Pick<CandidateRow, 'skills' | 'workAuthorizati
 /** A candidate's e-mail address and phone number, labelled (the candidate typed them). */
 export const candidateContact = (c: Pick<CandidateRow, 'email' | 'phone'>) => ({ email: short(c.email, 254), phone: short(c.phone, 100) })
 
-/** A job title as `jobTitles()` gives it, or an empty one for a job not found. */
+/** A job title as `jobLabels()` gives it, or an empty one for a job not found. */
 export const titleOf = (titles: Map<string, UntrustedText>, jobId: string) => titles.get(jobId) ?? untrustedLine('', 'colleague')
 
-export function applicationBrief(a: ApplicationRow, jobTitles: Map<string, UntrustedText>, stages: Stage[]) {
+export function applicationBrief(a: ApplicationRow, jobLabels: Map<string, UntrustedText>, stages: Stage[]) {
 	return {
 		id: a.id,
-		job: { id: a.jobId, title: titleOf(jobTitles, a.jobId) },
+		job: { id: a.jobId, title: titleOf(jobLabels, a.jobId) },
 		stageKey: a.stageKey,
 		stageLabel: stageLabel(stages, a.stageKey),
 		outcome: a.outcome,

@@ -12,7 +12,7 @@ import type { Actor } from '../../core/actor.ts'
 import { keysetPage, newestFirst } from '../../core/paging.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { candidateCards } from '../candidates/index.ts'
-import { jobTitles } from '../jobs/index.ts'
+import { jobLabels } from '../jobs/index.ts'
 import { deliveryStates } from '../outbox/index.ts'
 import type { DocumentKind, VendorFacts } from '../vendors/index.ts'
 import { vendorSubmissions } from './table.ts'
@@ -65,7 +65,7 @@ export async function vendorSubmissionList(
 			actor,
 			page.map((r) => r.candidateId),
 		),
-		jobTitles(deps, actor.workspaceId, [...new Set(page.map((r) => r.jobId))]),
+		jobLabels(deps, actor.workspaceId, [...new Set(page.map((r) => r.jobId))]),
 		deliveryStates(
 			deps.db,
 			page.flatMap((r) => (r.outboxId ? [r.outboxId] : [])),

@@ -8,6 +8,7 @@ import { stringify } from 'csv-stringify/sync'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
+import { jobLabelSql } from '../jobs/index.ts'
 import { EEO_QUESTIONS, type EeoQuestion } from './questions.ts'
 import { eeoSelfIdentification } from './table.ts'
 
@@ -46,13 +47,13 @@ export async function eeoReport(deps: AppDeps, actor: Actor, key: string): Promi
 		throw new AppError('VALIDATION', 'Choose one of the questions listed', { fields: [{ field: 'question', message: 'is not one of the questions' }] })
 	const answer = COLUMNS[question.key]
 	const lines = await deps.database.rows<{ jobId: string; jobTitle: string; stage: string; code: string; count: number }>(
-		sql`select a.job_id as "jobId", j.title as "jobTitle", coalesce(s.label, a.stage_key) as stage, ${answer} as code, count(*)::int as count
+		sql`select a.job_id as "jobId", ${sql.raw(jobLabelSql('j'))} as "jobTitle", coalesce(s.label, a.stage_key) as stage, ${answer} as code, count(*)::int as count
 		from ${eeoSelfIdentification}
 		join applications a on a.id = ${eeoSelfIdentification.applicationId} and a.workspace_id = ${eeoSelfIdentification.workspaceId}
 		join jobs j on j.id = a.job_id
 		left join pipeline_stages s on s.workspace_id = a.workspace_id and s.key = a.stage_key
 		where ${eeoSelfIdentification.workspaceId} = ${actor.workspaceId}
-		group by a.job_id, j.title, coalesce(s.label, a.stage_key), s.position, ${answer}
+		group by a.job_id, j.id, coalesce(s.label, a.stage_key), s.position, ${answer}
 		order by j.title, a.job_id, s.position nulls last, 3`,
 	)
 	const rows: EeoReportRow[] = []

@@ -9,7 +9,7 @@ import { seededId, seededRandom } from '../../core/seed-random.ts'
 import { cleanLine } from '../../core/untrusted.ts'
 import { listPeople } from '../auth/index.ts'
 import { workspaceApplications } from '../candidates/index.ts'
-import { jobTitles } from '../jobs/index.ts'
+import { jobLabels } from '../jobs/index.ts'
 import { vendorBook } from './threads.ts'
 import { inboxMessages, inboxStates, inboxThreads } from './table.ts'
 
@@ -61,7 +61,7 @@ export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> 
 	const me = readers[0]?.name.split(' ')[0] ?? 'The recruiting team'
 	const apps = (await workspaceApplications(deps, ws.id)).filter((a) => a.stageKey !== 'applied')
 	if (!apps.length) return
-	const titles = await jobTitles(deps, ws.id, [...new Set(apps.map((a) => a.jobId))])
+	const titles = await jobLabels(deps, ws.id, [...new Set(apps.map((a) => a.jobId))])
 	const host = new URL(deps.config.baseUrl).hostname
 	const from = deps.config.mailFrom
 	const now = Date.now()

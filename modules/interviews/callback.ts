@@ -24,7 +24,7 @@ import { recordEvent } from '../events/index.ts'
 import { interviewCompleted } from './events.ts'
 import { operatorActor } from '../auth/index.ts'
 import { candidateCards } from '../candidates/index.ts'
-import { jobTitles } from '../jobs/index.ts'
+import { jobLabels } from '../jobs/index.ts'
 import { createTodo } from '../todos/index.ts'
 import { VERDICTS, type Verdict } from './questions.ts'
 import { interviewSettings } from './settings.ts'
@@ -112,7 +112,7 @@ export async function handleInterviewCallback(deps: AppDeps, request: Request): 
 		.where(eq(interviews.id, event.interviewId))
 	if (!known) throw new AppError('NOT_FOUND', `No interview with the id ${event.interviewId}`)
 	const system = operatorActor({ id: known.workspaceId, slug: '' })
-	const [cards, titles] = await Promise.all([candidateCards(deps, system, [known.candidateId]), jobTitles(deps, known.workspaceId, [known.jobId])])
+	const [cards, titles] = await Promise.all([candidateCards(deps, system, [known.candidateId]), jobLabels(deps, known.workspaceId, [known.jobId])])
 	return deps.db.transaction(async (tx) => {
 		const [interview] = await tx.select().from(interviews).where(eq(interviews.id, event.interviewId)).for('update')
 		if (!interview) throw new AppError('NOT_FOUND', `No interview with the id ${event.interviewId}`)

@@ -19,7 +19,7 @@ import { untrusted, untrustedLine } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { applicationParties, candidateCards, type ApplicationInterview } from '../candidates/index.ts'
-import { jobRequirements, jobTitles, reachableJobIds } from '../jobs/index.ts'
+import { jobRequirements, jobLabels, reachableJobIds } from '../jobs/index.ts'
 import { enqueueMail } from '../outbox/index.ts'
 import { questionsFor, type Verdict } from './questions.ts'
 import { interviewQuestions, interviews, interviewViews } from './table.ts'
@@ -74,7 +74,7 @@ const COLUMNS = sql`i.id, i.candidate_id as "candidateId", i.job_id as "jobId", 
 async function summaries(deps: AppDeps, actor: Actor, rows: Row[]) {
 	const [cards, titles, owners] = await Promise.all([
 		candidateCards(deps, actor, [...new Set(rows.map((r) => r.candidateId))]),
-		jobTitles(deps, actor.workspaceId, [...new Set(rows.map((r) => r.jobId))]),
+		jobLabels(deps, actor.workspaceId, [...new Set(rows.map((r) => r.jobId))]),
 		userNames(
 			deps.db,
 			rows.map((r) => r.ownerUserId).filter((x): x is string => Boolean(x)),

@@ -10,6 +10,7 @@ import { jobPageRoutes } from './page-routes.ts'
 import { jobsRestRoutes } from './rest-routes.ts'
 import { jobSearchProvider } from './search.ts'
 import { seedJobs } from './seed.ts'
+import { jobLabelSql } from './label.ts'
 import { jobTools } from './tools.ts'
 import { vendorJobFacts, vendorJobsSection } from './vendor-section.ts'
 import * as tables from './table.ts'
@@ -20,7 +21,8 @@ export { allOpenJobPages, countAllOpenJobs, openJobChunks, openJobPages, openJob
 export { parseLocation, US_STATES, type ParsedLocation } from './location.ts'
 export { missingPayRange, PAY_TRANSPARENCY_STATES, payRangeRule } from './pay-transparency.ts'
 export { payText, payUnit, type PayUnit } from './salary.ts'
-export { jobAuthor, jobReach, jobRefs, jobTitleOf, jobTitles, listJobs, reachableJobIds, type JobRef } from './service.ts'
+export { jobLabelSql } from './label.ts'
+export { jobAuthor, jobReach, jobLabelOf, jobLabels, jobRefs, listJobs, reachableJobIds, type JobRef } from './service.ts'
 export { jobTeamIds, teamJobIds, teammateIds } from './team.ts'
 export { contractTypeFrom } from './vendor-service.ts'
 export { withoutHiddenFormatting } from './rest-text.ts'
@@ -74,5 +76,5 @@ export default defineModule({
 		'job.actively_hiring_on': 'marked as actively hiring the job',
 		'job.actively_hiring_off': 'marked as no longer actively hiring the job',
 	},
-	recordNames: [recordNamesFrom('job', 'jobs', 'r.title', (id) => `/jobs/${id}`)],
+	recordNames: [recordNamesFrom('job', 'jobs', jobLabelSql('r'), (id) => `/jobs/${id}`)],
 })

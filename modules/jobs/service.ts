@@ -23,6 +23,7 @@ import { untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '.
 import { recordActivity } from '../activity/index.ts'
 import { recordEvent } from '../events/index.ts'
 import { jobChanged, jobEventOf } from './events.ts'
+import { jobLabelSql } from './label.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { vendorNames } from '../vendors/index.ts'
 import type { JobStatus } from './model.ts'
@@ -39,8 +40,8 @@ export function jobReach(actor: Actor): SQL {
 	return sql`${base} and exists (select 1 from ${jobTeam} t where t.job_id = j.id and t.user_id = ${actor.userId})`
 }
 
-/** The title of the job whose id is `id`, inside another module's statement (null for no such job). */
-export const jobTitleOf = (id: SQL) => sql<string | null>`(select jt.title from ${jobs} jt where jt.id = ${id})`
+/** The label of the job whose id is `id` (modules/jobs/label.ts), inside another module's statement (null for no such job). */
+export const jobLabelOf = (id: SQL) => sql<string | null>`(select ${sql.raw(jobLabelSql('jt'))} from ${jobs} jt where jt.id = ${id})`
 
 /** Ids of the jobs the actor can reach among `jobIds` (other modules limit their rows with it). */
 export async function reachableJobIds(deps: AppDeps, actor: Actor, jobIds?: string[]): Promise<string[] | 'all'> {
@@ -64,8 +65,10 @@ export async function reachableJobIds(deps: AppDeps, actor: Actor, jobIds?: stri
 
 const notFound = () => new AppError('NOT_FOUND', 'No job with this id')
 
-async function loadJob(deps: AppDeps, actor: Actor, jobId: string): Promise<JobRow> {
-	const [row] = await deps.database.rows<JobRow>(sql`select ${JOB_COLUMNS} from ${jobs} j where j.id = ${jobId} and ${jobReach(actor)}`)
+async function loadJob(deps: AppDeps, actor: Actor, jobId: string): Promise<JobRow & { label: string }> {
+	const [row] = await deps.database.rows<JobRow & { label: string }>(
+		sql`select ${JOB_COLUMNS}, ${sql.raw(jobLabelSql('j'))} as label from ${jobs} j where j.id = ${jobId} and ${jobReach(actor)}`,
+	)
 	if (!row) throw notFound()
 	return row
 }
@@ -81,6 +84,8 @@ async function jobFacts(deps: AppDeps, actor: Actor, jobIds: string[]) {
 export interface JobSummary {
 	id: string
 	title: UntrustedText
+	/** The title, and what tells the job apart from others of that title (modules/jobs/label.ts). */
+	label: UntrustedText
 	status: JobStatus
 	department: UntrustedText
 	location: UntrustedText | null
@@ -97,9 +102,9 @@ export interface JobSummary {
 type SummaryRow = Pick<
 	JobRow,
 	'id' | 'title' | 'status' | 'department' | 'location' | 'contractType' | 'vendorId' | 'activelyHiring' | 'createdAt' | 'publishedAt' | 'slug'
->
+> & { label: string }
 const SUMMARY_COLUMNS = sql.raw(
-	[
+	`${jobLabelSql('j')} as "label", ${[
 		['id', 'id'],
 		['title', 'title'],
 		['status', 'status'],
@@ -113,7 +118,7 @@ const SUMMARY_COLUMNS = sql.raw(
 		['slug', 'slug'],
 	]
 		.map(([c, a]) => `j.${c} as "${a}"`)
-		.join(', '),
+		.join(', ')}`,
 )
 
 /** Who wrote a job's texts: its vendor (published through the REST API) or a colleague (the portal, create_job). */
@@ -137,6 +142,7 @@ function summarize(
 	return {
 		id: row.id,
 		title: untrustedLine(row.title, by, 200),
+		label: untrustedLine(row.label, by, 300),
 		status: row.status,
 		department: untrustedLine(row.department, by, 120),
 		location: untrustedLine(row.location, by, 200),
@@ -411,11 +417,15 @@ export async function jobRefs(deps: AppDeps, workspaceId: string, ids: string[],
 	return new Map(rows.map(({ id, ...ref }) => [id, ref]))
 }
 
-export async function jobTitles(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, UntrustedText>> {
+/** Each job's label (modules/jobs/label.ts): its title, and what tells it apart from jobs of the same title. */
+export async function jobLabels(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, UntrustedText>> {
 	if (!ids.length) return new Map()
-	const rows = await deps.db
-		.select({ id: jobs.id, title: jobs.title, vendorId: jobs.vendorId })
-		.from(jobs)
-		.where(and(eq(jobs.workspaceId, workspaceId), inArray(jobs.id, ids)))
-	return new Map(rows.map((r) => [r.id, untrustedLine(r.title, jobAuthor(r), 200)]))
+	const rows = await deps.database.rows<{ id: string; label: string; vendorId: string | null }>(
+		sql`select j.id, ${sql.raw(jobLabelSql('j'))} as label, j.vendor_id as "vendorId" from ${jobs} j
+		where j.workspace_id = ${workspaceId} and j.id in (${sql.join(
+			[...new Set(ids)].map((id) => sql`${id}`),
+			sql`, `,
+		)})`,
+	)
+	return new Map(rows.map((r) => [r.id, untrustedLine(r.label, jobAuthor(r), 300)]))
 }

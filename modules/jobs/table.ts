@@ -63,6 +63,8 @@ export const jobs = pgTable(
 		uniqueIndex('jobs_workspace_slug').on(t.workspaceId, t.slug),
 		index('jobs_vendor_created').on(t.vendorId, t.createdAt.desc(), t.id.desc()),
 		index('jobs_workspace_created').on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
+		// A job's label looks for another job of its title (modules/jobs/label.ts).
+		index('jobs_workspace_title').on(t.workspaceId, t.title),
 		index('jobs_workspace_status_created').on(t.workspaceId, t.status, t.createdAt.desc(), t.id.desc()),
 		// The feeds read a workspace's open jobs newest published first, by keyset (modules/jobs/public-feed.ts).
 		index('jobs_workspace_open_published').on(t.workspaceId, t.publishedAt.desc(), t.id.desc()).where(sql`${t.status} = 'Open'`),

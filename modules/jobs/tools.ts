@@ -13,6 +13,7 @@ const listed = (values: readonly string[]) => t.String({ description: `One of: $
 const JobSummary = t.Object({
 	id: t.String(),
 	title: UntrustedLine,
+	label: UntrustedLine,
 	status: oneOf(JOB_STATUSES),
 	department: UntrustedLine,
 	location: nullable(UntrustedLine),

@@ -14,7 +14,7 @@ import { untrustedLine } from '../../core/untrusted.ts'
 import { contributionsTo } from '../../core/registry.ts'
 import { compareMerged, sourcePosition, type MergedPosition } from '../../core/source-merge.ts'
 import { candidateCards, waitingApplications } from '../candidates/index.ts'
-import { jobTitles, reachableJobIds, teamJobIds } from '../jobs/index.ts'
+import { jobLabels, reachableJobIds, teamJobIds } from '../jobs/index.ts'
 import { reviewSources, type ReviewItem, type ReviewSource } from './port.ts'
 
 /** Applications still in the first stage on jobs of the person's hiring teams. */
@@ -61,7 +61,7 @@ export async function reviewQueue(deps: AppDeps, actor: Actor, input: { limit: n
 	const { page, nextCursor } = pageOf(deps.secret, scope, merged, input.limit, (last) => [codecs[0].write(last.at), codecs[1].write(last.type), last.id])
 	const [cards, titles] = await Promise.all([
 		candidateCards(deps, actor, [...new Set(page.map((i) => i.candidateId))]),
-		jobTitles(deps, actor.workspaceId, [...new Set(page.map((i) => i.jobId).filter((x): x is string => Boolean(x)))]),
+		jobLabels(deps, actor.workspaceId, [...new Set(page.map((i) => i.jobId).filter((x): x is string => Boolean(x)))]),
 	])
 	return {
 		items: page

@@ -1,0 +1,1 @@
+CREATE INDEX "jobs_workspace_title" ON "jobs" USING btree ("workspace_id","title");
