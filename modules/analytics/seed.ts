@@ -1,11 +1,14 @@
 /**
- * Demo careers traffic: sixty days of job page views and applications for the open jobs, from
- * realistic sources (LinkedIn and Indeed lead, Indeed converts poorly), growing over time so the
- * 30-day summary has a trend to tell.
+ * Demo careers traffic: sixty days of job page views for the open jobs, from realistic sources
+ * (LinkedIn and Indeed lead, Indeed converts poorly), growing over time so the 30-day summary has a
+ * trend to tell. Its applications are the demo's own: one event for each application that came in
+ * through the careers site, at its time, so the careers figures and the pipeline's agree (as the apply
+ * form makes them agree: it records both).
  */
 import type { AppDeps } from '../../core/deps.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
 import { seededId, seededRandom } from '../../core/seed-random.ts'
+import { careersSiteApplications } from '../candidates/index.ts'
 import { listOpenJobs, toDate } from '../jobs/index.ts'
 import { careersEvents } from './table.ts'
 
@@ -38,21 +41,28 @@ export async function seedCareersEvents(deps: AppDeps, ws: WorkspaceRef): Promis
 			const views = Math.round(popularity * weekend * (3 + (60 - day) / 40) * (0.6 + rnd.next() * 0.8))
 			for (let i = 0; i < views; i++) {
 				let pick = rnd.next()
-				const [source, , conversion] = SOURCES.find(([, share]) => (pick -= share) < 0) ?? SOURCES[0]!
+				const [source] = SOURCES.find(([, share]) => (pick -= share) < 0) ?? SOURCES[0]!
 				const at = new Date(Math.max(dayStart + rnd.int(0, DAY - 1), published))
 				rows.push({ id: seededId('cev', ws.id, `${job.id}:${day}:${i}:v`), workspaceId: ws.id, jobId: job.id, kind: 'view', source, at })
-				if (rnd.chance(conversion))
-					rows.push({
-						id: seededId('cev', ws.id, `${job.id}:${day}:${i}:a`),
-						workspaceId: ws.id,
-						jobId: job.id,
-						kind: 'application',
-						source,
-						// A few minutes after the view, but never after now: demo data has no future (the charts end at now).
-						at: new Date(Math.min(at.getTime() + rnd.int(2, 25) * 60_000, now)),
-					})
 			}
 		}
+	}
+	// The source of each application in proportion to how many views a source brings and how well they convert.
+	const weight = SOURCES.map(([, share, conversion]) => share * conversion)
+	const total = weight.reduce((a, b) => a + b, 0)
+	for (const application of await careersSiteApplications(deps, ws.id)) {
+		if (now - application.createdAt.getTime() > 60 * DAY) continue
+		const rnd = seededRandom(`careers-events:${application.id}`)
+		let pick = rnd.next() * total
+		const [source] = SOURCES[weight.findIndex((w) => (pick -= w) < 0)] ?? SOURCES[0]!
+		rows.push({
+			id: seededId('cev', ws.id, `${application.id}:a`),
+			workspaceId: ws.id,
+			jobId: application.jobId,
+			kind: 'application',
+			source,
+			at: application.createdAt,
+		})
 	}
 	for (let i = 0; i < rows.length; i += 1000)
 		await deps.db

@@ -70,6 +70,7 @@ export {
 	reachableApplication,
 	waitingApplications,
 	workspaceApplications,
+	careersSiteApplications,
 	type ApplicationKey,
 	type ApplicationParty,
 	type CandidateFile,

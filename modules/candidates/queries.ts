@@ -105,6 +105,19 @@ export async function workspaceApplications(deps: AppDeps, workspaceId: string):
 }
 
 /**
+ * Applications that came in through the careers site's apply form (every `applicant` whose source is
+ * not a vendor, a referral or sourcing), oldest first: the demo's careers traffic is made to agree
+ * with them.
+ */
+export async function careersSiteApplications(deps: AppDeps, workspaceId: string): Promise<{ id: string; jobId: string; createdAt: Date }[]> {
+	const rows = await deps.database.rows<{ id: string; jobId: string; createdAt: string | Date }>(
+		sql`select a.id, a.job_id as "jobId", a.created_at as "createdAt" from applications a
+		where a.workspace_id = ${workspaceId} and a.kind = 'applicant' and a.source not in ('vendor', 'referral', 'sourced') order by a.created_at, a.id`,
+	)
+	return rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt) }))
+}
+
+/**
  * Applications still in the pipeline's first stage (nobody has moved them on), on the given jobs,
  * oldest first after `after` by `(created_at, id)`: the review queue's "new application" entries.
  * Each job's first few are read in that order from `applications_waiting` (one ordered index-only

@@ -10,7 +10,7 @@ import type { WorkspaceRef } from '../../core/module.ts'
 import { daysAgo, seededId, seededRandom } from '../../core/seed-random.ts'
 import { textPdf } from '../../core/text-pdf.ts'
 import { listPeople } from '../auth/index.ts'
-import { jobQuestionsOf, ROLE_TEMPLATES, workspaceJobs, type JobRequirements } from '../jobs/index.ts'
+import { jobQuestionsOf, ROLE_TEMPLATES, workspaceJobs } from '../jobs/index.ts'
 import { checkResume } from './resume-check.ts'
 import { demoCandidate } from './seed-data.ts'
 import { DEFAULT_STAGES, ensureStages } from './stages.ts'
@@ -62,7 +62,7 @@ export async function seedCandidates(deps: AppDeps, ws: WorkspaceRef): Promise<v
 	await ensureStages(deps.db, ws.id)
 	const people = (await listPeople(deps.db, ws.id)).map((p) => p.userId).sort()
 	const jobs = await workspaceJobs(deps, ws.id)
-	const byFamily = new Map<string, JobRequirements[]>()
+	const byFamily = new Map<string, typeof jobs>()
 	for (const j of jobs) byFamily.set(familyOf(j.title), [...(byFamily.get(familyOf(j.title)) ?? []), j])
 	const questions = new Map(await Promise.all(jobs.map(async (j) => [j.id, await jobQuestionsOf(deps, j.id)] as const)))
 	const now = deps.now()
@@ -100,7 +100,7 @@ export async function seedCandidates(deps: AppDeps, ws: WorkspaceRef): Promise<v
 		if (!jobs.length) continue
 		const count = rnd.chance(0.3) ? 1 : rnd.chance(0.64) ? 2 : 3
 		const own = byFamily.get(template.family) ?? []
-		const picked = new Set<JobRequirements>()
+		const picked = new Set<(typeof jobs)[number]>()
 		for (let k = 0; k < count; k++) picked.add(k < own.length && rnd.chance(0.8) ? own[(i + k) % own.length]! : rnd.pick(jobs))
 		let k = 0
 		for (const job of picked) {
@@ -109,7 +109,11 @@ export async function seedCandidates(deps: AppDeps, ws: WorkspaceRef): Promise<v
 			const outcome = stage === 'hired' ? 'hired' : stage !== 'offer' && rnd.chance(0.15) ? 'rejected' : rnd.chance(0.04) ? 'withdrawn' : null
 			const kind = job.status === 'Draft' || rnd.chance(0.15) ? 'lead' : 'applicant'
 			const check = checkResume(c.resumeText, job.mustHave, now)
-			const appliedDaysAgo = Math.max(0, createdDaysAgo - rnd.int(0, 20))
+			// Never before the job opened (nor before the candidate was added): a candidate older than the
+			// job applied on some day of the job's life.
+			const jobDays = Math.max(0, Math.floor((now.getTime() - job.openedAt.getTime()) / 86_400_000) - 1)
+			const near = Math.max(0, createdDaysAgo - rnd.int(0, 20))
+			const appliedDaysAgo = near <= jobDays ? near : rnd.int(0, jobDays)
 			applicationRows.push({
 				id: appId,
 				workspaceId: ws.id,

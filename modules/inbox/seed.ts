@@ -1,6 +1,6 @@
 /**
  * Demo conversations: recruiters following up with candidates (rates, availability, work
- * authorization), candidates answering, and submissions going back and forth with vendors.
+ * authorization), candidates answering, and questions to vendors about their jobs.
  * Recent replies are unread; older ones read; a few starred.
  */
 import type { AppDeps } from '../../core/deps.ts'
@@ -9,7 +9,7 @@ import { seededId, seededRandom } from '../../core/seed-random.ts'
 import { cleanLine } from '../../core/untrusted.ts'
 import { listPeople } from '../auth/index.ts'
 import { workspaceApplications } from '../candidates/index.ts'
-import { jobLabels } from '../jobs/index.ts'
+import { jobLabels, workspaceJobs } from '../jobs/index.ts'
 import { vendorBook } from './threads.ts'
 import { inboxMessages, inboxStates, inboxThreads } from './table.ts'
 
@@ -49,10 +49,15 @@ const CANDIDATE_SCRIPTS: Line[][] = [
 		['in', 'That is wonderful news, thank you! I can talk any time after 4 pm. I need to give two weeks’ notice.'],
 	],
 ]
+// Questions about a vendor's own job: submissions go through the submission flow (and are counted on
+// the vendor's page), so the demo's mail claims none.
 const VENDOR_SCRIPT: Line[] = [
-	['out', 'Hello,\n\nPlease find the profile of {candidate} for {job}. Rate {rate}/hr C2C, available in two weeks, references on request.\n\nRegards,\n{me}'],
-	['in', 'Thanks, received. The hiring manager will review it this week; we will come back with interview slots.'],
-	['in', 'Update: the client would like to interview {candidate} next Wednesday. Can you confirm availability?'],
+	[
+		'out',
+		'Hello,\n\nA question about {job}: is the rate still up to {rate}/hr C2C, and does the client consider H-1B transfers? We have two consultants in mind.\n\nRegards,\n{me}',
+	],
+	['in', 'Thanks for asking. The rate stands and H-1B transfers are fine. The hiring manager reviews profiles on Tuesdays.'],
+	['in', 'Update: the client added a second opening for {job}, with the same requirements.'],
 ]
 
 export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> {
@@ -100,8 +105,16 @@ export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> 
 	const vendors = [
 		...new Map([...(await vendorBook(deps, ws.id)).entries()].flatMap(([address, at]) => at.map((v) => [v.id, { ...v, address }] as const))).values(),
 	]
+	const openJobs = (await workspaceJobs(deps, ws.id)).filter((j) => j.status === 'Open' && j.vendorId)
+	const vendorJobTitles = await jobLabels(
+		deps,
+		ws.id,
+		openJobs.map((j) => j.id),
+	)
 	for (const v of vendors.slice(0, 5)) {
-		const app = rnd.pick(apps)
+		const own = openJobs.filter((j) => j.vendorId === v.id)
+		if (!own.length) continue
+		const job = vendorJobTitles.get(rnd.pick(own).id)?.text ?? 'your role'
 		conversations.push({
 			key: `vendor:${v.id}`,
 			type: 'vendor',
@@ -109,11 +122,11 @@ export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> 
 			vendorId: v.id,
 			name: v.name,
 			address: v.address,
-			subject: `Submission: ${app.candidate.name} for ${titles.get(app.jobId)?.text ?? 'a role'}`,
+			subject: `Question: ${job}`,
 			lines: VENDOR_SCRIPT.slice(0, rnd.int(1, 3)),
-			vars: { candidate: app.candidate.name, job: titles.get(app.jobId)?.text ?? 'the role', me, rate: `$${rnd.int(60, 90)}` },
+			vars: { job, me, rate: `$${rnd.int(60, 90)}` },
 			start: now - rnd.int(1, 15) * 24 * HOUR,
-			related: { type: 'application', id: app.id },
+			related: { type: 'vendor', id: v.id },
 		})
 	}
 

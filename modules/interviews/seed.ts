@@ -72,13 +72,20 @@ export async function seedInterviews(deps: AppDeps, ws: WorkspaceRef): Promise<v
 		if (!job) continue
 		const id = seededId('int', ws.id, app.id)
 		const owner = inviters.length ? inviters[i % inviters.length]! : null
-		const kind = i % 10 < 6 ? 'completed' : i % 10 < 8 ? 'invited' : i % 10 < 9 ? 'expired' : 'started'
-		// Invited ones are scheduled in business hours over the next ten days; the rest happened already.
+		const applied = app.createdAt.getTime()
+		// One that happened already needs an application old enough to have had it (at least five days).
+		const planned = i % 10 < 6 ? 'completed' : i % 10 < 8 ? 'invited' : i % 10 < 9 ? 'expired' : 'started'
+		const kind = (planned === 'completed' || planned === 'expired') && applied > now - 5 * DAY ? 'invited' : planned
+		// Invited ones are scheduled in business hours over the next ten days; a started one's window opened
+		// in the last two days; the rest happened already, after the application came in.
 		const scheduledAt =
-			kind === 'invited' || kind === 'started'
-				? new Date(today + rnd.int(kind === 'started' ? 0 : 1, 10) * DAY + rnd.int(14, 21) * HOUR)
-				: new Date(Math.max(app.createdAt.getTime() + DAY, now - rnd.int(3, 40) * DAY) + rnd.int(0, 6) * HOUR)
-		const invitedAt = new Date(Math.min(scheduledAt.getTime() - rnd.int(1, 3) * DAY, now - HOUR))
+			kind === 'invited'
+				? new Date(today + rnd.int(1, 10) * DAY + rnd.int(14, 21) * HOUR)
+				: kind === 'started'
+					? new Date(Math.max(applied, now - rnd.int(1, 48) * HOUR))
+					: new Date(Math.max(applied + DAY, now - rnd.int(3, 40) * DAY) + rnd.int(0, 6) * HOUR)
+		// Never before the application, never in the future.
+		const invitedAt = new Date(Math.max(applied, Math.min(scheduledAt.getTime() - rnd.int(1, 3) * DAY, now - HOUR)))
 		const deadlineAt = new Date(scheduledAt.getTime() + 3 * DAY)
 		const questions = questionsFor(job)
 		const strength = rnd.next()
@@ -99,7 +106,11 @@ export async function seedInterviews(deps: AppDeps, ws: WorkspaceRef): Promise<v
 				deadlineAt: kind === 'expired' ? new Date(Math.min(deadlineAt.getTime(), now - DAY)) : deadlineAt,
 				invitedAt,
 				startedAt:
-					kind === 'started' || kind === 'completed' ? (completedAt ? new Date(completedAt.getTime() - 25 * 60_000) : new Date(now - 10 * 60_000)) : null,
+					kind === 'completed'
+						? new Date(Math.max(scheduledAt.getTime(), completedAt!.getTime() - 25 * 60_000))
+						: kind === 'started'
+							? new Date(Math.max(scheduledAt.getTime(), now - 10 * 60_000))
+							: null,
 				completedAt,
 				expiredAt: kind === 'expired' ? new Date(Math.min(deadlineAt.getTime(), now - DAY)) : null,
 				overallScore: kind === 'completed' ? overall : null,

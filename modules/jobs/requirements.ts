@@ -88,9 +88,10 @@ export async function jobQuestionsOf(deps: AppDeps, jobId: string): Promise<JobQ
 }
 
 /** Requirements of every job of a workspace, oldest first (demo data draws on them). */
-export async function workspaceJobs(deps: AppDeps, workspaceId: string): Promise<JobRequirements[]> {
-	const rows = await deps.database.rows<JobRequirements>(
-		sql`select id, title, status, vendor_id as "vendorId", must_have as "mustHave", nice_to_have as "niceToHave" from jobs where workspace_id = ${workspaceId} order by created_at, id`,
+export async function workspaceJobs(deps: AppDeps, workspaceId: string): Promise<(JobRequirements & { openedAt: Date })[]> {
+	const rows = await deps.database.rows<JobRequirements & { openedAt: string | Date }>(
+		sql`select id, title, status, vendor_id as "vendorId", must_have as "mustHave", nice_to_have as "niceToHave",
+			coalesce(published_at, created_at) as "openedAt" from jobs where workspace_id = ${workspaceId} order by created_at, id`,
 	)
-	return rows.map((r) => ({ ...r, mustHave: r.mustHave ?? [], niceToHave: r.niceToHave ?? [] }))
+	return rows.map((r) => ({ ...r, mustHave: r.mustHave ?? [], niceToHave: r.niceToHave ?? [], openedAt: new Date(r.openedAt) }))
 }
