@@ -15,10 +15,11 @@ import { privacyPagePort } from '../outbox/index.ts'
 import { privacyCommands } from './commands.ts'
 import { personalDataSection } from './pages.ts'
 import { requestRoutes } from './request-routes.ts'
-import { forgetUnconfirmed, openRequestCount, privacyPagePath } from './requests.ts'
+import { forgetOldRequests, openRequestCount, privacyPagePath } from './requests.ts'
 import { privacyRoutes } from './routes.ts'
 import { runRetention } from './retention.ts'
 import { releaseEndedHolds } from './service.ts'
+import { seedPrivacyRequests } from './seed.ts'
 import * as tables from './table.ts'
 
 export { eraseCandidate, exportCandidate, releaseEndedHolds, type CandidateExport, type Erasure } from './service.ts'
@@ -44,6 +45,7 @@ export default defineModule({
 	routes: (deps, kit) => new Elysia({ name: 'privacy.all' }).use(privacyRoutes(deps, kit)).use(requestRoutes(deps, kit)),
 	paths: ['/candidates', '/settings/privacy', '/privacy-requests', '/careers/:workspace/privacy'],
 	commands: privacyCommands,
+	seed: seedPrivacyRequests,
 	contributes: [
 		contribute(privacyPagePort, {
 			async urlOf(deps, db, workspaceId) {
@@ -72,7 +74,7 @@ export default defineModule({
 	},
 	start(deps) {
 		const sweep = async () => {
-			await forgetUnconfirmed(deps).catch((error) => deps.log.warn('unconfirmed privacy requests could not be deleted', { error }))
+			await forgetOldRequests(deps).catch((error) => deps.log.warn('old privacy requests could not be deleted', { error }))
 			await releaseEndedHolds(deps).then(
 				(removed) => removed && deps.log.info('applicant-flow records past their legal hold deleted', { removed }),
 				(error) => deps.log.warn('legal hold sweep failed', { error }),

@@ -39,7 +39,7 @@ export function requestFormPage(ws: Workspace, s: RequestFormState): Response {
 <p>If you applied to ${ws.name} or were put forward for one of its jobs, you can ask for a copy of the personal data it holds about you, or for its erasure. Enter the e-mail address you used: we send a link to it to confirm that the request is yours, and answer within ${DUE_DAYS} days of your confirmation.</p>
 <form method="post" action="${privacyPagePath(ws.slug)}" class="stack" novalidate><input type="hidden" name="csrf" value="${s.csrf}">
 ${textField({ id: 'email', label: 'E-mail', type: 'email', autocomplete: 'email', maxlength: 254, value: v.email, errors })}
-<fieldset class="choice" id="kind"${kindError ? html` aria-describedby="kind-error"` : ''}><legend>What do you ask for?</legend>
+<fieldset class="choice" id="kind"${kindError ? html` aria-describedby="kind-error"` : ''}><legend>What are you asking for?</legend>
 ${kindError ? html`<span class="field-error" id="kind-error">${kindError}</span>` : ''}
 ${(Object.entries(REQUEST_KINDS) as [RequestKind, string][]).map(
 	([value, label]) =>
@@ -96,16 +96,19 @@ function openCard(session: PageSession, r: PrivacyRequestRow, errors: readonly F
 					style: 'danger',
 					confirm: `Erase every candidate with the address ${r.email}? This cannot be undone.`,
 				})
-	return html`<section class="card" aria-labelledby="req-${r.id}"><h2 id="req-${r.id}" tabindex="-1">${REQUEST_KINDS[r.kind]}: ${r.email}</h2>
-${facts([
-	['Request', r.kind === 'access' ? 'Access (a copy of their data)' : 'Erasure'],
-	['Matched candidates', matchesCell(r)],
-	['Received', when(r.confirmedAt)],
-	['Deadline', deadline(r)],
-	['Note', r.note],
-])}
+	return html`<section class="card" aria-labelledby="req-${r.id}"><h2 id="req-${r.id}" class="break" tabindex="-1">${REQUEST_KINDS[r.kind]}: ${r.email}</h2>
+${facts(
+	[
+		['Request', r.kind === 'access' ? 'Access (a copy of their data)' : 'Erasure'],
+		['Matched candidates', matchesCell(r)],
+		['Received', when(r.confirmedAt)],
+		['Deadline', deadline(r)],
+		['Note', r.note],
+	],
+	{ skipEmpty: true },
+)}
 ${r.matches.length ? html`<div class="actions">${act}</div>` : html`<p class="hint">No candidate has this address: decline the request with the reason.</p>`}
-<form method="post" action="/privacy-requests/${id}/decline" class="stack">${csrfField(session)}
+<form method="post" action="/privacy-requests/${id}/decline" class="stack decline">${csrfField(session)}
 ${textArea({ id: `reason-${r.id}`, name: 'reason', label: 'Reason to decline (sent to the person)', maxlength: MAX_REASON, rows: 2, errors })}
 <div class="actions"><button type="submit" class="secondary">Decline</button></div></form></section>`
 }

@@ -12,9 +12,10 @@
  * - Opening the link only asks; confirming makes the request open, due `DUE_DAYS` (45) days later:
  *   the CCPA/CPRA limit to answer (Cal. Civ. Code 1798.130(a)(2)).
  * - Owners answer it (`request-actions.ts`). Unconfirmed requests whose link expired are deleted by
- *   the daily sweep: nothing was asked.
+ *   the daily sweep (nothing was asked), and answered ones once kept 24 months (the record of how a
+ *   request was answered that the CCPA regulations ask for, 11 CCR 7101).
  */
-import { and, asc, eq, gt, isNull, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm'
 import { credentialType, hashSecret, newCredential, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, type FieldError, invalid } from '../../core/errors.ts'
@@ -248,11 +249,25 @@ export async function openRequestCount(deps: AppDeps, workspaceId: string): Prom
 	return row?.n ?? 0
 }
 
-/** Deletes unconfirmed requests whose link has expired (the daily sweep); returns how many. */
-export async function forgetUnconfirmed(deps: AppDeps): Promise<number> {
+/** How long an answered request is kept, as the record of how it was answered (11 CCR 7101: 24 months). */
+export const KEEP_ANSWERED_MONTHS = 24
+
+/**
+ * The daily sweep: deletes unconfirmed requests whose link has expired (nothing was asked) and
+ * answered ones older than `KEEP_ANSWERED_MONTHS`; returns how many.
+ */
+export async function forgetOldRequests(deps: AppDeps): Promise<number> {
+	const now = deps.now()
+	const kept = new Date(now)
+	kept.setUTCMonth(kept.getUTCMonth() - KEEP_ANSWERED_MONTHS)
 	const gone = await deps.db
 		.delete(privacyRequests)
-		.where(and(isNull(privacyRequests.confirmedAt), lte(privacyRequests.expiresAt, deps.now())))
+		.where(
+			or(
+				and(isNull(privacyRequests.confirmedAt), lte(privacyRequests.expiresAt, now)),
+				and(isNotNull(privacyRequests.resolvedAt), lte(privacyRequests.resolvedAt, kept)),
+			),
+		)
 		.returning({ id: privacyRequests.id })
 	return gone.length
 }

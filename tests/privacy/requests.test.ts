@@ -15,7 +15,7 @@ import { candidateSubject } from '../../modules/candidates/index.ts'
 import { createJob, setJobStatus } from '../../modules/jobs/service.ts'
 import { enqueueMail, enqueueMessage, PRIVATE_MARKER, textToSend } from '../../modules/outbox/index.ts'
 import { outbox } from '../../modules/outbox/table.ts'
-import { forgetUnconfirmed } from '../../modules/privacy/requests.ts'
+import { forgetOldRequests } from '../../modules/privacy/requests.ts'
 import { privacyRequests } from '../../modules/privacy/table.ts'
 import { clock, newPerson, newWorkspace, type TestWorkspace, unique } from '../helpers.ts'
 import { PortalClient, portalApp, signedIn, uniqueAddress } from '../portal.ts'
@@ -127,7 +127,7 @@ describe('asking', () => {
 		expect((await client.get(path)).status).toBe(404)
 		await client.get(`/careers/${ws.slug}/privacy`)
 		expect((await client.post(path)).status).toBe(404)
-		expect(await forgetUnconfirmed(deps)).toBeGreaterThanOrEqual(1)
+		expect(await forgetOldRequests(deps)).toBeGreaterThanOrEqual(1)
 		expect(await deps.db.select().from(privacyRequests).where(eq(privacyRequests.email, address))).toEqual([])
 		const refused = await ask(ws, 'not-an-address', 'erasure', 'my note')
 		expect(refused.status).toBe(422)
@@ -221,6 +221,13 @@ describe('answering', () => {
 		expect(mail.text).toContain('We hold no record with this e-mail address.')
 		const [line] = await deps.db.select().from(activity).where(eq(activity.targetId, none.id))
 		expect(line!.action).toBe('privacy_request.declined')
+		// Answered requests are kept 24 months, then the sweep deletes them.
+		clock.advance(23 * 30 * DAY)
+		await forgetOldRequests(deps)
+		expect((await deps.db.select().from(privacyRequests).where(eq(privacyRequests.id, none.id))).length).toBe(1)
+		clock.advance(2 * 30 * DAY)
+		await forgetOldRequests(deps)
+		expect((await deps.db.select().from(privacyRequests).where(eq(privacyRequests.id, none.id))).length).toBe(0)
 	})
 
 	test('only owners see and answer requests, and only their own workspace’s', async () => {
