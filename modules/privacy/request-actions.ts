@@ -175,9 +175,7 @@ export async function downloadRequested(deps: AppDeps, ws: Workspace, token: str
 	const [row] = await deps.db
 		.select({ id: privacyRequests.id, candidateIds: privacyRequests.candidateIds })
 		.from(privacyRequests)
-		.where(
-			and(eq(privacyRequests.downloadHash, hashSecret(token)), eq(privacyRequests.workspaceId, ws.id), gt(privacyRequests.downloadExpiresAt, deps.now())),
-		)
+		.where(and(eq(privacyRequests.downloadHash, hashSecret(token)), eq(privacyRequests.workspaceId, ws.id), gt(privacyRequests.downloadExpiresAt, deps.now())))
 	if (!row) throw new AppError('NOT_FOUND', DOWNLOAD_DEAD)
 	const exports = []
 	for (const candidateId of row.candidateIds) {

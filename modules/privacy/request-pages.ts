@@ -67,9 +67,7 @@ export function confirmPage(ws: Workspace, v: { csrf: string; action: string; ki
 export function deadline(r: Pick<PrivacyRequestRow, 'dueAt' | 'daysLeft' | 'status'>): SafeHtml {
 	if (r.status !== 'open') return html`${when(r.dueAt, { time: false })}`
 	const left =
-		r.daysLeft < 0
-			? tag(`Overdue by ${plural(-r.daysLeft, 'day')}`, 'bad')
-			: tag(`${plural(r.daysLeft, 'day')} left`, r.daysLeft <= 7 ? 'warn' : 'neutral')
+		r.daysLeft < 0 ? tag(`Overdue by ${plural(-r.daysLeft, 'day')}`, 'bad') : tag(`${plural(r.daysLeft, 'day')} left`, r.daysLeft <= 7 ? 'warn' : 'neutral')
 	return html`${when(r.dueAt, { time: false })} ${left}`
 }
 
@@ -113,7 +111,11 @@ ${textArea({ id: `reason-${r.id}`, name: 'reason', label: 'Reason to decline (se
 <div class="actions"><button type="submit" class="secondary">Decline</button></div></form></section>`
 }
 
-export function requestsPage(deps: AppDeps, session: PageSession, v: { rows: PrivacyRequestRow[]; errors?: readonly FieldError[]; done?: string; status?: number }): Response {
+export function requestsPage(
+	deps: AppDeps,
+	session: PageSession,
+	v: { rows: PrivacyRequestRow[]; errors?: readonly FieldError[]; done?: string; status?: number },
+): Response {
 	const errors = v.errors ?? []
 	const open = v.rows.filter((r) => r.status === 'open')
 	const answered = v.rows.filter((r) => r.status !== 'open')
@@ -139,7 +141,10 @@ ${dataTable({
 		{ label: 'Received', cell: (r) => when(r.confirmedAt, { time: false }) },
 		{ label: 'Deadline', cell: (r) => when(r.dueAt, { time: false }) },
 		{ label: 'Status', cell: (r) => tag(STATUS[r.status][0], STATUS[r.status][1]) },
-		{ label: 'Answer', cell: (r) => html`${when(r.resolvedAt, { time: false })} by ${r.resolvedBy ?? '—'}${r.declineReason ? html`: ${r.declineReason}` : ''}` },
+		{
+			label: 'Answer',
+			cell: (r) => html`${when(r.resolvedAt, { time: false })} by ${r.resolvedBy ?? '—'}${r.declineReason ? html`: ${r.declineReason}` : ''}`,
+		},
 	],
 	rows: answered,
 	empty: 'No request was answered yet.',

@@ -182,7 +182,10 @@ describe('answering', () => {
 		expect(download.headers.get('content-type')).toBe('application/zip')
 		const zip = unzipSync(new Uint8Array(await download.arrayBuffer()))
 		expect(JSON.parse(strFromU8(zip['candidate.json']!)).candidateId).toBe(candidateId)
-		const [line] = await deps.db.select().from(activity).where(and(eq(activity.targetType, 'privacy_request'), eq(activity.targetId, request.id)))
+		const [line] = await deps.db
+			.select()
+			.from(activity)
+			.where(and(eq(activity.targetType, 'privacy_request'), eq(activity.targetId, request.id)))
 		expect(line!.action).toBe('privacy_request.data_sent')
 		// Answered once; the link stops after 7 days.
 		expect((await owner.post(`/privacy-requests/${request.id}/send`)).status).toBe(409)
@@ -261,7 +264,13 @@ describe('links to the page', () => {
 		const candidateId = await newCandidate(ws, {}, deps)
 		const url = `http://localhost:3000/careers/${ws.slug}/privacy`
 		const ids = await deps.db.transaction(async (tx) => [
-			(await enqueueMail(tx, { workspaceId: ws.id, to: 'c@example.test', subject: 'Hi', text: 'Hello', recipient: { type: 'candidate', id: candidateId } }, deps)).id,
+			(
+				await enqueueMail(
+					tx,
+					{ workspaceId: ws.id, to: 'c@example.test', subject: 'Hi', text: 'Hello', recipient: { type: 'candidate', id: candidateId } },
+					deps,
+				)
+			).id,
 			(await enqueueMessage(tx, { workspaceId: ws.id, to: '+15125550100', text: 'Hello', recipient: { type: 'candidate', id: candidateId } }, deps)).id,
 			(await enqueueMail(tx, { workspaceId: ws.id, to: 'team@example.test', subject: 'Hi', text: 'Hello' }, deps)).id,
 		])
