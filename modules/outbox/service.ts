@@ -75,7 +75,7 @@ async function textFor(
 ) {
 	if (recipient?.type !== 'candidate') return text
 	const footer = await footerFor(deps, db, workspaceId, channel)
-	const privacy = await privacyLineFor(deps, db, workspaceId)
+	const privacy = await privacyLineFor(deps, db, workspaceId, channel)
 	const unsubscribe = marketing ? `Unsubscribe from job alerts: ${unsubscribeUrl(deps, workspaceId, recipient)}` : ''
 	return withFooter(text, [footer, privacy, unsubscribe].filter(Boolean).join('\n'), channel)
 }

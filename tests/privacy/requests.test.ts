@@ -276,7 +276,7 @@ describe('links to the page', () => {
 		])
 		const rows = new Map((await deps.db.select().from(outbox).where(eq(outbox.workspaceId, ws.id))).map((r) => [r.id, r.text]))
 		expect(rows.get(ids[0]!)).toContain(`Your data: ask for a copy or its erasure at ${url}`)
-		expect(rows.get(ids[1]!)).toContain(url)
+		expect(rows.get(ids[1]!)).toContain(`Your data: ${url}`)
 		expect(rows.get(ids[2]!)).not.toContain(url)
 	})
 
