@@ -10,6 +10,7 @@
  */
 import { Elysia } from 'elysia'
 import { contribute, defineModule } from '../../core/module.ts'
+import { recordNamesFrom } from '../activity/index.ts'
 import { workspacesById } from '../auth/index.ts'
 import { privacyPagePort } from '../outbox/index.ts'
 import { privacyCommands } from './commands.ts'
@@ -65,11 +66,20 @@ export default defineModule({
 		},
 	],
 	pageSections: [personalDataSection],
+	// Named by kind and confirmation date, not the address: admins read the activity log, not the requests.
+	recordNames: [
+		recordNamesFrom(
+			'privacy_request',
+			'privacy_requests',
+			`(case r.kind when 'access' then 'for a copy of data' else 'for erasure' end) || ' of ' || to_char(r.confirmed_at at time zone 'UTC', 'Mon DD, YYYY')`,
+			() => '/privacy-requests',
+		),
+	],
 	activityLabels: {
 		'candidate.erased': 'erased the data of',
 		'privacy.rules_set': 'set the privacy rules of',
-		'privacy_request.data_sent': 'sent their data to the person who asked in the privacy request',
-		'privacy_request.erased': 'erased the data asked for in the privacy request',
+		'privacy_request.data_sent': 'sent their data in answer to the privacy request',
+		'privacy_request.erased': 'erased the data in answer to the privacy request',
 		'privacy_request.declined': 'declined the privacy request',
 	},
 	start(deps) {

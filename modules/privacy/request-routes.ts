@@ -9,7 +9,7 @@ import { AppError } from '../../core/errors.ts'
 import { clientAddress } from '../../core/http/client-address.ts'
 import { anonymousCsrf } from '../../core/http/csrf.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { formBody, formText, isRefusal } from '../../core/http/form.ts'
+import { formBody, formText, isRefusal, seeOther } from '../../core/http/form.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { findWorkspace } from '../auth/index.ts'
 import { declineRequest, downloadRequested, eraseRequested, sendRequestedData } from './request-actions.ts'
@@ -32,7 +32,7 @@ export function requestRoutes(deps: AppDeps, { auth }: HttpKit) {
 		async ({ session, params, body, request }: { session: PageSession; params: { id: string }; body: unknown; request: Request }) => {
 			try {
 				await run(session, params.id, body, request)
-				return new Response(null, { status: 303, headers: { location: `/privacy-requests?done=${done}` } })
+				return seeOther('/privacy-requests', done)
 			} catch (error) {
 				if (!isRefusal(error)) throw error
 				const errors = error.fields?.length ? error.fields : [{ field: `req-${params.id}`, message: error.message }]
@@ -54,7 +54,7 @@ export function requestRoutes(deps: AppDeps, { auth }: HttpKit) {
 				const values = { email: formText(body, 'email').slice(0, 320), kind: formText(body, 'kind'), note: formText(body, 'note').slice(0, 4000) }
 				try {
 					await submitPrivacyRequest(deps, ws, { ...values, address: clientAddress(deps.config, request) })
-					return new Response(null, { status: 303, headers: { location: `${privacyPagePath(ws.slug)}?done=sent` } })
+					return seeOther(privacyPagePath(ws.slug), 'sent')
 				} catch (error) {
 					if (!isRefusal(error)) throw error
 					return requestFormPage(ws, {
@@ -82,7 +82,7 @@ export function requestRoutes(deps: AppDeps, { auth }: HttpKit) {
 			async ({ params }) => {
 				const ws = await workspace(params.workspace)
 				await confirmPrivacyRequest(deps, ws, params.token)
-				return new Response(null, { status: 303, headers: { location: `${privacyPagePath(ws.slug)}?done=confirmed` } })
+				return seeOther(privacyPagePath(ws.slug), 'confirmed')
 			},
 			{ auth: 'form', params: t.Object({ workspace: t.String(), token }), body: formBody },
 		)

@@ -197,18 +197,30 @@ const shownColumns = {
 	declineReason: privacyRequests.declineReason,
 }
 
-async function withMatches(deps: AppDeps, workspaceId: string, rows: (typeof privacyRequests.$inferSelect | Record<string, unknown>)[]) {
-	const list = rows as unknown as Omit<PrivacyRequestRow, 'matches' | 'daysLeft'>[]
+type ShownRow = Omit<PrivacyRequestRow, 'matches' | 'daysLeft' | 'kind' | 'status' | 'confirmedAt' | 'dueAt'> & {
+	kind: string
+	status: string
+	confirmedAt: Date | null
+	dueAt: Date | null
+}
+
+/** The rows with the candidates of the workspace that have their address now, and the days left. */
+async function withMatches(deps: AppDeps, workspaceId: string, rows: ShownRow[]): Promise<PrivacyRequestRow[]> {
 	const found = await candidatesByAddress(
 		deps,
 		workspaceId,
-		list.map((r) => r.email),
+		rows.map((r) => r.email),
 	)
 	const now = deps.now()
-	return list.map((r) => ({
+	return rows.map((r) => ({
 		...r,
+		kind: r.kind as RequestKind,
+		status: r.status as PrivacyRequestRow['status'],
+		// Confirmed rows only reach here: both dates are set.
+		confirmedAt: r.confirmedAt!,
+		dueAt: r.dueAt!,
 		matches: (found.get(r.email) ?? []).map((c) => ({ id: c.id, name: c.name })),
-		daysLeft: daysLeft(r.dueAt, now),
+		daysLeft: daysLeft(r.dueAt!, now),
 	}))
 }
 

@@ -224,6 +224,11 @@ describe('answering', () => {
 		expect(mail.text).toContain('We hold no record with this e-mail address.')
 		const [line] = await deps.db.select().from(activity).where(eq(activity.targetId, none.id))
 		expect(line!.action).toBe('privacy_request.declined')
+		// The activity log says it without the address (admins read the log, not the requests).
+		const log = (await owner.get('/activity')).text
+		expect(log).toContain('declined the privacy request')
+		expect(log).toContain('for a copy of data of')
+		expect(log).not.toContain(nobody)
 		// Answered requests are kept 24 months, then the sweep deletes them.
 		clock.advance(23 * 30 * DAY)
 		await forgetOldRequests(deps)
