@@ -19,7 +19,7 @@ import { forgetOldRequests } from '../../modules/privacy/requests.ts'
 import { privacyRequests } from '../../modules/privacy/table.ts'
 import { clock, newPerson, newWorkspace, type TestWorkspace, unique } from '../helpers.ts'
 import { PortalClient, portalApp, signedIn, uniqueAddress } from '../portal.ts'
-import { newCandidate } from '../staffing-fixtures.ts'
+import { newApplication, newCandidate, newVendorJob } from '../staffing-fixtures.ts'
 
 setDefaultTimeout(60_000)
 
@@ -197,12 +197,21 @@ describe('answering', () => {
 		const ws = await newWorkspace(deps)
 		const address = email()
 		const candidateId = await newCandidate(ws, { email: address }, deps)
+		const applicationId = await newApplication(ws, candidateId, await newVendorJob(ws, {}, deps), {}, deps)
 		const request = await confirmed(ws, address, 'erasure')
 		const owner = await ownerOf(ws)
+		// A federal contractor: the erasure keeps its anonymous applicant-flow record, and the person is told.
+		await owner.get('/settings/privacy')
+		expect((await owner.submit('/settings/privacy', { federalContractor: 'on', holdYears: '2', inactiveMonths: '' })).status).toBe(200)
 		const erased = await owner.submit(`/privacy-requests/${request.id}/erase`)
 		expect(erased.redirectedTo).toBe('/privacy-requests?done=erased')
 		expect(await candidateSubject(deps, deps.db, ws.id, candidateId)).toBeNull()
-		expect((await answerTo(address)).row.subject).toBe('Your data was erased')
+		const told = await answerTo(address)
+		expect(told.row.subject).toBe('Your data was erased')
+		const [held] = await deps.database.rows<{ keepUntil: Date }>(sql`select keep_until as "keepUntil" from applicant_flow where id = ${applicationId}`)
+		expect(told.text).toContain(
+			`an anonymous record of your applications (the job, dates and outcome; no name or contact) until ${new Date(held!.keepUntil).toISOString().slice(0, 10)}`,
+		)
 		const actions = (await deps.db.select().from(activity).where(eq(activity.workspaceId, ws.id))).map((a) => a.action)
 		expect(actions).toContain('candidate.erased')
 		expect(actions).toContain('privacy_request.erased')
