@@ -13,7 +13,7 @@ import { createHash, timingSafeEqual } from 'node:crypto'
  * assistants (`core/untrusted.ts`) and the CI secret scan of the test log (`.ci/run`, checked by
  * `tests/reliability/redaction.test.ts`) all follow this list.
  */
-export const CREDENTIAL_TYPES = ['vk', 'pat', 'at', 'rt', 'code', 'ul', 'pwr', 'scim'] as const
+export const CREDENTIAL_TYPES = ['vk', 'pat', 'at', 'rt', 'code', 'ul', 'pwr', 'scim', 'prq'] as const
 export type CredentialType = (typeof CREDENTIAL_TYPES)[number]
 /** The types as a regular-expression group, `(?:vk|pat|…)`. */
 export const CREDENTIAL_TYPE_GROUP = `(?:${CREDENTIAL_TYPES.join('|')})`

@@ -102,6 +102,12 @@ const PAGES: {
 	{ name: 'webhooks', path: () => '/settings/webhooks', record: false, allowed: { owner: 200, admin: 200, recruiter: 403, hiring_manager: 403, viewer: 403 } },
 	{ name: 'privacy', path: () => '/settings/privacy', record: false, allowed: { owner: 200, admin: 403, recruiter: 403, hiring_manager: 403, viewer: 403 } },
 	{
+		name: 'privacy requests',
+		path: () => '/privacy-requests',
+		record: false,
+		allowed: { owner: 200, admin: 403, recruiter: 403, hiring_manager: 403, viewer: 403 },
+	},
+	{
 		name: 'candidate export',
 		path: (r) => `/candidates/${r.candidate}/export.zip`,
 		record: true,

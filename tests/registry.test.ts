@@ -278,6 +278,7 @@ describe('ports: a module declares an extension point, modules that require it c
 			'jobs:api-operations by jobs',
 			'jobs:facts by jobs',
 			'outbox:message-footer by outbox',
+			'outbox:privacy-page by outbox',
 			'outbox:workspace-directory by outbox',
 			'review:source by review',
 			'search:provider by search',
@@ -293,10 +294,11 @@ describe('ports: a module declares an extension point, modules that require it c
 			count('vendors:facts'),
 			count('outbox:workspace-directory'),
 			count('outbox:message-footer'),
+			count('outbox:privacy-page'),
 			count('jobs:api-operations'),
 			count('events:consumer'),
 			count('candidates:data'),
-		]).toEqual([4, 4, 3, 1, 4, 2, 1, 1, 1, 2, 9])
+		]).toEqual([4, 4, 3, 1, 4, 2, 1, 1, 1, 1, 2, 9])
 	})
 
 	test('the outbox finds workspaces through the directory auth contributes, and says so when no module does', () => {

@@ -18,6 +18,7 @@ export {
 	changeRole,
 	createWorkspace,
 	findWorkspace,
+	isEmailAddress,
 	requireWorkspace,
 	listWorkspaces,
 	listPeople,

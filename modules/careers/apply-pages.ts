@@ -8,6 +8,7 @@ import { html, page, type SafeHtml } from '../../core/html.ts'
 import type { Workspace } from '../auth/index.ts'
 import { selfIdentificationFields } from '../eeo/index.ts'
 import type { JobQuestion, PublicJob } from '../jobs/index.ts'
+import { privacyPagePath } from '../privacy/index.ts'
 
 export interface ApplyFormState {
 	csrf: string
@@ -56,7 +57,8 @@ ${state.kept ? html`<input type="hidden" name="resume_kept" value="${state.kept.
 ${questions.map(question)}
 ${selfIdentificationFields(values, errors)}
 <button type="submit">Submit application</button>
-</form></section>`
+</form>
+<p class="hint">Your data: you can ask ${ws.name} for a copy of it or for its erasure at any time on <a href="${privacyPagePath(ws.slug)}">its privacy page</a>.</p></section>`
 }
 
 export function appliedPage(ws: Workspace, job: PublicJob, email: string): Response {

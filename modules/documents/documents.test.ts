@@ -155,7 +155,8 @@ describe('requesting documents', () => {
 		expect(message!.to).toBe('+15125550199')
 		expect(message!.text).not.toContain('bl_ul_')
 		expect(await textToSend(deps.secret, message!)).toContain('/upload/bl_ul_')
-		expect(message!.text).not.toContain('/careers/')
+		// The job's page (/careers/<workspace>/jobs/<slug>); the privacy page's link is under every message.
+		expect(message!.text).not.toContain('/jobs/')
 
 		const other = await newCandidate(s.ws)
 		await expect(requestCandidateDocuments(deps, s.recruiter, { candidateId: other, items: ['dl'], applicationId: s.applicationId })).rejects.toMatchObject({

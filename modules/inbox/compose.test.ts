@@ -87,7 +87,9 @@ describe('New message', () => {
 			relatedId: w.app,
 			marketing: false,
 		})
-		expect(row!.text).toBe(`Hi Ava, about Senior Java Developer.\n\n-- \nTest Staffing\nhttp://localhost:3000/careers/${w.ws.slug}`)
+		expect(row!.text).toBe(
+			`Hi Ava, about Senior Java Developer.\n\n-- \nTest Staffing\nhttp://localhost:3000/careers/${w.ws.slug}\nYour data: ask for a copy or its erasure at http://localhost:3000/careers/${w.ws.slug}/privacy`,
+		)
 		const [thread] = await deps.db.select().from(inboxThreads).where(eq(inboxThreads.candidateId, w.candidate))
 		const messages = await deps.db.select().from(inboxMessages).where(eq(inboxMessages.threadId, thread!.id))
 		expect(messages.map((m) => [m.outboxId, m.text])).toEqual([[row!.id, 'Hi Ava, about Senior Java Developer.']])
@@ -126,7 +128,11 @@ describe('New message', () => {
 			.select()
 			.from(outbox)
 			.where(and(eq(outbox.workspaceId, w.ws.id), eq(outbox.to, '+15125550142')))
-		expect(row).toMatchObject({ channel: 'message', status: 'not_sent', text: 'Free for a call, Ava?\n– Test Staffing' })
+		expect(row).toMatchObject({
+			channel: 'message',
+			status: 'not_sent',
+			text: `Free for a call, Ava?\n– Test Staffing\nYour data: http://localhost:3000/careers/${w.ws.slug}/privacy`,
+		})
 		const vendorPage = await portal.get(`/inbox/new?vendor=${w.vendor}`)
 		expect(vendorPage.text).toContain('New message to Apex Partners')
 		expect(vendorPage.text).not.toContain('Alert (E-mail, job alert)')

@@ -11,7 +11,7 @@ import { safeEqual } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { contributionsTo } from '../../core/registry.ts'
 import type { Db } from '../../db/client.ts'
-import { messageFooterPort } from './port.ts'
+import { messageFooterPort, privacyPagePort } from './port.ts'
 
 const SAFE = /^[A-Za-z0-9_-]+$/
 const signature = (secret: Uint8Array, payload: string) =>
@@ -22,6 +22,18 @@ export async function footerFor(deps: Pick<AppDeps, 'registry' | 'config'>, db: 
 	const [footer] = contributionsTo(deps.registry, messageFooterPort)
 	if (!footer) return ''
 	return (await footer.footerOf(deps, db, workspaceId))[channel].trim()
+}
+
+/**
+ * The line that tells a candidate where to ask for their data or its erasure ('' when no module
+ * keeps such a page): under every e-mail and message to a candidate, whatever sent it.
+ */
+export async function privacyLineFor(deps: Pick<AppDeps, 'registry' | 'config'>, db: Db, workspaceId: string, channel: 'email' | 'text'): Promise<string> {
+	const [page] = contributionsTo(deps.registry, privacyPagePort)
+	const url = page ? await page.urlOf(deps, db, workspaceId) : null
+	if (!url) return ''
+	// A text message is short (its provider cuts it at 1,600 characters): the address says the rest.
+	return channel === 'email' ? `Your data: ask for a copy or its erasure at ${url}` : `Your data: ${url}`
 }
 
 /** `text` with the footer under it: after the usual signature separator ("-- ") in e-mail, on its own line in a message. */

@@ -1,6 +1,6 @@
 /**
  * What every message to a candidate carries, checked on what a real SMTP server receives: the firm's
- * footer (e-mail and text), and on marketing mail only (a job alert) `List-Unsubscribe` with the
+ * footer (e-mail and text) and the link to the workspace's privacy page, and on marketing mail only (a job alert) `List-Unsubscribe` with the
  * one-click POST; the unsubscribe page, and a job alert to someone who unsubscribed recorded as not sent.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
@@ -43,7 +43,9 @@ describe('the footer and List-Unsubscribe', () => {
 		const candidateId = await newCandidate(ws, { email: to })
 		await send({ to, candidateId })
 		const [mail] = smtp.to(to)
-		expect(mail!.parsed.text?.trim()).toBe(`Body text.\n\n-- \nTest Staffing\nhttp://localhost:3000/careers/${ws.slug}`)
+		expect(mail!.parsed.text?.trim()).toBe(
+			`Body text.\n\n-- \nTest Staffing\nhttp://localhost:3000/careers/${ws.slug}\nYour data: ask for a copy or its erasure at http://localhost:3000/careers/${ws.slug}/privacy`,
+		)
 		expect(mail!.parsed.headers.find((h) => h.key === 'list-unsubscribe')).toBeUndefined()
 		const other = `${unique('vendor')}@example.test`
 		await send({ to: other })
@@ -101,6 +103,6 @@ describe('the footer and List-Unsubscribe', () => {
 			.select()
 			.from(outbox)
 			.where(inArray(outbox.id, [id]))
-		expect(row!.text).toBe('Call me?\n– Test Staffing')
+		expect(row!.text).toBe(`Call me?\n– Test Staffing\nYour data: http://localhost:3000/careers/${ws.slug}/privacy`)
 	})
 })

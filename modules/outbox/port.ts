@@ -45,3 +45,18 @@ export const messageFooterPort = definePort<MessageFooter>(
 	'The firm’s footer that every e-mail and message to a candidate carries (contributed by the module that keeps it)',
 	{ single: true },
 )
+
+/**
+ * Where a candidate asks for a copy of their data or its erasure: written under every e-mail and
+ * message to a candidate (`footer.ts`). The module that owns that page (privacy) contributes it.
+ */
+export interface PrivacyPage {
+	/** The page's full address for the workspace, or null when it has none. Read on the caller's transaction. */
+	urlOf(deps: Pick<AppDeps, 'config'>, db: Db, workspaceId: string): Promise<string | null>
+}
+
+export const privacyPagePort = definePort<PrivacyPage>(
+	'outbox:privacy-page',
+	'The page where a candidate asks for their data or its erasure, linked under every message to a candidate (contributed by the module that owns it)',
+	{ single: true },
+)

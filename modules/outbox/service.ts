@@ -10,7 +10,7 @@ import { AppError } from '../../core/errors.ts'
 import { keysetPage, newestWrittenFirst } from '../../core/paging.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
-import { footerFor, unsubscribeUrl, withFooter } from './footer.ts'
+import { footerFor, privacyLineFor, unsubscribeUrl, withFooter } from './footer.ts'
 import { sealPrivate, type RecipientOnly } from './private.ts'
 import { outbox, outboxUnsubscribes, type OutboxAttachment, type OutboxCalendar } from './table.ts'
 
@@ -61,8 +61,8 @@ async function unsubscribed(db: Db, workspaceId: string, recipient: Recipient): 
 }
 
 /**
- * The text as it goes out: a candidate's message ends with the firm's footer, and a marketing one
- * with the line to unsubscribe (also in the `List-Unsubscribe` header, mail.ts).
+ * The text as it goes out: a candidate's message ends with the firm's footer, the line to the page
+ * where they ask for their data or its erasure, and a marketing one with the line to unsubscribe (also in the `List-Unsubscribe` header, mail.ts).
  */
 async function textFor(
 	deps: SendingDeps,
@@ -75,8 +75,9 @@ async function textFor(
 ) {
 	if (recipient?.type !== 'candidate') return text
 	const footer = await footerFor(deps, db, workspaceId, channel)
+	const privacy = await privacyLineFor(deps, db, workspaceId, channel)
 	const unsubscribe = marketing ? `Unsubscribe from job alerts: ${unsubscribeUrl(deps, workspaceId, recipient)}` : ''
-	return withFooter(text, [footer, unsubscribe].filter(Boolean).join('\n'), channel)
+	return withFooter(text, [footer, privacy, unsubscribe].filter(Boolean).join('\n'), channel)
 }
 
 /**

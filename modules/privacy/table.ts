@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, smallint, text, timestamp } from 'drizzle-orm/pg-core'
+import { boolean, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { workspaces } from '../auth/table.ts'
 
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 })
@@ -44,4 +44,45 @@ export const applicantFlow = pgTable(
 		keepUntil: at('keep_until').notNull(),
 	},
 	(t) => [index('applicant_flow_keep_until').on(t.keepUntil), index('applicant_flow_workspace').on(t.workspaceId, t.jobId)],
+)
+
+/**
+ * A person's request for their data or its erasure, made on the workspace's public privacy page
+ * (`/careers/<slug>/privacy`). Unconfirmed until the link e-mailed to the address is opened
+ * (`tokenHash`: its SHA-256; `expiresAt`: when the link stops working); confirmed, it is due 45
+ * days later (`dueAt`, the CCPA/CPRA limit) and waits for an owner. The owner's answer: `completed`
+ * (data sent or erased, `candidateIds` the records acted on) or `declined` (`declineReason`).
+ * A sent copy is downloaded through `downloadHash` until `downloadExpiresAt`.
+ */
+export const privacyRequests = pgTable(
+	'privacy_requests',
+	{
+		id: text('id').primaryKey(),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		/** access or erasure. */
+		kind: text('kind').notNull(),
+		/** As typed, lower-cased: the address the confirmation and the answer go to. */
+		email: text('email').notNull(),
+		note: text('note'),
+		tokenHash: text('token_hash').notNull(),
+		expiresAt: at('expires_at').notNull(),
+		createdAt: at('created_at').notNull().defaultNow(),
+		confirmedAt: at('confirmed_at'),
+		dueAt: at('due_at'),
+		/** unconfirmed, open, completed, declined. */
+		status: text('status').notNull().default('unconfirmed'),
+		resolvedAt: at('resolved_at'),
+		resolvedBy: text('resolved_by'),
+		declineReason: text('decline_reason'),
+		candidateIds: jsonb('candidate_ids').$type<string[]>().notNull().default([]),
+		downloadHash: text('download_hash'),
+		downloadExpiresAt: at('download_expires_at'),
+	},
+	(t) => [
+		uniqueIndex('privacy_requests_token').on(t.tokenHash),
+		uniqueIndex('privacy_requests_download').on(t.downloadHash),
+		index('privacy_requests_workspace').on(t.workspaceId, t.status, t.dueAt),
+	],
 )

@@ -93,6 +93,9 @@ export const PORTAL_PAGES: readonly PortalPageCase[] = [
 	{ name: 'eeo', path: () => '/eeo', roles: ['owner'] },
 	{ name: 'candidate-erase', path: (ids) => `/candidates/${ids.candidateId}/erase`, roles: ['owner'] },
 	{ name: 'privacy-settings', path: () => '/settings/privacy', roles: ['owner'] },
+	{ name: 'privacy-requests', path: () => '/privacy-requests', roles: ['owner'] },
+	// The public page where a person asks for their data or its erasure (no account needed; opened signed in here).
+	{ name: 'privacy-request-form', path: (ids) => `/careers/${ids.workspace}/privacy`, roles: ['owner'] },
 ]
 
 /** The records of a seeded workspace the pages are opened on. */
