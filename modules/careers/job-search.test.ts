@@ -6,26 +6,14 @@
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { newId } from '../../core/credentials.ts'
-import { call, newPerson, newWorkspace, testApp, testDeps, unique, type TestWorkspace } from '../../tests/helpers.ts'
+import { call, newPerson, newWorkspace, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { newPublicJob as addJob } from '../../tests/staffing-fixtures.ts'
 import { personActor } from '../auth/index.ts'
 import { jobSearchProvider } from '../jobs/search.ts'
-import { jobs } from '../jobs/table.ts'
-import { employmentType } from './job-facts.ts'
-import { employmentTypeSql } from './job-facts.ts'
+import { employmentType, employmentTypeSql } from './job-facts.ts'
 import { PAGE_SIZE } from './search.ts'
 
 beforeAll(() => testApp(), 120_000)
-
-type JobInput = Partial<typeof jobs.$inferInsert> & { title: string }
-
-export async function addJob(ws: TestWorkspace, o: JobInput): Promise<{ id: string; slug: string }> {
-	const deps = await testDeps()
-	const id = newId('job')
-	const slug = unique('job-')
-	await deps.db.insert(jobs).values({ id, workspaceId: ws.id, slug, status: 'Open', publishedAt: new Date(), ...o })
-	return { id, slug }
-}
 
 /** The job links of a careers list page, in order. */
 const slugsOf = (html: string) => [...html.matchAll(/<a href="\/careers\/[^/]+\/jobs\/([^"]+)">/g)].map((m) => m[1]!)
