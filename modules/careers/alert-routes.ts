@@ -43,7 +43,9 @@ export function alertRoutes(deps: AppDeps, auth: AuthPlugin) {
 				if (errors.length) return again({})
 				const decision = await deps.limiter.hit(`job-alert:${clientAddress(deps.config, request)}`, ALERTS_PER_MINUTE)
 				if (!decision.allowed) {
-					const res = await again({ errors: [{ field: 'email', message: `Too many alerts were asked for from your network: wait ${decision.resetSeconds} seconds and try again` }] })
+					const res = await again({
+						errors: [{ field: 'email', message: `Too many alerts were asked for from your network: wait ${decision.resetSeconds} seconds and try again` }],
+					})
 					return new Response(res.body, { status: 429, headers: { ...Object.fromEntries(res.headers), 'Retry-After': String(decision.resetSeconds) } })
 				}
 				try {

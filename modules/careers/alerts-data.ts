@@ -11,7 +11,10 @@ import { alertsOf, deleteAlertsOf } from './alerts.ts'
 
 /** The candidate's e-mail address, read before the candidates module erases its row (it erases last). */
 async function emailsOf(deps: AppDeps, db: Db, s: CandidateSubject): Promise<string[]> {
-	const rows = await deps.database.rows<{ email: string }>(sql`select email from candidates where id = ${s.candidateId} and workspace_id = ${s.workspaceId}`, db)
+	const rows = await deps.database.rows<{ email: string }>(
+		sql`select email from candidates where id = ${s.candidateId} and workspace_id = ${s.workspaceId}`,
+		db,
+	)
 	return rows.map((r) => r.email).filter(Boolean)
 }
 

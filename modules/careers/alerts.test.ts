@@ -34,7 +34,8 @@ afterEach(() => clock.reset())
 
 const mailer = () => portalApp({ SMTP_URL: smtp.url, BASE_URL: 'http://localhost:3000' })
 const deliver = async (ws: TestWorkspace) => deliverDue((await mailer()).deps, { workspaceId: ws.id })
-const header = (mail: { parsed: { headers: { key: string; value: unknown }[] } }, key: string) => mail.parsed.headers.find((h) => h.key === key)?.value as string | undefined
+const header = (mail: { parsed: { headers: { key: string; value: unknown }[] } }, key: string) =>
+	mail.parsed.headers.find((h) => h.key === key)?.value as string | undefined
 const alertsOf = async (ws: TestWorkspace) => (await testDeps()).db.select().from(jobAlerts).where(eq(jobAlerts.workspaceId, ws.id))
 
 describe('job alerts from a search', () => {

@@ -58,8 +58,13 @@ export async function requestAlert(deps: AppDeps, ws: Workspace, emailTyped: str
 		)
 		const [existing] = await tx.select({ id: jobAlerts.id, status: jobAlerts.status }).from(jobAlerts).where(same).limit(1)
 		if (existing?.status === 'active') return
-		if (existing) await tx.update(jobAlerts).set({ confirmHash: hashSecret(token) }).where(eq(jobAlerts.id, existing.id))
-		else await tx.insert(jobAlerts).values({ id: newId('alert'), workspaceId: ws.id, email, ...criteria, confirmHash: hashSecret(token), createdAt: deps.now() })
+		if (existing)
+			await tx
+				.update(jobAlerts)
+				.set({ confirmHash: hashSecret(token) })
+				.where(eq(jobAlerts.id, existing.id))
+		else
+			await tx.insert(jobAlerts).values({ id: newId('alert'), workspaceId: ws.id, email, ...criteria, confirmHash: hashSecret(token), createdAt: deps.now() })
 		const link = `${deps.config.baseUrl}/careers/${ws.slug}/alerts/confirm/${token}`
 		await enqueueMail(
 			tx,

@@ -21,10 +21,7 @@ export default defineModule({
 	routes: careersRoutes,
 	paths: ['/', '/careers', '/sitemap.xml', '/sitemaps', '/robots.txt'],
 	commands: careersCommands,
-	contributes: [
-		contribute(candidateData, jobAlertsData),
-		contribute(unsubscribedPort, { unsubscribed: forgetUnsubscribed }),
-	],
+	contributes: [contribute(candidateData, jobAlertsData), contribute(unsubscribedPort, { unsubscribed: forgetUnsubscribed })],
 	// Job-alert digests, as the privacy module's sweep: each alert gets at most one a day
 	// (claimed in the transaction that queues it, so several instances never send one twice).
 	start(deps) {

@@ -29,8 +29,19 @@ describe('keywords, filters and clearing', () => {
 	beforeAll(async () => {
 		ws = await newWorkspace()
 		j.javaAustin = await addJob(ws, { title: 'Senior Java Developer', location: 'Austin, TX', schedule: 'Onsite', contractType: 'C2C' })
-		j.javaRemote = await addJob(ws, { title: 'Backend Engineer', location: 'Remote - US', schedule: 'Remote', mustHave: ['Java 17', 'Spring'], contractType: 'W2' })
-		j.descJava = await addJob(ws, { title: 'Platform Engineer', location: 'Dallas, Texas', description: '<p>You will maintain our <strong>Java</strong> services.</p>', contractType: 'Fulltime' })
+		j.javaRemote = await addJob(ws, {
+			title: 'Backend Engineer',
+			location: 'Remote - US',
+			schedule: 'Remote',
+			mustHave: ['Java 17', 'Spring'],
+			contractType: 'W2',
+		})
+		j.descJava = await addJob(ws, {
+			title: 'Platform Engineer',
+			location: 'Dallas, Texas',
+			description: '<p>You will maintain our <strong>Java</strong> services.</p>',
+			contractType: 'Fulltime',
+		})
 		j.python = await addJob(ws, { title: 'Python Developer', location: 'Austin, TX', schedule: 'Hybrid', employment: 'Full-time, permanent' })
 		j.closed = await addJob(ws, { title: 'Java Architect', location: 'Austin, TX', status: 'Closed', publishedAt: null, closedAt: new Date() })
 	})
@@ -104,7 +115,8 @@ describe('paging', () => {
 		const ws = await newWorkspace()
 		const base = Date.now() - 100 * 60_000
 		const made = []
-		for (let i = 0; i < PAGE_SIZE + 5; i++) made.push(await addJob(ws, { title: `Contract Tester ${i}`, contractType: 'C2C', publishedAt: new Date(base + i * 60_000) }))
+		for (let i = 0; i < PAGE_SIZE + 5; i++)
+			made.push(await addJob(ws, { title: `Contract Tester ${i}`, contractType: 'C2C', publishedAt: new Date(base + i * 60_000) }))
 		await addJob(ws, { title: 'Full-time Tester', contractType: 'Fulltime' })
 		const newest = made.map((m) => m.slug).reverse()
 		const first = await search(ws, '?type=Contract')

@@ -60,7 +60,11 @@ export function readCriteria(input: Record<string, unknown>): { criteria: JobCri
 		page = /^\d{1,6}$/.test(pageText) ? Number(pageText) : Number.NaN
 		if (!(page >= 1 && page <= MAX_PAGE)) errors.push({ field: 'page', message: `Page must be a whole number from 1 to ${MAX_PAGE}` })
 	}
-	return { criteria: { q: q.slice(0, MAX_Q), location: location.slice(0, MAX_LOCATION), remote: remoteText === 'on', type }, page: errors.length ? 1 : page, errors }
+	return {
+		criteria: { q: q.slice(0, MAX_Q), location: location.slice(0, MAX_LOCATION), remote: remoteText === 'on', type },
+		page: errors.length ? 1 : page,
+		errors,
+	}
 }
 
 /** The query string of criteria (and a page), as the form sends it: the address of a search. */
@@ -83,8 +87,7 @@ function locationCondition(text: string): SQL {
 	const place = parseLocation(text)
 	const parts: SQL[] = []
 	if (place.locality) parts.push(sql`j.location ilike ${`%${escapeLike(place.locality)}%`}`)
-	if (place.region)
-		parts.push(sql`(j.location ~ ${`\\y${place.region}\\y`} or j.location ilike ${`%${escapeLike(US_STATES[place.region] ?? place.region)}%`})`)
+	if (place.region) parts.push(sql`(j.location ~ ${`\\y${place.region}\\y`} or j.location ilike ${`%${escapeLike(US_STATES[place.region] ?? place.region)}%`})`)
 	if (!parts.length) parts.push(sql`j.location ilike ${`%${escapeLike(text)}%`}`)
 	return sql.join(parts, sql` and `)
 }

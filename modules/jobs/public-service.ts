@@ -8,7 +8,7 @@ import { jobs } from './table.ts'
 
 export type PublicJob = JobRow
 
-/** A workspace's open jobs, newest published first (no cap: the careers list shows them all). */
+/** A workspace's open jobs, newest published first, all of them (the demo's analytics seed; the careers list pages through `findOpenJobs`). */
 export async function listOpenJobs(deps: AppDeps, workspaceId: string): Promise<PublicJob[]> {
 	return deps.database.rows<PublicJob>(
 		sql`select ${JOB_COLUMNS} from ${jobs} j where workspace_id = ${workspaceId} and status = 'Open' order by published_at desc, id desc`,

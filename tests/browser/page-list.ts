@@ -93,6 +93,9 @@ export const PORTAL_PAGES: readonly PortalPageCase[] = [
 	{ name: 'eeo', path: () => '/eeo', roles: ['owner'] },
 	{ name: 'candidate-erase', path: (ids) => `/candidates/${ids.candidateId}/erase`, roles: ['owner'] },
 	{ name: 'privacy-settings', path: () => '/settings/privacy', roles: ['owner'] },
+	// The public careers site (issue 29): the job list with a search and every filter applied, and unfiltered.
+	{ name: 'careers-search', path: (ids) => `/careers/${ids.workspace}?q=engineer&location=TX&type=Contract`, roles: ['owner'] },
+	{ name: 'careers', path: (ids) => `/careers/${ids.workspace}`, roles: ['owner'] },
 ]
 
 /** The records of a seeded workspace the pages are opened on. */
