@@ -13,8 +13,8 @@ import { anonymousCsrf } from '../../core/http/csrf.ts'
 import { html, page } from '../../core/html.ts'
 import { confirmAlert, pendingAlert, requestAlert } from './alerts.ts'
 import { workspaceOr404 } from './lookup.ts'
-import { criteriaWords, jobListPage } from './pages.ts'
-import { criteriaQuery, readCriteria, searchCareers } from './search.ts'
+import { jobListPage } from './pages.ts'
+import { criteriaQuery, criteriaWords, readCriteria, searchCareers } from './search.ts'
 
 /** Alerts one client address may ask for a minute: a person asks for a few; a script mailing strangers is stopped. */
 export const ALERTS_PER_MINUTE = 5

@@ -15,9 +15,10 @@ import { PortalClient, portalApp } from '../../tests/portal.ts'
 import { startSmtp, type TestSmtp } from '../../tests/smtp.ts'
 import { newCandidate, newPublicJob as addJob } from '../../tests/staffing-fixtures.ts'
 import { operatorActor } from '../auth/index.ts'
-import { deliverDue, PRIVATE_MARKER } from '../outbox/index.ts'
+import { deliverDue, outboxSince, PRIVATE_MARKER } from '../outbox/index.ts'
 import { outbox, outboxUnsubscribes } from '../outbox/table.ts'
 import { eraseCandidate, exportCandidate } from '../privacy/index.ts'
+import { ALERTS_PER_MINUTE } from './alert-routes.ts'
 import { confirmAlert, DAY_MS, requestAlert } from './alerts.ts'
 import { NO_CRITERIA } from './search.ts'
 import { jobAlerts } from './table.ts'
@@ -128,6 +129,9 @@ describe('job alerts from a search', () => {
 		clock.advance(2 * DAY_MS)
 		expect((await runCommand(deps, 'alerts send', { workspace: ws.slug, json: true })).json).toEqual({ digests: 0, jobs: 0 })
 		await expect(runCommand(deps, 'alerts send', { workspace: 'no-such-workspace' })).rejects.toThrow('No workspace with the slug "no-such-workspace"')
+		// Alert mail is no conversation: the inbox (which reads outboxSince) copies none of it.
+		expect(await deps.db.select().from(outbox).where(eq(outbox.to, email))).toHaveLength(3)
+		expect((await outboxSince(deps.db, { workspaceId: ws.id, limit: 100 })).filter((r) => r.to === email)).toEqual([])
 	})
 
 	test('the unsubscribe link in the text asks first, then unsubscribes; an alert with no new jobs sends nothing', async () => {
@@ -181,6 +185,16 @@ describe('job alerts from a search', () => {
 		const badSearch = await browser.post(`/careers/${ws.slug}/alerts`, { email, type: 'Freelance' })
 		expect(badSearch.status).toBe(400)
 		expect(await alertsOf(ws)).toHaveLength(1)
+
+		// One address may ask for ALERTS_PER_MINUTE a minute; then it is told to wait.
+		const office = new PortalClient(app, { address: `203.0.113.${Math.floor(Math.random() * 250) + 1}` })
+		await office.get(`/careers/${ws.slug}`)
+		for (let i = 0; i < ALERTS_PER_MINUTE; i++) expect((await office.post(`/careers/${ws.slug}/alerts`, { email: `n${i}-${email}` })).status).toBe(200)
+		const limited = await office.post(`/careers/${ws.slug}/alerts`, { email: `late-${email}` })
+		expect(limited.status).toBe(429)
+		expect(limited.headers.get('retry-after')).toMatch(/^\d+$/)
+		expect(limited.text).toContain('Too many alerts were asked for from your network')
+		expect(await alertsOf(ws)).toHaveLength(1 + ALERTS_PER_MINUTE)
 	})
 })
 

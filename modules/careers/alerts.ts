@@ -22,10 +22,9 @@ import { invalid } from '../../core/errors.ts'
 import { plural } from '../../core/ui.ts'
 import type { Db } from '../../db/client.ts'
 import { type Workspace, workspacesById } from '../auth/index.ts'
-import { enqueueMail, isUnsubscribed } from '../outbox/index.ts'
+import { enqueueMail, JOB_ALERT_MAIL } from '../outbox/index.ts'
 import { jobUrl } from '../jobs/index.ts'
-import { criteriaWords } from './pages.ts'
-import { criteriaQuery, type JobCriteria, newMatchingJobs } from './search.ts'
+import { criteriaQuery, criteriaWords, type JobCriteria, newMatchingJobs } from './search.ts'
 import { jobAlerts } from './table.ts'
 
 export const ALERT_RECIPIENT = 'job_alert'
@@ -58,13 +57,9 @@ export async function requestAlert(deps: AppDeps, ws: Workspace, emailTyped: str
 		)
 		const [existing] = await tx.select({ id: jobAlerts.id, status: jobAlerts.status }).from(jobAlerts).where(same).limit(1)
 		if (existing?.status === 'active') return
-		if (existing)
-			await tx
-				.update(jobAlerts)
-				.set({ confirmHash: hashSecret(token) })
-				.where(eq(jobAlerts.id, existing.id))
-		else
-			await tx.insert(jobAlerts).values({ id: newId('alert'), workspaceId: ws.id, email, ...criteria, confirmHash: hashSecret(token), createdAt: deps.now() })
+		const id = existing?.id ?? newId('alert')
+		if (existing) await tx.update(jobAlerts).set({ confirmHash: hashSecret(token) }).where(eq(jobAlerts.id, id))
+		else await tx.insert(jobAlerts).values({ id, workspaceId: ws.id, email, ...criteria, confirmHash: hashSecret(token), createdAt: deps.now() })
 		const link = `${deps.config.baseUrl}/careers/${ws.slug}/alerts/confirm/${token}`
 		await enqueueMail(
 			tx,
@@ -75,6 +70,7 @@ export async function requestAlert(deps: AppDeps, ws: Workspace, emailTyped: str
 				text: `You asked for new jobs at ${ws.name} matching ${described(criteria)} by e-mail, at most once a day.\n\nConfirm here:\n${link}\n\nIf you did not ask for this, ignore this e-mail: nothing more will be sent.\n`,
 				// The link is the confirmation's only credential: sealed in the outbox, like an upload link.
 				recipientOnly: { value: link, serverSecret: deps.secret, revealable: true },
+				related: { type: JOB_ALERT_MAIL, id },
 			},
 			deps,
 		)
@@ -152,10 +148,6 @@ async function sendDigest(deps: AppDeps, id: string): Promise<number> {
 		const [row] = await tx.select().from(jobAlerts).where(eq(jobAlerts.id, id))
 		const ws = (await workspacesById(tx, [row!.workspaceId])).get(row!.workspaceId)
 		if (!ws) return 0
-		if (await isUnsubscribed(tx, ws.id, { type: ALERT_RECIPIENT, id })) {
-			await tx.delete(jobAlerts).where(eq(jobAlerts.id, id))
-			return 0
-		}
 		const criteria = criteriaOf(row!)
 		const since = row!.digestedThrough ?? row!.confirmedAt ?? row!.createdAt
 		const found = await newMatchingJobs(deps, tx, ws.id, criteria, since, now, DIGEST_JOBS)
@@ -170,7 +162,7 @@ async function sendDigest(deps: AppDeps, id: string): Promise<number> {
 				subject: `${plural(found.total, 'new job')} at ${ws.name}`,
 				text: `New jobs at ${ws.name} matching ${described(criteria)}:\n\n${lines.join('\n\n')}\n${more}\nSee the search: ${searchUrl(deps, ws, criteria)}\n`,
 				recipient: { type: ALERT_RECIPIENT, id },
-				related: { type: 'job_alert', id },
+				related: { type: JOB_ALERT_MAIL, id },
 				marketing: true,
 			},
 			deps,

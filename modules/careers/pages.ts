@@ -5,7 +5,7 @@ import { errorSummary, plural, selectField, textField } from '../../core/ui.ts'
 import type { Workspace } from '../auth/index.ts'
 import { payUnit, toDate, type PublicJob } from '../jobs/index.ts'
 import { employmentType, jobPlace } from './job-facts.ts'
-import { type CareersResults, criteriaQuery, hasCriteria, JOB_TYPES, type JobCriteria, MAX_LOCATION, MAX_Q, PAGE_SIZE } from './search.ts'
+import { type CareersResults, criteriaQuery, criteriaWords, hasCriteria, JOB_TYPES, type JobCriteria, MAX_LOCATION, MAX_Q, PAGE_SIZE } from './search.ts'
 
 const jobPath = (ws: Workspace, job: PublicJob) => `/careers/${ws.slug}/jobs/${job.slug}`
 
@@ -26,11 +26,6 @@ export interface JobListView {
 	errors: readonly FieldError[]
 	/** The job-alert form: its CSRF token, what was typed, its problems, and a notice once sent. */
 	alert: { csrf: string; email?: string; errors?: readonly FieldError[]; notice?: string }
-}
-
-/** A candidate's search as words: "java", "in Austin", "remote only", "Contract". */
-export function criteriaWords(c: JobCriteria): string[] {
-	return [c.q && `“${c.q}”`, c.location && `in ${c.location}`, c.remote && 'remote only', c.type].filter((w): w is string => Boolean(w))
 }
 
 /** Each filter applied, with the address of the same search without it. */

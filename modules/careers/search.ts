@@ -67,6 +67,11 @@ export function readCriteria(input: Record<string, unknown>): { criteria: JobCri
 	}
 }
 
+/** A candidate's search as words: "java", "in Austin", "remote only", "Contract". */
+export function criteriaWords(c: JobCriteria): string[] {
+	return [c.q && `“${c.q}”`, c.location && `in ${c.location}`, c.remote && 'remote only', c.type].filter((w): w is string => Boolean(w))
+}
+
 /** The query string of criteria (and a page), as the form sends it: the address of a search. */
 export function criteriaQuery(c: JobCriteria, page = 1): string {
 	const params = new URLSearchParams()
