@@ -58,7 +58,11 @@ export async function requestAlert(deps: AppDeps, ws: Workspace, emailTyped: str
 		const [existing] = await tx.select({ id: jobAlerts.id, status: jobAlerts.status }).from(jobAlerts).where(same).limit(1)
 		if (existing?.status === 'active') return
 		const id = existing?.id ?? newId('alert')
-		if (existing) await tx.update(jobAlerts).set({ confirmHash: hashSecret(token) }).where(eq(jobAlerts.id, id))
+		if (existing)
+			await tx
+				.update(jobAlerts)
+				.set({ confirmHash: hashSecret(token) })
+				.where(eq(jobAlerts.id, id))
 		else await tx.insert(jobAlerts).values({ id, workspaceId: ws.id, email, ...criteria, confirmHash: hashSecret(token), createdAt: deps.now() })
 		const link = `${deps.config.baseUrl}/careers/${ws.slug}/alerts/confirm/${token}`
 		await enqueueMail(
