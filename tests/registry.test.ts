@@ -279,6 +279,7 @@ describe('ports: a module declares an extension point, modules that require it c
 			'jobs:facts by jobs',
 			'outbox:message-footer by outbox',
 			'outbox:privacy-page by outbox',
+			'outbox:unsubscribed by outbox',
 			'outbox:workspace-directory by outbox',
 			'review:source by review',
 			'search:provider by search',
@@ -298,7 +299,8 @@ describe('ports: a module declares an extension point, modules that require it c
 			count('jobs:api-operations'),
 			count('events:consumer'),
 			count('candidates:data'),
-		]).toEqual([4, 4, 3, 1, 4, 2, 1, 1, 1, 1, 2, 9])
+			count('outbox:unsubscribed'),
+		]).toEqual([4, 4, 3, 1, 4, 2, 1, 1, 1, 1, 2, 10, 1])
 	})
 
 	test('the outbox finds workspaces through the directory auth contributes, and says so when no module does', () => {

@@ -138,3 +138,16 @@ export async function workspaceWithOwner(deps: AppDeps): Promise<{ ws: TestWorks
 	const ws = await newWorkspace(deps)
 	return { ws, owner: await personActor(deps, ws.slug, (await newPerson(ws, 'owner', {}, deps)).email) }
 }
+
+/** A job with the given facts, open and published now unless said otherwise (the careers search and job alerts). */
+export async function newPublicJob(
+	ws: TestWorkspace,
+	o: Partial<typeof jobs.$inferInsert> & { title: string },
+	deps?: AppDeps,
+): Promise<{ id: string; slug: string }> {
+	deps ??= await testDeps()
+	const id = newId('job')
+	const slug = unique('job-')
+	await deps.db.insert(jobs).values({ id, workspaceId: ws.id, slug, status: 'Open', publishedAt: new Date(), ...o })
+	return { id, slug }
+}

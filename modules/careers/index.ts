@@ -1,10 +1,40 @@
-import { defineModule } from '../../core/module.ts'
+import { contribute, defineModule } from '../../core/module.ts'
+import { candidateData } from '../candidates/index.ts'
+import { unsubscribedPort } from '../outbox/index.ts'
+import { forgetUnsubscribed, sendDigests } from './alerts.ts'
+import { jobAlertsData } from './alerts-data.ts'
+import { careersCommands } from './commands.ts'
 import { careersRoutes } from './routes.ts'
+import * as tables from './table.ts'
+
+export { sendDigests, type DigestRun } from './alerts.ts'
+
+/** Hourly: an alert is due a day after its last digest, whatever the hour it was sent. */
+const SWEEP_MS = 60 * 60 * 1000
 
 export default defineModule({
 	name: 'careers',
-	description: 'The public careers site: job lists, job pages with JobPosting data, the sitemap.',
-	requires: ['auth', 'jobs', 'analytics', 'candidates', 'eeo', 'privacy'],
+	description: 'The public careers site: job search, job pages with JobPosting data, job alerts by e-mail, the sitemap.',
+	requires: ['auth', 'jobs', 'analytics', 'candidates', 'eeo', 'outbox', 'privacy'],
+	tables,
+	migrations: new URL('./migrations/', import.meta.url),
 	routes: careersRoutes,
 	paths: ['/', '/careers', '/sitemap.xml', '/sitemaps', '/robots.txt'],
+	commands: careersCommands,
+	contributes: [contribute(candidateData, jobAlertsData), contribute(unsubscribedPort, { unsubscribed: forgetUnsubscribed })],
+	// Job-alert digests, as the privacy module's sweep: each alert gets at most one a day
+	// (claimed in the transaction that queues it, so several instances never send one twice).
+	start(deps) {
+		const sweep = () =>
+			sendDigests(deps).then(
+				(run) => run.sent && deps.log.info('job-alert digests queued', { ...run }),
+				(error) => deps.log.warn('job-alert digest sweep failed', { error }),
+			)
+		const first = setTimeout(sweep, 120_000)
+		const timer = setInterval(sweep, SWEEP_MS)
+		return () => {
+			clearTimeout(first)
+			clearInterval(timer)
+		}
+	},
 })

@@ -1,4 +1,5 @@
 /** A public job's facts in the vocabularies of search engines and job boards. */
+import { sql } from 'drizzle-orm'
 import { parseLocation, type JobRow, type ParsedLocation } from '../jobs/index.ts'
 
 /** Google's employmentType values (the JobPosting guidelines). */
@@ -39,3 +40,21 @@ export function jobPlace(job: Pick<JobRow, 'location' | 'schedule'>): ParsedLoca
 	const place = parseLocation(job.location)
 	return { ...place, fullyRemote: job.schedule === 'Remote' || (place.remote && job.schedule !== 'Hybrid'), hybrid: job.schedule === 'Hybrid' }
 }
+
+/**
+ * `employmentType` as SQL over a job row `j`, for the careers search's type filter: the same rules
+ * in the same order (job-search.test.ts holds the two to the same answers).
+ */
+export const employmentTypeSql = sql`case
+	when j.contract_type = 'Fulltime' then 'FULL_TIME'
+	when coalesce(j.contract_type, '') <> '' then 'CONTRACTOR'
+	when j.employment ~* ${'part[\\s-]?time'} then 'PART_TIME'
+	when j.employment ~* ${'intern'} then 'INTERN'
+	when j.employment ~* ${'per[\\s-]?diem'} then 'PER_DIEM'
+	when j.employment ~* ${'temp'} then 'TEMPORARY'
+	when j.employment ~* ${'contract|c2c|w2|1099|corp[\\s-]?to[\\s-]?corp'} then 'CONTRACTOR'
+	when j.employment ~* ${'full[\\s-]?time|perm'} then 'FULL_TIME'
+end`
+
+/** `jobPlace(job).fullyRemote` as SQL over `j`: remote by schedule, or by its location's words unless hybrid. */
+export const fullyRemoteSql = sql`(j.schedule = 'Remote' or (j.location ~* ${'\\y(remote|anywhere|work from home|wfh)\\y'} and j.schedule is distinct from 'Hybrid'))`

@@ -1,10 +1,11 @@
 /** The public careers pages: workspace job lists and the job page with schema.org JSON-LD. */
 import type { FieldError } from '../../core/errors.ts'
 import { escapeHtml, html, page, raw, type SafeHtml } from '../../core/html.ts'
-import { errorSummary } from '../../core/ui.ts'
+import { errorSummary, plural, selectField, textField } from '../../core/ui.ts'
 import type { Workspace } from '../auth/index.ts'
 import { payUnit, toDate, type PublicJob } from '../jobs/index.ts'
 import { employmentType, jobPlace } from './job-facts.ts'
+import { type CareersResults, criteriaQuery, criteriaWords, hasCriteria, JOB_TYPES, type JobCriteria, MAX_LOCATION, MAX_Q, PAGE_SIZE } from './search.ts'
 
 const jobPath = (ws: Workspace, job: PublicJob) => `/careers/${ws.slug}/jobs/${job.slug}`
 
@@ -18,20 +19,94 @@ ${list.length === 0 ? html`<p>No companies yet.</p>` : ''}</section>`,
 	)
 }
 
-export function jobListPage(ws: Workspace, jobs: PublicJob[]): Response {
+export interface JobListView {
+	results: CareersResults
+	criteria: JobCriteria
+	/** Problems with the address's search (shown at the top, answered 400). */
+	errors: readonly FieldError[]
+	/** The job-alert form: its CSRF token, what was typed, its problems, and a notice once sent. */
+	alert: { csrf: string; email?: string; errors?: readonly FieldError[]; notice?: string }
+}
+
+/** Each filter applied, with the address of the same search without it. */
+function appliedFilters(ws: Workspace, c: JobCriteria): [string, string][] {
+	const without = (change: Partial<JobCriteria>) => `/careers/${ws.slug}${criteriaQuery({ ...c, ...change })}`
+	const applied: [string, string][] = []
+	if (c.q) applied.push([`Keywords: ${c.q}`, without({ q: '' })])
+	if (c.location) applied.push([`Location: ${c.location}`, without({ location: '' })])
+	if (c.remote) applied.push(['Remote only', without({ remote: false })])
+	if (c.type) applied.push([`Type: ${c.type}`, without({ type: '' })])
+	return applied
+}
+
+function searchForm(ws: Workspace, c: JobCriteria, errors: readonly FieldError[]): SafeHtml {
+	const typeOptions: [string, string][] = [['', 'Any type'], ...Object.keys(JOB_TYPES).map((t) => [t, t] as [string, string])]
+	return html`<form method="get" action="/careers/${ws.slug}" class="filters card" role="search" aria-label="Search jobs">
+${textField({ id: 'q', label: 'Keywords', value: c.q, errors, maxlength: MAX_Q, type: 'search', hint: 'Title, skills or words from the description' })}
+${textField({ id: 'location', label: 'Location', value: c.location, errors, maxlength: MAX_LOCATION, hint: 'City or state' })}
+${selectField({ id: 'type', label: 'Employment type', value: c.type, errors, options: typeOptions })}
+<div class="field field-check"><label class="check" for="remote"><input type="checkbox" id="remote" name="remote" value="on"${c.remote ? raw(' checked') : ''}> Remote only</label></div>
+<button type="submit">Search</button>
+</form>`
+}
+
+function pagerLinks(ws: Workspace, c: JobCriteria, r: CareersResults): SafeHtml | '' {
+	const pages = Math.max(1, Math.ceil(r.total / PAGE_SIZE))
+	if (r.total === 0 || pages === 1) return ''
+	const at = (n: number) => `/careers/${ws.slug}${criteriaQuery(c, n)}`
+	return html`<nav class="pager" aria-label="Pages"><p>Page ${r.page} of ${pages}</p>
+${r.page > 1 ? html`<a href="${at(r.page - 1)}" rel="prev">Previous page</a>` : ''}
+${r.page < pages ? html`<a href="${at(r.page + 1)}" rel="next">Next page</a>` : ''}</nav>`
+}
+
+function alertForm(ws: Workspace, c: JobCriteria, a: JobListView['alert']): SafeHtml {
+	const words = criteriaWords(c)
+	return html`<section class="card alerts" aria-labelledby="alerts-title"><h2 id="alerts-title">Get new jobs like this by e-mail</h2>
+<p>${words.length ? html`New jobs matching ${words.join(', ')}` : 'Every new job'} at ${ws.name}, at most once a day. We send a link to confirm first; every e-mail has a link to stop them. No account needed.</p>
+${a.notice ? html`<div class="notice" role="status"><p>${a.notice}</p></div>` : ''}
+<form method="post" action="/careers/${ws.slug}/alerts" class="filters">
+<input type="hidden" name="csrf" value="${a.csrf}">
+${c.q ? html`<input type="hidden" name="q" value="${c.q}">` : ''}${c.location ? html`<input type="hidden" name="location" value="${c.location}">` : ''}${c.remote ? html`<input type="hidden" name="remote" value="on">` : ''}${c.type ? html`<input type="hidden" name="type" value="${c.type}">` : ''}
+${textField({ id: 'alert-email', name: 'email', label: 'Your e-mail address', type: 'email', autocomplete: 'email', value: a.email ?? '', errors: a.errors ?? [], maxlength: 254 })}
+<button type="submit">Get job alerts</button>
+</form></section>`
+}
+
+export function jobListPage(ws: Workspace, view: JobListView): Response {
 	const feeds = { indeed: `/careers/${ws.slug}/feeds/indeed.xml`, rss: `/careers/${ws.slug}/feeds/jobs.rss` }
+	const { results: r, criteria: c } = view
+	const applied = appliedFilters(ws, c)
+	const errors = [...view.errors, ...(view.alert.errors ?? []).map((e) => ({ ...e, field: `alert-${e.field}` }))]
+	const empty = hasCriteria(c)
+		? r.page > 1
+			? html`<p>There are no more jobs for this search. <a href="/careers/${ws.slug}${criteriaQuery(c)}">Back to the first page</a></p>`
+			: html`<p>No open jobs match this search. Try fewer filters, or <a href="/careers/${ws.slug}">see all open jobs</a>.</p>`
+		: html`<p>There are no open jobs right now. Please check back soon.</p>`
 	return page(
 		{
-			title: `Jobs at ${ws.name}`,
+			title: hasCriteria(c) ? `Jobs at ${ws.name}: ${criteriaWords(c).join(', ')}` : `Jobs at ${ws.name}`,
+			status: view.errors.length ? 400 : view.alert.errors?.length ? 422 : 200,
+			hasErrors: errors.length > 0,
 			head: html`<link rel="alternate" type="application/rss+xml" title="Jobs at ${ws.name} (RSS)" href="${feeds.rss}">
 <link rel="alternate" type="application/xml" title="Jobs at ${ws.name} (Indeed XML feed)" href="${feeds.indeed}">`,
 		},
-		html`<section class="card"><h1>Open jobs at ${ws.name}</h1>
-${jobs.length === 0 ? html`<p>There are no open jobs right now. Please check back soon.</p>` : ''}
-<ul class="jobs">${jobs.map(
+		html`${errorSummary(errors)}<h1>Open jobs at ${ws.name}</h1>
+${searchForm(ws, c, view.errors)}
+<section class="card" id="results" aria-label="Results">
+${
+	applied.length
+		? html`<div class="applied"><p role="status">${plural(r.total, 'job')} match${r.total === 1 ? 'es' : ''}${r.page > 1 ? html` (page ${r.page})` : ''}. Filters applied:</p>
+<ul class="applied-filters">${applied.map(([label, href]) => html`<li>${label} <a href="${href}" aria-label="Remove filter ${label}">Remove</a></li>`)}</ul>
+<p><a href="/careers/${ws.slug}">Clear all filters</a></p></div>`
+		: ''
+}
+${r.jobs.length === 0 ? empty : ''}
+<ul class="jobs">${r.jobs.map(
 			(j) => html`<li><a href="${jobPath(ws, j)}"><strong>${j.title}</strong></a>
 <span class="meta">${[j.location, j.schedule, j.contractType].filter(Boolean).join(' · ')}</span></li>`,
-		)}</ul></section>`,
+		)}</ul>
+${pagerLinks(ws, c, r)}</section>
+${alertForm(ws, c, view.alert)}`,
 	)
 }
 

@@ -4,7 +4,10 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { careersSource, recordCareersEvent } from '../analytics/index.ts'
 import { listWorkspaces } from '../auth/index.ts'
-import { jobUrl, listOpenJobs } from '../jobs/index.ts'
+import { anonymousCsrf } from '../../core/http/csrf.ts'
+import { jobUrl } from '../jobs/index.ts'
+import { alertRoutes } from './alert-routes.ts'
+import { readCriteria, searchCareers } from './search.ts'
 import { applyRoutes, applySection } from './apply-routes.ts'
 import { feedRoutes } from './feed-routes.ts'
 import { sitemapRoutes } from './sitemap.ts'
@@ -15,6 +18,7 @@ export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'careers.routes' })
 		.use(auth)
 		.use(applyRoutes(deps, auth))
+		.use(alertRoutes(deps, auth))
 		.use(feedRoutes(deps, auth))
 		.use(sitemapRoutes(deps, auth))
 		.get('/', ({ redirect }) => redirect('/careers', 302), { auth: 'public' })
@@ -29,9 +33,12 @@ export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
 		)
 		.get(
 			'/careers/:workspace',
-			async ({ params }) => {
+			async ({ params, query, cookie }) => {
 				const ws = await workspaceOr404(deps, params.workspace)
-				return jobListPage(ws, (await listOpenJobs(deps, ws.id)).map(shownJob))
+				const { criteria, page, errors } = readCriteria(query)
+				// A refused search shows the form with what is wrong, and no results rather than a guess.
+				const results = errors.length ? { jobs: [], total: 0, page: 1 } : await searchCareers(deps, ws.id, criteria, page)
+				return jobListPage(ws, { results: { ...results, jobs: results.jobs.map(shownJob) }, criteria, errors, alert: { csrf: anonymousCsrf(deps, cookie) } })
 			},
 			{ auth: 'public' },
 		)

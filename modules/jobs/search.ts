@@ -1,12 +1,13 @@
 /**
- * Jobs in the `search` tool: full-text search over title, skills, location, department and pitch
- * (weighted in that order: the stored `jobs.search_vector`, modules/jobs/migrations/0000_baseline.sql),
+ * Jobs in the `search` tool and the careers site's search: full-text search over title, skills,
+ * location, department and pitch, then the description (weighted in that order: the stored
+ * `jobs.search_vector`, modules/jobs/migrations/0003_search_description.sql),
  * plus trigram similarity of the title for misspelt or partial titles, ranked in the tiers of
  * `core/text-search.ts` (the title exactly as typed, then whole words, then prefixes, then similar
  * titles); ties go to open jobs, then to the latest change. Ranking reads the stored vector:
  * recomputing it for each matched row took 15–22 ms for 350 jobs (bench/README.md "Scale").
  */
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { SearchFound, SearchProvider } from '../search/index.ts'
@@ -50,6 +51,28 @@ interface Row {
 const FTS_CAP = 100
 const TITLE_CAP = 50
 
+/**
+ * How a job (`j`) ranks for what was typed, shared by the `search` tool and the careers site's
+ * search (modules/careers/search.ts), so both order jobs alike: `score` on the scale of
+ * `core/text-search.ts`, reading `m`, the `lateral` join to add after `from jobs j`; `matches`
+ * is true for a job one of the ways below finds (a whole word, a prefix, the title as typed or similar).
+ */
+export function jobRanking(q: string): { score: SQL; lateral: SQL; matches: SQL } {
+	const tsq = prefixTsQuery(q)
+	const whole = wordsTsQuery(q)
+	const text = similarityText(q)
+	const score = relevance({
+		exact: whole ? sql`m.exact` : null,
+		prefix: tsq ? sql`m.prefix` : null,
+		similar: sql`word_similarity(${text}, j.title)`,
+		certain: sameText(sql`j.title`, text),
+	})
+	const lateral = sql`cross join lateral (select ${whole ? rankWhenMatched(sql`j.search_vector`, whole) : sql`null::real`} as exact, ${tsq ? rankWhenMatched(sql`j.search_vector`, tsq) : sql`null::real`} as prefix) m`
+	const ways = [sameText(sql`j.title`, text), sql`${text} <% j.title`]
+	if (tsq) ways.push(sql`j.search_vector @@ to_tsquery('english', ${tsq})`)
+	return { score, lateral, matches: sql`(${sql.join(ways, sql` or `)})` }
+}
+
 async function searchJobs(deps: AppDeps, actor: Actor, q: string, limit: number): Promise<SearchFound | null> {
 	if (!deps.permissions.can(actor, 'jobs:read')) return null
 	const tsq = prefixTsQuery(q)
@@ -71,17 +94,12 @@ async function searchJobs(deps: AppDeps, actor: Actor, q: string, limit: number)
 			ids: sql`select j.id from jobs j where ${jobReach(actor)} and j.search_vector @@ to_tsquery('english', ${whole}) limit ${FTS_CAP}`,
 			cap: FTS_CAP,
 		})
-	const score = relevance({
-		exact: whole ? sql`m.exact` : null,
-		prefix: tsq ? sql`m.prefix` : null,
-		similar: sql`word_similarity(${text}, j.title)`,
-		certain: sameText(sql`j.title`, text),
-	})
+	const { score, lateral } = jobRanking(q)
 	const rows = await deps.database.rows<Row>(sql`${withFoundMatches(ways)}
 		select j.id, j.title, j.vendor_id as "vendorId", v.name as "vendorName", j.vendor_job_id as "vendorJobId", j.status, j.location, j.department, j.must_have as "mustHave",
 			j.updated_at as "updatedAt", ${score} as score, ${FOUND_COUNT} as found, ${FOUND_CAPPED} as capped
 		from jobs j left join vendors v on v.id = j.vendor_id
-		cross join lateral (select ${whole ? rankWhenMatched(sql`j.search_vector`, whole) : sql`null::real`} as exact, ${tsq ? rankWhenMatched(sql`j.search_vector`, tsq) : sql`null::real`} as prefix) m
+		${lateral}
 		where j.id = any(${FOUND_IDS})
 		order by score desc, j.status = 'Open' desc, j.updated_at desc, j.id limit ${limit}`)
 	const hits = rows.map((r) => ({

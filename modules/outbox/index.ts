@@ -1,6 +1,6 @@
 import { defineModule } from '../../core/module.ts'
 import { Elysia } from 'elysia'
-import { messageFooterPort, privacyPagePort, workspaceDirectoryPort } from './port.ts'
+import { messageFooterPort, privacyPagePort, unsubscribedPort, workspaceDirectoryPort } from './port.ts'
 import { outboxCommands } from './commands.ts'
 import { outboxRoutes } from './routes.ts'
 import { outboxQueue } from './queue.ts'
@@ -28,14 +28,16 @@ export { deliverDue, startOutboxWorker, retryDelay, DEFAULT_WORKER_OPTIONS, type
 export { toE164, NO_PROVIDER, MAX_MESSAGE_LENGTH } from './messaging.ts'
 export type { OutboxAttachment } from './table.ts'
 export { messagingConfigured, outboxSettings, type MessagingConfig, type OutboxSettings } from './settings.ts'
-export { ACCOUNT_MAIL, outboxSince, type OutboxEntry } from './queries.ts'
+export { ACCOUNT_MAIL, JOB_ALERT_MAIL, outboxSince, type OutboxEntry } from './queries.ts'
 export {
 	messageFooterPort,
 	privacyPagePort,
+	unsubscribedPort,
 	workspaceDirectory,
 	workspaceDirectoryPort,
 	type MessageFooter,
 	type PrivacyPage,
+	type UnsubscribeListener,
 	type WorkspaceDirectory,
 } from './port.ts'
 export { unsubscribeUrl } from './footer.ts'
@@ -58,7 +60,7 @@ export default defineModule({
 	routes: (deps, kit) => new Elysia({ name: 'outbox.all' }).use(outboxRoutes(deps, kit)).use(unsubscribeRoutes(deps, kit)),
 	paths: ['/outbox', '/unsubscribe'],
 	commands: outboxCommands,
-	ports: [workspaceDirectoryPort, messageFooterPort, privacyPagePort],
+	ports: [workspaceDirectoryPort, messageFooterPort, privacyPagePort, unsubscribedPort],
 	nav: [{ href: '/outbox', label: 'Outbox', permission: 'outbox:read' }],
 	queues: [outboxQueue],
 	start: (deps) => startOutboxWorker(deps),

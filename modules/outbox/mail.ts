@@ -4,6 +4,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { fileStore } from '../../core/files.ts'
 import { deliveryError as failure, type ClaimedRow } from './delivery.ts'
 import { unsubscribeUrl } from './footer.ts'
+import { PERSON_RECIPIENTS } from './service.ts'
 
 const transports = new Map<string, Transporter>()
 
@@ -36,7 +37,7 @@ function transportFor(smtpUrl: string, timeouts: ReturnType<typeof smtpTimeouts>
  * show as an Unsubscribe button); transactional mail has none.
  */
 function unsubscribeHeaders(deps: AppDeps, row: ClaimedRow): Record<string, string> {
-	if (!row.marketing || row.recipientType !== 'candidate' || !row.recipientId) return {}
+	if (!row.marketing || !row.recipientType || !PERSON_RECIPIENTS.includes(row.recipientType) || !row.recipientId) return {}
 	const url = unsubscribeUrl(deps, row.workspaceId, { type: row.recipientType, id: row.recipientId })
 	return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
 }

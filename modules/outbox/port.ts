@@ -39,6 +39,17 @@ export interface MessageFooter {
 	footerOf(deps: Pick<AppDeps, 'config'>, db: Db, workspaceId: string): Promise<{ email: string; text: string }>
 }
 
+/** Told when a recipient unsubscribes from marketing mail (a job alert's subscriber: the alert is deleted). */
+export interface UnsubscribeListener {
+	/** In the unsubscribe's transaction. */
+	unsubscribed(db: Db, target: { workspaceId: string; type: string; id: string }): Promise<void>
+}
+
+export const unsubscribedPort = definePort<UnsubscribeListener>(
+	'outbox:unsubscribed',
+	'Told, in its transaction, when a recipient unsubscribes from marketing mail (the module that keeps what they subscribed to forgets it)',
+)
+
 /** One module keeps the firm's footer (templates), so the registry refuses a second contribution. */
 export const messageFooterPort = definePort<MessageFooter>(
 	'outbox:message-footer',

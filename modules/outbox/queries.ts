@@ -14,6 +14,12 @@ import { outbox } from './table.ts'
  */
 export const ACCOUNT_MAIL = 'account'
 
+/**
+ * The related type of a careers-site job alert's mail (its confirmation, its digests): sent to a
+ * subscriber, not a conversation with a candidate, so the inbox leaves it out too.
+ */
+export const JOB_ALERT_MAIL = 'job_alert'
+
 export interface OutboxEntry {
 	id: string
 	workspaceId: string
@@ -41,7 +47,7 @@ export async function outboxSince(
 	db: Db,
 	options: { workspaceId?: string; since?: Date; after?: { at: Date; seq: number }; limit: number },
 ): Promise<OutboxEntry[]> {
-	const conditions: SQL[] = [sql`${outbox.relatedType} is distinct from ${ACCOUNT_MAIL}`]
+	const conditions: SQL[] = [sql`coalesce(${outbox.relatedType}, '') not in (${ACCOUNT_MAIL}, ${JOB_ALERT_MAIL})`]
 	if (options.workspaceId) conditions.push(eq(outbox.workspaceId, options.workspaceId))
 	if (options.since) conditions.push(gte(outbox.createdAt, options.since))
 	if (options.after) conditions.push(sql`(${outbox.createdAt}, ${outbox.seq}) > (${options.after.at.toISOString()}::timestamptz, ${options.after.seq}::bigint)`)

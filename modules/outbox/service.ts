@@ -10,7 +10,9 @@ import { AppError } from '../../core/errors.ts'
 import { keysetPage, newestWrittenFirst } from '../../core/paging.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
+import { contributionsTo } from '../../core/registry.ts'
 import { footerFor, privacyLineFor, unsubscribeUrl, withFooter } from './footer.ts'
+import { unsubscribedPort } from './port.ts'
 import { sealPrivate, type RecipientOnly } from './private.ts'
 import { outbox, outboxUnsubscribes, type OutboxAttachment, type OutboxCalendar } from './table.ts'
 
@@ -35,11 +37,14 @@ export interface NewMail {
 	calendar?: OutboxCalendar
 }
 
-/** The person or organisation a message is for. */
+/** The person or organisation a message is for; `job_alert`: a careers-site job alert's subscriber (its id is the alert's). */
 export interface Recipient {
-	type: 'candidate' | 'vendor'
+	type: 'candidate' | 'vendor' | 'job_alert'
 	id: string
 }
+
+/** Recipients who get the firm's footer, and whose marketing mail carries their own unsubscribe link: people, not vendors. */
+export const PERSON_RECIPIENTS: readonly string[] = ['candidate', 'job_alert']
 
 /** What sending needs of the app: settings, the modules (the firm's footer) and the secret (unsubscribe addresses). */
 export type SendingDeps = Pick<AppDeps, 'config' | 'registry' | 'secret'>
@@ -73,7 +78,7 @@ async function textFor(
 	recipient: Recipient | undefined,
 	marketing: boolean,
 ) {
-	if (recipient?.type !== 'candidate') return text
+	if (!recipient || !PERSON_RECIPIENTS.includes(recipient.type)) return text
 	const footer = await footerFor(deps, db, workspaceId, channel)
 	const privacy = await privacyLineFor(deps, db, workspaceId, channel)
 	const unsubscribe = marketing ? `Unsubscribe from job alerts: ${unsubscribeUrl(deps, workspaceId, recipient)}` : ''
@@ -93,7 +98,8 @@ export async function enqueueMail(
 	deps: SendingDeps,
 ): Promise<{ id: string; messageId: string; held: boolean; status: 'pending' | 'not_sent' }> {
 	if (/[\r\n]/.test(mail.to) || /[\r\n]/.test(mail.subject)) throw new Error('mail headers must not contain line breaks')
-	if (mail.marketing && mail.recipient?.type !== 'candidate') throw new Error('a marketing message goes to a candidate (its unsubscribe link is theirs)')
+	if (mail.marketing && !PERSON_RECIPIENTS.includes(mail.recipient?.type ?? ''))
+		throw new Error('a marketing message goes to a candidate or a job alert’s subscriber (its unsubscribe link is theirs)')
 	const id = newId('out')
 	const messageId = `<${id}@${new URL(deps.config.baseUrl).hostname}>`
 	const held = !deps.config.smtpUrl
@@ -307,8 +313,12 @@ export async function retryOutboxRow(deps: AppDeps, actor: Actor, id: string): P
 }
 
 /** Records that a recipient unsubscribed from marketing-type messages (the unsubscribe page, `List-Unsubscribe`); once is enough. */
-export async function unsubscribe(db: Db, target: { workspaceId: string; type: string; id: string }): Promise<void> {
-	await db.insert(outboxUnsubscribes).values({ workspaceId: target.workspaceId, recipientType: target.type, recipientId: target.id }).onConflictDoNothing()
+export async function unsubscribe(deps: Pick<AppDeps, 'registry'>, db: Db, target: { workspaceId: string; type: string; id: string }): Promise<void> {
+	await db.transaction(async (tx) => {
+		await tx.insert(outboxUnsubscribes).values({ workspaceId: target.workspaceId, recipientType: target.type, recipientId: target.id }).onConflictDoNothing()
+		// The module that keeps what was subscribed to (a job alert) forgets it.
+		for (const listener of contributionsTo(deps.registry, unsubscribedPort)) await listener.unsubscribed(tx, target)
+	})
 }
 
 /** Whether the recipient unsubscribed from marketing-type messages (shown before a job alert is sent). */

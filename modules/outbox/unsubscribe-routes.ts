@@ -38,7 +38,7 @@ export function unsubscribeRoutes(deps: AppDeps, { auth }: HttpKit) {
 		.post(
 			'/unsubscribe/:token',
 			async ({ params }) => {
-				await unsubscribe(deps.db, target(params.token))
+				await unsubscribe(deps, deps.db, target(params.token))
 				return page(
 					{ title: 'You are unsubscribed' },
 					html`<section class="card"><h1>You are unsubscribed</h1><div class="notice" role="status"><p>You will no longer receive job alerts from this firm.</p></div></section>`,

@@ -96,6 +96,9 @@ export const PORTAL_PAGES: readonly PortalPageCase[] = [
 	{ name: 'privacy-requests', path: () => '/privacy-requests', roles: ['owner'] },
 	// The public page where a person asks for their data or its erasure (no account needed; opened signed in here).
 	{ name: 'privacy-request-form', path: (ids) => `/careers/${ids.workspace}/privacy`, roles: ['owner'] },
+	// The public careers site (issue 29): the job list with a search and every filter applied, and unfiltered.
+	{ name: 'careers-search', path: (ids) => `/careers/${ids.workspace}?q=engineer&location=TX&type=Contract`, roles: ['owner'] },
+	{ name: 'careers', path: (ids) => `/careers/${ids.workspace}`, roles: ['owner'] },
 ]
 
 /** The records of a seeded workspace the pages are opened on. */

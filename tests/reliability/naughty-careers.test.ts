@@ -10,6 +10,7 @@ import { PublishBody } from '../../modules/jobs/model.ts'
 import { closeBrowser, launchBrowser } from '../browser.ts'
 import { newVendor, newWorkspace, serveApp } from '../helpers.ts'
 import { NAUGHTY, XSS } from './arbitraries.ts'
+import { PAGE_SIZE } from '../../modules/careers/search.ts'
 
 setDefaultTimeout(240_000)
 
@@ -107,12 +108,13 @@ describe('naughty strings and XSS payloads on the careers site', () => {
 			}),
 		)
 		const fired: string[] = []
-		// The listing shows every job's title and location; job pages show every field. The first jobs
+		// The listing shows every job's title and location (20 a page: every page of it); job pages show every field. The first jobs
 		// carry every payload of the long fields (description, lists); of the rest every fifth page is
 		// rendered in the suite (NAUGHTY_ALL_PAGES=1 renders all of them, ~20 s more).
 		const all = process.env.NAUGHTY_ALL_PAGES === '1'
 		const jobPages = urls.map((a) => a.replace(/^https?:\/\/[^/]+/, url)).filter((_, i) => all || i < 6 || i % 5 === 0)
-		const addresses = [`${url}/careers/${workspace}`, ...jobPages]
+		const listPages = Array.from({ length: Math.ceil(urls.length / PAGE_SIZE) }, (_, i) => `${url}/careers/${workspace}${i ? `?page=${i + 1}` : ''}`)
+		const addresses = [...listPages, ...jobPages]
 		// Three tabs at once; each page is loaded, then its trap read (event handlers such as onerror run before load).
 		await Promise.all(
 			[0, 1, 2].map(async (tab) => {

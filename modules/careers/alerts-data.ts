@@ -1,0 +1,42 @@
+/**
+ * A candidate's job alerts: the careers site's alerts asked for with their e-mail address (the
+ * subscriber has no account; the address is what ties an alert to a person). Exported with their
+ * data and deleted when they are erased (the `candidates:data` port).
+ */
+import { sql } from 'drizzle-orm'
+import type { AppDeps } from '../../core/deps.ts'
+import type { Db } from '../../db/client.ts'
+import type { CandidateDataSource, CandidateSubject } from '../candidates/index.ts'
+import { alertsOf, deleteAlertsOf } from './alerts.ts'
+
+/** The candidate's e-mail address, read before the candidates module erases its row (it erases last). */
+async function emailsOf(deps: AppDeps, db: Db, s: CandidateSubject): Promise<string[]> {
+	const rows = await deps.database.rows<{ email: string }>(
+		sql`select email from candidates where id = ${s.candidateId} and workspace_id = ${s.workspaceId}`,
+		db,
+	)
+	return rows.map((r) => r.email).filter(Boolean)
+}
+
+export const jobAlertsData: CandidateDataSource = {
+	key: 'jobAlerts',
+	tables: ['job_alerts'],
+	async export(deps, db, s) {
+		const alerts = await alertsOf(db, s.workspaceId, await emailsOf(deps, db, s))
+		return {
+			data: alerts.map((a) => ({
+				id: a.id,
+				email: a.email,
+				search: { q: a.q, location: a.location, remote: a.remote, type: a.type },
+				status: a.status,
+				createdAt: a.createdAt.toISOString(),
+				confirmedAt: a.confirmedAt?.toISOString() ?? null,
+				lastSentAt: a.lastSentAt?.toISOString() ?? null,
+			})),
+		}
+	},
+	async erase(deps, tx, s) {
+		await deleteAlertsOf(tx, s.workspaceId, await emailsOf(deps, tx, s))
+		return undefined
+	},
+}

@@ -1,0 +1,218 @@
+/**
+ * Job alerts of the careers site, checked on what a real SMTP server receives: double opt-in (no
+ * digest before the link is confirmed, the token stored only hashed), a digest of only the new open
+ * matching jobs since the last one, at most one a day, `alerts send [--workspace S]`, the one-click
+ * unsubscribe (RFC 8058 POST, and the link in the text) with `List-Unsubscribe` headers, and a
+ * candidate's alerts in their data export and gone with their erasure.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { eq, sql } from 'drizzle-orm'
+import { strFromU8, unzipSync } from 'fflate'
+import { hashSecret } from '../../core/credentials.ts'
+import { runCommand } from '../../core/commands.ts'
+import { clock, newWorkspace, testApp, testDeps, unique, type TestWorkspace } from '../../tests/helpers.ts'
+import { PortalClient, portalApp } from '../../tests/portal.ts'
+import { startSmtp, type TestSmtp } from '../../tests/smtp.ts'
+import { newCandidate, newPublicJob as addJob } from '../../tests/staffing-fixtures.ts'
+import { operatorActor } from '../auth/index.ts'
+import { deliverDue, outboxSince, PRIVATE_MARKER } from '../outbox/index.ts'
+import { outbox, outboxUnsubscribes } from '../outbox/table.ts'
+import { eraseCandidate, exportCandidate } from '../privacy/index.ts'
+import { ALERTS_PER_MINUTE } from './alert-routes.ts'
+import { confirmAlert, DAY_MS, requestAlert } from './alerts.ts'
+import { NO_CRITERIA } from './search.ts'
+import { jobAlerts } from './table.ts'
+
+setDefaultTimeout(60_000)
+
+let smtp: TestSmtp
+beforeAll(async () => {
+	await testApp()
+	smtp = await startSmtp()
+}, 180_000)
+afterAll(() => smtp.stop())
+afterEach(() => clock.reset())
+
+const mailer = () => portalApp({ SMTP_URL: smtp.url, BASE_URL: 'http://localhost:3000' })
+const deliver = async (ws: TestWorkspace) => deliverDue((await mailer()).deps, { workspaceId: ws.id })
+const header = (mail: { parsed: { headers: { key: string; value: unknown }[] } }, key: string) =>
+	mail.parsed.headers.find((h) => h.key === key)?.value as string | undefined
+const alertsOf = async (ws: TestWorkspace) => (await testDeps()).db.select().from(jobAlerts).where(eq(jobAlerts.workspaceId, ws.id))
+
+describe('job alerts from a search', () => {
+	test('double opt-in, a digest of only new open matching jobs, at most daily, alerts send --workspace, one-click unsubscribe', async () => {
+		const { app, deps } = await mailer()
+		const ws = await newWorkspace()
+		const other = await newWorkspace()
+		const email = `${unique('seeker')}@example.test`
+		const before = await addJob(ws, { title: 'Java Developer', publishedAt: new Date(Date.now() - 60 * 60_000) })
+
+		// Asked for from the search's form: pending, and a confirmation e-mail whose link is sealed in the outbox.
+		const browser = new PortalClient(app)
+		const search = await browser.get(`/careers/${ws.slug}?q=java&type=Contract`)
+		expect(search.text).toContain('Get new jobs like this by e-mail')
+		const asked = await browser.post(`/careers/${ws.slug}/alerts`, { q: 'java', type: 'Contract', email: `  ${email.toUpperCase()} ` })
+		expect(asked.status).toBe(200)
+		expect(asked.text).toContain(`we sent a link to ${email} to confirm the alert`)
+		const [pending] = await alertsOf(ws)
+		expect(pending).toMatchObject({ email, q: 'java', type: 'Contract', location: '', remote: false, status: 'pending' })
+		const [queued] = await deps.db.select().from(outbox).where(eq(outbox.to, email))
+		expect(queued!.text).toContain(PRIVATE_MARKER)
+		expect(queued!.text).not.toContain('/alerts/confirm/')
+
+		// Nothing but the confirmation before confirming, even with a new matching job.
+		await addJob(ws, { title: 'Java Engineer', contractType: 'C2C' })
+		expect((await runCommand(deps, 'alerts send', { workspace: ws.slug, json: true })).json).toEqual({ digests: 0, jobs: 0 })
+		await deliver(ws)
+		const [confirmation] = smtp.to(email)
+		expect(smtp.to(email)).toHaveLength(1)
+		expect(confirmation!.parsed.subject).toBe('Confirm your job alert from Test Staffing')
+		expect(header(confirmation!, 'list-unsubscribe')).toBeUndefined()
+		const link = /http:\/\/localhost:3000(\/careers\/[^/]+\/alerts\/confirm\/([A-Za-z0-9]+))/.exec(confirmation!.parsed.text ?? '')
+		expect(link).not.toBeNull()
+		const [path, token] = [link![1]!, link![2]!]
+		expect(pending!.confirmHash).toBe(hashSecret(token))
+
+		// Opening the link only asks; Confirm starts the alert; the link works once.
+		const opened = await browser.get(path)
+		expect(opened.text).toContain('<button type="submit">Confirm</button>')
+		expect((await alertsOf(ws))[0]!.status).toBe('pending')
+		expect((await browser.get(`${path.slice(0, -3)}aaa`)).status).toBe(404)
+		const confirmed = await browser.post(path)
+		expect(confirmed.status).toBe(200)
+		expect(confirmed.text).toContain('Job alert confirmed')
+		expect((await browser.post(path)).status).toBe(404)
+		expect((await alertsOf(ws))[0]).toMatchObject({ status: 'active', confirmHash: null })
+
+		// New since confirming: a matching contract job; not a full-time one, a Python one, a closed one, or one before.
+		const fresh = await addJob(ws, { title: 'Senior Java Developer', contractType: 'W2' })
+		await addJob(ws, { title: 'Java Lead', contractType: 'Fulltime' })
+		await addJob(ws, { title: 'Python Developer', contractType: 'C2C' })
+		await addJob(ws, { title: 'Java Architect', contractType: 'C2C', status: 'Closed', closedAt: new Date() })
+		await addJob(other, { title: 'Java Developer', contractType: 'C2C' })
+		expect((await runCommand(deps, 'alerts send', { workspace: other.slug, json: true })).json).toEqual({ digests: 0, jobs: 0 })
+		expect((await runCommand(deps, 'alerts send', { workspace: ws.slug, json: true })).json).toEqual({ digests: 1, jobs: 1 })
+		await deliver(ws)
+		const digest = smtp.to(email)[1]!
+		expect(digest.parsed.subject).toBe('1 new job at Test Staffing')
+		const text = digest.parsed.text ?? ''
+		expect(text).toContain(`http://localhost:3000/careers/${ws.slug}/jobs/${fresh.slug}`)
+		expect(text).not.toContain(before.slug)
+		expect(text.match(/\/jobs\//g)).toHaveLength(1)
+		const unsubscribe = /^<(http:\/\/localhost:3000\/unsubscribe\/[^>]+)>$/.exec(header(digest, 'list-unsubscribe') ?? '')?.[1]
+		expect(unsubscribe).toBeDefined()
+		expect(header(digest, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click')
+		expect(text).toContain(`Unsubscribe from job alerts: ${unsubscribe}`)
+		expect(text).toContain(`\n-- \nTest Staffing\nhttp://localhost:3000/careers/${ws.slug}`)
+
+		// At most one a day: a new job waits for the next day, and then comes alone.
+		const later = await addJob(ws, { title: 'Java Developer II', contractType: 'C2C' })
+		expect((await runCommand(deps, 'alerts send', { json: true })).json).toMatchObject({ digests: 0 })
+		clock.advance(DAY_MS - 60_000)
+		expect((await runCommand(deps, 'alerts send', { workspace: ws.slug, json: true })).json).toEqual({ digests: 0, jobs: 0 })
+		clock.advance(2 * 60_000)
+		expect((await runCommand(deps, 'alerts send', { workspace: ws.slug, json: true })).json).toEqual({ digests: 1, jobs: 1 })
+		await deliver(ws)
+		const second = smtp.to(email)[2]!.parsed.text ?? ''
+		expect(second).toContain(later.slug)
+		expect(second).not.toContain(fresh.slug)
+
+		// One click (a mail app's POST, no cookies): the alert is gone, and nothing more is sent.
+		const oneClick = await new PortalClient(app).request('POST', new URL(unsubscribe!).pathname, {
+			body: 'List-Unsubscribe=One-Click',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		})
+		expect(oneClick.status).toBe(200)
+		expect(oneClick.text).toContain('You are unsubscribed')
+		expect(await alertsOf(ws)).toEqual([])
+		await addJob(ws, { title: 'Java Developer III', contractType: 'C2C' })
+		clock.advance(2 * DAY_MS)
+		expect((await runCommand(deps, 'alerts send', { workspace: ws.slug, json: true })).json).toEqual({ digests: 0, jobs: 0 })
+		await expect(runCommand(deps, 'alerts send', { workspace: 'no-such-workspace' })).rejects.toThrow('No workspace with the slug "no-such-workspace"')
+		// Alert mail is no conversation: the inbox (which reads outboxSince) copies none of it.
+		expect(await deps.db.select().from(outbox).where(eq(outbox.to, email))).toHaveLength(3)
+		expect((await outboxSince(deps.db, { workspaceId: ws.id, limit: 100 })).filter((r) => r.to === email)).toEqual([])
+	})
+
+	test('the unsubscribe link in the text asks first, then unsubscribes; an alert with no new jobs sends nothing', async () => {
+		const { app, deps } = await mailer()
+		const ws = await newWorkspace()
+		const email = `${unique('seeker')}@example.test`
+		await requestAlert(deps, ws, email, NO_CRITERIA)
+		await deliver(ws)
+		const token = /\/alerts\/confirm\/([A-Za-z0-9]+)/.exec(smtp.to(email)[0]!.parsed.text ?? '')![1]!
+		const alert = await confirmAlert(deps, ws.id, token)
+		expect(alert).not.toBeNull()
+		expect((await runCommand(deps, 'alerts send', { workspace: ws.slug, json: true })).json).toEqual({ digests: 0, jobs: 0 })
+		await addJob(ws, { title: 'Anything at all' })
+		expect((await runCommand(deps, 'alerts send', { workspace: ws.slug, json: true })).json).toEqual({ digests: 1, jobs: 1 })
+		await deliver(ws)
+		const digest = smtp.to(email)[1]!
+		const path = new URL(/Unsubscribe from job alerts: (\S+)/.exec(digest.parsed.text ?? '')![1]!).pathname
+		const browser = new PortalClient(app)
+		expect((await browser.get(path)).text).toContain('<button type="submit">Unsubscribe</button>')
+		expect(await alertsOf(ws)).toHaveLength(1)
+		expect((await browser.post(path)).text).toContain('You are unsubscribed')
+		expect(await alertsOf(ws)).toEqual([])
+		const [recorded] = await deps.db.select().from(outboxUnsubscribes).where(eq(outboxUnsubscribes.recipientId, alert!.id))
+		expect(recorded).toMatchObject({ workspaceId: ws.id, recipientType: 'job_alert' })
+	})
+
+	test('asking again sends a new link (the old one stops working); a confirmed alert is not asked again; a bad address is refused', async () => {
+		const { app, deps } = await mailer()
+		const ws = await newWorkspace()
+		const email = `${unique('seeker')}@example.test`
+		// Delivered one at a time: the worker may send a batch in any order.
+		await requestAlert(deps, ws, email, { ...NO_CRITERIA, remote: true })
+		await deliver(ws)
+		await requestAlert(deps, ws, email, { ...NO_CRITERIA, remote: true })
+		await deliver(ws)
+		const tokens = smtp.to(email).map((m) => /\/alerts\/confirm\/([A-Za-z0-9]+)/.exec(m.parsed.text ?? '')![1]!)
+		expect(tokens).toHaveLength(2)
+		expect(await confirmAlert(deps, ws.id, tokens[0]!)).toBeNull()
+		expect(await confirmAlert(deps, ws.id, tokens[1]!)).not.toBeNull()
+		await requestAlert(deps, ws, email, { ...NO_CRITERIA, remote: true })
+		await deliver(ws)
+		expect(smtp.to(email)).toHaveLength(2)
+		expect(await alertsOf(ws)).toHaveLength(1)
+
+		const browser = new PortalClient(app)
+		await browser.get(`/careers/${ws.slug}`)
+		const refused = await browser.post(`/careers/${ws.slug}/alerts`, { email: 'not an address' })
+		expect(refused.status).toBe(422)
+		expect(refused.text).toContain('Enter an e-mail address like name@example.com')
+		expect(refused.text).toContain('href="#alert-email"')
+		const badSearch = await browser.post(`/careers/${ws.slug}/alerts`, { email, type: 'Freelance' })
+		expect(badSearch.status).toBe(400)
+		expect(await alertsOf(ws)).toHaveLength(1)
+
+		// One address may ask for ALERTS_PER_MINUTE a minute; then it is told to wait.
+		const office = new PortalClient(app, { address: `203.0.113.${Math.floor(Math.random() * 250) + 1}` })
+		await office.get(`/careers/${ws.slug}`)
+		for (let i = 0; i < ALERTS_PER_MINUTE; i++) expect((await office.post(`/careers/${ws.slug}/alerts`, { email: `n${i}-${email}` })).status).toBe(200)
+		const limited = await office.post(`/careers/${ws.slug}/alerts`, { email: `late-${email}` })
+		expect(limited.status).toBe(429)
+		expect(limited.headers.get('retry-after')).toMatch(/^\d+$/)
+		expect(limited.text).toContain('Too many alerts were asked for from your network')
+		expect(await alertsOf(ws)).toHaveLength(1 + ALERTS_PER_MINUTE)
+	})
+})
+
+describe('a candidate’s data', () => {
+	test('their alerts (by e-mail address) are in their export and deleted by their erasure; others stay', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		const email = `${unique('cand')}@example.test`
+		const candidateId = await newCandidate(ws, { email })
+		await requestAlert(deps, ws, email, { ...NO_CRITERIA, q: 'java' })
+		await requestAlert(deps, ws, `other-${email}`, NO_CRITERIA)
+		const actor = operatorActor(ws)
+		const exported = await exportCandidate(deps, actor, candidateId, 'test')
+		const json = JSON.parse(strFromU8(unzipSync(exported.bytes)['candidate.json']!))
+		expect(json.jobAlerts).toEqual([expect.objectContaining({ email, search: { q: 'java', location: '', remote: false, type: '' }, status: 'pending' })])
+		await eraseCandidate(deps, actor, candidateId, 'test')
+		expect((await alertsOf(ws)).map((a) => a.email)).toEqual([`other-${email}`])
+		const [left] = await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from job_alerts where email = ${email}`)
+		expect(Number(left!.n)).toBe(0)
+	})
+})

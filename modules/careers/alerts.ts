@@ -1,0 +1,200 @@
+/**
+ * Job alerts of the careers site: "Get new jobs like this by e-mail" on a search, no account needed.
+ * Rules:
+ * - Double opt-in: asking stores a `pending` alert and e-mails a confirmation link (its token kept
+ *   only as a SHA-256 hash; in the outbox it is a recipient-only value, never plain text). Nothing
+ *   else is sent before the link is opened and confirmed. Asking again for the same search sends a
+ *   new link (the old one stops working); an alert already confirmed is left as it is, and the answer
+ *   is the same either way, so the form does not tell who subscribed.
+ * - A digest holds the open jobs matching the alert's search published since its last digest (or its
+ *   confirmation), best first, at most `DIGEST_JOBS`; nothing is sent when there is none. At most one
+ *   digest a day per alert: the alert is claimed (`for update skip locked`, and `last_sent_at` a day
+ *   old) in the transaction that queues the mail, so two instances, or the daily sweep and
+ *   `alerts send` together, never send one twice.
+ * - Digests are marketing mail through the outbox (recipient `job_alert`): the firm's footer, an
+ *   unsubscribe link and `List-Unsubscribe` with one-click POST. Unsubscribing deletes the alert
+ *   (`forgetUnsubscribed`, called by the outbox), and anything queued for it is not sent.
+ */
+import { and, eq, sql } from 'drizzle-orm'
+import { hashSecret, newId, randomToken } from '../../core/credentials.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import { invalid } from '../../core/errors.ts'
+import { plural } from '../../core/ui.ts'
+import type { Db } from '../../db/client.ts'
+import { type Workspace, workspacesById } from '../auth/index.ts'
+import { enqueueMail, JOB_ALERT_MAIL } from '../outbox/index.ts'
+import { jobUrl } from '../jobs/index.ts'
+import { criteriaQuery, criteriaWords, type JobCriteria, newMatchingJobs } from './search.ts'
+import { jobAlerts } from './table.ts'
+
+export const ALERT_RECIPIENT = 'job_alert'
+export const DAY_MS = 24 * 60 * 60 * 1000
+/** Jobs in one digest; the rest are one click away (the search's address is in the mail). */
+export const DIGEST_JOBS = 20
+
+const EMAIL = /^[^\s@<>()",;:\u0000-\u001f\u007f]+@[^\s@<>()",;:\u0000-\u001f\u007f]+\.[^\s@<>()",;:\u0000-\u001f\u007f]+$/
+
+export type JobAlert = typeof jobAlerts.$inferSelect
+
+const criteriaOf = (a: JobAlert): JobCriteria => ({ q: a.q, location: a.location, remote: a.remote, type: a.type })
+const searchUrl = (deps: AppDeps, ws: { slug: string }, c: JobCriteria) => `${deps.config.baseUrl}/careers/${ws.slug}${criteriaQuery(c)}`
+const described = (c: JobCriteria) => criteriaWords(c).join(', ') || 'all jobs'
+
+/** Asks for an alert: a pending one and its confirmation e-mail (see the rules above). */
+export async function requestAlert(deps: AppDeps, ws: Workspace, emailTyped: string, criteria: JobCriteria): Promise<void> {
+	const email = emailTyped.trim().toLowerCase()
+	if (!email) throw invalid([{ field: 'email', message: 'Enter your e-mail address' }])
+	if (email.length > 254 || !EMAIL.test(email)) throw invalid([{ field: 'email', message: 'Enter an e-mail address like name@example.com' }])
+	const token = randomToken()
+	await deps.db.transaction(async (tx) => {
+		const same = and(
+			eq(jobAlerts.workspaceId, ws.id),
+			eq(jobAlerts.email, email),
+			eq(jobAlerts.q, criteria.q),
+			eq(jobAlerts.location, criteria.location),
+			eq(jobAlerts.remote, criteria.remote),
+			eq(jobAlerts.type, criteria.type),
+		)
+		const [existing] = await tx.select({ id: jobAlerts.id, status: jobAlerts.status }).from(jobAlerts).where(same).limit(1)
+		if (existing?.status === 'active') return
+		const id = existing?.id ?? newId('alert')
+		if (existing)
+			await tx
+				.update(jobAlerts)
+				.set({ confirmHash: hashSecret(token) })
+				.where(eq(jobAlerts.id, id))
+		else await tx.insert(jobAlerts).values({ id, workspaceId: ws.id, email, ...criteria, confirmHash: hashSecret(token), createdAt: deps.now() })
+		const link = `${deps.config.baseUrl}/careers/${ws.slug}/alerts/confirm/${token}`
+		await enqueueMail(
+			tx,
+			{
+				workspaceId: ws.id,
+				to: email,
+				subject: `Confirm your job alert from ${ws.name}`,
+				text: `You asked for new jobs at ${ws.name} matching ${described(criteria)} by e-mail, at most once a day.\n\nConfirm here:\n${link}\n\nIf you did not ask for this, ignore this e-mail: nothing more will be sent.\n`,
+				// The link is the confirmation's only credential: sealed in the outbox, like an upload link.
+				recipientOnly: { value: link, serverSecret: deps.secret, revealable: true },
+				related: { type: JOB_ALERT_MAIL, id },
+			},
+			deps,
+		)
+	})
+}
+
+/** The alert a confirmation token was made for (pending or already confirmed with it: null then). */
+export async function pendingAlert(deps: AppDeps, workspaceId: string, token: string): Promise<JobAlert | null> {
+	if (!/^[a-z2-7]{16,64}$/i.test(token)) return null
+	const [row] = await deps.db
+		.select()
+		.from(jobAlerts)
+		.where(and(eq(jobAlerts.workspaceId, workspaceId), eq(jobAlerts.confirmHash, hashSecret(token)), eq(jobAlerts.status, 'pending')))
+	return row ?? null
+}
+
+/** Confirms the alert: from now on, new matching jobs are sent. Null when the token is not (or no longer) valid. */
+export async function confirmAlert(deps: AppDeps, workspaceId: string, token: string): Promise<JobAlert | null> {
+	const alert = await pendingAlert(deps, workspaceId, token)
+	if (!alert) return null
+	const now = deps.now()
+	const [row] = await deps.db
+		.update(jobAlerts)
+		.set({ status: 'active', confirmHash: null, confirmedAt: now, digestedThrough: now })
+		.where(and(eq(jobAlerts.id, alert.id), eq(jobAlerts.status, 'pending')))
+		.returning()
+	return row ?? null
+}
+
+export interface DigestRun {
+	/** Digests queued. */
+	sent: number
+	/** Jobs in them. */
+	jobs: number
+}
+
+/**
+ * Queues every digest that is due: active alerts (of one workspace, or all) with no digest in the
+ * last day and new matching jobs. The daily sweep and `alerts send` both run it.
+ */
+export async function sendDigests(deps: AppDeps, o: { workspaceId?: string } = {}): Promise<DigestRun> {
+	const run: DigestRun = { sent: 0, jobs: 0 }
+	let after = ''
+	for (;;) {
+		const dueBefore = new Date(deps.now().getTime() - DAY_MS)
+		const ids = await deps.database.rows<{ id: string }>(
+			sql`select id from job_alerts where status = 'active' and (last_sent_at is null or last_sent_at <= ${dueBefore.toISOString()})
+			${o.workspaceId ? sql`and workspace_id = ${o.workspaceId}` : sql``} and id > ${after} order by id limit 200`,
+		)
+		for (const { id } of ids) {
+			const jobs = await sendDigest(deps, id).catch((error) => {
+				deps.log.warn('a job alert digest could not be queued', { alertId: id, error })
+				return 0
+			})
+			if (jobs) {
+				run.sent++
+				run.jobs += jobs
+			}
+		}
+		if (ids.length < 200) return run
+		after = ids[ids.length - 1]!.id
+	}
+}
+
+/** One alert's digest, if due and there are new jobs; returns how many jobs it holds (0: none sent). */
+async function sendDigest(deps: AppDeps, id: string): Promise<number> {
+	return deps.db.transaction(async (tx) => {
+		const now = deps.now()
+		const dueBefore = new Date(now.getTime() - DAY_MS)
+		const [alert] = await deps.database.rows<{ id: string }>(
+			sql`select id from job_alerts where id = ${id} and status = 'active' and (last_sent_at is null or last_sent_at <= ${dueBefore.toISOString()}) for update skip locked`,
+			tx,
+		)
+		if (!alert) return 0
+		const [row] = await tx.select().from(jobAlerts).where(eq(jobAlerts.id, id))
+		const ws = (await workspacesById(tx, [row!.workspaceId])).get(row!.workspaceId)
+		if (!ws) return 0
+		const criteria = criteriaOf(row!)
+		const since = row!.digestedThrough ?? row!.confirmedAt ?? row!.createdAt
+		const found = await newMatchingJobs(deps, tx, ws.id, criteria, since, now, DIGEST_JOBS)
+		if (!found.jobs.length) return 0
+		const lines = found.jobs.map((j) => `- ${j.title}${j.location ? ` (${j.location})` : ''}\n  ${jobUrl(deps.config.baseUrl, ws.slug, j.slug)}`)
+		const more = found.total > found.jobs.length ? `\n…and ${found.total - found.jobs.length} more: ${searchUrl(deps, ws, criteria)}\n` : ''
+		await enqueueMail(
+			tx,
+			{
+				workspaceId: ws.id,
+				to: row!.email,
+				subject: `${plural(found.total, 'new job')} at ${ws.name}`,
+				text: `New jobs at ${ws.name} matching ${described(criteria)}:\n\n${lines.join('\n\n')}\n${more}\nSee the search: ${searchUrl(deps, ws, criteria)}\n`,
+				recipient: { type: ALERT_RECIPIENT, id },
+				related: { type: JOB_ALERT_MAIL, id },
+				marketing: true,
+			},
+			deps,
+		)
+		await tx.update(jobAlerts).set({ lastSentAt: now, digestedThrough: now }).where(eq(jobAlerts.id, id))
+		return found.jobs.length
+	})
+}
+
+/** An alert was unsubscribed from (its link or `List-Unsubscribe`): it is deleted. */
+export async function forgetUnsubscribed(db: Db, target: { workspaceId: string; type: string; id: string }): Promise<void> {
+	if (target.type !== ALERT_RECIPIENT) return
+	await db.delete(jobAlerts).where(and(eq(jobAlerts.workspaceId, target.workspaceId), eq(jobAlerts.id, target.id)))
+}
+
+/** The alerts of these e-mail addresses (a candidate's data: exported, and deleted on erasure). */
+export async function alertsOf(db: Db, workspaceId: string, emails: readonly string[]): Promise<JobAlert[]> {
+	if (!emails.length) return []
+	return db
+		.select()
+		.from(jobAlerts)
+		.where(and(eq(jobAlerts.workspaceId, workspaceId), sql`${jobAlerts.email} = any(${sql.param(emails.map((e) => e.toLowerCase()))}::text[])`))
+		.orderBy(jobAlerts.createdAt)
+}
+
+export async function deleteAlertsOf(db: Db, workspaceId: string, emails: readonly string[]): Promise<void> {
+	if (!emails.length) return
+	await db
+		.delete(jobAlerts)
+		.where(and(eq(jobAlerts.workspaceId, workspaceId), sql`${jobAlerts.email} = any(${sql.param(emails.map((e) => e.toLowerCase()))}::text[])`))
+}

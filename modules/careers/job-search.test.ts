@@ -1,0 +1,194 @@
+/**
+ * The careers site's search, for candidates: keywords over title, skills and description ranked as
+ * the product's job search ranks them, location, remote and employment-type filters, 20 a page, the
+ * applied filters each with a link to remove it and one to clear them all, and a clear 400 for input
+ * that cannot be a search.
+ */
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { call, newPerson, newWorkspace, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { newPublicJob as addJob } from '../../tests/staffing-fixtures.ts'
+import { personActor } from '../auth/index.ts'
+import { jobSearchProvider } from '../jobs/search.ts'
+import { employmentType, employmentTypeSql } from './job-facts.ts'
+import { PAGE_SIZE } from './search.ts'
+
+beforeAll(() => testApp(), 120_000)
+
+/** The job links of a careers list page, in order. */
+const slugsOf = (html: string) => [...html.matchAll(/<a href="\/careers\/[^/]+\/jobs\/([^"]+)">/g)].map((m) => m[1]!)
+
+async function search(ws: TestWorkspace, query: string) {
+	const res = await call('GET', `/careers/${ws.slug}${query}`)
+	return { status: res.status, text: res.text, slugs: slugsOf(res.text) }
+}
+
+describe('keywords, filters and clearing', () => {
+	let ws: TestWorkspace
+	const j: Record<string, { id: string; slug: string }> = {}
+	beforeAll(async () => {
+		ws = await newWorkspace()
+		j.javaAustin = await addJob(ws, { title: 'Senior Java Developer', location: 'Austin, TX', schedule: 'Onsite', contractType: 'C2C' })
+		j.javaRemote = await addJob(ws, {
+			title: 'Backend Engineer',
+			location: 'Remote - US',
+			schedule: 'Remote',
+			mustHave: ['Java 17', 'Spring'],
+			contractType: 'W2',
+		})
+		j.descJava = await addJob(ws, {
+			title: 'Platform Engineer',
+			location: 'Dallas, Texas',
+			description: '<p>You will maintain our <strong>Java</strong> services.</p>',
+			contractType: 'Fulltime',
+		})
+		j.python = await addJob(ws, { title: 'Python Developer', location: 'Austin, TX', schedule: 'Hybrid', employment: 'Full-time, permanent' })
+		j.closed = await addJob(ws, { title: 'Java Architect', location: 'Austin, TX', status: 'Closed', publishedAt: null, closedAt: new Date() })
+	})
+
+	test('keywords match the title, the skills and the description; closed jobs never show', async () => {
+		const found = await search(ws, '?q=java')
+		expect(found.status).toBe(200)
+		expect(new Set(found.slugs)).toEqual(new Set([j.javaAustin!.slug, j.javaRemote!.slug, j.descJava!.slug]))
+		// The title outranks the skills, which outrank the description (the job search's weights).
+		expect(found.slugs).toEqual([j.javaAustin!.slug, j.javaRemote!.slug, j.descJava!.slug])
+		expect(found.text).toContain('3 jobs match')
+	})
+
+	test('location reads a city and a state (written as a code or a name); remote only; employment type', async () => {
+		expect((await search(ws, '?location=Austin')).slugs.sort()).toEqual([j.javaAustin!.slug, j.python!.slug].sort())
+		expect((await search(ws, '?location=Texas')).slugs.sort()).toEqual([j.javaAustin!.slug, j.descJava!.slug, j.python!.slug].sort())
+		expect((await search(ws, '?location=Austin%2C+Texas')).slugs.sort()).toEqual([j.javaAustin!.slug, j.python!.slug].sort())
+		expect((await search(ws, '?remote=on')).slugs).toEqual([j.javaRemote!.slug])
+		expect((await search(ws, '?type=Contract')).slugs.sort()).toEqual([j.javaAustin!.slug, j.javaRemote!.slug].sort())
+		expect((await search(ws, '?type=Full-time')).slugs.sort()).toEqual([j.descJava!.slug, j.python!.slug].sort())
+		expect((await search(ws, '?q=java&location=Austin&remote=on&type=Contract')).slugs).toEqual([])
+		expect((await search(ws, '?q=java&location=Austin&type=contract')).slugs).toEqual([j.javaAustin!.slug])
+	})
+
+	test('the form shows what is applied, each with a link without it, and Clear all filters', async () => {
+		const { text } = await search(ws, '?q=java&location=Austin&type=Contract')
+		expect(text).toContain('value="java"')
+		expect(text).toContain('<option value="Contract" selected>')
+		expect(text).toContain(`<a href="/careers/${ws.slug}?location=Austin&amp;type=Contract" aria-label="Remove filter Keywords: java">Remove</a>`)
+		expect(text).toContain(`<a href="/careers/${ws.slug}?q=java&amp;type=Contract" aria-label="Remove filter Location: Austin">Remove</a>`)
+		expect(text).toContain(`<a href="/careers/${ws.slug}">Clear all filters</a>`)
+		// Cleared: every open job, and nothing said about filters.
+		const all = await search(ws, '')
+		expect(all.slugs).toHaveLength(4)
+		expect(all.text).not.toContain('Clear all filters')
+		expect((await search(ws, '?q=java&remote=on')).text).toContain('<input type="checkbox" id="remote" name="remote" value="on" checked>')
+	})
+
+	test('no match says so and links to every job', async () => {
+		const { status, text } = await search(ws, '?q=cobol')
+		expect(status).toBe(200)
+		expect(text).toContain('No open jobs match this search')
+		expect(text).toContain('0 jobs match')
+	})
+})
+
+describe('the same ranking as the job search', () => {
+	test('the careers order of a query is the search tool’s order of the same open jobs', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		await addJob(ws, { title: 'Java Developer' })
+		await addJob(ws, { title: 'JavaScript Engineer', mustHave: ['React'] })
+		await addJob(ws, { title: 'QA Engineer', mustHave: ['Java', 'Selenium'] })
+		await addJob(ws, { title: 'Data Engineer', summary: 'Spark jobs in Java and Scala' })
+		await addJob(ws, { title: 'Senior Java Developer', mustHave: ['Java'] })
+		await addJob(ws, { title: 'Jav Developer' })
+		const actor = await personActor(deps, ws.slug, (await newPerson(ws, 'owner')).email)
+		for (const q of ['java', 'java developer', 'engineer', 'jav']) {
+			const tool = await jobSearchProvider.search(deps, actor, q, 50)
+			const { slugs } = await search(ws, `?q=${encodeURIComponent(q)}`)
+			const ids = await deps.database.rows<{ id: string; slug: string }>(sql`select id, slug from jobs where workspace_id = ${ws.id}`)
+			const slugOf = new Map(ids.map((r) => [r.id, r.slug]))
+			expect(slugs).toEqual(tool!.hits.map((h) => slugOf.get(h.id)!))
+			expect(slugs.length).toBeGreaterThan(0)
+		}
+	})
+})
+
+describe('paging', () => {
+	test('20 a page, newest first without keywords; Next and Previous keep the filters; a page past the end says so', async () => {
+		const ws = await newWorkspace()
+		const base = Date.now() - 100 * 60_000
+		const made = []
+		for (let i = 0; i < PAGE_SIZE + 5; i++)
+			made.push(await addJob(ws, { title: `Contract Tester ${i}`, contractType: 'C2C', publishedAt: new Date(base + i * 60_000) }))
+		await addJob(ws, { title: 'Full-time Tester', contractType: 'Fulltime' })
+		const newest = made.map((m) => m.slug).reverse()
+		const first = await search(ws, '?type=Contract')
+		expect(first.slugs).toEqual(newest.slice(0, PAGE_SIZE))
+		expect(first.text).toContain('Page 1 of 2')
+		expect(first.text).toContain(`<a href="/careers/${ws.slug}?type=Contract&amp;page=2" rel="next">Next page</a>`)
+		const second = await search(ws, '?type=Contract&page=2')
+		expect(second.slugs).toEqual(newest.slice(PAGE_SIZE))
+		expect(second.text).toContain('25 jobs match (page 2)')
+		expect(second.text).toContain(`<a href="/careers/${ws.slug}?type=Contract" rel="prev">Previous page</a>`)
+		expect(second.text).not.toContain('rel="next"')
+		const past = await search(ws, '?type=Contract&page=3')
+		expect(past.status).toBe(200)
+		expect(past.slugs).toEqual([])
+		expect(past.text).toContain('There are no more jobs for this search')
+	})
+})
+
+describe('bad input', () => {
+	test('an unknown type, page 0, a huge page, an overlong q or location, a bad remote: 400 with what is wrong', async () => {
+		const ws = await newWorkspace()
+		await addJob(ws, { title: 'Java Developer' })
+		const cases: [string, string][] = [
+			['?type=Freelance', 'Employment type must be one of: Full-time, Part-time, Contract, Temporary, Internship'],
+			['?page=0', 'Page must be a whole number from 1 to 500'],
+			['?page=99999999999999999999', 'Page must be a whole number from 1 to 500'],
+			['?page=501', 'Page must be a whole number from 1 to 500'],
+			['?page=two', 'Page must be a whole number from 1 to 500'],
+			[`?q=${'a'.repeat(201)}`, 'Keywords can be at most 200 characters'],
+			[`?location=${'b'.repeat(101)}`, 'Location can be at most 100 characters'],
+			['?remote=yes', 'Remote only is on or left out'],
+		]
+		for (const [query, message] of cases) {
+			const res = await search(ws, query)
+			expect(res.status).toBe(400)
+			expect(res.text).toContain(message)
+			expect(res.text).toContain('<title>Error: ')
+			expect(res.slugs).toEqual([])
+		}
+		// A parameter given twice and odd characters are no error (of a repeated one, the last counts).
+		const twice = await search(ws, '?q=python&q=java')
+		expect([twice.status, twice.text.match(/value="[^"]*" maxlength="200"/)?.[0]]).toEqual([200, 'value="java" maxlength="200"'])
+		expect(twice.slugs).toHaveLength(1)
+		expect((await search(ws, `?q=${encodeURIComponent("'); drop table jobs; -- %_\\")}`)).status).toBe(200)
+		expect((await search(ws, `?location=${encodeURIComponent('%_\\')}`)).status).toBe(200)
+	})
+})
+
+describe('employment type in SQL', () => {
+	test('the type filter’s SQL gives what employmentType gives, for contract types and vendors’ words', async () => {
+		const deps = await testDeps()
+		const samples: [string | null, string | null][] = [
+			['Fulltime', null],
+			['C2C', 'Full-time'],
+			['W2 / C2C', null],
+			['', 'Part time'],
+			[null, 'part-time'],
+			[null, 'Internship'],
+			[null, 'Per diem'],
+			[null, 'Temp to hire'],
+			[null, 'Corp-to-corp'],
+			[null, '1099 contract'],
+			[null, 'Full time, permanent'],
+			[null, 'Perm'],
+			[null, 'Whatever'],
+			[null, null],
+		]
+		for (const [contractType, employment] of samples) {
+			const [row] = await deps.database.rows<{ type: string | null }>(
+				sql`select (${employmentTypeSql}) as type from (select ${contractType}::text as contract_type, ${employment}::text as employment) j`,
+			)
+			expect(row!.type).toBe(employmentType({ contractType, employment }))
+		}
+	})
+})

@@ -1,0 +1,125 @@
+/**
+ * The careers site's job search, for candidates: `/careers/<slug>?q=java&location=Austin&remote=on&type=Contract&page=2`.
+ * Keywords are matched and ranked as in the product's job search (`findOpenJobs`, `jobRanking`); the
+ * location, remote and employment-type filters narrow the open jobs; 20 a page. Job alerts keep the
+ * same criteria and find new jobs with the same conditions (alerts.ts). Input that cannot be a
+ * search (an unknown type, page 0 or past `MAX_PAGE`, overlong text) is refused with what is wrong.
+ */
+import { type SQL, sql } from 'drizzle-orm'
+import type { AppDeps } from '../../core/deps.ts'
+import type { FieldError } from '../../core/errors.ts'
+import { escapeLike } from '../../core/text-search.ts'
+import type { Db } from '../../db/client.ts'
+import { findOpenJobs, parseLocation, US_STATES, type PublicJob } from '../jobs/index.ts'
+import { type EmploymentType, employmentTypeSql, fullyRemoteSql } from './job-facts.ts'
+
+/** The employment types a candidate may pick: the `type` parameter's values (its contract), and what each means. */
+export const JOB_TYPES: Readonly<Record<string, EmploymentType>> = {
+	'Full-time': 'FULL_TIME',
+	'Part-time': 'PART_TIME',
+	Contract: 'CONTRACTOR',
+	Temporary: 'TEMPORARY',
+	Internship: 'INTERN',
+}
+
+export const PAGE_SIZE = 20
+/** 10,000 jobs deep: further pages are refused (nobody reads them; an offset that far is slow). */
+export const MAX_PAGE = 500
+export const MAX_Q = 200
+export const MAX_LOCATION = 100
+
+export interface JobCriteria {
+	q: string
+	location: string
+	remote: boolean
+	/** A key of `JOB_TYPES`, or '' for any. */
+	type: string
+}
+
+export const NO_CRITERIA: JobCriteria = { q: '', location: '', remote: false, type: '' }
+
+export const hasCriteria = (c: JobCriteria) => Boolean(c.q || c.location || c.remote || c.type)
+
+const one = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : '')
+
+/** The criteria and page of a query string (or a form), with what is wrong in it. */
+export function readCriteria(input: Record<string, unknown>): { criteria: JobCriteria; page: number; errors: FieldError[] } {
+	const errors: FieldError[] = []
+	const q = one(input.q).replace(/\s+/g, ' ').trim()
+	const location = one(input.location).replace(/\s+/g, ' ').trim()
+	const remoteText = one(input.remote)
+	const typeText = one(input.type).trim()
+	const pageText = one(input.page).trim()
+	if (q.length > MAX_Q) errors.push({ field: 'q', message: `Keywords can be at most ${MAX_Q} characters` })
+	if (location.length > MAX_LOCATION) errors.push({ field: 'location', message: `Location can be at most ${MAX_LOCATION} characters` })
+	if (remoteText && remoteText !== 'on') errors.push({ field: 'remote', message: 'Remote only is on or left out' })
+	const type = Object.keys(JOB_TYPES).find((t) => t.toLowerCase() === typeText.toLowerCase()) ?? ''
+	if (typeText && !type) errors.push({ field: 'type', message: `Employment type must be one of: ${Object.keys(JOB_TYPES).join(', ')}` })
+	let page = 1
+	if (pageText) {
+		page = /^\d{1,6}$/.test(pageText) ? Number(pageText) : Number.NaN
+		if (!(page >= 1 && page <= MAX_PAGE)) errors.push({ field: 'page', message: `Page must be a whole number from 1 to ${MAX_PAGE}` })
+	}
+	return {
+		criteria: { q: q.slice(0, MAX_Q), location: location.slice(0, MAX_LOCATION), remote: remoteText === 'on', type },
+		page: errors.length ? 1 : page,
+		errors,
+	}
+}
+
+/** A candidate's search as words: "java", "in Austin", "remote only", "Contract". */
+export function criteriaWords(c: JobCriteria): string[] {
+	return [c.q && `“${c.q}”`, c.location && `in ${c.location}`, c.remote && 'remote only', c.type].filter((w): w is string => Boolean(w))
+}
+
+/** The query string of criteria (and a page), as the form sends it: the address of a search. */
+export function criteriaQuery(c: JobCriteria, page = 1): string {
+	const params = new URLSearchParams()
+	if (c.q) params.set('q', c.q)
+	if (c.location) params.set('location', c.location)
+	if (c.remote) params.set('remote', 'on')
+	if (c.type) params.set('type', c.type)
+	if (page > 1) params.set('page', String(page))
+	const text = params.toString()
+	return text ? `?${text}` : ''
+}
+
+/**
+ * Where the job is must hold what was typed: read as a place (`parseLocation`: "Austin, TX" is the
+ * city Austin in Texas, "TX" or "Texas" the state, written either way in the job), else as words.
+ */
+function locationCondition(text: string): SQL {
+	const place = parseLocation(text)
+	const parts: SQL[] = []
+	if (place.locality) parts.push(sql`j.location ilike ${`%${escapeLike(place.locality)}%`}`)
+	if (place.region) parts.push(sql`(j.location ~ ${`\\y${place.region}\\y`} or j.location ilike ${`%${escapeLike(US_STATES[place.region] ?? place.region)}%`})`)
+	if (!parts.length) parts.push(sql`j.location ilike ${`%${escapeLike(text)}%`}`)
+	return sql.join(parts, sql` and `)
+}
+
+/** The filters as conditions on a job `j` (the keywords are `findOpenJobs`'s). */
+export function filterConditions(c: JobCriteria): SQL[] {
+	const where: SQL[] = []
+	if (c.location) where.push(locationCondition(c.location))
+	if (c.remote) where.push(fullyRemoteSql)
+	if (c.type && JOB_TYPES[c.type]) where.push(sql`(${employmentTypeSql}) = ${JOB_TYPES[c.type]}`)
+	return where
+}
+
+export interface CareersResults {
+	jobs: PublicJob[]
+	/** Open jobs matching (0 on a page past the last: the statement counts only the rows it reads). */
+	total: number
+	page: number
+}
+
+/** One page of the workspace's open jobs matching the criteria: one statement. */
+export async function searchCareers(deps: AppDeps, workspaceId: string, c: JobCriteria, page: number): Promise<CareersResults> {
+	const found = await findOpenJobs(deps, workspaceId, { q: c.q, where: filterConditions(c), limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })
+	return { ...found, page }
+}
+
+/** Open jobs matching the criteria published in (after, through], best first: a job alert's digest. */
+export async function newMatchingJobs(deps: AppDeps, db: Db, workspaceId: string, c: JobCriteria, after: Date, through: Date, limit: number) {
+	return findOpenJobs(deps, workspaceId, { q: c.q, where: filterConditions(c), limit, publishedAfter: after, publishedThrough: through }, db)
+}

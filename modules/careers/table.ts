@@ -1,0 +1,42 @@
+import { boolean, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { workspaces } from '../auth/table.ts'
+
+const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 })
+
+/**
+ * Job alerts of the careers site: a person (no account) asked to get new jobs matching a search by
+ * e-mail. `pending` until they open the confirmation link (double opt-in: nothing else is sent
+ * before); `active` after. `digestedThrough` is the time up to which new jobs were considered for
+ * them (their confirmation, then each digest's run): the next digest holds jobs published after it.
+ * Unsubscribing removes the row (the outbox also records it, so mail already queued is not sent).
+ */
+export const jobAlerts = pgTable(
+	'job_alerts',
+	{
+		id: text('id').primaryKey(),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		/** Lower case, as typed otherwise. */
+		email: text('email').notNull(),
+		/** The search: keywords, location, remote only, employment type ('' for none). */
+		q: text('q').notNull().default(''),
+		location: text('location').notNull().default(''),
+		remote: boolean('remote').notNull().default(false),
+		type: text('type').notNull().default(''),
+		/** pending or active. */
+		status: text('status').notNull().default('pending'),
+		/** SHA-256 of the confirmation link's token (never the token): null once confirmed. */
+		confirmHash: text('confirm_hash'),
+		createdAt: at('created_at').notNull().defaultNow(),
+		confirmedAt: at('confirmed_at'),
+		digestedThrough: at('digested_through'),
+		/** When the last digest was queued: the next comes a day later at the soonest. */
+		lastSentAt: at('last_sent_at'),
+	},
+	(t) => [
+		uniqueIndex('job_alerts_confirm_hash').on(t.confirmHash),
+		index('job_alerts_workspace_email').on(t.workspaceId, t.email),
+		index('job_alerts_due').on(t.status, t.lastSentAt),
+	],
+)

@@ -1,0 +1,83 @@
+/**
+ * The careers site in headless Chromium, as a candidate uses it: search with keywords, a location and
+ * an employment type, remove one filter, clear them all (desktop); then on a phone ask for job
+ * alerts, confirm by the link that arrives by real e-mail (an SMTP server started by the test), get
+ * a digest and unsubscribe from its link.
+ */
+import { afterEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { runCommand } from '../../core/commands.ts'
+import { deliverDue } from '../../modules/outbox/index.ts'
+import { browserMailTests, launchBrowser } from '../browser.ts'
+import { clock, newWorkspace, serveApp, testDeps, unique } from '../helpers.ts'
+import { newPublicJob } from '../staffing-fixtures.ts'
+
+setDefaultTimeout(60_000)
+
+const mail = browserMailTests('bl-careers-')
+afterEach(() => clock.reset())
+
+describe('the careers search and job alerts in Chromium', () => {
+	test('searches, removes a filter, clears; subscribes, confirms, gets a digest, unsubscribes', async () => {
+		const { deps } = await serveApp()
+		const ws = await newWorkspace(deps)
+		await newPublicJob(ws, { title: 'Senior Java Developer', location: 'Austin, TX', contractType: 'C2C' }, deps)
+		await newPublicJob(ws, { title: 'Java Platform Engineer', location: 'Remote - US', schedule: 'Remote', contractType: 'W2' }, deps)
+		await newPublicJob(ws, { title: 'Python Developer', location: 'Austin, TX', employment: 'Full-time' }, deps)
+		// The app the browser uses holds mail (no SMTP_URL); this one releases and sends it over SMTP.
+		const mailer = await testDeps({ SMTP_URL: mail.smtp.url, BASE_URL: mail.url })
+		const send = async () => {
+			await runCommand(mailer, 'outbox release', { all: true, workspace: ws.slug })
+			await deliverDue(mailer, { workspaceId: ws.id })
+		}
+
+		const context = await (await launchBrowser()).newContext({ viewport: { width: 1280, height: 900 } })
+		const page = await context.newPage()
+		const titles = () => page.locator('ul.jobs li strong').allInnerTexts()
+		await page.goto(`${mail.url}/careers/${ws.slug}`)
+		expect((await titles()).sort()).toEqual(['Java Platform Engineer', 'Python Developer', 'Senior Java Developer'])
+		await page.getByLabel('Keywords').fill('java')
+		await page.getByLabel('Location').fill('Austin')
+		await page.getByLabel('Employment type').selectOption('Contract')
+		await page.getByRole('button', { name: 'Search' }).click()
+		await page.waitForURL(/\?q=java&location=Austin&type=Contract/)
+		expect(await titles()).toEqual(['Senior Java Developer'])
+		expect(await page.locator('.applied').innerText()).toContain('1 job matches')
+
+		await page.getByRole('link', { name: 'Remove filter Location: Austin' }).click()
+		await page.waitForURL((u) => !u.search.includes('location'))
+		expect((await titles()).sort()).toEqual(['Java Platform Engineer', 'Senior Java Developer'])
+		await page.getByLabel('Remote only').check()
+		await page.getByRole('button', { name: 'Search' }).click()
+		expect(await titles()).toEqual(['Java Platform Engineer'])
+		await page.getByRole('link', { name: 'Clear all filters' }).click()
+		await page.waitForURL(`${mail.url}/careers/${ws.slug}`)
+		expect(await titles()).toHaveLength(3)
+		expect(await page.getByLabel('Keywords').inputValue()).toBe('')
+		expect(await page.getByLabel('Remote only').isChecked()).toBe(false)
+
+		// On a phone: a search, then "Get new jobs like this by e-mail".
+		await page.setViewportSize({ width: 390, height: 844 })
+		await page.getByLabel('Keywords').fill('java')
+		await page.getByRole('button', { name: 'Search' }).click()
+		await page.waitForURL(/\?q=java&location=&type=$/)
+		const email = `${unique('seeker')}@example.test`
+		await page.getByLabel('Your e-mail address').fill(email)
+		await page.getByRole('button', { name: 'Get job alerts' }).click()
+		expect(await page.locator('.alerts [role="status"]').innerText()).toContain(`we sent a link to ${email} to confirm the alert`)
+		await send()
+		const link = /http:\/\/\S+\/alerts\/confirm\/\S+/.exec(mail.smtp.to(email)[0]!.parsed.text ?? '')![0]
+		await page.goto(link)
+		await page.getByRole('button', { name: 'Confirm' }).click()
+		await page.getByRole('heading', { name: 'Job alert confirmed' }).waitFor()
+
+		await newPublicJob(ws, { title: 'Java Tech Lead', location: 'Dallas, TX' }, deps)
+		expect((await runCommand(deps, 'alerts send', { workspace: ws.slug, json: true })).json).toEqual({ digests: 1, jobs: 1 })
+		await send()
+		const digest = mail.smtp.to(email)[1]!.parsed.text ?? ''
+		expect(digest).toContain('Java Tech Lead')
+		await page.goto(/Unsubscribe from job alerts: (\S+)/.exec(digest)![1]!.replace('http://localhost:3000', mail.url))
+		await page.getByRole('button', { name: 'Unsubscribe' }).click()
+		await page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor()
+		await context.close()
+	})
+})
