@@ -16,9 +16,13 @@
  *     prints p50/p95/p99 in milliseconds, marking p95 ≥ 50 ms. The first row (`get_job`, one
  *     primary-key read) is the floor: what the MCP endpoint, the token check and JSON cost.
  *
+ * The header search (issue 31) is measured as the portal's dropdown asks it: `/search?q=` with
+ * `Accept: application/json`, a session cookie from the real sign-in form (⚠ at p95 ≥ 100 ms, its goal).
+ *
  * REUSE=<database> measures again on a database a KEEP=1 run left behind (no generation).
  */
 import { cpus, loadavg } from 'node:os'
+import { signedInPortal } from './lib/scale-pages.ts'
 import { mcpCaller, openScaleWorkspace, timeCalls } from './lib/scale-workspace.ts'
 import { checkResume } from '../modules/candidates/resume-check.ts'
 import { demoCandidate } from '../modules/candidates/seed-data.ts'
@@ -161,6 +165,9 @@ try {
 		'oracle dba',
 	]
 	const pick = <T>(list: T[], i: number) => list[i % list.length]!
+	const ownerPages = await signedInPortal(app, owner.email)
+	const hmPages = await signedInPortal(app, hm.email)
+	const header = (who: typeof ownerPages, q: string) => who.json(`/search?q=${encodeURIComponent(q)}`)
 	const scenarios: [string, string, (i: number) => Promise<unknown>][] = [
 		['get_job', 'floor: one job by id', (i) => callTool(ownerToken, 'get_job', { jobId: pick(jobs, i).id })],
 		['list_candidates', 'first page', () => callTool(ownerToken, 'list_candidates', {})],
@@ -180,6 +187,10 @@ try {
 		['search', 'a misspelt name (varied)', (i) => callTool(ownerToken, 'search', { q: pick(names, i).name.replace(/[aeiou]/, 'y') })],
 		['search', 'an e-mail address (varied)', (i) => callTool(ownerToken, 'search', { q: pick(names, i).email })],
 		['search', 'hiring manager', (i) => callTool(hmToken, 'search', { q: pick(words, i) })],
+		['header search', 'skills and titles (varied)', (i) => header(ownerPages, pick(words, i))],
+		['header search', 'a name (varied)', (i) => header(ownerPages, pick(names, i).name)],
+		['header search', 'a word being typed (prefix, varied)', (i) => header(ownerPages, pick(words, i).slice(0, 4))],
+		['header search', 'hiring manager', (i) => header(hmPages, pick(words, i))],
 		['get_job_applicants', 'ranked (varied jobs)', (i) => callTool(ownerToken, 'get_job_applicants', { jobId: pick(jobs, i * 3).id })],
 		['get_job_bench', 'ranked (varied jobs)', (i) => callTool(ownerToken, 'get_job_bench', { jobId: pick(jobs, i % 25).id })],
 	]
@@ -194,7 +205,8 @@ try {
 	console.log(`\n| tool | scenario | p50 ms | p95 ms | p99 ms |\n|---|---|---:|---:|---:|`)
 	for (const [tool, scenario, run] of scenarios) {
 		const { p50, p95, p99 } = await timeCalls(run, WARMUP, CALLS)
-		const line = `| ${tool} | ${scenario} | ${p50.toFixed(1)} | ${p95.toFixed(1)}${p95 >= 50 ? ' ⚠' : ''} | ${p99.toFixed(1)} |`
+		const goal = tool === 'header search' ? 100 : 50
+		const line = `| ${tool} | ${scenario} | ${p50.toFixed(1)} | ${p95.toFixed(1)}${p95 >= goal ? ' ⚠' : ''} | ${p99.toFixed(1)} |`
 		console.log(line)
 		rows.push(line)
 		results.push({ tool, scenario, p50, p95, p99 })

@@ -48,8 +48,11 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeH
 export interface NavLink {
 	href: string
 	label: string
-	/** `work` links (Home, Jobs, Candidates, Inbox…) come first; `settings` links after them. Default `settings`. */
-	section?: 'work' | 'settings'
+	/**
+	 * `work` links (Home, Jobs, Candidates, Inbox…) come first; `settings` links after them. Default `settings`.
+	 * `search`: not a link but the header's search box, a form sent to `href` with `q` (the search module's).
+	 */
+	section?: 'work' | 'settings' | 'search'
 	/** Position within its section, lowest first (Home 0, Jobs 10, Candidates 20, Inbox 30, Calendar 40, To-dos 50). */
 	order?: number
 	/** What waits there for the person (unread, overdue), shown beside the label when above 0 (`PageSession.navCounts`). */
@@ -73,19 +76,68 @@ export interface PageOptions {
 	status?: number
 }
 
+/** Work links from this order on (Analytics, Interviews, Vendors, Bench) go under More at desktop widths. */
+const MORE_FROM = 60
+
 const byOrder = (a: NavLink, b: NavLink) => (a.order ?? 100) - (b.order ?? 100) || a.label.localeCompare(b.label)
+
+/**
+ * The header's search box: a form that works without script (its results page), and a combobox
+ * (WAI-ARIA APG, list autocomplete) once app.js has run: the listbox shows the same results, asked
+ * of the same address as JSON. `/` focuses it from anywhere on the page.
+ */
+function searchBox(search: NavLink): SafeHtml {
+	return html`<form method="get" action="${search.href}" role="search" class="site-search" aria-label="Search the portal">
+<label for="site-search" class="visually-hidden">Search jobs, candidates and conversations</label>
+<input id="site-search" name="q" type="search" placeholder="Search (press /)" autocomplete="off" maxlength="120" required minlength="2" role="combobox" aria-expanded="false" aria-controls="site-search-results" aria-autocomplete="list" aria-describedby="site-search-keys" data-site-search>
+<span id="site-search-keys" class="visually-hidden">Press Enter for every result; with results listed, the arrow keys move through them.</span>
+<div id="site-search-results" class="search-pop" role="listbox" aria-label="Search results" hidden></div>
+<span class="visually-hidden" role="status" data-search-status></span>
+</form>`
+}
+
+/** Every keyboard shortcut of the portal, shown by `?` (and the Keyboard shortcuts button): README lists the same. */
+export const SHORTCUTS: readonly (readonly [string, string])[] = [
+	['/', 'Focus the search box'],
+	['?', 'Show this list of shortcuts'],
+	['↓ ↑', 'In the search box: move through the results'],
+	['Enter', 'In the search box: open the chosen result, or every result'],
+	['Esc', 'Close the search results, the menu or this list'],
+]
+
+const shortcutsDialog = html`<dialog id="shortcuts" class="shortcuts" aria-labelledby="shortcuts-title">
+<h2 id="shortcuts-title">Keyboard shortcuts</h2>
+<dl>${SHORTCUTS.map(([keys, what]) => html`<dt>${keys.split(' ').map((k) => html`<kbd>${k}</kbd> `)}</dt><dd>${what}</dd>`)}</dl>
+<form method="dialog"><button type="submit">Close</button></form>
+</dialog>`
 
 function navigation(links: NavLink[], current: string | undefined, user: NonNullable<PageOptions['user']>): SafeHtml {
 	const badge = (n: NavLink) =>
 		n.count ? html` <span class="count">${n.count > 99 ? '99+' : n.count}<span class="visually-hidden"> ${n.countLabel ?? ''}</span></span>` : ''
-	const link = (n: NavLink) => html`<a href="${n.href}"${n.href === current ? raw(' aria-current="page"') : ''}>${n.label}${badge(n)}</a>`
+	const link = (n: NavLink, extra = false) =>
+		html`<a href="${n.href}"${extra ? raw(' class="nav-extra"') : ''}${n.href === current ? raw(' aria-current="page"') : ''}>${n.label}${badge(n)}</a>`
 	const work = links.filter((n) => n.section === 'work').sort(byOrder)
-	const settings = links.filter((n) => n.section !== 'work').sort(byOrder)
+	// At 1280 px eleven links, the search box and the account do not fit on one line: the later
+	// links that count nothing go under More there (each is in the line too, shown instead of More
+	// on a wider screen and in the phone's menu; CSS shows one of the two).
+	const extra = work.filter((n) => (n.order ?? 100) >= MORE_FROM && !n.countLabel)
+	const inExtra = extra.some((n) => n.href === current)
+	const settings = links.filter((n) => n.section !== 'work' && n.section !== 'search').sort(byOrder)
+	const search = links.find((n) => n.section === 'search')
 	const inSettings = settings.some((n) => n.href === current)
-	return html`<nav aria-label="Main" class="main-nav">${work.map(link)}</nav>
+	// On a phone the Menu button (app.js) shows and hides the links; without script they stay shown.
+	return html`${search ? searchBox(search) : ''}
+<button type="button" class="menu-button secondary" aria-expanded="false" aria-controls="site-menu" data-menu-button hidden data-needs-script>Menu</button>
+<div id="site-menu" class="site-menu">
+<nav aria-label="Main" class="main-nav">${work.map((n) => link(n, extra.includes(n)))}${
+		extra.length
+			? html`<details class="more nav-more${inExtra ? ' current' : ''}"><summary>More</summary><nav aria-label="More pages">${extra.map((n) => link(n))}</nav></details>`
+			: ''
+	}</nav>
 <div class="account">
-${settings.length ? html`<details class="more${inSettings ? ' current' : ''}"><summary>Settings</summary><nav aria-label="Settings and administration">${settings.map(link)}</nav></details>` : ''}
-<form method="post" action="/sign-out" class="inline"><input type="hidden" name="csrf" value="${user.csrf}"><span class="who">${user.name}${user.workspace ? html` <span class="meta">· ${user.workspace}</span>` : ''}</span> <button type="submit" class="secondary">Sign out</button></form>
+${settings.length ? html`<details class="more${inSettings ? ' current' : ''}"><summary>Settings</summary><nav aria-label="Settings and administration"><span class="who">${user.name}${user.workspace ? html` <span class="meta">· ${user.workspace}</span>` : ''}</span>${settings.map((n) => link(n))}<button type="button" class="link-button" data-shortcuts hidden data-needs-script>Keyboard shortcuts</button></nav></details>` : ''}
+<form method="post" action="/sign-out" class="inline"><input type="hidden" name="csrf" value="${user.csrf}"><button type="submit" class="secondary">Sign out</button></form>
+</div>
 </div>`
 }
 
@@ -118,6 +170,7 @@ ${options.user ? navigation(options.nav ?? [], options.current, options.user) : 
 <main id="main" tabindex="-1">
 ${body}
 </main>
+${options.user ? shortcutsDialog : ''}
 </body>
 </html>`
 	return new Response(doc.value, { status: options.status ?? 200, headers: { 'content-type': 'text/html; charset=utf-8' } })

@@ -55,6 +55,7 @@ const PAGES: {
 	allowed: Partial<Record<PersonRole, Expect>>
 }[] = [
 	{ name: 'home', path: () => '/portal', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 200 } },
+	{ name: 'search', path: () => '/search?q=developer', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 200 } },
 	{ name: 'jobs', path: () => '/jobs', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 200 } },
 	{ name: 'new job', path: () => '/jobs/new', record: false, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 403 } },
 	{ name: 'job', path: (r) => `/jobs/${r.job}`, record: true, allowed: { owner: 200, admin: 200, recruiter: 200, hiring_manager: 200, viewer: 200 } },

@@ -148,3 +148,166 @@ document.addEventListener('change', (event) => {
 	const name = all.getAttribute('data-select-all')
 	for (const box of all.form.elements) if (box.type === 'checkbox' && box.name === name) box.checked = all.checked
 })
+// The header (core/html.ts): the phone's Menu button, the keyboard shortcuts and the search box's results list.
+document.addEventListener('DOMContentLoaded', () => {
+	// Without script the menu's links stay shown; with it, a phone shows them when Menu is pressed (app.css).
+	document.getElementById('site-menu')?.setAttribute('data-collapsible', '')
+})
+function setMenu(button, open) {
+	button.setAttribute('aria-expanded', String(open))
+	document.getElementById(button.getAttribute('aria-controls'))?.toggleAttribute('data-open', open)
+}
+function showShortcuts() {
+	const dialog = document.getElementById('shortcuts')
+	if (dialog && !dialog.open) dialog.showModal()
+}
+document.addEventListener('click', (event) => {
+	const menu = event.target.closest('[data-menu-button]')
+	if (menu) setMenu(menu, menu.getAttribute('aria-expanded') !== 'true')
+	if (event.target.closest('[data-shortcuts]')) showShortcuts()
+})
+const typingIn = (el) => el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName))
+document.addEventListener('keydown', (event) => {
+	if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || typingIn(event.target)) return
+	if (event.key === '/') {
+		const box = document.querySelector('[data-site-search]')
+		if (!box) return
+		event.preventDefault()
+		box.focus()
+		box.select()
+	} else if (event.key === '?') {
+		if (!document.getElementById('shortcuts')) return
+		event.preventDefault()
+		showShortcuts()
+	} else if (event.key === 'Escape') {
+		const menu = document.querySelector('[data-menu-button][aria-expanded="true"]')
+		if (!menu) return
+		setMenu(menu, false)
+		menu.focus()
+	}
+})
+// The search box as a combobox (WAI-ARIA APG, list autocomplete): typing asks the results page for
+// JSON (the same search, the same role limits) and lists the best of each type; the arrow keys move
+// through them, Enter opens the chosen one (or, with none chosen, the results page: the form posts as usual).
+const siteSearch = { timer: 0, abort: null }
+function searchList(input) {
+	return document.getElementById(input.getAttribute('aria-controls'))
+}
+function closeSearch(input) {
+	const list = searchList(input)
+	if (list) list.hidden = true
+	input.setAttribute('aria-expanded', 'false')
+	input.removeAttribute('aria-activedescendant')
+}
+function searchOptions(input) {
+	return [...searchList(input).querySelectorAll('[role="option"]')]
+}
+function chooseOption(input, option) {
+	for (const o of searchOptions(input)) o.setAttribute('aria-selected', String(o === option))
+	if (option) {
+		input.setAttribute('aria-activedescendant', option.id)
+		option.scrollIntoView({ block: 'nearest' })
+	} else input.removeAttribute('aria-activedescendant')
+}
+function showResults(input, answer) {
+	const list = searchList(input)
+	list.replaceChildren()
+	let n = 0
+	const option = (text, meta, href, kind) => {
+		const o = document.createElement('div')
+		o.setAttribute('role', 'option')
+		o.setAttribute('aria-selected', 'false')
+		o.id = `site-search-option-${n++}`
+		o.dataset.href = href
+		o.className = kind ?? 'hit'
+		o.textContent = text
+		if (meta) {
+			const m = document.createElement('span')
+			m.className = 'meta'
+			m.textContent = meta
+			o.append(m)
+		}
+		return o
+	}
+	let hits = 0
+	for (const g of answer.groups) {
+		if (!g.hits.length) continue
+		const group = document.createElement('div')
+		group.setAttribute('role', 'group')
+		const label = document.createElement('div')
+		label.id = `site-search-group-${g.type}`
+		label.className = 'search-group'
+		label.textContent = `${g.label} · ${g.count}`
+		group.setAttribute('aria-labelledby', label.id)
+		group.append(label)
+		for (const h of g.hits) if (h.href) group.append(option(h.title, h.snippet, h.href))
+		if (g.seeAll) group.append(option(g.seeAll.text, '', g.seeAll.href, 'see-all'))
+		hits += g.hits.length
+		list.append(group)
+	}
+	const page = new URL(input.form.action)
+	page.searchParams.set('q', answer.query)
+	list.append(
+		option(hits ? `All results for “${answer.query}”` : `Nothing matches “${answer.query}”: open the search page`, '', page.pathname + page.search, 'see-all'),
+	)
+	list.hidden = false
+	input.setAttribute('aria-expanded', 'true')
+	input.removeAttribute('aria-activedescendant')
+	const status = input.form.querySelector('[data-search-status]')
+	if (status) status.textContent = hits ? `${hits} results listed` : 'No results'
+}
+async function askSearch(input) {
+	const q = input.value.replace(/\s+/g, ' ').trim()
+	siteSearch.abort?.abort()
+	if ([...q].length < 2) return closeSearch(input)
+	siteSearch.abort = new AbortController()
+	const url = new URL(input.form.action)
+	url.searchParams.set('q', q)
+	try {
+		const res = await fetch(url, { credentials: 'same-origin', headers: { accept: 'application/json' }, signal: siteSearch.abort.signal })
+		if (!res.ok || !res.headers.get('content-type')?.includes('application/json')) return closeSearch(input)
+		const answer = await res.json()
+		if (answer.error || document.activeElement !== input) return closeSearch(input)
+		showResults(input, answer)
+	} catch (error) {
+		if (error.name !== 'AbortError') closeSearch(input)
+	}
+}
+document.addEventListener('input', (event) => {
+	const input = event.target.closest?.('[data-site-search]')
+	if (!input) return
+	clearTimeout(siteSearch.timer)
+	siteSearch.timer = setTimeout(() => askSearch(input), 150)
+})
+document.addEventListener('keydown', (event) => {
+	const input = event.target.closest?.('[data-site-search]')
+	if (!input) return
+	const open = input.getAttribute('aria-expanded') === 'true'
+	const options = open ? searchOptions(input) : []
+	const at = options.findIndex((o) => o.id === input.getAttribute('aria-activedescendant'))
+	if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+		if (!options.length) return
+		event.preventDefault()
+		const step = event.key === 'ArrowDown' ? 1 : -1
+		chooseOption(input, options[at < 0 ? (step > 0 ? 0 : options.length - 1) : (at + step + options.length) % options.length])
+	} else if (event.key === 'Enter' && at >= 0) {
+		event.preventDefault()
+		window.location.assign(options[at].dataset.href)
+	} else if (event.key === 'Escape') {
+		event.preventDefault()
+		if (open) closeSearch(input)
+		else input.value = ''
+	}
+})
+// A pointer (mouse or touch) on a result: the box keeps the focus and the result opens.
+document.addEventListener('mousedown', (event) => {
+	if (event.target.closest('.search-pop [role="option"]')) event.preventDefault()
+})
+document.addEventListener('click', (event) => {
+	const option = event.target.closest('.search-pop [role="option"]')
+	if (option) window.location.assign(option.dataset.href)
+})
+document.addEventListener('focusout', (event) => {
+	const input = event.target.closest?.('[data-site-search]')
+	if (input && !input.form.contains(event.relatedTarget)) closeSearch(input)
+})

@@ -124,5 +124,11 @@ async function searchCandidates(deps: AppDeps, actor: Actor, q: string, limit: n
 export const candidateSearchProvider: SearchProvider = {
 	type: 'candidate',
 	list: { tool: 'list_candidates', matches: 'name, role, location or skills contain every word' },
+	pages: {
+		plural: 'Candidates',
+		record: (id) => `/candidates/${encodeURIComponent(id)}`,
+		seeAll: (q) => `/candidates?q=${encodeURIComponent(q)}`,
+		seeAllFilters: true,
+	},
 	search: searchCandidates,
 }

@@ -46,6 +46,8 @@ const CAP = 50
  */
 export const inboxSearchProvider: SearchProvider = {
 	type: 'inbox_thread',
+	// The inbox list has no text filter: "See all" opens the inbox itself.
+	pages: { plural: 'Conversations', record: (id) => `/inbox/${encodeURIComponent(id)}`, seeAll: () => '/inbox', seeAllFilters: false },
 	async search(deps, actor, q, limit) {
 		if (!canRead(deps, actor)) return null
 		const tsq = prefixTsQuery(q)

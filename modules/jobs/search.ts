@@ -125,5 +125,6 @@ async function searchJobs(deps: AppDeps, actor: Actor, q: string, limit: number)
 export const jobSearchProvider: SearchProvider = {
 	type: 'job',
 	list: { tool: 'list_jobs', matches: 'title contains the text' },
+	pages: { plural: 'Jobs', record: (id) => `/jobs/${encodeURIComponent(id)}`, seeAll: (q) => `/jobs?q=${encodeURIComponent(q)}`, seeAllFilters: true },
 	search: searchJobs,
 }

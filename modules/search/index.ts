@@ -3,10 +3,11 @@ import { nullable, params } from '../../core/mcp/params.ts'
 import { UntrustedLine } from '../../core/untrusted.ts'
 import { defineModule, defineTool } from '../../core/module.ts'
 import { searchProviders } from './port.ts'
+import { searchRoutes } from './routes.ts'
 import { search } from './service.ts'
 
-export { searchProviders, type SearchFound, type SearchHit, type SearchProvider } from './port.ts'
-export { MAX_RESULTS, search } from './service.ts'
+export { searchProviders, type SearchFound, type SearchHit, type SearchPages, type SearchProvider } from './port.ts'
+export { MAX_RESULTS, PER_TYPE, search, searchByType, type SearchGroup } from './service.ts'
 
 const Hit = t.Object({
 	type: t.String({ description: 'job, candidate or inbox_thread' }),
@@ -34,7 +35,12 @@ const TypeCount = t.Object({
 export default defineModule({
 	name: 'search',
 	description: 'One search over every module that contributes a search provider.',
+	requires: ['auth', 'audit'],
 	ports: [searchProviders],
+	routes: searchRoutes,
+	paths: ['/search'],
+	// The header's search box (core/html.ts), on every portal page.
+	nav: [{ href: '/search', label: 'Search', section: 'search', permission: 'search:use' }],
 	permissions: [
 		{
 			key: 'search:use',

@@ -38,10 +38,23 @@ export interface SearchListTool {
 	readonly matches: string
 }
 
+/** Where the portal shows a type's records: the header search's results link there (`/search`). */
+export interface SearchPages {
+	/** The type's name in the portal, plural ("Jobs", "Conversations"). */
+	readonly plural: string
+	/** The page of one record. */
+	record(id: string): string
+	/** The list that shows every match of `query` (or the nearest list), for "See all". */
+	seeAll(query: string): string
+	/** Whether `seeAll` filters by the query (the inbox list does not: its link says so). */
+	readonly seeAllFilters: boolean
+}
+
 /** Results of one type, limited to what `actor` may see, best first, at most `limit`; null when the actor may not see this type at all. */
 export interface SearchProvider {
 	readonly type: string
 	readonly list?: SearchListTool
+	readonly pages?: SearchPages
 	search(deps: AppDeps, actor: Actor, q: string, limit: number): Promise<SearchFound | null>
 }
 

@@ -15,7 +15,7 @@ import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { contributionsTo } from '../../core/registry.ts'
-import { searchProviders, type SearchFound, type SearchHit, type SearchProvider } from './port.ts'
+import { searchProviders, type SearchFound, type SearchHit, type SearchPages, type SearchProvider } from './port.ts'
 
 /** Hits asked of each provider, and returned in all. */
 export const MAX_RESULTS = 20
@@ -50,32 +50,79 @@ function typeCount(provider: SearchProvider, found: SearchFound, shown: number, 
 	return { ...base, seeAll: list ? { tool: list.tool, arguments: { query } } : null, note }
 }
 
-export async function search(deps: AppDeps, actor: Actor, q: string) {
+/** The query as searched (spaces collapsed), or a VALIDATION error when it is too short. */
+function normalised(q: string): string {
 	const query = q.replace(/\s+/g, ' ').trim()
 	if ([...query].length < 2)
 		throw new AppError('VALIDATION', 'q must have at least 2 characters besides spaces', {
 			fields: [{ field: 'q', message: 'must have at least 2 characters besides spaces' }],
 		})
+	return query
+}
+
+/** Every provider's best `limit` hits for the actor (null: the actor may not see that type; a failing provider too, logged). */
+async function ask(deps: AppDeps, actor: Actor, query: string, limit: number) {
 	const providers = contributionsTo(deps.registry, searchProviders)
 	const found = await Promise.all(
 		providers.map((p) =>
-			p.search(deps, actor, query, MAX_RESULTS).catch((error) => {
+			p.search(deps, actor, query, limit).catch((error) => {
 				deps.log.error('search provider failed', { type: p.type, error })
 				return null
 			}),
 		),
 	)
-	const best = found
-		.flatMap((f) => f?.hits ?? [])
+	return providers.map((provider, i) => ({ provider, found: found[i] ?? null }))
+}
+
+export async function search(deps: AppDeps, actor: Actor, q: string) {
+	const query = normalised(q)
+	const asked = await ask(deps, actor, query, MAX_RESULTS)
+	const best = asked
+		.flatMap((a) => a.found?.hits ?? [])
 		.sort(byRelevance)
 		.slice(0, MAX_RESULTS)
-	const types = providers.flatMap((p, i) => {
-		const f = found[i]
-		return f ? [typeCount(p, f, best.filter((h) => h.type === p.type).length, query)] : []
-	})
+	const types = asked.flatMap(({ provider, found }) => (found ? [typeCount(provider, found, best.filter((h) => h.type === provider.type).length, query)] : []))
 	return {
 		query,
 		results: best.map(({ type, id, title, snippet, score }) => ({ type, id, title, snippet, score })),
 		types,
 	}
+}
+
+/** Hits of each type the portal's header search shows. */
+export const PER_TYPE = 5
+
+export interface SearchGroup {
+	type: string
+	/** The type's records the actor may see that match, as far as counted (`foundAtLeast`: at least that many). */
+	found: number
+	foundAtLeast: boolean
+	/** The best PER_TYPE of them, best first. */
+	hits: SearchHit[]
+	/** The provider's portal pages (where a hit and "See all" link), when it declares them. */
+	pages: SearchPages | null
+}
+
+/**
+ * The same search grouped by type, for people (the portal's header search and `/search`): the
+ * same providers, ranking and role limits as the tool, but the best PER_TYPE of each type with its
+ * count rather than the best 20 of all types together. Types the actor may not see are left out.
+ */
+export async function searchByType(deps: AppDeps, actor: Actor, q: string): Promise<{ query: string; groups: SearchGroup[] }> {
+	const query = normalised(q)
+	const asked = await ask(deps, actor, query, PER_TYPE)
+	const groups = asked.flatMap(({ provider, found }) =>
+		found
+			? [
+					{
+						type: provider.type,
+						found: found.count,
+						foundAtLeast: found.countIsAtLeast,
+						hits: [...found.hits].sort(byRelevance).slice(0, PER_TYPE),
+						pages: provider.pages ?? null,
+					},
+				]
+			: [],
+	)
+	return { query, groups }
 }

@@ -28,10 +28,20 @@ export interface PortalPageCase {
 	readonly roles?: readonly Role[]
 	/** A control to show open (the first `<details>` it matches): menus are screenshotted and checked open too. */
 	readonly open?: string
+	/** A button to press first when it is shown (the phone's Menu), so the page is screenshotted and checked with it pressed. */
+	readonly press?: string
+	/** A key to press first (`?`: the shortcut list). */
+	readonly key?: string
 }
 
 export const PORTAL_PAGES: readonly PortalPageCase[] = [
 	{ name: 'home', path: () => '/portal', roles: ['owner', 'recruiter', 'hiring_manager', 'viewer'] },
+	// The header search's results page (issue 31): every role, grouped by the types it may see.
+	{ name: 'search', path: () => '/search?q=developer', roles: ['owner', 'recruiter', 'hiring_manager', 'viewer'] },
+	// The header's controls (issue 31): the phone's menu open, the shortcut list, the desktop's More menu.
+	{ name: 'menu', path: () => '/portal', press: '[data-menu-button]', roles: ['owner', 'recruiter', 'hiring_manager', 'viewer'] },
+	{ name: 'shortcuts', path: () => '/jobs', key: '?', roles: ['owner'] },
+	{ name: 'more', path: () => '/portal', open: 'header details.nav-more', roles: ['owner'] },
 	{ name: 'jobs', path: () => '/jobs', roles: ['owner', 'recruiter', 'hiring_manager', 'viewer'] },
 	{ name: 'job-new', path: () => '/jobs/new', roles: ['owner', 'recruiter', 'hiring_manager'] },
 	// The browser's hiring manager is on no job's team: a job's page is a 404 for them.

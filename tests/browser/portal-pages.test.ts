@@ -67,6 +67,31 @@ async function splitCells(page: Page): Promise<string[]> {
 	)
 }
 
+/** The header's tallest allowed height: one line (the search box, a button) with its padding. */
+const ONE_LINE = 72
+
+/**
+ * The header on one line at 1280 px (brand, search, links and account side by side: it wrapped on
+ * eleven pages before issue 31), and compact on a phone (brand, search and Menu; the links behind Menu).
+ */
+async function headerProblems(page: Page, width: number): Promise<string[]> {
+	const shape = await page.evaluate(() => {
+		const header = document.querySelector('header.top')!
+		// What is shown (a closed menu's links are laid out but not shown: checkVisibility leaves them out).
+		const tops = [...header.querySelectorAll('.brand, .site-search, .main-nav > *, .account > *, .menu-button')]
+			.filter((e) => e.checkVisibility())
+			.map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2))
+		// Middles more than 12 px apart are on different rows.
+		const sorted = tops.sort((a, b) => a - b)
+		const rows = sorted.filter((t, i) => i === 0 || t - sorted[i - 1]! > 12).length
+		return { height: header.getBoundingClientRect().height, rows }
+	})
+	const problems: string[] = []
+	if (shape.height > ONE_LINE) problems.push(`the header is ${Math.round(shape.height)} px tall at ${width} px (more than one line)`)
+	if (width >= 1280 && shape.rows > 1) problems.push(`the header's parts sit on ${shape.rows} rows at ${width} px`)
+	return problems
+}
+
 describe('every portal page, as each role sees it, on a phone and a desktop', () => {
 	for (const role of ROLES) {
 		const pages = PORTAL_PAGES.filter((p) => (p.roles ?? ['owner', 'recruiter']).includes(role) && (!ONLY || ONLY.includes(p.name)))
@@ -93,8 +118,14 @@ describe('every portal page, as each role sees it, on a phone and a desktop', ()
 								if (!(await control.count())) problems.push(`${p.name}: nothing matches ${p.open}`)
 								else await control.evaluate((d) => d.setAttribute('open', ''))
 							}
+							if (p.press) {
+								const button = page.locator(p.press).first()
+								if (await button.isVisible()) await button.click()
+							}
+							if (p.key) await page.keyboard.press(p.key)
 							await page.screenshot({ path: `${SHOTS}/${p.name}-${role}-${width}.png`, fullPage: true })
 							for (const o of await overflowing(page)) problems.push(`${p.name} at ${width}px: ${o}`)
+							if (!p.press) for (const h of await headerProblems(page, width)) problems.push(`${p.name}: ${h}`)
 							if (width === WIDTHS[0]) for (const a of await axeProblems(page)) problems.push(`${p.name}: ${a}`)
 							if (width === WIDTHS[0]) for (const c of await splitCells(page)) problems.push(`${p.name} at ${width}px: ${c}`)
 						}

@@ -68,8 +68,10 @@ export function sessionAuth(deps: AppDeps, pageSession: PageSessionOf) {
 			setRequestTimeZone(signedIn.timeZone)
 			if (request.method !== 'GET' && request.method !== 'HEAD') verifyCsrf(deps, request, (body as Record<string, unknown> | null)?.csrf, signedIn.csrf)
 			if (spec !== 'signed-in' && !deps.permissions.can(signedIn.actor, spec.permission)) throw new AppError('FORBIDDEN', 'Your role does not allow this page.')
-			// A page shows the counts beside its navigation; a form post answers with a redirect (or its page again, counts left out).
-			const session = request.method === 'GET' ? { ...signedIn, navCounts: await navCountsFor(deps, signedIn) } : signedIn
+			// A page shows the counts beside its navigation; a form post answers with a redirect (or its page again, counts left out),
+			// and a script's request for JSON (the header search's dropdown) has no navigation to show them in.
+			const page = request.method === 'GET' && !(request.headers.get('accept') ?? '').startsWith('application/json')
+			const session = page ? { ...signedIn, navCounts: await navCountsFor(deps, signedIn) } : signedIn
 			return { session, actor: session.actor }
 		}),
 	})
