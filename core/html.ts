@@ -55,7 +55,7 @@ export function breakable(value: unknown): SafeHtml {
 	const text = isEnvelope(value) ? value.text : value === null || value === undefined ? '' : String(value)
 	return new SafeHtml(
 		text
-			.split(/(?<=[/.@\-_?&=#])(?=.)/)
+			.split(/(?<=[/.@\-_?&=#])(?=\S)/)
 			.map(escapeHtml)
 			.join('<wbr>'),
 	)

@@ -53,7 +53,7 @@ describe('Add to bench', () => {
 		await recruiter.get(`/candidates/${w.onTeam.id}`)
 		const res = await recruiter.post(path(), { roleFamily: 'java', jobId: w.onTeam.jobId })
 		expect(res.status).toBe(303)
-		expect(res.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=bench-added#add-to-bench`)
+		expect(res.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=bench-added#done`)
 		const page = await recruiter.get(res.headers.get('location')!)
 		expect(confirmations(page.text)).toEqual([{ text: 'Added to the bench.', form: 'add-to-bench', afterButton: true, takesFocus: true }])
 		expect(page.text).toContain(`<a href="/jobs/${w.onTeam.jobId}">Kafka Engineer</a>`)
@@ -66,7 +66,7 @@ describe('Add to bench', () => {
 			detail: { roleFamily: 'java', jobId: w.onTeam.jobId },
 		})
 		const again = await recruiter.post(path(), { roleFamily: 'java' })
-		expect(again.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=bench-unchanged#add-to-bench`)
+		expect(again.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=bench-unchanged#done`)
 		expect(confirmations((await recruiter.get(again.headers.get('location')!)).text)).toEqual([
 			{ text: 'The candidate is already on that bench: nothing changed.', form: 'add-to-bench', afterButton: true, takesFocus: true },
 		])

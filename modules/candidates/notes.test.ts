@@ -62,7 +62,7 @@ describe('Add note', () => {
 			applicationId: w.onTeam.applicationId,
 		})
 		expect(res.status).toBe(303)
-		expect(res.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=note-added#add-note`)
+		expect(res.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=note-added#done`)
 		const page = await recruiter.get(res.headers.get('location')!)
 		// The confirmation is next to Add note (the address's anchor), and takes the focus.
 		expect(confirmations(page.text)).toEqual([{ text: 'The note was added.', form: 'add-note', afterButton: true, takesFocus: true }])

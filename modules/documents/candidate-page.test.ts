@@ -52,7 +52,7 @@ describe('Request documents', () => {
 		const sent = await recruiter.post(path(), fields)
 		expect(sent.status).toBe(303)
 		// No messaging provider in tests: the e-mail goes, the text message is recorded as not sent.
-		expect(sent.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=documents-requested-email#request-documents`)
+		expect(sent.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=documents-requested-email#done`)
 		const page = await recruiter.get(sent.headers.get('location')!)
 		expect(confirmations(page.text)).toEqual([
 			{
@@ -67,7 +67,7 @@ describe('Request documents', () => {
 		const [line] = await activityOf(w.deps, w.ws, 'documents.requested')
 		expect(line).toMatchObject({ actorUserId: w.userIds.recruiter, credentialKind: 'session', targetId: w.onTeam.id, detail: { items: ['i94', 'workAuth'] } })
 		const again = await recruiter.post(path(), fields)
-		expect(again.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=documents-repeated#request-documents`)
+		expect(again.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=documents-repeated#done`)
 		expect(confirmations((await recruiter.get(again.headers.get('location')!)).text)).toMatchObject([
 			{ text: 'You sent this same request moments ago: nothing was sent again.', form: 'request-documents' },
 		])

@@ -44,7 +44,7 @@ describe('Add to-do', () => {
 		await recruiter.get(`/candidates/${w.onTeam.id}`)
 		const res = await recruiter.post(path(), { title: 'Call about the Kafka role', dueAt: '2031-05-04T09:30', notes: '' })
 		expect(res.status).toBe(303)
-		expect(res.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=todo-added#add-todo`)
+		expect(res.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=todo-added#done`)
 		const page = await recruiter.get(res.headers.get('location')!)
 		expect(confirmations(page.text)).toEqual([{ text: 'The to-do was added to your to-dos.', form: 'add-todo', afterButton: true, takesFocus: true }])
 		expect(page.text).toContain('Call about the Kafka role')
