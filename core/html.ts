@@ -44,6 +44,23 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeH
 	return new SafeHtml(out)
 }
 
+/**
+ * A long unbroken token (a web address, an e-mail address, a path, a file name) with a break
+ * opportunity (`<wbr>`) after each `/`, `.`, `@`, `-`, `_`, `?`, `&`, `=`, `#`: it wraps at those
+ * points and never inside a word. The stylesheet breaks normal text only where a word alone cannot
+ * fit (`overflow-wrap: break-word`), so tokens like these get their points here. Copying the text
+ * copies it whole (`<wbr>` adds no characters).
+ */
+export function breakable(value: unknown): SafeHtml {
+	const text = isEnvelope(value) ? value.text : value === null || value === undefined ? '' : String(value)
+	return new SafeHtml(
+		text
+			.split(/(?<=[/.@\-_?&=#])(?=\S)/)
+			.map(escapeHtml)
+			.join('<wbr>'),
+	)
+}
+
 /** A link in the portal navigation (contributed by modules, see `ModuleDef.nav`). */
 export interface NavLink {
 	href: string
@@ -220,9 +237,22 @@ export async function pageSections(deps: AppDeps, page: string, session: PageSes
 		.flatMap((m) => m.pageSections ?? [])
 		.filter((s) => s.page === page && (!s.permission || deps.permissions.can(session.actor, s.permission)))
 		.sort((a, b) => a.order - b.order)
-	const rendered = await Promise.all(sections.map((s) => s.render(deps, session, recordId, context)))
+	const rendered = await Promise.all(
+		sections.map((s) => {
+			// The section whose form made the change shows the confirmation beside that form's button.
+			const said = context.done && Object.hasOwn(s.notices ?? {}, context.done) ? s.notices![context.done] : undefined
+			return s.render(deps, session, recordId, said ? { ...context, notice: actionNotice(said) } : context)
+		}),
+	)
 	return rendered.filter((s): s is SafeHtml => s !== null)
 }
+
+/**
+ * The confirmation of a change made by a form on the page, shown next to the button that made it:
+ * the Post/Redirect/Get answer's address ends with the form's anchor, and the focus moves here
+ * (`data-autofocus`, app.js) so a screen reader reads it out and the keyboard continues from it.
+ */
+export const actionNotice = (text: string) => html`<div class="notice action-notice" id="done" role="status" tabindex="-1" data-autofocus><p>${text}</p></div>`
 
 /** The confirmation a section of a record page declares for `?done=<key>` (null for an unknown key). */
 export function sectionNotice(deps: Pick<AppDeps, 'registry'>, page: string, key: string | undefined): string | null {

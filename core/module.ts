@@ -250,6 +250,13 @@ export interface PageSection {
 export interface SectionContext {
 	readonly query?: PageQuery
 	readonly refused?: RefusedForm
+	/** The `?done=` key of the change just made on the page (Post/Redirect/Get). */
+	readonly done?: string
+	/**
+	 * Set by `pageSections` for the section whose `notices` hold `done`: its confirmation
+	 * (`actionNotice`), which the section shows right after the button that made the change.
+	 */
+	readonly notice?: SafeHtml
 }
 
 /**
@@ -270,6 +277,16 @@ export interface RefusedForm {
 export interface RecordNames {
 	readonly type: string
 	names(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, { name: string; href?: string }>>
+}
+
+/**
+ * What an activity line's `detail` adds to its sentence, for one action this module logs (e.g. a
+ * stage change: "from Applied to Screening"). Given the lines' details, it answers the words for each,
+ * in order, or null where the detail says nothing (old lines written before it was recorded).
+ */
+export interface ActivityChange {
+	readonly action: string
+	words(deps: AppDeps, workspaceId: string, details: readonly (Record<string, unknown> | null)[]): Promise<(string | null)[]>
 }
 
 /** A record page's query parameters as its sections receive them (only those the page accepts). */
@@ -345,6 +362,8 @@ export interface ModuleDef {
 	 */
 	readonly activityLabels?: Readonly<Record<string, string>>
 	readonly recordNames?: readonly RecordNames[]
+	/** Words an activity line's recorded detail adds to its sentence, by action (see `ActivityChange`). */
+	readonly activityChanges?: readonly ActivityChange[]
 	/** Sections this module adds to other modules' record pages (see `PageSection`). */
 	readonly pageSections?: readonly PageSection[]
 	/**

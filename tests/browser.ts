@@ -240,6 +240,35 @@ export async function axeProblems(page: Page): Promise<string[]> {
 		)
 }
 
+/**
+ * Words the browser broke in the middle ("Applie d", "salesforc e", "api/mc p"): a run of letters or
+ * digits whose rendered boxes sit on more than one line. A break at a sensible point (after `/`,
+ * `.`, `@`, `-`, a space) is outside every run, so it is never reported. Text that is not drawn
+ * (hidden, screen-reader only, form controls) is skipped.
+ */
+export async function brokenWords(page: Page): Promise<string[]> {
+	return page.evaluate(() => {
+		const out: string[] = []
+		const walker = document.createTreeWalker(document.querySelector('main') ?? document.body, NodeFilter.SHOW_TEXT)
+		const range = document.createRange()
+		for (let node = walker.nextNode(); node && out.length < 5; node = walker.nextNode()) {
+			const parent = node.parentElement
+			if (!parent || parent.closest('.visually-hidden, script, style, textarea, option, svg, [hidden]')) continue
+			const text = node.textContent ?? ''
+			for (const m of text.matchAll(/[\p{L}\p{N}]{2,}/gu)) {
+				range.setStart(node, m.index)
+				range.setEnd(node, m.index + m[0].length)
+				const tops = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0).map((r) => r.top)
+				if (tops.length > 1 && Math.max(...tops) - Math.min(...tops) > 2) {
+					out.push(`"${m[0]}" is broken across lines in <${parent.tagName.toLowerCase()}${parent.className ? ` class="${parent.className}"` : ''}>`)
+					if (out.length >= 5) break
+				}
+			}
+		}
+		return out
+	})
+}
+
 /** Elements sticking out past the right edge of the screen (what a phone would cut off). */
 export async function overflowing(page: Page): Promise<string[]> {
 	return page.evaluate(() => {

@@ -137,3 +137,22 @@ export function summaryErrors(pageHtml: string): string[] {
 	const block = pageHtml.slice(start, pageHtml.indexOf('</div>', start))
 	return [...block.matchAll(/<a href="#[^"]+">([^<]*)<\/a>/g)].map((m) => m[1]!)
 }
+
+/**
+ * Where the page says a change was made: the text of each confirmation (`role="status"`) and the id
+ * of the form it sits in (null when it is not inside a form). After an action the one confirmation
+ * must be in that action's form, right after its button, and take the focus (`data-autofocus`).
+ */
+export function confirmations(pageHtml: string): { text: string; form: string | null; afterButton: boolean; takesFocus: boolean }[] {
+	return [...pageHtml.matchAll(/<div class="notice[^"]*"[^>]*role="status"[^>]*>[\s\S]*?<\/div>/g)].map((m) => {
+		const before = pageHtml.slice(0, m.index)
+		const open = before.lastIndexOf('<form ')
+		const inForm = open >= 0 && before.lastIndexOf('</form>') < open
+		return {
+			text: m[0].replace(/<[^>]+>/g, '').trim(),
+			form: inForm ? (/ id="([^"]+)"/.exec(before.slice(open, before.indexOf('>', open)))?.[1] ?? '') : null,
+			afterButton: /<button type="submit">[^<]*<\/button>$/.test(before),
+			takesFocus: / data-autofocus/.test(m[0].slice(0, m[0].indexOf('>'))) && / tabindex="-1"/.test(m[0].slice(0, m[0].indexOf('>'))),
+		}
+	})
+}

@@ -148,8 +148,10 @@ describe('every role × every page × in reach, out of reach, absent', () => {
 				if (role === 'hiring_manager' || role === 'viewer') {
 					// Never a candidate's e-mail address on a page for a role without contact details.
 					const [cand] = await deps.database.rows<{ email: string }>(sql`select email from candidates where id = ${ids.in.candidate}`)
-					expect(inReach.text).not.toContain(cand!.email)
-					if (team) expect(inReach.text).not.toContain(team.email)
+					// Read without the break points addresses carry (<wbr>), so an address shown in pieces is still found.
+					const read = inReach.text.replaceAll('<wbr>', '')
+					expect(read).not.toContain(cand!.email)
+					if (team) expect(read).not.toContain(team.email)
 				}
 				if (!p.record) continue
 				for (const where of ['out', 'absent'] as const) {

@@ -34,6 +34,8 @@ export interface ActivitySentence {
 	did: string
 	/** The record it was done to, by name when known. */
 	target: { name: string; href?: string } | null
+	/** What the line's detail adds after the record ("from Applied to Screening"), when its module says. */
+	change: string | null
 }
 
 export async function activitySentences(deps: AppDeps, workspaceId: string, rows: ActivityRow[]): Promise<ActivitySentence[]> {
@@ -49,5 +51,30 @@ export async function activitySentences(deps: AppDeps, workspaceId: string, rows
 			for (const [id, name] of await namer.names(deps, workspaceId, [...new Set(ids)])) names.set(`${type}:${id}`, name)
 		}),
 	)
-	return rows.map((row) => ({ row, did: labels[row.action] ?? spelledOut(row.action), target: names.get(`${row.targetType}:${row.targetId}`) ?? null }))
+	const changes = await changeWords(deps, workspaceId, rows)
+	return rows.map((row, i) => ({
+		row,
+		did: labels[row.action] ?? spelledOut(row.action),
+		target: names.get(`${row.targetType}:${row.targetId}`) ?? null,
+		change: changes[i] ?? null,
+	}))
+}
+
+/** Each line's change words, asked of the module that logs its action (one call per action on the page). */
+async function changeWords(deps: AppDeps, workspaceId: string, rows: ActivityRow[]): Promise<(string | null)[]> {
+	const out: (string | null)[] = rows.map(() => null)
+	const byAction = new Map(deps.registry.modules.flatMap((m) => m.activityChanges ?? []).map((c) => [c.action, c]))
+	await Promise.all(
+		[...byAction].map(async ([action, change]) => {
+			const at = rows.flatMap((r, i) => (r.action === action ? [i] : []))
+			if (!at.length) return
+			const words = await change.words(
+				deps,
+				workspaceId,
+				at.map((i) => rows[i]!.detail),
+			)
+			for (const [k, i] of at.entries()) out[i] = words[k] ?? null
+		}),
+	)
+	return out
 }

@@ -2,7 +2,7 @@
  * The activity log: who changed what, through which door and credential, and when.
  * Writers call `recordActivity` inside the same transaction as the change.
  */
-import { and, eq, sql, type SQL } from 'drizzle-orm'
+import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
@@ -71,6 +71,15 @@ export interface ActivityRow {
 	action: string
 	targetType: string
 	targetId: string
+	detail: Record<string, unknown> | null
+}
+
+/** What /activity narrows the log to: one person (their user id), one record type, a time range `[since, until)`. */
+export interface ActivityFilters {
+	person?: string
+	recordType?: string
+	since?: Date
+	until?: Date
 }
 
 /**
@@ -81,7 +90,14 @@ export interface ActivityRow {
 const NEWEST = newestWrittenFirst<ActivityRow>(activity.at, activity.seq, (r) => r.at)
 
 /** Newest first, keyset-paged; the cursor is bound to the workspace. Only owners and admins read it (checked by the route). */
-export async function listActivity(deps: AppDeps, workspaceId: string, options: { limit: number; cursor?: string }) {
+export async function listActivity(deps: AppDeps, workspaceId: string, options: { limit: number; cursor?: string; filters?: ActivityFilters }) {
+	const f = options.filters ?? {}
+	const narrowed = [
+		f.person ? eq(activity.actorUserId, f.person) : undefined,
+		f.recordType ? eq(activity.targetType, f.recordType) : undefined,
+		f.since ? gte(activity.at, f.since) : undefined,
+		f.until ? lt(activity.at, f.until) : undefined,
+	]
 	return keysetPage(deps, {
 		scope: `activity:${workspaceId}`,
 		cursor: options.cursor,
@@ -99,9 +115,10 @@ export async function listActivity(deps: AppDeps, workspaceId: string, options: 
 					action: activity.action,
 					targetType: activity.targetType,
 					targetId: activity.targetId,
+					detail: activity.detail,
 				})
 				.from(activity)
-				.where(and(eq(activity.workspaceId, workspaceId), after))
+				.where(and(eq(activity.workspaceId, workspaceId), ...narrowed, after))
 				.orderBy(order)
 				.limit(size),
 	})
@@ -114,4 +131,31 @@ export async function activityFor(db: Db, workspaceId: string, targetType: strin
 		.from(activity)
 		.where(and(eq(activity.workspaceId, workspaceId), eq(activity.targetType, targetType), eq(activity.targetId, targetId)))
 		.orderBy(activity.at, activity.seq)
+}
+
+/**
+ * What the filters of /activity offer: the people who acted in the workspace (by their latest name in
+ * the log) and the record types the log holds. Each is a skip scan over its index (one index probe
+ * per distinct value), so a log of millions of lines answers as fast as a small one.
+ */
+export async function activityChoices(deps: AppDeps, workspaceId: string) {
+	const [people, types] = await Promise.all([
+		deps.database.rows<{ id: string; name: string }>(sql`with recursive p(id) as (
+			(select actor_user_id from activity where workspace_id = ${workspaceId} and actor_user_id is not null order by actor_user_id limit 1)
+			union all
+			select (select a.actor_user_id from activity a where a.workspace_id = ${workspaceId} and a.actor_user_id > p.id order by a.actor_user_id limit 1) from p where p.id is not null
+		)
+		select p.id, (select a.actor_name from activity a where a.workspace_id = ${workspaceId} and a.actor_user_id = p.id order by a.at desc, a.seq desc limit 1) as name
+		from p where p.id is not null`),
+		deps.database.rows<{ type: string }>(sql`with recursive t(type) as (
+			(select target_type from activity where workspace_id = ${workspaceId} order by target_type limit 1)
+			union all
+			select (select a.target_type from activity a where a.workspace_id = ${workspaceId} and a.target_type > t.type order by a.target_type limit 1) from t where t.type is not null
+		)
+		select type from t where type is not null`),
+	])
+	return {
+		people: people.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)),
+		types: types.map((t) => t.type),
+	}
 }

@@ -25,5 +25,11 @@ export const activity = pgTable(
 		targetId: text('target_id').notNull(),
 		detail: jsonb('detail').$type<Record<string, unknown>>(),
 	},
-	(t) => [index('activity_workspace_at').on(t.workspaceId, t.at.desc(), t.seq.desc()), index('activity_target').on(t.targetType, t.targetId)],
+	(t) => [
+		index('activity_workspace_at').on(t.workspaceId, t.at.desc(), t.seq.desc()),
+		index('activity_target').on(t.targetType, t.targetId),
+		// The filters of /activity (one person, one record type), newest first, and their choices.
+		index('activity_workspace_actor_at').on(t.workspaceId, t.actorUserId, t.at.desc(), t.seq.desc()),
+		index('activity_workspace_type_at').on(t.workspaceId, t.targetType, t.at.desc(), t.seq.desc()),
+	],
 )

@@ -5,7 +5,7 @@
  * `resource_documentation`. Apps that sign in with OAuth need nothing else; the personal-token
  * variants show a placeholder, never a real token.
  */
-import { html, raw, type SafeHtml } from '../../core/html.ts'
+import { breakable, html, raw, type SafeHtml } from '../../core/html.ts'
 import { copyButton, scriptButton } from '../../core/ui.ts'
 
 export const mcpAddress = (baseUrl: string) => `${baseUrl}/api/mcp`
@@ -92,7 +92,8 @@ export function clientSetups(baseUrl: string): ClientSetup[] {
 	]
 }
 
-const copyable = (id: string, text: string, label: string) => html`<div class="snippet"><pre id="${id}">${text}</pre>${copyButton(id, `Copy ${label}`)}</div>`
+const copyable = (id: string, text: string, label: string) =>
+	html`<div class="snippet"><pre id="${id}">${breakable(text)}</pre>${copyButton(id, `Copy ${label}`)}</div>`
 
 /** The set-up steps of every app, each in a disclosure (one open at a time is enough to read). */
 export function clientSetupList(baseUrl: string, idPrefix = 'setup'): SafeHtml {

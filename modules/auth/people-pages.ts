@@ -1,5 +1,5 @@
 /** The people page: members, invitations not yet answered, and the form that invites someone. */
-import { html, portalPage, type SafeHtml } from '../../core/html.ts'
+import { breakable, html, portalPage, type SafeHtml } from '../../core/html.ts'
 import { dataTable, when } from '../../core/ui.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
@@ -44,7 +44,7 @@ ${dataTable<PeopleRow>({
 	hideCaption: true,
 	columns: [
 		{ label: 'Name', cell: (r) => r.name },
-		{ label: 'E-mail', cell: (r) => r.email },
+		{ label: 'E-mail', cell: (r) => breakable(r.email) },
 		{ label: 'Role', cell: (r) => r.role },
 		{ label: 'Extra permissions', cell: (r) => r.grants.join(', ') || '—' },
 		{ label: 'Actions', cell: (r) => r.action },

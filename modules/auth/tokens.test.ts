@@ -265,7 +265,7 @@ describe('revocation and leaving take effect on the very next request', () => {
 		const adminPortal = await signedIn(admin)
 		const people = await adminPortal.get('/people')
 		expect(people.status).toBe(200)
-		expect(people.text).toContain(leaver.email)
+		expect(people.text.replaceAll('<wbr>', '')).toContain(leaver.email)
 		const deps = await testDeps()
 		const { userId } = await personActor(deps, ws.slug, leaver.email)
 		expect(people.text).toContain(`action="/people/${userId}/remove"`)
@@ -275,7 +275,7 @@ describe('revocation and leaving take effect on the very next request', () => {
 		expect(posted.headers.get('location')).toBe('/people?done=removed')
 		const removed = await adminPortal.get('/people?done=removed')
 		expect(removed.text).toContain('The person was removed')
-		expect(removed.text).not.toContain(leaver.email)
+		expect(removed.text.replaceAll('<wbr>', '')).not.toContain(leaver.email)
 		expect(await mcpStatus(leaver.token)).toBe(401)
 		expect((await leaverPortal.get('/settings/api')).status).toBe(303)
 		// A form from the removed session is refused too (no session any more).

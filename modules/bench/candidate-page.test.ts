@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { operatorActor } from '../auth/index.ts'
-import { activityOf, candidatePageWorld, postWithoutToken, summaryErrors, type CandidatePageWorld } from '../../tests/candidate-pages.ts'
+import { activityOf, candidatePageWorld, confirmations, postWithoutToken, summaryErrors, type CandidatePageWorld } from '../../tests/candidate-pages.ts'
 import { newVendorJob } from '../../tests/staffing-fixtures.ts'
 import { addToBench } from './service.ts'
 
@@ -53,9 +53,9 @@ describe('Add to bench', () => {
 		await recruiter.get(`/candidates/${w.onTeam.id}`)
 		const res = await recruiter.post(path(), { roleFamily: 'java', jobId: w.onTeam.jobId })
 		expect(res.status).toBe(303)
-		expect(res.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=bench-added#bench`)
+		expect(res.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=bench-added#done`)
 		const page = await recruiter.get(res.headers.get('location')!)
-		expect(page.text).toContain('<p>Added to the bench.</p>')
+		expect(confirmations(page.text)).toEqual([{ text: 'Added to the bench.', form: 'add-to-bench', afterButton: true, takesFocus: true }])
 		expect(page.text).toContain(`<a href="/jobs/${w.onTeam.jobId}">Kafka Engineer</a>`)
 		expect(await entries()).toEqual([{ roleFamily: 'java', jobId: w.onTeam.jobId }])
 		const [line] = await activityOf(w.deps, w.ws, 'bench.added')
@@ -66,8 +66,10 @@ describe('Add to bench', () => {
 			detail: { roleFamily: 'java', jobId: w.onTeam.jobId },
 		})
 		const again = await recruiter.post(path(), { roleFamily: 'java' })
-		expect(again.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=bench-unchanged#bench`)
-		expect((await recruiter.get(again.headers.get('location')!)).text).toContain('already on that bench: nothing changed')
+		expect(again.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=bench-unchanged#done`)
+		expect(confirmations((await recruiter.get(again.headers.get('location')!)).text)).toEqual([
+			{ text: 'The candidate is already on that bench: nothing changed.', form: 'add-to-bench', afterButton: true, takesFocus: true },
+		])
 		expect(await activityOf(w.deps, w.ws, 'bench.added')).toHaveLength(1)
 	})
 

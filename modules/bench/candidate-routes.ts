@@ -21,7 +21,7 @@ export function candidateBenchRoutes(deps: AppDeps, { auth }: HttpKit) {
 				if (values.jobId && !(await jobChoices(deps, actor, params.id)).some(([id]) => id === values.jobId))
 					throw new AppError('VALIDATION', 'Choose a job from the list', { fields: [{ field: 'jobId', message: 'must be one of the jobs listed' }] })
 				const added = await addToBench(deps, actor, { candidateId: params.id, roleFamily: values.roleFamily as RoleFamily, jobId: values.jobId || undefined })
-				return redirect(`/candidates/${encodeURIComponent(params.id)}?done=${added.created ? 'bench-added' : 'bench-unchanged'}#bench`, 303)
+				return redirect(`/candidates/${encodeURIComponent(params.id)}?done=${added.created ? 'bench-added' : 'bench-unchanged'}#done`, 303)
 			} catch (error) {
 				if (!isRefusal(error)) throw error
 				const refused = refusedForm(BENCH_FORM, values, error, { roleFamily: ['bench-family', 'Role family'], jobId: ['bench-job', 'Job'] })

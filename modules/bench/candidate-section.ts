@@ -54,7 +54,7 @@ export const benchSection: PageSection = {
 	order: 30,
 	permission: 'bench:read',
 	notices: { 'bench-added': 'Added to the bench.', 'bench-unchanged': 'The candidate is already on that bench: nothing changed.' },
-	async render(deps: AppDeps, session: PageSession, candidateId: string, { refused }: SectionContext = {}) {
+	async render(deps: AppDeps, session: PageSession, candidateId: string, { refused, notice }: SectionContext = {}) {
 		const actor = session.actor
 		const canAdd = deps.permissions.can(actor, 'bench:write')
 		const [entries, jobs] = await Promise.all([candidateBenchEntries(deps, actor, candidateId), canAdd ? jobChoices(deps, actor, candidateId) : []])
@@ -77,7 +77,7 @@ ${
 ${csrfField(session)}
 ${selectField({ id: 'bench-family', name: 'roleFamily', label: 'Role family', value: keptText(refused, BENCH_FORM, 'roleFamily') ?? '', options: [['', 'Choose a role family'], ...ROLE_FAMILIES.map((f) => [f, FAMILY_LABELS[f]] as const)], errors })}
 ${selectField({ id: 'bench-job', name: 'jobId', label: 'For a job (optional)', value: keptText(refused, BENCH_FORM, 'jobId') ?? '', options: [['', 'No particular job'], ...jobs], errors })}
-<button type="submit">Add to bench</button></form>`
+<button type="submit">Add to bench</button>${notice}</form>`
 		: ''
 }</section>`
 	},

@@ -1,7 +1,7 @@
 /** The calendar settings page: the person's external calendar feed. */
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { html, portalPage, raw } from '../../core/html.ts'
+import { breakable, html, portalPage, raw } from '../../core/html.ts'
 import { currentTimeZone, dayKey, formatDay, formatTime, nextDay, startOfDay, zoneName } from '../../core/time.ts'
 import { pageHeader, selectField, tag, textField, when } from '../../core/ui.ts'
 import type { FeedView } from './feeds.ts'
@@ -30,7 +30,7 @@ ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
 ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
 ${
 	feed
-		? html`<dl class="facts"><div><dt>Feed</dt><dd>${maskedUrl(feed.url)}</dd></div>
+		? html`<dl class="facts"><div><dt>Feed</dt><dd>${breakable(maskedUrl(feed.url))}</dd></div>
 <div><dt>Status</dt><dd>${feed.status === 'ok' ? 'Working' : feed.status === 'pending' ? 'Waiting for the first read' : 'Not working'}</dd></div>
 <div><dt>Last read</dt><dd>${feed.lastFetchedAt ? when(feed.lastFetchedAt) : 'never'}</dd></div>
 <div><dt>Busy times</dt><dd>${feed.busyCount}</dd></div></dl>

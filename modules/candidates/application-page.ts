@@ -11,7 +11,7 @@
 import type { AppDeps } from '../../core/deps.ts'
 import type { FieldError } from '../../core/errors.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { html, pageSections, portalPage, sectionNotice, textOf, type SafeHtml } from '../../core/html.ts'
+import { breakable, html, pageSections, portalPage, sectionNotice, textOf, type SafeHtml } from '../../core/html.ts'
 import type { SectionContext } from '../../core/module.ts'
 import { csrfField, daysSince, errorSummary, facts, notice, pageHeader, selectField, tag, when, type Tone } from '../../core/ui.ts'
 import { answersSection, card, notesSection, ratingsSection, resumeCheckSection, type ApplicationView } from './application-parts.ts'
@@ -67,7 +67,10 @@ function summaryFacts(a: ApplicationView): SafeHtml {
 		['Location', c.location],
 		['Work authorization', c.workAuthorization],
 		['Experience', c.yearsExperience === null ? null : `${c.yearsExperience} years`],
-		['E-mail', contactShown ? (c.email ? html`<a href="mailto:${c.email}">${c.email}</a>` : null) : html`<span class="meta">Hidden for your role</span>`],
+		[
+			'E-mail',
+			contactShown ? (c.email ? html`<a href="mailto:${c.email}">${breakable(c.email)}</a>` : null) : html`<span class="meta">Hidden for your role</span>`,
+		],
 		['Phone', contactShown ? c.phone : html`<span class="meta">Hidden for your role</span>`],
 		['Average rating', a.averageRating === null ? null : `${a.averageRating} of 5`],
 		[

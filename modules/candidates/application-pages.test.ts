@@ -146,7 +146,8 @@ describe('the application page, role by role', () => {
 	})
 
 	test('a hiring manager’s page has no contact details, no documents and no messages', async () => {
-		const page = (await clients.hmOnTeam.get(`/applications/${onTeam.id}`)).text
+		// Read without the break points addresses carry (<wbr>), so an address shown in pieces is still found.
+		const page = (await clients.hmOnTeam.get(`/applications/${onTeam.id}`)).text.replaceAll('<wbr>', '')
 		expect(page).not.toContain(onTeam.email)
 		if (onTeam.phone) expect(page).not.toContain(onTeam.phone)
 		expect(page).toContain('Hidden for your role')

@@ -7,9 +7,9 @@
  */
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { html, pageSections, portalPage, sectionNotice, textOf } from '../../core/html.ts'
+import { actionNotice, breakable, html, pageSections, portalPage, textOf } from '../../core/html.ts'
 import type { RefusedForm } from '../../core/module.ts'
-import { errorSummary, facts, notice, pageHeader, plural, when } from '../../core/ui.ts'
+import { errorSummary, facts, pageHeader, plural, when } from '../../core/ui.ts'
 import { getCandidate } from './candidate-service.ts'
 import { applicationsCard, notesCard, resumeCard, type CandidateDetail } from './page-parts.ts'
 import { seesContact } from './reach.ts'
@@ -33,13 +33,8 @@ function profileFacts(deps: AppDeps, session: PageSession, c: CandidateDetail) {
 	const phone = 'phone' in c ? textOf(c.phone) : ''
 	const contact: [string, unknown][] = seesContact(deps, session.actor)
 		? [
-				// A long address breaks after the @ rather than anywhere.
-				[
-					'E-mail',
-					email
-						? html`<a href="mailto:${email}">${email.split('@')[0]}${email.includes('@') ? html`@<wbr>${email.slice(email.indexOf('@') + 1)}` : ''}</a>`
-						: null,
-				],
+				// A long address breaks after the @ or a dot, never inside a word.
+				['E-mail', email ? html`<a href="mailto:${email}">${breakable(email)}</a>` : null],
 				['Phone', phone ? html`<a href="tel:${phone.replace(/[^\d+]/g, '')}">${phone}</a>` : null],
 			]
 		: [['Contact details', 'Hidden for your role']]
@@ -58,27 +53,36 @@ export async function candidatePage(deps: AppDeps, session: PageSession, candida
 	const c = await getCandidate(deps, session.actor, candidateId)
 	const [address, sections] = await Promise.all([
 		resumeAddress(deps, session.actor, c.id),
-		pageSections(deps, 'candidate', session, c.id, { refused: o.refused }),
+		pageSections(deps, 'candidate', session, c.id, { refused: o.refused, done: !o.refused && o.done ? o.done : undefined }),
 	])
-	const done = o.done ? (Object.hasOwn(NOTICES, o.done) ? NOTICES[o.done]! : sectionNotice(deps, 'candidate', o.done)) : null
 	const errors = o.refused?.errors ?? []
+	// The confirmation of a change shows next to the button that made it (the section's, or Add note's).
+	const done = !errors.length && o.done ? o.done : undefined
 	const meta = [c.headline, c.location].filter(Boolean).join(' · ')
 	return portalPage(
 		deps,
 		session,
 		{ title: textOf(c.name), current: '/candidates', hasErrors: errors.length > 0, status: o.status ?? (errors.length ? 422 : 200) },
-		html`${errorSummary(errors)}${errors.length ? '' : notice(done)}
+		html`${errorSummary(errors)}
 ${pageHeader({ crumbs: [['/candidates', 'Candidates']], title: c.name, meta: meta || null })}
+<div class="candidate-layout">
+<div class="candidate-profile">
 <section class="card" aria-labelledby="profile-h"><h2 id="profile-h" class="visually-hidden">Profile</h2>
 ${profileFacts(deps, session, c)}
 <h3>Skills</h3>
 ${c.skills.length ? html`<ul class="chips">${c.skills.map((s) => html`<li>${s}</li>`)}</ul>` : html`<p class="empty">No skills on file.</p>`}
 </section>
 ${applicationsCard(c)}
-<div class="grid-2 sections">
-${resumeCard(c, address, { fileHidden: !seesContact(deps, session.actor) })}
-${notesCard(session, c, { canWrite: deps.permissions.can(session.actor, 'candidates:note'), refused: o.refused })}
 </div>
-<div class="grid-2 sections">${sections}</div>`,
+<div class="candidate-resume">${resumeCard(c, address, { fileHidden: !seesContact(deps, session.actor) })}</div>
+<div class="candidate-actions">
+${notesCard(session, c, {
+	canWrite: deps.permissions.can(session.actor, 'candidates:note'),
+	refused: o.refused,
+	notice: done && Object.hasOwn(NOTICES, done) ? actionNotice(NOTICES[done]!) : undefined,
+})}
+${sections}
+</div>
+</div>`,
 	)
 }

@@ -6,6 +6,7 @@ import { eventTypes } from '../events/index.ts'
 import { CANDIDATE_EVENTS } from './events.ts'
 import { searchProviders } from '../search/index.ts'
 import { applicationDetails } from './port.ts'
+import { stageChangeWords } from './stage-words.ts'
 import { candidateData } from './data-port.ts'
 import { candidatesData } from './data.ts'
 import { openJobsHomeSection } from './home-section.ts'
@@ -119,7 +120,12 @@ export default defineModule({
 	pools: [resumeReaders],
 	start: (deps) => startRecheckSweep(deps),
 	pageSections: [openJobsHomeSection, ...jobPageSections],
-	activityLabels: { 'application.received': 'received an application from', 'application.rejected': 'rejected the application' },
+	activityLabels: {
+		'application.received': 'received an application from',
+		'application.rejected': 'rejected the application',
+		'application.stage_changed': 'moved',
+	},
+	activityChanges: [stageChangeWords],
 	recordNames: [
 		recordNamesFrom('candidate', 'candidates', 'r.name', (id) => `/candidates/${id}`),
 		recordNamesFrom(

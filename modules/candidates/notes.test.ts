@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { activityOf, candidatePageWorld, postWithoutToken, summaryErrors, type CandidatePageWorld } from '../../tests/candidate-pages.ts'
+import { activityOf, candidatePageWorld, confirmations, postWithoutToken, summaryErrors, type CandidatePageWorld } from '../../tests/candidate-pages.ts'
 import { MAX_NOTE_CHARS } from './notes.ts'
 
 setDefaultTimeout(60_000)
@@ -62,9 +62,10 @@ describe('Add note', () => {
 			applicationId: w.onTeam.applicationId,
 		})
 		expect(res.status).toBe(303)
-		expect(res.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=note-added#notes`)
+		expect(res.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=note-added#done`)
 		const page = await recruiter.get(res.headers.get('location')!)
-		expect(page.text).toContain('<div class="notice" role="status"><p>The note was added.</p></div>')
+		// The confirmation is next to Add note (the address's anchor), and takes the focus.
+		expect(confirmations(page.text)).toEqual([{ text: 'The note was added.', form: 'add-note', afterButton: true, takesFocus: true }])
 		// Colleagues' text is shown as text: markup in it is made inert (as get_candidate does), never rendered.
 		expect(page.text).toContain('<div class="note-body">Strong on Kafka streams\nSecond line</div>')
 		const [line] = await activityOf(w.deps, w.ws, 'note.added')

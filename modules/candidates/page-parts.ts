@@ -1,7 +1,7 @@
 /** Parts of the candidate pages: the stage tag, and the profile's applications, résumé and notes cards. */
 import type { PageSession } from '../../core/http/auth.ts'
 import { errorsOf, keptText } from '../../core/http/form.ts'
-import { html, textOf, type SafeHtml } from '../../core/html.ts'
+import { breakable, html, textOf, type SafeHtml } from '../../core/html.ts'
 import type { RefusedForm } from '../../core/module.ts'
 import { csrfField, dataTable, selectField, tag, textArea, when } from '../../core/ui.ts'
 import type { getCandidate } from './candidate-service.ts'
@@ -42,6 +42,16 @@ ${dataTable<Application>({
 const FILE_KINDS: Record<string, string> = { pdf: 'PDF', docx: 'Word document' }
 
 /**
+ * The PDF on the page: on a desktop, open beside the profile (`.resume-inline`); on a phone, folded
+ * behind "Show the PDF on this page" (`.resume-preview`), so it is not loaded unless asked for. The
+ * stylesheet shows one of the two (a hidden lazy frame is never loaded).
+ */
+function pdfFrames(address: string, name: string): SafeHtml {
+	const frame = html`<iframe src="${address}#navpanes=0&amp;view=FitH" title="Résumé of ${name} (PDF)" loading="lazy"></iframe>`
+	return html`<div class="resume-inline">${frame}</div><details class="resume-preview"><summary>Show the PDF on this page</summary>${frame}</details>`
+}
+
+/**
  * The résumé: a PDF opens in the browser's viewer (on the page, or in its own tab) and downloads;
  * a Word file downloads; the text read from it is always on the page. `address` is null when no
  * file is stored or the person may not have it (`fileHidden`: hiring managers, because it carries
@@ -63,9 +73,9 @@ export function resumeCard(c: CandidateDetail, address: string | null, o: { file
 			? html`<p class="hint">The file itself is not shown to your role: it carries contact details, which are hidden in the text below.</p>`
 			: ''
 	return html`<section class="card" id="resume" aria-labelledby="resume-h"><h2 id="resume-h">Résumé</h2>
-<p class="meta">${resume.fileName ?? 'Résumé'}${resume.fileType ? ` · ${FILE_KINDS[resume.fileType] ?? resume.fileType}` : ''}</p>
+<p class="meta">${breakable(resume.fileName ?? 'Résumé')}${resume.fileType ? ` · ${FILE_KINDS[resume.fileType] ?? resume.fileType}` : ''}</p>
 ${links}${hidden}
-${pdf && address ? html`<details class="resume-preview"><summary>Show the PDF on this page</summary><iframe src="${address}#navpanes=0&amp;view=FitH" title="Résumé of ${name} (PDF)" loading="lazy"></iframe></details>` : ''}
+${pdf && address ? pdfFrames(address, name) : ''}
 ${
 	resume.text
 		? html`<details class="resume-text"${pdf && address ? '' : html` open`}><summary>The résumé’s text</summary><pre class="text">${resume.text}</pre></details>`
@@ -75,7 +85,7 @@ ${
 
 type Note = CandidateDetail['notes'][number]
 
-export function notesCard(session: PageSession, c: CandidateDetail, o: { canWrite: boolean; refused?: RefusedForm }): SafeHtml {
+export function notesCard(session: PageSession, c: CandidateDetail, o: { canWrite: boolean; refused?: RefusedForm; notice?: SafeHtml }): SafeHtml {
 	const errors = errorsOf(o.refused, 'note')
 	const jobOf = new Map(c.applications.map((a) => [a.id, a.job.title]))
 	const note = (
@@ -101,7 +111,7 @@ ${selectField({
 	errors,
 })}
 ${c.applications.length ? selectField({ id: 'note-application', name: 'applicationId', label: 'About', value: keptText(o.refused, 'note', 'applicationId') ?? '', options: [['', 'The candidate in general'], ...c.applications.map((a) => [a.id, `The application for ${a.job.title || 'a job'}`] as const)], errors }) : ''}
-<button type="submit">Add note</button></form>`
+<button type="submit">Add note</button>${o.notice}</form>`
 		: ''
 }</section>`
 }

@@ -114,7 +114,7 @@ export function candidatePageRoutes(deps: AppDeps, { auth }: HttpKit) {
 							private: values.visibility === 'private',
 							applicationId: values.applicationId || undefined,
 						})
-						return redirect(`/candidates/${encodeURIComponent(params.id)}?done=note-added#notes`, 303)
+						return redirect(`/candidates/${encodeURIComponent(params.id)}?done=note-added#done`, 303)
 					} catch (error) {
 						if (!isRefusal(error)) throw error
 						const refused = refusedForm('note', values, error, {

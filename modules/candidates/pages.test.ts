@@ -87,7 +87,8 @@ describe('role × page', () => {
 	test('a hiring manager’s page has no e-mail, phone, document or résumé file, and says contact details are hidden', async () => {
 		const page = await w.people.hiring_manager.get(`/candidates/${w.onTeam.id}`)
 		expect(page.status).toBe(200)
-		const body = page.text
+		// Read without the break points addresses carry (<wbr>), so an address shown in pieces is still found.
+		const body = page.text.replaceAll('<wbr>', '')
 		expect(body).not.toContain(w.onTeam.email)
 		expect(body).not.toContain('555 0199')
 		expect(body).not.toContain('mailto:')
@@ -105,7 +106,7 @@ describe('role × page', () => {
 		const list = await w.people.hiring_manager.get('/candidates')
 		expect(list.text).toContain('Priya Raman')
 		expect(list.text).not.toContain('Omar Haddad')
-		expect(list.text).not.toContain(w.onTeam.email)
+		expect(list.text.replaceAll('<wbr>', '')).not.toContain(w.onTeam.email)
 	})
 
 	test('a recruiter’s page shows contact details, the résumé, documents and every section with its form', async () => {

@@ -6,7 +6,7 @@
  * the **Submit to vendor** form (the documents to attach, a note), posted to `submission-routes.ts`.
  * After a refused submission the page shows the check and the form with what was entered.
  */
-import { html, type SafeHtml } from '../../core/html.ts'
+import { breakable, html, type SafeHtml } from '../../core/html.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { AppError } from '../../core/errors.ts'
 import type { PageSection, RefusedForm } from '../../core/module.ts'
@@ -29,7 +29,7 @@ function method(c: SubmissionCheck): SafeHtml {
 	const v = c.vendor
 	if (v.submissionMethod === 'email') return html`${v.name} takes submissions by e-mail.`
 	if (v.submissionMethod === 'portal')
-		return html`${v.name} takes submissions on its own portal${v.portalUrl ? html`: <span class="break">${v.portalUrl}</span>` : ''}.`
+		return html`${v.name} takes submissions on its own portal${v.portalUrl ? html`: <span class="break">${breakable(v.portalUrl)}</span>` : ''}.`
 	return html`${v.name} has no submission address yet.`
 }
 

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { activityOf, candidatePageWorld, postWithoutToken, summaryErrors, type CandidatePageWorld } from '../../tests/candidate-pages.ts'
+import { activityOf, candidatePageWorld, confirmations, postWithoutToken, summaryErrors, type CandidatePageWorld } from '../../tests/candidate-pages.ts'
 import { MAX_REQUESTS_PER_CANDIDATE_HOUR } from './requests.ts'
 
 setDefaultTimeout(60_000)
@@ -52,16 +52,25 @@ describe('Request documents', () => {
 		const sent = await recruiter.post(path(), fields)
 		expect(sent.status).toBe(303)
 		// No messaging provider in tests: the e-mail goes, the text message is recorded as not sent.
-		expect(sent.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=documents-requested-email#documents`)
+		expect(sent.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=documents-requested-email#done`)
 		const page = await recruiter.get(sent.headers.get('location')!)
-		expect(page.text).toContain('The request is on its way by e-mail.')
+		expect(confirmations(page.text)).toEqual([
+			{
+				text: 'The request is on its way by e-mail. No text message was sent: there is no messaging provider, or no phone number a message can go to.',
+				form: 'request-documents',
+				afterButton: true,
+				takesFocus: true,
+			},
+		])
 		expect(page.text).toContain('Requests sent')
 		expect(page.text).toContain('I-94 record, Work authorization')
 		const [line] = await activityOf(w.deps, w.ws, 'documents.requested')
 		expect(line).toMatchObject({ actorUserId: w.userIds.recruiter, credentialKind: 'session', targetId: w.onTeam.id, detail: { items: ['i94', 'workAuth'] } })
 		const again = await recruiter.post(path(), fields)
-		expect(again.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=documents-repeated#documents`)
-		expect((await recruiter.get(again.headers.get('location')!)).text).toContain('nothing was sent again')
+		expect(again.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=documents-repeated#done`)
+		expect(confirmations((await recruiter.get(again.headers.get('location')!)).text)).toMatchObject([
+			{ text: 'You sent this same request moments ago: nothing was sent again.', form: 'request-documents' },
+		])
 		expect(await requestCount(w.onTeam.id)).toBe(1)
 	})
 

@@ -49,7 +49,7 @@ export function candidateDocumentRoutes(deps: AppDeps, { auth }: HttpKit) {
 							includeJobLink: values.includeJobLink.includes('yes'),
 						})
 						const done = sent.repeated ? 'documents-repeated' : sent.message.status === 'queued' ? 'documents-requested' : 'documents-requested-email'
-						return redirect(`/candidates/${encodeURIComponent(params.id)}?done=${done}#documents`, 303)
+						return redirect(`/candidates/${encodeURIComponent(params.id)}?done=${done}#done`, 303)
 					} catch (error) {
 						if (!isRefusal(error)) throw error
 						const page = await candidatePage(deps, session, params.id, { refused: refusedForm(REQUEST_FORM, values, error, LABELS), status: error.status })

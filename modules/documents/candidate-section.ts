@@ -34,6 +34,7 @@ function requestForm(
 	notOnFile: readonly DocumentKind[],
 	choices: ApplicationChoice[],
 	refused: RefusedForm | undefined,
+	notice: SafeHtml | undefined,
 ): SafeHtml {
 	const errors = errorsOf(refused, REQUEST_FORM)
 	const kept = refused?.form === REQUEST_FORM
@@ -49,7 +50,7 @@ ${
 ${checkboxes({ id: 'docs-job-link', name: 'includeJobLink', legend: 'Job link', options: [['yes', 'Include the job’s careers address (when the job is open)']], checked: kept ? (keptList(refused, REQUEST_FORM, 'includeJobLink') ?? []) : ['yes'], errors })}`
 		: ''
 }
-<button type="submit">Request documents</button></form>`
+<button type="submit">Request documents</button>${notice}</form>`
 }
 
 export const documentsSection: PageSection = {
@@ -62,7 +63,7 @@ export const documentsSection: PageSection = {
 			'The request is on its way by e-mail. No text message was sent: there is no messaging provider, or no phone number a message can go to.',
 		'documents-repeated': 'You sent this same request moments ago: nothing was sent again.',
 	},
-	async render(deps: AppDeps, session: PageSession, candidateId: string, { refused }: SectionContext = {}) {
+	async render(deps: AppDeps, session: PageSession, candidateId: string, { refused, notice }: SectionContext = {}) {
 		const actor = session.actor
 		const [onFile, stored, requests, choices] = await Promise.all([
 			listCandidateDocuments(deps, actor, candidateId),
@@ -105,6 +106,6 @@ ${
 			})}`
 		: ''
 }
-${deps.permissions.can(actor, 'documents:request') ? requestForm(session, candidateId, onFile.notOnFile, choices, refused) : ''}</section>`
+${deps.permissions.can(actor, 'documents:request') ? requestForm(session, candidateId, onFile.notOnFile, choices, refused, notice) : ''}</section>`
 	},
 }

@@ -100,7 +100,7 @@ describe('Submit to vendor', () => {
 		const s = await setting({ portal: 'https://portal.acme.example/submit' })
 		await uploadThroughLink(s, ALL)
 		const page = await recruiter.get(`/applications/${s.applicationId}`)
-		expect(page.text).toContain('takes submissions on its own portal: <span class="break">https://portal.acme.example/submit</span>')
+		expect(page.text).toContain('takes submissions on its own portal: <span class="break">https:/<wbr>/<wbr>portal.<wbr>acme.<wbr>example/<wbr>submit</span>')
 		expect(page.text).not.toContain('>Submit to vendor</button>')
 		const refused = await rawPost(recruiter, `/applications/${s.applicationId}/submit-to-vendor`, withCsrf(submitForm(ALL, 'via portal?'), recruiter.csrf))
 		expect(refused.status).toBe(422)

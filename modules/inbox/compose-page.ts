@@ -5,7 +5,7 @@
  */
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { html, portalPage, type SafeHtml } from '../../core/html.ts'
+import { breakable, html, portalPage, type SafeHtml } from '../../core/html.ts'
 import { csrfField, dataTable, errorSummary, pageHeader, selectField, textArea, textField, type FieldError } from '../../core/ui.ts'
 import type { ApplicationChoice } from '../candidates/index.ts'
 import { CHANNEL_LABELS, mergeFieldHelp, type MergeField, type Template } from '../templates/index.ts'
@@ -95,7 +95,7 @@ ${pageHeader({ crumbs: back, title: r ? html`New message to ${r.name}` : 'New me
 ${
 	r
 		? html`<section class="card">${starter(view, r)}
-${view.missing.length ? html`<div class="notice notice-warn" role="status"><p>No value for ${view.missing.map((f, i) => html`${i ? ', ' : ''}<code>{{${f}}}</code>`)} here: fill it in yourself${view.missing.some((f) => f.startsWith('job.')) ? ', or choose the application the message is about' : ''}. A message is not sent with a merge field that has no value.</p></div>` : ''}
+${view.missing.length ? html`<div class="notice notice-warn" role="status"><p>No value for ${view.missing.map((f, i) => html`${i ? ', ' : ''}<code>${breakable(`{{${f}}}`)}</code>`)} here: fill it in yourself${view.missing.some((f) => f.startsWith('job.')) ? ', or choose the application the message is about' : ''}. A message is not sent with a merge field that has no value.</p></div>` : ''}
 ${writer(session, view, r)}
 ${mergeFieldHelp()}</section>`
 		: finder(view)

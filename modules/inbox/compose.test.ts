@@ -100,7 +100,7 @@ describe('New message', () => {
 		const login = await newPerson(w.ws, 'recruiter', {}, deps)
 		const portal = await signedIn(login)
 		const started = await portal.get(`/inbox/new?candidate=${w.candidate}&template=${w.template}`)
-		expect(started.text).toContain('No value for <code>{{job.title}}</code>, <code>{{recruiter.signature}}</code> here')
+		expect(started.text).toContain('No value for <code>{{job.<wbr>title}}</code>, <code>{{recruiter.<wbr>signature}}</code> here')
 		const refused = await portal.post('/inbox/new', {
 			candidate: w.candidate,
 			template: w.template,

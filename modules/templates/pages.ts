@@ -4,7 +4,7 @@
  */
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { html, portalPage, type SafeHtml } from '../../core/html.ts'
+import { breakable, html, portalPage, type SafeHtml } from '../../core/html.ts'
 import {
 	actionButton,
 	checkboxes,
@@ -53,14 +53,14 @@ function templatesTable(caption: string, rows: Template[], empty: string): SafeH
 /** The list of merge fields, for the template form and the compose page. */
 export const mergeFieldHelp = () =>
 	html`<details class="help"><summary>Merge fields</summary><p class="meta">Written in double braces, filled in from the record the message is about.</p>
-<dl class="facts">${Object.entries(MERGE_FIELDS).map(([name, about]) => html`<div><dt><code>{{${name}}}</code></dt><dd>${about}</dd></div>`)}</dl></details>`
+<dl class="facts">${Object.entries(MERGE_FIELDS).map(([name, about]) => html`<div><dt><code>${breakable(`{{${name}}}`)}</code></dt><dd>${about}</dd></div>`)}</dl></details>`
 
 function footerForm(session: PageSession, footers: Footers, mayShare: boolean, kept?: Kept): SafeHtml {
 	const values = kept?.values ?? { email: footers.email, text: footers.text }
 	const intro = html`<p>Every e-mail and text message to a candidate ends with the firm’s footer, whoever sends it (replies, document requests, interview invitations, bulk messages). Job alerts also carry an unsubscribe link.${footers.set ? '' : ' Nothing is set yet: the footer below is the default.'}</p>`
 	if (!mayShare)
 		return html`<section class="card" id="footer" aria-labelledby="footer-h"><h2 id="footer-h">Firm’s footer</h2>${intro}
-<h3>E-mail</h3><pre class="text">${footers.email}</pre><h3>Text message</h3><pre class="text">${footers.text}</pre><p class="meta">Owners and admins change it.</p></section>`
+<h3>E-mail</h3><pre class="text">${breakable(footers.email)}</pre><h3>Text message</h3><pre class="text">${breakable(footers.text)}</pre><p class="meta">Owners and admins change it.</p></section>`
 	return html`<section class="card" id="footer" aria-labelledby="footer-h"><h2 id="footer-h">Firm’s footer</h2>${intro}
 <form method="post" action="/settings/templates/footer" class="stack" novalidate>${csrfField(session)}
 ${textArea({ id: 'footer-email', name: 'email', label: 'E-mail footer', hint: `Under a “-- ” line; up to ${MAX_FOOTER.toLocaleString('en-US')} characters (the firm’s name, address, website).`, value: values.email, rows: 3, maxlength: MAX_FOOTER, errors: kept?.errors })}
@@ -145,8 +145,8 @@ ${selectField({ id: 'preview', label: 'Preview with the application of', value: 
 <button type="submit" class="secondary">Show preview</button></form>`
 	return html`<section class="card" id="preview-section" aria-labelledby="preview-h"><h2 id="preview-h">Preview</h2>
 ${p.choices.length ? chooser : html`<p class="empty">There is no application you can see to preview with yet: fields about the candidate and the job stay as written.</p>`}
-${p.missing.length ? html`<div class="notice notice-warn" role="status"><p>No value for ${p.missing.map((f, i) => html`${i ? ', ' : ''}<code>{{${f}}}</code>`)} with this record: a message would not be sent until it has one.</p></div>` : ''}
-${p.subject !== null ? html`<p><strong>${p.subject}</strong></p>` : ''}<pre class="text">${p.body}</pre>
+${p.missing.length ? html`<div class="notice notice-warn" role="status"><p>No value for ${p.missing.map((f, i) => html`${i ? ', ' : ''}<code>${breakable(`{{${f}}}`)}</code>`)} with this record: a message would not be sent until it has one.</p></div>` : ''}
+${p.subject !== null ? html`<p><strong>${p.subject}</strong></p>` : ''}<pre class="text">${breakable(p.body)}</pre>
 <p class="meta">The firm’s footer is added under it when it is sent${t.kind === 'marketing' ? ', with the unsubscribe link' : ''}.</p></section>`
 }
 
@@ -161,7 +161,7 @@ export function templatePage(
 		? html`<section class="card" aria-labelledby="edit-h"><h2 id="edit-h">Edit</h2><form method="post" action="/settings/templates/${t.id}" class="stack" novalidate>${csrfField(session)}
 ${templateFields({ values, errors: view.kept?.errors, mayShare: false, isNew: false })}
 <button type="submit">Save changes</button></form></section>`
-		: html`<section class="card"><h2>Template</h2><p class="meta">Shared templates are changed by owners and admins.</p>${t.subject ? html`<p><strong>${t.subject}</strong></p>` : ''}<pre class="text">${t.body}</pre></section>`
+		: html`<section class="card"><h2>Template</h2><p class="meta">Shared templates are changed by owners and admins.</p>${t.subject ? html`<p><strong>${t.subject}</strong></p>` : ''}<pre class="text">${breakable(t.body)}</pre></section>`
 	return portalPage(
 		deps,
 		session,

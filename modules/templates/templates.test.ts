@@ -172,6 +172,6 @@ describe('template pages', () => {
 		expect((await portal.get(`/settings/templates/${t.id}`)).status).toBe(404)
 		const own = await createTemplate(deps, await personActor(deps, w.ws.slug, login.email), { ...email, name: 'Needs a signature' })
 		const page = await portal.get(`/settings/templates/${own.id}?preview=${w.app}`)
-		expect(page.text).toContain('No value for <code>{{recruiter.signature}}</code>')
+		expect(page.text).toContain('No value for <code>{{recruiter.<wbr>signature}}</code>')
 	})
 })

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { activityOf, candidatePageWorld, postWithoutToken, summaryErrors, type CandidatePageWorld } from '../../tests/candidate-pages.ts'
+import { activityOf, candidatePageWorld, confirmations, postWithoutToken, summaryErrors, type CandidatePageWorld } from '../../tests/candidate-pages.ts'
 
 setDefaultTimeout(60_000)
 
@@ -44,9 +44,9 @@ describe('Add to-do', () => {
 		await recruiter.get(`/candidates/${w.onTeam.id}`)
 		const res = await recruiter.post(path(), { title: 'Call about the Kafka role', dueAt: '2031-05-04T09:30', notes: '' })
 		expect(res.status).toBe(303)
-		expect(res.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=todo-added#todos`)
+		expect(res.headers.get('location')).toBe(`/candidates/${w.onTeam.id}?done=todo-added#done`)
 		const page = await recruiter.get(res.headers.get('location')!)
-		expect(page.text).toContain('The to-do was added to your to-dos.')
+		expect(confirmations(page.text)).toEqual([{ text: 'The to-do was added to your to-dos.', form: 'add-todo', afterButton: true, takesFocus: true }])
 		expect(page.text).toContain('Call about the Kafka role')
 		expect(page.text).toContain('datetime="2031-05-04T09:30:00.000Z"')
 		const [line] = await activityOf(w.deps, w.ws, 'todo.created')

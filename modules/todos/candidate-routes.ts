@@ -20,7 +20,7 @@ export function candidateTodoRoutes(deps: AppDeps, { auth }: HttpKit) {
 					notes: values.notes,
 					dueAt: parseDueAt(values.dueAt, session.timeZone),
 				})
-				return redirect(`/candidates/${encodeURIComponent(params.id)}?done=todo-added#todos`, 303)
+				return redirect(`/candidates/${encodeURIComponent(params.id)}?done=todo-added#done`, 303)
 			} catch (error) {
 				if (!isRefusal(error)) throw error
 				const refused = refusedForm(TODO_FORM, values, error, {

@@ -21,7 +21,7 @@ export const todosSection: PageSection = {
 	order: 20,
 	permission: 'todos:read',
 	notices: { 'todo-added': 'The to-do was added to your to-dos.' },
-	async render(deps: AppDeps, session: PageSession, candidateId: string, { refused }: SectionContext = {}) {
+	async render(deps: AppDeps, session: PageSession, candidateId: string, { refused, notice }: SectionContext = {}) {
 		const list = await listTodos(deps, session.actor, { candidateId, limit: SHOWN })
 		const errors = errorsOf(refused, TODO_FORM)
 		return html`<section class="card" id="todos" aria-labelledby="todos-h"><h2 id="todos-h">To-dos</h2>
@@ -45,7 +45,7 @@ ${csrfField(session)}
 ${textField({ id: 'todo-title', name: 'title', label: 'What to do', maxlength: 200, value: keptText(refused, TODO_FORM, 'title'), errors })}
 ${textField({ id: 'todo-due', name: 'dueAt', label: 'Due (optional)', hint: `Date and time, your time (${session.timeZone})`, type: 'datetime-local', value: keptText(refused, TODO_FORM, 'dueAt'), errors })}
 ${textArea({ id: 'todo-notes', name: 'notes', label: 'Notes (optional)', maxlength: 2000, rows: 2, value: keptText(refused, TODO_FORM, 'notes'), errors })}
-<button type="submit">Add to-do</button></form>`
+<button type="submit">Add to-do</button>${notice}</form>`
 		: ''
 }</section>`
 	},

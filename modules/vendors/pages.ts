@@ -1,7 +1,7 @@
 /** The vendors pages: the list (`/vendors`) and one vendor (contact, submission rules, the sections of other modules: open jobs, submissions; keys and API access for owners and admins). */
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { html, portalPage, type SafeHtml } from '../../core/html.ts'
+import { breakable, html, portalPage, type SafeHtml } from '../../core/html.ts'
 import { actionButton, copyButton, dataTable, facts, notice, pageHeader, pager, plural, tag, when } from '../../core/ui.ts'
 import type { VendorDetail, VendorSummary } from './directory.ts'
 import { DOCUMENT_LABELS, type DocumentKind } from './model.ts'
@@ -121,15 +121,15 @@ ${pageHeader({ crumbs: [['/vendors', 'Vendors']], title: v.name, meta: html`Adde
 <section class="card" aria-labelledby="contact-h"><h2 id="contact-h">Contact and submissions</h2>
 ${facts([
 	['Contact', v.contact.name],
-	['Contact e-mail', v.contact.email ? html`<a href="mailto:${v.contact.email}">${v.contact.email}</a>` : null],
+	['Contact e-mail', v.contact.email ? html`<a href="mailto:${v.contact.email}">${breakable(v.contact.email)}</a>` : null],
 	['Contact phone', v.contact.phone],
 	[
 		'Takes submissions',
 		v.submission.method === 'email'
-			? html`By e-mail to <a href="mailto:${v.submission.email}">${v.submission.email}</a>`
+			? html`By e-mail to <a href="mailto:${v.submission.email}">${breakable(v.submission.email)}</a>`
 			: v.submission.method === 'portal'
 				? portal
-					? html`On its own portal: <a href="${portal}" rel="noopener noreferrer">${portal}</a>`
+					? html`On its own portal: <a href="${portal}" rel="noopener noreferrer">${breakable(portal)}</a>`
 					: html`On its own portal: ${v.submission.portalUrl}`
 				: 'Not set',
 	],

@@ -5,7 +5,7 @@
  */
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { html, portalPage, type SafeHtml } from '../../core/html.ts'
+import { breakable, html, portalPage, type SafeHtml } from '../../core/html.ts'
 import {
 	actionButton,
 	checkboxes,
@@ -73,7 +73,7 @@ ${dataTable<EndpointView>({
 		{
 			label: 'URL',
 			cell: (e) =>
-				html`<a href="/settings/webhooks/${e.id}" class="break">${e.url}</a>${e.description ? html`<br><span class="meta">${e.description}</span>` : ''}`,
+				html`<a href="/settings/webhooks/${e.id}" class="break">${breakable(e.url)}</a>${e.description ? html`<br><span class="meta">${e.description}</span>` : ''}`,
 		},
 		{ label: 'Events', cell: (e) => plural(e.events.length, 'event type') },
 		{ label: 'Status', cell: statusTag },
@@ -96,7 +96,7 @@ ${dataTable<DeliveryView>({
 	rows,
 	empty: 'Nothing sent yet. Send test event to try the endpoint.',
 	columns: [
-		{ label: 'Event type', cell: (d) => html`<code>${d.type}</code><br><span class="meta"><code>${d.id}</code></span>` },
+		{ label: 'Event type', cell: (d) => html`<code>${breakable(d.type)}</code><br><span class="meta"><code>${d.id}</code></span>` },
 		{ label: 'Time', cell: (d) => when(d.createdAt) },
 		{ label: 'Attempts', numeric: true, cell: (d) => String(d.attempts) },
 		{
@@ -132,12 +132,12 @@ export function endpointPage(
 		session,
 		{ title: `Webhook ${e.url}`, current: '/settings/webhooks' },
 		html`${notice(view.done)}${secret}
-${pageHeader({ crumbs: [['/settings/webhooks', 'Webhooks']], title: html`<span class="break">${e.url}</span>`, meta: html`${statusTag(e)} Added ${when(e.createdAt)}` })}
+${pageHeader({ crumbs: [['/settings/webhooks', 'Webhooks']], title: html`<span class="break">${breakable(e.url)}</span>`, meta: html`${statusTag(e)} Added ${when(e.createdAt)}` })}
 <section class="card" aria-labelledby="about-h"><h2 id="about-h">Endpoint</h2>
 ${facts(
 	[
 		['Description', e.description || null],
-		['Event types', html`${e.events.map((t, i) => html`${i ? ', ' : ''}<code>${t}</code>`)}`],
+		['Event types', html`${e.events.map((t, i) => html`${i ? ', ' : ''}<code>${breakable(t)}</code>`)}`],
 		['Status', e.enabled ? 'On' : html`Off${e.disabledReason ? html`: ${e.disabledReason}` : ''}`],
 		['Failing since', e.failingSince ? when(e.failingSince) : null],
 		['Previous secret signs until', e.previousSecretUntil && e.previousSecretUntil > deps.now() ? when(e.previousSecretUntil) : null],

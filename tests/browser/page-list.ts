@@ -64,6 +64,8 @@ export const PORTAL_PAGES: readonly PortalPageCase[] = [
 	{ name: 'calendar-settings', path: () => '/settings/calendar' },
 	{ name: 'people', path: () => '/people', roles: ['owner'] },
 	{ name: 'activity', path: () => '/activity', roles: ['owner'] },
+	// Narrowed by record type and days (issue 31).
+	{ name: 'activity-filtered', path: () => `/activity?type=application&from=2020-01-01&until=${new Date().toISOString().slice(0, 10)}`, roles: ['owner'] },
 	{ name: 'inbox', path: () => '/inbox' },
 	{ name: 'inbox-thread', path: (ids) => (ids.threadId ? `/inbox/${ids.threadId}` : '/inbox') },
 	{ name: 'todos', path: () => '/todos' },

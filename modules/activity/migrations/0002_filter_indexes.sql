@@ -1,0 +1,2 @@
+CREATE INDEX "activity_workspace_actor_at" ON "activity" USING btree ("workspace_id","actor_user_id","at" DESC NULLS LAST,"seq" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "activity_workspace_type_at" ON "activity" USING btree ("workspace_id","target_type","at" DESC NULLS LAST,"seq" DESC NULLS LAST);
