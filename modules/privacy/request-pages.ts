@@ -6,7 +6,7 @@
 import type { AppDeps } from '../../core/deps.ts'
 import type { FieldError } from '../../core/errors.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { html, page, portalPage, type SafeHtml } from '../../core/html.ts'
+import { breakable, html, page, portalPage, type SafeHtml } from '../../core/html.ts'
 import { actionButton, csrfField, dataTable, errorSummary, facts, notice, pageHeader, plural, tag, textArea, textField, when } from '../../core/ui.ts'
 import type { Workspace } from '../auth/index.ts'
 import { MAX_REASON } from './request-actions.ts'
@@ -58,7 +58,7 @@ export function confirmPage(ws: Workspace, v: { csrf: string; action: string; ki
 	return page(
 		{ title: 'Confirm your request' },
 		html`<section class="card stack" aria-labelledby="confirm-h"><h1 id="confirm-h">Confirm your request</h1>
-<p>You ask ${ws.name} to <strong>${v.kind === 'access' ? 'send you a copy of your data' : 'erase your data'}</strong> (${v.email}).${v.kind === 'erasure' ? ' Erasure cannot be undone.' : ''} Once you confirm, we answer by e-mail within ${DUE_DAYS} days.</p>
+<p>You ask ${ws.name} to <strong>${v.kind === 'access' ? 'send you a copy of your data' : 'erase your data'}</strong> (${breakable(v.email)}).${v.kind === 'erasure' ? ' Erasure cannot be undone.' : ''} Once you confirm, we answer by e-mail within ${DUE_DAYS} days.</p>
 <form method="post" action="${v.action}"><input type="hidden" name="csrf" value="${v.csrf}"><div class="actions"><button type="submit">Confirm request</button></div></form></section>`,
 	)
 }
@@ -94,7 +94,7 @@ function openCard(session: PageSession, r: PrivacyRequestRow, errors: readonly F
 					style: 'danger',
 					confirm: `Erase every candidate with the address ${r.email}? This cannot be undone.`,
 				})
-	return html`<section class="card" aria-labelledby="req-${r.id}"><h2 id="req-${r.id}" class="break" tabindex="-1">${REQUEST_KINDS[r.kind]}: ${r.email}</h2>
+	return html`<section class="card" aria-labelledby="req-${r.id}"><h2 id="req-${r.id}" class="break" tabindex="-1">${REQUEST_KINDS[r.kind]}: ${breakable(r.email)}</h2>
 ${facts(
 	[
 		['Request', r.kind === 'access' ? 'Access (a copy of their data)' : 'Erasure'],
@@ -137,7 +137,7 @@ ${dataTable({
 	hideCaption: true,
 	columns: [
 		{ label: 'Request', cell: (r: PrivacyRequestRow) => REQUEST_KINDS[r.kind] },
-		{ label: 'E-mail', cell: (r) => r.email },
+		{ label: 'E-mail', cell: (r) => breakable(r.email) },
 		{ label: 'Received', cell: (r) => when(r.confirmedAt, { time: false }) },
 		{ label: 'Deadline', cell: (r) => when(r.dueAt, { time: false }) },
 		{ label: 'Status', cell: (r) => tag(STATUS[r.status][0], STATUS[r.status][1]) },
