@@ -109,7 +109,7 @@ function searchBox(search: NavLink): SafeHtml {
 <input id="site-search" name="q" type="search" placeholder="Search (press /)" autocomplete="off" maxlength="120" required minlength="2" role="combobox" aria-expanded="false" aria-controls="site-search-results" aria-autocomplete="list" aria-describedby="site-search-keys" data-site-search>
 <span id="site-search-keys" class="visually-hidden">Press Enter for every result; with results listed, the arrow keys move through them.</span>
 <div id="site-search-results" class="search-pop" role="listbox" aria-label="Search results" hidden></div>
-<span class="visually-hidden" role="status" data-search-status></span>
+<span class="visually-hidden" aria-live="polite" data-search-status></span>
 </form>`
 }
 

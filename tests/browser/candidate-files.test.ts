@@ -140,7 +140,7 @@ describe('files on the candidate page, in Chromium', () => {
 			})
 			expect(focused).toEqual({ text: said, role: 'status', form: form.slice(1), after: button, inView: true })
 			// The one confirmation on the page: none at its top.
-			expect(await page.locator('[role="status"]').count()).toBe(1)
+			expect(await page.locator('main [role="status"]').count()).toBe(1)
 		}
 	})
 })

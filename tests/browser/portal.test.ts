@@ -264,7 +264,10 @@ describe('phone-sized screens and accessibility', () => {
 				}
 				for (const b of Array.from(document.querySelectorAll('button, a')))
 					if (!(b.textContent ?? '').trim() && !b.getAttribute('aria-label')) problems.push(`unnamed ${b.tagName.toLowerCase()}`)
-				const small = Array.from(document.querySelectorAll('button, input:not([type=hidden]), select')).filter((el) => el.getBoundingClientRect().height < 24)
+				// Targets a person can touch: a control not drawn (a closed dialog's, a closed menu's) has no box to measure.
+				const small = Array.from(document.querySelectorAll('button, input:not([type=hidden]), select')).filter(
+					(el) => el.getClientRects().length > 0 && el.getBoundingClientRect().height < 24,
+				)
 				if (small.length) problems.push(`${small.length} controls smaller than 24px`)
 				return problems
 			})
