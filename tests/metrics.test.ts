@@ -233,7 +233,9 @@ describe('queues and pools contributed by modules', () => {
 	test('the outbox’s depth and its oldest waiting entry’s age', async () => {
 		const ws = await newWorkspace()
 		const { id } = await enqueueMail(deps.db, { workspaceId: ws.id, to: 'someone@example.test', subject: 'Hello', text: 'Hello' }, deps)
-		await deps.database.rows(sql`update outbox set created_at = now() - interval '2 hours' where id = ${id}`)
+		// Far older than anything else the shared test database holds: the gauges count every workspace, and
+		// other tests' mail comes and goes between two scrapes, so this entry is told by its age, not by the count.
+		await deps.database.rows(sql`update outbox set created_at = now() - interval '400 days' where id = ${id}`)
 		const gauge = async () => {
 			const all = samples(await (await scrape()).text())
 			const of = (name: string) => all.find((s) => s.name === name && s.labels.queue === 'outbox')!.value
@@ -241,9 +243,9 @@ describe('queues and pools contributed by modules', () => {
 		}
 		const waiting = await gauge()
 		expect(waiting.depth).toBeGreaterThanOrEqual(1)
-		expect(waiting.oldest).toBeGreaterThanOrEqual(7200)
+		expect(waiting.oldest).toBeGreaterThanOrEqual(400 * 86_400)
 		await deps.database.rows(sql`update outbox set status = 'sent' where id = ${id}`)
-		expect((await gauge()).depth).toBe(waiting.depth - 1)
+		expect((await gauge()).oldest).toBeLessThan(400 * 86_400)
 	})
 
 	test.skipIf(!usingPostgres())('PostgreSQL: the pool’s connections in use while a transaction holds one', async () => {

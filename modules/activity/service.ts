@@ -135,7 +135,8 @@ export async function activityFor(db: Db, workspaceId: string, targetType: strin
 
 /**
  * What the filters of /activity offer: the people who acted in the workspace (by their latest name in
- * the log) and the record types the log holds. Each is a skip scan over its index (one index probe
+ * the log) and the record types the log holds, with every type a module names (a link filtering for
+ * applications works before the first application line, and answers an empty list, not an error). Each is a skip scan over its index (one index probe
  * per distinct value), so a log of millions of lines answers as fast as a small one.
  */
 export async function activityChoices(deps: AppDeps, workspaceId: string) {
@@ -156,6 +157,6 @@ export async function activityChoices(deps: AppDeps, workspaceId: string) {
 	])
 	return {
 		people: people.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)),
-		types: types.map((t) => t.type),
+		types: [...new Set([...types.map((t) => t.type), ...deps.registry.modules.flatMap((m) => m.recordNames ?? []).map((n) => n.type)])].sort(),
 	}
 }

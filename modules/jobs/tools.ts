@@ -2,7 +2,7 @@
 import { Type as t } from '@sinclair/typebox'
 import { defineTool } from '../../core/module.ts'
 import { cursor, id, limit, nullable, oneOf, page, params, PersonRef } from '../../core/mcp/params.ts'
-import { UntrustedLine, UntrustedText } from '../../core/untrusted.ts'
+import { lineAbout, UntrustedLine, UntrustedText } from '../../core/untrusted.ts'
 import { JOB_STATUSES, REST_CONTRACT_TYPES, SCHEDULES, VISAS } from './model.ts'
 import { createJob, getJob, listJobs, setActivelyHiring, setJobStatus } from './service.ts'
 
@@ -13,7 +13,7 @@ const listed = (values: readonly string[]) => t.String({ description: `One of: $
 const JobSummary = t.Object({
 	id: t.String(),
 	title: UntrustedLine,
-	label: UntrustedLine,
+	label: lineAbout('The title and, when another job has the same title, what tells this one apart (location, vendor, reference)'),
 	status: oneOf(JOB_STATUSES),
 	department: UntrustedLine,
 	location: nullable(UntrustedLine),
