@@ -14,6 +14,7 @@ import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing
 import { flushAudit, pruneAudit } from './index.ts'
 import { auditChoices } from './queries.ts'
 import { auditLog } from './table.ts'
+import { writeAuditLine } from './writer.ts'
 
 type Line = typeof auditLog.$inferSelect
 
@@ -246,5 +247,48 @@ describe('audit trail: CLI and retention', () => {
 		expect(await pruneAudit(deps)).toBeGreaterThanOrEqual(1)
 		const left = await linesOf(ws)
 		expect(left).toHaveLength(1)
+	})
+})
+
+describe('the trail’s writer', () => {
+	test('a NUL or a lone surrogate in what was typed is stored as U+FFFD; a line the database refuses is dropped alone, never holding the rest back', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		const line = (action: string, criteria: Record<string, unknown> | null = null) => ({
+			id: newId('aud'),
+			workspaceId: ws.id,
+			at: new Date(),
+			kind: 'search',
+			action,
+			outcome: 'ok',
+			actorUserId: null,
+			actorName: 'Probe',
+			credentialKind: 'pat',
+			credentialId: 'pat_probe',
+			credentialName: 'probe',
+			recordIds: [],
+			criteria,
+			jobId: null,
+			address: '127.0.0.1',
+		})
+		writeAuditLine(deps, line('before', { q: 'java' }))
+		writeAuditLine(deps, line('nul', { q: 'ja\u0000va', 'k\u0000': 'x' }))
+		writeAuditLine(deps, line('surrogate', { q: 'ja\ud800va' }))
+		// Refused for its data (actor_name is NOT NULL): before the fix this held every later line back for good.
+		writeAuditLine(deps, { ...line('refused'), actorName: null as unknown as string })
+		writeAuditLine(deps, line('after', { q: 'java' }))
+		await flushAudit(deps)
+		const rows = await deps.database.rows<{ action: string; criteria: Record<string, unknown> | null }>(
+			sql`select action, criteria from audit_log where workspace_id = ${ws.id} order by seq`,
+		)
+		expect(rows.map((r) => r.action)).toEqual(['before', 'nul', 'surrogate', 'after'])
+		expect(rows[1]!.criteria).toEqual({ q: 'ja\uFFFDva', 'k\uFFFD': 'x' })
+		expect(rows[2]!.criteria).toEqual({ q: 'ja\uFFFDva' })
+		// And the trail goes on: a line added afterwards is written.
+		writeAuditLine(deps, line('later'))
+		await flushAudit(deps)
+		expect(
+			(await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from audit_log where workspace_id = ${ws.id} and action = 'later'`))[0]!.n,
+		).toBe(1)
 	})
 })

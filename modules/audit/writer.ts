@@ -4,6 +4,12 @@
  * lines, so recording adds no round trip to a tool call or a page. Stopping the server writes what
  * is left. A failed write keeps its lines for the next try (up to a bound, so a database that stays
  * away cannot take the memory; what is dropped is logged as a count).
+ *
+ * A line holds what callers typed (search words, tool arguments): the database refuses a NUL and a
+ * lone surrogate in text and jsonb, so both become U+FFFD as the line is added. A batch the database
+ * refuses for its data (SQLSTATE classes 22 and 23) is written line by line and only the refused
+ * lines are dropped: one bad line once held every later line of the instance back for good (any
+ * caller could stop the trail with one NUL).
  */
 import type { AppDeps } from '../../core/deps.ts'
 import { auditLog } from './table.ts'
@@ -26,7 +32,7 @@ class AuditWriter {
 			this.deps.log.warn('audit trail buffer full: a line was dropped', { buffered: this.#lines.length })
 			return
 		}
-		this.#lines.push(line)
+		this.#lines.push(storable(line))
 		if (this.#lines.length >= BATCH) void this.flush()
 		else this.#timer ??= setTimeout(() => void this.flush(), DELAY_MS).unref()
 	}
@@ -45,13 +51,50 @@ class AuditWriter {
 			try {
 				await this.deps.db.insert(auditLog).values(batch)
 			} catch (error) {
-				this.#lines.unshift(...batch)
-				this.deps.log.warn('audit trail not written yet: will try again', { lines: this.#lines.length, error })
+				const unwritten = refusedForItsData(error) ? await this.#oneByOne(batch) : { lines: batch, error }
+				if (!unwritten) continue
+				this.#lines.unshift(...unwritten.lines)
+				this.deps.log.warn('audit trail not written yet: will try again', { lines: this.#lines.length, error: unwritten.error })
 				this.#timer ??= setTimeout(() => void this.flush(), 5_000).unref()
 				return
 			}
 		}
 	}
+
+	/**
+	 * A batch the database refused for its data: each line on its own, the refused ones dropped (each
+	 * logged with its SQLSTATE, never its content). Answers the lines not yet tried when the connection
+	 * failed on the way, or null when every line was written or dropped.
+	 */
+	async #oneByOne(batch: AuditLine[]): Promise<{ lines: AuditLine[]; error: unknown } | null> {
+		for (const [i, line] of batch.entries()) {
+			try {
+				await this.deps.db.insert(auditLog).values(line)
+			} catch (error) {
+				if (!refusedForItsData(error)) return { lines: batch.slice(i), error }
+				this.deps.log.warn('audit trail line refused by the database: dropped', { sqlState: sqlState(error) })
+			}
+		}
+		return null
+	}
+}
+
+const sqlState = (error: unknown): string | undefined => {
+	const e = error as { code?: unknown; cause?: { code?: unknown } }
+	const code = typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) ? e.code : e?.cause?.code
+	return typeof code === 'string' ? code : undefined
+}
+
+/** Data exceptions (22) and integrity violations (23): the line itself is at fault, not the connection. */
+const refusedForItsData = (error: unknown) => /^2[23]/.test(sqlState(error) ?? '')
+
+/** The line with every string the database could not hold (a NUL, a lone surrogate) made U+FFFD, at any depth. */
+function storable<T>(value: T): T {
+	if (typeof value === 'string') return value.replaceAll('\0', '\uFFFD').toWellFormed() as T
+	if (Array.isArray(value)) return value.map(storable) as T
+	if (value && typeof value === 'object' && !(value instanceof Date))
+		return Object.fromEntries(Object.entries(value).map(([k, v]) => [storable(k), storable(v)])) as T
+	return value
 }
 
 const writers = new WeakMap<object, AuditWriter>()
