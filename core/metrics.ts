@@ -145,7 +145,10 @@ export function createMetrics(deps: () => AppDeps): Metrics {
 		labelNames: ['queue'],
 		registers,
 		async collect() {
-			for (const q of await measureQueues()) this.set({ queue: q.name }, q.depth)
+			// Only what was measured now: a queue that could not be measured is absent, never its last value.
+			const measured = await measureQueues()
+			this.reset()
+			for (const q of measured) this.set({ queue: q.name }, q.depth)
 		},
 	})
 	new Gauge({
@@ -154,7 +157,9 @@ export function createMetrics(deps: () => AppDeps): Metrics {
 		labelNames: ['queue'],
 		registers,
 		async collect() {
-			for (const q of await measureQueues()) this.set({ queue: q.name }, q.oldestAgeSeconds)
+			const measured = await measureQueues()
+			this.reset()
+			for (const q of measured) this.set({ queue: q.name }, q.oldestAgeSeconds)
 		},
 	})
 	new Gauge({
