@@ -7,9 +7,11 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { newId } from '../core/credentials.ts'
+import { personActor } from '../modules/auth/index.ts'
 import { candidates } from '../modules/candidates/table.ts'
 import { inboxThreads } from '../modules/inbox/table.ts'
 import { jobs } from '../modules/jobs/table.ts'
+import { search as searchService } from '../modules/search/service.ts'
 import { newWorkspace, testApp, testDeps, unique, type TestWorkspace } from './helpers.ts'
 import { closeClients, mcpPerson, type McpPerson } from './sdk.ts'
 
@@ -170,4 +172,17 @@ test('a type with more matches than were counted says "at least"', async () => {
 	expect(count.foundAtLeast).toBe(true)
 	expect(count.found).toBeGreaterThanOrEqual(50)
 	expect(count.note).toContain(`of at least ${count.found} matching candidates`)
+})
+
+test('control characters in what was typed are spaces: every source still answers (a NUL once failed the job and inbox sources of the portal search)', async () => {
+	// The portal's header search hands the words to the service as typed (the MCP tool refuses control characters up front).
+	const deps = await testDeps()
+	const actor = await personActor(deps, ws.slug, owner.email)
+	const plain = await searchService(deps, actor, 'zig systems engineer')
+	expect(plain.results.length).toBeGreaterThan(0)
+	for (const typed of ['zig\u0000systems engineer', 'zig systems\u0007engineer\u0000', 'zig systems engineer\ud800']) {
+		const { results, types } = await searchService(deps, actor, typed)
+		expect(results.map((r) => r.id)).toEqual(plain.results.map((r) => r.id))
+		expect(types).toEqual(plain.types)
+	}
 })

@@ -50,9 +50,18 @@ function typeCount(provider: SearchProvider, found: SearchFound, shown: number, 
 	return { ...base, seeAll: list ? { tool: list.tool, arguments: { query } } : null, note }
 }
 
-/** The query as searched (spaces collapsed), or a VALIDATION error when it is too short. */
+/**
+ * The query as searched (control characters and lone surrogates are spaces, spaces collapsed), or a
+ * VALIDATION error when it is too short. The database refuses a NUL in text: one in what was typed
+ * failed every source that matches in SQL.
+ */
 function normalised(q: string): string {
-	const query = q.replace(/\s+/g, ' ').trim()
+	const query = q
+		.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+		.toWellFormed()
+		.replaceAll('\uFFFD', ' ')
+		.replace(/\s+/g, ' ')
+		.trim()
 	if ([...query].length < 2)
 		throw new AppError('VALIDATION', 'q must have at least 2 characters besides spaces', {
 			fields: [{ field: 'q', message: 'must have at least 2 characters besides spaces' }],
