@@ -20,7 +20,7 @@
  * BENCH_CPU_PROF=1 runs the app under `bun --cpu-prof` into bench/results/prof-mcp (summarise with
  * bench/cpu-profile.ts).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import postgres from 'postgres'
@@ -29,6 +29,7 @@ import { createLogger } from '../core/log.ts'
 import { createApp, createDeps } from '../core/main.ts'
 import { openDatabase } from '../db/client.ts'
 import { addPerson, createPersonalToken, createWorkspace, operatorActor, personActor } from '../modules/auth/index.ts'
+import { flushAudit } from '../modules/audit/index.ts'
 import { ROLE_TEMPLATES } from '../modules/jobs/index.ts'
 
 const env = process.env
@@ -103,12 +104,20 @@ interface Result {
 	p50: number
 	p99: number
 	errors: number
+	/** CPU time the serving process spent per call (user + system), ms: unlike the rate, barely moved by other load. */
+	cpuMsPerCall?: number
+}
+
+/** A process's CPU time so far (user + system), seconds, from /proc/<pid>/stat (clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+	const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+	return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
 const body = (name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } })
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' }
 
-async function wrk(run: string, round: number, base: string, path: string, tool: string, token: string | null): Promise<Result> {
+async function wrk(run: string, round: number, base: string, path: string, tool: string, token: string | null, server: number): Promise<Result> {
 	const headers = Object.entries({ ...HEADERS, ...(token ? { authorization: `Bearer ${token}` } : {}) })
 		.map(([k, v]) => `wrk.headers["${k}"] = "${v}"`)
 		.join('\n')
@@ -116,9 +125,12 @@ async function wrk(run: string, round: number, base: string, path: string, tool:
 	writeFileSync(lua, `wrk.method = "POST"\nwrk.body = '${body(tool, TOOLS[tool]!)}'\n${headers}\n`)
 	const cmd = (s: number) => ['wrk', '-t1', `-c${CONNECTIONS}`, `-d${s}s`, '--latency', '-s', lua, `${base}${path}`]
 	if (WARMUP) await Bun.spawn(cmd(WARMUP), { stdout: 'ignore' }).exited
+	const cpuBefore = cpuSeconds(server)
 	const proc = Bun.spawn(cmd(DURATION), { stdout: 'pipe' })
 	const out = await new Response(proc.stdout).text()
 	await proc.exited
+	const cpu = cpuSeconds(server) - cpuBefore
+	const calls = Number(/(\d+) requests in/.exec(out)?.[1])
 	const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
 	const p50 = wrkMs(/\s50%\s+(\S+)/.exec(out)![1]!)
 	const p99 = wrkMs(/\s99%\s+(\S+)/.exec(out)![1]!)
@@ -130,7 +142,7 @@ async function wrk(run: string, round: number, base: string, path: string, tool:
 				?.slice(1)
 				.reduce((a, b) => a + Number(b), 0) ?? 0,
 		)
-	return { round, run, rps, p50, p99, errors }
+	return { round, run, rps, p50, p99, errors, cpuMsPerCall: (cpu * 1000) / calls }
 }
 
 /** The captured statements of one call, run directly with postgres.js: CONNECTIONS callers in a loop. */
@@ -230,6 +242,8 @@ try {
 		console.log(`captured ${tool}: ${capture[tool].statements.length} statements, ${rows} rows, answer ${text.length} bytes`)
 	}
 	writeFileSync(join(work, 'capture.json'), JSON.stringify(capture))
+	// The calls' audit lines are buffered: written before the database is closed under them.
+	await flushAudit(deps)
 	await database.close()
 
 	// 3. servers
@@ -270,9 +284,9 @@ try {
 	// 4. rounds
 	const runs: [string, (round: number) => Promise<Result>][] = []
 	for (const tool of Object.keys(TOOLS)) {
-		runs.push([`${tool}: SDK ceiling (const)`, (r) => wrk(`${tool}-const`, r, ceilBase, '/const', tool, null)])
-		runs.push([`${tool}: SDK + same SQL`, (r) => wrk(`${tool}-sql`, r, ceilBase, '/sql', tool, null)])
-		runs.push([`${tool}: app`, (r) => wrk(`${tool}-app`, r, appBase, '/api/mcp', tool, token)])
+		runs.push([`${tool}: SDK ceiling (const)`, (r) => wrk(`${tool}-const`, r, ceilBase, '/const', tool, null, ceilProc.pid)])
+		runs.push([`${tool}: SDK + same SQL`, (r) => wrk(`${tool}-sql`, r, ceilBase, '/sql', tool, null, ceilProc.pid)])
+		runs.push([`${tool}: app`, (r) => wrk(`${tool}-app`, r, appBase, '/api/mcp', tool, token, appProc.pid)])
 		runs.push([`${tool}: SQL only (postgres.js)`, (r) => direct(`${tool}-direct`, r, pg, capture[tool]!.statements)])
 	}
 	if (env.BENCH_RUNS) runs.splice(0, runs.length, ...runs.filter(([name]) => new RegExp(env.BENCH_RUNS!).test(name)))
@@ -288,7 +302,7 @@ try {
 			const r = { ...(await measure(round)), run: name }
 			results.push(r)
 			console.log(
-				`round ${round}  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(6)} calls/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  errors ${r.errors}  load ${loadavg()[0]!.toFixed(2)}`,
+				`round ${round}  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(6)} calls/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  errors ${r.errors}${r.cpuMsPerCall === undefined ? '' : `  server CPU ${r.cpuMsPerCall.toFixed(3)} ms/call`}  load ${loadavg()[0]!.toFixed(2)}`,
 			)
 		}
 	}
@@ -298,11 +312,12 @@ try {
 		const s = [...xs].sort((a, b) => a - b)
 		return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
 	}
-	console.log(`\n| run (median over ${ROUNDS} rounds) | calls/s | p50 ms | p99 ms | calls/s per round |\n|---|---:|---:|---:|---|`)
+	console.log(`\n| run (median over ${ROUNDS} rounds) | calls/s | p50 ms | p99 ms | server CPU ms/call | calls/s per round |\n|---|---:|---:|---:|---:|---|`)
 	for (const [name] of runs) {
 		const rs = results.filter((r) => r.run === name)
+		const cpu = rs.flatMap((r) => (r.cpuMsPerCall === undefined ? [] : [r.cpuMsPerCall]))
 		console.log(
-			`| ${name} | ${median(rs.map((r) => r.rps)).toFixed(0)} | ${median(rs.map((r) => r.p50)).toFixed(2)} | ${median(rs.map((r) => r.p99)).toFixed(2)} | ${rs.map((r) => r.rps.toFixed(0)).join(' / ')} |`,
+			`| ${name} | ${median(rs.map((r) => r.rps)).toFixed(0)} | ${median(rs.map((r) => r.p50)).toFixed(2)} | ${median(rs.map((r) => r.p99)).toFixed(2)} | ${cpu.length ? median(cpu).toFixed(3) : ''} | ${rs.map((r) => r.rps.toFixed(0)).join(' / ')} |`,
 		)
 	}
 	console.log(`\n| ratio (per round, then median) | median | per round |\n|---|---:|---|`)

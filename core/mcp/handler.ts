@@ -199,7 +199,23 @@ async function boundedTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args
 	}
 }
 
-function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor | undefined, call: PendingCall): McpServer {
+function registerTool(server: McpServer, deps: AppDeps, tool: PreparedTool, actor: Actor, call: PendingCall) {
+	const run = (args: unknown, ctx?: ConfirmContext) => confirmedRun(deps, tool.def, actor, args, call, ctx)
+	if (tool.view) linkView(server, tool.def.name, tool.config, tool.view, run)
+	else server.registerTool(tool.def.name, tool.config, run)
+}
+
+/** The server for a `tools/call` of a tool this person may use: that tool alone, with the capabilities a full server declares. */
+function toolCallServer(deps: AppDeps, tool: PreparedTool, actor: Actor, call: PendingCall, instructions: string): McpServer {
+	const server = new McpServer(
+		{ name: 'benchline', title: 'Benchline', version: '1.0.0' },
+		{ instructions, capabilities: { tools: { listChanged: false }, ...(tool.view ? VIEW_CAPABILITIES : {}) } },
+	)
+	registerTool(server, deps, tool, actor, call)
+	return server
+}
+
+function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor | undefined, call: PendingCall, called: string | undefined): McpServer {
 	// No `listChanged`: without a session or a stream, a change notification could never reach the
 	// client (the SDK advertises it unless told otherwise).
 	// The assistant (and the portal's connection test) learns whose workspace it acts in. The slug is
@@ -218,6 +234,11 @@ function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor
 			: [],
 	)
 	const shown = tools.filter((t) => allowed.has(t.def))
+	// A server answers one message. A call of a tool this person may use needs only that tool (most
+	// of a call's server is otherwise spent registering the 30 tools, views and prompts it never
+	// touches); every other message, and a call the SDK must refuse as unknown, gets the whole server.
+	const only = called === undefined ? undefined : shown.find((t) => t.def.name === called)
+	if (only) return toolCallServer(deps, only, actor!, call, instructions)
 	// The views of the tools this person may use: nothing else is listed or readable.
 	const views = [...new Set(shown.flatMap((t) => (t.view ? [t.view] : [])))]
 	// The workflows whose every tool this person may use (a read-only token gets no prompt that writes).
@@ -235,12 +256,7 @@ function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor
 		},
 	)
 	// Without an actor nothing is allowed, so nothing is registered.
-	if (actor)
-		for (const tool of shown) {
-			const run = (args: unknown, ctx?: ConfirmContext) => confirmedRun(deps, tool.def, actor, args, call, ctx)
-			if (tool.view) linkView(server, tool.def.name, tool.config, tool.view, run)
-			else server.registerTool(tool.def.name, tool.config, run)
-		}
+	if (actor) for (const tool of shown) registerTool(server, deps, tool, actor, call)
 	registerViews(server, views)
 	for (const prompt of prompts)
 		server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: inputSchema(prompt.params) }, (args) => ({
@@ -257,8 +273,8 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 	const tools = deps.registry.tools.map((tool) => prepare(tool, viewOf.get(tool.name)))
 	const handler = createMcpHandler(
 		(ctx) => {
-			const extra = ctx.authInfo?.extra as { actor?: Actor; call?: PendingCall } | undefined
-			return buildServer(deps, tools, extra?.actor, extra?.call ?? { reported: true, address: '' })
+			const extra = ctx.authInfo?.extra as { actor?: Actor; call?: PendingCall; called?: string } | undefined
+			return buildServer(deps, tools, extra?.actor, extra?.call ?? { reported: true, address: '' }, extra?.called)
 		},
 		{
 			onerror: (error) => deps.log.debug('mcp request rejected', { error: error.message }),
@@ -312,7 +328,7 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 						token: 'verified',
 						clientId: actor.credential.id,
 						scopes: actor.readOnly ? ['mcp:read'] : ['mcp:read', 'mcp'],
-						extra: { actor, call },
+						extra: { actor, call, called },
 					},
 					parsedBody: body,
 				})

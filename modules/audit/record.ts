@@ -46,7 +46,8 @@ function write(
 
 /**
  * The record ids a result holds: every string under a key named `id` or ending in `Id`, anywhere in
- * it (a list's rows, a record and the records it points at), each once, in the order met.
+ * it (a list's rows, a record and the records it points at), each once, in the order met. Texts
+ * people wrote (the `untrusted` envelopes, most of a result's objects) hold no ids: not walked.
  */
 export function recordIdsIn(value: unknown): string[] {
 	const ids = new Set<string>()
@@ -55,7 +56,8 @@ export function recordIdsIn(value: unknown): string[] {
 		if (typeof node === 'string') {
 			if (key && (key === 'id' || key.endsWith('Id')) && node.length > 0 && node.length <= MAX_ID_LENGTH) ids.add(node)
 		} else if (Array.isArray(node)) for (const item of node) walk(item, key)
-		else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) walk(v, k)
+		else if (node && typeof node === 'object' && (node as { untrusted?: unknown }).untrusted !== true)
+			for (const k in node) if (Object.hasOwn(node, k)) walk((node as Record<string, unknown>)[k], k)
 	}
 	walk(value, undefined)
 	return [...ids]
