@@ -6,7 +6,7 @@
  * secret scanners, rejected without a database query when mistyped, and stored only as their
  * SHA-256 (hex).
  */
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 
 /**
  * Every credential type. The log's masking (`core/log.ts`), the blanking of credentials in text for
@@ -73,6 +73,14 @@ export function credentialType(token: string): CredentialType | null {
  */
 export function hashSecret(secret: string): string {
 	return createHash('sha256').update(secret).digest('hex')
+}
+
+/**
+ * HMAC-SHA-256 of `data` under `key` (cursors, CSRF tokens, file links, derived keys). Native:
+ * a list's cursor is signed on every page, and the pure-JS digest was 4 % of a `list_jobs` call.
+ */
+export function hmacSha256(key: Uint8Array, data: string): Buffer {
+	return createHmac('sha256', key).update(data).digest()
 }
 
 /** Constant-time string comparison (for CSRF tokens, PKCE verifiers, signatures). */

@@ -3,17 +3,13 @@
  * the last row seen, signed with the server secret and bound to a scope (the list and the person),
  * so a forged, altered or borrowed cursor is refused instead of leaking rows.
  */
-import { hmac } from '@oslojs/crypto/hmac'
-import { SHA256 } from '@oslojs/crypto/sha2'
-import { encodeBase64urlNoPadding } from '@oslojs/encoding'
-import { safeEqual } from './credentials.ts'
+import { hmacSha256, safeEqual } from './credentials.ts'
 import { AppError } from './errors.ts'
 
-const encoder = new TextEncoder()
 const SAFE = /^[A-Za-z0-9_-]*$/
 
 function sign(secret: Uint8Array, scope: string, payload: string): string {
-	return encodeBase64urlNoPadding(hmac(SHA256, secret, encoder.encode(`${scope}|${payload}`))).slice(0, 12)
+	return hmacSha256(secret, `${scope}|${payload}`).toString('base64url').slice(0, 12)
 }
 
 /** Keyset position of a row: its timestamp and id (the usual `(created_at, id)` order). */

@@ -4,9 +4,8 @@
  * it belongs to (sealed for one record, it does not open for another). The text is base64url of the
  * 12-byte IV followed by the ciphertext.
  */
-import { hmac } from '@oslojs/crypto/hmac'
-import { SHA256 } from '@oslojs/crypto/sha2'
 import { decodeBase64urlIgnorePadding, encodeBase64urlNoPadding } from '@oslojs/encoding'
+import { hmacSha256 } from './credentials.ts'
 
 const encoder = new TextEncoder()
 
@@ -20,11 +19,7 @@ export function sealedBox(purpose: string): SealedBox {
 	const keys = new WeakMap<Uint8Array, Promise<CryptoKey>>()
 	const keyOf = (secret: Uint8Array) => {
 		let key = keys.get(secret)
-		if (!key)
-			keys.set(
-				secret,
-				(key = crypto.subtle.importKey('raw', new Uint8Array(hmac(SHA256, secret, encoder.encode(purpose))), 'AES-GCM', false, ['encrypt', 'decrypt'])),
-			)
+		if (!key) keys.set(secret, (key = crypto.subtle.importKey('raw', new Uint8Array(hmacSha256(secret, purpose)), 'AES-GCM', false, ['encrypt', 'decrypt'])))
 		return key
 	}
 	return {

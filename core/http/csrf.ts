@@ -3,19 +3,15 @@
  * (HMAC with the server secret), so it is bound to that session; anonymous forms (sign-in) use a
  * double-submit cookie. Both are compared in constant time, and a cross-site `Origin` is refused.
  */
-import { hmac } from '@oslojs/crypto/hmac'
-import { SHA256 } from '@oslojs/crypto/sha2'
-import { encodeBase64urlNoPadding } from '@oslojs/encoding'
-import { randomToken, safeEqual } from '../credentials.ts'
+import { hmacSha256, randomToken, safeEqual } from '../credentials.ts'
 import { AppError } from '../errors.ts'
 import type { AppDeps } from '../deps.ts'
 
 export const CSRF_COOKIE = 'csrf'
-const encoder = new TextEncoder()
 
 /** The CSRF token of a signed-in session (derived; nothing to store). */
 export function sessionCsrf(deps: Pick<AppDeps, 'secret'>, sessionId: string): string {
-	return encodeBase64urlNoPadding(hmac(SHA256, deps.secret, encoder.encode(`csrf:${sessionId}`))).slice(0, 32)
+	return hmacSha256(deps.secret, `csrf:${sessionId}`).toString('base64url').slice(0, 32)
 }
 
 /** Returns the anonymous-form token, setting the double-submit cookie when there is none yet. */

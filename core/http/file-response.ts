@@ -18,11 +18,8 @@
  *
  * Whether the person may have the file is the services' decision (they answer 404 otherwise).
  */
-import { hmac } from '@oslojs/crypto/hmac'
-import { SHA256 } from '@oslojs/crypto/sha2'
-import { encodeBase64urlNoPadding } from '@oslojs/encoding'
 import { create as contentDisposition } from 'content-disposition'
-import { safeEqual } from '../credentials.ts'
+import { hmacSha256, safeEqual } from '../credentials.ts'
 
 export const PDF = 'application/pdf'
 export const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
@@ -38,7 +35,7 @@ const SERVED: Record<string, { magic: number[]; extension: string }> = {
 
 /** The unguessable part of a stored file's address: its key signed with the server secret (32 characters). */
 export function fileReference(secret: Uint8Array, storageKey: string): string {
-	return encodeBase64urlNoPadding(hmac(SHA256, secret, new TextEncoder().encode(`stored-file|${storageKey}`))).slice(0, 32)
+	return hmacSha256(secret, `stored-file|${storageKey}`).toString('base64url').slice(0, 32)
 }
 
 /** True when `reference` (taken from an address) is the one of this stored file (compared in constant time). */

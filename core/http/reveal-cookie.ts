@@ -12,12 +12,10 @@
  * (issue 26: replaying it within two minutes showed a new vendor key again). The row holds no
  * secret. Two opens at the same time: the delete lets one of them show it.
  */
-import { hmac } from '@oslojs/crypto/hmac'
-import { SHA256 } from '@oslojs/crypto/sha2'
 import { decodeBase64urlIgnorePadding, encodeBase64urlNoPadding } from '@oslojs/encoding'
 import { and, eq, gt, lt } from 'drizzle-orm'
 import { pendingReveals } from '../../db/core-tables.ts'
-import { randomToken } from '../credentials.ts'
+import { hmacSha256, randomToken } from '../credentials.ts'
 import type { AppDeps } from '../deps.ts'
 
 const MAX_AGE_SECONDS = 120
@@ -44,10 +42,7 @@ export function revealCookie<T>(name: string, path: string, valid: (value: unkno
 		if (!key)
 			keys.set(
 				secret,
-				(key = crypto.subtle.importKey('raw', new Uint8Array(hmac(SHA256, secret, encoder.encode(`reveal-cookie:${name}`))), 'AES-GCM', false, [
-					'encrypt',
-					'decrypt',
-				])),
+				(key = crypto.subtle.importKey('raw', new Uint8Array(hmacSha256(secret, `reveal-cookie:${name}`)), 'AES-GCM', false, ['encrypt', 'decrypt'])),
 			)
 		return key
 	}

@@ -4,18 +4,14 @@
  * alert) the line to unsubscribe. Added here, where everything sent passes, so no flow can forget it:
  * a reply, a document request, an interview invitation and a bulk message all carry it.
  */
-import { hmac } from '@oslojs/crypto/hmac'
-import { SHA256 } from '@oslojs/crypto/sha2'
-import { encodeBase64urlNoPadding } from '@oslojs/encoding'
-import { safeEqual } from '../../core/credentials.ts'
+import { hmacSha256, safeEqual } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { contributionsTo } from '../../core/registry.ts'
 import type { Db } from '../../db/client.ts'
 import { messageFooterPort, privacyPagePort } from './port.ts'
 
 const SAFE = /^[A-Za-z0-9_-]+$/
-const signature = (secret: Uint8Array, payload: string) =>
-	encodeBase64urlNoPadding(hmac(SHA256, secret, new TextEncoder().encode(`unsubscribe|${payload}`))).slice(0, 22)
+const signature = (secret: Uint8Array, payload: string) => hmacSha256(secret, `unsubscribe|${payload}`).toString('base64url').slice(0, 22)
 
 /** The footer of one channel for the workspace ('' when no module keeps one or the firm set none). */
 export async function footerFor(deps: Pick<AppDeps, 'registry' | 'config'>, db: Db, workspaceId: string, channel: 'email' | 'text'): Promise<string> {

@@ -14,9 +14,8 @@
  * - Once the row is sent, failed for good or not sent, the sealed value is erased (the worker and
  *   the enqueueing do it): nothing recoverable remains. Such a row cannot be sent again.
  */
-import { hmac } from '@oslojs/crypto/hmac'
-import { SHA256 } from '@oslojs/crypto/sha2'
 import { decodeBase64urlIgnorePadding, encodeBase64urlNoPadding } from '@oslojs/encoding'
+import { hmacSha256 } from '../../core/credentials.ts'
 
 /** What outbox text shows in place of a value only the recipient may see. The inbox copy reads the same. */
 export const PRIVATE_MARKER = '[private link, sent to the recipient only]'
@@ -48,10 +47,7 @@ function sealingKey(secret: Uint8Array): Promise<CryptoKey> {
 	if (!key)
 		keys.set(
 			secret,
-			(key = crypto.subtle.importKey('raw', new Uint8Array(hmac(SHA256, secret, encoder.encode('outbox-recipient-only'))), 'AES-GCM', false, [
-				'encrypt',
-				'decrypt',
-			])),
+			(key = crypto.subtle.importKey('raw', new Uint8Array(hmacSha256(secret, 'outbox-recipient-only')), 'AES-GCM', false, ['encrypt', 'decrypt'])),
 		)
 	return key
 }
