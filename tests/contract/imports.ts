@@ -1,7 +1,7 @@
 /**
- * The one way tests read a file's imports (tests/contract/imports.test.ts for the module
- * boundaries, tests/import-cycles.test.ts for load-time cycles): TypeScript's parser, through the
- * project's source (source.ts). It sees every import, `import type` included, which Bun's
+ * How tests/import-cycles.test.ts reads a file's imports to find load-time cycles (the layers'
+ * rules, every kind of import counted, are checked by `npm run lint`: scripts/check-imports.ts):
+ * TypeScript's parser and checker, through the project's source (source.ts). It sees every import, `import type` included, which Bun's
  * transpiler erases before anyone can look; each import says how it loads, so each test keeps
  * what it needs:
  * - `runtime`: loaded with the file (an import or re-export Bun keeps);
@@ -36,20 +36,21 @@ export interface Import {
 /** Every import of `file`, with how it loads. */
 export async function importsOf(source: Pick<AppSource, 'checker'>, file: SourceFile): Promise<Import[]> {
 	const out: Import[] = []
-	const add = (node: Node, specifier: Node | undefined, kind: Import['kind']) => {
+	const add = (specifier: Node | undefined, kind: Import['kind']) => {
 		if (specifier && isStringLiteral(specifier))
 			out.push({
 				from: fromRoot(file.fileName),
 				to: resolveImport(file.fileName, specifier.text),
-				line: file.getLineAndCharacterOfPosition(node.pos).line + 1,
+				// Where the specifier is written (`node.pos` is before the comments and line breaks leading to the node).
+				line: file.getLineAndCharacterOfPosition(specifier.getStart(file)).line + 1,
 				kind,
 			})
 	}
 	for (const node of nodesOf(file)) {
-		if (isImportDeclaration(node)) add(node, node.moduleSpecifier, (await erased(source, node)) ? 'type' : 'runtime')
-		else if (isExportDeclaration(node)) add(node, node.moduleSpecifier, node.isTypeOnly ? 'type' : 'runtime')
-		else if (isCallExpression(node) && node.expression.kind === SyntaxKind.ImportKeyword) add(node, node.arguments[0], 'dynamic')
-		else if (isImportTypeNode(node) && isLiteralTypeNode(node.argument)) add(node, node.argument.literal, 'type')
+		if (isImportDeclaration(node)) add(node.moduleSpecifier, (await erased(source, node)) ? 'type' : 'runtime')
+		else if (isExportDeclaration(node)) add(node.moduleSpecifier, node.isTypeOnly ? 'type' : 'runtime')
+		else if (isCallExpression(node) && node.expression.kind === SyntaxKind.ImportKeyword) add(node.arguments[0], 'dynamic')
+		else if (isImportTypeNode(node) && isLiteralTypeNode(node.argument)) add(node.argument.literal, 'type')
 	}
 	return out
 }
