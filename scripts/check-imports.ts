@@ -48,6 +48,8 @@ export interface Import {
 	readonly column: number
 	/** `type` when the syntax says it loads nothing (`import type`, `export type`, `import('…')` in a type). */
 	readonly kind: 'static' | 'type' | 'dynamic'
+	/** The statement, call or type that imports (tests/contract/imports.ts asks the type checker about it). */
+	readonly node: Node
 }
 
 export interface Problem {
@@ -109,11 +111,11 @@ export async function readApp<T>(root: string, read: (files: { path: string; fil
 /** Every import of one file. */
 export function importsOf(root: string, path: string, file: SourceFile): Import[] {
 	const out: Import[] = []
-	const add = (specifier: Node | undefined, kind: Import['kind']) => {
+	const add = (node: Node, specifier: Node | undefined, kind: Import['kind']) => {
 		if (!specifier || !isStringLiteral(specifier)) return
 		const at = file.getLineAndCharacterOfPosition(specifier.getStart(file))
 		const to = specifier.text.startsWith('.') ? relative(root, resolve(root, dirname(path), specifier.text)) : specifier.text
-		out.push({ from: path, to, line: at.line + 1, column: at.character + 1, kind })
+		out.push({ from: path, to, line: at.line + 1, column: at.character + 1, kind, node })
 	}
 	for (const node of nodesOf(file)) {
 		if (isImportDeclaration(node)) {
@@ -123,10 +125,10 @@ export function importsOf(root: string, path: string, file: SourceFile): Import[
 				!!clause &&
 				(clause.phaseModifier === SyntaxKind.TypeKeyword ||
 					(!clause.name && !!bindings && isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly)))
-			add(node.moduleSpecifier, onlyTypes ? 'type' : 'static')
-		} else if (isExportDeclaration(node)) add(node.moduleSpecifier, node.isTypeOnly ? 'type' : 'static')
-		else if (isCallExpression(node) && node.expression.kind === SyntaxKind.ImportKeyword) add(node.arguments[0], 'dynamic')
-		else if (isImportTypeNode(node) && isLiteralTypeNode(node.argument)) add(node.argument.literal, 'type')
+			add(node, node.moduleSpecifier, onlyTypes ? 'type' : 'static')
+		} else if (isExportDeclaration(node)) add(node, node.moduleSpecifier, node.isTypeOnly ? 'type' : 'static')
+		else if (isCallExpression(node) && node.expression.kind === SyntaxKind.ImportKeyword) add(node, node.arguments[0], 'dynamic')
+		else if (isImportTypeNode(node) && isLiteralTypeNode(node.argument)) add(node, node.argument.literal, 'type')
 	}
 	return out
 }
@@ -280,7 +282,7 @@ if (import.meta.main) {
 	const problems = await checkImports(root)
 	for (const p of problems) console.error(`${p.file}:${p.line}:${p.column} ${p.message}`)
 	if (problems.length) {
-		console.error(`\n${problems.length} import${problems.length === 1 ? '' : 's'} break the layers' rules (README, "Architecture").`)
+		console.error(`\n${problems.length === 1 ? '1 import breaks' : `${problems.length} imports break`} the layers' rules (README, "Architecture").`)
 		process.exit(1)
 	}
 }
