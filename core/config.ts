@@ -10,7 +10,6 @@
  */
 
 import { parseTrustProxy, type TrustedProxies } from './http/client-address.ts'
-import type { ModuleDef } from './module.ts'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
 
@@ -345,7 +344,7 @@ function tracingConfig(read: EnvReader): TracingConfig | undefined {
  * Parses and validates the environment: the core's settings and those of `modules` (each
  * module's `settings`); throws `ConfigError` listing every problem.
  */
-export function loadConfig(env: Env = process.env, modules: readonly Pick<ModuleDef, 'name' | 'settings'>[] = []): Config {
+export function loadConfig(env: Env = process.env, modules: readonly { readonly name: string; readonly settings?: SettingsDef<unknown> }[] = []): Config {
 	const problems: string[] = []
 	const coreVariables = new Set<string>()
 	const read = envReader(env, problems, coreVariables)

@@ -1,20 +1,14 @@
 import type { AppDeps } from './deps.ts'
-import type { PageSession } from './http/auth.ts'
-import type { SectionContext } from './module.ts'
+import type { NavLink, PageSession, SectionContext } from './module.ts'
+import { raw, SafeHtml } from './safe-html.ts'
+
+export { raw, SafeHtml }
+export type { NavLink }
 
 /**
  * Server-rendered HTML: a tagged template that escapes every interpolation unless it is marked
  * `raw` (already-safe HTML such as the sanitised job description), and the page layout.
  */
-
-export class SafeHtml {
-	constructor(readonly value: string) {}
-	toString() {
-		return this.value
-	}
-}
-
-export const raw = (value: string) => new SafeHtml(value)
 
 export function escapeHtml(value: string): string {
 	return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
@@ -59,23 +53,6 @@ export function breakable(value: unknown): SafeHtml {
 			.map(escapeHtml)
 			.join('<wbr>'),
 	)
-}
-
-/** A link in the portal navigation (contributed by modules, see `ModuleDef.nav`). */
-export interface NavLink {
-	href: string
-	label: string
-	/**
-	 * `work` links (Home, Jobs, Candidates, Inbox…) come first; `settings` links after them. Default `settings`.
-	 * `search`: not a link but the header's search box, a form sent to `href` with `q` (the search module's).
-	 */
-	section?: 'work' | 'settings' | 'search'
-	/** Position within its section, lowest first (Home 0, Jobs 10, Candidates 20, Inbox 30, Calendar 40, To-dos 50). */
-	order?: number
-	/** What waits there for the person (unread, overdue), shown beside the label when above 0 (`PageSession.navCounts`). */
-	count?: number
-	/** Words after the count for screen readers ("unread", "overdue"). */
-	countLabel?: string
 }
 
 export interface PageOptions {

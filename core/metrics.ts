@@ -10,24 +10,11 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { AppDeps } from './deps.ts'
+import type { CredentialDoor, Metrics, ToolOutcome } from './types/metrics.ts'
 
-/** How a tool call ended: answered, answered with a tool error, or past `MCP_TOOL_TIMEOUT`. */
-export type ToolOutcome = 'ok' | 'error' | 'timeout'
-
-/** Where a credential was presented: the REST API, the MCP endpoint, the OAuth token endpoint. */
-export type CredentialDoor = 'rest' | 'mcp' | 'oauth' | 'scim'
-
-export interface Metrics {
-	readonly enabled: boolean
-	/** One answered HTTP request, by the route template that answered (`unmatched` when none did). */
-	httpRequest(method: string, route: string | undefined, status: number, seconds: number): void
-	toolCall(tool: string, outcome: ToolOutcome, seconds: number): void
-	credentialFailure(door: CredentialDoor): void
-	/** A wrong password (or an unknown account) at the portal's sign-in. */
-	signInFailure(): void
-	/** The exposition in Prometheus' text format. */
-	render(): Promise<{ contentType: string; text: string }>
-}
+export type { CredentialDoor, Metrics, ToolOutcome }
+// Declared with the module contract, which lists them in `ModuleDef.queues` and `pools`.
+export type { PoolDef, QueueDef } from './module.ts'
 
 /** Metrics off: every call does nothing. */
 export const noMetrics: Metrics = {
@@ -37,25 +24,6 @@ export const noMetrics: Metrics = {
 	credentialFailure() {},
 	signInFailure() {},
 	render: async () => ({ contentType: 'text/plain', text: '' }),
-}
-
-/**
- * A queue a module works through (the outbox, webhook deliveries, alerts): how many entries wait and
- * how old the oldest one is. Declared in the module's `queues` (core/module.ts); read at each scrape.
- */
-export interface QueueDef {
-	/** snake_case, unique across modules, e.g. `outbox`: the `queue` label. */
-	readonly name: string
-	readonly description: string
-	measure(deps: AppDeps): Promise<{ depth: number; oldestAgeSeconds: number }>
-}
-
-/** A bounded pool of workers a module runs (e.g. child processes reading files): busy and waiting now. */
-export interface PoolDef {
-	/** snake_case, unique across modules: the `pool` label. */
-	readonly name: string
-	readonly description: string
-	measure(): { busy: number; queued: number }
 }
 
 /** Bounded label values: anything else is counted under `other`. */

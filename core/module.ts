@@ -8,16 +8,23 @@ import type { Elysia } from 'elysia'
 import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import type { Actor, Role } from './actor.ts'
 import type { FieldError } from './errors.ts'
-import type { SettingsDef } from './config.ts'
-import type { AppDeps } from './deps.ts'
-import type { AuthPlugin, PageSession, SessionResolver } from './http/auth.ts'
-import type { NavLink, SafeHtml } from './html.ts'
-import type { PoolDef, QueueDef } from './metrics.ts'
+import type { Config, SettingsDef } from './config.ts'
+import type { Logger } from './log.ts'
+import type { RateLimiter } from './http/rate-limit.ts'
+import type { SafeHtml } from './safe-html.ts'
+import type { Availability } from './types/availability.ts'
+import type { Metrics } from './types/metrics.ts'
+import type { Tracing } from './types/tracing.ts'
+import type { Database, Db } from '../db/client.ts'
 
-/** What a module's routes are built with: the credential macros (one of `auth`, `session`, `vendor`, `vendorKey`, `mcp` on every route). */
-export interface HttpKit {
-	readonly auth: AuthPlugin
-}
+/**
+ * What a module's routes are built with: the credential macros, `auth` (one of `auth`, `session`,
+ * `vendor`, `vendorKey`, `mcp` on every route). core/http/auth.ts adds that member to this interface
+ * (declaration merging), since its type is the Elysia plugin that file builds: this file, which
+ * that code imports, imports none of it.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: core/http/auth.ts adds `auth` to it.
+export interface HttpKit {}
 
 /** A permission key is `<module>:<action>`, e.g. `jobs:publish`. */
 export type PermissionKey = `${string}:${string}`
@@ -385,6 +392,125 @@ export interface ModuleDef {
 
 /** What waits for the person behind a navigation link (unread, overdue): shown beside it when above 0. */
 export type NavCounter = (deps: AppDeps, session: PageSession) => Promise<number>
+
+/**
+ * What every route, tool, command and service receives: configuration, the database,
+ * the logger, the compiled permissions, the rate limiter, the server secret and the clock.
+ * Built once by `core/main.ts` (or a test) and passed down (imported from core/deps.ts); nothing is a global.
+ */
+export interface AppDeps {
+	readonly config: Config
+	readonly database: Database
+	/** Shortcut for `database.db`. */
+	readonly db: Db
+	readonly log: Logger
+	readonly permissions: Permissions
+	readonly registry: Registry
+	readonly limiter: RateLimiter
+	/** 32-byte server secret shared by every instance (HMAC of cursors, CSRF tokens). */
+	readonly secret: Uint8Array
+	/** Whether the database answers (requests fail fast with 503 while it does not). */
+	readonly availability: Availability
+	/** Prometheus metrics (`noMetrics` when `/metrics` is not served). */
+	readonly metrics: Metrics
+	/** OpenTelemetry spans (`noTracing` unless an OTLP endpoint is set). */
+	readonly tracing: Tracing
+	/** Whether the instance is shutting down (`/ready` answers 503 from then on). */
+	readonly lifecycle: Lifecycle
+	/** The application clock; tests move it to check expiries. */
+	now(): Date
+}
+
+export interface Lifecycle {
+	draining(): boolean
+	/** Called when shutdown begins. */
+	drain(): void
+}
+
+/** The module registry (built by `buildRegistry`, core/registry.ts). */
+export interface Registry {
+	/** Modules in dependency order (a module comes after everything it requires). */
+	readonly modules: readonly ModuleDef[]
+	readonly tools: readonly ToolDef<any>[]
+	readonly views: readonly ViewDef[]
+	readonly prompts: readonly PromptDef<any>[]
+	/** What the modules contribute to each port, in dependency order (read with `contributionsTo`). */
+	readonly contributions: ReadonlyMap<PortKey, readonly unknown[]>
+	readonly warnings: readonly string[]
+	/** Permission keys named by a tool, nav link, page section or a module's `checks` (routes are added by `checkRoutes`). */
+	readonly permissionsUsed: ReadonlySet<string>
+}
+
+/** Permissions, compiled once from what the modules declare (`compilePermissions`, core/permissions.ts). */
+export interface Permissions {
+	/** Every declared permission, by key. */
+	readonly all: ReadonlyMap<string, PermissionDef>
+	/** True when the actor's role or personal grants include the permission. */
+	can(actor: Pick<Actor, 'role' | 'grants'>, key: PermissionKey | string): boolean
+	/** True when the role alone (without personal grants) includes the permission. */
+	roleHas(role: Role, key: string): boolean
+}
+
+/** A signed-in portal session, as pages see it. */
+export interface PageSession {
+	readonly actor: Actor
+	/** Token every form of this session must carry. */
+	readonly csrf: string
+	readonly sessionId: string
+	/**
+	 * The person's time zone (an IANA name; UTC until they choose one): every time on their pages is
+	 * shown in it and every date they type is read in it (core/time.ts).
+	 */
+	readonly timeZone: string
+	/** False until the person (or their browser, at sign-in) chose a zone: the profile page says so. */
+	readonly timeZoneChosen?: boolean
+	/** What waits behind the navigation links that count (by address), for the page being drawn (`navCountsFor`). */
+	readonly navCounts?: Readonly<Record<string, number>>
+	/**
+	 * A page the person must go to before any other (a temporary password to replace): every other
+	 * page redirects there (with `next`), every other signed-in request is refused with `reason`.
+	 * The session resolver leaves it out on that page itself and on the few it needs (sign-out).
+	 */
+	readonly mustVisit?: { readonly path: string; readonly reason: string }
+}
+
+export type SessionResolver = (deps: AppDeps, request: Request, cookie: Record<string, any>) => Promise<PageSession | null>
+
+/** A link in the portal navigation (contributed by modules, see `ModuleDef.nav`). */
+export interface NavLink {
+	href: string
+	label: string
+	/**
+	 * `work` links (Home, Jobs, Candidates, Inbox…) come first; `settings` links after them. Default `settings`.
+	 * `search`: not a link but the header's search box, a form sent to `href` with `q` (the search module's).
+	 */
+	section?: 'work' | 'settings' | 'search'
+	/** Position within its section, lowest first (Home 0, Jobs 10, Candidates 20, Inbox 30, Calendar 40, To-dos 50). */
+	order?: number
+	/** What waits there for the person (unread, overdue), shown beside the label when above 0 (`PageSession.navCounts`). */
+	count?: number
+	/** Words after the count for screen readers ("unread", "overdue"). */
+	countLabel?: string
+}
+
+/**
+ * A queue a module works through (the outbox, webhook deliveries, alerts): how many entries wait and
+ * how old the oldest one is. Declared in the module's `queues`; read at each scrape (core/metrics.ts).
+ */
+export interface QueueDef {
+	/** snake_case, unique across modules, e.g. `outbox`: the `queue` label. */
+	readonly name: string
+	readonly description: string
+	measure(deps: AppDeps): Promise<{ depth: number; oldestAgeSeconds: number }>
+}
+
+/** A bounded pool of workers a module runs (e.g. child processes reading files): busy and waiting now. */
+export interface PoolDef {
+	/** snake_case, unique across modules: the `pool` label. */
+	readonly name: string
+	readonly description: string
+	measure(): { busy: number; queued: number }
+}
 
 /** Identity function that fixes the type of a module definition. */
 export const defineModule = <M extends ModuleDef>(module: M): M => module

@@ -2,18 +2,12 @@
  * Permissions, compiled once from what the modules declare: role → set of permission keys,
  * plus the grants a person holds beyond their role.
  */
-import type { Actor, Role } from './actor.ts'
+import type { Role } from './actor.ts'
 import { ROLES } from './actor.ts'
-import type { ModuleDef, PermissionDef, PermissionKey } from './module.ts'
+import type { ModuleDef, PermissionDef, Permissions } from './module.ts'
 
-export interface Permissions {
-	/** Every declared permission, by key. */
-	readonly all: ReadonlyMap<string, PermissionDef>
-	/** True when the actor's role or personal grants include the permission. */
-	can(actor: Pick<Actor, 'role' | 'grants'>, key: PermissionKey | string): boolean
-	/** True when the role alone (without personal grants) includes the permission. */
-	roleHas(role: Role, key: string): boolean
-}
+// Declared with the module contract: the app's dependencies hold it, and modules receive those.
+export type { Permissions }
 
 export function compilePermissions(modules: readonly ModuleDef[]): Permissions {
 	const all = new Map<string, PermissionDef>()

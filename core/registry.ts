@@ -2,27 +2,17 @@
  * The module registry: validates every module at start-up (reporting every problem at once),
  * orders them by `requires`, and indexes what they contribute.
  */
-import type { ModuleDef, PortDef, PortKey, PromptDef, ToolDef, ViewDef } from './module.ts'
+import type { ModuleDef, PortDef, PortKey, PromptDef, Registry, ToolDef, ViewDef } from './module.ts'
 import { ROLES } from './actor.ts'
-import type { AuthSpec } from './http/auth.ts'
+import type { AuthSpec } from './http/auth/declared.ts'
+
+// Declared with the module contract: the app's dependencies hold it, and modules receive those.
+export type { Registry }
 
 export class RegistryError extends Error {
 	constructor(readonly problems: string[]) {
 		super(`The module list is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
 	}
-}
-
-export interface Registry {
-	/** Modules in dependency order (a module comes after everything it requires). */
-	readonly modules: readonly ModuleDef[]
-	readonly tools: readonly ToolDef<any>[]
-	readonly views: readonly ViewDef[]
-	readonly prompts: readonly PromptDef<any>[]
-	/** What the modules contribute to each port, in dependency order (read with `contributionsTo`). */
-	readonly contributions: ReadonlyMap<PortKey, readonly unknown[]>
-	readonly warnings: readonly string[]
-	/** Permission keys named by a tool, nav link, page section or a module's `checks` (routes are added by `checkRoutes`). */
-	readonly permissionsUsed: ReadonlySet<string>
 }
 
 /** A route of the app's route table, with the module that serves it (none for the core's own). */

@@ -6,7 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { Context } from '@opentelemetry/api'
-import type { Tracing } from './tracing.ts'
+import type { Tracing } from './types/tracing.ts'
 
 export interface RequestContext {
 	/** Unset for traced work outside a request (an outbox delivery). */

@@ -9,9 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path'
 import { sql, type SQL } from 'drizzle-orm'
 import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core'
-import type { Config } from '../core/config.ts'
-import type { ModuleDef } from '../core/module.ts'
-import { migrateModules } from './migrate.ts'
+import { migrateModules, type SchemaOwner } from './migrate.ts'
 
 /** Any drizzle database or transaction handle; services take this and never care which. */
 export type Db = PgDatabase<PgQueryResultHKT>
@@ -28,7 +26,7 @@ export interface Database {
 	 * column they declare exists (db/migrate.ts). On PostgreSQL under an advisory lock, so instances
 	 * starting together take turns.
 	 */
-	migrate(modules: readonly ModuleDef[]): Promise<void>
+	migrate(modules: readonly SchemaOwner[]): Promise<void>
 	/** True when the database answers a trivial query within `timeoutMs`. */
 	ping(timeoutMs?: number): Promise<boolean>
 	/**
@@ -75,11 +73,17 @@ export interface StatementObserver {
 	statement(text: string): ((error?: unknown) => void) | undefined
 }
 
+/** Where the database is and how many connections it gets: these fields of the core's `Config` (core/config.ts). */
+export interface DatabaseSettings {
+	/** PostgreSQL connection string; unset means the embedded PGlite database in `dataDir`. */
+	readonly databaseUrl: string | undefined
+	readonly dataDir: string
+	readonly databasePoolSize?: number
+	readonly databasePoolMode?: 'session' | 'transaction'
+}
+
 /** Opens the configured database; `migrate(modules)` (run by `createDeps`) brings its schema up to date. */
-export async function openDatabase(
-	config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databasePoolSize' | 'databasePoolMode'>>,
-	observer?: StatementObserver,
-): Promise<Database> {
+export async function openDatabase(config: DatabaseSettings, observer?: StatementObserver): Promise<Database> {
 	return config.databaseUrl
 		? openPostgres(config.databaseUrl, { size: config.databasePoolSize ?? 10, mode: config.databasePoolMode ?? 'session', observer })
 		: openPglite(config.dataDir)
@@ -470,7 +474,7 @@ function acquireLock(dataDir: string): () => void {
 	throw new DatabaseLockedError(`Could not lock the embedded database in ${dataDir}`)
 }
 
-async function migratePglite(database: Database, modules: readonly ModuleDef[]): Promise<void> {
+async function migratePglite(database: Database, modules: readonly SchemaOwner[]): Promise<void> {
 	const { migrate } = await import('drizzle-orm/pglite/migrator')
 	await migrateModules(database, modules, (config) => migrate(database.db as never, config))
 }

@@ -14,12 +14,10 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { is, sql } from 'drizzle-orm'
+import { is, sql, type SQL } from 'drizzle-orm'
 import type { MigrationConfig } from 'drizzle-orm/migrator'
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core'
-import type { ModuleDef } from '../core/module.ts'
 import * as coreTables from './core-tables.ts'
-import type { Database } from './client.ts'
 
 /** What owns tables: the core, or a module (its `tables` are the exports of its table.ts). */
 export interface SchemaOwner {
@@ -66,12 +64,15 @@ export class SchemaError extends Error {
 /** Runs drizzle's migrator for one folder (the driver's own: PGlite or postgres.js). */
 export type ApplyFolder = (config: MigrationConfig) => Promise<void>
 
-type Handle = Pick<Database, 'rows'>
+/** What migrating asks of a database: raw SQL in, rows out (db/client.ts's `Database` is one). */
+interface Handle {
+	rows<T = Record<string, unknown>>(query: SQL): Promise<T[]>
+}
 
 const tablesOf = (owner: SchemaOwner): PgTable[] => Object.values(owner.tables ?? {}).filter((v): v is PgTable => is(v, PgTable))
 
 /** Core first, then the modules with tables, each after the owners of the tables its tables reference. */
-export function migrationOrder(modules: readonly Pick<ModuleDef, 'name' | 'tables' | 'migrations'>[]): SchemaOwner[] {
+export function migrationOrder(modules: readonly SchemaOwner[]): SchemaOwner[] {
 	const owners: SchemaOwner[] = [CORE, ...modules.filter((m) => m.tables || m.migrations)]
 	const ownerOf = new Map<PgTable, SchemaOwner>()
 	for (const owner of owners) for (const table of tablesOf(owner)) ownerOf.set(table, owner)
@@ -94,7 +95,7 @@ export function migrationOrder(modules: readonly Pick<ModuleDef, 'name' | 'table
 }
 
 /** Applies what is pending for every owner, then checks that every declared table and column exists. */
-export async function migrateModules(handle: Handle, modules: readonly ModuleDef[], apply: ApplyFolder): Promise<void> {
+export async function migrateModules(handle: Handle, modules: readonly SchemaOwner[], apply: ApplyFolder): Promise<void> {
 	const owners = migrationOrder(modules)
 	await upgradeLegacy(handle, owners, apply)
 	for (const owner of owners) {

@@ -52,3 +52,12 @@ export function createAuthPlugin(deps: AppDeps, resolvers: ActorResolvers) {
 }
 
 export type AuthPlugin = ReturnType<typeof createAuthPlugin>
+
+// What a module's routes are built with (`HttpKit`, core/module.ts) holds this plugin: added here, where its
+// type is made, so the module contract imports nothing of this file.
+declare module '../module.ts' {
+	interface HttpKit {
+		/** The credential macros (one of `auth`, `session`, `vendor`, `vendorKey`, `mcp`, `scim` on every route). */
+		readonly auth: AuthPlugin
+	}
+}

@@ -15,14 +15,9 @@ import type { Database } from '../../db/client.ts'
 import { AppError } from '../errors.ts'
 import type { Logger } from '../log.ts'
 import { errorResponse } from './errors.ts'
+import type { Availability } from '../types/availability.ts'
 
-export interface Availability {
-	/** False while the database does not answer. */
-	up(): boolean
-	/** Resolves the next time the database stops answering. */
-	whenDown(): Promise<void>
-	stop(): void
-}
+export type { Availability }
 
 const never = new Promise<void>(() => {})
 

@@ -25,7 +25,6 @@
  */
 import ipaddr from 'ipaddr.js'
 import { isIP, isIPv6 } from 'node:net'
-import type { Config } from '../config.ts'
 
 /** The networks `TRUST_PROXY` names: [network address, prefix length]; empty = trust no proxy. */
 export type TrustedProxies = readonly (readonly [ipaddr.IPv4 | ipaddr.IPv6, number])[]
@@ -73,7 +72,7 @@ export function notePeer(request: Request, address: string | null | undefined): 
 }
 
 /** The address every per-address limit counts this request under. */
-export function clientAddress(config: Pick<Config, 'trustProxy'>, request: Request): string {
+export function clientAddress(config: { readonly trustProxy: TrustedProxies }, request: Request): string {
 	const peer = peers.get(request)
 	let hop = peer
 	// Only a trusted proxy's header is read, and only as far as the hops are trusted proxies.

@@ -1,70 +1,87 @@
 /**
- * The import graph follows the module contract (core/module.ts): a module reaches another only
- * through that module's `index.ts` (its public API) and only a module it lists in `requires`
- * (which the registry orders and checks for cycles), or another's `table.ts` from its own
- * `table.ts` (a foreign key). The core imports no module: modules plug into it through the
- * registry, and only the composition root (core/main.ts) imports the module list. Every import
- * counts, `import type`, re-exports and dynamic `import()` included (read by tests/contract/imports.ts,
- * which tests/import-cycles.test.ts reads its runtime imports with too).
+ * The import rules of the layers are checked by `npm run lint` (scripts/check-imports.ts, README
+ * "Architecture"): db/ imports nothing above it, the core imports no module, a module reaches another only
+ * through its index.ts and only one it requires, and core/ and db/ have no import cycle, types included.
+ * This test checks the check: run as the lint runs it, on a small tree laid out like the repository, it
+ * reports each forbidden import at its own line and column and nothing that is allowed; and the
+ * `requires` it reads from each module's index.ts are the registry's.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import type { ModuleDef } from '../../core/module.ts'
 import { modules } from '../../modules/index.ts'
-import { importsOf, type Import } from './imports.ts'
-import { appSource, type AppSource, moduleOf } from './source.ts'
+import { boundaryProblem, readApp, requiresOf, ROOT } from '../../scripts/check-imports.ts'
 
-/** The rule for one import; null when it is allowed. */
-function problem(i: Import, requires: ReadonlyMap<string, readonly string[]>): string | null {
-	const where = `${i.from}:${i.line} imports ${i.to}`
-	// The module list: the composition root (core/main.ts) is the one file that wires modules in.
-	if (i.to === 'modules/index.ts') return i.from === 'core/main.ts' ? null : `${where}: only core/main.ts imports the module list`
-	const target = /^modules\/([^/]+)\/(.+)$/.exec(i.to)
-	if (!target) return null
-	const [, module, path] = target
-	if (i.from.startsWith('core/')) return `${where}: the core imports no module`
-	const own = moduleOf(i.from)
-	if (!own || own === module) return null
-	// A foreign key names the row it points at and calls nothing, so it needs no `requires`: every
-	// module's rows point at a workspace (auth's table), including those of modules auth requires.
-	if (path === 'table.ts' && i.from === `modules/${own}/table.ts`) return null
-	if (!(requires.get(own) ?? []).includes(module!)) return `${where}: module "${own}" does not list "${module}" in its requires`
-	if (path === 'index.ts') return null
-	return `${where}: another module is reached through its index.ts (its table.ts only from a table.ts, for a foreign key)`
+const FIXTURE: Record<string, string> = {
+	'core/main.ts': `import { modules } from '../modules/index.ts'\nexport const all = modules\n`,
+	'core/app.ts': `/** The app. */\n\nimport type { Jobs } from '../modules/jobs/index.ts'\nexport type App = Jobs\n`,
+	// A cycle made only of type imports.
+	'core/a.ts': `import type { B } from './b.ts'\nexport interface A { b?: B }\n`,
+	'core/b.ts': `// B refers back to A.\nimport type { A } from './a.ts'\nexport interface B { a?: A }\n`,
+	'core/config.ts': `export interface Config { url: string }\n`,
+	'db/client.ts': `/**\n * The database.\n */\nimport type { Config } from '../core/config.ts'\nexport const open = (c: Config) => c.url\n`,
+	'modules/index.ts': `import jobs from './jobs/index.ts'\nexport const modules = [jobs]\n`,
+	'modules/jobs/index.ts': `export type Jobs = { name: string }\nexport default { name: 'jobs', requires: ['vendors'] }\n`,
+	'modules/jobs/service.ts': [
+		`import { internal } from '../vendors/service.ts'`,
+		`import { y } from '../vendors/index.ts'`,
+		`import {`,
+		`\tz,`,
+		`} from '../vendors/internal.ts'`,
+		`export const later = () => import('../search/index.ts')`,
+		`export const all = [internal, y, z]`,
+		``,
+	].join('\n'),
+	'modules/jobs/table.ts': `export const jobs = 'jobs'\n`,
+	'modules/vendors/index.ts': `export const y = 1\nexport default { name: 'vendors' }\n`,
+	'modules/vendors/service.ts': `export const internal = 2\n`,
+	'modules/vendors/internal.ts': `export const z = 3\n`,
+	'modules/vendors/table.ts': `import { jobs } from '../jobs/table.ts'\nexport const vendors = jobs\n`,
+	'modules/search/index.ts': `\n\nimport { modules } from '../index.ts'\nexport default { name: 'search', requires: [...modules.map((m) => m.name)] }\n`,
 }
 
-describe('the import graph', () => {
-	let imports: Import[] = []
-	let source: AppSource | undefined
-	afterAll(() => source?.close())
-	beforeAll(async () => {
-		source = await appSource()
-		const s = source
-		imports = (await Promise.all(s.files.map((f) => importsOf(s, f)))).flat()
-	}, 120_000)
-
-	test('the parser sees the imports, type-only and dynamic ones included', () => {
-		expect(imports.length).toBeGreaterThan(500)
-		expect(imports.some((i) => i.from === 'core/module.ts' && i.to === 'core/actor.ts')).toBe(true)
-		expect(imports.some((i) => i.from === 'modules/documents/subjects.ts' && i.to === 'modules/candidates/index.ts')).toBe(true)
-		// How each loads: `import type` and an import of only types are erased; `import()` loads later.
-		const kindOf = (from: string, to: string) => imports.find((i) => i.from === from && i.to === to)?.kind
-		expect(kindOf('core/module.ts', 'core/actor.ts')).toBe('type')
-		expect(kindOf('modules/outbox/held.ts', 'modules/outbox/port.ts')).toBe('runtime')
-		expect(imports.filter((i) => i.kind === 'dynamic').length).toBeGreaterThan(0)
+describe('the import check (npm run lint)', () => {
+	let dir = ''
+	beforeAll(() => {
+		dir = mkdtempSync(join(tmpdir(), 'benchline-imports-'))
+		for (const [name, text] of Object.entries(FIXTURE)) {
+			mkdirSync(dirname(join(dir, name)), { recursive: true })
+			writeFileSync(join(dir, name), text)
+		}
 	})
+	afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-	test('a module imports another only through its index.ts (or table.ts for a foreign key), and only one it requires; the core imports none', () => {
-		const requires = new Map((modules as readonly ModuleDef[]).map((m) => [m.name, m.requires ?? []]))
-		expect(imports.map((i) => problem(i, requires)).filter(Boolean)).toEqual([])
-	})
+	test('reports each forbidden import at its line and column, and fails', () => {
+		const run = Bun.spawnSync([process.execPath, join(ROOT, 'scripts/check-imports.ts'), dir], { stdout: 'pipe', stderr: 'pipe' })
+		const lines = run.stderr.toString().trim().split('\n')
+		expect(lines.slice(0, -2)).toEqual([
+			`core/a.ts:1:24 import cycle (type imports count; move what both need to a leaf file): core/a.ts → core/b.ts → core/a.ts`,
+			`core/app.ts:3:27 the core imports no module: modules/jobs/index.ts`,
+			`core/b.ts:2:24 import cycle (type imports count; move what both need to a leaf file): core/b.ts → core/a.ts → core/b.ts`,
+			`db/client.ts:4:29 db/ imports nothing from core/ (it is the layer below): core/config.ts`,
+			`modules/jobs/service.ts:1:26 another module is reached through its index.ts (its table.ts only from a table.ts, for a foreign key): modules/vendors/service.ts`,
+			`modules/jobs/service.ts:5:8 another module is reached through its index.ts (its table.ts only from a table.ts, for a foreign key): modules/vendors/internal.ts`,
+			`modules/jobs/service.ts:6:35 module "jobs" does not list "search" in its requires: modules/search/index.ts`,
+			`modules/search/index.ts:3:25 only core/main.ts imports the module list (modules/index.ts)`,
+			`modules/search/index.ts:4:44 \`requires\` must be a list of module names in quotes (this check reads it)`,
+		])
+		expect(lines.at(-1)).toContain('9 imports break')
+		expect(run.exitCode).toBe(1)
+	}, 60_000)
 
-	test('the rule itself: each kind of import it refuses and allows', () => {
+	test('each rule on its own: what it refuses and what it allows', () => {
 		const requires = new Map([
 			['jobs', ['vendors']],
 			['vendors', []],
 		])
-		const check = (from: string, to: string) => problem({ from, to, line: 1, kind: 'runtime' }, requires)
+		const check = (from: string, to: string) => boundaryProblem({ from, to }, requires)
+		expect(check('db/client.ts', 'core/config.ts')).toContain('db/ imports nothing from core/')
+		expect(check('db/migrate.ts', 'modules/jobs/table.ts')).toContain('db/ imports nothing from modules/')
+		expect(check('db/migrate.ts', 'db/core-tables.ts')).toBeNull()
 		expect(check('core/app.ts', 'modules/jobs/index.ts')).toContain('the core imports no module')
+		expect(check('core/app.ts', 'db/client.ts')).toBeNull()
 		expect(check('modules/vendors/directory.ts', 'modules/jobs/table.ts')).toContain('does not list "jobs" in its requires')
 		expect(check('modules/vendors/directory.ts', 'modules/jobs/index.ts')).toContain('does not list "jobs" in its requires')
 		expect(check('modules/jobs/pages.ts', 'modules/index.ts')).toContain('only core/main.ts')
@@ -77,4 +94,11 @@ describe('the import graph', () => {
 		expect(check('modules/jobs/service.ts', 'modules/jobs/table.ts')).toBeNull()
 		expect(check('modules/jobs/service.ts', 'core/module.ts')).toBeNull()
 	})
+
+	test("the requires it reads from each module's index.ts are the registry's", async () => {
+		const read = await readApp(ROOT, (files) => requiresOf(files))
+		expect(read.problems).toEqual([])
+		const registry = new Map((modules as readonly ModuleDef[]).map((m) => [m.name, [...(m.requires ?? [])]]))
+		expect(Object.fromEntries(read.requires)).toEqual(Object.fromEntries(registry))
+	}, 60_000)
 })

@@ -1,9 +1,8 @@
 /**
- * The one way tests read a file's imports (tests/contract/imports.test.ts for the module
- * boundaries, tests/import-cycles.test.ts for load-time cycles): TypeScript's parser, through the
- * project's source (source.ts). It sees every import, `import type` included, which Bun's
- * transpiler erases before anyone can look; each import says how it loads, so each test keeps
- * what it needs:
+ * How tests/import-cycles.test.ts reads a file's imports to find load-time cycles: the imports the
+ * lint's reader finds (scripts/check-imports.ts: TypeScript's parser, which sees every import,
+ * `import type` included, that Bun's transpiler erases before anyone can look), each marked with how
+ * it loads, read through the project's source (source.ts) and its type checker:
  * - `runtime`: loaded with the file (an import or re-export Bun keeps);
  * - `type`: erased when the file runs (`import type`, `import { type A }` with only type names,
  *   `export type`, `import('…')` in a type position), so it loads nothing;
@@ -12,18 +11,10 @@
  * type checker knows: an import whose every name is a type (an interface, a type alias), not
  * marked `type`, is erased too.
  */
-import {
-	isCallExpression,
-	isExportDeclaration,
-	isImportDeclaration,
-	isImportSpecifier,
-	isImportTypeNode,
-	isLiteralTypeNode,
-	isNamedImports,
-	isStringLiteral,
-} from 'typescript/unstable/ast/is'
+import { isImportDeclaration, isNamedImports, isImportSpecifier } from 'typescript/unstable/ast/is'
 import { SymbolFlags } from 'typescript/unstable/async'
-import { fromRoot, nodesOf, resolveImport, SyntaxKind, type AppSource, type Node, type SourceFile } from './source.ts'
+import { importsOf as importsWritten } from '../../scripts/check-imports.ts'
+import { fromRoot, ROOT, SyntaxKind, type AppSource, type Node, type SourceFile } from './source.ts'
 
 export interface Import {
 	/** Both as paths from the repository root (`to` as written for packages and `node:`). */
@@ -33,23 +24,12 @@ export interface Import {
 	readonly kind: 'runtime' | 'type' | 'dynamic'
 }
 
-/** Every import of `file`, with how it loads. */
+/** Every import of `file`, with how it loads: the lint's reader (scripts/check-imports.ts), then the checker for imports of names only. */
 export async function importsOf(source: Pick<AppSource, 'checker'>, file: SourceFile): Promise<Import[]> {
 	const out: Import[] = []
-	const add = (node: Node, specifier: Node | undefined, kind: Import['kind']) => {
-		if (specifier && isStringLiteral(specifier))
-			out.push({
-				from: fromRoot(file.fileName),
-				to: resolveImport(file.fileName, specifier.text),
-				line: file.getLineAndCharacterOfPosition(node.pos).line + 1,
-				kind,
-			})
-	}
-	for (const node of nodesOf(file)) {
-		if (isImportDeclaration(node)) add(node, node.moduleSpecifier, (await erased(source, node)) ? 'type' : 'runtime')
-		else if (isExportDeclaration(node)) add(node, node.moduleSpecifier, node.isTypeOnly ? 'type' : 'runtime')
-		else if (isCallExpression(node) && node.expression.kind === SyntaxKind.ImportKeyword) add(node, node.arguments[0], 'dynamic')
-		else if (isImportTypeNode(node) && isLiteralTypeNode(node.argument)) add(node, node.argument.literal, 'type')
+	for (const i of importsWritten(ROOT, fromRoot(file.fileName), file)) {
+		const kind = i.kind !== 'static' ? i.kind : isImportDeclaration(i.node) && (await erased(source, i.node)) ? 'type' : 'runtime'
+		out.push({ from: i.from, to: i.to, line: i.line, kind })
 	}
 	return out
 }

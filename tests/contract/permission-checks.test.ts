@@ -30,7 +30,7 @@ interface Call {
 
 const literal = (t: Type) => (t.flags & TypeFlags.StringLiteral ? (t as unknown as { value: string }).value : null)
 
-/** Every call of `can` / `roleHas` on the compiled permissions (core/permissions.ts), with its key's possible values. */
+/** Every call of `can` / `roleHas` on the compiled permissions (`Permissions`, declared in core/module.ts), with its key's possible values. */
 async function permissionCalls(source: AppSource): Promise<Call[]> {
 	const calls: Call[] = []
 	for (const file of source.files)
@@ -40,7 +40,7 @@ async function permissionCalls(source: AppSource): Promise<Call[]> {
 			if (name !== 'can' && name !== 'roleHas') continue
 			// Only the methods of the Permissions interface, not any other `can`.
 			const symbol = await source.checker.getSymbolAtLocation(node.expression.name)
-			if (!symbol?.declarations.some((d) => fromRoot(d.path) === 'core/permissions.ts')) continue
+			if (!symbol?.declarations.some((d) => fromRoot(d.path) === 'core/module.ts')) continue
 			const type = (await source.checker.getTypeAtLocation(node.arguments[1]!))!
 			const members = type.flags & TypeFlags.Union ? ((await (type as unknown as { getTypes(): Promise<readonly Type[]> }).getTypes()) ?? []) : [type]
 			const keys = members.map(literal)

@@ -8,39 +8,16 @@
  * after Sign out (issue 26). Set here, before anything can refuse, because every signed-in route
  * passes through this one resolver (tests/reliability/headers.test.ts sweeps every such route).
  */
-import type { Actor } from '../../actor.ts'
 import type { AppDeps } from '../../deps.ts'
 import { AppError } from '../../errors.ts'
-import type { PermissionKey } from '../../module.ts'
+import type { PageSession, PermissionKey, SessionResolver } from '../../module.ts'
 import { setRequestTimeZone } from '../../time.ts'
 import { navCountsFor } from '../../html.ts'
 import { verifyCsrf } from '../csrf.ts'
 import { declare, type ResolveContext } from './declared.ts'
 
-/** A signed-in portal session, as pages see it. */
-export interface PageSession {
-	readonly actor: Actor
-	/** Token every form of this session must carry. */
-	readonly csrf: string
-	readonly sessionId: string
-	/**
-	 * The person's time zone (an IANA name; UTC until they choose one): every time on their pages is
-	 * shown in it and every date they type is read in it (core/time.ts).
-	 */
-	readonly timeZone: string
-	/** False until the person (or their browser, at sign-in) chose a zone: the profile page says so. */
-	readonly timeZoneChosen?: boolean
-	/** What waits behind the navigation links that count (by address), for the page being drawn (`navCountsFor`). */
-	readonly navCounts?: Readonly<Record<string, number>>
-	/**
-	 * A page the person must go to before any other (a temporary password to replace): every other
-	 * page redirects there (with `next`), every other signed-in request is refused with `reason`.
-	 * The session resolver leaves it out on that page itself and on the few it needs (sign-out).
-	 */
-	readonly mustVisit?: { readonly path: string; readonly reason: string }
-}
-
-export type SessionResolver = (deps: AppDeps, request: Request, cookie: Record<string, any>) => Promise<PageSession | null>
+// Declared with the module contract: the module that signs people in provides the resolver.
+export type { PageSession, SessionResolver }
 
 /** The session of a request: 401 without one, 403 (to the page to visit first) while one is owed. */
 export type PageSessionOf = (request: Request, cookie: Record<string, any>) => Promise<PageSession>
