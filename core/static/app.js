@@ -87,59 +87,170 @@ document.addEventListener('DOMContentLoaded', () => {
 	} catch {}
 	for (const input of document.querySelectorAll('input[data-browser-time-zone]')) input.value = zone
 })
-// A job's pipeline board: a card's Move menu moves the card without reloading the page (the form
-// posts the same Move to stage as without script, asking for JSON) and says what happened in the
-// board's live region. Without script, or when the answer is not JSON, the form posts as usual.
+// A job's pipeline board: a card moves to another stage without reloading the page, from its Move
+// menu (keyboard and touch) or, on a desktop, by dragging it to another column (native drag and
+// drop: no library to serve, and nothing to sort inside a column, whose order the server decides).
+// Both post the same Move to stage as the form does without script, asking for JSON, and say what
+// happened in the board's live region. Without script, or when the answer is not JSON, the Move
+// menu's form posts as usual; a dragged card goes back where it was and the region says why.
+const board = {
+	/** The card being dragged, while it is. */
+	dragging: null,
+	/** Dragging is offered where there is a fine pointer that hovers and room for the columns (app.css). */
+	desktop: window.matchMedia('(hover: hover) and (pointer: fine) and (min-width: 40.0625rem)'),
+}
+const cardName = (card) => card?.querySelector('a')?.textContent ?? 'The application'
+const stageLabel = (section) => section?.querySelector('h3 a span')?.textContent ?? 'its stage'
+/** Posts the card's Move to stage form for `stageKey`; the JSON answer, or an error in the server's words. */
+async function askMove(form, stageKey) {
+	const body = new URLSearchParams(new FormData(form))
+	body.set('stageKey', stageKey)
+	const res = await fetch(form.action, {
+		method: 'POST',
+		credentials: 'same-origin',
+		headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+		body,
+	})
+	if (res.headers.get('content-type')?.includes('application/json')) {
+		const answer = await res.json()
+		if (!res.ok) throw new Error(answer.error || `the server answered ${res.status}`)
+		return answer
+	}
+	// A refusal before the move was looked at (role, expired form, signed out) is an error page: its words.
+	const page = new DOMParser().parseFromString(await res.text(), 'text/html')
+	const said = page.querySelector('.card h1 + p')?.textContent?.trim()
+	throw Object.assign(new Error(said || `the server answered ${res.status}`), { page: true })
+}
+/** Adds `delta` to a column's count and shows its "Nobody at this stage." when it has no card left. */
+function countCards(section, delta) {
+	const badge = section?.querySelector('[data-count]')
+	if (!badge) return
+	const n = Number(badge.textContent.replace(/[^0-9]/g, '')) + delta
+	badge.textContent = n.toLocaleString('en-US')
+	const empty = section.querySelector('.empty')
+	if (empty) empty.hidden = section.querySelector('ol').children.length > 0
+}
+/** Puts the card in the column `to` (first, or before `before`), or off the board when its column is not shown. */
+function placeCard(card, to, before = null) {
+	const from = card.closest('section[data-stage]')
+	const list = to?.querySelector('ol')
+	if (list) list.insertBefore(card, before?.parentElement === list ? before : list.firstElementChild)
+	else card.remove()
+	countCards(from, -1)
+	countCards(to, +1)
+}
 document.addEventListener('submit', async (event) => {
 	const form = event.target.closest('form[data-quick-move]')
 	if (!form || event.defaultPrevented) return
 	event.preventDefault()
-	const board = form.closest('#pipeline')
-	const said = board?.querySelector('[data-pipeline-status]')
+	const said = form.closest('#pipeline')?.querySelector('[data-pipeline-status]')
 	const card = form.closest('li[data-application]')
 	const button = form.querySelector('button')
-	const name = card?.querySelector('a')?.textContent ?? 'The application'
+	const name = cardName(card)
 	button.disabled = true
 	try {
-		const res = await fetch(form.action, {
-			method: 'POST',
-			credentials: 'same-origin',
-			headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
-			body: new URLSearchParams(new FormData(form)),
-		})
-		const answer = res.headers.get('content-type')?.includes('application/json') ? await res.json() : null
-		if (!answer) return form.submit()
-		if (!res.ok) throw new Error(answer.error || `the server answered ${res.status}`)
+		const answer = await askMove(form, form.elements.stageKey.value)
 		if (!answer.moved) {
 			said.textContent = `${name} is already at ${answer.to.label}.`
 			return
 		}
-		const from = form.closest('section[data-stage]')
-		const to = board.querySelector(`section[data-stage="${CSS.escape(answer.to.key)}"]`)
-		const count = (section, delta) => {
-			const badge = section?.querySelector('[data-count]')
-			if (!badge) return
-			const n = Number(badge.textContent.replace(/[^0-9]/g, '')) + delta
-			badge.textContent = n.toLocaleString('en-US')
-			const empty = section.querySelector('.empty')
-			const list = section.querySelector('ol')
-			if (empty) empty.hidden = list.children.length > 0
-		}
 		form.closest('details').open = false
 		const inStage = card.querySelector('[data-in-stage]')
 		if (inStage) inStage.textContent = 'entered today'
-		if (to) to.querySelector('ol').prepend(card)
-		else card.remove()
-		count(from, -1)
-		count(to, +1)
+		placeCard(card, form.closest('#pipeline').querySelector(`section[data-stage="${CSS.escape(answer.to.key)}"]`))
 		said.textContent = `${name} moved from ${answer.from.label} to ${answer.to.label}.`
 		card.querySelector('summary')?.focus()
 	} catch (error) {
+		if (error.page) return form.submit()
 		said.textContent = `${name} was not moved: ${error.message}`
 	} finally {
 		button.disabled = false
 	}
 })
+/** Cards with a Move menu can be dragged on a desktop; not on a phone, where the menu does it. */
+function offerDragging() {
+	for (const card of document.querySelectorAll('#pipeline li[data-application]')) {
+		if (!card.querySelector('form[data-quick-move]')) continue
+		if (board.desktop.matches && !card.hasAttribute('aria-busy')) card.setAttribute('draggable', 'true')
+		else card.removeAttribute('draggable')
+	}
+	for (const hint of document.querySelectorAll('[data-drag-hint]')) hint.hidden = !board.desktop.matches
+}
+document.addEventListener('DOMContentLoaded', offerDragging)
+board.desktop.addEventListener('change', offerDragging)
+/** The column a dragged card may be dropped on under the event: another column of the same board. */
+function dropColumn(event) {
+	const card = board.dragging
+	const column = card && event.target.closest?.('section[data-stage]')
+	if (!column || column === card.closest('section[data-stage]') || column.closest('#pipeline') !== card.closest('#pipeline')) return null
+	return column
+}
+function markDropColumn(column) {
+	for (const c of document.querySelectorAll('section[data-drop-target]')) if (c !== column) c.removeAttribute('data-drop-target')
+	column?.setAttribute('data-drop-target', '')
+}
+document.addEventListener('dragstart', (event) => {
+	const card = event.target.closest?.('#pipeline li[draggable="true"]')
+	if (!card) return
+	board.dragging = card
+	card.setAttribute('data-dragging', '')
+	event.dataTransfer.effectAllowed = 'move'
+	event.dataTransfer.setData('text/plain', cardName(card))
+})
+document.addEventListener('dragover', (event) => {
+	if (!board.dragging) return
+	const column = dropColumn(event)
+	markDropColumn(column)
+	if (!column) return
+	event.preventDefault()
+	event.dataTransfer.dropEffect = 'move'
+})
+document.addEventListener('dragend', () => {
+	board.dragging?.removeAttribute('data-dragging')
+	board.dragging = null
+	markDropColumn(null)
+})
+document.addEventListener('drop', (event) => {
+	const column = dropColumn(event)
+	if (!column) return
+	event.preventDefault()
+	const card = board.dragging
+	card.removeAttribute('data-dragging')
+	board.dragging = null
+	markDropColumn(null)
+	dropCard(card, column)
+})
+/**
+ * A dropped card shows in its new column at once and is moved on the server; if the server refuses
+ * (a role that may not move, an application out of reach), it goes back where it was and the live
+ * region says why.
+ */
+async function dropCard(card, to) {
+	const form = card.querySelector('form[data-quick-move]')
+	const said = card.closest('#pipeline').querySelector('[data-pipeline-status]')
+	const from = card.closest('section[data-stage]')
+	const next = card.nextElementSibling
+	const inStage = card.querySelector('[data-in-stage]')
+	const wasInStage = inStage?.textContent
+	const name = cardName(card)
+	placeCard(card, to)
+	card.setAttribute('aria-busy', 'true')
+	card.removeAttribute('draggable')
+	said.textContent = `Moving ${name} to ${stageLabel(to)}…`
+	try {
+		const answer = await askMove(form, to.getAttribute('data-stage'))
+		form.elements.stageKey.value = answer.to.key
+		if (answer.moved && inStage) inStage.textContent = 'entered today'
+		said.textContent = answer.moved ? `${name} moved from ${answer.from.label} to ${answer.to.label}.` : `${name} is already at ${answer.to.label}.`
+	} catch (error) {
+		placeCard(card, from, next)
+		if (inStage) inStage.textContent = wasInStage
+		said.textContent = `${name} was not moved: ${error.message.replace(/\.$/, '')}. It is back in ${stageLabel(from)}.`
+	} finally {
+		card.removeAttribute('aria-busy')
+		if (board.desktop.matches) card.setAttribute('draggable', 'true')
+	}
+}
 // Bulk forms: "Select all on this page" ticks (or clears) every row's box of the same name.
 document.addEventListener('change', (event) => {
 	const all = event.target.closest('input[data-select-all]')

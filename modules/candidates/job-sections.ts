@@ -69,7 +69,9 @@ const candidateLink = (applicationId: string, name: unknown) => html`<a href="/a
  * A card's Move menu: the workspace's stages in a select and a button, inside a <details> so the
  * board stays compact. Without script it posts the application page's Move to stage form and comes
  * back to the board (Post/Redirect/Get); with script (app.js, `data-quick-move`) it asks for JSON,
- * moves the card between columns and says what happened in the board's live region.
+ * moves the card between columns and says what happened in the board's live region. On a desktop
+ * the script also lets the card be dragged to another column, which posts this same form (the
+ * hint `data-drag-hint` is shown only there); the menu stays the keyboard and touch way.
  */
 function moveMenu(session: PageSession, a: PipelineCard, jobId: string, stages: readonly { key: string; label: string }[]): SafeHtml {
 	const id = `move-${a.id}`
@@ -107,6 +109,7 @@ ${s.count > s.applications.length ? html`<p class="see-all"><a href="${stageLink
 	].filter(Boolean)
 	return html`<section class="card" id="pipeline" aria-labelledby="pipeline-h"><h2 id="pipeline-h">Pipeline</h2>
 <p class="meta">${inRunning ? `${plural(inRunning, 'application')} in the running, newest first in each stage.` : 'No applications in the running yet.'}${apart.length ? html` Not in the columns: ${apart.map((a, i) => html`${i ? ' · ' : ''}${a}`)}.` : ''}</p>
+${mayMove && inRunning ? html`<p class="meta" data-drag-hint hidden>Drag a card to another column to move it, or use its Move menu.</p>` : ''}
 <p class="meta" role="status" id="pipeline-status" data-pipeline-status></p>
 <div class="pipeline">${columns}</div></section>`
 }

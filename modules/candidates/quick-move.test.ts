@@ -42,8 +42,17 @@ describe('the Move menu on pipeline cards', () => {
 		}
 		expect(page.text).toContain('<option value="screening">Screening</option>')
 		expect(page.text).toContain('role="status" id="pipeline-status"')
+		// Dragging a card is offered beside the menu (the script shows the hint on a desktop only).
+		expect(page.text).toContain('<p class="meta" data-drag-hint hidden>Drag a card to another column to move it, or use its Move menu.</p>')
 		const viewer = await signedIn(await newPerson(ws, 'viewer', {}, deps))
-		expect((await viewer.get(`/jobs/${job}`)).text).not.toContain('data-quick-move')
+		const viewed = await viewer.get(`/jobs/${job}`)
+		expect(viewed.text).not.toContain('data-quick-move')
+		expect(viewed.text).not.toContain('data-drag-hint')
+		// A move the role does not allow is refused as an action, in words the board's script shows.
+		const refused = await viewer.post(`/applications/${apps[0]}/stage`, { stageKey: 'screening', back: `/jobs/${job}` }, { accept: 'application/json' })
+		expect(refused.status).toBe(403)
+		expect(refused.text).toContain('<p>Your role does not allow this action.</p>')
+		expect((await viewer.get(`/applications/${apps[0]}`)).text).toContain('<p>Your role does not allow this page.</p>')
 	})
 
 	test('without script: the move comes back to the board (303), logged once with from and to', async () => {

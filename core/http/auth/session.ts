@@ -44,7 +44,13 @@ export function sessionAuth(deps: AppDeps, pageSession: PageSessionOf) {
 			const signedIn = await pageSession(request, cookie)
 			setRequestTimeZone(signedIn.timeZone)
 			if (request.method !== 'GET' && request.method !== 'HEAD') verifyCsrf(deps, request, (body as Record<string, unknown> | null)?.csrf, signedIn.csrf)
-			if (spec !== 'signed-in' && !deps.permissions.can(signedIn.actor, spec.permission)) throw new AppError('FORBIDDEN', 'Your role does not allow this page.')
+			// A form post or a script's request is an action, not a page: the refusal says so (the pipeline
+			// board's script shows these words when a dragged card goes back, tests/browser/quick-actions.test.ts).
+			if (spec !== 'signed-in' && !deps.permissions.can(signedIn.actor, spec.permission))
+				throw new AppError(
+					'FORBIDDEN',
+					request.method === 'GET' || request.method === 'HEAD' ? 'Your role does not allow this page.' : 'Your role does not allow this action.',
+				)
 			// A page shows the counts beside its navigation; a form post answers with a redirect (or its page again, counts left out),
 			// and a script's request for JSON (the header search's dropdown) has no navigation to show them in.
 			const page = request.method === 'GET' && !(request.headers.get('accept') ?? '').startsWith('application/json')
