@@ -9,6 +9,7 @@ import type { Logger } from './log.ts'
 import type { Permissions } from './permissions.ts'
 import type { Registry } from './registry.ts'
 import type { RateLimiter } from './http/rate-limit.ts'
+import type { AnswerRelay } from './mcp/answers.ts'
 import type { Availability } from './http/availability.ts'
 import type { Metrics } from './metrics.ts'
 import type { Tracing } from './tracing.ts'
@@ -22,6 +23,8 @@ export interface AppDeps {
 	readonly permissions: Permissions
 	readonly registry: Registry
 	readonly limiter: RateLimiter
+	/** Answers 2025-era MCP clients post to the questions a tool call asked them (`mcp/answers.ts`); through Redis with `REDIS_URL`. */
+	readonly answers: AnswerRelay
 	/** 32-byte server secret shared by every instance (HMAC of cursors, CSRF tokens). */
 	readonly secret: Uint8Array
 	/** Whether the database answers (requests fail fast with 503 while it does not). */
