@@ -133,7 +133,9 @@ export async function askOnStream(
 	const answer: PostedAnswer | undefined = await waiting.answer
 	if (!answer) {
 		// The client closes its question (the form the person may still have open).
-		await stream.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'No answer in time: nothing was done.' } }).catch(() => {})
+		await stream
+			.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'No answer in time: nothing was done.' } })
+			.catch(() => {})
 		return 'no answer'
 	}
 	return answer.error !== undefined ? 'not asked' : yesOrNo(answer.result)

@@ -84,7 +84,11 @@ async function modernClient(answer?: Answer) {
  * `answer`, it declares elicitation and answers every question so (a function: it decides when).
  * `fetch` stands for a load balancer in front of several instances.
  */
-async function legacyClient(version: string, answer?: Answer | ((signal: AbortSignal) => Promise<Answer>), options: { base?: string; fetch?: typeof fetch } = {}) {
+async function legacyClient(
+	version: string,
+	answer?: Answer | ((signal: AbortSignal) => Promise<Answer>),
+	options: { base?: string; fetch?: typeof fetch } = {},
+) {
 	const asked: string[] = []
 	const client = new Client(
 		{ name: 'confirm-2025', version: '1.0.0' },
@@ -194,7 +198,7 @@ describe('clients that cannot ask run the tool as before', () => {
 	})
 })
 
-describe('2025-era clients that declared elicitation are asked on the call\'s stream', () => {
+describe("2025-era clients that declared elicitation are asked on the call's stream", () => {
 	for (const version of ['2025-03-26', '2025-06-18', '2025-11-25'])
 		test(`${version}: asked what goes to whom, submitted on yes; nothing on no or cancel, and the trail says refused`, async () => {
 			const yes = await application()
@@ -227,7 +231,10 @@ describe('2025-era clients that declared elicitation are asked on the call\'s st
 	test('request_candidate_documents: the recipient, channel and message are asked about; sent only on yes', async () => {
 		const before = await requests()
 		const no = await legacyClient('2025-06-18', { action: 'decline' })
-		const refused = await no.client.callTool({ name: 'request_candidate_documents', arguments: { candidateId, items: ['visa'], message: 'Please upload today' } })
+		const refused = await no.client.callTool({
+			name: 'request_candidate_documents',
+			arguments: { candidateId, items: ['visa'], message: 'Please upload today' },
+		})
 		expect(refused.isError).toBe(true)
 		expect(no.asked[0]).toMatch(/^Ask Mei Chen for Visa .*by e-mail to .*@/)
 		expect(no.asked[0]).toContain('Please upload today')
@@ -268,7 +275,12 @@ describe('2025-era clients that declared elicitation are asked on the call\'s st
 					'Mcp-Session-Id': sessionId,
 					'MCP-Protocol-Version': '2025-11-25',
 				},
-				body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'submit_to_vendor', arguments: { applicationId, documents: ['dl', 'workAuth'] } } }),
+				body: JSON.stringify({
+					jsonrpc: '2.0',
+					id: 7,
+					method: 'tools/call',
+					params: { name: 'submit_to_vendor', arguments: { applicationId, documents: ['dl', 'workAuth'] } },
+				}),
 			})
 			const text = await response.text()
 			expect(text).not.toContain('elicitation/create')
