@@ -86,7 +86,7 @@ async function modernClient(answer?: Answer) {
  */
 async function legacyClient(
 	version: string,
-	answer?: Answer | ((signal: AbortSignal) => Promise<Answer>),
+	answer?: Answer | ((signal: AbortSignal, id: string | number) => Promise<Answer>),
 	options: { base?: string; fetch?: typeof fetch } = {},
 ) {
 	const asked: string[] = []
@@ -97,7 +97,7 @@ async function legacyClient(
 	if (answer)
 		client.setRequestHandler('elicitation/create', async (request, ctx) => {
 			asked.push(request.params.message)
-			return (typeof answer === 'function' ? await answer(ctx.mcpReq.signal) : answer) as never
+			return (typeof answer === 'function' ? await answer(ctx.mcpReq.signal, ctx.mcpReq.id) : answer) as never
 		})
 	const transport = new StreamableHTTPClientTransport(new URL(`${options.base ?? url}/api/mcp`), {
 		requestInit: { headers: { Authorization: `Bearer ${token}` } },
@@ -289,6 +289,35 @@ describe("2025-era clients that declared elicitation are asked on the call's str
 		}
 		expect(asked).toEqual([])
 		await client.close()
+	})
+
+	test('an answer is taken only from the credential asked; an app that fails to ask does nothing', async () => {
+		const other = await newPersonWithToken(ws, 'owner')
+		const applicationId = await application()
+		const forged: number[] = []
+		const { client } = await legacyClient('2025-11-25', async (_signal, id) => {
+			// Another credential answers yes first, with the question's id: it counts for nothing.
+			const response = await fetch(`${url}/api/mcp`, {
+				method: 'POST',
+				headers: { Authorization: `Bearer ${other.token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+				body: JSON.stringify({ jsonrpc: '2.0', id, result: { action: 'accept', content: { confirm: true } } }),
+			})
+			forged.push(response.status)
+			return { action: 'decline' }
+		})
+		const result = await client.callTool({ name: 'submit_to_vendor', arguments: { applicationId, documents: ['dl', 'workAuth'] } })
+		expect(forged).toEqual([202])
+		expect(JSON.stringify(result.content)).toContain('Nothing was done: the person did not confirm submit_to_vendor')
+		expect(await submissions(applicationId)).toBe(0)
+
+		const failing = await legacyClient('2025-11-25', async () => {
+			throw new Error('no window to ask in')
+		})
+		const failed = await failing.client.callTool({ name: 'submit_to_vendor', arguments: { applicationId, documents: ['dl', 'workAuth'] } })
+		expect(failed.isError).toBe(true)
+		expect(JSON.stringify(failed.content)).toContain('Nothing was done: the app could not ask the person to confirm submit_to_vendor')
+		expect(await submissions(applicationId)).toBe(0)
+		expect(await lastOutcome('submit_to_vendor')).toBe('refused')
 	})
 
 	test('no answer in time: nothing is sent, the question is withdrawn, and the answer says so', async () => {
