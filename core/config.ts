@@ -48,7 +48,7 @@ export interface Config {
 	readonly tracing: TracingConfig | undefined
 	/** Folder for the embedded database and uploaded files. */
 	readonly dataDir: string
-	/** Redis connection string; when set, rate limits are shared by every instance. */
+	/** Redis connection string; when set, rate limits are shared by every instance and MCP answers are relayed between them. */
 	readonly redisUrl: string | undefined
 	/** SMTP connection string for outgoing mail; unset keeps mail in the outbox (dev mailbox). */
 	readonly smtpUrl: string | undefined

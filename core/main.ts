@@ -22,6 +22,7 @@ import { observeRequest } from './http/observe.ts'
 import { createMetrics, noMetrics } from './metrics.ts'
 import { noTracing, startTracing } from './tracing.ts'
 import { mcpRoute } from './mcp/handler.ts'
+import { memoryRelay, redisRelay } from './mcp/answers.ts'
 import type { ModuleDef } from './module.ts'
 import { compilePermissions } from './permissions.ts'
 import { buildRegistry, RegistryError } from './registry.ts'
@@ -82,6 +83,7 @@ export async function createDeps(options: CreateDepsOptions): Promise<AppDeps> {
 		permissions: compilePermissions(registry.modules),
 		registry,
 		limiter,
+		answers: config.redisUrl ? await redisRelay(config.redisUrl, log) : memoryRelay(),
 		secret: await serverSecret(database),
 		availability: watchDatabase(database, log),
 		metrics: metricsOn ? createMetrics(() => deps) : noMetrics,
@@ -199,6 +201,7 @@ export async function serve(config: Config) {
 		for (const stop of stops) await stop?.()
 		deps.availability.stop()
 		await deps.limiter.close()
+		await deps.answers.close()
 		await deps.database.close()
 		await deps.tracing.shutdown().catch(() => {})
 		clearTimeout(deadline)

@@ -11,6 +11,7 @@ import type { FieldError } from './errors.ts'
 import type { Config, SettingsDef } from './config.ts'
 import type { Logger } from './log.ts'
 import type { RateLimiter } from './http/rate-limit.ts'
+import type { AnswerRelay } from './mcp/answers.ts'
 import type { SafeHtml } from './safe-html.ts'
 import type { Availability } from './types/availability.ts'
 import type { Metrics } from './types/metrics.ts'
@@ -407,6 +408,8 @@ export interface AppDeps {
 	readonly permissions: Permissions
 	readonly registry: Registry
 	readonly limiter: RateLimiter
+	/** Answers 2025-era MCP clients post to the questions a tool call asked them (`mcp/answers.ts`); through Redis with `REDIS_URL`. */
+	readonly answers: AnswerRelay
 	/** 32-byte server secret shared by every instance (HMAC of cursors, CSRF tokens). */
 	readonly secret: Uint8Array
 	/** Whether the database answers (requests fail fast with 503 while it does not). */

@@ -1,14 +1,22 @@
 /**
  * Writes the person confirms: a tool that sends a candidate's data or a message outside the firm
  * (`ToolDef.confirm`) first asks the client's user, showing what goes to whom, and does nothing on
- * "no" or cancel. Asked with an input request (protocol revision 2026-07-28: the tool answers
- * `input_required` with a form-mode elicitation, the client asks its user and calls again with the
- * answer), and only of clients that declare they can ask (`elicitation` in the request's client
- * capabilities). A client that cannot is not asked and the tool runs as it always did: the endpoint
- * is stateless, so a 2025-era client's capabilities (sent once, in `initialize`) are not known when
- * it calls a tool, and it is not asked either.
+ * "no", cancel or no answer. Only clients that declare they can ask (`elicitation` in their client
+ * capabilities) are asked; a client that cannot is not, and the tool runs as it always did.
+ *
+ * - Protocol revision 2026-07-28: the capabilities come with every request; the tool answers
+ *   `input_required` with a form-mode elicitation, the client asks its user and calls again with
+ *   the answer (`askToConfirm`, `confirmationAnswer`).
+ * - 2025 revisions: the capabilities come once, in `initialize`, and the endpoint is stateless, so
+ *   a client that declares `elicitation` there gets an `Mcp-Session-Id` that is no server state
+ *   but its declaration sealed for its credential (`sessionFor`); with it on a tool call, the
+ *   question (`elicitation/create`) goes out on the call's own stream and the call waits for the
+ *   answer the client posts, on whichever instance it lands (`askOnStream`, `answers.ts`).
  */
 import { CLIENT_CAPABILITIES_META_KEY, inputRequired } from '@modelcontextprotocol/server'
+import type { Actor } from '../actor.ts'
+import { sealedBox } from '../sealed-box.ts'
+import type { AnswerRelay, PostedAnswer } from './answers.ts'
 
 export const CONFIRM_KEY = 'confirm'
 
@@ -20,7 +28,7 @@ const SCHEMA = {
 
 /** What the tool handler's context carries that this needs (the SDK's `ServerContext`). */
 export interface ConfirmContext {
-	mcpReq?: { envelope?: Record<string, unknown>; inputResponses?: Record<string, unknown> }
+	mcpReq?: { id?: string | number; signal?: AbortSignal; envelope?: Record<string, unknown>; inputResponses?: Record<string, unknown> }
 }
 
 /** Whether the calling client said, on this request, that it can ask its user. */
@@ -31,9 +39,14 @@ export function clientCanAsk(ctx: ConfirmContext | undefined): boolean {
 
 /** The user's answer carried by a retried call: none yet, yes, or no (declined, cancelled, or unchecked). */
 export function confirmationAnswer(ctx: ConfirmContext | undefined): 'none' | 'yes' | 'no' {
-	const response = ctx?.mcpReq?.inputResponses?.[CONFIRM_KEY] as { action?: string; content?: { confirm?: unknown } } | undefined
-	if (!response) return 'none'
-	return response.action === 'accept' && response.content?.confirm === true ? 'yes' : 'no'
+	const response = ctx?.mcpReq?.inputResponses?.[CONFIRM_KEY]
+	return response ? yesOrNo(response) : 'none'
+}
+
+/** An elicitation result: yes only when accepted with the box ticked. */
+const yesOrNo = (result: unknown): 'yes' | 'no' => {
+	const answer = result as { action?: unknown; content?: { confirm?: unknown } } | null
+	return answer?.action === 'accept' && answer.content?.confirm === true ? 'yes' : 'no'
 }
 
 /** The `input_required` answer that asks the user `message`. */
@@ -41,8 +54,89 @@ export function askToConfirm(message: string) {
 	return inputRequired({ inputRequests: { [CONFIRM_KEY]: inputRequired.elicit({ message, requestedSchema: SCHEMA }) } })
 }
 
-/** The tool's answer when the user said no: nothing was done, in words the assistant can pass on. */
-export const declined = (tool: string) => ({
+/** Why a write the person was to confirm did not happen. */
+export type NotConfirmed = 'no' | 'no answer' | 'not asked'
+
+/** The tool's answer when the user did not say yes: nothing was done, in words the assistant can pass on. */
+export const declined = (tool: string, why: NotConfirmed = 'no', seconds?: number) => ({
 	isError: true,
-	content: [{ type: 'text' as const, text: `Nothing was done: the person did not confirm ${tool}. Ask them before trying again.` }],
+	content: [
+		{
+			type: 'text' as const,
+			text:
+				why === 'no'
+					? `Nothing was done: the person did not confirm ${tool}. Ask them before trying again.`
+					: why === 'no answer'
+						? `Nothing was done: the person did not answer within ${seconds} seconds whether to go ahead with ${tool}. Try again when they are there to confirm.`
+						: `Nothing was done: the app could not ask the person to confirm ${tool}. Try again.`,
+		},
+	],
 })
+
+/** Whose questions and answers these are: one credential of one person in one workspace. */
+export const questionOwner = (actor: Actor) => `${actor.workspaceId}/${actor.userId ?? ''}/${actor.credential.kind}/${actor.credential.id}`
+
+const sessions = sealedBox('mcp-session')
+/** Longer than any session id this endpoint hands out: not worth opening. */
+const MAX_SESSION_ID = 512
+
+/**
+ * The `Mcp-Session-Id` for a 2025-era client's `initialize` that declares it can ask its user:
+ * the declaration sealed for this credential (it opens for no other, and says nothing readable).
+ * Undefined for a client that cannot ask: it gets no session, as before.
+ */
+export async function sessionFor(secret: Uint8Array, actor: Actor, initialize: unknown): Promise<string | undefined> {
+	const capabilities = (initialize as { params?: { capabilities?: { elicitation?: unknown } } } | null)?.params?.capabilities
+	if (!capabilities?.elicitation || typeof capabilities.elicitation !== 'object') return undefined
+	return sessions.seal(secret, questionOwner(actor), JSON.stringify({ elicitation: true }))
+}
+
+/** Whether the session a 2025-era request names (its `Mcp-Session-Id`) is one whose client can ask its user. */
+export async function sessionCanAsk(secret: Uint8Array, actor: Actor, sessionId: string | null): Promise<boolean> {
+	if (!sessionId || sessionId.length > MAX_SESSION_ID) return false
+	try {
+		return (JSON.parse(await sessions.open(secret, questionOwner(actor), sessionId)) as { elicitation?: unknown }).elicitation === true
+	} catch {
+		// Not ours, or for another credential: a client that cannot be asked.
+		return false
+	}
+}
+
+/** Questions this endpoint asks carry ids of this shape, so their answers are told from anything else. */
+export const QUESTION_ID_PREFIX = 'bl-confirm-'
+
+/** The call's own SSE stream to a 2025-era client (the SDK transport, sending with the call's request id). */
+export interface QuestionStream {
+	send(message: { jsonrpc: '2.0'; id?: string; method: string; params: Record<string, unknown> }): Promise<void>
+}
+
+/**
+ * Asks a 2025-era client's user `message` now, on the tool call's stream, and waits at most
+ * `seconds` for the answer it posts. Form mode without `mode` (the form every 2025 revision reads).
+ */
+export async function askOnStream(
+	relay: AnswerRelay,
+	stream: QuestionStream,
+	owner: string,
+	message: string,
+	seconds: number,
+	signal?: AbortSignal,
+): Promise<'yes' | NotConfirmed> {
+	const id = `${QUESTION_ID_PREFIX}${crypto.randomUUID()}`
+	const waiting = relay.wait(id, owner, seconds * 1000, signal)
+	try {
+		await stream.send({ jsonrpc: '2.0', id, method: 'elicitation/create', params: { message, requestedSchema: SCHEMA } })
+	} catch {
+		waiting.cancel()
+		return 'not asked'
+	}
+	const answer: PostedAnswer | undefined = await waiting.answer
+	if (!answer) {
+		// The client closes its question (the form the person may still have open).
+		await stream
+			.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'No answer in time: nothing was done.' } })
+			.catch(() => {})
+		return 'no answer'
+	}
+	return answer.error !== undefined ? 'not asked' : yesOrNo(answer.result)
+}

@@ -11,6 +11,11 @@
  * Each tool call is bounded: answered with a tool error after `MCP_TOOL_TIMEOUT` seconds, and its
  * result kept under `MAX_TOOL_RESULT_BYTES` (see `result.ts`).
  *
+ * Writes the person confirms (`confirm.ts`): a 2025-era client that declares it can ask its user gets
+ * an `Mcp-Session-Id` on `initialize` that seals that declaration (no server state); its tool calls
+ * may then carry a question on their stream, whose answer the client posts apart: such a POST is
+ * handed to the waiting call (`answers.ts`), never to the SDK.
+ *
  * Views (MCP Apps): the modules' views are served as `ui://` resources and linked from the tools
  * they show (`apps/`). Every client gets the same tools and results; apps that show views also
  * read the linked resource.
@@ -20,13 +25,26 @@ import { Elysia } from 'elysia'
 import type { Actor } from '../actor.ts'
 import type { AppDeps } from '../deps.ts'
 import { AppError } from '../errors.ts'
+import type { PostedAnswer } from './answers.ts'
 import { readBodyText } from '../http/body.ts'
 import { clientAddress } from '../http/client-address.ts'
 import { preflight } from '../http/cors.ts'
 import type { HttpKit, ToolCallOutcome, ToolCallReport, ToolDef } from '../module.ts'
 import { buildView, type BuiltView } from './apps/views.ts'
 import { linkView, registerViews, VIEW_CAPABILITIES } from './apps/register.ts'
-import { askToConfirm, clientCanAsk, confirmationAnswer, declined, type ConfirmContext } from './confirm.ts'
+import {
+	askOnStream,
+	askToConfirm,
+	clientCanAsk,
+	confirmationAnswer,
+	declined,
+	QUESTION_ID_PREFIX,
+	questionOwner,
+	sessionCanAsk,
+	sessionFor,
+	type ConfirmContext,
+	type QuestionStream,
+} from './confirm.ts'
 import { inputSchema, outputSchema } from './standard-schema.ts'
 import { toolFailure, toolSuccess, toolTimedOut } from './result.ts'
 import { trace } from '@opentelemetry/api'
@@ -110,17 +128,30 @@ async function runTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args: un
 
 /**
  * A tool with `confirm`, called by a client that can ask its user: the user is asked first (what goes
- * to whom) and the tool runs only on yes; a no is answered at once and reported as refused. Every
- * other call runs as it is.
+ * to whom) and the tool runs only on yes; a no (or, asked on a 2025-era stream, no answer in time) is
+ * answered at once and reported as refused. Every other call runs as it is. `stream` is the call's
+ * own stream when a 2025-era client that can ask made it (`confirm.ts`).
  */
-async function confirmedRun(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args: unknown, call: PendingCall, ctx: ConfirmContext | undefined) {
-	if (!tool.confirm || !clientCanAsk(ctx)) return runTool(deps, tool, actor, args, call)
-	const answer = confirmationAnswer(ctx)
-	if (answer === 'yes') return runTool(deps, tool, actor, args, call)
-	if (answer === 'no') {
+async function confirmedRun(
+	deps: AppDeps,
+	tool: ToolDef<any>,
+	actor: Actor,
+	args: unknown,
+	call: PendingCall,
+	ctx: ConfirmContext | undefined,
+	stream: QuestionStream | undefined,
+) {
+	const modern = clientCanAsk(ctx)
+	// A 2026-07-28 request carries its capabilities: a session id on it plays no part.
+	const legacy = !modern && stream !== undefined && ctx?.mcpReq?.envelope === undefined
+	if (!tool.confirm || !(modern || legacy)) return runTool(deps, tool, actor, args, call)
+	const refused = (why: Parameters<typeof declined>[1]) => {
 		reportCall(deps, call, { actor, tool: tool.name, outcome: 'refused' })
-		return declined(tool.name)
+		return declined(tool.name, why, deps.config.mcpToolTimeout)
 	}
+	const answer = modern ? confirmationAnswer(ctx) : 'none'
+	if (answer === 'yes') return runTool(deps, tool, actor, args, call)
+	if (answer === 'no') return refused('no')
 	let message: string | null
 	try {
 		message = await tool.confirm({ deps, actor }, args as never)
@@ -128,7 +159,10 @@ async function confirmedRun(deps: AppDeps, tool: ToolDef<any>, actor: Actor, arg
 		// The call cannot succeed (an id out of reach, a refused rule): the tool's own answer says why.
 		return runTool(deps, tool, actor, args, call)
 	}
-	return message ? askToConfirm(message) : runTool(deps, tool, actor, args, call)
+	if (!message) return runTool(deps, tool, actor, args, call)
+	if (modern) return askToConfirm(message)
+	const said = await askOnStream(deps.answers, stream!, questionOwner(actor), message, deps.config.mcpToolTimeout, ctx?.mcpReq?.signal)
+	return said === 'yes' ? runTool(deps, tool, actor, args, call) : refused(said)
 }
 
 /** A tool call the door has let through to the SDK: reported once, by the tool or, when the SDK answered without running it, by the route. */
@@ -199,23 +233,29 @@ async function boundedTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args
 	}
 }
 
-function registerTool(server: McpServer, deps: AppDeps, tool: PreparedTool, actor: Actor, call: PendingCall) {
-	const run = (args: unknown, ctx?: ConfirmContext) => confirmedRun(deps, tool.def, actor, args, call, ctx)
+/** What the route knows of the message a server answers: the tool a `tools/call` names, and whether its client can be asked (2025 era). */
+interface MessageFacts {
+	called: string | undefined
+	canAsk: boolean
+}
+
+function registerTool(server: McpServer, deps: AppDeps, tool: PreparedTool, actor: Actor, call: PendingCall, canAsk: boolean) {
+	const run = (args: unknown, ctx?: ConfirmContext) => confirmedRun(deps, tool.def, actor, args, call, ctx, canAsk ? callStream(server, ctx) : undefined)
 	if (tool.view) linkView(server, tool.def.name, tool.config, tool.view, run)
 	else server.registerTool(tool.def.name, tool.config, run)
 }
 
 /** The server for a `tools/call` of a tool this person may use: that tool alone, with the capabilities a full server declares. */
-function toolCallServer(deps: AppDeps, tool: PreparedTool, actor: Actor, call: PendingCall, instructions: string): McpServer {
+function toolCallServer(deps: AppDeps, tool: PreparedTool, actor: Actor, call: PendingCall, instructions: string, canAsk: boolean): McpServer {
 	const server = new McpServer(
 		{ name: 'benchline', title: 'Benchline', version: '1.0.0' },
 		{ instructions, capabilities: { tools: { listChanged: false }, ...(tool.view ? VIEW_CAPABILITIES : {}) } },
 	)
-	registerTool(server, deps, tool, actor, call)
+	registerTool(server, deps, tool, actor, call, canAsk)
 	return server
 }
 
-function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor | undefined, call: PendingCall, called: string | undefined): McpServer {
+function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor | undefined, call: PendingCall, { called, canAsk }: MessageFacts): McpServer {
 	// No `listChanged`: without a session or a stream, a change notification could never reach the
 	// client (the SDK advertises it unless told otherwise).
 	// The assistant (and the portal's connection test) learns whose workspace it acts in. The slug is
@@ -238,7 +278,7 @@ function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor
 	// of a call's server is otherwise spent registering the 30 tools, views and prompts it never
 	// touches); every other message, and a call the SDK must refuse as unknown, gets the whole server.
 	const only = called === undefined ? undefined : shown.find((t) => t.def.name === called)
-	if (only) return toolCallServer(deps, only, actor!, call, instructions)
+	if (only) return toolCallServer(deps, only, actor!, call, instructions, canAsk)
 	// The views of the tools this person may use: nothing else is listed or readable.
 	const views = [...new Set(shown.flatMap((t) => (t.view ? [t.view] : [])))]
 	// The workflows whose every tool this person may use (a read-only token gets no prompt that writes).
@@ -256,7 +296,7 @@ function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor
 		},
 	)
 	// Without an actor nothing is allowed, so nothing is registered.
-	if (actor) for (const tool of shown) registerTool(server, deps, tool, actor, call)
+	if (actor) for (const tool of shown) registerTool(server, deps, tool, actor, call, canAsk)
 	registerViews(server, views)
 	for (const prompt of prompts)
 		server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: inputSchema(prompt.params) }, (args) => ({
@@ -266,6 +306,19 @@ function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor
 	return server
 }
 
+/** The stream of the call `ctx` belongs to, on the 2025-era transport the SDK connected `server` to. */
+function callStream(server: McpServer, ctx: ConfirmContext | undefined): QuestionStream | undefined {
+	const id = ctx?.mcpReq?.id
+	if (id === undefined) return undefined
+	return {
+		async send(message) {
+			const transport = server.server.transport
+			if (!transport) throw new Error('the call has no stream any more')
+			await transport.send(message as never, { relatedRequestId: id })
+		},
+	}
+}
+
 export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 	// Built once at start: each view is one self-contained document with a content-hashed address.
 	const views = deps.registry.views.map(buildView)
@@ -273,8 +326,11 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 	const tools = deps.registry.tools.map((tool) => prepare(tool, viewOf.get(tool.name)))
 	const handler = createMcpHandler(
 		(ctx) => {
-			const extra = ctx.authInfo?.extra as { actor?: Actor; call?: PendingCall; called?: string } | undefined
-			return buildServer(deps, tools, extra?.actor, extra?.call ?? { reported: true, address: '' }, extra?.called)
+			const extra = ctx.authInfo?.extra as { actor?: Actor; call?: PendingCall; called?: string; canAsk?: boolean } | undefined
+			return buildServer(deps, tools, extra?.actor, extra?.call ?? { reported: true, address: '' }, {
+				called: extra?.called,
+				canAsk: ctx.era === 'legacy' && extra?.canAsk === true,
+			})
 		},
 		{
 			onerror: (error) => deps.log.debug('mcp request rejected', { error: error.message }),
@@ -314,6 +370,12 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 					if (!call.reported) reportCall(deps, call, outcome('refused'))
 					return refused
 				}
+				// A 2025-era client's answer to a question a tool call asked it: to the call, wherever it waits.
+				const posted = postedAnswer(body)
+				if (posted) {
+					await deps.answers.deliver(posted.id, questionOwner(actor), posted.answer)
+					return withHeaders(new Response(null, { status: 202 }), set.headers)
+				}
 				if (
 					called !== undefined &&
 					!visibleTools(
@@ -328,17 +390,36 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 						token: 'verified',
 						clientId: actor.credential.id,
 						scopes: actor.readOnly ? ['mcp:read'] : ['mcp:read', 'mcp'],
-						extra: { actor, call, called },
+						extra: { actor, call, called, canAsk: called !== undefined && (await sessionCanAsk(deps.secret, actor, request.headers.get('mcp-session-id'))) },
 					},
 					parsedBody: body,
 				})
 				const response = call.reported ? answered : reportedWhenAnswered(deps, answered, call, () => outcome('error'))
-				for (const [k, v] of Object.entries(set.headers)) if (!response.headers.has(k)) response.headers.set(k, String(v))
-				return response
+				// A 2025-era client that declares it can ask its user gets a session id saying so (`confirm.ts`).
+				const session = isInitialize(body) && response.ok ? await sessionFor(deps.secret, actor, body) : undefined
+				if (session) response.headers.set('Mcp-Session-Id', session)
+				return withHeaders(response, set.headers)
 			},
 			{ mcp: true, parse: 'none' },
 		)
 		.options('/api/mcp', ({ request }) => preflight(deps.config, request, 'POST, OPTIONS'), { auth: 'public' })
+}
+
+function withHeaders(response: Response, headers: Record<string, unknown>): Response {
+	for (const [k, v] of Object.entries(headers)) if (!response.headers.has(k)) response.headers.set(k, String(v))
+	return response
+}
+
+const isInitialize = (body: unknown) => (body as { method?: unknown } | null)?.method === 'initialize'
+
+/** A JSON-RPC response to one of our questions (`confirm.ts`): its id and what it says. */
+function postedAnswer(body: unknown): { id: string; answer: PostedAnswer } | undefined {
+	const message = body as { method?: unknown; id?: unknown; result?: unknown; error?: unknown } | null
+	if (typeof message !== 'object' || message === null || 'method' in message) return undefined
+	if (typeof message.id !== 'string' || !message.id.startsWith(QUESTION_ID_PREFIX) || message.id.length > 100) return undefined
+	if ('result' in message) return { id: message.id, answer: { result: message.result } }
+	if ('error' in message) return { id: message.id, answer: { error: (message.error ?? {}) as PostedAnswer['error'] } }
+	return undefined
 }
 
 /** The tool a `tools/call` message names (undefined for any other message). */
