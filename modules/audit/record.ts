@@ -17,7 +17,7 @@ export type ViewedRecord = 'candidate' | 'application' | 'document'
 const MAX_IDS = 500
 const MAX_ID_LENGTH = 64
 
-type Deps = Pick<AppDeps, 'db' | 'log' | 'config' | 'now'>
+type Deps = Pick<AppDeps, 'database' | 'log' | 'config' | 'now'>
 
 function write(
 	deps: Deps,
