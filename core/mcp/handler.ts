@@ -27,6 +27,7 @@ import type { HttpKit, ToolCallOutcome, ToolCallReport, ToolDef } from '../modul
 import { buildView, type BuiltView } from './apps/views.ts'
 import { linkView, registerViews, VIEW_CAPABILITIES } from './apps/register.ts'
 import { askToConfirm, clientCanAsk, confirmationAnswer, declined, type ConfirmContext } from './confirm.ts'
+import { outputCheck, resultMismatch, type ResultCheck } from './output-check.ts'
 import { inputSchema, outputSchema } from './standard-schema.ts'
 import { toolFailure, toolSuccess, toolTimedOut } from './result.ts'
 import { trace } from '@opentelemetry/api'
@@ -43,12 +44,15 @@ interface PreparedTool {
 	config: Parameters<McpServer['registerTool']>[1]
 	/** The view that shows its results, if any. */
 	view?: BuiltView
+	/** Outside production: the check of its results against its output schema, compiled once here. */
+	check?: ResultCheck
 }
 
-function prepare(tool: ToolDef<any>, view: BuiltView | undefined): PreparedTool {
+function prepare(tool: ToolDef<any>, view: BuiltView | undefined, production: boolean): PreparedTool {
 	return {
 		def: tool,
 		view,
+		check: production ? undefined : outputCheck(tool.output),
 		config: {
 			title: tool.title,
 			description: tool.description,
@@ -77,7 +81,8 @@ const TIMED_OUT = Symbol('timed out')
  * and traced: its span continues the trace of the request's `params._meta.traceparent` when it
  * sent one (SEP-414), else the HTTP request's.
  */
-async function runTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args: unknown, call: PendingCall) {
+async function runTool(deps: AppDeps, prepared: PreparedTool, actor: Actor, args: unknown, call: PendingCall) {
+	const tool = prepared.def
 	const started = performance.now()
 	const request = currentRequest()
 	const parent = request?.mcpTrace
@@ -90,7 +95,7 @@ async function runTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args: un
 			attributes: { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': tool.name, 'gen_ai.operation.name': 'execute_tool' },
 		},
 		async (span) => {
-			const answer = await boundedTool(deps, tool, actor, args)
+			const answer = await boundedTool(deps, prepared, actor, args)
 			if (answer.outcome !== 'ok')
 				span?.setStatus({ code: SpanStatusCode.ERROR }).setAttribute('error.type', answer.outcome === 'timeout' ? 'timeout' : 'tool_error')
 			return answer
@@ -113,10 +118,11 @@ async function runTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args: un
  * to whom) and the tool runs only on yes; a no is answered at once and reported as refused. Every
  * other call runs as it is.
  */
-async function confirmedRun(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args: unknown, call: PendingCall, ctx: ConfirmContext | undefined) {
-	if (!tool.confirm || !clientCanAsk(ctx)) return runTool(deps, tool, actor, args, call)
+async function confirmedRun(deps: AppDeps, prepared: PreparedTool, actor: Actor, args: unknown, call: PendingCall, ctx: ConfirmContext | undefined) {
+	const tool = prepared.def
+	if (!tool.confirm || !clientCanAsk(ctx)) return runTool(deps, prepared, actor, args, call)
 	const answer = confirmationAnswer(ctx)
-	if (answer === 'yes') return runTool(deps, tool, actor, args, call)
+	if (answer === 'yes') return runTool(deps, prepared, actor, args, call)
 	if (answer === 'no') {
 		reportCall(deps, call, { actor, tool: tool.name, outcome: 'refused' })
 		return declined(tool.name)
@@ -126,9 +132,9 @@ async function confirmedRun(deps: AppDeps, tool: ToolDef<any>, actor: Actor, arg
 		message = await tool.confirm({ deps, actor }, args as never)
 	} catch {
 		// The call cannot succeed (an id out of reach, a refused rule): the tool's own answer says why.
-		return runTool(deps, tool, actor, args, call)
+		return runTool(deps, prepared, actor, args, call)
 	}
-	return message ? askToConfirm(message) : runTool(deps, tool, actor, args, call)
+	return message ? askToConfirm(message) : runTool(deps, prepared, actor, args, call)
 }
 
 /** A tool call the door has let through to the SDK: reported once, by the tool or, when the SDK answered without running it, by the route. */
@@ -172,7 +178,7 @@ function reportedWhenAnswered(deps: AppDeps, response: Response, call: PendingCa
 	return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
 }
 
-async function boundedTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args: unknown) {
+async function boundedTool(deps: AppDeps, { def: tool, check }: PreparedTool, actor: Actor, args: unknown) {
 	const seconds = deps.config.mcpToolTimeout
 	let timer: ReturnType<typeof setTimeout> | undefined
 	try {
@@ -188,6 +194,12 @@ async function boundedTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args
 			)
 			deps.log.warn('tool call timed out', { tool: tool.name, seconds })
 			return { outcome: 'timeout' as const, answer: toolTimedOut(tool.name, seconds, tool.readOnly) }
+		}
+		const problems = check?.(data)
+		if (problems?.length) {
+			const text = resultMismatch(tool.name, problems)
+			deps.log.error('tool result does not match its output schema', { tool: tool.name, problems })
+			return { outcome: 'error' as const, answer: { isError: true, content: [{ type: 'text' as const, text }] } }
 		}
 		return { outcome: 'ok' as const, answer: toolSuccess(data, tool.name), data }
 	} catch (error) {
@@ -237,7 +249,7 @@ function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor
 	// Without an actor nothing is allowed, so nothing is registered.
 	if (actor)
 		for (const tool of shown) {
-			const run = (args: unknown, ctx?: ConfirmContext) => confirmedRun(deps, tool.def, actor, args, call, ctx)
+			const run = (args: unknown, ctx?: ConfirmContext) => confirmedRun(deps, tool, actor, args, call, ctx)
 			if (tool.view) linkView(server, tool.def.name, tool.config, tool.view, run)
 			else server.registerTool(tool.def.name, tool.config, run)
 		}
@@ -254,7 +266,7 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 	// Built once at start: each view is one self-contained document with a content-hashed address.
 	const views = deps.registry.views.map(buildView)
 	const viewOf = new Map(views.flatMap((view) => view.def.tools.map((name) => [name, view] as const)))
-	const tools = deps.registry.tools.map((tool) => prepare(tool, viewOf.get(tool.name)))
+	const tools = deps.registry.tools.map((tool) => prepare(tool, viewOf.get(tool.name), deps.config.production))
 	const handler = createMcpHandler(
 		(ctx) => {
 			const extra = ctx.authInfo?.extra as { actor?: Actor; call?: PendingCall } | undefined
