@@ -118,6 +118,12 @@ export interface Config {
 	 * refused with `NODE_ENV=production`; modules/auth/password-hash.ts).
 	 */
 	readonly passwordHashFast: boolean
+	/**
+	 * `NODE_ENV=production`. Outside production every MCP tool result is also checked against its
+	 * tool's output schema, and one that breaks it is answered with an error naming the tool and the
+	 * path (core/mcp/output-check.ts); in production the check is skipped.
+	 */
+	readonly production: boolean
 	/** The modules' own settings, parsed from the same environment (see `SettingsDef`). */
 	readonly settings: ModuleSettings
 	/**
@@ -482,6 +488,7 @@ export function loadConfig(env: Env = process.env, modules: readonly { readonly 
 		ssoAllowHttp,
 		oauthClientMetadataAllowPrivate,
 		passwordHashFast,
+		production,
 	}
 	const settings = new ModuleSettings(env, Object.freeze(core), coreVariables)
 	problems.push(...settings.problems(modules.flatMap((m) => (m.settings ? [m.settings] : []))))

@@ -44,8 +44,16 @@ export interface ToolContext {
 	readonly actor: Actor
 }
 
-/** An MCP tool. Parameters and output are TypeBox schemas; `run` calls the module's service. */
-export interface ToolDef<P extends TObject = TObject> {
+/**
+ * An MCP tool. Parameters and output are TypeBox schemas; `run` calls the module's service and
+ * returns what the output schema describes (`Static<O>`: tsc holds it to the schema, and outside
+ * production every result is checked against it as well, core/mcp/output-check.ts).
+ *
+ * Its contract lives beside it, written by `npm run new-module` for a new tool: `spec`, its
+ * parameters in one line, and `testCalls`, how the registry-wide tests call it
+ * (tests/mcp/spec-contract.test.ts, tests/mcp/tool-results.test.ts read both from the registry).
+ */
+export interface ToolDef<P extends TObject = TObject, O extends TSchema = TSchema> {
 	/** Tool name from the spec, e.g. `list_jobs`. */
 	readonly name: string
 	readonly title: string
@@ -54,7 +62,7 @@ export interface ToolDef<P extends TObject = TObject> {
 	/** Parameter object; unknown properties are refused. */
 	readonly params: P
 	/** Shape of the structured result. */
-	readonly output: TSchema
+	readonly output: O
 	/** Required, no default: read tools are flagged read-only, write tools are not. */
 	readonly readOnly: boolean
 	readonly destructive?: boolean
@@ -63,7 +71,21 @@ export interface ToolDef<P extends TObject = TObject> {
 	readonly openWorld?: boolean
 	/** Permission the caller needs; tools the caller can never use are not listed. */
 	readonly permission: PermissionKey
-	run(ctx: ToolContext, args: Static<P>): Promise<unknown>
+	/**
+	 * Its parameters in one line, as the spec's tables give them: `R` (read-only) or `W`, then each
+	 * parameter with its type, `*` when required, its limits and default, e.g.
+	 * `R jobId*(string minLength=1 maxLength=160)`. tests/mcp/spec-contract.test.ts reads the
+	 * parameter schema the same way and fails when the two differ; the spec's own tools are pinned by
+	 * a snapshot of these lines there as well.
+	 */
+	readonly spec: string
+	/**
+	 * How the registry-wide tests call it (tests/mcp/tool-results.test.ts: every tool, for every
+	 * role, on a workspace filled through every door): argument sets built from the records the
+	 * calling person can see. May be empty for a person who sees no record it needs.
+	 */
+	testCalls(records: ToolTestRecords): readonly Static<P>[]
+	run(ctx: ToolContext, args: Static<P>): Promise<Static<O>>
 	/**
 	 * For a tool that sends data or a message outside the firm: what would go to whom, in a sentence
 	 * the person reads before it happens (`core/mcp/confirm.ts`), or null when the call would be
@@ -76,6 +98,26 @@ export interface ToolDef<P extends TObject = TObject> {
 	 * contractors keep a record of every such search (41 CFR 60-1.12); the audit trail writes it.
 	 */
 	searchOf?(args: Static<P>): RecordSearch | null
+}
+
+/**
+ * What the registry-wide tests hand a tool's `testCalls`: records of a workspace filled through
+ * every door (text in each field written by the person or system that writes it in real use).
+ */
+export interface ToolTestRecords {
+	/**
+	 * Ids of records of a kind that the calling person found in their own lists, a few, those holding
+	 * text others wrote first. Kinds: `job`, `candidate`, `application`, `thread`, `interview`,
+	 * `vendor`; another kind fails the test, naming the kinds it knows.
+	 */
+	seen(kind: string): readonly string[]
+	/**
+	 * The record of a kind the test made, for write tools: `job` (published by a vendor through the
+	 * REST API), `candidate` and `application` (its applicant, through the careers form).
+	 */
+	made(kind: string): string
+	/** A word every record made for the test carries, for search tools. */
+	readonly word: string
 }
 
 /** A search of the candidate database: its criteria and the job it was made for (see `ToolDef.searchOf`). */
@@ -340,7 +382,7 @@ export interface ModuleDef {
 	readonly paths?: readonly string[]
 	/** The one module that signs people in to the portal provides this (pages resolve sessions through it). */
 	readonly sessionResolver?: SessionResolver
-	readonly tools?: readonly ToolDef<any>[]
+	readonly tools?: readonly ToolDef<any, any>[]
 	/** Views of tool results for assistant apps that show MCP Apps (see `ViewDef`). */
 	readonly views?: readonly ViewDef[]
 	/** Workflows offered to assistant apps as MCP prompts (see `PromptDef`). */
@@ -518,5 +560,5 @@ export interface PoolDef {
 /** Identity function that fixes the type of a module definition. */
 export const defineModule = <M extends ModuleDef>(module: M): M => module
 
-/** Identity function that fixes the type of a tool definition. */
-export const defineTool = <P extends TObject>(tool: ToolDef<P>): ToolDef<P> => tool
+/** Identity function that fixes the type of a tool definition: `run` returns what `output` describes. */
+export const defineTool = <P extends TObject, O extends TSchema>(tool: ToolDef<P, O>): ToolDef<P, O> => tool

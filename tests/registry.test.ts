@@ -23,6 +23,8 @@ const tool = (overrides: Partial<ToolDef<any>> = {}): ToolDef<any> =>
 		output: t.Object({}),
 		readOnly: true,
 		permission: 'things:read',
+		spec: 'R limit(integer)',
+		testCalls: () => [{}],
 		run: async () => ({}),
 		...overrides,
 	})

@@ -45,6 +45,7 @@ import {
 	type ConfirmContext,
 	type QuestionStream,
 } from './confirm.ts'
+import { outputCheck, resultMismatch, type ResultCheck } from './output-check.ts'
 import { inputSchema, outputSchema } from './standard-schema.ts'
 import { toolFailure, toolSuccess, toolTimedOut } from './result.ts'
 import { trace } from '@opentelemetry/api'
@@ -61,12 +62,15 @@ interface PreparedTool {
 	config: Parameters<McpServer['registerTool']>[1]
 	/** The view that shows its results, if any. */
 	view?: BuiltView
+	/** Outside production: the check of its results against its output schema, compiled once here. */
+	check?: ResultCheck
 }
 
-function prepare(tool: ToolDef<any>, view: BuiltView | undefined): PreparedTool {
+function prepare(tool: ToolDef<any>, view: BuiltView | undefined, production: boolean): PreparedTool {
 	return {
 		def: tool,
 		view,
+		check: production ? undefined : outputCheck(tool.output),
 		config: {
 			title: tool.title,
 			description: tool.description,
@@ -95,7 +99,8 @@ const TIMED_OUT = Symbol('timed out')
  * and traced: its span continues the trace of the request's `params._meta.traceparent` when it
  * sent one (SEP-414), else the HTTP request's.
  */
-async function runTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args: unknown, call: PendingCall) {
+async function runTool(deps: AppDeps, prepared: PreparedTool, actor: Actor, args: unknown, call: PendingCall) {
+	const tool = prepared.def
 	const started = performance.now()
 	const request = currentRequest()
 	const parent = request?.mcpTrace
@@ -108,7 +113,7 @@ async function runTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args: un
 			attributes: { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': tool.name, 'gen_ai.operation.name': 'execute_tool' },
 		},
 		async (span) => {
-			const answer = await boundedTool(deps, tool, actor, args)
+			const answer = await boundedTool(deps, prepared, actor, args)
 			if (answer.outcome !== 'ok')
 				span?.setStatus({ code: SpanStatusCode.ERROR }).setAttribute('error.type', answer.outcome === 'timeout' ? 'timeout' : 'tool_error')
 			return answer
@@ -134,35 +139,36 @@ async function runTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args: un
  */
 async function confirmedRun(
 	deps: AppDeps,
-	tool: ToolDef<any>,
+	prepared: PreparedTool,
 	actor: Actor,
 	args: unknown,
 	call: PendingCall,
 	ctx: ConfirmContext | undefined,
 	stream: QuestionStream | undefined,
 ) {
+	const tool = prepared.def
 	const modern = clientCanAsk(ctx)
 	// A 2026-07-28 request carries its capabilities: a session id on it plays no part.
 	const legacy = !modern && stream !== undefined && ctx?.mcpReq?.envelope === undefined
-	if (!tool.confirm || !(modern || legacy)) return runTool(deps, tool, actor, args, call)
+	if (!tool.confirm || !(modern || legacy)) return runTool(deps, prepared, actor, args, call)
 	const refused = (why: Parameters<typeof declined>[1]) => {
 		reportCall(deps, call, { actor, tool: tool.name, outcome: 'refused' })
 		return declined(tool.name, why, deps.config.mcpToolTimeout)
 	}
 	const answer = modern ? confirmationAnswer(ctx) : 'none'
-	if (answer === 'yes') return runTool(deps, tool, actor, args, call)
+	if (answer === 'yes') return runTool(deps, prepared, actor, args, call)
 	if (answer === 'no') return refused('no')
 	let message: string | null
 	try {
 		message = await tool.confirm({ deps, actor }, args as never)
 	} catch {
 		// The call cannot succeed (an id out of reach, a refused rule): the tool's own answer says why.
-		return runTool(deps, tool, actor, args, call)
+		return runTool(deps, prepared, actor, args, call)
 	}
-	if (!message) return runTool(deps, tool, actor, args, call)
+	if (!message) return runTool(deps, prepared, actor, args, call)
 	if (modern) return askToConfirm(message)
 	const said = await askOnStream(deps.answers, stream!, questionOwner(actor), message, deps.config.mcpToolTimeout, ctx?.mcpReq?.signal)
-	return said === 'yes' ? runTool(deps, tool, actor, args, call) : refused(said)
+	return said === 'yes' ? runTool(deps, prepared, actor, args, call) : refused(said)
 }
 
 /** A tool call the door has let through to the SDK: reported once, by the tool or, when the SDK answered without running it, by the route. */
@@ -206,7 +212,7 @@ function reportedWhenAnswered(deps: AppDeps, response: Response, call: PendingCa
 	return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
 }
 
-async function boundedTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args: unknown) {
+async function boundedTool(deps: AppDeps, { def: tool, check }: PreparedTool, actor: Actor, args: unknown) {
 	const seconds = deps.config.mcpToolTimeout
 	let timer: ReturnType<typeof setTimeout> | undefined
 	try {
@@ -222,6 +228,12 @@ async function boundedTool(deps: AppDeps, tool: ToolDef<any>, actor: Actor, args
 			)
 			deps.log.warn('tool call timed out', { tool: tool.name, seconds })
 			return { outcome: 'timeout' as const, answer: toolTimedOut(tool.name, seconds, tool.readOnly) }
+		}
+		const problems = check?.(data)
+		if (problems?.length) {
+			const text = resultMismatch(tool.name, problems)
+			deps.log.error('tool result does not match its output schema', { tool: tool.name, problems })
+			return { outcome: 'error' as const, answer: { isError: true, content: [{ type: 'text' as const, text }] } }
 		}
 		return { outcome: 'ok' as const, answer: toolSuccess(data, tool.name), data }
 	} catch (error) {
@@ -240,7 +252,7 @@ interface MessageFacts {
 }
 
 function registerTool(server: McpServer, deps: AppDeps, tool: PreparedTool, actor: Actor, call: PendingCall, canAsk: boolean) {
-	const run = (args: unknown, ctx?: ConfirmContext) => confirmedRun(deps, tool.def, actor, args, call, ctx, canAsk ? callStream(server, ctx) : undefined)
+	const run = (args: unknown, ctx?: ConfirmContext) => confirmedRun(deps, tool, actor, args, call, ctx, canAsk ? callStream(server, ctx) : undefined)
 	if (tool.view) linkView(server, tool.def.name, tool.config, tool.view, run)
 	else server.registerTool(tool.def.name, tool.config, run)
 }
@@ -323,7 +335,7 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 	// Built once at start: each view is one self-contained document with a content-hashed address.
 	const views = deps.registry.views.map(buildView)
 	const viewOf = new Map(views.flatMap((view) => view.def.tools.map((name) => [name, view] as const)))
-	const tools = deps.registry.tools.map((tool) => prepare(tool, viewOf.get(tool.name)))
+	const tools = deps.registry.tools.map((tool) => prepare(tool, viewOf.get(tool.name), deps.config.production))
 	const handler = createMcpHandler(
 		(ctx) => {
 			const extra = ctx.authInfo?.extra as { actor?: Actor; call?: PendingCall; called?: string; canAsk?: boolean } | undefined

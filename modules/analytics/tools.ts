@@ -40,6 +40,8 @@ export const analyticsTools = [
 		}),
 		readOnly: true,
 		permission: 'analytics:read',
+		spec: 'R range(enum:7|30 default=30)',
+		testCalls: () => [{ range: 7 as const }, { range: 30 as const }],
 		run: ({ deps, actor }, a) => analyticsSummary(deps, actor, (a.range ?? 30) as 7 | 30),
 	}),
 ]

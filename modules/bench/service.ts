@@ -23,7 +23,8 @@ import { ROLE_FAMILIES, type RoleFamily } from './family.ts'
 export interface BenchRow {
 	id: string
 	candidateId: string
-	roleFamily: string
+	/** Only listed families are stored (`addToBench` refuses others). */
+	roleFamily: RoleFamily
 	jobId: string | null
 	addedByUserId: string | null
 	availableFrom: string | null

@@ -45,6 +45,8 @@ export const benchTools = [
 		output: page('bench', BenchEntry),
 		readOnly: true,
 		permission: 'bench:read',
+		spec: 'R limit(integer minimum=1 maximum=100 default=25), cursor(string minLength=1 maxLength=64)',
+		testCalls: () => [{ limit: 100 }],
 		run: ({ deps, actor }, a) => listBench(deps, actor, { limit: a.limit ?? 25, cursor: a.cursor }),
 	}),
 	defineTool({
@@ -60,6 +62,12 @@ export const benchTools = [
 		}),
 		readOnly: true,
 		permission: 'bench:read',
+		spec: 'R jobId*(string minLength=1 maxLength=160), limit(integer minimum=1 maximum=100 default=25), cursor(string minLength=1 maxLength=64)',
+		testCalls: (r) =>
+			r
+				.seen('job')
+				.slice(0, 3)
+				.map((jobId) => ({ jobId })),
 		run: ({ deps, actor }, a) => jobBench(deps, actor, { jobId: a.jobId, limit: a.limit ?? 25, cursor: a.cursor }),
 		// Ranking the bench against a job is a search of the candidate database made for that job.
 		searchOf: (a) => ({ criteria: { rankedFor: 'job requirements' }, jobId: a.jobId }),
@@ -75,6 +83,8 @@ export const benchTools = [
 		destructive: false,
 		idempotent: true,
 		permission: 'bench:write',
+		spec: 'W candidateId*(string minLength=1 maxLength=160), roleFamily*(enum:java|dotnet|datasci|python|fullstack|qa|sre|devops|cloud|genai|dataeng|dba|privacy|security|workday|salesforce|servicenow|gis|insurance|product|ba|pm|other), jobId(string minLength=1 maxLength=160)',
+		testCalls: (r) => [{ candidateId: r.made('candidate'), roleFamily: 'java' as const, jobId: r.made('job') }],
 		run: ({ deps, actor }, a) => addToBench(deps, actor, { candidateId: a.candidateId, roleFamily: a.roleFamily as RoleFamily, jobId: a.jobId }),
 	}),
 ]

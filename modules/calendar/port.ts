@@ -7,10 +7,14 @@ import type { AppDeps } from '../../core/deps.ts'
 import { definePort, type SourcePosition } from '../../core/module.ts'
 import type { UntrustedText } from '../../core/untrusted.ts'
 
+/** The kinds of calendar entries, one per source: what `get_calendar` lists and filters by. */
+export const CALENDAR_TYPES = ['interview', 'followup', 'external'] as const
+export type CalendarType = (typeof CALENDAR_TYPES)[number]
+
 /** One calendar entry. External busy times carry no title of their own (busy/free only). */
 export interface CalendarEntry {
-	/** The source's `type`: `interview`, `followup` or `external`. */
-	readonly type: string
+	/** The source's `type`. */
+	readonly type: CalendarType
 	/** Unique within the type. */
 	readonly id: string
 	readonly start: Date
@@ -32,7 +36,7 @@ export interface CalendarEntry {
  * workspace), limited to what `actor` may see, ascending by `(start, id)` after `after`, at most `limit`.
  */
 export interface CalendarSource {
-	readonly type: string
+	readonly type: CalendarType
 	entries(
 		deps: AppDeps,
 		actor: Actor,

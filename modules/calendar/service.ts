@@ -16,7 +16,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { contributionsTo } from '../../core/registry.ts'
 import { fetchSize, oneOf, pageOf, readCursor, TEXT, TIME } from '../../core/paging.ts'
-import { calendarSources, type CalendarEntry, type CalendarSource } from './port.ts'
+import { CALENDAR_TYPES, calendarSources, type CalendarEntry, type CalendarSource, type CalendarType } from './port.ts'
 import { afterPosition, compareMerged, sourcePosition, type MergedPosition } from '../../core/source-merge.ts'
 import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { personRef, userNames } from '../auth/index.ts'
@@ -24,8 +24,7 @@ import { candidateCards } from '../candidates/index.ts'
 import { jobLabels, teammateIds } from '../jobs/index.ts'
 import { calendarBusy, calendarFeeds } from './table.ts'
 
-export const CALENDAR_TYPES = ['interview', 'followup', 'external'] as const
-export type CalendarType = (typeof CALENDAR_TYPES)[number]
+export { CALENDAR_TYPES, type CalendarType } from './port.ts'
 export const SCOPES = ['mine', 'team', 'workspace'] as const
 export type Scope = (typeof SCOPES)[number]
 
@@ -70,7 +69,7 @@ export interface CalendarInput {
 
 export interface CalendarView {
 	id: string
-	type: string
+	type: CalendarType
 	/** Our words ("AI video interview", "Busy"), or a follow-up's title as a person wrote it (labelled). */
 	title: string | UntrustedText
 	start: string

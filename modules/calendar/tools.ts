@@ -57,6 +57,14 @@ export const calendarTools = [
 		}),
 		readOnly: true,
 		permission: 'calendar:read',
+		spec: 'R from(string maxLength=40), to(string maxLength=40), scope(enum:mine|team|workspace default="mine"), types(array maxItems=3 default=["interview","followup","external"] items:interview|followup|external), limit(integer minimum=1 maximum=100 default=25), cursor(string minLength=1 maxLength=64)',
+		testCalls: () => {
+			const window = { from: new Date(Date.now() - 45 * 86_400_000).toISOString(), to: new Date(Date.now() + 45 * 86_400_000).toISOString() }
+			return [
+				{ ...window, scope: 'workspace' as const, limit: 100 },
+				{ ...window, scope: 'mine' as const, limit: 100 },
+			]
+		},
 		run: ({ deps, actor }, a) =>
 			getCalendar(deps, actor, {
 				from: a.from,

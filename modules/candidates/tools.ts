@@ -23,6 +23,15 @@ export const candidateTools = [
 		output: page('candidates', CandidateSummary),
 		readOnly: true,
 		permission: 'candidates:read',
+		spec: 'R jobId(string minLength=1 maxLength=160), query(string maxLength=120), limit(integer minimum=1 maximum=100 default=25), cursor(string minLength=1 maxLength=64)',
+		testCalls: (r) => [
+			{ limit: 100 },
+			{ query: r.word },
+			...r
+				.seen('job')
+				.slice(0, 2)
+				.map((jobId) => ({ jobId })),
+		],
 		run: ({ deps, actor }, a) => listCandidates(deps, actor, { jobId: a.jobId, query: a.query, limit: a.limit ?? 25, cursor: a.cursor }),
 		// A query searches the candidate database (41 CFR 60-1.12); a plain listing does not.
 		searchOf: (a) => (a.query?.trim() ? { criteria: { query: a.query.trim(), ...(a.jobId ? { jobId: a.jobId } : {}) }, jobId: a.jobId } : null),
@@ -35,6 +44,8 @@ export const candidateTools = [
 		output: t.Object({ candidate: CandidateDetail }),
 		readOnly: true,
 		permission: 'candidates:read',
+		spec: 'R candidateId*(string minLength=1 maxLength=160)',
+		testCalls: (r) => r.seen('candidate').map((candidateId) => ({ candidateId })),
 		run: async ({ deps, actor }, a) => ({ candidate: await getCandidate(deps, actor, a.candidateId) }),
 	}),
 	defineTool({
@@ -52,6 +63,14 @@ export const candidateTools = [
 		output: page('applications', ApplicationSummary),
 		readOnly: true,
 		permission: 'candidates:read',
+		spec: 'R jobId(string minLength=1 maxLength=160), stageKey(string minLength=1 maxLength=60), includeArchived(boolean default=false), limit(integer minimum=1 maximum=100 default=25), cursor(string minLength=1 maxLength=64)',
+		testCalls: (r) => [
+			{ limit: 100, includeArchived: true },
+			...r
+				.seen('job')
+				.slice(0, 2)
+				.map((jobId) => ({ jobId })),
+		],
 		run: ({ deps, actor }, a) =>
 			listApplications(deps, actor, {
 				jobId: a.jobId,
@@ -69,6 +88,8 @@ export const candidateTools = [
 		output: t.Object({ application: ApplicationDetail }),
 		readOnly: true,
 		permission: 'candidates:read',
+		spec: 'R applicationId*(string minLength=1 maxLength=160)',
+		testCalls: (r) => r.seen('application').map((applicationId) => ({ applicationId })),
 		run: async ({ deps, actor }, a) => ({ application: await getApplication(deps, actor, a.applicationId) }),
 	}),
 	defineTool({
@@ -90,6 +111,8 @@ export const candidateTools = [
 		}),
 		readOnly: true,
 		permission: 'candidates:read',
+		spec: 'R jobId*(string minLength=1 maxLength=160), list(enum:applicants|leads default="applicants"), limit(integer minimum=1 maximum=100 default=25), cursor(string minLength=1 maxLength=64)',
+		testCalls: (r) => r.seen('job').flatMap((jobId) => [{ jobId }, { jobId, list: 'leads' as const }]),
 		run: ({ deps, actor }, a) =>
 			getJobApplicants(deps, actor, { jobId: a.jobId, list: (a.list ?? 'applicants') as 'applicants' | 'leads', limit: a.limit ?? 25, cursor: a.cursor }),
 	}),

@@ -27,6 +27,7 @@ import { deliveryStates, enqueueMail, type OutboxAttachment } from '../outbox/in
 import {
 	DOCUMENT_KINDS,
 	DOCUMENT_LABELS,
+	isDocumentKind,
 	requiredDocuments,
 	submissionTarget,
 	vendorNames,
@@ -89,7 +90,7 @@ export interface SubmissionCheck {
 	onFile: DocumentKind[]
 	missing: DocumentKind[]
 	resumeOnFile: boolean
-	alreadySubmitted: { submissionId: string; submittedAt: string; documents: string[] } | null
+	alreadySubmitted: { submissionId: string; submittedAt: string; documents: DocumentKind[] } | null
 	ready: boolean
 	/** Plain sentences in our words saying what stands in the way (empty when ready). */
 	problems: string[]
@@ -123,7 +124,9 @@ export async function checkVendorSubmission(deps: AppDeps, actor: Actor, applica
 		onFile: s.onFile,
 		missing: s.missing,
 		resumeOnFile: hasResume(s.candidate),
-		alreadySubmitted: s.existing ? { submissionId: s.existing.id, submittedAt: s.existing.submittedAt.toISOString(), documents: s.existing.documents } : null,
+		alreadySubmitted: s.existing
+			? { submissionId: s.existing.id, submittedAt: s.existing.submittedAt.toISOString(), documents: s.existing.documents.filter(isDocumentKind) }
+			: null,
 		ready: problems.length === 0,
 		problems,
 	}

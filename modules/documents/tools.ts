@@ -92,6 +92,8 @@ export const documentTools = [
 		output: DocumentsOnFile,
 		readOnly: true,
 		permission: 'documents:read',
+		spec: 'R candidateId*(string minLength=1 maxLength=160)',
+		testCalls: (r) => r.seen('candidate').map((candidateId) => ({ candidateId })),
 		run: ({ deps, actor }, a) => listCandidateDocuments(deps, actor, a.candidateId),
 	}),
 	defineTool({
@@ -103,6 +105,8 @@ export const documentTools = [
 		output: Check,
 		readOnly: true,
 		permission: 'documents:read',
+		spec: 'R applicationId*(string minLength=1 maxLength=160)',
+		testCalls: (r) => r.seen('application').map((applicationId) => ({ applicationId })),
 		run: ({ deps, actor }, a) => checkVendorSubmission(deps, actor, a.applicationId),
 	}),
 	defineTool({
@@ -123,6 +127,8 @@ export const documentTools = [
 		idempotent: false,
 		openWorld: true,
 		permission: 'documents:request',
+		spec: 'W candidateId*(string minLength=1 maxLength=160), items*(array minItems=1 maxItems=4 items:dl|visa|i94|workAuth), applicationId(string minLength=1 maxLength=160), message(string maxLength=2000), includeJobLink(boolean default=true)',
+		testCalls: (r) => [{ candidateId: r.made('candidate'), applicationId: r.made('application'), items: ['dl' as const] }],
 		run: async ({ deps, actor }, a) => ({ request: await requestCandidateDocuments(deps, actor, { ...a, items: a.items as never }) }),
 		confirm: ({ deps, actor }, a) => documentRequestSummary(deps, actor, { ...a, items: a.items as never }),
 	}),
@@ -142,6 +148,8 @@ export const documentTools = [
 		idempotent: false,
 		openWorld: true,
 		permission: 'documents:submit',
+		spec: 'W applicationId*(string minLength=1 maxLength=160), documents*(array maxItems=4 items:dl|visa|i94|workAuth), note(string maxLength=1000)',
+		testCalls: (r) => [{ applicationId: r.made('application'), documents: ['dl' as const], note: 'Again.' }],
 		run: async ({ deps, actor }, a) => ({
 			submission: await submitToVendor(deps, actor, { applicationId: a.applicationId, documents: a.documents as never, note: a.note }),
 		}),

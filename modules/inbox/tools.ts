@@ -46,6 +46,8 @@ export const inboxTools = [
 		output: page('threads', Thread),
 		readOnly: true,
 		permission: 'inbox:read',
+		spec: 'R filter(enum:all|unread|starred default="all"), limit(integer minimum=1 maximum=100 default=25), cursor(string minLength=1 maxLength=64)',
+		testCalls: () => [{ limit: 100 }, { filter: 'unread' as const }],
 		run: ({ deps, actor }, a) => listThreads(deps, actor, { filter: a.filter as InboxFilter | undefined, limit: a.limit ?? 25, cursor: a.cursor }),
 	}),
 	defineTool({
@@ -57,6 +59,8 @@ export const inboxTools = [
 		output: t.Object({ thread: t.Composite([Thread, t.Object({ olderMessagesOmitted: t.Integer(), messages: t.Array(Message) })]) }),
 		readOnly: true,
 		permission: 'inbox:read',
+		spec: 'R threadId*(string minLength=1 maxLength=160)',
+		testCalls: (r) => r.seen('thread').map((threadId) => ({ threadId })),
 		run: async ({ deps, actor }, a) => ({ thread: await getThread(deps, actor, a.threadId) }),
 	}),
 ]

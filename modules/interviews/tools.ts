@@ -55,6 +55,8 @@ export const interviewTools = [
 		output: page('interviews', Summary),
 		readOnly: true,
 		permission: 'interviews:read',
+		spec: 'R status(enum:invited|started|completed|expired), limit(integer minimum=1 maximum=100 default=25), cursor(string minLength=1 maxLength=64)',
+		testCalls: () => [{ limit: 100 }],
 		run: ({ deps, actor }, a) => listInterviews(deps, actor, { status: a.status as InterviewStatus | undefined, limit: a.limit ?? 25, cursor: a.cursor }),
 	}),
 	defineTool({
@@ -66,6 +68,8 @@ export const interviewTools = [
 		output: t.Object({ interview: Detail }),
 		readOnly: true,
 		permission: 'interviews:read',
+		spec: 'R interviewId*(string minLength=1 maxLength=160)',
+		testCalls: (r) => r.seen('interview').map((interviewId) => ({ interviewId })),
 		run: async ({ deps, actor }, a) => ({ interview: await getInterview(deps, actor, a.interviewId) }),
 	}),
 ]

@@ -86,6 +86,8 @@ export const jobTools = [
 		output: page('jobs', JobSummary),
 		readOnly: true,
 		permission: 'jobs:read',
+		spec: 'R status(enum:Open|Draft|Closed), query(string maxLength=120), limit(integer minimum=1 maximum=100 default=25), cursor(string minLength=1 maxLength=64)',
+		testCalls: (r) => [{ limit: 100 }, { query: r.word }],
 		run: ({ deps, actor }, a) => listJobs(deps, actor, { status: a.status as never, query: a.query, limit: a.limit ?? 25, cursor: a.cursor }),
 	}),
 	defineTool({
@@ -97,6 +99,8 @@ export const jobTools = [
 		output: oneJob,
 		readOnly: true,
 		permission: 'jobs:read',
+		spec: 'R jobId*(string minLength=1 maxLength=160)',
+		testCalls: (r) => r.seen('job').map((jobId) => ({ jobId })),
 		run: async ({ deps, actor }, a) => ({ job: await getJob(deps, actor, a.jobId) }),
 	}),
 	defineTool({
@@ -110,6 +114,8 @@ export const jobTools = [
 		destructive: false,
 		idempotent: false,
 		permission: 'jobs:create',
+		spec: 'W title*(string minLength=1 maxLength=200), department(string maxLength=120), location(string maxLength=200), employment(string maxLength=60), pitch(string maxLength=600), description(string maxLength=20000), requirements(array maxItems=40 items:string 1-300), niceToHave(array maxItems=40 items:string 1-300), salaryMin(integer minimum=0), salaryMax(integer minimum=0), contractType(enum:W2|C2C|Fulltime), activelyHiring(boolean)',
+		testCalls: () => [{ title: 'Plain Engineer', requirements: ['SQL'] }],
 		run: async ({ deps, actor }, a) => ({ job: await createJob(deps, actor, a) }),
 	}),
 	defineTool({
@@ -123,6 +129,8 @@ export const jobTools = [
 		idempotent: true,
 		openWorld: true,
 		permission: 'jobs:set_status',
+		spec: 'W jobId*(string minLength=1 maxLength=160), status*(enum:Open|Draft|Closed)',
+		testCalls: (r) => [{ jobId: r.made('job'), status: 'Open' as const }],
 		run: async ({ deps, actor }, a) => ({ job: await setJobStatus(deps, actor, a.jobId, a.status as never) }),
 	}),
 	defineTool({
@@ -135,6 +143,8 @@ export const jobTools = [
 		destructive: false,
 		idempotent: true,
 		permission: 'jobs:actively_hiring',
+		spec: 'W jobId*(string minLength=1 maxLength=160), activelyHiring*(boolean)',
+		testCalls: (r) => [{ jobId: r.made('job'), activelyHiring: true }],
 		run: async ({ deps, actor }, a) => ({ job: await setActivelyHiring(deps, actor, a.jobId, a.activelyHiring) }),
 	}),
 ]

@@ -23,6 +23,12 @@ export const lookupTools = [
 		output: page('values', LookupValue),
 		readOnly: true,
 		permission: 'lookups:read',
+		spec: 'R kind*(enum:vendor|implementation_partner|client), query(string maxLength=240), limit(integer minimum=1 maximum=100 default=25), cursor(string minLength=1 maxLength=64)',
+		testCalls: (r) =>
+			LOOKUP_KINDS.flatMap((kind) => [
+				{ kind, limit: 100 },
+				{ kind, query: r.word },
+			]),
 		run: async ({ deps, actor }, a) => {
 			const page = await listLookups(deps, actor, { kind: a.kind as never, query: a.query, limit: a.limit ?? 25, cursor: a.cursor })
 			return { values: page.values.map((v) => ({ ...v, name: untrustedLine(v.name, 'colleague', 120) })), nextCursor: page.nextCursor }

@@ -25,6 +25,8 @@ export const reviewTools = [
 		output: page('items', Item),
 		readOnly: true,
 		permission: 'review:read',
+		spec: 'R limit(integer minimum=1 maximum=100 default=25), cursor(string minLength=1 maxLength=64)',
+		testCalls: () => [{ limit: 100 }],
 		run: ({ deps, actor }, a) => reviewQueue(deps, actor, { limit: a.limit ?? 25, cursor: a.cursor }),
 	}),
 ]

@@ -24,6 +24,8 @@ export const savedSearchTools = [
 		output: t.Object({ list: oneOf(SEARCH_LISTS), searches: t.Array(SavedSearch) }),
 		readOnly: true,
 		permission: 'saved-searches:use',
+		spec: 'R list*(enum:candidates|bench|jobs|applications|pipeline|assessments|inbox|vendors|privacy|accounts)',
+		testCalls: () => SEARCH_LISTS.map((list) => ({ list })),
 		run: async ({ deps, actor }, a) => ({ list: a.list, searches: await listSavedSearches(deps, actor, a.list as string) }),
 	}),
 ]

@@ -58,6 +58,9 @@ export default defineModule({
 			output: t.Object({ query: t.String(), results: t.Array(Hit), types: t.Array(TypeCount) }),
 			readOnly: true,
 			permission: 'search:use',
+			spec: 'R q*(string minLength=2 maxLength=120)',
+			// The question is the person's own words, echoed plain: it holds no text others wrote.
+			testCalls: (r) => [{ q: r.word }, { q: 'Java' }],
 			run: ({ deps, actor }, a) => search(deps, actor, a.q),
 			// It searches the candidate database among the rest (41 CFR 60-1.12).
 			searchOf: (a) => ({ criteria: { query: a.q } }),

@@ -33,6 +33,14 @@ export const todoTools = [
 		output: page('todos', Todo),
 		readOnly: true,
 		permission: 'todos:read',
+		spec: 'R candidateId(string minLength=1 maxLength=160), limit(integer minimum=1 maximum=100 default=25), cursor(string minLength=1 maxLength=64)',
+		testCalls: (r) => [
+			{ limit: 100 },
+			...r
+				.seen('candidate')
+				.slice(0, 2)
+				.map((candidateId) => ({ candidateId })),
+		],
 		run: ({ deps, actor }, a) => listTodos(deps, actor, { candidateId: a.candidateId, limit: a.limit ?? 25, cursor: a.cursor }),
 	}),
 ]

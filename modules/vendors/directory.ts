@@ -38,8 +38,14 @@ export interface VendorDetail extends VendorSummary {
 	jobCount: number
 	contact: { name: string | null; email: string | null; phone: string | null }
 	submission: { method: SubmissionMethod | null; email: string | null; portalUrl: string | null }
-	documentRules: DocumentRules
+	documentRules: KnownDocumentRules
 	lastSubmittedAt: string | null
+}
+
+/** Stored rules as they are read back: only the kinds Benchline knows (see `cleanRules`). */
+export interface KnownDocumentRules {
+	always: DocumentKind[]
+	byWorkAuthorization: Record<string, DocumentKind[]>
 }
 
 interface VendorRow {
@@ -184,9 +190,9 @@ export function requiredDocuments(rules: DocumentRules, workAuthorization: strin
 }
 
 /** Stored rules, with anything unknown dropped (rules are data, kept valid on the way out too). */
-function cleanRules(rules: DocumentRules | null | undefined): DocumentRules {
+function cleanRules(rules: DocumentRules | null | undefined): KnownDocumentRules {
 	const kinds = (list: unknown) => DOCUMENT_KINDS.filter((k) => Array.isArray(list) && list.includes(k))
-	const by: Record<string, string[]> = {}
+	const by: Record<string, DocumentKind[]> = {}
 	for (const [k, v] of Object.entries(rules?.byWorkAuthorization ?? {})) by[authorizationKey(k)] = kinds(v)
 	return { always: kinds(rules?.always), byWorkAuthorization: by }
 }

@@ -15,6 +15,8 @@ export const vendorTools = [
 		output: page('vendors', VendorSummarySchema),
 		readOnly: true,
 		permission: 'vendors:read',
+		spec: 'R limit(integer minimum=1 maximum=100 default=25), cursor(string minLength=1 maxLength=64)',
+		testCalls: () => [{ limit: 100 }],
 		run: async ({ deps, actor }, a) => {
 			const page = await listVendors(deps, actor, { limit: a.limit ?? 25, cursor: a.cursor })
 			return { vendors: page.vendors.map(labelledSummary), nextCursor: page.nextCursor }
@@ -29,6 +31,8 @@ export const vendorTools = [
 		output: t.Object({ vendor: VendorDetailSchema }),
 		readOnly: true,
 		permission: 'vendors:read',
+		spec: 'R vendorId*(string minLength=1 maxLength=160)',
+		testCalls: (r) => r.seen('vendor').map((vendorId) => ({ vendorId })),
 		run: async ({ deps, actor }, a) => ({ vendor: labelledDetail(await getVendor(deps, actor, a.vendorId)) }),
 	}),
 ]

@@ -602,6 +602,8 @@ const probeModule = defineModule({
 				output: t.Object({ waited: t.Integer() }),
 				readOnly,
 				permission: 'probe:use',
+				spec: `${readOnly ? 'R' : 'W'} ms*(integer minimum=0 maximum=60000)`,
+				testCalls: () => [{ ms: 0 }],
 				run: async (_ctx, a) => {
 					await Bun.sleep(a.ms)
 					return { waited: a.ms }
@@ -616,6 +618,8 @@ const probeModule = defineModule({
 			output: t.Object({ items: t.Array(t.Object({ n: t.Integer(), body: t.Any() })) }),
 			readOnly: true,
 			permission: 'probe:use',
+			spec: 'R ',
+			testCalls: () => [{}],
 			run: async () => ({
 				items: Array.from({ length: 300 }, (_, n) => ({
 					n,
@@ -631,6 +635,8 @@ const probeModule = defineModule({
 			output: t.Object({ rows: t.Array(t.String()) }),
 			readOnly: true,
 			permission: 'probe:use',
+			spec: 'R ',
+			testCalls: () => [{}],
 			run: async () => ({ rows: Array.from({ length: 30_000 }, (_, n) => `row ${n} ${'y'.repeat(60)}`) }),
 		}),
 	],

@@ -20,13 +20,15 @@
  *   checked by the project's own checker (core/schema-check.ts: unknown properties refused, lengths
  *   in code points, no control characters) and by TypeBox's `Value.Errors` (string formats, which
  *   ours does not check), with no property the schema does not declare, reported by tool and path.
- * A listed tool without a way to call it here fails the test, so a new tool is covered when added.
+ * How each tool is called comes from the registry: its `testCalls`, written beside it (by
+ * `npm run new-module` for a new one), so a new tool is covered as soon as it is listed.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { FormatRegistry, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { and, eq } from 'drizzle-orm'
 import { runCommand } from '../../core/cli.ts'
+import type { ToolTestRecords } from '../../core/module.ts'
 import { checkValue } from '../../core/schema-check.ts'
 import { newId } from '../../core/credentials.ts'
 import { signWebhook } from '../../core/http/signed-webhook.ts'
@@ -39,7 +41,6 @@ import { jobQuestions, jobs } from '../../modules/jobs/table.ts'
 import { LOOKUP_KINDS } from '../../modules/lookups/service.ts'
 import { textToSend } from '../../modules/outbox/index.ts'
 import { outbox } from '../../modules/outbox/table.ts'
-import { SEARCH_LISTS } from '../../modules/saved-searches/service.ts'
 import { makePdf } from '../fixtures/resumes.ts'
 import { callOn, serveApp, unique, type TestWorkspace } from '../helpers.ts'
 import { portalApp } from '../portal.ts'
@@ -374,49 +375,25 @@ async function idsFor(person: McpPerson) {
 	}
 }
 
-/** How to call each tool: argument sets from the ids the person can see. A tool missing here fails the test. */
-function callsOf(ids: Awaited<ReturnType<typeof idsFor>>): Record<string, Record<string, unknown>[]> {
-	const each = <T>(list: T[], f: (x: T) => Record<string, unknown>) => list.map(f)
-	const window = { from: new Date(Date.now() - 45 * 86_400_000).toISOString(), to: new Date(Date.now() + 45 * 86_400_000).toISOString() }
-	return {
-		list_jobs: [{ limit: 100 }, { query: WORD }],
-		get_job: each(ids.jobs, (jobId) => ({ jobId })),
-		create_job: [{ title: 'Plain Engineer', requirements: ['SQL'] }],
-		set_job_status: [{ jobId: w.ids.restJob, status: 'Open' }],
-		set_job_actively_hiring: [{ jobId: w.ids.restJob, activelyHiring: true }],
-		list_candidates: [{ limit: 100 }, { query: WORD }, ...each(ids.jobs.slice(0, 2), (jobId) => ({ jobId }))],
-		get_candidate: each(ids.candidates, (candidateId) => ({ candidateId })),
-		list_applications: [{ limit: 100, includeArchived: true }, ...each(ids.jobs.slice(0, 2), (jobId) => ({ jobId }))],
-		get_application: each(ids.applications, (applicationId) => ({ applicationId })),
-		get_job_applicants: ids.jobs.flatMap((jobId) => [{ jobId }, { jobId, list: 'leads' }]),
-		list_bench: [{ limit: 100 }],
-		get_job_bench: each(ids.jobs.slice(0, 3), (jobId) => ({ jobId })),
-		add_to_bench: [{ candidateId: w.ids.candidate, roleFamily: 'java', jobId: w.ids.restJob }],
-		list_candidate_documents: each(ids.candidates, (candidateId) => ({ candidateId })),
-		check_vendor_submission: each(ids.applications, (applicationId) => ({ applicationId })),
-		request_candidate_documents: [{ candidateId: w.ids.candidate, applicationId: w.ids.application, items: ['dl'] }],
-		submit_to_vendor: [{ applicationId: w.ids.application, documents: ['dl'], note: 'Again.' }],
-		list_inbox_threads: [{ limit: 100 }, { filter: 'unread' }],
-		get_inbox_thread: each(ids.threads, (threadId) => ({ threadId })),
-		list_interview_results: [{ limit: 100 }],
-		get_interview_result: each(ids.interviews, (interviewId) => ({ interviewId })),
-		get_calendar: [
-			{ ...window, scope: 'workspace', limit: 100 },
-			{ ...window, scope: 'mine', limit: 100 },
-		],
-		get_analytics_summary: [{ range: 7 }, { range: 30 }],
-		list_staffing_lookups: LOOKUP_KINDS.flatMap((kind) => [
-			{ kind, limit: 100 },
-			{ kind, query: WORD },
-		]),
-		get_review_queue: [{ limit: 100 }],
-		list_saved_searches: SEARCH_LISTS.map((list) => ({ list })),
-		list_todos: [{ limit: 100 }, ...each(ids.candidates.slice(0, 2), (candidateId) => ({ candidateId }))],
-		list_vendors: [{ limit: 100 }],
-		get_vendor: each(ids.vendors, (vendorId) => ({ vendorId })),
-		// The question is the person's own words, echoed plain: it holds no marker.
-		search: [{ q: WORD }, { q: 'Java' }],
+/**
+ * The records a person's tool calls are made with (`ToolTestRecords`, handed to each tool's
+ * `testCalls`, written beside the tool): what they found in their lists, and what this test made.
+ */
+function recordsFor(ids: Awaited<ReturnType<typeof idsFor>>): ToolTestRecords {
+	const seen: Record<string, string[]> = {
+		job: ids.jobs,
+		candidate: ids.candidates,
+		application: ids.applications,
+		thread: ids.threads,
+		interview: ids.interviews,
+		vendor: ids.vendors,
 	}
+	const made: Record<string, string> = { job: w.ids.restJob, candidate: w.ids.candidate, application: w.ids.application }
+	const of = <T>(kinds: Record<string, T>, kind: string): T => {
+		if (!(kind in kinds)) throw new Error(`tests/mcp/tool-results.test.ts has no records of kind "${kind}": it knows ${Object.keys(kinds).join(', ')}`)
+		return kinds[kind]!
+	}
+	return { word: WORD, seen: (kind) => of(seen, kind), made: (kind) => of(made, kind) }
 }
 
 let called = false
@@ -424,20 +401,21 @@ let called = false
 async function callEverything() {
 	if (called) return answers
 	called = true
-	const missing: string[] = []
+	const { deps } = await serveApp()
+	const tools = new Map(deps.registry.tools.map((t) => [t.name, t]))
+	const unknown: string[] = []
 	for (const person of w.people) {
-		const ids = await idsFor(person)
-		const calls = callsOf(ids)
-		for (const tool of await person.toolNames()) {
-			const argSets = calls[tool]
-			if (!argSets) {
-				missing.push(tool)
+		const records = recordsFor(await idsFor(person))
+		for (const name of await person.toolNames()) {
+			const tool = tools.get(name)
+			if (!tool) {
+				unknown.push(name)
 				continue
 			}
-			for (const args of argSets) answers.push(await call(person, tool, args))
+			for (const args of tool.testCalls(records)) answers.push(await call(person, name, args as Record<string, unknown>))
 		}
 	}
-	expect({ toolsWithoutAWayToCallThem: [...new Set(missing)] }).toEqual({ toolsWithoutAWayToCallThem: [] })
+	expect({ listedButNotInTheRegistry: [...new Set(unknown)] }).toEqual({ listedButNotInTheRegistry: [] })
 	return answers
 }
 

@@ -1,6 +1,7 @@
 /**
  * The MCP tools of sample module: thin adapters over `service.ts`. A tool is listed only to people
  * whose role holds its `permission`; `readOnly` is required so assistant apps know it changes nothing.
+ * `run` returns what `output` describes (tsc checks it, and outside production each result is checked too).
  */
 import { Type as t } from '@sinclair/typebox'
 import { defineTool } from '../../../core/module.ts'
@@ -22,6 +23,10 @@ export const sampleModuleTools = [
 		output: page('entries', Entry),
 		readOnly: true,
 		permission: 'sample-module:read',
+		// Its contract, read by the registry-wide tests: the parameters in one line (tests/mcp/spec-contract.test.ts
+		// holds the schema to it; change both together), and how tests/mcp/tool-results.test.ts calls it.
+		spec: 'R limit(integer minimum=1 maximum=100 default=25), cursor(string minLength=1 maxLength=64)',
+		testCalls: () => [{ limit: 100 }, {}],
 		run: async ({ deps, actor }, a) => {
 			const found = await listSampleModule(deps, actor, { limit: a.limit ?? 25, cursor: a.cursor })
 			return {
