@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { JobFacts } from '../jobs/index.ts'
-import { inList } from './reach.ts'
+import { inList } from '../../core/sql-list.ts'
 
 /**
  * Counts over the applications that are not archived: `applicantCount` counts applicants (not
