@@ -54,6 +54,45 @@ ${barChart({
 })}`
 }
 
+/** Applications by source and by job (careers site), side by side. */
+function sourceAndJobCharts(d: Dashboard, range: number) {
+	return html`<div class="grid-2 two-up">
+<section class="card" aria-labelledby="by-source"><h2 id="by-source">Applications by source</h2>
+${barChart({
+	title: 'Applications by source',
+	labelHeading: 'Source',
+	valueLabel: 'Applications',
+	colour: 'blue',
+	data: d.careers.sources
+		.filter((x) => x.applications > 0)
+		.map((x) => ({
+			label: textOf(x.label),
+			value: x.applications,
+			note: `${n(x.views)} views, ${x.conversionRate === null ? 'no views' : pct(x.conversionRate)} converted`,
+		})),
+	noteHeading: 'Views and conversion',
+	empty: `No applications came through your careers site in the last ${range} days.`,
+})}</section>
+<section class="card" aria-labelledby="by-job"><h2 id="by-job">Applications by job</h2>
+${barChart({
+	title: 'Applications by job',
+	labelHeading: 'Job',
+	valueLabel: 'Applications',
+	colour: 'vermillion',
+	data: d.careers.jobs
+		.filter((x) => x.applications > 0)
+		.map((x) => ({
+			label: textOf(x.title),
+			value: x.applications,
+			href: `/jobs/${x.jobId}`,
+			note: `${n(x.views)} views, ${x.conversionRate === null ? 'no views' : pct(x.conversionRate)} converted`,
+		})),
+	noteHeading: 'Views and conversion',
+	empty: `No applications came through your careers site in the last ${range} days.`,
+})}</section>
+</div>`
+}
+
 export function analyticsPage(deps: AppDeps, session: PageSession, d: Dashboard): Response {
 	const s = d.careers.summary
 	const range = d.period.range
@@ -103,41 +142,7 @@ ${columnChart({
 <p class="meta">Views are job page views on your careers site. The steps after them follow the ${plural(d.funnel.received, 'application')} received in these ${range} days (careers site, vendors, referrals and every other source) to the furthest stage each has reached so far.</p>
 ${funnelChart({ title: 'From view to hire', valueLabel: 'Count', steps, empty: `No job page views or applications in the last ${range} days.` })}</section>
 </div>
-<div class="grid-2 two-up">
-<section class="card" aria-labelledby="by-source"><h2 id="by-source">Applications by source</h2>
-${barChart({
-	title: 'Applications by source',
-	labelHeading: 'Source',
-	valueLabel: 'Applications',
-	colour: 'blue',
-	data: d.careers.sources
-		.filter((x) => x.applications > 0)
-		.map((x) => ({
-			label: textOf(x.label),
-			value: x.applications,
-			note: `${n(x.views)} views, ${x.conversionRate === null ? 'no views' : pct(x.conversionRate)} converted`,
-		})),
-	noteHeading: 'Views and conversion',
-	empty: `No applications came through your careers site in the last ${range} days.`,
-})}</section>
-<section class="card" aria-labelledby="by-job"><h2 id="by-job">Applications by job</h2>
-${barChart({
-	title: 'Applications by job',
-	labelHeading: 'Job',
-	valueLabel: 'Applications',
-	colour: 'vermillion',
-	data: d.careers.jobs
-		.filter((x) => x.applications > 0)
-		.map((x) => ({
-			label: textOf(x.title),
-			value: x.applications,
-			href: `/jobs/${x.jobId}`,
-			note: `${n(x.views)} views, ${x.conversionRate === null ? 'no views' : pct(x.conversionRate)} converted`,
-		})),
-	noteHeading: 'Views and conversion',
-	empty: `No applications came through your careers site in the last ${range} days.`,
-})}</section>
-</div>
+${sourceAndJobCharts(d, range)}
 <section class="card" aria-labelledby="response"><h2 id="response">Time from application to first response</h2>
 ${responseSection(d.funnel)}</section>`,
 	)
