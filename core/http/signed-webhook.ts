@@ -68,11 +68,14 @@ export interface WebhookSigning {
 
 /**
  * The one way a module receives a signed webhook (the interview provider's callback, inbound mail):
- * the body once signature and timestamp check out, handed to `handle`; every refusal comes first.
+ * a receiver for the route, which hands `handle` the body once signature and timestamp check out
+ * (every refusal comes first).
  */
-export async function receiveSignedWebhook<T>(deps: AppDeps, request: Request, signing: WebhookSigning, handle: (body: string) => Promise<T>): Promise<T> {
-	const { prefix, secretName, maxBytes } = signing
-	return handle(await verifiedWebhookBody(request, { prefix, secretName, maxBytes, secret: signing.secret(deps), now: deps.now() }))
+export function signedWebhook<T>(signing: WebhookSigning, handle: (deps: AppDeps, body: string) => Promise<T>) {
+	return async (deps: AppDeps, request: Request): Promise<T> => {
+		const { prefix, secretName, maxBytes } = signing
+		return handle(deps, await verifiedWebhookBody(request, { prefix, secretName, maxBytes, secret: signing.secret(deps), now: deps.now() }))
+	}
 }
 
 const headerCase = (name: string) => name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase())

@@ -28,6 +28,17 @@ const INVITATION_NOTICES: Record<string, string> = {
 	declined: 'The invitation was declined.',
 }
 
+/** Runs a change: a redirect to `location` (Post/Redirect/Get), or, refused, the page again (`again`) with why. */
+async function changeThen(work: () => Promise<unknown>, location: string, again: (error: AppError) => Promise<Response>) {
+	try {
+		await work()
+		return new Response(null, { status: 303, headers: { location } })
+	} catch (error) {
+		if (!(error instanceof AppError) || error.status >= 500) throw error
+		return again(error)
+	}
+}
+
 /** The people page: members and invitations of the workspace (owners and admins). */
 function memberRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 	const people = async (session: PageSession, message: { error?: string; notice?: string } = {}) =>
@@ -37,15 +48,10 @@ function memberRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 			...message,
 		})
 	/** Runs a change on the people page: its redirect, or the page again with the refusal. */
-	const change = async (session: PageSession, work: () => Promise<unknown>, doneKey: string) => {
-		try {
-			await work()
-			return new Response(null, { status: 303, headers: { location: `/people?done=${doneKey}` } })
-		} catch (error) {
-			if (!(error instanceof AppError) || error.status >= 500) throw error
-			return people(session, { error: error.fields?.map((x) => `${x.field} ${x.message}`).join('; ') || error.message })
-		}
-	}
+	const change = (session: PageSession, work: () => Promise<unknown>, doneKey: string) =>
+		changeThen(work, `/people?done=${doneKey}`, (error) =>
+			people(session, { error: error.fields?.map((x) => `${x.field} ${x.message}`).join('; ') || error.message }),
+		)
 	const wsOf = (session: PageSession) => ({ id: session.actor.workspaceId, slug: session.actor.workspaceSlug })
 	const manage = { session: { permission: 'auth:manage_people' as const }, body: form }
 	return new Elysia({ name: 'auth.people.members' })
@@ -98,15 +104,8 @@ function ownInvitationRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 			workspaces: await workspacesOf(deps.db, session.actor.userId!),
 			...message,
 		})
-	const answer = async (session: PageSession, work: () => Promise<unknown>, doneKey: string) => {
-		try {
-			await work()
-			return new Response(null, { status: 303, headers: { location: `/invitations?done=${doneKey}` } })
-		} catch (error) {
-			if (!(error instanceof AppError) || error.status >= 500) throw error
-			return mine(session, { error: error.message })
-		}
-	}
+	const answer = (session: PageSession, work: () => Promise<unknown>, doneKey: string) =>
+		changeThen(work, `/invitations?done=${doneKey}`, (error) => mine(session, { error: error.message }))
 	return new Elysia({ name: 'auth.people.invitations' })
 		.use(auth)
 		.get('/invitations', ({ session, query }) => mine(session, { notice: INVITATION_NOTICES[query.done ?? ''] }), { session: 'signed-in', query: done })

@@ -19,7 +19,7 @@ import { inArray } from 'drizzle-orm'
 import PostalMime, { type Address, type Email } from 'postal-mime'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
-import { receiveSignedWebhook, type WebhookSigning } from '../../core/http/signed-webhook.ts'
+import { signedWebhook } from '../../core/http/signed-webhook.ts'
 import { htmlToText } from '../../core/sanitize.ts'
 import { cutText } from '../../core/untrusted.ts'
 import { findWorkspace } from '../auth/index.ts'
@@ -54,15 +54,15 @@ export interface InboundResult {
 	messageId: string
 }
 
-const INBOUND_SIGNING: WebhookSigning = {
-	prefix: 'x-inbound',
-	secretName: 'INBOUND_MAIL_SECRET',
-	maxBytes: MAX_INBOUND_BYTES,
-	secret: (deps) => deps.config.settings.of(inboxSettings).inboundMailSecret,
-}
-
-export const receiveInbound = (deps: AppDeps, request: Request): Promise<InboundResult> =>
-	receiveSignedWebhook(deps, request, INBOUND_SIGNING, (raw) => fileInbound(deps, raw))
+export const receiveInbound = signedWebhook<InboundResult>(
+	{
+		prefix: 'x-inbound',
+		secretName: 'INBOUND_MAIL_SECRET',
+		maxBytes: MAX_INBOUND_BYTES,
+		secret: (deps) => deps.config.settings.of(inboxSettings).inboundMailSecret,
+	},
+	(deps, raw) => fileInbound(deps, raw),
+)
 
 /** Files a received message (raw RFC 822) in its conversation. */
 async function fileInbound(deps: AppDeps, raw: string): Promise<InboundResult> {

@@ -18,7 +18,7 @@ import { Type as t } from '@sinclair/typebox'
 import type { AppDeps } from '../../core/deps.ts'
 import type { Db } from '../../db/client.ts'
 import { AppError } from '../../core/errors.ts'
-import { receiveSignedWebhook, type WebhookSigning } from '../../core/http/signed-webhook.ts'
+import { signedWebhook } from '../../core/http/signed-webhook.ts'
 import { checkValue } from '../../core/schema-check.ts'
 import { recordActivity } from '../activity/index.ts'
 import { recordEvent } from '../events/index.ts'
@@ -210,16 +210,16 @@ async function notifyCompleted(tx: Db, deps: AppDeps, interview: Interview, even
 	})
 }
 
-const CALLBACK_SIGNING: WebhookSigning = {
-	prefix: 'x-interview',
-	secretName: 'INTERVIEW_WEBHOOK_SECRET',
-	maxBytes: MAX_CALLBACK_BYTES,
-	secret: (deps) => deps.config.settings.of(interviewSettings).webhookSecret,
-}
-
-/** The workflow: verify the signature (`receiveSignedWebhook`), read the event (`parseEvent`), then apply it once. */
-export const handleInterviewCallback = (deps: AppDeps, request: Request): Promise<CallbackResult> =>
-	receiveSignedWebhook(deps, request, CALLBACK_SIGNING, (body) => applyEvent(deps, parseEvent(body)))
+/** The workflow: verify the signature (`signedWebhook`), read the event (`parseEvent`), then apply it once. */
+export const handleInterviewCallback = signedWebhook<CallbackResult>(
+	{
+		prefix: 'x-interview',
+		secretName: 'INTERVIEW_WEBHOOK_SECRET',
+		maxBytes: MAX_CALLBACK_BYTES,
+		secret: (deps) => deps.config.settings.of(interviewSettings).webhookSecret,
+	},
+	(deps, body) => applyEvent(deps, parseEvent(body)),
+)
 
 /** Applies an event once, under the interview's lock. */
 async function applyEvent(deps: AppDeps, event: Event & { at: Date }): Promise<CallbackResult> {

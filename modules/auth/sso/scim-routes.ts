@@ -4,8 +4,8 @@
  * scim-groups.ts) and answers `application/scim+json`; errors become SCIM error bodies at the door
  * (core/http/errors.ts).
  */
-import { Elysia, t } from 'elysia'
-import type { Actor } from '../../../core/actor.ts'
+import { Elysia, t, type Static } from 'elysia'
+import type { Actor, PersonRole } from '../../../core/actor.ts'
 import type { AppDeps } from '../../../core/deps.ts'
 import { AppError, invalid } from '../../../core/errors.ts'
 import { readJsonObject } from '../../../core/http/body.ts'
@@ -72,6 +72,12 @@ function scimUserRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 		const resource = userResource(base, await getScimUser(deps, actor, userId))
 		return scim(resource, status, status === 201 ? { Location: resource.meta.location } : {})
 	}
+	/** A user changed (the name merged with the stored one), answered with the user. */
+	const update = async (actor: Actor, userId: string, { input, name }: ReturnType<typeof userPatch>) => {
+		const current = await getScimUser(deps, actor, userId)
+		await updateScimUser(deps, actor, userId, { ...input, name: nameFrom(name, current.name) })
+		return user(actor, userId)
+	}
 	return new Elysia({ name: 'sso.scim.users', prefix: BASE })
 		.use(auth)
 		.get(
@@ -102,21 +108,16 @@ function scimUserRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 		.put(
 			'/Users/:id',
 			async ({ actor, params, request }) => {
-				const { input, name } = userFromBody(await readJsonObject(request, MAX_BODY_BYTES))
-				if (input.userName === undefined) throw invalid([{ field: 'userName', message: 'is required when replacing a user' }])
-				const current = await getScimUser(deps, actor, params.id)
-				await updateScimUser(deps, actor, params.id, { ...input, name: nameFrom(name, current.name) })
-				return user(actor, params.id)
+				const change = userFromBody(await readJsonObject(request, MAX_BODY_BYTES))
+				if (change.input.userName === undefined) throw invalid([{ field: 'userName', message: 'is required when replacing a user' }])
+				return update(actor, params.id, change)
 			},
 			{ scim: true, params: id, parse: 'none' },
 		)
 		.patch(
 			'/Users/:id',
 			async ({ actor, params, request }) => {
-				const { input, name } = userPatch(patchOperations(await readJsonObject(request, MAX_BODY_BYTES)))
-				const current = await getScimUser(deps, actor, params.id)
-				await updateScimUser(deps, actor, params.id, { ...input, name: nameFrom(name, current.name) })
-				return user(actor, params.id)
+				return update(actor, params.id, userPatch(patchOperations(await readJsonObject(request, MAX_BODY_BYTES))))
 			},
 			{ scim: true, params: id, parse: 'none' },
 		)
@@ -133,25 +134,31 @@ function scimUserRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 /** Groups: the roles. */
 function scimGroupRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 	const base = deps.config.baseUrl
+	/** A group's members changed (a group is a role: it cannot be renamed), answered with the group. */
+	const changeGroup = async (actor: Actor, role: PersonRole, displayName: unknown, change: Parameters<typeof changeMembers>[3]) => {
+		if (displayName !== undefined && groupNamed(displayName) !== role)
+			throw new AppError('VALIDATION', `The group ${GROUP_NAMES[role]} cannot be renamed`, { scimType: 'mutability' })
+		await changeMembers(deps, actor, role, change)
+		const g = await getGroup(deps, actor, role)
+		return scim(groupResource(base, role, g.members))
+	}
+	/** A page of the groups (the roles), their members left out when asked. */
+	const groupList = async (actor: Actor, query: Static<typeof listQuery>) => {
+		const page = pageOf(query)
+		const all = await listGroups(deps, actor, query.filter)
+		const shown = all.slice(page.startIndex - 1, page.startIndex - 1 + page.count)
+		const bare = withoutMembers(query.excludedAttributes)
+		return scim(
+			listResponse(
+				shown.map((g) => groupResource(base, g.role, bare ? null : g.members)),
+				all.length,
+				page.startIndex,
+			),
+		)
+	}
 	return new Elysia({ name: 'sso.scim.groups', prefix: BASE })
 		.use(auth)
-		.get(
-			'/Groups',
-			async ({ actor, query }) => {
-				const page = pageOf(query)
-				const all = await listGroups(deps, actor, query.filter)
-				const shown = all.slice(page.startIndex - 1, page.startIndex - 1 + page.count)
-				const bare = withoutMembers(query.excludedAttributes)
-				return scim(
-					listResponse(
-						shown.map((g) => groupResource(base, g.role, bare ? null : g.members)),
-						all.length,
-						page.startIndex,
-					),
-				)
-			},
-			{ scim: true, query: listQuery },
-		)
+		.get('/Groups', ({ actor, query }) => groupList(actor, query), { scim: true, query: listQuery })
 		.get(
 			'/Groups/:id',
 			async ({ actor, params, query }) => {
@@ -178,11 +185,7 @@ function scimGroupRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 			async ({ actor, params, request }) => {
 				const role = requireGroup(params.id)
 				const body = await readJsonObject(request, MAX_BODY_BYTES)
-				if (body.displayName !== undefined && groupNamed(body.displayName) !== role)
-					throw new AppError('VALIDATION', `The group ${GROUP_NAMES[role]} cannot be renamed`, { scimType: 'mutability' })
-				await changeMembers(deps, actor, role, { replace: membersOf(body) ?? [] })
-				const g = await getGroup(deps, actor, role)
-				return scim(groupResource(base, role, g.members))
+				return changeGroup(actor, role, body.displayName, { replace: membersOf(body) ?? [] })
 			},
 			{ scim: true, params: id, parse: 'none' },
 		)
@@ -191,11 +194,7 @@ function scimGroupRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 			async ({ actor, params, request }) => {
 				const role = requireGroup(params.id)
 				const change = groupPatch(patchOperations(await readJsonObject(request, MAX_BODY_BYTES)))
-				if (change.displayName !== undefined && groupNamed(change.displayName) !== role)
-					throw new AppError('VALIDATION', `The group ${GROUP_NAMES[role]} cannot be renamed`, { scimType: 'mutability' })
-				await changeMembers(deps, actor, role, change)
-				const g = await getGroup(deps, actor, role)
-				return scim(groupResource(base, role, g.members))
+				return changeGroup(actor, role, change.displayName, change)
 			},
 			{ scim: true, params: id, parse: 'none' },
 		)
