@@ -356,19 +356,10 @@ async function openPglite(dataDir: string): Promise<Database> {
 	mkdirSync(folder, { recursive: true })
 	const release = acquireLock(resolve(dataDir))
 	try {
-		const { PGlite } = await import('@electric-sql/pglite')
-		const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm')
-		const { drizzle } = await import('drizzle-orm/pglite')
-		const client = await PGlite.create(folder, { extensions: { pg_trgm } })
-		const db = drizzle({ client }) as unknown as Db
+		const { database, client } = await pgliteDatabase({ dataDir: folder })
 		let closed = false
-		const database: Database = {
-			db,
-			kind: 'pglite',
-			migrate: (modules) => migratePglite(database, modules),
-			rows: async (query, handle = db) => rowsOf(await handle.execute(query)),
-			run: (statement, values, handle = db) => runCompiled(handle, statement, values),
-			ping: (timeoutMs = 2000) => pingWith(db, timeoutMs),
+		return {
+			...database,
 			close: async () => {
 				if (closed) return
 				closed = true
@@ -376,7 +367,6 @@ async function openPglite(dataDir: string): Promise<Database> {
 				release()
 			},
 		}
-		return database
 	} catch (error) {
 		release()
 		throw error
@@ -385,12 +375,18 @@ async function openPglite(dataDir: string): Promise<Database> {
 
 /** An in-memory PGlite (tests, benchmarks): no lock, nothing on disk. */
 export async function openMemoryDatabase(loadDataDir?: Blob): Promise<Database & { dump(): Promise<Blob> }> {
+	const { database, client } = await pgliteDatabase({ loadDataDir })
+	return { ...database, dump: async () => (await client.dumpDataDir('none')) as Blob }
+}
+
+/** The one way PGlite is opened (with pg_trgm), on disk (`dataDir`) or in memory, and its handle. */
+async function pgliteDatabase(options: { dataDir: string } | { loadDataDir?: Blob }) {
 	const { PGlite } = await import('@electric-sql/pglite')
 	const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm')
 	const { drizzle } = await import('drizzle-orm/pglite')
-	const client = await PGlite.create({ extensions: { pg_trgm }, loadDataDir })
+	const client = await PGlite.create({ ...options, extensions: { pg_trgm } })
 	const db = drizzle({ client }) as unknown as Db
-	const database: Database & { dump(): Promise<Blob> } = {
+	const database: Database = {
 		db,
 		kind: 'pglite',
 		migrate: (modules) => migratePglite(database, modules),
@@ -398,9 +394,8 @@ export async function openMemoryDatabase(loadDataDir?: Blob): Promise<Database &
 		run: (statement, values, handle = db) => runCompiled(handle, statement, values),
 		ping: (timeoutMs = 2000) => pingWith(db, timeoutMs),
 		close: () => client.close(),
-		dump: async () => (await client.dumpDataDir('none')) as Blob,
 	}
-	return database
+	return { database, client }
 }
 
 /**

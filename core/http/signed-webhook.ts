@@ -11,6 +11,7 @@
  */
 import { createHmac } from 'node:crypto'
 import { safeEqual } from '../credentials.ts'
+import type { AppDeps } from '../deps.ts'
 import { AppError } from '../errors.ts'
 import { readBodyText } from './body.ts'
 
@@ -52,6 +53,29 @@ export async function verifiedWebhookBody(request: Request, hook: SignedWebhook)
 			`${headerCase(tsName)} is ${Math.round(Math.abs(age))} seconds ${age > 0 ? 'old' : 'in the future'}; at most ${WEBHOOK_TOLERANCE_SECONDS} are accepted (replayed request or wrong clock)`,
 		)
 	return body
+}
+
+/** A provider's signed webhook as a module receives it: its headers' prefix, the setting that holds its secret, its largest body. */
+export interface WebhookSigning {
+	/** Header name prefix, e.g. `x-interview` for `X-Interview-Timestamp` and `X-Interview-Signature`. */
+	prefix: string
+	/** Environment variable that holds the secret (named in the 503 message). */
+	secretName: string
+	maxBytes: number
+	/** The secret, read from the module's settings (undefined: the webhook is not configured). */
+	secret(deps: AppDeps): string | undefined
+}
+
+/**
+ * The one way a module receives a signed webhook (the interview provider's callback, inbound mail):
+ * a receiver for the route, which hands `handle` the body once signature and timestamp check out
+ * (every refusal comes first).
+ */
+export function signedWebhook<T>(signing: WebhookSigning, handle: (deps: AppDeps, body: string) => Promise<T>) {
+	return async (deps: AppDeps, request: Request): Promise<T> => {
+		const { prefix, secretName, maxBytes } = signing
+		return handle(deps, await verifiedWebhookBody(request, { prefix, secretName, maxBytes, secret: signing.secret(deps), now: deps.now() }))
+	}
 }
 
 const headerCase = (name: string) => name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase())

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import type { RecordNames } from '../../core/module.ts'
 import type { ActivityRow } from './service.ts'
+import { inList } from '../../core/sql-list.ts'
 
 /** Names of one table's records by id, within the workspace: `name` is an SQL expression over the row `r`. */
 export function recordNamesFrom(type: string, table: string, name: string, href?: (id: string) => string): RecordNames {
@@ -15,10 +16,7 @@ export function recordNamesFrom(type: string, table: string, name: string, href?
 		async names(deps, workspaceId, ids) {
 			if (!ids.length) return new Map()
 			const rows = await deps.database.rows<{ id: string; name: string }>(
-				sql`select r.id, ${sql.raw(name)} as name from ${sql.raw(table)} r where r.workspace_id = ${workspaceId} and r.id in (${sql.join(
-					ids.map((id) => sql`${id}`),
-					sql`, `,
-				)})`,
+				sql`select r.id, ${sql.raw(name)} as name from ${sql.raw(table)} r where r.workspace_id = ${workspaceId} and r.id in ${inList(ids)}`,
 			)
 			return new Map(rows.map((r) => [r.id, { name: r.name, href: href?.(r.id) }]))
 		},

@@ -1,6 +1,6 @@
 /** The analytics page (`/analytics`): the careers summary, traffic per day, the funnel, sources, jobs and waiting times as charts with their tables. */
 import { textOf } from '../../core/untrusted.ts'
-import { barChart, columnChart, funnelChart, type Period as ChartPeriod } from '../../core/charts.ts'
+import { barChart, columnChart, funnelChart, type BarDatum, type ChartColour, type Period as ChartPeriod } from '../../core/charts.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { html, portalPage, raw } from '../../core/html.ts'
@@ -54,6 +54,36 @@ ${barChart({
 })}`
 }
 
+/** Views and conversion beside a count of applications. */
+const converted = (x: { views: number; conversionRate: number | null }) =>
+	`${n(x.views)} views, ${x.conversionRate === null ? 'no views' : pct(x.conversionRate)} converted`
+
+/** Applications through the careers site by one grouping (source, job): the groups with any, views and conversion beside. */
+const careersBars = (title: string, labelHeading: string, colour: ChartColour, data: BarDatum[], range: number) =>
+	barChart({
+		title,
+		labelHeading,
+		valueLabel: 'Applications',
+		colour,
+		data,
+		noteHeading: 'Views and conversion',
+		empty: `No applications came through your careers site in the last ${range} days.`,
+	})
+
+/** Applications by source and by job (careers site), side by side. */
+function sourceAndJobCharts(d: Dashboard, range: number) {
+	const sources = d.careers.sources.filter((x) => x.applications > 0).map((x) => ({ label: textOf(x.label), value: x.applications, note: converted(x) }))
+	const jobs = d.careers.jobs
+		.filter((x) => x.applications > 0)
+		.map((x) => ({ label: textOf(x.title), value: x.applications, href: `/jobs/${x.jobId}`, note: converted(x) }))
+	return html`<div class="grid-2 two-up">
+<section class="card" aria-labelledby="by-source"><h2 id="by-source">Applications by source</h2>
+${careersBars('Applications by source', 'Source', 'blue', sources, range)}</section>
+<section class="card" aria-labelledby="by-job"><h2 id="by-job">Applications by job</h2>
+${careersBars('Applications by job', 'Job', 'vermillion', jobs, range)}</section>
+</div>`
+}
+
 export function analyticsPage(deps: AppDeps, session: PageSession, d: Dashboard): Response {
 	const s = d.careers.summary
 	const range = d.period.range
@@ -103,41 +133,7 @@ ${columnChart({
 <p class="meta">Views are job page views on your careers site. The steps after them follow the ${plural(d.funnel.received, 'application')} received in these ${range} days (careers site, vendors, referrals and every other source) to the furthest stage each has reached so far.</p>
 ${funnelChart({ title: 'From view to hire', valueLabel: 'Count', steps, empty: `No job page views or applications in the last ${range} days.` })}</section>
 </div>
-<div class="grid-2 two-up">
-<section class="card" aria-labelledby="by-source"><h2 id="by-source">Applications by source</h2>
-${barChart({
-	title: 'Applications by source',
-	labelHeading: 'Source',
-	valueLabel: 'Applications',
-	colour: 'blue',
-	data: d.careers.sources
-		.filter((x) => x.applications > 0)
-		.map((x) => ({
-			label: textOf(x.label),
-			value: x.applications,
-			note: `${n(x.views)} views, ${x.conversionRate === null ? 'no views' : pct(x.conversionRate)} converted`,
-		})),
-	noteHeading: 'Views and conversion',
-	empty: `No applications came through your careers site in the last ${range} days.`,
-})}</section>
-<section class="card" aria-labelledby="by-job"><h2 id="by-job">Applications by job</h2>
-${barChart({
-	title: 'Applications by job',
-	labelHeading: 'Job',
-	valueLabel: 'Applications',
-	colour: 'vermillion',
-	data: d.careers.jobs
-		.filter((x) => x.applications > 0)
-		.map((x) => ({
-			label: textOf(x.title),
-			value: x.applications,
-			href: `/jobs/${x.jobId}`,
-			note: `${n(x.views)} views, ${x.conversionRate === null ? 'no views' : pct(x.conversionRate)} converted`,
-		})),
-	noteHeading: 'Views and conversion',
-	empty: `No applications came through your careers site in the last ${range} days.`,
-})}</section>
-</div>
+${sourceAndJobCharts(d, range)}
 <section class="card" aria-labelledby="response"><h2 id="response">Time from application to first response</h2>
 ${responseSection(d.funnel)}</section>`,
 	)

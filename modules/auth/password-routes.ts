@@ -24,7 +24,8 @@ const field = (body: unknown, name: string) => String((body as Record<string, un
 /** The refusals a password form shows on the page itself (anything else is the app's error page). */
 const shown = (error: unknown): error is AppError => error instanceof AppError && (error.code === 'VALIDATION' || error.code === 'RATE_LIMITED')
 
-export function passwordRoutes(deps: AppDeps, { auth }: HttpKit) {
+/** Change password (a temporary one is replaced here too). */
+function changePasswordRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 	const emailOf = async (session: PageSession) =>
 		(await deps.db.select({ email: users.email }).from(users).where(eq(users.id, session.actor.userId!)))[0]?.email ?? ''
 	const settingsPage = async (
@@ -34,7 +35,7 @@ export function passwordRoutes(deps: AppDeps, { auth }: HttpKit) {
 	) =>
 		changePasswordPage(deps, session, { email: await emailOf(session), temporary: await hasTemporaryPassword(deps.db, session.actor.userId!), next, ...extra })
 
-	return new Elysia({ name: 'auth.passwords' })
+	return new Elysia({ name: 'auth.passwords.change' })
 		.use(auth)
 		.get(
 			'/settings/password',
@@ -63,6 +64,12 @@ export function passwordRoutes(deps: AppDeps, { auth }: HttpKit) {
 			},
 			{ session: 'signed-in', body: form },
 		)
+}
+
+/** Forgot password, and the page a reset link opens. */
+function resetPasswordRoutes(deps: AppDeps, auth: HttpKit['auth']) {
+	return new Elysia({ name: 'auth.passwords.reset' })
+		.use(auth)
 		.get('/sign-in/forgot-password', ({ cookie, query }) => forgotPasswordPage({ csrf: anonymousCsrf(deps, cookie), sent: query.done === 'sent' }), {
 			auth: 'form',
 			query: t.Object({ done: t.Optional(t.String({ maxLength: 40 })) }),
@@ -126,4 +133,8 @@ export function passwordRoutes(deps: AppDeps, { auth }: HttpKit) {
 			},
 			{ auth: 'form', body: form },
 		)
+}
+
+export function passwordRoutes(deps: AppDeps, { auth }: HttpKit) {
+	return new Elysia({ name: 'auth.passwords' }).use(changePasswordRoutes(deps, auth)).use(resetPasswordRoutes(deps, auth))
 }

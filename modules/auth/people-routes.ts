@@ -28,7 +28,19 @@ const INVITATION_NOTICES: Record<string, string> = {
 	declined: 'The invitation was declined.',
 }
 
-export function peopleRoutes(deps: AppDeps, { auth }: HttpKit) {
+/** Runs a change: a redirect to `location` (Post/Redirect/Get), or, refused, the page again (`again`) with why. */
+async function changeThen(work: () => Promise<unknown>, location: string, again: (error: AppError) => Promise<Response>) {
+	try {
+		await work()
+		return new Response(null, { status: 303, headers: { location } })
+	} catch (error) {
+		if (!(error instanceof AppError) || error.status >= 500) throw error
+		return again(error)
+	}
+}
+
+/** The people page: members and invitations of the workspace (owners and admins). */
+function memberRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 	const people = async (session: PageSession, message: { error?: string; notice?: string } = {}) =>
 		peoplePage(deps, session, {
 			people: await listPeople(deps.db, session.actor.workspaceId),
@@ -36,33 +48,13 @@ export function peopleRoutes(deps: AppDeps, { auth }: HttpKit) {
 			...message,
 		})
 	/** Runs a change on the people page: its redirect, or the page again with the refusal. */
-	const change = async (session: PageSession, work: () => Promise<unknown>, doneKey: string) => {
-		try {
-			await work()
-			return new Response(null, { status: 303, headers: { location: `/people?done=${doneKey}` } })
-		} catch (error) {
-			if (!(error instanceof AppError) || error.status >= 500) throw error
-			return people(session, { error: error.fields?.map((x) => `${x.field} ${x.message}`).join('; ') || error.message })
-		}
-	}
+	const change = (session: PageSession, work: () => Promise<unknown>, doneKey: string) =>
+		changeThen(work, `/people?done=${doneKey}`, (error) =>
+			people(session, { error: error.fields?.map((x) => `${x.field} ${x.message}`).join('; ') || error.message }),
+		)
 	const wsOf = (session: PageSession) => ({ id: session.actor.workspaceId, slug: session.actor.workspaceSlug })
-	const mine = async (session: PageSession, message: { error?: string; notice?: string } = {}) =>
-		invitationsPage(deps, session, {
-			invitations: await invitationsFor(deps, session.actor.userId!),
-			workspaces: await workspacesOf(deps.db, session.actor.userId!),
-			...message,
-		})
-	const answer = async (session: PageSession, work: () => Promise<unknown>, doneKey: string) => {
-		try {
-			await work()
-			return new Response(null, { status: 303, headers: { location: `/invitations?done=${doneKey}` } })
-		} catch (error) {
-			if (!(error instanceof AppError) || error.status >= 500) throw error
-			return mine(session, { error: error.message })
-		}
-	}
 	const manage = { session: { permission: 'auth:manage_people' as const }, body: form }
-	return new Elysia({ name: 'auth.people' })
+	return new Elysia({ name: 'auth.people.members' })
 		.use(auth)
 		.get('/people', ({ session, query }) => people(session, { notice: PEOPLE_NOTICES[query.done ?? ''] }), {
 			session: { permission: 'auth:manage_people' },
@@ -102,6 +94,20 @@ export function peopleRoutes(deps: AppDeps, { auth }: HttpKit) {
 			({ session, params }) => change(session, () => cancelInvitation(deps, session.actor, wsOf(session), params.id), 'cancelled'),
 			manage,
 		)
+}
+
+/** The invited person's own invitations: accept or decline. */
+function ownInvitationRoutes(deps: AppDeps, auth: HttpKit['auth']) {
+	const mine = async (session: PageSession, message: { error?: string; notice?: string } = {}) =>
+		invitationsPage(deps, session, {
+			invitations: await invitationsFor(deps, session.actor.userId!),
+			workspaces: await workspacesOf(deps.db, session.actor.userId!),
+			...message,
+		})
+	const answer = (session: PageSession, work: () => Promise<unknown>, doneKey: string) =>
+		changeThen(work, `/invitations?done=${doneKey}`, (error) => mine(session, { error: error.message }))
+	return new Elysia({ name: 'auth.people.invitations' })
+		.use(auth)
 		.get('/invitations', ({ session, query }) => mine(session, { notice: INVITATION_NOTICES[query.done ?? ''] }), { session: 'signed-in', query: done })
 		.post(
 			'/invitations/:id/accept',
@@ -112,4 +118,8 @@ export function peopleRoutes(deps: AppDeps, { auth }: HttpKit) {
 			session: 'signed-in',
 			body: form,
 		})
+}
+
+export function peopleRoutes(deps: AppDeps, { auth }: HttpKit) {
+	return new Elysia({ name: 'auth.people' }).use(memberRoutes(deps, auth)).use(ownInvitationRoutes(deps, auth))
 }

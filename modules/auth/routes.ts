@@ -38,20 +38,11 @@ const API_NOTICES: Record<string, string> = {
 	disconnected: 'The app was disconnected; its tokens stopped working.',
 }
 
-export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
-	const apiAccess = async (session: Parameters<typeof apiAccessPage>[1], extra: Partial<Parameters<typeof apiAccessPage>[2]> = {}) =>
-		apiAccessPage(deps, session, {
-			tokens: await listPersonalTokens(deps, session.actor),
-			sections: [connectedAppsSection(session, await listConnections(deps, session.actor))],
-			...extra,
-		})
+/** Signing in and out with a password, and the public help for assistant apps. */
+function passwordSignInRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 	return (
-		new Elysia({ name: 'auth.routes' })
+		new Elysia({ name: 'auth.sign-in' })
 			.use(auth)
-			.use(oauthRoutes(deps, { auth }))
-			.use(ssoSettingsRoutes(deps, { auth }))
-			.use(scimRoutes(deps, { auth }))
-			.use(ssoSignInRoutes(deps, { auth }))
 			.get(
 				'/sign-in',
 				({ cookie, query }) => signInPage({ csrf: anonymousCsrf(deps, cookie), next: safeNext(query.next), notice: SIGN_IN_NOTICES[query.done ?? ''] }),
@@ -98,17 +89,20 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 			)
 			// Public: the protected resource metadata points assistant apps' users here.
 			.get('/help/assistants', () => page({ title: 'Connect an assistant app' }, assistantsHelp(deps.config.baseUrl)), { auth: 'public' })
-			.use(signInChoiceRoutes(deps, { auth }))
-			.get(
-				'/portal',
-				async ({ session, query }) =>
-					homePage(deps, session, {
-						workspaces: await workspacesOf(deps.db, session.actor.userId!),
-						invitations: (await invitationsFor(deps, session.actor.userId!)).length,
-						notice: query.done === 'switched' ? `You are now in ${session.actor.workspaceSlug}.` : undefined,
-					}),
-				{ session: 'signed-in', query: t.Object({ done: t.Optional(t.String()) }) },
-			)
+	)
+}
+
+/** Settings → API access: personal tokens and connected apps. */
+function apiAccessRoutes(deps: AppDeps, auth: HttpKit['auth']) {
+	const apiAccess = async (session: Parameters<typeof apiAccessPage>[1], extra: Partial<Parameters<typeof apiAccessPage>[2]> = {}) =>
+		apiAccessPage(deps, session, {
+			tokens: await listPersonalTokens(deps, session.actor),
+			sections: [connectedAppsSection(session, await listConnections(deps, session.actor))],
+			...extra,
+		})
+	return (
+		new Elysia({ name: 'auth.api-access' })
+			.use(auth)
 			// Creating and revoking answer with a redirect (Post/Redirect/Get): reloading the page never
 			// posts the form again. The new token crosses the redirect sealed in a cookie (reveal.ts).
 			.get(
@@ -149,9 +143,31 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 				},
 				{ session: 'signed-in', body: form },
 			)
-			.use(peopleRoutes(deps, { auth }))
-			.use(passwordRoutes(deps, { auth }))
-			.use(securityRoutes(deps, { auth }))
-			.use(profileRoutes(deps, { auth }))
 	)
+}
+
+export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
+	return new Elysia({ name: 'auth.routes' })
+		.use(auth)
+		.use(oauthRoutes(deps, { auth }))
+		.use(ssoSettingsRoutes(deps, { auth }))
+		.use(scimRoutes(deps, { auth }))
+		.use(ssoSignInRoutes(deps, { auth }))
+		.use(passwordSignInRoutes(deps, auth))
+		.use(signInChoiceRoutes(deps, { auth }))
+		.get(
+			'/portal',
+			async ({ session, query }) =>
+				homePage(deps, session, {
+					workspaces: await workspacesOf(deps.db, session.actor.userId!),
+					invitations: (await invitationsFor(deps, session.actor.userId!)).length,
+					notice: query.done === 'switched' ? `You are now in ${session.actor.workspaceSlug}.` : undefined,
+				}),
+			{ session: 'signed-in', query: t.Object({ done: t.Optional(t.String()) }) },
+		)
+		.use(apiAccessRoutes(deps, auth))
+		.use(peopleRoutes(deps, { auth }))
+		.use(passwordRoutes(deps, { auth }))
+		.use(securityRoutes(deps, { auth }))
+		.use(profileRoutes(deps, { auth }))
 }

@@ -32,29 +32,33 @@ function clearChoiceCookie(deps: AppDeps, cookie: Record<string, any>) {
 
 const choiceOf = (deps: AppDeps, cookie: Record<string, any>) => String(cookie[choiceCookieName(deps)]?.value ?? '')
 
-export function signInChoiceRoutes(deps: AppDeps, { auth }: HttpKit) {
-	const back = (next: string, done?: string) => `/sign-in/workspace?next=${encodeURIComponent(next)}${done ? `&done=${done}` : ''}`
-	/** The choice page again, with what went wrong; an expired choice goes back to the password. */
-	const refused = async (cookie: Record<string, any>, next: string, error: unknown) => {
-		if (!(error instanceof AppError) || error.status >= 500) throw error
-		const userId = await choiceUser(deps, choiceOf(deps, cookie))
-		if (!userId) {
-			clearChoiceCookie(deps, cookie)
-			return signInPage({ csrf: anonymousCsrf(deps, cookie), next, error: error.message, status: 401 })
-		}
-		return choicePage({
-			csrf: anonymousCsrf(deps, cookie),
-			next,
-			workspaces: await workspacesOf(deps.db, userId, { password: true }),
-			invitations: await invitationsFor(deps, userId),
-			error: error.message,
-			status: 422,
-		})
-	}
-	const enter = (cookie: Record<string, any>, result: SignInResult) => {
+const back = (next: string, done?: string) => `/sign-in/workspace?next=${encodeURIComponent(next)}${done ? `&done=${done}` : ''}`
+
+/** The choice page again, with what went wrong; an expired choice goes back to the password. */
+async function refusedChoice(deps: AppDeps, cookie: Record<string, any>, next: string, error: unknown) {
+	if (!(error instanceof AppError) || error.status >= 500) throw error
+	const userId = await choiceUser(deps, choiceOf(deps, cookie))
+	if (!userId) {
 		clearChoiceCookie(deps, cookie)
-		setSessionCookie(deps, cookie, result.token, result.expiresAt)
+		return signInPage({ csrf: anonymousCsrf(deps, cookie), next, error: error.message, status: 401 })
 	}
+	return choicePage({
+		csrf: anonymousCsrf(deps, cookie),
+		next,
+		workspaces: await workspacesOf(deps.db, userId, { password: true }),
+		invitations: await invitationsFor(deps, userId),
+		error: error.message,
+		status: 422,
+	})
+}
+
+/** Into the chosen workspace: the choice is used up, the session begins. */
+function enterWorkspace(deps: AppDeps, cookie: Record<string, any>, result: SignInResult) {
+	clearChoiceCookie(deps, cookie)
+	setSessionCookie(deps, cookie, result.token, result.expiresAt)
+}
+
+export function signInChoiceRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'auth.sign-in-choice' })
 		.use(auth)
 		.get(
@@ -80,10 +84,10 @@ export function signInChoiceRoutes(deps: AppDeps, { auth }: HttpKit) {
 				const fields = body as Record<string, string>
 				const next = safeNext(fields.next)
 				try {
-					enter(cookie, await chooseWorkspace(deps, choiceOf(deps, cookie), String(fields.workspace ?? '')))
+					enterWorkspace(deps, cookie, await chooseWorkspace(deps, choiceOf(deps, cookie), String(fields.workspace ?? '')))
 					return redirect(next, 303)
 				} catch (error) {
-					return refused(cookie, next, error)
+					return refusedChoice(deps, cookie, next, error)
 				}
 			},
 			{ auth: 'form', body: form },
@@ -93,10 +97,10 @@ export function signInChoiceRoutes(deps: AppDeps, { auth }: HttpKit) {
 			async ({ body, cookie, params, redirect }) => {
 				const next = safeNext((body as Record<string, string>).next)
 				try {
-					enter(cookie, await acceptAtSignIn(deps, choiceOf(deps, cookie), params.id))
+					enterWorkspace(deps, cookie, await acceptAtSignIn(deps, choiceOf(deps, cookie), params.id))
 					return redirect(next, 303)
 				} catch (error) {
-					return refused(cookie, next, error)
+					return refusedChoice(deps, cookie, next, error)
 				}
 			},
 			{ auth: 'form', body: form },
@@ -109,7 +113,7 @@ export function signInChoiceRoutes(deps: AppDeps, { auth }: HttpKit) {
 					await declineAtSignIn(deps, choiceOf(deps, cookie), params.id)
 					return redirect(back(next, 'declined'), 303)
 				} catch (error) {
-					return refused(cookie, next, error)
+					return refusedChoice(deps, cookie, next, error)
 				}
 			},
 			{ auth: 'form', body: form },

@@ -14,14 +14,14 @@
  * résumé, a new month), and is stored before ranking. Matching the whole bench in the app on each
  * view cost 0.4–0.9 s for a job not recently ranked at a bench of 5,000 (bench/README.md).
  */
-import { sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { untrustedLine } from '../../core/untrusted.ts'
-import { decodeCursor, encodeCursor } from '../../core/cursor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
+import { idKey, integerKey, keysetPage, type Order } from '../../core/paging.ts'
 import { checkItems, prepareResume, RESUME_CHECK_VERSION, resumeHash, resumeHashSql, resumeTexts, type PreparedResume } from '../candidates/index.ts'
-import { jobAuthor, jobRequirements, reachableJobIds, recentOpenRequirements } from '../jobs/index.ts'
+import { jobAuthor, jobRequirements, reachableJobIds, recentOpenRequirements, type JobRequirements } from '../jobs/index.ts'
 import { jobFamily } from './family.ts'
 import { BENCH_COLUMNS, benchViews, type BenchRow } from './service.ts'
 
@@ -129,39 +129,45 @@ from (select r from unnest(${list}::text[]) r where not exists (select 1 from be
 }
 
 interface RankedRow {
-	candidateId: string
+	/** The candidate's id. */
+	id: string
 	score: number
 	rank: number
 	total: number
 	current: boolean
 }
 
-export async function jobBench(deps: AppDeps, actor: Actor, input: { jobId: string; limit: number; cursor?: string }) {
-	const reach = await reachableJobIds(deps, actor, [input.jobId])
-	const job = (await jobRequirements(deps, actor.workspaceId, [input.jobId])).get(input.jobId)
-	if (!job || (reach !== 'all' && !reach.includes(input.jobId))) throw new AppError('NOT_FOUND', 'No job with this id')
-	const family = jobFamily(job.title, job.mustHave)
-	const now = deps.now()
-	const basis = basisOf(now)
-	const requirements = [...new Set([...job.mustHave, ...job.niceToHave])]
+/** Best score first, ties to the candidate id byte-wise: the ranking's order and its cursor (score, id). */
+const RANK_ORDER: Order<RankedRow> = {
+	keys: [integerKey<RankedRow>(sql`r.score`, (r) => r.score, { desc: true }), idKey<RankedRow>(sql`r.id`, { bytewise: true })],
+}
 
-	const scope = `get_job_bench:${actor.userId}:${input.jobId}`
-	let after: { score: number; id: string } | null = null
-	if (input.cursor) {
-		const [score, id] = decodeCursor(deps.secret, scope, input.cursor, 2)
-		after = { score: Number(score), id: id! }
-	}
+type BenchJob = JobRequirements & { family: string }
 
-	// A stored check is valid while it exists (a changed résumé deletes it, in the transaction that
-	// changes it: bench migration 0002) and has this basis and every requirement: the ranking reads
-	// no résumé and no list of the bench's ids or hashes (5,000 of each, and 5,000 résumés hashed,
-	// on each view before).
-	const bench = sql`select b.candidate_id as id, bool_or(b.role_family = ${family}) as on_family, bool_or(b.available_from is null) as any_now, min(b.available_from) as earliest
-  from bench_entries b where b.workspace_id = ${actor.workspaceId} group by b.candidate_id`
+/** The job, when the actor can reach it: its requirements and role family. */
+async function benchJob(deps: AppDeps, actor: Actor, jobId: string): Promise<BenchJob> {
+	const reach = await reachableJobIds(deps, actor, [jobId])
+	const job = (await jobRequirements(deps, actor.workspaceId, [jobId])).get(jobId)
+	if (!job || (reach !== 'all' && !reach.includes(jobId))) throw new AppError('NOT_FOUND', 'No job with this id')
+	return { ...job, family: jobFamily(job.title, job.mustHave) }
+}
+
+const requirementsOf = (job: BenchJob) => [...new Set([...job.mustHave, ...job.niceToHave])]
+
+/**
+ * The ranking in SQL. A stored check is valid while it exists (a changed résumé deletes it, in the
+ * transaction that changes it: bench migration 0002) and has this basis and every requirement: the
+ * ranking reads no résumé and no list of the bench's ids or hashes (5,000 of each, and 5,000
+ * résumés hashed, on each view before).
+ */
+function rankingSql(workspaceId: string, job: BenchJob, now: Date) {
+	const requirements = requirementsOf(job)
+	const bench = sql`select b.candidate_id as id, bool_or(b.role_family = ${job.family}) as on_family, bool_or(b.available_from is null) as any_now, min(b.available_from) as earliest
+  from bench_entries b where b.workspace_id = ${workspaceId} group by b.candidate_id`
 	// A requirement's check by its number (0: not checked; the number is read once per statement).
 	const slot = (r: string) =>
-		sql`coalesce(k.checks[(select q.ordinal from bench_requirements q where q.workspace_id = ${actor.workspaceId} and q.requirement = ${r})], 0)`
-	const current = sql.join([sql`k.basis = ${basis}`, ...requirements.map((r) => sql`${slot(r)} > 0`)], sql` and `)
+		sql`coalesce(k.checks[(select q.ordinal from bench_requirements q where q.workspace_id = ${workspaceId} and q.requirement = ${r})], 0)`
+	const current = sql.join([sql`k.basis = ${basisOf(now)}`, ...requirements.map((r) => sql`${slot(r)} > 0`)], sql` and `)
 	// A requirement met counts once per time the job lists it, as the résumé check counts it.
 	const metCount = (list: readonly string[]) => sql.join([sql`0`, ...list.map((r) => sql`(${slot(r)} = 2)::int`)], sql` + `)
 	// Available within `days` (the JS rule: ceil((start − now) / day) ≤ days, no start meaning now): the start day's midnight (UTC) at most `days` days from now.
@@ -175,91 +181,124 @@ export async function jobBench(deps: AppDeps, actor: Actor, input: { jobId: stri
     + 15 * ${job.niceToHave.length ? sql`(coalesce(x.nice_met, 0)::float8 / ${job.niceToHave.length}::float8)` : sql`0::float8`}
     + case when e.on_family then 15 else 0 end
     + case when ${soon(SOON_DAYS)} then 10 when ${soon(LATER_DAYS)} then 5 else 0 end + 0.5)::int`
-	const rank = () =>
-		deps.database.rows<RankedRow>(sql`with e as (${bench}),
+	const page = (after: SQL | undefined, order: SQL, size: number) => sql`with e as (${bench}),
 s as materialized (select e.id, coalesce(x.current, false) as current, ${score} as score
   from e left join lateral (select ${current} as current, ${metCount(job.mustHave)} as must_met, ${metCount(job.niceToHave)} as nice_met
     from bench_checks k where k.candidate_id = e.id) x on true),
 r as (select s.id, s.score, row_number() over (order by s.score desc, s.id collate "C")::int as rank, count(*) over ()::int as total, bool_and(s.current) over () as all_current from s)
-select r.id as "candidateId", r.score, r.rank, r.total, r.all_current as current from r
-${after ? sql`where r.score < ${after.score} or (r.score = ${after.score} and r.id collate "C" > ${after.id} collate "C")` : sql``}
-order by r.rank limit ${input.limit}`)
+select r.id, r.score, r.rank, r.total, r.all_current as current from r
+${after ? sql`where ${after}` : sql``}
+order by ${order} limit ${size}`
+	const stale = sql`select e.id, ${resumeHashSql('c')} as hash from (select distinct b.candidate_id as id from bench_entries b where b.workspace_id = ${workspaceId}) e
+join candidates c on c.id = e.id left join bench_checks k on k.candidate_id = e.id
+where not coalesce(${current}, false)`
+	return { page, stale }
+}
+
+/**
+ * Checks and stores the bench people whose checks are missing or no longer valid. While the
+ * résumés are at hand, they are checked against the newest open jobs' requirements too: the jobs
+ * opened next then find their checks stored (requirements recur across jobs).
+ */
+async function refreshStaleChecks(deps: AppDeps, workspaceId: string, job: BenchJob, stale: SQL, now: Date) {
+	const people = await deps.database.rows<{ id: string; hash: string }>(stale)
+	const ahead = await recentOpenRequirements(deps, workspaceId, AHEAD)
+	await storeChecks(deps, workspaceId, people, [...new Set([...requirementsOf(job), ...ahead])], basisOf(now), now)
+}
+
+/** The bench entries of the page's people, and the job's requirements each of them meets. */
+async function pageDetails(deps: AppDeps, workspaceId: string, job: BenchJob, ids: string[]) {
+	if (!ids.length) return { entries: [] as BenchRow[], met: new Map<string, Record<string, boolean>>() }
+	const [entries, checks] = await Promise.all([
+		deps.database.rows<BenchRow>(
+			sql`select ${BENCH_COLUMNS} from bench_entries b where b.workspace_id = ${workspaceId} and b.candidate_id = ${anyOf(ids)} order by b.added_at, b.id`,
+		),
+		// The page's people's checks of the job's requirements, by the requirements' numbers.
+		deps.database.rows<{ id: string; requirement: string }>(
+			sql`select k.candidate_id as id, q.requirement from bench_checks k join bench_requirements q on q.workspace_id = ${workspaceId} and q.requirement = any(${sql.param(requirementsOf(job))}::text[])
+where k.candidate_id = ${anyOf(ids)} and k.checks[q.ordinal] = 2`,
+		),
+	])
+	const met = new Map<string, Record<string, boolean>>()
+	for (const r of checks) met.set(r.id, { ...met.get(r.id), [r.requirement]: true })
+	return { entries, met }
+}
+
+/**
+ * One person's place: what they meet of the job and the reasons, in our words only (read by people
+ * and models alike, no field names); the requirements themselves are listed beside them
+ * (`missing`, `niceToHavesMet`), labelled as the job's text.
+ */
+export function benchPlace(
+	job: Pick<BenchJob, 'id' | 'mustHave' | 'niceToHave' | 'family'>,
+	entries: readonly BenchRow[],
+	met: Readonly<Record<string, boolean>>,
+	now: Date,
+) {
+	const match = {
+		mustMet: job.mustHave.filter((r) => met[r]).length,
+		mustTotal: job.mustHave.length,
+		missing: job.mustHave.filter((r) => !met[r]),
+		niceMet: job.niceToHave.filter((r) => met[r]),
+		niceTotal: job.niceToHave.length,
+	}
+	const families = [...new Set(entries.map((e) => e.roleFamily))]
+	const onFamily = entries.find((e) => e.roleFamily === job.family)
+	const earliest = entries.map((e) => e.availableFrom).sort((a, b) => (a ?? '').localeCompare(b ?? ''))[0] ?? null
+	const reasons = [
+		match.mustTotal ? `meets ${match.mustMet} of ${match.mustTotal} must-haves` : 'the job lists no must-haves',
+		...(match.niceTotal ? [`${match.niceMet.length} of ${match.niceTotal} nice-to-haves`] : []),
+		onFamily ? `on the ${job.family} bench, the job’s role family` : `on the ${families.join(', ')} bench; the job looks like ${job.family}`,
+		availability(earliest, now),
+		...(entries.some((e) => e.jobId === job.id) ? ['added to the bench for this job'] : []),
+	]
+	return { entry: onFamily ?? entries[0]!, families, match, reasons }
+}
+
+export async function jobBench(deps: AppDeps, actor: Actor, input: { jobId: string; limit: number; cursor?: string }) {
+	const job = await benchJob(deps, actor, input.jobId)
+	const now = deps.now()
+	const ranking = rankingSql(actor.workspaceId, job, now)
+	const rank = () =>
+		keysetPage<RankedRow>(deps, {
+			scope: `get_job_bench:${actor.userId}:${input.jobId}`,
+			cursor: input.cursor,
+			limit: input.limit,
+			order: RANK_ORDER,
+			read: (after, order, size) => deps.database.rows<RankedRow>(ranking.page(after, order, size)),
+		})
 	let page = await rank()
 	// Some people's checks are missing or no longer valid: check them, store, and rank again (again
 	// if a résumé changed meanwhile: its checks were then not stored).
-	for (let pass = 0; pass < 3 && page.some((r) => !r.current); pass++) {
-		const stale = await deps.database.rows<{ id: string; hash: string }>(
-			sql`select e.id, ${resumeHashSql('c')} as hash from (select distinct b.candidate_id as id from bench_entries b where b.workspace_id = ${actor.workspaceId}) e
-join candidates c on c.id = e.id left join bench_checks k on k.candidate_id = e.id
-where not coalesce(${current}, false)`,
-		)
-		// While the résumés are at hand, they are checked against the newest open jobs' requirements
-		// too: the jobs opened next then find their checks stored (requirements recur across jobs).
-		const ahead = await recentOpenRequirements(deps, actor.workspaceId, AHEAD)
-		await storeChecks(deps, actor.workspaceId, stale, [...new Set([...requirements, ...ahead])], basis, now)
+	for (let pass = 0; pass < 3 && page.rows.some((r) => !r.current); pass++) {
+		await refreshStaleChecks(deps, actor.workspaceId, job, ranking.stale, now)
 		page = await rank()
 	}
-	const pageIds = page.map((p) => p.candidateId)
-	const [entryRows, checkRows] = pageIds.length
-		? await Promise.all([
-				deps.database.rows<BenchRow>(
-					sql`select ${BENCH_COLUMNS} from bench_entries b where b.workspace_id = ${actor.workspaceId} and b.candidate_id = ${anyOf(pageIds)} order by b.added_at, b.id`,
-				),
-				// The page's people's checks of the job's requirements, by the requirements' numbers.
-				deps.database.rows<{ id: string; requirement: string }>(
-					sql`select k.candidate_id as id, q.requirement from bench_checks k join bench_requirements q on q.workspace_id = ${actor.workspaceId} and q.requirement = any(${sql.param(requirements)}::text[])
-where k.candidate_id = ${anyOf(pageIds)} and k.checks[q.ordinal] = 2`,
-				),
-			])
-		: [[], []]
-	const metOf = new Map<string, Record<string, boolean>>()
-	for (const r of checkRows) metOf.set(r.id, { ...metOf.get(r.id), [r.requirement]: true })
-	const ranked = page.map((p) => {
-		const entries = entryRows.filter((e) => e.candidateId === p.candidateId)
-		const met = metOf.get(p.candidateId) ?? {}
-		const m = {
-			mustMet: job.mustHave.filter((r) => met[r]).length,
-			mustTotal: job.mustHave.length,
-			missing: job.mustHave.filter((r) => !met[r]),
-			niceMet: job.niceToHave.filter((r) => met[r]),
-			niceTotal: job.niceToHave.length,
-		}
-		const onFamily = entries.find((e) => e.roleFamily === family)
-		const earliest = entries.map((e) => e.availableFrom).sort((a, b) => (a ?? '').localeCompare(b ?? ''))[0] ?? null
-		// Our words only, read by people and models alike (no field names): the requirements themselves
-		// are listed beside them (`missing`, `niceToHavesMet`), labelled as the job's text.
-		const reasons = [
-			m.mustTotal ? `meets ${m.mustMet} of ${m.mustTotal} must-haves` : 'the job lists no must-haves',
-			...(m.niceTotal ? [`${m.niceMet.length} of ${m.niceTotal} nice-to-haves`] : []),
-			onFamily
-				? `on the ${family} bench, the job’s role family`
-				: `on the ${[...new Set(entries.map((e) => e.roleFamily))].join(', ')} bench; the job looks like ${family}`,
-			availability(earliest, now),
-			...(entries.some((e) => e.jobId === input.jobId) ? ['added to the bench for this job'] : []),
-		]
-		return {
-			candidateId: p.candidateId,
-			rank: p.rank,
-			total: p.total,
-			entry: onFamily ?? entries[0]!,
-			families: [...new Set(entries.map((e) => e.roleFamily))],
-			score: p.score,
-			match: m,
-			reasons,
-		}
-	})
-
+	const details = await pageDetails(
+		deps,
+		actor.workspaceId,
+		job,
+		page.rows.map((p) => p.id),
+	)
+	const places = page.rows.map((p) => ({
+		...p,
+		...benchPlace(
+			job,
+			details.entries.filter((e) => e.candidateId === p.id),
+			details.met.get(p.id) ?? {},
+			now,
+		),
+	}))
 	const views = await benchViews(
 		deps,
 		actor,
-		ranked.map((p) => p.entry),
+		places.map((p) => p.entry),
 	)
-	const last = ranked[ranked.length - 1]
 	const by = jobAuthor(job)
 	const requirement = (text: string) => untrustedLine(text, by, 300)
 	return {
-		job: { id: job.id, title: untrustedLine(job.title, by, 200), roleFamily: family },
-		bench: ranked.map((p, i) => ({
+		job: { id: job.id, title: untrustedLine(job.title, by, 200), roleFamily: job.family },
+		bench: places.map((p, i) => ({
 			rank: p.rank,
 			score: p.score,
 			benchEntryId: p.entry.id,
@@ -274,6 +313,6 @@ where k.candidate_id = ${anyOf(pageIds)} and k.checks[q.ordinal] = 2`,
 			niceToHavesMet: p.match.niceMet.map(requirement),
 			reasons: p.reasons,
 		})),
-		nextCursor: last && last.rank < last.total ? encodeCursor(deps.secret, scope, [String(last.score), last.candidateId]) : null,
+		nextCursor: page.nextCursor,
 	}
 }

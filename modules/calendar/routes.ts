@@ -12,41 +12,45 @@ import { getCalendar, SCOPES } from './service.ts'
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
 const auth = { permission: 'calendar:read' } as const
 
-export function calendarRoutes(deps: AppDeps, kit: HttpKit) {
-	return new Elysia({ name: 'calendar.routes' })
-		.use(kit.auth)
-		.get(
-			'/calendar',
-			async ({ session, query }) => {
-				// A week from the day asked for (default: today), days of the person's time zone.
-				const first = query.from ?? dayKey(deps.now(), session.timeZone)
-				const start = startOfDay(first, session.timeZone)
-				if (!start)
-					throw new AppError('VALIDATION', 'from must be a date (YYYY-MM-DD)', { fields: [{ field: 'from', message: 'must be a date (YYYY-MM-DD)' }] })
-				const scope = query.scope ?? 'mine'
-				const week = await getCalendar(deps, session.actor, {
-					from: start.toISOString(),
-					to: new Date(startOfDay(nextDay(first, 7), session.timeZone)!.getTime() - 1).toISOString(),
-					scope,
-					limit: 100,
-					cursor: query.cursor,
-				})
-				return calendarPage(deps, session, { week, start, scope })
-			},
-			{
-				session: auth,
-				query: t.Object({
-					from: t.Optional(t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', error: 'from must be a date (YYYY-MM-DD)' })),
-					scope: t.Optional(
-						t.Union(
-							SCOPES.map((s) => t.Literal(s)),
-							{ error: 'scope must be mine, team or workspace' },
-						),
+/** The calendar: a week of the person’s, their team’s or the workspace’s. */
+function calendarWeekRoutes(deps: AppDeps, plugin: HttpKit['auth']) {
+	return new Elysia({ name: 'calendar.week' }).use(plugin).get(
+		'/calendar',
+		async ({ session, query }) => {
+			// A week from the day asked for (default: today), days of the person's time zone.
+			const first = query.from ?? dayKey(deps.now(), session.timeZone)
+			const start = startOfDay(first, session.timeZone)
+			if (!start) throw new AppError('VALIDATION', 'from must be a date (YYYY-MM-DD)', { fields: [{ field: 'from', message: 'must be a date (YYYY-MM-DD)' }] })
+			const scope = query.scope ?? 'mine'
+			const week = await getCalendar(deps, session.actor, {
+				from: start.toISOString(),
+				to: new Date(startOfDay(nextDay(first, 7), session.timeZone)!.getTime() - 1).toISOString(),
+				scope,
+				limit: 100,
+				cursor: query.cursor,
+			})
+			return calendarPage(deps, session, { week, start, scope })
+		},
+		{
+			session: auth,
+			query: t.Object({
+				from: t.Optional(t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', error: 'from must be a date (YYYY-MM-DD)' })),
+				scope: t.Optional(
+					t.Union(
+						SCOPES.map((s) => t.Literal(s)),
+						{ error: 'scope must be mine, team or workspace' },
 					),
-					cursor: t.Optional(t.String({ minLength: 1, maxLength: 64 })),
-				}),
-			},
-		)
+				),
+				cursor: t.Optional(t.String({ minLength: 1, maxLength: 64 })),
+			}),
+		},
+	)
+}
+
+/** Settings → Calendar: a person’s own external feed. */
+function calendarFeedRoutes(deps: AppDeps, plugin: HttpKit['auth']) {
+	return new Elysia({ name: 'calendar.feed' })
+		.use(plugin)
 		.get(
 			'/settings/calendar',
 			async ({ session, query }) => {
@@ -98,4 +102,8 @@ export function calendarRoutes(deps: AppDeps, kit: HttpKit) {
 			},
 			{ session: auth, body: form },
 		)
+}
+
+export function calendarRoutes(deps: AppDeps, kit: HttpKit) {
+	return new Elysia({ name: 'calendar.routes' }).use(calendarWeekRoutes(deps, kit.auth)).use(calendarFeedRoutes(deps, kit.auth))
 }

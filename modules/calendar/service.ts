@@ -23,6 +23,7 @@ import { personRef, userNames } from '../auth/index.ts'
 import { candidateCards } from '../candidates/index.ts'
 import { jobLabels, teammateIds } from '../jobs/index.ts'
 import { calendarBusy, calendarFeeds } from './table.ts'
+import { inList } from '../../core/sql-list.ts'
 
 export { CALENDAR_TYPES, type CalendarType } from './port.ts'
 export const SCOPES = ['mine', 'team', 'workspace'] as const
@@ -167,15 +168,7 @@ export const externalSource: CalendarSource = {
 			gt(calendarBusy.endsAt, q.from),
 			afterPosition(calendarBusy.startsAt, calendarBusy.id, q.after),
 		]
-		if (q.userIds)
-			conditions.push(
-				q.userIds.length
-					? sql`${calendarBusy.userId} in (${sql.join(
-							q.userIds.map((id) => sql`${id}`),
-							sql`, `,
-						)})`
-					: sql`false`,
-			)
+		if (q.userIds) conditions.push(q.userIds.length ? sql`${calendarBusy.userId} in ${inList(q.userIds)}` : sql`false`)
 		const rows = await deps.db
 			.select()
 			.from(calendarBusy)
@@ -210,10 +203,7 @@ export async function busyTimes(
 ): Promise<Map<string, { connected: boolean; busy: { start: Date; end: Date; allDay: boolean }[] }>> {
 	const out = new Map(userIds.map((id) => [id, { connected: false, busy: [] as { start: Date; end: Date; allDay: boolean }[] }]))
 	if (!userIds.length) return out
-	const people = sql`in (${sql.join(
-		userIds.map((id) => sql`${id}`),
-		sql`, `,
-	)})`
+	const people = sql`in ${inList(userIds)}`
 	const [feeds, rows] = await Promise.all([
 		deps.db
 			.select({ userId: calendarFeeds.userId })

@@ -39,6 +39,7 @@ import {
 	RESUME_MIME,
 	ResumeOverLimit,
 	ResumeReadersBusy,
+	type ResumeType,
 	storeResume,
 	UnreadableResume,
 } from './resume-file.ts'
@@ -114,27 +115,46 @@ function careersActor(ws: WorkspaceRef, name: string): Actor {
 	return { ...operatorActor(ws), role: 'viewer', name, credential: { kind: 'careers_form', id: '', name: 'careers apply form' } }
 }
 
-export async function applyToJob(deps: AppDeps, input: ApplyInput): Promise<ApplicationEvent> {
-	if (input.job.status !== 'Open') throw new AppError('CONFLICT', 'This job is no longer open.')
-	const questions = await jobQuestionsOf(deps, input.job.id)
-	// Control characters (NUL included) never reach the database: answers are cleaned, not refused.
-	input = { ...input, phone: cleanLine(input.phone, 100), answers: Object.fromEntries(Object.entries(input.answers).map(([k, v]) => [k, cleanText(v)])) }
-	const errors = validate(input, questions)
-	if (errors.length) throw invalid(errors, 'Some answers need your attention')
-	const ws = input.workspace
-	const name = cleanLine(input.name, 120)
-	const email = input.email.trim().toLowerCase()
-	const phone = input.phone.trim()
-	const bytes = input.resume!.bytes
-	const type = detectResumeType(bytes)!
+/** An application checked: the applicant's details cleaned, the résumé's bytes and type. */
+interface Applicant {
+	name: string
+	email: string
+	phone: string
+	bytes: Uint8Array
+	type: ResumeType
+	fileName: string
+	source: string
+	/** Cleaned answers by question id. */
+	answers: Record<string, string>
+}
 
-	const [existing] = await deps.database.rows<{ id: string }>(
-		sql`select a.id from applications a join candidates c on c.id = a.candidate_id where c.workspace_id = ${ws.id} and c.email = ${email} and a.job_id = ${input.job.id}`,
-	)
-	if (existing) throw new AppError('CONFLICT', 'You have already applied for this job.')
-	let text: string
+/** Validate: every problem at once, by field; control characters (NUL included) are cleaned, not refused. */
+function checkApplicant(input: ApplyInput, questions: JobQuestion[]): Applicant {
+	const cleaned = {
+		...input,
+		phone: cleanLine(input.phone, 100),
+		answers: Object.fromEntries(Object.entries(input.answers).map(([k, v]) => [k, cleanText(v)])),
+	}
+	const errors = validate(cleaned, questions)
+	if (errors.length) throw invalid(errors, 'Some answers need your attention')
+	const bytes = cleaned.resume!.bytes
+	const type = detectResumeType(bytes)!
+	return {
+		name: cleanLine(cleaned.name, 120),
+		email: cleaned.email.trim().toLowerCase(),
+		phone: cleaned.phone.trim(),
+		bytes,
+		type,
+		fileName: cleanLine(cleaned.resume!.fileName || `resume.${type}`, 160),
+		source: cleanLine(cleaned.source ?? '', 80) || 'careers',
+		answers: cleaned.answers,
+	}
+}
+
+/** The résumé's text, read in a bounded child process; its failures said in the applicant's words. */
+async function readResume(deps: AppDeps, applicant: Applicant): Promise<string> {
 	try {
-		text = await extractResumeText(deps, bytes, type)
+		return await extractResumeText(deps, applicant.bytes, applicant.type)
 	} catch (error) {
 		if (error instanceof ResumeOverLimit)
 			throw invalid([{ field: 'resume', message: `Your résumé is over our limit: ${error.message}. Save it as a smaller PDF and retry` }])
@@ -151,83 +171,121 @@ export async function applyToJob(deps: AppDeps, input: ApplyInput): Promise<Appl
 			throw new AppError('UNAVAILABLE', 'We are reading many résumés right now.', { retryAfter: READERS_BUSY_RETRY_SECONDS })
 		throw error
 	}
+}
 
-	const key = await storeResume(deps, ws.id, bytes, type)
-	const source = cleanLine(input.source ?? '', 80) || 'careers'
-	const applicationId = newId('app')
-	const now = deps.now()
-	const check = checkResume(text, input.job.mustHave ?? [], now)
-	const fileName = cleanLine(input.resume!.fileName || `resume.${type}`, 160)
-	try {
-		const result = await deps.db.transaction(async (tx) => {
-			await ensureStages(tx, ws.id)
-			const [first] = await deps.database.rows<{ key: string }>(
-				sql`select key from pipeline_stages where workspace_id = ${ws.id} order by position limit 1`,
-				tx,
-			)
-			const [candidate] = await deps.database.rows<{ id: string; inserted: boolean }>(
-				sql`insert into candidates (id, workspace_id, name, email, phone, resume_file_name, resume_mime, resume_path, resume_text, source)
-				values (${newId('cand')}, ${ws.id}, ${name}, ${email}, ${phone}, ${fileName}, ${RESUME_MIME[type]}, ${key}, ${text}, 'careers')
+interface NewApplication {
+	id: string
+	resumeKey: string
+	text: string
+	check: ReturnType<typeof checkResume>
+}
+
+/**
+ * Write: the candidate (one per e-mail address: applying again updates them), the application in
+ * the pipeline's first stage (a second one for the same job is a `Duplicate`), the answers, and
+ * what is written alongside (`ApplyInput.alongside`).
+ */
+async function writeApplication(tx: Db, deps: AppDeps, input: ApplyInput, applicant: Applicant, questions: JobQuestion[], app: NewApplication) {
+	const ws = input.workspace
+	await ensureStages(tx, ws.id)
+	const [first] = await deps.database.rows<{ key: string }>(sql`select key from pipeline_stages where workspace_id = ${ws.id} order by position limit 1`, tx)
+	const [candidate] = await deps.database.rows<{ id: string; inserted: boolean }>(
+		sql`insert into candidates (id, workspace_id, name, email, phone, resume_file_name, resume_mime, resume_path, resume_text, source)
+				values (${newId('cand')}, ${ws.id}, ${applicant.name}, ${applicant.email}, ${applicant.phone}, ${applicant.fileName}, ${RESUME_MIME[applicant.type]}, ${app.resumeKey}, ${app.text}, 'careers')
 				on conflict (workspace_id, email) do update set name = excluded.name, phone = excluded.phone, resume_file_name = excluded.resume_file_name, resume_mime = excluded.resume_mime,
 					resume_path = excluded.resume_path, resume_text = excluded.resume_text, updated_at = now()
 				returning id, (xmax = 0) as inserted`,
-				tx,
-			)
-			const inserted = await deps.database.rows<{ id: string }>(
-				sql`insert into applications (id, workspace_id, candidate_id, job_id, stage_key, kind, source, resume_check, resume_score)
-				values (${applicationId}, ${ws.id}, ${candidate!.id}, ${input.job.id}, ${first!.key}, 'applicant', ${source}, ${JSON.stringify(check)}::jsonb, ${check.score})
+		tx,
+	)
+	const inserted = await deps.database.rows<{ id: string }>(
+		sql`insert into applications (id, workspace_id, candidate_id, job_id, stage_key, kind, source, resume_check, resume_score)
+				values (${app.id}, ${ws.id}, ${candidate!.id}, ${input.job.id}, ${first!.key}, 'applicant', ${applicant.source}, ${JSON.stringify(app.check)}::jsonb, ${app.check.score})
 				on conflict (candidate_id, job_id) do nothing returning id`,
-				tx,
-			)
-			if (!inserted.length) throw new Duplicate()
-			for (const q of questions) {
-				const answer = (input.answers[q.id] ?? '').trim()
-				if (answer) await tx.execute(sql`insert into application_answers (application_id, question_id, answer) values (${applicationId}, ${q.id}, ${answer})`)
-			}
-			await input.alongside?.(tx, { workspaceId: ws.id, applicationId, candidateId: candidate!.id, jobId: input.job.id })
-			const actor = careersActor(ws, name)
-			await recordActivity(tx, actor, {
-				action: 'application.received',
-				targetType: 'application',
-				targetId: applicationId,
-				detail: { jobId: input.job.id, candidateId: candidate!.id, source },
-			})
-			if (candidate!.inserted) await recordEvent(tx, candidateCreated, actor, { candidateId: candidate!.id })
-			await recordEvent(tx, applicationCreated, actor, { applicationId, candidateId: candidate!.id, jobId: input.job.id, stage: first!.key })
-			const title = cleanLine(input.job.title, 150)
-			await enqueueMail(
-				tx,
-				{
-					workspaceId: ws.id,
-					to: email,
-					subject: `We received your application: ${title}`,
-					text: `Hello ${name},\n\nThank you for applying for ${title} at ${cleanLine(ws.name, 120)}. We have your résumé and will be in touch if your profile matches what the client needs.\n\n${cleanLine(ws.name, 120)} recruiting team\n`,
-					related: { type: 'application', id: applicationId },
-					recipient: { type: 'candidate', id: candidate!.id },
-				},
-				deps,
-			)
-			return { candidateId: candidate!.id, newCandidate: Boolean(candidate!.inserted) }
+		tx,
+	)
+	if (!inserted.length) throw new Duplicate()
+	for (const q of questions) {
+		const answer = (applicant.answers[q.id] ?? '').trim()
+		if (answer) await tx.execute(sql`insert into application_answers (application_id, question_id, answer) values (${app.id}, ${q.id}, ${answer})`)
+	}
+	await input.alongside?.(tx, { workspaceId: ws.id, applicationId: app.id, candidateId: candidate!.id, jobId: input.job.id })
+	return { candidateId: candidate!.id, newCandidate: Boolean(candidate!.inserted), stage: first!.key }
+}
+
+/** Notify, in the same transaction: the activity line, the events, and the confirmation e-mail to the applicant. */
+async function notifyApplication(
+	tx: Db,
+	deps: AppDeps,
+	input: ApplyInput,
+	applicant: Applicant,
+	written: { applicationId: string; candidateId: string; newCandidate: boolean; stage: string },
+) {
+	const ws = input.workspace
+	const { applicationId, candidateId } = written
+	const actor = careersActor(ws, applicant.name)
+	await recordActivity(tx, actor, {
+		action: 'application.received',
+		targetType: 'application',
+		targetId: applicationId,
+		detail: { jobId: input.job.id, candidateId, source: applicant.source },
+	})
+	if (written.newCandidate) await recordEvent(tx, candidateCreated, actor, { candidateId })
+	await recordEvent(tx, applicationCreated, actor, { applicationId, candidateId, jobId: input.job.id, stage: written.stage })
+	const title = cleanLine(input.job.title, 150)
+	const firm = cleanLine(ws.name, 120)
+	await enqueueMail(
+		tx,
+		{
+			workspaceId: ws.id,
+			to: applicant.email,
+			subject: `We received your application: ${title}`,
+			text: `Hello ${applicant.name},\n\nThank you for applying for ${title} at ${firm}. We have your résumé and will be in touch if your profile matches what the client needs.\n\n${firm} recruiting team\n`,
+			related: { type: 'application', id: applicationId },
+			recipient: { type: 'candidate', id: candidateId },
+		},
+		deps,
+	)
+}
+
+/** The résumé changed: the candidate's other applications are re-checked against it. */
+async function recheckOtherApplications(deps: AppDeps, workspaceId: string, candidateId: string, applicationId: string) {
+	const others = await deps.database.rows<{ id: string }>(sql`select id from applications where candidate_id = ${candidateId} and id <> ${applicationId}`)
+	await refreshChecks(deps, workspaceId, { applicationIds: others.map((o) => o.id) })
+}
+
+/** The workflow: validate, read the résumé, write and notify in one transaction, then re-check the candidate's other applications. */
+export async function applyToJob(deps: AppDeps, input: ApplyInput): Promise<ApplicationEvent> {
+	if (input.job.status !== 'Open') throw new AppError('CONFLICT', 'This job is no longer open.')
+	const questions = await jobQuestionsOf(deps, input.job.id)
+	const applicant = checkApplicant(input, questions)
+	const ws = input.workspace
+	const [existing] = await deps.database.rows<{ id: string }>(
+		sql`select a.id from applications a join candidates c on c.id = a.candidate_id where c.workspace_id = ${ws.id} and c.email = ${applicant.email} and a.job_id = ${input.job.id}`,
+	)
+	if (existing) throw new AppError('CONFLICT', 'You have already applied for this job.')
+	const text = await readResume(deps, applicant)
+	const resumeKey = await storeResume(deps, ws.id, applicant.bytes, applicant.type)
+	const now = deps.now()
+	const app: NewApplication = { id: newId('app'), resumeKey, text, check: checkResume(text, input.job.mustHave ?? [], now) }
+	try {
+		const result = await deps.db.transaction(async (tx) => {
+			const written = await writeApplication(tx, deps, input, applicant, questions, app)
+			await notifyApplication(tx, deps, input, applicant, { applicationId: app.id, ...written })
+			return written
 		})
-		// The résumé changed: the candidate's other applications are re-checked against it.
-		if (!result.newCandidate) {
-			const others = await deps.database.rows<{ id: string }>(
-				sql`select id from applications where candidate_id = ${result.candidateId} and id <> ${applicationId}`,
-			)
-			await refreshChecks(deps, ws.id, { applicationIds: others.map((o) => o.id) })
-		}
+		if (!result.newCandidate) await recheckOtherApplications(deps, ws.id, result.candidateId, app.id)
 		return {
 			type: 'application',
 			workspaceId: ws.id,
 			jobId: input.job.id,
-			applicationId,
+			applicationId: app.id,
 			candidateId: result.candidateId,
 			newCandidate: result.newCandidate,
-			source,
+			source: applicant.source,
 			at: now.toISOString(),
 		}
 	} catch (error) {
-		await deleteResume(deps, key)
+		await deleteResume(deps, resumeKey)
 		if (error instanceof Duplicate) throw new AppError('CONFLICT', 'You have already applied for this job.')
 		throw error
 	}

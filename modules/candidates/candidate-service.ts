@@ -31,6 +31,7 @@ import {
 	type CandidateRow,
 } from './rows.ts'
 import { stagesOf } from './stages.ts'
+import { inList } from '../../core/sql-list.ts'
 
 export const candidateNotFound = () => new AppError('NOT_FOUND', 'No candidate with this id')
 export const jobNotFound = () => new AppError('NOT_FOUND', 'No job with this id')
@@ -74,10 +75,7 @@ function profile(deps: AppDeps, actor: Actor, c: CandidateRow) {
 async function applicationsOf(deps: AppDeps, reach: Reach, candidateIds: string[], extra: SQL = sql``): Promise<ApplicationRow[]> {
 	if (!candidateIds.length) return []
 	return deps.database.rows<ApplicationRow>(
-		sql`select ${APPLICATION_COLUMNS} from applications a where ${applicationReach(reach)} and a.candidate_id in (${sql.join(
-			candidateIds.map((id) => sql`${id}`),
-			sql`, `,
-		)})${extra} order by a.created_at desc nulls last, a.id desc nulls last`,
+		sql`select ${APPLICATION_COLUMNS} from applications a where ${applicationReach(reach)} and a.candidate_id in ${inList(candidateIds)}${extra} order by a.created_at desc nulls last, a.id desc nulls last`,
 	)
 }
 

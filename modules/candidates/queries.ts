@@ -7,7 +7,9 @@ import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { SourcePosition } from '../../core/module.ts'
-import { applicationReach, inList, reachOf } from './reach.ts'
+import { inList } from '../../core/sql-list.ts'
+import { afterPosition } from '../../core/source-merge.ts'
+import { applicationReach, reachOf } from './reach.ts'
 import { stagesOf } from './stages.ts'
 
 export interface CandidateParty {
@@ -131,10 +133,9 @@ export async function waitingApplications(
 ): Promise<ApplicationParty[]> {
 	if (!query.jobIds.length) return []
 	const first = (await stagesOf(deps, workspaceId))[0]?.key ?? 'applied'
-	const at = query.after?.at.toISOString()
 	// `created_at >= at` bounds the index range; the row comparison then skips the equal ones already shown.
 	const after = query.after
-		? sql` and a.created_at >= ${at}::timestamptz and (a.created_at, a.id collate "C") > (${at}::timestamptz, ${query.after.id} collate "C")`
+		? sql` and a.created_at >= ${query.after.at.toISOString()}::timestamptz and ${afterPosition(sql`a.created_at`, sql`a.id`, query.after)}`
 		: sql``
 	const rows = await deps.database.rows<PartyRow>(
 		sql`select ${PARTY} from unnest(${sql.param([...new Set(query.jobIds)])}::text[]) j(id)

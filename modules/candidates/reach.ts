@@ -14,6 +14,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import { isAdmin, type Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { reachableJobIds } from '../jobs/index.ts'
+import { inList } from '../../core/sql-list.ts'
 
 /** The jobs whose applications the actor can reach: every job of the workspace, or a list. */
 export interface Reach {
@@ -24,14 +25,6 @@ export interface Reach {
 export async function reachOf(deps: AppDeps, actor: Actor): Promise<Reach> {
 	return { actor, jobIds: await reachableJobIds(deps, actor) }
 }
-
-export const inList = (ids: readonly string[]) =>
-	ids.length
-		? sql`(${sql.join(
-				ids.map((id) => sql`${id}`),
-				sql`, `,
-			)})`
-		: sql`(null)`
 
 /**
  * `= any(…)` of ids as one array parameter: for the long lists (every bench person's résumé, 5,000

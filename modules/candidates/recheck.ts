@@ -15,7 +15,7 @@ import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { type ChangedJobsCursor, jobRequirements, jobsChangedSince } from '../jobs/index.ts'
 import { checkResume, RESUME_CHECK_VERSION, resumeHashSql, type ResumeCheck } from './resume-check.ts'
-import { inList } from './reach.ts'
+import { inList } from '../../core/sql-list.ts'
 
 interface CheckState {
 	id: string

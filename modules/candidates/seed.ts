@@ -7,10 +7,10 @@ import { eq } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { fileStore } from '../../core/files.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
-import { daysAgo, seededId, seededRandom } from '../../core/seed-random.ts'
+import { daysAgo, seededId, seededRandom, type SeededRandom } from '../../core/seed-random.ts'
 import { textPdf } from '../../core/text-pdf.ts'
 import { listPeople } from '../auth/index.ts'
-import { jobQuestionsOf, ROLE_TEMPLATES, workspaceJobs } from '../jobs/index.ts'
+import { jobQuestionsOf, ROLE_TEMPLATES, workspaceJobs, type JobQuestion } from '../jobs/index.ts'
 import { checkResume } from './resume-check.ts'
 import { demoCandidate } from './seed-data.ts'
 import { DEFAULT_STAGES, ensureStages } from './stages.ts'
@@ -49,6 +49,86 @@ async function storeDemoResumes(deps: AppDeps, files: { key: string; text: strin
 	for (let i = 0; i < files.length; i += 20) await Promise.all(files.slice(i, i + 20).map((f) => store.put(f.key, resumePdf(f.text), 'application/pdf')))
 }
 
+interface DemoRows {
+	applications: (typeof applications.$inferInsert)[]
+	answers: (typeof applicationAnswers.$inferInsert)[]
+	ratings: (typeof ratings.$inferInsert)[]
+	notes: (typeof notes.$inferInsert)[]
+}
+
+/** One demo application of a candidate to a job, with its answers, ratings and note (the random choices in a fixed order). */
+function demoApplication(
+	rows: DemoRows,
+	rnd: SeededRandom,
+	{ ws, now, people, questions }: { ws: WorkspaceRef; now: Date; people: string[]; questions: Map<string, JobQuestion[]> },
+	{ c, id, i, createdDaysAgo }: { c: ReturnType<typeof demoCandidate>; id: string; i: number; createdDaysAgo: number },
+	job: Awaited<ReturnType<typeof workspaceJobs>>[number],
+	k: number,
+) {
+	const appId = seededId('app', ws.id, `app-${i}-${k}`)
+	const stage = weightedStage(rnd.next())
+	const outcome = stage === 'hired' ? 'hired' : stage !== 'offer' && rnd.chance(0.15) ? 'rejected' : rnd.chance(0.04) ? 'withdrawn' : null
+	const kind = job.status === 'Draft' || rnd.chance(0.15) ? 'lead' : 'applicant'
+	const check = checkResume(c.resumeText, job.mustHave, now)
+	// Never before the job opened (nor before the candidate was added): a candidate older than the
+	// job applied on some day of the job's life.
+	const jobDays = Math.max(0, Math.floor((now.getTime() - job.openedAt.getTime()) / 86_400_000) - 1)
+	const near = Math.max(0, createdDaysAgo - rnd.int(0, 20))
+	const appliedDaysAgo = near <= jobDays ? near : rnd.int(0, jobDays)
+	rows.applications.push({
+		id: appId,
+		workspaceId: ws.id,
+		candidateId: id,
+		jobId: job.id,
+		stageKey: stage,
+		outcome,
+		archived: outcome !== null && outcome !== 'hired' && rnd.chance(0.6),
+		kind,
+		shortlist: stage !== 'applied' && rnd.chance(0.4) ? 'shortlisted' : rnd.chance(0.08) ? 'declined' : 'none',
+		resumeCheck: check as unknown as Record<string, unknown>,
+		resumeScore: check.score,
+		source: kind === 'lead' ? 'sourced' : c.source,
+		createdAt: daysAgo(appliedDaysAgo, k),
+		updatedAt: daysAgo(Math.max(0, appliedDaysAgo - 2), k),
+		stageChangedAt: daysAgo(Math.max(0, appliedDaysAgo - rnd.int(0, 10)), k),
+	})
+	if (kind === 'applicant')
+		for (const q of questions.get(job.id) ?? [])
+			rows.answers.push({
+				applicationId: appId,
+				questionId: q.id,
+				answer:
+					q.kind === 'yes_no'
+						? c.workAuthorization === 'USC' || c.workAuthorization === 'GC'
+							? 'yes'
+							: 'no'
+						: `${Math.max(1, c.years - rnd.int(0, 3))} years; most recently at my current role.`,
+			})
+	if (people.length && stage !== 'applied')
+		for (const [r, userId] of rnd.sample(people, rnd.int(1, Math.min(2, people.length))).entries())
+			rows.ratings.push({
+				id: seededId('rat', ws.id, `${appId}-${r}`),
+				applicationId: appId,
+				userId,
+				score: Math.min(5, Math.max(1, Math.round((check.score ?? 50) / 25) + rnd.int(0, 1))),
+				comment: rnd.chance(0.5)
+					? rnd.pick(['Good depth on the must-haves.', 'Communication could be sharper.', 'Strong match for this client.', 'Light on recent hands-on work.'])
+					: null,
+				createdAt: daysAgo(Math.max(0, appliedDaysAgo - 1), r),
+			})
+	if (people.length && rnd.chance(0.4))
+		rows.notes.push({
+			id: seededId('note', ws.id, appId),
+			workspaceId: ws.id,
+			candidateId: id,
+			applicationId: appId,
+			authorUserId: rnd.pick(people),
+			body: rnd.pick(NOTES),
+			visibility: rnd.chance(0.25) ? 'private' : 'shared',
+			createdAt: daysAgo(Math.max(0, appliedDaysAgo - 1), 30 + k),
+		})
+}
+
 export async function seedCandidates(deps: AppDeps, ws: WorkspaceRef): Promise<void> {
 	// The demo's candidates, applications, answers, ratings and notes are made once: made again after the
 	// workspace changed (someone joined, a job was added), the same random choices fall differently,
@@ -68,10 +148,7 @@ export async function seedCandidates(deps: AppDeps, ws: WorkspaceRef): Promise<v
 	const now = deps.now()
 
 	const candidateRows = []
-	const applicationRows = []
-	const answerRows = []
-	const ratingRows = []
-	const noteRows = []
+	const rows: DemoRows = { applications: [], answers: [], ratings: [], notes: [] }
 	for (let i = 0; i < DEMO_CANDIDATES; i++) {
 		const template = ROLE_TEMPLATES[i % ROLE_TEMPLATES.length]!
 		const c = demoCandidate(rnd, i, template)
@@ -104,73 +181,7 @@ export async function seedCandidates(deps: AppDeps, ws: WorkspaceRef): Promise<v
 		for (let k = 0; k < count; k++) picked.add(k < own.length && rnd.chance(0.8) ? own[(i + k) % own.length]! : rnd.pick(jobs))
 		let k = 0
 		for (const job of picked) {
-			const appId = seededId('app', ws.id, `app-${i}-${k}`)
-			const stage = weightedStage(rnd.next())
-			const outcome = stage === 'hired' ? 'hired' : stage !== 'offer' && rnd.chance(0.15) ? 'rejected' : rnd.chance(0.04) ? 'withdrawn' : null
-			const kind = job.status === 'Draft' || rnd.chance(0.15) ? 'lead' : 'applicant'
-			const check = checkResume(c.resumeText, job.mustHave, now)
-			// Never before the job opened (nor before the candidate was added): a candidate older than the
-			// job applied on some day of the job's life.
-			const jobDays = Math.max(0, Math.floor((now.getTime() - job.openedAt.getTime()) / 86_400_000) - 1)
-			const near = Math.max(0, createdDaysAgo - rnd.int(0, 20))
-			const appliedDaysAgo = near <= jobDays ? near : rnd.int(0, jobDays)
-			applicationRows.push({
-				id: appId,
-				workspaceId: ws.id,
-				candidateId: id,
-				jobId: job.id,
-				stageKey: stage,
-				outcome,
-				archived: outcome !== null && outcome !== 'hired' && rnd.chance(0.6),
-				kind,
-				shortlist: stage !== 'applied' && rnd.chance(0.4) ? 'shortlisted' : rnd.chance(0.08) ? 'declined' : 'none',
-				resumeCheck: check as unknown as Record<string, unknown>,
-				resumeScore: check.score,
-				source: kind === 'lead' ? 'sourced' : c.source,
-				createdAt: daysAgo(appliedDaysAgo, k),
-				updatedAt: daysAgo(Math.max(0, appliedDaysAgo - 2), k),
-				stageChangedAt: daysAgo(Math.max(0, appliedDaysAgo - rnd.int(0, 10)), k),
-			})
-			if (kind === 'applicant')
-				for (const q of questions.get(job.id) ?? [])
-					answerRows.push({
-						applicationId: appId,
-						questionId: q.id,
-						answer:
-							q.kind === 'yes_no'
-								? c.workAuthorization === 'USC' || c.workAuthorization === 'GC'
-									? 'yes'
-									: 'no'
-								: `${Math.max(1, c.years - rnd.int(0, 3))} years; most recently at my current role.`,
-					})
-			if (people.length && stage !== 'applied')
-				for (const [r, userId] of rnd.sample(people, rnd.int(1, Math.min(2, people.length))).entries())
-					ratingRows.push({
-						id: seededId('rat', ws.id, `${appId}-${r}`),
-						applicationId: appId,
-						userId,
-						score: Math.min(5, Math.max(1, Math.round((check.score ?? 50) / 25) + rnd.int(0, 1))),
-						comment: rnd.chance(0.5)
-							? rnd.pick([
-									'Good depth on the must-haves.',
-									'Communication could be sharper.',
-									'Strong match for this client.',
-									'Light on recent hands-on work.',
-								])
-							: null,
-						createdAt: daysAgo(Math.max(0, appliedDaysAgo - 1), r),
-					})
-			if (people.length && rnd.chance(0.4))
-				noteRows.push({
-					id: seededId('note', ws.id, appId),
-					workspaceId: ws.id,
-					candidateId: id,
-					applicationId: appId,
-					authorUserId: rnd.pick(people),
-					body: rnd.pick(NOTES),
-					visibility: rnd.chance(0.25) ? 'private' : 'shared',
-					createdAt: daysAgo(Math.max(0, appliedDaysAgo - 1), 30 + k),
-				})
+			demoApplication(rows, rnd, { ws, now, people, questions }, { c, id, i, createdDaysAgo }, job, k)
 			k++
 		}
 	}
@@ -183,18 +194,18 @@ export async function seedCandidates(deps: AppDeps, ws: WorkspaceRef): Promise<v
 			.insert(candidates)
 			.values(candidateRows.slice(i, i + 100))
 			.onConflictDoNothing()
-	for (let i = 0; i < applicationRows.length; i += 100)
+	for (let i = 0; i < rows.applications.length; i += 100)
 		await deps.db
 			.insert(applications)
-			.values(applicationRows.slice(i, i + 100))
+			.values(rows.applications.slice(i, i + 100))
 			.onConflictDoNothing()
-	for (let i = 0; i < answerRows.length; i += 200)
+	for (let i = 0; i < rows.answers.length; i += 200)
 		await deps.db
 			.insert(applicationAnswers)
-			.values(answerRows.slice(i, i + 200))
+			.values(rows.answers.slice(i, i + 200))
 			.onConflictDoNothing()
-	if (ratingRows.length) await deps.db.insert(ratings).values(ratingRows).onConflictDoNothing()
-	if (noteRows.length) await deps.db.insert(notes).values(noteRows).onConflictDoNothing()
+	if (rows.ratings.length) await deps.db.insert(ratings).values(rows.ratings).onConflictDoNothing()
+	if (rows.notes.length) await deps.db.insert(notes).values(rows.notes).onConflictDoNothing()
 }
 
 /** applied 35 %, screening 25 %, submitted 15 %, client interview 12 %, offer 6 %, hired 7 %. */

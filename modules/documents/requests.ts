@@ -20,13 +20,14 @@
 import type { Actor } from '../../core/actor.ts'
 import { hashSecret, newCredential, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import type { Db } from '../../db/client.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { findWorkspace } from '../auth/index.ts'
 import { enqueueMail, enqueueMessage, MAX_MESSAGE_LENGTH, messagingConfigured, NO_PROVIDER, toE164 } from '../outbox/index.ts'
 import { DOCUMENT_KINDS, DOCUMENT_LABELS, type DocumentKind } from '../vendors/index.ts'
-import { careersUrl, loadApplication, loadCandidate, newestApplication, type ApplicationRef } from './subjects.ts'
+import { careersUrl, loadApplication, loadCandidate, newestApplication, type ApplicationRef, type Candidate } from './subjects.ts'
 import { documentRequests } from './table.ts'
 import { and, arrayContained, asc, eq, gt, isNull, ne, sql } from 'drizzle-orm'
 
@@ -91,7 +92,22 @@ export async function documentRequestSummary(deps: AppDeps, actor: Actor, input:
 	return `Ask ${plainText(candidate.name)} for ${listOf(items)} ${channels}, with an upload link valid ${LINK_VALID_DAYS} days?${message}`
 }
 
-export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, input: RequestDocumentsInput): Promise<DocumentRequestResult> {
+/** A request checked and decided before anything is written: whom, what, about which application, and how. */
+interface RequestPlan {
+	candidate: Candidate
+	items: DocumentKind[]
+	application: ApplicationRef | null
+	/** Plain text ('' when none). */
+	message: string
+	jobLink: string | null
+	/** The candidate's phone number in E.164, when it is one. */
+	phone: string | null
+	/** Why the message cannot go (undefined when it can). */
+	notSent: string | undefined
+}
+
+/** Validate: the kinds and the message, the candidate and the application (the newest by default). */
+async function planRequest(deps: AppDeps, actor: Actor, input: RequestDocumentsInput): Promise<RequestPlan> {
 	const candidate = await loadCandidate(deps, actor, input.candidateId)
 	const items = DOCUMENT_KINDS.filter((k) => input.items.includes(k))
 	const problems = []
@@ -104,18 +120,32 @@ export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, inp
 		application = await loadApplication(deps, actor, input.applicationId)
 		if (application.candidateId !== candidate.id) throw invalid([{ field: 'applicationId', message: 'is not an application of this candidate' }])
 	} else application = await newestApplication(deps, actor, candidate.id)
-	const message = input.message ? plainText(input.message) : ''
-	const jobLink = application && (input.includeJobLink ?? true) ? careersUrl(deps, actor, application) : null
-	const workspace = await findWorkspace(deps.db, actor.workspaceSlug)
-	const firm = workspace?.name ?? actor.workspaceSlug
+	const phone = candidate.phone ? toE164(candidate.phone) : null
+	return {
+		candidate,
+		items,
+		application,
+		message: input.message ? plainText(input.message) : '',
+		jobLink: application && (input.includeJobLink ?? true) ? careersUrl(deps, actor, application) : null,
+		phone,
+		notSent: messageRefusal(deps, candidate.phone, phone),
+	}
+}
 
-	const token = newCredential('ul')
-	const link = uploadUrl(deps, token)
-	const expiresAt = new Date(deps.now().getTime() + LINK_VALID_DAYS * DAY_MS)
+/** Why the message by messaging app cannot go: no provider, no phone number, or one no message can go to. */
+function messageRefusal(deps: AppDeps, phoneOnFile: string | null, phone: string | null): string | undefined {
+	if (!messagingConfigured(deps)) return NO_PROVIDER
+	if (!phoneOnFile) return 'The candidate has no phone number on file'
+	if (!phone) return 'The candidate’s phone number (message.to) is not a number a message can go to'
+	return undefined
+}
+
+/** The e-mail (which may say it replaces an earlier link) and the short message, both carrying the link. */
+function requestTexts(plan: RequestPlan, actor: Actor, firm: string, link: string, expiresAt: Date) {
+	const { candidate, application, message, items, jobLink } = plan
 	const first = candidate.name.split(/\s+/)[0] || candidate.name
 	const about = application ? ` for the ${application.jobTitle} position` : ''
-
-	const mailText = (replacesEarlier: boolean) =>
+	const mail = (replacesEarlier: boolean) =>
 		[
 			`Hello ${first},`,
 			'',
@@ -132,7 +162,7 @@ export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, inp
 			'',
 			`— ${actor.name}, ${firm}`,
 		].join('\n')
-	const shortText = [
+	const short = [
 		`Hi ${first}, ${actor.name} at ${firm} needs your ${listOf(items)}${about}. Upload securely (link valid ${LINK_VALID_DAYS} days): ${link}`,
 		jobLink ? `Job: ${jobLink}` : '',
 		message,
@@ -140,47 +170,149 @@ export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, inp
 		.filter(Boolean)
 		.join('\n\n')
 		.slice(0, MAX_MESSAGE_LENGTH)
+	return { subject: `Documents needed${about}: ${listOf(items)}`, mail, short }
+}
 
-	const phone = candidate.phone ? toE164(candidate.phone) : null
-	const notSent = !messagingConfigured(deps)
-		? NO_PROVIDER
-		: !candidate.phone
-			? 'The candidate has no phone number on file'
-			: !phone
-				? 'The candidate’s phone number (message.to) is not a number a message can go to'
-				: undefined
+/** The conditions that name this candidate's requests by this sender (`sender`) and for this application (`sameApplication`). */
+function requestScope(actor: Actor, plan: RequestPlan) {
+	return {
+		candidate: and(eq(documentRequests.workspaceId, actor.workspaceId), eq(documentRequests.candidateId, plan.candidate.id)),
+		sender: actor.userId ? eq(documentRequests.requestedByUserId, actor.userId) : isNull(documentRequests.requestedByUserId),
+		sameApplication: plan.application ? eq(documentRequests.applicationId, plan.application.id) : isNull(documentRequests.applicationId),
+	}
+}
 
-	const sender = actor.userId ? eq(documentRequests.requestedByUserId, actor.userId) : isNull(documentRequests.requestedByUserId)
-	const sameApplication = application ? eq(documentRequests.applicationId, application.id) : isNull(documentRequests.applicationId)
+/** Decide: the same request made moments ago (a client's retry), which this one repeats. */
+async function repeatedRequest(tx: Db, actor: Actor, plan: RequestPlan, now: Date) {
+	const scope = requestScope(actor, plan)
+	const [earlier] = await tx
+		.select({ id: documentRequests.id, expiresAt: documentRequests.expiresAt })
+		.from(documentRequests)
+		.where(
+			and(
+				scope.candidate,
+				scope.sameApplication,
+				scope.sender,
+				eq(documentRequests.items, plan.items),
+				plan.message ? eq(documentRequests.message, plan.message) : isNull(documentRequests.message),
+				isNull(documentRequests.revokedAt),
+				gt(documentRequests.createdAt, new Date(now.getTime() - REPEAT_WINDOW_MS)),
+			),
+		)
+		.limit(1)
+	return earlier
+}
+
+/**
+ * Decide: the hourly limit. `sent` are the times of this person's requests to the candidate in the
+ * last hour, oldest first; at the limit, the refusal says when the next request can go.
+ */
+export function hourlyLimitRefusal(sent: readonly Date[], now: Date): AppError | null {
+	if (sent.length < MAX_REQUESTS_PER_CANDIDATE_HOUR) return null
+	const nextAt = new Date(sent[0]!.getTime() + HOUR_MS)
+	const minutes = Math.max(1, Math.ceil((nextAt.getTime() - now.getTime()) / 60_000))
+	return new AppError(
+		'RATE_LIMITED',
+		`You already sent this candidate ${sent.length} document requests in the last hour (the limit is ${MAX_REQUESTS_PER_CANDIDATE_HOUR}); nothing was sent. The links already sent still work; another request can go in ${minutes} minute${minutes === 1 ? '' : 's'} (at ${nextAt.toISOString()}).`,
+		{ retryAfter: minutes * 60 },
+	)
+}
+
+async function sentInLastHour(tx: Db, actor: Actor, plan: RequestPlan, now: Date): Promise<Date[]> {
+	const scope = requestScope(actor, plan)
+	const recent = await tx
+		.select({ createdAt: documentRequests.createdAt })
+		.from(documentRequests)
+		.where(and(scope.candidate, scope.sender, gt(documentRequests.createdAt, new Date(now.getTime() - HOUR_MS))))
+		.orderBy(asc(documentRequests.createdAt), asc(documentRequests.seq))
+	return recent.map((r) => r.createdAt)
+}
+
+/** Write: the request, and the earlier live links it replaces (each whose kinds it all asks for again). */
+async function writeRequest(tx: Db, actor: Actor, plan: RequestPlan, link: { token: string; expiresAt: Date }, now: Date) {
+	const id = newId('dreq')
+	await tx.insert(documentRequests).values({
+		id,
+		workspaceId: actor.workspaceId,
+		candidateId: plan.candidate.id,
+		applicationId: plan.application?.id ?? null,
+		items: plan.items,
+		message: plan.message || null,
+		tokenHash: hashSecret(link.token),
+		expiresAt: link.expiresAt,
+		requestedByUserId: actor.userId,
+		requestedByName: actor.name,
+		createdAt: now,
+	})
+	const scope = requestScope(actor, plan)
+	const replaced = await tx
+		.update(documentRequests)
+		.set({ revokedAt: now, replacedBy: id })
+		.where(
+			and(
+				scope.candidate,
+				scope.sameApplication,
+				ne(documentRequests.id, id),
+				isNull(documentRequests.revokedAt),
+				gt(documentRequests.expiresAt, now),
+				arrayContained(documentRequests.items, plan.items),
+			),
+		)
+		.returning({ id: documentRequests.id })
+	return { id, replaced: replaced.map((r) => r.id) }
+}
+
+/** Notify: the e-mail and the message to the candidate, and the activity line; the message's outbox status. */
+async function notifyCandidate(
+	tx: Db,
+	deps: AppDeps,
+	actor: Actor,
+	plan: RequestPlan,
+	request: { id: string; replaced: string[]; link: string; texts: ReturnType<typeof requestTexts> },
+) {
+	const { candidate } = plan
+	const related = { type: 'document_request', id: request.id }
+	const recipient = { type: 'candidate' as const, id: candidate.id }
+	// The link is the candidate's credential: the outbox keeps it sealed and fills it in only when
+	// sending. An owner or admin may reveal it while the mail is held in the dev mailbox (no SMTP),
+	// to try the upload page without a mail catcher.
+	const recipientOnly = { value: request.link, serverSecret: deps.secret, revealable: true }
+	const mail = { to: candidate.email, subject: request.texts.subject, text: request.texts.mail(request.replaced.length > 0) }
+	await enqueueMail(tx, { workspaceId: actor.workspaceId, ...mail, related, recipient, recipientOnly }, deps)
+	const message = { to: plan.phone ?? candidate.phone ?? '', text: request.texts.short, notSent: plan.notSent }
+	const sent = await enqueueMessage(tx, { workspaceId: actor.workspaceId, ...message, related, recipient, recipientOnly }, deps)
+	await recordActivity(tx, actor, {
+		action: 'documents.requested',
+		targetType: 'candidate',
+		targetId: candidate.id,
+		detail: { requestId: request.id, items: plan.items, applicationId: plan.application?.id ?? null, message: sent.status, replaced: request.replaced },
+	})
+	return sent.status
+}
+
+/** The workflow: validate (`planRequest`), then under the candidate's lock decide (a retry? the hourly limit?), write and notify. */
+export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, input: RequestDocumentsInput): Promise<DocumentRequestResult> {
+	const plan = await planRequest(deps, actor, input)
+	const firm = (await findWorkspace(deps.db, actor.workspaceSlug))?.name ?? actor.workspaceSlug
+	const token = newCredential('ul')
+	const link = uploadUrl(deps, token)
+	const expiresAt = new Date(deps.now().getTime() + LINK_VALID_DAYS * DAY_MS)
+	const texts = requestTexts(plan, actor, firm, link, expiresAt)
+	const { candidate, notSent } = plan
 	const base = {
 		candidateId: candidate.id,
-		applicationId: application?.id ?? null,
-		items,
-		jobLink,
+		applicationId: plan.application?.id ?? null,
+		items: plan.items,
+		jobLink: plan.jobLink,
 		email: { to: untrustedLine(candidate.email, 'candidate', 254), status: 'queued' as const },
 	}
-	const messageTo = { to: untrustedLine(phone ?? candidate.phone, 'candidate', 100), reason: notSent ?? null }
+	const messageTo = { to: untrustedLine(plan.phone ?? candidate.phone, 'candidate', 100), reason: notSent ?? null }
 
 	return deps.db.transaction(async (tx) => {
 		// One request decision at a time per candidate: parallel retries and loops see each other.
 		await deps.database.rows(sql`select pg_advisory_xact_lock(hashtextextended(${`document_request:${candidate.id}`}, 0))`, tx)
 		const now = deps.now()
-		const [earlier] = await tx
-			.select({ id: documentRequests.id, expiresAt: documentRequests.expiresAt })
-			.from(documentRequests)
-			.where(
-				and(
-					eq(documentRequests.workspaceId, actor.workspaceId),
-					eq(documentRequests.candidateId, candidate.id),
-					sameApplication,
-					sender,
-					eq(documentRequests.items, items),
-					message ? eq(documentRequests.message, message) : isNull(documentRequests.message),
-					isNull(documentRequests.revokedAt),
-					gt(documentRequests.createdAt, new Date(now.getTime() - REPEAT_WINDOW_MS)),
-				),
-			)
-			.limit(1)
+		const earlier = await repeatedRequest(tx, actor, plan, now)
 		if (earlier)
 			return {
 				...base,
@@ -190,103 +322,15 @@ export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, inp
 				repeated: true,
 				replaced: [],
 			} satisfies DocumentRequestResult
-
-		const recent = await tx
-			.select({ createdAt: documentRequests.createdAt })
-			.from(documentRequests)
-			.where(
-				and(
-					eq(documentRequests.workspaceId, actor.workspaceId),
-					eq(documentRequests.candidateId, candidate.id),
-					sender,
-					gt(documentRequests.createdAt, new Date(now.getTime() - HOUR_MS)),
-				),
-			)
-			.orderBy(asc(documentRequests.createdAt), asc(documentRequests.seq))
-		if (recent.length >= MAX_REQUESTS_PER_CANDIDATE_HOUR) {
-			const nextAt = new Date(recent[0]!.createdAt.getTime() + HOUR_MS)
-			const minutes = Math.max(1, Math.ceil((nextAt.getTime() - now.getTime()) / 60_000))
-			throw new AppError(
-				'RATE_LIMITED',
-				`You already sent this candidate ${recent.length} document requests in the last hour (the limit is ${MAX_REQUESTS_PER_CANDIDATE_HOUR}); nothing was sent. The links already sent still work; another request can go in ${minutes} minute${minutes === 1 ? '' : 's'} (at ${nextAt.toISOString()}).`,
-				{ retryAfter: minutes * 60 },
-			)
-		}
-
-		const id = newId('dreq')
-		await tx.insert(documentRequests).values({
-			id,
-			workspaceId: actor.workspaceId,
-			candidateId: candidate.id,
-			applicationId: application?.id ?? null,
-			items,
-			message: message || null,
-			tokenHash: hashSecret(token),
-			expiresAt,
-			requestedByUserId: actor.userId,
-			requestedByName: actor.name,
-			createdAt: now,
-		})
-		const replaced = (
-			await tx
-				.update(documentRequests)
-				.set({ revokedAt: now, replacedBy: id })
-				.where(
-					and(
-						eq(documentRequests.workspaceId, actor.workspaceId),
-						eq(documentRequests.candidateId, candidate.id),
-						sameApplication,
-						ne(documentRequests.id, id),
-						isNull(documentRequests.revokedAt),
-						gt(documentRequests.expiresAt, now),
-						arrayContained(documentRequests.items, items),
-					),
-				)
-				.returning({ id: documentRequests.id })
-		).map((r) => r.id)
-		const related = { type: 'document_request', id }
-		const recipient = { type: 'candidate' as const, id: candidate.id }
-		// The link is the candidate's credential: the outbox keeps it sealed and fills it in only when
-		// sending. An owner or admin may reveal it while the mail is held in the dev mailbox (no SMTP),
-		// to try the upload page without a mail catcher.
-		const recipientOnly = { value: link, serverSecret: deps.secret, revealable: true }
-		await enqueueMail(
-			tx,
-			{
-				workspaceId: actor.workspaceId,
-				to: candidate.email,
-				subject: `Documents needed${about}: ${listOf(items)}`,
-				text: mailText(replaced.length > 0),
-				related,
-				recipient,
-				recipientOnly,
-			},
-			deps,
-		)
-		const sent = await enqueueMessage(
-			tx,
-			{
-				workspaceId: actor.workspaceId,
-				to: phone ?? candidate.phone ?? '',
-				text: shortText,
-				related,
-				recipient,
-				notSent,
-				recipientOnly,
-			},
-			deps,
-		)
-		await recordActivity(tx, actor, {
-			action: 'documents.requested',
-			targetType: 'candidate',
-			targetId: candidate.id,
-			detail: { requestId: id, items, applicationId: application?.id ?? null, message: sent.status, replaced },
-		})
+		const refusal = hourlyLimitRefusal(await sentInLastHour(tx, actor, plan, now), now)
+		if (refusal) throw refusal
+		const { id, replaced } = await writeRequest(tx, actor, plan, { token, expiresAt }, now)
+		const sent = await notifyCandidate(tx, deps, actor, plan, { id, replaced, link, texts })
 		return {
 			...base,
 			id,
 			expiresAt: expiresAt.toISOString(),
-			message: { ...messageTo, status: sent.status === 'pending' ? 'queued' : 'not_sent' },
+			message: { ...messageTo, status: sent === 'pending' ? 'queued' : 'not_sent' },
 			repeated: false,
 			replaced,
 		} satisfies DocumentRequestResult

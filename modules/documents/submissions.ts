@@ -17,6 +17,7 @@ import type { Actor } from '../../core/actor.ts'
 import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import type { Db } from '../../db/client.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { fileStore } from '../../core/files.ts'
 import { recordActivity } from '../activity/index.ts'
@@ -217,26 +218,25 @@ export async function submissionSummary(deps: AppDeps, actor: Actor, input: Subm
 	return `Send ${plainText(s.candidate.name)}’s résumé${documents} for ${plainText(s.app.jobTitle)} to ${plainText(s.vendor.name)} at ${s.vendor.email}?${note}`
 }
 
-export async function submitToVendor(deps: AppDeps, actor: Actor, input: SubmissionInput): Promise<SubmissionResult> {
-	const s = await situation(deps, actor, input.applicationId)
-	const { vendor, candidate, app } = s
-	const chosen = decideSubmission(s, input)
-
-	const id = newId('sub')
-	const folder = `submissions/${actor.workspaceId}/${id}`
-	const resume = await resumeAttachment(deps, candidate, folder)
+/** The résumé (copied into the submission's folder) and the newest file of each chosen kind, as attachments. */
+async function submissionAttachments(deps: AppDeps, s: Situation, chosen: DocumentKind[], folder: string) {
+	const resume = await resumeAttachment(deps, s.candidate, folder)
 	if (!resume) throw new AppError('CONFLICT', 'The candidate has no résumé on file; add one before submitting')
 	const docs = chosen.map((k) => s.current.get(k)!)
 	const attachments: OutboxAttachment[] = [
 		resume,
 		...docs.map((d) => ({
-			filename: attachmentName(candidate.name, DOCUMENT_LABELS[d.kind], d.storageKey.split('.').pop() ?? 'pdf'),
+			filename: attachmentName(s.candidate.name, DOCUMENT_LABELS[d.kind], d.storageKey.split('.').pop() ?? 'pdf'),
 			contentType: d.contentType,
 			path: d.storageKey,
 		})),
 	]
-	const note = input.note ? plainText(input.note) : ''
-	const firm = (await findWorkspace(deps.db, actor.workspaceSlug))?.name ?? actor.workspaceSlug
+	return { resume, documentIds: docs.map((d) => d.id), attachments }
+}
+
+/** The e-mail to the vendor: no contact details of the candidate, the note when there is one. */
+function submissionMail(actor: Actor, s: Situation, chosen: DocumentKind[], note: string, firm: string) {
+	const { vendor, candidate, app } = s
 	const reference = app.vendorJobId ? ` (your reference ${app.vendorJobId})` : ''
 	const text = [
 		`Hello ${vendor.contactName ?? `${vendor.name} team`},`,
@@ -249,61 +249,87 @@ export async function submitToVendor(deps: AppDeps, actor: Actor, input: Submiss
 		'',
 		`— ${actor.name}, ${firm}`,
 	].join('\n')
+	return { subject: `Candidate submission: ${candidate.name} for ${app.jobTitle}${app.vendorJobId ? ` [${app.vendorJobId}]` : ''}`, text }
+}
 
+interface SubmissionWrite {
+	id: string
+	chosen: DocumentKind[]
+	note: string
+	documentIds: string[]
+	attachments: OutboxAttachment[]
+	mail: { subject: string; text: string }
+}
+
+/**
+ * Write and notify, in one transaction: the mail to the vendor, the submission (unique per
+ * application), the activity line and the event. Lost a race with another submission of the same
+ * application: nothing is kept, the mail included.
+ */
+async function writeSubmission(tx: Db, deps: AppDeps, actor: Actor, s: Situation, w: SubmissionWrite) {
+	const { vendor, candidate, app } = s
+	const mail = await enqueueMail(
+		tx,
+		{
+			workspaceId: actor.workspaceId,
+			to: vendor.email!,
+			...w.mail,
+			attachments: w.attachments,
+			related: { type: 'application', id: app.id },
+			recipient: { type: 'vendor', id: vendor.id },
+		},
+		deps,
+	)
+	const [row] = await tx
+		.insert(vendorSubmissions)
+		.values({
+			id: w.id,
+			workspaceId: actor.workspaceId,
+			applicationId: app.id,
+			candidateId: candidate.id,
+			jobId: app.jobId,
+			vendorId: vendor.id,
+			documents: w.chosen,
+			documentIds: w.documentIds,
+			note: w.note || null,
+			toAddress: vendor.email!,
+			outboxId: mail.id,
+			submittedByUserId: actor.userId,
+			submittedByName: actor.name,
+			submittedAt: deps.now(),
+		})
+		.onConflictDoNothing()
+		.returning({ submittedAt: vendorSubmissions.submittedAt })
+	if (!row) throw new AppError('CONFLICT', 'The candidate was already submitted to this vendor for this application; a second submission is not sent')
+	await recordActivity(tx, actor, {
+		action: 'application.submitted_to_vendor',
+		targetType: 'application',
+		targetId: app.id,
+		detail: { submissionId: w.id, vendorId: vendor.id, to: vendor.email, documents: w.chosen },
+	})
+	await recordEvent(tx, submissionCreated, actor, {
+		submissionId: w.id,
+		applicationId: app.id,
+		candidateId: candidate.id,
+		jobId: app.jobId,
+		vendorId: vendor.id,
+		documents: w.chosen,
+	})
+	return row
+}
+
+/** The workflow: read the situation, decide (`decideSubmission`), gather the attachments, then write and notify. */
+export async function submitToVendor(deps: AppDeps, actor: Actor, input: SubmissionInput): Promise<SubmissionResult> {
+	const s = await situation(deps, actor, input.applicationId)
+	const chosen = decideSubmission(s, input)
+	const id = newId('sub')
+	const { resume, documentIds, attachments } = await submissionAttachments(deps, s, chosen, `submissions/${actor.workspaceId}/${id}`)
+	const note = input.note ? plainText(input.note) : ''
+	const firm = (await findWorkspace(deps.db, actor.workspaceSlug))?.name ?? actor.workspaceSlug
+	const mail = submissionMail(actor, s, chosen, note, firm)
 	let result: { submittedAt: Date }
 	try {
-		result = await deps.db.transaction(async (tx) => {
-			const mail = await enqueueMail(
-				tx,
-				{
-					workspaceId: actor.workspaceId,
-					to: vendor.email!,
-					subject: `Candidate submission: ${candidate.name} for ${app.jobTitle}${app.vendorJobId ? ` [${app.vendorJobId}]` : ''}`,
-					text,
-					attachments,
-					related: { type: 'application', id: app.id },
-					recipient: { type: 'vendor', id: vendor.id },
-				},
-				deps,
-			)
-			const [row] = await tx
-				.insert(vendorSubmissions)
-				.values({
-					id,
-					workspaceId: actor.workspaceId,
-					applicationId: app.id,
-					candidateId: candidate.id,
-					jobId: app.jobId,
-					vendorId: vendor.id,
-					documents: chosen,
-					documentIds: docs.map((d) => d.id),
-					note: note || null,
-					toAddress: vendor.email!,
-					outboxId: mail.id,
-					submittedByUserId: actor.userId,
-					submittedByName: actor.name,
-					submittedAt: deps.now(),
-				})
-				.onConflictDoNothing()
-				.returning({ submittedAt: vendorSubmissions.submittedAt })
-			// Lost a race with another submission of the same application: undo this one's mail too.
-			if (!row) throw new AppError('CONFLICT', 'The candidate was already submitted to this vendor for this application; a second submission is not sent')
-			await recordActivity(tx, actor, {
-				action: 'application.submitted_to_vendor',
-				targetType: 'application',
-				targetId: app.id,
-				detail: { submissionId: id, vendorId: vendor.id, to: vendor.email, documents: chosen },
-			})
-			await recordEvent(tx, submissionCreated, actor, {
-				submissionId: id,
-				applicationId: app.id,
-				candidateId: candidate.id,
-				jobId: app.jobId,
-				vendorId: vendor.id,
-				documents: chosen,
-			})
-			return row
-		})
+		result = await deps.db.transaction((tx) => writeSubmission(tx, deps, actor, s, { id, chosen, note, documentIds, attachments, mail }))
 	} catch (error) {
 		await fileStore(deps.config)
 			.delete(resume.path)
@@ -312,9 +338,9 @@ export async function submitToVendor(deps: AppDeps, actor: Actor, input: Submiss
 	}
 	return {
 		id,
-		applicationId: app.id,
-		vendor: { id: vendor.id, name: vendorLine(vendor.name) },
-		to: vendorLine(vendor.email!, 254),
+		applicationId: s.app.id,
+		vendor: { id: s.vendor.id, name: vendorLine(s.vendor.name) },
+		to: vendorLine(s.vendor.email!, 254),
 		documents: chosen,
 		attachments: attachments.map((a) => untrustedLine(a.filename, 'candidate', 200)),
 		note: note || null,

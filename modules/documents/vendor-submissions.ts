@@ -16,6 +16,7 @@ import { jobLabels } from '../jobs/index.ts'
 import { deliveryStates } from '../outbox/index.ts'
 import type { DocumentKind, VendorFacts } from '../vendors/index.ts'
 import { vendorSubmissions } from './table.ts'
+import { inList } from '../../core/sql-list.ts'
 
 export type Delivery = 'queued' | 'sent' | 'failed'
 
@@ -95,10 +96,7 @@ export async function vendorSubmissionList(
 export async function vendorSubmissionFacts(deps: AppDeps, actor: Actor, vendorIds: string[]): Promise<Map<string, VendorFacts>> {
 	const rows = await deps.database.rows<{ vendorId: string; count: number; last: Date | string | null }>(
 		sql`select vendor_id as "vendorId", count(*)::int as count, max(submitted_at) as last from ${vendorSubmissions}
-		where workspace_id = ${actor.workspaceId} and vendor_id in (${sql.join(
-			vendorIds.map((id) => sql`${id}`),
-			sql`, `,
-		)}) group by vendor_id`,
+		where workspace_id = ${actor.workspaceId} and vendor_id in ${inList(vendorIds)} group by vendor_id`,
 	)
 	return new Map(rows.map((r) => [r.vendorId, { submissionCount: Number(r.count), lastSubmittedAt: r.last }]))
 }

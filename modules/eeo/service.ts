@@ -8,6 +8,7 @@ import type { FieldError } from '../../core/errors.ts'
 import type { Db } from '../../db/client.ts'
 import { DECLINED, EEO_QUESTIONS, type EeoAnswers } from './questions.ts'
 import { eeoSelfIdentification } from './table.ts'
+import { inList } from '../../core/sql-list.ts'
 
 export const fieldOf = (key: string) => `eeo_${key}`
 
@@ -37,10 +38,5 @@ export async function recordSelfIdentification(tx: Db, application: { workspaceI
 /** Deletes one application's answers (the application itself is going). */
 export async function forgetSelfIdentification(tx: Db, workspaceId: string, applicationIds: readonly string[]) {
 	if (!applicationIds.length) return
-	await tx.execute(
-		sql`delete from ${eeoSelfIdentification} where workspace_id = ${workspaceId} and application_id in (${sql.join(
-			applicationIds.map((id) => sql`${id}`),
-			sql`, `,
-		)})`,
-	)
+	await tx.execute(sql`delete from ${eeoSelfIdentification} where workspace_id = ${workspaceId} and application_id in ${inList(applicationIds)}`)
 }

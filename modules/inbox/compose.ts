@@ -18,6 +18,7 @@
 import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import type { Db } from '../../db/client.ts'
 import { AppError, invalid, type FieldError } from '../../core/errors.ts'
 import { cleanLine, cleanText, textOf } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
@@ -101,11 +102,17 @@ const recipientRecord = (r: Recipient) =>
 	r.kind === 'vendor' ? { vendorId: r.id } : { candidateId: r.id, ...(r.applicationId ? { applicationId: r.applicationId } : {}) }
 const length = (s: string) => [...s].length
 
-/** Sends a new message; returns the conversation it is in. */
-export async function composeMessage(deps: AppDeps, actor: Actor, input: ComposeInput): Promise<{ threadId: string; outboxId: string; status: string }> {
-	const userId = person(actor)
-	const recipient = await recipientOf(deps, actor, input)
-	const template = input.templateId ? await getTemplate(deps, actor, input.templateId) : null
+/** A new message checked: its channel, and its subject and body filled in for the recipient. */
+interface Draft {
+	channel: ComposeChannel
+	subject: string
+	body: string
+	marketing: boolean
+	templateId: string | null
+}
+
+/** Validate: the channel the contact details and the template allow, the lengths, and every merge field filled (each problem by field). */
+async function checkDraft(deps: AppDeps, actor: Actor, recipient: Recipient, input: ComposeInput, template: Template | null): Promise<Draft> {
 	const channels = channelsOf(recipient)
 	const problems: FieldError[] = []
 	const channel = input.channel === 'email' || input.channel === 'text' ? input.channel : null
@@ -137,13 +144,27 @@ export async function composeMessage(deps: AppDeps, actor: Actor, input: Compose
 		['subject', subject.missing],
 		['body', body.missing],
 	] as const)
-		if (missing.length)
-			problems.push({
-				field,
-				message: `has merge fields without a value for this ${recipient.kind}: ${missing.map((f) => `{{${f}}}`).join(', ')}${missing.some((f) => f.startsWith('job.')) ? ' (choose the application the message is about)' : ''}${missing.includes('recruiter.signature') ? ' (set your signature on your profile page)' : ''}`,
-			})
+		if (missing.length) problems.push({ field, message: missingFields(recipient, missing) })
 	if (problems.length) throw invalid(problems, 'The message was not sent')
+	return { channel: channel!, subject: subject.text, body: body.text, marketing, templateId: template?.id ?? null }
+}
 
+const missingFields = (recipient: Recipient, missing: readonly string[]) =>
+	`has merge fields without a value for this ${recipient.kind}: ${missing.map((f) => `{{${f}}}`).join(', ')}${missing.some((f) => f.startsWith('job.')) ? ' (choose the application the message is about)' : ''}${missing.includes('recruiter.signature') ? ' (set your signature on your profile page)' : ''}`
+
+/** Notify: the e-mail or text message through the outbox. */
+async function enqueueDraft(tx: Db, deps: AppDeps, actor: Actor, recipient: Recipient, draft: Draft, to: string, related: { type: string; id: string }) {
+	const common = { workspaceId: actor.workspaceId, to, text: draft.body, related, recipient: { type: recipient.kind, id: recipient.id } }
+	const sent: { id: string; status: string; messageId?: string } =
+		draft.channel === 'email'
+			? await enqueueMail(tx, { ...common, subject: draft.subject, marketing: draft.marketing }, deps)
+			: await enqueueMessage(tx, { ...common, notSent: messagingConfigured(deps) ? undefined : NO_PROVIDER }, deps)
+	return sent
+}
+
+/** Write: the counterpart's conversation with the message in it (read by its writer), and the activity line (not the text). */
+async function sendDraft(tx: Db, deps: AppDeps, actor: Actor, userId: string, recipient: Recipient, draft: Draft) {
+	const { channel } = draft
 	const related = recipient.applicationId ? { type: 'application', id: recipient.applicationId } : { type: recipient.kind, id: recipient.id }
 	const to = channel === 'email' ? recipient.email! : recipient.phone!
 	const counterpart: Counterpart = {
@@ -154,67 +175,48 @@ export async function composeMessage(deps: AppDeps, actor: Actor, input: Compose
 		name: recipient.name,
 		address: normalizeAddress(to),
 	}
-	return deps.db.transaction(async (tx) => {
-		const at = await threadClock(deps, tx)
-		const sent: { id: string; status: string; messageId?: string } =
-			channel === 'email'
-				? await enqueueMail(
-						tx,
-						{
-							workspaceId: actor.workspaceId,
-							to,
-							subject: subject.text,
-							text: body.text,
-							related,
-							recipient: { type: recipient.kind, id: recipient.id },
-							marketing,
-						},
-						deps,
-					)
-				: await enqueueMessage(
-						tx,
-						{
-							workspaceId: actor.workspaceId,
-							to,
-							text: body.text,
-							related,
-							recipient: { type: recipient.kind, id: recipient.id },
-							notSent: messagingConfigured(deps) ? undefined : NO_PROVIDER,
-						},
-						deps,
-					)
-		const threadId = await threadFor(tx, actor.workspaceId, counterpart, channel === 'email' ? subject.text : 'Text messages', at)
-		// The copy in the thread is what was written; the footer the outbox added is in the sent row.
-		await appendMessage(tx, {
-			workspaceId: actor.workspaceId,
-			threadId,
-			direction: 'out',
-			channel: channel === 'email' ? 'email' : 'message',
-			from: deps.config.mailFrom,
-			to,
-			subject: channel === 'email' ? subject.text : null,
-			text: body.text,
-			messageId: sent.messageId ?? null,
-			outboxId: sent.id,
-			related,
-			sentByUserId: userId,
-			at,
-		})
-		await tx
-			.insert(inboxStates)
-			.values({ threadId, userId, readAt: at })
-			.onConflictDoUpdate({
-				target: [inboxStates.threadId, inboxStates.userId],
-				set: { readAt: sql`greatest(${inboxStates.readAt}, ${at.toISOString()}::timestamptz)` },
-			})
-		await recordActivity(tx, actor, {
-			action: 'inbox.message_sent',
-			targetType: recipient.kind,
-			targetId: recipient.id,
-			detail: { threadId, outboxId: sent.id, channel, templateId: template?.id ?? null, marketing },
-		})
-		return { threadId, outboxId: sent.id, status: sent.status }
+	const at = await threadClock(deps, tx)
+	const sent = await enqueueDraft(tx, deps, actor, recipient, draft, to, related)
+	const threadId = await threadFor(tx, actor.workspaceId, counterpart, channel === 'email' ? draft.subject : 'Text messages', at)
+	// The copy in the thread is what was written; the footer the outbox added is in the sent row.
+	await appendMessage(tx, {
+		workspaceId: actor.workspaceId,
+		threadId,
+		direction: 'out',
+		channel: channel === 'email' ? 'email' : 'message',
+		from: deps.config.mailFrom,
+		to,
+		subject: channel === 'email' ? draft.subject : null,
+		text: draft.body,
+		messageId: sent.messageId ?? null,
+		outboxId: sent.id,
+		related,
+		sentByUserId: userId,
+		at,
 	})
+	await tx
+		.insert(inboxStates)
+		.values({ threadId, userId, readAt: at })
+		.onConflictDoUpdate({
+			target: [inboxStates.threadId, inboxStates.userId],
+			set: { readAt: sql`greatest(${inboxStates.readAt}, ${at.toISOString()}::timestamptz)` },
+		})
+	await recordActivity(tx, actor, {
+		action: 'inbox.message_sent',
+		targetType: recipient.kind,
+		targetId: recipient.id,
+		detail: { threadId, outboxId: sent.id, channel, templateId: draft.templateId, marketing: draft.marketing },
+	})
+	return { threadId, outboxId: sent.id, status: sent.status }
+}
+
+/** Sends a new message; returns the conversation it is in. */
+export async function composeMessage(deps: AppDeps, actor: Actor, input: ComposeInput): Promise<{ threadId: string; outboxId: string; status: string }> {
+	const userId = person(actor)
+	const recipient = await recipientOf(deps, actor, input)
+	const template = input.templateId ? await getTemplate(deps, actor, input.templateId) : null
+	const draft = await checkDraft(deps, actor, recipient, input, template)
+	return deps.db.transaction((tx) => sendDraft(tx, deps, actor, userId, recipient, draft))
 }
 
 /** The recipient's name for a page (a candidate's or vendor's own words: shown escaped, never to a model from here). */

@@ -23,6 +23,7 @@ import { applicationParties, type ApplicationMessage } from '../candidates/index
 import { unseenSince } from '../review/index.ts'
 import { authorOf, snippetAuthor } from './service.ts'
 import { inboxMessages, inboxStates, inboxThreads } from './table.ts'
+import { inList } from '../../core/sql-list.ts'
 
 const canRead = (deps: AppDeps, actor: Actor) => Boolean(actor.userId) && deps.permissions.can(actor, 'inbox:read')
 
@@ -184,10 +185,7 @@ export async function messagesOfApplications(deps: AppDeps, actor: Actor, applic
 				sql`select * from (select m.id, m.thread_id as "threadId", t.candidate_id as "candidateId", m.direction, m.channel, m.subject, m.text, m.related_type as "relatedType", m.related_id as "relatedId", m.at, m.seq,
 row_number() over (partition by t.candidate_id order by m.at desc, m.seq desc) as n
 from ${inboxMessages} m join ${inboxThreads} t on t.id = m.thread_id
-where t.workspace_id = ${actor.workspaceId} and t.candidate_id in (${sql.join(
-					candidateIds.map((id) => sql`${id}`),
-					sql`, `,
-				)})) x where n <= 20 order by at, seq`,
+where t.workspace_id = ${actor.workspaceId} and t.candidate_id in ${inList(candidateIds)}) x where n <= 20 order by at, seq`,
 			)
 		: []
 	for (const id of applicationIds) {

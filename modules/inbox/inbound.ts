@@ -19,7 +19,7 @@ import { inArray } from 'drizzle-orm'
 import PostalMime, { type Address, type Email } from 'postal-mime'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
-import { verifiedWebhookBody } from '../../core/http/signed-webhook.ts'
+import { signedWebhook } from '../../core/http/signed-webhook.ts'
 import { htmlToText } from '../../core/sanitize.ts'
 import { cutText } from '../../core/untrusted.ts'
 import { findWorkspace } from '../auth/index.ts'
@@ -54,14 +54,18 @@ export interface InboundResult {
 	messageId: string
 }
 
-export async function receiveInbound(deps: AppDeps, request: Request): Promise<InboundResult> {
-	const raw = await verifiedWebhookBody(request, {
+export const receiveInbound = signedWebhook<InboundResult>(
+	{
 		prefix: 'x-inbound',
-		secret: deps.config.settings.of(inboxSettings).inboundMailSecret,
 		secretName: 'INBOUND_MAIL_SECRET',
 		maxBytes: MAX_INBOUND_BYTES,
-		now: deps.now(),
-	})
+		secret: (deps) => deps.config.settings.of(inboxSettings).inboundMailSecret,
+	},
+	(deps, raw) => fileInbound(deps, raw),
+)
+
+/** Files a received message (raw RFC 822) in its conversation. */
+async function fileInbound(deps: AppDeps, raw: string): Promise<InboundResult> {
 	if (!raw.trim()) throw malformed('The body is empty; send the raw message (RFC 822)')
 	if (!HEADER_LINE.test(raw)) throw malformed('The body is not an RFC 822 message: it must start with header fields such as "From: …"')
 	let email: Email

@@ -3,6 +3,7 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { doneNotice, seeOther } from '../../core/http/form.ts'
+import type { PageSession } from '../../core/http/auth.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { bulkSendRoutes } from './bulk-send.ts'
 import { composeRoutes } from './compose-routes.ts'
@@ -27,84 +28,78 @@ const DONE: Record<string, string> = {
 	unstarred: 'The conversation is no longer starred.',
 }
 
+/** Bulk Mark as read: each ticked conversation through markThreadRead (one activity line each), then the report. */
+async function markReadInBulk(deps: AppDeps, session: PageSession, body: unknown, cookie: Record<string, any>) {
+	const ids = [...new Set(formList(body, 'thread'))].slice(0, BULK_LIMIT)
+	const lines: BulkLine[] = []
+	for (const id of ids) {
+		try {
+			const read = await markThreadRead(deps, session.actor, id)
+			lines.push(read.changed ? { name: textOf(read.subject), result: 'done' } : { name: textOf(read.subject), result: 'unchanged', note: 'Already read.' })
+		} catch (error) {
+			if (!(error instanceof AppError) || error.status >= 500) throw error
+			lines.push({ name: 'A conversation', result: 'refused', note: error.code === 'NOT_FOUND' ? 'Not found.' : `${error.message}.` })
+		}
+	}
+	const action = ids.length ? 'Mark as read' : 'Nothing done: tick at least one conversation'
+	await bulkReport.seal(deps, cookie, session.sessionId, { action, back: localBack(formText(body, 'back'), '/inbox'), lines })
+	return seeOther(BULK_PATH)
+}
+
 export function inboxRoutes(deps: AppDeps, kit: HttpKit) {
-	return (
-		new Elysia({ name: 'inbox.routes' })
-			.use(kit.auth)
-			.use(composeRoutes(deps, kit))
-			.use(bulkSendRoutes(deps, kit))
-			.post('/api/inbox/inbound', ({ request }) => receiveInbound(deps, request), { auth: 'public', parse: 'none' })
-			.get(
-				'/inbox',
-				async ({ session, query }) => {
-					const filter = (FILTERS as readonly string[]).includes(query.filter ?? '') ? (query.filter as InboxFilter) : 'all'
-					const list = await listThreads(deps, session.actor, { filter, limit: 50, cursor: query.cursor })
-					return inboxPage(deps, session, { threads: list.threads, filter, more: list.nextCursor })
-				},
-				{ session: auth, query: t.Object({ filter: t.Optional(t.String({ maxLength: 20 })), cursor: t.Optional(t.String({ maxLength: 64 })) }) },
-			)
-			// Bulk Mark as read: each ticked conversation through markThreadRead (one activity line each), then the report.
-			.post(
-				BULK_PATH,
-				async ({ session, body, cookie }) => {
-					const ids = [...new Set(formList(body, 'thread'))].slice(0, BULK_LIMIT)
-					const lines: BulkLine[] = []
-					for (const id of ids) {
-						try {
-							const read = await markThreadRead(deps, session.actor, id)
-							lines.push(
-								read.changed ? { name: textOf(read.subject), result: 'done' } : { name: textOf(read.subject), result: 'unchanged', note: 'Already read.' },
-							)
-						} catch (error) {
-							if (!(error instanceof AppError) || error.status >= 500) throw error
-							lines.push({ name: 'A conversation', result: 'refused', note: error.code === 'NOT_FOUND' ? 'Not found.' : `${error.message}.` })
-						}
-					}
-					const action = ids.length ? 'Mark as read' : 'Nothing done: tick at least one conversation'
-					await bulkReport.seal(deps, cookie, session.sessionId, { action, back: localBack(formText(body, 'back'), '/inbox'), lines })
-					return seeOther(BULK_PATH)
-				},
-				{ session: auth, body: form },
-			)
-			.get(
-				BULK_PATH,
-				async ({ session, cookie }) => bulkReportPage(deps, session, await bulkReport.open(deps, cookie, session.sessionId), { href: '/inbox', text: 'Inbox' }),
-				{
-					session: auth,
-				},
-			)
-			.get(
-				'/inbox/:id',
-				async ({ session, params, query }) =>
-					threadPage(deps, session, await getThread(deps, session.actor, params.id), { notice: doneNotice(DONE, query.done) }),
-				{
-					session: auth,
-					query: t.Object({ done: t.Optional(t.String({ maxLength: 20 })) }),
-				},
-			)
-			.post(
-				'/inbox/:id/:action',
-				async ({ session, params, body }) => {
-					const actor = session.actor
-					// Post/Redirect/Get: reloading the conversation never sends the reply (or the star) again.
-					if (params.action === 'star' || params.action === 'unstar') {
-						await setStarred(deps, actor, params.id, params.action === 'star')
-						return seeOther(`/inbox/${encodeURIComponent(params.id)}`, `${params.action}red`)
-					}
-					if (params.action !== 'reply') throw new AppError('NOT_FOUND', 'Not found')
-					const text = String((body as Record<string, unknown>).text ?? '')
-					try {
-						await replyToThread(deps, actor, params.id, text)
-						return seeOther(`/inbox/${encodeURIComponent(params.id)}`, 'replied')
-					} catch (error) {
-						if (!(error instanceof AppError) || !['VALIDATION', 'CONFLICT'].includes(error.code)) throw error
-						return threadPage(deps, session, await getThread(deps, actor, params.id), {
-							error: error.fields?.length ? `Message ${error.fields[0]!.message}.` : error.message,
-							typed: text,
-						})
-					}
-				},
-				{ session: auth, body: form },
-			)
-	)
+	return new Elysia({ name: 'inbox.routes' })
+		.use(kit.auth)
+		.use(composeRoutes(deps, kit))
+		.use(bulkSendRoutes(deps, kit))
+		.post('/api/inbox/inbound', ({ request }) => receiveInbound(deps, request), { auth: 'public', parse: 'none' })
+		.get(
+			'/inbox',
+			async ({ session, query }) => {
+				const filter = (FILTERS as readonly string[]).includes(query.filter ?? '') ? (query.filter as InboxFilter) : 'all'
+				const list = await listThreads(deps, session.actor, { filter, limit: 50, cursor: query.cursor })
+				return inboxPage(deps, session, { threads: list.threads, filter, more: list.nextCursor })
+			},
+			{ session: auth, query: t.Object({ filter: t.Optional(t.String({ maxLength: 20 })), cursor: t.Optional(t.String({ maxLength: 64 })) }) },
+		)
+		.post(BULK_PATH, ({ session, body, cookie }) => markReadInBulk(deps, session, body, cookie), { session: auth, body: form })
+		.get(
+			BULK_PATH,
+			async ({ session, cookie }) => bulkReportPage(deps, session, await bulkReport.open(deps, cookie, session.sessionId), { href: '/inbox', text: 'Inbox' }),
+			{
+				session: auth,
+			},
+		)
+		.get(
+			'/inbox/:id',
+			async ({ session, params, query }) =>
+				threadPage(deps, session, await getThread(deps, session.actor, params.id), { notice: doneNotice(DONE, query.done) }),
+			{
+				session: auth,
+				query: t.Object({ done: t.Optional(t.String({ maxLength: 20 })) }),
+			},
+		)
+		.post(
+			'/inbox/:id/:action',
+			async ({ session, params, body }) => {
+				const actor = session.actor
+				// Post/Redirect/Get: reloading the conversation never sends the reply (or the star) again.
+				if (params.action === 'star' || params.action === 'unstar') {
+					await setStarred(deps, actor, params.id, params.action === 'star')
+					return seeOther(`/inbox/${encodeURIComponent(params.id)}`, `${params.action}red`)
+				}
+				if (params.action !== 'reply') throw new AppError('NOT_FOUND', 'Not found')
+				const text = String((body as Record<string, unknown>).text ?? '')
+				try {
+					await replyToThread(deps, actor, params.id, text)
+					return seeOther(`/inbox/${encodeURIComponent(params.id)}`, 'replied')
+				} catch (error) {
+					if (!(error instanceof AppError) || !['VALIDATION', 'CONFLICT'].includes(error.code)) throw error
+					return threadPage(deps, session, await getThread(deps, actor, params.id), {
+						error: error.fields?.length ? `Message ${error.fields[0]!.message}.` : error.message,
+						typed: text,
+					})
+				}
+			},
+			{ session: auth, body: form },
+		)
 }

@@ -5,7 +5,7 @@
  */
 import type { AppDeps } from '../../core/deps.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
-import { seededId, seededRandom } from '../../core/seed-random.ts'
+import { seededId, seededRandom, type SeededRandom } from '../../core/seed-random.ts'
 import { cleanLine } from '../../core/untrusted.ts'
 import { listPeople } from '../auth/index.ts'
 import { workspaceApplications } from '../candidates/index.ts'
@@ -60,6 +60,93 @@ const VENDOR_SCRIPT: Line[] = [
 	['in', 'Update: the client added a second opening for {job}, with the same requirements.'],
 ]
 
+interface DemoConversation {
+	key: string
+	type: 'candidate' | 'vendor'
+	candidateId: string | null
+	vendorId: string | null
+	name: string
+	address: string
+	subject: string
+	lines: Line[]
+	vars: Record<string, string>
+	start: number
+	related: { type: string; id: string }
+}
+
+/** A demo conversation's messages, each some hours after the one before it and all before now. */
+function demoThread(rnd: SeededRandom, ws: WorkspaceRef, c: DemoConversation, o: { now: number; host: string; from: string }) {
+	const { now, host, from } = o
+	const threadId = seededId('thr', ws.id, c.key)
+	let at = c.start
+	let lastInbound: number | null = null
+	const messages = c.lines.map(([dir, template], i) => {
+		at = Math.min(at + rnd.int(2, 30) * HOUR, now - (c.lines.length - i) * 10 * 60_000)
+		if (dir === 'in') lastInbound = at
+		const text = template.replace(/\{(\w+)\}/g, (_, k: string) => c.vars[k] ?? '')
+		const id = seededId('msg', ws.id, `${c.key}:${i}`)
+		return {
+			id,
+			workspaceId: ws.id,
+			threadId,
+			direction: dir,
+			channel: 'email',
+			fromAddress: dir === 'out' ? from : c.address,
+			toAddress: dir === 'out' ? c.address : from,
+			subject: i === 0 ? c.subject : `Re: ${c.subject}`,
+			text,
+			messageId: `<${id}@${dir === 'out' ? host : 'mail.example.com'}>`,
+			relatedType: dir === 'out' ? c.related.type : null,
+			relatedId: dir === 'out' ? c.related.id : null,
+			at: new Date(at),
+		}
+	})
+	return { c, threadId, messages, lastInbound: lastInbound as number | null }
+}
+
+/** Stores a demo conversation once, read (or starred) for some of its readers; `unread` stays unread for everyone. */
+async function storeDemoThread(
+	deps: AppDeps,
+	rnd: SeededRandom,
+	ws: WorkspaceRef,
+	{ c, threadId, messages, lastInbound }: ReturnType<typeof demoThread>,
+	{ readers, unread, now }: { readers: { userId: string }[]; unread: string | undefined; now: number },
+) {
+	const last = messages[messages.length - 1]!
+	const inserted = await deps.db
+		.insert(inboxThreads)
+		.values({
+			id: threadId,
+			workspaceId: ws.id,
+			counterpartKey: c.key,
+			counterpartType: c.type,
+			candidateId: c.candidateId,
+			vendorId: c.vendorId,
+			counterpartName: c.name,
+			counterpartAddress: c.address,
+			subject: c.subject,
+			messageCount: messages.length,
+			lastMessageAt: last.at,
+			lastInboundAt: lastInbound ? new Date(lastInbound) : null,
+			snippet: cleanLine(last.text, 160),
+			lastMessageDirection: last.direction,
+			createdAt: new Date(c.start),
+		})
+		.onConflictDoNothing()
+		.returning({ id: inboxThreads.id })
+	if (!inserted.length) return
+	await deps.db.insert(inboxMessages).values(messages).onConflictDoNothing()
+	for (const p of readers) {
+		const read = unread !== threadId && (lastInbound === null || now - lastInbound > 3 * 24 * HOUR || rnd.chance(0.3))
+		const starred = rnd.chance(0.12)
+		if (read || starred)
+			await deps.db
+				.insert(inboxStates)
+				.values({ threadId, userId: p.userId, readAt: read ? new Date(Math.min(now, last.at.getTime() + HOUR)) : null, starred })
+				.onConflictDoNothing()
+	}
+}
+
 export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> {
 	const rnd = seededRandom(`inbox:${ws.id}`)
 	const readers = (await listPeople(deps.db, ws.id)).filter((p) => ['owner', 'admin', 'recruiter'].includes(p.role))
@@ -71,19 +158,7 @@ export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> 
 	const from = deps.config.mailFrom
 	const now = Date.now()
 	const seen = new Set<string>()
-	const conversations: {
-		key: string
-		type: 'candidate' | 'vendor'
-		candidateId: string | null
-		vendorId: string | null
-		name: string
-		address: string
-		subject: string
-		lines: Line[]
-		vars: Record<string, string>
-		start: number
-		related: { type: string; id: string }
-	}[] = []
+	const conversations: DemoConversation[] = []
 	for (const app of rnd.sample(apps, Math.min(40, apps.length))) {
 		if (seen.has(app.candidateId) || conversations.length >= 24) continue
 		seen.add(app.candidateId)
@@ -130,72 +205,12 @@ export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> 
 		})
 	}
 
-	const built = conversations.map((c) => {
-		const threadId = seededId('thr', ws.id, c.key)
-		let at = c.start
-		let lastInbound: number | null = null
-		const messages = c.lines.map(([dir, template], i) => {
-			at = Math.min(at + rnd.int(2, 30) * HOUR, now - (c.lines.length - i) * 10 * 60_000)
-			if (dir === 'in') lastInbound = at
-			const text = template.replace(/\{(\w+)\}/g, (_, k: string) => c.vars[k] ?? '')
-			const id = seededId('msg', ws.id, `${c.key}:${i}`)
-			return {
-				id,
-				workspaceId: ws.id,
-				threadId,
-				direction: dir,
-				channel: 'email',
-				fromAddress: dir === 'out' ? from : c.address,
-				toAddress: dir === 'out' ? c.address : from,
-				subject: i === 0 ? c.subject : `Re: ${c.subject}`,
-				text,
-				messageId: `<${id}@${dir === 'out' ? host : 'mail.example.com'}>`,
-				relatedType: dir === 'out' ? c.related.type : null,
-				relatedId: dir === 'out' ? c.related.id : null,
-				at: new Date(at),
-			}
-		})
-		return { c, threadId, messages, lastInbound: lastInbound as number | null }
-	})
+	const built = conversations.map((c) => demoThread(rnd, ws, c, { now, host, from }))
 	// The conversation whose counterpart wrote last stays unread for everyone: a demo inbox always
 	// has something new in it, whatever the random draws.
 	const newest = built.reduce<(typeof built)[number] | null>(
 		(best, b) => (b.lastInbound !== null && (!best || b.lastInbound > best.lastInbound!) ? b : best),
 		null,
 	)
-	for (const { c, threadId, messages, lastInbound } of built) {
-		const last = messages[messages.length - 1]!
-		const inserted = await deps.db
-			.insert(inboxThreads)
-			.values({
-				id: threadId,
-				workspaceId: ws.id,
-				counterpartKey: c.key,
-				counterpartType: c.type,
-				candidateId: c.candidateId,
-				vendorId: c.vendorId,
-				counterpartName: c.name,
-				counterpartAddress: c.address,
-				subject: c.subject,
-				messageCount: messages.length,
-				lastMessageAt: last.at,
-				lastInboundAt: lastInbound ? new Date(lastInbound) : null,
-				snippet: cleanLine(last.text, 160),
-				lastMessageDirection: last.direction,
-				createdAt: new Date(c.start),
-			})
-			.onConflictDoNothing()
-			.returning({ id: inboxThreads.id })
-		if (!inserted.length) continue
-		await deps.db.insert(inboxMessages).values(messages).onConflictDoNothing()
-		for (const p of readers) {
-			const read = newest?.threadId !== threadId && (lastInbound === null || now - lastInbound > 3 * 24 * HOUR || rnd.chance(0.3))
-			const starred = rnd.chance(0.12)
-			if (read || starred)
-				await deps.db
-					.insert(inboxStates)
-					.values({ threadId, userId: p.userId, readAt: read ? new Date(Math.min(now, last.at.getTime() + HOUR)) : null, starred })
-					.onConflictDoNothing()
-		}
-	}
+	for (const thread of built) await storeDemoThread(deps, rnd, ws, thread, { readers, unread: newest?.threadId, now })
 }

@@ -16,8 +16,9 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { Type as t } from '@sinclair/typebox'
 import type { AppDeps } from '../../core/deps.ts'
+import type { Db } from '../../db/client.ts'
 import { AppError } from '../../core/errors.ts'
-import { verifiedWebhookBody } from '../../core/http/signed-webhook.ts'
+import { signedWebhook } from '../../core/http/signed-webhook.ts'
 import { checkValue } from '../../core/schema-check.ts'
 import { recordActivity } from '../activity/index.ts'
 import { recordEvent } from '../events/index.ts'
@@ -96,115 +97,155 @@ function parseEvent(body: string): Event & { at: Date } {
 	return { ...event, at }
 }
 
-export async function handleInterviewCallback(deps: AppDeps, request: Request): Promise<CallbackResult> {
-	const body = await verifiedWebhookBody(request, {
-		prefix: 'x-interview',
-		secret: deps.config.settings.of(interviewSettings).webhookSecret,
-		secretName: 'INTERVIEW_WEBHOOK_SECRET',
-		maxBytes: MAX_CALLBACK_BYTES,
-		now: deps.now(),
-	})
-	const event = parseEvent(body)
-	// Names for the review to-do, read before the transaction (the embedded database has one connection).
+type Interview = typeof interviews.$inferSelect
+type Completed = Event & { at: Date; result: NonNullable<Event['result']> }
+
+/** The provider, as the activity log names it. */
+const providerActor = (workspaceId: string) => ({
+	...operatorActor({ id: workspaceId, slug: '' }),
+	name: 'Interview provider',
+	credential: { kind: 'cli' as const, id: '', name: 'interview provider callback' },
+})
+
+/** The title of the review to-do, its names read before the transaction (the embedded database has one connection). */
+async function reviewTitle(deps: AppDeps, interviewId: string) {
 	const [known] = await deps.db
 		.select({ workspaceId: interviews.workspaceId, candidateId: interviews.candidateId, jobId: interviews.jobId })
 		.from(interviews)
-		.where(eq(interviews.id, event.interviewId))
-	if (!known) throw new AppError('NOT_FOUND', `No interview with the id ${event.interviewId}`)
+		.where(eq(interviews.id, interviewId))
+	if (!known) throw new AppError('NOT_FOUND', `No interview with the id ${interviewId}`)
 	const system = operatorActor({ id: known.workspaceId, slug: '' })
 	const [cards, titles] = await Promise.all([candidateCards(deps, system, [known.candidateId]), jobLabels(deps, known.workspaceId, [known.jobId])])
+	return (interview: Interview, score: number) =>
+		`Review ${cards.get(interview.candidateId)?.name.text ?? 'the candidate'}’s AI interview for ${titles.get(interview.jobId)?.text ?? 'the job'} (score ${score})`
+}
+
+/** Decide: the answers name this interview's questions, each once (else the event is refused, by field). */
+function checkAnswers(questionIds: ReadonlySet<string>, answers: Completed['result']['answers']) {
+	const unknown = answers.map((a, i) => ({ a, i })).filter(({ a }) => !questionIds.has(a.questionId))
+	if (unknown.length)
+		throw malformed(
+			`The event is not valid: ${unknown.length} answer(s) name a question this interview does not have`,
+			unknown.map(({ i }) => ({ field: `result.answers.${i}.questionId`, message: 'is not a question of this interview' })),
+		)
+	const seen = new Set<string>()
+	for (const [i, a] of answers.entries()) {
+		if (seen.has(a.questionId))
+			throw malformed('The event is not valid: a question is answered twice', [{ field: `result.answers.${i}.questionId`, message: 'is answered twice' }])
+		seen.add(a.questionId)
+	}
+}
+
+/** `interview.started`: an invited interview starts; one already started or completed is left as it is. */
+async function startInterview(tx: Db, interview: Interview, event: Event & { at: Date }): Promise<CallbackResult['status']> {
+	if (interview.status === 'started' || interview.status === 'completed') return 'ignored'
+	if (interview.status === 'expired') throw new AppError('CONFLICT', 'The interview expired at its deadline; it cannot start now')
+	await tx.update(interviews).set({ status: 'started', startedAt: event.at }).where(eq(interviews.id, interview.id))
+	await recordActivity(tx, providerActor(interview.workspaceId), {
+		action: 'interview.started',
+		targetType: 'interview',
+		targetId: interview.id,
+		detail: { eventId: event.id },
+	})
+	return 'applied'
+}
+
+/** `interview.completed`, write: the answers and the result (late when the sweep expired it first, but it finished in time). */
+async function completeInterview(tx: Db, interview: Interview, event: Completed) {
+	if (interview.status === 'completed') throw new AppError('CONFLICT', 'The interview is already completed')
+	if (interview.status === 'expired' && event.at > interview.deadlineAt)
+		throw new AppError('CONFLICT', `The interview expired at its deadline (${interview.deadlineAt.toISOString()}) before this result`)
+	const questions = await tx.select({ id: interviewQuestions.id }).from(interviewQuestions).where(eq(interviewQuestions.interviewId, interview.id))
+	const r = event.result
+	checkAnswers(new Set(questions.map((q) => q.id)), r.answers)
+	for (const a of r.answers)
+		await tx
+			.update(interviewQuestions)
+			.set({ transcript: a.transcript, score: a.score, durationSeconds: a.durationSeconds ?? null })
+			.where(and(eq(interviewQuestions.id, a.questionId), eq(interviewQuestions.interviewId, interview.id)))
+	await tx
+		.update(interviews)
+		.set({
+			status: 'completed',
+			completedAt: event.at,
+			startedAt: sql`coalesce(${interviews.startedAt}, ${event.at.toISOString()}::timestamptz)`,
+			expiredAt: null,
+			overallScore: r.overallScore,
+			verdict: r.verdict,
+			summary: r.summary ?? null,
+		})
+		.where(eq(interviews.id, interview.id))
+}
+
+/** `interview.completed`, notify: the review to-do for the person who invited, the activity line and the event. */
+async function notifyCompleted(tx: Db, deps: AppDeps, interview: Interview, event: Completed, title: string) {
+	const r = event.result
+	const actor = providerActor(interview.workspaceId)
+	if (interview.ownerUserId)
+		await createTodo(tx, {
+			workspaceId: interview.workspaceId,
+			assigneeUserId: interview.ownerUserId,
+			title,
+			candidateId: interview.candidateId,
+			applicationId: interview.applicationId,
+			jobId: interview.jobId,
+			dueAt: new Date(deps.now().getTime() + 24 * 3_600_000),
+			source: 'interview',
+			sourceRef: interview.id,
+		})
+	await recordActivity(tx, actor, {
+		action: 'interview.completed',
+		targetType: 'interview',
+		targetId: interview.id,
+		detail: { eventId: event.id, overallScore: r.overallScore, verdict: r.verdict, late: interview.status === 'expired' },
+	})
+	await recordEvent(tx, interviewCompleted, actor, {
+		interviewId: interview.id,
+		applicationId: interview.applicationId,
+		candidateId: interview.candidateId,
+		jobId: interview.jobId,
+		overallScore: r.overallScore,
+		// Checked against VERDICTS when the callback was read.
+		verdict: r.verdict as Verdict,
+	})
+}
+
+/** The workflow: verify the signature (`signedWebhook`), read the event (`parseEvent`), then apply it once. */
+export const handleInterviewCallback = signedWebhook<CallbackResult>(
+	{
+		prefix: 'x-interview',
+		secretName: 'INTERVIEW_WEBHOOK_SECRET',
+		maxBytes: MAX_CALLBACK_BYTES,
+		secret: (deps) => deps.config.settings.of(interviewSettings).webhookSecret,
+	},
+	(deps, body) => applyEvent(deps, parseEvent(body)),
+)
+
+/** Applies an event once, under the interview's lock. */
+async function applyEvent(deps: AppDeps, event: Event & { at: Date }): Promise<CallbackResult> {
+	const title = await reviewTitle(deps, event.interviewId)
 	return deps.db.transaction(async (tx) => {
 		const [interview] = await tx.select().from(interviews).where(eq(interviews.id, event.interviewId)).for('update')
 		if (!interview) throw new AppError('NOT_FOUND', `No interview with the id ${event.interviewId}`)
-		const fresh = await tx
-			.insert(interviewEvents)
-			.values({ eventId: event.id, interviewId: interview.id, type: event.type, receivedAt: deps.now() })
-			.onConflictDoNothing()
-			.returning({ id: interviewEvents.eventId })
 		const result = (status: CallbackResult['status'], interviewStatus = interview.status): CallbackResult => ({
 			status,
 			interviewId: interview.id,
 			interviewStatus,
 		})
+		// The same event id twice has one effect.
+		const fresh = await tx
+			.insert(interviewEvents)
+			.values({ eventId: event.id, interviewId: interview.id, type: event.type, receivedAt: deps.now() })
+			.onConflictDoNothing()
+			.returning({ id: interviewEvents.eventId })
 		if (!fresh.length) return result('duplicate')
-		const actor = {
-			...operatorActor({ id: interview.workspaceId, slug: '' }),
-			name: 'Interview provider',
-			credential: { kind: 'cli' as const, id: '', name: 'interview provider callback' },
-		}
-
 		if (event.type === 'interview.started') {
-			if (interview.status === 'started' || interview.status === 'completed') return result('ignored')
-			if (interview.status === 'expired') throw new AppError('CONFLICT', 'The interview expired at its deadline; it cannot start now')
-			await tx.update(interviews).set({ status: 'started', startedAt: event.at }).where(eq(interviews.id, interview.id))
-			await recordActivity(tx, actor, { action: 'interview.started', targetType: 'interview', targetId: interview.id, detail: { eventId: event.id } })
-			return result('applied', 'started')
+			const status = await startInterview(tx, interview, event)
+			return status === 'applied' ? result(status, 'started') : result(status)
 		}
-
-		if (interview.status === 'completed') throw new AppError('CONFLICT', 'The interview is already completed')
-		if (interview.status === 'expired' && event.at > interview.deadlineAt)
-			throw new AppError('CONFLICT', `The interview expired at its deadline (${interview.deadlineAt.toISOString()}) before this result`)
-		const questions = await tx.select({ id: interviewQuestions.id }).from(interviewQuestions).where(eq(interviewQuestions.interviewId, interview.id))
-		const known = new Set(questions.map((q) => q.id))
-		const answers = event.result!.answers
-		const unknown = answers.map((a, i) => ({ a, i })).filter(({ a }) => !known.has(a.questionId))
-		if (unknown.length)
-			throw malformed(
-				`The event is not valid: ${unknown.length} answer(s) name a question this interview does not have`,
-				unknown.map(({ i }) => ({ field: `result.answers.${i}.questionId`, message: 'is not a question of this interview' })),
-			)
-		const seen = new Set<string>()
-		for (const [i, a] of answers.entries()) {
-			if (seen.has(a.questionId))
-				throw malformed('The event is not valid: a question is answered twice', [{ field: `result.answers.${i}.questionId`, message: 'is answered twice' }])
-			seen.add(a.questionId)
-		}
-		for (const a of answers)
-			await tx
-				.update(interviewQuestions)
-				.set({ transcript: a.transcript, score: a.score, durationSeconds: a.durationSeconds ?? null })
-				.where(and(eq(interviewQuestions.id, a.questionId), eq(interviewQuestions.interviewId, interview.id)))
-		const r = event.result!
-		await tx
-			.update(interviews)
-			.set({
-				status: 'completed',
-				completedAt: event.at,
-				startedAt: sql`coalesce(${interviews.startedAt}, ${event.at.toISOString()}::timestamptz)`,
-				expiredAt: null,
-				overallScore: r.overallScore,
-				verdict: r.verdict,
-				summary: r.summary ?? null,
-			})
-			.where(eq(interviews.id, interview.id))
-		if (interview.ownerUserId) {
-			await createTodo(tx, {
-				workspaceId: interview.workspaceId,
-				assigneeUserId: interview.ownerUserId,
-				title: `Review ${cards.get(interview.candidateId)?.name.text ?? 'the candidate'}’s AI interview for ${titles.get(interview.jobId)?.text ?? 'the job'} (score ${r.overallScore})`,
-				candidateId: interview.candidateId,
-				applicationId: interview.applicationId,
-				jobId: interview.jobId,
-				dueAt: new Date(deps.now().getTime() + 24 * 3_600_000),
-				source: 'interview',
-				sourceRef: interview.id,
-			})
-		}
-		await recordActivity(tx, actor, {
-			action: 'interview.completed',
-			targetType: 'interview',
-			targetId: interview.id,
-			detail: { eventId: event.id, overallScore: r.overallScore, verdict: r.verdict, late: interview.status === 'expired' },
-		})
-		await recordEvent(tx, interviewCompleted, actor, {
-			interviewId: interview.id,
-			applicationId: interview.applicationId,
-			candidateId: interview.candidateId,
-			jobId: interview.jobId,
-			overallScore: r.overallScore,
-			// Checked against VERDICTS when the callback was read.
-			verdict: r.verdict as Verdict,
-		})
+		const completed = event as Completed
+		await completeInterview(tx, interview, completed)
+		await notifyCompleted(tx, deps, interview, completed, title(interview, completed.result.overallScore))
 		return result('applied', 'completed')
 	})
 }

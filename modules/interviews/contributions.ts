@@ -8,14 +8,7 @@ import { unseenSince } from '../review/index.ts'
 import { VERDICT_LABELS, type Verdict } from './questions.ts'
 import { interviewReach } from './service.ts'
 import { interviews, interviewViews, MAX_INTERVIEW_MINUTES } from './table.ts'
-
-const inList = (ids: readonly string[]) =>
-	ids.length
-		? sql`(${sql.join(
-				ids.map((id) => sql`${id}`),
-				sql`, `,
-			)})`
-		: sql`(null)`
+import { inList } from '../../core/sql-list.ts'
 
 /** An invitation puts the interview on the inviting person's calendar, from its scheduled time. */
 export const interviewCalendarSource: CalendarSource = {

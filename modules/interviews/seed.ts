@@ -8,8 +8,8 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
 import { seededId, seededRandom, type SeededRandom } from '../../core/seed-random.ts'
 import { listPeople } from '../auth/index.ts'
-import { workspaceApplications } from '../candidates/index.ts'
-import { jobRequirements } from '../jobs/index.ts'
+import { workspaceApplications, type ApplicationParty } from '../candidates/index.ts'
+import { jobRequirements, type JobRequirements } from '../jobs/index.ts'
 import { createTodo } from '../todos/index.ts'
 import { questionsFor, type Verdict } from './questions.ts'
 import { interviewQuestions, interviews } from './table.ts'
@@ -55,6 +55,100 @@ function answerFor(rnd: SeededRandom, competency: string, strength: number): { t
 
 const verdictOf = (score: number): Verdict => (score >= 75 ? 'recommended' : score >= 55 ? 'consider' : 'not_recommended')
 
+/** When a demo interview of this kind was scheduled, sent and due: never before the application, never sent in the future. */
+function demoTimeline(rnd: SeededRandom, kind: string, { applied, now, today }: { applied: number; now: number; today: number }) {
+	// Invited ones are scheduled in business hours over the next ten days; a started one's window opened
+	// in the last two days; the rest happened already, after the application came in.
+	const scheduledAt =
+		kind === 'invited'
+			? new Date(today + rnd.int(1, 10) * DAY + rnd.int(14, 21) * HOUR)
+			: kind === 'started'
+				? new Date(Math.max(applied, now - rnd.int(1, 48) * HOUR))
+				: new Date(Math.max(applied + DAY, now - rnd.int(3, 40) * DAY) + rnd.int(0, 6) * HOUR)
+	// Never before the application, never in the future.
+	const invitedAt = new Date(Math.max(applied, Math.min(scheduledAt.getTime() - rnd.int(1, 3) * DAY, now - HOUR)))
+	const deadlineAt = new Date(scheduledAt.getTime() + 3 * DAY)
+	return { scheduledAt, invitedAt, deadlineAt }
+}
+
+/** One demo interview of an application (its kind by its place in the sample), with its questions and, when recent, the review to-do. */
+async function seedInterview(
+	deps: AppDeps,
+	rnd: SeededRandom,
+	ws: WorkspaceRef,
+	{ app, job, i, inviters, now, today }: { app: ApplicationParty; job: JobRequirements | undefined; i: number; inviters: string[]; now: number; today: number },
+) {
+	if (!job) return
+	const id = seededId('int', ws.id, app.id)
+	const owner = inviters.length ? inviters[i % inviters.length]! : null
+	const applied = app.createdAt.getTime()
+	// One that happened already needs an application old enough to have had it (at least five days).
+	const planned = i % 10 < 6 ? 'completed' : i % 10 < 8 ? 'invited' : i % 10 < 9 ? 'expired' : 'started'
+	const kind = (planned === 'completed' || planned === 'expired') && applied > now - 5 * DAY ? 'invited' : planned
+	const { scheduledAt, invitedAt, deadlineAt } = demoTimeline(rnd, kind, { applied, now, today })
+	const questions = questionsFor(job)
+	const strength = rnd.next()
+	const answers = questions.map((q) => answerFor(rnd, q.competency, strength))
+	const overall = Math.round(answers.reduce((s, a) => s + a.score, 0) / answers.length)
+	const completedAt = kind === 'completed' ? new Date(Math.min(scheduledAt.getTime() + rnd.int(0, 30) * HOUR, now - HOUR)) : null
+	const inserted = await deps.db
+		.insert(interviews)
+		.values({
+			id,
+			workspaceId: ws.id,
+			candidateId: app.candidateId,
+			jobId: app.jobId,
+			applicationId: app.id,
+			ownerUserId: owner,
+			status: kind,
+			scheduledAt,
+			deadlineAt: kind === 'expired' ? new Date(Math.min(deadlineAt.getTime(), now - DAY)) : deadlineAt,
+			invitedAt,
+			startedAt:
+				kind === 'completed'
+					? new Date(Math.max(scheduledAt.getTime(), completedAt!.getTime() - 25 * 60_000))
+					: kind === 'started'
+						? new Date(Math.max(scheduledAt.getTime(), now - 10 * 60_000))
+						: null,
+			completedAt,
+			expiredAt: kind === 'expired' ? new Date(Math.min(deadlineAt.getTime(), now - DAY)) : null,
+			overallScore: kind === 'completed' ? overall : null,
+			verdict: kind === 'completed' ? verdictOf(overall) : null,
+			summary:
+				kind === 'completed'
+					? `${app.candidate.name.split(' ')[0]} answered ${questions.length} questions. ${overall >= 75 ? 'Clear, specific examples with measurable outcomes; strong fit for the must-haves.' : overall >= 55 ? 'Relevant experience, but several answers stayed general; probe depth in a live round.' : 'Limited hands-on experience with the core must-haves.'}`
+					: null,
+			createdAt: invitedAt,
+		})
+		.onConflictDoNothing()
+		.returning({ id: interviews.id })
+	if (!inserted.length) return
+	await deps.db.insert(interviewQuestions).values(
+		questions.map((q, n) => ({
+			id: seededId('iq', ws.id, `${id}:${n}`),
+			interviewId: id,
+			position: n + 1,
+			prompt: q.prompt,
+			competency: q.competency,
+			transcript: kind === 'completed' ? answers[n]!.transcript : null,
+			score: kind === 'completed' ? answers[n]!.score : null,
+			durationSeconds: kind === 'completed' ? 60 + rnd.int(0, 120) : null,
+		})),
+	)
+	if (kind === 'completed' && owner && completedAt && now - completedAt.getTime() < 10 * DAY)
+		await createTodo(deps.db, {
+			workspaceId: ws.id,
+			assigneeUserId: owner,
+			title: `Review ${app.candidate.name}’s AI interview for ${job.title} (score ${overall})`,
+			candidateId: app.candidateId,
+			applicationId: app.id,
+			jobId: app.jobId,
+			dueAt: new Date(completedAt.getTime() + DAY),
+			source: 'interview',
+			sourceRef: id,
+		})
+}
+
 export async function seedInterviews(deps: AppDeps, ws: WorkspaceRef): Promise<void> {
 	const rnd = seededRandom(`interviews:${ws.id}`)
 	const inviters = (await listPeople(deps.db, ws.id))
@@ -67,86 +161,5 @@ export async function seedInterviews(deps: AppDeps, ws: WorkspaceRef): Promise<v
 	const picked = rnd.sample(apps, Math.min(60, apps.length))
 	const now = Date.now()
 	const today = Math.floor(now / DAY) * DAY
-	for (const [i, app] of picked.entries()) {
-		const job = jobs.get(app.jobId)
-		if (!job) continue
-		const id = seededId('int', ws.id, app.id)
-		const owner = inviters.length ? inviters[i % inviters.length]! : null
-		const applied = app.createdAt.getTime()
-		// One that happened already needs an application old enough to have had it (at least five days).
-		const planned = i % 10 < 6 ? 'completed' : i % 10 < 8 ? 'invited' : i % 10 < 9 ? 'expired' : 'started'
-		const kind = (planned === 'completed' || planned === 'expired') && applied > now - 5 * DAY ? 'invited' : planned
-		// Invited ones are scheduled in business hours over the next ten days; a started one's window opened
-		// in the last two days; the rest happened already, after the application came in.
-		const scheduledAt =
-			kind === 'invited'
-				? new Date(today + rnd.int(1, 10) * DAY + rnd.int(14, 21) * HOUR)
-				: kind === 'started'
-					? new Date(Math.max(applied, now - rnd.int(1, 48) * HOUR))
-					: new Date(Math.max(applied + DAY, now - rnd.int(3, 40) * DAY) + rnd.int(0, 6) * HOUR)
-		// Never before the application, never in the future.
-		const invitedAt = new Date(Math.max(applied, Math.min(scheduledAt.getTime() - rnd.int(1, 3) * DAY, now - HOUR)))
-		const deadlineAt = new Date(scheduledAt.getTime() + 3 * DAY)
-		const questions = questionsFor(job)
-		const strength = rnd.next()
-		const answers = questions.map((q) => answerFor(rnd, q.competency, strength))
-		const overall = Math.round(answers.reduce((s, a) => s + a.score, 0) / answers.length)
-		const completedAt = kind === 'completed' ? new Date(Math.min(scheduledAt.getTime() + rnd.int(0, 30) * HOUR, now - HOUR)) : null
-		const inserted = await deps.db
-			.insert(interviews)
-			.values({
-				id,
-				workspaceId: ws.id,
-				candidateId: app.candidateId,
-				jobId: app.jobId,
-				applicationId: app.id,
-				ownerUserId: owner,
-				status: kind,
-				scheduledAt,
-				deadlineAt: kind === 'expired' ? new Date(Math.min(deadlineAt.getTime(), now - DAY)) : deadlineAt,
-				invitedAt,
-				startedAt:
-					kind === 'completed'
-						? new Date(Math.max(scheduledAt.getTime(), completedAt!.getTime() - 25 * 60_000))
-						: kind === 'started'
-							? new Date(Math.max(scheduledAt.getTime(), now - 10 * 60_000))
-							: null,
-				completedAt,
-				expiredAt: kind === 'expired' ? new Date(Math.min(deadlineAt.getTime(), now - DAY)) : null,
-				overallScore: kind === 'completed' ? overall : null,
-				verdict: kind === 'completed' ? verdictOf(overall) : null,
-				summary:
-					kind === 'completed'
-						? `${app.candidate.name.split(' ')[0]} answered ${questions.length} questions. ${overall >= 75 ? 'Clear, specific examples with measurable outcomes; strong fit for the must-haves.' : overall >= 55 ? 'Relevant experience, but several answers stayed general; probe depth in a live round.' : 'Limited hands-on experience with the core must-haves.'}`
-						: null,
-				createdAt: invitedAt,
-			})
-			.onConflictDoNothing()
-			.returning({ id: interviews.id })
-		if (!inserted.length) continue
-		await deps.db.insert(interviewQuestions).values(
-			questions.map((q, n) => ({
-				id: seededId('iq', ws.id, `${id}:${n}`),
-				interviewId: id,
-				position: n + 1,
-				prompt: q.prompt,
-				competency: q.competency,
-				transcript: kind === 'completed' ? answers[n]!.transcript : null,
-				score: kind === 'completed' ? answers[n]!.score : null,
-				durationSeconds: kind === 'completed' ? 60 + rnd.int(0, 120) : null,
-			})),
-		)
-		if (kind === 'completed' && owner && completedAt && now - completedAt.getTime() < 10 * DAY)
-			await createTodo(deps.db, {
-				workspaceId: ws.id,
-				assigneeUserId: owner,
-				title: `Review ${app.candidate.name}’s AI interview for ${job.title} (score ${overall})`,
-				candidateId: app.candidateId,
-				applicationId: app.id,
-				jobId: app.jobId,
-				dueAt: new Date(completedAt.getTime() + DAY),
-				source: 'interview',
-				sourceRef: id,
-			})
-	}
+	for (const [i, app] of picked.entries()) await seedInterview(deps, rnd, ws, { app, job: jobs.get(app.jobId), i, inviters, now, today })
 }

@@ -23,18 +23,12 @@ import { jobRequirements, jobLabels, reachableJobIds } from '../jobs/index.ts'
 import { enqueueMail } from '../outbox/index.ts'
 import { questionsFor, type Verdict } from './questions.ts'
 import { interviewQuestions, interviews, interviewViews } from './table.ts'
+import { inList } from '../../core/sql-list.ts'
 
 export const STATUSES = ['invited', 'started', 'completed', 'expired'] as const
 export type InterviewStatus = (typeof STATUSES)[number]
 
 const notFound = () => new AppError('NOT_FOUND', 'No interview with this id')
-const inList = (ids: readonly string[]) =>
-	ids.length
-		? sql`(${sql.join(
-				ids.map((id) => sql`${id}`),
-				sql`, `,
-			)})`
-		: sql`(null)`
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString())
 
 /** SQL condition: the interview (aliased `i`) is within the actor's reach. */

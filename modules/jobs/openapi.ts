@@ -25,6 +25,98 @@ const R = {
 }
 const idParam = { name: 'vendorJobId', in: 'path', required: true, schema: { type: 'string', maxLength: 100 } }
 
+/** The operations on a vendor's jobs. */
+const jobPaths = () => ({
+	'/jobs': {
+		post: {
+			operationId: 'publishJob',
+			summary: 'Publish a job (upsert by vendorJobId)',
+			requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/PublishBody' } } } },
+			responses: {
+				201: jobResponse('Created; the job is live'),
+				200: jobResponse('An existing job was updated (and re-opened)'),
+				400: R[400],
+				401: R[401],
+				403: R[403],
+				413: R[413],
+				422: R[422],
+				429: R[429],
+			},
+		},
+		get: {
+			operationId: 'listJobs',
+			summary: 'The vendor’s jobs, newest first, at most 500',
+			responses: {
+				200: {
+					description: 'The jobs',
+					content: {
+						'application/json': {
+							schema: { type: 'object', properties: { jobs: { type: 'array', items: { $ref: '#/components/schemas/Job' } } }, required: ['jobs'] },
+						},
+					},
+				},
+				401: R[401],
+				403: R[403],
+				429: R[429],
+			},
+		},
+	},
+	'/jobs/{vendorJobId}': {
+		parameters: [idParam],
+		get: { operationId: 'getJob', summary: 'One job', responses: { 200: jobResponse('The job'), 401: R[401], 403: R[403], 404: R[404], 429: R[429] } },
+		patch: {
+			operationId: 'changeJob',
+			summary: 'Change only the fields sent; `status` closes or re-opens',
+			requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ChangeBody' } } } },
+			responses: {
+				200: jobResponse('The job after the change'),
+				400: R[400],
+				401: R[401],
+				403: R[403],
+				404: R[404],
+				413: R[413],
+				422: R[422],
+				429: R[429],
+			},
+		},
+		delete: {
+			operationId: 'closeJob',
+			summary: 'Close the job (nothing is erased)',
+			responses: { 200: jobResponse('The job, now closed'), 401: R[401], 403: R[403], 404: R[404], 429: R[429] },
+		},
+	},
+})
+
+/** The schemas of a job, its bodies and the error. */
+const jobSchemas = () => ({
+	Job: plain(RestJob),
+	JobResponse: {
+		type: 'object',
+		properties: {
+			job: { $ref: '#/components/schemas/Job' },
+			warnings: {
+				type: 'array',
+				items: { type: 'string' },
+				description: `What the service adjusted: unknown fields ignored; a known field the operation does not take ignored, saying why (vendorJobId in a change: it cannot be changed; status in a publish); a choice sent in another case stored as listed ("remote" as "Remote"); items cut; markup removed; invisible formatting characters (bidirectional controls, Unicode tags) removed; contract type taken from employment; a pay-transparency notice when an open job located in a state whose law requires a pay range on postings (${PAY_TRANSPARENCY_STATES.join(', ')}), or remote, has none (the job is published all the same)`,
+			},
+		},
+		required: ['job'],
+	},
+	PublishBody: plain(PublishBody),
+	ChangeBody: plain(ChangeBody),
+	Error: {
+		type: 'object',
+		properties: {
+			error: { type: 'string' },
+			fields: {
+				type: 'array',
+				items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } }, required: ['field', 'message'] },
+			},
+		},
+		required: ['error'],
+	},
+})
+
 export function openApiDocument(baseUrl: string, more: readonly ApiOperations[] = []) {
 	const extraPaths = Object.assign({}, ...more.map((m) => m.paths))
 	const extraSchemas = Object.assign({}, ...more.map((m) => m.schemas))
@@ -38,95 +130,13 @@ export function openApiDocument(baseUrl: string, more: readonly ApiOperations[] 
 		servers: [{ url: `${baseUrl}/api/v1` }],
 		security: [{ apiKey: [] }],
 		paths: {
-			'/jobs': {
-				post: {
-					operationId: 'publishJob',
-					summary: 'Publish a job (upsert by vendorJobId)',
-					requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/PublishBody' } } } },
-					responses: {
-						201: jobResponse('Created; the job is live'),
-						200: jobResponse('An existing job was updated (and re-opened)'),
-						400: R[400],
-						401: R[401],
-						403: R[403],
-						413: R[413],
-						422: R[422],
-						429: R[429],
-					},
-				},
-				get: {
-					operationId: 'listJobs',
-					summary: 'The vendor’s jobs, newest first, at most 500',
-					responses: {
-						200: {
-							description: 'The jobs',
-							content: {
-								'application/json': {
-									schema: { type: 'object', properties: { jobs: { type: 'array', items: { $ref: '#/components/schemas/Job' } } }, required: ['jobs'] },
-								},
-							},
-						},
-						401: R[401],
-						403: R[403],
-						429: R[429],
-					},
-				},
-			},
-			'/jobs/{vendorJobId}': {
-				parameters: [idParam],
-				get: { operationId: 'getJob', summary: 'One job', responses: { 200: jobResponse('The job'), 401: R[401], 403: R[403], 404: R[404], 429: R[429] } },
-				patch: {
-					operationId: 'changeJob',
-					summary: 'Change only the fields sent; `status` closes or re-opens',
-					requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ChangeBody' } } } },
-					responses: {
-						200: jobResponse('The job after the change'),
-						400: R[400],
-						401: R[401],
-						403: R[403],
-						404: R[404],
-						413: R[413],
-						422: R[422],
-						429: R[429],
-					},
-				},
-				delete: {
-					operationId: 'closeJob',
-					summary: 'Close the job (nothing is erased)',
-					responses: { 200: jobResponse('The job, now closed'), 401: R[401], 403: R[403], 404: R[404], 429: R[429] },
-				},
-			},
+			...jobPaths(),
 			...extraPaths,
 		},
 		components: {
 			securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'The vendor’s API key (bl_vk_…)' } },
 			schemas: {
-				Job: plain(RestJob),
-				JobResponse: {
-					type: 'object',
-					properties: {
-						job: { $ref: '#/components/schemas/Job' },
-						warnings: {
-							type: 'array',
-							items: { type: 'string' },
-							description: `What the service adjusted: unknown fields ignored; a known field the operation does not take ignored, saying why (vendorJobId in a change: it cannot be changed; status in a publish); a choice sent in another case stored as listed ("remote" as "Remote"); items cut; markup removed; invisible formatting characters (bidirectional controls, Unicode tags) removed; contract type taken from employment; a pay-transparency notice when an open job located in a state whose law requires a pay range on postings (${PAY_TRANSPARENCY_STATES.join(', ')}), or remote, has none (the job is published all the same)`,
-						},
-					},
-					required: ['job'],
-				},
-				PublishBody: plain(PublishBody),
-				ChangeBody: plain(ChangeBody),
-				Error: {
-					type: 'object',
-					properties: {
-						error: { type: 'string' },
-						fields: {
-							type: 'array',
-							items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } }, required: ['field', 'message'] },
-						},
-					},
-					required: ['error'],
-				},
+				...jobSchemas(),
 				...extraSchemas,
 			},
 		},

@@ -66,64 +66,66 @@ function filterErrors(errors: readonly FieldError[]): FieldError[] {
 	})
 }
 
-export function jobPageRoutes(deps: AppDeps, { auth }: HttpKit) {
-	const showList = async (session: PageSession, query: { q?: string; status?: string; cursor?: string }) => {
-		const filters = { q: query.q ?? '', status: query.status ?? '' }
-		const args: Record<string, unknown> = { limit: JOBS_PER_PAGE }
-		if (filters.q.trim()) args.query = filters.q.trim()
-		if (filters.status) args.status = filters.status
-		if (query.cursor) args.cursor = query.cursor
-		const checked = checkValue<{ status?: JobStatus; query?: string; cursor?: string; limit: number }>(ListJobsParams, args, { unknown: 'reject' })
-		const view = { filters, paged: Boolean(query.cursor), jobs: [], nextCursor: null }
-		if (checked.errors.length) return jobsListPage(deps, session, { ...view, errors: filterErrors(checked.errors) })
-		try {
-			const list = await listJobs(deps, session.actor, checked.value)
-			return jobsListPage(deps, session, { ...view, ...list, errors: [] })
-		} catch (error) {
-			if (!(error instanceof AppError) || error.code !== 'VALIDATION') throw error
-			return jobsListPage(deps, session, { ...view, errors: filterErrors(error.fields ?? [{ field: 'cursor', message: error.message }]) })
-		}
+/** The jobs list page: the filters checked with list_jobs’ own rules, each problem shown by its field. */
+async function showJobList(deps: AppDeps, session: PageSession, query: { q?: string; status?: string; cursor?: string }) {
+	const filters = { q: query.q ?? '', status: query.status ?? '' }
+	const args: Record<string, unknown> = { limit: JOBS_PER_PAGE }
+	if (filters.q.trim()) args.query = filters.q.trim()
+	if (filters.status) args.status = filters.status
+	if (query.cursor) args.cursor = query.cursor
+	const checked = checkValue<{ status?: JobStatus; query?: string; cursor?: string; limit: number }>(ListJobsParams, args, { unknown: 'reject' })
+	const view = { filters, paged: Boolean(query.cursor), jobs: [], nextCursor: null }
+	if (checked.errors.length) return jobsListPage(deps, session, { ...view, errors: filterErrors(checked.errors) })
+	try {
+		const list = await listJobs(deps, session.actor, checked.value)
+		return jobsListPage(deps, session, { ...view, ...list, errors: [] })
+	} catch (error) {
+		if (!(error instanceof AppError) || error.code !== 'VALIDATION') throw error
+		return jobsListPage(deps, session, { ...view, errors: filterErrors(error.fields ?? [{ field: 'cursor', message: error.message }]) })
 	}
+}
 
-	const showJob = async (session: PageSession, jobId: string, query: { stage?: string; list?: string; cursor?: string; done?: string }) => {
-		const job = await getJob(deps, session.actor, jobId)
-		if (query.stage === undefined && query.list === undefined) {
-			return jobPage(deps, session, {
-				job,
-				sections: await pageSections(deps, 'job', session, jobId),
-				notice: query.done ? (Object.hasOwn(NOTICES, query.done) ? NOTICES[query.done] : (sectionNotice(deps, 'job', query.done) ?? undefined)) : undefined,
+/** A job’s page, or one of its lists (a pipeline stage or a named list) with a way back when it cannot be shown. */
+async function showJob(deps: AppDeps, session: PageSession, jobId: string, query: { stage?: string; list?: string; cursor?: string; done?: string }) {
+	const job = await getJob(deps, session.actor, jobId)
+	if (query.stage === undefined && query.list === undefined) {
+		return jobPage(deps, session, {
+			job,
+			sections: await pageSections(deps, 'job', session, jobId),
+			notice: query.done ? (Object.hasOwn(NOTICES, query.done) ? NOTICES[query.done] : (sectionNotice(deps, 'job', query.done) ?? undefined)) : undefined,
+		})
+	}
+	const label = query.list !== undefined ? (LISTS[query.list] ?? 'List') : 'Pipeline stage'
+	const refused = (problem: string, link: { href: string; text: string }) => jobPage(deps, session, { job, sections: [], list: { label, problem, link } })
+	const backToJob = { href: `/jobs/${jobId}`, text: 'Back to the job' }
+	if (query.stage !== undefined && query.list !== undefined) return refused('Ask for one list at a time: a stage or a list, not both.', backToJob)
+	if (query.list !== undefined && !LISTS[query.list])
+		return refused(`A job’s page has no list “${query.list}”: the lists are ${Object.keys(LISTS).join(', ')}.`, backToJob)
+	const pageQuery: PageQuery = { stage: query.stage, list: query.list, cursor: query.cursor }
+	let sections: SafeHtml[]
+	try {
+		sections = await pageSections(deps, 'job', session, jobId, { query: pageQuery })
+	} catch (error) {
+		if (!(error instanceof AppError) || error.code !== 'VALIDATION') throw error
+		const field = error.fields?.[0]
+		if (field?.field === 'cursor')
+			return refused(OUT_OF_DATE, {
+				href: `/jobs/${jobId}?${query.stage !== undefined ? `stage=${encodeURIComponent(query.stage)}` : `list=${query.list}`}`,
+				text: 'Go to the first page',
 			})
-		}
-		const label = query.list !== undefined ? (LISTS[query.list] ?? 'List') : 'Pipeline stage'
-		const refused = (problem: string, link: { href: string; text: string }) => jobPage(deps, session, { job, sections: [], list: { label, problem, link } })
-		const backToJob = { href: `/jobs/${jobId}`, text: 'Back to the job' }
-		if (query.stage !== undefined && query.list !== undefined) return refused('Ask for one list at a time: a stage or a list, not both.', backToJob)
-		if (query.list !== undefined && !LISTS[query.list])
-			return refused(`A job’s page has no list “${query.list}”: the lists are ${Object.keys(LISTS).join(', ')}.`, backToJob)
-		const pageQuery: PageQuery = { stage: query.stage, list: query.list, cursor: query.cursor }
-		let sections: SafeHtml[]
-		try {
-			sections = await pageSections(deps, 'job', session, jobId, { query: pageQuery })
-		} catch (error) {
-			if (!(error instanceof AppError) || error.code !== 'VALIDATION') throw error
-			const field = error.fields?.[0]
-			if (field?.field === 'cursor')
-				return refused(OUT_OF_DATE, {
-					href: `/jobs/${jobId}?${query.stage !== undefined ? `stage=${encodeURIComponent(query.stage)}` : `list=${query.list}`}`,
-					text: 'Go to the first page',
-				})
-			if (field?.field === 'stageKey')
-				return refused(`The stage “${query.stage}” ${field.message}.`, { href: `/jobs/${jobId}#pipeline`, text: 'Back to the pipeline' })
-			return refused(error.message, backToJob)
-		}
-		// Every list belongs to a section; none answering means the role may not see it.
-		if (!sections.length) throw new AppError('FORBIDDEN', 'Your role does not allow this list.')
-		return jobPage(deps, session, { job, sections, list: { label } })
+		if (field?.field === 'stageKey')
+			return refused(`The stage “${query.stage}” ${field.message}.`, { href: `/jobs/${jobId}#pipeline`, text: 'Back to the pipeline' })
+		return refused(error.message, backToJob)
 	}
+	// Every list belongs to a section; none answering means the role may not see it.
+	if (!sections.length) throw new AppError('FORBIDDEN', 'Your role does not allow this list.')
+	return jobPage(deps, session, { job, sections, list: { label } })
+}
 
+export function jobPageRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'jobs.pages' })
 		.use(auth)
-		.get('/jobs', ({ session, query }) => showList(session, query), {
+		.get('/jobs', ({ session, query }) => showJobList(deps, session, query), {
 			session: { permission: 'jobs:read' },
 			// Generous caps here; the exact limits are list_jobs' own, checked with their messages.
 			query: t.Object({
@@ -149,7 +151,7 @@ export function jobPageRoutes(deps: AppDeps, { auth }: HttpKit) {
 			},
 			{ session: { permission: 'jobs:create' }, body: form },
 		)
-		.get('/jobs/:id', ({ session, params, query }) => showJob(session, jobIdOf(params.id), query), {
+		.get('/jobs/:id', ({ session, params, query }) => showJob(deps, session, jobIdOf(params.id), query), {
 			session: { permission: 'jobs:read' },
 			query: t.Object({
 				stage: t.Optional(t.String({ maxLength: 60 })),

@@ -7,6 +7,7 @@ import { asc, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { afterKeys, orderBy } from '../../core/paging.ts'
 import { jobQuestions } from './table.ts'
+import { inList } from '../../core/sql-list.ts'
 
 /** What other modules need to know of jobs' requirements (résumé checks, bench matching). */
 export interface JobRequirements {
@@ -23,10 +24,7 @@ export interface JobRequirements {
 export async function jobRequirements(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, JobRequirements>> {
 	if (!ids.length) return new Map()
 	const rows = await deps.database.rows<JobRequirements>(
-		sql`select id, title, status, vendor_id as "vendorId", must_have as "mustHave", nice_to_have as "niceToHave" from jobs where workspace_id = ${workspaceId} and id in (${sql.join(
-			[...new Set(ids)].map((id) => sql`${id}`),
-			sql`, `,
-		)})`,
+		sql`select id, title, status, vendor_id as "vendorId", must_have as "mustHave", nice_to_have as "niceToHave" from jobs where workspace_id = ${workspaceId} and id in ${inList([...new Set(ids)])}`,
 	)
 	return new Map(rows.map((r) => [r.id, { ...r, mustHave: r.mustHave ?? [], niceToHave: r.niceToHave ?? [] }]))
 }

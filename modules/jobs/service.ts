@@ -30,6 +30,7 @@ import type { JobStatus } from './model.ts'
 import { jobFacts as jobFactsPort, type JobFacts } from './port.ts'
 import { JOB_COLUMNS, jobUrl, slugify, toDate, type JobRow } from './rows.ts'
 import { jobQuestions, jobs, jobTeam } from './table.ts'
+import { inList } from '../../core/sql-list.ts'
 
 export const ACTIVELY_HIRING = 'jobs:actively_hiring'
 
@@ -47,18 +48,7 @@ export const jobLabelOf = (id: SQL) => sql<string | null>`(select ${sql.raw(jobL
 export async function reachableJobIds(deps: AppDeps, actor: Actor, jobIds?: string[]): Promise<string[] | 'all'> {
 	if (actor.role !== 'hiring_manager' && !jobIds) return 'all'
 	const rows = await deps.database.rows<{ id: string }>(
-		sql`select j.id from ${jobs} j where ${jobReach(actor)}${
-			jobIds
-				? sql` and j.id in ${
-						jobIds.length
-							? sql`(${sql.join(
-									jobIds.map((id) => sql`${id}`),
-									sql`, `,
-								)})`
-							: sql`(null)`
-					}`
-				: sql``
-		}`,
+		sql`select j.id from ${jobs} j where ${jobReach(actor)}${jobIds ? sql` and j.id in ${inList(jobIds)}` : sql``}`,
 	)
 	return rows.map((r) => r.id)
 }
@@ -422,10 +412,7 @@ export async function jobLabels(deps: AppDeps, workspaceId: string, ids: string[
 	if (!ids.length) return new Map()
 	const rows = await deps.database.rows<{ id: string; label: string; vendorId: string | null }>(
 		sql`select j.id, ${sql.raw(jobLabelSql('j'))} as label, j.vendor_id as "vendorId" from ${jobs} j
-		where j.workspace_id = ${workspaceId} and j.id in (${sql.join(
-			[...new Set(ids)].map((id) => sql`${id}`),
-			sql`, `,
-		)})`,
+		where j.workspace_id = ${workspaceId} and j.id in ${inList([...new Set(ids)])}`,
 	)
 	return new Map(rows.map((r) => [r.id, untrustedLine(r.label, jobAuthor(r), 300)]))
 }

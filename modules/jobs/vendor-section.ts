@@ -13,15 +13,13 @@ import type { PageSection } from '../../core/module.ts'
 import { dataTable, pager, when } from '../../core/ui.ts'
 import type { VendorFacts } from '../vendors/index.ts'
 import { jobs } from './table.ts'
+import { inList } from '../../core/sql-list.ts'
 
 /** Open and all jobs per vendor of the actor's workspace (`vendorIds` is never empty). */
 export async function vendorJobFacts(deps: AppDeps, actor: Actor, vendorIds: string[]): Promise<Map<string, VendorFacts>> {
 	const rows = await deps.database.rows<{ vendorId: string; open: number; all: number }>(
 		sql`select vendor_id as "vendorId", count(*) filter (where status = 'Open')::int as open, count(*)::int as all from ${jobs}
-		where workspace_id = ${actor.workspaceId} and vendor_id in (${sql.join(
-			vendorIds.map((id) => sql`${id}`),
-			sql`, `,
-		)}) group by vendor_id`,
+		where workspace_id = ${actor.workspaceId} and vendor_id in ${inList(vendorIds)} group by vendor_id`,
 	)
 	return new Map(rows.map((r) => [r.vendorId, { openJobCount: Number(r.open), jobCount: Number(r.all) }]))
 }

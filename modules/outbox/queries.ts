@@ -3,7 +3,8 @@
  * was sent (the inbox threads every e-mail and message into its conversation). Added for the
  * inbox (issue 7); the worker and enqueueing stay in `service.ts` / `worker.ts`.
  */
-import { and, asc, eq, gte, sql, type SQL } from 'drizzle-orm'
+import { and, eq, gte, sql, type SQL } from 'drizzle-orm'
+import { afterKeys, BIGINT, orderBy, TIME, type OrderKey } from '../../core/paging.ts'
 import type { Db } from '../../db/client.ts'
 import { outbox } from './table.ts'
 
@@ -39,6 +40,9 @@ export interface OutboxEntry {
 	seq: number
 }
 
+/** The order rows were written in: `(createdAt, seq)`, oldest first. */
+const WRITTEN_ORDER: readonly OrderKey[] = [{ expr: outbox.createdAt }, { expr: outbox.seq }]
+
 /**
  * Rows created at or after `since` (all when omitted), optionally of one workspace, account mail left out, oldest first
  * by `(createdAt, seq)` (the order they were written in), strictly after `after` when given (to page through), at most `limit`.
@@ -50,7 +54,7 @@ export async function outboxSince(
 	const conditions: SQL[] = [sql`coalesce(${outbox.relatedType}, '') not in (${ACCOUNT_MAIL}, ${JOB_ALERT_MAIL})`]
 	if (options.workspaceId) conditions.push(eq(outbox.workspaceId, options.workspaceId))
 	if (options.since) conditions.push(gte(outbox.createdAt, options.since))
-	if (options.after) conditions.push(sql`(${outbox.createdAt}, ${outbox.seq}) > (${options.after.at.toISOString()}::timestamptz, ${options.after.seq}::bigint)`)
+	if (options.after) conditions.push(afterKeys(WRITTEN_ORDER, [TIME.param(options.after.at), BIGINT.param(options.after.seq)]))
 	return db
 		.select({
 			id: outbox.id,
@@ -70,6 +74,6 @@ export async function outboxSince(
 		})
 		.from(outbox)
 		.where(and(...conditions))
-		.orderBy(asc(outbox.createdAt), asc(outbox.seq))
+		.orderBy(orderBy(WRITTEN_ORDER))
 		.limit(options.limit)
 }

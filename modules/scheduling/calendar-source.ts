@@ -9,14 +9,7 @@ import { afterPosition } from '../../core/source-merge.ts'
 import { reachableJobIds } from '../jobs/index.ts'
 import { MAX_MINUTES } from './service.ts'
 import { scheduledInterviewers, scheduledInterviews } from './table.ts'
-
-const list = (ids: readonly string[]) =>
-	ids.length
-		? sql`(${sql.join(
-				ids.map((id) => sql`${id}`),
-				sql`, `,
-			)})`
-		: sql`(null)`
+import { inList } from '../../core/sql-list.ts'
 
 export const scheduledCalendarSource: CalendarSource = {
 	type: 'interview',
@@ -32,8 +25,8 @@ export const scheduledCalendarSource: CalendarSource = {
 			sql`s.starts_at + make_interval(mins => s.duration_minutes) > ${q.from.toISOString()}::timestamptz`,
 			afterPosition(sql`s.starts_at`, entryId, q.after),
 		]
-		if (jobs !== 'all') conditions.push(sql`s.job_id in ${list(jobs)}`)
-		if (q.userIds) conditions.push(sql`p.user_id in ${list(q.userIds)}`)
+		if (jobs !== 'all') conditions.push(sql`s.job_id in ${inList(jobs)}`)
+		if (q.userIds) conditions.push(sql`p.user_id in ${inList(q.userIds)}`)
 		const rows = await deps.database.rows<{ id: string; start: Date | string; minutes: number; userId: string; candidateId: string; jobId: string }>(
 			sql`select ${entryId} as id, s.starts_at as start, s.duration_minutes as minutes, p.user_id as "userId", s.candidate_id as "candidateId", s.job_id as "jobId"
 from ${scheduledInterviews} s join ${scheduledInterviewers} p on p.interview_id = s.id

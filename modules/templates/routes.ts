@@ -66,34 +66,40 @@ async function previewOf(deps: AppDeps, session: PageSession, template: Template
 	return { choices, chosen, subject: subject?.text ?? null, body: body.text, missing: [...new Set([...(subject?.missing ?? []), ...body.missing])] }
 }
 
+/** Whether the person may share templates and set the firm's footers. */
+const mayShare = (deps: AppDeps, session: PageSession) => deps.permissions.can(session.actor, SHARE)
+
+/** The templates page, with a notice or the refused footer form kept. */
+const listPage = async (deps: AppDeps, session: PageSession, o: { done?: string; footerKept?: Kept; status?: number } = {}) =>
+	templatesPage(deps, session, {
+		templates: await listTemplates(deps, session.actor),
+		footers: await footersOf(deps, deps.db, session.actor.workspaceId),
+		mayShare: mayShare(deps, session),
+		done: o.done ? (NOTICES[o.done] ?? null) : null,
+		footerKept: o.footerKept,
+		status: o.status,
+	})
+
+/** A template's page with its preview, a notice or the refused form kept. */
+const onePage = async (deps: AppDeps, session: PageSession, id: string, o: { preview?: string; done?: string; kept?: Kept; status?: number } = {}) => {
+	const template = await getTemplate(deps, session.actor, id)
+	return templatePage(deps, session, {
+		template,
+		preview: await previewOf(deps, session, template, o.preview),
+		done: o.done ? (NOTICES[o.done] ?? null) : null,
+		kept: o.kept,
+		status: o.status,
+	})
+}
+
 export function templateRoutes(deps: AppDeps, kit: HttpKit) {
-	const mayShare = (session: PageSession) => deps.permissions.can(session.actor, SHARE)
-	const listPage = async (session: PageSession, o: { done?: string; footerKept?: Kept; status?: number } = {}) =>
-		templatesPage(deps, session, {
-			templates: await listTemplates(deps, session.actor),
-			footers: await footersOf(deps, deps.db, session.actor.workspaceId),
-			mayShare: mayShare(session),
-			done: o.done ? (NOTICES[o.done] ?? null) : null,
-			footerKept: o.footerKept,
-			status: o.status,
-		})
-	const onePage = async (session: PageSession, id: string, o: { preview?: string; done?: string; kept?: Kept; status?: number } = {}) => {
-		const template = await getTemplate(deps, session.actor, id)
-		return templatePage(deps, session, {
-			template,
-			preview: await previewOf(deps, session, template, o.preview),
-			done: o.done ? (NOTICES[o.done] ?? null) : null,
-			kept: o.kept,
-			status: o.status,
-		})
-	}
 	return new Elysia({ name: 'templates.routes' })
 		.use(kit.auth)
-		.get('/settings/templates', ({ session, query }) => listPage(session, { done: query.done }), {
+		.get('/settings/templates', ({ session, query }) => listPage(deps, session, { done: query.done }), {
 			session: auth,
 			query: t.Object({ done: t.Optional(t.String({ maxLength: 20 })) }),
 		})
-		.get('/settings/templates/new', ({ session }) => newTemplatePage(deps, session, { mayShare: mayShare(session) }), { session: auth })
+		.get('/settings/templates/new', ({ session }) => newTemplatePage(deps, session, { mayShare: mayShare(deps, session) }), { session: auth })
 		.post(
 			'/settings/templates',
 			async ({ session, body, redirect }) => {
@@ -103,7 +109,7 @@ export function templateRoutes(deps: AppDeps, kit: HttpKit) {
 					return redirect(`/settings/templates/${template.id}?done=created`, 303)
 				} catch (error) {
 					if (!isRefusal(error)) throw error
-					return newTemplatePage(deps, session, { mayShare: mayShare(session), kept: kept(values, error), status: 422 })
+					return newTemplatePage(deps, session, { mayShare: mayShare(deps, session), kept: kept(values, error), status: 422 })
 				}
 			},
 			{ session: auth, body: formBody },
@@ -117,12 +123,12 @@ export function templateRoutes(deps: AppDeps, kit: HttpKit) {
 					return redirect('/settings/templates?done=footer#footer', 303)
 				} catch (error) {
 					if (!isRefusal(error)) throw error
-					return listPage(session, { footerKept: kept(values, error), status: 422 })
+					return listPage(deps, session, { footerKept: kept(values, error), status: 422 })
 				}
 			},
 			{ session: { permission: SHARE }, body: formBody },
 		)
-		.get('/settings/templates/:id', ({ session, params, query }) => onePage(session, params.id, { preview: query.preview, done: query.done }), {
+		.get('/settings/templates/:id', ({ session, params, query }) => onePage(deps, session, params.id, { preview: query.preview, done: query.done }), {
 			session: auth,
 			query: t.Object({ preview: t.Optional(t.String({ maxLength: 160 })), done: t.Optional(t.String({ maxLength: 20 })) }),
 		})
@@ -135,7 +141,7 @@ export function templateRoutes(deps: AppDeps, kit: HttpKit) {
 					return redirect(`/settings/templates/${params.id}?done=updated`, 303)
 				} catch (error) {
 					if (!isRefusal(error)) throw error
-					return onePage(session, params.id, { kept: kept(values, error), status: 422 })
+					return onePage(deps, session, params.id, { kept: kept(values, error), status: 422 })
 				}
 			},
 			{ session: auth, body: formBody },

@@ -5,16 +5,9 @@ import { afterPosition } from '../../core/source-merge.ts'
 import { reachableJobIds } from '../jobs/index.ts'
 import { todoTitle } from './service.ts'
 import { todos } from './table.ts'
+import { inList } from '../../core/sql-list.ts'
 
 const LENGTH_MS = 30 * 60_000
-const inList = (ids: readonly string[]) =>
-	ids.length
-		? sql`(${sql.join(
-				ids.map((id) => sql`${id}`),
-				sql`, `,
-			)})`
-		: sql`(null)`
-
 export const followupSource: CalendarSource = {
 	type: 'followup',
 	async entries(deps, actor, q) {

@@ -48,18 +48,22 @@ function kept(values: Kept['values'], error: AppError): Kept {
 	return { values, errors: errors.length ? errors : [{ field: 'url', message: error.message }] }
 }
 
+/** The endpoints page, with a notice or a refused form kept. */
+const listPage = async (deps: AppDeps, session: PageSession, o: { done?: string; kept?: Kept; status?: number } = {}) =>
+	endpointsPage(deps, session, {
+		endpoints: await listEndpoints(deps, session.actor),
+		done: o.done ? (NOTICES[o.done] ?? null) : null,
+		kept: o.kept,
+		status: o.status,
+	})
+
+/** An endpoint's page, with a notice. */
+const to = (endpointId: string, done?: string) => `/settings/webhooks/${encodeURIComponent(endpointId)}${done ? `?done=${done}` : ''}`
+
 export function webhookRoutes(deps: AppDeps, kit: HttpKit) {
-	const listPage = async (session: PageSession, o: { done?: string; kept?: Kept; status?: number } = {}) =>
-		endpointsPage(deps, session, {
-			endpoints: await listEndpoints(deps, session.actor),
-			done: o.done ? (NOTICES[o.done] ?? null) : null,
-			kept: o.kept,
-			status: o.status,
-		})
-	const to = (endpointId: string, done?: string) => `/settings/webhooks/${encodeURIComponent(endpointId)}${done ? `?done=${done}` : ''}`
 	return new Elysia({ name: 'webhooks.routes' })
 		.use(kit.auth)
-		.get('/settings/webhooks', ({ session, query }) => listPage(session, { done: query.done }), {
+		.get('/settings/webhooks', ({ session, query }) => listPage(deps, session, { done: query.done }), {
 			session: auth,
 			query: t.Object({ done: t.Optional(t.String({ maxLength: 20 })) }),
 		})
@@ -73,7 +77,7 @@ export function webhookRoutes(deps: AppDeps, kit: HttpKit) {
 					return redirect(to(endpoint.id), 303)
 				} catch (error) {
 					if (!isRefusal(error)) throw error
-					return listPage(session, { kept: kept(values, error), status: 422 })
+					return listPage(deps, session, { kept: kept(values, error), status: 422 })
 				}
 			},
 			{ session: auth, body: formBody },

@@ -12,6 +12,7 @@ import { AppError } from '../../../core/errors.ts'
 import { readBodyText } from '../../../core/http/body.ts'
 import { applyCors, preflight } from '../../../core/http/cors.ts'
 import type { HttpKit } from '../../../core/module.ts'
+import type { PageSession } from '../../../core/http/auth.ts'
 import { resolvePageSession } from '../sessions.ts'
 import { workspacesOf } from '../sign-in-choice.ts'
 import {
@@ -111,163 +112,169 @@ async function limitAddress(deps: AppDeps, key: string, perMinute: number, what:
 		throw new OAuthError('slow_down', `Too many ${what}; retry in ${decision.resetSeconds} seconds`, 429, { 'Retry-After': String(decision.resetSeconds) })
 }
 
-export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
-	const anyOrigin = { anyOrigin: true }
-	const answer = async (request: Request, set: { headers: Record<string, string | number> }, work: () => Promise<Response | object>) => {
-		applyCors(deps.config, request, set.headers, anyOrigin)
-		try {
-			const result = await work()
-			return result instanceof Response ? result : Response.json(result, { headers: { ...NO_STORE, ...(set.headers as Record<string, string>) } })
-		} catch (error) {
-			if (error instanceof OAuthError) return oauthErrorResponse(error, set.headers as Record<string, string>)
-			throw error
-		}
-	}
+type ResponseHeaders = Record<string, string | number>
 
+/** The JSON endpoints' answer: CORS for any origin, no caching, and an OAuthError as its RFC 6749 error response. */
+async function answer(deps: AppDeps, request: Request, set: { headers: ResponseHeaders }, work: () => Promise<Response | object>) {
+	applyCors(deps.config, request, set.headers, ANY_ORIGIN)
+	try {
+		const result = await work()
+		return result instanceof Response ? result : Response.json(result, { headers: { ...NO_STORE, ...(set.headers as Record<string, string>) } })
+	} catch (error) {
+		if (error instanceof OAuthError) return oauthErrorResponse(error, set.headers as Record<string, string>)
+		throw error
+	}
+}
+
+const ANY_ORIGIN = { anyOrigin: true }
+
+/** Dynamic client registration (RFC 7591), limited per client address. */
+async function registration(deps: AppDeps, request: Request, headers: ResponseHeaders) {
+	await limitAddress(deps, `dcr:${clientAddress(deps.config, request)}`, REGISTRATIONS_PER_MINUTE, 'registrations')
+	let body: unknown
+	try {
+		body = JSON.parse(await readBodyText(request, 64 * 1024))
+	} catch {
+		throw new OAuthError('invalid_client_metadata', 'The registration body must be JSON (at most 64 KB)')
+	}
+	return Response.json(await registerClient(deps, body), { status: 201, headers: { ...NO_STORE, ...(headers as Record<string, string>) } })
+}
+
+/** The token endpoint: a code or a refresh token for tokens. Codes and refresh tokens are credentials: failures count with the bearer doors' (per address). */
+async function tokenGrant(deps: AppDeps, request: Request) {
+	const address = clientAddress(deps.config, request)
+	const wait = await failedCredentialsWait(deps, address)
+	if (wait)
+		throw new OAuthError('slow_down', `Too many failed codes, refresh tokens or clients from this address; retry in ${wait.seconds} seconds`, 429, wait.headers)
+	try {
+		const form = await readForm(request)
+		refuseClientSecrets(request, form)
+		const grant = form.get('grant_type')
+		if (grant === 'authorization_code') return await exchangeCode(deps, form)
+		if (grant === 'refresh_token') return await refreshTokens(deps, form)
+		throw new OAuthError(grant ? 'unsupported_grant_type' : 'invalid_request', grant ? `grant_type ${grant} is not supported` : 'grant_type is required')
+	} catch (error) {
+		if (error instanceof OAuthError && (error.error === 'invalid_grant' || error.error === 'invalid_client'))
+			await countFailedCredential(deps, address, 'oauth')
+		throw error
+	}
+}
+
+/** Revocation (RFC 7009), limited per client address. */
+async function revocation(deps: AppDeps, request: Request, headers: ResponseHeaders) {
+	await limitAddress(deps, `revoke:${clientAddress(deps.config, request)}`, REVOCATIONS_PER_MINUTE, 'revocation requests')
+	const form = await readForm(request)
+	refuseClientSecrets(request, form)
+	await revokeToken(deps, form)
+	return new Response(null, { status: 200, headers: { ...NO_STORE, ...(headers as Record<string, string>) } })
+}
+
+/** Where the authorization endpoint sends the browser (303), or the page it shows. */
+type AuthorizeAnswer = Response | { seeOther: string }
+
+/** The client and redirect address the request names, or our own error page when they cannot be trusted. */
+async function targetOf(deps: AppDeps, params: URLSearchParams): Promise<Target | Response> {
+	try {
+		return await trustedTarget(deps, params)
+	} catch (error) {
+		if (error instanceof AuthorizePageError) return authorizeErrorPage(error.message)
+		throw error
+	}
+}
+
+/**
+ * GET /oauth/authorize: the whole request is checked before anyone is asked to sign in (a request
+ * that cannot succeed never sends the person through sign-in first), then the consent page.
+ */
+async function authorizeRequest(deps: AppDeps, request: Request, cookie: Record<string, any>): Promise<AuthorizeAnswer> {
+	const url = new URL(request.url)
+	const params = authorizationParams(url.searchParams)
+	const target = await targetOf(deps, params)
+	if (target instanceof Response) return target
+	let authorization: AuthorizationRequest
+	try {
+		authorization = checkRequest(deps, target, params)
+	} catch (error) {
+		if (!(error instanceof AuthorizeRedirectError)) throw error
+		// Nothing is sent back to the app before sign-in, errors included (no open redirector):
+		// an anonymous visitor sees our own page.
+		if (!(await resolvePageSession(deps, request, cookie)))
+			return authorizeErrorPage(
+				`The app’s request cannot be accepted: ${error.description} (${error.error}). This is a problem in the app, not in your account: signing in would not help.`,
+			)
+		return { seeOther: redirectWith(deps, target.redirectUri, { error: error.error, error_description: error.description, state: params.get('state') }) }
+	}
+	const session = await resolvePageSession(deps, request, cookie)
+	if (!session) return { seeOther: `/sign-in?next=${encodeURIComponent(url.pathname + url.search)}` }
+	// A temporary password is replaced before any app is allowed in (then back here).
+	if (session.mustVisit) return { seeOther: `${session.mustVisit.path}?next=${encodeURIComponent(url.pathname + url.search)}` }
+	const query = url.search.slice(1)
+	return consentPage(
+		session,
+		authorization,
+		query,
+		await openConsent(deps, session, target.client.id, query),
+		await workspacesOf(deps.db, session.actor.userId!),
+		!(await knownInWorkspace(deps, target.client.id, session.actor.workspaceId)),
+	)
+}
+
+/** POST /oauth/authorize: the person's answer on the consent page (one answer per page), back to the app with a code or an error. */
+async function authorizeDecision(deps: AppDeps, session: PageSession, fields: Record<string, string>): Promise<AuthorizeAnswer> {
+	// One answer per consent page: the form's own token is used up here (replays find nothing).
+	if (!(await takeConsent(deps, session, fields.consent, String(fields.request ?? ''))))
+		throw new AppError('FORBIDDEN', 'This consent page has expired or was already answered. Start again from the app.')
+	const params = authorizationParams(new URLSearchParams(String(fields.request ?? '')))
+	const target = await targetOf(deps, params)
+	if (target instanceof Response) return target
+	const state = params.get('state')
+	try {
+		const request = checkRequest(deps, target, params)
+		if (fields.decision !== 'allow')
+			return { seeOther: redirectWith(deps, target.redirectUri, { error: 'access_denied', error_description: 'The person cancelled', state }) }
+		if (!session.actor.userId) throw new AppError('FORBIDDEN', 'Only a person can allow an app')
+		const code = await issueCode(deps, session.actor, request, fields.read_only === '1' || request.readOnlyRequested)
+		return { seeOther: redirectWith(deps, target.redirectUri, { code, state }) }
+	} catch (error) {
+		if (!(error instanceof AuthorizeRedirectError)) throw error
+		return { seeOther: redirectWith(deps, target.redirectUri, { error: error.error, error_description: error.description, state }) }
+	}
+}
+
+export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
+	const cors =
+		(methods: string) =>
+		({ request }: { request: Request }) =>
+			preflight(deps.config, request, methods, ANY_ORIGIN)
+	const go = (answer: AuthorizeAnswer, redirect: (url: string, status: 303) => unknown) =>
+		answer instanceof Response ? answer : redirect(answer.seeOther, 303)
 	return new Elysia({ name: 'auth.oauth' })
 		.use(auth)
-		.get('/.well-known/oauth-protected-resource', ({ request, set }) => answer(request, set, async () => protectedResourceMetadata(deps)), { auth: 'public' })
-		.get('/.well-known/oauth-protected-resource/api/mcp', ({ request, set }) => answer(request, set, async () => protectedResourceMetadata(deps)), {
+		.get('/.well-known/oauth-protected-resource', ({ request, set }) => answer(deps, request, set, async () => protectedResourceMetadata(deps)), {
 			auth: 'public',
 		})
-		.get('/.well-known/oauth-authorization-server', ({ request, set }) => answer(request, set, async () => authorizationServerMetadata(deps)), {
+		.get('/.well-known/oauth-protected-resource/api/mcp', ({ request, set }) => answer(deps, request, set, async () => protectedResourceMetadata(deps)), {
 			auth: 'public',
 		})
-		.options('/.well-known/*', ({ request }) => preflight(deps.config, request, 'GET, OPTIONS', anyOrigin), { auth: 'public' })
-		.options('/oauth/register', ({ request }) => preflight(deps.config, request, 'POST, OPTIONS', anyOrigin), { auth: 'public' })
-		.options('/oauth/token', ({ request }) => preflight(deps.config, request, 'POST, OPTIONS', anyOrigin), { auth: 'public' })
-		.options('/oauth/revoke', ({ request }) => preflight(deps.config, request, 'POST, OPTIONS', anyOrigin), { auth: 'public' })
-		.post(
-			'/oauth/register',
-			({ request, set }) =>
-				answer(request, set, async () => {
-					await limitAddress(deps, `dcr:${clientAddress(deps.config, request)}`, REGISTRATIONS_PER_MINUTE, 'registrations')
-					let body: unknown
-					try {
-						body = JSON.parse(await readBodyText(request, 64 * 1024))
-					} catch {
-						throw new OAuthError('invalid_client_metadata', 'The registration body must be JSON (at most 64 KB)')
-					}
-					return Response.json(await registerClient(deps, body), { status: 201, headers: { ...NO_STORE, ...(set.headers as Record<string, string>) } })
-				}),
-			{ auth: 'public', parse: 'none' },
-		)
-		.post(
-			'/oauth/token',
-			({ request, set }) =>
-				answer(request, set, async () => {
-					// Codes and refresh tokens are credentials: failures count with the bearer doors' (per address).
-					const address = clientAddress(deps.config, request)
-					const wait = await failedCredentialsWait(deps, address)
-					if (wait)
-						throw new OAuthError(
-							'slow_down',
-							`Too many failed codes, refresh tokens or clients from this address; retry in ${wait.seconds} seconds`,
-							429,
-							wait.headers,
-						)
-					try {
-						const form = await readForm(request)
-						refuseClientSecrets(request, form)
-						const grant = form.get('grant_type')
-						if (grant === 'authorization_code') return await exchangeCode(deps, form)
-						if (grant === 'refresh_token') return await refreshTokens(deps, form)
-						throw new OAuthError(
-							grant ? 'unsupported_grant_type' : 'invalid_request',
-							grant ? `grant_type ${grant} is not supported` : 'grant_type is required',
-						)
-					} catch (error) {
-						if (error instanceof OAuthError && (error.error === 'invalid_grant' || error.error === 'invalid_client'))
-							await countFailedCredential(deps, address, 'oauth')
-						throw error
-					}
-				}),
-			{ auth: 'public', parse: 'none' },
-		)
-		.post(
-			'/oauth/revoke',
-			({ request, set }) =>
-				answer(request, set, async () => {
-					await limitAddress(deps, `revoke:${clientAddress(deps.config, request)}`, REVOCATIONS_PER_MINUTE, 'revocation requests')
-					const form = await readForm(request)
-					refuseClientSecrets(request, form)
-					await revokeToken(deps, form)
-					return new Response(null, { status: 200, headers: { ...NO_STORE, ...(set.headers as Record<string, string>) } })
-				}),
-			{ auth: 'public', parse: 'none' },
-		)
-		.get(
-			'/oauth/authorize',
-			async ({ request, cookie, redirect }) => {
-				const url = new URL(request.url)
-				const params = authorizationParams(url.searchParams)
-				let target: Target
-				try {
-					target = await trustedTarget(deps, params)
-				} catch (error) {
-					if (error instanceof AuthorizePageError) return authorizeErrorPage(error.message)
-					throw error
-				}
-				// The whole request is checked before anyone is asked to sign in: a request that cannot
-				// succeed never sends the person through sign-in first.
-				let authorization: AuthorizationRequest
-				try {
-					authorization = checkRequest(deps, target, params)
-				} catch (error) {
-					if (!(error instanceof AuthorizeRedirectError)) throw error
-					const session = await resolvePageSession(deps, request, cookie)
-					// Nothing is sent back to the app before sign-in, errors included (no open redirector):
-					// an anonymous visitor sees our own page.
-					if (!session)
-						return authorizeErrorPage(
-							`The app’s request cannot be accepted: ${error.description} (${error.error}). This is a problem in the app, not in your account: signing in would not help.`,
-						)
-					return redirect(redirectWith(deps, target.redirectUri, { error: error.error, error_description: error.description, state: params.get('state') }), 303)
-				}
-				const session = await resolvePageSession(deps, request, cookie)
-				if (!session) return redirect(`/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`, 303)
-				// A temporary password is replaced before any app is allowed in (then back here).
-				if (session.mustVisit) return redirect(`${session.mustVisit.path}?next=${encodeURIComponent(url.pathname + url.search)}`, 303)
-				const query = url.search.slice(1)
-				return consentPage(
-					session,
-					authorization,
-					query,
-					await openConsent(deps, session, target.client.id, query),
-					await workspacesOf(deps.db, session.actor.userId!),
-					!(await knownInWorkspace(deps, target.client.id, session.actor.workspaceId)),
-				)
-			},
-			{ auth: 'public' },
-		)
-		.post(
-			'/oauth/authorize',
-			async ({ body, session, redirect }) => {
-				const fields = body as Record<string, string>
-				// One answer per consent page: the form's own token is used up here (replays find nothing).
-				if (!(await takeConsent(deps, session, fields.consent, String(fields.request ?? ''))))
-					throw new AppError('FORBIDDEN', 'This consent page has expired or was already answered. Start again from the app.')
-				const params = authorizationParams(new URLSearchParams(String(fields.request ?? '')))
-				let target: Target
-				try {
-					target = await trustedTarget(deps, params)
-				} catch (error) {
-					if (error instanceof AuthorizePageError) return authorizeErrorPage(error.message)
-					throw error
-				}
-				const state = params.get('state')
-				try {
-					const request = checkRequest(deps, target, params)
-					if (fields.decision !== 'allow')
-						return redirect(redirectWith(deps, target.redirectUri, { error: 'access_denied', error_description: 'The person cancelled', state }), 303)
-					if (!session.actor.userId) throw new AppError('FORBIDDEN', 'Only a person can allow an app')
-					const code = await issueCode(deps, session.actor, request, fields.read_only === '1' || request.readOnlyRequested)
-					return redirect(redirectWith(deps, target.redirectUri, { code, state }), 303)
-				} catch (error) {
-					if (!(error instanceof AuthorizeRedirectError)) throw error
-					return redirect(redirectWith(deps, target.redirectUri, { error: error.error, error_description: error.description, state }), 303)
-				}
-			},
-			{ session: 'signed-in', body: t.Object({ csrf: t.Optional(t.String()), consent: t.Optional(t.String()) }, { additionalProperties: true }) },
-		)
+		.get('/.well-known/oauth-authorization-server', ({ request, set }) => answer(deps, request, set, async () => authorizationServerMetadata(deps)), {
+			auth: 'public',
+		})
+		.options('/.well-known/*', cors('GET, OPTIONS'), { auth: 'public' })
+		.options('/oauth/register', cors('POST, OPTIONS'), { auth: 'public' })
+		.options('/oauth/token', cors('POST, OPTIONS'), { auth: 'public' })
+		.options('/oauth/revoke', cors('POST, OPTIONS'), { auth: 'public' })
+		.post('/oauth/register', ({ request, set }) => answer(deps, request, set, () => registration(deps, request, set.headers)), {
+			auth: 'public',
+			parse: 'none',
+		})
+		.post('/oauth/token', ({ request, set }) => answer(deps, request, set, () => tokenGrant(deps, request)), { auth: 'public', parse: 'none' })
+		.post('/oauth/revoke', ({ request, set }) => answer(deps, request, set, () => revocation(deps, request, set.headers)), {
+			auth: 'public',
+			parse: 'none',
+		})
+		.get('/oauth/authorize', async ({ request, cookie, redirect }) => go(await authorizeRequest(deps, request, cookie), redirect), { auth: 'public' })
+		.post('/oauth/authorize', async ({ body, session, redirect }) => go(await authorizeDecision(deps, session, body as Record<string, string>), redirect), {
+			session: 'signed-in',
+			body: t.Object({ csrf: t.Optional(t.String()), consent: t.Optional(t.String()) }, { additionalProperties: true }),
+		})
 }
