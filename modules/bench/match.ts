@@ -22,7 +22,7 @@ import { AppError } from '../../core/errors.ts'
 import { idKey, integerKey, keysetPage, type Order } from '../../core/paging.ts'
 import { checkItems, prepareResume, RESUME_CHECK_VERSION, resumeHash, resumeHashSql, resumeTexts, type PreparedResume } from '../candidates/index.ts'
 import { jobAuthor, jobRequirements, reachableJobIds, recentOpenRequirements, type JobRequirements } from '../jobs/index.ts'
-import { jobFamily } from './family.ts'
+import { jobFamily, type RoleFamily } from './family.ts'
 import { BENCH_COLUMNS, benchViews, type BenchRow } from './service.ts'
 
 /** `any(<ids>)`: one array parameter, whatever the number of ids. */
@@ -142,7 +142,7 @@ const RANK_ORDER: Order<RankedRow> = {
 	keys: [integerKey<RankedRow>(sql`r.score`, (r) => r.score, { desc: true }), idKey<RankedRow>(sql`r.id`, { bytewise: true })],
 }
 
-type BenchJob = JobRequirements & { family: string }
+type BenchJob = JobRequirements & { family: RoleFamily }
 
 /** The job, when the actor can reach it: its requirements and role family. */
 async function benchJob(deps: AppDeps, actor: Actor, jobId: string): Promise<BenchJob> {

@@ -5,10 +5,11 @@
 import { expect, test } from 'bun:test'
 import { benchPlace } from './match.ts'
 import type { BenchRow } from './service.ts'
+import type { RoleFamily } from './family.ts'
 
 const now = new Date('2026-03-02T10:00:00Z')
-const job = { id: 'job_1', mustHave: ['Java', 'SQL'], niceToHave: ['Kafka', 'AWS'], family: 'java' }
-const entry = (id: string, roleFamily: string, more: Partial<BenchRow> = {}): BenchRow => ({
+const job = { id: 'job_1', mustHave: ['Java', 'SQL'], niceToHave: ['Kafka', 'AWS'], family: 'java' as const }
+const entry = (id: string, roleFamily: RoleFamily, more: Partial<BenchRow> = {}): BenchRow => ({
 	id,
 	candidateId: 'cand_1',
 	roleFamily,
@@ -31,14 +32,14 @@ test('on the job’s role family: that entry, the requirements met and missing, 
 test('another family, added for this job, available later: the first entry and every reason', () => {
 	const place = benchPlace(
 		{ ...job, niceToHave: [] },
-		[entry('b1', 'python', { jobId: 'job_1', availableFrom: '2026-03-12' }), entry('b2', 'data', { availableFrom: '2026-05-01' })],
+		[entry('b1', 'python', { jobId: 'job_1', availableFrom: '2026-03-12' }), entry('b2', 'dataeng', { availableFrom: '2026-05-01' })],
 		{},
 		now,
 	)
 	expect(place.entry.id).toBe('b1')
 	expect(place.reasons).toEqual([
 		'meets 0 of 2 must-haves',
-		'on the python, data bench; the job looks like java',
+		'on the python, dataeng bench; the job looks like java',
 		'available from 2026-03-12 (in 10 days)',
 		'added to the bench for this job',
 	])
