@@ -261,6 +261,8 @@ try {
 		LOG_LEVEL: 'warn',
 		BASE_URL: appBase,
 		REDIS_URL: '',
+		// As it runs in production: tool results are not checked against their schemas (a test-time check).
+		NODE_ENV: 'production',
 	})
 	const ceilProc = spawn('ceiling', [BUN, 'bench/mcp-ceiling.ts'], { PORT: String(ceilPort), DATABASE_URL: url, CAPTURE: join(work, 'capture.json') })
 	await healthy(appBase, appProc)

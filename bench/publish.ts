@@ -353,6 +353,8 @@ async function main() {
 		LOG_LEVEL: 'warn',
 		BASE_URL: `http://127.0.0.1:${appPort}`,
 		REDIS_URL: '',
+		// As it runs in production (checks meant for tests and development are off).
+		NODE_ENV: 'production',
 	}
 	const profDir = join(work, 'prof')
 	const serverCmd = [BUN, ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), 'core/main.ts']
