@@ -74,4 +74,16 @@ describe('job labels', () => {
 		expect(byId.get(ids.unique)).toContain('Salesforce Architect')
 		expect(byId.get(ids.unique)).not.toContain('—')
 	})
+
+	test('search names twins by their labels, and a unique title as it is', async () => {
+		const owner = await newPersonWithToken(ws, 'owner')
+		const found = (await callTool(owner.token, 'search', { q: TITLE })).structuredContent as { results: { id: string; title: { text: string } }[] }
+		const titleOf = new Map(found.results.map((r) => [r.id, r.title.text]))
+		expect(titleOf.get(ids.charlotte)).toBe(`${TITLE} — Charlotte, NC · Acme Staffing · ref ${await refOf(ids.charlotte)}`)
+		expect(titleOf.get(ids.austin)).toBe(`${TITLE} — Austin, TX · Acme Staffing · ref ${await refOf(ids.austin)}`)
+		const unique = (await callTool(owner.token, 'search', { q: 'Salesforce Architect' })).structuredContent as {
+			results: { id: string; title: { text: string } }[]
+		}
+		expect(unique.results.find((r) => r.id === ids.unique)?.title.text).toBe('Salesforce Architect')
+	})
 })

@@ -25,11 +25,12 @@ import {
 	wordsTsQuery,
 } from '../../core/text-search.ts'
 import { untrustedLine } from '../../core/untrusted.ts'
+import { jobLabelSql } from './label.ts'
 import { jobAuthor, jobReach } from './service.ts'
 
 interface Row {
 	id: string
-	title: string
+	label: string
 	vendorId: string | null
 	vendorName: string | null
 	vendorJobId: string | null
@@ -96,7 +97,7 @@ async function searchJobs(deps: AppDeps, actor: Actor, q: string, limit: number)
 		})
 	const { score, lateral } = jobRanking(q)
 	const rows = await deps.database.rows<Row>(sql`${withFoundMatches(ways)}
-		select j.id, j.title, j.vendor_id as "vendorId", v.name as "vendorName", j.vendor_job_id as "vendorJobId", j.status, j.location, j.department, j.must_have as "mustHave",
+		select j.id, ${sql.raw(jobLabelSql('j'))} as label, j.vendor_id as "vendorId", v.name as "vendorName", j.vendor_job_id as "vendorJobId", j.status, j.location, j.department, j.must_have as "mustHave",
 			j.updated_at as "updatedAt", ${score} as score, ${FOUND_COUNT} as found, ${FOUND_CAPPED} as capped
 		from jobs j left join vendors v on v.id = j.vendor_id
 		${lateral}
@@ -106,7 +107,8 @@ async function searchJobs(deps: AppDeps, actor: Actor, q: string, limit: number)
 		type: 'job',
 		id: r.id,
 		// Written by the job's vendor or a colleague: labelled lines (no Markdown, HTML or hidden characters).
-		title: untrustedLine(r.title, jobAuthor(r), 200),
+		// Its label: a title other jobs share comes with what tells them apart (modules/jobs/label.ts).
+		title: untrustedLine(r.label, jobAuthor(r), 300),
 		// What tells jobs of one title apart comes first: where, for which vendor, under which reference.
 		snippet: untrustedLine(
 			[r.status, r.location, r.vendorName, r.vendorJobId && `ref ${r.vendorJobId}`, r.department, (r.mustHave ?? []).slice(0, 4).join(', ')]
