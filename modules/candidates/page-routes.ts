@@ -10,13 +10,18 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { fileResponse } from '../../core/http/file-response.ts'
 import { recordSearch, viewed } from '../audit/index.ts'
-import { formBody, formText, isRefusal, refusedForm } from '../../core/http/form.ts'
+import { formBody, formText, isRefusal, refusedForm, seeOther } from '../../core/http/form.ts'
+import type { PageSession } from '../../core/http/auth.ts'
+import type { Actor } from '../../core/actor.ts'
+import { listSavedSearches, saveSearch } from '../saved-searches/index.ts'
+import { listFiltersFor } from './list-query.ts'
+import { stagesOf } from './stages.ts'
 import type { HttpKit } from '../../core/module.ts'
 import type { FieldError } from '../../core/ui.ts'
 import { jobLabels, listJobs, reachableJobIds } from '../jobs/index.ts'
 import { listCandidates } from './candidate-service.ts'
 import { candidatePage } from './candidate-page.ts'
-import { candidateListPage } from './list-page.ts'
+import { candidateListAddress, candidateListPage, type CandidateListParams, type CandidateListView } from './list-page.ts'
 import { addNote } from './notes.ts'
 import { resumeDownload } from './resume-download.ts'
 
@@ -25,70 +30,139 @@ const PAGE_SIZE = 25
 /** Jobs offered by the job filter: the newest open ones (a hiring manager: all of theirs). */
 const JOBS_OFFERED = 100
 
-const listQuery = t.Object({
-	// Longer than the search allows, so an over-long search is answered on the page, with its words kept.
-	q: t.Optional(t.String({ maxLength: 2000 })),
-	jobId: t.Optional(t.String({ maxLength: 160 })),
-	cursor: t.Optional(t.String({ maxLength: 200 })),
-})
+const listQuery = t.Object(
+	{
+		// Longer than the search allows, so an over-long search is answered on the page, with its words kept.
+		q: t.Optional(t.String({ maxLength: 2000 })),
+		jobId: t.Optional(t.String({ maxLength: 160 })),
+		stage: t.Optional(t.String({ maxLength: 100 })),
+		workAuthorization: t.Optional(t.String({ maxLength: 100 })),
+		sort: t.Optional(t.String({ maxLength: 40 })),
+		cursor: t.Optional(t.String({ maxLength: 200 })),
+		done: t.Optional(t.String({ maxLength: 40 })),
+	},
+	// Filters other modules add (availability) come as their own parameters.
+	{ additionalProperties: true },
+)
+
+/** What refused filters are called on the page (the service names the field). */
+const FILTER_LABELS: Record<string, string> = { stage: 'Stage', workAuthorization: 'Work authorization', sort: 'Sort' }
+const SAVED_NOTICE = 'The search was saved: its name is a link under Saved searches.'
 
 export function candidatePageRoutes(deps: AppDeps, { auth }: HttpKit) {
+	/** The list's filters and order from a query or a posted form (only the parameters the list knows). */
+	const paramsOf = (actor: Actor, source: Record<string, unknown>): CandidateListParams => {
+		const text = (k: string) => (typeof source[k] === 'string' ? (source[k] as string).trim().slice(0, 2000) : '')
+		const more = Object.fromEntries(listFiltersFor(deps, actor).map((f) => [f.key, text(f.key).slice(0, 100)]))
+		return { q: text('q'), jobId: text('jobId'), stage: text('stage'), workAuthorization: text('workAuthorization'), more, sort: text('sort') }
+	}
+
+	const showList = async (
+		session: PageSession,
+		p: CandidateListParams,
+		o: { cursor?: string; request?: Request; save?: CandidateListView['save'] } = {},
+	): Promise<Response> => {
+		const actor = session.actor
+		const reach = await reachableJobIds(deps, actor)
+		const [offered, stages, saved] = await Promise.all([
+			listJobs(deps, actor, { status: reach === 'all' ? 'Open' : undefined, limit: JOBS_OFFERED }),
+			stagesOf(deps, actor.workspaceId),
+			deps.permissions.can(actor, 'saved-searches:use') ? listSavedSearches(deps, actor, 'candidates') : Promise.resolve(null),
+		])
+		const jobs: [string, string][] = offered.jobs.map((j) => [
+			j.id,
+			`${j.title}${j.location ? ` — ${j.location}` : ''}${j.status === 'Open' ? '' : ` (${j.status})`}`,
+		])
+		const view: CandidateListView = {
+			...p,
+			jobs,
+			stages: stages.map((s) => [s.key, s.label] as const),
+			moreFilters: listFiltersFor(deps, actor),
+			saved,
+			save: o.save,
+			rows: [],
+			next: null,
+			paged: Boolean(o.cursor),
+			limitedToTeam: reach !== 'all',
+			onNoTeam: reach !== 'all' && reach.length === 0,
+		}
+		const errors: FieldError[] = []
+		if ([...p.q].length > MAX_QUERY) errors.push({ field: 'q', message: `Search must be ${MAX_QUERY} characters or fewer` })
+		if (errors.length) return candidateListPage(deps, session, { ...view, errors })
+		try {
+			const page = await listCandidates(deps, actor, {
+				query: p.q || undefined,
+				jobId: p.jobId || undefined,
+				stageKey: p.stage || undefined,
+				workAuthorization: p.workAuthorization ? p.workAuthorization.split(',').map((a) => a.trim().toUpperCase()) : undefined,
+				more: p.more,
+				sort: p.sort || undefined,
+				limit: PAGE_SIZE,
+				cursor: o.cursor || undefined,
+			})
+			// The chosen job is within reach (listCandidates checked): keep it in the menu even when it is not among the newest.
+			if (p.jobId && !jobs.some(([id]) => id === p.jobId))
+				jobs.unshift([p.jobId, textOf((await jobLabels(deps, actor.workspaceId, [p.jobId])).get(p.jobId)) || 'The chosen job'])
+			if (p.q && o.request) recordSearch(deps, o.request, actor, { criteria: { query: p.q }, jobId: p.jobId || undefined }, page.candidates)
+			return candidateListPage(deps, session, {
+				...view,
+				rows: page.candidates,
+				next: page.nextCursor,
+				bulkActions: await pageSections(deps, 'candidates-list', session, ''),
+			})
+		} catch (error) {
+			if (!(error instanceof AppError)) throw error
+			if (error.code === 'NOT_FOUND' && p.jobId)
+				errors.push({ field: 'jobId', message: 'There is no job with this id that you can see: choose a job from the list' })
+			else if (error.code === 'VALIDATION' && error.fields?.length)
+				for (const f of error.fields) {
+					const label = FILTER_LABELS[f.field] ?? view.moreFilters.find((m) => m.key === f.field)?.label ?? f.field
+					errors.push({ field: f.field in FILTER_LABELS || view.moreFilters.some((m) => m.key === f.field) ? f.field : 'q', message: `${label} ${f.message}` })
+				}
+			else if (error.code === 'VALIDATION' && o.cursor)
+				errors.push({ field: 'q', message: 'This page’s address was changed or belongs to another search: search again, or start from the first page' })
+			else throw error
+			return candidateListPage(deps, session, { ...view, errors })
+		}
+	}
+
 	return (
 		new Elysia({ name: 'candidates.pages' })
 			.use(auth)
 			.get(
 				'/candidates',
-				async ({ session, query, request }) => {
-					const actor = session.actor
-					const q = query.q?.trim() ?? ''
-					const jobId = query.jobId?.trim() ?? ''
-					const reach = await reachableJobIds(deps, actor)
-					const offered = await listJobs(deps, actor, { status: reach === 'all' ? 'Open' : undefined, limit: JOBS_OFFERED })
-					const jobs: [string, string][] = offered.jobs.map((j) => [
-						j.id,
-						`${j.title}${j.location ? ` — ${j.location}` : ''}${j.status === 'Open' ? '' : ` (${j.status})`}`,
-					])
-					const view = {
-						q,
-						jobId,
-						jobs,
-						rows: [],
-						next: null,
-						paged: Boolean(query.cursor),
-						limitedToTeam: reach !== 'all',
-						onNoTeam: reach !== 'all' && reach.length === 0,
-					}
-					const errors: FieldError[] = []
-					if ([...q].length > MAX_QUERY) errors.push({ field: 'q', message: `Search must be ${MAX_QUERY} characters or fewer` })
-					if (errors.length) return candidateListPage(deps, session, { ...view, errors })
+				({ session, query, request }) =>
+					showList(session, paramsOf(session.actor, query), {
+						cursor: query.cursor,
+						request,
+						save: query.done === 'search-saved' ? { done: SAVED_NOTICE } : undefined,
+					}),
+				{ session: { permission: 'candidates:read' }, query: listQuery },
+			)
+			// Save this search: the list's current filters under a name (the saved-searches service and
+			// its rules), then back to the same list with the confirmation beside the button.
+			.post(
+				'/candidates/saved-searches',
+				async ({ session, body }) => {
+					if (!deps.permissions.can(session.actor, 'saved-searches:use')) throw new AppError('FORBIDDEN', 'Your role keeps no saved searches')
+					const p = paramsOf(session.actor, body as Record<string, unknown>)
+					const name = formText(body, 'name')
+					const filters = Object.fromEntries(
+						Object.entries({ jobId: p.jobId, stage: p.stage, workAuthorization: p.workAuthorization, ...p.more, sort: p.sort }).filter(([, v]) => v),
+					)
 					try {
-						const page = await listCandidates(deps, actor, {
-							query: q || undefined,
-							jobId: jobId || undefined,
-							limit: PAGE_SIZE,
-							cursor: query.cursor || undefined,
-						})
-						// The chosen job is within reach (listCandidates checked): keep it in the menu even when it is not among the newest.
-						if (jobId && !jobs.some(([id]) => id === jobId))
-							jobs.unshift([jobId, textOf((await jobLabels(deps, actor.workspaceId, [jobId])).get(jobId)) || 'The chosen job'])
-						if (q) recordSearch(deps, request, actor, { criteria: { query: q }, jobId: jobId || undefined }, page.candidates)
-						return candidateListPage(deps, session, {
-							...view,
-							rows: page.candidates,
-							next: page.nextCursor,
-							bulkActions: await pageSections(deps, 'candidates-list', session, ''),
-						})
+						await saveSearch(deps, session.actor, { list: 'candidates', name, query: p.q, filters })
+						return seeOther(candidateListAddress(p), 'search-saved', 'done')
 					} catch (error) {
-						if (!(error instanceof AppError)) throw error
-						if (error.code === 'NOT_FOUND' && jobId)
-							errors.push({ field: 'jobId', message: 'There is no job with this id that you can see: choose a job from the list' })
-						else if (error.code === 'VALIDATION' && query.cursor)
-							errors.push({ field: 'q', message: 'This page’s address was changed or belongs to another search: search again, or start from the first page' })
-						else throw error
-						return candidateListPage(deps, session, { ...view, errors })
+						if (!isRefusal(error)) throw error
+						const message =
+							error.code === 'VALIDATION'
+								? (error.fields ?? []).map((f) => `${f.field === 'name' ? 'The name' : 'The search'} ${f.message}`).join('; ') || error.message
+								: error.message
+						return showList(session, p, { save: { name, errors: [{ field: 'save-name', message }] } })
 					}
 				},
-				{ session: { permission: 'candidates:read' }, query: listQuery },
+				{ session: { permission: 'candidates:read' }, body: formBody },
 			)
 			.get(
 				'/candidates/:id',
