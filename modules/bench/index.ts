@@ -18,7 +18,7 @@ export default defineModule({
 	name: 'bench',
 	description: 'The bench: candidates marketed by role family, ranked against jobs.',
 	requires: ['auth', 'activity', 'jobs', 'candidates'],
-	checks: ['bench:write'],
+	checks: ['bench:write', 'bench:read'],
 	contributes: [contribute(candidateData, benchData), contribute(candidateListFilters, availabilityFilter)],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),

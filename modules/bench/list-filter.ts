@@ -12,7 +12,7 @@ const WITHIN: Record<string, number> = { now: 0, '14': 14, '30': 30 }
 export const availabilityFilter: CandidateListFilter = {
 	key: 'availability',
 	label: 'Availability',
-	permission: 'bench:read',
+	usable: (deps, actor) => deps.permissions.can(actor, 'bench:read'),
 	options: [
 		['now', 'On the bench, available now'],
 		['14', 'On the bench, available within 14 days'],

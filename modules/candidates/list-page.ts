@@ -49,7 +49,7 @@ export function candidateListAddress(p: CandidateListParams, extra: Record<strin
 /** Work authorization choices: any, the common "citizen or green card", then each one. */
 const WORK_AUTH_OPTIONS: [string, string][] = [
 	['', 'Any'],
-	['USC,GC', 'US citizen or green card'],
+	['USC,GC', 'USC or GC'],
 	...WORK_AUTHORIZATIONS.map((a) => [a, WORK_AUTHORIZATION_LABELS[a]] as [string, string]),
 ]
 

@@ -12,7 +12,6 @@ import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { invalid } from '../../core/errors.ts'
 import type { FieldError } from '../../core/errors.ts'
-import type { PermissionKey } from '../../core/module.ts'
 import { definePort } from '../../core/module.ts'
 import { idKey, newestFirst, timeKey, type Order } from '../../core/paging.ts'
 import { contributionsTo } from '../../core/registry.ts'
@@ -50,8 +49,8 @@ export interface CandidateListFilter {
 	readonly key: string
 	/** The field's label on the page. */
 	readonly label: string
-	/** Offered and accepted only for people whose role holds it. */
-	readonly permission: PermissionKey
+	/** Offered and accepted only for people it says may use it (the contributing module's permission). */
+	usable(deps: AppDeps, actor: Actor): boolean
 	/** The values it takes, with their labels. */
 	readonly options: readonly (readonly [string, string])[]
 	/** The condition over candidates (aliased `c`) for one of `options`' values. */
@@ -64,8 +63,7 @@ export const candidateListFilters = definePort<CandidateListFilter>(
 )
 
 /** The contributed filters the person may use. */
-export const listFiltersFor = (deps: AppDeps, actor: Actor) =>
-	contributionsTo(deps.registry, candidateListFilters).filter((f) => deps.permissions.can(actor, f.permission))
+export const listFiltersFor = (deps: AppDeps, actor: Actor) => contributionsTo(deps.registry, candidateListFilters).filter((f) => f.usable(deps, actor))
 
 export interface CandidateListFilters {
 	/** A stage key of the workspace: candidates with an application in it (still in the running). */
