@@ -310,4 +310,23 @@ describe('confirmations next to the action, on the job and the application pages
 		expect(done.text).toBe('The application was moved: its stage change is in the activity log.')
 		expect(done.before).toMatch(/<h2 id="pipeline-h">Pipeline<\/h2>$/)
 	})
+
+	test('a section’s change: its confirmation in that section, under its heading (scorecards, interviews, vendor submission, job scorecard)', async () => {
+		const cases: [string, RegExp][] = [
+			[`/applications/${miaApplication}?done=scorecard`, /<h2 id="scorecards-h">Scorecards<\/h2>.*<\/div>$/],
+			[`/applications/${miaApplication}?done=scheduled`, /<h2 id="scheduled-h">Interviews<\/h2>.*<\/div>$/],
+			[
+				`/applications/${miaApplication}?done=submitted`,
+				/<section class="card" id="vendor-submission"[^]*<h2 id="vendor-submission-h">Vendor submission<\/h2>[^]*$/,
+			],
+			[`/jobs/${ids.jobA}?done=scorecard-attributes`, /<h2 id="scorecard-h">Scorecard<\/h2>.*<\/div>$/],
+		]
+		for (const [path, where] of cases) {
+			const page = await clients.owner.get(path)
+			expect(page.status).toBe(200)
+			const done = confirmation(page.text)
+			expect({ path, before: where.test(done.before) }).toEqual({ path, before: true })
+			expect(done.before.lastIndexOf('<section')).toBeGreaterThan(done.before.lastIndexOf('</section>'))
+		}
+	})
 })
