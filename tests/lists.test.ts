@@ -317,7 +317,7 @@ describe('confirmations next to the action, on the job and the application pages
 			[`/applications/${miaApplication}?done=scheduled`, /<h2 id="scheduled-h">Interviews<\/h2>.*<\/div>$/],
 			[
 				`/applications/${miaApplication}?done=submitted`,
-				/<section class="card" id="vendor-submission"[^]*<h2 id="vendor-submission-h">Vendor submission<\/h2>[^]*$/,
+				/<section class="card" id="vendor-submission"[\s\S]*<h2 id="vendor-submission-h">Vendor submission<\/h2>[\s\S]*$/,
 			],
 			[`/jobs/${ids.jobA}?done=scorecard-attributes`, /<h2 id="scorecard-h">Scorecard<\/h2>.*<\/div>$/],
 		]
