@@ -228,6 +228,10 @@ describe('the pages', () => {
 		expect(page.text).toContain('<a href="#stage">Stage must be one of: applied')
 		expect(page.text).toContain('<a href="#sort">Sort must be one of: newest, oldest, name, name-desc, location</a>')
 		expect(page.text).toContain('value="data"')
+		// A changed page address (or one of another order, as the service test shows) is out of date, and said so.
+		const forged = await clients.owner.get('/candidates?sort=location&cursor=forged.cursor')
+		expect(forged.status).toBe(422)
+		expect(forged.text).toContain('This page’s address was changed or belongs to another search')
 		const theirs = await clients.manager.get('/candidates?availability=now')
 		expect(theirs.status).toBe(200) // a filter the role does not have is not read from the address at all
 		expect(listed(theirs.text).sort()).toEqual(['Mia', 'Zed'])

@@ -112,15 +112,15 @@ export function candidatePageRoutes(deps: AppDeps, { auth }: HttpKit) {
 			})
 		} catch (error) {
 			if (!(error instanceof AppError)) throw error
+			const outOfDate = { field: 'q', message: 'This page’s address was changed or belongs to another search: search again, or start from the first page' }
 			if (error.code === 'NOT_FOUND' && p.jobId)
 				errors.push({ field: 'jobId', message: 'There is no job with this id that you can see: choose a job from the list' })
-			else if (error.code === 'VALIDATION' && error.fields?.length)
-				for (const f of error.fields) {
+			else if (error.code === 'VALIDATION' && error.fields?.some((f) => f.field !== 'cursor'))
+				for (const f of error.fields.filter((f) => f.field !== 'cursor')) {
 					const label = FILTER_LABELS[f.field] ?? view.moreFilters.find((m) => m.key === f.field)?.label ?? f.field
 					errors.push({ field: f.field in FILTER_LABELS || view.moreFilters.some((m) => m.key === f.field) ? f.field : 'q', message: `${label} ${f.message}` })
 				}
-			else if (error.code === 'VALIDATION' && o.cursor)
-				errors.push({ field: 'q', message: 'This page’s address was changed or belongs to another search: search again, or start from the first page' })
+			else if (error.code === 'VALIDATION' && o.cursor) errors.push(outOfDate)
 			else throw error
 			return candidateListPage(deps, session, { ...view, errors })
 		}
