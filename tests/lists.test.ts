@@ -255,6 +255,12 @@ describe('the pages', () => {
 		expect(again.status).toBe(422)
 		expect(again.text).toContain('<a href="#save-name">You already have a saved search named')
 		expect(again.text).toContain(`value="${name}"`)
+		// A filter the list refuses is named on its field, and nothing is saved.
+		const badFilter = await clients.owner.post('/candidates/saved-searches', { ...form, name: `${name} 2`, stage: 'lunch' })
+		expect(badFilter.status).toBe(422)
+		expect(badFilter.text).toContain('<a href="#stage">Stage must be one of: applied')
+		expect(badFilter.text).toContain(`value="${name} 2"`)
+		expect((await clients.owner.get('/candidates')).text).not.toContain(`${name} 2</a>`)
 		const empty = await clients.owner.post('/candidates/saved-searches', { ...form, name: ' ' })
 		expect(empty.status).toBe(422)
 		expect(empty.text).toContain('The name must be 1 to 80 characters')

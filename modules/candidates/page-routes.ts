@@ -49,6 +49,16 @@ const listQuery = t.Object(
 const FILTER_LABELS: Record<string, string> = { stage: 'Stage', workAuthorization: 'Work authorization', sort: 'Sort' }
 const SAVED_NOTICE = 'The search was saved: its name is a link under Saved searches.'
 
+/** What the list's service is asked for these filters and order. */
+const listInput = (p: CandidateListParams) => ({
+	query: p.q || undefined,
+	jobId: p.jobId || undefined,
+	stageKey: p.stage || undefined,
+	workAuthorization: p.workAuthorization ? p.workAuthorization.split(',').map((a) => a.trim().toUpperCase()) : undefined,
+	more: p.more,
+	sort: p.sort || undefined,
+})
+
 export function candidatePageRoutes(deps: AppDeps, { auth }: HttpKit) {
 	/** The list's filters and order from a query or a posted form (only the parameters the list knows). */
 	const paramsOf = (actor: Actor, source: Record<string, unknown>): CandidateListParams => {
@@ -90,16 +100,7 @@ export function candidatePageRoutes(deps: AppDeps, { auth }: HttpKit) {
 		if ([...p.q].length > MAX_QUERY) errors.push({ field: 'q', message: `Search must be ${MAX_QUERY} characters or fewer` })
 		if (errors.length) return candidateListPage(deps, session, { ...view, errors })
 		try {
-			const page = await listCandidates(deps, actor, {
-				query: p.q || undefined,
-				jobId: p.jobId || undefined,
-				stageKey: p.stage || undefined,
-				workAuthorization: p.workAuthorization ? p.workAuthorization.split(',').map((a) => a.trim().toUpperCase()) : undefined,
-				more: p.more,
-				sort: p.sort || undefined,
-				limit: PAGE_SIZE,
-				cursor: o.cursor || undefined,
-			})
+			const page = await listCandidates(deps, actor, { ...listInput(p), limit: PAGE_SIZE, cursor: o.cursor || undefined })
 			// The chosen job is within reach (listCandidates checked): keep it in the menu even when it is not among the newest.
 			if (p.jobId && !jobs.some(([id]) => id === p.jobId))
 				jobs.unshift([p.jobId, textOf((await jobLabels(deps, actor.workspaceId, [p.jobId])).get(p.jobId)) || 'The chosen job'])
@@ -151,10 +152,16 @@ export function candidatePageRoutes(deps: AppDeps, { auth }: HttpKit) {
 						Object.entries({ jobId: p.jobId, stage: p.stage, workAuthorization: p.workAuthorization, ...p.more, sort: p.sort }).filter(([, v]) => v),
 					)
 					try {
+						// Only a search the list can run is saved: its filters are checked as the list checks them.
+						await listCandidates(deps, session.actor, { ...listInput(p), limit: 1 })
 						await saveSearch(deps, session.actor, { list: 'candidates', name, query: p.q, filters })
 						return seeOther(candidateListAddress(p), 'search-saved', 'done')
 					} catch (error) {
+						if (error instanceof AppError && error.code === 'NOT_FOUND') return showList(session, p, { save: { name } })
 						if (!isRefusal(error)) throw error
+						// A filter the list refuses: the list says which, on its field (nothing saved).
+						if (error.code === 'VALIDATION' && error.fields?.some((f) => f.field !== 'name' && f.field !== 'query'))
+							return showList(session, p, { save: { name } })
 						const message =
 							error.code === 'VALIDATION'
 								? (error.fields ?? []).map((f) => `${f.field === 'name' ? 'The name' : 'The search'} ${f.message}`).join('; ') || error.message
