@@ -101,7 +101,7 @@ export async function listConditions(
 		if (unknown.length) errors.push({ field: 'workAuthorization', message: `must be among: ${WORK_AUTHORIZATIONS.join(', ')}` })
 		else
 			where.push(
-				sql`upper(c.work_authorization) in (${sql.join(
+				sql`upper(trim(c.work_authorization)) in (${sql.join(
 					auth.map((a) => sql`${a}`),
 					sql`, `,
 				)})`,
