@@ -95,6 +95,21 @@ export interface Column<T> {
 	/** Right-aligned (numbers). */
 	readonly numeric?: boolean
 	readonly cell: (row: T) => unknown
+	/**
+	 * A column the list can be sorted by: its header is a link to the list in that order (`href`,
+	 * the filters kept) and, when the list is in this column's order, says so (`aria-sort`).
+	 */
+	readonly sort?: { readonly href: string; readonly current?: 'ascending' | 'descending' }
+}
+
+/** A column's header: a link when the list sorts by it, with the order it is in (an arrow, and `aria-sort` for screen readers). */
+function columnHeader<T>(c: Column<T>): SafeHtml {
+	const cls = c.numeric ? raw(' class="num"') : ''
+	if (!c.sort) return html`<th scope="col"${cls}>${c.label}</th>`
+	const state = c.sort.current ? raw(` aria-sort="${c.sort.current}"`) : ''
+	const arrow = c.sort.current ? html` <span aria-hidden="true">${c.sort.current === 'ascending' ? '▲' : '▼'}</span>` : ''
+	// On a phone the head is hidden and the link with it (app.css): the plain label is what is read there.
+	return html`<th scope="col"${cls}${state}><a class="sort" href="${c.sort.href}">${c.label}${arrow}</a><span class="sort-label">${c.label}</span></th>`
 }
 
 /**
@@ -105,7 +120,7 @@ export interface Column<T> {
 export function dataTable<T>(o: { caption: string; hideCaption?: boolean; columns: readonly Column<T>[]; rows: readonly T[]; empty: string }): SafeHtml {
 	if (!o.rows.length) return html`<p class="empty">${o.empty}</p>`
 	return html`<table class="stack"><caption${o.hideCaption ? raw(' class="visually-hidden"') : ''}>${o.caption}</caption>
-<thead><tr>${o.columns.map((c) => html`<th scope="col"${c.numeric ? raw(' class="num"') : ''}>${c.label}</th>`)}</tr></thead>
+<thead><tr>${o.columns.map(columnHeader)}</tr></thead>
 <tbody>${o.rows.map((row) => html`<tr>${o.columns.map((c) => html`<td data-label="${c.label}"${c.numeric ? raw(' class="num"') : ''}>${cellContent(c.cell(row))}</td>`)}</tr>`)}</tbody></table>`
 }
 

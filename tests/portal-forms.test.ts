@@ -80,6 +80,10 @@ async function changing(): Promise<Record<string, () => Promise<{ path: string; 
 		'/settings/calendar/remove': async () => ({ path: '/settings/calendar/remove', form: {} }),
 		'/settings/calendar/refresh': async () => ({ path: '/settings/calendar/refresh', form: {} }),
 		'/notifications/read-all': async () => ({ path: '/notifications/read-all', form: {} }),
+		'/candidates/saved-searches': async () => ({
+			path: '/candidates/saved-searches',
+			form: { name: `Citizens by name ${Date.now()}`, q: 'developer', workAuthorization: 'USC,GC', sort: 'name' },
+		}),
 		'/candidates/:id/notes': async () => ({ path: `/candidates/${await cand()}/notes`, form: { text: 'Prefers remote.', visibility: 'shared' } }),
 		'/candidates/:id/todos': async () => ({ path: `/candidates/${await cand()}/todos`, form: { title: 'Ask for references' } }),
 		'/candidates/:id/bench': async () => ({ path: `/candidates/${await cand()}/bench`, form: { roleFamily: 'java' } }),

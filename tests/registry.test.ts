@@ -275,6 +275,7 @@ describe('ports: a module declares an extension point, modules that require it c
 			'calendar:source by calendar',
 			'candidates:application-details by candidates',
 			'candidates:data by candidates',
+			'candidates:list-filter by candidates',
 			'events:consumer by events',
 			'events:type by events',
 			'jobs:api-operations by jobs',
@@ -302,7 +303,8 @@ describe('ports: a module declares an extension point, modules that require it c
 			count('events:consumer'),
 			count('candidates:data'),
 			count('outbox:unsubscribed'),
-		]).toEqual([4, 4, 3, 1, 4, 2, 1, 1, 1, 1, 2, 10, 1])
+			count('candidates:list-filter'),
+		]).toEqual([4, 4, 3, 1, 4, 2, 1, 1, 1, 1, 2, 10, 1, 1])
 	})
 
 	test('the outbox finds workspaces through the directory auth contributes, and says so when no module does', () => {

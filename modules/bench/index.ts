@@ -9,7 +9,8 @@ import { seedBench } from './seed.ts'
 import { benchTools } from './tools.ts'
 import * as tables from './table.ts'
 import { benchData } from './data.ts'
-import { candidateData } from '../candidates/index.ts'
+import { candidateData, candidateListFilters } from '../candidates/index.ts'
+import { availabilityFilter } from './list-filter.ts'
 
 export { FAMILY_LABELS, familyLabel, jobFamily, ROLE_FAMILIES, type RoleFamily } from './family.ts'
 
@@ -17,8 +18,8 @@ export default defineModule({
 	name: 'bench',
 	description: 'The bench: candidates marketed by role family, ranked against jobs.',
 	requires: ['auth', 'activity', 'jobs', 'candidates'],
-	checks: ['bench:write'],
-	contributes: [contribute(candidateData, benchData)],
+	checks: ['bench:write', 'bench:read'],
+	contributes: [contribute(candidateData, benchData), contribute(candidateListFilters, availabilityFilter)],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [

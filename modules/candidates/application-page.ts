@@ -11,9 +11,9 @@
 import type { AppDeps } from '../../core/deps.ts'
 import type { FieldError } from '../../core/errors.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { breakable, html, pageSections, portalPage, sectionNotice, textOf, type SafeHtml } from '../../core/html.ts'
+import { actionNotice, breakable, html, pageSections, portalPage, textOf, type SafeHtml } from '../../core/html.ts'
 import type { SectionContext } from '../../core/module.ts'
-import { csrfField, daysSince, errorSummary, facts, notice, pageHeader, selectField, tag, when, type Tone } from '../../core/ui.ts'
+import { csrfField, daysSince, errorSummary, facts, pageHeader, selectField, tag, when, type Tone } from '../../core/ui.ts'
 import { answersSection, card, notesSection, ratingsSection, resumeCheckSection, type ApplicationView } from './application-parts.ts'
 import { getApplication } from './application-service.ts'
 import { MOVE_PERMISSION } from './stage-move.ts'
@@ -27,7 +27,6 @@ export const MOVE_FIELD = 'move-stage'
 const NOTICES: Record<string, (a: ApplicationView) => string> = {
 	stage: (a) => `Moved to ${a.stage.label}.`,
 	'stage-unchanged': (a) => `The application was already in ${a.stage.label}; nothing changed.`,
-	submitted: () => 'Submitted to the vendor: the e-mail with the résumé and the documents is on its way.',
 }
 
 export const noticeKeys = Object.keys(NOTICES)
@@ -44,12 +43,12 @@ export interface ApplicationPageOptions {
 
 const OUTCOMES: Record<string, [string, Tone]> = { hired: ['Hired', 'good'], rejected: ['Rejected', 'bad'], withdrawn: ['Withdrawn', 'neutral'] }
 
-function moveForm(session: PageSession, a: ApplicationView, stages: Stage[], context: SectionContext | undefined): SafeHtml {
+function moveForm(session: PageSession, a: ApplicationView, stages: Stage[], context: SectionContext | undefined, notice: SafeHtml | ''): SafeHtml {
 	const refused = context?.refused?.form === MOVE_FORM ? context.refused : undefined
 	const entered = refused?.values.stageKey
 	return html`<form method="post" action="/applications/${a.id}/stage" class="move-stage" novalidate>${csrfField(session)}
 ${selectField({ id: MOVE_FIELD, name: 'stageKey', label: 'Stage', value: typeof entered === 'string' && stages.some((s) => s.key === entered) ? entered : a.stage.key, options: stages.map((s) => [s.key, s.label] as const), errors: refused?.errors })}
-<button type="submit">Move to stage</button></form>`
+<button type="submit">Move to stage</button>${notice}</form>`
 }
 
 function summaryFacts(a: ApplicationView): SafeHtml {
@@ -85,10 +84,15 @@ function summaryFacts(a: ApplicationView): SafeHtml {
 /** The whole page for one application; throws NOT_FOUND (the 404 page) when it is absent or out of reach. */
 export async function applicationPage(deps: AppDeps, session: PageSession, applicationId: string, o: ApplicationPageOptions = {}): Promise<Response> {
 	const a = await getApplication(deps, session.actor, applicationId)
-	const [stages, sections] = await Promise.all([stagesOf(deps, session.actor.workspaceId), pageSections(deps, 'application', session, a.id, o.context)])
+	// The confirmation of a change shows next to the button that made it: Move to stage's here, a section's in that section.
+	const done = o.done && !o.errors?.length ? o.done : undefined
+	const [stages, sections] = await Promise.all([
+		stagesOf(deps, session.actor.workspaceId),
+		pageSections(deps, 'application', session, a.id, { ...o.context, done }),
+	])
 	const canMove = deps.permissions.can(session.actor, MOVE_PERMISSION)
-	const done = o.done && !o.errors?.length ? (Object.hasOwn(NOTICES, o.done) ? NOTICES[o.done]!(a) : sectionNotice(deps, 'application', o.done)) : null
-	const body = html`${errorSummary(o.errors)}${notice(done)}
+	const own = done && Object.hasOwn(NOTICES, done) ? actionNotice(NOTICES[done]!(a)) : ''
+	const body = html`${errorSummary(o.errors)}${own && !canMove ? own : ''}
 ${pageHeader({
 	crumbs: [
 		['/candidates', 'Candidates'],
@@ -96,7 +100,7 @@ ${pageHeader({
 	],
 	title: a.candidate.name,
 	meta: html`Application for ${a.job.title} · ${a.kind === 'lead' ? 'lead' : 'applicant'}${a.archived ? ' · archived' : ''}`,
-	actions: canMove ? moveForm(session, a, stages, o.context) : null,
+	actions: canMove ? moveForm(session, a, stages, o.context, own) : null,
 })}
 ${card('summary', 'Application', summaryFacts(a))}
 ${resumeCheckSection(a.resumeCheck)}

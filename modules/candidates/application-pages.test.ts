@@ -193,7 +193,7 @@ describe('Move to stage', () => {
 		await clients.recruiter.get(`/applications/${id}`)
 		const moved = await clients.recruiter.post(`/applications/${id}/stage`, { stageKey: 'screening' })
 		expect(moved.status).toBe(303)
-		expect(moved.headers.get('location')).toBe(`/applications/${id}?done=stage`)
+		expect(moved.headers.get('location')).toBe(`/applications/${id}?done=stage#done`)
 		const after = await stageOf(id)
 		expect(after.stage).toBe('screening')
 		expect(new Date(after.changed).getTime()).toBeGreaterThanOrEqual(new Date(before.changed).getTime())
@@ -209,7 +209,7 @@ describe('Move to stage', () => {
 		// The same stage again changes nothing and logs nothing.
 		const count = (await movesOf(id)).length
 		const again = await clients.recruiter.submit(`/applications/${id}/stage`, { stageKey: 'screening' })
-		expect(again.redirectedTo).toBe(`/applications/${id}?done=stage-unchanged`)
+		expect(again.redirectedTo).toBe(`/applications/${id}?done=stage-unchanged#done`)
 		expect(again.text).toContain('already in Screening; nothing changed')
 		expect((await movesOf(id)).length).toBe(count)
 		expect((await stageOf(id)).changed).toEqual(after.changed)

@@ -11,7 +11,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
-import { keysetPage, newestFirst } from '../../core/paging.ts'
+import { keysetPage } from '../../core/paging.ts'
 import { untrusted, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { jobLabels } from '../jobs/index.ts'
@@ -32,6 +32,7 @@ import {
 } from './rows.ts'
 import { stagesOf } from './stages.ts'
 import { inList } from '../../core/sql-list.ts'
+import { listConditions, type CandidateListFilters } from './list-query.ts'
 
 export const candidateNotFound = () => new AppError('NOT_FOUND', 'No candidate with this id')
 export const jobNotFound = () => new AppError('NOT_FOUND', 'No job with this id')
@@ -45,7 +46,7 @@ export async function requireJob(deps: AppDeps, reach: Reach, jobId: string): Pr
 	return title
 }
 
-export interface ListCandidatesInput {
+export interface ListCandidatesInput extends CandidateListFilters {
 	jobId?: string
 	query?: string
 	limit: number
@@ -83,8 +84,9 @@ export async function listCandidates(deps: AppDeps, actor: Actor, input: ListCan
 	const reach = await reachOf(deps, actor)
 	if (input.jobId) await requireJob(deps, reach, input.jobId)
 	const query = input.query?.trim().toLowerCase() ?? ''
-	const scope = `list_candidates:${actor.userId}:${input.jobId ?? ''}:${query}`
-	const conditions: SQL[] = [candidateReach(reach)]
+	const listed = await listConditions(deps, reach, input, input.jobId)
+	const scope = `list_candidates:${actor.userId}:${input.jobId ?? ''}:${query}${listed.scope ? `:${listed.scope}` : ''}`
+	const conditions: SQL[] = [candidateReach(reach), ...listed.where]
 	if (input.jobId) conditions.push(sql`exists (select 1 from applications ja where ja.candidate_id = c.id and ja.job_id = ${input.jobId})`)
 	// The longest word goes through the trigram index; the others are checked with strpos, which the
 	// planner does not try to estimate. Estimating every word as independent makes correlated words
@@ -97,7 +99,7 @@ export async function listCandidates(deps: AppDeps, actor: Actor, input: ListCan
 		scope,
 		cursor: input.cursor,
 		limit: input.limit,
-		order: newestFirst<CandidateRow>(sql`c.created_at`, sql`c.id`, (c) => c.createdAt),
+		order: listed.order,
 		from: sql`select ${candidateColumns()} from candidates c`,
 		where: conditions,
 	})
@@ -110,7 +112,11 @@ export async function listCandidates(deps: AppDeps, actor: Actor, input: ListCan
 	return {
 		candidates: page.map((c) => {
 			const mine = apps.filter((a) => a.candidateId === c.id)
-			const shown = input.jobId ? mine.find((a) => a.jobId === input.jobId) : mine[0]
+			// The application the filters are about: to the chosen job, in the chosen stage.
+			const shown =
+				input.jobId || input.stageKey
+					? mine.find((a) => (!input.jobId || a.jobId === input.jobId) && (!input.stageKey || (a.stageKey === input.stageKey && !a.archived)))
+					: mine[0]
 			return {
 				...profile(deps, actor, c),
 				applicationCount: mine.length,

@@ -6,6 +6,7 @@ import { eventTypes } from '../events/index.ts'
 import { CANDIDATE_EVENTS } from './events.ts'
 import { searchProviders } from '../search/index.ts'
 import { applicationDetails } from './port.ts'
+import { candidateListFilters } from './list-query.ts'
 import { stageChangeWords } from './stage-words.ts'
 import { candidateData } from './data-port.ts'
 import { candidatesData } from './data.ts'
@@ -57,6 +58,7 @@ export {
 export { detectResumeType, MAX_RESUME_BYTES } from './resume-file.ts'
 export { DEMO_CANDIDATES, demoCandidateId } from './seed.ts'
 export { applicationDetails, type ApplicationDetailsSource } from './port.ts'
+export { candidateListFilters, type CandidateListFilter } from './list-query.ts'
 export { candidateData, type CandidateDataPart, type CandidateDataSource, type CandidateSubject, type ExportFile } from './data-port.ts'
 export { applicantFlowOf, candidateSubject, candidateWorkspace, inactiveCandidates, type ApplicantFlowRow } from './data.ts'
 export { anyId } from './reach.ts'
@@ -81,8 +83,8 @@ export {
 export default defineModule({
 	name: 'candidates',
 	description: 'Candidates, applications and the pipeline, the résumé check and the careers apply flow.',
-	requires: ['auth', 'audit', 'activity', 'outbox', 'vendors', 'jobs', 'search', 'events', 'notifications'],
-	checks: ['candidates:read', 'candidates:contact', 'candidates:move', 'candidates:note'],
+	requires: ['auth', 'audit', 'activity', 'outbox', 'vendors', 'jobs', 'search', 'events', 'notifications', 'saved-searches'],
+	checks: ['candidates:read', 'candidates:contact', 'candidates:move', 'candidates:note', 'saved-searches:use'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
@@ -109,7 +111,7 @@ export default defineModule({
 	tools: candidateTools,
 	prompts: [screenApplicantsPrompt],
 	views: candidateViews,
-	ports: [applicationDetails, candidateData],
+	ports: [applicationDetails, candidateData, candidateListFilters],
 	contributes: [
 		contribute(searchProviders, candidateSearchProvider),
 		contribute(jobFacts, candidateJobFacts),

@@ -88,7 +88,7 @@ function card(a: PipelineCard, move: SafeHtml | ''): SafeHtml {
 <span class="meta block">Résumé check: ${score(a.resumeScore)} · <span data-in-stage>${inStage(a)}</span></span>${tags.length ? html`<span class="tags">${tags}</span>` : ''}${move}</li>`
 }
 
-async function pipelineBoard(deps: AppDeps, session: PageSession, jobId: string): Promise<SafeHtml> {
+async function pipelineBoard(deps: AppDeps, session: PageSession, jobId: string, notice?: SafeHtml): Promise<SafeHtml> {
 	const p = await jobPipeline(deps, session.actor, jobId, CARDS_PER_STAGE)
 	const inRunning = p.stages.reduce((n, s) => n + s.count, 0)
 	const stageLink = (key: string) => `/jobs/${jobId}?stage=${encodeURIComponent(key)}`
@@ -107,7 +107,7 @@ ${s.count > s.applications.length ? html`<p class="see-all"><a href="${stageLink
 			: '',
 		p.archived ? html`<a href="/jobs/${jobId}?list=archived">${plural(p.archived, 'archived application')}</a>` : '',
 	].filter(Boolean)
-	return html`<section class="card" id="pipeline" aria-labelledby="pipeline-h"><h2 id="pipeline-h">Pipeline</h2>
+	return html`<section class="card" id="pipeline" aria-labelledby="pipeline-h"><h2 id="pipeline-h">Pipeline</h2>${notice ?? ''}
 <p class="meta">${inRunning ? `${plural(inRunning, 'application')} in the running, newest first in each stage.` : 'No applications in the running yet.'}${apart.length ? html` Not in the columns: ${apart.map((a, i) => html`${i ? ' · ' : ''}${a}`)}.` : ''}</p>
 ${mayMove && inRunning ? html`<p class="meta" data-drag-hint hidden>Drag a card to another column to move it, or use its Move menu.</p>` : ''}
 <p class="meta" role="status" id="pipeline-status" data-pipeline-status></p>
@@ -222,8 +222,8 @@ export const jobPageSections: readonly PageSection[] = [
 		order: 10,
 		permission: 'candidates:read',
 		notices: { moved: 'The application was moved: its stage change is in the activity log.' },
-		render: async (deps, session, jobId, { query: q = {} } = {}) => {
-			if (mainView(q)) return pipelineBoard(deps, session, jobId)
+		render: async (deps, session, jobId, { query: q = {}, notice } = {}) => {
+			if (mainView(q)) return pipelineBoard(deps, session, jobId, notice)
 			if (q.stage !== undefined || (q.list !== undefined && LIST_STATE[q.list])) return pipelineList(deps, session, jobId, q)
 			return null
 		},

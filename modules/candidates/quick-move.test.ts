@@ -59,7 +59,7 @@ describe('the Move menu on pipeline cards', () => {
 		const recruiter = await signedIn(await newPerson(ws, 'recruiter', {}, deps))
 		await recruiter.get(`/jobs/${job}`)
 		const res = await recruiter.submit(`/applications/${apps[0]}/stage`, { stageKey: 'screening', back: `/jobs/${job}` })
-		expect(res.redirectedTo).toBe(`/jobs/${job}?done=moved#pipeline`)
+		expect(res.redirectedTo).toBe(`/jobs/${job}?done=moved#done`)
 		expect(res.text).toContain('The application was moved')
 		expect(await stageOf(apps[0]!)).toBe('screening')
 		const lines = await deps.db
@@ -73,7 +73,7 @@ describe('the Move menu on pipeline cards', () => {
 		expect(event!.n).toBe(1)
 		// Somewhere else than a job's board is not a place to come back to: the application page.
 		const elsewhere = await recruiter.post(`/applications/${apps[0]}/stage`, { stageKey: 'offer', back: 'https://evil.example/jobs/x' })
-		expect(elsewhere.headers.get('location')).toBe(`/applications/${apps[0]}?done=stage`)
+		expect(elsewhere.headers.get('location')).toBe(`/applications/${apps[0]}?done=stage#done`)
 	})
 
 	test('with script: JSON says what moved; a stage that is not one is refused in words; a hiring manager off the team gets 404', async () => {

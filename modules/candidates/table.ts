@@ -50,6 +50,8 @@ export const candidates = pgTable(
 	(t) => [
 		uniqueIndex('candidates_workspace_email').on(t.workspaceId, t.email),
 		index('candidates_workspace_created').on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
+		// `/candidates` sorted by name (either way): a page read in order, not a sort of the workspace.
+		index('candidates_workspace_name').on(t.workspaceId, sql`lower(name)`, t.id),
 	],
 )
 

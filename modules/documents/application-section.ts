@@ -84,6 +84,7 @@ export const vendorSubmissionSection: PageSection = {
 	page: 'application',
 	order: 20,
 	permission: 'documents:read',
+	notices: { submitted: 'Submitted to the vendor: the e-mail with the résumé and the documents is on its way.' },
 	async render(deps, session, applicationId, context) {
 		let check: SubmissionCheck
 		try {
@@ -98,7 +99,7 @@ export const vendorSubmissionSection: PageSection = {
 		const showCheck = context?.query?.check === 'vendor' || Boolean(refused)
 		// A vendor that takes submissions on its own portal (or has no address yet) gets no form here: the status line says where.
 		const canSubmit = !check.alreadySubmitted && check.vendor.submissionMethod === 'email' && deps.permissions.can(session.actor, 'documents:submit')
-		return section(html`${status(check, submitted ?? null)}
+		return section(html`${status(check, submitted ?? null)}${context?.notice ?? ''}
 <form method="get" action="/applications/${applicationId}#vendor-check"><input type="hidden" name="check" value="vendor"><button type="submit" class="secondary">Check vendor submission</button></form>
 ${showCheck ? checklist(check) : ''}
 ${canSubmit ? submitForm(session, check, refused) : ''}`)

@@ -144,7 +144,7 @@ describe('Submit to vendor', () => {
 		await recruiter.get(`/applications/${s.applicationId}`)
 		const accepted = await rawPost(recruiter, path, withCsrf(submitForm(ALL, note), recruiter.csrf))
 		expect(accepted.status).toBe(303)
-		expect(accepted.location).toBe(`/applications/${s.applicationId}?done=submitted`)
+		expect(accepted.location).toBe(`/applications/${s.applicationId}?done=submitted#done`)
 		const [row] = await submissionsOf(s.applicationId)
 		expect(row).toMatchObject({ vendorId: s.vendorId, note, submittedByUserId: recruiterActor.userId })
 		expect([...row!.documents].sort()).toEqual([...ALL].sort())

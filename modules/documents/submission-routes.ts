@@ -51,7 +51,7 @@ export function submissionRoutes(deps: AppDeps, { auth }: HttpKit) {
 				if (unknown.length)
 					throw new AppError('VALIDATION', 'Unknown document kinds', { fields: [{ field: 'documents', message: 'choose the documents from the list' }] })
 				await submitToVendor(deps, actor, { applicationId: params.id, documents: documents as DocumentKind[], note: note || undefined })
-				return redirect(`/applications/${encodeURIComponent(params.id)}?done=submitted`, 303)
+				return redirect(`/applications/${encodeURIComponent(params.id)}?done=submitted#done`, 303)
 			} catch (error) {
 				if (!(error instanceof AppError) || !['VALIDATION', 'CONFLICT'].includes(error.code)) throw error
 				const errors = await problemsOf(deps, actor, params.id, error)

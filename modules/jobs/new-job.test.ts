@@ -50,7 +50,7 @@ describe('creating a job with the New job form', () => {
 			requirements: 'Kotlin\n\n  Coroutines  \r\nAndroid SDK\n',
 			niceToHave: 'Jetpack Compose',
 		})
-		const id = created.redirectedTo!.match(/^\/jobs\/(job_[a-z0-9]+)\?done=created$/)![1]!
+		const id = created.redirectedTo!.match(/^\/jobs\/(job_[a-z0-9]+)\?done=created#done$/)![1]!
 		expect(created.status).toBe(200)
 		expect(created.text).toContain('The job was created as a Draft: nobody outside sees it until it is published.')
 		// The person may be the one who publishes it: nobody is told an owner or admin will.

@@ -8,14 +8,14 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, type FieldError } from '../../core/errors.ts'
-import { pageSections, sectionNotice, type SafeHtml } from '../../core/html.ts'
+import { pageSections, type SafeHtml } from '../../core/html.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import type { HttpKit, PageQuery } from '../../core/module.ts'
 import { checkValue } from '../../core/schema-check.ts'
 import { formValues, parseJobForm, serviceErrors } from './job-form.ts'
 import { JOB_STATUSES, type JobStatus } from './model.ts'
 import { jobPage, jobsListPage, newJobPage } from './pages.ts'
-import { ACTIVELY_HIRING, createJob, getJob, listJobs, setActivelyHiring, setJobStatus } from './service.ts'
+import { ACTIVELY_HIRING, createJob, getJob, JOB_SORTS, jobVendors, listJobs, setActivelyHiring, setJobStatus, type ListJobsInput } from './service.ts'
 import { ListJobsParams } from './tools.ts'
 
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
@@ -54,27 +54,59 @@ const jobIdOf = (id: string) => {
 	return id
 }
 
+/** What the jobs list page accepts: list_jobs' parameters and limits, and the page's own filters and orders. */
+const JobsPageParams = t.Object(
+	{
+		...ListJobsParams.properties,
+		vendorId: t.Optional(t.String({ minLength: 1, maxLength: 160 })),
+		location: t.Optional(t.String({ maxLength: 200 })),
+		sort: t.Optional(t.Union(JOB_SORTS.map((s) => t.Literal(s)))),
+	},
+	{ additionalProperties: false },
+)
+
 /** Where a refused list filter is shown on the list page (its form field, or the results). */
-const LIST_FIELDS: Record<string, [string, string]> = { query: ['q', 'Title contains'], status: ['status', 'Status'] }
+const LIST_FIELDS: Record<string, [string, string]> = {
+	query: ['q', 'Title contains'],
+	status: ['status', 'Status'],
+	vendorId: ['vendor', 'Vendor'],
+	location: ['location', 'Location contains'],
+	sort: ['sort', 'Sort'],
+}
+const FIXED_MESSAGES: Record<string, string> = {
+	status: 'must be Open, Draft or Closed',
+	sort: `must be one of: ${JOB_SORTS.join(', ')}`,
+	vendorId: 'must be one of the vendors listed',
+}
 const OUT_OF_DATE = 'This page link is out of date or was changed: start again from the first page.'
 
 function filterErrors(errors: readonly FieldError[]): FieldError[] {
 	return errors.map((e) => {
 		const known = LIST_FIELDS[e.field]
-		if (known) return { field: known[0], message: `${known[1]} ${e.field === 'status' ? 'must be Open, Draft or Closed' : e.message}` }
+		if (known) return { field: known[0], message: `${known[1]} ${FIXED_MESSAGES[e.field] ?? e.message}` }
 		return { field: 'results', message: e.field === 'cursor' ? OUT_OF_DATE : `${e.field} ${e.message}` }
 	})
 }
 
-/** The jobs list page: the filters checked with list_jobs’ own rules, each problem shown by its field. */
-async function showJobList(deps: AppDeps, session: PageSession, query: { q?: string; status?: string; cursor?: string }) {
-	const filters = { q: query.q ?? '', status: query.status ?? '' }
+/** The jobs list for these filters and order; refused filters are said on the page. */
+async function showList(
+	deps: AppDeps,
+	session: PageSession,
+	query: { q?: string; status?: string; vendor?: string; location?: string; sort?: string; cursor?: string },
+) {
+	const filters = { q: query.q ?? '', status: query.status ?? '', vendor: query.vendor ?? '', location: query.location ?? '', sort: query.sort ?? '' }
 	const args: Record<string, unknown> = { limit: JOBS_PER_PAGE }
 	if (filters.q.trim()) args.query = filters.q.trim()
 	if (filters.status) args.status = filters.status
+	if (filters.vendor) args.vendorId = filters.vendor
+	if (filters.location.trim()) args.location = filters.location.trim()
+	if (filters.sort) args.sort = filters.sort
 	if (query.cursor) args.cursor = query.cursor
-	const checked = checkValue<{ status?: JobStatus; query?: string; cursor?: string; limit: number }>(ListJobsParams, args, { unknown: 'reject' })
-	const view = { filters, paged: Boolean(query.cursor), jobs: [], nextCursor: null }
+	const checked = checkValue<ListJobsInput>(JobsPageParams, args, { unknown: 'reject' })
+	const vendors = await jobVendors(deps, session.actor)
+	// A vendor none of the person's jobs has is not one of the choices (another workspace's, or made up).
+	if (filters.vendor && !vendors.some((v) => v.id === filters.vendor)) checked.errors.push({ field: 'vendorId', message: 'is not a vendor' })
+	const view = { filters, vendors, paged: Boolean(query.cursor), jobs: [], nextCursor: null }
 	if (checked.errors.length) return jobsListPage(deps, session, { ...view, errors: filterErrors(checked.errors) })
 	try {
 		const list = await listJobs(deps, session.actor, checked.value)
@@ -85,14 +117,16 @@ async function showJobList(deps: AppDeps, session: PageSession, query: { q?: str
 	}
 }
 
-/** A job’s page, or one of its lists (a pipeline stage or a named list) with a way back when it cannot be shown. */
+/** A job's page, or one of its lists (a stage, applicants, leads): a list asked for wrongly is said on the page. */
 async function showJob(deps: AppDeps, session: PageSession, jobId: string, query: { stage?: string; list?: string; cursor?: string; done?: string }) {
 	const job = await getJob(deps, session.actor, jobId)
 	if (query.stage === undefined && query.list === undefined) {
+		// The confirmation of a change shows next to what made it: the job's own buttons under the
+		// heading, a section's (the pipeline's Move, the scorecard) in that section.
 		return jobPage(deps, session, {
 			job,
-			sections: await pageSections(deps, 'job', session, jobId),
-			notice: query.done ? (Object.hasOwn(NOTICES, query.done) ? NOTICES[query.done] : (sectionNotice(deps, 'job', query.done) ?? undefined)) : undefined,
+			sections: await pageSections(deps, 'job', session, jobId, { done: query.done }),
+			notice: query.done && Object.hasOwn(NOTICES, query.done) ? NOTICES[query.done] : undefined,
 		})
 	}
 	const label = query.list !== undefined ? (LISTS[query.list] ?? 'List') : 'Pipeline stage'
@@ -125,12 +159,15 @@ async function showJob(deps: AppDeps, session: PageSession, jobId: string, query
 export function jobPageRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'jobs.pages' })
 		.use(auth)
-		.get('/jobs', ({ session, query }) => showJobList(deps, session, query), {
+		.get('/jobs', ({ session, query }) => showList(deps, session, query), {
 			session: { permission: 'jobs:read' },
 			// Generous caps here; the exact limits are list_jobs' own, checked with their messages.
 			query: t.Object({
 				q: t.Optional(t.String({ maxLength: 1000 })),
 				status: t.Optional(t.String({ maxLength: 100 })),
+				vendor: t.Optional(t.String({ maxLength: 1000 })),
+				location: t.Optional(t.String({ maxLength: 1000 })),
+				sort: t.Optional(t.String({ maxLength: 100 })),
 				cursor: t.Optional(t.String({ maxLength: 1000 })),
 			}),
 		})
@@ -143,7 +180,7 @@ export function jobPageRoutes(deps: AppDeps, { auth }: HttpKit) {
 				if (!parsed.input) return newJobPage(deps, session, values, parsed.errors)
 				try {
 					const job = await createJob(deps, session.actor, parsed.input)
-					return redirect(`/jobs/${job.id}?done=created`, 303)
+					return redirect(`/jobs/${job.id}?done=created#done`, 303)
 				} catch (error) {
 					if (!(error instanceof AppError) || error.code !== 'VALIDATION') throw error
 					return newJobPage(deps, session, values, serviceErrors(error.fields, error.message))
@@ -166,7 +203,7 @@ export function jobPageRoutes(deps: AppDeps, { auth }: HttpKit) {
 				const status = (body as Record<string, unknown>).status
 				if (!JOB_STATUSES.includes(status as JobStatus)) throw new AppError('VALIDATION', 'The status must be Open, Draft or Closed.')
 				const job = await setJobStatus(deps, session.actor, jobIdOf(params.id), status as JobStatus)
-				return redirect(`/jobs/${job.id}?done=${DONE_FOR_STATUS[status as JobStatus]}`, 303)
+				return redirect(`/jobs/${job.id}?done=${DONE_FOR_STATUS[status as JobStatus]}#done`, 303)
 			},
 			{ session: { permission: 'jobs:set_status' }, body: form },
 		)
@@ -176,7 +213,7 @@ export function jobPageRoutes(deps: AppDeps, { auth }: HttpKit) {
 				const value = (body as Record<string, unknown>).activelyHiring
 				if (value !== 'on' && value !== 'off') throw new AppError('VALIDATION', 'Actively hiring must be on or off.')
 				const job = await setActivelyHiring(deps, session.actor, jobIdOf(params.id), value === 'on')
-				return redirect(`/jobs/${job.id}?done=hiring-${value}`, 303)
+				return redirect(`/jobs/${job.id}?done=hiring-${value}#done`, 303)
 			},
 			{ session: { permission: ACTIVELY_HIRING }, body: form },
 		)

@@ -118,7 +118,7 @@ describe('status and actively-hiring buttons', () => {
 		const owner = portal.owner
 		await owner.get(`/jobs/${job}`)
 		const published = await owner.submit(`/jobs/${job}/status`, { status: 'Open' })
-		expect(published.redirectedTo).toBe(`/jobs/${job}?done=published`)
+		expect(published.redirectedTo).toBe(`/jobs/${job}?done=published#done`)
 		expect(published.text).toContain('The job is published')
 		expect(buttons(published.text)).toEqual(expect.arrayContaining(['Close', 'Move to draft']))
 		expect(buttons(published.text)).not.toContain('Publish')
@@ -158,7 +158,7 @@ describe('status and actively-hiring buttons', () => {
 		const page = await granted.get(`/jobs/${job}`)
 		expect(page.text).toContain('aria-pressed="false">Actively hiring</button>')
 		const on = await granted.submit(`/jobs/${job}/actively-hiring`, { activelyHiring: 'on' })
-		expect(on.redirectedTo).toBe(`/jobs/${job}?done=hiring-on`)
+		expect(on.redirectedTo).toBe(`/jobs/${job}?done=hiring-on#done`)
 		expect(on.text).toContain('aria-pressed="true">Actively hiring</button>')
 		expect((await statusOf(job))!.activelyHiring).toBe(true)
 		for (const who of ['recruiter', 'manager', 'viewer'] as const) {

@@ -5,7 +5,7 @@
  */
 import type { AppDeps } from '../../core/deps.ts'
 import type { FieldError } from '../../core/errors.ts'
-import { html, portalPage, textOf, type SafeHtml } from '../../core/html.ts'
+import { actionNotice, html, portalPage, textOf, type SafeHtml } from '../../core/html.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import {
 	actionButton,
@@ -13,7 +13,6 @@ import {
 	dataTable,
 	errorSummary,
 	facts,
-	notice,
 	pageHeader,
 	pager,
 	plural,
@@ -21,12 +20,14 @@ import {
 	tag,
 	textField,
 	when,
+	type Column,
 	type Tone,
 } from '../../core/ui.ts'
 import { jobForm, type JobFormValues } from './job-form.ts'
 import { payRangeLaw } from './pay-transparency.ts'
 import { JOB_STATUSES, type JobStatus } from './model.ts'
-import { ACTIVELY_HIRING, type JobDetail, type JobSummary } from './service.ts'
+import { ACTIVELY_HIRING, JOB_SORT_LABELS, JOB_SORTS, type JobDetail, type JobSort, type JobSummary } from './service.ts'
+import type { UntrustedText } from '../../core/untrusted.ts'
 
 const STATUS_TONE: Record<JobStatus, Tone> = { Open: 'good', Draft: 'info', Closed: 'neutral' }
 export const statusTag = (status: JobStatus) => tag(status, STATUS_TONE[status])
@@ -38,8 +39,10 @@ const seesApplicants = (deps: AppDeps, session: PageSession) => deps.permissions
 export interface JobsListView {
 	jobs: JobSummary[]
 	nextCursor: string | null
-	/** The filters as typed. */
-	filters: { q: string; status: string }
+	/** The filters and the order as typed. */
+	filters: { q: string; status: string; vendor: string; location: string; sort: string }
+	/** The vendors of the person's jobs, for the vendor filter. */
+	vendors: { id: string; name: UntrustedText }[]
 	/** True on a later page (the pager then offers the first one). */
 	paged: boolean
 	errors: FieldError[]
@@ -49,8 +52,21 @@ const listAddress = (f: JobsListView['filters']) => {
 	const query = new URLSearchParams()
 	if (f.q.trim()) query.set('q', f.q.trim())
 	if (f.status) query.set('status', f.status)
+	if (f.vendor) query.set('vendor', f.vendor)
+	if (f.location.trim()) query.set('location', f.location.trim())
+	if (f.sort && f.sort !== 'newest') query.set('sort', f.sort)
 	const s = query.toString()
 	return s ? `/jobs?${s}` : '/jobs'
+}
+
+/** A sortable column's header: a link to the list in its order (pressed again, reversed where it can be), and the order it is in. */
+function sortBy(f: JobsListView['filters'], column: 'title' | 'location' | 'created'): Column<JobSummary>['sort'] {
+	const sort = (f.sort || 'newest') as JobSort
+	const to = (s: JobSort) => listAddress({ ...f, sort: s })
+	if (column === 'title')
+		return { href: to(sort === 'title' ? 'title-desc' : 'title'), current: sort === 'title' ? 'ascending' : sort === 'title-desc' ? 'descending' : undefined }
+	if (column === 'location') return { href: to('location'), current: sort === 'location' ? 'ascending' : undefined }
+	return { href: to(sort === 'newest' ? 'oldest' : 'newest'), current: sort === 'newest' ? 'descending' : sort === 'oldest' ? 'ascending' : undefined }
 }
 
 function listCaption(f: JobsListView['filters']): string {
@@ -61,7 +77,8 @@ function listCaption(f: JobsListView['filters']): string {
 export function jobsListPage(deps: AppDeps, session: PageSession, view: JobsListView): Response {
 	const { filters } = view
 	const mayCreate = deps.permissions.can(session.actor, 'jobs:create')
-	const filtered = Boolean(filters.q.trim() || filters.status)
+	const filtered = Boolean(filters.q.trim() || filters.status || filters.vendor || filters.location.trim())
+	const sort = (JOB_SORTS as readonly string[]).includes(filters.sort) ? (filters.sort as JobSort) : 'newest'
 	const applicantsLinked = seesApplicants(deps, session)
 	const empty = filtered
 		? 'No jobs match these filters. Change the filters or clear them.'
@@ -77,10 +94,11 @@ export function jobsListPage(deps: AppDeps, session: PageSession, view: JobsList
 		columns: [
 			{
 				label: 'Job',
+				sort: sortBy(filters, 'title'),
 				cell: (j) =>
 					html`<a href="/jobs/${j.id}">${j.title}</a><span class="meta block">${[textOf(j.department), j.vendor?.name].filter(Boolean).join(' · ')}</span>`,
 			},
-			{ label: 'Location', cell: (j) => j.location ?? '—' },
+			{ label: 'Location', sort: sortBy(filters, 'location'), cell: (j) => j.location ?? '—' },
 			{
 				label: 'Applicants',
 				numeric: true,
@@ -89,7 +107,7 @@ export function jobsListPage(deps: AppDeps, session: PageSession, view: JobsList
 						? html`<a href="/jobs/${j.id}#applicants">${j.applicantCount.toLocaleString('en-US')}</a>`
 						: j.applicantCount.toLocaleString('en-US'),
 			},
-			{ label: 'Created', cell: (j) => when(j.createdAt, { time: false }) },
+			{ label: 'Created', sort: sortBy(filters, 'created'), cell: (j) => when(j.createdAt, { time: false }) },
 			{ label: 'Status', cell: (j) => html`<span class="tags">${statusTag(j.status)} ${hiringTag(j)}</span>` },
 		],
 	})
@@ -98,11 +116,14 @@ export function jobsListPage(deps: AppDeps, session: PageSession, view: JobsList
 		session,
 		{ title: 'Jobs', current: '/jobs', hasErrors: view.errors.length > 0, status: view.errors.length ? 422 : 200 },
 		html`${errorSummary(view.errors)}
-${pageHeader({ title: 'Jobs', actions: mayCreate ? html`<a class="button" href="/jobs/new">New job</a>` : '' })}
+${pageHeader({ title: 'Jobs', meta: `${JOB_SORT_LABELS[sort]}.`, actions: mayCreate ? html`<a class="button" href="/jobs/new">New job</a>` : '' })}
 <form method="get" action="/jobs" class="filters card" role="search" aria-label="Filter jobs">
 ${textField({ id: 'q', label: 'Title contains', value: filters.q, errors: view.errors, maxlength: 120, type: 'search' })}
 ${selectField({ id: 'status', label: 'Status', value: filters.status, errors: view.errors, options: [['', 'Any status'], ...JOB_STATUSES.map((s) => [s, s] as const)] })}
-<button type="submit">Show jobs</button>${filtered ? html` <a href="/jobs">Clear filters</a>` : ''}
+${selectField({ id: 'vendor', label: 'Vendor', value: filters.vendor, errors: view.errors, options: [['', 'Any vendor'], ...view.vendors.map((v) => [v.id, textOf(v.name)] as const)] })}
+${textField({ id: 'location', label: 'Location contains', value: filters.location, errors: view.errors, maxlength: 200 })}
+${selectField({ id: 'sort', label: 'Sort', value: sort, errors: view.errors, options: JOB_SORTS.map((s) => [s, JOB_SORT_LABELS[s]] as const) })}
+<button type="submit">Show jobs</button>${filtered || sort !== 'newest' ? html` <a href="/jobs">Clear filters</a>` : ''}
 </form>
 <section class="card" id="results" aria-label="Results">
 ${table}
@@ -256,7 +277,7 @@ export function jobPage(deps: AppDeps, session: PageSession, view: JobPageView):
 		deps,
 		session,
 		{ title: textOf(job.title), current: '/jobs' },
-		html`${notice(view.notice)}${header}
+		html`${header}${view.notice ? actionNotice(view.notice) : ''}
 <section class="card job-facts" aria-label="Facts">${jobFacts(deps, session, job)}${hidden}</section>
 ${jobDetails(job)}
 ${view.sections}`,

@@ -17,9 +17,9 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { Db } from '../../db/client.ts'
 import { AppError, forbidden, invalid } from '../../core/errors.ts'
 import { contributionsTo } from '../../core/registry.ts'
-import { keysetPage, newestFirst } from '../../core/paging.ts'
+import { idKey, keysetPage, newestFirst, timeKey, type Order } from '../../core/paging.ts'
 import { htmlToText, sanitizeDescription } from '../../core/sanitize.ts'
-import { untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
+import { textOf, untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { recordEvent } from '../events/index.ts'
 import { jobChanged, jobEventOf } from './events.ts'
@@ -149,25 +149,65 @@ function summarize(
 export interface ListJobsInput {
 	status?: JobStatus
 	query?: string
+	/** Only this vendor's jobs. */
+	vendorId?: string
+	/** Text the location contains. */
+	location?: string
+	/** One of JOB_SORTS (default newest). */
+	sort?: string
 	limit: number
 	cursor?: string
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 
-const NEWEST = newestFirst<SummaryRow>(sql`j.created_at`, sql`j.id`, (r) => r.createdAt)
+/** Orders of the jobs list; the first is the default (and `list_jobs`' only one). */
+export const JOB_SORTS = ['newest', 'oldest', 'title', 'title-desc', 'location'] as const
+export type JobSort = (typeof JOB_SORTS)[number]
+export const JOB_SORT_LABELS: Record<JobSort, string> = {
+	newest: 'Newest first',
+	oldest: 'Oldest first',
+	title: 'Title, A to Z',
+	'title-desc': 'Title, Z to A',
+	location: 'Location, A to Z',
+}
 
-/** Jobs newest first, keyset-paged; the cursor is bound to the person and the filters. */
+/** An order over text (not cursor-safe): the cursor holds the last job's id, its values are read back with it. */
+const byLookup = (columns: readonly string[], desc = false): Order<SummaryRow> => ({
+	keys: columns.map((c) => ({ expr: sql.raw(c), desc })),
+	lookup: (id: string) => sql`select ${sql.raw(columns.map((c) => c.replace(/\bj\./g, 'x.')).join(', '))} from ${jobs} x where x.id = ${id}`,
+})
+
+const ORDERS: Record<JobSort, Order<SummaryRow>> = {
+	newest: newestFirst<SummaryRow>(sql`j.created_at`, sql`j.id`, (r) => r.createdAt),
+	oldest: { keys: [timeKey<SummaryRow>(sql`j.created_at`, (r) => r.createdAt), idKey<SummaryRow>(sql`j.id`)] },
+	title: byLookup(['lower(j.title)', 'j.id']),
+	'title-desc': byLookup(['lower(j.title)', 'j.id'], true),
+	// Jobs without a location come after those with one.
+	location: byLookup(['(j.location is null)', "lower(coalesce(j.location, ''))", 'j.id']),
+}
+
+/**
+ * Jobs in the chosen order (newest first by default), keyset-paged; the cursor is bound to the
+ * person, the filters and the order. A sort that is not one of JOB_SORTS is refused (VALIDATION).
+ */
 export async function listJobs(deps: AppDeps, actor: Actor, input: ListJobsInput): Promise<{ jobs: JobSummary[]; nextCursor: string | null }> {
-	const scope = `list_jobs:${actor.userId}:${input.status ?? ''}:${input.query ?? ''}`
+	const sort = (input.sort || 'newest') as JobSort
+	if (!JOB_SORTS.includes(sort)) throw invalid([{ field: 'sort', message: `must be one of: ${JOB_SORTS.join(', ')}` }])
+	const location = input.location?.trim() ?? ''
+	// The tool's cursors (no vendor, location or order) keep the scope they always had.
+	const more = input.vendorId || location || sort !== 'newest' ? `:${input.vendorId ?? ''}:${location}:${sort}` : ''
+	const scope = `list_jobs:${actor.userId}:${input.status ?? ''}:${input.query ?? ''}${more}`
 	const conditions: SQL[] = [jobReach(actor)]
 	if (input.status) conditions.push(sql`j.status = ${input.status}`)
 	if (input.query?.trim()) conditions.push(sql`j.title ilike ${`%${escapeLike(input.query.trim())}%`}`)
+	if (input.vendorId) conditions.push(sql`j.vendor_id = ${input.vendorId}`)
+	if (location) conditions.push(sql`j.location ilike ${`%${escapeLike(location)}%`}`)
 	const { rows: page, nextCursor } = await keysetPage(deps, {
 		scope,
 		cursor: input.cursor,
 		limit: input.limit,
-		order: NEWEST,
+		order: ORDERS[sort],
 		from: sql`select ${SUMMARY_COLUMNS} from ${jobs} j`,
 		where: conditions,
 	})
@@ -180,6 +220,18 @@ export async function listJobs(deps: AppDeps, actor: Actor, input: ListJobsInput
 		),
 	])
 	return { jobs: page.map((r) => summarize(deps, actor, r, vendors, facts.get(r.id))), nextCursor }
+}
+
+/** The vendors of the jobs the actor can reach, by name (the jobs list's vendor filter). */
+export async function jobVendors(deps: AppDeps, actor: Actor): Promise<{ id: string; name: UntrustedText }[]> {
+	const rows = await deps.database.rows<{ id: string }>(
+		sql`select distinct j.vendor_id as id from ${jobs} j where ${jobReach(actor)} and j.vendor_id is not null`,
+	)
+	const names = await vendorNames(
+		deps,
+		rows.map((r) => r.id),
+	)
+	return rows.map((r) => ({ id: r.id, name: names.get(r.id) ?? untrustedLine('', 'vendor') })).sort((a, b) => textOf(a.name).localeCompare(textOf(b.name)))
 }
 
 const unique = (ids: (string | null)[]) => [...new Set(ids.filter((x): x is string => Boolean(x)))]

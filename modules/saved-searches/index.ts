@@ -5,7 +5,7 @@ import { seedSavedSearches } from './seed.ts'
 import { savedSearchTools } from './tools.ts'
 import * as tables from './table.ts'
 
-export { listSavedSearches, SEARCH_LISTS, type SavedSearch, type SearchList } from './service.ts'
+export { listSavedSearches, saveSearch, SEARCH_LISTS, type SavedSearch, type SearchList } from './service.ts'
 
 export default defineModule({
 	name: 'saved-searches',

@@ -7,8 +7,11 @@ import type { SearchList } from './service.ts'
 import { savedSearches } from './table.ts'
 
 const IDEAS: { list: SearchList; name: string; query: string; filters?: Record<string, string>; roles: string[] }[] = [
-	{ list: 'candidates', name: 'Java developers in Texas', query: 'java spring texas', roles: ['owner', 'admin', 'recruiter'] },
-	{ list: 'candidates', name: 'Salesforce with Apex', query: 'salesforce apex lwc', roles: ['owner', 'admin', 'recruiter'] },
+	// The candidate searches are the words and filters of /candidates (its saved searches are links that
+	// run them), and each finds demo candidates (tests/demo-saved-searches.test.ts): locations are
+	// written "Austin, TX", and no demo résumé says "LWC".
+	{ list: 'candidates', name: 'Java developers in Texas', query: 'java spring tx', roles: ['owner', 'admin', 'recruiter'] },
+	{ list: 'candidates', name: 'Salesforce with Apex', query: 'salesforce apex', filters: { sort: 'name' }, roles: ['owner', 'admin', 'recruiter'] },
 	{
 		list: 'candidates',
 		name: 'Green card or citizen, DevOps',

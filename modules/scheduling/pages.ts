@@ -45,11 +45,11 @@ export const scheduledInterviewsSection: PageSection = {
 		rescheduled: 'The interview was moved: everyone invited gets the update.',
 		cancelled: 'The interview was cancelled: everyone invited gets the cancellation.',
 	},
-	async render(deps, session, applicationId) {
+	async render(deps, session, applicationId, context) {
 		const list = await interviewsOfApplication(deps, session.actor, applicationId)
 		const canChange = deps.permissions.can(session.actor, WRITE)
 		const action = canChange ? html`<a class="button secondary" href="/applications/${applicationId}/schedule">Schedule interview</a>` : ''
-		return html`<section class="card" id="scheduled" aria-labelledby="scheduled-h"><div class="title-row"><h2 id="scheduled-h">Interviews</h2>${action}</div>
+		return html`<section class="card" id="scheduled" aria-labelledby="scheduled-h"><div class="title-row"><h2 id="scheduled-h">Interviews</h2>${action}</div>${context?.notice ?? ''}
 ${list.length ? html`<ul class="entries">${list.map((i) => interviewItem(session, i, canChange))}</ul>` : html`<p class="empty">No interview scheduled with the candidate yet.</p>`}</section>`
 	},
 }

@@ -38,7 +38,7 @@ async function interviewOn(deps: AppDeps, session: PageSession, applicationId: s
 }
 
 export function schedulingRoutes(deps: AppDeps, kit: HttpKit) {
-	const back = (id: string, done: string) => `/applications/${encodeURIComponent(id)}?done=${done}#scheduled`
+	const back = (id: string, done: string) => `/applications/${encodeURIComponent(id)}?done=${done}#done`
 	return new Elysia({ name: 'scheduling.routes' })
 		.use(kit.auth)
 		.get(

@@ -277,7 +277,7 @@ describe('pages', () => {
 			minutes: '30',
 			videoUrl: 'https://meet.example.test/x',
 		})
-		expect(saved.redirectedTo).toBe(`/applications/${w.app}?done=scheduled#scheduled`)
+		expect(saved.redirectedTo).toBe(`/applications/${w.app}?done=scheduled#done`)
 		expect(saved.text).toContain('The interview is scheduled')
 		expect(saved.text).toContain('10:00 CST')
 		expect(saved.text).toContain('Reschedule')

@@ -67,7 +67,7 @@ export const applicationScorecardsSection: PageSection = {
 	order: 5,
 	permission: 'candidates:read',
 	notices: { scorecard: 'Your scorecard was saved.' },
-	async render(deps, session, applicationId) {
+	async render(deps, session, applicationId, context) {
 		const cards = (await scorecardsOf(deps, session.actor, [applicationId])).get(applicationId)?.scorecards ?? []
 		const me = session.actor.userId ?? null
 		const mine = cards.some((c) => c.source === 'person' && c.by?.userId === me)
@@ -77,7 +77,7 @@ export const applicationScorecardsSection: PageSection = {
 		const body = cards.length
 			? html`${summaryView(cards)}${cards.map((c) => scorecardView(c, me, applicationId))}`
 			: html`<p class="empty">No scorecards yet: interviewers add theirs after meeting the candidate.</p>`
-		return html`<section class="card" id="scorecards" aria-labelledby="scorecards-h"><div class="title-row"><h2 id="scorecards-h">Scorecards</h2>${action}</div>${body}</section>`
+		return html`<section class="card" id="scorecards" aria-labelledby="scorecards-h"><div class="title-row"><h2 id="scorecards-h">Scorecards</h2>${action}</div>${context?.notice ?? ''}${body}</section>`
 	},
 }
 
@@ -145,7 +145,7 @@ export const jobScorecardSection: PageSection = {
 		const a = await attributesOf(deps, session.actor, jobId).catch(() => null)
 		if (!a) return null
 		const edit = deps.permissions.can(session.actor, WRITE) ? html`<a class="button secondary" href="/jobs/${jobId}/scorecard">Edit scorecard</a>` : ''
-		return html`<section class="card" id="scorecard" aria-labelledby="scorecard-h"><div class="title-row"><h2 id="scorecard-h">Scorecard</h2>${edit}</div>
+		return html`<section class="card" id="scorecard" aria-labelledby="scorecard-h"><div class="title-row"><h2 id="scorecard-h">Scorecard</h2>${edit}</div>${context?.notice ?? ''}
 <p class="meta">${a.custom ? 'Interviewers rate these attributes, set for this job,' : 'Interviewers rate the job’s must-haves'} from 1 to 5, and give an overall recommendation.</p>
 ${a.attributes.length ? html`<ul>${a.attributes.map((x) => html`<li>${x}</li>`)}</ul>` : html`<p class="empty">No attributes: the job has no must-haves yet.</p>`}</section>`
 	},

@@ -36,7 +36,7 @@ export function scorecardRoutes(deps: AppDeps, kit: HttpKit) {
 				const input = { attributes, ratings, recommendation: formText(body, 'recommendation'), notes: formText(body, 'notes') }
 				try {
 					await saveScorecard(deps, session.actor, params.id, input)
-					return redirect(`/applications/${encodeURIComponent(params.id)}?done=scorecard#scorecards`, 303)
+					return redirect(`/applications/${encodeURIComponent(params.id)}?done=scorecard#done`, 303)
 				} catch (error) {
 					if (!isRefusal(error)) throw error
 					const form = await scorecardForm(deps, session.actor, params.id)
@@ -58,7 +58,7 @@ export function scorecardRoutes(deps: AppDeps, kit: HttpKit) {
 				const text = formText(body, 'attributes')
 				try {
 					await setAttributes(deps, session.actor, params.id, text.split('\n'))
-					return redirect(`/jobs/${encodeURIComponent(params.id)}?done=scorecard-attributes#scorecard`, 303)
+					return redirect(`/jobs/${encodeURIComponent(params.id)}?done=scorecard-attributes#done`, 303)
 				} catch (error) {
 					if (!isRefusal(error)) throw error
 					const a = await attributesOf(deps, session.actor, params.id)

@@ -241,7 +241,7 @@ describe('pages', () => {
 			recommendation: 'strong_yes',
 			notes: 'Kept as typed: 5 > 4',
 		})
-		expect(saved.redirectedTo).toBe(`/applications/${app}?done=scorecard#scorecards`)
+		expect(saved.redirectedTo).toBe(`/applications/${app}?done=scorecard#done`)
 		expect(saved.text).toContain('Your scorecard was saved.')
 		expect(saved.text).toContain('Edit your scorecard')
 		expect(saved.text).toContain('1 scorecard:')
@@ -264,7 +264,7 @@ describe('pages', () => {
 		expect(page.text).toContain('id="scorecard"')
 		expect(page.text).toContain('<li>Terraform</li>')
 		const saved = await client.submit(`/jobs/${job}/scorecard`, { attributes: 'Terraform\nOn-call experience' })
-		expect(saved.redirectedTo).toBe(`/jobs/${job}?done=scorecard-attributes#scorecard`)
+		expect(saved.redirectedTo).toBe(`/jobs/${job}?done=scorecard-attributes#done`)
 		expect(saved.text).toContain('The scorecard attributes were saved.')
 		expect(saved.text).toContain('<li>On-call experience</li>')
 		const refused = await client.post(`/jobs/${job}/scorecard`, { attributes: 'A\na' })

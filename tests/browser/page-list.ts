@@ -43,6 +43,10 @@ export const PORTAL_PAGES: readonly PortalPageCase[] = [
 	{ name: 'shortcuts', path: () => '/jobs', key: '?', roles: ['owner'] },
 	{ name: 'more', path: () => '/portal', open: 'header details.nav-more', roles: ['owner'] },
 	{ name: 'jobs', path: () => '/jobs', roles: ['owner', 'recruiter', 'hiring_manager', 'viewer'] },
+	{ name: 'jobs-filtered', path: () => '/jobs?status=Open&location=tx&sort=title', roles: ['owner'] },
+	// A change's confirmation next to what made it (issue 31): the job's buttons, Move to stage.
+	{ name: 'job-done', path: (ids) => `/jobs/${ids.jobId}?done=hiring-on`, roles: ['owner'] },
+	{ name: 'application-done', path: (ids) => `/applications/${ids.applicationId}?done=stage`, roles: ['owner'] },
 	{ name: 'job-new', path: () => '/jobs/new', roles: ['owner', 'recruiter', 'hiring_manager'] },
 	// The browser's hiring manager is on no job's team: a job's page is a 404 for them.
 	{ name: 'job', path: (ids) => `/jobs/${ids.jobId}`, roles: ['owner', 'recruiter', 'viewer'] },
@@ -79,6 +83,8 @@ export const PORTAL_PAGES: readonly PortalPageCase[] = [
 	{ name: 'application-vendor-check', path: (ids) => `/applications/${ids.applicationId}?check=vendor` },
 	{ name: 'candidates', path: () => '/candidates', roles: ['owner', 'recruiter', 'hiring_manager'] },
 	{ name: 'candidates-search', path: (ids) => `/candidates?q=developer&jobId=${ids.jobId}` },
+	// Filters, an order and a search just saved (its confirmation beside Save this search), issue 31.
+	{ name: 'candidates-filtered', path: () => '/candidates?workAuthorization=USC%2CGC&sort=name&done=search-saved', roles: ['owner', 'recruiter'] },
 	// A hiring manager made for the pass is on no hiring team: every candidate is out of their reach.
 	{ name: 'candidate', path: (ids) => `/candidates/${ids.candidateId}` },
 	{ name: 'analytics', path: () => '/analytics', roles: ['owner', 'recruiter', 'hiring_manager'] },

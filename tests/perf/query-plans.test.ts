@@ -39,6 +39,7 @@ let deps: AppDeps
 let ws: TestWorkspace
 let token: string
 let vendorKey: string
+let ownerEmail: string
 
 async function plansOf(run: () => Promise<unknown>) {
 	const statements = (await statementsOf(deps, run)).filter(
@@ -68,6 +69,7 @@ beforeAll(async () => {
 	ws = await newWorkspace(deps)
 	const owner = await newPersonWithToken(ws, 'owner')
 	token = owner.token
+	ownerEmail = owner.email
 	const vendor = await newVendor(ws, 'Plan Vendor', deps)
 	vendorKey = vendor.apiKey
 	const w = ws.id
@@ -118,6 +120,25 @@ describe('list and search query plans use indexes on a large workspace', () => {
 		expectIndexed(await plansOf(tool('list_jobs', { cursor: jobsPage.nextCursor })))
 		const candidatesPage = (await tool('list_candidates')()).structuredContent
 		expectIndexed(await plansOf(tool('list_candidates', { cursor: candidatesPage.nextCursor })))
+	}, 30_000)
+
+	// The candidate list page's orders by name (issue 31): read in order from candidates_workspace_name,
+	// first and later pages, never a sort of the workspace's candidates.
+	test('/candidates by name, A to Z and Z to A, pages 1 and 2', async () => {
+		const { personActor } = await import('../../modules/auth/index.ts')
+		const { listCandidates } = await import('../../modules/candidates/candidate-service.ts')
+		const actor = await personActor(deps, ws.slug, ownerEmail)
+		for (const sort of ['name', 'name-desc']) {
+			const first = await listCandidates(deps, actor, { sort, limit: 25 })
+			for (const cursor of [undefined, first.nextCursor!]) {
+				const plans = await plansOf(() => listCandidates(deps, actor, { sort, limit: 25, cursor }))
+				expectIndexed(plans)
+				const paged = plans.filter((p) => /order by lower\(c\.name\)/.test(p.text))
+				expect(paged.length).toBe(1)
+				const sorted = [...paged[0]!.plan.matchAll(/->\s+Sort\s+\(cost=[\d.]+ rows=(\d+)/g)].map((m) => Number(m[1]))
+				expect(sorted.some((rows) => rows > 500) ? `${paged[0]!.text}\n${paged[0]!.plan}` : '').toBe('')
+			}
+		}
 	}, 30_000)
 
 	test('list_applications by job', async () => expectIndexed(await plansOf(tool('list_applications', { jobId: `jp_${ws.id}_7` }))), 30_000)

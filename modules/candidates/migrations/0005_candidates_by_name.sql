@@ -1,0 +1,1 @@
+CREATE INDEX "candidates_workspace_name" ON "candidates" USING btree ("workspace_id",lower(name),"id");
