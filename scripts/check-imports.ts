@@ -69,7 +69,7 @@ export function moduleOf(path: string): string | null {
 }
 
 /** Every node of a file, depth first. */
-function nodesOf(root: Node): Node[] {
+export function nodesOf(root: Node): Node[] {
 	const out: Node[] = []
 	const visit = (node: Node): void => {
 		out.push(node)

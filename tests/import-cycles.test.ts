@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
+import { importCycles } from '../scripts/check-imports.ts'
 import { importsOf, type Import } from './contract/imports.ts'
 import { appSource, fromRoot, ROOT, type AppSource } from './contract/source.ts'
 
@@ -24,42 +25,6 @@ async function runtimeEdges(source: AppSource): Promise<Map<string, string[]>> {
 		)
 	}
 	return edges
-}
-
-/** Files that import each other at load time, each cycle once (strongly connected components of two or more, or a file importing itself). */
-function importCycles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
-	const files = [...edges.keys()]
-	// Tarjan's strongly connected components.
-	const index = new Map<string, number>()
-	const low = new Map<string, number>()
-	const stack: string[] = []
-	const onStack = new Set<string>()
-	const cycles: string[][] = []
-	let next = 0
-	const visit = (v: string) => {
-		index.set(v, next)
-		low.set(v, next++)
-		stack.push(v)
-		onStack.add(v)
-		for (const w of edges.get(v) ?? []) {
-			if (!index.has(w)) {
-				visit(w)
-				low.set(v, Math.min(low.get(v)!, low.get(w)!))
-			} else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!))
-		}
-		if (low.get(v) === index.get(v)) {
-			const component: string[] = []
-			let w: string
-			do {
-				w = stack.pop()!
-				onStack.delete(w)
-				component.push(w)
-			} while (w !== v)
-			if (component.length > 1 || (edges.get(v) ?? []).includes(v)) cycles.push(component.sort())
-		}
-	}
-	for (const file of files) if (!index.has(file)) visit(file)
-	return cycles
 }
 
 describe('runtime import cycles', () => {

@@ -42,16 +42,8 @@ export async function appSource(root = ROOT, keep: (file: string) => boolean = i
 	return { files, checker: project.checker, close: () => api.close() }
 }
 
-/** Every node of a file, depth first. */
-export function nodesOf(root: Node): Node[] {
-	const out: Node[] = []
-	const visit = (node: Node): void => {
-		out.push(node)
-		node.forEachChild(visit)
-	}
-	visit(root)
-	return out
-}
+/** Every node of a file, depth first (the import check's walk). */
+export { nodesOf } from '../../scripts/check-imports.ts'
 
 /** Where a relative import of `file` points (as a path from the repository root); packages and `node:` stay as written. */
 export const resolveImport = (file: string, specifier: string) => (specifier.startsWith('.') ? fromRoot(resolve(dirname(file), specifier)) : specifier)
