@@ -1,6 +1,7 @@
 import type { AppDeps } from './deps.ts'
 import type { NavLink, PageSession, SectionContext } from './module.ts'
 import { raw, SafeHtml } from './safe-html.ts'
+import { badgeText } from './nav-count.ts'
 
 export { raw, SafeHtml }
 export type { NavLink }
@@ -107,7 +108,7 @@ const shortcutsDialog = html`<dialog id="shortcuts" class="shortcuts" aria-label
 
 function navigation(links: NavLink[], current: string | undefined, user: NonNullable<PageOptions['user']>): SafeHtml {
 	const badge = (n: NavLink) =>
-		n.count ? html` <span class="count">${n.count > 99 ? '99+' : n.count}<span class="visually-hidden"> ${n.countLabel ?? ''}</span></span>` : ''
+		n.count ? html` <span class="count">${badgeText(n.count)}<span class="visually-hidden"> ${n.countLabel ?? ''}</span></span>` : ''
 	const link = (n: NavLink, extra = false) =>
 		html`<a href="${n.href}"${extra ? raw(' class="nav-extra"') : ''}${n.href === current ? raw(' aria-current="page"') : ''}>${n.label}${badge(n)}</a>`
 	const work = links.filter((n) => n.section === 'work').sort(byOrder)

@@ -21,6 +21,7 @@ import { deliveryStates, enqueueMail } from '../outbox/index.ts'
 import { syncOutbox } from './sync.ts'
 import { appendMessage, threadClock } from './threads.ts'
 import { inboxMessages, inboxStates, inboxThreads } from './table.ts'
+import { navCount } from '../../core/nav-count.ts'
 
 export const FILTERS = ['all', 'unread', 'starred'] as const
 export type InboxFilter = (typeof FILTERS)[number]
@@ -258,8 +259,8 @@ export async function replyToThread(deps: AppDeps, actor: Actor, threadId: strin
 /** Conversations with something the person has not read (the count beside Inbox in the navigation). */
 export async function unreadThreadCount(deps: AppDeps, actor: Actor): Promise<number> {
 	if (!actor.userId) return 0
-	const [row] = await deps.database.rows<{ n: number }>(
-		sql`select count(*)::int as n from ${inboxThreads} t left join ${inboxStates} s on s.thread_id = t.id and s.user_id = ${actor.userId} where t.workspace_id = ${actor.workspaceId} and ${UNREAD}`,
+	return navCount(
+		deps.database,
+		sql`select 1 from ${inboxThreads} t left join ${inboxStates} s on s.thread_id = t.id and s.user_id = ${actor.userId} where t.workspace_id = ${actor.workspaceId} and ${UNREAD}`,
 	)
-	return Number(row?.n ?? 0)
 }

@@ -38,7 +38,7 @@ export default defineModule({
 			order: 60,
 			permission: 'notifications:read',
 			countLabel: 'unread',
-			counter: (deps, session) => unreadCount(deps.db, session.actor.workspaceId, session.actor.userId!),
+			counter: (deps, session) => unreadCount(deps.database, session.actor.workspaceId, session.actor.userId!),
 		},
 	],
 })

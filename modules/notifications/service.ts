@@ -20,6 +20,8 @@ import { textOf } from '../../core/untrusted.ts'
 import type { Db } from '../../db/client.ts'
 import { userNames } from '../auth/index.ts'
 import { notifications } from './table.ts'
+import { navCount } from '../../core/nav-count.ts'
+import type { Database } from '../../db/client.ts'
 
 export const KINDS = ['mention'] as const
 export type NotificationKind = (typeof KINDS)[number]
@@ -144,12 +146,11 @@ export async function listNotifications(deps: AppDeps, actor: Actor, o: { limit:
 }
 
 /** Unread notifications of a person in a workspace (the navigation's count). */
-export async function unreadCount(db: Db, workspaceId: string, userId: string): Promise<number> {
-	const [row] = await db
-		.select({ n: sql<number>`count(*)::int` })
-		.from(notifications)
-		.where(and(eq(notifications.workspaceId, workspaceId), eq(notifications.userId, userId), isNull(notifications.readAt)))
-	return Number(row?.n ?? 0)
+export async function unreadCount(database: Pick<Database, 'rows'>, workspaceId: string, userId: string): Promise<number> {
+	return navCount(
+		database,
+		sql`select 1 from ${notifications} where ${and(eq(notifications.workspaceId, workspaceId), eq(notifications.userId, userId), isNull(notifications.readAt))}`,
+	)
 }
 
 /** The unread notifications of a person, newest first (the digest), at most `limit`. */

@@ -25,6 +25,7 @@ import { isEmailAddress, type Workspace } from '../auth/index.ts'
 import { candidatesByAddress } from '../candidates/index.ts'
 import { enqueueMail } from '../outbox/index.ts'
 import { privacyRequests } from './table.ts'
+import { navCount } from '../../core/nav-count.ts'
 
 export const CONFIRM_HOURS = 24
 /** Days to answer a confirmed request: 45 under the CCPA/CPRA. */
@@ -255,10 +256,7 @@ export async function getPrivacyRequest(deps: AppDeps, workspaceId: string, id: 
 
 /** Open requests of the workspace (the navigation's counter). */
 export async function openRequestCount(deps: AppDeps, workspaceId: string): Promise<number> {
-	const [row] = await deps.database.rows<{ n: number }>(
-		sql`select count(*)::int as n from privacy_requests where workspace_id = ${workspaceId} and status = 'open'`,
-	)
-	return row?.n ?? 0
+	return navCount(deps.database, sql`select 1 from privacy_requests where workspace_id = ${workspaceId} and status = 'open'`)
 }
 
 /** How long an answered request is kept, as the record of how it was answered (11 CCR 7101: 24 months). */

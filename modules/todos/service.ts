@@ -23,6 +23,7 @@ import { recordActivity } from '../activity/index.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { candidateCards, requireCandidate } from '../candidates/index.ts'
 import { todos } from './table.ts'
+import { navCount } from '../../core/nav-count.ts'
 
 export interface NewTodo {
 	workspaceId: string
@@ -213,8 +214,8 @@ export async function setTodoDone(deps: AppDeps, actor: Actor, todoId: string, d
 /** The person's open to-dos whose due time has passed (the count beside To-dos in the navigation). */
 export async function overdueCount(deps: AppDeps, actor: Actor): Promise<number> {
 	if (!actor.userId) return 0
-	const [row] = await deps.database.rows<{ n: number }>(
-		sql`select count(*)::int as n from ${todos} t where t.workspace_id = ${actor.workspaceId} and t.assignee_user_id = ${actor.userId} and t.done_at is null and t.due_at < ${deps.now().toISOString()}::timestamptz`,
+	return navCount(
+		deps.database,
+		sql`select 1 from ${todos} t where t.workspace_id = ${actor.workspaceId} and t.assignee_user_id = ${actor.userId} and t.done_at is null and t.due_at < ${deps.now().toISOString()}::timestamptz`,
 	)
-	return Number(row?.n ?? 0)
 }
