@@ -353,6 +353,12 @@ export interface ModuleDef {
 	readonly description: string
 	/** Modules whose public API this one calls or to whose ports it contributes; checked at start-up (present, no cycles). */
 	readonly requires?: readonly string[]
+	/**
+	 * Modules whose tables its tables point at (foreign keys) without calling them: outbox's rows point
+	 * at auth's workspaces while auth calls outbox. A reference to a module in neither list is refused
+	 * at start-up (core/registry.ts); migrations run after the tables referenced.
+	 */
+	readonly references?: readonly string[]
 	readonly permissions?: readonly PermissionDef[]
 	/**
 	 * Permission keys this module's code asks `deps.permissions.can()` or `roleHas()` about (its own

@@ -3,6 +3,8 @@
  * orders them by `requires`, and indexes what they contribute.
  */
 import type { ModuleDef, PortDef, PortKey, PromptDef, Registry, ToolDef, ViewDef } from './module.ts'
+import { getTableConfig, PgTable } from 'drizzle-orm/pg-core'
+import { is } from 'drizzle-orm'
 import { ROLES } from './actor.ts'
 import type { AuthSpec } from './http/auth/declared.ts'
 
@@ -93,6 +95,7 @@ export function buildRegistry(modules: readonly ModuleDef[]): Registry {
 		}
 
 	checkMeasures(modules, problems)
+	checkReferences(modules, byName, problems)
 	const views = checkViews(modules, problems)
 	const prompts = checkPrompts(modules, problems)
 	const ordered = orderByRequires(modules, byName, problems)
@@ -277,4 +280,29 @@ function orderByRequires(modules: readonly ModuleDef[], byName: Map<string, Modu
 	}
 	for (const m of modules) visit(m, [])
 	return ordered
+}
+
+/**
+ * A table that points at another module's table (a foreign key) makes its module depend on that one's
+ * schema: the dependency is declared, in `requires` when the module also calls it, else in
+ * `references` (outbox's rows point at auth's workspaces while auth calls outbox). Migrations are
+ * ordered by the keys themselves (db/migrate.ts); this keeps the dependency visible in the definition.
+ */
+function checkReferences(modules: readonly ModuleDef[], byName: ReadonlyMap<string, ModuleDef>, problems: string[]) {
+	const tablesOf = (m: ModuleDef) => Object.values(m.tables ?? {}).filter((v): v is PgTable => is(v, PgTable))
+	const ownerOf = new Map<PgTable, ModuleDef>()
+	for (const m of modules) for (const table of tablesOf(m)) ownerOf.set(table, m)
+	for (const m of modules) {
+		for (const name of m.references ?? []) if (!byName.has(name)) problems.push(`module "${m.name}" references "${name}", which is not in the module list`)
+		const declared = new Set([...(m.requires ?? []), ...(m.references ?? [])])
+		for (const table of tablesOf(m))
+			for (const fk of getTableConfig(table).foreignKeys) {
+				const target = fk.reference().foreignTable
+				const owner = ownerOf.get(target)
+				if (owner && owner !== m && !declared.has(owner.name))
+					problems.push(
+						`module "${m.name}": table "${getTableConfig(table).name}" points at "${getTableConfig(target).name}" of module "${owner.name}"; list "${owner.name}" in its requires (if it calls it) or its references`,
+					)
+			}
+	}
 }

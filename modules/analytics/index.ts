@@ -13,6 +13,8 @@ export default defineModule({
 	name: 'analytics',
 	description: 'Careers-site analytics: job page views and applications by job and by source.',
 	requires: ['jobs', 'candidates'],
+	// Its careers events point at auth's workspaces; it calls nothing of auth.
+	references: ['auth'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [

@@ -49,6 +49,8 @@ export default defineModule({
 	settings: outboxSettings,
 	description: 'The durable outbox: e-mail (SMTP) and messaging-app messages, retried until delivered.',
 	requires: ['activity'],
+	// Its rows point at auth's workspaces, while auth calls the outbox (sends its mail through it).
+	references: ['auth'],
 	checks: ['outbox:reveal'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
