@@ -1,65 +1,20 @@
 /** The job row as raw SQL returns it (camel-cased aliases), and public addresses of jobs. */
-import { sql } from 'drizzle-orm'
+import { getTableColumns, sql } from 'drizzle-orm'
+import { jobs } from './table.ts'
 
-export interface JobRow {
-	id: string
-	workspaceId: string
-	vendorId: string | null
-	vendorJobId: string | null
-	slug: string
-	title: string
-	location: string | null
-	employment: string | null
-	contractType: string | null
-	summary: string | null
-	description: string | null
-	mustHave: string[] | null
-	niceToHave: string[] | null
-	visa: string | null
-	interview: string | null
-	schedule: string | null
-	minYears: number | null
-	department: string
-	salaryMin: number | null
-	salaryMax: number | null
-	status: 'Draft' | 'Open' | 'Closed'
-	activelyHiring: boolean
-	createdByUserId: string | null
-	createdAt: Date | string
-	updatedAt: Date | string
-	publishedAt: Date | string | null
-	closedAt: Date | string | null
-}
+/**
+ * Columns the REST publish and change statements set and read for themselves (whether the write changed
+ * the row, which event it made): not part of a job as the rest of the code sees it.
+ */
+const WRITE_STATE = ['lastWriteChanged', 'lastWriteEvent'] as const
 
-const COLUMN_ALIASES = [
-	['id', 'id'],
-	['workspace_id', 'workspaceId'],
-	['vendor_id', 'vendorId'],
-	['vendor_job_id', 'vendorJobId'],
-	['slug', 'slug'],
-	['title', 'title'],
-	['location', 'location'],
-	['employment', 'employment'],
-	['contract_type', 'contractType'],
-	['summary', 'summary'],
-	['description', 'description'],
-	['must_have', 'mustHave'],
-	['nice_to_have', 'niceToHave'],
-	['visa', 'visa'],
-	['interview', 'interview'],
-	['schedule', 'schedule'],
-	['min_years', 'minYears'],
-	['department', 'department'],
-	['salary_min', 'salaryMin'],
-	['salary_max', 'salaryMax'],
-	['status', 'status'],
-	['actively_hiring', 'activelyHiring'],
-	['created_by_user_id', 'createdByUserId'],
-	['created_at', 'createdAt'],
-	['updated_at', 'updatedAt'],
-	['published_at', 'publishedAt'],
-	['closed_at', 'closedAt'],
-]
+/** A job as raw SQL returns it with `JOB_COLUMNS`: every column of the table, by its drizzle name. */
+export type JobRow = Omit<typeof jobs.$inferSelect, (typeof WRITE_STATE)[number] | 'status'> & { status: 'Draft' | 'Open' | 'Closed' }
+
+// Derived from the table: a column added to `table.ts` is read by every statement that selects a job.
+const COLUMN_ALIASES = Object.entries(getTableColumns(jobs))
+	.filter(([key]) => !(WRITE_STATE as readonly string[]).includes(key))
+	.map(([key, column]) => [column.name, key] as const)
 
 /** Every column of `jobs` aliased to its JobRow name; the table must be aliased `j`. */
 export const JOB_COLUMNS = sql.raw(COLUMN_ALIASES.map(([c, a]) => `j.${c} as "${a}"`).join(', '))

@@ -121,12 +121,11 @@ const column = (field: EditableField) => sql.identifier(jobs[field].name)
 const fieldBit = (field: EditableField) => 1 << EDITABLE_FIELDS.indexOf(field)
 const wasSent = (field: EditableField) => sql`(${sql.placeholder('sent')}::integer & ${sql.raw(String(fieldBit(field)))}) <> 0`
 
-/** A field's value as a parameter (named after the field), typed where PostgreSQL cannot infer it. */
+/** A field's value as a parameter (named after the field), cast to its column's type (PostgreSQL cannot infer it inside `coalesce` and `case`). */
 function valueSql(field: EditableField): SQL {
 	const value = sql.placeholder(field)
-	if (field === 'mustHave' || field === 'niceToHave') return sql`${value}::text[]`
-	if (field === 'minYears') return sql`${value}::integer`
-	return sql`${value}`
+	const type = jobs[field].getSQLType()
+	return type === 'text' ? sql`${value}` : sql`${value}::${sql.raw(type)}`
 }
 
 /** A new job's value for a field: the one sent, else the column's default (only a field that was not sent is null where the API forbids null). */
