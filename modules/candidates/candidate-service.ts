@@ -33,6 +33,7 @@ import {
 import { stagesOf } from './stages.ts'
 import { inList } from '../../core/sql-list.ts'
 import { listConditions, type CandidateListFilters } from './list-query.ts'
+import { saveSearch } from '../saved-searches/index.ts'
 
 export const candidateNotFound = () => new AppError('NOT_FOUND', 'No candidate with this id')
 export const jobNotFound = () => new AppError('NOT_FOUND', 'No job with this id')
@@ -78,6 +79,22 @@ async function applicationsOf(deps: AppDeps, reach: Reach, candidateIds: string[
 	return deps.database.rows<ApplicationRow>(
 		sql`select ${APPLICATION_COLUMNS} from applications a where ${applicationReach(reach)} and a.candidate_id in ${inList(candidateIds)}${extra} order by a.created_at desc nulls last, a.id desc nulls last`,
 	)
+}
+
+/**
+ * Saves the candidates list's search under a name (the saved-searches service and its rules). Only a
+ * search the list can run is saved: its filters are checked as the list checks them, so a refused filter
+ * is said on its field and nothing is saved.
+ */
+export async function saveCandidateListSearch(
+	deps: AppDeps,
+	actor: Actor,
+	list: Omit<ListCandidatesInput, 'limit' | 'cursor'>,
+	search: { name: string; query: string; filters: Record<string, string> },
+) {
+	if (!deps.permissions.can(actor, 'saved-searches:use')) throw new AppError('FORBIDDEN', 'Your role keeps no saved searches')
+	await listCandidates(deps, actor, { ...list, limit: 1 })
+	return saveSearch(deps, actor, { list: 'candidates', ...search })
 }
 
 export async function listCandidates(deps: AppDeps, actor: Actor, input: ListCandidatesInput) {

@@ -13,13 +13,13 @@ import { recordSearch, viewed } from '../audit/index.ts'
 import { formBody, formText, isRefusal, refusedForm, seeOther } from '../../core/http/form.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import type { Actor } from '../../core/actor.ts'
-import { listSavedSearches, saveSearch } from '../saved-searches/index.ts'
+import { listSavedSearches } from '../saved-searches/index.ts'
 import { listFiltersFor } from './list-query.ts'
 import { stagesOf } from './stages.ts'
 import type { HttpKit } from '../../core/module.ts'
 import type { FieldError } from '../../core/ui.ts'
 import { jobLabels, listJobs, reachableJobIds } from '../jobs/index.ts'
-import { listCandidates } from './candidate-service.ts'
+import { listCandidates, saveCandidateListSearch } from './candidate-service.ts'
 import { candidatePage } from './candidate-page.ts'
 import { candidateListAddress, candidateListPage, type CandidateListParams, type CandidateListView } from './list-page.ts'
 import { addNote } from './notes.ts'
@@ -130,16 +130,13 @@ async function showList(
 
 /** Save this search: the list's current filters under a name (the saved-searches service and its rules), then back to the same list with the confirmation beside the button. */
 async function saveCandidateSearch(deps: AppDeps, session: PageSession, body: unknown): Promise<Response> {
-	if (!deps.permissions.can(session.actor, 'saved-searches:use')) throw new AppError('FORBIDDEN', 'Your role keeps no saved searches')
 	const p = listParams(deps, session.actor, body as Record<string, unknown>)
 	const name = formText(body, 'name')
 	const filters = Object.fromEntries(
 		Object.entries({ jobId: p.jobId, stage: p.stage, workAuthorization: p.workAuthorization, ...p.more, sort: p.sort }).filter(([, v]) => v),
 	)
 	try {
-		// Only a search the list can run is saved: its filters are checked as the list checks them.
-		await listCandidates(deps, session.actor, { ...listInput(p), limit: 1 })
-		await saveSearch(deps, session.actor, { list: 'candidates', name, query: p.q, filters })
+		await saveCandidateListSearch(deps, session.actor, listInput(p), { name, query: p.q, filters })
 		return seeOther(candidateListAddress(p), 'search-saved', 'done')
 	} catch (error) {
 		if (error instanceof AppError && error.code === 'NOT_FOUND') return showList(deps, session, p, { save: { name } })
