@@ -176,6 +176,10 @@ interface PendingCall {
 	reported: boolean
 	/** The client's address, for the report. */
 	readonly address: string
+	/** What is reported if the exchange ends and the tool never ran (the SDK refused the call). */
+	unanswered?: () => Omit<ToolCallReport, 'address'>
+	/** Whether the SDK built a server for the message (it refuses some before building one). */
+	served?: boolean
 }
 
 /** Hands one tool call to the modules that observe them (the audit trail); a failing observer never fails the call. */
@@ -198,18 +202,12 @@ const calledName = (name: unknown) =>
 
 /**
  * A call the SDK answered without running the tool (its arguments did not match the schema) is
- * reported as failed once the answer has been sent: the answer may be a stream the tool writes to.
+ * reported as failed once the exchange is over: the SDK closes the server it built when the answer
+ * has been sent (both eras), and a message it refused before building one is over when it answers.
+ * Watching the close rather than the response body keeps every answer's stream untouched.
  */
-function reportedWhenAnswered(deps: AppDeps, response: Response, call: PendingCall, report: () => Omit<ToolCallReport, 'address'>): Response {
-	const settle = () => {
-		if (!call.reported) reportCall(deps, call, report())
-	}
-	if (!response.body) {
-		settle()
-		return response
-	}
-	const body = response.body.pipeThrough(new TransformStream({ flush: settle }))
-	return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
+function settleUnanswered(deps: AppDeps, call: PendingCall) {
+	if (!call.reported && call.unanswered) reportCall(deps, call, call.unanswered())
 }
 
 async function boundedTool(deps: AppDeps, { def: tool, check }: PreparedTool, actor: Actor, args: unknown) {
@@ -339,10 +337,14 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 	const handler = createMcpHandler(
 		(ctx) => {
 			const extra = ctx.authInfo?.extra as { actor?: Actor; call?: PendingCall; called?: string; canAsk?: boolean } | undefined
-			return buildServer(deps, tools, extra?.actor, extra?.call ?? { reported: true, address: '' }, {
+			const call = extra?.call ?? { reported: true, address: '' }
+			const server = buildServer(deps, tools, extra?.actor, call, {
 				called: extra?.called,
 				canAsk: ctx.era === 'legacy' && extra?.canAsk === true,
 			})
+			call.served = true
+			server.server.onclose = () => settleUnanswered(deps, call)
+			return server
 		},
 		{
 			onerror: (error) => deps.log.debug('mcp request rejected', { error: error.message }),
@@ -375,9 +377,13 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 				if (meta && context) context.mcpTrace = deps.tracing.contextOf(meta.traceparent, meta.tracestate)
 				// A tool call is reported once however it ends: refused here, or by the tool, or failed before the tool ran.
 				const called = toolCalled(body)
-				const call: PendingCall = { reported: called === undefined, address: clientAddress(deps.config, request) }
-				const refused = readOnlyStepUp(deps, actor, body, writeTools) ?? connectionTestOnly(actor, body)
 				const outcome = (verdict: ToolCallOutcome) => ({ actor, tool: calledName(called), outcome: verdict })
+				const call: PendingCall = {
+					reported: called === undefined,
+					address: clientAddress(deps.config, request),
+					unanswered: () => outcome('error'),
+				}
+				const refused = readOnlyStepUp(deps, actor, body, writeTools) ?? connectionTestOnly(actor, body)
 				if (refused) {
 					if (!call.reported) reportCall(deps, call, outcome('refused'))
 					return refused
@@ -406,7 +412,8 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 					},
 					parsedBody: body,
 				})
-				const response = call.reported ? answered : reportedWhenAnswered(deps, answered, call, () => outcome('error'))
+				if (!call.served) settleUnanswered(deps, call)
+				const response = answered
 				// A 2025-era client that declares it can ask its user gets a session id saying so (`confirm.ts`).
 				const session = isInitialize(body) && response.ok ? await sessionFor(deps.secret, actor, body) : undefined
 				if (session) response.headers.set('Mcp-Session-Id', session)

@@ -83,6 +83,26 @@ describe('audit trail: tool calls', () => {
 		])
 	})
 
+	test('a call the MCP SDK refuses, before building a server or after, is recorded as an error', async () => {
+		const { ws, owner } = await staffed()
+		const { app } = await portalApp()
+		const call = (version: string) =>
+			callOn(app, 'POST', '/api/mcp', {
+				key: owner.token,
+				body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_jobs', arguments: {} } },
+				headers: { ...MCP_HEADERS, 'mcp-protocol-version': version, 'x-forwarded-for': uniqueAddress() },
+			})
+		// A revision it does not know: refused by the 2025-era transport, after the server was built.
+		expect((await call('1999-01-01')).status).toBe(400)
+		// A 2026 request without its envelope: refused before any server is built.
+		expect((await call('2026-07-28')).status).toBe(400)
+		const calls = (await linesOf(ws)).filter((l) => l.kind === 'tool_call').map((l) => [l.action, l.outcome])
+		expect(calls).toEqual([
+			['list_jobs', 'error'],
+			['list_jobs', 'error'],
+		])
+	})
+
 	test('a search of the candidate database made for a job is kept with its criteria, job and the candidates found (41 CFR 60-1.12)', async () => {
 		const { ws, owner, jobId, candidateId } = await staffed()
 		await tool(owner.token, 'list_candidates', { query: 'Ada', jobId }, uniqueAddress())
