@@ -15,8 +15,7 @@ import type { AppDeps } from '../core/deps.ts'
 import { newCredential } from '../core/credentials.ts'
 import { createApp, listen } from '../core/main.ts'
 import { signInFailures } from '../modules/auth/table.ts'
-import { awayFromMinuteEdge } from './oauth/as-client.ts'
-import { newPerson, newPersonWithToken, newWorkspace, testDeps } from './helpers.ts'
+import { awayFromMinuteEdge, newPerson, newPersonWithToken, newWorkspace, testDeps } from './helpers.ts'
 import { LEGACY_VERSION as MCP_VERSION } from './mcp/rpc.ts'
 
 setDefaultTimeout(60_000)

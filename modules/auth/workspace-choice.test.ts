@@ -7,7 +7,7 @@ import { afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 
 import { and, eq } from 'drizzle-orm'
 import * as oauth from 'oauth4webapi'
 import { hashSecret } from '../../core/credentials.ts'
-import { clock, newPerson, newWorkspace, testDeps, unique } from '../../tests/helpers.ts'
+import { awayFromMinuteEdge, clock, newPerson, newWorkspace, testDeps, unique } from '../../tests/helpers.ts'
 import { authorizationRequest, authServer, consent, consentToken, mcp, registerApp } from '../../tests/oauth/as-client.ts'
 import { callTool, rpc } from '../../tests/mcp/rpc.ts'
 import { portalApp, signedIn, uniqueAddress, PortalClient } from '../../tests/portal.ts'
@@ -107,6 +107,7 @@ describe('signing in with several workspaces', () => {
 		const { person } = await personInTwo()
 		const client = await anonymous()
 		await client.get('/sign-in')
+		await awayFromMinuteEdge()
 		const wrong = await client.post('/sign-in', { email: person.email, password: 'not the password' })
 		expect(wrong.status).toBe(401)
 		expect(errorOf(wrong.text)).toBe(GENERIC_FAILURE)

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { makeDocx, makePdf } from '../../tests/fixtures/resumes.ts'
 import { closeBrowser, newContext } from '../../tests/browser.ts'
-import { newPerson, newWorkspace, serveApp, testApp, type TestWorkspace } from '../../tests/helpers.ts'
+import { awayFromMinuteEdge, newPerson, newWorkspace, serveApp, testApp, type TestWorkspace } from '../../tests/helpers.ts'
 import { portalApp, uniqueAddress } from '../../tests/portal.ts'
 import { personActor } from '../auth/index.ts'
 import { createJob, setJobStatus } from '../jobs/service.ts'
@@ -277,8 +277,7 @@ describe('careers apply flow (in process)', () => {
 		const { deps } = await testApp()
 		const ws = await newWorkspace(deps)
 		const { job, path, q1, q2 } = await openJob(ws)
-		// The limit counts in one-minute windows: the burst must not straddle two of them.
-		if (Date.now() % 60_000 > 55_000) await Bun.sleep(60_000 - (Date.now() % 60_000) + 100)
+		await awayFromMinuteEdge()
 		const address = uniqueAddress()
 		const session = await formSession(path, address)
 		// No résumé attached: the ten that are let through get the form's own answer (attach one)

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { createApp } from '../../core/main.ts'
 import { newCredential } from '../../core/credentials.ts'
-import { call, callOn, newVendor, newWorkspace, testApp, testDeps, type CallOptions } from '../../tests/helpers.ts'
+import { awayFromMinuteEdge, call, callOn, type CallOptions, newVendor, newWorkspace, testApp, testDeps } from '../../tests/helpers.ts'
 import { operatorActor } from '../auth/index.ts'
 import { createKey, revokeKey, setApiAccess } from '../vendors/index.ts'
 import { jobs } from './table.ts'
@@ -69,11 +69,6 @@ const json = { 'content-type': 'application/json' }
 // Opening the shared test database can take seconds on a busy machine: do it before the first test.
 beforeAll(() => testApp(), 60_000)
 
-/** The limiter counts in fixed one-minute windows: a rate-limit check must not straddle two. */
-async function awayFromWindowEnd() {
-	const intoMinute = Date.now() % 60_000
-	if (intoMinute > 58_000) await Bun.sleep(60_000 - intoMinute + 20)
-}
 const emoji = (n: number) => '😀'.repeat(n)
 
 describe('the status-code table, cell by cell', () => {
@@ -107,7 +102,7 @@ describe('the status-code table, cell by cell', () => {
 			}
 			case 429: {
 				const send: Send = (method, path, options) => callOn(limited, method, path, options)
-				await awayFromWindowEnd()
+				await awayFromMinuteEdge()
 				for (let i = 0; i < 3; i++) expect((await send('GET', '/api/v1/jobs', { key })).status).toBe(200)
 				return operation(op, key, 'J-1', send)
 			}
@@ -296,7 +291,7 @@ describe('429 once RATE_LIMIT_PER_MINUTE is exceeded', () => {
 			// A fresh key per operation: the limit is counted per key.
 			const k = op === 'publishJob' ? key : (await createKey(deps, operatorActor(ws), vendorId)).apiKey
 			const remaining: string[] = []
-			await awayFromWindowEnd()
+			await awayFromMinuteEdge()
 			for (let i = 0; i < 3; i++) {
 				const ok = await send('GET', '/api/v1/jobs', { key: k })
 				expect(ok.status).toBe(200)
@@ -317,7 +312,7 @@ describe('429 once RATE_LIMIT_PER_MINUTE is exceeded', () => {
 
 	test('429 comes before 413, 400, 404 and 422; 403 comes before 429; other keys are not limited', async () => {
 		const { ws, key, vendorId } = await setup()
-		await awayFromWindowEnd()
+		await awayFromMinuteEdge()
 		for (let i = 0; i < 3; i++) expect((await send('GET', '/api/v1/jobs', { key })).status).toBe(200)
 		expect((await send('POST', '/api/v1/jobs', { key, raw: 'x'.repeat(300 * 1024), headers: json })).status).toBe(429)
 		expect((await send('POST', '/api/v1/jobs', { key, raw: 'nope', headers: json })).status).toBe(429)
@@ -334,7 +329,7 @@ describe('429 once RATE_LIMIT_PER_MINUTE is exceeded', () => {
 	test('publish past the limit: a revoked key is still 401 and a vendor without API access still 403, never 429', async () => {
 		const { ws, key, keyId, vendorId } = await setup()
 		const deps = await testDeps()
-		await awayFromWindowEnd()
+		await awayFromMinuteEdge()
 		await revokeKey(deps, keyId, operatorActor)
 		for (let i = 0; i < 5; i++) expectErrorBody(await send('POST', '/api/v1/jobs', { key, body: { vendorJobId: 'R-1', title: 'Java Developer' } }), 401)
 		const fresh = (await createKey(deps, operatorActor(ws), vendorId)).apiKey

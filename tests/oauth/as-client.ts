@@ -203,12 +203,3 @@ export async function mcp(ctx: AS, token: string | null, method: string, params:
 	} catch {}
 	return { status: res.status, headers: res.headers, message }
 }
-
-/**
- * Rate limits count in fixed one-minute windows of the real clock: a burst that straddles a window
- * edge would be split in two, so bursts start well inside a window.
- */
-export async function awayFromMinuteEdge() {
-	const into = Date.now() % 60_000
-	if (into > 52_000) await Bun.sleep(60_000 - into + 50)
-}

@@ -5,21 +5,9 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import * as oauth from 'oauth4webapi'
 import { operatorActor, removePerson } from '../../modules/auth/index.ts'
-import { clock } from '../helpers.ts'
+import { awayFromMinuteEdge, clock } from '../helpers.ts'
 import { uniqueAddress } from '../portal.ts'
-import {
-	authorizationRequest,
-	awayFromMinuteEdge,
-	authServer,
-	connectedApp,
-	consent,
-	formPost,
-	freshCode,
-	mcp,
-	registerApp,
-	signedInPerson,
-	type AS,
-} from './as-client.ts'
+import { authorizationRequest, authServer, connectedApp, consent, formPost, freshCode, mcp, registerApp, signedInPerson, type AS } from './as-client.ts'
 
 // Under load the first request also pays for the database start; the CLI default (5 s) is too short.
 setDefaultTimeout(60_000)

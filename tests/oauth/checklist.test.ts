@@ -9,7 +9,8 @@ import { eq } from 'drizzle-orm'
 import * as oauth from 'oauth4webapi'
 import { oauthClients } from '../../modules/auth/table.ts'
 import { uniqueAddress } from '../portal.ts'
-import { awayFromMinuteEdge, authorizationRequest, authServer, LOOPBACK_REDIRECT, mcp, registerApp, registerRaw, signedInPerson } from './as-client.ts'
+import { awayFromMinuteEdge } from '../helpers.ts'
+import { authorizationRequest, authServer, LOOPBACK_REDIRECT, mcp, registerApp, registerRaw, signedInPerson } from './as-client.ts'
 
 // Under load the first request also pays for the database start; the CLI default (5 s) is too short.
 setDefaultTimeout(60_000)

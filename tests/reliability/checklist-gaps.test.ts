@@ -10,7 +10,7 @@ import { createApp } from '../../core/main.ts'
 import { operatorActor } from '../../modules/auth/index.ts'
 import { jobs } from '../../modules/jobs/table.ts'
 import { createKey, revokeKey } from '../../modules/vendors/index.ts'
-import { call, callOn, newPersonWithToken, newVendor, newWorkspace, testApp, testDeps } from '../helpers.ts'
+import { awayFromMinuteEdge, call, callOn, newPersonWithToken, newVendor, newWorkspace, testApp, testDeps } from '../helpers.ts'
 import { MCP_HEADERS, messageOf } from '../mcp/rpc.ts'
 
 setDefaultTimeout(60_000)
@@ -22,12 +22,6 @@ const path = (id: string) => `/api/v1/jobs/${encodeURIComponent(id)}`
 const listBody = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }
 /** What the core serves itself (core/app.ts, core/mcp/handler.ts); modules declare theirs (`ModuleDef.paths`). */
 const CORE_PATHS = ['/health', '/ready', '/metrics', '/static', '/favicon.ico', '/api/mcp']
-
-/** The limiter counts in fixed one-minute windows: a rate-limit check must not straddle two. */
-async function awayFromWindowEnd() {
-	const intoMinute = Date.now() % 60_000
-	if (intoMinute > 58_000) await Bun.sleep(60_000 - intoMinute + 20)
-}
 
 describe('I. Job Publish API input', () => {
 	test('I10 vendorJobId with /, ?, #, %, spaces, unicode and markup round-trips through the encoded path (GET, PATCH, DELETE)', async () => {
@@ -229,7 +223,7 @@ describe('J. MCP transport', () => {
 				body: { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_jobs', arguments: {} } },
 				headers: MCP_HEADERS,
 			})
-		await awayFromWindowEnd()
+		await awayFromMinuteEdge()
 		for (let i = 0; i < 3; i++) expect((await callJobs(a.token, i)).status).toBe(200)
 		const refused = await callJobs(a.token, 9)
 		expect(refused.status).toBe(429)

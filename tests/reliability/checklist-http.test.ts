@@ -14,7 +14,7 @@ import { type Sanitized, sanitizeDescription } from '../../core/sanitize.ts'
 import { newCredential } from '../../core/credentials.ts'
 import { createApp } from '../../core/main.ts'
 import { jobs } from '../../modules/jobs/table.ts'
-import { callOn, newPersonWithToken, newVendor, newWorkspace, testApp, testDeps, unique } from '../helpers.ts'
+import { awayFromMinuteEdge, callOn, newPersonWithToken, newVendor, newWorkspace, testApp, testDeps, unique } from '../helpers.ts'
 import { MCP_HEADERS, messageOf } from '../mcp/rpc.ts'
 import { formPost, freshCode } from '../oauth/as-client.ts'
 import { portalApp, uniqueAddress } from '../portal.ts'
@@ -36,12 +36,6 @@ beforeAll(async () => {
 }, 60_000)
 
 const jobPath = (id: string) => `/api/v1/jobs/${encodeURIComponent(id)}`
-
-/** The limiter counts in fixed one-minute windows: a rate-limit check must not straddle two. */
-async function awayFromWindowEnd() {
-	const intoMinute = Date.now() % 60_000
-	if (intoMinute > 55_000) await Bun.sleep(60_000 - intoMinute + 20)
-}
 
 const HIDDEN = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}]/u
 /** "ignore previous" in Unicode tag characters: invisible, but a model reads it. */
@@ -344,7 +338,7 @@ describe('I13 a per-address bucket before the key lookup', () => {
 		const { apiKey: good } = await newVendor(ws)
 		const [a, b] = [uniqueAddress(), uniqueAddress()]
 		const from = (address: string, key?: string) => callOn(limited, 'GET', '/api/v1/jobs', { key, headers: { 'x-forwarded-for': address } })
-		await awayFromWindowEnd()
+		await awayFromMinuteEdge()
 
 		const served = await from(a, good)
 		expect(served.status).toBe(200)
@@ -382,7 +376,7 @@ describeProcesses('I13 the per-address bucket is shared through Redis', () => {
 			expect(instances.map((deps) => deps.limiter.mode())).toEqual(['redis', 'redis'])
 			const apps = instances.map((deps) => createApp(deps))
 			const address = uniqueAddress()
-			await awayFromWindowEnd()
+			await awayFromMinuteEdge()
 			const statuses: number[] = []
 			for (let i = 0; i < 8; i++) statuses.push((await callOn(apps[i % 2]!, 'GET', '/api/v1/jobs', { headers: { 'x-forwarded-for': address } })).status)
 			expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429, 429])
@@ -396,7 +390,7 @@ describeProcesses('I13 the per-address bucket is shared through Redis', () => {
 		try {
 			const apps = instances.map((deps) => createApp(deps))
 			const address = uniqueAddress()
-			await awayFromWindowEnd()
+			await awayFromMinuteEdge()
 			const statuses: number[] = []
 			for (let i = 0; i < 5; i++)
 				statuses.push(
