@@ -8,7 +8,12 @@ import { daysAgo, seededId } from '../../../core/seed-random.ts'
 import { listPeople } from '../../../modules/auth/index.ts'
 import { sampleModule } from './table.ts'
 
-const TITLES = ['First entry of sample module', 'Second entry of sample module', 'Third entry of sample module']
+/**
+ * Eight entries: enough that a list read two at a time has more than two pages, which the registry-wide
+ * paging test asks of every paged tool (tests/mcp/paging.test.ts).
+ */
+export const SEED_ENTRIES = 8
+const TITLES = Array.from({ length: SEED_ENTRIES }, (_, i) => `Entry ${i + 1} of sample module`)
 
 export async function seedSampleModule(deps: AppDeps, ws: WorkspaceRef): Promise<void> {
 	// Another module's data is read through its index.ts, never its tables.

@@ -8,7 +8,7 @@ import { newWorkspace, testApp, testDeps, type TestWorkspace } from '../../../te
 import { signedIn } from '../../../tests/portal.ts'
 import { closeClients, mcpPerson, type McpPerson } from '../../../tests/sdk.ts'
 import { personActor } from '../../../modules/auth/index.ts'
-import { seedSampleModule } from './seed.ts'
+import { SEED_ENTRIES, seedSampleModule } from './seed.ts'
 import { addSampleModuleEntry } from './service.ts'
 
 let ws: TestWorkspace
@@ -80,6 +80,6 @@ describe('seed', () => {
 		const owner = await mcpPerson(workspace, 'owner')
 		await seedSampleModule(deps, workspace)
 		await seedSampleModule(deps, workspace)
-		expect((await owner.tool('list_sample_module')).data.entries).toHaveLength(3)
+		expect((await owner.tool('list_sample_module')).data.entries).toHaveLength(SEED_ENTRIES)
 	})
 })
