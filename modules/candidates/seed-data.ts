@@ -169,7 +169,14 @@ export interface DemoCandidate {
 
 const isYears = (s: string) => /\d+\+?\s*years?/i.test(s)
 
-export function demoCandidate(rnd: SeededRandom, i: number, template: RoleTemplate): DemoCandidate {
+/**
+ * A role family's model candidate (`model`) lists every must-have and may work without
+ * sponsorship (USC or GC): every role then has a strong match, and the demo's saved searches on
+ * /candidates (a family's words, a work authorization filter) find someone whatever the
+ * workspace's random draw; the others vary. The random draws are the same either way, so the
+ * rest of the demo does not shift.
+ */
+export function demoCandidate(rnd: SeededRandom, i: number, template: RoleTemplate, { model = false } = {}): DemoCandidate {
 	const first = FIRST[(i * 7 + rnd.int(0, 3)) % FIRST.length]!
 	const last = LAST[(i * 11 + rnd.int(0, 5)) % LAST.length]!
 	const name = `${first} ${last}`
@@ -185,10 +192,12 @@ export function demoCandidate(rnd: SeededRandom, i: number, template: RoleTempla
 	const headline = `${seniority}${template.title.replace(/^Senior /, '')}`
 	// Most people have every must-have; some miss one; many write a skill another way.
 	const must = template.mustHave.filter((m) => !isYears(m))
-	const dropped = rnd.chance(0.3) ? rnd.int(0, must.length - 1) : -1
+	const drawnDrop = rnd.chance(0.3) ? rnd.int(0, must.length - 1) : -1
+	const dropped = model ? -1 : drawnDrop
 	const skills = must.filter((_, k) => k !== dropped).map((m) => (SPELLINGS[m] && rnd.chance(0.5) ? rnd.pick(SPELLINGS[m]!) : m))
 	for (const n of template.niceToHave) if (rnd.chance(0.5)) skills.push(n)
-	const workAuthorization = rnd.pick(WORK_AUTH)
+	const drawnAuthorization = rnd.pick(WORK_AUTH)
+	const workAuthorization = !model || drawnAuthorization === 'USC' || drawnAuthorization === 'GC' ? drawnAuthorization : i % 2 ? 'GC' : 'USC'
 	const source = rnd.pick(SOURCES)
 
 	// Work history backwards from 2025, adding up to about `years`.

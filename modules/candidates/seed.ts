@@ -151,7 +151,8 @@ export async function seedCandidates(deps: AppDeps, ws: WorkspaceRef): Promise<v
 	const rows: DemoRows = { applications: [], answers: [], ratings: [], notes: [] }
 	for (let i = 0; i < DEMO_CANDIDATES; i++) {
 		const template = ROLE_TEMPLATES[i % ROLE_TEMPLATES.length]!
-		const c = demoCandidate(rnd, i, template)
+		// The first candidate of each role family is its model candidate (seed-data.ts).
+		const c = demoCandidate(rnd, i, template, { model: i < ROLE_TEMPLATES.length })
 		const id = demoCandidateId(ws, i)
 		const createdDaysAgo = 180 - Math.floor((i * 180) / DEMO_CANDIDATES)
 		candidateRows.push({

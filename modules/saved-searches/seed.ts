@@ -9,8 +9,10 @@ import { savedSearches } from './table.ts'
 const IDEAS: { list: SearchList; name: string; query: string; filters?: Record<string, string>; roles: string[] }[] = [
 	// The candidate searches are the words and filters of /candidates (its saved searches are links that
 	// run them), and each finds demo candidates whatever the workspace's seed draws
-	// (tests/demo-saved-searches.test.ts): a word every demo Java candidate has, not a place one may lack
-	// ("java spring tx" found nobody in one CI run's seed); no demo résumé says "LWC".
+	// (tests/demo-saved-searches.test.ts): its words are a role family's must-haves and its filters
+	// ones that family's model candidate meets (candidates/seed-data.ts), never a place or a rarer
+	// spelling ("java spring tx" and "devops terraform" with USC or GC each found nobody in one CI
+	// run's seed before every family had a model candidate); no demo résumé says "LWC".
 	{ list: 'candidates', name: 'Java developers', query: 'java', roles: ['owner', 'admin', 'recruiter'] },
 	{ list: 'candidates', name: 'Salesforce with Apex', query: 'salesforce apex', filters: { sort: 'name' }, roles: ['owner', 'admin', 'recruiter'] },
 	{

@@ -173,15 +173,18 @@ describe('dragging a card to another column on a desktop', () => {
 			const problems = await axeProblems(page)
 			await page.screenshot({ path: `${SHOTS}/job-dragged-1280.png`, fullPage: true })
 			// A phone: nothing to drag (the Move menu is the touch way), no hint; back on a desktop, dragging again.
+			// The board hears of a new width from its media query's change event, which the browser fires at its
+			// next rendering step, not inside setViewportSize: wait for it rather than read at once.
 			await page.setViewportSize({ width: 390, height: 900 })
-			expect(await page.locator('#pipeline li[draggable]').count()).toBe(0)
+			await page.waitForFunction(() => document.querySelectorAll('#pipeline li[draggable]').length === 0)
 			await expect(page.locator('[data-drag-hint]').isVisible()).resolves.toBe(false)
 			await expect(card.locator('summary').isVisible()).resolves.toBe(true)
 			await page.locator('#pipeline').screenshot({ path: `${SHOTS}/job-dragged-390.png` })
 			problems.push(...(await overflowing(page)), ...(await axeProblems(page)))
 			expect(problems).toEqual([])
 			await page.setViewportSize({ width: 1280, height: 900 })
-			expect(await card.getAttribute('draggable')).toBe('true')
+			await page.locator(`li[data-application="${row.app}"][draggable="true"]`).waitFor()
+			await expect(page.locator('[data-drag-hint]').isVisible()).resolves.toBe(true)
 		} finally {
 			await ctx.close()
 		}
