@@ -4,13 +4,12 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { seededRandom } from '../../core/seed-random.ts'
-import { ROLE_TEMPLATES } from '../jobs/index.ts'
-import { demoCandidate } from './seed-data.ts'
+import { ROLE_TEMPLATES, type RoleTemplate } from '../jobs/index.ts'
+import { demoCandidate, mustHaveSkills } from './seed-data.ts'
 
 const DRAWS = 300
-const mustHaves = (title: string) => ROLE_TEMPLATES.find((t) => t.title === title)!.mustHave.filter((m) => !/\d+\+?\s*years?/i.test(m))
 /** How many must-haves the candidate lists, as written or spelled another way (the skills that are not nice-to-haves). */
-const mustHavesListed = (c: { skills: string[] }, template: (typeof ROLE_TEMPLATES)[number]) => c.skills.filter((s) => !template.niceToHave.includes(s)).length
+const mustHavesListed = (c: { skills: string[] }, template: RoleTemplate) => c.skills.filter((s) => !template.niceToHave.includes(s)).length
 
 describe('demo candidates', () => {
 	test('a model candidate lists every must-have and is a US citizen or green card holder, in any draw', () => {
@@ -20,7 +19,7 @@ describe('demo candidates', () => {
 				expect({ title: template.title, draw, mustHaves: mustHavesListed(c, template) }).toEqual({
 					title: template.title,
 					draw,
-					mustHaves: mustHaves(template.title).length,
+					mustHaves: mustHaveSkills(template).length,
 				})
 				expect(['USC', 'GC']).toContain(c.workAuthorization)
 			}
@@ -33,7 +32,7 @@ describe('demo candidates', () => {
 			for (const [i, template] of ROLE_TEMPLATES.entries()) {
 				const c = demoCandidate(seededRandom(`other:${draw}`), i, template)
 				auths.add(c.workAuthorization)
-				if (mustHavesListed(c, template) < mustHaves(template.title).length) missing++
+				if (mustHavesListed(c, template) < mustHaveSkills(template).length) missing++
 			}
 		expect([...auths].sort()).toEqual(['EAD', 'GC', 'H1B', 'L2', 'OPT', 'TN', 'USC'])
 		expect(missing).toBeGreaterThan(0)

@@ -5,6 +5,7 @@
  */
 import type { SeededRandom } from '../../core/seed-random.ts'
 import type { RoleTemplate } from '../jobs/index.ts'
+import { WORK_AUTHORIZATIONS } from './list-query.ts'
 
 const FIRST = [
 	'Aarav',
@@ -125,7 +126,8 @@ const SCHOOLS = [
 	'Rutgers University',
 	'University of Washington',
 ]
-export const WORK_AUTH = ['USC', 'GC', 'H1B', 'OPT', 'EAD', 'TN', 'L2'] as const
+/** The work authorizations that need no sponsorship: a model candidate has one, and a demo applicant answers "yes" to a yes/no screening question with one. */
+export const WITHOUT_SPONSORSHIP: readonly string[] = ['USC', 'GC']
 export const SOURCES = ['careers', 'vendor', 'referral', 'sourced', 'job_board'] as const
 
 /** Other ways people write a skill (what the résumé check must still recognise). */
@@ -167,7 +169,8 @@ export interface DemoCandidate {
 	resumeText: string
 }
 
-const isYears = (s: string) => /\d+\+?\s*years?/i.test(s)
+/** A template's must-haves that are skills (not "7+ years of experience"): what a demo résumé lists. */
+export const mustHaveSkills = (template: RoleTemplate) => template.mustHave.filter((m) => !/\d+\+?\s*years?/i.test(m))
 
 /**
  * A role family's model candidate (`model`) lists every must-have and may work without
@@ -191,13 +194,13 @@ export function demoCandidate(rnd: SeededRandom, i: number, template: RoleTempla
 	const seniority = years >= 12 ? 'Lead ' : years >= 7 ? 'Senior ' : ''
 	const headline = `${seniority}${template.title.replace(/^Senior /, '')}`
 	// Most people have every must-have; some miss one; many write a skill another way.
-	const must = template.mustHave.filter((m) => !isYears(m))
+	const must = mustHaveSkills(template)
 	const drawnDrop = rnd.chance(0.3) ? rnd.int(0, must.length - 1) : -1
 	const dropped = model ? -1 : drawnDrop
 	const skills = must.filter((_, k) => k !== dropped).map((m) => (SPELLINGS[m] && rnd.chance(0.5) ? rnd.pick(SPELLINGS[m]!) : m))
 	for (const n of template.niceToHave) if (rnd.chance(0.5)) skills.push(n)
-	const drawnAuthorization = rnd.pick(WORK_AUTH)
-	const workAuthorization = !model || drawnAuthorization === 'USC' || drawnAuthorization === 'GC' ? drawnAuthorization : i % 2 ? 'GC' : 'USC'
+	const drawnAuthorization = rnd.pick(WORK_AUTHORIZATIONS)
+	const workAuthorization = model && !WITHOUT_SPONSORSHIP.includes(drawnAuthorization) ? WITHOUT_SPONSORSHIP[i % 2]! : drawnAuthorization
 	const source = rnd.pick(SOURCES)
 
 	// Work history backwards from 2025, adding up to about `years`.

@@ -12,7 +12,7 @@ import { textPdf } from '../../core/text-pdf.ts'
 import { listPeople } from '../auth/index.ts'
 import { jobQuestionsOf, ROLE_TEMPLATES, workspaceJobs, type JobQuestion } from '../jobs/index.ts'
 import { checkResume } from './resume-check.ts'
-import { demoCandidate } from './seed-data.ts'
+import { demoCandidate, WITHOUT_SPONSORSHIP } from './seed-data.ts'
 import { DEFAULT_STAGES, ensureStages } from './stages.ts'
 import { applicationAnswers, applications, candidates, notes, ratings } from './table.ts'
 
@@ -99,7 +99,7 @@ function demoApplication(
 				questionId: q.id,
 				answer:
 					q.kind === 'yes_no'
-						? c.workAuthorization === 'USC' || c.workAuthorization === 'GC'
+						? WITHOUT_SPONSORSHIP.includes(c.workAuthorization)
 							? 'yes'
 							: 'no'
 						: `${Math.max(1, c.years - rnd.int(0, 3))} years; most recently at my current role.`,
