@@ -90,7 +90,9 @@ export function createMetrics(deps: () => AppDeps): Metrics {
 			this.set({ state: 'waiting' }, pool.waiting)
 		},
 	})
-	// Both queue gauges come from one measurement per scrape (prom-client collects metrics concurrently).
+	// Both queue gauges come from one measurement per scrape: prom-client calls every metric's collect in
+	// one synchronous loop, so both share the measurement in flight. It is forgotten the moment it settles
+	// (a timer could fire after the next scrape had begun, which would then report this one's numbers).
 	let measuring: Promise<{ name: string; depth: number; oldestAgeSeconds: number }[]> | undefined
 	const measureQueues = () =>
 		(measuring ??= (async () => {
@@ -106,7 +108,7 @@ export function createMetrics(deps: () => AppDeps): Metrics {
 				),
 			)
 			return measured.filter((m) => m !== null)
-		})().finally(() => setTimeout(() => (measuring = undefined), 0)))
+		})().finally(() => (measuring = undefined)))
 	new Gauge({
 		name: 'benchline_queue_depth',
 		help: 'Entries waiting in a queue',
