@@ -90,12 +90,16 @@ export function errorResponse(error: AppError, request: Request): Response {
 	return Response.json(body, { status: error.status, headers })
 }
 
+/** RFC 7644 §3.12 Table 9: the status of each `scimType`; all but these two are 400. */
+const SCIM_TYPE_STATUS: Record<string, number> = { uniqueness: 409, sensitive: 403 }
+
 /**
  * A SCIM error body: SCIM has no 422, so a value that is not valid is 400 `invalidValue` (a bad
  * filter `invalidFilter`, a body that is not JSON `invalidSyntax`), a duplicate 409 `uniqueness`.
+ * A `scimType` decides the status whatever the error's code: a `mutability` refusal (the last
+ * owner, an account's address) is a CONFLICT to the other doors but 400 here.
  */
 function scimErrorResponse(error: AppError, headers: Record<string, string>): Response {
-	const status = error.status === 422 ? 400 : error.status
 	const fields = error.fields ?? []
 	const scimType =
 		error.scimType ??
@@ -108,6 +112,7 @@ function scimErrorResponse(error: AppError, headers: Record<string, string>): Re
 					: error.code === 'CONFLICT'
 						? 'uniqueness'
 						: undefined)
+	const status = scimType ? (SCIM_TYPE_STATUS[scimType] ?? 400) : error.status === 422 ? 400 : error.status
 	const detail = fields.length
 		? `${error.message}: ${fields.map((f) => (f.message.startsWith(f.field) ? f.message : `${f.field} ${f.message}`)).join('; ')}`
 		: error.message

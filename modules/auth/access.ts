@@ -18,7 +18,7 @@ import type { WorkspaceRef } from '../../core/module.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { lockOwnersAnd, requireActingOwner } from './owners.ts'
-import { oauthGrants, personalTokens, sessions, users } from './table.ts'
+import { invitations, memberships, oauthGrants, personalTokens, sessions, users } from './table.ts'
 
 /** Why a person's app connections were revoked (kept on the grant). */
 export type AccessEndReason = 'person_left' | 'signed_out' | 'deprovisioned' | 'password_reset'
@@ -46,6 +46,33 @@ export async function endAccessInWorkspace(tx: Db, o: { workspaceId: string; use
 		.where(and(eq(oauthGrants.workspaceId, o.workspaceId), eq(oauthGrants.userId, o.userId), isNull(oauthGrants.revokedAt)))
 		.returning({ clientId: oauthGrants.clientId })
 	return { sessions: ended.length, tokens: tokens.length, apps: new Set(grants.map((g) => g.clientId)).size }
+}
+
+/**
+ * The person leaves the workspace (removed on the People page, deactivated or deleted by SCIM): the
+ * membership is marked removed, every way in ends, and the workspace's invitations still pending for
+ * their address are cancelled, so an old invitation can never bring back someone who was removed.
+ */
+export async function endMembership(tx: Db, o: { workspaceId: string; userId: string; now: Date; reason: AccessEndReason }): Promise<EndedAccess> {
+	await tx
+		.update(memberships)
+		.set({ removedAt: o.now })
+		.where(and(eq(memberships.workspaceId, o.workspaceId), eq(memberships.userId, o.userId)))
+	await settleInvitations(tx, o)
+	return endAccessInWorkspace(tx, o)
+}
+
+/**
+ * The workspace's invitations still pending for the person's address end once they are in it or
+ * have left it: the membership, not an invitation sent before, says what they may do there.
+ */
+export async function settleInvitations(tx: Db, o: { workspaceId: string; userId: string; now: Date }): Promise<void> {
+	const [person] = await tx.select({ email: users.email }).from(users).where(eq(users.id, o.userId))
+	if (!person) return
+	await tx
+		.update(invitations)
+		.set({ status: 'cancelled', decidedAt: o.now })
+		.where(and(eq(invitations.workspaceId, o.workspaceId), eq(invitations.email, person.email), eq(invitations.status, 'pending')))
 }
 
 /** Revokes the person's personal tokens and app connections in every workspace (sessions are the caller's). */

@@ -4,11 +4,11 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import type { HttpKit } from '../../core/module.ts'
-import { acceptInvitation, cancelInvitation, declineInvitation, invitationsFor, invitePerson, listInvitations } from './invitations.ts'
+import { cancelInvitation, invitePerson, listInvitations } from './invitations.ts'
 import { peoplePage } from './people-pages.ts'
 import { signOutEverywhere } from './access.ts'
 import { changeRole, listPeople, removePerson } from './people.ts'
-import { workspacesOf } from './sign-in-choice.ts'
+import { answerInvitation, invitationsOpenTo, switchableWorkspaces } from './workspace-switch.ts'
 import { invitationsPage } from './workspace-pages.ts'
 
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
@@ -100,8 +100,8 @@ function memberRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 function ownInvitationRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 	const mine = async (session: PageSession, message: { error?: string; notice?: string } = {}) =>
 		invitationsPage(deps, session, {
-			invitations: await invitationsFor(deps, session.actor.userId!),
-			workspaces: await workspacesOf(deps.db, session.actor.userId!),
+			invitations: await invitationsOpenTo(deps, session),
+			workspaces: await switchableWorkspaces(deps, session),
 			...message,
 		})
 	const answer = (session: PageSession, work: () => Promise<unknown>, doneKey: string) =>
@@ -109,12 +109,11 @@ function ownInvitationRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 	return new Elysia({ name: 'auth.people.invitations' })
 		.use(auth)
 		.get('/invitations', ({ session, query }) => mine(session, { notice: INVITATION_NOTICES[query.done ?? ''] }), { session: 'signed-in', query: done })
-		.post(
-			'/invitations/:id/accept',
-			({ session, params }) => answer(session, () => acceptInvitation(deps, session.actor.userId!, params.id, session.actor.credential), 'accepted'),
-			{ session: 'signed-in', body: form },
-		)
-		.post('/invitations/:id/decline', ({ session, params }) => answer(session, () => declineInvitation(deps, session.actor.userId!, params.id), 'declined'), {
+		.post('/invitations/:id/accept', ({ session, params }) => answer(session, () => answerInvitation(deps, session, params.id, 'accept'), 'accepted'), {
+			session: 'signed-in',
+			body: form,
+		})
+		.post('/invitations/:id/decline', ({ session, params }) => answer(session, () => answerInvitation(deps, session, params.id, 'decline'), 'declined'), {
 			session: 'signed-in',
 			body: form,
 		})

@@ -19,7 +19,7 @@ import type { WorkspaceRef } from '../../core/module.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { lockOwnersAnd, requireActingOwner } from './owners.ts'
-import { endAccessInWorkspace } from './access.ts'
+import { endMembership } from './access.ts'
 import { invitations, memberships, users } from './table.ts'
 import { hashPassword } from './password-hash.ts'
 
@@ -161,12 +161,7 @@ export async function removePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef
 			requireActingOwner(actor, locked)
 			if (locked.owners.length <= 1) throw new AppError('CONFLICT', 'The last owner cannot leave the workspace; make someone else an owner first')
 		}
-		const now = deps.now()
-		await tx
-			.update(memberships)
-			.set({ removedAt: now })
-			.where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, row.userId)))
-		await endAccessInWorkspace(tx, { workspaceId: ws.id, userId: row.userId, now, reason: 'person_left' })
+		await endMembership(tx, { workspaceId: ws.id, userId: row.userId, now: deps.now(), reason: 'person_left' })
 		await recordActivity(tx, actor, { action: 'person.removed', targetType: 'user', targetId: row.userId, detail: { email: row.email } })
 		return { userId: row.userId }
 	})
@@ -175,7 +170,9 @@ export async function removePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef
 /**
  * Gives a member another role (their grants stay). Only an owner makes or demotes an owner; the
  * last owner cannot be demoted. The change applies to the person's next request, through any
- * credential (the membership is read on each request).
+ * credential (the membership is read on each request). `db`: a caller's transaction, when the
+ * change is one of several that stand or fall together (a SCIM group request); the owner locks
+ * are then held until that transaction ends.
  */
 export async function changeRole(
 	deps: AppDeps,
@@ -183,10 +180,12 @@ export async function changeRole(
 	ws: WorkspaceRef,
 	who: { email?: string; userId?: string },
 	role: string,
+	db: Db = deps.db,
 ): Promise<{ userId: string; changed: boolean }> {
 	requireManagePeople(deps, actor)
 	if (!isPersonRole(role)) throw invalid([{ field: 'role', message: `must be one of: ${PERSON_ROLES.join(', ')}` }])
-	return deps.db.transaction(async (tx) => {
+	// Inside a caller's transaction this is a savepoint: a refusal here leaves the caller to decide.
+	return db.transaction(async (tx) => {
 		const row = await memberId(tx, ws, who)
 		const locked = await lockOwnersAnd(tx, ws.id, row.userId)
 		if (!locked.target || locked.target.removedAt) throw new AppError('NOT_FOUND', `${who.email ?? 'This person'} is not in this workspace`)

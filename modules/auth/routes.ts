@@ -14,8 +14,7 @@ import { peopleRoutes } from './people-routes.ts'
 import { securityRoutes } from './security-routes.ts'
 import { clearSessionCookie, sessionCookieName, setSessionCookie, signIn, signOut } from './sessions.ts'
 import { signInChoiceRoutes, setChoiceCookie } from './sign-in-routes.ts'
-import { invitationsFor } from './invitations.ts'
-import { workspacesOf } from './sign-in-choice.ts'
+import { invitationsOpenTo, switchableWorkspaces } from './workspace-switch.ts'
 import { createPersonalToken, listPersonalTokens, revokePersonalToken } from './tokens.ts'
 import { openReveal, sealReveal } from './reveal.ts'
 import { disconnectApp, listConnections } from './oauth/connections.ts'
@@ -159,8 +158,8 @@ export function authRoutes(deps: AppDeps, { auth }: HttpKit) {
 			'/portal',
 			async ({ session, query }) =>
 				homePage(deps, session, {
-					workspaces: await workspacesOf(deps.db, session.actor.userId!),
-					invitations: (await invitationsFor(deps, session.actor.userId!)).length,
+					workspaces: await switchableWorkspaces(deps, session),
+					invitations: (await invitationsOpenTo(deps, session)).length,
 					notice: query.done === 'switched' ? `You are now in ${session.actor.workspaceSlug}.` : undefined,
 				}),
 			{ session: 'signed-in', query: t.Object({ done: t.Optional(t.String()) }) },

@@ -3,17 +3,20 @@
  * use the server noted, this one marked; each can be signed out, or all but this one.
  *
  * Rules: a person sees and ends only their own sessions, in every workspace they are in (a session
- * is theirs whatever workspace it was opened in); a session is named on the page by the first 16
+ * is theirs whatever workspace it was opened in), or only in this one when single sign-on opened
+ * this session (`session-reach.ts`); a session is named on the page by the first 16
  * characters of its id (itself the SHA-256 of the cookie token: neither opens the session); ending
  * one deletes it, so its next request is signed out; each change is logged in the workspace of the
  * session it was made from.
  */
-import { and, asc, desc, eq, gt, ne, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, ne, type SQL, sql } from 'drizzle-orm'
 import Bowser from 'bowser'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import type { PageSession } from '../../core/http/auth.ts'
+import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
+import { confinedTo } from './session-reach.ts'
 import { sessions, workspaces } from './table.ts'
 
 export interface SessionView {
@@ -41,6 +44,12 @@ export function describeBrowser(userAgent: string | null): string | null {
 	return [browser || 'A browser', os ? `on ${os}` : ''].filter(Boolean).join(' ')
 }
 
+/** The person's sessions this session reaches: all of them, or those in its own workspace when single sign-on opened it. */
+async function reachable(db: Db, session: PageSession): Promise<SQL> {
+	const confined = await confinedTo(db, session)
+	return and(eq(sessions.userId, session.actor.userId!), confined ? eq(sessions.workspaceId, confined) : undefined)!
+}
+
 /** The person's live sessions, most recently used first (this one marked). */
 export async function listSessions(deps: AppDeps, session: PageSession): Promise<SessionView[]> {
 	const rows = await deps.db
@@ -54,7 +63,7 @@ export async function listSessions(deps: AppDeps, session: PageSession): Promise
 		})
 		.from(sessions)
 		.innerJoin(workspaces, eq(workspaces.id, sessions.workspaceId))
-		.where(and(eq(sessions.userId, session.actor.userId!), gt(sessions.expiresAt, deps.now())))
+		.where(and(await reachable(deps.db, session), gt(sessions.expiresAt, deps.now())))
 		.orderBy(sql`${sessions.lastUsedAt} desc nulls last`, desc(sessions.createdAt), asc(sessions.id))
 	return rows.map((r) => ({
 		ref: r.id.slice(0, SESSION_REF_LENGTH),
@@ -73,7 +82,7 @@ export async function endSession(deps: AppDeps, session: PageSession, ref: strin
 	return deps.db.transaction(async (tx) => {
 		const ended = await tx
 			.delete(sessions)
-			.where(and(eq(sessions.userId, session.actor.userId!), sql`left(${sessions.id}, ${SESSION_REF_LENGTH}) = ${ref}`))
+			.where(and(await reachable(tx, session), sql`left(${sessions.id}, ${SESSION_REF_LENGTH}) = ${ref}`))
 			.returning({ id: sessions.id })
 		if (!ended.length) throw new AppError('NOT_FOUND', 'No such session')
 		await recordActivity(tx, session.actor, { action: 'person.session_ended', targetType: 'user', targetId: session.actor.userId!, detail: { sessions: 1 } })
@@ -81,12 +90,12 @@ export async function endSession(deps: AppDeps, session: PageSession, ref: strin
 	})
 }
 
-/** **Sign out everywhere else**: every session of the person but this one, in every workspace. */
+/** **Sign out everywhere else**: every session of the person this one reaches, but this one. */
 export async function endOtherSessions(deps: AppDeps, session: PageSession): Promise<number> {
 	return deps.db.transaction(async (tx) => {
 		const ended = await tx
 			.delete(sessions)
-			.where(and(eq(sessions.userId, session.actor.userId!), ne(sessions.id, session.sessionId)))
+			.where(and(await reachable(tx, session), ne(sessions.id, session.sessionId)))
 			.returning({ id: sessions.id })
 		await recordActivity(tx, session.actor, {
 			action: 'person.sessions_ended_elsewhere',

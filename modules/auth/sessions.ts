@@ -24,6 +24,7 @@ import { membershipColumns, noteUse, personActorFrom } from './credential-use.ts
 import { openChoice, passwordMayOpen, signInDestination } from './sign-in-choice.ts'
 import { proposeTimeZone } from './profile.ts'
 import { verifyAgainstNothing } from './password-hash.ts'
+import type { SignedInBy } from './session-reach.ts'
 
 const DAY = 86_400_000
 export const SESSION_DAYS = 30
@@ -219,9 +220,15 @@ export async function resolvePageSession(deps: AppDeps, request: Request, cookie
  * Opens a session bound to one workspace. The caller has checked that the person is in it (the
  * session is checked against the membership on every request anyway).
  */
-export async function startSession(deps: AppDeps, userId: string, workspace: { workspaceId: string; slug: string }, db: Db = deps.db): Promise<SignInResult> {
+export async function startSession(
+	deps: AppDeps,
+	userId: string,
+	workspace: { workspaceId: string; slug: string },
+	db: Db = deps.db,
+	signedInBy: SignedInBy = 'password',
+): Promise<SignInResult> {
 	const token = randomToken()
 	const expiresAt = new Date(deps.now().getTime() + SESSION_DAYS * DAY)
-	await db.insert(sessions).values({ id: hashSecret(token), userId, workspaceId: workspace.workspaceId, expiresAt })
+	await db.insert(sessions).values({ id: hashSecret(token), userId, workspaceId: workspace.workspaceId, expiresAt, signedInBy })
 	return { token, expiresAt, workspaceSlug: workspace.slug }
 }

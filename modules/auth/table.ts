@@ -133,6 +133,11 @@ export const sessions = pgTable(
 		lastUsedAt: timestamp('last_used_at', { withTimezone: true, precision: 3 }),
 		userAgent: text('user_agent'),
 		address: text('address'),
+		/**
+		 * How the person proved who they are: `password`, or `sso` (the workspace's identity provider,
+		 * which vouches for them in that workspace only: such a session opens no other workspace).
+		 */
+		signedInBy: text('signed_in_by').notNull().default('password'),
 	},
 	(t) => [index('sessions_user').on(t.userId)],
 )

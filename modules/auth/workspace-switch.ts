@@ -10,8 +10,10 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { recordActivity } from '../activity/index.ts'
-import { acceptInvitation, declineInvitation } from './invitations.ts'
-import { choiceUser, endChoice, workspacesOf } from './sign-in-choice.ts'
+import type { Db } from '../../db/client.ts'
+import { acceptInvitation, declineInvitation, invitationsFor, type MyInvitation } from './invitations.ts'
+import { confinedMessage, confinedTo } from './session-reach.ts'
+import { choiceUser, endChoice, workspacesOf, type Membership } from './sign-in-choice.ts'
 import { startSession, type SignInResult } from './sessions.ts'
 import { sessions, users } from './table.ts'
 
@@ -46,13 +48,43 @@ export async function declineAtSignIn(deps: AppDeps, choice: string, invitationI
 	await declineInvitation(deps, await choosingUser(deps, choice), invitationId)
 }
 
-/** Replaces the portal session with one in another of the person's workspaces; logged there. */
+/**
+ * The workspaces a portal session may switch to (its own included): those a password opens, or
+ * only its own when single sign-on opened it (`session-reach.ts`).
+ */
+export async function switchableWorkspaces(deps: AppDeps, session: PageSession, db: Db = deps.db): Promise<Membership[]> {
+	const all = await workspacesOf(db, session.actor.userId!, { password: true })
+	const confined = await confinedTo(db, session)
+	return confined ? all.filter((w) => w.workspaceId === confined) : all
+}
+
+/** The invitations a portal session may answer: all of the person's, or only its own workspace's when single sign-on opened it. */
+export async function invitationsOpenTo(deps: AppDeps, session: PageSession): Promise<MyInvitation[]> {
+	const all = await invitationsFor(deps, session.actor.userId!)
+	const confined = await confinedTo(deps.db, session)
+	return confined ? all.filter((i) => i.workspace.id === confined) : all
+}
+
+/** Accepts or declines one of the person's invitations from the portal (within the session's reach). */
+export async function answerInvitation(deps: AppDeps, session: PageSession, invitationId: string, answer: 'accept' | 'decline'): Promise<void> {
+	const userId = session.actor.userId
+	if (!userId) throw new AppError('FORBIDDEN', 'Only a person answers an invitation')
+	if ((await confinedTo(deps.db, session)) && !(await invitationsOpenTo(deps, session)).some((i) => i.id === invitationId))
+		throw new AppError('FORBIDDEN', confinedMessage(session))
+	if (answer === 'accept') await acceptInvitation(deps, userId, invitationId, session.actor.credential)
+	else await declineInvitation(deps, userId, invitationId)
+}
+
+/** Replaces the portal session with one in another of the person's workspaces (within its reach); logged there. */
 export async function switchWorkspace(deps: AppDeps, session: PageSession, slug: string): Promise<SignInResult> {
 	const userId = session.actor.userId
 	if (!userId) throw new AppError('FORBIDDEN', 'Only a person switches workspace')
 	return deps.db.transaction(async (tx) => {
-		const place = (await workspacesOf(tx, userId, { password: true })).find((w) => w.slug === slug)
-		if (!place) throw new AppError('NOT_FOUND', NOT_YOURS)
+		const place = (await switchableWorkspaces(deps, session, tx)).find((w) => w.slug === slug)
+		if (!place) {
+			const elsewhere = (await workspacesOf(tx, userId, { password: true })).some((w) => w.slug === slug)
+			throw elsewhere ? new AppError('FORBIDDEN', confinedMessage(session)) : new AppError('NOT_FOUND', NOT_YOURS)
+		}
 		const [person] = await tx.select({ name: users.name }).from(users).where(eq(users.id, userId))
 		await tx.delete(sessions).where(eq(sessions.id, session.sessionId))
 		const started = await startSession(deps, userId, place, tx)

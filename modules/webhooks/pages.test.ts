@@ -7,6 +7,7 @@ import { describe, expect, test } from 'bun:test'
 import { Webhook } from 'standardwebhooks'
 import { newPerson, newWorkspace } from '../../tests/helpers.ts'
 import { portalApp, signedIn } from '../../tests/portal.ts'
+import { MAX_PREVIOUS_SECRETS } from './service.ts'
 import { deliverDueWebhooks } from './worker.ts'
 
 const ALLOW = { WEBHOOKS_ALLOW_PRIVATE: 'on' }
@@ -89,4 +90,21 @@ describe('/settings/webhooks', () => {
 		expect((await page.get(endpointPath)).status).toBe(404)
 		server.stop(true)
 	}, 180_000)
+
+	test('rotating again while the most replaced secrets still sign is refused on the page, saying until when; the page lists when each stops', async () => {
+		const { deps } = await portalApp(ALLOW)
+		const ws = await newWorkspace(deps)
+		const page = await signedIn(await newPerson(ws, 'owner', {}, deps), { overrides: ALLOW })
+		const added = await page.submit('/settings/webhooks', { url: 'http://127.0.0.1:9/in', description: '', events: ['job.published'] })
+		const endpointPath = added.redirectedTo!
+		for (let i = 0; i < MAX_PREVIOUS_SECRETS; i++) expect((await page.submit(`${endpointPath}/rotate`)).text).toContain('New signing secret.')
+		const refused = await page.post(`${endpointPath}/rotate`)
+		expect(refused.status).toBe(409)
+		expect(refused.text).toContain('role="alert"')
+		expect(refused.text).toContain('was not rotated')
+		expect(refused.text).not.toContain('whsec_')
+		// The endpoint's page as ever, with the ends of the secrets still signing.
+		expect(refused.text).toContain('Previous secrets sign until')
+		expect(refused.text.match(/<dt>Previous secrets sign until<\/dt><dd>(.*?)<\/dd>/s)?.[1]?.match(/<time /g)).toHaveLength(MAX_PREVIOUS_SECRETS)
+	})
 })

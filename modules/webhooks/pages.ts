@@ -116,12 +116,24 @@ ${dataTable<DeliveryView>({
 })}</section>`
 }
 
+/** A refusal that belongs to no form field: the same box as a form's errors, read out and focused. */
+const problemSummary = (message: string | undefined) =>
+	message ? html`<div class="error-summary" role="alert" tabindex="-1" data-autofocus><h2>There is a problem</h2><p>${message}</p></div>` : ''
+
 export function endpointPage(
 	deps: AppDeps,
 	session: PageSession,
-	view: { endpoint: EndpointView; deliveries: DeliveryView[]; secret?: { value: string; rotated: boolean }; done?: string | null },
+	view: {
+		endpoint: EndpointView
+		deliveries: DeliveryView[]
+		secret?: { value: string; rotated: boolean }
+		done?: string | null
+		/** Why an action was refused (a rotation past the cap), with the page's status. */
+		problem?: { message: string; status: number }
+	},
 ): Response {
 	const e = view.endpoint
+	const signing = e.previousSecretsUntil.filter((until) => until > deps.now())
 	const base = `/settings/webhooks/${e.id}`
 	const secret = view.secret
 		? html`<div class="notice" role="status"><p><strong>${view.secret.rotated ? 'New signing secret.' : 'Endpoint added.'}</strong> Copy the signing secret now and give it to the receiver: it is shown only once.${view.secret.rotated ? ' The previous secret keeps signing beside it for 24 hours.' : ''}</p>
@@ -130,8 +142,8 @@ export function endpointPage(
 	return portalPage(
 		deps,
 		session,
-		{ title: `Webhook ${e.url}`, current: '/settings/webhooks' },
-		html`${notice(view.done)}${secret}
+		{ title: `Webhook ${e.url}`, current: '/settings/webhooks', hasErrors: Boolean(view.problem), status: view.problem?.status },
+		html`${problemSummary(view.problem?.message)}${notice(view.done)}${secret}
 ${pageHeader({ crumbs: [['/settings/webhooks', 'Webhooks']], title: html`<span class="break">${breakable(e.url)}</span>`, meta: html`${statusTag(e)} Added ${when(e.createdAt)}` })}
 <section class="card" aria-labelledby="about-h"><h2 id="about-h">Endpoint</h2>
 ${facts(
@@ -140,7 +152,11 @@ ${facts(
 		['Event types', html`${e.events.map((t, i) => html`${i ? ', ' : ''}<code>${breakable(t)}</code>`)}`],
 		['Status', e.enabled ? 'On' : html`Off${e.disabledReason ? html`: ${e.disabledReason}` : ''}`],
 		['Failing since', e.failingSince ? when(e.failingSince) : null],
-		['Previous secret signs until', e.previousSecretUntil && e.previousSecretUntil > deps.now() ? when(e.previousSecretUntil) : null],
+		[
+			signing.length > 1 ? 'Previous secrets sign until' : 'Previous secret signs until',
+			// One a line: each time has commas of its own.
+			signing.length ? html`${signing.map((until, i) => html`${i ? html`<br>` : ''}${when(until)}`)}` : null,
+		],
 	],
 	{ skipEmpty: true },
 )}

@@ -18,6 +18,7 @@ import {
 	rotateSecret,
 	sendTestEvent,
 	setEndpointEnabled,
+	type EndpointView,
 } from './service.ts'
 
 const auth = { permission: MANAGE } as const
@@ -57,7 +58,12 @@ const listPage = async (deps: AppDeps, session: PageSession, o: { done?: string;
 		status: o.status,
 	})
 
-/** An endpoint's page, with a notice. */
+/** An endpoint's page, with its delivery log, and a new secret, a notice or a refusal. */
+async function onePage(deps: AppDeps, session: PageSession, endpoint: EndpointView, o: Omit<Parameters<typeof endpointPage>[2], 'endpoint' | 'deliveries'>) {
+	return endpointPage(deps, session, { ...o, endpoint, deliveries: await deliveryLog(deps, session.actor, endpoint.id) })
+}
+
+/** An endpoint's page address, with a notice. */
 const to = (endpointId: string, done?: string) => `/settings/webhooks/${encodeURIComponent(endpointId)}${done ? `?done=${done}` : ''}`
 
 export function webhookRoutes(deps: AppDeps, kit: HttpKit) {
@@ -85,11 +91,10 @@ export function webhookRoutes(deps: AppDeps, kit: HttpKit) {
 		.get(
 			'/settings/webhooks/:id',
 			async ({ session, params, query, cookie }) => {
+				// Found first: the secret is shown once, so a page that is not found must not use up its reveal.
 				const endpoint = await getEndpoint(deps, session.actor, params.id)
 				const revealed = await newSecret.open(deps, cookie, session.sessionId)
-				return endpointPage(deps, session, {
-					endpoint,
-					deliveries: await deliveryLog(deps, session.actor, endpoint.id),
+				return onePage(deps, session, endpoint, {
 					secret: revealed?.endpointId === endpoint.id ? { value: revealed.secret, rotated: revealed.rotated } : undefined,
 					done: query.done ? (NOTICES[query.done] ?? null) : null,
 				})
@@ -107,9 +112,15 @@ export function webhookRoutes(deps: AppDeps, kit: HttpKit) {
 		.post(
 			'/settings/webhooks/:id/rotate',
 			async ({ session, params, cookie, redirect }) => {
-				const { secret } = await rotateSecret(deps, session.actor, params.id)
-				await newSecret.seal(deps, cookie, session.sessionId, { endpointId: params.id, secret, rotated: true })
-				return redirect(to(params.id), 303)
+				try {
+					const { secret } = await rotateSecret(deps, session.actor, params.id)
+					await newSecret.seal(deps, cookie, session.sessionId, { endpointId: params.id, secret, rotated: true })
+					return redirect(to(params.id), 303)
+				} catch (error) {
+					// Too many rotations at once: the endpoint's page again, saying why and until when.
+					if (!isRefusal(error)) throw error
+					return onePage(deps, session, await getEndpoint(deps, session.actor, params.id), { problem: { message: error.message, status: error.status } })
+				}
 			},
 			{ session: auth, params: t.Object({ id }), body: formBody },
 		)

@@ -8,6 +8,9 @@
  *   endpoint is "not found".
  * - The address is checked when the endpoint is added (`address.ts`) and again at each delivery.
  * - The signing secret is returned once, when it is made (adding, rotating), and stored sealed.
+ * - A rotation keeps the secret it replaces signing for 24 hours, each for its own 24 hours however
+ *   many rotations follow (a receiver not yet moved on keeps verifying until the promised end); at
+ *   most `MAX_PREVIOUS_SECRETS` of them at once, past which a rotation is refused until one ends.
  * - A replay puts the same delivery (same `webhook-id`, same body) back in the queue, due now.
  */
 import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm'
@@ -16,16 +19,22 @@ import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, forbidden, invalid, notFound, type FieldError } from '../../core/errors.ts'
 import type { OutboundNetwork } from '../../core/http/outbound.ts'
+import { formatDateTime } from '../../core/time.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { endpointUrlProblem } from './address.ts'
 import { newSigningSecret, sealSecret } from './secrets.ts'
-import { webhookDeliveries, webhookEndpoints } from './table.ts'
+import { webhookDeliveries, webhookEndpoints, type PreviousSecret } from './table.ts'
 import { SUBSCRIBABLE, TEST_EVENT, VENDOR_SUBSCRIBABLE } from './types.ts'
 
 export const MANAGE = 'webhooks:manage' as const
-/** How long the previous secret still signs after a rotation. */
+/** How long a secret still signs after a rotation replaced it. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000
+/**
+ * Replaced secrets still signing at once: each adds a signature to every delivery, and more than a few
+ * rotations within a day is a mistake or a loop, not a receiver's need.
+ */
+export const MAX_PREVIOUS_SECRETS = 3
 export const MAX_DESCRIPTION = 200
 /** Endpoints per workspace or vendor: enough for every real use, and a bound on the fan-out of one event. */
 export const MAX_ENDPOINTS = 20
@@ -40,8 +49,8 @@ export interface EndpointView {
 	vendorId: string | null
 	failingSince: Date | null
 	createdAt: Date
-	/** A previous secret still signs until this time (a rotation under way). */
-	previousSecretUntil: Date | null
+	/** When each replaced secret stops signing, soonest first (some may have passed; never the secrets themselves). */
+	previousSecretsUntil: Date[]
 }
 
 export interface DeliveryView {
@@ -74,8 +83,14 @@ const endpointColumns = {
 	vendorId: webhookEndpoints.vendorId,
 	failingSince: webhookEndpoints.failingSince,
 	createdAt: webhookEndpoints.createdAt,
-	previousSecretUntil: webhookEndpoints.previousSecretUntil,
+	// Only the ends: the sealed secrets stay in this module's queries.
+	previousSecretsUntil: sql<
+		string[]
+	>`coalesce((select jsonb_agg(p->'until' order by p->>'until') from jsonb_array_elements(${webhookEndpoints.previousSecrets}) p), '[]'::jsonb)`,
 }
+
+type EndpointRow = Omit<EndpointView, 'previousSecretsUntil'> & { previousSecretsUntil: string[] }
+const endpointView = (row: EndpointRow): EndpointView => ({ ...row, previousSecretsUntil: row.previousSecretsUntil.map((t) => new Date(t)) })
 
 const isVendor = (actor: Actor) => actor.role === 'vendor'
 
@@ -150,14 +165,15 @@ export async function addEndpoint(
 			})
 			.returning(endpointColumns)
 		await recordActivity(tx, actor, { action: 'webhook.endpoint_added', targetType: 'webhook_endpoint', targetId: id, detail: { events } })
-		return row!
+		return endpointView(row!)
 	})
 	return { endpoint, secret }
 }
 
 export async function listEndpoints(deps: AppDeps, actor: Actor): Promise<EndpointView[]> {
 	mayManage(deps, actor)
-	return deps.db.select(endpointColumns).from(webhookEndpoints).where(scope(actor)).orderBy(webhookEndpoints.createdAt, webhookEndpoints.id)
+	const rows = await deps.db.select(endpointColumns).from(webhookEndpoints).where(scope(actor)).orderBy(webhookEndpoints.createdAt, webhookEndpoints.id)
+	return rows.map(endpointView)
 }
 
 export async function getEndpoint(deps: AppDeps, actor: Actor, id: string, db: Db = deps.db): Promise<EndpointView> {
@@ -167,7 +183,7 @@ export async function getEndpoint(deps: AppDeps, actor: Actor, id: string, db: D
 		.from(webhookEndpoints)
 		.where(and(eq(webhookEndpoints.id, id), scope(actor)))
 	if (!row) throw notFoundEndpoint(id)
-	return row
+	return endpointView(row)
 }
 
 export async function removeEndpoint(deps: AppDeps, actor: Actor, id: string): Promise<void> {
@@ -200,19 +216,46 @@ export async function setEndpointEnabled(deps: AppDeps, actor: Actor, id: string
 	})
 }
 
-/** A new signing secret (returned once); the previous one keeps signing beside it for 24 hours. */
+/** The replaced secrets that still sign at `now` (an ended one is dropped: it never signs again). */
+export const liveSecrets = (previous: readonly PreviousSecret[], now: Date) => previous.filter((p) => new Date(p.until) > now)
+
+/**
+ * The refusal of a rotation past the cap, naming when the soonest of the replaced secrets stops
+ * signing (a rotation is possible again then).
+ */
+function tooManyRotations(live: readonly PreviousSecret[]): AppError {
+	const soonest = live.map((p) => p.until).sort()[0]
+	return new AppError(
+		'CONFLICT',
+		`The secret was not rotated: ${MAX_PREVIOUS_SECRETS} earlier secrets still sign beside the current one, the most kept at once. Rotate again after ${formatDateTime(new Date(soonest!))}, when the oldest stops signing.`,
+	)
+}
+
+/**
+ * A new signing secret (returned once). The current one joins the replaced secrets, signing beside
+ * the new one for 24 hours; those replaced earlier keep their own end. Refused (409) while
+ * `MAX_PREVIOUS_SECRETS` replaced secrets still sign.
+ */
 export async function rotateSecret(deps: AppDeps, actor: Actor, id: string): Promise<{ secret: string; previousValidUntil: Date }> {
 	mayManage(deps, actor)
 	const secret = newSigningSecret()
 	const sealed = await sealSecret(deps.secret, id, secret)
-	const until = new Date(deps.now().getTime() + ROTATION_OVERLAP_MS)
+	const now = deps.now()
+	const until = new Date(now.getTime() + ROTATION_OVERLAP_MS)
 	await deps.db.transaction(async (tx) => {
-		const changed = await tx
-			.update(webhookEndpoints)
-			.set({ previousSecretSealed: sql`${webhookEndpoints.secretSealed}`, previousSecretUntil: until, secretSealed: sealed })
+		// Locked: two rotations at once would each keep the list they read, and one replaced secret would be lost.
+		const [row] = await tx
+			.select({ current: webhookEndpoints.secretSealed, previous: webhookEndpoints.previousSecrets })
+			.from(webhookEndpoints)
 			.where(and(eq(webhookEndpoints.id, id), scope(actor)))
-			.returning({ id: webhookEndpoints.id })
-		if (!changed.length) throw notFoundEndpoint(id)
+			.for('update')
+		if (!row) throw notFoundEndpoint(id)
+		const live = liveSecrets(row.previous, now)
+		if (live.length >= MAX_PREVIOUS_SECRETS) throw tooManyRotations(live)
+		await tx
+			.update(webhookEndpoints)
+			.set({ previousSecrets: [...live, { sealed: row.current, until: until.toISOString() }], secretSealed: sealed })
+			.where(eq(webhookEndpoints.id, id))
 		await recordActivity(tx, actor, { action: 'webhook.secret_rotated', targetType: 'webhook_endpoint', targetId: id })
 	})
 	return { secret, previousValidUntil: until }

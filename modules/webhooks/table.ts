@@ -3,13 +3,22 @@ import { sql } from 'drizzle-orm'
 import { workspaces } from '../auth/table.ts'
 import { vendors } from '../vendors/table.ts'
 
+/** A secret a rotation replaced: it still signs until `until`. */
+export interface PreviousSecret {
+	sealed: string
+	/** ISO 8601. */
+	until: string
+}
+
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 })
 
 /**
  * Where events go: a workspace's endpoint (owners and admins add it; `vendorId` null) or a vendor's
  * (added with its API key; it hears only of that vendor's own jobs and submissions). The signing
  * secret is stored sealed (AES-GCM, key derived from the server secret, bound to the endpoint's id),
- * never in plain text; during a rotation the previous one signs too, until `previousSecretUntil`.
+ * never in plain text. After a rotation the secret it replaced keeps signing until its own end, from
+ * `previousSecrets` (a few at most, see service.ts; one whose end has passed never signs again and
+ * is dropped at the next rotation).
  */
 export const webhookEndpoints = pgTable(
 	'webhook_endpoints',
@@ -27,10 +36,20 @@ export const webhookEndpoints = pgTable(
 		/** Why it was switched off by Benchline (410 Gone, failing for 5 days); null when a person did it or it is on. */
 		disabledReason: text('disabled_reason'),
 		secretSealed: text('secret_sealed').notNull(),
-		previousSecretSealed: text('previous_secret_sealed'),
-		previousSecretUntil: at('previous_secret_until'),
-		/** Since when every attempt has failed (cleared by a 2xx); 5 days of it disables the endpoint. */
+		/**
+		 * The secrets replaced by rotations, oldest first, each sealed like `secretSealed` and signing until
+		 * its `until` (ISO 8601). A list in the row rather than a table: it is short (capped), always read
+		 * with the endpoint (the claim's one row) and rewritten whole under the row's lock by a rotation.
+		 */
+		previousSecrets: jsonb('previous_secrets').$type<PreviousSecret[]>().notNull().default([]),
+		/**
+		 * Since when every attempt has failed, in one unbroken run (cleared by a 2xx); 5 days of it
+		 * disables the endpoint. The run is broken when no attempt failed for longer than the retry
+		 * schedule's longest wait with its jitter (`lastFailureAt` tells; worker.ts `failureRunGapMs`).
+		 */
 		failingSince: at('failing_since'),
+		/** The latest failed attempt. */
+		lastFailureAt: at('last_failure_at'),
 		createdAt: at('created_at').notNull().defaultNow(),
 	},
 	(t) => [index('webhook_endpoints_workspace').on(t.workspaceId, t.createdAt), index('webhook_endpoints_vendor').on(t.vendorId)],

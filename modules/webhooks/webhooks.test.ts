@@ -3,8 +3,8 @@
  * where the address rule is under test), real signatures checked with the `standardwebhooks` library,
  * real workers claiming from the test database.
  */
-import { afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import { sql } from 'drizzle-orm'
+import { afterEach, beforeAll, describe, expect, setSystemTime, test } from 'bun:test'
+import { eq, sql } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import type { Actor } from '../../core/actor.ts'
 import { runCommand } from '../../core/cli.ts'
@@ -32,9 +32,10 @@ import { submitToVendor } from '../documents/index.ts'
 import { jobs } from '../jobs/table.ts'
 import { drainEvents } from '../events/index.ts'
 import { outbox } from '../outbox/table.ts'
-import { addEndpoint, rotateSecret, sendTestEvent } from './service.ts'
+import { newSigningSecret, openSecret, sealSecret } from './secrets.ts'
+import { addEndpoint, getEndpoint, MAX_PREVIOUS_SECRETS, rotateSecret, ROTATION_OVERLAP_MS, sendTestEvent } from './service.ts'
 import { webhookDeliveries, webhookEndpoints } from './table.ts'
-import { claimForTest, deliverDueWebhooks, pruneDeliveries, startWebhookWorker } from './worker.ts'
+import { claimForTest, deliverDueWebhooks, FAILING_DISABLES_AFTER_MS, pruneDeliveries, startWebhookWorker } from './worker.ts'
 
 interface Received {
 	id: string
@@ -68,6 +69,22 @@ const verify = (secret: string, r: Received) =>
 		data: Record<string, unknown>
 	}
 
+/**
+ * The library's verify as a receiver runs it when the delivery arrives: at the attempt's time (the
+ * test clock may be days ahead, past verify's 5-minute tolerance of the real clock).
+ */
+function verifiesAtArrival(secret: string, r: Received): boolean {
+	setSystemTime(new Date(Number(r.timestamp) * 1000))
+	try {
+		verify(secret, r)
+		return true
+	} catch {
+		return false
+	} finally {
+		setSystemTime()
+	}
+}
+
 async function until(check: () => Promise<boolean> | boolean, what: string) {
 	for (let i = 0; ; i++) {
 		if (await check()) return
@@ -97,6 +114,13 @@ const deliveries = (endpointId: string) =>
 	deps.database.rows<{ id: string; status: string; attempts: number; lastStatus: number | null; lastError: string | null }>(
 		sql`select id, status, attempts, last_status as "lastStatus", last_error as "lastError" from ${webhookDeliveries} where endpoint_id = ${endpointId} order by seq`,
 	)
+/** Moves the clock to the endpoint's next retry, as a worker polling all along would reach it. */
+async function advanceToDue(endpointId: string) {
+	const [next] = await deps.database.rows<{ at: string }>(
+		sql`select min(next_attempt_at) as at from ${webhookDeliveries} where endpoint_id = ${endpointId} and status = 'pending'`,
+	)
+	clock.advance(Math.max(0, new Date(next!.at).getTime() - clock.now().getTime()))
+}
 const endpointRow = async (id: string) =>
 	(
 		await deps.database.rows<{ enabled: boolean; disabledReason: string | null }>(
@@ -190,16 +214,29 @@ describe('delivery', () => {
 		const vendor = await newVendor(ws, 'Acme', deps)
 		await publish(vendor.apiKey)
 		await drain()
+		const firstFailure = clock.now().getTime()
 		for (let i = 0; i < 4; i++) {
 			await deliverDueWebhooks(deps, { workspaceId: ws.id })
 			clock.advance(1_500)
 		}
 		expect(await deliveries(endpoint.id)).toMatchObject([{ status: 'failed', attempts: 4, lastStatus: 503 }])
 		expect((await endpointRow(endpoint.id)).enabled).toBe(true)
-		clock.advance(5 * 86_400_000)
+		// The outage goes on: the next event is retried every 12 hours (a schedule as long as the real one's
+		// waits), each attempt failing, so the run of failures is unbroken for 5 days.
+		const halfDaily = await testDeps({ WEBHOOKS_ALLOW_PRIVATE: 'on', WEBHOOK_RETRY_SCHEDULE: Array(12).fill('12h').join(',') })
 		await publish(vendor.apiKey)
 		await drain()
-		expect(await deliverDueWebhooks(deps, { workspaceId: ws.id })).toMatchObject({ disabled: 1 })
+		for (;;) {
+			const round = await deliverDueWebhooks(halfDaily, { workspaceId: ws.id })
+			if (clock.now().getTime() - firstFailure < FAILING_DISABLES_AFTER_MS) {
+				expect(round).toMatchObject({ retried: 1 })
+				expect((await endpointRow(endpoint.id)).enabled).toBe(true)
+				await advanceToDue(endpoint.id)
+				continue
+			}
+			expect(round).toMatchObject({ disabled: 1 })
+			break
+		}
 		r.stop()
 		expect(await endpointRow(endpoint.id)).toMatchObject({ enabled: false, disabledReason: 'Every delivery has failed for 5 days' })
 		const mail = await deps.database.rows<{ to: string; subject: string; text: string }>(
@@ -207,6 +244,32 @@ describe('delivery', () => {
 		)
 		expect(mail).toEqual([expect.objectContaining({ to: owner.email, subject: 'A webhook endpoint was switched off' })])
 		expect(mail[0]!.text).toContain(r.url)
+	})
+
+	test('days without any attempt are not failing days: the first failure after a quiet week after an outage does not switch the endpoint off', async () => {
+		const ws = await newWorkspace(deps)
+		let down = true
+		const r = receiver(() => new Response('', { status: down ? 503 : 200 }))
+		const { endpoint } = await addEndpoint(deps, operatorActor(ws), { url: r.url, events: ['job.published'] })
+		// Day 0: an outage; one test event fails through its whole schedule.
+		await sendTestEvent(deps, operatorActor(ws), endpoint.id)
+		for (let i = 0; i < 4; i++) {
+			await deliverDueWebhooks(deps, { workspaceId: ws.id })
+			clock.advance(1_500)
+		}
+		expect(await deliveries(endpoint.id)).toMatchObject([{ status: 'failed', attempts: 4 }])
+		// The receiver is back, but no event comes for 5 days; then one attempt meets a blip.
+		clock.advance(FAILING_DISABLES_AFTER_MS)
+		await sendTestEvent(deps, operatorActor(ws), endpoint.id)
+		expect(await deliverDueWebhooks(deps, { workspaceId: ws.id })).toMatchObject({ retried: 1, disabled: 0 })
+		expect(await endpointRow(endpoint.id)).toMatchObject({ enabled: true, disabledReason: null })
+		// The blip starts a new run: its failing time is now, not day 0.
+		const [row] = await deps.database.rows<{ since: string }>(sql`select failing_since as since from ${webhookEndpoints} where id = ${endpoint.id}`)
+		expect(Math.abs(new Date(row!.since).getTime() - clock.now().getTime())).toBeLessThan(5_000)
+		down = false
+		clock.advance(1_500)
+		expect(await deliverDueWebhooks(deps, { workspaceId: ws.id })).toMatchObject({ delivered: 1 })
+		r.stop()
 	})
 
 	test('a restart mid-retry loses nothing: a delivery waiting for its retry, and one claimed by an instance that died, are both delivered', async () => {
@@ -310,6 +373,115 @@ describe('delivery', () => {
 		// Signed with the new secret only (the library's own signing gives the same header; its verify would
 		// refuse the moved clock's timestamp).
 		expect(after.signature).toBe(new Webhook(fresh).sign(after.id, new Date(Number(after.timestamp) * 1000), after.body))
+	})
+})
+
+describe('rotations', () => {
+	/** Sends a test event now and returns what the receiver got. */
+	async function deliverTest(ws: TestWorkspace, endpointId: string, r: ReturnType<typeof receiver>) {
+		await sendTestEvent(deps, operatorActor(ws), endpointId)
+		await deliverDueWebhooks(deps, { workspaceId: ws.id })
+		return r.got.at(-1)!
+	}
+
+	test('a second rotation within 24 hours keeps the first secret signing until its promised end, and not after', async () => {
+		const ws = await newWorkspace(deps)
+		const r = receiver()
+		const { endpoint, secret: a } = await addEndpoint(deps, operatorActor(ws), { url: r.url, events: ['job.published'] })
+		const first = await rotateSecret(deps, operatorActor(ws), endpoint.id)
+		clock.advance(3_600_000)
+		const second = await rotateSecret(deps, operatorActor(ws), endpoint.id)
+		const during = await deliverTest(ws, endpoint.id, r)
+		expect(during.signature.split(' ')).toHaveLength(3)
+		// A receiver still on the first secret, one on the second (not yet moved on), one on the newest.
+		for (const secret of [a, first.secret, second.secret]) expect(verifiesAtArrival(secret, during)).toBe(true)
+		expect((await getEndpoint(deps, operatorActor(ws), endpoint.id)).previousSecretsUntil).toEqual([first.previousValidUntil, second.previousValidUntil])
+
+		// A minute before the first secret's promised end it still signs; a minute after, it does not.
+		clock.advance(first.previousValidUntil.getTime() - clock.now().getTime() - 60_000)
+		expect(verifiesAtArrival(a, await deliverTest(ws, endpoint.id, r))).toBe(true)
+		clock.advance(120_000)
+		const after = await deliverTest(ws, endpoint.id, r)
+		r.stop()
+		expect(after.signature.split(' ')).toHaveLength(2)
+		expect(verifiesAtArrival(a, after)).toBe(false)
+		expect(verifiesAtArrival(first.secret, after)).toBe(true)
+		expect(verifiesAtArrival(second.secret, after)).toBe(true)
+	})
+
+	test('past the cap of secrets still signing a rotation is refused, saying until when; once the oldest ends it is allowed again', async () => {
+		const ws = await newWorkspace(deps)
+		const r = receiver()
+		const { endpoint } = await addEndpoint(deps, operatorActor(ws), { url: r.url, events: ['job.published'] })
+		const rotations = []
+		for (let i = 0; i < MAX_PREVIOUS_SECRETS; i++) {
+			rotations.push(await rotateSecret(deps, operatorActor(ws), endpoint.id))
+			clock.advance(60_000)
+		}
+		const refused = await rotateSecret(deps, operatorActor(ws), endpoint.id).catch((e) => e)
+		expect(refused).toBeInstanceOf(AppError)
+		expect(refused.status).toBe(409)
+		expect(refused.message).toContain('was not rotated')
+		// Nothing changed: the newest secret still signs, beside every one it replaced.
+		const current = rotations.at(-1)!.secret
+		const signed = await deliverTest(ws, endpoint.id, r)
+		expect(signed.signature.split(' ')).toHaveLength(MAX_PREVIOUS_SECRETS + 1)
+		expect(verifiesAtArrival(current, signed)).toBe(true)
+		// The oldest replaced secret's end has passed: a rotation is allowed again, and the ended one is dropped.
+		clock.advance(rotations[0]!.previousValidUntil.getTime() - clock.now().getTime() + 1_000)
+		const again = await rotateSecret(deps, operatorActor(ws), endpoint.id)
+		const [row] = await deps.database.rows<{ n: number }>(
+			sql`select jsonb_array_length(previous_secrets) as n from ${webhookEndpoints} where id = ${endpoint.id}`,
+		)
+		expect(Number(row!.n)).toBe(MAX_PREVIOUS_SECRETS)
+		const last = await deliverTest(ws, endpoint.id, r)
+		r.stop()
+		expect(verifiesAtArrival(again.secret, last)).toBe(true)
+		expect(verifiesAtArrival(current, last)).toBe(true)
+	})
+
+	test('the migration moves the one previous secret of a rotation under way into the list, still signing until its end', async () => {
+		const ws = await newWorkspace(deps)
+		const r = receiver()
+		const { endpoint, secret: old } = await addEndpoint(deps, operatorActor(ws), { url: r.url, events: ['job.published'] })
+		const until = new Date(clock.now().getTime() + ROTATION_OVERLAP_MS - 3_600_000)
+		const migration = await Bun.file(new URL('./migrations/0002_previous_secrets_list.sql', import.meta.url)).text()
+		// Its data statements (the column it adds exists already), run on a row as the old code left it, then undone.
+		const updates = migration.split('--> statement-breakpoint').filter((statement) => /^\s*(--.*\n)*\s*UPDATE/i.test(statement))
+		expect(updates).toHaveLength(2)
+		const rollback = new Error('rolled back')
+		let moved: { previous: { sealed: string; until: string }[] } | undefined
+		await deps.db
+			.transaction(async (tx) => {
+				await deps.database.rows(
+					sql`alter table ${webhookEndpoints} add column previous_secret_sealed text, add column previous_secret_until timestamptz(3)`,
+					tx,
+				)
+				const sealed = await sealSecret(deps.secret, endpoint.id, old)
+				await deps.database.rows(
+					sql`update ${webhookEndpoints} set previous_secret_sealed = ${sealed}, previous_secret_until = ${until.toISOString()}::timestamptz, previous_secrets = '[]' where id = ${endpoint.id}`,
+					tx,
+				)
+				for (const statement of updates) await deps.database.rows(sql.raw(statement), tx)
+				;[moved] = await deps.database.rows(sql`select previous_secrets as previous from ${webhookEndpoints} where id = ${endpoint.id}`, tx)
+				throw rollback
+			})
+			.catch((e) => {
+				if (e !== rollback) throw e
+			})
+		expect(moved!.previous).toHaveLength(1)
+		expect(new Date(moved!.previous[0]!.until)).toEqual(until)
+		// Still sealed and bound to its endpoint (the migration copies, never opens it): it opens to the old secret.
+		expect(await openSecret(deps.secret, endpoint.id, moved!.previous[0]!.sealed)).toBe(old)
+		// With the list as the migration left it (and a newer current secret), deliveries verify with the old one.
+		await deps.db
+			.update(webhookEndpoints)
+			.set({ previousSecrets: moved!.previous, secretSealed: await sealSecret(deps.secret, endpoint.id, newSigningSecret()) })
+			.where(eq(webhookEndpoints.id, endpoint.id))
+		const signed = await deliverTest(ws, endpoint.id, r)
+		r.stop()
+		expect(signed.signature.split(' ')).toHaveLength(2)
+		expect(verifiesAtArrival(old, signed)).toBe(true)
 	})
 })
 

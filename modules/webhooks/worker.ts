@@ -11,12 +11,14 @@
  *   worker's slots are filled as soon as one frees: an endpoint that hangs holds its own few slots
  *   until the 10-second deadline, never the others'.
  * - Each attempt is signed anew (`webhook-timestamp` is the attempt's time) with the endpoint's
- *   secrets; the `webhook-id` and the body never change.
+ *   secret and every replaced one whose end has not passed; the `webhook-id` and the body never change.
  * - A 2xx is delivered. 410 Gone switches the endpoint off at once. Anything else (another status, no
  *   answer within 10 s, a refused address) waits the next step of the retry schedule plus up to 20 %
  *   jitter, then is tried again; past the last step the delivery has failed. An endpoint whose
  *   attempts have all failed for 5 days is switched off and its workspace's owners are e-mailed
- *   (through the outbox, in the same transaction).
+ *   (through the outbox, in the same transaction). Those 5 days are one unbroken run of failed
+ *   attempts: days with no attempt at all (no event, the schedule ended) are not failures, so a
+ *   silence longer than the schedule's longest wait starts the run again at the next failure.
  */
 import { and, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
@@ -28,7 +30,8 @@ import { enqueueMail } from '../outbox/index.ts'
 import { webhookPolicy } from './address.ts'
 import { openSecret, signatureHeader } from './secrets.ts'
 import { webhookSettings } from './settings.ts'
-import { webhookDeliveries, webhookEndpoints } from './table.ts'
+import { liveSecrets } from './service.ts'
+import { webhookDeliveries, webhookEndpoints, type PreviousSecret } from './table.ts'
 
 export interface WebhookWorkerOptions {
 	/** How often to look for due deliveries (ms). */
@@ -50,6 +53,23 @@ export const DEFAULT_WEBHOOK_WORKER: WebhookWorkerOptions = { pollMs: 500, slots
 /** Five days of nothing but failures switch an endpoint off. */
 export const FAILING_DISABLES_AFTER_MS = 5 * 86_400_000
 
+/** A retry waits its step of the schedule plus up to this share of it, so that retries spread out. */
+const JITTER = 0.2
+
+/**
+ * Beyond the wait itself, how late a failure may follow the one before and still continue its run:
+ * the attempt's 10-second deadline, the worker's poll and the claim. A retry later than that (a
+ * backlog) starts a new run: the endpoint is switched off later, never sooner.
+ */
+const RUN_SLACK_MS = 60_000
+
+/**
+ * The longest silence between two failed attempts of one run: the schedule's longest wait with its
+ * whole jitter, plus the slack. While an endpoint fails, each delivery is retried within it; longer,
+ * and nothing was tried meanwhile, which is no evidence that the endpoint was down.
+ */
+export const failureRunGapMs = (schedule: readonly number[]) => Math.max(0, ...schedule) * (1 + JITTER) + RUN_SLACK_MS
+
 interface Claimed {
 	id: string
 	endpointId: string
@@ -59,8 +79,8 @@ interface Claimed {
 	attempts: number
 	url: string
 	secretSealed: string
-	previousSecretSealed: string | null
-	previousSecretUntil: Date | string | null
+	/** jsonb: parsed by the drivers, though a string is read too. */
+	previousSecrets: PreviousSecret[] | string
 }
 
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`
@@ -95,7 +115,7 @@ update ${webhookDeliveries} d set status = 'sending', attempts = d.attempts + 1,
 from picked, ${webhookEndpoints} e
 where d.id = picked.id and e.id = d.endpoint_id
 returning d.id, d.endpoint_id as "endpointId", d.workspace_id as "workspaceId", d.type, d.body, d.attempts, e.url,
-	e.secret_sealed as "secretSealed", e.previous_secret_sealed as "previousSecretSealed", e.previous_secret_until as "previousSecretUntil"`)
+	e.secret_sealed as "secretSealed", e.previous_secrets as "previousSecrets"`)
 }
 
 /** Opened secrets by sealed value: opening one per delivery would cost an AES operation each time. */
@@ -110,12 +130,11 @@ function open(deps: AppDeps, endpointId: string, sealed: string): Promise<string
 	return secret
 }
 
-/** The secrets that sign now: the current one, and the previous one while a rotation lasts. */
+/** The secrets that sign now, newest first: the current one, then each replaced one until its end. */
 async function signingSecrets(deps: AppDeps, row: Claimed): Promise<string[]> {
-	const secrets = [await open(deps, row.endpointId, row.secretSealed)]
-	if (row.previousSecretSealed && row.previousSecretUntil && new Date(row.previousSecretUntil) > deps.now())
-		secrets.push(await open(deps, row.endpointId, row.previousSecretSealed))
-	return secrets
+	const previous: PreviousSecret[] = typeof row.previousSecrets === 'string' ? JSON.parse(row.previousSecrets) : row.previousSecrets
+	const live = liveSecrets(previous, deps.now()).sort((a, b) => b.until.localeCompare(a.until))
+	return Promise.all([row.secretSealed, ...live.map((p) => p.sealed)].map((sealed) => open(deps, row.endpointId, sealed)))
 }
 
 export interface Attempt {
@@ -146,7 +165,7 @@ export type Outcome = 'delivered' | 'retried' | 'failed' | 'disabled'
 /** The wait before the retry after attempt number `attempts` (1-based), with jitter; null past the schedule. */
 export function retryDelay(schedule: readonly number[], attempts: number, random = Math.random()): number | null {
 	const base = schedule[attempts - 1]
-	return base === undefined ? null : Math.round(base * (1 + 0.2 * random))
+	return base === undefined ? null : Math.round(base * (1 + JITTER * random))
 }
 
 async function settle(deps: AppDeps, row: Claimed, result: Attempt): Promise<Outcome> {
@@ -178,17 +197,32 @@ update ${webhookEndpoints} set failing_since = null where id in (select endpoint
 					: { status: 'pending', lastStatus: result.status, lastError: error, nextAttemptAt: new Date(now.getTime() + delay) },
 			)
 			.where(mine)
-		const [endpoint] = await tx
-			.update(webhookEndpoints)
-			.set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${at(now)})` })
-			.where(eq(webhookEndpoints.id, row.endpointId))
-			.returning({ failingSince: webhookEndpoints.failingSince })
-		if (endpoint?.failingSince && now.getTime() - new Date(endpoint.failingSince).getTime() >= FAILING_DISABLES_AFTER_MS) {
+		const failingSince = await recordFailure(deps, tx, row.endpointId, now)
+		if (failingSince && now.getTime() - failingSince.getTime() >= FAILING_DISABLES_AFTER_MS) {
 			await disable(deps, tx, row, 'Every delivery has failed for 5 days')
 			return 'disabled'
 		}
 		return delay === null ? 'failed' : 'retried'
 	})
+}
+
+/**
+ * Records a failed attempt on its endpoint; returns since when its attempts have failed. The run goes
+ * on when the failure before was recent enough to be part of it (`failureRunGapMs`), else it starts now.
+ */
+async function recordFailure(deps: AppDeps, tx: Db, endpointId: string, now: Date): Promise<Date | null> {
+	const e = webhookEndpoints
+	const runFrom = new Date(now.getTime() - failureRunGapMs(deps.config.settings.of(webhookSettings).webhookRetryScheduleMs))
+	const [endpoint] = await tx
+		.update(e)
+		.set({
+			failingSince: sql`case when ${e.failingSince} is not null and ${e.lastFailureAt} >= ${at(runFrom)} then ${e.failingSince} else ${at(now)} end`,
+			// Attempts settle out of order across instances: the latest failure is kept.
+			lastFailureAt: sql`greatest(${e.lastFailureAt}, ${at(now)})`,
+		})
+		.where(eq(e.id, endpointId))
+		.returning({ failingSince: e.failingSince })
+	return endpoint?.failingSince ? new Date(endpoint.failingSince) : null
 }
 
 /** Switches the endpoint off (once) and tells the workspace's owners by e-mail. */

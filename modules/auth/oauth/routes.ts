@@ -14,7 +14,7 @@ import { applyCors, preflight } from '../../../core/http/cors.ts'
 import type { HttpKit } from '../../../core/module.ts'
 import type { PageSession } from '../../../core/http/auth.ts'
 import { resolvePageSession } from '../sessions.ts'
-import { workspacesOf } from '../sign-in-choice.ts'
+import { switchableWorkspaces } from '../workspace-switch.ts'
 import {
 	type AuthorizationRequest,
 	authorizationParams,
@@ -214,7 +214,7 @@ async function authorizeRequest(deps: AppDeps, request: Request, cookie: Record<
 		authorization,
 		query,
 		await openConsent(deps, session, target.client.id, query),
-		await workspacesOf(deps.db, session.actor.userId!),
+		await switchableWorkspaces(deps, session),
 		!(await knownInWorkspace(deps, target.client.id, session.actor.workspaceId)),
 	)
 }

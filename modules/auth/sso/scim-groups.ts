@@ -5,11 +5,12 @@
  * role's group gives them the role single sign-on gives new people (Viewer if that is the group
  * they left). Groups cannot be created or deleted: a group pushed under a role's name is that role.
  */
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, eq, inArray, isNull, or } from 'drizzle-orm'
 import type { Actor, PersonRole } from '../../../core/actor.ts'
 import { PERSON_ROLES } from '../../../core/actor.ts'
 import type { AppDeps } from '../../../core/deps.ts'
 import { AppError, invalid } from '../../../core/errors.ts'
+import type { Db } from '../../../db/client.ts'
 import { changeRole } from '../people.ts'
 import { memberships, users } from '../table.ts'
 import { GROUP_NAMES, roleOfGroup } from './scim-model.ts'
@@ -27,7 +28,7 @@ export function requireGroup(id: string): PersonRole {
 }
 
 /** The groups (optionally the one named `displayName eq "…"`), with their members. */
-export async function listGroups(deps: AppDeps, actor: Actor, filter: string | undefined): Promise<ScimGroup[]> {
+export async function listGroups(deps: AppDeps, actor: Actor, filter: string | undefined, db: Db = deps.db): Promise<ScimGroup[]> {
 	let roles: readonly PersonRole[] = PERSON_ROLES
 	if (filter !== undefined && filter.trim() !== '') {
 		const m = /^\s*displayName\s+eq\s+"((?:[^"\\]|\\.)*)"\s*$/i.exec(filter)
@@ -35,7 +36,7 @@ export async function listGroups(deps: AppDeps, actor: Actor, filter: string | u
 		const role = roleOfGroup(m[1]!.replace(/\\(.)/g, '$1'))
 		roles = role ? [role] : []
 	}
-	const rows = await deps.db
+	const rows = await db
 		.select({ userId: users.id, name: users.name, role: memberships.role })
 		.from(memberships)
 		.innerJoin(users, eq(users.id, memberships.userId))
@@ -44,9 +45,9 @@ export async function listGroups(deps: AppDeps, actor: Actor, filter: string | u
 	return roles.map((role) => ({ role, members: rows.filter((r) => r.role === role).map(({ userId, name }) => ({ userId, name })) }))
 }
 
-export async function getGroup(deps: AppDeps, actor: Actor, id: string): Promise<ScimGroup> {
+export async function getGroup(deps: AppDeps, actor: Actor, id: string, db: Db = deps.db): Promise<ScimGroup> {
 	const role = requireGroup(id)
-	return (await listGroups(deps, actor, `displayName eq "${GROUP_NAMES[role]}"`))[0]!
+	return (await listGroups(deps, actor, `displayName eq "${GROUP_NAMES[role]}"`, db))[0]!
 }
 
 /** A group "created" by the provider: only a role's name is one. */
@@ -56,25 +57,51 @@ export function groupNamed(displayName: unknown): PersonRole {
 	return role
 }
 
-/** Changes the members of the role's group: `add` and `remove` lists of user ids, or `replace` with the full list. */
+/**
+ * Changes the members of the role's group: `add` and `remove` lists of user ids, or `replace` with
+ * the full list. All or nothing (RFC 7644 §3.5.2): one transaction, so a member refused leaves
+ * every member as they were.
+ */
 export async function changeMembers(deps: AppDeps, actor: Actor, role: PersonRole, change: { add?: string[]; remove?: string[]; replace?: string[] }) {
-	const ws = { id: actor.workspaceId, slug: actor.workspaceSlug }
-	const current = (await getGroup(deps, actor, role)).members.map((m) => m.userId)
-	const add = change.replace ?? change.add ?? []
-	const remove = change.replace ? current.filter((id) => !change.replace!.includes(id)) : (change.remove ?? [])
-	const fallback = async () => {
-		const role0 = await newPersonRole(deps.db, actor.workspaceId)
-		return role0 === role ? 'viewer' : role0
-	}
-	for (const userId of add) {
-		if (current.includes(userId)) continue
-		try {
-			await changeRole(deps, actor, ws, { userId }, role)
-		} catch (error) {
-			if (error instanceof AppError && error.code === 'NOT_FOUND')
-				throw invalid([{ field: 'members', message: `${userId} is not an active user of this workspace` }])
-			throw error
+	await deps.db.transaction(async (tx) => {
+		await lockMembers(tx, actor.workspaceId, role, [...(change.replace ?? []), ...(change.add ?? []), ...(change.remove ?? [])])
+		const current = (await getGroup(deps, actor, role, tx)).members.map((m) => m.userId)
+		const add = change.replace ?? change.add ?? []
+		const remove = change.replace ? current.filter((id) => !change.replace!.includes(id)) : (change.remove ?? [])
+		const fallback = async () => {
+			const role0 = await newPersonRole(tx, actor.workspaceId)
+			return role0 === role ? 'viewer' : role0
 		}
+		for (const userId of add) if (!current.includes(userId)) await setRole(deps, tx, actor, userId, role)
+		for (const userId of remove) if (current.includes(userId)) await setRole(deps, tx, actor, userId, await fallback())
+	})
+}
+
+/**
+ * Locks, in one statement and in user-id order as owners.ts does, every membership the request may
+ * change (the group's members, the ids named) with the owners' rows. `changeRole` then locks them
+ * one member at a time: without this, two group requests at once could each hold a row the other
+ * waits for (a deadlock).
+ */
+async function lockMembers(tx: Db, workspaceId: string, role: PersonRole, ids: string[]): Promise<void> {
+	const inGroup = and(inArray(memberships.role, ['owner', role]), isNull(memberships.removedAt))
+	await tx
+		.select({ userId: memberships.userId })
+		.from(memberships)
+		.where(and(eq(memberships.workspaceId, workspaceId), ids.length ? or(inGroup, inArray(memberships.userId, ids)) : inGroup))
+		.orderBy(memberships.userId)
+		.for('update')
+}
+
+/** One member's new role, the people page's refusals said in SCIM's words. */
+async function setRole(deps: AppDeps, tx: Db, actor: Actor, userId: string, role: string): Promise<void> {
+	try {
+		await changeRole(deps, actor, { id: actor.workspaceId, slug: actor.workspaceSlug }, { userId }, role, tx)
+	} catch (error) {
+		if (!(error instanceof AppError)) throw error
+		if (error.code === 'NOT_FOUND') throw invalid([{ field: 'members', message: `${userId} is not an active user of this workspace` }])
+		// The last owner stays: a rule about the member's current state, not a duplicate (SCIM's `uniqueness`).
+		if (error.code === 'CONFLICT') throw new AppError('CONFLICT', error.message, { scimType: 'mutability' })
+		throw error
 	}
-	for (const userId of remove) if (current.includes(userId)) await changeRole(deps, actor, ws, { userId }, await fallback())
 }

@@ -1,9 +1,12 @@
 /**
  * Reading what identity providers send to `/scim/v2`: User bodies and PATCH operations, as Okta and
  * Microsoft Entra ID write them (Entra capitalises `op` — "Replace" — and sends booleans as
- * "True"/"False"; both send attributes Benchline does not keep, such as `title`, which are ignored).
+ * "True"/"False"; both send attributes Benchline does not keep, such as `title` or the enterprise
+ * extension's `manager`, which are ignored). A PATCH path Benchline does not know is refused
+ * (400 `invalidPath`) rather than ignored: a 200 would tell the provider a change was made.
  */
-import { invalid } from '../../../core/errors.ts'
+import { AppError, invalid } from '../../../core/errors.ts'
+import { GROUP_SCHEMA, USER_SCHEMA } from './scim-model.ts'
 import type { ScimUserInput } from './scim-users.ts'
 
 type Json = Record<string, unknown>
@@ -66,11 +69,77 @@ export function patchOperations(body: Json): PatchOperation[] {
 	})
 }
 
-/** A User PATCH as changes to the person (attributes Benchline does not keep are ignored). */
+/** RFC 7644 §3.5.2: "the path attribute ... does not ... resolve to an attribute". */
+const invalidPath = (path: string, why: string) =>
+	new AppError('VALIDATION', `${path}: ${why}`, { scimType: 'invalidPath', fields: [{ field: 'path', message: why }] })
+
+/** The attribute path without its schema's URN (RFC 7644 §3.10: `urn:…:User:active` is `active`), in any case. */
+function withoutSchema(path: string, schema: string): string {
+	return path.toLowerCase().startsWith(`${schema.toLowerCase()}:`) ? path.slice(schema.length + 1) : path
+}
+
+const ENTERPRISE_USER = /^urn:ietf:params:scim:schemas:extension:enterprise:2\.0:User(:|$)/i
+
+/**
+ * RFC 7643 §4.1 core User attributes Benchline does not keep (an account has an e-mail address,
+ * a name and a time zone the person chooses): providers map them by default, so they are accepted
+ * and ignored, with their sub-attributes and value filters (`phoneNumbers[type eq "work"].value`).
+ */
+const IGNORED_USER_ATTRIBUTE =
+	/^(nickName|profileUrl|title|userType|preferredLanguage|locale|timezone|password|phoneNumbers|ims|photos|addresses|entitlements|roles|x509Certificates)(\[[^\]]*\])?(\.\w+)?$/i
+
+/** What a resource carries but a client never sets (`schemas`, and the read-only `id` and `meta`): some providers echo them in a path-less value. */
+const STRUCTURAL_ATTRIBUTE = /^(schemas|id|meta)(\.\w+)?$/i
+
+/** The `name` sub-attributes Benchline keeps (`middleName`, `honorificPrefix`… are ignored). */
+const NAME_PARTS = ['formatted', 'givenName', 'familyName'] as const
+const OTHER_NAME_PART = /^name\.(middleName|honorificPrefix|honorificSuffix)$/i
+
+/**
+ * An `emails` path: `emails`, `emails.value`, or with a value filter (Entra: `emails[type eq "work"].value`).
+ * The filter is terms `type|primary|value|display eq …` joined by `and`.
+ */
+const EMAILS_PATH = /^emails(?:\[([^\]]*)\])?(?:\.(value|type|primary|display))?$/i
+const EMAIL_FILTER_TERM = /^\s*(type|primary|value|display)\s+eq\s+("(?:[^"\\]|\\.)*"|true|false)\s*$/i
+
+/**
+ * Whether an `emails` filter picks the one address Benchline keeps, the work address (`type eq "work"`,
+ * `primary eq true`, or both); other addresses (`type eq "home"`) are not kept and are ignored.
+ */
+function picksWorkAddress(path: string, filter: string): boolean {
+	const terms = filter.split(/\s+and\s+/i).map((t) => EMAIL_FILTER_TERM.exec(t))
+	if (terms.some((t) => !t)) throw invalidPath(path, 'the emails filter must be type eq "…" or primary eq true')
+	return terms.every((t) => {
+		const [, attribute, value] = t!
+		const key = attribute!.toLowerCase()
+		if (key === 'type') return value!.toLowerCase() === '"work"'
+		if (key === 'primary') return value!.toLowerCase() === 'true'
+		return true
+	})
+}
+
+/** The work address in an `emails` value: the primary entry's, else the first's. */
+function workAddress(value: unknown): string | undefined {
+	if (!Array.isArray(value)) return isObject(value) ? str(value.value) : str(value)
+	const entry = value.find((e) => isObject(e) && e.primary === true) ?? value.find(isObject)
+	return isObject(entry) ? str(entry.value) : undefined
+}
+
+/** A User PATCH as changes to the person; attributes Benchline does not keep are ignored, unknown paths refused. */
 export function userPatch(ops: PatchOperation[]): { input: ScimUserInput; name: NameParts } {
 	const input: ScimUserInput = {}
 	const name: NameParts = {}
-	const set = (path: string, value: unknown, remove: boolean) => {
+	const emails = (path: string, value: unknown, remove: boolean) => {
+		const [, filter, sub] = EMAILS_PATH.exec(path)!
+		if (filter !== undefined && !picksWorkAddress(path, filter)) return
+		// Only the address itself is kept; `type`, `primary` and `display` of the work address are fixed.
+		if (remove || (sub !== undefined && sub.toLowerCase() !== 'value')) return
+		const email = sub === undefined ? workAddress(value) : str(value)
+		if (email !== undefined) input.userName = email
+	}
+	const set = (sentPath: string, value: unknown, remove: boolean) => {
+		if (ENTERPRISE_USER.test(sentPath)) return
+		const path = withoutSchema(sentPath, USER_SCHEMA)
 		const key = path.toLowerCase()
 		if (key === 'active') input.active = remove ? undefined : bool(value, 'active')
 		else if (key === 'username') input.userName = str(value)
@@ -79,12 +148,12 @@ export function userPatch(ops: PatchOperation[]): { input: ScimUserInput; name: 
 		else if (key === 'name.formatted') name.formatted = str(value)
 		else if (key === 'name.givenname') name.givenName = str(value)
 		else if (key === 'name.familyname') name.familyName = str(value)
-		else if (key === 'name' && isObject(value)) {
-			for (const part of ['formatted', 'givenName', 'familyName'] as const) if (value[part] !== undefined) name[part] = str(value[part])
-		} else if (/^emails(\[type eq "work"\])?\.value$/i.test(path) || (key === 'emails' && Array.isArray(value))) {
-			const email = Array.isArray(value) ? value.find(isObject)?.value : value
-			if (typeof email === 'string') input.userName = email
-		}
+		else if (key === 'name') {
+			if (isObject(value)) for (const part of NAME_PARTS) if (value[part] !== undefined) name[part] = str(value[part])
+		} else if (EMAILS_PATH.test(path)) emails(path, value, remove)
+		else if (key === 'groups') throw new AppError('VALIDATION', 'A person’s groups are their role: change them through /Groups', { scimType: 'mutability' })
+		else if (![IGNORED_USER_ATTRIBUTE, OTHER_NAME_PART, STRUCTURAL_ATTRIBUTE].some((kept) => kept.test(path)))
+			throw invalidPath(sentPath, 'is not an attribute of a User')
 	}
 	for (const op of ops) {
 		if (op.path) set(op.path, op.value, op.op === 'remove')
@@ -108,7 +177,8 @@ function memberIds(value: unknown): string[] {
 export function groupPatch(ops: PatchOperation[]): { add: string[]; remove: string[]; replace?: string[]; displayName?: string } {
 	const out: { add: string[]; remove: string[]; replace?: string[]; displayName?: string } = { add: [], remove: [] }
 	for (const op of ops) {
-		const filtered = op.path ? /^members\[value eq "((?:[^"\\]|\\.)*)"\]$/i.exec(op.path) : null
+		const path = op.path === undefined ? undefined : withoutSchema(op.path, GROUP_SCHEMA)
+		const filtered = path ? /^members\[value eq "((?:[^"\\]|\\.)*)"\]$/i.exec(path) : null
 		if (filtered) {
 			if (op.op !== 'remove') throw invalid([{ field: 'path', message: 'a filtered members path can only be removed' }])
 			out.remove.push(filtered[1]!.replace(/\\(.)/g, '$1'))
@@ -116,15 +186,15 @@ export function groupPatch(ops: PatchOperation[]): { add: string[]; remove: stri
 		}
 		const entries: [string, unknown][] = op.path ? [[op.path, op.value]] : isObject(op.value) ? Object.entries(op.value) : []
 		if (!entries.length) throw invalid([{ field: 'Operations', message: 'an operation without a path needs an object value' }])
-		for (const [path, value] of entries) {
-			const key = path.toLowerCase()
+		for (const [sentPath, value] of entries) {
+			const key = withoutSchema(sentPath, GROUP_SCHEMA).toLowerCase()
 			if (key === 'members') {
 				const ids = memberIds(value)
 				if (op.op === 'add') out.add.push(...ids)
 				else if (op.op === 'remove') out.remove.push(...ids)
 				else out.replace = ids
 			} else if (key === 'displayname') out.displayName = str(value)
-			else if (key !== 'externalid' && key !== 'id') throw invalid([{ field: 'path', message: `${path} cannot be changed on a group` }])
+			else if (key !== 'externalid' && key !== 'id') throw invalidPath(sentPath, 'is not an attribute of a Group')
 		}
 	}
 	return out

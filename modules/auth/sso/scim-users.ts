@@ -10,6 +10,8 @@
  *   domain is one this workspace's single sign-on covers (the firm owns those addresses); anyone
  *   else joins by accepting an invitation.
  * - A new person gets the role single sign-on gives new people (default Recruiter); the groups set roles.
+ * - The account's own fields (e-mail address, name) are the person's in every workspace they are in:
+ *   changed here only while the account is in no other workspace (else refused, `mutability`).
  * - `active: false` and delete remove the membership and end at once every session, personal token
  *   and app connection of the person in this workspace (their next request is refused); their
  *   account, notes and activity stay under their name. The owner rules of the people page hold:
@@ -23,10 +25,10 @@ import type { AppDeps } from '../../../core/deps.ts'
 import { AppError, invalid } from '../../../core/errors.ts'
 import type { Db } from '../../../db/client.ts'
 import { recordActivity } from '../../activity/index.ts'
-import { endAccessInWorkspace } from '../access.ts'
+import { endMembership, settleInvitations, type EndedAccess } from '../access.ts'
 import { lockOwnersAnd, requireActingOwner } from '../owners.ts'
 import { isEmailAddress } from '../people.ts'
-import { invitations, memberships, scimUsers, ssoConfigs, users } from '../table.ts'
+import { memberships, scimUsers, ssoConfigs, users } from '../table.ts'
 import { domainOf, ssoWorkspaceOf } from './domains.ts'
 import { MAX_PAGE, type ScimPerson } from './scim-model.ts'
 import { hashPassword } from '../password-hash.ts'
@@ -193,10 +195,7 @@ export async function createScimUser(deps: AppDeps, actor: Actor, input: ScimUse
 				.where(and(eq(memberships.workspaceId, actor.workspaceId), eq(memberships.userId, id)))
 		else await tx.insert(memberships).values({ workspaceId: actor.workspaceId, userId: id, role, removedAt })
 		await tx.insert(scimUsers).values({ workspaceId: actor.workspaceId, userId: id, externalId: input.externalId ?? null })
-		await tx
-			.update(invitations)
-			.set({ status: 'cancelled', decidedAt: deps.now() })
-			.where(and(eq(invitations.workspaceId, actor.workspaceId), eq(invitations.email, email), eq(invitations.status, 'pending')))
+		await settleInvitations(tx, { workspaceId: actor.workspaceId, userId: id, now: deps.now() })
 		await recordActivity(tx, actor, { action: 'person.provisioned', targetType: 'user', targetId: id, detail: { email, role, active } })
 		return id
 	})
@@ -222,6 +221,7 @@ export async function updateScimUser(deps: AppDeps, actor: Actor, userId: string
 		if (input.name !== undefined) {
 			const name = checkedName(input.name, changed.email ? String(changed.email) : person.email)
 			if (name !== person.name) {
+				await requireInNoOtherWorkspace(tx, actor, person, 'name')
 				await tx.update(users).set({ name }).where(eq(users.id, userId))
 				changed.name = name
 			}
@@ -242,19 +242,29 @@ export async function updateScimUser(deps: AppDeps, actor: Actor, userId: string
 }
 
 /**
- * A new address for an account: only for an account that is in no other workspace (its address is
- * the person's sign-in everywhere), to an address nobody has, in no other workspace's SSO domains.
+ * Refuses to change a field of the account itself (the users row: its e-mail address, its name) when
+ * the person is also in another workspace: the account is theirs there too, and this workspace's
+ * identity provider speaks for this workspace only. Callers ask only when the value really changes,
+ * so a provider re-sending what is stored is answered as usual.
  */
-async function changeEmail(tx: Db, actor: Actor, person: ScimPerson, email: string): Promise<void> {
-	await requireNotClaimedElsewhere(tx, actor.workspaceId, email)
+async function requireInNoOtherWorkspace(tx: Db, actor: Actor, person: ScimPerson, field: 'userName' | 'name'): Promise<void> {
 	const [elsewhere] = await tx
 		.select({ n: count() })
 		.from(memberships)
 		.where(and(eq(memberships.userId, person.userId), sql`${memberships.workspaceId} <> ${actor.workspaceId}`, isNull(memberships.removedAt)))
 	if (elsewhere!.n > 0)
-		throw new AppError('CONFLICT', `${person.email} is also in another workspace, where it is their sign-in: its userName cannot be changed here`, {
+		throw new AppError('CONFLICT', `${person.email} is also in another workspace, where the account is theirs too: its ${field} cannot be changed here`, {
 			scimType: 'mutability',
 		})
+}
+
+/**
+ * A new address for an account: only for an account that is in no other workspace (its address is
+ * the person's sign-in everywhere), to an address nobody has, in no other workspace's SSO domains.
+ */
+async function changeEmail(tx: Db, actor: Actor, person: ScimPerson, email: string): Promise<void> {
+	await requireNotClaimedElsewhere(tx, actor.workspaceId, email)
+	await requireInNoOtherWorkspace(tx, actor, person, 'userName')
 	const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email))
 	if (taken) throw new AppError('CONFLICT', `A user with userName ${email} already exists`)
 	await tx.update(users).set({ email }).where(eq(users.id, person.userId))
@@ -269,12 +279,13 @@ async function setActive(deps: AppDeps, tx: Db, actor: Actor, person: ScimPerson
 		if (!active && !locked.target.removedAt && locked.owners.length <= 1)
 			throw new AppError('CONFLICT', 'The last owner of the workspace cannot be deactivated; make someone else an owner first', { scimType: 'mutability' })
 	}
-	const now = deps.now()
-	await tx
-		.update(memberships)
-		.set({ removedAt: active ? null : now })
-		.where(and(eq(memberships.workspaceId, actor.workspaceId), eq(memberships.userId, person.userId)))
-	const ended = active ? undefined : await endAccessInWorkspace(tx, { workspaceId: actor.workspaceId, userId: person.userId, now, reason: 'deprovisioned' })
+	let ended: EndedAccess | undefined
+	if (active)
+		await tx
+			.update(memberships)
+			.set({ removedAt: null })
+			.where(and(eq(memberships.workspaceId, actor.workspaceId), eq(memberships.userId, person.userId)))
+	else ended = await endMembership(tx, { workspaceId: actor.workspaceId, userId: person.userId, now: deps.now(), reason: 'deprovisioned' })
 	await recordActivity(tx, actor, {
 		action: active ? 'person.reactivated' : 'person.deactivated',
 		targetType: 'user',

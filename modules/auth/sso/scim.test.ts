@@ -210,11 +210,94 @@ describe('Users', () => {
 		expect(lines.map((l) => l.action)).toEqual(expect.arrayContaining(['person.added', 'person.deactivated', 'person.deprovisioned']))
 	})
 
+	test('PATCH paths: the core schema’s URN names the same attribute; attributes Benchline does not keep and the enterprise extension are ignored; any other path is refused, nothing applied', async () => {
+		const { scim } = await provisioned()
+		const created = await scim('POST', '/Users', newUser(email()))
+		const id = created.json.id
+		const patch = (...Operations: unknown[]) => scim('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations })
+
+		// RFC 7644 §3.10: `urn:…:User:active` is `active`, in a path or a value object's key, in any case.
+		const off = await patch({ op: 'replace', path: `${USER}:active`, value: false })
+		expect(off.status).toBe(200)
+		expect(off.json.active).toBe(false)
+		const on = await patch({ op: 'replace', value: { [`${USER.toUpperCase()}:active`]: true } })
+		expect(on.json.active).toBe(true)
+
+		// What Entra and Okta map by default, beside what Benchline keeps.
+		const enterprise = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User'
+		const moved = email()
+		const mapped = await patch(
+			{ op: 'Replace', path: 'emails[type eq "work"].value', value: moved },
+			{ op: 'Replace', path: `${USER}:name.familyName`, value: 'Okafor' },
+			{ op: 'Add', path: 'title', value: 'Sourcer' },
+			{ op: 'Add', path: 'phoneNumbers[type eq "mobile"].value', value: '+1 555 0100' },
+			{ op: 'Add', path: 'addresses[type eq "work"].streetAddress', value: '1 Main St' },
+			{ op: 'Add', path: 'name.middleName', value: 'J' },
+			{ op: 'Add', path: `${enterprise}:manager`, value: 'boss' },
+			{ op: 'Add', path: `${enterprise}:department`, value: 'Talent' },
+			{ op: 'replace', value: { nickName: 'D', preferredLanguage: 'en-US', [enterprise]: { employeeNumber: '7' } } },
+			// What the resource carries but nobody sets, echoed in a path-less value.
+			{ op: 'replace', value: { schemas: [USER], id, meta: { resourceType: 'User' }, active: true } },
+		)
+		expect(mapped.status).toBe(200)
+		expect(mapped.json).toMatchObject({ userName: moved, displayName: 'Dana Okafor', active: true })
+
+		// A path that is no attribute: 400 invalidPath, and the request's other operations are not applied.
+		for (const refused of [
+			[{ op: 'replace', path: 'activ', value: false }],
+			[{ op: 'replace', path: `${USER}:activ`, value: false }],
+			[{ op: 'replace', path: 'urn:ietf:params:scim:schemas:extension:acme:2.0:User:badge', value: '1' }],
+			[
+				{ op: 'replace', path: 'displayName', value: 'Someone Else' },
+				{ op: 'replace', value: { active: false, activ: false } },
+			],
+		]) {
+			const res = await patch(...refused)
+			expect(res.status).toBe(400)
+			expect(res.json).toMatchObject({ schemas: [ERROR], status: '400', scimType: 'invalidPath' })
+		}
+		// A person's groups are their role, set through /Groups.
+		expect((await patch({ op: 'add', path: 'groups', value: [{ value: 'owner' }] })).json).toMatchObject({ status: '400', scimType: 'mutability' })
+		expect((await scim('GET', `/Users/${id}`)).json).toMatchObject({ displayName: 'Dana Okafor', active: true, groups: [{ value: 'recruiter' }] })
+	})
+
+	test('an account also in another workspace is theirs there too: its name and userName are not changed here; re-sending them is fine', async () => {
+		const { deps, ws, scim } = await provisioned()
+		const own = `${unique('d')}.example.test`
+		await deps.db.insert(ssoDomains).values({ domain: own, workspaceId: ws.id })
+		const shared = await newPerson(await newWorkspace(), 'admin')
+		const address = `${unique('m')}@${own}`
+		await deps.db.update(users).set({ email: address }).where(eq(users.id, shared.userId))
+		const attached = await scim('POST', '/Users', newUser(address))
+		expect(attached.status).toBe(201)
+		const stored = attached.json.displayName
+		const nameNow = async () => (await deps.db.select({ name: users.name }).from(users).where(eq(users.id, shared.userId)))[0]!.name
+
+		for (const Operations of [
+			[{ op: 'replace', path: 'displayName', value: 'Renamed By A' }],
+			[{ op: 'replace', path: 'name.givenName', value: 'Renamed' }],
+			[{ op: 'replace', path: 'userName', value: `${unique('n')}@${own}` }],
+		]) {
+			const refused = await scim('PATCH', `/Users/${shared.userId}`, { schemas: [PATCH], Operations })
+			expect(refused.json).toMatchObject({ schemas: [ERROR], status: '400', scimType: 'mutability' })
+			expect(refused.json.detail).toContain('another workspace')
+		}
+		const put = await scim('PUT', `/Users/${shared.userId}`, newUser(address, { displayName: 'Renamed By A' }))
+		expect(put.json).toMatchObject({ schemas: [ERROR], status: '400', scimType: 'mutability' })
+		expect(await nameNow()).toBe(stored)
+
+		// The provider re-sending what is stored (Entra's PUT after each sync) is answered as usual.
+		const same = await scim('PUT', `/Users/${shared.userId}`, newUser(address, { displayName: stored, externalId: 'e1' }))
+		expect(same.status).toBe(200)
+		expect(same.json).toMatchObject({ userName: address, displayName: stored, externalId: 'e1' })
+	})
+
 	test('the last owner is never deactivated', async () => {
 		const { owner, scim } = await provisioned()
 		const refused = await scim('PATCH', `/Users/${owner.userId}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'active', value: false }] })
-		expect(refused.status).toBe(409)
-		expect(refused.json).toMatchObject({ schemas: [ERROR], scimType: 'mutability' })
+		// RFC 7644 Table 9: `mutability` is 400 (409 is `uniqueness`'s).
+		expect(refused.status).toBe(400)
+		expect(refused.json).toMatchObject({ schemas: [ERROR], status: '400', scimType: 'mutability' })
 		expect(refused.json.detail).toContain('last owner')
 	})
 
@@ -294,5 +377,61 @@ describe('Groups are the roles', () => {
 		expect(pushed.json.id).toBe('hiring_manager')
 		expect((await scim('POST', '/Groups', { displayName: 'Engineering' })).status).toBe(400)
 		expect((await scim('GET', '/Groups/engineering')).status).toBe(404)
+	})
+
+	test('a group request is all or nothing: a member refused leaves every member as they were (RFC 7644 §3.5.2)', async () => {
+		const { deps, ws, owner, scim } = await provisioned()
+		const viewer = await newPerson(ws, 'viewer')
+		const admin = await newPerson(ws, 'admin')
+		const foreign = await newPerson(await newWorkspace(), 'viewer')
+		const roles = async () =>
+			Object.fromEntries(
+				(await deps.db.select({ userId: memberships.userId, role: memberships.role }).from(memberships).where(eq(memberships.workspaceId, ws.id))).map((m) => [
+					m.userId,
+					m.role,
+				]),
+			)
+		const before = await roles()
+		const members = [{ value: viewer.userId }, { value: foreign.userId }]
+		// The viewer is made an admin before the foreign id is refused.
+		for (const request of [
+			() => scim('PATCH', '/Groups/admin', { schemas: [PATCH], Operations: [{ op: 'add', path: 'members', value: members }] }),
+			() => scim('PUT', '/Groups/admin', { displayName: 'Admin', members }),
+			() => scim('POST', '/Groups', { displayName: 'Admin', members }),
+		]) {
+			const refused = await request()
+			expect(refused.status).toBe(400)
+			expect(refused.json.detail).toContain(foreign.userId)
+			expect(await roles()).toEqual(before)
+		}
+		// Removals too: a second owner is demoted, then the last one is refused; both stay owners.
+		const second = await newPerson(ws, 'owner')
+		const owners = await roles()
+		const emptied = await scim('PUT', '/Groups/owner', { displayName: 'Owner', members: [] })
+		expect(emptied.status).toBe(400)
+		expect(emptied.json).toMatchObject({ schemas: [ERROR], status: '400', scimType: 'mutability' })
+		expect(emptied.json.detail).toContain('last owner')
+		expect(await roles()).toEqual(owners)
+		expect([owners[owner.userId], owners[second.userId], owners[admin.userId]]).toEqual(['owner', 'owner', 'admin'])
+	})
+
+	test('Group PATCH paths may carry the Group schema’s URN; any other path is refused (invalidPath)', async () => {
+		const { ws, scim } = await provisioned()
+		const person = await newPerson(ws, 'viewer')
+		const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group'
+		const added = await scim('PATCH', '/Groups/admin', {
+			schemas: [PATCH],
+			Operations: [{ op: 'add', path: `${GROUP}:members`, value: [{ value: person.userId }] }],
+		})
+		expect(added.status).toBe(200)
+		expect(added.json.members.map((m: any) => m.value)).toContain(person.userId)
+		const removed = await scim('PATCH', '/Groups/admin', {
+			schemas: [PATCH],
+			Operations: [{ op: 'remove', path: `${GROUP}:members[value eq "${person.userId}"]` }],
+		})
+		expect(removed.json.members ?? []).not.toContainEqual(expect.objectContaining({ value: person.userId }))
+		const refused = await scim('PATCH', '/Groups/admin', { schemas: [PATCH], Operations: [{ op: 'add', path: 'member', value: [{ value: person.userId }] }] })
+		expect(refused.status).toBe(400)
+		expect(refused.json).toMatchObject({ schemas: [ERROR], scimType: 'invalidPath' })
 	})
 })

@@ -19,6 +19,7 @@ import type { Actor, PersonRole } from '../../../core/actor.ts'
 import { hashSecret, newId, randomToken, safeEqual } from '../../../core/credentials.ts'
 import type { AppDeps } from '../../../core/deps.ts'
 import { recordActivity } from '../../activity/index.ts'
+import { settleInvitations } from '../access.ts'
 import { isEmailAddress } from '../people.ts'
 import { startSession, type SignInResult } from '../sessions.ts'
 import { memberships, ssoSignIns, users } from '../table.ts'
@@ -100,6 +101,7 @@ export async function finishSsoSignIn(deps: AppDeps, input: { url: URL; browserS
 		if (!membership) {
 			const role = provider.newPersonRole as PersonRole
 			await tx.insert(memberships).values({ workspaceId: started.workspaceId, userId, role })
+			await settleInvitations(tx, { workspaceId: started.workspaceId, userId, now: deps.now() })
 			const self: Actor = {
 				workspaceId: started.workspaceId,
 				workspaceSlug: provider.slug,
@@ -113,7 +115,8 @@ export async function finishSsoSignIn(deps: AppDeps, input: { url: URL; browserS
 			}
 			await recordActivity(tx, self, { action: 'person.joined_by_sso', targetType: 'user', targetId: userId, detail: { email: claims.email, role } })
 		}
-		return startSession(deps, userId, { workspaceId: started.workspaceId, slug: provider.slug }, tx)
+		// The provider vouches for the person in this workspace only: the session opens no other (session-reach.ts).
+		return startSession(deps, userId, { workspaceId: started.workspaceId, slug: provider.slug }, tx, 'sso')
 	})
 	return { ...result, next: started.next }
 }

@@ -7,10 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { and, eq } from 'drizzle-orm'
-import { configProblems, newPerson, newWorkspace, unique } from '../../../tests/helpers.ts'
+import { callOn, configProblems, newPerson, newWorkspace, unique } from '../../../tests/helpers.ts'
 import { PortalClient, portalApp, signedIn, uniqueAddress } from '../../../tests/portal.ts'
 import { loginAt, startProvider, type TestProvider } from '../../../tests/sso/provider.ts'
-import { memberships, users } from '../table.ts'
+import { personActor } from '../tokens.ts'
+import { acceptInvitation, invitePerson } from '../invitations.ts'
+import { removePerson } from '../people.ts'
+import { invitations, memberships, users } from '../table.ts'
+import { createScimToken } from './scim-tokens.ts'
 
 setDefaultTimeout(120_000)
 
@@ -216,5 +220,107 @@ describe('Sign in with SSO', () => {
 		expect((await signedIn(recruiter).catch((e: Error) => e)) instanceof Error).toBe(true)
 		const owner = await newPerson(ws, 'owner')
 		expect((await (await signedIn(owner)).get('/portal')).status).toBe(200)
+	})
+})
+
+describe('a session single sign-on opened reaches its own workspace only', () => {
+	/**
+	 * Whoever owns a workspace chooses its provider and the domains it covers, so its provider can
+	 * vouch for anyone in them, a person of another firm included. The session it opens must not be
+	 * a way into the person's other workspaces.
+	 */
+	test('another firm’s owner whose provider vouches for a person gets no switch, no invitation and no session of theirs elsewhere', async () => {
+		const { ws: theirs, domain } = await workspaceWithSso()
+		// The person is also the owner of a workspace of their own, signed in there with their password.
+		const own = await newWorkspace()
+		const person = await newPerson(own, 'owner')
+		const email = `ceo.${unique('p')}@${domain}`
+		const deps = (await portalApp(SETTINGS)).deps
+		await deps.db.update(users).set({ email }).where(eq(users.email, person.email))
+		const withPassword = await signedIn({ email, password: person.password }, { workspace: own.slug })
+		const elsewhere = await newWorkspace()
+		const inviter = await personActor(deps, elsewhere.slug, (await newPerson(elsewhere, 'owner')).email)
+		const { invitationId } = await invitePerson(deps, inviter, elsewhere, { email, name: 'The CEO', role: 'admin', password: 'a temporary password' })
+
+		const { client, callback } = await ssoSignIn(email)
+		expect(callback!.status).toBe(303)
+		const home = await client.get('/portal')
+		expect(home.text).toContain(theirs.slug)
+		expect(home.text).not.toContain(`value="${own.slug}"`)
+		expect(home.text).not.toContain('invitation to another workspace')
+		const switched = await client.post('/portal/switch-workspace', { workspace: own.slug, next: '/portal' })
+		expect(switched.status).toBe(403)
+		expect(switched.text).toContain(`single sign-on of ${theirs.slug}`)
+		// The invitation to a third workspace is neither listed nor answered from here.
+		expect((await client.get('/invitations')).text).not.toContain(elsewhere.name)
+		for (const answer of ['accept', 'decline']) {
+			const refused = await client.post(`/invitations/${invitationId}/${answer}`)
+			expect([refused.status, refused.text.includes(`single sign-on of ${theirs.slug}`)]).toEqual([422, true])
+		}
+		// Their sessions in their own workspace are neither listed nor ended from here.
+		const security = await client.get('/settings/security')
+		expect(security.text).not.toContain(own.slug)
+		await client.post('/settings/security/sign-out-others')
+		expect((await withPassword.get('/portal')).status).toBe(200)
+
+		// With their password the same person still reaches both, and answers the invitation.
+		const home2 = await withPassword.get('/portal')
+		expect(home2.text).toContain(`value="${theirs.slug}"`)
+		expect(home2.text).toContain('invitation to another workspace')
+		expect((await withPassword.get('/settings/security')).text).toContain(theirs.slug)
+		expect((await withPassword.submit('/portal/switch-workspace', { workspace: theirs.slug, next: '/portal' })).redirectedTo).toBe('/portal?done=switched')
+		await withPassword.get('/invitations')
+		expect((await withPassword.submit(`/invitations/${invitationId}/accept`, {})).redirectedTo).toBe('/invitations?done=accepted')
+	})
+
+	test('an invitation pending when the person joins by single sign-on is settled; one pending when they leave is cancelled', async () => {
+		const { ws, owner, domain } = await workspaceWithSso()
+		const { app, deps } = await portalApp(SETTINGS)
+		const actor = await personActor(deps, ws.slug, owner.email)
+		const statusOf = async (id: string) => (await deps.db.select({ status: invitations.status }).from(invitations).where(eq(invitations.id, id)))[0]!.status
+		const email = `bob.${unique('p')}@${domain}`
+		const sent = await invitePerson(deps, actor, ws, { email, name: 'Bob', role: 'admin', password: 'a temporary password' })
+		expect((await ssoSignIn(email)).callback!.status).toBe(303)
+		// In by single sign-on: the invitation sent before is settled, so it can never undo a later removal.
+		expect(await statusOf(sent.invitationId)).toBe('cancelled')
+
+		// One still pending when a person leaves (written before this rule) is cancelled, by SCIM and by the People page alike.
+		const pendingFor = async (address: string) => {
+			const id = `inv_${unique()}`
+			await deps.db
+				.insert(invitations)
+				.values({ id, workspaceId: ws.id, email: address, name: 'Again', role: 'admin', expiresAt: new Date(Date.now() + 86_400_000) })
+			return id
+		}
+		const idOf = async (address: string) => (await deps.db.select({ id: users.id }).from(users).where(eq(users.email, address)))[0]!.id
+		const bobsOld = await pendingFor(email)
+		const { token } = await createScimToken(deps, actor, { name: 'Identity provider' })
+		const patch = { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'active', value: false }] }
+		const off = await callOn(app, 'PATCH', `/scim/v2/Users/${await idOf(email)}`, {
+			key: token,
+			body: patch,
+			headers: { 'content-type': 'application/scim+json' },
+		})
+		expect(off.status).toBe(200)
+		const carol = await newPerson(ws, 'recruiter')
+		const carolsOld = await pendingFor(carol.email)
+		await removePerson(deps, actor, ws, { email: carol.email })
+		for (const [address, id] of [
+			[email, bobsOld],
+			[carol.email, carolsOld],
+		] as const) {
+			expect(await statusOf(id)).toBe('cancelled')
+			expect(
+				await acceptInvitation(deps, await idOf(address), id, actor.credential).then(
+					() => 'accepted',
+					() => 'refused',
+				),
+			).toBe('refused')
+			const [membership] = await deps.db
+				.select({ removedAt: memberships.removedAt })
+				.from(memberships)
+				.where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, await idOf(address))))
+			expect(membership!.removedAt).not.toBeNull()
+		}
 	})
 })

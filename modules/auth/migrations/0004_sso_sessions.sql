@@ -1,0 +1,1 @@
+ALTER TABLE "sessions" ADD COLUMN "signed_in_by" text DEFAULT 'password' NOT NULL;
