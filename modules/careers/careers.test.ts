@@ -143,7 +143,7 @@ describe('JobPosting JSON-LD', () => {
 	test('employmentType is CONTRACTOR for W2, C2C and W2 / C2C (also when taken from employment); not TELECOMMUTE unless Remote', async () => {
 		const { key } = await setup()
 		for (const [i, body] of [{ contractType: 'W2' }, { contractType: 'C2C' }, { contractType: 'W2 / C2C' }, { employment: 'Contract C2C' }].entries()) {
-			const job = await publish(key, { vendorJobId: `J-${i}`, schedule: i % 2 ? 'Onsite' : 'Hybrid', ...body })
+			const job = await publish(key, { vendorJobId: `J-${i}`, location: 'Austin, TX', schedule: i % 2 ? 'Onsite' : 'Hybrid', ...body })
 			const [data] = jsonLd((await call('GET', pathOf(job.url!))).text)
 			expect(data.employmentType).toBe('CONTRACTOR')
 			expect(data.jobLocationType).toBeUndefined()
@@ -153,7 +153,7 @@ describe('JobPosting JSON-LD', () => {
 	test('`<` is escaped so the data block cannot be closed early', async () => {
 		const { key } = await setup()
 		const title = '</script><script>alert(1)</script>'
-		const job = await publish(key, { vendorJobId: 'J-1', title, summary: 'a < b <!-- c' })
+		const job = await publish(key, { vendorJobId: 'J-1', title, summary: 'a < b <!-- c', location: 'Austin, TX' })
 		const html = (await call('GET', pathOf(job.url!))).text
 		const block = html.match(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/)![1]!
 		expect(block).not.toContain('<')
@@ -164,7 +164,7 @@ describe('JobPosting JSON-LD', () => {
 
 	test('datePosted follows a re-open', async () => {
 		const { key } = await setup()
-		const first = await publish(key, { vendorJobId: 'J-1' })
+		const first = await publish(key, { vendorJobId: 'J-1', location: 'Austin, TX' })
 		await call('DELETE', '/api/v1/jobs/J-1', { key })
 		await Bun.sleep(10)
 		const again = (await call('PATCH', '/api/v1/jobs/J-1', { key, body: { status: 'open' } })).json.job

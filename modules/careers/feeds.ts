@@ -4,8 +4,8 @@
  */
 import { escapeHtml } from '../../core/html.ts'
 import type { Workspace } from '../auth/index.ts'
-import { jobUrl, payText, toDate, type JobRow } from '../jobs/index.ts'
-import { indeedJobType, jobPlace } from './job-facts.ts'
+import { jobUrl, toDate, type JobRow } from '../jobs/index.ts'
+import { indeedJobType, jobFacts } from './job-facts.ts'
 import { shownJob } from './lookup.ts'
 import { descriptionHtml } from './pages.ts'
 import { cdata, element, xmlEscape } from './xml.ts'
@@ -32,11 +32,13 @@ ${element('lastBuildDate', c.built.toUTCString())}
 	yield '</source>\n'
 }
 
+/** The job's facts (`jobFacts`, as its page shows them) in Indeed's elements. */
 function indeedJob(c: FeedContext, job: JobRow): string {
-	const place = jobPlace(job)
+	const facts = jobFacts(job)
+	const { place } = facts
 	const parts = [
 		element('title', job.title),
-		element('date', toDate(job.publishedAt ?? job.createdAt).toUTCString()),
+		element('date', facts.posted.toUTCString()),
 		element('referencenumber', job.id),
 		element('url', jobUrl(c.baseUrl, c.ws.slug, job.slug)),
 		element('company', c.ws.name),
@@ -45,10 +47,10 @@ function indeedJob(c: FeedContext, job: JobRow): string {
 		element('country', place.country),
 		element('postalcode', place.postalCode),
 		`<description>${cdata(describe(job))}</description>`,
-		element('salary', payText(job)),
-		element('jobtype', indeedJobType(job)),
-		element('category', job.department),
-		element('experience', job.minYears !== null ? `${job.minYears}+ years` : null),
+		element('salary', facts.pay?.text),
+		element('jobtype', indeedJobType(facts.employmentType)),
+		element('category', facts.department),
+		element('experience', facts.minYears !== null ? `${facts.minYears}+ years` : null),
 		element('remotetype', place.fullyRemote ? 'Fully remote' : place.hybrid ? 'Hybrid remote' : null),
 	]
 	return `<job>\n${parts.filter(Boolean).join('\n')}\n</job>\n`

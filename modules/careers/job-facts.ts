@@ -1,6 +1,6 @@
 /** A public job's facts in the vocabularies of search engines and job boards. */
 import { sql } from 'drizzle-orm'
-import { parseLocation, type JobRow, type ParsedLocation } from '../jobs/index.ts'
+import { parseLocation, payText, payUnit, type JobRow, type ParsedLocation, type PayUnit, toDate } from '../jobs/index.ts'
 
 /** Google's employmentType values (the JobPosting guidelines). */
 export type EmploymentType = 'FULL_TIME' | 'PART_TIME' | 'CONTRACTOR' | 'TEMPORARY' | 'INTERN' | 'VOLUNTEER' | 'PER_DIEM' | 'OTHER'
@@ -30,15 +30,169 @@ const INDEED_JOB_TYPES: Record<EmploymentType, string> = {
 	OTHER: 'other',
 }
 
-export function indeedJobType(job: Pick<JobRow, 'contractType' | 'employment'>): string | null {
-	const type = employmentType(job)
-	return type ? INDEED_JOB_TYPES[type] : null
+export const indeedJobType = (type: EmploymentType | null): string | null => (type ? INDEED_JOB_TYPES[type] : null)
+
+/** How candidates read each employment type (the careers search's type filter offers the first five). */
+export const EMPLOYMENT_TYPE_LABELS: Readonly<Record<EmploymentType, string>> = {
+	FULL_TIME: 'Full-time',
+	PART_TIME: 'Part-time',
+	CONTRACTOR: 'Contract',
+	TEMPORARY: 'Temporary',
+	INTERN: 'Internship',
+	VOLUNTEER: 'Volunteer',
+	PER_DIEM: 'Per diem',
+	OTHER: 'Other',
 }
 
+/**
+ * Codes Intl still names that are no country today: withdrawn ones (their country has its own
+ * code, which must win the name) and groupings or private use.
+ */
+const NOT_COUNTRIES = new Set([
+	'AN',
+	'BU',
+	'CS',
+	'DD',
+	'DY',
+	'EU',
+	'EZ',
+	'FX',
+	'HV',
+	'NH',
+	'QO',
+	'RH',
+	'SU',
+	'TP',
+	'UK',
+	'UN',
+	'VD',
+	'XA',
+	'XB',
+	'YD',
+	'YU',
+	'ZR',
+	'ZZ',
+])
+/** What people write that Intl's English names are not. */
+const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
+	uk: 'GB',
+	'u.k.': 'GB',
+	'great britain': 'GB',
+	britain: 'GB',
+	england: 'GB',
+	scotland: 'GB',
+	wales: 'GB',
+	uae: 'AE',
+	'czech republic': 'CZ',
+	turkey: 'TR',
+	'hong kong': 'HK',
+	macau: 'MO',
+	'the netherlands': 'NL',
+}
+const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region' })
+const normalName = (name: string) =>
+	name
+		.trim()
+		.toLowerCase()
+		.replace(/\s*&\s*/g, ' and ')
+		.replace(/\s+/g, ' ')
+
+/** English country name → ISO 3166-1 alpha-2, from Intl's region names (every ISO country, no list to keep). */
+const COUNTRIES: ReadonlyMap<string, string> = (() => {
+	const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+	const byName = new Map(Object.entries(COUNTRY_ALIASES))
+	for (const a of letters)
+		for (const b of letters) {
+			const code = a + b
+			const name = REGION_NAMES.of(code)
+			if (name && name !== code && !NOT_COUNTRIES.has(code)) byName.set(normalName(name), code)
+		}
+	return byName
+})()
+
+/** The English name of a country code ("CA" → "Canada"). */
+export const countryName = (code: string): string => REGION_NAMES.of(code) ?? code
+
+/** A country written out ("Canada", "United Kingdom", "UK"); never a two-letter code: CA, IN, DE are US states too. */
+const countryCode = (part: string): string | null => COUNTRIES.get(normalName(part)) ?? null
+
+const REMOTE_WORDS = /\b(?:100% |fully |hybrid )?(?:remote|anywhere|work from home|wfh)\b\s*[-–:/]?\s*/gi
+
+/** The location's parts, remote words and brackets aside: "Remote (Toronto, Canada)" → Toronto, Canada. */
+function addressParts(text: string): string[] {
+	return text
+		.replace(/[()]/g, ',')
+		.replace(REMOTE_WORDS, '')
+		.split(/[,;|]/)
+		.map((p) => p.trim().replace(/^[-–\s]+|[-–\s]+$/g, ''))
+		.filter(Boolean)
+}
+
+/**
+ * The location parser knows US addresses only. Elsewhere, a country written last is read here:
+ * "Toronto, ON, Canada" → Toronto / ON / CA, "Remote - Canada" → CA alone; the region is the part
+ * before the country, as written. Without a country named, nothing is guessed from a city.
+ */
+function foreignAddress(text: string | null): Pick<ParsedLocation, 'locality' | 'region' | 'country' | 'postalCode'> | null {
+	const parts = addressParts(text ?? '')
+	const country = countryCode(parts.at(-1) ?? '')
+	if (!country) return null
+	const rest = parts.slice(0, -1)
+	return { locality: rest.length > 1 ? rest.at(-2)! : (rest[0] ?? null), region: rest.length > 1 ? rest.at(-1)! : null, country, postalCode: null }
+}
+
+export type JobPlace = ParsedLocation & { fullyRemote: boolean; hybrid: boolean }
+
 /** Where the job is: its parsed address, and whether it is remote (by schedule or by its text). */
-export function jobPlace(job: Pick<JobRow, 'location' | 'schedule'>): ParsedLocation & { fullyRemote: boolean; hybrid: boolean } {
-	const place = parseLocation(job.location)
+export function jobPlace(job: Pick<JobRow, 'location' | 'schedule'>): JobPlace {
+	const parsed = parseLocation(job.location)
+	const place = parsed.country ? parsed : { ...parsed, ...foreignAddress(job.location) }
 	return { ...place, fullyRemote: job.schedule === 'Remote' || (place.remote && job.schedule !== 'Hybrid'), hybrid: job.schedule === 'Hybrid' }
+}
+
+/** The pay as shown ("$90,000 - $120,000 per year") and as data (amounts and unit). */
+export interface JobPay {
+	text: string
+	unit: PayUnit
+	min: number | null
+	max: number | null
+}
+
+/**
+ * Everything a public job tells about itself, read once: the job page shows each fact, the
+ * JobPosting data and the feeds carry them in their own vocabularies. Built in one place so that no
+ * public output says something another leaves out (Google asks that structured data describe what
+ * the page shows; pay-transparency laws ask that the range be shown).
+ */
+export interface JobFacts {
+	/** The location as written (for people) and read as an address (for search engines and boards). */
+	location: string | null
+	place: JobPlace
+	pay: JobPay | null
+	employmentType: EmploymentType | null
+	schedule: string | null
+	contractType: string | null
+	visa: string | null
+	minYears: number | null
+	department: string | null
+	posted: Date
+}
+
+export function jobFacts(job: JobRow): JobFacts {
+	const unit = payUnit(job)
+	const text = payText(job)
+	return {
+		location: job.location,
+		place: jobPlace(job),
+		pay: unit && text ? { text, unit, min: job.salaryMin, max: job.salaryMax } : null,
+		employmentType: employmentType(job),
+		schedule: job.schedule,
+		contractType: job.contractType,
+		visa: job.visa,
+		minYears: job.minYears,
+		department: job.department,
+		posted: toDate(job.publishedAt ?? job.createdAt),
+	}
 }
 
 /**

@@ -6,10 +6,14 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { eq } from 'drizzle-orm'
-import { call, newVendor, newWorkspace, testApp, testDeps } from '../../tests/helpers.ts'
+import { XMLParser } from 'fast-xml-parser'
+import { call, newVendor, newWorkspace, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { NAUGHTY } from '../../tests/reliability/arbitraries.ts'
-import { parseLocation } from '../jobs/index.ts'
+import { newPublicJob } from '../../tests/staffing-fixtures.ts'
+import { findJobBySlug, parseLocation, payText } from '../jobs/index.ts'
 import { jobs } from '../jobs/table.ts'
+import { EMPLOYMENT_TYPE_LABELS, type EmploymentType } from './job-facts.ts'
+import { jobPosting } from './pages.ts'
 
 beforeAll(() => testApp(), 60_000)
 
@@ -71,10 +75,10 @@ describe('JobPosting by Google’s rules', () => {
 	test('a remote job is TELECOMMUTE with applicantLocationRequirements; pay is a MonetaryAmount with its unit', async () => {
 		const ws = await newWorkspace()
 		const { apiKey: key } = await newVendor(ws)
-		const { data, job } = await postingOf(key, { vendorJobId: 'R', location: 'Remote', schedule: 'Remote' })
+		const { data, job } = await postingOf(key, { vendorJobId: 'R', location: 'Remote - US', schedule: 'Remote' })
 		expect(requiredProblems(data)).toEqual([])
 		expect(data.jobLocationType).toBe('TELECOMMUTE')
-		expect(data.applicantLocationRequirements).toEqual({ '@type': 'Country', name: 'USA' })
+		expect(data.applicantLocationRequirements).toEqual({ '@type': 'Country', name: 'United States' })
 		const deps = await testDeps()
 		for (const [min, max, unit] of [
 			[120_000, 150_000, 'YEAR'],
@@ -94,6 +98,151 @@ describe('JobPosting by Google’s rules', () => {
 			expect(UNITS).toContain(d.baseSalary.value.unitText)
 			expect(d.employmentType).toBe('FULL_TIME')
 		}
+	})
+})
+
+/** The page's JobPosting blocks, parsed (none when a required property cannot be given). */
+const postingsIn = (html: string) => [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!))
+const unescaped = (text: string) =>
+	text
+		.replace(/&lt;/g, '<')
+		.replace(/&gt;/g, '>')
+		.replace(/&quot;/g, '"')
+		.replace(/&#39;/g, "'")
+		.replace(/&amp;/g, '&')
+/** The facts the job page shows people, by label. */
+const shownFacts = (html: string) =>
+	new Map([...html.matchAll(/<div><dt>(.*?)<\/dt><dd>(.*?)<\/dd><\/div>/g)].map((m) => [m[1]!, unescaped(m[2]!.replace(/<[^>]*>/g, ''))]))
+
+async function jobPageOf(ws: TestWorkspace, job: Partial<typeof jobs.$inferInsert>) {
+	const { slug } = await newPublicJob(ws, { title: 'Platform Engineer', ...job })
+	const page = await call('GET', `/careers/${ws.slug}/jobs/${slug}`)
+	expect(page.status).toBe(200)
+	return { slug, html: page.text, postings: postingsIn(page.text), facts: shownFacts(page.text) }
+}
+
+describe('where the job is, from its location text', () => {
+	test('US, non-US, remote with and without a country, none: the address and remote properties known, the posting left out when Google’s required ones cannot be met', async () => {
+		const ws = await newWorkspace()
+		const cases: [string | null, string | null, any][] = [
+			[
+				'Austin, TX',
+				'Onsite',
+				{ jobLocation: { '@type': 'Place', address: { '@type': 'PostalAddress', addressLocality: 'Austin', addressRegion: 'TX', addressCountry: 'US' } } },
+			],
+			['Atlanta, Georgia', null, { jobLocation: { address: { addressLocality: 'Atlanta', addressRegion: 'GA', addressCountry: 'US' } } }],
+			[
+				'Toronto, ON, Canada',
+				'Onsite',
+				{ jobLocation: { '@type': 'Place', address: { '@type': 'PostalAddress', addressLocality: 'Toronto', addressRegion: 'ON', addressCountry: 'CA' } } },
+			],
+			['London, UK', 'Hybrid', { jobLocation: { address: { '@type': 'PostalAddress', addressLocality: 'London', addressCountry: 'GB' } } }],
+			['Germany', 'Onsite', { jobLocation: { address: { '@type': 'PostalAddress', addressCountry: 'DE' } } }],
+			['Remote - Canada', 'Remote', { jobLocationType: 'TELECOMMUTE', applicantLocationRequirements: { '@type': 'Country', name: 'Canada' } }],
+			['Remote (US)', null, { jobLocationType: 'TELECOMMUTE', applicantLocationRequirements: { '@type': 'Country', name: 'United States' } }],
+			[
+				'Remote - Denver, CO',
+				'Remote',
+				{
+					jobLocationType: 'TELECOMMUTE',
+					applicantLocationRequirements: { name: 'United States' },
+					jobLocation: { address: { addressLocality: 'Denver', addressRegion: 'CO' } },
+				},
+			],
+			// Remote, and a city with no country: its place is known, where applicants may live is not.
+			['Remote - Toronto', 'Remote', { jobLocation: { address: { '@type': 'PostalAddress', addressLocality: 'Toronto' } } }],
+			// Remote with no place named: open in the United States, the firm's market.
+			['Remote', 'Remote', { jobLocationType: 'TELECOMMUTE', applicantLocationRequirements: { '@type': 'Country', name: 'United States' } }],
+			// Nothing says where the job is: no posting rather than an invalid one.
+			[null, 'Onsite', null],
+			['', 'Hybrid', null],
+		]
+		for (const [location, schedule, where] of cases) {
+			const { postings, facts, html } = await jobPageOf(ws, { location, schedule })
+			if (where === null) {
+				expect({ location, postings }).toEqual({ location, postings: [] })
+				// The page itself is whole: the facts it does have are shown.
+				expect(html).toContain('<h1>Platform Engineer</h1>')
+				continue
+			}
+			expect({ location, posting: postings[0] }).toMatchObject({ location, posting: where })
+			expect({ location, problems: requiredProblems(postings[0]) }).toEqual({ location, problems: [] })
+			if (!where.jobLocationType) expect(postings[0].jobLocationType).toBeUndefined()
+			if (!where.jobLocation) expect(postings[0].jobLocation).toBeUndefined()
+			if (where.applicantLocationRequirements) expect(JSON.stringify(postings[0])).not.toContain('USA')
+			expect(facts.get('Location')).toBe(location!)
+		}
+	})
+
+	test('any location text and schedule gives a posting with every required property, or none', async () => {
+		const ws = await newWorkspace()
+		const deps = await testDeps()
+		const { slug } = await newPublicJob(ws, { title: 'Platform Engineer' }, deps)
+		const row = (await findJobBySlug(deps, ws.id, slug))!
+		const place = fc.oneof(
+			fc.constantFrom(...NAUGHTY),
+			fc.string({ maxLength: 60 }),
+			fc
+				.tuple(
+					fc.constantFrom('', 'Remote - ', 'Remote ', 'Hybrid '),
+					fc.constantFrom('Austin', 'Toronto', 'Canada', 'Georgia', 'CA', ''),
+					fc.constantFrom('', ', TX', ', ON', ', Canada', ', UK', ' (remote)'),
+				)
+				.map((parts) => parts.join('')),
+		)
+		fc.assert(
+			fc.property(place, fc.constantFrom(null, 'Remote', 'Hybrid', 'Onsite'), (location, schedule) => {
+				const data = jobPosting(ws, { ...row, location, schedule }, `http://localhost:3000/careers/${ws.slug}/jobs/${slug}`)
+				if (data) expect(requiredProblems(data)).toEqual([])
+			}),
+			{ numRuns: 400 },
+		)
+	})
+})
+
+describe('the page, its JobPosting data and the feeds tell the same facts', () => {
+	test('pay, employment type, location, experience and the posting date: each one the data or the Indeed feed carries is on the page', async () => {
+		const ws = await newWorkspace()
+		const jobsShown: Partial<typeof jobs.$inferInsert>[] = [
+			{ location: 'San Jose, CA', salaryMin: 120_000, salaryMax: 150_000, contractType: 'Fulltime', minYears: 5 },
+			{ location: 'Remote - Canada', schedule: 'Remote', salaryMin: 70, salaryMax: null, employment: 'Part-time' },
+			{ location: 'Toronto, ON, Canada', salaryMax: 95, employment: 'Temp to hire' },
+			{ location: 'Austin, TX', employment: 'Quokka terms' },
+		]
+		const pages = []
+		for (const job of jobsShown) pages.push({ job, ...(await jobPageOf(ws, job)) })
+		const feed = new XMLParser({ isArray: (name) => name === 'job' }).parse((await call('GET', `/careers/${ws.slug}/feeds/indeed.xml`)).text).source
+			.job as any[]
+		for (const { job, slug, postings, facts } of pages) {
+			const [data] = postings
+			const board = feed.find((j) => String(j.url).endsWith(`/jobs/${slug}`))
+			const pay = payText({ salaryMin: job.salaryMin ?? null, salaryMax: job.salaryMax ?? null })
+			// Pay: shown to candidates as the data and the feed carry it (pay-transparency laws; Google's rule).
+			expect({ slug, pay: facts.get('Pay') }).toEqual({ slug, pay: pay ?? undefined })
+			expect(board.salary).toBe(pay ?? undefined)
+			expect(data.baseSalary === undefined).toBe(pay === null)
+			if (data.baseSalary) expect(facts.get('Pay')).toContain(data.baseSalary.value.unitText === 'HOUR' ? 'per hour' : 'per year')
+			// Employment type: Google's value, Indeed's, and the words people read.
+			expect(facts.get('Employment type')).toBe(data.employmentType ? EMPLOYMENT_TYPE_LABELS[data.employmentType as EmploymentType] : undefined)
+			expect(board.jobtype === undefined).toBe(data.employmentType === undefined)
+			// Where: the page shows the location the address and country were read from.
+			expect(facts.get('Location')).toBe(job.location!)
+			expect({ city: board.city, country: board.country }).toEqual({
+				city: data.jobLocation?.address.addressLocality,
+				country: data.jobLocation?.address.addressCountry ?? (data.applicantLocationRequirements && board.country),
+			})
+			expect(facts.has('Minimum experience')).toBe(data.experienceRequirements !== undefined)
+			expect(facts.get('Posted')).toBe(new Date(data.datePosted).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' }))
+		}
+		expect(pages.map((p) => p.facts.get('Pay'))).toEqual(['$120,000 - $150,000 per year', 'from $70 per hour', 'up to $95 per hour', undefined])
+		expect(pages.map((p) => p.facts.get('Employment type'))).toEqual(['Full-time', 'Part-time', 'Temporary', undefined])
+		// The vendor's contract type is shown when it says more than the employment type ("Fulltime" does not).
+		expect(pages[0]!.facts.has('Contract type')).toBe(false)
+		const corpToCorp = await jobPageOf(ws, { location: 'Austin, TX', contractType: 'C2C' })
+		expect([corpToCorp.facts.get('Employment type'), corpToCorp.facts.get('Contract type')]).toEqual(['Contract', 'C2C'])
+		expect(pages.map((p) => feed.find((j) => String(j.url).endsWith(`/jobs/${p.slug}`)).country)).toEqual(['US', 'CA', 'CA', 'US'])
+		// The visible pay is in the page's text, not only in its data.
+		expect(pages[0]!.html.replace(/<script[\s\S]*?<\/script>/g, '').replace(/<[^>]*>/g, '')).toContain('$120,000 - $150,000 per year')
 	})
 })
 

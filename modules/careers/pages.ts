@@ -3,8 +3,8 @@ import type { FieldError } from '../../core/errors.ts'
 import { escapeHtml, html, page, raw, type SafeHtml } from '../../core/html.ts'
 import { errorSummary, plural, selectField, textField } from '../../core/ui.ts'
 import type { Workspace } from '../auth/index.ts'
-import { payUnit, toDate, type PublicJob } from '../jobs/index.ts'
-import { employmentType, jobPlace } from './job-facts.ts'
+import type { PublicJob } from '../jobs/index.ts'
+import { countryName, EMPLOYMENT_TYPE_LABELS, type JobFacts, type JobPlace, jobFacts } from './job-facts.ts'
 import { type CareersResults, criteriaQuery, criteriaWords, hasCriteria, JOB_TYPES, type JobCriteria, MAX_LOCATION, MAX_Q, PAGE_SIZE } from './search.ts'
 
 const jobPath = (ws: Workspace, job: PublicJob) => `/careers/${ws.slug}/jobs/${job.slug}`
@@ -110,50 +110,85 @@ ${alertForm(ws, c, view.alert)}`,
 	)
 }
 
+/** The address as far as the location tells it; null when it tells nothing. */
+function postalAddress(place: JobPlace): Record<string, string> | null {
+	if (!place.locality && !place.region && !place.country) return null
+	const address: Record<string, string> = { '@type': 'PostalAddress' }
+	if (place.locality) address.addressLocality = place.locality
+	if (place.region) address.addressRegion = place.region
+	if (place.postalCode) address.postalCode = place.postalCode
+	if (place.country) address.addressCountry = place.country
+	return address
+}
+
 /**
- * schema.org JobPosting by Google's job-posting guidelines: the required properties (title,
- * description, datePosted, hiringOrganization, jobLocation or TELECOMMUTE with
- * applicantLocationRequirements) and the recommended ones the job has (employmentType, baseSalary
- * with its unit, identifier, directApply). Jobs have no end date, so no validThrough: a closed job
- * answers 410 instead. `<` is escaped so the data block can never close its script element.
+ * The country a remote job's applicants must be in (Google requires one for TELECOMMUTE): the one the
+ * location names; for a location that names no place at all ("Remote"), the United States, the market
+ * of the US staffing firms Benchline serves (their pay is in dollars, under US pay-transparency rules).
+ * A place that names no country ("Remote - Toronto") is not guessed at.
  */
-export function jobPostingJsonLd(ws: Workspace, job: PublicJob, url: string): SafeHtml {
-	const place = jobPlace(job)
-	const type = employmentType(job)
-	const unit = payUnit(job)
+const applicantsCountry = (place: JobPlace): string | null => place.country ?? (!place.locality && !place.region ? 'US' : null)
+
+/**
+ * Where the job is, in Google's terms. A remote job is TELECOMMUTE with the country its applicants
+ * must be in. A job with a place has it as `jobLocation`; a remote job's country alone is where
+ * applicants live, not a workplace. Empty when nothing is known.
+ */
+function whereProperties(place: JobPlace): Record<string, unknown> {
+	const where: Record<string, unknown> = {}
+	const country = place.fullyRemote ? applicantsCountry(place) : null
+	const telecommute = country !== null
+	if (telecommute) {
+		where.jobLocationType = 'TELECOMMUTE'
+		where.applicantLocationRequirements = { '@type': 'Country', name: countryName(country) }
+	}
+	const address = postalAddress(place)
+	if (address && (place.locality || place.region || !telecommute)) where.jobLocation = { '@type': 'Place', address }
+	return where
+}
+
+/** Google's required properties: a posting without one of them is invalid, so it is not sent at all. */
+function meetsGoogleRequirements(d: Record<string, unknown>): boolean {
+	const where = d.jobLocation !== undefined || (d.jobLocationType === 'TELECOMMUTE' && d.applicantLocationRequirements !== undefined)
+	return Boolean(d.title && d.description && d.datePosted && d.hiringOrganization && where)
+}
+
+/**
+ * schema.org JobPosting by Google's job-posting guidelines, from the facts the page shows
+ * (`jobFacts`): the required properties (title, description, datePosted, hiringOrganization,
+ * jobLocation or TELECOMMUTE with applicantLocationRequirements) and the recommended ones the job
+ * has (employmentType, baseSalary with its unit, identifier, directApply). Null when a required
+ * one cannot be given (no location known): an invalid posting helps no one. Jobs have no end date,
+ * so no validThrough: a closed job answers 410 instead.
+ */
+export function jobPosting(ws: Workspace, job: PublicJob, url: string, facts: JobFacts = jobFacts(job)): Record<string, unknown> | null {
 	const data: Record<string, unknown> = {
 		'@context': 'https://schema.org/',
 		'@type': 'JobPosting',
 		title: job.title,
 		description: job.description ? descriptionHtml(job.description).value : escapeHtml(job.summary || job.title),
-		datePosted: toDate(job.publishedAt ?? job.createdAt).toISOString(),
+		datePosted: facts.posted.toISOString(),
 		identifier: { '@type': 'PropertyValue', name: ws.name, value: job.id },
 		hiringOrganization: { '@type': 'Organization', name: ws.name, sameAs: `${new URL(url).origin}/careers/${ws.slug}` },
 		url,
 		directApply: true,
+		...whereProperties(facts.place),
 	}
-	if (type) data.employmentType = type
-	if (place.locality || place.region) {
-		const address: Record<string, string> = { '@type': 'PostalAddress' }
-		if (place.locality) address.addressLocality = place.locality
-		if (place.region) address.addressRegion = place.region
-		if (place.postalCode) address.postalCode = place.postalCode
-		if (place.country) address.addressCountry = place.country
-		data.jobLocation = { '@type': 'Place', address }
-	}
-	if (place.fullyRemote) {
-		data.jobLocationType = 'TELECOMMUTE'
-		data.applicantLocationRequirements = { '@type': 'Country', name: 'USA' }
-	}
-	if (job.minYears !== null) data.experienceRequirements = { '@type': 'OccupationalExperienceRequirements', monthsOfExperience: job.minYears * 12 }
+	if (facts.employmentType) data.employmentType = facts.employmentType
+	if (facts.minYears !== null) data.experienceRequirements = { '@type': 'OccupationalExperienceRequirements', monthsOfExperience: facts.minYears * 12 }
 	if (job.mustHave?.length) data.skills = job.mustHave.join(', ')
-	if (unit) {
-		const range = job.salaryMin !== null && job.salaryMax !== null
-		const value = range ? { minValue: job.salaryMin, maxValue: job.salaryMax } : { value: job.salaryMin ?? job.salaryMax }
+	if (facts.pay) {
+		const { min, max, unit } = facts.pay
+		const value = min !== null && max !== null ? { minValue: min, maxValue: max } : { value: min ?? max }
 		data.baseSalary = { '@type': 'MonetaryAmount', currency: 'USD', value: { '@type': 'QuantitativeValue', ...value, unitText: unit } }
 	}
-	const json = JSON.stringify(data).replace(/</g, '\\u003c')
-	return raw(`<script type="application/ld+json">${json}</script>`)
+	return meetsGoogleRequirements(data) ? data : null
+}
+
+/** The JobPosting as a data block, or nothing; `<` is escaped so the block can never close its script element. */
+export function jobPostingJsonLd(ws: Workspace, job: PublicJob, url: string, facts: JobFacts = jobFacts(job)): SafeHtml | '' {
+	const data = jobPosting(ws, job, url, facts)
+	return data ? raw(`<script type="application/ld+json">${JSON.stringify(data).replace(/</g, '\\u003c')}</script>`) : ''
 }
 
 const VISA_TEXT: Record<string, string> = {
@@ -174,23 +209,54 @@ export function descriptionHtml(description: string): SafeHtml {
 	)
 }
 
+const POSTED = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' })
+
+/**
+ * The pay's words as `payText` gives them, "per year" kept on one line (a phone's narrow column split
+ * it). A range may still wrap between its amounts: kept whole, a large one ran off a 390 px screen.
+ */
+function payLine(text: string): SafeHtml {
+	const [, amounts, per] = /^(.*?)(?: (per \w+))?$/s.exec(text)!
+	return per ? html`${amounts} <span class="nowrap">${per}</span>` : html`${amounts}`
+}
+
+/** Letters only, in lower case: "Fulltime" and "Full-time" are the same words. */
+const sameWords = (a: string | null, b: string | null) =>
+	a !== null && b !== null && a.replace(/[^a-z]/gi, '').toLowerCase() === b.replace(/[^a-z]/gi, '').toLowerCase()
+
+/** The facts as the page shows them: each one the JobPosting data or a feed carries, in words. */
+function shownFacts(f: JobFacts): [string, string | SafeHtml | null][] {
+	const employment = f.employmentType ? EMPLOYMENT_TYPE_LABELS[f.employmentType] : null
+	return [
+		['Location', f.location],
+		['Pay', f.pay ? payLine(f.pay.text) : null],
+		['Employment type', employment],
+		['Schedule', f.schedule],
+		// The vendor's own word for it, when it says more than the employment type ("C2C", "W2 hourly").
+		['Contract type', sameWords(f.contractType, employment) ? null : f.contractType],
+		['Work authorization', f.visa ? (VISA_TEXT[f.visa] ?? f.visa) : null],
+		['Minimum experience', f.minYears !== null ? `${f.minYears} year${f.minYears === 1 ? '' : 's'}` : null],
+		['Department', f.department],
+		['Posted', POSTED.format(f.posted)],
+	]
+}
+
 /** `errors`: a refused application's problems, summarised at the top of the page (focused on load). */
 export function jobPage(ws: Workspace, job: PublicJob, url: string, apply: SafeHtml | null = null, errors: readonly FieldError[] = []): Response {
-	const facts: [string, string | null][] = [
-		['Location', job.location],
-		['Schedule', job.schedule],
-		['Contract type', job.contractType],
-		['Work authorization', job.visa ? (VISA_TEXT[job.visa] ?? job.visa) : null],
-		['Minimum experience', job.minYears !== null ? `${job.minYears} year${job.minYears === 1 ? '' : 's'}` : null],
-		['Department', job.department],
-	]
+	const facts = jobFacts(job)
 	return page(
-		{ title: `${job.title} · ${ws.name}`, hasErrors: errors.length > 0, head: html`<link rel="canonical" href="${url}">${jobPostingJsonLd(ws, job, url)}` },
+		{
+			title: `${job.title} · ${ws.name}`,
+			hasErrors: errors.length > 0,
+			head: html`<link rel="canonical" href="${url}">${jobPostingJsonLd(ws, job, url, facts)}`,
+		},
 		html`${errorSummary(errors.map((e) => ({ field: `apply-${e.field}`, message: e.message })))}<article class="card job">
 <p class="crumbs"><a href="/careers/${ws.slug}">All jobs at ${ws.name}</a></p>
 <h1>${job.title}</h1>
 ${job.summary ? html`<p class="summary">${job.summary}</p>` : ''}
-<dl class="facts">${facts.filter(([, v]) => v).map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>
+<dl class="facts">${shownFacts(facts)
+			.filter(([, v]) => v)
+			.map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>
 ${job.description ? html`<section class="description"><h2>About the role</h2>${descriptionHtml(job.description)}</section>` : ''}
 ${job.mustHave?.length ? html`<section><h2>Must have</h2><ul>${job.mustHave.map((m) => html`<li>${m}</li>`)}</ul></section>` : ''}
 ${job.niceToHave?.length ? html`<section><h2>Nice to have</h2><ul>${job.niceToHave.map((m) => html`<li>${m}</li>`)}</ul></section>` : ''}

@@ -11,16 +11,15 @@ import type { FieldError } from '../../core/errors.ts'
 import { escapeLike } from '../../core/text-search.ts'
 import type { Db } from '../../db/client.ts'
 import { findOpenJobs, parseLocation, US_STATES, type PublicJob } from '../jobs/index.ts'
-import { type EmploymentType, employmentTypeSql, fullyRemoteSql } from './job-facts.ts'
+import { EMPLOYMENT_TYPE_LABELS, type EmploymentType, employmentTypeSql, fullyRemoteSql } from './job-facts.ts'
 
-/** The employment types a candidate may pick: the `type` parameter's values (its contract), and what each means. */
-export const JOB_TYPES: Readonly<Record<string, EmploymentType>> = {
-	'Full-time': 'FULL_TIME',
-	'Part-time': 'PART_TIME',
-	Contract: 'CONTRACTOR',
-	Temporary: 'TEMPORARY',
-	Internship: 'INTERN',
-}
+/**
+ * The employment types a candidate may pick: the `type` parameter's values (its contract: Full-time,
+ * Part-time, Contract, Temporary, Internship), the words the job page shows, and what each means.
+ */
+export const JOB_TYPES: Readonly<Record<string, EmploymentType>> = Object.fromEntries(
+	(['FULL_TIME', 'PART_TIME', 'CONTRACTOR', 'TEMPORARY', 'INTERN'] as const).map((type) => [EMPLOYMENT_TYPE_LABELS[type], type]),
+)
 
 export const PAGE_SIZE = 20
 /** 10,000 jobs deep: further pages are refused (nobody reads them; an offset that far is slow). */

@@ -28,6 +28,8 @@ interface Got {
 
 const got: Got[] = []
 let answer = 200
+/** Run once while the next request waits for its answer (a change made during a send). */
+let whileSending: (() => Promise<void>) | null = null
 const receiver = Bun.serve({
 	hostname: '127.0.0.1',
 	port: 0,
@@ -37,6 +39,9 @@ const receiver = Bun.serve({
 			body: (await request.json()) as Record<string, unknown>,
 			authorization: request.headers.get('authorization'),
 		})
+		const during = whileSending
+		whileSending = null
+		await during?.()
 		return new Response(null, { status: answer })
 	},
 })
@@ -156,6 +161,63 @@ describe('notices', () => {
 		await round(ws)
 		expect(await waiting(ws)).toEqual([])
 		answer = 200
+	})
+})
+
+describe('retries, notice by notice', () => {
+	/** Each waiting notice of the workspace: its attempts and in how many seconds it is due. */
+	const schedule = (ws: TestWorkspace) =>
+		deps.database.rows<{ target: string; url: string; action: string; attempts: number; dueIn: number }>(
+			sql`select target, url, action, attempts, extract(epoch from next_attempt_at - now())::float8 as "dueIn"
+				from ${indexingNotices} where workspace_id = ${ws.id} order by target, url`,
+		)
+
+	test('a failed request moves each notice it carried one step along its own schedule; only those past the last step are dropped (IndexNow and Google)', async () => {
+		const ws = await newWorkspace(deps)
+		const vendor = await newVendor(ws, 'Acme', deps)
+		const oldest = await publish(ws, vendor.apiKey)
+		const old = await publish(ws, vendor.apiKey)
+		await drainEvents(deps, ['indexing'])
+		// Failed before: `old` five times (one step left), `oldest` six (none left); both due now.
+		for (const [page, attempts] of [
+			[oldest, 6],
+			[old, 5],
+		] as const)
+			await deps.database.rows(sql`update ${indexingNotices} set attempts = ${attempts}, next_attempt_at = now() - interval '1 hour' where url = ${page.url}`)
+		// A job published and closed meanwhile: its notice is new, and created after the others.
+		const fresh = await publish(ws, vendor.apiKey)
+		expect((await callOn(app, 'DELETE', `/api/v1/jobs/${fresh.vendorJobId}`, { key: vendor.apiKey })).status).toBe(200)
+		answer = 503
+		const { indexNow, google } = await round(ws)
+		answer = 200
+		// One IndexNow request carried the three pages; Google got one request a page.
+		expect(indexNow).toHaveLength(1)
+		expect((indexNow[0]!.body.urlList as string[]).sort()).toEqual([oldest.url, old.url, fresh.url].sort())
+		expect(google).toHaveLength(3)
+		// Within 5 s of the step's wait (10 s after a first failure, 6 h after a sixth).
+		const expected = [
+			{ url: fresh.url, action: 'deleted', attempts: 1, dueIn: expect.closeTo(10, -1) },
+			{ url: old.url, action: 'updated', attempts: 6, dueIn: expect.closeTo(21_600, -1) },
+		].sort((a, b) => a.url.localeCompare(b.url))
+		expect(await schedule(ws)).toEqual([...expected.map((n) => ({ target: 'google', ...n })), ...expected.map((n) => ({ target: 'indexnow', ...n }))])
+	})
+
+	test('a notice changed while its request was failing keeps its change: due at once, attempts started over', async () => {
+		const ws = await newWorkspace(deps)
+		const vendor = await newVendor(ws, 'Acme', deps)
+		const page = await publish(ws, vendor.apiKey)
+		await drainEvents(deps, ['indexing'])
+		await deps.database.rows(sql`update ${indexingNotices} set attempts = 3 where url = ${page.url}`)
+		answer = 503
+		whileSending = async () => {
+			expect((await callOn(app, 'DELETE', `/api/v1/jobs/${page.vendorJobId}`, { key: vendor.apiKey })).status).toBe(200)
+			await drainEvents(deps, ['indexing'])
+		}
+		await sendDueNotices(deps, { workspaceId: ws.id })
+		answer = 200
+		expect(whileSending).toBeNull()
+		for (const notice of await schedule(ws)) expect(notice).toMatchObject({ action: 'deleted', attempts: 0, dueIn: expect.closeTo(0, -1) })
+		expect(await schedule(ws)).toHaveLength(2)
 	})
 })
 

@@ -4,11 +4,12 @@
  * (no transaction waits on a search engine; a worker that dies leaves rows claimed again once the lease
  * passes). IndexNow gets one request per host a round, with every waiting page of that host (a round
  * every few seconds: the protocol asks for batches, not a request per page); the Indexing API one per
- * page. Sent notices are removed unless they changed meanwhile; failures wait the next step of
- * RETRY_SCHEDULE_MS and are dropped, with a warning, after its last step or when the engine refuses.
+ * page. Sent notices are removed unless they changed meanwhile; each failed notice waits the next
+ * step of RETRY_SCHEDULE_MS by its own count of attempts (one request may carry new and old ones)
+ * and is dropped, with a warning, after the last step or when the engine refuses.
  * Never in the way of a publish: the events consumer queues, this sends later.
  */
-import { inArray, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { INDEXNOW_MAX_URLS, sendGoogle, sendIndexNow, type SendOutcome } from './senders.ts'
 import { indexingNotices } from './table.ts'
@@ -43,25 +44,37 @@ async function removeUnchanged(deps: AppDeps, notices: readonly Claimed[]) {
 	await deps.db.delete(indexingNotices).where(sql`(${indexingNotices.id}, ${indexingNotices.version}) in (${pairs})`)
 }
 
+/**
+ * Puts off the notices that failed until the next step of each one's own schedule (its attempts so
+ * far pick the wait: a batch mixes new notices and old ones). Like `removeUnchanged`, a notice
+ * changed meanwhile is left alone: the change made it due at once with its attempts started over.
+ */
+async function retryUnchanged(deps: AppDeps, notices: readonly Claimed[]) {
+	const rows = sql.join(
+		notices.map((n) => sql`(${n.id}, ${n.version}::int, ${n.attempts + 1}::int, ${RETRY_SCHEDULE_MS[n.attempts]}::int)`),
+		sql`, `,
+	)
+	await deps.database.rows(sql`update ${indexingNotices} as n set attempts = v.attempts, next_attempt_at = now() + v.wait * interval '1 millisecond'
+		from (values ${rows}) as v(id, version, attempts, wait) where n.id = v.id and n.version = v.version`)
+}
+
+/** What becomes of the notices one request carried, each by its own count of attempts. */
 async function settle(deps: AppDeps, notices: readonly Claimed[], result: SendOutcome) {
+	if (!notices.length) return
 	if (result.outcome === 'sent') return removeUnchanged(deps, notices)
-	const attempts = (notices[0]?.attempts ?? 0) + 1
-	const wait = result.outcome === 'retry' ? RETRY_SCHEDULE_MS[attempts - 1] : undefined
-	const target = notices[0]?.target
-	if (wait === undefined) {
-		deps.log.warn('search engine notices dropped', { target, pages: notices.length, reason: result.reason, attempts })
-		return removeUnchanged(deps, notices)
+	// A refusal is dropped whatever the count; a failure only past the last step of the schedule.
+	const hasNextStep = (n: Claimed) => result.outcome === 'retry' && RETRY_SCHEDULE_MS[n.attempts] !== undefined
+	const later = notices.filter(hasNextStep)
+	const dropped = notices.filter((n) => !hasNextStep(n))
+	const about = { target: notices[0]!.target, reason: result.reason }
+	if (dropped.length) {
+		deps.log.warn('search engine notices dropped', { ...about, pages: dropped.length, attempts: Math.max(...dropped.map((n) => n.attempts + 1)) })
+		await removeUnchanged(deps, dropped)
 	}
-	deps.log.info('search engine notices will be tried again', { target, pages: notices.length, reason: result.reason, attempts })
-	await deps.db
-		.update(indexingNotices)
-		.set({ attempts, nextAttemptAt: sql`now() + ${wait} * interval '1 millisecond'` })
-		.where(
-			inArray(
-				indexingNotices.id,
-				notices.map((n) => n.id),
-			),
-		)
+	if (later.length) {
+		deps.log.info('search engine notices will be tried again', { ...about, pages: later.length })
+		await retryUnchanged(deps, later)
+	}
 }
 
 /** One round: claims what is due and sends it. Returns how many notices were handled. */
