@@ -52,7 +52,7 @@ beforeAll(async () => {
 afterAll(closeClients)
 
 describe('recording', () => {
-	test('the job page records a view with its source; crawlers and other pages do not', async () => {
+	test('the job page records a view with its source; crawlers, HEAD requests and other pages do not', async () => {
 		const ws = await newWorkspace()
 		const { apiKey } = await newVendor(ws)
 		const res = await call('POST', '/api/v1/jobs', { key: apiKey, body: { vendorJobId: 'A-1', title: 'Analytics Probe' } })
@@ -63,6 +63,8 @@ describe('recording', () => {
 		await call('GET', path)
 		await call('GET', path, { headers: { referer: `http://localhost/careers/${ws.slug}` } })
 		await call('GET', path, { headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' } })
+		// A link checker's HEAD shows the page to nobody.
+		expect((await call('HEAD', path, { headers: { referer: 'https://www.bing.com/' } })).status).toBe(200)
 		await call('GET', `/careers/${ws.slug}`)
 		const deps = await testDeps()
 		const rows = await deps.db

@@ -1,7 +1,8 @@
 /**
  * Where a careers-site visitor came from: the `utm_source` of the address when there is one,
  * else the referring site mapped to a known name (google.com, google.co.uk → `google`), else
- * `direct`. Crawlers are not visitors and are not counted.
+ * `direct`. Crawlers are not visitors and are not counted, and neither is a HEAD request (link
+ * checkers, uptime monitors): it shows the page to nobody.
  */
 
 const KNOWN: [RegExp, string][] = [
@@ -52,7 +53,7 @@ export function normalizeSource(raw: string | null | undefined): string {
 
 /** The source of a careers page request; null for crawlers (their visits are not counted). */
 export function careersSource(request: Request, baseUrl?: string): string | null {
-	if (BOT.test(request.headers.get('user-agent') ?? '')) return null
+	if (request.method === 'HEAD' || BOT.test(request.headers.get('user-agent') ?? '')) return null
 	const url = new URL(request.url)
 	const utm = url.searchParams.get('utm_source')
 	if (utm?.trim()) return normalizeSource(utm)
