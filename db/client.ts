@@ -156,6 +156,15 @@ function observedQuery<Q extends object>(query: Q, sent: () => ((error?: unknown
 }
 
 /**
+ * Holds a lock on `key` until the transaction `tx` ends: transactions that take the same key run one
+ * after another (a count checked then raised, numbers handed out, one decision per record).
+ * Transaction-scoped, so it holds through a pooler in transaction mode, and on the embedded database.
+ */
+export async function lockUntilCommit(tx: Db, key: string): Promise<void> {
+	await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`)
+}
+
+/**
  * Each statement observed (its span), and the pool's use counted: a statement outside a transaction
  * holds a connection while it runs, a transaction holds one from BEGIN to its end.
  */

@@ -26,6 +26,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { jobLabelOf } from '../jobs/index.ts'
 import { countsByJob, partsOf, type Counted } from './counted.ts'
 import { MIN_VIEWS } from './insights.ts'
+import { lockUntilCommit } from '../../db/client.ts'
 
 export interface RankedRow {
 	part: 'top' | 'best' | 'silent' | 'silentCount' | 'cached'
@@ -120,7 +121,6 @@ union all
 }
 
 const HOUR = 3_600_000
-const lockOf = (key: string) => sql`hashtextextended(${key}, 0)`
 
 /**
  * Sums the window's whole hours into the cache: first its hours are set (and its version bumped when
@@ -130,7 +130,7 @@ const lockOf = (key: string) => sql`hashtextextended(${key}, 0)`
  */
 export async function rebuildWindow(deps: AppDeps, w: Window): Promise<void> {
 	await deps.db.transaction(async (tx) => {
-		await deps.database.rows(sql`select pg_advisory_xact_lock(${lockOf(`careers_window:${w.workspaceId}`)})`, tx)
+		await lockUntilCommit(tx, `careers_window:${w.workspaceId}`)
 		await deps.database.rows(
 			sql`insert into careers_window_cache (workspace_id, span, first_at, end_at, version) values (${w.workspaceId}, ${w.span}, ${w.firstAt}::timestamptz, ${w.endAt}::timestamptz, 1)
 			on conflict (workspace_id, span) do update set first_at = excluded.first_at, end_at = excluded.end_at,
@@ -139,7 +139,7 @@ export async function rebuildWindow(deps: AppDeps, w: Window): Promise<void> {
 		)
 	})
 	await deps.db.transaction(async (tx) => {
-		await deps.database.rows(sql`select pg_advisory_xact_lock(${lockOf(`careers_window_build:${w.workspaceId}:${w.span}`)})`, tx)
+		await lockUntilCommit(tx, `careers_window_build:${w.workspaceId}:${w.span}`)
 		const [header] = await deps.database.rows<{ version: number; good: boolean }>(
 			sql`select version, built = version as good from careers_window_cache where workspace_id = ${w.workspaceId} and span = ${w.span} and first_at = ${w.firstAt}::timestamptz and end_at = ${w.endAt}::timestamptz`,
 			tx,

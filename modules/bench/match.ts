@@ -24,6 +24,7 @@ import { checkItems, prepareResume, RESUME_CHECK_VERSION, resumeHash, resumeHash
 import { jobAuthor, jobRequirements, reachableJobIds, recentOpenRequirements, type JobRequirements } from '../jobs/index.ts'
 import { jobFamily, type RoleFamily } from './family.ts'
 import { BENCH_COLUMNS, benchViews, type BenchRow } from './service.ts'
+import { lockUntilCommit } from '../../db/client.ts'
 
 /** `any(<ids>)`: one array parameter, whatever the number of ids. */
 const anyOf = (ids: readonly string[]) => sql`any(${sql.param([...ids])}::text[])`
@@ -113,7 +114,7 @@ resume_hash = excluded.resume_hash, basis = excluded.basis`,
 async function requirementNumbers(deps: AppDeps, workspaceId: string, requirements: string[]): Promise<Map<string, number>> {
 	const list = sql.param([...new Set(requirements)])
 	const rows = await deps.db.transaction(async (tx) => {
-		await deps.database.rows(sql`select pg_advisory_xact_lock(hashtext(${`bench_requirements:${workspaceId}`}))`, tx)
+		await lockUntilCommit(tx, `bench_requirements:${workspaceId}`)
 		await deps.database.rows(
 			sql`insert into bench_requirements (workspace_id, requirement, ordinal)
 select ${workspaceId}, n.r, (select coalesce(max(q.ordinal), 0) from bench_requirements q where q.workspace_id = ${workspaceId}) + row_number() over (order by n.r)

@@ -20,7 +20,7 @@
 import type { Actor } from '../../core/actor.ts'
 import { hashSecret, newCredential, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import type { Db } from '../../db/client.ts'
+import { lockUntilCommit, type Db } from '../../db/client.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
@@ -29,7 +29,7 @@ import { enqueueMail, enqueueMessage, MAX_MESSAGE_LENGTH, messagingConfigured, N
 import { DOCUMENT_KINDS, DOCUMENT_LABELS, type DocumentKind } from '../vendors/index.ts'
 import { careersUrl, loadApplication, loadCandidate, newestApplication, type ApplicationRef, type Candidate } from './subjects.ts'
 import { documentRequests } from './table.ts'
-import { and, arrayContained, asc, eq, gt, isNull, ne, sql } from 'drizzle-orm'
+import { and, arrayContained, asc, eq, gt, isNull, ne } from 'drizzle-orm'
 
 export const LINK_VALID_DAYS = 7
 /** The longest message a request may carry (code points), on every door. */
@@ -310,7 +310,7 @@ export async function requestCandidateDocuments(deps: AppDeps, actor: Actor, inp
 
 	return deps.db.transaction(async (tx) => {
 		// One request decision at a time per candidate: parallel retries and loops see each other.
-		await deps.database.rows(sql`select pg_advisory_xact_lock(hashtextextended(${`document_request:${candidate.id}`}, 0))`, tx)
+		await lockUntilCommit(tx, `document_request:${candidate.id}`)
 		const now = deps.now()
 		const earlier = await repeatedRequest(tx, actor, plan, now)
 		if (earlier)

@@ -20,7 +20,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError, forbidden, invalid, notFound, type FieldError } from '../../core/errors.ts'
 import type { OutboundNetwork } from '../../core/http/outbound.ts'
 import { formatDateTime } from '../../core/time.ts'
-import type { Db } from '../../db/client.ts'
+import { lockUntilCommit, type Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { endpointUrlProblem } from './address.ts'
 import { newSigningSecret, sealSecret } from './secrets.ts'
@@ -150,6 +150,8 @@ export async function addEndpoint(
 	const secret = newSigningSecret()
 	const events = [...new Set(input.events)]
 	const endpoint = await deps.db.transaction(async (tx) => {
+		// One add at a time per workspace or vendor: two at once would both count 19 and make 21.
+		await lockUntilCommit(tx, `webhook_endpoints:${actor.workspaceId}:${isVendor(actor) ? actor.vendorId : ''}`)
 		const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(webhookEndpoints).where(scope(actor))
 		if (Number(count?.n ?? 0) >= MAX_ENDPOINTS) throw new AppError('CONFLICT', `At most ${MAX_ENDPOINTS} webhook endpoints; delete one first`)
 		const [row] = await tx

@@ -33,7 +33,7 @@ import { jobs } from '../jobs/table.ts'
 import { drainEvents } from '../events/index.ts'
 import { outbox } from '../outbox/table.ts'
 import { newSigningSecret, openSecret, sealSecret } from './secrets.ts'
-import { addEndpoint, getEndpoint, MAX_PREVIOUS_SECRETS, rotateSecret, ROTATION_OVERLAP_MS, sendTestEvent } from './service.ts'
+import { addEndpoint, getEndpoint, MAX_ENDPOINTS, MAX_PREVIOUS_SECRETS, rotateSecret, ROTATION_OVERLAP_MS, sendTestEvent } from './service.ts'
 import { webhookDeliveries, webhookEndpoints } from './table.ts'
 import { claimForTest, deliverDueWebhooks, FAILING_DISABLES_AFTER_MS, pruneDeliveries, startWebhookWorker } from './worker.ts'
 
@@ -507,6 +507,21 @@ describe('vendors', () => {
 		expect(refused).toBeInstanceOf(AppError)
 		expect(refused.status).toBe(422)
 		expect(refused.fields).toEqual([expect.objectContaining({ field: 'events' })])
+	})
+})
+
+describe('limits', () => {
+	test('at most MAX_ENDPOINTS endpoints a workspace, even when adds race (on PostgreSQL, transactions at once)', async () => {
+		const ws = await newWorkspace(deps)
+		const r = receiver()
+		const add = () => addEndpoint(deps, operatorActor(ws), { url: r.url, events: ['job.published'] })
+		for (let i = 0; i < MAX_ENDPOINTS - 2; i++) await add()
+		const raced = await Promise.allSettled(Array.from({ length: 6 }, add))
+		expect(raced.filter((r) => r.status === 'fulfilled')).toHaveLength(2)
+		for (const refused of raced.filter((r) => r.status === 'rejected'))
+			expect((refused as PromiseRejectedResult).reason.message).toContain(`At most ${MAX_ENDPOINTS}`)
+		const [stored] = await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from ${webhookEndpoints} where workspace_id = ${ws.id}`)
+		expect(Number(stored!.n)).toBe(MAX_ENDPOINTS)
 	})
 })
 
