@@ -6,17 +6,16 @@
  * from the server secret (AES-GCM, bound to the session and the cookie's purpose), limited to the
  * page's path, HttpOnly, and cleared the first time the page is shown.
  *
- * "Shown once" is recorded in the database, not only by clearing the cookie: sealing writes a row
- * (`pending_reveals`) whose id travels inside the sealed value, and opening deletes it; a sealed
+ * "Shown once" is recorded in the database, not only by clearing the cookie: sealing issues a
+ * single-use ticket (`single-use.ts`) whose id travels inside the sealed value, and opening uses it; a sealed
  * cookie replayed (kept by a proxy, a browser extension or a copy) finds no row and shows nothing
  * (issue 26: replaying it within two minutes showed a new vendor key again). The row holds no
  * secret. Two opens at the same time: the delete lets one of them show it.
  */
 import { decodeBase64urlIgnorePadding, encodeBase64urlNoPadding } from '@oslojs/encoding'
-import { and, eq, gt, lt } from 'drizzle-orm'
-import { pendingReveals } from '../../db/core-tables.ts'
-import { hmacSha256, randomToken } from '../credentials.ts'
+import { hmacSha256 } from '../credentials.ts'
 import type { AppDeps } from '../deps.ts'
+import { issueTicket, useTicket } from '../single-use.ts'
 
 const MAX_AGE_SECONDS = 120
 const encoder = new TextEncoder()
@@ -49,12 +48,8 @@ export function revealCookie<T>(name: string, path: string, valid: (value: unkno
 	const options = (deps: Pick<AppDeps, 'config'>) => ({ httpOnly: true, secure: deps.config.https, sameSite: 'lax' as const, path })
 	return {
 		async seal(deps, cookie, sessionId, value) {
-			const now = deps.now()
-			const until = now.getTime() + MAX_AGE_SECONDS * 1000
-			const reveal = randomToken()
-			// Rows of secrets never shown (the person went elsewhere) go as later ones are sealed.
-			await deps.db.delete(pendingReveals).where(lt(pendingReveals.expiresAt, now))
-			await deps.db.insert(pendingReveals).values({ id: reveal, expiresAt: new Date(until) })
+			const until = deps.now().getTime() + MAX_AGE_SECONDS * 1000
+			const reveal = await issueTicket(deps, MAX_AGE_SECONDS * 1000)
 			const iv = crypto.getRandomValues(new Uint8Array(12))
 			const plain = encoder.encode(JSON.stringify({ value, until, reveal }))
 			const sealed = new Uint8Array(
@@ -83,12 +78,8 @@ export function revealCookie<T>(name: string, path: string, valid: (value: unkno
 				return null
 			}
 			if (!(parsed.until > deps.now().getTime()) || !valid(parsed.value) || typeof parsed.reveal !== 'string') return null
-			// Shown only by the open that deletes its row: the same cookie opened again finds none.
-			const shown = await deps.db
-				.delete(pendingReveals)
-				.where(and(eq(pendingReveals.id, parsed.reveal), gt(pendingReveals.expiresAt, deps.now())))
-				.returning({ id: pendingReveals.id })
-			return shown.length ? (parsed.value as T) : null
+			// Shown only by the open that uses its ticket: the same cookie opened again finds none.
+			return (await useTicket(deps, parsed.reveal)) ? (parsed.value as T) : null
 		},
 	}
 }

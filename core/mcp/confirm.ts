@@ -13,9 +13,12 @@
  *   question (`elicitation/create`) goes out on the call's own stream and the call waits for the
  *   answer the client posts, on whichever instance it lands (`askOnStream`, `answers.ts`).
  */
-import { CLIENT_CAPABILITIES_META_KEY, inputRequired } from '@modelcontextprotocol/server'
+import { CLIENT_CAPABILITIES_META_KEY, createRequestStateCodec, inputRequired, type RequestStateCodec } from '@modelcontextprotocol/server'
 import type { Actor } from '../actor.ts'
+import { hashSecret, hmacSha256 } from '../credentials.ts'
+import type { AppDeps } from '../deps.ts'
 import { sealedBox } from '../sealed-box.ts'
+import { issueTicket, useTicket } from '../single-use.ts'
 import type { AnswerRelay, PostedAnswer } from './answers.ts'
 
 export const CONFIRM_KEY = 'confirm'
@@ -28,7 +31,53 @@ const SCHEMA = {
 
 /** What the tool handler's context carries that this needs (the SDK's `ServerContext`). */
 export interface ConfirmContext {
-	mcpReq?: { id?: string | number; signal?: AbortSignal; envelope?: Record<string, unknown>; inputResponses?: Record<string, unknown> }
+	mcpReq?: {
+		id?: string | number
+		signal?: AbortSignal
+		envelope?: Record<string, unknown>
+		inputResponses?: Record<string, unknown>
+		/** The retried call's `requestState`, as `confirmState().verify` decoded it (undefined when it carried none). */
+		requestState?: <T>() => T | undefined
+	}
+}
+
+/** How long a 2026-07-28 question stays answerable: the client asks its user, then calls again. */
+const QUESTION_SECONDS = 600
+
+/**
+ * What a question binds, carried signed in the call's `requestState` (the client can read it: hashes
+ * and an id only): the very call it was asked about, and a single-use ticket.
+ */
+interface Asked {
+	call: string
+	ticket: string
+}
+
+/** Objects with their keys in order, so one call's arguments give one text however a client orders them. */
+const inOrder = (value: unknown): unknown =>
+	Array.isArray(value)
+		? value.map(inOrder)
+		: value && typeof value === 'object'
+			? Object.fromEntries(
+					Object.keys(value)
+						.sort()
+						.map((k) => [k, inOrder((value as Record<string, unknown>)[k])]),
+				)
+			: value
+
+/** The call a question is about: the tool, its arguments and whose credential, hashed. */
+const callDigest = (tool: string, args: unknown, actor: Actor) => hashSecret(JSON.stringify([tool, inOrder(args ?? {}), questionOwner(actor)]))
+
+const codecs = new WeakMap<Uint8Array, RequestStateCodec<Asked>>()
+/**
+ * The codec of questions' `requestState` (HMAC with a key derived from the server secret, so every
+ * instance verifies what another minted; expired after `QUESTION_SECONDS`). Its `verify` goes into
+ * every server's options: a forged or expired state is refused by the SDK before any tool runs.
+ */
+export function confirmState(secret: Uint8Array): RequestStateCodec<Asked> {
+	let codec = codecs.get(secret)
+	if (!codec) codecs.set(secret, (codec = createRequestStateCodec<Asked>({ key: hmacSha256(secret, 'mcp-confirm-state'), ttlSeconds: QUESTION_SECONDS })))
+	return codec
 }
 
 /** Whether the calling client said, on this request, that it can ask its user. */
@@ -37,10 +86,23 @@ export function clientCanAsk(ctx: ConfirmContext | undefined): boolean {
 	return Boolean(capabilities?.elicitation)
 }
 
-/** The user's answer carried by a retried call: none yet, yes, or no (declined, cancelled, or unchecked). */
-export function confirmationAnswer(ctx: ConfirmContext | undefined): 'none' | 'yes' | 'no' {
+/**
+ * The user's answer carried by a retried call: none yet, yes, or no (declined, cancelled, or
+ * unchecked). A yes counts only for the call the question was asked about (same tool, same
+ * arguments, same credential) and only once: a yes sent without a question, moved to other
+ * arguments, or replayed is no answer, and the person is asked again. A no needs no proof.
+ */
+export async function confirmationAnswer(
+	deps: Pick<AppDeps, 'db' | 'now'>,
+	ctx: ConfirmContext | undefined,
+	call: { tool: string; args: unknown; actor: Actor },
+): Promise<'none' | 'yes' | 'no'> {
 	const response = ctx?.mcpReq?.inputResponses?.[CONFIRM_KEY]
-	return response ? yesOrNo(response) : 'none'
+	if (!response) return 'none'
+	if (yesOrNo(response) === 'no') return 'no'
+	const asked = ctx?.mcpReq?.requestState?.<Asked>()
+	if (!asked || typeof asked !== 'object' || asked.call !== callDigest(call.tool, call.args, call.actor) || typeof asked.ticket !== 'string') return 'none'
+	return (await useTicket(deps, asked.ticket)) ? 'yes' : 'none'
 }
 
 /** An elicitation result: yes only when accepted with the box ticked. */
@@ -49,9 +111,13 @@ const yesOrNo = (result: unknown): 'yes' | 'no' => {
 	return answer?.action === 'accept' && answer.content?.confirm === true ? 'yes' : 'no'
 }
 
-/** The `input_required` answer that asks the user `message`. */
-export function askToConfirm(message: string) {
-	return inputRequired({ inputRequests: { [CONFIRM_KEY]: inputRequired.elicit({ message, requestedSchema: SCHEMA }) } })
+/** The `input_required` answer that asks the user `message` about this call (its `requestState` binds the answer to it). */
+export async function askToConfirm(deps: Pick<AppDeps, 'db' | 'now' | 'secret'>, message: string, call: { tool: string; args: unknown; actor: Actor }) {
+	const asked: Asked = { call: callDigest(call.tool, call.args, call.actor), ticket: await issueTicket(deps, QUESTION_SECONDS * 1000) }
+	return inputRequired({
+		inputRequests: { [CONFIRM_KEY]: inputRequired.elicit({ message, requestedSchema: SCHEMA }) },
+		requestState: await confirmState(deps.secret).mint(asked),
+	})
 }
 
 /** Why a write the person was to confirm did not happen. */

@@ -37,6 +37,7 @@ import {
 	askToConfirm,
 	clientCanAsk,
 	confirmationAnswer,
+	confirmState,
 	declined,
 	QUESTION_ID_PREFIX,
 	questionOwner,
@@ -86,6 +87,9 @@ function prepare(tool: ToolDef<any>, view: BuiltView | undefined, production: bo
 		} as never,
 	}
 }
+
+/** A retried call's `requestState` is verified (and decoded) before its tool runs: only a question this endpoint asked is answered (`confirm.ts`). */
+const verifiedState = (deps: AppDeps) => ({ verify: confirmState(deps.secret).verify })
 
 /** Tools this actor may see: permitted by role or grant, and only read tools on read-only access. */
 export function visibleTools(deps: Pick<AppDeps, 'permissions'>, tools: readonly ToolDef<any>[], actor: Actor): ToolDef<any>[] {
@@ -155,7 +159,8 @@ async function confirmedRun(
 		reportCall(deps, call, { actor, tool: tool.name, outcome: 'refused' })
 		return declined(tool.name, why, deps.config.mcpToolTimeout)
 	}
-	const answer = modern ? confirmationAnswer(ctx) : 'none'
+	const about = { tool: tool.name, args, actor }
+	const answer = modern ? await confirmationAnswer(deps, ctx, about) : 'none'
 	if (answer === 'yes') return runTool(deps, prepared, actor, args, call)
 	if (answer === 'no') return refused('no')
 	let message: string | null
@@ -166,7 +171,7 @@ async function confirmedRun(
 		return runTool(deps, prepared, actor, args, call)
 	}
 	if (!message) return runTool(deps, prepared, actor, args, call)
-	if (modern) return askToConfirm(message)
+	if (modern) return askToConfirm(deps, message, about)
 	const said = await askOnStream(deps.answers, stream!, questionOwner(actor), message, deps.config.mcpToolTimeout, ctx?.mcpReq?.signal)
 	return said === 'yes' ? runTool(deps, prepared, actor, args, call) : refused(said)
 }
@@ -259,7 +264,7 @@ function registerTool(server: McpServer, deps: AppDeps, tool: PreparedTool, acto
 function toolCallServer(deps: AppDeps, tool: PreparedTool, actor: Actor, call: PendingCall, instructions: string, canAsk: boolean): McpServer {
 	const server = new McpServer(
 		{ name: 'benchline', title: 'Benchline', version: '1.0.0' },
-		{ instructions, capabilities: { tools: { listChanged: false }, ...(tool.view ? VIEW_CAPABILITIES : {}) } },
+		{ instructions, capabilities: { tools: { listChanged: false }, ...(tool.view ? VIEW_CAPABILITIES : {}) }, requestState: verifiedState(deps) },
 	)
 	registerTool(server, deps, tool, actor, call, canAsk)
 	return server
@@ -303,6 +308,7 @@ function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor
 				...(views.length ? VIEW_CAPABILITIES : {}),
 				...(prompts.length ? { prompts: { listChanged: false } } : {}),
 			},
+			requestState: verifiedState(deps),
 		},
 	)
 	// Without an actor nothing is allowed, so nothing is registered.

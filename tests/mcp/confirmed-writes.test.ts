@@ -55,15 +55,19 @@ afterAll(async () => {
 })
 
 /** An application to a fresh vendor's job (one submission each). */
-async function application() {
+async function application(vendor = 'Acme Staffing') {
 	const deps = await testDeps()
-	const vendorId = await newSubmissionVendor(ws, { name: 'Acme Staffing', email: 'subs@acme.example' }, deps)
+	const vendorId = await newSubmissionVendor(ws, { name: vendor, email: `subs@${vendor.split(' ')[0]!.toLowerCase()}.example` }, deps)
 	const jobId = await newVendorJob(ws, { vendorId, title: 'Data Engineer' }, deps)
 	return newApplication(ws, candidateId, jobId, {}, deps)
 }
 
-/** A 2026-07-28 client; with `answer`, it declares elicitation and answers every question so. */
-async function modernClient(answer?: Answer) {
+/**
+ * A 2026-07-28 client; with `answer`, it declares elicitation and answers every question so.
+ * `rewrite` changes each `tools/call` body before it is sent (a buggy or tampering client);
+ * `sent` keeps every request it made (headers and body), to be sent again.
+ */
+async function modernClient(answer?: Answer, options: { rewrite?: (body: any) => any; sent?: RequestInit[] } = {}) {
 	const asked: string[] = []
 	const client = new Client(
 		{ name: 'confirm-test', version: '1.0.0' },
@@ -74,7 +78,16 @@ async function modernClient(answer?: Answer) {
 			asked.push(request.params.message)
 			return answer as never
 		})
-	await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }))
+	const fetchVia = (async (input: RequestInfo | URL, init?: RequestInit) => {
+		if (typeof init?.body === 'string' && JSON.parse(init.body).method === 'tools/call') {
+			if (options.rewrite) init = { ...init, body: JSON.stringify(options.rewrite(JSON.parse(init.body))) }
+			options.sent?.push(init)
+		}
+		return fetch(input, init)
+	}) as typeof fetch
+	await client.connect(
+		new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } }, fetch: fetchVia }),
+	)
 	open.push(client)
 	return { client, asked }
 }
@@ -138,6 +151,40 @@ describe('a client that can ask its user', () => {
 		expect(asked[0]).toContain('Driver')
 		expect(asked[0]).toContain('Strong Spark background')
 		expect(await submissions(applicationId)).toBe(1)
+	})
+
+	test('a yes counts only for the question asked about this very call, and once', async () => {
+		const yes: Answer = { action: 'accept', content: { confirm: true } }
+		const documents = ['dl', 'workAuth']
+		// A yes sent before anything was asked: the person is asked all the same.
+		const unasked = await application()
+		const eager = await modernClient(yes, { rewrite: (b) => ({ ...b, params: { inputResponses: { confirm: yes }, ...b.params } }) })
+		expect((await eager.client.callTool({ name: 'submit_to_vendor', arguments: { applicationId: unasked, documents } })).isError).toBeFalsy()
+		expect(eager.asked).toHaveLength(1)
+		expect(await submissions(unasked)).toBe(1)
+
+		// The yes given about one submission, sent with another's arguments: asked again, about what is done.
+		const askedAbout = await application('Bolt Staffing')
+		const done = await application('Zeta Staffing')
+		const swapping = await modernClient(yes, {
+			rewrite: (b) => (b.params.inputResponses ? { ...b, params: { ...b.params, arguments: { ...b.params.arguments, applicationId: done } } } : b),
+		})
+		await swapping.client.callTool({ name: 'submit_to_vendor', arguments: { applicationId: askedAbout, documents } })
+		expect(swapping.asked).toHaveLength(2)
+		expect(swapping.asked[0]).toContain('Bolt Staffing')
+		expect(swapping.asked[1]).toContain('Zeta Staffing')
+		expect([await submissions(askedAbout), await submissions(done)]).toEqual([0, 1])
+
+		// A requestState altered by the client is refused before any tool runs (a replayed one: core/mcp/confirm.test.ts).
+		const sent: RequestInit[] = []
+		const once = await application('Once Staffing')
+		const first = await modernClient(yes, { sent })
+		await first.client.callTool({ name: 'submit_to_vendor', arguments: { applicationId: once, documents } })
+		const answered = sent.find((init) => JSON.parse(String(init.body)).params.inputResponses)!
+		const forged = JSON.parse(String(answered.body))
+		forged.params.requestState = `${forged.params.requestState}x`
+		expect(await (await fetch(`${url}/api/mcp`, { ...answered, body: JSON.stringify(forged) })).text()).toContain('Invalid or expired requestState')
+		expect(await submissions(once)).toBe(1)
 	})
 
 	test('a no, a cancel, or the box left unticked: nothing is sent, and the answer says so', async () => {
