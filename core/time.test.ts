@@ -12,6 +12,7 @@ import {
 	parseLocal,
 	parseLocalInput,
 	startOfDay,
+	TIME_ZONES,
 } from './time.ts'
 
 describe('core/time', () => {
@@ -44,6 +45,64 @@ describe('core/time', () => {
 		expect(startOfDay('2026-12-02', 'Asia/Kolkata')?.toISOString()).toBe('2026-12-01T18:30:00.000Z')
 		expect(offsetMinutes(instant, 'America/Chicago')).toBe(-360)
 		expect(nextDay('2026-12-31')).toBe('2027-01-01')
+	})
+
+	// Zones east and west of UTC, and ones whose clocks move by half an hour or not at all. A time that happens
+	// twice is the first of the two; a skipped one is the moment after the gap (read with the offset before it).
+	test.each([
+		// zone, day, typed, the instant it stands for, why
+		['Australia/Sydney', '2026-04-05', '02:30', '2026-04-04T15:30:00.000Z', 'twice: the first (AEDT)'],
+		['Australia/Sydney', '2026-04-05', '03:00', '2026-04-04T17:00:00.000Z', 'after the change'],
+		['Australia/Sydney', '2026-10-04', '02:30', '2026-10-03T16:30:00.000Z', 'skipped: 03:30 AEDT'],
+		['Europe/Berlin', '2026-10-25', '02:30', '2026-10-25T00:30:00.000Z', 'twice: the first (CEST)'],
+		['Europe/Berlin', '2026-03-29', '02:30', '2026-03-29T01:30:00.000Z', 'skipped: 03:30 CEST'],
+		['Pacific/Auckland', '2026-04-05', '02:30', '2026-04-04T13:30:00.000Z', 'twice: the first (NZDT)'],
+		['Pacific/Auckland', '2026-09-27', '02:30', '2026-09-26T14:30:00.000Z', 'skipped: 03:30 NZDT'],
+		['America/New_York', '2026-11-01', '01:30', '2026-11-01T05:30:00.000Z', 'twice: the first (EDT)'],
+		['America/New_York', '2026-03-08', '02:30', '2026-03-08T07:30:00.000Z', 'skipped: 03:30 EDT'],
+		['America/Los_Angeles', '2026-11-01', '01:00', '2026-11-01T08:00:00.000Z', 'twice: the first (PDT)'],
+		['Australia/Lord_Howe', '2026-04-05', '01:45', '2026-04-04T14:45:00.000Z', 'twice, half an hour back: the first'],
+		['Australia/Lord_Howe', '2026-10-04', '02:15', '2026-10-03T15:45:00.000Z', 'skipped half hour: 02:45'],
+		['Asia/Kolkata', '2026-04-05', '02:30', '2026-04-04T21:00:00.000Z', 'no daylight saving'],
+	])('%s %s %s is %s (%s)', (zone, day, typed, instant) => {
+		expect(parseLocal(day, typed, zone)?.toISOString()).toBe(instant)
+	})
+
+	test('in every zone, around every change of offset in 2026, a typed time is the first instant showing it', () => {
+		const QUARTER = 15 * 60_000
+		const HOUR = 3_600_000
+		const WEEK = 7 * 24 * HOUR
+		const wall = (ms: number, zone: string) => localInputValue(new Date(ms), zone)
+		const from = Date.UTC(2026, 0, 1)
+		const zonesChanging = new Set<string>()
+		for (const zone of TIME_ZONES) {
+			for (let week = from; week < from + 53 * WEEK; week += WEEK) {
+				const before = offsetMinutes(new Date(week), zone)
+				if (offsetMinutes(new Date(week + WEEK), zone) === before) continue
+				// The first quarter hour of the new offset, by halving the week.
+				let [lo, hi] = [week, week + WEEK]
+				while (hi - lo > QUARTER) {
+					const mid = lo + Math.floor((hi - lo) / 2 / QUARTER) * QUARTER
+					if (offsetMinutes(new Date(mid), zone) === before) lo = mid
+					else hi = mid
+				}
+				zonesChanging.add(zone)
+				// What each quarter-hour instant within 4 hours of the change shows there.
+				const shown: [number, string][] = []
+				for (let at = hi - 4 * HOUR; at <= hi + 4 * HOUR; at += QUARTER) shown.push([at, wall(at, zone)])
+				// Every quarter-hour wall time within 2 hours of the change, whether it happens once, twice or never.
+				const first = Date.parse(`${wall(hi - 2 * HOUR, zone)}:00Z`)
+				for (let t = first; t <= first + 4 * HOUR; t += QUARTER) {
+					const typed = new Date(t).toISOString().slice(0, 16)
+					const showing = shown.filter(([, w]) => w === typed).map(([at]) => at)
+					// Never shown (skipped): the typed time read with the offset before the gap, the moment after it.
+					const expected = showing[0] ?? t - before * 60_000
+					expect([zone, typed, parseLocalInput(typed, zone)?.toISOString()]).toEqual([zone, typed, new Date(expected).toISOString()])
+				}
+			}
+		}
+		expect(zonesChanging.size).toBeGreaterThan(50)
+		expect(zonesChanging).toContain('Australia/Sydney')
 	})
 
 	test('zones are IANA names the runtime knows', () => {

@@ -129,6 +129,7 @@ export function offsetMinutes(d: Date, zone: string): number {
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 const TIME = /^(\d{2}):(\d{2})(?::(\d{2}))?$/
+const DAY = 24 * 60 * 60_000
 
 /**
  * The instant a wall-clock date and time stand for in a zone, or null when they are not a date and
@@ -145,13 +146,17 @@ export function parseLocal(date: string, time: string, zone: string = currentTim
 	const check = new Date(asUtc)
 	if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month! - 1 || check.getUTCDate() !== day || hour! > 23 || minute! > 59 || second! > 59)
 		return null
-	// The offset at the guessed instant, then at the corrected one: they differ only near a change of offset.
-	const guess = asUtc - offsetMinutes(new Date(asUtc), zone) * 60_000
-	const corrected = asUtc - offsetMinutes(new Date(guess), zone) * 60_000
-	const typed = `${date.trim()}T${pad(hour!)}:${pad(minute!)}`
-	// The earlier instant whose wall clock there is what was typed; none (a skipped time): the later one.
-	const candidates = [Math.min(guess, corrected), Math.max(guess, corrected)]
-	return new Date(candidates.find((at) => localInputValue(new Date(at), zone) === typed) ?? candidates[1]!)
+	// The zone's offsets on both sides of the moment (a change of offset lies within a day of it, whichever
+	// side of UTC the zone is): each gives a candidate instant, kept when its wall clock there is what was typed.
+	const offsets = new Set([-DAY, 0, DAY].map((shift) => offsetMinutes(new Date(asUtc + shift), zone)))
+	const candidates = [...offsets].map((offset) => asUtc - offset * 60_000).sort((a, b) => a - b)
+	const matches = (at: number) => {
+		const w = wallClock(new Date(at), zone)
+		return w.year === year && w.month === month && w.day === day && w.hour === hour && w.minute === minute && w.second === second
+	}
+	// The earliest that matches (a time that happens twice: the first); none (a skipped time): the latest,
+	// which is the typed time read with the offset before the gap, i.e. the moment after it.
+	return new Date(candidates.find(matches) ?? candidates[candidates.length - 1]!)
 }
 
 /** A `datetime-local` field's value (`YYYY-MM-DDTHH:MM`) read in a zone; null when it is not one. */
