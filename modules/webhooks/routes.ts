@@ -63,6 +63,21 @@ async function onePage(deps: AppDeps, session: PageSession, endpoint: EndpointVi
 	return endpointPage(deps, session, { ...o, endpoint, deliveries: await deliveryLog(deps, session.actor, endpoint.id) })
 }
 
+/**
+ * Rotates the endpoint's secret and keeps the new one to be shown once on its page; too many
+ * rotations at once: that page again, saying why and until when (the refusal is returned).
+ */
+async function rotateShowingOnce(deps: AppDeps, session: PageSession, endpointId: string, cookie: Record<string, any>): Promise<Response | undefined> {
+	try {
+		const { secret } = await rotateSecret(deps, session.actor, endpointId)
+		await newSecret.seal(deps, cookie, session.sessionId, { endpointId, secret, rotated: true })
+		return undefined
+	} catch (error) {
+		if (!isRefusal(error)) throw error
+		return onePage(deps, session, await getEndpoint(deps, session.actor, endpointId), { problem: { message: error.message, status: error.status } })
+	}
+}
+
 /** An endpoint's page address, with a notice. */
 const to = (endpointId: string, done?: string) => `/settings/webhooks/${encodeURIComponent(endpointId)}${done ? `?done=${done}` : ''}`
 
@@ -112,15 +127,8 @@ export function webhookRoutes(deps: AppDeps, kit: HttpKit) {
 		.post(
 			'/settings/webhooks/:id/rotate',
 			async ({ session, params, cookie, redirect }) => {
-				try {
-					const { secret } = await rotateSecret(deps, session.actor, params.id)
-					await newSecret.seal(deps, cookie, session.sessionId, { endpointId: params.id, secret, rotated: true })
-					return redirect(to(params.id), 303)
-				} catch (error) {
-					// Too many rotations at once: the endpoint's page again, saying why and until when.
-					if (!isRefusal(error)) throw error
-					return onePage(deps, session, await getEndpoint(deps, session.actor, params.id), { problem: { message: error.message, status: error.status } })
-				}
+				const refused = await rotateShowingOnce(deps, session, params.id, cookie)
+				return refused ?? redirect(to(params.id), 303)
 			},
 			{ session: auth, params: t.Object({ id }), body: formBody },
 		)
