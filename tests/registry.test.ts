@@ -295,6 +295,7 @@ describe('ports: a module declares an extension point, modules that require it c
 			'events:type by events',
 			'jobs:api-operations by jobs',
 			'jobs:facts by jobs',
+			'notifications:record by notifications',
 			'outbox:message-footer by outbox',
 			'outbox:privacy-page by outbox',
 			'outbox:unsubscribed by outbox',

@@ -9,6 +9,8 @@ import { applicationDetails } from './port.ts'
 import { candidateListFilters } from './list-query.ts'
 import { stageChangeWords } from './stage-words.ts'
 import { candidateData } from './data-port.ts'
+import { notifiedCandidates } from './notified.ts'
+import { notifiedRecords } from '../notifications/index.ts'
 import { candidatesData } from './data.ts'
 import { openJobsHomeSection } from './home-section.ts'
 import { applicationRoutes } from './application-routes.ts'
@@ -116,6 +118,7 @@ export default defineModule({
 		contribute(searchProviders, candidateSearchProvider),
 		contribute(jobFacts, candidateJobFacts),
 		contribute(candidateData, candidatesData),
+		contribute(notifiedRecords, notifiedCandidates),
 		...CANDIDATE_EVENTS.map((e) => contribute(eventTypes, e)),
 	],
 	seed: seedCandidates,

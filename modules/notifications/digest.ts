@@ -55,7 +55,8 @@ async function digestFor(
 	const session: PageSession = { actor, csrf: '', sessionId: '', timeZone: p.zone }
 	const counts = await navCountsFor(deps, session)
 	const links = deps.registry.modules.flatMap((m) => m.nav ?? []).filter((n) => (counts[n.href] ?? 0) > 0 && n.href !== '/notifications')
-	const unread = await unreadNotifications(deps, p.workspaceId, p.userId, LISTED)
+	// Named through the person's reach as it is this morning (role, hiring teams), like the page.
+	const unread = await unreadNotifications(deps, actor, LISTED)
 	if (!unread.length && !links.length) {
 		await claimDay(deps.db, p)
 		return false

@@ -1,17 +1,20 @@
 /**
  * Notifications: what a person should know about (mentions in notes), at `/notifications` with the
  * unread count in the navigation, and an optional daily e-mail digest. Other modules record them
- * with `notify` inside their own transaction.
+ * with `notify` inside their own transaction, and name their records for each reader through the
+ * `notifications:record` port (what that reader can open now).
  */
 import { defineModule } from '../../core/module.ts'
 import { startDigests } from './digest.ts'
 import { digestSection } from './pages.ts'
+import { notifiedRecords } from './port.ts'
 import { notificationRoutes } from './routes.ts'
 import { unreadCount } from './service.ts'
 import * as tables from './table.ts'
 
 export { notify, unreadCount, type NewNotification, type NotificationKind } from './service.ts'
 export { sendDigests, DIGEST_HOUR } from './digest.ts'
+export { notifiedRecords, type NotifiedRecords } from './port.ts'
 
 export default defineModule({
 	name: 'notifications',
@@ -26,6 +29,7 @@ export default defineModule({
 			grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'],
 		},
 	],
+	ports: [notifiedRecords],
 	routes: notificationRoutes,
 	paths: ['/notifications'],
 	start: (deps) => startDigests(deps),

@@ -2,7 +2,8 @@
  * Mentions and notifications: `@name` in a note notifies that colleague when they may see the note
  * (refused and named otherwise, nothing saved), in the note's transaction; `/notifications` lists
  * unread first, opening one goes to the note and marks it read, Mark all as read; the counts beside
- * the navigation (notifications, overdue to-dos); the daily digest at 07:00 in the person's zone, once.
+ * the navigation (notifications, overdue to-dos); the daily digest at 07:00 in the person's zone, once;
+ * a record is named and linked, on the page and in the digest, only while the reader can open it.
  */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { and, eq } from 'drizzle-orm'
@@ -12,7 +13,9 @@ import { onTeam } from '../../tests/sdk.ts'
 import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
 import { mentionedIn } from '../candidates/mentions.ts'
 import { notes } from '../candidates/table.ts'
+import { changeRole, operatorActor } from '../auth/index.ts'
 import { users } from '../auth/table.ts'
+import { jobTeam } from '../jobs/table.ts'
 import { outbox } from '../outbox/table.ts'
 import { createTodo } from '../todos/index.ts'
 import { sendDigests } from './digest.ts'
@@ -21,7 +24,7 @@ import { notifications } from './table.ts'
 setDefaultTimeout(30_000)
 
 type Person = Awaited<ReturnType<typeof newPerson>>
-let w: { ws: TestWorkspace; dana: Person; rita: Person; hank: Person; vic: Person; candidate: string; app: string }
+let w: { ws: TestWorkspace; dana: Person; rita: Person; hank: Person; vic: Person; job: string; candidate: string; app: string }
 
 async function named(ws: TestWorkspace, role: string, name: string) {
 	const deps = await testDeps()
@@ -43,7 +46,7 @@ beforeAll(async () => {
 	await onTeam(job, hank.userId)
 	const candidate = await newCandidate(workspace, { name: 'Ava Jackson' }, deps)
 	const app = await newApplication(workspace, candidate, job, {}, deps)
-	w = { ws: workspace, dana, rita, hank, vic, candidate, app }
+	w = { ws: workspace, dana, rita, hank, vic, job, candidate, app }
 }, 180_000)
 
 const unreadOf = async (userId: string) =>
@@ -169,5 +172,80 @@ describe('notifications', () => {
 		await portal.submit('/notifications/read-all')
 		await sendDigests(deps, new Date('2030-12-03T13:30:00Z'))
 		expect((await mails()).length).toBe(1)
+	})
+
+	const named = 'Rita Moreno mentioned you in a note on Ava Jackson'
+	const neutral = 'Rita Moreno mentioned you in a note on a record you can no longer open'
+
+	test('a record is named and linked only while the reader can open it: off the hiring team or a viewer, a neutral line without name or link', async () => {
+		const deps = await testDeps()
+		const rita = await signedIn(w.rita)
+		await rita.get(`/candidates/${w.candidate}`)
+		await rita.submit(`/candidates/${w.candidate}/notes`, { text: '@Hank Hill your call on the offer', visibility: 'shared', applicationId: w.app })
+		const hank = await signedIn(w.hank)
+		const shown = async () => {
+			const page = await hank.get('/notifications')
+			expect(page.status).toBe(200)
+			return page.text
+		}
+		expect(await shown()).toContain(`">${named}</a>`)
+		const id = (await unreadOf(w.hank.userId))[0]!.id
+		// Off the job's hiring team (reassigned): the candidate is out of his reach, and so is its name.
+		await deps.db.delete(jobTeam).where(and(eq(jobTeam.jobId, w.job), eq(jobTeam.userId, w.hank.userId)))
+		expect((await hank.get(`/candidates/${w.candidate}`)).status).toBe(404)
+		const off = await shown()
+		expect(off).toContain(`<strong class="tag tag-info">Unread</strong> ${neutral}<br>`)
+		expect(off).not.toContain('Ava Jackson')
+		expect(off).not.toContain(`/notifications/${id}"`)
+		expect(off).toContain('Notifications <span class="count">1<span class="visually-hidden"> unread</span></span>')
+		// Opening it still marks it read, and leads back to the list, not to the candidate.
+		expect((await hank.get(`/notifications/${id}`)).headers.get('location')).toBe('/notifications')
+		await deps.db.update(notifications).set({ readAt: null }).where(eq(notifications.id, id))
+		// Back on the team: named again, as reach is read when shown.
+		await onTeam(w.job, w.hank.userId)
+		expect(await shown()).toContain(`">${named}</a>`)
+		// A viewer sees no candidates at all.
+		await changeRole(deps, operatorActor(w.ws), w.ws, { userId: w.hank.userId }, 'viewer')
+		try {
+			expect((await hank.get(`/candidates/${w.candidate}`)).status).toBe(403)
+			const viewer = await shown()
+			expect(viewer).toContain(neutral)
+			expect(viewer).not.toContain('Ava Jackson')
+		} finally {
+			await changeRole(deps, operatorActor(w.ws), w.ws, { userId: w.hank.userId }, 'hiring_manager')
+		}
+	})
+
+	test('the digest names a record only through the reach its reader has when it is sent', async () => {
+		const deps = await testDeps()
+		const hank = await signedIn(w.hank)
+		await hank.get('/settings/profile')
+		await hank.submit('/notifications/digest', { digest: 'on' })
+		expect((await unreadOf(w.hank.userId)).length).toBe(1)
+		const digestOn = async (day: string) => {
+			await sendDigests(deps, new Date(`${day}T08:00:00Z`))
+			const mails = await deps.db
+				.select()
+				.from(outbox)
+				.where(and(eq(outbox.workspaceId, w.ws.id), eq(outbox.to, w.hank.email)))
+				.orderBy(outbox.seq)
+			return mails.filter((m) => m.subject?.startsWith('Your day')).at(-1)?.text ?? ''
+		}
+		expect(await digestOn('2031-01-05')).toContain(`- ${named} (`)
+		await deps.db.delete(jobTeam).where(and(eq(jobTeam.jobId, w.job), eq(jobTeam.userId, w.hank.userId)))
+		const off = await digestOn('2031-01-06')
+		expect(off).toContain(`1 unread notification:\n- ${neutral} (`)
+		expect(off).not.toContain('Ava Jackson')
+		expect(off).not.toContain(`/candidates/${w.candidate}`)
+		await onTeam(w.job, w.hank.userId)
+		await changeRole(deps, operatorActor(w.ws), w.ws, { userId: w.hank.userId }, 'viewer')
+		try {
+			const viewer = await digestOn('2031-01-07')
+			expect(viewer).toContain(`- ${neutral} (`)
+			expect(viewer).not.toContain('Ava Jackson')
+			expect(viewer).not.toContain('/candidates/')
+		} finally {
+			await changeRole(deps, operatorActor(w.ws), w.ws, { userId: w.hank.userId }, 'hiring_manager')
+		}
 	})
 })

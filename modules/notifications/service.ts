@@ -5,8 +5,12 @@
  *
  * Rules:
  * - A notification is for one person in one workspace and names its record by id; the sentence and
- *   the link are made when it is shown, from the names the modules give their records (as the
- *   activity log does), so a record renamed or erased shows as it is now.
+ *   the link are made when it is shown (or mailed in the digest), by the module that owns the record
+ *   and through the reader's own reach at that moment (`notifiedRecords`, port.ts), so a record
+ *   renamed or erased shows as it is now, and one the reader can no longer open (their role changed,
+ *   they left the job's hiring team) is a neutral line without its name or link. It stays listed and
+ *   counted: it is still theirs to read and mark as read, and a list that silently shrinks would
+ *   leave the count and the digest's number disagreeing with what is shown.
  * - Nobody is notified of their own action.
  * - Opening one marks it read; **Mark all as read** marks every one shown so far.
  */
@@ -22,6 +26,8 @@ import { userNames } from '../auth/index.ts'
 import { notifications } from './table.ts'
 import { navCount } from '../../core/nav-count.ts'
 import type { Database } from '../../db/client.ts'
+import { contributionsTo } from '../../core/registry.ts'
+import { notifiedRecords } from './port.ts'
 
 export const KINDS = ['mention'] as const
 export type NotificationKind = (typeof KINDS)[number]
@@ -94,22 +100,28 @@ const ORDER = {
 	],
 }
 
-/** The names and pages of the records notifications are about, from the modules that own them (`recordNames`). */
-async function recordNamesOf(deps: AppDeps, workspaceId: string, rows: readonly Row[]) {
-	const namers = new Map(deps.registry.modules.flatMap((m) => m.recordNames ?? []).map((n) => [n.type, n]))
+/** What a record the reader cannot open (or that is gone) is called: the two read alike. */
+export const OUT_OF_REACH = 'a record you can no longer open'
+
+/**
+ * The names and pages of the records notifications are about, asked of the modules that own them
+ * for this reader (`notifiedRecords`): only what the reader can open now is named.
+ */
+async function recordNamesOf(deps: AppDeps, reader: Actor, rows: readonly Row[]) {
+	const namers = new Map(contributionsTo(deps.registry, notifiedRecords).map((n) => [n.type, n]))
 	const names = new Map<string, { name: string; href?: string }>()
 	for (const type of new Set(rows.map((r) => r.recordType))) {
 		const namer = namers.get(type)
 		if (!namer) continue
-		for (const [id, name] of await namer.names(deps, workspaceId, [...new Set(rows.filter((r) => r.recordType === type).map((r) => r.recordId))]))
+		for (const [id, name] of await namer.names(deps, reader, [...new Set(rows.filter((r) => r.recordType === type).map((r) => r.recordId))]))
 			names.set(`${type}:${id}`, name)
 	}
 	return names
 }
 
-async function views(deps: AppDeps, workspaceId: string, rows: readonly Row[]): Promise<NotificationView[]> {
+async function views(deps: AppDeps, reader: Actor, rows: readonly Row[]): Promise<NotificationView[]> {
 	const [records, people] = await Promise.all([
-		recordNamesOf(deps, workspaceId, rows),
+		recordNamesOf(deps, reader, rows),
 		userNames(
 			deps.db,
 			rows.map((r) => r.actorUserId).filter((id): id is string => Boolean(id)),
@@ -118,7 +130,7 @@ async function views(deps: AppDeps, workspaceId: string, rows: readonly Row[]): 
 	return rows.map((r) => {
 		const record = records.get(`${r.recordType}:${r.recordId}`)
 		const who = (r.actorUserId && textOf(people.get(r.actorUserId))) || 'A former colleague'
-		const what = record?.name ?? 'a record that is no longer there'
+		const what = record?.name ?? OUT_OF_REACH
 		const noteAnchor = r.detail.noteId ? `#note-${r.detail.noteId}` : ''
 		return {
 			id: r.id,
@@ -142,7 +154,7 @@ export async function listNotifications(deps: AppDeps, actor: Actor, o: { limit:
 		from: sql`select n.id, n.kind, n.actor_user_id as "actorUserId", n.record_type as "recordType", n.record_id as "recordId", n.detail, n.created_at as "createdAt", n.read_at as "readAt", (n.read_at is null)::int as unread, n.seq from ${notifications} n`,
 		where: [sql`n.workspace_id = ${actor.workspaceId}`, sql`n.user_id = ${userId}`],
 	})
-	return { notifications: await views(deps, actor.workspaceId, page.rows), nextCursor: page.nextCursor }
+	return { notifications: await views(deps, actor, page.rows), nextCursor: page.nextCursor }
 }
 
 /** Unread notifications of a person in a workspace (the navigation's count). */
@@ -153,13 +165,15 @@ export async function unreadCount(database: Pick<Database, 'rows'>, workspaceId:
 	)
 }
 
-/** The unread notifications of a person, newest first (the digest), at most `limit`. */
-export async function unreadNotifications(deps: AppDeps, workspaceId: string, userId: string, limit: number): Promise<NotificationView[]> {
+/** The unread notifications of a person, newest first (the digest), at most `limit`; named through their reach as it is now. */
+export async function unreadNotifications(deps: AppDeps, reader: Actor, limit: number): Promise<NotificationView[]> {
+	const workspaceId = reader.workspaceId
+	const userId = person(reader)
 	const rows = await deps.database.rows<Row>(
 		sql`select n.id, n.kind, n.actor_user_id as "actorUserId", n.record_type as "recordType", n.record_id as "recordId", n.detail, n.created_at as "createdAt", n.read_at as "readAt", 1 as unread, n.seq
 		from ${notifications} n where n.workspace_id = ${workspaceId} and n.user_id = ${userId} and n.read_at is null order by n.created_at desc, n.seq desc limit ${limit}`,
 	)
-	return views(deps, workspaceId, rows)
+	return views(deps, reader, rows)
 }
 
 /** Marks every notification of the person that exists now as read (one arriving meanwhile stays unread). */
@@ -188,5 +202,5 @@ export async function openNotification(deps: AppDeps, actor: Actor, id: string):
 		.update(notifications)
 		.set({ readAt: deps.now() })
 		.where(and(eq(notifications.id, id), isNull(notifications.readAt)))
-	return (await views(deps, actor.workspaceId, [row]))[0]!.href ?? '/notifications'
+	return (await views(deps, actor, [row]))[0]!.href ?? '/notifications'
 }
