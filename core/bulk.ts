@@ -5,8 +5,17 @@
  * one activity entry per record and a refusal of one record (role, reach, a rule) never stops the
  * others. The report crosses the redirect sealed in a short-lived cookie (`reveal-cookie.ts`),
  * bound to the session: reloading the report page shows nothing again and posts nothing.
+ *
+ * Two rules every bulk action shares, here so that none can drift:
+ * - `bulkIds` / `overBulkLimit`: more than `BULK_LIMIT` records refuses the action as a whole, with
+ *   nothing done and the report saying why — a selection is never cut short silently.
+ * - `runBulk`: the records one at a time, each through its own service (its own transaction). A
+ *   refusal (an `AppError` below 500) is that record's line; an unexpected failure is logged with its
+ *   error and reported as that record's refusal ("Could not be done: …", no internals), and the
+ *   others go on, so the report is always written.
  */
 import type { AppDeps } from './deps.ts'
+import { AppError, invalid } from './errors.ts'
 import { html, portalPage } from './html.ts'
 import type { PageSession } from './http/auth.ts'
 import { revealCookie } from './http/reveal-cookie.ts'
@@ -14,6 +23,21 @@ import { plural } from './ui.ts'
 
 /** At most this many records per action: a list's page (the lists page 25 to 50). */
 export const BULK_LIMIT = 50
+
+/** The words refusing an action over `BULK_LIMIT` records (`what`: "candidates"), or null within it. */
+export const overBulkLimit = (count: number, what: string): string | null =>
+	count > BULK_LIMIT ? `choose at most ${BULK_LIMIT} ${what} at once (${count} were ticked)` : null
+
+/**
+ * The records of one action, the same id twice counted once. More than `BULK_LIMIT` is a
+ * `VALIDATION` error on `field` (the whole action refused, nothing done): never cut silently.
+ */
+export function bulkIds(ids: readonly string[], field: string, what: string): string[] {
+	const unique = [...new Set(ids)]
+	const tooMany = overBulkLimit(unique.length, what)
+	if (tooMany) throw invalid([{ field, message: `can be at most ${BULK_LIMIT} at once (${unique.length} were ticked)` }], tooMany)
+	return unique
+}
 
 /** What happened to one record: done, nothing to do (already so), or refused with the reason. */
 export interface BulkLine {
@@ -29,6 +53,47 @@ export interface BulkReport {
 	/** The list to go back to (a local address). */
 	readonly back: string
 	readonly lines: readonly BulkLine[]
+}
+
+/** A refusal's words by default: an absent or out-of-reach record reads the same. */
+const refusalWords = (error: AppError) => (error.code === 'NOT_FOUND' ? 'Not found, or not yours to change.' : `${error.message.replace(/\.$/, '')}.`)
+
+/** The note of a record whose step failed unexpectedly: no internals (they are in the log). */
+export const UNEXPECTED_NOTE = 'Could not be done: something went wrong on our side (it is logged). Try this one again on its own.'
+
+export interface BulkRun<T> {
+	/** What the action is, for the log line of an unexpected failure (e.g. `inbox.bulk-send`): no names, no free text. */
+	action: string
+	/** The record's name before its step knows better (a step may set `record.name`). */
+	name: (item: T) => string
+	/** One record through its own service, in its own transaction: what was done, with a note. */
+	step: (item: T, record: { name: string }) => Promise<Omit<BulkLine, 'name'>>
+	/** The words of a refusal (an `AppError` below 500); by default NOT_FOUND reads "Not found, or not yours to change.", others their message. */
+	refusal?: (error: AppError) => string
+}
+
+/**
+ * Each record through `step`, one after another. A refusal is reported for that record; any other
+ * failure (a bug, the database refusing a statement) is logged with its error and reported as that
+ * record's refusal without its details; either way the others go on and every record has a line.
+ */
+export async function runBulk<T>(deps: AppDeps, items: readonly T[], run: BulkRun<T>): Promise<BulkLine[]> {
+	const lines: BulkLine[] = []
+	for (const [index, item] of items.entries()) {
+		const record = { name: run.name(item) }
+		try {
+			const outcome = await run.step(item, record)
+			lines.push({ name: record.name, ...outcome })
+		} catch (error) {
+			if (error instanceof AppError && error.status < 500) {
+				lines.push({ name: record.name, result: 'refused', note: (run.refusal ?? refusalWords)(error) })
+				continue
+			}
+			deps.log.error('bulk action failed on one record', { action: run.action, index, of: items.length, error })
+			lines.push({ name: record.name, result: 'refused', note: UNEXPECTED_NOTE })
+		}
+	}
+	return lines
 }
 
 const isReport = (v: unknown): v is BulkReport =>

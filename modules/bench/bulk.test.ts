@@ -45,4 +45,18 @@ describe('bulk Add to bench on /candidates', () => {
 		expect((await manager.get('/candidates')).text).not.toContain('bulk-candidates')
 		expect((await manager.post('/bench/bulk', { candidate: ids, roleFamily: 'java' })).status).toBe(403)
 	})
+
+	test('more than 50 candidates adds none and says so: never cut short', async () => {
+		const extra = await newCandidate(ws, { name: 'Benchable Extra', email: 'benchable.extra@mail.example' }, deps)
+		const c = await signedIn(await newPerson(ws, 'recruiter', {}, deps))
+		await c.get('/candidates')
+		const ticked = [extra, ...Array.from({ length: 50 }, (_, i) => `cand_toomany${String(i).padStart(12, '0')}`)]
+		const res = await c.submit('/bench/bulk', { candidate: ticked, roleFamily: 'qa', back: '/candidates' })
+		expect(res.text).toContain('Nothing done: choose at most 50 candidates at once (51 were ticked)')
+		const lines = await deps.db
+			.select({ id: activity.targetId })
+			.from(activity)
+			.where(and(eq(activity.action, 'bench.added'), eq(activity.targetId, extra)))
+		expect(lines).toHaveLength(0)
+	})
 })

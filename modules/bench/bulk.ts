@@ -3,12 +3,12 @@
  * form (page section `candidates-list`) and the route they post to. Each ticked candidate goes
  * through `addToBench` (its rules, its activity line): one entry per record; one already on that
  * bench is reported unchanged, one out of reach (answered as absent) or refused by a rule is
- * reported refused, and the others go on. Then the shown-once report (core/bulk.ts).
+ * reported refused (so is one that fails unexpectedly, logged), and the others go on; more than
+ * `BULK_LIMIT` candidates adds none and says so. Then the shown-once report (core/bulk.ts).
  */
 import { Elysia } from 'elysia'
-import { BULK_LIMIT, bulkReportCookie, bulkReportPage, localBack, type BulkLine } from '../../core/bulk.ts'
+import { bulkReportCookie, bulkReportPage, localBack, overBulkLimit, runBulk } from '../../core/bulk.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { AppError } from '../../core/errors.ts'
 import { html } from '../../core/html.ts'
 import { textOf } from '../../core/untrusted.ts'
 import { formBody, formList, formText, seeOther } from '../../core/http/form.ts'
@@ -33,29 +33,27 @@ export function bulkBenchRoutes(deps: AppDeps, { auth }: HttpKit) {
 		.post(
 			BULK_PATH,
 			async ({ session, body, cookie }) => {
-				const ids = [...new Set(formList(body, 'candidate'))].slice(0, BULK_LIMIT)
+				const ids = [...new Set(formList(body, 'candidate'))]
+				// More than the limit is refused as a whole (core/bulk.ts), never cut short.
+				const tooMany = overBulkLimit(ids.length, 'candidates')
 				const family = formText(body, 'roleFamily')
 				const known = (ROLE_FAMILIES as readonly string[]).includes(family)
-				const lines: BulkLine[] = []
-				for (const id of known ? ids : []) {
-					try {
+				const lines = await runBulk(deps, known && !tooMany ? ids : [], {
+					action: 'bench.bulk-add',
+					name: () => 'A candidate',
+					step: async (id, record) => {
 						const added = await addToBench(deps, session.actor, { candidateId: id, roleFamily: family as RoleFamily })
-						const label = textOf(added.entry.candidate.name).slice(0, 80) || 'A candidate'
-						lines.push(added.created ? { name: label, result: 'done' } : { name: label, result: 'unchanged', note: 'Already on this bench.' })
-					} catch (error) {
-						if (!(error instanceof AppError) || error.status >= 500) throw error
-						lines.push({
-							name: 'A candidate',
-							result: 'refused',
-							note: error.code === 'NOT_FOUND' ? 'Not found, or not yours to change.' : `${error.message}.`,
-						})
-					}
-				}
-				const action = !known
-					? 'Nothing done: choose a role family'
-					: ids.length
-						? `Add to the ${FAMILY_LABELS[family as RoleFamily]} bench`
-						: 'Nothing done: tick at least one candidate'
+						record.name = textOf(added.entry.candidate.name).slice(0, 80) || record.name
+						return added.created ? { result: 'done' } : { result: 'unchanged', note: 'Already on this bench.' }
+					},
+				})
+				const action = tooMany
+					? `Nothing done: ${tooMany}`
+					: !known
+						? 'Nothing done: choose a role family'
+						: ids.length
+							? `Add to the ${FAMILY_LABELS[family as RoleFamily]} bench`
+							: 'Nothing done: tick at least one candidate'
 				await report.seal(deps, cookie, session.sessionId, { action, back: localBack(formText(body, 'back'), '/candidates'), lines })
 				return seeOther(BULK_PATH)
 			},

@@ -9,11 +9,12 @@
  * - Each application is then moved (`moveToStage`) or rejected (`rejectApplication`) on its own, in
  *   its own transaction, with its own activity line (and, for a move, its event and webhook): one
  *   entry per record. A refusal of one record — out of reach (answered as absent), the role, a
- *   rule (already rejected) — is reported for that record and the others go on.
+ *   rule (already rejected) — is reported for that record and the others go on; so is an
+ *   unexpected failure, logged (`runBulk`, core/bulk.ts).
  */
 import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
-import { BULK_LIMIT, type BulkLine } from '../../core/bulk.ts'
+import { bulkIds, runBulk, type BulkLine } from '../../core/bulk.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, forbidden, invalid } from '../../core/errors.ts'
 import { textOf } from '../../core/untrusted.ts'
@@ -65,18 +66,9 @@ export type BulkApplicationsInput =
 	| { action: 'move'; applicationIds: readonly string[]; stageKey: string }
 	| { action: 'reject'; applicationIds: readonly string[]; reason: string }
 
-/** The words of a refusal for the report (an absent or out-of-reach record reads the same). */
-const refusal = (error: unknown): string => {
-	if (!(error instanceof AppError) || error.status >= 500) throw error
-	if (error.code === 'NOT_FOUND') return 'Not found, or not yours to change.'
-	if (error.code === 'FORBIDDEN') return `${error.message}.`
-	return `${error.message.replace(/\.$/, '')}.`
-}
-
 export async function bulkApplications(deps: AppDeps, actor: Actor, input: BulkApplicationsInput): Promise<{ action: string; lines: BulkLine[] }> {
-	const ids = [...new Set(input.applicationIds)].filter((id) => id.length <= 160)
+	const ids = bulkIds(input.applicationIds, 'application', 'applications').filter((id) => id.length <= 160)
 	if (!ids.length) throw invalid([{ field: 'application', message: 'must be chosen: tick at least one application' }], 'Choose the applications first')
-	if (ids.length > BULK_LIMIT) throw invalid([{ field: 'application', message: `can be at most ${BULK_LIMIT} at once` }])
 	let action: string
 	if (input.action === 'move') {
 		const to = (await stagesOf(deps, actor.workspaceId)).find((s) => s.key === input.stageKey)
@@ -93,22 +85,17 @@ export async function bulkApplications(deps: AppDeps, actor: Actor, input: BulkA
 		sql`select a.id, c.name from applications a join candidates c on c.id = a.candidate_id where a.id = ${anyId(ids)} and ${applicationReach(reach)}`,
 	)
 	const names = new Map(named.map((r) => [r.id, textOf(r.name).slice(0, 80)]))
-	const lines: BulkLine[] = []
-	for (const id of ids) {
-		const name = names.get(id) ?? 'An application'
-		try {
+	const lines = await runBulk(deps, ids, {
+		action: `candidates.bulk-${input.action}`,
+		name: (id) => names.get(id) ?? 'An application',
+		step: async (id): Promise<Omit<BulkLine, 'name'>> => {
 			if (input.action === 'move') {
 				const move = await moveToStage(deps, actor, { applicationId: id, stageKey: input.stageKey })
-				lines.push(
-					move.changed ? { name, result: 'done', note: `from ${move.from.label}` } : { name, result: 'unchanged', note: `Already at ${move.to.label}.` },
-				)
-			} else {
-				await rejectApplication(deps, actor, { applicationId: id, reason: input.reason as RejectReason })
-				lines.push({ name, result: 'done' })
+				return move.changed ? { result: 'done', note: `from ${move.from.label}` } : { result: 'unchanged', note: `Already at ${move.to.label}.` }
 			}
-		} catch (error) {
-			lines.push({ name, result: 'refused', note: refusal(error) })
-		}
-	}
+			await rejectApplication(deps, actor, { applicationId: id, reason: input.reason as RejectReason })
+			return { result: 'done' }
+		},
+	})
 	return { action, lines }
 }

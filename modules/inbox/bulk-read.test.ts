@@ -54,4 +54,15 @@ describe('bulk Mark as read in the inbox', () => {
 		)
 		expect(n!.n).toBe(3)
 	})
+
+	test('more than 50 conversations marks none read and says so: never cut short', async () => {
+		const c = await signedIn(await newPerson(ws, 'recruiter', {}, deps))
+		const list = await c.get('/inbox?filter=unread')
+		const unread = [...list.text.matchAll(/name="thread" value="(thr_[a-z0-9]+)"/g)].map((m) => m[1]!).slice(0, 1)
+		expect(unread).toHaveLength(1)
+		const ticked = [...unread, ...Array.from({ length: 50 }, (_, i) => `thr_toomany${i}`)]
+		const res = await c.submit('/inbox/bulk', { thread: ticked, back: '/inbox?filter=unread' })
+		expect(res.text).toContain('Nothing done: choose at most 50 conversations at once (51 were ticked)')
+		expect((await c.get('/inbox?filter=unread')).text).toContain(`value="${unread[0]}"`)
+	})
 })

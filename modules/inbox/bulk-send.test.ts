@@ -107,4 +107,51 @@ describe('bulk Send message from a template', () => {
 		const manager = await signedIn(await newPerson(ws, 'hiring_manager', {}, deps))
 		expect((await manager.post('/inbox/bulk-send', { application: apps, templateId: template.id })).status).toBe(403)
 	})
+
+	test('more than 50 records sends nothing and says so: never cut short', async () => {
+		const actor = await personActor(deps, ws.slug, recruiter.email)
+		const t = await createTemplate(deps, actor, { name: 'Many', channel: 'email', kind: 'transactional', subject: 'Hello', body: 'Hi', shared: false })
+		const real = await newCandidate(ws, { name: 'Eve Toomany', email: 'eve.toomany@mail.example' }, deps)
+		const ticked = [real, ...Array.from({ length: 50 }, (_, i) => `cand_toomany${String(i).padStart(12, '0')}`)]
+		const c = await signedIn(recruiter)
+		await c.get('/candidates')
+		const res = await c.submit('/inbox/bulk-send', { candidate: ticked, templateId: t.id, back: '/candidates' })
+		expect(res.redirectedTo).toBe('/inbox/bulk-send')
+		expect(res.text).toContain('Nothing sent: choose at most 50 records at once (51 were ticked)')
+		expect(await mailTo('eve.toomany@mail.example')).toHaveLength(0)
+	})
+
+	test('one record failing unexpectedly is reported refused (logged, no details) and the others are sent', async () => {
+		const actor = await personActor(deps, ws.slug, recruiter.email)
+		const t = await createTemplate(deps, actor, { name: 'Half', channel: 'email', kind: 'transactional', subject: 'Hello', body: 'Hi', shared: false })
+		const ids = [
+			await newCandidate(ws, { name: 'Fay Halfway', email: 'fay.half@mail.example' }, deps),
+			await newCandidate(ws, { name: 'Gus Halfway', email: 'gus.half@mail.example' }, deps),
+			await newCandidate(ws, { name: 'Hal Halfway', email: 'hal.half@mail.example' }, deps),
+		]
+		// The database refuses the second one's mail: a failure no service words as a refusal.
+		await deps.db.execute(
+			sql.raw(
+				`create or replace function bulk_send_test_fail() returns trigger language plpgsql as $$ begin if new."to" = 'gus.half@mail.example' then raise exception 'boom: internal detail'; end if; return new; end $$`,
+			),
+		)
+		await deps.db.execute(sql.raw('create trigger bulk_send_test_fail before insert on outbox for each row execute function bulk_send_test_fail()'))
+		try {
+			const c = await signedIn(recruiter)
+			await c.get('/candidates')
+			const res = await c.submit('/inbox/bulk-send', { candidate: ids, templateId: t.id, back: '/candidates' })
+			expect(res.redirectedTo).toBe('/inbox/bulk-send')
+			expect(res.text).toContain('2 records done, 1 refused.')
+			expect(res.text).toContain('<td>Gus Halfway</td>')
+			expect(res.text).toContain('Could not be done: something went wrong on our side')
+			expect(res.text).not.toContain('boom')
+			expect(await mailTo('fay.half@mail.example')).toHaveLength(1)
+			expect(await mailTo('hal.half@mail.example')).toHaveLength(1)
+			// Its own transaction: nothing of it was kept (no conversation).
+			expect(await deps.database.rows(sql`select id from inbox_threads where candidate_id = ${ids[1]!}`)).toHaveLength(0)
+		} finally {
+			await deps.db.execute(sql.raw('drop trigger if exists bulk_send_test_fail on outbox'))
+			await deps.db.execute(sql.raw('drop function if exists bulk_send_test_fail()'))
+		}
+	})
 })

@@ -6,11 +6,12 @@
  * application's job fills the job's), the message joins their conversation and is one activity line;
  * a record the template cannot be filled for (a field without a value), whose contact details do not
  * allow the template's channel, or out of reach is reported refused with the reason, and the others
- * go on. Then the shown-once report (core/bulk.ts).
+ * go on; so is one that fails unexpectedly (logged). More than `BULK_LIMIT` records sends nothing and
+ * says so. Then the shown-once report (core/bulk.ts).
  */
 import { Elysia } from 'elysia'
 import type { Actor } from '../../core/actor.ts'
-import { BULK_LIMIT, bulkReportCookie, bulkReportPage, localBack, type BulkLine } from '../../core/bulk.ts'
+import { bulkReportCookie, bulkReportPage, localBack, overBulkLimit, runBulk, type BulkLine } from '../../core/bulk.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { html, type SafeHtml } from '../../core/html.ts'
@@ -47,19 +48,20 @@ export const bulkSendApplicationsSection: PageSection = {
 	render: (deps, session) => controls(deps, session, null),
 }
 
-/** One record's message from the template: done, or refused with the reason in words. */
-async function sendOne(deps: AppDeps, actor: Actor, template: Template, target: ComposeTarget): Promise<BulkLine> {
-	let name = 'A candidate'
-	try {
+/** One record's message from the template: done, or refused with the reason in words (`runBulk`: an unexpected failure is that record's refusal too). */
+const sendOne =
+	(deps: AppDeps, actor: Actor, template: Template) =>
+	async (target: ComposeTarget, record: { name: string }): Promise<Omit<BulkLine, 'name'>> => {
 		const recipient = await recipientOf(deps, actor, target)
-		name = recipient.name.slice(0, 80) || name
+		record.name = recipient.name.slice(0, 80) || record.name
 		await composeMessage(deps, actor, { ...target, channel: template.channel, subject: template.subject ?? '', body: template.body, templateId: template.id })
-		return { name, result: 'done' }
-	} catch (error) {
-		if (!(error instanceof AppError) || error.status >= 500) throw error
-		const why = error.fields?.length ? error.fields.map((f) => `${f.field} ${f.message}`).join('; ') : error.message
-		return { name, result: 'refused', note: error.code === 'NOT_FOUND' ? 'Not found, or not yours to write to.' : `${why}.` }
+		return { result: 'done' }
 	}
+
+const refusal = (error: AppError) => {
+	if (error.code === 'NOT_FOUND') return 'Not found, or not yours to write to.'
+	const why = error.fields?.length ? error.fields.map((f) => `${f.field} ${f.message}`).join('; ') : error.message
+	return `${why}.`
 }
 
 export function bulkSendRoutes(deps: AppDeps, { auth }: HttpKit) {
@@ -71,7 +73,9 @@ export function bulkSendRoutes(deps: AppDeps, { auth }: HttpKit) {
 				const targets: ComposeTarget[] = [
 					...[...new Set(formList(body, 'candidate'))].map((candidateId) => ({ candidateId })),
 					...[...new Set(formList(body, 'application'))].map((applicationId) => ({ applicationId })),
-				].slice(0, BULK_LIMIT)
+				]
+				// More than the limit is refused as a whole (core/bulk.ts), never cut short.
+				const tooMany = overBulkLimit(targets.length, 'records')
 				const back = localBack(formText(body, 'back'), '/candidates')
 				let template: Template | null = null
 				try {
@@ -79,9 +83,19 @@ export function bulkSendRoutes(deps: AppDeps, { auth }: HttpKit) {
 				} catch (error) {
 					if (!(error instanceof AppError) || error.status >= 500) throw error
 				}
-				const lines: BulkLine[] = []
-				for (const target of template ? targets : []) lines.push(await sendOne(deps, session.actor, template!, target))
-				const action = !template ? 'Nothing sent: choose a template' : targets.length ? `Send “${template.name}”` : 'Nothing sent: tick at least one'
+				const lines = await runBulk(deps, template && !tooMany ? targets : [], {
+					action: 'inbox.bulk-send',
+					name: () => 'A candidate',
+					step: sendOne(deps, session.actor, template!),
+					refusal,
+				})
+				const action = tooMany
+					? `Nothing sent: ${tooMany}`
+					: !template
+						? 'Nothing sent: choose a template'
+						: targets.length
+							? `Send “${template.name}”`
+							: 'Nothing sent: tick at least one'
 				await report.seal(deps, cookie, session.sessionId, { action, back, lines })
 				return seeOther(BULK_PATH)
 			},

@@ -5,13 +5,15 @@
  * vendor, found by name from the inbox; threaded at once; only for people who read the inbox.
  */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { newPerson, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { signedIn } from '../../tests/portal.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob, workspaceWithOwner } from '../../tests/staffing-fixtures.ts'
 import type { Actor } from '../../core/actor.ts'
 import { personActor } from '../auth/index.ts'
 import { outbox } from '../outbox/table.ts'
+import { AppError } from '../../core/errors.ts'
+import { composeMessage } from './compose.ts'
 import { setSignature } from '../templates/index.ts'
 import { messageTemplates } from '../templates/table.ts'
 import { inboxMessages, inboxThreads } from './table.ts'
@@ -160,5 +162,42 @@ describe('New message', () => {
 		// Another workspace's candidate is not found.
 		const other = await newCandidate((await workspaceWithOwner(await testDeps())).ws)
 		expect((await portal.get(`/inbox/new?candidate=${other}`)).status).toBe(404)
+	})
+
+	test('a subject is filled on one line: a two-line signature or a job title with a line break adds no header; too long once filled is refused on its field', async () => {
+		const deps = await testDeps()
+		const actor = await personActor(deps, w.ws.slug, w.recruiter.email)
+		await setSignature(deps, actor, 'Dana Lee\nSenior Recruiter')
+		try {
+			// A title stored with a line break (the Job Publish API refuses one now; older rows may have it).
+			const job = await newVendorJob(w.ws, { title: 'Placeholder' }, deps)
+			await deps.db.execute(sql`update jobs set title = ${'Java Developer\r\nBcc: x@evil.example'} where id = ${job}`)
+			const app = await newApplication(w.ws, w.candidate, job, {}, deps)
+			const sent = await composeMessage(deps, actor, {
+				applicationId: app,
+				channel: 'email',
+				subject: '{{job.title}}, from {{recruiter.signature}}',
+				body: 'Hi\n\n{{recruiter.signature}}',
+			})
+			const [row] = await deps.db.select().from(outbox).where(eq(outbox.id, sent.outboxId))
+			expect(row!.subject).toBe('Java Developer Bcc: x@evil.example, from Dana Lee Senior Recruiter')
+			// The body keeps its lines.
+			expect(row!.text).toStartWith('Hi\n\nDana Lee\nSenior Recruiter')
+			// Within 200 as typed, over it once filled: refused on the subject, nothing sent, never a 500.
+			await setSignature(deps, actor, `Dana Lee\n${'Senior Recruiter '.repeat(10)}`)
+			const long = `${'x'.repeat(100)} {{recruiter.signature}}`
+			const refused = await composeMessage(deps, actor, { candidateId: w.candidate, channel: 'email', subject: long, body: 'Hi' }).catch((e) => e)
+			expect(refused).toBeInstanceOf(AppError)
+			expect((refused as AppError).fields).toEqual([
+				{ field: 'subject', message: expect.stringContaining('1 to 200 characters on one line once its merge fields are filled in') },
+			])
+			const portal = await signedIn(w.recruiter)
+			await portal.get(`/inbox/new?candidate=${w.candidate}`)
+			const page = await portal.post('/inbox/new', { candidate: w.candidate, channel: 'email', subject: long, body: 'Hi' })
+			expect(page.status).toBe(422)
+			expect(page.text).toContain('once its merge fields are filled in')
+		} finally {
+			await setSignature(deps, actor, '')
+		}
 	})
 })

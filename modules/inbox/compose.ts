@@ -10,6 +10,9 @@
  * - Merge fields are filled in from the record at the moment of sending (the candidate, the job of
  *   the application the message is about, the vendor, the sender): a field without a value, or an
  *   unknown one, refuses the message and names the field. Nothing is sent half-filled.
+ * - The subject is one line (a mail header): its merge fields are filled with each value on one line
+ *   (a two-line signature, a job title sent with a line break), and the filled subject is checked
+ *   again (1 to 200 characters), refused on its field, never a failure of the outbox.
  * - A message from a marketing template (a job alert) goes by e-mail to a candidate only, with the
  *   unsubscribe headers (the outbox), and is not sent to someone who unsubscribed.
  * - It goes out through the outbox like a reply (the firm's footer added there) and is in the
@@ -24,7 +27,7 @@ import { cleanLine, cleanText, textOf } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { candidatePartiesById, reachableApplication, requireCandidate } from '../candidates/index.ts'
 import { enqueueMail, enqueueMessage, messagingConfigured, NO_PROVIDER, toE164 } from '../outbox/index.ts'
-import { fieldProblems, fillIn, getTemplate, mergeValues, type Template } from '../templates/index.ts'
+import { fieldProblems, fillIn, fillInLine, getTemplate, mergeValues, type Template } from '../templates/index.ts'
 import { getVendor } from '../vendors/index.ts'
 import { inboxStates } from './table.ts'
 import { appendMessage, normalizeAddress, threadClock, threadFor, type Counterpart } from './threads.ts'
@@ -93,7 +96,7 @@ export interface ComposeInput extends ComposeTarget {
 /** What a template gives a new message: its channel, and its subject and body filled in for the record (missing fields named). */
 export async function startFromTemplate(deps: AppDeps, actor: Actor, recipient: Recipient, template: Template) {
 	const values = await mergeValues(deps, actor, recipientRecord(recipient))
-	const subject = template.subject === null ? null : fillIn(template.subject, values)
+	const subject = template.subject === null ? null : fillInLine(template.subject, values)
 	const body = fillIn(template.body, values)
 	return { channel: template.channel, subject: subject?.text ?? '', body: body.text, missing: [...new Set([...(subject?.missing ?? []), ...body.missing])] }
 }
@@ -138,13 +141,19 @@ async function checkDraft(deps: AppDeps, actor: Actor, recipient: Recipient, inp
 	const max = channel === 'text' ? MAX_TEXT_BODY : MAX_EMAIL_BODY
 	if (length(bodyText) < 1 || length(bodyText) > max) problems.push({ field: 'body', message: `must be 1 to ${max.toLocaleString('en-US')} characters` })
 	else for (const p of fieldProblems(bodyText)) problems.push({ field: 'body', message: p })
-	const subject = fillIn(channel === 'email' ? subjectText : '', values)
+	// The subject is a mail header: filled with each value on one line, then checked again as sent.
+	const subject = fillInLine(channel === 'email' ? subjectText : '', values)
 	const body = fillIn(bodyText, values)
 	for (const [field, missing] of [
 		['subject', subject.missing],
 		['body', body.missing],
 	] as const)
 		if (missing.length) problems.push({ field, message: missingFields(recipient, missing) })
+	if (channel === 'email' && !problems.some((p) => p.field === 'subject')) {
+		const filled = length(subject.text)
+		if (/[\r\n]/.test(subject.text) || filled < 1 || filled > 200)
+			problems.push({ field: 'subject', message: `must be 1 to 200 characters on one line once its merge fields are filled in (it would be ${filled})` })
+	}
 	if (problems.length) throw invalid(problems, 'The message was not sent')
 	return { channel: channel!, subject: subject.text, body: body.text, marketing, templateId: template?.id ?? null }
 }

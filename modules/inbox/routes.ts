@@ -10,7 +10,7 @@ import { composeRoutes } from './compose-routes.ts'
 import { receiveInbound } from './inbound.ts'
 import { inboxPage, threadPage } from './pages.ts'
 import { FILTERS, getThread, listThreads, markThreadRead, replyToThread, setStarred, type InboxFilter } from './service.ts'
-import { BULK_LIMIT, bulkReportCookie, bulkReportPage, localBack, type BulkLine } from '../../core/bulk.ts'
+import { bulkReportCookie, bulkReportPage, localBack, overBulkLimit, runBulk } from '../../core/bulk.ts'
 import { formList, formText } from '../../core/http/form.ts'
 import { textOf } from '../../core/untrusted.ts'
 
@@ -28,20 +28,22 @@ const DONE: Record<string, string> = {
 	unstarred: 'The conversation is no longer starred.',
 }
 
-/** Bulk Mark as read: each ticked conversation through markThreadRead (one activity line each), then the report. */
+/** Bulk Mark as read: each ticked conversation through markThreadRead (one activity line each; core/bulk.ts's rules), then the report. */
 async function markReadInBulk(deps: AppDeps, session: PageSession, body: unknown, cookie: Record<string, any>) {
-	const ids = [...new Set(formList(body, 'thread'))].slice(0, BULK_LIMIT)
-	const lines: BulkLine[] = []
-	for (const id of ids) {
-		try {
+	const ids = [...new Set(formList(body, 'thread'))]
+	// More than the limit is refused as a whole (core/bulk.ts), never cut short.
+	const tooMany = overBulkLimit(ids.length, 'conversations')
+	const lines = await runBulk(deps, tooMany ? [] : ids, {
+		action: 'inbox.bulk-read',
+		name: () => 'A conversation',
+		step: async (id, record) => {
 			const read = await markThreadRead(deps, session.actor, id)
-			lines.push(read.changed ? { name: textOf(read.subject), result: 'done' } : { name: textOf(read.subject), result: 'unchanged', note: 'Already read.' })
-		} catch (error) {
-			if (!(error instanceof AppError) || error.status >= 500) throw error
-			lines.push({ name: 'A conversation', result: 'refused', note: error.code === 'NOT_FOUND' ? 'Not found.' : `${error.message}.` })
-		}
-	}
-	const action = ids.length ? 'Mark as read' : 'Nothing done: tick at least one conversation'
+			record.name = textOf(read.subject)
+			return read.changed ? { result: 'done' } : { result: 'unchanged', note: 'Already read.' }
+		},
+		refusal: (error) => (error.code === 'NOT_FOUND' ? 'Not found.' : `${error.message}.`),
+	})
+	const action = tooMany ? `Nothing done: ${tooMany}` : ids.length ? 'Mark as read' : 'Nothing done: tick at least one conversation'
 	await bulkReport.seal(deps, cookie, session.sessionId, { action, back: localBack(formText(body, 'back'), '/inbox'), lines })
 	return seeOther(BULK_PATH)
 }

@@ -66,7 +66,7 @@ export const PublishBody = t.Object(
 	},
 	{
 		description:
-			'Fields the API does not know are ignored, with a warning naming them. `status` is not taken on publish (a publish always opens the job; close it with PATCH or DELETE): sent anyway, it is ignored with a warning saying so.',
+			'Fields the API does not know are ignored, with a warning naming them. `status` is not taken on publish (a publish always opens the job; close it with PATCH or DELETE): sent anyway, it is ignored with a warning saying so. One-line fields (vendorJobId, title, location, employment, interview, department, each mustHave and niceToHave item) refuse a line break or a tab: 422 naming the field.',
 	},
 )
 
@@ -77,7 +77,7 @@ export const ChangeBody = t.Object(
 	},
 	{
 		description:
-			'Only the fields sent change. `vendorJobId` is not part of it: it is the job’s address and cannot be changed; sent anyway, it is ignored with a warning saying so. Fields the API does not know are ignored, with a warning naming them.',
+			'Only the fields sent change. `vendorJobId` is not part of it: it is the job’s address and cannot be changed; sent anyway, it is ignored with a warning saying so. Fields the API does not know are ignored, with a warning naming them. One-line fields refuse a line break or a tab, as on publish.',
 	},
 )
 

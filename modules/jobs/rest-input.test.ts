@@ -308,6 +308,40 @@ describe('validation', () => {
 		expect((await change(key, 'J-1', { title: 'QA 🚀' })).json.job.title).toBe('QA 🚀')
 	})
 
+	test('a line break or a tab in a one-line field is 422 naming it (publish, change, list items); paragraphs keep theirs', async () => {
+		const { key } = await setup()
+		await publish(key, { vendorJobId: 'J-1', title: 'QA' })
+		// A title with a line break would put a header into every e-mail subject it fills.
+		const injected = await publish(key, { vendorJobId: 'J-NL', title: 'Java Developer\nBcc: x@evil.example' })
+		expect(injected.status).toBe(422)
+		expect(typeof injected.json.error).toBe('string')
+		expect(injected.json.fields).toEqual([{ field: 'title', message: 'must be one line: no line breaks or tabs' }])
+		expect((await get(key, 'J-NL')).status).toBe(404)
+		for (const s of ['a\nb', 'a\r\nb', 'a\rb', 'a\tb', 'a\u2028b', 'end\n']) {
+			for (const field of ['title', 'location', 'employment', 'interview', 'department']) {
+				const p = await publish(key, { vendorJobId: 'J-2', title: 'QA', [field]: s })
+				expect(p.status).toBe(422)
+				expect(fieldsOf(p)).toEqual([field])
+				const c = await change(key, 'J-1', { [field]: s })
+				expect(c.status).toBe(422)
+				expect(fieldsOf(c)).toEqual([field])
+			}
+			expect(fieldsOf(await publish(key, { vendorJobId: `J-${s}`, title: 'QA' }))).toEqual(['vendorJobId'])
+			// Each item is one line, also one long enough to be cut.
+			const items = await publish(key, { vendorJobId: 'J-3', title: 'QA', mustHave: ['Java', s], niceToHave: [`${'x'.repeat(200)}${s}`] })
+			expect(items.status).toBe(422)
+			expect(fieldsOf(items)).toEqual(['mustHave[1]', 'niceToHave[0]'])
+		}
+		// Named once, with the schema's own problems.
+		const both = await publish(key, { vendorJobId: 'J-4', title: `${'t'.repeat(141)}\n`, location: 'a\nb', minYears: 99 })
+		expect(fieldsOf(both)).toEqual(['location', 'minYears', 'title'])
+		expect((await get(key, 'J-1')).json.job.title).toBe('QA')
+		// Paragraphs keep their line breaks.
+		const ok = await change(key, 'J-1', { summary: 'One.\nTwo.', description: 'One.\n\nTwo.' })
+		expect(ok.status).toBe(200)
+		expect(ok.json.job.summary).toBe('One.\nTwo.')
+	})
+
 	test('`__proto__`, `constructor` and `prototype` keys are ignored and reach no object', async () => {
 		const { key } = await setup()
 		const raw =

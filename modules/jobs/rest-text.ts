@@ -10,6 +10,7 @@
  * Zero-width joiners stay: emoji sequences and Persian or Indic words need them.
  */
 
+import type { FieldError } from '../../core/errors.ts'
 import type { EditableField } from './model.ts'
 
 /** The free-text fields candidates (and models, through MCP) read; enums and numbers cannot carry these characters. */
@@ -55,3 +56,31 @@ export function stripHiddenFormatting(body: Record<string, unknown>, fields: rea
 }
 
 export const hiddenFormattingWarning = (fields: string[]) => `Invisible direction-control and tag characters were removed from ${fields.join(', ')}`
+
+/**
+ * The fields that are one line: a title, a place, an id, each must-have. They end up in one-line
+ * places (a mail's subject, a list's row, a header), so a line break or a tab in them is refused
+ * (422 naming the field, or the item), as the portal refuses one in a name; the schema check already
+ * refuses every other control character. `summary` and `description` are paragraphs and keep theirs.
+ */
+export const ONE_LINE_FIELDS = ['vendorJobId', 'title', 'location', 'employment', 'interview', 'department', 'mustHave', 'niceToHave'] as const
+
+/** Line feed, carriage return, tab, next line (U+0085) and the Unicode line and paragraph separators. */
+const LINE_BREAK = /[\t\n\r\u0085\u2028\u2029]/
+
+export const ONE_LINE_MESSAGE = 'must be one line: no line breaks or tabs'
+
+/** A field error for each string (or string item, named by its position) of `fields` that is not one line. */
+export function lineBreakErrors(body: Record<string, unknown>, fields: readonly string[] = ONE_LINE_FIELDS): FieldError[] {
+	const errors: FieldError[] = []
+	for (const field of fields) {
+		if (!Object.hasOwn(body, field)) continue
+		const value = body[field]
+		if (typeof value === 'string' && LINE_BREAK.test(value)) errors.push({ field, message: ONE_LINE_MESSAGE })
+		if (Array.isArray(value))
+			value.forEach((item, i) => {
+				if (typeof item === 'string' && LINE_BREAK.test(item)) errors.push({ field: `${field}[${i}]`, message: ONE_LINE_MESSAGE })
+			})
+	}
+	return errors
+}

@@ -12,6 +12,7 @@
  *   with a warning. A field the API knows but the operation does not take (`vendorJobId` in a
  *   change, `status` in a publish) is ignored with a warning that says why, not called unknown.
  * - Bidirectional controls and Unicode tag characters are removed from display text, with a warning (rest-text.ts).
+ * - One-line fields (title, location, vendorJobId, each must-have…) refuse a line break or a tab: 422 naming the field (rest-text.ts).
  * - Another vendor's job is answered exactly like an absent one.
  * - The change and its activity-log line are one SQL statement.
  * - `created_at` is stored to the millisecond (its column rounds to 3 digits): it is truncated, not
@@ -35,7 +36,7 @@ import { ChangeBody, EDITABLE_FIELDS, PublishBody, type ChangeInput, type Editab
 import { JOB_COLUMN_NAMES, JOB_COLUMNS, jobUrl, slugify, type JobRow } from './rows.ts'
 import { jobs } from './table.ts'
 import { payRangeWarning } from './pay-transparency.ts'
-import { DISPLAY_TEXT_FIELDS, hiddenFormattingWarning, stripHiddenFormatting } from './rest-text.ts'
+import { DISPLAY_TEXT_FIELDS, hiddenFormattingWarning, lineBreakErrors, stripHiddenFormatting } from './rest-text.ts'
 
 export interface WriteResult {
 	job: RestJob
@@ -85,7 +86,10 @@ function prepare<T>(schema: typeof PublishBody | typeof ChangeBody, sent: Record
 	// Hidden formatting goes first, so the length and not-blank rules apply to what will be shown.
 	const { body, cleaned } = stripHiddenFormatting(taken, DISPLAY_TEXT_FIELDS)
 	const checked = checkValue<T & Record<string, unknown>>(schema, body, { unknown: 'ignore' })
-	if (checked.errors.length) throw invalid(checked.errors)
+	// One-line fields refuse line breaks (rest-text.ts), named with the schema's other problems, each field once.
+	const named = new Set(checked.errors.map((e) => e.field))
+	const errors = [...checked.errors, ...lineBreakErrors(body).filter((e) => !named.has(e.field) && !named.has(e.field.replace(/\[\d+\]$/, '')))]
+	if (errors.length) throw invalid(errors)
 	const input = checked.value
 	const warnings: string[] = []
 	if (cleaned.length) warnings.push(hiddenFormattingWarning(cleaned))

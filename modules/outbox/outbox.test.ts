@@ -200,6 +200,21 @@ async function queuedTogether(wsId: string, prefix: string) {
 	return rows
 }
 
+describe('headers', () => {
+	test('a subject built from text with line breaks (a job title stored before the one-line rule) goes as one line; an address with one is refused', async () => {
+		const deps = await smtpDeps()
+		const ws = await newWorkspace()
+		const to = `${unique('hdr')}@example.test`
+		await enqueueMail(deps.db, { workspaceId: ws.id, to, subject: 'Submitted: Java Developer\r\nBcc: someone@example.test', text: 'x' }, deps)
+		expect(await deliverDue(deps, { workspaceId: ws.id })).toEqual({ sent: 1, retried: 0, failed: 0 })
+		const [mail] = smtp.to(to)
+		expect(mail!.parsed.subject).toBe('Submitted: Java Developer Bcc: someone@example.test')
+		expect(mail!.parsed.bcc).toBeUndefined()
+		expect(smtp.to('someone@example.test')).toHaveLength(0)
+		await expect(enqueueMail(deps.db, { workspaceId: ws.id, to: `${to}\r\nBcc: x@example.test`, subject: 'Hi', text: 'x' }, deps)).rejects.toThrow('line breaks')
+	})
+})
+
 describe('rows queued in the same millisecond', () => {
 	test('are claimed and delivered in the order they were queued', async () => {
 		const deps = await smtpDeps()

@@ -85,6 +85,9 @@ async function textFor(
 	return withFooter(text, [footer, privacy, unsubscribe].filter(Boolean).join('\n'), channel)
 }
 
+/** The subject on one line: each run of line breaks (and the spaces around it) becomes one space. */
+const oneLineSubject = (subject: string) => subject.replace(/\s*[\r\n\u0085\u2028\u2029]+\s*/g, ' ')
+
 /**
  * Puts an e-mail in the outbox; returns its id and Message-ID. Call inside the caller's transaction.
  * Without `SMTP_URL` the mail is held in the dev mailbox: it is never sent, not even once SMTP_URL is
@@ -97,7 +100,10 @@ export async function enqueueMail(
 	mail: NewMail,
 	deps: SendingDeps,
 ): Promise<{ id: string; messageId: string; held: boolean; status: 'pending' | 'not_sent' }> {
-	if (/[\r\n]/.test(mail.to) || /[\r\n]/.test(mail.subject)) throw new Error('mail headers must not contain line breaks')
+	if (/[\r\n]/.test(mail.to)) throw new Error('mail headers must not contain line breaks')
+	// A subject is one line. Callers build it from stored text (a job title or a name saved before a
+	// one-line rule existed): a line break there becomes a space, never a second header or a lost mail.
+	mail = { ...mail, subject: oneLineSubject(mail.subject) }
 	if (mail.marketing && !PERSON_RECIPIENTS.includes(mail.recipient?.type ?? ''))
 		throw new Error('a marketing message goes to a candidate or a job alert’s subscriber (its unsubscribe link is theirs)')
 	const id = newId('out')

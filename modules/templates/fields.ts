@@ -8,7 +8,11 @@
  * - Spaces inside the braces are allowed (`{{ job.title }}`); names are case-sensitive.
  * - A field with no value for the record (no job chosen, no signature set) is left as it was and
  *   named, so the person sees what is missing before sending; a message is not sent with one.
+ * - A one-line text (an e-mail's subject: it becomes a mail header) is filled with `fillInLine`:
+ *   each value on one line (a two-line signature, a title sent with a line break), so a value can
+ *   never add a line (or a header) to it. Its user still checks the filled text (its length).
  */
+import { cleanLine } from '../../core/untrusted.ts'
 
 export const MERGE_FIELDS = {
 	'candidate.firstName': 'The candidate’s first name',
@@ -47,14 +51,18 @@ export function fieldProblems(text: string): string[] {
 }
 
 /** The text with each known field's value put in; fields without a value stay as written and are listed in `missing`. */
-export function fillIn(text: string, values: MergeValues): { text: string; missing: MergeField[] } {
+export function fillIn(text: string, values: MergeValues, oneLine = false): { text: string; missing: MergeField[] } {
 	const missing = new Set<MergeField>()
 	const filled = text.replace(PLACEHOLDER, (whole, name: string) => {
 		if (!isMergeField(name)) return whole
-		const value = values[name]?.trim()
+		const raw = values[name]
+		const value = oneLine && raw ? cleanLine(raw, 1000) : raw?.trim()
 		if (value) return value
 		missing.add(name)
 		return whole
 	})
 	return { text: filled, missing: [...missing] }
 }
+
+/** `fillIn` for a one-line text (a subject): each value collapsed to one line, control characters removed. */
+export const fillInLine = (text: string, values: MergeValues) => fillIn(text, values, true)

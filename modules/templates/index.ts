@@ -1,7 +1,7 @@
 /**
  * Message templates (`/settings/templates`): shared and personal e-mail and text-message templates
  * with merge fields, the firm's footer (added by the outbox to everything sent to a candidate) and
- * each person's signature. New message and bulk messages fill them in with `fillIn` and `mergeValues`.
+ * each person's signature. New message and bulk messages fill them in with `fillIn` (a subject: `fillInLine`) and `mergeValues`.
  */
 import { contribute, defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
@@ -11,7 +11,7 @@ import { seedTemplates } from './seed.ts'
 import { footersOf } from './service.ts'
 import * as tables from './table.ts'
 
-export { fieldProblems, fieldsIn, fillIn, isMergeField, MERGE_FIELDS, type MergeField, type MergeValues } from './fields.ts'
+export { fieldProblems, fieldsIn, fillIn, fillInLine, isMergeField, MERGE_FIELDS, type MergeField, type MergeValues } from './fields.ts'
 export { getTemplate, listTemplates, setSignature, signatureOf, MAX_SIGNATURE, type Template, type TemplateChannel, type TemplateKind } from './service.ts'
 export { mergeValues, nameParts, type MergeRecord } from './values.ts'
 export { mergeFieldHelp, CHANNEL_LABELS } from './pages.ts'

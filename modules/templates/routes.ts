@@ -6,7 +6,7 @@ import type { PageSession } from '../../core/http/auth.ts'
 import { formBody, formText, isRefusal } from '../../core/http/form.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { recentApplications } from '../candidates/index.ts'
-import { fillIn } from './fields.ts'
+import { fillIn, fillInLine } from './fields.ts'
 import { newTemplatePage, templatePage, templatesPage, type Kept, type Preview } from './pages.ts'
 import { createTemplate, deleteTemplate, footersOf, getTemplate, listTemplates, setFooters, SHARE, updateTemplate, USE, type Template } from './service.ts'
 import { mergeValues } from './values.ts'
@@ -61,7 +61,7 @@ async function previewOf(deps: AppDeps, session: PageSession, template: Template
 	const choices = await recentApplications(deps, session.actor, 20)
 	const chosen = choices.find((c) => c.id === applicationId) ?? choices[0] ?? null
 	const values = await mergeValues(deps, session.actor, chosen ? { applicationId: chosen.id } : {})
-	const subject = template.subject === null ? null : fillIn(template.subject, values)
+	const subject = template.subject === null ? null : fillInLine(template.subject, values)
 	const body = fillIn(template.body, values)
 	return { choices, chosen, subject: subject?.text ?? null, body: body.text, missing: [...new Set([...(subject?.missing ?? []), ...body.missing])] }
 }
