@@ -11,6 +11,21 @@ export const ERASED = 'Erased candidate'
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
+/**
+ * A person's name as text holds it: as written, and as a file name made from it (an attachment's
+ * `Quillon_Erasewell-Resume.pdf`: accents and punctuation dropped, spaces as underscores, at most
+ * 60 characters — the same steps as documents' `attachmentName`).
+ */
+export function nameForms(name: string): string[] {
+	const file = name
+		.normalize('NFKD')
+		.replace(/[^\w\s-]/g, '')
+		.trim()
+		.replace(/\s+/g, '_')
+		.slice(0, 60)
+	return file && file !== name ? [name, file] : [name]
+}
+
 /** True (SQL) when `text` holds one of `needles`, in any case. */
 export function mentionsAny(text: SQL, needles: readonly string[]): SQL {
 	if (!needles.length) return sql`false`

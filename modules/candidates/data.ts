@@ -5,24 +5,43 @@
  */
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
+import { nameForms } from '../../core/erased-text.ts'
 import type { Db } from '../../db/client.ts'
 import type { CandidateDataSource, CandidateSubject } from './data-port.ts'
 import { anyId } from './reach.ts'
 
 const extension = (name: string | null) => /\.([A-Za-z0-9]{1,8})$/.exec(name ?? '')?.[1]?.toLowerCase() ?? 'bin'
 
-/** The person's applications, read before anything is erased (the subject every source receives). */
+/**
+ * The person's applications, read before anything is erased (the subject every source receives),
+ * and what is replaced wherever free text names them: their name (with its file-name form, as in
+ * an attachment's name) unless another candidate of the workspace has the same name, and their
+ * e-mail address and phone number unless another candidate still holds it (the same address is
+ * then theirs too, and what is filed under it may be theirs).
+ */
 export async function candidateSubject(deps: AppDeps, db: Db, workspaceId: string, candidateId: string): Promise<CandidateSubject | null> {
-	const [c] = await deps.database.rows<{ name: string; email: string; phone: string | null; apps: string[]; nameShared: boolean }>(
+	const others = sql`from candidates o where o.workspace_id = c.workspace_id and o.id <> c.id`
+	const [c] = await deps.database.rows<{
+		name: string
+		email: string
+		phone: string | null
+		apps: string[]
+		nameShared: boolean
+		emailShared: boolean
+		phoneShared: boolean
+	}>(
 		sql`select c.name, c.email, c.phone, array(select a.id from applications a where a.candidate_id = c.id order by a.created_at, a.id) as apps,
-				exists (select 1 from candidates o where o.workspace_id = c.workspace_id and o.id <> c.id and lower(o.name) = lower(c.name)) as "nameShared"
+				exists (select 1 ${others} and lower(o.name) = lower(c.name)) as "nameShared",
+				exists (select 1 ${others} and lower(trim(o.email)) = lower(trim(c.email))) as "emailShared",
+				exists (select 1 ${others} and regexp_replace(o.phone, '[^0-9]', '', 'g') = regexp_replace(c.phone, '[^0-9]', '', 'g')
+					and regexp_replace(c.phone, '[^0-9]', '', 'g') <> '') as "phoneShared"
 			from candidates c where c.id = ${candidateId} and c.workspace_id = ${workspaceId}`,
 		db,
 	)
 	if (!c) return null
-	const usable = (values: (string | null)[]) => values.filter((n): n is string => Boolean(n && n.trim().length >= 3))
-	const ownNeedles = usable([c.name, c.email, c.phone])
-	const needles = usable([c.nameShared ? null : c.name, c.email, c.phone])
+	const usable = (values: (string | null)[]) => [...new Set(values.filter((n): n is string => Boolean(n && n.trim().length >= 3)))]
+	const ownNeedles = usable([...nameForms(c.name), c.email, c.phone])
+	const needles = usable([...(c.nameShared ? [] : nameForms(c.name)), c.emailShared ? null : c.email, c.phoneShared ? null : c.phone])
 	return { workspaceId, candidateId, name: c.name, applicationIds: c.apps, needles, ownNeedles }
 }
 

@@ -1,6 +1,35 @@
-/** This module's part of a candidate's data: documents on file (with their files), upload links asked, submissions to vendors. */
+/**
+ * This module's part of a candidate's data: documents on file (with their files), upload links
+ * asked, submissions to vendors (with the résumé copied for each, erased with them).
+ */
 import { sql } from 'drizzle-orm'
-import { anyId, type CandidateDataSource } from '../candidates/index.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import type { Db } from '../../db/client.ts'
+import { anyId, type CandidateDataSource, type CandidateSubject } from '../candidates/index.ts'
+
+/**
+ * The files a submission copied into its own folder (`submissions/<workspace>/<id>/`, the résumé as
+ * it was when submitted): named by the attachments of the submission's mail, read before the
+ * outbox's erasure clears them; the résumé's usual names when that mail names none.
+ */
+async function submissionCopies(deps: AppDeps, tx: Db, s: CandidateSubject, submissions: { id: string; workspaceId: string; outboxId: string | null }[]) {
+	if (!submissions.length) return []
+	const attached = await deps.database.rows<{ path: string }>(
+		sql`select a->>'path' as path from outbox o cross join jsonb_array_elements(o.attachments) a
+		where o.id = any(${sql.param(submissions.flatMap((x) => (x.outboxId ? [x.outboxId] : [])))}::text[])`,
+		tx,
+	)
+	const [c] = await deps.database.rows<{ resumeFileName: string | null }>(
+		sql`select resume_file_name as "resumeFileName" from candidates where id = ${s.candidateId}`,
+		tx,
+	)
+	const ext = (c?.resumeFileName?.match(/\.([A-Za-z0-9]{1,5})$/)?.[1] ?? 'pdf').toLowerCase()
+	return submissions.flatMap((x) => {
+		const folder = `submissions/${x.workspaceId}/${x.id}/`
+		const named = attached.map((a) => a.path).filter((p) => p?.startsWith(folder))
+		return named.length ? named : [`${folder}resume.${ext}`, `${folder}resume.txt`]
+	})
+}
 
 export const documentsData: CandidateDataSource = {
 	key: 'documents',
@@ -34,8 +63,12 @@ export const documentsData: CandidateDataSource = {
 			sql`delete from candidate_documents where candidate_id = ${s.candidateId} returning storage_key as key`,
 			tx,
 		)
-		await deps.database.rows(sql`delete from vendor_submissions where candidate_id = ${s.candidateId} or application_id = ${anyId(s.applicationIds)}`, tx)
+		const submissions = await deps.database.rows<{ id: string; workspaceId: string; outboxId: string | null }>(
+			sql`delete from vendor_submissions where candidate_id = ${s.candidateId} or application_id = ${anyId(s.applicationIds)}
+			returning id, workspace_id as "workspaceId", outbox_id as "outboxId"`,
+			tx,
+		)
 		await deps.database.rows(sql`delete from document_requests where candidate_id = ${s.candidateId} or application_id = ${anyId(s.applicationIds)}`, tx)
-		return { files: files.map((f) => f.key) }
+		return { files: [...files.map((f) => f.key), ...(await submissionCopies(deps, tx, s, submissions))] }
 	},
 }

@@ -1,15 +1,20 @@
 /**
  * This module's part of a candidate's data: their conversations (every message both ways), and a
- * conversation filed under their address alone (before the address was known to be theirs).
+ * conversation filed under their address alone (before the address was known to be theirs) when
+ * no other candidate has that address.
  */
 import { sql } from 'drizzle-orm'
 import { mentionsAny, withoutMentions } from '../../core/erased-text.ts'
 import type { CandidateDataSource, CandidateSubject } from '../candidates/index.ts'
 
-/** Their threads: filed under them, or under an address of theirs. */
+/**
+ * Their threads: filed under them, or filed under no one with an address only they have (`needles`
+ * leave out an address another candidate still holds). A thread filed under another candidate is
+ * that candidate's, whatever its address.
+ */
 const threadsOf = (s: CandidateSubject) =>
 	sql`select id from inbox_threads where workspace_id = ${s.workspaceId} and (candidate_id = ${s.candidateId}
-		or (counterpart_type <> 'vendor' and lower(counterpart_address) = any(${sql.param(s.needles.map((n) => n.toLowerCase()))}::text[])))`
+		or (candidate_id is null and counterpart_type <> 'vendor' and lower(counterpart_address) = any(${sql.param(s.needles.map((n) => n.toLowerCase()))}::text[])))`
 
 export const inboxData: CandidateDataSource = {
 	key: 'messages',

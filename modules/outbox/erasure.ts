@@ -1,7 +1,8 @@
 /**
- * A person erased (a candidate's right to erasure): what was still to be sent to them is not sent,
- * and the copies of what was sent (to them, or about them to others, e.g. a vendor submission) keep
- * no address, name or phone number of theirs.
+ * A person erased (a candidate's right to erasure): what was still to be sent to them, or about them
+ * (a vendor submission with their résumé), is not sent, and the copies of what was sent (to them, or
+ * about them to others, e.g. a vendor submission) keep no address, name or phone number of theirs,
+ * nor the attachments of mail about them (their files are erased).
  */
 import { type SQL, sql } from 'drizzle-orm'
 import { ERASED, mentionsAny, withoutMentions } from '../../core/erased-text.ts'
@@ -13,20 +14,27 @@ export interface ErasedRecipient {
 	readonly recipientId: string
 	/** Records whose mail is about the person (their applications). */
 	readonly relatedIds: readonly string[]
-	/** What is replaced in any mail (their address and phone, and their name unless another candidate has it). */
+	/** What is replaced in any mail, and the addresses their mail goes to: their name, address and phone, each unless another candidate has it. */
 	readonly needles: readonly string[]
 	/** Their name, address and phone: replaced in mail to them or about their records. */
 	readonly ownNeedles: readonly string[]
 }
 
-/** Returns how many messages waiting to go to the person were cancelled. */
+/**
+ * Returns how many messages waiting to go to the person, or about them (their records), were
+ * cancelled. Mail is theirs when its recipient is them, or when it has no candidate as recipient
+ * and goes to an address only they hold (`needles` leave out an address another candidate still
+ * holds): mail for another candidate is that candidate's, whatever its address.
+ */
 export async function forgetRecipient(tx: Db, r: ErasedRecipient): Promise<{ cancelled: number }> {
 	const theirs = sql`workspace_id = ${r.workspaceId} and ((recipient_type = ${r.recipientType} and recipient_id = ${r.recipientId})
-		or lower("to") = any(${sql.param(r.needles.map((n) => n.toLowerCase()))}::text[]))`
+		or ((recipient_type is distinct from ${r.recipientType} or recipient_id is null) and lower("to") = any(${sql.param(r.needles.map((n) => n.toLowerCase()))}::text[])))`
+	const about = sql`workspace_id = ${r.workspaceId} and related_id = any(${sql.param([...r.relatedIds])}::text[])`
 	const cancelled = await rowsOf<{ id: string }>(
 		await tx.execute(
-			sql`update outbox set status = 'not_sent', last_error = 'The recipient was erased', private_sealed = null
-			where ${theirs} and status in ('pending', 'failed') returning id`,
+			sql`update outbox set status = 'not_sent', last_error = case when ${theirs} then 'The recipient was erased' else 'The person it is about was erased' end,
+				private_sealed = null
+			where ((${theirs}) or (${about})) and status in ('pending', 'failed') returning id`,
 		),
 	)
 	await tx.execute(
@@ -39,8 +47,10 @@ export async function forgetRecipient(tx: Db, r: ErasedRecipient): Promise<{ can
 				html = ${withoutMentions(sql`html`, needles)}, calendar = ${withoutMentions(sql`calendar::text`, needles)}::jsonb
 			where workspace_id = ${r.workspaceId} and status <> 'sending' and ${where}`,
 		)
-	// About their records (a submission to a vendor): every mention. Elsewhere: what only they can be.
-	await cleaned(r.ownNeedles, sql`related_id = any(${sql.param([...r.relatedIds])}::text[])`)
+	// About their records (a submission to a vendor): every mention, and no attachment (its files, named after them, are erased).
+	await cleaned(r.ownNeedles, about)
+	await tx.execute(sql`update outbox set attachments = '[]'::jsonb where ${about} and status <> 'sending' and attachments <> '[]'::jsonb`)
+	// Elsewhere: what only they can be.
 	await cleaned(r.needles, mentionsAny(sql`coalesce(subject, '') || ' ' || text || ' ' || coalesce(html, '')`, r.needles))
 	return { cancelled: cancelled.length }
 }
