@@ -11,8 +11,11 @@ import { alertsOf, deleteAlertsOf } from './alerts.ts'
 
 /** The candidate's e-mail address, read before the candidates module erases its row (it erases last). */
 async function emailsOf(deps: AppDeps, db: Db, s: CandidateSubject): Promise<string[]> {
+	// Alerts belong to an address, not a candidate: one another candidate also has is not theirs alone,
+	// so it is neither exported with them nor erased with them (as for conversations filed by address).
 	const rows = await deps.database.rows<{ email: string }>(
-		sql`select email from candidates where id = ${s.candidateId} and workspace_id = ${s.workspaceId}`,
+		sql`select c.email from candidates c where c.id = ${s.candidateId} and c.workspace_id = ${s.workspaceId}
+			and not exists (select 1 from candidates o where o.workspace_id = c.workspace_id and o.id <> c.id and lower(trim(o.email)) = lower(trim(c.email)))`,
 		db,
 	)
 	return rows.map((r) => r.email).filter(Boolean)

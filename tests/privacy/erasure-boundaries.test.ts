@@ -108,6 +108,17 @@ test('an e-mail address two candidates share: mail for the other, or for no one 
 	)
 	const unfiledCarol = await thread(ws, null, carolRow!.email, 'Carol before her profile existed')
 	const { id: toCarol } = await mail(carolRow!.email, 'Carol, before her profile existed')
+	// Job alerts belong to an address: the shared one's is neither Alice's to export nor to erase.
+	const alert = async (email: string) => {
+		const id = newId('jal')
+		await deps.database.rows(sql`insert into job_alerts (id, workspace_id, email, q, status) values (${id}, ${ws.id}, ${email}, 'java', 'active')`)
+		return id
+	}
+	const alertCount = async (id: string) => (await deps.database.rows<{ n: number }>(sql`select count(*)::int n from job_alerts where id = ${id}`))[0]!.n
+	const sharedAlert = await alert(shared)
+	const carolsAlert = await alert(carolRow!.email)
+	const exported = strFromU8(unzipSync((await exportCandidate(deps, actor, alice, 'test')).bytes)['candidate.json']!)
+	expect(exported).not.toContain(sharedAlert)
 
 	await eraseCandidate(deps, actor, alice, 'test')
 	expect(await outboxRow(toBob)).toMatchObject({ status: 'pending', to: shared, text: expect.stringContaining(`reply to confirm (${shared})`) })
@@ -116,11 +127,13 @@ test('an e-mail address two candidates share: mail for the other, or for no one 
 	expect(await threadCount(unfiledShared)).toBe(1)
 	expect(await threadCount(bobsOldNumber)).toBe(1)
 	expect(await outboxRow(toBobsOldNumber)).toMatchObject({ status: 'pending', to: alicePhone })
+	expect(await alertCount(sharedAlert)).toBe(1)
 
 	// Carol's address is hers alone: what is filed under no one at it is hers, and goes with her.
 	await eraseCandidate(deps, actor, carol, 'test')
 	expect(await threadCount(unfiledCarol)).toBe(0)
 	expect(await outboxRow(toCarol)).toMatchObject({ status: 'not_sent', to: 'Erased candidate' })
+	expect(await alertCount(carolsAlert)).toBe(0)
 })
 
 test('a vendor submission: the résumé copied for it is deleted, its mail still waiting is not sent and carries no attachment, the file-name form of the name is gone', async () => {
