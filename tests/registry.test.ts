@@ -287,6 +287,7 @@ describe('ports: a module declares an extension point, modules that require it c
 		const registry = buildRegistry(modules)
 		const declared = registry.modules.flatMap((m) => (m.ports ?? []).map((p) => `${p.key} by ${m.name}`))
 		expect(declared.sort()).toEqual([
+			'audit:keep by audit',
 			'calendar:source by calendar',
 			'candidates:application-details by candidates',
 			'candidates:data by candidates',

@@ -7,10 +7,12 @@ import { describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { runCommand } from '../../core/commands.ts'
 import { newId } from '../../core/credentials.ts'
-import { callOn, newPersonWithToken, newWorkspace, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { callOn, newPerson, newPersonWithToken, newWorkspace, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { MCP_HEADERS, messageOf } from '../../tests/mcp/rpc.ts'
 import { portalApp, signedIn, uniqueAddress } from '../../tests/portal.ts'
 import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
+import { personActor } from '../auth/index.ts'
+import { setPrivacyRules } from '../privacy/index.ts'
 import { flushAudit, pruneAudit } from './index.ts'
 import { auditChoices } from './queries.ts'
 import { auditLog } from './table.ts'
@@ -267,6 +269,34 @@ describe('audit trail: CLI and retention', () => {
 		expect(await pruneAudit(deps)).toBeGreaterThanOrEqual(1)
 		const left = await linesOf(ws)
 		expect(left).toHaveLength(1)
+	})
+
+	test('a federal contractor keeps its searches for its hold period (2 years), past AUDIT_RETENTION_DAYS', async () => {
+		const deps = await testDeps()
+		const contractor = await newWorkspace()
+		const other = await newWorkspace()
+		const owner = await newPerson(contractor, 'owner')
+		await setPrivacyRules(deps, await personActor(deps, contractor.slug, owner.email), { federalContractor: true, holdYears: '2', inactiveMonths: '' })
+		const day = 86_400_000
+		const search = (ws: TestWorkspace, daysAgo: number) => ({
+			id: newId('aud'),
+			workspaceId: ws.id,
+			at: new Date(deps.now().getTime() - daysAgo * day),
+			kind: 'search',
+			action: 'candidates.searched',
+			outcome: 'ok',
+			actorName: 'Someone',
+			credentialKind: 'session',
+			credentialId: 's',
+			credentialName: 'portal session',
+			recordIds: [],
+			criteria: { query: `java ${daysAgo}` },
+			address: '10.0.0.1',
+		})
+		await deps.db.insert(auditLog).values([search(contractor, 500), search(contractor, 800), search(other, 500)])
+		await pruneAudit(deps)
+		expect((await linesOf(contractor)).map((l) => l.criteria)).toEqual([{ query: 'java 500' }])
+		expect(await linesOf(other)).toEqual([])
 	})
 })
 

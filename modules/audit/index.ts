@@ -3,10 +3,12 @@
  * too), every portal view of a candidate's, an application's or a document's page, and every search
  * of the candidate database (41 CFR 60-1.12), written behind the work (writer.ts) and read by owners
  * and admins at /audit, downloaded as CSV or NDJSON, or exported with `audit export`. Changes stay in
- * the activity log. Lines older than `AUDIT_RETENTION_DAYS` are deleted by a daily sweep.
+ * the activity log. Lines older than `AUDIT_RETENTION_DAYS` are deleted by a daily sweep, except in a
+ * workspace that must keep them longer (a federal contractor's hold period: the `audit:keep` port).
  */
 import { defineModule } from '../../core/module.ts'
 import { auditCommands } from './commands.ts'
+import { auditKeepPort } from './port.ts'
 import { pruneAudit } from './queries.ts'
 import { recordToolCall } from './record.ts'
 import { auditRoutes } from './routes.ts'
@@ -16,7 +18,8 @@ import { flushAudit } from './writer.ts'
 
 export { recordDataAccess, recordSearch, recordView, viewed, recordIdsIn, type ViewedRecord } from './record.ts'
 export { flushAudit } from './writer.ts'
-export { forgetSearchedFor } from './erasure.ts'
+export { auditKeepPort, type AuditKeepSource } from './port.ts'
+export { forgetSearchedFor, forgetSearchedForLater, SCRUB_AGAIN_MS } from './erasure.ts'
 export { listAudit, exportAudit, pruneAudit, type AuditFilters } from './queries.ts'
 
 const SWEEP_MS = 24 * 60 * 60 * 1000
@@ -28,6 +31,7 @@ export default defineModule({
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	settings: auditSettings,
+	ports: [auditKeepPort],
 	permissions: [{ key: 'audit:read', description: 'Read and download the audit trail', grantedTo: ['owner', 'admin'] }],
 	routes: auditRoutes,
 	paths: ['/audit'],

@@ -7,7 +7,9 @@ import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
 import { stringify } from 'csv-stringify/sync'
 import type { AppDeps } from '../../core/deps.ts'
 import { keysetPage, newestWrittenFirst } from '../../core/paging.ts'
+import { contributionsTo } from '../../core/registry.ts'
 import { listPeople } from '../auth/index.ts'
+import { auditKeepPort } from './port.ts'
 import { auditSettings } from './settings.ts'
 import { auditLog } from './table.ts'
 import { flushAudit } from './writer.ts'
@@ -148,14 +150,24 @@ const PRUNE_BATCH = 5000
 
 /**
  * Deletes lines older than `AUDIT_RETENTION_DAYS`, a batch at a time (each a short statement on the
- * `at` index, so writers never wait behind one long delete). Returns how many went.
+ * `at` index, so writers never wait behind one long delete), but never a line a workspace must keep
+ * longer (the `audit:keep` port: a federal contractor's searches for its hold period). Returns how many went.
  */
 export async function pruneAudit(deps: AppDeps): Promise<number> {
-	const cutoff = new Date(deps.now().getTime() - deps.config.settings.of(auditSettings).retentionDays * 86_400_000)
+	const now = deps.now()
+	const cutoff = new Date(now.getTime() - deps.config.settings.of(auditSettings).retentionDays * 86_400_000)
+	// Per workspace, the earliest "keep since" any contribution asks for, when earlier than the cutoff.
+	const longer = new Map<string, Date>()
+	for (const source of contributionsTo(deps.registry, auditKeepPort))
+		for (const [workspaceId, since] of await source.keepSince(deps, now))
+			if (since < cutoff && since < (longer.get(workspaceId) ?? cutoff)) longer.set(workspaceId, since)
+	const kept = JSON.stringify([...longer].map(([workspace_id, since]) => ({ workspace_id, since: since.toISOString() })))
 	let removed = 0
 	for (;;) {
 		const gone = await deps.database.rows<{ id: string }>(
-			sql`delete from audit_log where id in (select id from audit_log where at < ${cutoff.toISOString()}::timestamptz limit ${PRUNE_BATCH}) returning id`,
+			sql`delete from audit_log where id in (select l.id from audit_log l where l.at < ${cutoff.toISOString()}::timestamptz
+				and not exists (select 1 from jsonb_to_recordset(${kept}::jsonb) as k(workspace_id text, since timestamptz) where k.workspace_id = l.workspace_id and l.at >= k.since)
+				limit ${PRUNE_BATCH}) returning id`,
 		)
 		removed += gone.length
 		if (gone.length < PRUNE_BATCH) return removed

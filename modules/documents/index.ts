@@ -1,6 +1,8 @@
+import { sql } from 'drizzle-orm'
 import { Elysia } from 'elysia'
+import type { AppDeps } from '../../core/deps.ts'
 import { contribute, defineModule } from '../../core/module.ts'
-import { applicationDetails, candidateData } from '../candidates/index.ts'
+import { applicationDetails, candidateData, type CandidateDataSource } from '../candidates/index.ts'
 import { vendorFacts } from '../vendors/index.ts'
 import { eventTypes } from '../events/index.ts'
 import { DOCUMENT_EVENTS } from './events.ts'
@@ -26,6 +28,19 @@ export { requestCandidateDocuments, LINK_VALID_DAYS } from './requests.ts'
 export { revokeUploadLink } from './revocation.ts'
 export { documentUploaded, submissionCreated, DOCUMENT_EVENTS } from './events.ts'
 export { DOCUMENT_KINDS, type DocumentKind } from '../vendors/index.ts'
+
+/** For the retention rule: a document uploaded or asked for, a link used, a submission to a vendor since `since`. */
+const documentsActiveSince: CandidateDataSource['activeSince'] = async (deps: AppDeps, workspaceId, ids, since) => {
+	const list = sql`any(${sql.param([...ids])}::text[])`
+	const cutoff = sql`${since.toISOString()}::timestamptz`
+	const rows = await deps.database.rows<{ id: string }>(
+		sql`select candidate_id as id from candidate_documents where workspace_id = ${workspaceId} and candidate_id = ${list} and uploaded_at >= ${cutoff}
+		union select candidate_id from vendor_submissions where workspace_id = ${workspaceId} and candidate_id = ${list} and submitted_at >= ${cutoff}
+		union select candidate_id from document_requests where workspace_id = ${workspaceId} and candidate_id = ${list}
+			and greatest(created_at, last_upload_at) >= ${cutoff}`,
+	)
+	return new Set(rows.map((r) => r.id))
+}
 
 export default defineModule({
 	name: 'documents',
@@ -56,7 +71,7 @@ export default defineModule({
 	paths: ['/upload', '/applications', '/candidates', '/vendors'],
 	pageSections: [vendorSubmissionSection, documentsSection, vendorSubmissionsSection],
 	contributes: [
-		contribute(candidateData, documentsData),
+		contribute(candidateData, { ...documentsData, activeSince: documentsActiveSince }),
 		contribute(applicationDetails, submissionDetails),
 		contribute(vendorFacts, vendorSubmissionFacts),
 		...DOCUMENT_EVENTS.map((e) => contribute(eventTypes, e)),

@@ -18,7 +18,7 @@ export { EEO_QUESTIONS, DECLINED, type EeoAnswers } from './questions.ts'
 export default defineModule({
 	name: 'eeo',
 	description: 'Voluntary self-identification on the apply form, kept apart, and the owners’ aggregated EEO report.',
-	requires: ['auth', 'jobs', 'candidates'],
+	requires: ['auth', 'jobs', 'candidates', 'privacy'],
 	checks: ['eeo:report'],
 	contributes: [contribute(candidateData, eeoData)],
 	tables,

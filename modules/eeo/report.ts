@@ -1,7 +1,12 @@
 /**
  * The EEO report: how many applicants of each job and stage gave each answer to one question. Counts
- * only, never a person: a count under 5 is hidden (shown as "fewer than 5"), and so is a row's total
- * when one of its counts is hidden, so no hidden count can be worked out from what is shown.
+ * only, never a person: a count under 5 is hidden, and so is a row's total when one of its counts is
+ * hidden. A row's total is public anyway (the same row under another question, the pipeline), so a
+ * row never has just one hidden count: the next smallest is hidden with it (complementary
+ * suppression), and no hidden count can be worked out by subtraction. The report has no column
+ * totals, so columns need no complement. Applicants erased under a legal hold still count: their
+ * answers are kept with the anonymous applicant-flow record (modules/privacy), which stands in for
+ * the deleted application.
  */
 import { sql } from 'drizzle-orm'
 import { stringify } from 'csv-stringify/sync'
@@ -9,12 +14,13 @@ import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { jobLabelSql } from '../jobs/index.ts'
+import { heldApplications } from '../privacy/index.ts'
 import { EEO_QUESTIONS, type EeoQuestion } from './questions.ts'
 import { eeoSelfIdentification } from './table.ts'
 
 export const SMALLEST_SHOWN = 5
 
-/** A count as shown: a number, or null when under `SMALLEST_SHOWN` (and above 0). */
+/** A count as shown: a number, or null when hidden (under `SMALLEST_SHOWN` and above 0, or its row's complement). */
 export type ShownCount = number | null
 
 export interface EeoReportRow {
@@ -38,7 +44,20 @@ const COLUMNS = {
 	disability: eeoSelfIdentification.disability,
 } as const
 
-const shown = (n: number): ShownCount => (n > 0 && n < SMALLEST_SHOWN ? null : n)
+/**
+ * A row's counts as shown: those under `SMALLEST_SHOWN` (and above 0) hidden; when that hides just
+ * one, the next smallest is hidden too (a count above 0 when there is one), since the row's total is
+ * known from elsewhere and would give the one hidden count by subtraction.
+ */
+export function suppressRow(counts: readonly number[]): ShownCount[] {
+	const hidden = counts.map((n) => n > 0 && n < SMALLEST_SHOWN)
+	if (hidden.filter(Boolean).length === 1) {
+		const others = counts.map((n, i) => ({ n, i })).filter(({ i }) => !hidden[i])
+		const next = others.filter(({ n }) => n > 0).sort((a, b) => a.n - b.n || a.i - b.i)[0] ?? others[0]
+		if (next) hidden[next.i] = true
+	}
+	return counts.map((n, i) => (hidden[i] ? null : n))
+}
 
 export async function eeoReport(deps: AppDeps, actor: Actor, key: string): Promise<EeoReport> {
 	if (!deps.permissions.can(actor, 'eeo:report')) throw new AppError('FORBIDDEN', 'Only owners see the EEO report')
@@ -49,7 +68,8 @@ export async function eeoReport(deps: AppDeps, actor: Actor, key: string): Promi
 	const lines = await deps.database.rows<{ jobId: string; jobTitle: string; stage: string; code: string; count: number }>(
 		sql`select a.job_id as "jobId", ${sql.raw(jobLabelSql('j'))} as "jobTitle", coalesce(s.label, a.stage_key) as stage, ${answer} as code, count(*)::int as count
 		from ${eeoSelfIdentification}
-		join applications a on a.id = ${eeoSelfIdentification.applicationId} and a.workspace_id = ${eeoSelfIdentification.workspaceId}
+		join (select id, workspace_id, job_id, stage_key from applications union all ${heldApplications}) a
+			on a.id = ${eeoSelfIdentification.applicationId} and a.workspace_id = ${eeoSelfIdentification.workspaceId}
 		join jobs j on j.id = a.job_id
 		left join pipeline_stages s on s.workspace_id = a.workspace_id and s.key = a.stage_key
 		where ${eeoSelfIdentification.workspaceId} = ${actor.workspaceId}
@@ -68,15 +88,16 @@ export async function eeoReport(deps: AppDeps, actor: Actor, key: string): Promi
 	}
 	for (const row of rows) {
 		const total = row.counts.reduce<number>((sum, n) => sum + (n ?? 0), 0)
-		row.counts = row.counts.map((n) => shown(n ?? 0))
+		row.counts = suppressRow(row.counts.map((n) => n ?? 0))
 		row.total = row.counts.some((n) => n === null) ? null : total
 	}
 	return { question, rows }
 }
 
-export const HIDDEN_LABEL = 'fewer than 5'
+/** Every hidden count alike (under 5, or hidden with one that is), so which is which cannot be told. */
+export const HIDDEN_LABEL = 'hidden'
 
-/** The report as CSV (one line per job and stage; hidden counts as "fewer than 5"). */
+/** The report as CSV (one line per job and stage; hidden counts as "hidden"). */
 export function eeoReportCsv(report: EeoReport): string {
 	const cell = (n: ShownCount) => (n === null ? HIDDEN_LABEL : n)
 	return stringify(

@@ -211,7 +211,9 @@ describe('headers', () => {
 		expect(mail!.parsed.subject).toBe('Submitted: Java Developer Bcc: someone@example.test')
 		expect(mail!.parsed.bcc).toBeUndefined()
 		expect(smtp.to('someone@example.test')).toHaveLength(0)
-		await expect(enqueueMail(deps.db, { workspaceId: ws.id, to: `${to}\r\nBcc: x@example.test`, subject: 'Hi', text: 'x' }, deps)).rejects.toThrow('line breaks')
+		await expect(enqueueMail(deps.db, { workspaceId: ws.id, to: `${to}\r\nBcc: x@example.test`, subject: 'Hi', text: 'x' }, deps)).rejects.toThrow(
+			'line breaks',
+		)
 	})
 })
 

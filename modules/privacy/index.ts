@@ -12,6 +12,7 @@ import { Elysia } from 'elysia'
 import { contribute, defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
 import { workspacesById } from '../auth/index.ts'
+import { auditKeepPort } from '../audit/index.ts'
 import { privacyPagePort } from '../outbox/index.ts'
 import { privacyCommands } from './commands.ts'
 import { personalDataSection } from './pages.ts'
@@ -19,6 +20,7 @@ import { requestRoutes } from './request-routes.ts'
 import { forgetOldRequests, openRequestCount, privacyPagePath } from './requests.ts'
 import { privacyRoutes } from './routes.ts'
 import { runRetention } from './retention.ts'
+import { auditHoldSince } from './rules.ts'
 import { releaseEndedHolds } from './service.ts'
 import { seedPrivacyRequests } from './seed.ts'
 import * as tables from './table.ts'
@@ -27,6 +29,7 @@ export { eraseCandidate, exportCandidate, releaseEndedHolds, type CandidateExpor
 export { privacyRules, setPrivacyRules, type PrivacyRules } from './rules.ts'
 export { runRetention, type RetentionRun } from './retention.ts'
 export { privacyPagePath } from './requests.ts'
+export { heldApplications } from './held.ts'
 
 const SWEEP_MS = 24 * 60 * 60 * 1000
 
@@ -48,6 +51,7 @@ export default defineModule({
 	commands: privacyCommands,
 	seed: seedPrivacyRequests,
 	contributes: [
+		contribute(auditKeepPort, { keepSince: auditHoldSince }),
 		contribute(privacyPagePort, {
 			async urlOf(deps, db, workspaceId) {
 				const ws = (await workspacesById(db, [workspaceId])).get(workspaceId)

@@ -1,7 +1,10 @@
 /**
  * The retention rule: in each workspace that set "erase candidates with no activity for N months",
- * the daily sweep erases the candidates with no change to their profile, their applications or
- * their notes, no message and no interview for that long (each as its own erasure, legal hold included), then e-mails the
+ * the daily sweep erases the candidates with no activity for that long in any module that holds
+ * something about them (each contribution to the candidate-data port says what counts: profile,
+ * applications and notes, messages, interviews, documents and vendor submissions, the bench,
+ * scorecards, to-dos; modules/privacy/retention.test.ts fails when a contribution says nothing).
+ * Each is its own erasure (legal hold included); then the rule e-mails the
  * workspace's owners a summary through the outbox. At most `PER_RUN` a workspace a day, so a first
  * run on a large old database spreads over days instead of holding the database for hours.
  */
@@ -64,7 +67,7 @@ export async function runRetention(deps: AppDeps, perRun = PER_RUN): Promise<Ret
 
 /**
  * Candidates with no activity since `before`: none in the candidates module's records (profile,
- * applications, notes), nor in any other module that says what counts (messages, interviews).
+ * applications, notes), nor in any other module holding candidate data (its `activeSince`).
  */
 async function quietCandidates(deps: AppDeps, workspaceId: string, before: Date, limit: number): Promise<string[]> {
 	const found = await inactiveCandidates(deps, workspaceId, before, limit)
@@ -86,7 +89,7 @@ async function tellOwners(deps: AppDeps, ws: { id: string; slug: string }, o: { 
 					workspaceId: ws.id,
 					to: owner.email,
 					subject: `Retention: ${who} erased`,
-					text: `The workspace's retention rule erased ${who} with no activity for ${o.months} months (no change to their profile, their applications or their notes, no message and no interview).${
+					text: `The workspace's retention rule erased ${who} with no activity for ${o.months} months (no change to their profile, their applications or their notes, no message, interview, document, vendor submission, bench entry, scorecard or to-do).${
 						o.more ? ' More remain: they are erased in the next daily runs.' : ''
 					}\n\nEach erasure is in the activity log and the audit trail. The rule is set at ${deps.config.baseUrl}/settings/privacy.\n`,
 				},

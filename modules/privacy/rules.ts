@@ -72,3 +72,20 @@ export async function setPrivacyRules(deps: AppDeps, actor: Actor, input: RulesI
 	})
 	return rules
 }
+
+/**
+ * The audit trail a federal contractor must keep for its hold period (41 CFR 60-1.12: records of
+ * searches of the candidate database among them): per workspace, the oldest time still kept.
+ */
+export async function auditHoldSince(deps: AppDeps, now: Date): Promise<ReadonlyMap<string, Date>> {
+	const rows = await deps.database.rows<{ workspaceId: string; holdYears: number }>(
+		sql`select workspace_id as "workspaceId", hold_years as "holdYears" from privacy_settings where federal_contractor`,
+	)
+	return new Map(
+		rows.map((r) => {
+			const since = new Date(now)
+			since.setUTCFullYear(since.getUTCFullYear() - r.holdYears)
+			return [r.workspaceId, since]
+		}),
+	)
+}

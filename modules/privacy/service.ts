@@ -6,7 +6,9 @@
  * - Erase (owners, the operator): in one transaction, every module deletes what it holds (the
  *   dependents first, the candidate's own rows last); messages still to be sent to them are not sent,
  *   and copies of their name, e-mail address and phone number in mail sent about them, in the
- *   activity log's details and in the searches of the audit trail become "Erased candidate"; a
+ *   activity log's details and in the searches of the audit trail become "Erased candidate" (this
+ *   instance's buffered audit lines are written first; lines other instances still held are
+ *   scrubbed by a second pass a second later, modules/audit/erasure.ts); a
  *   `candidate.erased` event is written with it. Under a legal hold (a federal contractor), each
  *   application first becomes an anonymous applicant-flow record kept for the hold period. Stored
  *   files are deleted once the transaction has committed.
@@ -20,7 +22,7 @@ import { fileStore } from '../../core/files.ts'
 import { contributionsTo } from '../../core/registry.ts'
 import type { Db } from '../../db/client.ts'
 import { forgetMentions, recordActivity } from '../activity/index.ts'
-import { forgetSearchedFor, recordDataAccess } from '../audit/index.ts'
+import { flushAudit, forgetSearchedFor, forgetSearchedForLater, recordDataAccess } from '../audit/index.ts'
 import { applicantFlowOf, candidateData, candidateErased, candidateSubject, type CandidateSubject } from '../candidates/index.ts'
 import { recordEvent } from '../events/index.ts'
 import { forgetRecipient } from '../outbox/index.ts'
@@ -84,6 +86,9 @@ export interface Erasure {
 export async function eraseCandidate(deps: AppDeps, actor: Actor, candidateId: string, address: string): Promise<Erasure> {
 	const all = sources(deps)
 	const files: string[] = []
+	// This instance's searches still waiting in the audit trail's write-behind buffer go in first, so the scrub below reaches them.
+	await flushAudit(deps)
+	let needles: readonly string[] = []
 	const erasure = await deps.db.transaction(async (tx) => {
 		const subject = await subjectOf(deps, tx, actor, candidateId)
 		const rules = await privacyRules(deps, actor.workspaceId, tx)
@@ -126,6 +131,7 @@ export async function eraseCandidate(deps: AppDeps, actor: Actor, candidateId: s
 		})
 		await forgetMentions(tx, actor.workspaceId, subject.needles, { targetIds: [candidateId, ...subject.applicationIds], needles: subject.ownNeedles })
 		await forgetSearchedFor(tx, actor.workspaceId, subject.needles)
+		needles = subject.needles
 		await recordEvent(tx, candidateErased, actor, { candidateId, applicationIds: [...subject.applicationIds] })
 		await recordActivity(tx, actor, {
 			action: 'candidate.erased',
@@ -137,6 +143,8 @@ export async function eraseCandidate(deps: AppDeps, actor: Actor, candidateId: s
 	})
 	const store = fileStore(deps.config)
 	for (const key of files) await store.delete(key).catch((error) => deps.log.warn('a file of an erased candidate could not be deleted', { key, error }))
+	// Lines other instances held in their buffers at the erasure: scrubbed once they have been written (not awaited).
+	void forgetSearchedForLater(deps, actor.workspaceId, needles)
 	recordDataAccess(deps, actor, address, 'candidate.erased', [candidateId])
 	return erasure
 }

@@ -1,3 +1,5 @@
+import { sql } from 'drizzle-orm'
+import type { AppDeps } from '../../core/deps.ts'
 import { contribute, defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
 import { calendarSources } from '../calendar/index.ts'
@@ -14,9 +16,19 @@ import { todoTools } from './tools.ts'
 import { overdueCount } from './service.ts'
 import * as tables from './table.ts'
 import { todosData } from './data.ts'
-import { candidateData } from '../candidates/index.ts'
+import { candidateData, type CandidateDataSource } from '../candidates/index.ts'
 
 export { createTodo, type NewTodo } from './service.ts'
+
+/** For the retention rule: a to-do about them or one of their applications added or done since `since`. */
+const todosActiveSince: CandidateDataSource['activeSince'] = async (deps: AppDeps, workspaceId, ids, since) => {
+	const rows = await deps.database.rows<{ id: string }>(
+		sql`select distinct coalesce(t.candidate_id, a.candidate_id) as id from todos t left join applications a on a.id = t.application_id
+		where t.workspace_id = ${workspaceId} and coalesce(t.candidate_id, a.candidate_id) = any(${sql.param([...ids])}::text[])
+			and greatest(t.created_at, t.done_at) >= ${since.toISOString()}::timestamptz`,
+	)
+	return new Set(rows.map((r) => r.id))
+}
 
 export default defineModule({
 	name: 'todos',
@@ -37,7 +49,11 @@ export default defineModule({
 	prompts: [myDayPrompt],
 	routes: (deps, kit) => todoRoutes(deps, kit).use(candidateTodoRoutes(deps, kit)),
 	paths: ['/todos', '/candidates'],
-	contributes: [contribute(candidateData, todosData), contribute(calendarSources, followupSource), contribute(reviewSources, documentsReceivedSource)],
+	contributes: [
+		contribute(candidateData, { ...todosData, activeSince: todosActiveSince }),
+		contribute(calendarSources, followupSource),
+		contribute(reviewSources, documentsReceivedSource),
+	],
 	seed: seedTodos,
 	nav: [
 		{

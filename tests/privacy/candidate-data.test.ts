@@ -339,6 +339,16 @@ describe('retention', () => {
 		await deps.database.rows(sql`update applications set created_at = ${old}, updated_at = ${old}, stage_changed_at = ${old} where candidate_id = ${ids}`)
 		await deps.database.rows(sql`update notes set created_at = ${old} where candidate_id = ${ids}`)
 		await deps.database.rows(sql`update inbox_threads set last_message_at = ${old} where candidate_id = ${ids}`)
+		// Everything else the demo wrote about them counts as activity too (scorecards, to-dos, the bench, documents).
+		const theirApps = sql`(select id from applications where candidate_id = ${ids})`
+		await deps.database.rows(sql`update scorecards set created_at = ${old}, updated_at = ${old} where application_id in ${theirApps}`)
+		await deps.database.rows(
+			sql`update todos set created_at = ${old}, done_at = least(done_at, ${old}) where candidate_id = ${ids} or application_id in ${theirApps}`,
+		)
+		await deps.database.rows(sql`update bench_entries set added_at = ${old} where candidate_id = ${ids}`)
+		await deps.database.rows(sql`update candidate_documents set uploaded_at = ${old} where candidate_id = ${ids}`)
+		await deps.database.rows(sql`update vendor_submissions set submitted_at = ${old} where candidate_id = ${ids}`)
+		await deps.database.rows(sql`update document_requests set created_at = ${old}, last_upload_at = least(last_upload_at, ${old}) where candidate_id = ${ids}`)
 		await deps.database.rows(sql`update inbox_threads set last_message_at = now() where candidate_id = ${messaged!}`)
 		await addNote(deps, await personActor(deps, ws.slug, owner.email), { candidateId: noted!, text: 'Still interested, call in March.', private: false })
 

@@ -1,0 +1,73 @@
+/**
+ * The retention rule keeps whoever had activity in any module that holds candidate data: every
+ * contribution to the candidate-data port says what counts (`activeSince`), and a registry-wide
+ * test fails when a new one says nothing.
+ */
+import { expect, setDefaultTimeout, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { newId } from '../../core/credentials.ts'
+import { contributionsTo } from '../../core/registry.ts'
+import { personActor } from '../auth/index.ts'
+import { candidateData } from '../candidates/index.ts'
+import { runRetention, setPrivacyRules } from './index.ts'
+import { newPerson, newVendor, newWorkspace, testApp, testDeps } from '../../tests/helpers.ts'
+import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
+
+setDefaultTimeout(120_000)
+
+/**
+ * Contributions whose activity the rule reads another way. `candidate`: its records (profile,
+ * applications, notes) are where the rule starts (`inactiveCandidates`). `selfIdentification`
+ * (eeo): written in the application's own transaction, so the application's creation counts for it.
+ * `jobAlerts` (careers): alerts are tied to an e-mail address, not a candidate (not decided here).
+ */
+const READ_ANOTHER_WAY = new Set(['candidate', 'selfIdentification', 'jobAlerts'])
+
+test('every module that holds candidate data says what counts as activity for the retention rule', async () => {
+	const deps = await testDeps()
+	const sources = contributionsTo(deps.registry, candidateData)
+	expect(sources.map((s) => s.key)).toEqual(expect.arrayContaining(['documents', 'bench', 'scorecards', 'todos', 'messages', 'interviews']))
+	const silent = sources.filter((s) => !s.activeSince && !READ_ANOTHER_WAY.has(s.key)).map((s) => s.key)
+	expect(silent).toEqual([])
+})
+
+test('a 12-month rule keeps candidates active today on the bench, in documents, vendor submissions, scorecards and to-dos', async () => {
+	await testApp()
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const owner = await newPerson(ws, 'owner')
+	const actor = await personActor(deps, ws.slug, owner.email)
+	await setPrivacyRules(deps, actor, { federalContractor: false, holdYears: '2', inactiveMonths: '12' })
+	const job = await newVendorJob(ws)
+	const { vendorId } = await newVendor(ws)
+	const names = ['Benched Today', 'Uploaded Today', 'Submitted Today', 'Asked For Documents Today', 'Scored Today', 'To-do Today', 'Quiet For Years']
+	const ids: string[] = []
+	const apps: string[] = []
+	for (const name of names) {
+		const id = await newCandidate(ws, { name, resume: false })
+		ids.push(id)
+		apps.push(await newApplication(ws, id, job))
+	}
+	const all = sql`any(${sql.param(ids)}::text[])`
+	const old = sql`now() - interval '3 years'`
+	await deps.database.rows(sql`update candidates set created_at = ${old}, updated_at = ${old} where id = ${all}`)
+	await deps.database.rows(sql`update applications set created_at = ${old}, updated_at = ${old}, stage_changed_at = ${old} where candidate_id = ${all}`)
+	await deps.database.rows(
+		sql`insert into bench_entries (id, workspace_id, candidate_id, role_family, added_at) values (${newId('bench')}, ${ws.id}, ${ids[0]}, 'java', now())`,
+	)
+	await deps.database.rows(sql`insert into candidate_documents (id, workspace_id, candidate_id, kind, file_name, content_type, size_bytes, storage_key, uploaded_at)
+		values (${newId('doc')}, ${ws.id}, ${ids[1]}, 'visa', 'visa.pdf', 'application/pdf', 10, ${`docs/${ids[1]}`}, now())`)
+	await deps.database.rows(sql`insert into vendor_submissions (id, workspace_id, application_id, candidate_id, job_id, vendor_id, documents, document_ids, to_address, submitted_by_name, submitted_at)
+		values (${newId('sub')}, ${ws.id}, ${apps[2]}, ${ids[2]}, ${job}, ${vendorId}, '{}', '{}', 'subs@vendor.example', 'Owner', now())`)
+	await deps.database.rows(sql`insert into document_requests (id, workspace_id, candidate_id, application_id, token_hash, items, requested_by_name, expires_at, created_at)
+		values (${newId('dreq')}, ${ws.id}, ${ids[3]}, ${apps[3]}, ${newId('hash')}, '{visa}', 'Owner', now() + interval '7 days', now())`)
+	await deps.database.rows(sql`insert into scorecards (id, workspace_id, application_id, author_user_id, recommendation, created_at, updated_at)
+		values (${newId('sc')}, ${ws.id}, ${apps[4]}, ${owner.userId}, 'yes', now(), now())`)
+	await deps.database.rows(sql`insert into todos (id, workspace_id, assignee_user_id, application_id, title, created_at)
+		values (${newId('todo')}, ${ws.id}, ${owner.userId}, ${apps[5]}, 'Call back', now())`)
+
+	const runs = (await runRetention(deps)).filter((r) => r.workspaceId === ws.id)
+	const left = await deps.database.rows<{ name: string }>(sql`select name from candidates where id = ${all} order by name`)
+	expect(left.map((l) => l.name)).toEqual(names.filter((n) => n !== 'Quiet For Years').sort())
+	expect(runs).toEqual([{ workspaceId: ws.id, erased: 1, more: false }])
+})
