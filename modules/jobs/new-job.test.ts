@@ -168,6 +168,20 @@ describe('creating a job with the New job form', () => {
 		expect(await jobsNamed('Huge Pay')).toEqual([])
 	})
 
+	test('a title or place on two lines is refused, in the form and the tool alike (as the Job Publish API does)', async () => {
+		const page = await signedIn(await newPerson(ws, 'recruiter', {}, deps))
+		await page.get('/jobs/new')
+		const refused = await page.post('/jobs/new', { title: 'Java Developer\r\nBcc: someone@example.test', location: 'Austin, TX' })
+		expect(refused.status).toBe(422)
+		expect(fieldError(refused.text, 'title')).toContain('must be one line')
+		const { token } = await newPersonWithToken(ws, 'recruiter')
+		const tool = await callTool(token, 'create_job', { title: 'Data Engineer', location: 'Austin,\nTX', requirements: ['Spark', 'Kafka\tStreams'] })
+		expect(tool.isError).toBe(true)
+		expect(JSON.stringify(tool.content)).toContain('location must be one line')
+		expect(JSON.stringify(tool.content)).toContain('requirements[1] must be one line')
+		expect([...(await jobsNamed('Data Engineer')), ...(await jobsNamed('Java Developer\r\nBcc: someone@example.test'))]).toEqual([])
+	})
+
 	test('more than 40 must-haves are refused with the limit', async () => {
 		const page = await signedIn(await newPerson(ws, 'recruiter', {}, deps))
 		await page.get('/jobs/new')

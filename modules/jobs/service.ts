@@ -31,6 +31,7 @@ import { jobFacts as jobFactsPort, type JobFacts } from './port.ts'
 import { JOB_COLUMNS, jobUrl, slugify, toDate, type JobRow } from './rows.ts'
 import { jobQuestions, jobs, jobTeam } from './table.ts'
 import { inList } from '../../core/sql-list.ts'
+import { lineBreakErrors } from './rest-text.ts'
 
 export const ACTIVELY_HIRING = 'jobs:actively_hiring'
 
@@ -328,6 +329,17 @@ export async function createJob(deps: AppDeps, actor: Actor, input: CreateJobInp
 	if (input.salaryMin !== undefined && input.salaryMax !== undefined && input.salaryMin > input.salaryMax)
 		throw invalid([{ field: 'salaryMin', message: 'must not be greater than salaryMax' }])
 	if (!input.title.trim()) throw invalid([{ field: 'title', message: 'must not be blank' }])
+	// One-line fields are one line through every door (the Job Publish API refuses the same, rest-text.ts).
+	const multiline = lineBreakErrors(input as unknown as Record<string, unknown>, [
+		'title',
+		'department',
+		'location',
+		'employment',
+		'contractType',
+		'requirements',
+		'niceToHave',
+	])
+	if (multiline.length) throw invalid(multiline)
 	const fields = {
 		title: input.title.trim(),
 		department: input.department?.trim() || 'Technologies',
