@@ -21,6 +21,7 @@ export {
 	vendorKeys,
 	vendorKeySql,
 	vendorNames,
+	vendorsCutOff,
 	vendorsWithKeys,
 	verifyVendorKey,
 	type VendorKeyView,

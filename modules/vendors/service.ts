@@ -15,7 +15,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { AppError, forbidden, invalid } from '../../core/errors.ts'
 import { noteUse } from '../../core/last-used.ts'
-import { compile } from '../../db/client.ts'
+import { compile, type Db } from '../../db/client.ts'
 import { recordActivity, type ActorSql } from '../activity/index.ts'
 import { workspaceSlugOf } from '../auth/index.ts'
 import { vendorApiKeys, vendors } from './table.ts'
@@ -142,6 +142,16 @@ export async function vendorKeys(deps: AppDeps, actor: Actor, vendorId: string):
 
 /** More keys than anyone rotates through; the page says when there are more. */
 export const MAX_KEYS_SHOWN = 100
+
+/** Of these vendors, those whose API access is switched off: their keys get 403 and their webhook endpoints nothing. */
+export async function vendorsCutOff(db: Db, vendorIds: readonly string[]): Promise<Set<string>> {
+	if (!vendorIds.length) return new Set()
+	const rows = await db
+		.select({ id: vendors.id })
+		.from(vendors)
+		.where(and(inArray(vendors.id, [...new Set(vendorIds)]), eq(vendors.apiAccess, false)))
+	return new Set(rows.map((r) => r.id))
+}
 
 export async function setApiAccess(deps: AppDeps, actor: Actor, vendorId: string, on: boolean): Promise<void> {
 	mayManageKeys(deps, actor)

@@ -1,8 +1,10 @@
 /**
  * The webhooks' event consumer: turns each domain event into one delivery row per endpoint that
  * subscribes to it, in the consumer's transaction (so an event becomes its deliveries exactly once,
- * whatever the number of instances). Endpoints switched off get nothing meanwhile. A vendor's endpoint gets an event only when the event names that
- * vendor (its own job, a candidate submitted to it). Nothing is sent from here: the worker sends.
+ * whatever the number of instances). Endpoints switched off get nothing meanwhile. A vendor's endpoint
+ * gets an event only when the event names that vendor (its own job, a candidate submitted to it), and
+ * nothing while the firm has switched the vendor's API access off. Nothing is sent from here: the
+ * worker sends (deliveries queued before the switch still go, within their retry schedule).
  *
  * The body is fixed now and sent unchanged on every attempt: `{"type","timestamp","data"}`, `data`
  * being the event's own (ids and enumerations), plus a job's title and the vendor's own job id for
@@ -15,6 +17,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { Db } from '../../db/client.ts'
 import type { EventConsumer, StoredEvent } from '../events/index.ts'
 import { jobRefs } from '../jobs/index.ts'
+import { vendorsCutOff } from '../vendors/index.ts'
 import { webhookDeliveries, webhookEndpoints } from './table.ts'
 import { SUBSCRIBABLE, VENDOR_SCOPED } from './types.ts'
 
@@ -61,10 +64,16 @@ export const webhookConsumer: EventConsumer = {
 	types: SUBSCRIBABLE,
 	async handle(deps: AppDeps, tx: Db, events: readonly StoredEvent[]) {
 		const workspaceIds = [...new Set(events.map((e) => e.workspaceId))]
-		const endpoints: Target[] = await tx
+		const enabled: Target[] = await tx
 			.select({ id: webhookEndpoints.id, workspaceId: webhookEndpoints.workspaceId, vendorId: webhookEndpoints.vendorId, events: webhookEndpoints.events })
 			.from(webhookEndpoints)
 			.where(and(inArray(webhookEndpoints.workspaceId, workspaceIds), eq(webhookEndpoints.enabled, true)))
+		// A vendor whose API access the firm switched off gets no events either (its keys already get 403).
+		const cutOff = await vendorsCutOff(
+			tx,
+			enabled.flatMap((e) => (e.vendorId ? [e.vendorId] : [])),
+		)
+		const endpoints = enabled.filter((e) => !e.vendorId || !cutOff.has(e.vendorId))
 		if (!endpoints.length) return
 		const wanted = events.filter((e) => endpoints.some((ep) => receives(ep, e)))
 		if (!wanted.length) return

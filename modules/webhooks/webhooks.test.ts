@@ -30,6 +30,8 @@ import { operatorActor, personActor } from '../auth/index.ts'
 import { moveToStage } from '../candidates/index.ts'
 import { submitToVendor } from '../documents/index.ts'
 import { jobs } from '../jobs/table.ts'
+import { setJobStatus } from '../jobs/service.ts'
+import { setApiAccess } from '../vendors/index.ts'
 import { drainEvents } from '../events/index.ts'
 import { outbox } from '../outbox/table.ts'
 import { newSigningSecret, openSecret, sealSecret } from './secrets.ts'
@@ -507,6 +509,30 @@ describe('vendors', () => {
 		expect(refused).toBeInstanceOf(AppError)
 		expect(refused.status).toBe(422)
 		expect(refused.fields).toEqual([expect.objectContaining({ field: 'events' })])
+	})
+})
+
+describe('vendors cut off', () => {
+	test('a vendor whose API access the firm switched off gets no events about its jobs until it is switched on again', async () => {
+		const ws = await newWorkspace(deps)
+		const vendor = await newVendor(ws, 'Vendor C', deps)
+		const r = receiver()
+		await addEndpoint(deps, vendorActor(ws, vendor.vendorId), { url: r.url, events: ['job.closed', 'job.reopened', 'job.published'] })
+		const { jobId } = await publish(vendor.apiKey)
+		await drain()
+		await deliverDueWebhooks(deps, { workspaceId: ws.id })
+		expect(r.got.map((g) => JSON.parse(g.body).type)).toEqual(['job.published'])
+		await setApiAccess(deps, operatorActor(ws), vendor.vendorId, false)
+		await setJobStatus(deps, operatorActor(ws), jobId, 'Closed')
+		await drain()
+		await deliverDueWebhooks(deps, { workspaceId: ws.id })
+		expect(r.got.map((g) => JSON.parse(g.body).type)).toEqual(['job.published'])
+		await setApiAccess(deps, operatorActor(ws), vendor.vendorId, true)
+		await setJobStatus(deps, operatorActor(ws), jobId, 'Open')
+		await drain()
+		await deliverDueWebhooks(deps, { workspaceId: ws.id })
+		r.stop()
+		expect(r.got.map((g) => JSON.parse(g.body).type)).toEqual(['job.published', 'job.reopened'])
 	})
 })
 
