@@ -18,7 +18,7 @@ import type { WorkspaceRef } from '../../core/module.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { lockOwnersAnd, requireActingOwner } from './owners.ts'
-import { invitations, memberships, oauthGrants, personalTokens, sessions, users } from './table.ts'
+import { invitations, memberships, oauthCodes, oauthGrants, personalTokens, sessions, users } from './table.ts'
 
 /** Why a person's app connections were revoked (kept on the grant). */
 export type AccessEndReason = 'person_left' | 'signed_out' | 'deprovisioned' | 'password_reset'
@@ -29,8 +29,28 @@ export interface EndedAccess {
 	apps: number
 }
 
-/** Ends every session, personal token and app connection of the person in one workspace. */
+/**
+ * Authorization codes of the person not yet exchanged (at most a minute old) are expired with the
+ * connections they would become: a code issued just before Sign out everywhere, a password reset or
+ * a Disconnect must not become a live connection just after (found by review).
+ */
+export async function expireCodes(tx: Db, o: { userId: string; now: Date; workspaceId?: string; clientId?: string }): Promise<void> {
+	await tx
+		.update(oauthCodes)
+		.set({ expiresAt: new Date(o.now.getTime() - 1) })
+		.where(
+			and(
+				eq(oauthCodes.userId, o.userId),
+				isNull(oauthCodes.usedAt),
+				o.workspaceId ? eq(oauthCodes.workspaceId, o.workspaceId) : undefined,
+				o.clientId ? eq(oauthCodes.clientId, o.clientId) : undefined,
+			),
+		)
+}
+
+/** Ends every session, personal token and app connection (and code about to become one) of the person in one workspace. */
 export async function endAccessInWorkspace(tx: Db, o: { workspaceId: string; userId: string; now: Date; reason: AccessEndReason }): Promise<EndedAccess> {
+	await expireCodes(tx, o)
 	const ended = await tx
 		.delete(sessions)
 		.where(and(eq(sessions.workspaceId, o.workspaceId), eq(sessions.userId, o.userId)))
@@ -77,6 +97,7 @@ export async function settleInvitations(tx: Db, o: { workspaceId: string; userId
 
 /** Revokes the person's personal tokens and app connections in every workspace (sessions are the caller's). */
 export async function disconnectAppsAndTokens(tx: Db, o: { userId: string; now: Date; reason: AccessEndReason }): Promise<Omit<EndedAccess, 'sessions'>> {
+	await expireCodes(tx, o)
 	const tokens = await tx
 		.update(personalTokens)
 		.set({ revokedAt: o.now })

@@ -5,7 +5,7 @@
  */
 import { and, eq, lt, notExists } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
-import { oauthClients, oauthCodes, oauthConsentRequests, oauthGrants, sessions, signInChoices, signInFailures } from './table.ts'
+import { oauthClients, oauthCodes, oauthConsentRequests, oauthGrants, oauthTokens, sessions, signInChoices, signInFailures } from './table.ts'
 
 const HOUR = 3_600_000
 
@@ -26,6 +26,9 @@ export async function cleanUp(deps: AppDeps): Promise<void> {
 	await deps.db.delete(signInChoices).where(lt(signInChoices.expiresAt, new Date(now)))
 	await deps.db.delete(oauthConsentRequests).where(lt(oauthConsentRequests.expiresAt, new Date(now)))
 	await deps.db.delete(oauthCodes).where(lt(oauthCodes.expiresAt, new Date(now - 24 * HOUR)))
+	// Tokens past their end (access tokens, and refresh tokens replaced, revoked or not) open nothing
+	// and answer nothing: a day later they go. Grants stay (the history of connected apps).
+	await deps.db.delete(oauthTokens).where(lt(oauthTokens.expiresAt, new Date(now - 24 * HOUR)))
 	await deleteAbandonedClients(deps, new Date(now - ABANDONED_CLIENT_MS))
 }
 

@@ -8,6 +8,7 @@ import { isAdmin } from '../../../core/actor.ts'
 import type { AppDeps } from '../../../core/deps.ts'
 import { AppError } from '../../../core/errors.ts'
 import { recordActivity } from '../../activity/index.ts'
+import { expireCodes } from '../access.ts'
 import { oauthClients, oauthGrants, users } from '../table.ts'
 
 export interface Connection {
@@ -68,6 +69,7 @@ export async function disconnectApp(deps: AppDeps, actor: Actor, clientId: strin
 			)
 			.returning({ id: oauthGrants.id })
 		if (!revoked.length) throw new AppError('NOT_FOUND', 'No such connection')
+		await expireCodes(tx, { userId, workspaceId: actor.workspaceId, clientId, now: deps.now() })
 		await recordActivity(tx, actor, { action: 'app.disconnected', targetType: 'oauth_client', targetId: clientId, detail: { userId, grants: revoked.length } })
 	})
 }
