@@ -22,6 +22,11 @@ import { openRequestTimeZone } from './time.ts'
 const STATIC_DIR = resolve(import.meta.dir, 'static')
 /** The doors whose answers carry credentials' results (REST, MCP, SCIM provisioning). */
 const isApiDoor = (pathname: string) => pathname.startsWith('/api/') || pathname.startsWith('/scim/')
+/**
+ * What answers while the database does not: liveness (`/health`, the process only) and `/metrics`,
+ * whose pool and process series are what an operator looks at during the outage.
+ */
+const SERVED_WHILE_DATABASE_DOWN = new Set(['/health', '/metrics'])
 
 export function buildResolvers(deps: AppDeps): ActorResolvers {
 	const session = deps.registry.modules.find((m) => m.sessionResolver)?.sessionResolver ?? null
@@ -39,25 +44,34 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 	// made by the error handler (redirects to sign in, error pages), which `set.status` does not show.
 	const arrivedAt = new WeakMap<Request, number>()
 	const errorStatus = new WeakMap<Request, number>()
+	// The route template that matched, for log lines: never the path itself, which for some links
+	// (a job-alert confirmation, an unsubscribe link) is the link's only credential.
+	const matched = new WeakMap<Request, string>()
+	const routeOf = (request: Request) => matched.get(request) ?? currentRequest()?.route ?? 'unmatched'
 	let app = new Elysia({ name: 'benchline' })
 		.onRequest(({ set, request }) => {
 			// Times on the pages of this request are shown in the reader's zone once the session says which (core/time.ts).
 			openRequestTimeZone()
 			if (deps.config.logLevel === 'debug') arrivedAt.set(request, performance.now())
 			Object.assign(set.headers, headers)
+			const { pathname } = new URL(request.url)
 			// Answers of the API doors carry credentials' results: never cached by browsers or proxies.
-			if (isApiDoor(new URL(request.url).pathname)) set.headers['Cache-Control'] = 'no-store'
-			if (!deps.availability.up() && !request.url.includes('/static/'))
+			if (isApiDoor(pathname)) set.headers['Cache-Control'] = 'no-store'
+			if (!deps.availability.up() && !request.url.includes('/static/') && !SERVED_WHILE_DATABASE_DOWN.has(pathname))
 				throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', { retryAfter: 5 })
 		})
 		// A known address asked with the wrong method answers 405 (with Allow), not 404.
 		// The route template that matched (`/jobs/:id`): the request's metrics label and span name.
-		.onTransform({ as: 'global' }, ({ route }) => {
-			const request = currentRequest()
-			if (request) request.route = route
+		.onTransform({ as: 'global' }, ({ route, request }) => {
+			matched.set(request, route)
+			const context = currentRequest()
+			if (context) context.route = route
 		})
 		.onError(({ error, code, request }) => {
-			const response = errorResponse(toAppError((code === 'NOT_FOUND' && methodNotAllowed(request, allowedFor)) || error, code, deps.log, request), request)
+			const response = errorResponse(
+				toAppError((code === 'NOT_FOUND' && methodNotAllowed(request, allowedFor)) || error, code, deps.log, request, routeOf(request)),
+				request,
+			)
 			errorStatus.set(request, response.status)
 			return response
 		})
@@ -74,20 +88,15 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 			const started = arrivedAt.get(request)
 			deps.log.debug('request', {
 				method: request.method,
-				path: new URL(request.url).pathname,
+				route: routeOf(request),
 				status,
 				ms: started === undefined ? undefined : Math.round(performance.now() - started),
 			})
 		})
 		.use(auth)
-		.get(
-			'/health',
-			async () => {
-				if (await deps.database.ping()) return { status: 'ok', uptimeSeconds: Math.round((Date.now() - started) / 1000) }
-				throw new AppError('UNAVAILABLE', 'The database does not answer', { retryAfter: 5 })
-			},
-			{ auth: 'public' },
-		)
+		// Liveness: the process runs and answers. Never the database: an outage is not cured by restarting
+		// every instance (the process serves again by itself), and `/ready` takes the instance out meanwhile.
+		.get('/health', () => ({ status: 'ok', uptimeSeconds: Math.round((Date.now() - started) / 1000) }), { auth: 'public' })
 		// Readiness, for a load balancer or orchestrator: 503 while starting (core/main.ts answers then),
 		// while the database does not answer, and once shutdown has begun; `/health` is liveness.
 		.get(

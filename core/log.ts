@@ -39,24 +39,48 @@ export interface Logger {
 }
 
 /**
+ * What a log line keeps of a database error: its SQLSTATE and the names of the constraint, column and
+ * table it concerns (PGlite's and postgres.js's spellings), never its message nor its detail, which
+ * hold the values bound to the statement (22P02 `invalid input syntax for type integer: "<value>"`,
+ * 23505 `Key (email)=(<value>) already exists`). Undefined when `e` is not a database's error.
+ */
+function databaseFacts(e: Error): Record<string, unknown> | undefined {
+	const x = e as unknown as Record<string, unknown>
+	if (typeof x.code !== 'string' || !/^[0-9A-Z]{5}$/.test(x.code) || typeof x.severity !== 'string') return undefined
+	const name = (...values: unknown[]) => values.find((v) => typeof v === 'string' && v !== '')
+	const facts: Record<string, unknown> = {
+		code: x.code,
+		constraint: name(x.constraint, x.constraint_name),
+		column: name(x.column, x.column_name),
+		table: name(x.table, x.table_name),
+	}
+	return Object.fromEntries(Object.entries(facts).filter(([, v]) => v !== undefined))
+}
+
+/** The stack's frames only: its first line repeats the message. */
+const framesOf = (stack: string | undefined) =>
+	stack
+		?.split('\n')
+		.filter((line) => line.trimStart().startsWith('at '))
+		.join('\n')
+
+/**
  * What a log line keeps of an error. drizzle wraps driver errors as "Failed query: <sql> params:
- * <values>": the values are people's data, so a failed query is logged by its driver cause only.
+ * <values>": the values are people's data, so a failed query is logged by its driver cause only, and
+ * a database's error (the cause, or the error itself) by its SQLSTATE and names (`databaseFacts`).
  */
 function describeError(err: Error): Record<string, unknown> {
 	const cause = err.cause instanceof Error ? err.cause : undefined
+	const own = databaseFacts(err)
+	const ofCause = cause ? databaseFacts(cause) : undefined
 	const failedQuery = err.message.startsWith('Failed query:')
 	const code = (err as { code?: unknown }).code ?? (cause as { code?: unknown } | undefined)?.code
-	const stack = failedQuery
-		? err.stack
-				?.split('\n')
-				.filter((line) => line.trimStart().startsWith('at '))
-				.join('\n')
-		: err.stack
 	return {
-		message: failedQuery ? 'database query failed' : err.message,
+		...(own ?? {}),
+		message: failedQuery || own ? 'database query failed' : err.message,
 		code,
-		stack,
-		...(cause ? { cause: { message: cause.message, code: (cause as { code?: unknown }).code } } : {}),
+		stack: failedQuery || own ? framesOf(err.stack) : err.stack,
+		...(cause ? { cause: ofCause ?? { message: cause.message, code: (cause as { code?: unknown }).code } } : {}),
 	}
 }
 

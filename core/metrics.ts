@@ -38,6 +38,9 @@ function doorOfRoute(route: string): string {
 	return 'portal'
 }
 
+/** How long a queue's measurement may take before the scrape goes on without that queue. */
+export const MEASURE_TIMEOUT_MS = 2000
+
 /** Seconds: from a cheap answer from memory (1 ms) to a request cut by `HTTP_IDLE_TIMEOUT`. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
 
@@ -98,14 +101,19 @@ export function createMetrics(deps: () => AppDeps): Metrics {
 		(measuring ??= (async () => {
 			const d = deps()
 			const queues = d.registry.modules.flatMap((m) => m.queues ?? [])
-			// A queue that cannot be measured now (its table locked, the database away) is left out of this scrape.
+			// A queue that cannot be measured now (its table locked, the database away or stalled) is left out
+			// of this scrape: a measurement not answered within MEASURE_TIMEOUT_MS is given up, so one hung
+			// query never holds the whole exposition (the pool and process series matter most in an outage).
 			const measured = await Promise.all(
-				queues.map((q) =>
-					q.measure(d).then(
+				queues.map((q) => {
+					let timer: ReturnType<typeof setTimeout> | undefined
+					const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), MEASURE_TIMEOUT_MS)))
+					const measuring = q.measure(d).then(
 						(m) => ({ name: q.name, ...m }),
 						() => null,
-					),
-				),
+					)
+					return Promise.race([measuring, late]).finally(() => clearTimeout(timer))
+				}),
 			)
 			return measured.filter((m) => m !== null)
 		})().finally(() => (measuring = undefined)))

@@ -5,7 +5,8 @@
  * over OTLP/HTTP (protobuf by default, JSON with `OTEL_EXPORTER_OTLP_PROTOCOL=http/json`).
  *
  * An incoming W3C `traceparent` continues the caller's trace, and so does a `traceparent` in an MCP
- * request's `params._meta` (SEP-414) for the tool call it carries. Spans nest through the request's
+ * request's `params._meta` (SEP-414) for the tool call it carries; its sampled flag is not obeyed:
+ * every request and tool call is recorded, whatever the caller asks. Spans nest through the request's
  * context (core/request-context.ts), not a global context manager: nothing here is global, and with
  * tracing off (`noTracing`) no span is made and nothing is wrapped.
  */
@@ -41,13 +42,17 @@ export async function startTracing(config: TracingConfig, version = '1.0.0'): Pr
 	// The SDK is loaded only when tracing is on (start-up time and memory of every other instance).
 	const { W3CTraceContextPropagator } = await import('@opentelemetry/core')
 	const { resourceFromAttributes } = await import('@opentelemetry/resources')
-	const { BatchSpanProcessor, TracerProvider } = await import('@opentelemetry/sdk-trace')
+	const { AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TracerProvider } = await import('@opentelemetry/sdk-trace')
 	const { OTLPTraceExporter } =
 		config.protocol === 'http/json' ? await import('@opentelemetry/exporter-trace-otlp-http') : await import('@opentelemetry/exporter-trace-otlp-proto')
 	const exporter = new OTLPTraceExporter({ url: config.url, headers: { ...config.headers } })
 	const provider = new TracerProvider({
 		resource: resourceFromAttributes({ 'service.name': config.serviceName, 'service.version': version }),
 		spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis: 1000 })],
+		// The caller never decides whether a request is recorded: a `traceparent` (header or MCP `_meta`)
+		// whose sampled flag is off is still continued (its trace id kept) and recorded. The default
+		// sampler would follow the flag, so anyone could switch tracing off for their own requests.
+		sampler: new ParentBasedSampler({ root: new AlwaysOnSampler(), remoteParentNotSampled: new AlwaysOnSampler() }),
 	})
 	const tracer = provider.getTracer('benchline', version)
 	const propagator = new W3CTraceContextPropagator()

@@ -87,6 +87,17 @@ describe('who may read /metrics', () => {
 		expect(await res.text()).toContain('process_resident_memory_bytes')
 	})
 
+	test('while the database does not answer, the token-protected /metrics is still served on the main port (other addresses 503)', async () => {
+		const down: AppDeps = { ...deps, availability: { ...deps.availability, up: () => false } }
+		const app = createApp(down)
+		const res = await app.handle(new Request('http://localhost/metrics', { headers: { authorization: `Bearer ${TOKEN}` } }))
+		expect(res.status).toBe(200)
+		expect(await res.text()).toContain('process_resident_memory_bytes')
+		// Still behind its token; everything that needs the database answers 503.
+		expect((await app.handle(new Request('http://localhost/metrics'))).status).toBe(401)
+		expect((await app.handle(new Request('http://localhost/api/v1/jobs'))).status).toBe(503)
+	})
+
 	test('METRICS_TOKEN unset: /metrics is not served on the main port', async () => {
 		const plain = createApp(await testDeps())
 		expect((await plain.handle(new Request('http://localhost/metrics', { headers: { authorization: `Bearer ${TOKEN}` } }))).status).toBe(404)

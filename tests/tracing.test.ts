@@ -6,9 +6,11 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { loadConfig } from '../core/config.ts'
+import { observeRequest } from '../core/http/observe.ts'
 import { outboundFetch } from '../core/http/outbound.ts'
 import { createLogger } from '../core/log.ts'
 import { createDeps } from '../core/main.ts'
+import { noMetrics } from '../core/metrics.ts'
 import { startTracing } from '../core/tracing.ts'
 import { deliverDue, enqueueMail } from '../modules/outbox/index.ts'
 import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.ts'
@@ -81,3 +83,26 @@ test('an outbox delivery is a span: outbox deliver email', async () => {
 		await smtp.stop()
 	}
 }, 60_000)
+
+test('the caller never decides whether a request is recorded: a traceparent (header or MCP _meta) with sampled=00 is continued and recorded', async () => {
+	const tracing = await startTracing({ url: `${receiver.url}/v1/traces`, protocol: 'http/json', headers: {}, serviceName: 'sampling-test' })
+	const lines: string[] = []
+	const log = createLogger('info', (l) => void lines.push(l))
+	const deps = { metrics: noMetrics, tracing }
+	const unsampled = 'deadbeefdeadbeefdeadbeefdeadbeef'
+	const fromMeta = 'feedfacefeedfacefeedfacefeedface'
+	const handle = async () => {
+		await tracing.inSpan('work unsampled', {}, async () => log.info('handled unsampled'))
+		// A tool call continuing the trace its MCP request's `_meta.traceparent` names, also off.
+		const meta = tracing.contextOf(`00-${fromMeta}-00f067aa0ba902b7-00`)
+		await tracing.inSpan('tools/call from meta', { parent: meta }, async () => {})
+		return new Response('ok')
+	}
+	await observeRequest(deps, new Request('http://localhost/b', { headers: { traceparent: `00-${unsampled}-00f067aa0ba902b7-00` } }), handle)
+	await tracing.shutdown()
+	const work = receiver.spans.find((s) => s.name === 'work unsampled')
+	expect(work?.traceId).toBe(unsampled) // recorded, in the caller's trace
+	expect(receiver.spans.filter((s) => s.traceId === unsampled && s.kind === 2)).toHaveLength(1) // the request's server span
+	expect(receiver.spans.find((s) => s.name === 'tools/call from meta')?.traceId).toBe(fromMeta)
+	expect(lines.find((l) => l.includes('handled unsampled'))).toContain(unsampled)
+})

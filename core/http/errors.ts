@@ -26,8 +26,19 @@ export function doorOf(pathname: string): Door {
 	return 'page'
 }
 
-/** Normalises anything thrown into an AppError (logging the ones that are bugs). */
-export function toAppError(error: unknown, elysiaCode: string | number, log: Logger, request: Request): AppError {
+/**
+ * Normalises anything thrown into an AppError (logging the ones that are bugs). A log line names the
+ * address asked by the route template that matched (`route`, `/jobs/:id`; `unmatched` when none did),
+ * never by its path: for some links (a job-alert confirmation, an unsubscribe link) the path is their
+ * only credential.
+ */
+export function toAppError(
+	error: unknown,
+	elysiaCode: string | number,
+	log: Logger,
+	request: Request,
+	route: string = currentRequest()?.route ?? 'unmatched',
+): AppError {
 	if (error instanceof AppError) return error
 	if (elysiaCode === 'NOT_FOUND') return new AppError('NOT_FOUND', 'Not found')
 	if (elysiaCode === 'PARSE') return new AppError('INVALID_BODY', 'The request body could not be read')
@@ -42,12 +53,12 @@ export function toAppError(error: unknown, elysiaCode: string | number, log: Log
 	}
 	if (isUnstorableText(error)) return unstorableText()
 	if (isDatabaseUnavailable(error)) {
-		log.warn('database unavailable', { path: new URL(request.url).pathname, error })
+		log.warn('database unavailable', { route, error })
 		return new AppError('UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', { retryAfter: 5 })
 	}
 	// The id the client is shown is the one on the request's log lines (and in its X-Request-Id).
 	const requestId = currentRequest()?.requestId ?? crypto.randomUUID()
-	log.error('unhandled error', { requestId, method: request.method, path: new URL(request.url).pathname, error })
+	log.error('unhandled error', { requestId, method: request.method, route, error })
 	return new AppError('INTERNAL', `Something went wrong (request ${requestId})`)
 }
 

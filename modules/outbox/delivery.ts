@@ -23,11 +23,18 @@ export interface ClaimedRow {
 	calendar: OutboxCalendar | null
 }
 
-/** A failed delivery; `permanent` failures are not retried. */
+/**
+ * A failed delivery; `permanent` failures are not retried. `message` is kept in the row's `last_error`
+ * and may hold an outside service's own words (an SMTP server's reply names the recipient's address, a
+ * messaging provider's the phone number); `logged` is what a log line may say: our own words, status
+ * codes and error codes only. Without it, `message` is taken to be our own words.
+ */
 export interface DeliveryError extends Error {
 	permanent: boolean
+	logged?: string
 }
 
-export const deliveryError = (message: string, permanent: boolean): DeliveryError => Object.assign(new Error(message), { permanent })
+export const deliveryError = (message: string, permanent: boolean, logged?: string): DeliveryError =>
+	Object.assign(new Error(message), { permanent }, logged === undefined ? {} : { logged })
 export const isDeliveryError = (error: unknown): error is DeliveryError =>
 	error instanceof Error && typeof (error as Partial<DeliveryError>).permanent === 'boolean'

@@ -50,7 +50,7 @@ export async function sendMail(deps: AppDeps, row: ClaimedRow): Promise<void> {
 	for (const a of row.attachments) {
 		const content = await store.get(a.path)
 		// A file that is gone will not come back: retrying cannot help.
-		if (!content) throw failure(`the attachment "${a.filename}" is missing from the file store`, true)
+		if (!content) throw failure(`the attachment "${a.filename}" is missing from the file store`, true, 'an attachment is missing from the file store')
 		attachments.push({ filename: a.filename, contentType: a.contentType, content: Buffer.from(content) })
 	}
 	const timeouts = smtpTimeouts(deps.config.smtpTimeout)
@@ -76,6 +76,11 @@ export async function sendMail(deps: AppDeps, row: ClaimedRow): Promise<void> {
 		const e = error as { responseCode?: number; message?: string; code?: string }
 		// 5xx answers are permanent (unknown mailbox, message refused); anything else is worth retrying.
 		const permanent = typeof e.responseCode === 'number' && e.responseCode >= 500
-		throw failure(`SMTP: ${e.responseCode ? `${e.responseCode} ` : ''}${e.message ?? e.code ?? 'sending failed'}`, permanent)
+		// The server's own words go to the row only: they name the recipient's address. A log line says
+		// the status, the enhanced status code (RFC 3463) and nodemailer's error code.
+		const enhanced = /\b[245]\.\d{1,3}\.\d{1,3}\b/.exec(e.message ?? '')?.[0]
+		const code = typeof e.code === 'string' && /^[A-Z0-9_]{1,32}$/.test(e.code) ? e.code : undefined
+		const logged = [e.responseCode, enhanced, code].filter(Boolean).join(' ') || 'sending failed'
+		throw failure(`SMTP: ${e.responseCode ? `${e.responseCode} ` : ''}${e.message ?? e.code ?? 'sending failed'}`, permanent, `SMTP: ${logged}`)
 	}
 }

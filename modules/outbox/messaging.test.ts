@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { inArray } from 'drizzle-orm'
+import { createLogger } from '../../core/log.ts'
 import { newWorkspace, testDeps } from '../../tests/helpers.ts'
 import { waitFor } from '../../tests/reliability/processes.ts'
 import { deliverDue, enqueueMessage, messagingConfigured, NO_PROVIDER, toE164 } from './index.ts'
@@ -133,6 +134,20 @@ describe('messaging provider adapter', () => {
 		expect(ok!.status).toBe('sent')
 		expect(ok!.attempts).toBe(3)
 		expect(received.filter((r) => r.form.To === flaky)).toHaveLength(3)
+	})
+
+	test('a refused number: the provider’s words (which name the number) stay in the row; the log says the status and the provider’s code only', async () => {
+		const lines: string[] = []
+		const deps = { ...(await providerDeps()), log: createLogger('info', (l) => void lines.push(l)) }
+		const ws = await newWorkspace()
+		const invalid = number()
+		plan.set(invalid, [400])
+		const { id } = await enqueueMessage(deps.db, { workspaceId: ws.id, to: invalid, text: 'x' }, deps)
+		expect(await deliverDue(deps, { workspaceId: ws.id })).toEqual({ sent: 0, retried: 0, failed: 1 })
+		expect((await rowsOf([id]))[0]!.lastError).toContain(invalid)
+		const line = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'outbox delivery failed for good' && l.id === id)
+		expect(line).toMatchObject({ channel: 'message', reason: 'messaging provider: HTTP 400 (code 21211)' })
+		expect(lines.filter((l) => l.includes(invalid.slice(2)))).toEqual([])
 	})
 
 	test('wrong credentials are a permanent failure', async () => {

@@ -49,7 +49,9 @@ export async function sendMessage(deps: AppDeps, row: ClaimedRow): Promise<strin
 			signal: deadline,
 		})
 	} catch (error) {
-		throw deadline.aborted ? timedOut() : failure(`messaging provider unreachable: ${(error as Error).message}`, false)
+		throw deadline.aborted
+			? timedOut()
+			: failure(`messaging provider unreachable: ${(error as Error).message}`, false, `messaging provider unreachable${codeOf(error)}`)
 	}
 	// 4xx means the request itself is wrong (bad number, bad credentials): retrying will not help,
 	// except for rate limiting and timeouts.
@@ -61,7 +63,13 @@ export async function sendMessage(deps: AppDeps, row: ClaimedRow): Promise<strin
 		text = await readLimitedText(response, MAX_ANSWER_BYTES, tooBig)
 	} catch (error) {
 		if (isDeliveryError(error)) throw error
-		throw deadline.aborted ? timedOut() : failure(`messaging provider: the answer could not be read (${(error as Error).message})`, false)
+		throw deadline.aborted
+			? timedOut()
+			: failure(
+					`messaging provider: the answer could not be read (${(error as Error).message})`,
+					false,
+					`messaging provider: the answer could not be read${codeOf(error)}`,
+				)
 	}
 	let json: { sid?: string; status?: string; code?: number; message?: string } = {}
 	try {
@@ -73,7 +81,19 @@ export async function sendMessage(deps: AppDeps, row: ClaimedRow): Promise<strin
 		if (json.status === 'failed' || json.status === 'undelivered') throw failure(`messaging provider: message ${json.status}`, true)
 		return json.sid
 	}
-	throw failure(`messaging provider: HTTP ${response.status}${json.code ? ` (code ${json.code})` : ''}${json.message ? `: ${json.message}` : ''}`, permanent)
+	// The provider's message goes to the row only (it names the phone number); a log line says the status and its code.
+	const code = typeof json.code === 'number' || (typeof json.code === 'string' && /^[A-Za-z0-9_.-]{1,32}$/.test(json.code)) ? ` (code ${json.code})` : ''
+	throw failure(
+		`messaging provider: HTTP ${response.status}${json.code ? ` (code ${json.code})` : ''}${json.message ? `: ${json.message}` : ''}`,
+		permanent,
+		`messaging provider: HTTP ${response.status}${code}`,
+	)
+}
+
+/** A network error's code (`ECONNREFUSED`, `ConnectionRefused`) for a log line: never its message, which may name the address. */
+function codeOf(error: unknown): string {
+	const code = (error as { code?: unknown })?.code
+	return typeof code === 'string' && /^[A-Za-z0-9_]{1,40}$/.test(code) ? ` (${code})` : ''
 }
 
 /** A phone number in E.164 (`+15551234567`); US numbers may be written without the +1. Null when it cannot be one. */

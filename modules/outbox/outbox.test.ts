@@ -7,6 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, te
 import { eq, inArray } from 'drizzle-orm'
 import { fileStore } from '../../core/files.ts'
 import { loadConfig } from '../../core/config.ts'
+import { createLogger } from '../../core/log.ts'
+import { SMTPServer } from 'smtp-server'
 import { samplePdf } from '../documents/seed.ts'
 import { clock, configProblems, newPerson, newWorkspace, testDeps, unique } from '../../tests/helpers.ts'
 import { signedIn } from '../../tests/portal.ts'
@@ -141,6 +143,36 @@ describe('e-mail delivery over SMTP', () => {
 		const [again] = await rowsOf([id])
 		expect(again!.status).toBe('pending')
 		expect(again!.attempts).toBe(0)
+	})
+
+	test('a refusal in the server’s own words (naming the address) is kept in the row; the log says the SMTP status and enhanced code only', async () => {
+		const server = new SMTPServer({
+			authOptional: true,
+			disabledCommands: ['STARTTLS', 'AUTH'],
+			logger: false,
+			onRcptTo(address, _session, callback) {
+				// What Postfix answers for an unknown mailbox.
+				callback(
+					Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown in virtual mailbox table`), { responseCode: 550 }),
+				)
+			},
+		})
+		await new Promise<void>((listening) => server.listen(0, '127.0.0.1', () => listening()))
+		try {
+			const lines: string[] = []
+			const port = (server.server.address() as { port: number }).port
+			const deps = { ...(await testDeps({ SMTP_URL: `smtp://127.0.0.1:${port}` })), log: createLogger('info', (l) => void lines.push(l)) }
+			const ws = await newWorkspace()
+			const to = `${unique('jane')}@example.test`
+			const { id } = await enqueueMail(deps.db, { workspaceId: ws.id, to, subject: 'Hi', text: 'x' }, deps)
+			expect(await deliverDue(deps, { workspaceId: ws.id })).toEqual({ sent: 0, retried: 0, failed: 1 })
+			expect((await rowsOf([id]))[0]!.lastError).toContain(to)
+			const line = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'outbox delivery failed for good' && l.id === id)
+			expect(line).toMatchObject({ channel: 'email', reason: 'SMTP: 550 5.1.1 EENVELOPE' })
+			expect(lines.filter((l) => l.includes(to.split('@')[0]!))).toEqual([])
+		} finally {
+			server.close()
+		}
 	})
 
 	test('after the last attempt a row is failed with its last error; delays grow exponentially', async () => {

@@ -104,7 +104,8 @@ async function settle(deps: AppDeps, o: WorkerOptions, row: ClaimedRow, error: D
 	const message = error.message.slice(0, 1000)
 	if (error.permanent || row.attempts >= o.maxAttempts) {
 		await deps.database.rows(sql`update ${outbox} set status = 'failed', last_error = ${message}, private_sealed = null where ${mine}`)
-		deps.log.warn('outbox delivery failed for good', { id: row.id, channel: row.channel, attempts: row.attempts, error: message })
+		// Not the message: an SMTP server's or messaging provider's words name the recipient (delivery.ts).
+		deps.log.warn('outbox delivery failed for good', { id: row.id, channel: row.channel, attempts: row.attempts, reason: error.logged ?? error.name })
 		return
 	}
 	const next = new Date(now.getTime() + retryDelay(row.attempts, o))

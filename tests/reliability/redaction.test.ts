@@ -9,6 +9,8 @@ import { resolve } from 'node:path'
 import { CREDENTIAL_TYPES, newCredential, randomToken } from '../../core/credentials.ts'
 import { createLogger, redact } from '../../core/log.ts'
 import { withoutCredentials } from '../../core/untrusted.ts'
+import { sql } from 'drizzle-orm'
+import { testDeps } from '../helpers.ts'
 
 const TYPES = CREDENTIAL_TYPES
 
@@ -60,6 +62,31 @@ describe('log redaction (core/log.ts)', () => {
 			.filter(([, secret, text]) => redact(text).includes(secret))
 			.map(([what, , text]) => `${what}: ${redact(text)}`)
 		expect(leaks).toEqual([])
+	})
+
+	test('a database error is logged by its SQLSTATE, constraint, column and table: never the values its message or detail quote', async () => {
+		const deps = await testDeps()
+		const lines: string[] = []
+		const log = createLogger('info', (line) => lines.push(line))
+		const value = `jane.${randomToken()}@example.test`
+		// The run's own driver (PGlite, or postgres.js with DATABASE_URL), through drizzle: "Failed query", its cause 22P02.
+		const failed = await deps.db.execute(sql`select ${value}::int`).catch((e: Error) => e)
+		log.error('unhandled error', { error: failed })
+		// A driver's error thrown as it is, in postgres.js's spelling: a unique violation quoting the key.
+		const duplicate = Object.assign(new Error(`duplicate key value violates unique constraint "people_email_key"`), {
+			name: 'PostgresError',
+			severity: 'ERROR',
+			code: '23505',
+			detail: `Key (email)=(${value}) already exists.`,
+			constraint_name: 'people_email_key',
+			table_name: 'people',
+			column_name: 'email',
+		})
+		log.warn('write refused', { error: duplicate })
+		const [first, second] = lines.map((l) => JSON.parse(l))
+		expect(first.error).toMatchObject({ message: 'database query failed', code: '22P02', cause: { code: '22P02' } })
+		expect(second.error).toMatchObject({ message: 'database query failed', code: '23505', constraint: 'people_email_key', table: 'people', column: 'email' })
+		expect(lines.filter((l) => l.includes(value))).toEqual([])
 	})
 
 	test('a logged entry never carries one: message, fields, nested objects, JSON inside strings, errors', () => {

@@ -65,7 +65,7 @@ describeProcesses('traces, request ids and the listening address', () => {
 
 		// The request's log line carries the request id and the trace id.
 		await waitFor('the request log line', () => server.logs.some((l) => l.msg === 'request' && l.requestId === 'trace-test-0001'), 10_000)
-		expect(server.logs.find((l) => l.msg === 'request' && l.requestId === 'trace-test-0001')).toMatchObject({ traceId, path: '/api/v1/jobs' })
+		expect(server.logs.find((l) => l.msg === 'request' && l.requestId === 'trace-test-0001')).toMatchObject({ traceId, route: '/api/v1/jobs' })
 	})
 
 	test('a tool call continues the trace of traceparent in the MCP request’s _meta, linked to the HTTP request’s span', async () => {
