@@ -10,6 +10,7 @@ import { html } from '../../core/html.ts'
 import type { PageSection } from '../../core/module.ts'
 import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { dataTable, tag, when } from '../../core/ui.ts'
+import { writerOf } from './service.ts'
 import { syncOutbox } from './sync.ts'
 import { inboxMessages, inboxThreads } from './table.ts'
 
@@ -32,24 +33,25 @@ export async function candidateMessages(deps: AppDeps, actor: Actor, candidateId
 		id: string
 		threadId: string
 		direction: 'in' | 'out'
+		writtenBy: string | null
 		channel: string
 		subject: string | null
 		threadSubject: string
 		text: string
 		at: Date | string
 	}>(
-		sql`select m.id, m.thread_id as "threadId", m.direction, m.channel, m.subject, t.subject as "threadSubject", left(m.text, 400) as text, m.at
+		sql`select m.id, m.thread_id as "threadId", m.direction, m.written_by as "writtenBy", m.channel, m.subject, t.subject as "threadSubject", left(m.text, 400) as text, m.at
 from ${inboxThreads} t join ${inboxMessages} m on m.thread_id = t.id
 where t.workspace_id = ${actor.workspaceId} and t.candidate_id = ${candidateId} order by m.at desc, m.seq desc limit ${limit}`,
 	)
-	// Written by the candidate or by colleagues: one inert line each.
+	// Written by the candidate (from their own address), by someone else or by colleagues: one inert line each.
 	return rows.map((r) => ({
 		id: r.id,
 		threadId: r.threadId,
 		direction: r.direction,
 		channel: r.channel,
-		subject: untrustedLine(r.subject ?? r.threadSubject, r.direction === 'out' ? 'colleague' : 'candidate', 120),
-		preview: untrustedLine(r.text, r.direction === 'out' ? 'colleague' : 'candidate', 160),
+		subject: untrustedLine(r.subject ?? r.threadSubject, writerOf(r.writtenBy, r.direction, 'candidate'), 120),
+		preview: untrustedLine(r.text, writerOf(r.writtenBy, r.direction, 'candidate'), 160),
 		at: new Date(r.at).toISOString(),
 	}))
 }
@@ -74,7 +76,15 @@ ${dataTable<MessageLine>({
 		},
 		{ label: 'When', cell: (m) => when(m.at) },
 		{ label: 'By', cell: (m) => (m.channel === 'email' ? 'E-mail' : 'Text message') },
-		{ label: 'Direction', cell: (m) => (m.direction === 'in' ? tag('From the candidate', 'info') : tag('To the candidate')) },
+		{
+			label: 'Direction',
+			cell: (m) =>
+				m.direction === 'out'
+					? tag('To the candidate')
+					: m.preview.writtenBy === 'candidate'
+						? tag('From the candidate', 'info')
+						: tag('From someone else', 'warn'),
+		},
 	],
 })}
 ${messages.length === SHOWN ? html`<p class="meta">The latest ${SHOWN} messages; the whole conversations are in the inbox.</p>` : ''}</section>`

@@ -21,7 +21,7 @@ import {
 import { untrusted, untrustedLine } from '../../core/untrusted.ts'
 import { applicationParties, type ApplicationMessage } from '../candidates/index.ts'
 import { unseenSince } from '../review/index.ts'
-import { authorOf, snippetAuthor } from './service.ts'
+import { authorOf, snippetAuthor, writerOf } from './service.ts'
 import { inboxMessages, inboxStates, inboxThreads } from './table.ts'
 import { inList } from '../../core/sql-list.ts'
 
@@ -98,13 +98,14 @@ export const inboxSearchProvider: SearchProvider = {
 			subject: string
 			snippet: string
 			direction: string | null
+			snippetBy: string | null
 			at: Date | string
 			score: number
 			found: number
 			capped: boolean
 		}>(
 			sql`${withFoundMatches(ways)}
-select t.id, t.counterpart_type as type, t.counterpart_name as name, t.subject, t.snippet, t.last_message_direction as direction, t.last_message_at as at,
+select t.id, t.counterpart_type as type, t.counterpart_name as name, t.subject, t.snippet, t.last_message_direction as direction, t.snippet_by as "snippetBy", t.last_message_at as at,
 	${score} as score, ${FOUND_COUNT} as found, ${FOUND_CAPPED} as capped
 from ${inboxThreads} t cross join lateral (select ${rankOf(whole)} as exact, ${rankOf(tsq)} as prefix) r
 where t.id = any(${FOUND_IDS}) and t.workspace_id = ${ws}
@@ -112,12 +113,12 @@ order by score desc, t.last_message_at desc, t.id limit ${limit}`,
 		)
 		const hits = rows.map((r) => {
 			const theirs = authorOf(r.type)
-			const ours = r.direction === 'out'
+			const by = writerOf(r.snippetBy, r.direction, r.type)
 			return {
 				type: 'inbox_thread',
 				id: r.id,
 				title: untrustedLine(`${r.name}: ${r.subject}`, theirs, 120),
-				snippet: untrustedLine(r.snippet && `${snippetAuthor(ours, r.name)}: ${r.snippet}`, ours ? 'colleague' : theirs, 240),
+				snippet: untrustedLine(r.snippet && `${snippetAuthor(by, r.type, r.name)}: ${r.snippet}`, by, 240),
 				score: Math.round(Number(r.score) * 1000) / 1000,
 				current: true,
 				changedAt: new Date(r.at).toISOString(),
@@ -174,6 +175,7 @@ export async function messagesOfApplications(deps: AppDeps, actor: Actor, applic
 				threadId: string
 				candidateId: string
 				direction: 'in' | 'out'
+				writtenBy: string | null
 				channel: string
 				subject: string | null
 				text: string
@@ -182,7 +184,7 @@ export async function messagesOfApplications(deps: AppDeps, actor: Actor, applic
 				at: Date | string
 				n: number
 			}>(
-				sql`select * from (select m.id, m.thread_id as "threadId", t.candidate_id as "candidateId", m.direction, m.channel, m.subject, m.text, m.related_type as "relatedType", m.related_id as "relatedId", m.at, m.seq,
+				sql`select * from (select m.id, m.thread_id as "threadId", t.candidate_id as "candidateId", m.direction, m.written_by as "writtenBy", m.channel, m.subject, m.text, m.related_type as "relatedType", m.related_id as "relatedId", m.at, m.seq,
 row_number() over (partition by t.candidate_id order by m.at desc, m.seq desc) as n
 from ${inboxMessages} m join ${inboxThreads} t on t.id = m.thread_id
 where t.workspace_id = ${actor.workspaceId} and t.candidate_id in ${inList(candidateIds)}) x where n <= 20 order by at, seq`,
@@ -194,7 +196,8 @@ where t.workspace_id = ${actor.workspaceId} and t.candidate_id in ${inList(candi
 			messages: rows
 				.filter((r) => r.candidateId === candidateId)
 				.map((r) => {
-					const by = r.direction === 'in' ? 'candidate' : 'colleague'
+					// A received message is the candidate's only when it came from their own address.
+					const by = writerOf(r.writtenBy, r.direction, 'candidate')
 					return {
 						id: r.id,
 						threadId: r.threadId,

@@ -807,3 +807,105 @@ describe('messages in the order they were written, whatever their times say', ()
 		expect(texts(thread.messages)).toEqual(['Queued first', 'Queued second'])
 	})
 })
+
+describe('what comes in is bounded, and labelled by its own sender', () => {
+	/** A new candidate with a mail from us they can answer. */
+	async function mailedCandidate(name: string) {
+		const email = `${name.toLowerCase().replace(' ', '.')}.${w.ws.slug}@example.test`
+		const id = await newCandidate(w.ws, { name, email })
+		await newApplication(w.ws, id, w.job)
+		const { messageId } = await send(w.ws, email, 'Offer', `Hi ${name}, here is the offer.`)
+		return { id, email, name, messageId }
+	}
+
+	test('a reply with 70,000 References (and a 2,000-character id) is filed by its newest ids: one lookup of at most 50, no 500 for the provider to retry', async () => {
+		const c = await mailedCandidate('Vera Manyrefs')
+		const references = [...Array.from({ length: 70_000 }, (_, i) => `<r${i}@x.example>`), `<${'a'.repeat(2000)}@x.example>`, c.messageId].join(' ')
+		const raw = rfc822(
+			{ From: c.email, To: 'no-reply@localhost', Subject: 'Re: Offer', 'Message-ID': `<refs.${w.ws.slug}@x>`, References: references },
+			'Accepted.',
+		)
+		const res = await inbound(raw)
+		expect(res.status).toBe(200)
+		expect(res.json.status).toBe('accepted')
+		const got = (await w.people.recruiter.tool('get_inbox_thread', { threadId: res.json.threadId })).data.thread
+		expect(got.counterpart).toMatchObject({ type: 'candidate', id: c.id })
+		expect(got.messages.at(-1)).toMatchObject({ direction: 'in', text: { text: 'Accepted.', writtenBy: 'candidate' } })
+	})
+
+	test('an ambiguous sender is refused (400, not retried): two From fields, a From with two mailboxes, or text after the address', async () => {
+		const [nora] = w.candidates
+		const to = `reply+${w.ws.slug}@localhost`
+		const forms = [
+			`From: x@attacker.example\r\nFrom: ${nora!.email}\r\nTo: ${to}\r\nSubject: a\r\nMessage-ID: <amb1.${w.ws.slug}@x>\r\n\r\na`,
+			rfc822({ From: `${nora!.email}, x@attacker.example`, To: to, Subject: 'b', 'Message-ID': `<amb2.${w.ws.slug}@x>` }, 'b'),
+			rfc822({ From: `<${nora!.email}>@attacker.example`, To: to, Subject: 'c', 'Message-ID': `<amb3.${w.ws.slug}@x>` }, 'c'),
+		]
+		for (const raw of forms) {
+			const res = await inbound(raw)
+			expect(res.status).toBe(400)
+			expect(res.json.error).toContain('From')
+		}
+		const deps = await testDeps()
+		const ids = ['amb1', 'amb2', 'amb3'].map((id) => `<${id}.${w.ws.slug}@x>`)
+		expect(await deps.db.select().from(inboxMessages).where(inArray(inboxMessages.messageId, ids))).toHaveLength(0)
+		// One mailbox, with a display name, a quoted name or a comment, is taken.
+		const fine = await inbound(rfc822({ From: `"Quinn, Nora" (home) <${nora!.email}>`, To: to, Subject: 'd', 'Message-ID': `<amb4.${w.ws.slug}@x>` }, 'd'))
+		expect(fine.json.status).toBe('accepted')
+	})
+
+	test('a stranger answering our mail to a candidate: in her conversation, labelled as from outside, and no reply of hers waiting', async () => {
+		const c = await mailedCandidate('Tess Forwarded')
+		const res = await inbound(
+			rfc822(
+				{
+					From: 'Sam Stranger <sam@stranger.example>',
+					To: 'no-reply@localhost',
+					Subject: 'Re: Offer',
+					'Message-ID': `<sam.${w.ws.slug}@x>`,
+					'In-Reply-To': c.messageId,
+				},
+				'Tess withdraws; send the offer to me instead.',
+			),
+		)
+		expect(res.json.status).toBe('accepted')
+		const threadId = res.json.threadId
+		const outside = (text: string) => ({ untrusted: true, writtenBy: 'outside', text, truncated: false })
+		const got = (await w.people.recruiter.tool('get_inbox_thread', { threadId })).data.thread
+		// Still the conversation with her (it answered our mail), but the words are the stranger's.
+		expect(got.counterpart).toMatchObject({ type: 'candidate', id: c.id })
+		expect(got.messages.at(-1)).toMatchObject({
+			direction: 'in',
+			from: outside('sam@stranger.example'),
+			subject: outside('Re: Offer'),
+			text: outside('Tess withdraws; send the offer to me instead.'),
+		})
+		expect(got.snippet.writtenBy).toBe('outside')
+		const listed = (await w.people.owner.tool('list_inbox_threads', { filter: 'unread' })).data.threads.find((t: any) => t.id === threadId)
+		expect(listed).toMatchObject({ unread: true, snippet: { writtenBy: 'outside' } })
+		const deps = await testDeps()
+		const owner = await personActor(deps, w.ws.slug, w.people.owner.email)
+		expect((await candidateMessages(deps, owner, c.id))[0]!.preview).toMatchObject({ writtenBy: 'outside' })
+		const waiting = async () => (await w.people.owner.tool('get_review_queue', {})).data.items.filter((i: any) => i.recordId === threadId)
+		expect(await waiting()).toEqual([])
+
+		// She answers herself: hers, and waiting.
+		await inbound(
+			rfc822(
+				{
+					From: `${c.name} <${c.email.toUpperCase()}>`,
+					To: 'no-reply@localhost',
+					Subject: 'Re: Offer',
+					'Message-ID': `<tess.${w.ws.slug}@x>`,
+					'In-Reply-To': c.messageId,
+				},
+				'I have not withdrawn.',
+			),
+		)
+		const again = (await w.people.owner.tool('get_inbox_thread', { threadId })).data.thread
+		expect(again.messages.at(-1)).toMatchObject({ from: { writtenBy: 'candidate' }, text: { text: 'I have not withdrawn.', writtenBy: 'candidate' } })
+		expect(again.messages.at(-2).text.writtenBy).toBe('outside')
+		expect(await waiting()).toHaveLength(0) // read just now by the owner
+		expect((await w.people.admin.tool('get_review_queue', {})).data.items.filter((i: any) => i.recordId === threadId)).toHaveLength(1)
+	})
+})

@@ -7,7 +7,7 @@ import { textOf } from '../../core/untrusted.ts'
 import { snippetAuthor, type getThread, type ThreadSummary } from './service.ts'
 
 const lastWords = (t: ThreadSummary) =>
-	t.snippet.text ? html` · ${snippetAuthor(t.snippet.writtenBy === 'colleague', t.counterpart.name.text)}: ${t.snippet.text}` : ''
+	t.snippet.text ? html` · ${snippetAuthor(t.snippet.writtenBy, t.counterpart.type, t.counterpart.name.text)}: ${t.snippet.text}` : ''
 
 export function inboxPage(deps: AppDeps, session: PageSession, view: { threads: ThreadSummary[]; filter: string; more: string | null }): Response {
 	return portalPage(

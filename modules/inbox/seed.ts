@@ -92,6 +92,8 @@ function demoThread(rnd: SeededRandom, ws: WorkspaceRef, c: DemoConversation, o:
 			direction: dir,
 			channel: 'email',
 			fromAddress: dir === 'out' ? from : c.address,
+			// The demo's replies come from the person's own address: theirs.
+			writtenBy: dir === 'in' ? c.type : null,
 			toAddress: dir === 'out' ? c.address : from,
 			subject: i === 0 ? c.subject : `Re: ${c.subject}`,
 			text,
@@ -130,6 +132,7 @@ async function storeDemoThread(
 			lastInboundAt: lastInbound ? new Date(lastInbound) : null,
 			snippet: cleanLine(last.text, 160),
 			lastMessageDirection: last.direction,
+			snippetBy: last.writtenBy ?? 'colleague',
 			createdAt: new Date(c.start),
 		})
 		.onConflictDoNothing()

@@ -15,11 +15,11 @@ import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { keysetPage, newestFirst } from '../../core/paging.ts'
-import { cleanLine, untrusted, untrustedLine, type TextAuthor } from '../../core/untrusted.ts'
+import { cleanLine, TEXT_AUTHORS, untrusted, untrustedLine, type TextAuthor } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { deliveryStates, enqueueMail } from '../outbox/index.ts'
 import { syncOutbox } from './sync.ts'
-import { appendMessage, threadClock } from './threads.ts'
+import { appendMessage, counterpartAuthor, threadClock } from './threads.ts'
 import { inboxMessages, inboxStates, inboxThreads } from './table.ts'
 import { navCount } from '../../core/nav-count.ts'
 
@@ -45,7 +45,9 @@ interface ThreadRow {
 	messageCount: number
 	lastMessageAt: Date | string
 	lastInboundAt: Date | string | null
+	lastOutsideAt: Date | string | null
 	snippet: string
+	snippetBy: string | null
 	lastMessageDirection: 'in' | 'out' | null
 	readAt: Date | string | null
 	starred: boolean | null
@@ -53,15 +55,22 @@ interface ThreadRow {
 
 const THREAD = (
 	userId: string,
-) => sql`t.id, t.subject, t.counterpart_type as "counterpartType", t.candidate_id as "candidateId", t.vendor_id as "vendorId", t.counterpart_name as "counterpartName", t.counterpart_address as "counterpartAddress", t.message_count as "messageCount", t.last_message_at as "lastMessageAt", t.last_inbound_at as "lastInboundAt", t.snippet, t.last_message_direction as "lastMessageDirection", s.read_at as "readAt", s.starred
+) => sql`t.id, t.subject, t.counterpart_type as "counterpartType", t.candidate_id as "candidateId", t.vendor_id as "vendorId", t.counterpart_name as "counterpartName", t.counterpart_address as "counterpartAddress", t.message_count as "messageCount", t.last_message_at as "lastMessageAt", t.last_inbound_at as "lastInboundAt", t.last_outside_at as "lastOutsideAt", t.snippet, t.snippet_by as "snippetBy", t.last_message_direction as "lastMessageDirection", s.read_at as "readAt", s.starred
 from ${inboxThreads} t left join ${inboxStates} s on s.thread_id = t.id and s.user_id = ${userId}`
 
-const UNREAD = sql`(t.last_inbound_at is not null and (s.read_at is null or s.read_at < t.last_inbound_at))`
+// Anything received makes a thread unread: the counterpart's own messages and anyone else's in it.
+const RECEIVED = sql`greatest(t.last_inbound_at, t.last_outside_at)`
+const UNREAD = sql`(${RECEIVED} is not null and (s.read_at is null or s.read_at < ${RECEIVED}))`
 /** Who the counterpart is as an author: a candidate, a vendor, or someone outside (an address we know nothing about). */
-export const authorOf = (type: string): TextAuthor => (type === 'vendor' ? 'vendor' : type === 'candidate' ? 'candidate' : 'outside')
+export const authorOf = counterpartAuthor
+
+/** Who wrote a stored message or snippet: the label stored with it, else (older rows) by its direction. */
+export const writerOf = (writtenBy: string | null, direction: string | null, counterpartType: string): TextAuthor =>
+	(TEXT_AUTHORS as readonly string[]).includes(writtenBy ?? '') ? (writtenBy as TextAuthor) : direction === 'out' ? 'colleague' : authorOf(counterpartType)
 
 function summary(r: ThreadRow) {
-	const unread = r.lastInboundAt !== null && (r.readAt === null || new Date(r.readAt) < new Date(r.lastInboundAt))
+	const received = [r.lastInboundAt, r.lastOutsideAt].filter((x) => x !== null).map((x) => new Date(x).getTime())
+	const unread = received.length > 0 && (r.readAt === null || new Date(r.readAt).getTime() < Math.max(...received))
 	const theirs = authorOf(r.counterpartType)
 	return {
 		id: r.id,
@@ -76,8 +85,8 @@ function summary(r: ThreadRow) {
 		},
 		messageCount: r.messageCount,
 		lastMessageAt: iso(r.lastMessageAt)!,
-		// The latest message's start, labelled with whoever wrote it: ours (a colleague) or the counterpart's.
-		snippet: untrusted(r.snippet, r.lastMessageDirection === 'out' ? 'colleague' : theirs, 200),
+		// The latest message's start, labelled with whoever wrote it: ours (a colleague), the counterpart's, or someone else's.
+		snippet: untrusted(r.snippet, writerOf(r.snippetBy, r.lastMessageDirection, r.counterpartType), 200),
 		unread,
 		starred: r.starred ?? false,
 	}
@@ -86,7 +95,8 @@ function summary(r: ThreadRow) {
 export type ThreadSummary = ReturnType<typeof summary>
 
 /** Who wrote a thread's snippet, for a line that carries no `writtenBy` label (a page, a search hit). */
-export const snippetAuthor = (ours: boolean, counterpartName: string) => (ours ? 'We wrote' : `${counterpartName} wrote`)
+export const snippetAuthor = (writtenBy: TextAuthor, counterpartType: string, counterpartName: string) =>
+	writtenBy === 'colleague' ? 'We wrote' : writtenBy === authorOf(counterpartType) ? `${counterpartName} wrote` : 'Someone else wrote'
 
 /** Conversations newest first; the cursor is bound to the person and the filter. */
 export async function listThreads(deps: AppDeps, actor: Actor, input: { filter?: InboxFilter; limit: number; cursor?: string }) {
@@ -120,6 +130,7 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 			direction: 'in' | 'out'
 			channel: string
 			fromAddress: string
+			writtenBy: string | null
 			toAddress: string
 			subject: string | null
 			text: string
@@ -128,7 +139,7 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 			relatedId: string | null
 			at: Date | string
 		}>(
-			sql`select id, direction, channel, from_address as "fromAddress", to_address as "toAddress", subject, text, outbox_id as "outboxId", related_type as "relatedType", related_id as "relatedId", at from ${inboxMessages} where thread_id = ${threadId} order by at desc, seq desc limit ${MAX_MESSAGES}`,
+			sql`select id, direction, channel, from_address as "fromAddress", written_by as "writtenBy", to_address as "toAddress", subject, text, outbox_id as "outboxId", related_type as "relatedType", related_id as "relatedId", at from ${inboxMessages} where thread_id = ${threadId} order by at desc, seq desc limit ${MAX_MESSAGES}`,
 		)
 	).reverse()
 	const delivery = await deliveryStates(
@@ -146,8 +157,10 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 			set: { readAt: sql`greatest(${inboxStates.readAt}, ${readAt.toISOString()}::timestamptz)` },
 		})
 	const theirs = authorOf(row.counterpartType)
-	// Their address is labelled; ours (the portal's sending and receiving addresses) is plain.
-	const address = (text: string, isTheirs: boolean) => (isTheirs ? untrustedLine(text, theirs, 320) : text)
+	// Their address is labelled; ours (the portal's sending and receiving addresses) is plain. A received
+	// message is labelled with its own sender: the counterpart only when it came from their own address.
+	const address = (text: string, by: TextAuthor) => (by === 'colleague' ? text : untrustedLine(text, by, 320))
+	const writer = (m: { writtenBy: string | null; direction: string }) => writerOf(m.writtenBy, m.direction, row.counterpartType)
 	return {
 		...summary(row),
 		unread: false,
@@ -156,10 +169,10 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 			id: m.id,
 			direction: m.direction,
 			channel: m.channel,
-			from: address(m.fromAddress, m.direction === 'in'),
-			to: address(m.toAddress, m.direction === 'out'),
-			subject: untrustedLine(m.subject, m.direction === 'in' ? theirs : 'colleague', 200),
-			text: untrusted(m.text, m.direction === 'in' ? theirs : 'colleague', 8000),
+			from: address(m.fromAddress, writer(m)),
+			to: address(m.toAddress, m.direction === 'out' ? theirs : 'colleague'),
+			subject: untrustedLine(m.subject, writer(m), 200),
+			text: untrusted(m.text, writer(m), 8000),
 			at: iso(m.at)!,
 			delivery: m.outboxId ? (delivery.get(m.outboxId)?.status ?? null) : null,
 			related: m.relatedType && m.relatedId ? { type: m.relatedType, id: m.relatedId } : null,

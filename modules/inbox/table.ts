@@ -29,12 +29,19 @@ export const inboxThreads = pgTable(
 		subject: text('subject').notNull(),
 		messageCount: integer('message_count').notNull().default(0),
 		lastMessageAt: at('last_message_at').notNull(),
-		/** When the counterpart last wrote (unread for a person whose read time is older). */
+		/**
+		 * When the counterpart themselves last wrote (from their own address): the review queue's
+		 * "wrote back". Unread for a person whose read time is older than it or `lastOutsideAt`.
+		 */
 		lastInboundAt: at('last_inbound_at'),
+		/** When someone else last wrote in the thread (answering our mail to the counterpart from another address). */
+		lastOutsideAt: at('last_outside_at'),
 		/** The start of the latest message, one line. */
 		snippet: text('snippet').notNull().default(''),
 		/** in or out: who wrote the latest message (the snippet): the counterpart or our side. Null before the first. */
 		lastMessageDirection: text('last_message_direction'),
+		/** Who wrote the snippet (a `TextAuthor`: colleague, candidate, vendor or outside). Null: as `lastMessageDirection` says. */
+		snippetBy: text('snippet_by'),
 		createdAt: at('created_at').notNull().defaultNow(),
 		/** The name and subject as `search` finds them: they weigh like a person's name and headline. */
 		searchVector: tsvector('search_vector').generatedAlwaysAs(
@@ -69,6 +76,11 @@ export const inboxMessages = pgTable(
 		/** email or message. */
 		channel: text('channel').notNull(),
 		fromAddress: text('from_address').notNull(),
+		/**
+		 * Who wrote a received message, as its own From says (a `TextAuthor`): candidate or vendor only
+		 * when it came from that person's own address, else outside. Null for what we sent (colleague).
+		 */
+		writtenBy: text('written_by'),
 		toAddress: text('to_address').notNull(),
 		subject: text('subject'),
 		text: text('text').notNull(),

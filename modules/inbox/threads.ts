@@ -9,7 +9,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { newId } from '../../core/credentials.ts'
-import { cleanLine } from '../../core/untrusted.ts'
+import { cleanLine, type TextAuthor } from '../../core/untrusted.ts'
 import type { Db } from '../../db/client.ts'
 import { operatorActor } from '../auth/index.ts'
 import { candidatePartiesById, candidatesByAddress } from '../candidates/index.ts'
@@ -116,6 +116,41 @@ export async function counterpartAt(
 	return { key: `address:${normalized}`, type: 'other', candidateId: null, vendorId: null, name: cleanLine(label, 120), address: normalized }
 }
 
+/** The label of a thread's counterpart as an author: candidate, vendor, or outside (an address we know nothing about). */
+export const counterpartAuthor = (type: string): TextAuthor => (type === 'vendor' ? 'vendor' : type === 'candidate' ? 'candidate' : 'outside')
+
+/** Who sent a received message: its author label, and whether it is the thread's counterpart (else someone else wrote in the thread). */
+export interface Sender {
+	writtenBy: TextAuthor
+	counterpart: boolean
+}
+
+/**
+ * Who wrote a message that came in to a thread, by its own From: the thread's candidate or vendor
+ * only when `address` (normalised as everywhere here) is that person's own address (the candidate's
+ * e-mail or phone; the vendor's contact or submission e-mail), otherwise someone outside. A reply
+ * that answers our mail is filed in the thread it answers whoever sent it (a colleague of theirs,
+ * a forwarded mail): it is never credited to the person for that.
+ */
+export async function senderOf(
+	deps: AppDeps,
+	thread: { workspaceId: string; counterpartType: string; candidateId: string | null; vendorId: string | null; counterpartAddress: string },
+	address: string,
+): Promise<Sender> {
+	const normalized = normalizeAddress(address)
+	if (thread.counterpartType === 'candidate' && thread.candidateId) {
+		const candidates = (await candidatesByAddress(deps, thread.workspaceId, [normalized])).get(normalized) ?? []
+		return candidates.some((c) => c.id === thread.candidateId) ? { writtenBy: 'candidate', counterpart: true } : { writtenBy: 'outside', counterpart: false }
+	}
+	if (thread.counterpartType === 'vendor' && thread.vendorId) {
+		const vendor = await getVendor(deps, operatorActor({ id: thread.workspaceId, slug: '' }), thread.vendorId).catch(() => null)
+		const own = [vendor?.contact.email, vendor?.submission.email].filter((e): e is string => Boolean(e)).map(normalizeAddress)
+		return own.includes(normalized) ? { writtenBy: 'vendor', counterpart: true } : { writtenBy: 'outside', counterpart: false }
+	}
+	// A conversation with an address we know nothing else about: its own address is the counterpart.
+	return { writtenBy: 'outside', counterpart: normalized === normalizeAddress(thread.counterpartAddress) }
+}
+
 /** The thread with this counterpart, created when there is none (concurrent callers get the same one). */
 export async function threadFor(db: Db, workspaceId: string, counterpart: Counterpart, subject: string, at: Date): Promise<string> {
 	const id = newId('thr')
@@ -163,6 +198,8 @@ export interface NewInboxMessage {
 	text: string
 	messageId: string | null
 	inReplyTo?: string | null
+	/** Who sent a received message (`senderOf`); none: someone outside. What we send is a colleague's. */
+	sender?: Sender
 	outboxId?: string | null
 	related?: { type: string | null; id: string | null }
 	sentByUserId?: string | null
@@ -176,6 +213,7 @@ export interface NewInboxMessage {
  */
 export async function appendMessage(db: Db, m: NewInboxMessage): Promise<string | null> {
 	const id = newId('msg')
+	const by: TextAuthor = m.direction === 'in' ? (m.sender?.writtenBy ?? 'outside') : 'colleague'
 	const inserted = await db
 		.insert(inboxMessages)
 		.values({
@@ -185,6 +223,7 @@ export async function appendMessage(db: Db, m: NewInboxMessage): Promise<string 
 			direction: m.direction,
 			channel: m.channel,
 			fromAddress: m.from,
+			writtenBy: m.direction === 'in' ? by : null,
 			toAddress: m.to,
 			subject: m.subject,
 			text: m.text,
@@ -206,6 +245,7 @@ export async function appendMessage(db: Db, m: NewInboxMessage): Promise<string 
 	if (!inserted.length) return null
 	const at = inserted[0]!.at.toISOString()
 	const latest = sql`${at}::timestamptz >= ${inboxThreads.lastMessageAt}`
+	const later = (column: typeof inboxThreads.lastInboundAt, time: string) => sql`greatest(coalesce(${column}, ${time}::timestamptz), ${time}::timestamptz)`
 	// A conversation that began with a text message gets the person's e-mail address as soon as one
 	// is known, so that it can be answered by e-mail.
 	const theirs = normalizeAddress(m.direction === 'out' ? m.to : m.from)
@@ -213,7 +253,7 @@ export async function appendMessage(db: Db, m: NewInboxMessage): Promise<string 
 		.update(inboxThreads)
 		.set({
 			counterpartAddress:
-				m.channel === 'email'
+				m.channel === 'email' && (m.direction === 'out' || m.sender?.counterpart)
 					? sql`case when position('@' in ${inboxThreads.counterpartAddress}) = 0 then ${theirs} else ${inboxThreads.counterpartAddress} end`
 					: undefined,
 			messageCount: sql`${inboxThreads.messageCount} + 1`,
@@ -221,7 +261,10 @@ export async function appendMessage(db: Db, m: NewInboxMessage): Promise<string 
 			snippet: sql`case when ${latest} then ${cleanLine(m.text, 160)} else ${inboxThreads.snippet} end`,
 			lastMessageDirection: sql`case when ${latest} then ${m.direction} else ${inboxThreads.lastMessageDirection} end`,
 			lastMessageAt: sql`greatest(${inboxThreads.lastMessageAt}, ${at}::timestamptz)`,
-			lastInboundAt: m.direction === 'in' ? sql`greatest(coalesce(${inboxThreads.lastInboundAt}, ${at}::timestamptz), ${at}::timestamptz)` : undefined,
+			snippetBy: sql`case when ${latest} then ${by} else ${inboxThreads.snippetBy} end`,
+			// "Wrote back" (the review queue) is the counterpart's own message only; anyone else's makes the thread unread too.
+			lastInboundAt: m.direction === 'in' && m.sender?.counterpart ? later(inboxThreads.lastInboundAt, at) : undefined,
+			lastOutsideAt: m.direction === 'in' && !m.sender?.counterpart ? later(inboxThreads.lastOutsideAt, at) : undefined,
 		})
 		.where(eq(inboxThreads.id, m.threadId))
 	return id
