@@ -13,6 +13,7 @@ import { deliverDue, PRIVATE_MARKER, textToSend } from '../outbox/index.ts'
 import { outbox } from '../outbox/table.ts'
 import { getVendor } from '../vendors/index.ts'
 import { clock, newPerson, newWorkspace, plain, testApp, testDeps, unique, type TestWorkspace } from '../../tests/helpers.ts'
+import { portalApp, uniqueAddress } from '../../tests/portal.ts'
 import { startSmtp, type TestSmtp } from '../../tests/smtp.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob, sampleJpeg, samplePng } from '../../tests/staffing-fixtures.ts'
 import { MAX_REQUESTS_PER_CANDIDATE_HOUR, requestCandidateDocuments } from './requests.ts'
@@ -48,10 +49,13 @@ async function linkSentTo(email: string): Promise<string> {
 	return text.match(/http:\/\/localhost:3000(\/upload\/bl_ul_[0-9A-Za-z]+)/)![1]!
 }
 
-/** A cookie-keeping anonymous visitor of the upload page (in-process). */
-async function visitor(path: string) {
-	const { app } = await testApp()
-	const first = await app.handle(new Request(`http://localhost${path}`))
+/**
+ * A cookie-keeping anonymous visitor of the upload page (in-process), from an address of its own:
+ * uploads are limited per client address, so the app trusts `X-Forwarded-For` (`portalApp`).
+ */
+async function visitor(path: string, address = uniqueAddress()) {
+	const { app } = await portalApp()
+	const first = await app.handle(new Request(`http://localhost${path}`, { headers: { 'x-forwarded-for': address } }))
 	const cookie = first.headers
 		.getSetCookie()
 		.map((c) => c.split(';')[0])
@@ -67,8 +71,8 @@ async function visitor(path: string) {
 			form.set('csrf', csrf)
 			form.set('kind', kind)
 			form.set('file', new File([file.bytes as Uint8Array<ArrayBuffer>], file.name, { type: file.type ?? 'application/octet-stream' }))
-			const res = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', body: form, headers: { cookie } }))
-			return { status: res.status, location: res.headers.get('location'), text: await res.text() }
+			const res = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', body: form, headers: { cookie, 'x-forwarded-for': address } }))
+			return { status: res.status, location: res.headers.get('location'), retryAfter: res.headers.get('retry-after'), text: await res.text() }
 		},
 	}
 }

@@ -4,7 +4,8 @@
  */
 import { html, page, type SafeHtml } from '../../core/html.ts'
 import { DOCUMENT_LABELS, type DocumentKind } from '../vendors/index.ts'
-import type { LinkProblem, UploadLink } from './uploads.ts'
+import { MAX_DOCUMENT_BYTES } from './content.ts'
+import { LINK_LIMITS, linkAllowance, sizeText, type LinkProblem, type UploadLink } from './uploads.ts'
 
 const NOINDEX = html`<meta name="robots" content="noindex, nofollow">`
 /** "Driver’s license" → "driver’s license", but "I-94 record" stays as it is. */
@@ -26,27 +27,37 @@ export interface UploadView {
 }
 
 export function uploadPage(link: UploadLink, view: UploadView): Response {
+	const allowance = linkAllowance(link.received)
+	const largest = Math.min(MAX_DOCUMENT_BYTES, allowance.bytesLeft)
 	const section = (kind: DocumentKind): SafeHtml => {
 		const files = link.received.filter((r) => r.kind === kind)
 		const label = DOCUMENT_LABELS[kind]
 		const error = view.error?.kind === kind ? view.error.message : null
-		return html`<section class="card" aria-labelledby="h-${kind}">
-<h2 id="h-${kind}">${label}</h2>
-${files.length ? html`<p class="meta">Received: ${files.map((f, i) => html`${i ? ', ' : ''}${f.fileName} (${dateOf(f.uploadedAt)})`)}</p>` : html`<p class="meta">Nothing received yet.</p>`}
-<form method="post" action="/upload/${view.token}" enctype="multipart/form-data" class="stack">
+		const full = allowance.filesLeft(kind) === 0 || largest === 0
+		const form = full
+			? html`<p>${
+					allowance.filesLeft(kind) === 0
+						? `This link has taken the ${LINK_LIMITS.filesPerKind} files it takes for the ${inSentence(label)}; the newest one is the one used.`
+						: `This link has taken the ${sizeText(LINK_LIMITS.bytes)} of files it takes in all.`
+				} To send another, ask ${link.requestedByName} for a new link.</p>${error ? html`<p class="field-error" id="err-${kind}">${error}</p>` : ''}`
+			: html`<form method="post" action="/upload/${view.token}" enctype="multipart/form-data" class="stack">
 <input type="hidden" name="csrf" value="${view.csrf}">
 <input type="hidden" name="kind" value="${kind}">
-<label for="file-${kind}">${files.length ? 'Send another file' : 'Choose a file'} <span class="meta">(PDF, JPEG or PNG, up to 10 MB)</span>
+<label for="file-${kind}">${files.length ? 'Send a better copy' : 'Choose a file'} <span class="meta">(PDF, JPEG or PNG, up to ${sizeText(largest)}${files.length ? '; the newest file is the one used' : ''})</span>
 <input id="file-${kind}" name="file" type="file" accept="application/pdf,image/jpeg,image/png,.pdf,.jpg,.jpeg,.png" required${error ? html` aria-invalid="true" aria-describedby="err-${kind}"` : ''}></label>
 ${error ? html`<p class="field-error" id="err-${kind}">${error}</p>` : ''}
 <button type="submit">Upload ${inSentence(label)}</button>
-</form></section>`
+</form>`
+		return html`<section class="card" aria-labelledby="h-${kind}">
+<h2 id="h-${kind}">${label}</h2>
+${files.length ? html`<p class="meta">Received: ${files.map((f, i) => html`${i ? ', ' : ''}${f.fileName} (${dateOf(f.uploadedAt)})`)}</p>` : html`<p class="meta">Nothing received yet.</p>`}
+${form}</section>`
 	}
 	const res = page(
 		{ title: 'Upload your documents', status: view.status, head: NOINDEX },
 		html`<section class="card"><h1>Upload your documents</h1>
 <p>${link.requestedByName} at ${link.workspaceName} asks ${link.candidateName} for the documents below. Your files go straight to ${link.workspaceName}; this page never shows them back.</p>
-<p>This link works until <strong>${dateOf(link.expiresAt)}</strong> and can be used more than once.</p>
+<p>This link works until <strong>${dateOf(link.expiresAt)}</strong> and can be used more than once: up to ${LINK_LIMITS.filesPerKind} files for each document and ${sizeText(LINK_LIMITS.bytes)} in all${allowance.bytesUsed ? ` (${sizeText(allowance.bytesLeft)} left)` : ''}.</p>
 ${link.message ? html`<h2>Message from ${link.requestedByName}</h2>${link.message.split('\n').map((line) => html`<p>${line}</p>`)}` : ''}
 <div role="status" aria-live="polite">${view.received ? html`<p class="notice">Thank you: your ${inSentence(DOCUMENT_LABELS[view.received])} was received.</p>` : ''}</div>
 ${view.error ? html`<p class="error" role="alert">${view.error.message}</p>` : ''}

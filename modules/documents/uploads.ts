@@ -9,11 +9,19 @@
  * same transaction, so a link revoked while a file was on its way stores nothing.
  * Everything the upload touches (candidate, workspace, request) comes from the link itself, never
  * from the form or the address.
+ *
+ * Bounds (anyone holding the link can use it, and links get forwarded): at most
+ * `FILES_PER_KIND_PER_LINK` files of each kind and `BYTES_PER_LINK` bytes in all come through one
+ * link (`linkAllowanceRefusal`), decided again under the request row's lock so that uploads racing
+ * each other cannot pass it together. A re-upload adds a file and the newest of a kind is the one
+ * used; older files are kept, because a vendor submission or a to-do may already point at them.
+ * The per-minute limits per address and per link are the upload route's (`upload-routes.ts`).
  */
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { credentialType, hashSecret, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import type { Db } from '../../db/client.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { fileStore } from '../../core/files.ts'
 import { recordActivity } from '../activity/index.ts'
@@ -61,8 +69,75 @@ export interface UploadLink {
 	requestedByUserId: string | null
 	applicationId: string | null
 	expiresAt: Date
-	/** Files received through this link, newest first, in the reverse of upload order within a millisecond (names and dates only). */
-	received: { kind: DocumentKind; fileName: string; uploadedAt: Date }[]
+	/** Files received through this link, newest first, in the reverse of upload order within a millisecond (names, sizes and dates only). */
+	received: ReceivedFile[]
+}
+
+export interface ReceivedFile {
+	kind: DocumentKind
+	fileName: string
+	sizeBytes: number
+	uploadedAt: Date
+}
+
+/**
+ * Files of one kind one link takes: the first and two better copies (a blurred scan, the wrong
+ * side). The newest is the one used, so a candidate fixing a mistake never needs more; to send more,
+ * they ask for a new link.
+ */
+export const FILES_PER_KIND_PER_LINK = 3
+/** Bytes one link takes in all, whatever the kinds: five files of the largest size. */
+export const BYTES_PER_LINK = 50 * 1024 * 1024
+
+export interface LinkLimits {
+	filesPerKind: number
+	bytes: number
+}
+export const LINK_LIMITS: LinkLimits = { filesPerKind: FILES_PER_KIND_PER_LINK, bytes: BYTES_PER_LINK }
+
+/** "9.8 MB", "512 KB": sizes as the upload page says them. */
+export function sizeText(bytes: number): string {
+	if (bytes >= 1024 * 1024) return `${(Math.floor((bytes / (1024 * 1024)) * 10) / 10).toString()} MB`
+	return `${Math.max(1, Math.ceil(bytes / 1024))} KB`
+}
+
+/** What a link can still take: files of each kind, and bytes in all. */
+export function linkAllowance(received: readonly Pick<ReceivedFile, 'kind' | 'sizeBytes'>[], limits: LinkLimits = LINK_LIMITS) {
+	const used = received.reduce((sum, r) => sum + r.sizeBytes, 0)
+	return {
+		filesLeft: (kind: DocumentKind) => Math.max(0, limits.filesPerKind - received.filter((r) => r.kind === kind).length),
+		bytesLeft: Math.max(0, limits.bytes - used),
+		bytesUsed: used,
+	}
+}
+
+/**
+ * Whether one more file of `kind` and `size` bytes fits what the link already took; null when it does.
+ * Refused with 409: the link is fine, but it has taken all it takes of that (the page says what to do).
+ */
+export function linkAllowanceRefusal(
+	received: readonly Pick<ReceivedFile, 'kind' | 'sizeBytes'>[],
+	kind: DocumentKind,
+	size: number,
+	limits: LinkLimits = LINK_LIMITS,
+): AppError | null {
+	const allowance = linkAllowance(received, limits)
+	const label = DOCUMENT_LABELS[kind]
+	if (allowance.filesLeft(kind) === 0)
+		return new AppError(
+			'CONFLICT',
+			`This link has already taken ${limits.filesPerKind} files for the ${label}, the most it takes; the newest one is the one used. To send another, ask your recruiter for a new link.`,
+			{ fields: [{ field: 'file', message: `at most ${limits.filesPerKind} files for the ${label} through one link` }] },
+		)
+	if (size > allowance.bytesLeft)
+		return new AppError(
+			'CONFLICT',
+			allowance.bytesLeft === 0
+				? `This link has already taken ${sizeText(limits.bytes)} of files, the most it takes in all. To send more, ask your recruiter for a new link.`
+				: `This link takes ${sizeText(limits.bytes)} of files in all and ${sizeText(allowance.bytesUsed)} were sent, so this file (${sizeText(size)}) is too large: send a file of at most ${sizeText(allowance.bytesLeft)} (a lower-resolution scan), or ask your recruiter for a new link.`,
+			{ fields: [{ field: 'file', message: `is more than this link still takes (${sizeText(allowance.bytesLeft)})` }] },
+		)
+	return null
 }
 
 export async function openUploadLink(deps: AppDeps, token: string): Promise<UploadLink> {
@@ -90,7 +165,12 @@ export async function openUploadLink(deps: AppDeps, token: string): Promise<Uplo
 	const names = await uploadPageNames(deps, row.workspaceId, row.candidateId)
 	if (!names) throw new UploadLinkError('invalid')
 	const received = await deps.db
-		.select({ kind: candidateDocuments.kind, fileName: candidateDocuments.fileName, uploadedAt: candidateDocuments.uploadedAt })
+		.select({
+			kind: candidateDocuments.kind,
+			fileName: candidateDocuments.fileName,
+			sizeBytes: candidateDocuments.sizeBytes,
+			uploadedAt: candidateDocuments.uploadedAt,
+		})
 		.from(candidateDocuments)
 		.where(eq(candidateDocuments.requestId, row.requestId))
 		.orderBy(desc(candidateDocuments.uploadedAt), desc(candidateDocuments.seq))
@@ -119,7 +199,46 @@ export interface UploadedFile {
 	bytes: Uint8Array
 }
 
-export async function storeUpload(deps: AppDeps, token: string, kind: string, file: UploadedFile | null): Promise<{ kind: DocumentKind; fileName: string }> {
+/**
+ * Counts one more upload through the link, or refuses it: the link stopped working, or it has taken
+ * all it takes (`limits`). Counting locks the request row, so a revocation either committed before
+ * (and nothing is stored) or waits for this upload to finish, and uploads through one link are
+ * judged one after the other: every one that committed is counted here.
+ */
+async function takeFromLink(tx: Db, deps: AppDeps, link: UploadLink, upload: { kind: DocumentKind; size: number; limits: LinkLimits; now: Date }) {
+	const [live] = await tx
+		.update(documentRequests)
+		.set({ uploadCount: sql`${documentRequests.uploadCount} + 1`, lastUploadAt: upload.now })
+		.where(and(eq(documentRequests.id, link.requestId), isNull(documentRequests.revokedAt), gt(documentRequests.expiresAt, upload.now)))
+		.returning({ id: documentRequests.id })
+	if (!live) {
+		const [row] = await tx
+			.select({ expiresAt: documentRequests.expiresAt, revokedAt: documentRequests.revokedAt, replacedBy: documentRequests.replacedBy })
+			.from(documentRequests)
+			.where(eq(documentRequests.id, link.requestId))
+		throw new UploadLinkError((row && problemOf(deps, row)) || 'expired')
+	}
+	const taken = await tx
+		.select({ kind: candidateDocuments.kind, sizeBytes: candidateDocuments.sizeBytes })
+		.from(candidateDocuments)
+		.where(eq(candidateDocuments.requestId, link.requestId))
+	const refusal = linkAllowanceRefusal(
+		taken.map((t) => ({ kind: t.kind as DocumentKind, sizeBytes: t.sizeBytes })),
+		upload.kind,
+		upload.size,
+		upload.limits,
+	)
+	if (refusal) throw refusal
+}
+
+/** `limits` is the link's allowance (`LINK_LIMITS`; tests lower it). */
+export async function storeUpload(
+	deps: AppDeps,
+	token: string,
+	kind: string,
+	file: UploadedFile | null,
+	limits: LinkLimits = LINK_LIMITS,
+): Promise<{ kind: DocumentKind; fileName: string }> {
 	const link = await openUploadLink(deps, token)
 	if (!isDocumentKind(kind) || !link.items.includes(kind)) throw invalid([{ field: 'kind', message: 'is not one of the documents asked for' }])
 	if (!file || file.bytes.byteLength === 0) throw invalid([{ field: 'file', message: `choose a file for the ${DOCUMENT_LABELS[kind]}` }])
@@ -129,6 +248,9 @@ export async function storeUpload(deps: AppDeps, token: string, kind: string, fi
 		})
 	const type = detectType(file.bytes)
 	if (!type) throw invalid([{ field: 'file', message: 'must be a PDF, JPEG or PNG file (this file is something else, whatever its name says)' }])
+	// Refused before anything is stored when what the link already took says so; decided again below, under the lock.
+	const early = linkAllowanceRefusal(link.received, kind, file.bytes.byteLength, limits)
+	if (early) throw early
 
 	const id = newId('doc')
 	const fileName = cleanFileName(file.name, `${kind}.${type.extension}`)
@@ -138,20 +260,7 @@ export async function storeUpload(deps: AppDeps, token: string, kind: string, fi
 	try {
 		await deps.db.transaction(async (tx) => {
 			const now = deps.now()
-			// Counting the upload locks the request row: a revocation either committed before (and
-			// nothing is stored) or waits for this upload to finish.
-			const [live] = await tx
-				.update(documentRequests)
-				.set({ uploadCount: sql`${documentRequests.uploadCount} + 1`, lastUploadAt: now })
-				.where(and(eq(documentRequests.id, link.requestId), isNull(documentRequests.revokedAt), gt(documentRequests.expiresAt, now)))
-				.returning({ id: documentRequests.id })
-			if (!live) {
-				const [row] = await tx
-					.select({ expiresAt: documentRequests.expiresAt, revokedAt: documentRequests.revokedAt, replacedBy: documentRequests.replacedBy })
-					.from(documentRequests)
-					.where(eq(documentRequests.id, link.requestId))
-				throw new UploadLinkError((row && problemOf(deps, row)) || 'expired')
-			}
+			await takeFromLink(tx, deps, link, { kind, size: file.bytes.byteLength, limits, now })
 			await tx.insert(candidateDocuments).values({
 				id,
 				workspaceId: link.workspaceId,

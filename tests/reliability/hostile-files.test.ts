@@ -36,7 +36,8 @@ type Upload = { bytes: Uint8Array; name: string; type: string }
 let server: ServerProcess
 let database: Awaited<ReturnType<typeof scratchPostgresDatabase>>
 let jobPath: string
-let uploadPath: string
+/** One upload link per file sent at once (a link takes at most 3 files of a kind and 10 a minute). */
+const uploadPaths: string[] = []
 
 describeProcesses('hostile files against a server process', () => {
 	beforeAll(async () => {
@@ -50,14 +51,16 @@ describeProcesses('hostile files against a server process', () => {
 		const owner = await personActor(deps, ws.slug, email)
 		const job = await setJobStatus(deps, owner, (await createJob(deps, owner, { title: 'Senior Java Developer', requirements: ['Java'] })).id, 'Open')
 		jobPath = new URL(job.url!).pathname
-		const candidateEmail = `cand-${tag}@example.test`
-		const candidateId = await newCandidate(ws, { name: 'Ravi Kumar', email: candidateEmail, resume: false }, deps)
-		await requestCandidateDocuments(deps, owner, { candidateId, items: ['dl', 'visa', 'i94'] })
-		const [mail] = await deps.db
-			.select()
-			.from(outbox)
-			.where(and(eq(outbox.to, candidateEmail), eq(outbox.channel, 'email')))
-		uploadPath = (await textToSend(deps.secret, mail!)).match(/https?:\/\/[^/]+(\/upload\/bl_ul_[0-9A-Za-z]+)/)![1]!
+		for (let i = 0; i < 24; i++) {
+			const candidateEmail = `cand-${tag}-${i}@example.test`
+			const candidateId = await newCandidate(ws, { name: 'Ravi Kumar', email: candidateEmail, resume: false }, deps)
+			await requestCandidateDocuments(deps, owner, { candidateId, items: ['dl', 'visa', 'i94'] })
+			const [mail] = await deps.db
+				.select()
+				.from(outbox)
+				.where(and(eq(outbox.to, candidateEmail), eq(outbox.channel, 'email')))
+			uploadPaths.push((await textToSend(deps.secret, mail!)).match(/https?:\/\/[^/]+(\/upload\/bl_ul_[0-9A-Za-z]+)/)![1]!)
+		}
 		await fixtures.close()
 		server = await startServer({ DATABASE_URL: database.url, TRUST_PROXY: 'on' })
 	}, 120_000)
@@ -92,7 +95,7 @@ describeProcesses('hostile files against a server process', () => {
 			'resume',
 			file,
 		)
-	const upload = (kind: string, file: Upload) => send(uploadPath, uploadPath, { kind }, 'file', file)
+	const upload = (link: number, kind: string, file: Upload) => send(uploadPaths[link]!, uploadPaths[link]!, { kind }, 'file', file)
 
 	async function watched<T>(work: () => Promise<T>): Promise<{ result: T; memory: MemoryWatch }> {
 		const watch = watchMemory(server.proc.pid!)
@@ -186,6 +189,7 @@ describeProcesses('hostile files against a server process', () => {
 			Promise.all(
 				Array.from({ length: 24 }, (_, i) =>
 					upload(
+						i,
 						['dl', 'visa', 'i94'][i % 3]!,
 						i % 2 ? { bytes: pdf, name: 'scan.pdf', type: 'application/pdf' } : { bytes: word, name: 'scan.docx', type: DOCX },
 					),
