@@ -43,7 +43,7 @@ export function uploadPage(link: UploadLink, view: UploadView): Response {
 			: html`<form method="post" action="/upload/${view.token}" enctype="multipart/form-data" class="stack">
 <input type="hidden" name="csrf" value="${view.csrf}">
 <input type="hidden" name="kind" value="${kind}">
-<label for="file-${kind}">${files.length ? 'Send a better copy' : 'Choose a file'} <span class="meta">(PDF, JPEG or PNG, up to ${sizeText(largest)}${files.length ? '; the newest file is the one used' : ''})</span>
+<label for="file-${kind}">${files.length ? 'Send another file' : 'Choose a file'} <span class="meta">(PDF, JPEG or PNG, up to ${sizeText(largest)}${files.length ? '; the newest file is the one used' : ''})</span>
 <input id="file-${kind}" name="file" type="file" accept="application/pdf,image/jpeg,image/png,.pdf,.jpg,.jpeg,.png" required${error ? html` aria-invalid="true" aria-describedby="err-${kind}"` : ''}></label>
 ${error ? html`<p class="field-error" id="err-${kind}">${error}</p>` : ''}
 <button type="submit">Upload ${inSentence(label)}</button>
