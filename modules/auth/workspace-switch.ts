@@ -69,7 +69,9 @@ export async function invitationsOpenTo(deps: AppDeps, session: PageSession): Pr
 export async function answerInvitation(deps: AppDeps, session: PageSession, invitationId: string, answer: 'accept' | 'decline'): Promise<void> {
 	const userId = session.actor.userId
 	if (!userId) throw new AppError('FORBIDDEN', 'Only a person answers an invitation')
-	if ((await confinedTo(deps.db, session)) && !(await invitationsOpenTo(deps, session)).some((i) => i.id === invitationId))
+	// A single sign-on session answers only its own workspace's invitations (asked once: invitationsOpenTo would ask again).
+	const confined = await confinedTo(deps.db, session)
+	if (confined && !(await invitationsFor(deps, userId)).some((i) => i.id === invitationId && i.workspace.id === confined))
 		throw new AppError('FORBIDDEN', confinedMessage(session))
 	if (answer === 'accept') await acceptInvitation(deps, userId, invitationId, session.actor.credential)
 	else await declineInvitation(deps, userId, invitationId)
