@@ -125,6 +125,35 @@ export function uniqueAddress(): string {
 }
 
 /**
+ * A cookie-keeping anonymous visitor of a public form page (the candidate's upload page), in-process,
+ * from an address of its own: such pages are limited per client address, so `portalApp` trusts
+ * `X-Forwarded-For`. It opens the page once, then posts files with the page's CSRF token.
+ */
+export async function anonymousVisitor(path: string, address = uniqueAddress()) {
+	const { app } = await portalApp()
+	const first = await app.handle(new Request(`http://localhost${path}`, { headers: { 'x-forwarded-for': address } }))
+	const cookie = first.headers
+		.getSetCookie()
+		.map((c) => c.split(';')[0])
+		.join('; ')
+	const page = await first.text()
+	const csrf = page.match(/name="csrf" value="([^"]*)"/)?.[1] ?? ''
+	return {
+		status: first.status,
+		page,
+		cookie,
+		async upload(kind: string, file: { name: string; bytes: Uint8Array; type?: string }) {
+			const form = new FormData()
+			form.set('csrf', csrf)
+			form.set('kind', kind)
+			form.set('file', new File([file.bytes as Uint8Array<ArrayBuffer>], file.name, { type: file.type ?? 'application/octet-stream' }))
+			const res = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', body: form, headers: { cookie, 'x-forwarded-for': address } }))
+			return { status: res.status, location: res.headers.get('location'), retryAfter: res.headers.get('retry-after'), text: await res.text() }
+		},
+	}
+}
+
+/**
  * A signed-in portal client for a person (their own client address). On the step after the
  * password, a person in several workspaces chooses `workspace` (a slug); with `acceptInvitation`,
  * a person invited to a workspace accepts the first invitation there.

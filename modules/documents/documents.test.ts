@@ -13,7 +13,7 @@ import { deliverDue, PRIVATE_MARKER, textToSend } from '../outbox/index.ts'
 import { outbox } from '../outbox/table.ts'
 import { getVendor } from '../vendors/index.ts'
 import { clock, newPerson, newWorkspace, plain, testApp, testDeps, unique, type TestWorkspace } from '../../tests/helpers.ts'
-import { portalApp, uniqueAddress } from '../../tests/portal.ts'
+import { anonymousVisitor } from '../../tests/portal.ts'
 import { startSmtp, type TestSmtp } from '../../tests/smtp.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob, sampleJpeg, samplePng } from '../../tests/staffing-fixtures.ts'
 import { MAX_REQUESTS_PER_CANDIDATE_HOUR, requestCandidateDocuments } from './requests.ts'
@@ -47,34 +47,6 @@ async function linkSentTo(email: string): Promise<string> {
 		.where(and(eq(outbox.to, email), eq(outbox.channel, 'email')))
 	const text = await textToSend(deps.secret, rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]!)
 	return text.match(/http:\/\/localhost:3000(\/upload\/bl_ul_[0-9A-Za-z]+)/)![1]!
-}
-
-/**
- * A cookie-keeping anonymous visitor of the upload page (in-process), from an address of its own:
- * uploads are limited per client address, so the app trusts `X-Forwarded-For` (`portalApp`).
- */
-async function visitor(path: string, address = uniqueAddress()) {
-	const { app } = await portalApp()
-	const first = await app.handle(new Request(`http://localhost${path}`, { headers: { 'x-forwarded-for': address } }))
-	const cookie = first.headers
-		.getSetCookie()
-		.map((c) => c.split(';')[0])
-		.join('; ')
-	const page = await first.text()
-	const csrf = page.match(/name="csrf" value="([^"]*)"/)?.[1] ?? ''
-	return {
-		status: first.status,
-		page,
-		cookie,
-		async upload(kind: string, file: { name: string; bytes: Uint8Array; type?: string }) {
-			const form = new FormData()
-			form.set('csrf', csrf)
-			form.set('kind', kind)
-			form.set('file', new File([file.bytes as Uint8Array<ArrayBuffer>], file.name, { type: file.type ?? 'application/octet-stream' }))
-			const res = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', body: form, headers: { cookie, 'x-forwarded-for': address } }))
-			return { status: res.status, location: res.headers.get('location'), retryAfter: res.headers.get('retry-after'), text: await res.text() }
-		},
-	}
 }
 
 async function setting(o: { workAuthorization?: string | null; phone?: string | null } = {}) {
@@ -184,7 +156,7 @@ describe('the upload link', () => {
 		const s = await setting()
 		await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['dl', 'visa', 'i94'] })
 		const path = await linkSentTo(s.email)
-		const v = await visitor(path)
+		const v = await anonymousVisitor(path)
 		expect(v.status).toBe(200)
 		expect(v.page).toContain('Driver’s license')
 		expect(v.page).toContain('I-94 record')
@@ -226,7 +198,7 @@ describe('the upload link', () => {
 			.where(and(eq(candidateDocuments.candidateId, s.candidateId), eq(candidateDocuments.fileName, 'my license.pdf')))
 		expect(await fileStore(deps.config).get(stored!.storageKey)).toEqual(pdf)
 
-		const after = await visitor(path)
+		const after = await anonymousVisitor(path)
 		expect(after.page).toContain('my license.pdf')
 		const log = await activityFor(deps.db, s.ws.id, 'candidate', s.candidateId)
 		expect(log.filter((l) => l.action === 'document.uploaded')).toHaveLength(4)
@@ -242,17 +214,17 @@ describe('the upload link', () => {
 			.from(outbox)
 			.where(and(eq(outbox.relatedId, result.id), eq(outbox.channel, 'email')))
 		const path = (await textToSend(deps.secret, mail!)).match(/http:\/\/localhost:3000(\/upload\/bl_ul_[0-9A-Za-z]+)/)![1]!
-		const live = await visitor(path)
+		const live = await anonymousVisitor(path)
 		expect(live.status).toBe(200)
 
 		const forged = path.slice(0, -1) + (path.endsWith('a') ? 'b' : 'a')
-		const f = await visitor(forged)
+		const f = await anonymousVisitor(forged)
 		expect(f.status).toBe(404)
 		expect(f.page).toContain('This upload link is not valid')
-		expect((await visitor('/upload/not-a-link')).status).toBe(404)
+		expect((await anonymousVisitor('/upload/not-a-link')).status).toBe(404)
 
 		clock.advance(7 * 86_400_000 + 1000)
-		const expired = await visitor(path)
+		const expired = await anonymousVisitor(path)
 		expect(expired.status).toBe(410)
 		expect(expired.page).toContain('This upload link has expired')
 		expect(expired.page).toContain('ask your recruiter')
@@ -279,13 +251,13 @@ describe('revoking a link, and what a link can reach (checklist H8)', () => {
 		const s = await setting()
 		const first = await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, applicationId: s.applicationId, items: ['dl', 'visa'] })
 		const oldPath = await pathOf(first.id)
-		const openBefore = await visitor(oldPath)
+		const openBefore = await anonymousVisitor(oldPath)
 		expect(openBefore.status).toBe(200)
 
 		// Asking for something else does not touch the earlier link.
 		const other = await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, applicationId: s.applicationId, items: ['i94'] })
 		expect(other.replaced).toEqual([])
-		expect((await visitor(oldPath)).status).toBe(200)
+		expect((await anonymousVisitor(oldPath)).status).toBe(200)
 
 		// Asking again for everything the first link asked for (and more) replaces it, not the i94 link.
 		const again = await requestCandidateDocuments(deps, s.recruiter, {
@@ -302,7 +274,7 @@ describe('revoking a link, and what a link can reach (checklist H8)', () => {
 		const log = await activityFor(deps.db, s.ws.id, 'candidate', s.candidateId)
 		expect(log.find((l) => (l.detail as any)?.requestId === again.id)!.detail).toMatchObject({ replaced: [first.id] })
 
-		const replaced = await visitor(oldPath)
+		const replaced = await anonymousVisitor(oldPath)
 		expect(replaced.status).toBe(410)
 		expect(replaced.page).toContain('This upload link was replaced by a newer one')
 		expect(replaced.page).not.toContain('type="file"')
@@ -314,8 +286,8 @@ describe('revoking a link, and what a link can reach (checklist H8)', () => {
 		expect(oldRow).toMatchObject({ uploadCount: 0, replacedBy: again.id })
 
 		// The i94 link and the new link both work.
-		expect((await (await visitor(await pathOf(other.id))).upload('i94', { name: 'i94.pdf', bytes: samplePdf('i94') })).status).toBe(303)
-		expect((await (await visitor(await pathOf(again.id))).upload('dl', { name: 'dl.pdf', bytes: samplePdf('dl') })).status).toBe(303)
+		expect((await (await anonymousVisitor(await pathOf(other.id))).upload('i94', { name: 'i94.pdf', bytes: samplePdf('i94') })).status).toBe(303)
+		expect((await (await anonymousVisitor(await pathOf(again.id))).upload('dl', { name: 'dl.pdf', bytes: samplePdf('dl') })).status).toBe(303)
 		expect((await listCandidateDocuments(deps, s.recruiter, s.candidateId)).onFile).toEqual(['dl', 'i94'])
 	})
 
@@ -324,12 +296,12 @@ describe('revoking a link, and what a link can reach (checklist H8)', () => {
 		const s = await setting()
 		const request = await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: ['dl'] })
 		const path = await pathOf(request.id)
-		const openBefore = await visitor(path)
+		const openBefore = await anonymousVisitor(path)
 		expect((await openBefore.upload('dl', { name: 'first.pdf', bytes: samplePdf('first') })).status).toBe(303)
 
 		const revoked = await runCommand(deps, 'documents revoke-link', { link: `http://localhost:3000${path}` })
 		expect(revoked.json).toEqual({ requestId: request.id, candidateId: s.candidateId, revoked: true, state: 'revoked' })
-		const page = await visitor(path)
+		const page = await anonymousVisitor(path)
 		expect(page.status).toBe(410)
 		expect(page.page).toContain('This upload link was withdrawn')
 		expect((await openBefore.upload('dl', { name: 'second.pdf', bytes: samplePdf('second') })).status).toBe(410)
@@ -356,7 +328,7 @@ describe('revoking a link, and what a link can reach (checklist H8)', () => {
 		// Ids of the other candidate, their request, their application and another workspace, in the
 		// address and in the form, change nothing: the upload lands on the link's own candidate.
 		const tampered = `${path}?candidateId=${other}&requestId=${theirs.id}&workspaceId=${stranger.id}`
-		const v = await visitor(tampered)
+		const v = await anonymousVisitor(tampered)
 		expect(v.status).toBe(200)
 		expect(v.page).toContain('Ravi Kumar')
 		expect(v.page).not.toContain('Ana Lopez')
@@ -381,8 +353,8 @@ describe('revoking a link, and what a link can reach (checklist H8)', () => {
 		// A kind only the other candidate was asked for is refused on this link.
 		expect((await v.upload('visa', { name: 'visa.pdf', bytes: samplePdf('visa') })).status).toBe(422)
 		// The other request's id (or anything else) in place of the token is not a link.
-		expect((await visitor(`/upload/${theirs.id}`)).status).toBe(404)
-		expect((await visitor(`/upload/${path.split('/').pop()}x`)).status).toBe(404)
+		expect((await anonymousVisitor(`/upload/${theirs.id}`)).status).toBe(404)
+		expect((await anonymousVisitor(`/upload/${path.split('/').pop()}x`)).status).toBe(404)
 	})
 })
 
@@ -436,7 +408,7 @@ describe('bounds on messaging a candidate (checklist J8)', () => {
 /** Puts documents on file through the real upload link. */
 async function upload(deps: Awaited<ReturnType<typeof testDeps>>, s: Awaited<ReturnType<typeof setting>>, kinds: ('dl' | 'visa' | 'i94' | 'workAuth')[]) {
 	await requestCandidateDocuments(deps, s.recruiter, { candidateId: s.candidateId, items: kinds })
-	const v = await visitor(await linkSentTo(s.email))
+	const v = await anonymousVisitor(await linkSentTo(s.email))
 	for (const kind of kinds) expect((await v.upload(kind, { name: `${kind}.pdf`, bytes: samplePdf(`${kind} of Ravi`) })).status).toBe(303)
 }
 

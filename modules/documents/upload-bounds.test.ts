@@ -13,7 +13,7 @@ import { textToSend } from '../outbox/index.ts'
 import { outbox } from '../outbox/table.ts'
 import type { DocumentKind } from '../vendors/index.ts'
 import { awayFromMinuteEdge, newPerson, newWorkspace, testDeps, unique } from '../../tests/helpers.ts'
-import { portalApp, uniqueAddress } from '../../tests/portal.ts'
+import { anonymousVisitor, portalApp, uniqueAddress } from '../../tests/portal.ts'
 import { newCandidate } from '../../tests/staffing-fixtures.ts'
 import { requestCandidateDocuments } from './requests.ts'
 import { samplePdf } from './seed.ts'
@@ -46,19 +46,7 @@ async function linkFor(items: DocumentKind[]) {
 
 /** Opens the page from `address` and uploads one file from there, like a browser. */
 async function upload(path: string, kind: string, file: { name: string; bytes: Uint8Array }, address = uniqueAddress()) {
-	const { app } = await portalApp()
-	const first = await app.handle(new Request(`http://localhost${path}`, { headers: { 'x-forwarded-for': address } }))
-	const cookie = first.headers
-		.getSetCookie()
-		.map((c) => c.split(';')[0])
-		.join('; ')
-	const csrf = (await first.text()).match(/name="csrf" value="([^"]*)"/)?.[1] ?? ''
-	const form = new FormData()
-	form.set('csrf', csrf)
-	form.set('kind', kind)
-	form.set('file', new File([file.bytes as Uint8Array<ArrayBuffer>], file.name, { type: 'application/pdf' }))
-	const res = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', body: form, headers: { cookie, 'x-forwarded-for': address } }))
-	return { status: res.status, retryAfter: res.headers.get('retry-after'), text: await res.text() }
+	return (await anonymousVisitor(path, address)).upload(kind, { ...file, type: 'application/pdf' })
 }
 
 async function pageOf(path: string) {
