@@ -2,12 +2,13 @@
  * The careers site in headless Chromium, as a candidate uses it: search with keywords, a location and
  * an employment type, remove one filter, clear them all (desktop); then on a phone ask for job
  * alerts, confirm by the link that arrives by real e-mail (an SMTP server started by the test), get
- * a digest and unsubscribe from its link.
+ * a digest and unsubscribe from its link. A job's own page (pay, employment type, posted date, the
+ * apply form) is checked by axe and for anything cut off or broken, on a phone and on a desktop.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { runCommand } from '../../core/commands.ts'
 import { deliverDue } from '../../modules/outbox/index.ts'
-import { browserMailTests, launchBrowser } from '../browser.ts'
+import { axeProblems, brokenWords, browserMailTests, launchBrowser, overflowing } from '../browser.ts'
 import { clock, newWorkspace, serveApp, testDeps, unique } from '../helpers.ts'
 import { newPublicJob } from '../staffing-fixtures.ts'
 
@@ -79,5 +80,45 @@ describe('the careers search and job alerts in Chromium', () => {
 		await page.getByRole('button', { name: 'Unsubscribe' }).click()
 		await page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor()
 		await context.close()
+	})
+
+	test("a job's page reads on a phone and on a desktop: axe finds nothing, nothing is cut off or broken mid-word", async () => {
+		const { deps } = await serveApp()
+		const ws = await newWorkspace(deps)
+		const job = await newPublicJob(
+			ws,
+			{
+				title: 'Senior Salesforce Commerce Cloud Developer',
+				location: 'Remote - US',
+				schedule: 'Remote',
+				employment: 'Full-time',
+				salaryMin: 145000,
+				salaryMax: 185000,
+				summary: 'Build and run B2C storefronts for a retail client.',
+				description: '<p>You will own checkout and catalog integrations.</p><ul><li>SFCC B2C</li><li>Node.js</li></ul>',
+				mustHave: ['SFCC B2C Commerce', 'JavaScript'],
+			},
+			deps,
+		)
+		const context = await (await launchBrowser()).newContext({ viewport: { width: 1280, height: 900 } })
+		try {
+			const page = await context.newPage()
+			for (const width of [390, 1280]) {
+				await page.setViewportSize({ width, height: 900 })
+				const response = await page.goto(`${mail.url}/careers/${ws.slug}/jobs/${job.slug}`)
+				expect(response!.status()).toBe(200)
+				expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Senior Salesforce Commerce Cloud Developer')
+				expect(await page.locator('main').innerText()).toContain('185,000')
+				await page.screenshot({ path: `.tmp/screenshots/careers-job-${width}.png`, fullPage: true })
+				expect({ width, axe: await axeProblems(page), overflow: await overflowing(page), broken: await brokenWords(page) }).toEqual({
+					width,
+					axe: [],
+					overflow: [],
+					broken: [],
+				})
+			}
+		} finally {
+			await context.close()
+		}
 	})
 })

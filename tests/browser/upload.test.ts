@@ -15,7 +15,7 @@ import { listCandidateDocuments, requestCandidateDocuments } from '../../modules
 import { samplePdf } from '../../modules/documents/seed.ts'
 import { candidateDocuments } from '../../modules/documents/table.ts'
 import { deliverDue } from '../../modules/outbox/index.ts'
-import { browserMailTests, launchBrowser } from '../browser.ts'
+import { axeProblems, browserMailTests, launchBrowser, overflowing } from '../browser.ts'
 import { clock, newPerson, newWorkspace, serveApp, testDeps, unique } from '../helpers.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob, samplePng } from '../staffing-fixtures.ts'
 
@@ -89,8 +89,9 @@ describe('the upload page in a browser', () => {
 			expect(await page.getByText('the client needs these by Friday.').isVisible()).toBe(true)
 			for (const section of ['Driver’s license', 'Visa', 'I-94 record', 'Work authorization'])
 				expect(await page.getByRole('region', { name: section }).isVisible()).toBe(true)
-			// Phone-friendly: nothing wider than the screen.
-			expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+			// Phone-friendly and accessible: nothing wider than the screen, nothing axe finds.
+			expect(await overflowing(page)).toEqual([])
+			expect(await axeProblems(page)).toEqual([])
 
 			const pdf = samplePdf('Driver license of Ana Souza')
 			await uploadIn(page, 'Driver’s license', file('license.pdf', pdf), /Upload driver’s license/)
@@ -108,6 +109,13 @@ describe('the upload page in a browser', () => {
 			big.set(pdf)
 			await uploadIn(page, 'Work authorization', file('huge.pdf', big), /Upload work authorization/)
 			expect(await page.getByRole('alert').textContent()).toContain('larger than 10 MB')
+			// The page with a refusal on it, on a phone and on a desktop.
+			expect(await axeProblems(page)).toEqual([])
+			await page.screenshot({ path: '.tmp/screenshots/upload-refused-390.png', fullPage: true })
+			await page.setViewportSize({ width: 1280, height: 900 })
+			expect({ axe: await axeProblems(page), overflow: await overflowing(page) }).toEqual({ axe: [], overflow: [] })
+			await page.screenshot({ path: '.tmp/screenshots/upload-refused-1280.png', fullPage: true })
+			await page.setViewportSize({ width: 390, height: 844 })
 			expect(
 				await page
 					.getByRole('region', { name: 'Work authorization' })
