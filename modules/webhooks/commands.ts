@@ -1,9 +1,9 @@
-/** Operator commands: `webhook add|list|remove|replay` (workspace endpoints; remove and replay find any endpoint by id). */
+/** Operator commands: `webhook add|list|remove|replay|end-previous-secrets` (workspace endpoints; the others find any endpoint by id). */
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import type { CommandDef } from '../../core/module.ts'
 import { operatorActor, requireWorkspace, workspacesById } from '../auth/index.ts'
-import { addEndpoint, endpointOfDelivery, listEndpoints, removeEndpoint, replayDelivery, workspaceOfEndpoint } from './service.ts'
+import { addEndpoint, endPreviousSecrets, endpointOfDelivery, listEndpoints, removeEndpoint, replayDelivery, workspaceOfEndpoint } from './service.ts'
 
 /** The operator acting in the endpoint's workspace. */
 async function operatorOf(deps: AppDeps, endpointId: string, what: string) {
@@ -68,6 +68,18 @@ export const webhookCommands: CommandDef[] = [
 			const id = String(o.endpoint)
 			await removeEndpoint(deps, await operatorOf(deps, id, `No webhook endpoint with the id "${id}"`), id)
 			return { json: { endpointId: id, removed: true }, lines: [`Removed webhook endpoint ${id} and its delivery log.`] }
+		},
+	},
+	{
+		// A leaked secret is cut at once: the replaced secrets stop signing now, not at the end of their 24 hours.
+		name: 'webhook end-previous-secrets',
+		usage: 'webhook end-previous-secrets --endpoint ID [--json]',
+		options: { endpoint: 'string' },
+		required: ['endpoint'],
+		async run(deps, o) {
+			const id = String(o.endpoint)
+			const { ended } = await endPreviousSecrets(deps, await operatorOf(deps, id, `No webhook endpoint with the id "${id}"`), id)
+			return { json: { endpointId: id, ended }, lines: [`${ended} previous secret(s) of webhook endpoint ${id} no longer sign; only the current secret does.`] }
 		},
 	},
 	{

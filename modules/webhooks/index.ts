@@ -27,6 +27,7 @@ export {
 	removeEndpoint,
 	replayDelivery,
 	rotateSecret,
+	endPreviousSecrets,
 	sendTestEvent,
 	setEndpointEnabled,
 	MANAGE,
@@ -73,6 +74,7 @@ export default defineModule({
 		'webhook.endpoint_enabled': 'switched on the webhook endpoint',
 		'webhook.endpoint_disabled': 'switched off the webhook endpoint',
 		'webhook.secret_rotated': 'rotated the signing secret of the webhook endpoint',
+		'webhook.previous_secrets_ended': 'ended the previous signing secrets of the webhook endpoint',
 		'webhook.delivery_replayed': 'replayed a delivery of the webhook endpoint',
 	},
 })

@@ -72,6 +72,12 @@ describe('/settings/webhooks', () => {
 		expect(fresh).toBeDefined()
 		expect(fresh).not.toBe(secret)
 		expect(rotated.text).toContain('keeps signing beside it for 24 hours')
+		// The previous secret can be cut at once (a leak): the button is there while it signs, then gone.
+		expect(rotated.text).toContain('End previous secrets now')
+		const ended = await page.submit(`${endpointPath}/end-previous`)
+		expect(ended.text).toContain('The previous secrets no longer sign')
+		expect(ended.text).not.toContain('Previous secret signs until')
+		expect(ended.text).not.toContain('End previous secrets now')
 
 		expect((await page.submit(`${endpointPath}/disable`)).text).toContain('The endpoint is off')
 		expect((await page.submit(`${endpointPath}/enable`)).text).toContain('The endpoint is on')

@@ -163,6 +163,7 @@ ${facts(
 <div class="actions">
 ${actionButton({ session, action: `${base}/ping`, label: 'Send test event', style: 'secondary' })}
 ${actionButton({ session, action: `${base}/rotate`, label: 'Rotate secret', style: 'secondary', confirm: 'Make a new signing secret? The current one keeps signing beside it for 24 hours.' })}
+${signing.length ? actionButton({ session, action: `${base}/end-previous`, label: 'End previous secrets now', style: 'danger', confirm: 'Stop signing with the previous secrets now? Only the current secret will sign: a receiver that does not have it yet will refuse every delivery.' }) : ''}
 ${e.enabled ? actionButton({ session, action: `${base}/disable`, label: 'Disable', style: 'secondary' }) : actionButton({ session, action: `${base}/enable`, label: 'Enable' })}
 ${actionButton({ session, action: `${base}/delete`, label: 'Delete', style: 'danger', confirm: `Delete the endpoint ${e.url} and its delivery log?` })}
 </div>

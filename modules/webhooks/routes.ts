@@ -16,6 +16,7 @@ import {
 	removeEndpoint,
 	replayDelivery,
 	rotateSecret,
+	endPreviousSecrets,
 	sendTestEvent,
 	setEndpointEnabled,
 	type EndpointView,
@@ -26,6 +27,7 @@ const id = t.String({ minLength: 1, maxLength: 160 })
 const NOTICES: Record<string, string> = {
 	deleted: 'The endpoint and its delivery log were deleted.',
 	tested: 'A webhook.test event is queued for this endpoint: it shows in the delivery log below.',
+	'previous-ended': 'The previous secrets no longer sign: only the current secret does.',
 	enabled: 'The endpoint is on: events are sent to it again, starting with what waits.',
 	disabled: 'The endpoint is off: nothing is sent to it until it is switched on.',
 	replayed: 'The delivery is queued again, with the same webhook-id.',
@@ -139,12 +141,16 @@ export function webhookRoutes(deps: AppDeps, kit: HttpKit) {
 					await removeEndpoint(deps, session.actor, params.id)
 					return redirect('/settings/webhooks?done=deleted', 303)
 				}
+				if (params.state === 'end-previous') {
+					await endPreviousSecrets(deps, session.actor, params.id)
+					return redirect(to(params.id, 'previous-ended'), 303)
+				}
 				// The state is checked here, after sign-in, CSRF and permission: an address is never judged before who asks.
 				if (params.state !== 'enable' && params.state !== 'disable') return redirect(to(params.id), 303)
 				await setEndpointEnabled(deps, session.actor, params.id, params.state === 'enable')
 				return redirect(to(params.id, `${params.state}d`), 303)
 			},
-			{ session: auth, params: t.Object({ id, state: t.String({ maxLength: 10 }) }), body: formBody },
+			{ session: auth, params: t.Object({ id, state: t.String({ maxLength: 12 }) }), body: formBody },
 		)
 		.post(
 			'/settings/webhooks/:id/deliveries/:deliveryId/replay',

@@ -263,6 +263,28 @@ export async function rotateSecret(deps: AppDeps, actor: Actor, id: string): Pro
 	return { secret, previousValidUntil: until }
 }
 
+/**
+ * Ends every replaced secret at once (a leaked secret is cut now, not at the end of its 24 hours, and
+ * a rotation is possible again at once): only the current secret signs from here on. The receiver
+ * must hold the current secret already; the page says so before asking.
+ */
+export async function endPreviousSecrets(deps: AppDeps, actor: Actor, id: string): Promise<{ ended: number }> {
+	mayManage(deps, actor)
+	return deps.db.transaction(async (tx) => {
+		// Locked with rotateSecret: a rotation at the same moment either ends with the list or after it.
+		const [row] = await tx
+			.select({ previous: webhookEndpoints.previousSecrets })
+			.from(webhookEndpoints)
+			.where(and(eq(webhookEndpoints.id, id), scope(actor)))
+			.for('update')
+		if (!row) throw notFoundEndpoint(id)
+		const ended = liveSecrets(row.previous, deps.now()).length
+		await tx.update(webhookEndpoints).set({ previousSecrets: [] }).where(eq(webhookEndpoints.id, id))
+		if (ended) await recordActivity(tx, actor, { action: 'webhook.previous_secrets_ended', targetType: 'webhook_endpoint', targetId: id })
+		return { ended }
+	})
+}
+
 /** Queues a `webhook.test` delivery to this endpoint (even when it is off: it waits until it is switched on). */
 export async function sendTestEvent(deps: AppDeps, actor: Actor, id: string): Promise<{ deliveryId: string }> {
 	mayManage(deps, actor)

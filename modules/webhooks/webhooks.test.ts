@@ -35,7 +35,16 @@ import { setApiAccess } from '../vendors/index.ts'
 import { drainEvents } from '../events/index.ts'
 import { outbox } from '../outbox/table.ts'
 import { newSigningSecret, openSecret, sealSecret } from './secrets.ts'
-import { addEndpoint, getEndpoint, MAX_ENDPOINTS, MAX_PREVIOUS_SECRETS, rotateSecret, ROTATION_OVERLAP_MS, sendTestEvent } from './service.ts'
+import {
+	addEndpoint,
+	endPreviousSecrets,
+	getEndpoint,
+	MAX_ENDPOINTS,
+	MAX_PREVIOUS_SECRETS,
+	rotateSecret,
+	ROTATION_OVERLAP_MS,
+	sendTestEvent,
+} from './service.ts'
 import { webhookDeliveries, webhookEndpoints } from './table.ts'
 import { claimForTest, deliverDueWebhooks, FAILING_DISABLES_AFTER_MS, pruneDeliveries, startWebhookWorker } from './worker.ts'
 
@@ -440,6 +449,35 @@ describe('rotations', () => {
 		r.stop()
 		expect(verifiesAtArrival(again.secret, last)).toBe(true)
 		expect(verifiesAtArrival(current, last)).toBe(true)
+	})
+
+	test('a leaked secret is cut at once: after "end previous secrets" only the current one signs, and a rotation past the cap is allowed again', async () => {
+		const ws = await newWorkspace(deps)
+		const r = receiver()
+		const { endpoint, secret: leaked } = await addEndpoint(deps, operatorActor(ws), { url: r.url, events: ['job.published'] })
+		const rotations = []
+		for (let i = 0; i < MAX_PREVIOUS_SECRETS; i++) rotations.push(await rotateSecret(deps, operatorActor(ws), endpoint.id))
+		expect((await rotateSecret(deps, operatorActor(ws), endpoint.id).catch((e) => e)).status).toBe(409)
+		// Another workspace cannot reach the endpoint.
+		const other = await newWorkspace(deps)
+		expect((await endPreviousSecrets(deps, operatorActor(other), endpoint.id).catch((e) => e)).status).toBe(404)
+
+		expect(await endPreviousSecrets(deps, operatorActor(ws), endpoint.id)).toEqual({ ended: MAX_PREVIOUS_SECRETS })
+		const current = rotations.at(-1)!.secret
+		const after = await deliverTest(ws, endpoint.id, r)
+		expect(after.signature.split(' ')).toHaveLength(1)
+		expect(verifiesAtArrival(current, after)).toBe(true)
+		for (const old of [leaked, ...rotations.slice(0, -1).map((x) => x.secret)]) expect(verifiesAtArrival(old, after)).toBe(false)
+		expect((await getEndpoint(deps, operatorActor(ws), endpoint.id)).previousSecretsUntil).toEqual([])
+		// The cap counted only secrets still signing: a rotation goes through again.
+		const again = await rotateSecret(deps, operatorActor(ws), endpoint.id)
+		const last = await deliverTest(ws, endpoint.id, r)
+		r.stop()
+		expect(verifiesAtArrival(again.secret, last)).toBe(true)
+		expect(verifiesAtArrival(current, last)).toBe(true)
+		// Nothing left to end: a second call ends none, and the operator's command says the same.
+		await endPreviousSecrets(deps, operatorActor(ws), endpoint.id)
+		expect((await runCommand(deps, 'webhook end-previous-secrets', { endpoint: endpoint.id, json: true })).json).toEqual({ endpointId: endpoint.id, ended: 0 })
 	})
 
 	test('the migration moves the one previous secret of a rotation under way into the list, still signing until its end', async () => {
