@@ -62,7 +62,7 @@ export async function createDeps(options: CreateDepsOptions): Promise<AppDeps> {
 	// Settings of modules `loadConfig` was not given (tests, scripts) are checked here, before anything opens.
 	const settingProblems = config.settings.problems(registry.modules.flatMap((m) => (m.settings ? [m.settings] : [])))
 	if (settingProblems.length) throw new ConfigError(settingProblems)
-	const tracing = config.tracing ? await startTracing(config.tracing) : noTracing
+	const tracing = config.tracing ? await startTracing(config.tracing, log) : noTracing
 	const metricsOn = Boolean(config.metricsToken || config.metricsPort)
 	const observer = metricsOn || tracing.enabled ? { countPool: metricsOn, statement: (text: string) => tracing.statement(text) } : undefined
 	const database = options.database ?? (await openDatabase(config, observer))

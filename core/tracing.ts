@@ -10,8 +10,9 @@
  * context (core/request-context.ts), not a global context manager: nothing here is global, and with
  * tracing off (`noTracing`) no span is made and nothing is wrapped.
  */
-import { ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace, type TextMapGetter } from '@opentelemetry/api'
+import { diag, DiagLogLevel, type DiagLogger, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace, type TextMapGetter } from '@opentelemetry/api'
 import type { TracingConfig } from './config.ts'
+import type { Logger } from './log.ts'
 import type { SpanOptions, Tracing } from './types/tracing.ts'
 import { currentRequest, type RequestContext, withRequest } from './request-context.ts'
 
@@ -38,7 +39,49 @@ const recordGetter: TextMapGetter<Record<string, unknown>> = {
 /** Statement text kept on a span at most (the statements are fixed texts with placeholders). */
 const MAX_STATEMENT_CHARS = 2000
 
-export async function startTracing(config: TracingConfig, version = '1.0.0'): Promise<Tracing> {
+/** How often at most a failing export is logged (the batch is posted every second while the collector is away). */
+const EXPORT_FAILURE_LOG_MS = 60_000
+
+/**
+ * OpenTelemetry's own diagnostics (a collector refusing or not answering, a bad setting) as our log
+ * lines, at most one a minute with the count since the last: silent, an operator would never learn
+ * that no span arrives. Only the error's name and HTTP status are kept: a collector's answer is
+ * outside text, and the exporter's message can repeat it.
+ */
+export function tracingDiagnostics(log: Logger, now = () => Date.now()): DiagLogger {
+	let lastAt = Number.NEGATIVE_INFINITY
+	let unlogged = 0
+	const report = (message: string, ...args: unknown[]) => {
+		unlogged++
+		if (now() - lastAt < EXPORT_FAILURE_LOG_MS) return
+		lastAt = now()
+		log.warn('tracing: spans could not be exported or a setting was refused', { ...diagnosticFacts(message, args), times: unlogged })
+		unlogged = 0
+	}
+	const ignore = () => {}
+	return { error: report, warn: report, info: ignore, debug: ignore, verbose: ignore }
+}
+
+/** The name and HTTP status of the error a diagnostic carries (the exporter passes it serialised as JSON, or as an object). */
+function diagnosticFacts(message: string, args: unknown[]): { error?: string; status?: number } {
+	for (const candidate of [message, ...args]) {
+		let value: unknown = candidate
+		if (typeof candidate === 'string' && candidate.startsWith('{'))
+			try {
+				value = JSON.parse(candidate)
+			} catch {}
+		const x = value as { name?: unknown; code?: unknown } | null
+		// OpenTelemetry's error handler turns every property into a string ("400").
+		const status = /^[1-5]\d\d$/.test(String(x?.code)) ? Number(x!.code) : undefined
+		if (x && typeof x === 'object' && (typeof x.name === 'string' || status))
+			return { error: typeof x.name === 'string' ? x.name.slice(0, 60) : undefined, status }
+	}
+	return {}
+}
+
+export async function startTracing(config: TracingConfig, log?: Logger, version = '1.0.0'): Promise<Tracing> {
+	// Global in the OpenTelemetry API (the exporter reports through it): one process, one log.
+	if (log) diag.setLogger(tracingDiagnostics(log), { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true })
 	// The SDK is loaded only when tracing is on (start-up time and memory of every other instance).
 	const { W3CTraceContextPropagator } = await import('@opentelemetry/core')
 	const { resourceFromAttributes } = await import('@opentelemetry/resources')
@@ -124,7 +167,8 @@ export async function startTracing(config: TracingConfig, version = '1.0.0'): Pr
 				span.end()
 			}
 		},
-		shutdown: () => provider.shutdown(),
+		// The last batch failing at shutdown is said like any other failed export, never thrown at the process's exit.
+		shutdown: () => provider.shutdown().catch((error) => diag.error(String(error?.name ?? 'error'), error)),
 	}
 	return tracing
 }

@@ -11,7 +11,7 @@ import { outboundFetch } from '../core/http/outbound.ts'
 import { createLogger } from '../core/log.ts'
 import { createDeps } from '../core/main.ts'
 import { noMetrics } from '../core/metrics.ts'
-import { startTracing } from '../core/tracing.ts'
+import { startTracing, tracingDiagnostics } from '../core/tracing.ts'
 import { deliverDue, enqueueMail } from '../modules/outbox/index.ts'
 import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.ts'
 import { newWorkspace, sharedDatabase, testDeps } from './helpers.ts'
@@ -105,4 +105,48 @@ test('the caller never decides whether a request is recorded: a traceparent (hea
 	expect(receiver.spans.filter((s) => s.traceId === unsampled && s.kind === 2)).toHaveLength(1) // the request's server span
 	expect(receiver.spans.find((s) => s.name === 'tools/call from meta')?.traceId).toBe(fromMeta)
 	expect(lines.find((l) => l.includes('handled unsampled'))).toContain(unsampled)
+})
+
+test('a collector that refuses spans is logged (its status, never its answer), at most once a minute with the count', async () => {
+	const refusing = Bun.serve({
+		hostname: '127.0.0.1',
+		port: 0,
+		fetch: () => new Response('collector says: tenant acme-secret is unknown', { status: 400 }),
+	})
+	const lines: string[] = []
+	const log = createLogger('info', (l) => void lines.push(l))
+	try {
+		const tracing = await startTracing(
+			{ url: `http://127.0.0.1:${refusing.port}/v1/traces`, protocol: 'http/json', headers: {}, serviceName: 'refused-test' },
+			log,
+		)
+		// Posted by the batch's timer (every second), as in a running server.
+		await tracing.inSpan('refused work', {}, async () => {})
+		const refused = () => lines.filter((l) => l.includes('spans could not be exported'))
+		await waitFor('the refusal logged', () => refused().length > 0, 15_000)
+		expect(JSON.parse(refused()[0]!)).toMatchObject({ level: 'warn', status: 400, error: 'OTLPExporterError', times: 1 })
+		// At shutdown a failing last batch is logged the same way (throttled here), never thrown.
+		await tracing.inSpan('refused again', {}, async () => {})
+		await tracing.shutdown()
+		expect(refused()).toHaveLength(1)
+		expect(lines.join('\n')).not.toContain('acme-secret')
+	} finally {
+		refusing.stop(true)
+	}
+	// Throttled: a second failure within the minute is counted, and said with the next line.
+	let now = 0
+	const throttled: string[] = []
+	const diagnostics = tracingDiagnostics(
+		createLogger('info', (l) => void throttled.push(l)),
+		() => now,
+	)
+	diagnostics.error('{"name":"OTLPExporterError","code":502,"message":"Bad Gateway"}')
+	now += 30_000
+	diagnostics.error('{"name":"OTLPExporterError","code":502}')
+	expect(throttled).toHaveLength(1)
+	now += 31_000
+	diagnostics.warn('Dropped 12 spans because maxQueueSize reached')
+	expect(throttled).toHaveLength(2)
+	expect(JSON.parse(throttled[1]!)).toMatchObject({ times: 2 })
+	expect(JSON.parse(throttled[0]!)).toMatchObject({ error: 'OTLPExporterError', status: 502, times: 1 })
 })
