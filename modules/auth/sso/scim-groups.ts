@@ -13,7 +13,8 @@ import { AppError, invalid } from '../../../core/errors.ts'
 import type { Db } from '../../../db/client.ts'
 import { changeRole } from '../people.ts'
 import { memberships, users } from '../table.ts'
-import { GROUP_NAMES, roleOfGroup } from './scim-model.ts'
+import { filterTerms, textOf, unsupportedFilter } from './scim-filter.ts'
+import { GROUP_NAMES, GROUP_SCHEMA, roleOfGroup } from './scim-model.ts'
 import { newPersonRole } from './scim-users.ts'
 
 export interface ScimGroup {
@@ -27,27 +28,45 @@ export function requireGroup(id: string): PersonRole {
 	return role
 }
 
-/** The groups (optionally the one named `displayName eq "…"`), with their members. */
+const GROUP_FILTERS = 'displayName, id, externalId or members eq "…"'
+
+/**
+ * A `filter` on the groups (RFC 7644 §3.4.2.2), `eq` terms joined by `and`: `displayName` (in any
+ * case), `id`, `members` (Entra asks `id eq "…" and members eq "<user id>"` to know whether someone
+ * is in a group). Groups have no `externalId` here: a filter on it finds none.
+ */
+export function groupFilter(filter: string | undefined): (group: ScimGroup) => boolean {
+	const terms = filterTerms(filter, GROUP_SCHEMA, GROUP_FILTERS)
+	const tests = terms.map((term): ((g: ScimGroup) => boolean) => {
+		const text = textOf(term)
+		if (term.path === 'displayname') return (g) => roleOfGroup(text) === g.role
+		if (term.path === 'id') return (g) => g.role === text
+		if (term.path === 'externalid') return () => false
+		if (term.path === 'members' || term.path === 'members.value') return (g) => g.members.some((m) => m.userId === text)
+		throw unsupportedFilter(`${term.path} is not supported: use ${GROUP_FILTERS}`)
+	})
+	return (group) => tests.every((t) => t(group))
+}
+
+/** The groups `filter` picks (all without one), with their members. */
 export async function listGroups(deps: AppDeps, actor: Actor, filter: string | undefined, db: Db = deps.db): Promise<ScimGroup[]> {
-	let roles: readonly PersonRole[] = PERSON_ROLES
-	if (filter !== undefined && filter.trim() !== '') {
-		const m = /^\s*displayName\s+eq\s+"((?:[^"\\]|\\.)*)"\s*$/i.exec(filter)
-		if (!m) throw invalid([{ field: 'filter', message: 'is not supported: use displayName eq "…"' }])
-		const role = roleOfGroup(m[1]!.replace(/\\(.)/g, '$1'))
-		roles = role ? [role] : []
-	}
+	const picks = groupFilter(filter)
+	return (await groupsOf(db, actor.workspaceId, PERSON_ROLES)).filter(picks)
+}
+
+/** The groups of `roles`, each with its members (the active people with that role), in name order. */
+async function groupsOf(db: Db, workspaceId: string, roles: readonly PersonRole[]): Promise<ScimGroup[]> {
 	const rows = await db
 		.select({ userId: users.id, name: users.name, role: memberships.role })
 		.from(memberships)
 		.innerJoin(users, eq(users.id, memberships.userId))
-		.where(and(eq(memberships.workspaceId, actor.workspaceId), isNull(memberships.removedAt)))
+		.where(and(eq(memberships.workspaceId, workspaceId), isNull(memberships.removedAt), inArray(memberships.role, [...roles])))
 		.orderBy(users.name, users.id)
 	return roles.map((role) => ({ role, members: rows.filter((r) => r.role === role).map(({ userId, name }) => ({ userId, name })) }))
 }
 
 export async function getGroup(deps: AppDeps, actor: Actor, id: string, db: Db = deps.db): Promise<ScimGroup> {
-	const role = requireGroup(id)
-	return (await listGroups(deps, actor, `displayName eq "${GROUP_NAMES[role]}"`, db))[0]!
+	return (await groupsOf(db, actor.workspaceId, [requireGroup(id)]))[0]!
 }
 
 /** A group "created" by the provider: only a role's name is one. */

@@ -138,6 +138,9 @@ const attribute = (name: string, type: string, extra: Record<string, unknown> = 
 	...extra,
 })
 
+/** The `$ref` of a group's member or a user's group: the URI of that resource (RFC 7643 §2.3.7). */
+const reference = (to: 'User' | 'Group', extra: Record<string, unknown>) => attribute('$ref', 'reference', { referenceTypes: [to], caseExact: true, ...extra })
+
 export function schemas(baseUrl: string) {
 	return [
 		{
@@ -160,7 +163,11 @@ export function schemas(baseUrl: string) {
 				attribute('groups', 'complex', {
 					multiValued: true,
 					mutability: 'readOnly',
-					subAttributes: [attribute('value', 'string', { mutability: 'readOnly' }), attribute('display', 'string', { mutability: 'readOnly' })],
+					subAttributes: [
+						attribute('value', 'string', { mutability: 'readOnly' }),
+						attribute('display', 'string', { mutability: 'readOnly' }),
+						reference('Group', { mutability: 'readOnly' }),
+					],
 				}),
 			],
 			meta: { resourceType: 'Schema', location: `${baseUrl}/scim/v2/Schemas/${USER_SCHEMA}` },
@@ -174,7 +181,11 @@ export function schemas(baseUrl: string) {
 				attribute('displayName', 'string', { required: true, mutability: 'readOnly', uniqueness: 'server' }),
 				attribute('members', 'complex', {
 					multiValued: true,
-					subAttributes: [attribute('value', 'string', { mutability: 'immutable' }), attribute('display', 'string', { mutability: 'readOnly' })],
+					subAttributes: [
+						attribute('value', 'string', { mutability: 'immutable' }),
+						attribute('display', 'string', { mutability: 'readOnly' }),
+						reference('User', { mutability: 'immutable' }),
+					],
 				}),
 			],
 			meta: { resourceType: 'Schema', location: `${baseUrl}/scim/v2/Schemas/${GROUP_SCHEMA}` },

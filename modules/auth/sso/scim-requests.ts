@@ -27,11 +27,15 @@ interface NameParts {
 	familyName?: string
 }
 
-/** The display name from what was sent (undefined: nothing about the name), completing given or family name from `current`. */
+/**
+ * The display name from what was sent (undefined: nothing about the name; '': cleared, the address's
+ * then), completing given or family name from `current`.
+ */
 export function nameFrom(parts: NameParts, current = ''): string | undefined {
-	const whole = parts.displayName ?? parts.formatted
-	if (whole !== undefined) return whole
-	if (parts.givenName === undefined && parts.familyName === undefined) return undefined
+	const whole = parts.displayName || parts.formatted
+	if (whole) return whole
+	// A whole name cleared ('') with no parts sent is cleared; with parts, the parts make it.
+	if (parts.givenName === undefined && parts.familyName === undefined) return parts.displayName ?? parts.formatted
 	const [given, ...family] = current.split(' ')
 	return [parts.givenName ?? given ?? '', parts.familyName ?? family.join(' ')].join(' ').trim()
 }
@@ -43,7 +47,8 @@ export function userFromBody(body: Json): { input: ScimUserInput; name: NamePart
 	const input: ScimUserInput = {
 		userName: str(body.userName) ?? (isObject(primaryEmail) ? str(primaryEmail.value) : undefined),
 		externalId: body.externalId === undefined ? undefined : (str(body.externalId) ?? null),
-		active: body.active === undefined ? undefined : bool(body.active, 'active'),
+		// null is "unassigned" (RFC 7643 §2.5), as if left out.
+		active: body.active === undefined || body.active === null ? undefined : bool(body.active, 'active'),
 	}
 	return {
 		input,
@@ -72,6 +77,14 @@ export function patchOperations(body: Json): PatchOperation[] {
 /** RFC 7644 §3.5.2: "the path attribute ... does not ... resolve to an attribute". */
 const invalidPath = (path: string, why: string) =>
 	new AppError('VALIDATION', `${path}: ${why}`, { scimType: 'invalidPath', fields: [{ field: 'path', message: why }] })
+
+/**
+ * RFC 7644 §3.5.2: a required attribute (a User's `userName`, a Group's `displayName`) removed is
+ * refused with `mutability`, rather than answered 200 with nothing removed.
+ */
+function requiredNotRemoved(attribute: string): never {
+	throw new AppError('VALIDATION', `${attribute} is required: it cannot be removed`, { scimType: 'mutability' })
+}
 
 /** The attribute path without its schema's URN (RFC 7644 §3.10: `urn:…:User:active` is `active`), in any case. */
 function withoutSchema(path: string, schema: string): string {
@@ -141,15 +154,18 @@ export function userPatch(ops: PatchOperation[]): { input: ScimUserInput; name: 
 		if (ENTERPRISE_USER.test(sentPath)) return
 		const path = withoutSchema(sentPath, USER_SCHEMA)
 		const key = path.toLowerCase()
+		// A name part removed is cleared ('': the name is then made of the other parts, or the address's).
+		const text = remove ? '' : str(value)
 		if (key === 'active') input.active = remove ? undefined : bool(value, 'active')
-		else if (key === 'username') input.userName = str(value)
+		else if (key === 'username') input.userName = remove ? requiredNotRemoved('userName') : str(value)
 		else if (key === 'externalid') input.externalId = remove ? null : (str(value) ?? null)
-		else if (key === 'displayname') name.displayName = str(value)
-		else if (key === 'name.formatted') name.formatted = str(value)
-		else if (key === 'name.givenname') name.givenName = str(value)
-		else if (key === 'name.familyname') name.familyName = str(value)
+		else if (key === 'displayname') name.displayName = text
+		else if (key === 'name.formatted') name.formatted = text
+		else if (key === 'name.givenname') name.givenName = text
+		else if (key === 'name.familyname') name.familyName = text
 		else if (key === 'name') {
-			if (isObject(value)) for (const part of NAME_PARTS) if (value[part] !== undefined) name[part] = str(value[part])
+			if (remove) name.formatted = ''
+			else if (isObject(value)) for (const part of NAME_PARTS) if (value[part] !== undefined) name[part] = str(value[part])
 		} else if (EMAILS_PATH.test(path)) emails(path, value, remove)
 		else if (key === 'groups') throw new AppError('VALIDATION', 'A person’s groups are their role: change them through /Groups', { scimType: 'mutability' })
 		else if (![IGNORED_USER_ATTRIBUTE, OTHER_NAME_PART, STRUCTURAL_ATTRIBUTE].some((kept) => kept.test(path)))
@@ -163,9 +179,9 @@ export function userPatch(ops: PatchOperation[]): { input: ScimUserInput; name: 
 	return { input, name }
 }
 
-/** Member ids in a value (`[{value: id}]`). */
+/** Member ids in a value (`[{value: id}]`; null, "unassigned", is none). */
 function memberIds(value: unknown): string[] {
-	const list = Array.isArray(value) ? value : value === undefined ? [] : [value]
+	const list = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value]
 	return list.map((m, i) => {
 		const id = isObject(m) ? str(m.value) : undefined
 		if (!id) throw invalid([{ field: `members[${i}].value`, message: 'must be a user id' }])
@@ -173,27 +189,51 @@ function memberIds(value: unknown): string[] {
 	})
 }
 
+export interface GroupChange {
+	add: string[]
+	remove: string[]
+	/** The whole list of members, once an operation set it (later operations then change this list). */
+	replace?: string[]
+	displayName?: string
+}
+
+/**
+ * One membership operation added to the change so far, in the request's order (RFC 7644 §3.5.2: the
+ * operations apply in sequence). `all`: a `remove` of `members` without a value or filter removes
+ * every member (§3.5.2.2).
+ */
+function changeMembersBy(out: GroupChange, op: PatchOperation['op'], ids: string[] | 'all'): void {
+	if (op === 'replace' || ids === 'all') {
+		out.replace = ids === 'all' ? [] : [...ids]
+		out.add = []
+		out.remove = []
+	} else if (out.replace) out.replace = op === 'add' ? [...new Set([...out.replace, ...ids])] : out.replace.filter((id) => !ids.includes(id))
+	else if (op === 'add') {
+		out.add.push(...ids)
+		out.remove = out.remove.filter((id) => !ids.includes(id))
+	} else {
+		out.remove.push(...ids)
+		out.add = out.add.filter((id) => !ids.includes(id))
+	}
+}
+
 /** A Group PATCH as changes to its members; a `displayName` sent must stay the group's own. */
-export function groupPatch(ops: PatchOperation[]): { add: string[]; remove: string[]; replace?: string[]; displayName?: string } {
-	const out: { add: string[]; remove: string[]; replace?: string[]; displayName?: string } = { add: [], remove: [] }
+export function groupPatch(ops: PatchOperation[]): GroupChange {
+	const out: GroupChange = { add: [], remove: [] }
 	for (const op of ops) {
 		const path = op.path === undefined ? undefined : withoutSchema(op.path, GROUP_SCHEMA)
 		const filtered = path ? /^members\[value eq "((?:[^"\\]|\\.)*)"\]$/i.exec(path) : null
 		if (filtered) {
 			if (op.op !== 'remove') throw invalid([{ field: 'path', message: 'a filtered members path can only be removed' }])
-			out.remove.push(filtered[1]!.replace(/\\(.)/g, '$1'))
+			changeMembersBy(out, 'remove', [filtered[1]!.replace(/\\(.)/g, '$1')])
 			continue
 		}
 		const entries: [string, unknown][] = op.path ? [[op.path, op.value]] : isObject(op.value) ? Object.entries(op.value) : []
 		if (!entries.length) throw invalid([{ field: 'Operations', message: 'an operation without a path needs an object value' }])
 		for (const [sentPath, value] of entries) {
 			const key = withoutSchema(sentPath, GROUP_SCHEMA).toLowerCase()
-			if (key === 'members') {
-				const ids = memberIds(value)
-				if (op.op === 'add') out.add.push(...ids)
-				else if (op.op === 'remove') out.remove.push(...ids)
-				else out.replace = ids
-			} else if (key === 'displayname') out.displayName = str(value)
+			if (key === 'members') changeMembersBy(out, op.op, op.op === 'remove' && (value === undefined || value === null) ? 'all' : memberIds(value))
+			else if (key === 'displayname') out.displayName = op.op === 'remove' ? requiredNotRemoved('displayName') : str(value)
 			else if (key !== 'externalid' && key !== 'id') throw invalidPath(sentPath, 'is not an attribute of a Group')
 		}
 	}
@@ -201,3 +241,36 @@ export function groupPatch(ops: PatchOperation[]): { add: string[]; remove: stri
 }
 
 export const membersOf = (body: Json) => (body.members === undefined ? undefined : memberIds(body.members))
+
+/** What a list asks (the query of a GET, or the body of a `.search`): each as the query parameter's text. */
+export interface ListParameters {
+	filter?: string
+	startIndex?: string
+	count?: string
+	attributes?: string
+	excludedAttributes?: string
+}
+
+/**
+ * A `.search` body (RFC 7644 §3.4.3: `POST /Users/.search`) as the query of a GET says it: `startIndex`
+ * and `count` numbers, `attributes` and `excludedAttributes` lists of names. `sortBy` and `sortOrder`
+ * are ignored, as on a GET (ServiceProviderConfig says sorting is not supported).
+ */
+export function searchRequestOf(body: Json): ListParameters {
+	const field = (name: string, kinds: string): string | undefined => {
+		const v = body[name]
+		if (v === undefined || v === null) return undefined
+		if (typeof v === 'string') return v
+		// Written out in digits (1e21 is an integer too), as a query parameter would be.
+		if (typeof v === 'number' && kinds.includes('number')) return Number.isInteger(v) ? BigInt(v).toString() : String(v)
+		if (Array.isArray(v) && kinds.includes('list') && v.every((n) => typeof n === 'string')) return v.join(',')
+		throw invalid([{ field: name, message: `must be ${kinds}` }])
+	}
+	return {
+		filter: field('filter', 'a string'),
+		startIndex: field('startIndex', 'a number'),
+		count: field('count', 'a number'),
+		attributes: field('attributes', 'a list of attribute names'),
+		excludedAttributes: field('excludedAttributes', 'a list of attribute names'),
+	}
+}

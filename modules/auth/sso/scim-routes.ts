@@ -7,13 +7,26 @@
 import { Elysia, t, type Static } from 'elysia'
 import type { Actor, PersonRole } from '../../../core/actor.ts'
 import type { AppDeps } from '../../../core/deps.ts'
-import { AppError, invalid } from '../../../core/errors.ts'
+import { AppError } from '../../../core/errors.ts'
 import { readJsonObject } from '../../../core/http/body.ts'
 import type { HttpKit } from '../../../core/module.ts'
 import { changeMembers, getGroup, groupNamed, listGroups, requireGroup } from './scim-groups.ts'
-import { GROUP_NAMES, groupResource, listResponse, resourceTypes, SCIM_CONTENT_TYPE, schemas, serviceProviderConfig, userResource } from './scim-model.ts'
-import { groupPatch, membersOf, nameFrom, patchOperations, userFromBody, userPatch } from './scim-requests.ts'
-import { createScimUser, deleteScimUser, getScimUser, listScimUsers, pageOf, updateScimUser } from './scim-users.ts'
+import { project, projectionOf } from './scim-attributes.ts'
+import { MAX_FILTER_LENGTH } from './scim-filter.ts'
+import {
+	GROUP_NAMES,
+	GROUP_SCHEMA,
+	groupResource,
+	listResponse,
+	resourceTypes,
+	SCIM_CONTENT_TYPE,
+	schemas,
+	serviceProviderConfig,
+	USER_SCHEMA,
+	userResource,
+} from './scim-model.ts'
+import { groupPatch, type ListParameters, membersOf, nameFrom, patchOperations, searchRequestOf, userFromBody, userPatch } from './scim-requests.ts'
+import { createScimUser, deleteScimUser, getScimUser, listScimUsers, pageOf, replaceScimUser, updateScimUser } from './scim-users.ts'
 
 const MAX_BODY_BYTES = 256 * 1024
 const BASE = '/scim/v2'
@@ -21,21 +34,26 @@ const BASE = '/scim/v2'
 const scim = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
 	new Response(JSON.stringify(body), { status, headers: { 'Content-Type': SCIM_CONTENT_TYPE, ...headers } })
 
+/**
+ * The query of a list. `startIndex` and `count` have no length limit: a long number is brought into
+ * range, text that is no integer refused (`pageOf`). `attributes` has room for a dozen names with their URN.
+ */
 const listQuery = t.Object(
 	{
-		filter: t.Optional(t.String({ maxLength: 1000 })),
-		startIndex: t.Optional(t.String({ maxLength: 12 })),
-		count: t.Optional(t.String({ maxLength: 12 })),
-		excludedAttributes: t.Optional(t.String({ maxLength: 200 })),
-		attributes: t.Optional(t.String({ maxLength: 200 })),
+		filter: t.Optional(t.String({ maxLength: MAX_FILTER_LENGTH })),
+		startIndex: t.Optional(t.String()),
+		count: t.Optional(t.String()),
+		excludedAttributes: t.Optional(t.String({ maxLength: 2000 })),
+		attributes: t.Optional(t.String({ maxLength: 2000 })),
 	},
 	{ additionalProperties: true },
 )
-const oneQuery = t.Object({ excludedAttributes: t.Optional(t.String({ maxLength: 200 })) }, { additionalProperties: true })
+/** The query of any other answer carrying a resource (GET, POST, PUT, PATCH): which attributes to show. */
+const oneQuery = t.Object(
+	{ excludedAttributes: t.Optional(t.String({ maxLength: 2000 })), attributes: t.Optional(t.String({ maxLength: 2000 })) },
+	{ additionalProperties: true },
+)
 const id = t.Object({ id: t.String({ minLength: 1, maxLength: 100 }) })
-
-/** Whether the provider asked to leave out the members (Entra does, to keep answers small). */
-const withoutMembers = (excluded: string | undefined) => (excluded ?? '').split(',').some((a) => a.trim().toLowerCase() === 'members')
 
 /** The service provider's configuration, resource types and schemas. */
 function scimSchemaRoutes(deps: AppDeps, auth: HttpKit['auth']) {
@@ -65,61 +83,56 @@ function scimSchemaRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 		)
 }
 
+/** A page of the people, as `.search` or a GET asked it. */
+async function userList(deps: AppDeps, actor: Actor, asked: ListParameters) {
+	const page = pageOf(asked)
+	const projection = projectionOf(asked, USER_SCHEMA)
+	const { people, total } = await listScimUsers(deps, actor, asked.filter, page)
+	const resources = people.map((p) => project(userResource(deps.config.baseUrl, p), projection))
+	return scim(listResponse(resources, total, page.startIndex))
+}
+
 /** Users: the workspace's people. */
 function scimUserRoutes(deps: AppDeps, auth: HttpKit['auth']) {
-	const base = deps.config.baseUrl
-	const user = async (actor: Actor, userId: string, status = 200) => {
-		const resource = userResource(base, await getScimUser(deps, actor, userId))
-		return scim(resource, status, status === 201 ? { Location: resource.meta.location } : {})
+	/** The user's resource as the query asked to see it (`Location` on a 201). */
+	const user = async (actor: Actor, userId: string, query: Static<typeof oneQuery>, status = 200) => {
+		const resource = userResource(deps.config.baseUrl, await getScimUser(deps, actor, userId))
+		return scim(project(resource, projectionOf(query, USER_SCHEMA)), status, status === 201 ? { Location: resource.meta.location } : {})
 	}
-	/** A user changed (the name merged with the stored one), answered with the user. */
-	const update = async (actor: Actor, userId: string, { input, name }: ReturnType<typeof userPatch>) => {
-		const current = await getScimUser(deps, actor, userId)
-		await updateScimUser(deps, actor, userId, { ...input, name: nameFrom(name, current.name) })
-		return user(actor, userId)
-	}
+	const body = (request: Request) => readJsonObject(request, MAX_BODY_BYTES)
 	return new Elysia({ name: 'sso.scim.users', prefix: BASE })
 		.use(auth)
-		.get(
-			'/Users',
-			async ({ actor, query }) => {
-				const page = pageOf(query)
-				const { people, total } = await listScimUsers(deps, actor, query.filter, page)
-				return scim(
-					listResponse(
-						people.map((p) => userResource(base, p)),
-						total,
-						page.startIndex,
-					),
-				)
-			},
-			{ scim: true, query: listQuery },
-		)
-		.get('/Users/:id', ({ actor, params }) => user(actor, params.id), { scim: true, params: id, query: oneQuery })
+		.get('/Users', ({ actor, query }) => userList(deps, actor, query), { scim: true, query: listQuery })
+		.post('/Users/.search', async ({ actor, request }) => userList(deps, actor, searchRequestOf(await body(request))), { scim: true, parse: 'none' })
+		.get('/Users/:id', ({ actor, params, query }) => user(actor, params.id, query), { scim: true, params: id, query: oneQuery })
 		.post(
 			'/Users',
-			async ({ actor, request }) => {
-				const { input, name } = userFromBody(await readJsonObject(request, MAX_BODY_BYTES))
+			async ({ actor, request, query }) => {
+				const { input, name } = userFromBody(await body(request))
 				const created = await createScimUser(deps, actor, { ...input, name: nameFrom(name) })
-				return user(actor, created.userId, 201)
+				return user(actor, created.userId, query, 201)
 			},
-			{ scim: true, parse: 'none' },
+			{ scim: true, parse: 'none', query: oneQuery },
 		)
 		.put(
 			'/Users/:id',
-			async ({ actor, params, request }) => {
-				const change = userFromBody(await readJsonObject(request, MAX_BODY_BYTES))
-				if (change.input.userName === undefined) throw invalid([{ field: 'userName', message: 'is required when replacing a user' }])
-				return update(actor, params.id, change)
+			async ({ actor, params, request, query }) => {
+				// A replacement: the name is what the body says, never completed from the stored one.
+				const { input, name } = userFromBody(await body(request))
+				await replaceScimUser(deps, actor, params.id, { ...input, name: nameFrom(name) })
+				return user(actor, params.id, query)
 			},
-			{ scim: true, params: id, parse: 'none' },
+			{ scim: true, params: id, parse: 'none', query: oneQuery },
 		)
 		.patch(
 			'/Users/:id',
-			async ({ actor, params, request }) => {
-				return update(actor, params.id, userPatch(patchOperations(await readJsonObject(request, MAX_BODY_BYTES))))
+			async ({ actor, params, request, query }) => {
+				const { input, name } = userPatch(patchOperations(await body(request)))
+				const current = await getScimUser(deps, actor, params.id)
+				await updateScimUser(deps, actor, params.id, { ...input, name: nameFrom(name, current.name) })
+				return user(actor, params.id, query)
 			},
-			{ scim: true, params: id, parse: 'none' },
+			{ scim: true, params: id, parse: 'none', query: oneQuery },
 		)
 		.delete(
 			'/Users/:id',
@@ -131,72 +144,66 @@ function scimUserRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 		)
 }
 
+/** A page of the groups (the roles), as `.search` or a GET asked it. */
+async function groupList(deps: AppDeps, actor: Actor, asked: ListParameters) {
+	const page = pageOf(asked)
+	const projection = projectionOf(asked, GROUP_SCHEMA)
+	const all = await listGroups(deps, actor, asked.filter)
+	const shown = all.slice(page.startIndex - 1, page.startIndex - 1 + page.count)
+	const resources = shown.map((g) => project(groupResource(deps.config.baseUrl, g.role, g.members), projection))
+	return scim(listResponse(resources, all.length, page.startIndex))
+}
+
 /** Groups: the roles. */
 function scimGroupRoutes(deps: AppDeps, auth: HttpKit['auth']) {
-	const base = deps.config.baseUrl
-	/** A group's members changed (a group is a role: it cannot be renamed), answered with the group. */
+	/** The group's resource as the query asked to see it (`Location` on a 201). */
+	const group = async (actor: Actor, role: PersonRole, query: Static<typeof oneQuery>, status = 200) => {
+		const resource = groupResource(deps.config.baseUrl, role, (await getGroup(deps, actor, role)).members)
+		return scim(project(resource, projectionOf(query, GROUP_SCHEMA)), status, status === 201 ? { Location: resource.meta.location } : {})
+	}
+	/** A group's members changed (a group is a role: it cannot be renamed). */
 	const changeGroup = async (actor: Actor, role: PersonRole, displayName: unknown, change: Parameters<typeof changeMembers>[3]) => {
 		if (displayName !== undefined && groupNamed(displayName) !== role)
 			throw new AppError('VALIDATION', `The group ${GROUP_NAMES[role]} cannot be renamed`, { scimType: 'mutability' })
 		await changeMembers(deps, actor, role, change)
-		const g = await getGroup(deps, actor, role)
-		return scim(groupResource(base, role, g.members))
 	}
-	/** A page of the groups (the roles), their members left out when asked. */
-	const groupList = async (actor: Actor, query: Static<typeof listQuery>) => {
-		const page = pageOf(query)
-		const all = await listGroups(deps, actor, query.filter)
-		const shown = all.slice(page.startIndex - 1, page.startIndex - 1 + page.count)
-		const bare = withoutMembers(query.excludedAttributes)
-		return scim(
-			listResponse(
-				shown.map((g) => groupResource(base, g.role, bare ? null : g.members)),
-				all.length,
-				page.startIndex,
-			),
-		)
-	}
+	const body = (request: Request) => readJsonObject(request, MAX_BODY_BYTES)
 	return new Elysia({ name: 'sso.scim.groups', prefix: BASE })
 		.use(auth)
-		.get('/Groups', ({ actor, query }) => groupList(actor, query), { scim: true, query: listQuery })
-		.get(
-			'/Groups/:id',
-			async ({ actor, params, query }) => {
-				const g = await getGroup(deps, actor, params.id)
-				return scim(groupResource(base, g.role, withoutMembers(query.excludedAttributes) ? null : g.members))
-			},
-			{ scim: true, params: id, query: oneQuery },
-		)
+		.get('/Groups', ({ actor, query }) => groupList(deps, actor, query), { scim: true, query: listQuery })
+		.post('/Groups/.search', async ({ actor, request }) => groupList(deps, actor, searchRequestOf(await body(request))), { scim: true, parse: 'none' })
+		.get('/Groups/:id', ({ actor, params, query }) => group(actor, requireGroup(params.id), query), { scim: true, params: id, query: oneQuery })
 		.post(
 			'/Groups',
-			async ({ actor, request }) => {
-				const body = await readJsonObject(request, MAX_BODY_BYTES)
-				const role = groupNamed(body.displayName)
-				const members = membersOf(body)
+			async ({ actor, request, query }) => {
+				const sent = await body(request)
+				const role = groupNamed(sent.displayName)
+				const members = membersOf(sent)
 				if (members?.length) await changeMembers(deps, actor, role, { add: members })
-				const g = await getGroup(deps, actor, role)
-				const resource = groupResource(base, role, g.members)
-				return scim(resource, 201, { Location: resource.meta.location })
+				return group(actor, role, query, 201)
 			},
-			{ scim: true, parse: 'none' },
+			{ scim: true, parse: 'none', query: oneQuery },
 		)
 		.put(
 			'/Groups/:id',
-			async ({ actor, params, request }) => {
+			async ({ actor, params, request, query }) => {
 				const role = requireGroup(params.id)
-				const body = await readJsonObject(request, MAX_BODY_BYTES)
-				return changeGroup(actor, role, body.displayName, { replace: membersOf(body) ?? [] })
+				const sent = await body(request)
+				// A replacement (RFC 7644 §3.5.1): members left out, or null, leave the group empty.
+				await changeGroup(actor, role, sent.displayName, { replace: membersOf(sent) ?? [] })
+				return group(actor, role, query)
 			},
-			{ scim: true, params: id, parse: 'none' },
+			{ scim: true, params: id, parse: 'none', query: oneQuery },
 		)
 		.patch(
 			'/Groups/:id',
-			async ({ actor, params, request }) => {
+			async ({ actor, params, request, query }) => {
 				const role = requireGroup(params.id)
-				const change = groupPatch(patchOperations(await readJsonObject(request, MAX_BODY_BYTES)))
-				return changeGroup(actor, role, change.displayName, change)
+				const change = groupPatch(patchOperations(await body(request)))
+				await changeGroup(actor, role, change.displayName, change)
+				return group(actor, role, query)
 			},
-			{ scim: true, params: id, parse: 'none' },
+			{ scim: true, params: id, parse: 'none', query: oneQuery },
 		)
 		.delete(
 			'/Groups/:id',

@@ -30,7 +30,8 @@ import { lockOwnersAnd, requireActingOwner } from '../owners.ts'
 import { isEmailAddress } from '../people.ts'
 import { memberships, scimUsers, ssoConfigs, users } from '../table.ts'
 import { domainOf, ssoWorkspaceOf } from './domains.ts'
-import { MAX_PAGE, type ScimPerson } from './scim-model.ts'
+import { booleanOf, filterTerms, textOf, unsupportedFilter, valueFilterOf, type FilterTerm } from './scim-filter.ts'
+import { MAX_PAGE, USER_SCHEMA, type ScimPerson } from './scim-model.ts'
 import { hashPassword } from '../password-hash.ts'
 
 /** What a SCIM request says about a person (after reading its JSON). */
@@ -98,15 +99,53 @@ export async function getScimUser(deps: AppDeps, actor: Actor, userId: string, d
 	return toPerson(row as Row)
 }
 
-/** `filter`: the one SCIM providers send to find a person before creating them. */
-const FILTER = /^\s*(userName|externalId|emails|emails\.value|emails\[type eq "work"\]\.value)\s+eq\s+"((?:[^"\\]|\\.)*)"\s*$/i
+const USER_FILTERS = 'userName, externalId, id, displayName or emails[type eq "work"].value eq "…", or active eq true'
+const EMAIL_FILTERS = 'type eq "work", primary eq true or value eq "…"'
 
+/**
+ * `filter` (RFC 7644 §3.4.2.2): what providers send to find a person before creating them, `eq`
+ * terms joined by `and`. `userName`, `displayName` and the address are compared in any case (they
+ * are not `caseExact`); `externalId` and `id` exactly.
+ */
 export function parseUserFilter(filter: string | undefined): SQL | undefined {
-	if (filter === undefined || filter.trim() === '') return undefined
-	const m = FILTER.exec(filter)
-	if (!m) throw invalid([{ field: 'filter', message: 'is not supported: use userName eq "…" or externalId eq "…"' }])
-	const value = m[2]!.replace(/\\(.)/g, '$1')
-	return m[1]!.toLowerCase() === 'externalid' ? eq(scimUsers.externalId, value) : eq(users.email, value.trim().toLowerCase())
+	const terms = filterTerms(filter, USER_SCHEMA, USER_FILTERS)
+	return terms.length ? and(...terms.map(userCondition)) : undefined
+}
+
+function userCondition(term: FilterTerm): SQL {
+	switch (term.path) {
+		case 'username':
+			return eq(users.email, textOf(term).trim().toLowerCase())
+		case 'externalid':
+			return eq(scimUsers.externalId, textOf(term))
+		case 'id':
+			return eq(users.id, textOf(term))
+		case 'displayname':
+			return sql`lower(${users.name}) = lower(${textOf(term)})`
+		case 'active':
+			return booleanOf(term) ? isNull(memberships.removedAt) : isNotNull(memberships.removedAt)
+	}
+	return emailCondition(term)
+}
+
+/**
+ * `emails`, `emails.value`, `emails[type eq "work"].value`: Benchline keeps one address, the work
+ * address (the userName); a filter on another one (`type eq "home"`) finds nobody.
+ */
+function emailCondition(term: FilterTerm): SQL {
+	const address = (value: string) => eq(users.email, value.trim().toLowerCase())
+	if (term.path === 'emails' || term.path === 'emails.value') return address(textOf(term))
+	const filtered = valueFilterOf(term.path, EMAIL_FILTERS)
+	if (filtered?.attribute !== 'emails' || (filtered.sub !== undefined && filtered.sub !== 'value'))
+		throw unsupportedFilter(`${term.path} is not supported: use ${USER_FILTERS}`)
+	const conditions = [address(textOf(term))]
+	for (const inner of filtered.terms) {
+		if (inner.path === 'value') conditions.push(address(textOf(inner)))
+		else if (inner.path === 'type' && textOf(inner).toLowerCase() !== 'work') return sql`false`
+		else if (inner.path === 'primary' && !booleanOf(inner)) return sql`false`
+		else if (!['value', 'type', 'primary'].includes(inner.path)) throw unsupportedFilter(`${term.path} is not supported: use ${EMAIL_FILTERS}`)
+	}
+	return and(...conditions)!
 }
 
 export interface Page {
@@ -114,11 +153,26 @@ export interface Page {
 	count: number
 }
 
-/** `startIndex` (1-based) and `count` as SCIM sends them; out-of-range values are brought into range (RFC 7644 §3.4.2.4). */
+/** Far past any workspace's people: a larger startIndex is brought down to it (it also bounds the query's OFFSET). */
+const MAX_START_INDEX = 2 ** 31 - 1
+
+/** An integer query parameter (absent or blank: undefined); any length of digits is read, the caller brings it into range. */
+function integerParameter(value: string | undefined, field: string): number | undefined {
+	const text = (value ?? '').trim()
+	if (text === '') return undefined
+	if (!/^[+-]?\d+$/.test(text)) throw invalid([{ field, message: 'must be an integer' }])
+	return Number(text)
+}
+
+/**
+ * `startIndex` (1-based) and `count` as SCIM sends them, brought into range (RFC 7644 §3.4.2.4):
+ * below 1 is 1, a negative count is 0, a count above the page size is the page size; text that is
+ * not an integer is refused (400 `invalidValue`).
+ */
 export function pageOf(query: { startIndex?: string; count?: string }): Page {
-	const start = Number.parseInt(query.startIndex ?? '1', 10)
-	const size = Number.parseInt(query.count ?? String(MAX_PAGE), 10)
-	return { startIndex: Number.isFinite(start) && start >= 1 ? start : 1, count: Number.isFinite(size) ? Math.min(Math.max(size, 0), MAX_PAGE) : MAX_PAGE }
+	const start = integerParameter(query.startIndex, 'startIndex') ?? 1
+	const size = integerParameter(query.count, 'count') ?? MAX_PAGE
+	return { startIndex: Math.min(Math.max(start, 1), MAX_START_INDEX), count: Math.min(Math.max(size, 0), MAX_PAGE) }
 }
 
 export async function listScimUsers(deps: AppDeps, actor: Actor, filter: string | undefined, page: Page): Promise<{ people: ScimPerson[]; total: number }> {
@@ -203,9 +257,21 @@ export async function createScimUser(deps: AppDeps, actor: Actor, input: ScimUse
 }
 
 /**
- * Applies what the provider sent: fields absent are left as they are. `replace` (PUT) sends the
- * whole resource; PATCH sends only what changes.
+ * A PUT (RFC 7644 §3.5.1) replaces the person: what the body leaves out is cleared or set to the
+ * default a POST without it gets (no externalId, the name from the address, active). The account's
+ * rules hold as for any change (an account in another workspace keeps its name: `mutability`).
  */
+export async function replaceScimUser(deps: AppDeps, actor: Actor, userId: string, input: ScimUserInput): Promise<ScimPerson> {
+	if (input.userName === undefined) throw invalid([{ field: 'userName', message: 'is required when replacing a user' }])
+	return updateScimUser(deps, actor, userId, {
+		userName: input.userName,
+		name: input.name ?? '',
+		externalId: input.externalId ?? null,
+		active: input.active ?? true,
+	})
+}
+
+/** Applies what the provider sent (a PATCH, or a whole PUT from `replaceScimUser`): fields absent are left as they are. */
 export async function updateScimUser(deps: AppDeps, actor: Actor, userId: string, input: ScimUserInput): Promise<ScimPerson> {
 	await deps.db.transaction(async (tx) => {
 		const person = await getScimUser(deps, actor, userId, tx)
