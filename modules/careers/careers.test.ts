@@ -216,6 +216,23 @@ describe('lists, closing and re-opening', () => {
 		expect((await call('GET', path)).status).toBe(200)
 	})
 
+	test('the sitemap answers 304 to a crawler whose copy is current, and 200 again once an open job changes', async () => {
+		const { key } = await setup()
+		const job = await publish(key, { vendorJobId: 'S-1', title: 'Sitemap Engineer' })
+		const first = await call('GET', '/sitemap.xml')
+		const etag = first.headers.get('etag')!
+		expect(etag).toMatch(/^"[0-9a-f]{32}"$/)
+		expect(first.headers.get('last-modified')).toBeTruthy()
+		const same = await call('GET', '/sitemap.xml', { headers: { 'if-none-match': etag } })
+		expect(same.status).toBe(304)
+		expect(same.text).toBe('')
+		await call('DELETE', '/api/v1/jobs/S-1', { key })
+		const changed = await call('GET', '/sitemap.xml', { headers: { 'if-none-match': etag } })
+		expect(changed.status).toBe(200)
+		expect(changed.text).not.toContain(job.url!)
+		expect(changed.headers.get('etag')).not.toBe(etag)
+	})
+
 	test('a Draft job is not public: 404, not listed, not in the sitemap', async () => {
 		const { ws } = await setup()
 		const deps = await testDeps()

@@ -23,7 +23,7 @@ async function feedResponse(deps: AppDeps, request: Request, slug: string, kind:
 	const version = await openJobsVersion(deps, ws.id)
 	const lastModified = version.lastChange ?? new Date(0)
 	const tag = createHash('sha256')
-		.update(JSON.stringify([kind, ws.name, ws.slug, deps.config.baseUrl, version.open, version.lastChangeText]))
+		.update(JSON.stringify([kind, ws.name, ws.slug, deps.config.baseUrl, version.open, version.digest]))
 		.digest('base64url')
 	const validators: Validators = { etag: `"${tag.slice(0, 27)}"`, lastModified }
 	const headers = { 'Cache-Control': 'no-cache' }

@@ -3,6 +3,7 @@
  * value escaped, conditional requests, and a close or re-open seen at once.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { call, newVendor, newWorkspace, testApp, testDeps } from '../../tests/helpers.ts'
 import { jobs } from '../jobs/table.ts'
@@ -155,6 +156,29 @@ describe('caching', () => {
 		expect((await call('GET', `/careers/${ws.slug}/feeds/jobs.rss`, { headers: { 'if-none-match': afterClose } })).status).toBe(200)
 		expect(await titles()).toEqual({ indeed: ['Goes', 'Kept'], rss: ['Goes', 'Kept'] })
 		expect(job.url).toContain(ws.slug)
+	})
+})
+
+describe('caching, every change', () => {
+	test('a change whose last-change time is not the newest (a write that began earlier and committed later) still changes the ETag', async () => {
+		const { ws, key } = await setup()
+		await publish(key, { vendorJobId: 'OLD', title: 'Changed Late' })
+		await publish(key, { vendorJobId: 'NEW', title: 'Newest' })
+		const deps = await testDeps()
+		const path = `/careers/${ws.slug}/feeds/jobs.rss`
+		const etag = (await call('GET', path)).headers.get('etag')!
+		// The older job changes with a time below the workspace's latest change: the latest change is the same.
+		await deps.database.rows(
+			sql`update ${jobs} set title = 'Changed Late, now Lead', updated_at = updated_at + interval '1 microsecond' where workspace_id = ${ws.id} and title = 'Changed Late'`,
+		)
+		const [times] = await deps.database.rows<{ late: string; newest: string }>(
+			sql`select max(updated_at) filter (where title like 'Changed%')::text as late, max(updated_at) filter (where title = 'Newest')::text as newest from ${jobs} where workspace_id = ${ws.id}`,
+		)
+		expect(times!.late < times!.newest).toBe(true)
+		const again = await call('GET', path, { headers: { 'if-none-match': etag } })
+		expect(again.status).toBe(200)
+		expect(again.text).toContain('Changed Late, now Lead')
+		expect(again.headers.get('etag')).not.toBe(etag)
 	})
 })
 

@@ -2,14 +2,16 @@
  * `/sitemap.xml` by the sitemaps protocol's limits (sitemaps.org): at most 50,000 URLs a file. Up
  * to that, `/sitemap.xml` lists every open job itself; past it, it is a sitemap index of
  * `/sitemaps/jobs-<n>.xml`, each at most 50,000 jobs (by id) with the last change of its jobs as its
- * `<lastmod>`. Every file is streamed a page of rows at a time.
+ * `<lastmod>`. Every file is streamed a page of rows at a time, with an ETag and Last-Modified of what
+ * it lists (a crawler's `If-None-Match` gets a 304 until one of its jobs changes).
  */
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import type { AuthPlugin } from '../../core/http/auth.ts'
+import { notModified, notModifiedResponse, validatorHeaders } from '../../core/http/conditional.ts'
 import { textStream } from '../../core/http/stream.ts'
 import { AppError } from '../../core/errors.ts'
-import { allOpenJobPages, countAllOpenJobs, jobUrl, openJobChunks, toDate } from '../jobs/index.ts'
+import { allOpenJobPages, countAllOpenJobs, jobUrl, openJobChunks, openJobsSitemapVersion, toDate } from '../jobs/index.ts'
 import { xmlEscape } from './xml.ts'
 
 export const SITEMAP_MAX_URLS = 50_000
@@ -35,24 +37,36 @@ function sitemapIndex(deps: AppDeps, lastmods: Date[]): string {
 	return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="${NS}">\n${files.join('')}</sitemapindex>\n`
 }
 
+/**
+ * A sitemap file's answer: 304 when the crawler's copy is current, else `body()`. The index depends on
+ * every open job (how many files, each one's last change), a file on its own run of jobs.
+ */
+async function sitemapResponse(deps: AppDeps, request: Request, skip: number, limit: number | undefined, body: () => Promise<BodyInit>): Promise<Response> {
+	const version = await openJobsSitemapVersion(deps, skip, limit)
+	const validators = { etag: `"${version.digest}"`, lastModified: version.lastChange ?? new Date(0) }
+	const headers = { ...XML, 'Cache-Control': 'no-cache' }
+	if (notModified(request, validators)) return notModifiedResponse(validators, { 'Cache-Control': 'no-cache' })
+	return new Response(await body(), { headers: { ...headers, ...validatorHeaders(validators) } })
+}
+
 export function sitemapRoutes(deps: AppDeps, auth: AuthPlugin) {
 	return new Elysia({ name: 'careers.sitemap' })
 		.use(auth)
 		.get(
 			'/sitemap.xml',
-			async () => {
-				if ((await countAllOpenJobs(deps)) <= SITEMAP_MAX_URLS) return new Response(textStream(urlset(deps, 0)), { headers: XML })
-				return new Response(sitemapIndex(deps, await openJobChunks(deps, SITEMAP_MAX_URLS)), { headers: XML })
-			},
+			async ({ request }) =>
+				sitemapResponse(deps, request, 0, undefined, async () =>
+					(await countAllOpenJobs(deps)) <= SITEMAP_MAX_URLS ? textStream(urlset(deps, 0)) : sitemapIndex(deps, await openJobChunks(deps, SITEMAP_MAX_URLS)),
+				),
 			{ auth: 'public' },
 		)
 		.get(
 			'/sitemaps/:file',
-			async ({ params }) => {
+			async ({ params, request }) => {
 				const n = Number(/^jobs-([1-9]\d{0,5})\.xml$/.exec(params.file)?.[1] ?? 0)
 				const skip = (n - 1) * SITEMAP_MAX_URLS
 				if (!n || skip >= (await countAllOpenJobs(deps))) throw new AppError('NOT_FOUND', 'There is no such sitemap.')
-				return new Response(textStream(urlset(deps, skip)), { headers: XML })
+				return sitemapResponse(deps, request, skip, SITEMAP_MAX_URLS, async () => textStream(urlset(deps, skip)))
 			},
 			{ auth: 'public' },
 		)

@@ -18,7 +18,16 @@ import * as tables from './table.ts'
 
 export { listOpenJobs, findJobBySlug, findOpenJobs, type OpenJobQuery, type PublicJob } from './public-service.ts'
 export { jobUrl, toDate, type JobRow } from './rows.ts'
-export { allOpenJobPages, countAllOpenJobs, openJobChunks, openJobPages, openJobsVersion, type OpenJobsVersion, type SitemapJob } from './public-feed.ts'
+export {
+	allOpenJobPages,
+	countAllOpenJobs,
+	openJobChunks,
+	openJobPages,
+	openJobsSitemapVersion,
+	openJobsVersion,
+	type OpenJobsVersion,
+	type SitemapJob,
+} from './public-feed.ts'
 export { parseLocation, US_STATES, type ParsedLocation } from './location.ts'
 export { missingPayRange, PAY_TRANSPARENCY_STATES, payRangeRule } from './pay-transparency.ts'
 export { payText, payUnit, type PayUnit } from './salary.ts'

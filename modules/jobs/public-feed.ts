@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
-import { JOB_COLUMNS, type JobRow } from './rows.ts'
+import { JOB_COLUMNS, type JobRow, toDate } from './rows.ts'
 import { jobs } from './table.ts'
 
 export const FEED_PAGE = 500
@@ -14,19 +14,25 @@ export interface OpenJobsVersion {
 	open: number
 	/** The latest change to any of the workspace's jobs (a close or re-open is one), or null without jobs. */
 	lastChange: Date | null
-	/** The same, exact to the microsecond, as the database gives it. */
-	lastChangeText: string | null
+	/**
+	 * A digest of every open job's id and last change. The latest change alone cannot tell every change:
+	 * a write whose transaction began earlier can commit after a later one (its `updated_at` below the
+	 * maximum already seen), and the embedded database's clock moves in whole milliseconds.
+	 */
+	digest: string
 }
 
 export async function openJobsVersion(deps: AppDeps, workspaceId: string): Promise<OpenJobsVersion> {
-	const [row] = await deps.database.rows<{ open: number | string; last: Date | string | null; lastText: string | null }>(
-		sql`select count(*) filter (where status = 'Open') as open, max(updated_at) as last, max(updated_at)::text as "lastText" from ${jobs} where workspace_id = ${workspaceId}`,
+	const [row] = await deps.database.rows<{ open: number | string; last: Date | string | null; digest: string }>(
+		sql`select count(*) filter (where status = 'Open') as open, max(updated_at) as last,
+			md5(coalesce(string_agg(id || '@' || updated_at::text, ',' order by id) filter (where status = 'Open'), '')) as digest
+		from ${jobs} where workspace_id = ${workspaceId}`,
 	)
 	const last = row?.last ?? null
 	return {
 		open: Number(row?.open ?? 0),
 		lastChange: last === null ? null : last instanceof Date ? last : new Date(last),
-		lastChangeText: row?.lastText ?? null,
+		digest: row?.digest ?? '',
 	}
 }
 
@@ -57,6 +63,20 @@ export interface SitemapJob {
 export async function countAllOpenJobs(deps: AppDeps): Promise<number> {
 	const [row] = await deps.database.rows<{ n: number | string }>(sql`select count(*) as n from ${jobs} where status = 'Open'`)
 	return Number(row?.n ?? 0)
+}
+
+/**
+ * What a sitemap file shows of the open jobs from the `skip`-th (by id), at most `limit` (every one
+ * when absent): a digest of their ids, addresses and last changes (its ETag), and the latest change.
+ */
+export async function openJobsSitemapVersion(deps: AppDeps, skip = 0, limit?: number): Promise<{ digest: string; lastChange: Date | null }> {
+	const [row] = await deps.database.rows<{ digest: string; last: Date | string | null }>(
+		sql`select md5(coalesce(string_agg(t.id || '@' || t.ws || '/' || t.slug || '@' || t.updated_at::text, ',' order by t.id), '')) as digest, max(t.updated_at) as last
+		from (select j.id, j.slug, w.slug as ws, j.updated_at from ${jobs} j join workspaces w on w.id = j.workspace_id
+			where j.status = 'Open' order by j.id offset ${skip} ${limit === undefined ? sql`` : sql`limit ${limit}`}) t`,
+	)
+	const last = row?.last ?? null
+	return { digest: row?.digest ?? '', lastChange: last === null ? null : toDate(last) }
 }
 
 /** The last change in each run of `size` open jobs (by id): a sitemap index's `<lastmod>` per file. */
