@@ -240,7 +240,7 @@ describe('modules declare their own settings, checked at start-up with the coreâ
 		expect(declared).toEqual({
 			audit: ['AUDIT_RETENTION_DAYS'],
 			interviews: ['INTERVIEW_WEBHOOK_SECRET'],
-			inbox: ['INBOUND_MAIL_SECRET'],
+			inbox: ['INBOUND_MAIL_AUTHSERV_ID', 'INBOUND_MAIL_SECRET'],
 			calendar: ['CALENDAR_FEEDS_ALLOW_PRIVATE', 'CALENDAR_FEED_TIMEOUT'],
 			outbox: ['MESSAGING_ACCOUNT', 'MESSAGING_FROM', 'MESSAGING_TIMEOUT', 'MESSAGING_TOKEN', 'MESSAGING_URL'],
 			webhooks: ['WEBHOOKS_ALLOW_PRIVATE', 'WEBHOOK_RETRY_SCHEDULE'],

@@ -23,6 +23,10 @@ interface MessageLine {
 	channel: string
 	subject: UntrustedText
 	preview: UntrustedText
+	/** For a received message: mail no person wrote, or a sender that was not verified (else null). */
+	note: 'automatic' | 'delivery_report' | 'not_verified' | null
+	/** For a message we sent: a delivery report said it did not arrive. */
+	bounced: boolean
 	at: string
 }
 
@@ -38,9 +42,13 @@ export async function candidateMessages(deps: AppDeps, actor: Actor, candidateId
 		subject: string | null
 		threadSubject: string
 		text: string
+		automatic: 'automatic' | 'delivery_report' | null
+		senderCheck: string | null
+		bounced: boolean
 		at: Date | string
 	}>(
-		sql`select m.id, m.thread_id as "threadId", m.direction, m.written_by as "writtenBy", m.channel, m.subject, t.subject as "threadSubject", left(m.text, 400) as text, m.at
+		sql`select m.id, m.thread_id as "threadId", m.direction, m.written_by as "writtenBy", m.channel, m.subject, t.subject as "threadSubject", left(m.text, 400) as text,
+	m.automatic, m.sender_check as "senderCheck", m.bounced_at is not null as bounced, m.at
 from ${inboxThreads} t join ${inboxMessages} m on m.thread_id = t.id
 where t.workspace_id = ${actor.workspaceId} and t.candidate_id = ${candidateId} order by m.at desc, m.seq desc limit ${limit}`,
 	)
@@ -52,9 +60,14 @@ where t.workspace_id = ${actor.workspaceId} and t.candidate_id = ${candidateId} 
 		channel: r.channel,
 		subject: untrustedLine(r.subject ?? r.threadSubject, writerOf(r.writtenBy, r.direction, 'candidate'), 120),
 		preview: untrustedLine(r.text, writerOf(r.writtenBy, r.direction, 'candidate'), 160),
+		note: r.direction !== 'in' ? null : (r.automatic ?? (r.senderCheck === 'not_verified' ? 'not_verified' : null)),
+		bounced: r.direction === 'out' && r.bounced,
 		at: new Date(r.at).toISOString(),
 	}))
 }
+
+/** A received message that is no reply of the candidate's, whatever its From says. */
+const NOTES = { automatic: 'Automatic reply', delivery_report: 'Delivery report', not_verified: 'Sender not verified' } as const
 
 export const messagesSection: PageSection = {
 	page: 'candidate',
@@ -80,10 +93,14 @@ ${dataTable<MessageLine>({
 			label: 'Direction',
 			cell: (m) =>
 				m.direction === 'out'
-					? tag('To the candidate')
-					: m.preview.writtenBy === 'candidate'
-						? tag('From the candidate', 'info')
-						: tag('From someone else', 'warn'),
+					? m.bounced
+						? tag('Not delivered', 'bad')
+						: tag('To the candidate')
+					: m.note
+						? tag(NOTES[m.note], 'warn')
+						: m.preview.writtenBy === 'candidate'
+							? tag('From the candidate', 'info')
+							: tag('From someone else', 'warn'),
 		},
 	],
 })}

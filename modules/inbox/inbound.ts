@@ -4,18 +4,35 @@
  *
  * Rules:
  * - The message goes into the thread of the message it answers (`In-Reply-To`, then
- *   `References`, newest first). A message that answers nothing we sent is placed by its
- *   recipient (`anything+<workspace>@…`) and its sender (the one candidate or vendor of that
- *   workspace at that address, or a new conversation); with neither, it is refused (422) rather
- *   than guessed. A sender's address shared by several candidates or vendors names nobody: the
- *   message goes to an unassigned conversation that says who shares the address.
- * - The same message twice (same Message-ID, or the same bytes when it has none) is stored once.
+ *   `References`, newest first; for a delivery report, also the message whose headers it quotes).
+ *   When the inbox does not hold that message yet, only a Message-ID of ours (`<out_…@host>`, an
+ *   outbox row) makes it copy what was sent, and only in that row's workspace: ids nobody sent cost
+ *   one look-up and no copying.
+ * - Each workspace its recipients (envelope, To, Cc) name (`anything+<workspace>@…`) gets its own
+ *   copy too, in a new conversation there unless the message answers one there: the sender (the
+ *   one candidate or vendor of that workspace at that address, or a new conversation) is looked
+ *   up in that workspace only. At most 10 workspaces, the first named; all copies are filed
+ *   together or none. With no conversation answered and no workspace named, it is refused (422)
+ *   rather than guessed. A sender's address shared by several candidates or vendors names nobody:
+ *   the message goes to an unassigned conversation that says who shares the address.
+ * - The same message twice (same Message-ID, or the same bytes when it has none) is stored once
+ *   in each workspace.
+ * - The sender is checked when `INBOUND_MAIL_AUTHSERV_ID` is set (`authentication-results.ts`): a
+ *   From that the receiving server's results do not verify names no one. The message still goes into
+ *   the conversation it answers, labelled `outside` and "sender not verified", never a reply of the
+ *   candidate's or vendor's; a new one goes to a conversation of its own (`… (sender not
+ *   verified)`), never to the person at that address. Unset: From is taken as it says, and every
+ *   message says "sender not checked".
+ * - Mail no person wrote (`automatic.ts`: auto-replies, list and bulk mail, delivery reports) is
+ *   filed and labelled, but is never the counterpart's reply ("wrote back"), and starts no
+ *   conversation with the person at its From. A delivery report that says delivery failed marks the
+ *   message of ours it reports on as bounced.
  * - Only the new part of a reply is kept as its text: quoted history below "On … wrote:" or
  *   "-----Original Message-----", and ">"-quoted lines, are dropped.
- * - Who wrote it is what its own From says: the conversation's candidate or vendor only when it
- *   comes from that person's own address; anyone else (a colleague of theirs answering our mail, a
- *   forwarded mail) is someone outside, even in their conversation, and is no reply of theirs in
- *   the review queue. The From is not authenticated (SPF, DKIM and DMARC are not looked at).
+ * - Who wrote it is what its own From says (when verified or not checked): the conversation's
+ *   candidate or vendor only when it comes from that person's own address; anyone else (a colleague
+ *   of theirs answering our mail, a forwarded mail) is someone outside, even in their conversation,
+ *   and is no reply of theirs in the review queue.
  * - A body that is not an RFC 822 message (no header fields, no From address) is a 400; so is a
  *   message whose sender is ambiguous: more than one From field, a From with more than one
  *   mailbox (or a group), or anything but one address in it (`<a@x>@y`), as RFC 5322 allows only
@@ -35,14 +52,20 @@ import { cutText } from '../../core/untrusted.ts'
 import { findWorkspace } from '../auth/index.ts'
 import { inboxSettings } from './settings.ts'
 import { syncOutbox } from './sync.ts'
+import type { Db } from '../../db/client.ts'
+import { outboxWorkspaces } from '../outbox/index.ts'
+import { checkSender, type SenderVerdict } from './authentication-results.ts'
+import { automaticKind, reportedMessageIds, reportsFailure, type AutomaticKind } from './automatic.ts'
 import {
 	appendMessage,
 	counterpartAt,
 	counterpartAuthor,
+	markBounced,
 	normalizeAddress,
 	senderOf,
 	threadClock,
 	threadFor,
+	unattributedCounterpart,
 	vendorBook,
 	type Counterpart,
 	type Sender,
@@ -113,10 +136,19 @@ function senderOfMessage(raw: string, email: Email): Address & { address: string
 	return from as Address & { address: string }
 }
 
-export interface InboundResult {
+export interface InboundCopy {
 	status: 'accepted' | 'duplicate'
 	threadId: string
+}
+
+export interface InboundResult {
+	/** accepted when at least one copy was filed now; duplicate when every copy was there already. */
+	status: 'accepted' | 'duplicate'
+	/** The first copy's conversation (the conversation it answers, else the first workspace it names). */
+	threadId: string
 	messageId: string
+	/** One per workspace the message was filed in (see the rules above), the first being `threadId`'s. */
+	copies: InboundCopy[]
 }
 
 export const receiveInbound = signedWebhook<InboundResult>(
@@ -129,8 +161,26 @@ export const receiveInbound = signedWebhook<InboundResult>(
 	(deps, raw) => fileInbound(deps, raw),
 )
 
-/** The conversation of the message a reply answers (newest first), with who sent the reply as that conversation sees it. */
-async function placeOfAnswer(deps: AppDeps, answered: string[], from: string): Promise<Place | null> {
+/** The Message-IDs the outbox gives what we send: `<outbox row id@host>`. */
+const OUR_ID = /^<(out_[A-Za-z0-9]{1,40})@[^<>@\s]+>$/
+/** One message is filed in at most this many workspaces (the ones its recipients name first). */
+export const MAX_WORKSPACES = 10
+
+interface Answered {
+	workspaceId: string
+	threadId: string
+	counterpartType: string
+	candidateId: string | null
+	vendorId: string | null
+	counterpartAddress: string
+}
+
+/**
+ * The conversations of the message a reply answers: the newest of `answered` that the inbox holds,
+ * in each workspace holding it (one we sent is in one workspace; a message that came in to several
+ * is in each).
+ */
+async function answeredThreads(deps: AppDeps, answered: string[]): Promise<Answered[]> {
 	const lookup = async () => {
 		const hits = await deps.db
 			.select({
@@ -145,81 +195,169 @@ async function placeOfAnswer(deps: AppDeps, answered: string[], from: string): P
 			.from(inboxMessages)
 			.innerJoin(inboxThreads, eq(inboxThreads.id, inboxMessages.threadId))
 			.where(inArray(inboxMessages.messageId, answered))
-		return answered.map((a) => hits.find((h) => h.messageId === a)).find(Boolean) ?? null
+		const newest = answered.find((a) => hits.some((h) => h.messageId === a))
+		return hits.filter((h) => h.messageId === newest).slice(0, MAX_WORKSPACES)
 	}
-	// A quick reply may answer a mail the inbox has not copied from the outbox yet: copy, then look again.
-	const thread = (await lookup()) ?? ((await syncOutbox(deps)) > 0 ? await lookup() : null)
-	return thread && { workspaceId: thread.workspaceId, threadId: thread.threadId, sender: await senderOf(deps, thread, from) }
+	const found = await lookup()
+	if (found.length) return found
+	// A quick reply may answer a mail the inbox has not copied from the outbox yet. Only our own ids
+	// can be such a mail, and each names its outbox row: copy that row's workspace, then look again.
+	// Ids of no row of ours (a stranger's made-up References) cost one look-up by primary key, nothing more.
+	const rows = answered.flatMap((a) => OUR_ID.exec(a)?.[1] ?? [])
+	const workspaces = [...new Set((await outboxWorkspaces(deps.db, rows)).values())]
+	let added = 0
+	for (const ws of workspaces) added += await syncOutbox(deps, ws)
+	return added > 0 ? lookup() : []
 }
 
+/** The workspaces the recipients name (`anything+<workspace>@…`), in order, each once, at most `MAX_WORKSPACES`. */
+async function namedWorkspaces(deps: AppDeps, recipients: string[]): Promise<{ id: string }[]> {
+	const slugs = [...new Set(recipients.flatMap((r) => /^[^@+]+\+([a-z0-9-]{1,40})@/i.exec(r)?.[1]?.toLowerCase() ?? []))].slice(0, MAX_WORKSPACES)
+	const found: { id: string }[] = []
+	for (const slug of slugs) {
+		const ws = await findWorkspace(deps.db, slug)
+		if (ws) found.push(ws)
+	}
+	return found
+}
+
+/** Where one copy goes: an existing conversation, or a new one with `counterpart`. */
 interface Place {
 	workspaceId: string
-	threadId: string
+	threadId?: string
+	counterpart?: Counterpart
 	sender: Sender
 }
 
-/** Files a received message (raw RFC 822) in its conversation. */
-async function fileInbound(deps: AppDeps, raw: string): Promise<InboundResult> {
+/** What the message is, as every copy of it is filed. */
+interface Incoming {
+	from: Address & { address: string }
+	messageId: string
+	inReplyTo: string | null
+	subject: string
+	text: string
+	to: string
+	/** The sender check; null when senders are not checked (`INBOUND_MAIL_AUTHSERV_ID` unset). */
+	verdict: SenderVerdict | null
+	automatic: AutomaticKind | null
+	/** Our messages a delivery report says could not be delivered (by Message-ID). */
+	bounced: string[]
+}
+
+/** The receiving server's verdict on the From, or null when senders are not checked. */
+function senderVerdict(deps: AppDeps, raw: string, from: string): SenderVerdict | null {
+	const authservId = deps.config.settings.of(inboxSettings).inboundMailAuthservId
+	return authservId ? checkSender(headerFields(raw, 'authentication-results').slice(0, 100), authservId, from) : null
+}
+
+/** Who sent a message into a conversation it answers: by its From only when that From is verified (or not checked). */
+async function senderIn(deps: AppDeps, thread: Answered, m: Incoming): Promise<Sender> {
+	if (m.verdict?.check === 'not_verified') return { writtenBy: 'outside', counterpart: false }
+	return senderOf(deps, thread, m.from.address)
+}
+
+/**
+ * Who a new conversation is with: the one candidate or vendor at the From's address (`counterpartAt`),
+ * scoped to that workspace; never anyone by a From that is not verified, or for mail no person wrote.
+ */
+async function newConversation(deps: AppDeps, workspaceId: string, m: Incoming): Promise<Place> {
+	const why = m.verdict?.check === 'not_verified' ? 'unverified' : m.automatic ? 'automatic' : null
+	const counterpart = why
+		? unattributedCounterpart(m.from.address, m.from.name || null, why)
+		: await counterpartAt(deps, workspaceId, m.from.address, m.from.name || null, () => vendorBook(deps, workspaceId))
+	// A new conversation is with whoever sent the message: it is theirs.
+	return { workspaceId, counterpart, sender: { writtenBy: counterpartAuthor(counterpart.type), counterpart: true } }
+}
+
+/** Reads the raw message: 400 when it is not one. */
+async function parsed(raw: string): Promise<Email> {
 	if (!raw.trim()) throw malformed('The body is empty; send the raw message (RFC 822)')
 	if (!HEADER_LINE.test(raw)) throw malformed('The body is not an RFC 822 message: it must start with header fields such as "From: …"')
-	let email: Email
 	try {
-		email = await PostalMime.parse(raw)
+		return await PostalMime.parse(raw)
 	} catch (error) {
 		throw malformed(`The message could not be parsed: ${(error as Error).message}`.slice(0, 300))
 	}
-	const from = senderOfMessage(raw, email)
-	const messageId = ids(email.messageId)[0] ?? `<${createHash('sha256').update(raw).digest('hex').slice(0, 40)}@inbound.benchline>`
-	const inReplyTo = ids(email.inReplyTo)[0] ?? null
-	const text = cutText(replyPart(email.text ?? (email.html ? htmlToText(email.html) : '')), MAX_TEXT) || cutText((email.text ?? '').trim(), MAX_TEXT)
+}
 
-	// 1. The thread of the message it answers.
-	const answered = answeredIds(email)
-	let place: Place | null = answered.length ? await placeOfAnswer(deps, answered, from.address) : null
-	const recipients = [
+/** Its recipients (the envelope's, then To and Cc), at most 50. */
+const recipientsOf = (email: Email) =>
+	[
 		email.deliveredTo,
-		...(email.to ?? []).flatMap((a: Address) => ('address' in a && a.address ? [a.address] : (a.group ?? []).map((g: { address: string }) => g.address))),
+		...[...(email.to ?? []), ...(email.cc ?? [])].flatMap((a: Address) =>
+			'address' in a && a.address ? [a.address] : (a.group ?? []).map((g: { address: string }) => g.address),
+		),
 	]
 		.filter((x): x is string => Boolean(x))
 		.slice(0, MAX_RECIPIENTS)
-	// 2. Otherwise a new conversation, placed by the workspace named in the recipient address.
-	let fresh: { workspaceId: string; counterpart: Counterpart } | null = null
-	if (!place) {
-		const slug = recipients.map((r) => /^[^@+]+\+([a-z0-9-]{1,40})@/i.exec(r)?.[1]?.toLowerCase()).find(Boolean)
-		const ws = slug ? await findWorkspace(deps.db, slug) : null
-		if (!ws)
-			throw new AppError(
-				'VALIDATION',
-				'This message answers no message we sent (In-Reply-To, References) and its recipient names no workspace (reply+<workspace>@…): it cannot be placed',
-				{ fields: [{ field: 'In-Reply-To', message: 'does not name a message we sent' }] },
-			)
-		fresh = { workspaceId: ws.id, counterpart: await counterpartAt(deps, ws.id, from.address, from.name || null, () => vendorBook(deps, ws.id)) }
+
+/**
+ * Files a received message (raw RFC 822): in the conversation it answers, and in a new conversation
+ * in each other workspace its recipients name; 422 when it can be placed nowhere.
+ */
+async function fileInbound(deps: AppDeps, raw: string): Promise<InboundResult> {
+	const email = await parsed(raw)
+	const from = senderOfMessage(raw, email)
+	const automatic = automaticKind(email, from.address)
+	const reported = automatic === 'delivery_report' ? reportedMessageIds(email) : []
+	const inReplyTo = ids(email.inReplyTo)[0] ?? null
+	const recipients = recipientsOf(email)
+	const m: Incoming = {
+		from,
+		messageId: ids(email.messageId)[0] ?? `<${createHash('sha256').update(raw).digest('hex').slice(0, 40)}@inbound.benchline>`,
+		inReplyTo,
+		subject: email.subject ?? '',
+		text: cutText(replyPart(email.text ?? (email.html ? htmlToText(email.html) : '')), MAX_TEXT) || cutText((email.text ?? '').trim(), MAX_TEXT),
+		to: recipients[0] ?? '',
+		verdict: senderVerdict(deps, raw, from.address),
+		automatic,
+		bounced: automatic === 'delivery_report' && reportsFailure(email) ? [...reported, ...(inReplyTo ? [inReplyTo] : [])] : [],
 	}
-	return deps.db.transaction(async (tx) => {
+	// 1. The conversation of the message it answers (a delivery report: also the one it reports on).
+	const answered = [...new Set([...answeredIds(email), ...reported])].slice(0, MAX_ANSWERED)
+	const places: Place[] = []
+	for (const thread of answered.length ? await answeredThreads(deps, answered) : [])
+		places.push({ workspaceId: thread.workspaceId, threadId: thread.threadId, sender: await senderIn(deps, thread, m) })
+	// 2. A new conversation in each workspace its recipients name that it does not answer a message of.
+	for (const ws of await namedWorkspaces(deps, recipients))
+		if (places.length < MAX_WORKSPACES && !places.some((p) => p.workspaceId === ws.id)) places.push(await newConversation(deps, ws.id, m))
+	if (!places.length)
+		throw new AppError(
+			'VALIDATION',
+			'This message answers no message we sent (In-Reply-To, References) and its recipient names no workspace (reply+<workspace>@…): it cannot be placed',
+			{ fields: [{ field: 'In-Reply-To', message: 'does not name a message we sent' }] },
+		)
+	// Every copy or none: the provider's retry then files them all.
+	const copies = await deps.db.transaction(async (tx) => {
 		// Ordered (and unread) by when it reached us, not by its Date header, which the sender's clock wrote.
 		const receivedAt = await threadClock(deps, tx)
-		// A new conversation is with whoever sent the message: it is theirs.
-		if (!place)
-			place = {
-				workspaceId: fresh!.workspaceId,
-				threadId: await threadFor(tx, fresh!.workspaceId, fresh!.counterpart, email.subject ?? '', receivedAt),
-				sender: { writtenBy: counterpartAuthor(fresh!.counterpart.type), counterpart: true },
-			}
-		const id = await appendMessage(tx, {
-			workspaceId: place.workspaceId,
-			threadId: place.threadId,
-			direction: 'in',
-			channel: 'email',
-			from: normalizeAddress(from.address),
-			to: recipients[0] ?? '',
-			subject: email.subject ?? null,
-			text,
-			messageId,
-			inReplyTo,
-			sender: place.sender,
-			at: receivedAt,
-		})
-		if (id === null) return { status: 'duplicate' as const, threadId: place.threadId, messageId }
-		return { status: 'accepted' as const, threadId: place.threadId, messageId }
+		const out: InboundCopy[] = []
+		for (const place of places) out.push(await fileCopy(tx, place, m, receivedAt))
+		return out
 	})
+	return { status: copies.some((c) => c.status === 'accepted') ? 'accepted' : 'duplicate', threadId: copies[0]!.threadId, messageId: m.messageId, copies }
+}
+
+/** One workspace's copy, in its conversation; a delivery failure is recorded on the message it reports on. */
+async function fileCopy(tx: Db, place: Place, m: Incoming, receivedAt: Date): Promise<InboundCopy> {
+	const threadId = place.threadId ?? (await threadFor(tx, place.workspaceId, place.counterpart!, m.subject, receivedAt))
+	const id = await appendMessage(tx, {
+		workspaceId: place.workspaceId,
+		threadId,
+		direction: 'in',
+		channel: 'email',
+		from: normalizeAddress(m.from.address),
+		to: m.to,
+		subject: m.subject || null,
+		text: m.text,
+		messageId: m.messageId,
+		inReplyTo: m.inReplyTo,
+		sender: place.sender,
+		senderCheck: m.verdict,
+		automatic: m.automatic,
+		at: receivedAt,
+	})
+	if (id === null) return { status: 'duplicate', threadId }
+	await markBounced(tx, threadId, m.bounced, receivedAt)
+	return { status: 'accepted', threadId }
 }

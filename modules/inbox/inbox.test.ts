@@ -333,7 +333,7 @@ describe('the inbound webhook', () => {
 		expect(first.status).toBe(200)
 		expect(first.json.status).toBe('accepted')
 		const again = await inbound(reply)
-		expect(again.json).toEqual({ ...first.json, status: 'duplicate' })
+		expect(again.json).toEqual({ ...first.json, status: 'duplicate', copies: [{ threadId: first.json.threadId, status: 'duplicate' }] })
 
 		const owner = await w.people.owner.tool('list_inbox_threads', { filter: 'unread' })
 		const thread = owner.data.threads.find((t: any) => t.id === first.json.threadId)

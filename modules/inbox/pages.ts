@@ -2,7 +2,7 @@
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { html, portalPage } from '../../core/html.ts'
-import { plural, when } from '../../core/ui.ts'
+import { plural, tag, when } from '../../core/ui.ts'
 import { textOf } from '../../core/untrusted.ts'
 import { snippetAuthor, type getThread, type ThreadSummary } from './service.ts'
 
@@ -35,6 +35,25 @@ ${view.more ? html`<p><a href="/inbox?filter=${view.filter}&amp;cursor=${view.mo
 	)
 }
 
+type ThreadMessage = Awaited<ReturnType<typeof getThread>>['messages'][number]
+
+const SENDER = { verified: tag('Sender verified', 'good'), not_verified: tag('Sender not verified', 'warn'), not_checked: tag('Sender not checked') }
+
+/** What a message is, beyond its words: whether its sender was verified, whether a person wrote it, whether it arrived. */
+function labels(m: ThreadMessage) {
+	const tags = [
+		m.senderCheck ? SENDER[m.senderCheck] : '',
+		m.automatic === 'automatic' ? tag('Automatic reply') : m.automatic === 'delivery_report' ? tag('Delivery report', 'warn') : '',
+		m.delivery === 'bounced' ? tag('Not delivered: a delivery report came back', 'bad') : '',
+	].filter(Boolean)
+	// Why a sender is not verified, in our words, and what it means for the conversation.
+	const why =
+		m.senderCheck === 'not_verified'
+			? html` <span class="meta">${m.senderCheckReason}. Not counted as a reply from the person this address belongs to.</span>`
+			: ''
+	return tags.length ? html`<p>${tags.map((t, i) => html`${i ? ' ' : ''}${t}`)}${why}</p>` : ''
+}
+
 export function threadPage(
 	deps: AppDeps,
 	session: PageSession,
@@ -56,8 +75,8 @@ ${thread.olderMessagesOmitted ? html`<p class="meta">${plural(thread.olderMessag
 ${thread.messages.map(
 	(
 		m,
-	) => html`<article class="card"><p class="meta">${m.direction === 'in' ? html`From ${textOf(m.from)}` : html`To ${textOf(m.to)}${m.delivery ? ` · ${m.delivery}` : ''}`} · ${m.channel} · ${when(m.at)}</p>
-${m.subject ? html`<p><strong>${m.subject.text}</strong></p>` : ''}<pre>${m.text.text}</pre></article>`,
+	) => html`<article class="card"><p class="meta">${m.direction === 'in' ? html`From ${textOf(m.from)}` : html`To ${textOf(m.to)}${m.delivery && m.delivery !== 'bounced' ? ` · ${m.delivery}` : ''}`} · ${m.channel} · ${when(m.at)}</p>
+${labels(m)}${m.subject ? html`<p><strong>${m.subject.text}</strong></p>` : ''}<pre>${m.text.text}</pre></article>`,
 )}
 ${
 	thread.counterpart.address.text.includes('@')

@@ -19,6 +19,7 @@ import { cleanLine, TEXT_AUTHORS, untrusted, untrustedLine, type TextAuthor } fr
 import { recordActivity } from '../activity/index.ts'
 import { deliveryStates, enqueueMail } from '../outbox/index.ts'
 import { syncOutbox } from './sync.ts'
+import type { AutomaticKind } from './automatic.ts'
 import { appendMessage, counterpartAuthor, threadClock } from './threads.ts'
 import { inboxMessages, inboxStates, inboxThreads } from './table.ts'
 import { navCount } from '../../core/nav-count.ts'
@@ -98,6 +99,14 @@ export type ThreadSummary = ReturnType<typeof summary>
 export const snippetAuthor = (writtenBy: TextAuthor, counterpartType: string, counterpartName: string) =>
 	writtenBy === 'colleague' ? 'We wrote' : writtenBy === authorOf(counterpartType) ? `${counterpartName} wrote` : 'Someone else wrote'
 
+/**
+ * Whether a received message's From was verified (`authentication-results.ts`): `not_checked` when the
+ * portal does not check senders (`INBOUND_MAIL_AUTHSERV_ID` unset) or did not when it came in.
+ */
+export type SenderCheckLabel = 'verified' | 'not_verified' | 'not_checked'
+const senderCheckOf = (stored: string | null): SenderCheckLabel => (stored === 'verified' || stored === 'not_verified' ? stored : 'not_checked')
+const NOT_CHECKED = 'Not checked: the portal was not told whose Authentication-Results to trust (INBOUND_MAIL_AUTHSERV_ID) when it came in'
+
 /** Conversations newest first; the cursor is bound to the person and the filter. */
 export async function listThreads(deps: AppDeps, actor: Actor, input: { filter?: InboxFilter; limit: number; cursor?: string }) {
 	const userId = person(actor)
@@ -137,9 +146,15 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 			outboxId: string | null
 			relatedType: string | null
 			relatedId: string | null
+			senderCheck: string | null
+			senderCheckReason: string | null
+			automatic: AutomaticKind | null
+			bouncedAt: Date | string | null
 			at: Date | string
 		}>(
-			sql`select id, direction, channel, from_address as "fromAddress", written_by as "writtenBy", to_address as "toAddress", subject, text, outbox_id as "outboxId", related_type as "relatedType", related_id as "relatedId", at from ${inboxMessages} where thread_id = ${threadId} order by at desc, seq desc limit ${MAX_MESSAGES}`,
+			sql`select id, direction, channel, from_address as "fromAddress", written_by as "writtenBy", to_address as "toAddress", subject, text, outbox_id as "outboxId", related_type as "relatedType", related_id as "relatedId",
+				sender_check as "senderCheck", sender_check_reason as "senderCheckReason", automatic, bounced_at as "bouncedAt", at
+			from ${inboxMessages} where thread_id = ${threadId} order by at desc, seq desc limit ${MAX_MESSAGES}`,
 		)
 	).reverse()
 	const delivery = await deliveryStates(
@@ -174,8 +189,12 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 			subject: untrustedLine(m.subject, writer(m), 200),
 			text: untrusted(m.text, writer(m), 8000),
 			at: iso(m.at)!,
-			delivery: m.outboxId ? (delivery.get(m.outboxId)?.status ?? null) : null,
+			// A delivery report said it did not arrive, whatever the outbox last heard from our mail server.
+			delivery: m.direction === 'out' && m.bouncedAt ? ('bounced' as const) : m.outboxId ? (delivery.get(m.outboxId)?.status ?? null) : null,
 			related: m.relatedType && m.relatedId ? { type: m.relatedType, id: m.relatedId } : null,
+			senderCheck: m.direction === 'in' ? senderCheckOf(m.senderCheck) : null,
+			senderCheckReason: m.direction === 'in' ? (m.senderCheckReason ?? (m.senderCheck ? null : NOT_CHECKED)) : null,
+			automatic: m.direction === 'in' ? m.automatic : null,
 		})),
 	}
 }

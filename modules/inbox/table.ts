@@ -92,6 +92,18 @@ export const inboxMessages = pgTable(
 		relatedType: text('related_type'),
 		relatedId: text('related_id'),
 		sentByUserId: text('sent_by_user_id').references(() => users.id),
+		/**
+		 * For a received message, whether its From was verified by the receiving mail server's results
+		 * (`authentication-results.ts`): verified or not_verified; null when senders are not checked
+		 * (`INBOUND_MAIL_AUTHSERV_ID` unset, or received before they were).
+		 */
+		senderCheck: text('sender_check'),
+		/** Why, in our own words (never text of the message). */
+		senderCheckReason: text('sender_check_reason'),
+		/** A received message no person wrote (`automatic.ts`): automatic (an auto-reply, list or bulk mail) or delivery_report. */
+		automatic: text('automatic'),
+		/** For a message we sent: when a delivery report said it could not be delivered. */
+		bouncedAt: at('bounced_at'),
 		at: at('at').notNull().defaultNow(),
 		/**
 		 * Insertion order, the tie-break of messages with the same `at` (milliseconds): ids are random.

@@ -5,8 +5,10 @@
  * An address alone files a message only when it is exactly one person's: two candidates may share
  * a phone number or a mailbox, and their conversations must never merge, so a message from such
  * an address stays unassigned, in a thread labelled as such, rather than be given to one of them.
+ * Nor does a From that was not verified, or mail no person wrote (`unattributedCounterpart`): neither
+ * is ever the counterpart's reply (`appendMessage` counts an automatic message as no reply).
  */
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { newId } from '../../core/credentials.ts'
 import { cleanLine, type TextAuthor } from '../../core/untrusted.ts'
@@ -15,6 +17,8 @@ import { operatorActor } from '../auth/index.ts'
 import { candidatePartiesById, candidatesByAddress } from '../candidates/index.ts'
 import type { Recipient } from '../outbox/index.ts'
 import { getVendor, listVendors } from '../vendors/index.ts'
+import type { SenderCheck } from './authentication-results.ts'
+import type { AutomaticKind } from './automatic.ts'
 import { inboxMessages, inboxThreads } from './table.ts'
 
 export interface Counterpart {
@@ -116,6 +120,17 @@ export async function counterpartAt(
 	return { key: `address:${normalized}`, type: 'other', candidateId: null, vendorId: null, name: cleanLine(label, 120), address: normalized }
 }
 
+/**
+ * The conversation for a message that names no one by its From: its sender is not verified, or no
+ * person wrote it (an auto-reply, a delivery report). It is kept apart from the conversation with
+ * whoever has that address (`unverified:` / `automatic:` keys), and its name says why.
+ */
+export function unattributedCounterpart(address: string, displayName: string | null, why: 'unverified' | 'automatic'): Counterpart {
+	const normalized = normalizeAddress(address)
+	const label = `${displayName || normalized} (${why === 'unverified' ? 'sender not verified' : 'automatic mail'})`
+	return { key: `${why}:${normalized}`, type: 'other', candidateId: null, vendorId: null, name: cleanLine(label, 120), address: normalized }
+}
+
 /** The label of a thread's counterpart as an author: candidate, vendor, or outside (an address we know nothing about). */
 export const counterpartAuthor = (type: string): TextAuthor => (type === 'vendor' ? 'vendor' : type === 'candidate' ? 'candidate' : 'outside')
 
@@ -200,6 +215,10 @@ export interface NewInboxMessage {
 	inReplyTo?: string | null
 	/** Who sent a received message (`senderOf`); none: someone outside. What we send is a colleague's. */
 	sender?: Sender
+	/** A received message's sender check (`authentication-results.ts`); none: not checked. */
+	senderCheck?: { check: SenderCheck; reason: string } | null
+	/** A received message no person wrote (`automatic.ts`): never the counterpart's reply, whoever its From names. */
+	automatic?: AutomaticKind | null
 	outboxId?: string | null
 	related?: { type: string | null; id: string | null }
 	sentByUserId?: string | null
@@ -214,6 +233,8 @@ export interface NewInboxMessage {
 export async function appendMessage(db: Db, m: NewInboxMessage): Promise<string | null> {
 	const id = newId('msg')
 	const by: TextAuthor = m.direction === 'in' ? (m.sender?.writtenBy ?? 'outside') : 'colleague'
+	// The counterpart's own reply ("wrote back"): from their address, and written by a person.
+	const theirReply = m.direction === 'in' && Boolean(m.sender?.counterpart) && !m.automatic
 	const inserted = await db
 		.insert(inboxMessages)
 		.values({
@@ -233,6 +254,9 @@ export async function appendMessage(db: Db, m: NewInboxMessage): Promise<string 
 			relatedType: m.related?.type ?? null,
 			relatedId: m.related?.id ?? null,
 			sentByUserId: m.sentByUserId ?? null,
+			senderCheck: m.direction === 'in' ? (m.senderCheck?.check ?? null) : null,
+			senderCheckReason: m.direction === 'in' ? (m.senderCheck?.reason ?? null) : null,
+			automatic: m.direction === 'in' ? (m.automatic ?? null) : null,
 			// A received message reached us after everything its thread holds, whatever the clocks say (ours
 			// stamps it, the database's stamped what we sent): it never goes before them (`seq` breaks the tie).
 			at:
@@ -253,7 +277,7 @@ export async function appendMessage(db: Db, m: NewInboxMessage): Promise<string 
 		.update(inboxThreads)
 		.set({
 			counterpartAddress:
-				m.channel === 'email' && (m.direction === 'out' || m.sender?.counterpart)
+				m.channel === 'email' && (m.direction === 'out' || theirReply)
 					? sql`case when position('@' in ${inboxThreads.counterpartAddress}) = 0 then ${theirs} else ${inboxThreads.counterpartAddress} end`
 					: undefined,
 			messageCount: sql`${inboxThreads.messageCount} + 1`,
@@ -263,9 +287,23 @@ export async function appendMessage(db: Db, m: NewInboxMessage): Promise<string 
 			lastMessageAt: sql`greatest(${inboxThreads.lastMessageAt}, ${at}::timestamptz)`,
 			snippetBy: sql`case when ${latest} then ${by} else ${inboxThreads.snippetBy} end`,
 			// "Wrote back" (the review queue) is the counterpart's own message only; anyone else's makes the thread unread too.
-			lastInboundAt: m.direction === 'in' && m.sender?.counterpart ? later(inboxThreads.lastInboundAt, at) : undefined,
-			lastOutsideAt: m.direction === 'in' && !m.sender?.counterpart ? later(inboxThreads.lastOutsideAt, at) : undefined,
+			lastInboundAt: theirReply ? later(inboxThreads.lastInboundAt, at) : undefined,
+			lastOutsideAt: m.direction === 'in' && !theirReply ? later(inboxThreads.lastOutsideAt, at) : undefined,
 		})
 		.where(eq(inboxThreads.id, m.threadId))
 	return id
+}
+
+/**
+ * Records that what we sent in a thread could not be delivered (a delivery report said so): our
+ * messages there with one of these Message-IDs. Returns how many were marked.
+ */
+export async function markBounced(db: Db, threadId: string, messageIds: readonly string[], at: Date): Promise<number> {
+	if (!messageIds.length) return 0
+	const marked = await db
+		.update(inboxMessages)
+		.set({ bouncedAt: sql`coalesce(${inboxMessages.bouncedAt}, ${at.toISOString()}::timestamptz)` })
+		.where(and(eq(inboxMessages.threadId, threadId), eq(inboxMessages.direction, 'out'), inArray(inboxMessages.messageId, [...messageIds])))
+		.returning({ id: inboxMessages.id })
+	return marked.length
 }

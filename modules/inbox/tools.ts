@@ -30,9 +30,24 @@ const Message = t.Object({
 	subject: nullable(UntrustedLine),
 	text: UntrustedText,
 	at: t.String({ format: 'date-time' }),
-	delivery: nullable(t.String({ description: 'For messages sent: pending, sending, sent, failed or not_sent' })),
+	delivery: nullable(
+		t.String({ description: 'For messages sent: pending, sending, sent, failed or not_sent; bounced when a delivery report said it did not arrive' }),
+	),
 	related: nullable(
 		t.Object({ type: t.String(), id: t.String() }, { description: 'What the message was about (an application, an interview, a document request…)' }),
+	),
+	senderCheck: nullable(
+		oneOf(
+			['verified', 'not_verified', 'not_checked'] as const,
+			'For messages received: verified (the receiving mail server found the From address genuine: DMARC, or DKIM/SPF for its domain), not_verified (it did not: anyone may have written it, and it is not counted as the candidate’s or vendor’s), not_checked (the portal does not check senders). Null for messages sent',
+		),
+	),
+	senderCheckReason: nullable(t.String({ description: 'Why, for messages received' })),
+	automatic: nullable(
+		oneOf(
+			['automatic', 'delivery_report'] as const,
+			'For messages received that no person wrote: automatic (an auto-reply such as out of office, list or bulk mail) or delivery_report (a bounce). Never counted as a reply',
+		),
 	),
 })
 

@@ -28,7 +28,7 @@ export { deliverDue, startOutboxWorker, retryDelay, DEFAULT_WORKER_OPTIONS, type
 export { toE164, NO_PROVIDER, MAX_MESSAGE_LENGTH } from './messaging.ts'
 export type { OutboxAttachment } from './table.ts'
 export { messagingConfigured, outboxSettings, type MessagingConfig, type OutboxSettings } from './settings.ts'
-export { ACCOUNT_MAIL, JOB_ALERT_MAIL, outboxSince, type OutboxEntry } from './queries.ts'
+export { ACCOUNT_MAIL, JOB_ALERT_MAIL, outboxSince, outboxWorkspaces, type OutboxEntry } from './queries.ts'
 export {
 	messageFooterPort,
 	privacyPagePort,

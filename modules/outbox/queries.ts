@@ -3,7 +3,7 @@
  * was sent (the inbox threads every e-mail and message into its conversation). Added for the
  * inbox (issue 7); the worker and enqueueing stay in `service.ts` / `worker.ts`.
  */
-import { and, eq, gte, sql, type SQL } from 'drizzle-orm'
+import { and, eq, gte, inArray, sql, type SQL } from 'drizzle-orm'
 import { afterKeys, BIGINT, orderBy, TIME, type OrderKey } from '../../core/paging.ts'
 import type { Db } from '../../db/client.ts'
 import { outbox } from './table.ts'
@@ -76,4 +76,18 @@ export async function outboxSince(
 		.where(and(...conditions))
 		.orderBy(orderBy(WRITTEN_ORDER))
 		.limit(options.limit)
+}
+
+/**
+ * The workspace of each outbox row among `ids` (account and job-alert mail left out, as above): a
+ * reply naming one of our Message-IDs (`<id@host>`) belongs to that row's workspace only. Looked up by
+ * primary key; at most as many rows as ids.
+ */
+export async function outboxWorkspaces(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+	if (!ids.length) return new Map()
+	const rows = await db
+		.select({ id: outbox.id, workspaceId: outbox.workspaceId })
+		.from(outbox)
+		.where(and(inArray(outbox.id, [...new Set(ids)]), sql`coalesce(${outbox.relatedType}, '') not in (${ACCOUNT_MAIL}, ${JOB_ALERT_MAIL})`))
+	return new Map(rows.map((r) => [r.id, r.workspaceId]))
 }
