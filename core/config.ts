@@ -9,6 +9,7 @@
  * modules at once.
  */
 
+import { isIP } from 'node:net'
 import { parseTrustProxy, type TrustedProxies } from './http/client-address.ts'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
@@ -108,6 +109,11 @@ export interface Config {
 	 * addresses (`SSO_ALLOW_HTTP`, development and tests only: refused with `NODE_ENV=production`).
 	 */
 	readonly ssoAllowHttp: boolean
+	/**
+	 * The DNS servers that check single sign-on domains' TXT records (`DNS_SERVERS`: IP addresses,
+	 * each optionally with a port, `1.1.1.1,127.0.0.1:5353,[::1]:53`); empty: the system's resolvers.
+	 */
+	readonly dnsServers: readonly string[]
 	/**
 	 * OAuth clients' metadata documents may be `http://` and on private or loopback addresses
 	 * (`OAUTH_CLIENT_METADATA_ALLOW_PRIVATE`, development and tests only: refused with `NODE_ENV=production`).
@@ -314,6 +320,24 @@ function metricsToken(read: EnvReader): string | undefined {
 	return token
 }
 
+/** `DNS_SERVERS`: `ip`, `ip:port` or `[ipv6]:port`, comma-separated (the forms node:dns `setServers` takes). */
+function dnsServerList(read: EnvReader): string[] {
+	const servers = (read.value('DNS_SERVERS') ?? '')
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean)
+	const wrong = servers.filter((server) => {
+		if (isIP(server)) return false
+		const [, host = '', port = ''] = /^\[(.+)\]:(\d{1,5})$/.exec(server) ?? /^([^:[\]]+):(\d{1,5})$/.exec(server) ?? []
+		return !isIP(host) || (server.startsWith('[') && isIP(host) !== 6) || Number(port) < 1 || Number(port) > 65535
+	})
+	if (wrong.length)
+		read.problem(
+			`DNS_SERVERS must be IP addresses, each optionally with a port, separated by commas, e.g. 1.1.1.1,127.0.0.1:5353,[::1]:53 (got "${wrong.join(', ')}")`,
+		)
+	return servers
+}
+
 /**
  * The standard OpenTelemetry exporter variables (the OTLP exporter specification): tracing is on when an
  * endpoint is set. `OTEL_SDK_DISABLED=true` turns it off whatever else is set.
@@ -439,6 +463,8 @@ export function loadConfig(env: Env = process.env, modules: readonly { readonly 
 	if (ssoAllowHttp && production)
 		problems.push('SSO_ALLOW_HTTP must be off in production (NODE_ENV=production): an identity provider is reached over https at a public address only')
 
+	const dnsServers = dnsServerList(read)
+
 	const oauthClientMetadataAllowPrivate = read.onOff('OAUTH_CLIENT_METADATA_ALLOW_PRIVATE', false)
 	if (oauthClientMetadataAllowPrivate && production)
 		problems.push(
@@ -486,6 +512,7 @@ export function loadConfig(env: Env = process.env, modules: readonly { readonly 
 		smtpTimeout: integer('SMTP_TIMEOUT', 120, 1, 240),
 		fileParseTimeout,
 		ssoAllowHttp,
+		dnsServers,
 		oauthClientMetadataAllowPrivate,
 		passwordHashFast,
 		production,

@@ -1,6 +1,7 @@
 import type { CommandDef } from '../../core/module.ts'
 import { setPasswordByOperator } from './passwords.ts'
 import { addPerson, createWorkspace, listPeople, listWorkspaces, operatorActor, removePerson, requireWorkspace } from './people.ts'
+import { allClaims, verifyDomainByOperator } from './sso/domain-verification.ts'
 import { createPersonalToken, personActor } from './tokens.ts'
 
 export const authCommands: CommandDef[] = [
@@ -100,3 +101,42 @@ authCommands.push({
 		return { json: { tokenId, token }, lines: [`Created personal token ${tokenId} for ${o.email}.`, `Token (shown once, keep it secret): ${token}`] }
 	},
 })
+
+// Single sign-on domains, for operators: an install upgraded from before domains were verified has
+// every domain its owners listed unverified (the migration cannot tell a genuine claim from another
+// firm's domain); an operator who knows a claim is genuine verifies it without DNS.
+authCommands.push(
+	{
+		name: 'sso list-domains',
+		usage: 'sso list-domains [--json]',
+		options: {},
+		async run(deps) {
+			const claims = await allClaims(deps.db)
+			const slugs = new Map((await listWorkspaces(deps.db)).map((w) => [w.id, w.slug]))
+			const rows = claims.map((c) => ({ domain: c.domain, workspace: slugs.get(c.workspaceId) ?? c.workspaceId, status: c.status }))
+			return {
+				json: { domains: rows },
+				lines: rows.length ? rows.map((r) => `${r.domain}  ${r.workspace}  ${r.status}`) : ['No workspace lists a single sign-on domain.'],
+			}
+		},
+	},
+	{
+		name: 'sso verify-domain',
+		usage: 'sso verify-domain --workspace S --domain D [--json]',
+		options: { workspace: 'string', domain: 'string' },
+		required: ['workspace', 'domain'],
+		async run(deps, o) {
+			const ws = await requireWorkspace(deps.db, String(o.workspace))
+			const result = await verifyDomainByOperator(deps, ws, { domain: String(o.domain) })
+			const domain = String(o.domain).trim().toLowerCase()
+			return {
+				json: { workspaceId: ws.id, domain, verified: true, already: result === 'already' },
+				lines: [
+					result === 'already'
+						? `${domain} was already verified for ${ws.slug}.`
+						: `${domain} is verified for ${ws.slug}: its addresses sign in with that workspace's single sign-on, and its SCIM attaches their accounts.`,
+				],
+			}
+		},
+	},
+)

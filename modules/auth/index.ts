@@ -91,6 +91,9 @@ export default defineModule({
 		'person.reactivated': 'activated again',
 		'person.deprovisioned': 'deprovisioned',
 		'person.details_changed': 'changed the details of',
+		'sso.configured': 'configured single sign-on',
+		'sso.domain_verified': 'verified a single sign-on e-mail domain',
+		'sso.provider_account_forgotten': 'forgot the identity provider account linked to',
 	},
 	recordNames: [
 		{

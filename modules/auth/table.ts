@@ -205,10 +205,16 @@ export const oauthGrants = pgTable(
 		scope: text('scope').notNull(),
 		readOnly: boolean('read_only').notNull().default(false),
 		resource: text('resource').notNull(),
+		/**
+		 * The redirect address the grant's code was issued for: a client known by its metadata document
+		 * loses the grant when its document stops listing it. Null for grants older than the column
+		 * whose code was already cleaned up.
+		 */
+		redirectUri: text('redirect_uri'),
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 		lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
 		revokedAt: timestamp('revoked_at', { withTimezone: true }),
-		/** Why it was revoked: disconnected, code_replay, refresh_replay, revoked, person_left. */
+		/** Why it was revoked: disconnected, code_replay, refresh_replay, revoked, person_left, client_document. */
 		revokedReason: text('revoked_reason'),
 	},
 	(t) => [index('oauth_grants_user').on(t.workspaceId, t.userId), index('oauth_grants_client').on(t.clientId)],
@@ -272,6 +278,8 @@ export const oauthTokens = pgTable(
 			.references(() => oauthGrants.id),
 		/** access or refresh. */
 		kind: text('kind').notNull(),
+		/** An access token issued for less than its grant (a refresh asking a narrower scope); null: the grant's scope. */
+		scope: text('scope'),
 		expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 		revokedAt: timestamp('revoked_at', { withTimezone: true }),
@@ -302,8 +310,10 @@ export const ssoConfigs = pgTable('sso_configs', {
 })
 
 /**
- * The e-mail domains a workspace's single sign-on covers: one workspace per domain (the primary key),
- * so an address is never sent to, or attached by, another workspace's provider.
+ * The e-mail domains a workspace's single sign-on covers: only domains it proved it controls (the DNS
+ * TXT record of its claim, `sso_domain_claims`, or an operator's `sso verify-domain`), one workspace
+ * per domain (the primary key), so an address is never sent to, or attached by, another workspace's
+ * provider. `verified_by` says how: `dns` or `operator`.
  */
 export const ssoDomains = pgTable(
 	'sso_domains',
@@ -312,8 +322,50 @@ export const ssoDomains = pgTable(
 		workspaceId: text('workspace_id')
 			.notNull()
 			.references(() => workspaces.id),
+		verifiedAt: at('verified_at').notNull().defaultNow(),
+		verifiedBy: text('verified_by').notNull().default('dns'),
 	},
 	(t) => [index('sso_domains_workspace').on(t.workspaceId)],
+)
+
+/**
+ * The e-mail domains an owner listed for the workspace's single sign-on, verified or not, each with
+ * its own random token: the TXT record `_benchline-challenge.<domain>` must say
+ * `benchline-domain-verification=<token>` for the domain to be verified (then it is in `sso_domains`
+ * too). A claim alone covers no one and blocks no one: several workspaces may claim one domain.
+ */
+export const ssoDomainClaims = pgTable(
+	'sso_domain_claims',
+	{
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		domain: text('domain').notNull(),
+		token: text('token').notNull(),
+		createdAt: at('created_at').notNull().defaultNow(),
+	},
+	(t) => [primaryKey({ columns: [t.workspaceId, t.domain] }), index('sso_domain_claims_domain').on(t.domain)],
+)
+
+/**
+ * Which account at the identity provider (its issuer and `sub`) a person's first sign-in with the
+ * workspace's single sign-on linked them to: a later sign-in for the same address with another `sub`
+ * at the same issuer (an address the provider gave to someone else) is refused.
+ */
+export const ssoLinks = pgTable(
+	'sso_links',
+	{
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id),
+		issuer: text('issuer').notNull(),
+		subject: text('subject').notNull(),
+		linkedAt: at('linked_at').notNull().defaultNow(),
+	},
+	(t) => [primaryKey({ columns: [t.workspaceId, t.userId] })],
 )
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Single sign-on and SCIM tokens in headless Chromium (issue 26), against a real OpenID Connect
  * provider (oidc-provider, tests/sso/provider.ts) on its own loopback port: an owner saves the
- * provider at /settings/sso; a person chooses **Sign in with SSO**, types their work e-mail, signs in
+ * provider at /settings/sso and verifies the domain (the TXT record the page shows, published on a
+ * real DNS server, tests/sso/dns.ts, then **Verify domain**); a person chooses **Sign in with SSO**, types their work e-mail, signs in
  * on the provider's own login page and lands in the portal, created with the configured role; with
  * **Require single sign-on** a member's password is refused and an owner's still opens the portal.
  * A SCIM token is shown once: Copy, then a reload does not show it again. Each page is screenshotted
@@ -16,6 +17,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { memberships, users } from '../../modules/auth/table.ts'
 import { axeProblems, closeBrowser, launchBrowser, overflowing } from '../browser.ts'
 import { newPerson, newWorkspace, serveAppWith, type TestWorkspace, unique } from '../helpers.ts'
+import { startDns, type TestDns } from '../sso/dns.ts'
 import { startProvider, type TestProvider } from '../sso/provider.ts'
 
 setDefaultTimeout(120_000) // a busy 2-core machine runs Chromium, the server, the provider and argon2id at once
@@ -24,9 +26,11 @@ const SHOTS = resolve(import.meta.dir, '../../.tmp/screenshots')
 let url: string
 let deps: AppDeps
 let provider: TestProvider
+let dns: TestDns
 beforeAll(async () => {
+	dns = await startDns()
 	// The provider is on http://, so this app allows it (SSO_ALLOW_HTTP, development and tests only).
-	;({ url, deps } = await serveAppWith({ SSO_ALLOW_HTTP: 'on' }))
+	;({ url, deps } = await serveAppWith({ SSO_ALLOW_HTTP: 'on', DNS_SERVERS: dns.server }))
 	provider = await startProvider(`${url}/sign-in/sso/callback`)
 	mkdirSync(SHOTS, { recursive: true })
 	await launchBrowser()
@@ -34,6 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await closeBrowser()
 	await provider?.stop()
+	await dns?.stop()
 })
 
 async function context(): Promise<BrowserContext> {
@@ -111,9 +116,20 @@ describe('single sign-on in a browser', () => {
 			await passwordSignIn(page, owner)
 			await page.waitForURL(`${url}/portal`)
 			await saveSso(page, { domain, role: 'Hiring manager', firstTime: true })
-			expect(await page.getByRole('status').innerText()).toBeTruthy()
-			expect(await page.locator('#oidc').innerText()).toContain(`Single sign-on is on for ${domain}`)
+			expect(await page.getByRole('status').first().innerText()).toBeTruthy()
 			expect(await page.content()).not.toContain(provider.clientSecret)
+			// Not verified yet: the page says so, and shows the TXT record to add.
+			expect(await page.locator('#oidc').innerText()).toContain('covers no one until one of its domains is verified')
+			expect(await page.locator('.notice-warn').innerText()).toContain(`Not verified: ${domain}`)
+			expect(await look(page, 'sso-settings-unverified')).toEqual([])
+			const name = (await page.locator('#txt-name-0').textContent())!
+			const value = (await page.locator('#txt-value-0').textContent())!
+			expect(name).toBe(`_benchline-challenge.${domain}`)
+			await dns.setTxt(name, value)
+			await page.getByRole('button', { name: 'Verify domain' }).click()
+			await page.waitForURL(`${url}/settings/sso?done=domain-verified#domain-verification`)
+			expect(await page.locator('#oidc').innerText()).toContain(`Single sign-on is on for ${domain}`)
+			expect(await page.getByRole('row').filter({ hasText: domain }).innerText()).toContain('Verified')
 			expect(await look(page, 'sso-settings-saved')).toEqual([])
 
 			const person = await personCtx.newPage()

@@ -1,7 +1,8 @@
 /**
  * A real OpenID Connect provider for the tests (`oidc-provider`, panva), on a loopback port: its
- * development login form signs in anyone (the login typed is the account, and its e-mail address),
- * consent is taken as given for the test client, PKCE is required.
+ * development login form signs in anyone (the login typed is the account, its `sub`, and its e-mail
+ * address; `dana@firm.example#2` is another account with the same address, as a provider that gave
+ * a leaver's address to someone new), consent is taken as given for the test client, PKCE is required.
  *
  * `tamper` makes it misbehave the way a broken or hostile provider would, after it did its own
  * work: the ID token re-signed with the provider's own key but another audience, issuer or nonce,
@@ -57,7 +58,7 @@ export async function startProvider(redirectUri: string): Promise<TestProvider> 
 		features: { devInteractions: { enabled: true } },
 		findAccount: async (_ctx: unknown, id: string) => ({
 			accountId: id,
-			claims: async () => ({ sub: id, email: id, email_verified: true, name: `Person ${id.split('@')[0]}` }),
+			claims: async () => ({ sub: id, email: id.replace(/#.*$/, ''), email_verified: true, name: `Person ${id.split('@')[0]}` }),
 		}),
 		// A first-party client: consent is given (the login form is the one step).
 		loadExistingGrant: async (ctx: any) => {

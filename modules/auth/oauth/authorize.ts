@@ -24,6 +24,9 @@ import { cleanDescription } from './errors.ts'
 export const CODE_TTL_MS = 60_000
 export const SCOPES = ['mcp', 'mcp:read'] as const
 
+/** Whether a scope (a grant's or a token's) lets the app write: `mcp` does, `mcp:read` alone does not. */
+export const writesAllowed = (scope: string) => scope.split(' ').includes('mcp')
+
 export const mcpResource = (deps: Pick<AppDeps, 'config'>) => `${deps.config.baseUrl}/api/mcp`
 
 /** A problem shown on our own page (the client or its redirect cannot be trusted). */
@@ -106,7 +109,7 @@ async function documentTarget(deps: AppDeps, clientId: string, requested: string
 	} catch (error) {
 		if (!(error instanceof ClientDocumentError)) throw error
 		throw new AuthorizePageError(
-			error.kind === 'unreachable'
+			error.kind !== 'invalid'
 				? `Benchline could not read this app’s client metadata document at ${clientId}: ${error.message}. Try again in a moment; if it keeps failing, the app’s document is down or its address is wrong.`
 				: `This app’s client metadata document at ${clientId} is not valid: ${error.message}. The app’s makers need to fix it.`,
 		)

@@ -7,7 +7,8 @@
  * and tests), checks it (`client_id` equal to its address, `redirect_uris`, `client_name`, optional
  * `logo_uri` and `client_uri`, a public client) and keeps it as the client's row, so grants, tokens,
  * connected apps and Disconnect work as for registered clients. The copy is used while the document's
- * `Cache-Control` allows (at most a day; without one, five minutes), then fetched again.
+ * `Cache-Control` allows (at most a day; without one, five minutes), then fetched again; at the token
+ * endpoint too (client-document-check.ts), so a document taken down or broken ends its connections.
  *
  * Each way a document cannot be used has its own message: unreachable, not valid, `redirect_uri` not
  * listed. The document is the client's own word: its name is shown with the host it lives on.
@@ -28,19 +29,30 @@ const FETCHES_PER_HOST_PER_MINUTE = 30
 const BIDI_AND_CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g
 
 /** What Benchline keeps of a document in the client row's metadata. */
-interface DocumentFacts {
+export interface DocumentFacts {
 	readonly url: string
 	readonly host: string
+	/** The last time the document was fetched and found good, and how long that copy is fresh. */
 	readonly fetchedAt: string
 	readonly freshUntil: string
 	readonly logoUri?: string
 	readonly clientUri?: string
+	/** The last attempt to fetch it, good or not: the token endpoint asks at most once a minute (client-document-check.ts). */
+	readonly checkedAt?: string
+	/** Why the document was last found unusable for good (gone or invalid), until it is found good again. */
+	readonly refused?: { readonly kind: 'gone' | 'invalid'; readonly reason: string }
+	/** Since when it could not be fetched (a timeout, a 5xx), until it is fetched again. */
+	readonly failingSince?: string
 }
 
-/** A document that cannot be used: `reason` is shown to the person. */
+/**
+ * A document that cannot be used: `message` says why, for the person. `gone`: the address answers
+ * 404 or 410 (withdrawn); `invalid`: it answers something that is not a usable document;
+ * `unreachable`: anything that may pass (no answer in time, a 5xx, a refused address).
+ */
 export class ClientDocumentError extends Error {
 	constructor(
-		readonly kind: 'unreachable' | 'invalid',
+		readonly kind: 'unreachable' | 'invalid' | 'gone',
 		message: string,
 	) {
 		super(message)
@@ -112,7 +124,10 @@ export function readDocument(url: string, text: string): { name: string; redirec
 	return { name, redirectUris: [...new Set(uris)], logoUri: optionalUri(d, 'logo_uri'), clientUri: optionalUri(d, 'client_uri') }
 }
 
-async function fetchDocument(deps: AppDeps, url: string) {
+export type FetchedDocument = ReturnType<typeof readDocument> & { fresh: number }
+
+/** The document at `url`, fetched through the one outbound connection and checked (or a ClientDocumentError). */
+export async function fetchDocument(deps: AppDeps, url: string): Promise<FetchedDocument> {
 	let response: Response
 	try {
 		response = await outboundFetch(url, { headers: { accept: 'application/json' } }, policy(deps))
@@ -130,7 +145,7 @@ async function fetchDocument(deps: AppDeps, url: string) {
 	if (response.status !== 200) {
 		await response.body?.cancel()
 		throw new ClientDocumentError(
-			'unreachable',
+			response.status === 404 || response.status === 410 ? 'gone' : 'unreachable',
 			response.status >= 300 && response.status < 400
 				? `it answered with a redirect (${response.status}), which is not followed`
 				: `it answered HTTP ${response.status}`,
@@ -160,24 +175,34 @@ export async function documentClient(deps: AppDeps, clientId: string): Promise<C
 	const facts = kept?.metadata.document as DocumentFacts | undefined
 	const host = new URL(clientId).host
 	if (kept && facts && new Date(facts.freshUntil) > deps.now()) return { id: kept.id, name: kept.name, redirectUris: kept.redirectUris, documentHost: host }
-	// Anyone can name any address: a host is asked at most this often, whoever asks.
+	await spendFetchBudget(deps, host)
+	const doc = await fetchDocument(deps, clientId)
+	await keepDocument(deps, clientId, doc)
+	return { id: clientId, name: doc.name, redirectUris: doc.redirectUris, documentHost: host }
+}
+
+/** Anyone can name any address: a host is asked at most this often, whoever asks (an `unreachable` error past it). */
+export async function spendFetchBudget(deps: AppDeps, host: string): Promise<void> {
 	const budget = await deps.limiter.hit(`client-document:${host}`, FETCHES_PER_HOST_PER_MINUTE)
 	if (!budget.allowed) throw new ClientDocumentError('unreachable', `its host was asked too often; try again in ${budget.resetSeconds} seconds`)
-	const doc = await fetchDocument(deps, clientId)
+}
+
+/** Keeps a document just fetched and found good as its client's row (a past refusal or failure is forgotten). */
+export async function keepDocument(deps: AppDeps, clientId: string, doc: FetchedDocument): Promise<void> {
 	const now = deps.now()
 	const document: DocumentFacts = {
 		url: clientId,
-		host,
+		host: new URL(clientId).host,
 		fetchedAt: now.toISOString(),
 		freshUntil: new Date(now.getTime() + doc.fresh * 1000).toISOString(),
 		...(doc.logoUri ? { logoUri: doc.logoUri } : {}),
 		...(doc.clientUri ? { clientUri: doc.clientUri } : {}),
+		checkedAt: now.toISOString(),
 	}
 	await deps.db
 		.insert(oauthClients)
 		.values({ id: clientId, name: doc.name, redirectUris: doc.redirectUris, metadata: { document }, createdAt: now })
 		.onConflictDoUpdate({ target: oauthClients.id, set: { name: doc.name, redirectUris: doc.redirectUris, metadata: { document } } })
-	return { id: clientId, name: doc.name, redirectUris: doc.redirectUris, documentHost: host }
 }
 
 /** Whether any person of the workspace has allowed this client before (the consent page says when not). */

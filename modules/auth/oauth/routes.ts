@@ -33,7 +33,8 @@ import { openConsent, takeConsent } from './consent.ts'
 import { OAuthError, oauthErrorResponse } from './errors.ts'
 import { knownInWorkspace } from './client-documents.ts'
 import { authorizeErrorPage, consentPage } from './pages.ts'
-import { exchangeCode, refreshTokens, revokeToken } from './tokens.ts'
+import { refreshTokens } from './refresh.ts'
+import { exchangeCode, revokeToken } from './tokens.ts'
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' }
 /** Registrations allowed per client address and minute. */
@@ -90,16 +91,19 @@ async function readForm(request: Request): Promise<URLSearchParams> {
 }
 
 /**
- * A public client has no secret: one presented anyway means a misconfigured client. When it came
- * in an Authorization header, RFC 6749 §5.2 wants a 401 with a challenge for the same scheme.
+ * A public client has no secret: one presented anyway means a misconfigured client. The metadata
+ * declares `none` only, so every other way of authenticating is refused, not ignored: a secret
+ * (`client_secret_post`), an Authorization header (`client_secret_basic`), a client assertion
+ * (`private_key_jwt`, RFC 7523). When it came in an Authorization header, RFC 6749 §5.2 wants a 401
+ * with a challenge for the same scheme.
  */
 function refuseClientSecrets(request: Request, form: URLSearchParams) {
 	const header = request.headers.get('authorization')
-	if (!header && !form.has('client_secret')) return
+	if (!header && !['client_secret', 'client_assertion', 'client_assertion_type'].some((key) => form.has(key))) return
 	const scheme = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*/.exec(header ?? '')?.[0] ?? 'Basic'
 	throw new OAuthError(
 		'invalid_client',
-		'This client is public (token_endpoint_auth_method none): send client_id only, without a secret or Authorization header',
+		'This client is public (token_endpoint_auth_method none): send client_id only, without a secret, a client assertion or an Authorization header',
 		401,
 		header ? { 'WWW-Authenticate': `${scheme} realm="benchline"` } : {},
 	)

@@ -1,35 +1,38 @@
 /**
- * The token endpoint, revocation and access-token checks.
+ * The token endpoint's code exchange, revocation and access-token checks (refresh.ts: the refresh grant).
  *
  * Rules:
  * - Codes work once within 60 seconds, for the same client, redirect address, PKCE verifier and
  *   resource. `redirect_uri` is required only when the authorization request named it (RFC 6749
  *   §4.1.3); when sent, it must be the address the code was issued for. A replayed code (with a
- *   valid verifier) revokes the tokens issued from it.
- * - Access tokens last 1 hour; refresh tokens 30 days and are replaced on each use. A replaced
- *   refresh token presented again within 60 seconds returns the same successor (clients refresh in
- *   parallel); later, it revokes the whole family (the grant).
+ *   valid verifier) revokes the tokens issued from it. A missing `code` is `invalid_request`.
+ * - Access tokens last 1 hour; refresh tokens 30 days and are replaced on each use (refresh.ts).
+ * - An access token carries its grant's scope, or the narrower one its refresh asked for
+ *   (`oauth_tokens.scope`): read-only access at /api/mcp follows the token's scope.
+ * - A client known by its metadata document is checked again before any token is issued
+ *   (client-document-check.ts): gone, invalid or no longer listing the grant's redirect address is
+ *   `invalid_client`, and the connection ends.
  * - Tokens are opaque, prefixed, stored as SHA-256, and bound to the person, the client and the
  *   resource. Every request checks the grant and the membership, so Disconnect, revocation and
  *   leaving the workspace take effect at once.
  */
 import { and, eq, isNull, sql } from 'drizzle-orm'
 import { sha256 } from '@oslojs/crypto/sha2'
-import { decodeBase64, encodeBase64, encodeBase64urlNoPadding } from '@oslojs/encoding'
+import { encodeBase64urlNoPadding } from '@oslojs/encoding'
 import type { Actor } from '../../../core/actor.ts'
 import { credentialType, hashSecret, newCredential, newId, safeEqual } from '../../../core/credentials.ts'
 import type { AppDeps } from '../../../core/deps.ts'
 import { perDatabase, type Db } from '../../../db/client.ts'
 import { membershipColumns, noteUse, personActorFrom } from '../credential-use.ts'
 import { memberships, oauthClients, oauthCodes, oauthGrants, oauthTokens, users, workspaces } from '../table.ts'
-import { AuthorizeRedirectError, mcpResource, normaliseResource } from './authorize.ts'
-import { findClient } from './clients.ts'
+import { AuthorizeRedirectError, mcpResource, normaliseResource, writesAllowed } from './authorize.ts'
+import { checkDocumentClient } from './client-document-check.ts'
+import { isDocumentClientId } from './client-documents.ts'
+import { type Client, findClient } from './clients.ts'
 import { OAuthError } from './errors.ts'
 
 export const ACCESS_TTL_S = 3600
 export const REFRESH_TTL_MS = 30 * 86_400_000
-/** A replaced refresh token returns its successor for this long (parallel refreshes). */
-export const REFRESH_GRACE_MS = 60_000
 
 export interface TokenResponse {
 	access_token: string
@@ -42,24 +45,45 @@ export interface TokenResponse {
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/
 const encoder = new TextEncoder()
 
-async function issuePair(deps: AppDeps, db: Db, grant: { id: string; scope: string }): Promise<TokenResponse> {
+/**
+ * A new pair for a grant: the access token of `scope` (the grant's, unless a refresh asked for less),
+ * the refresh token of the grant's scope (RFC 6749 §6).
+ */
+export async function issuePair(deps: AppDeps, db: Db, grant: { id: string; scope: string }, scope = grant.scope): Promise<TokenResponse> {
 	const access = newCredential('at')
 	const refresh = newCredential('rt')
 	const now = deps.now().getTime()
 	await db.insert(oauthTokens).values([
-		{ id: hashSecret(access), grantId: grant.id, kind: 'access', expiresAt: new Date(now + ACCESS_TTL_S * 1000) },
+		{ id: hashSecret(access), grantId: grant.id, kind: 'access', scope: scope === grant.scope ? null : scope, expiresAt: new Date(now + ACCESS_TTL_S * 1000) },
 		{ id: hashSecret(refresh), grantId: grant.id, kind: 'refresh', expiresAt: new Date(now + REFRESH_TTL_MS) },
 	])
-	return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_S, refresh_token: refresh, scope: grant.scope }
+	return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_S, refresh_token: refresh, scope }
 }
 
-async function requireClient(deps: AppDeps, form: URLSearchParams) {
+/** The client the request names, from its row (no outbound request): unknown is `invalid_client`. */
+export async function requireClient(deps: AppDeps, form: URLSearchParams): Promise<Client> {
 	const client = await findClient(deps, form.get('client_id') ?? '')
 	if (!client) throw new OAuthError('invalid_client', 'Unknown client_id: register the app again', 401)
 	return client
 }
 
-async function stillMember(db: Db, workspaceId: string, userId: string): Promise<boolean> {
+/**
+ * A client known by its metadata document must still be one before a token is issued
+ * (client-document-check.ts): when the verdict ends the connection, its grant is revoked.
+ */
+export async function requireDocumentStill(deps: AppDeps, client: Client, redirectUri: string | null, grantId: string | null): Promise<void> {
+	if (!isDocumentClientId(client.id)) return
+	const verdict = await checkDocumentClient(deps, client.id, redirectUri)
+	if (verdict.usable) return
+	if (verdict.ends) await revokeGrant(deps, grantId, 'client_document')
+	throw new OAuthError(
+		'invalid_client',
+		verdict.ends ? `${verdict.reason}: this connection has ended; connect the app again` : `${verdict.reason}; try again later`,
+		401,
+	)
+}
+
+export async function stillMember(db: Db, workspaceId: string, userId: string): Promise<boolean> {
 	const [row] = await db
 		.select({ role: memberships.role })
 		.from(memberships)
@@ -67,7 +91,7 @@ async function stillMember(db: Db, workspaceId: string, userId: string): Promise
 	return Boolean(row)
 }
 
-async function revokeGrant(deps: AppDeps, grantId: string | null, reason: string) {
+export async function revokeGrant(deps: AppDeps, grantId: string | null, reason: string) {
 	if (!grantId) return
 	await deps.db
 		.update(oauthGrants)
@@ -77,7 +101,7 @@ async function revokeGrant(deps: AppDeps, grantId: string | null, reason: string
 
 const s256 = (verifier: string) => encodeBase64urlNoPadding(sha256(encoder.encode(verifier)))
 
-function checkResource(deps: AppDeps, requested: string | null, bound: string) {
+export function checkResource(deps: AppDeps, requested: string | null, bound: string) {
 	try {
 		if (requested !== null && normaliseResource(deps, requested) !== bound)
 			throw new AuthorizeRedirectError('invalid_target', 'resource differs from the one authorized')
@@ -87,7 +111,8 @@ function checkResource(deps: AppDeps, requested: string | null, bound: string) {
 }
 
 export async function exchangeCode(deps: AppDeps, form: URLSearchParams): Promise<TokenResponse> {
-	const code = form.get('code') ?? ''
+	const code = form.get('code')
+	if (code === null) throw new OAuthError('invalid_request', 'code is required')
 	const verifier = form.get('code_verifier') ?? ''
 	const invalid = (why: string) => new OAuthError('invalid_grant', why)
 	// A mistyped or forged code fails its checksum before any database query, the client's included.
@@ -108,6 +133,7 @@ export async function exchangeCode(deps: AppDeps, form: URLSearchParams): Promis
 	}
 	if (deps.now() > row.expiresAt) throw invalid('The authorization code has expired (codes last 60 seconds)')
 	if (!(await stillMember(deps.db, row.workspaceId, row.userId))) throw invalid('The person is no longer in the workspace')
+	await requireDocumentStill(deps, client, row.redirectUri, null)
 
 	const result = await deps.db.transaction(async (tx) => {
 		const consumed = await tx
@@ -125,6 +151,7 @@ export async function exchangeCode(deps: AppDeps, form: URLSearchParams): Promis
 			scope: row.scope,
 			readOnly: row.readOnly,
 			resource: row.resource,
+			redirectUri: row.redirectUri,
 		})
 		await tx.update(oauthCodes).set({ grantId }).where(eq(oauthCodes.id, id))
 		return issuePair(deps, tx, { id: grantId, scope: row.scope })
@@ -135,76 +162,6 @@ export async function exchangeCode(deps: AppDeps, form: URLSearchParams): Promis
 	await revokeGrant(deps, after?.grantId ?? null, 'code_replay')
 	throw invalid('The authorization code was already used; the tokens issued from it are revoked')
 }
-
-/** Seals the successor pair with a key only the presenter of the old refresh token can derive. */
-async function keyFrom(oldToken: string) {
-	return crypto.subtle.importKey('raw', new Uint8Array(sha256(encoder.encode(`successor:${oldToken}`))), 'AES-GCM', false, ['encrypt', 'decrypt'])
-}
-async function seal(oldToken: string, value: TokenResponse): Promise<string> {
-	const iv = crypto.getRandomValues(new Uint8Array(12))
-	const data = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await keyFrom(oldToken), encoder.encode(JSON.stringify(value))))
-	return encodeBase64(new Uint8Array([...iv, ...data]))
-}
-async function unseal(oldToken: string, sealed: string): Promise<TokenResponse> {
-	const bytes = decodeBase64(sealed)
-	const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes.slice(0, 12) }, await keyFrom(oldToken), bytes.slice(12))
-	return JSON.parse(new TextDecoder().decode(plain))
-}
-
-export async function refreshTokens(deps: AppDeps, form: URLSearchParams): Promise<TokenResponse> {
-	const token = form.get('refresh_token') ?? ''
-	const invalid = (why: string) => new OAuthError('invalid_grant', why)
-	// Checked before any database query, the client's included (as for codes).
-	if (credentialType(token) !== 'rt') throw invalid('The refresh token is not valid')
-	const client = await requireClient(deps, form)
-	const id = hashSecret(token)
-	const [row] = await deps.db
-		.select({ token: oauthTokens, grant: oauthGrants })
-		.from(oauthTokens)
-		.innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
-		.where(and(eq(oauthTokens.id, id), eq(oauthTokens.kind, 'refresh')))
-	if (!row || row.grant.clientId !== client.id) throw invalid('The refresh token is not valid')
-	if (row.grant.revokedAt || row.token.revokedAt) throw invalid('The refresh token has been revoked')
-	if (deps.now() > row.token.expiresAt) throw invalid('The refresh token has expired; sign in again')
-	checkResource(deps, form.get('resource'), row.grant.resource)
-	const asked = (form.get('scope') ?? '').split(' ').filter(Boolean)
-	const allowed = row.grant.scope === 'mcp' ? ['mcp', 'mcp:read'] : ['mcp:read']
-	if (asked.some((s) => !allowed.includes(s))) throw new OAuthError('invalid_scope', `The grant allows only: ${row.grant.scope}`)
-	if (!(await stillMember(deps.db, row.grant.workspaceId, row.grant.userId))) {
-		await revokeGrant(deps, row.grant.id, 'person_left')
-		throw invalid('The person is no longer in the workspace')
-	}
-
-	const replayed = async (replacedAt: Date, successor: string | null) => {
-		if (successor && deps.now().getTime() - replacedAt.getTime() <= REFRESH_GRACE_MS) return unseal(token, successor)
-		await revokeGrant(deps, row.grant.id, 'refresh_replay')
-		throw invalid('The refresh token was already used; every token of this connection is revoked')
-	}
-	if (row.token.replacedAt) return replayed(row.token.replacedAt, row.token.successor)
-
-	const result = await deps.db
-		.transaction(async (tx) => {
-			const pair = await issuePair(deps, tx, { id: row.grant.id, scope: row.grant.scope })
-			const rotated = await tx
-				.update(oauthTokens)
-				.set({ replacedAt: deps.now(), successor: await seal(token, pair) })
-				.where(and(eq(oauthTokens.id, id), isNull(oauthTokens.replacedAt)))
-				.returning({ id: oauthTokens.id })
-			if (!rotated.length) throw new RotationRace()
-			return pair
-		})
-		.catch(async (error) => {
-			if (!(error instanceof RotationRace)) throw error
-			const [again] = await deps.db
-				.select({ replacedAt: oauthTokens.replacedAt, successor: oauthTokens.successor })
-				.from(oauthTokens)
-				.where(eq(oauthTokens.id, id))
-			return replayed(again!.replacedAt!, again!.successor)
-		})
-	return result
-}
-
-class RotationRace extends Error {}
 
 /** RFC 7009: revoking a refresh token ends its whole connection; an access token only itself. */
 export async function revokeToken(deps: AppDeps, form: URLSearchParams): Promise<void> {
@@ -232,7 +189,9 @@ const accessLookup = perDatabase((db) =>
 		.select({
 			expiresAt: oauthTokens.expiresAt,
 			revokedAt: oauthTokens.revokedAt,
+			tokenScope: oauthTokens.scope,
 			grantId: oauthGrants.id,
+			grantScope: oauthGrants.scope,
 			readOnly: oauthGrants.readOnly,
 			resource: oauthGrants.resource,
 			lastUsedAt: oauthGrants.lastUsedAt,
@@ -258,5 +217,7 @@ export async function verifyAccessToken(deps: AppDeps, token: string): Promise<A
 	const [row] = await accessLookup(deps.db).execute({ hash: hashSecret(token) })
 	if (!row || row.revokedAt || deps.now() > row.expiresAt || row.resource !== mcpResource(deps)) return null
 	noteUse(deps, row.lastUsedAt, (now) => deps.db.update(oauthGrants).set({ lastUsedAt: now }).where(eq(oauthGrants.id, row.grantId)))
-	return personActorFrom(row, { kind: 'oauth_app', id: row.grantId, name: row.clientName }, row.readOnly)
+	// Read-only when the grant is, or when this token was issued for less (a narrower refresh).
+	const readOnly = row.readOnly || !writesAllowed(row.tokenScope ?? row.grantScope)
+	return personActorFrom(row, { kind: 'oauth_app', id: row.grantId, name: row.clientName }, readOnly)
 }

@@ -1,7 +1,9 @@
 /**
- * Which workspace's single sign-on an e-mail address belongs to: by its domain (`sso_domains`, one
- * workspace per domain). The one rule for sign-in and provisioning: an address whose domain another
- * workspace's single sign-on covers is never sent to, created in or attached to this one.
+ * Which workspace's single sign-on an e-mail address belongs to: by its domain, among the domains a
+ * workspace verified (`sso_domains`, one workspace per domain; domain-verification.ts). The one rule
+ * for sign-in and provisioning: an address whose domain another workspace's single sign-on covers
+ * is never sent to, created in or attached to this one; a domain only claimed (not verified) covers
+ * no one, so it neither attaches a firm's people nor keeps them from their own workspace.
  */
 import { eq } from 'drizzle-orm'
 import type { Db } from '../../../db/client.ts'
@@ -24,10 +26,4 @@ export async function ssoWorkspaceOf(db: Db, email: string): Promise<string | nu
 	if (!domain) return null
 	const [row] = await db.select({ workspaceId: ssoDomains.workspaceId }).from(ssoDomains).where(eq(ssoDomains.domain, domain))
 	return row?.workspaceId ?? null
-}
-
-/** The domains a workspace's single sign-on covers, sorted. */
-export async function domainsOf(db: Db, workspaceId: string): Promise<string[]> {
-	const rows = await db.select({ domain: ssoDomains.domain }).from(ssoDomains).where(eq(ssoDomains.workspaceId, workspaceId)).orderBy(ssoDomains.domain)
-	return rows.map((r) => r.domain)
 }

@@ -3,19 +3,19 @@
  *
  * Rules: saving checks the issuer's discovery document first and stores nothing when it fails,
  * saying what is wrong; the client secret is sealed (secret-box.ts) and never shown again (left
- * blank, the saved one stays); each e-mail domain belongs to one workspace's single sign-on; the
+ * blank, the saved one stays); the e-mail domains listed are claims, which cover people once
+ * verified (domain-verification.ts), and a domain another workspace verified cannot be listed; the
  * role new people get is any role but Owner (default Recruiter); **Require single sign-on** leaves
  * a password only to owners (the way back in if the provider fails).
  */
-import { and, eq, ne } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import type { Actor, PersonRole } from '../../../core/actor.ts'
 import type { AppDeps } from '../../../core/deps.ts'
-import { AppError, invalid } from '../../../core/errors.ts'
+import { invalid } from '../../../core/errors.ts'
 import type { FieldError } from '../../../core/errors.ts'
-import type { Db } from '../../../db/client.ts'
 import { recordActivity } from '../../activity/index.ts'
-import { ssoConfigs, ssoDomains, workspaces } from '../table.ts'
-import { domainsOf } from './domains.ts'
+import { ssoConfigs, workspaces } from '../table.ts'
+import { claimsOf, type DomainClaim, replaceClaims, verifiedElsewhere } from './domain-verification.ts'
 import { discover, issuerProblem, SsoProblem } from './oidc.ts'
 import { requireManageSso } from './scim-tokens.ts'
 import { openClientSecret, sealClientSecret } from './secret-box.ts'
@@ -27,7 +27,9 @@ export interface SsoSettings {
 	issuer: string
 	clientId: string
 	hasSecret: boolean
+	/** Every domain listed, verified or not. */
 	domains: string[]
+	claims: DomainClaim[]
 	newPersonRole: string
 	requireSso: boolean
 }
@@ -47,11 +49,13 @@ export async function ssoSettings(deps: AppDeps, actor: Actor): Promise<SsoSetti
 	requireManageSso(deps, actor)
 	const [row] = await deps.db.select().from(ssoConfigs).where(eq(ssoConfigs.workspaceId, actor.workspaceId))
 	if (!row) return null
+	const claims = await claimsOf(deps.db, actor.workspaceId)
 	return {
 		issuer: row.issuer,
 		clientId: row.clientId,
 		hasSecret: true,
-		domains: await domainsOf(deps.db, actor.workspaceId),
+		domains: claims.map((c) => c.domain),
+		claims,
 		newPersonRole: row.newPersonRole,
 		requireSso: row.requireSso,
 	}
@@ -83,7 +87,7 @@ export async function saveSsoSettings(deps: AppDeps, actor: Actor, input: SsoSet
 	if (!(NEW_PERSON_ROLES as readonly string[]).includes(input.newPersonRole))
 		problems.push({ field: 'newPersonRole', message: 'Choose the role new people get: Admin, Recruiter, Hiring manager or Viewer' })
 	if (!problems.length) {
-		const taken = await claimedElsewhere(deps.db, actor.workspaceId, domains)
+		const taken = await verifiedElsewhere(deps.db, actor.workspaceId, domains)
 		if (taken.length) problems.push({ field: 'domains', message: `Another workspace’s single sign-on covers ${taken.join(', ')}` })
 	}
 	if (problems.length) throw invalid(problems)
@@ -109,13 +113,8 @@ export async function saveSsoSettings(deps: AppDeps, actor: Actor, input: SsoSet
 			.insert(ssoConfigs)
 			.values({ workspaceId: actor.workspaceId, ...values })
 			.onConflictDoUpdate({ target: ssoConfigs.workspaceId, set: values })
-		await tx.delete(ssoDomains).where(eq(ssoDomains.workspaceId, actor.workspaceId))
-		// A domain claimed meanwhile by another workspace fails here (its primary key), never silently moves.
-		try {
-			await tx.insert(ssoDomains).values(domains.map((domain) => ({ domain, workspaceId: actor.workspaceId })))
-		} catch (error) {
-			throw new AppError('CONFLICT', 'Another workspace’s single sign-on took one of these domains meanwhile', { cause: error })
-		}
+		// Claims only: a domain covers people once verified, which no save does.
+		await replaceClaims(tx, actor.workspaceId, domains)
 		await recordActivity(tx, actor, {
 			action: 'sso.configured',
 			targetType: 'workspace',
@@ -123,12 +122,6 @@ export async function saveSsoSettings(deps: AppDeps, actor: Actor, input: SsoSet
 			detail: { issuer, clientId, domains, newPersonRole: input.newPersonRole, requireSso: input.requireSso, secretChanged: Boolean(input.clientSecret) },
 		})
 	})
-}
-
-async function claimedElsewhere(db: Db, workspaceId: string, domains: string[]): Promise<string[]> {
-	const rows = await db.select({ domain: ssoDomains.domain }).from(ssoDomains).where(ne(ssoDomains.workspaceId, workspaceId))
-	const taken = new Set(rows.map((r) => r.domain))
-	return domains.filter((d) => taken.has(d))
 }
 
 /** The single sign-on of the workspace that covers a domain (with the secret opened), or null. */

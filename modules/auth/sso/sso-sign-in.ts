@@ -10,14 +10,18 @@
  * - The ID token's signature, issuer, audience, expiry and nonce are checked by openid-client; its
  *   `email` must be verified (when the provider says) and in a domain this workspace's single
  *   sign-on covers: an address of another workspace's domain is never attached here.
+ *   Only a verified domain counts (domain-verification.ts): a domain merely listed sends no one here.
  * - First sign-in: the account (if new, without a usable password) joins the workspace with the
  *   role single sign-on gives new people (just in time). A person whose membership was removed
  *   (deactivated by SCIM, or removed on the people page) is refused.
+ * - The provider's `sub` is kept with the person at their first sign-in; another `sub` for the same
+ *   address at the same issuer is refused (sso-links.ts).
  */
 import { and, eq, gt, lt } from 'drizzle-orm'
 import type { Actor, PersonRole } from '../../../core/actor.ts'
 import { hashSecret, newId, randomToken, safeEqual } from '../../../core/credentials.ts'
 import type { AppDeps } from '../../../core/deps.ts'
+import type { Db } from '../../../db/client.ts'
 import { recordActivity } from '../../activity/index.ts'
 import { settleInvitations } from '../access.ts'
 import { isEmailAddress } from '../people.ts'
@@ -26,6 +30,7 @@ import { memberships, ssoSignIns, users } from '../table.ts'
 import { domainOf, ssoWorkspaceOf } from './domains.ts'
 import { authorizationStart, discover, finishAuthorization, SsoProblem } from './oidc.ts'
 import { providerOf } from './sso-config.ts'
+import { requireSameProviderAccount } from './sso-links.ts'
 import { hashPassword } from '../password-hash.ts'
 
 const MINUTES = 10
@@ -70,7 +75,7 @@ export async function finishSsoSignIn(deps: AppDeps, input: { url: URL; browserS
 	const provider = await providerOf(deps, started.workspaceId)
 	if (!provider) throw new SsoProblem('Single sign-on is no longer set up for this workspace')
 	const config = await discover(deps, provider)
-	let claims: Awaited<ReturnType<typeof finishAuthorization>>
+	let claims: Claims
 	try {
 		claims = await finishAuthorization(config, input.url, { state, nonce: started.nonce, codeVerifier: started.codeVerifier })
 	} catch (error) {
@@ -85,38 +90,49 @@ export async function finishSsoSignIn(deps: AppDeps, input: { url: URL; browserS
 	if (claims.emailVerified === false) throw new SsoProblem('The identity provider says your e-mail address is not verified')
 	if ((await ssoWorkspaceOf(deps.db, claims.email)) !== started.workspaceId)
 		throw new SsoProblem(`${claims.email} is not in a domain this workspace’s single sign-on covers`)
-	const result = await deps.db.transaction(async (tx) => {
-		const [existing] = await tx.select({ id: users.id, name: users.name }).from(users).where(eq(users.email, claims.email))
-		let userId = existing?.id
-		const name = existing?.name ?? (claims.name?.trim().slice(0, 120) || claims.email.slice(0, claims.email.indexOf('@')))
-		if (!userId) {
-			userId = newId('usr')
-			await tx.insert(users).values({ id: userId, email: claims.email, name, passwordHash: await hashPassword(deps.config, randomToken(32)) })
-		}
-		const [membership] = await tx
-			.select({ removedAt: memberships.removedAt })
-			.from(memberships)
-			.where(and(eq(memberships.workspaceId, started.workspaceId), eq(memberships.userId, userId)))
-		if (membership?.removedAt) throw new SsoProblem('Your access to this workspace was removed: ask one of its owners')
-		if (!membership) {
-			const role = provider.newPersonRole as PersonRole
-			await tx.insert(memberships).values({ workspaceId: started.workspaceId, userId, role })
-			await settleInvitations(tx, { workspaceId: started.workspaceId, userId, now: deps.now() })
-			const self: Actor = {
-				workspaceId: started.workspaceId,
-				workspaceSlug: provider.slug,
-				role,
-				userId,
-				vendorId: null,
-				name,
-				credential: { kind: 'session', id: '', name: 'single sign-on' },
-				grants: [],
-				readOnly: false,
-			}
-			await recordActivity(tx, self, { action: 'person.joined_by_sso', targetType: 'user', targetId: userId, detail: { email: claims.email, role } })
-		}
-		// The provider vouches for the person in this workspace only: the session opens no other (session-reach.ts).
-		return startSession(deps, userId, { workspaceId: started.workspaceId, slug: provider.slug }, tx, 'sso')
-	})
+	const result = await deps.db.transaction((tx) => signInHere(deps, tx, provider, claims))
 	return { ...result, next: started.next }
+}
+
+type Provider = NonNullable<Awaited<ReturnType<typeof providerOf>>>
+type Claims = Awaited<ReturnType<typeof finishAuthorization>>
+
+/** The person the provider vouched for, in its workspace: found or created, joined if new, linked to the provider's account; a session. */
+async function signInHere(deps: AppDeps, tx: Db, provider: Provider, claims: Claims): Promise<SignInResult> {
+	const workspaceId = provider.workspaceId
+	const [existing] = await tx.select({ id: users.id, name: users.name }).from(users).where(eq(users.email, claims.email))
+	let userId = existing?.id
+	const name = existing?.name ?? (claims.name?.trim().slice(0, 120) || claims.email.slice(0, claims.email.indexOf('@')))
+	if (!userId) {
+		userId = newId('usr')
+		await tx.insert(users).values({ id: userId, email: claims.email, name, passwordHash: await hashPassword(deps.config, randomToken(32)) })
+	}
+	const [membership] = await tx
+		.select({ removedAt: memberships.removedAt })
+		.from(memberships)
+		.where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)))
+	if (membership?.removedAt) throw new SsoProblem('Your access to this workspace was removed: ask one of its owners')
+	await requireSameProviderAccount(tx, { workspaceId, userId, email: claims.email, issuer: provider.issuer, subject: claims.subject, now: deps.now() })
+	if (!membership) await joinBySso(deps, tx, provider, { userId, name, email: claims.email })
+	// The provider vouches for the person in this workspace only: the session opens no other (session-reach.ts).
+	return startSession(deps, userId, { workspaceId, slug: provider.slug }, tx, 'sso')
+}
+
+/** First sign-in: the person joins with the role single sign-on gives new people (just in time). */
+async function joinBySso(deps: AppDeps, tx: Db, provider: Provider, person: { userId: string; name: string; email: string }): Promise<void> {
+	const role = provider.newPersonRole as PersonRole
+	await tx.insert(memberships).values({ workspaceId: provider.workspaceId, userId: person.userId, role })
+	await settleInvitations(tx, { workspaceId: provider.workspaceId, userId: person.userId, now: deps.now() })
+	const self: Actor = {
+		workspaceId: provider.workspaceId,
+		workspaceSlug: provider.slug,
+		role,
+		userId: person.userId,
+		vendorId: null,
+		name: person.name,
+		credential: { kind: 'session', id: '', name: 'single sign-on' },
+		grants: [],
+		readOnly: false,
+	}
+	await recordActivity(tx, self, { action: 'person.joined_by_sso', targetType: 'user', targetId: person.userId, detail: { email: person.email, role } })
 }

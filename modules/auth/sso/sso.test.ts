@@ -9,26 +9,35 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { and, eq } from 'drizzle-orm'
 import { callOn, configProblems, newPerson, newWorkspace, unique } from '../../../tests/helpers.ts'
 import { PortalClient, portalApp, signedIn, uniqueAddress } from '../../../tests/portal.ts'
+import { startDns, type TestDns } from '../../../tests/sso/dns.ts'
+import { verifyByDns } from '../../../tests/sso/domains.ts'
 import { loginAt, startProvider, type TestProvider } from '../../../tests/sso/provider.ts'
 import { personActor } from '../tokens.ts'
 import { acceptInvitation, invitePerson } from '../invitations.ts'
 import { removePerson } from '../people.ts'
-import { invitations, memberships, users } from '../table.ts'
+import { invitations, memberships, ssoLinks, users } from '../table.ts'
 import { createScimToken } from './scim-tokens.ts'
 
 setDefaultTimeout(120_000)
 
-const SETTINGS = { SSO_ALLOW_HTTP: 'on' }
+/** The app's settings: the test provider is on http://, and domains are checked on the test DNS server. */
+let SETTINGS: Record<string, string> = {}
 const CALLBACK = 'http://localhost/sign-in/sso/callback'
 let provider: TestProvider
+let dns: TestDns
 
 beforeAll(async () => {
 	// The in-process app's BASE_URL is http://localhost:3000, so its redirect URI is that one.
 	provider = await startProvider('http://localhost:3000/sign-in/sso/callback')
+	dns = await startDns()
+	SETTINGS = { SSO_ALLOW_HTTP: 'on', DNS_SERVERS: dns.server }
 })
-afterAll(() => provider.stop())
+afterAll(async () => {
+	await provider.stop()
+	await dns.stop()
+})
 
-/** A workspace whose owner saved single sign-on for a new domain of its own. */
+/** A workspace whose owner saved single sign-on for a new domain of its own, and verified it (its TXT record on the test DNS server). */
 async function workspaceWithSso(o: { role?: string; requireSso?: boolean } = {}) {
 	const ws = await newWorkspace()
 	const owner = await newPerson(ws, 'owner')
@@ -44,17 +53,21 @@ async function workspaceWithSso(o: { role?: string; requireSso?: boolean } = {})
 		...(o.requireSso ? { requireSso: 'on' } : {}),
 	})
 	expect(saved.redirectedTo).toBe('/settings/sso?done=saved')
+	expect((await verifyByDns(page, dns, domain)).redirectedTo).toBe('/settings/sso?done=domain-verified#domain-verification')
 	return { ws, owner, domain, page }
 }
 
-/** A browser that signs in with SSO as `email`; returns the callback's answer and the client. */
-async function ssoSignIn(email: string) {
+/**
+ * A browser that signs in with SSO as `email`; returns the callback's answer and the client. At the
+ * provider it logs in as `login` (`email#2`: another account there with the same address).
+ */
+async function ssoSignIn(email: string, login = email) {
 	const { app } = await portalApp(SETTINGS)
 	const client = new PortalClient(app, { address: uniqueAddress() })
 	await client.get('/sign-in/sso')
 	const started = await client.post('/sign-in/sso', { email, next: '/portal' })
 	if (started.status !== 303) return { client, started, back: null, callback: null }
-	const back = await loginAt(started.headers.get('location')!, email, 'http://localhost:3000/sign-in/sso/callback')
+	const back = await loginAt(started.headers.get('location')!, login, 'http://localhost:3000/sign-in/sso/callback')
 	const path = new URL(back).pathname + new URL(back).search
 	const callback = await client.get(path)
 	return { client, started, back: path, callback }
@@ -207,11 +220,55 @@ describe('Sign in with SSO', () => {
 			domains: domain,
 			newPersonRole: 'recruiter',
 		})
+		expect((await verifyByDns(page, dns, domain)).redirectedTo).toBe('/settings/sso?done=domain-verified#domain-verification')
 		await down.stop()
 		await client.get('/sign-in/sso')
 		const refused = await client.post('/sign-in/sso', { email: `a@${domain}`, next: '/portal' })
 		expect(refused.status).toBe(422)
 		expect(refused.text).toContain('could not be reached')
+	})
+
+	test('the provider’s account (sub) is kept at the first sign-in: another account with the same address is refused until an owner forgets the first; another issuer links anew', async () => {
+		const { ws, domain, page } = await workspaceWithSso()
+		const email = `leaver.${unique('p')}@${domain}`
+		expect((await ssoSignIn(email)).callback!.status).toBe(303)
+		const { deps } = await portalApp(SETTINGS)
+		const [link] = await deps.db.select().from(ssoLinks).where(eq(ssoLinks.workspaceId, ws.id)).innerJoin(users, eq(users.id, ssoLinks.userId))
+		expect([link!.sso_links.issuer, link!.sso_links.subject, link!.users.email]).toEqual([provider.issuer, email, email])
+		expect((await ssoSignIn(email)).callback!.status).toBe(303)
+
+		// The provider gave the address to another account: it does not open the first one's.
+		const reused = await ssoSignIn(email, `${email}#2`)
+		expect(reused.callback!.status).toBe(422)
+		expect(reused.callback!.text).toContain('signed in here before with another account at your identity provider')
+		expect((await reused.client.get('/portal')).status).toBe(303)
+
+		// An owner forgets the first account (the provider re-created it on purpose): the next one is linked.
+		await page.get('/settings/sso')
+		const unknown = await page.submit('/settings/sso/provider-accounts/forget', { email: `nobody.${unique('n')}@${domain}` })
+		expect(unknown.status).toBe(422)
+		expect(unknown.text).toContain('signed in here with single sign-on')
+		const forgot = await page.submit('/settings/sso/provider-accounts/forget', { email })
+		expect(forgot.redirectedTo).toBe('/settings/sso?done=provider-account-forgotten#provider-accounts')
+		expect((await ssoSignIn(email, `${email}#2`)).callback!.status).toBe(303)
+		expect((await ssoSignIn(email)).callback!.status).toBe(422)
+
+		// The owner moves to another provider: its accounts link at their first sign-in there.
+		const next = await startProvider('http://localhost:3000/sign-in/sso/callback')
+		try {
+			await page.get('/settings/sso')
+			const moved = await page.submit('/settings/sso', {
+				issuer: next.issuer,
+				clientId: next.clientId,
+				clientSecret: next.clientSecret,
+				domains: domain,
+				newPersonRole: 'recruiter',
+			})
+			expect(moved.redirectedTo).toBe('/settings/sso?done=saved')
+			expect((await ssoSignIn(email, `${email}#3`)).callback!.status).toBe(303)
+		} finally {
+			await next.stop()
+		}
 	})
 
 	test('Require single sign-on: only owners keep a password there', async () => {

@@ -1,0 +1,66 @@
+/**
+ * Which account at the identity provider a person is (`sso_links`): the provider's `sub` for them,
+ * kept at their first sign-in with single sign-on in a workspace.
+ *
+ * Rules:
+ * - A later sign-in for the same address whose `sub` differs at the same issuer is refused: the
+ *   provider gave the address to another account (a leaver's address reused), and that account must
+ *   not open the first one's Benchline account, its history and its access.
+ * - A sign-in through another issuer (the owner changed provider) links anew: the owner chose it.
+ * - People signed in before links were kept are linked at their next sign-in.
+ * - An owner may forget a person's link (the provider re-created their account on purpose): their
+ *   next sign-in links the account it comes with.
+ */
+import { and, eq } from 'drizzle-orm'
+import type { Actor } from '../../../core/actor.ts'
+import type { AppDeps } from '../../../core/deps.ts'
+import { AppError } from '../../../core/errors.ts'
+import type { Db } from '../../../db/client.ts'
+import { recordActivity } from '../../activity/index.ts'
+import { ssoLinks, users } from '../table.ts'
+import { SsoProblem } from './oidc.ts'
+import { requireManageSso } from './scim-tokens.ts'
+
+export interface ProviderAccount {
+	workspaceId: string
+	userId: string
+	email: string
+	issuer: string
+	subject: string
+	now: Date
+}
+
+/** Links the person to the provider's account on first use; refuses another account at the same issuer. */
+export async function requireSameProviderAccount(tx: Db, a: ProviderAccount): Promise<void> {
+	const [link] = await tx
+		.select({ issuer: ssoLinks.issuer, subject: ssoLinks.subject })
+		.from(ssoLinks)
+		.where(and(eq(ssoLinks.workspaceId, a.workspaceId), eq(ssoLinks.userId, a.userId)))
+	if (link?.issuer === a.issuer && link.subject === a.subject) return
+	if (link?.issuer === a.issuer)
+		throw new SsoProblem(
+			`${a.email} signed in here before with another account at your identity provider, so you were not signed in. If your provider re-created your account, ask an owner of this workspace to forget the old one (Single sign-on settings)`,
+		)
+	const values = { issuer: a.issuer, subject: a.subject, linkedAt: a.now }
+	await tx
+		.insert(ssoLinks)
+		.values({ workspaceId: a.workspaceId, userId: a.userId, ...values })
+		.onConflictDoUpdate({ target: [ssoLinks.workspaceId, ssoLinks.userId], set: values })
+}
+
+/** An owner forgets the provider account a person is linked to: their next sign-in links anew. */
+export async function forgetProviderAccount(deps: AppDeps, actor: Actor, input: { email: string }): Promise<void> {
+	requireManageSso(deps, actor)
+	const email = input.email.trim().toLowerCase()
+	await deps.db.transaction(async (tx) => {
+		const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email))
+		const removed = user
+			? await tx
+					.delete(ssoLinks)
+					.where(and(eq(ssoLinks.workspaceId, actor.workspaceId), eq(ssoLinks.userId, user.id)))
+					.returning({ userId: ssoLinks.userId })
+			: []
+		if (!removed.length) throw new AppError('NOT_FOUND', `No one with the address ${email || '(none)'} signed in here with single sign-on`)
+		await recordActivity(tx, actor, { action: 'sso.provider_account_forgotten', targetType: 'user', targetId: user!.id, detail: { email } })
+	})
+}

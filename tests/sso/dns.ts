@@ -1,0 +1,89 @@
+/**
+ * A real DNS server for the tests: dnsmasq (Debian's `dnsmasq-base`) on a loopback port, answering
+ * for the test domains (`.example`, `.test`) alone: a name it was not given is NXDOMAIN, as a real
+ * zone answers. dnsmasq reads its TXT records at start, so setting a record restarts it on the same
+ * port (the app under test keeps `DNS_SERVERS=127.0.0.1:<port>`).
+ */
+import { createSocket } from 'node:dgram'
+import { existsSync } from 'node:fs'
+
+const DNSMASQ = ['/usr/sbin/dnsmasq', '/usr/bin/dnsmasq'].find((p) => existsSync(p)) ?? 'dnsmasq'
+
+export interface TestDns {
+	/** For `DNS_SERVERS`. */
+	server: string
+	/** Sets the TXT record(s) at `name` (none: removes it) and restarts the server with them. */
+	setTxt(name: string, ...values: string[]): Promise<void>
+	stop(): Promise<void>
+}
+
+/** A UDP port free now on 127.0.0.1. */
+async function freePort(): Promise<number> {
+	const socket = createSocket('udp4')
+	await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve))
+	const { port } = socket.address()
+	await new Promise<void>((resolve) => socket.close(() => resolve()))
+	return port
+}
+
+export async function startDns(): Promise<TestDns> {
+	const port = await freePort()
+	const records = new Map<string, string[]>()
+	let child: ReturnType<typeof Bun.spawn> | undefined
+	const start = async () => {
+		// No shell between: the value is passed as it is (a comma would start a second string).
+		const txt = [...records].flatMap(([name, values]) => values.map((v) => `--txt-record=${name},${v}`))
+		child = Bun.spawn(
+			[
+				DNSMASQ,
+				'--keep-in-foreground',
+				'--conf-file=/dev/null',
+				`--port=${port}`,
+				'--listen-address=127.0.0.1',
+				'--bind-interfaces',
+				'--no-resolv',
+				'--no-hosts',
+				'--local=/example/',
+				'--local=/test/',
+				...txt,
+			],
+			{ stdout: 'ignore', stderr: 'pipe' },
+		)
+		await waitUntilAnswering(port, child)
+	}
+	const stop = async () => {
+		if (!child) return
+		child.kill()
+		await child.exited
+		child = undefined
+	}
+	await start()
+	return {
+		server: `127.0.0.1:${port}`,
+		async setTxt(name, ...values) {
+			if (values.length) records.set(name, values)
+			else records.delete(name)
+			await stop()
+			await start()
+		},
+		stop,
+	}
+}
+
+/** dnsmasq is ready once it answers a query (it binds before it answers, but a query tells for sure). */
+async function waitUntilAnswering(port: number, child: ReturnType<typeof Bun.spawn>): Promise<void> {
+	const { Resolver } = await import('node:dns/promises')
+	const resolver = new Resolver({ timeout: 200, tries: 1 })
+	resolver.setServers([`127.0.0.1:${port}`])
+	for (let i = 0; i < 50; i++) {
+		if (child.exitCode !== null) throw new Error(`dnsmasq exited ${child.exitCode}: ${await new Response(child.stderr as ReadableStream).text()}`)
+		try {
+			await resolver.resolveTxt('ready.example')
+			return
+		} catch (error) {
+			if ((error as { code?: string }).code === 'ENOTFOUND') return
+		}
+		await Bun.sleep(50)
+	}
+	throw new Error('dnsmasq did not answer within 10 s')
+}
