@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { html } from '../../core/html.ts'
+import { breakable, html } from '../../core/html.ts'
 import type { PageSection } from '../../core/module.ts'
 import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { dataTable, tag, when } from '../../core/ui.ts'
@@ -85,7 +85,7 @@ ${dataTable<MessageLine>({
 	columns: [
 		{
 			label: 'Message',
-			cell: (m) => html`<a href="/inbox/${m.threadId}">${m.subject || 'No subject'}</a>${m.preview ? html`<br><span class="meta">${m.preview}</span>` : ''}`,
+			cell: (m) => html`<a href="/inbox/${m.threadId}">${m.subject || 'No subject'}</a>${m.preview ? html`<br><span class="meta">${breakable(m.preview)}</span>` : ''}`,
 		},
 		{ label: 'When', cell: (m) => when(m.at) },
 		{ label: 'By', cell: (m) => (m.channel === 'email' ? 'E-mail' : 'Text message') },

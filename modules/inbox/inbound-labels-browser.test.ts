@@ -129,8 +129,9 @@ for (const width of [390, 1280] as const)
 				for (const label of ['Sender not verified', 'Automatic reply', 'Delivery report', 'Not delivered'])
 					expect(await section.getByText(label, { exact: true }).count()).toBeGreaterThan(0)
 				await section.screenshot({ path: `${SHOTS}/candidate-messages-labels-${width}.png` })
-				// Nothing wider than the screen: the preview of what we sent ends with an unbroken careers
-				// address, which once widened the phone's card table past the screen. Each label fits on a line.
+				// Nothing wider than the screen: the preview of what we sent ends with a long careers address,
+				// which once widened the phone's card table past the screen (it now wraps at its / and .).
+				// Each label fits on a line.
 				expect(await overflowing(page)).toEqual([])
 				for (const box of await section.locator('.tag').evaluateAll((tags) => tags.map((t) => t.getBoundingClientRect().width)))
 					expect(box).toBeLessThan(width / 2)
