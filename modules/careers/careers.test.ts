@@ -4,7 +4,8 @@
  * re-opened; drafts are never public.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { call, newVendor, newWorkspace, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { call, callOn, newVendor, newWorkspace, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { portalApp } from '../../tests/portal.ts'
 import { jobs } from '../jobs/table.ts'
 
 // Opening the shared test database can take seconds on a busy machine: do it before the first test.
@@ -231,6 +232,20 @@ describe('lists, closing and re-opening', () => {
 		expect(changed.status).toBe(200)
 		expect(changed.text).not.toContain(job.url!)
 		expect(changed.headers.get('etag')).not.toBe(etag)
+	})
+
+	test('the sitemap served at another address (BASE_URL moved) is a new copy: 200 with the new addresses, not 304', async () => {
+		const { key } = await setup()
+		await publish(key, { vendorJobId: 'MOVE-1', title: 'Moving Engineer' })
+		const first = await call('GET', '/sitemap.xml')
+		const etag = first.headers.get('etag')!
+		const moved = await portalApp({ BASE_URL: 'https://jobs.moved.example' })
+		const again = await callOn(moved.app, 'GET', '/sitemap.xml', { headers: { 'if-none-match': etag } })
+		expect(again.status).toBe(200)
+		expect(again.text).toContain('https://jobs.moved.example/careers/')
+		expect(again.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/)
+		expect(again.headers.get('etag')).not.toBe(etag)
+		expect((await callOn(moved.app, 'GET', '/sitemap.xml', { headers: { 'if-none-match': again.headers.get('etag')! } })).status).toBe(304)
 	})
 
 	test('a Draft job is not public: 404, not listed, not in the sitemap', async () => {

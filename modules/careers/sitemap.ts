@@ -5,6 +5,7 @@
  * `<lastmod>`. Every file is streamed a page of rows at a time, with an ETag and Last-Modified of what
  * it lists (a crawler's `If-None-Match` gets a 304 until one of its jobs changes).
  */
+import { createHash } from 'node:crypto'
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import type { AuthPlugin } from '../../core/http/auth.ts'
@@ -39,11 +40,17 @@ function sitemapIndex(deps: AppDeps, lastmods: Date[]): string {
 
 /**
  * A sitemap file's answer: 304 when the crawler's copy is current, else `body()`. The index depends on
- * every open job (how many files, each one's last change), a file on its own run of jobs.
+ * every open job (how many files, each one's last change), a file on its own run of jobs; both on the
+ * address the portal is served at (`BASE_URL`): every `<loc>` is under it, so a move to another
+ * address is a new copy.
  */
 async function sitemapResponse(deps: AppDeps, request: Request, skip: number, limit: number | undefined, body: () => Promise<BodyInit>): Promise<Response> {
 	const version = await openJobsSitemapVersion(deps, skip, limit)
-	const validators = { etag: `"${version.digest}"`, lastModified: version.lastChange ?? new Date(0) }
+	const tag = createHash('sha256')
+		.update(JSON.stringify([deps.config.baseUrl, version.digest]))
+		.digest('hex')
+		.slice(0, 32)
+	const validators = { etag: `"${tag}"`, lastModified: version.lastChange ?? new Date(0) }
 	const headers = { ...XML, 'Cache-Control': 'no-cache' }
 	if (notModified(request, validators)) return notModifiedResponse(validators, { 'Cache-Control': 'no-cache' })
 	return new Response(await body(), { headers: { ...headers, ...validatorHeaders(validators) } })

@@ -83,6 +83,23 @@ describe('checkSender: only our receiving server’s topmost field counts', () =
 		expect(checkSender([`MX.Benchline.TEST; dmarc=pass header.from=example.org`], ours, from).check).toBe('verified')
 	})
 
+	test('case aside is ASCII case only: a look-alike that lower-cases into our id (the Kelvin sign) is another server’s', () => {
+		const kelvin = '\u212A'
+		expect(kelvin.toLowerCase()).toBe('k')
+		const bank = 'mx.bank.test'
+		// A copy the receiving server does not recognise as its own (and so does not delete) is not ours.
+		expect(checkSender([`mx.ban${kelvin}.test; dmarc=pass header.from=example.org`], bank, from)).toEqual({
+			check: 'not_verified',
+			reason: 'The receiving server recorded no results for this message',
+		})
+		expect(checkSender([`mx.ban${kelvin}.test; dmarc=pass (unclosed`, `${bank}; dmarc=pass header.from=example.org`], bank, from).check).toBe('verified')
+		// Nor is a domain with one the From's domain (or one above it).
+		const verdict = (results: string, address = from) => checkSender([`${ours}; ${results}`], ours, address).check
+		expect(verdict(`dmarc=pass header.from=${'example.org'.replace('e', '\u0435')}`)).toBe('not_verified')
+		expect(verdict('dkim=pass header.d=key.example.org', `nora@${kelvin}ey.example.org`)).toBe('not_verified')
+		expect(verdict(`dkim=pass header.d=${kelvin}ey.example.org`, 'nora@key.example.org')).toBe('not_verified')
+	})
+
 	test('the topmost field of ours decides: a copy further down (a sender’s, left by a server that does not delete them) does not', () => {
 		const real = `${ours}; dmarc=fail header.from=example.org`
 		const copy = `${ours}; dmarc=pass header.from=example.org`

@@ -46,6 +46,13 @@ const MAX_FIELD = 16_000
 const MAX_RESULTS = 100
 const KEYWORD = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/
 
+/**
+ * Lower case for ASCII letters only, as RFC 8601 (§2.5) and DNS compare names: `toLowerCase` also
+ * folds look-alikes into ASCII (the Kelvin sign U+212A becomes `k`), so a name a server would never
+ * call its own, or a domain no DNS holds, would compare equal to one it does.
+ */
+const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (c) => c.toLowerCase())
+
 class Reader {
 	i = 0
 	constructor(readonly s: string) {}
@@ -103,19 +110,19 @@ class Reader {
 /** One `resinfo` after its `;`: `method[/version]=result [reason=…] [ptype.property=value …]`; null when malformed. */
 function resinfo(r: Reader): AuthResult | null {
 	if (!r.cfws()) return null
-	const method = r.token('=/').toLowerCase()
+	const method = asciiLower(r.token('=/'))
 	if (!KEYWORD.test(method) || !r.cfws()) return null
 	if (r.eat('/')) {
 		if (!r.cfws() || !/^\d+$/.test(r.token('=')) || !r.cfws()) return null
 	}
 	if (!r.eat('=') || !r.cfws()) return null
-	const result = r.token().toLowerCase()
+	const result = asciiLower(r.token())
 	if (!KEYWORD.test(result)) return null
 	const props: Record<string, string> = {}
 	for (;;) {
 		if (!r.cfws()) return null
 		if (r.done || r.peek() === ';') return { method, result, props }
-		const key = r.token('=').toLowerCase()
+		const key = asciiLower(r.token('='))
 		if (!(key === 'reason' || /^[a-z0-9-]+\.[a-z0-9-]+$/.test(key)) || !r.cfws() || !r.eat('=') || !r.cfws()) return null
 		const value = r.value()
 		if (value === null) return null
@@ -140,7 +147,7 @@ export function parseAuthResults(value: string): AuthResultsField | null {
 		if (!r.eat(';') || results.length >= MAX_RESULTS) return null
 		const save = r.i
 		// `; none`: no method was applied.
-		if (r.cfws() && r.token().toLowerCase() === 'none' && r.cfws() && r.done) break
+		if (r.cfws() && asciiLower(r.token()) === 'none' && r.cfws() && r.done) break
 		r.i = save
 		const one = resinfo(r)
 		if (!one) return null
@@ -159,7 +166,7 @@ export interface SenderVerdict {
 
 const domainOf = (address: string | undefined) => {
 	const at = address?.lastIndexOf('@') ?? -1
-	const domain = (at >= 0 ? address!.slice(at + 1) : (address ?? '')).trim().toLowerCase().replace(/\.$/, '')
+	const domain = asciiLower((at >= 0 ? address!.slice(at + 1) : (address ?? '')).trim()).replace(/\.$/, '')
 	return /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain) ? domain : null
 }
 
@@ -191,12 +198,13 @@ function authservIdOf(value: string): string | null {
  * top first) of the server named `authservId`.
  */
 export function checkSender(fields: readonly string[], authservId: string, fromAddress: string): SenderVerdict {
-	const wanted = authservId.toLowerCase()
+	const wanted = asciiLower(authservId)
 	for (const value of fields) {
 		const parsed = parseAuthResults(value)
-		if (parsed?.authservId.toLowerCase() === wanted) return verdictOf(parsed, fromAddress)
+		if (parsed && asciiLower(parsed.authservId) === wanted) return verdictOf(parsed, fromAddress)
 		// One naming our server that we cannot read is still the topmost of ours: nothing below it counts.
-		if (!parsed && authservIdOf(value)?.toLowerCase() === wanted) return { check: 'not_verified', reason: 'The receiving server’s results could not be read' }
+		const id = parsed ? null : authservIdOf(value)
+		if (id && asciiLower(id) === wanted) return { check: 'not_verified', reason: 'The receiving server’s results could not be read' }
 	}
 	return { check: 'not_verified', reason: 'The receiving server recorded no results for this message' }
 }

@@ -82,6 +82,35 @@ describe('automaticKind', () => {
 		)
 		expect(automaticKind(await message(['From: mailer-daemon@example.org', 'Subject: failure']), 'mailer-daemon@example.org')).toBe('delivery_report')
 	})
+
+	test('a person’s mail forwarding a bounce (a message/rfc822 part, inline or unlabelled) is still theirs', async () => {
+		const bounce = deliveryReport({ original: '<out_fwd@localhost>' })
+		for (const disposition of [[], ['Content-Disposition: inline']]) {
+			const raw = [
+				'From: Nora <nora@example.org>',
+				'To: no-reply@localhost',
+				'Subject: Re: Offer',
+				'MIME-Version: 1.0',
+				'Content-Type: multipart/mixed; boundary="M"',
+				'',
+				'--M',
+				'Content-Type: text/plain',
+				'',
+				'I accept. Your mail to my old address bounced: here is what came back.',
+				'--M',
+				'Content-Type: message/rfc822',
+				...disposition,
+				'',
+				bounce,
+				'--M--',
+				'',
+			].join('\r\n')
+			const email = await PostalMime.parse(raw)
+			// postal-mime unpacks the forwarded report's parts beside the mail's own.
+			expect(email.attachments.map((a) => a.mimeType)).toContain('message/delivery-status')
+			expect({ disposition, kind: automaticKind(email, from) }).toEqual({ disposition, kind: null })
+		}
+	})
 })
 
 describe('what a delivery report says', () => {

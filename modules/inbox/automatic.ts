@@ -5,8 +5,11 @@
  *
  * Rules:
  * - A delivery report: a `multipart/report` with `report-type=delivery-status`, a
- *   `message/delivery-status` body or part (RFC 3464; `message/global-delivery-status`, RFC 6533),
- *   or a sender whose mailbox is `MAILER-DAEMON` or `postmaster`.
+ *   `message/delivery-status` body or a part of a `multipart/report` (RFC 3464;
+ *   `message/global-delivery-status`, RFC 6533), or a sender whose mailbox is `MAILER-DAEMON` or
+ *   `postmaster`. Only the message's own structure counts: a person's mail carrying a bounce they
+ *   forward (a `message/rfc822` part, which postal-mime unpacks into the same list of attachments)
+ *   is still theirs, and what it quotes marks nothing.
  * - Automatic: `Auto-Submitted` with any value but `no` (RFC 3834), `Precedence` `bulk`, `junk`,
  *   `list` or `auto_reply`, an `X-Autoreply` or `X-Autorespond` field, a null `Return-Path: <>` (RFC
  *   3834 §3.3 has automatic responses sent so), or any other `multipart/report` (a read receipt).
@@ -46,7 +49,9 @@ export function automaticKind(email: Email, fromAddress: string): AutomaticKind 
 	if (
 		(report && /report-type\s*=\s*"?delivery-status"?/i.test(type)) ||
 		DSN_TYPES.includes(firstWord(type)) ||
-		email.attachments.some((a) => DSN_TYPES.includes(a.mimeType.toLowerCase())) ||
+		// A status part counts in a report only: one inside a forwarded message (unpacked beside the
+		// mail's own parts) is what the person forwards, not what this message is.
+		(report && email.attachments.some((a) => DSN_TYPES.includes(a.mimeType.toLowerCase()))) ||
 		mailbox === 'mailer-daemon' ||
 		mailbox === 'postmaster'
 	)

@@ -67,7 +67,7 @@ where t.workspace_id = ${actor.workspaceId} and t.candidate_id = ${candidateId} 
 }
 
 /** A received message that is no reply of the candidate's, whatever its From says. */
-const NOTES = { automatic: 'Automatic reply', delivery_report: 'Delivery report', not_verified: 'Sender not verified' } as const
+export const NOTES = { automatic: 'Automatic reply', delivery_report: 'Delivery report', not_verified: 'Sender not verified' } as const
 
 export const messagesSection: PageSection = {
 	page: 'candidate',
@@ -85,7 +85,8 @@ ${dataTable<MessageLine>({
 	columns: [
 		{
 			label: 'Message',
-			cell: (m) => html`<a href="/inbox/${m.threadId}">${m.subject || 'No subject'}</a>${m.preview ? html`<br><span class="meta">${breakable(m.preview)}</span>` : ''}`,
+			cell: (m) =>
+				html`<a href="/inbox/${m.threadId}">${m.subject || 'No subject'}</a>${m.preview ? html`<br><span class="meta">${breakable(m.preview)}</span>` : ''}`,
 		},
 		{ label: 'When', cell: (m) => when(m.at) },
 		{ label: 'By', cell: (m) => (m.channel === 'email' ? 'E-mail' : 'Text message') },

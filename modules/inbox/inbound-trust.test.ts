@@ -54,11 +54,11 @@ const dmarcPass = (domain: string) => stamped(`spf=pass smtp.mailfrom=${domain};
 /** A candidate of `space` at `email` (a new one by default) with an application, and a mail from us they can answer. */
 async function mailed(space: TestWorkspace, name: string, email = `c${++n}.${space.slug}@example.org`) {
 	const id = await newCandidate(space, { name, email })
-	await newApplication(space, id, space === ws ? job : await newVendorJob(space, { title: 'QA Engineer' }))
+	const applicationId = await newApplication(space, id, space === ws ? job : await newVendorJob(space, { title: 'QA Engineer' }))
 	const deps = await testDeps()
 	const sent = await deps.db.transaction((tx) => enqueueMail(tx, { workspaceId: space.id, to: email, subject: 'Offer', text: 'The offer.' }, deps))
 	await syncOutbox(deps, space.id)
-	return { id, email, name, messageId: sent.messageId, outboxId: sent.id }
+	return { id, email, name, messageId: sent.messageId, outboxId: sent.id, applicationId }
 }
 
 const thread = async (threadId: string) => (await owner.tool('get_inbox_thread', { threadId })).data.thread
@@ -137,6 +137,31 @@ describe('the sender is verified by our receiving server’s results (INBOUND_MA
 			rfc822({ From: c.email, To: to, Subject: 'A question', 'Message-ID': `<vnew.${ws.slug}@x>` }, 'Is it remote?', dmarcPass(c.email.split('@')[1]!)),
 		)
 		expect((await thread(verified.json.threadId)).counterpart).toMatchObject({ type: 'candidate', id: c.id })
+	})
+
+	test('the application page says so too: a forged reply is not "From the candidate", a bounce shows on what we sent', async () => {
+		const c = await mailed(ws, 'Lea Application')
+		const page = async () => (await (await signedIn(owner)).get(`/applications/${c.applicationId}`)).text
+		const entry = (text: string, words: string) => {
+			const at = text.indexOf(words)
+			expect(at).toBeGreaterThan(0)
+			return text.slice(text.lastIndexOf('<li>', at), at)
+		}
+		const domain = c.email.split('@')[1]!
+		const send = (tag: string, text: string, top: string[] = []) =>
+			inbound(
+				rfc822({ From: c.email, To: 'no-reply@localhost', Subject: 'Re: Offer', 'Message-ID': `<${tag}.${ws.slug}@x>`, 'In-Reply-To': c.messageId }, text, top),
+			)
+		await send('appforged', 'Pay my salary to this new account.')
+		await send('appreal', 'Looking forward to it.', dmarcPass(domain))
+		await inbound(deliveryReport(c.messageId))
+		const text = await page()
+		expect(entry(text, 'Pay my salary to this new account.')).not.toContain('From the candidate')
+		expect(entry(text, 'Pay my salary to this new account.')).toContain('Sender not verified')
+		expect(entry(text, 'Looking forward to it.')).toContain('From the candidate')
+		expect(entry(text, 'Your message could not be delivered.')).toContain('Delivery report')
+		expect(entry(text, 'The offer.')).toContain('To the candidate')
+		expect(entry(text, 'The offer.')).toContain('Not delivered')
 	})
 
 	test('INBOUND_MAIL_AUTHSERV_ID unset: filed by its From as today, but labelled "not checked" (tools and page)', async () => {
@@ -237,6 +262,38 @@ describe('mail no person wrote is filed, labelled, and never a reply', () => {
 		expect(lines.find((m) => m.direction === 'in')).toMatchObject({ note: 'delivery_report' })
 	})
 
+	test('a reply of hers forwarding a bounce (a message/rfc822 part) is still her reply, and marks nothing bounced', async () => {
+		const c = await mailed(ws, 'Ines Forwards')
+		const bounce = deliveryReport(c.messageId).replace(/^Authentication-Results:[^\r]*\r\n/, '')
+		const raw = [
+			...dmarcPass(c.email.split('@')[1]!),
+			`From: Ines <${c.email}>`,
+			'To: no-reply@localhost',
+			'Subject: Re: Offer',
+			`Message-ID: <fwdbounce.${ws.slug}@x>`,
+			`In-Reply-To: ${c.messageId}`,
+			'MIME-Version: 1.0',
+			'Content-Type: multipart/mixed; boundary="M"',
+			'',
+			'--M',
+			'Content-Type: text/plain',
+			'',
+			'I accept the offer. Your copy to my old address bounced, here is what came back.',
+			'--M',
+			'Content-Type: message/rfc822',
+			'',
+			bounce,
+			'--M--',
+			'',
+		].join('\r\n')
+		const res = await inbound(raw)
+		const got = await thread(res.json.threadId)
+		expect(got.counterpart).toMatchObject({ type: 'candidate', id: c.id })
+		expect(got.messages.find((m: any) => m.direction === 'out').delivery).not.toBe('bounced')
+		expect(got.messages.at(-1)).toMatchObject({ direction: 'in', automatic: null, senderCheck: 'verified', from: { writtenBy: 'candidate' } })
+		expect(await waiting(res.json.threadId)).toHaveLength(1)
+	})
+
 	test('a report that delivery is only delayed marks nothing', async () => {
 		const c = await mailed(ws, 'Tao Delayed')
 		const res = await inbound(deliveryReport(c.messageId, 'delayed'))
@@ -310,6 +367,61 @@ describe('a reference to a message we never sent copies nothing', () => {
 		expect(await copied(unsent.id)).toBe(0)
 		const [filed] = await deps.db.select().from(inboxThreads).where(eq(inboxThreads.id, reply.json.threadId))
 		expect(filed).toMatchObject({ workspaceId: third.id, candidateId: cid })
+	})
+})
+
+describe('one of our Message-IDs is only ever what we sent', () => {
+	test('a message that gave itself the id of our mail (its recipient knows it) draws no answer to our mail into its workspace', async () => {
+		const deps = await testDeps()
+		const planted = async (messageId: string) => {
+			const theirs = await newWorkspace()
+			const res = await inbound(
+				rfc822(
+					{ From: 'spy@stranger.example', To: `reply+${theirs.slug}@localhost`, Subject: 'Notes', 'Message-ID': messageId },
+					'Kept here.',
+					dmarcPass('stranger.example'),
+				),
+			)
+			expect(res.json.status).toBe('accepted')
+			return theirs
+		}
+		const answer = async (c: { email: string; messageId: string }, tag: string) => {
+			const res = await inbound(
+				rfc822(
+					{ From: c.email, To: 'no-reply@localhost', Subject: 'Re: Offer', 'Message-ID': `<${tag}.${ws.slug}@x>`, 'In-Reply-To': c.messageId },
+					'My current salary is in the attachment.',
+					dmarcPass(c.email.split('@')[1]!),
+				),
+			)
+			expect(res.status).toBe(200)
+			const copies = await deps.db
+				.select()
+				.from(inboxMessages)
+				.where(eq(inboxMessages.messageId, `<${tag}.${ws.slug}@x>`))
+			return { res, workspaces: copies.map((m) => m.workspaceId) }
+		}
+
+		// Planted after our copy is in the inbox: the answer was filed in both.
+		const c = await mailed(ws, 'Jae Planted')
+		await planted(c.messageId)
+		const after = await answer(c, 'ans-after')
+		expect(after.workspaces).toEqual([ws.id])
+		expect(after.res.json.copies).toHaveLength(1)
+		const [filed] = await deps.db.select().from(inboxThreads).where(eq(inboxThreads.id, after.res.json.threadId))
+		expect(filed).toMatchObject({ workspaceId: ws.id, candidateId: c.id })
+
+		// Planted before our copy is in the inbox: the answer was filed there (and ours not copied on time).
+		const email = `kai.${ws.slug}@example.org`
+		const id = await newCandidate(ws, { name: 'Kai Early', email })
+		const sent = await deps.db.transaction((tx) =>
+			enqueueMail(tx, { workspaceId: ws.id, to: email, subject: 'Offer', text: 'The offer.', recipient: { type: 'candidate', id } }, deps),
+		)
+		const early = await planted(sent.messageId)
+		const before = await answer({ email, messageId: sent.messageId }, 'ans-before')
+		expect(before.workspaces).toEqual([ws.id])
+		expect(before.workspaces).not.toContain(early.id)
+		const [ours] = await deps.db.select().from(inboxThreads).where(eq(inboxThreads.id, before.res.json.threadId))
+		expect(ours).toMatchObject({ workspaceId: ws.id, candidateId: id })
 	})
 })
 

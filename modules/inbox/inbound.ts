@@ -7,7 +7,8 @@
  *   `References`, newest first; for a delivery report, also the message whose headers it quotes).
  *   When the inbox does not hold that message yet, only a Message-ID of ours (`<out_…@host>`, an
  *   outbox row) makes it copy what was sent, and only in that row's workspace: ids nobody sent cost
- *   one look-up and no copying.
+ *   one look-up and no copying. An id of ours names only our copy of what we sent: a received
+ *   message that gave itself one (its recipient knows it) draws no answer to our mail anywhere.
  * - Each workspace its recipients (envelope, To, Cc) name (`anything+<workspace>@…`) gets its own
  *   copy too, in a new conversation there unless the message answers one there: the sender (the
  *   one candidate or vendor of that workspace at that address, or a new conversation) is looked
@@ -178,13 +179,17 @@ interface Answered {
 /**
  * The conversations of the message a reply answers: the newest of `answered` that the inbox holds,
  * in each workspace holding it (one we sent is in one workspace; a message that came in to several
- * is in each).
+ * is in each). One of our own ids (`OUR_ID`) is only ever our copy of what we sent, in the workspace
+ * that sent it: a received message carrying it (its recipient knows it, and can give their own
+ * mail that Message-ID, to a workspace of theirs) is passed over, or every later answer to our
+ * mail would be copied there too, or only there while ours is not in the inbox yet.
  */
 async function answeredThreads(deps: AppDeps, answered: string[]): Promise<Answered[]> {
 	const lookup = async () => {
-		const hits = await deps.db
+		const rows = await deps.db
 			.select({
 				messageId: inboxMessages.messageId,
+				direction: inboxMessages.direction,
 				workspaceId: inboxMessages.workspaceId,
 				threadId: inboxMessages.threadId,
 				counterpartType: inboxThreads.counterpartType,
@@ -195,6 +200,7 @@ async function answeredThreads(deps: AppDeps, answered: string[]): Promise<Answe
 			.from(inboxMessages)
 			.innerJoin(inboxThreads, eq(inboxThreads.id, inboxMessages.threadId))
 			.where(inArray(inboxMessages.messageId, answered))
+		const hits = rows.filter((h) => h.direction === 'out' || !OUR_ID.test(h.messageId ?? ''))
 		const newest = answered.find((a) => hits.some((h) => h.messageId === a))
 		return hits.filter((h) => h.messageId === newest).slice(0, MAX_WORKSPACES)
 	}
