@@ -350,7 +350,9 @@ export const ssoDomainClaims = pgTable(
 /**
  * Which account at the identity provider (its issuer and `sub`) a person's first sign-in with the
  * workspace's single sign-on linked them to: a later sign-in for the same address with another `sub`
- * at the same issuer (an address the provider gave to someone else) is refused.
+ * at the same issuer (an address the provider gave to someone else) is refused; and one provider
+ * account is one person in a workspace (`sso_links_subject`): signing in with another person's
+ * address (changed at the provider) opens no one's account but its own.
  */
 export const ssoLinks = pgTable(
 	'sso_links',
@@ -365,7 +367,7 @@ export const ssoLinks = pgTable(
 		subject: text('subject').notNull(),
 		linkedAt: at('linked_at').notNull().defaultNow(),
 	},
-	(t) => [primaryKey({ columns: [t.workspaceId, t.userId] })],
+	(t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), uniqueIndex('sso_links_subject').on(t.workspaceId, t.issuer, t.subject)],
 )
 
 /**

@@ -9,8 +9,8 @@
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type * as oauth from 'oauth4webapi'
-import { clock, newPerson, newWorkspace } from '../helpers.ts'
-import { portalApp, signedIn } from '../portal.ts'
+import { awayFromMinuteEdge, clock, newPerson, newWorkspace } from '../helpers.ts'
+import { portalApp, signedIn, uniqueAddress } from '../portal.ts'
 import { authorizationRequest, authServerOn, consent, formPost, LOOPBACK_REDIRECT, mcp, type AS } from './as-client.ts'
 
 setDefaultTimeout(60_000)
@@ -22,15 +22,19 @@ afterEach(() => {
 	for (const server of servers.splice(0)) server.stop(true)
 })
 
-/** A host publishing one app's document: what it answers can be changed; `fetches()` counts the requests. */
-function documentHost(headers: Record<string, string>) {
+/**
+ * A host publishing one app's document: what it answers can be changed; `fetches()` counts the
+ * requests; `delayMs` makes each answer take that long (a host across the internet).
+ */
+function documentHost(headers: Record<string, string>, delayMs = 0) {
 	let answer: { status: number; body: string } = { status: 200, body: '' }
 	let count = 0
 	const server = Bun.serve({
 		hostname: '127.0.0.1',
 		port: 0,
-		fetch() {
+		async fetch() {
 			count++
+			if (delayMs) await Bun.sleep(delayMs)
 			return new Response(answer.body, { status: answer.status, headers: { 'content-type': 'application/json', ...headers } })
 		},
 	})
@@ -41,6 +45,7 @@ function documentHost(headers: Record<string, string>) {
 	answer = { status: 200, body: document() }
 	return {
 		clientId,
+		origin: `http://127.0.0.1:${server.port}`,
 		fetches: () => count,
 		publish: (fields: Record<string, unknown> = {}) => void (answer = { status: 200, body: document(fields) }),
 		answer: (status: number, body = '') => void (answer = { status, body }),
@@ -205,5 +210,47 @@ describe('Cache-Control bounds at the token endpoint', () => {
 		clock.advance(61_000)
 		await next()
 		expect(noStore.fetches()).toBe(3)
+	})
+})
+
+describe('the token endpoint’s checks cannot be multiplied or starved', () => {
+	test('the people of one app refreshing at once past the copy’s freshness fetch the document once: one takes the check, the others use the kept copy', async () => {
+		const ctx = await authServer()
+		const host = documentHost({ 'cache-control': 'max-age=60' }, 30)
+		const people: { refresh_token: string }[] = []
+		for (let i = 0; i < 6; i++) people.push(await connect(ctx, host.clientId))
+		const before = host.fetches()
+		clock.advance(2 * 60_000)
+		const answers = await Promise.all(people.map((p) => refresh(ctx, host.clientId, p.refresh_token)))
+		expect(answers.map((a) => a.status)).toEqual(people.map(() => 200))
+		expect(host.fetches() - before).toBe(1)
+		// A minute later, the next refresh checks again.
+		clock.advance(61_000)
+		expect((await refresh(ctx, host.clientId, answers[0]!.json.refresh_token)).status).toBe(200)
+		expect(host.fetches() - before).toBe(2)
+	})
+
+	test('strangers naming addresses on the app’s host at /oauth/authorize spend only the authorization budget: the app’s refreshes still reach its document, a day later too', async () => {
+		const ctx = await authServer()
+		const host = documentHost({ 'cache-control': 'max-age=60' })
+		const tokens = await connect(ctx, host.clientId)
+		await awayFromMinuteEdge()
+		// No sign-in needed: the document is fetched (and the host's budget spent) before anything else.
+		const strangers = async () => {
+			for (let i = 0; i < 31; i++) {
+				const request = await authorizationRequest(ctx, { client_id: `${host.origin}/stranger/${i}.json` } as oauth.Client, LOOPBACK_REDIRECT)
+				await ctx.http(request.url.href, { headers: { 'x-forwarded-for': uniqueAddress() } })
+			}
+		}
+		clock.advance(2 * 60_000)
+		await strangers()
+		const during = await refresh(ctx, host.clientId, tokens.refresh_token)
+		expect(during.status).toBe(200)
+		const fetched = host.fetches()
+		clock.advance(25 * 3_600_000)
+		await strangers()
+		const late = await refresh(ctx, host.clientId, during.json.refresh_token)
+		expect([late.status, late.json.error_description]).toEqual([200, undefined])
+		expect(host.fetches()).toBeGreaterThan(fetched)
 	})
 })

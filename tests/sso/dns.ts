@@ -14,6 +14,8 @@ export interface TestDns {
 	server: string
 	/** Sets the TXT record(s) at `name` (none: removes it) and restarts the server with them. */
 	setTxt(name: string, ...values: string[]): Promise<void>
+	/** Makes `name` a CNAME of `target` (a name this server answers for: dnsmasq follows it), and restarts the server. */
+	setCname(name: string, target: string): Promise<void>
 	stop(): Promise<void>
 }
 
@@ -29,10 +31,12 @@ async function freePort(): Promise<number> {
 export async function startDns(): Promise<TestDns> {
 	const port = await freePort()
 	const records = new Map<string, string[]>()
+	const cnames = new Map<string, string>()
 	let child: ReturnType<typeof Bun.spawn> | undefined
 	const start = async () => {
 		// No shell between: the value is passed as it is (a comma would start a second string).
 		const txt = [...records].flatMap(([name, values]) => values.map((v) => `--txt-record=${name},${v}`))
+		const aliases = [...cnames].map(([name, target]) => `--cname=${name},${target}`)
 		child = Bun.spawn(
 			[
 				DNSMASQ,
@@ -46,6 +50,7 @@ export async function startDns(): Promise<TestDns> {
 				'--local=/example/',
 				'--local=/test/',
 				...txt,
+				...aliases,
 			],
 			{ stdout: 'ignore', stderr: 'pipe' },
 		)
@@ -63,6 +68,11 @@ export async function startDns(): Promise<TestDns> {
 		async setTxt(name, ...values) {
 			if (values.length) records.set(name, values)
 			else records.delete(name)
+			await stop()
+			await start()
+		},
+		async setCname(name, target) {
+			cnames.set(name, target)
 			await stop()
 			await start()
 		},

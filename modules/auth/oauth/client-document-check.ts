@@ -6,8 +6,11 @@
  * Rules:
  * - The kept copy is used while it is fresh (the document's `Cache-Control`: at most a day, five
  *   minutes without one); then the document is fetched again, through the same outbound connection
- *   and per-host budget as at authorization, but at most once a minute per app (`MIN_RECHECK_MS`: a
- *   `no-store` document would otherwise be fetched at every refresh of every person).
+ *   as at authorization, but at most once a minute per app (`MIN_RECHECK_MS`: a `no-store` document
+ *   would otherwise be fetched at every refresh of every person), however many of its people refresh
+ *   at that moment: one request takes the check (`claimRecheck`), the others use the kept copy. These
+ *   checks have a per-host budget of their own: strangers naming addresses on the app's host at
+ *   /oauth/authorize spend the authorization one, and must not make the app's refreshes fail.
  * - Gone (404, 410), no longer a valid document, or no longer listing the redirect address the
  *   grant was made for: the verdict ends the connection (the token endpoint answers `invalid_client`
  *   and revokes the grant). The app's other connections end at their own next refresh; the refusal
@@ -18,7 +21,7 @@
  *   endpoint refuses (`invalid_client`) but ends nothing: once the document answers again, the same
  *   refresh token works.
  */
-import { eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../../core/deps.ts'
 import { oauthClients } from '../table.ts'
 import { ClientDocumentError, type DocumentFacts, fetchDocument, keepDocument, spendFetchBudget } from './client-documents.ts'
@@ -45,7 +48,7 @@ export async function checkDocumentClient(deps: AppDeps, clientId: string, redir
 		.where(eq(oauthClients.id, clientId))
 	const facts = kept?.metadata.document as DocumentFacts | undefined
 	if (!kept || !facts) return { usable: false, ends: false, reason: `Benchline holds no copy of the client metadata document at ${clientId}` }
-	const reading = isDue(deps, facts) ? await fetchAgain(deps, clientId, facts) : keptReading(kept.redirectUris, facts)
+	const reading = isDue(deps, facts) && (await claimRecheck(deps, clientId)) ? await fetchAgain(deps, clientId, facts) : keptReading(kept.redirectUris, facts)
 	const document = `The client metadata document at ${clientId}`
 	if (reading.state === 'refused') return { usable: false, ends: true, reason: `${document} ${reading.reason}` }
 	if (reading.state === 'failing' && deps.now().getTime() > Date.parse(facts.freshUntil) + STALE_IF_ERROR_MS)
@@ -63,6 +66,24 @@ function isDue(deps: AppDeps, facts: DocumentFacts): boolean {
 	return now >= Date.parse(facts.freshUntil) && now >= (facts.checkedAt ? Date.parse(facts.checkedAt) + MIN_RECHECK_MS : 0)
 }
 
+/**
+ * Takes this minute's check of the app's document: true for the one request that is to fetch it.
+ * `checkedAt` is set before the fetch, in one conditional statement, so the refreshes of the app's
+ * other people arriving meanwhile (a client fleet refreshes at once) use the kept copy instead of
+ * each fetching the document too.
+ */
+async function claimRecheck(deps: AppDeps, clientId: string): Promise<boolean> {
+	const now = deps.now()
+	// ISO 8601 times in UTC (toISOString) compare as text in time order.
+	const due = new Date(now.getTime() - MIN_RECHECK_MS).toISOString()
+	const claimed = await deps.db
+		.update(oauthClients)
+		.set({ metadata: sql`jsonb_set(${oauthClients.metadata}, '{document,checkedAt}', to_jsonb(${now.toISOString()}::text))` })
+		.where(and(eq(oauthClients.id, clientId), sql`coalesce(${oauthClients.metadata} #>> '{document,checkedAt}', '') <= ${due}`))
+		.returning({ id: oauthClients.id })
+	return claimed.length > 0
+}
+
 function keptReading(redirectUris: readonly string[], facts: DocumentFacts): Reading {
 	if (facts.refused) return { state: 'refused', reason: facts.refused.reason }
 	if (facts.failingSince) return { state: 'failing', reason: 'it did not answer', since: facts.failingSince }
@@ -72,7 +93,7 @@ function keptReading(redirectUris: readonly string[], facts: DocumentFacts): Rea
 /** The document fetched again: kept when good, else what went wrong is recorded with the time of the attempt. */
 async function fetchAgain(deps: AppDeps, clientId: string, facts: DocumentFacts): Promise<Reading> {
 	try {
-		await spendFetchBudget(deps, facts.host)
+		await spendFetchBudget(deps, facts.host, 'recheck')
 		const doc = await fetchDocument(deps, clientId)
 		await keepDocument(deps, clientId, doc)
 		return { state: 'good', redirectUris: doc.redirectUris }

@@ -181,9 +181,15 @@ export async function documentClient(deps: AppDeps, clientId: string): Promise<C
 	return { id: clientId, name: doc.name, redirectUris: doc.redirectUris, documentHost: host }
 }
 
-/** Anyone can name any address: a host is asked at most this often, whoever asks (an `unreachable` error past it). */
-export async function spendFetchBudget(deps: AppDeps, host: string): Promise<void> {
-	const budget = await deps.limiter.hit(`client-document:${host}`, FETCHES_PER_HOST_PER_MINUTE)
+/**
+ * Anyone can name any address: a host is asked at most this often, whoever asks (an `unreachable`
+ * error past it). The token endpoint's checks of apps already connected (`recheck`) count apart:
+ * strangers naming addresses on the app's host at /oauth/authorize must not be able to spend the
+ * budget those checks need (every refresh would then find the document "unreachable", and a day
+ * later be refused); they are asked only by holders of a live refresh token, once a minute per app.
+ */
+export async function spendFetchBudget(deps: AppDeps, host: string, purpose: 'authorization' | 'recheck' = 'authorization'): Promise<void> {
+	const budget = await deps.limiter.hit(`${purpose === 'recheck' ? 'client-document-recheck' : 'client-document'}:${host}`, FETCHES_PER_HOST_PER_MINUTE)
 	if (!budget.allowed) throw new ClientDocumentError('unreachable', `its host was asked too often; try again in ${budget.resetSeconds} seconds`)
 }
 

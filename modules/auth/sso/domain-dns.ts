@@ -11,8 +11,11 @@ import type { Config } from '../../../core/config.ts'
 import { AppError } from '../../../core/errors.ts'
 
 export const CHALLENGE_LABEL = '_benchline-challenge'
+export const RECORD_PREFIX = 'benchline-domain-verification='
 export const recordName = (domain: string) => `${CHALLENGE_LABEL}.${domain}`
-export const recordValue = (token: string) => `benchline-domain-verification=${token}`
+export const recordValue = (token: string) => `${RECORD_PREFIX}${token}`
+/** The longest domain whose record name is still a DNS name (253 characters at most): a longer one could never be verified. */
+export const MAX_DOMAIN_LENGTH = 253 - recordName('').length
 
 /** Answers that mean "no such record": the name does not exist, or has no TXT record. */
 const NO_RECORD = new Set(['ENOTFOUND', 'ENODATA'])

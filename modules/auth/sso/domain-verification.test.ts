@@ -226,6 +226,41 @@ describe('Verify domain', () => {
 		expect(refused.text).toContain('DNS did not answer within 2 seconds')
 		expect(await ssoWorkspaceOf((await portalApp(SETTINGS)).deps.db, `a@${domain}`)).toBeNull()
 	})
+
+	test('a record name pointed elsewhere (a CNAME) shows only verification values: the TXT records the resolver reaches there, internal names included, are not repeated to the owner', async () => {
+		const domain = domainName()
+		const { page } = await ownerListing(domain)
+		const record = recordShown((await page.get('/settings/sso')).text, domain)!
+		// A name the internet does not see, answered by the company resolver DNS_SERVERS names.
+		const internal = `vault.${unique('corp')}.internal.test`
+		await dns.setTxt(internal, 'db-password=hunter2-secret')
+		await dns.setCname(record.name, internal)
+		const refused = await page.submit('/settings/sso/domains/verify', { domain })
+		expect(refused.status).toBe(422)
+		expect(refused.text).toContain(`The TXT record at ${record.name} is not a Benchline verification value (their values are not shown)`)
+		expect(refused.text).not.toContain('hunter2')
+		expect(refused.text).toContain(record.value)
+
+		await dns.setTxt(internal, 'db-password=hunter2-secret', 'benchline-domain-verification=someoneelse')
+		const other = await page.submit('/settings/sso/domains/verify', { domain })
+		expect(other.text).toContain('says “benchline-domain-verification=someoneelse” (besides 1 other record), not this workspace’s value')
+		expect(other.text).not.toContain('hunter2')
+	})
+
+	test('a domain too long for its record name (past 253 characters with _benchline-challenge.) is refused when listed, not left unverifiable', async () => {
+		const label = 'a'.repeat(60)
+		// Three labels of 60, one of `size`, then .example: 191 + size characters.
+		const named = (size: number) => `${label}.${label}.${label}.${unique('l').padEnd(size, 'b')}.example`
+		const long = named(49)
+		expect(long.length).toBe(240)
+		const { saved } = await ownerListing(long)
+		expect(saved.status).toBe(422)
+		expect(saved.text).toContain('Too long to verify')
+		expect(saved.text).toContain('at most 232 characters')
+		const fits = named(41)
+		expect(fits.length).toBe(232)
+		expect((await ownerListing(fits)).saved.redirectedTo).toBe('/settings/sso?done=saved')
+	})
 })
 
 describe('the operator’s sso verify-domain', () => {

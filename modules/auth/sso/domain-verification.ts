@@ -23,7 +23,7 @@ import { AppError } from '../../../core/errors.ts'
 import type { Db } from '../../../db/client.ts'
 import { recordActivity } from '../../activity/index.ts'
 import { ssoDomainClaims, ssoDomains } from '../table.ts'
-import { recordName, recordValue, txtRecords } from './domain-dns.ts'
+import { RECORD_PREFIX, recordName, recordValue, txtRecords } from './domain-dns.ts'
 import { requireManageSso } from './scim-tokens.ts'
 
 /** `verified`: here; `elsewhere`: another workspace verified it first; `unverified`: no one has. */
@@ -118,12 +118,22 @@ async function requireClaim(db: Db, workspaceId: string, typed: string): Promise
 const elsewhere = (domain: string) =>
 	new AppError('CONFLICT', `Another workspace’s single sign-on covers ${domain}: it verified the domain first. Remove it from your list`)
 
+/**
+ * Why the record did not verify. Only verification values are repeated to the owner: the record's
+ * name is theirs to point anywhere (a CNAME), and the resolver may reach names the internet cannot
+ * (a company resolver in DNS_SERVERS, with internal zones), whose TXT records are not the owner's to read.
+ */
 function notFound(claim: DomainClaim, found: string[]): string {
 	const expected = `Add the TXT record ${claim.recordName} with the value ${claim.recordValue}`
 	if (!found.length)
 		return `No TXT record was found at ${claim.recordName}. ${expected}, then press Verify domain again (a new record can take a few minutes to appear)`
-	const seen = found.map((r) => `“${r.slice(0, 120)}”`).join(', ')
-	return `The TXT record at ${claim.recordName} says ${seen}, not this workspace’s value. ${expected}`
+	const ours = found.map((r) => r.trim()).filter((r) => r.startsWith(RECORD_PREFIX))
+	const others = found.length - ours.length
+	if (!ours.length)
+		return `The TXT record${others > 1 ? 's' : ''} at ${claim.recordName} ${others > 1 ? `(${others}) are not Benchline verification values` : 'is not a Benchline verification value'} (their values are not shown). ${expected}`
+	const seen = ours.map((r) => `“${r.slice(0, 120)}”`).join(', ')
+	const besides = others ? ` (besides ${others} other record${others > 1 ? 's' : ''})` : ''
+	return `The TXT record at ${claim.recordName} says ${seen}${besides}, not this workspace’s value. ${expected}`
 }
 
 /**

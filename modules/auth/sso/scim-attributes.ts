@@ -23,6 +23,12 @@ export interface Projection {
 
 type Resource = Record<string, unknown>
 
+/**
+ * The longest `attributes` or `excludedAttributes` read (room for a dozen names with their URN), on a
+ * GET's query as in a `.search` body: each name is compared with each attribute of every resource answered.
+ */
+export const MAX_ATTRIBUTES_LENGTH = 2000
+
 const ALWAYS = new Set(['id', 'schemas'])
 
 const isObject = (v: unknown): v is Resource => typeof v === 'object' && v !== null && !Array.isArray(v)

@@ -166,6 +166,20 @@ describe('POST .search (RFC 7644 §3.4.3)', () => {
 		const long = await scim('POST', '/Users/.search', { schemas: [SEARCH], filter: `userName eq "${'a'.repeat(1000)}@example.test"` })
 		expect(long.json).toMatchObject({ schemas: [ERROR], status: '400', scimType: 'invalidFilter' })
 	})
+
+	test('attribute lists are bounded as on a GET: a body’s 200 KB of names (each compared with every attribute of every resource) is refused, not read', async () => {
+		const { scim } = await provisioned()
+		const names = Array.from({ length: 40_000 }, (_, i) => `x${i % 10}`)
+		for (const key of ['attributes', 'excludedAttributes']) {
+			for (const path of ['/Users/.search', '/Groups/.search']) {
+				const refused = await scim('POST', path, { schemas: [SEARCH], [key]: names })
+				expect([refused.status, refused.json.scimType]).toEqual([400, 'invalidValue'])
+				expect(refused.json.detail).toContain(`${key} must be at most 2000 characters`)
+				expect((await scim('POST', path, { schemas: [SEARCH], [key]: names.join(',').slice(0, 2000).split(',') })).status).toBe(200)
+			}
+			expect((await scim('GET', `/Users?${key}=${names.join(',').slice(0, 2001)}`)).status).toBe(400)
+		}
+	})
 })
 
 describe('PUT replaces the resource (RFC 7644 §3.5.1)', () => {

@@ -6,6 +6,7 @@
  * (400 `invalidPath`) rather than ignored: a 200 would tell the provider a change was made.
  */
 import { AppError, invalid } from '../../../core/errors.ts'
+import { MAX_ATTRIBUTES_LENGTH } from './scim-attributes.ts'
 import { GROUP_SCHEMA, USER_SCHEMA } from './scim-model.ts'
 import type { ScimUserInput } from './scim-users.ts'
 
@@ -266,11 +267,18 @@ export function searchRequestOf(body: Json): ListParameters {
 		if (Array.isArray(v) && kinds.includes('list') && v.every((n) => typeof n === 'string')) return v.join(',')
 		throw invalid([{ field: name, message: `must be ${kinds}` }])
 	}
+	// As long as a GET's query may say them (scim-routes.ts): a body has room for far more.
+	const names = (name: string) => {
+		const list = field(name, 'a list of attribute names')
+		if (list !== undefined && list.length > MAX_ATTRIBUTES_LENGTH)
+			throw invalid([{ field: name, message: `must be at most ${MAX_ATTRIBUTES_LENGTH} characters, the names joined by commas` }])
+		return list
+	}
 	return {
 		filter: field('filter', 'a string'),
 		startIndex: field('startIndex', 'a number'),
 		count: field('count', 'a number'),
-		attributes: field('attributes', 'a list of attribute names'),
-		excludedAttributes: field('excludedAttributes', 'a list of attribute names'),
+		attributes: names('attributes'),
+		excludedAttributes: names('excludedAttributes'),
 	}
 }

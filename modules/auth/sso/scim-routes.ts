@@ -11,7 +11,7 @@ import { AppError } from '../../../core/errors.ts'
 import { readJsonObject } from '../../../core/http/body.ts'
 import type { HttpKit } from '../../../core/module.ts'
 import { changeMembers, getGroup, groupNamed, listGroups, requireGroup } from './scim-groups.ts'
-import { project, projectionOf } from './scim-attributes.ts'
+import { MAX_ATTRIBUTES_LENGTH, project, projectionOf } from './scim-attributes.ts'
 import { MAX_FILTER_LENGTH } from './scim-filter.ts'
 import {
 	GROUP_NAMES,
@@ -43,14 +43,14 @@ const listQuery = t.Object(
 		filter: t.Optional(t.String({ maxLength: MAX_FILTER_LENGTH })),
 		startIndex: t.Optional(t.String()),
 		count: t.Optional(t.String()),
-		excludedAttributes: t.Optional(t.String({ maxLength: 2000 })),
-		attributes: t.Optional(t.String({ maxLength: 2000 })),
+		excludedAttributes: t.Optional(t.String({ maxLength: MAX_ATTRIBUTES_LENGTH })),
+		attributes: t.Optional(t.String({ maxLength: MAX_ATTRIBUTES_LENGTH })),
 	},
 	{ additionalProperties: true },
 )
 /** The query of any other answer carrying a resource (GET, POST, PUT, PATCH): which attributes to show. */
 const oneQuery = t.Object(
-	{ excludedAttributes: t.Optional(t.String({ maxLength: 2000 })), attributes: t.Optional(t.String({ maxLength: 2000 })) },
+	{ excludedAttributes: t.Optional(t.String({ maxLength: MAX_ATTRIBUTES_LENGTH })), attributes: t.Optional(t.String({ maxLength: MAX_ATTRIBUTES_LENGTH })) },
 	{ additionalProperties: true },
 )
 const id = t.Object({ id: t.String({ minLength: 1, maxLength: 100 }) })

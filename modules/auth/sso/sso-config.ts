@@ -15,6 +15,7 @@ import { invalid } from '../../../core/errors.ts'
 import type { FieldError } from '../../../core/errors.ts'
 import { recordActivity } from '../../activity/index.ts'
 import { ssoConfigs, workspaces } from '../table.ts'
+import { MAX_DOMAIN_LENGTH, recordName } from './domain-dns.ts'
 import { claimsOf, type DomainClaim, replaceClaims, verifiedElsewhere } from './domain-verification.ts'
 import { discover, issuerProblem, SsoProblem } from './oidc.ts'
 import { requireManageSso } from './scim-tokens.ts'
@@ -84,6 +85,12 @@ export async function saveSsoSettings(deps: AppDeps, actor: Actor, input: SsoSet
 	if (!domains.length) problems.push({ field: 'domains', message: 'Enter at least one e-mail domain, e.g. yourfirm.com' })
 	const bad = domains.filter((d) => !DOMAIN.test(d))
 	if (bad.length) problems.push({ field: 'domains', message: `Not a domain: ${bad.join(', ')}` })
+	const long = domains.filter((d) => DOMAIN.test(d) && d.length > MAX_DOMAIN_LENGTH)
+	if (long.length)
+		problems.push({
+			field: 'domains',
+			message: `Too long to verify (its TXT record ${recordName('<domain>')} would be longer than DNS allows; at most ${MAX_DOMAIN_LENGTH} characters): ${long.join(', ')}`,
+		})
 	if (!(NEW_PERSON_ROLES as readonly string[]).includes(input.newPersonRole))
 		problems.push({ field: 'newPersonRole', message: 'Choose the role new people get: Admin, Recruiter, Hiring manager or Viewer' })
 	if (!problems.length) {

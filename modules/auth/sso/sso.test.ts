@@ -271,6 +271,46 @@ describe('Sign in with SSO', () => {
 		}
 	})
 
+	test('a provider account linked to one person opens no one else’s account: its address changed to a colleague’s who has not signed in with SSO yet is refused, until an owner forgets its first link', async () => {
+		const { ws, domain, page } = await workspaceWithSso()
+		const bob = `bob.${unique('p')}@${domain}`
+		const alice = `alice.${unique('p')}@${domain}`
+		expect((await ssoSignIn(bob)).callback!.status).toBe(303)
+		// Alice is an admin here who has never signed in with single sign-on (invited, or provisioned by SCIM).
+		const { deps } = await portalApp(SETTINGS)
+		const colleague = await newPerson(ws, 'admin')
+		await deps.db.update(users).set({ email: alice }).where(eq(users.email, colleague.email))
+		const linksOf = async () =>
+			(
+				await deps.db
+					.select({ subject: ssoLinks.subject, email: users.email })
+					.from(ssoLinks)
+					.innerJoin(users, eq(users.id, ssoLinks.userId))
+					.where(eq(ssoLinks.workspaceId, ws.id))
+			).map((l) => `${l.email} ${l.subject}`)
+
+		// Bob's account at the provider now says Alice's address.
+		provider.tamper = 'other-email'
+		provider.otherEmail = alice
+		try {
+			const taken = await ssoSignIn(alice, bob)
+			expect(taken.callback!.status).toBe(422)
+			expect(taken.callback!.text).toContain('is linked to another Benchline account here')
+			expect((await taken.client.get('/portal')).status).toBe(303)
+			expect(await linksOf()).toEqual([`${bob} ${bob}`])
+
+			// An owner forgets Bob's link (the provider really moved that account to the address): it links to Alice's account then.
+			await page.get('/settings/sso')
+			expect((await page.submit('/settings/sso/provider-accounts/forget', { email: bob })).redirectedTo).toBe(
+				'/settings/sso?done=provider-account-forgotten#provider-accounts',
+			)
+			expect((await ssoSignIn(alice, bob)).callback!.status).toBe(303)
+			expect(await linksOf()).toEqual([`${alice} ${bob}`])
+		} finally {
+			provider.tamper = 'none'
+		}
+	})
+
 	test('Require single sign-on: only owners keep a password there', async () => {
 		const { ws } = await workspaceWithSso({ requireSso: true })
 		const recruiter = await newPerson(ws, 'recruiter')
