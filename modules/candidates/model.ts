@@ -122,6 +122,19 @@ export const ApplicationMessage = t.Object({
 	text: UntrustedText,
 	at: date,
 	aboutThisApplication: t.Boolean({ description: 'Sent about this application (others are about the candidate’s other applications or none)' }),
+	senderCheck: nullable(
+		t.Union([t.Literal('verified'), t.Literal('not_verified'), t.Literal('not_checked')], {
+			description:
+				'For messages received: verified (the receiving mail server found the From address genuine), not_verified (anyone may have written it: not the candidate’s word), not_checked (the portal does not check senders). Null for messages sent',
+		}),
+	),
+	automatic: nullable(
+		t.Union([t.Literal('automatic'), t.Literal('delivery_report')], {
+			description:
+				'For messages received that no person wrote: an auto-reply (out of office, list or bulk mail) or a delivery report (a bounce). Never the candidate’s reply',
+		}),
+	),
+	bounced: t.Boolean({ description: 'For messages sent: a delivery report said it did not arrive' }),
 })
 export type ApplicationMessage = Static<typeof ApplicationMessage>
 

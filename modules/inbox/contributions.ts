@@ -21,7 +21,8 @@ import {
 import { untrusted, untrustedLine } from '../../core/untrusted.ts'
 import { applicationParties, type ApplicationMessage } from '../candidates/index.ts'
 import { unseenSince } from '../review/index.ts'
-import { authorOf, snippetAuthor, writerOf } from './service.ts'
+import type { AutomaticKind } from './automatic.ts'
+import { authorOf, senderCheckOf, snippetAuthor, writerOf } from './service.ts'
 import { inboxMessages, inboxStates, inboxThreads } from './table.ts'
 import { inList } from '../../core/sql-list.ts'
 
@@ -181,10 +182,14 @@ export async function messagesOfApplications(deps: AppDeps, actor: Actor, applic
 				text: string
 				relatedType: string | null
 				relatedId: string | null
+				senderCheck: string | null
+				automatic: AutomaticKind | null
+				bouncedAt: Date | string | null
 				at: Date | string
 				n: number
 			}>(
-				sql`select * from (select m.id, m.thread_id as "threadId", t.candidate_id as "candidateId", m.direction, m.written_by as "writtenBy", m.channel, m.subject, m.text, m.related_type as "relatedType", m.related_id as "relatedId", m.at, m.seq,
+				sql`select * from (select m.id, m.thread_id as "threadId", t.candidate_id as "candidateId", m.direction, m.written_by as "writtenBy", m.channel, m.subject, m.text, m.related_type as "relatedType", m.related_id as "relatedId",
+m.sender_check as "senderCheck", m.automatic, m.bounced_at as "bouncedAt", m.at, m.seq,
 row_number() over (partition by t.candidate_id order by m.at desc, m.seq desc) as n
 from ${inboxMessages} m join ${inboxThreads} t on t.id = m.thread_id
 where t.workspace_id = ${actor.workspaceId} and t.candidate_id in ${inList(candidateIds)}) x where n <= 20 order by at, seq`,
@@ -207,6 +212,10 @@ where t.workspace_id = ${actor.workspaceId} and t.candidate_id in ${inList(candi
 						text: untrusted(r.text, by, 4000),
 						at: new Date(r.at).toISOString(),
 						aboutThisApplication: r.relatedType === 'application' && r.relatedId === id,
+						// The same labels as get_inbox_thread gives the message.
+						senderCheck: r.direction === 'in' ? senderCheckOf(r.senderCheck) : null,
+						automatic: r.direction === 'in' ? r.automatic : null,
+						bounced: r.direction === 'out' && r.bouncedAt !== null,
 					}
 				}),
 		})

@@ -162,6 +162,18 @@ describe('the sender is verified by our receiving server’s results (INBOUND_MA
 		expect(entry(text, 'Your message could not be delivered.')).toContain('Delivery report')
 		expect(entry(text, 'The offer.')).toContain('To the candidate')
 		expect(entry(text, 'The offer.')).toContain('Not delivered')
+		// The assistant reads the same labels on the application's messages (get_application).
+		const messages = (await owner.tool('get_application', { applicationId: c.applicationId })).data.application.messages as {
+			text: { text: string }
+			senderCheck: string | null
+			automatic: string | null
+			bounced: boolean
+		}[]
+		const said = (words: string) => messages.find((m) => m.text.text.includes(words))!
+		expect(said('Pay my salary to this new account.')).toMatchObject({ senderCheck: 'not_verified', automatic: null, bounced: false })
+		expect(said('Looking forward to it.')).toMatchObject({ senderCheck: 'verified', automatic: null })
+		expect(said('Your message could not be delivered.')).toMatchObject({ automatic: 'delivery_report' })
+		expect(said('The offer.')).toMatchObject({ senderCheck: null, automatic: null, bounced: true })
 	})
 
 	test('INBOUND_MAIL_AUTHSERV_ID unset: filed by its From as today, but labelled "not checked" (tools and page)', async () => {

@@ -104,7 +104,7 @@ export const snippetAuthor = (writtenBy: TextAuthor, counterpartType: string, co
  * portal does not check senders (`INBOUND_MAIL_AUTHSERV_ID` unset) or did not when it came in.
  */
 export type SenderCheckLabel = 'verified' | 'not_verified' | 'not_checked'
-const senderCheckOf = (stored: string | null): SenderCheckLabel => (stored === 'verified' || stored === 'not_verified' ? stored : 'not_checked')
+export const senderCheckOf = (stored: string | null): SenderCheckLabel => (stored === 'verified' || stored === 'not_verified' ? stored : 'not_checked')
 const NOT_CHECKED = 'Not checked: the portal was not told whose Authentication-Results to trust (INBOUND_MAIL_AUTHSERV_ID) when it came in'
 
 /** Conversations newest first; the cursor is bound to the person and the filter. */
