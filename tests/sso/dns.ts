@@ -7,7 +7,7 @@
 import { createSocket } from 'node:dgram'
 import { existsSync } from 'node:fs'
 
-const DNSMASQ = ['/usr/sbin/dnsmasq', '/usr/bin/dnsmasq'].find((p) => existsSync(p)) ?? 'dnsmasq'
+const DNSMASQ = ['/usr/sbin/dnsmasq', '/usr/bin/dnsmasq'].find((p) => existsSync(p)) ?? Bun.which('dnsmasq')
 
 export interface TestDns {
 	/** For `DNS_SERVERS`. */
@@ -29,6 +29,7 @@ async function freePort(): Promise<number> {
 }
 
 export async function startDns(): Promise<TestDns> {
+	if (!DNSMASQ) throw new Error('dnsmasq is not installed: run `apt-get install -y dnsmasq-base` (the single sign-on domain tests need a real DNS server)')
 	const port = await freePort()
 	const records = new Map<string, string[]>()
 	const cnames = new Map<string, string>()
