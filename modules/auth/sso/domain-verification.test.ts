@@ -161,6 +161,16 @@ describe('a listed domain is a claim until its DNS record is checked', () => {
 })
 
 describe('Verify domain', () => {
+	test('only owners may verify a domain or forget a provider account: every other role is refused, nothing changes', async () => {
+		const domain = domainName()
+		const { ws } = await ownerListing(domain)
+		for (const role of ['admin', 'recruiter', 'hiring_manager', 'viewer']) {
+			const other = await signedIn(await newPerson(ws, role), { overrides: SETTINGS })
+			expect((await other.submit('/settings/sso/domains/verify', { domain })).status).toBe(403)
+			expect((await other.submit('/settings/sso/provider-accounts/forget', { email: `someone@${domain}` })).status).toBe(403)
+		}
+	})
+
 	test('reads the real record: none, another value, then the right one among others; then single sign-on covers the domain, and removing it frees it', async () => {
 		const domain = domainName()
 		const { ws, page } = await ownerListing(domain)
