@@ -1,5 +1,6 @@
 /** Times in people's zones: formatting with the zone named, and parsing typed wall-clock times, across daylight-saving changes. */
 import { describe, expect, test } from 'bun:test'
+import { seededRandom } from './seed-random.ts'
 import {
 	currentTimeZone,
 	dayKey,
@@ -13,6 +14,7 @@ import {
 	parseLocalInput,
 	startOfDay,
 	TIME_ZONES,
+	isoInstant,
 } from './time.ts'
 
 describe('core/time', () => {
@@ -110,5 +112,28 @@ describe('core/time', () => {
 		expect(isTimeZone('UTC')).toBe(true)
 		expect(isTimeZone('Mars/Olympus')).toBe(false)
 		expect(isTimeZone('America/Chicago; drop table')).toBe(false)
+	})
+})
+
+describe('isoInstant', () => {
+	test('the database text of a UTC instant reads as Date reads it, to the millisecond, for any precision', () => {
+		const random = seededRandom('isoInstant').next
+		for (let i = 0; i < 20_000; i++) {
+			const ms = Math.floor(random() * 8_000_000_000_000) - 1_000_000_000_000
+			const micros = String(Math.floor(random() * 1000)).padStart(3, '0')
+			const base = new Date(ms).toISOString().replace('T', ' ').replace('Z', '')
+			const digits = Math.floor(random() * 7) // PostgreSQL drops trailing zeros: 0 to 6 digits
+			const [whole, fraction] = base.split('.')
+			const text = `${whole}${digits ? `.${`${fraction}${micros}`.slice(0, digits)}` : ''}+00`
+			expect(isoInstant(text)).toBe(new Date(text).toISOString())
+		}
+	})
+
+	test('a Date, and text in any other form, go through Date', () => {
+		const d = new Date('2026-12-03T12:34:56.789Z')
+		expect(isoInstant(d)).toBe('2026-12-03T12:34:56.789Z')
+		expect(isoInstant('2026-12-03 06:34:56.789-06')).toBe('2026-12-03T12:34:56.789Z')
+		expect(isoInstant('2026-12-03 18:04:56.7891+05:30')).toBe('2026-12-03T12:34:56.789Z')
+		expect(isoInstant('2026-12-03T12:34:56.789Z')).toBe('2026-12-03T12:34:56.789Z')
 	})
 })

@@ -55,6 +55,27 @@ export const currentTimeZone = (): string => requestZone.getStore()?.zone ?? UTC
 /** Runs `fn` with times shown in `zone` (tests, and code that renders for a known person outside a request). */
 export const inTimeZone = <T>(zone: string, fn: () => T): T => requestZone.run({ zone: isTimeZone(zone) ? zone : UTC }, fn)
 
+// ---- Instants for machines ----
+
+// PostgreSQL's text for a timestamptz in a UTC session, as drizzle hands it over (it leaves
+// timestamps as text): `2026-12-03 12:34:56.789123+00`.
+const PG_UTC = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/
+
+/**
+ * An instant as ISO 8601 in UTC (`2026-12-03T12:34:56.789Z`, what APIs and tool results carry), from
+ * a Date or the database's text. UTC text is rewritten in place, to the millisecond as `Date` would
+ * (a list result holds hundreds of times, and parsing each into a Date cost more than the rest of
+ * the row); any other form goes through `Date`.
+ */
+export function isoInstant(value: Date | string): string {
+	if (typeof value === 'string') {
+		const m = PG_UTC.exec(value)
+		if (m) return `${m[1]}T${m[2]}.${(m[3] ?? '').padEnd(3, '0').slice(0, 3)}Z`
+		return new Date(value).toISOString()
+	}
+	return value.toISOString()
+}
+
 // ---- Formatting ----
 
 const formatters = new Map<string, Intl.DateTimeFormat>()

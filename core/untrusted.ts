@@ -163,20 +163,31 @@ export const lineAbout = (what: string) => envelope(`${what}. ${LINE}`)
 /**
  * Envelopes share one prototype whose `toString()` is their text: wherever a person sees one (a page
  * title, a sentence built with a template), it reads as the words, never "[object Object]". JSON and
- * schema checks see only the four own fields.
+ * schema checks see only the four own fields. A class, so every envelope has one fixed shape (a list
+ * result builds hundreds; assigning fields onto `Object.create(prototype)` cost several times more).
  */
-const ENVELOPE = Object.freeze({
-	toString(this: UntrustedText) {
+class Envelope implements UntrustedText {
+	readonly untrusted: true
+	readonly writtenBy: TextAuthor
+	readonly text: string
+	readonly truncated: boolean
+	constructor(writtenBy: TextAuthor, text: string, truncated: boolean) {
+		// In this order: the order of the fields in JSON.
+		this.untrusted = true
+		this.writtenBy = writtenBy
+		this.text = text
+		this.truncated = truncated
+	}
+	toString() {
 		return this.text
-	},
-})
-const labelled = (fields: UntrustedText): UntrustedText => Object.assign(Object.create(ENVELOPE) as UntrustedText, fields)
+	}
+}
 
 const wrap = (cleaned: string, writtenBy: TextAuthor, max: number): UntrustedText => {
-	if (cleaned.length <= max) return labelled({ untrusted: true, writtenBy, text: cleaned, truncated: false }) // never more code points than UTF-16 units
+	if (cleaned.length <= max) return new Envelope(writtenBy, cleaned, false) // never more code points than UTF-16 units
 	const points = [...cleaned]
 	const truncated = points.length > max
-	return labelled({ untrusted: true, writtenBy, text: truncated ? points.slice(0, max).join('') : cleaned, truncated })
+	return new Envelope(writtenBy, truncated ? points.slice(0, max).join('') : cleaned, truncated)
 }
 
 /** Wraps text for a tool result: cleaned, made inert, capped at `max` code points, labelled with its author. */

@@ -22,8 +22,10 @@ const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`
 export function toolSuccess(data: unknown, tool = 'this tool', maxBytes = MAX_TOOL_RESULT_BYTES) {
 	const structured = (data ?? {}) as Record<string, unknown>
 	const text = JSON.stringify(structured)
+	// A UTF-16 unit is at most 3 bytes of UTF-8: most results are known to fit without counting.
+	const fits = text.length * 3 <= maxBytes || byteLength(text) <= maxBytes
+	if (fits) return { content: [{ type: 'text' as const, text }], structuredContent: structured }
 	const bytes = byteLength(text)
-	if (bytes <= maxBytes) return { content: [{ type: 'text' as const, text }], structuredContent: structured }
 	const shortened = shortenTexts(JSON.parse(text), maxBytes)
 	if (!shortened)
 		throw new AppError(

@@ -108,12 +108,28 @@ const sqlState = (error: unknown): string | undefined => {
 /** Data exceptions (22) and integrity violations (23): the line itself is at fault, not the connection. */
 const refusedForItsData = (error: unknown) => /^2[23]/.test(sqlState(error) ?? '')
 
-/** The line with every string the database could not hold (a NUL, a lone surrogate) made U+FFFD, at any depth. */
-function storable<T>(value: T): T {
+/**
+ * The line with every string the database could not hold (a NUL, a lone surrogate) made U+FFFD, at
+ * any depth. A line that holds none (nearly every line) is returned as it is, without a copy.
+ */
+const storable = <T>(line: T): T => (holdsUnstorable(line) ? fixed(line) : line)
+
+const unstorable = (text: string) => text.includes('\0') || !text.isWellFormed()
+
+function holdsUnstorable(value: unknown): boolean {
+	if (typeof value === 'string') return unstorable(value)
+	if (Array.isArray(value)) return value.some(holdsUnstorable)
+	if (value && typeof value === 'object' && !(value instanceof Date)) {
+		for (const key in value) if (unstorable(key) || holdsUnstorable((value as Record<string, unknown>)[key])) return true
+	}
+	return false
+}
+
+function fixed<T>(value: T): T {
 	if (typeof value === 'string') return value.replaceAll('\0', '\uFFFD').toWellFormed() as T
-	if (Array.isArray(value)) return value.map(storable) as T
+	if (Array.isArray(value)) return value.map(fixed) as T
 	if (value && typeof value === 'object' && !(value instanceof Date))
-		return Object.fromEntries(Object.entries(value).map(([k, v]) => [storable(k), storable(v)])) as T
+		return Object.fromEntries(Object.entries(value).map(([k, v]) => [fixed(k), fixed(v)])) as T
 	return value
 }
 

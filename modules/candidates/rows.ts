@@ -1,6 +1,7 @@
 /** Raw rows of the candidate tables and how they become tool results. */
 import { sql } from 'drizzle-orm'
 import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
+import { isoInstant } from '../../core/time.ts'
 import { stageLabel, type Stage } from './stages.ts'
 
 export interface CandidateRow {
@@ -49,7 +50,8 @@ export const APPLICATION_COLUMNS = sql.raw(
 	`a.id, a.candidate_id as "candidateId", a.job_id as "jobId", a.stage_key as "stageKey", a.outcome, a.archived, a.kind, a.shortlist, a.resume_score as "resumeScore", a.source, a.created_at as "createdAt", a.stage_changed_at as "stageChangedAt", (select round(avg(r.score), 2) from ratings r where r.application_id = a.id) as "averageRating"`,
 )
 
-export const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString()
+/** An instant as ISO 8601 in UTC (core/time.ts). */
+export const iso = isoInstant
 export const ratingOf = (v: number | string | null) => (v === null || v === undefined ? null : Number(v))
 
 /**

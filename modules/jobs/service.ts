@@ -19,6 +19,7 @@ import { AppError, forbidden, invalid } from '../../core/errors.ts'
 import { contributionsTo } from '../../core/registry.ts'
 import { idKey, keysetPage, newestFirst, timeKey, type Order } from '../../core/paging.ts'
 import { htmlToText, sanitizeDescription } from '../../core/sanitize.ts'
+import { isoInstant } from '../../core/time.ts'
 import { textOf, untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { recordEvent } from '../events/index.ts'
@@ -28,7 +29,7 @@ import { personRef, userNames } from '../auth/index.ts'
 import { vendorNames } from '../vendors/index.ts'
 import type { JobStatus } from './model.ts'
 import { jobFacts as jobFactsPort, type JobFacts } from './port.ts'
-import { JOB_COLUMNS, jobUrl, slugify, toDate, type JobRow } from './rows.ts'
+import { JOB_COLUMNS, jobUrl, slugify, type JobRow } from './rows.ts'
 import { jobQuestions, jobs, jobTeam } from './table.ts'
 import { inList } from '../../core/sql-list.ts'
 import { lineBreakErrors } from './rest-text.ts'
@@ -141,8 +142,8 @@ function summarize(
 		vendor: row.vendorId ? { id: row.vendorId, name: vendors.get(row.vendorId) ?? untrustedLine('', 'vendor') } : null,
 		applicantCount: facts?.applicantCount ?? 0,
 		activelyHiring: row.activelyHiring,
-		createdAt: toDate(row.createdAt).toISOString(),
-		publishedAt: row.publishedAt ? toDate(row.publishedAt).toISOString() : null,
+		createdAt: isoInstant(row.createdAt),
+		publishedAt: row.publishedAt ? isoInstant(row.publishedAt) : null,
 		url: row.status === 'Open' ? jobUrl(deps.config.baseUrl, actor.workspaceSlug, row.slug) : null,
 	}
 }
@@ -294,8 +295,8 @@ export async function getJob(deps: AppDeps, actor: Actor, jobId: string): Promis
 		salaryMin: row.salaryMin,
 		salaryMax: row.salaryMax,
 		vendorJobId: untrustedLine(row.vendorJobId, 'vendor', 100),
-		updatedAt: toDate(row.updatedAt).toISOString(),
-		closedAt: row.closedAt ? toDate(row.closedAt).toISOString() : null,
+		updatedAt: isoInstant(row.updatedAt),
+		closedAt: row.closedAt ? isoInstant(row.closedAt) : null,
 		hiringTeam: team.map((t) => ({ ...personRef(names, t.userId), teamRole: t.teamRole })),
 		// Screening questions are the workspace's own wording, typed by people there.
 		screeningQuestions: questions.map((q) => ({ ...q, prompt: untrustedLine(q.prompt, 'colleague', 500) })),
