@@ -131,6 +131,18 @@ describe('checkSender: only our receiving server’s topmost field counts', () =
 		expect(verdict('dkim=pass header.d=org')).toBe('not_verified')
 	})
 
+	test('SPF for an empty MAIL FROM (delivery reports) checked the HELO name: it verifies a From at that name, and only when there was no MAIL FROM', () => {
+		const verdict = (results: string, address = 'MAILER-DAEMON@mx.example.org') => checkSender([`${ours}; ${results}`], ours, address).check
+		expect(verdict('spf=pass smtp.helo=mx.example.org')).toBe('verified')
+		expect(verdict('spf=pass smtp.mailfrom="" smtp.helo=mx.example.org')).toBe('verified')
+		expect(verdict('spf=pass smtp.mailfrom=<> smtp.helo=mx.example.org')).toBe('verified')
+		expect(verdict('spf=pass smtp.helo=mx.example.org', 'nora@example.org')).toBe('not_verified')
+		expect(verdict('spf=pass smtp.helo=relay.elsewhere.example')).toBe('not_verified')
+		// A MAIL FROM was checked: the HELO name counts for nothing.
+		expect(verdict('spf=pass smtp.mailfrom=x@attacker.example smtp.helo=mx.example.org')).toBe('not_verified')
+		expect(verdict('spf=fail smtp.helo=mx.example.org')).toBe('not_verified')
+	})
+
 	test('a From without a domain to check is not verified', () => {
 		expect(verdictOf({ authservId: ours, results: [{ method: 'dmarc', result: 'pass', props: {} }] }, 'root@localhost')).toEqual({
 			check: 'not_verified',

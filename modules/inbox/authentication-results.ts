@@ -12,7 +12,8 @@
  * - Verified: `dmarc=pass` (for the From's domain, when the result names it: `header.from`); without
  *   a DMARC result (or `none`, `temperror`, `permerror`: no policy to go by), a `dkim=pass` whose signing
  *   domain (`header.d`, else the domain of `header.i`) is the From's domain or one it is under, or an
- *   `spf=pass` whose `smtp.mailfrom` domain is. Alignment here is that strict form: the From's domain
+ *   `spf=pass` whose `smtp.mailfrom` domain is (for an empty MAIL FROM, as delivery reports have, the
+ *   `smtp.helo` name). Alignment here is that strict form: the From's domain
  *   at or under the authenticated one (passing DKIM or SPF for a domain needs its DNS, which rules its
  *   subdomains). The relaxed DMARC form (a sibling under one organisational domain) would need the
  *   public suffix list; the receiving server's `dmarc` result already applies it.
@@ -170,6 +171,12 @@ const domainOf = (address: string | undefined) => {
 	return /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain) ? domain : null
 }
 
+/**
+ * The domain SPF checked: the MAIL FROM's, or, when the MAIL FROM was empty (delivery reports are
+ * sent so), the HELO name's (RFC 7208 §2.4, which RFC 7489 §4.1 takes for DMARC).
+ */
+const spfIdentity = (x: AuthResult) => domainOf(x.props['smtp.mailfrom']) ?? (x.props['smtp.mailfrom']?.includes('@') ? null : domainOf(x.props['smtp.helo']))
+
 /** The From's domain is the authenticated one or under it (see the rules above). */
 const aligned = (authenticated: string | null, from: string) => authenticated !== null && (from === authenticated || from.endsWith(`.${authenticated}`))
 
@@ -183,7 +190,7 @@ export function verdictOf(field: AuthResultsField, fromAddress: string): SenderV
 	const pass = (method: string, domain: (x: AuthResult) => string | null) =>
 		field.results.some((x) => x.method === method && x.result === 'pass' && aligned(domain(x), from))
 	if (pass('dkim', (x) => domainOf(x.props['header.d'] ?? x.props['header.i']))) return { check: 'verified', reason: 'DKIM passed for the From domain' }
-	if (pass('spf', (x) => domainOf(x.props['smtp.mailfrom']))) return { check: 'verified', reason: 'SPF passed for the From domain' }
+	if (pass('spf', spfIdentity)) return { check: 'verified', reason: 'SPF passed for the From domain' }
 	return { check: 'not_verified', reason: 'No DMARC, DKIM or SPF pass for the From domain' }
 }
 

@@ -1,7 +1,7 @@
 /** Which mail no person wrote (RFC 3834 auto-replies, RFC 3464 delivery reports), read by postal-mime as the webhook reads it. */
 import { describe, expect, test } from 'bun:test'
 import PostalMime from 'postal-mime'
-import { automaticKind, reportedMessageIds, reportsFailure } from './automatic.ts'
+import { automaticKind, failureReason, reportedMessageIds, reportsFailure } from './automatic.ts'
 
 const message = (headers: string[], body = 'Hello') => PostalMime.parse([...headers, '', body].join('\r\n'))
 const from = 'nora@example.org'
@@ -145,5 +145,26 @@ describe('what a delivery report says', () => {
 			'',
 		].join('\r\n')
 		expect(reportedMessageIds(await PostalMime.parse(raw))).toEqual(['<out_whole@localhost>'])
+	})
+
+	test('its reason: the failed recipient’s Diagnostic-Code (type dropped, folding undone), else its Status; none when nothing failed', async () => {
+		expect(failureReason(await PostalMime.parse(deliveryReport({ original: '<out_a@localhost>' })))).toBe('550 5.1.1 user unknown')
+		expect(failureReason(await PostalMime.parse(deliveryReport({ original: '<out_a@localhost>', action: 'delayed' })))).toBeNull()
+		const status = (fields: string) =>
+			message(
+				['From: MAILER-DAEMON@mx.example.org', 'Content-Type: multipart/report; report-type=delivery-status; boundary="B"'],
+				`--B\r\nContent-Type: message/delivery-status\r\n\r\n${fields}\r\n--B--\r\n`,
+			)
+		// The recipient that failed, not the one delivered before it; a folded code read as one line.
+		const two = await status(
+			'Reporting-MTA: dns; mx.example.org\r\n\r\nFinal-Recipient: rfc822; a@example.org\r\nAction: delivered\r\nDiagnostic-Code: smtp; 250 ok\r\n\r\nFinal-Recipient: rfc822; b@example.org\r\nAction: failed\r\nStatus: 5.2.2\r\nDiagnostic-Code: smtp; 552 5.2.2 <b@example.org>:\r\n    mailbox full',
+		)
+		expect(failureReason(two)).toBe('552 5.2.2 <b@example.org>: mailbox full')
+		expect(failureReason(await status('Final-Recipient: rfc822; b@example.org\r\nAction: failed\r\nStatus: 5.1.1'))).toBe('5.1.1')
+		expect(failureReason(await status('Final-Recipient: rfc822; b@example.org\r\nAction: failed'))).toBeNull()
+		// Outside text: one line, control characters gone, at most 300 characters.
+		const long = await status(`Action: failed\r\nDiagnostic-Code: smtp; 550 \u0007bad\u202e ${'x'.repeat(400)}`)
+		expect(failureReason(long)).toMatch(/^550 bad x+…$/)
+		expect([...failureReason(long)!]).toHaveLength(300)
 	})
 })

@@ -16,12 +16,15 @@
  * - A delivery report says a message failed when one of its recipients' `Action` is `failed`
  *   (delayed, relayed, delivered and expanded are not failures). The message it is about is named
  *   by its `In-Reply-To`/`References` when it has them, and by the Message-ID of the original
- *   headers it quotes (`text/rfc822-headers`, `message/rfc822`).
+ *   headers it quotes (`text/rfc822-headers`, `message/rfc822`). Its reason is the first failed
+ *   recipient's `Diagnostic-Code` (its type, `smtp;`, dropped), else its `Status`: text from outside,
+ *   kept as one line of at most 300 characters, shown escaped and never as our words.
  *
  * Each of these only lowers what a message counts for: forging one (an attacker writing
  * `Auto-Submitted`) makes their own mail count for less, never more.
  */
 import type { Email } from 'postal-mime'
+import { cleanLine } from '../../core/untrusted.ts'
 
 export type AutomaticKind = 'automatic' | 'delivery_report'
 
@@ -78,6 +81,22 @@ function statusText(email: Email): string {
 /** Whether a delivery report says delivery failed for one of its recipients (`Action: failed`). */
 export function reportsFailure(email: Email): boolean {
 	return /^action[ \t]*:[ \t]*failed\b/im.test(statusText(email).slice(0, 100_000))
+}
+
+/** Why a delivery report says delivery failed (see the rules above); null when it says nothing or reports no failure. */
+export function failureReason(email: Email): string | null {
+	// Folded fields unfolded; one block of fields per recipient, after the message's own block.
+	const text = statusText(email)
+		.slice(0, 100_000)
+		.replace(/\r\n?/g, '\n')
+		.replace(/\n[ \t]+/g, ' ')
+	for (const block of text.split(/\n[ \t]*\n/)) {
+		const field = (name: string) => new RegExp(`^${name}[ \\t]*:[ \\t]*(.*)$`, 'im').exec(block)?.[1]?.trim() ?? ''
+		if (!/^failed\b/i.test(field('action'))) continue
+		const reason = field('diagnostic-code').replace(/^[a-z0-9-]+[ \t]*;[ \t]*/i, '') || field('status')
+		return reason ? cleanLine(reason, 300) || null : null
+	}
+	return null
 }
 
 /** The Message-IDs of the original message a delivery report quotes the headers of (at most 10, in order). */

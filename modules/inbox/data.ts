@@ -31,10 +31,18 @@ export const inboxData: CandidateDataSource = {
 		)
 		return { data: threads.map((t) => ({ ...t, messages: messages.filter((m) => m.threadId === t.id).map(({ threadId: _, ...m }) => m) })) }
 	},
+	/**
+	 * A message in their conversation since `since`: one we sent them, or one they wrote themselves:
+	 * `written_by` is theirs (from their own address, and only with a sender that was verified, or not
+	 * checked when it came: inbound.ts files an unverified From as from outside), and a person wrote it
+	 * (no auto-reply or delivery report). Anyone can send mail claiming their address, and a mailbox
+	 * answers on its own: neither is the person still being there.
+	 */
 	async activeSince(deps, workspaceId, ids, since) {
 		const rows = await deps.database.rows<{ id: string }>(
-			sql`select distinct candidate_id as id from inbox_threads where workspace_id = ${workspaceId} and candidate_id = any(${sql.param([...ids])}::text[])
-				and last_message_at >= ${since.toISOString()}::timestamptz`,
+			sql`select distinct t.candidate_id as id from inbox_threads t join inbox_messages m on m.thread_id = t.id
+			where t.workspace_id = ${workspaceId} and t.candidate_id = any(${sql.param([...ids])}::text[]) and m.at >= ${since.toISOString()}::timestamptz
+				and (m.direction = 'out' or (m.written_by = 'candidate' and m.automatic is null))`,
 		)
 		return new Set(rows.map((r) => r.id))
 	},

@@ -61,7 +61,8 @@ beforeAll(async () => {
 	)
 	await post(
 		[
-			`Authentication-Results: ${OURS}; spf=pass smtp.helo=mx.example.org`,
+			// Signed by its provider (DKIM): a verified sender, so it marks what it reports on.
+			`Authentication-Results: ${OURS}; dkim=pass header.d=mx.example.org`,
 			'From: MAILER-DAEMON@mx.example.org',
 			'To: no-reply@localhost',
 			'Subject: Undelivered Mail Returned to Sender',

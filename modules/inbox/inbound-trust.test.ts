@@ -8,12 +8,16 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { and, eq, inArray, isNotNull } from 'drizzle-orm'
 import { signWebhook } from '../../core/http/signed-webhook.ts'
+import { contributionsTo } from '../../core/registry.ts'
 import { callOn, newWorkspace, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { portalApp, signedIn } from '../../tests/portal.ts'
 import { closeClients, mcpPerson, type McpPerson } from '../../tests/sdk.ts'
+import { startSmtp, type TestSmtp } from '../../tests/smtp.ts'
 import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
 import { personActor } from '../auth/index.ts'
-import { enqueueMail } from '../outbox/index.ts'
+import { candidateData } from '../candidates/index.ts'
+import { deliverDue, enqueueMail } from '../outbox/index.ts'
+import { outbox } from '../outbox/table.ts'
 import { candidateMessages } from './candidate-section.ts'
 import { syncOutbox } from './sync.ts'
 import { inboxMessages, inboxThreads } from './table.ts'
@@ -29,14 +33,19 @@ let owner: McpPerson
 let admin: McpPerson
 let job: string
 let n = 0
+let smtp: TestSmtp
 
 beforeAll(async () => {
+	smtp = await startSmtp()
 	ws = await newWorkspace()
 	owner = await mcpPerson(ws, 'owner')
 	admin = await mcpPerson(ws, 'admin')
 	job = await newVendorJob(ws, { title: 'Data Engineer' })
 }, 60_000)
-afterAll(closeClients)
+afterAll(async () => {
+	await closeClients()
+	await smtp.stop()
+})
 
 async function inbound(raw: string, env: Record<string, string> = CHECKED) {
 	const timestamp = Math.floor(Date.now() / 1000)
@@ -59,6 +68,18 @@ async function mailed(space: TestWorkspace, name: string, email = `c${++n}.${spa
 	const sent = await deps.db.transaction((tx) => enqueueMail(tx, { workspaceId: space.id, to: email, subject: 'Offer', text: 'The offer.' }, deps))
 	await syncOutbox(deps, space.id)
 	return { id, email, name, messageId: sent.messageId, outboxId: sent.id, applicationId }
+}
+
+/** As `mailed`, the mail handed to a real SMTP server (sent, so a delivery report can say it did not arrive). */
+async function mailedAndSent(name: string) {
+	const deps = await testDeps({ SMTP_URL: smtp.url })
+	const email = `c${++n}.${ws.slug}@example.org`
+	const id = await newCandidate(ws, { name, email })
+	const sent = await deps.db.transaction((tx) => enqueueMail(tx, { workspaceId: ws.id, to: email, subject: 'Offer', text: 'The offer.' }, deps))
+	expect(await deliverDue(deps, { workspaceId: ws.id })).toMatchObject({ sent: 1 })
+	await syncOutbox(deps, ws.id)
+	const row = async () => (await deps.db.select().from(outbox).where(eq(outbox.id, sent.id)))[0]!
+	return { id, email, name, messageId: sent.messageId, outboxId: sent.id, row }
 }
 
 const thread = async (threadId: string) => (await owner.tool('get_inbox_thread', { threadId })).data.thread
@@ -190,10 +211,13 @@ describe('the sender is verified by our receiving server’s results (INBOUND_MA
 	})
 })
 
-/** A delivery report as Postfix writes one, quoting the headers of the message that did not arrive. */
-const deliveryReport = (original: string, action = 'failed') =>
+/**
+ * A delivery report as Postfix writes one, quoting the headers of the message that did not arrive;
+ * by default from a provider that signs its reports (DKIM), so our server verifies its sender.
+ */
+const deliveryReport = (original: string, action = 'failed', results: string[] = stamped('dkim=pass header.d=mx.example.org')) =>
 	[
-		...stamped('spf=pass smtp.helo=mx.example.org'),
+		...results,
 		'From: Mail Delivery System <MAILER-DAEMON@mx.example.org>',
 		'To: no-reply@localhost',
 		'Subject: Undelivered Mail Returned to Sender',
@@ -214,6 +238,7 @@ const deliveryReport = (original: string, action = 'failed') =>
 		'Final-Recipient: rfc822; someone@example.org',
 		`Action: ${action}`,
 		'Status: 5.1.1',
+		'Diagnostic-Code: smtp; 550 5.1.1 user unknown',
 		'--B1',
 		'Content-Type: text/rfc822-headers',
 		'',
@@ -312,6 +337,42 @@ describe('mail no person wrote is filed, labelled, and never a reply', () => {
 		const got = await thread(res.json.threadId)
 		expect(got.messages.find((m: any) => m.direction === 'out').delivery).not.toBe('bounced')
 		expect(got.messages.at(-1).automatic).toBe('delivery_report')
+	})
+
+	test('a report from a sender that is not verified is filed as a delivery report, labelled so, and marks nothing (conversation, outbox); a verified one does', async () => {
+		const c = await mailedAndSent('Vic Unverified')
+		let threadId = ''
+		// Only an SPF pass for another host's name (no DMARC, no DKIM, nothing for the From's domain), then no results at all.
+		for (const results of [stamped('spf=pass smtp.helo=relay.elsewhere.example'), []]) {
+			const res = await inbound(deliveryReport(c.messageId, 'failed', results).replace('<dsn.', `<dsn${results.length}.`))
+			expect(res.json.status).toBe('accepted')
+			threadId = res.json.threadId
+			const got = await thread(threadId)
+			expect(got.counterpart).toMatchObject({ type: 'candidate', id: c.id })
+			expect(got.messages.at(-1)).toMatchObject({ direction: 'in', automatic: 'delivery_report', senderCheck: 'not_verified' })
+			expect(got.messages.find((m: any) => m.direction === 'out').delivery).toBe('sent')
+			expect(await c.row()).toMatchObject({ status: 'sent', bouncedAt: null, bounceReason: null })
+		}
+		const page = (await (await signedIn(owner)).get(`/inbox/${threadId}`)).text
+		expect(page).toContain('Sender not verified')
+		expect(page).toContain('Delivery report')
+		expect(page).toContain('So it is not believed: no message it reports on is marked as not delivered.')
+		expect(page).not.toContain('Not delivered: a delivery report came back')
+		expect((await (await signedIn(owner)).get('/outbox?status=bounced')).text).not.toContain(c.email)
+
+		const verified = await inbound(deliveryReport(c.messageId))
+		expect((await thread(verified.json.threadId)).messages.find((m: any) => m.direction === 'out').delivery).toBe('bounced')
+		expect(await c.row()).toMatchObject({ status: 'sent', bounceReason: '550 5.1.1 user unknown' })
+	})
+
+	test('senders not checked (INBOUND_MAIL_AUTHSERV_ID unset): a report marks what it reports on as before, labelled "not checked"', async () => {
+		const c = await mailedAndSent('Ugo Unchecked')
+		const res = await inbound(deliveryReport(c.messageId, 'failed', []), UNCHECKED)
+		const got = await thread(res.json.threadId)
+		expect(got.messages.at(-1)).toMatchObject({ direction: 'in', automatic: 'delivery_report', senderCheck: 'not_checked' })
+		expect(got.messages.find((m: any) => m.direction === 'out').delivery).toBe('bounced')
+		expect((await c.row()).bounceReason).toBe('550 5.1.1 user unknown')
+		expect((await (await signedIn(owner)).get(`/inbox/${res.json.threadId}`)).text).toContain('Sender not checked')
 	})
 
 	test('an automatic mail answering nothing starts no conversation with the person at its From', async () => {
@@ -513,5 +574,72 @@ describe('a message addressed to several workspaces', () => {
 			.from(inboxMessages)
 			.where(and(eq(inboxMessages.workspaceId, other.id), isNotNull(inboxMessages.bouncedAt)))
 		expect(bounced).toEqual([])
+	})
+})
+
+describe('what counts as a candidate’s activity for the retention rule (activeSince)', () => {
+	/** The inbox's answer for these candidates since an hour ago, after everything before (our mail included) was made old. */
+	async function activeNow(ids: string[]) {
+		const deps = await testDeps()
+		await deps.db
+			.update(inboxMessages)
+			.set({ at: new Date(Date.now() - 3 * 365 * 86_400_000) })
+			.where(
+				inArray(
+					inboxMessages.threadId,
+					(await deps.db.select({ id: inboxThreads.id }).from(inboxThreads).where(inArray(inboxThreads.candidateId, ids))).map((t) => t.id),
+				),
+			)
+		return async () => {
+			const source = contributionsTo(deps.registry, candidateData).find((s) => s.key === 'messages')!
+			return [...(await source.activeSince!(deps, ws.id, ids, new Date(Date.now() - 3_600_000)))].sort()
+		}
+	}
+
+	test('with senders checked: her verified reply counts; her auto-reply, a delivery report and a reply in her name that is not verified do not', async () => {
+		const [real, away, bounced, forged] = await Promise.all(['Ada Real', 'Ben Away', 'Cy Bounced', 'Di Forged'].map((name) => mailed(ws, name)))
+		const active = await activeNow([real, away, bounced, forged].map((c) => c.id))
+		expect(await active()).toEqual([])
+		const reply = (c: Awaited<ReturnType<typeof mailed>>, tag: string, extra: Record<string, string>, top: string[]) =>
+			inbound(
+				rfc822(
+					{ From: c.email, To: 'no-reply@localhost', Subject: 'Re: Offer', 'Message-ID': `<${tag}.${c.id}@x>`, 'In-Reply-To': c.messageId, ...extra },
+					'Hello.',
+					top,
+				),
+			)
+		await reply(away, 'away', { 'Auto-Submitted': 'auto-replied' }, dmarcPass(away.email.split('@')[1]!))
+		await inbound(deliveryReport(bounced.messageId))
+		await reply(forged, 'forged', {}, [])
+		expect(await active()).toEqual([])
+		await reply(real, 'real', {}, dmarcPass(real.email.split('@')[1]!))
+		expect(await active()).toEqual([real.id])
+	})
+
+	test('with senders not checked: her reply counts, her auto-reply and a delivery report do not; mail we send her counts as before', async () => {
+		const [plain, away, bounced, written] = await Promise.all(['Eve Plain', 'Fox Away', 'Gus Bounced', 'Hal Written'].map((name) => mailed(ws, name)))
+		const active = await activeNow([plain, away, bounced, written].map((c) => c.id))
+		const reply = (c: Awaited<ReturnType<typeof mailed>>, tag: string, extra: Record<string, string>) =>
+			inbound(
+				rfc822(
+					{ From: c.email, To: 'no-reply@localhost', Subject: 'Re: Offer', 'Message-ID': `<${tag}.${c.id}@x>`, 'In-Reply-To': c.messageId, ...extra },
+					'Hello.',
+				),
+				UNCHECKED,
+			)
+		await reply(away, 'away', { Precedence: 'bulk' })
+		await inbound(deliveryReport(bounced.messageId, 'failed', []), UNCHECKED)
+		expect(await active()).toEqual([])
+		await reply(plain, 'plain', {})
+		const deps = await testDeps()
+		await deps.db.transaction((tx) =>
+			enqueueMail(
+				tx,
+				{ workspaceId: ws.id, to: written.email, subject: 'Checking in', text: 'Still looking?', recipient: { type: 'candidate', id: written.id } },
+				deps,
+			),
+		)
+		await syncOutbox(deps, ws.id)
+		expect(await active()).toEqual([plain.id, written.id].sort())
 	})
 })

@@ -27,7 +27,10 @@
  * - Mail no person wrote (`automatic.ts`: auto-replies, list and bulk mail, delivery reports) is
  *   filed and labelled, but is never the counterpart's reply ("wrote back"), and starts no
  *   conversation with the person at its From. A delivery report that says delivery failed marks the
- *   message of ours it reports on as bounced.
+ *   message of ours it reports on as bounced ("Not delivered", in the conversation and on the outbox
+ *   page with the report's reason), but only when its sender is verified (or senders are not
+ *   checked): anyone can write a report, and one from a sender that is not verified is filed and
+ *   labelled like any other and changes nothing.
  * - Only the new part of a reply is kept as its text: quoted history below "On … wrote:" or
  *   "-----Original Message-----", and ">"-quoted lines, are dropped.
  * - Who wrote it is what its own From says (when verified or not checked): the conversation's
@@ -54,9 +57,9 @@ import { findWorkspace } from '../auth/index.ts'
 import { inboxSettings } from './settings.ts'
 import { syncOutbox } from './sync.ts'
 import type { Db } from '../../db/client.ts'
-import { outboxWorkspaces } from '../outbox/index.ts'
+import { outboxWorkspaces, recordBounce } from '../outbox/index.ts'
 import { checkSender, type SenderVerdict } from './authentication-results.ts'
-import { automaticKind, reportedMessageIds, reportsFailure, type AutomaticKind } from './automatic.ts'
+import { automaticKind, failureReason, reportedMessageIds, reportsFailure, type AutomaticKind } from './automatic.ts'
 import {
 	appendMessage,
 	counterpartAt,
@@ -246,8 +249,10 @@ interface Incoming {
 	/** The sender check; null when senders are not checked (`INBOUND_MAIL_AUTHSERV_ID` unset). */
 	verdict: SenderVerdict | null
 	automatic: AutomaticKind | null
-	/** Our messages a delivery report says could not be delivered (by Message-ID). */
+	/** Our messages a delivery report says could not be delivered (by Message-ID); none when it is not to be believed. */
 	bounced: string[]
+	/** What that report gave as the reason (text from outside, one line). */
+	bounceReason: string | null
 }
 
 /** The receiving server's verdict on the From, or null when senders are not checked. */
@@ -308,6 +313,9 @@ async function fileInbound(deps: AppDeps, raw: string): Promise<InboundResult> {
 	const reported = automatic === 'delivery_report' ? reportedMessageIds(email) : []
 	const inReplyTo = ids(email.inReplyTo)[0] ?? null
 	const recipients = recipientsOf(email)
+	const verdict = senderVerdict(deps, raw, from.address)
+	// A report of failure counts from a verified sender, or any when senders are not checked (see the rules above).
+	const failed = automatic === 'delivery_report' && verdict?.check !== 'not_verified' && reportsFailure(email)
 	const m: Incoming = {
 		from,
 		messageId: ids(email.messageId)[0] ?? `<${createHash('sha256').update(raw).digest('hex').slice(0, 40)}@inbound.benchline>`,
@@ -315,9 +323,10 @@ async function fileInbound(deps: AppDeps, raw: string): Promise<InboundResult> {
 		subject: email.subject ?? '',
 		text: cutText(replyPart(email.text ?? (email.html ? htmlToText(email.html) : '')), MAX_TEXT) || cutText((email.text ?? '').trim(), MAX_TEXT),
 		to: recipients[0] ?? '',
-		verdict: senderVerdict(deps, raw, from.address),
+		verdict,
 		automatic,
-		bounced: automatic === 'delivery_report' && reportsFailure(email) ? [...reported, ...(inReplyTo ? [inReplyTo] : [])] : [],
+		bounced: failed ? [...reported, ...(inReplyTo ? [inReplyTo] : [])] : [],
+		bounceReason: failed ? failureReason(email) : null,
 	}
 	// 1. The conversation of the message it answers (a delivery report: also the one it reports on).
 	const answered = [...new Set([...answeredIds(email), ...reported])].slice(0, MAX_ANSWERED)
@@ -364,6 +373,7 @@ async function fileCopy(tx: Db, place: Place, m: Incoming, receivedAt: Date): Pr
 		at: receivedAt,
 	})
 	if (id === null) return { status: 'duplicate', threadId }
-	await markBounced(tx, threadId, m.bounced, receivedAt)
+	const outboxIds = await markBounced(tx, threadId, m.bounced, receivedAt)
+	await recordBounce(tx, { workspaceId: place.workspaceId, ids: outboxIds, reason: m.bounceReason, at: receivedAt })
 	return { status: 'accepted', threadId }
 }

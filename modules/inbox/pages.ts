@@ -49,7 +49,11 @@ function labels(m: ThreadMessage) {
 	// Why a sender is not verified, in our words, and what it means for the conversation.
 	const why =
 		m.senderCheck === 'not_verified'
-			? html` <span class="meta">${m.senderCheckReason}. Not counted as a reply from the person this address belongs to.</span>`
+			? html` <span class="meta">${m.senderCheckReason}. ${
+					m.automatic === 'delivery_report'
+						? 'So it is not believed: no message it reports on is marked as not delivered.'
+						: 'Not counted as a reply from the person this address belongs to.'
+				}</span>`
 			: ''
 	return tags.length ? html`<p>${tags.map((t, i) => html`${i ? ' ' : ''}${t}`)}${why}</p>` : ''
 }

@@ -296,14 +296,15 @@ export async function appendMessage(db: Db, m: NewInboxMessage): Promise<string 
 
 /**
  * Records that what we sent in a thread could not be delivered (a delivery report said so): our
- * messages there with one of these Message-IDs. Returns how many were marked.
+ * messages there with one of these Message-IDs. Returns the outbox rows they were copied from (the
+ * outbox records it on them too: `recordBounce`).
  */
-export async function markBounced(db: Db, threadId: string, messageIds: readonly string[], at: Date): Promise<number> {
-	if (!messageIds.length) return 0
+export async function markBounced(db: Db, threadId: string, messageIds: readonly string[], at: Date): Promise<string[]> {
+	if (!messageIds.length) return []
 	const marked = await db
 		.update(inboxMessages)
 		.set({ bouncedAt: sql`coalesce(${inboxMessages.bouncedAt}, ${at.toISOString()}::timestamptz)` })
 		.where(and(eq(inboxMessages.threadId, threadId), eq(inboxMessages.direction, 'out'), inArray(inboxMessages.messageId, [...messageIds])))
-		.returning({ id: inboxMessages.id })
-	return marked.length
+		.returning({ outboxId: inboxMessages.outboxId })
+	return marked.flatMap((m) => m.outboxId ?? [])
 }

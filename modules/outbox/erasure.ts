@@ -2,7 +2,8 @@
  * A person erased (a candidate's right to erasure): what was still to be sent to them, or about them
  * (a vendor submission with their résumé), is not sent, and the copies of what was sent (to them, or
  * about them to others, e.g. a vendor submission) keep no address, name or phone number of theirs,
- * nor the attachments of mail about them (their files are erased).
+ * nor the attachments of mail about them (their files are erased). A delivery report's reason on
+ * their mail (the remote server's words, which usually name the address) loses their details too.
  */
 import { type SQL, sql } from 'drizzle-orm'
 import { ERASED, mentionsAny, withoutMentions } from '../../core/erased-text.ts'
@@ -38,19 +39,21 @@ export async function forgetRecipient(tx: Db, r: ErasedRecipient): Promise<{ can
 		),
 	)
 	await tx.execute(
-		sql`update outbox set "to" = ${ERASED}, subject = ${ERASED}, text = ${ERASED}, html = null, attachments = '[]'::jsonb, calendar = null, private_sealed = null
+		sql`update outbox set "to" = ${ERASED}, subject = ${ERASED}, text = ${ERASED}, html = null, attachments = '[]'::jsonb, calendar = null, private_sealed = null,
+			bounce_reason = ${withoutMentions(sql`bounce_reason`, r.ownNeedles)}
 		where ${theirs} and status <> 'sending'`,
 	)
 	const cleaned = (needles: readonly string[], where: SQL) =>
 		tx.execute(
 			sql`update outbox set subject = ${withoutMentions(sql`subject`, needles)}, text = ${withoutMentions(sql`text`, needles)},
-				html = ${withoutMentions(sql`html`, needles)}, calendar = ${withoutMentions(sql`calendar::text`, needles)}::jsonb
+				html = ${withoutMentions(sql`html`, needles)}, calendar = ${withoutMentions(sql`calendar::text`, needles)}::jsonb,
+				bounce_reason = ${withoutMentions(sql`bounce_reason`, needles)}
 			where workspace_id = ${r.workspaceId} and status <> 'sending' and ${where}`,
 		)
 	// About their records (a submission to a vendor): every mention, and no attachment (its files, named after them, are erased).
 	await cleaned(r.ownNeedles, about)
 	await tx.execute(sql`update outbox set attachments = '[]'::jsonb where ${about} and status <> 'sending' and attachments <> '[]'::jsonb`)
 	// Elsewhere: what only they can be.
-	await cleaned(r.needles, mentionsAny(sql`coalesce(subject, '') || ' ' || text || ' ' || coalesce(html, '')`, r.needles))
+	await cleaned(r.needles, mentionsAny(sql`coalesce(subject, '') || ' ' || text || ' ' || coalesce(html, '') || ' ' || coalesce(bounce_reason, '')`, r.needles))
 	return { cancelled: cancelled.length }
 }

@@ -11,6 +11,7 @@ import * as tables from './table.ts'
 
 export { releaseHeld, type Released, type ReleaseSelection } from './held.ts'
 export { forgetRecipient, type ErasedRecipient } from './erasure.ts'
+export { recordBounce, type Bounce } from './bounces.ts'
 export {
 	enqueueMail,
 	enqueueMessage,

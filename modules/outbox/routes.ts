@@ -7,7 +7,7 @@ import { Elysia, t } from 'elysia'
 import { seeOther } from '../../core/http/form.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
-import { html, portalPage, type SafeHtml } from '../../core/html.ts'
+import { breakable, html, portalPage, type SafeHtml } from '../../core/html.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { revealCookie } from '../../core/http/reveal-cookie.ts'
@@ -23,10 +23,14 @@ const LABEL: Record<string, string> = {
 	pending: 'Waiting',
 	sending: 'Sending',
 	sent: 'Sent',
+	bounced: 'Not delivered',
 	failed: 'Failed',
 	not_sent: 'Not sent',
 }
-const statusOf = (r: OutboxRow) => (r.held && r.status === 'pending' ? 'held' : r.status)
+const statusOf = (r: OutboxRow) => (r.held && r.status === 'pending' ? 'held' : r.status === 'sent' && r.bouncedAt ? 'bounced' : r.status)
+/** What a delivery report said, in its own words (a remote server's, escaped): never ours. */
+const reportSaid = (r: OutboxRow) =>
+	r.bounceReason ? html`The delivery report says: <q>${breakable(r.bounceReason)}</q>` : 'The delivery report gave no reason.'
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
 const RELEASE_ALL = 'npm run cli -- outbox release --all'
 
@@ -92,12 +96,13 @@ ${
 				empty: '',
 				columns: [
 					{ label: 'Subject', cell: (r) => html`<a href="/outbox/${r.id}">${r.subject ?? r.text.slice(0, 60)}</a>` },
-					{ label: 'To', cell: (r) => r.to },
+					// A long address wraps at its dots and @ on a phone rather than widen the card.
+					{ label: 'To', cell: (r) => breakable(r.to) },
 					{ label: 'Channel', cell: (r) => (r.channel === 'email' ? 'E-mail' : 'Message') },
 					{ label: 'Created', cell: (r) => when(r.createdAt) },
 					{ label: 'Status', cell: (r) => LABEL[statusOf(r)] ?? r.status },
 					{ label: 'Attempts', numeric: true, cell: (r) => r.attempts },
-					{ label: 'Last error', cell: (r) => r.lastError ?? '' },
+					{ label: 'Last error', cell: (r) => (statusOf(r) === 'bounced' ? reportSaid(r) : (r.lastError ?? '')) },
 				],
 			})
 }
@@ -115,9 +120,10 @@ function entryPage(deps: AppDeps, session: PageSession, r: OutboxRow, o: { notic
 		html`<section class="card"><p class="crumbs"><a href="/outbox">Outbox</a></p>
 <h1>${r.subject ?? 'Message'}</h1>
 ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
-<dl class="facts"><div><dt>Channel</dt><dd>${r.channel === 'email' ? 'E-mail' : 'Message'}</dd></div><div><dt>To</dt><dd>${r.to}</dd></div><div><dt>Status</dt><dd>${LABEL[statusOf(r)] ?? r.status}</dd></div><div><dt>Attempts</dt><dd>${r.attempts}</dd></div><div><dt>Created</dt><dd>${when(r.createdAt)}</dd></div><div><dt>Sent</dt><dd>${when(r.sentAt)}</dd></div>${r.status === 'pending' && r.attempts > 0 ? html`<div><dt>Next attempt</dt><dd>${when(r.nextAttemptAt)}</dd></div>` : ''}</dl>
+<dl class="facts"><div><dt>Channel</dt><dd>${r.channel === 'email' ? 'E-mail' : 'Message'}</dd></div><div><dt>To</dt><dd>${breakable(r.to)}</dd></div><div><dt>Status</dt><dd>${LABEL[statusOf(r)] ?? r.status}</dd></div><div><dt>Attempts</dt><dd>${r.attempts}</dd></div><div><dt>Created</dt><dd>${when(r.createdAt)}</dd></div><div><dt>Sent</dt><dd>${when(r.sentAt)}</dd></div>${r.status === 'pending' && r.attempts > 0 ? html`<div><dt>Next attempt</dt><dd>${when(r.nextAttemptAt)}</dd></div>` : ''}</dl>
 ${statusOf(r) === 'held' ? html`<p>This e-mail was queued while SMTP_URL was not set, so it is held in the dev mailbox: it will not be sent, not even once SMTP_URL is set, unless an operator releases it with <code>npm run cli -- outbox release --id ${r.id}</code>.</p>` : ''}
 ${r.lastError ? html`<p class="error">Last error: ${r.lastError}</p>` : ''}
+${statusOf(r) === 'bounced' ? html`<p class="error">Not delivered: a delivery report came back on ${when(r.bouncedAt)}. ${reportSaid(r)}</p>` : ''}
 ${r.status === 'failed' || r.status === 'not_sent' ? (r.privateErased ? html`<p class="meta">${PRIVATE_ERASED}</p>` : html`<form method="post" action="/outbox/${r.id}/retry" class="inline"><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit">Try again</button></form>`) : ''}
 ${r.attachments.length ? html`<h2>Attachments</h2><ul>${r.attachments.map((a) => html`<li>${a.filename} <span class="meta">${a.contentType}</span></li>`)}</ul>` : ''}
 <h2>Text</h2>

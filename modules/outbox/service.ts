@@ -2,7 +2,7 @@
  * Sending mail and messages: callers enqueue inside their own transaction; delivery happens later
  * (see `worker.ts`), so a down SMTP server or provider loses nothing.
  */
-import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
@@ -220,6 +220,10 @@ export interface OutboxRow {
 	privateRevealable: boolean
 	/** Queued while SMTP_URL was unset: kept in the dev mailbox until an operator releases it (held.ts). */
 	held: boolean
+	/** When a delivery report said this sent e-mail did not arrive (bounces.ts); null when none did. */
+	bouncedAt: Date | null
+	/** That report's reason: text from outside (the remote server's words), shown escaped. */
+	bounceReason: string | null
 	/** Insertion order: the tie-break of rows created in the same millisecond (ids are random). */
 	seq: number
 }
@@ -241,15 +245,26 @@ const columns = {
 	privateErased: sql<boolean>`(${outbox.carriesPrivate} and ${outbox.privateSealed} is null)`.mapWith(Boolean),
 	privateRevealable: outbox.privateRevealable,
 	held: outbox.held,
+	bouncedAt: outbox.bouncedAt,
+	bounceReason: outbox.bounceReason,
 	seq: outbox.seq,
 }
 
-/** The outbox page's statuses: `held` (in the dev mailbox until released) is a pending row apart. */
-export const OUTBOX_STATUSES = ['held', 'pending', 'sending', 'sent', 'failed', 'not_sent'] as const
+/**
+ * The outbox page's statuses: `held` (in the dev mailbox until released) is a pending row apart, and
+ * `bounced` (sent, then a delivery report said it did not arrive: "Not delivered") a sent row apart.
+ */
+export const OUTBOX_STATUSES = ['held', 'pending', 'sending', 'sent', 'bounced', 'failed', 'not_sent'] as const
+
+/** A row's status as the page shows, filters and counts it (see `OUTBOX_STATUSES`). */
+const shownStatus = sql<string>`case when ${outbox.held} and ${outbox.status} = 'pending' then 'held'
+	when ${outbox.status} = 'sent' and ${outbox.bouncedAt} is not null then 'bounced' else ${outbox.status} end`
 
 function statusIs(status: string) {
 	if (status === 'held') return and(eq(outbox.status, 'pending'), eq(outbox.held, true))!
 	if (status === 'pending') return and(eq(outbox.status, 'pending'), eq(outbox.held, false))!
+	if (status === 'sent') return and(eq(outbox.status, 'sent'), isNull(outbox.bouncedAt))!
+	if (status === 'bounced') return and(eq(outbox.status, 'sent'), isNotNull(outbox.bouncedAt))!
 	return eq(outbox.status, status)
 }
 
@@ -282,10 +297,13 @@ export async function getOutboxRow(db: Db, workspaceId: string, id: string): Pro
 	return row
 }
 
-/** Counts by status for the workspace (the page's summary line); held rows count as `held`, not `pending`. */
+/** Counts by status for the workspace (the page's summary line); held rows count as `held`, not `pending`, bounced ones as `bounced`, not `sent`. */
 export async function outboxCounts(db: Db, workspaceId: string): Promise<Record<string, number>> {
-	const status = sql<string>`case when ${outbox.held} and ${outbox.status} = 'pending' then 'held' else ${outbox.status} end`
-	const rows = await db.select({ status, n: sql<number>`count(*)::int` }).from(outbox).where(eq(outbox.workspaceId, workspaceId)).groupBy(status)
+	const rows = await db
+		.select({ status: shownStatus, n: sql<number>`count(*)::int` })
+		.from(outbox)
+		.where(eq(outbox.workspaceId, workspaceId))
+		.groupBy(shownStatus)
 	return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]))
 }
 

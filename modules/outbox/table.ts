@@ -79,6 +79,13 @@ export const outbox = pgTable(
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 		sentAt: timestamp('sent_at', { withTimezone: true }),
 		/**
+		 * When a delivery report said this sent e-mail could not be delivered (`recordBounce`): the
+		 * outbox page shows it "Not delivered" rather than sent. Null: no such report.
+		 */
+		bouncedAt: timestamp('bounced_at', { withTimezone: true, precision: 3 }),
+		/** What that report gave as the reason (its Diagnostic-Code or Status): text from outside, shown escaped. */
+		bounceReason: text('bounce_reason'),
+		/**
 		 * Insertion order, the tie-break of rows with the same time (`createdAt` has milliseconds, and rows
 		 * queued in one transaction share `nextAttemptAt`): ids are random. Written by the database, never in an insert.
 		 */
