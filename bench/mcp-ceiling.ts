@@ -1,8 +1,10 @@
 /**
  * The ceilings bench/mcp.ts compares the app's MCP endpoint with, in a separate Bun process:
  *
- *   POST /const   the MCP SDK's own ceiling: the same stateless `createMcpHandler`, a fresh
- *                 McpServer per request (as the app does), one tool `list_jobs` whose input schema
+ *   POST /const   the MCP SDK's own ceiling: a fresh McpServer per request (as the app does), each
+ *                 2025-era tool call answered as one JSON body by the SDK's stateless transport
+ *                 (as the app answers a client that cannot be asked; anything else through the same
+ *                 stateless `createMcpHandler`), one tool `list_jobs` whose input schema
  *                 goes through the app's TypeBox → Standard Schema adapter, returning a constant
  *                 25-row page (captured from the app) — no auth, no database;
  *   POST /sql     the same handler and tool, but the tool runs the statements the app's call sends
@@ -12,7 +14,7 @@
  * Started by bench/mcp.ts: PORT, DATABASE_URL, CAPTURE (a JSON file: { statements: [{text,params}],
  * result: structuredContent }). Not a server to run by hand.
  */
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
+import { createMcpHandler, isLegacyRequest, McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
 import { Type as t } from '@sinclair/typebox'
 import postgres from 'postgres'
 import { inputSchema } from '../core/mcp/standard-schema.ts'
@@ -48,6 +50,18 @@ function server(withSql: boolean) {
 const constHandler = createMcpHandler(() => server(false))
 const sqlHandler = createMcpHandler(() => server(true))
 
+/** A 2025-era tool call, answered as the app answers one whose client cannot be asked (core/mcp/handler.ts). */
+async function answerInJson(s: McpServer, request: Request, body: unknown): Promise<Response> {
+	const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+	try {
+		await s.connect(transport)
+		return await transport.handleRequest(request, { parsedBody: body })
+	} finally {
+		transport.close().catch(() => {})
+		s.close().catch(() => {})
+	}
+}
+
 Bun.serve({
 	hostname: '127.0.0.1',
 	port: Number(env.PORT),
@@ -55,7 +69,9 @@ Bun.serve({
 		const path = new URL(request.url).pathname
 		if (path === '/health') return new Response('ok')
 		const body = await request.json()
-		return (path === '/sql' ? sqlHandler : constHandler).fetch(request, { parsedBody: body })
+		const withSql = path === '/sql'
+		if ((body as { method?: unknown }).method === 'tools/call' && (await isLegacyRequest(request, body))) return answerInJson(server(withSql), request, body)
+		return (withSql ? sqlHandler : constHandler).fetch(request, { parsedBody: body })
 	},
 })
 console.log('ready')

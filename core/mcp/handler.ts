@@ -9,7 +9,8 @@
  * the app's one 405, whose `Allow` comes from the route table (core/http/method-not-allowed.ts).
  *
  * Each tool call is bounded: answered with a tool error after `MCP_TOOL_TIMEOUT` seconds, and its
- * result kept under `MAX_TOOL_RESULT_BYTES` (see `result.ts`).
+ * result kept under `MAX_TOOL_RESULT_BYTES` (see `result.ts`). It is answered as one JSON body, except
+ * for a 2025-era client that can be asked (below), whose answer is an event stream.
  *
  * Writes the person confirms (`confirm.ts`): a 2025-era client that declares it can ask its user gets
  * an `Mcp-Session-Id` on `initialize` that seals that declaration (no server state); its tool calls
@@ -20,7 +21,7 @@
  * they show (`apps/`). Every client gets the same tools and results; apps that show views also
  * read the linked resource.
  */
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server'
+import { createMcpHandler, isLegacyRequest, McpServer, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server'
 import { Elysia } from 'elysia'
 import type { Actor } from '../actor.ts'
 import type { AppDeps } from '../deps.ts'
@@ -340,22 +341,20 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 	const views = deps.registry.views.map(buildView)
 	const viewOf = new Map(views.flatMap((view) => view.def.tools.map((name) => [name, view] as const)))
 	const tools = deps.registry.tools.map((tool) => prepare(tool, viewOf.get(tool.name), deps.config.production))
-	const handler = createMcpHandler(
-		(ctx) => {
-			const extra = ctx.authInfo?.extra as { actor?: Actor; call?: PendingCall; called?: string; canAsk?: boolean } | undefined
-			const call = extra?.call ?? { reported: true, address: '' }
-			const server = buildServer(deps, tools, extra?.actor, call, {
-				called: extra?.called,
-				canAsk: ctx.era === 'legacy' && extra?.canAsk === true,
-			})
-			call.served = true
-			server.server.onclose = () => settleUnanswered(deps, call)
-			return server
-		},
-		{
-			onerror: (error) => deps.log.debug('mcp request rejected', { error: error.message }),
-		},
-	)
+	const serverFor = (ctx: { era: 'legacy' | 'modern'; authInfo?: AuthInfo }) => {
+		const extra = ctx.authInfo?.extra as { actor?: Actor; call?: PendingCall; called?: string; canAsk?: boolean } | undefined
+		const call = extra?.call ?? { reported: true, address: '' }
+		const server = buildServer(deps, tools, extra?.actor, call, {
+			called: extra?.called,
+			canAsk: ctx.era === 'legacy' && extra?.canAsk === true,
+		})
+		call.served = true
+		server.server.onclose = () => settleUnanswered(deps, call)
+		return server
+	}
+	const handler = createMcpHandler(serverFor, {
+		onerror: (error) => deps.log.debug('mcp request rejected', { error: error.message }),
+	})
 	const writeTools = new Set(deps.registry.tools.filter((t) => !t.readOnly).map((t) => t.name))
 
 	return new Elysia({ name: 'core.mcp' })
@@ -409,17 +408,18 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 					).length
 				)
 					reportCall(deps, call, outcome('refused'))
-				const answered = await handler.fetch(request, {
-					authInfo: {
-						token: 'verified',
-						clientId: actor.credential.id,
-						scopes: actor.readOnly ? ['mcp:read'] : ['mcp:read', 'mcp'],
-						extra: { actor, call, called, canAsk: called !== undefined && (await sessionCanAsk(deps.secret, actor, request.headers.get('mcp-session-id'))) },
-					},
-					parsedBody: body,
-				})
+				const canAsk = called !== undefined && (await sessionCanAsk(deps.secret, actor, request.headers.get('mcp-session-id')))
+				const authInfo: AuthInfo = {
+					token: 'verified',
+					clientId: actor.credential.id,
+					scopes: actor.readOnly ? ['mcp:read'] : ['mcp:read', 'mcp'],
+					extra: { actor, call, called, canAsk },
+				}
+				const response =
+					called !== undefined && !canAsk && (await isLegacyRequest(request, body))
+						? await answerInJson(serverFor({ era: 'legacy', authInfo }), request, authInfo, body)
+						: await handler.fetch(request, { authInfo, parsedBody: body })
 				if (!call.served) settleUnanswered(deps, call)
-				const response = answered
 				// A 2025-era client that declares it can ask its user gets a session id saying so (`confirm.ts`).
 				const session = isInitialize(body) && response.ok ? await sessionFor(deps.secret, actor, body) : undefined
 				if (session) response.headers.set('Mcp-Session-Id', session)
@@ -428,6 +428,28 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 			{ mcp: true, parse: 'none' },
 		)
 		.options('/api/mcp', ({ request }) => preflight(deps.config, request, 'POST, OPTIONS'), { auth: 'public' })
+}
+
+/**
+ * A 2025-era tool call whose client cannot be asked anything: nothing can go on its stream but the
+ * answer, so it is answered as one JSON body (the streamable HTTP transport allows either, and
+ * 2026-era calls are answered so already). The SDK's stateless transport, as `createMcpHandler`
+ * builds it for 2025-era messages, with JSON responses on: no event stream to build and pump.
+ */
+async function answerInJson(server: McpServer, request: Request, authInfo: AuthInfo, body: unknown): Promise<Response> {
+	const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+	const teardown = () => {
+		transport.close().catch(() => {})
+		server.close().catch(() => {})
+	}
+	request.signal.addEventListener('abort', teardown, { once: true })
+	try {
+		await server.connect(transport)
+		return await transport.handleRequest(request, { authInfo, parsedBody: body })
+	} finally {
+		request.signal.removeEventListener('abort', teardown)
+		teardown()
+	}
 }
 
 function withHeaders(response: Response, headers: Record<string, unknown>): Response {
