@@ -30,6 +30,13 @@ export const currentRequest = (): RequestContext | undefined => storage.getStore
 export const withRequest = <T>(context: RequestContext, work: () => T): T => storage.run(context, work)
 
 /**
+ * Runs `work` outside any request: what it starts (a timer, a write behind) belongs to the instance,
+ * not to the request that happened to start it, so its log lines carry no request id and its spans
+ * hang under no request's trace.
+ */
+export const outsideRequest = <T>(work: () => T): T => storage.exit(work)
+
+/**
  * An `X-Request-Id` a client or proxy sent is kept when it is 1–128 characters of letters, digits
  * and `-._:@/+=` (UUIDs, ULIDs, nginx's `$request_id`, trace ids): anything else could forge a log
  * line or carry a person's data, and is replaced by one of ours.

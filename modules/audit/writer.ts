@@ -14,6 +14,7 @@
 import { getTableColumns, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { compile } from '../../db/client.ts'
+import { outsideRequest } from '../../core/request-context.ts'
 import { auditLog } from './table.ts'
 
 export type AuditLine = typeof auditLog.$inferInsert
@@ -49,8 +50,9 @@ class AuditWriter {
 			return
 		}
 		this.#lines.push(storable(line))
-		if (this.#lines.length >= BATCH) void this.flush()
-		else this.#timer ??= setTimeout(() => void this.flush(), DELAY_MS).unref()
+		// The batch is the instance's, not the request's whose line filled it or started its timer.
+		if (this.#lines.length >= BATCH) outsideRequest(() => void this.flush())
+		else this.#timer ??= outsideRequest(() => setTimeout(() => void this.flush(), DELAY_MS).unref())
 	}
 
 	/** Writes every buffered line (one write at a time, in order); resolves once they are in. */
