@@ -9,6 +9,7 @@ import { Elysia } from 'elysia'
 import { resolve } from 'node:path'
 import type { AppDeps } from './deps.ts'
 import { AppError } from './errors.ts'
+import { SERVED_WHILE_DATABASE_DOWN } from './http/availability.ts'
 import { createAuthPlugin, declaredAuths, type ActorResolvers } from './http/auth.ts'
 import { errorResponse, toAppError } from './http/errors.ts'
 import { allowedMethodsOf, methodNotAllowed } from './http/method-not-allowed.ts'
@@ -22,11 +23,6 @@ import { openRequestTimeZone } from './time.ts'
 const STATIC_DIR = resolve(import.meta.dir, 'static')
 /** The doors whose answers carry credentials' results (REST, MCP, SCIM provisioning). */
 const isApiDoor = (pathname: string) => pathname.startsWith('/api/') || pathname.startsWith('/scim/')
-/**
- * What answers while the database does not: liveness (`/health`, the process only) and `/metrics`,
- * whose pool and process series are what an operator looks at during the outage.
- */
-const SERVED_WHILE_DATABASE_DOWN = new Set(['/health', '/metrics'])
 
 export function buildResolvers(deps: AppDeps): ActorResolvers {
 	const session = deps.registry.modules.find((m) => m.sessionResolver)?.sessionResolver ?? null

@@ -116,7 +116,9 @@ function serverOptions(deps: AppDeps, app: ReturnType<typeof createApp>) {
 		fetch: (request: Request, server: Server<unknown>) => {
 			notePeer(request, server.requestIP(request)?.address)
 			// A request waiting on the database when it stops answering gets its 503 at once (availability.ts).
-			return observeRequest(deps, request, () => answerWhileAvailable(deps.availability, app.handle(request), () => unavailableResponse(request, headers)))
+			return observeRequest(deps, request, () =>
+				answerWhileAvailable(deps.availability, request, app.handle(request), () => unavailableResponse(request, headers)),
+			)
 		},
 		error: (error: Error) => {
 			deps.log.error('server error', { error })

@@ -21,6 +21,12 @@ export type { Availability }
 
 const never = new Promise<void>(() => {})
 
+/**
+ * What answers while the database does not: liveness (`/health`, the process only) and `/metrics`,
+ * whose pool and process series are what an operator looks at during the outage.
+ */
+export const SERVED_WHILE_DATABASE_DOWN: ReadonlySet<string> = new Set(['/health', '/metrics'])
+
 export function watchDatabase(database: Database, log: Logger, intervalMs = 1000): Availability {
 	if (database.kind === 'pglite') return { up: () => true, whenDown: () => never, stop: () => {} }
 	let up = true
@@ -59,11 +65,20 @@ export function unavailableResponse(request: Request, headers: Record<string, st
 	return res
 }
 
-/** The app's answer, or a 503 at once if the database stops answering before the answer is ready. */
-export async function answerWhileAvailable(availability: Availability, handling: Promise<Response>, unavailable: () => Response): Promise<Response> {
+/**
+ * The app's answer, or a 503 at once if the database stops answering before the answer is ready
+ * (except for what is served while it is down: its answer is waited for).
+ */
+export async function answerWhileAvailable(
+	availability: Availability,
+	request: Request,
+	handling: Promise<Response>,
+	unavailable: () => Response,
+): Promise<Response> {
 	if (!availability.up()) return handling // the app's own gate answers 503 already
 	const winner = await Promise.race([handling, availability.whenDown().then(() => null)])
 	if (winner) return winner
+	if (SERVED_WHILE_DATABASE_DOWN.has(new URL(request.url).pathname)) return handling
 	handling.catch(() => {}) // finishes in the background; its answer is dropped
 	return unavailable()
 }
