@@ -108,6 +108,26 @@ describe('bulk Send message from a template', () => {
 		expect((await manager.post('/inbox/bulk-send', { application: apps, templateId: template.id })).status).toBe(403)
 	})
 
+	test('a candidate ticked with one of their applications gets one message, not two', async () => {
+		const actor = await personActor(deps, ws.slug, recruiter.email)
+		const template = await createTemplate(deps, actor, {
+			name: 'Once only',
+			channel: 'email',
+			kind: 'transactional',
+			subject: 'Hello {{candidate.firstName}}',
+			body: 'Hi {{candidate.firstName}}.',
+			shared: false,
+		})
+		const jobId = await newVendorJob(ws, { title: 'Rust Engineer' }, deps)
+		const candidate = await newCandidate(ws, { name: 'Ivy Oncemore', email: 'ivy.once@mail.example' }, deps)
+		const application = await newApplication(ws, candidate, jobId, {}, deps)
+		const c = await signedIn(recruiter)
+		await c.get('/candidates')
+		const res = await c.submit('/inbox/bulk-send', { candidate: [candidate], application: [application], templateId: template.id, back: '/candidates' })
+		expect(res.text).toContain('Already sent this message: one message per person.')
+		expect(await mailTo('ivy.once@mail.example')).toEqual([expect.objectContaining({ subject: 'Hello Ivy' })])
+	})
+
 	test('more than 50 records sends nothing and says so: never cut short', async () => {
 		const actor = await personActor(deps, ws.slug, recruiter.email)
 		const t = await createTemplate(deps, actor, { name: 'Many', channel: 'email', kind: 'transactional', subject: 'Hello', body: 'Hi', shared: false })

@@ -48,15 +48,23 @@ export const bulkSendApplicationsSection: PageSection = {
 	render: (deps, session) => controls(deps, session, null),
 }
 
-/** One record's message from the template: done, or refused with the reason in words (`runBulk`: an unexpected failure is that record's refusal too). */
-const sendOne =
-	(deps: AppDeps, actor: Actor, template: Template) =>
-	async (target: ComposeTarget, record: { name: string }): Promise<Omit<BulkLine, 'name'>> => {
+/**
+ * One record's message from the template: done, or refused with the reason in words (`runBulk`: an
+ * unexpected failure is that record's refusal too). One message per person: a candidate ticked with
+ * one of their applications (or two of them) is written to once, for the first record ticked
+ * (applications come first: their message fills the job's fields); the others are unchanged.
+ */
+const sendOne = (deps: AppDeps, actor: Actor, template: Template) => {
+	const written = new Set<string>()
+	return async (target: ComposeTarget, record: { name: string }): Promise<Omit<BulkLine, 'name'>> => {
 		const recipient = await recipientOf(deps, actor, target)
 		record.name = recipient.name.slice(0, 80) || record.name
+		if (written.has(recipient.id)) return { result: 'unchanged', note: 'Already sent this message: one message per person.' }
+		written.add(recipient.id)
 		await composeMessage(deps, actor, { ...target, channel: template.channel, subject: template.subject ?? '', body: template.body, templateId: template.id })
 		return { result: 'done' }
 	}
+}
 
 const refusal = (error: AppError) => {
 	if (error.code === 'NOT_FOUND') return 'Not found, or not yours to write to.'
@@ -71,8 +79,8 @@ export function bulkSendRoutes(deps: AppDeps, { auth }: HttpKit) {
 			BULK_PATH,
 			async ({ session, body, cookie }) => {
 				const targets: ComposeTarget[] = [
-					...[...new Set(formList(body, 'candidate'))].map((candidateId) => ({ candidateId })),
 					...[...new Set(formList(body, 'application'))].map((applicationId) => ({ applicationId })),
+					...[...new Set(formList(body, 'candidate'))].map((candidateId) => ({ candidateId })),
 				]
 				// More than the limit is refused as a whole (core/bulk.ts), never cut short.
 				const tooMany = overBulkLimit(targets.length, 'records')
