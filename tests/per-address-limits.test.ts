@@ -204,7 +204,7 @@ describe('failed credentials are counted per address on every door (issue 16 ite
 			const res = await door()
 			expect({ status: res.status, retryAfter: Number(res.headers['retry-after']) > 0 }).toEqual({ status: 429, retryAfter: true })
 		}
-		expect(JSON.parse((await token(loud, newCredential('code'))).text).error).toBe('slow_down')
+		expect(JSON.parse((await token(loud, newCredential('code'))).text).error).toBe('temporarily_unavailable')
 		expect((await rest(QUIET, newCredential('vk'))).status).toBe(401)
 		expect((await token(QUIET, newCredential('code'))).status).toBe(401)
 	})

@@ -60,7 +60,7 @@ test('B5 apps that never got a grant are removed a day after registering; allowe
 			deps,
 			actor,
 			{
-				client: { id: clientId, name: 'x', redirectUris: [] },
+				client: { id: clientId, name: 'x', redirectUris: [], grantTypes: ['authorization_code', 'refresh_token'] },
 				redirectUri: 'http://127.0.0.1:43123/callback',
 				redirectUriSent: true,
 				state: null,

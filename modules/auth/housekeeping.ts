@@ -5,6 +5,7 @@
  */
 import { and, eq, lt, notExists } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
+import { normaliseStoredAddresses } from './stored-addresses.ts'
 import { oauthClients, oauthCodes, oauthConsentRequests, oauthGrants, oauthTokens, sessions, signInChoices, signInFailures } from './table.ts'
 
 const HOUR = 3_600_000
@@ -53,6 +54,8 @@ async function deleteAbandonedClients(deps: AppDeps, before: Date) {
 }
 
 export function startHousekeeping(deps: AppDeps): () => void {
+	// Once per start: addresses stored before domains had one spelling (stored-addresses.ts).
+	normaliseStoredAddresses(deps).catch((error) => deps.log.warn('rewriting stored addresses in their normal form failed', { error }))
 	const timer = setInterval(() => cleanUp(deps).catch((error) => deps.log.warn('auth clean-up failed', { error })), HOUR)
 	timer.unref?.()
 	return () => clearInterval(timer)

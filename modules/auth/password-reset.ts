@@ -30,6 +30,7 @@ import { logInEveryWorkspace, newPasswordProblems, storePassword, type NewPasswo
 import { isEmailAddress } from './people.ts'
 import { invitations, memberships, passwordResets, users } from './table.ts'
 import { hashPassword } from './password-hash.ts'
+import { normalEmail } from './email-domain.ts'
 
 export const RESET_LINK_MINUTES = 30
 const REQUESTS_PER_ADDRESS_PER_MINUTE = 5
@@ -48,7 +49,7 @@ export const resetLinkPath = (token: string) => `/sign-in/reset-password/${token
  * wait for (never rejects: failures are logged).
  */
 export async function requestPasswordReset(deps: AppDeps, input: { email: string; address: string }): Promise<{ settled: Promise<void> }> {
-	const email = input.email.trim().toLowerCase()
+	const email = normalEmail(input.email)
 	if (!isEmailAddress(email)) throw invalid([{ field: 'email', message: 'Enter your e-mail address, like name@example.com' }])
 	const byAddress = await deps.limiter.hit(`password-reset:address:${input.address}`, REQUESTS_PER_ADDRESS_PER_MINUTE)
 	if (!byAddress.allowed) throw tooMany(byAddress.resetSeconds)

@@ -24,6 +24,7 @@ import { passwordProblem } from './people.ts'
 import { workspacesOf } from './sign-in-choice.ts'
 import { memberships, passwordResets, sessions, signInChoices, users } from './table.ts'
 import { hashPassword } from './password-hash.ts'
+import { normalEmail } from './email-domain.ts'
 
 /** Wrong current passwords one person may type in a minute on Change password. */
 const WRONG_CURRENT_PER_MINUTE = 5
@@ -111,7 +112,7 @@ export async function changePassword(deps: AppDeps, session: PageSession, input:
 export async function setPasswordByOperator(deps: AppDeps, ws: WorkspaceRef, input: { email: string; password: string }): Promise<{ userId: string }> {
 	const weak = passwordProblem(input.password)
 	if (weak) throw invalid([{ field: 'password', message: weak }])
-	const email = input.email.trim().toLowerCase()
+	const email = normalEmail(input.email)
 	const passwordHash = await hashPassword(deps.config, input.password)
 	return deps.db.transaction(async (tx) => {
 		const [member] = await tx

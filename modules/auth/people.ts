@@ -22,6 +22,7 @@ import { lockOwnersAnd, requireActingOwner } from './owners.ts'
 import { endMembership } from './access.ts'
 import { invitations, memberships, users } from './table.ts'
 import { hashPassword } from './password-hash.ts'
+import { emailProblem, normalEmail } from './email-domain.ts'
 
 export { createWorkspace, findWorkspace, listWorkspaces, requireWorkspace, SLUG, workspacesById, workspaceSlugOf, type Workspace } from './workspaces.ts'
 /** The operator CLI's actor (core/actor.ts); re-exported where modules have always found it. */
@@ -55,10 +56,11 @@ export interface NewPerson {
 
 /** The new person's fields, checked and normalised (the same checks for the CLI and the people page). */
 export function checkNewPerson(deps: AppDeps, input: NewPerson): { email: string; name: string; role: PersonRole; password: string; grants: string[] } {
-	const email = input.email.trim().toLowerCase()
+	const email = normalEmail(input.email)
 	const name = input.name.trim()
 	const problems = []
 	if (!isEmailAddress(email)) problems.push({ field: 'email', message: 'must be an e-mail address' })
+	else if (emailProblem(email)) problems.push({ field: 'email', message: emailProblem(email)! })
 	if (!name || name.length > 120) problems.push({ field: 'name', message: 'must be 1-120 characters' })
 	if (!isPersonRole(input.role)) problems.push({ field: 'role', message: `must be one of: ${PERSON_ROLES.join(', ')}` })
 	const weak = passwordProblem(input.password)
@@ -139,7 +141,7 @@ async function memberId(db: Db, ws: WorkspaceRef, who: { email?: string; userId?
 		.where(
 			and(
 				eq(memberships.workspaceId, ws.id),
-				who.userId ? eq(users.id, who.userId) : eq(users.email, (who.email ?? '').trim().toLowerCase()),
+				who.userId ? eq(users.id, who.userId) : eq(users.email, normalEmail(who.email ?? '')),
 				isNull(memberships.removedAt),
 			),
 		)

@@ -25,6 +25,7 @@ import { openChoice, passwordMayOpen, signInDestination } from './sign-in-choice
 import { proposeTimeZone } from './profile.ts'
 import { verifyAgainstNothing } from './password-hash.ts'
 import type { SignedInBy } from './session-reach.ts'
+import { normalEmail } from './email-domain.ts'
 
 const DAY = 86_400_000
 export const SESSION_DAYS = 30
@@ -59,7 +60,7 @@ export async function signIn(
 	deps: AppDeps,
 	input: { email: string; password: string; address: string; workspace?: string; timeZone?: string },
 ): Promise<SignInResult | SignInChoice> {
-	const email = input.email.trim().toLowerCase().slice(0, 254)
+	const email = normalEmail(input.email).slice(0, 254)
 	await recordAttempt(deps, email, input.address)
 	const [user] = await deps.db.select({ id: users.id, hash: users.passwordHash }).from(users).where(eq(users.email, email))
 	const ok = user ? await Bun.password.verify(input.password, user.hash) : await verifyAgainstNothing(deps.config, input.password)

@@ -180,6 +180,11 @@ export const oauthClients = pgTable('oauth_clients', {
 	id: text('id').primaryKey(),
 	name: text('name').notNull(),
 	redirectUris: text('redirect_uris').array().notNull(),
+	/**
+	 * The grants the app registered or its metadata document lists (of those Benchline has):
+	 * without `refresh_token` it gets no refresh token and may not refresh (clients.ts).
+	 */
+	grantTypes: text('grant_types').array().notNull().default(['authorization_code', 'refresh_token']),
 	/** Other registration metadata as sent (software_id, client_uri, …): kept, never fetched. */
 	metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
 	createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),

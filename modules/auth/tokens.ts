@@ -16,6 +16,7 @@ import { perDatabase } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { membershipColumns, noteUse, personActorFrom } from './credential-use.ts'
 import { memberships, personalTokens, users, workspaces } from './table.ts'
+import { normalEmail } from './email-domain.ts'
 
 export interface TokenView {
 	id: string
@@ -123,7 +124,7 @@ export async function personActor(deps: AppDeps, workspaceSlug: string, email: s
 		.from(memberships)
 		.innerJoin(users, eq(users.id, memberships.userId))
 		.innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
-		.where(and(eq(workspaces.slug, workspaceSlug), eq(users.email, email.trim().toLowerCase()), isNull(memberships.removedAt)))
+		.where(and(eq(workspaces.slug, workspaceSlug), eq(users.email, normalEmail(email)), isNull(memberships.removedAt)))
 	if (!row) throw new AppError('NOT_FOUND', `${email} is not in the workspace "${workspaceSlug}"`)
 	return {
 		workspaceId: row.workspaceId,

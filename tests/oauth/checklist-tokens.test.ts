@@ -346,7 +346,7 @@ describe('F. revocation and Disconnect', () => {
 			{ token: 'garbage', client_id: 'cli_x' },
 			{ 'x-forwarded-for': address, origin: 'https://app.example' },
 		)
-		expect([limited.status, limited.json.error]).toEqual([429, 'slow_down'])
+		expect([limited.status, limited.json.error]).toEqual([429, 'temporarily_unavailable'])
 		expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
 		expect(limited.headers.get('access-control-allow-origin')).toBe('*')
 		expect(limited.headers.get('access-control-allow-credentials')).toBeNull()

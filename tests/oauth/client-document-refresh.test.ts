@@ -9,6 +9,7 @@
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type * as oauth from 'oauth4webapi'
+import { newCredential } from '../../core/credentials.ts'
 import { awayFromMinuteEdge, clock, newPerson, newWorkspace } from '../helpers.ts'
 import { portalApp, signedIn, uniqueAddress } from '../portal.ts'
 import { authorizationRequest, authServerOn, consent, formPost, LOOPBACK_REDIRECT, mcp, type AS } from './as-client.ts'
@@ -252,5 +253,48 @@ describe('the token endpoint’s checks cannot be multiplied or starved', () => 
 		const late = await refresh(ctx, host.clientId, during.json.refresh_token)
 		expect([late.status, late.json.error_description]).toEqual([200, undefined])
 		expect(host.fetches()).toBeGreaterThan(fetched)
+	})
+})
+
+describe('a document’s grant_types', () => {
+	test('without refresh_token: an access token alone, and a refresh is unauthorized_client; grants Benchline does not have are ignored; left out, both', async () => {
+		const ctx = await authServer()
+		const host = documentHost({ 'cache-control': 'max-age=300' })
+		host.publish({ grant_types: ['authorization_code'] })
+		const tokens = await connect(ctx, host.clientId)
+		expect(tokens.access_token).toStartWith('bl_at_')
+		expect(tokens.refresh_token).toBeUndefined()
+		expect(await mcpStatus(ctx, tokens.access_token)).toBe(200)
+		const refused = await refresh(ctx, host.clientId, newCredential('rt'))
+		expect([refused.status, refused.json.error]).toEqual([400, 'unauthorized_client'])
+
+		// A document written for many servers lists a grant Benchline does not have: ignored.
+		const wide = documentHost({ 'cache-control': 'max-age=300' })
+		wide.publish({ grant_types: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'] })
+		const kept = await connect(ctx, wide.clientId)
+		expect((await refresh(ctx, wide.clientId, kept.refresh_token)).status).toBe(200)
+		// Left out (documents published before grant_types was read): both, as for a registration.
+		const older = documentHost({ 'cache-control': 'max-age=300' })
+		expect((await refresh(ctx, older.clientId, (await connect(ctx, older.clientId)).refresh_token)).status).toBe(200)
+	})
+
+	test('a document that drops refresh_token: the refresh after its copy is stale is unauthorized_client; without authorization_code it is not valid', async () => {
+		const ctx = await authServer()
+		const host = documentHost({ 'cache-control': 'no-store' })
+		const tokens = await connect(ctx, host.clientId)
+		const fetched = host.fetches()
+		clock.advance(61_000)
+		host.publish({ grant_types: ['authorization_code'] })
+		const refused = await refresh(ctx, host.clientId, tokens.refresh_token)
+		expect([refused.status, refused.json.error]).toEqual([400, 'unauthorized_client'])
+		expect(host.fetches()).toBe(fetched + 1)
+
+		const other = documentHost({ 'cache-control': 'no-store' })
+		const connected = await connect(ctx, other.clientId)
+		clock.advance(61_000)
+		other.publish({ grant_types: ['refresh_token'] })
+		const invalid = await refresh(ctx, other.clientId, connected.refresh_token)
+		expect([invalid.status, invalid.json.error]).toEqual([401, 'invalid_client'])
+		expect(invalid.json.error_description).toContain('grant_types must include authorization_code')
 	})
 })

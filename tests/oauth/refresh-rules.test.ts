@@ -6,8 +6,9 @@
  * and client authentication match what the metadata declares (RFC 6749 §5.2).
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { newCredential } from '../../core/credentials.ts'
 import { clock } from '../helpers.ts'
-import { connectedApp, formPost, freshCode, mcp, type AS } from './as-client.ts'
+import { connectedApp, formPost, freshCode, mcp, registerRaw, type AS } from './as-client.ts'
 
 setDefaultTimeout(60_000)
 afterEach(() => clock.reset())
@@ -167,5 +168,33 @@ describe('the token endpoint’s error codes and client authentication (RFC 6749
 		const ok = await refresh(app.ctx, id, app.tokens.refresh_token, { resource: `${app.ctx.resource}/` })
 		expect(ok.status).toBe(200)
 		expect(await mcpStatus(app.ctx, ok.json.access_token)).toBe(200)
+	})
+})
+
+describe('an app that did not ask for refresh tokens (grant_types without refresh_token)', () => {
+	test('is registered as asked; gets an access token alone; a refresh_token grant from it is unauthorized_client (RFC 6749 §5.2)', async () => {
+		const app = await connectedApp({ metadata: { grant_types: ['authorization_code'] } })
+		const id = app.client.client_id
+		expect(app.client.grant_types).toEqual(['authorization_code'])
+		expect(app.tokens.access_token).toStartWith('bl_at_')
+		expect(app.tokens.refresh_token).toBeUndefined()
+		expect(await mcpStatus(app.ctx, app.tokens.access_token)).toBe(200)
+		// Refused for the grant itself, before any token is looked at; not a failed credential.
+		const refused = await refresh(app.ctx, id, newCredential('rt'))
+		expect([refused.status, refused.json.error]).toEqual([400, 'unauthorized_client'])
+		expect(refused.headers.get('cache-control')).toContain('no-store')
+		// An app that asked for both (or left grant_types out: both, and the answer says so) still refreshes.
+		const both = await connectedApp()
+		expect(both.client.grant_types).toEqual(['authorization_code', 'refresh_token'])
+		expect((await refresh(both.ctx, both.client.client_id, both.tokens.refresh_token)).status).toBe(200)
+	})
+
+	test('registration refuses grant_types without authorization_code (the only way to a first token here)', async () => {
+		const app = await connectedApp()
+		for (const grant_types of [['refresh_token'], []]) {
+			const res = await registerRaw(app.ctx, { redirect_uris: [app.redirectUri], grant_types })
+			expect([res.status, res.json.error]).toEqual([400, 'invalid_client_metadata'])
+			expect(res.json.error_description).toContain('authorization_code')
+		}
 	})
 })

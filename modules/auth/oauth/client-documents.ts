@@ -5,7 +5,8 @@
  * public addresses only, the connection pinned to a checked address, no redirects, 5 KiB and 5 s at
  * most; `OAUTH_CLIENT_METADATA_ALLOW_PRIVATE` allows `http://` and private addresses for development
  * and tests), checks it (`client_id` equal to its address, `redirect_uris`, `client_name`, optional
- * `logo_uri` and `client_uri`, a public client) and keeps it as the client's row, so grants, tokens,
+ * `logo_uri` and `client_uri`, a public client, `grant_types` as for a registration: without
+ * refresh_token no refresh token) and keeps it as the client's row, so grants, tokens,
  * connected apps and Disconnect work as for registered clients. The copy is used while the document's
  * `Cache-Control` allows (at most a day; without one, five minutes), then fetched again; at the token
  * endpoint too (client-document-check.ts), so a document taken down or broken ends its connections.
@@ -17,7 +18,7 @@ import { and, eq } from 'drizzle-orm'
 import type { AppDeps } from '../../../core/deps.ts'
 import { OutboundError, outboundFetch, outboundText, type OutboundPolicy } from '../../../core/http/outbound.ts'
 import { oauthClients, oauthGrants } from '../table.ts'
-import { validRedirectUri, type Client } from './clients.ts'
+import { grantTypesOf, validRedirectUri, type Client } from './clients.ts'
 
 export const MAX_DOCUMENT_BYTES = 5 * 1024
 const FETCH_TIMEOUT_MS = 5_000
@@ -101,7 +102,7 @@ const optionalUri = (doc: Record<string, unknown>, key: string): string | undefi
 }
 
 /** The document's client, or a ClientDocumentError saying why it cannot be used. */
-export function readDocument(url: string, text: string): { name: string; redirectUris: string[]; logoUri?: string; clientUri?: string } {
+export function readDocument(url: string, text: string): { name: string; redirectUris: string[]; grantTypes: string[]; logoUri?: string; clientUri?: string } {
 	let doc: unknown
 	try {
 		doc = JSON.parse(text)
@@ -121,7 +122,10 @@ export function readDocument(url: string, text: string): { name: string; redirec
 	const method = d.token_endpoint_auth_method
 	if (method !== undefined && method !== 'none')
 		throw new ClientDocumentError('invalid', `token_endpoint_auth_method must be "none" (a public client): "${String(method).slice(0, 40)}" is not supported`)
-	return { name, redirectUris: [...new Set(uris)], logoUri: optionalUri(d, 'logo_uri'), clientUri: optionalUri(d, 'client_uri') }
+	// Left out: both, as for a registration (documents published before this was read keep refreshing).
+	const grantTypes = grantTypesOf(d.grant_types, { ignoreOthers: true })
+	if (typeof grantTypes === 'string') throw new ClientDocumentError('invalid', grantTypes)
+	return { name, redirectUris: [...new Set(uris)], grantTypes, logoUri: optionalUri(d, 'logo_uri'), clientUri: optionalUri(d, 'client_uri') }
 }
 
 export type FetchedDocument = ReturnType<typeof readDocument> & { fresh: number }
@@ -174,11 +178,12 @@ export async function documentClient(deps: AppDeps, clientId: string): Promise<C
 	const [kept] = await deps.db.select().from(oauthClients).where(eq(oauthClients.id, clientId))
 	const facts = kept?.metadata.document as DocumentFacts | undefined
 	const host = new URL(clientId).host
-	if (kept && facts && new Date(facts.freshUntil) > deps.now()) return { id: kept.id, name: kept.name, redirectUris: kept.redirectUris, documentHost: host }
+	if (kept && facts && new Date(facts.freshUntil) > deps.now())
+		return { id: kept.id, name: kept.name, redirectUris: kept.redirectUris, grantTypes: kept.grantTypes, documentHost: host }
 	await spendFetchBudget(deps, host)
 	const doc = await fetchDocument(deps, clientId)
 	await keepDocument(deps, clientId, doc)
-	return { id: clientId, name: doc.name, redirectUris: doc.redirectUris, documentHost: host }
+	return { id: clientId, name: doc.name, redirectUris: doc.redirectUris, grantTypes: doc.grantTypes, documentHost: host }
 }
 
 /**
@@ -207,8 +212,11 @@ export async function keepDocument(deps: AppDeps, clientId: string, doc: Fetched
 	}
 	await deps.db
 		.insert(oauthClients)
-		.values({ id: clientId, name: doc.name, redirectUris: doc.redirectUris, metadata: { document }, createdAt: now })
-		.onConflictDoUpdate({ target: oauthClients.id, set: { name: doc.name, redirectUris: doc.redirectUris, metadata: { document } } })
+		.values({ id: clientId, name: doc.name, redirectUris: doc.redirectUris, grantTypes: doc.grantTypes, metadata: { document }, createdAt: now })
+		.onConflictDoUpdate({
+			target: oauthClients.id,
+			set: { name: doc.name, redirectUris: doc.redirectUris, grantTypes: doc.grantTypes, metadata: { document } },
+		})
 }
 
 /** Whether any person of the workspace has allowed this client before (the consent page says when not). */

@@ -5,7 +5,10 @@
  * secret-based method is registered as `none`, and the answer says so); redirect addresses must be
  * https, or http on localhost / 127.0.0.1 with any port (RFC 8252), without fragment or user info;
  * invalid addresses are dropped when valid ones remain and refused when none do; only the
- * authorization_code and refresh_token grants; the client name is self-declared, so it is cleaned
+ * authorization_code and refresh_token grants, authorization_code always (the only way to a first
+ * token), both when `grant_types` is left out (the answer says so, RFC 7591 §3.2.1); an app whose
+ * grants lack refresh_token gets no refresh token and may not refresh (`unauthorized_client`,
+ * RFC 6749 §5.2; tokens.ts, refresh.ts); the client name is self-declared, so it is cleaned
  * and capped; metadata URLs are stored, never fetched. Registrations that never get a grant are
  * removed after a day (housekeeping.ts); the others are kept.
  */
@@ -21,6 +24,28 @@ export interface Client {
 	redirectUris: string[]
 	/** For a client known by its metadata document (client-documents.ts): the host the document lives on. */
 	documentHost?: string
+	/** The grants it registered (or its document lists): `authorization_code`, and `refresh_token` unless it left it out. */
+	grantTypes: string[]
+}
+
+export const SUPPORTED_GRANTS = ['authorization_code', 'refresh_token'] as const
+
+/** Whether the client may hold and use refresh tokens (its grants list refresh_token). */
+export const usesRefreshTokens = (client: Pick<Client, 'grantTypes'>) => client.grantTypes.includes('refresh_token')
+
+/**
+ * The grants a registration or a metadata document asks for (RFC 7591 §2), or why they cannot be
+ * had: left out, both; else a list naming authorization_code. `ignoreOthers` (a document, written
+ * for many servers: a device-code grant Benchline does not have is no reason to refuse the app)
+ * drops grants Benchline does not know instead of refusing them.
+ */
+export function grantTypesOf(value: unknown, o: { ignoreOthers?: boolean } = {}): string[] | string {
+	if (value === undefined) return [...SUPPORTED_GRANTS]
+	if (!Array.isArray(value) || value.some((g) => typeof g !== 'string')) return 'grant_types must be a list of grant type names'
+	const known = SUPPORTED_GRANTS.filter((g) => value.includes(g))
+	if (!o.ignoreOthers && known.length !== new Set(value).size) return 'grant_types may only contain authorization_code and refresh_token'
+	if (!known.includes('authorization_code')) return 'grant_types must include authorization_code (the only way to a first token here)'
+	return known
 }
 
 const MAX_URIS = 10
@@ -91,9 +116,8 @@ export async function registerClient(deps: AppDeps, body: unknown): Promise<Regi
 	const method = b.token_endpoint_auth_method
 	if (method !== undefined && method !== 'none')
 		notices.push(`Registered as a public client: token_endpoint_auth_method is "none", not "${String(method)}"; no client secret is issued`)
-	const grantTypes = b.grant_types === undefined ? ['authorization_code', 'refresh_token'] : b.grant_types
-	if (!Array.isArray(grantTypes) || grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token'))
-		throw new OAuthError('invalid_client_metadata', 'grant_types may only contain authorization_code and refresh_token')
+	const grantTypes = grantTypesOf(b.grant_types)
+	if (typeof grantTypes === 'string') throw new OAuthError('invalid_client_metadata', grantTypes)
 	if (b.response_types !== undefined && (!Array.isArray(b.response_types) || b.response_types.some((r) => r !== 'code')))
 		throw new OAuthError('invalid_client_metadata', 'response_types may only contain code')
 
@@ -107,13 +131,13 @@ export async function registerClient(deps: AppDeps, body: unknown): Promise<Regi
 
 	const id = newId('cli')
 	const createdAt = deps.now()
-	await deps.db.insert(oauthClients).values({ id, name: name || 'Unnamed app', redirectUris: valid, metadata, createdAt })
+	await deps.db.insert(oauthClients).values({ id, name: name || 'Unnamed app', redirectUris: valid, grantTypes, metadata, createdAt })
 	return {
 		client_id: id,
 		client_id_issued_at: Math.floor(createdAt.getTime() / 1000),
 		client_name: name || 'Unnamed app',
 		redirect_uris: valid,
-		grant_types: ['authorization_code', 'refresh_token'],
+		grant_types: grantTypes,
 		response_types: ['code'],
 		token_endpoint_auth_method: 'none',
 		...(notices.length ? { notices } : {}),
@@ -124,7 +148,7 @@ export async function findClient(deps: AppDeps, clientId: string): Promise<Clien
 	// Registered ids are short; a metadata document's address may be long (client-documents.ts).
 	if (typeof clientId !== 'string' || clientId.length > 2000) return null
 	const [row] = await deps.db
-		.select({ id: oauthClients.id, name: oauthClients.name, redirectUris: oauthClients.redirectUris })
+		.select({ id: oauthClients.id, name: oauthClients.name, redirectUris: oauthClients.redirectUris, grantTypes: oauthClients.grantTypes })
 		.from(oauthClients)
 		.where(eq(oauthClients.id, clientId))
 	return row ?? null

@@ -23,8 +23,9 @@ import { credentialType, hashSecret } from '../../../core/credentials.ts'
 import type { AppDeps } from '../../../core/deps.ts'
 import { oauthGrants, oauthTokens } from '../table.ts'
 import { writesAllowed } from './authorize.ts'
+import { type Client, usesRefreshTokens } from './clients.ts'
 import { OAuthError } from './errors.ts'
-import { checkResource, issuePair, requireClient, requireDocumentStill, revokeGrant, stillMember, type TokenResponse } from './tokens.ts'
+import { checkResource, clientNow, issuePair, requireClient, requireDocumentStill, revokeGrant, stillMember, type TokenResponse } from './tokens.ts'
 
 /** A replaced refresh token returns its successor for this long (parallel refreshes). */
 export const REFRESH_GRACE_MS = 60_000
@@ -50,6 +51,7 @@ export async function refreshTokens(deps: AppDeps, form: URLSearchParams): Promi
 	// Checked before any database query, the client's included (as for codes).
 	if (credentialType(token) !== 'rt') throw invalid('The refresh token is not valid')
 	const client = await requireClient(deps, form)
+	requireRefreshGrant(client)
 	const row = await liveRefreshToken(deps, token, client.id)
 	checkResource(deps, form.get('resource'), row.grant.resource)
 	const scope = refreshScope(row.grant.scope, form.get('scope'))
@@ -58,8 +60,19 @@ export async function refreshTokens(deps: AppDeps, form: URLSearchParams): Promi
 		throw invalid('The person is no longer in the workspace')
 	}
 	await requireDocumentStill(deps, client, row.grant.redirectUri, row.grant.id)
+	// A document just fetched again may have dropped the grant: its refresh tokens stop with it.
+	requireRefreshGrant(await clientNow(deps, client))
 	if (row.token.replacedAt) return replayed(deps, token, row.grant.id, row.token, scope)
 	return rotate(deps, token, row.grant, scope)
+}
+
+/** RFC 6749 §5.2: a client that did not ask for the refresh_token grant may not use it. */
+function requireRefreshGrant(client: Client) {
+	if (!usesRefreshTokens(client))
+		throw new OAuthError(
+			'unauthorized_client',
+			'This client did not ask for the refresh_token grant (its grant_types): it gets no refresh tokens; send the person through authorization again',
+		)
 }
 
 type RefreshRow = Awaited<ReturnType<typeof liveRefreshToken>>
@@ -129,7 +142,7 @@ async function graceAnswer(deps: AppDeps, token: string, sealed: string, scope: 
 	const rows = await deps.db
 		.select({ kind: oauthTokens.kind, revokedAt: oauthTokens.revokedAt, replacedAt: oauthTokens.replacedAt })
 		.from(oauthTokens)
-		.where(inArray(oauthTokens.id, [hashSecret(answer.access_token), hashSecret(answer.refresh_token)]))
+		.where(inArray(oauthTokens.id, [hashSecret(answer.access_token), hashSecret(answer.refresh_token ?? '')]))
 	const access = rows.find((r) => r.kind === 'access')
 	const refresh = rows.find((r) => r.kind === 'refresh')
 	if (!access || access.revokedAt || !refresh || refresh.revokedAt || refresh.replacedAt)

@@ -109,11 +109,22 @@ function refuseClientSecrets(request: Request, form: URLSearchParams) {
 	)
 }
 
+/**
+ * The error code of every rate-limit refusal of the OAuth endpoints (with 429 and Retry-After).
+ * RFC 6749 §5.2 and OAuth 2.1 define no code for it, and `slow_down` is the device flow's "poll more
+ * slowly" (RFC 8628 §3.5), which clients of the code and refresh grants do not know: the MCP SDK 1.x
+ * reads a code it does not know as server_error, and a refresh refused with server_error sends the
+ * person to sign in and Allow again. `temporarily_unavailable` is a registered code (RFC 6749
+ * §4.1.2.1, §11.4: the server is temporarily overloaded) that both SDK generations know: the refresh
+ * fails with that error, the app's tokens are kept, and a later retry succeeds.
+ */
+const RATE_LIMITED = 'temporarily_unavailable'
+
 /** Refuses a client address over its per-minute budget for an endpoint (429 with Retry-After). */
 async function limitAddress(deps: AppDeps, key: string, perMinute: number, what: string) {
 	const decision = await deps.limiter.hit(key, perMinute)
 	if (!decision.allowed)
-		throw new OAuthError('slow_down', `Too many ${what}; retry in ${decision.resetSeconds} seconds`, 429, { 'Retry-After': String(decision.resetSeconds) })
+		throw new OAuthError(RATE_LIMITED, `Too many ${what}; retry in ${decision.resetSeconds} seconds`, 429, { 'Retry-After': String(decision.resetSeconds) })
 }
 
 type ResponseHeaders = Record<string, string | number>
@@ -149,7 +160,12 @@ async function tokenGrant(deps: AppDeps, request: Request) {
 	const address = clientAddress(deps.config, request)
 	const wait = await failedCredentialsWait(deps, address)
 	if (wait)
-		throw new OAuthError('slow_down', `Too many failed codes, refresh tokens or clients from this address; retry in ${wait.seconds} seconds`, 429, wait.headers)
+		throw new OAuthError(
+			RATE_LIMITED,
+			`Too many failed codes, refresh tokens or clients from this address; retry in ${wait.seconds} seconds`,
+			429,
+			wait.headers,
+		)
 	try {
 		const form = await readForm(request)
 		refuseClientSecrets(request, form)

@@ -7,6 +7,8 @@
  *   §4.1.3); when sent, it must be the address the code was issued for. A replayed code (with a
  *   valid verifier) revokes the tokens issued from it. A missing `code` is `invalid_request`.
  * - Access tokens last 1 hour; refresh tokens 30 days and are replaced on each use (refresh.ts).
+ *   A client whose grants lack refresh_token (its registration or metadata document) gets an
+ *   access token alone (RFC 6749 §5.1: the refresh token is optional), and may not refresh.
  * - An access token carries its grant's scope, or the narrower one its refresh asked for
  *   (`oauth_tokens.scope`): read-only access at /api/mcp follows the token's scope.
  * - A client known by its metadata document is checked again before any token is issued
@@ -28,7 +30,7 @@ import { memberships, oauthClients, oauthCodes, oauthGrants, oauthTokens, users,
 import { AuthorizeRedirectError, mcpResource, normaliseResource, writesAllowed } from './authorize.ts'
 import { checkDocumentClient } from './client-document-check.ts'
 import { isDocumentClientId } from './client-documents.ts'
-import { type Client, findClient } from './clients.ts'
+import { type Client, findClient, usesRefreshTokens } from './clients.ts'
 import { OAuthError } from './errors.ts'
 
 export const ACCESS_TTL_S = 3600
@@ -38,7 +40,8 @@ export interface TokenResponse {
 	access_token: string
 	token_type: 'Bearer'
 	expires_in: number
-	refresh_token: string
+	/** Absent for a client that did not ask for the refresh_token grant. */
+	refresh_token?: string
 	scope: string
 }
 
@@ -47,17 +50,29 @@ const encoder = new TextEncoder()
 
 /**
  * A new pair for a grant: the access token of `scope` (the grant's, unless a refresh asked for less),
- * the refresh token of the grant's scope (RFC 6749 §6).
+ * the refresh token of the grant's scope (RFC 6749 §6); the access token alone with `refresh: false`.
  */
-export async function issuePair(deps: AppDeps, db: Db, grant: { id: string; scope: string }, scope = grant.scope): Promise<TokenResponse> {
+export async function issuePair(
+	deps: AppDeps,
+	db: Db,
+	grant: { id: string; scope: string },
+	scope = grant.scope,
+	o: { refresh: boolean } = { refresh: true },
+): Promise<TokenResponse> {
 	const access = newCredential('at')
-	const refresh = newCredential('rt')
+	const refresh = o.refresh ? newCredential('rt') : null
 	const now = deps.now().getTime()
 	await db.insert(oauthTokens).values([
-		{ id: hashSecret(access), grantId: grant.id, kind: 'access', scope: scope === grant.scope ? null : scope, expiresAt: new Date(now + ACCESS_TTL_S * 1000) },
-		{ id: hashSecret(refresh), grantId: grant.id, kind: 'refresh', expiresAt: new Date(now + REFRESH_TTL_MS) },
+		{
+			id: hashSecret(access),
+			grantId: grant.id,
+			kind: 'access',
+			scope: scope === grant.scope ? null : scope,
+			expiresAt: new Date(now + ACCESS_TTL_S * 1000),
+		},
+		...(refresh ? [{ id: hashSecret(refresh), grantId: grant.id, kind: 'refresh', expiresAt: new Date(now + REFRESH_TTL_MS) }] : []),
 	])
-	return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_S, refresh_token: refresh, scope }
+	return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TTL_S, ...(refresh ? { refresh_token: refresh } : {}), scope }
 }
 
 /** The client the request names, from its row (no outbound request): unknown is `invalid_client`. */
@@ -81,6 +96,14 @@ export async function requireDocumentStill(deps: AppDeps, client: Client, redire
 		verdict.ends ? `${verdict.reason}: this connection has ended; connect the app again` : `${verdict.reason}; try again later`,
 		401,
 	)
+}
+
+/**
+ * The client as its row says now: a metadata document checked again just before (requireDocumentStill)
+ * may have changed its grants since the request's client was read.
+ */
+export async function clientNow(deps: AppDeps, client: Client): Promise<Client> {
+	return isDocumentClientId(client.id) ? ((await findClient(deps, client.id)) ?? client) : client
 }
 
 export async function stillMember(db: Db, workspaceId: string, userId: string): Promise<boolean> {
@@ -134,6 +157,7 @@ export async function exchangeCode(deps: AppDeps, form: URLSearchParams): Promis
 	if (deps.now() > row.expiresAt) throw invalid('The authorization code has expired (codes last 60 seconds)')
 	if (!(await stillMember(deps.db, row.workspaceId, row.userId))) throw invalid('The person is no longer in the workspace')
 	await requireDocumentStill(deps, client, row.redirectUri, null)
+	const refresh = usesRefreshTokens(await clientNow(deps, client))
 
 	const result = await deps.db.transaction(async (tx) => {
 		const consumed = await tx
@@ -154,7 +178,7 @@ export async function exchangeCode(deps: AppDeps, form: URLSearchParams): Promis
 			redirectUri: row.redirectUri,
 		})
 		await tx.update(oauthCodes).set({ grantId }).where(eq(oauthCodes.id, id))
-		return issuePair(deps, tx, { id: grantId, scope: row.scope })
+		return issuePair(deps, tx, { id: grantId, scope: row.scope }, row.scope, { refresh })
 	})
 	if (result) return result
 	// Lost a race with a parallel exchange of the same code: treat it as a replay.

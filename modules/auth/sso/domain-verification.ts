@@ -22,6 +22,7 @@ import type { AppDeps } from '../../../core/deps.ts'
 import { AppError } from '../../../core/errors.ts'
 import type { Db } from '../../../db/client.ts'
 import { recordActivity } from '../../activity/index.ts'
+import { normalDomain } from '../email-domain.ts'
 import { ssoDomainClaims, ssoDomains } from '../table.ts'
 import { RECORD_PREFIX, recordName, recordValue, txtRecords } from './domain-dns.ts'
 import { requireManageSso } from './scim-tokens.ts'
@@ -109,7 +110,7 @@ export async function allClaims(db: Db): Promise<(DomainClaim & { workspaceId: s
 }
 
 async function requireClaim(db: Db, workspaceId: string, typed: string): Promise<DomainClaim> {
-	const domain = typed.trim().toLowerCase()
+	const domain = normalDomain(typed) ?? typed.trim().toLowerCase()
 	const claim = (await claimsOf(db, workspaceId)).find((c) => c.domain === domain)
 	if (!claim) throw new AppError('NOT_FOUND', `${domain || 'That domain'} is not one of this workspace’s single sign-on domains: list it first`)
 	return claim

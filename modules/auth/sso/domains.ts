@@ -7,18 +7,11 @@
  */
 import { eq } from 'drizzle-orm'
 import type { Db } from '../../../db/client.ts'
+import { domainOf } from '../email-domain.ts'
 import { ssoDomains } from '../table.ts'
 
-/** The domain of an address as stored (lower case), or '' when there is none. */
-export const domainOf = (email: string) => {
-	const at = email.lastIndexOf('@')
-	return at < 0
-		? ''
-		: email
-				.slice(at + 1)
-				.trim()
-				.toLowerCase()
-}
+// Domains are compared in their one normal form (ASCII, lower case, no trailing dot): email-domain.ts.
+export { domainOf }
 
 /** The workspace whose single sign-on covers the address's domain, or null. */
 export async function ssoWorkspaceOf(db: Db, email: string): Promise<string | null> {

@@ -7,6 +7,7 @@
 import * as client from 'openid-client'
 import type { AppDeps } from '../../../core/deps.ts'
 import { OutboundError, outboundFetcher, outboundUrlProblem, type OutboundPolicy } from '../../../core/http/outbound.ts'
+import { normalEmail } from '../email-domain.ts'
 
 const policy = (deps: AppDeps): OutboundPolicy => ({
 	allowPrivate: deps.config.ssoAllowHttp,
@@ -107,7 +108,7 @@ export async function finishAuthorization(
 	const claims = typeof idToken.email === 'string' ? idToken : { ...(await client.fetchUserInfo(config, tokens.access_token, idToken.sub)), sub: idToken.sub }
 	return {
 		subject: idToken.sub,
-		email: typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '',
+		email: typeof claims.email === 'string' ? normalEmail(claims.email) : '',
 		emailVerified: typeof claims.email_verified === 'boolean' ? claims.email_verified : undefined,
 		name: typeof claims.name === 'string' ? claims.name : undefined,
 	}

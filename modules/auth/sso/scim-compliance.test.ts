@@ -201,10 +201,12 @@ describe('PUT replaces the resource (RFC 7644 §3.5.1)', () => {
 		const [row] = await deps.db.select({ name: users.name }).from(users).where(eq(users.id, user.id))
 		expect(row!.name).toBe('Dana')
 
-		// Deactivated, then replaced without `active` (or with null, "unassigned"): the default a POST gives, active.
+		// Deactivated, then replaced without `active` (or with null, "unassigned"): still deactivated. Giving
+		// access back is never a default; only an explicit `active: true` does it (scim-users.ts).
 		await scim('PATCH', `/Users/${user.id}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'active', value: false }] })
 		const again = await scim('PUT', `/Users/${user.id}`, { schemas: [USER], userName: user.userName, name: { givenName: 'Dana' }, active: null })
-		expect(again.json.active).toBe(true)
+		expect(again.json.active).toBe(false)
+		expect((await scim('PUT', `/Users/${user.id}`, { schemas: [USER], userName: user.userName, active: true })).json.active).toBe(true)
 		// userName is required.
 		const nameless = await scim('PUT', `/Users/${user.id}`, { schemas: [USER], displayName: 'Dana' })
 		expect(nameless.json).toMatchObject({ schemas: [ERROR], status: '400', scimType: 'invalidValue' })

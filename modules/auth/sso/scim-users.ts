@@ -15,7 +15,10 @@
  * - `active: false` and delete remove the membership and end at once every session, personal token
  *   and app connection of the person in this workspace (their next request is refused); their
  *   account, notes and activity stay under their name. The owner rules of the people page hold:
- *   the last owner is never deactivated.
+ *   the last owner is never deactivated. A PUT that leaves `active` out keeps the person as they are:
+ *   only an explicit `active: true` gives access back (`replaceScimUser`).
+ * - Addresses are kept and compared with their domain in its one form (email-domain.ts): a userName
+ *   typed `lee@Bücher.example` is `lee@xn--bcher-kva.example`, covered by that domain's verification.
  * - SCIM sees the workspace's members and the people it deactivated (to activate them again).
  */
 import { and, count, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm'
@@ -29,6 +32,7 @@ import { endMembership, settleInvitations, type EndedAccess } from '../access.ts
 import { lockOwnersAnd, requireActingOwner } from '../owners.ts'
 import { isEmailAddress } from '../people.ts'
 import { memberships, scimUsers, ssoConfigs, users } from '../table.ts'
+import { emailProblem, normalEmail } from '../email-domain.ts'
 import { domainOf, ssoWorkspaceOf } from './domains.ts'
 import { booleanOf, filterTerms, textOf, unsupportedFilter, valueFilterOf, type FilterTerm } from './scim-filter.ts'
 import { MAX_PAGE, USER_SCHEMA, type ScimPerson } from './scim-model.ts'
@@ -115,7 +119,7 @@ export function parseUserFilter(filter: string | undefined): SQL | undefined {
 function userCondition(term: FilterTerm): SQL {
 	switch (term.path) {
 		case 'username':
-			return eq(users.email, textOf(term).trim().toLowerCase())
+			return eq(users.email, normalEmail(textOf(term)))
 		case 'externalid':
 			return eq(scimUsers.externalId, textOf(term))
 		case 'id':
@@ -133,7 +137,7 @@ function userCondition(term: FilterTerm): SQL {
  * address (the userName); a filter on another one (`type eq "home"`) finds nobody.
  */
 function emailCondition(term: FilterTerm): SQL {
-	const address = (value: string) => eq(users.email, value.trim().toLowerCase())
+	const address = (value: string) => eq(users.email, normalEmail(value))
 	if (term.path === 'emails' || term.path === 'emails.value') return address(textOf(term))
 	const filtered = valueFilterOf(term.path, EMAIL_FILTERS)
 	if (filtered?.attribute !== 'emails' || (filtered.sub !== undefined && filtered.sub !== 'value'))
@@ -194,8 +198,10 @@ export async function newPersonRole(db: Db, workspaceId: string): Promise<string
 }
 
 function checkedEmail(userName: string | undefined): string {
-	const email = (userName ?? '').trim().toLowerCase()
+	const email = normalEmail(userName ?? '')
 	if (!isEmailAddress(email)) throw invalid([{ field: 'userName', message: 'must be the person’s e-mail address' }])
+	const problem = emailProblem(email)
+	if (problem) throw invalid([{ field: 'userName', message: problem }])
 	return email
 }
 
@@ -258,8 +264,11 @@ export async function createScimUser(deps: AppDeps, actor: Actor, input: ScimUse
 
 /**
  * A PUT (RFC 7644 §3.5.1) replaces the person: what the body leaves out is cleared or set to the
- * default a POST without it gets (no externalId, the name from the address, active). The account's
- * rules hold as for any change (an account in another workspace keeps its name: `mutability`).
+ * default a POST without it gets (no externalId, the name from the address). Except `active`: left
+ * out, the person keeps their state. Giving access back is the one change that must never happen by
+ * default (a provider sending a partial PUT would reactivate someone it deactivated); every identity
+ * provider sends `active` when it means it, so only an explicit `active: true` reactivates. The
+ * account's rules hold as for any change (an account in another workspace keeps its name: `mutability`).
  */
 export async function replaceScimUser(deps: AppDeps, actor: Actor, userId: string, input: ScimUserInput): Promise<ScimPerson> {
 	if (input.userName === undefined) throw invalid([{ field: 'userName', message: 'is required when replacing a user' }])
@@ -267,7 +276,7 @@ export async function replaceScimUser(deps: AppDeps, actor: Actor, userId: strin
 		userName: input.userName,
 		name: input.name ?? '',
 		externalId: input.externalId ?? null,
-		active: input.active ?? true,
+		active: input.active,
 	})
 }
 

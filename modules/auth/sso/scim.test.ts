@@ -195,6 +195,33 @@ describe('Users', () => {
 		expect((await signedIn(person)).cookies.size).toBeGreaterThan(0)
 	})
 
+	test('a PUT that leaves out active keeps the person as they are (a deactivated one stays out); only an explicit active: true lets them back', async () => {
+		const { deps, ws, scim } = await provisioned()
+		const address = email()
+		const created = await scim('POST', '/Users', newUser(address))
+		const id = created.json.id
+		const { active: _left, ...withoutActive } = newUser(address, { name: { givenName: 'Dana', familyName: 'Reyes-Ortiz' } })
+		expect((await scim('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'active', value: false }] })).json.active).toBe(false)
+
+		const kept = await scim('PUT', `/Users/${id}`, withoutActive)
+		expect(kept.status).toBe(200)
+		expect(kept.json).toMatchObject({ displayName: 'Dana Reyes-Ortiz', active: false })
+		const [membership] = await deps.db
+			.select({ removedAt: memberships.removedAt })
+			.from(memberships)
+			.where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, id)))
+		expect(membership!.removedAt).not.toBeNull()
+		// `active: null` is the attribute unassigned (RFC 7643 §2.5): the same as leaving it out.
+		expect((await scim('PUT', `/Users/${id}`, { ...withoutActive, active: null })).json.active).toBe(false)
+
+		const back = await scim('PUT', `/Users/${id}`, { ...withoutActive, active: true })
+		expect(back.json.active).toBe(true)
+		// An active person stays active when a PUT leaves it out, too.
+		expect((await scim('PUT', `/Users/${id}`, withoutActive)).json.active).toBe(true)
+		const lines = await deps.db.select({ action: activity.action }).from(activity).where(eq(activity.targetId, id))
+		expect(lines.filter((l) => l.action === 'person.reactivated')).toHaveLength(1)
+	})
+
 	test('delete ends access at once and keeps the account and its history', async () => {
 		const { deps, ws, scim } = await provisioned()
 		const person = await newPerson(ws, 'recruiter')

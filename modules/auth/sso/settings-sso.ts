@@ -10,6 +10,7 @@ import { copyButton, csrfField, errorSummary, selectField, textArea, textField }
 import { GROUP_NAMES } from './scim-model.ts'
 import { domainsPart, type DomainsView } from './settings-domains.ts'
 import { NEW_PERSON_ROLES, type SsoSettings } from './sso-config.ts'
+import { unicodeDomain } from '../email-domain.ts'
 
 export interface SsoFormView {
 	baseUrl: string
@@ -27,7 +28,7 @@ export function ssoSection(session: PageSession, view: SsoFormView): SafeHtml {
 	const v = view.values ?? {
 		issuer: saved?.issuer ?? '',
 		clientId: saved?.clientId ?? '',
-		domains: saved?.domains.join(', ') ?? '',
+		domains: saved?.domains.map(unicodeDomain).join(', ') ?? '',
 		newPersonRole: saved?.newPersonRole ?? 'recruiter',
 		requireSso: saved?.requireSso ? 'on' : '',
 	}

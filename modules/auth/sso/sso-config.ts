@@ -14,6 +14,7 @@ import type { AppDeps } from '../../../core/deps.ts'
 import { invalid } from '../../../core/errors.ts'
 import type { FieldError } from '../../../core/errors.ts'
 import { recordActivity } from '../../activity/index.ts'
+import { normalDomain, readableDomain } from '../email-domain.ts'
 import { ssoConfigs, workspaces } from '../table.ts'
 import { MAX_DOMAIN_LENGTH, recordName } from './domain-dns.ts'
 import { claimsOf, type DomainClaim, replaceClaims, verifiedElsewhere } from './domain-verification.ts'
@@ -22,7 +23,8 @@ import { requireManageSso } from './scim-tokens.ts'
 import { openClientSecret, sealClientSecret } from './secret-box.ts'
 
 export const NEW_PERSON_ROLES: readonly PersonRole[] = ['admin', 'recruiter', 'hiring_manager', 'viewer']
-const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/
+/** A domain name in its normal form (email-domain.ts): ASCII labels, a top-level label of letters or an `xn--` one. */
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/
 
 export interface SsoSettings {
 	issuer: string
@@ -67,14 +69,13 @@ export async function saveSsoSettings(deps: AppDeps, actor: Actor, input: SsoSet
 	requireManageSso(deps, actor)
 	const issuer = input.issuer.trim()
 	const clientId = input.clientId.trim()
-	const domains = [
-		...new Set(
-			input.domains
-				.split(/[\s,;]+/)
-				.map((d) => d.trim().toLowerCase().replace(/^@/, ''))
-				.filter(Boolean),
-		),
-	]
+	// Each in its one normal form (`Bücher.example.` is `xn--bcher-kva.example`), so two spellings are one domain.
+	const typed = input.domains
+		.split(/[\s,;]+/)
+		.map((d) => d.trim().replace(/^@/, ''))
+		.filter(Boolean)
+	const unconvertible = typed.filter((d) => normalDomain(d) === null)
+	const domains = [...new Set(typed.map((d) => normalDomain(d)).filter((d): d is string => d !== null))]
 	const problems: FieldError[] = []
 	const issuerWrong = issuerProblem(deps, issuer)
 	if (!issuer || issuerWrong) problems.push({ field: 'issuer', message: `The issuer URL ${issuerWrong ?? 'is required'}` })
@@ -82,20 +83,22 @@ export async function saveSsoSettings(deps: AppDeps, actor: Actor, input: SsoSet
 	const [saved] = await deps.db.select().from(ssoConfigs).where(eq(ssoConfigs.workspaceId, actor.workspaceId))
 	if (!input.clientSecret && !saved) problems.push({ field: 'clientSecret', message: 'The client secret is required' })
 	if (input.clientSecret.length > 1000) problems.push({ field: 'clientSecret', message: 'The client secret is at most 1,000 characters' })
-	if (!domains.length) problems.push({ field: 'domains', message: 'Enter at least one e-mail domain, e.g. yourfirm.com' })
+	if (!typed.length) problems.push({ field: 'domains', message: 'Enter at least one e-mail domain, e.g. yourfirm.com' })
+	if (unconvertible.length)
+		problems.push({ field: 'domains', message: `Not a domain (it has no ASCII form, which DNS and e-mail use): ${unconvertible.join(', ')}` })
 	const bad = domains.filter((d) => !DOMAIN.test(d))
-	if (bad.length) problems.push({ field: 'domains', message: `Not a domain: ${bad.join(', ')}` })
+	if (bad.length) problems.push({ field: 'domains', message: `Not a domain: ${bad.map(readableDomain).join(', ')}` })
 	const long = domains.filter((d) => DOMAIN.test(d) && d.length > MAX_DOMAIN_LENGTH)
 	if (long.length)
 		problems.push({
 			field: 'domains',
-			message: `Too long to verify (its TXT record ${recordName('<domain>')} would be longer than DNS allows; at most ${MAX_DOMAIN_LENGTH} characters): ${long.join(', ')}`,
+			message: `Too long to verify (its TXT record ${recordName('<domain>')} would be longer than DNS allows; at most ${MAX_DOMAIN_LENGTH} characters in ASCII form): ${long.map(readableDomain).join(', ')}`,
 		})
 	if (!(NEW_PERSON_ROLES as readonly string[]).includes(input.newPersonRole))
 		problems.push({ field: 'newPersonRole', message: 'Choose the role new people get: Admin, Recruiter, Hiring manager or Viewer' })
 	if (!problems.length) {
 		const taken = await verifiedElsewhere(deps.db, actor.workspaceId, domains)
-		if (taken.length) problems.push({ field: 'domains', message: `Another workspace’s single sign-on covers ${taken.join(', ')}` })
+		if (taken.length) problems.push({ field: 'domains', message: `Another workspace’s single sign-on covers ${taken.map(readableDomain).join(', ')}` })
 	}
 	if (problems.length) throw invalid(problems)
 	const clientSecret = input.clientSecret || (await openClientSecret(deps.secret, actor.workspaceId, saved!.clientSecretSealed))

@@ -25,6 +25,7 @@ import { recordActivity } from '../../activity/index.ts'
 import { ssoLinks, users } from '../table.ts'
 import { SsoProblem } from './oidc.ts'
 import { requireManageSso } from './scim-tokens.ts'
+import { normalEmail } from '../email-domain.ts'
 
 export interface ProviderAccount {
 	workspaceId: string
@@ -78,7 +79,7 @@ export async function requireSameProviderAccount(tx: Db, a: ProviderAccount, aga
 /** An owner forgets the provider account a person is linked to: their next sign-in links anew. */
 export async function forgetProviderAccount(deps: AppDeps, actor: Actor, input: { email: string }): Promise<void> {
 	requireManageSso(deps, actor)
-	const email = input.email.trim().toLowerCase()
+	const email = normalEmail(input.email)
 	await deps.db.transaction(async (tx) => {
 		const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email))
 		const removed = user

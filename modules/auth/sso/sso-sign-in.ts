@@ -16,6 +16,10 @@
  *   (deactivated by SCIM, or removed on the people page) is refused.
  * - The provider's `sub` is kept with the person at their first sign-in; another `sub` for the same
  *   address at the same issuer is refused (sso-links.ts).
+ * - Two first sign-ins of a new address at once (two tabs) end as one person, both signed in: the
+ *   account and the membership are written with ON CONFLICT DO NOTHING and read back (`accountFor`).
+ * - The address typed and the one the provider sends are compared with their domain in its one form
+ *   (email-domain.ts): `dana@Bücher.example` and `dana@xn--bcher-kva.example` are one address.
  */
 import { and, eq, gt, lt } from 'drizzle-orm'
 import type { Actor, PersonRole } from '../../../core/actor.ts'
@@ -27,6 +31,7 @@ import { settleInvitations } from '../access.ts'
 import { isEmailAddress } from '../people.ts'
 import { startSession, type SignInResult } from '../sessions.ts'
 import { memberships, ssoSignIns, users } from '../table.ts'
+import { emailProblem, normalEmail, readableDomain } from '../email-domain.ts'
 import { domainOf, ssoWorkspaceOf } from './domains.ts'
 import { authorizationStart, discover, finishAuthorization, SsoProblem } from './oidc.ts'
 import { providerOf } from './sso-config.ts'
@@ -39,11 +44,13 @@ const redirectUri = (deps: AppDeps) => `${deps.config.baseUrl}${callbackPath}`
 
 /** Where to send the browser for this work e-mail, and the state its cookie keeps. */
 export async function startSsoSignIn(deps: AppDeps, input: { email: string; next: string }): Promise<{ url: string; state: string }> {
-	const email = input.email.trim().toLowerCase()
+	const email = normalEmail(input.email)
 	if (!isEmailAddress(email)) throw new SsoProblem('Enter your work e-mail address')
+	const problem = emailProblem(email)
+	if (problem) throw new SsoProblem(problem)
 	const workspaceId = await ssoWorkspaceOf(deps.db, email)
 	const provider = workspaceId ? await providerOf(deps, workspaceId) : null
-	if (!provider) throw new SsoProblem(`No single sign-on is set up for ${domainOf(email)}: sign in with your password`)
+	if (!provider) throw new SsoProblem(`No single sign-on is set up for ${readableDomain(domainOf(email))}: sign in with your password`)
 	const config = await discover(deps, provider)
 	const start = await authorizationStart(config, redirectUri(deps), email)
 	const now = deps.now()
@@ -100,13 +107,7 @@ type Claims = Awaited<ReturnType<typeof finishAuthorization>>
 /** The person the provider vouched for, in its workspace: found or created, joined if new, linked to the provider's account; a session. */
 async function signInHere(deps: AppDeps, tx: Db, provider: Provider, claims: Claims): Promise<SignInResult> {
 	const workspaceId = provider.workspaceId
-	const [existing] = await tx.select({ id: users.id, name: users.name }).from(users).where(eq(users.email, claims.email))
-	let userId = existing?.id
-	const name = existing?.name ?? (claims.name?.trim().slice(0, 120) || claims.email.slice(0, claims.email.indexOf('@')))
-	if (!userId) {
-		userId = newId('usr')
-		await tx.insert(users).values({ id: userId, email: claims.email, name, passwordHash: await hashPassword(deps.config, randomToken(32)) })
-	}
+	const { userId, name } = await accountFor(deps, tx, claims)
 	const [membership] = await tx
 		.select({ removedAt: memberships.removedAt })
 		.from(memberships)
@@ -118,10 +119,41 @@ async function signInHere(deps: AppDeps, tx: Db, provider: Provider, claims: Cla
 	return startSession(deps, userId, { workspaceId, slug: provider.slug }, tx, 'sso')
 }
 
-/** First sign-in: the person joins with the role single sign-on gives new people (just in time). */
+/**
+ * The account of the address, made (without a usable password) when there is none. Two first
+ * sign-ins of a new address at once (two tabs) both find none: the account is inserted with ON
+ * CONFLICT DO NOTHING, so the second waits for the first's transaction and then reads the account
+ * it made (each statement sees what was committed before it), instead of failing on the unique address.
+ */
+async function accountFor(deps: AppDeps, tx: Db, claims: Claims): Promise<{ userId: string; name: string }> {
+	const find = async () => (await tx.select({ id: users.id, name: users.name }).from(users).where(eq(users.email, claims.email)))[0]
+	const existing = await find()
+	if (existing) return { userId: existing.id, name: existing.name }
+	const name = claims.name?.trim().slice(0, 120) || claims.email.slice(0, claims.email.indexOf('@'))
+	const passwordHash = await hashPassword(deps.config, randomToken(32))
+	const [made] = await tx
+		.insert(users)
+		.values({ id: newId('usr'), email: claims.email, name, passwordHash })
+		.onConflictDoNothing({ target: users.email })
+		.returning({ id: users.id, name: users.name })
+	const account = made ?? (await find())
+	if (!account) throw new SsoProblem('Another sign-in for this address happened at the same moment: try again')
+	return { userId: account.id, name: account.name }
+}
+
+/**
+ * First sign-in: the person joins with the role single sign-on gives new people (just in time).
+ * A sign-in of the same person at the same moment that joined first (its membership committed
+ * meanwhile) leaves nothing to do: its join, invitations and activity line stand, none twice.
+ */
 async function joinBySso(deps: AppDeps, tx: Db, provider: Provider, person: { userId: string; name: string; email: string }): Promise<void> {
 	const role = provider.newPersonRole as PersonRole
-	await tx.insert(memberships).values({ workspaceId: provider.workspaceId, userId: person.userId, role })
+	const joined = await tx
+		.insert(memberships)
+		.values({ workspaceId: provider.workspaceId, userId: person.userId, role })
+		.onConflictDoNothing()
+		.returning({ userId: memberships.userId })
+	if (!joined.length) return
 	await settleInvitations(tx, { workspaceId: provider.workspaceId, userId: person.userId, now: deps.now() })
 	const self: Actor = {
 		workspaceId: provider.workspaceId,

@@ -15,6 +15,7 @@ import { loginAt, startProvider, type TestProvider } from '../../../tests/sso/pr
 import { personActor } from '../tokens.ts'
 import { acceptInvitation, invitePerson } from '../invitations.ts'
 import { removePerson } from '../people.ts'
+import { activity } from '../../activity/table.ts'
 import { invitations, memberships, ssoLinks, users } from '../table.ts'
 import { createScimToken } from './scim-tokens.ts'
 
@@ -62,15 +63,20 @@ async function workspaceWithSso(o: { role?: string; requireSso?: boolean } = {})
  * provider it logs in as `login` (`email#2`: another account there with the same address).
  */
 async function ssoSignIn(email: string, login = email) {
+	const tab = await ssoSignInUntilCallback(email, login)
+	if (!tab.back) return { ...tab, callback: null }
+	return { ...tab, callback: await tab.client.get(tab.back) }
+}
+
+/** The same up to the provider's redirect back: the callback address, not yet opened. */
+async function ssoSignInUntilCallback(email: string, login = email) {
 	const { app } = await portalApp(SETTINGS)
 	const client = new PortalClient(app, { address: uniqueAddress() })
 	await client.get('/sign-in/sso')
 	const started = await client.post('/sign-in/sso', { email, next: '/portal' })
-	if (started.status !== 303) return { client, started, back: null, callback: null }
+	if (started.status !== 303) return { client, started, back: null }
 	const back = await loginAt(started.headers.get('location')!, login, 'http://localhost:3000/sign-in/sso/callback')
-	const path = new URL(back).pathname + new URL(back).search
-	const callback = await client.get(path)
-	return { client, started, back: path, callback }
+	return { client, started, back: new URL(back).pathname + new URL(back).search }
 }
 
 describe('owners set it up at /settings/sso', () => {
@@ -125,6 +131,38 @@ describe('owners set it up at /settings/sso', () => {
 })
 
 describe('Sign in with SSO', () => {
+	test('two first sign-ins of a new address at once (two tabs): both signed in as the one same person; one account, one membership, one link, one join', async () => {
+		const { ws, domain } = await workspaceWithSso()
+		const { deps } = await portalApp(SETTINGS)
+		// Several pairs: each pair's two callbacks run their transactions at the same moment (on PostgreSQL; PGlite runs them one by one).
+		for (let pair = 0; pair < 4; pair++) {
+			const email = `dana.${unique('twin')}@${domain}`
+			const tabs = await Promise.all([ssoSignInUntilCallback(email), ssoSignInUntilCallback(email)])
+			const answers = await Promise.all(tabs.map((tab) => tab.client.get(tab.back!)))
+			expect(answers.map((a) => [a.status, a.headers.get('location')])).toEqual([
+				[303, '/portal'],
+				[303, '/portal'],
+			])
+			for (const tab of tabs) expect((await tab.client.get('/portal')).status).toBe(200)
+			const accounts = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, email))
+			expect(accounts).toHaveLength(1)
+			const userId = accounts[0]!.id
+			const inWorkspace = and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, userId))
+			expect(await deps.db.select().from(memberships).where(inWorkspace)).toHaveLength(1)
+			expect(
+				await deps.db
+					.select()
+					.from(ssoLinks)
+					.where(and(eq(ssoLinks.workspaceId, ws.id), eq(ssoLinks.userId, userId))),
+			).toHaveLength(1)
+			const joins = await deps.db
+				.select({ action: activity.action })
+				.from(activity)
+				.where(and(eq(activity.workspaceId, ws.id), eq(activity.targetId, userId), eq(activity.action, 'person.joined_by_sso')))
+			expect(joins).toHaveLength(1)
+		}
+	})
+
 	test('the sign-in page offers it; a first sign-in creates the person with the configured role and opens the portal', async () => {
 		const { app } = await portalApp(SETTINGS)
 		expect((await new PortalClient(app).get('/sign-in')).text).toContain('Sign in with SSO')
