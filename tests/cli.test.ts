@@ -44,6 +44,8 @@ async function cli(args: string[], env: Record<string, string | undefined> = {})
 		DEMO: 'off',
 		LOG_LEVEL: 'warn',
 		DATABASE_URL: process.env.DATABASE_URL,
+		// The run's password-hash cost (tests/setup.ts): at the full cost each hash and check took most of a second.
+		PASSWORD_HASH_FAST: process.env.PASSWORD_HASH_FAST,
 	}
 	const merged = Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as Record<string, string>
 	const proc = Bun.spawn([BUN, 'core/cli.ts', ...args], { cwd: ROOT, env: merged, stdout: 'pipe', stderr: 'pipe' })

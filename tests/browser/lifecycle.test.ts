@@ -5,7 +5,7 @@
  * ended in bun's "timed out", with none of the details the message was meant to carry).
  */
 import { afterAll, expect, setDefaultTimeout, test } from 'bun:test'
-import { browserState, closeBrowser, launchBrowser, pipeReport, reportWaitsOver, textOrExplain, watch } from '../browser.ts'
+import { axeProblems, browserState, closeBrowser, launchBrowser, pipeReport, reportWaitsOver, textOrExplain, watch } from '../browser.ts'
 
 setDefaultTimeout(60_000) // two Chromium launches on a busy 2-core machine
 
@@ -116,6 +116,19 @@ test('when bun holds Chromium’s answer, the pipe report says so, and the watch
 		transport._pipeRead.resume()
 		reportWaitsOver(15_000)
 		console.error = log
+		await page.close()
+	}
+})
+
+// axeProblems asks axe for violations only (the time of the page tours): each is still named, with its nodes.
+test('axeProblems names every serious or critical violation of a page and the nodes it is on', async () => {
+	const page = await (await launchBrowser()).newPage()
+	try {
+		await page.setContent('<main><h1>Jobs</h1><img src="a.png" id="first"><img src="b.png" id="second"><button id="empty"></button></main>')
+		const problems = await axeProblems(page)
+		expect(problems).toContainEqual(expect.stringMatching(/^critical image-alt: .* at #first, #second$/))
+		expect(problems).toContainEqual(expect.stringMatching(/^critical button-name: .* at #empty$/))
+	} finally {
 		await page.close()
 	}
 })
