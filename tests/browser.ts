@@ -7,7 +7,7 @@ import { afterAll, beforeAll } from 'bun:test'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
 import { type PipeWatch, watchPipe } from './browser-pipe.ts'
 import { serveApp } from './helpers.ts'
 import { startSmtp, type TestSmtp } from './smtp.ts'
@@ -134,6 +134,23 @@ export function launchBrowser(): Promise<Browser> {
 /** A fresh browser context (own cookies), closed by the caller. */
 export async function newContext() {
 	return (await launchBrowser()).newContext()
+}
+
+/** A browser context `width` px wide (own cookies) with a page signed in to the portal at `url` as `person`; the caller closes the context. */
+export async function signedInPage(
+	url: string,
+	person: { email: string; password: string },
+	width: number,
+	options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+	const context = await (await launchBrowser()).newContext({ viewport: { width, height: 900 }, ...options })
+	const page = await context.newPage()
+	await page.goto(`${url}/sign-in`)
+	await page.getByLabel('Email').fill(person.email)
+	await page.getByLabel('Password').fill(person.password)
+	await page.getByRole('button', { name: 'Sign in' }).click()
+	await page.waitForURL(/\/portal/)
+	return { context, page }
 }
 
 /** Closes the shared browser; a launch asked for from now on (another file) gets a new one. */

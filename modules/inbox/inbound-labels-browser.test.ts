@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { signWebhook } from '../../core/http/signed-webhook.ts'
-import { axeProblems, closeBrowser, launchBrowser, overflowing } from '../../tests/browser.ts'
+import { axeProblems, closeBrowser, launchBrowser, overflowing, signedInPage } from '../../tests/browser.ts'
 import { newPerson, newWorkspace, serveAppWith } from '../../tests/helpers.ts'
 import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
 import { enqueueMail } from '../outbox/index.ts'
@@ -94,21 +94,10 @@ afterAll(async () => {
 	await closeBrowser()
 })
 
-async function signedInPage(width: number) {
-	const context = await (await launchBrowser()).newContext({ viewport: { width, height: 900 } })
-	const page = await context.newPage()
-	await page.goto(`${url}/sign-in`)
-	await page.getByLabel('Email').fill(person.email)
-	await page.getByLabel('Password').fill(person.password)
-	await page.getByRole('button', { name: 'Sign in' }).click()
-	await page.waitForURL(/\/portal/)
-	return { context, page }
-}
-
 for (const width of [390, 1280] as const)
 	describe(`at ${width} px`, () => {
 		test('the conversation labels each message for what it is', async () => {
-			const { context, page } = await signedInPage(width)
+			const { context, page } = await signedInPage(url, person, width)
 			try {
 				await page.goto(`${url}/inbox/${threadId}`)
 				const main = page.locator('main')
@@ -123,7 +112,7 @@ for (const width of [390, 1280] as const)
 		})
 
 		test('the candidate page’s messages say which are no reply of hers', async () => {
-			const { context, page } = await signedInPage(width)
+			const { context, page } = await signedInPage(url, person, width)
 			try {
 				await page.goto(`${url}/candidates/${candidateId}`)
 				const section = page.locator('#messages')

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { signWebhook } from '../../core/http/signed-webhook.ts'
-import { axeProblems, closeBrowser, launchBrowser, overflowing } from '../../tests/browser.ts'
+import { axeProblems, closeBrowser, launchBrowser, overflowing, signedInPage } from '../../tests/browser.ts'
 import { newPerson, newWorkspace, serveAppWith } from '../../tests/helpers.ts'
 import { startSmtp, type TestSmtp } from '../../tests/smtp.ts'
 import { deliverDue, enqueueMail } from './index.ts'
@@ -74,21 +74,10 @@ afterAll(async () => {
 	await smtp.stop()
 })
 
-async function signedInPage(width: number) {
-	const context = await (await launchBrowser()).newContext({ viewport: { width, height: 900 } })
-	const page = await context.newPage()
-	await page.goto(`${url}/sign-in`)
-	await page.getByLabel('Email').fill(person.email)
-	await page.getByLabel('Password').fill(person.password)
-	await page.getByRole('button', { name: 'Sign in' }).click()
-	await page.waitForURL(/\/portal/)
-	return { context, page }
-}
-
 for (const width of [390, 1280] as const)
 	describe(`at ${width} px`, () => {
 		test('the outbox says which message did not arrive and why, and filters by it', async () => {
-			const { context, page } = await signedInPage(width)
+			const { context, page } = await signedInPage(url, person, width)
 			try {
 				await page.goto(`${url}/outbox`)
 				const main = page.locator('main')

@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { BrowserContextOptions, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import type { AppDeps } from '../../core/deps.ts'
-import { axeProblems, closeBrowser, launchBrowser, overflowing } from '../browser.ts'
+import { axeProblems, closeBrowser, launchBrowser, overflowing, signedInPage } from '../browser.ts'
 import { newPerson, newWorkspace, serveApp, type TestWorkspace } from '../helpers.ts'
 import { newApplication, newCandidate, newVendorJob } from '../staffing-fixtures.ts'
 
@@ -38,23 +38,12 @@ afterAll(async () => {
 	await closeBrowser()
 })
 
-async function signedInPage(width: number, options: BrowserContextOptions = {}) {
-	const context = await (await launchBrowser()).newContext({ viewport: { width, height: 800 }, ...options })
-	const page = await context.newPage()
-	await page.goto(`${url}/sign-in`)
-	await page.getByLabel('Email').fill(person.email)
-	await page.getByLabel('Password').fill(person.password)
-	await page.getByRole('button', { name: 'Sign in' }).click()
-	await page.waitForURL(/\/portal/)
-	return { context, page }
-}
-
 const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '')
 
 for (const width of [390, 1280] as const) {
 	describe(`the header at ${width} px`, () => {
 		test('/ focuses the search box; typed results are listed by type, the arrow keys choose one and Enter opens it', async () => {
-			const { context, page } = await signedInPage(width)
+			const { context, page } = await signedInPage(url, person, width)
 			try {
 				await page.goto(`${url}/jobs`)
 				await page.locator('body').click({ position: { x: 5, y: 300 } })
@@ -84,7 +73,7 @@ for (const width of [390, 1280] as const) {
 		})
 
 		test('Enter with nothing chosen opens the results page; Escape closes the list', async () => {
-			const { context, page } = await signedInPage(width)
+			const { context, page } = await signedInPage(url, person, width)
 			try {
 				await page.keyboard.press('/')
 				await page.keyboard.type(word)
@@ -100,7 +89,7 @@ for (const width of [390, 1280] as const) {
 		})
 
 		test('? opens the list of every shortcut (a dialog), Escape closes it; the Settings menu opens it too', async () => {
-			const { context, page } = await signedInPage(width)
+			const { context, page } = await signedInPage(url, person, width)
 			try {
 				await page.keyboard.press('?')
 				const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' })
@@ -122,7 +111,7 @@ for (const width of [390, 1280] as const) {
 		})
 
 		test(width === 390 ? 'Menu (a button, by touch and keyboard) shows and hides the links' : 'the links are in the line and Menu is not shown', async () => {
-			const { context, page } = await signedInPage(width, width === 390 ? { hasTouch: true, isMobile: true } : {})
+			const { context, page } = await signedInPage(url, person, width, width === 390 ? { hasTouch: true, isMobile: true } : {})
 			try {
 				const menu = page.getByRole('button', { name: 'Menu' })
 				const jobs = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Jobs' })
@@ -162,7 +151,7 @@ for (const width of [390, 1280] as const) {
 		})
 
 		test('without script: the links are shown and the search box sends its form to the results page', async () => {
-			const { context, page } = await signedInPage(width, { javaScriptEnabled: false })
+			const { context, page } = await signedInPage(url, person, width, { javaScriptEnabled: false })
 			try {
 				expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Candidates' }).isVisible()).toBe(true)
 				expect(await page.getByRole('button', { name: 'Menu' }).count()).toBe(0)
