@@ -59,8 +59,9 @@ export function checkNewPerson(deps: AppDeps, input: NewPerson): { email: string
 	const email = normalEmail(input.email)
 	const name = input.name.trim()
 	const problems = []
+	const domainWrong = emailProblem(email)
 	if (!isEmailAddress(email)) problems.push({ field: 'email', message: 'must be an e-mail address' })
-	else if (emailProblem(email)) problems.push({ field: 'email', message: emailProblem(email)! })
+	else if (domainWrong) problems.push({ field: 'email', message: domainWrong })
 	if (!name || name.length > 120) problems.push({ field: 'name', message: 'must be 1-120 characters' })
 	if (!isPersonRole(input.role)) problems.push({ field: 'role', message: `must be one of: ${PERSON_ROLES.join(', ')}` })
 	const weak = passwordProblem(input.password)

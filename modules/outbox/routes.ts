@@ -27,7 +27,6 @@ const LABEL: Record<string, string> = {
 	failed: 'Failed',
 	not_sent: 'Not sent',
 }
-const statusOf = (r: OutboxRow) => (r.held && r.status === 'pending' ? 'held' : r.status === 'sent' && r.bouncedAt ? 'bounced' : r.status)
 /** What a delivery report said, in its own words (a remote server's, escaped): never ours. */
 const reportSaid = (r: OutboxRow) =>
 	r.bounceReason ? html`The delivery report says: <q>${breakable(r.bounceReason)}</q>` : 'The delivery report gave no reason.'
@@ -100,9 +99,9 @@ ${
 					{ label: 'To', cell: (r) => breakable(r.to) },
 					{ label: 'Channel', cell: (r) => (r.channel === 'email' ? 'E-mail' : 'Message') },
 					{ label: 'Created', cell: (r) => when(r.createdAt) },
-					{ label: 'Status', cell: (r) => LABEL[statusOf(r)] ?? r.status },
+					{ label: 'Status', cell: (r) => LABEL[r.shownStatus] ?? r.status },
 					{ label: 'Attempts', numeric: true, cell: (r) => r.attempts },
-					{ label: 'Last error', cell: (r) => (statusOf(r) === 'bounced' ? reportSaid(r) : (r.lastError ?? '')) },
+					{ label: 'Last error', cell: (r) => (r.shownStatus === 'bounced' ? reportSaid(r) : (r.lastError ?? '')) },
 				],
 			})
 }
@@ -120,10 +119,10 @@ function entryPage(deps: AppDeps, session: PageSession, r: OutboxRow, o: { notic
 		html`<section class="card"><p class="crumbs"><a href="/outbox">Outbox</a></p>
 <h1>${r.subject ?? 'Message'}</h1>
 ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
-<dl class="facts"><div><dt>Channel</dt><dd>${r.channel === 'email' ? 'E-mail' : 'Message'}</dd></div><div><dt>To</dt><dd>${breakable(r.to)}</dd></div><div><dt>Status</dt><dd>${LABEL[statusOf(r)] ?? r.status}</dd></div><div><dt>Attempts</dt><dd>${r.attempts}</dd></div><div><dt>Created</dt><dd>${when(r.createdAt)}</dd></div><div><dt>Sent</dt><dd>${when(r.sentAt)}</dd></div>${r.status === 'pending' && r.attempts > 0 ? html`<div><dt>Next attempt</dt><dd>${when(r.nextAttemptAt)}</dd></div>` : ''}</dl>
-${statusOf(r) === 'held' ? html`<p>This e-mail was queued while SMTP_URL was not set, so it is held in the dev mailbox: it will not be sent, not even once SMTP_URL is set, unless an operator releases it with <code>npm run cli -- outbox release --id ${r.id}</code>.</p>` : ''}
+<dl class="facts"><div><dt>Channel</dt><dd>${r.channel === 'email' ? 'E-mail' : 'Message'}</dd></div><div><dt>To</dt><dd>${breakable(r.to)}</dd></div><div><dt>Status</dt><dd>${LABEL[r.shownStatus] ?? r.status}</dd></div><div><dt>Attempts</dt><dd>${r.attempts}</dd></div><div><dt>Created</dt><dd>${when(r.createdAt)}</dd></div><div><dt>Sent</dt><dd>${when(r.sentAt)}</dd></div>${r.status === 'pending' && r.attempts > 0 ? html`<div><dt>Next attempt</dt><dd>${when(r.nextAttemptAt)}</dd></div>` : ''}</dl>
+${r.shownStatus === 'held' ? html`<p>This e-mail was queued while SMTP_URL was not set, so it is held in the dev mailbox: it will not be sent, not even once SMTP_URL is set, unless an operator releases it with <code>npm run cli -- outbox release --id ${r.id}</code>.</p>` : ''}
 ${r.lastError ? html`<p class="error">Last error: ${r.lastError}</p>` : ''}
-${statusOf(r) === 'bounced' ? html`<p class="error">Not delivered: a delivery report came back on ${when(r.bouncedAt)}. ${reportSaid(r)}</p>` : ''}
+${r.shownStatus === 'bounced' ? html`<p class="error">Not delivered: a delivery report came back on ${when(r.bouncedAt)}. ${reportSaid(r)}</p>` : ''}
 ${r.status === 'failed' || r.status === 'not_sent' ? (r.privateErased ? html`<p class="meta">${PRIVATE_ERASED}</p>` : html`<form method="post" action="/outbox/${r.id}/retry" class="inline"><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit">Try again</button></form>`) : ''}
 ${r.attachments.length ? html`<h2>Attachments</h2><ul>${r.attachments.map((a) => html`<li>${a.filename} <span class="meta">${a.contentType}</span></li>`)}</ul>` : ''}
 <h2>Text</h2>

@@ -224,9 +224,22 @@ export interface OutboxRow {
 	bouncedAt: Date | null
 	/** That report's reason: text from outside (the remote server's words), shown escaped. */
 	bounceReason: string | null
+	/** The status as the page shows, filters and counts it (`OUTBOX_STATUSES`: held and bounced apart). */
+	shownStatus: OutboxStatus
 	/** Insertion order: the tie-break of rows created in the same millisecond (ids are random). */
 	seq: number
 }
+
+/**
+ * The outbox page's statuses: `held` (in the dev mailbox until released) is a pending row apart, and
+ * `bounced` (sent, then a delivery report said it did not arrive: "Not delivered") a sent row apart.
+ */
+export const OUTBOX_STATUSES = ['held', 'pending', 'sending', 'sent', 'bounced', 'failed', 'not_sent'] as const
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number]
+
+/** A row's status as the page shows, filters and counts it (see `OUTBOX_STATUSES`). */
+const shownStatus = sql<OutboxStatus>`case when ${outbox.held} and ${outbox.status} = 'pending' then 'held'
+	when ${outbox.status} = 'sent' and ${outbox.bouncedAt} is not null then 'bounced' else ${outbox.status} end`
 
 const columns = {
 	id: outbox.id,
@@ -247,18 +260,9 @@ const columns = {
 	held: outbox.held,
 	bouncedAt: outbox.bouncedAt,
 	bounceReason: outbox.bounceReason,
+	shownStatus,
 	seq: outbox.seq,
 }
-
-/**
- * The outbox page's statuses: `held` (in the dev mailbox until released) is a pending row apart, and
- * `bounced` (sent, then a delivery report said it did not arrive: "Not delivered") a sent row apart.
- */
-export const OUTBOX_STATUSES = ['held', 'pending', 'sending', 'sent', 'bounced', 'failed', 'not_sent'] as const
-
-/** A row's status as the page shows, filters and counts it (see `OUTBOX_STATUSES`). */
-const shownStatus = sql<string>`case when ${outbox.held} and ${outbox.status} = 'pending' then 'held'
-	when ${outbox.status} = 'sent' and ${outbox.bouncedAt} is not null then 'bounced' else ${outbox.status} end`
 
 function statusIs(status: string) {
 	if (status === 'held') return and(eq(outbox.status, 'pending'), eq(outbox.held, true))!

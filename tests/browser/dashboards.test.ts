@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core'
 import { runCommand } from '../../core/cli.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { analyticsCounts, SOURCE_LABELS } from '../analytics-counts.ts'
-import { closeBrowser, launchBrowser } from '../browser.ts'
+import { closeBrowser, launchBrowser, signedInPage } from '../browser.ts'
 import { newPerson, newWorkspace, serveApp, type TestWorkspace } from '../helpers.ts'
 
 setDefaultTimeout(90_000)
@@ -28,16 +28,12 @@ afterAll(async () => {
 	await closeBrowser()
 })
 
-async function signedInPage(role: string, width: number): Promise<Page> {
-	const person = await newPerson(ws, role, {}, deps)
-	const context = await (await launchBrowser()).newContext({ viewport: { width, height: 900 } })
-	context.on('page', (p) => p.on('dialog', (d) => void d.accept()))
-	const page = await context.newPage()
-	await page.goto(`${url}/sign-in`)
-	await page.getByLabel('Email').fill(person.email)
-	await page.getByLabel('Password').fill(person.password)
-	await page.getByRole('button', { name: 'Sign in' }).click()
-	await page.waitForURL(/\/portal/)
+/** A new person of `role`, signed in at `width`; every confirmation dialog is accepted. */
+async function signedInAs(role: string, width: number): Promise<Page> {
+	const { context, page } = await signedInPage(url, await newPerson(ws, role, {}, deps), width)
+	const accept = (p: Page) => p.on('dialog', (d) => void d.accept())
+	accept(page)
+	context.on('page', accept)
 	return page
 }
 
@@ -92,7 +88,7 @@ function expectProportional(bars: Drawn['bars'], size: 'width' | 'height') {
 describe('what the analytics charts draw, in Chromium', () => {
 	for (const width of [390, 1280]) {
 		test(`the owner's /analytics at ${width} px: every chart against the database`, async () => {
-			const page = await signedInPage('owner', width)
+			const page = await signedInAs('owner', width)
 			await page.goto(`${url}/analytics`)
 			const [from, to] = await page.$$eval('.page-header time', (times) => times.map((t) => t.getAttribute('datetime')!))
 			const db = await analyticsCounts(deps, ws.id, { from: new Date(from!), to: new Date(to!) })
@@ -154,7 +150,7 @@ describe('what the analytics charts draw, in Chromium', () => {
 	}
 
 	test('the home page’s small charts: applications per day and the listed jobs’ pipeline', async () => {
-		const page = await signedInPage('recruiter', 390)
+		const page = await signedInAs('recruiter', 390)
 		const perDay = await drawn(page, 'applications-per-day')
 		const today = Math.floor(Date.now() / 86_400_000) * 86_400_000
 		const days = await deps.database.rows<{ day: string; n: number }>(
@@ -180,7 +176,7 @@ describe('what the analytics charts draw, in Chromium', () => {
 
 test('an owner creates a vendor key, copies it once, and revokes it: the REST API follows', async () => {
 	const [vendor] = await deps.database.rows<{ id: string }>(sql`select id from vendors where workspace_id = ${ws.id} and api_access order by id limit 1`)
-	const page = await signedInPage('owner', 1280)
+	const page = await signedInAs('owner', 1280)
 	await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url })
 	await page.goto(`${url}/vendors/${vendor!.id}`)
 	await page.getByRole('button', { name: 'Create key' }).click()

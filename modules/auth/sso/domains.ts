@@ -10,9 +10,6 @@ import type { Db } from '../../../db/client.ts'
 import { domainOf } from '../email-domain.ts'
 import { ssoDomains } from '../table.ts'
 
-// Domains are compared in their one normal form (ASCII, lower case, no trailing dot): email-domain.ts.
-export { domainOf }
-
 /** The workspace whose single sign-on covers the address's domain, or null. */
 export async function ssoWorkspaceOf(db: Db, email: string): Promise<string | null> {
 	const domain = domainOf(email)
