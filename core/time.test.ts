@@ -15,6 +15,7 @@ import {
 	startOfDay,
 	TIME_ZONES,
 	isoInstant,
+	isoInstantOrNull,
 } from './time.ts'
 
 describe('core/time', () => {
@@ -135,5 +136,11 @@ describe('isoInstant', () => {
 		expect(isoInstant('2026-12-03 06:34:56.789-06')).toBe('2026-12-03T12:34:56.789Z')
 		expect(isoInstant('2026-12-03 18:04:56.7891+05:30')).toBe('2026-12-03T12:34:56.789Z')
 		expect(isoInstant('2026-12-03T12:34:56.789Z')).toBe('2026-12-03T12:34:56.789Z')
+	})
+
+	test('isoInstantOrNull: an empty column stays null, anything else reads as isoInstant reads it', () => {
+		expect(isoInstantOrNull(null)).toBeNull()
+		expect(isoInstantOrNull('2026-12-03 12:34:56.7+00')).toBe('2026-12-03T12:34:56.700Z')
+		expect(isoInstantOrNull(new Date('2026-12-03T12:34:56.789Z'))).toBe('2026-12-03T12:34:56.789Z')
 	})
 })

@@ -76,6 +76,9 @@ export function isoInstant(value: Date | string): string {
 	return value.toISOString()
 }
 
+/** `isoInstant` for a column that may be empty (a to-do not done yet): null stays null. */
+export const isoInstantOrNull = (value: Date | string | null): string | null => (value === null ? null : isoInstant(value))
+
 // ---- Formatting ----
 
 const formatters = new Map<string, Intl.DateTimeFormat>()

@@ -19,6 +19,7 @@ import { personRef, userNames } from '../auth/index.ts'
 import { candidateCards, requireCandidate } from '../candidates/index.ts'
 import { jobLabels, reachableJobIds } from '../jobs/index.ts'
 import { ROLE_FAMILIES, type RoleFamily } from './family.ts'
+import { isoInstant } from '../../core/time.ts'
 
 export interface BenchRow {
 	id: string
@@ -35,8 +36,6 @@ export interface BenchRow {
 export const BENCH_COLUMNS = sql.raw(
 	`b.id, b.candidate_id as "candidateId", b.role_family as "roleFamily", b.job_id as "jobId", b.added_by_user_id as "addedByUserId", b.available_from::text as "availableFrom", b.hourly_rate as "hourlyRate", b.added_at as "addedAt"`,
 )
-
-const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString()
 
 /** Bench rows as tool results, with the candidates' profiles, job titles and who added them. */
 export async function benchViews(deps: AppDeps, actor: Actor, rows: BenchRow[]) {
@@ -60,7 +59,7 @@ export async function benchViews(deps: AppDeps, actor: Actor, rows: BenchRow[]) 
 			roleFamily: r.roleFamily,
 			skills: card?.skills ?? [],
 			job: r.jobId ? { id: r.jobId, title: titles.get(r.jobId) ?? untrustedLine('', 'colleague') } : null,
-			addedAt: iso(r.addedAt),
+			addedAt: isoInstant(r.addedAt),
 			addedBy: r.addedByUserId ? personRef(names, r.addedByUserId) : null,
 			availableFrom: r.availableFrom,
 			hourlyRate: r.hourlyRate,

@@ -10,13 +10,14 @@ import { contributionsTo } from '../../core/registry.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { idKey, integerKey, keysetPage, newestFirst } from '../../core/paging.ts'
 import { untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
+import { isoInstant } from '../../core/time.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { jobAuthor, jobRequirements, jobLabels } from '../jobs/index.ts'
 import { contactOf, requireJob, sourceOf, visibleNotes } from './candidate-service.ts'
 import { applicationReach, reachOf, redactContacts, seesContact } from './reach.ts'
 import { refreshChecks } from './recheck.ts'
 import type { ResumeCheck } from './resume-check.ts'
-import { APPLICATION_COLUMNS, applicationBrief, candidateFacts, candidateRef, iso, ratingOf, unique, type ApplicationRow, type CandidateRow } from './rows.ts'
+import { APPLICATION_COLUMNS, applicationBrief, candidateFacts, candidateRef, ratingOf, unique, type ApplicationRow, type CandidateRow } from './rows.ts'
 import type { ApplicationInterview, ApplicationMessage, ApplicationScorecard, VendorSubmissionStatus } from './model.ts'
 import { applicationDetails } from './port.ts'
 import { inState, type ApplicationState } from './progress.ts'
@@ -51,7 +52,7 @@ export function applicationSummary(a: Joined, titles: Map<string, UntrustedText>
 		...applicationBrief(a, titles, stages),
 		candidate: candidateRef({ id: a.candidateId, name: a.name, headline: a.headline, location: a.location }),
 		source: a.source === null ? null : sourceOf(a.source),
-		stageChangedAt: iso(a.stageChangedAt),
+		stageChangedAt: isoInstant(a.stageChangedAt),
 	}
 }
 
@@ -161,15 +162,15 @@ export async function getApplication(deps: AppDeps, actor: Actor, applicationId:
 			by: personRef(names, r.userId),
 			score: r.score,
 			comment: r.comment ? untrusted(r.comment, 'colleague', 2000) : null,
-			createdAt: iso(r.createdAt),
+			createdAt: isoInstant(r.createdAt),
 		})),
 		averageRating: ratingOf(a.averageRating),
 		notes,
 		interviews: [] as ApplicationInterview[],
 		messages: [] as ApplicationMessage[],
 		vendorSubmission: null as VendorSubmissionStatus | null,
-		createdAt: iso(a.createdAt),
-		stageChangedAt: iso(a.stageChangedAt),
+		createdAt: isoInstant(a.createdAt),
+		stageChangedAt: isoInstant(a.stageChangedAt),
 		scorecards: [] as ApplicationScorecard[],
 		...extra.get(a.id),
 	}
@@ -243,7 +244,7 @@ export async function getJobApplicants(deps: AppDeps, actor: Actor, input: JobAp
 			shortlist: a.shortlist,
 			// Only the submission of what other modules add: a ranked list stays lean (no messages or interviews).
 			vendorSubmission: (extra.get(a.id)?.vendorSubmission as VendorSubmissionStatus | null | undefined) ?? null,
-			createdAt: iso(a.createdAt),
+			createdAt: isoInstant(a.createdAt),
 		})),
 		nextCursor,
 	}

@@ -13,6 +13,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { keysetPage } from '../../core/paging.ts'
 import { untrusted, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
+import { isoInstant } from '../../core/time.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { jobLabels } from '../jobs/index.ts'
 import { refreshChecks } from './recheck.ts'
@@ -24,7 +25,6 @@ import {
 	candidateContact,
 	candidateFacts,
 	escapeLike,
-	iso,
 	short,
 	unique,
 	type ApplicationRow,
@@ -138,7 +138,7 @@ export async function listCandidates(deps: AppDeps, actor: Actor, input: ListCan
 				...profile(deps, actor, c),
 				applicationCount: mine.length,
 				application: shown ? applicationBrief(shown, titles, stages) : null,
-				createdAt: iso(c.createdAt),
+				createdAt: isoInstant(c.createdAt),
 			}
 		}),
 		nextCursor,
@@ -170,7 +170,7 @@ export async function visibleNotes(deps: AppDeps, reach: Reach, candidateId: str
 		visibility: n.visibility,
 		applicationId: n.applicationId,
 		body: untrusted(n.body, 'colleague', 4000),
-		createdAt: iso(n.createdAt),
+		createdAt: isoInstant(n.createdAt),
 	}))
 }
 
@@ -200,7 +200,7 @@ export async function getCandidate(deps: AppDeps, actor: Actor, candidateId: str
 				: null,
 		applications: apps.map((a) => applicationBrief(a, titles, stages)),
 		notes,
-		createdAt: iso(c.createdAt),
-		updatedAt: iso(c.updatedAt),
+		createdAt: isoInstant(c.createdAt),
+		updatedAt: isoInstant(c.updatedAt),
 	}
 }

@@ -50,8 +50,6 @@ export const APPLICATION_COLUMNS = sql.raw(
 	`a.id, a.candidate_id as "candidateId", a.job_id as "jobId", a.stage_key as "stageKey", a.outcome, a.archived, a.kind, a.shortlist, a.resume_score as "resumeScore", a.source, a.created_at as "createdAt", a.stage_changed_at as "stageChangedAt", (select round(avg(r.score), 2) from ratings r where r.application_id = a.id) as "averageRating"`,
 )
 
-/** An instant as ISO 8601 in UTC (core/time.ts). */
-export const iso = isoInstant
 export const ratingOf = (v: number | string | null) => (v === null || v === undefined ? null : Number(v))
 
 /**
@@ -96,7 +94,7 @@ export function applicationBrief(a: ApplicationRow, jobLabels: Map<string, Untru
 		shortlist: a.shortlist,
 		resumeScore: a.resumeScore,
 		averageRating: ratingOf(a.averageRating),
-		createdAt: iso(a.createdAt),
+		createdAt: isoInstant(a.createdAt),
 	}
 }
 

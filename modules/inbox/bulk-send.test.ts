@@ -3,7 +3,8 @@
  * list and from a job's stage list. Each record gets its own message with the merge fields filled
  * for it (an application's job fills the job's), in its conversation, one activity line each; a
  * record the template cannot be filled for, or whose contact details do not allow its channel, is
- * refused with the reason while the others are sent; the report is shown once.
+ * refused with the reason while the others are sent; one message per person; the report is shown
+ * once. Through the route, and the one-per-person rule through its service (`bulkSendMessage`).
  */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { and, eq, inArray, sql } from 'drizzle-orm'
@@ -14,6 +15,7 @@ import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing
 import { activity } from '../activity/table.ts'
 import { personActor } from '../auth/index.ts'
 import { createTemplate } from '../templates/service.ts'
+import { bulkSendMessage } from './bulk-send-service.ts'
 
 setDefaultTimeout(60_000)
 
@@ -126,6 +128,32 @@ describe('bulk Send message from a template', () => {
 		const res = await c.submit('/inbox/bulk-send', { candidate: [candidate], application: [application], templateId: template.id, back: '/candidates' })
 		expect(res.text).toContain('Already sent this message: one message per person.')
 		expect(await mailTo('ivy.once@mail.example')).toEqual([expect.objectContaining({ subject: 'Hello Ivy' })])
+	})
+
+	test('two applications of one person, and the person ticked too, are one message: the first application’s', async () => {
+		const actor = await personActor(deps, ws.slug, recruiter.email)
+		const template = await createTemplate(deps, actor, {
+			name: 'Which job',
+			channel: 'email',
+			kind: 'transactional',
+			subject: 'About {{job.title}}',
+			body: 'Hi {{candidate.firstName}}.',
+			shared: false,
+		})
+		const candidate = await newCandidate(ws, { name: 'Jo Twiceover', email: 'jo.twice@mail.example' }, deps)
+		const applications = [
+			await newApplication(ws, candidate, await newVendorJob(ws, { title: 'Go Engineer' }, deps), {}, deps),
+			await newApplication(ws, candidate, await newVendorJob(ws, { title: 'Zig Engineer' }, deps), {}, deps),
+		]
+		// Applications come first whatever the order ticked, and the same id twice counts once.
+		const sent = await bulkSendMessage(deps, actor, { templateId: template.id, candidateIds: [candidate, candidate], applicationIds: applications })
+		expect(sent.action).toBe('Send “Which job”')
+		expect(sent.lines.map((l) => [l.name, l.result])).toEqual([
+			['Jo Twiceover', 'done'],
+			['Jo Twiceover', 'unchanged'],
+			['Jo Twiceover', 'unchanged'],
+		])
+		expect(await mailTo('jo.twice@mail.example')).toEqual([expect.objectContaining({ subject: 'About Go Engineer' })])
 	})
 
 	test('more than 50 records sends nothing and says so: never cut short', async () => {

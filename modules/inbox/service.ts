@@ -23,13 +23,13 @@ import type { AutomaticKind } from './automatic.ts'
 import { appendMessage, counterpartAuthor, threadClock } from './threads.ts'
 import { inboxMessages, inboxStates, inboxThreads } from './table.ts'
 import { navCount } from '../../core/nav-count.ts'
+import { isoInstant } from '../../core/time.ts'
 
 export const FILTERS = ['all', 'unread', 'starred'] as const
 export type InboxFilter = (typeof FILTERS)[number]
 export const MAX_MESSAGES = 200
 
 const notFound = () => new AppError('NOT_FOUND', 'No conversation with this id')
-const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString())
 const person = (actor: Actor) => {
 	if (!actor.userId) throw new AppError('FORBIDDEN', 'The inbox belongs to people')
 	return actor.userId
@@ -85,7 +85,7 @@ function summary(r: ThreadRow) {
 			address: untrustedLine(r.counterpartAddress, theirs, 320),
 		},
 		messageCount: r.messageCount,
-		lastMessageAt: iso(r.lastMessageAt)!,
+		lastMessageAt: isoInstant(r.lastMessageAt),
 		// The latest message's start, labelled with whoever wrote it: ours (a colleague), the counterpart's, or someone else's.
 		snippet: untrusted(r.snippet, writerOf(r.snippetBy, r.lastMessageDirection, r.counterpartType), 200),
 		unread,
@@ -188,7 +188,7 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 			to: address(m.toAddress, m.direction === 'out' ? theirs : 'colleague'),
 			subject: untrustedLine(m.subject, writer(m), 200),
 			text: untrusted(m.text, writer(m), 8000),
-			at: iso(m.at)!,
+			at: isoInstant(m.at),
 			// A delivery report said it did not arrive, whatever the outbox last heard from our mail server.
 			delivery: m.direction === 'out' && m.bouncedAt ? ('bounced' as const) : m.outboxId ? (delivery.get(m.outboxId)?.status ?? null) : null,
 			related: m.relatedType && m.relatedId ? { type: m.relatedType, id: m.relatedId } : null,

@@ -24,12 +24,12 @@ import { enqueueMail } from '../outbox/index.ts'
 import { questionsFor, type Verdict } from './questions.ts'
 import { interviewQuestions, interviews, interviewViews } from './table.ts'
 import { inList } from '../../core/sql-list.ts'
+import { isoInstant, isoInstantOrNull } from '../../core/time.ts'
 
 export const STATUSES = ['invited', 'started', 'completed', 'expired'] as const
 export type InterviewStatus = (typeof STATUSES)[number]
 
 const notFound = () => new AppError('NOT_FOUND', 'No interview with this id')
-const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString())
 
 /** SQL condition: the interview (aliased `i`) is within the actor's reach. */
 export async function interviewReach(deps: AppDeps, actor: Actor): Promise<SQL> {
@@ -85,12 +85,12 @@ async function summaries(deps: AppDeps, actor: Actor, rows: Row[]) {
 		verdict: r.verdict,
 		questionCount: r.questionCount,
 		answeredCount: r.answeredCount,
-		invitedAt: iso(r.invitedAt)!,
-		scheduledAt: iso(r.scheduledAt)!,
-		deadlineAt: iso(r.deadlineAt)!,
-		startedAt: iso(r.startedAt),
-		completedAt: iso(r.completedAt),
-		expiredAt: iso(r.expiredAt),
+		invitedAt: isoInstant(r.invitedAt),
+		scheduledAt: isoInstant(r.scheduledAt),
+		deadlineAt: isoInstant(r.deadlineAt),
+		startedAt: isoInstantOrNull(r.startedAt),
+		completedAt: isoInstantOrNull(r.completedAt),
+		expiredAt: isoInstantOrNull(r.expiredAt),
 	}))
 }
 
@@ -225,9 +225,9 @@ export async function interviewsOfApplications(
 			status: r.status,
 			overallScore: r.overallScore,
 			verdict: r.verdict,
-			scheduledAt: iso(r.scheduledAt)!,
-			deadlineAt: iso(r.deadlineAt)!,
-			completedAt: iso(r.completedAt),
+			scheduledAt: isoInstant(r.scheduledAt),
+			deadlineAt: isoInstant(r.deadlineAt),
+			completedAt: isoInstantOrNull(r.completedAt),
 		})
 	return out
 }

@@ -14,6 +14,7 @@ import { dataTable, pager, when } from '../../core/ui.ts'
 import type { VendorFacts } from '../vendors/index.ts'
 import { jobs } from './table.ts'
 import { inList } from '../../core/sql-list.ts'
+import { isoInstantOrNull } from '../../core/time.ts'
 
 /** Open and all jobs per vendor of the actor's workspace (`vendorIds` is never empty). */
 export async function vendorJobFacts(deps: AppDeps, actor: Actor, vendorIds: string[]): Promise<Map<string, VendorFacts>> {
@@ -31,8 +32,6 @@ export interface VendorJob {
 	vendorJobId: string | null
 	publishedAt: string | null
 }
-
-const iso = (d: Date | string) => new Date(d).toISOString()
 
 /**
  * A vendor's open jobs, newest first, keyset-paged. Everyone who may see vendors sees every job of
@@ -59,7 +58,7 @@ export async function vendorOpenJobs(
 			title: r.title,
 			location: r.location,
 			vendorJobId: r.vendorJobId,
-			publishedAt: r.publishedAt ? iso(r.publishedAt) : null,
+			publishedAt: isoInstantOrNull(r.publishedAt),
 		})),
 		nextCursor,
 	}

@@ -24,6 +24,7 @@ import { personRef, userNames } from '../auth/index.ts'
 import { candidateCards, requireCandidate } from '../candidates/index.ts'
 import { todos } from './table.ts'
 import { navCount } from '../../core/nav-count.ts'
+import { isoInstant, isoInstantOrNull } from '../../core/time.ts'
 
 export interface NewTodo {
 	workspaceId: string
@@ -124,8 +125,6 @@ from ${todos} t`,
 	return { todos: await views(deps, actor, rows), nextCursor }
 }
 
-const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString())
-
 /**
  * A to-do's title, labelled: a person's own words (`person`), or a flow's sentence that names the
  * candidate and the job (`document`, `interview`), so it carries the candidate's words.
@@ -147,10 +146,10 @@ async function views(deps: AppDeps, actor: Actor, rows: Row[]): Promise<TodoView
 			id: r.id,
 			title: todoTitle(r),
 			notes: r.notes ? untrusted(r.notes, 'colleague', 2000) : null,
-			dueAt: iso(r.dueAt),
+			dueAt: isoInstantOrNull(r.dueAt),
 			overdue: !r.doneAt && r.dueAt !== null && new Date(r.dueAt).getTime() < now,
 			done: r.doneAt !== null,
-			doneAt: iso(r.doneAt),
+			doneAt: isoInstantOrNull(r.doneAt),
 			source: r.source,
 			// A candidate out of the person's reach is not named (their own to-do may still mention one).
 			candidate: card ? { id: card.id, name: card.name } : null,
@@ -158,7 +157,7 @@ async function views(deps: AppDeps, actor: Actor, rows: Row[]): Promise<TodoView
 			applicationId: r.applicationId,
 			assignee: personRef(names, r.assigneeUserId),
 			createdBy: r.createdByUserId ? personRef(names, r.createdByUserId) : null,
-			createdAt: iso(r.createdAt)!,
+			createdAt: isoInstant(r.createdAt),
 		}
 	})
 }

@@ -1,9 +1,8 @@
 import { UsageError, type CommandDef } from '../../core/module.ts'
+import { isoInstant, isoInstantOrNull } from '../../core/time.ts'
 import { operatorActor, requireWorkspace } from '../auth/index.ts'
 import { parseRules, updateVendorProfile, type VendorProfilePatch } from './directory.ts'
 import { createKey, createVendor, revokeKey, setApiAccess, vendorsWithKeys, vendorWorkspace } from './service.ts'
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null)
 
 export const vendorCommands: CommandDef[] = [
 	{
@@ -19,7 +18,12 @@ export const vendorCommands: CommandDef[] = [
 				vendorId: v.vendorId,
 				name: v.name,
 				apiAccess: v.apiAccess,
-				keys: v.keys.map((k) => ({ keyId: k.keyId, createdAt: iso(k.createdAt), lastUsedAt: iso(k.lastUsedAt), revokedAt: iso(k.revokedAt) })),
+				keys: v.keys.map((k) => ({
+					keyId: k.keyId,
+					createdAt: isoInstant(k.createdAt),
+					lastUsedAt: isoInstantOrNull(k.lastUsedAt),
+					revokedAt: isoInstantOrNull(k.revokedAt),
+				})),
 			}))
 			const live = (v: (typeof vendors)[number]) => v.keys.filter((k) => !k.revokedAt).length
 			return {
