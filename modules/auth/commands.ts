@@ -3,7 +3,7 @@ import { setPasswordByOperator } from './passwords.ts'
 import { addPerson, createWorkspace, listPeople, listWorkspaces, operatorActor, removePerson, requireWorkspace } from './people.ts'
 import { allClaims, verifyDomainByOperator } from './sso/domain-verification.ts'
 import { createPersonalToken, personActor } from './tokens.ts'
-import { normalDomain } from './email-domain.ts'
+import { normalDomain } from '../../core/email.ts'
 
 export const authCommands: CommandDef[] = [
 	{

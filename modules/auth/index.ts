@@ -18,7 +18,6 @@ export {
 	changeRole,
 	createWorkspace,
 	findWorkspace,
-	isEmailAddress,
 	requireWorkspace,
 	listWorkspaces,
 	listPeople,

@@ -27,10 +27,9 @@ import type { Db } from '../../db/client.ts'
 import { ACCOUNT_MAIL, enqueueMail } from '../outbox/index.ts'
 import { disconnectAppsAndTokens } from './access.ts'
 import { logInEveryWorkspace, newPasswordProblems, storePassword, type NewPassword } from './passwords.ts'
-import { isEmailAddress } from './people.ts'
 import { invitations, memberships, passwordResets, users } from './table.ts'
 import { hashPassword } from './password-hash.ts'
-import { normalEmail } from './email-domain.ts'
+import { isEmailAddress, normalEmail } from '../../core/email.ts'
 
 export const RESET_LINK_MINUTES = 30
 const REQUESTS_PER_ADDRESS_PER_MINUTE = 5

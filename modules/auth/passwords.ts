@@ -24,7 +24,7 @@ import { passwordProblem } from './people.ts'
 import { workspacesOf } from './sign-in-choice.ts'
 import { memberships, passwordResets, sessions, signInChoices, users } from './table.ts'
 import { hashPassword } from './password-hash.ts'
-import { normalEmail } from './email-domain.ts'
+import { normalEmail } from '../../core/email.ts'
 
 /** Wrong current passwords one person may type in a minute on Change password. */
 const WRONG_CURRENT_PER_MINUTE = 5

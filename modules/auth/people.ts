@@ -22,17 +22,13 @@ import { lockOwnersAnd, requireActingOwner } from './owners.ts'
 import { endMembership } from './access.ts'
 import { invitations, memberships, users } from './table.ts'
 import { hashPassword } from './password-hash.ts'
-import { emailProblem, normalEmail } from './email-domain.ts'
+import { emailProblem, normalEmail } from '../../core/email.ts'
 
 export { createWorkspace, findWorkspace, listWorkspaces, requireWorkspace, SLUG, workspacesById, workspaceSlugOf, type Workspace } from './workspaces.ts'
 /** The operator CLI's actor (core/actor.ts); re-exported where modules have always found it. */
 export { operatorActor } from '../../core/actor.ts'
 
-const EMAIL = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]+$/
 export const MANAGE_PEOPLE = 'auth:manage_people'
-
-/** Whether the text (trimmed, lower-cased) is an e-mail address as accounts are stored. */
-export const isEmailAddress = (email: string) => EMAIL.test(email) && email.length <= 254
 
 export const PASSWORD_MIN = 10
 export const PASSWORD_MAX = 200
@@ -59,9 +55,8 @@ export function checkNewPerson(deps: AppDeps, input: NewPerson): { email: string
 	const email = normalEmail(input.email)
 	const name = input.name.trim()
 	const problems = []
-	const domainWrong = emailProblem(email)
-	if (!isEmailAddress(email)) problems.push({ field: 'email', message: 'must be an e-mail address' })
-	else if (domainWrong) problems.push({ field: 'email', message: domainWrong })
+	const emailWrong = emailProblem(email)
+	if (emailWrong) problems.push({ field: 'email', message: emailWrong })
 	if (!name || name.length > 120) problems.push({ field: 'name', message: 'must be 1-120 characters' })
 	if (!isPersonRole(input.role)) problems.push({ field: 'role', message: `must be one of: ${PERSON_ROLES.join(', ')}` })
 	const weak = passwordProblem(input.password)

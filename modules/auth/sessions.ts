@@ -25,7 +25,7 @@ import { openChoice, passwordMayOpen, signInDestination } from './sign-in-choice
 import { proposeTimeZone } from './profile.ts'
 import { verifyAgainstNothing } from './password-hash.ts'
 import type { SignedInBy } from './session-reach.ts'
-import { normalEmail } from './email-domain.ts'
+import { normalEmail } from '../../core/email.ts'
 
 const DAY = 86_400_000
 export const SESSION_DAYS = 30

@@ -16,7 +16,7 @@ import { perDatabase } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { membershipColumns, noteUse, personActorFrom } from './credential-use.ts'
 import { memberships, personalTokens, users, workspaces } from './table.ts'
-import { normalEmail } from './email-domain.ts'
+import { normalEmail } from '../../core/email.ts'
 
 export interface TokenView {
 	id: string

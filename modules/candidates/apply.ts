@@ -5,8 +5,10 @@
  * - Name, e-mail, phone and a résumé are required; the résumé is a PDF or a Word (.docx) file of at
  *   most 10 MB, recognised by its content; required screening questions need an answer, yes/no
  *   questions take yes or no. Every problem is reported at once, by field (`VALIDATION`).
- * - One candidate per e-mail address per workspace: applying again updates their name, phone and
- *   résumé (the newest résumé wins) and keeps where they first came from.
+ * - One candidate per e-mail address per workspace, the address in its normal form (core/email.ts:
+ *   `ann@Bücher.example` and `ann@xn--bcher-kva.example` are one address; a domain with no ASCII form
+ *   is refused): applying again updates their name, phone and résumé (the newest résumé wins) and
+ *   keeps where they first came from.
  * - One application per candidate and job: a second one is a `CONFLICT` and changes nothing.
  * - The résumé is read in a child process bounded in memory and time (`resume-file.ts`): a file over a
  *   reading limit is a `VALIDATION` error on the résumé naming the limit; a damaged or unreadable file
@@ -21,6 +23,8 @@ import { operatorActor } from '../auth/index.ts'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { emailProblem, normalEmail } from '../../core/email.ts'
+import type { AddressColumn } from '../../core/stored-addresses.ts'
 import { AppError, invalid, type FieldError } from '../../core/errors.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
 import { cleanLine, cleanText } from '../../core/untrusted.ts'
@@ -44,6 +48,7 @@ import {
 	UnreadableResume,
 } from './resume-file.ts'
 import { ensureStages } from './stages.ts'
+import { candidates } from './table.ts'
 
 export interface ApplyInput {
 	workspace: WorkspaceRef & { name: string }
@@ -75,7 +80,12 @@ export interface ApplicationEvent {
 	at: string
 }
 
-const EMAIL = /^[^\s@<>()",;:\u0000-\u001f\u007f]+@[^\s@<>()",;:\u0000-\u001f\u007f]+\.[^\s@<>()",;:\u0000-\u001f\u007f]+$/
+/**
+ * Candidates' addresses: one stored before addresses had a normal form (`ann@bücher.example`) is
+ * rewritten in it at start (core/stored-addresses.ts), so applying again in either spelling finds it.
+ */
+export const candidateAddresses: AddressColumn = { table: candidates, id: candidates.id, address: candidates.email }
+
 const PHONE = /^[0-9+()\-. ]{7,30}$/
 const MAX_ANSWER = 2000
 /** When every résumé reader is busy: a reading takes seconds, so half a minute lets the queue clear. */
@@ -86,8 +96,8 @@ function validate(input: ApplyInput, questions: JobQuestion[]): FieldError[] {
 	const name = cleanLine(input.name, 500)
 	if (!name) errors.push({ field: 'name', message: 'Enter your name' })
 	else if ([...name].length > 120) errors.push({ field: 'name', message: 'Your name must be at most 120 characters' })
-	const email = input.email.trim().toLowerCase()
-	if (!EMAIL.test(email) || email.length > 254) errors.push({ field: 'email', message: 'Enter an e-mail address like name@example.com' })
+	const emailWrong = emailProblem(normalEmail(input.email), 'Enter an e-mail address like name@example.com')
+	if (emailWrong) errors.push({ field: 'email', message: emailWrong })
 	const phone = input.phone.trim()
 	const digits = phone.replace(/\D/g, '').length
 	if (!phone) errors.push({ field: 'phone', message: 'Enter a phone number' })
@@ -141,7 +151,7 @@ function checkApplicant(input: ApplyInput, questions: JobQuestion[]): Applicant 
 	const type = detectResumeType(bytes)!
 	return {
 		name: cleanLine(cleaned.name, 120),
-		email: cleaned.email.trim().toLowerCase(),
+		email: normalEmail(cleaned.email),
 		phone: cleaned.phone.trim(),
 		bytes,
 		type,

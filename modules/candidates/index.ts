@@ -18,6 +18,8 @@ import { candidateJobFacts } from './facts.ts'
 import { jobPageSections } from './job-sections.ts'
 import { candidatePageRoutes } from './page-routes.ts'
 import { startRecheckSweep } from './recheck.ts'
+import { rewriteStoredAddresses } from '../../core/stored-addresses.ts'
+import { candidateAddresses } from './apply.ts'
 import { resumeReaders } from './resume-file.ts'
 import { candidateSearchProvider } from './search.ts'
 import { seedCandidates } from './seed.ts'
@@ -123,7 +125,11 @@ export default defineModule({
 	],
 	seed: seedCandidates,
 	pools: [resumeReaders],
-	start: (deps) => startRecheckSweep(deps),
+	start: (deps) => {
+		// Once per start: addresses stored before they had one normal form (core/stored-addresses.ts).
+		void rewriteStoredAddresses(deps, candidateAddresses)
+		return startRecheckSweep(deps)
+	},
 	pageSections: [openJobsHomeSection, ...jobPageSections],
 	activityLabels: {
 		'application.received': 'received an application from',

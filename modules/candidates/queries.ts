@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { normalEmail } from '../../core/email.ts'
 import type { SourcePosition } from '../../core/module.ts'
 import { inList } from '../../core/sql-list.ts'
 import { afterPosition } from '../../core/source-merge.ts'
@@ -22,13 +23,13 @@ export interface CandidateParty {
 const digits = (s: string) => s.replace(/\D/g, '').slice(-10)
 
 /**
- * Every candidate of the workspace reached at each of these addresses (e-mail addresses compared
- * without case, phone numbers by their last ten digits), keyed by the address as given, oldest
- * first. An address can be several people's (a shared phone, a vendor's mailbox): callers must
- * not pick one of them.
+ * Every candidate of the workspace reached at each of these addresses (e-mail addresses compared in
+ * their normal form, core/email.ts: `ann@Bücher.example` is `ann@xn--bcher-kva.example`; phone
+ * numbers by their last ten digits), keyed by the address as given, oldest first. An address can be
+ * several people's (a shared phone, a vendor's mailbox): callers must not pick one of them.
  */
 export async function candidatesByAddress(deps: AppDeps, workspaceId: string, addresses: string[]): Promise<Map<string, CandidateParty[]>> {
-	const emails = [...new Set(addresses.filter((a) => a.includes('@')).map((a) => a.trim().toLowerCase()))]
+	const emails = [...new Set(addresses.filter((a) => a.includes('@')).map(normalEmail))]
 	const phones = [
 		...new Set(
 			addresses
@@ -43,9 +44,7 @@ export async function candidatesByAddress(deps: AppDeps, workspaceId: string, ad
 		sql`select id, name, email, phone from candidates where workspace_id = ${workspaceId} and (lower(email) in ${inList(emails)} or right(regexp_replace(coalesce(phone, ''), '[^0-9]', '', 'g'), 10) in ${inList(phones)}) order by created_at, id`,
 	)
 	for (const a of addresses) {
-		const matches = a.includes('@')
-			? rows.filter((r) => r.email.toLowerCase() === a.trim().toLowerCase())
-			: rows.filter((r) => r.phone && digits(r.phone) === digits(a))
+		const matches = a.includes('@') ? rows.filter((r) => normalEmail(r.email) === normalEmail(a)) : rows.filter((r) => r.phone && digits(r.phone) === digits(a))
 		if (matches.length) out.set(a, matches)
 	}
 	return out

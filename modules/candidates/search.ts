@@ -25,6 +25,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { normalEmail } from '../../core/email.ts'
 import type { SearchFound, SearchProvider } from '../search/index.ts'
 import {
 	FOUND_CAPPED,
@@ -66,6 +67,8 @@ async function searchCandidates(deps: AppDeps, actor: Actor, q: string, limit: n
 	const whole = wordsTsQuery(q)
 	const text = similarityText(q)
 	const byEmail = seesContact(deps, actor) && text.includes('@')
+	// An address is looked up in its normal form (core/email.ts), as it is stored.
+	const address = byEmail ? normalEmail(q) : ''
 	const byName = !byEmail && /^[\p{L}' .-]+$/u.test(text) && text.split(' ').length <= 4
 	const ways: MatchWay[] = []
 	if (tsq && whole) {
@@ -95,13 +98,13 @@ async function searchCandidates(deps: AppDeps, actor: Actor, q: string, limit: n
 		ways.push({ ids: sql`select c.id from candidates c where ${reach} and ${sameText(sql`c.name`, text)} limit (select ${NAME_CAP}::int)`, cap: NAME_CAP })
 		ways.push({ ids: sql`select c.id from candidates c where ${reach} and ${text} <% c.name limit (select ${NAME_CAP}::int)`, cap: NAME_CAP })
 	}
-	if (byEmail) ways.push({ ids: sql`select c.id from candidates c where ${reach} and c.email = ${text} limit ${EMAIL_CAP}`, cap: EMAIL_CAP })
+	if (byEmail) ways.push({ ids: sql`select c.id from candidates c where ${reach} and c.email = ${address} limit ${EMAIL_CAP}`, cap: EMAIL_CAP })
 	if (!ways.length) return { hits: [], count: 0, countIsAtLeast: false }
 	const score = relevance({
 		exact: whole ? sql`m.exact` : null,
 		prefix: tsq ? sql`m.prefix` : null,
 		similar: sql`word_similarity(${text}, c.name)`,
-		certain: byEmail ? sql`c.email = ${text}` : sameText(sql`c.name`, text),
+		certain: byEmail ? sql`c.email = ${address}` : sameText(sql`c.name`, text),
 	})
 	const rows = await deps.database.rows<Row>(sql`${withFoundMatches(ways)}
 		select c.id, c.name, c.headline, c.location, c.skills, c.updated_at as "updatedAt", ${score} as score, ${FOUND_COUNT} as found, ${FOUND_CAPPED} as capped

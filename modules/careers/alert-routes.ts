@@ -6,6 +6,7 @@
  */
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
+import { readableEmail } from '../../core/email.ts'
 import { AppError } from '../../core/errors.ts'
 import { clientAddress } from '../../core/http/client-address.ts'
 import type { AuthPlugin } from '../../core/http/auth.ts'
@@ -48,13 +49,14 @@ export function alertRoutes(deps: AppDeps, auth: AuthPlugin) {
 					})
 					return new Response(res.body, { status: 429, headers: { ...Object.fromEntries(res.headers), 'Retry-After': String(decision.resetSeconds) } })
 				}
+				let kept: string
 				try {
-					await requestAlert(deps, ws, email, criteria)
+					kept = await requestAlert(deps, ws, email, criteria)
 				} catch (error) {
 					if (error instanceof AppError && error.code === 'VALIDATION') return again({ errors: error.fields ?? [] })
 					throw error
 				}
-				return again({ notice: `Check your inbox: we sent a link to ${email.trim().toLowerCase()} to confirm the alert. Nothing is sent until you confirm.` })
+				return again({ notice: `Check your inbox: we sent a link to ${readableEmail(kept)} to confirm the alert. Nothing is sent until you confirm.` })
 			},
 			{ auth: 'form', body: form },
 		)

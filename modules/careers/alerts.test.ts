@@ -2,13 +2,16 @@
  * Job alerts of the careers site, checked on what a real SMTP server receives: double opt-in (no
  * digest before the link is confirmed, the token stored only hashed), a digest of only the new open
  * matching jobs since the last one, at most one a day, `alerts send [--workspace S]`, the one-click
- * unsubscribe (RFC 8058 POST, and the link in the text) with `List-Unsubscribe` headers, and a
- * candidate's alerts in their data export and gone with their erasure.
+ * unsubscribe (RFC 8058 POST, and the link in the text) with `List-Unsubscribe` headers, a
+ * candidate's alerts in their data export and gone with their erasure, and one alert per address
+ * in either spelling (core/email.ts).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq, sql } from 'drizzle-orm'
 import { strFromU8, unzipSync } from 'fflate'
 import { hashSecret } from '../../core/credentials.ts'
+import { normalDomain } from '../../core/email.ts'
+import { rewriteStoredAddresses } from '../../core/stored-addresses.ts'
 import { runCommand } from '../../core/commands.ts'
 import { awayFromMinuteEdge, clock, newWorkspace, testApp, testDeps, type TestWorkspace, unique } from '../../tests/helpers.ts'
 import { PortalClient, portalApp } from '../../tests/portal.ts'
@@ -19,7 +22,7 @@ import { deliverDue, outboxSince, PRIVATE_MARKER } from '../outbox/index.ts'
 import { outbox, outboxUnsubscribes } from '../outbox/table.ts'
 import { eraseCandidate, exportCandidate } from '../privacy/index.ts'
 import { ALERTS_PER_MINUTE } from './alert-routes.ts'
-import { confirmAlert, DAY_MS, requestAlert } from './alerts.ts'
+import { alertAddresses, confirmAlert, DAY_MS, requestAlert } from './alerts.ts'
 import { NO_CRITERIA } from './search.ts'
 import { jobAlerts } from './table.ts'
 
@@ -215,5 +218,53 @@ describe('a candidate’s data', () => {
 		expect((await alertsOf(ws)).map((a) => a.email)).toEqual([`other-${email}`])
 		const [left] = await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from job_alerts where email = ${email}`)
 		expect(Number(left!.n)).toBe(0)
+	})
+})
+
+describe('one alert per address, in either spelling', () => {
+	const newUnicodeDomain = () => {
+		const unicode = `bücher-${unique('d')}.example`
+		return { unicode, ascii: normalDomain(unicode)! }
+	}
+
+	test('asked in the Unicode spelling, then in ASCII with a trailing dot: one alert, kept and mailed in ASCII', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		const domain = newUnicodeDomain()
+		expect(await requestAlert(deps, ws, `Ann@${domain.unicode.toUpperCase()}`, { ...NO_CRITERIA, q: 'java' })).toBe(`ann@${domain.ascii}`)
+		expect(await requestAlert(deps, ws, `ann@${domain.ascii}.`, { ...NO_CRITERIA, q: 'java' })).toBe(`ann@${domain.ascii}`)
+		expect((await alertsOf(ws)).map((a) => a.email)).toEqual([`ann@${domain.ascii}`])
+		const mailed = await deps.db.select({ to: outbox.to }).from(outbox).where(eq(outbox.workspaceId, ws.id))
+		expect(mailed.map((m) => m.to)).toEqual([`ann@${domain.ascii}`, `ann@${domain.ascii}`])
+		// The notice repeats the address as its owner reads it, not its ASCII form.
+		const browser = new PortalClient((await mailer()).app)
+		await browser.get(`/careers/${ws.slug}?q=java`)
+		const asked = await browser.post(`/careers/${ws.slug}/alerts`, { q: 'java', email: `ann@${domain.ascii}` })
+		expect(asked.text).toContain(`we sent a link to ann@${domain.unicode} to confirm the alert`)
+	})
+
+	test('an alert stored before in the Unicode spelling is rewritten in ASCII at start: asking again in ASCII finds it', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		const domain = newUnicodeDomain()
+		await requestAlert(deps, ws, `ann@${domain.ascii}`, NO_CRITERIA)
+		const [old] = await alertsOf(ws)
+		await deps.db
+			.update(jobAlerts)
+			.set({ email: `ann@${domain.unicode}.` })
+			.where(eq(jobAlerts.id, old!.id))
+		expect(await rewriteStoredAddresses(deps, alertAddresses)).toBeGreaterThanOrEqual(1)
+		await requestAlert(deps, ws, `ann@${domain.ascii}`, NO_CRITERIA)
+		expect((await alertsOf(ws)).map((a) => [a.id, a.email])).toEqual([[old!.id, `ann@${domain.ascii}`]])
+	})
+
+	test('a domain with no ASCII form is refused on the e-mail field, saying so', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		await expect(requestAlert(deps, ws, 'ann@exa mple.com', NO_CRITERIA)).rejects.toMatchObject({
+			code: 'VALIDATION',
+			fields: [{ field: 'email', message: '“exa mple.com” is not a domain name: it has no ASCII (IDNA) form' }],
+		})
+		expect(await alertsOf(ws)).toEqual([])
 	})
 })

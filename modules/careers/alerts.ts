@@ -18,7 +18,9 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { hashSecret, newId, randomToken } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { emailProblem, normalEmail } from '../../core/email.ts'
 import { invalid } from '../../core/errors.ts'
+import type { AddressColumn } from '../../core/stored-addresses.ts'
 import { plural } from '../../core/ui.ts'
 import type { Db } from '../../db/client.ts'
 import { type Workspace, workspacesById } from '../auth/index.ts'
@@ -32,7 +34,11 @@ export const DAY_MS = 24 * 60 * 60 * 1000
 /** Jobs in one digest; the rest are one click away (the search's address is in the mail). */
 export const DIGEST_JOBS = 20
 
-const EMAIL = /^[^\s@<>()",;:\u0000-\u001f\u007f]+@[^\s@<>()",;:\u0000-\u001f\u007f]+\.[^\s@<>()",;:\u0000-\u001f\u007f]+$/
+/**
+ * Alerts' addresses: one stored before addresses had a normal form (`ann@bücher.example`) is
+ * rewritten in it at start (core/stored-addresses.ts), so asking again in either spelling finds it.
+ */
+export const alertAddresses: AddressColumn = { table: jobAlerts, id: jobAlerts.id, address: jobAlerts.email }
 
 export type JobAlert = typeof jobAlerts.$inferSelect
 
@@ -40,11 +46,12 @@ const criteriaOf = (a: JobAlert): JobCriteria => ({ q: a.q, location: a.location
 const searchUrl = (deps: AppDeps, ws: { slug: string }, c: JobCriteria) => `${deps.config.baseUrl}/careers/${ws.slug}${criteriaQuery(c)}`
 const described = (c: JobCriteria) => criteriaWords(c).join(', ') || 'all jobs'
 
-/** Asks for an alert: a pending one and its confirmation e-mail (see the rules above). */
-export async function requestAlert(deps: AppDeps, ws: Workspace, emailTyped: string, criteria: JobCriteria): Promise<void> {
-	const email = emailTyped.trim().toLowerCase()
+/** Asks for an alert: a pending one and its confirmation e-mail (see the rules above); returns the address as kept. */
+export async function requestAlert(deps: AppDeps, ws: Workspace, emailTyped: string, criteria: JobCriteria): Promise<string> {
+	const email = normalEmail(emailTyped)
 	if (!email) throw invalid([{ field: 'email', message: 'Enter your e-mail address' }])
-	if (email.length > 254 || !EMAIL.test(email)) throw invalid([{ field: 'email', message: 'Enter an e-mail address like name@example.com' }])
+	const problem = emailProblem(email, 'Enter an e-mail address like name@example.com')
+	if (problem) throw invalid([{ field: 'email', message: problem }])
 	const token = randomToken()
 	await deps.db.transaction(async (tx) => {
 		const same = and(
@@ -79,6 +86,7 @@ export async function requestAlert(deps: AppDeps, ws: Workspace, emailTyped: str
 			deps,
 		)
 	})
+	return email
 }
 
 /** The alert a confirmation token was made for (pending or already confirmed with it: null then). */
@@ -182,19 +190,17 @@ export async function forgetUnsubscribed(db: Db, target: { workspaceId: string; 
 	await db.delete(jobAlerts).where(and(eq(jobAlerts.workspaceId, target.workspaceId), eq(jobAlerts.id, target.id)))
 }
 
+/** The alerts of these e-mail addresses, in any spelling (compared in normal form). */
+const ofAddresses = (workspaceId: string, emails: readonly string[]) =>
+	and(eq(jobAlerts.workspaceId, workspaceId), sql`${jobAlerts.email} = any(${sql.param(emails.map(normalEmail))}::text[])`)
+
 /** The alerts of these e-mail addresses (a candidate's data: exported, and deleted on erasure). */
 export async function alertsOf(db: Db, workspaceId: string, emails: readonly string[]): Promise<JobAlert[]> {
 	if (!emails.length) return []
-	return db
-		.select()
-		.from(jobAlerts)
-		.where(and(eq(jobAlerts.workspaceId, workspaceId), sql`${jobAlerts.email} = any(${sql.param(emails.map((e) => e.toLowerCase()))}::text[])`))
-		.orderBy(jobAlerts.createdAt)
+	return db.select().from(jobAlerts).where(ofAddresses(workspaceId, emails)).orderBy(jobAlerts.createdAt)
 }
 
 export async function deleteAlertsOf(db: Db, workspaceId: string, emails: readonly string[]): Promise<void> {
 	if (!emails.length) return
-	await db
-		.delete(jobAlerts)
-		.where(and(eq(jobAlerts.workspaceId, workspaceId), sql`${jobAlerts.email} = any(${sql.param(emails.map((e) => e.toLowerCase()))}::text[])`))
+	await db.delete(jobAlerts).where(ofAddresses(workspaceId, emails))
 }

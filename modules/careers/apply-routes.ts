@@ -7,6 +7,7 @@
  */
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
+import { normalEmail, readableEmail } from '../../core/email.ts'
 import { AppError } from '../../core/errors.ts'
 import { clientAddress } from '../../core/http/client-address.ts'
 import { anonymousCsrf } from '../../core/http/csrf.ts'
@@ -103,7 +104,7 @@ export function applyRoutes(deps: AppDeps, auth: AuthPlugin) {
 				})
 				await recordCareersEvent(deps, { workspaceId: event.workspaceId, jobId: event.jobId, kind: 'application', source: event.source })
 				if (keptToken) await forgetKeptResume(deps, keptToken)
-				return appliedPage(ws, job, (values.email ?? '').trim().toLowerCase())
+				return appliedPage(ws, job, readableEmail(normalEmail(values.email ?? '')))
 			} catch (error) {
 				if (error instanceof AppError && error.code === 'VALIDATION') {
 					// Other fields need fixing, the résumé does not: keep it so nobody has to find the file again.

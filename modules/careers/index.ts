@@ -1,7 +1,8 @@
 import { contribute, defineModule } from '../../core/module.ts'
 import { candidateData } from '../candidates/index.ts'
 import { unsubscribedPort } from '../outbox/index.ts'
-import { forgetUnsubscribed, sendDigests } from './alerts.ts'
+import { rewriteStoredAddresses } from '../../core/stored-addresses.ts'
+import { alertAddresses, forgetUnsubscribed, sendDigests } from './alerts.ts'
 import { jobAlertsData } from './alerts-data.ts'
 import { careersCommands } from './commands.ts'
 import { careersRoutes } from './routes.ts'
@@ -25,6 +26,8 @@ export default defineModule({
 	// Job-alert digests, as the privacy module's sweep: each alert gets at most one a day
 	// (claimed in the transaction that queues it, so several instances never send one twice).
 	start(deps) {
+		// Once per start: addresses stored before they had one normal form (core/stored-addresses.ts).
+		void rewriteStoredAddresses(deps, alertAddresses)
 		const sweep = () =>
 			sendDigests(deps).then(
 				(run) => run.sent && deps.log.info('job-alert digests queued', { ...run }),

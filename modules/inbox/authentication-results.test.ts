@@ -143,6 +143,21 @@ describe('checkSender: only our receiving server’s topmost field counts', () =
 		expect(verdict('spf=fail smtp.helo=mx.example.org')).toBe('not_verified')
 	})
 
+	test('a From with an internationalised domain is checked in its ASCII form, written either way (a look-alike still is not: above)', () => {
+		const verdict = (results: string, address: string) => checkSender([`${ours}; ${results}`], ours, address).check
+		for (const address of ['nora@bücher.example', 'nora@Bücher.example.', 'nora@xn--bcher-kva.example', 'nora@XN--BCHER-KVA.example'])
+			for (const results of [
+				'dkim=pass header.d=xn--bcher-kva.example',
+				'spf=pass smtp.mailfrom=bounce@bücher.example',
+				'dmarc=pass header.from=bücher.example',
+			])
+				expect({ address, results, check: verdict(results, address) }).toEqual({ address, results, check: 'verified' })
+		expect(verdict('dkim=pass header.d=mail.xn--bcher-kva.example', 'nora@bücher.example')).toBe('not_verified')
+		expect(verdict('dkim=pass header.d=xn--bcher-kva.example', 'nora@xn--bcher-kva.example.evil.example')).toBe('not_verified')
+		// A domain with no ASCII form has no domain to check.
+		expect(verdict('dkim=pass header.d=xn--a.example', 'nora@xn--a.example')).toBe('not_verified')
+	})
+
 	test('a From without a domain to check is not verified', () => {
 		expect(verdictOf({ authservId: ours, results: [{ method: 'dmarc', result: 'pass', props: {} }] }, 'root@localhost')).toEqual({
 			check: 'not_verified',

@@ -27,6 +27,7 @@
  * fields only through an internal file that does not handle nested comments or quoted pairs, and
  * keeps one result per method; hence this small parser.
  */
+import { normalDomain, unicodeDomain } from '../../core/email.ts'
 
 export interface AuthResult {
 	/** The method, lower-cased (`dmarc`, `dkim`, `spf`, …), its version dropped. */
@@ -165,9 +166,20 @@ export interface SenderVerdict {
 	reason: string
 }
 
+/**
+ * The domain of an address (or a domain name) in its normal form (core/email.ts, as the inbox files the
+ * From under: `nora@Bücher.example.` is `xn--bcher-kva.example`, and a server names it so), when it is
+ * written in that form or in the Unicode one IDNA gives back for it, case aside for ASCII letters. A
+ * look-alike IDNA only maps onto a name (the Kelvin sign for `k`) is no spelling of it: null, as for
+ * text with no ASCII form or a single label.
+ */
 const domainOf = (address: string | undefined) => {
 	const at = address?.lastIndexOf('@') ?? -1
-	const domain = asciiLower((at >= 0 ? address!.slice(at + 1) : (address ?? '')).trim()).replace(/\.$/, '')
+	const written = asciiLower((at >= 0 ? address!.slice(at + 1) : (address ?? '')).trim())
+		.replace(/\.$/, '')
+		.normalize('NFC')
+	const domain = normalDomain(written)
+	if (!domain || (written !== domain && written !== unicodeDomain(domain))) return null
 	return /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain) ? domain : null
 }
 

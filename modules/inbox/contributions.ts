@@ -2,6 +2,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { normalEmail } from '../../core/email.ts'
 import type { ReviewSource } from '../review/index.ts'
 import type { SearchProvider } from '../search/index.ts'
 import { afterPosition } from '../../core/source-merge.ts'
@@ -56,6 +57,8 @@ export const inboxSearchProvider: SearchProvider = {
 		const whole = wordsTsQuery(q)
 		const text = similarityText(q)
 		const ws = actor.workspaceId
+		// An address is compared in its normal form (core/email.ts), as conversations store it.
+		const address = normalEmail(q)
 		// The limit is a subquery so the planner plans for the matches, not for CAP rows (see candidates/search.ts).
 		const cap = sql`(select ${CAP}::int)`
 		// Full-text matches come from the GIN indexes: planned as a capped sequential scan, a word in
@@ -75,7 +78,7 @@ export const inboxSearchProvider: SearchProvider = {
 			// A name or subject that is exactly what was typed, however many others share its words.
 			capped(sql`select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${sameNameOrSubject}`),
 			capped(sql`select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${text} <% lower(t.counterpart_name)`),
-			capped(sql`select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and lower(t.counterpart_address) = ${text}`),
+			capped(sql`select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and lower(t.counterpart_address) = ${address}`),
 		]
 		// The name and subject weigh like a person's name and headline; messages like the rest of a profile.
 		const header = sql`t.search_vector`
@@ -90,7 +93,7 @@ export const inboxSearchProvider: SearchProvider = {
 			// A subject typed exactly is this conversation; a name or address typed exactly is the
 			// person it is with, whose own record (a candidate, a contact) comes first.
 			certain: sameText(sql`lower(t.subject)`, text),
-			about: sql`(lower(t.counterpart_address) = ${text} or ${sameText(sql`lower(t.counterpart_name)`, text)})`,
+			about: sql`(lower(t.counterpart_address) = ${address} or ${sameText(sql`lower(t.counterpart_name)`, text)})`,
 		})
 		const rows = await deps.database.rows<{
 			id: string

@@ -13,6 +13,8 @@ import { inboxRoutes } from './routes.ts'
 import { seedInbox } from './seed.ts'
 import { inboxSettings } from './settings.ts'
 import { startOutboxSync } from './sync.ts'
+import { threadAddresses } from './threads.ts'
+import { rewriteStoredAddresses } from '../../core/stored-addresses.ts'
 import { inboxTools } from './tools.ts'
 import { unreadThreadCount } from './service.ts'
 import * as tables from './table.ts'
@@ -53,7 +55,11 @@ export default defineModule({
 			counter: (deps, session) => unreadThreadCount(deps, session.actor),
 		},
 	],
-	start: (deps) => startOutboxSync(deps),
+	start: (deps) => {
+		// Once per start: addresses stored before they had one normal form (core/stored-addresses.ts).
+		void rewriteStoredAddresses(deps, ...threadAddresses)
+		return startOutboxSync(deps)
+	},
 	pageSections: [inboxHomeSection, applicationMessagesSection, messagesSection, vendorMessagesSection, bulkSendCandidatesSection, bulkSendApplicationsSection],
 	activityLabels: {
 		'inbox.replied': 'replied in the conversation',

@@ -10,6 +10,8 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
+import { normalEmail } from '../../core/email.ts'
+import type { AddressColumn } from '../../core/stored-addresses.ts'
 import { newId } from '../../core/credentials.ts'
 import { cleanLine, type TextAuthor } from '../../core/untrusted.ts'
 import type { Db } from '../../db/client.ts'
@@ -30,7 +32,27 @@ export interface Counterpart {
 	address: string
 }
 
-export const normalizeAddress = (address: string) => (address.includes('@') ? address.trim().toLowerCase() : address.trim())
+/**
+ * An e-mail address in its normal form (core/email.ts: `ann@Bücher.example` and
+ * `ann@xn--bcher-kva.example` are one counterpart), a phone number trimmed.
+ */
+export const normalizeAddress = (address: string) => (address.includes('@') ? normalEmail(address) : address.trim())
+
+/** A counterpart key (`address:<address>`, `unverified:<address>`…) with its address in normal form. */
+const normalKey = (key: string) => {
+	const colon = key.indexOf(':')
+	return `${key.slice(0, colon + 1)}${normalizeAddress(key.slice(colon + 1))}`
+}
+
+/**
+ * Threads' addresses and the keys made of them: stored before addresses had a normal form, they are
+ * rewritten in it at start (core/stored-addresses.ts), so mail in either spelling finds the thread.
+ * A key another thread of the workspace already has in normal form is left, and logged.
+ */
+export const threadAddresses: readonly AddressColumn[] = [
+	{ table: inboxThreads, id: inboxThreads.id, address: inboxThreads.counterpartAddress, normal: normalizeAddress },
+	{ table: inboxThreads, id: inboxThreads.id, address: inboxThreads.counterpartKey, normal: normalKey },
+]
 
 /** The vendors at each address of the workspace's vendors (contact and submission e-mail), for one pass of threading. */
 export type VendorBook = Map<string, { id: string; name: string }[]>

@@ -6,6 +6,7 @@
  * their mail (the remote server's words, which usually name the address) loses their details too.
  */
 import { type SQL, sql } from 'drizzle-orm'
+import { emailSpellings } from '../../core/email.ts'
 import { ERASED, mentionsAny, withoutMentions } from '../../core/erased-text.ts'
 import { rowsOf, type Db } from '../../db/client.ts'
 
@@ -27,7 +28,9 @@ export interface ErasedRecipient {
  * and goes to an address only they hold (`needles` leave out an address another candidate still
  * holds): mail for another candidate is that candidate's, whatever its address.
  */
-export async function forgetRecipient(tx: Db, r: ErasedRecipient): Promise<{ cancelled: number }> {
+export async function forgetRecipient(tx: Db, erased: ErasedRecipient): Promise<{ cancelled: number }> {
+	// Sent mail keeps an address as it was sent to: before addresses had one normal form, perhaps with a Unicode domain.
+	const r = { ...erased, needles: erased.needles.flatMap(emailSpellings), ownNeedles: erased.ownNeedles.flatMap(emailSpellings) }
 	const theirs = sql`workspace_id = ${r.workspaceId} and ((recipient_type = ${r.recipientType} and recipient_id = ${r.recipientId})
 		or ((recipient_type is distinct from ${r.recipientType} or recipient_id is null) and lower("to") = any(${sql.param(r.needles.map((n) => n.toLowerCase()))}::text[])))`
 	const about = sql`workspace_id = ${r.workspaceId} and related_id = any(${sql.param([...r.relatedIds])}::text[])`

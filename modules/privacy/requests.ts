@@ -4,8 +4,11 @@
  * Rules:
  * - Anyone may ask, without an account, for any address: the answer is the same whether or not a
  *   candidate has that address (no one learns who applied), and the confirmation e-mail goes to
- *   the address either way, so only its owner can confirm. Malformed input and the limits are
- *   judged on what was typed: 5 requests a minute per client address, 3 per e-mail address.
+ *   the address either way, so only its owner can confirm. The address is kept in its normal form
+ *   (core/email.ts), and the candidates it matches are those with that address in any spelling
+ *   (`ann@Bücher.example` finds `ann@xn--bcher-kva.example`, and the reverse; a request stored
+ *   before in a Unicode spelling too). Malformed input and the limits are judged on what was typed:
+ *   5 requests a minute per client address, 3 per e-mail address.
  * - The confirmation link (`bl_prq_…`) is random, stored only as its SHA-256, works for
  *   `CONFIRM_HOURS` and once; it is sealed in the outbox (only the recipient sees it, never revealable:
  *   whoever confirms a request for an address decides what an owner is asked to do with its data).
@@ -18,10 +21,11 @@
 import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm'
 import { credentialType, hashSecret, newCredential, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { emailProblem, normalEmail } from '../../core/email.ts'
 import { AppError, type FieldError, invalid } from '../../core/errors.ts'
 import { cutText } from '../../core/untrusted.ts'
 import type { Db } from '../../db/client.ts'
-import { isEmailAddress, type Workspace } from '../auth/index.ts'
+import type { Workspace } from '../auth/index.ts'
 import { candidatesByAddress } from '../candidates/index.ts'
 import { enqueueMail } from '../outbox/index.ts'
 import { privacyRequests } from './table.ts'
@@ -54,8 +58,9 @@ export interface RequestInput {
 
 function readInput(input: RequestInput): { email: string; kind: RequestKind; note: string | null } {
 	const errors: FieldError[] = []
-	const email = input.email.trim().toLowerCase()
-	if (!isEmailAddress(email)) errors.push({ field: 'email', message: 'Enter your e-mail address, like name@example.com' })
+	const email = normalEmail(input.email)
+	const emailWrong = emailProblem(email, 'Enter your e-mail address, like name@example.com')
+	if (emailWrong) errors.push({ field: 'email', message: emailWrong })
 	if (input.kind !== 'access' && input.kind !== 'erasure') errors.push({ field: 'kind', message: 'Choose what you are asking for' })
 	if ([...input.note].length > MAX_NOTE) errors.push({ field: 'note', message: `Write at most ${MAX_NOTE} characters` })
 	if (errors.length) throw invalid(errors)

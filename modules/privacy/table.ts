@@ -63,7 +63,10 @@ export const privacyRequests = pgTable(
 			.references(() => workspaces.id),
 		/** access or erasure. */
 		kind: text('kind').notNull(),
-		/** As typed, lower-cased: the address the confirmation and the answer go to. */
+		/**
+		 * In its normal form (core/email.ts; one asked for before may be in another spelling: it is compared
+		 * in normal form): the address the confirmation and the answer go to.
+		 */
 		email: text('email').notNull(),
 		note: text('note'),
 		tokenHash: text('token_hash').notNull(),

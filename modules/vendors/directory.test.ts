@@ -1,12 +1,15 @@
-/** Vendors as recruiters see them: counts, contact, submission method, document rules; the operator command that sets them. */
+/**
+ * Vendors as recruiters see them: counts, contact, submission method, document rules; the operator
+ * command that sets them, addresses kept in their normal form (core/email.ts).
+ */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { Actor } from '../../core/actor.ts'
 import { runCommand } from '../../core/cli.ts'
 import { UsageError } from '../../core/module.ts'
-import { personActor } from '../auth/index.ts'
+import { operatorActor, personActor } from '../auth/index.ts'
 import { newPerson, newVendor, newWorkspace, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { newVendorJob } from '../../tests/staffing-fixtures.ts'
-import { getVendor, listVendors, parseRules, requiredDocuments } from './index.ts'
+import { getVendor, listVendors, parseRules, requiredDocuments, updateVendorProfile } from './index.ts'
 
 setDefaultTimeout(30_000)
 beforeAll(() => testDeps())
@@ -87,6 +90,26 @@ describe('vendor set-submission (CLI)', () => {
 		await expect(runCommand(deps, 'vendor set-submission', { vendor: vendorId, rules: '{"always":["passport"]}' })).rejects.toMatchObject({
 			code: 'VALIDATION',
 			fields: [{ field: 'rules.always' }],
+		})
+	})
+
+	test('contact and submission addresses are kept in their normal form; a domain with no ASCII form is refused on its field, saying so', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		const { vendorId } = await newVendor(ws, 'Bücher Staffing')
+		const set = await updateVendorProfile(deps, operatorActor(ws), vendorId, {
+			contactEmail: ' Kim@Bücher.example ',
+			submissionEmail: 'Subs@XN--BCHER-KVA.example.',
+		})
+		expect([set.contact.email, set.submission.email]).toEqual(['kim@xn--bcher-kva.example', 'subs@xn--bcher-kva.example'])
+		await expect(
+			updateVendorProfile(deps, operatorActor(ws), vendorId, { contactEmail: 'kim@exa mple.com', submissionEmail: 'subs@xn--a.example' }),
+		).rejects.toMatchObject({
+			code: 'VALIDATION',
+			fields: [
+				{ field: 'contactEmail', message: '“exa mple.com” is not a domain name: it has no ASCII (IDNA) form' },
+				{ field: 'submissionEmail', message: '“xn--a.example” is not a domain name: it has no ASCII (IDNA) form' },
+			],
 		})
 	})
 

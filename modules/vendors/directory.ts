@@ -13,6 +13,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { emailProblem, normalEmail } from '../../core/email.ts'
 import { keysetPage } from '../../core/paging.ts'
 import { contributionsTo } from '../../core/registry.ts'
 import { untrustedLine } from '../../core/untrusted.ts'
@@ -234,7 +235,11 @@ export interface VendorProfilePatch {
 	documentRules?: DocumentRules
 }
 
-const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/
+const EMAIL_FIELDS = ['contactEmail', 'submissionEmail'] as const
+
+/** A patch's value as stored: one line trimmed (null when empty), an address in its normal form (core/email.ts). */
+const storedValue = (field: string, v: unknown) =>
+	typeof v !== 'string' ? v : (EMAIL_FIELDS as readonly string[]).includes(field) ? normalEmail(v) || null : v.trim() || null
 
 /** Sets a vendor's contact, submission method and document rules (operators, through the CLI). */
 export async function updateVendorProfile(deps: AppDeps, actor: Actor, vendorId: string, patch: VendorProfilePatch): Promise<VendorDetail> {
@@ -246,9 +251,10 @@ export async function updateVendorProfile(deps: AppDeps, actor: Actor, vendorId:
 	}
 	text('contactName', 120)
 	text('contactPhone', 40)
-	for (const field of ['contactEmail', 'submissionEmail'] as const) {
+	for (const field of EMAIL_FIELDS) {
 		const v = patch[field]
-		if (typeof v === 'string' && v && (v.length > 254 || !EMAIL.test(v))) problems.push({ field, message: 'must be an e-mail address' })
+		const problem = typeof v === 'string' && v ? emailProblem(normalEmail(v)) : null
+		if (problem) problems.push({ field, message: problem })
 	}
 	if (typeof patch.submissionPortalUrl === 'string' && patch.submissionPortalUrl) {
 		try {
@@ -262,7 +268,7 @@ export async function updateVendorProfile(deps: AppDeps, actor: Actor, vendorId:
 	const values = Object.fromEntries(
 		Object.entries(patch)
 			.filter(([, v]) => v !== undefined)
-			.map(([k, v]) => [k, typeof v === 'string' ? v.trim() || null : v]),
+			.map(([k, v]) => [k, storedValue(k, v)]),
 	)
 	await deps.db.transaction(async (tx) => {
 		const updated = await tx

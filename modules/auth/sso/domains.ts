@@ -7,7 +7,7 @@
  */
 import { eq } from 'drizzle-orm'
 import type { Db } from '../../../db/client.ts'
-import { domainOf } from '../email-domain.ts'
+import { domainOf } from '../../../core/email.ts'
 import { ssoDomains } from '../table.ts'
 
 /** The workspace whose single sign-on covers the address's domain, or null. */

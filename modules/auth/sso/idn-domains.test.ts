@@ -1,10 +1,11 @@
 /**
- * Internationalised e-mail domains (email-domain.ts): `Bücher.example.` and `xn--bcher-kva.example`
+ * Internationalised e-mail domains (core/email.ts): `Bücher.example.` and `xn--bcher-kva.example`
  * are one domain everywhere a domain is stored, compared or turned into a DNS name. A claim listed in
  * one spelling is the claim of the other, its TXT record is named in ASCII (verified on the real test
  * DNS server), and a domain verified in one spelling covers the addresses typed in the other: single
  * sign-on (real OpenID provider), SCIM, sign-in. Text with no ASCII form is refused saying so;
- * addresses stored before in a Unicode spelling are rewritten (stored-addresses.ts).
+ * addresses stored before in a Unicode spelling are rewritten (stored-addresses.ts). The spelling
+ * itself is tested beside it (core/email.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
@@ -13,7 +14,7 @@ import { PortalClient, portalApp, signedIn, uniqueAddress } from '../../../tests
 import { startDns, type TestDns } from '../../../tests/sso/dns.ts'
 import { recordShown, verifyByDns } from '../../../tests/sso/domains.ts'
 import { loginAt, startProvider, type TestProvider } from '../../../tests/sso/provider.ts'
-import { domainOf, normalDomain, normalEmail, readableDomain } from '../email-domain.ts'
+import { normalDomain } from '../../../core/email.ts'
 import { signIn } from '../sessions.ts'
 import { normaliseStoredAddresses } from '../stored-addresses.ts'
 import { users } from '../table.ts'
@@ -61,18 +62,6 @@ async function workspaceWithUnicodeDomain() {
 	expect((await ownerSaves(owner, `${domain.unicode.toUpperCase()}.`)).redirectedTo).toBe('/settings/sso?done=saved')
 	return { ws, owner, domain }
 }
-
-describe('one spelling of a domain', () => {
-	test('Unicode in any case, with or without the trailing dot, and the ASCII form are one; what has no ASCII form is null', () => {
-		for (const typed of ['Bücher.example', 'BÜCHER.EXAMPLE.', ' bücher.example ', 'xn--bcher-kva.example', 'XN--BCHER-KVA.EXAMPLE.'])
-			expect(normalDomain(typed)).toBe('xn--bcher-kva.example')
-		for (const typed of ['a b.example', 'xn--zz.example', '', '.', 'ann@example.com']) expect(normalDomain(typed)).toBeNull()
-		expect(normalEmail(' Ann@Bücher.Example. ')).toBe('ann@xn--bcher-kva.example')
-		expect(domainOf('ann@BÜCHER.example')).toBe('xn--bcher-kva.example')
-		expect(readableDomain('xn--bcher-kva.example')).toBe('bücher.example (xn--bcher-kva.example)')
-		expect(readableDomain('firm.example')).toBe('firm.example')
-	})
-})
 
 describe('single sign-on domains', () => {
 	test('kept in ASCII, shown readable; the TXT record is named in ASCII; the other spelling is the same claim; no ASCII form is refused saying so', async () => {

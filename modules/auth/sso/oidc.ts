@@ -7,7 +7,7 @@
 import * as client from 'openid-client'
 import type { AppDeps } from '../../../core/deps.ts'
 import { OutboundError, outboundFetcher, outboundUrlProblem, type OutboundPolicy } from '../../../core/http/outbound.ts'
-import { normalEmail } from '../email-domain.ts'
+import { normalEmail } from '../../../core/email.ts'
 
 const policy = (deps: AppDeps): OutboundPolicy => ({
 	allowPrivate: deps.config.ssoAllowHttp,

@@ -17,7 +17,7 @@
  *   account, notes and activity stay under their name. The owner rules of the people page hold:
  *   the last owner is never deactivated. A PUT that leaves `active` out keeps the person as they are:
  *   only an explicit `active: true` gives access back (`replaceScimUser`).
- * - Addresses are kept and compared with their domain in its one form (email-domain.ts): a userName
+ * - Addresses are kept and compared with their domain in its one form (core/email.ts): a userName
  *   typed `lee@Bücher.example` is `lee@xn--bcher-kva.example`, covered by that domain's verification.
  * - SCIM sees the workspace's members and the people it deactivated (to activate them again).
  */
@@ -30,9 +30,8 @@ import type { Db } from '../../../db/client.ts'
 import { recordActivity } from '../../activity/index.ts'
 import { endMembership, settleInvitations, type EndedAccess } from '../access.ts'
 import { lockOwnersAnd, requireActingOwner } from '../owners.ts'
-import { isEmailAddress } from '../people.ts'
 import { memberships, scimUsers, ssoConfigs, users } from '../table.ts'
-import { domainOf, emailProblem, normalEmail } from '../email-domain.ts'
+import { domainOf, emailProblem, normalEmail } from '../../../core/email.ts'
 import { ssoWorkspaceOf } from './domains.ts'
 import { booleanOf, filterTerms, textOf, unsupportedFilter, valueFilterOf, type FilterTerm } from './scim-filter.ts'
 import { MAX_PAGE, USER_SCHEMA, type ScimPerson } from './scim-model.ts'
@@ -199,8 +198,7 @@ export async function newPersonRole(db: Db, workspaceId: string): Promise<string
 
 function checkedEmail(userName: string | undefined): string {
 	const email = normalEmail(userName ?? '')
-	if (!isEmailAddress(email)) throw invalid([{ field: 'userName', message: 'must be the person’s e-mail address' }])
-	const problem = emailProblem(email)
+	const problem = emailProblem(email, 'must be the person’s e-mail address')
 	if (problem) throw invalid([{ field: 'userName', message: problem }])
 	return email
 }

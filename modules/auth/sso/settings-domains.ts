@@ -8,7 +8,7 @@
 import type { PageSession } from '../../../core/http/auth.ts'
 import { breakable, html, type SafeHtml } from '../../../core/html.ts'
 import { copyButton, csrfField, dataTable, tag, when } from '../../../core/ui.ts'
-import { readableDomain } from '../email-domain.ts'
+import { readableDomain } from '../../../core/email.ts'
 import type { DomainClaim } from './domain-verification.ts'
 
 export interface DomainsView {

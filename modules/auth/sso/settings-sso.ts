@@ -10,7 +10,7 @@ import { copyButton, csrfField, errorSummary, selectField, textArea, textField }
 import { GROUP_NAMES } from './scim-model.ts'
 import { domainsPart, type DomainsView } from './settings-domains.ts'
 import { NEW_PERSON_ROLES, type SsoSettings } from './sso-config.ts'
-import { unicodeDomain } from '../email-domain.ts'
+import { unicodeDomain } from '../../../core/email.ts'
 
 export interface SsoFormView {
 	baseUrl: string

@@ -14,7 +14,7 @@ import type { AppDeps } from '../../../core/deps.ts'
 import { invalid } from '../../../core/errors.ts'
 import type { FieldError } from '../../../core/errors.ts'
 import { recordActivity } from '../../activity/index.ts'
-import { normalDomain, readableDomain } from '../email-domain.ts'
+import { normalDomain, readableDomain } from '../../../core/email.ts'
 import { ssoConfigs, workspaces } from '../table.ts'
 import { MAX_DOMAIN_LENGTH, recordName } from './domain-dns.ts'
 import { claimsOf, type DomainClaim, replaceClaims, verifiedElsewhere } from './domain-verification.ts'
@@ -23,7 +23,7 @@ import { requireManageSso } from './scim-tokens.ts'
 import { openClientSecret, sealClientSecret } from './secret-box.ts'
 
 export const NEW_PERSON_ROLES: readonly PersonRole[] = ['admin', 'recruiter', 'hiring_manager', 'viewer']
-/** A domain name in its normal form (email-domain.ts): ASCII labels, a top-level label of letters or an `xn--` one. */
+/** A domain name in its normal form (core/email.ts): ASCII labels, a top-level label of letters or an `xn--` one. */
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/
 
 export interface SsoSettings {

@@ -25,7 +25,7 @@ import { recordActivity } from '../../activity/index.ts'
 import { ssoLinks, users } from '../table.ts'
 import { SsoProblem } from './oidc.ts'
 import { requireManageSso } from './scim-tokens.ts'
-import { normalEmail } from '../email-domain.ts'
+import { normalEmail } from '../../../core/email.ts'
 
 export interface ProviderAccount {
 	workspaceId: string

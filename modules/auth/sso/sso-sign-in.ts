@@ -19,7 +19,7 @@
  * - Two first sign-ins of a new address at once (two tabs) end as one person, both signed in: the
  *   account and the membership are written with ON CONFLICT DO NOTHING and read back (`accountFor`).
  * - The address typed and the one the provider sends are compared with their domain in its one form
- *   (email-domain.ts): `dana@Bücher.example` and `dana@xn--bcher-kva.example` are one address.
+ *   (core/email.ts): `dana@Bücher.example` and `dana@xn--bcher-kva.example` are one address.
  */
 import { and, eq, gt, lt } from 'drizzle-orm'
 import type { Actor, PersonRole } from '../../../core/actor.ts'
@@ -28,10 +28,9 @@ import type { AppDeps } from '../../../core/deps.ts'
 import type { Db } from '../../../db/client.ts'
 import { recordActivity } from '../../activity/index.ts'
 import { settleInvitations } from '../access.ts'
-import { isEmailAddress } from '../people.ts'
 import { startSession, type SignInResult } from '../sessions.ts'
 import { memberships, ssoSignIns, users } from '../table.ts'
-import { domainOf, emailProblem, normalEmail, readableDomain } from '../email-domain.ts'
+import { domainOf, emailProblem, isEmailAddress, normalEmail, readableDomain } from '../../../core/email.ts'
 import { ssoWorkspaceOf } from './domains.ts'
 import { authorizationStart, discover, finishAuthorization, SsoProblem } from './oidc.ts'
 import { providerOf } from './sso-config.ts'
@@ -45,8 +44,7 @@ const redirectUri = (deps: AppDeps) => `${deps.config.baseUrl}${callbackPath}`
 /** Where to send the browser for this work e-mail, and the state its cookie keeps. */
 export async function startSsoSignIn(deps: AppDeps, input: { email: string; next: string }): Promise<{ url: string; state: string }> {
 	const email = normalEmail(input.email)
-	if (!isEmailAddress(email)) throw new SsoProblem('Enter your work e-mail address')
-	const problem = emailProblem(email)
+	const problem = emailProblem(email, 'Enter your work e-mail address')
 	if (problem) throw new SsoProblem(problem)
 	const workspaceId = await ssoWorkspaceOf(deps.db, email)
 	const provider = workspaceId ? await providerOf(deps, workspaceId) : null

@@ -1,7 +1,8 @@
 /**
- * The one spelling of an e-mail domain, for everything that stores, compares or looks up a domain or
- * an address: single sign-on domain claims and their verification (and the DNS name of their TXT
- * record), the domain of a signing-in address, SCIM's addresses, accounts and invitations.
+ * The one spelling of an e-mail address and of its domain, and the one check of an address, for
+ * everything that stores, compares or looks up either: accounts, invitations and single sign-on
+ * (domain claims, their verification and the DNS name of their TXT record, SCIM), candidates and
+ * their applications, job alerts, privacy requests, inbox conversations, vendors' contacts.
  *
  * A domain may arrive in Unicode (`Bücher.example.`), in any case, with the trailing dot of a fully
  * qualified name, or in its ASCII form (`xn--bcher-kva.example`): all are one domain. The form kept
@@ -12,8 +13,22 @@
  * People read a domain in its Unicode form (`readableDomain`) with the ASCII form beside it when they
  * differ: the ASCII form is what their DNS provider and the record need, and it shows look-alike
  * letters from another script for what they are.
+ *
+ * Rows stored before addresses had this one form are rewritten in it at start-up (`stored-addresses.ts`).
  */
 import { domainToASCII, domainToUnicode } from 'node:url'
+
+/** A run of what an address may hold: no space, control character, `@` or `<>()",;:`. */
+const PART = '[^\\s@<>()",;:\\u0000-\\u001f\\u007f]+'
+/**
+ * An address as it is kept: something before one `@`, a dot inside the domain, nothing `PART` refuses.
+ * Checked on the normal form (`normalEmail`), so the domain is ASCII.
+ */
+const EMAIL = new RegExp(`^${PART}@${PART}\\.${PART}$`)
+/** The start of an address whose domain is all that may be wrong. */
+const LOCAL = new RegExp(`^${PART}@`)
+/** The longest address SMTP carries (RFC 5321's 256-character path, less its angle brackets). */
+const EMAIL_MAX = 254
 
 /** The domain's ASCII form, lower case, without a trailing dot; null when it has none. */
 export function normalDomain(raw: string): string | null {
@@ -42,20 +57,45 @@ export function normalEmail(raw: string): string {
 	return domain === null ? email : `${email.slice(0, at + 1)}${domain}`
 }
 
+/** Whether the text, in its normal form (`normalEmail`), is an e-mail address (see `EMAIL`), of at most 254 characters. */
+export const isEmailAddress = (email: string): boolean => email.length <= EMAIL_MAX && EMAIL.test(email)
+
+/**
+ * Why an address someone typed cannot be stored (null: it can), checked on its normal form: a domain
+ * with no ASCII form is said to be the problem (`a@exa mple.com`, `a@xn--a.example`); anything else
+ * that is no address gets `notAddress`, in the words of the form that asked.
+ */
+export function emailProblem(email: string, notAddress = 'must be an e-mail address'): string | null {
+	const at = email.lastIndexOf('@')
+	const domainWrong = LOCAL.test(email) && at < email.length - 1 ? domainProblem(email.slice(at + 1)) : null
+	return domainWrong ?? (isEmailAddress(email) ? null : notAddress)
+}
+
 /** The domain of an address in its normal form, or '' when there is none (no @, or no ASCII form). */
 export function domainOf(email: string): string {
 	const at = email.lastIndexOf('@')
 	return at < 0 ? '' : (normalDomain(email.slice(at + 1)) ?? '')
 }
 
-/** Why an address cannot be stored because of its domain (null: it can). */
-export function emailProblem(email: string): string | null {
-	const at = email.lastIndexOf('@')
-	return at < 0 ? null : domainProblem(email.slice(at + 1))
+/**
+ * The spellings of an address to search text kept as it came for (sent mail, whose `to` and words are
+ * never rewritten): as given, in normal form, and with its domain in Unicode. What is stored to be
+ * looked up is in normal form only (stored-addresses.ts); anything without an `@` is itself alone.
+ */
+export function emailSpellings(text: string): string[] {
+	if (!text.includes('@')) return [text]
+	const email = normalEmail(text)
+	return [...new Set([text, email, readableEmail(email)])]
 }
 
 /** The domain's Unicode form (for a form field people edit: saved again, it is the same domain). */
 export const unicodeDomain = (domain: string): string => domainToUnicode(domain) || domain
+
+/** An address as its owner reads it (`ann@bücher.example`): its domain in Unicode, for a notice that repeats it back. */
+export function readableEmail(email: string): string {
+	const at = email.lastIndexOf('@')
+	return at < 0 ? email : `${email.slice(0, at + 1)}${unicodeDomain(email.slice(at + 1))}`
+}
 
 /** The domain as people read it: its Unicode form, with the ASCII form in brackets when they differ. */
 export function readableDomain(domain: string): string {

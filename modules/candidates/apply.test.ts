@@ -1,0 +1,88 @@
+/**
+ * Applying with an address in either spelling (core/email.ts): `ann@Bücher.example` and
+ * `ann@xn--bcher-kva.example.` are one candidate; a domain with no ASCII form is refused on the field;
+ * a candidate stored before in a Unicode spelling is rewritten at start (`candidateAddresses`) and
+ * then found by either spelling, and two candidates of one address in two spellings are left, logged.
+ */
+import { describe, expect, test } from 'bun:test'
+import { eq, sql } from 'drizzle-orm'
+import { normalDomain } from '../../core/email.ts'
+import { rewriteStoredAddresses } from '../../core/stored-addresses.ts'
+import { logLines, newWorkspace, testDeps, unique, type TestWorkspace } from '../../tests/helpers.ts'
+import { newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
+import { samplePdf } from '../documents/seed.ts'
+import { applyToJob, candidateAddresses } from './apply.ts'
+import { candidatesByAddress } from './queries.ts'
+import { candidates } from './table.ts'
+
+/** A Unicode domain of the test's own: its Unicode and ASCII spellings. */
+function newUnicodeDomain() {
+	const unicode = `bücher-${unique('d')}.example`
+	return { unicode, ascii: normalDomain(unicode)! }
+}
+
+async function apply(ws: TestWorkspace, email: string, title = 'QA Engineer') {
+	const deps = await testDeps()
+	const job = await newVendorJob(ws, { title })
+	return applyToJob(deps, {
+		workspace: ws,
+		job: { id: job, title, status: 'Open', mustHave: null },
+		name: 'Ann Weber',
+		email,
+		phone: '+1 737 555 0142',
+		resume: { bytes: samplePdf('Ann Weber, QA engineer: Selenium, Cypress'), fileName: 'ann.pdf' },
+		answers: {},
+	})
+}
+
+const emailOf = async (id: string) => (await (await testDeps()).db.select({ email: candidates.email }).from(candidates).where(eq(candidates.id, id)))[0]!.email
+
+describe('one candidate per address, in either spelling', () => {
+	test('applying in the Unicode spelling, then in the ASCII one with a trailing dot: one candidate, kept in ASCII', async () => {
+		const ws = await newWorkspace()
+		const domain = newUnicodeDomain()
+		const first = await apply(ws, `Ann@${domain.unicode.toUpperCase()}`)
+		const second = await apply(ws, `ann@${domain.ascii}.`)
+		expect(first.newCandidate).toBe(true)
+		expect(second).toMatchObject({ candidateId: first.candidateId, newCandidate: false })
+		expect(await emailOf(first.candidateId)).toBe(`ann@${domain.ascii}`)
+	})
+
+	test('a domain with no ASCII form is refused on the e-mail field, saying so; nothing is stored', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		for (const [typed, domain] of [
+			['ann@exa mple.com', 'exa mple.com'],
+			['ann@xn--a.example', 'xn--a.example'],
+		])
+			await expect(apply(ws, typed!)).rejects.toMatchObject({
+				code: 'VALIDATION',
+				fields: [{ field: 'email', message: `“${domain}” is not a domain name: it has no ASCII (IDNA) form` }],
+			})
+		expect(await deps.database.rows(sql`select id from candidates where workspace_id = ${ws.id}`)).toEqual([])
+	})
+})
+
+describe('candidates stored before addresses had one spelling', () => {
+	test('rewritten in ASCII at start, then found and applied to by either spelling; a second candidate of the address in ASCII is left, and logged', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		const domain = newUnicodeDomain()
+		const old = await newCandidate(ws, { email: `ann@${domain.unicode}.` })
+		// A twin: the same address in both spellings, two candidates already.
+		const twin = await newCandidate(ws, { email: `bo@${domain.unicode}` })
+		const clash = await newCandidate(ws, { email: `bo@${domain.ascii}` })
+
+		expect(await rewriteStoredAddresses(deps, candidateAddresses)).toBeGreaterThanOrEqual(1)
+		expect(await emailOf(old)).toBe(`ann@${domain.ascii}`)
+		expect(await emailOf(twin)).toBe(`bo@${domain.unicode}`)
+		expect(logLines.some((l) => l.includes('left as it is for an operator to merge') && l.includes(twin))).toBe(true)
+		const found = await candidatesByAddress(deps, ws.id, [`Ann@${domain.unicode}`, `bo@${domain.ascii}`])
+		expect(found.get(`Ann@${domain.unicode}`)?.map((c) => c.id)).toEqual([old])
+		expect(found.get(`bo@${domain.ascii}`)?.map((c) => c.id)).toEqual([clash])
+		expect(await apply(ws, `ann@${domain.unicode}`)).toMatchObject({ candidateId: old, newCandidate: false })
+		// Nothing left to do for this workspace's rows: a second run leaves the twin as it is.
+		await rewriteStoredAddresses(deps, candidateAddresses)
+		expect(await emailOf(twin)).toBe(`bo@${domain.unicode}`)
+	})
+})
