@@ -37,6 +37,7 @@ import { JOB_COLUMN_NAMES, JOB_COLUMNS, jobUrl, slugify, type JobRow } from './r
 import { jobs } from './table.ts'
 import { payRangeWarning } from './pay-transparency.ts'
 import { DISPLAY_TEXT_FIELDS, hiddenFormattingWarning, lineBreakErrors, stripHiddenFormatting } from './rest-text.ts'
+import { isoInstant, isoInstantOrNull } from '../../core/time.ts'
 
 export interface WriteResult {
 	job: RestJob
@@ -156,7 +157,6 @@ function differs(left: (f: EditableField) => SQL, right: (f: EditableField) => S
 }
 
 function toRest(row: JobRow, deps: AppDeps, workspaceSlug: string): RestJob {
-	const date = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString())
 	const open = row.status === 'Open'
 	return {
 		vendorJobId: row.vendorJobId!,
@@ -175,10 +175,10 @@ function toRest(row: JobRow, deps: AppDeps, workspaceSlug: string): RestJob {
 		department: row.department,
 		status: open ? 'open' : 'closed',
 		url: open ? jobUrl(deps.config.baseUrl, workspaceSlug, row.slug) : null,
-		createdAt: date(row.createdAt)!,
-		updatedAt: date(row.updatedAt)!,
-		publishedAt: date(row.publishedAt),
-		closedAt: date(row.closedAt),
+		createdAt: isoInstant(row.createdAt),
+		updatedAt: isoInstant(row.updatedAt),
+		publishedAt: isoInstantOrNull(row.publishedAt),
+		closedAt: isoInstantOrNull(row.closedAt),
 	}
 }
 

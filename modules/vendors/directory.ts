@@ -14,6 +14,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { emailProblem, normalEmail } from '../../core/email.ts'
+import { isoInstant } from '../../core/time.ts'
 import { keysetPage } from '../../core/paging.ts'
 import { contributionsTo } from '../../core/registry.ts'
 import { untrustedLine } from '../../core/untrusted.ts'
@@ -74,7 +75,6 @@ async function withFacts(deps: AppDeps, actor: Actor, rows: VendorRow[]): Promis
 
 export const submissionMethodOf = (v: { submissionEmail: string | null; submissionPortalUrl: string | null }): SubmissionMethod | null =>
 	v.submissionEmail ? 'email' : v.submissionPortalUrl ? 'portal' : null
-const iso = (d: Date | string) => new Date(d).toISOString()
 
 const SELECT = sql`select v.id, v.name, v.api_access as "apiAccess", v.contact_name as "contactName", v.contact_email as "contactEmail", v.contact_phone as "contactPhone",
 	v.submission_email as "submissionEmail", v.submission_portal_url as "submissionPortalUrl", v.document_rules as "documentRules", v.created_at as "createdAt"
@@ -88,7 +88,7 @@ function summary(r: FactsRow): VendorSummary {
 		submissionMethod: submissionMethodOf(r),
 		openJobCount: Number(r.openJobCount ?? 0),
 		submissionCount: Number(r.submissionCount ?? 0),
-		createdAt: iso(r.createdAt),
+		createdAt: isoInstant(r.createdAt),
 	}
 }
 
@@ -99,7 +99,7 @@ function detail(r: FactsRow): VendorDetail {
 		contact: { name: r.contactName, email: r.contactEmail, phone: r.contactPhone },
 		submission: { method: submissionMethodOf(r), email: r.submissionEmail, portalUrl: r.submissionPortalUrl },
 		documentRules: cleanRules(r.documentRules),
-		lastSubmittedAt: r.lastSubmittedAt ? iso(r.lastSubmittedAt) : null,
+		lastSubmittedAt: r.lastSubmittedAt ? isoInstant(r.lastSubmittedAt) : null,
 	}
 }
 
