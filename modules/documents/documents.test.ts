@@ -9,7 +9,7 @@ import { runCommand } from '../../core/cli.ts'
 import { fileStore } from '../../core/files.ts'
 import { activityFor } from '../activity/index.ts'
 import { personActor } from '../auth/index.ts'
-import { deliverDue, PRIVATE_MARKER, textToSend } from '../outbox/index.ts'
+import { deliverDue, PRIVATE_MARKER, recordBounce, textToSend } from '../outbox/index.ts'
 import { outbox } from '../outbox/table.ts'
 import { getVendor } from '../vendors/index.ts'
 import { clock, newPerson, newWorkspace, plain, testApp, testDeps, unique, type TestWorkspace } from '../../tests/helpers.ts'
@@ -21,6 +21,7 @@ import { samplePdf } from './seed.ts'
 import { listCandidateDocuments } from './service.ts'
 import { checkVendorSubmission, submissionDetails, submitToVendor } from './submissions.ts'
 import { candidateDocuments, documentRequests, vendorSubmissions } from './table.ts'
+import { vendorSubmissionList } from './vendor-submissions.ts'
 
 setDefaultTimeout(30_000)
 
@@ -507,6 +508,12 @@ describe('vendor submissions', () => {
 		const managerView = (await submissionDetails(deps, manager, [s.applicationId])) as Map<string, any>
 		expect(managerView.get(s.applicationId).vendorSubmission.status).toBe('submitted')
 		expect(managerView.get(s.applicationId).vendorSubmission).not.toHaveProperty('documents')
+
+		// A delivery report that says the e-mail did not arrive: "not delivered" wherever the submission shows, never "sent".
+		expect(await recordBounce(deps.db, { workspaceId: s.ws.id, ids: [row!.outboxId!], reason: '550 no such user', at: new Date() })).toEqual([row!.outboxId!])
+		const bounced = (await submissionDetails(deps, s.recruiter, [s.applicationId])) as Map<string, any>
+		expect(bounced.get(s.applicationId).vendorSubmission.delivery).toBe('failed')
+		expect((await vendorSubmissionList(deps, s.recruiter, s.vendorId, { limit: 10 })).submissions.map((l) => l.delivery)).toEqual(['failed'])
 
 		const vendor = await getVendor(deps, s.recruiter, s.vendorId)
 		expect(vendor).toMatchObject({ submissionCount: 1, openJobCount: 1, jobCount: 1 })

@@ -24,7 +24,7 @@ import { recordActivity } from '../activity/index.ts'
 import { recordEvent } from '../events/index.ts'
 import { submissionCreated } from './events.ts'
 import { findWorkspace } from '../auth/index.ts'
-import { deliveryStates, enqueueMail, type OutboxAttachment } from '../outbox/index.ts'
+import { deliveryOutcome, deliveryStates, enqueueMail, type OutboxAttachment } from '../outbox/index.ts'
 import {
 	DOCUMENT_KINDS,
 	DOCUMENT_LABELS,
@@ -377,7 +377,7 @@ export async function submissionDetails(
 		const state = r.outboxId ? states.get(r.outboxId)?.status : undefined
 		const status: VendorSubmissionStatus = {
 			status: 'submitted',
-			delivery: state === 'sent' ? 'sent' : state === 'failed' || state === 'not_sent' ? 'failed' : 'queued',
+			delivery: deliveryOutcome(state),
 			submittedAt: r.submittedAt.toISOString(),
 			// The name the person had when they submitted (a snapshot): another person's words.
 			submittedBy: untrustedLine(r.submittedByName, 'colleague', 120),

@@ -13,7 +13,7 @@ import { keysetPage, newestFirst } from '../../core/paging.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { candidateCards } from '../candidates/index.ts'
 import { jobLabels } from '../jobs/index.ts'
-import { deliveryStates } from '../outbox/index.ts'
+import { deliveryOutcome, deliveryStates } from '../outbox/index.ts'
 import type { DocumentKind, VendorFacts } from '../vendors/index.ts'
 import { vendorSubmissions } from './table.ts'
 import { inList } from '../../core/sql-list.ts'
@@ -83,7 +83,7 @@ export async function vendorSubmissionList(
 				job: { id: r.jobId, title: textOf(titles.get(r.jobId)) },
 				submittedAt: new Date(r.submittedAt).toISOString(),
 				submittedBy: r.submittedByName,
-				delivery: state === 'sent' ? 'sent' : state === 'failed' || state === 'not_sent' ? 'failed' : 'queued',
+				delivery: deliveryOutcome(state),
 			}
 			if (seesDocuments) line.documents = r.documents as DocumentKind[]
 			return line

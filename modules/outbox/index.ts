@@ -18,6 +18,7 @@ export {
 	isUnsubscribed,
 	UNSUBSCRIBED,
 	type SendingDeps,
+	deliveryOutcome,
 	deliveryStates,
 	type DeliveryState,
 	type DeliveryStatus,

@@ -180,7 +180,8 @@ export async function enqueueMessage(db: Db, message: NewMessage, deps: SendingD
 	return { id, status }
 }
 
-export type DeliveryStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'not_sent'
+/** `bounced`: sent, then a delivery report said it did not arrive (bounces.ts). */
+export type DeliveryStatus = 'pending' | 'sending' | 'sent' | 'bounced' | 'failed' | 'not_sent'
 
 export interface DeliveryState {
 	status: DeliveryStatus
@@ -193,10 +194,28 @@ export interface DeliveryState {
 export async function deliveryStates(db: Db, ids: string[]): Promise<Map<string, DeliveryState>> {
 	if (!ids.length) return new Map()
 	const rows = await db
-		.select({ id: outbox.id, status: outbox.status, attempts: outbox.attempts, lastError: outbox.lastError, sentAt: outbox.sentAt })
+		.select({
+			id: outbox.id,
+			status: outbox.status,
+			bouncedAt: outbox.bouncedAt,
+			attempts: outbox.attempts,
+			lastError: outbox.lastError,
+			sentAt: outbox.sentAt,
+		})
 		.from(outbox)
 		.where(inArray(outbox.id, [...new Set(ids)]))
-	return new Map(rows.map((r) => [r.id, { status: r.status as DeliveryStatus, attempts: r.attempts, lastError: r.lastError, sentAt: r.sentAt }]))
+	return new Map(
+		rows.map((r) => [
+			r.id,
+			{ status: (r.status === 'sent' && r.bouncedAt ? 'bounced' : r.status) as DeliveryStatus, attempts: r.attempts, lastError: r.lastError, sentAt: r.sentAt },
+		]),
+	)
+}
+
+/** A message's delivery in three words, for a line that says whether it went out: sent (and not bounced), failed (bounced, failed or not sent), or still queued. */
+export function deliveryOutcome(status: DeliveryStatus | undefined): 'queued' | 'sent' | 'failed' {
+	if (status === 'sent') return 'sent'
+	return status === 'bounced' || status === 'failed' || status === 'not_sent' ? 'failed' : 'queued'
 }
 
 export interface OutboxRow {
