@@ -11,7 +11,8 @@ import { signWebhook } from '../../core/http/signed-webhook.ts'
 import { axeProblems, closeBrowser, launchBrowser, overflowing, signedInPage } from '../../tests/browser.ts'
 import { newPerson, newWorkspace, serveAppWith } from '../../tests/helpers.ts'
 import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
-import { enqueueMail } from '../outbox/index.ts'
+import { startSmtp, type TestSmtp } from '../../tests/smtp.ts'
+import { deliverDue, enqueueMail } from '../outbox/index.ts'
 import { syncOutbox } from './sync.ts'
 
 setDefaultTimeout(60_000)
@@ -23,6 +24,7 @@ let url: string
 let person: { email: string; password: string }
 let threadId: string
 let candidateId: string
+let smtp: TestSmtp
 
 async function post(raw: string) {
 	const timestamp = Math.floor(Date.now() / 1000)
@@ -37,7 +39,9 @@ async function post(raw: string) {
 
 beforeAll(async () => {
 	mkdirSync(SHOTS, { recursive: true })
-	const served = await serveAppWith({ INBOUND_MAIL_SECRET: SECRET, INBOUND_MAIL_AUTHSERV_ID: OURS })
+	// Our mail goes out through a real SMTP server: only mail that went out can be reported as not delivered.
+	smtp = await startSmtp()
+	const served = await serveAppWith({ INBOUND_MAIL_SECRET: SECRET, INBOUND_MAIL_AUTHSERV_ID: OURS, SMTP_URL: smtp.url })
 	url = served.url
 	const deps = served.deps
 	const ws = await newWorkspace(deps)
@@ -52,6 +56,7 @@ beforeAll(async () => {
 			deps,
 		),
 	)
+	expect(await deliverDue(deps, { workspaceId: ws.id })).toMatchObject({ sent: 1 })
 	await syncOutbox(deps, ws.id)
 	const head = (extra: string[]) =>
 		[...extra, `From: Lena Okafor <${email}>`, 'To: no-reply@localhost', 'Subject: Re: Your interview', `In-Reply-To: ${sent.messageId}`].join('\r\n')
@@ -92,6 +97,7 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(async () => {
 	await closeBrowser()
+	await smtp.stop()
 })
 
 for (const width of [390, 1280] as const)

@@ -60,12 +60,16 @@ const rfc822 = (h: Record<string, string>, body: string, top: string[] = []) =>
 const stamped = (results: string) => [`Authentication-Results: ${OURS}; ${results}`]
 const dmarcPass = (domain: string) => stamped(`spf=pass smtp.mailfrom=${domain}; dkim=pass header.d=${domain}; dmarc=pass header.from=${domain}`)
 
-/** A candidate of `space` at `email` (a new one by default) with an application, and a mail from us they can answer. */
-async function mailed(space: TestWorkspace, name: string, email = `c${++n}.${space.slug}@example.org`) {
+/**
+ * A candidate of `space` at `email` (a new one by default) with an application, and a mail from us they
+ * can answer: held (no SMTP_URL), or with `send` handed to a real SMTP server (only mail that went out can bounce).
+ */
+async function mailed(space: TestWorkspace, name: string, email = `c${++n}.${space.slug}@example.org`, send = false) {
 	const id = await newCandidate(space, { name, email })
 	const applicationId = await newApplication(space, id, space === ws ? job : await newVendorJob(space, { title: 'QA Engineer' }))
-	const deps = await testDeps()
+	const deps = await testDeps(send ? { SMTP_URL: smtp.url } : {})
 	const sent = await deps.db.transaction((tx) => enqueueMail(tx, { workspaceId: space.id, to: email, subject: 'Offer', text: 'The offer.' }, deps))
+	if (send) expect(await deliverDue(deps, { workspaceId: space.id })).toMatchObject({ sent: 1 })
 	await syncOutbox(deps, space.id)
 	return { id, email, name, messageId: sent.messageId, outboxId: sent.id, applicationId }
 }
@@ -161,7 +165,7 @@ describe('the sender is verified by our receiving server’s results (INBOUND_MA
 	})
 
 	test('the application page says so too: a forged reply is not "From the candidate", a bounce shows on what we sent', async () => {
-		const c = await mailed(ws, 'Lea Application')
+		const c = await mailed(ws, 'Lea Application', undefined, true)
 		const page = async () => (await (await signedIn(owner)).get(`/applications/${c.applicationId}`)).text
 		const entry = (text: string, words: string) => {
 			const at = text.indexOf(words)
@@ -279,8 +283,15 @@ describe('mail no person wrote is filed, labelled, and never a reply', () => {
 		expect((await (await signedIn(owner)).get(`/inbox/${threadId}`)).text).toContain('Automatic reply')
 	})
 
-	test('a bounce: filed in the conversation as a delivery report, and the message it quotes shows it did not arrive', async () => {
-		const c = await mailed(ws, 'Sol Bounced')
+	test('a bounce: filed in the conversation as a delivery report, and the message it quotes shows it did not arrive; one about mail that never went out marks nothing', async () => {
+		const held = await mailed(ws, 'Hal Held')
+		const heldReport = await inbound(deliveryReport(held.messageId))
+		expect(heldReport.json.status).toBe('accepted')
+		const heldThread = await thread(heldReport.json.threadId)
+		expect(heldThread.messages.at(-1)).toMatchObject({ direction: 'in', automatic: 'delivery_report' })
+		expect(heldThread.messages.find((m: any) => m.direction === 'out').delivery).toBe('pending')
+
+		const c = await mailed(ws, 'Sol Bounced', undefined, true)
 		const res = await inbound(deliveryReport(c.messageId))
 		expect(res.json.status).toBe('accepted')
 		const got = await thread(res.json.threadId)

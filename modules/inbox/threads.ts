@@ -17,7 +17,7 @@ import { cleanLine, type TextAuthor } from '../../core/untrusted.ts'
 import type { Db } from '../../db/client.ts'
 import { operatorActor } from '../auth/index.ts'
 import { candidatePartiesById, candidatesByAddress } from '../candidates/index.ts'
-import type { Recipient } from '../outbox/index.ts'
+import { deliveryStates, type Recipient } from '../outbox/index.ts'
 import { getVendor, listVendors } from '../vendors/index.ts'
 import type { SenderCheck } from './authentication-results.ts'
 import type { AutomaticKind } from './automatic.ts'
@@ -318,15 +318,31 @@ export async function appendMessage(db: Db, m: NewInboxMessage): Promise<string 
 
 /**
  * Records that what we sent in a thread could not be delivered (a delivery report said so): our
- * messages there with one of these Message-IDs. Returns the outbox rows they were copied from (the
- * outbox records it on them too: `recordBounce`).
+ * messages there with one of these Message-IDs whose e-mail went out (the outbox sent it). A report
+ * about mail that never left (held, waiting, failed) marks nothing: the outbox keeps its own state,
+ * and both agree. Returns the outbox rows the marked messages were copied from (the outbox records it
+ * on them too: `recordBounce`).
  */
 export async function markBounced(db: Db, threadId: string, messageIds: readonly string[], at: Date): Promise<string[]> {
 	if (!messageIds.length) return []
-	const marked = await db
+	const ours = await db
+		.select({ id: inboxMessages.id, outboxId: inboxMessages.outboxId })
+		.from(inboxMessages)
+		.where(and(eq(inboxMessages.threadId, threadId), eq(inboxMessages.direction, 'out'), inArray(inboxMessages.messageId, [...messageIds])))
+	const states = await deliveryStates(
+		db,
+		ours.flatMap((m) => m.outboxId ?? []),
+	)
+	const wentOut = ours.filter((m) => m.outboxId && ['sent', 'bounced'].includes(states.get(m.outboxId)?.status ?? ''))
+	if (!wentOut.length) return []
+	await db
 		.update(inboxMessages)
 		.set({ bouncedAt: sql`coalesce(${inboxMessages.bouncedAt}, ${at.toISOString()}::timestamptz)` })
-		.where(and(eq(inboxMessages.threadId, threadId), eq(inboxMessages.direction, 'out'), inArray(inboxMessages.messageId, [...messageIds])))
-		.returning({ outboxId: inboxMessages.outboxId })
-	return marked.flatMap((m) => m.outboxId ?? [])
+		.where(
+			inArray(
+				inboxMessages.id,
+				wentOut.map((m) => m.id),
+			),
+		)
+	return wentOut.map((m) => m.outboxId!)
 }
