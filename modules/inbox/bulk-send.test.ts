@@ -9,6 +9,7 @@
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
+import type { Actor } from '../../core/actor.ts'
 import { newPerson, newWorkspace, type TestWorkspace } from '../../tests/helpers.ts'
 import { portalApp, signedIn } from '../../tests/portal.ts'
 import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
@@ -33,25 +34,15 @@ beforeAll(async () => {
 	recruiter = await newPerson(ws, 'recruiter', {}, deps)
 })
 
+/** A template of the person's own, for e-mail. */
+const emailTemplate = (actor: Actor, name: string, subject: string, body: string) =>
+	createTemplate(deps, actor, { name, channel: 'email', kind: 'transactional', subject, body, shared: false })
+
 describe('bulk Send message from a template', () => {
 	test('from /candidates: each gets the template filled for them; a field without a value is refused naming it', async () => {
 		const actor = await personActor(deps, ws.slug, recruiter.email)
-		const hello = await createTemplate(deps, actor, {
-			name: 'Hello',
-			channel: 'email',
-			kind: 'transactional',
-			subject: 'Hello {{candidate.firstName}}',
-			body: 'Hi {{candidate.firstName}}, {{recruiter.name}} here.',
-			shared: false,
-		})
-		const withJob = await createTemplate(deps, actor, {
-			name: 'About the job',
-			channel: 'email',
-			kind: 'transactional',
-			subject: 'Your application',
-			body: 'About {{job.title}}.',
-			shared: false,
-		})
+		const hello = await emailTemplate(actor, 'Hello', 'Hello {{candidate.firstName}}', 'Hi {{candidate.firstName}}, {{recruiter.name}} here.')
+		const withJob = await emailTemplate(actor, 'About the job', 'Your application', 'About {{job.title}}.')
 		const ids = [
 			await newCandidate(ws, { name: 'Ada Bulkwell', email: 'ada.bulk@mail.example' }, deps),
 			await newCandidate(ws, { name: 'Ben Bulkwell', email: 'ben.bulk@mail.example' }, deps),
@@ -88,14 +79,12 @@ describe('bulk Send message from a template', () => {
 
 	test('from a job’s stage list: the application’s job fills the job fields; no e-mail address is refused; a hiring manager gets no Send message', async () => {
 		const actor = await personActor(deps, ws.slug, recruiter.email)
-		const template = await createTemplate(deps, actor, {
-			name: 'Screening invite',
-			channel: 'email',
-			kind: 'transactional',
-			subject: 'Screening for {{job.title}}',
-			body: 'Hi {{candidate.firstName}}, let us talk about {{job.title}}.',
-			shared: false,
-		})
+		const template = await emailTemplate(
+			actor,
+			'Screening invite',
+			'Screening for {{job.title}}',
+			'Hi {{candidate.firstName}}, let us talk about {{job.title}}.',
+		)
 		const jobId = await newVendorJob(ws, { title: 'Kotlin Engineer' }, deps)
 		const reachable = await newCandidate(ws, { name: 'Cleo Stagewise', email: 'cleo.stage@mail.example' }, deps)
 		const noEmail = await newCandidate(ws, { name: 'Dev Nomail', email: '' }, deps)
@@ -112,14 +101,7 @@ describe('bulk Send message from a template', () => {
 
 	test('a candidate ticked with one of their applications gets one message, not two', async () => {
 		const actor = await personActor(deps, ws.slug, recruiter.email)
-		const template = await createTemplate(deps, actor, {
-			name: 'Once only',
-			channel: 'email',
-			kind: 'transactional',
-			subject: 'Hello {{candidate.firstName}}',
-			body: 'Hi {{candidate.firstName}}.',
-			shared: false,
-		})
+		const template = await emailTemplate(actor, 'Once only', 'Hello {{candidate.firstName}}', 'Hi {{candidate.firstName}}.')
 		const jobId = await newVendorJob(ws, { title: 'Rust Engineer' }, deps)
 		const candidate = await newCandidate(ws, { name: 'Ivy Oncemore', email: 'ivy.once@mail.example' }, deps)
 		const application = await newApplication(ws, candidate, jobId, {}, deps)
@@ -132,14 +114,7 @@ describe('bulk Send message from a template', () => {
 
 	test('two applications of one person, and the person ticked too, are one message: the first application’s', async () => {
 		const actor = await personActor(deps, ws.slug, recruiter.email)
-		const template = await createTemplate(deps, actor, {
-			name: 'Which job',
-			channel: 'email',
-			kind: 'transactional',
-			subject: 'About {{job.title}}',
-			body: 'Hi {{candidate.firstName}}.',
-			shared: false,
-		})
+		const template = await emailTemplate(actor, 'Which job', 'About {{job.title}}', 'Hi {{candidate.firstName}}.')
 		const candidate = await newCandidate(ws, { name: 'Jo Twiceover', email: 'jo.twice@mail.example' }, deps)
 		const applications = [
 			await newApplication(ws, candidate, await newVendorJob(ws, { title: 'Go Engineer' }, deps), {}, deps),
@@ -158,7 +133,7 @@ describe('bulk Send message from a template', () => {
 
 	test('more than 50 records sends nothing and says so: never cut short', async () => {
 		const actor = await personActor(deps, ws.slug, recruiter.email)
-		const t = await createTemplate(deps, actor, { name: 'Many', channel: 'email', kind: 'transactional', subject: 'Hello', body: 'Hi', shared: false })
+		const t = await emailTemplate(actor, 'Many', 'Hello', 'Hi')
 		const real = await newCandidate(ws, { name: 'Eve Toomany', email: 'eve.toomany@mail.example' }, deps)
 		const ticked = [real, ...Array.from({ length: 50 }, (_, i) => `cand_toomany${String(i).padStart(12, '0')}`)]
 		const c = await signedIn(recruiter)
@@ -171,7 +146,7 @@ describe('bulk Send message from a template', () => {
 
 	test('one record failing unexpectedly is reported refused (logged, no details) and the others are sent', async () => {
 		const actor = await personActor(deps, ws.slug, recruiter.email)
-		const t = await createTemplate(deps, actor, { name: 'Half', channel: 'email', kind: 'transactional', subject: 'Hello', body: 'Hi', shared: false })
+		const t = await emailTemplate(actor, 'Half', 'Hello', 'Hi')
 		const ids = [
 			await newCandidate(ws, { name: 'Fay Halfway', email: 'fay.half@mail.example' }, deps),
 			await newCandidate(ws, { name: 'Gus Halfway', email: 'gus.half@mail.example' }, deps),
