@@ -54,8 +54,8 @@ async function deleteAbandonedClients(deps: AppDeps, before: Date) {
 }
 
 export function startHousekeeping(deps: AppDeps): () => void {
-	// Once per start: addresses stored before domains had one spelling (stored-addresses.ts).
-	normaliseStoredAddresses(deps).catch((error) => deps.log.warn('rewriting stored addresses in their normal form failed', { error }))
+	// Once per start: addresses stored before they had one normal form (core/stored-addresses.ts, which logs its failures and never throws).
+	void normaliseStoredAddresses(deps)
 	const timer = setInterval(() => cleanUp(deps).catch((error) => deps.log.warn('auth clean-up failed', { error })), HOUR)
 	timer.unref?.()
 	return () => clearInterval(timer)
