@@ -3,7 +3,6 @@ import { setPasswordByOperator } from './passwords.ts'
 import { addPerson, createWorkspace, listPeople, listWorkspaces, operatorActor, removePerson, requireWorkspace } from './people.ts'
 import { allClaims, verifyDomainByOperator } from './sso/domain-verification.ts'
 import { createPersonalToken, personActor } from './tokens.ts'
-import { normalDomain } from '../../core/email.ts'
 
 export const authCommands: CommandDef[] = [
 	{
@@ -128,8 +127,7 @@ authCommands.push(
 		required: ['workspace', 'domain'],
 		async run(deps, o) {
 			const ws = await requireWorkspace(deps.db, String(o.workspace))
-			const result = await verifyDomainByOperator(deps, ws, { domain: String(o.domain) })
-			const domain = normalDomain(String(o.domain)) ?? String(o.domain).trim().toLowerCase()
+			const { domain, result } = await verifyDomainByOperator(deps, ws, { domain: String(o.domain) })
 			return {
 				json: { workspaceId: ws.id, domain, verified: true, already: result === 'already' },
 				lines: [

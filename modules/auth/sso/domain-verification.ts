@@ -96,10 +96,15 @@ export async function verifyDomain(deps: AppDeps, actor: Actor, input: { domain:
 }
 
 /** `sso verify-domain`: the operator vouches for a domain the workspace listed; no DNS is read. */
-export async function verifyDomainByOperator(deps: AppDeps, ws: { id: string; slug: string }, input: { domain: string }): Promise<'verified' | 'already'> {
+export async function verifyDomainByOperator(
+	deps: AppDeps,
+	ws: { id: string; slug: string },
+	input: { domain: string },
+): Promise<{ domain: string; result: 'verified' | 'already' }> {
 	const claim = await requireClaim(deps.db, ws.id, input.domain)
 	if (claim.status === 'elsewhere') throw elsewhere(claim.domain)
-	return markVerified(deps, operatorActor(ws), claim.domain, 'operator')
+	// The claim's own spelling: what was typed may be another (Unicode, a trailing dot) of the same domain.
+	return { domain: claim.domain, result: await markVerified(deps, operatorActor(ws), claim.domain, 'operator') }
 }
 
 /** Every claim of every workspace (the operator's `sso list-domains`), by domain then workspace. */
