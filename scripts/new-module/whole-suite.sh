@@ -21,4 +21,6 @@ npm run --silent db:generate -- --name notes_demo
 git status --short
 # The run's log lines go where .ci/run scans them for secrets: this tree's .tmp/test-log.jsonl.
 export BENCHLINE_TEST_LOG="${BENCHLINE_TEST_LOG:-$root/.tmp/test-log.jsonl}"
+# The suite below runs the scaffolded module's tests itself: generate.test.ts need not run them again in its clone.
+export BENCHLINE_SUITE_HAS_SCAFFOLD=1
 npm test
