@@ -124,9 +124,13 @@ describe(`a module written by new-module (${NAME}), in a clone of HEAD`, () => {
 	})
 
 	// Under whole-suite.sh the suite that runs this file holds the same module and runs its tests: not twice.
-	test.skipIf(process.env.BENCHLINE_SUITE_HAS_SCAFFOLD === '1')('its own tests pass', () => {
-		run(BUN, 'test', '--timeout', '120000', `modules/${NAME}`)
-	}, 300_000)
+	test.skipIf(process.env.BENCHLINE_SUITE_HAS_SCAFFOLD === '1')(
+		'its own tests pass',
+		() => {
+			run(BUN, 'test', '--timeout', '120000', `modules/${NAME}`)
+		},
+		300_000,
+	)
 
 	test('tsc and the linter accept it', () => {
 		run(resolve(ROOT, 'node_modules/.bin/biome'), 'ci', `modules/${NAME}`)
