@@ -44,7 +44,9 @@ export async function candidatesByAddress(deps: AppDeps, workspaceId: string, ad
 		sql`select id, name, email, phone from candidates where workspace_id = ${workspaceId} and (lower(email) in ${inList(emails)} or right(regexp_replace(coalesce(phone, ''), '[^0-9]', '', 'g'), 10) in ${inList(phones)}) order by created_at, id`,
 	)
 	for (const a of addresses) {
-		const matches = a.includes('@') ? rows.filter((r) => normalEmail(r.email) === normalEmail(a)) : rows.filter((r) => r.phone && digits(r.phone) === digits(a))
+		// Stored addresses are in normal form (rewritten at start, core/stored-addresses.ts), as `emails` are.
+		const email = a.includes('@') ? normalEmail(a) : null
+		const matches = email !== null ? rows.filter((r) => r.email.toLowerCase() === email) : rows.filter((r) => r.phone && digits(r.phone) === digits(a))
 		if (matches.length) out.set(a, matches)
 	}
 	return out

@@ -190,26 +190,17 @@ export interface DeliveryState {
 	sentAt: Date | null
 }
 
+/** A row's delivery status: its own, except a sent row a delivery report came back for, which is `bounced`. */
+const deliveryStatus = sql<DeliveryStatus>`case when ${outbox.status} = 'sent' and ${outbox.bouncedAt} is not null then 'bounced' else ${outbox.status} end`
+
 /** Delivery state of outbox rows by id (other modules show whether their mail went out). */
 export async function deliveryStates(db: Db, ids: string[]): Promise<Map<string, DeliveryState>> {
 	if (!ids.length) return new Map()
 	const rows = await db
-		.select({
-			id: outbox.id,
-			status: outbox.status,
-			bouncedAt: outbox.bouncedAt,
-			attempts: outbox.attempts,
-			lastError: outbox.lastError,
-			sentAt: outbox.sentAt,
-		})
+		.select({ id: outbox.id, status: deliveryStatus, attempts: outbox.attempts, lastError: outbox.lastError, sentAt: outbox.sentAt })
 		.from(outbox)
 		.where(inArray(outbox.id, [...new Set(ids)]))
-	return new Map(
-		rows.map((r) => [
-			r.id,
-			{ status: (r.status === 'sent' && r.bouncedAt ? 'bounced' : r.status) as DeliveryStatus, attempts: r.attempts, lastError: r.lastError, sentAt: r.sentAt },
-		]),
-	)
+	return new Map(rows.map(({ id, ...state }) => [id, state]))
 }
 
 /** A message's delivery in three words, for a line that says whether it went out: sent (and not bounced), failed (bounced, failed or not sent), or still queued. */
@@ -256,9 +247,8 @@ export interface OutboxRow {
 export const OUTBOX_STATUSES = ['held', 'pending', 'sending', 'sent', 'bounced', 'failed', 'not_sent'] as const
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number]
 
-/** A row's status as the page shows, filters and counts it (see `OUTBOX_STATUSES`). */
-const shownStatus = sql<OutboxStatus>`case when ${outbox.held} and ${outbox.status} = 'pending' then 'held'
-	when ${outbox.status} = 'sent' and ${outbox.bouncedAt} is not null then 'bounced' else ${outbox.status} end`
+/** A row's status as the page shows, filters and counts it (see `OUTBOX_STATUSES`): its delivery status, held rows apart. */
+const shownStatus = sql<OutboxStatus>`case when ${outbox.held} and ${outbox.status} = 'pending' then 'held' else ${deliveryStatus} end`
 
 const columns = {
 	id: outbox.id,
