@@ -29,7 +29,7 @@ const open = new Set<Promise<Browser>>()
  *
  * The timer runs while a launched browser is open (until it is closed, crashes or fails to start).
  *
- * bun runs all test files in one process, one after another, and a hook that times out is not
+ * bun runs a worker's test files in one process, one after another, and a hook that times out is not
  * stopped: it goes on running while the next files run. So `closeBrowser` forgets the shared browser
  * before it waits for it to close: a file that asks for a browser meanwhile gets a new one (it used to
  * get the one being closed). A browser that crashed is not handed out again either. Still true: an

@@ -12,6 +12,26 @@ process.env.PASSWORD_HASH_FAST ??= 'on'
 // Files the tests store (résumés, documents) go to a throwaway folder, never ./data.
 process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'benchline-test-'))
 
+// `npm test` runs the files in two worker processes (package.json: `--parallel=2 --no-isolate`), each one
+// process with its own shared database as before. On PostgreSQL, worker 1 uses DATABASE_URL's database
+// and every other worker a fresh one named after it (`<database>_w<N>`, dropped and made again at each run;
+// .ci/run drops them after its pass): a worker's background work and global counts never meet the other's rows.
+const worker = Number(process.env.BUN_TEST_WORKER_ID ?? 1)
+if (process.env.DATABASE_URL && worker > 1) {
+	const { default: postgres } = await import('postgres')
+	const url = new URL(process.env.DATABASE_URL)
+	const name = `${decodeURIComponent(url.pathname.slice(1))}_w${worker}`
+	const admin = postgres(url.href, { max: 1, onnotice: () => {} })
+	try {
+		await admin.unsafe(`drop database if exists "${name.replaceAll('"', '""')}" with (force)`)
+		await admin.unsafe(`create database "${name.replaceAll('"', '""')}"`)
+	} finally {
+		await admin.end()
+	}
+	url.pathname = `/${encodeURIComponent(name)}`
+	process.env.DATABASE_URL = url.href
+}
+
 // Tests that start servers or browsers need more than bun's 5 s default (also when run as `bun test <file>`).
 import { setDefaultTimeout } from 'bun:test'
 setDefaultTimeout(30_000)

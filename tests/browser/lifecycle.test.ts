@@ -1,5 +1,5 @@
 /**
- * The shared browser of tests/browser.ts across test files (bun runs them all in one process, one
+ * The shared browser of tests/browser.ts across test files (bun runs a worker's files in one process, one
  * after another, and a hook that times out goes on running while the next files run), and the
  * failure message of `textOrExplain` when the page itself stalls (issue 17: a wait after a 401 that
  * ended in bun's "timed out", with none of the details the message was meant to carry).
