@@ -10,6 +10,7 @@ import type { AppDeps } from '../core/deps.ts'
 import { createLogger } from '../core/log.ts'
 import { createApp, createDeps, modules } from '../core/main.ts'
 import { openDatabase, openMemoryDatabase, type Database } from '../db/client.ts'
+import { dropDatabase, freshDatabase } from './databases.ts'
 import { addPerson, createWorkspace, operatorActor } from '../modules/auth/index.ts'
 import { createVendor } from '../modules/vendors/index.ts'
 
@@ -234,22 +235,16 @@ export async function emptyDatabase(): Promise<{ database: Database; migrateFrom
 		const { migrate } = await import('drizzle-orm/pglite/migrator')
 		return { database, migrateFrom: (folder) => migrate(database.db as never, { migrationsFolder: folder }), close: () => database.close() }
 	}
-	const { default: postgres } = await import('postgres')
-	const server = new URL(process.env.DATABASE_URL!)
+	const server = process.env.DATABASE_URL!
 	const name = `bl_scratch_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6)}`
-	const admin = postgres(server.href, { max: 1, onnotice: () => {} })
-	await admin.unsafe(`create database ${name}`)
-	const url = new URL(server.href)
-	url.pathname = `/${name}`
-	const database = await openDatabase({ databaseUrl: url.href, dataDir: '' })
+	const database = await openDatabase({ databaseUrl: await freshDatabase(server, name), dataDir: '' })
 	const { migrate } = await import('drizzle-orm/postgres-js/migrator')
 	return {
 		database,
 		migrateFrom: (folder) => migrate(database.db as never, { migrationsFolder: folder }),
 		close: async () => {
 			await database.close()
-			await admin.unsafe(`drop database if exists ${name} with (force)`)
-			await admin.end()
+			await dropDatabase(server, name)
 		},
 	}
 }
