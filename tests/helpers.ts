@@ -172,6 +172,12 @@ export async function serveAppWith(overrides: Record<string, string> = {}): Prom
 	const server = Bun.serve({
 		port: 0,
 		hostname: '127.0.0.1',
+		// Never closed for being idle (Bun's default: after 10 s). A client's pooled keep-alive connection that
+		// the server closed as idle just as the client reused it came back ECONNRESET on a loaded machine (the
+		// MCP clients of tests/sdk.ts, the apps host, plain fetches; one run in many): a test's server lives as
+		// long as its process, so its few loopback connections may stay open too. The app's own limit
+		// (HTTP_IDLE_TIMEOUT) is tested on the real server (tests/reliability/slow-clients.test.ts).
+		idleTimeout: 0,
 		fetch: (r, srv) => {
 			const headers = new Headers(r.headers)
 			headers.set('x-forwarded-for', srv.requestIP(r)?.address ?? '127.0.0.1')

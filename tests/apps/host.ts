@@ -88,9 +88,7 @@ export async function startTestHost(): Promise<TestHost> {
 			const headers = new Headers({ authorization: `Bearer ${token}` })
 			for (const name of FORWARDED_REQUEST) if (request.headers.has(name)) headers.set(name, request.headers.get(name)!)
 			const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer()
-			// A new connection each time: a reused keep-alive connection the app closed as idle the moment
-			// it was reused came back ECONNRESET on a loaded machine (one run in many).
-			const answer = await fetch(`${appUrl}/api/mcp`, { method: request.method, headers, body, keepalive: false })
+			const answer = await fetch(`${appUrl}/api/mcp`, { method: request.method, headers, body })
 			const out = new Headers()
 			for (const name of FORWARDED_RESPONSE) if (answer.headers.has(name)) out.set(name, answer.headers.get(name)!)
 			return new Response(answer.body, { status: answer.status, headers: out })
