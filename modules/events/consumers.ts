@@ -75,11 +75,16 @@ export async function consumeOnce(deps: AppDeps, consumer: EventConsumer, batchS
 	}
 }
 
+/*
+ * `order by` names the table's columns: a bare `txid` there is the output column `txid::text`, and
+ * ordered as text transaction 100 comes before 99. A batch then ended on the wrong event: the
+ * events after it were handled twice, and past a full batch some were skipped for good.
+ */
 async function readAfter(deps: AppDeps, tx: Db, position: { txid: string; seq: number }, limit: number): Promise<StoredEvent[]> {
 	const rows = await deps.database.rows<StoredEvent & { seq: number | string }>(
 		sql`select ${EVENT_COLUMNS} from ${events}
 where (txid, seq) > (${position.txid}::xid8, ${position.seq}::bigint) and txid < pg_snapshot_xmin(pg_current_snapshot())
-order by txid, seq limit ${limit}`,
+order by ${events}.txid, ${events}.seq limit ${limit}`,
 		tx,
 	)
 	return rows.map((r) => ({ ...r, seq: Number(r.seq), at: new Date(r.at) }))

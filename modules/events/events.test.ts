@@ -9,7 +9,9 @@ import { sql } from 'drizzle-orm'
 import { operatorActor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { Db } from '../../db/client.ts'
-import { newWorkspace, testDeps, unique, usingPostgres } from '../../tests/helpers.ts'
+import { createLogger } from '../../core/log.ts'
+import { createDeps, modules } from '../../core/main.ts'
+import { emptyDatabase, newWorkspace, testDeps, unique, usingPostgres } from '../../tests/helpers.ts'
 import {
 	consumeOnce,
 	defineEvent,
@@ -59,6 +61,32 @@ describe('consumers', () => {
 		await drain(deps, consumer)
 		expect(seen.map((e) => e.data.n)).toEqual([1, 2, 4, 5])
 		expect(seen.every((e) => e.type === 'test.pinged' && e.actorKind === 'cli' && e.id.startsWith('evt_'))).toBe(true)
+	})
+
+	test('events are read in transaction order, not in the order of its text (99 before 100): in small batches, each once and none skipped', async () => {
+		// A database of its own: the events below carry transaction numbers of one and two digits, far
+		// below any real one, so they must be the only events a consumer starting at 0 reads.
+		const scratch = await emptyDatabase()
+		try {
+			await scratch.database.migrate(modules)
+			const deps = await createDeps({ config: (await testDeps()).config, database: scratch.database, log: createLogger('silent') })
+			const ws = await newWorkspace(deps)
+			const { consumer, seen } = collector(ws.id)
+			await registerConsumers(deps, [consumer])
+			await deps.database.rows(sql`update ${eventConsumers} set txid = '0'::xid8, seq = 0 where name = ${consumer.name}`)
+			await deps.database.rows(sql`delete from ${events}`)
+			// Written in this order; as text the transactions would sort 10, 100, 11, 8, 9, 99.
+			const txids = [8, 9, 10, 11, 99, 100]
+			for (const [n, txid] of txids.entries())
+				await deps.database.rows(sql`insert into ${events} (id, txid, workspace_id, type, data, actor_kind)
+values (${unique('evt_')}, ${String(txid)}::xid8, ${ws.id}, ${pinged.type}, ${JSON.stringify({ n })}::jsonb, 'operator')`)
+			let rounds = 0
+			while ((await consumeOnce(deps, consumer, 2)) > 0) rounds++
+			expect(seen.map((e) => e.txid)).toEqual(txids.map(String))
+			expect(rounds).toBe(3)
+		} finally {
+			await scratch.close()
+		}
 	})
 
 	test('data that does not fit the declared schema is refused before anything is written', async () => {
