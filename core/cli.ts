@@ -8,7 +8,7 @@ import { loadConfig } from './config.ts'
 import type { AppDeps } from './deps.ts'
 import { AppError } from './errors.ts'
 import { createLogger } from './log.ts'
-import { createDeps, modules } from './main.ts'
+import { closeDeps, createDeps, modules } from './main.ts'
 import { UsageError, type CommandDef, type CommandOutput } from './module.ts'
 import { buildRegistry } from './registry.ts'
 
@@ -97,9 +97,7 @@ async function main(argv: string[]): Promise<number> {
 			throw error
 		}
 	} finally {
-		deps?.availability.stop()
-		await deps?.limiter.close()
-		await deps?.database.close()
+		if (deps) await closeDeps(deps)
 	}
 }
 

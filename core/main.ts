@@ -53,6 +53,10 @@ export interface CreateDepsOptions {
  */
 const migrated = new WeakMap<Database, Set<readonly ModuleDef[]>>()
 
+/** Dependencies whose database `createDeps` opened itself (not handed in): `closeDeps` closes it too. */
+const openedDatabase = new WeakSet<AppDeps>()
+const closed = new WeakSet<AppDeps>()
+
 /** Everything routes, tools, commands and services need, built once. */
 export async function createDeps(options: CreateDepsOptions): Promise<AppDeps> {
 	const { config } = options
@@ -91,7 +95,25 @@ export async function createDeps(options: CreateDepsOptions): Promise<AppDeps> {
 		lifecycle: { draining: () => draining, drain: () => void (draining = true) },
 		now: options.now ?? (() => new Date()),
 	}
+	if (!options.database) openedDatabase.add(deps)
 	return deps
+}
+
+/**
+ * Closes what `createDeps` opened, in one place so that no caller forgets a part: the availability
+ * probe, the Redis connections of the rate limiter and of the answer relay (left open, ioredis
+ * reconnects to a Redis that has gone every two seconds, for as long as the process lives), the
+ * database if `createDeps` opened it (a database handed in is its owner's to close), and the trace
+ * exporter (which sends what it still holds). A second call does nothing.
+ */
+export async function closeDeps(deps: AppDeps): Promise<void> {
+	if (closed.has(deps)) return
+	closed.add(deps)
+	deps.availability.stop()
+	await deps.limiter.close()
+	await deps.answers.close()
+	if (openedDatabase.has(deps)) await deps.database.close()
+	await deps.tracing.shutdown().catch(() => {})
 }
 
 export function createApp(deps: AppDeps) {
@@ -201,11 +223,7 @@ export async function serve(config: Config) {
 		await server.stop(false)
 		metricsServer?.stop(true)
 		for (const stop of stops) await stop?.()
-		deps.availability.stop()
-		await deps.limiter.close()
-		await deps.answers.close()
-		await deps.database.close()
-		await deps.tracing.shutdown().catch(() => {})
+		await closeDeps(deps)
 		clearTimeout(deadline)
 		process.exit(0)
 	}

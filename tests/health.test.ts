@@ -7,7 +7,7 @@
 import { beforeAll, expect, test } from 'bun:test'
 import { loadConfig } from '../core/config.ts'
 import { createLogger } from '../core/log.ts'
-import { createApp, createDeps } from '../core/main.ts'
+import { closeDeps, createApp, createDeps } from '../core/main.ts'
 import { call, callOn, logLines, openScratchDatabase, testApp } from './helpers.ts'
 
 // Opening the shared test database can take seconds on a busy machine: do it before the first test.
@@ -41,8 +41,7 @@ test('the database closed: /health still 200 (liveness is the process), /ready 5
 	expect(res.json).toEqual({ error: expect.any(String) })
 	expect(res.json.error.length).toBeGreaterThan(0)
 	expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
-	deps.availability.stop()
-	await deps.limiter.close()
+	await closeDeps(deps)
 }, 60_000)
 
 test('while the availability probe says the database is down: /health 200, /ready and every other address 503', async () => {

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path'
 import { ConfigError, loadConfig } from '../core/config.ts'
 import type { AppDeps } from '../core/deps.ts'
 import { createLogger } from '../core/log.ts'
-import { createApp, createDeps, modules } from '../core/main.ts'
+import { closeDeps, createApp, createDeps, modules } from '../core/main.ts'
 import { openDatabase, openMemoryDatabase, type Database } from '../db/client.ts'
 import { dropDatabase, freshDatabase } from './databases.ts'
 import { addPerson, createWorkspace, operatorActor } from '../modules/auth/index.ts'
@@ -57,10 +57,31 @@ async function openTestDatabase(): Promise<Database> {
 	return db
 }
 
-export function testDeps(overrides: Record<string, string> = {}): Promise<AppDeps> {
-	if (Object.keys(overrides).length) return buildDeps(overrides)
+/**
+ * Closers of what the running test file built for itself (`testDeps` with settings, `serveAppWith`):
+ * tests/setup.ts runs them when the file ends. The files of a worker share one process
+ * (`--no-isolate`), and what one left open went on in the next: an availability probe per set of
+ * dependencies on PostgreSQL, and Redis clients reconnecting every two seconds to a Redis the file
+ * had stopped (they were the "outbound connections" a later file's no-outbound check saw).
+ */
+const fileResources: Set<() => Promise<void>> = ((globalThis as Record<symbol, unknown>)[Symbol.for('benchline.test.fileResources')] ??= new Set()) as Set<
+	() => Promise<void>
+>
+
+/**
+ * The shared dependencies, or (given settings) new ones on the shared database, closed when the test
+ * file ends; `lives: 'whole run'` keeps them for a cache that outlives the file (tests/portal.ts).
+ */
+export function testDeps(overrides: Record<string, string> = {}, lives: 'this file' | 'whole run' = 'this file'): Promise<AppDeps> {
+	if (Object.keys(overrides).length) return lives === 'this file' ? forThisFile(buildDeps(overrides)) : buildDeps(overrides)
 	depsPromise ??= buildDeps({})
 	return depsPromise
+}
+
+async function forThisFile(building: Promise<AppDeps>): Promise<AppDeps> {
+	const deps = await building
+	fileResources.add(() => closeDeps(deps))
+	return deps
 }
 
 async function buildDeps(overrides: Record<string, string>): Promise<AppDeps> {
@@ -156,7 +177,7 @@ export async function callOn(app: { handle(request: Request): Promise<Response> 
  */
 let served: Promise<{ url: string; deps: AppDeps }> | undefined
 export function serveApp(): Promise<{ url: string; deps: AppDeps }> {
-	served ??= serveAppWith()
+	served ??= serveOn({}, 'shared')
 	return served
 }
 
@@ -164,7 +185,11 @@ export function serveApp(): Promise<{ url: string; deps: AppDeps }> {
  * Another app on its own loopback port, with settings of its own (e.g. `SSO_ALLOW_HTTP` for a test
  * provider on http://): as `serveApp`, but not shared.
  */
-export async function serveAppWith(overrides: Record<string, string> = {}): Promise<{ url: string; deps: AppDeps }> {
+export function serveAppWith(overrides: Record<string, string> = {}): Promise<{ url: string; deps: AppDeps }> {
+	return serveOn(overrides, 'this file')
+}
+
+async function serveOn(overrides: Record<string, string>, lives: 'shared' | 'this file'): Promise<{ url: string; deps: AppDeps }> {
 	let handle: (r: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 })
 	// In front of the app as nginx is in production: it says who the client is (X-Forwarded-For),
 	// so browsers are counted apart from in-process requests, which have no address ("unknown")
@@ -185,7 +210,9 @@ export async function serveAppWith(overrides: Record<string, string> = {}): Prom
 		},
 	})
 	const url = `http://127.0.0.1:${server.port}`
-	const deps = await testDeps({ BASE_URL: url, TRUST_PROXY: 'on', ...overrides })
+	const building = buildDeps({ BASE_URL: url, TRUST_PROXY: 'on', ...overrides })
+	const deps = await (lives === 'shared' ? building : forThisFile(building))
+	if (lives === 'this file') fileResources.add(() => server.stop(true))
 	const app = createApp(deps)
 	handle = (r) => app.handle(r)
 	return { url, deps }

@@ -13,7 +13,7 @@ import { loadConfig } from '../core/config.ts'
 import type { AppDeps } from '../core/deps.ts'
 import { serveMetrics } from '../core/http/metrics-route.ts'
 import { createLogger } from '../core/log.ts'
-import { createApp, createDeps, listen, starting } from '../core/main.ts'
+import { closeDeps, createApp, createDeps, listen, starting } from '../core/main.ts'
 import { openDatabase, type Database } from '../db/client.ts'
 import { enqueueMail } from '../modules/outbox/index.ts'
 import { createPersonalToken, personActor } from '../modules/auth/index.ts'
@@ -56,7 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	server?.stop(true)
-	await deps?.limiter.close()
+	if (deps) await closeDeps(deps)
 	await ownDatabase?.close()
 })
 
@@ -321,7 +321,7 @@ describe('readiness and request ids', () => {
 		expect(draining.status).toBe(503)
 		expect(draining.headers.get('retry-after')).toBe('5')
 		expect((await ask('/health')).status).toBe(200)
-		await own.limiter.close()
+		await closeDeps(own)
 	})
 
 	test('while the instance starts (migrations), every address answers 503; /health and /ready say starting', async () => {

@@ -14,12 +14,12 @@ type App = { handle(request: Request): Promise<Response> }
 
 const apps = new Map<string, Promise<{ app: ReturnType<typeof createApp>; deps: AppDeps }>>()
 
-/** An app that trusts `X-Forwarded-For` (built once per set of settings). */
+/** An app that trusts `X-Forwarded-For` (built once per set of settings, and kept for the whole run). */
 export function portalApp(overrides: Record<string, string> = {}): Promise<{ app: ReturnType<typeof createApp>; deps: AppDeps }> {
 	const settings = { TRUST_PROXY: 'on', ...overrides }
 	const key = JSON.stringify(settings)
 	let entry = apps.get(key)
-	if (!entry) apps.set(key, (entry = testDeps(settings).then((deps) => ({ app: createApp(deps), deps }))))
+	if (!entry) apps.set(key, (entry = testDeps(settings, 'whole run').then((deps) => ({ app: createApp(deps), deps }))))
 	return entry
 }
 

@@ -24,6 +24,15 @@ if (workerDatabase) {
 	process.env.BENCHLINE_TEST_WORKER_DATABASE = workerDatabase
 }
 
+// When a file ends, what it built for itself is closed (tests/helpers.ts, fileResources): the next file of
+// the worker runs in the same process. Kept on globalThis so this preload imports nothing of the app.
+import { afterAll } from 'bun:test'
+afterAll(async () => {
+	const resources = (globalThis as Record<symbol, Set<() => Promise<void>> | undefined>)[Symbol.for('benchline.test.fileResources')]
+	for (const close of resources ?? []) await close().catch(() => {})
+	resources?.clear()
+})
+
 // Tests that start servers or browsers need more than bun's 5 s default (also when run as `bun test <file>`).
 import { setDefaultTimeout } from 'bun:test'
 setDefaultTimeout(30_000)

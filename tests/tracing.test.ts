@@ -9,7 +9,7 @@ import { loadConfig } from '../core/config.ts'
 import { observeRequest } from '../core/http/observe.ts'
 import { outboundFetch } from '../core/http/outbound.ts'
 import { createLogger } from '../core/log.ts'
-import { createDeps } from '../core/main.ts'
+import { closeDeps, createDeps } from '../core/main.ts'
 import { noMetrics } from '../core/metrics.ts'
 import { startTracing, tracingDiagnostics } from '../core/tracing.ts'
 import { deliverDue, enqueueMail } from '../modules/outbox/index.ts'
@@ -79,7 +79,7 @@ test('an outbox delivery is a span: outbox deliver email', async () => {
 		expect(span.status).toBe(0)
 		expect(smtp.to('traced@example.test')).toHaveLength(1)
 	} finally {
-		await deps.limiter.close()
+		await closeDeps(deps)
 		await smtp.stop()
 	}
 }, 60_000)

@@ -13,6 +13,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { sql } from 'drizzle-orm'
 import { newId } from '../../core/credentials.ts'
+import { closeDeps } from '../../core/main.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { fileStore } from '../../core/files.ts'
 import { samplePdf } from '../../modules/documents/seed.ts'
@@ -391,7 +392,7 @@ describe("2025-era clients that declared elicitation are asked on the call's str
 		// A yes after the time is up changes nothing.
 		answered({ action: 'accept', content: { confirm: true } })
 		expect(await submissions(applicationId)).toBe(0)
-		await served.deps.answers.close()
+		await closeDeps(served.deps)
 	})
 })
 
@@ -433,8 +434,7 @@ describeProcesses('several instances behind a load balancer (answers through Red
 			expect(posts).toContain('answer to B')
 		} finally {
 			for (const served of [a, b]) {
-				await served?.deps.answers.close()
-				await served?.deps.limiter.close()
+				if (served) await closeDeps(served.deps)
 			}
 		}
 	})

@@ -12,7 +12,7 @@ import { parseFragment } from 'parse5'
 import { slowClient } from './slow-socket.ts'
 import { type Sanitized, sanitizeDescription } from '../../core/sanitize.ts'
 import { newCredential } from '../../core/credentials.ts'
-import { createApp } from '../../core/main.ts'
+import { closeDeps, createApp } from '../../core/main.ts'
 import { jobs } from '../../modules/jobs/table.ts'
 import { awayFromMinuteEdge, callOn, newPersonWithToken, newVendor, newWorkspace, testApp, testDeps, unique } from '../helpers.ts'
 import { MCP_HEADERS, messageOf } from '../mcp/rpc.ts'
@@ -381,7 +381,7 @@ describeProcesses('I13 the per-address bucket is shared through Redis', () => {
 			for (let i = 0; i < 8; i++) statuses.push((await callOn(apps[i % 2]!, 'GET', '/api/v1/jobs', { headers: { 'x-forwarded-for': address } })).status)
 			expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429, 429])
 		} finally {
-			for (const deps of instances) await deps.limiter.close()
+			for (const deps of instances) await closeDeps(deps)
 		}
 	})
 
@@ -405,7 +405,7 @@ describeProcesses('I13 the per-address bucket is shared through Redis', () => {
 			expect(statuses).toEqual([401, 401, 401, 429, 429])
 			expect(instances.map((deps) => deps.limiter.mode())).toEqual(['redis', 'redis'])
 		} finally {
-			for (const deps of instances) await deps.limiter.close()
+			for (const deps of instances) await closeDeps(deps)
 		}
 	})
 })

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm'
 import { loadConfig } from '../../core/config.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { createLogger } from '../../core/log.ts'
-import { createDeps } from '../../core/main.ts'
+import { closeDeps, createDeps } from '../../core/main.ts'
 import { addPerson, createPersonalToken, createWorkspace, operatorActor, personActor } from '../../modules/auth/index.ts'
 import { createKey, createVendor } from '../../modules/vendors/index.ts'
 import { scratchPostgresDatabase, startServer, TEST_LOG, type ServerProcess } from './processes.ts'
@@ -20,11 +20,7 @@ export async function depsOn(databaseUrl: string): Promise<{ deps: AppDeps; clos
 	const deps = await createDeps({ config, log: createLogger('warn', (line) => appendFileSync(TEST_LOG, line + '\n')) })
 	return {
 		deps,
-		close: async () => {
-			deps.availability.stop()
-			await deps.limiter.close()
-			await deps.database.close()
-		},
+		close: () => closeDeps(deps),
 	}
 }
 

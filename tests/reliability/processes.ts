@@ -217,7 +217,8 @@ export async function privateRedis(): Promise<PrivateRedis> {
 		await waitFor(`redis-server on ${port}`, () => tcpOpen(port), 10_000, 50)
 	}
 	const kill = async () => {
-		if (!proc || proc.exitCode !== null) return
+		// Killed by a signal, a process has a signalCode and no exitCode: either means it is gone.
+		if (!proc || proc.exitCode !== null || proc.signalCode !== null) return
 		const exited = new Promise((r) => proc!.once('exit', r))
 		proc.kill('SIGKILL')
 		await exited

@@ -23,7 +23,7 @@ import type postgres from 'postgres'
 import { loadConfig } from '../../core/config.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { createLogger } from '../../core/log.ts'
-import { createDeps } from '../../core/main.ts'
+import { closeDeps, createDeps } from '../../core/main.ts'
 import { createPersonalToken, personActor } from '../../modules/auth/index.ts'
 import { newPerson, newWorkspace, usingPostgres, type TestWorkspace } from '../helpers.ts'
 import { authServerOn, mcp, type AS } from '../oauth/as-client.ts'
@@ -103,9 +103,7 @@ export function statementFaults(env: Record<string, string> = {}) {
 	afterAll(async () => {
 		if (!w) return
 		w.server?.kill('SIGKILL')
-		w.deps?.availability.stop()
-		await w.deps?.limiter.close()
-		await w.deps?.database.close()
+		if (w.deps) await closeDeps(w.deps)
 		await w.admin?.end()
 		const { default: postgresClient } = await import('postgres')
 		const bootstrap = postgresClient(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} })
