@@ -91,14 +91,22 @@ describe('runChild', () => {
 		}
 		const start = live()
 		let peak = start
-		// A full collection of a test worker's heap (400 MB and more late in a pass) takes tens of milliseconds:
-		// every 10 ms starved the reader until the child timed out. Four times a second still sees a kept stream
-		// (it grows the whole run; the last sample is taken after the run).
-		const sample = setInterval(() => {
-			peak = Math.max(peak, live())
-		}, 250)
+		// A full collection of a test worker's heap (400 MB and more late in a pass) can take longer than any
+		// fixed interval: sampled every 250 ms, collections ran back to back and the reader starved until the
+		// child timed out (alone the run takes 0.3 s). So each sample waits three times as long as the last
+		// one took (at least 100 ms): the reader always has three quarters of the time, and a kept stream,
+		// which grows the whole run, is still seen by the samples taken during it.
+		let sampling = true
+		const sampler = (async () => {
+			while (sampling) {
+				const began = performance.now()
+				peak = Math.max(peak, live())
+				await Bun.sleep(Math.max(100, 3 * (performance.now() - began)))
+			}
+		})()
 		const outcome = await runChild(noisy, [], new Uint8Array(), roomy)
-		clearInterval(sample)
+		sampling = false
+		await sampler
 		peak = Math.max(peak, live())
 		expect(outcome.kind).toBe('failed')
 		expect((outcome as { detail: string }).detail).toMatch(/^exit 3: (Warning: bad object\n)*.*the end$/s)
