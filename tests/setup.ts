@@ -25,7 +25,9 @@ if (workerDatabase) {
 }
 
 // When a file ends, what it built for itself is closed (tests/helpers.ts, fileResources): the next file of
-// the worker runs in the same process. Kept on globalThis so this preload imports nothing of the app.
+// the worker runs in the same process. bun runs this after each file a `--parallel` worker runs (as
+// `npm test` does; tests/harness/file-end.test.ts), and once at the end of a plain one-process
+// `bun test`. Kept on globalThis so this preload imports nothing of the app.
 import { afterAll } from 'bun:test'
 afterAll(async () => {
 	const resources = (globalThis as Record<symbol, Set<() => Promise<void>> | undefined>)[Symbol.for('benchline.test.fileResources')]
