@@ -14,26 +14,25 @@ function databaseUrl(serverUrl: string, name: string): string {
 	return url.href
 }
 
-/** Database `name` made empty on the server of `serverUrl` (one left by an earlier run is dropped first); its address. */
-export async function freshDatabase(serverUrl: string, name: string): Promise<string> {
+/** Runs `statements` on one connection to the server of `serverUrl`, then closes it. */
+async function onServer(serverUrl: string, statements: string[]): Promise<void> {
 	const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
 	try {
-		await admin.unsafe(`drop database if exists ${quoted(name)} with (force)`)
-		await admin.unsafe(`create database ${quoted(name)}`)
+		for (const statement of statements) await admin.unsafe(statement)
 	} finally {
 		await admin.end()
 	}
+}
+
+/** Database `name` made empty on the server of `serverUrl` (one left by an earlier run is dropped first); its address. */
+export async function freshDatabase(serverUrl: string, name: string): Promise<string> {
+	await onServer(serverUrl, [`drop database if exists ${quoted(name)} with (force)`, `create database ${quoted(name)}`])
 	return databaseUrl(serverUrl, name)
 }
 
 /** Drops database `name` on the server of `serverUrl`, whoever is still connected to it. */
 export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
-	const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
-	try {
-		await admin.unsafe(`drop database if exists ${quoted(name)} with (force)`)
-	} finally {
-		await admin.end()
-	}
+	await onServer(serverUrl, [`drop database if exists ${quoted(name)} with (force)`])
 }
 
 /**

@@ -11,6 +11,7 @@ import { createLogger } from '../core/log.ts'
 import { closeDeps, createApp, createDeps, modules } from '../core/main.ts'
 import { openDatabase, openMemoryDatabase, type Database } from '../db/client.ts'
 import { dropDatabase, freshDatabase } from './databases.ts'
+import { closeWhenFileEnds } from './file-resources.ts'
 import { addPerson, createWorkspace, operatorActor } from '../modules/auth/index.ts'
 import { createVendor } from '../modules/vendors/index.ts'
 
@@ -57,30 +58,22 @@ async function openTestDatabase(): Promise<Database> {
 	return db
 }
 
-/**
- * Closers of what the running test file built for itself (`testDeps` with settings, `serveAppWith`):
- * tests/setup.ts runs them when the file ends. The files of a worker share one process
- * (`--no-isolate`), and what one left open went on in the next: an availability probe per set of
- * dependencies on PostgreSQL, and Redis clients reconnecting every two seconds to a Redis the file
- * had stopped (they were the "outbound connections" a later file's no-outbound check saw).
- */
-const fileResources: Set<() => Promise<void>> = ((globalThis as Record<symbol, unknown>)[Symbol.for('benchline.test.fileResources')] ??= new Set()) as Set<
-	() => Promise<void>
->
+/** How long what a helper builds lives: until the test file ends (tests/file-resources.ts), or the whole run (a cache). */
+type Lives = 'this file' | 'whole run'
 
 /**
  * The shared dependencies, or (given settings) new ones on the shared database, closed when the test
  * file ends; `lives: 'whole run'` keeps them for a cache that outlives the file (tests/portal.ts).
  */
-export function testDeps(overrides: Record<string, string> = {}, lives: 'this file' | 'whole run' = 'this file'): Promise<AppDeps> {
-	if (Object.keys(overrides).length) return lives === 'this file' ? forThisFile(buildDeps(overrides)) : buildDeps(overrides)
+export function testDeps(overrides: Record<string, string> = {}, lives: Lives = 'this file'): Promise<AppDeps> {
+	if (Object.keys(overrides).length) return depsThatLive(overrides, lives)
 	depsPromise ??= buildDeps({})
 	return depsPromise
 }
 
-async function forThisFile(building: Promise<AppDeps>): Promise<AppDeps> {
-	const deps = await building
-	fileResources.add(() => closeDeps(deps))
+async function depsThatLive(overrides: Record<string, string>, lives: Lives): Promise<AppDeps> {
+	const deps = await buildDeps(overrides)
+	if (lives === 'this file') closeWhenFileEnds(() => closeDeps(deps))
 	return deps
 }
 
@@ -177,7 +170,7 @@ export async function callOn(app: { handle(request: Request): Promise<Response> 
  */
 let served: Promise<{ url: string; deps: AppDeps }> | undefined
 export function serveApp(): Promise<{ url: string; deps: AppDeps }> {
-	served ??= serveOn({}, 'shared')
+	served ??= serveOn({}, 'whole run')
 	return served
 }
 
@@ -189,7 +182,7 @@ export function serveAppWith(overrides: Record<string, string> = {}): Promise<{ 
 	return serveOn(overrides, 'this file')
 }
 
-async function serveOn(overrides: Record<string, string>, lives: 'shared' | 'this file'): Promise<{ url: string; deps: AppDeps }> {
+async function serveOn(overrides: Record<string, string>, lives: Lives): Promise<{ url: string; deps: AppDeps }> {
 	let handle: (r: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 })
 	// In front of the app as nginx is in production: it says who the client is (X-Forwarded-For),
 	// so browsers are counted apart from in-process requests, which have no address ("unknown")
@@ -210,9 +203,8 @@ async function serveOn(overrides: Record<string, string>, lives: 'shared' | 'thi
 		},
 	})
 	const url = `http://127.0.0.1:${server.port}`
-	const building = buildDeps({ BASE_URL: url, TRUST_PROXY: 'on', ...overrides })
-	const deps = await (lives === 'shared' ? building : forThisFile(building))
-	if (lives === 'this file') fileResources.add(() => server.stop(true))
+	const deps = await depsThatLive({ BASE_URL: url, TRUST_PROXY: 'on', ...overrides }, lives)
+	if (lives === 'this file') closeWhenFileEnds(() => server.stop(true))
 	const app = createApp(deps)
 	handle = (r) => app.handle(r)
 	return { url, deps }

@@ -24,16 +24,12 @@ if (workerDatabase) {
 	process.env.BENCHLINE_TEST_WORKER_DATABASE = workerDatabase
 }
 
-// When a file ends, what it built for itself is closed (tests/helpers.ts, fileResources): the next file of
-// the worker runs in the same process. bun runs this after each file a `--parallel` worker runs (as
-// `npm test` does; tests/harness/file-end.test.ts), and once at the end of a plain one-process
-// `bun test`. Kept on globalThis so this preload imports nothing of the app.
+// When a file ends, what it built for itself is closed (tests/file-resources.ts): the next file of the
+// worker runs in the same process. bun runs this after each file a `--parallel` worker runs (as
+// `npm test` does; tests/harness/file-end.test.ts), and once at the end of a plain one-process `bun test`.
 import { afterAll } from 'bun:test'
-afterAll(async () => {
-	const resources = (globalThis as Record<symbol, Set<() => Promise<void>> | undefined>)[Symbol.for('benchline.test.fileResources')]
-	for (const close of resources ?? []) await close().catch(() => {})
-	resources?.clear()
-})
+import { closeFileResources } from './file-resources.ts'
+afterAll(closeFileResources)
 
 // Tests that start servers or browsers need more than bun's 5 s default (also when run as `bun test <file>`).
 import { setDefaultTimeout } from 'bun:test'

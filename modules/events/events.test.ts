@@ -10,7 +10,7 @@ import { operatorActor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { Db } from '../../db/client.ts'
 import { createLogger } from '../../core/log.ts'
-import { createDeps, modules } from '../../core/main.ts'
+import { closeDeps, createDeps, modules } from '../../core/main.ts'
 import { emptyDatabase, newWorkspace, testDeps, unique, usingPostgres } from '../../tests/helpers.ts'
 import {
 	consumeOnce,
@@ -67,9 +67,10 @@ describe('consumers', () => {
 		// A database of its own: the events below carry transaction numbers of one and two digits, far
 		// below any real one, so they must be the only events a consumer starting at 0 reads.
 		const scratch = await emptyDatabase()
+		let deps: AppDeps | undefined
 		try {
 			await scratch.database.migrate(modules)
-			const deps = await createDeps({ config: (await testDeps()).config, database: scratch.database, log: createLogger('silent') })
+			deps = await createDeps({ config: (await testDeps()).config, database: scratch.database, log: createLogger('silent') })
 			const ws = await newWorkspace(deps)
 			const { consumer, seen } = collector(ws.id)
 			await registerConsumers(deps, [consumer])
@@ -85,6 +86,8 @@ values (${unique('evt_')}, ${String(txid)}::xid8, ${ws.id}, ${pinged.type}, ${JS
 			expect(seen.map((e) => e.txid)).toEqual(txids.map(String))
 			expect(rounds).toBe(3)
 		} finally {
+			// Its availability probe goes first: left running, it reported the dropped database as down.
+			if (deps) await closeDeps(deps)
 			await scratch.close()
 		}
 	})
