@@ -234,6 +234,25 @@ describe('lists, closing and re-opening', () => {
 		expect(changed.headers.get('etag')).not.toBe(etag)
 	})
 
+	test('Last-Modified never goes back when a job leaves: a crawler asking with If-Modified-Since alone gets the sitemap without it', async () => {
+		const { key } = await setup()
+		const job = await publish(key, { vendorJobId: 'LM-1', title: 'Latest Engineer' })
+		const first = await call('GET', '/sitemap.xml')
+		const lastModified = first.headers.get('last-modified')!
+		expect(first.text).toContain(job.url!)
+		// HTTP dates count whole seconds: the close comes in a later one.
+		await Bun.sleep(1000 - (Date.now() % 1000) + 50)
+		await call('DELETE', '/api/v1/jobs/LM-1', { key })
+		const after = await call('GET', '/sitemap.xml', { headers: { 'if-modified-since': lastModified } })
+		expect(after.status).toBe(200)
+		expect(after.text).not.toContain(job.url!)
+		expect(Date.parse(after.headers.get('last-modified')!)).toBeGreaterThan(Date.parse(lastModified))
+		expect((await call('GET', '/sitemap.xml', { headers: { 'if-modified-since': after.headers.get('last-modified')! } })).status).toBe(304)
+		// Not an HTTP date, or one after the server's clock: ignored (RFC 9110 section 13.1.3), so the sitemap is sent.
+		for (const since of ['3000', '12/31/2099', 'x 2099', 'Thu, 31 Dec 2099 23:59:59 GMT', `${after.headers.get('last-modified')}, ${lastModified}`])
+			expect((await call('GET', '/sitemap.xml', { headers: { 'if-modified-since': since } })).status).toBe(200)
+	})
+
 	test('the sitemap served at another address (BASE_URL moved) is a new copy: 200 with the new addresses, not 304', async () => {
 		const { key } = await setup()
 		await publish(key, { vendorJobId: 'MOVE-1', title: 'Moving Engineer' })

@@ -27,7 +27,7 @@ async function feedResponse(deps: AppDeps, request: Request, slug: string, kind:
 		.digest('base64url')
 	const validators: Validators = { etag: `"${tag.slice(0, 27)}"`, lastModified }
 	const headers = { 'Cache-Control': 'no-cache' }
-	if (notModified(request, validators)) return notModifiedResponse(validators, headers)
+	if (notModified(request, validators, deps.now())) return notModifiedResponse(validators, headers)
 	const context: FeedContext = { baseUrl: deps.config.baseUrl, ws, built: lastModified }
 	const body = textStream(FEEDS[kind].render(context, openJobPages(deps, ws.id)))
 	return new Response(body, { headers: { 'Content-Type': FEEDS[kind].type, ...headers, ...validatorHeaders(validators) } })

@@ -52,7 +52,7 @@ async function sitemapResponse(deps: AppDeps, request: Request, skip: number, li
 		.slice(0, 32)
 	const validators = { etag: `"${tag}"`, lastModified: version.lastChange ?? new Date(0) }
 	const headers = { ...XML, 'Cache-Control': 'no-cache' }
-	if (notModified(request, validators)) return notModifiedResponse(validators, { 'Cache-Control': 'no-cache' })
+	if (notModified(request, validators, deps.now())) return notModifiedResponse(validators, { 'Cache-Control': 'no-cache' })
 	return new Response(await body(), { headers: { ...headers, ...validatorHeaders(validators) } })
 }
 

@@ -2,7 +2,7 @@
  * Open jobs read page by page (keyset, never offset) for the feeds and the sitemap, so that a
  * workspace of 100,000 jobs is streamed a page at a time and never held in memory.
  */
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { JOB_COLUMNS, type JobRow, toDate } from './rows.ts'
 import { jobs } from './table.ts'
@@ -67,12 +67,24 @@ export async function countAllOpenJobs(deps: AppDeps): Promise<number> {
 }
 
 /**
+ * The latest change that can alter a run of open jobs (by id) without touching a job still in it:
+ * closing (or unpublishing) a job at or before the run's last id moves every later job down a place,
+ * and in the final run any job that left shrinks it. A run's Last-Modified is the later of this and
+ * its own jobs' last change, so it never goes back when a job leaves (a crawler's If-Modified-Since
+ * got a 304 for a sitemap that had lost a job). `lastId` null: the final run (or the whole list).
+ */
+const leftBefore = (lastId: SQL | null) =>
+	sql`(select max(g.updated_at) from ${jobs} g where g.status <> 'Open'${lastId === null ? sql`` : sql` and g.id <= ${lastId}`})`
+
+/**
  * What a sitemap file shows of the open jobs from the `skip`-th (by id), at most `limit` (every one
- * when absent): a digest of their ids, addresses and last changes (its ETag), and the latest change.
+ * when absent): a digest of their ids, addresses and last changes (its ETag), and the latest change
+ * (theirs, or a job's that left the list in a way that moved this file's jobs).
  */
 export async function openJobsSitemapVersion(deps: AppDeps, skip = 0, limit?: number): Promise<{ digest: string; lastChange: Date | null }> {
 	const [row] = await deps.database.rows<{ digest: string; last: Date | string | null }>(
-		sql`select count(*) || ':' || coalesce(sum(hashtextextended(t.id || '@' || t.ws || '/' || t.slug || '@' || t.updated_at::text, 0)), 0) as digest, max(t.updated_at) as last
+		sql`select count(*) || ':' || coalesce(sum(hashtextextended(t.id || '@' || t.ws || '/' || t.slug || '@' || t.updated_at::text, 0)), 0) as digest,
+			greatest(max(t.updated_at), ${limit === undefined ? leftBefore(null) : sql`case when count(*) < ${limit} then ${leftBefore(null)} else ${leftBefore(sql`max(t.id)`)} end`}) as last
 		from (select j.id, j.slug, w.slug as ws, j.updated_at from ${jobs} j join workspaces w on w.id = j.workspace_id
 			where j.status = 'Open' ${limit === undefined ? sql`` : sql`order by j.id offset ${skip} limit ${limit}`}) t`,
 	)
@@ -80,12 +92,15 @@ export async function openJobsSitemapVersion(deps: AppDeps, skip = 0, limit?: nu
 	return { digest: row?.digest ?? '', lastChange: last === null ? null : toDate(last) }
 }
 
-/** The last change in each run of `size` open jobs (by id): a sitemap index's `<lastmod>` per file. */
+/** The last change of each run of `size` open jobs (by id), as `openJobsSitemapVersion` reads it: a sitemap index's `<lastmod>` per file. */
 export async function openJobChunks(deps: AppDeps, size: number): Promise<Date[]> {
 	const rows = await deps.database.rows<{ last: Date | string }>(
-		sql`select max(updated_at) as last from (select updated_at, (row_number() over (order by id) - 1) / ${size} as n from ${jobs} where status = 'Open') t group by n order by n`,
+		sql`with runs as (select n, max(updated_at) as own, max(id) as last_id
+				from (select id, updated_at, (row_number() over (order by id) - 1) / ${size} as n from ${jobs} where status = 'Open') t group by n)
+			select greatest(own, case when n = (select max(n) from runs) then ${leftBefore(null)} else ${leftBefore(sql`runs.last_id`)} end) as last
+			from runs order by n`,
 	)
-	return rows.map((r) => (r.last instanceof Date ? r.last : new Date(r.last)))
+	return rows.map((r) => toDate(r.last))
 }
 
 /** Every workspace's open jobs by id, from the `skip`-th, at most `limit`, `FEED_PAGE` at a time. */
