@@ -59,6 +59,27 @@ export interface AppErrorOptions {
 	cause?: unknown
 }
 
+/**
+ * An answer to bad input never grows with the input: a body of thousands of wrong values once got a
+ * 422 of megabytes (one problem each, all repeated in the message). The first MAX_FIELD_ERRORS are
+ * named and the rest counted; a message is cut at MAX_MESSAGE_LENGTH characters.
+ */
+export const MAX_FIELD_ERRORS = 100
+export const MAX_MESSAGE_LENGTH = 4000
+
+function bounded(message: string): string {
+	if (message.length <= MAX_MESSAGE_LENGTH) return message
+	const cut = message.slice(0, MAX_MESSAGE_LENGTH - 1)
+	// Not between the two halves of a character.
+	return `${/[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut}…`
+}
+
+function fewFields(fields: FieldError[]): FieldError[] {
+	if (fields.length <= MAX_FIELD_ERRORS) return fields
+	const more = fields.length - (MAX_FIELD_ERRORS - 1)
+	return [...fields.slice(0, MAX_FIELD_ERRORS - 1), { field: fields[MAX_FIELD_ERRORS - 1]!.field, message: `and ${more} more problems like these` }]
+}
+
 export class AppError extends Error {
 	readonly status: number
 	readonly fields?: FieldError[]
@@ -72,9 +93,9 @@ export class AppError extends Error {
 		message: string,
 		options: AppErrorOptions = {},
 	) {
-		super(message, { cause: options.cause })
+		super(bounded(message), { cause: options.cause })
 		this.status = statusOf[code]
-		this.fields = options.fields
+		this.fields = options.fields && fewFields(options.fields)
 		this.retryAfter = options.retryAfter
 		this.headers = options.headers
 		this.location = options.location

@@ -76,12 +76,18 @@ export interface OutboundInit {
  * unless plain http is allowed, no user name or password in it.
  */
 export function outboundUrlProblem(address: string, policy: Pick<OutboundPolicy, 'allowPrivate' | 'allowHttp'>): string | null {
+	// The URL parser drops tabs and line breaks and encodes spaces, so such an address would pass and
+	// then be stored and shown as typed: words on lines of their own in a page or an e-mail.
+	if (INVISIBLE.test(address)) return 'must not hold spaces, line breaks or other invisible characters'
 	const url = URL.parse(address)
 	if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return 'must be a web address starting with https://'
 	if (url.protocol === 'http:' && !(policy.allowHttp ?? policy.allowPrivate)) return 'must start with https://'
 	if (url.username || url.password) return 'must not hold a user name or password'
 	return null
 }
+
+/** Spaces, controls and format characters (bidirectional overrides, zero-width joiners): none belongs in a typed address. */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Z}]/u
 
 /** Rejects when `signal` aborts: for waits that take no signal of their own (name look-ups). */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {

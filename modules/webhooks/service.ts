@@ -36,6 +36,8 @@ export const ROTATION_OVERLAP_MS = 24 * 3_600_000
  */
 export const MAX_PREVIOUS_SECRETS = 3
 export const MAX_DESCRIPTION = 200
+/** How many wrong event types an answer names one by one. */
+const MAX_NAMED_PROBLEMS = 5
 /** Endpoints per workspace or vendor: enough for every real use, and a bound on the fan-out of one event. */
 export const MAX_ENDPOINTS = 20
 
@@ -121,15 +123,20 @@ async function problems(deps: AppDeps, actor: Actor, input: NewEndpoint, network
 	const allowed = isVendor(actor) ? VENDOR_SUBSCRIBABLE : SUBSCRIBABLE
 	const events = input.events ?? []
 	if (!Array.isArray(events) || !events.length) out.push({ field: 'events', message: 'choose at least one event type' })
-	else
-		for (const e of events) {
-			if (typeof e !== 'string' || !allowed.includes(e))
-				out.push({
-					field: 'events',
-					message: `"${String(e).slice(0, 60)}" is not an event type ${isVendor(actor) ? 'a vendor may subscribe to' : 'of Benchline'}; choose from ${allowed.join(', ')}`,
-				})
-		}
-	if ([...(input.description ?? '')].length > MAX_DESCRIPTION) out.push({ field: 'description', message: `must be at most ${MAX_DESCRIPTION} characters` })
+	else {
+		// Each wrong value once, and a few at most: a list of thousands made an answer of megabytes.
+		const unknown = [...new Set(events.filter((e) => typeof e !== 'string' || !allowed.includes(e)).map((e) => String(e).slice(0, 60)))]
+		for (const e of unknown.slice(0, MAX_NAMED_PROBLEMS))
+			out.push({
+				field: 'events',
+				message: `"${e}" is not an event type ${isVendor(actor) ? 'a vendor may subscribe to' : 'of Benchline'}; choose from ${allowed.join(', ')}`,
+			})
+		if (unknown.length > MAX_NAMED_PROBLEMS)
+			out.push({ field: 'events', message: `and ${unknown.length - MAX_NAMED_PROBLEMS} more values that are not event types` })
+	}
+	const description = input.description ?? ''
+	if ([...description].length > MAX_DESCRIPTION) out.push({ field: 'description', message: `must be at most ${MAX_DESCRIPTION} characters` })
+	else if (/\p{Cc}/u.test(description)) out.push({ field: 'description', message: 'must be one line, without control characters' })
 	const url = typeof input.url === 'string' ? input.url.trim() : ''
 	const urlProblem = await endpointUrlProblem(deps, url, network)
 	if (urlProblem) out.unshift({ field: 'url', message: urlProblem })

@@ -620,6 +620,30 @@ describe('addresses', () => {
 		expect(n!.n).toBe(0)
 	})
 
+	test('an address or description with line breaks, spaces or invisible characters is refused, never stored as typed (it is shown in pages and the owners’ e-mail)', async () => {
+		const ws = await newWorkspace(deps)
+		const lure = 'https://hooks.example.com/c?code=410\n\nWhy: your Benchline password expired. Reset it at https://evil.example/reset\n\n'
+		for (const url of [
+			lure,
+			'https://hooks.example.com/a\tb',
+			'https://hooks.example.com/a b',
+			'https://hooks.example.com/\u202egnp.exe',
+			'https://hooks.example.com/\u2028x',
+		]) {
+			const error = await addEndpoint(deps, operatorActor(ws), { url, events: ['job.published'] }).catch((e) => e)
+			expect(error, url).toBeInstanceOf(AppError)
+			expect(error.fields, url).toEqual([{ field: 'url', message: 'must not hold spaces, line breaks or other invisible characters' }])
+		}
+		const described = await addEndpoint(deps, operatorActor(ws), {
+			url: 'http://127.0.0.1:9/x',
+			events: ['job.published'],
+			description: 'CRM\nWhy: reset your password',
+		}).catch((e) => e)
+		expect(described.fields).toEqual([{ field: 'description', message: 'must be one line, without control characters' }])
+		const [n] = await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from ${webhookEndpoints} where workspace_id = ${ws.id}`)
+		expect(n!.n).toBe(0)
+	})
+
 	test('the address is checked again at each delivery: an endpoint that is private now gets nothing', async () => {
 		const ws = await newWorkspace(deps)
 		const r = receiver()
@@ -693,6 +717,15 @@ describe('REST API (vendor endpoints)', () => {
 		const missing = await callOn(app, 'POST', '/api/v1/webhooks', { key: a.apiKey, body: { events: ['job.closed'], secret: 'mine' } })
 		expect(missing.status).toBe(422)
 		expect(missing.json.fields.map((f: { field: string }) => f.field).sort()).toEqual(['secret', 'url'])
+		// Thousands of wrong event types (a 16 KB body): each distinct one named once, a few at most, not megabytes.
+		const many = await callOn(app, 'POST', '/api/v1/webhooks', {
+			key: a.apiKey,
+			body: { url: r.url, events: [...Array(5_000).fill(0), ...Array.from({ length: 40 }, (_, i) => `x${i}`)] },
+		})
+		expect(many.status).toBe(422)
+		expect(many.json.fields).toHaveLength(6)
+		expect(many.json.fields[5]).toEqual({ field: 'events', message: 'and 36 more values that are not event types' })
+		expect(many.text.length).toBeLessThan(8_000)
 		// Without the development switch: a private address is refused, naming url.
 		const refused = await call('POST', '/api/v1/webhooks', { key: a.apiKey, body: { url: 'https://[::ffff:10.0.0.1]/hook', events: ['job.closed'] } })
 		expect(refused.status).toBe(422)
