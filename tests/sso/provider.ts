@@ -21,6 +21,8 @@ export interface TestProvider {
 	tamper: Tamper
 	/** With `other-email`: the e-mail address the ID token claims instead of the login's. */
 	otherEmail: string
+	/** Claims the provider sends in place of its own (`name`, `email_verified` as a hostile or sloppy provider writes them). */
+	claims: Record<string, unknown>
 	stop(): Promise<void>
 }
 
@@ -38,6 +40,7 @@ export async function startProvider(redirectUri: string): Promise<TestProvider> 
 		clientSecret: 'a-long-test-client-secret-0123456789',
 		tamper: 'none',
 		otherEmail: '',
+		claims: {},
 		stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	}
 	const provider = new Provider(issuer, {
@@ -58,7 +61,7 @@ export async function startProvider(redirectUri: string): Promise<TestProvider> 
 		features: { devInteractions: { enabled: true } },
 		findAccount: async (_ctx: unknown, id: string) => ({
 			accountId: id,
-			claims: async () => ({ sub: id, email: id.replace(/#.*$/, ''), email_verified: true, name: `Person ${id.split('@')[0]}` }),
+			claims: async () => ({ sub: id, email: id.replace(/#.*$/, ''), email_verified: true, name: `Person ${id.split('@')[0]}`, ...state.claims }),
 		}),
 		// A first-party client: consent is given (the login form is the one step).
 		loadExistingGrant: async (ctx: any) => {

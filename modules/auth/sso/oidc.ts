@@ -109,7 +109,17 @@ export async function finishAuthorization(
 	return {
 		subject: idToken.sub,
 		email: typeof claims.email === 'string' ? normalEmail(claims.email) : '',
-		emailVerified: typeof claims.email_verified === 'boolean' ? claims.email_verified : undefined,
+		emailVerified: verifiedClaim(claims.email_verified),
 		name: typeof claims.name === 'string' ? claims.name : undefined,
 	}
+}
+
+/**
+ * `email_verified` as sent: a boolean, or (from providers that send claims as text) "true" / "false"
+ * in any case; anything else is not said. A string "false" once counted as not said, and signed in.
+ */
+function verifiedClaim(value: unknown): boolean | undefined {
+	if (typeof value === 'boolean') return value
+	if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true'
+	return undefined
 }

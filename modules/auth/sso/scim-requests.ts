@@ -14,6 +14,16 @@ type Json = Record<string, unknown>
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined)
 
+/**
+ * A string attribute as sent: undefined when left out or null (unassigned, RFC 7643 §2.5); any other
+ * type is refused (`invalidValue`), never dropped: a number taken as "not sent" once cleared a
+ * person's externalId, and the provider's later look-ups by it found no one.
+ */
+function text(value: unknown, field: string): string | undefined {
+	if (value === undefined || value === null || typeof value === 'string') return value ?? undefined
+	throw new AppError('VALIDATION', `${field} must be a string`, { scimType: 'invalidValue', fields: [{ field, message: 'must be a string' }] })
+}
+
 function bool(value: unknown, field: string): boolean {
 	if (typeof value === 'boolean') return value
 	if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true'
@@ -44,16 +54,20 @@ export function nameFrom(parts: NameParts, current = ''): string | undefined {
 /** What a User body (POST or PUT) says about the person. */
 export function userFromBody(body: Json): { input: ScimUserInput; name: NameParts } {
 	const name = isObject(body.name) ? body.name : {}
-	const primaryEmail = Array.isArray(body.emails) ? (body.emails.find((e) => isObject(e) && e.primary === true) ?? body.emails[0]) : undefined
 	const input: ScimUserInput = {
-		userName: str(body.userName) ?? (isObject(primaryEmail) ? str(primaryEmail.value) : undefined),
-		externalId: body.externalId === undefined ? undefined : (str(body.externalId) ?? null),
+		userName: text(body.userName, 'userName') ?? workAddress(body.emails),
+		externalId: body.externalId === undefined ? undefined : (text(body.externalId, 'externalId') ?? null),
 		// null is "unassigned" (RFC 7643 §2.5), as if left out.
 		active: body.active === undefined || body.active === null ? undefined : bool(body.active, 'active'),
 	}
 	return {
 		input,
-		name: { displayName: str(body.displayName), formatted: str(name.formatted), givenName: str(name.givenName), familyName: str(name.familyName) },
+		name: {
+			displayName: text(body.displayName, 'displayName'),
+			formatted: text(name.formatted, 'name.formatted'),
+			givenName: text(name.givenName, 'name.givenName'),
+			familyName: text(name.familyName, 'name.familyName'),
+		},
 	}
 }
 
@@ -132,11 +146,21 @@ function picksWorkAddress(path: string, filter: string): boolean {
 	})
 }
 
-/** The work address in an `emails` value: the primary entry's, else the first's. */
+const isPrimary = (e: Json) => e.primary === true || (typeof e.primary === 'string' && e.primary.trim().toLowerCase() === 'true')
+const typeOf = (e: Json) => (typeof e.type === 'string' ? e.type.trim().toLowerCase() : undefined)
+
+/**
+ * The work address in an `emails` value: the primary entry's, else the one typed "work", else a
+ * lone entry of no type. Other addresses ("home", "other") are not kept: added, they once replaced
+ * the person's sign-in address.
+ */
 function workAddress(value: unknown): string | undefined {
-	if (!Array.isArray(value)) return isObject(value) ? str(value.value) : str(value)
-	const entry = value.find((e) => isObject(e) && e.primary === true) ?? value.find(isObject)
-	return isObject(entry) ? str(entry.value) : undefined
+	if (value === undefined || value === null) return undefined
+	if (typeof value === 'string') return value
+	const entries = (Array.isArray(value) ? value : [value]).filter(isObject)
+	const entry =
+		entries.find(isPrimary) ?? entries.find((e) => typeOf(e) === 'work') ?? (entries.length === 1 && typeOf(entries[0]!) === undefined ? entries[0] : undefined)
+	return entry === undefined ? undefined : text(entry.value, 'emails.value')
 }
 
 /** A User PATCH as changes to the person; attributes Benchline does not keep are ignored, unknown paths refused. */
@@ -148,7 +172,7 @@ export function userPatch(ops: PatchOperation[]): { input: ScimUserInput; name: 
 		if (filter !== undefined && !picksWorkAddress(path, filter)) return
 		// Only the address itself is kept; `type`, `primary` and `display` of the work address are fixed.
 		if (remove || (sub !== undefined && sub.toLowerCase() !== 'value')) return
-		const email = sub === undefined ? workAddress(value) : str(value)
+		const email = sub === undefined ? workAddress(value) : text(value, 'emails.value')
 		if (email !== undefined) input.userName = email
 	}
 	const set = (sentPath: string, value: unknown, remove: boolean) => {
@@ -156,17 +180,17 @@ export function userPatch(ops: PatchOperation[]): { input: ScimUserInput; name: 
 		const path = withoutSchema(sentPath, USER_SCHEMA)
 		const key = path.toLowerCase()
 		// A name part removed is cleared ('': the name is then made of the other parts, or the address's).
-		const text = remove ? '' : str(value)
+		const sent = () => (remove ? '' : text(value, sentPath))
 		if (key === 'active') input.active = remove ? undefined : bool(value, 'active')
-		else if (key === 'username') input.userName = remove ? requiredNotRemoved('userName') : str(value)
-		else if (key === 'externalid') input.externalId = remove ? null : (str(value) ?? null)
-		else if (key === 'displayname') name.displayName = text
-		else if (key === 'name.formatted') name.formatted = text
-		else if (key === 'name.givenname') name.givenName = text
-		else if (key === 'name.familyname') name.familyName = text
+		else if (key === 'username') input.userName = remove ? requiredNotRemoved('userName') : text(value, 'userName')
+		else if (key === 'externalid') input.externalId = remove ? null : (text(value, 'externalId') ?? null)
+		else if (key === 'displayname') name.displayName = sent()
+		else if (key === 'name.formatted') name.formatted = sent()
+		else if (key === 'name.givenname') name.givenName = sent()
+		else if (key === 'name.familyname') name.familyName = sent()
 		else if (key === 'name') {
 			if (remove) name.formatted = ''
-			else if (isObject(value)) for (const part of NAME_PARTS) if (value[part] !== undefined) name[part] = str(value[part])
+			else if (isObject(value)) for (const part of NAME_PARTS) if (value[part] !== undefined) name[part] = text(value[part], `name.${part}`)
 		} else if (EMAILS_PATH.test(path)) emails(path, value, remove)
 		else if (key === 'groups') throw new AppError('VALIDATION', 'A person’s groups are their role: change them through /Groups', { scimType: 'mutability' })
 		else if (![IGNORED_USER_ATTRIBUTE, OTHER_NAME_PART, STRUCTURAL_ATTRIBUTE].some((kept) => kept.test(path)))
@@ -234,7 +258,7 @@ export function groupPatch(ops: PatchOperation[]): GroupChange {
 		for (const [sentPath, value] of entries) {
 			const key = withoutSchema(sentPath, GROUP_SCHEMA).toLowerCase()
 			if (key === 'members') changeMembersBy(out, op.op, op.op === 'remove' && (value === undefined || value === null) ? 'all' : memberIds(value))
-			else if (key === 'displayname') out.displayName = op.op === 'remove' ? requiredNotRemoved('displayName') : str(value)
+			else if (key === 'displayname') out.displayName = op.op === 'remove' ? requiredNotRemoved('displayName') : text(value, 'displayName')
 			else if (key !== 'externalid' && key !== 'id') throw invalidPath(sentPath, 'is not an attribute of a Group')
 		}
 	}

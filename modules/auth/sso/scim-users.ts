@@ -238,7 +238,9 @@ export async function createScimUser(deps: AppDeps, actor: Actor, input: ScimUse
 			.from(scimUsers)
 			.where(and(eq(scimUsers.workspaceId, actor.workspaceId), eq(scimUsers.userId, id)))
 		if ((locked.target && !locked.target.removedAt) || managed) throw new AppError('CONFLICT', `A user with userName ${email} already exists`)
-		if (!inserted.length && claimedBy !== actor.workspaceId)
+		// An account made elsewhere joins only through an invitation, unless its domain is this workspace's
+		// or it was a member here before (the provider deleted the user and now provisions them again).
+		if (!inserted.length && claimedBy !== actor.workspaceId && !locked.target)
 			throw new AppError(
 				'CONFLICT',
 				`${email} has a Benchline account, and ${domainOf(email)} is not a domain this workspace’s single sign-on covers: invite the person from the People page instead`,

@@ -356,6 +356,79 @@ describe('Users', () => {
 		expect(attached.json.id).toBe(mine.userId)
 	})
 
+	test('a user the provider deleted can be provisioned again (the same account, back in the workspace)', async () => {
+		const { scim } = await provisioned()
+		const address = email()
+		const first = await scim('POST', '/Users', newUser(address))
+		expect(first.status).toBe(201)
+		expect((await scim('DELETE', `/Users/${first.json.id}`)).status).toBe(204)
+		const again = await scim('POST', '/Users', newUser(address))
+		expect(again.status).toBe(201)
+		expect(again.json).toMatchObject({ id: first.json.id, userName: address, active: true })
+		expect((await scim('GET', `/Users?filter=${encodeURIComponent(`userName eq "${address}"`)}`)).json.totalResults).toBe(1)
+	})
+
+	test('only the work address is kept: a home or other address added by PATCH, POST or PUT never becomes the sign-in address', async () => {
+		const { scim } = await provisioned()
+		const address = email()
+		const made = await scim(
+			'POST',
+			'/Users',
+			newUser(address, {
+				emails: [
+					{ value: 'dana.home@home.example', type: 'home' },
+					{ value: address, type: 'work' },
+				],
+			}),
+		)
+		expect(made.status).toBe(201)
+		expect(made.json.userName).toBe(address)
+		const id = made.json.id
+		for (const operation of [
+			{ op: 'add', path: 'emails', value: [{ value: 'dana.home@home.example', type: 'home' }] },
+			{ op: 'add', value: { emails: [{ value: 'dana.other@home.example', type: 'other' }] } },
+			{ op: 'replace', path: 'emails', value: [{ value: 'dana.x@home.example', type: 'home', primary: false }] },
+		]) {
+			const patched = await scim('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [operation] })
+			expect(patched.status, JSON.stringify(operation)).toBe(200)
+			expect(patched.json.userName).toBe(address)
+		}
+		// The primary entry is the work address whatever its type; a lone entry without a type is it too.
+		const moved = email()
+		const primary = await scim('PATCH', `/Users/${id}`, {
+			schemas: [PATCH],
+			Operations: [{ op: 'replace', path: 'emails', value: [{ value: moved, primary: 'True' }] }],
+		})
+		expect(primary.json.userName).toBe(moved)
+		const lone = email()
+		expect(
+			(await scim('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'emails', value: [{ value: lone }] }] })).json.userName,
+		).toBe(lone)
+	})
+
+	test('a value of the wrong type is refused (invalidValue), never taken as "not sent": nothing is cleared', async () => {
+		const { scim } = await provisioned()
+		const made = await scim('POST', '/Users', newUser(email(), { externalId: 'ext-1' }))
+		const id = made.json.id
+		for (const [method, path, body] of [
+			['POST', '/Users', newUser(email(), { externalId: 12345 })],
+			['POST', '/Users', newUser(email(), { displayName: 123 })],
+			['POST', '/Users', { ...newUser(email()), userName: [email()] }],
+			['PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'externalId', value: { a: 1 } }] }],
+			['PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'name.givenName', value: 7 }] }],
+			['PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', value: { externalId: 9 } }] }],
+		] as const) {
+			const refused = await scim(method, path, body)
+			expect(refused.status, `${method} ${JSON.stringify(body)}`).toBe(400)
+			expect(refused.json).toMatchObject({ schemas: [ERROR], scimType: 'invalidValue' })
+		}
+		expect((await scim('GET', `/Users/${id}`)).json).toMatchObject({ externalId: 'ext-1', name: { givenName: 'Dana', familyName: 'Reyes' } })
+		// null is "unassigned" (RFC 7643 §2.5): it clears.
+		expect(
+			(await scim('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'externalId', value: null }] })).json.externalId,
+		).toBeUndefined()
+	})
+
 	test('errors are SCIM error bodies: a filter not supported, a body that is not JSON, a userName that is not an address', async () => {
 		const { scim } = await provisioned()
 		const filter = await scim('GET', `/Users?filter=${encodeURIComponent('name.familyName co "x"')}`)

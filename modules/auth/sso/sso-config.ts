@@ -81,7 +81,15 @@ export async function saveSsoSettings(deps: AppDeps, actor: Actor, input: SsoSet
 	if (!issuer || issuerWrong) problems.push({ field: 'issuer', message: `The issuer URL ${issuerWrong ?? 'is required'}` })
 	if (!clientId || clientId.length > 255) problems.push({ field: 'clientId', message: 'The client ID is required (at most 255 characters)' })
 	const [saved] = await deps.db.select().from(ssoConfigs).where(eq(ssoConfigs.workspaceId, actor.workspaceId))
+	// The saved secret is kept only for the provider and client it was given for: sent to an issuer typed
+	// since, it would reach whoever runs that issuer's token endpoint (an owner could read it out).
+	const keepsSaved = saved !== undefined && saved.issuer === issuer && saved.clientId === clientId
 	if (!input.clientSecret && !saved) problems.push({ field: 'clientSecret', message: 'The client secret is required' })
+	else if (!input.clientSecret && !keepsSaved)
+		problems.push({
+			field: 'clientSecret',
+			message: 'Type the client secret again: the issuer or client ID changed, and the saved secret is only sent to the provider it was given for',
+		})
 	if (input.clientSecret.length > 1000) problems.push({ field: 'clientSecret', message: 'The client secret is at most 1,000 characters' })
 	if (!typed.length) problems.push({ field: 'domains', message: 'Enter at least one e-mail domain, e.g. yourfirm.com' })
 	if (unconvertible.length)

@@ -36,6 +36,7 @@ import { authorizationStart, discover, finishAuthorization, SsoProblem } from '.
 import { providerOf } from './sso-config.ts'
 import { requireSameProviderAccount } from './sso-links.ts'
 import { hashPassword } from '../password-hash.ts'
+import { cleanLine } from '../../../core/untrusted.ts'
 
 const MINUTES = 10
 export const callbackPath = '/sign-in/sso/callback'
@@ -127,7 +128,8 @@ async function accountFor(deps: AppDeps, tx: Db, claims: Claims): Promise<{ user
 	const find = async () => (await tx.select({ id: users.id, name: users.name }).from(users).where(eq(users.email, claims.email)))[0]
 	const existing = await find()
 	if (existing) return { userId: existing.id, name: existing.name }
-	const name = claims.name?.trim().slice(0, 120) || claims.email.slice(0, claims.email.indexOf('@'))
+	// The provider's name claim is outside text: cleaned like any stored name (no control characters, cut by characters).
+	const name = cleanLine(claims.name ?? '', 120) || claims.email.slice(0, claims.email.indexOf('@'))
 	const passwordHash = await hashPassword(deps.config, randomToken(32))
 	const [made] = await tx
 		.insert(users)

@@ -88,13 +88,26 @@ describe('owners set it up at /settings/sso', () => {
 		const wrong = await page.submit('/settings/sso', {
 			issuer: `${provider.issuer}/nowhere`,
 			clientId: 'x',
-			clientSecret: '',
+			clientSecret: 'another-secret',
 			domains: 'elsewhere.example',
 			newPersonRole: 'viewer',
 		})
 		expect(wrong.status).toBe(422)
 		expect(wrong.text).toContain('/nowhere/.well-known/openid-configuration')
 		expect((await page.get('/settings/sso')).text).not.toContain('elsewhere.example')
+	})
+
+	test('the saved secret is kept only for the issuer and client ID it was given for: change either and it must be typed again', async () => {
+		const { page, domain } = await workspaceWithSso()
+		const form = { issuer: provider.issuer, clientId: provider.clientId, clientSecret: '', domains: domain, newPersonRole: 'recruiter' }
+		// Were it kept, the next sign-in would send it to the new issuer's token endpoint (whoever runs it).
+		for (const changed of [{ issuer: `${provider.issuer}/elsewhere` }, { clientId: 'another-client' }]) {
+			const refused = await page.submit('/settings/sso', { ...form, ...changed })
+			expect(refused.status).toBe(422)
+			expect(refused.text).toContain('Type the client secret again')
+		}
+		expect((await page.get('/settings/sso')).text).not.toContain('/elsewhere')
+		expect((await page.submit('/settings/sso', form)).redirectedTo).toBe('/settings/sso?done=saved')
 	})
 
 	test('a domain another workspace’s single sign-on covers is refused', async () => {
@@ -206,6 +219,30 @@ describe('Sign in with SSO', () => {
 				provider.tamper = 'none'
 			}
 		})
+
+	test('a provider’s claims are outside text: "false" as a string is not verified; a name is cleaned and cut by characters, never refused', async () => {
+		const { domain } = await workspaceWithSso()
+		const db = (await portalApp(SETTINGS)).deps.db
+		try {
+			provider.claims = { email_verified: 'False' }
+			const unverified = await ssoSignIn(`u.${unique('x')}@${domain}`)
+			expect(unverified.callback!.status).toBe(422)
+			expect(unverified.callback!.text).toContain('not verified')
+			for (const [name, stored] of [
+				['Bad\u0000Name\u202e', 'BadName'],
+				[`${'A'.repeat(119)}😀 and more`, `${'A'.repeat(119)}…`],
+				['\u0000\u200b', null],
+			] as const) {
+				provider.claims = { name }
+				const email = `n.${unique('x')}@${domain}`
+				expect((await ssoSignIn(email)).callback!.status).toBe(303)
+				const [person] = await db.select({ name: users.name }).from(users).where(eq(users.email, email))
+				expect(person!.name).toBe(stored ?? email.slice(0, email.indexOf('@')))
+			}
+		} finally {
+			provider.claims = {}
+		}
+	})
 
 	test('an ID token whose address is another workspace’s domain is never attached here', async () => {
 		const { domain } = await workspaceWithSso()
