@@ -30,9 +30,21 @@ export function readFilters(query: AuditQuery): { filters: AuditFilters; errors:
 	const untilDay = day('until', query.until)
 	const until = untilDay && query.until ? (startOfDay(nextDay(query.until.trim())) ?? undefined) : undefined
 	if (since && until && until <= since) errors.push({ field: 'until', message: 'must be the same day as From or later' })
-	const text = (v: string | undefined) => v?.trim() || undefined
+	// A control character (a NUL) can match nothing the trail holds, and the database refuses it in a comparison.
+	const text = (field: keyof AuditQuery, v: string | undefined) => {
+		const value = v?.trim() || undefined
+		if (value && /\p{Cc}/u.test(value)) errors.push({ field, message: 'must not hold control characters' })
+		return value
+	}
 	return {
-		filters: { person: text(query.person), app: text(query.app), action: text(query.action), record: text(query.record), since, until },
+		filters: {
+			person: text('person', query.person),
+			app: text('app', query.app),
+			action: text('action', query.action),
+			record: text('record', query.record),
+			since,
+			until,
+		},
 		errors,
 	}
 }

@@ -40,12 +40,12 @@ export function auditRoutes(deps: AppDeps, { auth }: HttpKit) {
 }
 
 /** The trail with the page's filters, streamed as it is read (an export of years never sits in memory). */
-function download(deps: AppDeps, actor: Actor, q: AuditQuery & { cursor?: string }, format: ExportFormat, status: (code: 422, body: string) => unknown) {
+async function download(deps: AppDeps, actor: Actor, q: AuditQuery & { cursor?: string }, format: ExportFormat, status: (code: 422, body: string) => unknown) {
 	const { cursor: _, ...asked } = q
 	const { filters, errors } = readFilters(asked)
 	if (errors.length) return status(422, `The filters are not valid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`)
 	const chunks = exportAudit(deps, actor.workspaceId, filters, format)
-	const body = textStream(chunks)
+	const body = await textStream(chunks, deps.log)
 	const day = deps.now().toISOString().slice(0, 10)
 	return new Response(body, {
 		headers: { 'Content-Type': TYPES[format], 'Content-Disposition': `attachment; filename="audit-${actor.workspaceSlug}-${day}.${format}"` },

@@ -29,7 +29,7 @@ async function feedResponse(deps: AppDeps, request: Request, slug: string, kind:
 	const headers = { 'Cache-Control': 'no-cache' }
 	if (notModified(request, validators, deps.now())) return notModifiedResponse(validators, headers)
 	const context: FeedContext = { baseUrl: deps.config.baseUrl, ws, built: lastModified }
-	const body = textStream(FEEDS[kind].render(context, openJobPages(deps, ws.id)))
+	const body = await textStream(FEEDS[kind].render(context, openJobPages(deps, ws.id)), deps.log)
 	return new Response(body, { headers: { 'Content-Type': FEEDS[kind].type, ...headers, ...validatorHeaders(validators) } })
 }
 

@@ -63,7 +63,9 @@ export function sitemapRoutes(deps: AppDeps, auth: AuthPlugin) {
 			'/sitemap.xml',
 			async ({ request }) =>
 				sitemapResponse(deps, request, 0, undefined, async () =>
-					(await countAllOpenJobs(deps)) <= SITEMAP_MAX_URLS ? textStream(urlset(deps, 0)) : sitemapIndex(deps, await openJobChunks(deps, SITEMAP_MAX_URLS)),
+					(await countAllOpenJobs(deps)) <= SITEMAP_MAX_URLS
+						? await textStream(urlset(deps, 0), deps.log)
+						: sitemapIndex(deps, await openJobChunks(deps, SITEMAP_MAX_URLS)),
 				),
 			{ auth: 'public' },
 		)
@@ -73,7 +75,7 @@ export function sitemapRoutes(deps: AppDeps, auth: AuthPlugin) {
 				const n = Number(/^jobs-([1-9]\d{0,5})\.xml$/.exec(params.file)?.[1] ?? 0)
 				const skip = (n - 1) * SITEMAP_MAX_URLS
 				if (!n || skip >= (await countAllOpenJobs(deps))) throw new AppError('NOT_FOUND', 'There is no such sitemap.')
-				return sitemapResponse(deps, request, skip, SITEMAP_MAX_URLS, async () => textStream(urlset(deps, skip)))
+				return sitemapResponse(deps, request, skip, SITEMAP_MAX_URLS, () => textStream(urlset(deps, skip), deps.log))
 			},
 			{ auth: 'public' },
 		)
