@@ -54,3 +54,22 @@ test('a search another instance writes just after the erasure is scrubbed by the
 	expect(rows).toContain('Erased candidate')
 	expect(rows).not.toContain('Latewriter')
 })
+
+test('a search that named the person in other spacing, case or order loses the name too (as search found them)', async () => {
+	await testApp()
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const owner = await newPerson(ws, 'owner')
+	const actor = await personActor(deps, ws.slug, owner.email)
+	const candidateId = await newCandidate(ws, { name: 'Fatimah Wilsonby', resume: false })
+	for (const query of ['Wilsonby Fatimah', 'fatimah   wilsonby', 'Fatimah\tWilsonby', 'Wilsonby, Fatimah', 'FATIMAH\nWILSONBY'])
+		recordSearch(deps, new Request('http://localhost/candidates'), actor, { criteria: { query } }, [{ id: candidateId }])
+	recordSearch(deps, new Request('http://localhost/candidates'), actor, { criteria: { query: 'Fatimah Jones' } }, [])
+	await flushAudit(deps)
+	await eraseCandidate(deps, operatorActor(ws), candidateId, 'test')
+	const rows = await searched(ws.id)
+	expect(rows.match(/Erased candidate/g)).toHaveLength(5)
+	expect(rows.toLowerCase()).not.toContain('wilsonby')
+	// Another person's search keeps its words.
+	expect(rows).toContain('Fatimah Jones')
+})
