@@ -1,22 +1,33 @@
 /** A public job's facts in the vocabularies of search engines and job boards. */
 import { sql } from 'drizzle-orm'
-import { parseLocation, payText, payUnit, type JobRow, type ParsedLocation, type PayUnit, toDate } from '../jobs/index.ts'
+import { parseLocation, payText, payUnit, REMOTE_LOCATION_WORDS, type JobRow, type ParsedLocation, type PayUnit, toDate } from '../jobs/index.ts'
 
 /** Google's employmentType values (the JobPosting guidelines). */
 export type EmploymentType = 'FULL_TIME' | 'PART_TIME' | 'CONTRACTOR' | 'TEMPORARY' | 'INTERN' | 'VOLUNTEER' | 'PER_DIEM' | 'OTHER'
+
+/**
+ * The vendor's words for each type, in the order they are tried. Written once for both engines that
+ * read them (JavaScript here, PostgreSQL in `employmentTypeSql`): explicit classes, never `\s`, which
+ * takes a no-break space in JavaScript and not in PostgreSQL (a job shown as Part-time was missing
+ * from the Part-time filter).
+ */
+const GAP = '[ \\t\\n\\r\\u00a0-]?'
+const TYPE_WORDS: readonly (readonly [EmploymentType, string])[] = [
+	['PART_TIME', `part${GAP}time`],
+	['INTERN', 'intern'],
+	['PER_DIEM', `per${GAP}diem`],
+	['TEMPORARY', 'temp'],
+	['CONTRACTOR', `contract|c2c|w2|1099|corp${GAP}to${GAP}corp`],
+	['FULL_TIME', `full${GAP}time|perm`],
+]
+const TYPE_PATTERNS = TYPE_WORDS.map(([type, words]) => [type, new RegExp(words, 'i')] as const)
 
 /** From the contract type shown to candidates, else the vendor's own words for the engagement. */
 export function employmentType(job: Pick<JobRow, 'contractType' | 'employment'>): EmploymentType | null {
 	if (job.contractType === 'Fulltime') return 'FULL_TIME'
 	if (job.contractType) return 'CONTRACTOR'
 	const words = job.employment ?? ''
-	if (/part[\s-]?time/i.test(words)) return 'PART_TIME'
-	if (/intern/i.test(words)) return 'INTERN'
-	if (/per[\s-]?diem/i.test(words)) return 'PER_DIEM'
-	if (/temp/i.test(words)) return 'TEMPORARY'
-	if (/contract|c2c|w2|1099|corp[\s-]?to[\s-]?corp/i.test(words)) return 'CONTRACTOR'
-	if (/full[\s-]?time|perm/i.test(words)) return 'FULL_TIME'
-	return null
+	return TYPE_PATTERNS.find(([, pattern]) => pattern.test(words))?.[0] ?? null
 }
 
 const INDEED_JOB_TYPES: Record<EmploymentType, string> = {
@@ -202,13 +213,11 @@ export function jobFacts(job: JobRow): JobFacts {
 export const employmentTypeSql = sql`case
 	when j.contract_type = 'Fulltime' then 'FULL_TIME'
 	when coalesce(j.contract_type, '') <> '' then 'CONTRACTOR'
-	when j.employment ~* ${'part[\\s-]?time'} then 'PART_TIME'
-	when j.employment ~* ${'intern'} then 'INTERN'
-	when j.employment ~* ${'per[\\s-]?diem'} then 'PER_DIEM'
-	when j.employment ~* ${'temp'} then 'TEMPORARY'
-	when j.employment ~* ${'contract|c2c|w2|1099|corp[\\s-]?to[\\s-]?corp'} then 'CONTRACTOR'
-	when j.employment ~* ${'full[\\s-]?time|perm'} then 'FULL_TIME'
+	${sql.join(
+		TYPE_WORDS.map(([type, words]) => sql`when j.employment ~* ${words} then ${type}`),
+		sql` `,
+	)}
 end`
 
 /** `jobPlace(job).fullyRemote` as SQL over `j`: remote by schedule, or by its location's words unless hybrid. */
-export const fullyRemoteSql = sql`(j.schedule = 'Remote' or (j.location ~* ${'\\y(remote|anywhere|work from home|wfh)\\y'} and j.schedule is distinct from 'Hybrid'))`
+export const fullyRemoteSql = sql`(j.schedule = 'Remote' or (j.location ~* ${REMOTE_LOCATION_WORDS} and j.schedule is distinct from 'Hybrid'))`

@@ -10,7 +10,8 @@ import { call, newPerson, newWorkspace, testApp, testDeps, type TestWorkspace } 
 import { newPublicJob as addJob } from '../../tests/staffing-fixtures.ts'
 import { personActor } from '../auth/index.ts'
 import { jobSearchProvider } from '../jobs/search.ts'
-import { employmentType, employmentTypeSql } from './job-facts.ts'
+import { employmentType, employmentTypeSql, fullyRemoteSql } from './job-facts.ts'
+import { parseLocation } from '../jobs/index.ts'
 import { PAGE_SIZE } from './search.ts'
 
 beforeAll(() => testApp(), 120_000)
@@ -182,13 +183,38 @@ describe('employment type in SQL', () => {
 			[null, 'Full time, permanent'],
 			[null, 'Perm'],
 			[null, 'Whatever'],
+			[null, 'Teilzeit part\u00a0time'],
+			[null, 'per\tdiem'],
+			[null, 'full\u00a0time'],
 			[null, null],
 		]
 		for (const [contractType, employment] of samples) {
 			const [row] = await deps.database.rows<{ type: string | null }>(
 				sql`select (${employmentTypeSql}) as type from (select ${contractType}::text as contract_type, ${employment}::text as employment) j`,
 			)
-			expect(row!.type).toBe(employmentType({ contractType, employment }))
+			expect([employment, row!.type]).toEqual([employment, employmentType({ contractType, employment })])
 		}
+	})
+
+	test('Remote only in SQL agrees with the location’s words as the job page and feeds read them', async () => {
+		const deps = await testDeps()
+		for (const location of [
+			'Remote',
+			'Denver, CO (remote)',
+			'Remote - US',
+			'Åremote',
+			'remoteness',
+			'Work\u00a0from home',
+			'Austin, TX',
+			'WFH/Austin',
+			'Anywhere',
+			'nowhere',
+		])
+			for (const schedule of [null, 'Hybrid']) {
+				const [row] = await deps.database.rows<{ remote: boolean }>(
+					sql`select coalesce((${fullyRemoteSql}), false) as remote from (select ${location}::text as location, ${schedule}::text as schedule) j`,
+				)
+				expect([location, schedule, row!.remote]).toEqual([location, schedule, parseLocation(location).remote && schedule !== 'Hybrid'])
+			}
 	})
 })

@@ -61,7 +61,13 @@ export const US_STATES: Readonly<Record<string, string>> = {
 
 const BY_NAME = new Map(Object.entries(US_STATES).map(([code, name]) => [name.toLowerCase(), code]))
 const US = /^(us|usa|u\.s\.a?\.?|united states( of america)?)$/i
-const REMOTE = /\b(remote|anywhere|work from home|wfh)\b/i
+/**
+ * A location's words for remote work, as a pattern JavaScript and PostgreSQL read the same (the
+ * careers search filters with it in SQL): words bounded by anything but an ASCII letter, digit or
+ * underscore, where `\b` and PostgreSQL's `\y` disagree on letters such as Å.
+ */
+export const REMOTE_LOCATION_WORDS = '(^|[^a-z0-9_])(remote|anywhere|work[ \\t\\u00a0]+from[ \\t\\u00a0]+home|wfh)([^a-z0-9_]|$)'
+const REMOTE = new RegExp(REMOTE_LOCATION_WORDS, 'i')
 
 export interface ParsedLocation {
 	locality: string | null
