@@ -430,6 +430,12 @@ export const scimUsers = pgTable(
 			.notNull()
 			.references(() => users.id),
 		externalId: text('external_id'),
+		/**
+		 * The name's parts as the provider last sent them: the account keeps one name, and splitting it
+		 * at its first space made "Mary Ann" "Mary" and lost "Ann" when only the family name changed.
+		 */
+		givenName: text('given_name'),
+		familyName: text('family_name'),
 		createdAt: at('created_at').notNull().defaultNow(),
 		updatedAt: at('updated_at').notNull().defaultNow(),
 	},

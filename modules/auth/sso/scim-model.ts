@@ -37,21 +37,35 @@ export interface ScimPerson {
 	role: string
 	active: boolean
 	externalId: string | null
+	/** The name's parts as the provider sent them, if it did (`nameParts`). */
+	givenName: string | null
+	familyName: string | null
 	created: Date
 	lastModified: Date
 }
 
 const location = (baseUrl: string, type: 'Users' | 'Groups', id: string) => `${baseUrl}/scim/v2/${type}/${encodeURIComponent(id)}`
 
+/**
+ * The name's given and family parts: as the provider sent them while they still make the person's
+ * name, else the name split at its first space (a name changed elsewhere, or never sent in parts).
+ */
+export function nameParts(p: Pick<ScimPerson, 'name' | 'givenName' | 'familyName'>): { givenName: string; familyName: string } {
+	const sent = { givenName: p.givenName ?? '', familyName: p.familyName ?? '' }
+	if ((p.givenName !== null || p.familyName !== null) && `${sent.givenName} ${sent.familyName}`.trim() === p.name) return sent
+	const [givenName, ...rest] = p.name.split(' ')
+	return { givenName: givenName ?? '', familyName: rest.join(' ') }
+}
+
 /** A person as a SCIM User: `userName` is their e-mail address, `groups` their role. */
 export function userResource(baseUrl: string, p: ScimPerson) {
-	const [givenName, ...rest] = p.name.split(' ')
+	const { givenName, familyName } = nameParts(p)
 	return {
 		schemas: [USER_SCHEMA],
 		id: p.userId,
 		...(p.externalId ? { externalId: p.externalId } : {}),
 		userName: p.email,
-		name: { formatted: p.name, givenName: givenName ?? '', familyName: rest.join(' ') },
+		name: { formatted: p.name, givenName, familyName },
 		displayName: p.name,
 		emails: [{ value: p.email, type: 'work', primary: true }],
 		active: p.active,

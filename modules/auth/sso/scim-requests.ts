@@ -7,7 +7,7 @@
  */
 import { AppError, invalid } from '../../../core/errors.ts'
 import { MAX_ATTRIBUTES_LENGTH } from './scim-attributes.ts'
-import { GROUP_SCHEMA, USER_SCHEMA } from './scim-model.ts'
+import { GROUP_SCHEMA, nameParts, type ScimPerson, USER_SCHEMA } from './scim-model.ts'
 import type { ScimUserInput } from './scim-users.ts'
 
 type Json = Record<string, unknown>
@@ -39,16 +39,26 @@ interface NameParts {
 }
 
 /**
- * The display name from what was sent (undefined: nothing about the name; '': cleared, the address's
- * then), completing given or family name from `current`.
+ * The name a request gives the person, and the parts to keep beside it (`nameParts`): the display
+ * name from what was sent (undefined: nothing about the name; '': cleared, the address's then); a
+ * part left out is completed from `current`'s parts as the provider last sent them, never from its
+ * name split at a space. Without `current` (POST, PUT) the request's parts are the whole of them.
  */
-export function nameFrom(parts: NameParts, current = ''): string | undefined {
+export function nameInput(
+	parts: NameParts,
+	current?: Pick<ScimPerson, 'name' | 'givenName' | 'familyName'>,
+): Pick<ScimUserInput, 'name' | 'givenName' | 'familyName'> {
 	const whole = parts.displayName || parts.formatted
-	if (whole) return whole
-	// A whole name cleared ('') with no parts sent is cleared; with parts, the parts make it.
-	if (parts.givenName === undefined && parts.familyName === undefined) return parts.displayName ?? parts.formatted
-	const [given, ...family] = current.split(' ')
-	return [parts.givenName ?? given ?? '', parts.familyName ?? family.join(' ')].join(' ').trim()
+	const sentParts = parts.givenName !== undefined || parts.familyName !== undefined
+	if (!sentParts) {
+		// A whole name cleared ('') with no parts sent is cleared. A POST or PUT keeps no parts.
+		const name = whole || (parts.displayName ?? parts.formatted)
+		return current ? { name } : { name, givenName: null, familyName: null }
+	}
+	const base = current ? nameParts(current) : { givenName: '', familyName: '' }
+	const givenName = parts.givenName ?? base.givenName
+	const familyName = parts.familyName ?? base.familyName
+	return { name: whole || `${givenName} ${familyName}`.trim(), givenName, familyName }
 }
 
 /** What a User body (POST or PUT) says about the person. */

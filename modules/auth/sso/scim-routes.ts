@@ -25,7 +25,7 @@ import {
 	USER_SCHEMA,
 	userResource,
 } from './scim-model.ts'
-import { groupPatch, type ListParameters, membersOf, nameFrom, patchOperations, searchRequestOf, userFromBody, userPatch } from './scim-requests.ts'
+import { groupPatch, type ListParameters, membersOf, nameInput, patchOperations, searchRequestOf, userFromBody, userPatch } from './scim-requests.ts'
 import { createScimUser, deleteScimUser, getScimUser, listScimUsers, pageOf, replaceScimUser, updateScimUser } from './scim-users.ts'
 
 const MAX_BODY_BYTES = 256 * 1024
@@ -109,7 +109,7 @@ function scimUserRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 			'/Users',
 			async ({ actor, request, query }) => {
 				const { input, name } = userFromBody(await body(request))
-				const created = await createScimUser(deps, actor, { ...input, name: nameFrom(name) })
+				const created = await createScimUser(deps, actor, { ...input, ...nameInput(name) })
 				return user(actor, created.userId, query, 201)
 			},
 			{ scim: true, parse: 'none', query: oneQuery },
@@ -119,7 +119,7 @@ function scimUserRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 			async ({ actor, params, request, query }) => {
 				// A replacement: the name is what the body says, never completed from the stored one.
 				const { input, name } = userFromBody(await body(request))
-				await replaceScimUser(deps, actor, params.id, { ...input, name: nameFrom(name) })
+				await replaceScimUser(deps, actor, params.id, { ...input, ...nameInput(name) })
 				return user(actor, params.id, query)
 			},
 			{ scim: true, params: id, parse: 'none', query: oneQuery },
@@ -129,7 +129,7 @@ function scimUserRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 			async ({ actor, params, request, query }) => {
 				const { input, name } = userPatch(patchOperations(await body(request)))
 				const current = await getScimUser(deps, actor, params.id)
-				await updateScimUser(deps, actor, params.id, { ...input, name: nameFrom(name, current.name) })
+				await updateScimUser(deps, actor, params.id, { ...input, ...nameInput(name, current) })
 				return user(actor, params.id, query)
 			},
 			{ scim: true, params: id, parse: 'none', query: oneQuery },

@@ -41,6 +41,9 @@ import { hashPassword } from '../password-hash.ts'
 export interface ScimUserInput {
 	userName?: string
 	name?: string
+	/** The parts the name was made of, when the provider sent parts (kept beside it: `nameParts`); null: none. */
+	givenName?: string | null
+	familyName?: string | null
 	externalId?: string | null
 	active?: boolean
 }
@@ -52,6 +55,8 @@ const personColumns = {
 	role: memberships.role,
 	removedAt: memberships.removedAt,
 	externalId: scimUsers.externalId,
+	givenName: scimUsers.givenName,
+	familyName: scimUsers.familyName,
 	created: memberships.createdAt,
 	scimUpdated: scimUsers.updatedAt,
 }
@@ -63,6 +68,8 @@ interface Row {
 	role: string
 	removedAt: Date | null
 	externalId: string | null
+	givenName: string | null
+	familyName: string | null
 	created: Date
 	scimUpdated: Date | null
 }
@@ -74,6 +81,8 @@ const toPerson = (r: Row): ScimPerson => ({
 	role: r.role,
 	active: r.removedAt === null,
 	externalId: r.externalId,
+	givenName: r.givenName,
+	familyName: r.familyName,
 	created: r.created,
 	lastModified: [r.created, r.scimUpdated, r.removedAt].filter((d): d is Date => d instanceof Date).sort((a, b) => b.getTime() - a.getTime())[0]!,
 })
@@ -254,7 +263,15 @@ export async function createScimUser(deps: AppDeps, actor: Actor, input: ScimUse
 				.set({ role, grants: [], removedAt })
 				.where(and(eq(memberships.workspaceId, actor.workspaceId), eq(memberships.userId, id)))
 		else await tx.insert(memberships).values({ workspaceId: actor.workspaceId, userId: id, role, removedAt })
-		await tx.insert(scimUsers).values({ workspaceId: actor.workspaceId, userId: id, externalId: input.externalId ?? null })
+		await tx
+			.insert(scimUsers)
+			.values({
+				workspaceId: actor.workspaceId,
+				userId: id,
+				externalId: input.externalId ?? null,
+				givenName: input.givenName ?? null,
+				familyName: input.familyName ?? null,
+			})
 		await settleInvitations(tx, { workspaceId: actor.workspaceId, userId: id, now: deps.now() })
 		await recordActivity(tx, actor, { action: 'person.provisioned', targetType: 'user', targetId: id, detail: { email, role, active } })
 		return id
@@ -275,6 +292,8 @@ export async function replaceScimUser(deps: AppDeps, actor: Actor, userId: strin
 	return updateScimUser(deps, actor, userId, {
 		userName: input.userName,
 		name: input.name ?? '',
+		givenName: input.givenName ?? null,
+		familyName: input.familyName ?? null,
 		externalId: input.externalId ?? null,
 		active: input.active,
 	})
@@ -302,13 +321,15 @@ export async function updateScimUser(deps: AppDeps, actor: Actor, userId: string
 			}
 		}
 		if (input.externalId !== undefined && input.externalId !== person.externalId) changed.externalId = input.externalId
+		const kept = {
+			...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
+			...(input.givenName !== undefined ? { givenName: input.givenName } : {}),
+			...(input.familyName !== undefined ? { familyName: input.familyName } : {}),
+		}
 		await tx
 			.insert(scimUsers)
-			.values({ workspaceId: actor.workspaceId, userId, externalId: input.externalId !== undefined ? input.externalId : person.externalId })
-			.onConflictDoUpdate({
-				target: [scimUsers.workspaceId, scimUsers.userId],
-				set: { updatedAt: now, ...(input.externalId !== undefined ? { externalId: input.externalId } : {}) },
-			})
+			.values({ workspaceId: actor.workspaceId, userId, externalId: person.externalId, givenName: person.givenName, familyName: person.familyName, ...kept })
+			.onConflictDoUpdate({ target: [scimUsers.workspaceId, scimUsers.userId], set: { updatedAt: now, ...kept } })
 		if (Object.keys(changed).length)
 			await recordActivity(tx, actor, { action: 'person.details_changed', targetType: 'user', targetId: userId, detail: { email: person.email, ...changed } })
 		if (input.active !== undefined && input.active !== person.active) await setActive(deps, tx, actor, person, input.active)

@@ -406,6 +406,20 @@ describe('Users', () => {
 		).toBe(lone)
 	})
 
+	test('a name sent in parts comes back in those parts; a part changed alone keeps the others whole', async () => {
+		const { scim } = await provisioned()
+		const made = await scim('POST', '/Users', newUser(email(), { name: { givenName: 'Mary Ann', familyName: 'Smith' } }))
+		expect(made.json).toMatchObject({ displayName: 'Mary Ann Smith', name: { givenName: 'Mary Ann', familyName: 'Smith' } })
+		const id = made.json.id
+		const patched = await scim('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'name.familyName', value: 'van der Berg' }] })
+		expect(patched.json).toMatchObject({ displayName: 'Mary Ann van der Berg', name: { givenName: 'Mary Ann', familyName: 'van der Berg' } })
+		const given = await scim('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', value: { 'name.givenName': 'Anne Marie' } }] })
+		expect(given.json.name).toMatchObject({ givenName: 'Anne Marie', familyName: 'van der Berg' })
+		// A PUT's parts are the whole of them; one that sends a whole name only keeps no parts.
+		const put = await scim('PUT', `/Users/${id}`, { ...newUser(made.json.userName), name: undefined, displayName: 'Jo Lee Park' })
+		expect(put.json).toMatchObject({ displayName: 'Jo Lee Park', name: { givenName: 'Jo', familyName: 'Lee Park' } })
+	})
+
 	test('a value of the wrong type is refused (invalidValue), never taken as "not sent": nothing is cleared', async () => {
 		const { scim } = await provisioned()
 		const made = await scim('POST', '/Users', newUser(email(), { externalId: 'ext-1' }))
