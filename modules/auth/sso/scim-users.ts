@@ -263,15 +263,13 @@ export async function createScimUser(deps: AppDeps, actor: Actor, input: ScimUse
 				.set({ role, grants: [], removedAt })
 				.where(and(eq(memberships.workspaceId, actor.workspaceId), eq(memberships.userId, id)))
 		else await tx.insert(memberships).values({ workspaceId: actor.workspaceId, userId: id, role, removedAt })
-		await tx
-			.insert(scimUsers)
-			.values({
-				workspaceId: actor.workspaceId,
-				userId: id,
-				externalId: input.externalId ?? null,
-				givenName: input.givenName ?? null,
-				familyName: input.familyName ?? null,
-			})
+		await tx.insert(scimUsers).values({
+			workspaceId: actor.workspaceId,
+			userId: id,
+			externalId: input.externalId ?? null,
+			givenName: input.givenName ?? null,
+			familyName: input.familyName ?? null,
+		})
 		await settleInvitations(tx, { workspaceId: actor.workspaceId, userId: id, now: deps.now() })
 		await recordActivity(tx, actor, { action: 'person.provisioned', targetType: 'user', targetId: id, detail: { email, role, active } })
 		return id
