@@ -11,7 +11,7 @@
  */
 import type { TSchema } from '@sinclair/typebox'
 import type { FieldError } from './errors.ts'
-import { cutText } from './untrusted.ts'
+import { cutText, isBlank } from './untrusted.ts'
 
 type Schema = TSchema & Record<string, any>
 
@@ -162,7 +162,7 @@ function checkString(schema: Schema, value: unknown, path: string, fail: (m: str
 	const length = codePoints(value)
 	if (typeof schema.minLength === 'number' && length < schema.minLength)
 		return fail(schema.minLength === 1 ? 'must not be empty' : `must be at least ${schema.minLength} characters`)
-	if (schema['x-not-blank'] && value.trim() === '') return fail('must not be blank')
+	if (schema['x-not-blank'] && isBlank(value)) return fail('must not be blank')
 	if (typeof schema.maxLength === 'number' && length > schema.maxLength) {
 		if (schema['x-truncate']) {
 			out.truncated.push(path)

@@ -1,9 +1,9 @@
-import { expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { Type as t } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { newCredential } from './credentials.ts'
 import { checkValue } from './schema-check.ts'
-import { cleanLine, cutText, defuse, TEXT_AUTHORS, textOf, untrusted, untrustedLine, UntrustedLine, UntrustedText } from './untrusted.ts'
+import { cleanLine, cutText, defuse, isBlank, TEXT_AUTHORS, textOf, untrusted, untrustedLine, UntrustedLine, UntrustedText } from './untrusted.ts'
 
 test('HTML is removed from untrusted text: known elements, and any tag with attributes', () => {
 	expect(defuse('Hi <b>there</b><br/><script>alert(1)</script>')).toBe('Hi therealert(1)')
@@ -126,4 +126,12 @@ test('a line passed on unchanged is exactly what the full clean-up makes of it',
 		for (let j = next(7); j > 0; j--) line += pieces[next(pieces.length)]
 		expect(untrustedLine(line, 'vendor', 10_000)!.text).toBe(full(line))
 	}
+})
+
+describe('isBlank', () => {
+	test('text that draws nothing is blank; anything readable is not', () => {
+		for (const blank of ['', ' ', '\u00a0\u3000', '\u200b\u200b', '\u2800\u115f', '\ufeff\u00ad', '\u202e \u2066', '\u0301', '\u3164\uffa0'])
+			expect([blank, isBlank(blank)]).toEqual([blank, true])
+		for (const text of ['a', ' Java ', '\u200bx', '日本', '😀', '\u0915\u094d\u0937']) expect([text, isBlank(text)]).toEqual([text, false])
+	})
 })

@@ -31,6 +31,16 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 const MAY_NEED_CLEANING =
 	/[\r\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff]/
 
+/**
+ * What draws nothing: spaces of every kind, control and format characters (zero-width spaces, the
+ * soft hyphen, direction marks), combining marks with nothing to combine with, and the characters
+ * fonts draw empty (Hangul fillers, the blank Braille pattern).
+ */
+const DRAWS_NOTHING = /[\s\p{Z}\p{Cc}\p{Cf}\p{M}\u115f\u1160\u3164\uffa0\u2800]/gu
+
+/** True when the text shows nothing a person could read: a title of zero-width spaces is blank, not a title. */
+export const isBlank = (text: string) => text.replace(DRAWS_NOTHING, '') === ''
+
 /** The text with invisible and control characters removed (newlines and tabs kept). */
 export function cleanText(text: string): string {
 	if (!MAY_NEED_CLEANING.test(text)) return text

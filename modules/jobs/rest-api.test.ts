@@ -237,7 +237,9 @@ describe('status codes per operation', () => {
 		const p = await publish(key, { location: 'Austin, TX' })
 		expectErrorBody(p, 422)
 		expect(p.json.fields.map((f: { field: string }) => f.field).sort()).toEqual(['title', 'vendorJobId'])
-		expect((await publish(key, { vendorJobId: 'J-1', title: '   ' })).status).toBe(422)
+		// A title that draws nothing (spaces, zero-width and format characters, blank glyphs) is no title.
+		for (const title of ['   ', '\u200b\u200b', '\u2800\u115f', '\ufeff\u00ad'])
+			expect((await publish(key, { vendorJobId: 'J-1', title })).json.fields, title).toEqual([{ field: 'title', message: 'must not be blank' }])
 		expect((await publish(key, { vendorJobId: '', title: 'QA' })).status).toBe(422)
 		await publish(key, { vendorJobId: 'J-1', title: 'QA' })
 		const c = await change(key, 'J-1', {})

@@ -20,7 +20,7 @@ import { contributionsTo } from '../../core/registry.ts'
 import { idKey, keysetPage, newestFirst, timeKey, type Order } from '../../core/paging.ts'
 import { htmlToText, sanitizeDescription } from '../../core/sanitize.ts'
 import { isoInstant } from '../../core/time.ts'
-import { textOf, untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
+import { isBlank, textOf, untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { recordEvent } from '../events/index.ts'
 import { jobChanged, jobEventOf } from './events.ts'
@@ -329,7 +329,7 @@ export async function createJob(deps: AppDeps, actor: Actor, input: CreateJobInp
 	if (tooLarge.length) throw invalid(tooLarge.map((field) => ({ field, message: `must be at most ${MAX_SALARY}` })))
 	if (input.salaryMin !== undefined && input.salaryMax !== undefined && input.salaryMin > input.salaryMax)
 		throw invalid([{ field: 'salaryMin', message: 'must not be greater than salaryMax' }])
-	if (!input.title.trim()) throw invalid([{ field: 'title', message: 'must not be blank' }])
+	if (isBlank(input.title)) throw invalid([{ field: 'title', message: 'must not be blank' }])
 	// One-line fields are one line through every door (the Job Publish API refuses the same, rest-text.ts).
 	const multiline = lineBreakErrors(input as unknown as Record<string, unknown>, [
 		'title',
