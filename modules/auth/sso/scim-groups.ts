@@ -29,6 +29,7 @@ export function requireGroup(id: string): PersonRole {
 }
 
 const GROUP_FILTERS = 'displayName, id, externalId or members eq "…"'
+const GROUP_PATHS = ['displayname', 'id', 'externalid', 'members', 'members.value']
 
 /**
  * A `filter` on the groups (RFC 7644 §3.4.2.2), `eq` terms joined by `and`: `displayName` (in any
@@ -38,6 +39,8 @@ const GROUP_FILTERS = 'displayName, id, externalId or members eq "…"'
 export function groupFilter(filter: string | undefined): (group: ScimGroup) => boolean {
 	const terms = filterTerms(filter, GROUP_SCHEMA, GROUP_FILTERS)
 	const tests = terms.map((term): ((g: ScimGroup) => boolean) => {
+		// The attribute first: a value's type is only worth a word for an attribute a group has.
+		if (!GROUP_PATHS.includes(term.path)) throw unsupportedFilter(`${term.path} is not supported: use ${GROUP_FILTERS}`)
 		const text = textOf(term)
 		if (term.path === 'displayname') return (g) => roleOfGroup(text) === g.role
 		if (term.path === 'id') return (g) => g.role === text

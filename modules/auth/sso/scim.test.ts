@@ -471,6 +471,10 @@ describe('Groups are the roles', () => {
 		const admins = await scim('GET', `/Groups?filter=${encodeURIComponent('displayName eq "Admin"')}&excludedAttributes=members`)
 		expect(admins.json.Resources).toEqual([expect.objectContaining({ id: 'admin', displayName: 'Admin' })])
 		expect(admins.json.Resources[0].members).toBeUndefined()
+		// An attribute groups do not have is named as such, whatever the value's type.
+		const unsupported = await scim('GET', `/Groups?filter=${encodeURIComponent('active eq true')}`)
+		expect(unsupported.status).toBe(400)
+		expect(unsupported.json).toMatchObject({ scimType: 'invalidFilter', detail: expect.stringContaining('active is not supported') })
 
 		const added = await scim('PATCH', '/Groups/admin', { schemas: [PATCH], Operations: [{ op: 'Add', path: 'members', value: [{ value: person.userId }] }] })
 		expect(added.status).toBe(200)
