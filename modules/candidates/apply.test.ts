@@ -7,6 +7,7 @@
 import { describe, expect, test } from 'bun:test'
 import { eq, sql } from 'drizzle-orm'
 import { normalDomain } from '../../core/email.ts'
+import { fileStore } from '../../core/files.ts'
 import { rewriteStoredAddresses } from '../../core/stored-addresses.ts'
 import { logLines, newWorkspace, testDeps, unique, type TestWorkspace } from '../../tests/helpers.ts'
 import { newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
@@ -84,5 +85,41 @@ describe('candidates stored before addresses had one spelling', () => {
 		// Nothing left to do for this workspace's rows: a second run leaves the twin as it is.
 		await rewriteStoredAddresses(deps, candidateAddresses)
 		expect(await emailOf(twin)).toBe(`bo@${domain.unicode}`)
+	})
+})
+
+describe('applying again', () => {
+	test('the new résumé replaces the old one, whose file is deleted (an erasure knows only the current file)', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		const email = `${unique('again')}@example.com`
+		const first = await apply(ws, email, 'QA Engineer')
+		const pathOf = async () => (await deps.db.select({ path: candidates.resumePath }).from(candidates).where(eq(candidates.id, first.candidateId)))[0]!.path!
+		const firstFile = await pathOf()
+		expect(await fileStore(deps.config).get(firstFile)).not.toBeNull()
+		const second = await apply(ws, email, 'Test Lead')
+		expect(second.candidateId).toBe(first.candidateId)
+		const secondFile = await pathOf()
+		expect(secondFile).not.toBe(firstFile)
+		expect(await fileStore(deps.config).get(firstFile)).toBeNull()
+		expect(await fileStore(deps.config).get(secondFile)).not.toBeNull()
+	})
+
+	test('a name that draws nothing (Hangul fillers, lone combining marks, a blank Braille pattern) is refused', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		const job = await newVendorJob(ws, { title: 'QA Engineer' })
+		for (const name of ['\u3164\u3164', '\u0301\u0301', '\u2800']) {
+			const refused = await applyToJob(deps, {
+				workspace: ws,
+				job: { id: job, title: 'QA Engineer', status: 'Open', mustHave: null },
+				name,
+				email: `${unique('blank')}@example.com`,
+				phone: '+1 737 555 0142',
+				resume: { bytes: samplePdf('Resume'), fileName: 'r.pdf' },
+				answers: {},
+			}).catch((e) => e)
+			expect(refused.fields, JSON.stringify(name)).toEqual([{ field: 'name', message: 'Enter your name' }])
+		}
 	})
 })

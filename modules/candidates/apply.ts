@@ -27,7 +27,7 @@ import { emailProblem, normalEmail } from '../../core/email.ts'
 import type { AddressColumn } from '../../core/stored-addresses.ts'
 import { AppError, invalid, type FieldError } from '../../core/errors.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
-import { cleanLine, cleanText } from '../../core/untrusted.ts'
+import { cleanLine, cleanText, isBlank } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { recordEvent } from '../events/index.ts'
 import { applicationCreated, candidateCreated } from './events.ts'
@@ -94,7 +94,7 @@ const READERS_BUSY_RETRY_SECONDS = 30
 function validate(input: ApplyInput, questions: JobQuestion[]): FieldError[] {
 	const errors: FieldError[] = []
 	const name = cleanLine(input.name, 500)
-	if (!name) errors.push({ field: 'name', message: 'Enter your name' })
+	if (!name || isBlank(name)) errors.push({ field: 'name', message: 'Enter your name' })
 	else if ([...name].length > 120) errors.push({ field: 'name', message: 'Your name must be at most 120 characters' })
 	const emailWrong = emailProblem(normalEmail(input.email), 'Enter an e-mail address like name@example.com')
 	if (emailWrong) errors.push({ field: 'email', message: emailWrong })
@@ -199,12 +199,15 @@ async function writeApplication(tx: Db, deps: AppDeps, input: ApplyInput, applic
 	const ws = input.workspace
 	await ensureStages(tx, ws.id)
 	const [first] = await deps.database.rows<{ key: string }>(sql`select key from pipeline_stages where workspace_id = ${ws.id} order by position limit 1`, tx)
-	const [candidate] = await deps.database.rows<{ id: string; inserted: boolean }>(
+	// Applying again replaces the résumé: the one it replaces is read in the same statement (a query
+	// in RETURNING sees the row as it was when the statement began), and its file deleted once this
+	// commits; left on disk, an erasure (which knows only the current file) would have kept it.
+	const [candidate] = await deps.database.rows<{ id: string; inserted: boolean; replacedResume: string | null }>(
 		sql`insert into candidates (id, workspace_id, name, email, phone, resume_file_name, resume_mime, resume_path, resume_text, source)
 				values (${newId('cand')}, ${ws.id}, ${applicant.name}, ${applicant.email}, ${applicant.phone}, ${applicant.fileName}, ${RESUME_MIME[applicant.type]}, ${app.resumeKey}, ${app.text}, 'careers')
 				on conflict (workspace_id, email) do update set name = excluded.name, phone = excluded.phone, resume_file_name = excluded.resume_file_name, resume_mime = excluded.resume_mime,
 					resume_path = excluded.resume_path, resume_text = excluded.resume_text, updated_at = now()
-				returning id, (xmax = 0) as inserted`,
+				returning id, (xmax = 0) as inserted, (select p.resume_path from candidates p where p.id = candidates.id) as "replacedResume"`,
 		tx,
 	)
 	const inserted = await deps.database.rows<{ id: string }>(
@@ -219,7 +222,13 @@ async function writeApplication(tx: Db, deps: AppDeps, input: ApplyInput, applic
 		if (answer) await tx.execute(sql`insert into application_answers (application_id, question_id, answer) values (${app.id}, ${q.id}, ${answer})`)
 	}
 	await input.alongside?.(tx, { workspaceId: ws.id, applicationId: app.id, candidateId: candidate!.id, jobId: input.job.id })
-	return { candidateId: candidate!.id, newCandidate: Boolean(candidate!.inserted), stage: first!.key }
+	const replaced = candidate!.replacedResume
+	return {
+		candidateId: candidate!.id,
+		newCandidate: Boolean(candidate!.inserted),
+		stage: first!.key,
+		replacedResume: replaced && replaced !== app.resumeKey ? replaced : null,
+	}
 }
 
 /** Notify, in the same transaction: the activity line, the events, and the confirmation e-mail to the applicant. */
@@ -283,6 +292,7 @@ export async function applyToJob(deps: AppDeps, input: ApplyInput): Promise<Appl
 			await notifyApplication(tx, deps, input, applicant, { applicationId: app.id, ...written })
 			return written
 		})
+		if (result.replacedResume) await deleteResume(deps, result.replacedResume)
 		if (!result.newCandidate) await recheckOtherApplications(deps, ws.id, result.candidateId, app.id)
 		return {
 			type: 'application',
