@@ -202,6 +202,16 @@ describe('job alerts from a search', () => {
 	})
 })
 
+describe('asked at the same moment', () => {
+	test('eight requests at once for one address and search make one alert (on PostgreSQL each has its own connection)', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		const email = `${unique('burst')}@example.test`
+		await Promise.all(Array.from({ length: 8 }, () => requestAlert(deps, ws, email, { ...NO_CRITERIA, q: 'java' })))
+		expect(await alertsOf(ws)).toHaveLength(1)
+	})
+})
+
 describe('a candidate’s data', () => {
 	test('their alerts (by e-mail address) are in their export and deleted by their erasure; others stay', async () => {
 		const deps = await testDeps()

@@ -22,7 +22,7 @@ import { emailProblem, normalEmail } from '../../core/email.ts'
 import { invalid } from '../../core/errors.ts'
 import type { AddressColumn } from '../../core/stored-addresses.ts'
 import { plural } from '../../core/ui.ts'
-import type { Db } from '../../db/client.ts'
+import { type Db, lockUntilCommit } from '../../db/client.ts'
 import { type Workspace, workspacesById } from '../auth/index.ts'
 import { enqueueMail, JOB_ALERT_MAIL } from '../outbox/index.ts'
 import { jobUrl } from '../jobs/index.ts'
@@ -54,6 +54,9 @@ export async function requestAlert(deps: AppDeps, ws: Workspace, emailTyped: str
 	if (problem) throw invalid([{ field: 'email', message: problem }])
 	const token = randomToken()
 	await deps.db.transaction(async (tx) => {
+		// One request at a time per address: two at once both found no alert and made one each (a digest
+		// a day for each, on PostgreSQL; the embedded database runs one transaction at a time anyway).
+		await lockUntilCommit(tx, `job_alerts:${ws.id}:${email}`)
 		const same = and(
 			eq(jobAlerts.workspaceId, ws.id),
 			eq(jobAlerts.email, email),
