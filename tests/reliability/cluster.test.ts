@@ -21,6 +21,7 @@ import {
 	scratchPostgresDatabase,
 	sleep,
 	startServer,
+	waitFor,
 	type Pgbouncer,
 	type PrivateRedis,
 	type ServerProcess,
@@ -265,7 +266,11 @@ describeProcesses('several instances', () => {
 			const victim = servers[1]!
 			const killedAt = Date.now()
 			victim.kill('SIGKILL')
+			// At least 4 s and 100 requests after the kill: the load's timer lags on a busy machine (4 s
+			// alone once gave 97 requests where about 160 were asked), and what is checked is that the others
+			// carry the load, not how fast this machine sends it.
 			await sleep(4000)
+			await waitFor('100 requests sent after the kill answered', () => load.outcomes.filter((o) => o.start > killedAt).length >= 100, 60_000)
 			const outcomes = await load.stop()
 			const failed = outcomes.filter((o) => o.status !== 200 && o.status !== 201)
 			// Only requests that were in flight at the moment of the kill may fail; publishing (idempotent)
@@ -278,7 +283,7 @@ describeProcesses('several instances', () => {
 				expect({ kind: o.kind, status: o.status, inFlightAtKill: wasInFlight(o) }).toEqual({ kind: o.kind, status: o.status, inFlightAtKill: true })
 			expect(failed.filter((o) => o.kind === 'publish')).toEqual([])
 			expect(failed.length).toBeLessThanOrEqual(inFlight.length)
-			expect(outcomes.filter((o) => o.start > killedAt).length).toBeGreaterThan(100)
+			expect(outcomes.filter((o) => o.start > killedAt).length).toBeGreaterThanOrEqual(100)
 			const answeredBy = new Set(outcomes.filter((o) => o.start > killedAt + 1000).map((o) => o.servedBy?.split(',').pop()?.trim()))
 			expect(answeredBy.has(`127.0.0.1:${victim.port}`)).toBe(false)
 
