@@ -44,6 +44,10 @@ describe('core/time', () => {
 		expect(parseLocal('2026-11-01', '01:30', 'America/New_York')?.toISOString()).toBe('2026-11-01T05:30:00.000Z')
 		expect(parseLocal('2026-02-30', '09:00', 'UTC')).toBeNull()
 		expect(parseLocal('2026-02-10', '24:00', 'UTC')).toBeNull()
+		// Years whose next day or window would not be written alike by JavaScript and PostgreSQL, or that Date.UTC misreads.
+		expect(parseLocal('9999-12-31', '09:00', 'UTC')).toBeNull()
+		expect(parseLocal('0099-01-01', '09:00', 'UTC')).toBeNull()
+		expect(parseLocal('9998-12-31', '23:59', 'UTC')?.toISOString()).toBe('9998-12-31T23:59:00.000Z')
 		expect(parseLocalInput('2026-05-04T08:15', 'Asia/Kolkata')?.toISOString()).toBe('2026-05-04T02:45:00.000Z')
 		expect(startOfDay('2026-12-02', 'Asia/Kolkata')?.toISOString()).toBe('2026-12-01T18:30:00.000Z')
 		expect(offsetMinutes(instant, 'America/Chicago')).toBe(-360)

@@ -166,6 +166,7 @@ export function parseLocal(date: string, time: string, zone: string = currentTim
 	const t = TIME.exec(time.trim())
 	if (!d || !t) return null
 	const [year, month, day, hour, minute, second] = [d[1], d[2], d[3], t[1], t[2], t[3] ?? '0'].map(Number) as number[]
+	if (!isSupportedYear(year!)) return null
 	const asUtc = Date.UTC(year!, month! - 1, day!, hour!, minute!, second!)
 	const check = new Date(asUtc)
 	if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month! - 1 || check.getUTCDate() !== day || hour! > 23 || minute! > 59 || second! > 59)
@@ -182,6 +183,13 @@ export function parseLocal(date: string, time: string, zone: string = currentTim
 	// which is the typed time read with the offset before the gap, i.e. the moment after it.
 	return new Date(candidates.find(matches) ?? candidates[candidates.length - 1]!)
 }
+
+/**
+ * The years a typed date may fall in. A date of year 9999 plus a day or a window is year 10000,
+ * which JavaScript writes `+010000-…` and PostgreSQL refuses (a tool call failed with an internal
+ * error); before year 1000 nobody schedules anything, and `Date.UTC` reads 0–99 as 1900–1999.
+ */
+export const isSupportedYear = (year: number) => year >= 1000 && year <= 9998
 
 /** A `datetime-local` field's value (`YYYY-MM-DDTHH:MM`) read in a zone; null when it is not one. */
 export function parseLocalInput(value: string, zone: string = currentTimeZone()): Date | null {

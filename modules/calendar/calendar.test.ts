@@ -247,6 +247,11 @@ describe('get_calendar', () => {
 			{ from: '2026-01-01', to: '2027-06-01' },
 		])
 			expect((await w.people.owner.tool('get_calendar', bad)).isError).toBe(true)
+		// At the end of year 9999 the window's end is year 10000: refused as input, never an internal error.
+		for (const bad of [{ from: '9999-12-31' }, { from: '9999-12-31', to: '9999-12-31' }, { to: '9999-12-31T23:00:00Z' }, { from: '0099-01-01' }]) {
+			const refused = await w.people.owner.tool('get_calendar', bad)
+			expect([bad, refused.isError, refused.text]).toEqual([bad, true, expect.stringContaining('must be a date between the years 1000 and 9998')])
+		}
 	})
 })
 

@@ -15,6 +15,7 @@ import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { contributionsTo } from '../../core/registry.ts'
+import { isSupportedYear } from '../../core/time.ts'
 import { fetchSize, oneOf, pageOf, readCursor, TEXT, TIME } from '../../core/paging.ts'
 import { CALENDAR_TYPES, calendarSources, type CalendarEntry, type CalendarSource, type CalendarType } from './port.ts'
 import { afterPosition, compareMerged, sourcePosition, type MergedPosition } from '../../core/source-merge.ts'
@@ -43,6 +44,7 @@ export function parseWhen(value: string, field: string, endOfDay = false): Date 
 	const m = d ?? dt
 	if (!m) throw bad()
 	const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
+	if (!isSupportedYear(year)) throw invalid([{ field, message: 'must be a date between the years 1000 and 9998' }])
 	const [hour, minute, second] = dt ? [Number(dt[4]), Number(dt[5]), Number(dt[6] ?? 0)] : [0, 0, 0]
 	const ms = dt?.[7] ? Math.floor(Number(`0.${dt[7]}`) * 1000) : 0
 	const wall = Date.UTC(year, month - 1, day, hour, minute, second, ms)
