@@ -109,6 +109,8 @@ describe('the sender is verified by our receiving server’s results (INBOUND_MA
 		expect(got.messages.at(-1)).toMatchObject({
 			direction: 'in',
 			from: outside(c.email),
+			// The To header is the sender's own text too.
+			to: outside('no-reply@localhost'),
 			text: outside('I withdraw; send the offer to my new address.'),
 			senderCheck: 'not_verified',
 			senderCheckReason: 'DMARC failed for the From domain',

@@ -344,11 +344,11 @@ describe('the inbound webhook', () => {
 		})
 		const got = (await w.people.recruiter.tool('get_inbox_thread', { threadId: thread.id })).data.thread
 		const last = got.messages[got.messages.length - 1]
-		// Their address is labelled; ours (the portal's) is plain.
+		// Both addresses of a received message are labelled: its To header is the sender's text too.
 		expect(last).toMatchObject({
 			direction: 'in',
 			from: { untrusted: true, writtenBy: 'candidate', text: c.email },
-			to: expect.any(String),
+			to: { untrusted: true, writtenBy: 'candidate', text: expect.any(String) },
 			text: { text: 'I can start on the 1st.', writtenBy: 'candidate', untrusted: true },
 			delivery: null,
 		})

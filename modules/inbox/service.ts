@@ -172,8 +172,9 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 			set: { readAt: sql`greatest(${inboxStates.readAt}, ${readAt.toISOString()}::timestamptz)` },
 		})
 	const theirs = authorOf(row.counterpartType)
-	// Their address is labelled; ours (the portal's sending and receiving addresses) is plain. A received
-	// message is labelled with its own sender: the counterpart only when it came from their own address.
+	// Their address is labelled; ours (the portal's sending address) is plain. A received message's
+	// addresses are labelled with its own sender (the counterpart only when it came from their own
+	// address): its To header is the sender's text as much as its From.
 	const address = (text: string, by: TextAuthor) => (by === 'colleague' ? text : untrustedLine(text, by, 320))
 	const writer = (m: { writtenBy: string | null; direction: string }) => writerOf(m.writtenBy, m.direction, row.counterpartType)
 	return {
@@ -185,7 +186,7 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 			direction: m.direction,
 			channel: m.channel,
 			from: address(m.fromAddress, writer(m)),
-			to: address(m.toAddress, m.direction === 'out' ? theirs : 'colleague'),
+			to: address(m.toAddress, m.direction === 'out' ? theirs : writer(m)),
 			subject: untrustedLine(m.subject, writer(m), 200),
 			text: untrusted(m.text, writer(m), 8000),
 			at: isoInstant(m.at),
