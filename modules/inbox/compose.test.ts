@@ -13,8 +13,8 @@ import type { Actor } from '../../core/actor.ts'
 import { personActor } from '../auth/index.ts'
 import { outbox } from '../outbox/table.ts'
 import { AppError } from '../../core/errors.ts'
-import { composeMessage } from './compose.ts'
-import { setSignature } from '../templates/index.ts'
+import { composeMessage, recipientOf, startFromTemplate } from './compose.ts'
+import { getTemplate, setSignature } from '../templates/index.ts'
 import { messageTemplates } from '../templates/table.ts'
 import { inboxMessages, inboxThreads } from './table.ts'
 
@@ -95,6 +95,29 @@ describe('New message', () => {
 		const [thread] = await deps.db.select().from(inboxThreads).where(eq(inboxThreads.candidateId, w.candidate))
 		const messages = await deps.db.select().from(inboxMessages).where(eq(inboxMessages.threadId, thread!.id))
 		expect(messages.map((m) => [m.outboxId, m.text])).toEqual([[row!.id, 'Hi Ava, about Senior Java Developer.']])
+	})
+
+	test('braces in a record’s own text are filled in once: what the form shows is what is sent, and it can be sent as shown', async () => {
+		const deps = await testDeps()
+		const candidate = await newCandidate(w.ws, { name: 'Eve {{recruiter.email}}', email: `eve.${w.ws.slug}@example.test` }, deps)
+		const job = await newVendorJob(w.ws, { title: 'QA {{ Lead' }, deps)
+		const app = await newApplication(w.ws, candidate, job, {}, deps)
+		await setSignature(deps, w.owner, 'Olga, Test Staffing')
+		const template = await getTemplate(deps, w.owner, w.template)
+		const recipient = await recipientOf(deps, w.owner, { applicationId: app })
+		const started = await startFromTemplate(deps, w.owner, recipient, template)
+		expect(started.subject).toBe('QA { { Lead role')
+		const sent = await composeMessage(deps, w.owner, {
+			applicationId: app,
+			channel: 'email',
+			subject: started.subject,
+			body: started.body,
+			templateId: w.template,
+		})
+		const [row] = await deps.db.select().from(outbox).where(eq(outbox.id, sent.outboxId))
+		expect(row!.subject).toBe('QA { { Lead role')
+		expect(row!.text).not.toContain(w.recruiter.email)
+		expect(row!.text).not.toContain('owner')
 	})
 
 	test('a merge field without a value, or an unknown one, refuses the message on its field; what was typed stays; nothing is queued', async () => {
