@@ -2,6 +2,7 @@
  * What an uploaded file really is, from its first bytes (never from its name or the browser's
  * claim), and a clean file name to show.
  */
+import { cleanText, isBlank } from '../../core/untrusted.ts'
 
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
 
@@ -20,15 +21,20 @@ export function detectType(bytes: Uint8Array): DocumentType | null {
 	return null
 }
 
-/** The base name without paths or control characters, at most 120 characters; a fallback when nothing is left. */
+/**
+ * The base name without paths, control or invisible characters (a right-to-left override made
+ * `invoice\u202Efdp.exe` read as `invoiceexe.pdf`), at most 120 characters; a fallback when nothing
+ * readable is left.
+ */
 export function cleanFileName(name: string, fallback: string): string {
 	const base = name.split(/[\\/]/).pop() ?? ''
-	const clean = base
+	const clean = cleanText(base)
 		.replace(/[\0-\x1f\x7f"<>|*?:]/g, '')
 		.replace(/\s+/g, ' ')
 		.trim()
 	const chars = [...clean]
-	return chars.length ? (chars.length > 120 ? chars.slice(chars.length - 120).join('') : clean) : fallback
+	if (isBlank(clean)) return fallback
+	return chars.length > 120 ? chars.slice(chars.length - 120).join('') : clean
 }
 
 /** A file name for an attachment: `Jane_Doe-dl.pdf` (safe in any mail client). */
