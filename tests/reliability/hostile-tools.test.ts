@@ -85,4 +85,32 @@ describe('every tool, through /api/mcp', () => {
 			expect({ params, internal: res.message?.error?.code === -32603 }).toEqual({ params, internal: false })
 		}
 	})
+
+	test('malformed params of any method are invalid params (-32602), never an internal error', async () => {
+		for (const [method, params] of [
+			['tools/list', { cursor: 42 }],
+			['prompts/list', { cursor: {} }],
+			['prompts/get', { name: 'x', arguments: null }],
+			['prompts/get', { name: 42 }],
+			['resources/read', { uri: 42 }],
+			['resources/templates/list', { cursor: [] }],
+			['initialize', { protocolVersion: 20250618, capabilities: {}, clientInfo: { name: 't', version: '1' } }],
+		] as const) {
+			const res = await rpc(token, method, params as Record<string, unknown>)
+			expect({ method, params, status: res.status < 500, code: res.message?.error?.code }).toEqual({ method, params, status: true, code: -32602 })
+		}
+	})
+
+	test('names that are properties of every object (toString, constructor, __proto__) are unknown tools and prompts, not "disabled" ones', async () => {
+		for (const name of ['toString', 'constructor', 'hasOwnProperty', '__proto__', 'valueOf']) {
+			const tool = await rpc(token, 'tools/call', { name, arguments: {} })
+			expect({ name, message: tool.message?.error?.message }).toEqual({ name, message: `Tool ${name} not found` })
+			const prompt = await rpc(token, 'prompts/get', { name })
+			expect({ name, code: prompt.message?.error?.code, notFound: /not found/i.test(prompt.message?.error?.message ?? '') }).toEqual({
+				name,
+				code: -32602,
+				notFound: true,
+			})
+		}
+	})
 })
