@@ -5,6 +5,7 @@
 import { t } from 'elysia'
 import { AppError } from '../errors.ts'
 import type { RefusedForm } from '../module.ts'
+import { ownEntry } from '../own-entry.ts'
 
 /** The body of a portal form: its fields are read with `formText`/`formList`; the CSRF field is checked by `auth`. */
 export const formBody = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
@@ -78,5 +79,4 @@ export function seeOther(path: string, done?: string, fragment?: string): Respon
 }
 
 /** The confirmation a page shows for `?done=<key>` (undefined for none or an unknown key). */
-export const doneNotice = (notices: Readonly<Record<string, string>>, key: string | undefined): string | undefined =>
-	key && Object.hasOwn(notices, key) ? notices[key] : undefined
+export const doneNotice = (notices: Readonly<Record<string, string>>, key: string | undefined): string | undefined => (key ? ownEntry(notices, key) : undefined)

@@ -1,3 +1,5 @@
+import { ownEntry } from '../../core/own-entry.ts'
+
 /**
  * Where a careers-site visitor came from: the `utm_source` of the address when there is one,
  * else the referring site mapped to a known name (google.com, google.co.uk → `google`), else
@@ -34,7 +36,7 @@ export const SOURCE_LABELS: Record<string, string> = {
 	email: 'E-mail',
 }
 
-export const sourceLabel = (source: string) => SOURCE_LABELS[source] ?? source
+export const sourceLabel = (source: string) => ownEntry(SOURCE_LABELS, source) ?? source
 
 const BOT = /bot|crawl|spider|slurp|preview|facebookexternalhit|headless|lighthouse|monitor|curl\/|wget\//i
 

@@ -17,6 +17,7 @@ import type { ApplicationState } from './progress.ts'
 import { REJECT_REASONS } from './bulk.ts'
 import { MOVE_PERMISSION } from './stage-move.ts'
 import { stagesOf } from './stages.ts'
+import { ownEntry } from '../../core/own-entry.ts'
 
 /** Cards per stage column on the job's main view. */
 const CARDS_PER_STAGE = 5
@@ -118,7 +119,7 @@ const LIST_STATE: Record<string, ApplicationState> = { closed: 'closed', archive
 const LIST_HEADING: Record<ApplicationState, string> = { active: '', closed: 'Rejected or withdrawn', archived: 'Archived applications' }
 
 async function pipelineList(deps: AppDeps, session: PageSession, jobId: string, q: PageQuery): Promise<SafeHtml> {
-	const state: ApplicationState = q.stage !== undefined ? 'active' : LIST_STATE[q.list!]!
+	const state: ApplicationState = q.stage !== undefined ? 'active' : ownEntry(LIST_STATE, q.list!)!
 	const list = await jobPipelineList(deps, session.actor, { jobId, stageKey: q.stage, state, limit: PER_PAGE, cursor: q.cursor })
 	const heading = list.stage ? list.stage.label : LIST_HEADING[state]
 	const base = list.stage ? `/jobs/${jobId}?stage=${encodeURIComponent(list.stage.key)}` : `/jobs/${jobId}?list=${q.list}`
@@ -224,7 +225,7 @@ export const jobPageSections: readonly PageSection[] = [
 		notices: { moved: 'The application was moved: its stage change is in the activity log.' },
 		render: async (deps, session, jobId, { query: q = {}, notice } = {}) => {
 			if (mainView(q)) return pipelineBoard(deps, session, jobId, notice)
-			if (q.stage !== undefined || (q.list !== undefined && LIST_STATE[q.list])) return pipelineList(deps, session, jobId, q)
+			if (q.stage !== undefined || (q.list !== undefined && ownEntry(LIST_STATE, q.list))) return pipelineList(deps, session, jobId, q)
 			return null
 		},
 	},

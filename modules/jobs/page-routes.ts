@@ -10,7 +10,9 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError, type FieldError } from '../../core/errors.ts'
 import { pageSections, type SafeHtml } from '../../core/html.ts'
 import type { PageSession } from '../../core/http/auth.ts'
+import { doneNotice } from '../../core/http/form.ts'
 import type { HttpKit, PageQuery } from '../../core/module.ts'
+import { ownEntry } from '../../core/own-entry.ts'
 import { checkValue } from '../../core/schema-check.ts'
 import { formValues, parseJobForm, serviceErrors } from './job-form.ts'
 import { JOB_STATUSES, type JobStatus } from './model.ts'
@@ -126,14 +128,15 @@ async function showJob(deps: AppDeps, session: PageSession, jobId: string, query
 		return jobPage(deps, session, {
 			job,
 			sections: await pageSections(deps, 'job', session, jobId, { done: query.done }),
-			notice: query.done && Object.hasOwn(NOTICES, query.done) ? NOTICES[query.done] : undefined,
+			notice: doneNotice(NOTICES, query.done),
 		})
 	}
-	const label = query.list !== undefined ? (LISTS[query.list] ?? 'List') : 'Pipeline stage'
+	const listLabel = query.list === undefined ? undefined : ownEntry(LISTS, query.list)
+	const label = query.list !== undefined ? (listLabel ?? 'List') : 'Pipeline stage'
 	const refused = (problem: string, link: { href: string; text: string }) => jobPage(deps, session, { job, sections: [], list: { label, problem, link } })
 	const backToJob = { href: `/jobs/${jobId}`, text: 'Back to the job' }
 	if (query.stage !== undefined && query.list !== undefined) return refused('Ask for one list at a time: a stage or a list, not both.', backToJob)
-	if (query.list !== undefined && !LISTS[query.list])
+	if (query.list !== undefined && !listLabel)
 		return refused(`A job’s page has no list “${query.list}”: the lists are ${Object.keys(LISTS).join(', ')}.`, backToJob)
 	const pageQuery: PageQuery = { stage: query.stage, list: query.list, cursor: query.cursor }
 	let sections: SafeHtml[]

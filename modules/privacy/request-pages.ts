@@ -6,6 +6,7 @@
 import type { AppDeps } from '../../core/deps.ts'
 import type { FieldError } from '../../core/errors.ts'
 import type { PageSession } from '../../core/http/auth.ts'
+import { ownEntry } from '../../core/own-entry.ts'
 import { breakable, html, page, portalPage, type SafeHtml } from '../../core/html.ts'
 import { actionButton, csrfField, dataTable, errorSummary, facts, notice, pageHeader, plural, tag, textArea, textField, when } from '../../core/ui.ts'
 import type { Workspace } from '../auth/index.ts'
@@ -34,7 +35,7 @@ export function requestFormPage(ws: Workspace, s: RequestFormState): Response {
 	const kindError = errors.find((e) => e.field === 'kind')?.message
 	const res = page(
 		{ title: `Your data at ${ws.name}`, hasErrors: errors.length > 0, status: s.status ?? (errors.length ? 422 : 200) },
-		html`${errorSummary(errors)}${notice(s.done ? DONE[s.done] : null)}
+		html`${errorSummary(errors)}${notice((s.done && ownEntry(DONE, s.done)) || null)}
 <section class="card stack" aria-labelledby="privacy-h"><h1 id="privacy-h">Your data at ${ws.name}</h1>
 <p>If you applied to ${ws.name} or were put forward for one of its jobs, you can ask for a copy of the personal data it holds about you, or for its erasure. Enter the e-mail address you used: we send a link to it to confirm that the request is yours, and answer within ${DUE_DAYS} days of your confirmation.</p>
 <form method="post" action="${privacyPagePath(ws.slug)}" class="stack" novalidate><input type="hidden" name="csrf" value="${s.csrf}">

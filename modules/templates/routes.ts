@@ -3,7 +3,7 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import type { AppError } from '../../core/errors.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { formBody, formText, isRefusal } from '../../core/http/form.ts'
+import { doneNotice, formBody, formText, isRefusal } from '../../core/http/form.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { recentApplications } from '../candidates/index.ts'
 import { fillIn, fillInLine } from './fields.ts'
@@ -75,7 +75,7 @@ const listPage = async (deps: AppDeps, session: PageSession, o: { done?: string;
 		templates: await listTemplates(deps, session.actor),
 		footers: await footersOf(deps, deps.db, session.actor.workspaceId),
 		mayShare: mayShare(deps, session),
-		done: o.done ? (NOTICES[o.done] ?? null) : null,
+		done: doneNotice(NOTICES, o.done) ?? null,
 		footerKept: o.footerKept,
 		status: o.status,
 	})
@@ -86,7 +86,7 @@ const onePage = async (deps: AppDeps, session: PageSession, id: string, o: { pre
 	return templatePage(deps, session, {
 		template,
 		preview: await previewOf(deps, session, template, o.preview),
-		done: o.done ? (NOTICES[o.done] ?? null) : null,
+		done: doneNotice(NOTICES, o.done) ?? null,
 		kept: o.kept,
 		status: o.status,
 	})

@@ -3,7 +3,7 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import type { AppError } from '../../core/errors.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { formBody, formList, formText, isRefusal } from '../../core/http/form.ts'
+import { doneNotice, formBody, formList, formText, isRefusal } from '../../core/http/form.ts'
 import { revealCookie } from '../../core/http/reveal-cookie.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { endpointPage, endpointsPage, type Kept } from './pages.ts'
@@ -55,7 +55,7 @@ function kept(values: Kept['values'], error: AppError): Kept {
 const listPage = async (deps: AppDeps, session: PageSession, o: { done?: string; kept?: Kept; status?: number } = {}) =>
 	endpointsPage(deps, session, {
 		endpoints: await listEndpoints(deps, session.actor),
-		done: o.done ? (NOTICES[o.done] ?? null) : null,
+		done: doneNotice(NOTICES, o.done) ?? null,
 		kept: o.kept,
 		status: o.status,
 	})
@@ -113,7 +113,7 @@ export function webhookRoutes(deps: AppDeps, kit: HttpKit) {
 				const revealed = await newSecret.open(deps, cookie, session.sessionId)
 				return onePage(deps, session, endpoint, {
 					secret: revealed?.endpointId === endpoint.id ? { value: revealed.secret, rotated: revealed.rotated } : undefined,
-					done: query.done ? (NOTICES[query.done] ?? null) : null,
+					done: doneNotice(NOTICES, query.done) ?? null,
 				})
 			},
 			{ session: auth, params: t.Object({ id }), query: t.Object({ done: t.Optional(t.String({ maxLength: 20 })) }) },
