@@ -30,6 +30,21 @@ export function isTimeZone(zone: unknown): zone is string {
 	}
 }
 
+/**
+ * The name a zone is kept under: a listed name as it is; another name the runtime knows (`asia/kolkata`,
+ * the alias `Asia/Calcutta` some browsers report) spelled as the runtime spells it. Null for anything else.
+ */
+export function canonicalTimeZone(zone: unknown): string | null {
+	if (!isTimeZone(zone)) return null
+	return known.has(zone) ? zone : new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone
+}
+
+/** The zones to choose from, with `current` among them when it is a name the list does not hold (an alias). */
+export const timeZoneChoices = (current: string | null | undefined): readonly string[] =>
+	current && !known.has(current) && isTimeZone(current)
+		? [...TIME_ZONES, current].sort((a, b) => (a === UTC ? -1 : b === UTC ? 1 : a.localeCompare(b)))
+		: TIME_ZONES
+
 // ---- The zone of the request being answered ----
 
 const requestZone = new AsyncLocalStorage<{ zone: string }>()
@@ -200,7 +215,7 @@ export function parseLocalInput(value: string, zone: string = currentTimeZone())
 /** Midnight at the start of the day `YYYY-MM-DD` in a zone. */
 export const startOfDay = (day: string, zone: string = currentTimeZone()) => parseLocal(day, '00:00', zone)
 
-/** The day after `YYYY-MM-DD` (calendar arithmetic, no zone). */
+/** The day `days` after `YYYY-MM-DD` (calendar arithmetic, no zone); `day` must be a real date (check it with `startOfDay`). */
 export function nextDay(day: string, days = 1): string {
 	const d = new Date(`${day}T12:00:00Z`)
 	d.setUTCDate(d.getUTCDate() + days)

@@ -90,6 +90,23 @@ describe('times in the reader’s zone', () => {
 		expect(await zoneOf()).toBe('America/Los_Angeles')
 	})
 
+	test('a zone known by another spelling or an alias (asia/kolkata, Asia/Calcutta) is kept as the runtime spells it, and the profile form shows it chosen', async () => {
+		const person = await newPerson(ws, 'recruiter', {}, deps)
+		const { app } = await portalApp()
+		const client = new PortalClient(app, { address: uniqueAddress() })
+		await client.get('/sign-in')
+		expect((await client.post('/sign-in', { email: person.email, password: person.password, next: '/portal', timeZone: 'america/new_york' })).status).toBe(303)
+		const zoneOf = async () => (await deps.db.select({ z: users.timeZone }).from(users).where(eq(users.email, person.email)))[0]!.z
+		expect(await zoneOf()).toBe('America/New_York')
+		await client.get('/settings/profile')
+		await client.submit('/settings/profile', { timeZone: 'Asia/Calcutta' })
+		expect(await zoneOf()).toBe('Asia/Calcutta')
+		const profile = await client.get('/settings/profile')
+		// Saving the form again without touching it keeps the zone (it used to show UTC chosen).
+		expect(profile.text).toContain('<option value="Asia/Calcutta" selected>Asia/Calcutta</option>')
+		expect(profile.text).toContain('GMT+5:30')
+	})
+
 	test('a due time typed on the to-dos page is read in the person’s zone', async () => {
 		const portal = await signedIn(owner)
 		await portal.get('/todos')

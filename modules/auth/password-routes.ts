@@ -4,6 +4,7 @@
  * (`/sign-in/reset-password/<link>`). Every change answers with a redirect (Post/Redirect/Get); a refused
  * form is the page again with 422, its errors and the e-mail address kept.
  */
+import { formText } from '../../core/http/form.ts'
 import { eq } from 'drizzle-orm'
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
@@ -19,7 +20,7 @@ import { safeNext } from '../../core/http/return-address.ts'
 import { users } from './table.ts'
 
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
-const field = (body: unknown, name: string) => String((body as Record<string, unknown>)[name] ?? '')
+const field = formText
 
 /** The refusals a password form shows on the page itself (anything else is the app's error page). */
 const shown = (error: unknown): error is AppError => error instanceof AppError && (error.code === 'VALIDATION' || error.code === 'RATE_LIMITED')

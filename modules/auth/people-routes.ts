@@ -1,4 +1,5 @@
 /** The people page (members and invitations) and the invitations page of the invited person. */
+import { formText } from '../../core/http/form.ts'
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
@@ -82,11 +83,7 @@ function memberRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 		.post(
 			'/people/:userId/role',
 			({ session, params, body }) =>
-				change(
-					session,
-					() => changeRole(deps, session.actor, wsOf(session), { userId: params.userId }, String((body as Record<string, string>).role ?? '')),
-					'role',
-				),
+				change(session, () => changeRole(deps, session.actor, wsOf(session), { userId: params.userId }, formText(body, 'role')), 'role'),
 			manage,
 		)
 		.post(

@@ -9,7 +9,7 @@ import { formBody, formText, isRefusal } from '../../core/http/form.ts'
 import { html, pageSections, portalPage, sectionNotice } from '../../core/html.ts'
 import type { HttpKit, RefusedForm } from '../../core/module.ts'
 import { csrfField, errorSummary, facts, notice, pageHeader, selectField, type FieldError } from '../../core/ui.ts'
-import { formatDateTime, TIME_ZONES, UTC } from '../../core/time.ts'
+import { formatDateTime, timeZoneChoices, UTC } from '../../core/time.ts'
 import { profileOf, setTimeZone } from './profile.ts'
 
 export const PROFILE_PATH = '/settings/profile'
@@ -33,7 +33,7 @@ ${pageHeader({ title: 'Your profile', meta: `${me.email} · ${session.actor.work
 <p>Every time in the portal is shown in your time zone, with the zone named, and every date and time you type is read in it. It is yours in every workspace.${me.timeZone ? '' : ' You have not chosen one yet, so times are shown in UTC.'}</p>
 ${facts([['Now', formatDateTime(deps.now(), me.timeZone ?? UTC)]])}
 <form method="post" action="${PROFILE_PATH}" class="stack" novalidate>${csrfField(session)}
-${selectField({ id: 'timeZone', label: 'Time zone', hint: 'Your browser’s zone is taken at your first sign-in; choose another here.', value: o.zone ?? me.timeZone ?? UTC, options: TIME_ZONES.map((z) => [z, z.replaceAll('_', ' ')] as const), errors: o.errors })}
+${selectField({ id: 'timeZone', label: 'Time zone', hint: 'Your browser’s zone is taken at your first sign-in; choose another here.', value: o.zone ?? me.timeZone ?? UTC, options: timeZoneChoices(o.zone ?? me.timeZone).map((z) => [z, z.replaceAll('_', ' ')] as const), errors: o.errors })}
 <button type="submit">Save time zone</button></form></section>
 ${sections}`,
 	)

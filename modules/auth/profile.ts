@@ -12,7 +12,7 @@ import { and, eq, inArray, isNull } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
-import { isTimeZone } from '../../core/time.ts'
+import { canonicalTimeZone } from '../../core/time.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { users } from './table.ts'
@@ -42,19 +42,21 @@ export async function timeZonesOf(db: Db, userIds: readonly string[]): Promise<M
 
 /** Takes the browser's zone at sign-in for a person who has none yet; anything that is not a zone is ignored. */
 export async function proposeTimeZone(db: Db, userId: string, zone: string | undefined): Promise<void> {
-	if (!isTimeZone(zone)) return
+	const name = canonicalTimeZone(zone)
+	if (!name) return
 	await db
 		.update(users)
-		.set({ timeZone: zone })
+		.set({ timeZone: name })
 		.where(and(eq(users.id, userId), isNull(users.timeZone)))
 }
 
 export async function setTimeZone(deps: AppDeps, actor: Actor, zone: string): Promise<string> {
 	if (!actor.userId) throw new AppError('FORBIDDEN', 'Only people have a time zone')
-	if (!isTimeZone(zone)) throw invalid([{ field: 'timeZone', message: 'must be one of the time zones listed' }])
+	const name = canonicalTimeZone(zone)
+	if (!name) throw invalid([{ field: 'timeZone', message: 'must be one of the time zones listed' }])
 	await deps.db.transaction(async (tx) => {
-		await tx.update(users).set({ timeZone: zone }).where(eq(users.id, actor.userId!))
-		await recordActivity(tx, actor, { action: 'person.time_zone_set', targetType: 'user', targetId: actor.userId!, detail: { timeZone: zone } })
+		await tx.update(users).set({ timeZone: name }).where(eq(users.id, actor.userId!))
+		await recordActivity(tx, actor, { action: 'person.time_zone_set', targetType: 'user', targetId: actor.userId!, detail: { timeZone: name } })
 	})
-	return zone
+	return name
 }

@@ -1,4 +1,5 @@
 /** Sign-in, sign-out, the portal home and API access settings (the choice step, switching and people: their own files). */
+import { formText } from '../../core/http/form.ts'
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { clientAddress } from '../../core/http/client-address.ts'
@@ -113,7 +114,7 @@ function apiAccessRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 			.post(
 				'/settings/api/tokens',
 				async ({ session, body, cookie, redirect }) => {
-					const name = String((body as Record<string, unknown>).name ?? '')
+					const name = formText(body, 'name')
 					try {
 						const { token } = await createPersonalToken(deps, session.actor, { name })
 						await sealReveal(deps, cookie, session.sessionId, { name: name.trim(), token })

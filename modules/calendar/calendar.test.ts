@@ -225,6 +225,14 @@ describe('get_calendar', () => {
 		}
 	})
 
+	test('the calendar page: a week whose neighbours leave the supported years (1000–9998) is refused with 422, not a failed page', async () => {
+		const page = await signedIn(w.people.admin)
+		for (const from of ['9998-12-31', '9998-12-25', '1000-01-01', '1000-01-07', '2026-12-32', '9999-01-01'])
+			expect({ from, status: (await page.get(`/calendar?from=${from}`)).status }).toEqual({ from, status: 422 })
+		for (const from of ['9998-12-24', '1000-01-08', '2028-02-29'])
+			expect({ from, status: (await page.get(`/calendar?from=${from}`)).status }).toEqual({ from, status: 200 })
+	})
+
 	test('the window: defaults, dates, offsets and the rules', async () => {
 		const before = Date.now()
 		const d = (await w.people.owner.tool('get_calendar', {})).words

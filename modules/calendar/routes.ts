@@ -1,6 +1,6 @@
 /** The calendar settings page (a person's own external feed). */
 import { Elysia, t } from 'elysia'
-import { seeOther } from '../../core/http/form.ts'
+import { formText, seeOther } from '../../core/http/form.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import type { HttpKit } from '../../core/module.ts'
@@ -20,11 +20,16 @@ function calendarWeekRoutes(deps: AppDeps, plugin: HttpKit['auth']) {
 			// A week from the day asked for (default: today), days of the person's time zone.
 			const first = query.from ?? dayKey(deps.now(), session.timeZone)
 			const start = startOfDay(first, session.timeZone)
-			if (!start) throw new AppError('VALIDATION', 'from must be a date (YYYY-MM-DD)', { fields: [{ field: 'from', message: 'must be a date (YYYY-MM-DD)' }] })
+			// The page links the weeks either side of it: those must be days the calendar can read too.
+			const end = start && startOfDay(nextDay(first, 7), session.timeZone)
+			if (!start || !end || !startOfDay(nextDay(first, -7), session.timeZone))
+				throw new AppError('VALIDATION', 'from must be a date (YYYY-MM-DD) in the years 1000 to 9998', {
+					fields: [{ field: 'from', message: 'must be a date (YYYY-MM-DD) in the years 1000 to 9998' }],
+				})
 			const scope = query.scope ?? 'mine'
 			const week = await getCalendar(deps, session.actor, {
 				from: start.toISOString(),
-				to: new Date(startOfDay(nextDay(first, 7), session.timeZone)!.getTime() - 1).toISOString(),
+				to: new Date(end.getTime() - 1).toISOString(),
 				scope,
 				limit: 100,
 				cursor: query.cursor,
@@ -69,7 +74,7 @@ function calendarFeedRoutes(deps: AppDeps, plugin: HttpKit['auth']) {
 		.post(
 			'/settings/calendar',
 			async ({ session, body }) => {
-				const value = String((body as Record<string, unknown>).url ?? '')
+				const value = formText(body, 'url')
 				try {
 					const feed = await setFeed(deps, session.actor, value)
 					// A feed that could not be read is kept but shown as a problem (422): posting it again only reads it again.

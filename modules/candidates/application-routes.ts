@@ -80,9 +80,9 @@ export function applicationRoutes(deps: AppDeps, { auth }: HttpKit) {
 				'/applications/:id/stage',
 				async ({ session, params, body, redirect, request }) => {
 					const id = applicationId(params.id)
-					const stageKey = String((body as Record<string, unknown>).stageKey ?? '').slice(0, 200)
+					const stageKey = formText(body, 'stageKey').slice(0, 200)
 					// The pipeline board's Move menu comes back to the board; a script on it asks for JSON instead.
-					const back = String((body as Record<string, unknown>).back ?? '')
+					const back = formText(body, 'back')
 					const board = /^\/jobs\/[A-Za-z0-9_-]{1,160}$/.test(back) ? back : null
 					const wantsJson = board !== null && (request.headers.get('accept') ?? '').includes('application/json')
 					try {

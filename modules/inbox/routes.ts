@@ -2,7 +2,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
-import { doneNotice, seeOther } from '../../core/http/form.ts'
+import { doneNotice, formList, formText, seeOther } from '../../core/http/form.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { bulkSendRoutes } from './bulk-send.ts'
@@ -11,7 +11,6 @@ import { receiveInbound } from './inbound.ts'
 import { inboxPage, threadPage } from './pages.ts'
 import { FILTERS, getThread, listThreads, markThreadRead, replyToThread, setStarred, type InboxFilter } from './service.ts'
 import { bulkReportCookie, bulkReportPage, localBack, overBulkLimit, runBulk } from '../../core/bulk.ts'
-import { formList, formText } from '../../core/http/form.ts'
 import { textOf } from '../../core/untrusted.ts'
 
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
@@ -90,7 +89,7 @@ export function inboxRoutes(deps: AppDeps, kit: HttpKit) {
 					return seeOther(`/inbox/${encodeURIComponent(params.id)}`, `${params.action}red`)
 				}
 				if (params.action !== 'reply') throw new AppError('NOT_FOUND', 'Not found')
-				const text = String((body as Record<string, unknown>).text ?? '')
+				const text = formText(body, 'text')
 				try {
 					await replyToThread(deps, actor, params.id, text)
 					return seeOther(`/inbox/${encodeURIComponent(params.id)}`, 'replied')

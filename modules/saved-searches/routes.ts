@@ -3,7 +3,7 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { doneNotice, seeOther } from '../../core/http/form.ts'
+import { doneNotice, formText, seeOther } from '../../core/http/form.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { savedSearchesPage, type SavedSearchesView } from './pages.ts'
 import { allSavedSearches, deleteSearch, renameSearch, saveSearch } from './service.ts'
@@ -32,7 +32,7 @@ export function savedSearchRoutes(deps: AppDeps, kit: HttpKit) {
 			return show(session, { error: `${detail || error.message}.`, form })
 		}
 	}
-	const field = (body: unknown, name: string) => String((body as Record<string, unknown>)[name] ?? '')
+	const field = formText
 	return new Elysia({ name: 'saved-searches.routes' })
 		.use(kit.auth)
 		.get('/saved-searches', ({ session, query }) => show(session, { notice: doneNotice(DONE, query.done) }), {

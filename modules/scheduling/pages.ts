@@ -82,7 +82,8 @@ export async function schedulePage(
 	const startValue = o.interview ? localInputValue(o.interview.start, zone) : undefined
 	const tomorrow = nextDay(dayKey(new Date(), zone))
 	const dateValue = text('date') ?? o.day ?? startValue?.slice(0, 10) ?? tomorrow
-	const day = /^\d{4}-\d{2}-\d{2}$/.test(dateValue) ? dateValue : tomorrow
+	// The day whose busy times are shown: the one typed when it is a real date (the form says what is wrong with it otherwise).
+	const day = startOfDay(dateValue, zone) && startOfDay(nextDay(dateValue), zone) ? dateValue : tomorrow
 	const from = startOfDay(day, zone) ?? new Date()
 	const to = startOfDay(nextDay(day), zone) ?? new Date(from.getTime() + 86_400_000)
 	const ids = people.map((p) => p.userId)

@@ -284,4 +284,23 @@ describe('pages', () => {
 		// The interview just scheduled now makes the recruiter busy at 10:00 on that day.
 		expect((await client.get(`/applications/${w.app}/schedule?day=${day}`)).text).toContain('busy 10:00–10:30, 11:00–12:00')
 	})
+
+	test('a day that is not a date (the 32nd, month 13 or 00) is a refusal with the values kept, never a failed page', async () => {
+		const client = await signedIn(w.login)
+		for (const bad of ['2026-12-32', '2026-13-45', '2026-00-10', '2026-02-30']) {
+			expect({ bad, status: (await client.get(`/applications/${w.app}/schedule?day=${bad}`)).status }).toEqual({ bad, status: 200 })
+			await client.get(`/applications/${w.app}/schedule`)
+			const refused = await client.post(`/applications/${w.app}/schedule`, {
+				interviewers: [w.recruiter.userId!],
+				date: bad,
+				time: '10:00',
+				minutes: '30',
+				videoUrl: 'https://meet.example.test/kept',
+			})
+			expect({ bad, status: refused.status }).toEqual({ bad, status: 422 })
+			expect(refused.text).toContain('Enter the date and time of the interview')
+			expect(refused.text).toContain(`value="${bad}"`)
+			expect(refused.text).toContain('value="https://meet.example.test/kept"')
+		}
+	})
 })

@@ -3,7 +3,7 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { doneNotice, seeOther } from '../../core/http/form.ts'
+import { doneNotice, formText, seeOther } from '../../core/http/form.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { parseLocalInput } from '../../core/time.ts'
 import { todosPage } from './pages.ts'
@@ -38,7 +38,7 @@ export function todoRoutes(deps: AppDeps, kit: HttpKit) {
 		.post(
 			'/todos',
 			async ({ session, body }) => {
-				const f = Object.fromEntries(['title', 'dueAt', 'candidateId', 'notes'].map((k) => [k, String((body as Record<string, unknown>)[k] ?? '')]))
+				const f = Object.fromEntries(['title', 'dueAt', 'candidateId', 'notes'].map((k) => [k, formText(body, k)]))
 				try {
 					await addTodo(deps, session.actor, {
 						title: f.title!,

@@ -145,6 +145,11 @@ describe('the to-dos page', () => {
 		await page.post(`/todos/${made.id}/reopen`)
 		expect((await w.people.hiring_manager.tool('list_todos', {})).words.todos.find((t: any) => t.id === made.id).done).toBe(false)
 		expect((await page.post('/todos', { title: 'Bad due', dueAt: 'soon' })).status).toBe(422)
+		// A field sent twice (a forged or doubled form) is read once, as every form reads it: never joined with commas.
+		await page.submit('/todos', { title: ['Doubled title', 'Second copy'], dueAt: '', candidateId: '', notes: '' })
+		const titles = (await w.people.hiring_manager.tool('list_todos', {})).words.todos.map((t: any) => t.title)
+		expect(titles).toContain('Doubled title')
+		expect(titles.some((t: string) => t.includes('Second copy'))).toBe(false)
 		const outOfReach = await page.post('/todos', { title: 'About Lou', candidateId: w.lou })
 		expect(outOfReach.status).toBe(422)
 		expect(outOfReach.text).toContain('no candidate with this id')
