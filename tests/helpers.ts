@@ -139,6 +139,16 @@ export interface CallOptions {
 	headers?: Record<string, string>
 }
 
+/**
+ * The path of a job's careers page from the address a tool gave (`…/jobs/job_…`, which the careers
+ * site answers with a redirect to the page's own address) or from the page's own address.
+ */
+export async function careersPagePath(url: string): Promise<string> {
+	const path = new URL(url).pathname
+	const res = await call('GET', path)
+	return res.status === 301 ? new URL(res.headers.get('location')!).pathname : path
+}
+
 /** One request through the app in-process. */
 export async function call(method: string, path: string, options: CallOptions = {}) {
 	return callOn((await testApp()).app, method, path, options)

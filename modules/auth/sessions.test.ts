@@ -6,7 +6,7 @@
 import { afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { eq, sql } from 'drizzle-orm'
 import { hashSecret } from '../../core/credentials.ts'
-import { clock, newPerson, newPersonWithToken, newWorkspace, testDeps } from '../../tests/helpers.ts'
+import { careersPagePath, clock, newPerson, newPersonWithToken, newWorkspace, testDeps } from '../../tests/helpers.ts'
 import { PortalClient, portalApp, signedIn, uniqueAddress } from '../../tests/portal.ts'
 import { callTool } from '../../tests/mcp/rpc.ts'
 import { operatorActor, personActor, removePerson } from './index.ts'
@@ -330,7 +330,7 @@ describe('pages', () => {
 		const anonymousClient = await anonymous()
 		const pages = app.routes.filter((r: any) => r.method === 'GET' && !r.path.includes(':') && !r.path.startsWith('/api/')).map((r: any) => r.path as string)
 		expect(pages).toEqual(expect.arrayContaining(['/sign-in', '/portal', '/settings/api', '/people', '/activity', '/careers']))
-		const paths = [...pages, `/careers/${ws.slug}`, new URL(open.url).pathname, `/careers/${ws.slug}/jobs/no-such-job`, '/no-such-page', `/static/app.css`]
+		const paths = [...pages, `/careers/${ws.slug}`, await careersPagePath(open.url), `/careers/${ws.slug}/jobs/no-such-job`, '/no-such-page', `/static/app.css`]
 		for (const path of paths)
 			for (const c of [client, anonymousClient]) {
 				const res = await c.get(path)

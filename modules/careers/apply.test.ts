@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { makeDocx, makePdf } from '../../tests/fixtures/resumes.ts'
 import { closeBrowser, newContext } from '../../tests/browser.ts'
-import { awayFromMinuteEdge, newPerson, newWorkspace, serveApp, testApp, type TestWorkspace } from '../../tests/helpers.ts'
+import { awayFromMinuteEdge, careersPagePath, newPerson, newWorkspace, serveApp, testApp, type TestWorkspace } from '../../tests/helpers.ts'
 import { portalApp, uniqueAddress } from '../../tests/portal.ts'
 import { personActor } from '../auth/index.ts'
 import { createJob, setJobStatus } from '../jobs/service.ts'
@@ -28,7 +28,7 @@ async function openJob(ws: TestWorkspace, mustHave = ['Java', 'Spring Boot', 'Ku
 		{ id: `${job.id}_q1`, jobId: job.id, position: 1, prompt: 'Are you authorized to work in the US?', kind: 'yes_no', required: true },
 		{ id: `${job.id}_q2`, jobId: job.id, position: 2, prompt: 'Years with Java?', kind: 'text', required: true },
 	])
-	return { job, path: new URL(job.url!).pathname, q1: `${job.id}_q1`, q2: `${job.id}_q2` }
+	return { job, path: await careersPagePath(job.url!), q1: `${job.id}_q1`, q2: `${job.id}_q2` }
 }
 
 /**

@@ -5,9 +5,11 @@
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { findWorkspace, type Workspace } from '../auth/index.ts'
-import { findJobBySlug, withoutHiddenFormatting, type PublicJob } from '../jobs/index.ts'
+import { findJobById, findJobBySlug, withoutHiddenFormatting, type PublicJob } from '../jobs/index.ts'
 
 const SLUG = /^[a-z0-9-]{1,80}$/
+/** A job's id in its address (`jobAddress`): answered with a redirect to the job's own address. */
+const JOB_ID = /^job_[a-z0-9]{1,40}$/
 
 export async function workspaceOr404(deps: AppDeps, slug: string): Promise<Workspace> {
 	const ws = SLUG.test(slug) ? await findWorkspace(deps.db, slug) : null
@@ -15,10 +17,13 @@ export async function workspaceOr404(deps: AppDeps, slug: string): Promise<Works
 	return ws
 }
 
-/** The job at `/careers/<workspace>/jobs/<slug>` (Open or Closed; the caller shows a closed job as gone). */
-export async function publicJobAt(deps: AppDeps, workspaceSlug: string, slug: string): Promise<{ ws: Workspace; job: PublicJob }> {
+/**
+ * The job at `/careers/<workspace>/jobs/<slug>` (Open or Closed; the caller shows a closed job as gone),
+ * or at `/careers/<workspace>/jobs/<job id>` (the caller redirects to the job's own address).
+ */
+export async function publicJobAt(deps: AppDeps, workspaceSlug: string, address: string): Promise<{ ws: Workspace; job: PublicJob }> {
 	const ws = await workspaceOr404(deps, workspaceSlug)
-	const job = SLUG.test(slug) ? await findJobBySlug(deps, ws.id, slug) : null
+	const job = SLUG.test(address) ? await findJobBySlug(deps, ws.id, address) : JOB_ID.test(address) ? await findJobById(deps, ws.id, address) : null
 	if (!job || job.status === 'Draft') throw new AppError('NOT_FOUND', 'There is no job at this address.')
 	return { ws, job: shownJob(job) }
 }

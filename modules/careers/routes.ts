@@ -46,6 +46,8 @@ export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
 			'/careers/:workspace/jobs/:slug',
 			async ({ params, request, cookie }) => {
 				const { ws, job } = await publicJobAt(deps, params.workspace, params.slug)
+				// An address by id (what assistants are given) leads to the job's own address.
+				if (job.slug !== params.slug) return new Response(null, { status: 301, headers: { location: jobUrl(deps.config.baseUrl, ws.slug, job.slug) } })
 				if (job.status !== 'Open') return closedJobPage(ws, job)
 				const source = careersSource(request, deps.config.baseUrl)
 				await recordCareersEvent(deps, { workspaceId: ws.id, jobId: job.id, kind: 'view', source })

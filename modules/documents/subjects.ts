@@ -8,7 +8,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { workspacesById } from '../auth/index.ts'
 import { candidateFile, candidatePartiesById, reachableApplication, type ApplicationKey, type CandidateFile } from '../candidates/index.ts'
-import { jobRefs, jobUrl } from '../jobs/index.ts'
+import { jobAddress, jobRefs } from '../jobs/index.ts'
 
 export type Candidate = CandidateFile
 
@@ -18,7 +18,6 @@ export interface ApplicationRef {
 	jobId: string
 	jobTitle: string
 	jobStatus: string
-	jobSlug: string
 	vendorId: string | null
 	/** The vendor's own reference for the job. */
 	vendorJobId: string | null
@@ -39,7 +38,7 @@ async function withJob(deps: AppDeps, actor: Actor, app: ApplicationKey | null):
 	if (!app) return null
 	const job = (await jobRefs(deps, actor.workspaceId, [app.jobId])).get(app.jobId)
 	if (!job) return null
-	return { ...app, jobTitle: job.title, jobStatus: job.status, jobSlug: job.slug, vendorId: job.vendorId, vendorJobId: job.vendorJobId }
+	return { ...app, jobTitle: job.title, jobStatus: job.status, vendorId: job.vendorId, vendorJobId: job.vendorJobId }
 }
 
 /** An application whose job the actor can reach. */
@@ -54,9 +53,9 @@ export async function newestApplication(deps: AppDeps, actor: Actor, candidateId
 	return withJob(deps, actor, await reachableApplication(deps, actor, { newestOf: candidateId }))
 }
 
-/** The job's public careers address; null unless the job is open. */
+/** The job's public careers address, by id (no words of its title: `jobAddress`); null unless the job is open. */
 export const careersUrl = (deps: AppDeps, actor: Actor, app: ApplicationRef) =>
-	app.jobStatus === 'Open' ? jobUrl(deps.config.baseUrl, actor.workspaceSlug, app.jobSlug) : null
+	app.jobStatus === 'Open' ? jobAddress(deps.config.baseUrl, actor.workspaceSlug, app.jobId) : null
 
 /** Names shown on the candidate's upload page (the link holder is not signed in: no actor). */
 export async function uploadPageNames(

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { axeProblems, closeBrowser, newContext } from '../../tests/browser.ts'
 import { makePdf } from '../../tests/fixtures/resumes.ts'
-import { newPerson, newPersonWithToken, newWorkspace, serveApp, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { careersPagePath, newPerson, newPersonWithToken, newWorkspace, serveApp, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { callTool } from '../../tests/mcp/rpc.ts'
 import { portalApp, signedIn, uniqueAddress } from '../../tests/portal.ts'
 import { newApplication, newCandidate } from '../../tests/staffing-fixtures.ts'
@@ -25,7 +25,7 @@ async function openJob(ws: TestWorkspace, owner: { email: string }, title = 'EEO
 	const actor = await personActor(deps, ws.slug, owner.email)
 	const created = await createJob(deps, actor, { title, requirements: ['Java'] })
 	const job = await setJobStatus(deps, actor, created.id, 'Open')
-	return { job, path: new URL(job.url!).pathname }
+	return { job, path: await careersPagePath(job.url!) }
 }
 
 /** Applies through the careers form like a browser (its CSRF cookie, a real PDF résumé). */

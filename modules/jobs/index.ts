@@ -16,8 +16,8 @@ import { jobTools } from './tools.ts'
 import { vendorJobFacts, vendorJobsSection } from './vendor-section.ts'
 import * as tables from './table.ts'
 
-export { listOpenJobs, findJobBySlug, findOpenJobs, type OpenJobQuery, type PublicJob } from './public-service.ts'
-export { jobUrl, toDate, type JobRow } from './rows.ts'
+export { listOpenJobs, findJobById, findJobBySlug, findOpenJobs, type OpenJobQuery, type PublicJob } from './public-service.ts'
+export { jobAddress, jobUrl, toDate, type JobRow } from './rows.ts'
 export {
 	allOpenJobPages,
 	countAllOpenJobs,

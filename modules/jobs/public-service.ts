@@ -21,6 +21,12 @@ export async function findJobBySlug(deps: AppDeps, workspaceId: string, slug: st
 	return row ?? null
 }
 
+/** The job of a workspace with this id (an address by id: `jobAddress`), or null. */
+export async function findJobById(deps: AppDeps, workspaceId: string, id: string): Promise<PublicJob | null> {
+	const [row] = await deps.database.rows<PublicJob>(sql`select ${JOB_COLUMNS} from ${jobs} j where workspace_id = ${workspaceId} and id = ${id}`)
+	return row ?? null
+}
+
 export interface OpenJobQuery {
 	/** What was typed: matched and ranked as the `search` tool does (`jobRanking`); '' for none. */
 	q: string

@@ -28,6 +28,15 @@ export function jobUrl(baseUrl: string, workspaceSlug: string, slug: string): st
 	return `${baseUrl}/careers/${workspaceSlug}/jobs/${slug}`
 }
 
+/**
+ * A job's careers address by its id (`…/jobs/job_…`), which the careers site answers with a permanent
+ * redirect to the job's page. Answers that reach an assistant carry this one: the page's own address
+ * holds words of the title, which a vendor or a colleague wrote, and an address is not a labelled text.
+ */
+export function jobAddress(baseUrl: string, workspaceSlug: string, jobId: string): string {
+	return jobUrl(baseUrl, workspaceSlug, jobId)
+}
+
 /** A readable address segment from a title: lower-case ASCII words joined by dashes. */
 export function slugify(title: string): string {
 	const slug = title

@@ -29,7 +29,7 @@ import { personRef, userNames } from '../auth/index.ts'
 import { vendorNames } from '../vendors/index.ts'
 import type { JobStatus } from './model.ts'
 import { jobFacts as jobFactsPort, type JobFacts } from './port.ts'
-import { JOB_COLUMNS, jobUrl, slugify, type JobRow } from './rows.ts'
+import { JOB_COLUMNS, jobAddress, slugify, type JobRow } from './rows.ts'
 import { jobQuestions, jobs, jobTeam } from './table.ts'
 import { inList } from '../../core/sql-list.ts'
 import { lineBreakErrors } from './rest-text.ts'
@@ -144,7 +144,7 @@ function summarize(
 		activelyHiring: row.activelyHiring,
 		createdAt: isoInstant(row.createdAt),
 		publishedAt: row.publishedAt ? isoInstant(row.publishedAt) : null,
-		url: row.status === 'Open' ? jobUrl(deps.config.baseUrl, actor.workspaceSlug, row.slug) : null,
+		url: row.status === 'Open' ? jobAddress(deps.config.baseUrl, actor.workspaceSlug, row.id) : null,
 	}
 }
 

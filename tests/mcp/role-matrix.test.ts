@@ -169,8 +169,13 @@ describe('set_job_status and the careers site', () => {
 		const opened = (await callTool(admin.token, 'set_job_status', { jobId: job.id, status: 'Open' })).structuredContent.job
 		expect(opened.status).toBe('Open')
 		expect(opened.publishedAt).toBeString()
-		expect(opened.url).toStartWith(`http://localhost:3000/careers/${ws.slug}/jobs/`)
-		const path = new URL(opened.url).pathname
+		// The address an assistant is given holds no words of the title (someone else wrote them): the
+		// job's id, which the careers site answers with a permanent redirect to the job's own page.
+		expect(opened.url).toBe(`http://localhost:3000/careers/${ws.slug}/jobs/${job.id}`)
+		const byId = await call('GET', new URL(opened.url).pathname)
+		expect(byId.status).toBe(301)
+		const path = new URL(byId.headers.get('location')!).pathname
+		expect(path).toMatch(new RegExp(`^/careers/${ws.slug}/jobs/careers-bound-engineer-`))
 		expect(await listPage()).toContain(title)
 		const live = await call('GET', path)
 		expect(live.status).toBe(200)
@@ -192,6 +197,9 @@ describe('set_job_status and the careers site', () => {
 
 		await callTool(admin.token, 'set_job_status', { jobId: job.id, status: 'Draft' })
 		expect((await call('GET', path)).status).toBe(404)
+		// A Draft job's id leads nowhere either (its address would name its title).
+		expect((await call('GET', new URL(opened.url).pathname)).status).toBe(404)
+		expect((await call('GET', `/careers/${ws.slug}/jobs/job_nosuchjob`)).status).toBe(404)
 		expect(await listPage()).not.toContain(title)
 	})
 })
