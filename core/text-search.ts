@@ -17,15 +17,27 @@
  * - below 0.45: only similar, as a misspelt or partial name or title is (trigram similarity).
  * So "java" puts Java developers above "Ava Jackson", and "Ava Jakson" still finds her when
  * nothing matches exactly.
+ *
+ * Accents and width are folded on both sides, by one normaliser: `foldText` here for what is asked,
+ * the database's `bl_fold` (the same steps, db/migrations/0002_fold_text.sql) for what is indexed
+ * and compared, so "Tomas" finds Tomás, "Müller" finds Muller and "ＪＡＶＡ" finds Java.
  */
 import { sql, type SQL } from 'drizzle-orm'
 
-/** The words of `q` that a full-text query uses (letters and digits, lower case, without accents), or none for an e-mail address. */
+/**
+ * `s` as search compares it: full-width letters plain (ＪＡＶＡ → JAVA), accents dropped (Tomás →
+ * Tomas). The database's `bl_fold` does exactly this to what it indexes; the two must stay the same
+ * steps (tests/search-ranking.test.ts compares them).
+ */
+export const foldText = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')
+
+/** `column` folded as `foldText` folds what is asked (the trigram indexes of names and titles are on this expression). */
+export const folded = (column: SQL) => sql`bl_fold(${column})`
+
+/** The words of `q` that a full-text query uses (letters and digits, lower case, folded), or none for an e-mail address. */
 function queryWords(q: string): string[] {
 	if (q.includes('@')) return []
-	return q
-		.normalize('NFKD')
-		.replace(/[\u0300-\u036f]/g, '')
+	return foldText(q)
 		.toLowerCase()
 		.split(/[^\p{L}\p{N}]+/u)
 		.filter((w) => w.length >= 2)
@@ -46,6 +58,9 @@ export function wordsTsQuery(q: string): string | null {
 
 /** `q` trimmed and collapsed, for trigram similarity against names and titles. */
 export const similarityText = (q: string) => q.replace(/\s+/g, ' ').trim().toLowerCase()
+
+/** `similarityText` of the folded `q`, to compare with a `folded` name or title. */
+export const foldedSimilarityText = (q: string) => similarityText(foldText(q))
 
 /** `%`, `_` and `\` taken literally in a LIKE pattern. */
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)

@@ -12,6 +12,7 @@ import { candidates } from '../modules/candidates/table.ts'
 import { inboxThreads } from '../modules/inbox/table.ts'
 import { jobs } from '../modules/jobs/table.ts'
 import { search as searchService } from '../modules/search/service.ts'
+import { foldText } from '../core/text-search.ts'
 import { newWorkspace, testApp, testDeps, unique, type TestWorkspace } from './helpers.ts'
 import { closeClients, mcpPerson, type McpPerson } from './sdk.ts'
 
@@ -185,4 +186,65 @@ test('control characters in what was typed are spaces: every source still answer
 		expect(results.map((r) => r.id)).toEqual(plain.results.map((r) => r.id))
 		expect(types).toEqual(plain.types)
 	}
+})
+
+/** Every row the list tool `seeAll` names returns for its arguments, page after page. */
+async function seeAllIds(seeAll: { tool: string; arguments: { query: string } }) {
+	const rows = new Set<string>()
+	let cursor: string | undefined
+	do {
+		const page = (await owner.tool(seeAll.tool, { ...seeAll.arguments, limit: 10, ...(cursor ? { cursor } : {}) })).data
+		for (const r of page.candidates ?? page.jobs) rows.add(r.id)
+		cursor = page.nextCursor ?? undefined
+	} while (cursor)
+	return rows
+}
+
+test('accents and width are folded on both sides: what is stored with accents is found without, and the other way round', async () => {
+	await addCandidate('tomas', 'Tomás Quiroga', 'Nim Developer', ['Nim'], hour(1))
+	await addCandidate('muller', 'Greta Muller', 'Nim Developer', ['Nim'], hour(1))
+	await addJob('developpeur', 'Développeur Nim', ['Nim'], 'Open', hour(1))
+	for (const [typed, key] of [
+		['Tomas', 'tomas'],
+		['Tomás', 'tomas'],
+		['TOMAS QUIROGA', 'tomas'],
+		['Müller', 'muller'],
+		['Muller', 'muller'],
+		['Ｍｕｌｌｅｒ', 'muller'],
+		['developpeur', 'developpeur'],
+		['Développeur', 'developpeur'],
+		['ＤＥＶＥＬＯＰＰＥＵＲ ＮＩＭ', 'developpeur'],
+	] as const) {
+		const { results } = await search(typed)
+		expect([typed, results.map(keyOf)[0]]).toEqual([typed, key])
+		// The name or title typed in full, accents aside, is what was typed.
+		if (typed.includes(' ')) expect(results[0]!.score).toBe(1)
+	}
+})
+
+test('the count search reports is what the list tool it names returns for the same words, full-width and accented words too', async () => {
+	// Jobs that ask for Elixir without it in their title, and a job titled with it.
+	await addJob('elixirTitle', 'Elixir Platform Lead', ['Erlang'], 'Open', hour(2))
+	const asked = ['elixir', 'ＥＬＩＸＩＲ', 'Èlixir', 'nim', 'Tomas', 'Müller', 'zig systems engineer']
+	let offered = 0
+	for (const typed of asked) {
+		const { types } = await search(typed)
+		for (const t of types.filter((x) => x.type === 'job' || x.type === 'candidate')) {
+			// Every type the list tools serve: page through the list tool's answer for the words search was given.
+			const seeAll = t.seeAll ?? { tool: t.type === 'job' ? 'list_jobs' : 'list_candidates', arguments: { query: typed } }
+			expect(seeAll.arguments).toEqual({ query: typed })
+			expect([typed, t.type, (await seeAllIds(seeAll)).size]).toEqual([typed, t.type, t.found])
+			if (t.seeAll) offered++
+		}
+	}
+	expect(offered).toBeGreaterThan(0)
+	const elixir = (await search('ＥＬＩＸＩＲ')).types
+	expect(elixir.find((t) => t.type === 'job')).toMatchObject({ found: 3, seeAll: { tool: 'list_jobs', arguments: { query: 'ＥＬＩＸＩＲ' } } })
+	expect(elixir.find((t) => t.type === 'candidate')).toMatchObject({ found: 24, seeAll: { tool: 'list_candidates' } })
+})
+
+test('the database folds what it indexes as the words asked are folded (bl_fold and foldText are the same steps)', async () => {
+	const deps = await testDeps()
+	for (const text of ['Tomás Müller', 'ＪＡＶＡ Ｄｅｖｅｌｏｐｅｒ', 'Jàva', 'Zoë Šťastná', 'ﬁnance', 'Ångström', 'naïve café', 'Łódź Ørsted', 'Ⅻ ① ²'])
+		expect((await deps.database.rows<{ folded: string }>(sql`select bl_fold(${text}) as folded`))[0]!.folded).toBe(foldText(text))
 })

@@ -1,7 +1,7 @@
 /**
  * Candidates as people in the portal and assistant apps see them (row rules in `reach.ts`).
- * `list_candidates` is keyset-paged on (created_at, id), newest first; `query` keeps candidates
- * whose name, headline, location or skills contain every word typed (trigram-indexed `search_text`).
+ * `list_candidates` is keyset-paged on (created_at, id), newest first; `query` keeps the candidates
+ * the `search` tool finds for it (`candidateMatches`: every word in the search vector, or the name).
  *
  * Orders say `desc nulls last` to match the `(…, created_at desc, id desc)` indexes, which drizzle
  * creates as DESC NULLS LAST: a plain `desc` means NULLS FIRST, and the planner then sorts the whole
@@ -17,6 +17,7 @@ import { isoInstant } from '../../core/time.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { jobLabels } from '../jobs/index.ts'
 import { refreshChecks } from './recheck.ts'
+import { candidateMatches } from './search.ts'
 import { applicationReach, candidateReach, noteReach, reachOf, redactContacts, seesContact, type Reach } from './reach.ts'
 import {
 	APPLICATION_COLUMNS,
@@ -24,7 +25,6 @@ import {
 	candidateColumns,
 	candidateContact,
 	candidateFacts,
-	escapeLike,
 	short,
 	unique,
 	type ApplicationRow,
@@ -105,13 +105,8 @@ export async function listCandidates(deps: AppDeps, actor: Actor, input: ListCan
 	const scope = `list_candidates:${actor.userId}:${input.jobId ?? ''}:${query}${listed.scope ? `:${listed.scope}` : ''}`
 	const conditions: SQL[] = [candidateReach(reach), ...listed.where]
 	if (input.jobId) conditions.push(sql`exists (select 1 from applications ja where ja.candidate_id = c.id and ja.job_id = ${input.jobId})`)
-	// The longest word goes through the trigram index; the others are checked with strpos, which the
-	// planner does not try to estimate. Estimating every word as independent makes correlated words
-	// ("salesforce apex") look rare, and the planner then sorts thousands of matches (50 ms) instead
-	// of reading the newest ones from the index (1 ms).
-	const words = [...new Set(query.split(/\s+/).filter(Boolean))].slice(0, 8).sort((a, b) => b.length - a.length)
-	if (words[0]) conditions.push(sql`c.search_text like ${`%${escapeLike(words[0])}%`}`)
-	for (const word of words.slice(1)) conditions.push(sql`strpos(c.search_text, ${word}) > 0`)
+	// Matched as the search matches (modules/candidates/search.ts): `search` offers this list to page through what it counted.
+	if (query) conditions.push(candidateMatches(query, seesContact(deps, actor)))
 	const { rows: page, nextCursor } = await keysetPage(deps, {
 		scope,
 		cursor: input.cursor,

@@ -98,5 +98,4 @@ export function applicationBrief(a: ApplicationRow, jobLabels: Map<string, Untru
 	}
 }
 
-export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 export const unique = <T>(items: T[]) => [...new Set(items)]

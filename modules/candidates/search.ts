@@ -31,6 +31,8 @@ import {
 	FOUND_CAPPED,
 	FOUND_COUNT,
 	FOUND_IDS,
+	folded,
+	foldedSimilarityText,
 	type MatchWay,
 	prefixTsQuery,
 	rankWhenMatched,
@@ -60,18 +62,47 @@ interface Row {
 	capped: boolean
 }
 
+/**
+ * Each way a candidate (`c`) matches `q`, null when `q` has nothing for it: every word in the stored
+ * `search_vector` (the last as a prefix; `whole`: every word whole, a subset), the name that is what
+ * was typed or similar to it (when `q` reads as a name), the e-mail address (for people who see
+ * contact details, when `q` is one). Names and words are compared folded (`core/text-search.ts`).
+ * The search and `list_candidates`' query both match this way (`candidateMatches`).
+ */
+export function candidateMatchWays(q: string, contact: boolean) {
+	const prefix = prefixTsQuery(q)
+	const whole = wordsTsQuery(q)
+	const text = foldedSimilarityText(q)
+	const byEmail = contact && similarityText(q).includes('@')
+	const byName = !byEmail && /^[\p{L}' .-]+$/u.test(text) && text.split(' ').length <= 4
+	const name = folded(sql`c.name`)
+	return {
+		text,
+		name,
+		words: prefix && whole ? { prefix, whole } : null,
+		sameName: byName ? sameText(name, text) : null,
+		similarName: byName ? sql`${text} <% ${name}` : null,
+		// An address is looked up in its normal form (core/email.ts), as it is stored.
+		email: byEmail ? sql`c.email = ${normalEmail(q)}` : null,
+	}
+}
+
+/** Whether a candidate matches `q` in any of `candidateMatchWays` (false when `q` has nothing to match). */
+export function candidateMatches(q: string, contact: boolean): SQL {
+	const m = candidateMatchWays(q, contact)
+	const ways = [m.words && sql`c.search_vector @@ to_tsquery('english', ${m.words.prefix})`, m.sameName, m.similarName, m.email].filter((w): w is SQL =>
+		Boolean(w),
+	)
+	return ways.length ? sql`(${sql.join(ways, sql` or `)})` : sql`false`
+}
+
 async function searchCandidates(deps: AppDeps, actor: Actor, q: string, limit: number): Promise<SearchFound | null> {
 	if (!deps.permissions.can(actor, 'candidates:read')) return null
 	const reach = candidateReach(await reachOf(deps, actor))
-	const tsq = prefixTsQuery(q)
-	const whole = wordsTsQuery(q)
-	const text = similarityText(q)
-	const byEmail = seesContact(deps, actor) && text.includes('@')
-	// An address is looked up in its normal form (core/email.ts), as it is stored.
-	const address = byEmail ? normalEmail(q) : ''
-	const byName = !byEmail && /^[\p{L}' .-]+$/u.test(text) && text.split(' ').length <= 4
+	const match = candidateMatchWays(q, seesContact(deps, actor))
 	const ways: MatchWay[] = []
-	if (tsq && whole) {
+	if (match.words) {
+		const { whole, prefix: tsq } = match.words
 		const first = sql`select c.id, c.search_vector from candidates c where ${reach} limit ${SCAN_FIRST}`
 		// Whole-word matches are collected first, so that "java" fills the cap with Java developers
 		// before any "JavaScript" one (the prefix query then adds only what it alone finds); each is
@@ -93,18 +124,17 @@ async function searchCandidates(deps: AppDeps, actor: Actor, q: string, limit: n
 	// The limit is a subquery, so the planner plans for a tenth of the matches, not for 50 rows: told
 	// "50", it sometimes expected a sequential scan to find them within a few thousand rows, and read
 	// 48,000 for "Meera Muller" at 1,000,000 candidates (190 ms; the trigram index took 14 ms).
-	if (byName) {
-		// The name that is exactly what was typed, however many others share its words.
-		ways.push({ ids: sql`select c.id from candidates c where ${reach} and ${sameText(sql`c.name`, text)} limit (select ${NAME_CAP}::int)`, cap: NAME_CAP })
-		ways.push({ ids: sql`select c.id from candidates c where ${reach} and ${text} <% c.name limit (select ${NAME_CAP}::int)`, cap: NAME_CAP })
-	}
-	if (byEmail) ways.push({ ids: sql`select c.id from candidates c where ${reach} and c.email = ${address} limit ${EMAIL_CAP}`, cap: EMAIL_CAP })
+	// The name that is exactly what was typed comes first, however many others share its words.
+	for (const byName of [match.sameName, match.similarName])
+		if (byName) ways.push({ ids: sql`select c.id from candidates c where ${reach} and ${byName} limit (select ${NAME_CAP}::int)`, cap: NAME_CAP })
+	if (match.email) ways.push({ ids: sql`select c.id from candidates c where ${reach} and ${match.email} limit ${EMAIL_CAP}`, cap: EMAIL_CAP })
 	if (!ways.length) return { hits: [], count: 0, countIsAtLeast: false }
+	const { whole, prefix: tsq } = match.words ?? { whole: null, prefix: null }
 	const score = relevance({
 		exact: whole ? sql`m.exact` : null,
 		prefix: tsq ? sql`m.prefix` : null,
-		similar: sql`word_similarity(${text}, c.name)`,
-		certain: byEmail ? sql`c.email = ${address}` : sameText(sql`c.name`, text),
+		similar: sql`word_similarity(${match.text}, ${match.name})`,
+		certain: match.email ?? sameText(match.name, match.text),
 	})
 	const rows = await deps.database.rows<Row>(sql`${withFoundMatches(ways)}
 		select c.id, c.name, c.headline, c.location, c.skills, c.updated_at as "updatedAt", ${score} as score, ${FOUND_COUNT} as found, ${FOUND_CAPPED} as capped
@@ -126,7 +156,10 @@ async function searchCandidates(deps: AppDeps, actor: Actor, q: string, limit: n
 
 export const candidateSearchProvider: SearchProvider = {
 	type: 'candidate',
-	list: { tool: 'list_candidates', matches: 'name, role, location or skills contain every word' },
+	list: {
+		tool: 'list_candidates',
+		matches: 'name, role, skills or location have every word (the last as a prefix), or whose name is what was typed or similar',
+	},
 	pages: {
 		plural: 'Candidates',
 		record: (id) => `/candidates/${encodeURIComponent(id)}`,

@@ -13,10 +13,16 @@ export const candidateTools = [
 		name: 'list_candidates',
 		title: 'List candidates',
 		description:
-			'Candidates you can see, newest first, with headline, skills, location, the number of applications and one application’s stage and scores (with jobId: the application to that job). query keeps candidates whose name, role, location or skills contain every word. Hiring managers see only applicants of their jobs, without contact details. Paged: pass nextCursor back as cursor.',
+			'Candidates you can see, newest first, with headline, skills, location, the number of applications and one application’s stage and scores (with jobId: the application to that job). query keeps the candidates the search tool finds for those words: every word in the name, role, skills or location (the last as a prefix), or a name like what was typed. Hiring managers see only applicants of their jobs, without contact details. Paged: pass nextCursor back as cursor.',
 		params: params({
 			jobId: t.Optional(id('job')),
-			query: t.Optional(t.String({ maxLength: 120, description: 'Words the name, role, location or skills contain' })),
+			query: t.Optional(
+				t.String({
+					maxLength: 120,
+					description:
+						'Words to match as search does: every word in the name, role, skills or location (the last as a prefix), or a name like it; accents and width do not matter',
+				}),
+			),
 			limit: t.Optional(limit()),
 			cursor: t.Optional(cursor()),
 		}),

@@ -15,17 +15,19 @@ import {
 	FOUND_CAPPED,
 	FOUND_COUNT,
 	FOUND_IDS,
+	folded,
+	foldedSimilarityText,
 	type MatchWay,
 	prefixTsQuery,
 	rankWhenMatched,
 	relevance,
 	sameText,
-	similarityText,
 	withFoundMatches,
 	wordsTsQuery,
 } from '../../core/text-search.ts'
 import { untrustedLine } from '../../core/untrusted.ts'
 import { jobLabelSql } from './label.ts'
+import { jobMatches, jobMatchWays } from './matching.ts'
 import { jobAuthor, jobReach } from './service.ts'
 
 interface Row {
@@ -56,45 +58,31 @@ const TITLE_CAP = 50
  * How a job (`j`) ranks for what was typed, shared by the `search` tool and the careers site's
  * search (modules/careers/search.ts), so both order jobs alike: `score` on the scale of
  * `core/text-search.ts`, reading `m`, the `lateral` join to add after `from jobs j`; `matches`
- * is true for a job one of the ways below finds (a whole word, a prefix, the title as typed or similar).
+ * is true for a job that matches at all (`jobMatches`, modules/jobs/matching.ts).
  */
 export function jobRanking(q: string): { score: SQL; lateral: SQL; matches: SQL } {
 	const tsq = prefixTsQuery(q)
 	const whole = wordsTsQuery(q)
-	const text = similarityText(q)
+	const text = foldedSimilarityText(q)
+	const title = folded(sql`j.title`)
 	const score = relevance({
 		exact: whole ? sql`m.exact` : null,
 		prefix: tsq ? sql`m.prefix` : null,
-		similar: sql`word_similarity(${text}, j.title)`,
-		certain: sameText(sql`j.title`, text),
+		similar: sql`word_similarity(${text}, ${title})`,
+		certain: sameText(title, text),
 	})
 	const lateral = sql`cross join lateral (select ${whole ? rankWhenMatched(sql`j.search_vector`, whole) : sql`null::real`} as exact, ${tsq ? rankWhenMatched(sql`j.search_vector`, tsq) : sql`null::real`} as prefix) m`
-	const ways = [sameText(sql`j.title`, text), sql`${text} <% j.title`]
-	if (tsq) ways.push(sql`j.search_vector @@ to_tsquery('english', ${tsq})`)
-	return { score, lateral, matches: sql`(${sql.join(ways, sql` or `)})` }
+	return { score, lateral, matches: jobMatches(q) }
 }
 
 async function searchJobs(deps: AppDeps, actor: Actor, q: string, limit: number): Promise<SearchFound | null> {
 	if (!deps.permissions.can(actor, 'jobs:read')) return null
-	const tsq = prefixTsQuery(q)
-	const whole = wordsTsQuery(q)
-	const text = similarityText(q)
-	const ways: MatchWay[] = [
-		// The title that is exactly what was typed, however many other jobs have its words.
-		{ ids: sql`select j.id from jobs j where ${jobReach(actor)} and ${sameText(sql`j.title`, text)} limit ${TITLE_CAP}`, cap: TITLE_CAP },
-		{ ids: sql`select j.id from jobs j where ${jobReach(actor)} and ${text} <% j.title limit ${TITLE_CAP}`, cap: TITLE_CAP },
-	]
-	// Whole-word matches first, so that they fill the cap before prefix-only ones ("java" before "JavaScript").
-	if (tsq)
-		ways.unshift({
-			ids: sql`select j.id from jobs j where ${jobReach(actor)} and j.search_vector @@ to_tsquery('english', ${tsq}) limit ${FTS_CAP}`,
-			cap: FTS_CAP,
-		})
-	if (whole)
-		ways.unshift({
-			ids: sql`select j.id from jobs j where ${jobReach(actor)} and j.search_vector @@ to_tsquery('english', ${whole}) limit ${FTS_CAP}`,
-			cap: FTS_CAP,
-		})
+	const match = jobMatchWays(q)
+	const capped = (where: SQL, cap: number): MatchWay => ({ ids: sql`select j.id from jobs j where ${jobReach(actor)} and ${where} limit ${cap}`, cap })
+	// Whole-word matches first, so that they fill the cap before prefix-only ones ("java" before "JavaScript");
+	// then the title that is exactly what was typed, however many other jobs have its words, and similar titles.
+	const ways = [match.whole, match.prefix].flatMap((where) => (where ? [capped(where, FTS_CAP)] : []))
+	ways.push(capped(match.sameTitle, TITLE_CAP), capped(match.similarTitle, TITLE_CAP))
 	const { score, lateral } = jobRanking(q)
 	const rows = await deps.database.rows<Row>(sql`${withFoundMatches(ways)}
 		select j.id, ${sql.raw(jobLabelSql('j'))} as label, j.vendor_id as "vendorId", v.name as "vendorName", j.vendor_job_id as "vendorJobId", j.status, j.location, j.department, j.must_have as "mustHave",
@@ -126,7 +114,10 @@ async function searchJobs(deps: AppDeps, actor: Actor, q: string, limit: number)
 
 export const jobSearchProvider: SearchProvider = {
 	type: 'job',
-	list: { tool: 'list_jobs', matches: 'title contains the text' },
+	list: {
+		tool: 'list_jobs',
+		matches: 'title, skills, location, department or description have every word (the last as a prefix), or whose title is what was typed or similar',
+	},
 	pages: { plural: 'Jobs', record: (id) => `/jobs/${encodeURIComponent(id)}`, seeAll: (q) => `/jobs?q=${encodeURIComponent(q)}`, seeAllFilters: true },
 	search: searchJobs,
 }

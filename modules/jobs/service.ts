@@ -25,6 +25,7 @@ import { recordActivity } from '../activity/index.ts'
 import { recordEvent } from '../events/index.ts'
 import { jobChanged, jobEventOf } from './events.ts'
 import { jobLabelSql } from './label.ts'
+import { jobMatches } from './matching.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { vendorNames } from '../vendors/index.ts'
 import type { JobStatus } from './model.ts'
@@ -202,7 +203,8 @@ export async function listJobs(deps: AppDeps, actor: Actor, input: ListJobsInput
 	const scope = `list_jobs:${actor.userId}:${input.status ?? ''}:${input.query ?? ''}${more}`
 	const conditions: SQL[] = [jobReach(actor)]
 	if (input.status) conditions.push(sql`j.status = ${input.status}`)
-	if (input.query?.trim()) conditions.push(sql`j.title ilike ${`%${escapeLike(input.query.trim())}%`}`)
+	// Matched as the search matches (modules/jobs/matching.ts): `search` offers this list to page through what it counted.
+	if (input.query?.trim()) conditions.push(jobMatches(input.query.trim()))
 	if (input.vendorId) conditions.push(sql`j.vendor_id = ${input.vendorId}`)
 	if (location) conditions.push(sql`j.location ilike ${`%${escapeLike(location)}%`}`)
 	const { rows: page, nextCursor } = await keysetPage(deps, {

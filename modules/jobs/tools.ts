@@ -55,7 +55,13 @@ const item = (max: number) => t.Array(t.String({ minLength: 1, maxLength: 300 })
 /** list_jobs' parameters (also what the jobs list page accepts, with the same limits). */
 export const ListJobsParams = params({
 	status: t.Optional(oneOf(JOB_STATUSES, 'Only jobs in this status')),
-	query: t.Optional(t.String({ maxLength: 120, description: 'Text the title contains' })),
+	query: t.Optional(
+		t.String({
+			maxLength: 120,
+			description:
+				'Words to match as search does: every word in the title, skills, location, department or description (the last as a prefix), or a title like it; accents and width do not matter',
+		}),
+	),
 	limit: t.Optional(limit()),
 	cursor: t.Optional(cursor()),
 })
@@ -81,7 +87,7 @@ export const jobTools = [
 		name: 'list_jobs',
 		title: 'List jobs',
 		description:
-			'Jobs of the workspace you can see, newest first, with status, applicant counts and the actively-hiring flag. Filter by status (Open, Draft, Closed) or by text contained in the title. Paged: pass nextCursor back as cursor.',
+			'Jobs of the workspace you can see, newest first, with status, applicant counts and the actively-hiring flag. Filter by status (Open, Draft, Closed) or by words (query, matched as the search tool matches jobs). Paged: pass nextCursor back as cursor.',
 		params: ListJobsParams,
 		output: page('jobs', JobSummary),
 		readOnly: true,

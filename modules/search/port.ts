@@ -30,7 +30,11 @@ export interface SearchFound {
 	readonly countIsAtLeast: boolean
 }
 
-/** The list tool that shows every record of a type a query finds (or the nearest one), for the model to page through. */
+/**
+ * The list tool that shows every record of a type a query finds, for the model to page through:
+ * its `query` must match exactly the records the provider counts (the same matching, shared), so
+ * that the count `search` reports is what the list pages through.
+ */
 export interface SearchListTool {
 	/** A list tool whose `query` parameter takes the search's text. */
 	readonly tool: string
