@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { ConfigError, loadConfig } from '../core/config.ts'
 import type { AppDeps } from '../core/deps.ts'
+import { sql } from 'drizzle-orm'
 import { createLogger } from '../core/log.ts'
 import { closeDeps, createApp, createDeps, modules } from '../core/main.ts'
 import { openDatabase, openMemoryDatabase, type Database } from '../db/client.ts'
@@ -143,10 +144,12 @@ export interface CallOptions {
  * The path of a job's careers page from the address a tool gave (`…/jobs/job_…`, which the careers
  * site answers with a redirect to the page's own address) or from the page's own address.
  */
-export async function careersPagePath(url: string): Promise<string> {
+export async function careersPagePath(url: string, deps?: AppDeps): Promise<string> {
 	const path = new URL(url).pathname
-	const res = await call('GET', path)
-	return res.status === 301 ? new URL(res.headers.get('location')!).pathname : path
+	const [, workspace, id] = /^\/careers\/([^/]+)\/jobs\/(job_[a-z0-9]+)$/.exec(path) ?? []
+	if (!id) return path
+	const [job] = await (deps ?? (await testDeps())).database.rows<{ slug: string }>(sql`select slug from jobs where id = ${id}`)
+	return `/careers/${workspace}/jobs/${job!.slug}`
 }
 
 /** One request through the app in-process. */

@@ -20,7 +20,7 @@ import { outbox } from '../modules/outbox/table.ts'
 import { fileStore } from '../core/files.ts'
 import { lyingDocumentDocx, pdfBomb, spacesDocx, zipBombDocx } from './fixtures/hostile-files.ts'
 import { makePdf } from './fixtures/resumes.ts'
-import { newPerson, newWorkspace, testDeps, unique } from './helpers.ts'
+import { careersPagePath, newPerson, newWorkspace, testDeps, unique } from './helpers.ts'
 import { mb, watchMemory, type MemoryWatch } from './memory.ts'
 import { portalApp, uniqueAddress } from './portal.ts'
 import { newCandidate } from './staffing-fixtures.ts'
@@ -47,7 +47,7 @@ async function openJob(overrides: Record<string, string> = {}) {
 	const owner = await newPerson(ws, 'owner', {}, deps)
 	const actor = await personActor(deps, ws.slug, owner.email)
 	const job = await setJobStatus(deps, actor, (await createJob(deps, actor, { title: 'Senior Java Developer', requirements: ['Java'] })).id, 'Open')
-	return { deps, job, path: new URL(job.url!).pathname }
+	return { deps, job, path: await careersPagePath(job.url!, deps) }
 }
 
 /** One application through the form, from an address of its own; with the server's memory watched meanwhile. */

@@ -16,6 +16,7 @@ import type { SectionContext } from '../../core/module.ts'
 import { csrfField, daysSince, errorSummary, facts, pageHeader, selectField, tag, when, type Tone } from '../../core/ui.ts'
 import { answersSection, card, notesSection, ratingsSection, resumeCheckSection, type ApplicationView } from './application-parts.ts'
 import { getApplication } from './application-service.ts'
+import { applicationResumeAddress } from './resume-download.ts'
 import { MOVE_PERMISSION } from './stage-move.ts'
 import { stagesOf, type Stage } from './stages.ts'
 
@@ -86,9 +87,10 @@ export async function applicationPage(deps: AppDeps, session: PageSession, appli
 	const a = await getApplication(deps, session.actor, applicationId)
 	// The confirmation of a change shows next to the button that made it: Move to stage's here, a section's in that section.
 	const done = o.done && !o.errors?.length ? o.done : undefined
-	const [stages, sections] = await Promise.all([
+	const [stages, sections, ownResume] = await Promise.all([
 		stagesOf(deps, session.actor.workspaceId),
 		pageSections(deps, 'application', session, a.id, { ...o.context, done }),
+		applicationResumeAddress(deps, session.actor, a.candidate.id, a.id),
 	])
 	const canMove = deps.permissions.can(session.actor, MOVE_PERMISSION)
 	const own = done && Object.hasOwn(NOTICES, done) ? actionNotice(NOTICES[done]!(a)) : ''
@@ -103,7 +105,7 @@ ${pageHeader({
 	actions: canMove ? moveForm(session, a, stages, o.context, own) : null,
 })}
 ${card('summary', 'Application', summaryFacts(a))}
-${resumeCheckSection(a.resumeCheck)}
+${resumeCheckSection(a.resumeCheck, ownResume)}
 ${sections}
 ${answersSection(a.answers)}
 <div class="grid-2">${ratingsSection(a.ratings, a.averageRating)}${notesSection(a.notes, a.candidate.id)}</div>`

@@ -14,23 +14,35 @@ type CheckItemView = CheckView['items'][number]
 export const card = (id: string, heading: string, body: unknown, intro?: unknown) =>
 	html`<section class="card" id="${id}" aria-labelledby="${id}-h"><h2 id="${id}-h">${heading}</h2>${intro ? html`<p class="meta">${intro}</p>` : ''}${body}</section>`
 
-/** Each must-have of the job, found in the résumé or missing, with the résumé line that matched (or came closest). */
-export function resumeCheckSection(check: ApplicationView['resumeCheck']): SafeHtml {
+/** The résumé an application came with, when it is not the one on the candidate's profile. */
+export interface OwnResume {
+	href: string
+	fileName: string
+}
+
+/**
+ * Each must-have of the job, found in the résumé or missing, with the résumé line that matched (or
+ * came closest); an application that came with a résumé of its own (`ownResume`) says so and links it.
+ */
+export function resumeCheckSection(check: ApplicationView['resumeCheck'], ownResume?: OwnResume | null): SafeHtml {
+	const own = ownResume
+		? html`<p>This application came with its own résumé, <a href="${ownResume.href}">${ownResume.fileName}</a>, and is checked against it. The candidate’s profile keeps the résumé already on file.</p>`
+		: ''
 	if (!check)
 		return card(
 			'resume-check',
 			'Résumé check',
-			html`<p class="empty">Not checked yet: the candidate has no résumé text on file, or the job could not be read.</p>`,
+			html`${own}<p class="empty">Not checked yet: the candidate has no résumé text on file, or the job could not be read.</p>`,
 		)
 	if (check.total === 0)
-		return card('resume-check', 'Résumé check', html`<p class="empty">The job lists no must-haves, so there is nothing to check the résumé against.</p>`)
+		return card('resume-check', 'Résumé check', html`${own}<p class="empty">The job lists no must-haves, so there is nothing to check the résumé against.</p>`)
 	const words = (i: CheckItemView) =>
 		i.evidence ? (i.status === 'met' ? html`“${i.evidence}”` : html`<span class="meta">Closest line:</span> “${i.evidence}”`) : '—'
 	const intro = html`${plural(check.met, 'must-have')} of ${check.total} found${check.score !== null ? ` (score ${check.score} of 100)` : ''}. Checked ${when(check.checkedAt)}.`
 	return card(
 		'resume-check',
 		'Résumé check',
-		dataTable<CheckItemView>({
+		html`${own}${dataTable<CheckItemView>({
 			caption: 'Each must-have of the job against the résumé',
 			hideCaption: true,
 			columns: [
@@ -41,7 +53,7 @@ export function resumeCheckSection(check: ApplicationView['resumeCheck']): SafeH
 			],
 			rows: check.items,
 			empty: 'No must-haves.',
-		}),
+		})}`,
 		intro,
 	)
 }

@@ -13,6 +13,11 @@ import { logLines, newWorkspace, testDeps, unique, type TestWorkspace } from '..
 import { newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
 import { samplePdf } from '../documents/seed.ts'
 import { applyToJob, candidateAddresses } from './apply.ts'
+import { refreshChecks } from './recheck.ts'
+import { applicationResumeAddress, resumeDownload } from './resume-download.ts'
+import { operatorActor } from '../auth/index.ts'
+import { eraseCandidate, exportCandidate } from '../privacy/index.ts'
+import { unzipSync } from 'fflate'
 import { candidatesByAddress } from './queries.ts'
 import { candidates } from './table.ts'
 
@@ -89,20 +94,66 @@ describe('candidates stored before addresses had one spelling', () => {
 })
 
 describe('applying again', () => {
-	test('the new résumé replaces the old one, whose file is deleted (an erasure knows only the current file)', async () => {
+	test('an address already on file changes nothing the firm holds: name, phone and résumé stay; the résumé sent stays with its application, checked against it, downloadable and erased with the candidate', async () => {
 		const deps = await testDeps()
 		const ws = await newWorkspace()
 		const email = `${unique('again')}@example.com`
 		const first = await apply(ws, email, 'QA Engineer')
-		const pathOf = async () => (await deps.db.select({ path: candidates.resumePath }).from(candidates).where(eq(candidates.id, first.candidateId)))[0]!.path!
-		const firstFile = await pathOf()
-		expect(await fileStore(deps.config).get(firstFile)).not.toBeNull()
-		const second = await apply(ws, email, 'Test Lead')
-		expect(second.candidateId).toBe(first.candidateId)
-		const secondFile = await pathOf()
-		expect(secondFile).not.toBe(firstFile)
-		expect(await fileStore(deps.config).get(firstFile)).toBeNull()
-		expect(await fileStore(deps.config).get(secondFile)).not.toBeNull()
+		const profile = async () =>
+			(
+				await deps.db
+					.select({ name: candidates.name, phone: candidates.phone, path: candidates.resumePath })
+					.from(candidates)
+					.where(eq(candidates.id, first.candidateId))
+			)[0]!
+		const before = await profile()
+		// Someone else types the same address, another name and phone, and a résumé of their own.
+		const job = await newVendorJob(ws, { title: 'Java Lead' })
+		await deps.database.rows(sql`update jobs set must_have = array['Java'] where id = ${job}`)
+		const second = await applyToJob(deps, {
+			workspace: ws,
+			job: { id: job, title: 'Java Lead', status: 'Open', mustHave: ['Java'] },
+			name: 'Mallory Impostor',
+			email: email.toUpperCase(),
+			phone: '+1 999 555 0000',
+			resume: { bytes: samplePdf('Mallory: Java, Spring'), fileName: 'mallory.pdf' },
+			answers: {},
+		})
+		expect(second).toMatchObject({ candidateId: first.candidateId, newCandidate: false })
+		expect(await profile()).toEqual(before)
+		expect(await fileStore(deps.config).get(before.path!)).not.toBeNull()
+		const [sent] = await deps.database.rows<{ path: string; fileName: string; score: number; text: string }>(
+			sql`select resume_path as path, resume_file_name as "fileName", resume_score as score, resume_text as text from applications where id = ${second.applicationId}`,
+		)
+		expect(sent).toMatchObject({ fileName: 'mallory.pdf', score: 100 })
+		expect(sent!.text).toContain('Mallory')
+		expect(await fileStore(deps.config).get(sent!.path)).not.toBeNull()
+		// The first application keeps its check against the résumé on file.
+		const [firstApp] = await deps.database.rows<{ path: string | null }>(sql`select resume_path as path from applications where id = ${first.applicationId}`)
+		expect(firstApp!.path).toBeNull()
+		// A job-wide re-check keeps checking the second application against the résumé it came with.
+		await deps.database.rows(sql`update applications set resume_check = resume_check - 'resumeHash' where id = ${second.applicationId}`)
+		await refreshChecks(deps, ws.id, { applicationIds: [second.applicationId] })
+		expect(
+			(await deps.database.rows<{ score: number }>(sql`select resume_score as score from applications where id = ${second.applicationId}`))[0]!.score,
+		).toBe(100)
+
+		// People who may have résumé files download it from the application's page; the export has both; an erasure deletes both.
+		const owner = operatorActor(ws)
+		const address = await applicationResumeAddress(deps, owner, first.candidateId, second.applicationId)
+		expect(address?.fileName).toBe('mallory.pdf')
+		const reference = address!.href.split('/').pop()!
+		expect(new TextDecoder().decode((await resumeDownload(deps, owner, first.candidateId, reference)).bytes)).toContain('Mallory')
+		expect(await applicationResumeAddress(deps, owner, first.candidateId, first.applicationId)).toBeNull()
+		const exported = unzipSync((await exportCandidate(deps, owner, first.candidateId, 'test')).bytes)
+		expect(
+			Object.keys(exported)
+				.filter((f) => f.startsWith('files/'))
+				.sort(),
+		).toEqual(['files/resume.pdf', `files/resume-${second.applicationId}.pdf`].sort())
+		await eraseCandidate(deps, owner, first.candidateId, 'test')
+		expect(await fileStore(deps.config).get(before.path!)).toBeNull()
+		expect(await fileStore(deps.config).get(sent!.path)).toBeNull()
 	})
 
 	test('a name that draws nothing (Hangul fillers, lone combining marks, a blank Braille pattern) is refused', async () => {

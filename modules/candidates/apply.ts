@@ -7,8 +7,10 @@
  *   questions take yes or no. Every problem is reported at once, by field (`VALIDATION`).
  * - One candidate per e-mail address per workspace, the address in its normal form (core/email.ts:
  *   `ann@Bücher.example` and `ann@xn--bcher-kva.example` are one address; a domain with no ASCII form
- *   is refused): applying again updates their name, phone and résumé (the newest résumé wins) and
- *   keeps where they first came from.
+ *   is refused). Anyone can type an address, so applying with one already on file changes nothing the
+ *   firm holds: the name, the phone and the résumé on file stay (a missing phone or résumé is filled
+ *   in), and a résumé sent with it is kept with the application (checked against the job, shown on
+ *   the application's page) rather than on the candidate.
  * - One application per candidate and job: a second one is a `CONFLICT` and changes nothing.
  * - The résumé is read in a child process bounded in memory and time (`resume-file.ts`): a file over a
  *   reading limit is a `VALIDATION` error on the résumé naming the limit; a damaged or unreadable file
@@ -191,7 +193,7 @@ interface NewApplication {
 }
 
 /**
- * Write: the candidate (one per e-mail address: applying again updates them), the application in
+ * Write: the candidate (one per e-mail address: one on file keeps what is on file), the application in
  * the pipeline's first stage (a second one for the same job is a `Duplicate`), the answers, and
  * what is written alongside (`ApplyInput.alongside`).
  */
@@ -199,20 +201,27 @@ async function writeApplication(tx: Db, deps: AppDeps, input: ApplyInput, applic
 	const ws = input.workspace
 	await ensureStages(tx, ws.id)
 	const [first] = await deps.database.rows<{ key: string }>(sql`select key from pipeline_stages where workspace_id = ${ws.id} order by position limit 1`, tx)
-	// Applying again replaces the résumé: the one it replaces is read in the same statement (a query
-	// in RETURNING sees the row as it was when the statement began), and its file deleted once this
-	// commits; left on disk, an erasure (which knows only the current file) would have kept it.
-	const [candidate] = await deps.database.rows<{ id: string; inserted: boolean; replacedResume: string | null }>(
+	// An address already on file keeps what is on file (anyone can type it): only what is missing is
+	// filled in. The résumé goes on the candidate when they had none, else with the application.
+	const noResume = sql.raw('candidates.resume_path is null and candidates.resume_text is null')
+	const [candidate] = await deps.database.rows<{ id: string; inserted: boolean; resumeOnProfile: boolean }>(
 		sql`insert into candidates (id, workspace_id, name, email, phone, resume_file_name, resume_mime, resume_path, resume_text, source)
 				values (${newId('cand')}, ${ws.id}, ${applicant.name}, ${applicant.email}, ${applicant.phone}, ${applicant.fileName}, ${RESUME_MIME[applicant.type]}, ${app.resumeKey}, ${app.text}, 'careers')
-				on conflict (workspace_id, email) do update set name = excluded.name, phone = excluded.phone, resume_file_name = excluded.resume_file_name, resume_mime = excluded.resume_mime,
-					resume_path = excluded.resume_path, resume_text = excluded.resume_text, updated_at = now()
-				returning id, (xmax = 0) as inserted, (select p.resume_path from candidates p where p.id = candidates.id) as "replacedResume"`,
+				on conflict (workspace_id, email) do update set phone = coalesce(nullif(candidates.phone, ''), excluded.phone),
+					resume_file_name = case when ${noResume} then excluded.resume_file_name else candidates.resume_file_name end,
+					resume_mime = case when ${noResume} then excluded.resume_mime else candidates.resume_mime end,
+					resume_text = case when ${noResume} then excluded.resume_text else candidates.resume_text end,
+					resume_path = case when ${noResume} then excluded.resume_path else candidates.resume_path end, updated_at = now()
+				returning id, (xmax = 0) as inserted, resume_path = ${app.resumeKey} as "resumeOnProfile"`,
 		tx,
 	)
+	const own = candidate!.resumeOnProfile
+		? { fileName: null, mime: null, path: null, text: null }
+		: { fileName: applicant.fileName, mime: RESUME_MIME[applicant.type], path: app.resumeKey, text: app.text }
 	const inserted = await deps.database.rows<{ id: string }>(
-		sql`insert into applications (id, workspace_id, candidate_id, job_id, stage_key, kind, source, resume_check, resume_score)
-				values (${app.id}, ${ws.id}, ${candidate!.id}, ${input.job.id}, ${first!.key}, 'applicant', ${applicant.source}, ${JSON.stringify(app.check)}::jsonb, ${app.check.score})
+		sql`insert into applications (id, workspace_id, candidate_id, job_id, stage_key, kind, source, resume_check, resume_score, resume_file_name, resume_mime, resume_path, resume_text)
+				values (${app.id}, ${ws.id}, ${candidate!.id}, ${input.job.id}, ${first!.key}, 'applicant', ${applicant.source}, ${JSON.stringify(app.check)}::jsonb, ${app.check.score},
+					${own.fileName}, ${own.mime}, ${own.path}, ${own.text})
 				on conflict (candidate_id, job_id) do nothing returning id`,
 		tx,
 	)
@@ -222,12 +231,12 @@ async function writeApplication(tx: Db, deps: AppDeps, input: ApplyInput, applic
 		if (answer) await tx.execute(sql`insert into application_answers (application_id, question_id, answer) values (${app.id}, ${q.id}, ${answer})`)
 	}
 	await input.alongside?.(tx, { workspaceId: ws.id, applicationId: app.id, candidateId: candidate!.id, jobId: input.job.id })
-	const replaced = candidate!.replacedResume
 	return {
 		candidateId: candidate!.id,
 		newCandidate: Boolean(candidate!.inserted),
 		stage: first!.key,
-		replacedResume: replaced && replaced !== app.resumeKey ? replaced : null,
+		/** A candidate on file who had no résumé got this one: their other applications are checked again. */
+		resumeFilledIn: Boolean(candidate!.resumeOnProfile) && !candidate!.inserted,
 	}
 }
 
@@ -266,7 +275,7 @@ async function notifyApplication(
 	)
 }
 
-/** The résumé changed: the candidate's other applications are re-checked against it. */
+/** The candidate's résumé was filled in: their other applications are re-checked against it. */
 async function recheckOtherApplications(deps: AppDeps, workspaceId: string, candidateId: string, applicationId: string) {
 	const others = await deps.database.rows<{ id: string }>(sql`select id from applications where candidate_id = ${candidateId} and id <> ${applicationId}`)
 	await refreshChecks(deps, workspaceId, { applicationIds: others.map((o) => o.id) })
@@ -292,8 +301,7 @@ export async function applyToJob(deps: AppDeps, input: ApplyInput): Promise<Appl
 			await notifyApplication(tx, deps, input, applicant, { applicationId: app.id, ...written })
 			return written
 		})
-		if (result.replacedResume) await deleteResume(deps, result.replacedResume)
-		if (!result.newCandidate) await recheckOtherApplications(deps, ws.id, result.candidateId, app.id)
+		if (result.resumeFilledIn) await recheckOtherApplications(deps, ws.id, result.candidateId, app.id)
 		return {
 			type: 'application',
 			workspaceId: ws.id,

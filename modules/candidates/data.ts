@@ -60,7 +60,8 @@ export const candidatesData: CandidateDataSource = {
 		const [applications, answers, ratings, notes] = await Promise.all([
 			deps.database.rows(
 				sql`select a.id, a.job_id as "jobId", j.title as "jobTitle", a.kind, a.stage_key as stage, a.outcome, a.archived, a.shortlist, a.source,
-					a.resume_score as "resumeScore", a.resume_check as "resumeCheck", a.created_at as "createdAt", a.stage_changed_at as "stageChangedAt", a.updated_at as "updatedAt"
+					a.resume_score as "resumeScore", a.resume_check as "resumeCheck", a.resume_file_name as "resumeFileName", a.resume_path as "resumePath",
+					a.created_at as "createdAt", a.stage_changed_at as "stageChangedAt", a.updated_at as "updatedAt"
 				from applications a join jobs j on j.id = a.job_id where a.id = ${ids} order by a.created_at, a.id`,
 				db,
 			),
@@ -81,28 +82,37 @@ export const candidatesData: CandidateDataSource = {
 			),
 		])
 		const { resumePath, ...rest } = profile!
+		// The résumés sent with applications (a candidate already on file keeps their own): each is a file of the export.
+		const sentWith = (applications as { id: string; resumePath: string | null; resumeFileName: string | null }[]).filter((a) => a.resumePath)
 		return {
 			data: {
 				profile: rest,
-				applications: applications.map((a) => ({
+				applications: applications.map(({ resumePath: _, ...a }) => ({
 					...a,
 					answers: answers.filter((x) => x.applicationId === a.id).map(({ applicationId: _, ...x }) => x),
 					ratings: ratings.filter((r) => r.applicationId === a.id).map(({ applicationId: _, ...r }) => r),
 				})),
 				notes,
 			},
-			files: resumePath ? [{ key: resumePath, name: `resume.${extension(rest.resumeFileName)}` }] : [],
+			files: [
+				...(resumePath ? [{ key: resumePath, name: `resume.${extension(rest.resumeFileName)}` }] : []),
+				...sentWith.map((a) => ({ key: a.resumePath!, name: `resume-${a.id}.${extension(a.resumeFileName)}` })),
+			],
 		}
 	},
 	async erase(deps, tx, s) {
 		const ids = anyId(s.applicationIds)
 		const [c] = await deps.database.rows<{ resumePath: string | null }>(sql`select resume_path as "resumePath" from candidates where id = ${s.candidateId}`, tx)
+		const sentWith = await deps.database.rows<{ resumePath: string }>(
+			sql`select resume_path as "resumePath" from applications where id = ${ids} and resume_path is not null`,
+			tx,
+		)
 		await deps.database.rows(sql`delete from ratings where application_id = ${ids}`, tx)
 		await deps.database.rows(sql`delete from application_answers where application_id = ${ids}`, tx)
 		await deps.database.rows(sql`delete from notes where candidate_id = ${s.candidateId} or application_id = ${ids}`, tx)
 		await deps.database.rows(sql`delete from applications where id = ${ids}`, tx)
 		await deps.database.rows(sql`delete from candidates where id = ${s.candidateId} and workspace_id = ${s.workspaceId}`, tx)
-		return { files: c?.resumePath ? [c.resumePath] : [] }
+		return { files: [...(c?.resumePath ? [c.resumePath] : []), ...sentWith.map((a) => a.resumePath)] }
 	},
 }
 

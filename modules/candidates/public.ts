@@ -58,6 +58,20 @@ export async function resumeFileOf(deps: AppDeps, actor: Actor, candidateId: str
 	return row?.key ? { key: row.key, fileName: row.fileName ?? 'resume', contentType: row.contentType ?? 'application/octet-stream' } : null
 }
 
+/** The résumé files sent with a candidate's applications (when they differ from the one on file), if the actor can reach the candidate. */
+export async function applicationResumeFilesOf(
+	deps: AppDeps,
+	actor: Actor,
+	candidateId: string,
+): Promise<{ applicationId: string; key: string; fileName: string; contentType: string }[]> {
+	const reach = await reachOf(deps, actor)
+	const rows = await deps.database.rows<{ applicationId: string; key: string; fileName: string | null; contentType: string | null }>(
+		sql`select a.id as "applicationId", a.resume_path as key, a.resume_file_name as "fileName", a.resume_mime as "contentType"
+		from applications a join candidates c on c.id = a.candidate_id where c.id = ${candidateId} and a.resume_path is not null and ${candidateReach(reach)}`,
+	)
+	return rows.map((r) => ({ ...r, fileName: r.fileName ?? 'resume', contentType: r.contentType ?? 'application/octet-stream' }))
+}
+
 /** MD5 of each candidate's résumé text (as `resumeHash` computes it), to cache work done on résumés. */
 export async function resumeHashes(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, string>> {
 	if (!ids.length) return new Map()

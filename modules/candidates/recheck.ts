@@ -14,7 +14,7 @@
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { type ChangedJobsCursor, jobRequirements, jobsChangedSince } from '../jobs/index.ts'
-import { checkResume, RESUME_CHECK_VERSION, resumeHashSql, type ResumeCheck } from './resume-check.ts'
+import { applicationResumeHashSql, applicationResumeTextSql, checkResume, RESUME_CHECK_VERSION, type ResumeCheck } from './resume-check.ts'
 import { inList } from '../../core/sql-list.ts'
 
 interface CheckState {
@@ -67,7 +67,7 @@ async function refreshSome(deps: AppDeps, workspaceId: string, which: { applicat
 		)
 	} else {
 		const states = await deps.database.rows<CheckState>(
-			sql`select a.id, a.job_id as "jobId", a.resume_check->>'version' as version, a.resume_check->'mustHaves' as "mustHaves", a.resume_check->>'resumeHash' as "resumeHash", ${resumeHashSql('c')} as hash
+			sql`select a.id, a.job_id as "jobId", a.resume_check->>'version' as version, a.resume_check->'mustHaves' as "mustHaves", a.resume_check->>'resumeHash' as "resumeHash", ${applicationResumeHashSql('a', 'c')} as hash
 			from applications a join candidates c on c.id = a.candidate_id where a.workspace_id = ${workspaceId} and a.id in ${inList(which.applicationIds!)}`,
 		)
 		if (!states.length) return 0
@@ -81,7 +81,7 @@ async function refreshSome(deps: AppDeps, workspaceId: string, which: { applicat
 	if (!stale.length) return 0
 	const jobOf = new Map(stale.map((s) => [s.id, s.jobId]))
 	const texts = await deps.database.rows<{ id: string; text: string | null }>(
-		sql`select a.id, c.resume_text as text from applications a join candidates c on c.id = a.candidate_id where a.workspace_id = ${workspaceId} and a.id in ${inList(stale.map((s) => s.id))}`,
+		sql`select a.id, ${applicationResumeTextSql('a', 'c')} as text from applications a join candidates c on c.id = a.candidate_id where a.workspace_id = ${workspaceId} and a.id in ${inList(stale.map((s) => s.id))}`,
 	)
 	const now = deps.now()
 	for (const row of texts) {
@@ -102,7 +102,7 @@ const sameList = (a: string[] | null, b: string[]) => Array.isArray(a) && a.leng
 export async function saveCheck(deps: Pick<AppDeps, 'database'>, applicationId: string, check: ResumeCheck, handle = deps.database.db): Promise<void> {
 	await handle.execute(
 		sql`update applications a set resume_check = ${JSON.stringify(check)}::jsonb, resume_score = ${check.score} where a.id = ${applicationId}
-		and exists (select 1 from candidates c where c.id = a.candidate_id and ${resumeHashSql('c')} = ${check.resumeHash} for share)`,
+		and exists (select 1 from candidates c where c.id = a.candidate_id and ${applicationResumeHashSql('a', 'c')} = ${check.resumeHash} for share)`,
 	)
 }
 

@@ -60,6 +60,14 @@ export interface PreparedResume {
 /** `resumeHash` in SQL, of the candidates row aliased `alias` (the same MD5 of the text, empty when none). */
 export const resumeHashSql = (alias: string): SQL => sql.raw(`md5(coalesce(${alias}.resume_text, ''))`)
 
+/** The text an application is checked against: the résumé it came with, else its candidate's (`applications.resume_text`). */
+export const applicationResumeTextSql = (application: string, candidate: string): SQL =>
+	sql.raw(`coalesce(${application}.resume_text, ${candidate}.resume_text)`)
+
+/** `resumeHash` of the text an application is checked against. */
+export const applicationResumeHashSql = (application: string, candidate: string): SQL =>
+	sql`md5(coalesce(${applicationResumeTextSql(application, candidate)}, ''))`
+
 export const resumeHash = (text: string | null) =>
 	createHash('md5')
 		.update(text ?? '', 'utf8')

@@ -82,6 +82,15 @@ export const applications = pgTable(
 		resumeCheck: jsonb('resume_check').$type<Record<string, unknown>>(),
 		resumeScore: integer('resume_score'),
 		source: text('source'),
+		/**
+		 * The résumé this application came with, when it is not the candidate's own (the address was
+		 * already on file with a résumé): a form anyone can send never replaces what the firm holds.
+		 * Its check is against this text.
+		 */
+		resumeFileName: text('resume_file_name'),
+		resumeMime: text('resume_mime'),
+		resumePath: text('resume_path'),
+		resumeText: text('resume_text'),
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 		stageChangedAt: timestamp('stage_changed_at', { withTimezone: true }).notNull().defaultNow(),

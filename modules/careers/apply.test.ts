@@ -195,7 +195,7 @@ describe('careers apply flow (in process)', () => {
 		expect(events).toHaveLength(1)
 	}, 30_000)
 
-	test('a second application to the same job is told so and changes nothing; another job updates the same candidate', async () => {
+	test('a second application to the same job is told so and changes nothing; another job is the same candidate, its résumé kept with that application', async () => {
 		const { deps } = await testApp()
 		const ws = await newWorkspace(deps)
 		const first = await openJob(ws)
@@ -218,10 +218,13 @@ describe('careers apply flow (in process)', () => {
 		)
 		expect(rows).toHaveLength(1)
 		expect(rows[0].n).toBe(2)
-		expect(rows[0].resume_mime).toContain('wordprocessingml')
-		// The first application was re-checked against the newer résumé (no Java in it any more).
-		const [firstApp] = await deps.database.rows<any>(sql`select resume_score from applications where job_id = ${first.job.id}`)
-		expect(firstApp.resume_score).toBe(0)
+		// The résumé on file stays (anyone can type an address); the one sent goes with the new application and is checked there.
+		expect(rows[0].resume_mime).toBe('application/pdf')
+		const apps = await deps.database.rows<any>(sql`select job_id, resume_score, resume_mime from applications where candidate_id = ${rows[0].id}`)
+		const byJob = Object.fromEntries(apps.map((a: any) => [a.job_id, a]))
+		expect(byJob[first.job.id]).toMatchObject({ resume_mime: null })
+		expect(byJob[second.job.id].resume_mime).toContain('wordprocessingml')
+		expect(byJob[second.job.id].resume_score).toBe(100)
 	}, 30_000)
 
 	test('bad input shows the form again with messages and keeps what was typed', async () => {

@@ -17,7 +17,7 @@ import { enqueueMail, enqueueMessage, PRIVATE_MARKER, textToSend } from '../../m
 import { outbox } from '../../modules/outbox/table.ts'
 import { forgetOldRequests } from '../../modules/privacy/requests.ts'
 import { privacyRequests } from '../../modules/privacy/table.ts'
-import { awayFromMinuteEdge, clock, newPerson, newWorkspace, type TestWorkspace, unique } from '../helpers.ts'
+import { awayFromMinuteEdge, careersPagePath, clock, newPerson, newWorkspace, type TestWorkspace, unique } from '../helpers.ts'
 import { PortalClient, portalApp, signedIn, uniqueAddress } from '../portal.ts'
 import { newApplication, newCandidate, newVendorJob } from '../staffing-fixtures.ts'
 
@@ -301,7 +301,7 @@ describe('links to the page', () => {
 		const actor = await personActor(deps, ws.slug, owner.email)
 		const job = await setJobStatus(deps, actor, (await createJob(deps, actor, { title: 'Data Engineer', requirements: ['SQL'] })).id, 'Open')
 		const client = await visitor()
-		const page = await client.get(new URL(job.url!).pathname)
+		const page = await client.get(await careersPagePath(job.url!, deps))
 		expect(page.text).toContain(`<a href="/careers/${ws.slug}/privacy">its privacy page</a>`)
 		const privacy = await client.get(`/careers/${ws.slug}/privacy`)
 		expect(privacy.status).toBe(200)

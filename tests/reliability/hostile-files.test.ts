@@ -18,6 +18,7 @@ import { textToSend } from '../../modules/outbox/index.ts'
 import { outbox } from '../../modules/outbox/table.ts'
 import { lyingDocumentDocx, pdfBomb, spacesDocx, zipBombDocx } from '../fixtures/hostile-files.ts'
 import { makePdf } from '../fixtures/resumes.ts'
+import { careersPagePath } from '../helpers.ts'
 import { mb, watchMemory, type MemoryWatch } from '../memory.ts'
 import { uniqueAddress } from '../portal.ts'
 import { newCandidate } from '../staffing-fixtures.ts'
@@ -50,7 +51,7 @@ describeProcesses('hostile files against a server process', () => {
 		await addPerson(deps, operatorActor(ws), ws, { email, name: 'Owner', role: 'owner', password: 'correct horse battery staple' })
 		const owner = await personActor(deps, ws.slug, email)
 		const job = await setJobStatus(deps, owner, (await createJob(deps, owner, { title: 'Senior Java Developer', requirements: ['Java'] })).id, 'Open')
-		jobPath = new URL(job.url!).pathname
+		jobPath = await careersPagePath(job.url!, deps)
 		for (let i = 0; i < 24; i++) {
 			const candidateEmail = `cand-${tag}-${i}@example.test`
 			const candidateId = await newCandidate(ws, { name: 'Ravi Kumar', email: candidateEmail, resume: false }, deps)

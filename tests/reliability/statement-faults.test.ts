@@ -12,7 +12,7 @@ import { hashSecret } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { createJob, setJobStatus } from '../../modules/jobs/service.ts'
 import { makePdf } from '../fixtures/resumes.ts'
-import { unique } from '../helpers.ts'
+import { careersPagePath, unique } from '../helpers.ts'
 import { authorizationRequest, consent, formPost, mcp, registerApp, type AS } from '../oauth/as-client.ts'
 import { PortalClient, uniqueAddress } from '../portal.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob } from '../staffing-fixtures.ts'
@@ -172,7 +172,7 @@ onPostgres(`a connection terminated between the statements of a write leaves not
 		const { ws, actor } = await person()
 		const created = await createJob(deps, actor, { title: 'Senior Java Developer', requirements: ['Java'] })
 		const job = await setJobStatus(deps, actor, created.id, 'Open')
-		const page = new URL(job.url!).pathname
+		const page = await careersPagePath(job.url!, deps)
 		const email = `${unique('applicant')}@example.test`
 		const apply = async () => {
 			const form = await app.handle(new Request(`http://localhost${page}`))
