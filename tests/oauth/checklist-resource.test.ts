@@ -8,7 +8,7 @@ import { eq, inArray } from 'drizzle-orm'
 import { activityFor } from '../../modules/activity/index.ts'
 import { oauthClients, oauthCodes, oauthGrants, oauthTokens } from '../../modules/auth/table.ts'
 import { clock, logLines, newPersonWithToken, newVendor } from '../helpers.ts'
-import { connectedApp, formPost, freshCode, mcp, type AS } from './as-client.ts'
+import { authorizationRequest, connectedApp, consent, formPost, freshCode, mcp, type AS } from './as-client.ts'
 
 // Under load the first request also pays for the database start; the CLI default (5 s) is too short.
 setDefaultTimeout(60_000)
@@ -19,6 +19,9 @@ const rest = (ctx: AS, token: string) =>
 	ctx
 		.http('/api/v1/jobs', { headers: { authorization: `Bearer ${token}` } })
 		.then(async (r) => ({ status: r.status, challenge: r.headers.get('www-authenticate'), body: await r.text() }))
+
+/** The Access cells of the connected-apps table on the API access page. */
+const accessColumn = (html: string) => [...html.matchAll(/<td data-label="Access"><div class="cell">([^<]*)<\/div><\/td>/g)].map((m) => m[1])
 
 describe('G. resource server checks', () => {
 	test('G1 the token counts only in the Authorization header', async () => {
@@ -200,5 +203,24 @@ describe('read-only consent', () => {
 		expect([read.status, read.message.result.isError ?? false]).toEqual([200, false])
 		// The connected-apps list says read-only.
 		expect((await full.portal.get('/settings/api')).text).toContain('read-only')
+	})
+
+	test('an app one person connected with full access, then again read-only, is listed as full: it still writes', async () => {
+		const app = await connectedApp()
+		const request = await authorizationRequest(app.ctx, app.client, app.redirectUri, { scope: 'mcp:read' })
+		const { location } = await consent(app.portal, request.url)
+		const code = location!.searchParams.get('code')!
+		const second = await formPost(app.ctx, '/oauth/token', {
+			grant_type: 'authorization_code',
+			code,
+			code_verifier: request.verifier,
+			redirect_uri: app.redirectUri,
+			client_id: app.client.client_id,
+		})
+		expect([second.status, second.json.scope]).toEqual([200, 'mcp:read'])
+		const created = await mcp(app.ctx, app.tokens.access_token, 'tools/call', { name: 'create_job', arguments: { title: 'Still full access' } })
+		expect([created.status, created.message.result.isError ?? false]).toEqual([200, false])
+		const access = accessColumn((await app.portal.get('/settings/api')).text)
+		expect(access).toEqual(['full'])
 	})
 })

@@ -2,7 +2,7 @@
  * Connected apps: the grants a person gave. Owners and admins see and disconnect everyone's;
  * others their own. Disconnecting ends every grant of that app for that person at once.
  */
-import { and, asc, desc, eq, isNull, max, min } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, max, min, sql } from 'drizzle-orm'
 import type { Actor } from '../../../core/actor.ts'
 import { isAdmin } from '../../../core/actor.ts'
 import type { AppDeps } from '../../../core/deps.ts'
@@ -32,7 +32,9 @@ export async function listConnections(deps: AppDeps, actor: Actor): Promise<Conn
 			personName: users.name,
 			connectedAt: min(oauthGrants.createdAt),
 			lastUsedAt: max(oauthGrants.lastUsedAt),
-			writeGrants: max(oauthGrants.scope),
+			// Full access when any live grant of the app and person can write (as tokens.ts reads a grant:
+			// not read-only, and its scope names mcp). Never max/min of the scope text: 'mcp:read' > 'mcp'.
+			canWrite: sql<boolean>`bool_or(not ${oauthGrants.readOnly} and 'mcp' = any(string_to_array(${oauthGrants.scope}, ' ')))`,
 		})
 		.from(oauthGrants)
 		.innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
@@ -53,7 +55,7 @@ export async function listConnections(deps: AppDeps, actor: Actor): Promise<Conn
 		personName: r.personName,
 		connectedAt: new Date(r.connectedAt!),
 		lastUsedAt: r.lastUsedAt ? new Date(r.lastUsedAt) : null,
-		readOnly: r.writeGrants !== 'mcp',
+		readOnly: !r.canWrite,
 		redirectHosts: [...new Set(r.redirectUris.map((u) => new URL(u).host))],
 	}))
 }
