@@ -64,6 +64,15 @@ describe('C. authorization endpoint and consent', () => {
 		// Unknown client; missing redirect with several registered; duplicated client_id or redirect_uri.
 		const unknown = await authorizationRequest(ctx, { client_id: 'cli_unknown' }, 'https://a.example/cb')
 		expectErrorPage(await who.portal.get(unknown.url.pathname + unknown.url.search))
+		// A NUL character in any parameter (the database cannot hold it): the same page, not a raw 422.
+		for (const extra of [{ client_id: 'cli\u0000x' }, { state: 'a\u0000b' }, { 'x\u0000': '1' }] as Record<string, string>[]) {
+			const nul = await authorizationRequest(ctx, web.client, 'https://a.example/cb', extra)
+			const page = await who.portal.get(nul.url.pathname + nul.url.search)
+			expectErrorPage(page)
+			expect(page.text).toContain('cannot be used')
+		}
+		const nulConsent = await who.portal.post('/oauth/authorize', { request: 'client_id=cli%00x', consent: 'a'.repeat(32), decision: 'allow' })
+		expect(nulConsent.status).toBe(403)
 		const two = await registerApp(ctx, { redirect_uris: ['https://a.example/1', 'https://a.example/2'] })
 		const missing = await authorizationRequest(ctx, two.client, 'https://a.example/1', { redirect_uri: null })
 		expectErrorPage(await who.portal.get(missing.url.pathname + missing.url.search))
@@ -82,8 +91,8 @@ describe('C. authorization endpoint and consent', () => {
 	test('C3 nothing goes back to the app before sign-in, errors included (no open redirector for anonymous visitors)', async () => {
 		const ctx = await authServer()
 		const attacker = await registerApp(ctx, { redirect_uris: ['https://attacker.example/cb'] })
-		// A request that can succeed goes to sign-in (an unknown scope is ignored, not refused).
-		for (const extra of [{ scope: 'bogus' }, {}] as Record<string, string | null>[]) {
+		// A request that can succeed goes to sign-in (any scope the metadata lists, or none).
+		for (const extra of [{ scope: 'mcp mcp:read' }, { scope: 'mcp:read' }, { scope: null }, {}] as Record<string, string | null>[]) {
 			const { url } = await authorizationRequest(ctx, attacker.client, 'https://attacker.example/cb', extra)
 			const res = await ctx.http(url.pathname + url.search)
 			expect(res.status).toBe(303)
@@ -105,6 +114,9 @@ describe('C. authorization endpoint and consent', () => {
 			[{ response_type: 'token' }, /Only response_type=code/],
 			[{ response_type: null }, /response_type is required/],
 			[{ resource: 'https://other.example/api/mcp' }, /invalid_target/],
+			// An unknown scope is refused, as at refresh: dropped, a mistyped mcp:readonly would be full access.
+			[{ scope: 'mcp:readonly' }, /Unknown scope mcp:readonly: this server issues mcp and mcp:read \(invalid_scope\)/],
+			[{ scope: 'mcp:read bogus' }, /invalid_scope/],
 		]
 		for (const [extra, why] of cases) {
 			const { url } = await authorizationRequest(ctx, client, redirectUri, extra)
@@ -120,7 +132,7 @@ describe('C. authorization endpoint and consent', () => {
 		expect(await codesOf(client.client_id)).toHaveLength(0)
 	})
 
-	test('C4/C5/C6 PKCE S256 required, response_type=code only, repeated parameters refused: error redirects with state and iss, no code', async () => {
+	test('C4/C5/C6 PKCE S256 required, response_type=code only, repeated parameters and unknown scopes refused: error redirects with state and iss, no code', async () => {
 		const ctx = await authServer()
 		const who = await signedInPerson()
 		const { client, redirectUri } = await registerApp(ctx)
@@ -135,6 +147,8 @@ describe('C. authorization endpoint and consent', () => {
 			[{ response_type: 'id_token' }, 'unsupported_response_type'],
 			[{ response_type: 'code token' }, 'unsupported_response_type'],
 			[{ response_type: null }, 'invalid_request'],
+			[{ scope: 'mcp:readonly' }, 'invalid_scope'],
+			[{ scope: 'openid mcp' }, 'invalid_scope'],
 		]
 		for (const [extra, error] of cases) {
 			const request = await authorizationRequest(ctx, client, redirectUri, extra)

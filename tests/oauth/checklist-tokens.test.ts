@@ -163,6 +163,10 @@ describe('D. token endpoint: authorization_code', () => {
 			[await formPost(ctx, '/oauth/token', { grant_type: 'x\r\n"\\ü\tinjected', client_id: c.client.client_id }), 400, 'unsupported_grant_type'],
 			[await formPost(ctx, '/oauth/token', { client_id: c.client.client_id }), 400, 'invalid_request'],
 			[await formPost(ctx, '/oauth/token', `grant_type=authorization_code&code=${'x'.repeat(1024 * 1024)}`), 400, 'invalid_request'],
+			// Text the database cannot hold is refused as an OAuth error, not the generic 422 of its refusal.
+			[await formPost(ctx, '/oauth/token', 'grant_type=refresh_token&refresh_token=x&client_id=cli%00x'), 400, 'invalid_request'],
+			[await formPost(ctx, '/oauth/token', `grant_type=authorization_code&code=${c.code}&client_id=${c.client.client_id}&x%00=1`), 400, 'invalid_request'],
+			[await formPost(ctx, '/oauth/revoke', 'token=bl_at_x%00&client_id=cli_x'), 400, 'invalid_request'],
 		]
 		for (const [res, status, error] of cases) {
 			expect([res.status, res.json.error]).toEqual([status, error])

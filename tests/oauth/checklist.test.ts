@@ -175,6 +175,9 @@ describe('B. dynamic client registration', () => {
 			'https://a.exa\nmple/cb',
 			`https://a.example/${'x'.repeat(5000)}`,
 			42,
+			// Shown on the consent page: a right-to-left override makes it read …/exe.jpg.
+			'https://evil.example/\u202egpj.exe',
+			'https://a.example/c\u200bb',
 		]
 		for (const uri of good) {
 			const res = await registerRaw(ctx, { redirect_uris: [uri] })
@@ -205,11 +208,40 @@ describe('B. dynamic client registration', () => {
 		for (const body of ['not json', '[1,2]', 'null']) expect((await registerRaw(ctx, body)).json.error).toBe('invalid_client_metadata')
 	})
 
+	test('B2/B4 hostile registrations are invalid_client_metadata or invalid_redirect_uri, never a server error, nor stored changed', async () => {
+		const ctx = await authServer()
+		const cases: [unknown, string][] = [
+			[{ redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: { toString: 1 } }, 'invalid_client_metadata'],
+			[{ redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: ['none'] }, 'invalid_client_metadata'],
+			[{ redirect_uris: [{ toString: 1 }, 'https://a.example/cb'] }, 'invalid_redirect_uri'],
+			[{ redirect_uris: [42, 'https://a.example/cb'] }, 'invalid_redirect_uri'],
+			[{ redirect_uris: ['https://a.example/cb'], scope: 'a\u0000' }, 'invalid_client_metadata'],
+			[{ redirect_uris: ['https://a.example/cb'], contacts: ['\udc00@a.example'] }, 'invalid_client_metadata'],
+			[{ redirect_uris: ['https://a.example/cb'], client_name: '\ud800abc' }, 'invalid_client_metadata'],
+			[{ redirect_uris: ['https://a.example/\ud800cb', 'https://a.example/cb'] }, 'invalid_client_metadata'],
+			[{ redirect_uris: ['https://a.example/cb'], 'x\u0000': 1 }, 'invalid_client_metadata'],
+		]
+		for (const [body, error] of cases) {
+			const res = await registerRaw(ctx, body)
+			expect({ body, status: res.status, error: res.json?.error }).toEqual({ body, status: 400, error })
+			expect(res.json.error_description).toMatch(/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/)
+		}
+		// A secret-based method named with characters of any kind is quoted back as JSON, invisible ones removed.
+		const odd = await registerRaw(ctx, { redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: 'secret\u202e\u0007' })
+		expect(odd.status).toBe(201)
+		expect(odd.json.notices.join(' ')).toContain('not "secret\\u0007"')
+	})
+
 	test('B4 self-declared names: controls and bidi stripped, capped, escaped on the consent page', async () => {
 		const ctx = await authServer()
 		expect((await registerRaw(ctx, { client_name: 'x'.repeat(101), redirect_uris: [LOOPBACK_REDIRECT] })).json.error).toBe('invalid_client_metadata')
 		const bidi = await registerRaw(ctx, { client_name: '\u202Eelgoog\u200B\u0007 app', redirect_uris: [LOOPBACK_REDIRECT] })
 		expect(bidi.json.client_name).toBe('elgoog app')
+		// Everything that draws nothing, as core/untrusted.ts counts it: line separators, the soft hyphen, joiners, fillers.
+		const hidden = await registerRaw(ctx, { client_name: 'Goo\u00adgle\u2028 App\u2029\u2060\u180e\u3164', redirect_uris: [LOOPBACK_REDIRECT] })
+		expect(hidden.json.client_name).toBe('Google App')
+		const blank = await registerRaw(ctx, { client_name: '\u3164\u00ad\u2060 \u180e', redirect_uris: [LOOPBACK_REDIRECT] })
+		expect(blank.json.client_name).toBe('Unnamed app')
 		const { client, redirectUri } = await registerApp(ctx, { client_name: '<img src=x onerror=alert(1)>' })
 		const who = await signedInPerson()
 		const request = await authorizationRequest(ctx, client, redirectUri)

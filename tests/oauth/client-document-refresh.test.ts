@@ -140,6 +140,28 @@ describe('a document taken down or broken ends its connections at their next ref
 		expect(await mcpStatus(ctx, broken.access_token)).toBe(401)
 	})
 
+	test('a document that turns into one no database or page can take (a NUL in logo_uri, an object for token_endpoint_auth_method, a lone surrogate in client_name) ends the connection as invalid_client', async () => {
+		const ctx = await authServer()
+		const host = documentHost({ 'cache-control': 'no-store' })
+		const changes: [Record<string, unknown>, string][] = [
+			[{ logo_uri: 'https://a.example/\u0000' }, 'logo_uri must be an https:// address'],
+			[{ token_endpoint_auth_method: { toString: 1 } }, 'token_endpoint_auth_method must be ?none?'],
+			[{ client_name: 'Doc App \ud800' }, 'client_name contains text that cannot be stored'],
+			[{ redirect_uris: [LOOPBACK_REDIRECT, 'https://evil.example/\u202egpj.exe'] }, 'every redirect_uris entry must be'],
+		]
+		for (const [fields, why] of changes) {
+			host.publish()
+			const tokens = await connect(ctx, host.clientId)
+			clock.advance(61_000)
+			host.publish(fields)
+			const refused = await refresh(ctx, host.clientId, tokens.refresh_token)
+			expect({ fields, status: refused.status, error: refused.json?.error }).toEqual({ fields, status: 401, error: 'invalid_client' })
+			expect(refused.json.error_description).toContain(`is not valid: ${why}`)
+			expect(await mcpStatus(ctx, tokens.access_token)).toBe(401)
+			clock.advance(61_000)
+		}
+	})
+
 	test('a code is not exchanged once the document is gone (the copy went stale between the consent page and the exchange)', async () => {
 		const ctx = await authServer()
 		const host = documentHost({ 'cache-control': 'max-age=100' })

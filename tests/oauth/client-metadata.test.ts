@@ -114,6 +114,22 @@ describe('documents that cannot be used, and caching', () => {
 		expect((await authorizePage(app.url, noName)).text).toContain('client_name must be 1 to 100 characters')
 		const secretClient = publish('/secret.json', { client_name: 'S', redirect_uris: [callback.redirectUri], token_endpoint_auth_method: 'client_secret_basic' })
 		expect((await authorizePage(app.url, secretClient)).text).toContain('token_endpoint_auth_method must be &quot;none&quot;')
+		// Fields no database or page can take as they are: the same "not valid" page, never a server error.
+		const hostile: [Record<string, unknown>, string][] = [
+			[{ token_endpoint_auth_method: { toString: 1 } }, 'token_endpoint_auth_method must be &quot;none&quot;'],
+			[{ logo_uri: 'https://a.example/\u0000' }, 'logo_uri must be an https:// address'],
+			[{ client_uri: 'https://a.example/\ud800' }, 'client_uri must be an https:// address'],
+			[{ client_uri: 'https://a.example/\u202egpj.exe' }, 'client_uri must be an https:// address'],
+			[{ client_name: 'App \udc00' }, 'client_name contains text that cannot be stored'],
+			[{ client_name: '\u3164\u00ad' }, 'client_name must be 1 to 100 characters'],
+			[{ redirect_uris: [`${callback.redirectUri}\u202e`] }, 'every redirect_uris entry must be'],
+		]
+		for (const [fields, why] of hostile) {
+			const url = publish(`/hostile-${unique('h')}.json`, { client_name: 'H', redirect_uris: [callback.redirectUri], ...fields })
+			const page = await authorizePage(app.url, url)
+			expect({ fields, status: page.status, why: page.text.includes(why), location: page.location }).toEqual({ fields, status: 400, why: true, location: null })
+			expect(page.text).toContain('is not valid')
+		}
 		const notJson = `${docBase}/not-json.json`
 		documents.set('/not-json.json', { body: '<html>' })
 		expect((await authorizePage(app.url, notJson)).text).toContain('it is not JSON')

@@ -8,7 +8,9 @@
  * `error=…&state=…&iss=…`, an anonymous visitor sees our error page (nothing is redirected before
  * sign-in: no open redirector); PKCE with S256 is required (`plain` and a missing
  * challenge refused); `resource` defaults to our MCP address and any other value is
- * `invalid_target`; repeated parameters are refused; a parameter sent without a value counts as
+ * `invalid_target`; a scope other than the ones the metadata lists (`mcp`, `mcp:read`) is
+ * `invalid_scope`, as at refresh; repeated parameters are refused; a parameter holding text that
+ * cannot be stored (a NUL character) is an error page, as the client is not yet trusted; a parameter sent without a value counts as
  * left out (RFC 6749 §3.1); a client with exactly one registered redirect address may leave
  * `redirect_uri` out, and that address is used; codes are single use, last 60 seconds and are bound
  * to client, redirect (and whether it was named), challenge, resource and person.
@@ -19,10 +21,21 @@ import type { Actor } from '../../../core/actor.ts'
 import { oauthCodes } from '../table.ts'
 import { ClientDocumentError, documentClient, isDocumentClientId } from './client-documents.ts'
 import { findClient, redirectMatches, type Client } from './clients.ts'
+import { storable } from './client-text.ts'
 import { cleanDescription } from './errors.ts'
 
 export const CODE_TTL_MS = 60_000
 export const SCOPES = ['mcp', 'mcp:read'] as const
+
+/** The values of a `scope` parameter (RFC 6749 §3.3: space-delimited); none when it is left out. */
+export const scopeValues = (scope: string | null) => (scope ?? '').split(' ').filter(Boolean)
+
+/**
+ * The values that are not scopes this server issues (the ones its metadata lists). They are refused
+ * (`invalid_scope`), at authorization as at refresh: one dropped silently would turn a mistyped
+ * `mcp:readonly` into full access.
+ */
+export const unknownScopes = (values: readonly string[]) => values.filter((s) => !(SCOPES as readonly string[]).includes(s))
 
 /** Whether a scope (a grant's or a token's) lets the app write: `mcp` does, `mcp:read` alone does not. */
 export const writesAllowed = (scope: string) => scope.split(' ').includes('mcp')
@@ -52,7 +65,7 @@ export interface AuthorizationRequest {
 	state: string | null
 	codeChallenge: string
 	resource: string
-	/** Scope the app asked for, limited to what we know; `mcp:read` alone means read-only. */
+	/** Scope the app asked for (only scopes we issue get this far); `mcp:read` alone means read-only. */
 	scope: string
 	readOnlyRequested: boolean
 }
@@ -76,6 +89,11 @@ export interface Target {
 
 /** Client and redirect address first: until both are trusted, nothing may be redirected. */
 export async function trustedTarget(deps: AppDeps, params: URLSearchParams): Promise<Target> {
+	// Before any look-up: the database cannot hold such text, and nothing proves the request is the app's.
+	if (![...params].every(([key, value]) => storable(key) && storable(value)))
+		throw new AuthorizePageError(
+			'The app’s request contains characters that cannot be used (such as a NUL character). The app needs fixing: signing in would not help.',
+		)
 	for (const key of ['client_id', 'redirect_uri'])
 		if (params.getAll(key).length > 1) throw new AuthorizePageError(`The parameter ${key} is given more than once.`)
 	const clientId = params.get('client_id') ?? ''
@@ -134,7 +152,9 @@ export function checkRequest(deps: AppDeps, target: Target, params: URLSearchPar
 		throw new AuthorizeRedirectError('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)')
 	if (!CHALLENGE.test(challenge)) throw new AuthorizeRedirectError('invalid_request', 'code_challenge must be 43-128 characters of base64url')
 	const resource = normaliseResource(deps, params.get('resource'))
-	const asked = (params.get('scope') ?? '').split(' ').filter((s) => (SCOPES as readonly string[]).includes(s))
+	const asked = scopeValues(params.get('scope'))
+	const unknown = unknownScopes(asked)
+	if (unknown.length) throw new AuthorizeRedirectError('invalid_scope', `Unknown scope ${unknown.join(' ')}: this server issues ${SCOPES.join(' and ')}`)
 	const readOnlyRequested = asked.length > 0 && !asked.includes('mcp')
 	return { ...target, state: params.get('state'), codeChallenge: challenge, resource, scope: readOnlyRequested ? 'mcp:read' : 'mcp', readOnlyRequested }
 }

@@ -6,7 +6,8 @@
  * most; `OAUTH_CLIENT_METADATA_ALLOW_PRIVATE` allows `http://` and private addresses for development
  * and tests), checks it (`client_id` equal to its address, `redirect_uris`, `client_name`, optional
  * `logo_uri` and `client_uri`, a public client, `grant_types` as for a registration: without
- * refresh_token no refresh token) and keeps it as the client's row, so grants, tokens,
+ * refresh_token no refresh token; every field kept as text the database can store and a page can
+ * show: anything else makes the document not valid, never a server error) and keeps it as the client's row, so grants, tokens,
  * connected apps and Disconnect work as for registered clients. The copy is used while the document's
  * `Cache-Control` allows (at most a day; without one, five minutes), then fetched again; at the token
  * endpoint too (client-document-check.ts), so a document taken down or broken ends its connections.
@@ -16,8 +17,10 @@
  */
 import { and, eq } from 'drizzle-orm'
 import type { AppDeps } from '../../../core/deps.ts'
-import { OutboundError, outboundFetch, outboundText, type OutboundPolicy } from '../../../core/http/outbound.ts'
+import { isUnstorableText } from '../../../core/errors.ts'
+import { OutboundError, outboundFetch, outboundText, outboundUrlProblem, type OutboundPolicy } from '../../../core/http/outbound.ts'
 import { oauthClients, oauthGrants } from '../table.ts'
+import { cleanAppName, quoted, storable } from './client-text.ts'
 import { grantTypesOf, validRedirectUri, type Client } from './clients.ts'
 
 export const MAX_DOCUMENT_BYTES = 5 * 1024
@@ -27,7 +30,6 @@ const MAX_FRESH_SECONDS = 86_400
 export const MAX_CLIENT_ID_LENGTH = 2000
 const MAX_URIS = 10
 const FETCHES_PER_HOST_PER_MINUTE = 30
-const BIDI_AND_CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g
 
 /** What Benchline keeps of a document in the client row's metadata. */
 export interface DocumentFacts {
@@ -93,16 +95,37 @@ export function freshSeconds(cacheControl: string | null): number {
 	return maxAge ? Math.min(Number(maxAge[1]), MAX_FRESH_SECONDS) : DEFAULT_FRESH_SECONDS
 }
 
+/** An optional https address of the document (`logo_uri`, `client_uri`), kept in the form the URL parser gives it. */
 const optionalUri = (doc: Record<string, unknown>, key: string): string | undefined => {
 	const value = doc[key]
 	if (value === undefined) return undefined
-	if (typeof value !== 'string' || value.length > 2000 || !URL.canParse(value) || new URL(value).protocol !== 'https:')
-		throw new ClientDocumentError('invalid', `${key} must be an https:// address`)
-	return value
+	if (typeof value !== 'string' || value.length > 2000 || !storable(value) || outboundUrlProblem(value, { allowPrivate: false }))
+		throw new ClientDocumentError('invalid', `${key} must be an https:// address (without spaces or invisible characters)`)
+	return new URL(value).href
 }
 
-/** The document's client, or a ClientDocumentError saying why it cannot be used. */
-export function readDocument(url: string, text: string): { name: string; redirectUris: string[]; grantTypes: string[]; logoUri?: string; clientUri?: string } {
+/**
+ * The document's client, or a ClientDocumentError saying why it cannot be used. The document is
+ * anyone's JSON: whatever goes wrong while reading it makes it not valid (never a server error).
+ */
+export function readDocument(url: string, text: string): DocumentClient {
+	try {
+		return documentFields(url, text)
+	} catch (error) {
+		if (error instanceof ClientDocumentError) throw error
+		throw new ClientDocumentError('invalid', 'it could not be read as a client metadata document')
+	}
+}
+
+interface DocumentClient {
+	name: string
+	redirectUris: string[]
+	grantTypes: string[]
+	logoUri?: string
+	clientUri?: string
+}
+
+function documentFields(url: string, text: string): DocumentClient {
 	let doc: unknown
 	try {
 		doc = JSON.parse(text)
@@ -116,19 +139,24 @@ export function readDocument(url: string, text: string): { name: string; redirec
 	if (!Array.isArray(uris) || !uris.length) throw new ClientDocumentError('invalid', 'redirect_uris must be a non-empty list of addresses')
 	if (uris.length > MAX_URIS) throw new ClientDocumentError('invalid', `redirect_uris may list at most ${MAX_URIS} addresses`)
 	if (!uris.every((u): u is string => typeof u === 'string' && validRedirectUri(u)))
-		throw new ClientDocumentError('invalid', 'every redirect_uris entry must be https, or http on localhost or 127.0.0.1, without a fragment')
-	const name = typeof d.client_name === 'string' ? d.client_name.replace(BIDI_AND_CONTROL, '').trim() : ''
+		throw new ClientDocumentError(
+			'invalid',
+			'every redirect_uris entry must be https, or http on localhost or 127.0.0.1, without a fragment or invisible characters',
+		)
+	if (typeof d.client_name === 'string' && !storable(d.client_name))
+		throw new ClientDocumentError('invalid', 'client_name contains text that cannot be stored (a NUL character or a lone surrogate)')
+	const name = typeof d.client_name === 'string' ? cleanAppName(d.client_name) : ''
 	if (!name || [...name].length > 100) throw new ClientDocumentError('invalid', 'client_name must be 1 to 100 characters')
 	const method = d.token_endpoint_auth_method
 	if (method !== undefined && method !== 'none')
-		throw new ClientDocumentError('invalid', `token_endpoint_auth_method must be "none" (a public client): "${String(method).slice(0, 40)}" is not supported`)
+		throw new ClientDocumentError('invalid', `token_endpoint_auth_method must be "none" (a public client): ${quoted(method, 40)} is not supported`)
 	// Left out: both, as for a registration (documents published before this was read keep refreshing).
 	const grantTypes = grantTypesOf(d.grant_types, { ignoreOthers: true })
 	if (typeof grantTypes === 'string') throw new ClientDocumentError('invalid', grantTypes)
 	return { name, redirectUris: [...new Set(uris)], grantTypes, logoUri: optionalUri(d, 'logo_uri'), clientUri: optionalUri(d, 'client_uri') }
 }
 
-export type FetchedDocument = ReturnType<typeof readDocument> & { fresh: number }
+export type FetchedDocument = DocumentClient & { fresh: number }
 
 /** The document at `url`, fetched through the one outbound connection and checked (or a ClientDocumentError). */
 export async function fetchDocument(deps: AppDeps, url: string): Promise<FetchedDocument> {
@@ -216,6 +244,12 @@ export async function keepDocument(deps: AppDeps, clientId: string, doc: Fetched
 		.onConflictDoUpdate({
 			target: oauthClients.id,
 			set: { name: doc.name, redirectUris: doc.redirectUris, grantTypes: doc.grantTypes, metadata: { document } },
+		})
+		.catch((error) => {
+			// readDocument lets only storable text through; should any still be refused, the document is
+			// what is wrong (not valid), not the server. Other failures (the database down) stay what they are.
+			if (isUnstorableText(error)) throw new ClientDocumentError('invalid', 'it contains text that cannot be stored')
+			throw error
 		})
 }
 

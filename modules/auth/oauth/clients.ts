@@ -9,13 +9,17 @@
  * token), both when `grant_types` is left out (the answer says so, RFC 7591 §3.2.1); an app whose
  * grants lack refresh_token gets no refresh token and may not refresh (`unauthorized_client`,
  * RFC 6749 §5.2; tokens.ts, refresh.ts); the client name is self-declared, so it is cleaned
- * and capped; metadata URLs are stored, never fetched. Registrations that never get a grant are
+ * (client-text.ts) and capped; text that cannot be stored as sent (a NUL character, a lone
+ * surrogate) anywhere in the registration is `invalid_client_metadata`; metadata URLs are stored,
+ * never fetched. Registrations that never get a grant are
  * removed after a day (housekeeping.ts); the others are kept.
  */
 import { eq } from 'drizzle-orm'
 import { newId } from '../../../core/credentials.ts'
 import type { AppDeps } from '../../../core/deps.ts'
+import { outboundUrlProblem } from '../../../core/http/outbound.ts'
 import { oauthClients } from '../table.ts'
+import { cleanAppName, quoted, storable, storableJson } from './client-text.ts'
 import { OAuthError } from './errors.ts'
 
 export interface Client {
@@ -49,7 +53,6 @@ export function grantTypesOf(value: unknown, o: { ignoreOthers?: boolean } = {})
 }
 
 const MAX_URIS = 10
-const BIDI_AND_CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g
 
 /** A host name or IPv4 address as the URL parser leaves it (no wildcards, no empty labels). */
 const HOSTNAME = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/
@@ -60,6 +63,9 @@ export function validRedirectUri(raw: string): boolean {
 	// The URL parser silently repairs some input (`https:///x`, backslashes, tabs and newlines):
 	// the registered text must be what is used, so anything it would repair is refused.
 	if (!/^https?:\/\/[^/\\]/i.test(raw) || /[\s\\#\u0000-\u001f\u007f]/.test(raw) || !URL.canParse(raw)) return false
+	// Shown on the consent page as typed: no format characters (a right-to-left override makes
+	// `…/\u202egpj.exe` read `…/exe.jpg`), as for any typed address; no lone surrogate (not storable).
+	if (outboundUrlProblem(raw, { allowPrivate: true }) || !storable(raw)) return false
 	const u = new URL(raw)
 	if (u.hash || u.username || u.password || !HOSTNAME.test(u.hostname)) return false
 	if (u.protocol === 'https:') return true
@@ -102,27 +108,33 @@ export interface Registration {
 export async function registerClient(deps: AppDeps, body: unknown): Promise<Registration> {
 	if (typeof body !== 'object' || body === null || Array.isArray(body))
 		throw new OAuthError('invalid_client_metadata', 'The registration body must be a JSON object')
+	// Refused whole rather than cleaned: a name or address silently changed is not what the app registered.
+	if (!storableJson(body))
+		throw new OAuthError('invalid_client_metadata', 'The registration contains text that cannot be stored (a NUL character or a lone surrogate)')
 	const b = body as Record<string, unknown>
 	const notices: string[] = []
 	const uris = b.redirect_uris
 	if (!Array.isArray(uris) || uris.length === 0) throw new OAuthError('invalid_redirect_uri', 'redirect_uris must be a non-empty array of addresses')
 	if (uris.length > MAX_URIS) throw new OAuthError('invalid_redirect_uri', `at most ${MAX_URIS} redirect_uris`)
-	const valid = [...new Set(uris.filter((u): u is string => typeof u === 'string' && validRedirectUri(u)))]
-	const dropped = uris.filter((u) => !(typeof u === 'string' && validRedirectUri(u)))
+	if (!uris.every((u): u is string => typeof u === 'string'))
+		throw new OAuthError('invalid_redirect_uri', 'redirect_uris must be a list of addresses (strings)')
+	const valid = [...new Set(uris.filter(validRedirectUri))]
+	const dropped = uris.filter((u) => !validRedirectUri(u))
 	if (!valid.length)
 		throw new OAuthError('invalid_redirect_uri', 'No redirect address is allowed: use https, or http on localhost or 127.0.0.1, without a fragment')
-	if (dropped.length) notices.push(`Ignored redirect addresses that are not allowed: ${dropped.map((u) => String(u)).join(', ')}`)
+	if (dropped.length) notices.push(`Ignored redirect addresses that are not allowed: ${dropped.map((u) => quoted(u, 200)).join(', ')}`)
 
 	const method = b.token_endpoint_auth_method
+	if (method !== undefined && typeof method !== 'string')
+		throw new OAuthError('invalid_client_metadata', 'token_endpoint_auth_method must be a string (and only none is supported)')
 	if (method !== undefined && method !== 'none')
-		notices.push(`Registered as a public client: token_endpoint_auth_method is "none", not "${String(method)}"; no client secret is issued`)
+		notices.push(`Registered as a public client: token_endpoint_auth_method is "none", not ${quoted(method)}; no client secret is issued`)
 	const grantTypes = grantTypesOf(b.grant_types)
 	if (typeof grantTypes === 'string') throw new OAuthError('invalid_client_metadata', grantTypes)
 	if (b.response_types !== undefined && (!Array.isArray(b.response_types) || b.response_types.some((r) => r !== 'code')))
 		throw new OAuthError('invalid_client_metadata', 'response_types may only contain code')
 
-	const rawName = typeof b.client_name === 'string' ? b.client_name : ''
-	const name = rawName.replace(BIDI_AND_CONTROL, '').trim()
+	const name = typeof b.client_name === 'string' ? cleanAppName(b.client_name) : ''
 	if ([...name].length > 100) throw new OAuthError('invalid_client_metadata', 'client_name must be at most 100 characters')
 
 	const metadata: Record<string, unknown> = {}
@@ -146,7 +158,7 @@ export async function registerClient(deps: AppDeps, body: unknown): Promise<Regi
 
 export async function findClient(deps: AppDeps, clientId: string): Promise<Client | null> {
 	// Registered ids are short; a metadata document's address may be long (client-documents.ts).
-	if (typeof clientId !== 'string' || clientId.length > 2000) return null
+	if (typeof clientId !== 'string' || clientId.length > 2000 || !storable(clientId)) return null
 	const [row] = await deps.db
 		.select({ id: oauthClients.id, name: oauthClients.name, redirectUris: oauthClients.redirectUris, grantTypes: oauthClients.grantTypes })
 		.from(oauthClients)

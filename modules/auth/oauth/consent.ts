@@ -12,6 +12,7 @@ import { hashSecret, randomToken } from '../../../core/credentials.ts'
 import type { AppDeps } from '../../../core/deps.ts'
 import type { PageSession } from '../../../core/http/auth.ts'
 import { oauthConsentRequests } from '../table.ts'
+import { storable } from './client-text.ts'
 
 /**
  * How long a consent page may stay open before its buttons stop working. Long enough to read the
@@ -33,7 +34,8 @@ export async function openConsent(deps: AppDeps, session: PageSession, clientId:
  * that was on it, before it expires; false for anything else (missing, replayed, foreign, late).
  */
 export async function takeConsent(deps: AppDeps, session: PageSession, token: unknown, request: string): Promise<boolean> {
-	if (typeof token !== 'string' || !/^[a-z2-7]{32}$/.test(token)) return false
+	// A request holding a NUL character was never on a consent page (the authorization request is refused first).
+	if (typeof token !== 'string' || !/^[a-z2-7]{32}$/.test(token) || !storable(request)) return false
 	const taken = await deps.db
 		.delete(oauthConsentRequests)
 		.where(

@@ -22,7 +22,7 @@ import { decodeBase64, encodeBase64 } from '@oslojs/encoding'
 import { credentialType, hashSecret } from '../../../core/credentials.ts'
 import type { AppDeps } from '../../../core/deps.ts'
 import { oauthGrants, oauthTokens } from '../table.ts'
-import { writesAllowed } from './authorize.ts'
+import { SCOPES, scopeValues, unknownScopes, writesAllowed } from './authorize.ts'
 import { type Client, usesRefreshTokens } from './clients.ts'
 import { OAuthError } from './errors.ts'
 import { checkResource, clientNow, issuePair, requireClient, requireDocumentStill, revokeGrant, stillMember, type TokenResponse } from './tokens.ts'
@@ -38,8 +38,10 @@ const invalid = (why: string) => new OAuthError('invalid_grant', why)
  * when the grant covers it (`mcp` covers `mcp:read`), `invalid_scope` otherwise.
  */
 export function refreshScope(grantScope: string, asked: string | null): string {
-	const wanted = (asked ?? '').split(' ').filter(Boolean)
+	const wanted = scopeValues(asked)
 	if (!wanted.length) return grantScope
+	const unknown = unknownScopes(wanted)
+	if (unknown.length) throw new OAuthError('invalid_scope', `Unknown scope ${unknown.join(' ')}: this server issues ${SCOPES.join(' and ')}`)
 	const allowed = writesAllowed(grantScope) ? ['mcp', 'mcp:read'] : ['mcp:read']
 	if (wanted.some((s) => !allowed.includes(s))) throw new OAuthError('invalid_scope', `The grant allows only: ${grantScope}`)
 	return wanted.includes('mcp') ? 'mcp' : 'mcp:read'

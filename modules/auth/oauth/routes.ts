@@ -29,6 +29,7 @@ import {
 	trustedTarget,
 } from './authorize.ts'
 import { registerClient } from './clients.ts'
+import { storable } from './client-text.ts'
 import { openConsent, takeConsent } from './consent.ts'
 import { OAuthError, oauthErrorResponse } from './errors.ts'
 import { knownInWorkspace } from './client-documents.ts'
@@ -85,8 +86,12 @@ async function readForm(request: Request): Promise<URLSearchParams> {
 	}
 	// RFC 6749 §3.2: a parameter sent without a value counts as left out.
 	const form = new URLSearchParams([...new URLSearchParams(text)].filter(([, value]) => value !== ''))
-	for (const key of new Set(form.keys()))
+	for (const key of new Set(form.keys())) {
 		if (form.getAll(key).length > 1) throw new OAuthError('invalid_request', `The parameter ${key} is given more than once`)
+		// Refused here, as an OAuth error: the database cannot hold it (its refusal would be a generic 422).
+		if (!storable(key) || !form.getAll(key).every(storable))
+			throw new OAuthError('invalid_request', `The parameter ${key} contains characters that cannot be used (such as a NUL character)`)
+	}
 	return form
 }
 
