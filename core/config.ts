@@ -10,9 +10,11 @@
  */
 
 import { isIP } from 'node:net'
+import { isEmailAddress, normalEmail } from './email.ts'
 import { parseTrustProxy, type TrustedProxies } from './http/client-address.ts'
+import { escapeControls, type LogLevel, redact } from './log.ts'
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
+export type { LogLevel }
 
 export interface Config {
 	/** TCP port the HTTP server listens on. */
@@ -89,7 +91,7 @@ export interface Config {
 	readonly s3: S3Config | undefined
 	/**
 	 * Seconds a connection may stay silent (headers or body trickling, idle keep-alive) before the
-	 * server closes it (`HTTP_IDLE_TIMEOUT`, 1–255, Bun's limit; default 30). Tests of slow clients set it low.
+	 * server closes it (`HTTP_IDLE_TIMEOUT`, 3–255: Bun's limit, and room for the timeouts below it; default 30). Tests of slow clients set it low.
 	 */
 	readonly httpIdleTimeout: number
 	/**
@@ -160,10 +162,31 @@ export interface S3Config {
 }
 
 export class ConfigError extends Error {
-	constructor(readonly problems: string[]) {
-		super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+	readonly problems: string[]
+	constructor(problems: string[]) {
+		// A problem is one line: a value it quotes cannot add a line to the list, nor send a terminal control.
+		const lines = problems.map(escapeControls)
+		super(`Invalid configuration:\n${lines.map((p) => `  - ${p}`).join('\n')}`)
+		this.problems = lines
 	}
 }
+
+/**
+ * A setting that parsed but could not be used at start-up: a port another process listens on, an
+ * address not of this machine, a database that does not answer, a data folder that is a file. The
+ * message is `<VARIABLE>: <reason>`, one line, secrets masked (a connection string's password).
+ */
+export class StartupError extends Error {
+	constructor(
+		readonly variable: string,
+		reason: string,
+	) {
+		super(`${variable}: ${escapeControls(redact(reason))}`)
+	}
+}
+
+/** A value as a problem quotes it: JSON-quoted, so where it starts and ends shows, whatever it holds. */
+const quoted = (value: string) => JSON.stringify(value)
 
 type Env = Record<string, string | undefined>
 
@@ -205,7 +228,7 @@ function envReader(env: Env, problems: string[], read?: Set<string>): EnvReader 
 			const raw = value(name)
 			if (raw === undefined) return fallback
 			if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-				problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`)
+				problems.push(`${name} must be a whole number from ${min} to ${max} (got ${quoted(raw)})`)
 				return fallback
 			}
 			return Number(raw)
@@ -333,7 +356,7 @@ function dnsServerList(read: EnvReader): string[] {
 	})
 	if (wrong.length)
 		read.problem(
-			`DNS_SERVERS must be IP addresses, each optionally with a port, separated by commas, e.g. 1.1.1.1,127.0.0.1:5353,[::1]:53 (got "${wrong.join(', ')}")`,
+			`DNS_SERVERS must be IP addresses, each optionally with a port, separated by commas, e.g. 1.1.1.1,127.0.0.1:5353,[::1]:53 (got ${quoted(wrong.join(', '))})`,
 		)
 	return servers
 }
@@ -347,7 +370,7 @@ function tracingConfig(read: EnvReader): TracingConfig | undefined {
 	const traces = read.url('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', ['http:', 'https:'])
 	const protocol = (read.value('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? read.value('OTEL_EXPORTER_OTLP_PROTOCOL') ?? 'http/protobuf').toLowerCase()
 	if (protocol !== 'http/protobuf' && protocol !== 'http/json')
-		read.problem(`OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (gRPC is not supported), got "${protocol}"`)
+		read.problem(`OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (gRPC is not supported), got ${quoted(protocol)}`)
 	const headers: Record<string, string> = {}
 	for (const pair of (read.value('OTEL_EXPORTER_OTLP_TRACES_HEADERS') ?? read.value('OTEL_EXPORTER_OTLP_HEADERS') ?? '').split(',')) {
 		if (!pair.trim()) continue
@@ -371,6 +394,40 @@ function tracingConfig(read: EnvReader): TracingConfig | undefined {
 }
 
 /**
+ * The least `HTTP_IDLE_TIMEOUT`: a résumé may wait `FILE_PARSE_TIMEOUT` (at least 1 s) for a reader and
+ * be read as long, and both must end before the connection is closed.
+ */
+const MIN_IDLE_TIMEOUT = 3
+
+function idleTimeout(read: EnvReader): number {
+	const raw = read.value('HTTP_IDLE_TIMEOUT')
+	if (raw !== undefined && /^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) < MIN_IDLE_TIMEOUT) {
+		read.problem(
+			`HTTP_IDLE_TIMEOUT must be at least ${MIN_IDLE_TIMEOUT} (got ${quoted(raw)}): an MCP tool call and twice FILE_PARSE_TIMEOUT (1 s or more) must fit below it`,
+		)
+		return MIN_IDLE_TIMEOUT
+	}
+	return read.integer('HTTP_IDLE_TIMEOUT', 30, MIN_IDLE_TIMEOUT, 255)
+}
+
+/** A host name as DNS allows one (letters, digits and inner dashes per label); its last label is not all digits, which would be a malformed IPv4 address (`999.1.1.1`). */
+function isHostName(host: string): boolean {
+	const labels = host.split('.')
+	return host.length <= 253 && labels.every((l) => /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(l)) && !/^\d+$/.test(labels[labels.length - 1]!)
+}
+
+/**
+ * One mailbox as a From header holds it: `address` or `Display Name <address>` (the name may be quoted),
+ * the address checked as every stored address is (core/email.ts). A list (`a@x, b@y`), a bare `@` or a
+ * name without an address is none.
+ */
+function isMailbox(text: string): boolean {
+	const m = /^(?:(?:"[^"\\\r\n]*"|[^"<>@,;:\\\r\n]*)\s*<([^<>\s]+)>|([^<>\s"]+))$/.exec(text)
+	const address = m?.[1] ?? m?.[2]
+	return address !== undefined && isEmailAddress(normalEmail(address))
+}
+
+/**
  * Parses and validates the environment: the core's settings and those of `modules` (each
  * module's `settings`); throws `ConfigError` listing every problem.
  */
@@ -387,10 +444,11 @@ export function loadConfig(env: Env = process.env, modules: readonly { readonly 
 		try {
 			const u = new URL(rawBase)
 			if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme')
-			if (u.pathname !== '/' || u.search || u.hash || u.username) throw new Error('path')
+			// A user name or password would be dropped from every link without a word: refused instead.
+			if (u.pathname !== '/' || u.search || u.hash || u.username || u.password) throw new Error('path')
 			baseUrl = u.origin
 		} catch {
-			problems.push('BASE_URL must be an http:// or https:// origin without a path, e.g. https://jobs.example.com')
+			problems.push('BASE_URL must be an http:// or https:// origin without a path, user name or password, e.g. https://jobs.example.com')
 		}
 	}
 	// In production the sign-in pages, the OAuth server and the MCP endpoint carry passwords and
@@ -407,7 +465,10 @@ export function loadConfig(env: Env = process.env, modules: readonly { readonly 
 	if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
 
 	const mailFrom = value('MAIL_FROM') ?? `Benchline <no-reply@${new URL(baseUrl).hostname}>`
-	if (!/^[^\r\n]*@[^\r\n]*$/.test(mailFrom)) problems.push('MAIL_FROM must be an e-mail address, optionally with a display name')
+	if (value('MAIL_FROM') !== undefined && !isMailbox(mailFrom))
+		problems.push(
+			`MAIL_FROM must be one e-mail address, optionally with a display name, e.g. no-reply@example.com or Benchline <no-reply@example.com> (got ${quoted(mailFrom)})`,
+		)
 
 	const allowedOrigins: string[] = []
 	for (const raw of (value('ALLOWED_ORIGINS') ?? '')
@@ -421,7 +482,7 @@ export function loadConfig(env: Env = process.env, modules: readonly { readonly 
 				if (u.origin === 'null' || u.pathname !== '/') throw new Error()
 				allowedOrigins.push(u.origin)
 			} catch {
-				problems.push(`ALLOWED_ORIGINS must be a comma-separated list of origins such as https://app.example.com (got "${raw}")`)
+				problems.push(`ALLOWED_ORIGINS must be a comma-separated list of origins such as https://app.example.com (got ${quoted(raw)})`)
 			}
 	}
 	const trusted = parseTrustProxy(value('TRUST_PROXY'))
@@ -449,12 +510,13 @@ export function loadConfig(env: Env = process.env, modules: readonly { readonly 
 	}
 
 	const rateLimitPerMinute = integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000)
-	const httpIdleTimeout = integer('HTTP_IDLE_TIMEOUT', 30, 1, 255)
+	const httpIdleTimeout = idleTimeout(read)
+	// The timeouts below it are checked whether set or derived from it: a derived one must keep the rule too.
 	const mcpToolTimeout = integer('MCP_TOOL_TIMEOUT', Math.max(1, Math.min(20, httpIdleTimeout - 1)), 1, 255)
-	if (value('MCP_TOOL_TIMEOUT') !== undefined && mcpToolTimeout >= httpIdleTimeout)
+	if (mcpToolTimeout >= httpIdleTimeout)
 		problems.push(`MCP_TOOL_TIMEOUT must be less than HTTP_IDLE_TIMEOUT (${httpIdleTimeout}), or the connection is closed before the tool call is answered`)
 	const fileParseTimeout = integer('FILE_PARSE_TIMEOUT', Math.max(1, Math.min(10, Math.floor((httpIdleTimeout - 1) / 2))), 1, 120)
-	if (value('FILE_PARSE_TIMEOUT') !== undefined && 2 * fileParseTimeout >= httpIdleTimeout)
+	if (2 * fileParseTimeout >= httpIdleTimeout)
 		problems.push(
 			`FILE_PARSE_TIMEOUT must be less than half of HTTP_IDLE_TIMEOUT (${httpIdleTimeout}): a file may wait that long for a reader and then be read that long, and the connection would be closed first`,
 		)
@@ -476,7 +538,7 @@ export function loadConfig(env: Env = process.env, modules: readonly { readonly 
 		problems.push('PASSWORD_HASH_FAST must be off in production (NODE_ENV=production): passwords are hashed at full cost there')
 
 	const host = value('HOST') ?? 'localhost'
-	if (!/^[A-Za-z0-9.:-]+$/.test(host)) problems.push(`HOST must be a host name or an IP address to listen on, e.g. localhost or 0.0.0.0 (got "${host}")`)
+	if (!isIP(host) && !isHostName(host)) problems.push(`HOST must be a host name or an IP address to listen on, e.g. localhost or 0.0.0.0 (got ${quoted(host)})`)
 	const databasePoolMode = (value('DATABASE_POOL_MODE') ?? 'session').toLowerCase()
 	if (databasePoolMode !== 'session' && databasePoolMode !== 'transaction')
 		problems.push(`DATABASE_POOL_MODE must be "session" or "transaction" (transaction: behind PgBouncer in transaction mode)`)

@@ -2,9 +2,11 @@
  * JSON-line logger on stderr. Secrets never reach a log line: anything shaped like one of our
  * credentials, a bearer header or a session cookie is masked before writing.
  */
-import type { LogLevel } from './config.ts'
 import { CREDENTIAL_TYPE_GROUP } from './credentials.ts'
 import { currentRequest } from './request-context.ts'
+
+/** Minimum level of the lines written (`LOG_LEVEL`, read by core/config.ts). */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 }
 // Masking works on each string of an entry before it is serialized (so a line stays valid JSON),
@@ -23,6 +25,22 @@ const REDACTIONS: [RegExp, string][] = [
 	// Passwords in connection strings: scheme://user:secret@host
 	[/\b([a-z][a-z0-9+.-]*:\/\/[^:/\s"@\\]*:)[^@\s"\\/]+@/gi, '$1[redacted]@'],
 ]
+
+/**
+ * Characters a terminal acts on instead of showing: C0 and C1 controls (ESC and CSI start sequences
+ * that move the cursor, retitle the window or rewrite what was printed), DEL, and the invisible and
+ * direction-changing format characters (U+202E shows what follows reversed).
+ */
+const TERMINAL_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }
+
+/**
+ * The text with every such character written as its escape (`\n`, `\u001b`, `\u202e`), so stored
+ * text printed on an operator's terminal shows as what it is. The escapes are JSON's: applied to
+ * JSON text, which can hold these characters only inside strings, it stays the same JSON value.
+ */
+export const escapeControls = (text: string): string =>
+	text.replace(TERMINAL_CONTROLS, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 
 /** Masks anything that looks like a secret. Applied to every log line. */
 export function redact(text: string): string {
@@ -69,7 +87,7 @@ const framesOf = (stack: string | undefined) =>
  * <values>": the values are people's data, so a failed query is logged by its driver cause only, and
  * a database's error (the cause, or the error itself) by its SQLSTATE and names (`databaseFacts`).
  */
-function describeError(err: Error): Record<string, unknown> {
+export function describeError(err: Error): Record<string, unknown> {
 	const cause = err.cause instanceof Error ? err.cause : undefined
 	const own = databaseFacts(err)
 	const ofCause = cause ? databaseFacts(cause) : undefined

@@ -6,18 +6,18 @@ import { sql } from 'drizzle-orm'
 import { decodeBase64, encodeBase64 } from '@oslojs/encoding'
 import { modules } from '../modules/index.ts'
 import type { Server } from 'bun'
-import { DatabaseLockedError, openDatabase, SessionBoundsError, type Database } from '../db/client.ts'
+import { DatabaseLockedError, openDatabase, SessionBoundsError, type Database, type StatementObserver } from '../db/client.ts'
 import { SchemaError } from '../db/migrate.ts'
 import { serverSettings } from '../db/core-tables.ts'
 import { buildApp } from './app.ts'
-import { ConfigError, loadConfig, type Config } from './config.ts'
+import { ConfigError, loadConfig, StartupError, type Config } from './config.ts'
 import type { AppDeps } from './deps.ts'
 import { memoryLimiter, redisLimiter } from './http/rate-limit.ts'
 import { answerWhileAvailable, unavailableResponse, watchDatabase } from './http/availability.ts'
 import { notePeer } from './http/client-address.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { createLogger, type Logger } from './log.ts'
-import { serveMetrics } from './http/metrics-route.ts'
+import { metricsOnly } from './http/metrics-route.ts'
 import { observeRequest } from './http/observe.ts'
 import { createMetrics, noMetrics } from './metrics.ts'
 import { noTracing, startTracing } from './tracing.ts'
@@ -53,6 +53,40 @@ export interface CreateDepsOptions {
  */
 const migrated = new WeakMap<Database, Set<readonly ModuleDef[]>>()
 
+/**
+ * Opens the configured database, or says which setting keeps it from opening (`StartupError`): the
+ * embedded database's folder (`DATA_DIR`) that cannot be made or written, a PostgreSQL server
+ * (`DATABASE_URL`) that does not answer or refuses the connection. PostgreSQL connects on the first
+ * statement, so one is sent now: what it says then is about the address or the credentials, never
+ * about a migration. The message names host, port and database only, never the password.
+ */
+async function openConfiguredDatabase(config: Config, observer?: StatementObserver): Promise<Database> {
+	if (!config.databaseUrl) {
+		try {
+			return await openDatabase(config, observer)
+		} catch (error) {
+			if (error instanceof DatabaseLockedError) throw error
+			throw new StartupError('DATA_DIR', `the embedded database cannot be kept in ${config.dataDir}: ${(error as Error).message}`)
+		}
+	}
+	const database = await openDatabase(config, observer)
+	try {
+		await database.rows(sql`select 1`)
+		return database
+	} catch (error) {
+		await database.close().catch(() => {})
+		// drizzle wraps the driver's error ("Failed query: select 1"): the driver's says what went wrong.
+		const reason = error instanceof Error && error.cause instanceof Error ? error.cause : (error as Error)
+		throw new StartupError('DATABASE_URL', `PostgreSQL at ${databaseAddress(config.databaseUrl)} cannot be used: ${reason.message}`)
+	}
+}
+
+/** `host:port/database` of a connection string: what a message may show of it. */
+function databaseAddress(url: string): string {
+	const u = new URL(url)
+	return `${u.hostname}:${u.port || 5432}${u.pathname}`
+}
+
 /** Dependencies whose database `createDeps` opened itself (not handed in): `closeDeps` closes it too. */
 const openedDatabase = new WeakSet<AppDeps>()
 const closed = new WeakSet<AppDeps>()
@@ -69,7 +103,7 @@ export async function createDeps(options: CreateDepsOptions): Promise<AppDeps> {
 	const tracing = config.tracing ? await startTracing(config.tracing, log) : noTracing
 	const metricsOn = Boolean(config.metricsToken || config.metricsPort)
 	const observer = metricsOn || tracing.enabled ? { countPool: metricsOn, statement: (text: string) => tracing.statement(text) } : undefined
-	const database = options.database ?? (await openDatabase(config, observer))
+	const database = options.database ?? (await openConfiguredDatabase(config, observer))
 	// Also for a database handed in: a module list of its own (tests) gets its tables checked.
 	const list = options.moduleList ?? modules
 	const done = migrated.get(database) ?? new Set()
@@ -163,6 +197,32 @@ export function starting(config: Config) {
 	}
 }
 
+/**
+ * Opens a listening socket, or says which setting keeps it from opening (`StartupError`): a port in
+ * use or needing privileges (`PORT`, `METRICS_PORT`), an address that is not this machine's (`HOST`).
+ */
+function listenOn(variable: 'PORT' | 'METRICS_PORT', host: string, port: number, open: () => Server<unknown>): Server<unknown> {
+	try {
+		return open()
+	} catch (error) {
+		throw listenProblem(error, variable, host, port)
+	}
+}
+
+function listenProblem(error: unknown, variable: 'PORT' | 'METRICS_PORT', host: string, port: number): StartupError {
+	const code = (error as { code?: unknown }).code
+	if (code === 'EADDRINUSE')
+		return new StartupError(variable, `port ${port} on ${host} is in use by another process (another Benchline?): stop it or choose another port`)
+	if (code === 'EACCES') return new StartupError(variable, `port ${port} needs privileges this process does not have: choose a port from 1024 up`)
+	// Bun says EINVAL for a name that does not resolve to an address here, EADDRNOTAVAIL for an address of another machine.
+	if (variable === 'PORT' && (code === 'EADDRNOTAVAIL' || code === 'EINVAL' || code === 'ENOTFOUND'))
+		return new StartupError(
+			'HOST',
+			`cannot listen on ${host}: it is not an address of this machine (use localhost, 0.0.0.0 for every interface, or an address of one of its interfaces)`,
+		)
+	return new StartupError(variable, `cannot listen on ${host} port ${port}: ${(error as Error).message}`)
+}
+
 /** Where it listens, in words: loopback only, or every interface. */
 function listeningOn(host: string, port: number): string {
 	const shown = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
@@ -186,7 +246,14 @@ export async function serve(config: Config) {
 		log.error('uncaught exception', { error })
 		process.exit(1)
 	})
-	const server = Bun.serve({ port: config.port, hostname: config.host, ...socketOptions(config), fetch: starting(config) })
+	const server = listenOn('PORT', config.host, config.port, () =>
+		Bun.serve({ port: config.port, hostname: config.host, ...socketOptions(config), fetch: starting(config) }),
+	)
+	// Also opened before the database: a port in use stops start-up at once, not after the migrations.
+	const metricsPort = config.metricsPort
+	const metricsServer = metricsPort
+		? listenOn('METRICS_PORT', '127.0.0.1', metricsPort, () => Bun.serve({ hostname: '127.0.0.1', port: metricsPort, fetch: starting(config) }))
+		: undefined
 	const deps = await createDeps({ config, log })
 	if (deps.database.kind === 'pglite' && config.demo) {
 		const demo = await createDemoWorkspace(deps)
@@ -195,7 +262,7 @@ export async function serve(config: Config) {
 	const app = createApp(deps)
 	const stops = deps.registry.modules.map((m) => m.start?.(deps)).filter((s) => typeof s === 'function')
 	server.reload(serverOptions(deps, app))
-	const metricsServer = config.metricsPort ? serveMetrics(deps, config.metricsPort) : undefined
+	metricsServer?.reload({ fetch: metricsOnly(deps) })
 	log.info('Benchline is listening', {
 		url: config.baseUrl,
 		host: config.host,
@@ -238,6 +305,7 @@ if (import.meta.main) {
 	} catch (error) {
 		if (
 			error instanceof ConfigError ||
+			error instanceof StartupError ||
 			error instanceof DatabaseLockedError ||
 			error instanceof RegistryError ||
 			error instanceof SchemaError ||

@@ -1,6 +1,8 @@
 /** Configuration: read once from the environment, validated (every problem at once), frozen. */
-import { describe, expect, test } from 'bun:test'
-import { resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { ConfigError, defineSettings, loadConfig, type SettingsDef } from '../core/config.ts'
 import { createDeps } from '../core/main.ts'
 import type { ModuleDef } from '../core/module.ts'
@@ -192,6 +194,17 @@ describe('bad values stop start-up with a ConfigError naming the variable', () =
 		['DEMO', 'maybe'],
 		['LOG_LEVEL', 'loud'],
 		['MAIL_FROM', 'nobody'],
+		['MAIL_FROM', '@'],
+		['MAIL_FROM', 'a b c @ d e'],
+		['MAIL_FROM', 'Benchline <no-reply@>'],
+		['MAIL_FROM', 'x@y.com, evil@z.com'],
+		['MAIL_FROM', 'Benchline <a@y.com>, evil@z.com'],
+		['BASE_URL', 'http://:pw@jobs.example.com'],
+		['HOST', '999.1.1.1'],
+		['HOST', 'bad_host'],
+		['HOST', '-leading-dash'],
+		['HTTP_IDLE_TIMEOUT', '1'],
+		['HTTP_IDLE_TIMEOUT', '2'],
 		['TRUST_PROXY', 'yes'],
 		['TRUST_PROXY', '10.0.0.0/33'],
 		['TRUST_PROXY', '127.0.0.1,proxy.internal'],
@@ -203,6 +216,47 @@ describe('bad values stop start-up with a ConfigError naming the variable', () =
 			expect(problems[0]).toContain(variable)
 			expect(() => loadConfig({ [variable]: value })).toThrow(variable)
 		})
+
+	test('MAIL_FROM takes one mailbox, with or without a display name; HOST an IP address or a host name', () => {
+		for (const from of ['no-reply@example.com', 'Benchline <no-reply@example.com>', '"Benchline, Inc." <no-reply@example.com>', 'Jobs<jobs@bÃ¼cher.example>'])
+			expect(loadConfig({ MAIL_FROM: from }).mailFrom).toBe(from)
+		for (const host of ['localhost', '0.0.0.0', '::', '::1', '10.1.2.3', 'app-1.internal', 'my.host.example.com'])
+			expect(loadConfig({ HOST: host }).host).toBe(host)
+	})
+
+	test('a value is quoted in its problem, so a newline or a terminal control in it cannot forge a line of the list', () => {
+		const error = (() => {
+			try {
+				loadConfig({ PORT: '1\n  - all good', ALLOWED_ORIGINS: 'x\u001b[2J\u202e' })
+			} catch (e) {
+				return e as ConfigError
+			}
+		})()!
+		expect(error.message.split('\n')).toEqual([
+			'Invalid configuration:',
+			'  - PORT must be a whole number from 1 to 65535 (got "1\\n  - all good")',
+			expect.stringContaining('(got "x\\u001b[2J\\u202e")'),
+		])
+	})
+
+	test('the timeouts derived from HTTP_IDLE_TIMEOUT keep their rules at every value it may take', () => {
+		for (let idle = 3; idle <= 255; idle++) {
+			const config = loadConfig({ HTTP_IDLE_TIMEOUT: String(idle) }, modules)
+			expect({
+				idle,
+				tool: config.mcpToolTimeout < idle,
+				file: 2 * config.fileParseTimeout < idle,
+				feed: config.settings.of(calendarSettings).calendarFeedTimeout < idle,
+			}).toEqual({
+				idle,
+				tool: true,
+				file: true,
+				feed: true,
+			})
+		}
+		expect(problemsOf({ HTTP_IDLE_TIMEOUT: '2' })).toEqual([expect.stringMatching(/^HTTP_IDLE_TIMEOUT must be at least 3 \(got "2"\)/)])
+		expect(problemsOf({ HTTP_IDLE_TIMEOUT: '4', FILE_PARSE_TIMEOUT: '2' })).toEqual([expect.stringContaining('FILE_PARSE_TIMEOUT must be less than half')])
+	})
 
 	test('every problem is reported at once', () => {
 		const problems = problemsOf({
@@ -231,6 +285,54 @@ describe('bad values stop start-up with a ConfigError naming the variable', () =
 		expect(stderr).toContain('RATE_LIMIT_PER_MINUTE')
 		expect(stderr).not.toContain('    at ') // a message, not a stack trace
 	})
+})
+
+describe('a setting that parses but cannot be used stops start-up with one line naming it: no stack, no password', () => {
+	const notAFolder = join(tmpdir(), `benchline-not-a-folder-${process.pid}`)
+	beforeAll(() => writeFileSync(notAFolder, 'a file'))
+	afterAll(() => rmSync(notAFolder, { force: true }))
+
+	function expectNamed(stderr: string, variable: string): string {
+		const line = stderr.split('\n').find((l) => l.startsWith(`${variable}: `))
+		expect({ variable, line }).toEqual({ variable, line: expect.any(String) })
+		expect(stderr).not.toContain('    at ')
+		expect(stderr).not.toContain('uncaught exception')
+		return line!
+	}
+
+	/** A port nothing listens on (it was free a moment ago). */
+	function freePort(): number {
+		const probe = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('') })
+		const port = probe.port!
+		probe.stop(true)
+		return port
+	}
+
+	test('PORT in use; METRICS_PORT in use, found before the database is opened (DATA_DIR here would fail next)', async () => {
+		const taken = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('') })
+		try {
+			const [port, metrics] = await Promise.all([
+				failedStart({ HOST: '127.0.0.1', PORT: String(taken.port), DATA_DIR: notAFolder }),
+				failedStart({ HOST: '127.0.0.1', PORT: String(freePort()), METRICS_PORT: String(taken.port), DATA_DIR: notAFolder }),
+			])
+			expect(expectNamed(port, 'PORT')).toContain(`port ${taken.port} on 127.0.0.1 is in use`)
+			expect(expectNamed(metrics, 'METRICS_PORT')).toContain(`port ${taken.port} on 127.0.0.1 is in use`)
+		} finally {
+			taken.stop(true)
+		}
+	}, 30_000)
+
+	test('HOST not an address of this machine; DATA_DIR a file; DATABASE_URL not answering, its password never shown', async () => {
+		const [host, dataDir, database] = await Promise.all([
+			failedStart({ HOST: '192.0.2.1', PORT: String(freePort()) }),
+			failedStart({ HOST: '127.0.0.1', PORT: String(freePort()), DATA_DIR: notAFolder }),
+			failedStart({ HOST: '127.0.0.1', PORT: String(freePort()), DATABASE_URL: 'postgres://app:pw-never-shown@127.0.0.1:1/benchline' }),
+		])
+		expect(expectNamed(host, 'HOST')).toContain('192.0.2.1')
+		expect(expectNamed(dataDir, 'DATA_DIR')).toContain(notAFolder)
+		expect(expectNamed(database, 'DATABASE_URL')).toContain('127.0.0.1:1/benchline')
+		expect(database).not.toContain('pw-never-shown')
+	}, 30_000)
 })
 
 describe('modules declare their own settings, checked at start-up with the coreâ€™s (issue 18)', () => {
@@ -290,6 +392,9 @@ describe('modules declare their own settings, checked at start-up with the coreâ
 		['MESSAGING_ACCOUNT', 'AC1'],
 		['WEBHOOKS_ALLOW_PRIVATE', 'maybe'],
 		['WEBHOOK_RETRY_SCHEDULE', '5 minutes'],
+		['WEBHOOK_RETRY_SCHEDULE', '3000000d'],
+		['WEBHOOK_RETRY_SCHEDULE', '5s,31d'],
+		['WEBHOOK_RETRY_SCHEDULE', Array(51).fill('1s').join(',')],
 		['AUDIT_RETENTION_DAYS', '0'],
 	]
 	for (const [variable, value] of bad)
@@ -299,6 +404,13 @@ describe('modules declare their own settings, checked at start-up with the coreâ
 			expect(problems[0]).toContain(variable)
 			expect(() => loadConfig({ [variable]: value }, modules)).toThrow(ConfigError)
 		})
+
+	test("a webhook retry waits at most 30 days (the next attempt's date must stay one PostgreSQL stores)", () => {
+		expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '30d,720h' }, modules).settings.of(webhookSettings).webhookRetryScheduleMs).toEqual([
+			2_592_000_000, 2_592_000_000,
+		])
+		expect(problemsOf({ WEBHOOK_RETRY_SCHEDULE: '3000000d' })).toEqual([expect.stringContaining('each at most 30d')])
+	})
 
 	test('a variable means one thing: declared by two modules, declared by a module and read by the core, or read without being declared', () => {
 		const mine = defineSettings({ variables: ['CLIENT_VISITS_LIMIT'], parse: (env) => ({ limit: env.integer('CLIENT_VISITS_LIMIT', 5, 1, 10) }) })

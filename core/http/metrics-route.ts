@@ -34,12 +34,11 @@ export function metricsRoute(deps: AppDeps, auth: AuthPlugin) {
 	)
 }
 
+/** What `METRICS_PORT` answers: `/metrics` alone, without a token. */
+export const metricsOnly = (deps: AppDeps) => (request: Request) =>
+	new URL(request.url).pathname === '/metrics' && request.method === 'GET' ? exposition(deps) : new Response('Not found', { status: 404 })
+
 /** `/metrics` alone, without a token, on `port` of 127.0.0.1. */
 export function serveMetrics(deps: AppDeps, port: number) {
-	return Bun.serve({
-		hostname: '127.0.0.1',
-		port,
-		fetch: (request) =>
-			new URL(request.url).pathname === '/metrics' && request.method === 'GET' ? exposition(deps) : new Response('Not found', { status: 404 }),
-	})
+	return Bun.serve({ hostname: '127.0.0.1', port, fetch: metricsOnly(deps) })
 }

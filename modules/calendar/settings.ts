@@ -15,7 +15,8 @@ export const calendarSettings = defineSettings<CalendarSettings>({
 	variables: ['CALENDAR_FEEDS_ALLOW_PRIVATE', 'CALENDAR_FEED_TIMEOUT'],
 	parse(env, core) {
 		const calendarFeedTimeout = env.integer('CALENDAR_FEED_TIMEOUT', Math.max(1, Math.min(10, core.httpIdleTimeout - 1)), 1, 255)
-		if (env.value('CALENDAR_FEED_TIMEOUT') !== undefined && calendarFeedTimeout >= core.httpIdleTimeout)
+		// Checked whether set or derived: a derived one must keep the rule too (core/config.ts bounds HTTP_IDLE_TIMEOUT so that it can).
+		if (calendarFeedTimeout >= core.httpIdleTimeout)
 			env.problem(
 				`CALENDAR_FEED_TIMEOUT must be less than HTTP_IDLE_TIMEOUT (${core.httpIdleTimeout}), or the settings page's connection is closed before the feed is read`,
 			)

@@ -560,7 +560,7 @@ describe('L1 credentialed answers are never stored', () => {
 })
 
 describeProcesses('L4 trickled chunk extensions', () => {
-	const IDLE = 2
+	const IDLE = 3
 	let started: Awaited<ReturnType<typeof seededServer>>
 	let server: ServerProcess
 	let tenant: Tenant

@@ -1,6 +1,6 @@
 /**
  * Slow clients against a real server process started with a small idle timeout
- * (HTTP_IDLE_TIMEOUT=2): raw sockets that send nothing, stop in the middle of the headers, trickle
+ * (HTTP_IDLE_TIMEOUT=3, the least it may be): raw sockets that send nothing, stop in the middle of the headers, trickle
  * the headers a byte at a time, stop in the middle of a body or trickle it. Each connection is cut
  * by the server within a bound, and a well-behaved client is served meanwhile.
  *
@@ -17,7 +17,7 @@ import type { ServerProcess } from './processes.ts'
 
 setDefaultTimeout(60_000)
 
-const IDLE = 2
+const IDLE = 3
 let started: Awaited<ReturnType<typeof seededServer>>
 let server: ServerProcess
 let tenant: Tenant
