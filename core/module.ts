@@ -199,7 +199,12 @@ export interface CredentialVerifier {
 	verify(deps: AppDeps, token: string): Promise<Actor | null>
 }
 
-export type OptionSpec = Record<string, 'string' | 'flag'>
+/**
+ * A command's options: `string` takes a value, `flag` none; `list` takes a value and may be given
+ * more than once, its values reaching the command joined with commas (`--grant a --grant b` = `--grant a,b`).
+ * Any other option given twice is refused.
+ */
+export type OptionSpec = Record<string, 'string' | 'flag' | 'list'>
 
 /** An operator CLI command, e.g. `vendor create --workspace S --name N`. */
 export interface CommandDef {

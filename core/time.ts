@@ -206,6 +206,28 @@ export function parseLocal(date: string, time: string, zone: string = currentTim
  */
 export const isSupportedYear = (year: number) => year >= 1000 && year <= 9998
 
+// An ISO 8601 date, or date and time with an optional fraction and offset: `2026-01-31`, `2026-01-31T09:00Z`,
+// `2026-01-31T09:00:00.250+05:30`.
+const ISO_INSTANT = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})?)?$/i
+
+/**
+ * The instant an ISO 8601 date or time typed for a machine stands for (a command's option), or null
+ * when it is none: the date must exist (`2026-02-30` is not read as March 2, as `new Date` reads it),
+ * the time be a time of day, the offset one of hours and minutes, and the instant fall in the
+ * supported years (`isSupportedYear`). A date alone is midnight UTC, and a time without an offset is UTC.
+ */
+export function parseIsoInstant(text: string): Date | null {
+	const m = ISO_INSTANT.exec(text.trim())
+	if (!m) return null
+	const [, date, time = '00:00', fraction = '', offset = 'Z'] = m
+	const wall = parseLocal(date!, time, UTC)
+	const [, sign, hours, minutes] = /^([+-])(\d{2}):(\d{2})$/.exec(offset) ?? ['', '+', '0', '0']
+	if (!wall || Number(hours) > 23 || Number(minutes) > 59) return null
+	const offsetMs = (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes)) * 60_000
+	const instant = new Date(wall.getTime() + Number(fraction.slice(0, 3).padEnd(3, '0')) - offsetMs)
+	return isSupportedYear(instant.getUTCFullYear()) ? instant : null
+}
+
 /** A `datetime-local` field's value (`YYYY-MM-DDTHH:MM`) read in a zone; null when it is not one. */
 export function parseLocalInput(value: string, zone: string = currentTimeZone()): Date | null {
 	const [date, time] = value.trim().split('T')

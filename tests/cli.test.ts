@@ -8,8 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { sql } from 'drizzle-orm'
-import { runCommand } from '../core/cli.ts'
+import { describeFailure, runCommand } from '../core/cli.ts'
 import { loadConfig } from '../core/config.ts'
+import { createLogger } from '../core/log.ts'
 import type { AppDeps } from '../core/deps.ts'
 import { createApp, createDeps } from '../core/main.ts'
 import { openDatabase } from '../db/client.ts'
@@ -104,8 +105,14 @@ async function counts(deps: AppDeps, workspaceId: string) {
 	return row!
 }
 
+/** Expects a failure whose last line of standard output is `{"error","fields"}` (as --json asks). */
+function expectJsonError(run: Run, code: number): string {
+	expect({ code: run.code, json: run.json }).toEqual({ code, json: { error: expect.any(String), fields: expect.any(Array) } })
+	return run.json.error
+}
+
 describe('bad arguments', () => {
-	test('print a usage line and exit non-zero, without output for --json', async () => {
+	test('print a usage line and exit 2; with --json, anywhere, the last line of standard output is {"error","fields"}', async () => {
 		const cases = [
 			[],
 			['nonsense'],
@@ -116,14 +123,57 @@ describe('bad arguments', () => {
 		]
 		const runs = await Promise.all(cases.map((args) => cli(args)))
 		for (const [i, run] of runs.entries()) {
-			expect({ args: cases[i], failed: run.code !== 0 }).toEqual({ args: cases[i], failed: true })
+			expect({ args: cases[i], code: run.code }).toEqual({ args: cases[i], code: 2 })
 			expect(run.stderr).toContain('usage: ')
-			expect(run.stdout.trim()).toBe('')
+			if (cases[i]!.includes('--json')) expect(run.stdout.trim().split('\n')).toEqual([JSON.stringify({ error: run.json?.error, fields: [] })])
+			else expect(run.stdout.trim()).toBe('')
 		}
+		expect(runs[3]!.json.error).toBe('missing --name')
 		// A command's own usage line is printed for its mistakes.
 		expect(runs[3]!.stderr).toContain('--name')
 		expect(runs[3]!.stderr).toContain('workspace create --slug S --name N')
 	}, 60_000)
+
+	test('an option given twice is refused, not silently the last one', async () => {
+		const run = await cli(['workspace', 'create', '--slug', 'ws6', '--slug', 'ws7', '--name', 'Twice', '--json'])
+		expect(expectJsonError(run, 2)).toBe('--slug is given more than once')
+		const flag = await cli(['outbox', 'release', '--all', '--all'])
+		expect(flag.code).toBe(2)
+		expect(flag.stderr).toContain('--all is given more than once')
+	}, 60_000)
+
+	test('help, --help and -h print the usage lines on standard output and exit 0; a command named with --help, its own', async () => {
+		const [help, dashes, short, command] = await Promise.all([cli(['help']), cli(['--help']), cli(['-h']), cli(['workspace', 'create', '--help'])])
+		for (const run of [help, dashes, short]) {
+			expect(run.code).toBe(0)
+			expect(run.stdout).toContain('usage: npm run cli -- ')
+			expect(run.stdout).toContain('workspace create --slug S --name N')
+			expect(run.stdout).toContain('audit export')
+			expect(run.stderr).toBe('')
+		}
+		expect(command.code).toBe(0)
+		expect(command.stdout.trim()).toBe('usage: npm run cli -- workspace create --slug S --name N [--json]')
+	}, 60_000)
+
+	test('a bad setting fails with the JSON line too, before the database is opened', async () => {
+		const run = await cli(['workspace', 'list', '--json'], { PORT: 'abc' })
+		expect(expectJsonError(run, 1)).toContain('PORT must be a whole number')
+		expect(run.stderr).toContain('PORT must be a whole number')
+	}, 60_000)
+})
+
+describe('unexpected errors', () => {
+	test('are described as the server logs them: a failed query by its SQLSTATE, never its statement nor its values', () => {
+		const driver = Object.assign(new Error('date/time field value out of range: "0000-01-01T00:00:00.000Z"'), { code: '22008', severity: 'ERROR' })
+		const query = new Error('Failed query: select * from audit_log where workspace_id = $1 and at >= $2\nparams: ws_secret,0000-01-01T00:00:00.000Z', {
+			cause: driver,
+		})
+		const failure = describeFailure(query, createLogger('silent'))
+		expect(failure).toMatchObject({ code: 1, message: 'database query failed (22008)' })
+		expect(failure.message).not.toContain('ws_secret')
+		const leaked = describeFailure(new Error('cannot reach postgres://app:hunter2@db:5432/x'), createLogger('silent'))
+		expect(leaked.message).not.toContain('hunter2')
+	})
 })
 
 const slug = unique('cli').toLowerCase().slice(0, 30)
@@ -229,12 +279,60 @@ describe('operator commands with --json', () => {
 		})
 	}, 60_000)
 
-	test('workspace list → {"workspaces":[{"workspaceId","slug","name"}]}', async () => {
-		const out = expectJson(await cli(['workspace', 'list', '--json']))
+	test('workspace list → {"workspaces":[{"workspaceId","slug","name"}]}; --json may come first', async () => {
+		const out = expectJson(await cli(['--json', 'workspace', 'list']))
 		expect(Object.keys(out)).toEqual(['workspaces'])
 		const mine = out.workspaces.find((w: any) => w.slug === slug)
 		expect(mine).toEqual({ workspaceId: state.workspaceId, slug, name: 'CLI Staffing' })
 		for (const w of out.workspaces) expect(Object.keys(w)).toEqual(['workspaceId', 'slug', 'name'])
+	}, 60_000)
+
+	test("stored names reach the operator's terminal escaped: no newline, ESC sequence or direction override acts there", async () => {
+		const hostile = `Evil\u001b[2J\u001b]0;pwned\u0007\u202eName\nforged line\u009b31m`
+		const other = unique('esc').toLowerCase().slice(0, 30)
+		// Written straight to the table: names stored before names were checked.
+		await withCliDatabase(async (deps) => {
+			await runCommand(deps, 'workspace create', { slug: other, name: 'Plain' })
+			await deps.database.rows(sql`update workspaces set name = ${hostile} where slug = ${other}`)
+		})
+		const human = await cli(['workspace', 'list'])
+		expect(human.code).toBe(0)
+		const line = human.stdout.split('\n').find((l) => l.startsWith(`${other}  `))!
+		expect(line).toContain('Evil\\u001b[2J\\u001b]0;pwned\\u0007\\u202eName\\nforged line\\u009b31m')
+		expect(human.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/)
+		expect(human.stdout).not.toContain('\nforged line')
+		// With --json the value is the same, its controls written as JSON escapes.
+		const json = await cli(['workspace', 'list', '--json'])
+		expect(json.json.workspaces.find((w: any) => w.slug === other).name).toBe(hostile)
+		expect(json.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/)
+	}, 60_000)
+
+	test("two --grant options are both read (a list option); webhook add says a refused address's reason once", async () => {
+		const run = await cli([
+			'user',
+			'create',
+			'--workspace',
+			slug,
+			'--email',
+			`grants-${slug}@example.test`,
+			'--name',
+			'Two Grants',
+			'--role',
+			'recruiter',
+			'--password',
+			'correct horse battery',
+			'--grant',
+			'no:such-permission',
+			'--grant',
+			'jobs:actively_hiring',
+			'--json',
+		])
+		expect(expectJsonError(run, 1)).toBeString()
+		expect(run.stderr).toContain('no:such-permission')
+		const hook = await cli(['webhook', 'add', '--workspace', slug, '--url', 'http://hooks.example.com/x', '--events', 'job.published', '--json'])
+		expect(expectJsonError(hook, 1)).toBeString()
+		const line = hook.stderr.split('\n').find((l) => l.startsWith('error: '))!
+		expect(line.match(/must start with https:\/\//g)).toHaveLength(1)
 	}, 60_000)
 
 	test('user list --workspace S → {"users":[{"userId","email","name","role"}]}: members only', async () => {
@@ -353,6 +451,8 @@ describe('operator commands with --json', () => {
 			expect(run.stderr).toMatch(/[Ss]top/)
 			expect(run.stderr).toContain('DATABASE_URL')
 			expect(run.stdout).not.toContain('bl_vk_')
+			// --json: the failure is the last line, as every failure's.
+			expect(expectJsonError(run, 1)).toContain('in use by another process')
 		} finally {
 			await holder.close()
 		}

@@ -250,6 +250,16 @@ describe('audit trail: CLI and retention', () => {
 		await expect(runCommand(deps, 'audit export', { workspace: ws.slug, since, format: 'xml' })).rejects.toThrow('ndjson or csv')
 	})
 
+	test('audit export refuses a date that does not exist or that PostgreSQL cannot hold, instead of moving it', async () => {
+		const ws = await newWorkspace()
+		const deps = await testDeps()
+		for (const since of ['2026-02-29', '2026-02-30', '2026-04-31', '0000-01-01', '0999-12-31', '2026-01-31T24:00:00Z', '2026-01-31T09:00+25:00'])
+			await expect(runCommand(deps, 'audit export', { workspace: ws.slug, since, format: 'ndjson' })).rejects.toThrow('must be an existing date or time')
+		await expect(runCommand(deps, 'audit export', { workspace: ws.slug, since: '2026-01-01', until: '2026-02-30', format: 'csv' })).rejects.toThrow('--until')
+		const leap = await runCommand(deps, 'audit export', { workspace: ws.slug, since: '2024-02-29', until: '2024-03-01T00:00:00+01:00', format: 'ndjson' })
+		expect(leap.json).toMatchObject({ workspaceId: ws.id, format: 'ndjson' })
+	})
+
 	test('lines older than AUDIT_RETENTION_DAYS are deleted, newer ones kept', async () => {
 		const ws = await newWorkspace()
 		const deps = await testDeps()

@@ -1,14 +1,17 @@
 import { AppError } from '../../core/errors.ts'
 import { UsageError, type CommandDef } from '../../core/module.ts'
+import { parseIsoInstant } from '../../core/time.ts'
 import { requireWorkspace } from '../auth/index.ts'
 import { exportAudit, type ExportFormat } from './queries.ts'
 
-/** An ISO 8601 instant from the command line (a date alone is midnight UTC). */
+/** An ISO 8601 instant from the command line, read strictly (core/time.ts): an impossible date is refused, never moved. */
 function instant(name: string, value: string | boolean | undefined): Date | undefined {
 	if (value === undefined) return undefined
-	const d = new Date(String(value))
-	if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(String(value)))
-		throw new UsageError(`--${name} must be an ISO 8601 date or time such as 2026-01-31 or 2026-01-31T09:00:00Z`)
+	const d = parseIsoInstant(String(value))
+	if (!d)
+		throw new UsageError(
+			`--${name} must be an existing date or time, ISO 8601, in the years 1000-9998, such as 2026-01-31 or 2026-01-31T09:00:00Z (UTC unless an offset is given)`,
+		)
 	return d
 }
 

@@ -56,7 +56,7 @@ export const authCommands: CommandDef[] = [
 	{
 		name: 'user create',
 		usage: 'user create --workspace S --email E --name N --role owner|admin|recruiter|hiring_manager|viewer --password P [--grant PERMISSION] [--json]',
-		options: { workspace: 'string', email: 'string', name: 'string', role: 'string', password: 'string', grant: 'string' },
+		options: { workspace: 'string', email: 'string', name: 'string', role: 'string', password: 'string', grant: 'list' },
 		required: ['workspace', 'email', 'name', 'role', 'password'],
 		async run(deps, o) {
 			const ws = await requireWorkspace(deps.db, String(o.workspace))
