@@ -3,7 +3,7 @@ import { Type as t } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { newCredential } from './credentials.ts'
 import { checkValue } from './schema-check.ts'
-import { cleanLine, cutText, defuse, isBlank, TEXT_AUTHORS, textOf, untrusted, untrustedLine, UntrustedLine, UntrustedText } from './untrusted.ts'
+import { cleanLine, cutText, defuse, isBlank, TEXT_AUTHORS, textOf, typedLine, untrusted, untrustedLine, UntrustedLine, UntrustedText } from './untrusted.ts'
 
 test('HTML is removed from untrusted text: known elements, and any tag with attributes', () => {
 	expect(defuse('Hi <b>there</b><br/><script>alert(1)</script>')).toBe('Hi therealert(1)')
@@ -133,5 +133,30 @@ describe('isBlank', () => {
 		for (const blank of ['', ' ', '\u00a0\u3000', '\u200b\u200b', '\u2800\u115f', '\ufeff\u00ad', '\u202e \u2066', '\u0301', '\u3164\uffa0'])
 			expect([blank, isBlank(blank)]).toEqual([blank, true])
 		for (const text of ['a', ' Java ', '\u200bx', '日本', '😀', '\u0915\u094d\u0937']) expect([text, isBlank(text)]).toEqual([text, false])
+	})
+})
+
+describe('typedLine: a name or label a person types', () => {
+	test('direction controls and invisible characters are dropped; spaces are collapsed', () => {
+		expect(typedLine('Lap\u202etop\u200b  on\u00a0my desk ', 80)).toEqual({ line: 'Laptop on my desk', problem: null })
+		expect(typedLine('Ana\u2066 María\u2069', 120)).toEqual({ line: 'Ana María', problem: null })
+	})
+
+	test('a line break, a tab or another control character is refused, not joined', () => {
+		for (const text of ['Evil\nName', 'Lap\r\n[admin] evil', 'a\tb', 'red\u001b[31m', 'x\u0085y', 'x\u2028y', 'x\u2029y', 'x\u0000'])
+			expect([text, typedLine(text, 80).problem]).toEqual([text, 'must be one line, without control characters'])
+	})
+
+	test('nothing visible is blank: refused, or empty when the field is optional', () => {
+		for (const text of ['', '  ', '\u200b', '\u202e\u202c', '\u0301', '\u3164'])
+			expect([text, typedLine(text, 80)]).toEqual([text, { line: '', problem: 'must be 1 to 80 characters' }])
+		expect(typedLine('\u200b', 80, { optional: true })).toEqual({ line: '', problem: null })
+	})
+
+	test('at most `max` code points once cleaned', () => {
+		expect(typedLine('😀'.repeat(80), 80).problem).toBeNull()
+		expect(typedLine(`${'x'.repeat(80)}\u200b\u202e`, 80).problem).toBeNull()
+		expect(typedLine('x'.repeat(81), 80).problem).toBe('must be 1 to 80 characters')
+		expect(typedLine('x'.repeat(81), 80, { optional: true }).problem).toBe('must be at most 80 characters')
 	})
 })

@@ -59,6 +59,27 @@ export function cleanLine(text: string, max = 200): string {
 	return points.length > max ? `${points.slice(0, max - 1).join('')}…` : line
 }
 
+// Line breaks, tabs and every other control character (an ESC opens a terminal sequence), and the
+// Unicode line and paragraph separators: what makes typed text more than one line of visible text.
+const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/
+
+/**
+ * A name or label a person types (a personal token's, a workspace's, a person's, a vendor's, a saved
+ * search's): `line` is what to store, `problem` what to tell them, null when there is none. A line
+ * break, tab or other control character is refused, as the Job Publish API and lookups refuse them:
+ * joining the lines silently would store something other than what was typed. Direction controls,
+ * zero-width and tag characters are dropped silently, as `cleanLine` drops them from the names SSO
+ * sends; what is left must show something (`isBlank`) unless the field is `optional`, and be at most
+ * `max` code points.
+ */
+export function typedLine(text: string, max: number, { optional = false } = {}): { line: string; problem: string | null } {
+	const line = cleanLine(text, Number.MAX_SAFE_INTEGER)
+	if (NOT_ONE_LINE.test(text)) return { line, problem: 'must be one line, without control characters' }
+	if (isBlank(line)) return { line: '', problem: optional ? null : `must be 1 to ${max} characters` }
+	if ([...line].length > max) return { line, problem: optional ? `must be at most ${max} characters` : `must be 1 to ${max} characters` }
+	return { line, problem: null }
+}
+
 /** Text cut to at most `max` code points after its credentials are blanked (see `cleanLine`): how stored text is cut. */
 export function cutText(text: string, max: number): string {
 	const clean = withoutCredentials(text)

@@ -7,6 +7,7 @@
 import { afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { and, eq } from 'drizzle-orm'
 import { allCommands, parseCommand, runCommand } from '../../core/cli.ts'
+import { AppError } from '../../core/errors.ts'
 import { clock, newPerson, newWorkspace, testDeps, unique } from '../../tests/helpers.ts'
 import { portalApp, signedIn, uniqueAddress, PortalClient } from '../../tests/portal.ts'
 import { activity } from '../activity/table.ts'
@@ -320,5 +321,64 @@ describe('the operator CLI', () => {
 				password: 'temporary password',
 			}),
 		).rejects.toMatchObject({ code: 'FORBIDDEN' })
+	})
+})
+
+describe('a person’s name and a workspace’s name are one line of visible text', () => {
+	const cli = async (...argv: string[]) => {
+		const deps = await testDeps()
+		const { command, options } = parseCommand(allCommands(deps), argv)
+		return runCommand(deps, command.name, options).catch((e: AppError) => e)
+	}
+	const fieldsOf = (out: unknown) => (out instanceof AppError ? out.fields : out)
+	const ONE_LINE = { field: 'name', message: 'must be one line, without control characters' }
+
+	test('the people page shows the problem beside the name and keeps what was typed (not the password)', async () => {
+		const ws = await newWorkspace()
+		const client = await admin(ws)
+		const email = `${unique('p')}@example.test`
+		for (const [name, problem] of [
+			['Evil\nName\u202e', 'Name must be one line, without control characters.'],
+			['\u200b', 'Name must be 1 to 120 characters.'],
+		] as const) {
+			const res = await client.post('/people', { name, email, role: 'viewer', password: 'kept nowhere 1234' })
+			expect(res.status).toBe(422)
+			expect(res.text).toContain(`<span class="field-error" id="p-name-error">${problem}</span>`)
+			expect(res.text).toContain(`value="${email}"`)
+			expect(res.text).toMatch(/<option value="viewer" selected>/)
+			expect(res.text).not.toContain('kept nowhere 1234')
+		}
+		expect(await activityOf(ws, 'person.invited')).toHaveLength(0)
+		// Direction controls and zero-width characters are dropped, the name kept.
+		expect((await client.submit('/people', { name: 'Ana\u202e María\u200b', email, role: 'viewer', password: 'temporary password' })).status).toBe(200)
+		const [invited] = await (await testDeps()).db.select({ name: invitations.name }).from(invitations).where(eq(invitations.email, email))
+		expect(invited?.name).toBe('Ana María')
+	})
+
+	test('`user create` and `workspace create` refuse a name with a line break, an ESC or nothing visible', async () => {
+		const ws = await newWorkspace()
+		const user = (name: string) =>
+			cli(
+				'user',
+				'create',
+				'--workspace',
+				ws.slug,
+				'--email',
+				`${unique()}@example.test`,
+				'--name',
+				name,
+				'--role',
+				'viewer',
+				'--password',
+				'temporary password',
+			)
+		expect(fieldsOf(await user('Evil\r\nName'))).toEqual([ONE_LINE])
+		expect(fieldsOf(await user('red\u001b[31m'))).toEqual([ONE_LINE])
+		expect(fieldsOf(await user('\u200b\u202e'))).toEqual([{ field: 'name', message: 'must be 1 to 120 characters' }])
+		const workspace = (name: string) => cli('workspace', 'create', '--slug', unique('ws'), '--name', name)
+		expect(fieldsOf(await workspace('Evil\nName\u202e'))).toEqual([ONE_LINE])
+		expect(fieldsOf(await workspace('\u200b'))).toEqual([{ field: 'name', message: 'must be 1 to 120 characters' }])
+		const made = await createWorkspace(await testDeps(), { slug: unique('ws'), name: 'Acme\u202e Staffing\u200b' })
+		expect(made.name).toBe('Acme Staffing')
 	})
 })

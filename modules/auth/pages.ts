@@ -2,10 +2,12 @@
 import { html, page, pageSections, portalPage, type SafeHtml } from '../../core/html.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { copyButton, dataTable, when as at } from '../../core/ui.ts'
+import { copyButton, dataTable, errorSummary, textField, when as at } from '../../core/ui.ts'
+import { errorsOf, keptText } from '../../core/http/form.ts'
+import type { RefusedForm } from '../../core/module.ts'
 import { connectPanel } from './connect.ts'
 import { forgotPasswordLink } from './password-pages.ts'
-import type { TokenView } from './tokens.ts'
+import { MAX_TOKEN_NAME, type TokenView } from './tokens.ts'
 import type { Membership } from './sign-in-choice.ts'
 import { invitationsBanner, switchForm } from './workspace-pages.ts'
 
@@ -55,12 +57,16 @@ ${switchForm(session, view.workspaces)}</div>
 	)
 }
 
+/** The form that creates a personal token, as `RefusedForm.form` names it. */
+export const TOKEN_FORM = 'token'
+
 export interface ApiAccessView {
 	tokens: TokenView[]
 	/** Extra sections contributed by other parts of the auth module (connected apps). */
 	sections: SafeHtml[]
 	newToken?: { name: string; token: string }
-	error?: string
+	/** A refused token (form `token`): the name typed, shown again, with its problem beside it. */
+	refused?: RefusedForm
 	notice?: string
 }
 
@@ -69,8 +75,8 @@ export function apiAccessPage(deps: AppDeps, session: PageSession, view: ApiAcce
 	return portalPage(
 		deps,
 		session,
-		{ title: 'API access', current: '/settings/api', status: view.error ? 422 : 200 },
-		html`<section class="card"><h1>API access</h1>
+		{ title: 'API access', current: '/settings/api', hasErrors: Boolean(view.refused), status: view.refused ? 422 : 200 },
+		html`${errorSummary(errorsOf(view.refused, TOKEN_FORM))}<section class="card"><h1>API access</h1>
 <p>Assistant apps reach Benchline as you: with a personal token, or by signing in with OAuth (connected apps below).</p>
 ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
 ${
@@ -82,10 +88,9 @@ ${
 </section>
 ${connectPanel(deps.config.baseUrl, session.csrf)}
 <section class="card"><h2 id="tokens">Create a personal token</h2>
-${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
-<form method="post" action="/settings/api/tokens" class="stack">
+<form method="post" action="/settings/api/tokens" class="stack" novalidate>
 <input type="hidden" name="csrf" value="${session.csrf}">
-<label for="token-name">Token name <input id="token-name" name="name" required maxlength="80" placeholder="e.g. Claude on my laptop"></label>
+${textField({ id: 'token-name', name: 'name', label: 'Token name', hint: 'e.g. Claude on my laptop', value: keptText(view.refused, TOKEN_FORM, 'name'), maxlength: MAX_TOKEN_NAME, errors: errorsOf(view.refused, TOKEN_FORM) })}
 <button type="submit">Create token</button>
 </form>
 <h2>${everyone ? 'Personal tokens in this workspace' : 'Your personal tokens'}</h2>

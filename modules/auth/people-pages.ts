@@ -1,6 +1,8 @@
 /** The people page: members, invitations not yet answered, and the form that invites someone. */
 import { breakable, html, portalPage, type SafeHtml } from '../../core/html.ts'
-import { dataTable, when } from '../../core/ui.ts'
+import { dataTable, errorSummary, selectField, textField, when } from '../../core/ui.ts'
+import { errorsOf, keptText } from '../../core/http/form.ts'
+import type { RefusedForm } from '../../core/module.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { PERSON_ROLES } from '../../core/actor.ts'
@@ -9,6 +11,8 @@ import type { PersonView } from './people.ts'
 
 const roleName = (role: string) => role.replace('_', ' ')
 const roleLabel = (role: string) => roleName(role).replace(/^./, (c) => c.toUpperCase())
+/** The roles offered to someone added, in the order the form lists them. */
+const INVITED_ROLES = ['recruiter', 'hiring_manager', 'viewer', 'admin', 'owner'] as const
 
 /** A member or an open invitation, as a row of the people table. */
 interface PeopleRow {
@@ -23,8 +27,13 @@ export interface PeopleView {
 	people: PersonView[]
 	invitations: PendingInvitation[]
 	error?: string
+	/** A refused "Add a person" (form `person`): what was typed, shown again, each problem beside its field. */
+	refused?: RefusedForm
 	notice?: string
 }
+
+/** The form that adds a person, as `RefusedForm.form` names it. */
+export const PERSON_FORM = 'person'
 
 export function peoplePage(deps: AppDeps, session: PageSession, view: PeopleView): Response {
 	const owner = session.actor.role === 'owner'
@@ -32,11 +41,14 @@ export function peoplePage(deps: AppDeps, session: PageSession, view: PeopleView
 	const roles = PERSON_ROLES.filter((r) => owner || r !== 'owner')
 	const mayChange = (p: PersonView) => p.userId !== session.actor.userId && (owner || p.role !== 'owner')
 	const csrf = html`<input type="hidden" name="csrf" value="${session.csrf}">`
+	// The password is never shown again: it is typed again after a refusal.
+	const kept = (name: string) => keptText(view.refused, PERSON_FORM, name)
+	const errors = errorsOf(view.refused, PERSON_FORM)
 	return portalPage(
 		deps,
 		session,
-		{ title: 'People', status: view.error ? 422 : 200 },
-		html`<section class="card"><h1>People</h1>
+		{ title: 'People', hasErrors: Boolean(view.refused), status: view.error || view.refused ? 422 : 200 },
+		html`${errorSummary(errorsOf(view.refused, PERSON_FORM))}<section class="card"><h1>People</h1>
 ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
 ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
 ${dataTable<PeopleRow>({
@@ -77,12 +89,12 @@ ${dataTable<PeopleRow>({
 })}
 <h2>Add a person</h2>
 <p>They get an invitation, and join once they sign in and accept it. Someone new signs in with the temporary password you set here.</p>
-<form method="post" action="/people" class="stack">
+<form method="post" action="/people" class="stack" novalidate>
 ${csrf}
-<label for="p-name">Name <input id="p-name" name="name" required maxlength="120"></label>
-<label for="p-email">Email <input id="p-email" name="email" type="email" required></label>
-<label for="p-role">Role <select id="p-role" name="role"><option value="recruiter">Recruiter</option><option value="hiring_manager">Hiring manager</option><option value="viewer">Viewer</option><option value="admin">Admin</option>${owner ? html`<option value="owner">Owner</option>` : ''}</select></label>
-<label for="p-password">Temporary password <input id="p-password" name="password" type="password" required minlength="10" autocomplete="new-password"></label>
+${textField({ id: 'p-name', name: 'name', label: 'Name', value: kept('name'), maxlength: 120, errors })}
+${textField({ id: 'p-email', name: 'email', label: 'Email', type: 'email', value: kept('email'), errors })}
+${selectField({ id: 'p-role', name: 'role', label: 'Role', value: kept('role') ?? 'recruiter', options: INVITED_ROLES.filter((r) => owner || r !== 'owner').map((r) => [r, roleLabel(r)] as const), errors })}
+${textField({ id: 'p-password', name: 'password', label: 'Temporary password', type: 'password', autocomplete: 'new-password', errors })}
 <button type="submit">Add person</button>
 </form></section>`,
 	)

@@ -1,12 +1,12 @@
 /** The people page (members and invitations) and the invitations page of the invited person. */
-import { formText } from '../../core/http/form.ts'
+import { formText, refusedForm, type FieldLabels } from '../../core/http/form.ts'
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { cancelInvitation, invitePerson, listInvitations } from './invitations.ts'
-import { peoplePage } from './people-pages.ts'
+import { PERSON_FORM, peoplePage } from './people-pages.ts'
 import { signOutEverywhere } from './access.ts'
 import { changeRole, listPeople, removePerson } from './people.ts'
 import { answerInvitation, invitationsOpenTo, switchableWorkspaces } from './workspace-switch.ts'
@@ -14,6 +14,12 @@ import { invitationsPage } from './workspace-pages.ts'
 
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
 const done = t.Object({ done: t.Optional(t.String()) })
+const PERSON_LABELS: FieldLabels = {
+	name: ['p-name', 'Name'],
+	email: ['p-email', 'Email'],
+	role: ['p-role', 'Role'],
+	password: ['p-password', 'Temporary password'],
+}
 
 /** Confirmations shown after a redirect (Post/Redirect/Get: reloading never repeats a change). */
 const PEOPLE_NOTICES: Record<string, string> = {
@@ -42,7 +48,7 @@ async function changeThen(work: () => Promise<unknown>, location: string, again:
 
 /** The people page: members and invitations of the workspace (owners and admins). */
 function memberRoutes(deps: AppDeps, auth: HttpKit['auth']) {
-	const people = async (session: PageSession, message: { error?: string; notice?: string } = {}) =>
+	const people = async (session: PageSession, message: Pick<Parameters<typeof peoplePage>[2], 'error' | 'refused' | 'notice'> = {}) =>
 		peoplePage(deps, session, {
 			people: await listPeople(deps.db, session.actor.workspaceId),
 			invitations: await listInvitations(deps, session.actor.workspaceId),
@@ -64,9 +70,14 @@ function memberRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 		.post(
 			'/people',
 			({ session, body }) => {
-				const f = body as Record<string, string>
-				const input = { email: String(f.email ?? ''), name: String(f.name ?? ''), role: String(f.role ?? ''), password: String(f.password ?? '') }
-				return change(session, () => invitePerson(deps, session.actor, wsOf(session), input), 'added')
+				const input = { email: formText(body, 'email'), name: formText(body, 'name'), role: formText(body, 'role'), password: formText(body, 'password') }
+				const { password: _, ...values } = input
+				// A problem with a field is shown beside it, with what was typed kept; a conflict (already here) above the list.
+				return changeThen(
+					() => invitePerson(deps, session.actor, wsOf(session), input),
+					'/people?done=added',
+					(error) => people(session, error.fields?.length ? { refused: refusedForm(PERSON_FORM, values, error, PERSON_LABELS) } : { error: error.message }),
+				)
 			},
 			manage,
 		)

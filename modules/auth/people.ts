@@ -14,7 +14,7 @@ import { PERSON_ROLES } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
-import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
+import { typedLine, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
@@ -53,11 +53,11 @@ export interface NewPerson {
 /** The new person's fields, checked and normalised (the same checks for the CLI and the people page). */
 export function checkNewPerson(deps: AppDeps, input: NewPerson): { email: string; name: string; role: PersonRole; password: string; grants: string[] } {
 	const email = normalEmail(input.email)
-	const name = input.name.trim()
+	const { line: name, problem: nameWrong } = typedLine(input.name, 120)
 	const problems = []
 	const emailWrong = emailProblem(email)
 	if (emailWrong) problems.push({ field: 'email', message: emailWrong })
-	if (!name || name.length > 120) problems.push({ field: 'name', message: 'must be 1-120 characters' })
+	if (nameWrong) problems.push({ field: 'name', message: nameWrong })
 	if (!isPersonRole(input.role)) problems.push({ field: 'role', message: `must be one of: ${PERSON_ROLES.join(', ')}` })
 	const weak = passwordProblem(input.password)
 	if (weak) problems.push({ field: 'password', message: weak })

@@ -1,5 +1,5 @@
 /** Sign-in, sign-out, the portal home and API access settings (the choice step, switching and people: their own files). */
-import { formText } from '../../core/http/form.ts'
+import { formText, refusedForm } from '../../core/http/form.ts'
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { clientAddress } from '../../core/http/client-address.ts'
@@ -8,7 +8,7 @@ import { anonymousCsrf } from '../../core/http/csrf.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { page } from '../../core/html.ts'
 import { assistantsHelp } from './connect.ts'
-import { apiAccessPage, homePage, signInPage } from './pages.ts'
+import { apiAccessPage, homePage, signInPage, TOKEN_FORM } from './pages.ts'
 import { passwordRoutes } from './password-routes.ts'
 import { profileRoutes } from './profile-routes.ts'
 import { peopleRoutes } from './people-routes.ts'
@@ -116,12 +116,13 @@ function apiAccessRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 				async ({ session, body, cookie, redirect }) => {
 					const name = formText(body, 'name')
 					try {
-						const { token } = await createPersonalToken(deps, session.actor, { name })
-						await sealReveal(deps, cookie, session.sessionId, { name: name.trim(), token })
+						const created = await createPersonalToken(deps, session.actor, { name })
+						await sealReveal(deps, cookie, session.sessionId, { name: created.name, token: created.token })
 						return redirect('/settings/api', 303)
 					} catch (error) {
+						// Shown next to the field, with the name as typed kept to correct.
 						if (error instanceof AppError && error.code === 'VALIDATION')
-							return apiAccess(session, { error: `Token name ${error.fields?.[0]?.message ?? 'is not valid'}.` })
+							return apiAccess(session, { refused: refusedForm(TOKEN_FORM, { name }, error, { name: ['token-name', 'Token name'] }) })
 						throw error
 					}
 				},

@@ -38,6 +38,13 @@ const tokenRow = async (token: string) => {
 			.where(eq(personalTokens.tokenHash, hashSecret(token)))
 	)[0]
 }
+/** The error shown beside the token name, and the name the field holds (the page escapes both). */
+const fieldError = (html: string) => html.match(/<span class="field-error" id="token-name-error">([^<]*)<\/span>/)?.[1]
+const fromHtml = (s: string) => s.replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&')
+const typedName = (html: string) => {
+	const value = html.match(/<input id="token-name" name="name" type="text" value="([^"]*)"/)?.[1]
+	return value === undefined ? undefined : fromHtml(value)
+}
 const mcpStatus = async (token: string) => (await rpc(token, 'tools/list')).status
 const runCli = async (argv: string[]) => {
 	const deps = await testDeps()
@@ -153,16 +160,36 @@ describe('the token itself', () => {
 		}
 	})
 
-	test('a name is required and at most 80 characters; the error is shown on the page', async () => {
+	test('a name is required and at most 80 characters; the error is shown beside the field, the name typed kept', async () => {
 		const ws = await newWorkspace()
 		const client = await signedIn(await newPerson(ws, 'recruiter'))
-		for (const name of ['', '   ', 'x'.repeat(81)]) {
+		for (const name of ['', '   ', '\u200b', 'x'.repeat(81)]) {
 			const res = await client.post('/settings/api/tokens', { name })
 			expect(res.status).toBe(422)
-			expect(res.text).toMatch(/<p class="error" role="alert">Token name must be 1-80 characters\.<\/p>/)
+			expect(fieldError(res.text)).toBe('Token name must be 1 to 80 characters.')
+			expect(typedName(res.text)).toBe(name)
 			expect(shownToken(res.text)).toBeUndefined()
 		}
 		expect((await client.submit('/settings/api/tokens', { name: '😀'.repeat(80) })).status).toBe(200)
+	})
+
+	test('a name is one line of visible text: line breaks and control characters are refused, direction controls dropped', async () => {
+		const ws = await newWorkspace()
+		const client = await signedIn(await newPerson(ws, 'recruiter'))
+		for (const name of ['Lap\u202etop\r\n[admin] evil\u200b', 'red\u001b[31m', 'tab\there']) {
+			const res = await client.post('/settings/api/tokens', { name })
+			expect(res.status).toBe(422)
+			expect(fieldError(res.text)).toBe('Token name must be one line, without control characters.')
+			expect(typedName(res.text)).toBe(name)
+		}
+		const { res, token } = await createOnPage(client, 'Lap\u202etop\u200b  ok')
+		expect(res.text).toContain('Token “Laptop ok” created.')
+		expect((await tokenRow(token))?.name).toBe('Laptop ok')
+		// The CLI and any other caller meet the same rule in the service.
+		const admin = await newPerson(ws, 'admin')
+		const refused = await runCli(['token', 'create', '--workspace', ws.slug, '--email', admin.email, '--name', 'cli\u202eevil\r\nX']).catch((e: AppError) => e)
+		expect(refused).toBeInstanceOf(AppError)
+		expect((refused as AppError).fields).toEqual([{ field: 'name', message: 'must be one line, without control characters' }])
 	})
 })
 

@@ -17,6 +17,7 @@ import { recordActivity } from '../activity/index.ts'
 import { membershipColumns, noteUse, personActorFrom } from './credential-use.ts'
 import { memberships, personalTokens, users, workspaces } from './table.ts'
 import { normalEmail } from '../../core/email.ts'
+import { typedLine } from '../../core/untrusted.ts'
 
 export interface TokenView {
 	id: string
@@ -29,9 +30,13 @@ export interface TokenView {
 	mine: boolean
 }
 
-export async function createPersonalToken(deps: AppDeps, actor: Actor, input: { name: string }): Promise<{ tokenId: string; token: string }> {
-	const name = input.name.trim()
-	if (!name || [...name].length > 80) throw invalid([{ field: 'name', message: 'must be 1-80 characters' }])
+/** The longest token name (code points). */
+export const MAX_TOKEN_NAME = 80
+
+/** The token's name as stored is what every change made with it shows, so it is one line of visible text (`typedLine`). */
+export async function createPersonalToken(deps: AppDeps, actor: Actor, input: { name: string }): Promise<{ tokenId: string; token: string; name: string }> {
+	const { line: name, problem } = typedLine(input.name, MAX_TOKEN_NAME)
+	if (problem) throw invalid([{ field: 'name', message: problem }])
 	if (!actor.userId) throw new AppError('FORBIDDEN', 'Only a person can create a personal token')
 	const token = newCredential('pat')
 	const tokenId = newId('pat')
@@ -41,7 +46,7 @@ export async function createPersonalToken(deps: AppDeps, actor: Actor, input: { 
 			.values({ id: tokenId, workspaceId: actor.workspaceId, userId: actor.userId!, name, tokenHash: hashSecret(token), lastFour: token.slice(-4) })
 		await recordActivity(tx, actor, { action: 'token.created', targetType: 'personal_token', targetId: tokenId, detail: { name } })
 	})
-	return { tokenId, token }
+	return { tokenId, token, name }
 }
 
 /** Live tokens the actor may see: everyone's for owners and admins, otherwise their own. */

@@ -6,6 +6,7 @@ import { AppError, invalid } from '../../core/errors.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
 import type { Db } from '../../db/client.ts'
 import type { WorkspaceDirectory } from '../outbox/index.ts'
+import { typedLine } from '../../core/untrusted.ts'
 import { workspaces } from './table.ts'
 
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/
@@ -16,10 +17,10 @@ export interface Workspace extends WorkspaceRef {
 
 export async function createWorkspace(deps: AppDeps, input: { slug: string; name: string }): Promise<Workspace> {
 	const slug = input.slug.trim().toLowerCase()
-	const name = input.name.trim()
+	const { line: name, problem } = typedLine(input.name, 120)
 	const problems = []
 	if (!SLUG.test(slug)) problems.push({ field: 'slug', message: 'must be 1-40 lower-case letters, digits or dashes' })
-	if (!name || name.length > 120) problems.push({ field: 'name', message: 'must be 1-120 characters' })
+	if (problem) problems.push({ field: 'name', message: problem })
 	if (problems.length) throw invalid(problems)
 	const id = newId('ws')
 	const inserted = await deps.db.insert(workspaces).values({ id, slug, name }).onConflictDoNothing().returning({ id: workspaces.id })

@@ -24,6 +24,10 @@ describe('lookup values', () => {
 		await addLookup(deps, op, { kind: 'client', name: 'Infosys Ltd' })
 		await addLookup(deps, op, { kind: 'implementation_partner', name: '100% Talent_Co' })
 		await expect(addLookup(deps, op, { kind: 'implementation_partner', name: 'x'.repeat(121) })).rejects.toMatchObject({ code: 'VALIDATION' })
+		// One line of visible text, the rule of every name people type: nothing visible or a line break is refused, direction controls dropped.
+		for (const name of ['\u200b', 'Evil\nCo', 'red\u001b[31m'])
+			await expect(addLookup(deps, op, { kind: 'client', name })).rejects.toMatchObject({ code: 'VALIDATION' })
+		expect((await addLookup(deps, op, { kind: 'client', name: 'Glo\u202ebex\u200b' })).name).toBe('Globex')
 		await expect(addLookup(deps, op, { kind: 'partner', name: 'X' })).rejects.toMatchObject({ code: 'VALIDATION' })
 
 		expect((await listLookups(deps, me, { kind: 'implementation_partner', limit: 25 })).values.map((v) => v.name)).toEqual(['100% Talent_Co', 'Infosys Ltd'])

@@ -2,7 +2,7 @@
  * Staffing lookups: the workspace's lists of vendors, implementation partners and clients that
  * people pick from. Owners and admins keep them (page or CLI); everyone who works with jobs reads them.
  *
- * Rules: names are one line of 1 to 120 characters, unique per kind without regard to case;
+ * Rules: names are one line of 1 to 120 visible characters (`typedLine`), unique per kind without regard to case;
  * removing keeps the row (removed values are not listed and may be added again).
  */
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm'
@@ -10,6 +10,7 @@ import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
+import { typedLine } from '../../core/untrusted.ts'
 import { keysetPage } from '../../core/paging.ts'
 import { recordActivity } from '../activity/index.ts'
 import { staffingLookups } from './table.ts'
@@ -64,9 +65,9 @@ export async function listLookups(
 }
 
 function cleanName(name: string): string {
-	const clean = name.replace(/\s+/g, ' ').trim()
-	if (!clean || [...clean].length > 120 || /[\0-\x1f\x7f]/.test(clean)) throw invalid([{ field: 'name', message: 'must be 1 to 120 characters on one line' }])
-	return clean
+	const { line, problem } = typedLine(name, 120)
+	if (problem) throw invalid([{ field: 'name', message: problem }])
+	return line
 }
 
 export async function addLookup(deps: AppDeps, actor: Actor, input: { kind: string; name: string }): Promise<LookupValue> {

@@ -56,6 +56,9 @@ describe('rules', () => {
 		await saveSearch(deps, actor, { list: 'bench', name: 'Java in Texas' })
 		await expect(saveSearch(deps, actor, { list: 'bench', name: '   ' })).rejects.toMatchObject({ code: 'VALIDATION' })
 		await expect(saveSearch(deps, actor, { list: 'bench', name: 'x'.repeat(81) })).rejects.toMatchObject({ code: 'VALIDATION' })
+		// One line of visible text: nothing visible or a line break is refused, direction controls dropped.
+		for (const name of ['\u200b', 'Java\r\nTexas']) await expect(saveSearch(deps, actor, { list: 'bench', name })).rejects.toMatchObject({ code: 'VALIDATION' })
+		expect((await saveSearch(deps, actor, { list: 'bench', name: 'Rust \u202esaxeT\u202c\u200b' })).name).toBe('Rust saxeT')
 		for (let i = 1; i < MAX_PER_LIST; i++) await saveSearch(deps, actor, { list: 'privacy', name: `Search ${i}` })
 		await saveSearch(deps, actor, { list: 'privacy', name: 'The fiftieth' })
 		await expect(saveSearch(deps, actor, { list: 'privacy', name: 'One too many' })).rejects.toMatchObject({ code: 'CONFLICT' })

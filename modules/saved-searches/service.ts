@@ -10,6 +10,7 @@ import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
+import { typedLine } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { savedSearches } from './table.ts'
 
@@ -84,9 +85,9 @@ export async function allSavedSearches(deps: AppDeps, actor: Actor): Promise<Map
 }
 
 function cleanName(name: string): string {
-	const trimmed = name.trim().replace(/\s+/g, ' ')
-	if (!trimmed || [...trimmed].length > 80 || /[\u0000-\u001f\u007f]/.test(trimmed)) throw invalid([{ field: 'name', message: 'must be 1 to 80 characters' }])
-	return trimmed
+	const { line, problem } = typedLine(name, 80)
+	if (problem) throw invalid([{ field: 'name', message: problem }])
+	return line
 }
 
 function cleanQuery(query: string): string {

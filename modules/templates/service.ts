@@ -18,7 +18,7 @@ import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid, type FieldError } from '../../core/errors.ts'
-import { cleanLine, cleanText } from '../../core/untrusted.ts'
+import { cleanLine, cleanText, typedLine } from '../../core/untrusted.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { workspacesById } from '../auth/index.ts'
@@ -127,11 +127,11 @@ export async function getTemplate(deps: AppDeps, actor: Actor, id: string): Prom
 
 /** The checked values of a template; throws VALIDATION naming each field's problem. */
 function checked(input: TemplateInput) {
-	const name = cleanLine(input.name, 1000)
+	const { line: name, problem: nameProblem } = typedLine(input.name, 100)
 	const body = cleanText(input.body).replace(/\r\n?/g, '\n').trim()
 	const subject = cleanLine(input.subject, 1000)
 	const problems: FieldError[] = []
-	if (length(name) < 1 || length(name) > 100) problems.push({ field: 'name', message: 'must be 1 to 100 characters' })
+	if (nameProblem) problems.push({ field: 'name', message: nameProblem })
 	const channel = (CHANNELS as readonly string[]).includes(input.channel) ? (input.channel as TemplateChannel) : null
 	if (!channel) problems.push({ field: 'channel', message: 'must be e-mail or text message' })
 	const kind = (KINDS as readonly string[]).includes(input.kind) ? (input.kind as TemplateKind) : null

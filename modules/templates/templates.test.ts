@@ -105,6 +105,13 @@ describe('templates', () => {
 		expect(text.fields?.map((f) => f.field)).toEqual(['kind'])
 		await createTemplate(deps, w.recruiter, { ...email, name: 'Follow up' })
 		expect((await refusal(createTemplate(deps, w.recruiter, { ...email, name: 'FOLLOW UP' }))).fields?.[0]?.field).toBe('name')
+		// A name is one line of visible text, as every name people type.
+		for (const [name, message] of [
+			['Follow\nup', 'must be one line, without control characters'],
+			['\u200b\u202e', 'must be 1 to 100 characters'],
+		])
+			expect((await refusal(createTemplate(deps, w.recruiter, { ...email, name }))).fields).toEqual([{ field: 'name', message }])
+		expect((await createTemplate(deps, w.recruiter, { ...email, name: 'Nudge \u202ethree\u200b' })).name).toBe('Nudge three')
 		// The same name is fine for someone else, and as a shared template.
 		await createTemplate(deps, w.other, { ...email, name: 'Follow up' })
 		await createTemplate(deps, w.owner, { ...email, name: 'Follow up', shared: true })

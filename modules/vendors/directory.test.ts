@@ -9,6 +9,8 @@ import { UsageError } from '../../core/module.ts'
 import { operatorActor, personActor } from '../auth/index.ts'
 import { newPerson, newVendor, newWorkspace, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { newVendorJob } from '../../tests/staffing-fixtures.ts'
+import { AppError } from '../../core/errors.ts'
+import { createVendor } from './service.ts'
 import { getVendor, listVendors, parseRules, requiredDocuments, updateVendorProfile } from './index.ts'
 
 setDefaultTimeout(30_000)
@@ -51,6 +53,30 @@ describe('list_vendors and get_vendor', () => {
 			lastSubmittedAt: null,
 		})
 		await expect(getVendor(deps, await recruiterOf(await newWorkspace()), ids['Bravo Tech']!)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+	})
+})
+
+describe('a vendor’s name and contact are one line of visible text', () => {
+	test('`vendor create` refuses a line break, an ESC or nothing visible; direction controls are dropped', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		const create = (name: string) => runCommand(deps, 'vendor create', { workspace: ws.slug, name }).catch((e: AppError) => e)
+		for (const [name, message] of [
+			['Evil\nVendor', 'must be one line, without control characters'],
+			['red\u001b[31m', 'must be one line, without control characters'],
+			['\u200b', 'must be 1 to 120 characters'],
+		]) {
+			const refused = await create(name)
+			expect([name, refused instanceof AppError ? refused.fields : 'accepted']).toEqual([name, [{ field: 'name', message }]])
+		}
+		const { vendorId } = await createVendor(deps, operatorActor(ws), { name: 'Key\u202estone\u200b Staffing' })
+		expect((await getVendor(deps, await recruiterOf(ws), vendorId)).name).toBe('Keystone Staffing')
+		await expect(runCommand(deps, 'vendor set-submission', { vendor: vendorId, 'contact-name': 'Kim\r\nKey' })).rejects.toMatchObject({
+			code: 'VALIDATION',
+			fields: [{ field: 'contactName', message: 'must be one line, without control characters' }],
+		})
+		await runCommand(deps, 'vendor set-submission', { vendor: vendorId, 'contact-name': 'Kim \u202eKey\u200b' })
+		expect((await getVendor(deps, await recruiterOf(ws), vendorId)).contact.name).toBe('Kim Key')
 	})
 })
 

@@ -17,7 +17,7 @@ import { emailProblem, normalEmail } from '../../core/email.ts'
 import { isoInstant } from '../../core/time.ts'
 import { keysetPage } from '../../core/paging.ts'
 import { contributionsTo } from '../../core/registry.ts'
-import { untrustedLine } from '../../core/untrusted.ts'
+import { typedLine, untrustedLine } from '../../core/untrusted.ts'
 import { AppError, invalid, type FieldError } from '../../core/errors.ts'
 import { recordActivity } from '../activity/index.ts'
 import { vendorFacts, type VendorFacts } from './port.ts'
@@ -237,20 +237,27 @@ export interface VendorProfilePatch {
 
 const EMAIL_FIELDS = ['contactEmail', 'submissionEmail'] as const
 
-/** A patch's value as stored: one line trimmed (null when empty), an address in its normal form (core/email.ts). */
+/** The fields an operator types as one line, with their longest length (`typedLine`). */
+const LINE_FIELDS: Readonly<Record<string, number>> = { contactName: 120, contactPhone: 40 }
+
+/** A patch's value as stored: one line cleaned (null when empty), an address in its normal form (core/email.ts). */
 const storedValue = (field: string, v: unknown) =>
-	typeof v !== 'string' ? v : (EMAIL_FIELDS as readonly string[]).includes(field) ? normalEmail(v) || null : v.trim() || null
+	typeof v !== 'string'
+		? v
+		: (EMAIL_FIELDS as readonly string[]).includes(field)
+			? normalEmail(v) || null
+			: Object.hasOwn(LINE_FIELDS, field)
+				? typedLine(v, LINE_FIELDS[field]!, { optional: true }).line || null
+				: v.trim() || null
 
 /** Sets a vendor's contact, submission method and document rules (operators, through the CLI). */
 export async function updateVendorProfile(deps: AppDeps, actor: Actor, vendorId: string, patch: VendorProfilePatch): Promise<VendorDetail> {
 	const problems: FieldError[] = []
-	const text = (field: keyof VendorProfilePatch, max: number) => {
-		const v = patch[field]
-		if (typeof v === 'string' && (v.trim().length > max || /[\r\n\0]/.test(v)))
-			problems.push({ field, message: `must be one line of at most ${max} characters` })
+	for (const [field, max] of Object.entries(LINE_FIELDS)) {
+		const v = patch[field as keyof VendorProfilePatch]
+		const problem = typeof v === 'string' ? typedLine(v, max, { optional: true }).problem : null
+		if (problem) problems.push({ field, message: problem })
 	}
-	text('contactName', 120)
-	text('contactPhone', 40)
 	for (const field of EMAIL_FIELDS) {
 		const v = patch[field]
 		const problem = typeof v === 'string' && v ? emailProblem(normalEmail(v)) : null

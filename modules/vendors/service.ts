@@ -12,7 +12,7 @@ import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { credentialType, hashSecret, newCredential, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
+import { typedLine, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { AppError, forbidden, invalid } from '../../core/errors.ts'
 import { noteUse } from '../../core/last-used.ts'
 import { compile, type Db } from '../../db/client.ts'
@@ -33,8 +33,8 @@ async function insertKey(db: AppDeps['db'], vendorId: string): Promise<NewKey> {
 }
 
 export async function createVendor(deps: AppDeps, actor: Actor, input: { name: string }): Promise<{ vendorId: string } & NewKey> {
-	const name = input.name.trim()
-	if (!name || name.length > 120) throw invalid([{ field: 'name', message: 'must be 1-120 characters' }])
+	const { line: name, problem } = typedLine(input.name, 120)
+	if (problem) throw invalid([{ field: 'name', message: problem }])
 	return deps.db.transaction(async (tx) => {
 		const vendorId = newId('ven')
 		await tx.insert(vendors).values({ id: vendorId, workspaceId: actor.workspaceId, name })

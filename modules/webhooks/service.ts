@@ -18,6 +18,7 @@ import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, forbidden, invalid, notFound, type FieldError } from '../../core/errors.ts'
+import { typedLine } from '../../core/untrusted.ts'
 import type { OutboundNetwork } from '../../core/http/outbound.ts'
 import { formatDateTime } from '../../core/time.ts'
 import { lockUntilCommit, type Db } from '../../db/client.ts'
@@ -134,9 +135,8 @@ async function problems(deps: AppDeps, actor: Actor, input: NewEndpoint, network
 		if (unknown.length > MAX_NAMED_PROBLEMS)
 			out.push({ field: 'events', message: `and ${unknown.length - MAX_NAMED_PROBLEMS} more values that are not event types` })
 	}
-	const description = input.description ?? ''
-	if ([...description].length > MAX_DESCRIPTION) out.push({ field: 'description', message: `must be at most ${MAX_DESCRIPTION} characters` })
-	else if (/\p{Cc}/u.test(description)) out.push({ field: 'description', message: 'must be one line, without control characters' })
+	const description = typedLine(input.description ?? '', MAX_DESCRIPTION, { optional: true }).problem
+	if (description) out.push({ field: 'description', message: description })
 	const url = typeof input.url === 'string' ? input.url.trim() : ''
 	const urlProblem = await endpointUrlProblem(deps, url, network)
 	if (urlProblem) out.unshift({ field: 'url', message: urlProblem })
@@ -168,7 +168,7 @@ export async function addEndpoint(
 				workspaceId: actor.workspaceId,
 				vendorId: isVendor(actor) ? actor.vendorId : null,
 				url: input.url.trim(),
-				description: (input.description ?? '').trim(),
+				description: typedLine(input.description ?? '', MAX_DESCRIPTION, { optional: true }).line,
 				events,
 				secretSealed: await sealSecret(deps.secret, id, secret),
 			})

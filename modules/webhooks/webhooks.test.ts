@@ -642,6 +642,13 @@ describe('addresses', () => {
 		expect(described.fields).toEqual([{ field: 'description', message: 'must be one line, without control characters' }])
 		const [n] = await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from ${webhookEndpoints} where workspace_id = ${ws.id}`)
 		expect(n!.n).toBe(0)
+		// Direction controls and zero-width characters are dropped from the description, as from every name typed.
+		const { endpoint } = await addEndpoint(deps, operatorActor(ws), {
+			url: 'http://127.0.0.1:9/x',
+			events: ['job.published'],
+			description: 'Our \u202eMRC\u202c\u200b',
+		})
+		expect(endpoint.description).toBe('Our MRC')
 	})
 
 	test('the address is checked again at each delivery: an endpoint that is private now gets nothing', async () => {
