@@ -16,10 +16,10 @@ import { clock, newPerson, newWorkspace, plain, testApp, testDeps, unique, type 
 import { anonymousVisitor } from '../../tests/portal.ts'
 import { startSmtp, type TestSmtp } from '../../tests/smtp.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob, sampleJpeg, samplePng } from '../../tests/staffing-fixtures.ts'
-import { MAX_REQUESTS_PER_CANDIDATE_HOUR, requestCandidateDocuments } from './requests.ts'
+import { documentRequestSummary, MAX_REQUESTS_PER_CANDIDATE_HOUR, requestCandidateDocuments } from './requests.ts'
 import { samplePdf } from './seed.ts'
 import { listCandidateDocuments } from './service.ts'
-import { checkVendorSubmission, submissionDetails, submitToVendor } from './submissions.ts'
+import { checkVendorSubmission, submissionDetails, submissionSummary, submitToVendor } from './submissions.ts'
 import { candidateDocuments, documentRequests, vendorSubmissions } from './table.ts'
 import { vendorSubmissionList } from './vendor-submissions.ts'
 
@@ -148,6 +148,47 @@ describe('requesting documents', () => {
 		// Another workspace's candidate is answered like an absent one.
 		const stranger = await actorFor(await newWorkspace(), 'owner')
 		await expect(requestCandidateDocuments(deps, stranger, { candidateId: s.candidateId, items: ['dl'] })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+	})
+})
+
+describe('what is confirmed is what is sent', () => {
+	const spoof = 'Rate \u202e0051\u202c USD/h\u200b ok'
+	const INVISIBLE = /[\u200b\u202a-\u202e\u2066-\u2069]/
+
+	test('a request’s message loses direction controls and invisible characters in the question, the stored request, the e-mail and the text message alike', async () => {
+		const deps = await testDeps({ MESSAGING_ACCOUNT: 'AC1', MESSAGING_TOKEN: 't', MESSAGING_FROM: '+15550001111' })
+		const s = await setting({ phone: '(512) 555-0199' })
+		const input = { candidateId: s.candidateId, items: ['dl' as const], message: spoof }
+		const question = await documentRequestSummary(deps, s.recruiter, input)
+		expect(question).toEndWith('Your message: “Rate 0051 USD/h ok”')
+		const result = await requestCandidateDocuments(deps, s.recruiter, input)
+		const [request] = await deps.db.select().from(documentRequests).where(eq(documentRequests.id, result.id))
+		expect(request!.message).toBe('Rate 0051 USD/h ok')
+		const sent = await deps.db.select().from(outbox).where(eq(outbox.relatedId, result.id))
+		expect(sent.map((m) => m.channel).sort()).toEqual(['email', 'message'])
+		for (const m of sent) {
+			expect(m.text).toContain('Rate 0051 USD/h ok')
+			expect(m.text).not.toMatch(INVISIBLE)
+		}
+		// A message of nothing visible is no message.
+		const blank = await documentRequestSummary(deps, s.recruiter, { ...input, items: ['visa'], message: '\u200b\u202e' })
+		expect(blank).not.toContain('Your message')
+	})
+
+	test('a submission’s note loses them too, in the question and in the e-mail to the vendor', async () => {
+		const deps = await testDeps()
+		const s = await setting()
+		await upload(deps, s, ['dl', 'visa', 'i94', 'workAuth'])
+		const input = { applicationId: s.applicationId, documents: ['dl', 'visa', 'i94', 'workAuth'] as ('dl' | 'visa' | 'i94' | 'workAuth')[], note: spoof }
+		expect(await submissionSummary(deps, s.recruiter, input)).toEndWith('Your note: “Rate 0051 USD/h ok”')
+		const result = await submitToVendor(deps, s.recruiter, input)
+		expect(result.note).toBe('Rate 0051 USD/h ok')
+		const [mail] = await deps.db
+			.select()
+			.from(outbox)
+			.where(and(eq(outbox.relatedId, s.applicationId), eq(outbox.to, result.to.text)))
+		expect(mail!.text).toContain('Rate 0051 USD/h ok')
+		expect(mail!.text).not.toMatch(INVISIBLE)
 	})
 })
 

@@ -11,7 +11,7 @@
  *   again. Kinds only an earlier link asks for keep that link working. (An operator can also revoke
  *   a link at once: `revokeUploadLink`.)
  * - `applicationId` defaults to the candidate's newest application; `includeJobLink` adds the
- *   job's careers address when the job is open. `message` is plain text.
+ *   job's careers address when the job is open. `message` is plain text without direction-control or invisible characters (`plainText`).
  * - No phone number, or no messaging provider: the message is recorded as not sent, with why.
  * - Against an assistant that loops: the same request again within 2 minutes (a retry) sends
  *   nothing and answers `repeated`; one person may send one candidate at most 3 requests an hour.
@@ -22,7 +22,7 @@ import { hashSecret, newCredential, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { lockUntilCommit, type Db } from '../../db/client.ts'
 import { AppError, invalid } from '../../core/errors.ts'
-import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
+import { cleanText, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { findWorkspace } from '../auth/index.ts'
 import { enqueueMail, enqueueMessage, MAX_MESSAGE_LENGTH, messagingConfigured, NO_PROVIDER, toE164 } from '../outbox/index.ts'
@@ -66,12 +66,13 @@ const REPEAT_WINDOW_MS = 2 * 60_000
 export const MAX_REQUESTS_PER_CANDIDATE_HOUR = 3
 const HOUR_MS = 3_600_000
 
-/** Plain text: no control characters besides line breaks and tabs; CRLF made LF. */
-export const plainText = (s: string) =>
-	s
-		.replace(/\r\n?/g, '\n')
-		.replace(/[\0-\x08\x0b-\x1f\x7f]/g, '')
-		.trim()
+/**
+ * A message a person (or their assistant) writes to send out, as `cleanText` leaves it (the Job
+ * Publish API's rule): no control characters besides line breaks and tabs, CRLF made LF, and no
+ * direction controls or invisible characters. The confirmation, the stored copy and what is sent all
+ * use it, so a right-to-left override cannot make the candidate read other words than were confirmed.
+ */
+export const plainText = (s: string) => cleanText(s).trim()
 
 export const uploadUrl = (deps: AppDeps, token: string) => `${deps.config.baseUrl}/upload/${token}`
 
@@ -88,7 +89,8 @@ export async function documentRequestSummary(deps: AppDeps, actor: Actor, input:
 	if (!items.length || (input.message && [...input.message].length > MAX_REQUEST_MESSAGE)) return null
 	const phone = candidate.phone ? toE164(candidate.phone) : null
 	const channels = messagingConfigured(deps) && phone ? `by e-mail to ${candidate.email} and by message to ${phone}` : `by e-mail to ${candidate.email}`
-	const message = input.message ? ` Your message: “${plainText(input.message)}”` : ''
+	const typed = plainText(input.message ?? '')
+	const message = typed ? ` Your message: “${typed}”` : ''
 	return `Ask ${plainText(candidate.name)} for ${listOf(items)} ${channels}, with an upload link valid ${LINK_VALID_DAYS} days?${message}`
 }
 

@@ -21,7 +21,7 @@ import { enqueueMail, enqueueMessage } from '../outbox/index.ts'
 import { outbox } from '../outbox/table.ts'
 import { candidateMessages } from './candidate-section.ts'
 import { receiveInbound } from './inbound.ts'
-import { getThread, listThreads, setStarred } from './service.ts'
+import { getThread, listThreads, replyToThread, setStarred } from './service.ts'
 import { syncOutbox } from './sync.ts'
 import { threadFor } from './threads.ts'
 import { inboxMessages, inboxThreads } from './table.ts'
@@ -663,6 +663,19 @@ describe('messages in the order they were written, whatever their times say', ()
 		return { id, email, applicationId, threadId }
 	}
 	const texts = (messages: { text: { text: string } | string }[]) => messages.map((m) => (typeof m.text === 'string' ? m.text : m.text.text))
+
+	test('a reply loses direction controls and invisible characters: the copy in the thread is what is sent; nothing visible is refused', async () => {
+		const deps = await testDeps()
+		const { threadId } = await newConversation('Rita Reply')
+		const actor = await personActor(deps, w.ws.slug, w.people.owner.email)
+		await expect(replyToThread(deps, actor, threadId, '\u200b\u202e\u2066')).rejects.toMatchObject({ code: 'VALIDATION' })
+		const id = await replyToThread(deps, actor, threadId, 'Rate \u202e0051\u202c USD/h\u200b ok\r\nThanks')
+		const [copy] = await deps.db.select().from(inboxMessages).where(eq(inboxMessages.id, id))
+		const [sent] = await deps.db.select().from(outbox).where(eq(outbox.id, copy!.outboxId!))
+		expect(copy!.text).toStartWith('Rate 0051 USD/h ok\nThanks\n\n')
+		expect(sent!.text).toStartWith(copy!.text)
+		expect(sent!.text).not.toMatch(/[\u200b\u202a-\u202e\u2066-\u2069\r]/)
+	})
 
 	test('messages of the same millisecond: in the order they were written, the first with the later id (thread, candidate page, get_application’s latest 20)', async () => {
 		const deps = await testDeps()

@@ -15,7 +15,7 @@ import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { keysetPage, newestFirst } from '../../core/paging.ts'
-import { cleanLine, TEXT_AUTHORS, untrusted, untrustedLine, type TextAuthor } from '../../core/untrusted.ts'
+import { cleanLine, cleanText, isBlank, TEXT_AUTHORS, untrusted, untrustedLine, type TextAuthor } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { deliveryStates, enqueueMail } from '../outbox/index.ts'
 import { syncOutbox } from './sync.ts'
@@ -237,11 +237,14 @@ export async function setStarred(deps: AppDeps, actor: Actor, threadId: string, 
 		.onConflictDoUpdate({ target: [inboxStates.threadId, inboxStates.userId], set: { starred } })
 }
 
-/** Replies to the counterpart by e-mail (through the outbox); the reply is in the thread at once. */
+/**
+ * Replies to the counterpart by e-mail (through the outbox); the reply is in the thread at once.
+ * The text is cleaned as every message sent is (`cleanText`): the copy in the thread is what goes.
+ */
 export async function replyToThread(deps: AppDeps, actor: Actor, threadId: string, text: string): Promise<string> {
 	const userId = person(actor)
-	const body = text.replace(/\r\n?/g, '\n').trim()
-	if (!body || [...body].length > 20000) throw invalid([{ field: 'text', message: 'must be 1 to 20,000 characters' }])
+	const body = cleanText(text).trim()
+	if (isBlank(body) || [...body].length > 20000) throw invalid([{ field: 'text', message: 'must be 1 to 20,000 characters' }])
 	const [thread] = await deps.db
 		.select()
 		.from(inboxThreads)

@@ -21,7 +21,7 @@ import type { Actor } from '../../core/actor.ts'
 import { credentialType, hashSecret, newCredential } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
-import { cutText } from '../../core/untrusted.ts'
+import { cleanText, cutText, isBlank } from '../../core/untrusted.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { operatorActor, type Workspace } from '../auth/index.ts'
@@ -144,8 +144,9 @@ export async function eraseRequested(deps: AppDeps, actor: Actor, id: string, ad
 
 /** Decline: answers the requester with the reason (e.g. no matching record). */
 export async function declineRequest(deps: AppDeps, actor: Actor, id: string, reasonTyped: string): Promise<void> {
-	const reason = cutText(reasonTyped.trim(), MAX_REASON)
-	if (!reason) throw invalid([{ field: `reason-${id}`, message: 'Write the reason: it is sent to the person' }])
+	// Sent to the person as typed, without direction-control or invisible characters (`cleanText`).
+	const reason = cutText(cleanText(reasonTyped).trim(), MAX_REASON)
+	if (isBlank(reason)) throw invalid([{ field: `reason-${id}`, message: 'Write the reason: it is sent to the person' }])
 	const request = await getPrivacyRequest(deps, actor.workspaceId, id)
 	if (request.status !== 'open') throw answered()
 	await deps.db.transaction((tx) =>

@@ -11,8 +11,10 @@
  * - A one-line text (an e-mail's subject: it becomes a mail header) is filled with `fillInLine`:
  *   each value on one line (a two-line signature, a title sent with a line break), so a value can
  *   never add a line (or a header) to it. Its user still checks the filled text (its length).
+ * - Every value is cleaned as the message around it is (`cleanText`): a name saved with a
+ *   right-to-left override cannot turn the words that follow it around in what is sent.
  */
-import { cleanLine } from '../../core/untrusted.ts'
+import { cleanLine, cleanText } from '../../core/untrusted.ts'
 
 export const MERGE_FIELDS = {
 	'candidate.firstName': 'The candidate’s first name',
@@ -56,7 +58,7 @@ export function fillIn(text: string, values: MergeValues, oneLine = false): { te
 	const filled = text.replace(PLACEHOLDER, (whole, name: string) => {
 		if (!isMergeField(name)) return whole
 		const raw = values[name]
-		const value = oneLine && raw ? cleanLine(raw, 1000) : raw?.trim()
+		const value = oneLine && raw ? cleanLine(raw, 1000) : raw && cleanText(raw).trim()
 		if (value) return value
 		missing.add(name)
 		return whole

@@ -62,6 +62,11 @@ describe('merge fields', () => {
 		})
 	})
 
+	test('values lose direction controls and invisible characters: a name cannot turn the words after it around in what is sent', () => {
+		const values = { 'candidate.name': 'Eve \u202eyrrab\u200b', 'recruiter.signature': 'Dana\r\n\u2066Lee\u2069' }
+		expect(fillIn('Hi {{candidate.name}}, 1500 USD\n{{recruiter.signature}}', values).text).toBe('Hi Eve yrrab, 1500 USD\nDana\nLee')
+	})
+
 	test('values of a real record: the candidate, the application’s job, the sender and their signature', async () => {
 		const deps = await testDeps()
 		await setSignature(deps, w.recruiter, 'Rita Recruiter\nTest Staffing')
