@@ -17,7 +17,7 @@ import { personActor } from '../auth/index.ts'
 import { createJob, setJobStatus } from '../jobs/service.ts'
 import { eraseCandidate, setPrivacyRules } from '../privacy/index.ts'
 import { EEO_QUESTIONS } from './questions.ts'
-import { eeoReport, suppressRow } from './report.ts'
+import { eeoReport, SMALLEST_SHOWN, suppressRow } from './report.ts'
 import { eeoSelfIdentification } from './table.ts'
 
 async function openJob(ws: TestWorkspace, owner: { email: string }, title = 'EEO Java Developer') {
@@ -144,23 +144,72 @@ describe('the EEO report', () => {
 		return { ws, owner, job }
 	}
 
-	test('owners see counts per job and stage; a count under 5, the next smallest and its line’s total are hidden; CSV says the same', async () => {
+	test('owners see counts per job and stage; a line with a count under 5 is hidden whole, total included; CSV says the same', async () => {
 		const { ws, owner } = await counted()
 		const client = await signedIn(owner)
 		const page = await client.get('/eeo?question=sex')
 		expect(page.status).toBe(200)
 		const row = page.text.slice(page.text.indexOf('Report Developer'))
 		// The line's total (8) is known from the pipeline: with Female shown, Male would be 8 - 6.
-		expect(row).toMatch(/data-label="Female"[^>]*><div class="cell"><span class="meta">hidden</)
-		expect(row).toMatch(/data-label="Male"[^>]*><div class="cell"><span class="meta">hidden</)
-		expect(row).toMatch(/data-label="Total"[^>]*><div class="cell"><span class="meta">hidden</)
+		for (const label of ['I don’t wish to answer', 'Female', 'Male', 'Total'])
+			expect(row).toMatch(new RegExp(`data-label="${label}"[^>]*><div class="cell"><span class="meta">hidden<`))
 		const csv = await client.get('/eeo/report.csv?question=sex')
-		expect(csv.text.split('\n')[1]).toMatch(/^Report Developer,job_\w+,[^,]+,0,hidden,hidden,hidden$/)
+		expect(csv.text.split('\n')[1]).toMatch(/^Report Developer,job_\w+,[^,]+,hidden,hidden,hidden,hidden$/)
 		expect((await client.get('/eeo?question=religion')).status).toBe(422)
 		expect((await client.get('/eeo')).text).toContain(ws.slug ? 'Report Developer' : '')
 	})
 
-	test('one hidden count in a line is never alone: the line’s total, shown under another question, would give it', async () => {
+	test('a lone applicant’s answer cannot be told from which cells are hidden, on the page or in the CSV', async () => {
+		const ws = await newWorkspace()
+		const owner = await newPersonWithToken(ws, 'owner')
+		const deps = await testDeps()
+		// The tester's three single-applicant jobs: Asian, declined and Black; a man, a woman and a declined.
+		const answers = [
+			['Lone Asian', 'asian', 'male'],
+			['Lone Declined', 'declined', 'female'],
+			['Lone Black', 'black', 'declined'],
+		] as const
+		for (const [title, ethnicity, sex] of answers) {
+			const { job } = await openJob(ws, owner, title)
+			const applicationId = await newApplication(ws, await newCandidate(ws, { resume: false }), job.id)
+			await deps.db
+				.insert(eeoSelfIdentification)
+				.values({ applicationId, workspaceId: ws.id, jobId: job.id, sex, ethnicity, veteran: 'declined', disability: 'declined' })
+		}
+		const client = await signedIn(owner)
+		for (const question of ['ethnicity', 'sex']) {
+			const lines = (await client.get(`/eeo/report.csv?question=${question}`)).text.trim().split('\n').slice(1)
+			expect(lines).toHaveLength(3)
+			const cells = new Set(lines.map((line) => line.split(',').slice(3).join(',')))
+			expect([...cells]).toEqual([
+				Array(EEO_QUESTIONS.find((q) => q.key === question)!.options.length + 1)
+					.fill('hidden')
+					.join(','),
+			])
+			const page = (await client.get(`/eeo?question=${question}`)).text
+			expect(page).not.toMatch(/<div class="cell">\d/)
+		}
+	})
+
+	test('for every total, every line with a small count hides the same cells whatever the answers (property)', () => {
+		// Every way of spreading `total` applicants over `width` answers.
+		const spreads = (total: number, width: number): number[][] =>
+			width === 1 ? [[total]] : Array.from({ length: total + 1 }, (_, first) => spreads(total - first, width - 1).map((rest) => [first, ...rest])).flat()
+		for (const width of [3, 8]) {
+			for (let total = 1; total <= 12; total++) {
+				const patterns = new Set<string>()
+				for (const counts of spreads(total, width)) {
+					const shown = suppressRow(counts)
+					if (counts.some((n) => n > 0 && n < SMALLEST_SHOWN)) patterns.add(shown.map((n) => (n === null ? 'hidden' : 'shown')).join())
+					// A line shown is shown as it is.
+					else expect(shown).toEqual(counts)
+				}
+				expect({ width, total, patterns: [...patterns] }).toEqual({ width, total, patterns: [Array(width).fill('hidden').join()] })
+			}
+		}
+	})
+
+	test('one small count hides its whole line: the line’s total, shown under another question, would give it', async () => {
 		const ws = await newWorkspace()
 		const owner = await newPerson(ws, 'owner')
 		const { job } = await openJob(ws, owner, 'Subtraction Developer')
@@ -177,17 +226,9 @@ describe('the EEO report', () => {
 		const [sex] = (await eeoReport(deps, actor, 'sex')).rows
 		const [eth] = (await eeoReport(deps, actor, 'ethnicity')).rows
 		expect(sex!.total).toBe(12)
-		const options = EEO_QUESTIONS.find((q) => q.key === 'ethnicity')!.options.map(([code]) => code)
-		const at = (code: string) => eth!.counts[options.indexOf(code)]
-		expect(at('asian')).toBeNull()
-		// White (5, first of the two smallest shown) is hidden with it: 12 - 5 = 7 is Asian and White together.
-		expect(at('white')).toBeNull()
-		expect(at('black')).toBe(5)
-		expect(eth!.counts.filter((n) => n === null)).toHaveLength(2)
-		expect(suppressRow([3, 0, 0, 7, 9])).toEqual([null, 0, 0, null, 9])
-		expect(suppressRow([3, 0])).toEqual([null, null])
-		expect(suppressRow([3, 2, 9])).toEqual([null, null, 9])
-		expect(suppressRow([5, 0, 9])).toEqual([5, 0, 9])
+		expect(sex!.counts).toEqual([0, 6, 6])
+		expect(eth!.counts.every((n) => n === null)).toBe(true)
+		expect(eth!.total).toBeNull()
 	})
 
 	test('applicants erased under a legal hold still count: 6 applied, one erased, the total stays 6', async () => {

@@ -2,7 +2,7 @@
  * EEO and OFCCP: the voluntary self-identification questions of the apply form (sex, race or
  * ethnicity, veteran status, disability), stored apart from the application and never shown to
  * recruiters, hiring managers, vendors or assistant apps; owners see only counts per job and stage
- * (/eeo, cells under 5 hidden) and download them as CSV.
+ * (/eeo, a line with a count under 5 hidden whole) and download them as CSV.
  */
 import { contribute, defineModule } from '../../core/module.ts'
 import { eeoRoutes } from './routes.ts'

@@ -16,7 +16,7 @@ export function eeoPage(deps: AppDeps, session: PageSession, report: EeoReport):
 		{ title: `EEO report: ${q.label}`, current: '/eeo' },
 		html`${pageHeader({
 			title: 'EEO report',
-			meta: `Applicants’ voluntary self-identification, counted per job and stage. Counts under ${SMALLEST_SHOWN} are hidden; a line never has just one hidden count (the next smallest is hidden with it), and the total of a line with a hidden count is hidden too.`,
+			meta: `Applicants’ voluntary self-identification, counted per job and stage. A line with a count under ${SMALLEST_SHOWN} is hidden whole, every count and its total, so no answer of a few applicants can be told from which cells are hidden.`,
 			actions: html`<a class="button secondary" href="/eeo/report.csv?question=${q.key}">Download CSV</a>`,
 		})}
 <form method="get" action="/eeo" class="filters card">

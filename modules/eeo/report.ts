@@ -1,10 +1,11 @@
 /**
  * The EEO report: how many applicants of each job and stage gave each answer to one question. Counts
- * only, never a person: a count under 5 is hidden, and so is a row's total when one of its counts is
- * hidden. A row's total is public anyway (the same row under another question, the pipeline), so a
- * row never has just one hidden count: the next smallest is hidden with it (complementary
- * suppression), and no hidden count can be worked out by subtraction. The report has no column
- * totals, so columns need no complement. Applicants erased under a legal hold still count: their
+ * only, never a person: a row with a count under 5 (and above 0) is hidden whole, every count and its
+ * total. Hiding only some cells of it would tell: a row's total is public anyway (the same row under
+ * another question, the pipeline), so which cells are hidden and which show 0 would name the answer
+ * of a lone applicant. The cells hidden depend only on whether the row has a small count, never on
+ * which answer it is. The report has no column totals, so columns need no complement. Applicants
+ * erased under a legal hold still count: their
  * answers are kept with the anonymous applicant-flow record (modules/privacy), which stands in for
  * the deleted application.
  */
@@ -20,7 +21,7 @@ import { eeoSelfIdentification } from './table.ts'
 
 export const SMALLEST_SHOWN = 5
 
-/** A count as shown: a number, or null when hidden (under `SMALLEST_SHOWN` and above 0, or its row's complement). */
+/** A count as shown: a number, or null when hidden (its row has a count under `SMALLEST_SHOWN` and above 0). */
 export type ShownCount = number | null
 
 export interface EeoReportRow {
@@ -45,18 +46,12 @@ const COLUMNS = {
 } as const
 
 /**
- * A row's counts as shown: those under `SMALLEST_SHOWN` (and above 0) hidden; when that hides just
- * one, the next smallest is hidden too (a count above 0 when there is one), since the row's total is
- * known from elsewhere and would give the one hidden count by subtraction.
+ * A row's counts as shown: all of them, or none when any is under `SMALLEST_SHOWN` (and above 0). Hiding
+ * the small ones alone, even with a complement, lets the cells left at 0 say where the few answers are.
  */
 export function suppressRow(counts: readonly number[]): ShownCount[] {
-	const hidden = counts.map((n) => n > 0 && n < SMALLEST_SHOWN)
-	if (hidden.filter(Boolean).length === 1) {
-		const others = counts.map((n, i) => ({ n, i })).filter(({ i }) => !hidden[i])
-		const next = others.filter(({ n }) => n > 0).sort((a, b) => a.n - b.n || a.i - b.i)[0] ?? others[0]
-		if (next) hidden[next.i] = true
-	}
-	return counts.map((n, i) => (hidden[i] ? null : n))
+	const small = counts.some((n) => n > 0 && n < SMALLEST_SHOWN)
+	return counts.map((n) => (small ? null : n))
 }
 
 export async function eeoReport(deps: AppDeps, actor: Actor, key: string): Promise<EeoReport> {
@@ -94,7 +89,7 @@ export async function eeoReport(deps: AppDeps, actor: Actor, key: string): Promi
 	return { question, rows }
 }
 
-/** Every hidden count alike (under 5, or hidden with one that is), so which is which cannot be told. */
+/** Every hidden count alike (a whole row with a count under 5), so which is which cannot be told. */
 export const HIDDEN_LABEL = 'hidden'
 
 /** The report as CSV (one line per job and stage; hidden counts as "hidden"). */
