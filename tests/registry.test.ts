@@ -301,6 +301,7 @@ describe('ports: a module declares an extension point, modules that require it c
 			'outbox:privacy-page by outbox',
 			'outbox:unsubscribed by outbox',
 			'outbox:workspace-directory by outbox',
+			'privacy:address-data by privacy',
 			'review:source by review',
 			'search:provider by search',
 			'vendors:facts by vendors',
@@ -321,7 +322,8 @@ describe('ports: a module declares an extension point, modules that require it c
 			count('candidates:data'),
 			count('outbox:unsubscribed'),
 			count('candidates:list-filter'),
-		]).toEqual([4, 4, 3, 1, 4, 2, 1, 1, 1, 1, 2, 10, 1, 1])
+			count('privacy:address-data'),
+		]).toEqual([4, 4, 3, 1, 4, 2, 1, 1, 1, 1, 2, 10, 1, 1, 1])
 	})
 
 	test('the outbox finds workspaces through the directory auth contributes, and says so when no module does', () => {

@@ -1,13 +1,16 @@
 /**
- * A candidate's job alerts: the careers site's alerts asked for with their e-mail address (the
- * subscriber has no account; the address is what ties an alert to a person). Exported with their
- * data and deleted when they are erased (the `candidates:data` port).
+ * Job alerts as personal data: the careers site's alerts asked for with an e-mail address (the
+ * subscriber has no account; the address is what ties an alert to a person). A candidate's are
+ * exported with their data and deleted when they are erased (the `candidates:data` port); and since
+ * most subscribers never applied, the address's own privacy request finds, sends and erases them
+ * too (the `privacy:address-data` port).
  */
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import type { Db } from '../../db/client.ts'
 import type { CandidateDataSource, CandidateSubject } from '../candidates/index.ts'
-import { alertsOf, deleteAlertsOf } from './alerts.ts'
+import type { AddressDataSource } from '../privacy/index.ts'
+import { alertCounts, alertsOf, deleteAlertsOf, type JobAlert } from './alerts.ts'
 
 /** The candidate's e-mail address, read before the candidates module erases its row (it erases last). */
 async function emailsOf(deps: AppDeps, db: Db, s: CandidateSubject): Promise<string[]> {
@@ -21,25 +24,39 @@ async function emailsOf(deps: AppDeps, db: Db, s: CandidateSubject): Promise<str
 	return rows.map((r) => r.email).filter(Boolean)
 }
 
+/** An alert as exported: pending ones too (they hold the address as well). */
+const exported = (a: JobAlert) => ({
+	id: a.id,
+	email: a.email,
+	search: { q: a.q, location: a.location, remote: a.remote, type: a.type },
+	status: a.status,
+	createdAt: a.createdAt.toISOString(),
+	confirmedAt: a.confirmedAt?.toISOString() ?? null,
+	lastSentAt: a.lastSentAt?.toISOString() ?? null,
+})
+
 export const jobAlertsData: CandidateDataSource = {
 	key: 'jobAlerts',
 	tables: ['job_alerts'],
 	async export(deps, db, s) {
-		const alerts = await alertsOf(db, s.workspaceId, await emailsOf(deps, db, s))
-		return {
-			data: alerts.map((a) => ({
-				id: a.id,
-				email: a.email,
-				search: { q: a.q, location: a.location, remote: a.remote, type: a.type },
-				status: a.status,
-				createdAt: a.createdAt.toISOString(),
-				confirmedAt: a.confirmedAt?.toISOString() ?? null,
-				lastSentAt: a.lastSentAt?.toISOString() ?? null,
-			})),
-		}
+		return { data: (await alertsOf(db, s.workspaceId, await emailsOf(deps, db, s))).map(exported) }
 	},
 	async erase(deps, tx, s) {
 		await deleteAlertsOf(tx, s.workspaceId, await emailsOf(deps, tx, s))
 		return undefined
+	},
+}
+
+/** The alerts of an address that asked for its data or its erasure (a privacy request), candidate or not. */
+export const jobAlertsByAddress: AddressDataSource = {
+	key: 'jobAlerts',
+	noun: 'job alert',
+	tables: ['job_alerts'],
+	count: (_deps, db, workspaceId, emails) => alertCounts(db, workspaceId, emails),
+	async export(_deps, db, workspaceId, email) {
+		return (await alertsOf(db, workspaceId, [email])).map(exported)
+	},
+	async erase(_deps, tx, workspaceId, email) {
+		await deleteAlertsOf(tx, workspaceId, [email])
 	},
 }

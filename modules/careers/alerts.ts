@@ -203,6 +203,17 @@ export async function alertsOf(db: Db, workspaceId: string, emails: readonly str
 	return db.select().from(jobAlerts).where(ofAddresses(workspaceId, emails)).orderBy(jobAlerts.createdAt)
 }
 
+/** How many alerts (pending or active) each of these e-mail addresses has, by normal form; those with none left out. */
+export async function alertCounts(db: Db, workspaceId: string, emails: readonly string[]): Promise<Map<string, number>> {
+	if (!emails.length) return new Map()
+	const rows = await db
+		.select({ email: jobAlerts.email, count: sql<number>`count(*)::int` })
+		.from(jobAlerts)
+		.where(ofAddresses(workspaceId, emails))
+		.groupBy(jobAlerts.email)
+	return new Map(rows.map((r) => [normalEmail(r.email), Number(r.count)]))
+}
+
 export async function deleteAlertsOf(db: Db, workspaceId: string, emails: readonly string[]): Promise<void> {
 	if (!emails.length) return
 	await db.delete(jobAlerts).where(ofAddresses(workspaceId, emails))

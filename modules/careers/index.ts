@@ -1,9 +1,10 @@
 import { contribute, defineModule } from '../../core/module.ts'
 import { candidateData } from '../candidates/index.ts'
 import { unsubscribedPort } from '../outbox/index.ts'
+import { addressData } from '../privacy/index.ts'
 import { rewriteStoredAddresses } from '../../core/stored-addresses.ts'
 import { alertAddresses, forgetUnsubscribed, sendDigests } from './alerts.ts'
-import { jobAlertsData } from './alerts-data.ts'
+import { jobAlertsByAddress, jobAlertsData } from './alerts-data.ts'
 import { careersCommands } from './commands.ts'
 import { careersRoutes } from './routes.ts'
 import * as tables from './table.ts'
@@ -22,7 +23,11 @@ export default defineModule({
 	routes: careersRoutes,
 	paths: ['/', '/careers', '/sitemap.xml', '/sitemaps', '/robots.txt'],
 	commands: careersCommands,
-	contributes: [contribute(candidateData, jobAlertsData), contribute(unsubscribedPort, { unsubscribed: forgetUnsubscribed })],
+	contributes: [
+		contribute(candidateData, jobAlertsData),
+		contribute(addressData, jobAlertsByAddress),
+		contribute(unsubscribedPort, { unsubscribed: forgetUnsubscribed }),
+	],
 	// Job-alert digests, as the privacy module's sweep: each alert gets at most one a day
 	// (claimed in the transaction that queues it, so several instances never send one twice).
 	start(deps) {

@@ -6,7 +6,8 @@
  * workspace's retention rule says are inactive, e-mailing the owners a summary. People ask for
  * their data or its erasure on the workspace's public privacy page (`/careers/<slug>/privacy`,
  * linked under every message to a candidate and on the apply form); owners answer at
- * `/privacy-requests` within the 45 days the CCPA/CPRA allow.
+ * `/privacy-requests` within the 45 days the CCPA/CPRA allow; a request acts on the candidates with its
+ * address and on what modules keep under the address alone (job alerts: the `privacy:address-data` port).
  */
 import { Elysia } from 'elysia'
 import { contribute, defineModule } from '../../core/module.ts'
@@ -20,6 +21,7 @@ import { requestRoutes } from './request-routes.ts'
 import { forgetOldRequests, openRequestCount, privacyPagePath } from './requests.ts'
 import { privacyRoutes } from './routes.ts'
 import { runRetention } from './retention.ts'
+import { addressData } from './address-port.ts'
 import { auditHoldSince } from './rules.ts'
 import { releaseEndedHolds } from './service.ts'
 import { seedPrivacyRequests } from './seed.ts'
@@ -30,6 +32,7 @@ export { privacyRules, setPrivacyRules, type PrivacyRules } from './rules.ts'
 export { runRetention, type RetentionRun } from './retention.ts'
 export { privacyPagePath } from './requests.ts'
 export { heldApplications } from './held.ts'
+export { addressData, type AddressDataSource } from './address-port.ts'
 
 const SWEEP_MS = 24 * 60 * 60 * 1000
 
@@ -50,6 +53,7 @@ export default defineModule({
 	paths: ['/candidates', '/settings/privacy', '/privacy-requests', '/careers/:workspace/privacy'],
 	commands: privacyCommands,
 	seed: seedPrivacyRequests,
+	ports: [addressData],
 	contributes: [
 		contribute(auditKeepPort, { keepSince: auditHoldSince }),
 		contribute(privacyPagePort, {

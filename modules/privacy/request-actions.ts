@@ -4,15 +4,18 @@
  * Rules:
  * - A request is answered once: **Send data** (access), **Erase** (erasure) or **Decline** with a
  *   reason; two owners answering at the same time: one wins, the other is told it was answered.
- * - Send data and Erase act on the workspace's candidates with the request's e-mail address at
- *   that moment; with none, there is nothing to send or erase: the owner declines (e.g. "no
- *   matching record").
+ * - Send data and Erase act on what the workspace keeps under the request's e-mail address at that
+ *   moment: its candidates, and what modules keep under the address alone (job alerts,
+ *   `address-data.ts`). With nothing, there is nothing to send or erase: the owner declines (e.g.
+ *   "no matching record").
  * - Send data e-mails a download link (`bl_prq_…`, stored as its SHA-256, sealed in the outbox),
- *   working for `DOWNLOAD_DAYS`: the ZIP is the candidate export (`exportCandidate`), made when the
- *   link is opened, so no copy of the data is stored or sits in mail servers, a candidate erased
- *   meanwhile is not in it, and each download is an audit trail line.
- * - Erase is the candidate erasure (`eraseCandidate`), legal hold included; the answer tells the
- *   person when an anonymous applicant-flow record is kept.
+ *   working for `DOWNLOAD_DAYS`: the ZIP is the candidate export (`exportCandidate`) and what is kept
+ *   under the address (`email-address.json`), made when the link is opened, so no copy of the data is
+ *   stored or sits in mail servers, a record erased meanwhile is not in it, and each candidate's
+ *   download is an audit trail line.
+ * - Erase is the candidate erasure (`eraseCandidate`), legal hold included, then the erasure of what
+ *   is kept under the address (`eraseAddress`: job alerts, and the address's mail in the outbox); the
+ *   answer tells the person when an anonymous applicant-flow record is kept.
  * - Every answer is an activity log line and an e-mail to the requester.
  */
 import { strToU8, zipSync } from 'fflate'
@@ -21,11 +24,13 @@ import type { Actor } from '../../core/actor.ts'
 import { credentialType, hashSecret, newCredential } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
+import { plural } from '../../core/ui.ts'
 import { cleanText, cutText, isBlank } from '../../core/untrusted.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { operatorActor, type Workspace } from '../auth/index.ts'
 import { ACCOUNT_MAIL, enqueueMail } from '../outbox/index.ts'
+import { eraseAddress, exportAddress } from './address-data.ts'
 import { getPrivacyRequest, type PrivacyRequestRow, privacyPagePath } from './requests.ts'
 import { eraseCandidate, exportCandidate } from './service.ts'
 import { privacyRequests } from './table.ts'
@@ -37,14 +42,15 @@ const DAY_MS = 86_400_000
 export const downloadPath = (workspaceSlug: string, token: string) => `${privacyPagePath(workspaceSlug)}/download/${token}`
 export const DOWNLOAD_DEAD = `This download link has expired. Links work for ${DOWNLOAD_DAYS} days: ask again on the privacy page if you need to.`
 
-const NO_MATCH = 'No candidate of this workspace has this e-mail address: there is nothing to send or erase. Decline the request with the reason instead.'
+const NO_MATCH =
+	'Nothing in this workspace is kept under this e-mail address (no candidate, no job alert): there is nothing to send or erase. Decline the request with the reason instead.'
 const answered = () => new AppError('CONFLICT', 'This request was already answered.')
 
-/** The request, open, and the candidates it is about; refuses an answered request and one with no match. */
+/** The request, open, and what it is about; refuses an answered request and one about nothing kept. */
 async function openWithMatches(deps: AppDeps, actor: Actor, id: string): Promise<PrivacyRequestRow> {
 	const request = await getPrivacyRequest(deps, actor.workspaceId, id)
 	if (request.status !== 'open') throw answered()
-	if (!request.matches.length) throw new AppError('CONFLICT', NO_MATCH)
+	if (!request.matches.length && !request.held.length) throw new AppError('CONFLICT', NO_MATCH)
 	return request
 }
 
@@ -54,7 +60,17 @@ async function close(
 	tx: Db,
 	actor: Actor,
 	request: PrivacyRequestRow,
-	o: { status: 'completed' | 'declined'; action: string; candidateIds?: string[]; reason?: string; download?: string; subject: string; text: string },
+	o: {
+		status: 'completed' | 'declined'
+		action: string
+		candidateIds?: string[]
+		reason?: string
+		download?: string
+		subject: string
+		text: string
+		/** Work done in the same transaction, before the answer is queued (the erasure of what the address alone holds). */
+		first?: (tx: Db) => Promise<void>
+	},
 ) {
 	const now = deps.now()
 	const [row] = await tx
@@ -70,11 +86,12 @@ async function close(
 		.where(and(eq(privacyRequests.workspaceId, actor.workspaceId), eq(privacyRequests.id, request.id), eq(privacyRequests.status, 'open')))
 		.returning({ id: privacyRequests.id })
 	if (!row) throw answered()
+	await o.first?.(tx)
 	await recordActivity(tx, actor, {
 		action: o.action,
 		targetType: 'privacy_request',
 		targetId: request.id,
-		detail: { kind: request.kind, candidates: o.candidateIds?.length ?? 0 },
+		detail: { kind: request.kind, candidates: o.candidateIds?.length ?? 0, ...Object.fromEntries(request.held.map((h) => [h.key, h.count])) },
 	})
 	const link = o.download ? `${deps.config.baseUrl}${downloadPath(actor.workspaceSlug, o.download)}` : null
 	await enqueueMail(
@@ -106,7 +123,7 @@ export async function sendRequestedData(deps: AppDeps, actor: Actor, id: string)
 			text: [
 				'Hello,',
 				'',
-				`As you asked, here is a copy of the personal data we hold about ${request.email}: one ZIP file with the details you gave, your applications and what was recorded about them, messages, documents and interviews.`,
+				`As you asked, here is a copy of the personal data we hold about ${request.email}: one ZIP file with ${sentWords(request)}.`,
 				`Download it here (the link works for ${DOWNLOAD_DAYS} days):`,
 				'',
 				'{link}',
@@ -115,7 +132,10 @@ export async function sendRequestedData(deps: AppDeps, actor: Actor, id: string)
 	)
 }
 
-/** Erase: erases every candidate with the request's address (legal hold included), then answers the requester. */
+/**
+ * Erase: erases every candidate with the request's address (legal hold included), then, with the
+ * answer, what is kept under the address alone; then answers the requester.
+ */
 export async function eraseRequested(deps: AppDeps, actor: Actor, id: string, address: string): Promise<void> {
 	const request = await openWithMatches(deps, actor, id)
 	let heldUntil: Date | null = null
@@ -137,9 +157,25 @@ export async function eraseRequested(deps: AppDeps, actor: Actor, id: string, ad
 			action: 'privacy_request.erased',
 			candidateIds: request.matches.map((m) => m.id),
 			subject: 'Your data was erased',
-			text: `Hello,\n\nAs you asked, the personal data we held about ${request.email} was erased: your details, applications, documents, messages and interviews.${hold}`,
+			text: `Hello,\n\nAs you asked, the personal data we held about ${request.email} was erased: ${erasedWords(request)}.${hold}`,
+			first: (tx) => eraseAddress(deps, tx, actor.workspaceId, request.email),
 		}),
 	)
+}
+
+/** What the ZIP holds, in the answer's words: what candidates hold, and what the address alone holds (2 job alerts). */
+function sentWords(request: PrivacyRequestRow): string {
+	const kept = request.held.map((h) => plural(h.count, h.noun))
+	return [
+		...(request.matches.length ? ['the details you gave, your applications and what was recorded about them, messages, documents and interviews'] : []),
+		...kept,
+	].join('; ')
+}
+
+/** What was erased, in the answer's words: what candidates hold, and what the address alone held (2 job alerts). */
+function erasedWords(request: PrivacyRequestRow): string {
+	const kept = request.held.map((h) => plural(h.count, h.noun))
+	return [...(request.matches.length ? ['your details, applications, documents, messages and interviews'] : []), ...kept].join('; ')
 }
 
 /** Decline: answers the requester with the reason (e.g. no matching record). */
@@ -168,13 +204,15 @@ const requesterActor = (ws: Workspace, requestId: string): Actor => ({
 })
 
 /**
- * The ZIP a live download link gives: the export of each candidate the request was answered for
- * (one: its own ZIP; several: a ZIP of theirs). NOT_FOUND when the link is dead or they were erased since.
+ * The ZIP a live download link gives: the export of each candidate the request was answered for, and
+ * what is kept under the request's address alone (`email-address.json`), each as it is now. One
+ * candidate and nothing else: its own ZIP; otherwise a ZIP of them. NOT_FOUND when the link is dead
+ * or everything was erased since.
  */
 export async function downloadRequested(deps: AppDeps, ws: Workspace, token: string, address: string): Promise<{ fileName: string; bytes: Uint8Array }> {
 	if (credentialType(token) !== 'prq') throw new AppError('NOT_FOUND', DOWNLOAD_DEAD)
 	const [row] = await deps.db
-		.select({ id: privacyRequests.id, candidateIds: privacyRequests.candidateIds })
+		.select({ id: privacyRequests.id, email: privacyRequests.email, candidateIds: privacyRequests.candidateIds })
 		.from(privacyRequests)
 		.where(and(eq(privacyRequests.downloadHash, hashSecret(token)), eq(privacyRequests.workspaceId, ws.id), gt(privacyRequests.downloadExpiresAt, deps.now())))
 	if (!row) throw new AppError('NOT_FOUND', DOWNLOAD_DEAD)
@@ -186,9 +224,17 @@ export async function downloadRequested(deps: AppDeps, ws: Workspace, token: str
 			if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error
 		}
 	}
-	if (!exports.length) throw new AppError('NOT_FOUND', 'There is no data to download any more: it was erased.')
-	if (exports.length === 1) return exports[0]!
+	const kept = await exportAddress(deps, ws.id, row.email)
+	if (!exports.length && !kept) throw new AppError('NOT_FOUND', 'There is no data to download any more: it was erased.')
+	if (exports.length === 1 && !kept) return exports[0]!
 	const entries = Object.fromEntries(exports.map((e) => [e.fileName, e.bytes]))
-	entries['README.txt'] = strToU8('Each ZIP file holds the data of one record with your e-mail address.\n')
+	if (kept)
+		entries['email-address.json'] = strToU8(JSON.stringify({ exportedAt: deps.now().toISOString(), workspace: ws.slug, email: row.email, ...kept }, null, 2))
+	entries['README.txt'] = strToU8(
+		[
+			...(exports.length ? ['Each ZIP file holds the data of one record with your e-mail address.'] : []),
+			...(kept ? ['email-address.json holds what is kept under your e-mail address alone (job alerts).'] : []),
+		].join('\n') + '\n',
+	)
 	return { fileName: 'your-data.zip', bytes: zipSync(entries, { level: 0 }) }
 }

@@ -83,6 +83,9 @@ const matchesCell = (r: PrivacyRequestRow) =>
 		? html`${r.matches.map((m, i) => html`${i ? ', ' : ''}<a href="/candidates/${encodeURIComponent(m.id)}">${m.name}</a>`)}`
 		: 'None in this workspace'
 
+/** What the address alone holds (no candidate behind it), e.g. "2 job alerts". */
+const heldCell = (r: PrivacyRequestRow) => r.held.map((h) => plural(h.count, h.noun)).join(', ') || null
+
 function openCard(session: PageSession, r: PrivacyRequestRow, errors: readonly FieldError[]): SafeHtml {
 	const id = encodeURIComponent(r.id)
 	const act =
@@ -93,20 +96,25 @@ function openCard(session: PageSession, r: PrivacyRequestRow, errors: readonly F
 					action: `/privacy-requests/${id}/erase`,
 					label: 'Erase',
 					style: 'danger',
-					confirm: `Erase every candidate with the address ${r.email}? This cannot be undone.`,
+					confirm: `Erase every candidate with the address ${r.email}, and everything else kept under it? This cannot be undone.`,
 				})
 	return html`<section class="card" aria-labelledby="req-${r.id}"><h2 id="req-${r.id}" class="break" tabindex="-1">${REQUEST_KINDS[r.kind]}: ${breakable(r.email)}</h2>
 ${facts(
 	[
 		['Request', r.kind === 'access' ? 'Access (a copy of their data)' : 'Erasure'],
 		['Matched candidates', matchesCell(r)],
+		['Also under this address', heldCell(r)],
 		['Received', when(r.confirmedAt)],
 		['Deadline', deadline(r)],
 		['Note', r.note],
 	],
 	{ skipEmpty: true },
 )}
-${r.matches.length ? html`<div class="actions">${act}</div>` : html`<p class="hint">No candidate has this address: decline the request with the reason.</p>`}
+${
+	r.matches.length || r.held.length
+		? html`<div class="actions">${act}</div>`
+		: html`<p class="hint">Nothing is kept under this address (no candidate, no job alert): decline the request with the reason.</p>`
+}
 <form method="post" action="/privacy-requests/${id}/decline" class="stack decline">${csrfField(session)}
 ${textArea({ id: `reason-${r.id}`, name: 'reason', label: 'Reason to decline (sent to the person)', maxlength: MAX_REASON, rows: 2, errors })}
 <div class="actions"><button type="submit" class="secondary">Decline</button></div></form></section>`

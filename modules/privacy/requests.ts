@@ -14,9 +14,12 @@
  *   whoever confirms a request for an address decides what an owner is asked to do with its data).
  * - Opening the link only asks; confirming makes the request open, due `DUE_DAYS` (45) days later:
  *   the CCPA/CPRA limit to answer (Cal. Civ. Code 1798.130(a)(2)).
- * - Owners answer it (`request-actions.ts`). Unconfirmed requests whose link expired are deleted by
- *   the daily sweep (nothing was asked), and answered ones once kept 24 months (the record of how a
- *   request was answered that the CCPA regulations ask for, 11 CCR 7101).
+ * - A request is about the address: owners see the candidates with it and what else the workspace
+ *   keeps under it alone (job alerts, the `privacy:address-data` port), and answer it
+ *   (`request-actions.ts`).
+ * - Unconfirmed requests whose link expired are deleted by the daily sweep (nothing was asked), and
+ *   answered ones once kept 24 months (the record of how a request was answered that the CCPA
+ *   regulations ask for, 11 CCR 7101).
  */
 import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm'
 import { credentialType, hashSecret, newCredential, newId } from '../../core/credentials.ts'
@@ -28,6 +31,7 @@ import type { Db } from '../../db/client.ts'
 import type { Workspace } from '../auth/index.ts'
 import { candidatesByAddress } from '../candidates/index.ts'
 import { enqueueMail } from '../outbox/index.ts'
+import { type AddressHolding, addressHoldings } from './address-data.ts'
 import { privacyRequests } from './table.ts'
 import { navCount } from '../../core/nav-count.ts'
 
@@ -177,6 +181,8 @@ export interface PrivacyRequestRow {
 	declineReason: string | null
 	/** Candidates of the workspace with the request's e-mail address, now. */
 	matches: { id: string; name: string }[]
+	/** What else the workspace keeps under the address alone, now (job alerts: `address-data.ts`). */
+	held: AddressHolding[]
 	/** Whole days left to answer (negative: overdue), for an open request. */
 	daysLeft: number
 }
@@ -203,20 +209,18 @@ const shownColumns = {
 	declineReason: privacyRequests.declineReason,
 }
 
-type ShownRow = Omit<PrivacyRequestRow, 'matches' | 'daysLeft' | 'kind' | 'status' | 'confirmedAt' | 'dueAt'> & {
+type ShownRow = Omit<PrivacyRequestRow, 'matches' | 'held' | 'daysLeft' | 'kind' | 'status' | 'confirmedAt' | 'dueAt'> & {
 	kind: string
 	status: string
 	confirmedAt: Date | null
 	dueAt: Date | null
 }
 
-/** The rows with the candidates of the workspace that have their address now, and the days left. */
+/** The rows with what the workspace keeps under their address now (candidates, job alerts), and the days left. */
 async function withMatches(deps: AppDeps, workspaceId: string, rows: ShownRow[]): Promise<PrivacyRequestRow[]> {
-	const found = await candidatesByAddress(
-		deps,
-		workspaceId,
-		rows.map((r) => r.email),
-	)
+	const emails = rows.map((r) => r.email)
+	const found = await candidatesByAddress(deps, workspaceId, emails)
+	const held = await addressHoldings(deps, workspaceId, emails)
 	const now = deps.now()
 	return rows.map((r) => ({
 		...r,
@@ -226,6 +230,7 @@ async function withMatches(deps: AppDeps, workspaceId: string, rows: ShownRow[])
 		confirmedAt: r.confirmedAt!,
 		dueAt: r.dueAt!,
 		matches: (found.get(r.email) ?? []).map((c) => ({ id: c.id, name: c.name })),
+		held: held.get(normalEmail(r.email)) ?? [],
 		daysLeft: daysLeft(r.dueAt!, now),
 	}))
 }

@@ -15,11 +15,14 @@ import { candidateSubject } from '../../modules/candidates/index.ts'
 import { createJob, setJobStatus } from '../../modules/jobs/service.ts'
 import { enqueueMail, enqueueMessage, PRIVATE_MARKER, textToSend } from '../../modules/outbox/index.ts'
 import { outbox } from '../../modules/outbox/table.ts'
+import { confirmAlert, requestAlert, sendDigests } from '../../modules/careers/alerts.ts'
+import { NO_CRITERIA } from '../../modules/careers/search.ts'
+import { jobAlerts } from '../../modules/careers/table.ts'
 import { forgetOldRequests } from '../../modules/privacy/requests.ts'
 import { privacyRequests } from '../../modules/privacy/table.ts'
 import { awayFromMinuteEdge, careersPagePath, clock, newPerson, newWorkspace, type TestWorkspace, unique } from '../helpers.ts'
 import { PortalClient, portalApp, signedIn, uniqueAddress } from '../portal.ts'
-import { newApplication, newCandidate, newVendorJob } from '../staffing-fixtures.ts'
+import { newApplication, newCandidate, newPublicJob, newVendorJob } from '../staffing-fixtures.ts'
 
 setDefaultTimeout(60_000)
 
@@ -65,7 +68,10 @@ async function confirmed(ws: TestWorkspace, address: string, kind: 'access' | 'e
 	await client.get(path)
 	const res = await client.submit(path)
 	expect(res.redirectedTo).toBe(`/careers/${ws.slug}/privacy?done=confirmed`)
-	const [row] = await deps.db.select().from(privacyRequests).where(eq(privacyRequests.email, address))
+	const [row] = await deps.db
+		.select()
+		.from(privacyRequests)
+		.where(and(eq(privacyRequests.email, address), eq(privacyRequests.kind, kind)))
 	return row!
 }
 
@@ -247,6 +253,58 @@ describe('answering', () => {
 		clock.advance(2 * 30 * DAY)
 		await forgetOldRequests(deps)
 		expect((await deps.db.select().from(privacyRequests).where(eq(privacyRequests.id, none.id))).length).toBe(0)
+	})
+
+	test('someone with job alerts only (no candidate): Send data sends them, Erase deletes them and their mail, no digest follows', async () => {
+		const ws = await newWorkspace(deps)
+		const address = email()
+		await newPublicJob(ws, { title: 'Java Developer', publishedAt: new Date(Date.now() - 3_600_000) }, deps)
+		// Two alerts: one confirmed, one still pending; both hold the address.
+		await requestAlert(deps, ws, address, { ...NO_CRITERIA, q: 'java' })
+		const [mail] = await deps.db
+			.select()
+			.from(outbox)
+			.where(and(eq(outbox.workspaceId, ws.id), eq(outbox.to, address)))
+		const alertToken = /\/alerts\/confirm\/([a-z2-7]+)/i.exec(await textToSend(deps.secret, mail!))![1]!
+		expect(await confirmAlert(deps, ws.id, alertToken)).not.toBeNull()
+		await requestAlert(deps, ws, address, { ...NO_CRITERIA, q: 'kotlin' })
+		const owner = await ownerOf(ws)
+
+		const access = await confirmed(ws, address, 'access')
+		const list = await owner.get('/privacy-requests')
+		expect(list.text).toContain('2 job alerts')
+		expect(list.text).not.toContain('Nothing is kept under this address')
+		expect((await owner.submit(`/privacy-requests/${access.id}/send`)).redirectedTo).toBe('/privacy-requests?done=sent')
+		const sent = await answerTo(address)
+		expect(sent.text).toContain('one ZIP file with 2 job alerts')
+		const link = new RegExp(`http://localhost:3000(/careers/${ws.slug}/privacy/download/bl_prq_[0-9A-Za-z]{36})`).exec(sent.text)![1]!
+		const download = await (await visitor()).app.handle(new Request(`http://localhost${link}`))
+		expect(download.status).toBe(200)
+		const zip = unzipSync(new Uint8Array(await download.arrayBuffer()))
+		const kept = JSON.parse(strFromU8(zip['email-address.json']!))
+		expect(kept.email).toBe(address)
+		expect(kept.jobAlerts.map((a: { search: { q: string }; status: string }) => [a.search.q, a.status]).sort()).toEqual([
+			['java', 'active'],
+			['kotlin', 'pending'],
+		])
+
+		// A digest waits in the outbox when the erasure comes: it is not sent, and no later one is.
+		await newPublicJob(ws, { title: 'Java Engineer' }, deps)
+		expect((await sendDigests(deps, { workspaceId: ws.id })).sent).toBe(1)
+		const erasure = await confirmed(ws, address, 'erasure')
+		expect((await owner.submit(`/privacy-requests/${erasure.id}/erase`)).redirectedTo).toBe('/privacy-requests?done=erased')
+		expect(await deps.db.select().from(jobAlerts).where(eq(jobAlerts.workspaceId, ws.id))).toEqual([])
+		const told = await answerTo(address)
+		expect(told.row.subject).toBe('Your data was erased')
+		expect(told.text).toContain('was erased: 2 job alerts.')
+		const left = await deps.db.select().from(outbox).where(eq(outbox.workspaceId, ws.id))
+		expect(left.filter((m) => m.to === address).map((m) => m.id)).toEqual([told.row.id])
+		expect(left.filter((m) => m.status === 'pending' && m.id !== told.row.id)).toEqual([])
+		clock.advance(2 * DAY)
+		await newPublicJob(ws, { title: 'Java Lead' }, deps)
+		expect((await sendDigests(deps, { workspaceId: ws.id })).sent).toBe(0)
+		const [line] = await deps.db.select().from(activity).where(eq(activity.targetId, erasure.id))
+		expect(line!.detail).toMatchObject({ kind: 'erasure', candidates: 0, jobAlerts: 2 })
 	})
 
 	test('only owners see and answer requests, and only their own workspace’s', async () => {
