@@ -7,9 +7,10 @@
  * in either spelling (core/email.ts).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { strFromU8, unzipSync } from 'fflate'
 import { hashSecret } from '../../core/credentials.ts'
+import type { AppDeps } from '../../core/deps.ts'
 import { normalDomain } from '../../core/email.ts'
 import { rewriteStoredAddresses } from '../../core/stored-addresses.ts'
 import { runCommand } from '../../core/commands.ts'
@@ -18,7 +19,7 @@ import { PortalClient, portalApp } from '../../tests/portal.ts'
 import { startSmtp, type TestSmtp } from '../../tests/smtp.ts'
 import { newCandidate, newPublicJob as addJob } from '../../tests/staffing-fixtures.ts'
 import { operatorActor } from '../auth/index.ts'
-import { deliverDue, outboxSince, PRIVATE_MARKER } from '../outbox/index.ts'
+import { deliverDue, outboxSince, PRIVATE_MARKER, textToSend, unsubscribeUrl } from '../outbox/index.ts'
 import { outbox, outboxUnsubscribes } from '../outbox/table.ts'
 import { eraseCandidate, exportCandidate } from '../privacy/index.ts'
 import { ALERTS_PER_MINUTE } from './alert-routes.ts'
@@ -199,6 +200,50 @@ describe('job alerts from a search', () => {
 		expect(limited.headers.get('retry-after')).toMatch(/^\d+$/)
 		expect(limited.text).toContain('Too many alerts were asked for from your network')
 		expect(await alertsOf(ws)).toHaveLength(1 + ALERTS_PER_MINUTE)
+	})
+})
+
+describe('unsubscribing', () => {
+	/** An alert asked for and confirmed through the link its confirmation mail holds. */
+	async function confirmedAlert(deps: AppDeps, ws: TestWorkspace, email: string, q: string) {
+		await requestAlert(deps, ws, email, { ...NO_CRITERIA, q })
+		const [mail] = await deps.db
+			.select()
+			.from(outbox)
+			.where(and(eq(outbox.workspaceId, ws.id), eq(outbox.to, email)))
+			.orderBy(sql`${outbox.seq} desc`)
+			.limit(1)
+		const token = /\/alerts\/confirm\/([A-Za-z0-9]+)/.exec(await textToSend(deps.secret, mail!))![1]!
+		return (await confirmAlert(deps, ws.id, token))!
+	}
+
+	test('one alert’s one-click unsubscribe stops every alert of that address in the workspace, as the page says; others stay', async () => {
+		const { app, deps } = await mailer()
+		const ws = await newWorkspace()
+		const other = await newWorkspace()
+		const email = `${unique('two')}@example.test`
+		const java = await confirmedAlert(deps, ws, email, 'java')
+		await confirmedAlert(deps, ws, email, 'kotlin')
+		await confirmedAlert(deps, ws, `else-${email}`, 'java')
+		await confirmedAlert(deps, other, email, 'java')
+		const oneClick = await new PortalClient(app).request('POST', new URL(unsubscribeUrl(deps, ws.id, { type: 'job_alert', id: java.id })).pathname, {
+			body: 'List-Unsubscribe=One-Click',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		})
+		expect(oneClick.text).toContain('You will no longer receive job alerts from this firm.')
+		expect((await alertsOf(ws)).map((a) => a.email)).toEqual([`else-${email}`])
+		expect((await alertsOf(other)).map((a) => a.email)).toEqual([email])
+	})
+
+	test('a candidate who unsubscribes from the firm’s marketing mail gets no job alert either', async () => {
+		const { app, deps } = await mailer()
+		const ws = await newWorkspace()
+		const email = `${unique('cand')}@example.test`
+		const candidateId = await newCandidate(ws, { email })
+		await confirmedAlert(deps, ws, email, 'java')
+		const browser = new PortalClient(app)
+		expect((await browser.post(new URL(unsubscribeUrl(deps, ws.id, { type: 'candidate', id: candidateId })).pathname)).status).toBe(200)
+		expect(await alertsOf(ws)).toEqual([])
 	})
 })
 

@@ -12,8 +12,9 @@
  *   old) in the transaction that queues the mail, so two instances, or the daily sweep and
  *   `alerts send` together, never send one twice.
  * - Digests are marketing mail through the outbox (recipient `job_alert`): the firm's footer, an
- *   unsubscribe link and `List-Unsubscribe` with one-click POST. Unsubscribing deletes the alert
- *   (`forgetUnsubscribed`, called by the outbox), and anything queued for it is not sent.
+ *   unsubscribe link and `List-Unsubscribe` with one-click POST. Unsubscribing deletes every alert
+ *   of that address in the workspace (`forgetUnsubscribed`, called by the outbox), not only the one
+ *   whose mail was clicked: the page promises no more job alerts from the firm.
  */
 import { and, eq, sql } from 'drizzle-orm'
 import { hashSecret, newId, randomToken } from '../../core/credentials.ts'
@@ -22,7 +23,7 @@ import { emailProblem, normalEmail } from '../../core/email.ts'
 import { invalid } from '../../core/errors.ts'
 import type { AddressColumn } from '../../core/stored-addresses.ts'
 import { plural } from '../../core/ui.ts'
-import { type Db, lockUntilCommit } from '../../db/client.ts'
+import { type Db, lockUntilCommit, rowsOf } from '../../db/client.ts'
 import { type Workspace, workspacesById } from '../auth/index.ts'
 import { enqueueMail, JOB_ALERT_MAIL } from '../outbox/index.ts'
 import { jobUrl } from '../jobs/index.ts'
@@ -187,10 +188,25 @@ async function sendDigest(deps: AppDeps, id: string): Promise<number> {
 	})
 }
 
-/** An alert was unsubscribed from (its link or `List-Unsubscribe`): it is deleted. */
+/**
+ * Someone unsubscribed (an alert's link or `List-Unsubscribe`, or a candidate's marketing mail): every
+ * alert of their address in the workspace is deleted, as the unsubscribe page promises ("no more job
+ * alerts from this firm"), not only the one whose mail they clicked.
+ */
 export async function forgetUnsubscribed(db: Db, target: { workspaceId: string; type: string; id: string }): Promise<void> {
-	if (target.type !== ALERT_RECIPIENT) return
-	await db.delete(jobAlerts).where(and(eq(jobAlerts.workspaceId, target.workspaceId), eq(jobAlerts.id, target.id)))
+	await deleteAlertsOf(db, target.workspaceId, await addressOf(db, target))
+}
+
+/** The address an unsubscribe was for: the alert's, or the candidate's (read on the unsubscribe's transaction). */
+async function addressOf(db: Db, target: { workspaceId: string; type: string; id: string }): Promise<string[]> {
+	const query =
+		target.type === ALERT_RECIPIENT
+			? sql`select email from job_alerts where workspace_id = ${target.workspaceId} and id = ${target.id}`
+			: target.type === 'candidate'
+				? sql`select email from candidates where workspace_id = ${target.workspaceId} and id = ${target.id}`
+				: null
+	if (!query) return []
+	return (await rowsOf<{ email: string }>(await db.execute(query))).map((r) => r.email).filter(Boolean)
 }
 
 /** The alerts of these e-mail addresses, in any spelling (compared in normal form). */
