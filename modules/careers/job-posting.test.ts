@@ -72,7 +72,7 @@ describe('JobPosting by Google’s rules', () => {
 		expect(data.baseSalary).toBeUndefined()
 	})
 
-	test('a remote job is TELECOMMUTE with applicantLocationRequirements; pay is a MonetaryAmount with its unit', async () => {
+	test('a remote job is TELECOMMUTE with applicantLocationRequirements; pay is a MonetaryAmount with its unit, as the page words it', async () => {
 		const ws = await newWorkspace()
 		const { apiKey: key } = await newVendor(ws)
 		const { data, job } = await postingOf(key, { vendorJobId: 'R', location: 'Remote - US', schedule: 'Remote' })
@@ -80,9 +80,14 @@ describe('JobPosting by Google’s rules', () => {
 		expect(data.jobLocationType).toBe('TELECOMMUTE')
 		expect(data.applicantLocationRequirements).toEqual({ '@type': 'Country', name: 'United States' })
 		const deps = await testDeps()
-		for (const [min, max, unit] of [
-			[120_000, 150_000, 'YEAR'],
-			[70, 85, 'HOUR'],
+		// "from $95,000" is a lower bound, not an exact salary (value); 0 is no amount.
+		for (const [min, max, bounds, unit, words] of [
+			[120_000, 150_000, { minValue: 120_000, maxValue: 150_000 }, 'YEAR', '$120,000 - $150,000 per year'],
+			[70, 85, { minValue: 70, maxValue: 85 }, 'HOUR', '$70 - $85 per hour'],
+			[95_000, null, { minValue: 95_000 }, 'YEAR', 'from $95,000 per year'],
+			[null, 60, { maxValue: 60 }, 'HOUR', 'up to $60 per hour'],
+			[0, 120_000, { maxValue: 120_000 }, 'YEAR', 'up to $120,000 per year'],
+			[0, 0, null, null, null],
 		] as const) {
 			await deps.db
 				.update(jobs)
@@ -90,12 +95,15 @@ describe('JobPosting by Google’s rules', () => {
 				.where(eq(jobs.slug, new URL(job.url).pathname.split('/').at(-1)!))
 			const page = await call('GET', new URL(job.url).pathname)
 			const d = JSON.parse(page.text.match(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/)![1]!)
-			expect(d.baseSalary).toEqual({
-				'@type': 'MonetaryAmount',
-				currency: 'USD',
-				value: { '@type': 'QuantitativeValue', minValue: min, maxValue: max, unitText: unit },
-			})
-			expect(UNITS).toContain(d.baseSalary.value.unitText)
+			expect(payText({ salaryMin: min, salaryMax: max })).toBe(words)
+			if (bounds) {
+				expect(d.baseSalary).toEqual({ '@type': 'MonetaryAmount', currency: 'USD', value: { '@type': 'QuantitativeValue', ...bounds, unitText: unit } })
+				expect(UNITS).toContain(unit)
+				expect(page.text.replace(/<[^>]+>/g, '')).toContain(`Pay${words}`)
+			} else {
+				expect(d.baseSalary).toBeUndefined()
+				expect(page.text).not.toContain('<dt>Pay</dt>')
+			}
 			expect(d.employmentType).toBe('FULL_TIME')
 		}
 	})

@@ -178,11 +178,23 @@ export function jobPosting(ws: Workspace, job: PublicJob, url: string, facts: Jo
 	if (facts.minYears !== null) data.experienceRequirements = { '@type': 'OccupationalExperienceRequirements', monthsOfExperience: facts.minYears * 12 }
 	if (job.mustHave?.length) data.skills = job.mustHave.join(', ')
 	if (facts.pay) {
-		const { min, max, unit } = facts.pay
-		const value = min !== null && max !== null ? { minValue: min, maxValue: max } : { value: min ?? max }
-		data.baseSalary = { '@type': 'MonetaryAmount', currency: 'USD', value: { '@type': 'QuantitativeValue', ...value, unitText: unit } }
+		data.baseSalary = {
+			'@type': 'MonetaryAmount',
+			currency: 'USD',
+			value: { '@type': 'QuantitativeValue', ...salaryBounds(facts.pay), unitText: facts.pay.unit },
+		}
 	}
 	return meetsGoogleRequirements(data) ? data : null
+}
+
+/**
+ * The pay's bounds as the page words them (`payText`): "from $95,000" is a minValue alone, "up to"
+ * a maxValue alone; `value` would say the salary is exactly that. 0 is no amount, as for `payText`.
+ */
+function salaryBounds(pay: { min: number | null; max: number | null }): { minValue?: number; maxValue?: number } {
+	const given = (n: number | null) => (n !== null && n > 0 ? n : null)
+	const [min, max] = [given(pay.min), given(pay.max)]
+	return { ...(min !== null ? { minValue: min } : {}), ...(max !== null ? { maxValue: max } : {}) }
 }
 
 /** The JobPosting as a data block, or nothing; `<` is escaped so the block can never close its script element. */

@@ -1,6 +1,7 @@
 /**
  * A job's pay as stored: whole amounts in the workspace currency (USD), no period. Amounts up to
- * 1,000 can only be hourly rates; larger ones are yearly salaries.
+ * 1,000 can only be hourly rates; larger ones are yearly salaries. 0 is no amount (a form or feed
+ * that sends 0 for "not given"): 0-0 is no pay, 0-120,000 is "up to $120,000".
  */
 
 interface Pay {
@@ -10,8 +11,11 @@ interface Pay {
 
 export type PayUnit = 'HOUR' | 'YEAR'
 
+/** An amount that says something: above 0. */
+const given = (n: number | null) => (n !== null && n > 0 ? n : null)
+
 export function payUnit(job: Pay): PayUnit | null {
-	const top = job.salaryMax ?? job.salaryMin
+	const top = given(job.salaryMax) ?? given(job.salaryMin)
 	if (top === null) return null
 	return top <= 1000 ? 'HOUR' : 'YEAR'
 }
@@ -23,7 +27,8 @@ export function payText(job: Pay): string | null {
 	const unit = payUnit(job)
 	if (!unit) return null
 	const per = unit === 'HOUR' ? 'per hour' : 'per year'
-	if (job.salaryMin !== null && job.salaryMax !== null) return `${money(job.salaryMin)} - ${money(job.salaryMax)} ${per}`
-	if (job.salaryMin !== null) return `from ${money(job.salaryMin)} ${per}`
-	return `up to ${money(job.salaryMax!)} ${per}`
+	const [min, max] = [given(job.salaryMin), given(job.salaryMax)]
+	if (min !== null && max !== null) return `${money(min)} - ${money(max)} ${per}`
+	if (min !== null) return `from ${money(min)} ${per}`
+	return `up to ${money(max!)} ${per}`
 }
