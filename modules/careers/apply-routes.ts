@@ -8,7 +8,8 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { normalEmail, readableEmail } from '../../core/email.ts'
-import { AppError } from '../../core/errors.ts'
+import { AppError, invalid } from '../../core/errors.ts'
+import { formText } from '../../core/http/form.ts'
 import { clientAddress } from '../../core/http/client-address.ts'
 import { anonymousCsrf } from '../../core/http/csrf.ts'
 import type { SafeHtml } from '../../core/html.ts'
@@ -36,8 +37,6 @@ export async function applySection(
 	return applyForm(ws, job, await jobQuestionsOf(deps, job.id), { csrf: anonymousCsrf(deps, cookie), source: source ?? '', ...state })
 }
 
-const text = (v: unknown) => (typeof v === 'string' ? v : '')
-
 /**
  * Applications one client address may send a minute. A person applies a few times at most (fixing a
  * mistake the form pointed out, or a handful of jobs in one sitting), and an office or campus behind
@@ -56,19 +55,19 @@ export function applyRoutes(deps: AppDeps, auth: AuthPlugin) {
 			const fields = body as Record<string, unknown>
 			const file = fields.resume instanceof Blob && fields.resume.size > 0 ? (fields.resume as File) : null
 			// A résumé chosen on an earlier try, kept on the server, unless another file was chosen now.
-			const keptToken = !file && typeof fields.resume_kept === 'string' ? fields.resume_kept : null
+			const keptToken = (!file && formText(fields, 'resume_kept')) || null
 			const kept = keptToken ? await keptResume(deps, ws.id, keptToken) : null
 			const resume = file ? { bytes: new Uint8Array(await file.arrayBuffer()), fileName: file.name } : kept
+			// A field sent twice is read as its first value, as every form reads it (`formText`).
 			const values: Record<string, string> = {}
-			for (const [k, v] of Object.entries(fields))
-				if (typeof v === 'string' && (k === 'name' || k === 'email' || k === 'phone' || k.startsWith('answer_') || k.startsWith('eeo_')))
-					values[k] = v.slice(0, 4000)
+			for (const k of Object.keys(fields))
+				if (k === 'name' || k === 'email' || k === 'phone' || k.startsWith('answer_') || k.startsWith('eeo_')) values[k] = formText(fields, k).slice(0, 4000)
 			const answers = Object.fromEntries(
 				Object.entries(values)
 					.filter(([k]) => k.startsWith('answer_'))
 					.map(([k, v]) => [k.slice('answer_'.length), v]),
 			)
-			const source = normalizeSource(text(fields.source))
+			const source = normalizeSource(formText(fields, 'source'))
 			const again = async (status: number, state: Partial<ApplyFormState>, headers: Record<string, string> = {}) => {
 				const page = jobPage(
 					ws,
@@ -88,9 +87,8 @@ export function applyRoutes(deps: AppDeps, auth: AuthPlugin) {
 				)
 			const decision = await deps.limiter.hit(`apply:${clientAddress(deps.config, request)}`, APPLICATIONS_PER_MINUTE)
 			if (!decision.allowed) return retryLater(429, decision.resetSeconds, 'Too many applications were sent from your network in the last minute.')
+			const selfIdentified = readSelfIdentification(values)
 			try {
-				const selfIdentified = readSelfIdentification(fields)
-				if (selfIdentified.errors.length) throw new AppError('VALIDATION', 'Some answers need your attention', { fields: selfIdentified.errors })
 				const event = await applyToJob(deps, {
 					workspace: ws,
 					job,
@@ -100,17 +98,23 @@ export function applyRoutes(deps: AppDeps, auth: AuthPlugin) {
 					resume,
 					answers,
 					source,
-					alongside: (tx, application) => recordSelfIdentification(tx, application, selfIdentified.answers),
+					alongside: async (tx, application) => {
+						// Everything else passed: a wrong self-identification answer refuses it here, before anything is written.
+						if (selfIdentified.errors.length) throw invalid(selfIdentified.errors, 'Some answers need your attention')
+						await recordSelfIdentification(tx, application, selfIdentified.answers)
+					},
 				})
 				await recordCareersEvent(deps, { workspaceId: event.workspaceId, jobId: event.jobId, kind: 'application', source: event.source })
 				if (keptToken) await forgetKeptResume(deps, keptToken)
 				return appliedPage(ws, job, readableEmail(normalEmail(values.email ?? '')))
 			} catch (error) {
 				if (error instanceof AppError && error.code === 'VALIDATION') {
+					// Every problem at once: the application's own, then the self-identification answers (the form's order).
+					const errors = [...(error.fields ?? []), ...selfIdentified.errors.filter((e) => !error.fields?.some((f) => f.field === e.field))]
 					// Other fields need fixing, the résumé does not: keep it so nobody has to find the file again.
-					const fine = resume && !(error.fields ?? []).some((f) => f.field === 'resume')
+					const fine = resume && !errors.some((f) => f.field === 'resume')
 					const token = fine ? (kept ? keptToken : await keepResume(deps, ws.id, resume)) : null
-					return again(422, { errors: error.fields ?? [], kept: token ? { token, fileName: resume!.fileName } : undefined })
+					return again(422, { errors, kept: token ? { token, fileName: resume!.fileName } : undefined })
 				}
 				if (error instanceof AppError && error.code === 'CONFLICT')
 					return again(409, { notice: `${error.message} We will be in touch about it; you do not need to apply again.` })

@@ -28,8 +28,11 @@ async function openJob(ws: TestWorkspace, owner: { email: string }, title = 'EEO
 	return { job, path: await careersPagePath(job.url!) }
 }
 
-/** Applies through the careers form like a browser (its CSRF cookie, a real PDF résumé). */
-async function apply(path: string, fields: Record<string, string>) {
+/**
+ * Applies through the careers form like a browser (its CSRF cookie, a real PDF résumé); `omit` leaves
+ * fields out, `twice` sends fields a second time after the first.
+ */
+async function apply(path: string, fields: Record<string, string>, o: { omit?: string[]; twice?: [string, string][] } = {}) {
 	const { app } = await portalApp()
 	const address = uniqueAddress()
 	const page = await app.handle(new Request(`http://localhost${path}`, { headers: { 'x-forwarded-for': address } }))
@@ -41,6 +44,8 @@ async function apply(path: string, fields: Record<string, string>) {
 	form.set('phone', '+1 512 555 0100')
 	form.set('resume', new File([Buffer.from(makePdf(['Erin Applicant', 'Java developer']))], 'erin.pdf', { type: 'application/pdf' }))
 	for (const [k, v] of Object.entries(fields)) form.set(k, v)
+	for (const k of o.omit ?? []) form.delete(k)
+	for (const [k, v] of o.twice ?? []) form.append(k, v)
 	const res = await app.handle(
 		new Request(`http://localhost${path}/apply`, {
 			method: 'POST',
@@ -89,6 +94,35 @@ describe('the apply form', () => {
 		expect(refused.text).toContain('Choose one of the listed answers for “Veteran status”')
 		expect(refused.text).toContain('value="two_or_more" selected')
 		expect(await rowsOf(ws)).toHaveLength(0)
+	})
+})
+
+describe('the apply form lists every problem at once', () => {
+	test('a wrong answer is listed with the missing name, e-mail, phone and résumé, in the form’s order', async () => {
+		const ws = await newWorkspace()
+		const owner = await newPersonWithToken(ws, 'owner')
+		const { path } = await openJob(ws, owner)
+		const refused = await apply(path, { ...ANSWERS, eeo_sex: 'other' }, { omit: ['name', 'email', 'phone', 'resume'] })
+		expect(refused.status).toBe(422)
+		const summary = /<div class="error-summary"[\s\S]*?<\/ul>/.exec(refused.text)![0]
+		expect([...summary.matchAll(/href="#apply-([a-z_]+)"/g)].map((m) => m[1])).toEqual(['name', 'email', 'phone', 'resume', 'eeo_sex'])
+		expect(await rowsOf(ws)).toHaveLength(0)
+	})
+
+	test('an answer sent twice is read as the first, as every form reads a field (it was recorded as declined)', async () => {
+		const ws = await newWorkspace()
+		const owner = await newPersonWithToken(ws, 'owner')
+		const { path } = await openJob(ws, owner)
+		const applied = await apply(path, ANSWERS, {
+			twice: [
+				['eeo_ethnicity', 'asian'],
+				['name', 'Someone Else'],
+			],
+		})
+		expect(applied.status).toBe(200)
+		expect((await rowsOf(ws)).map((r) => r.ethnicity)).toEqual(['two_or_more'])
+		const [candidate] = await (await testDeps()).database.rows<{ name: string }>(sql`select name from candidates where workspace_id = ${ws.id}`)
+		expect(candidate!.name).toBe('Erin Applicant')
 	})
 })
 
