@@ -15,6 +15,7 @@ import { noteUse } from '../../../core/last-used.ts'
 import { perDatabase } from '../../../db/client.ts'
 import { recordActivity } from '../../activity/index.ts'
 import { scimTokens, workspaces } from '../table.ts'
+import { typedLine } from '../../../core/untrusted.ts'
 
 export const MANAGE_SSO = 'auth:manage_sso'
 
@@ -32,8 +33,10 @@ export function requireManageSso(deps: AppDeps, actor: Actor): void {
 
 export async function createScimToken(deps: AppDeps, actor: Actor, input: { name: string }): Promise<{ tokenId: string; token: string }> {
 	requireManageSso(deps, actor)
-	const name = input.name.trim() || 'Identity provider'
-	if ([...name].length > 80) throw invalid([{ field: 'name', message: 'must be at most 80 characters' }])
+	// The name shows next to every change the provider makes: one line of visible text (`typedLine`); none typed, a default.
+	const { line, problem } = typedLine(input.name, 80, { optional: true })
+	if (problem) throw invalid([{ field: 'name', message: problem }])
+	const name = line || 'Identity provider'
 	const token = newCredential('scim')
 	const tokenId = newId('scim')
 	await deps.db.transaction(async (tx) => {

@@ -5,7 +5,7 @@
  * the person's history stays.
  */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { callOn, newPerson, newPersonWithToken, newWorkspace, testDeps, unique } from '../../../tests/helpers.ts'
 import { MCP_HEADERS } from '../../../tests/mcp/rpc.ts'
 import { portalApp, signedIn } from '../../../tests/portal.ts'
@@ -110,6 +110,21 @@ describe('the SCIM token', () => {
 		const refused = await callOn(app, 'GET', '/scim/v2/Users', { key: token })
 		expect(refused.status).toBe(401)
 		expect(refused.json.schemas).toEqual([ERROR])
+	})
+
+	test('its name is one line of visible text: line breaks and control characters refused, direction controls dropped, none typed is "Identity provider"', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		const person = await newPerson(ws, 'owner')
+		const owner = { ...(await personActor(deps, ws.slug, person.email)), credential: { kind: 'session' as const, id: 'test', name: 'portal session' } }
+		for (const name of ['Okta\r\n[admin] evil', 'a\u001b[31mred'])
+			expect(await createScimToken(deps, owner, { name }).catch((e) => e.fields?.[0]?.field)).toBe('name')
+		const named = async (name: string) => {
+			const { tokenId } = await createScimToken(deps, owner, { name })
+			return (await deps.database.rows<{ name: string }>(sql`select name from scim_tokens where id = ${tokenId}`))[0]!.name
+		}
+		expect(await named('Ok\u202eta')).toBe('Okta')
+		expect(await named('   ')).toBe('Identity provider')
 	})
 
 	test('only owners see /settings/sso', async () => {
