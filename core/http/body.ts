@@ -1,17 +1,23 @@
 /**
- * Reading JSON request bodies with a hard byte limit counted while reading (so a chunked body
- * without Content-Length cannot get past it), and a clear 400 for anything that is not a JSON object.
+ * Reading request bodies with a hard byte limit counted while reading (so a chunked body without
+ * Content-Length cannot get past it), as UTF-8 only, and a clear 400 for anything that is not a
+ * JSON object.
+ *
+ * Why a request body must be valid UTF-8 (and is refused, not repaired): replacing each bad byte
+ * with U+FFFD made different texts equal, so `"M-\xe9"` and `"M-\xfc"` were stored as one
+ * vendorJobId and the second publish overwrote the first job. A body declared in another character
+ * set (`charset=iso-8859-1`) would be read wrongly in the same way: 415.
  */
 import { AppError } from '../errors.ts'
 
 /**
- * The text of a request or response body, refusing more than `maxBytes`: the declared length is
+ * The bytes of a request or response body, refusing more than `maxBytes`: the declared length is
  * checked first, and the bytes are counted as they arrive (chunked bodies declare none).
  */
-export async function readLimitedText(message: Request | Response, maxBytes: number, tooBig: () => Error): Promise<string> {
+async function readLimitedBytes(message: Request | Response, maxBytes: number, tooBig: () => Error): Promise<Uint8Array> {
 	const declared = message.headers.get('content-length')
 	if (declared && Number(declared) > maxBytes) throw tooBig()
-	if (!message.body) return ''
+	if (!message.body) return new Uint8Array()
 	const reader = message.body.getReader()
 	const chunks: Uint8Array[] = []
 	let total = 0
@@ -25,10 +31,48 @@ export async function readLimitedText(message: Request | Response, maxBytes: num
 		}
 		chunks.push(value)
 	}
-	return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks))
+	return Buffer.concat(chunks)
 }
 
-export const readBodyText = (request: Request, maxBytes: number) => readLimitedText(request, maxBytes, () => tooLarge(maxBytes))
+/**
+ * The text of an answer we read (a provider's response, a child process's output), refusing more
+ * than `maxBytes`. Lenient: a stray byte becomes U+FFFD, since such text is only reported or
+ * parsed, never stored as someone's input. Request bodies go through `readBodyText`.
+ */
+export async function readLimitedText(message: Request | Response, maxBytes: number, tooBig: () => Error): Promise<string> {
+	return new TextDecoder('utf-8', { fatal: false }).decode(await readLimitedBytes(message, maxBytes, tooBig))
+}
+
+/** A body declared in a character set other than UTF-8: 415, whatever the door. */
+class UnsupportedCharset extends AppError {
+	override readonly status = 415
+}
+
+/** UTF-8, and ASCII (a subset of it), are the character sets a body may declare. */
+const UTF8_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii'])
+
+/** The `charset` parameter of the request's Content-Type, lower case, if any. */
+function declaredCharset(request: Request): string | null {
+	const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(request.headers.get('content-type') ?? '')
+	return match ? match[1]!.toLowerCase() : null
+}
+
+/**
+ * The text of a request body, refusing more than `maxBytes` (413), a declared character set other
+ * than UTF-8 (415), and bytes that are not valid UTF-8 (400). In that order: the size is known
+ * first, and a body in another character set is usually not valid UTF-8 either.
+ */
+export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+	const bytes = await readLimitedBytes(request, maxBytes, () => tooLarge(maxBytes))
+	const charset = declaredCharset(request)
+	if (charset !== null && !UTF8_CHARSETS.has(charset))
+		throw new UnsupportedCharset('INVALID_BODY', `The request body is declared as charset=${charset}; send it as UTF-8 (charset=utf-8, or no charset)`)
+	try {
+		return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+	} catch {
+		throw new AppError('INVALID_BODY', 'The request body is not valid UTF-8')
+	}
+}
 
 const tooLarge = (maxBytes: number) => new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${Math.round(maxBytes / 1024)} KB`)
 

@@ -202,6 +202,29 @@ describe('reading the body', () => {
 		// JSON is read whatever the content type says.
 		expect((await publishRaw(key, JSON.stringify({ vendorJobId: 'J-3', title: 'QA' }), { 'content-type': 'text/plain' })).status).toBe(201)
 	})
+
+	test('a body that is not valid UTF-8 is 400 (publish and change): two ids never merge into one; another declared charset is 415', async () => {
+		const { key } = await setup()
+		const latin1 = (id: number, title: string) =>
+			Buffer.concat([new TextEncoder().encode('{"vendorJobId":"M-'), Uint8Array.of(id), new TextEncoder().encode(`","title":"${title}"}`)])
+		const first = await call('POST', '/api/v1/jobs', { key, raw: latin1(0xe9, 'Cafe job'), headers: json })
+		expect([first.status, first.json]).toEqual([400, { error: 'The request body is not valid UTF-8' }])
+		expect((await call('POST', '/api/v1/jobs', { key, raw: latin1(0xfc, 'Other job'), headers: json })).status).toBe(400)
+		expect((await get(key, 'M-\ufffd')).status).toBe(404)
+		await publish(key, { vendorJobId: 'M-é', title: 'Cafe job' })
+		const changed = await call('PATCH', `/api/v1/jobs/${encodeURIComponent('M-é')}`, {
+			key,
+			raw: Buffer.concat([new TextEncoder().encode('{"title":"Caf'), Uint8Array.of(0xe9), new TextEncoder().encode('"}')]),
+			headers: json,
+		})
+		expect(changed.status).toBe(400)
+		const declared = await publishRaw(key, JSON.stringify({ vendorJobId: 'M-2', title: 'QA' }), { 'content-type': 'application/json; charset=iso-8859-1' })
+		expect(declared.status).toBe(415)
+		expect((await get(key, 'M-2')).status).toBe(404)
+		expect((await publishRaw(key, JSON.stringify({ vendorJobId: 'M-é', title: 'Café' }), { 'content-type': 'application/json; charset=utf-8' })).status).toBe(
+			200,
+		)
+	})
 })
 
 describe('validation', () => {
