@@ -71,14 +71,22 @@ function sanitizeUncached(input: string): Sanitized {
 	return { html, removedMarkup }
 }
 
-/** Plain text of sanitised HTML (for search, résumé checks and JSON-LD). */
+/**
+ * The escapes sanitize-html writes into text (it decodes every entity it reads, then escapes only
+ * these), and the characters they stand for.
+ */
+const ESCAPED: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" }
+const ESCAPE = /&(?:amp|lt|gt|quot|#39);/g
+
+/**
+ * Plain text of HTML (for search, résumé checks, JSON-LD, the assistant and inbound mail): what a
+ * browser shows for it. Entities are decoded in one pass: decoding `&amp;` first and then `&lt;`
+ * turned the text `&lt;br&gt;` (written `&amp;lt;br&amp;gt;`) into a tag, so the assistant read
+ * other words than the careers page showed.
+ */
 export function htmlToText(html: string): string {
 	return sanitizeHtml(html.replace(/<(br|\/p|\/li|\/h[1-6])\s*\/?>/gi, '\n'), { allowedTags: [], allowedAttributes: {} })
-		.replace(/&amp;/g, '&')
-		.replace(/&lt;/g, '<')
-		.replace(/&gt;/g, '>')
-		.replace(/&quot;/g, '"')
-		.replace(/&#39;/g, "'")
+		.replace(ESCAPE, (entity) => ESCAPED[entity]!)
 		.replace(/\n{3,}/g, '\n\n')
 		.trim()
 }
