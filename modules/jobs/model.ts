@@ -34,7 +34,8 @@ const editable = {
 	summary: t.String({ maxLength: 300, description: 'Shown at the top of the job page' }),
 	description: t.String({
 		maxLength: 20000,
-		description: 'Plain text or simple HTML (headings, paragraphs, lists, bold, italics); any other markup is removed',
+		description:
+			'Plain text or simple HTML (headings, paragraphs, lists, bold, italics); any other markup is removed. Stored as HTML (& is written &amp;, < &lt;, with a warning): the limit applies to the stored form too, so what a read returns can be sent back.',
 	}),
 	mustHave: t.Array(item, { maxItems: 30, description: 'Candidates’ résumés are checked against these' }),
 	niceToHave: t.Array(item, { maxItems: 30 }),

@@ -182,6 +182,19 @@ describe('creating a job with the New job form', () => {
 		expect([...(await jobsNamed('Data Engineer')), ...(await jobsNamed('Java Developer\r\nBcc: someone@example.test'))]).toEqual([])
 	})
 
+	test('a description whose stored form is over 20,000 characters is refused, in the form and the tool alike', async () => {
+		const page = await signedIn(await newPerson(ws, 'recruiter', {}, deps))
+		await page.get('/jobs/new')
+		const refused = await page.post('/jobs/new', { title: 'R and D Lead', description: 'R&D '.repeat(5000) })
+		expect(refused.status).toBe(422)
+		expect(fieldError(refused.text, 'description')).toContain('as stored (got 40000)')
+		const { token } = await newPersonWithToken(ws, 'recruiter')
+		const tool = await callTool(token, 'create_job', { title: 'R and D Lead', description: 'R&D '.repeat(5000) })
+		expect(tool.isError).toBe(true)
+		expect(JSON.stringify(tool.content)).toContain('description must be at most 20000 characters as stored')
+		expect(await jobsNamed('R and D Lead')).toEqual([])
+	})
+
 	test('more than 40 must-haves are refused with the limit', async () => {
 		const page = await signedIn(await newPerson(ws, 'recruiter', {}, deps))
 		await page.get('/jobs/new')

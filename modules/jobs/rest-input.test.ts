@@ -499,6 +499,34 @@ describe('adjustments, reported as warnings', () => {
 		expect(allowed.json.warnings).toBeUndefined()
 	})
 
+	test('the description limit is on the stored form: what a read returns can always be sent back', async () => {
+		const { key } = await setup()
+		// 20,000 characters sent, 40,000 once & is written &amp;: refused, naming the field, with the other problems.
+		const over = await publish(key, { vendorJobId: 'J-1', title: 'QA', description: 'R&D '.repeat(5000), minYears: 99 })
+		expect(over.status).toBe(422)
+		expect(fieldsOf(over)).toEqual(['description', 'minYears'])
+		expect(over.json.fields.find((f: { field: string }) => f.field === 'description').message).toContain('as stored (got 40000)')
+		expect((await publish(key, { vendorJobId: 'J-1', title: 'QA', description: '<‹'.repeat(10000) })).status).toBe(422)
+		expect((await get(key, 'J-1')).status).toBe(404)
+		// Exactly at the limit once stored: kept, with a warning saying the text was escaped.
+		const at = await publish(key, { vendorJobId: 'J-1', title: 'QA', description: 'R&D '.repeat(2500) })
+		expect(at.status).toBe(201)
+		expect([...at.json.job.description].length).toBe(20000)
+		expect(at.json.warnings).toEqual([expect.stringContaining('&amp;')])
+		// Sent back as read: accepted, nothing changes, no warning.
+		const back = await change(key, 'J-1', { description: (await get(key, 'J-1')).json.job.description })
+		expect(back.status).toBe(200)
+		expect(back.json.warnings).toBeUndefined()
+		expect(back.json.job.description).toBe(at.json.job.description)
+		// Any text escaped is said, on a change too.
+		const salary = await change(key, 'J-1', { description: 'Salary 5 < 6 & benefits' })
+		expect(salary.json.job.description).toBe('Salary 5 &lt; 6 &amp; benefits')
+		expect(salary.json.warnings).toEqual([expect.stringContaining('description is stored as HTML')])
+		const tooLong = await change(key, 'J-1', { description: 'a&b'.repeat(5000) })
+		expect([tooLong.status, fieldsOf(tooLong)]).toEqual([422, ['description']])
+		expect((await get(key, 'J-1')).json.job.description).toBe('Salary 5 &lt; 6 &amp; benefits')
+	})
+
 	test('all adjustments are listed together; an unadjusted answer has no warnings', async () => {
 		const { key } = await setup()
 		const res = await publish(key, { vendorJobId: 'J-1', title: 'QA', extra: 1, mustHave: ['y'.repeat(200)], description: '<div>x</div>', employment: 'W2' })

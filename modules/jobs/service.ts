@@ -18,7 +18,7 @@ import type { Db } from '../../db/client.ts'
 import { AppError, forbidden, invalid } from '../../core/errors.ts'
 import { contributionsTo } from '../../core/registry.ts'
 import { idKey, keysetPage, newestFirst, timeKey, type Order } from '../../core/paging.ts'
-import { htmlToText, sanitizeDescription } from '../../core/sanitize.ts'
+import { htmlToText } from '../../core/sanitize.ts'
 import { isoInstant } from '../../core/time.ts'
 import { isBlank, textOf, untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
@@ -34,6 +34,7 @@ import { JOB_COLUMNS, jobAddress, slugify, type JobRow } from './rows.ts'
 import { jobQuestions, jobs, jobTeam } from './table.ts'
 import { inList } from '../../core/sql-list.ts'
 import { lineBreakErrors } from './rest-text.ts'
+import { storedDescription } from './description.ts'
 
 export const ACTIVELY_HIRING = 'jobs:actively_hiring'
 
@@ -342,14 +343,16 @@ export async function createJob(deps: AppDeps, actor: Actor, input: CreateJobInp
 		'requirements',
 		'niceToHave',
 	])
-	if (multiline.length) throw invalid(multiline)
+	const description = input.description ? storedDescription(input.description) : null
+	const problems = [...multiline, ...(description?.tooLong ? [description.tooLong] : [])]
+	if (problems.length) throw invalid(problems)
 	const fields = {
 		title: input.title.trim(),
 		department: input.department?.trim() || 'Technologies',
 		location: input.location ?? null,
 		employment: input.employment ?? null,
 		summary: input.pitch ?? null,
-		description: input.description ? sanitizeDescription(input.description).html : null,
+		description: description?.html ?? null,
 		mustHave: input.requirements ?? [],
 		niceToHave: input.niceToHave ?? [],
 		salaryMin: input.salaryMin ?? null,

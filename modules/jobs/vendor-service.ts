@@ -23,7 +23,6 @@ import type { Actor } from '../../core/actor.ts'
 import { newId, shortCode } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
-import { sanitizeDescription } from '../../core/sanitize.ts'
 import { checkValue } from '../../core/schema-check.ts'
 import { cutText } from '../../core/untrusted.ts'
 import type { PresentedCredential } from '../../core/http/auth.ts'
@@ -36,6 +35,7 @@ import { ChangeBody, EDITABLE_FIELDS, PublishBody, type ChangeInput, type Editab
 import { JOB_COLUMN_NAMES, JOB_COLUMNS, jobUrl, slugify, type JobRow } from './rows.ts'
 import { jobs } from './table.ts'
 import { payRangeWarning } from './pay-transparency.ts'
+import { escapedTextWarning, storedDescription } from './description.ts'
 import { DISPLAY_TEXT_FIELDS, hiddenFormattingWarning, lineBreakErrors, stripHiddenFormatting } from './rest-text.ts'
 import { isoInstant, isoInstantOrNull } from '../../core/time.ts'
 
@@ -90,8 +90,11 @@ function prepare<T>(schema: typeof PublishBody | typeof ChangeBody, sent: Record
 	// One-line fields refuse line breaks (rest-text.ts), named with the schema's other problems, each field once.
 	const named = new Set(checked.errors.map((e) => e.field))
 	const errors = [...checked.errors, ...lineBreakErrors(body).filter((e) => !named.has(e.field) && !named.has(e.field.replace(/\[\d+\]$/, '')))]
-	if (errors.length) throw invalid(errors)
 	const input = checked.value
+	// The description's limit is on its stored form (description.ts), named with the other problems.
+	const description = typeof input.description === 'string' && !named.has('description') ? storedDescription(input.description) : null
+	if (description?.tooLong) errors.push(description.tooLong)
+	if (errors.length) throw invalid(errors)
 	const warnings: string[] = []
 	if (cleaned.length) warnings.push(hiddenFormattingWarning(cleaned))
 	if (checked.ignored.length) warnings.push(`Unknown fields were ignored: ${checked.ignored.join(', ')}`)
@@ -101,10 +104,10 @@ function prepare<T>(schema: typeof PublishBody | typeof ChangeBody, sent: Record
 
 	const values: Partial<Record<EditableField, unknown>> = {}
 	for (const field of EDITABLE_FIELDS) if (Object.hasOwn(input, field)) values[field] = input[field]
-	if (typeof values.description === 'string') {
-		const clean = sanitizeDescription(values.description)
-		if (clean.removedMarkup) warnings.push('Markup other than headings, paragraphs, lists, bold and italics was removed from description')
-		values.description = clean.html
+	if (description) {
+		if (description.removedMarkup) warnings.push('Markup other than headings, paragraphs, lists, bold and italics was removed from description')
+		if (description.escapedText) warnings.push(escapedTextWarning())
+		values.description = description.html
 	}
 	if (typeof values.employment === 'string' && values.contractType === undefined) {
 		const derived = contractTypeFrom(values.employment)
