@@ -28,7 +28,7 @@ const editable = {
 	employment: t.String({
 		maxLength: 60,
 		description:
-			'The engagement in the vendor’s own words; hidden from candidates. When it names W2 or C2C and contractType is not sent, it is taken as the contract type.',
+			'The engagement in the vendor’s own words; hidden from candidates. When it plainly names W2 or C2C and contractType is not sent, it is taken as the contract type; wording with a negation ("no C2C", "non-W2") or conflicting terms is not read, with a warning asking for contractType.',
 	}),
 	contractType: anyCase(REST_CONTRACT_TYPES, 'Shown to candidates'),
 	summary: t.String({ maxLength: 300, description: 'Shown at the top of the job page' }),

@@ -470,6 +470,33 @@ describe('adjustments, reported as warnings', () => {
 		expect(c.json.warnings.join('\n')).toContain('contractType')
 	})
 
+	test('employment with a negation or conflicting terms sets no contractType: a warning asks for it', async () => {
+		const { key } = await setup()
+		const unclear = [
+			'C2C only, no W2',
+			'W2 only - no C2C',
+			'No C2C',
+			'1099 / non-W2',
+			'not W2',
+			'W2 (C2C not accepted)',
+			'Without C2C',
+			'1099 or W2',
+			"W2 - can't do C2C",
+		]
+		for (const [i, employment] of unclear.entries()) {
+			const res = await publish(key, { vendorJobId: `U-${i}`, title: 'QA', employment })
+			expect([employment, res.json.job.contractType]).toEqual([employment, null])
+			expect(res.json.warnings).toEqual([expect.stringContaining('Send contractType')])
+		}
+		// A contract type already stored is left as it was; one sent is taken, with no warning.
+		await publish(key, { vendorJobId: 'U-x', title: 'QA', contractType: 'C2C' })
+		const changed = await change(key, 'U-x', { employment: 'C2C only, no W2' })
+		expect(changed.json.job.contractType).toBe('C2C')
+		expect(changed.json.warnings).toEqual([expect.stringContaining('Send contractType')])
+		const sent = await change(key, 'U-x', { employment: 'W2 only - no C2C', contractType: 'W2' })
+		expect([sent.json.job.contractType, sent.json.warnings]).toEqual(['W2', undefined])
+	})
+
 	test('department defaults to Technologies; a later publish without it keeps the stored one', async () => {
 		const { key } = await setup()
 		expect((await publish(key, { vendorJobId: 'J-1', title: 'QA' })).json.job.department).toBe('Technologies')

@@ -7,7 +7,8 @@
  * - A job is taken down by closing it; nothing is erased; a closed job can be re-opened.
  * - `publishedAt` is set each time a job becomes open; `closedAt` when it closes, cleared on re-open.
  * - A publish or change that alters nothing leaves `updatedAt` (and the activity log) as it was.
- * - `employment` naming W2 and/or C2C sets `contractType` when that is not sent.
+ * - `employment` naming W2 and/or C2C plainly sets `contractType` when that is not sent; wording with a
+ *   negation or conflicting terms sets nothing, with a warning asking for `contractType`.
  * - Choices (contractType, visa, schedule, status) are accepted in any case and stored as listed,
  *   with a warning. A field the API knows but the operation does not take (`vendorJobId` in a
  *   change, `status` in a publish) is ignored with a warning that says why, not called unknown.
@@ -45,11 +46,26 @@ export interface WriteResult {
 	warnings: string[]
 }
 
-/** The contract type named in free-text `employment` (W2, C2C or both), if any. */
-export function contractTypeFrom(employment: string): 'W2' | 'C2C' | 'W2 / C2C' | null {
-	const w2 = /\bW[- ]?2\b/i.test(employment)
-	const c2c = /\b(C2C|corp[- ]to[- ]corp|corp2corp)\b/i.test(employment)
-	return w2 && c2c ? 'W2 / C2C' : w2 ? 'W2' : c2c ? 'C2C' : null
+const W2 = /\bW[- ]?2\b/i
+const C2C = /\b(C2C|corp[- ]to[- ]corp|corp2corp)\b/i
+/** Words that turn a named contract type around ("no C2C", "non-W2", "not W2", "without C2C"). */
+const NEGATION = /\b(no|not|non|without|except|excluding)\b|n['’]t\b/i
+/** A 1099 engagement is neither W2 nor C2C: named with either, the wording contradicts itself. */
+const FORM_1099 = /\b1099\b/
+
+/**
+ * The contract type free-text `employment` names (W2, C2C or both), `'unclear'` when it names one
+ * but cannot be read without guessing, or null when it names none. Only plain wording is read:
+ * "Contract W2", "C2C only", "W2 or C2C". A negation anywhere ("C2C only, no W2", "1099 / non-W2"),
+ * "only" with both named ("W2 only - no C2C"), or 1099 next to W2 or C2C makes it unclear: reading
+ * the bare words there published the opposite of what the vendor wrote.
+ */
+export function contractTypeFrom(employment: string): 'W2' | 'C2C' | 'W2 / C2C' | 'unclear' | null {
+	const w2 = W2.test(employment)
+	const c2c = C2C.test(employment)
+	if (!w2 && !c2c) return null
+	if (NEGATION.test(employment) || FORM_1099.test(employment) || (w2 && c2c && /\bonly\b/i.test(employment))) return 'unclear'
+	return w2 && c2c ? 'W2 / C2C' : w2 ? 'W2' : 'C2C'
 }
 
 interface Prepared {
@@ -111,7 +127,11 @@ function prepare<T>(schema: typeof PublishBody | typeof ChangeBody, sent: Record
 	}
 	if (typeof values.employment === 'string' && values.contractType === undefined) {
 		const derived = contractTypeFrom(values.employment)
-		if (derived) {
+		if (derived === 'unclear')
+			warnings.push(
+				`contractType was not taken from employment ${quoted(values.employment)}: its wording (a negation, or terms that conflict) cannot be read without guessing. Send contractType: W2, C2C or W2 / C2C.`,
+			)
+		else if (derived) {
 			values.contractType = derived
 			warnings.push(`contractType was taken from employment: ${derived}`)
 		}
