@@ -12,6 +12,7 @@ import { operatorActor } from '../auth/index.ts'
 import { createKey, revokeKey, setApiAccess, verifyVendorKey } from '../vendors/index.ts'
 import { presentedCredential } from '../../core/http/auth.ts'
 import { changeVendorJob, closeVendorJob, publishJob } from './vendor-service.ts'
+import { setJobStatus } from './service.ts'
 
 const json = { 'content-type': 'application/json' }
 
@@ -760,6 +761,33 @@ describe('the job record', () => {
 		expect(viaPublish.publishedAt > reopened.publishedAt).toBe(true)
 		expect(viaPublish.closedAt).toBeNull()
 		expect(viaPublish.createdAt).toBe(created.createdAt)
+	})
+
+	test('a job drafted in the portal or assistant reads as closed; closing it again changes nothing and fires no event', async () => {
+		const { ws, key, vendorId } = await setup()
+		await publish(key, { vendorJobId: 'D-1', title: 'QA' })
+		const id = await jobId(vendorId, 'D-1')
+		const deps = await testDeps()
+		await setJobStatus(deps, operatorActor(ws), id, 'Draft')
+		const drafted = (await get(key, 'D-1')).json.job
+		expect([drafted.status, drafted.url, drafted.closedAt]).toEqual(['closed', null, null])
+		const eventsOfJob = async () =>
+			(await deps.database.rows<{ type: string }>(sql`select type from events where data->>'jobId' = ${id} order by seq`)).map((e) => e.type)
+		const before = await eventsOfJob()
+		const logged = (await activityFor(deps.db, ws.id, 'job', id)).length
+		await tick()
+		for (const close of [() => call('DELETE', '/api/v1/jobs/D-1', { key }), () => change(key, 'D-1', { status: 'closed' })]) {
+			const res = await close()
+			expect(res.status).toBe(200)
+			expect(res.json.job).toEqual(drafted)
+		}
+		expect(await eventsOfJob()).toEqual(before)
+		expect((await activityFor(deps.db, ws.id, 'job', id)).length).toBe(logged)
+		// Still a Draft in the portal; opening it through the API publishes it again.
+		const [row] = await deps.database.rows<{ status: string }>(sql`select status from jobs where id = ${id}`)
+		expect(row!.status).toBe('Draft')
+		const opened = await change(key, 'D-1', { status: 'open' })
+		expect([opened.json.job.status, opened.json.job.closedAt]).toEqual(['open', null])
 	})
 
 	test('30 concurrent publishes of one new vendorJobId: exactly one 201, the rest 200, one job', async () => {

@@ -6,6 +6,9 @@
  *   exactly one creation. On an existing job only the fields sent change, and the job is (re)opened.
  * - A job is taken down by closing it; nothing is erased; a closed job can be re-opened.
  * - `publishedAt` is set each time a job becomes open; `closedAt` when it closes, cleared on re-open.
+ * - The API's statuses are open and closed: a Draft (set in the portal or assistant) is not on the careers
+ *   site, so it reads as closed (its `closedAt` null: it was drafted, not closed). Closing a job that is
+ *   not live (DELETE, or a change to closed) leaves it as it is: no write, no event; opening a Draft publishes it.
  * - A publish or change that alters nothing leaves `updatedAt` (and the activity log) as it was.
  * - `employment` naming W2 and/or C2C plainly sets `contractType` when that is not sent; wording with a
  *   negation or conflicting terms sets nothing, with a warning asking for `contractType`.
@@ -341,8 +344,9 @@ function changeSql(status: StatusChange): SQL {
 		sets.push(sql`status = 'Open'`, sql`published_at = case when status = 'Open' then published_at else now() end`, sql`closed_at = null`)
 		statusChanges = sql`status <> 'Open'`
 	} else if (status === 'closed') {
-		sets.push(sql`status = 'Closed'`, sql`closed_at = case when status = 'Closed' then closed_at else now() end`)
-		statusChanges = sql`status <> 'Closed'`
+		// Only a live job closes: a Closed job or a Draft (not on the careers site either) is already closed here, and stays as it is.
+		sets.push(sql`status = case when status = 'Open' then 'Closed' else status end`, sql`closed_at = case when status = 'Open' then now() else closed_at end`)
+		statusChanges = sql`status = 'Open'`
 	}
 	const changes = sql`(${statusChanges} or ${differs((f) => sql`${column(f)}`, changed)})`
 	sets.push(sql`updated_at = case when ${changes} then now() else updated_at end`, sql`last_write_changed = ${changes}`)
