@@ -20,7 +20,8 @@ const anyCase = <T extends readonly string[]>(values: T, description?: string) =
 		'x-any-case': true,
 		description: `${description ? `${description}. ` : ''}Accepted in any case (e.g. "${values[0]!.toLowerCase()}"): stored as listed, with a warning saying so.`,
 	})
-const item = t.String({ maxLength: 160, 'x-truncate': true, description: 'Cut to 160 characters when longer' })
+/** A list item feeds résumé checks: a blank one would count as a requirement no résumé meets. */
+const item = t.String({ maxLength: 160, 'x-truncate': true, 'x-not-blank': true, description: 'Cut to 160 characters when longer; not blank' })
 
 const editable = {
 	title: t.String({ minLength: 1, maxLength: 140, 'x-not-blank': true, description: 'Shown to candidates' }),
@@ -37,13 +38,13 @@ const editable = {
 		description:
 			'Plain text or simple HTML (headings, paragraphs, lists, bold, italics); any other markup is removed. Stored as HTML (& is written &amp;, < &lt;, with a warning): the limit applies to the stored form too, so what a read returns can be sent back.',
 	}),
-	mustHave: t.Array(item, { maxItems: 30, description: 'Candidates’ résumés are checked against these' }),
-	niceToHave: t.Array(item, { maxItems: 30 }),
+	mustHave: t.Array(item, { maxItems: 30, description: 'Candidates’ résumés are checked against these. An item sent twice is kept once, with a warning.' }),
+	niceToHave: t.Array(item, { maxItems: 30, description: 'An item sent twice is kept once, with a warning.' }),
 	visa: anyCase(VISAS),
 	interview: t.String({ maxLength: 120, description: 'How interviews are held' }),
 	schedule: anyCase(SCHEDULES),
 	minYears: t.Union([t.Integer({ minimum: 0, maximum: 40 }), t.Null()]),
-	department: t.String({ maxLength: 60, description: 'Practice area used to group jobs; default Technologies' }),
+	department: t.String({ maxLength: 60, 'x-not-blank': true, description: 'Practice area used to group jobs; not blank; default Technologies' }),
 }
 
 const optional = <T extends Record<string, any>>(props: T) =>

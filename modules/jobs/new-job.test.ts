@@ -195,6 +195,23 @@ describe('creating a job with the New job form', () => {
 		expect(await jobsNamed('R and D Lead')).toEqual([])
 	})
 
+	test('blank requirements or department are refused by the tool; a requirement given twice is kept once', async () => {
+		const { token } = await newPersonWithToken(ws, 'recruiter')
+		const blank = await callTool(token, 'create_job', {
+			title: 'Blank Items',
+			requirements: ['Java', 'Java', ' '],
+			niceToHave: ['\u200b'],
+			department: '\u200b',
+		})
+		expect(blank.isError).toBe(true)
+		for (const field of ['requirements[2]', 'niceToHave[0]', 'department']) expect(JSON.stringify(blank.content)).toContain(`${field}: must not be blank`)
+		expect(await jobsNamed('Blank Items')).toEqual([])
+		const twice = await callTool(token, 'create_job', { title: 'Twice Items', requirements: ['Java', 'Java', 'SQL'], niceToHave: ['Go', 'Go'] })
+		expect(twice.isError).toBeFalsy()
+		const [row] = await jobsNamed('Twice Items')
+		expect([row!.mustHave, row!.niceToHave]).toEqual([['Java', 'SQL'], ['Go']])
+	})
+
 	test('more than 40 must-haves are refused with the limit', async () => {
 		const page = await signedIn(await newPerson(ws, 'recruiter', {}, deps))
 		await page.get('/jobs/new')

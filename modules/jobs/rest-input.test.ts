@@ -366,6 +366,22 @@ describe('validation', () => {
 		expect(ok.json.job.summary).toBe('One.\nTwo.')
 	})
 
+	test('blank list items and a blank department are 422 naming them (publish and change); an item sent twice is kept once, with a warning', async () => {
+		const { key } = await setup()
+		const blank = await publish(key, { vendorJobId: 'B-1', title: 'QA', mustHave: ['Java', '', ' ', '\u200b'], niceToHave: ['\u200e'], department: '' })
+		expect(blank.status).toBe(422)
+		expect(fieldsOf(blank)).toEqual(['department', 'mustHave[1]', 'mustHave[2]', 'mustHave[3]', 'niceToHave[0]'])
+		expect(blank.json.fields.every((f: { message: string }) => f.message === 'must not be blank')).toBe(true)
+		expect((await get(key, 'B-1')).status).toBe(404)
+		const made = await publish(key, { vendorJobId: 'B-1', title: 'QA', mustHave: ['Java', 'SQL', 'Java', 'java'], niceToHave: ['Go', 'Go'] })
+		expect(made.status).toBe(201)
+		expect([made.json.job.mustHave, made.json.job.niceToHave]).toEqual([['Java', 'SQL', 'java'], ['Go']])
+		expect(made.json.warnings).toEqual([expect.stringContaining('mustHave items sent more than once'), expect.stringContaining('niceToHave')])
+		const changed = await change(key, 'B-1', { department: '\u200b', mustHave: ['Kotlin', '\u3000'] })
+		expect([changed.status, fieldsOf(changed)]).toEqual([422, ['department', 'mustHave[1]']])
+		expect((await get(key, 'B-1')).json.job.department).toBe('Technologies')
+	})
+
 	test('`__proto__`, `constructor` and `prototype` keys are ignored and reach no object', async () => {
 		const { key } = await setup()
 		const raw =

@@ -35,6 +35,7 @@ import { jobQuestions, jobs, jobTeam } from './table.ts'
 import { inList } from '../../core/sql-list.ts'
 import { lineBreakErrors } from './rest-text.ts'
 import { storedDescription } from './description.ts'
+import { distinctItems } from './list-items.ts'
 
 export const ACTIVELY_HIRING = 'jobs:actively_hiring'
 
@@ -353,8 +354,8 @@ export async function createJob(deps: AppDeps, actor: Actor, input: CreateJobInp
 		employment: input.employment ?? null,
 		summary: input.pitch ?? null,
 		description: description?.html ?? null,
-		mustHave: input.requirements ?? [],
-		niceToHave: input.niceToHave ?? [],
+		mustHave: distinctItems(input.requirements ?? []).items,
+		niceToHave: distinctItems(input.niceToHave ?? []).items,
 		salaryMin: input.salaryMin ?? null,
 		salaryMax: input.salaryMax ?? null,
 		contractType: input.contractType ?? null,

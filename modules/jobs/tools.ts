@@ -50,7 +50,8 @@ const JobDetail = t.Composite([
 ])
 
 const oneJob = t.Object({ job: JobDetail })
-const item = (max: number) => t.Array(t.String({ minLength: 1, maxLength: 300 }), { maxItems: max })
+// Blank items and departments are refused as on the Job Publish API (model.ts): each item feeds résumé checks, a department groups jobs.
+const item = (max: number) => t.Array(t.String({ minLength: 1, maxLength: 300, 'x-not-blank': true }), { maxItems: max })
 
 /** list_jobs' parameters (also what the jobs list page accepts, with the same limits). */
 export const ListJobsParams = params({
@@ -69,7 +70,7 @@ export const ListJobsParams = params({
 /** create_job's parameters: the tool and the New job form check input against these same limits. */
 export const CreateJobParams = params({
 	title: t.String({ minLength: 1, maxLength: 200 }),
-	department: t.Optional(t.String({ maxLength: 120 })),
+	department: t.Optional(t.String({ maxLength: 120, 'x-not-blank': true })),
 	location: t.Optional(t.String({ maxLength: 200 })),
 	employment: t.Optional(t.String({ maxLength: 60, description: 'The engagement, e.g. "12-month contract"' })),
 	pitch: t.Optional(t.String({ maxLength: 600, description: 'Short summary shown at the top of the job page' })),

@@ -17,6 +17,7 @@
  *   change, `status` in a publish) is ignored with a warning that says why, not called unknown.
  * - Bidirectional controls and Unicode tag characters are removed from display text, with a warning (rest-text.ts).
  * - One-line fields (title, location, vendorJobId, each must-have…) refuse a line break or a tab: 422 naming the field (rest-text.ts).
+ * - Blank list items and a blank department are refused (model.ts); an item sent twice is kept once, with a warning (list-items.ts).
  * - Another vendor's job is answered exactly like an absent one.
  * - The change and its activity-log line are one SQL statement.
  * - `created_at` is stored to the millisecond (its column rounds to 3 digits): it is truncated, not
@@ -40,6 +41,7 @@ import { JOB_COLUMN_NAMES, JOB_COLUMNS, jobUrl, slugify, type JobRow } from './r
 import { jobs } from './table.ts'
 import { payRangeWarning } from './pay-transparency.ts'
 import { escapedTextWarning, storedDescription } from './description.ts'
+import { distinctItems } from './list-items.ts'
 import { DISPLAY_TEXT_FIELDS, hiddenFormattingWarning, lineBreakErrors, stripHiddenFormatting } from './rest-text.ts'
 import { isoInstant, isoInstantOrNull } from '../../core/time.ts'
 
@@ -123,6 +125,13 @@ function prepare<T>(schema: typeof PublishBody | typeof ChangeBody, sent: Record
 
 	const values: Partial<Record<EditableField, unknown>> = {}
 	for (const field of EDITABLE_FIELDS) if (Object.hasOwn(input, field)) values[field] = input[field]
+	for (const list of ['mustHave', 'niceToHave'] as const) {
+		const sent = values[list]
+		if (!Array.isArray(sent)) continue
+		const { items, repeated } = distinctItems(sent)
+		values[list] = items
+		if (repeated.length) warnings.push(`${list} items sent more than once were kept once: ${repeated.map(quoted).join(', ')}`)
+	}
 	if (description) {
 		if (description.removedMarkup) warnings.push('Markup other than headings, paragraphs, lists, bold and italics was removed from description')
 		if (description.escapedText) warnings.push(escapedTextWarning())

@@ -62,7 +62,8 @@ export function fits(schema: Schema, clean = false): fc.Arbitrary<unknown> {
 	if (Array.isArray(schema.anyOf)) return fc.oneof(...schema.anyOf.map((s: Schema) => fits(s, clean)))
 	switch (schema.type) {
 		case 'string':
-			return stringIn(schema.minLength ?? 0, schema.maxLength ?? 500, clean)
+			// `x-not-blank` (core/schema-check.ts): a fitting string has something to read.
+			return stringIn(schema['x-not-blank'] ? Math.max(1, schema.minLength ?? 0) : (schema.minLength ?? 0), schema.maxLength ?? 500, clean)
 		case 'integer':
 			return fc.integer({ min: schema.minimum ?? -1_000_000, max: schema.maximum ?? 1_000_000 })
 		case 'number':
