@@ -265,6 +265,14 @@ describe('the location parser', () => {
 		expect(parseLocation(null)).toMatchObject({ locality: null, remote: false })
 		// A line break inside a part (a vendor's text is anything): it threw, and the publish answered 500.
 		expect(parseLocation('Charlotte,\nNC 28202')).toMatchObject({ region: 'NC', postalCode: '28202' })
+		// The state at the end after a space, optionally followed by a ZIP code.
+		expect(parseLocation('Seattle WA')).toEqual({ locality: 'Seattle', region: 'WA', country: 'US', postalCode: null, remote: false })
+		expect(parseLocation('Denver CO 80202')).toMatchObject({ locality: 'Denver', region: 'CO', postalCode: '80202' })
+		expect(parseLocation('Charleston West Virginia')).toMatchObject({ locality: 'Charleston', region: 'WV' })
+		expect(parseLocation('Kansas City Missouri, USA')).toMatchObject({ locality: 'Kansas City', region: 'MO', country: 'US' })
+		// A code there is written in capitals: "or" is a word.
+		expect(parseLocation('Remote or Hybrid')).toMatchObject({ region: null })
+		expect(parseLocation('Portland or Seattle')).toMatchObject({ region: null })
 	})
 
 	test('reads any text without throwing: the naughty strings, any characters', () => {

@@ -217,4 +217,40 @@ describe('employment type in SQL', () => {
 				expect([location, schedule, row!.remote]).toEqual([location, schedule, parseLocation(location).remote && schedule !== 'Hybrid'])
 			}
 	})
+
+	test('a state in the location filter finds the jobs the pay check and the feeds place in that state', async () => {
+		const deps = await testDeps()
+		const locations = [
+			'Seattle WA',
+			'Seattle, WA',
+			'Denver CO 80202',
+			'Denver, Colorado',
+			'Washington, DC',
+			'Washington DC',
+			'Charleston West Virginia',
+			'Richmond, Virginia',
+			'Remote OR Hybrid',
+			'Kansas City Missouri 64105',
+			'New York, NY, USA',
+			'Denver, CO (remote)',
+			'Seattle wa',
+			'WASHINGTON',
+		]
+		for (const state of ['WA', 'Washington', 'CO', 'Colorado', 'DC', 'VA', 'WV', 'OR', 'MO', 'NY']) {
+			const { filterConditions } = await import('./search.ts')
+			const [condition] = filterConditions({ q: '', location: state, remote: false, type: '' })
+			const region = parseLocation(state).region
+			for (const location of locations) {
+				const [row] = await deps.database.rows<{ found: boolean }>(
+					sql`select coalesce((${condition}), false) as found from (select ${location}::text as location) j`,
+				)
+				expect([state, location, row!.found]).toEqual([state, location, parseLocation(location).region === region])
+			}
+		}
+		// Through the page: the jobs in Washington state, wherever the state is written.
+		const ws = await newWorkspace()
+		const inWa = await Promise.all(['Seattle WA', 'Spokane, Washington 99201'].map((location) => addJob(ws, { title: 'Analyst', location })))
+		await addJob(ws, { title: 'Analyst', location: 'Washington, DC' })
+		expect((await search(ws, '?location=WA')).slugs.sort()).toEqual(inWa.map((j) => j.slug).sort())
+	})
 })

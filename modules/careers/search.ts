@@ -10,7 +10,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { FieldError } from '../../core/errors.ts'
 import { escapeLike } from '../../core/text-search.ts'
 import type { Db } from '../../db/client.ts'
-import { findOpenJobs, parseLocation, US_STATES, type PublicJob } from '../jobs/index.ts'
+import { findOpenJobs, parseLocation, statePatterns, type PublicJob } from '../jobs/index.ts'
 import { EMPLOYMENT_TYPE_LABELS, type EmploymentType, employmentTypeSql, fullyRemoteSql } from './job-facts.ts'
 
 /**
@@ -91,7 +91,11 @@ function locationCondition(text: string): SQL {
 	const place = parseLocation(text)
 	const parts: SQL[] = []
 	if (place.locality) parts.push(sql`j.location ilike ${`%${escapeLike(place.locality)}%`}`)
-	if (place.region) parts.push(sql`(j.location ~ ${`\\y${place.region}\\y`} or j.location ilike ${`%${escapeLike(US_STATES[place.region] ?? place.region)}%`})`)
+	if (place.region) {
+		// Read as parseLocation reads the job's location (so the pay check and the feeds agree on its state).
+		const state = statePatterns(place.region)
+		parts.push(sql`(j.location ~ ${state.code} or j.location ~* ${state.name})`)
+	}
 	if (!parts.length) parts.push(sql`j.location ilike ${`%${escapeLike(text)}%`}`)
 	return sql.join(parts, sql` and `)
 }

@@ -1,6 +1,8 @@
 /**
  * A job's free-text location read as a postal address: "Charlotte, NC" → Charlotte / NC / US,
- * "Austin, Texas 78701" → Austin / TX / US with its postal code. Only US states and DC are known;
+ * "Austin, Texas 78701" → Austin / TX / US with its postal code, "Seattle WA" or "Denver CO 80202"
+ * (the state at the end after a space) alike. The pay-transparency check, the feeds and JSON-LD
+ * read places with `parseLocation`, and the careers search with `statePatterns`: one reading. Only US states and DC are known;
  * anything else keeps its first part as the locality and no region or country.
  */
 
@@ -86,6 +88,47 @@ function stateCode(part: string): string | null {
 	return BY_NAME.get(part.toLowerCase()) ?? null
 }
 
+/**
+ * A state at the end of a part after a space ("Seattle WA", "Kansas City Missouri", "Charleston West
+ * Virginia"), and the words before it. The longest name wins (West Virginia, not Virginia); a code
+ * there must be written in capitals, so "Remote or Hybrid" or "Portland me" name no state.
+ */
+function trailingState(part: string): { code: string; before: string } | null {
+	const words = part.split(/\s+/)
+	for (let k = Math.min(3, words.length - 1); k >= 1; k--) {
+		const suffix = words.slice(-k).join(' ')
+		const code = k === 1 && /^[A-Z]{2}$/.test(suffix) && US_STATES[suffix] ? suffix : (BY_NAME.get(suffix.toLowerCase()) ?? null)
+		if (code)
+			return {
+				code,
+				before: words
+					.slice(0, -k)
+					.join(' ')
+					.replace(/[-–\s]+$/, ''),
+			}
+	}
+	return null
+}
+
+/** How a place's part ends after its state: an optional ZIP code, then the end of the part (a separator, a parenthesis, the end). */
+const PART_END = '(\\s+\\d{5}(-\\d{4})?)?[\\s–-]*([,;|()]|$)'
+
+/**
+ * Patterns (read alike by JavaScript and PostgreSQL) for text that names the state `code` the way
+ * `parseLocation` reads it: its code (in capitals) or its name (any case, the caller matches
+ * case-insensitively) ending a part, optionally followed by a ZIP code. The careers search filters
+ * with them, so a job found "in WA" is one the pay-transparency check and the feeds place in WA.
+ */
+export function statePatterns(code: string): { code: string; name: string } {
+	const stateName = US_STATES[code]!
+	// Virginia is not the end of "West Virginia", nor Washington the state in "Washington, DC" (DC ends the text, and the last state read wins).
+	const longer = Object.values(US_STATES).filter((other) => other.endsWith(` ${stateName}`))
+	const notInside = longer.length ? `(?<!(${longer.map((other) => other.slice(0, -stateName.length - 1)).join('|')})\\s)` : ''
+	const notCity = code === 'WA' ? '(?![\\s,]+DC([^A-Za-z]|$))' : ''
+	const name = `${notInside}${stateName.replace(/ /g, '\\s+')}${notCity}`
+	return { code: `(^|[\\s,;|(])${code}${PART_END}`, name: `(^|[\\s,;|(])${name}${PART_END}` }
+}
+
 export function parseLocation(text: string | null | undefined): ParsedLocation {
 	const out: ParsedLocation = { locality: null, region: null, country: null, postalCode: null, remote: false }
 	if (!text?.trim()) return out
@@ -105,12 +148,16 @@ export function parseLocation(text: string | null | undefined): ParsedLocation {
 		// `s`: a part may hold a line break (any text reaches here); without it the pattern matched nothing.
 		const m = /^(.*?)\s*(\d{5}(?:-\d{4})?)?$/s.exec(parts[i]!)
 		if (!m) continue
-		const code = stateCode(m[1]!.trim())
-		if (!code) continue
-		out.region = code
+		const rest = m[1]!.trim()
+		// The whole part ("CO", "Texas 78701"), else its last words after a space ("Denver CO 80202").
+		const whole = stateCode(rest)
+		const state = whole ? { code: whole, before: '' } : trailingState(rest)
+		if (!state) continue
+		out.region = state.code
 		out.country = 'US'
 		if (m[2]) out.postalCode = m[2]
-		if (i > 0) out.locality = parts[i - 1]!
+		if (state.before) out.locality = state.before
+		else if (i > 0) out.locality = parts[i - 1]!
 	}
 	if (!out.region && parts.length && !out.locality) out.locality = parts[0]!
 	return out

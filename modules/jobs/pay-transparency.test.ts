@@ -28,6 +28,14 @@ describe('pay transparency', () => {
 		// A change that moves the job into a listed state warns; one that closes it does not.
 		const moved = await call('PATCH', '/api/v1/jobs/TX', { key, body: { location: 'Seattle, Washington' } })
 		expect(payWarnings(moved)).toEqual([expect.stringContaining('Washington (WA)')])
+		// The state written after a space, with or without a ZIP code, is read the same.
+		for (const [location, state] of [
+			['Seattle WA', 'Washington (WA)'],
+			['Denver CO 80202', 'Colorado (CO)'],
+		]) {
+			const spaced = await call('POST', '/api/v1/jobs', { key, body: { vendorJobId: location, title: 'Analyst', location } })
+			expect(payWarnings(spaced)).toEqual([expect.stringContaining(state!)])
+		}
 		const closed = await call('PATCH', '/api/v1/jobs/TX', { key, body: { status: 'closed' } })
 		expect(payWarnings(closed)).toEqual([])
 		const remote = await call('POST', '/api/v1/jobs', { key, body: { vendorJobId: 'R', title: 'SRE', location: 'Anywhere in the US', schedule: 'Remote' } })
