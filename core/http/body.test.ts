@@ -74,7 +74,14 @@ describe('every door that reads a body answers in its own format', () => {
 		const { token } = await newPersonWithToken(ws, 'recruiter')
 		const res = await call('POST', '/api/mcp', { key: token, raw: latin1Body, headers: { ...MCP_HEADERS, 'content-type': 'application/json' } })
 		expect(res.status).toBe(400)
-		expect(res.json).toMatchObject({ jsonrpc: '2.0', error: { message: 'The request body is not valid UTF-8' }, id: null })
+		expect(res.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32700, message: 'The request body is not valid UTF-8' }, id: null })
+		const latin1 = await call('POST', '/api/mcp', {
+			key: token,
+			raw: '{}',
+			headers: { ...MCP_HEADERS, 'content-type': 'application/json; charset=iso-8859-1' },
+		})
+		expect(latin1.status).toBe(415)
+		expect(latin1.json.error.code).toBe(-32000)
 	})
 
 	test('SCIM: a SCIM error body', async () => {

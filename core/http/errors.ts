@@ -134,7 +134,9 @@ function scimErrorResponse(error: AppError, headers: Record<string, string>): Re
 }
 
 /** JSON-RPC error codes of the MCP door's HTTP errors (implementation-defined server errors, -32000…-32099). */
-const JSON_RPC_CODES: Record<number, number> = { 401: -32001, 403: -32003, 405: -32000, 413: -32004, 429: -32029, 503: -32053 }
+// A body that cannot be read as text (not UTF-8) is a parse error, as malformed JSON is (-32700); a body of
+// another media type is the SDK's own -32000. Only an unexpected failure is an internal error.
+const JSON_RPC_CODES: Record<number, number> = { 400: -32700, 401: -32001, 403: -32003, 405: -32000, 413: -32004, 415: -32000, 429: -32029, 503: -32053 }
 const jsonRpcCodeOf = (status: number) => JSON_RPC_CODES[status] ?? -32603
 
 function titleOf(error: AppError): string {
