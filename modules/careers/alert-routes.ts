@@ -12,7 +12,7 @@ import { clientAddress } from '../../core/http/client-address.ts'
 import type { AuthPlugin } from '../../core/http/auth.ts'
 import { anonymousCsrf } from '../../core/http/csrf.ts'
 import { html, page } from '../../core/html.ts'
-import { confirmAlert, pendingAlert, requestAlert } from './alerts.ts'
+import { ALERT_CONFIRM_HOURS, confirmAlert, pendingAlert, requestAlert } from './alerts.ts'
 import { workspaceOr404 } from './lookup.ts'
 import { jobListPage } from './pages.ts'
 import { criteriaQuery, criteriaWords, readCriteria, searchCareers } from './search.ts'
@@ -22,7 +22,11 @@ export const ALERTS_PER_MINUTE = 5
 
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
 
-const invalidLink = () => new AppError('NOT_FOUND', 'This confirmation link is not valid: it was used already, or a newer one was sent.')
+const invalidLink = () =>
+	new AppError(
+		'NOT_FOUND',
+		`This confirmation link is not valid: it was used already, a newer one was sent, or it is more than ${ALERT_CONFIRM_HOURS} hours old. Ask for the alert again.`,
+	)
 
 export function alertRoutes(deps: AppDeps, auth: AuthPlugin) {
 	return new Elysia({ name: 'careers.alerts' })

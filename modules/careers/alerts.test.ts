@@ -23,7 +23,7 @@ import { deliverDue, outboxSince, PRIVATE_MARKER, textToSend, unsubscribeUrl } f
 import { outbox, outboxUnsubscribes } from '../outbox/table.ts'
 import { eraseCandidate, exportCandidate } from '../privacy/index.ts'
 import { ALERTS_PER_MINUTE } from './alert-routes.ts'
-import { alertAddresses, confirmAlert, DAY_MS, requestAlert } from './alerts.ts'
+import { ALERT_CONFIRM_HOURS, alertAddresses, confirmAlert, DAY_MS, forgetUnconfirmedAlerts, requestAlert } from './alerts.ts'
 import { NO_CRITERIA } from './search.ts'
 import { jobAlerts } from './table.ts'
 
@@ -216,6 +216,26 @@ describe('unsubscribing', () => {
 		const token = /\/alerts\/confirm\/([A-Za-z0-9]+)/.exec(await textToSend(deps.secret, mail!))![1]!
 		return (await confirmAlert(deps, ws.id, token))!
 	}
+
+	test(`a confirmation link works for ${ALERT_CONFIRM_HOURS} hours; then it says so, and the sweep deletes the pending alert (a typed address is not kept)`, async () => {
+		const { app, deps } = await mailer()
+		const ws = await newWorkspace()
+		const email = `${unique('late')}@example.test`
+		await requestAlert(deps, ws, email, NO_CRITERIA)
+		await deliver(ws)
+		const token = /\/alerts\/confirm\/([A-Za-z0-9]+)/.exec(smtp.to(email)[0]!.parsed.text ?? '')![1]!
+		const browser = new PortalClient(app)
+		clock.advance(ALERT_CONFIRM_HOURS * 3_600_000 - 60_000)
+		expect(await forgetUnconfirmedAlerts(deps, { workspaceId: ws.id })).toBe(0)
+		expect((await browser.get(`/careers/${ws.slug}/alerts/confirm/${token}`)).status).toBe(200)
+		clock.advance(2 * 60_000)
+		const late = await browser.get(`/careers/${ws.slug}/alerts/confirm/${token}`)
+		expect(late.status).toBe(404)
+		expect(late.text).toContain(`more than ${ALERT_CONFIRM_HOURS} hours old`)
+		expect(await confirmAlert(deps, ws.id, token)).toBeNull()
+		expect(await forgetUnconfirmedAlerts(deps, { workspaceId: ws.id })).toBe(1)
+		expect(await alertsOf(ws)).toHaveLength(0)
+	})
 
 	test('one alert’s one-click unsubscribe stops every alert of that address in the workspace, as the page says; others stay', async () => {
 		const { app, deps } = await mailer()

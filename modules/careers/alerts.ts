@@ -5,7 +5,9 @@
  *   only as a SHA-256 hash; in the outbox it is a recipient-only value, never plain text). Nothing
  *   else is sent before the link is opened and confirmed. Asking again for the same search sends a
  *   new link (the old one stops working); an alert already confirmed is left as it is, and the answer
- *   is the same either way, so the form does not tell who subscribed.
+ *   is the same either way, so the form does not tell who subscribed. A link works for
+ *   `ALERT_CONFIRM_HOURS`; a pending alert not confirmed by then is deleted by the sweep, so an
+ *   address someone typed is not kept (`forgetUnconfirmedAlerts`).
  * - A digest holds the open jobs matching the alert's search published since its last digest (or its
  *   confirmation), best first, at most `DIGEST_JOBS`; nothing is sent when there is none. At most one
  *   digest a day per alert: the alert is claimed (`for update skip locked`, and `last_sent_at` a day
@@ -16,7 +18,7 @@
  *   of that address in the workspace (`forgetUnsubscribed`, called by the outbox), not only the one
  *   whose mail was clicked: the page promises no more job alerts from the firm.
  */
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, gt, lte, sql } from 'drizzle-orm'
 import { hashSecret, newId, randomToken } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { emailProblem, normalEmail } from '../../core/email.ts'
@@ -47,6 +49,9 @@ const criteriaOf = (a: JobAlert): JobCriteria => ({ q: a.q, location: a.location
 const searchUrl = (deps: AppDeps, ws: { slug: string }, c: JobCriteria) => `${deps.config.baseUrl}/careers/${ws.slug}${criteriaQuery(c)}`
 const described = (c: JobCriteria) => criteriaWords(c).join(', ') || 'all jobs'
 
+/** Hours a confirmation link works (as a privacy request's). */
+export const ALERT_CONFIRM_HOURS = 24
+
 /** Asks for an alert: a pending one and its confirmation e-mail (see the rules above); returns the address as kept. */
 export async function requestAlert(deps: AppDeps, ws: Workspace, emailTyped: string, criteria: JobCriteria): Promise<string> {
 	const email = normalEmail(emailTyped)
@@ -69,12 +74,14 @@ export async function requestAlert(deps: AppDeps, ws: Workspace, emailTyped: str
 		const [existing] = await tx.select({ id: jobAlerts.id, status: jobAlerts.status }).from(jobAlerts).where(same).limit(1)
 		if (existing?.status === 'active') return
 		const id = existing?.id ?? newId('alert')
+		const confirmExpiresAt = new Date(deps.now().getTime() + ALERT_CONFIRM_HOURS * 3_600_000)
 		if (existing)
 			await tx
 				.update(jobAlerts)
-				.set({ confirmHash: hashSecret(token) })
+				.set({ confirmHash: hashSecret(token), confirmExpiresAt })
 				.where(eq(jobAlerts.id, id))
-		else await tx.insert(jobAlerts).values({ id, workspaceId: ws.id, email, ...criteria, confirmHash: hashSecret(token), createdAt: deps.now() })
+		else
+			await tx.insert(jobAlerts).values({ id, workspaceId: ws.id, email, ...criteria, confirmHash: hashSecret(token), confirmExpiresAt, createdAt: deps.now() })
 		const link = `${deps.config.baseUrl}/careers/${ws.slug}/alerts/confirm/${token}`
 		await enqueueMail(
 			tx,
@@ -99,8 +106,26 @@ export async function pendingAlert(deps: AppDeps, workspaceId: string, token: st
 	const [row] = await deps.db
 		.select()
 		.from(jobAlerts)
-		.where(and(eq(jobAlerts.workspaceId, workspaceId), eq(jobAlerts.confirmHash, hashSecret(token)), eq(jobAlerts.status, 'pending')))
+		.where(
+			and(
+				eq(jobAlerts.workspaceId, workspaceId),
+				eq(jobAlerts.confirmHash, hashSecret(token)),
+				eq(jobAlerts.status, 'pending'),
+				gt(jobAlerts.confirmExpiresAt, deps.now()),
+			),
+		)
 	return row ?? null
+}
+
+/** Deletes the pending alerts (of one workspace, or all) whose link has stopped working (the sweep): the address was never confirmed. */
+export async function forgetUnconfirmedAlerts(deps: AppDeps, o: { workspaceId?: string } = {}): Promise<number> {
+	const gone = await deps.db
+		.delete(jobAlerts)
+		.where(
+			and(eq(jobAlerts.status, 'pending'), lte(jobAlerts.confirmExpiresAt, deps.now()), o.workspaceId ? eq(jobAlerts.workspaceId, o.workspaceId) : undefined),
+		)
+		.returning({ id: jobAlerts.id })
+	return gone.length
 }
 
 /** Confirms the alert: from now on, new matching jobs are sent. Null when the token is not (or no longer) valid. */

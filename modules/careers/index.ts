@@ -3,7 +3,7 @@ import { candidateData } from '../candidates/index.ts'
 import { unsubscribedPort } from '../outbox/index.ts'
 import { addressData } from '../privacy/index.ts'
 import { rewriteStoredAddresses } from '../../core/stored-addresses.ts'
-import { alertAddresses, forgetUnsubscribed, sendDigests } from './alerts.ts'
+import { alertAddresses, forgetUnconfirmedAlerts, forgetUnsubscribed, sendDigests } from './alerts.ts'
 import { jobAlertsByAddress, jobAlertsData } from './alerts-data.ts'
 import { careersCommands } from './commands.ts'
 import { careersRoutes } from './routes.ts'
@@ -38,8 +38,11 @@ export default defineModule({
 				(run) => run.sent && deps.log.info('job-alert digests queued', { ...run }),
 				(error) => deps.log.warn('job-alert digest sweep failed', { error }),
 			)
-		const first = setTimeout(sweep, 120_000)
-		const timer = setInterval(sweep, SWEEP_MS)
+		// Pending alerts whose link stopped working are deleted: an address someone typed and never confirmed is not kept.
+		const forget = () => forgetUnconfirmedAlerts(deps).catch((error) => deps.log.warn('unconfirmed job alerts could not be deleted', { error }))
+		const sweepAll = () => Promise.all([sweep(), forget()])
+		const first = setTimeout(sweepAll, 120_000)
+		const timer = setInterval(sweepAll, SWEEP_MS)
 		return () => {
 			clearTimeout(first)
 			clearInterval(timer)

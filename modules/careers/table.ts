@@ -28,6 +28,8 @@ export const jobAlerts = pgTable(
 		status: text('status').notNull().default('pending'),
 		/** SHA-256 of the confirmation link's token (never the token): null once confirmed. */
 		confirmHash: text('confirm_hash'),
+		/** When the confirmation link stops working; a pending alert past it is deleted by the sweep. */
+		confirmExpiresAt: at('confirm_expires_at'),
 		createdAt: at('created_at').notNull().defaultNow(),
 		confirmedAt: at('confirmed_at'),
 		digestedThrough: at('digested_through'),
