@@ -163,6 +163,10 @@ describe('bad input', () => {
 		expect(twice.slugs).toHaveLength(1)
 		expect((await search(ws, `?q=${encodeURIComponent("'); drop table jobs; -- %_\\")}`)).status).toBe(200)
 		expect((await search(ws, `?location=${encodeURIComponent('%_\\')}`)).status).toBe(200)
+		// A NUL or another control character pasted in is no keyword: dropped, the search runs (the database refuses a NUL).
+		const nul = await search(ws, '?q=java%00&location=%01')
+		expect([nul.status, nul.slugs.length]).toEqual([200, 1])
+		expect(nul.text).toContain('value="java" maxlength="200"')
 	})
 })
 

@@ -12,6 +12,7 @@ import { escapeLike } from '../../core/text-search.ts'
 import type { Db } from '../../db/client.ts'
 import { findOpenJobs, parseLocation, statePatterns, type PublicJob } from '../jobs/index.ts'
 import { EMPLOYMENT_TYPE_LABELS, type EmploymentType, employmentTypeSql, fullyRemoteSql } from './job-facts.ts'
+import { cleanText } from '../../core/untrusted.ts'
 
 /**
  * The employment types a candidate may pick: the `type` parameter's values (its contract: Full-time,
@@ -44,8 +45,9 @@ const one = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) && typ
 /** The criteria and page of a query string (or a form), with what is wrong in it. */
 export function readCriteria(input: Record<string, unknown>): { criteria: JobCriteria; page: number; errors: FieldError[] } {
 	const errors: FieldError[] = []
-	const q = one(input.q).replace(/\s+/g, ' ').trim()
-	const location = one(input.location).replace(/\s+/g, ' ').trim()
+	// What was typed, without control or invisible characters (a NUL pasted in is no keyword, and the database refuses it).
+	const q = cleanText(one(input.q)).replace(/\s+/g, ' ').trim()
+	const location = cleanText(one(input.location)).replace(/\s+/g, ' ').trim()
 	const remoteText = one(input.remote)
 	const typeText = one(input.type).trim()
 	const pageText = one(input.page).trim()
