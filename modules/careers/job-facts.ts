@@ -139,26 +139,59 @@ function addressParts(text: string): string[] {
 		.filter(Boolean)
 }
 
+/** Words that join a country to what comes before it ("Anywhere in Canada", "based in Germany"): no place of their own. */
+const JOINING_WORDS = /^(?:in|within|from|across|throughout|based in|located in|only)?$/i
+
+/** A country closing a part ("in Canada", "United States"), and the words before it. */
+function countryAtEnd(part: string): { code: string; before: string } | null {
+	const words = part.split(/\s+/)
+	for (let n = Math.min(4, words.length); n >= 1; n--) {
+		const code = countryCode(words.slice(-n).join(' '))
+		if (code) return { code, before: words.slice(0, -n).join(' ') }
+	}
+	return null
+}
+
 /**
- * The location parser knows US addresses only. Elsewhere, a country written last is read here:
- * "Toronto, ON, Canada" → Toronto / ON / CA, "Remote - Canada" → CA alone; the region is the part
- * before the country, as written. Without a country named, nothing is guessed from a city.
+ * The location parser knows US addresses only. Elsewhere, a country is read here, the last part that
+ * ends with one: "Toronto, ON, Canada" → Toronto / ON / CA, "Remote - Canada" and "Anywhere in Canada" →
+ * CA alone; the region is the part before the country, as written. What follows the country is a
+ * note, not a place ("United States (EST hours)"). Without a country named, nothing is guessed from a city.
  */
 function foreignAddress(text: string | null): Pick<ParsedLocation, 'locality' | 'region' | 'country' | 'postalCode'> | null {
 	const parts = addressParts(text ?? '')
-	const country = countryCode(parts.at(-1) ?? '')
-	if (!country) return null
-	const rest = parts.slice(0, -1)
-	return { locality: rest.length > 1 ? rest.at(-2)! : (rest[0] ?? null), region: rest.length > 1 ? rest.at(-1)! : null, country, postalCode: null }
+	for (let i = parts.length - 1; i >= 0; i--) {
+		const found = countryAtEnd(parts[i]!)
+		if (!found) continue
+		const rest = [...parts.slice(0, i), ...(JOINING_WORDS.test(found.before) ? [] : [found.before])]
+		return {
+			locality: rest.length > 1 ? rest.at(-2)! : (rest[0] ?? null),
+			region: rest.length > 1 ? rest.at(-1)! : null,
+			country: found.code,
+			postalCode: null,
+		}
+	}
+	return null
 }
 
-export type JobPlace = ParsedLocation & { fullyRemote: boolean; hybrid: boolean }
+/** An area of several countries ("Remote (EU)", "EMEA"): no locality, and no single country for its applicants. */
+const AREAS =
+	/^(?:the )?(?:eu|european union|europe|emea|apac|latam|americas|north america|latin america|south america|asia|asia pacific|africa|middle east|worldwide|global|international)$/i
+
+export type JobPlace = ParsedLocation & {
+	fullyRemote: boolean
+	hybrid: boolean
+	/** The location names an area of several countries (`AREAS`), so where applicants must live is no one country. */
+	area: boolean
+}
 
 /** Where the job is: its parsed address, and whether it is remote (by schedule or by its text). */
 export function jobPlace(job: Pick<JobRow, 'location' | 'schedule'>): JobPlace {
 	const parsed = parseLocation(job.location)
-	const place = parsed.country ? parsed : { ...parsed, ...foreignAddress(job.location) }
-	return { ...place, fullyRemote: job.schedule === 'Remote' || (place.remote && job.schedule !== 'Hybrid'), hybrid: job.schedule === 'Hybrid' }
+	const found = parsed.country ? parsed : { ...parsed, ...foreignAddress(job.location) }
+	const area = !found.country && !found.region && Boolean(found.locality && AREAS.test(found.locality))
+	const place = area ? { ...found, locality: null } : found
+	return { ...place, area, fullyRemote: job.schedule === 'Remote' || (place.remote && job.schedule !== 'Hybrid'), hybrid: job.schedule === 'Hybrid' }
 }
 
 /** The pay as shown ("$90,000 - $120,000 per year") and as data (amounts and unit). */

@@ -159,6 +159,15 @@ describe('where the job is, from its location text', () => {
 			],
 			// Remote, and a city with no country: its place is known, where applicants may live is not.
 			['Remote - Toronto', 'Remote', { jobLocation: { address: { '@type': 'PostalAddress', addressLocality: 'Toronto' } } }],
+			// A country named inside the words, or before a note, is the country; the words are no city.
+			['Anywhere in Canada', 'Remote', { jobLocationType: 'TELECOMMUTE', applicantLocationRequirements: { '@type': 'Country', name: 'Canada' } }],
+			[
+				'Remote, United States (EST hours)',
+				'Remote',
+				{ jobLocationType: 'TELECOMMUTE', applicantLocationRequirements: { '@type': 'Country', name: 'United States' } },
+			],
+			// An area of several countries is no place, and no one country for the applicants: no posting rather than a wrong one.
+			['Remote (EU)', 'Remote', null],
 			// Remote with no place named: open in the United States, the firm's market.
 			['Remote', 'Remote', { jobLocationType: 'TELECOMMUTE', applicantLocationRequirements: { '@type': 'Country', name: 'United States' } }],
 			// Nothing says where the job is: no posting rather than an invalid one.

@@ -125,9 +125,9 @@ function postalAddress(place: JobPlace): Record<string, string> | null {
  * The country a remote job's applicants must be in (Google requires one for TELECOMMUTE): the one the
  * location names; for a location that names no place at all ("Remote"), the United States, the market
  * of the US staffing firms Benchline serves (their pay is in dollars, under US pay-transparency rules).
- * A place that names no country ("Remote - Toronto") is not guessed at.
+ * A place that names no country ("Remote - Toronto") is not guessed at, nor an area of several ("EU").
  */
-const applicantsCountry = (place: JobPlace): string | null => place.country ?? (!place.locality && !place.region ? 'US' : null)
+const applicantsCountry = (place: JobPlace): string | null => place.country ?? (!place.locality && !place.region && !place.area ? 'US' : null)
 
 /**
  * Where the job is, in Google's terms. A remote job is TELECOMMUTE with the country its applicants
