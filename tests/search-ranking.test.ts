@@ -222,6 +222,35 @@ test('accents and width are folded on both sides: what is stored with accents is
 	}
 })
 
+test('conversations too: a correspondent or subject stored with accents is found without them, and the other way round', async () => {
+	const deps = await testDeps()
+	const thread = async (key: string, name: string, subject: string) => {
+		id[key] = newId('thr')
+		await deps.db.insert(inboxThreads).values({
+			id: id[key]!,
+			workspaceId: ws.id,
+			counterpartKey: `outside:${key}@example.test`,
+			counterpartType: 'outside',
+			counterpartName: name,
+			counterpartAddress: `${key}@example.test`,
+			subject,
+			lastMessageAt: hour(2),
+		})
+	}
+	await thread('jurgenThread', 'Jürgen Østergaard', 'Rates for Q3')
+	await thread('zoeThread', 'Zoe Hallström', 'Café meeting notes')
+	for (const [typed, key] of [
+		['Jurgen', 'jurgenThread'],
+		['Jürgen Østergaard', 'jurgenThread'],
+		['Hallstrom', 'zoeThread'],
+		['cafe meeting', 'zoeThread'],
+		['Ｃａｆé', 'zoeThread'],
+	] as const) {
+		const { results } = await search(typed)
+		expect([typed, results.filter((r) => r.type === 'inbox_thread').map(keyOf)[0]]).toEqual([typed, key])
+	}
+})
+
 test('the count search reports is what the list tool it names returns for the same words, full-width and accented words too', async () => {
 	// Jobs that ask for Elixir without it in their title, and a job titled with it.
 	await addJob('elixirTitle', 'Elixir Platform Lead', ['Erlang'], 'Open', hour(2))

@@ -15,7 +15,7 @@ import {
 	rankWhenMatched,
 	relevance,
 	sameText,
-	similarityText,
+	foldedSimilarityText,
 	withFoundMatches,
 	wordsTsQuery,
 } from '../../core/text-search.ts'
@@ -55,7 +55,8 @@ export const inboxSearchProvider: SearchProvider = {
 		if (!canRead(deps, actor)) return null
 		const tsq = prefixTsQuery(q)
 		const whole = wordsTsQuery(q)
-		const text = similarityText(q)
+		// Names and subjects are compared folded (accents, width), as the vectors are (`bl_fold`).
+		const text = foldedSimilarityText(q)
 		const ws = actor.workspaceId
 		// An address is compared in its normal form (core/email.ts), as conversations store it.
 		const address = normalEmail(q)
@@ -71,13 +72,13 @@ export const inboxSearchProvider: SearchProvider = {
 					matching(sql`select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and t.search_vector @@ to_tsquery('english', ${tsq})`),
 					matching(sql`select m.thread_id as id from ${inboxMessages} m where m.workspace_id = ${ws} and m.search @@ to_tsquery('english', ${tsq})`),
 				]
-			: [capped(sql`select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${text} <% lower(t.subject)`)]
-		const sameNameOrSubject = sql`(${sameText(sql`lower(t.counterpart_name)`, text)} or ${sameText(sql`lower(t.subject)`, text)})`
+			: [capped(sql`select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${text} <% lower(bl_fold(t.subject))`)]
+		const sameNameOrSubject = sql`(${sameText(sql`lower(bl_fold(t.counterpart_name))`, text)} or ${sameText(sql`lower(bl_fold(t.subject))`, text)})`
 		const ways = [
 			...words,
 			// A name or subject that is exactly what was typed, however many others share its words.
 			capped(sql`select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${sameNameOrSubject}`),
-			capped(sql`select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${text} <% lower(t.counterpart_name)`),
+			capped(sql`select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and ${text} <% lower(bl_fold(t.counterpart_name))`),
 			capped(sql`select t.id from ${inboxThreads} t where t.workspace_id = ${ws} and lower(t.counterpart_address) = ${address}`),
 		]
 		// The name and subject weigh like a person's name and headline; messages like the rest of a profile.
@@ -89,11 +90,11 @@ export const inboxSearchProvider: SearchProvider = {
 		const score = relevance({
 			exact: whole ? sql`r.exact` : null,
 			prefix: tsq ? sql`r.prefix` : null,
-			similar: sql`greatest(word_similarity(${text}, lower(t.counterpart_name)), word_similarity(${text}, lower(t.subject)))`,
+			similar: sql`greatest(word_similarity(${text}, lower(bl_fold(t.counterpart_name))), word_similarity(${text}, lower(bl_fold(t.subject))))`,
 			// A subject typed exactly is this conversation; a name or address typed exactly is the
 			// person it is with, whose own record (a candidate, a contact) comes first.
-			certain: sameText(sql`lower(t.subject)`, text),
-			about: sql`(lower(t.counterpart_address) = ${address} or ${sameText(sql`lower(t.counterpart_name)`, text)})`,
+			certain: sameText(sql`lower(bl_fold(t.subject))`, text),
+			about: sql`(lower(t.counterpart_address) = ${address} or ${sameText(sql`lower(bl_fold(t.counterpart_name))`, text)})`,
 		})
 		const rows = await deps.database.rows<{
 			id: string

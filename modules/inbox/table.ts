@@ -43,9 +43,12 @@ export const inboxThreads = pgTable(
 		/** Who wrote the snippet (a `TextAuthor`: colleague, candidate, vendor or outside). Null: as `lastMessageDirection` says. */
 		snippetBy: text('snippet_by'),
 		createdAt: at('created_at').notNull().defaultNow(),
-		/** The name and subject as `search` finds them: they weigh like a person's name and headline. */
+		/**
+		 * The name and subject as `search` finds them: they weigh like a person's name and headline.
+		 * Folded (`bl_fold`: accents and width), as what is asked is (core/text-search.ts).
+		 */
 		searchVector: tsvector('search_vector').generatedAlwaysAs(
-			sql`setweight(to_tsvector('english', counterpart_name), 'A') || setweight(to_tsvector('english', subject), 'B')`,
+			sql`setweight(to_tsvector('english', bl_fold(counterpart_name)), 'A') || setweight(to_tsvector('english', bl_fold(subject)), 'B')`,
 		),
 	},
 	(t) => [
@@ -110,7 +113,7 @@ export const inboxMessages = pgTable(
 		 * Written by the database, never in an insert.
 		 */
 		seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
-		search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('english', coalesce(subject, '') || ' ' || text)`),
+		search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('english', bl_fold(coalesce(subject, '') || ' ' || text))`),
 	},
 	(t) => [
 		index('inbox_messages_thread').on(t.threadId, t.at, t.seq),
