@@ -121,6 +121,11 @@ describe('applying again', () => {
 		})
 		expect(second).toMatchObject({ candidateId: first.candidateId, newCandidate: false })
 		expect(await profile()).toEqual(before)
+		// The address's owner is greeted by the name on file, not the one typed.
+		const [mail] = await deps.database.rows<{ text: string }>(
+			sql`select text from outbox where related_type = 'application' and related_id = ${second.applicationId}`,
+		)
+		expect(mail!.text).toStartWith('Hello Ann Weber,')
 		expect(await fileStore(deps.config).get(before.path!)).not.toBeNull()
 		const [sent] = await deps.database.rows<{ path: string; fileName: string; score: number; text: string }>(
 			sql`select resume_path as path, resume_file_name as "fileName", resume_score as score, resume_text as text from applications where id = ${second.applicationId}`,

@@ -204,7 +204,7 @@ async function writeApplication(tx: Db, deps: AppDeps, input: ApplyInput, applic
 	// An address already on file keeps what is on file (anyone can type it): only what is missing is
 	// filled in. The résumé goes on the candidate when they had none, else with the application.
 	const noResume = sql.raw('candidates.resume_path is null and candidates.resume_text is null')
-	const [candidate] = await deps.database.rows<{ id: string; inserted: boolean; resumeOnProfile: boolean }>(
+	const [candidate] = await deps.database.rows<{ id: string; name: string; inserted: boolean; resumeOnProfile: boolean }>(
 		sql`insert into candidates (id, workspace_id, name, email, phone, resume_file_name, resume_mime, resume_path, resume_text, source)
 				values (${newId('cand')}, ${ws.id}, ${applicant.name}, ${applicant.email}, ${applicant.phone}, ${applicant.fileName}, ${RESUME_MIME[applicant.type]}, ${app.resumeKey}, ${app.text}, 'careers')
 				on conflict (workspace_id, email) do update set phone = coalesce(nullif(candidates.phone, ''), excluded.phone),
@@ -212,7 +212,7 @@ async function writeApplication(tx: Db, deps: AppDeps, input: ApplyInput, applic
 					resume_mime = case when ${noResume} then excluded.resume_mime else candidates.resume_mime end,
 					resume_text = case when ${noResume} then excluded.resume_text else candidates.resume_text end,
 					resume_path = case when ${noResume} then excluded.resume_path else candidates.resume_path end, updated_at = now()
-				returning id, (xmax = 0) as inserted, resume_path = ${app.resumeKey} as "resumeOnProfile"`,
+				returning id, name, (xmax = 0) as inserted, resume_path = ${app.resumeKey} as "resumeOnProfile"`,
 		tx,
 	)
 	const own = candidate!.resumeOnProfile
@@ -233,6 +233,8 @@ async function writeApplication(tx: Db, deps: AppDeps, input: ApplyInput, applic
 	await input.alongside?.(tx, { workspaceId: ws.id, applicationId: app.id, candidateId: candidate!.id, jobId: input.job.id })
 	return {
 		candidateId: candidate!.id,
+		/** The name on file: the one typed, for a new candidate. */
+		name: candidate!.name,
 		newCandidate: Boolean(candidate!.inserted),
 		stage: first!.key,
 		/** A candidate on file who had no résumé got this one: their other applications are checked again. */
@@ -246,7 +248,7 @@ async function notifyApplication(
 	deps: AppDeps,
 	input: ApplyInput,
 	applicant: Applicant,
-	written: { applicationId: string; candidateId: string; newCandidate: boolean; stage: string },
+	written: { applicationId: string; candidateId: string; name: string; newCandidate: boolean; stage: string },
 ) {
 	const ws = input.workspace
 	const { applicationId, candidateId } = written
@@ -267,7 +269,8 @@ async function notifyApplication(
 			workspaceId: ws.id,
 			to: applicant.email,
 			subject: `We received your application: ${title}`,
-			text: `Hello ${applicant.name},\n\nThank you for applying for ${title} at ${firm}. We have your résumé and will be in touch if your profile matches what the client needs.\n\n${firm} recruiting team\n`,
+			// The address's owner is greeted by the name on file (the form's is anyone's to type).
+			text: `Hello ${written.name},\n\nThank you for applying for ${title} at ${firm}. We have your résumé and will be in touch if your profile matches what the client needs.\n\n${firm} recruiting team\n`,
 			related: { type: 'application', id: applicationId },
 			recipient: { type: 'candidate', id: candidateId },
 		},
