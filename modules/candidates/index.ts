@@ -40,6 +40,7 @@ export {
 	recentApplications,
 	requireCandidate,
 	resumeFileOf,
+	applicationOwnResume,
 	resumeHashes,
 	resumeTexts,
 	type ApplicationChoice,

@@ -72,6 +72,19 @@ export async function applicationResumeFilesOf(
 	return rows.map((r) => ({ ...r, fileName: r.fileName ?? 'resume', contentType: r.contentType ?? 'application/octet-stream' }))
 }
 
+/** The résumé an application came with, when it is not its candidate's own (`applications.resume_*`), or null. */
+export async function applicationOwnResume(
+	deps: AppDeps,
+	workspaceId: string,
+	applicationId: string,
+): Promise<{ resumePath: string; resumeFileName: string | null; resumeMime: string | null; resumeText: string | null } | null> {
+	const [row] = await deps.database.rows<{ resumePath: string; resumeFileName: string | null; resumeMime: string | null; resumeText: string | null }>(
+		sql`select resume_path as "resumePath", resume_file_name as "resumeFileName", resume_mime as "resumeMime", resume_text as "resumeText"
+		from applications where workspace_id = ${workspaceId} and id = ${applicationId} and resume_path is not null`,
+	)
+	return row ?? null
+}
+
 /** MD5 of each candidate's résumé text (as `resumeHash` computes it), to cache work done on résumés. */
 export async function resumeHashes(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, string>> {
 	if (!ids.length) return new Map()

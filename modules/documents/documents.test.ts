@@ -3,7 +3,7 @@
  * checks and submissions — with the e-mails delivered to a real SMTP server started by the test.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { runCommand } from '../../core/cli.ts'
 import { fileStore } from '../../core/files.ts'
@@ -473,6 +473,21 @@ describe('vendor submissions', () => {
 		await upload(deps, gc, ['dl', 'workAuth'])
 		const ok = await checkVendorSubmission(deps, gc.recruiter, gc.applicationId)
 		expect(ok).toMatchObject({ required: ['dl', 'workAuth'], missing: [], ready: true, problems: [], resumeOnFile: true, alreadySubmitted: null })
+	})
+
+	test('an application that came with its own résumé (the candidate was on file with another) sends that one to the vendor', async () => {
+		const deps = await testDeps({ SMTP_URL: smtp.url })
+		const s = await setting()
+		await upload(deps, s, ['dl', 'visa', 'i94', 'workAuth'])
+		const key = `resumes/${s.ws.id}/${unique('own')}.pdf`
+		await fileStore(deps.config).put(key, samplePdf('The resume sent with this application'), 'application/pdf')
+		await deps.database.rows(
+			sql`update applications set resume_path = ${key}, resume_file_name = 'own.pdf', resume_mime = 'application/pdf', resume_text = 'The resume sent with this application' where id = ${s.applicationId}`,
+		)
+		const result = await submitToVendor(deps, s.recruiter, { applicationId: s.applicationId, documents: ['dl', 'visa', 'i94', 'workAuth'] })
+		await deliverDue(deps, { workspaceId: s.ws.id })
+		const [mail] = smtp.to(result.to.text)
+		expect(Buffer.from(mail!.parsed.attachments[0]!.content as unknown as ArrayBuffer).toString('latin1')).toContain('The resume sent with this application')
 	})
 
 	test('a submission mails the vendor the résumé, the chosen documents and the note, is recorded and logged, and cannot be made twice', async () => {

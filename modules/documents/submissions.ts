@@ -40,6 +40,7 @@ import { plainText } from './requests.ts'
 import { currentByKind, documentsOf } from './service.ts'
 import { loadApplication, loadCandidate, type ApplicationRef, type Candidate } from './subjects.ts'
 import type { VendorSubmissionStatus } from '../candidates/index.ts'
+import { applicationOwnResume } from '../candidates/index.ts'
 import { vendorSubmissions } from './table.ts'
 
 const labelled = (kinds: DocumentKind[]) => kinds.map((k) => `${k} (${DOCUMENT_LABELS[k]})`).join(', ')
@@ -57,7 +58,9 @@ interface Situation {
 
 async function situation(deps: AppDeps, actor: Actor, applicationId: string): Promise<Situation> {
 	const app = await loadApplication(deps, actor, applicationId)
-	const candidate = await loadCandidate(deps, actor, app.candidateId)
+	// The résumé sent is the one the application came with, when it came with its own (the candidate was on file with another).
+	const own = await applicationOwnResume(deps, actor.workspaceId, app.id)
+	const candidate = { ...(await loadCandidate(deps, actor, app.candidateId)), ...own }
 	// Messages a model reads are in our words only: names and titles are others' text (core/untrusted.ts).
 	if (!app.vendorId) throw new AppError('CONFLICT', 'The application’s job has no vendor: vendor submissions are for jobs a vendor published')
 	const vendor = await submissionTarget(deps, actor.workspaceId, app.vendorId)
