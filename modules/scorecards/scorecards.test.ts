@@ -84,6 +84,20 @@ describe('attributes', () => {
 			.set({ mustHave: ['Kotlin'] })
 			.where(eq(jobs.id, job))
 		expect(await attributesOf(deps, w.recruiter, job)).toMatchObject({ attributes: ['Kotlin'], custom: false })
+		// Must-haves alike but for case, or alike once cut to an attribute's length, are one attribute (ratings are kept by name).
+		const long = `Experience with ${'x'.repeat(90)}`
+		await deps.db
+			.update(jobs)
+			.set({ mustHave: ['Kotlin', 'KOTLIN', `${long} alpha`, `${long} beta`, 'Go'] })
+			.where(eq(jobs.id, job))
+		const alike = (await attributesOf(deps, w.recruiter, job)).attributes
+		expect(alike).toHaveLength(3)
+		expect(alike[0]).toBe('Kotlin')
+		expect(alike[2]).toBe('Go')
+		await deps.db
+			.update(jobs)
+			.set({ mustHave: ['Kotlin'] })
+			.where(eq(jobs.id, job))
 		expect(await setAttributes(deps, w.recruiter, job, ['  Communication ', '', 'System design'])).toMatchObject({
 			attributes: ['Communication', 'System design'],
 			custom: true,

@@ -50,6 +50,23 @@ export interface JobAttributes {
 	by: TextAuthor
 }
 
+/**
+ * A job's must-haves as scorecard attributes: cut as typed ones are, and no two alike, as `setAttributes`
+ * requires of a typed list. Ratings are kept by the attribute's name in any case, so "Java" and "JAVA", or
+ * two long must-haves the same once cut, would be one rating shown twice: the first is kept.
+ */
+function mustHaveAttributes(mustHave: readonly string[]): string[] {
+	const seen = new Set<string>()
+	return mustHave
+		.map((m) => cleanLine(m, MAX_ATTRIBUTE))
+		.filter((line) => {
+			const key = line.toLowerCase()
+			if (!line || seen.has(key)) return false
+			seen.add(key)
+			return true
+		})
+}
+
 /** The attributes of a job the actor can reach (its own list, else its must-haves). */
 export async function attributesOf(deps: AppDeps, actor: Actor, jobId: string): Promise<JobAttributes> {
 	const reach = await reachableJobIds(deps, actor)
@@ -60,7 +77,7 @@ export async function attributesOf(deps: AppDeps, actor: Actor, jobId: string): 
 		.from(scorecardAttributes)
 		.where(and(eq(scorecardAttributes.jobId, jobId), eq(scorecardAttributes.workspaceId, actor.workspaceId)))
 	if (own) return { jobId, jobTitle: job.title, attributes: own.attributes, custom: true, by: 'colleague' }
-	return { jobId, jobTitle: job.title, attributes: job.mustHave.map((m) => cleanLine(m, MAX_ATTRIBUTE)).filter(Boolean), custom: false, by: jobAuthor(job) }
+	return { jobId, jobTitle: job.title, attributes: mustHaveAttributes(job.mustHave), custom: false, by: jobAuthor(job) }
 }
 
 /** Sets a job's attributes (one per entry; blank entries ignored); none at all goes back to the must-haves. */
