@@ -221,7 +221,9 @@ describe('the upload link', () => {
 		const tooBig = await v.upload('dl', { name: 'huge.pdf', bytes: big })
 		expect(tooBig.status).toBe(413)
 		expect(tooBig.text).toContain('larger than 10 MB')
-		expect((await v.upload('workAuth', { name: 'ead.pdf', bytes: pdf })).status).toBe(422)
+		const notAsked = await v.upload('workAuth', { name: 'ead.pdf', bytes: pdf })
+		expect(notAsked.status).toBe(422)
+		expect(notAsked.text).toContain('This link does not ask for that document')
 		expect((await v.upload('dl', { name: 'empty.pdf', bytes: new Uint8Array() })).status).toBe(422)
 
 		const docs = await listCandidateDocuments(deps, s.recruiter, s.candidateId)

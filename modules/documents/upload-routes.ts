@@ -11,6 +11,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { clientAddress } from '../../core/http/client-address.ts'
 import { anonymousCsrf } from '../../core/http/csrf.ts'
+import { formText } from '../../core/http/form.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { isDocumentKind } from '../vendors/index.ts'
 import { linkProblemPage, uploadPage } from './upload-pages.ts'
@@ -57,7 +58,7 @@ export function uploadRoutes(deps: AppDeps, { auth }: HttpKit) {
 			'/upload/:token',
 			async ({ params, body, cookie, redirect, request }) => {
 				const fields = body as Record<string, unknown>
-				const kind = String(fields.kind ?? '')
+				const kind = formText(fields, 'kind')
 				try {
 					const byAddress = await deps.limiter.hit(`upload:${clientAddress(deps.config, request)}`, UPLOADS_PER_MINUTE)
 					if (!byAddress.allowed) return await tooMany(deps, params.token, cookie, kind, byAddress.resetSeconds, 'from your network')
@@ -70,11 +71,8 @@ export function uploadRoutes(deps: AppDeps, { auth }: HttpKit) {
 					if (error instanceof UploadLinkError) return linkProblemPage(error.reason)
 					if (!(error instanceof AppError) || error.status >= 500) throw error
 					const link = await openUploadLink(deps, params.token)
-					const message = error.fields?.[0]
-						? error.fields[0].field === 'file' && error.code === 'VALIDATION'
-							? error.fields[0].message
-							: error.message
-						: error.message
+					// A refused field says what is wrong in its own words (the generic "fields are not valid" tells the candidate nothing).
+					const message = error.code === 'VALIDATION' && error.fields?.[0] ? error.fields[0].message : error.message
 					return uploadPage(link, {
 						token: params.token,
 						csrf: anonymousCsrf(deps, cookie),

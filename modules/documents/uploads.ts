@@ -240,7 +240,8 @@ export async function storeUpload(
 	limits: LinkLimits = LINK_LIMITS,
 ): Promise<{ kind: DocumentKind; fileName: string }> {
 	const link = await openUploadLink(deps, token)
-	if (!isDocumentKind(kind) || !link.items.includes(kind)) throw invalid([{ field: 'kind', message: 'is not one of the documents asked for' }])
+	if (!isDocumentKind(kind) || !link.items.includes(kind))
+		throw invalid([{ field: 'kind', message: 'This link does not ask for that document: choose one of the documents listed' }])
 	if (!file || file.bytes.byteLength === 0) throw invalid([{ field: 'file', message: `choose a file for the ${DOCUMENT_LABELS[kind]}` }])
 	if (file.bytes.byteLength > MAX_DOCUMENT_BYTES)
 		throw new AppError('PAYLOAD_TOO_LARGE', 'The file is larger than 10 MB. Scan or photograph it at a lower resolution and try again.', {
