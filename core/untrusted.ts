@@ -75,6 +75,8 @@ const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/
 export function typedLine(text: string, max: number, { optional = false } = {}): { line: string; problem: string | null } {
 	const line = cleanLine(text, Number.MAX_SAFE_INTEGER)
 	if (NOT_ONE_LINE.test(text)) return { line, problem: 'must be one line, without control characters' }
+	// Half of a character (a lone surrogate) would be stored as U+FFFD: refused, as the Job Publish API refuses it.
+	if (/\p{Cs}/u.test(text)) return { line, problem: 'holds a broken character (a lone surrogate)' }
 	if (isBlank(line)) return { line: '', problem: optional ? null : `must be 1 to ${max} characters` }
 	if ([...line].length > max) return { line, problem: optional ? `must be at most ${max} characters` : `must be 1 to ${max} characters` }
 	return { line, problem: null }

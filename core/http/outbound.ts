@@ -79,6 +79,8 @@ export function outboundUrlProblem(address: string, policy: Pick<OutboundPolicy,
 	// The URL parser drops tabs and line breaks and encodes spaces, so such an address would pass and
 	// then be stored and shown as typed: words on lines of their own in a page or an e-mail.
 	if (INVISIBLE.test(address)) return 'must not hold spaces, line breaks or other invisible characters'
+	// A lone surrogate would be stored as U+FFFD and the address called would not be the one typed.
+	if (BROKEN.test(address)) return 'holds a broken character (a lone surrogate)'
 	const url = URL.parse(address)
 	if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return 'must be a web address starting with https://'
 	if (url.protocol === 'http:' && !(policy.allowHttp ?? policy.allowPrivate)) return 'must start with https://'
@@ -88,6 +90,8 @@ export function outboundUrlProblem(address: string, policy: Pick<OutboundPolicy,
 
 /** Spaces, controls and format characters (bidirectional overrides, zero-width joiners): none belongs in a typed address. */
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Z}]/u
+/** Half of a character: text that cannot be stored as sent. */
+const BROKEN = /\p{Cs}/u
 
 /** Rejects when `signal` aborts: for waits that take no signal of their own (name look-ups). */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {

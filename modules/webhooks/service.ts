@@ -125,8 +125,10 @@ async function problems(deps: AppDeps, actor: Actor, input: NewEndpoint, network
 	const events = input.events ?? []
 	if (!Array.isArray(events) || !events.length) out.push({ field: 'events', message: 'choose at least one event type' })
 	else {
-		// Each wrong value once, and a few at most: a list of thousands made an answer of megabytes.
-		const unknown = [...new Set(events.filter((e) => typeof e !== 'string' || !allowed.includes(e)).map((e) => String(e).slice(0, 60)))]
+		// Each wrong value once, and a few at most: a list of thousands made an answer of megabytes. A value
+		// that is not text is said to be so, never turned into text (an object may refuse, or nest too deep).
+		if (events.some((e) => typeof e !== 'string')) out.push({ field: 'events', message: 'must list event types as text' })
+		const unknown = [...new Set(events.filter((e): e is string => typeof e === 'string' && !allowed.includes(e)).map((e) => e.slice(0, 60)))]
 		for (const e of unknown.slice(0, MAX_NAMED_PROBLEMS))
 			out.push({
 				field: 'events',

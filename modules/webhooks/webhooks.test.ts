@@ -649,6 +649,28 @@ describe('addresses', () => {
 			description: 'Our \u202eMRC\u202c\u200b',
 		})
 		expect(endpoint.description).toBe('Our MRC')
+		// Half a character (a lone surrogate) is refused in both, never stored as U+FFFD and then called or shown.
+		const broken = await addEndpoint(deps, operatorActor(ws), {
+			url: 'http://127.0.0.1:9/sur?q=\udfff',
+			events: ['job.published'],
+			description: 'a\ud800',
+		}).catch((e) => e)
+		expect(broken.fields).toEqual([
+			{ field: 'url', message: 'holds a broken character (a lone surrogate)' },
+			{ field: 'description', message: 'holds a broken character (a lone surrogate)' },
+		])
+	})
+
+	test('event types that are not text (an object, a nested list) are refused with 422 naming events, never a failed request', async () => {
+		const ws = await newWorkspace(deps)
+		const { apiKey } = await newVendor(ws, 'Hostile Vendor', deps)
+		let deep: unknown = 'job.published'
+		for (let i = 0; i < 7000; i++) deep = [deep]
+		for (const events of [[{ toString: 1 }], [deep], [42, 'job.published']]) {
+			const res = await call('POST', '/api/v1/webhooks', { key: apiKey, raw: JSON.stringify({ url: 'https://hooks.example.com/x', events }) })
+			expect(res.status).toBe(422)
+			expect(res.json.fields).toContainEqual({ field: 'events', message: 'must list event types as text' })
+		}
 	})
 
 	test('the address is checked again at each delivery: an endpoint that is private now gets nothing', async () => {
@@ -730,8 +752,9 @@ describe('REST API (vendor endpoints)', () => {
 			body: { url: r.url, events: [...Array(5_000).fill(0), ...Array.from({ length: 40 }, (_, i) => `x${i}`)] },
 		})
 		expect(many.status).toBe(422)
-		expect(many.json.fields).toHaveLength(6)
-		expect(many.json.fields[5]).toEqual({ field: 'events', message: 'and 36 more values that are not event types' })
+		expect(many.json.fields).toHaveLength(7)
+		expect(many.json.fields[0]).toEqual({ field: 'events', message: 'must list event types as text' })
+		expect(many.json.fields[6]).toEqual({ field: 'events', message: 'and 35 more values that are not event types' })
 		expect(many.text.length).toBeLessThan(8_000)
 		// Without the development switch: a private address is refused, naming url.
 		const refused = await call('POST', '/api/v1/webhooks', { key: a.apiKey, body: { url: 'https://[::ffff:10.0.0.1]/hook', events: ['job.closed'] } })
