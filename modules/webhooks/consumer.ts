@@ -40,13 +40,22 @@ export function receives(endpoint: Target, event: Pick<StoredEvent, 'workspaceId
 type JobFacts = Map<string, { title: string; vendorJobId: string | null }>
 
 /** The payload's data: the event's, plus the job's title and the vendor's own id for it where the event is about a job. */
-export function payloadData(event: Pick<StoredEvent, 'type' | 'data'>, facts: JobFacts): Record<string, unknown> {
+export function payloadData(
+	event: Pick<StoredEvent, 'type' | 'data'>,
+	facts: JobFacts,
+	audience: 'workspace' | 'vendor' = 'workspace',
+): Record<string, unknown> {
 	const jobId = event.data.jobId
 	const job = typeof jobId === 'string' ? facts.get(jobId) : undefined
-	if (!job) return event.data
-	return event.type.startsWith('job.') || event.type === 'submission.created'
-		? { ...event.data, jobTitle: job.title, vendorJobId: job.vendorJobId }
-		: { ...event.data, jobTitle: job.title }
+	const data = !job
+		? event.data
+		: event.type.startsWith('job.') || event.type === 'submission.created'
+			? { ...event.data, jobTitle: job.title, vendorJobId: job.vendorJobId }
+			: { ...event.data, jobTitle: job.title }
+	// A vendor reads a job's status in its own API's words: open, or closed (a Draft is not live either).
+	if (audience === 'vendor' && event.type.startsWith('job.') && typeof data.status === 'string')
+		return { ...data, status: data.status === 'Open' ? 'open' : 'closed' }
+	return data
 }
 
 async function jobFacts(deps: AppDeps, tx: Db, events: readonly StoredEvent[]): Promise<JobFacts> {
@@ -80,10 +89,20 @@ export const webhookConsumer: EventConsumer = {
 		const facts = await jobFacts(deps, tx, wanted)
 		const rows: (typeof webhookDeliveries.$inferInsert)[] = []
 		for (const event of wanted) {
-			const body = JSON.stringify({ type: event.type, timestamp: event.at.toISOString(), data: payloadData(event, facts) })
+			const bodyFor = (audience: 'workspace' | 'vendor') =>
+				JSON.stringify({ type: event.type, timestamp: event.at.toISOString(), data: payloadData(event, facts, audience) })
+			const bodies = { workspace: bodyFor('workspace'), vendor: bodyFor('vendor') }
 			for (const ep of endpoints)
 				if (receives(ep, event))
-					rows.push({ id: newId('msg'), endpointId: ep.id, workspaceId: event.workspaceId, eventId: event.id, type: event.type, body, createdAt: event.at })
+					rows.push({
+						id: newId('msg'),
+						endpointId: ep.id,
+						workspaceId: event.workspaceId,
+						eventId: event.id,
+						type: event.type,
+						body: ep.vendorId ? bodies.vendor : bodies.workspace,
+						createdAt: event.at,
+					})
 		}
 		for (let i = 0; i < rows.length; i += INSERT_CHUNK) await tx.insert(webhookDeliveries).values(rows.slice(i, i + INSERT_CHUNK))
 	},

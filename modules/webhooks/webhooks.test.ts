@@ -47,6 +47,7 @@ import {
 } from './service.ts'
 import { webhookDeliveries, webhookEndpoints } from './table.ts'
 import { claimForTest, deliverDueWebhooks, FAILING_DISABLES_AFTER_MS, pruneDeliveries, startWebhookWorker } from './worker.ts'
+import { payloadData } from './consumer.ts'
 
 interface Received {
 	id: string
@@ -543,6 +544,12 @@ describe('vendors', () => {
 		rb.stop()
 		expect(ra.got.map((g) => JSON.parse(g.body).data.jobId)).toEqual([jobA.jobId])
 		expect(rb.got.map((g) => JSON.parse(g.body).data.jobId)).toEqual([jobB.jobId])
+		// A vendor reads the status in its API's words (open, closed), as GET /api/v1/jobs/<id> says it.
+		expect(JSON.parse(ra.got[0]!.body).data.status).toBe('open')
+		// A job the firm set to Draft is closed to the vendor, as its API says; the firm's own endpoints keep the firm's words.
+		const drafted = { type: 'job.closed', data: { jobId: jobA.jobId, status: 'Draft' } }
+		expect(payloadData(drafted, new Map(), 'vendor').status).toBe('closed')
+		expect(payloadData(drafted, new Map(), 'workspace').status).toBe('Draft')
 		const refused = await addEndpoint(deps, vendorActor(ws, a.vendorId), { url: ra.url, events: ['application.created'] }).catch((e) => e)
 		expect(refused).toBeInstanceOf(AppError)
 		expect(refused.status).toBe(422)
