@@ -8,7 +8,7 @@ export const screenApplicantsPrompt = definePrompt({
 	title: 'Screen the applicants of a job',
 	description: 'Ranks a job’s applicants by their résumé check and summarizes the strongest, with the evidence and what is missing. Changes nothing.',
 	params: params({
-		job: t.String({ minLength: 1, maxLength: 200, description: 'The job: its id, or words of its title' }),
+		job: t.String({ minLength: 1, maxLength: 200, 'x-not-blank': true, description: 'The job: its id, or words of its title' }),
 	}),
 	tools: ['list_jobs', 'get_job_applicants', 'get_application'],
 	text: ({ job }) =>

@@ -47,6 +47,8 @@ describe('prompts', () => {
 			for (const tool of ['list_jobs', 'get_job_applicants', 'get_application']) expect(text).toContain(tool)
 			// A required argument missing, or one it does not take, is refused with its name.
 			await expect(client.getPrompt({ name: 'screen_applicants', arguments: {} })).rejects.toThrow(/job/)
+			// Blank text (spaces, zero-width spaces) names no job either.
+			for (const job of ['   ', '\u200b\u200b']) await expect(client.getPrompt({ name: 'screen_applicants', arguments: { job } })).rejects.toThrow(/blank/)
 			await expect(client.getPrompt({ name: 'my_day', arguments: { bogus: 'x' } })).rejects.toThrow(/bogus/)
 		}
 	})
