@@ -101,6 +101,18 @@ describe('every tool, through /api/mcp', () => {
 		}
 	})
 
+	test('an unknown tool, prompt or resource name of 100,000 characters is named in a short answer, not echoed whole', async () => {
+		const long = 'x'.repeat(100_000)
+		for (const [method, params] of [
+			['tools/call', { name: long, arguments: {} }],
+			['prompts/get', { name: long }],
+			['resources/read', { uri: `ui://benchline/${long}` }],
+		] as const) {
+			const res = await rpc(token, method, params as Record<string, unknown>)
+			expect({ method, code: res.message?.error?.code, short: res.text.length < 2_000 }).toEqual({ method, code: expect.any(Number), short: true })
+		}
+	})
+
 	test('names that are properties of every object (toString, constructor, __proto__) are unknown tools and prompts, not "disabled" ones', async () => {
 		for (const name of ['toString', 'constructor', 'hasOwnProperty', '__proto__', 'valueOf']) {
 			const tool = await rpc(token, 'tools/call', { name, arguments: {} })
