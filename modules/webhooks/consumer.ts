@@ -91,7 +91,9 @@ export const webhookConsumer: EventConsumer = {
 		for (const event of wanted) {
 			const bodyFor = (audience: 'workspace' | 'vendor') =>
 				JSON.stringify({ type: event.type, timestamp: event.at.toISOString(), data: payloadData(event, facts, audience) })
-			const bodies = { workspace: bodyFor('workspace'), vendor: bodyFor('vendor') }
+			// Each audience's body once, and only for an audience that receives the event.
+			const bodies = new Map<'workspace' | 'vendor', string>()
+			const bodyOf = (audience: 'workspace' | 'vendor') => bodies.get(audience) ?? bodies.set(audience, bodyFor(audience)).get(audience)!
 			for (const ep of endpoints)
 				if (receives(ep, event))
 					rows.push({
@@ -100,7 +102,7 @@ export const webhookConsumer: EventConsumer = {
 						workspaceId: event.workspaceId,
 						eventId: event.id,
 						type: event.type,
-						body: ep.vendorId ? bodies.vendor : bodies.workspace,
+						body: bodyOf(ep.vendorId ? 'vendor' : 'workspace'),
 						createdAt: event.at,
 					})
 		}
