@@ -165,6 +165,12 @@ export interface ViewDef {
 	readonly file: URL
 	/** The tools whose results it shows: the module's own or those of a module it requires. */
 	readonly tools: readonly string[]
+	/**
+	 * Tools the view calls itself, for more data or to ask for a write. Each result it shows lists in
+	 * `_meta["benchline/usable-tools"]` which of these the person may use, so the view leaves out
+	 * what the role cannot reach rather than calling it and showing the refusal.
+	 */
+	readonly calls?: readonly string[]
 	/** Values the view reads at start (as JSON), e.g. labels it shares with the portal. */
 	readonly settings?: Readonly<Record<string, unknown>>
 }

@@ -216,7 +216,22 @@ function settleUnanswered(deps: AppDeps, call: PendingCall) {
 	if (!call.reported && call.unanswered) reportCall(deps, call, call.unanswered())
 }
 
-async function boundedTool(deps: AppDeps, { def: tool, check }: PreparedTool, actor: Actor, args: unknown) {
+/** Where a result shown in a view says which of the tools the view calls itself this person may use (`ViewDef.calls`). */
+export const USABLE_TOOLS_META = 'benchline/usable-tools'
+
+/** A view's result with the tools it may call for this person, so it leaves out what the role cannot reach. */
+export function withUsableTools<T extends object>(deps: AppDeps, answer: T, view: BuiltView | undefined, actor: Actor): T {
+	const calls = view?.def.calls
+	if (!calls?.length) return answer
+	const usable = visibleTools(
+		deps,
+		deps.registry.tools.filter((t) => calls.includes(t.name)),
+		actor,
+	).map((t) => t.name)
+	return { ...answer, _meta: { [USABLE_TOOLS_META]: usable } }
+}
+
+async function boundedTool(deps: AppDeps, { def: tool, check, view }: PreparedTool, actor: Actor, args: unknown) {
 	const seconds = deps.config.mcpToolTimeout
 	let timer: ReturnType<typeof setTimeout> | undefined
 	try {
@@ -239,7 +254,7 @@ async function boundedTool(deps: AppDeps, { def: tool, check }: PreparedTool, ac
 			deps.log.error('tool result does not match its output schema', { tool: tool.name, problems })
 			return { outcome: 'error' as const, answer: { isError: true, content: [{ type: 'text' as const, text }] } }
 		}
-		return { outcome: 'ok' as const, answer: toolSuccess(data, tool.name), data }
+		return { outcome: 'ok' as const, answer: withUsableTools(deps, toolSuccess(data, tool.name), view, actor), data }
 	} catch (error) {
 		// Out of the role's reach or of the person's records: refused, not failed (the audit trail tells them apart).
 		const refused = error instanceof AppError && (error.code === 'FORBIDDEN' || error.code === 'NOT_FOUND')

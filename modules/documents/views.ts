@@ -9,6 +9,7 @@ export const documentViews: ViewDef[] = [
 		description: 'What a vendor needs to receive a candidate, what is on file and what is missing, with a button that asks for the missing documents.',
 		file: new URL('./views/vendor-submission-check.html', import.meta.url),
 		tools: ['check_vendor_submission'],
+		calls: ['request_candidate_documents'],
 		settings: { documentLabels: DOCUMENT_LABELS },
 	},
 ]

@@ -126,6 +126,30 @@ describe('discovery', () => {
 	})
 })
 
+describe('the tools a view calls itself', () => {
+	test('each result a view shows lists which of them this person may use, in both eras (none for a viewer, the documents not for a hiring manager)', async () => {
+		const usable = async (role: 'owner' | 'hiring_manager' | 'viewer', name: string, args: Record<string, unknown>) => {
+			const out: unknown[] = []
+			for (const kind of ['v2 with the extension', '2026-07-28'] as const) {
+				const client = await connect(kind, f.people[role].token)
+				const result = await client.callTool({ name, arguments: args })
+				out.push((result._meta as Record<string, unknown> | undefined)?.['benchline/usable-tools'])
+				await client.close()
+			}
+			expect(out[1]).toEqual(out[0])
+			return out[0]
+		}
+		const sorted = (names: unknown) => [...(names as string[])].sort()
+		expect(sorted(await usable('owner', 'get_job', { jobId: f.jobId }))).toEqual(['get_job_applicants', 'list_applications'])
+		expect(await usable('viewer', 'get_job', { jobId: f.jobId })).toEqual([])
+		expect(sorted(await usable('owner', 'get_application', { applicationId: f.cardApplicationId }))).toEqual(['get_application', 'list_candidate_documents'])
+		expect(await usable('hiring_manager', 'get_job', { jobId: f.jobId })).toContain('list_applications')
+		expect(await usable('owner', 'check_vendor_submission', { applicationId: f.cardApplicationId })).toEqual(['request_candidate_documents'])
+		// A tool without a view carries none.
+		expect(await usable('owner', 'list_jobs', {})).toBeUndefined()
+	})
+})
+
 describe('clients without the extension', () => {
 	test('get the same tools and the same results as clients with it, in both eras', async () => {
 		// On a vendor's job, so check_vendor_submission has a vendor to check against.

@@ -48,6 +48,23 @@ describe('job pipeline', () => {
 		await page.close()
 	})
 
+	test('get_job for a viewer: the count in each stage, and no call for applicants the role cannot read (the result lists the tools the view may call)', async () => {
+		const counts = await rows<{ stageKey: string; n: number }>(
+			sql`select stage_key as "stageKey", count(*)::int as n from applications where job_id = ${f.jobId} and not archived group by stage_key`,
+		)
+		const { page, view } = await show('viewer', 'get_job', { jobId: f.jobId })
+		await view.locator('[data-stage]').first().waitFor()
+		for (const c of counts) {
+			const stage = view.locator(`[data-stage="${c.stageKey}"]`)
+			expect(await stage.locator('h2').innerText()).toContain(String(c.n))
+			expect(await stage.innerText()).toContain('Applicants not shown to your role')
+		}
+		expect(await count(view, '[data-application]')).toBe(0)
+		expect(await view.getByRole('alert').count()).toBe(0)
+		expect((await hostLog(page)).viewCalls).toEqual([])
+		await page.close()
+	})
+
 	test('get_job_applicants pages through the read tool; list_applications with a jobId shows the same applicants', async () => {
 		const applicants = await rows<{ id: string; stageKey: string }>(
 			sql`select id, stage_key as "stageKey" from applications where job_id = ${f.jobId} and not archived and kind = 'applicant'`,
@@ -132,7 +149,9 @@ describe('candidate card', () => {
 		expect(await view.locator('h1').innerText()).toBe(app!.name)
 		expect(await view.locator('main').innerText()).not.toContain(app!.email)
 		expect(await docs.locator('[data-kind]').count()).toBe(0)
-		expect(await docs.innerText()).toContain('Not shown')
+		expect(await docs.innerText()).toContain('Not shown to your role.')
+		// The role cannot read documents: the view does not ask for them.
+		expect((await hostLog(page)).viewCalls.map((c) => c.name)).not.toContain('list_candidate_documents')
 		await page.close()
 	})
 })

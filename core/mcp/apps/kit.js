@@ -188,6 +188,12 @@ async function startView({ name, show }) {
 		settings,
 		/** The arguments of the tool call this view shows. */
 		args: {},
+		/** The tools this view calls itself that the person may use, as the result lists them (null: not listed). */
+		usable: null,
+		/** Whether the person may use `tool`; a result that does not say (an app that drops `_meta`) is taken as yes. */
+		can(tool) {
+			return !Array.isArray(view.usable) || view.usable.includes(tool)
+		},
 		async call(tool, args) {
 			return dataOf(await app.callServerTool({ name: tool, arguments: args }))
 		},
@@ -198,6 +204,8 @@ async function startView({ name, show }) {
 	}
 	const render = async (result) => {
 		applyContext(app.getHostContext()) // the result can come before `connect()` has returned
+		const usable = result?._meta?.['benchline/usable-tools']
+		view.usable = Array.isArray(usable) ? usable : null
 		try {
 			await show(dataOf(result), view)
 		} catch (error) {
