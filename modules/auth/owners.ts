@@ -52,3 +52,16 @@ export function requireActingOwner(actor: Actor, locked: LockedMembers): void {
 		(actor.userId === null ? actor.credential.kind === 'cli' || actor.credential.kind === 'scim_token' : locked.owners.includes(actor.userId))
 	if (!owner) throw new AppError('FORBIDDEN', OWNERS_ONLY)
 }
+
+/**
+ * Whether `actor` may end another member's credentials one by one (revoke a personal token,
+ * disconnect an app), as **Sign out everywhere** allows: their own always; owners anyone's; admins
+ * anyone's but an owner's (only an owner does it to an owner); others none.
+ */
+export function mayEndCredentialsOf(actor: Pick<Actor, 'userId' | 'role'>, target: { userId: string; role: string | null }): boolean {
+	if (target.userId === actor.userId) return true
+	if (actor.role === 'owner') return true
+	return actor.role === 'admin' && target.role !== 'owner'
+}
+
+export const OWNER_CREDENTIALS_ONLY = 'Only an owner can end an owner’s tokens and app connections'

@@ -110,7 +110,9 @@ ${
 					{
 						label: 'Actions',
 						cell: (t) =>
-							html`<form method="post" action="/settings/api/tokens/${t.id}/revoke" class="inline" data-confirm="Revoke the token “${t.name}”? Apps using it stop working at once."><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger" aria-label="Revoke ${t.name}">Revoke</button></form>`,
+							!t.mayRevoke
+								? html`<span class="meta">Only an owner can revoke it</span>`
+								: html`<form method="post" action="/settings/api/tokens/${t.id}/revoke" class="inline" data-confirm="Revoke the token “${t.name}”? Apps using it stop working at once."><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger" aria-label="Revoke ${t.name}">Revoke</button></form>`,
 					},
 				],
 			})

@@ -234,4 +234,46 @@ describe('Sign out everywhere, by an owner or admin', () => {
 		expect((await peoplePost(owner.portal, second.person.userId)).status).toBe(303)
 		expect(await signedOut(second.portal)).toBe(true)
 	})
+
+	test('one by one on API access, the same rule: an admin cannot revoke an owner’s token or disconnect an owner’s app, and is offered neither; a recruiter’s, yes; an owner, any', async () => {
+		const deps = await testDeps()
+		const admin = await signedInPerson('admin', ws)
+		const boss = await signedInPerson('owner', ws)
+		const member = await signedInPerson('recruiter', ws)
+		const { createPersonalToken, personActor } = await import('./index.ts')
+		const tokenOf = async (who: Person) => createPersonalToken(deps, await personActor(deps, ws.slug, who.person.email), { name: 'laptop' })
+		const [bossToken, memberToken] = [await tokenOf(boss), await tokenOf(member)]
+		const [bossApp, memberApp] = [await connectedApp({ who: boss }), await connectedApp({ who: member })]
+		const ctx = await authServer()
+		const apps = async () => (await mcp(ctx, bossApp.tokens.access_token, 'tools/list')).status
+
+		const page = (await admin.portal.get('/settings/api')).text
+		expect(page).not.toContain(`/settings/api/tokens/${bossToken.tokenId}/revoke`)
+		expect(page).not.toContain(`/${boss.person.userId}/disconnect`)
+		expect(page).toContain('Only an owner can revoke it')
+		expect(page).toContain('Only an owner can disconnect it')
+		expect(page).toContain(`/settings/api/tokens/${memberToken.tokenId}/revoke`)
+		expect(page).toContain(`/${member.person.userId}/disconnect`)
+
+		const revoke = await admin.portal.post(`/settings/api/tokens/${bossToken.tokenId}/revoke`)
+		expect(revoke.status).toBe(403)
+		expect(revoke.text).toContain('Only an owner can end an owner’s tokens and app connections')
+		const disconnect = await admin.portal.post(`/settings/api/apps/${encodeURIComponent(bossApp.client.client_id)}/${boss.person.userId}/disconnect`)
+		expect(disconnect.status).toBe(403)
+		expect((await rpc(bossToken.token, 'tools/list')).status).toBe(200)
+		expect(await apps()).toBe(200)
+
+		expect((await admin.portal.post(`/settings/api/tokens/${memberToken.tokenId}/revoke`)).status).toBe(303)
+		expect((await rpc(memberToken.token, 'tools/list')).status).toBe(401)
+		expect((await admin.portal.post(`/settings/api/apps/${encodeURIComponent(memberApp.client.client_id)}/${member.person.userId}/disconnect`)).status).toBe(
+			303,
+		)
+		expect((await mcp(ctx, memberApp.tokens.access_token, 'tools/list')).status).toBe(401)
+
+		await owner.portal.get('/settings/api')
+		expect((await owner.portal.post(`/settings/api/tokens/${bossToken.tokenId}/revoke`)).status).toBe(303)
+		expect((await rpc(bossToken.token, 'tools/list')).status).toBe(401)
+		expect((await owner.portal.post(`/settings/api/apps/${encodeURIComponent(bossApp.client.client_id)}/${boss.person.userId}/disconnect`)).status).toBe(303)
+		expect(await apps()).toBe(401)
+	})
 })

@@ -15,6 +15,7 @@ import { AppError, invalid } from '../../core/errors.ts'
 import { perDatabase } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { membershipColumns, noteUse, personActorFrom } from './credential-use.ts'
+import { mayEndCredentialsOf, OWNER_CREDENTIALS_ONLY } from './owners.ts'
 import { memberships, personalTokens, users, workspaces } from './table.ts'
 import { normalEmail } from '../../core/email.ts'
 import { typedLine } from '../../core/untrusted.ts'
@@ -28,6 +29,8 @@ export interface TokenView {
 	createdAt: Date
 	lastUsedAt: Date | null
 	mine: boolean
+	/** Whether the reader may revoke it (an admin may not revoke an owner's). */
+	mayRevoke: boolean
 }
 
 /** The longest token name (code points). */
@@ -61,9 +64,14 @@ export async function listPersonalTokens(deps: AppDeps, actor: Actor): Promise<T
 			lastFour: personalTokens.lastFour,
 			createdAt: personalTokens.createdAt,
 			lastUsedAt: personalTokens.lastUsedAt,
+			role: memberships.role,
 		})
 		.from(personalTokens)
 		.innerJoin(users, eq(users.id, personalTokens.userId))
+		.leftJoin(
+			memberships,
+			and(eq(memberships.userId, personalTokens.userId), eq(memberships.workspaceId, personalTokens.workspaceId), isNull(memberships.removedAt)),
+		)
 		.where(
 			and(
 				eq(personalTokens.workspaceId, actor.workspaceId),
@@ -72,11 +80,20 @@ export async function listPersonalTokens(deps: AppDeps, actor: Actor): Promise<T
 			),
 		)
 		.orderBy(desc(personalTokens.createdAt), desc(personalTokens.id))
-	return rows.map(({ userId, ...r }) => ({ ...r, mine: userId === actor.userId }))
+	return rows.map(({ userId, role, ...r }) => ({ ...r, mine: userId === actor.userId, mayRevoke: mayEndCredentialsOf(actor, { userId, role }) }))
 }
 
 export async function revokePersonalToken(deps: AppDeps, actor: Actor, tokenId: string): Promise<void> {
 	await deps.db.transaction(async (tx) => {
+		const [held] = await tx
+			.select({ userId: personalTokens.userId, role: memberships.role })
+			.from(personalTokens)
+			.leftJoin(
+				memberships,
+				and(eq(memberships.userId, personalTokens.userId), eq(memberships.workspaceId, personalTokens.workspaceId), isNull(memberships.removedAt)),
+			)
+			.where(and(eq(personalTokens.id, tokenId), eq(personalTokens.workspaceId, actor.workspaceId)))
+		if (held && isAdmin(actor) && !mayEndCredentialsOf(actor, held)) throw new AppError('FORBIDDEN', OWNER_CREDENTIALS_ONLY)
 		const revoked = await tx
 			.update(personalTokens)
 			.set({ revokedAt: deps.now() })

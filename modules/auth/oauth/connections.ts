@@ -9,7 +9,8 @@ import type { AppDeps } from '../../../core/deps.ts'
 import { AppError } from '../../../core/errors.ts'
 import { recordActivity } from '../../activity/index.ts'
 import { expireCodes } from '../access.ts'
-import { oauthClients, oauthGrants, users } from '../table.ts'
+import { mayEndCredentialsOf, OWNER_CREDENTIALS_ONLY } from '../owners.ts'
+import { memberships, oauthClients, oauthGrants, users } from '../table.ts'
 
 export interface Connection {
 	clientId: string
@@ -20,6 +21,8 @@ export interface Connection {
 	lastUsedAt: Date | null
 	readOnly: boolean
 	redirectHosts: string[]
+	/** Whether the reader may disconnect it (an admin may not disconnect an owner's app). */
+	mayDisconnect: boolean
 }
 
 export async function listConnections(deps: AppDeps, actor: Actor): Promise<Connection[]> {
@@ -30,6 +33,7 @@ export async function listConnections(deps: AppDeps, actor: Actor): Promise<Conn
 			redirectUris: oauthClients.redirectUris,
 			userId: oauthGrants.userId,
 			personName: users.name,
+			role: memberships.role,
 			connectedAt: min(oauthGrants.createdAt),
 			lastUsedAt: max(oauthGrants.lastUsedAt),
 			// Full access when any live grant of the app and person can write (as tokens.ts reads a grant:
@@ -39,6 +43,7 @@ export async function listConnections(deps: AppDeps, actor: Actor): Promise<Conn
 		.from(oauthGrants)
 		.innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
 		.innerJoin(users, eq(users.id, oauthGrants.userId))
+		.leftJoin(memberships, and(eq(memberships.userId, oauthGrants.userId), eq(memberships.workspaceId, oauthGrants.workspaceId), isNull(memberships.removedAt)))
 		.where(
 			and(
 				eq(oauthGrants.workspaceId, actor.workspaceId),
@@ -46,7 +51,7 @@ export async function listConnections(deps: AppDeps, actor: Actor): Promise<Conn
 				isAdmin(actor) ? undefined : eq(oauthGrants.userId, actor.userId ?? ''),
 			),
 		)
-		.groupBy(oauthGrants.clientId, oauthClients.name, oauthClients.redirectUris, oauthGrants.userId, users.name)
+		.groupBy(oauthGrants.clientId, oauthClients.name, oauthClients.redirectUris, oauthGrants.userId, users.name, memberships.role)
 		.orderBy(desc(min(oauthGrants.createdAt)), asc(oauthGrants.clientId), asc(oauthGrants.userId))
 	return rows.map((r) => ({
 		clientId: r.clientId,
@@ -57,12 +62,18 @@ export async function listConnections(deps: AppDeps, actor: Actor): Promise<Conn
 		lastUsedAt: r.lastUsedAt ? new Date(r.lastUsedAt) : null,
 		readOnly: !r.canWrite,
 		redirectHosts: [...new Set(r.redirectUris.map((u) => new URL(u).host))],
+		mayDisconnect: mayEndCredentialsOf(actor, { userId: r.userId, role: r.role }),
 	}))
 }
 
 export async function disconnectApp(deps: AppDeps, actor: Actor, clientId: string, userId: string): Promise<void> {
 	if (!isAdmin(actor) && userId !== actor.userId) throw new AppError('NOT_FOUND', 'No such connection')
 	await deps.db.transaction(async (tx) => {
+		const [member] = await tx
+			.select({ role: memberships.role })
+			.from(memberships)
+			.where(and(eq(memberships.userId, userId), eq(memberships.workspaceId, actor.workspaceId), isNull(memberships.removedAt)))
+		if (!mayEndCredentialsOf(actor, { userId, role: member?.role ?? null })) throw new AppError('FORBIDDEN', OWNER_CREDENTIALS_ONLY)
 		const revoked = await tx
 			.update(oauthGrants)
 			.set({ revokedAt: deps.now(), revokedReason: 'disconnected' })

@@ -85,7 +85,9 @@ ${
 					{
 						label: 'Actions',
 						cell: (c) =>
-							html`<form method="post" action="/settings/api/apps/${encodeURIComponent(c.clientId)}/${c.userId}/disconnect" class="inline" data-confirm="Disconnect ${c.appName}? Its tokens stop working at once."><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger" aria-label="Disconnect ${c.appName}">Disconnect</button></form>`,
+							!c.mayDisconnect
+								? html`<span class="meta">Only an owner can disconnect it</span>`
+								: html`<form method="post" action="/settings/api/apps/${encodeURIComponent(c.clientId)}/${c.userId}/disconnect" class="inline" data-confirm="Disconnect ${c.appName}? Its tokens stop working at once."><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger" aria-label="Disconnect ${c.appName}">Disconnect</button></form>`,
 					},
 				],
 			})
