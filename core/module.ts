@@ -337,7 +337,8 @@ export interface RefusedForm {
 /** Names people know records by, for a record type this module owns (the activity log shows them). */
 export interface RecordNames {
 	readonly type: string
-	names(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, { name: string; href?: string }>>
+	/** The records' names, each with a link when `reader` can open it. */
+	names(deps: AppDeps, reader: Actor, ids: string[]): Promise<Map<string, { name: string; href?: string }>>
 }
 
 /**

@@ -17,7 +17,7 @@ import { activity } from './table.ts'
 
 beforeAll(async () => {
 	await portalApp()
-}, 30_000)
+}, 120_000)
 
 const logOf = async (ws: TestWorkspace) => {
 	const deps = await testDeps()
@@ -224,6 +224,24 @@ describe('the activity page', () => {
 			.from(activity)
 			.where(and(eq(activity.workspaceId, ws.id), eq(activity.targetType, 'test')))
 		expect(rows).toHaveLength(60)
+	})
+})
+
+describe('records on the page', () => {
+	test('are linked only for a reader who can open them: a person’s own message template is linked for that person, named without a link for the others', async () => {
+		const ws = await newWorkspace()
+		const deps = await testDeps()
+		const [owner, admin] = [await newPerson(ws, 'owner'), await newPerson(ws, 'admin')]
+		const { createTemplate } = await import('../templates/service.ts')
+		const input = { channel: 'email', kind: 'transactional', subject: 'Hello', body: 'Hello {candidate.name}' }
+		const own = await createTemplate(deps, await personActor(deps, ws.slug, owner.email), { ...input, name: 'Owner private', shared: false })
+		const everyones = await createTemplate(deps, await personActor(deps, ws.slug, owner.email), { ...input, name: 'Firm wide', shared: true })
+		const page = async (who: typeof owner) => (await (await signedIn(who)).get('/activity')).text
+		const [ownerPage, adminPage] = [await page(owner), await page(admin)]
+		expect(ownerPage).toContain(`href="/settings/templates/${own.id}"`)
+		expect(adminPage).not.toContain(`/settings/templates/${own.id}`)
+		expect(readable(adminPage)).toContain('made the message template Owner private')
+		for (const text of [ownerPage, adminPage]) expect(text).toContain(`href="/settings/templates/${everyones.id}"`)
 	})
 })
 

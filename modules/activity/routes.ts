@@ -130,7 +130,7 @@ export function activityRoutes(deps: AppDeps, { auth }: HttpKit) {
 			if (errors.length) return activityPage(deps, session, view)
 			try {
 				const { rows, nextCursor } = await listActivity(deps, actor.workspaceId, { limit: PAGE, cursor: before, filters })
-				return activityPage(deps, session, { ...view, sentences: await activitySentences(deps, actor.workspaceId, rows), next: nextCursor })
+				return activityPage(deps, session, { ...view, sentences: await activitySentences(deps, actor, rows), next: nextCursor })
 			} catch (error) {
 				// A page address that was changed by hand: said on the page, the filters kept.
 				if (!(error instanceof AppError) || error.code !== 'VALIDATION' || !before) throw error

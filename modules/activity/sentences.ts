@@ -4,21 +4,29 @@
  * the names of their records (`recordNames`); an action nobody labelled is spelt out from its code.
  */
 import { sql } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { RecordNames } from '../../core/module.ts'
 import type { ActivityRow } from './service.ts'
 import { inList } from '../../core/sql-list.ts'
 
 /** Names of one table's records by id, within the workspace: `name` is an SQL expression over the row `r`. */
-export function recordNamesFrom(type: string, table: string, name: string, href?: (id: string) => string): RecordNames {
+export function recordNamesFrom(
+	type: string,
+	table: string,
+	name: string,
+	href?: (id: string) => string,
+	/** A column naming the one person a record belongs to (null: everyone's): linked only for that person. */
+	personal?: string,
+): RecordNames {
 	return {
 		type,
-		async names(deps, workspaceId, ids) {
+		async names(deps, reader, ids) {
 			if (!ids.length) return new Map()
-			const rows = await deps.database.rows<{ id: string; name: string }>(
-				sql`select r.id, ${sql.raw(name)} as name from ${sql.raw(table)} r where r.workspace_id = ${workspaceId} and r.id in ${inList(ids)}`,
+			const rows = await deps.database.rows<{ id: string; name: string; own: string | null }>(
+				sql`select r.id, ${sql.raw(name)} as name, ${sql.raw(personal ? `r.${personal}` : 'null')} as own from ${sql.raw(table)} r where r.workspace_id = ${reader.workspaceId} and r.id in ${inList(ids)}`,
 			)
-			return new Map(rows.map((r) => [r.id, { name: r.name, href: href?.(r.id) }]))
+			return new Map(rows.map((r) => [r.id, { name: r.name, href: r.own === null || r.own === reader.userId ? href?.(r.id) : undefined }]))
 		},
 	}
 }
@@ -36,7 +44,7 @@ export interface ActivitySentence {
 	change: string | null
 }
 
-export async function activitySentences(deps: AppDeps, workspaceId: string, rows: ActivityRow[]): Promise<ActivitySentence[]> {
+export async function activitySentences(deps: AppDeps, reader: Actor, rows: ActivityRow[]): Promise<ActivitySentence[]> {
 	const labels: Record<string, string> = Object.assign({}, ...deps.registry.modules.map((m) => m.activityLabels ?? {}))
 	const namers = new Map(deps.registry.modules.flatMap((m) => m.recordNames ?? []).map((n) => [n.type, n]))
 	const byType = new Map<string, string[]>()
@@ -46,10 +54,10 @@ export async function activitySentences(deps: AppDeps, workspaceId: string, rows
 		[...byType].map(async ([type, ids]) => {
 			const namer = namers.get(type)
 			if (!namer) return
-			for (const [id, name] of await namer.names(deps, workspaceId, [...new Set(ids)])) names.set(`${type}:${id}`, name)
+			for (const [id, name] of await namer.names(deps, reader, [...new Set(ids)])) names.set(`${type}:${id}`, name)
 		}),
 	)
-	const changes = await changeWords(deps, workspaceId, rows)
+	const changes = await changeWords(deps, reader.workspaceId, rows)
 	return rows.map((row, i) => ({
 		row,
 		did: labels[row.action] ?? spelledOut(row.action),

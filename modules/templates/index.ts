@@ -38,5 +38,5 @@ export default defineModule({
 		'template.deleted': 'deleted the message template',
 		'footer.updated': 'changed the firm’s message footer',
 	},
-	recordNames: [recordNamesFrom('message_template', 'message_templates', 'r.name', (id) => `/settings/templates/${id}`)],
+	recordNames: [recordNamesFrom('message_template', 'message_templates', 'r.name', (id) => `/settings/templates/${id}`, 'owner_user_id')],
 })
