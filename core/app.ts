@@ -14,6 +14,7 @@ import { createAuthPlugin, declaredAuths, type ActorResolvers } from './http/aut
 import { errorResponse, toAppError } from './http/errors.ts'
 import { allowedMethodsOf, methodNotAllowed } from './http/method-not-allowed.ts'
 import { metricsRoute } from './http/metrics-route.ts'
+import { canonicalRequest } from './http/request-path.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { currentRequest } from './request-context.ts'
 import type { HttpKit } from './module.ts'
@@ -126,8 +127,19 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 		app.routes.map((r) => ({ module: served.get(r.handler), method: r.method, path: r.path, auths: declaredAuths(r.hooks) })),
 	)
 	if (problems.length) throw new RegistryError(problems)
+	// Every request is rebuilt on the public origin before the router sees it, here where the server
+	// (core/main.ts) and in-process callers (tests) both pass: the router and every check read one path.
+	const handle = app.handle
+	app.handle = (request) => {
+		const canonical = canonicalRequest(request, deps.config.baseUrl)
+		return canonical ? handle(canonical) : Promise.resolve(badTarget(headers))
+	}
 	return app
 }
+
+/** The answer to a request whose URL holds no path (Bun leaves none such; kept so nothing throws). */
+export const badTarget = (headers: Record<string, string>) =>
+	new Response('Bad request: the request line holds no path', { status: 400, headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' } })
 
 async function serveStatic(name: string, set: { headers: Record<string, string | number> }) {
 	if (!/^[a-z0-9-]+\.(css|js|svg)$/.test(name)) throw new AppError('NOT_FOUND', 'Not found')

@@ -451,6 +451,12 @@ export function loadConfig(env: Env = process.env, modules: readonly { readonly 
 			problems.push('BASE_URL must be an http:// or https:// origin without a path, user name or password, e.g. https://jobs.example.com')
 		}
 	}
+	// Every request is served on this origin (core/http/request-path.ts), and the router reads a path
+	// from the 12th character of the address on: a shorter origin (http://app) would misroute them all.
+	if (baseUrl.length < 11)
+		problems.push(
+			`BASE_URL ${baseUrl} is too short to be served (11 characters or more): use a longer host name, e.g. http://app.internal, or a port, http://app:8080`,
+		)
 	// In production the sign-in pages, the OAuth server and the MCP endpoint carry passwords and
 	// tokens: a plain-http public origin would send them in the clear. Loopback stays allowed (a
 	// proxy on the same host, local trials of the production image).

@@ -9,12 +9,13 @@ import type { Server } from 'bun'
 import { DatabaseLockedError, openDatabase, SessionBoundsError, type Database, type StatementObserver } from '../db/client.ts'
 import { SchemaError } from '../db/migrate.ts'
 import { serverSettings } from '../db/core-tables.ts'
-import { buildApp } from './app.ts'
+import { badTarget, buildApp } from './app.ts'
 import { ConfigError, loadConfig, StartupError, type Config } from './config.ts'
 import type { AppDeps } from './deps.ts'
 import { memoryLimiter, redisLimiter } from './http/rate-limit.ts'
 import { answerWhileAvailable, unavailableResponse, watchDatabase } from './http/availability.ts'
 import { notePeer } from './http/client-address.ts'
+import { canonicalRequest } from './http/request-path.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { createLogger, type Logger } from './log.ts'
 import { metricsOnly } from './http/metrics-route.ts'
@@ -169,8 +170,11 @@ function serverOptions(deps: AppDeps, app: ReturnType<typeof createApp>) {
 	const headers = securityHeaders(deps.config.https)
 	return {
 		...socketOptions(deps.config),
-		fetch: (request: Request, server: Server<unknown>) => {
-			notePeer(request, server.requestIP(request)?.address)
+		fetch: (received: Request, server: Server<unknown>) => {
+			// On the public origin first (core/http/request-path.ts): the peer is noted on the request the app sees.
+			const request = canonicalRequest(received, deps.config.baseUrl)
+			if (!request) return badTarget(headers)
+			notePeer(request, server.requestIP(received)?.address)
 			// A request waiting on the database when it stops answering gets its 503 at once (availability.ts).
 			return observeRequest(deps, request, () =>
 				answerWhileAvailable(deps.availability, request, app.handle(request), () => unavailableResponse(request, headers)),
@@ -189,7 +193,9 @@ function serverOptions(deps: AppDeps, app: ReturnType<typeof createApp>) {
  */
 export function starting(config: Config) {
 	const headers = securityHeaders(config.https)
-	return (request: Request) => {
+	return (received: Request) => {
+		const request = canonicalRequest(received, config.baseUrl)
+		if (!request) return badTarget(headers)
 		const path = new URL(request.url).pathname
 		if (path === '/health' || path === '/ready')
 			return Response.json({ status: 'starting' }, { status: 503, headers: { ...headers, 'Retry-After': '5', 'Cache-Control': 'no-store' } })

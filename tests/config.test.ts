@@ -200,6 +200,8 @@ describe('bad values stop start-up with a ConfigError naming the variable', () =
 		['MAIL_FROM', 'x@y.com, evil@z.com'],
 		['MAIL_FROM', 'Benchline <a@y.com>, evil@z.com'],
 		['BASE_URL', 'http://:pw@jobs.example.com'],
+		['BASE_URL', 'http://app'],
+		['BASE_URL', 'https://ab:443'],
 		['HOST', '999.1.1.1'],
 		['HOST', 'bad_host'],
 		['HOST', '-leading-dash'],

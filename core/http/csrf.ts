@@ -6,6 +6,7 @@
 import { hmacSha256, randomToken, safeEqual } from '../credentials.ts'
 import { AppError } from '../errors.ts'
 import type { AppDeps } from '../deps.ts'
+import { askedOrigin } from './request-path.ts'
 
 export const CSRF_COOKIE = 'csrf'
 
@@ -25,10 +26,13 @@ export function anonymousCsrf(deps: Pick<AppDeps, 'config'>, cookie: Record<stri
 	return value
 }
 
-/** Refuses a form post whose token does not match, or that comes from another site. */
+/**
+ * Refuses a form post whose token does not match, or that comes from another site: an `Origin` that
+ * is neither `BASE_URL` nor the origin the client addressed (a page opened under another name).
+ */
 export function verifyCsrf(deps: Pick<AppDeps, 'config'>, request: Request, submitted: unknown, expected: string): void {
 	const origin = request.headers.get('origin')
-	if (origin && origin !== 'null' && origin !== deps.config.baseUrl && origin !== new URL(request.url).origin)
+	if (origin && origin !== 'null' && origin !== deps.config.baseUrl && origin !== askedOrigin(request))
 		throw new AppError('FORBIDDEN', 'This form was sent from another site.')
 	if (typeof submitted !== 'string' || !expected || !safeEqual(submitted, expected))
 		throw new AppError('FORBIDDEN', 'This form has expired. Go back, reload the page and try again.')

@@ -1,0 +1,75 @@
+/**
+ * What address a request asks for, read one way by the router and by every check.
+ *
+ * Elysia finds the path by searching `request.url` for the first `/` from its 12th character (an
+ * origin is assumed to be at least `http://` and four more), while the checks (the door of an
+ * error, the page a temporary password must visit first, what answers while the database is down)
+ * read `new URL(request.url).pathname`. Bun builds `request.url` from the client's `Host` header:
+ * with `Host: x`, `GET /sign-out?/candidates` became `http://x/sign-out?/candidates`, which the
+ * router served as `/candidates` while every check saw `/sign-out` (a person with a temporary
+ * password reached every page). A `Host` that is missing, empty or malformed (`a b`, `[::1`,
+ * `x:99999`) left a URL that `new URL` refuses: a 500.
+ *
+ * So every request is rebuilt on the public origin (`BASE_URL`) before the app sees it
+ * (`canonicalRequest`): the path and query the client asked, the same method, headers (`Host`,
+ * `X-Forwarded-*` included), body and abort signal. The router and the checks then read one URL.
+ * The app's `handle` does it (core/app.ts), so the server and the tests' in-process requests go
+ * through the same rebuilding; core/main.ts does it once more first, to note the connection's peer
+ * on the request the app will see.
+ */
+
+/** The origin a rebuilt request's URL had before (the client's `Host`), when that was an origin. */
+const asked = new WeakMap<Request, string>()
+
+/**
+ * The request on `origin` (an origin without a trailing slash, as `Config.baseUrl`), or null when
+ * its URL holds no path at all. A request already on it is returned as is (same object). A fragment
+ * is dropped (a client never sends one; the router read it as part of the path).
+ */
+export function canonicalRequest(request: Request, origin: string): Request | null {
+	const target = requestTarget(request.url)
+	if (target === null) return null
+	let href: string
+	try {
+		const url = new URL(origin + target)
+		href = url.origin + url.pathname + url.search
+	} catch {
+		return null
+	}
+	if (href === request.url) return request
+	const rebuilt = new Request(href, request)
+	const before = originOf(request.url)
+	if (before) asked.set(rebuilt, before)
+	return rebuilt
+}
+
+/**
+ * The origin the client addressed (its `Host`), when it was one: form posts from a page opened under
+ * another name than `BASE_URL` (an address on the network) are from the same site (core/http/csrf.ts).
+ */
+export const askedOrigin = (request: Request): string => asked.get(request) ?? new URL(request.url).origin
+
+/**
+ * The path and query of a URL as Bun built it: a whole URL, a path alone (Bun gives `/a` when the
+ * `Host` is missing or not a host name), or a URL whose host part `new URL` refuses (`http://[::1/a`).
+ */
+function requestTarget(url: string): string | null {
+	if (url.startsWith('/')) return url
+	try {
+		const parsed = new URL(url)
+		return parsed.pathname + parsed.search
+	} catch {
+		const scheme = url.indexOf('://')
+		const slash = scheme === -1 ? -1 : url.indexOf('/', scheme + 3)
+		return slash === -1 ? null : url.slice(slash)
+	}
+}
+
+function originOf(url: string): string | undefined {
+	try {
+		const { origin } = new URL(url)
+		return origin === 'null' ? undefined : origin
+	} catch {
+		return undefined
+	}
+}
