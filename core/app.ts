@@ -9,9 +9,9 @@ import { Elysia } from 'elysia'
 import { resolve } from 'node:path'
 import type { AppDeps } from './deps.ts'
 import { AppError } from './errors.ts'
-import { SERVED_WHILE_DATABASE_DOWN } from './http/availability.ts'
+import { servedWhileDatabaseDown } from './http/availability.ts'
 import { createAuthPlugin, declaredAuths, type ActorResolvers } from './http/auth.ts'
-import { errorResponse, toAppError } from './http/errors.ts'
+import { errorResponse, isApiDoor, toAppError } from './http/errors.ts'
 import { allowedMethodsOf, methodNotAllowed } from './http/method-not-allowed.ts'
 import { metricsRoute } from './http/metrics-route.ts'
 import { canonicalRequest } from './http/request-path.ts'
@@ -22,8 +22,6 @@ import { checkRoutes, RegistryError } from './registry.ts'
 import { openRequestTimeZone } from './time.ts'
 
 const STATIC_DIR = resolve(import.meta.dir, 'static')
-/** The doors whose answers carry credentials' results (REST, MCP, SCIM provisioning). */
-const isApiDoor = (pathname: string) => pathname.startsWith('/api/') || pathname.startsWith('/scim/')
 
 export function buildResolvers(deps: AppDeps): ActorResolvers {
 	const session = deps.registry.modules.find((m) => m.sessionResolver)?.sessionResolver ?? null
@@ -54,7 +52,7 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 			const { pathname } = new URL(request.url)
 			// Answers of the API doors carry credentials' results: never cached by browsers or proxies.
 			if (isApiDoor(pathname)) set.headers['Cache-Control'] = 'no-store'
-			if (!deps.availability.up() && !request.url.includes('/static/') && !SERVED_WHILE_DATABASE_DOWN.has(pathname))
+			if (!deps.availability.up() && !servedWhileDatabaseDown(pathname))
 				throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', { retryAfter: 5 })
 		})
 		// A known address asked with the wrong method answers 405 (with Allow), not 404.

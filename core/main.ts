@@ -15,7 +15,7 @@ import type { AppDeps } from './deps.ts'
 import { memoryLimiter, redisLimiter } from './http/rate-limit.ts'
 import { answerWhileAvailable, unavailableResponse, watchDatabase } from './http/availability.ts'
 import { notePeer } from './http/client-address.ts'
-import { canonicalRequest } from './http/request-path.ts'
+import { canonicalRequest, pathOf } from './http/request-path.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { createLogger, type Logger } from './log.ts'
 import { metricsOnly } from './http/metrics-route.ts'
@@ -196,7 +196,7 @@ export function starting(config: Config) {
 	return (received: Request) => {
 		const request = canonicalRequest(received, config.baseUrl)
 		if (!request) return badTarget(headers)
-		const path = new URL(request.url).pathname
+		const path = pathOf(request)
 		if (path === '/health' || path === '/ready')
 			return Response.json({ status: 'starting' }, { status: 503, headers: { ...headers, 'Retry-After': '5', 'Cache-Control': 'no-store' } })
 		return unavailableResponse(request, headers)

@@ -15,6 +15,7 @@ import type { Database } from '../../db/client.ts'
 import { AppError } from '../errors.ts'
 import type { Logger } from '../log.ts'
 import { errorResponse } from './errors.ts'
+import { normalisePath } from './request-path.ts'
 import type { Availability } from '../types/availability.ts'
 
 export type { Availability }
@@ -22,10 +23,14 @@ export type { Availability }
 const never = new Promise<void>(() => {})
 
 /**
- * What answers while the database does not: liveness (`/health`, the process only) and `/metrics`,
- * whose pool and process series are what an operator looks at during the outage.
+ * What answers while the database does not: liveness (`/health`, the process only), `/metrics`,
+ * whose pool and process series are what an operator looks at during the outage, and the static
+ * files. Read as the router reads a path (`normalisePath`: `/health/` is `/health`).
  */
-export const SERVED_WHILE_DATABASE_DOWN: ReadonlySet<string> = new Set(['/health', '/metrics'])
+export function servedWhileDatabaseDown(pathname: string): boolean {
+	const path = normalisePath(pathname)
+	return path === '/health' || path === '/metrics' || path.startsWith('/static/')
+}
 
 export function watchDatabase(database: Database, log: Logger, intervalMs = 1000): Availability {
 	if (database.kind === 'pglite') return { up: () => true, whenDown: () => never, stop: () => {} }
@@ -78,7 +83,7 @@ export async function answerWhileAvailable(
 	if (!availability.up()) return handling // the app's own gate answers 503 already
 	const winner = await Promise.race([handling, availability.whenDown().then(() => null)])
 	if (winner) return winner
-	if (SERVED_WHILE_DATABASE_DOWN.has(new URL(request.url).pathname)) return handling
+	if (servedWhileDatabaseDown(new URL(request.url).pathname)) return handling
 	handling.catch(() => {}) // finishes in the background; its answer is dropped
 	return unavailable()
 }

@@ -8,22 +8,31 @@ import { AppError, isDatabaseUnavailable, isUnstorableText, unstorableText } fro
 import { html, page } from '../html.ts'
 import type { Logger } from '../log.ts'
 import { currentRequest } from '../request-context.ts'
+import { normalisePath } from './request-path.ts'
 
 export type Door = 'rest' | 'mcp' | 'scim' | 'page'
 
+/** The door a path belongs to, read as the router reads it (`normalisePath`: `/metrics/` is `/metrics`). */
 export function doorOf(pathname: string): Door {
-	if (pathname === '/api/mcp' || pathname.startsWith('/api/mcp/')) return 'mcp'
-	if (pathname === '/scim' || pathname.startsWith('/scim/')) return 'scim'
+	const path = normalisePath(pathname)
+	if (path === '/api/mcp' || path.startsWith('/api/mcp/')) return 'mcp'
+	if (path === '/scim' || path.startsWith('/scim/')) return 'scim'
 	if (
-		pathname.startsWith('/api/') ||
-		pathname.startsWith('/oauth/') ||
-		pathname.startsWith('/.well-known/') ||
-		pathname === '/health' ||
-		pathname === '/ready' ||
-		pathname === '/metrics'
+		path.startsWith('/api/') ||
+		path.startsWith('/oauth/') ||
+		path.startsWith('/.well-known/') ||
+		path === '/health' ||
+		path === '/ready' ||
+		path === '/metrics'
 	)
 		return 'rest'
 	return 'page'
+}
+
+/** The doors whose answers carry credentials' results (REST and MCP under `/api/`, SCIM provisioning): never cached. */
+export function isApiDoor(pathname: string): boolean {
+	const door = doorOf(pathname)
+	return door === 'mcp' || door === 'scim' || (door === 'rest' && normalisePath(pathname).startsWith('/api/'))
 }
 
 /**

@@ -73,3 +73,18 @@ function originOf(url: string): string | undefined {
 		return undefined
 	}
 }
+
+/**
+ * A path as the doors and the router are told apart: the router ignores one trailing slash
+ * (`/metrics/` is `/metrics`), and a run of slashes (`//api/v1/jobs`) is one, so an address typed
+ * with a doubled slash is answered in its door's format (a JSON 404 on the API, not a page). Every
+ * check of which door or route a path is goes through it: `doorOf`, `isApiDoor`, what answers while
+ * the database is down or the instance starts, the metrics port.
+ */
+export function normalisePath(pathname: string): string {
+	const single = pathname.replace(/\/{2,}/g, '/')
+	return single.length > 1 && single.endsWith('/') ? single.slice(0, -1) : single
+}
+
+/** The normalised path of a request (`normalisePath`). */
+export const pathOf = (request: Request): string => normalisePath(new URL(request.url).pathname)
