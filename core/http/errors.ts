@@ -8,7 +8,7 @@ import { AppError, isDatabaseUnavailable, isUnstorableText, unstorableText } fro
 import { html, page } from '../html.ts'
 import type { Logger } from '../log.ts'
 import { currentRequest } from '../request-context.ts'
-import { normalisePath } from './request-path.ts'
+import { normalisePath, readsOnly } from './request-path.ts'
 
 export type Door = 'rest' | 'mcp' | 'scim' | 'page'
 
@@ -78,9 +78,8 @@ export function errorResponse(error: AppError, request: Request): Response {
 	if (error.retryAfter !== undefined) headers['Retry-After'] = String(error.retryAfter)
 
 	if (door === 'page') {
-		if (error.location && (request.method === 'GET' || request.method === 'HEAD'))
-			return new Response(null, { status: 303, headers: { ...headers, Location: error.location } })
-		if (error.code === 'UNAUTHORIZED' && request.method === 'GET') {
+		if (error.location && readsOnly(request)) return new Response(null, { status: 303, headers: { ...headers, Location: error.location } })
+		if (error.code === 'UNAUTHORIZED' && readsOnly(request)) {
 			const next = url.pathname + url.search
 			return new Response(null, { status: 303, headers: { ...headers, Location: `/sign-in?next=${encodeURIComponent(next)}` } })
 		}

@@ -10,7 +10,7 @@ import type { AppDeps } from '../deps.ts'
 import { AppError } from '../errors.ts'
 import type { AuthPlugin } from './auth.ts'
 import { parseBearer } from './bearer.ts'
-import { canonicalRequest, pathOf } from './request-path.ts'
+import { canonicalRequest, pathOf, readsOnly } from './request-path.ts'
 
 async function exposition(deps: AppDeps): Promise<Response> {
 	const { contentType, text } = await deps.metrics.render()
@@ -35,10 +35,10 @@ export function metricsRoute(deps: AppDeps, auth: AuthPlugin) {
 	)
 }
 
-/** What `METRICS_PORT` answers: `/metrics` alone (as the router reads a path), without a token. */
+/** What `METRICS_PORT` answers: `/metrics` alone (GET or HEAD, as the router reads a path), without a token. */
 export const metricsOnly = (deps: AppDeps) => (received: Request) => {
 	const request = canonicalRequest(received, deps.config.baseUrl)
-	return request && pathOf(request) === '/metrics' && request.method === 'GET' ? exposition(deps) : new Response('Not found', { status: 404 })
+	return request && pathOf(request) === '/metrics' && readsOnly(request) ? exposition(deps) : new Response('Not found', { status: 404 })
 }
 
 /** `/metrics` alone, without a token, on `port` of 127.0.0.1. */

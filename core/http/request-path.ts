@@ -88,3 +88,9 @@ export function normalisePath(pathname: string): string {
 
 /** The normalised path of a request (`normalisePath`). */
 export const pathOf = (request: Request): string => normalisePath(new URL(request.url).pathname)
+
+/**
+ * A request that only reads: GET, and HEAD, which is GET without the body and is answered with the
+ * same status and headers (no form, so no CSRF token; a page that redirects a GET redirects it too).
+ */
+export const readsOnly = (request: Request): boolean => request.method === 'GET' || request.method === 'HEAD'

@@ -14,6 +14,7 @@ import type { PageSession, PermissionKey, SessionResolver } from '../../module.t
 import { setRequestTimeZone } from '../../time.ts'
 import { navCountsFor } from '../../html.ts'
 import { verifyCsrf } from '../csrf.ts'
+import { readsOnly } from '../request-path.ts'
 import { declare, type ResolveContext } from './declared.ts'
 
 // Declared with the module contract: the module that signs people in provides the resolver.
@@ -43,17 +44,14 @@ export function sessionAuth(deps: AppDeps, pageSession: PageSessionOf) {
 			set.headers['Cache-Control'] = 'no-store'
 			const signedIn = await pageSession(request, cookie)
 			setRequestTimeZone(signedIn.timeZone)
-			if (request.method !== 'GET' && request.method !== 'HEAD') verifyCsrf(deps, request, (body as Record<string, unknown> | null)?.csrf, signedIn.csrf)
+			if (!readsOnly(request)) verifyCsrf(deps, request, (body as Record<string, unknown> | null)?.csrf, signedIn.csrf)
 			// A form post or a script's request is an action, not a page: the refusal says so (the pipeline
 			// board's script shows these words when a dragged card goes back, tests/browser/quick-actions.test.ts).
 			if (spec !== 'signed-in' && !deps.permissions.can(signedIn.actor, spec.permission))
-				throw new AppError(
-					'FORBIDDEN',
-					request.method === 'GET' || request.method === 'HEAD' ? 'Your role does not allow this page.' : 'Your role does not allow this action.',
-				)
+				throw new AppError('FORBIDDEN', readsOnly(request) ? 'Your role does not allow this page.' : 'Your role does not allow this action.')
 			// A page shows the counts beside its navigation; a form post answers with a redirect (or its page again, counts left out),
 			// and a script's request for JSON (the header search's dropdown) has no navigation to show them in.
-			const page = request.method === 'GET' && !(request.headers.get('accept') ?? '').startsWith('application/json')
+			const page = readsOnly(request) && !(request.headers.get('accept') ?? '').startsWith('application/json')
 			const session = page ? { ...signedIn, navCounts: await navCountsFor(deps, signedIn) } : signedIn
 			return { session, actor: session.actor }
 		}),
