@@ -72,7 +72,9 @@ function passwordSignInRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 						return redirect(next, 303)
 					} catch (error) {
 						if (!(error instanceof AppError) || (error.code !== 'UNAUTHORIZED' && error.code !== 'RATE_LIMITED')) throw error
-						return signInPage({ csrf: anonymousCsrf(deps, cookie), next, email: String(fields.email ?? ''), error: error.message, status: error.status })
+						const res = signInPage({ csrf: anonymousCsrf(deps, cookie), next, email: String(fields.email ?? ''), error: error.message, status: error.status })
+						if (error.retryAfter) res.headers.set('Retry-After', String(error.retryAfter))
+						return res
 					}
 				},
 				{ auth: 'form', body: form },

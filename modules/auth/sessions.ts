@@ -110,8 +110,30 @@ async function recordAttempt(deps: AppDeps, email: string, address: string) {
 		(select count(*)::int from ${signInFailures} where address = ${address} and at > ${since}::timestamptz) as address`)
 	if ((counts?.account ?? 0) > MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS || (counts?.address ?? 0) > MAX_FAILURES_PER_ADDRESS) {
 		await deps.db.delete(signInFailures).where(eq(signInFailures.id, id))
-		throw new AppError('RATE_LIMITED', 'Too many failed attempts. Wait 15 minutes, then try again.', { retryAfter: 15 * 60 })
+		const seconds = await secondsUntilAttempt(deps, email, address, since)
+		throw new AppError('RATE_LIMITED', `Too many failed attempts. Wait ${inWords(seconds)}, then try again.`, { retryAfter: seconds })
 	}
+}
+
+/**
+ * How long until an attempt is counted again: until the failure that keeps each limit reached (the
+ * limit's n-th newest in the window; a refused attempt is not recorded) is older than the window.
+ */
+async function secondsUntilAttempt(deps: AppDeps, email: string, address: string, since: string): Promise<number> {
+	const [row] = await deps.database.rows<{ at: string | Date | null }>(sql`select greatest(
+		(select at from ${signInFailures} where email = ${email} and address = ${address} and at > ${since}::timestamptz
+			order by at desc offset ${MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS - 1} limit 1),
+		(select at from ${signInFailures} where address = ${address} and at > ${since}::timestamptz
+			order by at desc offset ${MAX_FAILURES_PER_ADDRESS - 1} limit 1)) as at`)
+	const until = row?.at ? new Date(row.at).getTime() + FAILURE_WINDOW_MS : deps.now().getTime()
+	return Math.max(1, Math.ceil((until - deps.now().getTime()) / 1000))
+}
+
+/** A wait in words: seconds under a minute, else whole minutes (rounded up). */
+function inWords(seconds: number): string {
+	if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`
+	const minutes = Math.ceil(seconds / 60)
+	return `${minutes} minute${minutes === 1 ? '' : 's'}`
 }
 
 /** A successful sign-in clears the failures of that account from that address only (not an attacker's). */
