@@ -13,7 +13,7 @@
  *   5. Redis is killed for 5 s and started again;
  *   6. SMTP has been down since the start with MAILS (20) mails queued through the outbox's public
  *      API; it comes back after the database faults and every mail must arrive exactly once;
- *   7. SIGTERM with a request in flight (a body sent half, finished after the signal).
+ *   7. SIGTERM with a request in flight (a body sent half, finished after the signal): /ready 503 while draining, then refused.
  * Afterwards: every acknowledged write (2xx publish, successful create_job) is in the database
  * exactly once with exactly one activity row. Prints a summary (the README's Reliability figures)
  * and writes bench/results/faults-<date>.json. Exits 1 when an expectation fails.
@@ -76,6 +76,7 @@ try {
 		REDIS_URL: redis.url,
 		SMTP_URL: smtp.url,
 		RATE_LIMIT_PER_MINUTE: '1000000',
+		SHUTDOWN_DRAIN_SECONDS: '1',
 	})
 	cleanup.push(() => server.kill('SIGKILL'))
 	const plan = { baseUrl: server.url, tenant, run: `B${Date.now().toString(36)}` }
@@ -132,7 +133,13 @@ try {
 	await sleep(300)
 	const signalled = Date.now()
 	server.kill('SIGTERM')
-	await sleep(500)
+	await sleep(300)
+	// During the drain (1 s) /ready says 503; after it, new connections are refused.
+	const drained = await fetch(`${server.url}/ready`, { signal: AbortSignal.timeout(2000) }).then(
+		(r) => r.status === 503,
+		() => false,
+	)
+	await sleep(signalled + 2000 - Date.now())
 	const refused = await fetch(`${server.url}/health`, { signal: AbortSignal.timeout(2000) }).then(
 		() => false,
 		() => true,
@@ -169,7 +176,10 @@ try {
 		rows.every((r) => r.status === 'sent'),
 		'outbox rows not all sent',
 	)
-	expectThat(answer.startsWith('HTTP/1.1 201') && refused && exit.code === 0, `SIGTERM: answer ${answer.slice(0, 20)}, refused ${refused}, exit ${exit.code}`)
+	expectThat(
+		answer.startsWith('HTTP/1.1 201') && drained && refused && exit.code === 0,
+		`SIGTERM: answer ${answer.slice(0, 20)}, /ready 503 while draining ${drained}, refused ${refused}, exit ${exit.code}`,
+	)
 	expectThat(
 		server.logs.some((l) => String(l.msg).includes('falls back to per-instance counters')),
 		'no log line for the Redis fallback',

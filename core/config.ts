@@ -95,6 +95,12 @@ export interface Config {
 	 */
 	readonly httpIdleTimeout: number
 	/**
+	 * Seconds an instance keeps serving after SIGTERM, `/ready` answering 503 meanwhile, before it
+	 * closes its port (`SHUTDOWN_DRAIN_SECONDS`, 0–10; default 5): a load balancer that polls `/ready`
+	 * takes it out before connections are refused. The hard deadline of 15 s counts from the signal.
+	 */
+	readonly shutdownDrainSeconds: number
+	/**
 	 * Seconds one MCP tool call may run before it is answered with a tool error (`MCP_TOOL_TIMEOUT`,
 	 * 1–255; default 20, and always below `HTTP_IDLE_TIMEOUT`, which would otherwise cut the connection first).
 	 */
@@ -576,6 +582,7 @@ export function loadConfig(env: Env = process.env, modules: readonly { readonly 
 		https: baseUrl.startsWith('https:'),
 		s3,
 		httpIdleTimeout,
+		shutdownDrainSeconds: integer('SHUTDOWN_DRAIN_SECONDS', 5, 0, 10),
 		mcpToolTimeout,
 		smtpTimeout: integer('SMTP_TIMEOUT', 120, 1, 240),
 		fileParseTimeout,

@@ -242,8 +242,9 @@ function listeningOn(host: string, port: number): string {
 }
 
 /**
- * Starts the HTTP server; SIGTERM/SIGINT finish in-flight requests, refuse new ones and exit 0. The
- * port answers from the start: 503 (and `/ready` not ready) until the migrations are applied.
+ * Starts the HTTP server. SIGTERM/SIGINT: `/ready` answers 503 at once and the port keeps serving for
+ * `SHUTDOWN_DRAIN_SECONDS`; then it refuses new connections, finishes the requests in flight and exits 0.
+ * The port answers from the start: 503 (and `/ready` not ready) until the migrations are applied.
  */
 export async function serve(config: Config) {
 	const log = createLogger(config.logLevel)
@@ -290,9 +291,12 @@ export async function serve(config: Config) {
 	const shutdown = async (signal: string) => {
 		if (stopping) process.exit(1)
 		stopping = true
+		// `/ready` answers 503 from now on, while the port keeps serving for the drain period: a load
+		// balancer polling it takes the instance out before connections are refused (`/health` stays 200).
 		deps.lifecycle.drain()
-		log.info('shutting down', { signal })
+		log.info('shutting down', { signal, drainSeconds: config.shutdownDrainSeconds })
 		const deadline = setTimeout(() => process.exit(1), 15_000)
+		await Bun.sleep(config.shutdownDrainSeconds * 1000)
 		await server.stop(false)
 		metricsServer?.stop(true)
 		for (const stop of stops) await stop?.()

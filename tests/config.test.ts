@@ -207,6 +207,8 @@ describe('bad values stop start-up with a ConfigError naming the variable', () =
 		['HOST', '-leading-dash'],
 		['HTTP_IDLE_TIMEOUT', '1'],
 		['HTTP_IDLE_TIMEOUT', '2'],
+		['SHUTDOWN_DRAIN_SECONDS', '11'],
+		['SHUTDOWN_DRAIN_SECONDS', 'soon'],
 		['TRUST_PROXY', 'yes'],
 		['TRUST_PROXY', '10.0.0.0/33'],
 		['TRUST_PROXY', '127.0.0.1,proxy.internal'],

@@ -40,7 +40,12 @@ describeProcesses('PostgreSQL, Redis and shutdown faults', () => {
 		const fixtures = await depsOn(pg.url('benchline'))
 		tenant = await seedTenant(fixtures.deps, { keys: 3, tokens: 3 })
 		await fixtures.close()
-		server = await startServer({ DATABASE_URL: `postgres://postgres@127.0.0.1:${proxy.port}/benchline`, REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: '100000' })
+		server = await startServer({
+			DATABASE_URL: `postgres://postgres@127.0.0.1:${proxy.port}/benchline`,
+			REDIS_URL: redis.url,
+			RATE_LIMIT_PER_MINUTE: '100000',
+			SHUTDOWN_DRAIN_SECONDS: '1',
+		})
 	}, 120_000)
 
 	afterAll(async () => {
@@ -180,7 +185,7 @@ describeProcesses('PostgreSQL, Redis and shutdown faults', () => {
 	})
 
 	describe('SIGTERM', () => {
-		test('the request in flight finishes, new connections are refused, the process exits 0 within 15 s', async () => {
+		test('/ready says 503 during the drain, then new connections are refused; the request in flight finishes, the process exits 0 within 15 s', async () => {
 			const body = JSON.stringify({ vendorJobId: `${run}-sigterm`, title: 'Published across a shutdown' })
 			const socket = connect(server.port, '127.0.0.1')
 			await new Promise<void>((r) => socket.once('connect', () => r()))
@@ -194,7 +199,9 @@ describeProcesses('PostgreSQL, Redis and shutdown faults', () => {
 			await sleep(300)
 			const signalled = Date.now()
 			server.kill('SIGTERM')
-			await sleep(500)
+			await sleep(300)
+			expect((await fetch(`${server.url}/ready`, { signal: AbortSignal.timeout(2000) })).status).toBe(503)
+			await sleep(signalled + 2000 - Date.now())
 			const refused = await fetch(`${server.url}/health`, { signal: AbortSignal.timeout(2000) }).then(
 				(r) => `answered ${r.status}`,
 				(e) => `refused: ${e.code ?? e.message}`,
