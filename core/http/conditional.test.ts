@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { notModified, parseHttpDate } from './conditional.ts'
+import { lastModifiedOf, notModified, parseHttpDate, validatorHeaders } from './conditional.ts'
 
 const AT = Date.UTC(1994, 10, 6, 8, 49, 37)
 
@@ -41,6 +41,18 @@ describe('notModified', () => {
 	test('a date after the server clock, or no date at all, is ignored', () => {
 		expect(ask({ 'if-modified-since': 'Sun, 06 Nov 1994 09:49:38 GMT' })).toBe(false)
 		expect(ask({ 'if-modified-since': '3000' })).toBe(false)
+	})
+
+	test('while the last change is in the current second, Last-Modified is weak: not sent, and no If-Modified-Since gets a 304', () => {
+		const sameSecond = new Date(AT + 900)
+		expect(validatorHeaders(v, sameSecond)).toEqual({ ETag: '"abc"' })
+		expect(notModified(new Request('http://x/', { headers: { 'if-modified-since': 'Sun, 06 Nov 1994 08:49:37 GMT' } }), v, sameSecond)).toBe(false)
+		expect(validatorHeaders(v, new Date(AT + 1000))).toEqual({ ETag: '"abc"', 'Last-Modified': 'Sun, 06 Nov 1994 08:49:37 GMT' })
+	})
+
+	test('Last-Modified of several inputs is the latest of their changes', () => {
+		expect(lastModifiedOf(new Date(AT), null, new Date(AT + 5)).getTime()).toBe(AT + 5)
+		expect(lastModifiedOf(null).getTime()).toBe(0)
 	})
 
 	test('If-None-Match decides alone when sent', () => {

@@ -1,16 +1,33 @@
 /**
  * Conditional GET (RFC 9110 section 13): `If-None-Match` against the ETag, and only without it
  * `If-Modified-Since` against Last-Modified (whole seconds, as HTTP dates carry).
+ *
+ * A Last-Modified in the current second is weak (RFC 9110 section 8.8.2.2): another change may come
+ * later in that second and carry the same date. So it is not sent then, and no `If-Modified-Since`
+ * is answered 304 while the last change is in the current second: a date the client holds then always
+ * came from an answer made after every change of its second.
  */
 
 export interface Validators {
 	/** Quoted, e.g. `"abc"` (weak `W/"abc"` also accepted when compared). */
 	etag: string
+	/** No earlier than a change to anything the ETag covers. */
 	lastModified: Date
 }
 
-export function validatorHeaders(v: Validators): Record<string, string> {
-	return { ETag: v.etag, 'Last-Modified': v.lastModified.toUTCString() }
+/** Last-Modified of what depends on all of `changes` (each a last change, or null for none): the latest of them. */
+export function lastModifiedOf(...changes: (Date | null)[]): Date {
+	return new Date(Math.max(0, ...changes.map((at) => at?.getTime() ?? 0)))
+}
+
+const second = (at: Date) => Math.floor(at.getTime() / 1000)
+
+/** Whether no later change can share Last-Modified's second: that second is over by `now`. */
+const settled = (lastModified: Date, now: Date) => second(lastModified) < second(now)
+
+/** ETag, and Last-Modified once it is strong (its second is over at `now`). */
+export function validatorHeaders(v: Validators, now: Date): Record<string, string> {
+	return settled(v.lastModified, now) ? { ETag: v.etag, 'Last-Modified': v.lastModified.toUTCString() } : { ETag: v.etag }
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
@@ -55,7 +72,8 @@ export function parseHttpDate(text: string): number {
 
 /**
  * Whether the client's copy is current (answer 304). `If-Modified-Since` is ignored (RFC 9110
- * section 13.1.3) when it is not one valid HTTP-date or lies after the server's clock.
+ * section 13.1.3) when it is not one valid HTTP-date or lies after the server's clock, and while
+ * the last change is in the current second (Last-Modified is weak then).
  */
 export function notModified(request: Request, v: Validators, now: Date = new Date()): boolean {
 	const match = request.headers.get('if-none-match')
@@ -64,11 +82,11 @@ export function notModified(request: Request, v: Validators, now: Date = new Dat
 		return match.trim() === '*' || match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === mine)
 	}
 	const since = parseHttpDate(request.headers.get('if-modified-since')?.trim() ?? '')
-	if (Number.isNaN(since) || since > now.getTime()) return false
-	return Math.floor(v.lastModified.getTime() / 1000) * 1000 <= since
+	if (Number.isNaN(since) || since > now.getTime() || !settled(v.lastModified, now)) return false
+	return second(v.lastModified) * 1000 <= since
 }
 
 /** The 304 answer: no body, the validators repeated. */
-export function notModifiedResponse(v: Validators, headers: Record<string, string> = {}): Response {
-	return new Response(null, { status: 304, headers: { ...headers, ...validatorHeaders(v) } })
+export function notModifiedResponse(v: Validators, now: Date, headers: Record<string, string> = {}): Response {
+	return new Response(null, { status: 304, headers: { ...headers, ...validatorHeaders(v, now) } })
 }

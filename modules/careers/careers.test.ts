@@ -4,12 +4,14 @@
  * re-opened; drafts are never public.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { call, callOn, newVendor, newWorkspace, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { addressSince } from '../../core/http/address-since.ts'
+import { call, callOn, clock, newVendor, newWorkspace, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { portalApp } from '../../tests/portal.ts'
 import { jobs } from '../jobs/table.ts'
 
-// Opening the shared test database can take seconds on a busy machine: do it before the first test.
-beforeAll(() => testApp(), 60_000)
+// Opening the shared test database can take seconds on a busy machine: do it before the first test. The
+// portal is served at its address (BASE_URL) since before these tests: no Last-Modified is earlier (core/http/address-since.ts).
+beforeAll(async () => addressSince((await testApp()).deps), 60_000)
 
 async function setup() {
 	const ws = await newWorkspace()
@@ -220,6 +222,8 @@ describe('lists, closing and re-opening', () => {
 	test('the sitemap answers 304 to a crawler whose copy is current, and 200 again once an open job changes', async () => {
 		const { key } = await setup()
 		const job = await publish(key, { vendorJobId: 'S-1', title: 'Sitemap Engineer' })
+		// Last-Modified is sent once the second of the last change is over.
+		clock.advance(1000)
 		const first = await call('GET', '/sitemap.xml')
 		const etag = first.headers.get('etag')!
 		expect(etag).toMatch(/^"[0-9a-f]{32}"$/)
@@ -237,12 +241,14 @@ describe('lists, closing and re-opening', () => {
 	test('Last-Modified never goes back when a job leaves: a crawler asking with If-Modified-Since alone gets the sitemap without it', async () => {
 		const { key } = await setup()
 		const job = await publish(key, { vendorJobId: 'LM-1', title: 'Latest Engineer' })
+		clock.advance(1000)
 		const first = await call('GET', '/sitemap.xml')
 		const lastModified = first.headers.get('last-modified')!
 		expect(first.text).toContain(job.url!)
 		// HTTP dates count whole seconds: the close comes in a later one.
 		await Bun.sleep(1000 - (Date.now() % 1000) + 50)
 		await call('DELETE', '/api/v1/jobs/LM-1', { key })
+		clock.advance(1000)
 		const after = await call('GET', '/sitemap.xml', { headers: { 'if-modified-since': lastModified } })
 		expect(after.status).toBe(200)
 		expect(after.text).not.toContain(job.url!)
@@ -265,6 +271,24 @@ describe('lists, closing and re-opening', () => {
 		expect(again.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/)
 		expect(again.headers.get('etag')).not.toBe(etag)
 		expect((await callOn(moved.app, 'GET', '/sitemap.xml', { headers: { 'if-none-match': again.headers.get('etag')! } })).status).toBe(304)
+	})
+
+	test('after a move (BASE_URL), a crawler’s If-Modified-Since from before it gets the new addresses', async () => {
+		const { key } = await setup()
+		await publish(key, { vendorJobId: 'MOVE-2', title: 'Moved Engineer' })
+		clock.advance(1000)
+		const before = (await call('GET', '/sitemap.xml')).headers.get('last-modified')!
+		expect((await call('GET', '/sitemap.xml', { headers: { 'if-modified-since': before } })).status).toBe(304)
+		// The move comes in a later second (HTTP dates count whole seconds).
+		await Bun.sleep(1000 - (Date.now() % 1000) + 50)
+		const moved = await portalApp({ BASE_URL: 'https://jobs.elsewhere.example' })
+		const again = await callOn(moved.app, 'GET', '/sitemap.xml', { headers: { 'if-modified-since': before } })
+		expect(again.status).toBe(200)
+		expect(again.text).toContain('https://jobs.elsewhere.example/careers/')
+		clock.advance(1000)
+		const since = (await callOn(moved.app, 'GET', '/sitemap.xml')).headers.get('last-modified')!
+		expect(Date.parse(since)).toBeGreaterThan(Date.parse(before))
+		expect((await callOn(moved.app, 'GET', '/sitemap.xml', { headers: { 'if-modified-since': since } })).status).toBe(304)
 	})
 
 	test('a Draft job is not public: 404, not listed, not in the sitemap', async () => {

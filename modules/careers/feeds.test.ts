@@ -3,12 +3,15 @@
  * value escaped, conditional requests, and a close or re-open seen at once.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
+import { addressSince } from '../../core/http/address-since.ts'
 import { sql } from 'drizzle-orm'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
-import { call, newVendor, newWorkspace, testApp, testDeps } from '../../tests/helpers.ts'
+import { call, callOn, clock, newVendor, newWorkspace, testApp, testDeps } from '../../tests/helpers.ts'
+import { portalApp } from '../../tests/portal.ts'
 import { jobs } from '../jobs/table.ts'
 
-beforeAll(() => testApp(), 60_000)
+// Served at its address (BASE_URL) since before these tests: Last-Modified is never earlier (core/http/address-since.ts).
+beforeAll(async () => addressSince((await testApp()).deps), 60_000)
 
 async function setup() {
 	const ws = await newWorkspace()
@@ -62,6 +65,8 @@ describe('the Indeed feed', () => {
 		const deps = await testDeps()
 		await deps.db.update(jobs).set({ summary: 'bell \u0007 here', employment: 'x\u0001' }).where(eqVendorJob(ws.id, 'B'))
 		await deps.db.update(jobs).set({ description: 'Plain \u0001text ]]> and more' }).where(eqVendorJob(ws.id, 'B'))
+		// Last-Modified is sent once its second is over.
+		clock.advance(1000)
 		const { doc, res } = await indeed(ws.slug)
 		expect(doc.source.publisher).toBe(ws.name)
 		expect(doc.source.publisherurl).toBe(`http://localhost:3000/careers/${ws.slug}`)
@@ -128,6 +133,7 @@ describe('caching', () => {
 		const { ws, key } = await setup()
 		const job = await publish(key, { vendorJobId: 'K', title: 'Kept' })
 		await publish(key, { vendorJobId: 'G', title: 'Goes' })
+		clock.advance(1000)
 		for (const path of [`/careers/${ws.slug}/feeds/indeed.xml`, `/careers/${ws.slug}/feeds/jobs.rss`]) {
 			const first = await call('GET', path)
 			const etag = first.headers.get('etag')!
@@ -160,6 +166,61 @@ describe('caching', () => {
 })
 
 describe('caching, every change', () => {
+	test('a change later in the second of the copy a client holds: that copy had no Last-Modified, and the second’s date gets the new feed until the second is over', async () => {
+		const { ws, key } = await setup()
+		await publish(key, { vendorJobId: 'S', title: 'Same Second' })
+		const deps = await testDeps()
+		// A second after every earlier change: the job changes at .100 and .700 of it, a reader's copy is from .300.
+		const s = Math.ceil((clock.now().getTime() + 5000) / 1000) * 1000
+		const setClock = (at: number) => clock.advance(at - clock.now().getTime())
+		try {
+			await deps.db
+				.update(jobs)
+				.set({ updatedAt: new Date(s + 100) })
+				.where(eqVendorJob(ws.id, 'S'))
+			setClock(s + 300)
+			for (const path of [`/careers/${ws.slug}/feeds/indeed.xml`, `/careers/${ws.slug}/feeds/jobs.rss`])
+				expect((await call('GET', path)).headers.get('last-modified')).toBeNull()
+			await deps.db
+				.update(jobs)
+				.set({ title: 'Same Second, changed', updatedAt: new Date(s + 700) })
+				.where(eqVendorJob(ws.id, 'S'))
+			const sameSecond = { 'if-modified-since': new Date(s).toUTCString() }
+			for (const path of [`/careers/${ws.slug}/feeds/indeed.xml`, `/careers/${ws.slug}/feeds/jobs.rss`]) {
+				const during = await call('GET', path, { headers: sameSecond })
+				expect([during.status, during.text.includes('Same Second, changed')]).toEqual([200, true])
+			}
+			// Once the second is over, its date is a strong validator: given out, and current.
+			setClock(s + 1300)
+			for (const path of [`/careers/${ws.slug}/feeds/indeed.xml`, `/careers/${ws.slug}/feeds/jobs.rss`]) {
+				expect((await call('GET', path)).headers.get('last-modified')).toBe(new Date(s).toUTCString())
+				expect((await call('GET', path, { headers: sameSecond })).status).toBe(304)
+			}
+		} finally {
+			// Not left in the future for other files' sitemaps.
+			await deps.db.update(jobs).set({ updatedAt: new Date() }).where(eqVendorJob(ws.id, 'S'))
+		}
+	})
+
+	test('the portal moved to another address (BASE_URL): a reader’s If-Modified-Since from before the move gets the feed at the new address', async () => {
+		const { ws, key } = await setup()
+		await publish(key, { vendorJobId: 'M', title: 'Moving' })
+		clock.advance(1000)
+		const path = `/careers/${ws.slug}/feeds/jobs.rss`
+		const before = (await call('GET', path)).headers.get('last-modified')!
+		expect((await call('GET', path, { headers: { 'if-modified-since': before } })).status).toBe(304)
+		// The move comes in a later second (HTTP dates count whole seconds).
+		await Bun.sleep(1000 - (Date.now() % 1000) + 50)
+		const moved = await portalApp({ BASE_URL: 'https://feeds.moved.example' })
+		const again = await callOn(moved.app, 'GET', path, { headers: { 'if-modified-since': before } })
+		expect(again.status).toBe(200)
+		expect(again.text).toContain('https://feeds.moved.example/careers/')
+		clock.advance(1000)
+		const since = (await callOn(moved.app, 'GET', path)).headers.get('last-modified')!
+		expect(Date.parse(since)).toBeGreaterThan(Date.parse(before))
+		expect((await callOn(moved.app, 'GET', path, { headers: { 'if-modified-since': since } })).status).toBe(304)
+	})
+
 	test('a change whose last-change time is not the newest (a write that began earlier and committed later) still changes the ETag', async () => {
 		const { ws, key } = await setup()
 		await publish(key, { vendorJobId: 'OLD', title: 'Changed Late' })

@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto'
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import type { AuthPlugin } from '../../core/http/auth.ts'
-import { notModified, notModifiedResponse, validatorHeaders } from '../../core/http/conditional.ts'
+import { addressSince } from '../../core/http/address-since.ts'
+import { lastModifiedOf, notModified, notModifiedResponse, validatorHeaders } from '../../core/http/conditional.ts'
 import { textStream } from '../../core/http/stream.ts'
 import { AppError } from '../../core/errors.ts'
 import { allOpenJobPages, countAllOpenJobs, jobUrl, openJobChunks, openJobsSitemapVersion, toDate } from '../jobs/index.ts'
@@ -38,11 +39,17 @@ function sitemapIndex(deps: AppDeps, lastmods: Date[]): string {
 	return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="${NS}">\n${files.join('')}</sitemapindex>\n`
 }
 
+/** Each sitemap file's `<lastmod>` in the index: its Last-Modified. */
+async function fileLastmods(deps: AppDeps): Promise<Date[]> {
+	const since = await addressSince(deps)
+	return (await openJobChunks(deps, SITEMAP_MAX_URLS)).map((last) => lastModifiedOf(last, since))
+}
+
 /**
  * A sitemap file's answer: 304 when the crawler's copy is current, else `body()`. The index depends on
  * every open job (how many files, each one's last change), a file on its own run of jobs; both on the
  * address the portal is served at (`BASE_URL`): every `<loc>` is under it, so a move to another
- * address is a new copy.
+ * address is a new copy, and its Last-Modified is never before the move (`addressSince`).
  */
 async function sitemapResponse(deps: AppDeps, request: Request, skip: number, limit: number | undefined, body: () => Promise<BodyInit>): Promise<Response> {
 	const version = await openJobsSitemapVersion(deps, skip, limit)
@@ -50,10 +57,11 @@ async function sitemapResponse(deps: AppDeps, request: Request, skip: number, li
 		.update(JSON.stringify([deps.config.baseUrl, version.digest]))
 		.digest('hex')
 		.slice(0, 32)
-	const validators = { etag: `"${tag}"`, lastModified: version.lastChange ?? new Date(0) }
+	const validators = { etag: `"${tag}"`, lastModified: lastModifiedOf(version.lastChange, await addressSince(deps)) }
 	const headers = { ...XML, 'Cache-Control': 'no-cache' }
-	if (notModified(request, validators, deps.now())) return notModifiedResponse(validators, { 'Cache-Control': 'no-cache' })
-	return new Response(await body(), { headers: { ...headers, ...validatorHeaders(validators) } })
+	const now = deps.now()
+	if (notModified(request, validators, now)) return notModifiedResponse(validators, now, { 'Cache-Control': 'no-cache' })
+	return new Response(await body(), { headers: { ...headers, ...validatorHeaders(validators, now) } })
 }
 
 export function sitemapRoutes(deps: AppDeps, auth: AuthPlugin) {
@@ -63,9 +71,7 @@ export function sitemapRoutes(deps: AppDeps, auth: AuthPlugin) {
 			'/sitemap.xml',
 			async ({ request }) =>
 				sitemapResponse(deps, request, 0, undefined, async () =>
-					(await countAllOpenJobs(deps)) <= SITEMAP_MAX_URLS
-						? await textStream(urlset(deps, 0), deps.log)
-						: sitemapIndex(deps, await openJobChunks(deps, SITEMAP_MAX_URLS)),
+					(await countAllOpenJobs(deps)) <= SITEMAP_MAX_URLS ? await textStream(urlset(deps, 0), deps.log) : sitemapIndex(deps, await fileLastmods(deps)),
 				),
 			{ auth: 'public' },
 		)
