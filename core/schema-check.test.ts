@@ -29,3 +29,9 @@ test('a record: every key its pattern allows, each value checked; other keys unk
 	const lower = t.Object({}, { patternProperties: { '^[a-z]+$': t.Boolean() } })
 	expect(checkValue(lower, { ok: true, NotOk: true }, reject).errors).toEqual([{ field: '(arguments)', message: 'unknown property "NotOk"; allowed: none' }])
 })
+
+test('control characters are refused in every string: C0 but tab and line breaks, DEL and the C1 controls', () => {
+	for (const text of ['a\u0001', 'a\u001b[31m', 'a\u007f', 'a\u0080', 'next\u0085line', 'a\u009b31m', 'a\u009f'])
+		expect([text, checkValue(t.String(), text, reject).errors]).toEqual([text, [{ field: '(body)', message: 'contains a control character' }]])
+	for (const text of ['a\tb', 'a\nb', 'a\r\nb', 'a\u00a0b', '€ ‚ …']) expect([text, checkValue(t.String(), text, reject).errors]).toEqual([text, []])
+})

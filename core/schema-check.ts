@@ -45,8 +45,12 @@ export const codePoints = (s: string) => {
 	return n
 }
 
-// C0 controls other than tab, line feed and carriage return; DEL.
-const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
+/**
+ * Control characters a string may not hold: C0 controls other than tab, line feed and carriage
+ * return; DEL and the C1 controls (U+0080–U+009F: ESC's one-character form CSI is U+009B, and none
+ * is text). Every door's other check of typed text uses this one.
+ */
+export const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
 
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key)
 const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)

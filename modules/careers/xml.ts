@@ -1,7 +1,9 @@
-/** Text made safe for XML 1.0: the characters it forbids are dropped, markup characters escaped. */
+/** Text made safe for XML 1.0: the characters it forbids or discourages are dropped, markup characters escaped. */
 
-// C0 controls other than tab, newline and carriage return; U+FFFE and U+FFFF; lone surrogates.
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+// C0 controls other than tab, newline and carriage return; DEL and the C1 controls (XML 1.0 section
+// 2.2 discourages them; the API refuses them, jobs stored before may hold them); U+FFFE and U+FFFF;
+// lone surrogates.
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
 
 export const xmlText = (value: string): string => value.replace(NOT_XML, '')
 

@@ -304,6 +304,21 @@ describe('validation', () => {
 		expect(fieldsOf(res)).toEqual(['mustHave[1]', 'niceToHave[0]'])
 	})
 
+	test('control characters are 422 naming the field: C0, DEL and the C1 controls alike (ESC and its one-character form CSI), tab and line breaks kept', async () => {
+		const { key } = await setup()
+		for (const [field, value] of [
+			['description', '<p>red\u009b31m text</p>'],
+			['summary', 'next\u0085line'],
+			['title', 'QA\u0080'],
+			['description', 'bell\u0007'],
+			['location', 'Austin\u007f'],
+		] as const) {
+			const res = await publish(key, { vendorJobId: 'C-1', title: 'QA', [field]: value })
+			expect([field, res.status, res.json.fields]).toEqual([field, 422, [{ field, message: 'contains a control character' }]])
+		}
+		expect((await publish(key, { vendorJobId: 'C-1', title: 'QA', summary: 'a\tb\nc' })).status).toBe(201)
+	})
+
 	test('NUL characters and lone surrogates are 422, never 500 (publish, change, list items)', async () => {
 		const { key } = await setup()
 		await publish(key, { vendorJobId: 'J-1', title: 'QA' })

@@ -63,6 +63,16 @@ describe('rules', () => {
 		await saveSearch(deps, actor, { list: 'privacy', name: 'The fiftieth' })
 		await expect(saveSearch(deps, actor, { list: 'privacy', name: 'One too many' })).rejects.toMatchObject({ code: 'CONFLICT' })
 	})
+
+	test('a query with a control character is refused naming it: C1 controls as C0 and DEL', async () => {
+		const deps = await testDeps()
+		const actor = await personActor(deps, w.ws.slug, w.people.recruiter.email)
+		for (const [i, query] of ['java\u0007', 'java\u007f', 'java\u009b31m', 'java\u0085texas'].entries())
+			await expect(saveSearch(deps, actor, { list: 'jobs', name: `Controls ${i}`, query })).rejects.toMatchObject({
+				code: 'VALIDATION',
+				fields: [{ field: 'query' }],
+			})
+	})
 })
 
 describe('the saved-searches page', () => {

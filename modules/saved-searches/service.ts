@@ -10,6 +10,7 @@ import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
+import { FORBIDDEN_CONTROL } from '../../core/schema-check.ts'
 import { typedLine } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { savedSearches } from './table.ts'
@@ -92,8 +93,7 @@ function cleanName(name: string): string {
 
 function cleanQuery(query: string): string {
 	const trimmed = query.trim()
-	if ([...trimmed].length > 500 || /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(trimmed))
-		throw invalid([{ field: 'query', message: 'must be at most 500 characters of text' }])
+	if ([...trimmed].length > 500 || FORBIDDEN_CONTROL.test(trimmed)) throw invalid([{ field: 'query', message: 'must be at most 500 characters of text' }])
 	return trimmed
 }
 
