@@ -3,8 +3,8 @@
  * problem at once, with messages a person or a model can act on.
  *
  * Why our own checker instead of TypeBox's `Value.Check`: lengths are counted in Unicode code
- * points (not UTF-16 units), NUL / lone surrogates / control characters are refused in every
- * string, items marked `truncate` are cut rather than refused, and unknown properties are either
+ * points (not UTF-16 units), NUL / lone surrogates / control characters / noncharacters are refused
+ * in every string, items marked `truncate` are cut rather than refused, and unknown properties are either
  * ignored (REST: named in a warning) or refused (MCP: with the allowed names). A choice of
  * strings marked `x-any-case` accepts its values in any case and gives back the canonical one
  * (REST: `"remote"` is `"Remote"`, named in a warning), so what is stored is always a listed value.
@@ -51,6 +51,22 @@ export const codePoints = (s: string) => {
  * is text). Every door's other check of typed text uses this one.
  */
 export const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
+
+/** Noncharacters (U+FFFE, U+FFFF, U+FDD0-U+FDEF and the last two of every plane): never text, and XML forbids U+FFFE/U+FFFF. */
+const NONCHARACTER = /\p{Noncharacter_Code_Point}/u
+
+/**
+ * Why a string is not text a field may hold, or null: a lone surrogate, NUL, another control
+ * character (`FORBIDDEN_CONTROL`) or a noncharacter. Every string the checker sees; and a job's
+ * description once sanitised, since the sanitiser decodes character references (`&#27;` is ESC).
+ */
+export function notTextProblem(value: string): string | null {
+	if (!value.isWellFormed()) return 'contains an invalid Unicode sequence (a lone surrogate)'
+	if (value.includes('\u0000')) return 'contains a NUL character'
+	if (FORBIDDEN_CONTROL.test(value)) return 'contains a control character'
+	if (NONCHARACTER.test(value)) return 'contains a noncharacter (such as U+FFFE), which is not text'
+	return null
+}
 
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key)
 const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)
@@ -160,9 +176,8 @@ function rangeMessage(schema: Schema): string {
 
 function checkString(schema: Schema, value: unknown, path: string, fail: (m: string) => unknown, out: CheckResult<unknown>): unknown {
 	if (typeof value !== 'string') return fail(`must be a string (got ${typeName(value)})`)
-	if (!value.isWellFormed()) return fail('contains an invalid Unicode sequence (a lone surrogate)')
-	if (value.includes('\u0000')) return fail('contains a NUL character')
-	if (FORBIDDEN_CONTROL.test(value)) return fail('contains a control character')
+	const notText = notTextProblem(value)
+	if (notText) return fail(notText)
 	const length = codePoints(value)
 	if (typeof schema.minLength === 'number' && length < schema.minLength)
 		return fail(schema.minLength === 1 ? 'must not be empty' : `must be at least ${schema.minLength} characters`)

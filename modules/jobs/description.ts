@@ -9,10 +9,14 @@
  *   change sending it back was refused. A stored description can always be sent back as it is.
  * - `&`, `<` and `>` that were text are kept as text (escaped); the caller may say so, since a
  *   vendor reading the job back gets `&amp;` where it sent `&`.
+ * - The sanitiser decodes character references, so `&#27;` is stored as ESC itself. A reference to
+ *   what no field may hold (a control character, a noncharacter: `notTextProblem`) is refused as
+ *   the character itself is, with a 422 naming the field: dropping it would change the text without
+ *   a word, and storing it made a read that could not be sent back.
  */
 import type { FieldError } from '../../core/errors.ts'
 import { sanitizeDescription } from '../../core/sanitize.ts'
-import { codePoints } from '../../core/schema-check.ts'
+import { codePoints, notTextProblem } from '../../core/schema-check.ts'
 
 export const MAX_DESCRIPTION = 20000
 
@@ -27,19 +31,28 @@ export interface StoredDescription {
 const ESCAPES = /&(?:amp|lt|gt|quot);/g
 const escapesIn = (html: string) => html.match(ESCAPES)?.length ?? 0
 
-/** The description to store for `input`; `tooLong` names `field` when its stored form is over the limit (the caller refuses it, with its other problems). */
-export function storedDescription(input: string, field = 'description'): StoredDescription & { tooLong: FieldError | null } {
+/**
+ * The description to store for `input`; `problem` names `field` when its stored form cannot be
+ * stored (the caller refuses it, with its other problems): a character no field may hold, written
+ * as a reference, or over the limit.
+ */
+export function storedDescription(input: string, field = 'description'): StoredDescription & { problem: FieldError | null } {
 	const { html, removedMarkup } = sanitizeDescription(input)
-	const length = codePoints(html)
-	const tooLong =
-		length > MAX_DESCRIPTION
-			? {
-					field,
-					message: `must be at most ${MAX_DESCRIPTION} characters as stored (got ${length}): it is stored as HTML, where & is written &amp;, < &lt; and > &gt;, and open tags are closed`,
-				}
-			: null
 	// The sanitiser decodes every entity it reads and escapes these again: more of them means text was escaped.
-	return { html, removedMarkup, escapedText: escapesIn(html) > escapesIn(input), tooLong }
+	const stored = { html, removedMarkup, escapedText: escapesIn(html) > escapesIn(input) }
+	const notText = notTextProblem(html)
+	if (notText)
+		return { ...stored, problem: { field, message: `${notText}${notTextProblem(input) ? '' : ', written as a character reference (such as &#27;)'}` } }
+	const length = codePoints(html)
+	if (length > MAX_DESCRIPTION)
+		return {
+			...stored,
+			problem: {
+				field,
+				message: `must be at most ${MAX_DESCRIPTION} characters as stored (got ${length}): it is stored as HTML, where & is written &amp;, < &lt; and > &gt;, and open tags are closed`,
+			},
+		}
+	return { ...stored, problem: null }
 }
 
 export const escapedTextWarning = (field = 'description') =>

@@ -345,7 +345,7 @@ export async function createJob(deps: AppDeps, actor: Actor, input: CreateJobInp
 		'niceToHave',
 	])
 	const description = input.description ? storedDescription(input.description) : null
-	const problems = [...multiline, ...(description?.tooLong ? [description.tooLong] : [])]
+	const problems = [...multiline, ...(description?.problem ? [description.problem] : [])]
 	if (problems.length) throw invalid(problems)
 	const fields = {
 		title: input.title.trim(),

@@ -112,9 +112,9 @@ function prepare<T>(schema: typeof PublishBody | typeof ChangeBody, sent: Record
 	const named = new Set(checked.errors.map((e) => e.field))
 	const errors = [...checked.errors, ...lineBreakErrors(body).filter((e) => !named.has(e.field) && !named.has(e.field.replace(/\[\d+\]$/, '')))]
 	const input = checked.value
-	// The description's limit is on its stored form (description.ts), named with the other problems.
+	// The description's rules are on its stored form (description.ts), named with the other problems.
 	const description = typeof input.description === 'string' && !named.has('description') ? storedDescription(input.description) : null
-	if (description?.tooLong) errors.push(description.tooLong)
+	if (description?.problem) errors.push(description.problem)
 	if (errors.length) throw invalid(errors)
 	const warnings: string[] = []
 	if (cleaned.length) warnings.push(hiddenFormattingWarning(cleaned))

@@ -1,0 +1,69 @@
+/**
+ * A job's description as stored (description.ts), through every door: the Job Publish API,
+ * create_job and the New job form all store what `storedDescription` makes of it.
+ */
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { call, newPersonWithToken, newVendor, newWorkspace, testApp } from '../../tests/helpers.ts'
+import { callTool } from '../../tests/mcp/rpc.ts'
+import { storedDescription } from './description.ts'
+
+beforeAll(() => testApp(), 60_000)
+
+async function vendorKey() {
+	const ws = await newWorkspace()
+	return { ws, key: (await newVendor(ws)).apiKey }
+}
+const publish = (key: string, body: Record<string, unknown>) => call('POST', '/api/v1/jobs', { key, body: { title: 'QA Engineer', ...body } })
+
+describe('character references', () => {
+	const controls = '<p>a&#1;b&#x1b;[31mred&#x7f;c&#11;d</p>'
+
+	test('a reference to a control character or a noncharacter is refused as the character itself is, naming the field', () => {
+		for (const input of [controls, '<p>a&#x9d;b</p>', '<p>x&#xFFFE;y</p>', '<p>&#xFDD0;</p>', 'R&D &#x10FFFF;'])
+			expect([input, storedDescription(input).problem]).toEqual([
+				input,
+				{ field: 'description', message: expect.stringMatching(/^contains a (control character|noncharacter .*), written as a character reference/) },
+			])
+		// What HTML reads as text is text: &#x85; is "…" (windows-1252), tab and line feed are white space.
+		expect(storedDescription('<p>Wait&#x85; a&#9;b&#10;c &#169;</p>')).toMatchObject({ html: '<p>Wait… a\tb\nc ©</p>', problem: null })
+	})
+
+	test('the Job Publish API answers 422 naming description, on publish and change, and stores nothing of it', async () => {
+		const { key } = await vendorKey()
+		const refused = await publish(key, { vendorJobId: 'R-1', description: controls })
+		expect([refused.status, refused.json.fields]).toEqual([
+			422,
+			[{ field: 'description', message: 'contains a control character, written as a character reference (such as &#27;)' }],
+		])
+		expect((await call('GET', '/api/v1/jobs/R-1', { key })).status).toBe(404)
+		const kept = await publish(key, { vendorJobId: 'R-1', description: '<p>Wait&#x85; &#169; 2026</p>' })
+		expect(kept.status).toBe(201)
+		// What a read returns can be sent back as it is.
+		const back = await call('PATCH', '/api/v1/jobs/R-1', { key, body: { description: kept.json.job.description } })
+		expect([back.status, back.json.job.description]).toEqual([200, '<p>Wait… © 2026</p>'])
+		const changed = await call('PATCH', '/api/v1/jobs/R-1', { key, body: { description: '<p>&#xFFFF;</p>' } })
+		expect([changed.status, changed.json.fields?.[0]?.field]).toEqual([422, 'description'])
+		expect((await call('GET', '/api/v1/jobs/R-1', { key })).json.job.description).toBe('<p>Wait… © 2026</p>')
+	})
+
+	test('create_job is refused with a tool error naming description', async () => {
+		const { ws } = await vendorKey()
+		const { token } = await newPersonWithToken(ws, 'recruiter')
+		const result = await callTool(token, 'create_job', { title: 'Escaped Engineer', description: controls })
+		expect(result.isError).toBe(true)
+		expect(JSON.stringify(result.content)).toContain('description')
+		expect(JSON.stringify(result.content)).toContain('character reference')
+	})
+
+	test('a noncharacter sent as itself is refused in any field, as a control character is', async () => {
+		const { key } = await vendorKey()
+		const res = await publish(key, { vendorJobId: 'N-1', title: 'QA\uFFFE', summary: 'x\uFDD0' })
+		expect([res.status, res.json.fields]).toEqual([
+			422,
+			[
+				{ field: 'title', message: 'contains a noncharacter (such as U+FFFE), which is not text' },
+				{ field: 'summary', message: 'contains a noncharacter (such as U+FFFE), which is not text' },
+			],
+		])
+	})
+})
