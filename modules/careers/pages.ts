@@ -215,6 +215,8 @@ export function descriptionHtml(description: string): SafeHtml {
 	if (/<(p|ul|ol|h[1-6]|br)\b/i.test(description)) return raw(description)
 	return raw(
 		description
+			// Stored with line feeds (modules/jobs/description.ts); rows stored before may hold CRLF.
+			.replace(/\r\n?/g, '\n')
 			.split(/\n{2,}/)
 			.map((para) => `<p>${para.replace(/\n/g, '<br>')}</p>`)
 			.join(''),

@@ -3,9 +3,12 @@
  * create_job and the New job form all store what `storedDescription` makes of it.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { call, newPersonWithToken, newVendor, newWorkspace, testApp } from '../../tests/helpers.ts'
+import { sql } from 'drizzle-orm'
+import { call, careersPagePath, newPersonWithToken, newVendor, newWorkspace, testApp, testDeps } from '../../tests/helpers.ts'
 import { callTool } from '../../tests/mcp/rpc.ts'
+import { personActor } from '../auth/index.ts'
 import { storedDescription } from './description.ts'
+import { createJob } from './service.ts'
 
 beforeAll(() => testApp(), 60_000)
 
@@ -65,5 +68,34 @@ describe('character references', () => {
 				{ field: 'summary', message: 'contains a noncharacter (such as U+FFFE), which is not text' },
 			],
 		])
+	})
+})
+
+describe('line breaks', () => {
+	const crlf = 'First paragraph.\r\n\r\nSecond paragraph.\r\nSame para line.\rAfter a lone CR.'
+	const lf = 'First paragraph.\n\nSecond paragraph.\nSame para line.\nAfter a lone CR.'
+
+	test('CRLF and a lone CR are stored as LF, so the page, JSON-LD and the feeds keep the paragraphs', async () => {
+		const { ws, key } = await vendorKey()
+		const res = await publish(key, { vendorJobId: 'L-1', location: 'Austin, TX', description: crlf, summary: 'One.\r\nTwo.' })
+		expect([res.status, res.json.job.description, res.json.job.summary]).toEqual([201, lf, 'One.\nTwo.'])
+		const paragraphs = '<p>First paragraph.</p><p>Second paragraph.<br>Same para line.<br>After a lone CR.</p>'
+		const page = await call('GET', await careersPagePath(res.json.job.url))
+		expect(page.text).toContain(paragraphs)
+		const posting = JSON.parse(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/.exec(page.text)![1]!)
+		expect(posting.description).toBe(paragraphs)
+		expect((await call('GET', `/careers/${ws.slug}/feeds/indeed.xml`)).text).toContain(`<![CDATA[${paragraphs}]]>`)
+		expect((await call('GET', `/careers/${ws.slug}/feeds/jobs.rss`)).text).not.toContain('\r')
+		// In HTML too, and a reference to CR (&#13;) is a line break like the others.
+		expect(storedDescription('<p>a\r\nb&#13;c</p>').html).toBe('<p>a\nb\nc</p>')
+	})
+
+	test('create_job (and the New job form) store them the same way', async () => {
+		const { ws } = await vendorKey()
+		const person = await newPersonWithToken(ws, 'recruiter')
+		const deps = await testDeps()
+		const job = await createJob(deps, await personActor(deps, ws.slug, person.email), { title: 'Line Engineer', description: crlf, pitch: 'One.\rTwo.' })
+		const [row] = await deps.database.rows<{ description: string; summary: string }>(sql`select description, summary from jobs where id = ${job.id}`)
+		expect(row).toEqual({ description: lf, summary: 'One.\nTwo.' })
 	})
 })

@@ -9,6 +9,9 @@
  *   change sending it back was refused. A stored description can always be sent back as it is.
  * - `&`, `<` and `>` that were text are kept as text (escaped); the caller may say so, since a
  *   vendor reading the job back gets `&amp;` where it sent `&`.
+ * - Line breaks are stored as LF: CRLF (what a form or a Windows client sends) and a lone CR are one
+ *   line break, so plain text keeps its paragraphs on the page, in JSON-LD and in the feeds (a CR
+ *   was shown as a stray character and lost its break). The summary too (`lineFeeds`).
  * - The sanitiser decodes character references, so `&#27;` is stored as ESC itself. A reference to
  *   what no field may hold (a control character, a noncharacter: `notTextProblem`) is refused as
  *   the character itself is, with a 422 naming the field: dropping it would change the text without
@@ -31,13 +34,19 @@ export interface StoredDescription {
 const ESCAPES = /&(?:amp|lt|gt|quot);/g
 const escapesIn = (html: string) => html.match(ESCAPES)?.length ?? 0
 
+/** Multi-line text of a job (description, summary) as stored: every line break (CRLF, CR) a line feed. */
+export const lineFeeds = (text: string) => text.replace(/\r\n?/g, '\n')
+
 /**
  * The description to store for `input`; `problem` names `field` when its stored form cannot be
  * stored (the caller refuses it, with its other problems): a character no field may hold, written
  * as a reference, or over the limit.
  */
 export function storedDescription(input: string, field = 'description'): StoredDescription & { problem: FieldError | null } {
-	const { html, removedMarkup } = sanitizeDescription(input)
+	const sanitised = sanitizeDescription(lineFeeds(input))
+	// A reference (&#13;) is decoded by the sanitiser: a line break too.
+	const html = lineFeeds(sanitised.html)
+	const { removedMarkup } = sanitised
 	// The sanitiser decodes every entity it reads and escapes these again: more of them means text was escaped.
 	const stored = { html, removedMarkup, escapedText: escapesIn(html) > escapesIn(input) }
 	const notText = notTextProblem(html)

@@ -34,7 +34,7 @@ import { JOB_COLUMNS, jobAddress, slugify, type JobRow } from './rows.ts'
 import { jobQuestions, jobs, jobTeam } from './table.ts'
 import { inList } from '../../core/sql-list.ts'
 import { lineBreakErrors } from './rest-text.ts'
-import { storedDescription } from './description.ts'
+import { lineFeeds, storedDescription } from './description.ts'
 import { distinctItems } from './list-items.ts'
 
 export const ACTIVELY_HIRING = 'jobs:actively_hiring'
@@ -352,7 +352,7 @@ export async function createJob(deps: AppDeps, actor: Actor, input: CreateJobInp
 		department: input.department?.trim() || 'Technologies',
 		location: input.location ?? null,
 		employment: input.employment ?? null,
-		summary: input.pitch ?? null,
+		summary: input.pitch === undefined ? null : lineFeeds(input.pitch),
 		description: description?.html ?? null,
 		mustHave: distinctItems(input.requirements ?? []).items,
 		niceToHave: distinctItems(input.niceToHave ?? []).items,

@@ -40,7 +40,7 @@ import { ChangeBody, EDITABLE_FIELDS, PublishBody, type ChangeInput, type Editab
 import { JOB_COLUMN_NAMES, JOB_COLUMNS, jobUrl, slugify, type JobRow } from './rows.ts'
 import { jobs } from './table.ts'
 import { payRangeWarning } from './pay-transparency.ts'
-import { escapedTextWarning, storedDescription } from './description.ts'
+import { escapedTextWarning, lineFeeds, storedDescription } from './description.ts'
 import { distinctItems } from './list-items.ts'
 import { DISPLAY_TEXT_FIELDS, hiddenFormattingWarning, lineBreakErrors, stripHiddenFormatting } from './rest-text.ts'
 import { isoInstant, isoInstantOrNull } from '../../core/time.ts'
@@ -132,6 +132,7 @@ function prepare<T>(schema: typeof PublishBody | typeof ChangeBody, sent: Record
 		values[list] = items
 		if (repeated.length) warnings.push(`${list} items sent more than once were kept once: ${repeated.map(quoted).join(', ')}`)
 	}
+	if (typeof values.summary === 'string') values.summary = lineFeeds(values.summary)
 	if (description) {
 		if (description.removedMarkup) warnings.push('Markup other than headings, paragraphs, lists, bold and italics was removed from description')
 		if (description.escapedText) warnings.push(escapedTextWarning())
