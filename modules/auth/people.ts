@@ -6,7 +6,8 @@
  * own consent (an invitation they accept, invitations.ts) or the operator's CLI (`addPerson`);
  * only an owner makes, demotes or removes an owner and the last owner stays (owners.ts); a person
  * who leaves keeps their history but loses every way in at once (sessions, personal tokens and app
- * connections are checked against the membership on each request).
+ * connections are checked against the membership on each request), and the SCIM tokens they made
+ * are revoked when they leave or stop being an owner (sso/scim-tokens.ts).
  */
 import { and, eq, inArray, isNull } from 'drizzle-orm'
 import type { Actor, PersonRole } from '../../core/actor.ts'
@@ -20,6 +21,7 @@ import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { lockOwnersAnd, requireActingOwner } from './owners.ts'
 import { endMembership } from './access.ts'
+import { MANAGE_SSO, revokeTokensOfCreator } from './sso/scim-tokens.ts'
 import { invitations, memberships, users } from './table.ts'
 import { hashPassword } from './password-hash.ts'
 import { emailProblem, normalEmail } from '../../core/email.ts'
@@ -159,7 +161,7 @@ export async function removePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef
 			requireActingOwner(actor, locked)
 			if (locked.owners.length <= 1) throw new AppError('CONFLICT', 'The last owner cannot leave the workspace; make someone else an owner first')
 		}
-		await endMembership(tx, { workspaceId: ws.id, userId: row.userId, now: deps.now(), reason: 'person_left' })
+		await endMembership(tx, actor, { workspaceId: ws.id, userId: row.userId, now: deps.now(), reason: 'person_left' })
 		await recordActivity(tx, actor, { action: 'person.removed', targetType: 'user', targetId: row.userId, detail: { email: row.email } })
 		return { userId: row.userId }
 	})
@@ -196,6 +198,9 @@ export async function changeRole(
 			.set({ role })
 			.where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, row.userId)))
 		await recordActivity(tx, actor, { action: 'person.role_changed', targetType: 'user', targetId: row.userId, detail: { email: row.email, from, to: role } })
+		// A role that may not make SCIM tokens keeps none: the tokens they made (as an owner) act as one.
+		if (!deps.permissions.roleHas(role, MANAGE_SSO))
+			await revokeTokensOfCreator(tx, actor, { workspaceId: ws.id, userId: row.userId, now: deps.now(), reason: 'creator_not_owner' })
 		return { userId: row.userId, changed: true }
 	})
 }

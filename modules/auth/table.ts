@@ -410,6 +410,8 @@ export const scimTokens = pgTable(
 		createdAt: at('created_at').notNull().defaultNow(),
 		lastUsedAt: at('last_used_at'),
 		revokedAt: at('revoked_at'),
+		/** Why it was revoked (`ScimTokenRevocation`): by an owner, or because its creator left the workspace or is no longer an owner. */
+		revokedReason: text('revoked_reason'),
 	},
 	(t) => [uniqueIndex('scim_tokens_hash').on(t.tokenHash), index('scim_tokens_workspace').on(t.workspaceId)],
 )

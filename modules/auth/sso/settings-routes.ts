@@ -10,7 +10,7 @@ import { formBody, formText } from '../../../core/http/form.ts'
 import { revealCookie } from '../../../core/http/reveal-cookie.ts'
 import type { HttpKit } from '../../../core/module.ts'
 import { AppError } from '../../../core/errors.ts'
-import { createScimToken, listScimTokens, MANAGE_SSO, revokeScimToken } from './scim-tokens.ts'
+import { createScimToken, listScimTokens, MANAGE_SSO, revokeScimToken, tokensRevokedWithCreator } from './scim-tokens.ts'
 import { ssoSettingsPage, type SsoSettingsView } from './settings-page.ts'
 import { ssoSection, type SsoFormView } from './settings-sso.ts'
 import { saveSsoSettings, ssoSettings } from './sso-config.ts'
@@ -43,7 +43,12 @@ const showPage = async (deps: AppDeps, session: PageSession, extra: PageExtra = 
 	ssoSettingsPage(deps, session, {
 		...extra,
 		signIn: ssoSection(session, { baseUrl: deps.config.baseUrl, saved: await ssoSettings(deps, session.actor), ...extra.form }),
-		scim: { baseUrl: deps.config.baseUrl, tokens: await listScimTokens(deps, session.actor), newToken: extra.newToken },
+		scim: {
+			baseUrl: deps.config.baseUrl,
+			tokens: await listScimTokens(deps, session.actor),
+			revokedWithCreator: await tokensRevokedWithCreator(deps, session.actor),
+			newToken: extra.newToken,
+		},
 	})
 
 export function ssoSettingsRoutes(deps: AppDeps, kit: HttpKit) {

@@ -2,12 +2,26 @@
 import { html, type SafeHtml } from '../../../core/html.ts'
 import type { PageSession } from '../../../core/http/auth.ts'
 import { actionButton, copyButton, csrfField, dataTable, when } from '../../../core/ui.ts'
-import type { ScimTokenView } from './scim-tokens.ts'
+import type { RevokedWithCreatorView, ScimTokenView } from './scim-tokens.ts'
 
 export interface ScimSectionView {
 	baseUrl: string
 	tokens: ScimTokenView[]
+	/** Tokens revoked in the last 30 days because the person who made them left or is no longer an owner. */
+	revokedWithCreator?: RevokedWithCreatorView[]
 	newToken?: { name: string; token: string }
+}
+
+const WHY: Record<RevokedWithCreatorView['reason'], string> = {
+	creator_left: 'left the workspace',
+	creator_not_owner: 'is no longer an owner',
+}
+
+/** Tokens that stopped with their creator: the owners left must give their identity provider a new one. */
+function revokedWithCreator(list: RevokedWithCreatorView[] | undefined): SafeHtml | string {
+	if (!list?.length) return ''
+	return html`<div class="notice notice-warn" role="status" id="scim-revoked-with-creator"><p><strong>Provisioning stopped for ${list.length === 1 ? 'a SCIM token' : 'SCIM tokens'} whose creator is gone.</strong> A SCIM token acts as an owner, so it ends when the person who created it leaves the workspace or stops being an owner. Create a new token below and enter it in your identity provider to go on provisioning people.</p>
+<ul>${list.map((t) => html`<li>“${t.name}” <span class="meta">…${t.lastFour}</span>: revoked ${when(t.revokedAt)} because ${t.creatorName} (${t.creatorEmail}), who created it, ${WHY[t.reason]}.</li>`)}</ul></div>`
 }
 
 export function scimSection(session: PageSession, view: ScimSectionView): SafeHtml {
@@ -26,6 +40,7 @@ ${
 <p class="secret"><code id="new-scim-token">${view.newToken.token}</code> ${copyButton('new-scim-token', 'Copy the SCIM token')}</p></div>`
 		: ''
 }
+${revokedWithCreator(view.revokedWithCreator)}
 <h3>SCIM tokens</h3>
 ${dataTable<ScimTokenView>({
 	caption: 'SCIM tokens',
