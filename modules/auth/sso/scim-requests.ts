@@ -6,9 +6,10 @@
  * (400 `invalidPath`) rather than ignored: a 200 would tell the provider a change was made.
  */
 import { AppError, invalid } from '../../../core/errors.ts'
+import { typedLine } from '../../../core/untrusted.ts'
 import { MAX_ATTRIBUTES_LENGTH } from './scim-attributes.ts'
 import { GROUP_SCHEMA, nameParts, type ScimPerson, USER_SCHEMA } from './scim-model.ts'
-import type { ScimUserInput } from './scim-users.ts'
+import { NAME_MAX, type ScimUserInput } from './scim-users.ts'
 
 type Json = Record<string, unknown>
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -22,6 +23,20 @@ const str = (v: unknown) => (typeof v === 'string' ? v : undefined)
 function text(value: unknown, field: string): string | undefined {
 	if (value === undefined || value === null || typeof value === 'string') return value ?? undefined
 	throw new AppError('VALIDATION', `${field} must be a string`, { scimType: 'invalidValue', fields: [{ field, message: 'must be a string' }] })
+}
+
+/**
+ * A name attribute (`displayName`, `name.formatted`, `name.givenName`, `name.familyName`): one line
+ * of visible text by the rule every typed name follows (`typedLine`: a line break or control
+ * character refused, a name that shows nothing refused as blank, direction controls and zero-width
+ * characters dropped, a lone surrogate refused), each refusal naming the attribute; '' clears it.
+ */
+function nameText(value: unknown, field: string): string | undefined {
+	const sent = text(value, field)
+	if (sent === undefined || sent === '') return sent
+	const { line, problem } = typedLine(sent, NAME_MAX)
+	if (problem) throw invalid([{ field, message: problem }])
+	return line
 }
 
 function bool(value: unknown, field: string): boolean {
@@ -73,10 +88,10 @@ export function userFromBody(body: Json): { input: ScimUserInput; name: NamePart
 	return {
 		input,
 		name: {
-			displayName: text(body.displayName, 'displayName'),
-			formatted: text(name.formatted, 'name.formatted'),
-			givenName: text(name.givenName, 'name.givenName'),
-			familyName: text(name.familyName, 'name.familyName'),
+			displayName: nameText(body.displayName, 'displayName'),
+			formatted: nameText(name.formatted, 'name.formatted'),
+			givenName: nameText(name.givenName, 'name.givenName'),
+			familyName: nameText(name.familyName, 'name.familyName'),
 		},
 	}
 }
@@ -190,17 +205,17 @@ export function userPatch(ops: PatchOperation[]): { input: ScimUserInput; name: 
 		const path = withoutSchema(sentPath, USER_SCHEMA)
 		const key = path.toLowerCase()
 		// A name part removed is cleared ('': the name is then made of the other parts, or the address's).
-		const sent = () => (remove ? '' : text(value, sentPath))
+		const sent = (attribute: string) => (remove ? '' : nameText(value, attribute))
 		if (key === 'active') input.active = remove ? undefined : bool(value, 'active')
 		else if (key === 'username') input.userName = remove ? requiredNotRemoved('userName') : text(value, 'userName')
 		else if (key === 'externalid') input.externalId = remove ? null : (text(value, 'externalId') ?? null)
-		else if (key === 'displayname') name.displayName = sent()
-		else if (key === 'name.formatted') name.formatted = sent()
-		else if (key === 'name.givenname') name.givenName = sent()
-		else if (key === 'name.familyname') name.familyName = sent()
+		else if (key === 'displayname') name.displayName = sent('displayName')
+		else if (key === 'name.formatted') name.formatted = sent('name.formatted')
+		else if (key === 'name.givenname') name.givenName = sent('name.givenName')
+		else if (key === 'name.familyname') name.familyName = sent('name.familyName')
 		else if (key === 'name') {
 			if (remove) name.formatted = ''
-			else if (isObject(value)) for (const part of NAME_PARTS) if (value[part] !== undefined) name[part] = text(value[part], `name.${part}`)
+			else if (isObject(value)) for (const part of NAME_PARTS) if (value[part] !== undefined) name[part] = nameText(value[part], `name.${part}`)
 		} else if (EMAILS_PATH.test(path)) emails(path, value, remove)
 		else if (key === 'groups') throw new AppError('VALIDATION', 'A person’s groups are their role: change them through /Groups', { scimType: 'mutability' })
 		else if (![IGNORED_USER_ATTRIBUTE, OTHER_NAME_PART, STRUCTURAL_ATTRIBUTE].some((kept) => kept.test(path)))

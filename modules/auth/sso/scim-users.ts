@@ -36,6 +36,7 @@ import { ssoWorkspaceOf } from './domains.ts'
 import { booleanOf, filterTerms, textOf, unsupportedFilter, valueFilterOf, type FilterTerm } from './scim-filter.ts'
 import { MAX_PAGE, USER_SCHEMA, type ScimPerson } from './scim-model.ts'
 import { hashPassword } from '../password-hash.ts'
+import { typedLine } from '../../../core/untrusted.ts'
 
 /** What a SCIM request says about a person (after reading its JSON). */
 export interface ScimUserInput {
@@ -212,10 +213,17 @@ function checkedEmail(userName: string | undefined): string {
 	return email
 }
 
+/** The longest name a person has (code points), as the people page allows. */
+export const NAME_MAX = 120
+
+/**
+ * The person's name: one line of visible text, as every typed name (`typedLine`; scim-requests.ts
+ * refuses each attribute that breaks the rule, naming it), the address's local part when blank.
+ */
 function checkedName(name: string | undefined, email: string): string {
-	const clean = (name ?? '').replace(/\s+/g, ' ').trim() || email.slice(0, email.indexOf('@'))
-	if ([...clean].length > 120) throw invalid([{ field: 'name', message: 'must be at most 120 characters' }])
-	return clean
+	const { line, problem } = typedLine(name ?? '', NAME_MAX, { optional: true })
+	if (problem) throw invalid([{ field: 'name', message: problem }])
+	return line || email.slice(0, email.indexOf('@'))
 }
 
 /** Refuses an address another workspace's single sign-on covers. */

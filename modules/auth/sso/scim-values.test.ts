@@ -1,0 +1,92 @@
+/**
+ * What a SCIM request's values may hold, on every User request that carries them (POST, PUT,
+ * PATCH): a name is one line of visible text by the rule of every typed name (`typedLine`). Each
+ * refusal is a SCIM 400 naming the attribute, and changes nothing.
+ */
+import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { callOn, newPerson, newWorkspace, testDeps, unique } from '../../../tests/helpers.ts'
+import { portalApp } from '../../../tests/portal.ts'
+import { personActor } from '../index.ts'
+import { createScimToken } from './scim-tokens.ts'
+
+setDefaultTimeout(60_000)
+
+const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error'
+const USER = 'urn:ietf:params:scim:schemas:core:2.0:User'
+const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp'
+
+let scim: (method: string, path: string, body?: unknown) => ReturnType<typeof callOn>
+beforeAll(async () => {
+	const { app } = await portalApp()
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const owner = await newPerson(ws, 'owner')
+	const actor = await personActor(deps, ws.slug, owner.email)
+	const { token } = await createScimToken(deps, { ...actor, credential: { kind: 'session', id: 'test', name: 'portal session' } }, { name: 'Okta' })
+	scim = (method, path, body) =>
+		callOn(app, method, `/scim/v2${path}`, {
+			key: token,
+			raw: body === undefined ? undefined : JSON.stringify(body),
+			headers: { 'content-type': 'application/scim+json' },
+		})
+})
+
+const email = () => `${unique('scim')}@example.test`
+const user = (address = email(), extra: Record<string, unknown> = {}) => ({
+	schemas: [USER],
+	userName: address,
+	name: { givenName: 'Dana', familyName: 'Reyes' },
+	emails: [{ value: address, type: 'work', primary: true }],
+	...extra,
+})
+const patch = (...Operations: unknown[]) => ({ schemas: [PATCH], Operations })
+
+async function created(extra: Record<string, unknown> = {}) {
+	const res = await scim('POST', '/Users', user(email(), extra))
+	expect(res.status).toBe(201)
+	return res.json
+}
+
+/** 400 invalidValue whose detail names `attribute` and says `why`. */
+async function refused(method: string, path: string, body: unknown, attribute: string, why: string | RegExp) {
+	const res = await scim(method, path, body)
+	expect(res.status, `${method} ${JSON.stringify(body)}`).toBe(400)
+	expect(res.json).toMatchObject({ schemas: [ERROR], scimType: 'invalidValue' })
+	expect(res.json.detail).toContain(attribute)
+	expect(res.json.detail).toMatch(why)
+}
+
+describe('a name is one line of visible text (typedLine), on POST, PUT and PATCH', () => {
+	const broken: [string, string | RegExp][] = [
+		['Evil\u001b[31mRed\u202eOwner\u200b\u0007', 'must be one line, without control characters'],
+		['Line1\nLine2', 'must be one line, without control characters'],
+		['\u200b\u200b', 'must be 1 to 120 characters'],
+		['half\ud800x', 'lone surrogate'],
+		['x'.repeat(121), 'must be 1 to 120 characters'],
+	]
+
+	test('each attribute that breaks it is refused, naming it; nothing changes', async () => {
+		const person = await created()
+		const at = `/Users/${person.id}`
+		for (const [value, why] of broken) {
+			await refused('POST', '/Users', user(email(), { displayName: value }), 'displayName', why)
+			await refused('POST', '/Users', user(email(), { name: { givenName: value, familyName: 'Reyes' } }), 'name.givenName', why)
+			await refused('PUT', at, user(person.userName, { name: { formatted: value } }), 'name.formatted', why)
+			await refused('PUT', at, user(person.userName, { name: { givenName: 'Dana', familyName: value } }), 'name.familyName', why)
+			await refused('PATCH', at, patch({ op: 'replace', path: 'displayName', value }), 'displayName', why)
+			await refused('PATCH', at, patch({ op: 'replace', path: 'name.givenName', value }), 'name.givenName', why)
+			await refused('PATCH', at, patch({ op: 'replace', value: { name: { familyName: value } } }), 'name.familyName', why)
+			await refused('PATCH', at, patch({ op: 'add', value: { displayName: value } }), 'displayName', why)
+		}
+		expect((await scim('GET', at)).json).toMatchObject({ displayName: 'Dana Reyes', name: { givenName: 'Dana', familyName: 'Reyes' } })
+	})
+
+	test('direction controls and zero-width characters are dropped; an empty name is the address’s', async () => {
+		const person = await created({ displayName: '\u202eDana\u200b Reyes\u2066' })
+		expect(person.displayName).toBe('Dana Reyes')
+		const patched = await scim('PATCH', `/Users/${person.id}`, patch({ op: 'replace', path: 'name.givenName', value: 'Ma\u200bry' }))
+		expect(patched.json.name.givenName).toBe('Mary')
+		const emptied = await scim('PUT', `/Users/${person.id}`, user(person.userName, { name: { givenName: '', familyName: '' } }))
+		expect(emptied.json.displayName).toBe(person.userName.split('@')[0])
+	})
+})
