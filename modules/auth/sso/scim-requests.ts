@@ -172,19 +172,20 @@ function picksWorkAddress(path: string, filter: string): boolean {
 }
 
 const isPrimary = (e: Json) => e.primary === true || (typeof e.primary === 'string' && e.primary.trim().toLowerCase() === 'true')
-const typeOf = (e: Json) => (typeof e.type === 'string' ? e.type.trim().toLowerCase() : undefined)
+const typeOf = (e: Json) => (typeof e.type === 'string' ? e.type.trim().toLowerCase() || undefined : undefined)
 
 /**
- * The work address in an `emails` value: the primary entry's, else the one typed "work", else a
- * lone entry of no type. Other addresses ("home", "other") are not kept: added, they once replaced
- * the person's sign-in address.
+ * The work address in an `emails` value: among the entries typed "work" or of no type, the primary
+ * one, else the one typed "work", else the only one (of no type). An entry of another type ("home",
+ * "other") is never it, primary or not: it is not kept, and taken as primary it once replaced the
+ * person's sign-in address.
  */
 function workAddress(value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined
 	if (typeof value === 'string') return value
 	const entries = (Array.isArray(value) ? value : [value]).filter(isObject)
-	const entry =
-		entries.find(isPrimary) ?? entries.find((e) => typeOf(e) === 'work') ?? (entries.length === 1 && typeOf(entries[0]!) === undefined ? entries[0] : undefined)
+	const work = entries.filter((e) => typeOf(e) === undefined || typeOf(e) === 'work')
+	const entry = work.find(isPrimary) ?? work.find((e) => typeOf(e) === 'work') ?? (work.length === 1 ? work[0] : undefined)
 	return entry === undefined ? undefined : text(entry.value, 'emails.value')
 }
 

@@ -1,7 +1,8 @@
 /**
  * What a SCIM request's values may hold, on every User request that carries them (POST, PUT,
- * PATCH): a name is one line of visible text by the rule of every typed name (`typedLine`). Each
- * refusal is a SCIM 400 naming the attribute, and changes nothing.
+ * PATCH): a name is one line of visible text by the rule of every typed name (`typedLine`); a home
+ * or other address never becomes the sign-in address. Each refusal is a SCIM 400 naming the
+ * attribute, and changes nothing.
  */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { callOn, newPerson, newWorkspace, testDeps, unique } from '../../../tests/helpers.ts'
@@ -88,5 +89,52 @@ describe('a name is one line of visible text (typedLine), on POST, PUT and PATCH
 		expect(patched.json.name.givenName).toBe('Mary')
 		const emptied = await scim('PUT', `/Users/${person.id}`, user(person.userName, { name: { givenName: '', familyName: '' } }))
 		expect(emptied.json.displayName).toBe(person.userName.split('@')[0])
+	})
+})
+
+describe('the sign-in address is the work address: an address typed home or other never becomes it, primary or not', () => {
+	test('POST and PUT: a home address marked primary beside the work one', async () => {
+		const work = email()
+		const both = [
+			{ value: 'dana@personal.test', type: 'home', primary: true },
+			{ value: work, type: 'work' },
+		]
+		const made = await scim('POST', '/Users', { schemas: [USER], emails: both })
+		expect(made.status).toBe(201)
+		expect(made.json.userName).toBe(work)
+		const other = email()
+		const put = await scim('PUT', `/Users/${made.json.id}`, {
+			schemas: [USER],
+			emails: [{ value: 'x@personal.test', type: 'other', primary: 'True' }, { value: other }],
+		})
+		expect(put.status).toBe(200)
+		expect(put.json.userName).toBe(other)
+	})
+
+	test('PATCH: a home address added as primary changes nothing; the primary work entry or one of no type still does', async () => {
+		const person = await created()
+		const at = `/Users/${person.id}`
+		for (const op of [
+			{ op: 'add', path: 'emails', value: [{ value: 'home@personal.test', type: 'home', primary: true }] },
+			{ op: 'replace', value: { emails: [{ value: 'other@personal.test', type: 'Other', primary: true }] } },
+		]) {
+			const res = await scim('PATCH', at, patch(op))
+			expect(res.status, JSON.stringify(op)).toBe(200)
+			expect(res.json.userName).toBe(person.userName)
+		}
+		const moved = email()
+		const res = await scim(
+			'PATCH',
+			at,
+			patch({
+				op: 'replace',
+				path: 'emails',
+				value: [
+					{ value: 'h@personal.test', type: 'home', primary: true },
+					{ value: moved, type: '', primary: true },
+				],
+			}),
+		)
+		expect(res.json.userName).toBe(moved)
 	})
 })
