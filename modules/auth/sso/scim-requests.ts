@@ -6,6 +6,7 @@
  * (400 `invalidPath`) rather than ignored: a 200 would tell the provider a change was made.
  */
 import { AppError, invalid } from '../../../core/errors.ts'
+import { normalEmail } from '../../../core/email.ts'
 import { typedLine } from '../../../core/untrusted.ts'
 import { MAX_ATTRIBUTES_LENGTH } from './scim-attributes.ts'
 import { GROUP_SCHEMA, nameParts, type ScimPerson, USER_SCHEMA } from './scim-model.ts'
@@ -156,19 +157,40 @@ const EMAILS_PATH = /^emails(?:\[([^\]]*)\])?(?:\.(value|type|primary|display))?
 const EMAIL_FILTER_TERM = /^\s*(type|primary|value|display)\s+eq\s+("(?:[^"\\]|\\.)*"|true|false)\s*$/i
 
 /**
- * Whether an `emails` filter picks the one address Benchline keeps, the work address (`type eq "work"`,
- * `primary eq true`, or both); other addresses (`type eq "home"`) are not kept and are ignored.
+ * RFC 7644 §3.5.2: a value filter that matches no value is 400 `noTarget`, rather than answered 200
+ * with nothing changed (or, before, a change made to a value it did not name).
  */
-function picksWorkAddress(path: string, filter: string): boolean {
+const noTarget = (path: string) =>
+	new AppError('VALIDATION', `${path}: the filter matches no address of this user`, {
+		scimType: 'noTarget',
+		fields: [{ field: 'path', message: 'matches no address of this user' }],
+	})
+
+/**
+ * What an `emails` filter picks: the one address Benchline keeps, the work address (`type eq "work"`,
+ * `primary eq true`, `value eq` that address, joined by `and`), or another one (`type eq "home"`,
+ * `primary eq false`), which is not kept and is ignored. A `value eq` naming another address picks
+ * nothing of a work address: `noTarget` (the operations before it counted, `address` is the
+ * address they left).
+ */
+function emailFilterPicks(path: string, filter: string, address: string): 'work' | 'other' {
 	const terms = filter.split(/\s+and\s+/i).map((t) => EMAIL_FILTER_TERM.exec(t))
-	if (terms.some((t) => !t)) throw invalidPath(path, 'the emails filter must be type eq "…" or primary eq true')
-	return terms.every((t) => {
+	if (terms.some((t) => !t)) throw invalidPath(path, 'the emails filter must be type eq "…", primary eq true or value eq "…"')
+	let valueMatches = true
+	for (const t of terms) {
 		const [, attribute, value] = t!
 		const key = attribute!.toLowerCase()
-		if (key === 'type') return value!.toLowerCase() === '"work"'
-		if (key === 'primary') return value!.toLowerCase() === 'true'
-		return true
-	})
+		if (key === 'type' && value!.toLowerCase() !== '"work"') return 'other'
+		if (key === 'primary' && value!.toLowerCase() !== 'true') return 'other'
+		if (key === 'value' && normalEmail(value!.slice(1, -1).replace(/\\(.)/g, '$1')) !== normalEmail(address)) valueMatches = false
+	}
+	if (!valueMatches) throw noTarget(path)
+	return 'work'
+}
+
+/** RFC 7644 §3.5.2.2: removing the work address would remove the `userName`, which is required. */
+function workAddressNotRemoved(): never {
+	throw new AppError('VALIDATION', 'The work address is the userName, which is required: it cannot be removed', { scimType: 'mutability' })
 }
 
 const isPrimary = (e: Json) => e.primary === true || (typeof e.primary === 'string' && e.primary.trim().toLowerCase() === 'true')
@@ -189,15 +211,21 @@ function workAddress(value: unknown): string | undefined {
 	return entry === undefined ? undefined : text(entry.value, 'emails.value')
 }
 
-/** A User PATCH as changes to the person; attributes Benchline does not keep are ignored, unknown paths refused. */
-export function userPatch(ops: PatchOperation[]): { input: ScimUserInput; name: NameParts } {
+/**
+ * A User PATCH as changes to `current`; attributes Benchline does not keep are ignored, unknown paths
+ * refused. `emails` paths act on the work address only: a filter picking another address is ignored,
+ * one picking none is `noTarget`, and removing the work address (`emails`, `emails.value`, a filter
+ * picking it) is `mutability`, as removing `userName` is.
+ */
+export function userPatch(ops: PatchOperation[], current: Pick<ScimPerson, 'email'>): { input: ScimUserInput; name: NameParts } {
 	const input: ScimUserInput = {}
 	const name: NameParts = {}
 	const emails = (path: string, value: unknown, remove: boolean) => {
 		const [, filter, sub] = EMAILS_PATH.exec(path)!
-		if (filter !== undefined && !picksWorkAddress(path, filter)) return
+		if (filter !== undefined && emailFilterPicks(path, filter, input.userName ?? current.email) === 'other') return
 		// Only the address itself is kept; `type`, `primary` and `display` of the work address are fixed.
-		if (remove || (sub !== undefined && sub.toLowerCase() !== 'value')) return
+		if (sub !== undefined && sub.toLowerCase() !== 'value') return
+		if (remove) workAddressNotRemoved()
 		const email = sub === undefined ? workAddress(value) : text(value, 'emails.value')
 		if (email !== undefined) input.userName = email
 	}

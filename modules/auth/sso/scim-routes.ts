@@ -127,8 +127,9 @@ function scimUserRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 		.patch(
 			'/Users/:id',
 			async ({ actor, params, request, query }) => {
-				const { input, name } = userPatch(patchOperations(await body(request)))
+				const ops = patchOperations(await body(request))
 				const current = await getScimUser(deps, actor, params.id)
+				const { input, name } = userPatch(ops, current)
 				await updateScimUser(deps, actor, params.id, { ...input, ...nameInput(name, current) })
 				return user(actor, params.id, query)
 			},

@@ -1,8 +1,9 @@
 /**
  * What a SCIM request's values may hold, on every User request that carries them (POST, PUT,
  * PATCH): a name is one line of visible text by the rule of every typed name (`typedLine`); a home
- * or other address never becomes the sign-in address. Each refusal is a SCIM 400 naming the
- * attribute, and changes nothing.
+ * or other address never becomes the sign-in address; an `emails` filter that matches no address is
+ * `noTarget`, and removing the work address `mutability` (RFC 7644 §3.5.2). Each refusal is a SCIM
+ * 400 naming the attribute, and changes nothing.
  */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { callOn, newPerson, newWorkspace, testDeps, unique } from '../../../tests/helpers.ts'
@@ -136,5 +137,46 @@ describe('the sign-in address is the work address: an address typed home or othe
 			}),
 		)
 		expect(res.json.userName).toBe(moved)
+	})
+})
+
+describe('emails paths: a value filter matching no address is noTarget, removing the work address is mutability (RFC 7644 §3.5.2)', () => {
+	test('a value filter acts on the work address only when it names it (in any case); another value is 400 noTarget, nothing changed', async () => {
+		const person = await created()
+		const at = `/Users/${person.id}`
+		for (const op of [
+			{ op: 'replace', path: 'emails[value eq "nomatch@x.test"].value', value: email() },
+			{ op: 'replace', path: 'emails[type eq "work" and value eq "nomatch@x.test"]', value: { value: email() } },
+			{ op: 'remove', path: 'emails[value eq "nomatch@x.test"]' },
+		]) {
+			const res = await scim('PATCH', at, patch(op))
+			expect(res.status, JSON.stringify(op)).toBe(400)
+			expect(res.json).toMatchObject({ schemas: [ERROR], scimType: 'noTarget' })
+		}
+		expect((await scim('GET', at)).json.userName).toBe(person.userName)
+		const moved = email()
+		const named = await scim('PATCH', at, patch({ op: 'replace', path: `emails[value eq "${person.userName.toUpperCase()}"].value`, value: moved }))
+		expect(named.status).toBe(200)
+		expect(named.json.userName).toBe(moved)
+		// Operations apply in order: a filter after a change names the new address.
+		const again = email()
+		const chained = await scim(
+			'PATCH',
+			at,
+			patch({ op: 'replace', path: 'userName', value: again }, { op: 'replace', path: `emails[value eq "${again}"].display`, value: 'Work' }),
+		)
+		expect(chained.status).toBe(200)
+	})
+
+	test('removing the work address (emails, emails.value, a filter picking it) is 400 mutability; a home address removed is ignored', async () => {
+		const person = await created()
+		const at = `/Users/${person.id}`
+		for (const path of ['emails', 'emails.value', 'emails[type eq "work"]', 'emails[primary eq true].value', `emails[value eq "${person.userName}"]`]) {
+			const res = await scim('PATCH', at, patch({ op: 'remove', path }))
+			expect(res.status, path).toBe(400)
+			expect(res.json).toMatchObject({ schemas: [ERROR], scimType: 'mutability' })
+		}
+		expect((await scim('PATCH', at, patch({ op: 'remove', path: 'emails[type eq "home"]' }))).status).toBe(200)
+		expect((await scim('GET', at)).json.userName).toBe(person.userName)
 	})
 })
