@@ -17,13 +17,21 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined)
 
 /**
- * A string attribute as sent: undefined when left out or null (unassigned, RFC 7643 §2.5); any other
- * type is refused (`invalidValue`), never dropped: a number taken as "not sent" once cleared a
- * person's externalId, and the provider's later look-ups by it found no one.
+ * A string attribute as sent: undefined when left out or null (unassigned, RFC 7643 §2.5: in a POST
+ * or PUT body, where what is left out is cleared anyway; a PATCH clears on null itself, `userPatch`);
+ * any other type is refused (`invalidValue`), never dropped: a number taken as "not sent" once
+ * cleared a person's externalId, and the provider's later look-ups by it found no one.
  */
 function text(value: unknown, field: string): string | undefined {
 	if (value === undefined || value === null || typeof value === 'string') return value ?? undefined
-	throw new AppError('VALIDATION', `${field} must be a string`, { scimType: 'invalidValue', fields: [{ field, message: 'must be a string' }] })
+	throw invalid([{ field, message: 'must be a string' }])
+}
+
+/** A complex attribute (`name`) as sent: undefined when left out or null; anything but an object is refused (`invalidValue`). */
+function complex(value: unknown, field: string, parts: string): Json | undefined {
+	if (value === undefined || value === null) return undefined
+	if (isObject(value)) return value
+	throw invalid([{ field, message: `must be an object (${parts})` }])
 }
 
 /**
@@ -79,9 +87,11 @@ export function nameInput(
 
 /** What a User body (POST or PUT) says about the person. */
 export function userFromBody(body: Json): { input: ScimUserInput; name: NameParts } {
-	const name = isObject(body.name) ? body.name : {}
+	const name = complex(body.name, 'name', NAME_OBJECT) ?? {}
+	// Read even when userName is sent: `emails` of the wrong type is refused, never passed over.
+	const workEmail = workAddress(body.emails)
 	const input: ScimUserInput = {
-		userName: text(body.userName, 'userName') ?? workAddress(body.emails),
+		userName: text(body.userName, 'userName') ?? workEmail,
 		externalId: body.externalId === undefined ? undefined : (text(body.externalId, 'externalId') ?? null),
 		// null is "unassigned" (RFC 7643 §2.5), as if left out.
 		active: body.active === undefined || body.active === null ? undefined : bool(body.active, 'active'),
@@ -147,6 +157,7 @@ const STRUCTURAL_ATTRIBUTE = /^(schemas|id|meta)(\.\w+)?$/i
 
 /** The `name` sub-attributes Benchline keeps (`middleName`, `honorificPrefix`… are ignored). */
 const NAME_PARTS = ['formatted', 'givenName', 'familyName'] as const
+const NAME_OBJECT = 'givenName, familyName, formatted'
 const OTHER_NAME_PART = /^name\.(middleName|honorificPrefix|honorificSuffix)$/i
 
 /**
@@ -205,7 +216,11 @@ const typeOf = (e: Json) => (typeof e.type === 'string' ? e.type.trim().toLowerC
 function workAddress(value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined
 	if (typeof value === 'string') return value
-	const entries = (Array.isArray(value) ? value : [value]).filter(isObject)
+	if (typeof value !== 'object') throw invalid([{ field: 'emails', message: 'must be a list of addresses ({value, type, primary})' }])
+	const entries = Array.isArray(value) ? value : [value]
+	entries.forEach((e, i) => {
+		if (!isObject(e)) throw invalid([{ field: `emails[${i}]`, message: 'must be an address ({value, type, primary})' }])
+	})
 	const work = entries.filter((e) => typeOf(e) === undefined || typeOf(e) === 'work')
 	const entry = work.find(isPrimary) ?? work.find((e) => typeOf(e) === 'work') ?? (work.length === 1 ? work[0] : undefined)
 	return entry === undefined ? undefined : text(entry.value, 'emails.value')
@@ -225,7 +240,7 @@ export function userPatch(ops: PatchOperation[], current: Pick<ScimPerson, 'emai
 		if (filter !== undefined && emailFilterPicks(path, filter, input.userName ?? current.email) === 'other') return
 		// Only the address itself is kept; `type`, `primary` and `display` of the work address are fixed.
 		if (sub !== undefined && sub.toLowerCase() !== 'value') return
-		if (remove) workAddressNotRemoved()
+		if (remove || value === null) workAddressNotRemoved()
 		const email = sub === undefined ? workAddress(value) : text(value, 'emails.value')
 		if (email !== undefined) input.userName = email
 	}
@@ -233,18 +248,21 @@ export function userPatch(ops: PatchOperation[], current: Pick<ScimPerson, 'emai
 		if (ENTERPRISE_USER.test(sentPath)) return
 		const path = withoutSchema(sentPath, USER_SCHEMA)
 		const key = path.toLowerCase()
-		// A name part removed is cleared ('': the name is then made of the other parts, or the address's).
-		const sent = (attribute: string) => (remove ? '' : nameText(value, attribute))
+		// null is "unassigned" (RFC 7643 §2.5): set to null, an attribute is cleared as if removed, never
+		// taken as not sent. A name part cleared is '' (the name is then made of the other parts, or the address's).
+		const cleared = remove || value === null
+		const sent = (attribute: string) => (cleared ? '' : nameText(value, attribute))
 		if (key === 'active') input.active = remove ? undefined : bool(value, 'active')
-		else if (key === 'username') input.userName = remove ? requiredNotRemoved('userName') : text(value, 'userName')
-		else if (key === 'externalid') input.externalId = remove ? null : (text(value, 'externalId') ?? null)
+		else if (key === 'username') input.userName = cleared ? requiredNotRemoved('userName') : text(value, 'userName')
+		else if (key === 'externalid') input.externalId = cleared ? null : (text(value, 'externalId') ?? null)
 		else if (key === 'displayname') name.displayName = sent('displayName')
 		else if (key === 'name.formatted') name.formatted = sent('name.formatted')
 		else if (key === 'name.givenname') name.givenName = sent('name.givenName')
 		else if (key === 'name.familyname') name.familyName = sent('name.familyName')
 		else if (key === 'name') {
-			if (remove) name.formatted = ''
-			else if (isObject(value)) for (const part of NAME_PARTS) if (value[part] !== undefined) name[part] = nameText(value[part], `name.${part}`)
+			const parts = cleared ? undefined : complex(value, 'name', NAME_OBJECT)
+			if (!parts) name.formatted = ''
+			else for (const part of NAME_PARTS) if (parts[part] !== undefined) name[part] = parts[part] === null ? '' : nameText(parts[part], `name.${part}`)
 		} else if (EMAILS_PATH.test(path)) emails(path, value, remove)
 		else if (key === 'groups') throw new AppError('VALIDATION', 'A person’s groups are their role: change them through /Groups', { scimType: 'mutability' })
 		else if (![IGNORED_USER_ATTRIBUTE, OTHER_NAME_PART, STRUCTURAL_ATTRIBUTE].some((kept) => kept.test(path)))
@@ -312,7 +330,7 @@ export function groupPatch(ops: PatchOperation[]): GroupChange {
 		for (const [sentPath, value] of entries) {
 			const key = withoutSchema(sentPath, GROUP_SCHEMA).toLowerCase()
 			if (key === 'members') changeMembersBy(out, op.op, op.op === 'remove' && (value === undefined || value === null) ? 'all' : memberIds(value))
-			else if (key === 'displayname') out.displayName = op.op === 'remove' ? requiredNotRemoved('displayName') : text(value, 'displayName')
+			else if (key === 'displayname') out.displayName = op.op === 'remove' || value === null ? requiredNotRemoved('displayName') : text(value, 'displayName')
 			else if (key !== 'externalid' && key !== 'id') throw invalidPath(sentPath, 'is not an attribute of a Group')
 		}
 	}

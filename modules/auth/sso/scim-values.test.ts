@@ -2,7 +2,8 @@
  * What a SCIM request's values may hold, on every User request that carries them (POST, PUT,
  * PATCH): a name is one line of visible text by the rule of every typed name (`typedLine`); a home
  * or other address never becomes the sign-in address; an `emails` filter that matches no address is
- * `noTarget`, and removing the work address `mutability` (RFC 7644 §3.5.2). Each refusal is a SCIM
+ * `noTarget`, and removing the work address `mutability` (RFC 7644 §3.5.2); null clears, and a
+ * value of the wrong type is refused, neither is ever taken as "not sent". Each refusal is a SCIM
  * 400 naming the attribute, and changes nothing.
  */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
@@ -178,5 +179,59 @@ describe('emails paths: a value filter matching no address is noTarget, removing
 		}
 		expect((await scim('PATCH', at, patch({ op: 'remove', path: 'emails[type eq "home"]' }))).status).toBe(200)
 		expect((await scim('GET', at)).json.userName).toBe(person.userName)
+	})
+})
+
+describe('null clears (as remove does), a value of the wrong type is refused: neither is taken as "not sent"', () => {
+	test('PATCH null clears the name, a part of it or the externalId, as remove does; userName or the work address set to null is 400 mutability', async () => {
+		const shown = (u: Record<string, any>) => ({ externalId: u.externalId, displayName: u.displayName, name: u.name })
+		for (const path of ['displayName', 'name.givenName', 'name.familyName', 'name.formatted', 'name', 'externalId']) {
+			const [a, b] = [await created({ externalId: 'ext-1', displayName: 'Dee Reyes' }), await created({ externalId: 'ext-1', displayName: 'Dee Reyes' })]
+			const removed = await scim('PATCH', `/Users/${a.id}`, patch({ op: 'remove', path }))
+			const nulled = await scim('PATCH', `/Users/${b.id}`, patch({ op: 'replace', path, value: null }))
+			expect(nulled.status, path).toBe(200)
+			const local = (u: Record<string, any>) => JSON.stringify(shown(u)).replaceAll(u.userName.split('@')[0], 'LOCAL')
+			expect(local(nulled.json), path).toBe(local(removed.json))
+			expect(local(nulled.json), path).not.toBe(local(b))
+		}
+		const person = await created({ externalId: 'ext-1' })
+		const at = `/Users/${person.id}`
+		expect((await scim('PATCH', at, patch({ op: 'replace', value: { externalId: null, name: { familyName: null } } }))).json).toMatchObject({
+			displayName: 'Dana',
+			name: { givenName: 'Dana', familyName: '' },
+		})
+		for (const op of [
+			{ op: 'replace', path: 'userName', value: null },
+			{ op: 'replace', value: { userName: null } },
+			{ op: 'replace', path: 'emails', value: null },
+			{ op: 'replace', path: 'emails[type eq "work"].value', value: null },
+		]) {
+			const res = await scim('PATCH', at, patch(op))
+			expect(res.status, JSON.stringify(op)).toBe(400)
+			expect(res.json).toMatchObject({ schemas: [ERROR], scimType: 'mutability' })
+		}
+		expect((await scim('GET', at)).json.userName).toBe(person.userName)
+	})
+
+	test('a name or emails that is not an object (or a list of them) is 400 invalidValue naming it, on POST, PUT and PATCH; the message says it once', async () => {
+		const person = await created()
+		const at = `/Users/${person.id}`
+		await refused('POST', '/Users', user(email(), { name: 'John Smith' }), 'name', 'must be an object')
+		await refused('PUT', at, user(person.userName, { name: ['x'] }), 'name', 'must be an object')
+		await refused('POST', '/Users', user(email(), { emails: 5 }), 'emails', 'must be a list of addresses')
+		await refused('PUT', at, user(person.userName, { emails: ['a@b.test'] }), 'emails[0]', 'must be an address')
+		await refused('PATCH', at, patch({ op: 'replace', path: 'name', value: 'John Smith' }), 'name', 'must be an object')
+		await refused('PATCH', at, patch({ op: 'replace', value: { name: 7 } }), 'name', 'must be an object')
+		await refused('PATCH', at, patch({ op: 'replace', path: 'emails', value: 5 }), 'emails', 'must be a list of addresses')
+		await refused('PATCH', at, patch({ op: 'add', path: 'emails', value: [true] }), 'emails[0]', 'must be an address')
+		const wrong = await scim('PATCH', at, patch({ op: 'replace', path: 'userName', value: 7 }))
+		expect(wrong.json.detail).toBe('One or more fields are not valid: userName must be a string')
+		expect((await scim('GET', at)).json).toMatchObject({ userName: person.userName, displayName: 'Dana Reyes' })
+	})
+
+	test('a Group displayName set to null is 400 mutability, as removing it is', async () => {
+		const res = await scim('PATCH', '/Groups/viewer', patch({ op: 'replace', path: 'displayName', value: null }))
+		expect(res.status).toBe(400)
+		expect(res.json).toMatchObject({ schemas: [ERROR], scimType: 'mutability' })
 	})
 })
