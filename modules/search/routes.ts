@@ -4,27 +4,19 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { recordSearch } from '../audit/index.ts'
 import { searchAnswer, searchPage } from './pages.ts'
-import { searchByType } from './service.ts'
-
-/** The tool's own limit (`search`'s `q`). */
-const MAX_QUERY = 120
+import { readSearchQuery, searchByType, SHORT } from './service.ts'
 
 export function searchRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'search.pages' }).use(auth).get(
 		'/search',
 		async ({ session, query, request }) => {
-			const q = (query.q ?? '').replace(/\s+/g, ' ').trim()
+			// Read as the search reads it, first: a control character is a space, not a refusal in another shape.
+			const { query: q, problem } = readSearchQuery(query.q ?? '')
 			const json = (request.headers.get('accept') ?? '').includes('application/json')
-			const problem = !q
-				? null
-				: [...q].length < 2
-					? 'Type at least 2 characters'
-					: [...q].length > MAX_QUERY
-						? `Search must be ${MAX_QUERY} characters or fewer`
-						: null
 			if (!q || problem) {
-				if (json) return Response.json({ query: q, groups: [], error: problem })
-				return searchPage(deps, session, { q, groups: null, errors: problem ? [{ field: 'q', message: problem }] : undefined })
+				const error = !q || !problem ? null : problem === SHORT ? 'Type at least 2 characters' : `Search ${problem}`
+				if (json) return Response.json({ query: q, groups: [], error })
+				return searchPage(deps, session, { q, groups: null, errors: error ? [{ field: 'q', message: error }] : undefined })
 			}
 			const found = await searchByType(deps, session.actor, q)
 			// A search of the candidate database (41 CFR 60-1.12), recorded as the tool's is.

@@ -51,21 +51,28 @@ function typeCount(provider: SearchProvider, found: SearchFound, shown: number, 
 }
 
 /**
- * The query as searched (control characters and lone surrogates are spaces, spaces collapsed), or a
- * VALIDATION error when it is too short. The database refuses a NUL in text: one in what was typed
- * failed every source that matches in SQL.
+ * The query as searched (control characters and lone surrogates are spaces, spaces collapsed) and
+ * what is wrong with it as the field's message, if anything: under 2 characters besides spaces,
+ * or over 120 (the tool's `q`). The database refuses a NUL in text: one in what was typed failed every source that
+ * matches in SQL. Every door reads a query with this, first: the tool (a VALIDATION error), the
+ * portal's page and its dropdown's JSON (each in its own shape).
  */
-function normalised(q: string): string {
+export function readSearchQuery(q: string): { query: string; problem: string | null } {
 	const query = q
 		.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
 		.toWellFormed()
 		.replaceAll('\uFFFD', ' ')
 		.replace(/\s+/g, ' ')
 		.trim()
-	if ([...query].length < 2)
-		throw new AppError('VALIDATION', 'q must have at least 2 characters besides spaces', {
-			fields: [{ field: 'q', message: 'must have at least 2 characters besides spaces' }],
-		})
+	const length = [...query].length
+	return { query, problem: length < 2 ? SHORT : length > 120 ? 'must be 120 characters or fewer' : null }
+}
+
+export const SHORT = 'must have at least 2 characters besides spaces'
+
+function normalised(q: string): string {
+	const { query, problem } = readSearchQuery(q)
+	if (problem) throw new AppError('VALIDATION', `q ${problem}`, { fields: [{ field: 'q', message: problem }] })
 	return query
 }
 
