@@ -31,6 +31,22 @@ import { sql, type SQL } from 'drizzle-orm'
  */
 export const foldText = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')
 
+/** The longest search text of every list and search (the tools' `query` and `q`, the portal's boxes, a saved search). */
+export const MAX_SEARCH_CHARS = 120
+
+/**
+ * What is wrong with a search text (trimmed by the caller), as a field's message, or null; an empty
+ * one is no search. One rule for every list that searches and for `search`: one character matches
+ * nothing (the words searched have two or more), so it is said rather than answered "none match".
+ */
+export function searchTextProblem(q: string): string | null {
+	const length = [...q].length
+	if (length === 0) return null
+	if (length < 2) return 'must have at least 2 characters'
+	if (length > MAX_SEARCH_CHARS) return `must be ${MAX_SEARCH_CHARS} characters or fewer`
+	return null
+}
+
 /** `column` folded as `foldText` folds what is asked (the trigram indexes of names and titles are on this expression). */
 export const folded = (column: SQL) => sql`bl_fold(${column})`
 

@@ -261,6 +261,17 @@ describe('the pages', () => {
 		expect(badFilter.text).toContain('<a href="#stage">Stage must be one of: applied')
 		expect(badFilter.text).toContain(`value="${name} 2"`)
 		expect((await clients.owner.get('/candidates')).text).not.toContain(`${name} 2</a>`)
+		// A search the list refuses is said on the search field, and nothing is saved (a 299-character one was kept, then refused by its own link).
+		for (const [q, message] of [
+			['k'.repeat(299), 'Search must be 120 characters or fewer'],
+			['k', 'Search must have at least 2 characters'],
+		]) {
+			const badSearch = await clients.owner.post('/candidates/saved-searches', { ...form, name: `${name} 3`, q })
+			expect(badSearch.status).toBe(422)
+			expect(badSearch.text).toContain(`<a href="#q">${message}`)
+			expect(badSearch.text).toContain(`value="${name} 3"`)
+		}
+		expect((await clients.owner.get('/candidates')).text).not.toContain(`${name} 3</a>`)
 		const empty = await clients.owner.post('/candidates/saved-searches', { ...form, name: ' ' })
 		expect(empty.status).toBe(422)
 		expect(empty.text).toContain('The name must be 1 to 80 characters')
@@ -284,6 +295,19 @@ describe('the pages', () => {
 		const theirs = await clients.manager.get('/jobs')
 		expect(theirs.text).toContain('Xenon Partners</option>')
 		expect(theirs.text).not.toContain('Yarrow Staffing</option>')
+	})
+
+	test('a search of one character is explained on both lists, as /search explains it, not answered "none match"', async () => {
+		for (const [path, message] of [
+			['/candidates?q=k', '<a href="#q">Search must have at least 2 characters'],
+			['/jobs?q=k', '<a href="#q">Title contains must have at least 2 characters'],
+		] as const) {
+			const page = await clients.owner.get(path)
+			expect(page.status).toBe(422)
+			expect(page.text).toContain(message)
+			expect(page.text).toContain('value="k"')
+		}
+		expect((await clients.owner.get('/search?q=k')).text).toContain('Search must have at least 2 characters')
 	})
 })
 

@@ -10,7 +10,8 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { AppError } from '../../core/errors.ts'
+import { AppError, invalid } from '../../core/errors.ts'
+import { searchTextProblem } from '../../core/text-search.ts'
 import { keysetPage } from '../../core/paging.ts'
 import { untrusted, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { isoInstant } from '../../core/time.ts'
@@ -101,6 +102,8 @@ export async function listCandidates(deps: AppDeps, actor: Actor, input: ListCan
 	const reach = await reachOf(deps, actor)
 	if (input.jobId) await requireJob(deps, reach, input.jobId)
 	const query = input.query?.trim().toLowerCase() ?? ''
+	const problem = searchTextProblem(query)
+	if (problem) throw invalid([{ field: 'query', message: problem }])
 	const listed = await listConditions(deps, reach, input, input.jobId)
 	const scope = `list_candidates:${actor.userId}:${input.jobId ?? ''}:${query}${listed.scope ? `:${listed.scope}` : ''}`
 	const conditions: SQL[] = [candidateReach(reach), ...listed.where]

@@ -25,7 +25,6 @@ import { candidateListAddress, candidateListPage, type CandidateListParams, type
 import { addNote } from './notes.ts'
 import { resumeDownload } from './resume-download.ts'
 
-const MAX_QUERY = 120
 const PAGE_SIZE = 25
 /** Jobs offered by the job filter: the newest open ones (a hiring manager: all of theirs). */
 const JOBS_OFFERED = 100
@@ -46,7 +45,7 @@ const listQuery = t.Object(
 )
 
 /** What refused filters are called on the page (the service names the field). */
-const FILTER_LABELS: Record<string, string> = { stage: 'Stage', workAuthorization: 'Work authorization', sort: 'Sort' }
+const FILTER_LABELS: Record<string, string> = { query: 'Search', stage: 'Stage', workAuthorization: 'Work authorization', sort: 'Sort' }
 const SAVED_NOTICE = 'The search was saved: its name is a link under Saved searches.'
 
 /** What the list's service is asked for these filters and order. */
@@ -98,8 +97,6 @@ async function showList(
 		onNoTeam: reach !== 'all' && reach.length === 0,
 	}
 	const errors: FieldError[] = []
-	if ([...p.q].length > MAX_QUERY) errors.push({ field: 'q', message: `Search must be ${MAX_QUERY} characters or fewer` })
-	if (errors.length) return candidateListPage(deps, session, { ...view, errors })
 	try {
 		const page = await listCandidates(deps, actor, { ...listInput(p), limit: PAGE_SIZE, cursor: o.cursor || undefined })
 		// The chosen job is within reach (listCandidates checked): keep it in the menu even when it is not among the newest.
@@ -120,7 +117,8 @@ async function showList(
 		else if (error.code === 'VALIDATION' && error.fields?.some((f) => f.field !== 'cursor'))
 			for (const f of error.fields.filter((f) => f.field !== 'cursor')) {
 				const label = FILTER_LABELS[f.field] ?? view.moreFilters.find((m) => m.key === f.field)?.label ?? f.field
-				errors.push({ field: f.field in FILTER_LABELS || view.moreFilters.some((m) => m.key === f.field) ? f.field : 'q', message: `${label} ${f.message}` })
+				const known = f.field !== 'query' && (f.field in FILTER_LABELS || view.moreFilters.some((m) => m.key === f.field))
+				errors.push({ field: known ? f.field : 'q', message: `${label} ${f.message}` })
 			}
 		else if (error.code === 'VALIDATION' && o.cursor) errors.push(outOfDate)
 		else throw error
@@ -141,9 +139,8 @@ async function saveCandidateSearch(deps: AppDeps, session: PageSession, body: un
 	} catch (error) {
 		if (error instanceof AppError && error.code === 'NOT_FOUND') return showList(deps, session, p, { save: { name } })
 		if (!isRefusal(error)) throw error
-		// A filter the list refuses: the list says which, on its field (nothing saved).
-		if (error.code === 'VALIDATION' && error.fields?.some((f) => f.field !== 'name' && f.field !== 'query'))
-			return showList(deps, session, p, { save: { name } })
+		// A search or filter the list refuses: the list says which, on its field (nothing saved).
+		if (error.code === 'VALIDATION' && error.fields?.some((f) => f.field !== 'name')) return showList(deps, session, p, { save: { name } })
 		const message =
 			error.code === 'VALIDATION'
 				? (error.fields ?? []).map((f) => `${f.field === 'name' ? 'The name' : 'The search'} ${f.message}`).join('; ') || error.message

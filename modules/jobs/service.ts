@@ -11,6 +11,7 @@
  * - Salaries are whole amounts that fit the columns (at most MAX_SALARY), the lowest not above the highest.
  */
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm'
+import { searchTextProblem } from '../../core/text-search.ts'
 import type { Actor } from '../../core/actor.ts'
 import { newId, shortCode } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
@@ -200,6 +201,8 @@ export async function listJobs(deps: AppDeps, actor: Actor, input: ListJobsInput
 	const sort = (input.sort || 'newest') as JobSort
 	if (!JOB_SORTS.includes(sort)) throw invalid([{ field: 'sort', message: `must be one of: ${JOB_SORTS.join(', ')}` }])
 	const location = input.location?.trim() ?? ''
+	const problem = searchTextProblem(input.query?.trim() ?? '')
+	if (problem) throw invalid([{ field: 'query', message: problem }])
 	// The tool's cursors (no vendor, location or order) keep the scope they always had.
 	const more = input.vendorId || location || sort !== 'newest' ? `:${input.vendorId ?? ''}:${location}:${sort}` : ''
 	const scope = `list_jobs:${actor.userId}:${input.status ?? ''}:${input.query ?? ''}${more}`

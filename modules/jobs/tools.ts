@@ -1,5 +1,6 @@
 /** The job tools: thin adapters over `service.ts`. */
 import { Type as t } from '@sinclair/typebox'
+import { MAX_SEARCH_CHARS } from '../../core/text-search.ts'
 import { defineTool } from '../../core/module.ts'
 import { cursor, id, limit, nullable, oneOf, page, params, PersonRef } from '../../core/mcp/params.ts'
 import { lineAbout, UntrustedLine, UntrustedText } from '../../core/untrusted.ts'
@@ -58,7 +59,7 @@ export const ListJobsParams = params({
 	status: t.Optional(oneOf(JOB_STATUSES, 'Only jobs in this status')),
 	query: t.Optional(
 		t.String({
-			maxLength: 120,
+			maxLength: MAX_SEARCH_CHARS,
 			description:
 				'Words to match as search does: every word in the title, skills, location, department or description (the last as a prefix), or a title like it; accents and width do not matter',
 		}),

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { html, portalPage } from '../../core/html.ts'
 import { dataTable } from '../../core/ui.ts'
+import { MAX_SEARCH_CHARS } from '../../core/text-search.ts'
 import { LIST_LABELS, SEARCH_LISTS, type SavedSearch, type SearchList } from './service.ts'
 
 export interface SavedSearchesView {
@@ -29,7 +30,7 @@ ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
 ${csrf}
 <label for="ss-list">List <select id="ss-list" name="list">${SEARCH_LISTS.map((l) => html`<option value="${l}"${view.form?.list === l ? html` selected` : ''}>${LIST_LABELS[l]}</option>`)}</select></label>
 <label for="ss-name">Name <input id="ss-name" name="name" required maxlength="80" value="${view.form?.name ?? ''}" placeholder="e.g. Java developers in Texas"></label>
-<label for="ss-query">Search text <input id="ss-query" name="query" maxlength="500" value="${view.form?.query ?? ''}" placeholder="e.g. java spring austin"></label>
+<label for="ss-query">Search text <input id="ss-query" name="query" maxlength="${MAX_SEARCH_CHARS}" value="${view.form?.query ?? ''}" placeholder="e.g. java spring austin"></label>
 <button type="submit">Save search</button>
 </form>
 ${lists.length === 0 ? html`<p>You have no saved searches yet.</p>` : ''}

@@ -73,6 +73,24 @@ describe('rules', () => {
 				fields: [{ field: 'query' }],
 			})
 	})
+
+	test('the search text is what every list’s search takes (2 to 120 characters), on every list: none is kept that its list then refuses', async () => {
+		const deps = await testDeps()
+		const actor = await personActor(deps, w.ws.slug, w.people.recruiter.email)
+		for (const list of ['candidates', 'jobs', 'bench', 'inbox']) {
+			for (const query of ['k'.repeat(121), 'k'.repeat(299), 'k'])
+				await expect(saveSearch(deps, actor, { list, name: `refused ${list} ${query.length}`, query })).rejects.toMatchObject({
+					code: 'VALIDATION',
+					fields: [{ field: 'query' }],
+				})
+			expect((await saveSearch(deps, actor, { list, name: `longest ${list}`, query: ` ${'k'.repeat(120)} ` })).query).toBe('k'.repeat(120))
+		}
+		const page = await signedIn(w.people.recruiter)
+		const refused = await page.post('/saved-searches', { list: 'candidates', name: 'Too long', query: 'k'.repeat(299) })
+		expect(refused.status).toBe(422)
+		expect(refused.text).toContain('Search text must be 120 characters or fewer.')
+		expect(refused.text).toContain('maxlength="120"')
+	})
 })
 
 describe('the saved-searches page', () => {

@@ -2,8 +2,9 @@
  * A person's saved searches on the portal's lists.
  *
  * Rules: a saved search belongs to one person and is seen only by them; its name is 1 to 80
- * characters and unique (ignoring case) among that person's searches on the same list; a person
- * keeps at most 50 searches per list. Every change is in the activity log.
+ * characters and unique (ignoring case) among that person's searches on the same list; its search
+ * text is none, or 2 to 120 characters as every list's search takes it; a person keeps at most 50
+ * searches per list. Every change is in the activity log.
  */
 import { and, asc, count, eq, sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
@@ -11,6 +12,7 @@ import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { FORBIDDEN_CONTROL } from '../../core/schema-check.ts'
+import { searchTextProblem } from '../../core/text-search.ts'
 import { typedLine } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { savedSearches } from './table.ts'
@@ -91,9 +93,15 @@ function cleanName(name: string): string {
 	return line
 }
 
+/**
+ * The search text as the lists take it (`searchTextProblem`, the rule every list's search and
+ * `search` apply): a saved search is one its list runs, never one it then refuses.
+ */
 function cleanQuery(query: string): string {
 	const trimmed = query.trim()
-	if ([...trimmed].length > 500 || FORBIDDEN_CONTROL.test(trimmed)) throw invalid([{ field: 'query', message: 'must be at most 500 characters of text' }])
+	if (FORBIDDEN_CONTROL.test(trimmed)) throw invalid([{ field: 'query', message: 'must be text without control characters' }])
+	const problem = searchTextProblem(trimmed)
+	if (problem) throw invalid([{ field: 'query', message: problem }])
 	return trimmed
 }
 

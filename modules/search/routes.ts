@@ -4,7 +4,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { recordSearch } from '../audit/index.ts'
 import { searchAnswer, searchPage } from './pages.ts'
-import { readSearchQuery, searchByType, SHORT } from './service.ts'
+import { readSearchQuery, searchByType } from './service.ts'
 
 export function searchRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'search.pages' }).use(auth).get(
@@ -14,7 +14,7 @@ export function searchRoutes(deps: AppDeps, { auth }: HttpKit) {
 			const { query: q, problem } = readSearchQuery(query.q ?? '')
 			const json = (request.headers.get('accept') ?? '').includes('application/json')
 			if (!q || problem) {
-				const error = !q || !problem ? null : problem === SHORT ? 'Type at least 2 characters' : `Search ${problem}`
+				const error = q && problem ? `Search ${problem}` : null
 				if (json) return Response.json({ query: q, groups: [], error })
 				return searchPage(deps, session, { q, groups: null, errors: error ? [{ field: 'q', message: error }] : undefined })
 			}

@@ -123,8 +123,8 @@ describe('/search: grouped by type, five of each, counts and See all', () => {
 	test('one character is explained on the page (422) and answered with no groups as JSON; no search is just the form', async () => {
 		const short = await portal.owner.get('/search?q=a')
 		expect(short.status).toBe(422)
-		expect(short.text).toContain('Type at least 2 characters')
-		expect(await json(portal.owner, 'a')).toEqual({ query: 'a', groups: [], error: 'Type at least 2 characters' } as never)
+		expect(short.text).toContain('Search must have at least 2 characters')
+		expect(await json(portal.owner, 'a')).toEqual({ query: 'a', groups: [], error: 'Search must have at least 2 characters' } as never)
 		const empty = await portal.owner.get('/search')
 		expect(empty.status).toBe(200)
 		expect(empty.text).toContain('<input id="q" name="q" type="search" value=""')
@@ -132,14 +132,14 @@ describe('/search: grouped by type, five of each, counts and See all', () => {
 
 	test('a control character is read as a space before the length is checked: each door answers in its own shape', async () => {
 		// The dropdown's JSON request got the generic 422 page (the service refused what the route had let through).
-		expect(await json(portal.owner, 'a\u0001')).toEqual({ query: 'a', groups: [], error: 'Type at least 2 characters' } as never)
+		expect(await json(portal.owner, 'a\u0001')).toEqual({ query: 'a', groups: [], error: 'Search must have at least 2 characters' } as never)
 		expect(await json(portal.owner, '\u0001\u0002')).toEqual({ query: '', groups: [], error: null } as never)
 		const found = await json(portal.owner, `${word}\u0001`)
 		expect(found.query).toBe(word)
 		expect(found.groups.find((g) => g.type === 'job')!.found).toBe(2)
 		const page = await portal.owner.get('/search?q=a%01')
 		expect(page.status).toBe(422)
-		expect(page.text).toContain('Type at least 2 characters')
+		expect(page.text).toContain('Search must have at least 2 characters')
 		expect(page.text).toContain('<input id="q" name="q" type="search" value="a"')
 		const long = 'x'.repeat(121)
 		expect(await json(portal.owner, long)).toEqual({ query: long, groups: [], error: 'Search must be 120 characters or fewer' } as never)

@@ -14,6 +14,7 @@
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
+import { searchTextProblem } from '../../core/text-search.ts'
 import { contributionsTo } from '../../core/registry.ts'
 import { searchProviders, type SearchFound, type SearchHit, type SearchPages, type SearchProvider } from './port.ts'
 
@@ -52,8 +53,8 @@ function typeCount(provider: SearchProvider, found: SearchFound, shown: number, 
 
 /**
  * The query as searched (control characters and lone surrogates are spaces, spaces collapsed) and
- * what is wrong with it as the field's message, if anything: under 2 characters besides spaces,
- * or over 120 (the tool's `q`). The database refuses a NUL in text: one in what was typed failed every source that
+ * what is wrong with it as the field's message (`searchTextProblem`, the lists' rule too), if
+ * anything. The database refuses a NUL in text: one in what was typed failed every source that
  * matches in SQL. Every door reads a query with this, first: the tool (a VALIDATION error), the
  * portal's page and its dropdown's JSON (each in its own shape).
  */
@@ -64,11 +65,8 @@ export function readSearchQuery(q: string): { query: string; problem: string | n
 		.replaceAll('\uFFFD', ' ')
 		.replace(/\s+/g, ' ')
 		.trim()
-	const length = [...query].length
-	return { query, problem: length < 2 ? SHORT : length > 120 ? 'must be 120 characters or fewer' : null }
+	return { query, problem: query ? searchTextProblem(query) : 'must have at least 2 characters' }
 }
-
-export const SHORT = 'must have at least 2 characters besides spaces'
 
 function normalised(q: string): string {
 	const { query, problem } = readSearchQuery(q)
