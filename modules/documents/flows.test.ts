@@ -1,7 +1,8 @@
 /** A document uploaded through the link gives the requester a to-do and a "documents received" review entry. */
 import { expect, test } from 'bun:test'
 import { and, eq } from 'drizzle-orm'
-import { personActor } from '../auth/index.ts'
+import { operatorActor, personActor, removePerson } from '../auth/index.ts'
+import { signedIn } from '../../tests/portal.ts'
 import { reviewQueue } from '../review/service.ts'
 import { todos } from '../todos/table.ts'
 import { textToSend } from '../outbox/index.ts'
@@ -38,7 +39,7 @@ test('an upload creates one to-do per kind for the requester and shows in their 
 		.select()
 		.from(todos)
 		.where(and(eq(todos.workspaceId, ws.id), eq(todos.source, 'document')))
-	expect(open.map((t) => t.title).sort()).toEqual(['Review the Driver’s license Mei Chen uploaded', 'Review the Visa Mei Chen uploaded'].sort())
+	expect(open.map((t) => t.title).sort()).toEqual(['Review the Driver’s license uploaded', 'Review the Visa uploaded'].sort())
 	expect(open.every((t) => t.assigneeUserId === recruiter.userId && t.candidateId === candidateId && t.applicationId === applicationId)).toBe(true)
 
 	const queue = await reviewQueue(deps, recruiter, { limit: 25 })
@@ -49,6 +50,33 @@ test('an upload creates one to-do per kind for the requester and shows in their 
 	await deps.db.update(todos).set({ doneAt: new Date() }).where(eq(todos.id, open[0]!.id))
 	const after = await reviewQueue(deps, recruiter, { limit: 25 })
 	expect(after.items.filter((i) => i.type === 'documents_received')).toHaveLength(1)
+})
+
+test('a document uploaded after the requester left goes to an owner, who can close it', async () => {
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const owner = await newPerson(ws, 'owner')
+	const person = await newPerson(ws, 'recruiter')
+	const recruiter = await personActor(deps, ws.slug, person.email)
+	const email = `${unique('ana')}@example.test`
+	const candidateId = await newCandidate(ws, { name: 'Ana Diaz', email, workAuthorization: 'H1B' })
+	const applicationId = await newApplication(ws, candidateId, await newVendorJob(ws, { title: 'QA Engineer' }))
+	await requestCandidateDocuments(deps, recruiter, { candidateId, applicationId, items: ['visa'], includeJobLink: false })
+	const [mail] = await deps.db
+		.select()
+		.from(outbox)
+		.where(and(eq(outbox.to, email), eq(outbox.channel, 'email')))
+	const token = (await textToSend(deps.secret, mail!)).match(/\/upload\/(bl_ul_[0-9A-Za-z]+)/)![1]!
+	await removePerson(deps, operatorActor(ws), ws, { userId: person.userId })
+	await storeUpload(deps, token, 'visa', { name: 'visa.pdf', bytes: samplePdf('visa') })
+	const [todo] = await deps.db
+		.select()
+		.from(todos)
+		.where(and(eq(todos.workspaceId, ws.id), eq(todos.source, 'document')))
+	expect(todo!.assigneeUserId).toBe(owner.userId)
+	const page = await signedIn(owner)
+	expect((await page.get('/todos')).text).toContain('Review the Visa uploaded')
+	expect((await page.post(`/todos/${todo!.id}/done`)).status).toBe(303)
 })
 
 test('the same request made twice within moments (a retried call) sends one e-mail and says it was repeated', async () => {

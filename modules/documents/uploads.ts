@@ -27,7 +27,7 @@ import { fileStore } from '../../core/files.ts'
 import { recordActivity } from '../activity/index.ts'
 import { recordEvent } from '../events/index.ts'
 import { documentUploaded } from './events.ts'
-import { createTodo } from '../todos/index.ts'
+import { createTodo, flowAssignee } from '../todos/index.ts'
 import { DOCUMENT_LABELS, isDocumentKind, type DocumentKind } from '../vendors/index.ts'
 import { cleanFileName, detectType, MAX_DOCUMENT_BYTES } from './content.ts'
 import { uploadPageNames } from './subjects.ts'
@@ -257,6 +257,15 @@ export async function storeUpload(
 	const fileName = cleanFileName(file.name, `${kind}.${type.extension}`)
 	const key = `documents/${link.workspaceId}/${link.candidateId}/${id}.${type.extension}`
 	const store = fileStore(deps.config)
+	const assignee = link.requestedByUserId
+		? await flowAssignee(deps, {
+				workspaceId: link.workspaceId,
+				userId: link.requestedByUserId,
+				source: 'document',
+				candidateId: link.candidateId,
+				applicationId: link.applicationId,
+			})
+		: null
 	await store.put(key, file.bytes, type.contentType)
 	try {
 		await deps.db.transaction(async (tx) => {
@@ -287,14 +296,15 @@ export async function storeUpload(
 				requestId: link.requestId,
 				kind,
 			})
-			// The person who asked gets a to-do to look at it (one per kind and request, however often re-uploaded).
-			if (link.requestedByUserId)
+			// The person who asked gets a to-do to look at it (one per kind and request, however often re-uploaded),
+			// or an owner when they may no longer (flowAssignee). No names in it: the candidate is shown beside it.
+			if (assignee)
 				await createTodo(tx, {
 					workspaceId: link.workspaceId,
-					assigneeUserId: link.requestedByUserId,
+					assigneeUserId: assignee,
 					candidateId: link.candidateId,
 					applicationId: link.applicationId ?? undefined,
-					title: `Review the ${DOCUMENT_LABELS[kind]} ${link.candidateName} uploaded`,
+					title: `Review the ${DOCUMENT_LABELS[kind]} uploaded`,
 					source: 'document',
 					sourceRef: `${link.requestId}:${kind}`,
 				})

@@ -24,9 +24,7 @@ import { recordActivity } from '../activity/index.ts'
 import { recordEvent } from '../events/index.ts'
 import { interviewCompleted } from './events.ts'
 import { operatorActor } from '../auth/index.ts'
-import { candidateCards } from '../candidates/index.ts'
-import { jobLabels } from '../jobs/index.ts'
-import { createTodo } from '../todos/index.ts'
+import { createTodo, flowAssignee } from '../todos/index.ts'
 import { VERDICTS, type Verdict } from './questions.ts'
 import { interviewSettings } from './settings.ts'
 import { interviewEvents, interviewQuestions, interviews } from './table.ts'
@@ -107,17 +105,24 @@ const providerActor = (workspaceId: string) => ({
 	credential: { kind: 'cli' as const, id: '', name: 'interview provider callback' },
 })
 
-/** The title of the review to-do, its names read before the transaction (the embedded database has one connection). */
-async function reviewTitle(deps: AppDeps, interviewId: string) {
+/**
+ * Who gets the review to-do: the person who invited while they may act on it, else an owner
+ * (`flowAssignee`); read before the transaction (the embedded database has one connection).
+ */
+async function reviewer(deps: AppDeps, interviewId: string): Promise<string | null> {
 	const [known] = await deps.db
-		.select({ workspaceId: interviews.workspaceId, candidateId: interviews.candidateId, jobId: interviews.jobId })
+		.select({
+			workspaceId: interviews.workspaceId,
+			ownerUserId: interviews.ownerUserId,
+			candidateId: interviews.candidateId,
+			applicationId: interviews.applicationId,
+			jobId: interviews.jobId,
+		})
 		.from(interviews)
 		.where(eq(interviews.id, interviewId))
 	if (!known) throw new AppError('NOT_FOUND', `No interview with the id ${interviewId}`)
-	const system = operatorActor({ id: known.workspaceId, slug: '' })
-	const [cards, titles] = await Promise.all([candidateCards(deps, system, [known.candidateId]), jobLabels(deps, known.workspaceId, [known.jobId])])
-	return (interview: Interview, score: number) =>
-		`Review ${cards.get(interview.candidateId)?.name.text ?? 'the candidate'}’s AI interview for ${titles.get(interview.jobId)?.text ?? 'the job'} (score ${score})`
+	if (!known.ownerUserId) return null
+	return flowAssignee(deps, { ...known, userId: known.ownerUserId, source: 'interview' })
 }
 
 /** Decide: the answers name this interview's questions, each once (else the event is refused, by field). */
@@ -178,14 +183,15 @@ async function completeInterview(tx: Db, interview: Interview, event: Completed)
 }
 
 /** `interview.completed`, notify: the review to-do for the person who invited, the activity line and the event. */
-async function notifyCompleted(tx: Db, deps: AppDeps, interview: Interview, event: Completed, title: string) {
+async function notifyCompleted(tx: Db, deps: AppDeps, interview: Interview, event: Completed, assignee: string | null) {
 	const r = event.result
 	const actor = providerActor(interview.workspaceId)
-	if (interview.ownerUserId)
+	// No names in the title: the candidate and the job are shown beside it, as the reader may see them.
+	if (assignee)
 		await createTodo(tx, {
 			workspaceId: interview.workspaceId,
-			assigneeUserId: interview.ownerUserId,
-			title,
+			assigneeUserId: assignee,
+			title: `Review the AI interview (score ${r.overallScore})`,
 			candidateId: interview.candidateId,
 			applicationId: interview.applicationId,
 			jobId: interview.jobId,
@@ -223,7 +229,7 @@ export const handleInterviewCallback = signedWebhook<CallbackResult>(
 
 /** Applies an event once, under the interview's lock. */
 async function applyEvent(deps: AppDeps, event: Event & { at: Date }): Promise<CallbackResult> {
-	const title = await reviewTitle(deps, event.interviewId)
+	const assignee = await reviewer(deps, event.interviewId)
 	return deps.db.transaction(async (tx) => {
 		const [interview] = await tx.select().from(interviews).where(eq(interviews.id, event.interviewId)).for('update')
 		if (!interview) throw new AppError('NOT_FOUND', `No interview with the id ${event.interviewId}`)
@@ -245,7 +251,7 @@ async function applyEvent(deps: AppDeps, event: Event & { at: Date }): Promise<C
 		}
 		const completed = event as Completed
 		await completeInterview(tx, interview, completed)
-		await notifyCompleted(tx, deps, interview, completed, title(interview, completed.result.overallScore))
+		await notifyCompleted(tx, deps, interview, completed, assignee)
 		return result('applied', 'completed')
 	})
 }

@@ -139,7 +139,7 @@ async function seedInterview(
 		await createTodo(deps.db, {
 			workspaceId: ws.id,
 			assigneeUserId: owner,
-			title: `Review ${app.candidate.name}’s AI interview for ${job.title} (score ${overall})`,
+			title: `Review the AI interview (score ${overall})`,
 			candidateId: app.candidateId,
 			applicationId: app.id,
 			jobId: app.jobId,

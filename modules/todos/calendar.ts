@@ -2,8 +2,7 @@
 import { sql } from 'drizzle-orm'
 import type { CalendarSource } from '../calendar/index.ts'
 import { afterPosition } from '../../core/source-merge.ts'
-import { reachableJobIds } from '../jobs/index.ts'
-import { todoTitle } from './service.ts'
+import { shownLines, visibleTo } from './service.ts'
 import { todos } from './table.ts'
 import { inList } from '../../core/sql-list.ts'
 
@@ -19,23 +18,23 @@ export const followupSource: CalendarSource = {
 			afterPosition(sql`t.due_at`, sql`t.id`, q.after),
 		]
 		if (q.userIds) conditions.push(sql`t.assignee_user_id in ${inList(q.userIds)}`)
-		// Hiring managers see others' follow-ups only about their own jobs (or about no job).
-		const reach = await reachableJobIds(deps, actor)
-		if (reach !== 'all')
-			conditions.push(sql`(t.assignee_user_id = ${actor.userId} or (t.candidate_id is null and t.job_id is null) or t.job_id in ${inList(reach)})`)
+		// Follow-ups the person may see, by the to-dos' own rule (their jobs' and candidates' only, for a hiring manager).
+		conditions.push(await visibleTo(deps, actor))
 		const rows = await deps.database.rows<{
 			id: string
 			title: string
 			source: string
+			createdByUserId: string | null
 			dueAt: Date | string
 			doneAt: Date | string | null
 			userId: string
 			candidateId: string | null
 			jobId: string | null
 		}>(
-			sql`select t.id, t.title, t.source, t.due_at as "dueAt", t.done_at as "doneAt", t.assignee_user_id as "userId", t.candidate_id as "candidateId", t.job_id as "jobId"
+			sql`select t.id, t.title, t.source, t.due_at as "dueAt", t.done_at as "doneAt", t.assignee_user_id as "userId", t.created_by_user_id as "createdByUserId", t.candidate_id as "candidateId", t.job_id as "jobId"
 from ${todos} t where ${sql.join(conditions, sql` and `)} order by t.due_at, t.id collate "C" limit ${q.limit}`,
 		)
+		const lines = await shownLines(deps, actor, rows)
 		return rows.map((r) => {
 			const start = new Date(r.dueAt)
 			return {
@@ -44,7 +43,7 @@ from ${todos} t where ${sql.join(conditions, sql` and `)} order by t.due_at, t.i
 				start,
 				end: new Date(start.getTime() + LENGTH_MS),
 				allDay: false,
-				title: todoTitle(r),
+				title: lines.get(r.id)!.title,
 				userId: r.userId,
 				status: r.doneAt ? 'done' : 'open',
 				candidateId: r.candidateId,

@@ -18,7 +18,7 @@ import * as tables from './table.ts'
 import { todosData } from './data.ts'
 import { candidateData, type CandidateDataSource } from '../candidates/index.ts'
 
-export { createTodo, type NewTodo } from './service.ts'
+export { createTodo, flowAssignee, type NewTodo } from './service.ts'
 
 /** For the retention rule: a to-do about them or one of their applications added or done since `since`. */
 const todosActiveSince: CandidateDataSource['activeSince'] = async (deps: AppDeps, workspaceId, ids, since) => {

@@ -26,7 +26,9 @@ ${dataTable<TodoView>({
 		{
 			label: 'To-do',
 			cell: (t) =>
-				html`${t.done ? html`<s>${t.title.text}</s>` : t.title.text}${t.source !== 'person' ? html` <span class="meta">(${t.source})</span>` : ''}${t.notes ? html`<br><span class="meta">${t.notes.text}</span>` : ''}`,
+				html`${t.done ? html`<s>${t.title.text}</s>` : t.title.text}${t.source !== 'person' ? html` <span class="meta">(${t.source})</span>` : ''}${
+					t.assignee.userId !== session.actor.userId ? html` <span class="meta">(${t.assignee.name.text || 'someone'}’s: they left the workspace)</span>` : ''
+				}${t.notes ? html`<br><span class="meta">${t.notes.text}</span>` : ''}`,
 		},
 		{ label: 'Due', cell: (t) => html`${t.dueAt ? when(t.dueAt) : '—'}${t.overdue ? html` <strong class="field-error">overdue</strong>` : ''}` },
 		{ label: 'Candidate', cell: (t) => (t.candidate ? html`<a href="/candidates/${t.candidate.id}">${t.candidate.name.text}</a>` : '—') },

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm'
 import type { ReviewSource } from '../review/index.ts'
 import { afterPosition } from '../../core/source-merge.ts'
+import { visibleTo } from './service.ts'
 import { todos } from './table.ts'
 
 export const documentsReceivedSource: ReviewSource = {
@@ -22,7 +23,7 @@ export const documentsReceivedSource: ReviewSource = {
 		}>(
 			sql`select t.id, t.created_at as at, t.candidate_id as "candidateId", t.job_id as "jobId", t.application_id as "applicationId", t.source_ref as "sourceRef"
 from ${todos} t
-where t.workspace_id = ${actor.workspaceId} and t.assignee_user_id = ${actor.userId} and t.source = 'document' and t.done_at is null and t.candidate_id is not null
+where ${await visibleTo(deps, actor)} and t.assignee_user_id = ${actor.userId} and t.source = 'document' and t.done_at is null and t.candidate_id is not null
 and ${afterPosition(sql`t.created_at`, sql`t.id`, options.after)}
 order by t.created_at, t.id collate "C" limit ${options.limit}`,
 		)

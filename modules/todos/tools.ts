@@ -28,7 +28,7 @@ export const todoTools = [
 		name: 'list_todos',
 		title: 'List to-dos',
 		description:
-			'Your to-dos, open first (overdue and soonest due first), then done ones; or, with candidateId, every to-do about that candidate (anyone’s). To-dos come from people and from flows (a document received, a completed AI interview). Paged: pass nextCursor back as cursor.',
+			'Your to-dos, open first (overdue and soonest due first), then done ones; or, with candidateId, every to-do about that candidate (anyone’s) whose job and application you can reach. Others’ words come without contact details if your role may not see them. To-dos come from people and from flows (a document received, a completed AI interview). Paged: pass nextCursor back as cursor.',
 		params: params({ candidateId: t.Optional(id('candidate')), limit: t.Optional(limit()), cursor: t.Optional(cursor()) }),
 		output: page('todos', Todo),
 		readOnly: true,
