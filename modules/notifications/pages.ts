@@ -10,7 +10,7 @@ import type { NotificationView } from './service.ts'
 export function notificationsPage(
 	deps: AppDeps,
 	session: PageSession,
-	view: { notifications: NotificationView[]; nextCursor: string | null; paged: boolean; done?: string | null },
+	view: { notifications: NotificationView[]; nextCursor: string | null; paged: boolean; done?: string | null; error?: string },
 ): Response {
 	const unread = view.notifications.filter((n) => !n.read).length
 	const item = (n: NotificationView) =>
@@ -18,14 +18,14 @@ export function notificationsPage(
 	return portalPage(
 		deps,
 		session,
-		{ title: 'Notifications', current: '/notifications' },
-		html`${notice(view.done)}
+		{ title: 'Notifications', current: '/notifications', status: view.error ? 422 : 200 },
+		html`${notice(view.done)}${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
 ${pageHeader({
 	title: 'Notifications',
 	meta: 'When a colleague mentions you in a note. Unread first.',
 	actions: unread ? actionButton({ session, action: '/notifications/read-all', label: 'Mark all as read', style: 'secondary' }) : null,
 })}
-<section class="card">${view.notifications.length ? html`<ul class="queue notifications">${view.notifications.map(item)}</ul>` : html`<p class="empty">${view.paged ? 'No more notifications.' : 'No notifications yet. When a colleague writes @ and your name in a note, it shows here.'}</p>`}
+<section class="card">${view.notifications.length ? html`<ul class="queue notifications">${view.notifications.map(item)}</ul>` : html`<p class="empty">${view.error ? 'Start again from the first page.' : view.paged ? 'No more notifications.' : 'No notifications yet. When a colleague writes @ and your name in a note, it shows here.'}</p>`}
 ${pager({ base: '/notifications', next: view.nextCursor, first: !view.paged })}</section>`,
 	)
 }

@@ -1,6 +1,7 @@
 /** Notification pages: the list, Mark all as read, opening one, and the daily digest choice (Post/Redirect/Get). */
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
+import { AppError } from '../../core/errors.ts'
 import { formBody, formText } from '../../core/http/form.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { chooseDigest } from './digest.ts'
@@ -8,6 +9,7 @@ import { notificationsPage } from './pages.ts'
 import { listNotifications, markAllRead, openNotification } from './service.ts'
 
 const auth = { permission: 'notifications:read' } as const
+const OUT_OF_DATE = 'This page’s address was changed: start again from the first page.'
 
 export function notificationRoutes(deps: AppDeps, kit: HttpKit) {
 	return (
@@ -16,14 +18,17 @@ export function notificationRoutes(deps: AppDeps, kit: HttpKit) {
 			.get(
 				'/notifications',
 				async ({ session, query }) => {
-					const list = await listNotifications(deps, session.actor, { limit: 50, cursor: query.cursor })
-					return notificationsPage(deps, session, {
-						...list,
-						paged: Boolean(query.cursor),
-						done: query.done === 'read' ? 'Every notification is marked as read.' : null,
-					})
+					const done = query.done === 'read' ? 'Every notification is marked as read.' : null
+					try {
+						const list = await listNotifications(deps, session.actor, { limit: 50, cursor: query.cursor })
+						return notificationsPage(deps, session, { ...list, paged: Boolean(query.cursor), done })
+					} catch (error) {
+						// A page address that was changed by hand: said on the page (as /activity does), not the error page.
+						if (!(error instanceof AppError) || error.code !== 'VALIDATION' || !query.cursor) throw error
+						return notificationsPage(deps, session, { notifications: [], nextCursor: null, paged: true, done, error: OUT_OF_DATE })
+					}
 				},
-				{ session: auth, query: t.Object({ cursor: t.Optional(t.String({ maxLength: 64 })), done: t.Optional(t.String({ maxLength: 20 })) }) },
+				{ session: auth, query: t.Object({ cursor: t.Optional(t.String({ maxLength: 200 })), done: t.Optional(t.String({ maxLength: 20 })) }) },
 			)
 			.post(
 				'/notifications/read-all',

@@ -142,4 +142,13 @@ describe('the to-dos’ words and pages', () => {
 		const mine = (await w.people.owner.tool('list_todos', {})).words.todos.find((t: any) => t.title === 'Check revo')
 		expect(mine.notes).toBe('First enil\nSecond line')
 	})
+
+	test('a page address changed by hand is said on the page, not the error page', async () => {
+		const page = await signedIn(w.people.recruiter)
+		for (const path of ['/todos?cursor=forged.cursor', '/notifications?cursor=forged.cursor']) {
+			const answer = await page.get(path)
+			expect(answer.status).toBe(422)
+			expect(answer.text).toContain('This page’s address was changed: start again from the first page.')
+		}
+	})
 })

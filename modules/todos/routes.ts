@@ -9,6 +9,7 @@ import { parseLocalInput } from '../../core/time.ts'
 import { todosPage } from './pages.ts'
 import { addTodo, listTodos, setTodoDone } from './service.ts'
 
+const OUT_OF_DATE = 'This page’s address was changed: start again from the first page.'
 /** Confirmations after a form (Post/Redirect/Get). */
 const DONE: Record<string, string> = { added: 'The to-do was added.', done: 'Marked done.', reopen: 'Open again.' }
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
@@ -26,14 +27,20 @@ export function parseDueAt(value: string, zone: string): Date | null {
 
 export function todoRoutes(deps: AppDeps, kit: HttpKit) {
 	const show = async (session: PageSession, extra: { error?: string; notice?: string; form?: Record<string, string>; cursor?: string } = {}) => {
-		const list = await listTodos(deps, session.actor, { limit: 50, cursor: extra.cursor })
-		return todosPage(deps, session, { todos: list.todos, more: list.nextCursor, ...extra })
+		try {
+			const list = await listTodos(deps, session.actor, { limit: 50, cursor: extra.cursor })
+			return todosPage(deps, session, { todos: list.todos, more: list.nextCursor, ...extra })
+		} catch (error) {
+			// A page address that was changed by hand: said on the page (as /activity does), not the error page.
+			if (!(error instanceof AppError) || error.code !== 'VALIDATION' || !extra.cursor) throw error
+			return todosPage(deps, session, { todos: [], more: null, ...extra, error: OUT_OF_DATE })
+		}
 	}
 	return new Elysia({ name: 'todos.routes' })
 		.use(kit.auth)
 		.get('/todos', ({ session, query }) => show(session, { cursor: query.cursor, notice: doneNotice(DONE, query.done) }), {
 			session: { permission: 'todos:write' },
-			query: t.Object({ cursor: t.Optional(t.String({ maxLength: 64 })), done: t.Optional(t.String({ maxLength: 20 })) }),
+			query: t.Object({ cursor: t.Optional(t.String({ maxLength: 200 })), done: t.Optional(t.String({ maxLength: 20 })) }),
 		})
 		.post(
 			'/todos',
