@@ -187,6 +187,12 @@ describe('filters', () => {
 		expect(tampered.status).toBe(422)
 		expect(tampered.text).toContain('<option value="job" selected>Job</option>')
 
+		// A control character is not echoed into the page (a NUL went into an <option> as it came).
+		const nul = await portal.get('/activity?person=usr_x%00y&type=job%01')
+		expect(nul.status).toBe(422)
+		expect(nul.text).not.toMatch(/[\u0000\u0001]/)
+		expect(nul.text).toContain('<option value="usr_xy" selected>usr_xy (not in the log)</option>')
+
 		// Over-long values are refused before anything is read (the query's schema), not a 500.
 		const long = await portal.get(`/activity?person=${'x'.repeat(300)}`)
 		expect(long.status).toBeGreaterThanOrEqual(400)

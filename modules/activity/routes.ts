@@ -9,6 +9,7 @@ import { AppError, type FieldError } from '../../core/errors.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { html, portalPage } from '../../core/html.ts'
 import type { HttpKit } from '../../core/module.ts'
+import { cleanLine } from '../../core/untrusted.ts'
 import { dataTable, errorSummary, pageHeader, pager, selectField, textField, when } from '../../core/ui.ts'
 import { type ActivityQuery, activityFilterQuery, readActivityFilters } from './filters.ts'
 import { activitySentences, type ActivitySentence } from './sentences.ts'
@@ -123,7 +124,9 @@ export function activityRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'activity.routes' }).use(auth).get(
 		'/activity',
 		async ({ actor, session, query: q }) => {
-			const { before, ...asked } = q
+			const { before, ...typed } = q
+			// Kept on the page as typed, less what draws nothing or controls the terminal (a NUL was echoed into an <option>).
+			const asked: ActivityQuery = Object.fromEntries(Object.entries(typed).map(([k, v]) => [k, v === undefined ? v : cleanLine(v, 200)]))
 			const choices = await activityChoices(deps, actor.workspaceId)
 			const { filters, errors } = readActivityFilters(asked, choices)
 			const view: ActivityView = { query: asked, choices, sentences: [], next: null, paged: Boolean(before), errors }
