@@ -154,7 +154,7 @@ describe('the candidate list’s service', () => {
 		expect(await names(manager, { workAuthorization: ['GC'] })).toEqual([])
 		await expect(listCandidates(deps, manager, { limit: 5, more: { availability: 'now' } })).rejects.toMatchObject({
 			code: 'VALIDATION',
-			fields: [{ field: 'availability', message: 'is not a filter you can use' }],
+			fields: [{ field: 'availability', message: 'is not a filter your role can use' }],
 		})
 	})
 
@@ -232,9 +232,12 @@ describe('the pages', () => {
 		const forged = await clients.owner.get('/candidates?sort=location&cursor=forged.cursor')
 		expect(forged.status).toBe(422)
 		expect(forged.text).toContain('This page’s address was changed or belongs to another search')
+		// A filter the role does not have is refused on the page, not silently dropped (the list looked filtered while it was not).
 		const theirs = await clients.manager.get('/candidates?availability=now')
-		expect(theirs.status).toBe(200) // a filter the role does not have is not read from the address at all
-		expect(listed(theirs.text).sort()).toEqual(['Mia', 'Zed'])
+		expect(theirs.status).toBe(422)
+		expect(theirs.text).toContain('Availability is not a filter your role can use')
+		expect(listed(theirs.text)).toEqual([])
+		expect(listed((await clients.manager.get('/candidates')).text).sort()).toEqual(['Mia', 'Zed'])
 	})
 
 	test('Save this search: saved with the current filters, the confirmation beside the button, its name a link that applies them', async () => {

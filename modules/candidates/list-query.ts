@@ -62,8 +62,11 @@ export const candidateListFilters = definePort<CandidateListFilter>(
 	'A filter of the candidate list (a select of values, each a condition over candidates)',
 )
 
+/** Every contributed filter, whoever may use it. */
+export const allListFilters = (deps: AppDeps) => contributionsTo(deps.registry, candidateListFilters)
+
 /** The contributed filters the person may use. */
-export const listFiltersFor = (deps: AppDeps, actor: Actor) => contributionsTo(deps.registry, candidateListFilters).filter((f) => f.usable(deps, actor))
+export const listFiltersFor = (deps: AppDeps, actor: Actor) => allListFilters(deps).filter((f) => f.usable(deps, actor))
 
 export interface CandidateListFilters {
 	/** A stage key of the workspace: candidates with an application in it (still in the running). */
@@ -111,7 +114,7 @@ export async function listConditions(
 	for (const [key, value] of Object.entries(f.more ?? {})) {
 		if (!value) continue
 		const filter = usable.find((u) => u.key === key)
-		if (!filter) errors.push({ field: key, message: 'is not a filter you can use' })
+		if (!filter) errors.push({ field: key, message: 'is not a filter your role can use' })
 		else if (!filter.options.some(([v]) => v === value)) errors.push({ field: key, message: `must be one of: ${filter.options.map(([v]) => v).join(', ')}` })
 		else where.push(filter.where(deps, reach.actor, value))
 	}

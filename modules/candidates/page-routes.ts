@@ -12,9 +12,8 @@ import { fileResponse } from '../../core/http/file-response.ts'
 import { recordSearch, viewed } from '../audit/index.ts'
 import { formBody, formText, isRefusal, refusedForm, seeOther } from '../../core/http/form.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import type { Actor } from '../../core/actor.ts'
 import { listSavedSearches } from '../saved-searches/index.ts'
-import { listFiltersFor } from './list-query.ts'
+import { allListFilters, listFiltersFor } from './list-query.ts'
 import { stagesOf } from './stages.ts'
 import type { HttpKit } from '../../core/module.ts'
 import type { FieldError } from '../../core/ui.ts'
@@ -58,10 +57,14 @@ const listInput = (p: CandidateListParams) => ({
 	sort: p.sort || undefined,
 })
 
-/** The list's filters and order from a query or a posted form (only the parameters the list knows). */
-function listParams(deps: AppDeps, actor: Actor, source: Record<string, unknown>): CandidateListParams {
+/**
+ * The list's filters and order from a query or a posted form (only the parameters the list knows):
+ * a contributed filter the person's role may not use is read too, so that the list refuses it on
+ * the page rather than silently showing everyone.
+ */
+function listParams(deps: AppDeps, source: Record<string, unknown>): CandidateListParams {
 	const text = (k: string) => (typeof source[k] === 'string' ? (source[k] as string).trim().slice(0, 2000) : '')
-	const more = Object.fromEntries(listFiltersFor(deps, actor).map((f) => [f.key, text(f.key).slice(0, 100)]))
+	const more = Object.fromEntries(allListFilters(deps).map((f) => [f.key, text(f.key).slice(0, 100)]))
 	return { q: text('q'), jobId: text('jobId'), stage: text('stage'), workAuthorization: text('workAuthorization'), more, sort: text('sort') }
 }
 
@@ -116,7 +119,7 @@ async function showList(
 			errors.push({ field: 'jobId', message: 'There is no job with this id that you can see: choose a job from the list' })
 		else if (error.code === 'VALIDATION' && error.fields?.some((f) => f.field !== 'cursor'))
 			for (const f of error.fields.filter((f) => f.field !== 'cursor')) {
-				const label = FILTER_LABELS[f.field] ?? view.moreFilters.find((m) => m.key === f.field)?.label ?? f.field
+				const label = FILTER_LABELS[f.field] ?? allListFilters(deps).find((m) => m.key === f.field)?.label ?? f.field
 				const known = f.field !== 'query' && (f.field in FILTER_LABELS || view.moreFilters.some((m) => m.key === f.field))
 				errors.push({ field: known ? f.field : 'q', message: `${label} ${f.message}` })
 			}
@@ -128,7 +131,7 @@ async function showList(
 
 /** Save this search: the list's current filters under a name (the saved-searches service and its rules), then back to the same list with the confirmation beside the button. */
 async function saveCandidateSearch(deps: AppDeps, session: PageSession, body: unknown): Promise<Response> {
-	const p = listParams(deps, session.actor, body as Record<string, unknown>)
+	const p = listParams(deps, body as Record<string, unknown>)
 	const name = formText(body, 'name')
 	const filters = Object.fromEntries(
 		Object.entries({ jobId: p.jobId, stage: p.stage, workAuthorization: p.workAuthorization, ...p.more, sort: p.sort }).filter(([, v]) => v),
@@ -182,7 +185,7 @@ export function candidatePageRoutes(deps: AppDeps, { auth }: HttpKit) {
 			.get(
 				'/candidates',
 				({ session, query, request }) =>
-					showList(deps, session, listParams(deps, session.actor, query), {
+					showList(deps, session, listParams(deps, query), {
 						cursor: query.cursor,
 						request,
 						save: query.done === 'search-saved' ? { done: SAVED_NOTICE } : undefined,
