@@ -7,11 +7,13 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { newId } from '../../core/credentials.ts'
-import { call, newVendor, newWorkspace, plain, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { call, clock, newVendor, newWorkspace, plain, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { closeClients, everyRole, onTeam, type McpPerson, type TestRole } from '../../tests/sdk.ts'
 import { newVendorJob } from '../../tests/staffing-fixtures.ts'
 import { jobs } from '../jobs/table.ts'
 import { careersSource, normalizeSource, recordCareersEvent } from './index.ts'
+import { operatorActor } from '../auth/index.ts'
+import { careersPerDay, periodOf } from './service.ts'
 import { careersEvents } from './table.ts'
 
 setDefaultTimeout(30_000)
@@ -170,4 +172,29 @@ test('demo data: sixty days of events on open jobs only, none after now', async 
 	expect(closed).toBeTruthy()
 	await seedCareersEvents(deps, ws)
 	expect((await deps.db.select().from(careersEvents).where(eq(careersEvents.workspaceId, ws.id))).length).toBe(rows.length)
+})
+
+test('a day’s bar is that whole UTC day in every chart: the last 7 days start mid-day, their first bar does not', async () => {
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const job = await newVendorJob(ws, { title: 'Chart Role' })
+	const noon = Date.parse('2026-03-20T12:00:00Z')
+	const firstDay = '2026-03-13'
+	// Before and after noon on the day the last 7 days start in (at noon), and one the day after.
+	const at = [`${firstDay}T06:00:00Z`, `${firstDay}T18:00:00Z`, '2026-03-14T09:00:00Z'].map((t) => new Date(t))
+	await deps.db
+		.insert(careersEvents)
+		.values(at.map((t) => ({ id: newId('cev'), workspaceId: ws.id, jobId: job, kind: 'view' as const, source: 'direct', at: t })))
+	clock.offsetMs = noon - Date.now()
+	try {
+		const actor = operatorActor(ws)
+		const week = await careersPerDay(deps, actor, periodOf(deps, 7))
+		const month = await careersPerDay(deps, actor, periodOf(deps, 30))
+		const home = await careersPerDay(deps, actor, { from: new Date(Date.parse('2026-03-07T00:00:00Z')), to: deps.now() })
+		expect(week[0]).toEqual({ day: firstDay, views: 2, applications: 0 })
+		for (const chart of [month, home]) expect(chart.find((d) => d.day === firstDay)).toEqual(week[0]!)
+		expect(week.map((d) => d.day)).toHaveLength(8)
+	} finally {
+		clock.reset()
+	}
 })

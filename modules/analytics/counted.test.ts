@@ -216,8 +216,9 @@ describe('counts read from the counters', () => {
 		expect(sources.length).toBe(new Set(current.rows.map((r) => r.source)).size)
 		const days = await atNow(() => careersPerDay(deps, actor, p), at)
 		expect(days.length).toBe(p.from.getTime() % DAY ? 31 : 30)
+		// Whole UTC days: the first from its midnight, though the period starts later in it.
 		for (const d of days) {
-			const from = new Date(Math.max(Date.parse(`${d.day}T00:00:00Z`), p.from.getTime()))
+			const from = new Date(Date.parse(`${d.day}T00:00:00Z`))
 			const to = new Date(Math.min(Date.parse(`${d.day}T00:00:00Z`) + DAY, p.to.getTime()))
 			const t = await truth(from, to)
 			expect({ day: d.day, views: d.views, applications: d.applications }).toEqual({ day: d.day, views: t.views, applications: t.applications })
@@ -303,13 +304,15 @@ describe('counts read from the counters', () => {
 		if (usingPostgres()) expect(await deps.database.rows(sql`show jit`)).toEqual([{ jit: 'off' }])
 		// Rows the statements took from careers_events (other workspaces' events not counted).
 		const read = await rowsReadFrom(deps, counted, 'careers_events')
-		// The summary reads the ends of both periods (before, from and to), the ranking and the chart
-		// those of the current one: the minutes before the first whole hour and after the last.
+		// The summary reads the ends of both periods (before, from and to), the ranking those of the
+		// current one: the minutes before the first whole hour and after the last; the chart, of whole
+		// UTC days, only the minutes after the last whole hour.
 		const ends = (from: Date, to: Date, split: typeof partsOf = hourPartsOf) => {
 			const { ranges } = split(from, to)
 			return Promise.all(ranges.map(async ([a, b]) => (await truth(a, b)).rows.reduce((s, r) => s + r.n, 0))).then((n) => n.reduce((s, x) => s + x, 0))
 		}
-		const expected = (await ends(p.from, p.to)) * 3 + (await ends(p.before, p.from))
+		const midnight = new Date(Math.floor(p.from.getTime() / DAY) * DAY)
+		const expected = (await ends(p.from, p.to)) * 2 + (await ends(midnight, p.to)) + (await ends(p.before, p.from))
 		const all = (await truth(p.before, p.to)).rows.reduce((s, r) => s + r.n, 0)
 		// The partial days hold more events, counted by the hourly counters: those are not read.
 		expect(await ends(p.from, p.to, partsOf)).toBeGreaterThan(await ends(p.from, p.to))

@@ -118,7 +118,7 @@ ${facts([
 <ul class="insights">${s.insights.map((i) => html`<li>${i}</li>`)}</ul></section>
 <div class="grid-2">
 <section class="card wide" aria-labelledby="per-day"><h2 id="per-day">Views and applications per day</h2>
-<p class="meta">Job page views and applications sent on your careers site, per day (UTC).</p>
+<p class="meta">Job page views and applications sent on your careers site, per whole day (UTC): the first bar is all of ${d.days[0] ? FULL_DAY.format(new Date(`${d.days[0].day}T00:00:00Z`)) : 'its day'}, though the ${range} days above start later in it, so the bars can add up to more than the totals; today’s counts up to now.</p>
 ${columnChart({
 	title: 'Views and applications per day',
 	periodHeading: 'Day (UTC)',

@@ -179,12 +179,17 @@ export interface DayCounts {
 	applications: number
 }
 
-/** Job page views and applications per UTC day of the period (every day listed, quiet ones as 0). */
+/**
+ * Job page views and applications per UTC day of the period (every day listed, quiet ones as 0).
+ * Whole days: the first day is counted from its midnight even when the period starts later in it
+ * (the last 7 days from now start mid-day), so a day's bar is that day's total wherever it is shown
+ * (the home page's chart, either range of the analytics page); only today's, not over, is partial.
+ */
 export async function careersPerDay(deps: AppDeps, actor: Actor, period: Pick<Period, 'from' | 'to'>): Promise<DayCounts[]> {
-	const rows = await deps.database.rows<{ day: string; kind: string; n: number }>(countsByDay(await countedFor(deps, actor, period.from, period.to)))
+	const start = Math.floor(period.from.getTime() / DAY) * DAY
+	const rows = await deps.database.rows<{ day: string; kind: string; n: number }>(countsByDay(await countedFor(deps, actor, new Date(start), period.to)))
 	const days: DayCounts[] = []
-	for (let t = Math.floor(period.from.getTime() / DAY) * DAY; t < period.to.getTime(); t += DAY)
-		days.push({ day: new Date(t).toISOString().slice(0, 10), views: 0, applications: 0 })
+	for (let t = start; t < period.to.getTime(); t += DAY) days.push({ day: new Date(t).toISOString().slice(0, 10), views: 0, applications: 0 })
 	const byDay = new Map(days.map((d) => [d.day, d]))
 	for (const r of rows) {
 		const d = byDay.get(r.day)
