@@ -17,6 +17,7 @@ import { allPages, closeClients, everyRole, onTeam, type McpPerson, type TestRol
 import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
 import { personActor } from '../auth/index.ts'
 import { inviteToInterview } from '../interviews/index.ts'
+import { scheduleInterview } from '../scheduling/index.ts'
 import { todos } from '../todos/table.ts'
 import { FEEDS_AT_ONCE } from './feeds.ts'
 import { UNREACHABLE } from './fetch.ts'
@@ -154,6 +155,33 @@ describe('get_calendar', () => {
 		const first = await w.people.owner.tool('get_calendar', { ...window, scope: 'workspace', limit: 1 })
 		expect((await w.people.owner.tool('get_calendar', { ...window, scope: 'mine', limit: 1, cursor: first.words.nextCursor })).isError).toBe(true)
 		expect((await w.people.admin.tool('get_calendar', { ...window, scope: 'workspace', limit: 1, cursor: first.words.nextCursor })).isError).toBe(true)
+	})
+
+	test('paging with limit 1 reaches the end through an entry of every source, scheduled interviews of two interviewers too, at the far end of the years (the longest cursor)', async () => {
+		const deps = await testDeps()
+		const at = new Date('9998-06-01T10:00:00Z')
+		const recruiter = await personActor(deps, w.ws.slug, w.people.recruiter.email)
+		const application = await newApplication(w.ws, await newCandidate(w.ws, { name: 'Noa Reyes' }), w.teamJob)
+		await scheduleInterview(deps, recruiter, application, {
+			interviewerIds: [w.people.recruiter.userId, w.people.hiring_manager.userId],
+			date: '9998-06-01',
+			time: '10:00',
+			minutes: '60',
+			videoUrl: '',
+		})
+		await inviteToInterview(deps, recruiter, { applicationId: application, scheduledAt: at, deadlineAt: new Date(at.getTime() + DAY) })
+		const followup = await todo(w.people.recruiter, 'Debrief the panel', at)
+		const busyId = await busy(w.people.hiring_manager, at)
+		try {
+			const far = { from: '9998-05-31', to: '9998-06-02', scope: 'workspace' }
+			const all = (await w.people.owner.tool('get_calendar', { ...far, limit: 100 })).words.events
+			expect(all.map((e: any) => e.type).sort()).toEqual(['external', 'followup', 'interview', 'interview', 'interview'])
+			const paged = await allPages(w.people.owner, 'get_calendar', { ...far, limit: 1 }, 'events')
+			expect(paged.rows.map((e) => `${e.type}:${e.id}`)).toEqual(all.map((e: any) => `${e.type}:${e.id}`))
+		} finally {
+			await deps.db.delete(todos).where(eq(todos.id, followup))
+			await deps.db.delete(calendarBusy).where(eq(calendarBusy.id, busyId))
+		}
 	})
 
 	test('a cursor continues the list it came from when from or to is left to its default, while "now" moves', async () => {

@@ -17,6 +17,12 @@ export interface CalendarEntry {
 	readonly type: CalendarType
 	/** Unique within the type. */
 	readonly id: string
+	/**
+	 * Its place among the type's entries that start at the same instant, when the id cannot be it
+	 * (`MAX_KEY`): unique within the type, letters, digits, `_` and `-`, at most 27 characters, since
+	 * get_calendar's cursor (64 characters) carries it. The source orders and pages by `(start, key)`.
+	 */
+	readonly key?: string
 	readonly start: Date
 	readonly end: Date
 	/** True for whole-day entries (start and end at midnight UTC). */
@@ -32,8 +38,15 @@ export interface CalendarEntry {
 }
 
 /**
+ * The longest `key` (or id, when it is the key) a cursor of get_calendar can carry: 64 characters,
+ * less the window's start and the entry's (10 each for years 1000–9998), the type, three separators
+ * and the signature (13).
+ */
+export const MAX_KEY = 27
+
+/**
  * Contributes calendar entries overlapping `[from, to)` for the given people (`null`: the whole
- * workspace), limited to what `actor` may see, ascending by `(start, id)` after `after`, at most `limit`.
+ * workspace), limited to what `actor` may see, ascending by `(start, key ?? id)` after `after`, at most `limit`.
  */
 export interface CalendarSource {
 	readonly type: CalendarType

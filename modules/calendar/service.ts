@@ -125,7 +125,7 @@ export async function getCalendar(deps: AppDeps, actor: Actor, input: CalendarIn
 		TIME.write(from),
 		TIME.write(last.start),
 		CURSOR[2].write(last.type as CalendarType),
-		last.id,
+		keyOf(last),
 	])
 
 	const [people, candidates, jobs] = await Promise.all([
@@ -157,7 +157,8 @@ export async function getCalendar(deps: AppDeps, actor: Actor, input: CalendarIn
 
 /** A date argument in a cursor's scope: its instant, or "-" when it was left to its default. */
 const asGiven = (d: Date | undefined) => (d ? d.getTime().toString(36) : '-')
-const position = (e: CalendarEntry): MergedPosition => ({ at: e.start, type: e.type, id: e.id })
+const keyOf = (e: CalendarEntry) => e.key ?? e.id
+const position = (e: CalendarEntry): MergedPosition => ({ at: e.start, type: e.type, id: keyOf(e) })
 const unique = (ids: (string | null)[]) => [...new Set(ids.filter((x): x is string => Boolean(x)))]
 
 /** Busy times from people's own calendars: when, never what. */
