@@ -11,7 +11,8 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { recordActivity } from '../activity/index.ts'
 import { fetchFeed, FeedFetchError, normalizeFeedUrl } from './fetch.ts'
-import { busyBlocks, FeedFormatError } from './ical.ts'
+import { readBusyBlocks } from './feed-read.ts'
+import { FeedFormatError } from './ical.ts'
 import { calendarSettings } from './settings.ts'
 import { calendarBusy, calendarFeeds } from './table.ts'
 
@@ -83,9 +84,13 @@ export async function clearFeed(deps: AppDeps, actor: Actor): Promise<void> {
 export async function refreshFeed(deps: AppDeps, workspaceId: string, userId: string, url: string): Promise<'ok' | 'error' | 'stale'> {
 	const now = deps.now()
 	const current = and(eq(calendarFeeds.workspaceId, workspaceId), eq(calendarFeeds.userId, userId), eq(calendarFeeds.url, url))
+	const settings = deps.config.settings.of(calendarSettings)
+	// Fetching and reading share CALENDAR_FEED_TIMEOUT: the settings page waits for both.
+	const deadline = { at: Date.now() + settings.calendarFeedTimeout * 1000, seconds: settings.calendarFeedTimeout }
 	try {
-		const text = await fetchFeed(deps.config.settings.of(calendarSettings), url)
-		const blocks = busyBlocks(text, new Date(now.getTime() - WINDOW_BACK_MS), new Date(now.getTime() + WINDOW_AHEAD_MS))
+		const text = await fetchFeed(settings, url)
+		const window = { from: new Date(now.getTime() - WINDOW_BACK_MS), to: new Date(now.getTime() + WINDOW_AHEAD_MS) }
+		const blocks = await readBusyBlocks(deps, text, window, deadline)
 		return await deps.db.transaction(async (tx) => {
 			const claimed = await tx
 				.update(calendarFeeds)

@@ -17,7 +17,14 @@ export interface BusyBlock {
 
 export class FeedFormatError extends Error {}
 
-const MAX_OCCURRENCES_PER_EVENT = 2000
+/** Occurrences of one recurring event read at most (the ones before the window included). */
+export const MAX_OCCURRENCES_PER_EVENT = 2000
+/**
+ * Steps one feed may take in all: each event, and each occurrence a recurring one is expanded to
+ * (ical.js takes 50–150 µs for each). Past it the feed is refused: hostile or absurd (1,000 events repeating every
+ * minute), never read in part.
+ */
+export const MAX_STEPS = 50_000
 const MAX_BLOCKS = 5000
 
 /** Offset (ms) of an IANA zone from UTC at the given instant, or null for an unknown zone. */
@@ -64,7 +71,11 @@ function isFree(event: ICAL.Component): boolean {
 	return transp === 'TRANSPARENT' || status === 'CANCELLED'
 }
 
-/** Busy blocks overlapping `[from, to)`, merged and sorted. Throws `FeedFormatError` for text that is not iCalendar. */
+/**
+ * Busy blocks overlapping `[from, to)`, merged and sorted. Throws `FeedFormatError` for text that is
+ * not iCalendar, and for a feed past `MAX_STEPS`. Synchronous and CPU-bound on text from outside:
+ * the server runs it in a child process (`feed-reader.ts`), bounded in time and memory.
+ */
 export function busyBlocks(text: string, from: Date, to: Date): BusyBlock[] {
 	if (!/BEGIN:VCALENDAR/i.test(text)) throw new FeedFormatError('The address did not return an iCalendar feed (no BEGIN:VCALENDAR)')
 	let root: ICAL.Component
@@ -87,13 +98,33 @@ export function busyBlocks(text: string, from: Date, to: Date): BusyBlock[] {
 	}
 }
 
+/** The calendar's events, each without its siblings (`new ICAL.Event(c)` alone relates every other VEVENT of the calendar: quadratic). */
+function eventsOf(root: ICAL.Component): ICAL.Event[] {
+	const out: ICAL.Event[] = []
+	for (const component of root.getAllSubcomponents('vevent')) {
+		try {
+			out.push(new ICAL.Event(component, { exceptions: [] }))
+		} catch {
+			// One broken event does not hide the others' busy times.
+		}
+	}
+	return out
+}
+
 function collect(root: ICAL.Component, from: Date, to: Date): BusyBlock[] {
 	const out: BusyBlock[] = []
-	const components = root.getAllSubcomponents('vevent')
+	let steps = 0
+	const step = () => {
+		if (++steps > MAX_STEPS)
+			throw new FeedFormatError(`The feed has more than ${MAX_STEPS.toLocaleString('en-US')} events and repetitions of events to read: it was not read`)
+	}
+	const events = eventsOf(root)
 	const exceptions = new Map<string, ICAL.Event[]>()
-	for (const c of components) {
-		const e = new ICAL.Event(c)
-		if (e.isRecurrenceException()) exceptions.set(e.uid, [...(exceptions.get(e.uid) ?? []), e])
+	for (const e of events) {
+		step()
+		try {
+			if (e.isRecurrenceException()) exceptions.set(e.uid, [...(exceptions.get(e.uid) ?? []), e])
+		} catch {}
 	}
 	const push = (start: ICAL.Time, end: ICAL.Time | null, component: ICAL.Component) => {
 		if (isFree(component)) return
@@ -103,24 +134,24 @@ function collect(root: ICAL.Component, from: Date, to: Date): BusyBlock[] {
 		if (e.getTime() <= s.getTime() || e <= from || s >= to) return
 		out.push({ start: s, end: e, allDay: start.isDate })
 	}
-	for (const c of components) {
+	for (const event of events) {
 		if (out.length >= MAX_BLOCKS) break
-		let event: ICAL.Event
 		try {
-			event = new ICAL.Event(c)
 			if (event.isRecurrenceException() || !event.startDate) continue
 			if (!event.isRecurring()) {
-				push(event.startDate, event.endDate, c)
+				push(event.startDate, event.endDate, event.component)
 				continue
 			}
 			for (const ex of exceptions.get(event.uid) ?? []) event.relateException(ex)
 			const it = event.iterator()
 			for (let i = 0, next = it.next(); next && i < MAX_OCCURRENCES_PER_EVENT; i++, next = it.next()) {
+				step()
 				if (toDate(next) >= to) break
 				const occurrence = event.getOccurrenceDetails(next)
 				push(occurrence.startDate, occurrence.endDate, occurrence.item.component)
 			}
-		} catch {
+		} catch (error) {
+			if (error instanceof FeedFormatError) throw error
 			// One broken event does not hide the others' busy times: go on with the next one.
 		}
 	}

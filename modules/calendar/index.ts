@@ -1,4 +1,5 @@
 import { contribute, defineModule } from '../../core/module.ts'
+import { feedReaders } from './feed-read.ts'
 import { refreshDueFeeds } from './feeds.ts'
 import { calendarRoutes } from './routes.ts'
 import { seedCalendar } from './seed.ts'
@@ -33,6 +34,7 @@ export default defineModule({
 	routes: calendarRoutes,
 	paths: ['/calendar', '/settings'],
 	ports: [calendarSources],
+	pools: [feedReaders],
 	contributes: [contribute(calendarSources, externalSource)],
 	seed: seedCalendar,
 	nav: [
