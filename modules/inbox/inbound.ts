@@ -8,7 +8,8 @@
  *   When the inbox does not hold that message yet, only a Message-ID of ours (`<out_…@host>`, an
  *   outbox row) makes it copy what was sent, and only in that row's workspace: ids nobody sent cost
  *   one look-up and no copying. An id of ours names only our copy of what we sent: a received
- *   message that gave itself one (its recipient knows it) draws no answer to our mail anywhere.
+ *   message that gave itself one (its recipient knows it) is filed under an id made of it
+ *   (`ownId`), and draws no answer to our mail anywhere.
  * - Each workspace its recipients (envelope, To, Cc) name (`anything+<workspace>@…`) gets its own
  *   copy too, in a new conversation there unless the message answers one there: the sender (the
  *   one candidate or vendor of that workspace at that address, or a new conversation) is looked
@@ -33,6 +34,8 @@
  *   labelled like any other and changes nothing.
  * - Only the new part of a reply is kept as its text: quoted history below "On … wrote:" or
  *   "-----Original Message-----", and ">"-quoted lines, are dropped.
+ * - A message in HTML only is read as text in a child process (`html-text.ts`): its first 1 MB (of
+ *   up to 10), within FILE_PARSE_TIMEOUT; past that, its markup is taken out in one pass.
  * - Who wrote it is what its own From says (when verified or not checked): the conversation's
  *   candidate or vendor only when it comes from that person's own address; anyone else (a colleague
  *   of theirs answering our mail, a forwarded mail) is someone outside, even in their conversation,
@@ -51,9 +54,9 @@ import PostalMime, { type Address, type Email } from 'postal-mime'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { signedWebhook } from '../../core/http/signed-webhook.ts'
-import { htmlToText } from '../../core/sanitize.ts'
 import { cutText } from '../../core/untrusted.ts'
 import { findWorkspace } from '../auth/index.ts'
+import { inboundHtmlText } from './html-text.ts'
 import { inboxSettings } from './settings.ts'
 import { syncOutbox } from './sync.ts'
 import type { Db } from '../../db/client.ts'
@@ -167,6 +170,18 @@ export const receiveInbound = signedWebhook<InboundResult>(
 
 /** The Message-IDs the outbox gives what we send: `<outbox row id@host>`. */
 const OUR_ID = /^<(out_[A-Za-z0-9]{1,40})@[^<>@\s]+>$/
+/**
+ * The id a received message is filed under: its Message-ID, or one made of its bytes when it has
+ * none. One of our own ids (`OUR_ID`: its recipient knows it) gets one made of it instead: filed
+ * under ours, it took our copy's place (the workspace's ids are unique, and the outbox sync then
+ * copied nothing), and every genuine answer to our mail was refused as answering nothing.
+ */
+function ownId(messageId: string | undefined, raw: string): string {
+	const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 40)
+	if (!messageId) return `<${hash(raw)}@inbound.benchline>`
+	return OUR_ID.test(messageId) ? `<received.${hash(messageId)}@inbound.benchline>` : messageId
+}
+
 /** One message is filed in at most this many workspaces (the ones its recipients name first). */
 export const MAX_WORKSPACES = 10
 
@@ -318,10 +333,11 @@ async function fileInbound(deps: AppDeps, raw: string): Promise<InboundResult> {
 	const failed = automatic === 'delivery_report' && verdict?.check !== 'not_verified' && reportsFailure(email)
 	const m: Incoming = {
 		from,
-		messageId: ids(email.messageId)[0] ?? `<${createHash('sha256').update(raw).digest('hex').slice(0, 40)}@inbound.benchline>`,
+		messageId: ownId(ids(email.messageId)[0], raw),
 		inReplyTo,
 		subject: email.subject ?? '',
-		text: cutText(replyPart(email.text ?? (email.html ? htmlToText(email.html) : '')), MAX_TEXT) || cutText((email.text ?? '').trim(), MAX_TEXT),
+		text:
+			cutText(replyPart(email.text ?? (email.html ? await inboundHtmlText(deps, email.html) : '')), MAX_TEXT) || cutText((email.text ?? '').trim(), MAX_TEXT),
 		to: recipients[0] ?? '',
 		verdict,
 		automatic,

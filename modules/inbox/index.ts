@@ -11,6 +11,7 @@ import { vendorMessagesSection } from './vendor-section.ts'
 import { inboxSearchProvider, messagesOfApplications, repliesWaitingSource } from './contributions.ts'
 import { inboxRoutes } from './routes.ts'
 import { seedInbox } from './seed.ts'
+import { mailHtmlReaders } from './html-text.ts'
 import { inboxSettings } from './settings.ts'
 import { startOutboxSync } from './sync.ts'
 import { threadAddresses } from './threads.ts'
@@ -37,6 +38,7 @@ export default defineModule({
 	tools: inboxTools,
 	routes: inboxRoutes,
 	paths: ['/inbox', '/api/inbox'],
+	pools: [mailHtmlReaders],
 	contributes: [
 		contribute(candidateData, inboxData),
 		contribute(searchProviders, inboxSearchProvider),
