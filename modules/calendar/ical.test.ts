@@ -1,7 +1,7 @@
 /**
  * Reading busy times from iCalendar text (`busyBlocks`): long-lived recurring series still give
- * their occurrences in the window, and a feed's work is bounded as a whole. The child process that
- * runs it for the server: `feed-read.test.ts`.
+ * their occurrences in the window, a feed's work is bounded as a whole, and one event ical.js
+ * refuses hides no other. The child process that runs it for the server: `feed-read.test.ts`.
  */
 import { describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { busyBlocks, FeedFormatError, MAX_STEPS } from './ical.ts'
@@ -77,5 +77,23 @@ describe('a feed’s work is bounded', () => {
 		const events = Array.from({ length: 4000 }, (_, i) => event(`e${i}`, 'DTSTART:20260302T090000Z', 'DTEND:20260302T093000Z', 'SUMMARY:Meeting'))
 		expect(starts(calendar(...events))).toEqual(['2026-03-02T09:00:00.000Z'])
 		expect(performance.now() - started).toBeLessThan(6_000)
+	})
+})
+
+describe('one broken event', () => {
+	test('an RRULE or a date ical.js refuses hides no other event’s busy time', () => {
+		const got = starts(
+			calendar(
+				event('bad-rule', 'DTSTART:20260301T150000Z', 'DTEND:20260301T160000Z', 'RRULE:FREQ=YEARLY;BYMONTH=13'),
+				event('bad-date', 'DTSTART:20261345T150000Z', 'DTEND:20261345T160000Z'),
+				event('good', 'DTSTART:20260302T090000Z', 'DTEND:20260302T100000Z'),
+			),
+		)
+		expect(got).toEqual(['2026-03-02T09:00:00.000Z'])
+	})
+
+	test('text that is not iCalendar, or a calendar that does not end, is still refused whole', () => {
+		expect(refusal('<html>')).toBe('The address did not return an iCalendar feed (no BEGIN:VCALENDAR)')
+		expect(refusal('BEGIN:VCALENDAR\r\nVERSION:2.0\r\n')).toStartWith('The feed is not valid iCalendar')
 	})
 })

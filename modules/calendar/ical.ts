@@ -90,15 +90,38 @@ function isFree(event: ICAL.Component): boolean {
 }
 
 /**
+ * The feed's VEVENTs each as text of its own, and the rest (the calendar and its VTIMEZONEs): each
+ * event is parsed on its own, so that one ical.js refuses (an RRULE with BYMONTH=13, a date that is
+ * not one) hides no other's busy times.
+ */
+function splitEvents(text: string): { calendar: string; events: string[] } {
+	const calendar: string[] = []
+	const events: string[] = []
+	let event: string[] | null = null
+	for (const line of text.split(/\r\n|\n|\r/)) {
+		if (event) {
+			event.push(line)
+			if (/^END:VEVENT[ \t]*$/i.test(line)) {
+				events.push(event.join('\r\n'))
+				event = null
+			}
+		} else if (/^BEGIN:VEVENT[ \t]*$/i.test(line)) event = [line]
+		else calendar.push(line)
+	}
+	return { calendar: calendar.join('\r\n'), events }
+}
+
+/**
  * Busy blocks overlapping `[from, to)`, merged and sorted. Throws `FeedFormatError` for text that is
  * not iCalendar, and for a feed past `MAX_STEPS`. Synchronous and CPU-bound on text from outside:
  * the server runs it in a child process (`feed-reader.ts`), bounded in time and memory.
  */
 export function busyBlocks(text: string, from: Date, to: Date): BusyBlock[] {
 	if (!/BEGIN:VCALENDAR/i.test(text)) throw new FeedFormatError('The address did not return an iCalendar feed (no BEGIN:VCALENDAR)')
+	const split = splitEvents(text)
 	let root: ICAL.Component
 	try {
-		root = new ICAL.Component(ICAL.parse(text))
+		root = new ICAL.Component(ICAL.parse(split.calendar))
 	} catch (error) {
 		throw new FeedFormatError(`The feed is not valid iCalendar: ${(error as Error).message}`.slice(0, 300))
 	}
@@ -110,18 +133,19 @@ export function busyBlocks(text: string, from: Date, to: Date): BusyBlock[] {
 		.filter((z) => z.tzid && !ICAL.TimezoneService.has(z.tzid))
 	for (const z of zones) ICAL.TimezoneService.register(z)
 	try {
-		return merge(collect(root, from, to))
+		return merge(collect(split.events, from, to))
 	} finally {
 		for (const z of zones) ICAL.TimezoneService.remove(z.tzid)
 	}
 }
 
-/** The calendar's events, each without its siblings (`new ICAL.Event(c)` alone relates every other VEVENT of the calendar: quadratic). */
-function eventsOf(root: ICAL.Component): ICAL.Event[] {
+/** The events that parse, each without its siblings (`new ICAL.Event(c)` alone relates every other VEVENT of the calendar: quadratic). */
+function parseEvents(texts: string[]): ICAL.Event[] {
 	const out: ICAL.Event[] = []
-	for (const component of root.getAllSubcomponents('vevent')) {
+	for (const text of texts) {
 		try {
-			out.push(new ICAL.Event(component, { exceptions: [] }))
+			const component = new ICAL.Component(ICAL.parse(text))
+			if (component.name === 'vevent') out.push(new ICAL.Event(component, { exceptions: [] }))
 		} catch {
 			// One broken event does not hide the others' busy times.
 		}
@@ -189,14 +213,14 @@ function expansionStart(event: ICAL.Event, from: Date, zone: string | undefined)
 	return null
 }
 
-function collect(root: ICAL.Component, from: Date, to: Date): BusyBlock[] {
+function collect(texts: string[], from: Date, to: Date): BusyBlock[] {
 	const out: BusyBlock[] = []
 	let steps = 0
 	const step = () => {
 		if (++steps > MAX_STEPS)
 			throw new FeedFormatError(`The feed has more than ${MAX_STEPS.toLocaleString('en-US')} events and repetitions of events to read: it was not read`)
 	}
-	const events = eventsOf(root)
+	const events = parseEvents(texts)
 	const exceptions = new Map<string, ICAL.Event[]>()
 	for (const e of events) {
 		step()
