@@ -104,6 +104,7 @@ export function reportedMessageIds(email: Email): string[] {
 	const quoted = email.attachments.filter((a) => QUOTED_HEADERS.includes(a.mimeType.toLowerCase())).map((a) => attachmentText(a.content))
 	// A quoted message that postal-mime read inline ends up in the text.
 	const texts = [...quoted, email.text ?? ''].map((t) => t.slice(0, 100_000))
-	const ids = texts.flatMap((t) => [...t.matchAll(/^message-id[ \t]*:[ \t]*(<[^<>\s]{1,995}>)/gim)].map((m) => m[1]!))
+	// No control characters in an id (as inbound.ts's MESSAGE_ID): a NUL cannot even be looked up.
+	const ids = texts.flatMap((t) => [...t.matchAll(/^message-id[ \t]*:[ \t]*(<[^<>\s\u0000-\u001f\u007f]{1,995}>)/gim)].map((m) => m[1]!))
 	return [...new Set(ids)].slice(0, MAX_REPORTED)
 }

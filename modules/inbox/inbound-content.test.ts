@@ -129,3 +129,41 @@ describe('HTML bodies', () => {
 		expect(performance.now() - started).toBeLessThan(5_000)
 	})
 })
+
+describe('control characters', () => {
+	test('a NUL in the body (raw, base64, quoted-printable), the subject (an encoded word) or the ids is taken out, and the mail filed', async () => {
+		const them = await mailed()
+		const head = (id: string, extra: Record<string, string> = {}) => ({
+			From: them.email,
+			To: 'jobs@example.test',
+			Subject: 'Re: Offer',
+			'Message-ID': `<${id}-${n}@example.org>`,
+			'In-Reply-To': them.messageId,
+			...extra,
+		})
+		const cases: [string, string, string][] = [
+			['raw', rfc822(head('raw'), 'Thurs\u0000day works.'), 'Thursday works.'],
+			['base64', rfc822(head('b64', { 'Content-Transfer-Encoding': 'base64' }), Buffer.from('Thurs\u0000day works.').toString('base64')), 'Thursday works.'],
+			['qp', rfc822(head('qp', { 'Content-Transfer-Encoding': 'quoted-printable' }), 'Thurs=00day works.'), 'Thursday works.'],
+			['subject', rfc822(head('subj', { Subject: `=?UTF-8?B?${Buffer.from('Re: Of\u0000fer').toString('base64')}?=` }), 'Fine.'), 'Fine.'],
+		]
+		const threads = new Set<string>()
+		for (const [name, raw, text] of cases) {
+			const answer = await inbound(raw)
+			expect({ name, status: answer.status }).toEqual({ name, status: 200 })
+			const row = await stored(answer.json.messageId)
+			expect({ name, text: row!.text, subject: row!.subject }).toEqual({ name, text, subject: 'Re: Offer' })
+			threads.add(row!.threadId)
+		}
+		// An id with a NUL in it is no id: the message gets one of its own, and still answers the mail it names next.
+		const answer = await inbound(
+			rfc822(head('x', { 'Message-ID': '<a\u0000b@example.org>', 'In-Reply-To': '<a\u0000b@example.org>', References: them.messageId }), 'Yes.'),
+		)
+		expect(answer.status).toBe(200)
+		expect(answer.json.messageId).toEndWith('@inbound.benchline>')
+		expect((await stored(answer.json.messageId))!.inReplyTo).toBeNull()
+		threads.add(answer.json.threadId)
+		// All in the conversation of the mail they answer.
+		expect(threads.size).toBe(1)
+	})
+})

@@ -46,7 +46,9 @@
  *   one. Refused rather than filed under one of them: the sender is what says who wrote it.
  * - Lists from the message are bounded before any lookup: the newest 50 message ids of
  *   `In-Reply-To` and `References` (each at most 998 characters; longer ones and anything not
- *   `<left@right>` are ignored), the first 50 recipients.
+ *   `<left@right>` are ignored, as are ids with a control character), the first 50 recipients.
+ * - Control characters (a NUL the database cannot store) are taken out of the subject and the text,
+ *   however they came (raw, base64, quoted-printable, an encoded word): the message is filed.
  */
 import { createHash } from 'node:crypto'
 import { eq, inArray } from 'drizzle-orm'
@@ -54,7 +56,7 @@ import PostalMime, { type Address, type Email } from 'postal-mime'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import { signedWebhook } from '../../core/http/signed-webhook.ts'
-import { cutText } from '../../core/untrusted.ts'
+import { cleanLine, cleanText, cutText } from '../../core/untrusted.ts'
 import { findWorkspace } from '../auth/index.ts'
 import { inboundHtmlText } from './html-text.ts'
 import { inboxSettings } from './settings.ts'
@@ -81,6 +83,7 @@ import { inboxMessages, inboxThreads } from './table.ts'
 
 export const MAX_INBOUND_BYTES = 10 * 1024 * 1024
 const MAX_TEXT = 100_000
+const MAX_SUBJECT = 1000
 const HEADER_LINE = /^[!-9;-~]+:/
 
 const malformed = (message: string) => new AppError('INVALID_BODY', message)
@@ -101,7 +104,9 @@ export function replyPart(text: string): string {
 const MAX_ID = 998
 const MAX_ANSWERED = 50
 const MAX_RECIPIENTS = 50
-const MESSAGE_ID = new RegExp(`<[^<>\\s@]{1,${MAX_ID - 3}}@[^<>\\s@]{1,${MAX_ID - 3}}>`, 'g')
+/** A part of a message id: no brackets, spaces, `@` or control characters (a NUL cannot even be looked up). */
+const ID_PART = `[^<>\\s@\\u0000-\\u001f\\u007f]{1,${MAX_ID - 3}}`
+const MESSAGE_ID = new RegExp(`<${ID_PART}@${ID_PART}>`, 'g')
 /** The well-formed message ids in a header (`<left@right>`, at most 998 characters), in order. */
 const ids = (value: string | undefined) => ((value ?? '').match(MESSAGE_ID) ?? []).filter((id) => id.length <= MAX_ID)
 
@@ -331,13 +336,14 @@ async function fileInbound(deps: AppDeps, raw: string): Promise<InboundResult> {
 	const verdict = senderVerdict(deps, raw, from.address)
 	// A report of failure counts from a verified sender, or any when senders are not checked (see the rules above).
 	const failed = automatic === 'delivery_report' && verdict?.check !== 'not_verified' && reportsFailure(email)
+	// Control characters out (a NUL cannot be stored: the mail was refused, and lost), as in all text we keep from outside.
+	const body = cleanText(email.text ?? (email.html ? await inboundHtmlText(deps, email.html) : ''))
 	const m: Incoming = {
 		from,
 		messageId: ownId(ids(email.messageId)[0], raw),
 		inReplyTo,
-		subject: email.subject ?? '',
-		text:
-			cutText(replyPart(email.text ?? (email.html ? await inboundHtmlText(deps, email.html) : '')), MAX_TEXT) || cutText((email.text ?? '').trim(), MAX_TEXT),
+		subject: cleanLine(email.subject ?? '', MAX_SUBJECT),
+		text: cutText(replyPart(body), MAX_TEXT) || cutText(body.trim(), MAX_TEXT),
 		to: recipients[0] ?? '',
 		verdict,
 		automatic,
