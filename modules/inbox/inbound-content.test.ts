@@ -167,3 +167,36 @@ describe('control characters', () => {
 		expect(threads.size).toBe(1)
 	})
 })
+
+describe('our own Message-IDs', () => {
+	test('a received message giving itself the id of mail we sent does not take its place: ours is copied, and the genuine reply finds it', async () => {
+		const email = `c${++n}.${ws.slug}@example.org`
+		await newApplication(ws, await newCandidate(ws, { name: `Casey ${n}`, email }), job)
+		const deps = await testDeps()
+		const ours = await deps.db.transaction((tx) => enqueueMail(tx, { workspaceId: ws.id, to: email, subject: 'Invitation', text: 'Please come.' }, deps))
+		// Before the inbox copies ours, someone who received it posts a message under its id, to this workspace.
+		const taken = await inbound(
+			rfc822({ From: 'mallory@example.net', To: `reply+${ws.slug}@example.test`, Subject: 'Hi', 'Message-ID': ours.messageId! }, 'Mine now.'),
+		)
+		expect(taken.status).toBe(200)
+		expect(taken.json.messageId).not.toBe(ours.messageId)
+		await syncOutbox(deps, ws.id)
+		expect((await stored(ours.messageId!))?.direction).toBe('out')
+		const reply = await inbound(
+			rfc822(
+				{ From: email, To: 'jobs@example.test', Subject: 'Re: Invitation', 'Message-ID': `<reply-${n}@example.org>`, 'In-Reply-To': ours.messageId! },
+				'I will come.',
+			),
+		)
+		expect(reply.status).toBe(200)
+		expect(reply.json.threadId).toBe((await stored(ours.messageId!))!.threadId)
+		// The same message again is the same message: stored once.
+		expect(
+			(await inbound(rfc822({ From: 'mallory@example.net', To: `reply+${ws.slug}@example.test`, Subject: 'Hi', 'Message-ID': ours.messageId! }, 'Mine now.')))
+				.json,
+		).toMatchObject({
+			status: 'duplicate',
+			messageId: taken.json.messageId,
+		})
+	})
+})
