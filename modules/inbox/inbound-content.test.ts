@@ -200,3 +200,14 @@ describe('our own Message-IDs', () => {
 		})
 	})
 })
+
+describe('header fields', () => {
+	test('a space before a field’s colon (RFC 5322’s obsolete syntax, which readers must accept) is read: `from : …` is the From', async () => {
+		const them = await mailed()
+		const raw = `from : Casey <${them.email}>\r\nTo : jobs@example.test\r\nSubject\t: Re: Offer\r\nMessage-ID : <spaced-${n}@example.org>\r\nIn-Reply-To : ${them.messageId}\r\n\r\nSee you then.`
+		const answer = await inbound(raw)
+		expect(answer.status).toBe(200)
+		const row = await stored(`<spaced-${n}@example.org>`)
+		expect([row!.fromAddress, row!.subject, row!.text, row!.inReplyTo]).toEqual([them.email, 'Re: Offer', 'See you then.', them.messageId])
+	})
+})

@@ -84,7 +84,8 @@ import { inboxMessages, inboxThreads } from './table.ts'
 export const MAX_INBOUND_BYTES = 10 * 1024 * 1024
 const MAX_TEXT = 100_000
 const MAX_SUBJECT = 1000
-const HEADER_LINE = /^[!-9;-~]+:/
+/** A header field's first line: its name, then the colon (RFC 5322's obsolete syntax, which readers must accept, allows spaces before it). */
+const HEADER_LINE = /^[!-9;-~]+[ \t]*:/
 
 const malformed = (message: string) => new AppError('INVALID_BODY', message)
 
@@ -300,12 +301,20 @@ async function newConversation(deps: AppDeps, workspaceId: string, m: Incoming):
 	return { workspaceId, counterpart, sender: { writtenBy: counterpartAuthor(counterpart.type), counterpart: true } }
 }
 
+/** The message with its fields' names straight before their colons (`From : …` as `From: …`): postal-mime reads no field written so. */
+function withoutSpaceBeforeColon(raw: string): string {
+	const end = raw.search(/\r?\n\r?\n/)
+	const head = end < 0 ? raw : raw.slice(0, end)
+	const straight = head.replace(/^([!-9;-~]+)[ \t]+:/gm, '$1:')
+	return straight === head ? raw : straight + raw.slice(head.length)
+}
+
 /** Reads the raw message: 400 when it is not one. */
 async function parsed(raw: string): Promise<Email> {
 	if (!raw.trim()) throw malformed('The body is empty; send the raw message (RFC 822)')
 	if (!HEADER_LINE.test(raw)) throw malformed('The body is not an RFC 822 message: it must start with header fields such as "From: …"')
 	try {
-		return await PostalMime.parse(raw)
+		return await PostalMime.parse(withoutSpaceBeforeColon(raw))
 	} catch (error) {
 		throw malformed(`The message could not be parsed: ${(error as Error).message}`.slice(0, 300))
 	}
