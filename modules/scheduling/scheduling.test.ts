@@ -17,6 +17,7 @@ import { personActor } from '../auth/index.ts'
 import { users } from '../auth/table.ts'
 import { calendarBusy, calendarFeeds } from '../calendar/table.ts'
 import { outbox } from '../outbox/table.ts'
+import { scheduledInterviewers, scheduledInterviews } from './table.ts'
 import { cancelInterview, rescheduleInterview, scheduleInterview } from './service.ts'
 
 setDefaultTimeout(60_000)
@@ -169,6 +170,37 @@ describe('schedule, reschedule, cancel', () => {
 				)
 			).code,
 		).toBe('CONFLICT')
+	})
+
+	test('changes at once: whoever is taken off by any of them, or by a cancellation, has a cancellation as their last invitation', async () => {
+		const deps = await testDeps()
+		const [recruiterEmail, managerEmail, ownerEmail] = await emails([w.recruiter, w.manager, w.owner])
+		for (let round = 0; round < 6; round++) {
+			const when = { date: futureDay(10 + round), time: '09:00', minutes: '30', videoUrl: '' }
+			const { id } = await scheduleInterview(deps, w.recruiter, w.app, { ...when, interviewerIds: [w.recruiter.userId!] })
+			const last = round % 3 === 2
+			await Promise.all([
+				rescheduleInterview(deps, w.recruiter, id, { ...when, interviewerIds: [w.recruiter.userId!, w.manager.userId!] }),
+				last
+					? cancelInterview(deps, w.owner, id)
+					: rescheduleInterview(deps, w.owner, id, { ...when, time: '11:00', interviewerIds: [w.recruiter.userId!, w.owner.userId!] }),
+			]).catch((error) => expect(error.code).toBe('CONFLICT'))
+			const sent = await invitations(id)
+			const [row] = await deps.db.select().from(scheduledInterviews).where(eq(scheduledInterviews.id, id))
+			const on =
+				row!.status === 'cancelled'
+					? []
+					: (await deps.db.select().from(scheduledInterviewers).where(eq(scheduledInterviewers.interviewId, id))).map((p) => p.userId)
+			for (const [person, email] of [
+				[w.recruiter, recruiterEmail],
+				[w.manager, managerEmail],
+				[w.owner, ownerEmail],
+			] as const) {
+				const theirs = sent.filter((s) => s.to === email).sort((a, b) => a.sequence - b.sequence)
+				if (!theirs.length) continue
+				expect({ round, email, last: theirs.at(-1)!.method }).toEqual({ round, email, last: on.includes(person.userId!) ? 'REQUEST' : 'CANCEL' })
+			}
+		}
 	})
 
 	test('in summer the same TZID carries daylight time: a calendar app places 09:30 CDT at 14:30 UTC', async () => {

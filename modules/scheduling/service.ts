@@ -257,10 +257,15 @@ export async function interviewsOfApplication(deps: AppDeps, actor: Actor, appli
 	return withInterviewers(deps, actor.workspaceId, rows)
 }
 
-async function withInterviewers(deps: AppDeps, workspaceId: string, rows: (typeof scheduledInterviews.$inferSelect)[]): Promise<ScheduledInterview[]> {
+async function withInterviewers(
+	deps: AppDeps,
+	workspaceId: string,
+	rows: (typeof scheduledInterviews.$inferSelect)[],
+	db: Db = deps.db,
+): Promise<ScheduledInterview[]> {
 	if (!rows.length) return []
 	const [links, people] = await Promise.all([
-		deps.db
+		db
 			.select()
 			.from(scheduledInterviewers)
 			.where(
@@ -269,7 +274,7 @@ async function withInterviewers(deps: AppDeps, workspaceId: string, rows: (typeo
 					rows.map((r) => r.id),
 				),
 			),
-		listPeople(deps.db, workspaceId),
+		listPeople(db, workspaceId),
 	])
 	const byId = new Map(people.map((p) => [p.userId, { userId: p.userId, name: p.name, email: p.email }]))
 	return rows.map((r) => ({
@@ -303,6 +308,20 @@ export async function scheduledInterview(deps: AppDeps, actor: Actor, id: string
 	return (await withInterviewers(deps, actor.workspaceId, [row]))[0]!
 }
 
+/**
+ * The interview as it is now, its row locked until the transaction ends: a change decides from this,
+ * never from what was read before it began (two reschedules at once each took interviewers off the
+ * list they had read, so one the other had just invited kept a live invitation). Null once cancelled.
+ */
+async function lockedInterview(deps: AppDeps, tx: Db, workspaceId: string, id: string): Promise<ScheduledInterview | null> {
+	const [row] = await tx
+		.select()
+		.from(scheduledInterviews)
+		.where(and(eq(scheduledInterviews.id, id), eq(scheduledInterviews.workspaceId, workspaceId)))
+		.for('update')
+	return row && row.status === 'scheduled' ? (await withInterviewers(deps, workspaceId, [row], tx))[0]! : null
+}
+
 /** Moves a scheduled interview (time, length, interviewers, link): the update goes out with the same UID, a higher SEQUENCE. */
 export async function rescheduleInterview(deps: AppDeps, actor: Actor, id: string, input: ScheduleInput): Promise<void> {
 	const before = await scheduledInterview(deps, actor, id)
@@ -311,7 +330,9 @@ export async function rescheduleInterview(deps: AppDeps, actor: Actor, id: strin
 	const c = await check(deps, actor, before.jobId, input)
 	const p = await parts(deps, actor, before.jobId)
 	await deps.db.transaction(async (tx) => {
-		// The row is locked so two changes at once send SEQUENCE n+1 and n+2, never n+1 twice.
+		// Locked, so two changes at once send SEQUENCE n+1 and n+2, never n+1 twice, and each takes off the interviewers the other left.
+		const now = await lockedInterview(deps, tx, actor.workspaceId, id)
+		if (!now) throw new AppError('CONFLICT', 'This interview was cancelled: schedule a new one')
 		const [row] = await tx
 			.update(scheduledInterviews)
 			.set({
@@ -322,21 +343,20 @@ export async function rescheduleInterview(deps: AppDeps, actor: Actor, id: strin
 				sequence: sql`${scheduledInterviews.sequence} + 1`,
 				updatedAt: deps.now(),
 			})
-			.where(and(eq(scheduledInterviews.id, id), eq(scheduledInterviews.status, 'scheduled')))
+			.where(eq(scheduledInterviews.id, id))
 			.returning({ sequence: scheduledInterviews.sequence })
-		if (!row) throw new AppError('CONFLICT', 'This interview was cancelled: schedule a new one')
 		await tx.delete(scheduledInterviewers).where(eq(scheduledInterviewers.interviewId, id))
 		await tx.insert(scheduledInterviewers).values(c.interviewers.map((i) => ({ interviewId: id, userId: i.userId })))
-		const common = { id, sequence: row.sequence, ...p, candidate: app.candidate }
-		const removed = before.interviewers.filter((b) => !c.interviewers.some((i) => i.userId === b.userId))
+		const common = { id, sequence: row!.sequence, ...p, candidate: app.candidate }
+		const removed = now.interviewers.filter((b) => !c.interviewers.some((i) => i.userId === b.userId))
 		if (removed.length)
 			await sendInvitations(deps, tx, actor, {
 				...common,
 				method: 'CANCEL',
-				start: before.start,
-				minutes: before.minutes,
-				zone: before.timeZone,
-				videoUrl: before.videoUrl,
+				start: now.start,
+				minutes: now.minutes,
+				zone: now.timeZone,
+				videoUrl: now.videoUrl,
 				interviewers: removed,
 				to: removed,
 				toCandidate: false,
@@ -363,24 +383,26 @@ export async function cancelInterview(deps: AppDeps, actor: Actor, id: string): 
 	const app = (await applicationParties(deps, actor.workspaceId, [before.applicationId])).get(before.applicationId)!
 	const p = await parts(deps, actor, before.jobId)
 	await deps.db.transaction(async (tx) => {
+		// As it is now (a reschedule may have just changed it): everyone invited then gets the cancellation.
+		const now = await lockedInterview(deps, tx, actor.workspaceId, id)
+		if (!now) return
 		const [row] = await tx
 			.update(scheduledInterviews)
 			.set({ status: 'cancelled', sequence: sql`${scheduledInterviews.sequence} + 1`, updatedAt: deps.now() })
-			.where(and(eq(scheduledInterviews.id, id), eq(scheduledInterviews.status, 'scheduled')))
+			.where(eq(scheduledInterviews.id, id))
 			.returning({ sequence: scheduledInterviews.sequence })
-		if (!row) return
 		await sendInvitations(deps, tx, actor, {
 			id,
 			method: 'CANCEL',
-			sequence: row.sequence,
-			start: before.start,
-			minutes: before.minutes,
-			zone: before.timeZone,
-			videoUrl: before.videoUrl,
+			sequence: row!.sequence,
+			start: now.start,
+			minutes: now.minutes,
+			zone: now.timeZone,
+			videoUrl: now.videoUrl,
 			...p,
 			candidate: app.candidate,
-			interviewers: before.interviewers,
-			to: before.interviewers,
+			interviewers: now.interviewers,
+			to: now.interviewers,
 			toCandidate: true,
 		})
 		await recordActivity(tx, actor, { action: 'interview.cancelled', targetType: 'application', targetId: before.applicationId, detail: { interviewId: id } })
