@@ -203,6 +203,23 @@ describe('schedule, reschedule, cancel', () => {
 		}
 	})
 
+	test('a hiring manager’s invitation (and cancellation) does not carry the candidate’s address; the others’ do', async () => {
+		const deps = await testDeps()
+		const when = { date: futureDay(20), time: '09:00', minutes: '30', videoUrl: '' }
+		const { id } = await scheduleInterview(deps, w.recruiter, w.app, { ...when, interviewerIds: [w.recruiter.userId!, w.manager.userId!] })
+		await rescheduleInterview(deps, w.recruiter, id, { ...when, interviewerIds: [w.recruiter.userId!] })
+		const [recruiterEmail, managerEmail] = await emails([w.recruiter, w.manager])
+		const candidate = `mailto:${w.candidateEmail}`
+		const sent = await invitations(id)
+		const toManager = sent.filter((s) => s.to === managerEmail)
+		expect(toManager.map((s) => s.method)).toEqual(['REQUEST', 'CANCEL'])
+		for (const s of toManager) {
+			expect(s.attendees).not.toContain(candidate)
+			expect(s.attendees).toContain(`mailto:${managerEmail}`)
+		}
+		for (const s of sent.filter((s) => s.to === recruiterEmail || s.to === w.candidateEmail)) expect(s.attendees).toContain(candidate)
+	})
+
 	test('in summer the same TZID carries daylight time: a calendar app places 09:30 CDT at 14:30 UTC', async () => {
 		const deps = await testDeps()
 		const day = `${new Date().getUTCFullYear() + 1}-07-15`

@@ -10,13 +10,14 @@
  * - The date and time are read in the scheduler's time zone (their profile); the interview starts
  *   in the future and lasts 15 minutes to 8 hours. A video link, when given, is an http(s) address.
  * - Scheduling sends each interviewer and the candidate an e-mail with an iCalendar invitation
- *   (METHOD:REQUEST, the scheduler's TZID) through the outbox, in the same transaction. A
+ *   (METHOD:REQUEST, the scheduler's TZID) through the outbox, in the same transaction; a hiring
+ *   manager's names the candidate without their address (the role sees no contact details). A
  *   reschedule sends the update with the same UID and a higher SEQUENCE (an interviewer taken off
  *   gets a cancellation); a cancellation sends METHOD:CANCEL with the same UID to everyone.
  * - Every change is in the activity log.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm'
-import type { Actor } from '../../core/actor.ts'
+import type { Actor, Role } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid, type FieldError } from '../../core/errors.ts'
@@ -31,6 +32,8 @@ import { invitationIcs } from './ical.ts'
 import { scheduledInterviewers, scheduledInterviews } from './table.ts'
 
 export const WRITE = 'scheduling:write'
+/** The permission to see candidates' contact details (`modules/candidates`). */
+const CONTACT = 'candidates:contact'
 export const MIN_MINUTES = 15
 export const MAX_MINUTES = 480
 export const MAX_INTERVIEWERS = 10
@@ -42,14 +45,24 @@ export interface Interviewer {
 	userId: string
 	name: string
 	email: string
+	/** Whether their role may see candidates' contact details (hiring managers may not): their invitation names the candidate without an address otherwise. */
+	seesContact: boolean
 }
+
+/** An interviewer of the people of the workspace (their role and grants decide `seesContact`). */
+const interviewerOf = (deps: AppDeps, p: { userId: string; name: string; email: string; role: string; grants: readonly string[] }): Interviewer => ({
+	userId: p.userId,
+	name: p.name,
+	email: p.email,
+	seesContact: deps.permissions.can({ role: p.role as Role, grants: p.grants }, CONTACT),
+})
 
 /** Who may interview on an application's job: owners, admins, recruiters, and hiring managers on its team. */
 export async function interviewersFor(deps: AppDeps, workspaceId: string, jobId: string): Promise<Interviewer[]> {
 	const [people, team] = await Promise.all([listPeople(deps.db, workspaceId), jobTeamIds(deps, workspaceId, jobId)])
 	return people
 		.filter((p) => ['owner', 'admin', 'recruiter'].includes(p.role) || (p.role === 'hiring_manager' && team.includes(p.userId)))
-		.map((p) => ({ userId: p.userId, name: p.name, email: p.email }))
+		.map((p) => interviewerOf(deps, p))
 }
 
 async function reachable(deps: AppDeps, actor: Actor, applicationId: string) {
@@ -132,20 +145,28 @@ interface Sent {
 async function sendInvitations(deps: AppDeps, tx: Db, actor: Actor, s: Sent): Promise<void> {
 	const host = new URL(deps.config.baseUrl).hostname
 	const summary = `Interview: ${s.candidate.name} for ${s.jobTitle}`
-	const content = invitationIcs({
-		method: s.method,
-		uid: `${s.id}@${host}`,
-		sequence: s.sequence,
-		start: s.start,
-		minutes: s.minutes,
-		timeZone: s.zone,
-		summary,
-		description: `Interview of ${s.candidate.name} for ${s.jobTitle}.${s.videoUrl ? `\nVideo link: ${s.videoUrl}` : ''}`,
-		videoUrl: s.videoUrl,
-		organizer: s.organizer,
-		attendees: [...s.interviewers.map((p) => ({ name: p.name, email: p.email })), { name: s.candidate.name, email: s.candidate.email }],
-		stamp: deps.now(),
-	})
+	// Interviewers whose role may not see the candidate's contact details (hiring managers) get the
+	// invitation without the candidate's address: the candidate is not among its attendees.
+	const invitation = (withCandidate: boolean) =>
+		invitationIcs({
+			method: s.method,
+			uid: `${s.id}@${host}`,
+			sequence: s.sequence,
+			start: s.start,
+			minutes: s.minutes,
+			timeZone: s.zone,
+			summary,
+			description: `Interview of ${s.candidate.name} for ${s.jobTitle}.${s.videoUrl ? `\nVideo link: ${s.videoUrl}` : ''}`,
+			videoUrl: s.videoUrl,
+			organizer: s.organizer,
+			attendees: [
+				...s.interviewers.map((p) => ({ name: p.name, email: p.email })),
+				...(withCandidate ? [{ name: s.candidate.name, email: s.candidate.email }] : []),
+			],
+			stamp: deps.now(),
+		})
+	const full = invitation(true)
+	const withoutContact = s.to.every((p) => p.seesContact) ? full : invitation(false)
 	const zones = await timeZonesOf(
 		tx,
 		s.to.map((p) => p.userId),
@@ -158,8 +179,8 @@ async function sendInvitations(deps: AppDeps, tx: Db, actor: Actor, s: Sent): Pr
 		].join('\n')
 	const verb = s.method === 'CANCEL' ? 'Cancelled' : s.sequence ? 'Moved' : 'Invitation'
 	const mails = [
-		...s.to.map((p) => ({ to: p.email, zone: zones.get(p.userId) ?? s.zone, candidate: false })),
-		...(s.toCandidate ? [{ to: s.candidate.email, zone: s.zone, candidate: true }] : []),
+		...s.to.map((p) => ({ to: p.email, zone: zones.get(p.userId) ?? s.zone, candidate: false, content: p.seesContact ? full : withoutContact })),
+		...(s.toCandidate ? [{ to: s.candidate.email, zone: s.zone, candidate: true, content: full }] : []),
 	]
 	for (const m of mails) {
 		const text =
@@ -175,7 +196,7 @@ async function sendInvitations(deps: AppDeps, tx: Db, actor: Actor, s: Sent): Pr
 				text,
 				related: { type: 'scheduled_interview', id: s.id },
 				recipient: m.candidate ? { type: 'candidate', id: s.candidate.id } : undefined,
-				calendar: { method: s.method, content },
+				calendar: { method: s.method, content: m.content },
 			},
 			deps,
 		)
@@ -276,7 +297,7 @@ async function withInterviewers(
 			),
 		listPeople(db, workspaceId),
 	])
-	const byId = new Map(people.map((p) => [p.userId, { userId: p.userId, name: p.name, email: p.email }]))
+	const byId = new Map(people.map((p) => [p.userId, interviewerOf(deps, p)]))
 	return rows.map((r) => ({
 		id: r.id,
 		applicationId: r.applicationId,
@@ -290,7 +311,7 @@ async function withInterviewers(
 		sequence: r.sequence,
 		interviewers: links
 			.filter((l) => l.interviewId === r.id)
-			.map((l) => byId.get(l.userId) ?? { userId: l.userId, name: 'Former member', email: '' })
+			.map((l) => byId.get(l.userId) ?? { userId: l.userId, name: 'Former member', email: '', seesContact: false })
 			.filter((p) => p.email),
 	}))
 }
