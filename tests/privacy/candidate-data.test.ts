@@ -15,12 +15,15 @@ import { runCommand } from '../../core/commands.ts'
 import { fileStore } from '../../core/files.ts'
 import { flushAudit } from '../../modules/audit/index.ts'
 import { personActor } from '../../modules/auth/index.ts'
-import { addNote } from '../../modules/candidates/index.ts'
-import { enqueueMail } from '../../modules/outbox/index.ts'
-import { releaseEndedHolds, runRetention } from '../../modules/privacy/index.ts'
+import { addNote, applyToJob } from '../../modules/candidates/index.ts'
+import { requestCandidateDocuments } from '../../modules/documents/index.ts'
+import { storeUpload } from '../../modules/documents/uploads.ts'
+import { samplePdf } from '../../modules/documents/seed.ts'
+import { enqueueMail, textToSend } from '../../modules/outbox/index.ts'
+import { eraseCandidate, releaseEndedHolds, runRetention } from '../../modules/privacy/index.ts'
 import { addTodo } from '../../modules/todos/service.ts'
 import { clock, newPerson, newWorkspace, testApp, testDeps, unique } from '../helpers.ts'
-import { newCandidate } from '../staffing-fixtures.ts'
+import { newCandidate, newVendorJob } from '../staffing-fixtures.ts'
 import { signedIn } from '../portal.ts'
 import { closeClients, mcpClient } from '../sdk.ts'
 
@@ -299,6 +302,49 @@ describe('erasure', () => {
 				sql`select count(*)::int as n from activity where target_id in (select id from todos where candidate_id = ${namesake}) and detail::text like ${`%${person.name}%`}`,
 			),
 		).toBe(1)
+	})
+
+	test('what the person did themself (applied, twice under another typed name; uploaded a document) names them nowhere after', async () => {
+		await testApp()
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		const owner = await newPerson(ws, 'owner')
+		const actor = await personActor(deps, ws.slug, owner.email)
+		const tag = unique('ob')
+		const person = { name: `Ottoline ${tag} Brackenbury-Vesk`, typed: `Ottie ${tag} Vesk`, email: `${tag}@erase-me.example` }
+		const apply = async (name: string, title: string) => {
+			const job = await newVendorJob(ws, { title })
+			return applyToJob(deps, {
+				workspace: ws,
+				job: { id: job, title, status: 'Open', mustHave: null },
+				name,
+				email: person.email,
+				phone: '+1 415 555 0199',
+				resume: { bytes: samplePdf(`${name}, QA engineer`), fileName: 'cv.pdf' },
+				answers: {},
+			})
+		}
+		const { candidateId } = await apply(person.name, 'QA Engineer')
+		// The address is on file: the same person, under the name they typed this time.
+		expect((await apply(person.typed, 'Test Lead')).candidateId).toBe(candidateId)
+		await requestCandidateDocuments(deps, actor, { candidateId, items: ['dl'] })
+		const [mail] = await deps.database.rows<{ id: string; text: string; privateSealed: string | null }>(
+			sql`select id, text, private_sealed as "privateSealed" from outbox where "to" = ${person.email} and private_sealed is not null`,
+		)
+		const token = (await textToSend(deps.secret, mail!)).match(/\/upload\/(bl_ul_[0-9A-Za-z]+)/)![1]!
+		await storeUpload(deps, token, 'dl', { name: 'licence.pdf', bytes: samplePdf('licence') })
+		const actors = async () =>
+			(
+				await deps.database.rows<{ actorName: string }>(
+					sql`select actor_name as "actorName" from activity where workspace_id = ${ws.id} and credential_kind in ('careers_form', 'upload_link') order by at, seq`,
+				)
+			).map((r) => r.actorName)
+		expect(await actors()).toEqual([person.name, person.typed, `${person.name} (candidate)`])
+
+		await eraseCandidate(deps, actor, candidateId, 'test')
+		expect(await actors()).toEqual(['Erased candidate', 'Erased candidate', 'Erased candidate'])
+		const page = (await (await signedIn(owner)).get('/activity')).text
+		for (const word of [tag, 'Brackenbury', 'Ottie']) expect(page).not.toContain(word)
 	})
 
 	test('without a hold nothing is kept; the CLI refuses an unknown candidate', async () => {
