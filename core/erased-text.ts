@@ -1,8 +1,8 @@
 /**
  * Copies of an erased person's name, e-mail address and phone number in free text written about
  * them (mail sent, a search typed, a to-do's title in the activity log): found case-insensitively
- * and replaced by `ERASED`, so nothing kept elsewhere still names them. Used by the modules whose
- * rows are not the person's but may mention them.
+ * (a phone number however it is written) and replaced by `ERASED`, so nothing kept elsewhere still
+ * names them. Used by the modules whose rows are not the person's but may mention them.
  */
 import { type SQL, sql } from 'drizzle-orm'
 
@@ -18,8 +18,43 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
  */
 const BETWEEN_WORDS = String.raw`(?:\s|\\[tnr]|,)+`
 
-/** The pattern (PostgreSQL's regular expressions) that finds `needle`: its words in order, whatever separates them. */
-const needlePattern = (needle: string) => needle.trim().split(/\s+/).map(escapeRegExp).join(BETWEEN_WORDS)
+/** Between two digits of a phone number, as people write them: "(555) 014-2299", "555.014.2299", "5550142299". */
+const PHONE_GAP = String.raw`[\s().-]*`
+
+/** A needle that is a phone number: digits with `+ ( ) . -` and spaces, 7 to 15 digits. */
+const isPhone = (needle: string) => /^[+\d\s().-]+$/.test(needle) && /^(?:\D*\d){7,15}\D*$/.test(needle)
+
+/**
+ * A phone number however it is written: its digits with any of `PHONE_GAP` between them, not inside a
+ * longer number. A North American number (ten digits, or eleven starting with 1) is its last ten
+ * digits, with or without `+1` or `1` before them: `+1 555 014 2299` is also "(555) 014-2299".
+ */
+function phonePattern(needle: string): string {
+	const digits = needle.replace(/\D/g, '')
+	const national = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits.length === 10 ? digits : null
+	const prefix = national ? String.raw`(?:\+?1${PHONE_GAP})?\(?` : String.raw`\+?\(?`
+	return String.raw`(?<![0-9])${prefix}${[...(national ?? digits)].join(PHONE_GAP)}(?![0-9])`
+}
+
+/**
+ * Before and after a needle of one word of letters (a surname, a one-word name): no letter, so
+ * "Vesk" is not found inside "Veskovic"; a JSON escape (`\n`) before it counts as no letter.
+ */
+const WORD_START = String.raw`(?:(?<![[:alpha:]])|(?<=\\[tnr]))`
+const WORD_END = String.raw`(?![[:alpha:]])`
+const isOneWord = (needle: string) => /^\p{L}[\p{L}'’-]*$/u.test(needle)
+
+/**
+ * The pattern (PostgreSQL's regular expressions) that finds `needle`: a phone number however it is
+ * written (`phonePattern`); one word as a whole word; otherwise its words in order, whatever
+ * separates them.
+ */
+function needlePattern(needle: string): string {
+	const trimmed = needle.trim()
+	if (isPhone(trimmed)) return phonePattern(trimmed)
+	if (isOneWord(trimmed)) return `${WORD_START}${escapeRegExp(trimmed)}${WORD_END}`
+	return trimmed.split(/\s+/).map(escapeRegExp).join(BETWEEN_WORDS)
+}
 
 /**
  * A person's name as text holds it: as written, with the last word first ("Wilson Fatima", and with

@@ -26,6 +26,8 @@ export interface CandidateSubject {
 	readonly needles: readonly string[]
 	/** The name, e-mail address and phone number: replaced in what is tied to this person (mail to them or about their applications, their records' activity). */
 	readonly ownNeedles: readonly string[]
+	/** `needles` and their distinctive surname alone (core/erased-text.ts matches it as a whole word): replaced in searches people typed (the audit trail's criteria, saved searches). */
+	readonly searchNeedles: readonly string[]
 }
 
 /** A stored file handed with the export: its key in the file store and its name inside the ZIP. */

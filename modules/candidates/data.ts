@@ -3,7 +3,7 @@
  * stages, answers and ratings, and the notes about them. Erased last (the other modules' rows point
  * at these).
  */
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { nameForms } from '../../core/erased-text.ts'
 import type { Db } from '../../db/client.ts'
@@ -12,12 +12,35 @@ import { anyId } from './reach.ts'
 
 const extension = (name: string | null) => /\.([A-Za-z0-9]{1,8})$/.exec(name ?? '')?.[1]?.toLowerCase() ?? 'bin'
 
+/** The same phone number for two candidates: the same digits, a North American one with or without its leading 1. */
+const phoneDigits = (column: SQL) => sql`regexp_replace(regexp_replace(${column}, '[^0-9]', '', 'g'), '^1([0-9]{10})$', '\\1')`
+
+/**
+ * The surname (the name's last word, and each part of a double-barrelled one) when it is
+ * distinctive: three letters or more, and found in no other candidate's name of the workspace
+ * (in any case, also inside a longer name). It alone is replaced where people type searches.
+ */
+async function distinctiveSurnames(deps: AppDeps, db: Db, workspaceId: string, candidateId: string, name: string): Promise<string[]> {
+	const words = name.trim().split(/\s+/)
+	if (words.length < 2) return []
+	const last = words.at(-1)!
+	const parts = [...new Set([last, ...last.split('-')])].filter((p) => /^\p{L}[\p{L}'’-]{2,}$/u.test(p))
+	if (!parts.length) return []
+	const rows = await deps.database.rows<{ part: string }>(
+		sql`select p as part from unnest(${sql.param(parts)}::text[]) p where not exists (select 1 from candidates o
+			where o.workspace_id = ${workspaceId} and o.id <> ${candidateId} and strpos(lower(o.name), lower(p)) > 0)`,
+		db,
+	)
+	return rows.map((r) => r.part)
+}
+
 /**
  * The person's applications, read before anything is erased (the subject every source receives),
  * and what is replaced wherever free text names them: their name (with its file-name form, as in
  * an attachment's name) unless another candidate of the workspace has the same name, and their
- * e-mail address and phone number unless another candidate still holds it (the same address is
- * then theirs too, and what is filed under it may be theirs).
+ * e-mail address and phone number (in any of its written forms) unless another candidate still
+ * holds it (the same address is then theirs too, and what is filed under it may be theirs); in
+ * searches, also their distinctive surname alone.
  */
 export async function candidateSubject(deps: AppDeps, db: Db, workspaceId: string, candidateId: string): Promise<CandidateSubject | null> {
 	const others = sql`from candidates o where o.workspace_id = c.workspace_id and o.id <> c.id`
@@ -33,8 +56,7 @@ export async function candidateSubject(deps: AppDeps, db: Db, workspaceId: strin
 		sql`select c.name, c.email, c.phone, array(select a.id from applications a where a.candidate_id = c.id order by a.created_at, a.id) as apps,
 				exists (select 1 ${others} and lower(o.name) = lower(c.name)) as "nameShared",
 				exists (select 1 ${others} and lower(trim(o.email)) = lower(trim(c.email))) as "emailShared",
-				exists (select 1 ${others} and regexp_replace(o.phone, '[^0-9]', '', 'g') = regexp_replace(c.phone, '[^0-9]', '', 'g')
-					and regexp_replace(c.phone, '[^0-9]', '', 'g') <> '') as "phoneShared"
+				exists (select 1 ${others} and ${phoneDigits(sql`o.phone`)} = ${phoneDigits(sql`c.phone`)} and ${phoneDigits(sql`c.phone`)} <> '') as "phoneShared"
 			from candidates c where c.id = ${candidateId} and c.workspace_id = ${workspaceId}`,
 		db,
 	)
@@ -42,7 +64,8 @@ export async function candidateSubject(deps: AppDeps, db: Db, workspaceId: strin
 	const usable = (values: (string | null)[]) => [...new Set(values.filter((n): n is string => Boolean(n && n.trim().length >= 3)))]
 	const ownNeedles = usable([...nameForms(c.name), c.email, c.phone])
 	const needles = usable([...(c.nameShared ? [] : nameForms(c.name)), c.emailShared ? null : c.email, c.phoneShared ? null : c.phone])
-	return { workspaceId, candidateId, name: c.name, applicationIds: c.apps, needles, ownNeedles }
+	const searchNeedles = usable([...needles, ...(c.nameShared ? [] : await distinctiveSurnames(deps, db, workspaceId, candidateId, c.name))])
+	return { workspaceId, candidateId, name: c.name, applicationIds: c.apps, needles, ownNeedles, searchNeedles }
 }
 
 export const candidatesData: CandidateDataSource = {

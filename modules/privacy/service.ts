@@ -130,8 +130,8 @@ export async function eraseCandidate(deps: AppDeps, actor: Actor, candidateId: s
 			ownNeedles: subject.ownNeedles,
 		})
 		await forgetMentions(tx, actor.workspaceId, subject.needles, { targetIds: [candidateId, ...subject.applicationIds], needles: subject.ownNeedles })
-		await forgetSearchedFor(tx, actor.workspaceId, subject.needles)
-		needles = subject.needles
+		await forgetSearchedFor(tx, actor.workspaceId, subject.searchNeedles)
+		needles = subject.searchNeedles
 		await recordEvent(tx, candidateErased, actor, { candidateId, applicationIds: [...subject.applicationIds] })
 		await recordActivity(tx, actor, {
 			action: 'candidate.erased',
