@@ -99,3 +99,34 @@ describe('line breaks', () => {
 		expect(row).toEqual({ description: lf, summary: 'One.\nTwo.' })
 	})
 })
+
+describe('a description with no text', () => {
+	const empty = '<p></script><!-- <script>x</script> --></p>'
+
+	test('is stored as none: the summary stands in for it in JSON-LD and the feeds, and the page has no empty section', async () => {
+		const { ws, key } = await vendorKey()
+		const res = await publish(key, { vendorJobId: 'E-1', location: 'Austin, TX', summary: 'Build the parser.', description: empty })
+		expect([res.status, res.json.job.description]).toEqual([201, null])
+		expect(res.json.warnings).toContain('description has no text once its markup is removed, so the job has no description')
+		const page = await call('GET', await careersPagePath(res.json.job.url))
+		expect(page.text).not.toContain('About the role')
+		const posting = JSON.parse(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/.exec(page.text)![1]!)
+		expect(posting.description).toBe('Build the parser.')
+		expect((await call('GET', `/careers/${ws.slug}/feeds/indeed.xml`)).text).toContain('<description><![CDATA[Build the parser.]]></description>')
+		expect((await call('GET', `/careers/${ws.slug}/feeds/jobs.rss`)).text).toContain('<description>Build the parser.</description>')
+		// A change to a description of spaces and empty markup takes the description away too.
+		await publish(key, { vendorJobId: 'E-1', description: '<p>Real text</p>' })
+		const cleared = await call('PATCH', '/api/v1/jobs/E-1', { key, body: { description: '<h2> </h2><p>\u200b</p><br>' } })
+		expect([cleared.status, cleared.json.job.description]).toEqual([200, null])
+	})
+
+	test('create_job stores none either', async () => {
+		const { ws } = await vendorKey()
+		const person = await newPersonWithToken(ws, 'recruiter')
+		const deps = await testDeps()
+		const job = await createJob(deps, await personActor(deps, ws.slug, person.email), { title: 'Empty Engineer', description: empty })
+		const [row] = await deps.database.rows<{ description: string | null }>(sql`select description from jobs where id = ${job.id}`)
+		expect(row!.description).toBeNull()
+		expect(storedDescription('R&amp;D').html).toBe('R&amp;D')
+	})
+})

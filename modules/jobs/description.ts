@@ -16,15 +16,20 @@
  *   what no field may hold (a control character, a noncharacter: `notTextProblem`) is refused as
  *   the character itself is, with a 422 naming the field: dropping it would change the text without
  *   a word, and storing it made a read that could not be sent back.
+ * - A description with no text once sanitised (`<p></p>`, markup that was all removed, spaces) is
+ *   none: stored null, so every reader's fallback applies (the summary or title in JSON-LD and the
+ *   feeds, no empty "About the role" on the page).
  */
 import type { FieldError } from '../../core/errors.ts'
 import { sanitizeDescription } from '../../core/sanitize.ts'
 import { codePoints, notTextProblem } from '../../core/schema-check.ts'
+import { isBlank } from '../../core/untrusted.ts'
 
 export const MAX_DESCRIPTION = 20000
 
 export interface StoredDescription {
-	html: string
+	/** Null when nothing of it is text (`hasText`). */
+	html: string | null
 	/** Markup other than the allowlist (or an attribute) was removed. */
 	removedMarkup: boolean
 	/** `&`, `<` or `>` written as text were escaped (`&amp;`, `&lt;`, `&gt;`). */
@@ -33,6 +38,9 @@ export interface StoredDescription {
 
 const ESCAPES = /&(?:amp|lt|gt|quot);/g
 const escapesIn = (html: string) => html.match(ESCAPES)?.length ?? 0
+
+/** Whether sanitised HTML shows any text: its tags (allowlisted, without attributes) removed, something visible is left. */
+const hasText = (html: string) => !isBlank(html.replace(/<\/?[a-z][a-z0-9]*\s*\/?>/gi, ''))
 
 /** Multi-line text of a job (description, summary) as stored: every line break (CRLF, CR) a line feed. */
 export const lineFeeds = (text: string) => text.replace(/\r\n?/g, '\n')
@@ -61,8 +69,10 @@ export function storedDescription(input: string, field = 'description'): StoredD
 				message: `must be at most ${MAX_DESCRIPTION} characters as stored (got ${length}): it is stored as HTML, where & is written &amp;, < &lt; and > &gt;, and open tags are closed`,
 			},
 		}
-	return { ...stored, problem: null }
+	return { ...stored, html: hasText(html) ? html : null, problem: null }
 }
+
+export const noTextWarning = (field = 'description') => `${field} has no text once its markup is removed, so the job has no ${field}`
 
 export const escapedTextWarning = (field = 'description') =>
 	`${field} is stored as HTML: the characters & < > in its text were written &amp; &lt; &gt; (what a read returns; send it back as it is)`

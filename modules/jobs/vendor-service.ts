@@ -29,7 +29,7 @@ import { newId, shortCode } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { checkValue } from '../../core/schema-check.ts'
-import { cutText } from '../../core/untrusted.ts'
+import { cutText, isBlank } from '../../core/untrusted.ts'
 import type { PresentedCredential } from '../../core/http/auth.ts'
 import { activityInsertFrom, activityValues } from '../activity/index.ts'
 import { apiAccessOff, noteKeyUse, vendorKeyActorSql, vendorKeySql } from '../vendors/index.ts'
@@ -40,7 +40,7 @@ import { ChangeBody, EDITABLE_FIELDS, PublishBody, type ChangeInput, type Editab
 import { JOB_COLUMN_NAMES, JOB_COLUMNS, jobUrl, slugify, type JobRow } from './rows.ts'
 import { jobs } from './table.ts'
 import { payRangeWarning } from './pay-transparency.ts'
-import { escapedTextWarning, lineFeeds, storedDescription } from './description.ts'
+import { escapedTextWarning, lineFeeds, noTextWarning, storedDescription } from './description.ts'
 import { distinctItems } from './list-items.ts'
 import { DISPLAY_TEXT_FIELDS, hiddenFormattingWarning, lineBreakErrors, stripHiddenFormatting } from './rest-text.ts'
 import { isoInstant, isoInstantOrNull } from '../../core/time.ts'
@@ -136,6 +136,7 @@ function prepare<T>(schema: typeof PublishBody | typeof ChangeBody, sent: Record
 	if (description) {
 		if (description.removedMarkup) warnings.push('Markup other than headings, paragraphs, lists, bold and italics was removed from description')
 		if (description.escapedText) warnings.push(escapedTextWarning())
+		if (description.html === null && !isBlank(input.description as string)) warnings.push(noTextWarning())
 		values.description = description.html
 	}
 	if (typeof values.employment === 'string' && values.contractType === undefined) {
