@@ -24,17 +24,36 @@ describe('one check of an address', () => {
 		expect(emailProblem(normalEmail('ann@xn--bcher-kva.example.'))).toBeNull()
 		expect(emailProblem(normalEmail('a@exa mple.com'))).toBe('“exa mple.com” is not a domain name: it has no ASCII (IDNA) form')
 		expect(emailProblem(normalEmail('a@xn--a.example'))).toBe('“xn--a.example” is not a domain name: it has no ASCII (IDNA) form')
-		for (const typed of [
-			'not an address',
-			'a@',
-			'@example.com',
-			'a@localhost',
-			'a b@example.com',
-			'a@b@example.com',
-			'<a@example.com>',
-			'a\u0000b@example.com',
-		])
+		for (const typed of ['not an address', 'a@', '@example.com', 'a@localhost', 'a b@example.com', 'a@b@example.com', '<a@example.com>'])
 			expect({ typed, problem: emailProblem(normalEmail(typed), 'Enter an e-mail address') }).toEqual({ typed, problem: 'Enter an e-mail address' })
+	})
+
+	test('letters have one form (NFC): a combining accent is the composed letter, in any case', () => {
+		expect(normalEmail('jose\u0301@firm.example')).toBe('jos\u00e9@firm.example')
+		expect(normalEmail('JOSE\u0301@Firm.Example')).toBe(normalEmail('jos\u00e9@firm.example'))
+		expect(emailProblem(normalEmail('jose\u0301@firm.example'))).toBeNull()
+	})
+
+	test('an address with invisible or control characters is refused with words saying so, whatever the form’s own words', () => {
+		for (const typed of [
+			'jane.doe\u200b@firm.example',
+			'\u202egro.live@firm.example',
+			'jane\u2066@firm.example',
+			'ja\u00adne@firm.example',
+			'jane\ufeff@firm.example',
+			'a\u0085b@firm.example',
+			'a\u0000b@example.com',
+			'a\u001b[31m@example.com',
+			'ann\u{e0041}@firm.example',
+		]) {
+			const email = normalEmail(typed)
+			expect({ typed, problem: emailProblem(email, 'Enter an e-mail address') }).toEqual({
+				typed,
+				problem: 'has invisible or control characters in it (such as a zero-width space or a direction mark): type it again without them',
+			})
+			expect(isEmailAddress(email)).toBe(false)
+		}
+		expect(emailProblem(normalEmail('half\ud800@firm.example'))).toBe('holds a broken character (a lone surrogate)')
 	})
 
 	test('at most 254 characters, counted in the ASCII form the address is kept in', () => {

@@ -14,6 +14,12 @@
  * differ: the ASCII form is what their DNS provider and the record need, and it shows look-alike
  * letters from another script for what they are.
  *
+ * The address's letters have one form too: composed (Unicode NFC), so `josé` typed with a combining
+ * accent is the `josé` on file, not a second account. What draws nothing (zero-width spaces and
+ * joiners, direction controls, other format characters) and control characters are refused
+ * (`emailProblem`), never kept: `jane.doe\u200b@firm.example` looks like `jane.doe@firm.example`, and a
+ * right-to-left override shows an address backwards.
+ *
  * Rows stored before addresses had this one form are rewritten in it at start-up (`stored-addresses.ts`).
  */
 import { domainToASCII, domainToUnicode } from 'node:url'
@@ -29,6 +35,10 @@ const EMAIL = new RegExp(`^${PART}@${PART}\\.${PART}$`)
 const LOCAL = new RegExp(`^${PART}@`)
 /** The longest address SMTP carries (RFC 5321's 256-character path, less its angle brackets). */
 const EMAIL_MAX = 254
+/** Control characters (C0, C1), format characters (direction controls, zero-width, soft hyphen, tags) and half characters (lone surrogates). */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}]/u
+const INVISIBLE_PROBLEM = 'has invisible or control characters in it (such as a zero-width space or a direction mark): type it again without them'
+const BROKEN_PROBLEM = 'holds a broken character (a lone surrogate)'
 
 /** The domain's ASCII form, lower case, without a trailing dot; null when it has none. */
 export function normalDomain(raw: string): string | null {
@@ -45,27 +55,33 @@ export const domainProblem = (raw: string): string | null =>
 	normalDomain(raw) === null ? `“${raw.trim().slice(0, 100)}” is not a domain name: it has no ASCII (IDNA) form` : null
 
 /**
- * The address as stored and compared: trimmed, lower case, its domain in its normal form. An address
- * whose domain has no ASCII form is returned trimmed and lower-cased (it matches no stored address;
- * `emailProblem` refuses it where an address is stored).
+ * The address as stored and compared: trimmed, lower case, composed (NFC), its domain in its normal
+ * form. An address whose domain has no ASCII form is returned trimmed, lower-cased and composed (it
+ * matches no stored address; `emailProblem` refuses it where an address is stored), and so is one
+ * with invisible or control characters (kept, so `emailProblem` can say so).
  */
 export function normalEmail(raw: string): string {
-	const email = raw.trim().toLowerCase()
+	const email = raw.normalize('NFC').trim().toLowerCase().normalize('NFC')
 	const at = email.lastIndexOf('@')
 	if (at < 0) return email
 	const domain = normalDomain(email.slice(at + 1))
 	return domain === null ? email : `${email.slice(0, at + 1)}${domain}`
 }
 
-/** Whether the text, in its normal form (`normalEmail`), is an e-mail address (see `EMAIL`), of at most 254 characters. */
-export const isEmailAddress = (email: string): boolean => email.length <= EMAIL_MAX && EMAIL.test(email)
+/**
+ * Whether the text, in its normal form (`normalEmail`), is an e-mail address (see `EMAIL`), of at
+ * most 254 characters, with no invisible or control character.
+ */
+export const isEmailAddress = (email: string): boolean => email.length <= EMAIL_MAX && EMAIL.test(email) && !INVISIBLE.test(email)
 
 /**
- * Why an address someone typed cannot be stored (null: it can), checked on its normal form: a domain
- * with no ASCII form is said to be the problem (`a@exa mple.com`, `a@xn--a.example`); anything else
- * that is no address gets `notAddress`, in the words of the form that asked.
+ * Why an address someone typed cannot be stored (null: it can), checked on its normal form: an
+ * invisible or control character is said to be the problem (an address that looks like another, or
+ * shows backwards), then a domain with no ASCII form (`a@exa mple.com`, `a@xn--a.example`); anything
+ * else that is no address gets `notAddress`, in the words of the form that asked.
  */
 export function emailProblem(email: string, notAddress = 'must be an e-mail address'): string | null {
+	if (INVISIBLE.test(email)) return /\p{Cs}/u.test(email) ? BROKEN_PROBLEM : INVISIBLE_PROBLEM
 	const at = email.lastIndexOf('@')
 	const domainWrong = LOCAL.test(email) && at < email.length - 1 ? domainProblem(email.slice(at + 1)) : null
 	return domainWrong ?? (isEmailAddress(email) ? null : notAddress)
