@@ -278,3 +278,28 @@ describe('the VTIMEZONE an invitation carries', () => {
 		}
 	})
 })
+
+describe('the video link', () => {
+	test('a link with commas and semicolons (a meeting password) is read back as the same address: URL percent-encodes them, LOCATION keeps it as typed', () => {
+		const videoUrl = 'https://zoom.us/j/123?pwd=a,b;c&x=1'
+		const ics = invitationIcs({
+			method: 'REQUEST',
+			uid: 'i2@bench.example',
+			sequence: 0,
+			start: WINTER,
+			minutes: LENGTH,
+			timeZone: UTC,
+			summary: 'Interview',
+			description: `Video link: ${videoUrl}`,
+			videoUrl,
+			organizer: { name: 'Dana', email: 'dana@example.com' },
+			attendees: [{ name: 'Ann', email: 'ann@example.com' }],
+			stamp,
+		})
+		const vevent = new ICAL.Component(ICAL.parse(ics)).getFirstSubcomponent('vevent')!
+		expect(vevent.getFirstPropertyValue('url')).toBe('https://zoom.us/j/123?pwd=a%2Cb%3Bc&x=1')
+		expect(new URL(String(vevent.getFirstPropertyValue('url'))).searchParams.get('pwd')).toBe('a,b;c')
+		expect(vevent.getFirstPropertyValue('location')).toBe(videoUrl)
+		expect(vevent.getFirstPropertyValue('description')).toBe(`Video link: ${videoUrl}`)
+	})
+})

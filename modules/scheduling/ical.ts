@@ -41,6 +41,13 @@ export function zoneFor(zone: string, instants: Date[]): { tzid: string; vtimezo
 	return { tzid: zone, vtimezone: vtimezone(w) }
 }
 
+/**
+ * A URL as the value of a URI property: ical-generator escapes it as text (`,` as `\,`, `;` as `\;`),
+ * which RFC 5545 does not do for URIs, so calendar apps opened `…pwd=a\,b\;c`. Percent-encoded, the
+ * two never need escaping, and the address means the same (LOCATION, text, keeps it as typed).
+ */
+const uriValue = (url: string) => url.replaceAll(',', '%2C').replaceAll(';', '%3B')
+
 export function invitationIcs(i: Invitation): string {
 	const calendar = ical({
 		prodId: { company: 'Benchline', product: 'Benchline', language: 'EN' },
@@ -64,7 +71,7 @@ export function invitationIcs(i: Invitation): string {
 		summary: i.summary,
 		description: i.description,
 		location: i.videoUrl,
-		url: i.videoUrl,
+		url: i.videoUrl && uriValue(i.videoUrl),
 		status: i.method === 'CANCEL' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
 		organizer: i.organizer,
 	})
