@@ -13,38 +13,24 @@ const calendar = (...events: string[]) => ['BEGIN:VCALENDAR', 'VERSION:2.0', ...
 const event = (uid: string, ...lines: string[]) => ['BEGIN:VEVENT', `UID:${uid}`, 'DTSTAMP:20260101T000000Z', ...lines, 'END:VEVENT'].join('\r\n')
 const window = { from: new Date('2026-03-01T00:00:00Z'), to: new Date('2026-07-01T00:00:00Z') }
 
-/** Reads `text` within `seconds`; the answer (blocks' starts, or the message), how long it took and the event loop's longest lag meanwhile. */
+/** Reads `text` within `seconds`: the blocks' starts, or the message. */
 async function read(text: string, seconds: number) {
 	const deps = { log: createLogger('silent') }
-	let lag = 0
-	let last = performance.now()
-	const tick = setInterval(() => {
-		const now = performance.now()
-		lag = Math.max(lag, now - last - 10)
-		last = now
-	}, 10)
-	const started = performance.now()
-	try {
-		const answer = await readBusyBlocks(deps, text, window, { at: Date.now() + seconds * 1000, seconds }).then(
-			(blocks) => blocks.map((b) => b.start.toISOString()),
-			(error: Error) => error.message,
-		)
-		return { answer, ms: performance.now() - started, lag }
-	} finally {
-		clearInterval(tick)
-	}
+	const answer = await readBusyBlocks(deps, text, window, { at: Date.now() + seconds * 1000, seconds }).then(
+		(blocks) => blocks.map((b) => b.start.toISOString()),
+		(error: Error) => error.message,
+	)
+	return { answer }
 }
 
 describe('feeds are read in a child process', () => {
-	test('hostile feeds (300,000 parameters on one line; a rule that never matches) are given up when the time is up, the event loop free meanwhile', async () => {
+	test("hostile feeds (300,000 parameters on one line; a rule that never matches) are given up when the time is up (read in the server's thread, neither lets the time limit fire)", async () => {
 		for (const text of [
 			calendar(event('a', 'DTSTART:20260301T090000Z', `ATTENDEE${';X-A=b'.repeat(300_000)}:mailto:a@example.test`)),
 			calendar(event('b', 'DTSTART:20260301T090000Z', 'RRULE:FREQ=SECONDLY;BYMONTH=2')),
 		]) {
 			const got = await read(text, 3)
 			expect(got.answer).toBe('The feed could not be fetched and read within 3 seconds')
-			expect(got.ms).toBeLessThan(3_000 + 1_500)
-			expect(got.lag).toBeLessThan(1_000)
 		}
 	})
 
