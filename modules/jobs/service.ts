@@ -37,6 +37,7 @@ import { inList } from '../../core/sql-list.ts'
 import { lineBreakErrors } from './rest-text.ts'
 import { lineFeeds, storedDescription } from './description.ts'
 import { distinctItems } from './list-items.ts'
+import { mixedPayUnits } from './salary.ts'
 
 export const ACTIVELY_HIRING = 'jobs:actively_hiring'
 
@@ -336,6 +337,8 @@ export async function createJob(deps: AppDeps, actor: Actor, input: CreateJobInp
 	if (tooLarge.length) throw invalid(tooLarge.map((field) => ({ field, message: `must be at most ${MAX_SALARY}` })))
 	if (input.salaryMin !== undefined && input.salaryMax !== undefined && input.salaryMin > input.salaryMax)
 		throw invalid([{ field: 'salaryMin', message: 'must not be greater than salaryMax' }])
+	const mixed = mixedPayUnits({ salaryMin: input.salaryMin ?? null, salaryMax: input.salaryMax ?? null })
+	if (mixed) throw invalid([mixed])
 	if (isBlank(input.title)) throw invalid([{ field: 'title', message: 'must not be blank' }])
 	// One-line fields are one line through every door (the Job Publish API refuses the same, rest-text.ts).
 	const multiline = lineBreakErrors(input as unknown as Record<string, unknown>, [

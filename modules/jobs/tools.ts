@@ -78,8 +78,10 @@ export const CreateJobParams = params({
 	description: t.Optional(t.String({ maxLength: 20000, description: 'Plain text or simple HTML (headings, paragraphs, lists, bold, italics)' })),
 	requirements: t.Optional(item(40)),
 	niceToHave: t.Optional(item(40)),
-	salaryMin: t.Optional(t.Integer({ minimum: 0, description: 'Whole amount in the workspace currency' })),
-	salaryMax: t.Optional(t.Integer({ minimum: 0, description: 'Whole amount in the workspace currency; not below salaryMin' })),
+	salaryMin: t.Optional(t.Integer({ minimum: 0, description: 'Whole amount in the workspace currency: up to 1,000 an hourly rate, more a yearly salary' })),
+	salaryMax: t.Optional(
+		t.Integer({ minimum: 0, description: 'Whole amount in the workspace currency; not below salaryMin, and in its unit (both hourly or both yearly)' }),
+	),
 	contractType: t.Optional(t.Union([t.Literal('W2'), t.Literal('C2C'), t.Literal('Fulltime')], { description: 'W2, C2C or Fulltime' })),
 	activelyHiring: t.Optional(t.Boolean({ description: 'Needs the actively-hiring permission' })),
 })
