@@ -1,6 +1,7 @@
 /**
  * JSON-line logger on stderr. Secrets never reach a log line: anything shaped like one of our
- * credentials, a bearer header or a session cookie is masked before writing.
+ * credentials, a bearer header or a session cookie is masked before writing. No character a terminal
+ * acts on reaches it raw either (`escapeControls`, on the whole line).
  */
 import { CREDENTIAL_TYPE_GROUP } from './credentials.ts'
 import { currentRequest } from './request-context.ts'
@@ -117,7 +118,9 @@ export function createLogger(level: LogLevel, write: (line: string) => void = (l
 		}
 		const err = fields?.error
 		if (err instanceof Error) entry.error = describeError(err)
-		write(JSON.stringify(entry, (key, value) => (typeof value !== 'string' ? value : SECRET_FIELD.test(key) ? '[redacted]' : redact(value))))
+		// JSON escapes C0 controls only: C1 controls (U+009B starts a terminal sequence), DEL, the line and
+		// paragraph separators and the direction marks are escaped here, for every string of the line at once.
+		write(escapeControls(JSON.stringify(entry, (key, value) => (typeof value !== 'string' ? value : SECRET_FIELD.test(key) ? '[redacted]' : redact(value)))))
 	}
 	return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }
 }
