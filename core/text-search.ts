@@ -21,6 +21,11 @@
  * Accents and width are folded on both sides, by one normaliser: `foldText` here for what is asked,
  * the database's `bl_fold` (the same steps, db/migrations/0002_fold_text.sql) for what is indexed
  * and compared, so "Tomas" finds Tomás, "Müller" finds Muller and "ＪＡＶＡ" finds Java.
+ *
+ * Technology names spelled with symbols are words on both sides too: `searchTerms` here, the
+ * database's `bl_terms` over what is indexed (db/migrations/0003_search_terms.sql), spell "C#" as
+ * csharp, "C++" as cplusplus, ".NET" as dotnet and "node.js" as nodedotjs, which the full-text parser
+ * keeps (it dropped the symbols: "C#" was a one-letter "c" nobody could ask for).
  */
 import { sql, type SQL } from 'drizzle-orm'
 
@@ -47,13 +52,27 @@ export function searchTextProblem(q: string): string | null {
 	return null
 }
 
+/**
+ * `s` folded (`foldText`) with the symbols of technology names spelled as letters, as the database's
+ * `bl_terms` spells what the search vectors index (the same steps, ASCII only; tests/search-ranking.test.ts
+ * compares them): a slash is a space; "++" and "#" after a letter or digit are "plusplus" and "sharp"; a
+ * dot between letters is "dot", and one before a letter with no letter or digit before it " dot".
+ */
+export const searchTerms = (s: string) =>
+	foldText(s)
+		.replace(/\//g, ' ')
+		.replace(/([A-Za-z0-9])\+\+/g, '$1plusplus')
+		.replace(/([A-Za-z0-9])#/g, '$1sharp')
+		.replace(/(?<=[A-Za-z])\.(?=[A-Za-z])/g, 'dot')
+		.replace(/(?<![A-Za-z0-9])\.(?=[A-Za-z])/g, ' dot')
+
 /** `column` folded as `foldText` folds what is asked (the trigram indexes of names and titles are on this expression). */
 export const folded = (column: SQL) => sql`bl_fold(${column})`
 
-/** The words of `q` that a full-text query uses (letters and digits, lower case, folded), or none for an e-mail address. */
+/** The words of `q` that a full-text query uses (letters and digits, lower case, folded, symbols spelled: `searchTerms`), or none for an e-mail address. */
 function queryWords(q: string): string[] {
 	if (q.includes('@')) return []
-	return foldText(q)
+	return searchTerms(q)
 		.toLowerCase()
 		.split(/[^\p{L}\p{N}]+/u)
 		.filter((w) => w.length >= 2)
@@ -111,7 +130,7 @@ export function relevance(o: { exact: SQL | null; prefix: SQL | null; similar: S
 	if (o.exact) tiers.push(sql`when (${o.exact}) is not null then ${exactTier} + (0.99 - ${exactTier}) * ${within(o.exact)}`)
 	if (o.prefix) tiers.push(sql`when (${o.prefix}) is not null then ${prefixTier} + (${exactTier} - ${prefixTier}) * ${within(o.prefix)}`)
 	const similar = sql`${prefixTier} * least(1, greatest(0, ${o.similar}))`
-	// A query without words ("C#", an e-mail address) has only the similarity tier.
+	// A query without words (an e-mail address, one letter) has only the similarity tier.
 	return tiers.length ? sql`(case ${sql.join(tiers, sql` `)} else ${similar} end)::float8` : sql`(${similar})::float8`
 }
 

@@ -45,10 +45,11 @@ export const inboxThreads = pgTable(
 		createdAt: at('created_at').notNull().defaultNow(),
 		/**
 		 * The name and subject as `search` finds them: they weigh like a person's name and headline.
-		 * Folded (`bl_fold`: accents and width), as what is asked is (core/text-search.ts).
+		 * Folded, and technology names' symbols spelled as letters (`bl_terms`: "C#" is csharp), as what
+		 * is asked is (core/text-search.ts).
 		 */
 		searchVector: tsvector('search_vector').generatedAlwaysAs(
-			sql`setweight(to_tsvector('english', bl_fold(counterpart_name)), 'A') || setweight(to_tsvector('english', bl_fold(subject)), 'B')`,
+			sql`setweight(to_tsvector('english', bl_terms(counterpart_name)), 'A') || setweight(to_tsvector('english', bl_terms(subject)), 'B')`,
 		),
 	},
 	(t) => [
@@ -113,7 +114,7 @@ export const inboxMessages = pgTable(
 		 * Written by the database, never in an insert.
 		 */
 		seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
-		search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('english', bl_fold(coalesce(subject, '') || ' ' || text))`),
+		search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('english', bl_terms(coalesce(subject, '') || ' ' || text))`),
 	},
 	(t) => [
 		index('inbox_messages_thread').on(t.threadId, t.at, t.seq),

@@ -1,0 +1,12 @@
+-- bl_terms: text as the search vectors index it, bl_fold's text (accents and width folded) with the
+-- symbols of technology names spelled as letters, so that they are words to the full-text parser, which
+-- otherwise drops them ("C#" and "C++" became "c", a one-letter word no search asks for; ".NET" became
+-- "net"; "node.js" one host name that "node.js" typed, split into "node" and "js", never matched):
+--   a slash is a space ("HTML/CSS", "C#/.NET": two skills, not a file path);
+--   "++" and "#" after a letter or digit are "plusplus" and "sharp" (c++ -> cplusplus, c# -> csharp, f# -> fsharp);
+--   a dot between letters is "dot" (node.js -> nodedotjs, asp.net -> aspdotnet);
+--   a dot before a letter with no letter or digit before it is " dot" (.net -> dotnet).
+-- ASCII letters and digits only, so that it does exactly what core/text-search.ts `searchTerms` does to
+-- the words asked (tests/search-ranking.test.ts compares them). Built-in IMMUTABLE functions only, so it
+-- works alike on PostgreSQL and the embedded PGlite.
+CREATE OR REPLACE FUNCTION bl_terms(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT regexp_replace(regexp_replace(regexp_replace(regexp_replace(regexp_replace(bl_fold($1), '/', ' ', 'g'), '([A-Za-z0-9])\+\+', '\1plusplus', 'g'), '([A-Za-z0-9])#', '\1sharp', 'g'), '(?<=[A-Za-z])\.(?=[A-Za-z])', 'dot', 'g'), '(?<![A-Za-z0-9])\.(?=[A-Za-z])', ' dot', 'g') $$;
