@@ -131,7 +131,7 @@ describe('schedule, reschedule, cancel', () => {
 				end: new Date(start.getTime() + 45 * 60_000),
 				status: 'CONFIRMED',
 			})
-		expect(sent[0]!.attendees).toContain(`mailto:${w.candidateEmail}`)
+		expect(sent.find((s) => s.to === w.candidateEmail)!.attendees).toContain(`mailto:${w.candidateEmail}`)
 		const toCandidate = sent.find((s) => s.to === w.candidateEmail)!
 		expect(toCandidate.text).toContain('09:30 CST')
 		expect(toCandidate.text).toContain('https://meet.example.test/abc-defg')
