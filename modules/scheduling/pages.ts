@@ -42,6 +42,9 @@ export const scheduledInterviewsSection: PageSection = {
 	permission: 'candidates:read',
 	notices: {
 		scheduled: 'The interview is scheduled: the invitations are on their way to the interviewers and the candidate.',
+		'scheduled-again': 'You scheduled this same interview moments ago: it is scheduled once, and nothing was sent again.',
+		'scheduled-busy':
+			'The interview is scheduled: the invitations are on their way. Note that an interviewer already had something at that time (another interview, or their calendar): see the free/busy.',
 		rescheduled: 'The interview was moved: everyone invited gets the update.',
 		cancelled: 'The interview was cancelled: everyone invited gets the cancellation.',
 	},

@@ -55,8 +55,8 @@ export function schedulingRoutes(deps: AppDeps, kit: HttpKit) {
 			async ({ session, params, body, redirect }) => {
 				const input = inputOf(body)
 				try {
-					await scheduleInterview(deps, session.actor, params.id, input)
-					return redirect(back(params.id, 'scheduled'), 303)
+					const done = await scheduleInterview(deps, session.actor, params.id, input)
+					return redirect(back(params.id, done.repeated ? 'scheduled-again' : done.busy.length ? 'scheduled-busy' : 'scheduled'), 303)
 				} catch (error) {
 					if (!isRefusal(error)) throw error
 					return schedulePage(deps, session, { applicationId: params.id, kept: kept(input, error), status: 422 })

@@ -220,6 +220,24 @@ describe('schedule, reschedule, cancel', () => {
 		for (const s of sent.filter((s) => s.to === recruiterEmail || s.to === w.candidateEmail)) expect(s.attendees).toContain(candidate)
 	})
 
+	test('the same interview sent 20 times at once is scheduled once and its invitations sent once; another at that time names who is busy', async () => {
+		const deps = await testDeps()
+		const input = { interviewerIds: [w.recruiter.userId!, w.owner.userId!], date: futureDay(30), time: '09:00', minutes: '30', videoUrl: '' }
+		const answers = await Promise.all(Array.from({ length: 20 }, () => scheduleInterview(deps, w.recruiter, w.app, input)))
+		const ids = new Set(answers.map((a) => a.id))
+		expect(ids.size).toBe(1)
+		expect(answers.filter((a) => !a.repeated)).toHaveLength(1)
+		const [id] = [...ids]
+		expect(await invitations(id!)).toHaveLength(3)
+		const rows = await deps.db.select().from(scheduledInterviews).where(eq(scheduledInterviews.applicationId, w.app))
+		const at = rows.find((r) => r.id === id)!.startsAt.getTime()
+		expect(rows.filter((r) => r.startsAt.getTime() === at)).toHaveLength(1)
+		// Other interviewers at that time: another interview, and the recruiter (booked by the first) is named.
+		const other = await scheduleInterview(deps, w.recruiter, w.app, { ...input, interviewerIds: [w.recruiter.userId!] })
+		expect(other).toMatchObject({ repeated: false, busy: [w.recruiter.name] })
+		expect(other.id).not.toBe(id)
+	})
+
 	test('in summer the same TZID carries daylight time: a calendar app places 09:30 CDT at 14:30 UTC', async () => {
 		const deps = await testDeps()
 		const day = `${new Date().getUTCFullYear() + 1}-07-15`

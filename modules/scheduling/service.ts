@@ -14,16 +14,21 @@
  *   manager's names the candidate without their address (the role sees no contact details). A
  *   reschedule sends the update with the same UID and a higher SEQUENCE (an interviewer taken off
  *   gets a cancellation); a cancellation sends METHOD:CANCEL with the same UID to everyone.
+ * - Against a form sent twice (or a client's retry): the same interview again within 2 minutes
+ *   (same application, time and interviewers) answers the one scheduled and sends nothing; decided
+ *   under a lock on the application, so submissions at once count too. Interviewers already busy
+ *   then (another interview here, their calendar feed) are named, and scheduled all the same.
  * - Every change is in the activity log.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { Actor, Role } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid, type FieldError } from '../../core/errors.ts'
 import { formatDateTime, isTimeZone, parseLocal, UTC } from '../../core/time.ts'
-import type { Db } from '../../db/client.ts'
+import { lockUntilCommit, type Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
+import { busyTimes } from '../calendar/index.ts'
 import { listPeople, profileOf, timeZonesOf } from '../auth/index.ts'
 import { applicationParties, reachableApplication } from '../candidates/index.ts'
 import { jobRequirements, jobTeamIds } from '../jobs/index.ts'
@@ -211,13 +216,72 @@ async function parts(deps: AppDeps, actor: Actor, jobId: string) {
 	return { jobTitle: job?.title ?? 'the job', organizer: { name: organizer.name, email: organizer.email } }
 }
 
-/** Schedules an interview on an application and sends the invitations. */
-export async function scheduleInterview(deps: AppDeps, actor: Actor, applicationId: string, input: ScheduleInput): Promise<{ id: string }> {
+/** The same interview scheduled again within this time (a form sent twice, a client's retry) is the one already scheduled. */
+const REPEAT_WINDOW_MS = 2 * 60_000
+
+export interface Scheduled {
+	id: string
+	/** The same interview was scheduled moments ago (`REPEAT_WINDOW_MS`): that one is answered, and nothing was sent again. */
+	repeated: boolean
+	/** Interviewers already busy at that time (another interview here, or their calendar feed): scheduled all the same. */
+	busy: string[]
+}
+
+/** Decide: an interview of the application at the same time with the same interviewers, scheduled moments ago. */
+async function repeatedInterview(tx: Db, applicationId: string, c: Checked, now: Date): Promise<string | null> {
+	const recent = await tx
+		.select({ id: scheduledInterviews.id })
+		.from(scheduledInterviews)
+		.where(
+			and(
+				eq(scheduledInterviews.applicationId, applicationId),
+				eq(scheduledInterviews.status, 'scheduled'),
+				eq(scheduledInterviews.startsAt, c.start),
+				gt(scheduledInterviews.createdAt, new Date(now.getTime() - REPEAT_WINDOW_MS)),
+			),
+		)
+	if (!recent.length) return null
+	const links = await tx
+		.select()
+		.from(scheduledInterviewers)
+		.where(
+			inArray(
+				scheduledInterviewers.interviewId,
+				recent.map((r) => r.id),
+			),
+		)
+	const wanted = c.interviewers.map((i) => i.userId).sort()
+	const same = recent.find((r) => {
+		const theirs = links.filter((l) => l.interviewId === r.id).map((l) => l.userId)
+		return theirs.length === wanted.length && theirs.sort().every((u, i) => u === wanted[i])
+	})
+	return same?.id ?? null
+}
+
+/** The interviewers with something else at that time: an interview already scheduled here, or a busy time of their calendar feed. */
+async function alreadyBusy(deps: AppDeps, workspaceId: string, c: Checked): Promise<string[]> {
+	const ids = c.interviewers.map((i) => i.userId)
+	const end = new Date(c.start.getTime() + c.minutes * 60_000)
+	const [booked, feeds] = await Promise.all([scheduledBusy(deps, workspaceId, ids, c.start, end), busyTimes(deps, workspaceId, ids, c.start, end)])
+	return c.interviewers.filter((i) => booked.get(i.userId)?.length || feeds.get(i.userId)?.busy.length).map((i) => i.name)
+}
+
+/**
+ * Schedules an interview on an application and sends the invitations. The same interview again
+ * within 2 minutes (same time and interviewers) is the one already scheduled: nothing is sent
+ * again. Decided under a lock on the application, so submissions at once see each other.
+ */
+export async function scheduleInterview(deps: AppDeps, actor: Actor, applicationId: string, input: ScheduleInput): Promise<Scheduled> {
 	const app = await reachable(deps, actor, applicationId)
 	const c = await check(deps, actor, app.jobId, input)
 	const p = await parts(deps, actor, app.jobId)
+	const busy = await alreadyBusy(deps, actor.workspaceId, c)
 	const id = newId('sch')
-	await deps.db.transaction(async (tx) => {
+	return deps.db.transaction(async (tx) => {
+		await lockUntilCommit(tx, `scheduled_interview:${app.id}`)
+		const now = deps.now()
+		const earlier = await repeatedInterview(tx, app.id, c, now)
+		if (earlier) return { id: earlier, repeated: true, busy: [] }
 		await tx.insert(scheduledInterviews).values({
 			id,
 			workspaceId: actor.workspaceId,
@@ -229,8 +293,8 @@ export async function scheduleInterview(deps: AppDeps, actor: Actor, application
 			durationMinutes: c.minutes,
 			timeZone: c.zone,
 			videoUrl: c.videoUrl,
-			createdAt: deps.now(),
-			updatedAt: deps.now(),
+			createdAt: now,
+			updatedAt: now,
 		})
 		await tx.insert(scheduledInterviewers).values(c.interviewers.map((i) => ({ interviewId: id, userId: i.userId })))
 		await sendInvitations(deps, tx, actor, {
@@ -248,8 +312,8 @@ export async function scheduleInterview(deps: AppDeps, actor: Actor, application
 			toCandidate: true,
 		})
 		await recordActivity(tx, actor, { action: 'interview.scheduled', targetType: 'application', targetId: app.id, detail: { interviewId: id } })
+		return { id, repeated: false, busy }
 	})
-	return { id }
 }
 
 export interface ScheduledInterview {
