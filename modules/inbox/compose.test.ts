@@ -120,6 +120,35 @@ describe('New message', () => {
 		expect(row!.text).not.toContain('owner')
 	})
 
+	test('a value’s braces never make a field with the template’s: a candidate named {recruiter.email} in {{{candidate.name}}} is sent as written, and one named {x} can be sent', async () => {
+		const deps = await testDeps()
+		const id = `tpl_compose_braces_${w.ws.slug}`
+		await deps.db.insert(messageTemplates).values({
+			id,
+			workspaceId: w.ws.id,
+			name: 'Braces',
+			channel: 'email',
+			kind: 'transactional',
+			subject: '{{{candidate.name}}}',
+			body: 'Dear {{{candidate.name}}}',
+		})
+		const template = await getTemplate(deps, w.owner, id)
+		for (const name of ['{recruiter.email}', '{x}']) {
+			const candidate = await newCandidate(w.ws, { name, email: `braces.${name.length}.${w.ws.slug}@example.test` }, deps)
+			const started = await startFromTemplate(deps, w.owner, await recipientOf(deps, w.owner, { candidateId: candidate }), template)
+			expect(started.body).toBe(`Dear { ${name} }`)
+			const sent = await composeMessage(deps, w.owner, {
+				candidateId: candidate,
+				channel: 'email',
+				subject: started.subject,
+				body: started.body,
+				templateId: id,
+			})
+			const [row] = await deps.db.select().from(outbox).where(eq(outbox.id, sent.outboxId))
+			expect([row!.subject, row!.text.split('\n')[0]]).toEqual([`{ ${name} }`, `Dear { ${name} }`])
+		}
+	})
+
 	test('a merge field without a value, or an unknown one, refuses the message on its field; what was typed stays; nothing is queued', async () => {
 		const deps = await testDeps()
 		const login = await newPerson(w.ws, 'recruiter', {}, deps)

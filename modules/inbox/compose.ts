@@ -27,7 +27,7 @@ import { cleanLine, cleanText, textOf } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { candidatePartiesById, reachableApplication, requireCandidate } from '../candidates/index.ts'
 import { enqueueMail, enqueueMessage, messagingConfigured, NO_PROVIDER, toE164 } from '../outbox/index.ts'
-import { fieldProblems, fillIn, fillInLine, getTemplate, mergeValues, type MergeValues, type Template } from '../templates/index.ts'
+import { fieldProblems, fillIn, fillInLine, getTemplate, mergeValues, type Template } from '../templates/index.ts'
 import { getVendor } from '../vendors/index.ts'
 import { inboxStates } from './table.ts'
 import { appendMessage, normalizeAddress, threadClock, threadFor, type Counterpart } from './threads.ts'
@@ -93,20 +93,12 @@ export interface ComposeInput extends ComposeTarget {
 	templateId?: string
 }
 
-/**
- * A value as the compose form shows it filled in: the form's text is filled in again when sent (the
- * person may type merge fields of their own), so braces a value brings (a candidate named
- * "Eve {{recruiter.email}}") are spaced apart, never read as a field the second time.
- */
-const inert = (value: string | null | undefined) => value?.replace(/\{(?=\{)/g, '{ ').replace(/\}(?=\})/g, '} ') ?? value
-
 /** What a template gives a new message: its channel, and its subject and body filled in for the record (missing fields named). */
 export async function startFromTemplate(deps: AppDeps, actor: Actor, recipient: Recipient, template: Template) {
-	const values = Object.fromEntries(
-		Object.entries(await mergeValues(deps, actor, recipientRecord(recipient))).map(([field, value]) => [field, inert(value)]),
-	) as MergeValues
-	const subject = template.subject === null ? null : fillInLine(template.subject, values)
-	const body = fillIn(template.body, values)
+	// The form's text is filled in again when sent: no value may make a field there (`inert`).
+	const values = await mergeValues(deps, actor, recipientRecord(recipient))
+	const subject = template.subject === null ? null : fillInLine(template.subject, values, { inert: true })
+	const body = fillIn(template.body, values, { inert: true })
 	return { channel: template.channel, subject: subject?.text ?? '', body: body.text, missing: [...new Set([...(subject?.missing ?? []), ...body.missing])] }
 }
 

@@ -52,19 +52,48 @@ export function fieldProblems(text: string): string[] {
 	return problems
 }
 
+/** How a text is filled: `oneLine` puts each value on one line (a subject); `inert` keeps every value from making a field when the text is filled in again. */
+export interface FillOptions {
+	oneLine?: boolean
+	/**
+	 * The filled text is filled in again later (the compose form's text, when sent: the person may type
+	 * fields of their own), so no brace a value brings may be read as part of a field then: braces
+	 * doubled in a value are spaced apart (`{ {`), and a value whose first or last brace meets the
+	 * same brace beside it (`{{{candidate.name}}}` for a candidate named `{recruiter.email}`) is spaced
+	 * from it. Fields are filled exactly once.
+	 */
+	inert?: boolean
+}
+
+const BRACE = /[{}]/
+
 /** The text with each known field's value put in; fields without a value stay as written and are listed in `missing`. */
-export function fillIn(text: string, values: MergeValues, oneLine = false): { text: string; missing: MergeField[] } {
+export function fillIn(text: string, values: MergeValues, options: FillOptions = {}): { text: string; missing: MergeField[] } {
 	const missing = new Set<MergeField>()
-	const filled = text.replace(PLACEHOLDER, (whole, name: string) => {
-		if (!isMergeField(name)) return whole
-		const raw = values[name]
-		const value = oneLine && raw ? cleanLine(raw, 1000) : raw && cleanText(raw).trim()
-		if (value) return value
-		missing.add(name)
-		return whole
-	})
-	return { text: filled, missing: [...missing] }
+	let out = ''
+	let lastWasValue = false
+	const append = (segment: string, value: boolean) => {
+		const before = out[out.length - 1]
+		if (options.inert && (value || lastWasValue) && before && BRACE.test(before) && segment[0] === before) out += ' '
+		out += segment
+		if (segment) lastWasValue = value
+	}
+	let last = 0
+	for (const m of text.matchAll(PLACEHOLDER)) {
+		append(text.slice(last, m.index), false)
+		last = m.index + m[0].length
+		const name = m[1]!
+		const raw = isMergeField(name) ? values[name] : null
+		const value = options.oneLine && raw ? cleanLine(raw, 1000) : raw && cleanText(raw).trim()
+		if (value) append(options.inert ? value.replace(/\{(?=\{)/g, '{ ').replace(/\}(?=\})/g, '} ') : value, true)
+		else {
+			if (isMergeField(name)) missing.add(name)
+			append(m[0], false)
+		}
+	}
+	append(text.slice(last), false)
+	return { text: out, missing: [...missing] }
 }
 
 /** `fillIn` for a one-line text (a subject): each value collapsed to one line, control characters removed. */
-export const fillInLine = (text: string, values: MergeValues) => fillIn(text, values, true)
+export const fillInLine = (text: string, values: MergeValues, options: Omit<FillOptions, 'oneLine'> = {}) => fillIn(text, values, { ...options, oneLine: true })

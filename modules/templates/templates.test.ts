@@ -9,7 +9,7 @@ import { newPerson, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { signedIn } from '../../tests/portal.ts'
 import { newApplication, newCandidate, newVendorJob, workspaceWithOwner } from '../../tests/staffing-fixtures.ts'
 import { personActor } from '../auth/index.ts'
-import { fieldProblems, fillIn } from './fields.ts'
+import { fieldProblems, fieldsIn, fillIn } from './fields.ts'
 import { createTemplate, deleteTemplate, footersOf, getTemplate, listTemplates, setFooters, setSignature, updateTemplate } from './service.ts'
 import { mergeValues } from './values.ts'
 
@@ -60,6 +60,17 @@ describe('merge fields', () => {
 			text: 'Hi Ava, QA {{job.url}}',
 			missing: ['job.url'],
 		})
+	})
+
+	test('inert: what a value brings is never a field when the text is filled in again (its braces meeting the template’s)', () => {
+		for (const name of ['{recruiter.email}', '{x}', 'a}', '{{recruiter.email}}']) {
+			const once = fillIn('{{{candidate.name}}} {{candidate.name}}{{{candidate.name}}}', { 'candidate.name': name }, { inert: true }).text
+			expect({ name, fields: fieldsIn(once), problems: fieldProblems(once) }).toEqual({ name, fields: [], problems: [] })
+			expect(fillIn(once, { 'recruiter.email': 'owner@acme.test' }).text).toBe(once)
+		}
+		expect(fillIn('{{{candidate.name}}}', { 'candidate.name': '{x}' }, { inert: true }).text).toBe('{ {x} }')
+		// A field left unfilled stays exactly as written.
+		expect(fillIn('{{{job.title}}}', {}, { inert: true })).toEqual({ text: '{{{job.title}}}', missing: ['job.title'] })
 	})
 
 	test('values lose direction controls and invisible characters: a name cannot turn the words after it around in what is sent', () => {
