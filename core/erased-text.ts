@@ -89,3 +89,22 @@ export function withoutMentions(text: SQL, needles: readonly string[]): SQL {
 export function jsonWithoutMentions(value: SQL, needles: readonly string[]): SQL {
 	return sql`(${withoutMentions(sql`${value}::text`, needles)})::jsonb`
 }
+
+/**
+ * One statement that rids free text people wrote on any record (a note on someone else, a to-do, a
+ * comment) of the person: each text column of `columns` in `table` without `needles`, in the rows
+ * `where` selects that hold one. Null when there is nothing to look for.
+ */
+export function withoutMentionsIn(table: string, columns: readonly string[], where: SQL, needles: readonly string[]): SQL | null {
+	if (!needles.length || !columns.length) return null
+	const column = (name: string) => sql`${sql.identifier(name)}`
+	const set = sql.join(
+		columns.map((c) => sql`${column(c)} = ${withoutMentions(column(c), needles)}`),
+		sql`, `,
+	)
+	const named = sql.join(
+		columns.map((c) => mentionsAny(column(c), needles)),
+		sql` or `,
+	)
+	return sql`update ${sql.identifier(table)} set ${set} where ${where} and (${named})`
+}

@@ -47,6 +47,13 @@ export interface CandidateDataSource {
 	readonly key: string
 	/** The tables it exports and erases (snake_case names, as in the database). */
 	readonly tables: readonly string[]
+	/**
+	 * Free text people write about anyone (`table.column`: a note on another candidate, a to-do, a
+	 * saved search's words) that its `erase` rids of the person (`needles`, core/erased-text.ts):
+	 * whatever names them there becomes "Erased candidate". A registry-wide test writes the person
+	 * into each and fails when one still holds them after the erasure (tests/candidate-data.test.ts).
+	 */
+	readonly freeText?: readonly string[]
 	/** What it holds about the person (everything, whoever may see it on the pages: the person asked). */
 	export(deps: AppDeps, db: Db, subject: CandidateSubject): Promise<CandidateDataPart>
 	/**

@@ -5,8 +5,9 @@
  */
 import { type SQL, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
-import { nameForms } from '../../core/erased-text.ts'
+import { nameForms, withoutMentionsIn } from '../../core/erased-text.ts'
 import type { Db } from '../../db/client.ts'
+import { forgetSavedSearchMentions } from '../saved-searches/index.ts'
 import type { CandidateDataSource, CandidateSubject } from './data-port.ts'
 import { anyId } from './reach.ts'
 
@@ -71,6 +72,7 @@ export async function candidateSubject(deps: AppDeps, db: Db, workspaceId: strin
 export const candidatesData: CandidateDataSource = {
 	key: 'candidate',
 	tables: ['candidates', 'applications', 'application_answers', 'ratings', 'notes'],
+	freeText: ['notes.body', 'ratings.comment', 'application_answers.answer', 'saved_searches.name', 'saved_searches.query', 'saved_searches.filters'],
 	async export(deps, db, s) {
 		const [profile] = await deps.database.rows<Record<string, unknown> & { resumePath: string | null; resumeFileName: string | null }>(
 			sql`select id, name, email, phone, location, headline, skills, work_authorization as "workAuthorization", years_experience as "yearsExperience",
@@ -135,6 +137,15 @@ export const candidatesData: CandidateDataSource = {
 		await deps.database.rows(sql`delete from notes where candidate_id = ${s.candidateId} or application_id = ${ids}`, tx)
 		await deps.database.rows(sql`delete from applications where id = ${ids}`, tx)
 		await deps.database.rows(sql`delete from candidates where id = ${s.candidateId} and workspace_id = ${s.workspaceId}`, tx)
+		// What colleagues and other applicants wrote on other records ("referred by …"), and the searches people saved.
+		const workspaceApps = sql`application_id in (select id from applications where workspace_id = ${s.workspaceId})`
+		for (const forget of [
+			withoutMentionsIn('notes', ['body'], sql`workspace_id = ${s.workspaceId}`, s.needles),
+			withoutMentionsIn('ratings', ['comment'], workspaceApps, s.needles),
+			withoutMentionsIn('application_answers', ['answer'], workspaceApps, s.needles),
+		])
+			if (forget) await deps.database.rows(forget, tx)
+		await forgetSavedSearchMentions(tx, s.workspaceId, s.searchNeedles)
 		return { files: [...(c?.resumePath ? [c.resumePath] : []), ...sentWith.map((a) => a.resumePath)] }
 	},
 }

@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
+import { withoutMentionsIn } from '../../core/erased-text.ts'
 import type { Db } from '../../db/client.ts'
 import { anyId, type CandidateDataSource, type CandidateSubject } from '../candidates/index.ts'
 
@@ -34,6 +35,7 @@ async function submissionCopies(deps: AppDeps, tx: Db, s: CandidateSubject, subm
 export const documentsData: CandidateDataSource = {
 	key: 'documents',
 	tables: ['candidate_documents', 'document_requests', 'vendor_submissions'],
+	freeText: ['document_requests.message', 'vendor_submissions.note'],
 	async export(deps, db, s) {
 		const [documents, requests, submissions] = await Promise.all([
 			deps.database.rows<{ id: string; kind: string; fileName: string; storageKey: string }>(
@@ -69,6 +71,12 @@ export const documentsData: CandidateDataSource = {
 			tx,
 		)
 		await deps.database.rows(sql`delete from document_requests where candidate_id = ${s.candidateId} or application_id = ${anyId(s.applicationIds)}`, tx)
+		// Other people's requests and submissions whose words name them.
+		for (const forget of [
+			withoutMentionsIn('document_requests', ['message'], sql`workspace_id = ${s.workspaceId}`, s.needles),
+			withoutMentionsIn('vendor_submissions', ['note'], sql`workspace_id = ${s.workspaceId}`, s.needles),
+		])
+			if (forget) await deps.database.rows(forget, tx)
 		return { files: [...files.map((f) => f.key), ...(await submissionCopies(deps, tx, s, submissions))] }
 	},
 }

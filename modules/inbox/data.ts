@@ -19,6 +19,7 @@ const threadsOf = (s: CandidateSubject) =>
 export const inboxData: CandidateDataSource = {
 	key: 'messages',
 	tables: ['inbox_threads', 'inbox_messages', 'inbox_states'],
+	freeText: ['inbox_messages.subject', 'inbox_messages.text', 'inbox_threads.subject', 'inbox_threads.snippet', 'inbox_threads.counterpart_name'],
 	async export(deps, db, s) {
 		const threads = await deps.database.rows<{ id: string }>(
 			sql`select id, subject, counterpart_address as address, created_at as "createdAt", last_message_at as "lastMessageAt" from inbox_threads where id in (${threadsOf(s)}) order by created_at, id`,

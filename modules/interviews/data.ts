@@ -1,10 +1,12 @@
 /** This module's part of a candidate's data: their AI video interviews, with each question's transcript and score. */
 import { sql } from 'drizzle-orm'
+import { withoutMentionsIn } from '../../core/erased-text.ts'
 import type { CandidateDataSource } from '../candidates/index.ts'
 
 export const interviewsData: CandidateDataSource = {
 	key: 'interviews',
 	tables: ['interviews', 'interview_questions', 'interview_events', 'interview_views'],
+	freeText: ['interviews.summary', 'interview_questions.transcript'],
 	async export(deps, db, s) {
 		const interviews = await deps.database.rows<{ id: string }>(
 			sql`select id, job_id as "jobId", application_id as "applicationId", status, scheduled_at as "scheduledAt", duration_minutes as "durationMinutes",
@@ -32,6 +34,17 @@ export const interviewsData: CandidateDataSource = {
 		for (const table of ['interview_questions', 'interview_events', 'interview_views'])
 			await deps.database.rows(sql`delete from ${sql.identifier(table)} where interview_id in ${mine}`, tx)
 		await deps.database.rows(sql`delete from interviews where candidate_id = ${s.candidateId}`, tx)
+		// Another candidate's answers (and their summary) that name the person.
+		for (const forget of [
+			withoutMentionsIn('interviews', ['summary'], sql`workspace_id = ${s.workspaceId}`, s.needles),
+			withoutMentionsIn(
+				'interview_questions',
+				['transcript'],
+				sql`interview_id in (select id from interviews where workspace_id = ${s.workspaceId})`,
+				s.needles,
+			),
+		])
+			if (forget) await deps.database.rows(forget, tx)
 		return undefined
 	},
 }

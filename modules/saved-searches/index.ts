@@ -6,6 +6,7 @@ import { savedSearchTools } from './tools.ts'
 import * as tables from './table.ts'
 
 export { listSavedSearches, saveSearch, SEARCH_LISTS, type SavedSearch, type SearchList } from './service.ts'
+export { forgetSavedSearchMentions } from './erasure.ts'
 
 export default defineModule({
 	name: 'saved-searches',

@@ -1,10 +1,12 @@
 /** This module's part of a candidate's data: the interviewers' scorecards of their applications. */
 import { sql } from 'drizzle-orm'
+import { withoutMentionsIn } from '../../core/erased-text.ts'
 import { anyId, type CandidateDataSource } from '../candidates/index.ts'
 
 export const scorecardsData: CandidateDataSource = {
 	key: 'scorecards',
 	tables: ['scorecards'],
+	freeText: ['scorecards.notes'],
 	async export(deps, db, s) {
 		const data = await deps.database.rows(
 			sql`select s.id, s.application_id as "applicationId", u.name as author, s.ratings, s.recommendation, s.notes, s.created_at as "createdAt", s.updated_at as "updatedAt"
@@ -15,6 +17,9 @@ export const scorecardsData: CandidateDataSource = {
 	},
 	async erase(deps, tx, s) {
 		await deps.database.rows(sql`delete from scorecards where application_id = ${anyId(s.applicationIds)}`, tx)
+		// Other applicants' scorecards that compare them with the person.
+		const forget = withoutMentionsIn('scorecards', ['notes'], sql`workspace_id = ${s.workspaceId}`, s.needles)
+		if (forget) await deps.database.rows(forget, tx)
 		return undefined
 	},
 }

@@ -1,15 +1,21 @@
 /**
  * What an erasure finds in text it does not own: the person's phone number however it was written
  * ("555-014-2299", "(555) 014-2299", "5550142299", "555 014 2299", with or without +1), and their
- * surname alone in searches when no other candidate's name holds it.
+ * surname alone in searches when no other candidate's name holds it; what people wrote elsewhere
+ * naming them (a note on another candidate, a to-do about no one, a saved search), on every page
+ * that shows it and in the other candidate's export.
  */
 import { expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
+import { strFromU8, unzipSync } from 'fflate'
 import { newId } from '../../core/credentials.ts'
 import { flushAudit } from '../../modules/audit/index.ts'
 import { personActor } from '../../modules/auth/index.ts'
+import { addNote } from '../../modules/candidates/index.ts'
 import { enqueueMail } from '../../modules/outbox/index.ts'
-import { eraseCandidate } from '../../modules/privacy/index.ts'
+import { eraseCandidate, exportCandidate } from '../../modules/privacy/index.ts'
+import { saveSearch } from '../../modules/saved-searches/index.ts'
+import { addTodo } from '../../modules/todos/service.ts'
 import { newPerson, newWorkspace, testApp, testDeps, unique } from '../helpers.ts'
 import { signedIn } from '../portal.ts'
 import { newCandidate } from '../staffing-fixtures.ts'
@@ -58,4 +64,42 @@ test('a phone number in any written form, and a distinctive surname alone in sea
 	// The header search recorded one too: every search for her keeps the search, not what named her.
 	expect([...new Set(criteria)].sort()).toEqual(['Erased candidate', 'Vesk', 'Veskovic'])
 	expect(await found()).not.toContain(thread)
+})
+
+test('a note on another candidate, a to-do about no one and saved searches that name the person keep no trace of them, on any page or export', async () => {
+	await testApp()
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const owner = await newPerson(ws, 'owner')
+	const actor = await personActor(deps, ws.slug, owner.email)
+	const tag = unique('ob')
+	const name = `Ottoline ${tag} Brackenbury-Vesk`
+	const email = `${tag}@erase-me.example`
+	const candidateId = await newCandidate(ws, { name, email, phone: '+1 555 014 2299', resume: false })
+	const other = await newCandidate(ws, { name: 'Ivo Veskovic', phone: null, resume: false })
+	await addNote(deps, actor, { candidateId: other, text: `Referred by ${name} (555) 014-2299`, private: false })
+	await addTodo(deps, actor, { title: `Thank ${name} for the referral`, notes: `Write to ${email} or call 555-014-2299` })
+	// One search already has the name the other one will get: the erasure numbers it.
+	await saveSearch(deps, actor, { list: 'candidates', name: 'Erased candidate', query: 'java' })
+	await saveSearch(deps, actor, { list: 'candidates', name, query: name })
+	await saveSearch(deps, actor, { list: 'inbox', name: 'Her number', query: '555-014-2299' })
+
+	await eraseCandidate(deps, actor, candidateId, 'test')
+	const portal = await signedIn(owner)
+	for (const path of ['/todos', '/saved-searches', '/activity', `/candidates/${other}`]) {
+		const page = await portal.get(path)
+		expect(page.status).toBe(200)
+		for (const word of [tag, 'Ottoline', '014-2299', 'Brackenbury']) expect(page.text).not.toContain(word)
+	}
+	const saved = await deps.database.rows<{ name: string; query: string }>(
+		sql`select name, query from saved_searches where workspace_id = ${ws.id} order by list, name`,
+	)
+	expect(saved).toEqual([
+		{ name: 'Erased candidate', query: 'java' },
+		{ name: 'Erased candidate 2', query: 'Erased candidate' },
+		{ name: 'Her number', query: 'Erased candidate' },
+	])
+	const exported = strFromU8(unzipSync((await exportCandidate(deps, actor, other, 'test')).bytes)['candidate.json']!)
+	expect(exported).toContain('Referred by Erased candidate Erased candidate')
+	expect(exported).not.toContain(tag)
 })
