@@ -3,7 +3,7 @@
  * and schema.org JobPosting data; closed jobs leave the list and the sitemap and come back when
  * re-opened; drafts are never public.
  */
-import { beforeAll, describe, expect, test } from 'bun:test'
+import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { addressSince } from '../../core/http/address-since.ts'
 import { call, callOn, clock, newVendor, newWorkspace, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { portalApp } from '../../tests/portal.ts'
@@ -12,6 +12,14 @@ import { jobs } from '../jobs/table.ts'
 // Opening the shared test database can take seconds on a busy machine: do it before the first test. The
 // portal is served at its address (BASE_URL) since before these tests: no Last-Modified is earlier (core/http/address-since.ts).
 beforeAll(async () => addressSince((await testApp()).deps), 60_000)
+// Tests here move the clock forward (Last-Modified is sent once its second is over): it is put back after each.
+let offset = 0
+beforeEach(() => {
+	offset = clock.offsetMs
+})
+afterEach(() => {
+	clock.offsetMs = offset
+})
 
 async function setup() {
 	const ws = await newWorkspace()

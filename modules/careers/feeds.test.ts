@@ -2,7 +2,7 @@
  * The careers feeds (Indeed XML, RSS 2.0): valid XML listing exactly a workspace's open jobs, every
  * value escaped, conditional requests, and a close or re-open seen at once.
  */
-import { beforeAll, describe, expect, test } from 'bun:test'
+import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { addressSince } from '../../core/http/address-since.ts'
 import { sql } from 'drizzle-orm'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
@@ -12,6 +12,14 @@ import { jobs } from '../jobs/table.ts'
 
 // Served at its address (BASE_URL) since before these tests: Last-Modified is never earlier (core/http/address-since.ts).
 beforeAll(async () => addressSince((await testApp()).deps), 60_000)
+// Tests here move the clock forward (Last-Modified is sent once its second is over): it is put back after each.
+let offset = 0
+beforeEach(() => {
+	offset = clock.offsetMs
+})
+afterEach(() => {
+	clock.offsetMs = offset
+})
 
 async function setup() {
 	const ws = await newWorkspace()
