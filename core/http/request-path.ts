@@ -37,7 +37,15 @@ export function canonicalRequest(request: Request, origin: string): Request | nu
 		return null
 	}
 	if (href === request.url) return request
-	const rebuilt = new Request(href, request)
+	// Named fields, not `new Request(href, request)`: Bun's copy of a streamed body never settles a
+	// reader's cancel(), so a body refused past its limit (core/http/body.ts) hung the request.
+	const rebuilt = new Request(href, {
+		method: request.method,
+		headers: request.headers,
+		body: request.body,
+		signal: request.signal,
+		duplex: 'half',
+	} as RequestInit)
 	const before = originOf(request.url)
 	if (before) asked.set(rebuilt, before)
 	return rebuilt

@@ -231,15 +231,12 @@ async function takeFromLink(tx: Db, deps: AppDeps, link: UploadLink, upload: { k
 	if (refusal) throw refusal
 }
 
-/** `limits` is the link's allowance (`LINK_LIMITS`; tests lower it). */
-export async function storeUpload(
-	deps: AppDeps,
-	token: string,
+/** The kind and file an upload names, checked against the link: what it asks for, size and real type. */
+function checkedUpload(
+	link: UploadLink,
 	kind: string,
 	file: UploadedFile | null,
-	limits: LinkLimits = LINK_LIMITS,
-): Promise<{ kind: DocumentKind; fileName: string }> {
-	const link = await openUploadLink(deps, token)
+): { kind: DocumentKind; file: UploadedFile; type: NonNullable<ReturnType<typeof detectType>> } {
 	if (!isDocumentKind(kind) || !link.items.includes(kind))
 		throw invalid([{ field: 'kind', message: 'This link does not ask for that document: choose one of the documents listed' }])
 	if (!file || file.bytes.byteLength === 0) throw invalid([{ field: 'file', message: `choose a file for the ${DOCUMENT_LABELS[kind]}` }])
@@ -249,6 +246,19 @@ export async function storeUpload(
 		})
 	const type = detectType(file.bytes)
 	if (!type) throw invalid([{ field: 'file', message: 'must be a PDF, JPEG or PNG file (this file is something else, whatever its name says)' }])
+	return { kind, file, type }
+}
+
+/** `limits` is the link's allowance (`LINK_LIMITS`; tests lower it). */
+export async function storeUpload(
+	deps: AppDeps,
+	token: string,
+	kindAsked: string,
+	fileSent: UploadedFile | null,
+	limits: LinkLimits = LINK_LIMITS,
+): Promise<{ kind: DocumentKind; fileName: string }> {
+	const link = await openUploadLink(deps, token)
+	const { kind, file, type } = checkedUpload(link, kindAsked, fileSent)
 	// Refused before anything is stored when what the link already took says so; decided again below, under the lock.
 	const early = linkAllowanceRefusal(link.received, kind, file.bytes.byteLength, limits)
 	if (early) throw early

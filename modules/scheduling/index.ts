@@ -19,7 +19,7 @@ export default defineModule({
 	name: 'scheduling',
 	description: 'Interviews scheduled with people: interviewers, time, video link and iCalendar invitations, rescheduled or cancelled.',
 	requires: ['auth', 'audit', 'activity', 'jobs', 'candidates', 'outbox', 'calendar'],
-	checks: ['scheduling:write'],
+	checks: ['scheduling:write', 'candidates:contact'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [

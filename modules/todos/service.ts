@@ -94,7 +94,7 @@ export async function createTodo(tx: Db, input: NewTodo): Promise<{ id: string; 
 }
 
 /** What a flow's to-do asks of whoever sees it, besides its job and candidate: the permission to see that flow's records. */
-const FLOW_PERMISSIONS: Record<string, string> = { document: 'documents:read', interview: 'interviews:read' }
+const FLOW_PERMISSIONS = { document: 'documents:read', interview: 'interviews:read' } as const
 
 type Reader = Pick<Actor, 'workspaceId' | 'role' | 'userId' | 'grants'>
 

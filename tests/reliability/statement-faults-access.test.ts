@@ -182,7 +182,16 @@ onPostgres(`a connection terminated inside a write of access leaves nothing half
 
 		const cut = await terminatedAt(...atActivityLine, remove)
 		// Deleting the sessions deletes their consent requests too (on delete cascade); invitations pending for them are cancelled and codes not yet exchanged expired (zero rows here, but written to).
-		expect(cut.written).toEqual(['invitations', 'memberships', 'oauth_codes', 'oauth_consent_requests', 'oauth_grants', 'personal_tokens', 'sessions'])
+		expect(cut.written).toEqual([
+			'invitations',
+			'memberships',
+			'oauth_codes',
+			'oauth_consent_requests',
+			'oauth_grants',
+			'personal_tokens',
+			'scim_tokens',
+			'sessions',
+		])
 		expect(cut.answer.status).toBe(503)
 		expect(await membership()).toEqual({ removed_at: null })
 		expect((await theirPortal.get('/portal')).status).toBe(200)
