@@ -60,3 +60,20 @@ export async function forgetRecipient(tx: Db, erased: ErasedRecipient): Promise<
 	await cleaned(r.needles, mentionsAny(sql`coalesce(subject, '') || ' ' || text || ' ' || coalesce(html, '') || ' ' || coalesce(bounce_reason, '')`, r.needles))
 	return { cancelled: cancelled.length }
 }
+
+/**
+ * Mail about these records (an erased person's interviews) still waiting to go is not sent, with
+ * `reason`; returns, per record, the addresses (lower case) mail about it already went to: the
+ * people who may hold something from it (an invitation in their calendar) and need a word now.
+ */
+export async function stopMailAbout(tx: Db, workspaceId: string, relatedIds: readonly string[], reason: string): Promise<Map<string, Set<string>>> {
+	const reached = new Map<string, Set<string>>()
+	if (!relatedIds.length) return reached
+	const about = sql`workspace_id = ${workspaceId} and related_id = any(${sql.param([...relatedIds])}::text[])`
+	await tx.execute(sql`update outbox set status = 'not_sent', last_error = ${reason}, private_sealed = null where ${about} and status in ('pending', 'failed')`)
+	const sent = await rowsOf<{ relatedId: string; to: string }>(
+		await tx.execute(sql`select related_id as "relatedId", lower("to") as "to" from outbox where ${about} and status in ('sending', 'sent')`),
+	)
+	for (const s of sent) reached.set(s.relatedId, (reached.get(s.relatedId) ?? new Set()).add(s.to))
+	return reached
+}

@@ -1,6 +1,7 @@
 /** This module's part of a candidate's data: the interviews scheduled with people, and who was to interview them. */
 import { sql } from 'drizzle-orm'
 import type { CandidateDataSource } from '../candidates/index.ts'
+import { cancelErasedInterviews } from './erasure.ts'
 
 export const schedulingData: CandidateDataSource = {
 	key: 'scheduledInterviews',
@@ -23,6 +24,7 @@ export const schedulingData: CandidateDataSource = {
 		return new Set(rows.map((r) => r.id))
 	},
 	async erase(deps, tx, s) {
+		await cancelErasedInterviews(deps, tx, s)
 		const mine = sql`(select id from scheduled_interviews where candidate_id = ${s.candidateId} and workspace_id = ${s.workspaceId})`
 		await deps.database.rows(sql`delete from scheduled_interviewers where interview_id in ${mine}`, tx)
 		await deps.database.rows(sql`delete from scheduled_interviews where candidate_id = ${s.candidateId} and workspace_id = ${s.workspaceId}`, tx)
