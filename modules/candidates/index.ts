@@ -27,6 +27,7 @@ import { screenApplicantsPrompt } from './prompts.ts'
 import { candidateTools } from './tools.ts'
 import { candidateViews } from './views.ts'
 import * as tables from './table.ts'
+import { forgetExpiredKeptResumes, KEPT_RESUME_SWEEP_MS } from './kept-resume.ts'
 
 export { applicationPage, type ApplicationPageOptions } from './application-page.ts'
 export { moveToStage, type MoveToStageInput, type StageMove } from './stage-move.ts'
@@ -129,7 +130,16 @@ export default defineModule({
 	start: (deps) => {
 		// Once per start: addresses stored before they had one normal form (core/stored-addresses.ts).
 		void rewriteStoredAddresses(deps, candidateAddresses)
-		return startRecheckSweep(deps)
+		const stopRecheck = startRecheckSweep(deps)
+		const keptSweep = setInterval(
+			() => forgetExpiredKeptResumes(deps).catch((error) => deps.log.warn('expired kept résumés could not be deleted', { error })),
+			KEPT_RESUME_SWEEP_MS,
+		)
+		keptSweep.unref?.()
+		return () => {
+			stopRecheck()
+			clearInterval(keptSweep)
+		}
 	},
 	pageSections: [openJobsHomeSection, ...jobPageSections],
 	activityLabels: {

@@ -62,9 +62,9 @@ export async function forgetKeptResume(deps: AppDeps, token: string): Promise<vo
 			.catch(() => {})
 }
 
-/** Drops kept résumés past their hour (a few at a time, whenever a new one is kept). */
-async function forgetExpired(deps: AppDeps): Promise<void> {
-	const expired = await deps.db.select({ id: keptResumes.id }).from(keptResumes).where(lte(keptResumes.expiresAt, deps.now())).limit(20)
+/** Drops kept résumés past their hour (a few at a time, whenever a new one is kept); returns how many. */
+async function forgetExpired(deps: AppDeps, batch = 20): Promise<number> {
+	const expired = await deps.db.select({ id: keptResumes.id }).from(keptResumes).where(lte(keptResumes.expiresAt, deps.now())).limit(batch)
 	for (const e of expired) {
 		const gone = await deps.db.delete(keptResumes).where(eq(keptResumes.id, e.id)).returning({ fileKey: keptResumes.fileKey })
 		for (const g of gone)
@@ -72,4 +72,19 @@ async function forgetExpired(deps: AppDeps): Promise<void> {
 				.delete(g.fileKey)
 				.catch(() => {})
 	}
+	return expired.length
 }
+
+/**
+ * Every expired kept résumé, in batches. A form left with an error and never sent again keeps
+ * someone's file: it must not wait for the next applicant to be deleted (a quiet careers site
+ * would keep it for weeks), so the candidates module runs this every few minutes.
+ */
+export async function forgetExpiredKeptResumes(deps: AppDeps): Promise<number> {
+	let total = 0
+	for (let n = await forgetExpired(deps, 200); n > 0; n = await forgetExpired(deps, 200)) total += n
+	return total
+}
+
+/** How often expired kept résumés are looked for: a file is kept at most this long past its hour. */
+export const KEPT_RESUME_SWEEP_MS = 10 * 60_000
