@@ -86,7 +86,7 @@ export const candidatesData: CandidateDataSource = {
 			deps.database.rows(
 				sql`select a.id, a.job_id as "jobId", j.title as "jobTitle", a.kind, a.stage_key as stage, a.outcome, a.archived, a.shortlist, a.source,
 					a.resume_score as "resumeScore", a.resume_check as "resumeCheck", a.resume_file_name as "resumeFileName", a.resume_path as "resumePath",
-					a.created_at as "createdAt", a.stage_changed_at as "stageChangedAt", a.updated_at as "updatedAt"
+					a.created_at as "createdAt", a.stage_changed_at as "stageChangedAt", a.updated_at as "updatedAt", ${STAGE_MOVES} as "stageHistory"
 				from applications a join jobs j on j.id = a.job_id where a.id = ${ids} order by a.created_at, a.id`,
 				db,
 			),
@@ -171,11 +171,14 @@ export interface ApplicantFlowRow {
 	stages: { from: string; to: string; at: string }[]
 }
 
+/** The moves of application `a` between stages, oldest first, from the activity log: `[{from, to, at}]` (jsonb). */
+const STAGE_MOVES = sql`coalesce((select jsonb_agg(jsonb_build_object('from', x.detail->>'from', 'to', x.detail->>'to', 'at', x.at) order by x.at, x.seq)
+	from activity x where x.target_type = 'application' and x.target_id = a.id and x.action = 'application.stage_changed'), '[]'::jsonb)`
+
 export async function applicantFlowOf(deps: AppDeps, db: Db, s: CandidateSubject): Promise<ApplicantFlowRow[]> {
 	return deps.database.rows<ApplicantFlowRow>(
 		sql`select a.id as "applicationId", a.job_id as "jobId", a.kind, a.created_at as "appliedAt", a.stage_key as stage, a.outcome, a.stage_changed_at as "stageChangedAt",
-			coalesce((select jsonb_agg(jsonb_build_object('from', x.detail->>'from', 'to', x.detail->>'to', 'at', x.at) order by x.at, x.seq)
-				from activity x where x.target_type = 'application' and x.target_id = a.id and x.action = 'application.stage_changed'), '[]'::jsonb) as stages
+			${STAGE_MOVES} as stages
 		from applications a where a.id = ${anyId(s.applicationIds)} and a.workspace_id = ${s.workspaceId} order by a.created_at, a.id`,
 		db,
 	)

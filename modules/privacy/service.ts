@@ -13,6 +13,7 @@
  *   application first becomes an anonymous applicant-flow record kept for the hold period. Stored
  *   files are deleted once the transaction has committed.
  */
+import { isoInstant } from '../../core/time.ts'
 import { sql } from 'drizzle-orm'
 import { strToU8, zipSync } from 'fflate'
 import type { Actor } from '../../core/actor.ts'
@@ -68,9 +69,27 @@ export async function exportCandidate(deps: AppDeps, actor: Actor, candidateId: 
 		...Object.fromEntries(parts.map(({ source, part }) => [source.key, part.data])),
 		...(missingFiles.length ? { missingFiles } : {}),
 	}
-	entries['candidate.json'] = strToU8(JSON.stringify(json, null, 2))
+	entries['candidate.json'] = strToU8(JSON.stringify(json, instantsInIso, 2))
 	recordDataAccess(deps, actor, address, 'candidate.exported', [candidateId, ...subject.applicationIds])
 	return { fileName: `candidate-${candidateId}.zip`, bytes: zipSync(entries, { level: 6 }), missingFiles }
+}
+
+/** A field holding an instant: `createdAt`, `at`… */
+const INSTANT_KEY = /(^at|At)$/
+const INSTANT_TEXT = /^\d{4}-\d\d-\d\d[ T]\d\d:\d\d/
+
+/**
+ * Every instant of the export in one form, ISO 8601 in UTC (`…T21:14:50.263Z`): modules read their
+ * rows as the database writes timestamps (`2026-12-04 21:14:50.263+00`, or `+00:00` inside JSON),
+ * and a person's file should not mix three spellings of a time.
+ */
+function instantsInIso(key: string, value: unknown): unknown {
+	if (typeof value !== 'string' || !INSTANT_KEY.test(key) || !INSTANT_TEXT.test(value)) return value
+	try {
+		return isoInstant(value)
+	} catch {
+		return value // not an instant after all (new Date() of it is invalid): as stored
+	}
 }
 
 export interface Erasure {
