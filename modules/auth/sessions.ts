@@ -130,7 +130,7 @@ async function secondsUntilAttempt(deps: AppDeps, email: string, address: string
 }
 
 /** A wait in words: seconds under a minute, else whole minutes (rounded up). */
-function inWords(seconds: number): string {
+export function inWords(seconds: number): string {
 	if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`
 	const minutes = Math.ceil(seconds / 60)
 	return `${minutes} minute${minutes === 1 ? '' : 's'}`

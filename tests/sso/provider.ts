@@ -7,6 +7,8 @@
  * `tamper` makes it misbehave the way a broken or hostile provider would, after it did its own
  * work: the ID token re-signed with the provider's own key but another audience, issuer or nonce,
  * or an expiry in the past, or signed with a key it never published. `stop()` takes it down (a provider that is down).
+ * `requests` logs every request it got (`GET /.well-known/openid-configuration`: a discovery), and
+ * `discoveryDown` makes it answer its discovery document with 503 (a provider failing for a moment).
  */
 import { createServer, type Server } from 'node:http'
 import * as jose from 'jose'
@@ -23,8 +25,14 @@ export interface TestProvider {
 	otherEmail: string
 	/** Claims the provider sends in place of its own (`name`, `email_verified` as a hostile or sloppy provider writes them). */
 	claims: Record<string, unknown>
+	/** Every request received, as `METHOD /path?query`, in order. */
+	requests: string[]
+	/** While on, the discovery document is answered with 503. */
+	discoveryDown: boolean
 	stop(): Promise<void>
 }
+
+export const DISCOVERY = 'GET /.well-known/openid-configuration'
 
 export async function startProvider(redirectUri: string): Promise<TestProvider> {
 	const { privateKey } = await jose.generateKeyPair('RS256', { extractable: true })
@@ -41,6 +49,8 @@ export async function startProvider(redirectUri: string): Promise<TestProvider> 
 		tamper: 'none',
 		otherEmail: '',
 		claims: {},
+		requests: [],
+		discoveryDown: false,
 		stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	}
 	const provider = new Provider(issuer, {
@@ -74,6 +84,11 @@ export async function startProvider(redirectUri: string): Promise<TestProvider> 
 		},
 	} as any)
 	provider.use(async (ctx: any, next: () => Promise<void>) => {
+		if (state.discoveryDown && ctx.path === '/.well-known/openid-configuration') {
+			ctx.status = 503
+			ctx.body = 'unavailable'
+			return
+		}
 		await next()
 		if (ctx.path !== '/token' || state.tamper === 'none' || !ctx.body?.id_token) return
 		const claims = jose.decodeJwt(ctx.body.id_token)
@@ -86,6 +101,7 @@ export async function startProvider(redirectUri: string): Promise<TestProvider> 
 		const key = state.tamper === 'foreign-key' ? foreign : await jose.importJWK(signing, 'RS256')
 		ctx.body = { ...ctx.body, id_token: await new jose.SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'test-key' }).sign(key) }
 	})
+	server.on('request', (req) => state.requests.push(`${req.method} ${req.url}`))
 	server.on('request', provider.callback())
 	return state
 }

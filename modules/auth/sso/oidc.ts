@@ -8,6 +8,7 @@ import * as client from 'openid-client'
 import type { AppDeps } from '../../../core/deps.ts'
 import { OutboundError, outboundFetcher, outboundUrlProblem, type OutboundPolicy } from '../../../core/http/outbound.ts'
 import { normalEmail } from '../../../core/email.ts'
+import { discoveryFetch } from './discovery-cache.ts'
 
 const policy = (deps: AppDeps): OutboundPolicy => ({
 	allowPrivate: deps.config.ssoAllowHttp,
@@ -30,16 +31,28 @@ export interface ProviderClient {
 	clientSecret: string
 }
 
-/** The provider's configuration from its discovery document; throws `SsoProblem` saying what is wrong. */
-export async function discover(deps: AppDeps, p: ProviderClient): Promise<client.Configuration> {
+/**
+ * The provider's configuration from its discovery document; throws `SsoProblem` saying what is wrong.
+ * Sign-ins read the document kept for a few minutes (discovery-cache.ts); `fresh` (an owner saving
+ * the settings) reads it from the provider now.
+ */
+export async function discover(deps: AppDeps, p: ProviderClient, o: { fresh?: boolean } = {}): Promise<client.Configuration> {
 	const problem = issuerProblem(deps, p.issuer)
 	if (problem) throw new SsoProblem(`The issuer URL ${problem}`)
+	const fetcher = outboundFetcher(policy(deps)) as client.CustomFetch
+	// Kept apart by policy: a document fetched where SSO_ALLOW_HTTP allows more is never used where it does not.
+	const key = `${deps.config.ssoAllowHttp ? 'http-allowed' : 'https-only'} ${p.issuer}`
+	const document = discoveryFetch(key, { now: deps.now().getTime(), fresh: o.fresh === true, fetcher })
 	try {
-		return await client.discovery(new URL(p.issuer), p.clientId, p.clientSecret, undefined, {
-			[client.customFetch]: outboundFetcher(policy(deps)) as client.CustomFetch,
+		const config = await client.discovery(new URL(p.issuer), p.clientId, p.clientSecret, undefined, {
+			[client.customFetch]: document.fetch,
 			execute: [...(deps.config.ssoAllowHttp ? [client.allowInsecureRequests] : []), client.enableNonRepudiationChecks],
 		})
+		// Only the document is kept: the keys, token and UserInfo endpoints are asked anew each time.
+		config[client.customFetch] = fetcher
+		return config
 	} catch (error) {
+		document.forget()
 		throw new SsoProblem(discoveryProblem(p.issuer, error), { cause: error })
 	}
 }

@@ -5,6 +5,8 @@
  */
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../../core/deps.ts'
+import { AppError } from '../../../core/errors.ts'
+import { clientAddress } from '../../../core/http/client-address.ts'
 import { anonymousCsrf } from '../../../core/http/csrf.ts'
 import { formBody, formText } from '../../../core/http/form.ts'
 import { safeNext } from '../../../core/http/return-address.ts'
@@ -20,6 +22,12 @@ const cookieOptions = (deps: AppDeps) => ({ httpOnly: true, secure: deps.config.
 
 export function ssoSignInRoutes(deps: AppDeps, { auth }: HttpKit) {
 	const refused = (cookie: Record<string, any>, next: string, error: unknown, email?: string) => {
+		if (error instanceof AppError && error.code === 'RATE_LIMITED') {
+			// Too many starts from this address: the page says how long to wait, and so does Retry-After.
+			const res = ssoSignInPage({ csrf: anonymousCsrf(deps, cookie), next, email, error: error.message, status: error.status })
+			if (error.retryAfter) res.headers.set('Retry-After', String(error.retryAfter))
+			return res
+		}
 		if (!(error instanceof SsoProblem)) throw error
 		return ssoSignInPage({ csrf: anonymousCsrf(deps, cookie), next, email, error: error.message, status: 422 })
 	}
@@ -31,11 +39,11 @@ export function ssoSignInRoutes(deps: AppDeps, { auth }: HttpKit) {
 		})
 		.post(
 			'/sign-in/sso',
-			async ({ body, cookie, redirect }) => {
+			async ({ body, cookie, request, redirect }) => {
 				const next = safeNext(formText(body, 'next'))
 				const email = formText(body, 'email')
 				try {
-					const { url, state } = await startSsoSignIn(deps, { email, next })
+					const { url, state } = await startSsoSignIn(deps, { email, next, address: clientAddress(deps.config, request) })
 					cookie[cookieName(deps)]!.set({ value: state, maxAge: 600, ...cookieOptions(deps) })
 					return redirect(url, 303)
 				} catch (error) {

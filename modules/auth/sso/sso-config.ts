@@ -110,8 +110,9 @@ export async function saveSsoSettings(deps: AppDeps, actor: Actor, input: SsoSet
 	}
 	if (problems.length) throw invalid(problems)
 	const clientSecret = input.clientSecret || (await openClientSecret(deps.secret, actor.workspaceId, saved!.clientSecretSealed))
+	// From the provider now, not a copy kept for sign-ins: the owner checks it as it is, and sign-ins read it anew after the save.
 	try {
-		await discover(deps, { issuer, clientId, clientSecret })
+		await discover(deps, { issuer, clientId, clientSecret }, { fresh: true })
 	} catch (error) {
 		if (error instanceof SsoProblem) throw invalid([{ field: 'issuer', message: error.message }])
 		throw error

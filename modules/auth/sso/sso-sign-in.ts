@@ -20,15 +20,19 @@
  *   account and the membership are written with ON CONFLICT DO NOTHING and read back (`accountFor`).
  * - The address typed and the one the provider sends are compared with their domain in its one form
  *   (core/email.ts): `dana@Bücher.example` and `dana@xn--bcher-kva.example` are one address.
+ * - Anyone may start, and a start fetches the provider's discovery document (kept a few minutes,
+ *   discovery-cache.ts) and stores a row: 10 starts a minute per client address, counted before
+ *   anything else, so a refused start fetches and stores nothing.
  */
 import { and, eq, gt, lt } from 'drizzle-orm'
 import type { Actor, PersonRole } from '../../../core/actor.ts'
 import { hashSecret, newId, randomToken, safeEqual } from '../../../core/credentials.ts'
 import type { AppDeps } from '../../../core/deps.ts'
+import { AppError } from '../../../core/errors.ts'
 import type { Db } from '../../../db/client.ts'
 import { recordActivity } from '../../activity/index.ts'
 import { settleInvitations } from '../access.ts'
-import { startSession, type SignInResult } from '../sessions.ts'
+import { inWords, startSession, type SignInResult } from '../sessions.ts'
 import { memberships, ssoSignIns, users } from '../table.ts'
 import { domainOf, emailProblem, isEmailAddress, normalEmail, readableDomain } from '../../../core/email.ts'
 import { ssoWorkspaceOf } from './domains.ts'
@@ -39,11 +43,17 @@ import { hashPassword } from '../password-hash.ts'
 import { cleanLine } from '../../../core/untrusted.ts'
 
 const MINUTES = 10
+const STARTS_PER_ADDRESS_PER_MINUTE = 10
 export const callbackPath = '/sign-in/sso/callback'
 const redirectUri = (deps: AppDeps) => `${deps.config.baseUrl}${callbackPath}`
 
-/** Where to send the browser for this work e-mail, and the state its cookie keeps. */
-export async function startSsoSignIn(deps: AppDeps, input: { email: string; next: string }): Promise<{ url: string; state: string }> {
+/** Where to send the browser for this work e-mail, and the state its cookie keeps. Throws RATE_LIMITED (with `retryAfter`) past the limit. */
+export async function startSsoSignIn(deps: AppDeps, input: { email: string; next: string; address: string }): Promise<{ url: string; state: string }> {
+	const starts = await deps.limiter.hit(`sso-start:address:${input.address}`, STARTS_PER_ADDRESS_PER_MINUTE)
+	if (!starts.allowed)
+		throw new AppError('RATE_LIMITED', `Too many sign-ins with SSO from your address. Wait ${inWords(starts.resetSeconds)}, then try again.`, {
+			retryAfter: starts.resetSeconds,
+		})
 	const email = normalEmail(input.email)
 	const problem = emailProblem(email, 'Enter your work e-mail address')
 	if (problem) throw new SsoProblem(problem)

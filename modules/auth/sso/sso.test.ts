@@ -4,19 +4,21 @@
  * are created just in time with the configured role; a wrong audience, an expired ID token, a
  * signature by an unknown key, a replayed state, a provider that is down, and an address of another
  * workspace's domain are all refused without a session. Require single sign-on leaves a password to owners only.
+ * Starts are limited per client address, and the provider's discovery document is fetched once for a burst of them.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { and, eq } from 'drizzle-orm'
-import { callOn, configProblems, newPerson, newWorkspace, unique } from '../../../tests/helpers.ts'
+import { and, count, eq } from 'drizzle-orm'
+import { awayFromMinuteEdge, callOn, clock, configProblems, newPerson, newWorkspace, unique } from '../../../tests/helpers.ts'
 import { PortalClient, portalApp, signedIn, uniqueAddress } from '../../../tests/portal.ts'
 import { startDns, type TestDns } from '../../../tests/sso/dns.ts'
 import { verifyByDns } from '../../../tests/sso/domains.ts'
-import { loginAt, startProvider, type TestProvider } from '../../../tests/sso/provider.ts'
+import { DISCOVERY, loginAt, startProvider, type TestProvider } from '../../../tests/sso/provider.ts'
 import { personActor } from '../tokens.ts'
 import { acceptInvitation, invitePerson } from '../invitations.ts'
 import { removePerson } from '../people.ts'
 import { activity } from '../../activity/table.ts'
-import { invitations, memberships, ssoLinks, users } from '../table.ts'
+import { invitations, memberships, ssoLinks, ssoSignIns, users } from '../table.ts'
+import { DISCOVERY_KEPT_MS } from './discovery-cache.ts'
 import { createScimToken } from './scim-tokens.ts'
 
 setDefaultTimeout(120_000)
@@ -392,6 +394,78 @@ describe('Sign in with SSO', () => {
 		expect((await signedIn(recruiter).catch((e: Error) => e)) instanceof Error).toBe(true)
 		const owner = await newPerson(ws, 'owner')
 		expect((await (await signedIn(owner)).get('/portal')).status).toBe(200)
+	})
+})
+
+describe('starting a sign-in is bounded: anyone may start one, and a start fetches and stores', () => {
+	const discoveries = () => provider.requests.filter((line) => line === DISCOVERY).length
+	/** One start from a browser of its own (its own client address, unless given). */
+	async function start(email: string, client?: PortalClient) {
+		const browser = client ?? new PortalClient((await portalApp(SETTINGS)).app, { address: uniqueAddress() })
+		await browser.get('/sign-in/sso')
+		return browser.post('/sign-in/sso', { email, next: '/portal' })
+	}
+
+	test('10 starts a minute per client address: the 11th gets 429, Retry-After and how long to wait, and fetches and stores nothing; another address goes on', async () => {
+		const { ws, domain, page } = await workspaceWithSso()
+		const { app, deps } = await portalApp(SETTINGS)
+		const client = new PortalClient(app, { address: uniqueAddress() })
+		const stored = async () => (await deps.db.select({ n: count() }).from(ssoSignIns).where(eq(ssoSignIns.workspaceId, ws.id)))[0]!.n
+		await awayFromMinuteEdge()
+		for (let i = 0; i < 10; i++) expect((await start(`p${i}.${unique('x')}@${domain}`, client)).status).toBe(303)
+		expect(await stored()).toBe(10)
+		// Saved again, the settings drop the document kept for sign-ins: a start let through would fetch it.
+		await page.get('/settings/sso')
+		const form = { issuer: provider.issuer, clientId: provider.clientId, clientSecret: '', domains: domain, newPersonRole: 'recruiter' }
+		expect((await page.submit('/settings/sso', form)).redirectedTo).toBe('/settings/sso?done=saved')
+		const fetched = discoveries()
+		const refused = await start(`p10.${unique('x')}@${domain}`, client)
+		expect(refused.status).toBe(429)
+		const wait = Number(refused.headers.get('retry-after'))
+		expect(wait).toBeGreaterThanOrEqual(1)
+		expect(wait).toBeLessThanOrEqual(60)
+		expect(refused.text).toContain('Too many sign-ins with SSO from your address.')
+		expect(refused.text).toContain(wait === 60 ? 'Wait 1 minute, then try again.' : `Wait ${wait} second${wait === 1 ? '' : 's'}, then try again.`)
+		expect(discoveries()).toBe(fetched)
+		expect(await stored()).toBe(10)
+		expect((await start(`q.${unique('x')}@${domain}`)).status).toBe(303)
+	})
+
+	test('the discovery document is fetched once for a burst of starts (at once, or one after another) and their callbacks, and again after 5 minutes', async () => {
+		const { domain } = await workspaceWithSso()
+		const fetched = discoveries()
+		const atOnce = await Promise.all(Array.from({ length: 5 }, (_, i) => start(`b${i}.${unique('x')}@${domain}`)))
+		expect(atOnce.map((answer) => answer.status)).toEqual([303, 303, 303, 303, 303])
+		for (let i = 0; i < 5; i++) expect((await start(`s${i}.${unique('x')}@${domain}`)).status).toBe(303)
+		expect((await ssoSignIn(`c.${unique('x')}@${domain}`)).callback!.status).toBe(303)
+		expect(discoveries() - fetched).toBe(1)
+		clock.advance(DISCOVERY_KEPT_MS + 1000)
+		try {
+			expect((await start(`l.${unique('x')}@${domain}`)).status).toBe(303)
+			expect((await start(`m.${unique('x')}@${domain}`)).status).toBe(303)
+		} finally {
+			clock.reset()
+		}
+		expect(discoveries() - fetched).toBe(2)
+	})
+
+	test('a discovery that failed is not kept as a success: each start asks the provider again until it answers', async () => {
+		const { domain } = await workspaceWithSso()
+		const fetched = discoveries()
+		provider.discoveryDown = true
+		try {
+			for (let i = 0; i < 2; i++) {
+				const refused = await start(`d${i}.${unique('x')}@${domain}`)
+				expect(refused.status).toBe(422)
+				expect(refused.text).toContain('did not answer with a discovery document')
+			}
+		} finally {
+			provider.discoveryDown = false
+		}
+		expect(discoveries() - fetched).toBe(2)
+		expect((await start(`u.${unique('x')}@${domain}`)).status).toBe(303)
+		expect((await start(`v.${unique('x')}@${domain}`)).status).toBe(303)
+		expect(discoveries() - fetched).toBe(3)
 	})
 })
 
