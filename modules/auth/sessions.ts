@@ -10,6 +10,7 @@
  * workspace: a person in several chooses it after the password (sign-in-choice.ts) and may switch
  * (workspace-switch.ts), which replaces the session.
  */
+import { pathOf } from '../../core/http/request-path.ts'
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm'
 import { hashSecret, newId, randomToken } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
@@ -216,7 +217,7 @@ export function clearSessionCookie(deps: AppDeps, cookie: Record<string, any>) {
 
 /** Where a person with a temporary password chooses their own (`password-routes.ts`). */
 export const CHOOSE_PASSWORD_PATH = '/settings/password'
-/** What a person with a temporary password may reach before choosing their own: that page, and signing out. */
+/** What a person with a temporary password may reach before choosing their own: that page, and signing out (as the router reads a path: `/sign-out/` too). */
 const OPEN_WITH_TEMPORARY_PASSWORD = new Set([CHOOSE_PASSWORD_PATH, '/sign-out'])
 const TEMPORARY_PASSWORD = 'You signed in with a temporary password someone else set: choose your own password first.'
 
@@ -234,7 +235,7 @@ export async function resolvePageSession(deps: AppDeps, request: Request, cookie
 	if (session.refreshed) setSessionCookie(deps, cookie, token, session.expiresAt)
 	noteSessionUse(deps, session, request)
 	const { actor, csrf, sessionId, timeZone, timeZoneChosen } = session
-	if (session.passwordTemporary && !OPEN_WITH_TEMPORARY_PASSWORD.has(new URL(request.url).pathname))
+	if (session.passwordTemporary && !OPEN_WITH_TEMPORARY_PASSWORD.has(pathOf(request)))
 		return { actor, csrf, sessionId, timeZone, timeZoneChosen, mustVisit: { path: CHOOSE_PASSWORD_PATH, reason: TEMPORARY_PASSWORD } }
 	return { actor, csrf, sessionId, timeZone, timeZoneChosen }
 }

@@ -35,19 +35,17 @@ describe('repackCounted', () => {
 	})
 
 	test('parts that state more than the limit in all are refused before anything is inflated', () => {
-		const started = performance.now()
+		// The stated sizes alone refuse it: a limit refusal, not the damaged part inflating would find.
 		expect(refusal(zipBombDocx(1024))).toEqual({ kind: 'limit', message: 'it unpacks to more than 64 MB' })
-		expect(performance.now() - started).toBeLessThan(1000)
 	})
 
 	test('a part that inflates past the size its directory states is stopped there, not inflated to its 1 GiB', () => {
 		const before = process.memoryUsage().rss
-		const started = performance.now()
 		expect(refusal(zipBombDocx(1024, 5000))).toEqual({
 			kind: 'damaged',
 			message: 'the part “word/media/bomb.bin” unpacks to more than the 5000 bytes its zip directory states',
 		})
-		expect(performance.now() - started).toBeLessThan(1000)
+		// Stopped at the stated size: the memory it took is far from the 1 GiB the part holds.
 		expect(process.memoryUsage().rss - before).toBeLessThan(32 * MiB)
 	})
 
