@@ -9,6 +9,7 @@
 import { fileURLToPath } from 'node:url'
 import { type ChildOutcome, runChild, SlotsBusy, TaskSlots } from '../../core/child-task.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { plural } from '../../core/ui.ts'
 import type { PoolDef } from '../../core/metrics.ts'
 import { type BusyBlock, FeedFormatError } from './ical.ts'
 
@@ -55,7 +56,7 @@ export async function readBusyBlocks(
 	window: { from: Date; to: Date },
 	deadline: { at: number; seconds: number },
 ): Promise<BusyBlock[]> {
-	const tooSlow = new FeedFormatError(`The feed could not be fetched and read within ${deadline.seconds} seconds`)
+	const tooSlow = new FeedFormatError(`The feed could not be fetched and read within ${plural(deadline.seconds, 'second')}`)
 	const left = () => deadline.at - Date.now()
 	if (left() <= 0) throw tooSlow
 	const args = [String(window.from.getTime()), String(window.to.getTime())]
