@@ -16,6 +16,7 @@ import { waitFor } from '../../tests/reliability/processes.ts'
 import { allPages, closeClients, everyRole, onTeam, type McpPerson, type TestRole } from '../../tests/sdk.ts'
 import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
 import { personActor } from '../auth/index.ts'
+import { users } from '../auth/table.ts'
 import { inviteToInterview } from '../interviews/index.ts'
 import { scheduleInterview } from '../scheduling/index.ts'
 import { todos } from '../todos/table.ts'
@@ -288,6 +289,35 @@ describe('get_calendar', () => {
 			const refused = await w.people.owner.tool('get_calendar', bad)
 			expect([bad, refused.isError, refused.text]).toEqual([bad, true, expect.stringContaining('must be a date between the years 1000 and 9998')])
 		}
+	})
+})
+
+describe('the calendar page', () => {
+	test('an interview from 23:30 to 00:30 in the reader’s zone is on both days, its times with the date where it is another day', async () => {
+		const deps = await testDeps()
+		// A recruiter in Chicago (CST in early March 2031, before the clocks change on the 9th) schedules it for themselves.
+		const person = await newPerson(w.ws, 'recruiter', {}, deps)
+		await deps.db.update(users).set({ timeZone: 'America/Chicago' }).where(eq(users.id, person.userId))
+		const recruiter = await personActor(deps, w.ws.slug, person.email)
+		const app = await newApplication(w.ws, await newCandidate(w.ws, { name: 'Noa Vance' }), w.teamJob)
+		await scheduleInterview(deps, recruiter, app, { interviewerIds: [person.userId], date: '2031-03-05', time: '23:30', minutes: 60, videoUrl: '' })
+		const page = await (await signedIn(person)).get('/calendar?from=2031-03-03')
+		expect(page.status).toBe(200)
+		const day = (key: string) => new RegExp(`aria-labelledby="day-${key}">([\\s\\S]*?)</section>`).exec(page.text)?.[1] ?? ''
+		const times = (key: string) => [...day(key).matchAll(/<time datetime="([^"]+)">([^<]+)<\/time>/g)].map((m) => [m[1], m[2]])
+		for (const key of ['2031-03-05', '2031-03-06']) expect(day(key)).toContain('Noa Vance')
+		const start = '2031-03-06T05:30:00.000Z'
+		const end = '2031-03-06T06:30:00.000Z'
+		expect(times('2031-03-05')).toEqual([
+			[start, '23:30'],
+			[end, 'Mar 6, 2031, 00:30'],
+		])
+		expect(times('2031-03-06')).toEqual([
+			[start, 'Mar 5, 2031, 23:30'],
+			[end, '00:30'],
+		])
+		expect(day('2031-03-07')).toContain('Nothing planned.')
+		expect(day('2031-03-04')).toContain('Nothing planned.')
 	})
 })
 

@@ -2,7 +2,7 @@
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { breakable, html, portalPage, raw } from '../../core/html.ts'
-import { currentTimeZone, dayKey, formatDay, formatTime, nextDay, startOfDay, zoneName } from '../../core/time.ts'
+import { currentTimeZone, dayKey, formatDate, formatDay, formatTime, nextDay, startOfDay, zoneName } from '../../core/time.ts'
 import { pageHeader, selectField, tag, textField, when } from '../../core/ui.ts'
 import type { FeedView } from './feeds.ts'
 import type { CalendarPage, CalendarView, Scope } from './service.ts'
@@ -52,21 +52,34 @@ const TYPE_LABEL: Record<string, string> = { interview: 'Interview', followup: '
 
 /**
  * One calendar entry in a line: its time in the reader's zone (named), kind, title, and the
- * candidate and job it is about; an entry that has ended is marked past.
+ * candidate and job it is about; an entry that has ended is marked past. Listed under a `day`, a
+ * start or end on another day carries its date: 23:30–00:30 under the second day would read as
+ * that day's 23:30 otherwise.
  */
-export function entryLine(e: CalendarView, o: { person?: boolean; now?: Date } = {}) {
+export function entryLine(e: CalendarView, o: { person?: boolean; now?: Date; day?: string } = {}) {
 	const start = new Date(e.start)
 	const end = new Date(e.end)
-	const time = e.allDay
-		? 'All day'
-		: html`<time datetime="${e.start}">${formatTime(start)}</time>–<time datetime="${e.end}">${formatTime(end)}</time> ${zoneName(start)}`
+	const at = (d: Date) => (o.day && dayKey(d) !== o.day ? `${formatDate(d)}, ${formatTime(d)}` : formatTime(d))
+	const time = e.allDay ? 'All day' : html`<time datetime="${e.start}">${at(start)}</time>–<time datetime="${e.end}">${at(end)}</time> ${zoneName(start)}`
 	const past = o.now && end <= o.now
 	return html`<span class="when">${time}</span> ${tag(TYPE_LABEL[e.type] ?? e.type, e.type === 'interview' ? 'info' : e.type === 'external' ? 'neutral' : 'warn')} ${e.title}${e.candidate ? html` · <a href="/candidates/${e.candidate.id}">${e.candidate.name}</a>` : ''}${e.job ? html` · <a href="/jobs/${e.job.id}">${e.job.title}</a>` : ''}${o.person ? html` <span class="meta">(${e.person.name})</span>` : ''}${past ? html` ${tag('Past')}` : ''}`
 }
 
-/** The entries of one day in the reader's zone: those starting that day, and all-day entries covering it. */
-export const entriesOn = (events: readonly CalendarView[], day: string) =>
-	events.filter((e) => (e.allDay ? e.start.slice(0, 10) <= day && day < e.end.slice(0, 10) : dayKey(new Date(e.start)) === day))
+/**
+ * The entries of one day in the reader's zone: every timed entry overlapping the day (one from
+ * 23:30 to 00:30 is on both days, as the person is busy on both), and all-day entries covering it.
+ */
+export function entriesOn(events: readonly CalendarView[], day: string): CalendarView[] {
+	const from = startOfDay(day)?.getTime()
+	const to = startOfDay(nextDay(day))?.getTime()
+	if (from === undefined || to === undefined) return []
+	return events.filter((e) => {
+		if (e.allDay) return e.start.slice(0, 10) <= day && day < e.end.slice(0, 10)
+		const start = Date.parse(e.start)
+		// An entry without length (start = end) belongs to the day it is at; one ending at midnight is not on the next day.
+		return start < to && (Date.parse(e.end) > from || start >= from)
+	})
+}
 
 /** A day's heading and its entries (the calendar's days, the home page's today and tomorrow); a day already over is marked past. */
 export function daySection(o: { day: string; label?: string; events: readonly CalendarView[]; now: Date; person?: boolean; level?: 2 | 3 }) {
@@ -75,7 +88,7 @@ export function daySection(o: { day: string; label?: string; events: readonly Ca
 	const entries = entriesOn(o.events, o.day)
 	const h = o.level === 3 ? 'h3' : 'h2'
 	return html`<section class="card day${o.day < dayKey(o.now) ? ' past' : ''}" aria-labelledby="day-${o.day}">${raw(`<${h} id="day-${o.day}">`)}${heading}${raw(`</${h}>`)}
-${entries.length ? html`<ul class="queue">${entries.map((e) => html`<li${new Date(e.end) <= o.now ? raw(' class="past"') : ''}>${entryLine(e, { person: o.person, now: o.now })}</li>`)}</ul>` : html`<p class="empty">Nothing planned.</p>`}</section>`
+${entries.length ? html`<ul class="queue">${entries.map((e) => html`<li${new Date(e.end) <= o.now ? raw(' class="past"') : ''}>${entryLine(e, { person: o.person, now: o.now, day: o.day })}</li>`)}</ul>` : html`<p class="empty">Nothing planned.</p>`}</section>`
 }
 
 export interface CalendarPageView {
