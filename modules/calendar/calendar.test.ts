@@ -285,10 +285,22 @@ describe('get_calendar', () => {
 		])
 			expect((await w.people.owner.tool('get_calendar', bad)).isError).toBe(true)
 		// At the end of year 9999 the window's end is year 10000: refused as input, never an internal error.
-		for (const bad of [{ from: '9999-12-31' }, { from: '9999-12-31', to: '9999-12-31' }, { to: '9999-12-31T23:00:00Z' }, { from: '0099-01-01' }]) {
+		// The years are those of the instant, its offset applied: 00:00 at +23:59 on 1000-01-01 is 999-12-31 in UTC, 23:00 at -05:00 on 9998-12-31 is 9999-01-01.
+		const edges = [
+			{ from: '1000-01-01T00:00+23:59', to: '1000-01-02' },
+			{ from: '1000-01-01T00:00:00+01:00', to: '1000-01-02' },
+			{ from: '9998-12-31T23:00-05:00' },
+			{ from: '9998-12-20', to: '9998-12-31T19:00:00-05:00' },
+		]
+		for (const bad of [{ from: '9999-12-31' }, { from: '9999-12-31', to: '9999-12-31' }, { to: '9999-12-31T23:00:00Z' }, { from: '0099-01-01' }, ...edges]) {
 			const refused = await w.people.owner.tool('get_calendar', bad)
 			expect([bad, refused.isError, refused.text]).toEqual([bad, true, expect.stringContaining('must be a date between the years 1000 and 9998')])
 		}
+		// The first and last minutes of the years, however written, are in.
+		const first = (await w.people.owner.tool('get_calendar', { from: '1000-01-01T23:59+23:59', to: '1000-01-02' })).words
+		expect([first.from, first.to]).toEqual(['1000-01-01T00:00:00.000Z', '1000-01-03T00:00:00.000Z'])
+		const last = (await w.people.owner.tool('get_calendar', { from: '9998-12-20', to: '9998-12-31T18:59-05:00' })).words
+		expect(last.to).toBe('9998-12-31T23:59:00.000Z')
 	})
 })
 

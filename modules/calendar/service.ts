@@ -4,7 +4,8 @@
  *
  * Rules:
  * - `from` and `to` are ISO 8601 dates or date-times; a date-time without an offset is UTC; a
- *   date alone is midnight UTC, and as `to` it means the end of that day. Defaults: now, and 14
+ *   date alone is midnight UTC, and as `to` it means the end of that day. The instant each stands
+ *   for (its offset applied) is in the years 1000 to 9998. Defaults: now, and 14
  *   days after the start. The end must follow the start; a window is at most 366 days.
  * - Scope `mine` is the person's own calendar; `team` adds everyone who shares a hiring team with
  *   them; `workspace` is everyone. Each source limits what it shows to what the person may see
@@ -38,13 +39,15 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,
 /** Parses an ISO 8601 date or date-time; `endOfDay` turns a date alone into the next midnight. */
 export function parseWhen(value: string, field: string, endOfDay = false): Date {
 	const bad = () => invalid([{ field, message: 'must be an ISO 8601 date (2026-05-04) or date-time (2026-05-04T09:30:00Z)' }])
+	const outOfRange = () => invalid([{ field, message: 'must be a date between the years 1000 and 9998' }])
 	const v = value.trim()
 	const d = DATE.exec(v)
 	const dt = d ? null : DATE_TIME.exec(v)
 	const m = d ?? dt
 	if (!m) throw bad()
 	const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
-	if (!isSupportedYear(year)) throw invalid([{ field, message: 'must be a date between the years 1000 and 9998' }])
+	// Date.UTC reads years 0–99 as 1900–1999: the written year is checked before it is used, the instant after.
+	if (!isSupportedYear(year)) throw outOfRange()
 	const [hour, minute, second] = dt ? [Number(dt[4]), Number(dt[5]), Number(dt[6] ?? 0)] : [0, 0, 0]
 	const ms = dt?.[7] ? Math.floor(Number(`0.${dt[7]}`) * 1000) : 0
 	const wall = Date.UTC(year, month - 1, day, hour, minute, second, ms)
@@ -58,7 +61,11 @@ export function parseWhen(value: string, field: string, endOfDay = false): Date 
 		if (Number(z[2]) > 23 || Number(z[3] ?? 0) > 59) throw bad()
 		offset = (z[1] === '-' ? -1 : 1) * minutes * 60_000
 	}
-	return new Date(wall - offset + (d && endOfDay ? DAY : 0))
+	// The instant's year, not the one written, is what must be supported: 1000-01-01T00:00+23:59 is in year 999,
+	// 9998-12-31T23:00-05:00 in 9999 (a window from it ends in year 10000 before long).
+	const instant = wall - offset
+	if (!isSupportedYear(new Date(instant).getUTCFullYear())) throw outOfRange()
+	return new Date(instant + (d && endOfDay ? DAY : 0))
 }
 
 export interface CalendarInput {
