@@ -12,7 +12,7 @@ import { currentTimeZone, dayKey, formatDate, formatTime, localInputValue, nextD
 import { actionButton, checkboxes, csrfField, errorSummary, pageHeader, selectField, tag, textField, when, type FieldError } from '../../core/ui.ts'
 import { busyTimes } from '../calendar/index.ts'
 import { applicationCard } from '../candidates/index.ts'
-import { interviewersFor, interviewsOfApplication, LENGTHS, scheduledBusy, WRITE, type Interviewer, type ScheduledInterview } from './service.ts'
+import { interviewersFor, interviewsOfApplication, LENGTHS, minutesOf, scheduledBusy, WRITE, type Interviewer, type ScheduledInterview } from './service.ts'
 
 export interface Kept {
 	values: Record<string, string | string[]>
@@ -72,6 +72,21 @@ function busyList(people: Interviewer[], busy: Awaited<ReturnType<typeof busyTim
 	})}</ul>`
 }
 
+/** "45 minutes", "1 hour", "1 h 30 min". */
+const lengthLabel = (m: number) => (m < 60 ? `${m} minutes` : m % 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${m / 60} hour${m > 60 ? 's' : ''}`)
+
+/**
+ * The Length choice: the usual lengths and the interview's own, with `value` chosen. A value sent
+ * that is none of them (a refused "0x3C", a length typed by another client) is added as it was sent,
+ * so the refused form shows what it had instead of quietly choosing the first length.
+ */
+function lengthChoice(value: string, current: number | undefined): { value: string; options: (readonly [string, string])[] } {
+	const options = [...new Set([...LENGTHS, current ?? 60])].sort((a, b) => a - b).map((m) => [String(m), lengthLabel(m)] as const)
+	const minutes = minutesOf(value)
+	if (minutes !== null && options.some(([v]) => v === String(minutes))) return { value: String(minutes), options }
+	return { value, options: [...options, [value, minutes === null ? value : lengthLabel(minutes)] as const] }
+}
+
 export async function schedulePage(
 	deps: AppDeps,
 	session: PageSession,
@@ -119,7 +134,7 @@ ${pageHeader({
 ${checkboxes({ id: 'interviewers', name: 'interviewers', legend: 'Interviewers', options: people.map((p) => [p.userId, p.name] as const), checked: chosen, errors })}
 ${textField({ id: 'date', label: 'Date', type: 'date', value: dateValue, hint: `In your time zone, ${zone} (${zoneName(from, zone)}).`, errors })}
 ${textField({ id: 'time', label: 'Time', type: 'time', value: text('time') ?? startValue?.slice(11) ?? '10:00', errors })}
-${selectField({ id: 'minutes', label: 'Length', value: text('minutes') ?? String(o.interview?.minutes ?? 60), options: [...new Set([...LENGTHS, o.interview?.minutes ?? 60])].sort((a, b) => a - b).map((m) => [String(m), m < 60 ? `${m} minutes` : m % 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${m / 60} hour${m > 60 ? 's' : ''}`] as const), errors })}
+${selectField({ id: 'minutes', label: 'Length', ...lengthChoice(text('minutes') ?? String(o.interview?.minutes ?? 60), o.interview?.minutes), errors })}
 ${textField({ id: 'videoUrl', label: 'Video link (optional)', type: 'url', value: text('videoUrl') ?? o.interview?.videoUrl ?? '', hint: 'The meeting address (Zoom, Teams, Google Meet…), sent with the invitation.', maxlength: 500, errors })}
 <button type="submit">${o.interview ? 'Send the new time' : 'Schedule and send invitations'}</button></form></section>
 <section class="card" aria-labelledby="busy-h"><h2 id="busy-h">Free/busy on ${formatDate(from, zone)}</h2>

@@ -18,7 +18,7 @@ import { users } from '../auth/table.ts'
 import { calendarBusy, calendarFeeds } from '../calendar/table.ts'
 import { outbox } from '../outbox/table.ts'
 import { scheduledInterviewers, scheduledInterviews } from './table.ts'
-import { cancelInterview, rescheduleInterview, scheduleInterview } from './service.ts'
+import { cancelInterview, rescheduleInterview, scheduleInterview, type ScheduleInput } from './service.ts'
 
 setDefaultTimeout(60_000)
 
@@ -255,15 +255,32 @@ describe('schedule, reschedule, cancel', () => {
 
 	test('refused: no interviewer, someone who cannot interview, a past or missing time, a bad length or link', async () => {
 		const deps = await testDeps()
-		const ok = { interviewerIds: [w.recruiter.userId!], date: futureDay(2), time: '10:00', minutes: '30', videoUrl: '' }
-		const fields = async (input: typeof ok) => (await refusal(scheduleInterview(deps, w.recruiter, w.app, input))).fields?.map((f) => f.field)
+		const ok: ScheduleInput = { interviewerIds: [w.recruiter.userId!], date: futureDay(2), time: '10:00', minutes: '30', videoUrl: '' }
+		const fields = async (input: ScheduleInput) => (await refusal(scheduleInterview(deps, w.recruiter, w.app, input))).fields?.map((f) => f.field)
 		expect(await fields({ ...ok, interviewerIds: [] })).toEqual(['interviewers'])
 		expect(await fields({ ...ok, interviewerIds: [w.outsider.userId!] })).toEqual(['interviewers'])
 		expect(await fields({ ...ok, interviewerIds: [w.viewer.userId!] })).toEqual(['interviewers'])
 		expect(await fields({ ...ok, date: '2020-01-01' })).toEqual(['date'])
 		expect(await fields({ ...ok, date: '2027-02-30' })).toEqual(['date'])
 		expect(await fields({ ...ok, minutes: '5' })).toEqual(['minutes'])
+		// Whole minutes in plain decimal digits only: Number() read the first four as 60.
+		for (const minutes of ['0x3C', '6e1', '60.0', '+60', '', '-60', '60 minutes', '1_0'])
+			expect({ minutes, fields: await fields({ ...ok, minutes }) }).toEqual({ minutes, fields: ['minutes'] })
+		expect({ fraction: await fields({ ...ok, minutes: 60.5 }) }).toEqual({ fraction: ['minutes'] })
 		expect(await fields({ ...ok, videoUrl: 'javascript:alert(1)' })).toEqual(['videoUrl'])
+	})
+
+	test('a length with spaces around its digits is read as those minutes', async () => {
+		const deps = await testDeps()
+		const { id } = await scheduleInterview(deps, w.recruiter, w.app, {
+			interviewerIds: [w.recruiter.userId!],
+			date: futureDay(7),
+			time: '12:00',
+			minutes: ' 60 ',
+			videoUrl: '',
+		})
+		const [row] = await deps.db.select().from(scheduledInterviews).where(eq(scheduledInterviews.id, id))
+		expect(row!.durationMinutes).toBe(60)
 	})
 
 	test('hiring managers schedule on their jobs only; viewers not at all', async () => {
@@ -350,6 +367,29 @@ describe('pages', () => {
 		expect(saved.text).toContain('Reschedule')
 		// The interview just scheduled now makes the recruiter busy at 10:00 on that day.
 		expect((await client.get(`/applications/${w.app}/schedule?day=${day}`)).text).toContain('busy 10:00–10:30, 11:00–12:00')
+	})
+
+	test('a length that is not plain whole minutes (0x3C, 6e1) is refused on the form, nothing saved, what was sent kept', async () => {
+		const deps = await testDeps()
+		const client = await signedIn(w.login)
+		await client.get(`/applications/${w.app}/schedule`)
+		const count = async () => (await deps.db.select().from(scheduledInterviews).where(eq(scheduledInterviews.applicationId, w.app))).length
+		const before = await count()
+		for (const minutes of ['0x3C', '6e1']) {
+			const refused = await client.post(`/applications/${w.app}/schedule`, {
+				interviewers: [w.recruiter.userId!],
+				date: futureDay(8),
+				time: '13:00',
+				minutes,
+				videoUrl: 'https://meet.example.test/len',
+			})
+			expect({ minutes, status: refused.status }).toEqual({ minutes, status: 422 })
+			expect(refused.text).toContain('Enter the length as a whole number of minutes, like 60')
+			expect(refused.text).toContain(`<option value="${minutes}" selected>${minutes}</option>`)
+			expect(refused.text).toContain(`value="${futureDay(8)}"`)
+			expect(refused.text).toContain('value="https://meet.example.test/len"')
+		}
+		expect(await count()).toBe(before)
 	})
 
 	test('a day that is not a date (the 32nd, month 13 or 00) is a refusal with the values kept, never a failed page', async () => {

@@ -8,7 +8,8 @@
  * - Interviewers are members of the workspace who can reach the application: owners, admins and
  *   recruiters, and hiring managers on the job's hiring team; at least one, at most 10.
  * - The date and time are read in the scheduler's time zone (their profile); the interview starts
- *   in the future and lasts 15 minutes to 8 hours. A video link, when given, is an http(s) address.
+ *   in the future and lasts 15 minutes to 8 hours, a whole number of minutes written in plain
+ *   decimal digits (`minutesOf`). A video link, when given, is an http(s) address.
  * - Scheduling sends each interviewer and the candidate an e-mail with an iCalendar invitation
  *   (METHOD:REQUEST, the scheduler's TZID) through the outbox, in the same transaction; a hiring
  *   manager's names the candidate without their address (the role sees no contact details). A
@@ -89,8 +90,20 @@ export interface ScheduleInput {
 	/** `YYYY-MM-DD` and `HH:MM`, in the scheduler's time zone. */
 	date: string
 	time: string
+	/** Whole minutes: a number, or its decimal digits as a form sends them (`minutesOf`). */
 	minutes: string | number
 	videoUrl: string
+}
+
+/**
+ * The length as given, in whole minutes: a whole number, or text of plain decimal digits (spaces
+ * around them aside); null for anything else. `Number()` read "0x3C" and "6e1" as 60 and "" as 0, so
+ * a length nobody typed was scheduled; the form and every other caller are read here, the one place.
+ */
+export function minutesOf(value: string | number): number | null {
+	if (typeof value === 'number') return Number.isSafeInteger(value) ? value : null
+	const text = value.trim()
+	return /^\d{1,6}$/.test(text) ? Number(text) : null
 }
 
 interface Checked {
@@ -113,8 +126,9 @@ async function check(deps: AppDeps, actor: Actor, jobId: string, input: Schedule
 	const start = parseLocal(input.date, input.time, zone)
 	if (!start) problems.push({ field: 'date', message: 'Enter the date and time of the interview' })
 	else if (start <= deps.now()) problems.push({ field: 'date', message: `The interview must start in the future (times are in your time zone, ${zone})` })
-	const minutes = Number(input.minutes)
-	if (!Number.isInteger(minutes) || minutes < MIN_MINUTES || minutes > MAX_MINUTES)
+	const minutes = minutesOf(input.minutes)
+	if (minutes === null) problems.push({ field: 'minutes', message: 'Enter the length as a whole number of minutes, like 60' })
+	else if (minutes < MIN_MINUTES || minutes > MAX_MINUTES)
 		problems.push({ field: 'minutes', message: `The length is ${MIN_MINUTES} minutes to ${MAX_MINUTES / 60} hours` })
 	const link = input.videoUrl.trim()
 	let videoUrl: string | null = null
@@ -125,7 +139,7 @@ async function check(deps: AppDeps, actor: Actor, jobId: string, input: Schedule
 		else videoUrl = url.href
 	}
 	if (problems.length) throw invalid(problems)
-	return { interviewers, start: start!, minutes, videoUrl, zone }
+	return { interviewers, start: start!, minutes: minutes!, videoUrl, zone }
 }
 
 interface Sent {
