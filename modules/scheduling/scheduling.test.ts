@@ -283,6 +283,26 @@ describe('schedule, reschedule, cancel', () => {
 		expect(row!.durationMinutes).toBe(60)
 	})
 
+	test('to the minute: a time with seconds is refused on the time field; HH:MM:00 is that minute in the row, the e-mail and the invitation', async () => {
+		const deps = await testDeps()
+		const day = futureDay(9)
+		const input = { interviewerIds: [w.recruiter.userId!], date: day, time: '10:00:59', minutes: '30', videoUrl: '' }
+		const refused = await refusal(scheduleInterview(deps, w.recruiter, w.app, input))
+		expect(refused.fields).toEqual([{ field: 'time', message: 'Enter the time in hours and minutes (HH:MM), without seconds' }])
+		const { id } = await scheduleInterview(deps, w.recruiter, w.app, { ...input, time: '10:00:00' })
+		// 10:00 in Chicago in January is 16:00 UTC.
+		const start = new Date(`${day}T16:00:00Z`)
+		const [row] = await deps.db.select().from(scheduledInterviews).where(eq(scheduledInterviews.id, id))
+		expect(row!.startsAt).toEqual(start)
+		const sent = await invitations(id)
+		expect(sent.length).toBeGreaterThan(0)
+		for (const s of sent) {
+			expect({ local: s.local, start: s.start }).toEqual({ local: `${day}T10:00:00`, start })
+			expect(s.text).toContain('10:00 CST')
+		}
+		await expect(rescheduleInterview(deps, w.recruiter, id, { ...input, time: '11:30:01' })).rejects.toMatchObject({ fields: [{ field: 'time' }] })
+	})
+
 	test('hiring managers schedule on their jobs only; viewers not at all', async () => {
 		const deps = await testDeps()
 		const input = { interviewerIds: [w.manager.userId!], date: futureDay(3), time: '11:00', minutes: '30', videoUrl: '' }
@@ -390,6 +410,21 @@ describe('pages', () => {
 			expect(refused.text).toContain('value="https://meet.example.test/len"')
 		}
 		expect(await count()).toBe(before)
+	})
+
+	test('a time with seconds is refused on the form, on its time field, with the values kept', async () => {
+		const client = await signedIn(w.login)
+		await client.get(`/applications/${w.app}/schedule`)
+		const refused = await client.post(`/applications/${w.app}/schedule`, {
+			interviewers: [w.recruiter.userId!],
+			date: futureDay(10),
+			time: '10:00:59',
+			minutes: '30',
+			videoUrl: '',
+		})
+		expect(refused.status).toBe(422)
+		expect(refused.text).toContain('Enter the time in hours and minutes (HH:MM), without seconds')
+		expect(refused.text).toMatch(/id="time"[^>]*value="10:00:59"|value="10:00:59"[^>]*id="time"/)
 	})
 
 	test('a day that is not a date (the 32nd, month 13 or 00) is a refusal with the values kept, never a failed page', async () => {

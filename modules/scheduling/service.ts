@@ -7,9 +7,10 @@
  *   reschedule and cancel interviews on applications they can reach (hiring managers: their jobs').
  * - Interviewers are members of the workspace who can reach the application: owners, admins and
  *   recruiters, and hiring managers on the job's hiring team; at least one, at most 10.
- * - The date and time are read in the scheduler's time zone (their profile); the interview starts
- *   in the future and lasts 15 minutes to 8 hours, a whole number of minutes written in plain
- *   decimal digits (`minutesOf`). A video link, when given, is an http(s) address.
+ * - The date and time are read in the scheduler's time zone (their profile), to the minute (a time
+ *   with seconds other than :00 is refused); the interview starts in the future and lasts 15
+ *   minutes to 8 hours, a whole number of minutes written in plain decimal digits (`minutesOf`).
+ *   A video link, when given, is an http(s) address.
  * - Scheduling sends each interviewer and the candidate an e-mail with an iCalendar invitation
  *   (METHOD:REQUEST, the scheduler's TZID) through the outbox, in the same transaction; a hiring
  *   manager's names the candidate without their address (the role sees no contact details). A
@@ -87,7 +88,7 @@ async function zoneOf(deps: AppDeps, actor: Actor): Promise<string> {
 
 export interface ScheduleInput {
 	interviewerIds: string[]
-	/** `YYYY-MM-DD` and `HH:MM`, in the scheduler's time zone. */
+	/** `YYYY-MM-DD` and `HH:MM` (or `HH:MM:00`), in the scheduler's time zone. */
 	date: string
 	time: string
 	/** Whole minutes: a number, or its decimal digits as a form sends them (`minutesOf`). */
@@ -126,6 +127,10 @@ async function check(deps: AppDeps, actor: Actor, jobId: string, input: Schedule
 	const start = parseLocal(input.date, input.time, zone)
 	if (!start) problems.push({ field: 'date', message: 'Enter the date and time of the interview' })
 	else if (start <= deps.now()) problems.push({ field: 'date', message: `The interview must start in the future (times are in your time zone, ${zone})` })
+	// Interviews are scheduled to the minute: the e-mail shows hours and minutes, and a start of 10:00:59
+	// went into the invitation as 10:00:59 while the e-mail said 10:00. Refused rather than dropped, so no
+	// time is changed silently; the time field sends HH:MM, and HH:MM:00 is still the same minute.
+	else if (start.getTime() % 60_000 !== 0) problems.push({ field: 'time', message: 'Enter the time in hours and minutes (HH:MM), without seconds' })
 	const minutes = minutesOf(input.minutes)
 	if (minutes === null) problems.push({ field: 'minutes', message: 'Enter the length as a whole number of minutes, like 60' })
 	else if (minutes < MIN_MINUTES || minutes > MAX_MINUTES)
