@@ -12,27 +12,42 @@ import { currentTimeZone, dayKey, formatDate, formatTime, localInputValue, nextD
 import { actionButton, checkboxes, csrfField, errorSummary, pageHeader, selectField, tag, textField, when, type FieldError } from '../../core/ui.ts'
 import { busyTimes } from '../calendar/index.ts'
 import { applicationCard } from '../candidates/index.ts'
-import { interviewersFor, interviewsOfApplication, LENGTHS, minutesOf, scheduledBusy, WRITE, type Interviewer, type ScheduledInterview } from './service.ts'
+import {
+	hasEnded,
+	interviewersFor,
+	interviewsOfApplication,
+	LENGTHS,
+	minutesOf,
+	scheduledBusy,
+	WRITE,
+	type Interviewer,
+	type ScheduledInterview,
+} from './service.ts'
 
 export interface Kept {
 	values: Record<string, string | string[]>
 	errors: FieldError[]
 }
 
-function interviewItem(session: PageSession, i: ScheduledInterview, canChange: boolean): SafeHtml {
+function interviewItem(session: PageSession, i: ScheduledInterview, canChange: boolean, now: Date): SafeHtml {
 	const cancelled = i.status === 'cancelled'
 	const end = new Date(i.start.getTime() + i.minutes * 60_000)
+	const past = hasEnded(i, now)
+	// A past interview can be scheduled again (a no-show), not cancelled: it took place.
+	const cancel = past
+		? ''
+		: actionButton({
+				session,
+				action: `/applications/${i.applicationId}/schedule/${i.id}/cancel`,
+				label: 'Cancel interview',
+				style: 'danger',
+				confirm: 'Cancel this interview? Everyone invited gets the cancellation.',
+			})
 	const actions =
 		canChange && !cancelled
-			? html`<div class="actions"><a class="button secondary" href="/applications/${i.applicationId}/schedule/${i.id}">Reschedule</a>${actionButton({
-					session,
-					action: `/applications/${i.applicationId}/schedule/${i.id}/cancel`,
-					label: 'Cancel interview',
-					style: 'danger',
-					confirm: 'Cancel this interview? Everyone invited gets the cancellation.',
-				})}</div>`
+			? html`<div class="actions"><a class="button secondary" href="/applications/${i.applicationId}/schedule/${i.id}">Reschedule</a>${cancel}</div>`
 			: ''
-	return html`<li><p>${when(i.start)}–${formatTime(end)} ${cancelled ? tag('Cancelled', 'neutral') : tag('Scheduled', 'info')}${end < new Date() && !cancelled ? html` ${tag('Past')}` : ''}</p>
+	return html`<li><p>${when(i.start)}–${formatTime(end)} ${cancelled ? tag('Cancelled', 'neutral') : tag('Scheduled', 'info')}${past && !cancelled ? html` ${tag('Past')}` : ''}</p>
 <p class="meta">${i.minutes} minutes with ${i.interviewers.map((p) => p.name).join(', ') || 'no interviewer'}${i.videoUrl ? html` · <a href="${i.videoUrl}">Video link</a>` : ''}</p>${actions}</li>`
 }
 
@@ -53,7 +68,7 @@ export const scheduledInterviewsSection: PageSection = {
 		const canChange = deps.permissions.can(session.actor, WRITE)
 		const action = canChange ? html`<a class="button secondary" href="/applications/${applicationId}/schedule">Schedule interview</a>` : ''
 		return html`<section class="card" id="scheduled" aria-labelledby="scheduled-h"><div class="title-row"><h2 id="scheduled-h">Interviews</h2>${action}</div>${context?.notice ?? ''}
-${list.length ? html`<ul class="entries">${list.map((i) => interviewItem(session, i, canChange))}</ul>` : html`<p class="empty">No interview scheduled with the candidate yet.</p>`}</section>`
+${list.length ? html`<ul class="entries">${list.map((i) => interviewItem(session, i, canChange, deps.now()))}</ul>` : html`<p class="empty">No interview scheduled with the candidate yet.</p>`}</section>`
 	},
 }
 

@@ -9,7 +9,7 @@ import ICAL from 'ical.js'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import { AppError } from '../../core/errors.ts'
-import { newPerson, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import { clock, newPerson, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
 import { signedIn } from '../../tests/portal.ts'
 import { closeClients, mcpClient, onTeam } from '../../tests/sdk.ts'
 import { newApplication, newCandidate, newVendorJob, workspaceWithOwner } from '../../tests/staffing-fixtures.ts'
@@ -320,6 +320,51 @@ async function emails(actors: Actor[]) {
 	for (const a of actors) out.push((await deps.db.select({ email: users.email }).from(users).where(eq(users.id, a.userId!)))[0]!.email)
 	return out
 }
+
+describe('an interview that is over', () => {
+	test('is not cancelled (nothing is sent) and its page offers Reschedule, not Cancel; one under way still can be', async () => {
+		const deps = await testDeps()
+		const app = await newApplication(
+			w.ws,
+			await newCandidate(w.ws, { name: 'Petra Over', email: 'petra.over@example.test' }, deps),
+			await newVendorJob(w.ws, {}, deps),
+			{},
+			deps,
+		)
+		const { id } = await scheduleInterview(deps, w.recruiter, app, {
+			interviewerIds: [w.recruiter.userId!],
+			date: futureDay(3),
+			time: '09:00',
+			minutes: '30',
+			videoUrl: '',
+		})
+		const sentBefore = (await invitations(id)).length
+		try {
+			// Two years on, the interview took place long ago.
+			clock.advance(2 * 366 * 86_400_000)
+			const refused = await refusal(cancelInterview(deps, w.recruiter, id))
+			expect(refused.code).toBe('CONFLICT')
+			expect(refused.message).toBe('This interview is over: there is nothing to cancel')
+			expect((await invitations(id)).length).toBe(sentBefore)
+			const [row] = await deps.db.select().from(scheduledInterviews).where(eq(scheduledInterviews.id, id))
+			expect(row!.status).toBe('scheduled')
+			const page = await (await signedIn(w.login)).get(`/applications/${app}`)
+			expect(page.text).toContain(`/schedule/${id}">Reschedule</a>`)
+			expect(page.text).not.toContain(`/schedule/${id}/cancel`)
+		} finally {
+			clock.reset()
+		}
+		// Under way (started 10 minutes ago, 30 minutes long): it can still be called off.
+		const [row] = await deps.db.select().from(scheduledInterviews).where(eq(scheduledInterviews.id, id))
+		clock.advance(row!.startsAt.getTime() + 10 * 60_000 - Date.now())
+		try {
+			await cancelInterview(deps, w.recruiter, id)
+			expect((await invitations(id)).at(-1)!.method).toBe('CANCEL')
+		} finally {
+			clock.reset()
+		}
+	})
+})
 
 describe('calendar', () => {
 	test('on each interviewer’s calendar and in get_calendar; gone once cancelled', async () => {

@@ -480,10 +480,15 @@ export async function rescheduleInterview(deps: AppDeps, actor: Actor, id: strin
 	})
 }
 
-/** Cancels a scheduled interview: METHOD:CANCEL with the same UID to every interviewer and the candidate. */
+/** Whether the interview's time is over (its start plus its length). */
+export const hasEnded = (i: Pick<ScheduledInterview, 'start' | 'minutes'>, now: Date): boolean => i.start.getTime() + i.minutes * 60_000 <= now.getTime()
+
+/** Cancels a scheduled interview still to come or under way: METHOD:CANCEL with the same UID to every interviewer and the candidate. */
 export async function cancelInterview(deps: AppDeps, actor: Actor, id: string): Promise<void> {
 	const before = await scheduledInterview(deps, actor, id)
 	if (before.status === 'cancelled') return
+	// An interview that has taken place is history: a cancellation would tell everyone it did not.
+	if (hasEnded(before, deps.now())) throw new AppError('CONFLICT', 'This interview is over: there is nothing to cancel')
 	const app = (await applicationParties(deps, actor.workspaceId, [before.applicationId])).get(before.applicationId)!
 	const p = await parts(deps, actor, before.jobId)
 	await deps.db.transaction(async (tx) => {
