@@ -1,6 +1,16 @@
 /** A public job's facts in the vocabularies of search engines and job boards. */
 import { sql } from 'drizzle-orm'
-import { parseLocation, payText, payUnit, REMOTE_LOCATION_WORDS, type JobRow, type ParsedLocation, type PayUnit, toDate } from '../jobs/index.ts'
+import {
+	isUnitedStates,
+	parseLocation,
+	payText,
+	payUnit,
+	REMOTE_LOCATION_WORDS,
+	type JobRow,
+	type ParsedLocation,
+	type PayUnit,
+	toDate,
+} from '../jobs/index.ts'
 
 /** Google's employmentType values (the JobPosting guidelines). */
 export type EmploymentType = 'FULL_TIME' | 'PART_TIME' | 'CONTRACTOR' | 'TEMPORARY' | 'INTERN' | 'VOLUNTEER' | 'PER_DIEM' | 'OTHER'
@@ -178,6 +188,14 @@ function foreignAddress(text: string | null): Pick<ParsedLocation, 'locality' | 
 const AREAS =
 	/^(?:the )?(?:eu|european union|europe|emea|apac|latam|americas|north america|latin america|south america|asia|asia pacific|africa|middle east|worldwide|global|international)$/i
 
+/** A part naming several countries ("US or Canada", "USA/Canada", "UK and Ireland"): where the job is, is no one of them. */
+function severalCountries(text: string | null): boolean {
+	return addressParts(text ?? '').some((part) => {
+		const names = part.split(/\s+(?:or|and|&)\s+|\s*\/\s*/i).filter(Boolean)
+		return names.length > 1 && names.every((n) => isUnitedStates(n) || countryCode(n) !== null)
+	})
+}
+
 export type JobPlace = ParsedLocation & {
 	fullyRemote: boolean
 	hybrid: boolean
@@ -188,8 +206,13 @@ export type JobPlace = ParsedLocation & {
 /** Where the job is: its parsed address, and whether it is remote (by schedule or by its text). */
 export function jobPlace(job: Pick<JobRow, 'location' | 'schedule'>): JobPlace {
 	const parsed = parseLocation(job.location)
-	const found = parsed.country ? parsed : { ...parsed, ...foreignAddress(job.location) }
-	const area = !found.country && !found.region && Boolean(found.locality && AREAS.test(found.locality))
+	const several = severalCountries(job.location)
+	const found = several
+		? { ...parsed, locality: null, region: null, country: null, postalCode: null }
+		: parsed.country
+			? parsed
+			: { ...parsed, ...foreignAddress(job.location) }
+	const area = several || (!found.country && !found.region && Boolean(found.locality && AREAS.test(found.locality)))
 	const place = area ? { ...found, locality: null } : found
 	return { ...place, area, fullyRemote: job.schedule === 'Remote' || (place.remote && job.schedule !== 'Hybrid'), hybrid: job.schedule === 'Hybrid' }
 }

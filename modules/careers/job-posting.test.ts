@@ -168,6 +168,11 @@ describe('where the job is, from its location text', () => {
 			],
 			// An area of several countries is no place, and no one country for the applicants: no posting rather than a wrong one.
 			['Remote (EU)', 'Remote', null],
+			['US or Canada', 'Remote', null],
+			['USA/Canada', 'Onsite', null],
+			// A work arrangement is no part of the town; an instruction names the state only.
+			['Hybrid - Seattle, WA', 'Hybrid', { jobLocation: { address: { addressLocality: 'Seattle', addressRegion: 'WA', addressCountry: 'US' } } }],
+			['N/A', 'Onsite', null],
 			// Remote with no place named: open in the United States, the firm's market.
 			['Remote', 'Remote', { jobLocationType: 'TELECOMMUTE', applicantLocationRequirements: { '@type': 'Country', name: 'United States' } }],
 			// Nothing says where the job is: no posting rather than an invalid one.
@@ -282,6 +287,39 @@ describe('the location parser', () => {
 		// A code there is written in capitals: "or" is a word.
 		expect(parseLocation('Remote or Hybrid')).toMatchObject({ region: null })
 		expect(parseLocation('Portland or Seattle')).toMatchObject({ region: null })
+	})
+
+	test('a work arrangement, an instruction or a no-place word is never published as the town', () => {
+		const town = (text: string) => parseLocation(text).locality
+		// Work-arrangement words aside, the place is read.
+		expect(parseLocation('Hybrid - Seattle, WA')).toMatchObject({ locality: 'Seattle', region: 'WA', country: 'US' })
+		expect(parseLocation('On-site: Austin, TX')).toMatchObject({ locality: 'Austin', region: 'TX' })
+		expect(parseLocation('Seattle, WA (hybrid)')).toMatchObject({ locality: 'Seattle', region: 'WA' })
+		// An instruction names the state, and no town.
+		expect(parseLocation('Remote (US) - must be in CA')).toMatchObject({ locality: null, region: 'CA', country: 'US', remote: true })
+		for (const text of [
+			'N/A',
+			'TBD',
+			'To be determined',
+			'Multiple locations',
+			'Various',
+			'Nationwide',
+			'US or Canada',
+			'Portland or Seattle',
+			'Remote or Hybrid',
+		])
+			expect({ text, town: town(text) }).toEqual({ text, town: null })
+		// Real towns stay towns, a city without its state too.
+		for (const [text, name] of [
+			['Remote - Toronto', 'Toronto'],
+			['Chicago', 'Chicago'],
+			['Truth or Consequences, NM', 'Truth or Consequences'],
+			['Lake in the Hills, IL', 'Lake in the Hills'],
+			['Winston-Salem, NC', 'Winston-Salem'],
+			["Coeur d'Alene, ID", "Coeur d'Alene"],
+			['St. Louis, MO', 'St. Louis'],
+		])
+			expect({ text, town: town(text) }).toEqual({ text, town: name })
 	})
 
 	test('reads any text without throwing: the naughty strings, any characters', () => {

@@ -239,6 +239,11 @@ describe('employment type in SQL', () => {
 			'Denver, CO (remote)',
 			'Seattle wa',
 			'WASHINGTON',
+			'Hybrid - Seattle, WA',
+			'Seattle, WA (hybrid)',
+			'On-site: Denver, CO',
+			'Austin, TX - Onsite',
+			'Remote (US) - must be in NY',
 		]
 		for (const state of ['WA', 'Washington', 'CO', 'Colorado', 'DC', 'VA', 'WV', 'OR', 'MO', 'NY']) {
 			const { filterConditions } = await import('./search.ts')

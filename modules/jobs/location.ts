@@ -129,11 +129,46 @@ export function statePatterns(code: string): { code: string; name: string } {
 	return { code: `(^|[\\s,;|(])${code}${PART_END}`, name: `(^|[\\s,;|(])${name}${PART_END}` }
 }
 
+/** Whether a name is the United States ("US", "U.S.A.", "United States of America"). */
+export const isUnitedStates = (name: string): boolean => US.test(name.trim())
+
+/** Words of a work arrangement, not of a place. */
+const WORK_MODE_WORDS = 'hybrid|on[- ]?site|in[- ]office|in[- ]person'
+/**
+ * A work arrangement set apart from the place before it or in brackets: "Hybrid - Seattle, WA",
+ * "On-site: Austin, TX", "Seattle, WA (hybrid)". Only there, as the careers search's state patterns
+ * (`statePatterns`) read a state ending a part: in "Remote OR Hybrid" or "Austin, TX - Onsite" none does.
+ */
+const WORK_MODE_APART = new RegExp(`^\\s*(${WORK_MODE_WORDS})\\s*[-–:/]\\s*|\\(\\s*(${WORK_MODE_WORDS})\\s*\\)`, 'gi')
+/** Text that says no place: "N/A", "TBD", "Multiple locations". */
+const NOT_A_PLACE =
+	/^(n\/?a|tbd|tba|to be (determined|announced|confirmed)|(multiple|various|several)( locations| cities| sites)?|nationwide|flexible|unknown|none|any|[-–?.]+)$/i
+/** Words of a sentence, never of a town's name: "US - must be in CA", "relocation required". */
+const INSTRUCTION = new RegExp(
+	`\\b(must|should|required|requires|preferred|relocat\\w*|willing|candidates?|residents?|only|based|located|within|near|eligible|${WORK_MODE_WORDS})\\b`,
+	'i',
+)
+/** Several places in one part: "Portland or Seattle", "US/Canada" (a town's own name may hold "or" when its state follows: Truth or Consequences, NM). */
+const SEVERAL_PLACES = /\s(or|and|&)\s|\//i
+
+/**
+ * The part read as a town, or null when it is none: no-place words, an instruction, digits, more
+ * words than a town's name has, or (without a state after it) several places. A locality published
+ * in JobPosting data and the feeds must be a place a search engine can find.
+ */
+function townName(part: string, stateFollows: boolean): string | null {
+	const name = part.trim()
+	if (!name || NOT_A_PLACE.test(name) || INSTRUCTION.test(name) || /\d/.test(name) || name.split(/\s+/).length > 5) return null
+	if (!stateFollows && SEVERAL_PLACES.test(name)) return null
+	return name
+}
+
 export function parseLocation(text: string | null | undefined): ParsedLocation {
 	const out: ParsedLocation = { locality: null, region: null, country: null, postalCode: null, remote: false }
 	if (!text?.trim()) return out
 	out.remote = REMOTE.test(text)
 	const cleaned = text
+		.replace(WORK_MODE_APART, '')
 		.replace(/\((?:[^)]*)\)/g, (m) => (REMOTE.test(m) ? '' : m.slice(1, -1)))
 		.replace(/\b(100% |fully |hybrid )?(remote|anywhere|work from home|wfh)\b\s*[-–:/]?\s*/gi, '')
 	const parts = cleaned
@@ -156,9 +191,9 @@ export function parseLocation(text: string | null | undefined): ParsedLocation {
 		out.region = state.code
 		out.country = 'US'
 		if (m[2]) out.postalCode = m[2]
-		if (state.before) out.locality = state.before
-		else if (i > 0) out.locality = parts[i - 1]!
+		if (state.before) out.locality = townName(state.before, true)
+		else if (i > 0) out.locality = townName(parts[i - 1]!, true)
 	}
-	if (!out.region && parts.length && !out.locality) out.locality = parts[0]!
+	if (!out.region && parts.length && !out.locality) out.locality = townName(parts[0]!, false)
 	return out
 }
