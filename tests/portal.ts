@@ -27,6 +27,8 @@ export interface PageResponse {
 	status: number
 	headers: Headers
 	text: string
+	/** The body as sent (`text` is decoded, without a byte-order mark). */
+	bytes: Uint8Array
 	/** The `Set-Cookie` lines of this response. */
 	setCookies: string[]
 }
@@ -70,10 +72,12 @@ export class PortalClient {
 			if (expired) this.cookies.delete(name)
 			else this.cookies.set(name, value)
 		}
-		const text = await res.text()
+		// The bytes as sent (a download's byte-order mark, which decoding drops), and the text.
+		const bytes = new Uint8Array(await res.arrayBuffer())
+		const text = new TextDecoder().decode(bytes)
 		const csrf = text.match(/name="csrf" value="([^"]*)"/)
 		if (csrf) this.csrf = csrf[1]!
-		return { status: res.status, headers: res.headers, text, setCookies }
+		return { status: res.status, headers: res.headers, text, bytes, setCookies }
 	}
 
 	get(path: string, headers?: Record<string, string>) {

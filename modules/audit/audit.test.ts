@@ -214,9 +214,12 @@ describe('audit trail: portal', () => {
 		expect(csv.status).toBe(200)
 		expect(csv.headers.get('content-type')).toContain('text/csv')
 		expect(csv.headers.get('content-disposition')).toContain('attachment')
+		// UTF-8 said in the file itself, for Excel; the NDJSON has no byte-order mark.
+		expect([...csv.bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
 		expect(csv.text.split('\n')[0]).toBe('at,kind,action,outcome,person,personId,through,app,records,job,criteria,address')
 		expect(csv.text).toContain(`'=HYPERLINK`)
 		const ndjson = await client.get('/audit/export.ndjson?action=list_jobs')
+		expect(ndjson.bytes[0]).toBe('{'.charCodeAt(0))
 		const rows = ndjson.text
 			.trim()
 			.split('\n')

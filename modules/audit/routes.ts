@@ -45,9 +45,18 @@ async function download(deps: AppDeps, actor: Actor, q: AuditQuery & { cursor?: 
 	const { filters, errors } = readFilters(asked)
 	if (errors.length) return status(422, `The filters are not valid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`)
 	const chunks = exportAudit(deps, actor.workspaceId, filters, format)
-	const body = await textStream(chunks, deps.log)
+	const body = await textStream(format === 'csv' ? withByteOrderMark(chunks) : chunks, deps.log)
 	const day = deps.now().toISOString().slice(0, 10)
 	return new Response(body, {
 		headers: { 'Content-Type': TYPES[format], 'Content-Disposition': `attachment; filename="audit-${actor.workspaceSlug}-${day}.${format}"` },
 	})
+}
+
+/**
+ * A downloaded CSV starts with a byte-order mark: Excel reads one without it in the machine's legacy
+ * code page (José as JosÃ©). Only the download: `audit export` writes to scripts, which want none.
+ */
+async function* withByteOrderMark(chunks: AsyncIterable<string>): AsyncGenerator<string> {
+	yield '\uFEFF'
+	yield* chunks
 }

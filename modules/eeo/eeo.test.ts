@@ -188,6 +188,7 @@ describe('the EEO report', () => {
 		for (const label of ['I don’t wish to answer', 'Female', 'Male', 'Total'])
 			expect(row).toMatch(new RegExp(`data-label="${label}"[^>]*><div class="cell"><span class="meta">hidden<`))
 		const csv = await client.get('/eeo/report.csv?question=sex')
+		expect([...csv.bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
 		expect(csv.text.split('\n')[1]).toMatch(/^Report Developer,job_\w+,[^,]+,hidden,hidden,hidden,hidden$/)
 		expect((await client.get('/eeo?question=religion')).status).toBe(422)
 		expect((await client.get('/eeo')).text).toContain(ws.slug ? 'Report Developer' : '')

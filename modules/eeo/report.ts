@@ -100,6 +100,7 @@ export function eeoReportCsv(report: EeoReport): string {
 			['job', 'jobId', 'stage', ...report.question.options.map(([, label]) => label), 'total'],
 			...report.rows.map((r) => [r.jobTitle, r.jobId, r.stage, ...r.counts.map(cell), cell(r.total)]),
 		],
-		{ escape_formulas: true },
+		// A byte-order mark first: Excel reads a CSV without one in the machine's legacy code page (José as JosÃ©).
+		{ escape_formulas: true, bom: true },
 	)
 }
