@@ -128,11 +128,14 @@ export async function finishAuthorization(
 }
 
 /**
- * `email_verified` as sent: a boolean, or (from providers that send claims as text) "true" / "false"
- * in any case; anything else is not said. A string "false" once counted as not said, and signed in.
+ * `email_verified` as sent: true as a boolean, or (from providers that send claims as text or
+ * numbers) "true" in any case, or 1. Absent or null is not said. Anything else is not verified: a
+ * string "false" once counted as not said and signed in, and "no", 0 or "unverified" did until they
+ * were read as no (a claim we cannot read is never taken as a yes).
  */
 function verifiedClaim(value: unknown): boolean | undefined {
+	if (value === undefined || value === null) return undefined
 	if (typeof value === 'boolean') return value
-	if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true'
-	return undefined
+	if (typeof value === 'string') return value.trim().toLowerCase() === 'true'
+	return value === 1
 }

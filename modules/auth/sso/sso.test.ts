@@ -226,10 +226,17 @@ describe('Sign in with SSO', () => {
 		const { domain } = await workspaceWithSso()
 		const db = (await portalApp(SETTINGS)).deps.db
 		try {
-			provider.claims = { email_verified: 'False' }
-			const unverified = await ssoSignIn(`u.${unique('x')}@${domain}`)
-			expect(unverified.callback!.status).toBe(422)
-			expect(unverified.callback!.text).toContain('not verified')
+			// Any value but a yes is a no: "False", "no", 0, "unverified"; only absent (or null) is not said.
+			for (const claim of ['False', 'no', 0, 'unverified', '']) {
+				provider.claims = { email_verified: claim }
+				const unverified = await ssoSignIn(`u.${unique('x')}@${domain}`)
+				expect({ claim, status: unverified.callback!.status }).toEqual({ claim, status: 422 })
+				expect(unverified.callback!.text).toContain('not verified')
+			}
+			for (const claim of ['TRUE', 1, null]) {
+				provider.claims = { email_verified: claim }
+				expect({ claim, status: (await ssoSignIn(`v.${unique('x')}@${domain}`)).callback!.status }).toEqual({ claim, status: 303 })
+			}
 			for (const [name, stored] of [
 				['Bad\u0000Name\u202e', 'BadName'],
 				[`${'A'.repeat(119)}😀 and more`, `${'A'.repeat(119)}…`],
