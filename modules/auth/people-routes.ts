@@ -28,6 +28,8 @@ const PEOPLE_NOTICES: Record<string, string> = {
 	removed: 'The person was removed; their sessions, tokens and app connections stopped working.',
 	'signed-out': 'The person was signed out everywhere in this workspace: their sessions, personal tokens and app connections stopped working.',
 	role: 'The role was changed; it applies to their next request.',
+	// A role change ends extra permissions (changeRole): said, so nobody believes they still hold them.
+	'role-grants': 'The role was changed; it applies to their next request. The extra permissions they held ended with their old role.',
 	cancelled: 'The invitation was cancelled.',
 }
 const INVITATION_NOTICES: Record<string, string> = {
@@ -35,11 +37,14 @@ const INVITATION_NOTICES: Record<string, string> = {
 	declined: 'The invitation was declined.',
 }
 
-/** Runs a change: a redirect to `location` (Post/Redirect/Get), or, refused, the page again (`again`) with why. */
-async function changeThen(work: () => Promise<unknown>, location: string, again: (error: AppError) => Promise<Response>) {
+/**
+ * Runs a change: a redirect to `location` (Post/Redirect/Get; a function of what the change answered
+ * when the confirmation depends on it), or, refused, the page again (`again`) with why.
+ */
+async function changeThen<T>(work: () => Promise<T>, location: string | ((done: T) => string), again: (error: AppError) => Promise<Response>) {
 	try {
-		await work()
-		return new Response(null, { status: 303, headers: { location } })
+		const done = await work()
+		return new Response(null, { status: 303, headers: { location: typeof location === 'string' ? location : location(done) } })
 	} catch (error) {
 		if (!(error instanceof AppError) || error.status >= 500) throw error
 		return again(error)
@@ -55,9 +60,11 @@ function memberRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 			...message,
 		})
 	/** Runs a change on the people page: its redirect, or the page again with the refusal. */
-	const change = (session: PageSession, work: () => Promise<unknown>, doneKey: string) =>
-		changeThen(work, `/people?done=${doneKey}`, (error) =>
-			people(session, { error: error.fields?.map((x) => `${x.field} ${x.message}`).join('; ') || error.message }),
+	const change = <T>(session: PageSession, work: () => Promise<T>, doneKey: string | ((done: T) => string)) =>
+		changeThen(
+			work,
+			(done) => `/people?done=${typeof doneKey === 'string' ? doneKey : doneKey(done)}`,
+			(error) => people(session, { error: error.fields?.map((x) => `${x.field} ${x.message}`).join('; ') || error.message }),
 		)
 	const wsOf = (session: PageSession) => ({ id: session.actor.workspaceId, slug: session.actor.workspaceSlug })
 	const manage = { session: { permission: 'auth:manage_people' as const }, body: form }
@@ -94,7 +101,11 @@ function memberRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 		.post(
 			'/people/:userId/role',
 			({ session, params, body }) =>
-				change(session, () => changeRole(deps, session.actor, wsOf(session), { userId: params.userId }, formText(body, 'role')), 'role'),
+				change(
+					session,
+					() => changeRole(deps, session.actor, wsOf(session), { userId: params.userId }, formText(body, 'role')),
+					(done) => (done.grantsEnded.length ? 'role-grants' : 'role'),
+				),
 			manage,
 		)
 		.post(

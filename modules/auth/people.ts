@@ -168,8 +168,10 @@ export async function removePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef
 }
 
 /**
- * Gives a member another role (their grants stay). Only an owner makes or demotes an owner; the
- * last owner cannot be demoted. The change applies to the person's next request, through any
+ * Gives a member another role, and ends the extra permissions they held beyond the old one: a grant
+ * was given to the person in that role, and one kept through a demotion left a viewer with what the
+ * README says viewers never have (the new role's own permissions are all a role change gives). Only
+ * an owner makes or demotes an owner; the last owner cannot be demoted. The change applies to the person's next request, through any
  * credential (the membership is read on each request). `db`: a caller's transaction, when the
  * change is one of several that stand or fall together (a SCIM group request); the owner locks
  * are then held until that transaction ends.
@@ -181,7 +183,7 @@ export async function changeRole(
 	who: { email?: string; userId?: string },
 	role: string,
 	db: Db = deps.db,
-): Promise<{ userId: string; changed: boolean }> {
+): Promise<{ userId: string; changed: boolean; grantsEnded: string[] }> {
 	requireManagePeople(deps, actor)
 	if (!isPersonRole(role)) throw invalid([{ field: 'role', message: `must be one of: ${PERSON_ROLES.join(', ')}` }])
 	// Inside a caller's transaction this is a savepoint: a refusal here leaves the caller to decide.
@@ -190,18 +192,24 @@ export async function changeRole(
 		const locked = await lockOwnersAnd(tx, ws.id, row.userId)
 		if (!locked.target || locked.target.removedAt) throw new AppError('NOT_FOUND', `${who.email ?? 'This person'} is not in this workspace`)
 		const from = locked.target.role
-		if (from === role) return { userId: row.userId, changed: false }
+		if (from === role) return { userId: row.userId, changed: false, grantsEnded: [] }
 		if (from === 'owner' || role === 'owner') requireActingOwner(actor, locked)
 		if (from === 'owner' && locked.owners.length <= 1) throw new AppError('CONFLICT', 'The last owner cannot be demoted; make someone else an owner first')
 		await tx
 			.update(memberships)
-			.set({ role })
+			.set({ role, grants: [] })
 			.where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, row.userId)))
-		await recordActivity(tx, actor, { action: 'person.role_changed', targetType: 'user', targetId: row.userId, detail: { email: row.email, from, to: role } })
+		const grantsEnded = locked.target.grants
+		await recordActivity(tx, actor, {
+			action: 'person.role_changed',
+			targetType: 'user',
+			targetId: row.userId,
+			detail: { email: row.email, from, to: role, ...(grantsEnded.length ? { grantsEnded } : {}) },
+		})
 		// A role that may not make SCIM tokens keeps none: the tokens they made (as an owner) act as one.
 		if (!deps.permissions.roleHas(role, MANAGE_SSO))
 			await revokeTokensOfCreator(tx, actor, { workspaceId: ws.id, userId: row.userId, now: deps.now(), reason: 'creator_not_owner' })
-		return { userId: row.userId, changed: true }
+		return { userId: row.userId, changed: true, grantsEnded }
 	})
 }
 
