@@ -288,6 +288,7 @@ describe('ports: a module declares an extension point, modules that require it c
 		const declared = registry.modules.flatMap((m) => (m.ports ?? []).map((p) => `${p.key} by ${m.name}`))
 		expect(declared.sort()).toEqual([
 			'audit:keep by audit',
+			'auth:membership by auth',
 			'calendar:source by calendar',
 			'candidates:application-details by candidates',
 			'candidates:data by candidates',
@@ -323,7 +324,8 @@ describe('ports: a module declares an extension point, modules that require it c
 			count('outbox:unsubscribed'),
 			count('candidates:list-filter'),
 			count('privacy:address-data'),
-		]).toEqual([4, 4, 3, 1, 4, 2, 1, 1, 1, 1, 2, 10, 1, 1, 1])
+			count('auth:membership'),
+		]).toEqual([4, 4, 3, 1, 4, 2, 1, 1, 1, 1, 2, 10, 1, 1, 1, 1])
 	})
 
 	test('the outbox finds workspaces through the directory auth contributes, and says so when no module does', () => {

@@ -18,6 +18,7 @@ import type { WorkspaceRef } from '../../core/module.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { lockOwnersAnd, requireActingOwner } from './owners.ts'
+import { tellMembershipChanged } from './port.ts'
 import { revokeTokensOfCreator } from './sso/scim-tokens.ts'
 import { invitations, memberships, oauthCodes, oauthGrants, personalTokens, sessions, users } from './table.ts'
 
@@ -73,10 +74,12 @@ export async function endAccessInWorkspace(tx: Db, o: { workspaceId: string; use
  * The person leaves the workspace (removed on the People page or with the CLI, deactivated or deleted
  * by SCIM): the membership is marked removed, every way in ends, the SCIM tokens they made are
  * revoked (logged as `actor`'s doing: a token outliving its creator kept provisioning for someone who
- * left), and the workspace's invitations still pending for their address are cancelled, so an old
- * invitation can never bring back someone who was removed.
+ * left), the workspace's invitations still pending for their address are cancelled, so an old
+ * invitation can never bring back someone who was removed, and the modules keeping something for
+ * them as a member let it go (their hiring teams: membershipPort).
  */
 export async function endMembership(
+	deps: AppDeps,
 	tx: Db,
 	actor: Actor,
 	o: { workspaceId: string; userId: string; now: Date; reason: AccessEndReason },
@@ -87,6 +90,7 @@ export async function endMembership(
 		.where(and(eq(memberships.workspaceId, o.workspaceId), eq(memberships.userId, o.userId)))
 	await settleInvitations(tx, o)
 	await revokeTokensOfCreator(tx, actor, { ...o, reason: 'creator_left' })
+	await tellMembershipChanged(deps, tx, { workspaceId: o.workspaceId, userId: o.userId, role: null })
 	return endAccessInWorkspace(tx, o)
 }
 

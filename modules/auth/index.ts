@@ -11,6 +11,7 @@ import { verifyPersonalToken } from './tokens.ts'
 import { verifyAccessToken } from './oauth/tokens.ts'
 import { MANAGE_SSO, verifyScimToken } from './sso/scim-tokens.ts'
 import { workspaceDirectory } from './workspaces.ts'
+import { membershipPort } from './port.ts'
 import * as tables from './table.ts'
 
 export {
@@ -32,6 +33,7 @@ export {
 export { acceptInvitation, cancelInvitation, declineInvitation, invitationsFor, invitePerson, listInvitations } from './invitations.ts'
 export { createPersonalToken, personActor, revokePersonalToken } from './tokens.ts'
 export { endAccessInWorkspace, signOutEverywhere, type EndedAccess } from './access.ts'
+export { membershipPort, type MembershipChange, type MembershipListener } from './port.ts'
 export { changePassword, setPasswordByOperator } from './passwords.ts'
 export { requestPasswordReset, resetPassword } from './password-reset.ts'
 export { profileOf, timeZonesOf, type Profile } from './profile.ts'
@@ -54,6 +56,7 @@ export default defineModule({
 	paths: ['/.well-known', '/oauth', '/sign-in', '/sign-out', '/help', '/portal', '/settings', '/people', '/invitations', '/scim'],
 	start: startHousekeeping,
 	sessionResolver: resolvePageSession,
+	ports: [membershipPort],
 	contributes: [contribute(workspaceDirectoryPort, workspaceDirectory)],
 	credentials: [
 		{ prefix: 'bl_pat_', door: 'mcp', verify: verifyPersonalToken },

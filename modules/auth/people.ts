@@ -21,6 +21,7 @@ import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { lockOwnersAnd, requireActingOwner } from './owners.ts'
 import { endMembership } from './access.ts'
+import { tellMembershipChanged } from './port.ts'
 import { MANAGE_SSO, revokeTokensOfCreator } from './sso/scim-tokens.ts'
 import { invitations, memberships, users } from './table.ts'
 import { hashPassword } from './password-hash.ts'
@@ -161,7 +162,7 @@ export async function removePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef
 			requireActingOwner(actor, locked)
 			if (locked.owners.length <= 1) throw new AppError('CONFLICT', 'The last owner cannot leave the workspace; make someone else an owner first')
 		}
-		await endMembership(tx, actor, { workspaceId: ws.id, userId: row.userId, now: deps.now(), reason: 'person_left' })
+		await endMembership(deps, tx, actor, { workspaceId: ws.id, userId: row.userId, now: deps.now(), reason: 'person_left' })
 		await recordActivity(tx, actor, { action: 'person.removed', targetType: 'user', targetId: row.userId, detail: { email: row.email } })
 		return { userId: row.userId }
 	})
@@ -206,6 +207,7 @@ export async function changeRole(
 			targetId: row.userId,
 			detail: { email: row.email, from, to: role, ...(grantsEnded.length ? { grantsEnded } : {}) },
 		})
+		await tellMembershipChanged(deps, tx, { workspaceId: ws.id, userId: row.userId, role })
 		// A role that may not make SCIM tokens keeps none: the tokens they made (as an owner) act as one.
 		if (!deps.permissions.roleHas(role, MANAGE_SSO))
 			await revokeTokensOfCreator(tx, actor, { workspaceId: ws.id, userId: row.userId, now: deps.now(), reason: 'creator_not_owner' })

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { contribute, defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
+import { membershipPort } from '../auth/index.ts'
 import { eventTypes } from '../events/index.ts'
 import { searchProviders } from '../search/index.ts'
 import { vendorFacts } from '../vendors/index.ts'
@@ -13,6 +14,7 @@ export { jobRanking } from './search.ts'
 import { seedJobs } from './seed.ts'
 import { jobLabelSql } from './label.ts'
 import { jobTools } from './tools.ts'
+import { leaveTeamsWithMembership } from './team.ts'
 import { vendorJobFacts, vendorJobsSection } from './vendor-section.ts'
 import * as tables from './table.ts'
 
@@ -74,7 +76,12 @@ export default defineModule({
 	nav: [{ href: '/jobs', label: 'Jobs', section: 'work', order: 10, permission: 'jobs:read' }],
 	seed: seedJobs,
 	ports: [jobFacts, apiOperations],
-	contributes: [contribute(searchProviders, jobSearchProvider), contribute(vendorFacts, vendorJobFacts), ...JOB_EVENTS.map((e) => contribute(eventTypes, e))],
+	contributes: [
+		contribute(searchProviders, jobSearchProvider),
+		contribute(vendorFacts, vendorJobFacts),
+		contribute(membershipPort, { changed: leaveTeamsWithMembership }),
+		...JOB_EVENTS.map((e) => contribute(eventTypes, e)),
+	],
 	activityLabels: {
 		'job.created': 'created the job',
 		'job.published': 'published the job',

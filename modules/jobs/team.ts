@@ -1,6 +1,8 @@
 /** Hiring-team membership as other modules need it (calendars of a team, queues of "my jobs"). */
 import { and, eq, inArray } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
+import type { Db } from '../../db/client.ts'
+import type { MembershipChange } from '../auth/index.ts'
 import { jobs, jobTeam } from './table.ts'
 
 /** Ids of the jobs of the workspace on whose hiring team the person is. */
@@ -29,4 +31,16 @@ export async function jobTeamIds(deps: AppDeps, workspaceId: string, jobId: stri
 		.innerJoin(jobs, eq(jobs.id, jobTeam.jobId))
 		.where(and(eq(jobTeam.jobId, jobId), eq(jobs.workspaceId, workspaceId)))
 	return rows.map((r) => r.userId)
+}
+
+/**
+ * A person's hiring teams end with their place in the workspace (the membership port): someone who
+ * leaves is taken off every team there, so an invitation accepted later brings back none of those
+ * jobs unasked; someone whose new role sees no applicants (a viewer) is taken off too. Other roles
+ * stay on their teams (a job's creator joins its team whatever their role).
+ */
+export async function leaveTeamsWithMembership(deps: AppDeps, tx: Db, change: MembershipChange): Promise<void> {
+	if (change.role && deps.permissions.roleHas(change.role, 'candidates:read')) return
+	const theirJobs = tx.select({ id: jobs.id }).from(jobs).where(eq(jobs.workspaceId, change.workspaceId))
+	await tx.delete(jobTeam).where(and(eq(jobTeam.userId, change.userId), inArray(jobTeam.jobId, theirJobs)))
 }

@@ -213,6 +213,8 @@ describe('notifications', () => {
 			expect(viewer).not.toContain('Ava Jackson')
 		} finally {
 			await changeRole(deps, operatorActor(w.ws), w.ws, { userId: w.hank.userId }, 'hiring_manager')
+			// Made a viewer, he left the job's hiring team (the jobs module's membership listener): put back for what follows.
+			await onTeam(w.job, w.hank.userId)
 		}
 	})
 
@@ -246,6 +248,8 @@ describe('notifications', () => {
 			expect(viewer).not.toContain('/candidates/')
 		} finally {
 			await changeRole(deps, operatorActor(w.ws), w.ws, { userId: w.hank.userId }, 'hiring_manager')
+			// Made a viewer, he left the job's hiring team (the jobs module's membership listener): put back for what follows.
+			await onTeam(w.job, w.hank.userId)
 		}
 	})
 })

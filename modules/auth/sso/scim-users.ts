@@ -387,7 +387,7 @@ async function setActive(deps: AppDeps, tx: Db, actor: Actor, person: ScimPerson
 			.update(memberships)
 			.set({ removedAt: null })
 			.where(and(eq(memberships.workspaceId, actor.workspaceId), eq(memberships.userId, person.userId)))
-	else ended = await endMembership(tx, actor, { workspaceId: actor.workspaceId, userId: person.userId, now: deps.now(), reason: 'deprovisioned' })
+	else ended = await endMembership(deps, tx, actor, { workspaceId: actor.workspaceId, userId: person.userId, now: deps.now(), reason: 'deprovisioned' })
 	await recordActivity(tx, actor, {
 		action: active ? 'person.reactivated' : 'person.deactivated',
 		targetType: 'user',
