@@ -14,6 +14,8 @@ export default defineModule({
 	requires: ['auth', 'activity'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
+	// The permissions of the lists a search is saved on (service.ts, LIST_PERMISSION).
+	checks: ['candidates:read', 'bench:read', 'jobs:read', 'interviews:read', 'inbox:read', 'vendors:read', 'privacy:requests', 'auth:manage_people'],
 	permissions: [
 		{ key: 'saved-searches:use', description: 'Keep your own saved searches', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'] },
 	],

@@ -8,7 +8,11 @@ import { LIST_LABELS, SEARCH_LISTS, type SavedSearch, type SearchList } from './
 
 export interface SavedSearchesView {
 	byList: Map<SearchList, SavedSearch[]>
+	/** The lists the person may read: the only ones the save form offers. */
+	lists: SearchList[]
 	error?: string
+	/** The answer's status with an error: 422 unless said (403: a list the person may not read). */
+	status?: number
 	notice?: string
 	/** Values to show again in the save form after an error. */
 	form?: { list?: string; name?: string; query?: string }
@@ -20,7 +24,7 @@ export function savedSearchesPage(deps: AppDeps, session: PageSession, view: Sav
 	return portalPage(
 		deps,
 		session,
-		{ title: 'Saved searches', status: view.error ? 422 : 200 },
+		{ title: 'Saved searches', status: view.error ? (view.status ?? 422) : 200 },
 		html`<section class="card"><h1>Saved searches</h1>
 <p>Name the searches you run often; assistant apps can read them with list_saved_searches. Only you see yours.</p>
 ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
@@ -28,7 +32,7 @@ ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
 <h2>Save a search</h2>
 <form method="post" action="/saved-searches" class="stack">
 ${csrf}
-<label for="ss-list">List <select id="ss-list" name="list">${SEARCH_LISTS.map((l) => html`<option value="${l}"${view.form?.list === l ? html` selected` : ''}>${LIST_LABELS[l]}</option>`)}</select></label>
+<label for="ss-list">List <select id="ss-list" name="list">${view.lists.map((l) => html`<option value="${l}"${view.form?.list === l ? html` selected` : ''}>${LIST_LABELS[l]}</option>`)}</select></label>
 <label for="ss-name">Name <input id="ss-name" name="name" required maxlength="80" value="${view.form?.name ?? ''}" placeholder="e.g. Java developers in Texas"></label>
 <label for="ss-query">Search text <input id="ss-query" name="query" maxlength="${MAX_SEARCH_CHARS}" value="${view.form?.query ?? ''}" placeholder="e.g. java spring austin"></label>
 <button type="submit">Save search</button>

@@ -6,7 +6,7 @@ import type { PageSession } from '../../core/http/auth.ts'
 import { doneNotice, formText, seeOther } from '../../core/http/form.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { savedSearchesPage, type SavedSearchesView } from './pages.ts'
-import { allSavedSearches, deleteSearch, renameSearch, saveSearch } from './service.ts'
+import { allSavedSearches, deleteSearch, readableLists, renameSearch, saveSearch } from './service.ts'
 
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
 const auth = { permission: 'saved-searches:use' } as const
@@ -14,17 +14,18 @@ const auth = { permission: 'saved-searches:use' } as const
 const DONE: Record<string, string> = { saved: 'The search was saved.', renamed: 'The saved search was renamed.', deleted: 'The saved search was deleted.' }
 
 export function savedSearchRoutes(deps: AppDeps, kit: HttpKit) {
-	const show = async (session: PageSession, extra: Omit<SavedSearchesView, 'byList'> = {}) =>
-		savedSearchesPage(deps, session, { byList: await allSavedSearches(deps, session.actor), ...extra })
+	const show = async (session: PageSession, extra: Omit<SavedSearchesView, 'byList' | 'lists'> = {}) =>
+		savedSearchesPage(deps, session, { byList: await allSavedSearches(deps, session.actor), lists: readableLists(deps, session.actor), ...extra })
 	/**
 	 * Runs a change and answers with a redirect (Post/Redirect/Get); a problem the person can fix is
-	 * shown on the page (422) instead of an error page.
+	 * shown on the page (422) instead of an error page, and so is a list their role may not read (403).
 	 */
 	const attempt = async (session: PageSession, change: () => Promise<keyof typeof DONE>, form?: SavedSearchesView['form']) => {
 		try {
 			return seeOther('/saved-searches', await change())
 		} catch (error) {
-			if (!(error instanceof AppError) || !['VALIDATION', 'CONFLICT'].includes(error.code)) throw error
+			if (!(error instanceof AppError) || !['VALIDATION', 'CONFLICT', 'FORBIDDEN'].includes(error.code)) throw error
+			if (error.code === 'FORBIDDEN') return show(session, { error: `${error.message}.`, status: 403, form })
 			const detail =
 				error.code === 'VALIDATION'
 					? error.fields?.map((f) => `${f.field === 'name' ? 'Name' : f.field === 'query' ? 'Search text' : 'List'} ${f.message}`).join('; ')

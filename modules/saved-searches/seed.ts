@@ -49,7 +49,8 @@ const IDEAS: { list: SearchList; name: string; query: string; filters?: Record<s
 	},
 	{ list: 'inbox', name: 'Unread candidate replies', query: '', filters: { filter: 'unread' }, roles: ['owner', 'admin', 'recruiter'] },
 	{ list: 'vendors', name: 'Partners taking C2C', query: 'c2c', roles: ['owner', 'admin', 'recruiter'] },
-	{ list: 'privacy', name: 'Deletion requests', query: 'delete my data', roles: ['owner', 'admin'] },
+	// Privacy requests are the owners' (privacy:requests): a search on them is kept only for who reads them.
+	{ list: 'privacy', name: 'Deletion requests', query: 'delete my data', roles: ['owner'] },
 	{ list: 'accounts', name: 'Hiring managers', query: '', filters: { role: 'hiring_manager' }, roles: ['owner', 'admin'] },
 ]
 

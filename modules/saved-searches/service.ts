@@ -4,13 +4,15 @@
  * Rules: a saved search belongs to one person and is seen only by them; its name is 1 to 80
  * characters and unique (ignoring case) among that person's searches on the same list; its search
  * text is none, or 2 to 120 characters as every list's search takes it; a person keeps at most 50
- * searches per list. Every change is in the activity log.
+ * searches per list; a search is saved, listed and opened only while the person may read its list
+ * (the permission the list's own page asks for). Every change is in the activity log.
  */
-import { and, asc, count, eq, sql } from 'drizzle-orm'
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
+import type { PermissionKey } from '../../core/module.ts'
 import { FORBIDDEN_CONTROL } from '../../core/schema-check.ts'
 import { searchTextProblem } from '../../core/text-search.ts'
 import { typedLine } from '../../core/untrusted.ts'
@@ -34,6 +36,31 @@ export const LIST_LABELS: Record<SearchList, string> = {
 }
 
 export const MAX_PER_LIST = 50
+
+/**
+ * The permission each list's own page (or tool) asks for. A saved search is that list's search, so it
+ * asks the same: a viewer, who reads jobs only, has no candidates search to keep, and a search saved
+ * before a demotion is neither listed nor opened while its list is out of reach (it comes back with
+ * the role).
+ */
+const LIST_PERMISSION = {
+	candidates: 'candidates:read',
+	bench: 'bench:read',
+	jobs: 'jobs:read',
+	applications: 'candidates:read',
+	pipeline: 'candidates:read',
+	assessments: 'interviews:read',
+	inbox: 'inbox:read',
+	vendors: 'vendors:read',
+	privacy: 'privacy:requests',
+	accounts: 'auth:manage_people',
+} as const satisfies Record<SearchList, PermissionKey>
+
+/** Whether the person may read the list, and so keep and see searches on it. */
+export const mayReadList = (deps: AppDeps, actor: Actor, list: SearchList): boolean => deps.permissions.can(actor, LIST_PERMISSION[list])
+
+/** The lists the person may read, in the page's order (the save form offers only these). */
+export const readableLists = (deps: AppDeps, actor: Actor): SearchList[] => SEARCH_LISTS.filter((l) => mayReadList(deps, actor, l))
 
 export interface SavedSearch {
 	id: string
@@ -64,9 +91,10 @@ function toView(r: typeof savedSearches.$inferSelect): SavedSearch {
 	}
 }
 
-/** The person's searches on one list, by name. */
+/** The person's searches on one list, by name; none on a list they may not read. */
 export async function listSavedSearches(deps: AppDeps, actor: Actor, list: string): Promise<SavedSearch[]> {
 	if (!isList(list)) throw invalid([{ field: 'list', message: `must be one of: ${SEARCH_LISTS.join(', ')}` }])
+	if (!mayReadList(deps, actor, list)) return []
 	const rows = await deps.db
 		.select()
 		.from(savedSearches)
@@ -75,14 +103,16 @@ export async function listSavedSearches(deps: AppDeps, actor: Actor, list: strin
 	return rows.map(toView)
 }
 
-/** Every list with the person's searches on it (the saved-searches page). */
+/** Every list the person may read with their searches on it (the saved-searches page). */
 export async function allSavedSearches(deps: AppDeps, actor: Actor): Promise<Map<SearchList, SavedSearch[]>> {
+	const lists = readableLists(deps, actor)
+	if (!lists.length) return new Map()
 	const rows = await deps.db
 		.select()
 		.from(savedSearches)
-		.where(and(eq(savedSearches.workspaceId, actor.workspaceId), eq(savedSearches.userId, person(actor))))
+		.where(and(eq(savedSearches.workspaceId, actor.workspaceId), eq(savedSearches.userId, person(actor)), inArray(savedSearches.list, lists)))
 		.orderBy(asc(sql`lower(${savedSearches.name})`), asc(savedSearches.id))
-	const byList = new Map<SearchList, SavedSearch[]>(SEARCH_LISTS.map((l) => [l, []]))
+	const byList = new Map<SearchList, SavedSearch[]>(lists.map((l) => [l, []]))
 	for (const r of rows) byList.get(r.list as SearchList)?.push(toView(r))
 	return byList
 }
@@ -125,6 +155,8 @@ export interface NewSavedSearch {
 export async function saveSearch(deps: AppDeps, actor: Actor, input: NewSavedSearch): Promise<SavedSearch> {
 	const userId = person(actor)
 	if (!isList(input.list)) throw invalid([{ field: 'list', message: `must be one of: ${SEARCH_LISTS.join(', ')}` }])
+	if (!mayReadList(deps, actor, input.list))
+		throw new AppError('FORBIDDEN', `Your role cannot read the ${LIST_LABELS[input.list]} list, so a search on it cannot be saved`)
 	const name = cleanName(input.name)
 	const query = cleanQuery(input.query ?? '')
 	const id = newId('ss')
@@ -145,12 +177,13 @@ export async function saveSearch(deps: AppDeps, actor: Actor, input: NewSavedSea
 	return (await loadOwn(deps, actor, id))!
 }
 
+/** One of the person's searches, as absent when its list is out of their reach. */
 async function loadOwn(deps: AppDeps, actor: Actor, id: string): Promise<SavedSearch | null> {
 	const [row] = await deps.db
 		.select()
 		.from(savedSearches)
 		.where(and(eq(savedSearches.id, id), eq(savedSearches.workspaceId, actor.workspaceId), eq(savedSearches.userId, person(actor))))
-	return row ? toView(row) : null
+	return row && mayReadList(deps, actor, row.list as SearchList) ? toView(row) : null
 }
 
 export async function renameSearch(deps: AppDeps, actor: Actor, id: string, newName: string): Promise<SavedSearch> {
