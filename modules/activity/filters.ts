@@ -16,6 +16,15 @@ export interface ActivityQuery {
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 
+/**
+ * A person filter names one of the people the page offers, or it is refused on its field: an id
+ * from nowhere (typed into the address, someone never in the workspace) would show an empty list
+ * as if they had done nothing. The one rule of /activity and /audit (each with its own choices).
+ */
+export function personFilterProblem(person: string | undefined, people: readonly { id: string }[]): FieldError | null {
+	return person && !people.some((p) => p.id === person) ? { field: 'person', message: 'Choose a person from the list' } : null
+}
+
 export function readActivityFilters(
 	query: ActivityQuery,
 	choices: { people: readonly { id: string }[]; types: readonly string[] },
@@ -23,7 +32,8 @@ export function readActivityFilters(
 	const errors: FieldError[] = []
 	const text = (v: string | undefined) => v?.trim() || undefined
 	const person = text(query.person)
-	if (person && !choices.people.some((p) => p.id === person)) errors.push({ field: 'person', message: 'Choose a person from the list' })
+	const unknownPerson = personFilterProblem(person, choices.people)
+	if (unknownPerson) errors.push(unknownPerson)
 	const recordType = text(query.type)
 	if (recordType && !choices.types.includes(recordType)) errors.push({ field: 'type', message: 'Choose a record type from the list' })
 	const day = (field: 'from' | 'until', value: string | undefined) => {

@@ -4,6 +4,7 @@ import * as tables from './table.ts'
 
 export { recordNamesFrom } from './sentences.ts'
 export { forgetMentions } from './erasure.ts'
+export { personFilterProblem } from './filters.ts'
 export { recordActivity, activityInsertFrom, activityValues, type ActorSql, activityFor, listActivity, type ActivityEntry } from './service.ts'
 
 export default defineModule({

@@ -11,7 +11,7 @@ import { callOn, newPerson, newPersonWithToken, newWorkspace, testDeps, type Tes
 import { MCP_HEADERS, messageOf } from '../../tests/mcp/rpc.ts'
 import { portalApp, signedIn, uniqueAddress } from '../../tests/portal.ts'
 import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
-import { personActor } from '../auth/index.ts'
+import { operatorActor, personActor, removePerson } from '../auth/index.ts'
 import { setPrivacyRules } from '../privacy/index.ts'
 import { flushAudit, pruneAudit } from './index.ts'
 import { auditChoices } from './queries.ts'
@@ -230,6 +230,31 @@ describe('audit trail: portal', () => {
 		// (it once reset the connection mid-answer and printed the failed statement with its values).
 		for (const path of ['/audit/export.csv?record=%00', '/audit/export.ndjson?person=a%00b', '/audit?action=%01'])
 			expect((await client.get(path)).status, path).toBe(422)
+	})
+})
+
+describe('audit trail: the person filter', () => {
+	test('a person the page does not offer is refused (422 on its field, the downloads too), as /activity refuses one; members and those who left with lines in the trail are not', async () => {
+		const { ws, owner, candidateId } = await staffed()
+		const deps = await testDeps()
+		const outsider = await newPerson(await newWorkspace(), 'recruiter')
+		const leaver = await newPerson(ws, 'recruiter')
+		expect((await (await signedIn(leaver)).get(`/candidates/${candidateId}`)).status).toBe(200)
+		await flushAudit(deps)
+		await removePerson(deps, operatorActor(ws), ws, { userId: leaver.userId })
+		const client = await signedIn(owner)
+		for (const path of [`/audit?person=${outsider.userId}`, `/activity?person=${outsider.userId}`, '/audit?person=usr_nobody']) {
+			const page = await client.get(path)
+			expect(page.status, path).toBe(422)
+			expect(page.text, path).toContain('Choose a person from the list')
+		}
+		for (const path of [`/audit/export.csv?person=${outsider.userId}`, `/audit/export.ndjson?person=${outsider.userId}`])
+			expect((await client.get(path)).status, path).toBe(422)
+		expect((await client.get(`/audit?person=${owner.userId}`)).status).toBe(200)
+		const left = await client.get(`/audit?person=${leaver.userId}`)
+		expect(left.status).toBe(200)
+		expect(left.text).toContain('<code>candidate.viewed</code>')
+		expect(left.text).not.toContain('Nothing in the trail matches these filters.')
 	})
 })
 

@@ -4,6 +4,7 @@
  */
 import type { FieldError } from '../../core/errors.ts'
 import { nextDay, startOfDay } from '../../core/time.ts'
+import { personFilterProblem } from '../activity/index.ts'
 import type { AuditFilters } from './queries.ts'
 
 export interface AuditQuery {
@@ -17,7 +18,8 @@ export interface AuditQuery {
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 
-export function readFilters(query: AuditQuery): { filters: AuditFilters; errors: FieldError[] } {
+/** `choices.people`: the people the page offers (auditChoices); a person filter must be one of them, as on /activity. */
+export function readFilters(query: AuditQuery, choices: { people: readonly { id: string }[] }): { filters: AuditFilters; errors: FieldError[] } {
 	const errors: FieldError[] = []
 	const day = (field: 'from' | 'until', value: string | undefined) => {
 		const text = value?.trim()
@@ -36,9 +38,12 @@ export function readFilters(query: AuditQuery): { filters: AuditFilters; errors:
 		if (value && /\p{Cc}/u.test(value)) errors.push({ field, message: 'must not hold control characters' })
 		return value
 	}
+	const person = text('person', query.person)
+	const unknownPerson = personFilterProblem(person, choices.people)
+	if (unknownPerson) errors.push(unknownPerson)
 	return {
 		filters: {
-			person: text('person', query.person),
+			person,
 			app: text('app', query.app),
 			action: text('action', query.action),
 			record: text('record', query.record),

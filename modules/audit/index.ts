@@ -27,7 +27,8 @@ const SWEEP_MS = 24 * 60 * 60 * 1000
 export default defineModule({
 	name: 'audit',
 	description: 'The audit trail: every tool call, every view of a candidate, application or document, and every search of the candidate database.',
-	requires: ['auth'],
+	// activity: the person filter's rule (personFilterProblem), one for /activity and /audit.
+	requires: ['auth', 'activity'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	settings: auditSettings,

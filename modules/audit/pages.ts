@@ -50,7 +50,7 @@ export function auditPage(deps: AppDeps, session: PageSession, view: AuditView):
 		})}
 ${errorSummary(view.errors)}
 <form method="get" action="/audit" class="filters card" role="search" aria-label="Filter the audit trail">
-${selectField({ id: 'person', label: 'Person', value: q.person ?? '', options: [['', 'Everyone'], ...view.choices.people.map((p) => [p.id, p.name] as const)] })}
+${selectField({ id: 'person', label: 'Person', value: q.person ?? '', options: [['', 'Everyone'], ...view.choices.people.map((p) => [p.id, p.name] as const)], errors: view.errors })}
 ${selectField({ id: 'app', label: 'App or token', value: q.app ?? '', options: [['', 'Any'], ...view.choices.apps.map((a) => [a, a] as const)] })}
 ${selectField({ id: 'action', label: 'Tool or event', value: q.action ?? '', options: [['', 'Any'], ...view.choices.actions.map((a) => [a, a] as const)] })}
 ${textField({ id: 'record', label: 'Record id', value: q.record ?? '', maxlength: 64 })}

@@ -20,8 +20,8 @@ export function auditRoutes(deps: AppDeps, { auth }: HttpKit) {
 			'/audit',
 			async ({ session, query: q }) => {
 				const { cursor, ...asked } = q
-				const { filters, errors } = readFilters(asked)
 				const choices = await auditChoices(deps, session.actor.workspaceId)
+				const { filters, errors } = readFilters(asked, choices)
 				const view = { query: asked as AuditQuery, rows: [], next: null, paged: Boolean(cursor), choices, errors }
 				if (errors.length) return auditPage(deps, session, view)
 				const page = await listAudit(deps, session.actor.workspaceId, filters, { limit: PAGE, cursor })
@@ -42,7 +42,7 @@ export function auditRoutes(deps: AppDeps, { auth }: HttpKit) {
 /** The trail with the page's filters, streamed as it is read (an export of years never sits in memory). */
 async function download(deps: AppDeps, actor: Actor, q: AuditQuery & { cursor?: string }, format: ExportFormat, status: (code: 422, body: string) => unknown) {
 	const { cursor: _, ...asked } = q
-	const { filters, errors } = readFilters(asked)
+	const { filters, errors } = readFilters(asked, await auditChoices(deps, actor.workspaceId))
 	if (errors.length) return status(422, `The filters are not valid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`)
 	const chunks = exportAudit(deps, actor.workspaceId, filters, format)
 	const body = await textStream(format === 'csv' ? withByteOrderMark(chunks) : chunks, deps.log)
