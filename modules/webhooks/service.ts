@@ -108,11 +108,17 @@ function mayManage(deps: AppDeps, actor: Actor) {
 
 /** The endpoints the actor may see: its workspace's own, or its vendor's; the operator's CLI, every one of the workspace. */
 function scope(actor: Actor): SQL {
-	const whose = isVendor(actor)
-		? eq(webhookEndpoints.vendorId, actor.vendorId!)
-		: actor.credential.kind === 'cli'
-			? undefined
-			: isNull(webhookEndpoints.vendorId)
+	if (actor.credential.kind === 'cli' && !isVendor(actor)) return eq(webhookEndpoints.workspaceId, actor.workspaceId)
+	return ownEndpoints(actor)
+}
+
+/**
+ * The endpoints the actor's owner holds: a vendor's own, or the workspace's own (no vendor). The limit
+ * of `MAX_ENDPOINTS` counts these, for the operator's CLI too: it may reach every endpoint of the
+ * workspace, but one it adds is the workspace's, and vendors' endpoints are not the workspace's to count.
+ */
+function ownEndpoints(actor: Actor): SQL {
+	const whose = isVendor(actor) ? eq(webhookEndpoints.vendorId, actor.vendorId!) : isNull(webhookEndpoints.vendorId)
 	return and(eq(webhookEndpoints.workspaceId, actor.workspaceId), whose)!
 }
 
@@ -161,7 +167,7 @@ export async function addEndpoint(
 	const endpoint = await deps.db.transaction(async (tx) => {
 		// One add at a time per workspace or vendor: two at once would both count 19 and make 21.
 		await lockUntilCommit(tx, `webhook_endpoints:${actor.workspaceId}:${isVendor(actor) ? actor.vendorId : ''}`)
-		const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(webhookEndpoints).where(scope(actor))
+		const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(webhookEndpoints).where(ownEndpoints(actor))
 		if (Number(count?.n ?? 0) >= MAX_ENDPOINTS) throw new AppError('CONFLICT', `At most ${MAX_ENDPOINTS} webhook endpoints; delete one first`)
 		const [row] = await tx
 			.insert(webhookEndpoints)
@@ -351,7 +357,8 @@ export async function replayDelivery(deps: AppDeps, actor: Actor, deliveryId: st
 	return deps.db.transaction(async (tx) => {
 		const [row] = await tx
 			.update(webhookDeliveries)
-			.set({ status: 'pending', nextAttemptAt: deps.now(), deliveredAt: null })
+			// A fresh schedule: a replay after an outage is of deliveries that used theirs up, and got one attempt.
+			.set({ status: 'pending', attempts: 0, nextAttemptAt: deps.now(), deliveredAt: null })
 			.where(
 				and(
 					eq(webhookDeliveries.id, deliveryId),

@@ -41,6 +41,7 @@ import {
 	getEndpoint,
 	MAX_ENDPOINTS,
 	MAX_PREVIOUS_SECRETS,
+	replayDelivery,
 	rotateSecret,
 	ROTATION_OVERLAP_MS,
 	sendTestEvent,
@@ -256,6 +257,29 @@ describe('delivery', () => {
 		)
 		expect(mail).toEqual([expect.objectContaining({ to: owner.email, subject: 'A webhook endpoint was switched off' })])
 		expect(mail[0]!.text).toContain(r.url)
+	})
+
+	test('a replayed delivery that had failed gets the whole schedule again, not one attempt', async () => {
+		const ws = await newWorkspace(deps)
+		let down = true
+		const r = receiver(() => new Response('', { status: down ? 503 : 200 }))
+		const { endpoint } = await addEndpoint(deps, operatorActor(ws), { url: r.url, events: ['job.published'] })
+		await sendTestEvent(deps, operatorActor(ws), endpoint.id)
+		for (let i = 0; i < 4; i++) {
+			await deliverDueWebhooks(deps, { workspaceId: ws.id })
+			clock.advance(1_500)
+		}
+		const [failed] = await deliveries(endpoint.id)
+		expect(failed).toMatchObject({ status: 'failed', attempts: 4 })
+		// Replayed while the receiver is still down: retried on schedule, as a new delivery is.
+		await replayDelivery(deps, operatorActor(ws), failed!.id)
+		expect(await deliverDueWebhooks(deps, { workspaceId: ws.id })).toMatchObject({ retried: 1 })
+		expect(await deliveries(endpoint.id)).toMatchObject([{ status: 'pending', attempts: 1, lastStatus: 503 }])
+		down = false
+		clock.advance(1_500)
+		expect(await deliverDueWebhooks(deps, { workspaceId: ws.id })).toMatchObject({ delivered: 1 })
+		expect(new Set(r.got.map((g) => g.id)).size).toBe(1)
+		r.stop()
 	})
 
 	test('days without any attempt are not failing days: the first failure after a quiet week after an outage does not switch the endpoint off', async () => {
@@ -593,6 +617,20 @@ describe('limits', () => {
 			expect((refused as PromiseRejectedResult).reason.message).toContain(`At most ${MAX_ENDPOINTS}`)
 		const [stored] = await deps.database.rows<{ n: number }>(sql`select count(*)::int as n from ${webhookEndpoints} where workspace_id = ${ws.id}`)
 		expect(Number(stored!.n)).toBe(MAX_ENDPOINTS)
+	})
+})
+
+describe('limits of the operator', () => {
+	test('the CLI counts the workspace’s own endpoints against the limit, not its vendors’ (it still lists and reaches those)', async () => {
+		const ws = await newWorkspace(deps)
+		const r = receiver()
+		const vendor = await newVendor(ws, 'Acme', deps)
+		for (let i = 0; i < MAX_ENDPOINTS; i++) await addEndpoint(deps, vendorActor(ws, vendor.vendorId), { url: r.url, events: ['job.published'] })
+		const added = (await runCommand(deps, 'webhook add', { workspace: ws.slug, url: r.url, events: 'job.published' })).json
+		expect(Object.keys(added).sort()).toEqual(['endpointId', 'secret'])
+		const listed = (await runCommand(deps, 'webhook list', { workspace: ws.slug })).json as { endpoints: { endpointId: string }[] }
+		expect(listed.endpoints).toHaveLength(MAX_ENDPOINTS + 1)
+		r.stop()
 	})
 })
 
