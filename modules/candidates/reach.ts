@@ -62,10 +62,19 @@ export function noteReach(reach: Reach): SQL {
 /** E-mail and phone: owners, admins and recruiters (the `candidates:contact` permission). */
 export const seesContact = (deps: AppDeps, actor: Actor) => deps.permissions.can(actor, 'candidates:contact')
 
-const EMAILS = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/gu
-const PHONES = /(?:\+?\d[\s().-]*){7,15}\d/g
+/** An address: `@` or its percent-encoding (`mailto:sana%40example.com`), a domain or an address literal (`[192.0.2.1]`). */
+const EMAILS = /[\p{L}\p{N}._%+-]+(?:@|%40)(?:[\p{L}\p{N}.-]+\.[\p{L}]{2,}|\[[\p{N}a-f.:]+\])/giu
+/** 8 to 16 digits with spaces, dots, dashes or brackets between them, the opening bracket included. */
+const PHONES = /\+?\(?\d(?:[\s().-]*\d){7,15}/g
 
-/** Résumé text without e-mail addresses and phone numbers (for people who may not see contact details). */
+/**
+ * Text without e-mail addresses and phone numbers (for people who may not see contact details).
+ * Read in its compatibility form (NFKC) first: full-width digits and at signs (`５１２－５５５`,
+ * `sana＠example.com`) are the same address and number to a reader, and were shown.
+ */
 export function redactContacts(text: string): string {
-	return text.replace(EMAILS, '[e-mail hidden]').replace(PHONES, (m) => (/(19|20)\d\d\s*[-–]\s*(19|20)\d\d/.test(m) ? m : '[phone hidden]'))
+	return text
+		.normalize('NFKC')
+		.replace(EMAILS, '[e-mail hidden]')
+		.replace(PHONES, (m) => (/(19|20)\d\d\s*[-–]\s*(19|20)\d\d/.test(m) ? m : '[phone hidden]'))
 }

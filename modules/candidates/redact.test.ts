@@ -1,0 +1,21 @@
+/** What people who may not see contact details read of others' words: no address or number, however written. */
+import { expect, test } from 'bun:test'
+import { redactContacts } from './reach.ts'
+
+test('addresses and numbers are hidden in any form a reader takes for one; year ranges and prose stay', () => {
+	const cases: [string, string][] = [
+		['Call 512-555-0142 today', 'Call [phone hidden] today'],
+		// Full-width digits and at sign, as typed on a Japanese keyboard: the same number and address to a reader.
+		['５１２－５５５－０１４２', '[phone hidden]'],
+		['sana＠example.com', '[e-mail hidden]'],
+		['mailto:sana%40example.com', 'mailto:[e-mail hidden]'],
+		['SANA.PRIVATE@EXAMPLE.COM', '[e-mail hidden]'],
+		['sana@[192.0.2.1]', '[e-mail hidden]'],
+		// The bracket before the area code goes with the number.
+		['(512)555-0142', '[phone hidden]'],
+		['+1 (512) 555-0142', '[phone hidden]'],
+		['Java 2015 - 2019 at Acme', 'Java 2015 - 2019 at Acme'],
+		['Worked 2010-2015', 'Worked 2010-2015'],
+	]
+	for (const [text, shown] of cases) expect({ text, shown: redactContacts(text) }).toEqual({ text, shown })
+})
