@@ -403,7 +403,7 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 					address: clientAddress(deps.config, request),
 					unanswered: () => outcome('error'),
 				}
-				const refused = readOnlyStepUp(deps, actor, body, writeTools) ?? connectionTestOnly(actor, body)
+				const refused = readOnlyStepUp(deps, actor, body, writeTools) ?? connectionTestOnly(actor, body) ?? prototypeArgument(body)
 				if (refused) {
 					if (!call.reported) reportCall(deps, call, outcome('refused'))
 					return refused
@@ -488,6 +488,19 @@ function postedAnswer(body: unknown): { id: string; answer: PostedAnswer } | und
 function toolCalled(body: unknown): string | undefined {
 	const message = body as { method?: unknown; params?: { name?: unknown } } | null
 	return message?.method === 'tools/call' ? String(message.params?.name ?? '') : undefined
+}
+
+/**
+ * A tool call whose arguments hold a property named `__proto__` (JSON.parse keeps it as an own
+ * property): refused as any unknown property is. The SDK copies the arguments before our checker
+ * sees them, and a copy sets the prototype instead, so the property vanished and the call ran
+ * without it (`create_job` as if `activelyHiring` had not been sent).
+ */
+function prototypeArgument(body: unknown): Response | null {
+	const call = body as { method?: unknown; id?: unknown; params?: { arguments?: unknown } } | null
+	const args = call?.method === 'tools/call' ? call.params?.arguments : undefined
+	if (!args || typeof args !== 'object' || !Object.hasOwn(args, '__proto__')) return null
+	return Response.json({ jsonrpc: '2.0', error: { code: -32602, message: 'Invalid arguments: unknown property "__proto__"' }, id: call?.id ?? null })
 }
 
 /**

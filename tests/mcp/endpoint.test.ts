@@ -5,6 +5,7 @@
  * annotations, structured results, and parameter errors as tool results.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client'
@@ -223,6 +224,19 @@ describe('both protocol eras', () => {
 })
 
 describe('the tool contract', () => {
+	test('an argument named __proto__ is refused as any unknown property is, and the call does nothing', async () => {
+		const ws = await newWorkspace()
+		const { token } = await newPersonWithToken(ws, 'owner')
+		const { deps } = await testApp()
+		// Written as JSON text: in a JavaScript literal `__proto__` sets the prototype and is never sent.
+		const raw =
+			'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"create_job","arguments":{"title":"Proto job","__proto__":{"activelyHiring":true}}}}'
+		const res = await call('POST', '/api/mcp', { key: token, raw, headers: { ...MCP_HEADERS, 'content-type': 'application/json' } })
+		expect(res.json).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: expect.stringContaining('unknown property "__proto__"') } })
+		const made = await deps.db.select().from(jobs).where(eq(jobs.workspaceId, ws.id))
+		expect(made.map((j) => j.title)).not.toContain('Proto job')
+	})
+
 	test('every listed tool: strict parameter object, all four annotations, readOnlyHint true exactly on read tools, an output schema', async () => {
 		const ws = await newWorkspace()
 		const { token } = await newPersonWithToken(ws, 'owner')
