@@ -295,6 +295,7 @@ describe('the location parser', () => {
 		expect(parseLocation('Hybrid - Seattle, WA')).toMatchObject({ locality: 'Seattle', region: 'WA', country: 'US' })
 		expect(parseLocation('On-site: Austin, TX')).toMatchObject({ locality: 'Austin', region: 'TX' })
 		expect(parseLocation('Seattle, WA (hybrid)')).toMatchObject({ locality: 'Seattle', region: 'WA' })
+		expect(parseLocation('Austin, TX - Onsite')).toMatchObject({ locality: 'Austin', region: 'TX' })
 		// An instruction names the state, and no town.
 		expect(parseLocation('Remote (US) - must be in CA')).toMatchObject({ locality: null, region: 'CA', country: 'US', remote: true })
 		for (const text of [

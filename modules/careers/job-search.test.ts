@@ -243,9 +243,10 @@ describe('employment type in SQL', () => {
 			'Seattle, WA (hybrid)',
 			'On-site: Denver, CO',
 			'Austin, TX - Onsite',
+			'Seattle WA 98101 - hybrid, USA',
 			'Remote (US) - must be in NY',
 		]
-		for (const state of ['WA', 'Washington', 'CO', 'Colorado', 'DC', 'VA', 'WV', 'OR', 'MO', 'NY']) {
+		for (const state of ['WA', 'Washington', 'CO', 'Colorado', 'DC', 'VA', 'WV', 'OR', 'MO', 'NY', 'TX']) {
 			const { filterConditions } = await import('./search.ts')
 			const [condition] = filterConditions({ q: '', location: state, remote: false, type: '' })
 			const region = parseLocation(state).region

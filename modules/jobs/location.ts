@@ -110,8 +110,15 @@ function trailingState(part: string): { code: string; before: string } | null {
 	return null
 }
 
-/** How a place's part ends after its state: an optional ZIP code, then the end of the part (a separator, a parenthesis, the end). */
-const PART_END = '(\\s+\\d{5}(-\\d{4})?)?[\\s–-]*([,;|()]|$)'
+/** Words of a work arrangement, not of a place. */
+const WORK_MODE_WORDS = 'hybrid|on[- ]?site|in[- ]office|in[- ]person'
+/** The same words in either case, for a pattern matched case-sensitively (a state's code is). */
+const anyCase = (words: string) => words.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`)
+/**
+ * How a place's part ends after its state: an optional ZIP code, an optional work arrangement set
+ * apart ("Austin, TX - Onsite"), then the end of the part (a separator, a parenthesis, the end).
+ */
+const PART_END = `(\\s+\\d{5}(-\\d{4})?)?(\\s*[-–:/]\\s*(${anyCase(WORK_MODE_WORDS)}))?[\\s–-]*([,;|()]|$)`
 
 /**
  * Patterns (read alike by JavaScript and PostgreSQL) for text that names the state `code` the way
@@ -132,14 +139,15 @@ export function statePatterns(code: string): { code: string; name: string } {
 /** Whether a name is the United States ("US", "U.S.A.", "United States of America"). */
 export const isUnitedStates = (name: string): boolean => US.test(name.trim())
 
-/** Words of a work arrangement, not of a place. */
-const WORK_MODE_WORDS = 'hybrid|on[- ]?site|in[- ]office|in[- ]person'
 /**
- * A work arrangement set apart from the place before it or in brackets: "Hybrid - Seattle, WA",
- * "On-site: Austin, TX", "Seattle, WA (hybrid)". Only there, as the careers search's state patterns
- * (`statePatterns`) read a state ending a part: in "Remote OR Hybrid" or "Austin, TX - Onsite" none does.
+ * A work arrangement set apart from the place, before it, after it or in brackets: "Hybrid - Seattle,
+ * WA", "Austin, TX - Onsite", "Seattle, WA (hybrid)". Only when set apart, as the careers search's
+ * state patterns (`statePatterns`, `PART_END`) read a state ending a part: in "Remote OR Hybrid" none does.
  */
-const WORK_MODE_APART = new RegExp(`^\\s*(${WORK_MODE_WORDS})\\s*[-–:/]\\s*|\\(\\s*(${WORK_MODE_WORDS})\\s*\\)`, 'gi')
+const WORK_MODE_APART = new RegExp(
+	`^\\s*(${WORK_MODE_WORDS})\\s*[-–:/]\\s*|\\(\\s*(${WORK_MODE_WORDS})\\s*\\)|\\s*[-–:/]\\s*(${WORK_MODE_WORDS})\\s*(?=[,;|()]|$)`,
+	'gi',
+)
 /** Text that says no place: "N/A", "TBD", "Multiple locations". */
 const NOT_A_PLACE =
 	/^(n\/?a|tbd|tba|to be (determined|announced|confirmed)|(multiple|various|several)( locations| cities| sites)?|nationwide|flexible|unknown|none|any|[-–?.]+)$/i
