@@ -27,6 +27,22 @@ function text(value: unknown, field: string): string | undefined {
 	throw invalid([{ field, message: 'must be a string' }])
 }
 
+/**
+ * The longest `externalId` kept: its look-up, `externalId eq "…"`, must fit in a filter
+ * (`MAX_FILTER_LENGTH`, 1,000 UTF-16 units, with every quote or backslash in it escaped as two).
+ * A longer one was stored, and the provider could never find that person again by it (it makes a
+ * second account instead).
+ */
+export const MAX_EXTERNAL_ID = 480
+
+/** An `externalId` as sent: undefined when left out, null when cleared, a string of at most `MAX_EXTERNAL_ID` characters. */
+function externalIdOf(value: unknown): string | null {
+	const id = text(value, 'externalId') ?? null
+	if (id !== null && id.length > MAX_EXTERNAL_ID)
+		throw invalid([{ field: 'externalId', message: `must be at most ${MAX_EXTERNAL_ID} characters (a longer one could not be looked up with a filter)` }])
+	return id
+}
+
 /** A complex attribute (`name`) as sent: undefined when left out or null; anything but an object is refused (`invalidValue`). */
 function complex(value: unknown, field: string, parts: string): Json | undefined {
 	if (value === undefined || value === null) return undefined
@@ -92,7 +108,7 @@ export function userFromBody(body: Json): { input: ScimUserInput; name: NamePart
 	const workEmail = workAddress(body.emails)
 	const input: ScimUserInput = {
 		userName: text(body.userName, 'userName') ?? workEmail,
-		externalId: body.externalId === undefined ? undefined : (text(body.externalId, 'externalId') ?? null),
+		externalId: body.externalId === undefined ? undefined : externalIdOf(body.externalId),
 		// null is "unassigned" (RFC 7643 §2.5), as if left out.
 		active: body.active === undefined || body.active === null ? undefined : bool(body.active, 'active'),
 	}
@@ -254,7 +270,7 @@ export function userPatch(ops: PatchOperation[], current: Pick<ScimPerson, 'emai
 		const sent = (attribute: string) => (cleared ? '' : nameText(value, attribute))
 		if (key === 'active') input.active = remove ? undefined : bool(value, 'active')
 		else if (key === 'username') input.userName = cleared ? requiredNotRemoved('userName') : text(value, 'userName')
-		else if (key === 'externalid') input.externalId = cleared ? null : (text(value, 'externalId') ?? null)
+		else if (key === 'externalid') input.externalId = cleared ? null : externalIdOf(value)
 		else if (key === 'displayname') name.displayName = sent('displayName')
 		else if (key === 'name.formatted') name.formatted = sent('name.formatted')
 		else if (key === 'name.givenname') name.givenName = sent('name.givenName')

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { callOn, newPerson, newWorkspace, testDeps, unique } from '../../../tests/helpers.ts'
 import { portalApp } from '../../../tests/portal.ts'
 import { personActor } from '../index.ts'
+import { MAX_EXTERNAL_ID } from './scim-requests.ts'
 import { createScimToken } from './scim-tokens.ts'
 
 setDefaultTimeout(60_000)
@@ -233,5 +234,22 @@ describe('null clears (as remove does), a value of the wrong type is refused: ne
 		const res = await scim('PATCH', '/Groups/viewer', patch({ op: 'replace', path: 'displayName', value: null }))
 		expect(res.status).toBe(400)
 		expect(res.json).toMatchObject({ schemas: [ERROR], scimType: 'mutability' })
+	})
+})
+
+describe('an externalId is one the provider can look up again', () => {
+	test('longer than a filter can hold is refused on POST, PUT and PATCH; the longest kept is found by its filter', async () => {
+		const tooLong = 'x'.repeat(MAX_EXTERNAL_ID + 1)
+		await refused('POST', '/Users', user(email(), { externalId: tooLong }), 'externalId', /at most 480 characters/)
+		const made = await created()
+		await refused('PUT', `/Users/${made.id}`, user(made.userName, { externalId: tooLong }), 'externalId', /at most 480/)
+		await refused('PATCH', `/Users/${made.id}`, patch({ op: 'replace', path: 'externalId', value: tooLong }), 'externalId', /at most 480/)
+		// The longest, every character one a filter escapes: still found.
+		const longest = '"\\'.repeat(MAX_EXTERNAL_ID / 2)
+		const kept = await created({ externalId: longest })
+		const filter = `externalId eq ${JSON.stringify(longest)}`
+		const found = await scim('GET', `/Users?filter=${encodeURIComponent(filter)}`)
+		expect(found.status).toBe(200)
+		expect(found.json.Resources.map((r: { id: string }) => r.id)).toEqual([kept.id])
 	})
 })
