@@ -296,6 +296,9 @@ describe('the location parser', () => {
 		expect(parseLocation('On-site: Austin, TX')).toMatchObject({ locality: 'Austin', region: 'TX' })
 		expect(parseLocation('Seattle, WA (hybrid)')).toMatchObject({ locality: 'Seattle', region: 'WA' })
 		expect(parseLocation('Austin, TX - Onsite')).toMatchObject({ locality: 'Austin', region: 'TX' })
+		// The District written with dots is the District, not Washington state.
+		expect(parseLocation('Washington, D.C.')).toMatchObject({ locality: 'Washington', region: 'DC', country: 'US' })
+		expect(parseLocation('Washington D.C. 20001')).toMatchObject({ locality: 'Washington', region: 'DC', postalCode: '20001' })
 		// An instruction names the state, and no town.
 		expect(parseLocation('Remote (US) - must be in CA')).toMatchObject({ locality: null, region: 'CA', country: 'US', remote: true })
 		for (const text of [

@@ -244,6 +244,9 @@ describe('employment type in SQL', () => {
 			'On-site: Denver, CO',
 			'Austin, TX - Onsite',
 			'Seattle WA 98101 - hybrid, USA',
+			'Washington, D.C.',
+			'Washington D.C. 20001',
+			'Washington, D. C., USA',
 			'Remote (US) - must be in NY',
 		]
 		for (const state of ['WA', 'Washington', 'CO', 'Colorado', 'DC', 'VA', 'WV', 'OR', 'MO', 'NY', 'TX']) {

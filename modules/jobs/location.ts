@@ -128,13 +128,18 @@ const PART_END = `(\\s+\\d{5}(-\\d{4})?)?(\\s*[-–:/]\\s*(${anyCase(WORK_MODE_W
  */
 export function statePatterns(code: string): { code: string; name: string } {
 	const stateName = US_STATES[code]!
-	// Virginia is not the end of "West Virginia", nor Washington the state in "Washington, DC" (DC ends the text, and the last state read wins).
+	// Virginia is not the end of "West Virginia", nor Washington the state in "Washington, DC" or "Washington, D.C." (DC ends the text, and the last state read wins).
 	const longer = Object.values(US_STATES).filter((other) => other.endsWith(` ${stateName}`))
 	const notInside = longer.length ? `(?<!(${longer.map((other) => other.slice(0, -stateName.length - 1)).join('|')})\\s)` : ''
-	const notCity = code === 'WA' ? '(?![\\s,]+DC([^A-Za-z]|$))' : ''
+	const notCity = code === 'WA' ? `(?![\\s,]+(DC|${DC_DOTTED})([^A-Za-z]|$))` : ''
 	const name = `${notInside}${stateName.replace(/ /g, '\\s+')}${notCity}`
-	return { code: `(^|[\\s,;|(])${code}${PART_END}`, name: `(^|[\\s,;|(])${name}${PART_END}` }
+	const written = code === 'DC' ? `(DC|${DC_DOTTED})` : code
+	return { code: `(^|[\\s,;|(])${written}${PART_END}`, name: `(^|[\\s,;|(])${name}${PART_END}` }
 }
+
+/** The District of Columbia's code written with dots ("Washington, D.C."), as a pattern: read as `DC`. */
+const DC_DOTTED = 'D\\.\\s?C\\.?'
+const DC_WITH_DOTS = new RegExp(`(^|[\\s,;|(])${DC_DOTTED}(?=$|[^A-Za-z])`, 'g')
 
 /** Whether a name is the United States ("US", "U.S.A.", "United States of America"). */
 export const isUnitedStates = (name: string): boolean => US.test(name.trim())
@@ -176,6 +181,7 @@ export function parseLocation(text: string | null | undefined): ParsedLocation {
 	if (!text?.trim()) return out
 	out.remote = REMOTE.test(text)
 	const cleaned = text
+		.replace(DC_WITH_DOTS, '$1DC')
 		.replace(WORK_MODE_APART, '')
 		.replace(/\((?:[^)]*)\)/g, (m) => (REMOTE.test(m) ? '' : m.slice(1, -1)))
 		.replace(/\b(100% |fully |hybrid )?(remote|anywhere|work from home|wfh)\b\s*[-–:/]?\s*/gi, '')
