@@ -343,3 +343,16 @@ export function browserMailTests(folderPrefix: string): BrowserMailTests {
 	})
 	return state
 }
+
+/**
+ * A screenshot kept for people to look at (CI keeps `.tmp/screenshots/`), never part of a test's
+ * verdict: Chromium's capture fails now and then on a loaded machine ("Unable to capture
+ * screenshot": no frame in time), which says nothing about the page. The checks that follow it do.
+ */
+export async function keepScreenshot(target: Page | Locator, options: Parameters<Page['screenshot']>[0] & { path: string }): Promise<void> {
+	try {
+		await target.screenshot(options)
+	} catch (error) {
+		console.warn(`screenshot ${options.path} not taken: ${(error as Error).message.split('\n')[0]}`)
+	}
+}

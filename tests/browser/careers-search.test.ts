@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { runCommand } from '../../core/commands.ts'
 import { deliverDue } from '../../modules/outbox/index.ts'
-import { axeProblems, brokenWords, browserMailTests, launchBrowser, overflowing } from '../browser.ts'
+import { axeProblems, brokenWords, browserMailTests, launchBrowser, overflowing, keepScreenshot } from '../browser.ts'
 import { clock, newWorkspace, serveApp, testDeps, unique } from '../helpers.ts'
 import { newPublicJob } from '../staffing-fixtures.ts'
 
@@ -109,7 +109,7 @@ describe('the careers search and job alerts in Chromium', () => {
 				expect(response!.status()).toBe(200)
 				expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Senior Salesforce Commerce Cloud Developer')
 				expect(await page.locator('main').innerText()).toContain('185,000')
-				await page.screenshot({ path: `.tmp/screenshots/careers-job-${width}.png`, fullPage: true })
+				await keepScreenshot(page, { path: `.tmp/screenshots/careers-job-${width}.png`, fullPage: true })
 				expect({ width, axe: await axeProblems(page), overflow: await overflowing(page), broken: await brokenWords(page) }).toEqual({
 					width,
 					axe: [],

@@ -10,7 +10,7 @@ import { and, eq } from 'drizzle-orm'
 import { personActor } from '../../modules/auth/index.ts'
 import { requestCandidateDocuments } from '../../modules/documents/index.ts'
 import { outbox } from '../../modules/outbox/table.ts'
-import { axeProblems, closeBrowser, launchBrowser, overflowing } from '../browser.ts'
+import { axeProblems, closeBrowser, launchBrowser, overflowing, keepScreenshot } from '../browser.ts'
 import { newPerson, newWorkspace, serveApp, unique } from '../helpers.ts'
 import { newCandidate } from '../staffing-fixtures.ts'
 
@@ -55,7 +55,7 @@ describe('the dev mailbox in a browser', () => {
 			await page.waitForURL(`${url}/outbox/${mail!.id}`)
 			for (const width of [390, 1280]) {
 				await page.setViewportSize({ width, height: 900 })
-				await page.screenshot({ path: `${SHOTS}/outbox-held-entry-${width}.png`, fullPage: true })
+				await keepScreenshot(page, { path: `${SHOTS}/outbox-held-entry-${width}.png`, fullPage: true })
 				problems.push(...(await overflowing(page)))
 			}
 			problems.push(...(await axeProblems(page)))
@@ -65,7 +65,7 @@ describe('the dev mailbox in a browser', () => {
 			expect(await link.innerText()).toMatch(/\/upload\/bl_ul_[0-9A-Za-z]{36}$/)
 			for (const width of [390, 1280]) {
 				await page.setViewportSize({ width, height: 900 })
-				await page.screenshot({ path: `${SHOTS}/outbox-revealed-link-${width}.png`, fullPage: true })
+				await keepScreenshot(page, { path: `${SHOTS}/outbox-revealed-link-${width}.png`, fullPage: true })
 				problems.push(...(await overflowing(page)))
 			}
 			problems.push(...(await axeProblems(page)))

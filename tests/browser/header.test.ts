@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Page } from 'playwright-core'
 import type { AppDeps } from '../../core/deps.ts'
-import { axeProblems, closeBrowser, launchBrowser, overflowing, signedInPage } from '../browser.ts'
+import { axeProblems, closeBrowser, launchBrowser, overflowing, signedInPage, keepScreenshot } from '../browser.ts'
 import { newPerson, newWorkspace, serveApp, type TestWorkspace } from '../helpers.ts'
 import { newApplication, newCandidate, newVendorJob } from '../staffing-fixtures.ts'
 
@@ -58,7 +58,7 @@ for (const width of [390, 1280] as const) {
 				expect(await box.getAttribute('aria-expanded')).toBe('true')
 				const groups = await page.locator('#site-search-results [role="group"]').evaluateAll((gs) => gs.map((g) => g.firstElementChild!.textContent))
 				expect(groups).toEqual(['Jobs · 1', 'Candidates · 3'])
-				await page.screenshot({ path: `${SHOTS}/header-search-${width}.png` })
+				await keepScreenshot(page, { path: `${SHOTS}/header-search-${width}.png` })
 				expect(await axeProblems(page)).toEqual([])
 				await page.keyboard.press('ArrowDown')
 				const first = page.locator('#site-search-results [role="option"]').first()
@@ -95,7 +95,7 @@ for (const width of [390, 1280] as const) {
 				const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' })
 				await dialog.waitFor()
 				expect(await dialog.locator('dt').allTextContents()).toEqual(['/ ', '? ', '↓ ↑ ', 'Enter ', 'Esc '])
-				await page.screenshot({ path: `${SHOTS}/header-shortcuts-${width}.png` })
+				await keepScreenshot(page, { path: `${SHOTS}/header-shortcuts-${width}.png` })
 				expect(await axeProblems(page)).toEqual([])
 				await page.keyboard.press('Escape')
 				await dialog.waitFor({ state: 'hidden' })
@@ -120,7 +120,7 @@ for (const width of [390, 1280] as const) {
 					expect(await jobs.isVisible()).toBe(true)
 					// Narrower than 1280 px (a tablet) the header may wrap, but nothing is cut off.
 					await page.setViewportSize({ width: 800, height: 800 })
-					await page.screenshot({ path: `${SHOTS}/header-800.png` })
+					await keepScreenshot(page, { path: `${SHOTS}/header-800.png` })
 					expect(await overflowing(page)).toEqual([])
 					return
 				}
@@ -130,7 +130,7 @@ for (const width of [390, 1280] as const) {
 				await menu.tap()
 				expect(await menu.getAttribute('aria-expanded')).toBe('true')
 				expect(await jobs.isVisible()).toBe(true)
-				await page.screenshot({ path: `${SHOTS}/header-menu-${width}.png` })
+				await keepScreenshot(page, { path: `${SHOTS}/header-menu-${width}.png` })
 				expect(await axeProblems(page)).toEqual([])
 				// Escape closes it and gives the focus back to Menu; Enter on Menu opens it again.
 				await page.keyboard.press('Escape')

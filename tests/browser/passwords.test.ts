@@ -12,7 +12,7 @@ import { eq } from 'drizzle-orm'
 import type { BrowserContext, Page } from 'playwright-core'
 import { deliverDue, releaseHeld } from '../../modules/outbox/index.ts'
 import { outbox } from '../../modules/outbox/table.ts'
-import { axeProblems, closeBrowser, launchBrowser, overflowing, textOrExplain, watch } from '../browser.ts'
+import { axeProblems, closeBrowser, launchBrowser, overflowing, textOrExplain, watch, keepScreenshot } from '../browser.ts'
 import { newPerson, newWorkspace, serveApp, testDeps, unique } from '../helpers.ts'
 import { startSmtp, type TestSmtp } from '../smtp.ts'
 
@@ -51,7 +51,7 @@ async function look(page: Page, name: string): Promise<string[]> {
 	const problems: string[] = []
 	for (const width of [390, 1280]) {
 		await page.setViewportSize({ width, height: 900 })
-		await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true })
+		await keepScreenshot(page, { path: `${SHOTS}/${name}-${width}.png`, fullPage: true })
 		for (const o of await overflowing(page)) problems.push(`${name} at ${width}px: ${o}`)
 	}
 	for (const a of await axeProblems(page)) problems.push(`${name}: ${a}`)

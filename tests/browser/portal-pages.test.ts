@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core'
 import type { Role } from '../../core/actor.ts'
 import { runCommand } from '../../core/cli.ts'
 import type { AppDeps } from '../../core/deps.ts'
-import { axeProblems, brokenWords, closeBrowser, launchBrowser, overflowing } from '../browser.ts'
+import { axeProblems, brokenWords, closeBrowser, launchBrowser, overflowing, keepScreenshot } from '../browser.ts'
 import { personActor } from '../../modules/auth/index.ts'
 import { moveToStage } from '../../modules/candidates/index.ts'
 import { newPerson, newWorkspace, serveApp, type TestWorkspace } from '../helpers.ts'
@@ -130,7 +130,7 @@ describe('every portal page, as each role sees it, on a phone and a desktop', ()
 							}
 							if (p.key) await page.keyboard.press(p.key)
 							// JPEG: a full-page PNG took as long to encode as the checks below (a third of the file's time).
-							await page.screenshot({ path: `${SHOTS}/${p.name}-${role}-${width}.jpg`, type: 'jpeg', quality: 80, fullPage: true })
+							await keepScreenshot(page, { path: `${SHOTS}/${p.name}-${role}-${width}.jpg`, type: 'jpeg', quality: 80, fullPage: true })
 							for (const o of await overflowing(page)) problems.push(`${p.name} at ${width}px: ${o}`)
 							if (!p.press) for (const h of await headerProblems(page, width)) problems.push(`${p.name}: ${h}`)
 							for (const w of await brokenWords(page)) problems.push(`${p.name} at ${width}px: ${w}`)

@@ -12,7 +12,7 @@ import { changeRole, operatorActor } from '../../modules/auth/index.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { axeProblems, closeBrowser, launchBrowser, overflowing } from '../browser.ts'
+import { axeProblems, closeBrowser, launchBrowser, overflowing, keepScreenshot } from '../browser.ts'
 import { newPerson, newWorkspace, serveApp, type TestWorkspace } from '../helpers.ts'
 
 setDefaultTimeout(120_000)
@@ -63,7 +63,7 @@ async function dragCard(page: Page, applicationId: string, stage: string, { shot
 	await page.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2 + 10, { steps: 3 })
 	await page.mouse.move(to.x + to.width / 2, to.y + Math.min(to.height / 2, 60), { steps: 10 })
 	// The window as it is mid-drag (a full-page shot would resize it): the column it would land in is outlined.
-	if (shot) await page.screenshot({ path: `${SHOTS}/${shot}` })
+	if (shot) await keepScreenshot(page, { path: `${SHOTS}/${shot}` })
 	await page.mouse.up()
 }
 
@@ -171,7 +171,7 @@ describe('dragging a card to another column on a desktop', () => {
 			// The Move menu now offers the stage the card is in.
 			expect(await card.locator('select').inputValue()).toBe('screening')
 			const problems = await axeProblems(page)
-			await page.screenshot({ path: `${SHOTS}/job-dragged-1280.png`, fullPage: true })
+			await keepScreenshot(page, { path: `${SHOTS}/job-dragged-1280.png`, fullPage: true })
 			// A phone: nothing to drag (the Move menu is the touch way), no hint; back on a desktop, dragging again.
 			// The board hears of a new width from its media query's change event, which the browser fires at its
 			// next rendering step, not inside setViewportSize: wait for it rather than read at once.
@@ -179,7 +179,7 @@ describe('dragging a card to another column on a desktop', () => {
 			await page.waitForFunction(() => document.querySelectorAll('#pipeline li[draggable]').length === 0)
 			await expect(page.locator('[data-drag-hint]').isVisible()).resolves.toBe(false)
 			await expect(card.locator('summary').isVisible()).resolves.toBe(true)
-			await page.locator('#pipeline').screenshot({ path: `${SHOTS}/job-dragged-390.png` })
+			await keepScreenshot(page.locator('#pipeline'), { path: `${SHOTS}/job-dragged-390.png` })
 			problems.push(...(await overflowing(page)), ...(await axeProblems(page)))
 			expect(problems).toEqual([])
 			await page.setViewportSize({ width: 1280, height: 900 })
@@ -251,7 +251,7 @@ describe('bulk actions on a job’s stage list', () => {
 			const problems: string[] = []
 			for (const width of [390, 1280]) {
 				await page.setViewportSize({ width, height: 900 })
-				await page.screenshot({ path: `${SHOTS}/bulk-report-done-${width}.png`, fullPage: true })
+				await keepScreenshot(page, { path: `${SHOTS}/bulk-report-done-${width}.png`, fullPage: true })
 				problems.push(...(await overflowing(page)))
 			}
 			problems.push(...(await axeProblems(page)))

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
-import { axeProblems, closeBrowser, launchBrowser, overflowing } from '../browser.ts'
+import { axeProblems, closeBrowser, launchBrowser, overflowing, keepScreenshot } from '../browser.ts'
 import { newPerson, newWorkspace, serveApp } from '../helpers.ts'
 import { requestPasswordReset } from '../../modules/auth/password-reset.ts'
 
@@ -42,7 +42,7 @@ async function look(page: Page, name: string): Promise<string[]> {
 	const problems: string[] = []
 	for (const width of [390, 1280]) {
 		await page.setViewportSize({ width, height: 900 })
-		await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true })
+		await keepScreenshot(page, { path: `${SHOTS}/${name}-${width}.png`, fullPage: true })
 		for (const o of await overflowing(page)) problems.push(`${name} at ${width}px: ${o}`)
 	}
 	for (const a of await axeProblems(page)) problems.push(`${name}: ${a}`)

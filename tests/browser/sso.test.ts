@@ -15,7 +15,7 @@ import { resolve } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import type { AppDeps } from '../../core/deps.ts'
 import { memberships, users } from '../../modules/auth/table.ts'
-import { axeProblems, closeBrowser, launchBrowser, overflowing } from '../browser.ts'
+import { axeProblems, closeBrowser, launchBrowser, overflowing, keepScreenshot } from '../browser.ts'
 import { newPerson, newWorkspace, serveAppWith, type TestWorkspace, unique } from '../helpers.ts'
 import { startDns, type TestDns } from '../sso/dns.ts'
 import { startProvider, type TestProvider } from '../sso/provider.ts'
@@ -58,7 +58,7 @@ async function look(page: Page, name: string): Promise<string[]> {
 	const problems: string[] = []
 	for (const width of [390, 1280]) {
 		await page.setViewportSize({ width, height: 900 })
-		await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true })
+		await keepScreenshot(page, { path: `${SHOTS}/${name}-${width}.png`, fullPage: true })
 		for (const o of await overflowing(page)) problems.push(`${name} at ${width}px: ${o}`)
 	}
 	for (const a of await axeProblems(page)) problems.push(`${name}: ${a}`)

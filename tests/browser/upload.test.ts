@@ -15,7 +15,7 @@ import { listCandidateDocuments, requestCandidateDocuments } from '../../modules
 import { samplePdf } from '../../modules/documents/seed.ts'
 import { candidateDocuments } from '../../modules/documents/table.ts'
 import { deliverDue } from '../../modules/outbox/index.ts'
-import { axeProblems, browserMailTests, launchBrowser, overflowing } from '../browser.ts'
+import { axeProblems, browserMailTests, launchBrowser, overflowing, keepScreenshot } from '../browser.ts'
 import { clock, newPerson, newWorkspace, serveApp, testDeps, unique } from '../helpers.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob, samplePng } from '../staffing-fixtures.ts'
 
@@ -111,10 +111,10 @@ describe('the upload page in a browser', () => {
 			expect(await page.getByRole('alert').textContent()).toContain('larger than 10 MB')
 			// The page with a refusal on it, on a phone and on a desktop.
 			expect(await axeProblems(page)).toEqual([])
-			await page.screenshot({ path: '.tmp/screenshots/upload-refused-390.png', fullPage: true })
+			await keepScreenshot(page, { path: '.tmp/screenshots/upload-refused-390.png', fullPage: true })
 			await page.setViewportSize({ width: 1280, height: 900 })
 			expect({ axe: await axeProblems(page), overflow: await overflowing(page) }).toEqual({ axe: [], overflow: [] })
-			await page.screenshot({ path: '.tmp/screenshots/upload-refused-1280.png', fullPage: true })
+			await keepScreenshot(page, { path: '.tmp/screenshots/upload-refused-1280.png', fullPage: true })
 			await page.setViewportSize({ width: 390, height: 844 })
 			expect(
 				await page
