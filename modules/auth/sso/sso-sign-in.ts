@@ -21,8 +21,8 @@
  * - The address typed and the one the provider sends are compared with their domain in its one form
  *   (core/email.ts): `dana@Bücher.example` and `dana@xn--bcher-kva.example` are one address.
  * - Anyone may start, and a start fetches the provider's discovery document (kept a few minutes,
- *   discovery-cache.ts) and stores a row: 10 starts a minute per client address, counted before
- *   anything else, so a refused start fetches and stores nothing.
+ *   discovery-cache.ts) and stores a row: 60 starts a minute per client address (an office shares
+ *   one) and 10 per e-mail address, counted before anything else, so a refused start fetches and stores nothing.
  */
 import { and, eq, gt, lt } from 'drizzle-orm'
 import type { Actor, PersonRole } from '../../../core/actor.ts'
@@ -43,18 +43,26 @@ import { hashPassword } from '../password-hash.ts'
 import { cleanLine } from '../../../core/untrusted.ts'
 
 const MINUTES = 10
-const STARTS_PER_ADDRESS_PER_MINUTE = 10
+/**
+ * Starts a minute from one client address: a bound on what one address can make us fetch and store,
+ * not a person's limit (an office signs in through one address, many people at nine o'clock).
+ */
+export const STARTS_PER_ADDRESS_PER_MINUTE = 60
+/** Starts a minute for one e-mail address, from anywhere: a person needs a few. */
+export const STARTS_PER_EMAIL_PER_MINUTE = 10
 export const callbackPath = '/sign-in/sso/callback'
 const redirectUri = (deps: AppDeps) => `${deps.config.baseUrl}${callbackPath}`
 
+const tooManyStarts = (whose: string, seconds: number) =>
+	new AppError('RATE_LIMITED', `Too many sign-ins with SSO ${whose}. Wait ${inWords(seconds)}, then try again.`, { retryAfter: seconds })
+
 /** Where to send the browser for this work e-mail, and the state its cookie keeps. Throws RATE_LIMITED (with `retryAfter`) past the limit. */
 export async function startSsoSignIn(deps: AppDeps, input: { email: string; next: string; address: string }): Promise<{ url: string; state: string }> {
-	const starts = await deps.limiter.hit(`sso-start:address:${input.address}`, STARTS_PER_ADDRESS_PER_MINUTE)
-	if (!starts.allowed)
-		throw new AppError('RATE_LIMITED', `Too many sign-ins with SSO from your address. Wait ${inWords(starts.resetSeconds)}, then try again.`, {
-			retryAfter: starts.resetSeconds,
-		})
 	const email = normalEmail(input.email)
+	const byAddress = await deps.limiter.hit(`sso-start:address:${input.address}`, STARTS_PER_ADDRESS_PER_MINUTE)
+	if (!byAddress.allowed) throw tooManyStarts('from your address', byAddress.resetSeconds)
+	const byEmail = await deps.limiter.hit(`sso-start:email:${hashSecret(email)}`, STARTS_PER_EMAIL_PER_MINUTE)
+	if (!byEmail.allowed) throw tooManyStarts('for this e-mail address', byEmail.resetSeconds)
 	const problem = emailProblem(email, 'Enter your work e-mail address')
 	if (problem) throw new SsoProblem(problem)
 	const workspaceId = await ssoWorkspaceOf(deps.db, email)

@@ -20,6 +20,7 @@ import { activity } from '../../activity/table.ts'
 import { invitations, memberships, ssoLinks, ssoSignIns, users } from '../table.ts'
 import { DISCOVERY_KEPT_MS } from './discovery-cache.ts'
 import { createScimToken } from './scim-tokens.ts'
+import { STARTS_PER_ADDRESS_PER_MINUTE, STARTS_PER_EMAIL_PER_MINUTE } from './sso-sign-in.ts'
 
 setDefaultTimeout(120_000)
 
@@ -413,20 +414,21 @@ describe('starting a sign-in is bounded: anyone may start one, and a start fetch
 		return browser.post('/sign-in/sso', { email, next: '/portal' })
 	}
 
-	test('10 starts a minute per client address: the 11th gets 429, Retry-After and how long to wait, and fetches and stores nothing; another address goes on', async () => {
+	test('starts a minute are bounded per client address and per e-mail address: past either, 429 with Retry-After and the wait, nothing fetched or stored; others go on', async () => {
 		const { ws, domain, page } = await workspaceWithSso()
 		const { app, deps } = await portalApp(SETTINGS)
-		const client = new PortalClient(app, { address: uniqueAddress() })
+		const office = new PortalClient(app, { address: uniqueAddress() })
 		const stored = async () => (await deps.db.select({ n: count() }).from(ssoSignIns).where(eq(ssoSignIns.workspaceId, ws.id)))[0]!.n
 		await awayFromMinuteEdge()
-		for (let i = 0; i < 10; i++) expect((await start(`p${i}.${unique('x')}@${domain}`, client)).status).toBe(303)
-		expect(await stored()).toBe(10)
+		// An office: many people, one address; each one's start goes through up to the address's bound.
+		for (let i = 0; i < STARTS_PER_ADDRESS_PER_MINUTE; i++) expect((await start(`p${i}.${unique('x')}@${domain}`, office)).status).toBe(303)
+		expect(await stored()).toBe(STARTS_PER_ADDRESS_PER_MINUTE)
 		// Saved again, the settings drop the document kept for sign-ins: a start let through would fetch it.
 		await page.get('/settings/sso')
 		const form = { issuer: provider.issuer, clientId: provider.clientId, clientSecret: '', domains: domain, newPersonRole: 'recruiter' }
 		expect((await page.submit('/settings/sso', form)).redirectedTo).toBe('/settings/sso?done=saved')
 		const fetched = discoveries()
-		const refused = await start(`p10.${unique('x')}@${domain}`, client)
+		const refused = await start(`late.${unique('x')}@${domain}`, office)
 		expect(refused.status).toBe(429)
 		const wait = Number(refused.headers.get('retry-after'))
 		expect(wait).toBeGreaterThanOrEqual(1)
@@ -434,7 +436,15 @@ describe('starting a sign-in is bounded: anyone may start one, and a start fetch
 		expect(refused.text).toContain('Too many sign-ins with SSO from your address.')
 		expect(refused.text).toContain(wait === 60 ? 'Wait 1 minute, then try again.' : `Wait ${wait} second${wait === 1 ? '' : 's'}, then try again.`)
 		expect(discoveries()).toBe(fetched)
-		expect(await stored()).toBe(10)
+		expect(await stored()).toBe(STARTS_PER_ADDRESS_PER_MINUTE)
+		// One person, from many addresses: their own bound.
+		const person = `r.${unique('x')}@${domain}`
+		for (let i = 0; i < STARTS_PER_EMAIL_PER_MINUTE; i++) expect((await start(person)).status).toBe(303)
+		const again = await start(person)
+		expect(again.status).toBe(429)
+		expect(again.text).toContain('Too many sign-ins with SSO for this e-mail address.')
+		expect(await stored()).toBe(STARTS_PER_ADDRESS_PER_MINUTE + STARTS_PER_EMAIL_PER_MINUTE)
+		// Someone else, from another address, goes on.
 		expect((await start(`q.${unique('x')}@${domain}`)).status).toBe(303)
 	})
 
