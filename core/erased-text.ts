@@ -5,6 +5,7 @@
  * names them. Used by the modules whose rows are not the person's but may mention them.
  */
 import { type SQL, sql } from 'drizzle-orm'
+import type { Database, Db } from '../db/client.ts'
 
 /** What an erased person's name and details become wherever they stay mentioned. */
 export const ERASED = 'Erased candidate'
@@ -107,4 +108,9 @@ export function withoutMentionsIn(table: string, columns: readonly string[], whe
 		sql` or `,
 	)
 	return sql`update ${sql.identifier(table)} set ${set} where ${where} and (${named})`
+}
+
+/** Runs, in the erasure's transaction, each `withoutMentionsIn` statement that has something to look for. */
+export async function eraseMentions(database: Database, tx: Db, statements: readonly (SQL | null)[]): Promise<void> {
+	for (const statement of statements) if (statement) await database.rows(statement, tx)
 }

@@ -5,7 +5,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
-import { nameForms, withoutMentionsIn } from '../../core/erased-text.ts'
+import { eraseMentions, nameForms, withoutMentionsIn } from '../../core/erased-text.ts'
 import type { Db } from '../../db/client.ts'
 import { forgetSavedSearchMentions } from '../saved-searches/index.ts'
 import type { CandidateDataSource, CandidateSubject } from './data-port.ts'
@@ -139,12 +139,11 @@ export const candidatesData: CandidateDataSource = {
 		await deps.database.rows(sql`delete from candidates where id = ${s.candidateId} and workspace_id = ${s.workspaceId}`, tx)
 		// What colleagues and other applicants wrote on other records ("referred by …"), and the searches people saved.
 		const workspaceApps = sql`application_id in (select id from applications where workspace_id = ${s.workspaceId})`
-		for (const forget of [
+		await eraseMentions(deps.database, tx, [
 			withoutMentionsIn('notes', ['body'], sql`workspace_id = ${s.workspaceId}`, s.needles),
 			withoutMentionsIn('ratings', ['comment'], workspaceApps, s.needles),
 			withoutMentionsIn('application_answers', ['answer'], workspaceApps, s.needles),
 		])
-			if (forget) await deps.database.rows(forget, tx)
 		await forgetSavedSearchMentions(tx, s.workspaceId, s.searchNeedles)
 		return { files: [...(c?.resumePath ? [c.resumePath] : []), ...sentWith.map((a) => a.resumePath)] }
 	},

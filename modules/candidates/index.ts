@@ -27,7 +27,7 @@ import { screenApplicantsPrompt } from './prompts.ts'
 import { candidateTools } from './tools.ts'
 import { candidateViews } from './views.ts'
 import * as tables from './table.ts'
-import { forgetExpiredKeptResumes, KEPT_RESUME_SWEEP_MS } from './kept-resume.ts'
+import { startKeptResumeSweep } from './kept-resume.ts'
 
 export { applicationPage, type ApplicationPageOptions } from './application-page.ts'
 export { moveToStage, type MoveToStageInput, type StageMove } from './stage-move.ts'
@@ -130,15 +130,9 @@ export default defineModule({
 	start: (deps) => {
 		// Once per start: addresses stored before they had one normal form (core/stored-addresses.ts).
 		void rewriteStoredAddresses(deps, candidateAddresses)
-		const stopRecheck = startRecheckSweep(deps)
-		const keptSweep = setInterval(
-			() => forgetExpiredKeptResumes(deps).catch((error) => deps.log.warn('expired kept résumés could not be deleted', { error })),
-			KEPT_RESUME_SWEEP_MS,
-		)
-		keptSweep.unref?.()
+		const stops = [startRecheckSweep(deps), startKeptResumeSweep(deps)]
 		return () => {
-			stopRecheck()
-			clearInterval(keptSweep)
+			for (const stop of stops) stop()
 		}
 	},
 	pageSections: [openJobsHomeSection, ...jobPageSections],

@@ -87,4 +87,14 @@ export async function forgetExpiredKeptResumes(deps: AppDeps): Promise<number> {
 }
 
 /** How often expired kept résumés are looked for: a file is kept at most this long past its hour. */
-export const KEPT_RESUME_SWEEP_MS = 10 * 60_000
+const KEPT_RESUME_SWEEP_MS = 10 * 60_000
+
+/** Sweeps expired kept résumés every `KEPT_RESUME_SWEEP_MS` (the candidates module's start); returns the stop function. */
+export function startKeptResumeSweep(deps: AppDeps): () => void {
+	const timer = setInterval(
+		() => forgetExpiredKeptResumes(deps).catch((error) => deps.log.warn('expired kept résumés could not be deleted', { error })),
+		KEPT_RESUME_SWEEP_MS,
+	)
+	timer.unref?.()
+	return () => clearInterval(timer)
+}

@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
-import { withoutMentionsIn } from '../../core/erased-text.ts'
+import { eraseMentions, withoutMentionsIn } from '../../core/erased-text.ts'
 import type { Db } from '../../db/client.ts'
 import { anyId, type CandidateDataSource, type CandidateSubject } from '../candidates/index.ts'
 
@@ -72,11 +72,10 @@ export const documentsData: CandidateDataSource = {
 		)
 		await deps.database.rows(sql`delete from document_requests where candidate_id = ${s.candidateId} or application_id = ${anyId(s.applicationIds)}`, tx)
 		// Other people's requests and submissions whose words name them.
-		for (const forget of [
+		await eraseMentions(deps.database, tx, [
 			withoutMentionsIn('document_requests', ['message'], sql`workspace_id = ${s.workspaceId}`, s.needles),
 			withoutMentionsIn('vendor_submissions', ['note'], sql`workspace_id = ${s.workspaceId}`, s.needles),
 		])
-			if (forget) await deps.database.rows(forget, tx)
 		return { files: [...files.map((f) => f.key), ...(await submissionCopies(deps, tx, s, submissions))] }
 	},
 }

@@ -1,6 +1,6 @@
 /** This module's part of a candidate's data: their AI video interviews, with each question's transcript and score. */
 import { sql } from 'drizzle-orm'
-import { withoutMentionsIn } from '../../core/erased-text.ts'
+import { eraseMentions, withoutMentionsIn } from '../../core/erased-text.ts'
 import type { CandidateDataSource } from '../candidates/index.ts'
 
 export const interviewsData: CandidateDataSource = {
@@ -35,7 +35,7 @@ export const interviewsData: CandidateDataSource = {
 			await deps.database.rows(sql`delete from ${sql.identifier(table)} where interview_id in ${mine}`, tx)
 		await deps.database.rows(sql`delete from interviews where candidate_id = ${s.candidateId}`, tx)
 		// Another candidate's answers (and their summary) that name the person.
-		for (const forget of [
+		await eraseMentions(deps.database, tx, [
 			withoutMentionsIn('interviews', ['summary'], sql`workspace_id = ${s.workspaceId}`, s.needles),
 			withoutMentionsIn(
 				'interview_questions',
@@ -44,7 +44,6 @@ export const interviewsData: CandidateDataSource = {
 				s.needles,
 			),
 		])
-			if (forget) await deps.database.rows(forget, tx)
 		return undefined
 	},
 }

@@ -14,6 +14,7 @@ import { profileOf, timeZonesOf } from '../auth/index.ts'
 import type { CandidateSubject } from '../candidates/index.ts'
 import { enqueueMail, stopMailAbout } from '../outbox/index.ts'
 import { invitationIcs } from './ical.ts'
+import { hasEnded } from './service.ts'
 
 interface ErasedInterview {
 	id: string
@@ -44,10 +45,10 @@ export async function cancelErasedInterviews(deps: AppDeps, tx: Db, s: Candidate
 		interviews.map((i) => i.id),
 		ERASED_REASON,
 	)
-	const now = deps.now().getTime()
+	const now = deps.now()
 	for (const i of interviews) {
 		const start = new Date(i.startsAt)
-		if (i.status !== 'scheduled' || start.getTime() + i.minutes * 60_000 <= now) continue
+		if (i.status !== 'scheduled' || hasEnded({ start, minutes: i.minutes }, now)) continue
 		const told = i.interviewers.filter((p) => reached.get(i.id)?.has(p.email.toLowerCase()))
 		if (told.length) await sendCancellations(deps, tx, { ...i, startsAt: start }, told, s.workspaceId)
 	}

@@ -1,6 +1,6 @@
 /** This module's part of a candidate's data: the interviewers' scorecards of their applications. */
 import { sql } from 'drizzle-orm'
-import { withoutMentionsIn } from '../../core/erased-text.ts'
+import { eraseMentions, withoutMentionsIn } from '../../core/erased-text.ts'
 import { anyId, type CandidateDataSource } from '../candidates/index.ts'
 
 export const scorecardsData: CandidateDataSource = {
@@ -18,8 +18,7 @@ export const scorecardsData: CandidateDataSource = {
 	async erase(deps, tx, s) {
 		await deps.database.rows(sql`delete from scorecards where application_id = ${anyId(s.applicationIds)}`, tx)
 		// Other applicants' scorecards that compare them with the person.
-		const forget = withoutMentionsIn('scorecards', ['notes'], sql`workspace_id = ${s.workspaceId}`, s.needles)
-		if (forget) await deps.database.rows(forget, tx)
+		await eraseMentions(deps.database, tx, [withoutMentionsIn('scorecards', ['notes'], sql`workspace_id = ${s.workspaceId}`, s.needles)])
 		return undefined
 	},
 }

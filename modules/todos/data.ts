@@ -1,6 +1,6 @@
 /** This module's part of a candidate's data: the to-dos and follow-ups about them or their applications. */
 import { sql } from 'drizzle-orm'
-import { withoutMentionsIn } from '../../core/erased-text.ts'
+import { eraseMentions, withoutMentionsIn } from '../../core/erased-text.ts'
 import { anyId, type CandidateDataSource, type CandidateSubject } from '../candidates/index.ts'
 
 const about = (s: CandidateSubject) => sql`workspace_id = ${s.workspaceId} and (candidate_id = ${s.candidateId} or application_id = ${anyId(s.applicationIds)})`
@@ -19,8 +19,7 @@ export const todosData: CandidateDataSource = {
 	async erase(deps, tx, s) {
 		await deps.database.rows(sql`delete from todos where ${about(s)}`, tx)
 		// Other to-dos that name them ("Ask Ann about Ottoline's notice period").
-		const forget = withoutMentionsIn('todos', ['title', 'notes'], sql`workspace_id = ${s.workspaceId}`, s.needles)
-		if (forget) await deps.database.rows(forget, tx)
+		await eraseMentions(deps.database, tx, [withoutMentionsIn('todos', ['title', 'notes'], sql`workspace_id = ${s.workspaceId}`, s.needles)])
 		return undefined
 	},
 }

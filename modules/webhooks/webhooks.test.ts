@@ -259,16 +259,21 @@ describe('delivery', () => {
 		expect(mail[0]!.text).toContain(r.url)
 	})
 
+	/** A test event to an endpoint that is down, tried through the test schedule's 4 attempts. */
+	async function failTestEvent(ws: TestWorkspace, endpointId: string) {
+		await sendTestEvent(deps, operatorActor(ws), endpointId)
+		for (let i = 0; i < 4; i++) {
+			await deliverDueWebhooks(deps, { workspaceId: ws.id })
+			clock.advance(1_500)
+		}
+	}
+
 	test('a replayed delivery that had failed gets the whole schedule again, not one attempt', async () => {
 		const ws = await newWorkspace(deps)
 		let down = true
 		const r = receiver(() => new Response('', { status: down ? 503 : 200 }))
 		const { endpoint } = await addEndpoint(deps, operatorActor(ws), { url: r.url, events: ['job.published'] })
-		await sendTestEvent(deps, operatorActor(ws), endpoint.id)
-		for (let i = 0; i < 4; i++) {
-			await deliverDueWebhooks(deps, { workspaceId: ws.id })
-			clock.advance(1_500)
-		}
+		await failTestEvent(ws, endpoint.id)
 		const [failed] = await deliveries(endpoint.id)
 		expect(failed).toMatchObject({ status: 'failed', attempts: 4 })
 		// Replayed while the receiver is still down: retried on schedule, as a new delivery is.
@@ -288,11 +293,7 @@ describe('delivery', () => {
 		const r = receiver(() => new Response('', { status: down ? 503 : 200 }))
 		const { endpoint } = await addEndpoint(deps, operatorActor(ws), { url: r.url, events: ['job.published'] })
 		// Day 0: an outage; one test event fails through its whole schedule.
-		await sendTestEvent(deps, operatorActor(ws), endpoint.id)
-		for (let i = 0; i < 4; i++) {
-			await deliverDueWebhooks(deps, { workspaceId: ws.id })
-			clock.advance(1_500)
-		}
+		await failTestEvent(ws, endpoint.id)
 		expect(await deliveries(endpoint.id)).toMatchObject([{ status: 'failed', attempts: 4 }])
 		// The receiver is back, but no event comes for 5 days; then one attempt meets a blip.
 		clock.advance(FAILING_DISABLES_AFTER_MS)
