@@ -237,6 +237,29 @@ describe('the tool contract', () => {
 		expect(made.map((j) => j.title)).not.toContain('Proto job')
 	})
 
+	test('a request whose params do not fit the protocol is told which field and why in one line, never a dump of the validator', async () => {
+		const ws = await newWorkspace()
+		const { token } = await newPersonWithToken(ws, 'owner')
+		const headers = { ...MCP_HEADERS, 'content-type': 'application/json' }
+		const errorOf = async (raw: string) => {
+			const res = await call('POST', '/api/mcp', { key: token, raw, headers })
+			// A 2025-era answer may come as an event stream: its one message is on the data line.
+			const text = res.text.includes('data: ') ? res.text.slice(res.text.indexOf('data: ') + 6).trim() : res.text
+			return (JSON.parse(text) as { error: { code: number; message: string } }).error
+		}
+		const cases: [string, string][] = [
+			['{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_jobs","arguments":[1,2]}}', 'params.arguments: '],
+			['{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_jobs","arguments":null}}', 'params.arguments: '],
+			['{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{}}', 'params.uri: '],
+			['{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}', 'params.capabilities: '],
+		]
+		for (const [raw, names] of cases) {
+			const error = await errorOf(raw)
+			expect({ raw, code: error.code, names: error.message.includes(names) }).toEqual({ raw, code: -32602, names: true })
+			expect({ raw, dump: /[\n{[]/.test(error.message) }).toEqual({ raw, dump: false })
+		}
+	})
+
 	test('every listed tool: strict parameter object, all four annotations, readOnlyHint true exactly on read tools, an output schema', async () => {
 		const ws = await newWorkspace()
 		const { token } = await newPersonWithToken(ws, 'owner')
