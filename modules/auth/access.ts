@@ -20,6 +20,8 @@ import { recordActivity } from '../activity/index.ts'
 import { lockOwnersAnd, requireActingOwner } from './owners.ts'
 import { tellMembershipChanged } from './port.ts'
 import { revokeTokensOfCreator } from './sso/scim-tokens.ts'
+import { hashPassword } from './password-hash.ts'
+import { randomToken } from '../../core/credentials.ts'
 import { invitations, memberships, oauthCodes, oauthGrants, personalTokens, sessions, users } from './table.ts'
 
 /** Why a person's app connections were revoked (kept on the grant). */
@@ -105,6 +107,21 @@ export async function settleInvitations(tx: Db, o: { workspaceId: string; userId
 		.update(invitations)
 		.set({ status: 'cancelled', decidedAt: o.now })
 		.where(and(eq(invitations.workspaceId, o.workspaceId), eq(invitations.email, person.email), eq(invitations.status, 'pending')))
+}
+
+/**
+ * The identity provider of the workspace whose domain the address is in vouches for the person (its
+ * SCIM or single sign-on took the account in): a temporary password someone else set (an
+ * invitation's, the person never chose it) stops opening the account, and the sessions it opened
+ * end, since whoever set it could be signed in as them. The person signs in through the provider,
+ * or asks for a reset link, which goes to their own mailbox.
+ */
+export async function endTemporaryPassword(deps: Pick<AppDeps, 'config'>, tx: Db, userId: string): Promise<void> {
+	const [user] = await tx.select({ temporary: users.passwordTemporary }).from(users).where(eq(users.id, userId))
+	if (!user?.temporary) return
+	const unusable = await hashPassword(deps.config, randomToken(32))
+	await tx.update(users).set({ passwordHash: unusable, passwordTemporary: false }).where(eq(users.id, userId))
+	await tx.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.signedInBy, 'password')))
 }
 
 /** Revokes the person's personal tokens and app connections in every workspace (sessions are the caller's). */

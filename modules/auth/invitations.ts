@@ -23,6 +23,7 @@ import { checkNewPerson, MANAGE_PEOPLE, requireManagePeople, type NewPerson } fr
 import { invitations, memberships, users, workspaces } from './table.ts'
 import type { Workspace } from './workspaces.ts'
 import { hashPassword } from './password-hash.ts'
+import { coveredElsewhere, requireNotClaimedElsewhere } from './sso/domains.ts'
 
 const DAY = 86_400_000
 export const INVITATION_DAYS = 14
@@ -39,6 +40,7 @@ export async function invitePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef
 	const passwordHash = await hashPassword(deps.config, person.password)
 	return deps.db.transaction(async (tx) => {
 		const now = deps.now()
+		await requireNotClaimedElsewhere(tx, ws.id, person.email)
 		// A new account's password is the inviter's temporary one: the person chooses their own at first sign-in.
 		await tx
 			.insert(users)
@@ -195,6 +197,12 @@ export async function acceptInvitation(deps: AppDeps, userId: string, invitation
 		const inv = await lockMine(tx, userId, invitationId)
 		const now = deps.now()
 		if (inv.expiresAt <= now) return { refused: 'This invitation has expired; ask the workspace for a new one.' }
+		// The address's domain came under another workspace's single sign-on after the invitation was sent.
+		const covered = await coveredElsewhere(tx, inv.workspace.id, inv.email)
+		if (covered) {
+			await tx.update(invitations).set({ status: 'cancelled', decidedAt: now }).where(eq(invitations.id, inv.id))
+			return { refused: `This invitation can no longer be accepted: ${covered}.` }
+		}
 		const locked = await lockOwnersAnd(tx, inv.workspace.id, userId)
 		if (!(await inviterStillMay(deps, tx, inv, locked))) {
 			await tx.update(invitations).set({ status: 'cancelled', decidedAt: now }).where(eq(invitations.id, inv.id))

@@ -25,6 +25,7 @@ import { tellMembershipChanged } from './port.ts'
 import { MANAGE_SSO, revokeTokensOfCreator } from './sso/scim-tokens.ts'
 import { invitations, memberships, users } from './table.ts'
 import { hashPassword } from './password-hash.ts'
+import { requireNotClaimedElsewhere } from './sso/domains.ts'
 import { emailProblem, normalEmail } from '../../core/email.ts'
 
 export { createWorkspace, findWorkspace, listWorkspaces, requireWorkspace, SLUG, workspacesById, workspaceSlugOf, type Workspace } from './workspaces.ts'
@@ -87,6 +88,7 @@ export async function addPerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef, i
 	const person = checkNewPerson(deps, input)
 	const passwordHash = await hashPassword(deps.config, person.password)
 	return deps.db.transaction(async (tx) => {
+		await requireNotClaimedElsewhere(tx, ws.id, person.email)
 		const inserted = await tx
 			.insert(users)
 			.values({ id: newId('usr'), email: person.email, name: person.name, passwordHash })

@@ -11,7 +11,7 @@
  * (workspace-switch.ts), which replaces the session.
  */
 import { pathOf } from '../../core/http/request-path.ts'
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm'
 import { hashSecret, newId, randomToken } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { Db } from '../../db/client.ts'
@@ -166,7 +166,9 @@ export async function validateSession(
 		.innerJoin(users, eq(users.id, sessions.userId))
 		.innerJoin(workspaces, eq(workspaces.id, sessions.workspaceId))
 		.innerJoin(memberships, and(eq(memberships.userId, sessions.userId), eq(memberships.workspaceId, sessions.workspaceId), isNull(memberships.removedAt)))
-		.where(and(eq(sessions.id, id), gt(sessions.expiresAt, now)))
+		// A password session lasts only while a password may open the workspace: once it requires single
+		// sign-on, a session opened with a password before is over for all but its owners, as a new one would be.
+		.where(and(eq(sessions.id, id), gt(sessions.expiresAt, now), or(ne(sessions.signedInBy, 'password'), passwordMayOpen())))
 	if (!row) return null
 	let expiresAt = row.expiresAt
 	let refreshed = false

@@ -28,11 +28,11 @@ import type { AppDeps } from '../../../core/deps.ts'
 import { AppError, invalid } from '../../../core/errors.ts'
 import type { Db } from '../../../db/client.ts'
 import { recordActivity } from '../../activity/index.ts'
-import { endMembership, settleInvitations, type EndedAccess } from '../access.ts'
+import { endMembership, endTemporaryPassword, settleInvitations, type EndedAccess } from '../access.ts'
 import { lockOwnersAnd, requireActingOwner } from '../owners.ts'
 import { memberships, scimUsers, ssoConfigs, users } from '../table.ts'
 import { domainOf, emailProblem, normalEmail } from '../../../core/email.ts'
-import { ssoWorkspaceOf } from './domains.ts'
+import { requireNotClaimedElsewhere } from './domains.ts'
 import { booleanOf, filterTerms, textOf, unsupportedFilter, valueFilterOf, type FilterTerm } from './scim-filter.ts'
 import { MAX_PAGE, USER_SCHEMA, type ScimPerson } from './scim-model.ts'
 import { hashPassword } from '../password-hash.ts'
@@ -226,14 +226,6 @@ function checkedName(name: string | undefined, email: string): string {
 	return line || email.slice(0, email.indexOf('@'))
 }
 
-/** Refuses an address another workspace's single sign-on covers. */
-async function requireNotClaimedElsewhere(db: Db, workspaceId: string, email: string): Promise<string | null> {
-	const claimedBy = await ssoWorkspaceOf(db, email)
-	if (claimedBy && claimedBy !== workspaceId)
-		throw new AppError('CONFLICT', `${domainOf(email)} belongs to another workspace’s single sign-on: its people cannot be provisioned here`)
-	return claimedBy
-}
-
 export async function createScimUser(deps: AppDeps, actor: Actor, input: ScimUserInput): Promise<ScimPerson> {
 	const email = checkedEmail(input.userName)
 	const name = checkedName(input.name, email)
@@ -279,6 +271,7 @@ export async function createScimUser(deps: AppDeps, actor: Actor, input: ScimUse
 			familyName: input.familyName ?? null,
 		})
 		await settleInvitations(tx, { workspaceId: actor.workspaceId, userId: id, now: deps.now() })
+		if (claimedBy === actor.workspaceId) await endTemporaryPassword(deps, tx, id)
 		await recordActivity(tx, actor, { action: 'person.provisioned', targetType: 'user', targetId: id, detail: { email, role, active } })
 		return id
 	})

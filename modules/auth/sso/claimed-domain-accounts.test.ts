@@ -1,0 +1,125 @@
+/**
+ * An address whose domain a workspace verified for its single sign-on is that workspace's to bring in
+ * (domains.ts). Another workspace's admin once made the account by inviting the address (with a
+ * temporary password the admin chose); the firm's SCIM then attached that account as it was, and the
+ * admin signed in as the firm's person. And a workspace that turns on "Require single sign-on" ended
+ * only the password sign-ins still to come: a session opened with a password before went on.
+ */
+import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import type { AppError } from '../../../core/errors.ts'
+import { callOn, newPerson, newWorkspace, testDeps, unique } from '../../../tests/helpers.ts'
+import { portalApp } from '../../../tests/portal.ts'
+import { addPerson, operatorActor, personActor } from '../index.ts'
+import { acceptInvitation, invitePerson } from '../invitations.ts'
+import { signIn, validateSession } from '../sessions.ts'
+import { invitations, ssoConfigs, ssoDomains, users } from '../table.ts'
+import { createScimToken } from './scim-tokens.ts'
+
+setDefaultTimeout(120_000)
+
+let app: Awaited<ReturnType<typeof portalApp>>['app']
+beforeAll(async () => {
+	app = (await portalApp()).app
+})
+
+const PASSWORD = 'temporary horse battery'
+const domainName = () => `${unique('firm')}.example.test`
+const refusal = (promise: Promise<unknown>) =>
+	promise.then(
+		() => null,
+		(error: AppError) => ({ code: error.code, message: error.message }),
+	)
+
+/** A workspace and one of its admins, acting. */
+async function workspaceWithAdmin() {
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const admin = await newPerson(ws, 'admin')
+	return { deps, ws, admin: await personActor(deps, ws.slug, admin.email) }
+}
+
+describe('an address in another workspace’s single sign-on domain', () => {
+	test('is not invited, nor added by the operator, into this workspace; its own workspace may', async () => {
+		const { deps, ws, admin } = await workspaceWithAdmin()
+		const firm = await newWorkspace()
+		const domain = domainName()
+		await deps.db.insert(ssoDomains).values({ domain, workspaceId: firm.id })
+		const email = `dana@${domain}`
+		const invited = await refusal(invitePerson(deps, admin, ws, { email, name: 'Dana', role: 'viewer', password: PASSWORD }))
+		expect(invited).toEqual({ code: 'CONFLICT', message: expect.stringContaining(`${domain} belongs to another workspace’s single sign-on`) })
+		const added = await refusal(addPerson(deps, operatorActor(ws), ws, { email, name: 'Dana', role: 'viewer', password: PASSWORD }))
+		expect(added?.code).toBe('CONFLICT')
+		// Nothing was made: no account carries a password someone else chose.
+		expect(await deps.db.select().from(users).where(eq(users.email, email))).toEqual([])
+		// The firm itself still adds its own people.
+		expect((await addPerson(deps, operatorActor(firm), firm, { email, name: 'Dana', role: 'viewer', password: PASSWORD })).created).toBe(true)
+	})
+
+	test('an invitation sent before the domain was verified elsewhere can no longer be accepted', async () => {
+		const { deps, ws, admin } = await workspaceWithAdmin()
+		const domain = domainName()
+		const email = `erin@${domain}`
+		const { invitationId } = await invitePerson(deps, admin, ws, { email, name: 'Erin', role: 'viewer', password: PASSWORD })
+		const firm = await newWorkspace()
+		await deps.db.insert(ssoDomains).values({ domain, workspaceId: firm.id })
+		const [account] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, email))
+		const accepted = await refusal(acceptInvitation(deps, account!.id, invitationId, { kind: 'session', id: 'test', name: 'portal session' }))
+		expect(accepted).toEqual({ code: 'CONFLICT', message: expect.stringContaining('can no longer be accepted') })
+		const [invitation] = await deps.db.select({ status: invitations.status }).from(invitations).where(eq(invitations.id, invitationId))
+		expect(invitation!.status).toBe('cancelled')
+	})
+
+	test('the firm’s SCIM taking in an account someone else gave a temporary password ends that password and its sessions', async () => {
+		const { deps, ws, admin } = await workspaceWithAdmin()
+		const domain = domainName()
+		const email = `frank@${domain}`
+		// Invited before the firm verified its domain: the account carries the inviter's password.
+		const { invitationId } = await invitePerson(deps, admin, ws, { email, name: 'Frank', role: 'viewer', password: PASSWORD })
+		const [account] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, email))
+		await acceptInvitation(deps, account!.id, invitationId, { kind: 'session', id: 'test', name: 'portal session' })
+		const before = await signIn(deps, { email, password: PASSWORD, address: '192.0.2.40' })
+		if (!('token' in before)) throw new Error('expected a session')
+		expect(await validateSession(deps, before.token)).not.toBeNull()
+
+		const firm = await newWorkspace()
+		await deps.db.insert(ssoDomains).values({ domain, workspaceId: firm.id })
+		const owner = await newPerson(firm, 'owner')
+		const ownerActor = await personActor(deps, firm.slug, owner.email)
+		const { token } = await createScimToken(deps, { ...ownerActor, credential: { kind: 'session', id: 'test', name: 'portal session' } }, { name: 'Okta' })
+		const provisioned = await callOn(app, 'POST', '/scim/v2/Users', {
+			key: token,
+			raw: JSON.stringify({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: email, active: true }),
+			headers: { 'content-type': 'application/scim+json' },
+		})
+		expect(provisioned.status).toBe(201)
+		expect(provisioned.json.id).toBe(account!.id)
+
+		expect(await validateSession(deps, before.token)).toBeNull()
+		expect((await refusal(signIn(deps, { email, password: PASSWORD, address: '192.0.2.41' })))?.code).toBe('UNAUTHORIZED')
+		const [row] = await deps.db.select({ temporary: users.passwordTemporary }).from(users).where(eq(users.id, account!.id))
+		expect(row!.temporary).toBe(false)
+	})
+})
+
+describe('Require single sign-on', () => {
+	test('ends the password sessions of everyone but the owners, opened before it was turned on', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		const owner = await newPerson(ws, 'owner')
+		const recruiter = await newPerson(ws, 'recruiter')
+		const sessionOf = async (person: { email: string; password: string }) => {
+			const opened = await signIn(deps, { email: person.email, password: person.password, address: '192.0.2.50' })
+			if (!('token' in opened)) throw new Error('expected a session')
+			return opened.token
+		}
+		const ownerSession = await sessionOf(owner)
+		const recruiterSession = await sessionOf(recruiter)
+		await deps.db.insert(ssoConfigs).values({ workspaceId: ws.id, issuer: 'https://idp.example.test', clientId: 'benchline', clientSecretSealed: 'sealed' })
+		// Single sign-on set up but not required: passwords still open the workspace.
+		expect(await validateSession(deps, recruiterSession)).not.toBeNull()
+		await deps.db.update(ssoConfigs).set({ requireSso: true }).where(eq(ssoConfigs.workspaceId, ws.id))
+		expect(await validateSession(deps, recruiterSession)).toBeNull()
+		expect((await validateSession(deps, ownerSession))?.actor.role).toBe('owner')
+	})
+})
