@@ -16,6 +16,7 @@ import { DISCOVERY, loginAt, startProvider, type TestProvider } from '../../../t
 import { personActor } from '../tokens.ts'
 import { acceptInvitation, invitePerson } from '../invitations.ts'
 import { removePerson } from '../people.ts'
+import { signIn } from '../sessions.ts'
 import { activity } from '../../activity/table.ts'
 import { invitations, memberships, ssoLinks, ssoSignIns, users } from '../table.ts'
 import { DISCOVERY_KEPT_MS } from './discovery-cache.ts'
@@ -549,6 +550,14 @@ describe('a session single sign-on opened reaches its own workspace only', () =>
 		expect((await ssoSignIn(email)).callback!.status).toBe(303)
 		// In by single sign-on: the invitation sent before is settled, so it can never undo a later removal.
 		expect(await statusOf(sent.invitationId)).toBe('cancelled')
+		// And the temporary password the inviter chose no longer opens the account: the provider vouches for the person now.
+		const [account] = await deps.db.select({ temporary: users.passwordTemporary }).from(users).where(eq(users.email, email))
+		expect(account!.temporary).toBe(false)
+		const withTemporary = await signIn(deps, { email, password: 'a temporary password', address: '192.0.2.60' }).then(
+			() => 'signed in',
+			(error: { code?: string }) => error.code,
+		)
+		expect(withTemporary).toBe('UNAUTHORIZED')
 
 		// One still pending when a person leaves (written before this rule) is cancelled, by SCIM and by the People page alike.
 		const pendingFor = async (address: string) => {
