@@ -11,7 +11,8 @@
  *   else joins by accepting an invitation.
  * - A new person gets the role single sign-on gives new people (default Recruiter); the groups set roles.
  * - The account's own fields (e-mail address, name) are the person's in every workspace they are in:
- *   changed here only while the account is in no other workspace (else refused, `mutability`).
+ *   changed here only while no other workspace holds the account (else refused, `mutability`); a
+ *   workspace whose SCIM deactivated the person still holds it, as it can activate them again.
  * - `active: false` and delete remove the membership and end at once every session, personal token
  *   and app connection of the person in this workspace (their next request is refused); their
  *   account, notes and activity stay under their name. The owner rules of the people page hold:
@@ -338,19 +339,39 @@ export async function updateScimUser(deps: AppDeps, actor: Actor, userId: string
 
 /**
  * Refuses to change a field of the account itself (the users row: its e-mail address, its name) when
- * the person is also in another workspace: the account is theirs there too, and this workspace's
- * identity provider speaks for this workspace only. Callers ask only when the value really changes,
- * so a provider re-sending what is stored is answered as usual.
+ * another workspace holds the person (`heldElsewhere`): the account is theirs there too, and this
+ * workspace's identity provider speaks for this workspace only. Callers ask only when the value
+ * really changes, so a provider re-sending what is stored is answered as usual.
  */
 async function requireInNoOtherWorkspace(tx: Db, actor: Actor, person: ScimPerson, field: 'userName' | 'name'): Promise<void> {
+	if (await heldElsewhere(tx, actor, person)) throw accountFieldLocked(person, field)
+}
+
+const accountFieldLocked = (person: ScimPerson, field: 'userName' | 'name') =>
+	new AppError('CONFLICT', `${person.email} is also in another workspace, where the account is theirs too: its ${field} cannot be changed here`, {
+		scimType: 'mutability',
+	})
+
+/**
+ * Whether another workspace still holds the person: they are a member there, or its SCIM deactivated
+ * them (removed, with its `scim_users` row kept) and can activate them again at any time, into the
+ * account as it is then. A person removed there with no SCIM to bring them back (removed on the
+ * people page, deleted by its SCIM) is not held: they return only by accepting an invitation, to the
+ * account as it is.
+ */
+async function heldElsewhere(tx: Db, actor: Actor, person: ScimPerson): Promise<boolean> {
 	const [elsewhere] = await tx
 		.select({ n: count() })
 		.from(memberships)
-		.where(and(eq(memberships.userId, person.userId), sql`${memberships.workspaceId} <> ${actor.workspaceId}`, isNull(memberships.removedAt)))
-	if (elsewhere!.n > 0)
-		throw new AppError('CONFLICT', `${person.email} is also in another workspace, where the account is theirs too: its ${field} cannot be changed here`, {
-			scimType: 'mutability',
-		})
+		.leftJoin(scimUsers, and(eq(scimUsers.workspaceId, memberships.workspaceId), eq(scimUsers.userId, memberships.userId)))
+		.where(
+			and(
+				eq(memberships.userId, person.userId),
+				sql`${memberships.workspaceId} <> ${actor.workspaceId}`,
+				or(isNull(memberships.removedAt), isNotNull(scimUsers.userId)),
+			),
+		)
+	return elsewhere!.n > 0
 }
 
 /**

@@ -334,6 +334,35 @@ describe('Users', () => {
 		expect(same.json).toMatchObject({ userName: address, displayName: stored, externalId: 'e1' })
 	})
 
+	test('an account another workspace’s SCIM deactivated is still held there: its userName and name are not changed here until that workspace deletes it', async () => {
+		const a = await provisioned()
+		const b = await provisioned()
+		const own = `${unique('d')}.example.test`
+		await b.deps.db.insert(ssoDomains).values({ domain: own, workspaceId: b.ws.id })
+		const shared = await newPerson(a.ws, 'recruiter')
+		const address = `${unique('m')}@${own}`
+		await b.deps.db.update(users).set({ email: address }).where(eq(users.id, shared.userId))
+		expect((await b.scim('POST', '/Users', newUser(address))).status).toBe(201)
+		const deactivate = { schemas: [PATCH], Operations: [{ op: 'replace', path: 'active', value: false }] }
+		expect((await b.scim('PATCH', `/Users/${shared.userId}`, deactivate)).json).toMatchObject({ active: false })
+
+		// B can activate them again at any time: A renaming the account would hand B another sign-in.
+		for (const Operations of [
+			[{ op: 'replace', path: 'userName', value: `${unique('n')}@example.test` }],
+			[{ op: 'replace', path: 'displayName', value: 'Renamed By A' }],
+		]) {
+			const refused = await a.scim('PATCH', `/Users/${shared.userId}`, { schemas: [PATCH], Operations })
+			expect(refused.json).toMatchObject({ schemas: [ERROR], status: '400', scimType: 'mutability' })
+		}
+		expect((await b.scim('GET', `/Users/${shared.userId}`)).json).toMatchObject({ userName: address, active: false })
+
+		// Deleted by B's provider, nothing brings them back there but an invitation: the account is A's to change.
+		expect((await b.scim('DELETE', `/Users/${shared.userId}`)).status).toBe(204)
+		const renamed = `${unique('n')}@example.test`
+		const changed = await a.scim('PATCH', `/Users/${shared.userId}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'userName', value: renamed }] })
+		expect(changed.json).toMatchObject({ userName: renamed })
+	})
+
 	test('the last owner is never deactivated', async () => {
 		const { owner, scim } = await provisioned()
 		const refused = await scim('PATCH', `/Users/${owner.userId}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'active', value: false }] })
