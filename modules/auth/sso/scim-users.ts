@@ -12,7 +12,8 @@
  * - A new person gets the role single sign-on gives new people (default Recruiter); the groups set roles.
  * - The account's own fields (e-mail address, name) are the person's in every workspace they are in:
  *   changed here only while no other workspace holds the account (else refused, `mutability`); a
- *   workspace whose SCIM deactivated the person still holds it, as it can activate them again.
+ *   workspace whose SCIM deactivated the person still holds it, as it can activate them again. A PUT
+ *   ignores such a name and applies the rest (RFC 7644 §3.5.1); a PATCH naming it is refused.
  * - `active: false` and delete remove the membership and end at once every session, personal token
  *   and app connection of the person in this workspace (their next request is refused); their
  *   account, notes and activity stay under their name. The owner rules of the people page hold:
@@ -284,23 +285,38 @@ export async function createScimUser(deps: AppDeps, actor: Actor, input: ScimUse
  * default a POST without it gets (no externalId, the name from the address). Except `active`: left
  * out, the person keeps their state. Giving access back is the one change that must never happen by
  * default (a provider sending a partial PUT would reactivate someone it deactivated); every identity
- * provider sends `active` when it means it, so only an explicit `active: true` reactivates. The
- * account's rules hold as for any change (an account in another workspace keeps its name: `mutability`).
+ * provider sends `active` when it means it, so only an explicit `active: true` reactivates. A name
+ * this workspace may not change (another workspace holds the account) is ignored, as §3.5.1 says of
+ * values the client may not change, and the rest applies: refusing it refused the whole replacement,
+ * and a deactivation with it left the person signed in. The account's address keeps its rule.
  */
 export async function replaceScimUser(deps: AppDeps, actor: Actor, userId: string, input: ScimUserInput): Promise<ScimPerson> {
 	if (input.userName === undefined) throw invalid([{ field: 'userName', message: 'is required when replacing a user' }])
-	return updateScimUser(deps, actor, userId, {
+	const replacement = {
 		userName: input.userName,
 		name: input.name ?? '',
 		givenName: input.givenName ?? null,
 		familyName: input.familyName ?? null,
 		externalId: input.externalId ?? null,
 		active: input.active,
-	})
+	}
+	return updateScimUser(deps, actor, userId, replacement, 'ignore')
 }
 
-/** Applies what the provider sent (a PATCH, or a whole PUT from `replaceScimUser`): fields absent are left as they are. */
-export async function updateScimUser(deps: AppDeps, actor: Actor, userId: string, input: ScimUserInput): Promise<ScimPerson> {
+/** What becomes of a name this workspace may not change: refused (a PATCH naming it), or ignored (a PUT). */
+type SharedName = 'refuse' | 'ignore'
+
+/**
+ * Applies what the provider sent (a PATCH, or a whole PUT from `replaceScimUser`): fields absent are
+ * left as they are, and so is a shared account's name when `sharedName` is `ignore`.
+ */
+export async function updateScimUser(
+	deps: AppDeps,
+	actor: Actor,
+	userId: string,
+	input: ScimUserInput,
+	sharedName: SharedName = 'refuse',
+): Promise<ScimPerson> {
 	await deps.db.transaction(async (tx) => {
 		const person = await getScimUser(deps, actor, userId, tx)
 		const now = deps.now()
@@ -312,19 +328,17 @@ export async function updateScimUser(deps: AppDeps, actor: Actor, userId: string
 				changed.email = email
 			}
 		}
-		if (input.name !== undefined) {
-			const name = checkedName(input.name, changed.email ? String(changed.email) : person.email)
-			if (name !== person.name) {
-				await requireInNoOtherWorkspace(tx, actor, person, 'name')
-				await tx.update(users).set({ name }).where(eq(users.id, userId))
-				changed.name = name
-			}
+		const named = await nameChange(tx, actor, person, input, changed.email ? String(changed.email) : person.email, sharedName)
+		if (named.name !== undefined) {
+			await tx.update(users).set({ name: named.name }).where(eq(users.id, userId))
+			changed.name = named.name
 		}
 		if (input.externalId !== undefined && input.externalId !== person.externalId) changed.externalId = input.externalId
+		// An ignored name keeps its parts too: they are the name the provider sent.
 		const kept = {
 			...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
-			...(input.givenName !== undefined ? { givenName: input.givenName } : {}),
-			...(input.familyName !== undefined ? { familyName: input.familyName } : {}),
+			...(input.givenName !== undefined && !named.ignored ? { givenName: input.givenName } : {}),
+			...(input.familyName !== undefined && !named.ignored ? { familyName: input.familyName } : {}),
 		}
 		await tx
 			.insert(scimUsers)
@@ -335,6 +349,26 @@ export async function updateScimUser(deps: AppDeps, actor: Actor, userId: string
 		if (input.active !== undefined && input.active !== person.active) await setActive(deps, tx, actor, person, input.active)
 	})
 	return getScimUser(deps, actor, userId)
+}
+
+/**
+ * The new name the request gives the account (`name` undefined: none). A different name for an
+ * account another workspace holds is refused, or, with `sharedName` `ignore`, left out (`ignored`).
+ */
+async function nameChange(
+	tx: Db,
+	actor: Actor,
+	person: ScimPerson,
+	input: ScimUserInput,
+	email: string,
+	sharedName: SharedName,
+): Promise<{ name?: string; ignored: boolean }> {
+	if (input.name === undefined) return { ignored: false }
+	const name = checkedName(input.name, email)
+	if (name === person.name) return { ignored: false }
+	if (!(await heldElsewhere(tx, actor, person))) return { name, ignored: false }
+	if (sharedName === 'ignore') return { ignored: true }
+	throw accountFieldLocked(person, 'name')
 }
 
 /**

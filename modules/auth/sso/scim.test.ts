@@ -324,14 +324,47 @@ describe('Users', () => {
 			expect(refused.json).toMatchObject({ schemas: [ERROR], status: '400', scimType: 'mutability' })
 			expect(refused.json.detail).toContain('another workspace')
 		}
+		// A PUT's name this workspace may not change is ignored (RFC 7644 §3.5.1): the answer shows the account's.
 		const put = await scim('PUT', `/Users/${shared.userId}`, newUser(address, { displayName: 'Renamed By A' }))
-		expect(put.json).toMatchObject({ schemas: [ERROR], status: '400', scimType: 'mutability' })
+		expect(put.status).toBe(200)
+		expect(put.json).toMatchObject({ displayName: stored, name: { formatted: stored } })
 		expect(await nameNow()).toBe(stored)
 
 		// The provider re-sending what is stored (Entra's PUT after each sync) is answered as usual.
 		const same = await scim('PUT', `/Users/${shared.userId}`, newUser(address, { displayName: stored, externalId: 'e1' }))
 		expect(same.status).toBe(200)
 		expect(same.json).toMatchObject({ userName: address, displayName: stored, externalId: 'e1' })
+	})
+
+	test('a PUT deactivating a person also in another workspace deactivates them: the name it may not change is ignored, the rest applied', async () => {
+		const { deps, ws, scim } = await provisioned()
+		const own = `${unique('d')}.example.test`
+		await deps.db.insert(ssoDomains).values({ domain: own, workspaceId: ws.id })
+		const shared = await newPerson(await newWorkspace(), 'admin')
+		const address = `${unique('m')}@${own}`
+		await deps.db.update(users).set({ email: address }).where(eq(users.id, shared.userId))
+		expect((await scim('POST', '/Users', newUser(address))).status).toBe(201)
+		const [account] = await deps.db.select({ name: users.name }).from(users).where(eq(users.id, shared.userId))
+
+		// Left out, the name would default to the address's local part: a change too, ignored as well.
+		const { name: _, ...nameless } = newUser(address, { active: false, externalId: 'okta-1' })
+		const put = await scim('PUT', `/Users/${shared.userId}`, nameless)
+		expect(put.status).toBe(200)
+		expect(put.json).toMatchObject({ active: false, externalId: 'okta-1', displayName: account!.name })
+		const [membership] = await deps.db
+			.select({ removedAt: memberships.removedAt })
+			.from(memberships)
+			.where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, shared.userId)))
+		expect(membership!.removedAt).not.toBeNull()
+
+		const renamed = await scim('PUT', `/Users/${shared.userId}`, newUser(address, { displayName: 'Renamed By A', active: true }))
+		expect(renamed.json).toMatchObject({ active: true, displayName: account!.name })
+		// A PATCH that names the name still asks for a change it may not make: refused.
+		const patched = await scim('PATCH', `/Users/${shared.userId}`, {
+			schemas: [PATCH],
+			Operations: [{ op: 'replace', path: 'displayName', value: 'Renamed By A' }],
+		})
+		expect(patched.json).toMatchObject({ status: '400', scimType: 'mutability' })
 	})
 
 	test('an account another workspace’s SCIM deactivated is still held there: its userName and name are not changed here until that workspace deletes it', async () => {
