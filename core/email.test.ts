@@ -34,6 +34,21 @@ describe('one check of an address', () => {
 		expect(emailProblem(normalEmail('jose\u0301@firm.example'))).toBeNull()
 	})
 
+	test('letters have one form (NFKC): full-width letters, a full-width @ and ligatures fold to the plain address', () => {
+		expect(normalEmail('ｏｗｎｅｒ@a.test')).toBe('owner@a.test')
+		expect(normalEmail('ＯＷＮＥＲ＠a.test')).toBe('owner@a.test')
+		expect(normalEmail('ﬁnn@a.test')).toBe('finn@a.test')
+		// A compatibility letter that folds to a capital is lower-cased after: one pass is the normal form.
+		expect(normalEmail('\u210cal@a.test')).toBe('hal@a.test')
+		expect(normalEmail(normalEmail('\u210cal@a.test'))).toBe('hal@a.test')
+	})
+
+	test('the part before the @ is a dot-atom: no dot first or last, no two in a row; so is the domain', () => {
+		for (const typed of ['a..b@a.test', '.a@a.test', 'a.@a.test', '.@a.test', 'a@b..test', 'a@.b.test'])
+			expect({ typed, problem: emailProblem(normalEmail(typed), 'Enter an e-mail address') }).toEqual({ typed, problem: 'Enter an e-mail address' })
+		for (const typed of ['a.b@a.test', 'a.b.c@sub.a.test', "o'neil+jobs@a.test"]) expect(isEmailAddress(normalEmail(typed))).toBe(true)
+	})
+
 	test('an address with invisible or control characters is refused with words saying so, whatever the form’s own words', () => {
 		for (const typed of [
 			'jane.doe\u200b@firm.example',

@@ -14,8 +14,10 @@
  * differ: the ASCII form is what their DNS provider and the record need, and it shows look-alike
  * letters from another script for what they are.
  *
- * The address's letters have one form too: composed (Unicode NFC), so `josé` typed with a combining
- * accent is the `josé` on file, not a second account. What draws nothing (zero-width spaces and
+ * The address's letters have one form too: Unicode NFKC, composed and with compatibility characters
+ * folded, so `josé` typed with a combining accent is the `josé` on file, and `ｏｗｎｅｒ@` in full-width
+ * letters (or with a ligature, `ﬁ`, or a full-width `＠`) is the plain `owner@`, not a second account
+ * that looks like the first. What draws nothing (zero-width spaces and
  * joiners, direction controls, other format characters) and control characters are refused
  * (`emailProblem`), never kept: `jane.doe\u200b@firm.example` looks like `jane.doe@firm.example`, and a
  * right-to-left override shows an address backwards.
@@ -24,15 +26,21 @@
  */
 import { domainToASCII, domainToUnicode } from 'node:url'
 
-/** A run of what an address may hold: no space, control character, `@` or `<>()",;:`. */
-const PART = '[^\\s@<>()",;:\\u0000-\\u001f\\u007f]+'
+/** A run of what an address may hold between dots: no space, control character, dot, `@` or `<>()",;:`. */
+const ATOM = '[^\\s@<>()",;:.\\u0000-\\u001f\\u007f]+'
 /**
- * An address as it is kept: something before one `@`, a dot inside the domain, nothing `PART` refuses.
+ * Atoms joined by single dots (RFC 5322's dot-atom): no dot first or last, no two in a row. Mail
+ * servers refuse `a..b@` and `.a@`, so such an address kept would be an account or a candidate no
+ * message reaches.
+ */
+const DOT_ATOM = `${ATOM}(?:\\.${ATOM})*`
+/**
+ * An address as it is kept: a dot-atom before one `@`, a dot-atom of at least two labels after it.
  * Checked on the normal form (`normalEmail`), so the domain is ASCII.
  */
-const EMAIL = new RegExp(`^${PART}@${PART}\\.${PART}$`)
+const EMAIL = new RegExp(`^${DOT_ATOM}@${ATOM}(?:\\.${ATOM})+$`)
 /** The start of an address whose domain is all that may be wrong. */
-const LOCAL = new RegExp(`^${PART}@`)
+const LOCAL = new RegExp(`^${DOT_ATOM}@`)
 /** The longest address SMTP carries (RFC 5321's 256-character path, less its angle brackets). */
 const EMAIL_MAX = 254
 /** Control characters (C0, C1), format characters (direction controls, zero-width, soft hyphen, tags) and half characters (lone surrogates). */
@@ -55,13 +63,14 @@ export const domainProblem = (raw: string): string | null =>
 	normalDomain(raw) === null ? `“${raw.trim().slice(0, 100)}” is not a domain name: it has no ASCII (IDNA) form` : null
 
 /**
- * The address as stored and compared: trimmed, lower case, composed (NFC), its domain in its normal
- * form. An address whose domain has no ASCII form is returned trimmed, lower-cased and composed (it
+ * The address as stored and compared: trimmed, lower case, in NFKC, its domain in its normal form.
+ * NFKC comes first too: a compatibility letter may fold to a capital (`ℌ` is `H`), lower-cased after.
+ * An address whose domain has no ASCII form is returned trimmed, lower-cased and in NFKC (it
  * matches no stored address; `emailProblem` refuses it where an address is stored), and so is one
  * with invisible or control characters (kept, so `emailProblem` can say so).
  */
 export function normalEmail(raw: string): string {
-	const email = raw.normalize('NFC').trim().toLowerCase().normalize('NFC')
+	const email = raw.normalize('NFKC').trim().toLowerCase().normalize('NFKC')
 	const at = email.lastIndexOf('@')
 	if (at < 0) return email
 	const domain = normalDomain(email.slice(at + 1))

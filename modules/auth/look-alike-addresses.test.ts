@@ -1,6 +1,7 @@
 /**
  * An address is one account however its letters are typed: `josé` with a combining accent is the
- * `josé` on file (NFC), and an address with an invisible or control character (a zero-width space, a
+ * `josé` on file, `ｏｗｎｅｒ` in full-width letters the plain `owner` (NFKC); an address whose part
+ * before the `@` is no dot-atom (`a..b@`, `.a@`) is refused; and an address with an invisible or control character (a zero-width space, a
  * right-to-left override) is refused on its field at every door that makes an account (the CLI, the
  * people page, SCIM), never kept as a second account that looks like the first (core/email.ts).
  */
@@ -75,5 +76,51 @@ describe('an address typed with a combining accent is the composed one on file',
 		const client = new PortalClient(app, { address: uniqueAddress() })
 		const res = await client.signIn(`X${decomposed}`, 'correct horse battery')
 		expect([res.status, res.headers.get('location')]).toEqual([303, '/portal'])
+	})
+})
+
+describe('an address typed in full-width letters is the plain one on file', () => {
+	test('SCIM finds it and refuses a second account; signing in with it opens the account', async () => {
+		const token = await newScimToken(await newWorkspace())
+		const local = unique('owner')
+		const plain = `${local}@firm.example`
+		const wide = (text: string) => text.replace(/[a-z0-9]/g, (c) => String.fromCodePoint(c.codePointAt(0)! + 0xfee0))
+		const made = await callOn(app, 'POST', '/scim/v2/Users', { key: token, body: { schemas: [USER], userName: plain } })
+		expect(made.status).toBe(201)
+		for (const look of [`${wide(local)}@firm.example`, `${local}\uff20firm.example`]) {
+			const again = await callOn(app, 'POST', '/scim/v2/Users', { key: token, body: { schemas: [USER], userName: look } })
+			expect([again.status, again.json.scimType], look).toEqual([409, 'uniqueness'])
+		}
+		const found = await callOn(app, 'GET', `/scim/v2/Users?filter=${encodeURIComponent(`userName eq "${wide(local)}@firm.example"`)}`, { key: token })
+		expect(found.json.totalResults).toBe(1)
+		const ws = await newWorkspace()
+		await addPerson(await testDeps(), operatorActor(ws), ws, { email: `x${plain}`, name: 'Owner', role: 'viewer', password: 'correct horse battery' })
+		const client = new PortalClient(app, { address: uniqueAddress() })
+		const res = await client.signIn(`ｘ${wide(local)}@firm.example`, 'correct horse battery')
+		expect([res.status, res.headers.get('location')]).toEqual([303, '/portal'])
+	})
+})
+
+describe('an address whose part before the @ is no dot-atom is refused on its field', () => {
+	const broken = (local: string) => [`${local}..b@firm.example`, `.${local}@firm.example`, `${local}.@firm.example`]
+
+	test('SCIM: 400 invalidValue naming userName, nothing made', async () => {
+		const token = await newScimToken(await newWorkspace())
+		for (const email of broken(unique('a'))) {
+			const res = await callOn(app, 'POST', '/scim/v2/Users', { key: token, body: { schemas: [USER], userName: email } })
+			expect([res.status, res.json.scimType], email).toEqual([400, 'invalidValue'])
+			expect(res.json.detail).toContain('userName')
+		}
+	})
+
+	test('CLI user create: the email field', async () => {
+		const ws = await newWorkspace()
+		for (const email of broken(unique('a'))) {
+			const refused = await addPerson(await testDeps(), operatorActor(ws), ws, { email, name: 'A', role: 'viewer', password: 'correct horse battery' }).catch(
+				(e) => e,
+			)
+			expect(refused).toBeInstanceOf(AppError)
+			expect((refused as AppError).fields?.[0]?.field).toBe('email')
+		}
 	})
 })
