@@ -19,17 +19,22 @@ export type EmploymentType = 'FULL_TIME' | 'PART_TIME' | 'CONTRACTOR' | 'TEMPORA
  * The vendor's words for each type, in the order they are tried. Written once for both engines that
  * read them (JavaScript here, PostgreSQL in `employmentTypeSql`): explicit classes, never `\s`, which
  * takes a no-break space in JavaScript and not in PostgreSQL (a job shown as Part-time was missing
- * from the Part-time filter).
+ * from the Part-time filter). Whole words only (`wholeWords`): "intern" inside "internal" or
+ * "international", "temp" inside "contemporary" made a full-time job an internship or temporary.
  */
 const GAP = '[ \\t\\n\\r\\u00a0-]?'
-const TYPE_WORDS: readonly (readonly [EmploymentType, string])[] = [
-	['PART_TIME', `part${GAP}time`],
-	['INTERN', 'intern'],
-	['PER_DIEM', `per${GAP}diem`],
-	['TEMPORARY', 'temp'],
-	['CONTRACTOR', `contract|c2c|w2|1099|corp${GAP}to${GAP}corp`],
-	['FULL_TIME', `full${GAP}time|perm`],
-]
+/** Words bounded by anything but an ASCII letter, digit or underscore, as `REMOTE_LOCATION_WORDS` is (`\b` and PostgreSQL's `\y` disagree on letters such as Å). */
+const wholeWords = (words: string) => `(^|[^a-z0-9_])(${words})([^a-z0-9_]|$)`
+const TYPE_WORDS: readonly (readonly [EmploymentType, string])[] = (
+	[
+		['PART_TIME', `part${GAP}time`],
+		['INTERN', 'interns?|internships?'],
+		['PER_DIEM', `per${GAP}diem`],
+		['TEMPORARY', 'temps?|temporary'],
+		['CONTRACTOR', `contract(s|ors?|ing)?|c2c|w2|1099|corp${GAP}to${GAP}corp`],
+		['FULL_TIME', `full${GAP}time|perm|permanent`],
+	] as const
+).map(([type, words]) => [type, wholeWords(words)] as const)
 const TYPE_PATTERNS = TYPE_WORDS.map(([type, words]) => [type, new RegExp(words, 'i')] as const)
 
 /** From the contract type shown to candidates, else the vendor's own words for the engagement. */

@@ -187,6 +187,16 @@ describe('employment type in SQL', () => {
 			[null, 'Full time, permanent'],
 			[null, 'Perm'],
 			[null, 'Whatever'],
+			// Whole words only: "intern" in "internal", "temp" in "contemporary" are no type.
+			[null, 'Full-time, internal IT team'],
+			[null, 'Contract - international client'],
+			[null, 'Full-time employee (contemporary team)'],
+			[null, 'Intern'],
+			[null, 'Temp-to-perm'],
+			[null, 'Temporary'],
+			[null, 'Permanent'],
+			[null, 'Contractor'],
+			[null, 'Åintern'],
 			[null, 'Teilzeit part\u00a0time'],
 			[null, 'per\tdiem'],
 			[null, 'full\u00a0time'],
@@ -198,6 +208,12 @@ describe('employment type in SQL', () => {
 			)
 			expect([employment, row!.type]).toEqual([employment, employmentType({ contractType, employment })])
 		}
+		const typeOf = (employment: string) => employmentType({ contractType: null, employment })
+		expect(
+			['Full-time, internal IT team', 'Contract - international client', 'Full-time employee (contemporary team)', 'Internship', 'Temp-to-perm', 'Perm'].map(
+				typeOf,
+			),
+		).toEqual(['FULL_TIME', 'CONTRACTOR', 'FULL_TIME', 'INTERN', 'TEMPORARY', 'FULL_TIME'])
 	})
 
 	test('Remote only in SQL agrees with the location’s words as the job page and feeds read them', async () => {
