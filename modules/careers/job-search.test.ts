@@ -264,8 +264,27 @@ describe('employment type in SQL', () => {
 			'Washington D.C. 20001',
 			'Washington, D. C., USA',
 			'Remote (US) - must be in NY',
+			// A code in any case as the whole part, as the parser reads it ("Baltimore, md" is in Maryland), in capitals elsewhere.
+			'Baltimore, md',
+			'Austin, tx',
+			'Austin, tx 78701',
+			'Baltimore md',
+			'Baltimore (md)',
+			'Baltimore, (md)',
+			'md',
+			'Remote - tx',
+			'Hybrid - Austin, tx',
+			'hybrid: tx',
+			'Austin, tx - onsite',
+			'Austin, tx (hybrid)',
+			'Portland, or',
+			'Portland or Seattle',
+			'Indianapolis, in, USA',
+			'Seattle, wa',
+			'Washington, dc',
+			'Austin, txt',
 		]
-		for (const state of ['WA', 'Washington', 'CO', 'Colorado', 'DC', 'VA', 'WV', 'OR', 'MO', 'NY', 'TX']) {
+		for (const state of ['WA', 'Washington', 'CO', 'Colorado', 'DC', 'VA', 'WV', 'OR', 'MO', 'NY', 'TX', 'tx', 'MD', 'Maryland', 'IN']) {
 			const { filterConditions } = await import('./search.ts')
 			const [condition] = filterConditions({ q: '', location: state, remote: false, type: '' })
 			const region = parseLocation(state).region

@@ -96,7 +96,7 @@ function locationCondition(text: string): SQL {
 	if (place.region) {
 		// Read as parseLocation reads the job's location (so the pay check and the feeds agree on its state).
 		const state = statePatterns(place.region)
-		parts.push(sql`(j.location ~ ${state.code} or j.location ~* ${state.name})`)
+		parts.push(sql`(j.location ~ ${state.code} or j.location ~* ${state.partCode} or j.location ~* ${state.name})`)
 	}
 	if (!parts.length) parts.push(sql`j.location ilike ${`%${escapeLike(text)}%`}`)
 	return sql.join(parts, sql` and `)

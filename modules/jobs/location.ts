@@ -121,12 +121,20 @@ const anyCase = (words: string) => words.replace(/[a-z]/g, (c) => `[${c}${c.toUp
 const PART_END = `(\\s+\\d{5}(-\\d{4})?)?(\\s*[-–:/]\\s*(${anyCase(WORK_MODE_WORDS)}))?[\\s–-]*([,;|()]|$)`
 
 /**
- * Patterns (read alike by JavaScript and PostgreSQL) for text that names the state `code` the way
- * `parseLocation` reads it: its code (in capitals) or its name (any case, the caller matches
- * case-insensitively) ending a part, optionally followed by a ZIP code. The careers search filters
- * with them, so a job found "in WA" is one the pay-transparency check and the feeds place in WA.
+ * What may open a part before a state written as the whole part, as `parseLocation` cleans it away:
+ * brackets, dashes, a remote word ("Remote - md") or, opening the text, a work arrangement ("Hybrid - md").
  */
-export function statePatterns(code: string): { code: string; name: string } {
+const PART_START = `(^|[,;|]|^\\s*(${WORK_MODE_WORDS})\\s*[-–:/])[\\s(–-]*((100% |fully |hybrid )?(remote|anywhere|work from home|wfh)[\\s–:/-]+)?`
+
+/**
+ * Patterns (read alike by JavaScript and PostgreSQL) for text that names the state `code` the way
+ * `parseLocation` reads it: its code in capitals (`code`, matched case-sensitively) ending a part, its
+ * code in any case as the whole part (`partCode`: "Baltimore, md", as `stateCode` reads it), or its
+ * name (any case) ending a part, each optionally followed by a ZIP code. The caller matches `partCode`
+ * and `name` case-insensitively. The careers search filters with them, so a job found "in WA" is one
+ * the pay-transparency check and the feeds place in WA.
+ */
+export function statePatterns(code: string): { code: string; partCode: string; name: string } {
 	const stateName = US_STATES[code]!
 	// Virginia is not the end of "West Virginia", nor Washington the state in "Washington, DC" or "Washington, D.C." (DC ends the text, and the last state read wins).
 	const longer = Object.values(US_STATES).filter((other) => other.endsWith(` ${stateName}`))
@@ -134,7 +142,7 @@ export function statePatterns(code: string): { code: string; name: string } {
 	const notCity = code === 'WA' ? `(?![\\s,]+(DC|${DC_DOTTED})([^A-Za-z]|$))` : ''
 	const name = `${notInside}${stateName.replace(/ /g, '\\s+')}${notCity}`
 	const written = code === 'DC' ? `(DC|${DC_DOTTED})` : code
-	return { code: `(^|[\\s,;|(])${written}${PART_END}`, name: `(^|[\\s,;|(])${name}${PART_END}` }
+	return { code: `(^|[\\s,;|(])${written}${PART_END}`, partCode: `${PART_START}${code}${PART_END}`, name: `(^|[\\s,;|(])${name}${PART_END}` }
 }
 
 /** The District of Columbia's code written with dots ("Washington, D.C."), as a pattern: read as `DC`. */
