@@ -27,6 +27,17 @@ describe('character references', () => {
 				input,
 				{ field: 'description', message: expect.stringMatching(/^contains a (control character|noncharacter .*), written as a character reference/) },
 			])
+		// A reference the decoder would store as U+FFFD is refused as what it names: NUL, a surrogate, no character at all.
+		for (const [input, message] of [
+			['<p>a&#0;b</p>', 'contains a NUL character'],
+			['<p>a&#x0000;b</p>', 'contains a NUL character'],
+			['<p>&#xD800;</p>', 'contains an invalid Unicode sequence (a lone surrogate)'],
+			['<p>&#x110000;</p>', 'contains a character reference to no Unicode character'],
+		])
+			expect([input, storedDescription(input).problem]).toEqual([
+				input,
+				{ field: 'description', message: `${message}, written as a character reference (such as &#27;)` },
+			])
 		// What HTML reads as text is text: &#x85; is "…" (windows-1252), tab and line feed are white space.
 		expect(storedDescription('<p>Wait&#x85; a&#9;b&#10;c &#169;</p>')).toMatchObject({ html: '<p>Wait… a\tb\nc ©</p>', problem: null })
 	})
@@ -47,6 +58,25 @@ describe('character references', () => {
 		const changed = await call('PATCH', '/api/v1/jobs/R-1', { key, body: { description: '<p>&#xFFFF;</p>' } })
 		expect([changed.status, changed.json.fields?.[0]?.field]).toEqual([422, 'description'])
 		expect((await call('GET', '/api/v1/jobs/R-1', { key })).json.job.description).toBe('<p>Wait… © 2026</p>')
+	})
+
+	test('hidden formatting written as references is removed as the raw characters are, with the warning; &#0; is a 422', async () => {
+		const { key } = await vendorKey()
+		const raw = await publish(key, { vendorJobId: 'H-1', description: '<p>abc\u202Edef \u{E0041}tag</p>' })
+		const referenced = await publish(key, { vendorJobId: 'H-2', description: '<p>abc&#x202E;def &#xE0041;tag</p>' })
+		const warning = 'Invisible direction-control and tag characters were removed from description'
+		for (const res of [raw, referenced]) {
+			expect([res.status, res.json.job.description]).toEqual([201, '<p>abcdef tag</p>'])
+			expect(res.json.warnings).toContain(warning)
+		}
+		const both = await publish(key, { vendorJobId: 'H-3', title: 'QA\u200F Engineer', description: '<p>&#8207;x</p>' })
+		expect([both.status, both.json.job.description]).toEqual([201, '<p>x</p>'])
+		expect(both.json.warnings).toContain('Invisible direction-control and tag characters were removed from title, description')
+		const nul = await publish(key, { vendorJobId: 'H-4', description: '<p>a&#0;b</p>' })
+		expect([nul.status, nul.json.fields]).toEqual([
+			422,
+			[{ field: 'description', message: 'contains a NUL character, written as a character reference (such as &#27;)' }],
+		])
 	})
 
 	test('create_job is refused with a tool error naming description', async () => {

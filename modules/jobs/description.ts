@@ -15,7 +15,11 @@
  * - The sanitiser decodes character references, so `&#27;` is stored as ESC itself. A reference to
  *   what no field may hold (a control character, a noncharacter: `notTextProblem`) is refused as
  *   the character itself is, with a 422 naming the field: dropping it would change the text without
- *   a word, and storing it made a read that could not be sent back.
+ *   a word, and storing it made a read that could not be sent back. A reference the decoder would
+ *   turn into U+FFFD (`&#0;`, a surrogate, past U+10FFFF) is refused as what it names (NUL, a lone
+ *   surrogate): stored as U+FFFD it changed the text without a word.
+ * - A door that removes hidden formatting from display text (the Job Publish API, rest-text.ts) removes it
+ *   from the description as decoded (`removeHiddenFormatting`): `&#x202E;` is U+202E as much as the character sent raw.
  * - A description with no text once sanitised (`<p></p>`, markup that was all removed, spaces) is
  *   none: stored null, so every reader's fallback applies (the summary or title in JSON-LD and the
  *   feeds, no empty "About the role" on the page).
@@ -24,6 +28,7 @@ import type { FieldError } from '../../core/errors.ts'
 import { sanitizeDescription } from '../../core/sanitize.ts'
 import { codePoints, notTextProblem } from '../../core/schema-check.ts'
 import { isBlank } from '../../core/untrusted.ts'
+import { withoutHiddenFormatting } from './rest-text.ts'
 
 export const MAX_DESCRIPTION = 20000
 
@@ -34,6 +39,8 @@ export interface StoredDescription {
 	removedMarkup: boolean
 	/** `&`, `<` or `>` written as text were escaped (`&amp;`, `&lt;`, `&gt;`). */
 	escapedText: boolean
+	/** Hidden formatting (rest-text.ts) was removed, when asked (`removeHiddenFormatting`). */
+	removedHiddenFormatting: boolean
 }
 
 const ESCAPES = /&(?:amp|lt|gt|quot);/g
@@ -45,19 +52,39 @@ const hasText = (html: string) => !isBlank(html.replace(/<\/?[a-z][a-z0-9]*\s*\/
 /** Multi-line text of a job (description, summary) as stored: every line break (CRLF, CR) a line feed. */
 export const lineFeeds = (text: string) => text.replace(/\r\n?/g, '\n')
 
+const NUMERIC_REFERENCE = /&#(?:[xX]([0-9a-fA-F]+)|([0-9]+))/g
+
+/**
+ * Why a numeric character reference in `input` names no text, or null. Only those the HTML decoder
+ * replaces with U+FFFD (NUL, a surrogate, past U+10FFFF): the others are checked once decoded.
+ */
+function replacedReferenceProblem(input: string): string | null {
+	for (const [, hex, decimal] of input.matchAll(NUMERIC_REFERENCE)) {
+		const value = hex ? Number.parseInt(hex, 16) : Number(decimal)
+		if (value > 0x10ffff) return 'contains a character reference to no Unicode character'
+		if (value === 0 || (value >= 0xd800 && value <= 0xdfff)) return notTextProblem(String.fromCharCode(value))
+	}
+	return null
+}
+
 /**
  * The description to store for `input`; `problem` names `field` when its stored form cannot be
  * stored (the caller refuses it, with its other problems): a character no field may hold, written
  * as a reference, or over the limit.
  */
-export function storedDescription(input: string, field = 'description'): StoredDescription & { problem: FieldError | null } {
+export function storedDescription(
+	input: string,
+	field = 'description',
+	{ removeHiddenFormatting = false } = {},
+): StoredDescription & { problem: FieldError | null } {
 	const sanitised = sanitizeDescription(lineFeeds(input))
 	// A reference (&#13;) is decoded by the sanitiser: a line break too.
-	const html = lineFeeds(sanitised.html)
+	const decoded = lineFeeds(sanitised.html)
+	const html = removeHiddenFormatting ? withoutHiddenFormatting(decoded) : decoded
 	const { removedMarkup } = sanitised
 	// The sanitiser decodes every entity it reads and escapes these again: more of them means text was escaped.
-	const stored = { html, removedMarkup, escapedText: escapesIn(html) > escapesIn(input) }
-	const notText = notTextProblem(html)
+	const stored = { html, removedMarkup, escapedText: escapesIn(html) > escapesIn(input), removedHiddenFormatting: html !== decoded }
+	const notText = notTextProblem(html) ?? replacedReferenceProblem(input)
 	if (notText)
 		return { ...stored, problem: { field, message: `${notText}${notTextProblem(input) ? '' : ', written as a character reference (such as &#27;)'}` } }
 	const length = codePoints(html)

@@ -113,11 +113,16 @@ function prepare<T>(schema: typeof PublishBody | typeof ChangeBody, sent: Record
 	const errors = [...checked.errors, ...lineBreakErrors(body).filter((e) => !named.has(e.field) && !named.has(e.field.replace(/\[\d+\]$/, '')))]
 	const input = checked.value
 	// The description's rules are on its stored form (description.ts), named with the other problems.
-	const description = typeof input.description === 'string' && !named.has('description') ? storedDescription(input.description) : null
+	// Hidden formatting written as character references is decoded there, and removed as the raw characters were.
+	const description =
+		typeof input.description === 'string' && !named.has('description')
+			? storedDescription(input.description, 'description', { removeHiddenFormatting: true })
+			: null
 	if (description?.problem) errors.push(description.problem)
 	if (errors.length) throw invalid(errors)
 	const warnings: string[] = []
-	if (cleaned.length) warnings.push(hiddenFormattingWarning(cleaned))
+	if (description?.removedHiddenFormatting && !cleaned.includes('description')) cleaned.push('description')
+	if (cleaned.length) warnings.push(hiddenFormattingWarning(DISPLAY_TEXT_FIELDS.filter((f) => cleaned.includes(f))))
 	if (checked.ignored.length) warnings.push(`Unknown fields were ignored: ${checked.ignored.join(', ')}`)
 	warnings.push(...notTakenWarnings)
 	for (const path of checked.truncated) warnings.push(`${path} was cut to 160 characters`)
