@@ -2,7 +2,7 @@
  * Job shapes. The REST schemas carry the limits of `spec/job-publish-api.md`; the same schemas
  * validate requests (through `core/schema-check.ts`) and generate the OpenAPI document.
  */
-import { Type as t, type Static } from '@sinclair/typebox'
+import { Type as t, type Static, type TSchema } from '@sinclair/typebox'
 
 export const REST_CONTRACT_TYPES = ['W2', 'C2C', 'W2 / C2C'] as const
 export const VISAS = ['Any', 'No Sponsorship', 'USC', 'USC/GC'] as const
@@ -20,29 +20,39 @@ const anyCase = <T extends readonly string[]>(values: T, description?: string) =
 		'x-any-case': true,
 		description: `${description ? `${description}. ` : ''}Accepted in any case (e.g. "${values[0]!.toLowerCase()}"): stored as listed, with a warning saying so.`,
 	})
+/**
+ * An optional field a read may return as null: null is sent back as no value (a change clears the
+ * field), so what a read returns can always be sent back as it is.
+ */
+const orNull = <T extends TSchema>(schema: T) =>
+	t.Union([schema, t.Null()], { description: `${schema.description ? `${schema.description}. ` : ''}null is no value (a change clears it).` })
 /** A list item feeds résumé checks: a blank one would count as a requirement no résumé meets. */
 const item = t.String({ maxLength: 160, 'x-truncate': true, 'x-not-blank': true, description: 'Cut to 160 characters when longer; not blank' })
 
 const editable = {
 	title: t.String({ minLength: 1, maxLength: 140, 'x-not-blank': true, description: 'Shown to candidates' }),
-	location: t.String({ maxLength: 120, description: 'Where the work is done' }),
-	employment: t.String({
-		maxLength: 60,
-		description:
-			'The engagement in the vendor’s own words; hidden from candidates. When it plainly names W2 or C2C and contractType is not sent, it is taken as the contract type; wording with a negation ("no C2C", "non-W2") or conflicting terms is not read, with a warning asking for contractType.',
-	}),
-	contractType: anyCase(REST_CONTRACT_TYPES, 'Shown to candidates'),
-	summary: t.String({ maxLength: 300, description: 'Shown at the top of the job page' }),
-	description: t.String({
-		maxLength: 20000,
-		description:
-			'Plain text or simple HTML (headings, paragraphs, lists, bold, italics); any other markup is removed. Stored as HTML (& is written &amp;, < &lt;, with a warning): the limit applies to the stored form too, so what a read returns can be sent back.',
-	}),
+	location: orNull(t.String({ maxLength: 120, description: 'Where the work is done' })),
+	employment: orNull(
+		t.String({
+			maxLength: 60,
+			description:
+				'The engagement in the vendor’s own words; hidden from candidates. When it plainly names W2 or C2C and contractType is not sent, it is taken as the contract type; wording with a negation ("no C2C", "non-W2") or conflicting terms is not read, with a warning asking for contractType.',
+		}),
+	),
+	contractType: orNull(anyCase(REST_CONTRACT_TYPES, 'Shown to candidates')),
+	summary: orNull(t.String({ maxLength: 300, description: 'Shown at the top of the job page' })),
+	description: orNull(
+		t.String({
+			maxLength: 20000,
+			description:
+				'Plain text or simple HTML (headings, paragraphs, lists, bold, italics); any other markup is removed. Stored as HTML (& is written &amp;, < &lt;, with a warning): the limit applies to the stored form too, so what a read returns can be sent back.',
+		}),
+	),
 	mustHave: t.Array(item, { maxItems: 30, description: 'Candidates’ résumés are checked against these. An item sent twice is kept once, with a warning.' }),
 	niceToHave: t.Array(item, { maxItems: 30, description: 'An item sent twice is kept once, with a warning.' }),
-	visa: anyCase(VISAS),
-	interview: t.String({ maxLength: 120, description: 'How interviews are held' }),
-	schedule: anyCase(SCHEDULES),
+	visa: orNull(anyCase(VISAS)),
+	interview: orNull(t.String({ maxLength: 120, description: 'How interviews are held' })),
+	schedule: orNull(anyCase(SCHEDULES)),
 	minYears: t.Union([t.Integer({ minimum: 0, maximum: 40 }), t.Null()]),
 	department: t.String({ maxLength: 60, 'x-not-blank': true, description: 'Practice area used to group jobs; not blank; default Technologies' }),
 }

@@ -145,16 +145,19 @@ export function openApiDocument(baseUrl: string, more: readonly ApiOperations[] 
 
 function fieldRows(schema: { properties: Record<string, any>; required?: string[] }) {
 	return Object.entries(schema.properties).map(([name, s]) => {
-		const values = s.anyOf?.filter((x: any) => 'const' in x).map((x: any) => x.const)
-		const type = s.type === 'array' ? 'array of string' : values?.length ? `one of ${values.join(', ')}` : s.anyOf ? 'integer or null' : s.type
+		// A nullable field is `anyOf: [its shape, null]`.
+		const nullable = s.anyOf?.some((x: any) => x.type === 'null') ?? false
+		const shape = nullable ? s.anyOf.find((x: any) => x.type !== 'null') : s
+		const values = shape.anyOf?.filter((x: any) => 'const' in x).map((x: any) => x.const)
+		const type = shape.type === 'array' ? 'array of string' : values?.length ? `one of ${values.join(', ')}` : shape.type
 		const limits = [
-			s.maxLength && `max ${s.maxLength} chars`,
-			s.maxItems && `max ${s.maxItems} items; each cut to 160 chars`,
-			s.anyOf?.[0]?.maximum !== undefined && `${s.anyOf[0].minimum} to ${s.anyOf[0].maximum}`,
+			shape.maxLength && `max ${shape.maxLength} chars`,
+			shape.maxItems && `max ${shape.maxItems} items; each cut to 160 chars`,
+			shape.maximum !== undefined && `${shape.minimum} to ${shape.maximum}`,
 		]
 			.filter(Boolean)
 			.join('; ')
-		return html`<tr><td><code>${name}</code>${schema.required?.includes(name) ? ' (required)' : ''}</td><td>${type}</td><td>${limits}</td><td>${s.description ?? ''}</td></tr>`
+		return html`<tr><td><code>${name}</code>${schema.required?.includes(name) ? ' (required)' : ''}</td><td>${nullable ? `${type} or null` : type}</td><td>${limits}</td><td>${s.description ?? ''}</td></tr>`
 	})
 }
 

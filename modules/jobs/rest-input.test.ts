@@ -122,6 +122,37 @@ describe('fields not sent', () => {
 		expect((await change(key, 'F-1', { minYears: null })).json.job).toMatchObject({ ...full, minYears: null })
 	})
 
+	test('what a read returns can be sent back as it is: null is no value for the optional fields, and a change clears with it', async () => {
+		const { key } = await setup()
+		await publish(key, { vendorJobId: 'N-1', title: 'QA' })
+		const read = (await call('GET', '/api/v1/jobs/N-1', { key })).json.job
+		const back = await publish(key, read)
+		expect(back.status).toBe(200)
+		expect(back.json.job).toEqual({ ...read, updatedAt: back.json.job.updatedAt })
+		const nullable = ['location', 'employment', 'contractType', 'summary', 'description', 'visa', 'interview', 'schedule'] as const
+		const filled = {
+			location: 'Austin, TX',
+			employment: 'Contract',
+			contractType: 'W2',
+			summary: 'S',
+			description: '<p>D</p>',
+			visa: 'USC',
+			interview: 'Video',
+			schedule: 'Remote',
+		}
+		expect((await change(key, 'N-1', filled)).json.job).toMatchObject(filled)
+		for (const field of nullable) {
+			const cleared = await change(key, 'N-1', { [field]: null })
+			expect([field, cleared.status, cleared.json.job?.[field]]).toEqual([field, 200, null])
+		}
+		expect((await call('GET', '/api/v1/jobs/N-1', { key })).json.job).toMatchObject(Object.fromEntries(nullable.map((f) => [f, null])))
+		// Required fields still refuse null.
+		const required = await publish(key, { vendorJobId: 'N-2', title: null })
+		expect([required.status, required.json.fields]).toEqual([422, [{ field: 'title', message: 'must be a string (got null)' }]])
+		expect((await publish(key, { vendorJobId: null, title: 'QA' })).json.fields).toEqual([{ field: 'vendorJobId', message: 'must be a string (got null)' }])
+		expect((await change(key, 'N-1', { title: null })).status).toBe(422)
+	})
+
 	// Every distinct text stays prepared on every connection: a text per field set (or per number
 	// of items) would let one client fill PostgreSQL's memory with prepared statements.
 	test('publish and change send one statement text whatever fields and items are sent', async () => {
@@ -644,7 +675,7 @@ describe('choices in another case', () => {
 		}
 		const bad = await publish(key, { vendorJobId: 'J-2', title: 'QA', schedule: 'Flexible' })
 		expect(bad.status).toBe(422)
-		expect(bad.json.fields[0].message).toBe('must be one of: Onsite, Hybrid, Remote')
+		expect(bad.json.fields[0].message).toBe('must be one of: Onsite, Hybrid, Remote or null')
 		expect((await get(key, 'J-1')).json.job).toMatchObject({ schedule: 'Onsite', status: 'open' })
 	})
 })
@@ -1058,7 +1089,11 @@ describe('OpenAPI', () => {
 		const pub = doc.components.schemas.PublishBody
 		expect(pub.required.sort()).toEqual(['title', 'vendorJobId'])
 		expect(pub.properties.vendorJobId.maxLength).toBe(100)
-		expect(pub.properties.description.maxLength).toBe(20000)
+		expect(pub.properties.description.anyOf[0].maxLength).toBe(20000)
+		// The optional text fields a read may return as null take null back (no value); the required ones do not.
+		for (const field of ['location', 'employment', 'contractType', 'summary', 'description', 'visa', 'interview', 'schedule', 'minYears'])
+			for (const body of [pub, doc.components.schemas.ChangeBody]) expect([field, body.properties[field].anyOf.at(-1)]).toEqual([field, { type: 'null' }])
+		for (const field of ['vendorJobId', 'title', 'department']) expect([field, pub.properties[field].anyOf]).toEqual([field, undefined])
 		expect(pub.properties.mustHave.maxItems).toBe(30)
 		expect(doc.components.schemas.ChangeBody.properties).toHaveProperty('status')
 		expect(doc.components.schemas.ChangeBody.properties).not.toHaveProperty('vendorJobId')
