@@ -82,11 +82,12 @@ export function typedLine(text: string, max: number, { optional = false } = {}):
 	return { line, problem: null }
 }
 
+/** The first `max` code points of text: a cut never splits a character written as a surrogate pair (an emoji). */
+export const firstCodePoints = (text: string, max: number): string => (text.length <= max ? text : Array.from(text).slice(0, max).join(''))
+
 /** Text cut to at most `max` code points after its credentials are blanked (see `cleanLine`): how stored text is cut. */
 export function cutText(text: string, max: number): string {
-	const clean = withoutCredentials(text)
-	if (clean.length <= max) return clean
-	return Array.from(clean).slice(0, max).join('')
+	return firstCodePoints(withoutCredentials(text), max)
 }
 
 // A Benchline credential (same shape as core/credentials.ts makes), with the address carrying it:

@@ -12,7 +12,7 @@ import { personActor } from '../auth/index.ts'
 import { jobSearchProvider } from '../jobs/search.ts'
 import { employmentType, employmentTypeSql, fullyRemoteSql } from './job-facts.ts'
 import { parseLocation } from '../jobs/index.ts'
-import { PAGE_SIZE } from './search.ts'
+import { PAGE_SIZE, readCriteria } from './search.ts'
 
 beforeAll(() => testApp(), 120_000)
 
@@ -148,8 +148,15 @@ describe('bad input', () => {
 			['?page=two', 'Page must be a whole number from 1 to 500'],
 			[`?q=${'a'.repeat(201)}`, 'Keywords can be at most 200 characters'],
 			[`?location=${'b'.repeat(101)}`, 'Location can be at most 100 characters'],
+			[`?q=${encodeURIComponent('😀'.repeat(201))}`, 'Keywords can be at most 200 characters'],
 			['?remote=yes', 'Remote only is on or left out'],
 		]
+		// Characters are code points: 200 emoji are 200 characters (400 UTF-16 units), and a cut never splits one.
+		const emoji = await search(ws, `?q=${encodeURIComponent('😀'.repeat(200))}&location=${encodeURIComponent('🏙'.repeat(100))}`)
+		expect(emoji.status).toBe(200)
+		const cut = readCriteria({ q: `a${'😀'.repeat(200)}`, location: `b${'🏙'.repeat(100)}` })
+		expect(cut.errors.map((e) => e.field)).toEqual(['q', 'location'])
+		expect([cut.criteria.q, cut.criteria.location]).toEqual([`a${'😀'.repeat(199)}`, `b${'🏙'.repeat(99)}`])
 		for (const [query, message] of cases) {
 			const res = await search(ws, query)
 			expect(res.status).toBe(400)

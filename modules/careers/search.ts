@@ -12,7 +12,8 @@ import { escapeLike } from '../../core/text-search.ts'
 import type { Db } from '../../db/client.ts'
 import { findOpenJobs, parseLocation, statePatterns, type PublicJob } from '../jobs/index.ts'
 import { EMPLOYMENT_TYPE_LABELS, type EmploymentType, employmentTypeSql, fullyRemoteSql } from './job-facts.ts'
-import { cleanText } from '../../core/untrusted.ts'
+import { cleanText, firstCodePoints } from '../../core/untrusted.ts'
+import { codePoints } from '../../core/schema-check.ts'
 
 /**
  * The employment types a candidate may pick: the `type` parameter's values (its contract: Full-time,
@@ -51,8 +52,9 @@ export function readCriteria(input: Record<string, unknown>): { criteria: JobCri
 	const remoteText = one(input.remote)
 	const typeText = one(input.type).trim()
 	const pageText = one(input.page).trim()
-	if (q.length > MAX_Q) errors.push({ field: 'q', message: `Keywords can be at most ${MAX_Q} characters` })
-	if (location.length > MAX_LOCATION) errors.push({ field: 'location', message: `Location can be at most ${MAX_LOCATION} characters` })
+	// Characters are code points, as every length in the product is counted (an emoji is one, not two UTF-16 units).
+	if (codePoints(q) > MAX_Q) errors.push({ field: 'q', message: `Keywords can be at most ${MAX_Q} characters` })
+	if (codePoints(location) > MAX_LOCATION) errors.push({ field: 'location', message: `Location can be at most ${MAX_LOCATION} characters` })
 	if (remoteText && remoteText !== 'on') errors.push({ field: 'remote', message: 'Remote only is on or left out' })
 	const type = Object.keys(JOB_TYPES).find((t) => t.toLowerCase() === typeText.toLowerCase()) ?? ''
 	if (typeText && !type) errors.push({ field: 'type', message: `Employment type must be one of: ${Object.keys(JOB_TYPES).join(', ')}` })
@@ -62,7 +64,7 @@ export function readCriteria(input: Record<string, unknown>): { criteria: JobCri
 		if (!(page >= 1 && page <= MAX_PAGE)) errors.push({ field: 'page', message: `Page must be a whole number from 1 to ${MAX_PAGE}` })
 	}
 	return {
-		criteria: { q: q.slice(0, MAX_Q), location: location.slice(0, MAX_LOCATION), remote: remoteText === 'on', type },
+		criteria: { q: firstCodePoints(q, MAX_Q), location: firstCodePoints(location, MAX_LOCATION), remote: remoteText === 'on', type },
 		page: errors.length ? 1 : page,
 		errors,
 	}
