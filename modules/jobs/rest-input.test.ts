@@ -959,7 +959,7 @@ describe('keys and vendors', () => {
 		)
 	})
 
-	test('a scheme other than Bearer, or a malformed Bearer header, is 401; the scheme is case-insensitive', async () => {
+	test('a scheme other than Bearer, or a malformed Bearer header, is 401; the scheme is case-insensitive, one space or more', async () => {
 		const { key } = await setup()
 		const bad = [
 			`Basic ${btoa(`${key}:`)}`,
@@ -967,7 +967,7 @@ describe('keys and vendors', () => {
 			`Token ${key}`,
 			`ApiKey ${key}`,
 			`Bearer${key}`,
-			`Bearer  ${key}`,
+			`Bearer\t${key}`,
 			`Bearer ${key} extra`,
 			`Bearer "${key}"`,
 			key,
@@ -980,6 +980,9 @@ describe('keys and vendors', () => {
 		}
 		for (const scheme of ['Bearer', 'bearer', 'BEARER'])
 			expect((await call('GET', '/api/v1/jobs', { headers: { authorization: `${scheme} ${key}` } })).status).toBe(200)
+		// RFC 6750: "Bearer" 1*SP b64token, so two spaces or more are as good as one.
+		for (const authorization of [`Bearer  ${key}`, `Bearer   ${key}`])
+			expect((await call('GET', '/api/v1/jobs', { headers: { authorization } })).status).toBe(200)
 		expect((await call('GET', '/api/v1/jobs', { headers: { 'x-api-key': key } })).status).toBe(401)
 	})
 

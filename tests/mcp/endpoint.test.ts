@@ -32,7 +32,7 @@ describe('authentication in front of the SDK', () => {
 			none: undefined,
 			'another scheme': `Basic ${btoa('a:b')}`,
 			'no token': 'Bearer',
-			'two spaces': `Bearer  ${token}`,
+			'a tab': `Bearer\t${token}`,
 			'bad checksum': `Bearer ${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`,
 			'never issued': `Bearer ${newCredential('pat')}`,
 			'unknown kind': 'Bearer sk-not-ours-at-all',
@@ -44,6 +44,8 @@ describe('authentication in front of the SDK', () => {
 			expect(challenge).toStartWith(`Bearer ${RESOURCE_METADATA}`)
 			expect(res.json).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) }, id: null })
 		}
+		// Two spaces are within RFC 6750's grammar ("Bearer" 1*SP b64token).
+		expect((await call('POST', '/api/mcp', { body: listBody, headers: { ...MCP_HEADERS, authorization: `Bearer  ${token}` } })).status).toBe(200)
 		// The token in the query string is not read (RFC 6750 header only).
 		const inQuery = await call('POST', `/api/mcp?access_token=${token}`, { body: listBody, headers: MCP_HEADERS })
 		expect(inQuery.status).toBe(401)

@@ -102,8 +102,10 @@ describe('G. resource server checks', () => {
 				.then((r) => r.status)
 		expect(await send(`bearer ${at}`)).toBe(200)
 		expect(await send(`BEARER ${at}`)).toBe(200)
+		// RFC 6750: "Bearer" 1*SP b64token.
+		expect(await send(`Bearer  ${at}`)).toBe(200)
 		for (const header of [
-			`Bearer  ${at}`,
+			`Bearer\t${at}`,
 			`Bearer ${at} x`,
 			`Basic ${btoa('a:b')}`,
 			`Bearer`,
