@@ -57,7 +57,17 @@ export function parseCommand(commands: CommandDef[], argv: string[]): ParsedComm
 	}
 	const missing = (command.required ?? []).filter((r) => options[r] === undefined)
 	if (missing.length) throw new UsageError(`missing ${missing.map((m) => `--${m}`).join(', ')}`, { cause: command })
+	checkOptions(command, options)
 	return { command, options, json }
+}
+
+/** The command's own checks of its options (`CommandDef.check`); what they refuse is answered with its usage line. */
+function checkOptions(command: CommandDef, options: Record<string, string | boolean>) {
+	try {
+		command.check?.(options)
+	} catch (error) {
+		throw error instanceof UsageError && !error.cause ? new UsageError(error.message, { cause: command }) : error
+	}
 }
 
 /** `help`, `--help` or `-h`: the usage lines (a command's own when one is named) on standard output, exit 0. */

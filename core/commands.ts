@@ -48,6 +48,7 @@ export function allCommands(deps: Pick<AppDeps, 'registry'>): CommandDef[] {
 export async function runCommand(deps: AppDeps, name: string, options: Record<string, string | boolean>) {
 	const command = allCommands(deps).find((c) => c.name === name)
 	if (!command) throw new Error(`no command "${name}"`)
+	command.check?.(options)
 	const chunks: string[] = []
 	const result = await command.run(deps, options, { write: async (chunk) => void chunks.push(chunk) })
 	return { ...result, output: chunks.join('') }

@@ -220,6 +220,12 @@ export interface CommandDef {
 	readonly options: OptionSpec
 	readonly required?: readonly string[]
 	/**
+	 * Checks of the options against each other or of their form (`--until` after `--since`), made as
+	 * they are parsed, before the configuration is read and the database opened: a mistake in them is a
+	 * bad argument (`UsageError`, exit 2 with the usage line), never a failure of the command.
+	 */
+	check?(options: Record<string, string | boolean>): void
+	/**
 	 * Returns the JSON object printed with `--json`, and lines for people. A command whose output is
 	 * the data itself (an export) streams it to `output` as it reads it, and returns empty lines.
 	 */

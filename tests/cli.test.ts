@@ -142,6 +142,26 @@ describe('bad arguments', () => {
 		expect(flag.stderr).toContain('--all is given more than once')
 	}, 60_000)
 
+	test('options at odds with each other are bad arguments, answered before the database is opened: exit 2 with the usage line', async () => {
+		const cases = [
+			['audit', 'export', '--workspace', 'demo', '--since', '2026-01-01', '--until', '2025-01-01', '--format', 'csv', '--json'],
+			['documents', 'revoke-link', '--json'],
+			['outbox', 'release', '--id', 'x', '--workspace', 'w', '--json'],
+			['vendor', 'api-access', '--vendor', 'v', '--on', '--off', '--json'],
+		]
+		// A DATA_DIR no database can be made in: a command that got as far as opening one would fail with exit 1.
+		const runs = await Promise.all(cases.map((args) => cli(args, { DATA_DIR: '/dev/null/none' })))
+		for (const [i, run] of runs.entries()) {
+			expect({ args: cases[i], code: run.code, usage: run.stderr.includes(`usage: npm run cli -- ${cases[i]![0]} ${cases[i]![1]}`) }).toEqual({
+				args: cases[i],
+				code: 2,
+				usage: true,
+			})
+			expect(run.stdout.trim().split('\n')).toEqual([JSON.stringify({ error: run.json?.error, fields: [] })])
+		}
+		expect(runs[0]!.json.error).toBe('--until must be later than --since')
+	}, 60_000)
+
 	test('help, --help and -h print the usage lines on standard output and exit 0; a command named with --help, its own', async () => {
 		const [help, dashes, short, command] = await Promise.all([cli(['help']), cli(['--help']), cli(['-h']), cli(['workspace', 'create', '--help'])])
 		for (const run of [help, dashes, short]) {

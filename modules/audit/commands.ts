@@ -1,4 +1,3 @@
-import { AppError } from '../../core/errors.ts'
 import { UsageError, type CommandDef } from '../../core/module.ts'
 import { parseIsoInstant } from '../../core/time.ts'
 import { requireWorkspace } from '../auth/index.ts'
@@ -21,12 +20,16 @@ export const auditCommands: CommandDef[] = [
 		usage: 'audit export --workspace S --since ISO [--until ISO] --format ndjson|csv',
 		options: { workspace: 'string', since: 'string', until: 'string', format: 'string' },
 		required: ['workspace', 'since', 'format'],
-		async run(deps, o, output) {
-			const format = String(o.format)
-			if (format !== 'csv' && format !== 'ndjson') throw new UsageError('--format must be ndjson or csv')
+		check(o) {
+			if (o.format !== 'csv' && o.format !== 'ndjson') throw new UsageError('--format must be ndjson or csv')
 			const since = instant('since', o.since)!
 			const until = instant('until', o.until)
-			if (until && until <= since) throw new AppError('VALIDATION', '--until must be later than --since')
+			if (until && until <= since) throw new UsageError('--until must be later than --since')
+		},
+		async run(deps, o, output) {
+			const format = String(o.format)
+			const since = instant('since', o.since)!
+			const until = instant('until', o.until)
 			const ws = await requireWorkspace(deps.db, String(o.workspace))
 			let bytes = 0
 			for await (const chunk of exportAudit(deps, ws.id, { since, until }, format as ExportFormat)) {

@@ -7,8 +7,10 @@ export const documentCommands: CommandDef[] = [
 		name: 'documents revoke-link',
 		usage: 'documents revoke-link --link URL|TOKEN | --request ID [--json]',
 		options: { link: 'string', request: 'string' },
-		async run(deps, o) {
+		check(o) {
 			if ((o.link === undefined) === (o.request === undefined)) throw new UsageError('give exactly one of --link or --request')
+		},
+		async run(deps, o) {
 			const result = await revokeUploadLink(deps, o.link !== undefined ? { link: String(o.link) } : { requestId: String(o.request) })
 			const line = result.revoked
 				? `Withdrew the upload link of request ${result.requestId}; it stops working at once.`

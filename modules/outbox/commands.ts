@@ -17,9 +17,11 @@ export const outboxCommands: CommandDef[] = [
 		name: 'outbox release',
 		usage: 'outbox release --all [--workspace S] | --id OUTBOX_ID [--json]',
 		options: { all: 'flag', workspace: 'string', id: 'string' },
-		async run(deps, o) {
+		check(o) {
 			if (Boolean(o.all) === (o.id !== undefined)) throw new UsageError('give --all (optionally with --workspace) or --id, not both')
 			if (o.id !== undefined && o.workspace !== undefined) throw new UsageError('--workspace goes with --all')
+		},
+		async run(deps, o) {
 			const released = await releaseHeld(
 				deps,
 				o.id !== undefined

@@ -77,8 +77,10 @@ export const vendorCommands: CommandDef[] = [
 		usage: 'vendor api-access --vendor ID --off|--on [--json]',
 		options: { vendor: 'string', on: 'flag', off: 'flag' },
 		required: ['vendor'],
-		async run(deps, o) {
+		check(o) {
 			if (Boolean(o.on) === Boolean(o.off)) throw new UsageError('give exactly one of --on or --off')
+		},
+		async run(deps, o) {
 			const ws = await vendorWorkspace(deps, String(o.vendor))
 			await setApiAccess(deps, operatorActor(ws), String(o.vendor), Boolean(o.on))
 			return { json: { vendorId: o.vendor, apiAccess: Boolean(o.on) }, lines: [`API access for ${o.vendor} is now ${o.on ? 'on' : 'off'}.`] }
@@ -98,9 +100,11 @@ export const vendorCommands: CommandDef[] = [
 			rules: 'string',
 		},
 		required: ['vendor'],
+		check(o) {
+			if (o.email !== undefined && o.portal !== undefined) throw new UsageError('give --email or --portal, not both')
+		},
 		async run(deps, o) {
 			const patch: VendorProfilePatch = {}
-			if (o.email !== undefined && o.portal !== undefined) throw new UsageError('give --email or --portal, not both')
 			// Choosing one method clears the other, so a vendor never has two.
 			if (o.email !== undefined) Object.assign(patch, { submissionEmail: String(o.email), submissionPortalUrl: null })
 			if (o.portal !== undefined) Object.assign(patch, { submissionPortalUrl: String(o.portal), submissionEmail: null })
