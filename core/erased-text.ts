@@ -13,14 +13,22 @@ export const ERASED = 'Erased candidate'
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /**
- * Between two words of a needle: any run of spaces, tabs or line breaks (as typed, or escaped in
- * JSON text: `\t`), or a comma ("Wilson, Fatima"). A search typed "fatima   wilson" found the
- * person and kept their name after the erasure, which matched the name only as stored.
+ * A space, for PostgreSQL's regular expressions: `\s` and the Unicode spaces it leaves out under the
+ * C locale (the embedded database's `C.UTF-8`): the no-break space U+00A0 (a word processor's between
+ * a first name and a surname, or in a phone number), U+2000–U+200A, U+202F, U+205F and U+3000, all
+ * of which JavaScript's `\s` (which split the needle into words) matches. Inside a bracket expression.
  */
-const BETWEEN_WORDS = String.raw`(?:\s|\\[tnr]|,)+`
+const SPACE = String.raw`\s\u00a0\u2000-\u200a\u202f\u205f\u3000`
+
+/**
+ * Between two words of a needle: any run of spaces (`SPACE`), tabs or line breaks (as typed, or
+ * escaped in JSON text: `\t`), or a comma ("Wilson, Fatima"). A search typed "fatima   wilson" found
+ * the person and kept their name after the erasure, which matched the name only as stored.
+ */
+const BETWEEN_WORDS = String.raw`(?:[${SPACE},]|\\[tnr])+`
 
 /** Between two digits of a phone number, as people write them: "(555) 014-2299", "555.014.2299", "5550142299". */
-const PHONE_GAP = String.raw`[\s().-]*`
+const PHONE_GAP = String.raw`[${SPACE}().-]*`
 
 /** A needle that is a phone number: digits with `+ ( ) . -` and spaces, 7 to 15 digits. */
 const isPhone = (needle: string) => /^[+\d\s().-]+$/.test(needle) && /^(?:\D*\d){7,15}\D*$/.test(needle)

@@ -103,3 +103,21 @@ test('a note on another candidate, a to-do about no one and saved searches that 
 	expect(exported).toContain('Referred by Erased candidate Erased candidate')
 	expect(exported).not.toContain(tag)
 })
+
+test('a name or phone number written with a no-break space or another Unicode space is found and erased too', async () => {
+	await testApp()
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const owner = await newPerson(ws, 'owner')
+	const actor = await personActor(deps, ws.slug, owner.email)
+	const tag = unique('sp').replace(/[^a-z0-9]/gi, '')
+	const candidateId = await newCandidate(ws, { name: `Annika ${tag} Johnson`, phone: '+1 555 014 2299', resume: false })
+	const other = await newCandidate(ws, { name: 'Ivo Veskovic', phone: null, resume: false })
+	// U+00A0, U+2009, U+202F, U+205F, U+3000: what word processors and phones put between words and digit groups.
+	const spaces = ['\u00a0', '\u2009', '\u202f', '\u205f', '\u3000']
+	for (const space of spaces)
+		await addNote(deps, actor, { candidateId: other, text: `Ask Annika${space}${tag}${space}Johnson, (555)${space}014${space}2299`, private: false })
+	await eraseCandidate(deps, actor, candidateId, 'test')
+	const notes = await deps.database.rows<{ body: string }>(sql`select body from notes where workspace_id = ${ws.id} order by created_at`)
+	expect(notes.map((n) => n.body)).toEqual(spaces.map(() => 'Ask Erased candidate, Erased candidate'))
+})
