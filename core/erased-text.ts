@@ -54,15 +54,29 @@ const WORD_END = String.raw`(?![[:alpha:]])`
 const isOneWord = (needle: string) => /^\p{L}[\p{L}'’-]*$/u.test(needle)
 
 /**
- * The pattern (PostgreSQL's regular expressions) that finds `needle`: a phone number however it is
- * written (`phonePattern`); one word as a whole word; otherwise its words in order, whatever
- * separates them.
+ * Where the text is searched: as written, or as JSON text (`jsonb::text`), where a string's `"` is
+ * written `\"`, `\` is `\\` and a control character an escape. A name with a quote in it (`Annika
+ * "Nika" Johnson`) matched as written was never found in a search's criteria or an activity line's
+ * detail, and stayed there after the erasure.
  */
-function needlePattern(needle: string): string {
+type Form = 'text' | 'json'
+
+/** Characters of a needle as `form` holds them, as a pattern: in JSON text, escaped as PostgreSQL writes them (the same escapes as `JSON.stringify`). */
+const literal = (chars: string, form: Form) => escapeRegExp(form === 'json' ? JSON.stringify(chars).slice(1, -1) : chars)
+
+/**
+ * The pattern (PostgreSQL's regular expressions) that finds `needle` in text of `form`: a phone
+ * number however it is written (`phonePattern`); one word as a whole word; otherwise its words in
+ * order, whatever separates them.
+ */
+function needlePattern(needle: string, form: Form): string {
 	const trimmed = needle.trim()
 	if (isPhone(trimmed)) return phonePattern(trimmed)
-	if (isOneWord(trimmed)) return `${WORD_START}${escapeRegExp(trimmed)}${WORD_END}`
-	return trimmed.split(/\s+/).map(escapeRegExp).join(BETWEEN_WORDS)
+	if (isOneWord(trimmed)) return `${WORD_START}${literal(trimmed, form)}${WORD_END}`
+	return trimmed
+		.split(/\s+/)
+		.map((word) => literal(word, form))
+		.join(BETWEEN_WORDS)
 }
 
 /**
@@ -83,21 +97,30 @@ export function nameForms(name: string): string[] {
 	return [...new Set([name, lastFirst, file].filter(Boolean))]
 }
 
-/** True (SQL) when `text` holds one of `needles`, in any case. */
-export function mentionsAny(text: SQL, needles: readonly string[]): SQL {
+function matchesAny(text: SQL, needles: readonly string[], form: Form): SQL {
 	if (!needles.length) return sql`false`
-	return sql`${text} ~* any(${sql.param(needles.map(needlePattern))}::text[])`
+	return sql`${text} ~* any(${sql.param(needles.map((n) => needlePattern(n, form)))}::text[])`
 }
+
+function replaced(text: SQL, needles: readonly string[], form: Form): SQL {
+	return needles.reduce<SQL>((inner, needle) => sql`regexp_replace(${inner}, ${needlePattern(needle, form)}, ${ERASED}, 'gi')`, text)
+}
+
+/** True (SQL) when `text` holds one of `needles`, in any case. */
+export const mentionsAny = (text: SQL, needles: readonly string[]): SQL => matchesAny(text, needles, 'text')
 
 /** `text` (SQL) with every one of `needles` replaced by `ERASED`, in any case. */
-export function withoutMentions(text: SQL, needles: readonly string[]): SQL {
-	return needles.reduce<SQL>((inner, needle) => sql`regexp_replace(${inner}, ${needlePattern(needle)}, ${ERASED}, 'gi')`, text)
-}
+export const withoutMentions = (text: SQL, needles: readonly string[]): SQL => replaced(text, needles, 'text')
 
-/** A jsonb `value` (SQL) with every one of `needles` replaced by `ERASED` in its texts (needles hold no quote or backslash to match inside JSON). */
-export function jsonWithoutMentions(value: SQL, needles: readonly string[]): SQL {
-	return sql`(${withoutMentions(sql`${value}::text`, needles)})::jsonb`
-}
+/** True (SQL) when a text of the jsonb `value` holds one of `needles`, in any case (found in its JSON text, escapes and all). */
+export const jsonMentionsAny = (value: SQL, needles: readonly string[]): SQL => matchesAny(sql`${value}::text`, needles, 'json')
+
+/**
+ * A jsonb `value` (SQL) with every one of `needles` replaced by `ERASED` in its texts. Found in its
+ * JSON text as escaped there, so a match never takes a quote that ends a string (a needle's `"` is
+ * only ever found as `\"`) and what is left is JSON.
+ */
+export const jsonWithoutMentions = (value: SQL, needles: readonly string[]): SQL => sql`(${replaced(sql`${value}::text`, needles, 'json')})::jsonb`
 
 /**
  * One statement that rids free text people wrote on any record (a note on someone else, a to-do, a

@@ -4,7 +4,7 @@
  * document upload link, whose actor is the name they typed or have on file).
  */
 import { type SQL, sql } from 'drizzle-orm'
-import { ERASED, jsonWithoutMentions, mentionsAny, withoutMentions } from '../../core/erased-text.ts'
+import { ERASED, jsonMentionsAny, jsonWithoutMentions, mentionsAny, withoutMentions } from '../../core/erased-text.ts'
 import type { CredentialKind } from '../../core/actor.ts'
 import type { Db } from '../../db/client.ts'
 
@@ -29,7 +29,7 @@ export async function forgetMentions(
 	const forget = (words: readonly string[], where: SQL, actorName: SQL, actorNamed: SQL) =>
 		tx.execute(
 			sql`update activity set detail = ${words.length ? jsonWithoutMentions(sql`detail`, words) : sql`detail`}, actor_name = case when ${byACandidate} then ${actorName} else actor_name end
-			where workspace_id = ${workspaceId} and ${where} and (${mentionsAny(sql`detail::text`, words)} or (${byACandidate} and ${actorNamed}))`,
+			where workspace_id = ${workspaceId} and ${where} and (${jsonMentionsAny(sql`detail`, words)} or (${byACandidate} and ${actorNamed}))`,
 		)
 	if (own) await forget(own.needles, sql`target_id = any(${sql.param([...own.targetIds])}::text[])`, sql`${ERASED}`, sql`actor_name <> ${ERASED}`)
 	if (needles.length) await forget(needles, sql`true`, withoutMentions(sql`actor_name`, needles), mentionsAny(sql`actor_name`, needles))

@@ -10,7 +10,7 @@
  * instance stopping within that second: nothing stored tells a later write what was erased.
  */
 import { sql } from 'drizzle-orm'
-import { jsonWithoutMentions, mentionsAny } from '../../core/erased-text.ts'
+import { jsonMentionsAny, jsonWithoutMentions } from '../../core/erased-text.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { Db } from '../../db/client.ts'
 
@@ -20,7 +20,7 @@ export const SCRUB_AGAIN_MS = 1_000
 export async function forgetSearchedFor(tx: Db, workspaceId: string, needles: readonly string[]): Promise<void> {
 	if (!needles.length) return
 	await tx.execute(
-		sql`update audit_log set criteria = ${jsonWithoutMentions(sql`criteria`, needles)} where workspace_id = ${workspaceId} and criteria is not null and ${mentionsAny(sql`criteria::text`, needles)}`,
+		sql`update audit_log set criteria = ${jsonWithoutMentions(sql`criteria`, needles)} where workspace_id = ${workspaceId} and criteria is not null and ${jsonMentionsAny(sql`criteria`, needles)}`,
 	)
 }
 

@@ -7,7 +7,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm'
 import { emailSpellings } from '../../core/email.ts'
-import { ERASED, mentionsAny, withoutMentions } from '../../core/erased-text.ts'
+import { ERASED, jsonWithoutMentions, mentionsAny, withoutMentions } from '../../core/erased-text.ts'
 import { rowsOf, type Db } from '../../db/client.ts'
 
 export interface ErasedRecipient {
@@ -49,7 +49,7 @@ export async function forgetRecipient(tx: Db, erased: ErasedRecipient): Promise<
 	const cleaned = (needles: readonly string[], where: SQL) =>
 		tx.execute(
 			sql`update outbox set subject = ${withoutMentions(sql`subject`, needles)}, text = ${withoutMentions(sql`text`, needles)},
-				html = ${withoutMentions(sql`html`, needles)}, calendar = ${withoutMentions(sql`calendar::text`, needles)}::jsonb,
+				html = ${withoutMentions(sql`html`, needles)}, calendar = ${jsonWithoutMentions(sql`calendar`, needles)},
 				bounce_reason = ${withoutMentions(sql`bounce_reason`, needles)}
 			where workspace_id = ${r.workspaceId} and status <> 'sending' and ${where}`,
 		)

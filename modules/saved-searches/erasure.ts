@@ -5,7 +5,7 @@
  * alike by the erasure gets a number ("Erased candidate 2").
  */
 import { sql } from 'drizzle-orm'
-import { jsonWithoutMentions, mentionsAny, withoutMentions } from '../../core/erased-text.ts'
+import { jsonMentionsAny, jsonWithoutMentions, mentionsAny, withoutMentions } from '../../core/erased-text.ts'
 import { rowsOf, type Db } from '../../db/client.ts'
 
 export async function forgetSavedSearchMentions(tx: Db, workspaceId: string, needles: readonly string[]): Promise<void> {
@@ -13,7 +13,7 @@ export async function forgetSavedSearchMentions(tx: Db, workspaceId: string, nee
 	const named = await rowsOf<{ id: string; userId: string; list: string; name: string }>(
 		await tx.execute(
 			sql`select id, user_id as "userId", list, ${withoutMentions(sql`name`, needles)} as name from saved_searches
-			where workspace_id = ${workspaceId} and (${mentionsAny(sql`name`, needles)} or ${mentionsAny(sql`query`, needles)} or ${mentionsAny(sql`filters::text`, needles)})
+			where workspace_id = ${workspaceId} and (${mentionsAny(sql`name`, needles)} or ${mentionsAny(sql`query`, needles)} or ${jsonMentionsAny(sql`filters`, needles)})
 			order by created_at, id`,
 		),
 	)

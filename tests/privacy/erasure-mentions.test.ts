@@ -9,7 +9,7 @@ import { expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { strFromU8, unzipSync } from 'fflate'
 import { newId } from '../../core/credentials.ts'
-import { flushAudit } from '../../modules/audit/index.ts'
+import { flushAudit, recordSearch } from '../../modules/audit/index.ts'
 import { personActor } from '../../modules/auth/index.ts'
 import { addNote } from '../../modules/candidates/index.ts'
 import { enqueueMail } from '../../modules/outbox/index.ts'
@@ -120,4 +120,35 @@ test('a name or phone number written with a no-break space or another Unicode sp
 	await eraseCandidate(deps, actor, candidateId, 'test')
 	const notes = await deps.database.rows<{ body: string }>(sql`select body from notes where workspace_id = ${ws.id} order by created_at`)
 	expect(notes.map((n) => n.body)).toEqual(spaces.map(() => 'Ask Erased candidate, Erased candidate'))
+})
+
+test('a name holding a quote or a backslash is erased from the JSON of the audit trail’s criteria and the activity log’s details, which stay JSON', async () => {
+	await testApp()
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const owner = await newPerson(ws, 'owner')
+	const actor = await personActor(deps, ws.slug, owner.email)
+	const tag = unique('qt').replace(/[^a-z0-9]/gi, '')
+	const names = [`Annika "Nika" ${tag} Johnson`, `Marta \\Tata\\ ${tag} Okafor`]
+	const ids = []
+	for (const name of names) ids.push(await newCandidate(ws, { name, phone: null, resume: false }))
+	for (const name of names) {
+		recordSearch(deps, new Request('http://localhost/candidates'), actor, { criteria: { query: name } }, [])
+		await addTodo(deps, actor, { title: `Call ${name} about referral` })
+	}
+	await flushAudit(deps)
+	for (const id of ids) await eraseCandidate(deps, actor, id, 'test')
+	const criteria = await deps.database.rows<{ q: string }>(
+		sql`select criteria->>'query' as q from audit_log where workspace_id = ${ws.id} and action = 'candidates.searched' order by at, id`,
+	)
+	expect(criteria.map((c) => c.q)).toEqual(['Erased candidate', 'Erased candidate'])
+	const titles = await deps.database.rows<{ title: string }>(
+		sql`select detail->>'title' as title from activity where workspace_id = ${ws.id} and detail->>'title' is not null order by at, id`,
+	)
+	expect(titles.length).toBeGreaterThan(0)
+	for (const { title } of titles) expect(title).toBe('Call Erased candidate about referral')
+	const [left] = await deps.database.rows<{ n: number }>(
+		sql`select (select count(*) from audit_log where workspace_id = ${ws.id} and criteria::text like ${`%${tag}%`}) + (select count(*) from activity where workspace_id = ${ws.id} and detail::text like ${`%${tag}%`}) as n`,
+	)
+	expect(Number(left!.n)).toBe(0)
 })
