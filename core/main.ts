@@ -28,6 +28,7 @@ import type { ModuleDef } from './module.ts'
 import { compilePermissions } from './permissions.ts'
 import { buildRegistry, RegistryError } from './registry.ts'
 import { createDemoWorkspace } from './demo.ts'
+import { workLeftBehind } from './work-left.ts'
 
 export { modules }
 
@@ -127,7 +128,7 @@ export async function createDeps(options: CreateDepsOptions): Promise<AppDeps> {
 		availability: watchDatabase(database, log),
 		metrics: metricsOn ? createMetrics(() => deps) : noMetrics,
 		tracing,
-		lifecycle: { draining: () => draining, drain: () => void (draining = true) },
+		lifecycle: { draining: () => draining, drain: () => void (draining = true), ...workLeftBehind(log) },
 		now: options.now ?? (() => new Date()),
 	}
 	if (!options.database) openedDatabase.add(deps)
@@ -139,16 +140,29 @@ export async function createDeps(options: CreateDepsOptions): Promise<AppDeps> {
  * probe, the Redis connections of the rate limiter and of the answer relay (left open, ioredis
  * reconnects to a Redis that has gone every two seconds, for as long as the process lives), the
  * database if `createDeps` opened it (a database handed in is its owner's to close), and the trace
- * exporter (which sends what it still holds). A second call does nothing.
+ * exporter (which sends what it still holds). First it finishes the work left behind (`settle`). A
+ * second call does nothing.
  */
 export async function closeDeps(deps: AppDeps): Promise<void> {
 	if (closed.has(deps)) return
 	closed.add(deps)
+	await settle(deps).catch((error: unknown) => deps.log.warn('work left behind could not be finished before closing', { error }))
 	deps.availability.stop()
 	await deps.limiter.close()
 	await deps.answers.close()
 	if (openedDatabase.has(deps)) await deps.database.close()
 	await deps.tracing.shutdown().catch(() => {})
+}
+
+/**
+ * Finishes what the process left behind while the database is still open: the work due later (an
+ * erasure's second scrub), then each module's write-behind buffer (the audit trail's lines, the
+ * scrub's included). A CLI command recorded in the trail was otherwise never written: its process
+ * exited before the buffer's 200 ms timer.
+ */
+async function settle(deps: AppDeps): Promise<void> {
+	await deps.lifecycle.settle()
+	for (const m of deps.registry.modules) await m.settle?.(deps)
 }
 
 export function createApp(deps: AppDeps) {

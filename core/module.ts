@@ -455,6 +455,12 @@ export interface ModuleDef {
 	readonly observeToolCall?: (deps: AppDeps, report: ToolCallReport) => void
 	/** Background work started with the server (outbox, sweeps); returns a stop function. */
 	readonly start?: (deps: AppDeps) => () => Promise<void> | void
+	/**
+	 * Writes out what the module still holds in memory (a write-behind buffer): called by `closeDeps`,
+	 * so by a stopping server and at the end of every CLI command, whose process would otherwise exit
+	 * with it unwritten.
+	 */
+	readonly settle?: (deps: AppDeps) => Promise<void>
 }
 
 /** What waits for the person behind a navigation link (unread, overdue): shown beside it when above 0. */
@@ -494,6 +500,13 @@ export interface Lifecycle {
 	draining(): boolean
 	/** Called when shutdown begins. */
 	drain(): void
+	/**
+	 * Work left behind to run `ms` from now (core/work-left.ts): `closeDeps` waits for it before the
+	 * database closes, so neither a CLI command nor a stopping server exits first. Resolves once it ran.
+	 */
+	later(ms: number, task: () => Promise<void>): Promise<void>
+	/** Resolves once every `later` task has run (`closeDeps`). */
+	settle(): Promise<void>
 }
 
 /** The module registry (built by `buildRegistry`, core/registry.ts). */

@@ -299,6 +299,24 @@ describe('operator commands with --json', () => {
 		})
 	}, 60_000)
 
+	test('candidate export and candidate erase are in the audit trail once the CLI has exited (its buffer is written before it exits)', async () => {
+		const [candidate] = await withCliDatabase((deps) =>
+			deps.database.rows<{ id: string }>(sql`select id from candidates where workspace_id = ${state.workspaceId!} order by id limit 1`),
+		)
+		const out = join(dataDir, 'candidate-export.zip')
+		expect(expectJson(await cli(['candidate', 'export', '--candidate', candidate!.id, '--out', out, '--json']))).toMatchObject({ candidateId: candidate!.id })
+		expect(expectJson(await cli(['candidate', 'erase', '--candidate', candidate!.id, '--json']))).toMatchObject({ candidateId: candidate!.id })
+		const lines = await withCliDatabase((deps) =>
+			deps.database.rows<{ action: string; address: string }>(
+				sql`select action, address from audit_log where workspace_id = ${state.workspaceId!} and ${candidate!.id} = any(record_ids) and kind <> 'search' order by at, seq`,
+			),
+		)
+		expect(lines).toEqual([
+			{ action: 'candidate.exported', address: 'cli' },
+			{ action: 'candidate.erased', address: 'cli' },
+		])
+	}, 60_000)
+
 	test('workspace list → {"workspaces":[{"workspaceId","slug","name"}]}; --json may come first', async () => {
 		const out = expectJson(await cli(['--json', 'workspace', 'list']))
 		expect(Object.keys(out)).toEqual(['workspaces'])

@@ -47,10 +47,11 @@ export default defineModule({
 			)
 		const first = setTimeout(sweep, 60_000)
 		const timer = setInterval(sweep, SWEEP_MS)
-		return async () => {
+		return () => {
 			clearTimeout(first)
 			clearInterval(timer)
-			await flushAudit(deps)
 		}
 	},
+	// The lines still buffered, when the server stops and after every CLI command (closeDeps).
+	settle: flushAudit,
 })

@@ -5,6 +5,8 @@
  */
 import { expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
+import { createLogger } from '../../core/log.ts'
+import { closeDeps, createDeps } from '../../core/main.ts'
 import { flushAudit, recordSearch, SCRUB_AGAIN_MS } from '../audit/index.ts'
 import { operatorActor, personActor } from '../auth/index.ts'
 import { eraseCandidate } from './index.ts'
@@ -72,4 +74,25 @@ test('a search that named the person in other spacing, case or order loses the n
 	expect(rows.toLowerCase()).not.toContain('wilsonby')
 	// Another person's search keeps its words.
 	expect(rows).toContain('Fatimah Jones')
+})
+
+test('closing the dependencies (a CLI command’s end, a stopping server) waits for the second pass and writes the buffer: nothing is left behind', async () => {
+	await testApp()
+	const shared = await testDeps()
+	// Dependencies of their own, closed as the CLI closes its own when its command has returned.
+	const deps = await createDeps({ config: shared.config, database: shared.database, log: createLogger('silent') })
+	const ws = await newWorkspace()
+	const name = 'Isembard Lastsecond'
+	const candidateId = await newCandidate(ws, { name, resume: false })
+	await eraseCandidate(deps, operatorActor(ws), candidateId, 'cli')
+	// Another instance's buffer, written just after the erasure committed; then this process closes at once.
+	await shared.database.rows(sql`insert into audit_log (id, workspace_id, at, kind, action, outcome, actor_name, credential_kind, credential_id, credential_name, record_ids, criteria, address)
+		values (${`aud_close_${ws.id}`}, ${ws.id}, now() - interval '150 milliseconds', 'search', 'candidates.searched', 'ok', 'Owner', 'session', '', 'portal session', '{}',
+			${JSON.stringify({ query: name })}::jsonb, 'x')`)
+	await closeDeps(deps)
+	const rows = await searched(ws.id)
+	expect(rows).toContain('Erased candidate')
+	expect(rows).not.toContain('Lastsecond')
+	const erased = await shared.database.rows(sql`select 1 from audit_log where workspace_id = ${ws.id} and action = 'candidate.erased' and address = 'cli'`)
+	expect(erased).toHaveLength(1)
 })
