@@ -7,7 +7,17 @@ import { afterAll, beforeAll } from 'bun:test'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
+import {
+	chromium,
+	type Browser,
+	type BrowserContext,
+	type BrowserContextOptions,
+	type Frame,
+	type Locator,
+	type Page,
+	type Request as PageRequest,
+	type Response as PageResponse,
+} from 'playwright-core'
 import { type PipeWatch, watchPipe } from './browser-pipe.ts'
 import { serveApp } from './helpers.ts'
 import { startSmtp, type TestSmtp } from './smtp.ts'
@@ -170,19 +180,39 @@ export function browserState(): { open: number; keepAwake: boolean } {
 	return { open: open.size, keepAwake: keepAwake !== undefined }
 }
 
+/** The listeners `watch` put on a page, for `unwatch`. */
+const watching = new WeakMap<Page, () => void>()
+
 /** What the page does from now on (navigations, responses, finished and failed requests, a crash), with times in ms. */
 export function watch(page: Page): string[] {
 	const start = Date.now()
 	const seen: string[] = []
 	const note = (what: string) => seen.push(`${Date.now() - start}ms ${what}`)
-	page.on('framenavigated', (f) => f === page.mainFrame() && note(`navigated ${f.url()}`))
-	page.on('response', (r) => note(`response ${r.status()} ${r.request().method()} ${r.url()}`))
-	page.on('requestfinished', (r) => note(`finished ${r.method()} ${r.url()}`))
-	page.on('requestfailed', (r) => note(`failed ${r.method()} ${r.url()}: ${r.failure()?.errorText}`))
-	page.on('domcontentloaded', () => note('domcontentloaded'))
-	page.on('load', () => note('load'))
-	page.on('crash', () => note('renderer crashed'))
+	const listeners = {
+		framenavigated: (f: Frame) => f === page.mainFrame() && note(`navigated ${f.url()}`),
+		response: (r: PageResponse) => note(`response ${r.status()} ${r.request().method()} ${r.url()}`),
+		requestfinished: (r: PageRequest) => note(`finished ${r.method()} ${r.url()}`),
+		requestfailed: (r: PageRequest) => note(`failed ${r.method()} ${r.url()}: ${r.failure()?.errorText}`),
+		domcontentloaded: () => note('domcontentloaded'),
+		load: () => note('load'),
+		crash: () => note('renderer crashed'),
+	}
+	for (const [event, listener] of Object.entries(listeners)) page.on(event as never, listener as never)
+	watching.set(page, () => {
+		for (const [event, listener] of Object.entries(listeners)) page.off(event as never, listener as never)
+	})
 	return seen
+}
+
+/**
+ * Stops `watch`ing the page once the step it explains is over. While a page has listeners for its
+ * requests, Playwright sends an event for every request of every later navigation; once, on a loaded
+ * CI machine, one of them named a request Playwright's client no longer held ("Object with guid
+ * request@… was not bound in the connection") and failed a test whose watched step had long passed.
+ */
+export function unwatch(page: Page): void {
+	watching.get(page)?.()
+	watching.delete(page)
 }
 
 /** The promise's value, or `fallback` when it has not settled within `ms` (it may never settle). */

@@ -12,7 +12,7 @@ import { eq } from 'drizzle-orm'
 import type { BrowserContext, Page } from 'playwright-core'
 import { deliverDue, releaseHeld } from '../../modules/outbox/index.ts'
 import { outbox } from '../../modules/outbox/table.ts'
-import { axeProblems, closeBrowser, launchBrowser, overflowing, textOrExplain, watch, keepScreenshot } from '../browser.ts'
+import { axeProblems, closeBrowser, launchBrowser, overflowing, textOrExplain, watch, keepScreenshot, unwatch } from '../browser.ts'
 import { newPerson, newWorkspace, serveApp, testDeps, unique } from '../helpers.ts'
 import { startSmtp, type TestSmtp } from '../smtp.ts'
 
@@ -84,6 +84,7 @@ describe('passwords in a browser', () => {
 			await page.getByRole('button', { name: 'Change password' }).click()
 			// The same wait as the portal's wrong password (issue 17): when it stalls, the error says where.
 			expect(await textOrExplain(page, page.getByRole('alert'), 'alert', seen)).toContain('Your current password is not right')
+			unwatch(page)
 			// app.js moves the focus once the page has loaded (DOMContentLoaded): the alert can show before that.
 			await page.waitForLoadState('domcontentloaded')
 			expect(await page.evaluate(() => document.activeElement?.className)).toContain('error-summary')

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { BrowserContext, Page } from 'playwright-core'
-import { closeBrowser, launchBrowser, textOrExplain, watch } from '../browser.ts'
+import { closeBrowser, launchBrowser, textOrExplain, unwatch, watch } from '../browser.ts'
 import { newPerson, newPersonWithToken, newWorkspace, serveApp } from '../helpers.ts'
 
 setDefaultTimeout(45_000) // a busy 2-core machine runs Chromium, the server and argon2id at once
@@ -74,6 +74,7 @@ describe('the portal in a browser', () => {
 		expect(answer.status()).toBe(401)
 		// CI saw this wait end in a timeout, rarely, after the 401 (issue 17): the error now says where it stalled.
 		expect(await textOrExplain(page, page.getByRole('alert'), 'alert', seen)).toBe('The e-mail address or password is not right.')
+		unwatch(page)
 		expect(await page.getByLabel('Email').inputValue()).toBe(person.email)
 
 		await signIn(page, person)
