@@ -13,8 +13,6 @@ const jobData = T.Object({
 	/** The vendor whose job it is (null for a job made in the portal): a vendor's endpoints hear only of their own. */
 	vendorId: T.Union([T.String(), T.Null()]),
 	status: T.Union([T.Literal('Open'), T.Literal('Draft'), T.Literal('Closed')]),
-	/** The title as the write left it: a delivery made later (a busy queue, a retry) names the job as it was then, not as renamed since. */
-	title: T.String(),
 })
 
 export const jobPublished = defineEvent({ type: 'job.published', description: 'A job went live for the first time', data: jobData })
@@ -51,7 +49,7 @@ export function jobEventInsert(from: SQL, actor?: EventActorSql): SQL {
 		{
 			type: sql`j.last_write_event`,
 			of: JOB_EVENTS,
-			data: sql`jsonb_build_object('jobId', j.id, 'vendorId', j.vendor_id, 'status', j.status, 'title', j.title)`,
+			data: sql`jsonb_build_object('jobId', j.id, 'vendorId', j.vendor_id, 'status', j.status)`,
 			where: sql`j.last_write_event is not null`,
 		},
 		actor,

@@ -426,8 +426,8 @@ export async function setJobStatus(deps: AppDeps, actor: Actor, jobId: string, s
 	await loadJob(deps, actor, jobId)
 	await deps.db.transaction(async (tx) => {
 		// The row as it is now, locked: what the change does (and its event) is decided on it, not on an earlier read.
-		const [before] = await deps.database.rows<{ status: JobStatus; publishedAt: string | null; vendorId: string | null; title: string }>(
-			sql`select status, published_at as "publishedAt", vendor_id as "vendorId", title from ${jobs} where id = ${jobId} and workspace_id = ${actor.workspaceId} for update`,
+		const [before] = await deps.database.rows<{ status: JobStatus; publishedAt: string | null; vendorId: string | null }>(
+			sql`select status, published_at as "publishedAt", vendor_id as "vendorId" from ${jobs} where id = ${jobId} and workspace_id = ${actor.workspaceId} for update`,
 			tx,
 		)
 		if (!before || before.status === status) return
@@ -443,7 +443,7 @@ export async function setJobStatus(deps: AppDeps, actor: Actor, jobId: string, s
 			.where(and(eq(jobs.id, jobId), eq(jobs.workspaceId, actor.workspaceId)))
 		await recordActivity(tx, actor, { action: 'job.status_set', targetType: 'job', targetId: jobId, detail: { from: before.status, to: status } })
 		const event = jobEventOf(before, status, true)
-		if (event) await recordEvent(tx, event, actor, { jobId, vendorId: before.vendorId, status, title: before.title })
+		if (event) await recordEvent(tx, event, actor, { jobId, vendorId: before.vendorId, status })
 	})
 	return getJob(deps, actor, jobId)
 }
@@ -457,7 +457,7 @@ export async function setActivelyHiring(deps: AppDeps, actor: Actor, jobId: stri
 				.set({ activelyHiring, updatedAt: sql`now()` })
 				.where(and(eq(jobs.id, jobId), eq(jobs.workspaceId, actor.workspaceId)))
 			await recordActivity(tx, actor, { action: activelyHiring ? 'job.actively_hiring_on' : 'job.actively_hiring_off', targetType: 'job', targetId: jobId })
-			await recordEvent(tx, jobChanged, actor, { jobId, vendorId: row.vendorId, status: row.status as JobStatus, title: row.title })
+			await recordEvent(tx, jobChanged, actor, { jobId, vendorId: row.vendorId, status: row.status as JobStatus })
 		})
 	}
 	return getJob(deps, actor, jobId)

@@ -45,19 +45,13 @@ export function payloadData(
 	facts: JobFacts,
 	audience: 'workspace' | 'vendor' = 'workspace',
 ): Record<string, unknown> {
-	// A job event carries the title its write left (jobs/events.ts): the job is named as it was then,
-	// under the payload's one name for it, `jobTitle`. Events written before it did are named as the job is now.
-	const { title, ...withoutTitle } = event.data
-	const jobEvent = event.type.startsWith('job.')
-	const eventData = jobEvent ? withoutTitle : event.data
-	const jobId = eventData.jobId
-	const found = typeof jobId === 'string' ? facts.get(jobId) : undefined
-	const job = found && jobEvent && typeof title === 'string' ? { ...found, title } : found
+	const jobId = event.data.jobId
+	const job = typeof jobId === 'string' ? facts.get(jobId) : undefined
 	const data = !job
-		? eventData
+		? event.data
 		: event.type.startsWith('job.') || event.type === 'submission.created'
-			? { ...eventData, jobTitle: job.title, vendorJobId: job.vendorJobId }
-			: { ...eventData, jobTitle: job.title }
+			? { ...event.data, jobTitle: job.title, vendorJobId: job.vendorJobId }
+			: { ...event.data, jobTitle: job.title }
 	// A vendor reads a job's status in its own API's words: open, or closed (a Draft is not live either).
 	if (audience === 'vendor' && event.type.startsWith('job.') && typeof data.status === 'string')
 		return { ...data, status: data.status === 'Open' ? 'open' : 'closed' }
