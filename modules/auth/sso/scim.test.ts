@@ -41,6 +41,17 @@ async function provisioned() {
 	return { deps, ws, owner, token, tokenId, scim }
 }
 
+/** A workspace with SCIM whose own verified domain holds the address of an admin of another workspace (a shared account). */
+async function sharedAccountInOwnDomain() {
+	const { deps, ws, scim } = await provisioned()
+	const own = `${unique('d')}.example.test`
+	await deps.db.insert(ssoDomains).values({ domain: own, workspaceId: ws.id })
+	const shared = await newPerson(await newWorkspace(), 'admin')
+	const address = `${unique('m')}@${own}`
+	await deps.db.update(users).set({ email: address }).where(eq(users.id, shared.userId))
+	return { deps, ws, scim, own, shared, address }
+}
+
 const newUser = (email: string, extra: Record<string, unknown> = {}) => ({
 	schemas: [USER],
 	userName: email,
@@ -304,12 +315,7 @@ describe('Users', () => {
 	})
 
 	test('an account also in another workspace is theirs there too: its name and userName are not changed here; re-sending them is fine', async () => {
-		const { deps, ws, scim } = await provisioned()
-		const own = `${unique('d')}.example.test`
-		await deps.db.insert(ssoDomains).values({ domain: own, workspaceId: ws.id })
-		const shared = await newPerson(await newWorkspace(), 'admin')
-		const address = `${unique('m')}@${own}`
-		await deps.db.update(users).set({ email: address }).where(eq(users.id, shared.userId))
+		const { deps, scim, own, shared, address } = await sharedAccountInOwnDomain()
 		const attached = await scim('POST', '/Users', newUser(address))
 		expect(attached.status).toBe(201)
 		const stored = attached.json.displayName
@@ -337,12 +343,7 @@ describe('Users', () => {
 	})
 
 	test('a PUT deactivating a person also in another workspace deactivates them: the name it may not change is ignored, the rest applied', async () => {
-		const { deps, ws, scim } = await provisioned()
-		const own = `${unique('d')}.example.test`
-		await deps.db.insert(ssoDomains).values({ domain: own, workspaceId: ws.id })
-		const shared = await newPerson(await newWorkspace(), 'admin')
-		const address = `${unique('m')}@${own}`
-		await deps.db.update(users).set({ email: address }).where(eq(users.id, shared.userId))
+		const { deps, ws, scim, shared, address } = await sharedAccountInOwnDomain()
 		expect((await scim('POST', '/Users', newUser(address))).status).toBe(201)
 		const [account] = await deps.db.select({ name: users.name }).from(users).where(eq(users.id, shared.userId))
 
