@@ -111,16 +111,17 @@ export async function settleInvitations(tx: Db, o: { workspaceId: string; userId
 
 /**
  * The identity provider of the workspace whose domain the address is in vouches for the person (its
- * SCIM or single sign-on took the account in): a temporary password someone else set (an
- * invitation's, the person never chose it) stops opening the account, and the sessions it opened
- * end, since whoever set it could be signed in as them. The person signs in through the provider,
- * or asks for a reset link, which goes to their own mailbox.
+ * SCIM or single sign-on took the account in): a password that descends from an invitation (the
+ * inviter's temporary one, or one chosen by whoever signed in with it; nobody showed they read the
+ * account's mail) stops opening the account, and the sessions it opened end, since whoever set it
+ * could be signed in as them. The person signs in through the provider, or asks for a reset link,
+ * which goes to their own mailbox.
  */
-export async function endTemporaryPassword(deps: Pick<AppDeps, 'config'>, tx: Db, userId: string): Promise<void> {
-	const [user] = await tx.select({ temporary: users.passwordTemporary }).from(users).where(eq(users.id, userId))
-	if (!user?.temporary) return
+export async function endInvitationPassword(deps: Pick<AppDeps, 'config'>, tx: Db, userId: string): Promise<void> {
+	const [user] = await tx.select({ temporary: users.passwordTemporary, fromInvitation: users.passwordFromInvitation }).from(users).where(eq(users.id, userId))
+	if (!user?.temporary && !user?.fromInvitation) return
 	const unusable = await hashPassword(deps.config, randomToken(32))
-	await tx.update(users).set({ passwordHash: unusable, passwordTemporary: false }).where(eq(users.id, userId))
+	await tx.update(users).set({ passwordHash: unusable, passwordTemporary: false, passwordFromInvitation: false }).where(eq(users.id, userId))
 	await tx.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.signedInBy, 'password')))
 }
 

@@ -44,7 +44,7 @@ export async function invitePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef
 		// A new account's password is the inviter's temporary one: the person chooses their own at first sign-in.
 		await tx
 			.insert(users)
-			.values({ id: newId('usr'), email: person.email, name: person.name, passwordHash, passwordTemporary: true })
+			.values({ id: newId('usr'), email: person.email, name: person.name, passwordHash, passwordTemporary: true, passwordFromInvitation: true })
 			.onConflictDoNothing({ target: users.email })
 		const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.email, person.email))
 		const locked = await lockOwnersAnd(tx, ws.id, user!.id)

@@ -166,7 +166,7 @@ export async function resetPassword(deps: AppDeps, token: string, input: NewPass
 			.returning({ id: passwordResets.id, userId: passwordResets.userId })
 		if (!used) throw new AppError('NOT_FOUND', LINK_DEAD)
 		const [person] = await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, used.userId))
-		await storePassword(tx, used.userId, passwordHash, { now })
+		await storePassword(tx, used.userId, passwordHash, { now, vouched: true })
 		const who = { userId: used.userId, name: person!.name, credential: { kind: 'reset_link' as const, id: used.id, name: 'password reset link' } }
 		await logInEveryWorkspace(tx, who, 'person.password_reset')
 		if (input.disconnect) {

@@ -52,10 +52,15 @@ export async function hasTemporaryPassword(db: Db, userId: string): Promise<bool
 
 /**
  * Stores the new password (never temporary) and ends every other way in opened with the old one:
- * sessions (all but `keepSessionId`), sign-in choices, reset links not yet used.
+ * sessions (all but `keepSessionId`), sign-in choices, reset links not yet used. `vouched`: a reset
+ * link (the account's own mail) or the operator set it, so it no longer descends from an invitation;
+ * a password changed by knowing the current one keeps the current one's descent.
  */
-export async function storePassword(tx: Db, userId: string, passwordHash: string, o: { now: Date; keepSessionId?: string }): Promise<void> {
-	await tx.update(users).set({ passwordHash, passwordTemporary: false }).where(eq(users.id, userId))
+export async function storePassword(tx: Db, userId: string, passwordHash: string, o: { now: Date; keepSessionId?: string; vouched?: true }): Promise<void> {
+	await tx
+		.update(users)
+		.set({ passwordHash, passwordTemporary: false, ...(o.vouched ? { passwordFromInvitation: false } : {}) })
+		.where(eq(users.id, userId))
 	await tx.delete(sessions).where(and(eq(sessions.userId, userId), o.keepSessionId ? ne(sessions.id, o.keepSessionId) : undefined))
 	await tx.delete(signInChoices).where(eq(signInChoices.userId, userId))
 	await tx
@@ -121,7 +126,7 @@ export async function setPasswordByOperator(deps: AppDeps, ws: WorkspaceRef, inp
 			.innerJoin(users, eq(users.id, memberships.userId))
 			.where(and(eq(memberships.workspaceId, ws.id), eq(users.email, email), isNull(memberships.removedAt)))
 		if (!member) throw new AppError('NOT_FOUND', `${email} is not in this workspace`)
-		await storePassword(tx, member.userId, passwordHash, { now: deps.now() })
+		await storePassword(tx, member.userId, passwordHash, { now: deps.now(), vouched: true })
 		await recordActivity(tx, operatorActor(ws), { action: 'person.password_set', targetType: 'user', targetId: member.userId })
 		return { userId: member.userId }
 	})

@@ -23,6 +23,14 @@ export const users = pgTable('users', {
 	 */
 	passwordTemporary: boolean('password_temporary').notNull().default(false),
 	/**
+	 * The password descends from an invitation's temporary one: the inviter set it, or whoever signed
+	 * in with it chose the next one (Change password asks only for the current password). Nobody has
+	 * shown they read the account's mail, so the identity provider of the address's domain taking the
+	 * account in (SCIM, single sign-on) ends it (access.ts). A reset link, which goes to that mail, and
+	 * the operator's CLI set passwords that do not descend from an invitation.
+	 */
+	passwordFromInvitation: boolean('password_from_invitation').notNull().default(false),
+	/**
 	 * The person's time zone (IANA name): their pages show every time in it and read every date they
 	 * type in it. Null until they choose one on their profile or their browser's is taken at sign-in
 	 * (pages then use UTC).

@@ -3,7 +3,8 @@
  * (domains.ts). Another workspace's admin once made the account by inviting the address (with a
  * temporary password the admin chose); the firm's SCIM then attached that account as it was, and the
  * admin signed in as the firm's person. And a workspace that turns on "Require single sign-on" ended
- * only the password sign-ins still to come: a session opened with a password before went on.
+ * only the password sign-ins still to come: a session opened with a password before went on. Then
+ * the same admin signed in with the temporary password and chose the next one, which SCIM kept.
  */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
@@ -13,7 +14,10 @@ import { portalApp } from '../../../tests/portal.ts'
 import { addPerson, operatorActor, personActor } from '../index.ts'
 import { acceptInvitation, invitePerson } from '../invitations.ts'
 import { signIn, validateSession } from '../sessions.ts'
-import { invitations, ssoConfigs, ssoDomains, users } from '../table.ts'
+import { changePassword } from '../passwords.ts'
+import { resetPassword } from '../password-reset.ts'
+import { hashSecret, newCredential, newId } from '../../../core/credentials.ts'
+import { invitations, passwordResets, ssoConfigs, ssoDomains, users } from '../table.ts'
 import { createScimToken } from './scim-tokens.ts'
 
 setDefaultTimeout(120_000)
@@ -71,36 +75,85 @@ describe('an address in another workspace’s single sign-on domain', () => {
 	})
 
 	test('the firm’s SCIM taking in an account someone else gave a temporary password ends that password and its sessions', async () => {
-		const { deps, ws, admin } = await workspaceWithAdmin()
-		const domain = domainName()
-		const email = `frank@${domain}`
-		// Invited before the firm verified its domain: the account carries the inviter's password.
-		const { invitationId } = await invitePerson(deps, admin, ws, { email, name: 'Frank', role: 'viewer', password: PASSWORD })
-		const [account] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, email))
-		await acceptInvitation(deps, account!.id, invitationId, { kind: 'session', id: 'test', name: 'portal session' })
+		const { deps, email, account } = await invitedAccount()
 		const before = await signIn(deps, { email, password: PASSWORD, address: '192.0.2.40' })
 		if (!('token' in before)) throw new Error('expected a session')
 		expect(await validateSession(deps, before.token)).not.toBeNull()
 
-		const firm = await newWorkspace()
-		await deps.db.insert(ssoDomains).values({ domain, workspaceId: firm.id })
-		const owner = await newPerson(firm, 'owner')
-		const ownerActor = await personActor(deps, firm.slug, owner.email)
-		const { token } = await createScimToken(deps, { ...ownerActor, credential: { kind: 'session', id: 'test', name: 'portal session' } }, { name: 'Okta' })
-		const provisioned = await callOn(app, 'POST', '/scim/v2/Users', {
-			key: token,
-			raw: JSON.stringify({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: email, active: true }),
-			headers: { 'content-type': 'application/scim+json' },
-		})
-		expect(provisioned.status).toBe(201)
-		expect(provisioned.json.id).toBe(account!.id)
+		expect((await firmProvisions(deps, email)).id).toBe(account.id)
 
 		expect(await validateSession(deps, before.token)).toBeNull()
 		expect((await refusal(signIn(deps, { email, password: PASSWORD, address: '192.0.2.41' })))?.code).toBe('UNAUTHORIZED')
-		const [row] = await deps.db.select({ temporary: users.passwordTemporary }).from(users).where(eq(users.id, account!.id))
+		const [row] = await deps.db.select({ temporary: users.passwordTemporary }).from(users).where(eq(users.id, account.id))
 		expect(row!.temporary).toBe(false)
 	})
+
+	test('so does a password chosen by whoever signed in with that temporary one', async () => {
+		// The inviter signs in with the temporary password and chooses the next one: no longer
+		// temporary, still the inviter's.
+		const { deps, email } = await invitedAccount()
+		const chosen = 'the inviter chose this one'
+		const session = await sessionOf(deps, email, PASSWORD)
+		await changePassword(deps, session, { current: PASSWORD, password: chosen, confirm: chosen })
+		const kept = await sessionOf(deps, email, chosen)
+
+		await firmProvisions(deps, email)
+
+		expect(await validateSession(deps, kept.token)).toBeNull()
+		expect((await refusal(signIn(deps, { email, password: chosen, address: '192.0.2.42' })))?.code).toBe('UNAUTHORIZED')
+	})
+
+	test('a password set through a reset link, which went to the account’s own mail, stays', async () => {
+		const { deps, ws, email, account } = await invitedAccount()
+		const token = newCredential('pwr')
+		const now = deps.now()
+		await deps.db
+			.insert(passwordResets)
+			.values({ id: newId('pwr'), tokenHash: hashSecret(token), userId: account.id, createdAt: now, expiresAt: new Date(now.getTime() + 600_000) })
+		const own = 'the person chose this one'
+		await resetPassword(deps, token, { password: own, confirm: own })
+
+		await firmProvisions(deps, email)
+
+		// Now in two workspaces: the one it was invited to is asked for.
+		expect(await validateSession(deps, (await sessionOf(deps, email, own, ws.slug)).token)).not.toBeNull()
+	})
 })
+
+/** An account another workspace's admin made by inviting the address (accepted), before any firm verified its domain. */
+async function invitedAccount() {
+	const { deps, ws, admin } = await workspaceWithAdmin()
+	const email = `frank@${domainName()}`
+	const { invitationId } = await invitePerson(deps, admin, ws, { email, name: 'Frank', role: 'viewer', password: PASSWORD })
+	const [account] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, email))
+	await acceptInvitation(deps, account!.id, invitationId, { kind: 'session', id: 'test', name: 'portal session' })
+	return { deps, ws, email, account: account! }
+}
+
+/** A new workspace verifies the address's domain and its SCIM provisions the address; the provisioned user. */
+async function firmProvisions(deps: Awaited<ReturnType<typeof testDeps>>, email: string) {
+	const firm = await newWorkspace()
+	await deps.db.insert(ssoDomains).values({ domain: email.split('@')[1]!, workspaceId: firm.id })
+	const owner = await newPerson(firm, 'owner')
+	const ownerActor = await personActor(deps, firm.slug, owner.email)
+	const { token } = await createScimToken(deps, { ...ownerActor, credential: { kind: 'session', id: 'test', name: 'portal session' } }, { name: 'Okta' })
+	const provisioned = await callOn(app, 'POST', '/scim/v2/Users', {
+		key: token,
+		raw: JSON.stringify({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: email, active: true }),
+		headers: { 'content-type': 'application/scim+json' },
+	})
+	expect(provisioned.status).toBe(201)
+	return provisioned.json as { id: string }
+}
+
+/** A portal session opened with the password (in that workspace, when the person is in several). */
+async function sessionOf(deps: Awaited<ReturnType<typeof testDeps>>, email: string, password: string, workspace?: string) {
+	const opened = await signIn(deps, { email, password, address: '192.0.2.43', workspace })
+	if (!('token' in opened)) throw new Error('expected a session')
+	const session = await validateSession(deps, opened.token)
+	if (!session) throw new Error('expected a live session')
+	return { ...session, token: opened.token }
+}
 
 describe('Require single sign-on', () => {
 	test('ends the password sessions of everyone but the owners, opened before it was turned on', async () => {

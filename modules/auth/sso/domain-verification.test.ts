@@ -15,7 +15,7 @@ import { parseCommand, runCommand } from '../../../core/cli.ts'
 import { allCommands } from '../../../core/commands.ts'
 import type { AppError } from '../../../core/errors.ts'
 import { modules } from '../../../core/main.ts'
-import { callOn, configProblems, emptyDatabase, migrationsBefore, newPerson, newScimToken, newWorkspace, unique } from '../../../tests/helpers.ts'
+import { callOn, configProblems, emptyDatabase, migrationsBefore, tableAsItWas, newPerson, newScimToken, newWorkspace, unique } from '../../../tests/helpers.ts'
 import { PortalClient, portalApp, signedIn, uniqueAddress } from '../../../tests/portal.ts'
 import { startDns, type TestDns } from '../../../tests/sso/dns.ts'
 import { recordShown, verifyByDns } from '../../../tests/sso/domains.ts'
@@ -305,7 +305,7 @@ describe('upgrading', () => {
 		// The auth module as it was, declaring the tables other modules point at and sso_domains as it was
 		// (start-up checks the declared tables and columns exist).
 		const oldDomains = pgTable('sso_domains', { domain: text('domain').primaryKey(), workspaceId: text('workspace_id').notNull() })
-		const tables = { workspaces: authTables.workspaces, users: authTables.users, oldDomains }
+		const tables = { workspaces: tableAsItWas('workspaces'), users: tableAsItWas('users'), oldDomains }
 		const earlier = modules.map((m) => (m === auth ? { ...m, migrations: pathToFileURL(`${before.folder}/`), tables } : m))
 		const scratch = await emptyDatabase()
 		try {

@@ -10,12 +10,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { and, eq, sql } from 'drizzle-orm'
 import { pgTable, text } from 'drizzle-orm/pg-core'
 import { modules } from '../../../core/main.ts'
-import { callOn, emptyDatabase, migrationsBefore, newPerson, newWorkspace, testDeps, type TestWorkspace } from '../../../tests/helpers.ts'
+import { callOn, emptyDatabase, migrationsBefore, tableAsItWas, newPerson, newWorkspace, testDeps, type TestWorkspace } from '../../../tests/helpers.ts'
 import { portalApp, signedIn } from '../../../tests/portal.ts'
 import { activity } from '../../activity/table.ts'
 import { authCommands } from '../commands.ts'
 import auth, { personActor } from '../index.ts'
-import { memberships, scimTokens, users, workspaces } from '../table.ts'
+import { memberships, scimTokens } from '../table.ts'
 import { createScimToken } from './scim-tokens.ts'
 
 setDefaultTimeout(60_000)
@@ -160,7 +160,13 @@ test('upgrading: a token whose creator had already left, or was no longer an own
 	// The auth module as it was: scim_tokens without revoked_reason (start-up checks the declared columns).
 	const oldTokens = pgTable('scim_tokens', { id: text('id').primaryKey() })
 	const earlier = modules.map((m) =>
-		m === auth ? { ...m, migrations: pathToFileURL(`${before.folder}/`), tables: { workspaces, users, memberships, oldTokens } } : m,
+		m === auth
+			? {
+					...m,
+					migrations: pathToFileURL(`${before.folder}/`),
+					tables: { workspaces: tableAsItWas('workspaces'), users: tableAsItWas('users'), memberships, oldTokens },
+				}
+			: m,
 	)
 	const scratch = await emptyDatabase()
 	try {

@@ -30,7 +30,7 @@ import type { AppDeps } from '../../../core/deps.ts'
 import { AppError, invalid } from '../../../core/errors.ts'
 import type { Db } from '../../../db/client.ts'
 import { recordActivity } from '../../activity/index.ts'
-import { endMembership, endTemporaryPassword, settleInvitations, type EndedAccess } from '../access.ts'
+import { endMembership, endInvitationPassword, settleInvitations, type EndedAccess } from '../access.ts'
 import { lockOwnersAnd, requireActingOwner } from '../owners.ts'
 import { memberships, scimUsers, ssoConfigs, users } from '../table.ts'
 import { domainOf, emailProblem, normalEmail } from '../../../core/email.ts'
@@ -273,7 +273,7 @@ export async function createScimUser(deps: AppDeps, actor: Actor, input: ScimUse
 			familyName: input.familyName ?? null,
 		})
 		await settleInvitations(tx, { workspaceId: actor.workspaceId, userId: id, now: deps.now() })
-		if (claimedBy === actor.workspaceId) await endTemporaryPassword(deps, tx, id)
+		if (claimedBy === actor.workspaceId) await endInvitationPassword(deps, tx, id)
 		await recordActivity(tx, actor, { action: 'person.provisioned', targetType: 'user', targetId: id, detail: { email, role, active } })
 		return id
 	})

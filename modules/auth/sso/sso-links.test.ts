@@ -10,10 +10,9 @@ import { pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { modules } from '../../../core/main.ts'
 import { type Database, openDatabase } from '../../../db/client.ts'
-import { emptyDatabase, migrationsBefore, usingPostgres } from '../../../tests/helpers.ts'
+import { emptyDatabase, migrationsBefore, tableAsItWas, usingPostgres } from '../../../tests/helpers.ts'
 import { scratchPostgresDatabase } from '../../../tests/reliability/processes.ts'
 import auth from '../index.ts'
-import * as authTables from '../table.ts'
 import { ssoLinks } from '../table.ts'
 import { requireSameProviderAccount } from './sso-links.ts'
 
@@ -132,7 +131,7 @@ describe('upgrading', () => {
 			},
 			(t) => [primaryKey({ columns: [t.workspaceId, t.userId] })],
 		)
-		const tables = { workspaces: authTables.workspaces, users: authTables.users, oldLinks }
+		const tables = { workspaces: tableAsItWas('workspaces'), users: tableAsItWas('users'), oldLinks }
 		const earlier = modules.map((m) => (m === auth ? { ...m, migrations: pathToFileURL(`${before.folder}/`), tables } : m))
 		const scratch = await emptyDatabase()
 		try {

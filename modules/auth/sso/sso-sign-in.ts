@@ -31,7 +31,7 @@ import type { AppDeps } from '../../../core/deps.ts'
 import { AppError } from '../../../core/errors.ts'
 import type { Db } from '../../../db/client.ts'
 import { recordActivity } from '../../activity/index.ts'
-import { endTemporaryPassword, settleInvitations } from '../access.ts'
+import { endInvitationPassword, settleInvitations } from '../access.ts'
 import { inWords, startSession, type SignInResult } from '../sessions.ts'
 import { memberships, ssoSignIns, users } from '../table.ts'
 import { domainOf, emailProblem, isEmailAddress, normalEmail, readableDomain } from '../../../core/email.ts'
@@ -133,7 +133,7 @@ async function signInHere(deps: AppDeps, tx: Db, provider: Provider, claims: Cla
 	await requireSameProviderAccount(tx, { workspaceId, userId, email: claims.email, issuer: provider.issuer, subject: claims.subject, now: deps.now() })
 	if (!membership) await joinBySso(deps, tx, provider, { userId, name, email: claims.email })
 	// The address is in this workspace's domain (checked above): its provider now vouches for the person.
-	await endTemporaryPassword(deps, tx, userId)
+	await endInvitationPassword(deps, tx, userId)
 	// The provider vouches for the person in this workspace only: the session opens no other (session-reach.ts).
 	return startSession(deps, userId, { workspaceId, slug: provider.slug }, tx, 'sso')
 }
