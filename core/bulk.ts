@@ -19,7 +19,7 @@ import { AppError, invalid } from './errors.ts'
 import { html, portalPage } from './html.ts'
 import type { PageSession } from './http/auth.ts'
 import { revealCookie } from './http/reveal-cookie.ts'
-import { plural } from './ui.ts'
+import { plural, scrollingTable } from './ui.ts'
 
 /** At most this many records per action: a list's page (the lists page 25 to 50). */
 export const BULK_LIMIT = 50
@@ -146,8 +146,11 @@ export function bulkReportPage(deps: AppDeps, session: PageSession, report: Bulk
 		{ title: `${report.action}: ${summary}` },
 		html`<section class="card"><div class="notice" role="status"><p>${report.action}: ${summary}.</p></div>
 <h1>${report.action}</h1>
-<div class="table-wrap"><table><caption class="visually-hidden">What was done to each record</caption><thead><tr><th scope="col">Record</th><th scope="col">Result</th></tr></thead>
-<tbody>${report.lines.map((l) => html`<tr><td>${l.name}</td><td><strong class="tag tag-${TONE[l.result]}">${WORDS[l.result]}</strong>${l.note ? html` <span class="meta">${l.note}</span>` : ''}</td></tr>`)}</tbody></table></div>
+${scrollingTable(
+	'bulk-lines',
+	html`<table><caption id="bulk-lines" class="visually-hidden">What was done to each record</caption><thead><tr><th scope="col">Record</th><th scope="col">Result</th></tr></thead>
+<tbody>${report.lines.map((l) => html`<tr><td>${l.name}</td><td><strong class="tag tag-${TONE[l.result]}">${WORDS[l.result]}</strong>${l.note ? html` <span class="meta">${l.note}</span>` : ''}</td></tr>`)}</tbody></table>`,
+)}
 <p><a href="${report.back}">Back to the list</a></p></section>`,
 	)
 }

@@ -125,6 +125,16 @@ export function dataTable<T>(o: { caption: string; hideCaption?: boolean; column
 }
 
 /**
+ * A table too wide for a phone in a box that scrolls sideways, where cards would not do (a reference
+ * table read across its columns). The box is a named region in the tab order: without that, a
+ * keyboard alone could not scroll it (WCAG 2.1.1, axe's scrollable-region-focusable). `labelledBy`
+ * is the id of what names the table, its caption or heading. The one way to write `table-wrap`.
+ */
+export function scrollingTable(labelledBy: string, table: SafeHtml): SafeHtml {
+	return html`<div class="table-wrap" role="region" tabindex="0" aria-labelledby="${labelledBy}">${table}</div>`
+}
+
+/**
  * A cell's content in one element: on a phone a cell is a two-column grid (its label, then the
  * content), where a link followed by a line of text would otherwise be split over the two
  * columns. An empty cell stays empty (and is hidden on a phone).

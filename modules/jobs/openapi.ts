@@ -3,6 +3,7 @@
  * that validate requests, and a readable docs page built from it.
  */
 import { html, page } from '../../core/html.ts'
+import { scrollingTable } from '../../core/ui.ts'
 import { ChangeBody, PublishBody, RestJob } from './model.ts'
 import type { ApiOperations } from './port.ts'
 import { PAY_TRANSPARENCY_STATES } from './pay-transparency.ts'
@@ -180,8 +181,8 @@ ${more.flatMap((m) => m.docs).map((line) => html`<li>${line}</li>`)}
 </ul>
 <p>Choices (<code>contractType</code>, <code>visa</code>, <code>schedule</code>, <code>status</code>) are accepted in any case and stored as listed: <code>"remote"</code> is stored as <code>"Remote"</code>, with a warning. A change cannot rename a job: <code>vendorJobId</code> is its address, and one sent in a <code>PATCH</code> body is ignored with a warning saying so; <code>status</code> sent in a publish is ignored the same way (a publish always opens the job).</p>
 <p>Answers are <code>{"job": …}</code> (or <code>{"jobs": […]}</code>); when the service adjusted what you sent, a <code>warnings</code> list says what. Errors are <code>{"error": "…", "fields": [{"field", "message"}]}</code>: 400 body not JSON, 401 key missing or revoked, 403 API access off, 404 no such job, 413 body over 200 KB, 422 invalid fields, 429 too many requests, per key or per client address (wait <code>Retry-After</code> seconds). A method an address does not take is 405 with <code>Allow</code>.</p>
-<h2>Fields</h2>
-<div class="table-wrap"><table><thead><tr><th>Field</th><th>Type</th><th>Limits</th><th>Notes</th></tr></thead><tbody>${fieldRows(PublishBody as never)}<tr><td><code>status</code> (change only)</td><td>one of open, closed</td><td></td><td>${(ChangeBody as any).properties.status.description}</td></tr></tbody></table></div>
+<h2 id="fields">Fields</h2>
+${scrollingTable('fields', html`<table aria-labelledby="fields"><thead><tr><th>Field</th><th>Type</th><th>Limits</th><th>Notes</th></tr></thead><tbody>${fieldRows(PublishBody as never)}<tr><td><code>status</code> (change only)</td><td>one of open, closed</td><td></td><td>${(ChangeBody as any).properties.status.description}</td></tr></tbody></table>`)}
 <h2>Examples</h2>
 ${example(`curl -X POST ${api}/jobs -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\\n  -d '{"vendorJobId":"REQ-1001","title":"Senior Java Developer","location":"Austin, TX","employment":"Contract W2","schedule":"Hybrid","mustHave":["Java 17","Spring Boot"]}'`)}
 ${example(`curl ${api}/jobs/REQ-1001 -H "Authorization: Bearer $API_KEY"`)}

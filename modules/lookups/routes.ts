@@ -6,7 +6,7 @@ import { html, portalPage } from '../../core/html.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { doneNotice, seeOther } from '../../core/http/form.ts'
 import type { HttpKit } from '../../core/module.ts'
-import { when } from '../../core/ui.ts'
+import { scrollingTable, when } from '../../core/ui.ts'
 import { addLookup, allLookups, LOOKUP_KINDS, LOOKUP_LABELS, removeLookup } from './service.ts'
 
 /** Confirmations after a form (Post/Redirect/Get), per list: `added-client`, `removed-vendor`… */
@@ -39,12 +39,15 @@ ${LOOKUP_KINDS.map(
 ${
 	all[k].length === 0
 		? html`<p>None yet.</p>`
-		: html`<div class="table-wrap"><table aria-labelledby="list-${k}"><thead><tr><th>Name</th><th>Added</th><th><span class="meta">Actions</span></th></tr></thead><tbody>${all[
-				k
-			].map(
-				(v) =>
-					html`<tr><td>${v.name}</td><td>${when(v.createdAt, { time: false })}</td><td><form method="post" action="/lookups/${v.id}/remove" class="inline" data-confirm="Remove “${v.name}” from ${LOOKUP_LABELS[k].toLowerCase()}?"><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger" aria-label="Remove ${v.name}">Remove</button></form></td></tr>`,
-			)}</tbody></table></div>`
+		: scrollingTable(
+				`list-${k}`,
+				html`<table aria-labelledby="list-${k}"><thead><tr><th>Name</th><th>Added</th><th><span class="meta">Actions</span></th></tr></thead><tbody>${all[
+					k
+				].map(
+					(v) =>
+						html`<tr><td>${v.name}</td><td>${when(v.createdAt, { time: false })}</td><td><form method="post" action="/lookups/${v.id}/remove" class="inline" data-confirm="Remove “${v.name}” from ${LOOKUP_LABELS[k].toLowerCase()}?"><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit" class="danger" aria-label="Remove ${v.name}">Remove</button></form></td></tr>`,
+				)}</tbody></table>`,
+			)
 }`,
 )}
 </section>`,
