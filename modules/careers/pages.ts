@@ -96,7 +96,7 @@ ${searchForm(ws, c, view.errors)}
 ${
 	applied.length
 		? html`<div class="applied"><p role="status">${plural(r.total, 'job')} match${r.total === 1 ? 'es' : ''}${r.page > 1 ? html` (page ${r.page})` : ''}. Filters applied:</p>
-<ul class="applied-filters">${applied.map(([label, href]) => html`<li>${label} <a href="${href}" aria-label="Remove filter ${label}">Remove</a></li>`)}</ul>
+<ul class="applied-filters">${applied.map(([label, href]) => html`<li><span title="${label}">${label}</span> <a href="${href}" aria-label="Remove filter ${label}">Remove</a></li>`)}</ul>
 <p><a href="/careers/${ws.slug}">Clear all filters</a></p></div>`
 		: ''
 }

@@ -3,7 +3,8 @@
  * an employment type, remove one filter, clear them all (desktop); then on a phone ask for job
  * alerts, confirm by the link that arrives by real e-mail (an SMTP server started by the test), get
  * a digest and unsubscribe from its link. A job's own page (pay, employment type, posted date, the
- * apply form) is checked by axe and for anything cut off or broken, on a phone and on a desktop.
+ * apply form) is checked by axe and for anything cut off or broken, on a phone and on a desktop; so
+ * is a long search's filter chip.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { runCommand } from '../../core/commands.ts'
@@ -80,6 +81,41 @@ describe('the careers search and job alerts in Chromium', () => {
 		await page.getByRole('button', { name: 'Unsubscribe' }).click()
 		await page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor()
 		await context.close()
+	})
+
+	test('a long search is a one-line chip within the screen, Remove in view, its whole text kept (read out, and in its title)', async () => {
+		const { deps } = await serveApp()
+		const ws = await newWorkspace(deps)
+		await newPublicJob(ws, { title: 'Senior Java Developer', location: 'Austin, TX' }, deps)
+		// Many words wrapped inside the pill (a stretched oval); one long word ran off a phone's screen.
+		const searches = [
+			'senior java spring boot microservices kafka kubernetes aws developer with payments experience in banking and fintech around Austin Texas',
+			'superlongkeywordwithoutanyspaces'.repeat(6),
+		]
+		const context = await (await launchBrowser()).newContext({ viewport: { width: 1280, height: 900 } })
+		try {
+			const page = await context.newPage()
+			for (const [i, q] of searches.entries())
+				for (const width of [390, 1280]) {
+					await page.setViewportSize({ width, height: 900 })
+					await page.goto(`${mail.url}/careers/${ws.slug}?q=${encodeURIComponent(q)}`)
+					const chip = page.locator('ul.applied-filters li').first()
+					const [box, remove] = [(await chip.boundingBox())!, (await chip.getByRole('link', { name: `Remove filter Keywords: ${q}` }).boundingBox())!]
+					await keepScreenshot(page, { path: `.tmp/screenshots/careers-long-search-${i}-${width}.png` })
+					expect({
+						width,
+						inScreen: box.x + box.width <= width && remove.x + remove.width <= box.x + box.width,
+						// One line of text: a second would make the chip twice the link's height.
+						oneLine: box.height < 2 * remove.height,
+						// The chip's text and its title (evaluateAll: a chip without them is reported, not waited for).
+						label: await chip.locator('span').evaluateAll((spans) => spans.map((s) => [s.textContent, s.getAttribute('title')])),
+						overflow: await overflowing(page),
+						axe: await axeProblems(page),
+					}).toEqual({ width, inScreen: true, oneLine: true, label: [[`Keywords: ${q}`, `Keywords: ${q}`]], overflow: [], axe: [] })
+				}
+		} finally {
+			await context.close()
+		}
 	})
 
 	test("a job's page reads on a phone and on a desktop: axe finds nothing, nothing is cut off or broken mid-word", async () => {
