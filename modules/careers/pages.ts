@@ -267,7 +267,7 @@ export function jobPage(ws: Workspace, job: PublicJob, url: string, apply: SafeH
 		html`${errorSummary(errors.map((e) => ({ field: `apply-${e.field}`, message: e.message })))}<article class="card job">
 <p class="crumbs"><a href="/careers/${ws.slug}">All jobs at ${ws.name}</a></p>
 <h1>${job.title}</h1>
-${job.summary ? html`<p class="summary">${job.summary}</p>` : ''}
+${job.summary ? html`<p class="summary lines">${job.summary}</p>` : ''}
 <dl class="facts">${shownFacts(facts)
 			.filter(([, v]) => v)
 			.map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>

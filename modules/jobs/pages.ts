@@ -220,7 +220,7 @@ const QUESTION_KIND: Record<string, string> = { yes_no: 'yes or no', text: 'writ
 
 function jobDetails(job: JobDetail): SafeHtml {
 	return html`<section class="card" aria-labelledby="description-h"><h2 id="description-h">Description</h2>
-${job.summary ? html`<p class="summary">${job.summary}</p>` : ''}
+${job.summary ? html`<p class="summary lines">${job.summary}</p>` : ''}
 ${job.description ? html`<div class="prose">${job.description}</div>` : html`<p class="empty">No description yet.</p>`}
 </section>
 <div class="grid-2">

@@ -3,14 +3,14 @@
  * an employment type, remove one filter, clear them all (desktop); then on a phone ask for job
  * alerts, confirm by the link that arrives by real e-mail (an SMTP server started by the test), get
  * a digest and unsubscribe from its link. A job's own page (pay, employment type, posted date, the
- * apply form) is checked by axe and for anything cut off or broken, on a phone and on a desktop; so
- * is a long search's filter chip.
+ * apply form) is checked by axe and for anything cut off or broken, on a phone and on a desktop, its
+ * summary's line breaks shown (in the portal too); so is a long search's filter chip.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { runCommand } from '../../core/commands.ts'
 import { deliverDue } from '../../modules/outbox/index.ts'
-import { axeProblems, brokenWords, browserMailTests, launchBrowser, overflowing, keepScreenshot } from '../browser.ts'
-import { clock, newWorkspace, serveApp, testDeps, unique } from '../helpers.ts'
+import { axeProblems, brokenWords, browserMailTests, launchBrowser, overflowing, keepScreenshot, signedInPage } from '../browser.ts'
+import { clock, newPerson, newWorkspace, serveApp, testDeps, unique } from '../helpers.ts'
 import { newPublicJob } from '../staffing-fixtures.ts'
 
 setDefaultTimeout(60_000)
@@ -118,9 +118,11 @@ describe('the careers search and job alerts in Chromium', () => {
 		}
 	})
 
-	test("a job's page reads on a phone and on a desktop: axe finds nothing, nothing is cut off or broken mid-word", async () => {
+	test("a job's page reads on a phone and on a desktop: axe finds nothing, nothing is cut off or broken mid-word, the summary keeps its lines (the portal's job page too)", async () => {
 		const { deps } = await serveApp()
 		const ws = await newWorkspace(deps)
+		// A vendor's plain text: its line break is shown, not collapsed into a space.
+		const summary = 'Build and run B2C storefronts for a retail client.\nOn call one week in six.'
 		const job = await newPublicJob(
 			ws,
 			{
@@ -130,7 +132,7 @@ describe('the careers search and job alerts in Chromium', () => {
 				employment: 'Full-time',
 				salaryMin: 145000,
 				salaryMax: 185000,
-				summary: 'Build and run B2C storefronts for a retail client.',
+				summary,
 				description: '<p>You will own checkout and catalog integrations.</p><ul><li>SFCC B2C</li><li>Node.js</li></ul>',
 				mustHave: ['SFCC B2C Commerce', 'JavaScript'],
 			},
@@ -146,15 +148,23 @@ describe('the careers search and job alerts in Chromium', () => {
 				expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Senior Salesforce Commerce Cloud Developer')
 				expect(await page.locator('main').innerText()).toContain('185,000')
 				await keepScreenshot(page, { path: `.tmp/screenshots/careers-job-${width}.png`, fullPage: true })
-				expect({ width, axe: await axeProblems(page), overflow: await overflowing(page), broken: await brokenWords(page) }).toEqual({
+				expect({
 					width,
-					axe: [],
-					overflow: [],
-					broken: [],
-				})
+					summary: await page.locator('p.summary').innerText(),
+					axe: await axeProblems(page),
+					overflow: await overflowing(page),
+					broken: await brokenWords(page),
+				}).toEqual({ width, summary, axe: [], overflow: [], broken: [] })
 			}
 		} finally {
 			await context.close()
+		}
+		const portal = await signedInPage(mail.url, await newPerson(ws, 'owner', {}, deps), 390)
+		try {
+			await portal.page.goto(`${mail.url}/jobs/${job.id}`)
+			expect(await portal.page.locator('p.summary').innerText()).toBe(summary)
+		} finally {
+			await portal.context.close()
 		}
 	})
 })
