@@ -34,6 +34,7 @@ export const webhookApiOperations: ApiOperations = {
 					400: error('Body is not JSON'),
 					...COMMON,
 					413: error('Body larger than 16 KB'),
+					415: error('Content-Type declares a charset other than UTF-8 (utf-8, us-ascii or none are read)'),
 					422: error(
 						'A field is not valid (`fields` names it): a URL that is not https:// or is a private, loopback or link-local address, an unknown event type',
 					),
