@@ -15,17 +15,20 @@ const literals = <T extends readonly string[]>(values: T, description?: string) 
  * A choice a vendor may send in any case (`"remote"`, `"ONSITE"`): the listed spelling is stored
  * and a warning says so (`core/schema-check.ts`, `x-any-case`).
  */
+/** A description followed by more: one full stop between them, whether or not it ended with one. */
+const thenMore = (description: string | undefined) => (description ? `${description.replace(/\.$/, '')}. ` : '')
+
 const anyCase = <T extends readonly string[]>(values: T, description?: string) =>
 	t.Union(values.map((v) => t.Literal(v)) as never, {
 		'x-any-case': true,
-		description: `${description ? `${description}. ` : ''}Accepted in any case (e.g. "${values[0]!.toLowerCase()}"): stored as listed, with a warning saying so.`,
+		description: `${thenMore(description)}Accepted in any case (e.g. "${values[0]!.toLowerCase()}"): stored as listed, with a warning saying so.`,
 	})
 /**
  * An optional field a read may return as null: null is sent back as no value (a change clears the
  * field), so what a read returns can always be sent back as it is.
  */
 const orNull = <T extends TSchema>(schema: T) =>
-	t.Union([schema, t.Null()], { description: `${schema.description ? `${schema.description}. ` : ''}null is no value (a change clears it).` })
+	t.Union([schema, t.Null()], { description: `${thenMore(schema.description)}null is no value (a change clears it).` })
 /** A list item feeds résumé checks: a blank one would count as a requirement no résumé meets. */
 const item = t.String({ maxLength: 160, 'x-truncate': true, 'x-not-blank': true, description: 'Cut to 160 characters when longer; not blank' })
 

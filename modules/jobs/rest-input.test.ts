@@ -1140,6 +1140,11 @@ describe('OpenAPI', () => {
 		expect(without).toEqual([])
 	})
 
+	test('every description is written as sentences: never two full stops in a row', async () => {
+		const doc = JSON.stringify((await call('GET', '/api/v1/openapi.json')).json)
+		expect(doc.match(/\w\.\. /g) ?? []).toEqual([])
+	})
+
 	test('a readable docs page', async () => {
 		const res = await call('GET', '/api/v1/docs')
 		expect(res.status).toBe(200)

@@ -131,11 +131,15 @@ function status(node, message, kind = 'info') {
 	return node
 }
 
-/** A small table of numbers for a chart (the chart's accessible twin). */
+/**
+ * A small table of numbers for a chart (the chart's accessible twin). In a narrow host it may scroll
+ * sideways: its box is a named region in the tab order, so a keyboard alone can scroll it (as the
+ * portal's `scrollingTable`, core/ui.ts).
+ */
 function numbersTable(caption, columns, rows) {
 	return el(
 		'div',
-		{ class: 'table-wrap' },
+		{ class: 'table-wrap', role: 'region', tabindex: '0', 'aria-label': caption },
 		el(
 			'table',
 			{},
