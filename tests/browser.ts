@@ -320,12 +320,9 @@ export async function brokenWords(page: Page): Promise<string[]> {
 	})
 }
 
-/**
- * Elements sticking out past the right edge of the screen (what a phone would cut off). With
- * `tablesScroll`, a table scrolling sideways in its box is not counted (a page whose tables do so by design).
- */
-export async function overflowing(page: Page, o: { tablesScroll?: boolean } = {}): Promise<string[]> {
-	return page.evaluate((tablesScroll) => {
+/** Elements sticking out past the right edge of the screen (what a phone would cut off). */
+export async function overflowing(page: Page): Promise<string[]> {
+	return page.evaluate(() => {
 		const width = document.documentElement.clientWidth
 		const out: string[] = []
 		if (document.documentElement.scrollWidth > width + 1) out.push(`page is ${document.documentElement.scrollWidth}px wide on a ${width}px screen`)
@@ -340,9 +337,9 @@ export async function overflowing(page: Page, o: { tablesScroll?: boolean } = {}
 		// A table that must be scrolled sideways to reach its buttons is as bad on a phone: portal
 		// lists are card tables (dataTable) there.
 		for (const wrap of document.querySelectorAll('main .table-wrap'))
-			if (!tablesScroll && wrap.scrollWidth > wrap.clientWidth + 1) out.push(`a table scrolls sideways: ${wrap.scrollWidth}px in a ${wrap.clientWidth}px box`)
+			if (wrap.scrollWidth > wrap.clientWidth + 1) out.push(`a table scrolls sideways: ${wrap.scrollWidth}px in a ${wrap.clientWidth}px box`)
 		return out.slice(0, 5)
-	}, o.tablesScroll ?? false)
+	})
 }
 
 /** What a browser test file that reads real e-mail stands on (see `browserMailTests`). */

@@ -2,8 +2,8 @@
  * The OpenAPI 3.1 description of the Job Publish API, generated from the same TypeBox schemas
  * that validate requests, and a readable docs page built from it.
  */
-import { html, page } from '../../core/html.ts'
-import { scrollingTable } from '../../core/ui.ts'
+import { html, page, type SafeHtml } from '../../core/html.ts'
+import { dataTable } from '../../core/ui.ts'
 import { ChangeBody, PublishBody, RestJob } from './model.ts'
 import type { ApiOperations } from './port.ts'
 import { PAY_TRANSPARENCY_STATES } from './pay-transparency.ts'
@@ -148,7 +148,16 @@ export function openApiDocument(baseUrl: string, more: readonly ApiOperations[] 
 	}
 }
 
-function fieldRows(schema: { properties: Record<string, any>; required?: string[] }) {
+/** A field of a body, as the docs page's Fields table lists it. */
+interface FieldFacts {
+	name: string
+	required: boolean
+	type: string
+	limits: string
+	notes: string
+}
+
+function fieldFacts(schema: { properties: Record<string, any>; required?: string[] }): FieldFacts[] {
 	return Object.entries(schema.properties).map(([name, s]) => {
 		// A nullable field is `anyOf: [its shape, null]`.
 		const nullable = s.anyOf?.some((x: any) => x.type === 'null') ?? false
@@ -162,8 +171,31 @@ function fieldRows(schema: { properties: Record<string, any>; required?: string[
 		]
 			.filter(Boolean)
 			.join('; ')
-		return html`<tr><td><code>${name}</code>${schema.required?.includes(name) ? ' (required)' : ''}</td><td>${nullable ? `${type} or null` : type}</td><td>${limits}</td><td>${s.description ?? ''}</td></tr>`
+		return { name, required: schema.required?.includes(name) ?? false, type: nullable ? `${type} or null` : type, limits, notes: s.description ?? '' }
 	})
+}
+
+/** The fields of a publish (and the change's `status`): a card per field on a phone, where a table of four columns would be cut off. */
+function fieldsTable(): SafeHtml {
+	const status = { name: 'status', required: false, type: 'one of open, closed', limits: '', notes: (ChangeBody as any).properties.status.description }
+	return dataTable<FieldFacts>({
+		caption: 'Fields of a job',
+		hideCaption: true,
+		columns: [
+			{ label: 'Field', cell: (f) => html`<code>${f.name}</code>${f.required ? ' (required)' : f === status ? ' (change only)' : ''}` },
+			{ label: 'Type', cell: (f) => f.type },
+			{ label: 'Limits', cell: (f) => f.limits || '—' },
+			{ label: 'Notes', cell: (f) => f.notes || '—' },
+		],
+		rows: [...fieldFacts(PublishBody as never), status],
+		empty: '',
+	})
+}
+
+/** Another module's line about an operation (`POST /webhooks adds…`): its method and path set as code, as the API's own lines are. */
+function operationLine(line: string) {
+	const [, operation = '', rest = line] = /^([A-Z]+ \/\S*)(.*)$/s.exec(line) ?? []
+	return html`<li>${operation ? html`<code>${operation}</code>` : ''}${rest}</li>`
 }
 
 export function renderApiDocs(baseUrl: string, more: readonly ApiOperations[] = []): Response {
@@ -171,7 +203,7 @@ export function renderApiDocs(baseUrl: string, more: readonly ApiOperations[] = 
 	const example = (s: string) => html`<pre><code>${s}</code></pre>`
 	return page(
 		{ title: 'Job Publish API' },
-		html`<section class="card prose">
+		html`<section class="card api-docs">
 <h1>Job Publish API</h1>
 <p>Publish, update, close and re-open your jobs. A published job is live at once on the careers site. Every request carries your API key: <code>Authorization: Bearer &lt;API_KEY&gt;</code>. The machine-readable description is at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p>
 <h2>Operations</h2>
@@ -181,12 +213,12 @@ export function renderApiDocs(baseUrl: string, more: readonly ApiOperations[] = 
 <li><code>GET /jobs/{vendorJobId}</code> returns one job.</li>
 <li><code>PATCH /jobs/{vendorJobId}</code> changes only the fields you send; <code>status</code> <code>closed</code> or <code>open</code> closes or re-opens it.</li>
 <li><code>DELETE /jobs/{vendorJobId}</code> closes the job; nothing is erased.</li>
-${more.flatMap((m) => m.docs).map((line) => html`<li>${line}</li>`)}
+${more.flatMap((m) => m.docs).map(operationLine)}
 </ul>
 <p>Choices (<code>contractType</code>, <code>visa</code>, <code>schedule</code>, <code>status</code>) are accepted in any case and stored as listed: <code>"remote"</code> is stored as <code>"Remote"</code>, with a warning. A change cannot rename a job: <code>vendorJobId</code> is its address, and one sent in a <code>PATCH</code> body is ignored with a warning saying so; <code>status</code> sent in a publish is ignored the same way (a publish always opens the job).</p>
 <p>Answers are <code>{"job": …}</code> (or <code>{"jobs": […]}</code>); when the service adjusted what you sent, a <code>warnings</code> list says what. Errors are <code>{"error": "…", "fields": [{"field", "message"}]}</code>: 400 body not JSON, 401 key missing or revoked, 403 API access off, 404 no such job, 413 body over 200 KB, 415 body declared in a charset other than UTF-8 (send <code>charset=utf-8</code> or none), 422 invalid fields, 429 too many requests, per key or per client address (wait <code>Retry-After</code> seconds). A method an address does not take is 405 with <code>Allow</code>.</p>
-<h2 id="fields">Fields</h2>
-${scrollingTable('fields', html`<table aria-labelledby="fields"><thead><tr><th>Field</th><th>Type</th><th>Limits</th><th>Notes</th></tr></thead><tbody>${fieldRows(PublishBody as never)}<tr><td><code>status</code> (change only)</td><td>one of open, closed</td><td></td><td>${(ChangeBody as any).properties.status.description}</td></tr></tbody></table>`)}
+<h2>Fields</h2>
+${fieldsTable()}
 <h2>Examples</h2>
 ${example(`curl -X POST ${api}/jobs -H "Authorization: Bearer $API_KEY" -H "Content-Type: application/json" \\\n  -d '{"vendorJobId":"REQ-1001","title":"Senior Java Developer","location":"Austin, TX","employment":"Contract W2","schedule":"Hybrid","mustHave":["Java 17","Spring Boot"]}'`)}
 ${example(`curl ${api}/jobs/REQ-1001 -H "Authorization: Bearer $API_KEY"`)}

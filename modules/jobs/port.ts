@@ -25,7 +25,7 @@ export interface ApiOperations {
 	readonly paths: Readonly<Record<string, unknown>>
 	/** Schemas the path items reference (`#/components/schemas/<name>`); `Error` is the API's own. */
 	readonly schemas: Readonly<Record<string, unknown>>
-	/** One line per operation for the docs page, e.g. `POST /webhooks adds an endpoint…`. */
+	/** One line per operation for the docs page, starting with its method and path (shown as code), e.g. `POST /webhooks adds an endpoint…`. */
 	readonly docs: readonly string[]
 }
 

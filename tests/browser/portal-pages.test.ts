@@ -131,7 +131,7 @@ describe('every portal page, as each role sees it, on a phone and a desktop', ()
 							if (p.key) await page.keyboard.press(p.key)
 							// JPEG: a full-page PNG took as long to encode as the checks below (a third of the file's time).
 							await keepScreenshot(page, { path: `${SHOTS}/${p.name}-${role}-${width}.jpg`, type: 'jpeg', quality: 80, fullPage: true })
-							for (const o of await overflowing(page, { tablesScroll: p.tablesScroll })) problems.push(`${p.name} at ${width}px: ${o}`)
+							for (const o of await overflowing(page)) problems.push(`${p.name} at ${width}px: ${o}`)
 							if (!p.press) for (const h of await headerProblems(page, width)) problems.push(`${p.name}: ${h}`)
 							for (const w of await brokenWords(page)) problems.push(`${p.name} at ${width}px: ${w}`)
 							if (width === WIDTHS[0]) for (const a of await axeProblems(page)) problems.push(`${p.name}: ${a}`)
