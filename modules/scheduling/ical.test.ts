@@ -303,3 +303,43 @@ describe('the video link', () => {
 		expect(vevent.getFirstPropertyValue('description')).toBe(`Video link: ${videoUrl}`)
 	})
 })
+
+describe("people's names", () => {
+	// A quote ends a quoted parameter value (RFC 5545 has no `\"`): names that added parameters, changed the
+	// address, or started a line. Each with the name a calendar app reads back: as typed, on one line, without control characters.
+	const HOSTILE = [
+		['a";PARTSTAT=ACCEPTED;ROLE=CHAIR;X="', 'a";PARTSTAT=ACCEPTED;ROLE=CHAIR;X="'],
+		['a":mailto:attacker@evil.test;X="', 'a":mailto:attacker@evil.test;X="'],
+		["Ev\"il O'Neil; X, Y: Z ^n ^' ^^", "Ev\"il O'Neil; X, Y: Z ^n ^' ^^"],
+		['a\r\nATTENDEE:mailto:attacker@evil.test', 'a ATTENDEE:mailto:attacker@evil.test'],
+		['a\u0000b\u001bc\u0085d', 'abcd'],
+	]
+
+	test.each(HOSTILE)('%p as organizer and attendee stays a name: no parameter added, no address changed', (name, shown) => {
+		const ics = invitationIcs({
+			method: 'REQUEST',
+			uid: 'i3@bench.example',
+			sequence: 0,
+			start: WINTER,
+			minutes: LENGTH,
+			timeZone: UTC,
+			summary: 'Interview',
+			description: 'd',
+			videoUrl: null,
+			organizer: { name, email: 'dana@example.com' },
+			attendees: [
+				{ name, email: 'victim@example.com' },
+				{ name: 'Ann', email: 'ann@example.com' },
+			],
+			stamp,
+		})
+		const vevent = new ICAL.Component(ICAL.parse(ics)).getFirstSubcomponent('vevent')!
+		const person = (p: ICAL.Property) => ({ params: p.toJSON()[1], value: String(p.getFirstValue()).toLowerCase() })
+		expect(vevent.getAllProperties('organizer').map(person)).toEqual([{ params: { cn: shown }, value: 'mailto:dana@example.com' }])
+		const attendee = { role: 'REQ-PARTICIPANT', partstat: 'NEEDS-ACTION', rsvp: 'TRUE' }
+		expect(vevent.getAllProperties('attendee').map(person)).toEqual([
+			{ params: { ...attendee, cn: shown }, value: 'mailto:victim@example.com' },
+			{ params: { ...attendee, cn: 'Ann' }, value: 'mailto:ann@example.com' },
+		])
+	})
+})

@@ -10,6 +10,7 @@
 import { TZDate } from '@date-fns/tz'
 import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus } from 'ical-generator'
 import { UTC } from '../../core/time.ts'
+import { cleanLine } from '../../core/untrusted.ts'
 import { showsTwice, vtimezone, zoneWindow } from './vtimezone.ts'
 
 export interface Invitation {
@@ -48,6 +49,17 @@ export function zoneFor(zone: string, instants: Date[]): { tzid: string; vtimezo
  */
 const uriValue = (url: string) => url.replaceAll(',', '%2C').replaceAll(';', '%3B')
 
+/**
+ * A person's name as a parameter value (the CN of the organizer and of each attendee, the only
+ * parameters people's text reaches; addresses are property values): one line, without control
+ * characters (`cleanLine`), and `^` and `"` written as RFC 6868 says (`^^`, `^'`), which calendar
+ * apps read back as the name. ical-generator quotes the value but writes a `"` in it as `\"`, which
+ * RFC 5545 does not have: the quote ended the value, so a name such as `a";ROLE=CHAIR;X="` added
+ * parameters and `a":mailto:x@evil.test;X="` changed the attendee's address. (It still doubles a
+ * `\`, which then reads as two, inside the quotes.)
+ */
+const paramText = (text: string) => cleanLine(text, Number.MAX_SAFE_INTEGER).replaceAll('^', '^^').replaceAll('"', "^'")
+
 export function invitationIcs(i: Invitation): string {
 	const calendar = ical({
 		prodId: { company: 'Benchline', product: 'Benchline', language: 'EN' },
@@ -73,9 +85,15 @@ export function invitationIcs(i: Invitation): string {
 		location: i.videoUrl,
 		url: i.videoUrl && uriValue(i.videoUrl),
 		status: i.method === 'CANCEL' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
-		organizer: i.organizer,
+		organizer: { name: paramText(i.organizer.name), email: i.organizer.email },
 	})
 	for (const a of i.attendees)
-		event.createAttendee({ name: a.name, email: a.email, role: ICalAttendeeRole.REQ, status: ICalAttendeeStatus.NEEDSACTION, rsvp: i.method === 'REQUEST' })
+		event.createAttendee({
+			name: paramText(a.name),
+			email: a.email,
+			role: ICalAttendeeRole.REQ,
+			status: ICalAttendeeStatus.NEEDSACTION,
+			rsvp: i.method === 'REQUEST',
+		})
 	return calendar.toString()
 }
