@@ -258,7 +258,7 @@ describe('Move to stage', () => {
 		expect(await movers(onTeam.id)).toContain(actors.hmOnTeam.userId!)
 	})
 
-	test('the service: the workspace’s own stages only, hired sets and clears the outcome, permission and reach checked', async () => {
+	test('the service: the workspace’s own stages only, hired sets and clears the outcome (a rejected or withdrawn one stays), permission and reach checked', async () => {
 		const other = await newWorkspace(deps)
 		const jobId = await newVendorJob(other, {}, deps)
 		const id = await newApplication(other, await newCandidate(other, {}, deps), jobId, {}, deps)
@@ -284,6 +284,14 @@ describe('Move to stage', () => {
 		await deps.database.rows(sql`update applications set outcome = 'rejected' where id = ${id}`)
 		await moveToStage(deps, owner, { applicationId: id, stageKey: 'applied' })
 		expect((await stageOf(id)).outcome).toBe('rejected')
+		// A rejected or withdrawn application keeps its outcome into Hired and out of it.
+		for (const outcome of ['rejected', 'withdrawn']) {
+			await deps.database.rows(sql`update applications set outcome = ${outcome} where id = ${id}`)
+			for (const stageKey of ['hired', 'tech_screen']) {
+				await moveToStage(deps, owner, { applicationId: id, stageKey })
+				expect({ stageKey, ...(await stageOf(id)) }).toMatchObject({ stageKey, stage: stageKey, outcome })
+			}
+		}
 		await expect(moveToStage(deps, viewer, { applicationId: id, stageKey: 'tech_screen' })).rejects.toMatchObject({ code: 'FORBIDDEN' })
 		// Out of reach (another workspace) is absent, whatever the stage.
 		await expect(moveToStage(deps, actors.owner, { applicationId: id, stageKey: 'nowhere' })).rejects.toMatchObject({ code: 'NOT_FOUND' })

@@ -11,7 +11,9 @@
  * - A move sets `stage_changed_at` (days in stage count from it) and is logged with the stage it
  *   left and the one it entered, in the same transaction.
  * - Entering the `hired` stage records the outcome `hired`; leaving it clears that outcome (the
- *   demo data and the job facts read "hired" from both). Rejected and withdrawn stay as they are.
+ *   demo data and the job facts read "hired" from both). Rejected and withdrawn stay as they are,
+ *   through any move, into and out of Hired too: a move changes where the application is, not a
+ *   decision recorded about it.
  * - Two people moving the same application at once: the row is locked while it is read and
  *   written, so the moves happen one after the other (the last one wins) and each logs the stage
  *   it really left.
@@ -72,7 +74,7 @@ export async function moveToStage(deps: AppDeps, actor: Actor, input: MoveToStag
 		await ensureStages(tx, actor.workspaceId)
 		const at = deps.now()
 		await tx.execute(sql`update applications set stage_key = ${to.key}, stage_changed_at = ${at.toISOString()}::timestamptz, updated_at = ${at.toISOString()}::timestamptz,
-			outcome = case when ${to.key} = ${HIRED} then 'hired' when outcome = 'hired' then null else outcome end
+			outcome = case when ${to.key} = ${HIRED} then coalesce(outcome, 'hired') when outcome = 'hired' then null else outcome end
 			where id = ${row.id}`)
 		await recordActivity(tx, actor, {
 			action: 'application.stage_changed',
