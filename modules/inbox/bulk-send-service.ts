@@ -9,8 +9,10 @@
  *   fields are filled for that record (an application's job fills the job's), the message joins
  *   their conversation and is one activity line.
  * - One message per person: a candidate ticked with one of their applications (or two of their
- *   applications) is written to once, for the first record; applications come first, so the message
- *   that goes is the one whose job fills the job's fields. The others are reported unchanged.
+ *   applications) is written to once, for the first record whose message is sent; applications come
+ *   first, so the message that goes is the one whose job fills the job's fields. The others are
+ *   reported unchanged. A record refused (or failing) sends nothing, so the person's next record is
+ *   tried: it may fill what that one could not (an open job's `{{job.url}}`), or be refused with its reason.
  * - A record the template cannot be filled for (a field without a value), whose contact details do
  *   not allow the template's channel, or out of reach is reported refused with the reason, and the
  *   others go on; so is one that fails unexpectedly (logged, `runBulk`).
@@ -35,8 +37,9 @@ const sendOnce = (deps: AppDeps, actor: Actor, template: Template) => {
 		const recipient = await recipientOf(deps, actor, target)
 		record.name = recipient.name.slice(0, 80) || record.name
 		if (written.has(recipient.id)) return { result: 'unchanged', note: 'Already sent this message: one message per person.' }
-		written.add(recipient.id)
 		await composeMessage(deps, actor, { ...target, channel: template.channel, subject: template.subject ?? '', body: template.body, templateId: template.id })
+		// Only once it went: runBulk takes the records one after another, so none is in between.
+		written.add(recipient.id)
 		return { result: 'done' }
 	}
 }

@@ -131,6 +131,26 @@ describe('bulk Send message from a template', () => {
 		expect(await mailTo('jo.twice@mail.example')).toEqual([expect.objectContaining({ subject: 'About Go Engineer' })])
 	})
 
+	test('a record refused sends nothing: the same person’s next record is still tried, and sent or refused for its own reason', async () => {
+		const actor = await personActor(deps, ws.slug, recruiter.email)
+		const template = await emailTemplate(actor, 'With the link', 'About {{job.title}}', 'See {{job.url}}')
+		const candidate = await newCandidate(ws, { name: 'Kit Retryable', email: 'kit.retry@mail.example' }, deps)
+		// A closed job has no {{job.url}}: its application is refused, the open one's is sent.
+		const closed = await newApplication(ws, candidate, await newVendorJob(ws, { title: 'Closed Role', status: 'Closed' }, deps), {}, deps)
+		const open = await newApplication(ws, candidate, await newVendorJob(ws, { title: 'Open Role' }, deps), {}, deps)
+		const sent = await bulkSendMessage(deps, actor, { templateId: template.id, candidateIds: [candidate], applicationIds: [closed, open] })
+		expect(sent.lines.map((l) => [l.result, l.note?.includes('{{job.url}}') ?? false])).toEqual([
+			['refused', true],
+			['done', false],
+			['unchanged', false],
+		])
+		expect(await mailTo('kit.retry@mail.example')).toEqual([expect.objectContaining({ subject: 'About Open Role' })])
+		// Refused for every record: each says why, none says it was sent.
+		const refused = await bulkSendMessage(deps, actor, { templateId: template.id, candidateIds: [candidate], applicationIds: [closed] })
+		expect(refused.lines.map((l) => l.result)).toEqual(['refused', 'refused'])
+		expect(await mailTo('kit.retry@mail.example')).toHaveLength(1)
+	})
+
 	test('more than 50 records sends nothing and says so: never cut short', async () => {
 		const actor = await personActor(deps, ws.slug, recruiter.email)
 		const t = await emailTemplate(actor, 'Many', 'Hello', 'Hi')
