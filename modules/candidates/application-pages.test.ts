@@ -10,12 +10,14 @@ import type { AppDeps } from '../../core/deps.ts'
 import { escapeHtml, textOf } from '../../core/html.ts'
 import { personActor } from '../auth/index.ts'
 import { jobTeam } from '../jobs/table.ts'
+import { scorecards } from '../scorecards/table.ts'
 import { newPerson, newWorkspace, type TestWorkspace } from '../../tests/helpers.ts'
 import { portalApp, signedIn, type PortalClient } from '../../tests/portal.ts'
 import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
 import { getApplication } from './application-service.ts'
+import { getCandidate } from './candidate-service.ts'
 import { moveToStage } from './stage-move.ts'
-import { notes } from './table.ts'
+import { notes, ratings } from './table.ts'
 
 setDefaultTimeout(60_000)
 
@@ -182,6 +184,49 @@ describe('the application page, role by role', () => {
 		expect(page).not.toContain('evi@home')
 		// Those who may see contact details see the line as written.
 		expect((await getApplication(deps, actors.recruiter, id)).resumeCheck!.items[0]!.evidence!.text).toContain('evi.dence@example.test')
+	})
+
+	test('colleagues’ notes, scorecard notes and rating comments have contact details blanked for hiring managers (both pages and the services); their own words stay', async () => {
+		const candidateId = await newCandidate(ws, { name: 'Noa Notewell', email: 'noa.notewell@example.test' }, deps)
+		const jobId = await newVendorJob(ws, { title: 'Scala Developer' }, deps)
+		await deps.db.insert(jobTeam).values({ jobId, userId: actors.hmOnTeam.userId! })
+		const id = await newApplication(ws, candidateId, jobId, {}, deps)
+		const recruiter = actors.recruiter.userId!
+		const written = (what: string) => `${what}: call Noa on 512-555-0144 or write to noa@home.example`
+		const hidden = (what: string) => `${what}: call Noa on [phone hidden] or write to [e-mail hidden]`
+		const own = 'Manager note: my desk is 512-555-0199'
+		const note = { workspaceId: ws.id, candidateId, visibility: 'shared' }
+		await deps.db.insert(notes).values([
+			{ ...note, id: `note_about_${id}`, applicationId: id, authorUserId: recruiter, body: written('Note') },
+			{ ...note, id: `note_own_${id}`, applicationId: id, authorUserId: actors.hmOnTeam.userId!, body: own },
+		])
+		await deps.db
+			.insert(scorecards)
+			.values({ id: `scd_${id}`, workspaceId: ws.id, applicationId: id, authorUserId: recruiter, recommendation: 'yes', notes: written('Scorecard') })
+		await deps.db.insert(ratings).values({ id: `rat_${id}`, applicationId: id, userId: recruiter, score: 4, comment: written('Rating') })
+
+		const bodies = (n: { body: { text: string } }[]) => n.map((x) => x.body.text).sort()
+		const hm = await getApplication(deps, actors.hmOnTeam, id)
+		expect(bodies(hm.notes)).toEqual([own, hidden('Note')])
+		expect(hm.scorecards.map((c) => c.notes?.text)).toEqual([hidden('Scorecard')])
+		expect(hm.ratings.map((r) => r.comment?.text)).toEqual([hidden('Rating')])
+		expect(bodies((await getCandidate(deps, actors.hmOnTeam, candidateId)).notes)).toEqual(bodies(hm.notes))
+		for (const path of [`/applications/${id}`, `/candidates/${candidateId}`]) {
+			const page = (await clients.hmOnTeam.get(path)).text.replaceAll('<wbr>', '')
+			expect({ path, phone: page.includes('555-0144'), email: page.includes('noa@home'), own: page.includes('512-555-0199') }).toEqual({
+				path,
+				phone: false,
+				email: false,
+				own: true,
+			})
+			expect(page).toContain(hidden('Note'))
+		}
+		expect((await clients.hmOnTeam.get(`/applications/${id}`)).text).toContain(hidden('Scorecard'))
+		// Those who may see contact details read every one as written.
+		const full = await getApplication(deps, actors.recruiter, id)
+		expect(bodies(full.notes)).toEqual([own, written('Note')])
+		expect(full.scorecards.map((c) => c.notes?.text)).toEqual([written('Scorecard')])
+		expect(full.ratings.map((r) => r.comment?.text)).toEqual([written('Rating')])
 	})
 })
 

@@ -14,7 +14,7 @@ import { isoInstant } from '../../core/time.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { jobAuthor, jobRequirements, jobLabels } from '../jobs/index.ts'
 import { contactOf, requireJob, sourceOf, visibleNotes } from './candidate-service.ts'
-import { applicationReach, reachOf, redactContacts, seesContact } from './reach.ts'
+import { applicationReach, colleagueWords, reachOf, redactContacts, seesContact } from './reach.ts'
 import { refreshChecks } from './recheck.ts'
 import type { ResumeCheck } from './resume-check.ts'
 import { APPLICATION_COLUMNS, applicationBrief, candidateFacts, candidateRef, ratingOf, unique, type ApplicationRow, type CandidateRow } from './rows.ts'
@@ -134,6 +134,7 @@ export async function getApplication(deps: AppDeps, actor: Actor, applicationId:
 		ratings.map((r) => r.userId),
 	)
 	const contact = seesContact(deps, actor)
+	const words = colleagueWords(deps, actor)
 	const job = jobs.get(a.jobId)
 	const jobBy = jobAuthor({ vendorId: job?.vendorId ?? null })
 	const stage = stages.find((s) => s.key === a!.stageKey)
@@ -161,7 +162,7 @@ export async function getApplication(deps: AppDeps, actor: Actor, applicationId:
 		ratings: ratings.map((r) => ({
 			by: personRef(names, r.userId),
 			score: r.score,
-			comment: r.comment ? untrusted(r.comment, 'colleague', 2000) : null,
+			comment: r.comment ? untrusted(words(r.comment, r.userId), 'colleague', 2000) : null,
 			createdAt: isoInstant(r.createdAt),
 		})),
 		averageRating: ratingOf(a.averageRating),

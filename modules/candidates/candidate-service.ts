@@ -19,7 +19,7 @@ import { personRef, userNames } from '../auth/index.ts'
 import { jobLabels } from '../jobs/index.ts'
 import { refreshChecks } from './recheck.ts'
 import { candidateMatches } from './search.ts'
-import { applicationReach, candidateReach, noteReach, reachOf, redactContacts, seesContact, type Reach } from './reach.ts'
+import { applicationReach, candidateReach, colleagueWords, noteReach, reachOf, redactContacts, seesContact, type Reach } from './reach.ts'
 import {
 	APPLICATION_COLUMNS,
 	applicationBrief,
@@ -152,7 +152,7 @@ interface NoteRow {
 	createdAt: Date | string
 }
 
-/** Notes the actor may read on a candidate (optionally only those about one application or general ones). */
+/** Notes the actor may read on a candidate (optionally only those about one application or general ones), in words they may see (`colleagueWords`). */
 export async function visibleNotes(deps: AppDeps, reach: Reach, candidateId: string, applicationId?: string) {
 	const about = applicationId ? sql` and (n.application_id = ${applicationId} or n.application_id is null)` : sql``
 	const rows = await deps.database.rows<NoteRow>(
@@ -162,12 +162,13 @@ export async function visibleNotes(deps: AppDeps, reach: Reach, candidateId: str
 		deps.db,
 		rows.map((n) => n.authorUserId),
 	)
+	const words = colleagueWords(deps, reach.actor)
 	return rows.map((n) => ({
 		id: n.id,
 		author: personRef(names, n.authorUserId),
 		visibility: n.visibility,
 		applicationId: n.applicationId,
-		body: untrusted(n.body, 'colleague', 4000),
+		body: untrusted(words(n.body, n.authorUserId), 'colleague', 4000),
 		createdAt: isoInstant(n.createdAt),
 	}))
 }

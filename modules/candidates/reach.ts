@@ -5,7 +5,7 @@
  * - Owners, admins and recruiters see every candidate and application of the workspace.
  * - Hiring managers see only the applications of jobs on whose hiring team they are, and only the
  *   candidates behind them; never contact details (e-mail, phone, and both are blanked in résumé
- *   text) and never documents.
+ *   text and in colleagues' words: `colleagueWords`) and never documents.
  * - Private notes are seen by their author, owners and admins; hiring managers see the shared notes
  *   about applications they can reach, and their own.
  * - A record out of reach is answered exactly like an absent one.
@@ -77,4 +77,15 @@ export function redactContacts(text: string): string {
 		.normalize('NFKC')
 		.replace(EMAILS, '[e-mail hidden]')
 		.replace(PHONES, (m) => (/(19|20)\d\d\s*[-–]\s*(19|20)\d\d/.test(m) ? m : '[phone hidden]'))
+}
+
+/**
+ * Colleagues' words (notes, scorecard notes, rating comments, to-dos) as `actor` reads them: e-mail
+ * addresses and phone numbers blanked (`redactContacts`) unless they may see contact details or wrote
+ * the words themselves. A candidate's number a recruiter typed into a shared note showed a hiring
+ * manager what the profile and the résumé beside it hide. `authorUserId`: who wrote the text (null: nobody).
+ */
+export function colleagueWords(deps: AppDeps, actor: Actor): (text: string, authorUserId: string | null) => string {
+	if (seesContact(deps, actor)) return (text) => text
+	return (text, authorUserId) => (authorUserId !== null && authorUserId === actor.userId ? text : redactContacts(text))
 }

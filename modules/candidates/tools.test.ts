@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm'
 import { runCommand } from '../../core/cli.ts'
 import { newPersonWithToken, newWorkspace, plain, serveApp, type TestWorkspace } from '../../tests/helpers.ts'
 import { jobTeam } from '../jobs/table.ts'
+import { scorecards } from '../scorecards/table.ts'
 import { recheckChangedJobs } from './recheck.ts'
 import { notes } from './table.ts'
 
@@ -216,6 +217,39 @@ describe('get_candidate', () => {
 		)
 		expect((await callTool('hiring_manager', 'get_candidate', { candidateId: outside[0]!.id })).error).toContain('No candidate with this id')
 		expect((await callTool('owner', 'get_candidate', { candidateId: 'cand_nope' })).error).toContain('No candidate with this id')
+	})
+
+	test('a colleague’s note and scorecard notes reach a hiring manager without contact details (get_candidate, get_application)', async () => {
+		// One the recruiter has no scorecard on yet (the seed writes some for the workspace's people: one per person per application).
+		const [app] = await deps.database.rows<{ id: string; candidate_id: string }>(
+			sql`select a.id, a.candidate_id from applications a where a.job_id = ${hmJob} and not exists (select 1 from scorecards s where s.application_id = a.id and s.author_user_id = ${users.recruiter}) order by a.id limit 1`,
+		)
+		const written = 'Reach her on +1 512 555 0123 or jo@home.example'
+		await deps.db.insert(notes).values({
+			id: `note_contact_${app!.id}`,
+			workspaceId: ws.id,
+			candidateId: app!.candidate_id,
+			applicationId: app!.id,
+			authorUserId: users.recruiter,
+			body: written,
+			visibility: 'shared',
+		})
+		await deps.db.insert(scorecards).values({
+			id: `scd_contact_${app!.id}`,
+			workspaceId: ws.id,
+			applicationId: app!.id,
+			authorUserId: users.recruiter,
+			recommendation: 'yes',
+			notes: written,
+		})
+		const hidden = 'Reach her on [phone hidden] or [e-mail hidden]'
+		const noteOf = (notes: { id: string; body: { text: string } }[]) => notes.find((n) => n.id === `note_contact_${app!.id}`)?.body.text
+		const scorecardOf = (cards: { id: string; notes: { text: string } | null }[]) => cards.find((c) => c.id === `scd_contact_${app!.id}`)?.notes?.text
+		const hm = await ok('hiring_manager', 'get_application', { applicationId: app!.id })
+		expect([noteOf(hm.application.notes), scorecardOf(hm.application.scorecards)]).toEqual([hidden, hidden])
+		expect(noteOf((await ok('hiring_manager', 'get_candidate', { candidateId: app!.candidate_id })).candidate.notes)).toBe(hidden)
+		const recruiter = await ok('recruiter', 'get_application', { applicationId: app!.id })
+		expect([noteOf(recruiter.application.notes), scorecardOf(recruiter.application.scorecards)]).toEqual([written, written])
 	})
 
 	test('candidate-written text arrives labelled, without control or bidi characters', async () => {

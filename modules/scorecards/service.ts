@@ -13,7 +13,8 @@
  *   its own list (1 to 15 attributes of 1 to 100 characters, no two alike); clearing the list goes
  *   back to the must-haves. A saved scorecard keeps the attributes it rated.
  * - Everyone who can see an application sees its scorecards, and completed AI video interviews
- *   appear as scorecards of their own to those who may see interviews.
+ *   appear as scorecards of their own to those who may see interviews. A scorecard's notes lose
+ *   e-mail addresses and phone numbers for people who may not see contact details (`colleagueWords`).
  * - Every change is in the activity log, in the same transaction.
  */
 import { and, eq, sql } from 'drizzle-orm'
@@ -24,7 +25,7 @@ import { AppError, invalid, type FieldError } from '../../core/errors.ts'
 import { cleanLine, cleanText, untrusted, untrustedLine, type TextAuthor } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { personRef, userNames } from '../auth/index.ts'
-import { reachableApplication, RECOMMENDATIONS, type ApplicationKey, type ApplicationScorecard } from '../candidates/index.ts'
+import { colleagueWords, reachableApplication, RECOMMENDATIONS, type ApplicationKey, type ApplicationScorecard } from '../candidates/index.ts'
 import { aiScorecardsOf } from '../interviews/index.ts'
 import { jobAuthor, jobRequirements, reachableJobIds } from '../jobs/index.ts'
 import { scorecardAttributes, scorecards } from './table.ts'
@@ -227,6 +228,7 @@ from ${scorecards} s where s.workspace_id = ${actor.workspaceId} and s.applicati
 		deps.db,
 		rows.map((r) => r.authorUserId),
 	)
+	const words = colleagueWords(deps, actor)
 	for (const r of rows)
 		out.get(r.applicationId)?.scorecards.push({
 			id: r.id,
@@ -236,8 +238,8 @@ from ${scorecards} s where s.workspace_id = ${actor.workspaceId} and s.applicati
 			ratings: r.ratings.map((x) => ({ attribute: untrustedLine(x.attribute, r.attributesBy, MAX_ATTRIBUTE), rating: x.rating })),
 			recommendation: r.recommendation,
 			overallScore: null,
-			// An interviewer's words: labelled for an assistant like every note.
-			notes: r.notes ? untrusted(r.notes, 'colleague', MAX_NOTES) : null,
+			// An interviewer's words: labelled for an assistant, and without contact details for those who may not see them, like every note.
+			notes: r.notes ? untrusted(words(r.notes, r.authorUserId), 'colleague', MAX_NOTES) : null,
 			createdAt: new Date(r.createdAt).toISOString(),
 			updatedAt: new Date(r.updatedAt).toISOString(),
 		})

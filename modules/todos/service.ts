@@ -31,7 +31,7 @@ import { cleanLine, cleanText, untrusted, untrustedLine, type UntrustedText } fr
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { personRef, userNames } from '../auth/index.ts'
-import { candidateCards, redactContacts, requireCandidate } from '../candidates/index.ts'
+import { candidateCards, colleagueWords, requireCandidate } from '../candidates/index.ts'
 import { jobLabels, reachableJobIds } from '../jobs/index.ts'
 import { todos } from './table.ts'
 import { navCount } from '../../core/nav-count.ts'
@@ -224,8 +224,7 @@ export async function shownLines(deps: AppDeps, actor: Actor, rows: Shown[]): Pr
 		candidateCards(deps, actor, [...new Set(flows.flatMap((r) => (r.candidateId ? [r.candidateId] : [])))]),
 		jobLabels(deps, actor.workspaceId, [...new Set(flows.flatMap((r) => (r.jobId ? [r.jobId] : [])))]),
 	])
-	const contact = deps.permissions.can(actor, 'candidates:contact')
-	const words = (r: Shown, text: string) => (contact || (r.createdByUserId !== null && r.createdByUserId === actor.userId) ? text : redactContacts(text))
+	const words = colleagueWords(deps, actor)
 	return new Map(
 		rows.map((r) => {
 			const named =
@@ -234,12 +233,12 @@ export async function shownLines(deps: AppDeps, actor: Actor, rows: Shown[]): Pr
 					: [r.candidateId ? cards.get(r.candidateId)?.name.text : undefined, r.jobId ? labels.get(r.jobId)?.text : undefined].filter(
 							(n): n is string => Boolean(n) && !r.title.includes(n!),
 						)
-			const title = words(r, named.length ? `${r.title} — ${named.join(', ')}` : r.title)
+			const title = words(named.length ? `${r.title} — ${named.join(', ')}` : r.title, r.createdByUserId)
 			return [
 				r.id,
 				{
 					title: untrustedLine(title, r.source === 'person' ? 'colleague' : 'candidate', named.length ? 600 : 200),
-					notes: r.notes ? untrusted(words(r, r.notes), 'colleague', 2000) : null,
+					notes: r.notes ? untrusted(words(r.notes, r.createdByUserId), 'colleague', 2000) : null,
 				},
 			]
 		}),
