@@ -5,6 +5,7 @@ import {
 	currentTimeZone,
 	dayKey,
 	formatDateTime,
+	formatEndAfter,
 	inTimeZone,
 	isTimeZone,
 	localInputValue,
@@ -27,6 +28,20 @@ describe('core/time', () => {
 		expect(formatDateTime(instant, 'Asia/Kolkata')).toBe('Dec 2, 2026, 01:46 GMT+5:30')
 		expect(dayKey(instant, 'Asia/Kolkata')).toBe('2026-12-02')
 		expect(localInputValue(instant, 'America/Los_Angeles')).toBe('2026-12-01T12:16')
+	})
+
+	test('the end of a range: its time; its date on another day; its zone when the clocks changed in between', () => {
+		const end = (start: string, minutes: number, zone: string) => {
+			const from = new Date(start)
+			return `${formatDateTime(from, zone)}–${formatEndAfter(from, new Date(from.getTime() + minutes * 60_000), zone)}`
+		}
+		expect(end('2027-01-10T15:00:00Z', 45, 'America/New_York')).toBe('Jan 10, 2027, 10:00 EST–10:45')
+		expect(end('2027-01-11T04:30:00Z', 60, 'America/New_York')).toBe('Jan 10, 2027, 23:30 EST–Jan 11, 2027, 00:30')
+		// New York goes back at 02:00 on 7 November 2027, forward at 02:00 on 14 March 2027.
+		expect(end('2027-11-07T05:30:00Z', 60, 'America/New_York')).toBe('Nov 7, 2027, 01:30 EDT–01:30 EST')
+		expect(end('2027-03-14T06:30:00Z', 60, 'America/New_York')).toBe('Mar 14, 2027, 01:30 EST–03:30 EDT')
+		expect(end('2027-11-07T03:30:00Z', 240, 'America/New_York')).toBe('Nov 6, 2027, 23:30 EDT–Nov 7, 2027, 02:30 EST')
+		expect(end('2027-11-07T05:30:00Z', 60, 'UTC')).toBe('Nov 7, 2027, 05:30 UTC–06:30')
 	})
 
 	test('the zone of the request: UTC outside one, the person’s inside', () => {

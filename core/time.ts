@@ -130,6 +130,17 @@ export const formatDateTime = (d: Date, zone: string = currentTimeZone()) => `${
 export const formatDate = (d: Date, zone: string = currentTimeZone()) => formatter(zone, 'date').format(d)
 /** "14:05" (add `zoneName` once for a list of times of one zone). */
 export const formatTime = (d: Date, zone: string = currentTimeZone()) => formatter(zone, 'time').format(d)
+/**
+ * The end of a time range written after its start's date, time and zone ("Nov 7, 2027, 14:00 EST–15:00"):
+ * its time, with its date when it falls on another day in the zone ("Nov 8, 2027, 00:30"), and its zone's
+ * name when that is not the start's: the clocks changed in between, and "01:30 EDT–01:30" would read as
+ * no time at all where it is an hour ("01:30 EST").
+ */
+export function formatEndAfter(start: Date, end: Date, zone: string = currentTimeZone()): string {
+	const day = dayKey(end, zone) === dayKey(start, zone) ? '' : `${formatDate(end, zone)}, `
+	const name = zoneName(end, zone)
+	return `${day}${formatTime(end, zone)}${name === zoneName(start, zone) ? '' : ` ${name}`}`
+}
 /** "Tuesday, December 1, 2026" (a day heading). */
 export const formatDay = (d: Date, zone: string = currentTimeZone()) => formatter(zone, 'day').format(d)
 

@@ -331,6 +331,21 @@ describe('the calendar page', () => {
 		expect(day('2031-03-07')).toContain('Nothing planned.')
 		expect(day('2031-03-04')).toContain('Nothing planned.')
 	})
+
+	test('an interview over the hour the clocks go back names each time’s zone: 01:30 CDT–01:30 CST is an hour', async () => {
+		const deps = await testDeps()
+		const person = await newPerson(w.ws, 'recruiter', {}, deps)
+		await deps.db.update(users).set({ timeZone: 'America/Chicago' }).where(eq(users.id, person.userId))
+		const recruiter = await personActor(deps, w.ws.slug, person.email)
+		const app = await newApplication(w.ws, await newCandidate(w.ws, { name: 'Ola Fallback' }), w.teamJob)
+		// Chicago goes back from CDT to CST at 02:00 on 2 November 2031; an ordinary night the week after.
+		await scheduleInterview(deps, recruiter, app, { interviewerIds: [person.userId], date: '2031-11-02', time: '01:30', minutes: 60, videoUrl: '' })
+		await scheduleInterview(deps, recruiter, app, { interviewerIds: [person.userId], date: '2031-11-04', time: '01:30', minutes: 60, videoUrl: '' })
+		const page = (await (await signedIn(person)).get('/calendar?from=2031-11-02')).text
+		const when = (key: string) =>
+			new RegExp(`aria-labelledby="day-${key}">[\\s\\S]*?<span class="when">([\\s\\S]*?)</span>`).exec(page)?.[1]?.replace(/<[^>]+>/g, '')
+		expect([when('2031-11-02'), when('2031-11-04')]).toEqual(['01:30 CDT–01:30 CST', '01:30–02:30 CST'])
+	})
 })
 
 /** An iCalendar feed served by the test; `ics` can be changed between reads. */

@@ -54,13 +54,17 @@ const TYPE_LABEL: Record<string, string> = { interview: 'Interview', followup: '
  * One calendar entry in a line: its time in the reader's zone (named), kind, title, and the
  * candidate and job it is about; an entry that has ended is marked past. Listed under a `day`, a
  * start or end on another day carries its date: 23:30–00:30 under the second day would read as
- * that day's 23:30 otherwise.
+ * that day's 23:30 otherwise. When the clocks change in between, each time is named with its zone
+ * (01:30 EDT–01:30 EST): one name after both read as no time at all.
  */
 export function entryLine(e: CalendarView, o: { person?: boolean; now?: Date; day?: string } = {}) {
 	const start = new Date(e.start)
 	const end = new Date(e.end)
 	const at = (d: Date) => (o.day && dayKey(d) !== o.day ? `${formatDate(d)}, ${formatTime(d)}` : formatTime(d))
-	const time = e.allDay ? 'All day' : html`<time datetime="${e.start}">${at(start)}</time>–<time datetime="${e.end}">${at(end)}</time> ${zoneName(start)}`
+	const [from, to] = [zoneName(start), zoneName(end)]
+	const time = e.allDay
+		? 'All day'
+		: html`<time datetime="${e.start}">${at(start)}</time>${from === to ? '' : ` ${from}`}–<time datetime="${e.end}">${at(end)}</time> ${to}`
 	const past = o.now && end <= o.now
 	return html`<span class="when">${time}</span> ${tag(TYPE_LABEL[e.type] ?? e.type, e.type === 'interview' ? 'info' : e.type === 'external' ? 'neutral' : 'warn')} ${e.title}${e.candidate ? html` · <a href="/candidates/${e.candidate.id}">${e.candidate.name}</a>` : ''}${e.job ? html` · <a href="/jobs/${e.job.id}">${e.job.title}</a>` : ''}${o.person ? html` <span class="meta">(${e.person.name})</span>` : ''}${past ? html` ${tag('Past')}` : ''}`
 }

@@ -8,7 +8,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { html, portalPage, textOf, type SafeHtml } from '../../core/html.ts'
 import type { PageSection } from '../../core/module.ts'
-import { currentTimeZone, dayKey, formatDate, formatTime, localInputValue, nextDay, startOfDay, zoneName } from '../../core/time.ts'
+import { currentTimeZone, dayKey, formatDate, formatEndAfter, formatTime, localInputValue, nextDay, startOfDay, zoneName } from '../../core/time.ts'
 import { actionButton, checkboxes, csrfField, errorSummary, pageHeader, selectField, tag, textField, when, type FieldError } from '../../core/ui.ts'
 import { busyTimes } from '../calendar/index.ts'
 import { applicationCard } from '../candidates/index.ts'
@@ -47,7 +47,7 @@ function interviewItem(session: PageSession, i: ScheduledInterview, canChange: b
 		canChange && !cancelled
 			? html`<div class="actions"><a class="button secondary" href="/applications/${i.applicationId}/schedule/${i.id}">Reschedule</a>${cancel}</div>`
 			: ''
-	return html`<li><p>${when(i.start)}–${formatTime(end)} ${cancelled ? tag('Cancelled', 'neutral') : tag('Scheduled', 'info')}${past && !cancelled ? html` ${tag('Past')}` : ''}</p>
+	return html`<li><p>${when(i.start)}–<time datetime="${end.toISOString()}">${formatEndAfter(i.start, end)}</time> ${cancelled ? tag('Cancelled', 'neutral') : tag('Scheduled', 'info')}${past && !cancelled ? html` ${tag('Past')}` : ''}</p>
 <p class="meta">${i.minutes} minutes with ${i.interviewers.map((p) => p.name).join(', ') || 'no interviewer'}${i.videoUrl ? html` · <a href="${i.videoUrl}">Video link</a>` : ''}</p>${actions}</li>`
 }
 

@@ -434,6 +434,23 @@ describe('pages', () => {
 		expect((await client.get(`/applications/${w.app}/schedule?day=${day}`)).text).toContain('busy 10:00–10:30, 11:00–12:00')
 	})
 
+	test('an interview’s end shows its date when it is another day, and its zone when the clocks changed in between', async () => {
+		const deps = await testDeps()
+		const app = await newApplication(w.ws, await newCandidate(w.ws, { name: 'Lee Latenight' }, deps), await newVendorJob(w.ws, {}, deps), {}, deps)
+		// Chicago goes back from CDT to CST at 02:00 on the first Sunday of November: 01:30 CDT plus an hour is 01:30 CST.
+		const year = new Date().getUTCFullYear() + 1
+		const sunday = [1, 2, 3, 4, 5, 6, 7].map((d) => `${year}-11-0${d}`).find((d) => new Date(`${d}T12:00:00Z`).getUTCDay() === 0)!
+		const at = (date: string, time: string) =>
+			scheduleInterview(deps, w.recruiter, app, { interviewerIds: [w.recruiter.userId!], date, time, minutes: 60, videoUrl: '' })
+		await at(sunday, '01:30')
+		await at(futureDay(3), '23:30')
+		const page = (await (await signedIn(w.login)).get(`/applications/${app}`)).text
+		const lines = [...page.matchAll(/<li><p>(<time[^>]*>[^<]*<\/time>–(?:<time[^>]*>)?[^<]*)/g)].map((m) => m[1]!.replace(/<[^>]+>/g, ''))
+		const day = (key: string) =>
+			new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${key}T12:00:00Z`))
+		expect(lines.sort()).toEqual([`${day(sunday)}, 01:30 CDT–01:30 CST`, `${day(futureDay(3))}, 23:30 CST–${day(futureDay(4))}, 00:30`].sort())
+	})
+
 	test('a length that is not plain whole minutes (0x3C, 6e1) is refused on the form, nothing saved, what was sent kept', async () => {
 		const deps = await testDeps()
 		const client = await signedIn(w.login)
