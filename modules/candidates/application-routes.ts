@@ -1,7 +1,7 @@
 /** The application page and its Move to stage form (Post/Redirect/Get; a refused move is the page again, 422). */
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
-import { AppError } from '../../core/errors.ts'
+import { AppError, invalid } from '../../core/errors.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { viewed } from '../audit/index.ts'
 import { applicationPage, MOVE_FIELD, MOVE_FORM } from './application-page.ts'
@@ -36,12 +36,16 @@ export function applicationRoutes(deps: AppDeps, { auth }: HttpKit) {
 			// Bulk actions on a job's stage list: one POST, each application through its own service, then
 			// the report (Post/Redirect/Get). A choice the whole action lacks (no application ticked, no
 			// stage or reason) sends the person back to the list with nothing done, said on the report.
+			// The action is the button pressed, Move to stage or Reject: any other (none of the list's
+			// forms sends one) is refused with 422 before anything is done, never taken for a move.
 			.post(
 				BULK_PATH,
 				async ({ session, body, cookie }) => {
 					const back = localBack(formText(body, 'back'), '/jobs')
 					const applicationIds = formList(body, 'application')
 					const action = formText(body, 'action')
+					if (action !== 'move' && action !== 'reject')
+						throw invalid([{ field: 'action', message: 'must be move or reject: press Move to stage or Reject' }], 'Choose Move to stage or Reject')
 					let report: { action: string; lines: import('../../core/bulk.ts').BulkLine[] }
 					try {
 						report =

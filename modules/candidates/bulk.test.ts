@@ -110,4 +110,16 @@ describe('bulk actions on a job’s stage list', () => {
 		await viewer.get('/portal')
 		expect((await viewer.post('/applications/bulk', { application: [apps[0]!], action: 'move', stageKey: 'offer' })).status).toBe(403)
 	})
+
+	test('an action the list has no button for (delete, none, MOVE) is refused with 422 as a whole, never taken for a move', async () => {
+		const recruiter = await signedIn(await newPerson(ws, 'recruiter', {}, deps))
+		const before = await stages([apps[1]!])
+		for (const action of ['delete', '', 'MOVE']) {
+			await recruiter.get(`/jobs/${job}?stage=applied`)
+			const unknown = await recruiter.post('/applications/bulk', { application: [apps[1]!], action, stageKey: 'hired', back: `/jobs/${job}` })
+			expect({ action, status: unknown.status }).toEqual({ action, status: 422 })
+			expect(unknown.text).toContain('Choose Move to stage or Reject')
+		}
+		expect(await stages([apps[1]!])).toEqual(before)
+	})
 })
