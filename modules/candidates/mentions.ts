@@ -8,7 +8,8 @@
  * - Only people who may see the note can be mentioned (the rules of `noteReach`): owners and
  *   admins always; recruiters a shared note; hiring managers a shared note about an application of a
  *   job on whose hiring team they are; viewers never. Mentioning anyone else refuses the note and
- *   names them, so a private note never tells someone it exists.
+ *   names them with the reason for their role (a viewer is not told about hiring teams), so a
+ *   private note never tells someone it exists.
  */
 import { isAdmin, type Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
@@ -65,26 +66,31 @@ export async function mentionsOf(deps: AppDeps, actor: Actor, note: { text: stri
 	if (!note.text.includes('@')) return []
 	const people = await listPeople(deps.db, actor.workspaceId)
 	const mentioned = mentionedIn(note.text, people).filter((id) => id !== actor.userId)
-	const blocked: string[] = []
+	// The people who could not see it, by the reason: each is told for their own role.
+	const blocked = new Map<string, string[]>()
 	for (const userId of mentioned) {
 		const p = people.find((x) => x.userId === userId)!
-		if (!(await maySee(deps, actor.workspaceId, p, note))) blocked.push(p.name)
+		const why = await unseenBecause(deps, actor.workspaceId, p, note)
+		if (why) blocked.set(why, [...(blocked.get(why) ?? []), p.name])
 	}
-	if (blocked.length)
-		throw invalid([
-			{
-				field: 'text',
-				message: `mentions ${blocked.join(', ')}, who cannot see ${note.private ? 'a private note' : note.jobId ? 'this note' : 'a note about the candidate in general (hiring managers see notes about their jobs’ applications)'}: remove the mention${blocked.length > 1 ? 's' : ''}`,
-			},
-		])
+	if (blocked.size) {
+		const count = [...blocked.values()].flat().length
+		const who = [...blocked].map(([why, names]) => `${names.join(', ')}, who cannot see ${why}`).join('; and ')
+		throw invalid([{ field: 'text', message: `mentions ${who}: remove the mention${count > 1 ? 's' : ''}` }])
+	}
 	return mentioned
 }
 
-/** Whether a colleague may read the note (the rules of `noteReach`, for a note not written by them). */
-async function maySee(deps: AppDeps, workspaceId: string, p: Colleague, note: { private: boolean; jobId: string | null }): Promise<boolean> {
-	if (isAdmin({ role: p.role } as Actor)) return true
-	if (note.private) return false
-	if (p.role === 'recruiter') return true
-	if (p.role === 'hiring_manager') return note.jobId !== null && (await teamJobIds(deps, workspaceId, p.userId)).includes(note.jobId)
-	return false
+/**
+ * What a colleague cannot see when the note is out of their reach (the rules of `noteReach`, for a
+ * note not written by them), in words for their role; null when they may read it.
+ */
+async function unseenBecause(deps: AppDeps, workspaceId: string, p: Colleague, note: { private: boolean; jobId: string | null }): Promise<string | null> {
+	if (isAdmin({ role: p.role } as Actor)) return null
+	if (note.private) return 'a private note'
+	if (p.role === 'recruiter') return null
+	if (p.role !== 'hiring_manager') return 'notes (viewers read jobs only)'
+	if (note.jobId === null) return 'a note about the candidate in general (hiring managers see notes about their jobs’ applications)'
+	if ((await teamJobIds(deps, workspaceId, p.userId)).includes(note.jobId)) return null
+	return 'this note (hiring managers see notes about the applications of jobs on whose hiring team they are)'
 }

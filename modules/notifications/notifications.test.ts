@@ -96,7 +96,17 @@ describe('mentions', () => {
 		const cases = [
 			{ text: 'Private: @Rita Moreno look', visibility: 'private', applicationId: '', who: 'Rita Moreno', what: 'a private note' },
 			{ text: 'General note for @Hank Hill', visibility: 'shared', applicationId: '', who: 'Hank Hill', what: 'a note about the candidate in general' },
-			{ text: 'FYI @Vic Stone', visibility: 'shared', applicationId: w.app, who: 'Vic Stone', what: 'this note' },
+			{ text: 'FYI @Vic Stone', visibility: 'shared', applicationId: w.app, who: 'Vic Stone', what: 'notes (viewers read jobs only)' },
+			// A viewer in a general note is told about viewers, not about hiring managers.
+			{ text: 'General note for @Vic Stone', visibility: 'shared', applicationId: '', who: 'Vic Stone', what: 'notes (viewers read jobs only):' },
+			// Two people who cannot see it for different reasons: each named with their own.
+			{
+				text: 'General note for @Hank Hill and @Vic Stone',
+				visibility: 'shared',
+				applicationId: '',
+				who: 'Hank Hill',
+				what: 'a note about the candidate in general (hiring managers see notes about their jobs’ applications); and Vic Stone, who cannot see notes (viewers read jobs only): remove the mentions',
+			},
 		]
 		for (const c of cases) {
 			const res = await portal.post(`/candidates/${w.candidate}/notes`, { text: c.text, visibility: c.visibility, applicationId: c.applicationId })
