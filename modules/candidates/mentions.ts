@@ -3,8 +3,9 @@
  *
  * Rules:
  * - `@` followed by a colleague's full name (`@Dana Lee`), their e-mail name (`@dana.lee`) or their
- *   first name when no other colleague has it (`@Dana`), in any case, mentions them. An `@` inside a
- *   word (an e-mail address) is not a mention; `@` and a name nobody has is left as text.
+ *   first name (`@Dana`), in any case, mentions them, when no other colleague goes by that name (a
+ *   first name, full name or e-mail name alike). An `@` inside a word (an e-mail address) is not a
+ *   mention; `@` and a name nobody has, or more than one has, is left as text.
  * - Only people who may see the note can be mentioned (the rules of `noteReach`): owners and
  *   admins always; recruiters a shared note; hiring managers a shared note about an application of a
  *   job on whose hiring team they are; viewers never. Mentioning anyone else refuses the note and
@@ -27,21 +28,23 @@ export interface Colleague {
 const squash = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase()
 const WORD = /[\p{L}\p{N}_]/u
 
-/** The names each colleague can be mentioned by, longest first (so `@Dana Lee` wins over `@Dana`). */
+/**
+ * The names each colleague can be mentioned by, longest first (so `@Dana Lee` wins over `@Dana`). A
+ * name more than one colleague goes by (a first name two share, or one person's e-mail name that is
+ * another's first or full name) is nobody's: it is left as text, as an ambiguous first name always was,
+ * rather than going to whoever sorts first.
+ */
 function aliases(people: readonly Colleague[]): { alias: string; userId: string }[] {
-	const firstNames = new Map<string, number>()
-	for (const p of people) {
-		const first = squash(p.name).split(' ')[0]
-		if (first) firstNames.set(first, (firstNames.get(first) ?? 0) + 1)
-	}
-	const out: { alias: string; userId: string }[] = []
+	const owners = new Map<string, Set<string>>()
 	for (const p of people) {
 		const full = squash(p.name)
-		const first = full.split(' ')[0]!
-		for (const alias of new Set([full, p.email.split('@')[0]!.toLowerCase(), ...(firstNames.get(first) === 1 ? [first] : [])]))
-			if (alias) out.push({ alias, userId: p.userId })
+		for (const alias of [full, full.split(' ')[0]!, p.email.split('@')[0]!.toLowerCase()])
+			if (alias) owners.set(alias, (owners.get(alias) ?? new Set()).add(p.userId))
 	}
-	return out.sort((a, b) => b.alias.length - a.alias.length)
+	return [...owners]
+		.filter(([, ids]) => ids.size === 1)
+		.map(([alias, ids]) => ({ alias, userId: [...ids][0]! }))
+		.sort((a, b) => b.alias.length - a.alias.length)
 }
 
 /** The colleagues a text mentions, each once, in the order first mentioned. */

@@ -72,6 +72,21 @@ describe('mentions', () => {
 		expect(mentionedIn('@Hankerchief', people)).toEqual([])
 	})
 
+	test('a name two colleagues go by (one’s e-mail name, the other’s only first name) mentions neither, whatever the order', () => {
+		const rita = { userId: 'u4', name: 'Rita Moreno', email: 'rm@x.test', role: 'recruiter' }
+		const other = { userId: 'u5', name: 'Ann Other', email: 'rita@x.test', role: 'recruiter' }
+		for (const people of [
+			[rita, other],
+			[other, rita],
+		]) {
+			expect(mentionedIn('ask @rita', people)).toEqual([])
+			// Their other names still mention each of them.
+			expect(mentionedIn('ask @Rita Moreno and @Ann', people)).toEqual(['u4', 'u5'])
+		}
+		// One person whose e-mail name is their own first name is still mentioned by it.
+		expect(mentionedIn('ask @rita', [{ ...rita, email: 'rita@x.test' }])).toEqual(['u4'])
+	})
+
 	test('a shared note about an application notifies the recruiter, owner and the job’s hiring manager mentioned; the writer is never notified', async () => {
 		const portal = await signedIn(w.rita)
 		await portal.get(`/candidates/${w.candidate}`)
