@@ -76,8 +76,17 @@ export function redactContacts(text: string): string {
 	return text
 		.normalize('NFKC')
 		.replace(EMAILS, '[e-mail hidden]')
-		.replace(PHONES, (m) => (/(19|20)\d\d\s*[-–]\s*(19|20)\d\d/.test(m) ? m : '[phone hidden]'))
+		.replace(PHONES, (m) => (notAPhone(m) ? m : '[phone hidden]'))
 }
+
+const YEAR = '(?:19|20)\\d\\d'
+const MONTH = '(?:0?[1-9]|1[0-2])'
+const DAY = '(?:0?[1-9]|[12]\\d|3[01])'
+/** A range of years (`2015 - 2019`), or a date written with dashes or dots: 2027-01-10, 01-10-2027, 10.01.2027. */
+const YEARS_OR_DATE = new RegExp(`^(?:${YEAR}\\s*[-–]\\s*${YEAR}|${YEAR}([-.])${MONTH}\\1${DAY}|${DAY}([-.])${DAY}\\2${YEAR})$`)
+
+/** What the number pattern took that a reader takes for years or a date, not a phone number (a note's "Interview on 2027-01-10"). */
+const notAPhone = (match: string) => YEARS_OR_DATE.test(match.trim())
 
 /**
  * Colleagues' words (notes, scorecard notes, rating comments, to-dos) as `actor` reads them: e-mail

@@ -16,6 +16,11 @@ test('addresses and numbers are hidden in any form a reader takes for one; year 
 		['+1 (512) 555-0142', '[phone hidden]'],
 		['Java 2015 - 2019 at Acme', 'Java 2015 - 2019 at Acme'],
 		['Worked 2010-2015', 'Worked 2010-2015'],
+		// Dates are not numbers to call (a note's interview date); a number shaped like none still is.
+		['Interview on 2027-01-10 at 10', 'Interview on 2027-01-10 at 10'],
+		['Started 01-10-2027, left 10.01.2028', 'Started 01-10-2027, left 10.01.2028'],
+		['Call 2027-555-0142', 'Call [phone hidden]'],
+		['Call 512.555.0142', 'Call [phone hidden]'],
 	]
 	for (const [text, shown] of cases) expect({ text, shown: redactContacts(text) }).toEqual({ text, shown })
 })
