@@ -1,4 +1,8 @@
-/** Operator commands: `webhook add|list|remove|replay|end-previous-secrets` (workspace endpoints; the others find any endpoint by id). */
+/**
+ * Operator commands: `webhook add|list|remove|replay|end-previous-secrets` (add makes a workspace
+ * endpoint; list shows every endpoint of the workspace, its vendors' with their `vendorId`; the others
+ * find any endpoint by id).
+ */
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
 import type { CommandDef } from '../../core/module.ts'
@@ -50,11 +54,13 @@ export const webhookCommands: CommandDef[] = [
 				events: e.events,
 				enabled: e.enabled,
 				createdAt: e.createdAt.toISOString(),
+				// Null for the workspace's own; a vendor's endpoint was added with its API key (a leaked one, perhaps).
+				vendorId: e.vendorId,
 			}))
 			return {
 				json: { endpoints },
 				lines: endpoints.length
-					? endpoints.map((e) => `${e.endpointId}  ${e.enabled ? 'on ' : 'off'}  ${e.url}  ${e.events.join(',')}`)
+					? endpoints.map((e) => `${e.endpointId}  ${e.enabled ? 'on ' : 'off'}  ${e.url}  ${e.events.join(',')}${e.vendorId ? `  vendor ${e.vendorId}` : ''}`)
 					: [`No webhook endpoint in ${ws.slug} yet.`],
 			}
 		},

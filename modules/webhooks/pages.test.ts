@@ -1,11 +1,14 @@
 /**
  * The webhook pages through the real app: Add endpoint (refused address and event types kept with
  * the reason, the secret shown once with Copy), Send test event, Rotate secret, Disable / Enable,
- * Replay and Delete; another workspace's endpoint is not found; recruiters are refused.
+ * Replay and Delete; a vendor's endpoint (added with its API key) listed, switched off and deleted by
+ * the owner; another workspace's endpoint is not found; recruiters are refused.
  */
 import { describe, expect, test } from 'bun:test'
 import { Webhook } from 'standardwebhooks'
-import { newPerson, newWorkspace } from '../../tests/helpers.ts'
+import { callOn, newPerson, newVendor, newWorkspace } from '../../tests/helpers.ts'
+import { revokeVendorKey } from '../vendors/index.ts'
+import { operatorActor } from '../auth/index.ts'
 import { portalApp, signedIn } from '../../tests/portal.ts'
 import { MAX_PREVIOUS_SECRETS } from './service.ts'
 import { deliverDueWebhooks } from './worker.ts'
@@ -112,5 +115,49 @@ describe('/settings/webhooks', () => {
 		// The endpoint's page as ever, with the ends of the secrets still signing.
 		expect(refused.text).toContain('Previous secrets sign until')
 		expect(refused.text.match(/<dt>Previous secrets sign until<\/dt><dd>(.*?)<\/dd>/s)?.[1]?.match(/<time /g)).toHaveLength(MAX_PREVIOUS_SECRETS)
+	})
+
+	test('an endpoint a vendor added with its API key is on the owner’s list, marked with the vendor’s name; after the key is revoked the owner switches it off and deletes it (its secret stays the vendor’s); another workspace finds nothing', async () => {
+		const { app, deps } = await portalApp(ALLOW)
+		const ws = await newWorkspace(deps)
+		const page = await signedIn(await newPerson(ws, 'owner', {}, deps), { overrides: ALLOW })
+		const vendor = await newVendor(ws, 'Leaky Staffing', deps)
+		const added = await callOn(app, 'POST', '/api/v1/webhooks', {
+			key: vendor.apiKey,
+			body: { url: 'http://127.0.0.1:9/vendor-in', events: ['job.published'], description: 'Their CRM' },
+		})
+		expect(added.status).toBe(201)
+		const endpointPath = `/settings/webhooks/${added.json.id}`
+		// The key leaks and is revoked: the endpoint it added stays, and the firm must be able to find it.
+		await revokeVendorKey(deps, operatorActor(ws), vendor.vendorId, vendor.keyId)
+
+		const list = await page.get('/settings/webhooks')
+		expect(list.text).toContain(`href="${endpointPath}"`)
+		expect(list.text).toContain('Leaky Staffing')
+		expect(list.text).toContain('Written by the vendor: Their CRM')
+		const one = await page.get(endpointPath)
+		expect(one.status).toBe(200)
+		expect(one.text).toContain('Leaky Staffing')
+		expect(one.text).toContain('Description (written by the vendor)')
+		expect(one.text).toContain('Delivery log')
+		// No secret actions: the secret was given to the vendor, never to the firm.
+		expect(one.text).not.toContain('Rotate secret')
+		const rotated = await page.post(`${endpointPath}/rotate`)
+		expect(rotated.status).toBe(403)
+		expect(rotated.text).not.toContain('whsec_')
+
+		// Another workspace's owner finds nothing, on the list or by its address.
+		const other = await newWorkspace(deps)
+		const stranger = await signedIn(await newPerson(other, 'owner', {}, deps), { overrides: ALLOW })
+		expect((await stranger.get('/settings/webhooks')).text).not.toContain(added.json.id)
+		expect((await stranger.get(endpointPath)).status).toBe(404)
+		expect((await stranger.post(`${endpointPath}/disable`)).status).toBe(404)
+		expect((await stranger.post(`${endpointPath}/delete`)).status).toBe(404)
+
+		expect((await page.submit(`${endpointPath}/disable`)).text).toContain('The endpoint is off')
+		const deleted = await page.submit(`${endpointPath}/delete`)
+		expect(deleted.text).toContain('were deleted')
+		expect(deleted.text).not.toContain(added.json.id)
+		expect((await page.get(endpointPath)).status).toBe(404)
 	})
 })

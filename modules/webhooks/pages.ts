@@ -1,7 +1,8 @@
 /**
- * The webhook pages for owners and admins: the workspace's endpoints with **Add endpoint**
- * (`/settings/webhooks`), and one endpoint with its actions and delivery log
- * (`/settings/webhooks/<id>`). A new or rotated signing secret is shown once, with Copy.
+ * The webhook pages for owners and admins: the workspace's endpoints, its vendors' among them (marked
+ * with the vendor's name), with **Add endpoint** (`/settings/webhooks`), and one endpoint with its
+ * actions and delivery log (`/settings/webhooks/<id>`). A new or rotated signing secret is shown
+ * once, with Copy. A vendor's endpoint has no secret actions: its secret is the vendor's (service.ts).
  */
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
@@ -34,6 +35,12 @@ export interface Kept {
 
 const statusTag = (e: EndpointView) => (e.enabled ? tag('On', 'good') : tag('Off', 'warn'))
 
+/** Who added it: the workspace, or a vendor with its API key (the vendor's name is the vendor's words). */
+const addedBy = (e: EndpointView) => (e.vendorId ? html`${e.vendorName ?? 'A vendor'} <span class="meta">(vendor, with its API key)</span>` : 'Your workspace')
+
+/** A vendor's description is the vendor's words, and says so. */
+const descriptionLabel = (e: EndpointView) => (e.vendorId ? 'Description (written by the vendor)' : 'Description')
+
 function addForm(session: PageSession, kept?: Kept): SafeHtml {
 	const v = kept?.values ?? { url: '', description: '', events: [] }
 	return html`<section class="card" id="add" aria-labelledby="add-h"><h2 id="add-h">Add an endpoint</h2>
@@ -64,6 +71,7 @@ export function endpointsPage(
 		html`${errorSummary(view.kept?.errors)}${notice(view.done)}
 ${pageHeader({ title: 'Webhooks', meta: 'Events sent to your other systems as they happen: a job published, a candidate applied or moved stage.' })}
 <section class="card" aria-labelledby="list-h"><h2 id="list-h">Endpoints</h2>
+${view.endpoints.some((e) => e.vendorId) ? html`<p>Endpoints your vendors added with their API keys are listed too: they receive events about that vendor’s own jobs and submissions. You can switch one off or delete it; the vendor manages its own through the Job Publish API.</p>` : ''}
 ${dataTable<EndpointView>({
 	caption: 'Webhook endpoints',
 	hideCaption: true,
@@ -73,8 +81,9 @@ ${dataTable<EndpointView>({
 		{
 			label: 'URL',
 			cell: (e) =>
-				html`<a href="/settings/webhooks/${e.id}" class="break">${breakable(e.url)}</a>${e.description ? html`<br><span class="meta">${e.description}</span>` : ''}`,
+				html`<a href="/settings/webhooks/${e.id}" class="break">${breakable(e.url)}</a>${e.description ? html`<br><span class="meta">${e.vendorId ? 'Written by the vendor: ' : ''}${e.description}</span>` : ''}`,
 		},
+		{ label: 'Added by', cell: addedBy },
 		{ label: 'Events', cell: (e) => plural(e.events.length, 'event type') },
 		{ label: 'Status', cell: statusTag },
 		{ label: 'Added', cell: (e) => when(e.createdAt, { time: false }) },
@@ -134,6 +143,8 @@ export function endpointPage(
 ): Response {
 	const e = view.endpoint
 	const signing = e.previousSecretsUntil.filter((until) => until > deps.now())
+	// A vendor's secret is the vendor's: no Rotate or End here (service.ts refuses them too).
+	const ownSecret = !e.vendorId
 	const base = `/settings/webhooks/${e.id}`
 	const secret = view.secret
 		? html`<div class="notice" role="status"><p><strong>${view.secret.rotated ? 'New signing secret.' : 'Endpoint added.'}</strong> Copy the signing secret now and give it to the receiver: it is shown only once.${view.secret.rotated ? ' The previous secret keeps signing beside it for 24 hours.' : ''}</p>
@@ -148,7 +159,8 @@ ${pageHeader({ crumbs: [['/settings/webhooks', 'Webhooks']], title: html`<span c
 <section class="card" aria-labelledby="about-h"><h2 id="about-h">Endpoint</h2>
 ${facts(
 	[
-		['Description', e.description || null],
+		['Added by', addedBy(e)],
+		[descriptionLabel(e), e.description || null],
 		['Event types', html`${e.events.map((t, i) => html`${i ? ', ' : ''}<code>${breakable(t)}</code>`)}`],
 		['Status', e.enabled ? 'On' : html`Off${e.disabledReason ? html`: ${e.disabledReason}` : ''}`],
 		['Failing since', e.failingSince ? when(e.failingSince) : null],
@@ -160,10 +172,11 @@ ${facts(
 	],
 	{ skipEmpty: true },
 )}
+${ownSecret ? '' : html`<p>This endpoint is the vendor’s: it receives events about the vendor’s own jobs and submissions, signed with a secret only the vendor was given, so it has no secret to rotate here. Disable stops every delivery to it until it is switched on again; Delete removes it and its delivery log.</p>`}
 <div class="actions">
 ${actionButton({ session, action: `${base}/ping`, label: 'Send test event', style: 'secondary' })}
-${actionButton({ session, action: `${base}/rotate`, label: 'Rotate secret', style: 'secondary', confirm: 'Make a new signing secret? The current one keeps signing beside it for 24 hours.' })}
-${signing.length ? actionButton({ session, action: `${base}/end-previous`, label: 'End previous secrets now', style: 'danger', confirm: 'Stop signing with the previous secrets now? Only the current secret will sign: a receiver that does not have it yet will refuse every delivery.' }) : ''}
+${ownSecret ? actionButton({ session, action: `${base}/rotate`, label: 'Rotate secret', style: 'secondary', confirm: 'Make a new signing secret? The current one keeps signing beside it for 24 hours.' }) : ''}
+${ownSecret && signing.length ? actionButton({ session, action: `${base}/end-previous`, label: 'End previous secrets now', style: 'danger', confirm: 'Stop signing with the previous secrets now? Only the current secret will sign: a receiver that does not have it yet will refuse every delivery.' }) : ''}
 ${e.enabled ? actionButton({ session, action: `${base}/disable`, label: 'Disable', style: 'secondary' }) : actionButton({ session, action: `${base}/enable`, label: 'Enable' })}
 ${actionButton({ session, action: `${base}/delete`, label: 'Delete', style: 'danger', confirm: `Delete the endpoint ${e.url} and its delivery log?` })}
 </div>

@@ -2,10 +2,14 @@
  * Webhook endpoints and their deliveries, for every door (pages, CLI, the vendor REST API).
  *
  * Rules:
- * - A person's endpoints are the workspace's (owners and admins, `webhooks:manage`); a vendor key's
- *   are that vendor's own (`vendorId`), limited to the `job.*` events and `submission.created`.
- *   Every query is scoped to the caller's workspace and, for a vendor, to the vendor: another's
- *   endpoint is "not found".
+ * - An endpoint is the workspace's (added by owners and admins, `webhooks:manage`, or the operator's
+ *   CLI) or a vendor's (`vendorId`: added with its API key, limited to the `job.*` events and
+ *   `submission.created`). A vendor key reaches its vendor's own. Owners and admins (and the
+ *   operator's CLI) reach every endpoint of the workspace, its vendors' too: they see them and their
+ *   deliveries, switch them off and on and delete them, so an endpoint added with a key that leaked
+ *   is never out of the firm's sight once the key is revoked. A vendor's signing secret stays the
+ *   vendor's: people do not rotate or end it (see `maySign`). Every query is scoped to the caller's
+ *   workspace and, for a vendor, to the vendor: another's endpoint is "not found".
  * - The address is checked when the endpoint is added (`address.ts`) and again at each delivery.
  * - The signing secret is returned once, when it is made (adding, rotating), and stored sealed.
  * - A rotation keeps the secret it replaces signing for 24 hours, each for its own 24 hours however
@@ -18,11 +22,12 @@ import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, forbidden, invalid, notFound, type FieldError } from '../../core/errors.ts'
-import { typedLine } from '../../core/untrusted.ts'
+import { typedLine, type UntrustedText } from '../../core/untrusted.ts'
 import type { OutboundNetwork } from '../../core/http/outbound.ts'
 import { formatDateTime } from '../../core/time.ts'
 import { lockUntilCommit, type Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
+import { vendorNames } from '../vendors/index.ts'
 import { endpointUrlProblem } from './address.ts'
 import { newSigningSecret, sealSecret } from './secrets.ts'
 import { webhookDeliveries, webhookEndpoints, type PreviousSecret } from './table.ts'
@@ -50,6 +55,8 @@ export interface EndpointView {
 	enabled: boolean
 	disabledReason: string | null
 	vendorId: string | null
+	/** The vendor's name (its own words, labelled) for a vendor's endpoint; null for the workspace's. */
+	vendorName: UntrustedText | null
 	failingSince: Date | null
 	createdAt: Date
 	/** When each replaced secret stops signing, soonest first (some may have passed; never the secrets themselves). */
@@ -92,8 +99,20 @@ const endpointColumns = {
 	>`coalesce((select jsonb_agg(p->'until' order by p->>'until') from jsonb_array_elements(${webhookEndpoints.previousSecrets}) p), '[]'::jsonb)`,
 }
 
-type EndpointRow = Omit<EndpointView, 'previousSecretsUntil'> & { previousSecretsUntil: string[] }
-const endpointView = (row: EndpointRow): EndpointView => ({ ...row, previousSecretsUntil: row.previousSecretsUntil.map((t) => new Date(t)) })
+type EndpointRow = Omit<EndpointView, 'previousSecretsUntil' | 'vendorName'> & { previousSecretsUntil: string[] }
+
+/** The rows as views, each vendor's endpoint with its vendor's name (one look-up for all). */
+async function endpointViews(deps: AppDeps, rows: EndpointRow[]): Promise<EndpointView[]> {
+	const names = await vendorNames(
+		deps,
+		rows.flatMap((r) => (r.vendorId ? [r.vendorId] : [])),
+	)
+	return rows.map((row) => ({
+		...row,
+		vendorName: row.vendorId ? (names.get(row.vendorId) ?? null) : null,
+		previousSecretsUntil: row.previousSecretsUntil.map((t) => new Date(t)),
+	}))
+}
 
 const isVendor = (actor: Actor) => actor.role === 'vendor'
 
@@ -106,16 +125,29 @@ function mayManage(deps: AppDeps, actor: Actor) {
 	if (!deps.permissions.can(actor, MANAGE)) throw forbidden('Only owners and admins manage webhooks')
 }
 
-/** The endpoints the actor may see: its workspace's own, or its vendor's; the operator's CLI, every one of the workspace. */
+/**
+ * The endpoints the actor may see, switch off and on, and delete: a vendor key's own; for people and
+ * the operator's CLI, every one of the workspace, its vendors' included.
+ */
 function scope(actor: Actor): SQL {
-	if (actor.credential.kind === 'cli' && !isVendor(actor)) return eq(webhookEndpoints.workspaceId, actor.workspaceId)
-	return ownEndpoints(actor)
+	if (isVendor(actor)) return ownEndpoints(actor)
+	return eq(webhookEndpoints.workspaceId, actor.workspaceId)
+}
+
+/**
+ * A vendor's signing secret is the vendor's: owners and admins do not rotate or end it (a new secret
+ * would be shown to them, never to the vendor, whose receiver would then refuse every delivery).
+ * They switch the endpoint off or delete it instead. The operator's CLI may (a leak).
+ */
+function maySign(actor: Actor, endpoint: { vendorId: string | null }) {
+	if (endpoint.vendorId && !isVendor(actor) && actor.credential.kind !== 'cli')
+		throw forbidden('This endpoint is a vendor’s: its signing secret is the vendor’s. Switch the endpoint off or delete it instead.')
 }
 
 /**
  * The endpoints the actor's owner holds: a vendor's own, or the workspace's own (no vendor). The limit
- * of `MAX_ENDPOINTS` counts these, for the operator's CLI too: it may reach every endpoint of the
- * workspace, but one it adds is the workspace's, and vendors' endpoints are not the workspace's to count.
+ * of `MAX_ENDPOINTS` counts these, for people and the operator's CLI too: they reach every endpoint of
+ * the workspace, but one they add is the workspace's, and vendors' endpoints are not the workspace's to count.
  */
 function ownEndpoints(actor: Actor): SQL {
 	const whose = isVendor(actor) ? eq(webhookEndpoints.vendorId, actor.vendorId!) : isNull(webhookEndpoints.vendorId)
@@ -182,15 +214,15 @@ export async function addEndpoint(
 			})
 			.returning(endpointColumns)
 		await recordActivity(tx, actor, { action: 'webhook.endpoint_added', targetType: 'webhook_endpoint', targetId: id, detail: { events } })
-		return endpointView(row!)
+		return row!
 	})
-	return { endpoint, secret }
+	return { endpoint: (await endpointViews(deps, [endpoint]))[0]!, secret }
 }
 
 export async function listEndpoints(deps: AppDeps, actor: Actor): Promise<EndpointView[]> {
 	mayManage(deps, actor)
 	const rows = await deps.db.select(endpointColumns).from(webhookEndpoints).where(scope(actor)).orderBy(webhookEndpoints.createdAt, webhookEndpoints.id)
-	return rows.map(endpointView)
+	return endpointViews(deps, rows)
 }
 
 export async function getEndpoint(deps: AppDeps, actor: Actor, id: string, db: Db = deps.db): Promise<EndpointView> {
@@ -200,7 +232,7 @@ export async function getEndpoint(deps: AppDeps, actor: Actor, id: string, db: D
 		.from(webhookEndpoints)
 		.where(and(eq(webhookEndpoints.id, id), scope(actor)))
 	if (!row) throw notFoundEndpoint(id)
-	return endpointView(row)
+	return (await endpointViews(deps, [row]))[0]!
 }
 
 export async function removeEndpoint(deps: AppDeps, actor: Actor, id: string): Promise<void> {
@@ -262,11 +294,12 @@ export async function rotateSecret(deps: AppDeps, actor: Actor, id: string): Pro
 	await deps.db.transaction(async (tx) => {
 		// Locked: two rotations at once would each keep the list they read, and one replaced secret would be lost.
 		const [row] = await tx
-			.select({ current: webhookEndpoints.secretSealed, previous: webhookEndpoints.previousSecrets })
+			.select({ current: webhookEndpoints.secretSealed, previous: webhookEndpoints.previousSecrets, vendorId: webhookEndpoints.vendorId })
 			.from(webhookEndpoints)
 			.where(and(eq(webhookEndpoints.id, id), scope(actor)))
 			.for('update')
 		if (!row) throw notFoundEndpoint(id)
+		maySign(actor, row)
 		const live = liveSecrets(row.previous, now)
 		if (live.length >= MAX_PREVIOUS_SECRETS) throw tooManyRotations(live)
 		await tx
@@ -288,11 +321,12 @@ export async function endPreviousSecrets(deps: AppDeps, actor: Actor, id: string
 	return deps.db.transaction(async (tx) => {
 		// Locked with rotateSecret: a rotation at the same moment either ends with the list or after it.
 		const [row] = await tx
-			.select({ previous: webhookEndpoints.previousSecrets })
+			.select({ previous: webhookEndpoints.previousSecrets, vendorId: webhookEndpoints.vendorId })
 			.from(webhookEndpoints)
 			.where(and(eq(webhookEndpoints.id, id), scope(actor)))
 			.for('update')
 		if (!row) throw notFoundEndpoint(id)
+		maySign(actor, row)
 		const ended = liveSecrets(row.previous, deps.now()).length
 		await tx.update(webhookEndpoints).set({ previousSecrets: [] }).where(eq(webhookEndpoints.id, id))
 		if (ended) await recordActivity(tx, actor, { action: 'webhook.previous_secrets_ended', targetType: 'webhook_endpoint', targetId: id })

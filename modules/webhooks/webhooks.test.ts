@@ -629,8 +629,11 @@ describe('limits of the operator', () => {
 		for (let i = 0; i < MAX_ENDPOINTS; i++) await addEndpoint(deps, vendorActor(ws, vendor.vendorId), { url: r.url, events: ['job.published'] })
 		const added = (await runCommand(deps, 'webhook add', { workspace: ws.slug, url: r.url, events: 'job.published' })).json
 		expect(Object.keys(added).sort()).toEqual(['endpointId', 'secret'])
-		const listed = (await runCommand(deps, 'webhook list', { workspace: ws.slug })).json as { endpoints: { endpointId: string }[] }
+		const listed = (await runCommand(deps, 'webhook list', { workspace: ws.slug })).json as { endpoints: { endpointId: string; vendorId: string | null }[] }
 		expect(listed.endpoints).toHaveLength(MAX_ENDPOINTS + 1)
+		// Whose each is: the vendor's (added with its key) or the workspace's own.
+		expect(listed.endpoints.filter((e) => e.vendorId === vendor.vendorId)).toHaveLength(MAX_ENDPOINTS)
+		expect(listed.endpoints.find((e) => e.endpointId === added.endpointId)?.vendorId).toBeNull()
 		r.stop()
 	})
 })
@@ -741,7 +744,7 @@ describe('CLI', () => {
 		expect(Object.keys(added).sort()).toEqual(['endpointId', 'secret'])
 		const listed = (await runCommand(deps, 'webhook list', { workspace: ws.slug })).json as { endpoints: Record<string, unknown>[] }
 		expect(listed.endpoints).toEqual([
-			{ endpointId: added.endpointId, url: r.url, events: ['job.published', 'job.closed'], enabled: true, createdAt: expect.any(String) },
+			{ endpointId: added.endpointId, url: r.url, events: ['job.published', 'job.closed'], enabled: true, createdAt: expect.any(String), vendorId: null },
 		])
 		expect(JSON.stringify(listed)).not.toContain('whsec_')
 		await publish((await newVendor(ws, 'Acme', deps)).apiKey)
