@@ -31,6 +31,7 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 
 /** Which door a 429 was answered on (from the route template: bounded). */
 function doorOfRoute(route: string): string {
+	if (route === '/metrics') return 'metrics'
 	if (route.startsWith('/api/mcp')) return 'mcp'
 	if (route.startsWith('/api/')) return 'rest'
 	if (route.startsWith('/oauth') || route.startsWith('/.well-known')) return 'oauth'

@@ -87,6 +87,27 @@ describe('who may read /metrics', () => {
 		expect(await res.text()).toContain('process_resident_memory_bytes')
 	})
 
+	test('a wrong token counts as a failed credential of the client address: past FAILED_CREDENTIALS_PER_ADDRESS_PER_MINUTE, 429 (the right token included), counted under door="metrics"', async () => {
+		const from = (address: string, token?: string) =>
+			scrape({ 'x-forwarded-for': address, ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) })
+		const guesser = '203.0.113.61'
+		const statuses: number[] = []
+		for (let i = 0; i < 5; i++) statuses.push((await from(guesser, `guess-${i}-0123456789abcdef`)).status)
+		// FAILED_CREDENTIALS_PER_ADDRESS_PER_MINUTE=3: three wrong tokens are answered, then the address waits.
+		expect(statuses).toEqual([401, 401, 401, 429, 429])
+		const locked = await from(guesser, TOKEN)
+		expect(locked.status).toBe(429)
+		expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0)
+		// A missing token is how a scraper finds the challenge, not a guess; another address is not held up.
+		expect((await from(guesser)).status).toBe(401)
+		const other = await from('203.0.113.62', TOKEN)
+		expect(other.status).toBe(200)
+		const all = samples(await other.text())
+		const value = (name: string) => all.find((s) => s.name === name && s.labels.door === 'metrics')?.value ?? 0
+		expect(value('benchline_credential_failures_total')).toBeGreaterThanOrEqual(3)
+		expect(value('benchline_rate_limit_refusals_total')).toBeGreaterThanOrEqual(3)
+	})
+
 	test('while the database does not answer, the token-protected /metrics is still served on the main port (other addresses 503)', async () => {
 		const down: AppDeps = { ...deps, availability: { ...deps.availability, up: () => false } }
 		const app = createApp(down)
@@ -188,7 +209,7 @@ describe('bounded labels', () => {
 			status: (v) => /^[1-5]\d\d$/.test(v),
 			tool: (v) => deps.registry.tools.some((t) => t.name === v),
 			outcome: (v) => ['ok', 'error', 'timeout'].includes(v),
-			door: (v) => ['rest', 'mcp', 'oauth', 'portal'].includes(v),
+			door: (v) => ['rest', 'mcp', 'oauth', 'portal', 'metrics'].includes(v),
 			queue: (v) => deps.registry.modules.some((m) => m.queues?.some((q) => q.name === v)),
 			pool: (v) => deps.registry.modules.some((m) => m.pools?.some((p) => p.name === v)),
 			state: (v) => ['size', 'in_use', 'waiting', 'busy', 'queued'].includes(v),

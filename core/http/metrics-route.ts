@@ -10,6 +10,8 @@ import type { AppDeps } from '../deps.ts'
 import { AppError } from '../errors.ts'
 import type { AuthPlugin } from './auth.ts'
 import { parseBearer } from './bearer.ts'
+import { clientAddress } from './client-address.ts'
+import { countFailedCredential, refuseWhileFailing } from './failed-credentials.ts'
 import { canonicalRequest, pathOf, readsOnly } from './request-path.ts'
 
 async function exposition(deps: AppDeps): Promise<Response> {
@@ -17,18 +19,29 @@ async function exposition(deps: AppDeps): Promise<Response> {
 	return new Response(text, { headers: { 'Content-Type': contentType, 'Cache-Control': 'no-store' } })
 }
 
-/** The route on the main port; only built when `METRICS_TOKEN` is set. */
+/**
+ * The route on the main port; only built when `METRICS_TOKEN` is set. A wrong token counts against
+ * the client address like a failed credential on the other doors (failed-credentials.ts): past the
+ * budget, 429 before the token is compared, the right one included. A missing one is not counted.
+ */
 export function metricsRoute(deps: AppDeps, auth: AuthPlugin) {
 	const expected = hashSecret(deps.config.metricsToken ?? '')
+	const refused = () =>
+		new AppError('UNAUTHORIZED', 'Send the metrics token: Authorization: Bearer <METRICS_TOKEN>', {
+			headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+		})
 	return new Elysia({ name: 'core.metrics' }).use(auth).get(
 		'/metrics',
-		({ request }) => {
+		async ({ request }) => {
 			const parsed = parseBearer(request.headers.get('authorization'))
+			if ('problem' in parsed && parsed.problem === 'missing') throw refused()
+			const address = clientAddress(deps.config, request)
+			await refuseWhileFailing(deps, address)
 			// Hashes have one length, so the comparison takes the same time whatever was sent.
-			if (!('token' in parsed) || !safeEqual(hashSecret(parsed.token), expected))
-				throw new AppError('UNAUTHORIZED', 'Send the metrics token: Authorization: Bearer <METRICS_TOKEN>', {
-					headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' },
-				})
+			if (!('token' in parsed) || !safeEqual(hashSecret(parsed.token), expected)) {
+				await countFailedCredential(deps, address, 'metrics')
+				throw refused()
+			}
 			return exposition(deps)
 		},
 		{ auth: 'public' },

@@ -6,8 +6,8 @@
 /** How a tool call ended: answered, answered with a tool error, or past `MCP_TOOL_TIMEOUT`. */
 export type ToolOutcome = 'ok' | 'error' | 'timeout'
 
-/** Where a credential was presented: the REST API, the MCP endpoint, the OAuth token endpoint. */
-export type CredentialDoor = 'rest' | 'mcp' | 'oauth' | 'scim'
+/** Where a credential was presented: the REST API, the MCP endpoint, the OAuth token endpoint, SCIM, `/metrics` (its token). */
+export type CredentialDoor = 'rest' | 'mcp' | 'oauth' | 'scim' | 'metrics'
 
 export interface Metrics {
 	readonly enabled: boolean

@@ -5,7 +5,7 @@ import { credentialType, hashSecret } from '../../credentials.ts'
 import { AppError } from '../../errors.ts'
 import type { CredentialVerifier } from '../../module.ts'
 import { parseBearer } from '../bearer.ts'
-import { countFailedCredential, failedCredentialsWait } from '../failed-credentials.ts'
+import { countFailedCredential, refuseWhileFailing } from '../failed-credentials.ts'
 
 const bearerChallenge = (error?: string) => ({ 'WWW-Authenticate': error ? `Bearer realm="benchline", error="${error}"` : 'Bearer realm="benchline"' })
 
@@ -60,12 +60,7 @@ export async function presentedCredential(
 	const parsed = parseBearer(header)
 	if ('problem' in parsed && parsed.problem === 'missing')
 		throw new AppError('UNAUTHORIZED', `Authentication is required: send Authorization: Bearer <token> with ${what}`, { headers: challenge() })
-	const wait = await failedCredentialsWait(deps, address)
-	if (wait)
-		throw new AppError('RATE_LIMITED', `Too many failed credentials from this address: wait ${wait.seconds} seconds`, {
-			retryAfter: wait.seconds,
-			headers: wait.headers,
-		})
+	await refuseWhileFailing(deps, address)
 	if ('problem' in parsed)
 		throw await failed(
 			new AppError('UNAUTHORIZED', `The Authorization header is malformed: send Authorization: Bearer <token> with ${what}`, {
