@@ -132,7 +132,7 @@ export function createMetrics(deps: () => AppDeps): Metrics {
 	})
 	new Gauge({
 		name: 'benchline_queue_oldest_age_seconds',
-		help: 'Age of the oldest entry waiting in a queue (0 when empty)',
+		help: 'How long the entry of a queue due longest ago has waited since it became due (0 when none is due)',
 		labelNames: ['queue'],
 		registers,
 		async collect() {

@@ -441,9 +441,9 @@ export interface ModuleDef {
 	/** Sections this module adds to other modules' record pages (see `PageSection`). */
 	readonly pageSections?: readonly PageSection[]
 	/**
-	 * The queues this module works through (its outbox, deliveries, alerts): their depth and the age of
-	 * the oldest entry are read at each scrape of `/metrics` (`benchline_queue_depth{queue}`,
-	 * `benchline_queue_oldest_age_seconds{queue}`).
+	 * The queues this module works through (its outbox, deliveries, alerts): their depth and how long
+	 * the entry due longest ago has waited are read at each scrape of `/metrics`
+	 * (`benchline_queue_depth{queue}`, `benchline_queue_oldest_age_seconds{queue}`).
 	 */
 	readonly queues?: readonly QueueDef[]
 	/** Bounded worker pools this module runs (e.g. file readers): busy and queued, read at each scrape. */
@@ -583,6 +583,10 @@ export interface QueueDef {
 	/** snake_case, unique across modules, e.g. `outbox`: the `queue` label. */
 	readonly name: string
 	readonly description: string
+	/**
+	 * `oldestAgeSeconds`: since the entry due longest ago became due, 0 when none is due (never since it
+	 * was made: a replayed or released old entry starts at 0). `dueAgeSeconds` (core/queue-age.ts) measures it.
+	 */
 	measure(deps: AppDeps): Promise<{ depth: number; oldestAgeSeconds: number }>
 }
 

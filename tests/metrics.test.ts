@@ -15,7 +15,7 @@ import { serveMetrics } from '../core/http/metrics-route.ts'
 import { createLogger } from '../core/log.ts'
 import { closeDeps, createApp, createDeps, listen, starting } from '../core/main.ts'
 import { openDatabase, type Database } from '../db/client.ts'
-import { enqueueMail } from '../modules/outbox/index.ts'
+import { enqueueMail, releaseHeld } from '../modules/outbox/index.ts'
 import { createPersonalToken, personActor } from '../modules/auth/index.ts'
 import { logLines, newPerson, newVendor, newWorkspace, sharedDatabase, testDeps, usingPostgres } from './helpers.ts'
 import { freePort } from './reliability/processes.ts'
@@ -262,13 +262,13 @@ describe('bounded labels', () => {
 })
 
 describe('queues and pools contributed by modules', () => {
-	test('the outbox’s depth and its oldest waiting entry’s age', async () => {
+	test('the outbox’s depth, and how long its longest-due entry has waited since it became due (mail released from the dev mailbox starts at 0)', async () => {
 		const ws = await newWorkspace()
 		const { id } = await enqueueMail(deps.db, { workspaceId: ws.id, to: 'someone@example.test', subject: 'Hello', text: 'Hello' }, deps)
-		// Far older than anything else the shared test database holds, and due only tomorrow (the worker leaves it
-		// alone): the gauges count every workspace, and
-		// other tests' mail comes and goes between two scrapes, so this entry is told by its age, not by the count.
-		await deps.database.rows(sql`update outbox set created_at = now() - interval '400 days', next_attempt_at = now() + interval '1 day' where id = ${id}`)
+		// Due 400 days ago, far longer than anything else the shared test database holds has waited: the
+		// gauges count every workspace, and other tests' mail comes and goes between two scrapes, so this
+		// entry is told by its age, not by the count. (No worker runs here: it stays waiting.)
+		await deps.database.rows(sql`update outbox set created_at = now() - interval '400 days', next_attempt_at = now() - interval '400 days' where id = ${id}`)
 		const gauge = async () => {
 			const all = samples(await (await scrape()).text())
 			// Absent (NaN) when the queue could not be measured during this scrape.
@@ -278,14 +278,17 @@ describe('queues and pools contributed by modules', () => {
 		const waiting = await gauge()
 		expect(waiting.depth).toBeGreaterThanOrEqual(1)
 		expect(waiting.oldest).toBeGreaterThanOrEqual(400 * 86_400)
-		await deps.database.rows(sql`update outbox set status = 'sent' where id = ${id}`)
-		// The next scrape that measures the queue no longer sees it (a scrape that could not measure it says nothing).
+		// The same mail held in the dev mailbox all along, released now: due now, not 400 days late.
+		await deps.database.rows(sql`update outbox set held = true where id = ${id}`)
+		await releaseHeld(deps, { id })
+		// The next scrape that measures the queue says so (a scrape that could not measure it says nothing).
 		let after = await gauge()
 		for (let i = 0; i < 50 && !(after.oldest < 400 * 86_400); i++) {
 			await Bun.sleep(100)
 			after = await gauge()
 		}
 		expect(after.oldest).toBeLessThan(400 * 86_400)
+		await deps.database.rows(sql`update outbox set status = 'sent' where id = ${id}`)
 	})
 
 	test.skipIf(!usingPostgres())('PostgreSQL: the pool’s connections in use while a transaction holds one', async () => {

@@ -247,7 +247,11 @@ export async function removeEndpoint(deps: AppDeps, actor: Actor, id: string): P
 	})
 }
 
-/** Switches an endpoint on or off. Switching on clears Benchline's reason and its failing time; what waits is delivered. */
+/**
+ * Switches an endpoint on or off. Switching on clears Benchline's reason and its failing time; what
+ * waits is delivered, due from now (it was not waiting for the workers while the endpoint was off:
+ * the queue's age on `/metrics` starts at 0, as for a replay).
+ */
 export async function setEndpointEnabled(deps: AppDeps, actor: Actor, id: string, enabled: boolean): Promise<void> {
 	mayManage(deps, actor)
 	await deps.db.transaction(async (tx) => {
@@ -257,6 +261,11 @@ export async function setEndpointEnabled(deps: AppDeps, actor: Actor, id: string
 			.where(and(eq(webhookEndpoints.id, id), scope(actor)))
 			.returning({ id: webhookEndpoints.id })
 		if (!changed.length) throw notFoundEndpoint(id)
+		if (enabled)
+			await tx
+				.update(webhookDeliveries)
+				.set({ nextAttemptAt: sql`greatest(${webhookDeliveries.nextAttemptAt}, ${deps.now().toISOString()}::timestamptz)` })
+				.where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, 'pending')))
 		await recordActivity(tx, actor, {
 			action: enabled ? 'webhook.endpoint_enabled' : 'webhook.endpoint_disabled',
 			targetType: 'webhook_endpoint',

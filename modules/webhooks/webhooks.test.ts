@@ -45,9 +45,11 @@ import {
 	rotateSecret,
 	ROTATION_OVERLAP_MS,
 	sendTestEvent,
+	setEndpointEnabled,
 } from './service.ts'
 import { webhookDeliveries, webhookEndpoints } from './table.ts'
 import { claimForTest, deliverDueWebhooks, FAILING_DISABLES_AFTER_MS, pruneDeliveries, startWebhookWorker } from './worker.ts'
+import { webhookQueue } from './queue.ts'
 import { payloadData } from './consumer.ts'
 
 interface Received {
@@ -861,5 +863,29 @@ describe('the delivery log', () => {
 		await pruneDeliveries(deps)
 		r.stop()
 		expect((await deliveries(endpoint.id)).map((d) => d.id)).toEqual([c!.id])
+	})
+})
+
+describe('the queue on /metrics', () => {
+	test('its oldest age is how long a due delivery has waited since it became due: a replayed old delivery, and one that waited while its endpoint was off, start at 0', async () => {
+		const ws = await newWorkspace(deps)
+		const { endpoint } = await addEndpoint(deps, operatorActor(ws), { url: 'http://127.0.0.1:9/queue-age', events: ['job.published'] })
+		const { deliveryId } = await sendTestEvent(deps, operatorActor(ws), endpoint.id)
+		const set = (what: ReturnType<typeof sql>) => deps.database.rows(sql`update ${webhookDeliveries} set ${what} where id = ${deliveryId}`)
+		const oldest = async () => (await webhookQueue.measure(deps)).oldestAgeSeconds
+		const YEAR = 365 * 86_400
+		// An event of 400 days ago whose delivery failed then, replayed now: due now, not 400 days late.
+		await set(sql`status = 'failed', created_at = now() - interval '400 days', next_attempt_at = now() - interval '400 days'`)
+		await replayDelivery(deps, operatorActor(ws), deliveryId)
+		expect(await oldest()).toBeLessThan(YEAR)
+		// Due three hours ago and not yet sent: the workers are hours behind.
+		await set(sql`next_attempt_at = now() - interval '3 hours'`)
+		expect(await oldest()).toBeGreaterThanOrEqual(2 * 3_600)
+		// Waiting while its endpoint was off (a queue the workers were not behind on): due from when it is switched on.
+		await setEndpointEnabled(deps, operatorActor(ws), endpoint.id, false)
+		await set(sql`next_attempt_at = now() - interval '400 days'`)
+		await setEndpointEnabled(deps, operatorActor(ws), endpoint.id, true)
+		expect(await oldest()).toBeLessThan(YEAR)
+		await set(sql`status = 'delivered'`)
 	})
 })
