@@ -29,6 +29,15 @@ export function webhookPolicy(deps: Pick<AppDeps, 'config'>, network?: OutboundN
 
 export const NOT_PUBLIC = 'must be a public internet address: this one is private, loopback or link-local, or its name cannot be found'
 
+/**
+ * An endpoint's address as it is stored, shown and called: the URL parser's own form (`href`), never
+ * the text as typed. They differ where the parser reads what a person would not: a backslash is a
+ * slash, so `http://127.0.0.1:4190\@evil.example/x` calls 127.0.0.1 and is stored as
+ * `http://127.0.0.1:4190/@evil.example/x`, not as an address that seems to name evil.example. Only
+ * for an address `endpointUrlProblem` accepted.
+ */
+export const canonicalUrl = (url: string) => new URL(url.trim()).href
+
 /** Why `url` cannot be an endpoint (a message naming what is wrong, for the `url` field), or null. Looks the name up. */
 export async function endpointUrlProblem(deps: Pick<AppDeps, 'config'>, url: string, network?: OutboundNetwork): Promise<string | null> {
 	if (!url.trim()) return 'is required'
@@ -36,6 +45,8 @@ export async function endpointUrlProblem(deps: Pick<AppDeps, 'config'>, url: str
 	const policy = webhookPolicy(deps, network)
 	const problem = outboundUrlProblem(url, policy)
 	if (problem) return problem
+	// What is stored is the parser's form, longer where it percent-encodes (each character beyond ASCII takes up to 12).
+	if ([...canonicalUrl(url)].length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters once written out as it is called`
 	try {
 		await checkedAddresses(new URL(url), policy)
 		return null

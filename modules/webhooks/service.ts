@@ -10,7 +10,8 @@
  *   is never out of the firm's sight once the key is revoked. A vendor's signing secret stays the
  *   vendor's: people do not rotate or end it (see `maySign`). Every query is scoped to the caller's
  *   workspace and, for a vendor, to the vendor: another's endpoint is "not found".
- * - The address is checked when the endpoint is added (`address.ts`) and again at each delivery.
+ * - The address is checked when the endpoint is added (`address.ts`) and again at each delivery; it is
+ *   stored and shown in the URL parser's form (`canonicalUrl`), the address that is called.
  * - The signing secret is returned once, when it is made (adding, rotating), and stored sealed.
  * - A rotation keeps the secret it replaces signing for 24 hours, each for its own 24 hours however
  *   many rotations follow (a receiver not yet moved on keeps verifying until the promised end); at
@@ -28,7 +29,7 @@ import { formatDateTime } from '../../core/time.ts'
 import { lockUntilCommit, type Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { vendorNames } from '../vendors/index.ts'
-import { endpointUrlProblem } from './address.ts'
+import { canonicalUrl, endpointUrlProblem } from './address.ts'
 import { newSigningSecret, sealSecret } from './secrets.ts'
 import { webhookDeliveries, webhookEndpoints, type PreviousSecret } from './table.ts'
 import { SUBSCRIBABLE, TEST_EVENT, VENDOR_SUBSCRIBABLE } from './types.ts'
@@ -109,6 +110,8 @@ async function endpointViews(deps: AppDeps, rows: EndpointRow[]): Promise<Endpoi
 	)
 	return rows.map((row) => ({
 		...row,
+		// Endpoints added before addresses were stored in the parser's form show it too (the one they are called at).
+		url: URL.parse(row.url) ? canonicalUrl(row.url) : row.url,
 		vendorName: row.vendorId ? (names.get(row.vendorId) ?? null) : null,
 		previousSecretsUntil: row.previousSecretsUntil.map((t) => new Date(t)),
 	}))
@@ -207,7 +210,7 @@ export async function addEndpoint(
 				id,
 				workspaceId: actor.workspaceId,
 				vendorId: isVendor(actor) ? actor.vendorId : null,
-				url: input.url.trim(),
+				url: canonicalUrl(input.url),
 				description: typedLine(input.description ?? '', MAX_DESCRIPTION, { optional: true }).line,
 				events,
 				secretSealed: await sealSecret(deps.secret, id, secret),

@@ -24,7 +24,7 @@ import {
 	usingPostgres,
 	type TestWorkspace,
 } from '../../tests/helpers.ts'
-import { portalApp } from '../../tests/portal.ts'
+import { portalApp, signedIn } from '../../tests/portal.ts'
 import { newApplication, newCandidate, newSubmissionVendor, newVendorJob } from '../../tests/staffing-fixtures.ts'
 import { operatorActor, personActor } from '../auth/index.ts'
 import { moveToStage } from '../candidates/index.ts'
@@ -710,6 +710,46 @@ describe('addresses', () => {
 			{ field: 'url', message: 'holds a broken character (a lone surrogate)' },
 			{ field: 'description', message: 'holds a broken character (a lone surrogate)' },
 		])
+	})
+
+	test('an address is stored and shown as the URL parser reads it, the address that is called (a backslash is a slash): through the API, the portal and the CLI', async () => {
+		const { app } = await portalApp({ WEBHOOKS_ALLOW_PRIVATE: 'on' })
+		const ws = await newWorkspace(deps)
+		const r = receiver()
+		const port = new URL(r.url).port
+		// Reads as an address at evil.example to a person; the parser calls 127.0.0.1 with the path /@evil.example/…
+		const typed = (path: string) => `http://127.0.0.1:${port}\\@evil.example/${path}`
+		const called = (path: string) => `http://127.0.0.1:${port}/@evil.example/${path}`
+		const stored = async (id: string) => (await deps.database.rows<{ url: string }>(sql`select url from ${webhookEndpoints} where id = ${id}`))[0]!.url
+
+		const viaApi = await callOn(app, 'POST', '/api/v1/webhooks', {
+			key: (await newVendor(ws, 'Acme', deps)).apiKey,
+			body: { url: typed('api'), events: ['job.published'] },
+		})
+		expect(viaApi.status).toBe(201)
+		expect(viaApi.json.url).toBe(called('api'))
+		expect(await stored(viaApi.json.id)).toBe(called('api'))
+
+		const page = await signedIn(await newPerson(ws, 'owner', {}, deps), { overrides: { WEBHOOKS_ALLOW_PRIVATE: 'on' } })
+		const viaPortal = await page.submit('/settings/webhooks', { url: typed('portal'), description: '', events: ['job.published'] })
+		const portalId = viaPortal.redirectedTo!.split('/').pop()!
+		expect(await stored(portalId)).toBe(called('portal'))
+		expect(viaPortal.text).not.toContain('\\@evil')
+
+		const viaCli = (await runCommand(deps, 'webhook add', { workspace: ws.slug, url: typed('cli'), events: 'job.published' })).json
+		expect(await stored(String(viaCli.endpointId))).toBe(called('cli'))
+		const listed = (await runCommand(deps, 'webhook list', { workspace: ws.slug })).json as { endpoints: { url: string }[] }
+		expect(listed.endpoints.map((e) => e.url).sort()).toEqual([called('api'), called('cli'), called('portal')])
+
+		// The limit on its length holds for the form stored: 400 typed é are 2,400 characters percent-encoded.
+		const long = await addEndpoint(deps, operatorActor(ws), { url: `http://127.0.0.1:${port}/${'é'.repeat(400)}`, events: ['job.published'] }).catch((e) => e)
+		expect(long.fields).toEqual([{ field: 'url', message: expect.stringContaining('at most 2000 characters') }])
+
+		// What is stored is what is called.
+		await sendTestEvent(deps, operatorActor(ws), String(viaCli.endpointId))
+		await deliverDueWebhooks(deps, { workspaceId: ws.id })
+		r.stop()
+		expect(r.got).toHaveLength(1)
 	})
 
 	test('event types that are not text (an object, a nested list) are refused with 422 naming events, never a failed request', async () => {
