@@ -399,6 +399,8 @@ describe('modules declare their own settings, checked at start-up with the coreâ
 		['WEBHOOK_RETRY_SCHEDULE', '3000000d'],
 		['WEBHOOK_RETRY_SCHEDULE', '5s,31d'],
 		['WEBHOOK_RETRY_SCHEDULE', Array(51).fill('1s').join(',')],
+		['WEBHOOK_RETRY_SCHEDULE', '0s'],
+		['WEBHOOK_RETRY_SCHEDULE', '5s,500ms'],
 		['AUDIT_RETENTION_DAYS', '0'],
 	]
 	for (const [variable, value] of bad)
@@ -414,6 +416,14 @@ describe('modules declare their own settings, checked at start-up with the coreâ
 			2_592_000_000, 2_592_000_000,
 		])
 		expect(problemsOf({ WEBHOOK_RETRY_SCHEDULE: '3000000d' })).toEqual([expect.stringContaining('each at most 30d')])
+	})
+
+	test('a webhook retry waits at least 1 second (a wait of 0 retries a receiver that has just failed as fast as the worker polls)', () => {
+		expect(problemsOf({ WEBHOOK_RETRY_SCHEDULE: '0s' })).toEqual([
+			expect.stringMatching(/^WEBHOOK_RETRY_SCHEDULE must be .*each at most 30d and at least 1s.*: "0s" is shorter than 1s \(got "0s"\)$/),
+		])
+		expect(problemsOf({ WEBHOOK_RETRY_SCHEDULE: '5s, 0.5s, 5m' })).toEqual([expect.stringContaining('"0.5s" is shorter than 1s')])
+		expect(configProblems({ WEBHOOK_RETRY_SCHEDULE: '1000ms,1s' })).toEqual([])
 	})
 
 	test('a variable means one thing: declared by two modules, declared by a module and read by the core, or read without being declared', () => {

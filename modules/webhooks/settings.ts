@@ -15,34 +15,37 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_0
 
 /** The longest wait before a retry: 30 days (a longer one would date the next attempt past what PostgreSQL stores). */
 export const MAX_RETRY_WAIT_MS = 30 * UNIT_MS.d!
+/**
+ * The shortest: 1 second. A wait of 0 retries a receiver that has just failed as fast as the worker
+ * polls (every 500 ms), using the whole schedule up in moments.
+ */
+export const MIN_RETRY_WAIT_MS = UNIT_MS.s!
 /** The most retries a schedule may list. */
 const MAX_RETRIES = 50
 
-/** `5s,5m,30m,2h` → milliseconds, or null when a part is not a number with a unit (ms, s, m, h, d) of at most 30 days, or there are more than 50. */
-export function parseSchedule(raw: string): number[] | null {
-	const parts = raw.split(',').map((p) => p.trim())
-	const out: number[] = []
-	for (const p of parts) {
-		const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(p)
-		if (!m) return null
+const FORMAT = `must be a comma list of at most ${MAX_RETRIES} waits with a unit (ms, s, m, h, d), each at most 30d and at least 1s, such as ${DEFAULT_RETRY_SCHEDULE}`
+
+/** `5s,5m,30m,2h` → milliseconds, or what is wrong: a part that is not a number with a unit (ms, s, m, h, d), a wait under 1 second or over 30 days, more than 50. */
+export function parseSchedule(raw: string): { waits: number[] } | { problem: string } {
+	const waits: number[] = []
+	for (const part of raw.split(',').map((p) => p.trim())) {
+		const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(part)
+		if (!m) return { problem: FORMAT }
 		const wait = Math.round(Number(m[1]) * UNIT_MS[m[2]!]!)
-		if (wait > MAX_RETRY_WAIT_MS) return null
-		out.push(wait)
+		if (wait < MIN_RETRY_WAIT_MS) return { problem: `${FORMAT}: ${JSON.stringify(part)} is shorter than 1s` }
+		if (wait > MAX_RETRY_WAIT_MS) return { problem: `${FORMAT}: ${JSON.stringify(part)} is longer than 30d` }
+		waits.push(wait)
 	}
-	return out.length && out.length <= MAX_RETRIES ? out : null
+	return waits.length <= MAX_RETRIES ? { waits } : { problem: FORMAT }
 }
 
 export const webhookSettings = defineSettings<WebhookSettings>({
 	variables: ['WEBHOOKS_ALLOW_PRIVATE', 'WEBHOOK_RETRY_SCHEDULE'],
 	parse(env) {
 		const raw = env.value('WEBHOOK_RETRY_SCHEDULE') ?? DEFAULT_RETRY_SCHEDULE
-		let schedule = parseSchedule(raw)
-		if (!schedule) {
-			env.problem(
-				`WEBHOOK_RETRY_SCHEDULE must be a comma list of at most ${MAX_RETRIES} waits with a unit (ms, s, m, h, d), each at most 30d, such as ${DEFAULT_RETRY_SCHEDULE} (got ${JSON.stringify(raw)})`,
-			)
-			schedule = parseSchedule(DEFAULT_RETRY_SCHEDULE)!
-		}
-		return { webhooksAllowPrivate: env.onOff('WEBHOOKS_ALLOW_PRIVATE', false), webhookRetryScheduleMs: schedule }
+		const parsed = parseSchedule(raw)
+		// A problem stops start-up (with every other problem found), so the empty schedule is never used.
+		if ('problem' in parsed) env.problem(`WEBHOOK_RETRY_SCHEDULE ${parsed.problem} (got ${JSON.stringify(raw)})`)
+		return { webhooksAllowPrivate: env.onOff('WEBHOOKS_ALLOW_PRIVATE', false), webhookRetryScheduleMs: 'waits' in parsed ? parsed.waits : [] }
 	},
 })
