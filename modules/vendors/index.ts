@@ -13,6 +13,7 @@ export {
 	createVendor,
 	createKey,
 	KEYS_PERMISSION,
+	keysByIds,
 	noteKeyUse,
 	revokeKey,
 	revokeVendorKey,

@@ -274,6 +274,16 @@ function vendorActor(row: VendorKeyRow): Actor {
 	}
 }
 
+/** Keys by id as other modules name them (never the key): its last four characters, and when it was revoked. */
+export async function keysByIds(deps: AppDeps, ids: string[]): Promise<Map<string, { lastFour: string; revokedAt: Date | null }>> {
+	if (!ids.length) return new Map()
+	const rows = await deps.db
+		.select({ id: vendorApiKeys.id, lastFour: vendorApiKeys.lastFour, revokedAt: vendorApiKeys.revokedAt })
+		.from(vendorApiKeys)
+		.where(inArray(vendorApiKeys.id, [...new Set(ids)]))
+	return new Map(rows.map(({ id, ...key }) => [id, key]))
+}
+
 /** Vendor names by id (other modules show which vendor a job belongs to), labelled as the vendor's words. */
 export async function vendorNames(deps: AppDeps, ids: string[]): Promise<Map<string, UntrustedText>> {
 	if (!ids.length) return new Map()

@@ -134,6 +134,9 @@ describe('/settings/webhooks', () => {
 		const list = await page.get('/settings/webhooks')
 		expect(list.text).toContain(`href="${endpointPath}"`)
 		expect(list.text).toContain('Leaky Staffing')
+		// The key that added it, by its last four characters, marked as revoked.
+		expect(list.text).toContain(`…${vendor.apiKey.slice(-4)}`)
+		expect(list.text).toContain('Key revoked')
 		expect(list.text).toContain('Written by the vendor: Their CRM')
 		const one = await page.get(endpointPath)
 		expect(one.status).toBe(200)

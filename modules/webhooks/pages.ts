@@ -35,8 +35,15 @@ export interface Kept {
 
 const statusTag = (e: EndpointView) => (e.enabled ? tag('On', 'good') : tag('Off', 'warn'))
 
-/** Who added it: the workspace, or a vendor with its API key (the vendor's name is the vendor's words). */
-const addedBy = (e: EndpointView) => (e.vendorId ? html`${e.vendorName ?? 'A vendor'} <span class="meta">(vendor, with its API key)</span>` : 'Your workspace')
+/**
+ * Who added it: the workspace, or a vendor with one of its API keys (the vendor's name is the vendor's
+ * words), that key named by its last four characters and marked once revoked: what a leaked key left behind.
+ */
+function addedBy(e: EndpointView): SafeHtml | string {
+	if (!e.vendorId) return 'Your workspace'
+	const key = e.vendorKey
+	return html`${e.vendorName ?? 'A vendor'} <span class="meta">(vendor, with its API key${key ? html` <span class="nowrap">…${key.lastFour}</span>` : ''})</span>${key?.revokedAt ? html` ${tag('Key revoked', 'warn')}` : ''}`
+}
 
 /** A vendor's description is the vendor's words, and says so. */
 const descriptionLabel = (e: EndpointView) => (e.vendorId ? 'Description (written by the vendor)' : 'Description')

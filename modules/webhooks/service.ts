@@ -28,7 +28,7 @@ import type { OutboundNetwork } from '../../core/http/outbound.ts'
 import { formatDateTime } from '../../core/time.ts'
 import { lockUntilCommit, type Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
-import { vendorNames } from '../vendors/index.ts'
+import { keysByIds, vendorNames } from '../vendors/index.ts'
 import { canonicalUrl, endpointUrlProblem } from './address.ts'
 import { newSigningSecret, sealSecret } from './secrets.ts'
 import { webhookDeliveries, webhookEndpoints, type PreviousSecret } from './table.ts'
@@ -58,6 +58,8 @@ export interface EndpointView {
 	vendorId: string | null
 	/** The vendor's name (its own words, labelled) for a vendor's endpoint; null for the workspace's. */
 	vendorName: UntrustedText | null
+	/** The vendor's API key that added it (its last four characters; revoked or not), when that was kept. */
+	vendorKey: { lastFour: string; revokedAt: Date | null } | null
 	failingSince: Date | null
 	createdAt: Date
 	/** When each replaced secret stops signing, soonest first (some may have passed; never the secrets themselves). */
@@ -92,6 +94,7 @@ const endpointColumns = {
 	enabled: webhookEndpoints.enabled,
 	disabledReason: webhookEndpoints.disabledReason,
 	vendorId: webhookEndpoints.vendorId,
+	vendorKeyId: webhookEndpoints.vendorKeyId,
 	failingSince: webhookEndpoints.failingSince,
 	createdAt: webhookEndpoints.createdAt,
 	// Only the ends: the sealed secrets stay in this module's queries.
@@ -100,16 +103,21 @@ const endpointColumns = {
 	>`coalesce((select jsonb_agg(p->'until' order by p->>'until') from jsonb_array_elements(${webhookEndpoints.previousSecrets}) p), '[]'::jsonb)`,
 }
 
-type EndpointRow = Omit<EndpointView, 'previousSecretsUntil' | 'vendorName'> & { previousSecretsUntil: string[] }
+type EndpointRow = Omit<EndpointView, 'previousSecretsUntil' | 'vendorName' | 'vendorKey'> & { previousSecretsUntil: string[]; vendorKeyId: string | null }
 
-/** The rows as views, each vendor's endpoint with its vendor's name (one look-up for all). */
+/** The rows as views, each vendor's endpoint with its vendor's name and the key that added it (one look-up each for all). */
 async function endpointViews(deps: AppDeps, rows: EndpointRow[]): Promise<EndpointView[]> {
 	const names = await vendorNames(
 		deps,
 		rows.flatMap((r) => (r.vendorId ? [r.vendorId] : [])),
 	)
-	return rows.map((row) => ({
+	const keys = await keysByIds(
+		deps,
+		rows.flatMap((r) => (r.vendorKeyId ? [r.vendorKeyId] : [])),
+	)
+	return rows.map(({ vendorKeyId, ...row }) => ({
 		...row,
+		vendorKey: vendorKeyId ? (keys.get(vendorKeyId) ?? null) : null,
 		// Endpoints added before addresses were stored in the parser's form show it too (the one they are called at).
 		url: URL.parse(row.url) ? canonicalUrl(row.url) : row.url,
 		vendorName: row.vendorId ? (names.get(row.vendorId) ?? null) : null,
@@ -210,6 +218,7 @@ export async function addEndpoint(
 				id,
 				workspaceId: actor.workspaceId,
 				vendorId: isVendor(actor) ? actor.vendorId : null,
+				vendorKeyId: isVendor(actor) && actor.credential.kind === 'vendor_key' ? actor.credential.id : null,
 				url: canonicalUrl(input.url),
 				description: typedLine(input.description ?? '', MAX_DESCRIPTION, { optional: true }).line,
 				events,

@@ -28,6 +28,12 @@ export const webhookEndpoints = pgTable(
 			.notNull()
 			.references(() => workspaces.id),
 		vendorId: text('vendor_id').references(() => vendors.id),
+		/**
+		 * The id of the vendor's API key that added it (null for the workspace's, and for a vendor's added
+		 * before this was kept): once that key is revoked, the firm sees which endpoints it left behind. A
+		 * record of who did it, like the activity log's credential id, so no foreign key.
+		 */
+		vendorKeyId: text('vendor_key_id'),
 		url: text('url').notNull(),
 		description: text('description').notNull().default(''),
 		/** The event types it receives (`webhook.test` always reaches it when asked for). */
