@@ -289,17 +289,17 @@ export async function emptyDatabase(): Promise<{ database: Database; migrateFrom
 }
 
 /**
- * A temporary copy of a migrations folder (the legacy one, or a module's) whose journal stops
- * before the migration named `<number>_<name>`: a database as an earlier version left it, so a test
- * can write the rows a migration meets on a live database before it runs. `remove()` deletes it.
- */
-/**
  * A table as an older version of its module declared it, for a test that starts from that version:
  * its key alone, which is all start-up's check of the declared tables needs. (Declaring today's table
  * there fails as soon as a later migration adds a column to it.)
  */
 export const tableAsItWas = (name: string) => pgTable(name, { id: text('id').primaryKey() })
 
+/**
+ * A temporary copy of a migrations folder (the legacy one, or a module's) whose journal stops
+ * before the migration named `<number>_<name>`: a database as an earlier version left it, so a test
+ * can write the rows a migration meets on a live database before it runs. `remove()` deletes it.
+ */
 export function migrationsBefore(from: string, name: string): { folder: string; remove(): void } {
 	const folder = mkdtempSync(join(tmpdir(), 'bl-migrations-'))
 	cpSync(from, folder, { recursive: true })
