@@ -35,3 +35,13 @@ test('control characters are refused in every string: C0 but tab and line breaks
 		expect([text, checkValue(t.String(), text, reject).errors]).toEqual([text, [{ field: '(body)', message: 'contains a control character' }]])
 	for (const text of ['a\tb', 'a\nb', 'a\r\nb', 'a\u00a0b', '€ ‚ …']) expect([text, checkValue(t.String(), text, reject).errors]).toEqual([text, []])
 })
+
+test('unknown properties are named back cut short, ten at most: a caller’s 100,000-character key is not its error', () => {
+	const schema = t.Object({ id: t.String() }, { additionalProperties: false })
+	const long = 'P'.repeat(100_000)
+	const [one] = checkValue(schema, { id: 'x', [long]: 1 }, { unknown: 'reject' }).errors
+	expect(one!.message).toBe(`unknown property "${'P'.repeat(62)}…; allowed: id`)
+	const many = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`k${i}`, i]))
+	const [all] = checkValue(schema, { id: 'x', ...many }, { unknown: 'reject' }).errors
+	expect(all!.message).toBe(`unknown properties ${Array.from({ length: 10 }, (_, i) => `"k${i}"`).join(', ')} and 15 more; allowed: id`)
+})

@@ -11,7 +11,7 @@
  */
 import type { TSchema } from '@sinclair/typebox'
 import type { FieldError } from './errors.ts'
-import { cutText, isBlank } from './untrusted.ts'
+import { cutText, firstCodePoints, isBlank } from './untrusted.ts'
 
 type Schema = TSchema & Record<string, any>
 
@@ -214,7 +214,7 @@ function checkObject(schema: Schema, value: unknown, path: string, options: Chec
 			const allowed = Object.keys(properties)
 			out.errors.push({
 				field: path || '(arguments)',
-				message: `unknown propert${unknown.length === 1 ? 'y' : 'ies'} ${unknown.map((k) => JSON.stringify(k)).join(', ')}; allowed: ${allowed.length ? allowed.join(', ') : 'none'}`,
+				message: `unknown propert${unknown.length === 1 ? 'y' : 'ies'} ${namesToShow(unknown.map((k) => JSON.stringify(k)))}; allowed: ${allowed.length ? allowed.join(', ') : 'none'}`,
 			})
 		} else {
 			out.ignored.push(...unknown.map((k) => join(path, k)))
@@ -231,4 +231,14 @@ function checkObject(schema: Schema, value: unknown, path: string, options: Chec
 		copy[key] = walk(propSchema, (value as Record<string, unknown>)[key], join(path, key), options, out)
 	}
 	return { ...copy }
+}
+
+/**
+ * Names a caller sent that are shown back in a message (unknown properties): each cut to 64
+ * characters and at most ten of them, then how many more. Names are the caller's own input, of any
+ * length and number within the body's limit: a 100,000-character key came back whole in the error.
+ */
+export function namesToShow(names: readonly string[]): string {
+	const shown = names.slice(0, 10).map((name) => (name.length > 64 ? `${firstCodePoints(name, 63)}…` : name))
+	return names.length > shown.length ? `${shown.join(', ')} and ${names.length - shown.length} more` : shown.join(', ')
 }

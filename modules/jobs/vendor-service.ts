@@ -28,7 +28,7 @@ import type { Actor } from '../../core/actor.ts'
 import { newId, shortCode } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
-import { checkValue } from '../../core/schema-check.ts'
+import { checkValue, namesToShow } from '../../core/schema-check.ts'
 import { cutText, isBlank } from '../../core/untrusted.ts'
 import type { PresentedCredential } from '../../core/http/auth.ts'
 import { activityInsertFrom, activityValues } from '../activity/index.ts'
@@ -123,7 +123,7 @@ function prepare<T>(schema: typeof PublishBody | typeof ChangeBody, sent: Record
 	const warnings: string[] = []
 	if (description?.removedHiddenFormatting && !cleaned.includes('description')) cleaned.push('description')
 	if (cleaned.length) warnings.push(hiddenFormattingWarning(DISPLAY_TEXT_FIELDS.filter((f) => cleaned.includes(f))))
-	if (checked.ignored.length) warnings.push(`Unknown fields were ignored: ${checked.ignored.join(', ')}`)
+	if (checked.ignored.length) warnings.push(`Unknown fields were ignored: ${namesToShow(checked.ignored)}`)
 	warnings.push(...notTakenWarnings)
 	for (const path of checked.truncated) warnings.push(`${path} was cut to 160 characters`)
 	for (const r of checked.recased) warnings.push(`${r.path} ${quoted(r.sent)} was stored as ${quoted(r.taken)}, its listed spelling`)
