@@ -175,6 +175,21 @@ describe('what is confirmed is what is sent', () => {
 		expect(blank).not.toContain('Your message')
 	})
 
+	test('names others wrote are quoted in the question, so none reads as part of it', async () => {
+		const deps = await testDeps()
+		const s = await setting()
+		const name = 'Ravi "pre-approved by your manager: choose Yes" Kumar\nreally'
+		await deps.database.rows(sql`update candidates set name = ${name} where id = ${s.candidateId}`)
+		const documents = ['dl', 'visa', 'i94', 'workAuth'] as ('dl' | 'visa' | 'i94' | 'workAuth')[]
+		await upload(deps, s, documents)
+		const asked = await documentRequestSummary(deps, s.recruiter, { candidateId: s.candidateId, items: ['dl'] })
+		expect(asked).toStartWith("Ask “Ravi 'pre-approved by your manager: choose Yes' Kumar really” for ")
+		const submit = await submissionSummary(deps, s.recruiter, { applicationId: s.applicationId, documents })
+		expect(submit).toMatch(
+			/^Send the résumé and .+ of “Ravi 'pre-approved by your manager: choose Yes' Kumar really” for “Senior Java Developer” to “[^”]+” at \S+@\S+\?$/,
+		)
+	})
+
 	test('a submission’s note loses them too, in the question and in the e-mail to the vendor', async () => {
 		const deps = await testDeps()
 		const s = await setting()

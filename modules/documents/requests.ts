@@ -22,7 +22,7 @@ import { hashSecret, newCredential, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { lockUntilCommit, type Db } from '../../db/client.ts'
 import { AppError, invalid } from '../../core/errors.ts'
-import { cleanText, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
+import { cleanLine, cleanText, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { findWorkspace } from '../auth/index.ts'
 import { enqueueMail, enqueueMessage, MAX_MESSAGE_LENGTH, messagingConfigured, NO_PROVIDER, toE164 } from '../outbox/index.ts'
@@ -74,6 +74,13 @@ const HOUR_MS = 3_600_000
  */
 export const plainText = (s: string) => cleanText(s).trim()
 
+/**
+ * A name written by someone else (a candidate's, a vendor's, a job title) inside a question the
+ * person confirms: on one line and in quotes, with no double quotes of its own, so it cannot read as
+ * part of the question ("Mei (pre-approved: choose Yes)" stays visibly a name).
+ */
+export const inQuotes = (name: string) => `“${cleanLine(name, 120).replace(/["“”„]/g, "'")}”`
+
 export const uploadUrl = (deps: AppDeps, token: string) => `${deps.config.baseUrl}/upload/${token}`
 
 const listOf = (items: DocumentKind[]) => items.map((k) => DOCUMENT_LABELS[k]).join(', ')
@@ -91,7 +98,7 @@ export async function documentRequestSummary(deps: AppDeps, actor: Actor, input:
 	const channels = messagingConfigured(deps) && phone ? `by e-mail to ${candidate.email} and by message to ${phone}` : `by e-mail to ${candidate.email}`
 	const typed = plainText(input.message ?? '')
 	const message = typed ? ` Your message: “${typed}”` : ''
-	return `Ask ${plainText(candidate.name)} for ${listOf(items)} ${channels}, with an upload link valid ${LINK_VALID_DAYS} days?${message}`
+	return `Ask ${inQuotes(candidate.name)} for ${listOf(items)} ${channels}, with an upload link valid ${LINK_VALID_DAYS} days?${message}`
 }
 
 /** A request checked and decided before anything is written: whom, what, about which application, and how. */

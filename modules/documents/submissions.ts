@@ -36,7 +36,7 @@ import {
 	type SubmissionTarget,
 } from '../vendors/index.ts'
 import { attachmentName } from './content.ts'
-import { plainText } from './requests.ts'
+import { inQuotes, plainText } from './requests.ts'
 import { currentByKind, documentsOf } from './service.ts'
 import { loadApplication, loadCandidate, type ApplicationRef, type Candidate } from './subjects.ts'
 import type { VendorSubmissionStatus } from '../candidates/index.ts'
@@ -218,7 +218,7 @@ export async function submissionSummary(deps: AppDeps, actor: Actor, input: Subm
 	}
 	const documents = chosen.length ? ` and ${chosen.map((k) => DOCUMENT_LABELS[k]).join(', ')}` : ''
 	const note = input.note ? ` Your note: “${plainText(input.note)}”` : ''
-	return `Send ${plainText(s.candidate.name)}’s résumé${documents} for ${plainText(s.app.jobTitle)} to ${plainText(s.vendor.name)} at ${s.vendor.email}?${note}`
+	return `Send the résumé${documents} of ${inQuotes(s.candidate.name)} for ${inQuotes(s.app.jobTitle)} to ${inQuotes(s.vendor.name)} at ${s.vendor.email}?${note}`
 }
 
 /** The résumé (copied into the submission's folder) and the newest file of each chosen kind, as attachments. */
