@@ -34,6 +34,7 @@ export { moveToStage, type MoveToStageInput, type StageMove } from './stage-move
 export { applyToJob, type ApplicationEvent, type ApplyInput } from './apply.ts'
 export { candidateCreated, applicationCreated, applicationStageChanged, candidateErased, CANDIDATE_EVENTS } from './events.ts'
 export { forgetKeptResume, keepResume, keptResume } from './kept-resume.ts'
+export { recheckChangedJobs } from './recheck.ts'
 export {
 	applicationCard,
 	candidateApplicationChoices,
