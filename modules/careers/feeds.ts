@@ -2,12 +2,11 @@
  * The careers feeds of a workspace, as text chunks: the Indeed XML job feed and RSS 2.0. Each job is
  * one chunk, written from one page of rows at a time (the caller streams them).
  */
-import { escapeHtml } from '../../core/html.ts'
 import type { Workspace } from '../auth/index.ts'
 import { jobUrl, toDate, type JobRow } from '../jobs/index.ts'
 import { indeedJobType, jobFacts } from './job-facts.ts'
 import { shownJob } from './lookup.ts'
-import { descriptionHtml } from './pages.ts'
+import { postingDescription } from './pages.ts'
 import { cdata, element, xmlEscape } from './xml.ts'
 
 export interface FeedContext {
@@ -18,8 +17,6 @@ export interface FeedContext {
 }
 
 const careersUrl = (c: FeedContext) => `${c.baseUrl}/careers/${c.ws.slug}`
-/** The description as HTML (plain text keeps its paragraphs); without one, the summary or title, escaped. */
-const describe = (job: JobRow) => (job.description ? descriptionHtml(job.description).value : escapeHtml(job.summary || job.title))
 
 export async function* indeedFeed(c: FeedContext, pages: AsyncIterable<JobRow[]>): AsyncGenerator<string> {
 	yield `<?xml version="1.0" encoding="UTF-8"?>
@@ -46,7 +43,7 @@ function indeedJob(c: FeedContext, job: JobRow): string {
 		element('state', place.region),
 		element('country', place.country),
 		element('postalcode', place.postalCode),
-		`<description>${cdata(describe(job))}</description>`,
+		`<description>${cdata(postingDescription(job))}</description>`,
 		element('salary', facts.pay?.text),
 		element('jobtype', indeedJobType(facts.employmentType)),
 		element('category', facts.department),
@@ -80,7 +77,7 @@ function rssItem(c: FeedContext, job: JobRow): string {
 		element('pubDate', toDate(job.publishedAt ?? job.createdAt).toUTCString()),
 		element('category', job.department),
 		// The description is HTML, escaped once more as RSS 2.0 asks.
-		element('description', describe(job)),
+		element('description', postingDescription(job)),
 	]
 	return `<item>\n${parts.filter(Boolean).join('\n')}\n</item>\n`
 }

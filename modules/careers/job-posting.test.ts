@@ -268,6 +268,19 @@ describe('the page, its JobPosting data and the feeds tell the same facts', () =
 	})
 })
 
+describe('a job without a description', () => {
+	test('its summary is the description in the data and the feeds, escaped, its paragraphs and line breaks kept', async () => {
+		const ws = await newWorkspace()
+		const summary = 'On call one week in four.\nRemote within the US.\n\nAsk <us> & apply.'
+		const { slug, postings } = await jobPageOf(ws, { location: 'Austin, TX', summary, description: null })
+		const expected = '<p>On call one week in four.<br>Remote within the US.</p><p>Ask &lt;us&gt; &amp; apply.</p>'
+		expect(postings[0].description).toBe(expected)
+		const feed = new XMLParser({ isArray: (name) => name === 'job' }).parse((await call('GET', `/careers/${ws.slug}/feeds/indeed.xml`)).text).source
+			.job as any[]
+		expect(feed.find((j) => String(j.url).endsWith(`/jobs/${slug}`)).description).toBe(expected)
+	})
+})
+
 describe('the location parser', () => {
 	test('reads city, state, postal code and country from common shapes', () => {
 		expect(parseLocation('Charlotte, NC')).toEqual({ locality: 'Charlotte', region: 'NC', country: 'US', postalCode: null, remote: false })

@@ -166,7 +166,7 @@ export function jobPosting(ws: Workspace, job: PublicJob, url: string, facts: Jo
 		'@context': 'https://schema.org/',
 		'@type': 'JobPosting',
 		title: job.title,
-		description: job.description ? descriptionHtml(job.description).value : escapeHtml(job.summary || job.title),
+		description: postingDescription(job),
 		datePosted: facts.posted.toISOString(),
 		identifier: { '@type': 'PropertyValue', name: ws.name, value: job.id },
 		hiringOrganization: { '@type': 'Organization', name: ws.name, sameAs: `${new URL(url).origin}/careers/${ws.slug}` },
@@ -211,6 +211,13 @@ const VISA_TEXT: Record<string, string> = {
 }
 
 /** Plain-text descriptions (no block markup) keep their line breaks. */
+/**
+ * A posting's description as HTML, for its JSON-LD and the feeds: the description, else the summary
+ * (plain text: escaped, its paragraphs and line breaks kept as the job page shows them), else the title.
+ */
+export const postingDescription = (job: { description: string | null; summary: string | null; title: string }): string =>
+	job.description ? descriptionHtml(job.description).value : job.summary ? descriptionHtml(escapeHtml(job.summary)).value : escapeHtml(job.title)
+
 export function descriptionHtml(description: string): SafeHtml {
 	if (/<(p|ul|ol|h[1-6]|br)\b/i.test(description)) return raw(description)
 	return raw(
