@@ -1,12 +1,13 @@
 /** The application page and its Move to stage form (Post/Redirect/Get; a refused move is the page again, 422). */
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
+import type { Actor } from '../../core/actor.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import type { HttpKit } from '../../core/module.ts'
 import { viewed } from '../audit/index.ts'
 import { applicationPage, MOVE_FIELD, MOVE_FORM } from './application-page.ts'
 import { moveToStage, MOVE_PERMISSION } from './stage-move.ts'
-import { bulkReportCookie, bulkReportPage, localBack } from '../../core/bulk.ts'
+import { bulkReportCookie, bulkReportPage, localBack, type BulkLine } from '../../core/bulk.ts'
 import { formList, formText, isRefusal, seeOther } from '../../core/http/form.ts'
 import { bulkApplications } from './bulk.ts'
 
@@ -29,6 +30,22 @@ const applicationId = (id: string) => {
 	return id
 }
 
+/** The stage list's bulk form, done: its report, or what kept the whole action from being done. */
+async function bulkFromForm(deps: AppDeps, actor: Actor, body: Record<string, unknown>): Promise<{ action: string; lines: BulkLine[] }> {
+	const applicationIds = formList(body, 'application')
+	const action = formText(body, 'action')
+	if (action !== 'move' && action !== 'reject')
+		throw invalid([{ field: 'action', message: 'must be move or reject: press Move to stage or Reject' }], 'Choose Move to stage or Reject')
+	try {
+		return action === 'reject'
+			? await bulkApplications(deps, actor, { action: 'reject', applicationIds, reason: formText(body, 'reason') })
+			: await bulkApplications(deps, actor, { action: 'move', applicationIds, stageKey: formText(body, 'stageKey') })
+	} catch (error) {
+		if (!isRefusal(error)) throw error
+		return { action: `Nothing done: ${error.message.replace(/\.$/, '')}`, lines: [] }
+	}
+}
+
 export function applicationRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return (
 		new Elysia({ name: 'candidates.application-routes' })
@@ -42,21 +59,7 @@ export function applicationRoutes(deps: AppDeps, { auth }: HttpKit) {
 				BULK_PATH,
 				async ({ session, body, cookie }) => {
 					const back = localBack(formText(body, 'back'), '/jobs')
-					const applicationIds = formList(body, 'application')
-					const action = formText(body, 'action')
-					if (action !== 'move' && action !== 'reject')
-						throw invalid([{ field: 'action', message: 'must be move or reject: press Move to stage or Reject' }], 'Choose Move to stage or Reject')
-					let report: { action: string; lines: import('../../core/bulk.ts').BulkLine[] }
-					try {
-						report =
-							action === 'reject'
-								? await bulkApplications(deps, session.actor, { action: 'reject', applicationIds, reason: formText(body, 'reason') })
-								: await bulkApplications(deps, session.actor, { action: 'move', applicationIds, stageKey: formText(body, 'stageKey') })
-					} catch (error) {
-						if (!isRefusal(error)) throw error
-						report = { action: `Nothing done: ${error.message.replace(/\.$/, '')}`, lines: [] }
-					}
-					await bulkReport.seal(deps, cookie, session.sessionId, { ...report, back })
+					await bulkReport.seal(deps, cookie, session.sessionId, { ...(await bulkFromForm(deps, session.actor, body)), back })
 					return seeOther(BULK_PATH)
 				},
 				{ session: { permission: 'candidates:read' }, body: form },

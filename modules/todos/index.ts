@@ -34,7 +34,7 @@ export default defineModule({
 	name: 'todos',
 	description: 'To-dos: a person’s own, and those flows create (documents received, completed interviews); follow-ups on the calendar.',
 	requires: ['auth', 'activity', 'jobs', 'candidates', 'calendar', 'review'],
-	checks: ['todos:write', 'todos:read', 'candidates:contact', 'documents:read', 'interviews:read'],
+	checks: ['todos:write', 'todos:read', 'documents:read', 'interviews:read'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
