@@ -141,9 +141,10 @@ describe('a description with no text', () => {
 		const page = await call('GET', await careersPagePath(res.json.job.url))
 		expect(page.text).not.toContain('About the role')
 		const posting = JSON.parse(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/.exec(page.text)![1]!)
-		expect(posting.description).toBe('Build the parser.')
-		expect((await call('GET', `/careers/${ws.slug}/feeds/indeed.xml`)).text).toContain('<description><![CDATA[Build the parser.]]></description>')
-		expect((await call('GET', `/careers/${ws.slug}/feeds/jobs.rss`)).text).toContain('<description>Build the parser.</description>')
+		// As HTML, a paragraph, as a plain-text description becomes (careers/pages.ts, postingDescription).
+		expect(posting.description).toBe('<p>Build the parser.</p>')
+		expect((await call('GET', `/careers/${ws.slug}/feeds/indeed.xml`)).text).toContain('<description><![CDATA[<p>Build the parser.</p>]]></description>')
+		expect((await call('GET', `/careers/${ws.slug}/feeds/jobs.rss`)).text).toContain('<description>&lt;p&gt;Build the parser.&lt;/p&gt;</description>')
 		// A change to a description of spaces and empty markup takes the description away too.
 		await publish(key, { vendorJobId: 'E-1', description: '<p>Real text</p>' })
 		const cleared = await call('PATCH', '/api/v1/jobs/E-1', { key, body: { description: '<h2> </h2><p>\u200b</p><br>' } })
