@@ -1,7 +1,7 @@
 /**
  * Failed credentials are counted per client address on every door that takes one (the bearer doors
  * in `auth.ts`, the OAuth token endpoint, `/metrics` with its token): each one that fails costs a
- * database look-up or is someone guessing a secret, and a stream of made-up ones is someone guessing. Past `FAILED_CREDENTIALS_PER_ADDRESS_PER_MINUTE` the
+ * database look-up, and a stream of made-up ones is someone guessing. Past `FAILED_CREDENTIALS_PER_ADDRESS_PER_MINUTE` the
  * address waits for the minute to end, before any look-up. Only failures are counted, so clients
  * whose credentials work are never slowed down by this, however many share an address.
  */

@@ -304,14 +304,20 @@ describe('get_calendar', () => {
 	})
 })
 
+/** A recruiter whose time zone is Chicago, and an application of a candidate so named on the team's job. */
+async function chicagoRecruiterWith(candidateName: string) {
+	const deps = await testDeps()
+	const person = await newPerson(w.ws, 'recruiter', {}, deps)
+	await deps.db.update(users).set({ timeZone: 'America/Chicago' }).where(eq(users.id, person.userId))
+	const recruiter = await personActor(deps, w.ws.slug, person.email)
+	const app = await newApplication(w.ws, await newCandidate(w.ws, { name: candidateName }), w.teamJob)
+	return { deps, person, recruiter, app }
+}
+
 describe('the calendar page', () => {
 	test('an interview from 23:30 to 00:30 in the reader’s zone is on both days, its times with the date where it is another day', async () => {
-		const deps = await testDeps()
 		// A recruiter in Chicago (CST in early March 2031, before the clocks change on the 9th) schedules it for themselves.
-		const person = await newPerson(w.ws, 'recruiter', {}, deps)
-		await deps.db.update(users).set({ timeZone: 'America/Chicago' }).where(eq(users.id, person.userId))
-		const recruiter = await personActor(deps, w.ws.slug, person.email)
-		const app = await newApplication(w.ws, await newCandidate(w.ws, { name: 'Noa Vance' }), w.teamJob)
+		const { deps, person, recruiter, app } = await chicagoRecruiterWith('Noa Vance')
 		await scheduleInterview(deps, recruiter, app, { interviewerIds: [person.userId], date: '2031-03-05', time: '23:30', minutes: 60, videoUrl: '' })
 		const page = await (await signedIn(person)).get('/calendar?from=2031-03-03')
 		expect(page.status).toBe(200)
@@ -333,11 +339,7 @@ describe('the calendar page', () => {
 	})
 
 	test('an interview over the hour the clocks go back names each time’s zone: 01:30 CDT–01:30 CST is an hour', async () => {
-		const deps = await testDeps()
-		const person = await newPerson(w.ws, 'recruiter', {}, deps)
-		await deps.db.update(users).set({ timeZone: 'America/Chicago' }).where(eq(users.id, person.userId))
-		const recruiter = await personActor(deps, w.ws.slug, person.email)
-		const app = await newApplication(w.ws, await newCandidate(w.ws, { name: 'Ola Fallback' }), w.teamJob)
+		const { deps, person, recruiter, app } = await chicagoRecruiterWith('Ola Fallback')
 		// Chicago goes back from CDT to CST at 02:00 on 2 November 2031; an ordinary night the week after.
 		await scheduleInterview(deps, recruiter, app, { interviewerIds: [person.userId], date: '2031-11-02', time: '01:30', minutes: 60, videoUrl: '' })
 		await scheduleInterview(deps, recruiter, app, { interviewerIds: [person.userId], date: '2031-11-04', time: '01:30', minutes: 60, videoUrl: '' })

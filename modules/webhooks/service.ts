@@ -119,7 +119,7 @@ async function endpointViews(deps: AppDeps, rows: EndpointRow[]): Promise<Endpoi
 		...row,
 		vendorKey: vendorKeyId ? (keys.get(vendorKeyId) ?? null) : null,
 		// Endpoints added before addresses were stored in the parser's form show it too (the one they are called at).
-		url: URL.parse(row.url) ? canonicalUrl(row.url) : row.url,
+		url: URL.parse(row.url.trim())?.href ?? row.url,
 		vendorName: row.vendorId ? (names.get(row.vendorId) ?? null) : null,
 		previousSecretsUntil: row.previousSecretsUntil.map((t) => new Date(t)),
 	}))

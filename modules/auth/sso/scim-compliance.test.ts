@@ -9,8 +9,9 @@ import { eq } from 'drizzle-orm'
 import { callOn, newPerson, newWorkspace, testDeps, unique } from '../../../tests/helpers.ts'
 import { portalApp } from '../../../tests/portal.ts'
 import { personActor } from '../index.ts'
-import { ssoDomains, users } from '../table.ts'
+import { users } from '../table.ts'
 import { createScimToken } from './scim-tokens.ts'
+import { sharedAccountInDomainOf } from '../../../tests/sso/domains.ts'
 
 setDefaultTimeout(120_000)
 
@@ -214,11 +215,7 @@ describe('PUT replaces the resource (RFC 7644 §3.5.1)', () => {
 
 	test('the account rules hold on a PUT: the name of an account also in another workspace is ignored (its own), a changed userName refused (mutability)', async () => {
 		const { deps, ws, scim } = await provisioned()
-		const own = `${unique('d')}.example.test`
-		await deps.db.insert(ssoDomains).values({ domain: own, workspaceId: ws.id })
-		const shared = await newPerson(await newWorkspace(), 'admin')
-		const address = `${unique('m')}@${own}`
-		await deps.db.update(users).set({ email: address }).where(eq(users.id, shared.userId))
+		const { own, shared, address } = await sharedAccountInDomainOf(deps, ws)
 		const attached = await scim('POST', '/Users', { schemas: [USER], userName: address, displayName: 'admin person' })
 		expect(attached.status).toBe(201)
 		// Left out, the name would be the address's local part: a value this workspace may not change, ignored (§3.5.1).

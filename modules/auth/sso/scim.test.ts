@@ -13,6 +13,7 @@ import { activity } from '../../activity/table.ts'
 import { personActor } from '../index.ts'
 import { memberships, ssoDomains, users } from '../table.ts'
 import { createScimToken } from './scim-tokens.ts'
+import { sharedAccountInDomainOf } from '../../../tests/sso/domains.ts'
 
 setDefaultTimeout(120_000)
 
@@ -44,12 +45,7 @@ async function provisioned() {
 /** A workspace with SCIM whose own verified domain holds the address of an admin of another workspace (a shared account). */
 async function sharedAccountInOwnDomain() {
 	const { deps, ws, scim } = await provisioned()
-	const own = `${unique('d')}.example.test`
-	await deps.db.insert(ssoDomains).values({ domain: own, workspaceId: ws.id })
-	const shared = await newPerson(await newWorkspace(), 'admin')
-	const address = `${unique('m')}@${own}`
-	await deps.db.update(users).set({ email: address }).where(eq(users.id, shared.userId))
-	return { deps, ws, scim, own, shared, address }
+	return { deps, ws, scim, ...(await sharedAccountInDomainOf(deps, ws)) }
 }
 
 const newUser = (email: string, extra: Record<string, unknown> = {}) => ({
