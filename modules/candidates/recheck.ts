@@ -11,7 +11,7 @@
  *   catch up within a minute after a vendor edits a job's must-haves.
  * Re-running is idempotent (same inputs, same result), so several instances may sweep at once.
  */
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { type ChangedJobsCursor, jobRequirements, jobsChangedSince } from '../jobs/index.ts'
 import { applicationResumeHashSql, applicationResumeTextSql, checkResume, RESUME_CHECK_VERSION, type ResumeCheck } from './resume-check.ts'
@@ -63,7 +63,7 @@ async function refreshSome(deps: AppDeps, workspaceId: string, which: { applicat
 		if (!job) return 0
 		stale = await deps.database.rows<{ id: string; jobId: string }>(
 			sql`select a.id, a.job_id as "jobId" from applications a where a.workspace_id = ${workspaceId} and a.job_id = ${which.jobId}
-			and not coalesce(a.resume_check->'version' = ${String(RESUME_CHECK_VERSION)}::jsonb and a.resume_check->'mustHaves' = ${JSON.stringify(job.mustHave)}::jsonb and a.resume_check ? 'resumeHash', false)`,
+			and ${staleCheck(sql`${JSON.stringify(job.mustHave)}::jsonb`)}`,
 		)
 	} else {
 		const states = await deps.database.rows<CheckState>(
@@ -91,6 +91,27 @@ async function refreshSome(deps: AppDeps, workspaceId: string, which: { applicat
 	return texts.length
 }
 
+/** Whether application `a`'s stored check is not the one its job's must-haves (`mustHaves`, jsonb) and the current method give, or lost its résumé hash (the résumé changed). */
+const staleCheck = (mustHaves: SQL) =>
+	sql`not coalesce(a.resume_check->'version' = ${String(RESUME_CHECK_VERSION)}::jsonb and a.resume_check->'mustHaves' = ${mustHaves} and a.resume_check ? 'resumeHash', false)`
+
+/**
+ * The jobs of a page of changed jobs (of any workspaces) with an application to re-check, told in
+ * one statement by the same rule as a job-wide refresh, with the must-haves the page read. After a
+ * vendor changes thousands of jobs every instance sweeps them, and nearly all are found up to date
+ * (another instance, or a read, re-checked them): asking job by job made that thousands of round
+ * trips each minute for nothing.
+ */
+function jobsToRecheck(deps: AppDeps, page: { id: string; workspaceId: string; mustHave: string[] | null }[]) {
+	if (!page.length) return Promise.resolve([])
+	const column = <T>(f: (job: (typeof page)[number]) => T) => sql.param(page.map(f))
+	return deps.database.rows<{ id: string; workspaceId: string }>(
+		sql`select j.id, j.workspace_id as "workspaceId"
+from unnest(${column((j) => j.id)}::text[], ${column((j) => j.workspaceId)}::text[], ${column((j) => JSON.stringify(j.mustHave ?? []))}::text[]) j(id, workspace_id, must_have)
+where exists (select 1 from applications a where a.job_id = j.id and a.workspace_id = j.workspace_id and ${staleCheck(sql`j.must_have::jsonb`)})`,
+	)
+}
+
 const sameList = (a: string[] | null, b: string[]) => Array.isArray(a) && a.length === b.length && a.every((x, i) => x === b[i])
 
 /**
@@ -115,7 +136,7 @@ export async function recheckChangedJobs(deps: AppDeps, since: Date, pageSize = 
 	let after: ChangedJobsCursor | undefined
 	for (;;) {
 		const page = await jobsChangedSince(deps, since, { after, limit: pageSize })
-		for (const job of page) n += await refreshChecks(deps, job.workspaceId, { jobId: job.id })
+		for (const job of await jobsToRecheck(deps, page)) n += await refreshChecks(deps, job.workspaceId, { jobId: job.id })
 		if (page.length < pageSize) return n
 		after = page.at(-1)
 	}
