@@ -64,8 +64,18 @@ export const seesContact = (deps: AppDeps, actor: Actor) => deps.permissions.can
 
 /** An address: `@` or its percent-encoding (`mailto:sana%40example.com`), a domain or an address literal (`[192.0.2.1]`). */
 const EMAILS = /[\p{L}\p{N}._%+-]+(?:@|%40)(?:[\p{L}\p{N}.-]+\.[\p{L}]{2,}|\[[\p{N}a-f.:]+\])/giu
-/** 8 to 16 digits with spaces, dots, dashes or brackets between them, the opening bracket included. */
-const PHONES = /\+?\(?\d(?:[\s().-]*\d){7,15}/g
+/**
+ * Phone numbers, the shapes a reader takes for one (no phone-number library is a dependency):
+ * - international: `+`, then 7 to 15 digits (E.164) with spaces, dots, dashes or brackets between them
+ *   ("+44 20 7946 0958", "+49 (0)30 123456");
+ * - North American: ten digits as 3-3-4, the area code optionally in brackets, optionally after `1`
+ *   or `+1` ("(512) 555-0142", "512.555.0142", "1-800-555-0199", "5125550142").
+ * Any other run of digits stays: an employee id ("12345678"), a requisition ("Req 20261234"), a date
+ * ("2027-01-10", "10.01.2027") or a range of years ("2015 - 2019") is not a number to call. The
+ * earlier rule hid any 8 to 16 digits that were not shaped like a date, ids included.
+ */
+const INTERNATIONAL = /(?<!\d)\+\d(?:[\s().-]{0,2}\d){6,14}(?!\d)/g
+const NORTH_AMERICAN = /(?<![\d+])(?:\+?1[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}(?!\d)/g
 
 /**
  * Text without e-mail addresses and phone numbers (for people who may not see contact details).
@@ -73,20 +83,8 @@ const PHONES = /\+?\(?\d(?:[\s().-]*\d){7,15}/g
  * `sana＠example.com`) are the same address and number to a reader, and were shown.
  */
 export function redactContacts(text: string): string {
-	return text
-		.normalize('NFKC')
-		.replace(EMAILS, '[e-mail hidden]')
-		.replace(PHONES, (m) => (notAPhone(m) ? m : '[phone hidden]'))
+	return text.normalize('NFKC').replace(EMAILS, '[e-mail hidden]').replace(INTERNATIONAL, '[phone hidden]').replace(NORTH_AMERICAN, '[phone hidden]')
 }
-
-const YEAR = '(?:19|20)\\d\\d'
-const MONTH = '(?:0?[1-9]|1[0-2])'
-const DAY = '(?:0?[1-9]|[12]\\d|3[01])'
-/** A range of years (`2015 - 2019`), or a date written with dashes or dots: 2027-01-10, 01-10-2027, 10.01.2027. */
-const YEARS_OR_DATE = new RegExp(`^(?:${YEAR}\\s*[-–]\\s*${YEAR}|${YEAR}([-.])${MONTH}\\1${DAY}|${DAY}([-.])${DAY}\\2${YEAR})$`)
-
-/** What the number pattern took that a reader takes for years or a date, not a phone number (a note's "Interview on 2027-01-10"). */
-const notAPhone = (match: string) => YEARS_OR_DATE.test(match.trim())
 
 /**
  * Colleagues' words (notes, scorecard notes, rating comments, to-dos) as `actor` reads them: e-mail

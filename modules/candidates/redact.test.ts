@@ -19,8 +19,21 @@ test('addresses and numbers are hidden in any form a reader takes for one; year 
 		// Dates are not numbers to call (a note's interview date); a number shaped like none still is.
 		['Interview on 2027-01-10 at 10', 'Interview on 2027-01-10 at 10'],
 		['Started 01-10-2027, left 10.01.2028', 'Started 01-10-2027, left 10.01.2028'],
-		['Call 2027-555-0142', 'Call [phone hidden]'],
+		['Interview on 2027-01-10 10:30', 'Interview on 2027-01-10 10:30'],
+		['Call 202-701-1010', 'Call [phone hidden]'],
 		['Call 512.555.0142', 'Call [phone hidden]'],
+		['Call 5125550142 after 2pm', 'Call [phone hidden] after 2pm'],
+		['Call 512-555-0142 2pm', 'Call [phone hidden] 2pm'],
+		['Toll free 1-800-555-0199', 'Toll free [phone hidden]'],
+		['London +44 20 7946 0958', 'London [phone hidden]'],
+		['Berlin +49 (0)30 123456', 'Berlin [phone hidden]'],
+		['+1 512 555 0142', '[phone hidden]'],
+		// Ids and references are not numbers to call: only a North American number (ten digits,
+		// optionally after 1 or +1) or one with the international + is hidden.
+		['Employee id 12345678', 'Employee id 12345678'],
+		['Req 20261234 and req 2026-1234', 'Req 20261234 and req 2026-1234'],
+		['Order 123456789012', 'Order 123456789012'],
+		['Call 2027-555-0142', 'Call 2027-555-0142'],
 	]
 	for (const [text, shown] of cases) expect({ text, shown: redactContacts(text) }).toEqual({ text, shown })
 })
