@@ -343,3 +343,63 @@ describe("people's names", () => {
 		])
 	})
 })
+
+describe('backslashes and the other characters a text field escapes', () => {
+	const HOSTILE = 'Zoë \\ O"Brien; Jr., ^x\\n\nnext'
+	const ics = invitationIcs({
+		method: 'REQUEST',
+		uid: 'i4@bench.example',
+		sequence: 0,
+		start: WINTER,
+		minutes: LENGTH,
+		timeZone: UTC,
+		summary: `Interview: ${HOSTILE}`,
+		description: `About ${HOSTILE}\nVideo link: https://meet.example/j?a=1,2;b=\\3`,
+		videoUrl: 'https://meet.example/j?a=1,2;b=\\3',
+		organizer: { name: HOSTILE, email: 'dana@example.com' },
+		attendees: [{ name: 'O\\Neil \\\\ "Q" ^', email: 'ann@example.com' }],
+		stamp,
+	})
+	const unfolded = ics.replaceAll('\r\n ', '').split('\r\n')
+
+	test('a name’s backslash is written once in its CN: RFC 5545 has no escapes in a quoted parameter (ical-generator wrote it twice)', () => {
+		// As ical.js's own writer writes these names: the backslash as it is, `"` and `^` as RFC 6868 says, on one line.
+		expect(unfolded.filter((l) => /^(ORGANIZER|ATTENDEE)/.test(l))).toEqual([
+			`ORGANIZER;CN="Zoë \\ O^'Brien; Jr., ^^x\\n next":mailto:dana@example.com`,
+			`ATTENDEE;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=TRUE;CN="O\\Neil \\\\ ^'Q^' ^^":MAILTO:ann@example.com`,
+		])
+	})
+
+	test('SUMMARY, DESCRIPTION and LOCATION are escaped once, and ical.js reads back what was written', () => {
+		expect(unfolded.filter((l) => /^(SUMMARY|DESCRIPTION|LOCATION)/.test(l))).toEqual([
+			'SUMMARY:Interview: Zoë \\\\ O"Brien\\; Jr.\\, ^x\\\\n\\nnext',
+			'LOCATION:https://meet.example/j?a=1\\,2\\;b=\\\\3',
+			'DESCRIPTION:About Zoë \\\\ O"Brien\\; Jr.\\, ^x\\\\n\\nnext\\nVideo link: https://meet.example/j?a=1\\,2\\;b=\\\\3',
+		])
+		const vevent = new ICAL.Component(ICAL.parse(ics)).getFirstSubcomponent('vevent')!
+		expect(vevent.getFirstPropertyValue('summary')).toBe(`Interview: ${HOSTILE}`)
+		expect(vevent.getFirstPropertyValue('description')).toBe(`About ${HOSTILE}\nVideo link: https://meet.example/j?a=1,2;b=\\3`)
+		expect(vevent.getFirstPropertyValue('location')).toBe('https://meet.example/j?a=1,2;b=\\3')
+	})
+
+	test('the character that stands in for a backslash while the file is written never reaches it', () => {
+		const marked = invitationIcs({
+			method: 'REQUEST',
+			uid: 'i5@bench.example',
+			sequence: 0,
+			start: WINTER,
+			minutes: LENGTH,
+			timeZone: UTC,
+			summary: 'a\uFDD0b',
+			description: 'c\uFDD0d',
+			videoUrl: null,
+			organizer: { name: 'e\uFDD0f', email: 'dana@example.com' },
+			attendees: [{ name: 'g\uFDD0h', email: 'ann@example.com' }],
+			stamp,
+		})
+		expect(marked).not.toContain('\\')
+		expect(marked).not.toContain('\uFDD0')
+		expect(marked).toContain('SUMMARY:ab\r\n')
+		expect(marked).toContain('CN="ef"')
+	})
+})

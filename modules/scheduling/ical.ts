@@ -55,10 +55,22 @@ const uriValue = (url: string) => url.replaceAll(',', '%2C').replaceAll(';', '%3
  * characters (`cleanLine`), and `^` and `"` written as RFC 6868 says (`^^`, `^'`), which calendar
  * apps read back as the name. ical-generator quotes the value but writes a `"` in it as `\"`, which
  * RFC 5545 does not have: the quote ended the value, so a name such as `a";ROLE=CHAIR;X="` added
- * parameters and `a":mailto:x@evil.test;X="` changed the attendee's address. (It still doubles a
- * `\`, which then reads as two, inside the quotes.)
+ * parameters and `a":mailto:x@evil.test;X="` changed the attendee's address. It also writes a `\` as
+ * `\\`, which RFC 5545 does not have either (a quoted value is taken as written): calendar apps showed
+ * `O\\Neil` for `O\Neil`. So a `\` goes to the generator as `BACKSLASH` and is put back in the
+ * finished file (`withBackslashes`).
  */
-const paramText = (text: string) => cleanLine(text, Number.MAX_SAFE_INTEGER).replaceAll('^', '^^').replaceAll('"', "^'")
+const paramText = (text: string) =>
+	cleanLine(withoutBackslashMark(text), Number.MAX_SAFE_INTEGER).replaceAll('^', '^^').replaceAll('"', "^'").replaceAll('\\', BACKSLASH)
+
+/**
+ * Stands for a `\` of a name while ical-generator writes the file: U+FDD0, a noncharacter (Unicode
+ * keeps it for a program's own use, never for text), taken out of every text the file holds first,
+ * so each one in the generator's output is a name's `\`.
+ */
+const BACKSLASH = '\uFDD0'
+const withoutBackslashMark = (text: string) => text.replaceAll(BACKSLASH, '')
+const withBackslashes = (ics: string) => ics.replaceAll(BACKSLASH, '\\')
 
 export function invitationIcs(i: Invitation): string {
 	const calendar = ical({
@@ -80,9 +92,9 @@ export function invitationIcs(i: Invitation): string {
 		start: at(start),
 		end: at(end),
 		timezone: zone?.tzid ?? null,
-		summary: i.summary,
-		description: i.description,
-		location: i.videoUrl,
+		summary: withoutBackslashMark(i.summary),
+		description: withoutBackslashMark(i.description),
+		location: i.videoUrl && withoutBackslashMark(i.videoUrl),
 		url: i.videoUrl && uriValue(i.videoUrl),
 		status: i.method === 'CANCEL' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
 		organizer: { name: paramText(i.organizer.name), email: i.organizer.email },
@@ -95,5 +107,5 @@ export function invitationIcs(i: Invitation): string {
 			status: ICalAttendeeStatus.NEEDSACTION,
 			rsvp: i.method === 'REQUEST',
 		})
-	return calendar.toString()
+	return withBackslashes(calendar.toString())
 }
