@@ -241,13 +241,14 @@ describe('the home page’s charts', () => {
 		)
 		expect(perDay.reduce((s, b) => s + b.value, 0)).toBe(row!.n)
 		expect(textOf(section(page, 'applications-per-day'))).toContain(`${row!.n} applications on your careers site in the last 14 days`)
-		// The pipeline: applicants and leads per stage, added up over the open jobs listed.
+		// The pipeline: applicants and leads per stage, added up over the open jobs listed; rejected and
+		// withdrawn ones stand in no stage (candidates/progress.ts), as on the job's board.
 		const listed = links(section(page, 'open-jobs'))
 			.filter((l) => l.startsWith('/jobs/job_'))
 			.map((l) => l.slice(6))
 		const stages = await deps.database.rows<{ label: string; n: number }>(
 			sql`select coalesce(s.label, a.stage_key) as label, count(*)::int as n from applications a left join pipeline_stages s on s.workspace_id = a.workspace_id and s.key = a.stage_key
-			where a.workspace_id = ${w.ws.id} and a.archived = false and a.job_id in (${sql.join(
+			where a.workspace_id = ${w.ws.id} and a.archived = false and (a.outcome is null or a.outcome = 'hired') and a.job_id in (${sql.join(
 				listed.map((j) => sql`${j}`),
 				sql`, `,
 			)}) group by 1`,

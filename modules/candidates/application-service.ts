@@ -20,7 +20,7 @@ import type { ResumeCheck } from './resume-check.ts'
 import { APPLICATION_COLUMNS, applicationBrief, candidateFacts, candidateRef, ratingOf, unique, type ApplicationRow, type CandidateRow } from './rows.ts'
 import type { ApplicationInterview, ApplicationMessage, ApplicationScorecard, VendorSubmissionStatus } from './model.ts'
 import { applicationDetails } from './port.ts'
-import { inState, type ApplicationState } from './progress.ts'
+import { IN_ITS_STAGE, inState, type ApplicationState } from './progress.ts'
 import { stageLabel, stagesOf, type Stage } from './stages.ts'
 
 const applicationNotFound = () => new AppError('NOT_FOUND', 'No application with this id')
@@ -66,7 +66,8 @@ export async function listApplications(deps: AppDeps, actor: Actor, input: ListA
 	const scope = `list_applications:${actor.userId}:${input.jobId ?? ''}:${input.stageKey ?? ''}:${input.state ?? includeArchived}`
 	const conditions: SQL[] = [applicationReach(reach)]
 	if (input.jobId) conditions.push(sql`a.job_id = ${input.jobId}`)
-	if (input.stageKey) conditions.push(sql`a.stage_key = ${input.stageKey}`)
+	// A stage holds the applications that stand in it (progress.ts): a rejected one moved into Hired is not listed as hired.
+	if (input.stageKey) conditions.push(sql`a.stage_key = ${input.stageKey} and ${IN_ITS_STAGE}`)
 	if (input.state) conditions.push(inState(input.state))
 	else if (!includeArchived) conditions.push(sql`a.archived = false`)
 	const { rows: page, nextCursor } = await keysetPage(deps, {

@@ -20,6 +20,7 @@ import { jobLabels } from '../jobs/index.ts'
 import { refreshChecks } from './recheck.ts'
 import { candidateMatches } from './search.ts'
 import { applicationReach, candidateReach, colleagueWords, noteReach, reachOf, redactContacts, seesContact, type Reach } from './reach.ts'
+import { standsInItsStage } from './progress.ts'
 import {
 	APPLICATION_COLUMNS,
 	applicationBrief,
@@ -130,7 +131,9 @@ export async function listCandidates(deps: AppDeps, actor: Actor, input: ListCan
 			// The application the filters are about: to the chosen job, in the chosen stage.
 			const shown =
 				input.jobId || input.stageKey
-					? mine.find((a) => (!input.jobId || a.jobId === input.jobId) && (!input.stageKey || (a.stageKey === input.stageKey && !a.archived)))
+					? mine.find(
+							(a) => (!input.jobId || a.jobId === input.jobId) && (!input.stageKey || (a.stageKey === input.stageKey && !a.archived && standsInItsStage(a))),
+						)
 					: mine[0]
 			return {
 				...profile(deps, actor, c),

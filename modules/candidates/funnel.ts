@@ -6,7 +6,9 @@
  * - Counted: applicants (not leads) received in `[from, to)`, archived ones too (they got as far as
  *   they got), limited to what the person may see (hiring managers: their jobs' applications).
  * - An application has reached a stage when its current stage is that one or a later one, or when
- *   it was hired (the cohort view: how far each application of the period has come so far).
+ *   it was hired (the cohort view: how far each application of the period has come so far); a
+ *   rejected or withdrawn one in the Hired stage reached the stages before it, not Hired
+ *   (`furthestPosition`, progress.ts).
  * - First answer: the application leaving the workspace's first stage, which is when the review
  *   queue stops showing it as new. Its time is the first logged stage move
  *   (`application.stage_changed`); an application that left the first stage without one (imported,
@@ -22,6 +24,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { furthestPosition } from './progress.ts'
 import { applicationReach, reachOf, type Reach } from './reach.ts'
 import { stagesOf, type Stage } from './stages.ts'
 
@@ -76,7 +79,7 @@ export async function applicationFunnel(deps: AppDeps, actor: Actor, period: { f
 	const reached = new Map(stages.map((s) => [s.key, 0]))
 	for (const c of counts) {
 		received += c.n
-		const at = c.outcome === 'hired' ? Infinity : (position.get(c.stageKey) ?? 0)
+		const at = furthestPosition(c, position)
 		for (const s of stages) if (at >= s.position) reached.set(s.key, reached.get(s.key)! + c.n)
 	}
 	return {

@@ -31,12 +31,11 @@ import { AppError, forbidden, invalid } from '../../core/errors.ts'
 import { recordActivity } from '../activity/index.ts'
 import { recordEvent } from '../events/index.ts'
 import { applicationStageChanged } from './events.ts'
+import { HIRED_STAGE } from './progress.ts'
 import { applicationReach, reachOf } from './reach.ts'
 import { ensureStages, stagesOf, type Stage } from './stages.ts'
 
 export const MOVE_PERMISSION = 'candidates:move' as const
-/** The stage whose applications have the outcome `hired`. */
-const HIRED = 'hired'
 
 export interface MoveToStageInput {
 	applicationId: string
@@ -74,7 +73,7 @@ export async function moveToStage(deps: AppDeps, actor: Actor, input: MoveToStag
 		await ensureStages(tx, actor.workspaceId)
 		const at = deps.now()
 		await tx.execute(sql`update applications set stage_key = ${to.key}, stage_changed_at = ${at.toISOString()}::timestamptz, updated_at = ${at.toISOString()}::timestamptz,
-			outcome = case when ${to.key} = ${HIRED} then coalesce(outcome, 'hired') when outcome = 'hired' then null else outcome end
+			outcome = case when ${to.key} = ${HIRED_STAGE} then coalesce(outcome, 'hired') when outcome = 'hired' then null else outcome end
 			where id = ${row.id}`)
 		await recordActivity(tx, actor, {
 			action: 'application.stage_changed',

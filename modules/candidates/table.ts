@@ -107,11 +107,11 @@ export const applications = pgTable(
 		// A job's applicants (or leads) ranked by résumé score (`getJobApplicants`): an ordered read
 		// of a page, not a sort of the job's thousands of applications.
 		index('applications_job_ranked').on(t.jobId, t.kind, sql`coalesce(resume_score, -1) desc`, t.id).where(sql`archived = false`),
-		// Also `applications_job_counts` (job_id, INCLUDE workspace_id, stage_key, kind; unarchived),
-		// for the job tools' applicant counts (no INCLUDE here);
+		// Also `applications_job_counts` (job_id, INCLUDE workspace_id, stage_key, kind, outcome;
+		// unarchived), for the job tools' counts (no INCLUDE here): migrations/0009_applications_job_counts_outcome.sql;
 		// and `applications_workspace_created` (workspace_id, created_at desc, id desc, INCLUDE kind,
 		// stage_key, outcome), the workspace's applications newest first and the analytics funnel's
-		// counts of a part of a day read from the index alone: both in migrations/0000_baseline.sql.
+		// counts of a part of a day read from the index alone: migrations/0000_baseline.sql.
 	],
 )
 

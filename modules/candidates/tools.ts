@@ -59,7 +59,7 @@ export const candidateTools = [
 		name: 'list_applications',
 		title: 'List applications',
 		description:
-			'Applications you can see, newest first, with candidate, job, stage, outcome and scores. Filter by job, by pipeline stage key (e.g. applied, screening, submitted, client_interview, offer, hired) and include archived ones with includeArchived. Paged: pass nextCursor back as cursor.',
+			'Applications you can see, newest first, with candidate, job, stage, outcome and scores. Filter by job, by pipeline stage key (e.g. applied, screening, submitted, client_interview, offer, hired; a stage holds no rejected or withdrawn application) and include archived ones with includeArchived. Paged: pass nextCursor back as cursor.',
 		params: params({
 			jobId: t.Optional(id('job')),
 			stageKey: t.Optional(t.String({ minLength: 1, maxLength: 60, description: 'A stage key of the workspace pipeline' })),

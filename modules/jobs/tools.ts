@@ -46,7 +46,9 @@ const JobDetail = t.Composite([
 		closedAt: nullable(t.String({ format: 'date-time' })),
 		hiringTeam: t.Array(t.Composite([PersonRef, t.Object({ teamRole: t.String() })])),
 		screeningQuestions: t.Array(t.Object({ id: t.String(), prompt: UntrustedLine, kind: t.String(), required: t.Boolean() })),
-		applicationsByStage: t.Record(t.String(), t.Integer(), { description: 'Number of applications in each pipeline stage' }),
+		applicationsByStage: t.Record(t.String(), t.Integer(), {
+			description: 'Number of applications in each pipeline stage, rejected and withdrawn ones left out (they stand in no stage)',
+		}),
 	}),
 ])
 
