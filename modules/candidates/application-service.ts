@@ -66,8 +66,10 @@ export async function listApplications(deps: AppDeps, actor: Actor, input: ListA
 	const scope = `list_applications:${actor.userId}:${input.jobId ?? ''}:${input.stageKey ?? ''}:${input.state ?? includeArchived}`
 	const conditions: SQL[] = [applicationReach(reach)]
 	if (input.jobId) conditions.push(sql`a.job_id = ${input.jobId}`)
-	// A stage holds the applications that stand in it (progress.ts): a rejected one moved into Hired is not listed as hired.
-	if (input.stageKey) conditions.push(sql`a.stage_key = ${input.stageKey} and ${IN_ITS_STAGE}`)
+	// A stage holds the applications that stand in it (progress.ts): a rejected one moved into Hired is
+	// not listed as hired. Asked for with a state, a stage's list is that state's at the stage (the job
+	// page's list of the ones closed at screening).
+	if (input.stageKey) conditions.push(input.state ? sql`a.stage_key = ${input.stageKey}` : sql`a.stage_key = ${input.stageKey} and ${IN_ITS_STAGE}`)
 	if (input.state) conditions.push(inState(input.state))
 	else if (!includeArchived) conditions.push(sql`a.archived = false`)
 	const { rows: page, nextCursor } = await keysetPage(deps, {

@@ -46,6 +46,9 @@ test('the board: the Hired column holds the hire alone; the rejected and withdra
 	expect({ count: hired.count, cards: hired.applications.map((a) => a.id), closed: board.closed }).toEqual({ count: 1, cards: [ids.hired], closed: 2 })
 	const column = await jobPipelineList(deps, recruiter, { jobId, stageKey: 'hired', state: 'active', limit: 25 })
 	expect(column.applications.map((a) => a.id)).toEqual([ids.hired])
+	// The closed ones at a stage are still there to be listed, and counted alike.
+	const closed = await jobPipelineList(deps, recruiter, { jobId, stageKey: 'hired', state: 'closed', limit: 25 })
+	expect({ total: closed.total, ids: closed.applications.map((a) => a.id).sort() }).toEqual({ total: 2, ids: [ids.rejected, ids.withdrawn].sort() })
 })
 
 test('list_applications by stage, the job tools’ and home page’s counts per stage, and the candidates list’s stage filter', async () => {
