@@ -1,5 +1,6 @@
 /** Parameter pieces shared by the tools, with the spec's limits. */
 import { Type as t, type TArray, type TLiteral, type TNull, type TObject, type TSchema, type TString, type TUnion } from '@sinclair/typebox'
+import { MAX_SEARCH_CHARS } from '../text-search.ts'
 import { UntrustedLine } from '../untrusted.ts'
 
 /** Rows per page: 1 to 100, default 25. */
@@ -10,6 +11,40 @@ export const cursor = () => t.String({ minLength: 1, maxLength: 64, description:
 
 /** An identifier taken from the matching list tool. */
 export const id = (what: string) => t.String({ minLength: 1, maxLength: 160, description: `Id of the ${what}, from the matching list tool` })
+
+// Two characters other than white space (U+FFFD is read as a space by search): a text that, trimmed, has at least 2.
+const TWO_CHARACTERS = '[^\\s\\uFFFD][\\s\\S]*[^\\s\\uFFFD]'
+
+/**
+ * A search text (the lists' `query`, search's `q`): at most 120 characters, and at least 2 once
+ * trimmed, which is what `searchTextProblem` (core/text-search.ts) refuses at run time; a list takes
+ * a blank one as no search. Declared as a pattern, so a client reads the rule in the schema rather
+ * than learning it from a refusal.
+ */
+export const searchText = (description: string, { required = false } = {}) =>
+	t.String({
+		...(required ? { minLength: 2 } : {}),
+		maxLength: MAX_SEARCH_CHARS,
+		pattern: required ? TWO_CHARACTERS : `^\\s*$|${TWO_CHARACTERS}`,
+		'x-pattern-message': 'must have at least 2 characters',
+		description,
+	})
+
+// What the services refuse in a one-line field (modules/jobs/rest-text.ts LINE_BREAK): tab, line feed, carriage return, U+0085, U+2028, U+2029.
+const ONE_LINE = '[^\\t\\n\\r\\u0085\\u2028\\u2029]'
+
+/**
+ * A one-line text parameter (a title, a place, an item of a list): no line break or tab, which the
+ * services refuse in such fields, declared as a pattern; `notBlank` also needs a character other
+ * than white space (the checker's `x-not-blank` refuses text that draws nothing at all).
+ */
+export const oneLine = ({ notBlank = false, ...options }: { minLength?: number; maxLength: number; notBlank?: boolean; description?: string }) =>
+	t.String({
+		...options,
+		pattern: notBlank ? `^${ONE_LINE}*[^\\s]${ONE_LINE}*$` : `^${ONE_LINE}*$`,
+		'x-pattern-message': 'must be one line: no line breaks or tabs',
+		...(notBlank ? { 'x-not-blank': true } : {}),
+	})
 
 /** One of a few string values; `fallback` is the default the service applies when it is omitted. */
 export const oneOf = <T extends readonly string[]>(values: T, description?: string, fallback?: T[number]): TUnion<TLiteral<T[number]>[]> =>

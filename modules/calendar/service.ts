@@ -36,10 +36,22 @@ const MAX_WINDOW_DAYS = 366
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/
 
+/**
+ * What `parseWhen` reads, as the JSON Schema pattern of the tool's `from` and `to` (so a client sees
+ * the rule): a date, or a date-time with an optional offset, each number in its range, white space
+ * around allowed. What a pattern cannot say is checked when read: that the day exists (no 02-30) and
+ * the year range.
+ */
+export const WHEN_PATTERN =
+	'^\\s*\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])([Tt ]([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d([.,]\\d{1,9})?)?([Zz]|[+-]([01]\\d|2[0-3])(:?[0-5]\\d)?)?)?\\s*$'
+const WHEN = new RegExp(WHEN_PATTERN, 'u')
+export const WHEN_MESSAGE = 'must be an ISO 8601 date (2026-05-04) or date-time (2026-05-04T09:30:00Z)'
+
 /** Parses an ISO 8601 date or date-time; `endOfDay` turns a date alone into the next midnight. */
 export function parseWhen(value: string, field: string, endOfDay = false): Date {
-	const bad = () => invalid([{ field, message: 'must be an ISO 8601 date (2026-05-04) or date-time (2026-05-04T09:30:00Z)' }])
+	const bad = () => invalid([{ field, message: WHEN_MESSAGE }])
 	const outOfRange = () => invalid([{ field, message: 'must be a date between the years 1000 and 9998' }])
+	if (!WHEN.test(value)) throw bad()
 	const v = value.trim()
 	const d = DATE.exec(v)
 	const dt = d ? null : DATE_TIME.exec(v)

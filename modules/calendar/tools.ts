@@ -3,10 +3,15 @@ import { Type as t } from '@sinclair/typebox'
 import { defineTool } from '../../core/module.ts'
 import { cursor, limit, nullable, oneOf, params, PersonRef } from '../../core/mcp/params.ts'
 import { UntrustedLine } from '../../core/untrusted.ts'
-import { CALENDAR_TYPES, getCalendar, SCOPES, type CalendarType, type Scope } from './service.ts'
+import { CALENDAR_TYPES, getCalendar, SCOPES, WHEN_MESSAGE, WHEN_PATTERN, type CalendarType, type Scope } from './service.ts'
 
 const when = (what: string) =>
-	t.String({ maxLength: 40, description: `${what}: an ISO 8601 date (2026-05-04) or date-time (2026-05-04T09:30:00Z; without an offset it is UTC)` })
+	t.String({
+		maxLength: 40,
+		pattern: WHEN_PATTERN,
+		'x-pattern-message': WHEN_MESSAGE,
+		description: `${what}: an ISO 8601 date (2026-05-04) or date-time (2026-05-04T09:30:00Z; without an offset it is UTC), years 1000 to 9998`,
+	})
 
 const Event = t.Object({
 	id: t.String(),

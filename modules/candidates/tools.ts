@@ -1,7 +1,6 @@
 /** The candidate and application tools: thin adapters over the services. */
 import { Type as t } from '@sinclair/typebox'
-import { MAX_SEARCH_CHARS } from '../../core/text-search.ts'
-import { cursor, id, limit, page, params } from '../../core/mcp/params.ts'
+import { cursor, id, limit, page, params, searchText } from '../../core/mcp/params.ts'
 import { defineTool } from '../../core/module.ts'
 import { getApplication, getJobApplicants, listApplications } from './application-service.ts'
 import { getCandidate, listCandidates } from './candidate-service.ts'
@@ -18,11 +17,9 @@ export const candidateTools = [
 		params: params({
 			jobId: t.Optional(id('job')),
 			query: t.Optional(
-				t.String({
-					maxLength: MAX_SEARCH_CHARS,
-					description:
-						'Words to match as search does: every word in the name, role, skills or location (the last as a prefix), or a name like it; accents and width do not matter',
-				}),
+				searchText(
+					'Words to match as search does: every word in the name, role, skills or location (the last as a prefix), or a name like it; accents and width do not matter; blank or at least 2 characters',
+				),
 			),
 			limit: t.Optional(limit()),
 			cursor: t.Optional(cursor()),

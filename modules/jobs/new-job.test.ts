@@ -157,14 +157,14 @@ describe('creating a job with the New job form', () => {
 		await page.get('/jobs/new')
 		const refused = await page.post('/jobs/new', { title: 'Huge Pay', salaryMax: '3000000000' })
 		expect(refused.status).toBe(422)
-		expect(fieldError(refused.text, 'salaryMax')).toBe('Highest salary must be at most 2147483647')
+		expect(fieldError(refused.text, 'salaryMax')).toBe('Highest salary must be from 0 to 2147483647')
 		expect(refused.text).toContain('value="3000000000"')
 		expect(await jobsNamed('Huge Pay')).toEqual([])
-		// The tool says the same (the rule is the service's).
+		// The tool says the same: the limit is in its declared schema (the form checks against the same one).
 		const { token } = await newPersonWithToken(ws, 'recruiter')
 		const tool = await callTool(token, 'create_job', { title: 'Huge Pay', salaryMin: 3_000_000_000 })
 		expect(tool.isError).toBe(true)
-		expect(JSON.stringify(tool.content)).toContain('salaryMin must be at most 2147483647')
+		expect(JSON.stringify(tool.content)).toContain('salaryMin: must be from 0 to 2147483647')
 		expect(await jobsNamed('Huge Pay')).toEqual([])
 	})
 
@@ -177,8 +177,9 @@ describe('creating a job with the New job form', () => {
 		const { token } = await newPersonWithToken(ws, 'recruiter')
 		const tool = await callTool(token, 'create_job', { title: 'Data Engineer', location: 'Austin,\nTX', requirements: ['Spark', 'Kafka\tStreams'] })
 		expect(tool.isError).toBe(true)
-		expect(JSON.stringify(tool.content)).toContain('location must be one line')
-		expect(JSON.stringify(tool.content)).toContain('requirements[1] must be one line')
+		// Refused by its declared schema (the pattern a client reads), in the service's words.
+		expect(JSON.stringify(tool.content)).toContain('location: must be one line')
+		expect(JSON.stringify(tool.content)).toContain('requirements[1]: must be one line')
 		expect([...(await jobsNamed('Data Engineer')), ...(await jobsNamed('Java Developer\r\nBcc: someone@example.test'))]).toEqual([])
 	})
 

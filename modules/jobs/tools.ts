@@ -1,11 +1,10 @@
 /** The job tools: thin adapters over `service.ts`. */
 import { Type as t } from '@sinclair/typebox'
-import { MAX_SEARCH_CHARS } from '../../core/text-search.ts'
 import { defineTool } from '../../core/module.ts'
-import { cursor, id, limit, nullable, oneOf, page, params, PersonRef } from '../../core/mcp/params.ts'
+import { cursor, id, limit, nullable, oneLine, oneOf, page, params, PersonRef, searchText } from '../../core/mcp/params.ts'
 import { lineAbout, UntrustedLine, UntrustedText } from '../../core/untrusted.ts'
 import { JOB_STATUSES, REST_CONTRACT_TYPES, SCHEDULES, VISAS } from './model.ts'
-import { createJob, getJob, listJobs, setActivelyHiring, setJobStatus } from './service.ts'
+import { createJob, getJob, listJobs, MAX_SALARY, setActivelyHiring, setJobStatus } from './service.ts'
 
 /** A value of a fixed list, kept plain: only the REST API's and create_job's listed values are ever stored. */
 const listed = (values: readonly string[]) => t.String({ description: `One of: ${values.join(', ')}` })
@@ -54,17 +53,16 @@ const JobDetail = t.Composite([
 
 const oneJob = t.Object({ job: JobDetail })
 // Blank items and departments are refused as on the Job Publish API (model.ts): each item feeds résumé checks, a department groups jobs.
-const item = (max: number) => t.Array(t.String({ minLength: 1, maxLength: 300, 'x-not-blank': true }), { maxItems: max })
+// Titles, places and items are one line (createJob refuses a line break or a tab in them): declared, so clients see it.
+const item = (max: number) => t.Array(oneLine({ minLength: 1, maxLength: 300, notBlank: true }), { maxItems: max })
 
 /** list_jobs' parameters (also what the jobs list page accepts, with the same limits). */
 export const ListJobsParams = params({
 	status: t.Optional(oneOf(JOB_STATUSES, 'Only jobs in this status')),
 	query: t.Optional(
-		t.String({
-			maxLength: MAX_SEARCH_CHARS,
-			description:
-				'Words to match as search does: every word in the title, skills, location, department or description (the last as a prefix), or a title like it; accents and width do not matter',
-		}),
+		searchText(
+			'Words to match as search does: every word in the title, skills, location, department or description (the last as a prefix), or a title like it; accents and width do not matter; blank or at least 2 characters',
+		),
 	),
 	limit: t.Optional(limit()),
 	cursor: t.Optional(cursor()),
@@ -72,17 +70,23 @@ export const ListJobsParams = params({
 
 /** create_job's parameters: the tool and the New job form check input against these same limits. */
 export const CreateJobParams = params({
-	title: t.String({ minLength: 1, maxLength: 200 }),
-	department: t.Optional(t.String({ maxLength: 120, 'x-not-blank': true })),
-	location: t.Optional(t.String({ maxLength: 200 })),
-	employment: t.Optional(t.String({ maxLength: 60, description: 'The engagement, e.g. "12-month contract"' })),
+	title: oneLine({ minLength: 1, maxLength: 200, notBlank: true }),
+	department: t.Optional(oneLine({ maxLength: 120, notBlank: true })),
+	location: t.Optional(oneLine({ maxLength: 200 })),
+	employment: t.Optional(oneLine({ maxLength: 60, description: 'The engagement, e.g. "12-month contract"' })),
 	pitch: t.Optional(t.String({ maxLength: 600, description: 'Short summary shown at the top of the job page' })),
 	description: t.Optional(t.String({ maxLength: 20000, description: 'Plain text or simple HTML (headings, paragraphs, lists, bold, italics)' })),
 	requirements: t.Optional(item(40)),
 	niceToHave: t.Optional(item(40)),
-	salaryMin: t.Optional(t.Integer({ minimum: 0, description: 'Whole amount in the workspace currency: up to 1,000 an hourly rate, more a yearly salary' })),
+	salaryMin: t.Optional(
+		t.Integer({ minimum: 0, maximum: MAX_SALARY, description: 'Whole amount in the workspace currency: up to 1,000 an hourly rate, more a yearly salary' }),
+	),
 	salaryMax: t.Optional(
-		t.Integer({ minimum: 0, description: 'Whole amount in the workspace currency; not below salaryMin, and in its unit (both hourly or both yearly)' }),
+		t.Integer({
+			minimum: 0,
+			maximum: MAX_SALARY,
+			description: 'Whole amount in the workspace currency; not below salaryMin, and in its unit (both hourly or both yearly)',
+		}),
 	),
 	contractType: t.Optional(t.Union([t.Literal('W2'), t.Literal('C2C'), t.Literal('Fulltime')], { description: 'W2, C2C or Fulltime' })),
 	activelyHiring: t.Optional(t.Boolean({ description: 'Needs the actively-hiring permission' })),
@@ -126,7 +130,7 @@ export const jobTools = [
 		destructive: false,
 		idempotent: false,
 		permission: 'jobs:create',
-		spec: 'W title*(string minLength=1 maxLength=200), department(string maxLength=120), location(string maxLength=200), employment(string maxLength=60), pitch(string maxLength=600), description(string maxLength=20000), requirements(array maxItems=40 items:string 1-300), niceToHave(array maxItems=40 items:string 1-300), salaryMin(integer minimum=0), salaryMax(integer minimum=0), contractType(enum:W2|C2C|Fulltime), activelyHiring(boolean)',
+		spec: 'W title*(string minLength=1 maxLength=200), department(string maxLength=120), location(string maxLength=200), employment(string maxLength=60), pitch(string maxLength=600), description(string maxLength=20000), requirements(array maxItems=40 items:string 1-300), niceToHave(array maxItems=40 items:string 1-300), salaryMin(integer minimum=0 maximum=2147483647), salaryMax(integer minimum=0 maximum=2147483647), contractType(enum:W2|C2C|Fulltime), activelyHiring(boolean)',
 		testCalls: () => [{ title: 'Plain Engineer', requirements: ['SQL'] }],
 		run: async ({ deps, actor }, a) => ({ job: await createJob(deps, actor, a) }),
 	}),

@@ -1,6 +1,5 @@
 import { Type as t } from '@sinclair/typebox'
-import { MAX_SEARCH_CHARS } from '../../core/text-search.ts'
-import { nullable, params } from '../../core/mcp/params.ts'
+import { nullable, params, searchText } from '../../core/mcp/params.ts'
 import { UntrustedLine } from '../../core/untrusted.ts'
 import { defineModule, defineTool } from '../../core/module.ts'
 import { searchProviders } from './port.ts'
@@ -55,7 +54,7 @@ export default defineModule({
 			title: 'Search',
 			description:
 				'Searches jobs, candidates and inbox threads by text: words match titles, names, roles, skills and locations (prefixes count, so "kube" finds Kubernetes), and names also match when misspelt. Returns the 20 best results of all types together, best first: a name or title that is exactly the text comes first, then records with every word found whole, then those found by a prefix, then names or titles that are only similar; open one with get_job, get_candidate or get_inbox_thread. `types` says how many records of each type match and, when not all are shown, which list tool pages through them (seeAll) or how to narrow the search. You only find what your role lets you see.',
-			params: params({ q: t.String({ minLength: 2, maxLength: MAX_SEARCH_CHARS, description: 'Text to search for, 2 to 120 characters' }) }),
+			params: params({ q: searchText('Text to search for, 2 to 120 characters', { required: true }) }),
 			output: t.Object({ query: t.String(), results: t.Array(Hit), types: t.Array(TypeCount) }),
 			readOnly: true,
 			permission: 'search:use',
