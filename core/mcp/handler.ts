@@ -264,10 +264,15 @@ async function boundedTool(deps: AppDeps, { def: tool, check, view }: PreparedTo
 	}
 }
 
-/** What the route knows of the message a server answers: the tool a `tools/call` names, and whether its client can be asked (2025 era). */
+/**
+ * What the route knows of the message a server answers: the tool a `tools/call` names, whether its
+ * client can be asked (2025 era), and its arguments as sent when they hold an own `__proto__`
+ * (`prototypeArguments`).
+ */
 interface MessageFacts {
 	called: string | undefined
 	canAsk: boolean
+	sentArguments?: Record<string, unknown>
 }
 
 function registerTool(server: McpServer, deps: AppDeps, tool: PreparedTool, actor: Actor, call: PendingCall, canAsk: boolean) {
@@ -277,16 +282,21 @@ function registerTool(server: McpServer, deps: AppDeps, tool: PreparedTool, acto
 }
 
 /** The server for a `tools/call` of a tool this person may use: that tool alone, with the capabilities a full server declares. */
-function toolCallServer(deps: AppDeps, tool: PreparedTool, actor: Actor, call: PendingCall, instructions: string, canAsk: boolean): McpServer {
+function toolCallServer(deps: AppDeps, tool: PreparedTool, actor: Actor, call: PendingCall, instructions: string, facts: MessageFacts): McpServer {
 	const server = new McpServer(
 		{ name: 'benchline', title: 'Benchline', version: '1.0.0' },
 		{ instructions, capabilities: { tools: { listChanged: false }, ...(tool.view ? VIEW_CAPABILITIES : {}) }, requestState: verifiedState(deps) },
 	)
-	registerTool(server, deps, tool, actor, call, canAsk)
+	// Arguments the SDK's copy would lose a property of are checked as sent: refused, as any unknown property is.
+	const checked: PreparedTool = facts.sentArguments
+		? { ...tool, config: { ...tool.config, inputSchema: inputSchema(tool.def.params, facts.sentArguments) as never } }
+		: tool
+	registerTool(server, deps, checked, actor, call, facts.canAsk)
 	return server
 }
 
-function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor | undefined, call: PendingCall, { called, canAsk }: MessageFacts): McpServer {
+function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor | undefined, call: PendingCall, facts: MessageFacts): McpServer {
+	const { called, canAsk } = facts
 	// No `listChanged`: without a session or a stream, a change notification could never reach the
 	// client (the SDK advertises it unless told otherwise).
 	// The assistant (and the portal's connection test) learns whose workspace it acts in. The slug is
@@ -309,7 +319,7 @@ function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor
 	// of a call's server is otherwise spent registering the 30 tools, views and prompts it never
 	// touches); every other message, and a call the SDK must refuse as unknown, gets the whole server.
 	const only = called === undefined ? undefined : shown.find((t) => t.def.name === called)
-	if (only) return toolCallServer(deps, only, actor!, call, instructions, canAsk)
+	if (only) return toolCallServer(deps, only, actor!, call, instructions, facts)
 	// The views of the tools this person may use: nothing else is listed or readable.
 	const views = [...new Set(shown.flatMap((t) => (t.view ? [t.view] : [])))]
 	// The workflows whose every tool this person may use (a read-only token gets no prompt that writes).
@@ -357,11 +367,14 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 	const viewOf = new Map(views.flatMap((view) => view.def.tools.map((name) => [name, view] as const)))
 	const tools = deps.registry.tools.map((tool) => prepare(tool, viewOf.get(tool.name), deps.config.production))
 	const serverFor = (ctx: { era: 'legacy' | 'modern'; authInfo?: AuthInfo }) => {
-		const extra = ctx.authInfo?.extra as { actor?: Actor; call?: PendingCall; called?: string; canAsk?: boolean } | undefined
+		const extra = ctx.authInfo?.extra as
+			| { actor?: Actor; call?: PendingCall; called?: string; canAsk?: boolean; sentArguments?: Record<string, unknown> }
+			| undefined
 		const call = extra?.call ?? { reported: true, address: '' }
 		const server = buildServer(deps, tools, extra?.actor, call, {
 			called: extra?.called,
 			canAsk: ctx.era === 'legacy' && extra?.canAsk === true,
+			sentArguments: extra?.sentArguments,
 		})
 		call.served = true
 		server.server.onclose = () => settleUnanswered(deps, call)
@@ -403,7 +416,7 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 					address: clientAddress(deps.config, request),
 					unanswered: () => outcome('error'),
 				}
-				const refused = readOnlyStepUp(deps, actor, body, writeTools) ?? connectionTestOnly(actor, body) ?? prototypeArgument(body)
+				const refused = readOnlyStepUp(deps, actor, body, writeTools) ?? connectionTestOnly(actor, body)
 				if (refused) {
 					if (!call.reported) reportCall(deps, call, outcome('refused'))
 					return refused
@@ -428,7 +441,7 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 					token: 'verified',
 					clientId: actor.credential.id,
 					scopes: actor.readOnly ? ['mcp:read'] : ['mcp:read', 'mcp'],
-					extra: { actor, call, called, canAsk },
+					extra: { actor, call, called, canAsk, sentArguments: prototypeArguments(body) },
 				}
 				const response =
 					called !== undefined && !canAsk && (await isLegacyRequest(request, body))
@@ -491,16 +504,18 @@ function toolCalled(body: unknown): string | undefined {
 }
 
 /**
- * A tool call whose arguments hold a property named `__proto__` (JSON.parse keeps it as an own
- * property): refused as any unknown property is. The SDK copies the arguments before our checker
- * sees them, and a copy sets the prototype instead, so the property vanished and the call ran
- * without it (`create_job` as if `activelyHiring` had not been sent).
+ * The arguments of a tool call that hold a property named `__proto__` (JSON.parse keeps it as an own
+ * property), as sent; undefined for any other message. The SDK copies the arguments before our
+ * checker sees them, and a copy sets the prototype instead, so the property vanished and the call
+ * ran without it (`create_job` as if `activelyHiring` had not been sent). The tool's checker reads
+ * these instead (`toolCallServer`): the call is refused as any unknown property is, with the same
+ * tool error, and reported the same way.
  */
-function prototypeArgument(body: unknown): Response | null {
-	const call = body as { method?: unknown; id?: unknown; params?: { arguments?: unknown } } | null
+function prototypeArguments(body: unknown): Record<string, unknown> | undefined {
+	const call = body as { method?: unknown; params?: { arguments?: unknown } } | null
 	const args = call?.method === 'tools/call' ? call.params?.arguments : undefined
-	if (!args || typeof args !== 'object' || !Object.hasOwn(args, '__proto__')) return null
-	return Response.json({ jsonrpc: '2.0', error: { code: -32602, message: 'Invalid arguments: unknown property "__proto__"' }, id: call?.id ?? null })
+	if (!args || typeof args !== 'object' || Array.isArray(args) || !Object.hasOwn(args, '__proto__')) return undefined
+	return args as Record<string, unknown>
 }
 
 /**

@@ -22,14 +22,19 @@ export function publicJsonSchema(schema: TSchema): Record<string, unknown> {
 	)
 }
 
-export function inputSchema(schema: TSchema): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
+/**
+ * `asSent`: the arguments as the client sent them, checked instead of the SDK's copy. Only for
+ * arguments holding an own `__proto__`: the SDK's copy sets the prototype instead, so the property
+ * vanished and the call ran without it; checked as sent, it is refused as any unknown property is.
+ */
+export function inputSchema(schema: TSchema, asSent?: Record<string, unknown>): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
 	const json = publicJsonSchema(schema)
 	return {
 		'~standard': {
 			version: 1,
 			vendor: 'benchline',
 			validate(value: unknown) {
-				const result = checkValue<Record<string, unknown>>(schema, value ?? {}, { unknown: 'reject' })
+				const result = checkValue<Record<string, unknown>>(schema, asSent ?? value ?? {}, { unknown: 'reject' })
 				if (result.errors.length)
 					return { issues: result.errors.map((e) => ({ message: e.message, path: e.field === '(arguments)' ? [] : e.field.split('.') })) }
 				return { value: result.value }

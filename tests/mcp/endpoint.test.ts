@@ -5,13 +5,14 @@
  * annotations, structured results, and parameter errors as tool results.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client'
 import { newCredential } from '../../core/credentials.ts'
 import { MAX_MCP_BODY_BYTES } from '../../core/mcp/handler.ts'
 import { checkValue } from '../../core/schema-check.ts'
+import { flushAudit } from '../../modules/audit/index.ts'
 import { jobs } from '../../modules/jobs/table.ts'
 import { call, newPerson, newPersonWithToken, newVendor, newWorkspace, serveApp, testApp, testDeps } from '../helpers.ts'
 import { portalApp, signedIn } from '../portal.ts'
@@ -226,17 +227,41 @@ describe('both protocol eras', () => {
 })
 
 describe('the tool contract', () => {
-	test('an argument named __proto__ is refused as any unknown property is, and the call does nothing', async () => {
+	test('an argument named __proto__ is refused as any unknown property is (the same tool error, the same audit line), and the call does nothing', async () => {
 		const ws = await newWorkspace()
 		const { token } = await newPersonWithToken(ws, 'owner')
 		const { deps } = await testApp()
 		// Written as JSON text: in a JavaScript literal `__proto__` sets the prototype and is never sent.
-		const raw =
-			'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"create_job","arguments":{"title":"Proto job","__proto__":{"activelyHiring":true}}}}'
-		const res = await call('POST', '/api/mcp', { key: token, raw, headers: { ...MCP_HEADERS, 'content-type': 'application/json' } })
-		expect(res.json).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: expect.stringContaining('unknown property "__proto__"') } })
+		const sent = async (id: number, args: string) => {
+			const raw = `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"create_job","arguments":${args}}}`
+			const res = await call('POST', '/api/mcp', { key: token, raw, headers: { ...MCP_HEADERS, 'content-type': 'application/json' } })
+			return { status: res.status, message: messageOf(res.text) }
+		}
+		const proto = await sent(7, '{"title":"Proto job","__proto__":{"activelyHiring":true}}')
+		const bogus = await sent(8, '{"title":"Bogus job","bogus":{"activelyHiring":true}}')
+		const allowed =
+			'allowed: title, department, location, employment, pitch, description, requirements, niceToHave, salaryMin, salaryMax, contractType, activelyHiring'
+		for (const [answer, name] of [
+			[proto, '__proto__'],
+			[bogus, 'bogus'],
+		] as const) {
+			expect(answer.status).toBe(200)
+			expect(answer.message.error).toBeUndefined()
+			expect(answer.message.result).toEqual({
+				isError: true,
+				content: [{ type: 'text', text: `Input validation error: Invalid arguments for tool create_job: unknown property "${name}"; ${allowed}` }],
+			})
+		}
 		const made = await deps.db.select().from(jobs).where(eq(jobs.workspaceId, ws.id))
-		expect(made.map((j) => j.title)).not.toContain('Proto job')
+		expect(made.map((j) => j.title)).toEqual([])
+		await flushAudit(deps)
+		const trail = await deps.database.rows<{ action: string; outcome: string }>(
+			sql`select action, outcome from audit_log where workspace_id = ${ws.id} and kind = 'tool_call' order by at, seq`,
+		)
+		expect(trail).toEqual([
+			{ action: 'create_job', outcome: 'error' },
+			{ action: 'create_job', outcome: 'error' },
+		])
 	})
 
 	test('a request whose params do not fit the protocol is told which field and why in one line, never a dump of the validator', async () => {
