@@ -13,11 +13,17 @@ import { CREDENTIAL_TYPE_GROUP } from './credentials.ts'
 
 /**
  * Who wrote the text: a candidate, a vendor (a job it published, its name and contact), a
- * colleague (another person of the workspace: names, notes, to-dos, jobs made in the portal), or
- * someone outside (mail from an address we know nothing about, a visitor's `utm_source`).
+ * colleague (another person of the workspace: names, notes, to-dos, jobs made in the portal), the
+ * signed-in person themselves (`self`: their own notes, messages, scorecards, to-dos; still data,
+ * since it may quote anyone), or someone outside (mail from an address we know nothing about, a
+ * visitor's `utm_source`).
  */
-export const TEXT_AUTHORS = ['candidate', 'colleague', 'vendor', 'outside'] as const
+export const TEXT_AUTHORS = ['candidate', 'colleague', 'self', 'vendor', 'outside'] as const
 export type TextAuthor = (typeof TEXT_AUTHORS)[number]
+
+/** Who wrote a text a person of the workspace wrote, as the reader sees it: the reader themselves (`self`) or a colleague. */
+export const personAuthor = (authorUserId: string | null | undefined, reader: { userId?: string | null }): TextAuthor =>
+	authorUserId && authorUserId === reader.userId ? 'self' : 'colleague'
 
 // C0/C1 controls except tab and newline, bidi embeddings/overrides/isolates, zero-width and BOM.
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]/g
@@ -172,7 +178,10 @@ const envelope = (description: string) =>
 			untrusted: t.Literal(true),
 			writtenBy: t.Union(
 				TEXT_AUTHORS.map((a) => t.Literal(a)),
-				{ description: 'candidate, vendor, colleague (another person of the workspace) or outside (mail from an unknown address, a link’s utm_source)' },
+				{
+					description:
+						'candidate, vendor, colleague (another person of the workspace), self (the person you act for wrote it themselves) or outside (mail from an unknown address, a link’s utm_source)',
+				},
 			),
 			text: t.String(),
 			truncated: t.Boolean({ description: 'True when the text was cut to the length limit' }),

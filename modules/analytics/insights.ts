@@ -6,7 +6,7 @@
 import { untrusted, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
 import type { AnalyticsSummary, Counts } from './service.ts'
 
-const FARTHEST_FIRST: TextAuthor[] = ['outside', 'candidate', 'vendor', 'colleague']
+const FARTHEST_FIRST: TextAuthor[] = ['outside', 'candidate', 'vendor', 'colleague', 'self']
 
 /**
  * A sentence that quotes others' words (a job's title, a link's source) reaches a model labelled

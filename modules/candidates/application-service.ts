@@ -9,7 +9,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { contributionsTo } from '../../core/registry.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { idKey, integerKey, keysetPage, newestFirst } from '../../core/paging.ts'
-import { untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
+import { personAuthor, untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
 import { isoInstant } from '../../core/time.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { jobAuthor, jobRequirements, jobLabels } from '../jobs/index.ts'
@@ -165,7 +165,7 @@ export async function getApplication(deps: AppDeps, actor: Actor, applicationId:
 		ratings: ratings.map((r) => ({
 			by: personRef(names, r.userId),
 			score: r.score,
-			comment: r.comment ? untrusted(words(r.comment, r.userId), 'colleague', 2000) : null,
+			comment: r.comment ? untrusted(words(r.comment, r.userId), personAuthor(r.userId, actor), 2000) : null,
 			createdAt: isoInstant(r.createdAt),
 		})),
 		averageRating: ratingOf(a.averageRating),

@@ -13,7 +13,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { searchTextProblem } from '../../core/text-search.ts'
 import { keysetPage } from '../../core/paging.ts'
-import { untrusted, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
+import { personAuthor, untrusted, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { isoInstant } from '../../core/time.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { jobLabels } from '../jobs/index.ts'
@@ -171,7 +171,7 @@ export async function visibleNotes(deps: AppDeps, reach: Reach, candidateId: str
 		author: personRef(names, n.authorUserId),
 		visibility: n.visibility,
 		applicationId: n.applicationId,
-		body: untrusted(words(n.body, n.authorUserId), 'colleague', 4000),
+		body: untrusted(words(n.body, n.authorUserId), personAuthor(n.authorUserId, reach.actor), 4000),
 		createdAt: isoInstant(n.createdAt),
 	}))
 }

@@ -108,10 +108,11 @@ describe('what the portal sends lands in its thread', () => {
 			starred: false,
 		})
 		const withVendor = list.words.threads.find((t: any) => t.counterpart.type === 'vendor')
-		// Names, addresses and subjects are the counterpart's words: labelled as theirs.
+		// Names and addresses are the counterpart's words: labelled as theirs. The subject is the first
+		// message's: ours here (the portal wrote to her first), so not labelled as hers.
 		const labelled = list.data.threads.find((t: any) => t.counterpart.id === nora!.id)
-		for (const field of [labelled.subject, labelled.counterpart.name, labelled.counterpart.address])
-			expect(field).toMatchObject({ untrusted: true, writtenBy: 'candidate' })
+		for (const field of [labelled.counterpart.name, labelled.counterpart.address]) expect(field).toMatchObject({ untrusted: true, writtenBy: 'candidate' })
+		expect(labelled.subject).toMatchObject({ untrusted: true, writtenBy: 'colleague', text: 'Your application for Salesforce Developer' })
 		expect(list.data.threads.find((t: any) => t.counterpart.type === 'vendor').counterpart.name).toMatchObject({
 			untrusted: true,
 			writtenBy: 'vendor',

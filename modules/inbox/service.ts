@@ -15,7 +15,7 @@ import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { keysetPage, newestFirst } from '../../core/paging.ts'
-import { cleanLine, cleanText, isBlank, TEXT_AUTHORS, untrusted, untrustedLine, type TextAuthor } from '../../core/untrusted.ts'
+import { cleanLine, cleanText, isBlank, personAuthor, TEXT_AUTHORS, untrusted, untrustedLine, type TextAuthor } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { deliveryStates, enqueueMail } from '../outbox/index.ts'
 import { syncOutbox } from './sync.ts'
@@ -50,14 +50,23 @@ interface ThreadRow {
 	snippet: string
 	snippetBy: string | null
 	lastMessageDirection: 'in' | 'out' | null
+	/** Who sent the latest message, when we sent it (the snippet's author). */
+	lastSentBy: string | null
+	/** The first message, whose subject the conversation's is: who wrote it. */
+	firstDirection: 'in' | 'out' | null
+	firstWrittenBy: string | null
+	firstSentBy: string | null
 	readAt: Date | string | null
 	starred: boolean | null
 }
 
 const THREAD = (
 	userId: string,
-) => sql`t.id, t.subject, t.counterpart_type as "counterpartType", t.candidate_id as "candidateId", t.vendor_id as "vendorId", t.counterpart_name as "counterpartName", t.counterpart_address as "counterpartAddress", t.message_count as "messageCount", t.last_message_at as "lastMessageAt", t.last_inbound_at as "lastInboundAt", t.last_outside_at as "lastOutsideAt", t.snippet, t.snippet_by as "snippetBy", t.last_message_direction as "lastMessageDirection", s.read_at as "readAt", s.starred
-from ${inboxThreads} t left join ${inboxStates} s on s.thread_id = t.id and s.user_id = ${userId}`
+) => sql`t.id, t.subject, t.counterpart_type as "counterpartType", t.candidate_id as "candidateId", t.vendor_id as "vendorId", t.counterpart_name as "counterpartName", t.counterpart_address as "counterpartAddress", t.message_count as "messageCount", t.last_message_at as "lastMessageAt", t.last_inbound_at as "lastInboundAt", t.last_outside_at as "lastOutsideAt", t.snippet, t.snippet_by as "snippetBy", t.last_message_direction as "lastMessageDirection", s.read_at as "readAt", s.starred,
+(select m.sent_by_user_id from ${inboxMessages} m where m.thread_id = t.id order by m.at desc, m.seq desc limit 1) as "lastSentBy",
+f.direction as "firstDirection", f.written_by as "firstWrittenBy", f.sent_by_user_id as "firstSentBy"
+from ${inboxThreads} t left join ${inboxStates} s on s.thread_id = t.id and s.user_id = ${userId}
+left join lateral (select m.direction, m.written_by, m.sent_by_user_id from ${inboxMessages} m where m.thread_id = t.id order by m.at, m.seq limit 1) f on true`
 
 // Anything received makes a thread unread: the counterpart's own messages and anyone else's in it.
 const RECEIVED = sql`greatest(t.last_inbound_at, t.last_outside_at)`
@@ -65,19 +74,42 @@ const UNREAD = sql`(${RECEIVED} is not null and (s.read_at is null or s.read_at 
 /** Who the counterpart is as an author: a candidate, a vendor, or someone outside (an address we know nothing about). */
 export const authorOf = counterpartAuthor
 
-/** Who wrote a stored message or snippet: the label stored with it, else (older rows) by its direction. */
-export const writerOf = (writtenBy: string | null, direction: string | null, counterpartType: string): TextAuthor =>
-	(TEXT_AUTHORS as readonly string[]).includes(writtenBy ?? '') ? (writtenBy as TextAuthor) : direction === 'out' ? 'colleague' : authorOf(counterpartType)
+/**
+ * Who wrote a stored message or snippet: what we sent, when `sent` says who sent it, is the
+ * reader's own (`self`) or a colleague's; otherwise the label stored with it, else (older rows) by
+ * its direction.
+ */
+export const writerOf = (
+	writtenBy: string | null,
+	direction: string | null,
+	counterpartType: string,
+	sent?: { by: string | null; reader: { userId?: string | null } },
+): TextAuthor =>
+	direction === 'out' && sent
+		? personAuthor(sent.by, sent.reader)
+		: (TEXT_AUTHORS as readonly string[]).includes(writtenBy ?? '')
+			? (writtenBy as TextAuthor)
+			: direction === 'out'
+				? 'colleague'
+				: authorOf(counterpartType)
 
-function summary(r: ThreadRow) {
+/** Text written by us (the reader or a colleague): our own sending address is plain, not labelled. */
+const isOurs = (by: TextAuthor) => by === 'colleague' || by === 'self'
+
+function summary(r: ThreadRow, reader: { userId: string }) {
 	const received = [r.lastInboundAt, r.lastOutsideAt].filter((x) => x !== null).map((x) => new Date(x).getTime())
 	const unread = received.length > 0 && (r.readAt === null || new Date(r.readAt).getTime() < Math.max(...received))
 	const theirs = authorOf(r.counterpartType)
 	return {
 		id: r.id,
-		// The subject the conversation began with, the counterpart's name (a mail's display name, or
-		// what the candidate or the vendor is called) and address are theirs: labelled as such.
-		subject: untrustedLine(r.subject, theirs, 200),
+		// The subject the conversation began with is its first message's, labelled with whoever wrote
+		// that (the counterpart, someone else, a colleague or the reader); the counterpart's name (a
+		// mail's display name, or what the candidate or the vendor is called) and address are theirs.
+		subject: untrustedLine(
+			r.subject,
+			r.firstDirection ? writerOf(r.firstWrittenBy, r.firstDirection, r.counterpartType, { by: r.firstSentBy, reader }) : theirs,
+			200,
+		),
 		counterpart: {
 			type: r.counterpartType,
 			id: r.candidateId ?? r.vendorId,
@@ -87,7 +119,7 @@ function summary(r: ThreadRow) {
 		messageCount: r.messageCount,
 		lastMessageAt: isoInstant(r.lastMessageAt),
 		// The latest message's start, labelled with whoever wrote it: ours (a colleague), the counterpart's, or someone else's.
-		snippet: untrusted(r.snippet, writerOf(r.snippetBy, r.lastMessageDirection, r.counterpartType), 200),
+		snippet: untrusted(r.snippet, writerOf(r.snippetBy, r.lastMessageDirection, r.counterpartType, { by: r.lastSentBy, reader }), 200),
 		unread,
 		starred: r.starred ?? false,
 	}
@@ -97,7 +129,13 @@ export type ThreadSummary = ReturnType<typeof summary>
 
 /** Who wrote a thread's snippet, for a line that carries no `writtenBy` label (a page, a search hit). */
 export const snippetAuthor = (writtenBy: TextAuthor, counterpartType: string, counterpartName: string) =>
-	writtenBy === 'colleague' ? 'We wrote' : writtenBy === authorOf(counterpartType) ? `${counterpartName} wrote` : 'Someone else wrote'
+	writtenBy === 'self'
+		? 'You wrote'
+		: writtenBy === 'colleague'
+			? 'We wrote'
+			: writtenBy === authorOf(counterpartType)
+				? `${counterpartName} wrote`
+				: 'Someone else wrote'
 
 /**
  * Whether a received message's From was verified (`authentication-results.ts`): `not_checked` when the
@@ -124,7 +162,7 @@ export async function listThreads(deps: AppDeps, actor: Actor, input: { filter?:
 		from: sql`select ${THREAD(userId)}`,
 		where: conditions,
 	})
-	return { threads: rows.map(summary), nextCursor }
+	return { threads: rows.map((r) => summary(r, { userId })), nextCursor }
 }
 
 /** One conversation with its messages in order (the latest 200); marks it read for the person. */
@@ -150,10 +188,11 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 			senderCheckReason: string | null
 			automatic: AutomaticKind | null
 			bouncedAt: Date | string | null
+			sentByUserId: string | null
 			at: Date | string
 		}>(
 			sql`select id, direction, channel, from_address as "fromAddress", written_by as "writtenBy", to_address as "toAddress", subject, text, outbox_id as "outboxId", related_type as "relatedType", related_id as "relatedId",
-				sender_check as "senderCheck", sender_check_reason as "senderCheckReason", automatic, bounced_at as "bouncedAt", at
+				sender_check as "senderCheck", sender_check_reason as "senderCheckReason", automatic, bounced_at as "bouncedAt", sent_by_user_id as "sentByUserId", at
 			from ${inboxMessages} where thread_id = ${threadId} order by at desc, seq desc limit ${MAX_MESSAGES}`,
 		)
 	).reverse()
@@ -175,10 +214,11 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 	// Their address is labelled; ours (the portal's sending address) is plain. A received message's
 	// addresses are labelled with its own sender (the counterpart only when it came from their own
 	// address): its To header is the sender's text as much as its From.
-	const address = (text: string, by: TextAuthor) => (by === 'colleague' ? text : untrustedLine(text, by, 320))
-	const writer = (m: { writtenBy: string | null; direction: string }) => writerOf(m.writtenBy, m.direction, row.counterpartType)
+	const address = (text: string, by: TextAuthor) => (isOurs(by) ? text : untrustedLine(text, by, 320))
+	const writer = (m: { writtenBy: string | null; direction: string; sentByUserId: string | null }) =>
+		writerOf(m.writtenBy, m.direction, row.counterpartType, { by: m.sentByUserId, reader: { userId } })
 	return {
-		...summary(row),
+		...summary(row, { userId }),
 		unread: false,
 		olderMessagesOmitted: Math.max(0, row.messageCount - messages.length),
 		messages: messages.map((m) => ({
@@ -211,7 +251,7 @@ export async function markThreadRead(deps: AppDeps, actor: Actor, threadId: stri
 		const [row] = await deps.database.rows<ThreadRow>(sql`select ${THREAD(userId)} where t.id = ${threadId} and t.workspace_id = ${actor.workspaceId}`, tx)
 		if (!row) throw notFound()
 		const subject = row.subject
-		if (!summary(row).unread) return { changed: false, subject }
+		if (!summary(row, { userId }).unread) return { changed: false, subject }
 		await tx
 			.insert(inboxStates)
 			.values({ threadId, userId, readAt: new Date(row.lastMessageAt) })

@@ -213,7 +213,8 @@ describe('AI interviews and get_application', () => {
 		expect(ai.ratings.map((r: any) => r.rating)).toEqual([5, 4, 2, 1, 5, 3].slice(0, questions.length))
 		expect(ai.ratings[0].attribute).toMatchObject({ untrusted: true, writtenBy: 'colleague', text: 'Motivation' })
 		const mine = cards.find((c: any) => c.by?.userId === w.recruiter.userId)
-		expect(mine.notes).toMatchObject({ untrusted: true, writtenBy: 'colleague' })
+		// The recruiter's own scorecard: their own words.
+		expect(mine.notes).toMatchObject({ untrusted: true, writtenBy: 'self' })
 		expect(got.words.application.scorecards.find((c: any) => c.by?.userId === w.recruiter.userId).notes).toBe('Even better on a second look.')
 		// The interview stays in the review queue: showing its scorecard is not opening its result.
 		const queue = await person.tool('get_review_queue', {})

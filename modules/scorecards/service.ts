@@ -22,7 +22,7 @@ import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid, type FieldError } from '../../core/errors.ts'
-import { cleanLine, cleanText, untrusted, untrustedLine, type TextAuthor } from '../../core/untrusted.ts'
+import { cleanLine, cleanText, personAuthor, untrusted, untrustedLine, type TextAuthor } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { colleagueWords, reachableApplication, RECOMMENDATIONS, type ApplicationKey, type ApplicationScorecard } from '../candidates/index.ts'
@@ -239,7 +239,7 @@ from ${scorecards} s where s.workspace_id = ${actor.workspaceId} and s.applicati
 			recommendation: r.recommendation,
 			overallScore: null,
 			// An interviewer's words: labelled for an assistant, and without contact details for those who may not see them, like every note.
-			notes: r.notes ? untrusted(words(r.notes, r.authorUserId), 'colleague', MAX_NOTES) : null,
+			notes: r.notes ? untrusted(words(r.notes, r.authorUserId), personAuthor(r.authorUserId, actor), MAX_NOTES) : null,
 			createdAt: new Date(r.createdAt).toISOString(),
 			updatedAt: new Date(r.updatedAt).toISOString(),
 		})

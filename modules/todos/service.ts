@@ -27,7 +27,7 @@ import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { bigintKey, idKey, integerKey, keysetPage } from '../../core/paging.ts'
-import { cleanLine, cleanText, untrusted, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
+import { cleanLine, cleanText, personAuthor, untrusted, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { personRef, userNames } from '../auth/index.ts'
@@ -237,8 +237,8 @@ export async function shownLines(deps: AppDeps, actor: Actor, rows: Shown[]): Pr
 			return [
 				r.id,
 				{
-					title: untrustedLine(title, r.source === 'person' ? 'colleague' : 'candidate', named.length ? 600 : 200),
-					notes: r.notes ? untrusted(words(r.notes, r.createdByUserId), 'colleague', 2000) : null,
+					title: untrustedLine(title, r.source === 'person' ? personAuthor(r.createdByUserId, actor) : 'candidate', named.length ? 600 : 200),
+					notes: r.notes ? untrusted(words(r.notes, r.createdByUserId), personAuthor(r.createdByUserId, actor), 2000) : null,
 				},
 			]
 		}),

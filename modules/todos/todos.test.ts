@@ -119,10 +119,10 @@ describe('list_todos', () => {
 		const admin = (await w.people.admin.tool('list_todos', {})).words.todos
 		// The flow's sentence carries no names: the candidate is named when it is shown.
 		expect(admin.filter((t: any) => t.source === 'document')).toEqual([expect.objectContaining({ title: 'Review the documents — Kim Ortiz', createdBy: null })])
-		// A flow's title names the candidate (their words); a person's is a colleague's words.
+		// A flow's title names the candidate (their words); a person's is that person's words: the admin's own here.
 		const labels = (await w.people.admin.tool('list_todos', {})).data.todos.map((t: any) => [t.source, t.title.writtenBy, t.title.untrusted])
 		expect(labels).toContainEqual(['document', 'candidate', true])
-		expect(labels).toContainEqual(['person', 'colleague', true])
+		expect(labels).toContainEqual(['person', 'self', true])
 	})
 })
 
