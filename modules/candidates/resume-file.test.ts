@@ -24,6 +24,17 @@ describe('extractResumeText', () => {
 		expect(await read(makeDocx(['Jane Applicant', 'Java 17, SpringBoot']), 'docx')).toBe('Jane Applicant\n\nJava 17, SpringBoot')
 	}, 30_000)
 
+	test('a demo résumé longer and wider than a page (core/text-pdf.ts) is read back whole: no line past the page edge is lost', async () => {
+		const long = `Led the migration of forty services ${'and their pipelines '.repeat(12)}to Kubernetes, END-OF-LONG-LINE`
+		const lines = [...Array.from({ length: 120 }, (_, i) => `Line ${i + 1}`), long, 'LAST-LINE']
+		const text = await read(makePdf(lines), 'pdf')
+		expect(text.split('\n')).toContain('Line 120')
+		expect(text).toContain('END-OF-LONG-LINE')
+		expect(text).toEndWith('LAST-LINE')
+		// Wrapped at spaces: the words come back as they were, only the line breaks are new.
+		expect(text.replace(/\s+/g, ' ')).toContain(long.replace(/\s+/g, ' ').trim())
+	}, 30_000)
+
 	test('a Word file of 8 MiB of real XML (within the 64 MB unpacked) needs more than the reader may hold: over the memory limit', async () => {
 		const error = await failure(hugeXmlDocx(8), 'docx')
 		expect(error).toBeInstanceOf(ResumeOverLimit)
