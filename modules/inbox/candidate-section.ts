@@ -38,6 +38,7 @@ export async function candidateMessages(deps: AppDeps, actor: Actor, candidateId
 		threadId: string
 		direction: 'in' | 'out'
 		writtenBy: string | null
+		sentBy: string | null
 		channel: string
 		subject: string | null
 		threadSubject: string
@@ -47,23 +48,26 @@ export async function candidateMessages(deps: AppDeps, actor: Actor, candidateId
 		bounced: boolean
 		at: Date | string
 	}>(
-		sql`select m.id, m.thread_id as "threadId", m.direction, m.written_by as "writtenBy", m.channel, m.subject, t.subject as "threadSubject", left(m.text, 400) as text,
+		sql`select m.id, m.thread_id as "threadId", m.direction, m.written_by as "writtenBy", m.sent_by_user_id as "sentBy", m.channel, m.subject, t.subject as "threadSubject", left(m.text, 400) as text,
 	m.automatic, m.sender_check as "senderCheck", m.bounced_at is not null as bounced, m.at
 from ${inboxThreads} t join ${inboxMessages} m on m.thread_id = t.id
 where t.workspace_id = ${actor.workspaceId} and t.candidate_id = ${candidateId} order by m.at desc, m.seq desc limit ${limit}`,
 	)
 	// Written by the candidate (from their own address), by someone else or by colleagues: one inert line each.
-	return rows.map((r) => ({
-		id: r.id,
-		threadId: r.threadId,
-		direction: r.direction,
-		channel: r.channel,
-		subject: untrustedLine(r.subject ?? r.threadSubject, writerOf(r.writtenBy, r.direction, 'candidate'), 120),
-		preview: untrustedLine(r.text, writerOf(r.writtenBy, r.direction, 'candidate'), 160),
-		note: r.direction !== 'in' ? null : (r.automatic ?? (r.senderCheck === 'not_verified' ? 'not_verified' : null)),
-		bounced: r.direction === 'out' && r.bounced,
-		at: new Date(r.at).toISOString(),
-	}))
+	return rows.map((r) => {
+		const by = writerOf(r.writtenBy, r.direction, 'candidate', { by: r.sentBy, reader: actor })
+		return {
+			id: r.id,
+			threadId: r.threadId,
+			direction: r.direction,
+			channel: r.channel,
+			subject: untrustedLine(r.subject ?? r.threadSubject, by, 120),
+			preview: untrustedLine(r.text, by, 160),
+			note: r.direction !== 'in' ? null : (r.automatic ?? (r.senderCheck === 'not_verified' ? 'not_verified' : null)),
+			bounced: r.direction === 'out' && r.bounced,
+			at: new Date(r.at).toISOString(),
+		}
+	})
 }
 
 /** A received message that is no reply of the candidate's, whatever its From says. */

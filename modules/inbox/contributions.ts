@@ -23,7 +23,7 @@ import { untrusted, untrustedLine } from '../../core/untrusted.ts'
 import { applicationParties, type ApplicationMessage } from '../candidates/index.ts'
 import { unseenSince } from '../review/index.ts'
 import type { AutomaticKind } from './automatic.ts'
-import { authorOf, senderCheckOf, snippetAuthor, writerOf } from './service.ts'
+import { authorOf, LAST_SENDER, senderCheckOf, snippetAuthor, writerOf } from './service.ts'
 import { inboxMessages, inboxStates, inboxThreads } from './table.ts'
 import { inList } from '../../core/sql-list.ts'
 
@@ -31,6 +31,35 @@ const canRead = (deps: AppDeps, actor: Actor) => Boolean(actor.userId) && deps.p
 
 /** Each way of matching keeps at most this many conversations; only those are ranked. */
 const CAP = 50
+
+interface ThreadHitRow {
+	id: string
+	type: string
+	name: string
+	subject: string
+	snippet: string
+	direction: string | null
+	snippetBy: string | null
+	lastSentBy: string | null
+	at: Date | string
+	score: number
+	found: number
+	capped: boolean
+}
+
+/** A conversation found by `search`, its snippet labelled with whoever wrote the latest message as `reader` reads it. */
+function threadHit(r: ThreadHitRow, reader: Actor) {
+	const by = writerOf(r.snippetBy, r.direction, r.type, { by: r.lastSentBy, reader })
+	return {
+		type: 'inbox_thread',
+		id: r.id,
+		title: untrustedLine(`${r.name}: ${r.subject}`, authorOf(r.type), 120),
+		snippet: untrustedLine(r.snippet && `${snippetAuthor(by, r.type, r.name)}: ${r.snippet}`, by, 240),
+		score: Math.round(Number(r.score) * 1000) / 1000,
+		current: true,
+		changedAt: new Date(r.at).toISOString(),
+	}
+}
 
 /**
  * Conversations by counterpart name, address or subject (trigram similarity) and by what was
@@ -96,39 +125,15 @@ export const inboxSearchProvider: SearchProvider = {
 			certain: sameText(sql`lower(bl_fold(t.subject))`, text),
 			about: sql`(lower(t.counterpart_address) = ${address} or ${sameText(sql`lower(bl_fold(t.counterpart_name))`, text)})`,
 		})
-		const rows = await deps.database.rows<{
-			id: string
-			type: string
-			name: string
-			subject: string
-			snippet: string
-			direction: string | null
-			snippetBy: string | null
-			at: Date | string
-			score: number
-			found: number
-			capped: boolean
-		}>(
+		const rows = await deps.database.rows<ThreadHitRow>(
 			sql`${withFoundMatches(ways)}
 select t.id, t.counterpart_type as type, t.counterpart_name as name, t.subject, t.snippet, t.last_message_direction as direction, t.snippet_by as "snippetBy", t.last_message_at as at,
-	${score} as score, ${FOUND_COUNT} as found, ${FOUND_CAPPED} as capped
+	${LAST_SENDER} as "lastSentBy", ${score} as score, ${FOUND_COUNT} as found, ${FOUND_CAPPED} as capped
 from ${inboxThreads} t cross join lateral (select ${rankOf(whole)} as exact, ${rankOf(tsq)} as prefix) r
 where t.id = any(${FOUND_IDS}) and t.workspace_id = ${ws}
 order by score desc, t.last_message_at desc, t.id limit ${limit}`,
 		)
-		const hits = rows.map((r) => {
-			const theirs = authorOf(r.type)
-			const by = writerOf(r.snippetBy, r.direction, r.type)
-			return {
-				type: 'inbox_thread',
-				id: r.id,
-				title: untrustedLine(`${r.name}: ${r.subject}`, theirs, 120),
-				snippet: untrustedLine(r.snippet && `${snippetAuthor(by, r.type, r.name)}: ${r.snippet}`, by, 240),
-				score: Math.round(Number(r.score) * 1000) / 1000,
-				current: true,
-				changedAt: new Date(r.at).toISOString(),
-			}
-		})
+		const hits = rows.map((r) => threadHit(r, actor))
 		return { hits, count: Number(rows[0]?.found ?? 0), countIsAtLeast: Boolean(rows[0]?.capped) }
 	},
 }
@@ -181,6 +186,7 @@ export async function messagesOfApplications(deps: AppDeps, actor: Actor, applic
 				candidateId: string
 				direction: 'in' | 'out'
 				writtenBy: string | null
+				sentBy: string | null
 				channel: string
 				subject: string | null
 				text: string
@@ -192,7 +198,7 @@ export async function messagesOfApplications(deps: AppDeps, actor: Actor, applic
 				at: Date | string
 				n: number
 			}>(
-				sql`select * from (select m.id, m.thread_id as "threadId", t.candidate_id as "candidateId", m.direction, m.written_by as "writtenBy", m.channel, m.subject, m.text, m.related_type as "relatedType", m.related_id as "relatedId",
+				sql`select * from (select m.id, m.thread_id as "threadId", t.candidate_id as "candidateId", m.direction, m.written_by as "writtenBy", m.sent_by_user_id as "sentBy", m.channel, m.subject, m.text, m.related_type as "relatedType", m.related_id as "relatedId",
 m.sender_check as "senderCheck", m.automatic, m.bounced_at as "bouncedAt", m.at, m.seq,
 row_number() over (partition by t.candidate_id order by m.at desc, m.seq desc) as n
 from ${inboxMessages} m join ${inboxThreads} t on t.id = m.thread_id
@@ -206,7 +212,7 @@ where t.workspace_id = ${actor.workspaceId} and t.candidate_id in ${inList(candi
 				.filter((r) => r.candidateId === candidateId)
 				.map((r) => {
 					// A received message is the candidate's only when it came from their own address.
-					const by = writerOf(r.writtenBy, r.direction, 'candidate')
+					const by = writerOf(r.writtenBy, r.direction, 'candidate', { by: r.sentBy, reader: actor })
 					return {
 						id: r.id,
 						threadId: r.threadId,

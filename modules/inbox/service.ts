@@ -60,10 +60,13 @@ interface ThreadRow {
 	starred: boolean | null
 }
 
+/** Who sent a thread's (aliased `t`) latest message when we sent it: the person its snippet is by. */
+export const LAST_SENDER = sql`(select m.sent_by_user_id from ${inboxMessages} m where m.thread_id = t.id order by m.at desc, m.seq desc limit 1)`
+
 const THREAD = (
 	userId: string,
 ) => sql`t.id, t.subject, t.counterpart_type as "counterpartType", t.candidate_id as "candidateId", t.vendor_id as "vendorId", t.counterpart_name as "counterpartName", t.counterpart_address as "counterpartAddress", t.message_count as "messageCount", t.last_message_at as "lastMessageAt", t.last_inbound_at as "lastInboundAt", t.last_outside_at as "lastOutsideAt", t.snippet, t.snippet_by as "snippetBy", t.last_message_direction as "lastMessageDirection", s.read_at as "readAt", s.starred,
-(select m.sent_by_user_id from ${inboxMessages} m where m.thread_id = t.id order by m.at desc, m.seq desc limit 1) as "lastSentBy",
+${LAST_SENDER} as "lastSentBy",
 f.direction as "firstDirection", f.written_by as "firstWrittenBy", f.sent_by_user_id as "firstSentBy"
 from ${inboxThreads} t left join ${inboxStates} s on s.thread_id = t.id and s.user_id = ${userId}
 left join lateral (select m.direction, m.written_by, m.sent_by_user_id from ${inboxMessages} m where m.thread_id = t.id order by m.at, m.seq limit 1) f on true`
@@ -75,23 +78,22 @@ const UNREAD = sql`(${RECEIVED} is not null and (s.read_at is null or s.read_at 
 export const authorOf = counterpartAuthor
 
 /**
- * Who wrote a stored message or snippet: what we sent, when `sent` says who sent it, is the
- * reader's own (`self`) or a colleague's; otherwise the label stored with it, else (older rows) by
- * its direction.
+ * Who wrote a stored message or snippet, as `sent.reader` reads it: what we sent is the reader's own
+ * (`self`) when they sent it, else a colleague's; a received one carries the label stored with it,
+ * else (older rows) the counterpart's. Every reader of messages says who sent them (`sent.by`, the
+ * message's `sent_by_user_id`), so that none labels the reader's own words as a colleague's.
  */
 export const writerOf = (
 	writtenBy: string | null,
 	direction: string | null,
 	counterpartType: string,
-	sent?: { by: string | null; reader: { userId?: string | null } },
+	sent: { by: string | null; reader: { userId?: string | null } },
 ): TextAuthor =>
-	direction === 'out' && sent
+	direction === 'out'
 		? personAuthor(sent.by, sent.reader)
 		: (TEXT_AUTHORS as readonly string[]).includes(writtenBy ?? '')
 			? (writtenBy as TextAuthor)
-			: direction === 'out'
-				? 'colleague'
-				: authorOf(counterpartType)
+			: authorOf(counterpartType)
 
 /** Text written by us (the reader or a colleague): our own sending address is plain, not labelled. */
 const isOurs = (by: TextAuthor) => by === 'colleague' || by === 'self'

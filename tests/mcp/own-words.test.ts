@@ -8,6 +8,8 @@ import { expect, test } from 'bun:test'
 import { personActor } from '../../modules/auth/index.ts'
 import { getCandidate } from '../../modules/candidates/candidate-service.ts'
 import { addNote } from '../../modules/candidates/notes.ts'
+import { candidateMessages } from '../../modules/inbox/candidate-section.ts'
+import { inboxSearchProvider } from '../../modules/inbox/contributions.ts'
 import { getThread, listThreads } from '../../modules/inbox/service.ts'
 import { appendMessage, threadFor } from '../../modules/inbox/threads.ts'
 import { newPerson, newWorkspace, testDeps, unique } from '../helpers.ts'
@@ -61,10 +63,10 @@ test('a conversation’s subject is labelled with who began it; what we sent is 
 		const [a, b] = first === 'colleague' ? [ours, theirs] : [theirs, ours]
 		await appendMessage(deps.db, { ...a, at: new Date(Date.now() - 60_000) })
 		await appendMessage(deps.db, { ...b, at: new Date() })
-		return threadId
+		return { threadId, candidateId }
 	}
-	const started = await conversation('Cole Colleague', 'colleague')
-	const answered = await conversation('Cara Candidate', 'candidate')
+	const { threadId: started } = await conversation('Cole Colleague', 'colleague')
+	const { threadId: answered, candidateId: cara } = await conversation('Cara Candidate', 'candidate')
 	const subjects = async (actor: typeof actors.me) =>
 		Object.fromEntries(
 			(await listThreads(deps, actor, { limit: 100 })).threads.map((t) => [t.id, { subject: t.subject.writtenBy, snippet: t.snippet.writtenBy }]),
@@ -80,4 +82,11 @@ test('a conversation’s subject is labelled with who began it; what we sent is 
 	const thread = await getThread(deps, actors.colleague, started)
 	expect(thread.messages.map((m) => m.text.writtenBy)).toEqual(['self', 'candidate'])
 	expect((await getThread(deps, actors.me, started)).messages.map((m) => m.text.writtenBy)).toEqual(['colleague', 'candidate'])
+	// The same words wherever they are read: the candidate page's messages and a search hit's snippet.
+	const onCandidatePage = async (actor: typeof actors.me) => (await candidateMessages(deps, actor, cara)).map((m) => m.preview.writtenBy)
+	expect(await onCandidatePage(actors.colleague)).toEqual(['self', 'candidate'])
+	expect(await onCandidatePage(actors.me)).toEqual(['colleague', 'candidate'])
+	const hit = async (actor: typeof actors.me) => (await inboxSearchProvider.search(deps, actor, 'Cara Candidate', 5))!.hits.find((h) => h.id === answered)
+	expect((await hit(actors.colleague))!.snippet.writtenBy).toBe('self')
+	expect((await hit(actors.me))!.snippet.writtenBy).toBe('colleague')
 })
