@@ -68,8 +68,15 @@ export const vendorCommands: CommandDef[] = [
 		options: { key: 'string' },
 		required: ['key'],
 		async run(deps, o) {
-			const { keyId, vendorId } = await revokeKey(deps, String(o.key), operatorActor)
-			return { json: { keyId, vendorId, revoked: true }, lines: [`Revoked API key ${keyId}; it stops working on its next request.`] }
+			const { keyId, vendorId, switchedOff } = await revokeKey(deps, String(o.key), operatorActor)
+			const off = Object.values(switchedOff).flat()
+			return {
+				json: { keyId, vendorId, revoked: true, switchedOff },
+				lines: [
+					`Revoked API key ${keyId}; it stops working on its next request.`,
+					...(off.length ? [`Switched off what it had set up: ${off.join(', ')}.`] : []),
+				],
+			}
 		},
 	},
 	{

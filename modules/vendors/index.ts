@@ -1,5 +1,5 @@
 import { defineModule } from '../../core/module.ts'
-import { vendorFacts } from './port.ts'
+import { keyRevocation, vendorFacts } from './port.ts'
 import { recordNamesFrom } from '../activity/index.ts'
 import { vendorCommands } from './commands.ts'
 import { vendorRoutes } from './routes.ts'
@@ -25,6 +25,8 @@ export {
 	vendorsCutOff,
 	vendorsWithKeys,
 	verifyVendorKey,
+	type Revoked,
+	type SwitchedOff,
 	type VendorKeyView,
 	type VendorWithKeys,
 } from './service.ts'
@@ -39,7 +41,7 @@ export {
 	type VendorDetail,
 	type VendorSummary,
 } from './directory.ts'
-export { vendorFacts, type VendorFacts, type VendorFactsSource } from './port.ts'
+export { keyRevocation, vendorFacts, type KeyRevocationListener, type RevokedKey, type VendorFacts, type VendorFactsSource } from './port.ts'
 export { DOCUMENT_KINDS, DOCUMENT_LABELS, DocumentKindSchema, isDocumentKind, type DocumentKind } from './model.ts'
 export { DEMO_VENDORS, demoVendorIds } from './seed.ts'
 export type { DocumentRules } from './table.ts'
@@ -62,7 +64,7 @@ export default defineModule({
 	paths: ['/vendors'],
 	nav: [{ href: '/vendors', label: 'Vendors', permission: 'vendors:read', section: 'work', order: 80 }],
 	seed: seedVendors,
-	ports: [vendorFacts],
+	ports: [vendorFacts, keyRevocation],
 	activityLabels: {
 		'vendor.created': 'added the vendor',
 		'vendor.profile_updated': 'changed the contact and submission rules of the vendor',

@@ -7,6 +7,7 @@
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { definePort } from '../../core/module.ts'
+import type { Db } from '../../db/client.ts'
 
 /** What other modules tell about a vendor: absent counts are zero. */
 export type VendorFacts = {
@@ -22,4 +23,29 @@ export type VendorFactsSource = (deps: AppDeps, actor: Actor, vendorIds: string[
 export const vendorFacts = definePort<VendorFactsSource>(
 	'vendors:facts',
 	'Facts about vendors (job and submission counts, last submission) merged into the vendor directory',
+)
+
+/** A vendor's API key as it was revoked. */
+export interface RevokedKey {
+	readonly vendorId: string
+	readonly keyId: string
+	readonly lastFour: string
+	/** What was set up before the key existed was not set up with it. */
+	readonly createdAt: Date
+}
+
+/**
+ * What a module keeps that a vendor's key set up and that sends data out (the webhooks module's
+ * endpoints): a revoked key must leave nothing behind that still receives the firm's data.
+ */
+export interface KeyRevocationListener {
+	/** What it switches off, in the CLI's JSON (`switchedOff.<name>`), e.g. `webhookEndpoints`. */
+	readonly name: string
+	/** In the revocation's transaction (a failure undoes the revocation): switches off what the key set up, each in the activity log; returns their ids. */
+	revoked(deps: AppDeps, tx: Db, actor: Actor, key: RevokedKey): Promise<string[]>
+}
+
+export const keyRevocation = definePort<KeyRevocationListener>(
+	'vendors:key-revoked',
+	'Told, in its transaction, when a vendor’s API key is revoked: switches off what the key set up that sends data out (webhook endpoints)',
 )

@@ -15,9 +15,11 @@ import type { AppDeps } from '../../core/deps.ts'
 import { typedLine, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { AppError, forbidden, invalid } from '../../core/errors.ts'
 import { noteUse } from '../../core/last-used.ts'
+import { contributionsTo } from '../../core/registry.ts'
 import { compile, type Db } from '../../db/client.ts'
 import { recordActivity, type ActorSql } from '../activity/index.ts'
 import { workspaceSlugOf } from '../auth/index.ts'
+import { keyRevocation } from './port.ts'
 import { vendorApiKeys, vendors } from './table.ts'
 
 export interface NewKey {
@@ -77,29 +79,40 @@ export async function createKey(deps: AppDeps, actor: Actor, vendorId: string): 
 	})
 }
 
+/** What a revocation switched off besides the key: ids by kind (`keyRevocation` listeners' names), e.g. `webhookEndpoints`. */
+export type SwitchedOff = Record<string, string[]>
+
+export interface Revoked {
+	keyId: string
+	vendorId: string
+	switchedOff: SwitchedOff
+}
+
 /** Revokes a key found by its id alone (the operator's CLI, which acts in the key's workspace). */
-export async function revokeKey(
-	deps: AppDeps,
-	keyId: string,
-	actorFor: (ws: { id: string; slug: string }) => Actor,
-): Promise<{ keyId: string; vendorId: string }> {
+export async function revokeKey(deps: AppDeps, keyId: string, actorFor: (ws: { id: string; slug: string }) => Actor): Promise<Revoked> {
 	const [key] = await deps.db.select({ vendorId: vendorApiKeys.vendorId }).from(vendorApiKeys).where(eq(vendorApiKeys.id, keyId))
 	if (!key) throw new AppError('NOT_FOUND', `No API key with the id "${keyId}"`)
 	return revoke(deps, actorFor(await vendorWorkspace(deps, key.vendorId)), key.vendorId, keyId)
 }
 
 /** Revokes one of a vendor's keys (the vendor's page); a key of another vendor or workspace is not found. */
-export async function revokeVendorKey(deps: AppDeps, actor: Actor, vendorId: string, keyId: string): Promise<{ keyId: string; vendorId: string }> {
+export async function revokeVendorKey(deps: AppDeps, actor: Actor, vendorId: string, keyId: string): Promise<Revoked> {
 	const vendor = await vendorInWorkspace(deps, vendorId)
 	if (vendor.workspaceId !== actor.workspaceId) throw new AppError('NOT_FOUND', `No vendor with the id "${vendorId}"`)
 	return revoke(deps, actor, vendorId, keyId)
 }
 
-async function revoke(deps: AppDeps, actor: Actor, vendorId: string, keyId: string): Promise<{ keyId: string; vendorId: string }> {
+/**
+ * The one revocation of every door: the key stops working and, in the same transaction, what it set
+ * up that sends data out is switched off (`keyRevocation`: its webhook endpoints), so a leaked key
+ * leaves nothing behind that still receives the firm's data.
+ */
+async function revoke(deps: AppDeps, actor: Actor, vendorId: string, keyId: string): Promise<Revoked> {
 	mayManageKeys(deps, actor)
+	const switchedOff: SwitchedOff = {}
 	await deps.db.transaction(async (tx) => {
 		const [key] = await tx
-			.select({ revokedAt: vendorApiKeys.revokedAt })
+			.select({ revokedAt: vendorApiKeys.revokedAt, lastFour: vendorApiKeys.lastFour, createdAt: vendorApiKeys.createdAt })
 			.from(vendorApiKeys)
 			.where(and(eq(vendorApiKeys.id, keyId), eq(vendorApiKeys.vendorId, vendorId)))
 			.for('update')
@@ -108,8 +121,12 @@ async function revoke(deps: AppDeps, actor: Actor, vendorId: string, keyId: stri
 		if (key.revokedAt) return
 		await tx.update(vendorApiKeys).set({ revokedAt: deps.now() }).where(eq(vendorApiKeys.id, keyId))
 		await recordActivity(tx, actor, { action: 'vendor.key_revoked', targetType: 'vendor', targetId: vendorId, detail: { keyId } })
+		for (const listener of contributionsTo(deps.registry, keyRevocation)) {
+			const ids = await listener.revoked(deps, tx, actor, { vendorId, keyId, lastFour: key.lastFour, createdAt: key.createdAt })
+			if (ids.length) switchedOff[listener.name] = ids
+		}
 	})
-	return { keyId, vendorId }
+	return { keyId, vendorId, switchedOff }
 }
 
 export interface VendorKeyView {

@@ -7,6 +7,8 @@ import { contribute, defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
 import { eventConsumers } from '../events/index.ts'
 import { apiOperations } from '../jobs/index.ts'
+import { keyRevocation } from '../vendors/index.ts'
+import { endpointsOfRevokedKeys, keyRevokedWords } from './key-revocation.ts'
 import { webhookApiOperations } from './openapi.ts'
 import { webhookCommands } from './commands.ts'
 import { webhookConsumer } from './consumer.ts'
@@ -53,7 +55,11 @@ export default defineModule({
 	routes: (deps, kit) => new Elysia({ name: 'webhooks.all' }).use(webhookRoutes(deps, kit)).use(webhookRestRoutes(deps, kit)),
 	paths: ['/settings/webhooks', '/api/v1/webhooks'],
 	nav: [{ href: '/settings/webhooks', label: 'Webhooks', permission: 'webhooks:manage' }],
-	contributes: [contribute(eventConsumers, webhookConsumer), contribute(apiOperations, webhookApiOperations)],
+	contributes: [
+		contribute(eventConsumers, webhookConsumer),
+		contribute(apiOperations, webhookApiOperations),
+		contribute(keyRevocation, endpointsOfRevokedKeys),
+	],
 	queues: [webhookQueue],
 	seed: seedWebhooks,
 	start: (deps) => {
@@ -68,6 +74,7 @@ export default defineModule({
 		}
 	},
 	recordNames: [recordNamesFrom('webhook_endpoint', 'webhook_endpoints', 'r.url', (id) => `/settings/webhooks/${id}`)],
+	activityChanges: [keyRevokedWords],
 	activityLabels: {
 		'webhook.endpoint_added': 'added the webhook endpoint',
 		'webhook.endpoint_removed': 'removed the webhook endpoint',

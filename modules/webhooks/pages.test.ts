@@ -7,8 +7,6 @@
 import { describe, expect, test } from 'bun:test'
 import { Webhook } from 'standardwebhooks'
 import { callOn, newPerson, newVendor, newWorkspace } from '../../tests/helpers.ts'
-import { revokeVendorKey } from '../vendors/index.ts'
-import { operatorActor } from '../auth/index.ts'
 import { portalApp, signedIn } from '../../tests/portal.ts'
 import { MAX_PREVIOUS_SECRETS } from './service.ts'
 import { deliverDueWebhooks } from './worker.ts'
@@ -117,7 +115,7 @@ describe('/settings/webhooks', () => {
 		expect(refused.text.match(/<dt>Previous secrets sign until<\/dt><dd>(.*?)<\/dd>/s)?.[1]?.match(/<time /g)).toHaveLength(MAX_PREVIOUS_SECRETS)
 	})
 
-	test('an endpoint a vendor added with its API key is on the owner’s list, marked with the vendor’s name; after the key is revoked the owner switches it off and deletes it (its secret stays the vendor’s); another workspace finds nothing', async () => {
+	test('an endpoint a vendor added with its API key is on the owner’s list, marked with the vendor’s name; revoking the key switches it off (saying why) and the owner deletes it (its secret stays the vendor’s); another workspace finds nothing', async () => {
 		const { app, deps } = await portalApp(ALLOW)
 		const ws = await newWorkspace(deps)
 		const page = await signedIn(await newPerson(ws, 'owner', {}, deps), { overrides: ALLOW })
@@ -128,8 +126,9 @@ describe('/settings/webhooks', () => {
 		})
 		expect(added.status).toBe(201)
 		const endpointPath = `/settings/webhooks/${added.json.id}`
-		// The key leaks and is revoked: the endpoint it added stays, and the firm must be able to find it.
-		await revokeVendorKey(deps, operatorActor(ws), vendor.vendorId, vendor.keyId)
+		// The key leaks and is revoked on the vendor's page: the endpoint it added is switched off with it, and the firm finds it.
+		const revoked = await page.submit(`/vendors/${vendor.vendorId}/keys/${vendor.keyId}/revoke`)
+		expect(revoked.text).toContain('webhook endpoints the vendor added with it are switched off')
 
 		const list = await page.get('/settings/webhooks')
 		expect(list.text).toContain(`href="${endpointPath}"`)
@@ -138,8 +137,12 @@ describe('/settings/webhooks', () => {
 		expect(list.text).toContain(`…${vendor.apiKey.slice(-4)}`)
 		expect(list.text).toContain('Key revoked')
 		expect(list.text).toContain('Written by the vendor: Their CRM')
+		const reason = `the vendor’s API key …${vendor.apiKey.slice(-4)} that added it was revoked`
+		expect(list.text).toContain(reason)
 		const one = await page.get(endpointPath)
 		expect(one.status).toBe(200)
+		expect(one.text).toContain(`Off: ${reason}`)
+		expect(one.text).toContain('>Enable<')
 		expect(one.text).toContain('Leaky Staffing')
 		expect(one.text).toContain('Description (written by the vendor)')
 		expect(one.text).toContain('Delivery log')
@@ -157,7 +160,8 @@ describe('/settings/webhooks', () => {
 		expect((await stranger.post(`${endpointPath}/disable`)).status).toBe(404)
 		expect((await stranger.post(`${endpointPath}/delete`)).status).toBe(404)
 
-		expect((await page.submit(`${endpointPath}/disable`)).text).toContain('The endpoint is off')
+		// Disable again changes nothing: the reason stays.
+		expect((await page.submit(`${endpointPath}/disable`)).text).toContain(`Off: ${reason}`)
 		const deleted = await page.submit(`${endpointPath}/delete`)
 		expect(deleted.text).toContain('were deleted')
 		expect(deleted.text).not.toContain(added.json.id)

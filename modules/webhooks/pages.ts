@@ -92,7 +92,7 @@ ${dataTable<EndpointView>({
 		},
 		{ label: 'Added by', cell: addedBy },
 		{ label: 'Events', cell: (e) => plural(e.events.length, 'event type') },
-		{ label: 'Status', cell: statusTag },
+		{ label: 'Status', cell: (e) => html`${statusTag(e)}${!e.enabled && e.disabledReason ? html`<br><span class="meta">${e.disabledReason}</span>` : ''}` },
 		{ label: 'Added', cell: (e) => when(e.createdAt, { time: false }) },
 	],
 })}</section>

@@ -260,19 +260,31 @@ export async function removeEndpoint(deps: AppDeps, actor: Actor, id: string): P
 }
 
 /**
- * Switches an endpoint on or off. Switching on clears Benchline's reason and its failing time; what
- * waits is delivered, due from now (it was not waiting for the workers while the endpoint was off:
- * the queue's age on `/metrics` starts at 0, as for a replay).
+ * Switches an endpoint on or off. Switching on clears who switched it off, the reason and its failing
+ * time; what waits is delivered, due from now (it was not waiting for the workers while the endpoint
+ * was off: the queue's age on `/metrics` starts at 0, as for a replay). Switching off is the
+ * workspace's decision (`disabledBy`); one already off stays as it is, with its reason (a revoked key).
+ * People and the operator only: a vendor deletes its endpoint or adds one, and never switches on one
+ * the firm switched off.
  */
 export async function setEndpointEnabled(deps: AppDeps, actor: Actor, id: string, enabled: boolean): Promise<void> {
 	mayManage(deps, actor)
+	if (isVendor(actor)) throw forbidden('The firm switches endpoints off and on; a vendor deletes its endpoint or adds one')
 	await deps.db.transaction(async (tx) => {
 		const changed = await tx
 			.update(webhookEndpoints)
-			.set(enabled ? { enabled, disabledReason: null, failingSince: null } : { enabled, disabledReason: null })
-			.where(and(eq(webhookEndpoints.id, id), scope(actor)))
+			.set(enabled ? { enabled, disabledBy: null, disabledReason: null, failingSince: null } : { enabled, disabledBy: 'workspace', disabledReason: null })
+			.where(and(eq(webhookEndpoints.id, id), scope(actor), eq(webhookEndpoints.enabled, !enabled)))
 			.returning({ id: webhookEndpoints.id })
-		if (!changed.length) throw notFoundEndpoint(id)
+		if (!changed.length) {
+			// Already as asked: nothing changes and nothing is logged (a second click, a reload).
+			const [exists] = await tx
+				.select({ id: webhookEndpoints.id })
+				.from(webhookEndpoints)
+				.where(and(eq(webhookEndpoints.id, id), scope(actor)))
+			if (!exists) throw notFoundEndpoint(id)
+			return
+		}
 		if (enabled)
 			await tx
 				.update(webhookDeliveries)

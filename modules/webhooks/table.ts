@@ -39,7 +39,13 @@ export const webhookEndpoints = pgTable(
 		/** The event types it receives (`webhook.test` always reaches it when asked for). */
 		events: jsonb('events').$type<string[]>().notNull(),
 		enabled: boolean('enabled').notNull().default(true),
-		/** Why it was switched off by Benchline (410 Gone, failing for 5 days); null when a person did it or it is on. */
+		/**
+		 * Who switched it off (null while on): `workspace` (a person or the operator, or the revocation of
+		 * the vendor's key that added it: the firm's decision, which a vendor cannot undo by adding it
+		 * again) or `benchline` (410 Gone, failing for 5 days).
+		 */
+		disabledBy: text('disabled_by').$type<'workspace' | 'benchline'>(),
+		/** Why it was switched off, when something other than a person's click did it (Benchline's reasons, a revoked key); null otherwise. */
 		disabledReason: text('disabled_reason'),
 		secretSealed: text('secret_sealed').notNull(),
 		/**

@@ -32,7 +32,7 @@ import { moveToStage } from '../candidates/index.ts'
 import { submitToVendor } from '../documents/index.ts'
 import { jobs } from '../jobs/table.ts'
 import { setJobStatus } from '../jobs/service.ts'
-import { setApiAccess } from '../vendors/index.ts'
+import { createKey, setApiAccess, verifyVendorKey } from '../vendors/index.ts'
 import { drainEvents } from '../events/index.ts'
 import { outbox } from '../outbox/table.ts'
 import { newSigningSecret, openSecret, sealSecret } from './secrets.ts'
@@ -606,6 +606,49 @@ describe('vendors cut off', () => {
 		await deliverDueWebhooks(deps, { workspaceId: ws.id })
 		r.stop()
 		expect(r.got.map((g) => JSON.parse(g.body).type)).toEqual(['job.published', 'job.reopened'])
+	})
+})
+
+describe('a revoked vendor key', () => {
+	test('switches off, in the revocation, the endpoints the vendor added with it (and unattributed ones added after it was made): they get nothing, say why, and the trail says so', async () => {
+		const ws = await newWorkspace(deps)
+		const vendor = await newVendor(ws, 'Leaky Staffing', deps)
+		const other = await createKey(deps, operatorActor(ws), vendor.vendorId)
+		const withLeaked = (await verifyVendorKey(deps, vendor.apiKey))!
+		const withOther = (await verifyVendorKey(deps, other.apiKey))!
+		const leaked = receiver()
+		const kept = receiver()
+		const unattributed = receiver()
+		const events = ['job.published']
+		const a = (await addEndpoint(deps, withLeaked, { url: leaked.url, events })).endpoint
+		const b = (await addEndpoint(deps, withOther, { url: kept.url, events })).endpoint
+		// Added before the adding key was kept (webhooks migration 0004): it may be the leaked key's.
+		const c = (await addEndpoint(deps, withOther, { url: unattributed.url, events })).endpoint
+		await deps.db.update(webhookEndpoints).set({ vendorKeyId: null }).where(eq(webhookEndpoints.id, c.id))
+
+		const revoked = (await runCommand(deps, 'vendor key-revoke', { key: vendor.keyId })).json
+		expect(revoked).toEqual({ keyId: vendor.keyId, vendorId: vendor.vendorId, revoked: true, switchedOff: { webhookEndpoints: expect.any(Array) } })
+		expect((revoked.switchedOff as { webhookEndpoints: string[] }).webhookEndpoints.sort()).toEqual([a.id, c.id].sort())
+		const shown = await getEndpoint(deps, operatorActor(ws), a.id)
+		expect([shown.enabled, shown.disabledReason]).toEqual([false, `the vendor’s API key …${vendor.apiKey.slice(-4)} that added it was revoked`])
+		expect((await getEndpoint(deps, operatorActor(ws), b.id)).enabled).toBe(true)
+
+		await publish(other.apiKey)
+		await drain()
+		await deliverDueWebhooks(deps, { workspaceId: ws.id })
+		leaked.stop()
+		kept.stop()
+		unattributed.stop()
+		expect([leaked.got.length, unattributed.got.length, kept.got.length]).toEqual([0, 0, 1])
+		const lines = await deps.database.rows<{ targetId: string; detail: Record<string, unknown> }>(
+			sql`select target_id as "targetId", detail from activity where workspace_id = ${ws.id} and action = 'webhook.endpoint_disabled' order by target_id`,
+		)
+		expect(lines).toEqual([a.id, c.id].sort().map((targetId) => ({ targetId, detail: { reason: 'vendor_key_revoked', keyId: vendor.keyId } })))
+		// A second revocation changes nothing; the firm alone switches one on again.
+		expect((await runCommand(deps, 'vendor key-revoke', { key: vendor.keyId })).json.switchedOff).toEqual({})
+		expect(await setEndpointEnabled(deps, withOther, a.id, true).catch((e) => e.status)).toBe(403)
+		await setEndpointEnabled(deps, operatorActor(ws), a.id, true)
+		expect(await endpointRow(a.id)).toEqual({ enabled: true, disabledReason: null })
 	})
 })
 

@@ -229,7 +229,7 @@ async function recordFailure(deps: AppDeps, tx: Db, endpointId: string, now: Dat
 async function disable(deps: AppDeps, tx: Db, row: Claimed, reason: string) {
 	const [endpoint] = await tx
 		.update(webhookEndpoints)
-		.set({ enabled: false, disabledReason: reason })
+		.set({ enabled: false, disabledBy: 'benchline', disabledReason: reason })
 		.where(and(eq(webhookEndpoints.id, row.endpointId), eq(webhookEndpoints.enabled, true)))
 		.returning({ id: webhookEndpoints.id, url: webhookEndpoints.url, vendorId: webhookEndpoints.vendorId })
 	if (!endpoint) return

@@ -131,7 +131,7 @@ onPostgres(`a connection terminated inside a write of access leaves nothing half
 
 		const retry = await revoke()
 		expect(retry.code).toBe(0)
-		expect(lastJson(retry.stdout)).toEqual({ keyId, vendorId, revoked: true })
+		expect(lastJson(retry.stdout)).toEqual({ keyId, vendorId, revoked: true, switchedOff: {} })
 		expect(await restStatus(apiKey)).toBe(401)
 		expect(await vendorLines(vendorId, 'vendor.key_revoked')).toBe(1)
 	})

@@ -1,0 +1,48 @@
+/**
+ * A vendor's revoked API key leaves no endpoint receiving: the endpoints it added are switched off in
+ * the revocation's transaction (the vendors module's `keyRevocation` port), by the firm (`disabledBy`
+ * `workspace`: the vendor cannot add them again until the firm switches them on), each with the
+ * reason shown on its page and a line in the activity log.
+ *
+ * Endpoints added before the adding key was kept (`vendorKeyId` null) may be the revoked key's when
+ * they were added after it was made: they are switched off too (the firm sees them and may switch
+ * them on), as nothing tells they were not.
+ */
+import { and, eq, gte, isNull, or } from 'drizzle-orm'
+import type { Actor } from '../../core/actor.ts'
+import type { AppDeps } from '../../core/deps.ts'
+import type { ActivityChange } from '../../core/module.ts'
+import type { Db } from '../../db/client.ts'
+import { recordActivity } from '../activity/index.ts'
+import type { KeyRevocationListener, RevokedKey } from '../vendors/index.ts'
+import { webhookEndpoints } from './table.ts'
+
+/** The reason an endpoint's page shows. */
+export const keyRevokedReason = (key: Pick<RevokedKey, 'lastFour'>) => `the vendor’s API key …${key.lastFour} that added it was revoked`
+
+async function switchOffEndpointsOfKey(_deps: AppDeps, tx: Db, actor: Actor, key: RevokedKey): Promise<string[]> {
+	const e = webhookEndpoints
+	const addedWithIt = or(eq(e.vendorKeyId, key.keyId), and(isNull(e.vendorKeyId), gte(e.createdAt, key.createdAt)))
+	const off = await tx
+		.update(e)
+		.set({ enabled: false, disabledBy: 'workspace', disabledReason: keyRevokedReason(key) })
+		.where(and(eq(e.workspaceId, actor.workspaceId), eq(e.vendorId, key.vendorId), eq(e.enabled, true), addedWithIt))
+		.returning({ id: e.id })
+	for (const { id } of off)
+		await recordActivity(tx, actor, {
+			action: 'webhook.endpoint_disabled',
+			targetType: 'webhook_endpoint',
+			targetId: id,
+			detail: { reason: 'vendor_key_revoked', keyId: key.keyId },
+		})
+	return off.map((r) => r.id)
+}
+
+export const endpointsOfRevokedKeys: KeyRevocationListener = { name: 'webhookEndpoints', revoked: switchOffEndpointsOfKey }
+
+/** The activity line of such a switch-off says why: "… switched off the webhook endpoint <url>, as the vendor’s API key that added it was revoked". */
+export const keyRevokedWords: ActivityChange = {
+	action: 'webhook.endpoint_disabled',
+	words: async (_deps, _workspaceId, details) =>
+		details.map((d) => (d?.reason === 'vendor_key_revoked' ? 'as the vendor’s API key that added it was revoked' : null)),
+}
