@@ -35,6 +35,9 @@ export const webhookApiOperations: ApiOperations = {
 					...COMMON,
 					413: error('Body larger than 16 KB'),
 					415: error('Content-Type declares a charset other than UTF-8 (utf-8, us-ascii or none are read)'),
+					409: error(
+						'Not added: you have 20 endpoints already, or the firm switched off your endpoint at this address (it stays off until the firm switches it on again)',
+					),
 					422: error(
 						'A field is not valid (`fields` names it): a URL that is not https:// or is a private, loopback or link-local address, an unknown event type',
 					),
@@ -65,7 +68,12 @@ export const webhookApiOperations: ApiOperations = {
 			delete: {
 				operationId: 'deleteWebhook',
 				summary: 'Remove a webhook endpoint and its delivery log',
-				responses: { 204: { description: 'Removed' }, ...COMMON, 404: error('You have no webhook endpoint with that id') },
+				responses: {
+					204: { description: 'Removed' },
+					...COMMON,
+					404: error('You have no webhook endpoint with that id'),
+					409: error('The firm switched this endpoint off: it stays until the firm switches it on again or deletes it'),
+				},
 			},
 		},
 	},
@@ -94,7 +102,8 @@ export const webhookApiOperations: ApiOperations = {
 	},
 	docs: [
 		`POST /webhooks adds an endpoint ({"url","events"}) for ${VENDOR_SUBSCRIBABLE.join(', ')} about your own jobs: 201 with its signing secret, shown only then. Deliveries are signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature) and retried for about a day; answering 410 switches the endpoint off.`,
-		'GET /webhooks lists your endpoints, without their secrets.',
+		'GET /webhooks lists your endpoints, without their secrets; `enabled` is false for one switched off.',
 		'DELETE /webhooks/{id} removes one: 204.',
+		'An endpoint the firm switched off stays off until the firm switches it on again: adding the same address again, or deleting it, is 409.',
 	],
 }

@@ -179,7 +179,7 @@ ${facts(
 	],
 	{ skipEmpty: true },
 )}
-${ownSecret ? '' : html`<p>This endpoint is the vendor’s: it receives events about the vendor’s own jobs and submissions, signed with a secret only the vendor was given, so it has no secret to rotate here. Disable stops every delivery to it until it is switched on again; Delete removes it and its delivery log.</p>`}
+${ownSecret ? '' : html`<p>This endpoint is the vendor’s: it receives events about the vendor’s own jobs and submissions, signed with a secret only the vendor was given, so it has no secret to rotate here. Disable stops every delivery to it until you switch it on again: the vendor can neither add the same address again nor delete it meanwhile. Delete removes it and its delivery log (the vendor may then add it again; disable it to keep it out).</p>`}
 <div class="actions">
 ${actionButton({ session, action: `${base}/ping`, label: 'Send test event', style: 'secondary' })}
 ${ownSecret ? actionButton({ session, action: `${base}/rotate`, label: 'Rotate secret', style: 'secondary', confirm: 'Make a new signing secret? The current one keeps signing beside it for 24 hours.' }) : ''}

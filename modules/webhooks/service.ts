@@ -194,6 +194,25 @@ async function problems(deps: AppDeps, actor: Actor, input: NewEndpoint, network
 	return out
 }
 
+const switchedOffByFirm = and(eq(webhookEndpoints.enabled, false), eq(webhookEndpoints.disabledBy, 'workspace'))
+
+const firmSwitchedItOff = (what: string) =>
+	new AppError('CONFLICT', `${what}: the firm switched off your endpoint at this address, and it stays off until the firm switches it on again. Ask the firm.`)
+
+/**
+ * A firm's switch-off of a vendor's endpoint sticks (a person's, or the revocation of the key that added
+ * it): the vendor may not add the same address again, which would start the deliveries the firm stopped.
+ * Benchline's own switch-offs (410 Gone, failing) are the vendor's to fix by adding it again.
+ */
+async function refuseWhatTheFirmSwitchedOff(tx: Db, actor: Actor, url: string) {
+	const [off] = await tx
+		.select({ id: webhookEndpoints.id })
+		.from(webhookEndpoints)
+		.where(and(ownEndpoints(actor), eq(webhookEndpoints.url, url), switchedOffByFirm))
+		.limit(1)
+	if (off) throw firmSwitchedItOff(`The endpoint was not added (${off.id} is at the same address)`)
+}
+
 /** Adds an endpoint; returns it and its signing secret (the only time the secret is given out). */
 export async function addEndpoint(
 	deps: AppDeps,
@@ -212,6 +231,7 @@ export async function addEndpoint(
 		await lockUntilCommit(tx, `webhook_endpoints:${actor.workspaceId}:${isVendor(actor) ? actor.vendorId : ''}`)
 		const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(webhookEndpoints).where(ownEndpoints(actor))
 		if (Number(count?.n ?? 0) >= MAX_ENDPOINTS) throw new AppError('CONFLICT', `At most ${MAX_ENDPOINTS} webhook endpoints; delete one first`)
+		if (isVendor(actor)) await refuseWhatTheFirmSwitchedOff(tx, actor, canonicalUrl(input.url))
 		const [row] = await tx
 			.insert(webhookEndpoints)
 			.values({
@@ -247,9 +267,22 @@ export async function getEndpoint(deps: AppDeps, actor: Actor, id: string, db: D
 	return (await endpointViews(deps, [row]))[0]!
 }
 
+/**
+ * Deletes an endpoint and its delivery log. A vendor may not delete one the firm switched off: deleting
+ * it and adding the address again would undo the firm's switch-off (the firm deletes it, or switches it on).
+ */
 export async function removeEndpoint(deps: AppDeps, actor: Actor, id: string): Promise<void> {
 	mayManage(deps, actor)
 	await deps.db.transaction(async (tx) => {
+		if (isVendor(actor)) {
+			// Locked with addEndpoint: the check and the delete see the same row.
+			await lockUntilCommit(tx, `webhook_endpoints:${actor.workspaceId}:${actor.vendorId}`)
+			const [off] = await tx
+				.select({ id: webhookEndpoints.id })
+				.from(webhookEndpoints)
+				.where(and(eq(webhookEndpoints.id, id), scope(actor), switchedOffByFirm))
+			if (off) throw firmSwitchedItOff('The endpoint was not deleted')
+		}
 		const gone = await tx
 			.delete(webhookEndpoints)
 			.where(and(eq(webhookEndpoints.id, id), scope(actor)))

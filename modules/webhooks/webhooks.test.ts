@@ -903,6 +903,52 @@ describe('REST API (vendor endpoints)', () => {
 	})
 })
 
+describe('a firm’s switch-off of a vendor’s endpoint', () => {
+	test('sticks: the vendor adding the same address again, or deleting the endpoint, is 409 until the firm switches it on; Benchline’s own switch-off (410) does not', async () => {
+		const { app } = await portalApp({ WEBHOOKS_ALLOW_PRIVATE: 'on' })
+		const ws = await newWorkspace(deps)
+		const vendor = await newVendor(ws, 'Pushy Staffing', deps)
+		const r = receiver((_, request) => new Response('', { status: new URL(request.url).pathname.endsWith('/gone') ? 410 : 200 }))
+		const add = (url = r.url) => callOn(app, 'POST', '/api/v1/webhooks', { key: vendor.apiKey, body: { url, events: ['job.published'] } })
+		const first = await add()
+		expect(first.status).toBe(201)
+		await setEndpointEnabled(deps, operatorActor(ws), first.json.id, false)
+
+		const again = await add()
+		expect(again.status).toBe(409)
+		expect(again.json.error).toContain('the firm switched off your endpoint at this address')
+		const deleted = await callOn(app, 'DELETE', `/api/v1/webhooks/${first.json.id}`, { key: vendor.apiKey })
+		expect(deleted.status).toBe(409)
+		expect((await callOn(app, 'GET', '/api/v1/webhooks', { key: vendor.apiKey })).json.webhooks).toEqual([
+			expect.objectContaining({ id: first.json.id, enabled: false }),
+		])
+		await publish(vendor.apiKey)
+		await drain()
+		await deliverDueWebhooks(deps, { workspaceId: ws.id })
+		expect(r.got).toHaveLength(0)
+
+		// Switched off by revoking the key that added it: the vendor's next key may not add it again either.
+		const next = await createKey(deps, operatorActor(ws), vendor.vendorId)
+		await setEndpointEnabled(deps, operatorActor(ws), first.json.id, true)
+		await runCommand(deps, 'vendor key-revoke', { key: vendor.keyId })
+		const withNext = await callOn(app, 'POST', '/api/v1/webhooks', { key: next.apiKey, body: { url: r.url, events: ['job.published'] } })
+		expect(withNext.status).toBe(409)
+
+		// Once the firm switches it on, the vendor manages it again.
+		await setEndpointEnabled(deps, operatorActor(ws), first.json.id, true)
+		expect((await callOn(app, 'DELETE', `/api/v1/webhooks/${first.json.id}`, { key: next.apiKey })).status).toBe(204)
+
+		// Benchline switched it off (410 Gone): the vendor fixes its receiver and adds it again.
+		const gone = await callOn(app, 'POST', '/api/v1/webhooks', { key: next.apiKey, body: { url: `${r.url}/gone`, events: ['job.published'] } })
+		await publish(next.apiKey)
+		await drain()
+		await deliverDueWebhooks(deps, { workspaceId: ws.id })
+		expect(await endpointRow(gone.json.id)).toEqual({ enabled: false, disabledReason: expect.stringContaining('410') })
+		expect((await callOn(app, 'POST', '/api/v1/webhooks', { key: next.apiKey, body: { url: `${r.url}/gone`, events: ['job.published'] } })).status).toBe(201)
+		r.stop()
+	})
+})
+
 describe('events from the portal', () => {
 	test('a stage move and a submission to a vendor reach the endpoints subscribed to them: the workspace’s, and that vendor’s only', async () => {
 		const ws = await newWorkspace(deps)
