@@ -13,7 +13,8 @@
  * - The account's own fields (e-mail address, name) are the person's in every workspace they are in:
  *   changed here only while no other workspace holds the account (else refused, `mutability`); a
  *   workspace whose SCIM deactivated the person still holds it, as it can activate them again. A PUT
- *   ignores such a name and applies the rest (RFC 7644 §3.5.1); a PATCH naming it is refused.
+ *   ignores such a name and applies the rest (RFC 7644 §3.5.1); a PATCH naming it is refused. A request
+ *   that deactivates ignores such a name and address, whatever its method: the deactivation applies.
  * - `active: false` and delete remove the membership and end at once every session, personal token
  *   and app connection of the person in this workspace (their next request is refused); their
  *   account, notes and activity stay under their name. The owner rules of the people page hold:
@@ -288,7 +289,8 @@ export async function createScimUser(deps: AppDeps, actor: Actor, input: ScimUse
  * provider sends `active` when it means it, so only an explicit `active: true` reactivates. A name
  * this workspace may not change (another workspace holds the account) is ignored, as §3.5.1 says of
  * values the client may not change, and the rest applies: refusing it refused the whole replacement,
- * and a deactivation with it left the person signed in. The account's address keeps its rule.
+ * and a deactivation with it left the person signed in. The account's address keeps its rule (refused,
+ * so the provider learns the account was not moved), except in a deactivation (`updateScimUser`).
  */
 export async function replaceScimUser(deps: AppDeps, actor: Actor, userId: string, input: ScimUserInput): Promise<ScimPerson> {
 	if (input.userName === undefined) throw invalid([{ field: 'userName', message: 'is required when replacing a user' }])
@@ -308,22 +310,22 @@ type SharedName = 'refuse' | 'ignore'
 
 /**
  * Applies what the provider sent (a PATCH, or a whole PUT from `replaceScimUser`): fields absent are
- * left as they are, and so is a shared account's name when `sharedName` is `ignore`.
+ * left as they are, and so is a shared account's name when `sharedName` is `ignore`. A deactivation
+ * ignores a shared account's name and address whatever the method: a leaver renamed and deactivated in
+ * one request (Okta's and Entra's PUT, Entra's PATCH of several operations) is deactivated, never left
+ * signed in because the rename may not be made here.
  */
-export async function updateScimUser(
-	deps: AppDeps,
-	actor: Actor,
-	userId: string,
-	input: ScimUserInput,
-	sharedName: SharedName = 'refuse',
-): Promise<ScimPerson> {
+export async function updateScimUser(deps: AppDeps, actor: Actor, userId: string, input: ScimUserInput, asked: SharedName = 'refuse'): Promise<ScimPerson> {
+	const sharedName: SharedName = input.active === false ? 'ignore' : asked
 	await deps.db.transaction(async (tx) => {
 		const person = await getScimUser(deps, actor, userId, tx)
 		const now = deps.now()
 		const changed: Record<string, unknown> = {}
 		if (input.userName !== undefined) {
 			const email = checkedEmail(input.userName)
-			if (email !== person.email) {
+			// A deactivation's new address for an account another workspace holds is ignored (refusing it
+			// refused the deactivation sent with it, and the person stayed signed in); otherwise refused.
+			if (email !== person.email && !(input.active === false && (await heldElsewhere(tx, actor, person)))) {
 				await changeEmail(tx, actor, person, email)
 				changed.email = email
 			}

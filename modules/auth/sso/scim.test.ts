@@ -184,6 +184,24 @@ describe('Users', () => {
 		expect(gone.json).toMatchObject({ schemas: [ERROR], status: '404' })
 	})
 
+	test('a PUT that deactivates and renames at once (as Okta and Entra send them) applies both: the new userName and name, and the person is off', async () => {
+		const { deps, ws, scim } = await provisioned()
+		const person = await newPersonWithToken(ws, 'recruiter')
+		const page = await signedIn(person)
+		const before = (await scim('GET', `/Users/${person.userId}`)).json
+		const renamedTo = email()
+		const put = await scim('PUT', `/Users/${person.userId}`, newUser(renamedTo, { name: { givenName: 'Dana', familyName: 'Reyes-Ortiz' }, active: false }))
+		expect([put.status, put.json.detail]).toEqual([200, undefined])
+		expect(put.json).toMatchObject({ userName: renamedTo, displayName: 'Dana Reyes-Ortiz', active: false })
+		expect(before.userName).not.toBe(renamedTo)
+		expect((await page.get('/portal')).status).toBe(303)
+		const lines = await deps.db
+			.select({ action: activity.action })
+			.from(activity)
+			.where(and(eq(activity.workspaceId, ws.id), eq(activity.targetId, person.userId)))
+		expect(lines.map((l) => l.action)).toEqual(expect.arrayContaining(['person.details_changed', 'person.deactivated']))
+	})
+
 	test('PATCH active=false (Entra: "Replace", "False") ends the person’s sessions and personal tokens at once; history stays; active=true lets them back', async () => {
 		const { deps, ws, scim } = await provisioned()
 		const person = await newPersonWithToken(ws, 'recruiter')
@@ -338,10 +356,16 @@ describe('Users', () => {
 		expect(same.json).toMatchObject({ userName: address, displayName: stored, externalId: 'e1' })
 	})
 
-	test('a PUT deactivating a person also in another workspace deactivates them: the name it may not change is ignored, the rest applied', async () => {
-		const { deps, ws, scim, shared, address } = await sharedAccountInOwnDomain()
+	test('a PUT deactivating a person also in another workspace deactivates them: the name and address it may not change are ignored, the rest applied', async () => {
+		const { deps, ws, scim, shared, address, own } = await sharedAccountInOwnDomain()
 		expect((await scim('POST', '/Users', newUser(address))).status).toBe(201)
 		const [account] = await deps.db.select({ name: users.name }).from(users).where(eq(users.id, shared.userId))
+
+		// A leaver renamed and deactivated in one PUT (Okta, Entra): the address it may not change is ignored like the name, and the person is off.
+		const renamed = await scim('PUT', `/Users/${shared.userId}`, newUser(`${unique('n')}@${own}`, { displayName: 'Renamed By A', active: false }))
+		expect([renamed.status, renamed.json.detail]).toEqual([200, undefined])
+		expect(renamed.json).toMatchObject({ userName: address, displayName: account!.name, active: false })
+		expect(await scim('PUT', `/Users/${shared.userId}`, newUser(address, { active: true }))).toMatchObject({ status: 200 })
 
 		// Left out, the name would default to the address's local part: a change too, ignored as well.
 		const { name: _, ...nameless } = newUser(address, { active: false, externalId: 'okta-1' })
@@ -354,8 +378,22 @@ describe('Users', () => {
 			.where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, shared.userId)))
 		expect(membership!.removedAt).not.toBeNull()
 
-		const renamed = await scim('PUT', `/Users/${shared.userId}`, newUser(address, { displayName: 'Renamed By A', active: true }))
-		expect(renamed.json).toMatchObject({ active: true, displayName: account!.name })
+		const back = await scim('PUT', `/Users/${shared.userId}`, newUser(address, { displayName: 'Renamed By A', active: true }))
+		expect(back.json).toMatchObject({ active: true, displayName: account!.name })
+		// Entra's PATCH of several operations, renaming and deactivating a leaver: deactivated, the rename ignored.
+		const leaver = await scim('PATCH', `/Users/${shared.userId}`, {
+			schemas: [PATCH],
+			Operations: [
+				{ op: 'Replace', path: 'userName', value: `${unique('n')}@${own}` },
+				{ op: 'Replace', path: 'displayName', value: 'Renamed By A' },
+				{ op: 'Replace', path: 'active', value: 'False' },
+			],
+		})
+		expect([leaver.status, leaver.json.detail]).toEqual([200, undefined])
+		expect(leaver.json).toMatchObject({ userName: address, displayName: account!.name, active: false })
+		expect((await scim('PATCH', `/Users/${shared.userId}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'active', value: true }] })).status).toBe(
+			200,
+		)
 		// A PATCH that names the name still asks for a change it may not make: refused.
 		const patched = await scim('PATCH', `/Users/${shared.userId}`, {
 			schemas: [PATCH],
