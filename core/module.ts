@@ -531,6 +531,8 @@ export interface Permissions {
 	can(actor: Pick<Actor, 'role' | 'grants'>, key: PermissionKey | string): boolean
 	/** True when the role alone (without personal grants) includes the permission. */
 	roleHas(role: Role, key: string): boolean
+	/** Of these personal grants, those the role already includes (redundant under it: a role change ends them). */
+	includedIn(role: Role, grants: readonly string[]): string[]
 }
 
 /** A signed-in portal session, as pages see it. */

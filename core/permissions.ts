@@ -20,6 +20,7 @@ export function compilePermissions(modules: readonly ModuleDef[]): Permissions {
 	return {
 		all,
 		roleHas: (role, key) => byRole.get(role)?.has(key) ?? false,
+		includedIn: (role, grants) => grants.filter((key) => byRole.get(role)?.has(key) ?? false),
 		can: (actor, key) =>
 			(byRole.get(actor.role)?.has(key) ?? false) || (actor.role !== 'vendor' && actor.grants.includes(key) && (all.get(key)?.grantable ?? false)),
 	}

@@ -19,6 +19,8 @@ interface PeopleRow {
 	name: string
 	email: string
 	grants: string[]
+	/** The grants with what a role change would do to them (members only). */
+	grantsCell?: SafeHtml
 	role: SafeHtml | string
 	action: SafeHtml | string
 }
@@ -34,6 +36,22 @@ export interface PeopleView {
 
 /** The form that adds a person, as `RefusedForm.form` names it. */
 export const PERSON_FORM = 'person'
+
+/**
+ * The roles, other than the person's own, whose change would end this grant (`changeRole`): those that
+ * already include it. Said before the change, beside the grant.
+ */
+function rolesEnding(deps: AppDeps, p: PersonView, grant: string): string[] {
+	return PERSON_ROLES.filter((r) => r !== p.role && deps.permissions.includedIn(r, [grant]).length).map(roleName)
+}
+
+const orList = (words: string[]) => (words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : (words[0] ?? ''))
+
+/** What a role change would do to each of the person's grants, in words. */
+const grantFates = (deps: AppDeps, p: PersonView) =>
+	p.grants
+		.map((g) => ({ grant: g, endsIf: rolesEnding(deps, p, g) }))
+		.map(({ grant, endsIf }) => (endsIf.length ? `${grant} stays, and ends if the role becomes ${orList(endsIf)}, which includes it` : `${grant} stays`))
 
 export function peoplePage(deps: AppDeps, session: PageSession, view: PeopleView): Response {
 	const owner = session.actor.role === 'owner'
@@ -58,7 +76,7 @@ ${dataTable<PeopleRow>({
 		{ label: 'Name', cell: (r) => r.name },
 		{ label: 'E-mail', cell: (r) => breakable(r.email) },
 		{ label: 'Role', cell: (r) => r.role },
-		{ label: 'Extra permissions', cell: (r) => r.grants.join(', ') || '—' },
+		{ label: 'Extra permissions', cell: (r) => r.grantsCell ?? (r.grants.join(', ') || '—') },
 		{ label: 'Actions', cell: (r) => r.action },
 	],
 	rows: [
@@ -66,8 +84,11 @@ ${dataTable<PeopleRow>({
 			name: p.name,
 			email: p.email,
 			grants: p.grants,
+			grantsCell: p.grants.length
+				? html`${p.grants.join(', ')}${mayChange(p) ? html`<br><span class="meta">On a role change: ${grantFates(deps, p).join('; ')}.</span>` : ''}`
+				: undefined,
 			role: mayChange(p)
-				? html`<form method="post" action="/people/${p.userId}/role" class="inline">${csrf}<select name="role" aria-label="Role of ${p.name}">${roles.map((r) => html`<option value="${r}"${r === p.role ? ' selected' : ''}>${roleLabel(r)}</option>`)}</select><button type="submit" class="secondary">Change role</button></form>`
+				? html`<form method="post" action="/people/${p.userId}/role" class="inline"${p.grants.length ? html` data-confirm="Change the role of ${p.name}? Extra permissions: ${grantFates(deps, p).join('; ')}."` : ''}>${csrf}<select name="role" aria-label="Role of ${p.name}">${roles.map((r) => html`<option value="${r}"${r === p.role ? ' selected' : ''}>${roleLabel(r)}</option>`)}</select><button type="submit" class="secondary">Change role</button></form>`
 				: roleName(p.role),
 			action: mayChange(p)
 				? html`<div class="actions"><form method="post" action="/people/${p.userId}/sign-out-everywhere" class="inline" data-confirm="Sign ${p.name} out everywhere? Their sessions, personal tokens and app connections in this workspace stop working at once.">${csrf}<button type="submit" class="secondary" aria-label="Sign out everywhere: ${p.name}">Sign out everywhere</button></form>

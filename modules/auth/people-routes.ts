@@ -28,8 +28,9 @@ const PEOPLE_NOTICES: Record<string, string> = {
 	removed: 'The person was removed; their sessions, tokens and app connections stopped working.',
 	'signed-out': 'The person was signed out everywhere in this workspace: their sessions, personal tokens and app connections stopped working.',
 	role: 'The role was changed; it applies to their next request.',
-	// A role change ends extra permissions (changeRole): said, so nobody believes they still hold them.
-	'role-grants': 'The role was changed; it applies to their next request. The extra permissions they held ended with their old role.',
+	// A role change ends the extra permissions the new role already includes (changeRole): said, so nobody wonders where they went.
+	'role-grants':
+		'The role was changed; it applies to their next request. The extra permissions the new role already includes ended (the role gives them); the Extra permissions column shows those they keep.',
 	cancelled: 'The invitation was cancelled.',
 }
 const INVITATION_NOTICES: Record<string, string> = {

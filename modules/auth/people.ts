@@ -171,13 +171,15 @@ export async function removePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef
 }
 
 /**
- * Gives a member another role, and ends the extra permissions they held beyond the old one: a grant
- * was given to the person in that role, and one kept through a demotion left a viewer with what the
- * README says viewers never have (the new role's own permissions are all a role change gives). Only
- * an owner makes or demotes an owner; the last owner cannot be demoted. The change applies to the person's next request, through any
- * credential (the membership is read on each request). `db`: a caller's transaction, when the
- * change is one of several that stand or fall together (a SCIM group request); the owner locks
- * are then held until that transaction ends.
+ * Gives a member another role. Their extra permissions (grants) stay: each was given to the person,
+ * and every role may hold one (a viewer with the actively-hiring flag sets it, the role matrix says),
+ * so an admin who moves someone expects them to keep it. Those the new role already includes end as
+ * redundant (a grant left under an admin would come back unasked with a later demotion); `grantsEnded`
+ * names them, and the people page says beside each grant, before the change, which roles end it.
+ * Only an owner makes or demotes an owner; the last owner cannot be demoted. The change applies to the
+ * person's next request, through any credential (the membership is read on each request). `db`: a
+ * caller's transaction, when the change is one of several that stand or fall together (a SCIM group
+ * request); the owner locks are then held until that transaction ends.
  */
 export async function changeRole(
 	deps: AppDeps,
@@ -198,11 +200,12 @@ export async function changeRole(
 		if (from === role) return { userId: row.userId, changed: false, grantsEnded: [] }
 		if (from === 'owner' || role === 'owner') requireActingOwner(actor, locked)
 		if (from === 'owner' && locked.owners.length <= 1) throw new AppError('CONFLICT', 'The last owner cannot be demoted; make someone else an owner first')
+		const grantsEnded = deps.permissions.includedIn(role, locked.target.grants)
+		const grantsKept = locked.target.grants.filter((g) => !grantsEnded.includes(g))
 		await tx
 			.update(memberships)
-			.set({ role, grants: [] })
+			.set({ role, grants: grantsKept })
 			.where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, row.userId)))
-		const grantsEnded = locked.target.grants
 		await recordActivity(tx, actor, {
 			action: 'person.role_changed',
 			targetType: 'user',

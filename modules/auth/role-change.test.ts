@@ -1,10 +1,12 @@
 /**
- * A role change ends the extra permissions the person held beyond their old role, on every path
- * that changes a role (the people page, SCIM groups): a grant kept through a demotion left a viewer
- * with more than the README's viewers have.
+ * A role change keeps the extra permissions (grants) the person was given and ends only those the new
+ * role already includes, on every path that changes a role (the people page, SCIM groups); the people
+ * page says what a change would end before it, and what ended after.
  */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { callOn, newPerson, newWorkspace, testDeps } from '../../tests/helpers.ts'
+import { activity } from '../activity/table.ts'
+import { and, eq } from 'drizzle-orm'
 import { portalApp, signedIn } from '../../tests/portal.ts'
 import { listPeople, personActor } from './index.ts'
 import { createScimToken } from './sso/scim-tokens.ts'
@@ -19,8 +21,8 @@ beforeAll(async () => {
 const GRANT = 'jobs:actively_hiring'
 const grantsOf = async (ws: { id: string }, userId: string) => (await listPeople((await testDeps()).db, ws.id)).find((p) => p.userId === userId)?.grants
 
-describe('a role change ends extra permissions', () => {
-	test('on the people page: the demoted person loses the grant, and the page says so', async () => {
+describe('a role change and extra permissions', () => {
+	test('on the people page: said before the change; kept through a move and a demotion (a viewer keeps the flag it was given)', async () => {
 		const deps = await testDeps()
 		const ws = await newWorkspace()
 		const owner = await newPerson(ws, 'owner')
@@ -28,16 +30,37 @@ describe('a role change ends extra permissions', () => {
 		expect(deps.permissions.can(await personActor(deps, ws.slug, recruiter.email), GRANT)).toBe(true)
 
 		const client = await signedIn(owner)
-		await client.get('/people')
-		const res = await client.submit(`/people/${recruiter.userId}/role`, { role: 'viewer' })
-		expect(res.redirectedTo).toBe('/people?done=role-grants')
-		expect(res.text).toContain('The extra permissions they held ended with their old role.')
+		const fate = `${GRANT} stays, and ends if the role becomes owner or admin, which includes it`
+		const before = await client.get('/people')
+		expect(before.text).toContain(`On a role change: ${fate}.`)
+		expect(before.text).toContain(`data-confirm="Change the role of recruiter person? Extra permissions: ${fate}."`)
 
-		const demoted = await personActor(deps, ws.slug, recruiter.email)
-		expect(demoted.role).toBe('viewer')
-		expect(demoted.grants).toEqual([])
-		expect(deps.permissions.can(demoted, GRANT)).toBe(false)
-		expect(await grantsOf(ws, recruiter.userId)).toEqual([])
+		for (const role of ['hiring_manager', 'viewer'] as const) {
+			const moved = await client.submit(`/people/${recruiter.userId}/role`, { role })
+			expect(moved.redirectedTo).toBe('/people?done=role')
+			const now = await personActor(deps, ws.slug, recruiter.email)
+			expect([now.role, now.grants, deps.permissions.can(now, GRANT)]).toEqual([role, [GRANT], true])
+		}
+		expect(await grantsOf(ws, recruiter.userId)).toEqual([GRANT])
+	})
+
+	test('a grant the new role already includes ends as redundant (an admin has it by role), and the page and the trail say so', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		const owner = await newPerson(ws, 'owner')
+		const recruiter = await newPerson(ws, 'recruiter', { grants: [GRANT] })
+		const client = await signedIn(owner)
+		await client.get('/people')
+		const promoted = await client.submit(`/people/${recruiter.userId}/role`, { role: 'admin' })
+		expect(promoted.redirectedTo).toBe('/people?done=role-grants')
+		expect(promoted.text).toContain('The extra permissions the new role already includes ended (the role gives them)')
+		const admin = await personActor(deps, ws.slug, recruiter.email)
+		expect([admin.grants, deps.permissions.can(admin, GRANT)]).toEqual([[], true])
+		const [line] = await deps.db
+			.select({ detail: activity.detail })
+			.from(activity)
+			.where(and(eq(activity.workspaceId, ws.id), eq(activity.targetId, recruiter.userId), eq(activity.action, 'person.role_changed')))
+		expect(line?.detail).toMatchObject({ from: 'recruiter', to: 'admin', grantsEnded: [GRANT] })
 	})
 
 	test('someone without extra permissions gets the usual confirmation', async () => {
@@ -51,26 +74,28 @@ describe('a role change ends extra permissions', () => {
 		expect(res.text).toContain('The role was changed; it applies to their next request.')
 	})
 
-	test('through SCIM: moving the person to another group ends the grant too', async () => {
+	test('through SCIM: moving the person to another group keeps the grant; to the admins ends it (redundant)', async () => {
 		const deps = await testDeps()
 		const ws = await newWorkspace()
 		const owner = await newPerson(ws, 'owner')
 		const actor = await personActor(deps, ws.slug, owner.email)
 		const { token } = await createScimToken(deps, { ...actor, credential: { kind: 'session', id: 'test', name: 'portal session' } }, { name: 'Okta' })
 		const recruiter = await newPerson(ws, 'recruiter', { grants: [GRANT] })
+		const moveTo = (group: string) =>
+			callOn(app, 'PATCH', `/scim/v2/Groups/${group}`, {
+				key: token,
+				raw: JSON.stringify({
+					schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+					Operations: [{ op: 'add', path: 'members', value: [{ value: recruiter.userId }] }],
+				}),
+				headers: { 'content-type': 'application/scim+json' },
+			})
 
-		const moved = await callOn(app, 'PATCH', '/scim/v2/Groups/viewer', {
-			key: token,
-			raw: JSON.stringify({
-				schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
-				Operations: [{ op: 'add', path: 'members', value: [{ value: recruiter.userId }] }],
-			}),
-			headers: { 'content-type': 'application/scim+json' },
-		})
-		expect(moved.status).toBe(200)
-		const demoted = await personActor(deps, ws.slug, recruiter.email)
-		expect(demoted.role).toBe('viewer')
-		expect(deps.permissions.can(demoted, GRANT)).toBe(false)
+		expect((await moveTo('viewer')).status).toBe(200)
+		const viewer = await personActor(deps, ws.slug, recruiter.email)
+		expect([viewer.role, deps.permissions.can(viewer, GRANT)]).toEqual(['viewer', true])
+		expect(await grantsOf(ws, recruiter.userId)).toEqual([GRANT])
+		expect((await moveTo('admin')).status).toBe(200)
 		expect(await grantsOf(ws, recruiter.userId)).toEqual([])
 	})
 })
