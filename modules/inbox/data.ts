@@ -1,11 +1,15 @@
 /**
  * This module's part of a candidate's data: their conversations (every message both ways), and a
  * conversation filed under their address alone (before the address was known to be theirs) when
- * no other candidate has that address.
+ * no other candidate has that address; and the messages about them in conversations with others (a
+ * vendor's: the submission of their application and what is said about them there), the messages
+ * the erasure rewrites.
  */
 import { sql } from 'drizzle-orm'
 import { mentionsAny, withoutMentions } from '../../core/erased-text.ts'
 import type { CandidateDataSource, CandidateSubject } from '../candidates/index.ts'
+import type { Db } from '../../db/client.ts'
+import type { AppDeps } from '../../core/deps.ts'
 
 /**
  * Their threads: filed under them, or filed under no one with an address only they have (`needles`
@@ -15,6 +19,48 @@ import type { CandidateDataSource, CandidateSubject } from '../candidates/index.
 const threadsOf = (s: CandidateSubject) =>
 	sql`select id from inbox_threads where workspace_id = ${s.workspaceId} and (candidate_id = ${s.candidateId}
 		or (candidate_id is null and counterpart_type <> 'vendor' and lower(counterpart_address) = any(${sql.param(s.needles.map((n) => n.toLowerCase()))}::text[])))`
+
+/**
+ * Messages about them in conversations with others (vendors, other addresses): filed about one of their
+ * applications or about them (a submission's mail), or naming them (`needles`, as the erasure finds
+ * them). Each with its conversation's counterpart, so the person sees with whom it was.
+ */
+async function aboutThemElsewhere(deps: AppDeps, db: Db, s: CandidateSubject) {
+	const text = sql`coalesce(m.subject, '') || ' ' || m.text || ' ' || m.from_address || ' ' || m.to_address`
+	const rows = await deps.database.rows<{ threadId: string; counterpartType: string; counterpart: string; threadSubject: string }>(
+		sql`select t.id as "threadId", t.counterpart_type as "counterpartType", t.counterpart_name as counterpart, t.subject as "threadSubject",
+			m.id, m.direction, m.channel, m.from_address as "from", m.to_address as "to", m.subject, m.text, m.at
+		from inbox_messages m join inbox_threads t on t.id = m.thread_id
+		where m.workspace_id = ${s.workspaceId} and m.thread_id not in (${threadsOf(s)})
+			and ((m.related_type = 'application' and m.related_id = any(${sql.param([...s.applicationIds])}::text[]))
+				or (m.related_type = 'candidate' and m.related_id = ${s.candidateId}) or ${mentionsAny(text, s.needles)})
+		order by t.created_at, t.id, m.at, m.seq`,
+		db,
+	)
+	return [...Map.groupBy(rows, (r) => r.threadId)].map(([id, messages]) => ({
+		id,
+		counterpartType: messages[0]!.counterpartType,
+		counterpart: messages[0]!.counterpart,
+		subject: messages[0]!.threadSubject,
+		messages: messages.map(({ threadId: _, counterpartType: _t, counterpart: _c, threadSubject: _s, ...m }) => m),
+	}))
+}
+
+/** Their part in others' conversations (exported; the erasure of `inboxData` rewrites it to "Erased candidate"). */
+export const inboxMentionsData: CandidateDataSource = {
+	key: 'messagesAboutThem',
+	tables: ['inbox_messages'],
+	export: async (deps, db, s) => ({ data: await aboutThemElsewhere(deps, db, s) }),
+	/** A message about one of their applications since `since` (the submission's mail, a vendor's answer filed with it): their process is alive. */
+	async activeSince(deps, workspaceId, ids, since) {
+		const rows = await deps.database.rows<{ id: string }>(
+			sql`select distinct a.candidate_id as id from inbox_messages m join applications a on a.id = m.related_id
+			where m.workspace_id = ${workspaceId} and m.related_type = 'application' and a.candidate_id = any(${sql.param([...ids])}::text[]) and m.at >= ${since.toISOString()}::timestamptz`,
+		)
+		return new Set(rows.map((r) => r.id))
+	},
+	erase: async () => undefined,
+}
 
 export const inboxData: CandidateDataSource = {
 	key: 'messages',

@@ -19,7 +19,7 @@ import { rewriteStoredAddresses } from '../../core/stored-addresses.ts'
 import { inboxTools } from './tools.ts'
 import { unreadThreadCount } from './service.ts'
 import * as tables from './table.ts'
-import { inboxData } from './data.ts'
+import { inboxData, inboxMentionsData } from './data.ts'
 
 export { syncOutbox } from './sync.ts'
 export { replyPart } from './inbound.ts'
@@ -41,6 +41,7 @@ export default defineModule({
 	pools: [mailHtmlReaders],
 	contributes: [
 		contribute(candidateData, inboxData),
+		contribute(candidateData, inboxMentionsData),
 		contribute(searchProviders, inboxSearchProvider),
 		contribute(reviewSources, repliesWaitingSource),
 		contribute(applicationDetails, messagesOfApplications),
