@@ -15,7 +15,7 @@ import { signedIn } from '../../tests/portal.ts'
 import { waitFor } from '../../tests/reliability/processes.ts'
 import { allPages, closeClients, everyRole, onTeam, type McpPerson, type TestRole } from '../../tests/sdk.ts'
 import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
-import { personActor } from '../auth/index.ts'
+import { changeRole, personActor, removePerson } from '../auth/index.ts'
 import { users } from '../auth/table.ts'
 import { inviteToInterview } from '../interviews/index.ts'
 import { scheduleInterview } from '../scheduling/index.ts'
@@ -638,6 +638,37 @@ describe('external calendars from iCalendar feeds', () => {
 					.from(calendarBusy)
 					.where(and(eq(calendarBusy.workspaceId, w.ws.id), eq(calendarBusy.userId, w.people.recruiter.userId))),
 			).toHaveLength(0)
+		} finally {
+			server.stop()
+		}
+	})
+
+	test('a person who leaves the workspace, or whose new role has no calendar, keeps no feed: it is no longer read, and their busy times are gone', async () => {
+		const server = feedServer()
+		try {
+			server.state.ics = sampleFeed(new Date(Math.floor(Date.now() / DAY) * DAY + 2 * DAY))
+			const deps = await testDeps({ CALENDAR_FEEDS_ALLOW_PRIVATE: 'on' })
+			const ws = await newWorkspace()
+			const owner = await personActor(deps, ws.slug, (await newPerson(ws, 'owner')).email)
+			const [leaver, viewer, stays] = await Promise.all([newPerson(ws, 'recruiter'), newPerson(ws, 'recruiter'), newPerson(ws, 'hiring_manager')])
+			for (const p of [leaver, viewer, stays])
+				await setFeed(deps, await personActor(deps, ws.slug, p.email), `http://127.0.0.1:${new URL(server.url).port}/feed.ics`)
+			const kept = async () => {
+				const feeds = await deps.db.select({ userId: calendarFeeds.userId }).from(calendarFeeds).where(eq(calendarFeeds.workspaceId, ws.id))
+				const busy = await deps.db.selectDistinct({ userId: calendarBusy.userId }).from(calendarBusy).where(eq(calendarBusy.workspaceId, ws.id))
+				return { feeds: feeds.map((f) => f.userId).sort(), busy: busy.map((b) => b.userId).sort() }
+			}
+			const everyone = [leaver, viewer, stays].map((p) => p.userId).sort()
+			expect(await kept()).toEqual({ feeds: everyone, busy: everyone })
+			await removePerson(deps, owner, ws, { email: leaver.email })
+			await changeRole(deps, owner, ws, { email: viewer.email }, 'viewer')
+			expect(await kept()).toEqual({ feeds: [stays.userId], busy: [stays.userId] })
+			// The sweep reads only the feed of the one still there.
+			await deps.db
+				.update(calendarFeeds)
+				.set({ nextRefreshAt: new Date(Date.now() - 1000) })
+				.where(eq(calendarFeeds.workspaceId, ws.id))
+			expect(await sweep(deps, ws)).toBe(1)
 		} finally {
 			server.stop()
 		}

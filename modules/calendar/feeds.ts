@@ -10,6 +10,8 @@ import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { recordActivity } from '../activity/index.ts'
+import type { MembershipChange } from '../auth/index.ts'
+import type { Db } from '../../db/client.ts'
 import { fetchFeed, FeedFetchError, normalizeFeedUrl } from './fetch.ts'
 import { readBusyBlocks } from './feed-read.ts'
 import { FeedFormatError } from './ical.ts'
@@ -113,6 +115,19 @@ export async function refreshFeed(deps: AppDeps, workspaceId: string, userId: st
 		await deps.db.update(calendarFeeds).set({ status: 'error', lastError: message, lastFetchedAt: now }).where(current)
 		return 'error'
 	}
+}
+
+/**
+ * A person who leaves the workspace, or whose new role has no calendar, keeps no feed there (in the
+ * change's transaction, `membershipPort`): its address often carries a secret token of their own
+ * calendar, the sweep would go on reading it every 15 minutes for no one, and their busy times would
+ * still show on colleagues' calendars.
+ */
+export async function dropFeedWithMembership(deps: AppDeps, tx: Db, change: MembershipChange): Promise<void> {
+	if (change.role && deps.permissions.roleHas(change.role, 'calendar:read')) return
+	const theirs = (table: typeof calendarBusy | typeof calendarFeeds) => and(eq(table.workspaceId, change.workspaceId), eq(table.userId, change.userId))
+	await tx.delete(calendarBusy).where(theirs(calendarBusy))
+	await tx.delete(calendarFeeds).where(theirs(calendarFeeds))
 }
 
 /**

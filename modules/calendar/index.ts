@@ -1,6 +1,7 @@
 import { contribute, defineModule } from '../../core/module.ts'
 import { feedReaders } from './feed-read.ts'
-import { refreshDueFeeds } from './feeds.ts'
+import { membershipPort } from '../auth/index.ts'
+import { dropFeedWithMembership, refreshDueFeeds } from './feeds.ts'
 import { calendarRoutes } from './routes.ts'
 import { seedCalendar } from './seed.ts'
 import { externalSource } from './service.ts'
@@ -20,6 +21,7 @@ export default defineModule({
 	settings: calendarSettings,
 	description: 'The calendar: interviews, follow-ups and busy times from people’s own iCalendar feeds.',
 	requires: ['auth', 'activity', 'jobs', 'candidates'],
+	checks: ['calendar:read'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
@@ -35,7 +37,7 @@ export default defineModule({
 	paths: ['/calendar', '/settings'],
 	ports: [calendarSources],
 	pools: [feedReaders],
-	contributes: [contribute(calendarSources, externalSource)],
+	contributes: [contribute(calendarSources, externalSource), contribute(membershipPort, { changed: dropFeedWithMembership })],
 	seed: seedCalendar,
 	nav: [
 		{ href: '/calendar', label: 'Calendar', permission: 'calendar:read', section: 'work', order: 40 },
