@@ -391,6 +391,30 @@ describe('operator commands with --json', () => {
 		expect(missing.stderr).toContain('No workspace with the slug "no-such-workspace"')
 	}, 60_000)
 
+	test('user set-grants → {"userId","grants","alreadyInRole"}: gives an extra permission after the person joined, and ends it', async () => {
+		const email = `rec-${slug}@example.test`
+		const made = [
+			'user',
+			'create',
+			'--workspace',
+			slug,
+			'--email',
+			email,
+			'--name',
+			'Rey Recruiter',
+			'--role',
+			'recruiter',
+			'--password',
+			'correct horse battery',
+		]
+		expectJson(await cli([...made, '--json']))
+		const given = expectJson(await cli(['user', 'set-grants', '--workspace', slug, '--email', email, '--grant', 'jobs:actively_hiring', '--json']))
+		expect(Object.keys(given).sort()).toEqual(['alreadyInRole', 'grants', 'userId'])
+		expect([given.grants, given.alreadyInRole]).toEqual([['jobs:actively_hiring'], []])
+		const ended = expectJson(await cli(['user', 'set-grants', '--workspace', slug, '--email', email, '--json']))
+		expect([ended.userId, ended.grants]).toEqual([given.userId, []])
+	}, 60_000)
+
 	test('user set-password → {"userId"}: the new password works, the old one and every session do not, and it is not temporary', async () => {
 		const email = `${slug}@example.test`
 		const [sessionsBefore] = await withCliDatabase(async (deps) => {

@@ -1,8 +1,17 @@
 import type { CommandDef } from '../../core/module.ts'
 import { setPasswordByOperator } from './passwords.ts'
-import { addPerson, createWorkspace, listPeople, listWorkspaces, operatorActor, removePerson, requireWorkspace } from './people.ts'
+import { addPerson, createWorkspace, listPeople, listWorkspaces, operatorActor, removePerson, requireWorkspace, setGrants } from './people.ts'
 import { allClaims, verifyDomainByOperator } from './sso/domain-verification.ts'
 import { createPersonalToken, personActor } from './tokens.ts'
+
+/** `--grant` given once or more, each a permission or several with commas: the permissions named. */
+const grantList = (option: string | boolean | undefined): string[] =>
+	typeof option === 'string'
+		? option
+				.split(',')
+				.map((g) => g.trim())
+				.filter(Boolean)
+		: []
 
 export const authCommands: CommandDef[] = [
 	{
@@ -60,12 +69,7 @@ export const authCommands: CommandDef[] = [
 		required: ['workspace', 'email', 'name', 'role', 'password'],
 		async run(deps, o) {
 			const ws = await requireWorkspace(deps.db, String(o.workspace))
-			const grants = o.grant
-				? String(o.grant)
-						.split(',')
-						.map((g) => g.trim())
-						.filter(Boolean)
-				: []
+			const grants = grantList(o.grant)
 			const { userId, created } = await addPerson(deps, operatorActor(ws), ws, {
 				email: String(o.email),
 				name: String(o.name),
@@ -75,6 +79,21 @@ export const authCommands: CommandDef[] = [
 			})
 			const note = created ? '' : ' (existing account added; its password is unchanged)'
 			return { json: { userId }, lines: [`Added ${o.email} to ${ws.slug} as ${o.role}${note}: ${userId}`] }
+		},
+	},
+	{
+		name: 'user set-grants',
+		usage: 'user set-grants --workspace S --email E [--grant PERMISSION] [--json]',
+		options: { workspace: 'string', email: 'string', grant: 'list' },
+		required: ['workspace', 'email'],
+		async run(deps, o) {
+			const ws = await requireWorkspace(deps.db, String(o.workspace))
+			const { userId, grants, alreadyInRole } = await setGrants(deps, operatorActor(ws), ws, { email: String(o.email) }, grantList(o.grant))
+			const skipped = alreadyInRole.length ? ` (${alreadyInRole.join(', ')}: already in their role, not kept)` : ''
+			return {
+				json: { userId, grants, alreadyInRole },
+				lines: [`${o.email} now has ${grants.length ? `the extra permissions ${grants.join(', ')}` : 'no extra permissions'} in ${ws.slug}${skipped}`],
+			}
 		},
 	},
 	{

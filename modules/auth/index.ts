@@ -25,6 +25,7 @@ export {
 	operatorActor,
 	personRef,
 	removePerson,
+	setGrants,
 	userNames,
 	workspacesById,
 	workspaceSlugOf,
@@ -75,6 +76,7 @@ export default defineModule({
 	activityLabels: {
 		'person.added': 'added',
 		'person.removed': 'removed',
+		'person.grants_set': 'set the extra permissions of',
 		'token.created': 'created the personal token',
 		'token.revoked': 'revoked the personal token',
 		'app.disconnected': 'disconnected the app',

@@ -65,11 +65,14 @@ export function checkNewPerson(deps: AppDeps, input: NewPerson): { email: string
 	if (!isPersonRole(input.role)) problems.push({ field: 'role', message: `must be one of: ${PERSON_ROLES.join(', ')}` })
 	const weak = passwordProblem(input.password)
 	if (weak) problems.push({ field: 'password', message: weak })
-	for (const g of input.grants ?? [])
-		if (!deps.permissions.all.get(g)?.grantable) problems.push({ field: 'grants', message: `"${g}" is not a permission that can be granted` })
+	problems.push(...grantProblems(deps, input.grants ?? []))
 	if (problems.length) throw invalid(problems)
 	return { email, name, role: input.role as PersonRole, password: input.password, grants: input.grants ?? [] }
 }
+
+/** The grants that are no permission one may give a person (every other is refused as a whole). */
+const grantProblems = (deps: AppDeps, grants: readonly string[]) =>
+	grants.filter((g) => !deps.permissions.all.get(g)?.grantable).map((g) => ({ field: 'grants', message: `"${g}" is not a permission that can be granted` }))
 
 /** Managing people is the owners' and admins' (the operator's CLI acts as an owner). */
 export function requireManagePeople(deps: AppDeps, actor: Actor): void {
@@ -217,6 +220,44 @@ export async function changeRole(
 		if (!deps.permissions.roleHas(role, MANAGE_SSO))
 			await revokeTokensOfCreator(tx, actor, { workspaceId: ws.id, userId: row.userId, now: deps.now(), reason: 'creator_not_owner' })
 		return { userId: row.userId, changed: true, grantsEnded }
+	})
+}
+
+/**
+ * Sets a member's extra permissions (grants) to exactly `grants`: the one way to give one after they
+ * joined, or to end one (a role change keeps them, `changeRole`). Those their role already includes
+ * are not kept (`alreadyInRole`), as a role change ends them. The change applies to their next request.
+ */
+export async function setGrants(
+	deps: AppDeps,
+	actor: Actor,
+	ws: WorkspaceRef,
+	who: { email?: string; userId?: string },
+	grants: string[],
+): Promise<{ userId: string; grants: string[]; alreadyInRole: string[] }> {
+	requireManagePeople(deps, actor)
+	const problems = grantProblems(deps, grants)
+	if (problems.length) throw invalid(problems)
+	return deps.db.transaction(async (tx) => {
+		const row = await memberId(tx, ws, who)
+		const locked = await lockOwnersAnd(tx, ws.id, row.userId)
+		if (!locked.target || locked.target.removedAt) throw new AppError('NOT_FOUND', `${who.email ?? 'This person'} is not in this workspace`)
+		const alreadyInRole = deps.permissions.includedIn(locked.target.role as PersonRole, grants)
+		const kept = [...new Set(grants)].filter((g) => !alreadyInRole.includes(g)).sort()
+		const before = [...locked.target.grants].sort()
+		if (kept.join() !== before.join()) {
+			await tx
+				.update(memberships)
+				.set({ grants: kept })
+				.where(and(eq(memberships.workspaceId, ws.id), eq(memberships.userId, row.userId)))
+			await recordActivity(tx, actor, {
+				action: 'person.grants_set',
+				targetType: 'user',
+				targetId: row.userId,
+				detail: { email: row.email, from: before, to: kept },
+			})
+		}
+		return { userId: row.userId, grants: kept, alreadyInRole }
 	})
 }
 

@@ -8,7 +8,7 @@ import { callOn, newPerson, newWorkspace, testDeps } from '../../tests/helpers.t
 import { activity } from '../activity/table.ts'
 import { and, eq } from 'drizzle-orm'
 import { portalApp, signedIn } from '../../tests/portal.ts'
-import { listPeople, personActor } from './index.ts'
+import { listPeople, personActor, setGrants } from './index.ts'
 import { createScimToken } from './sso/scim-tokens.ts'
 
 setDefaultTimeout(60_000)
@@ -97,5 +97,35 @@ describe('a role change and extra permissions', () => {
 		expect(await grantsOf(ws, recruiter.userId)).toEqual([GRANT])
 		expect((await moveTo('admin')).status).toBe(200)
 		expect(await grantsOf(ws, recruiter.userId)).toEqual([])
+	})
+})
+
+describe('setting extra permissions', () => {
+	test('an admin ends a grant or gives one after the person joined; one the role includes is not kept; a permission that cannot be granted is refused; a recruiter may not', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		const admin = await personActor(deps, ws.slug, (await newPerson(ws, 'admin')).email)
+		const recruiter = await newPerson(ws, 'recruiter', { grants: [GRANT] })
+		const can = async () => deps.permissions.can(await personActor(deps, ws.slug, recruiter.email), GRANT)
+
+		expect(await setGrants(deps, admin, ws, { email: recruiter.email }, [])).toEqual({ userId: recruiter.userId, grants: [], alreadyInRole: [] })
+		expect([await grantsOf(ws, recruiter.userId), await can()]).toEqual([[], false])
+		const given = await setGrants(deps, admin, ws, { userId: recruiter.userId }, [GRANT])
+		expect([given.grants, given.alreadyInRole, await can()]).toEqual([[GRANT], [], true])
+		const otherAdmin = await newPerson(ws, 'admin')
+		expect(await setGrants(deps, admin, ws, { userId: otherAdmin.userId }, [GRANT])).toEqual({ userId: otherAdmin.userId, grants: [], alreadyInRole: [GRANT] })
+		const lines = await deps.db
+			.select({ detail: activity.detail })
+			.from(activity)
+			.where(and(eq(activity.workspaceId, ws.id), eq(activity.action, 'person.grants_set')))
+		const details = lines.map((l) => l.detail)
+		expect(details).toHaveLength(2)
+		expect(details).toContainEqual({ email: recruiter.email, from: [GRANT], to: [] })
+		expect(details).toContainEqual({ email: recruiter.email, from: [], to: [GRANT] })
+
+		await expect(setGrants(deps, admin, ws, { userId: recruiter.userId }, ['workspace:admin'])).rejects.toMatchObject({ code: 'VALIDATION' })
+		const colleague = await personActor(deps, ws.slug, (await newPerson(ws, 'recruiter')).email)
+		await expect(setGrants(deps, colleague, ws, { userId: recruiter.userId }, [])).rejects.toMatchObject({ code: 'FORBIDDEN' })
+		expect(await can()).toBe(true)
 	})
 })
