@@ -183,17 +183,32 @@ export async function applicantFlowOf(deps: AppDeps, db: Db, s: CandidateSubject
 	)
 }
 
+/** Where a page of `inactiveCandidates` ended: the next page starts after it. */
+export interface InactiveCursor {
+	updatedAt: string
+	id: string
+}
+
 /**
  * Candidates of a workspace with no activity since `before`: no change to their profile, to an
- * application of theirs (a stage move, an outcome) and no note about them. Oldest first, at most `limit`.
+ * application of theirs (a stage move, an outcome) and no note about them. Oldest first, at most
+ * `limit`, after `after` (keyset on the order), with the cursor of the page's last one.
  */
-export async function inactiveCandidates(deps: AppDeps, workspaceId: string, before: Date, limit: number): Promise<string[]> {
+export async function inactiveCandidates(
+	deps: AppDeps,
+	workspaceId: string,
+	before: Date,
+	limit: number,
+	after?: InactiveCursor,
+): Promise<{ ids: string[]; last: InactiveCursor | null }> {
 	const cutoff = sql`${before.toISOString()}::timestamptz`
-	const rows = await deps.database.rows<{ id: string }>(
-		sql`select c.id from candidates c where c.workspace_id = ${workspaceId} and c.updated_at < ${cutoff} and c.created_at < ${cutoff}
+	const rows = await deps.database.rows<{ id: string; updatedAt: string }>(
+		sql`select c.id, c.updated_at::text as "updatedAt" from candidates c where c.workspace_id = ${workspaceId} and c.updated_at < ${cutoff} and c.created_at < ${cutoff}
+			${after ? sql`and (c.updated_at, c.id) > (${after.updatedAt}::timestamptz, ${after.id})` : sql``}
 			and not exists (select 1 from applications a where a.candidate_id = c.id and greatest(a.updated_at, a.stage_changed_at, a.created_at) >= ${cutoff})
 			and not exists (select 1 from notes n where n.candidate_id = c.id and n.created_at >= ${cutoff})
 		order by c.updated_at, c.id limit ${limit}`,
 	)
-	return rows.map((r) => r.id)
+	const last = rows[rows.length - 1]
+	return { ids: rows.map((r) => r.id), last: last ? { updatedAt: last.updatedAt, id: last.id } : null }
 }

@@ -71,3 +71,31 @@ test('a 12-month rule keeps candidates active today on the bench, in documents, 
 	expect(left.map((l) => l.name)).toEqual(names.filter((n) => n !== 'Quiet For Years').sort())
 	expect(runs).toEqual([{ workspaceId: ws.id, erased: 1, more: false }])
 })
+
+test('candidates kept by activity elsewhere do not stop the rule from reaching the quiet ones behind them', async () => {
+	await testApp()
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const owner = await newPerson(ws, 'owner')
+	const actor = await personActor(deps, ws.slug, owner.email)
+	await setPrivacyRules(deps, actor, { federalContractor: false, holdYears: '2', inactiveMonths: '12' })
+	// Oldest first: two candidates on the bench today (kept), then one quiet for years (erased).
+	const names = ['Benched One', 'Benched Two', 'Quiet Behind Them']
+	const ids: string[] = []
+	for (const [i, name] of names.entries()) {
+		const id = await newCandidate(ws, { name, resume: false })
+		ids.push(id)
+		const old = sql`now() - interval '3 years' + ${`${i} days`}::interval`
+		await deps.database.rows(sql`update candidates set created_at = ${old}, updated_at = ${old} where id = ${id}`)
+	}
+	for (const id of ids.slice(0, 2))
+		await deps.database.rows(
+			sql`insert into bench_entries (id, workspace_id, candidate_id, role_family, added_at) values (${newId('bench')}, ${ws.id}, ${id}, 'java', now())`,
+		)
+
+	// One erasure a run: the two kept ones fill the first page of inactive candidates.
+	const runs = (await runRetention(deps, 1)).filter((r) => r.workspaceId === ws.id)
+	const left = await deps.database.rows<{ name: string }>(sql`select name from candidates where id = any(${sql.param(ids)}::text[]) order by name`)
+	expect(left.map((l) => l.name)).toEqual(['Benched One', 'Benched Two'])
+	expect(runs).toEqual([{ workspaceId: ws.id, erased: 1, more: false }])
+})

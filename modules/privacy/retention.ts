@@ -13,7 +13,7 @@ import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { listPeople, operatorActor, workspacesById } from '../auth/index.ts'
 import { contributionsTo } from '../../core/registry.ts'
-import { candidateData, inactiveCandidates } from '../candidates/index.ts'
+import { candidateData, type InactiveCursor, inactiveCandidates } from '../candidates/index.ts'
 import { enqueueMail } from '../outbox/index.ts'
 import { eraseCandidate } from './service.ts'
 
@@ -67,15 +67,25 @@ export async function runRetention(deps: AppDeps, perRun = PER_RUN): Promise<Ret
 
 /**
  * Candidates with no activity since `before`: none in the candidates module's records (profile,
- * applications, notes), nor in any other module holding candidate data (its `activeSince`).
+ * applications, notes), nor in any other module holding candidate data (its `activeSince`). Read a
+ * page at a time until `limit` are found: the oldest inactive ones there may be kept by activity
+ * elsewhere (a bench entry, a message), and they stay oldest every day, so one page alone would
+ * never reach the quiet candidates behind them.
  */
 async function quietCandidates(deps: AppDeps, workspaceId: string, before: Date, limit: number): Promise<string[]> {
-	const found = await inactiveCandidates(deps, workspaceId, before, limit)
-	if (!found.length) return found
-	const active = new Set<string>()
-	for (const source of contributionsTo(deps.registry, candidateData))
-		for (const id of (await source.activeSince?.(deps, workspaceId, found, before)) ?? []) active.add(id)
-	return found.filter((id) => !active.has(id))
+	const quiet: string[] = []
+	let after: InactiveCursor | undefined
+	while (quiet.length < limit) {
+		const page = await inactiveCandidates(deps, workspaceId, before, limit, after)
+		if (!page.ids.length) break
+		const active = new Set<string>()
+		for (const source of contributionsTo(deps.registry, candidateData))
+			for (const id of (await source.activeSince?.(deps, workspaceId, page.ids, before)) ?? []) active.add(id)
+		quiet.push(...page.ids.filter((id) => !active.has(id)))
+		if (page.ids.length < limit || !page.last) break
+		after = page.last
+	}
+	return quiet.slice(0, limit)
 }
 
 async function tellOwners(deps: AppDeps, ws: { id: string; slug: string }, o: { months: number; erased: number; more: boolean }) {
