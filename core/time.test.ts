@@ -9,6 +9,7 @@ import {
 	inTimeZone,
 	isTimeZone,
 	localInputValue,
+	monthsBefore,
 	nextDay,
 	offsetMinutes,
 	parseLocal,
@@ -161,5 +162,17 @@ describe('isoInstant', () => {
 		expect(isoInstantOrNull(null)).toBeNull()
 		expect(isoInstantOrNull('2026-12-03 12:34:56.7+00')).toBe('2026-12-03T12:34:56.700Z')
 		expect(isoInstantOrNull(new Date('2026-12-03T12:34:56.789Z'))).toBe('2026-12-03T12:34:56.789Z')
+	})
+})
+
+describe('monthsBefore', () => {
+	test('lands on the last day of a shorter month, never in the month after', () => {
+		const at = (s: string) => new Date(s).toISOString()
+		expect(monthsBefore(new Date('2026-08-31T12:00:00Z'), 6).toISOString()).toBe(at('2026-02-28T12:00:00Z'))
+		expect(monthsBefore(new Date('2028-08-31T12:00:00Z'), 6).toISOString()).toBe(at('2028-02-29T12:00:00Z'))
+		expect(monthsBefore(new Date('2026-03-31T00:00:00Z'), 1).toISOString()).toBe(at('2026-02-28T00:00:00Z'))
+		expect(monthsBefore(new Date('2028-02-29T08:30:00Z'), 24).toISOString()).toBe(at('2026-02-28T08:30:00Z'))
+		expect(monthsBefore(new Date('2026-01-15T00:00:00Z'), 13).toISOString()).toBe(at('2024-12-15T00:00:00Z'))
+		expect(monthsBefore(new Date('2026-07-31T00:00:00Z'), 120).toISOString()).toBe(at('2016-07-31T00:00:00Z'))
 	})
 })

@@ -254,3 +254,17 @@ export function nextDay(day: string, days = 1): string {
 	d.setUTCDate(d.getUTCDate() + days)
 	return d.toISOString().slice(0, 10)
 }
+
+/**
+ * The instant `months` calendar months before `d` (UTC), on the same day of the month or, when that
+ * month is shorter, its last day: 6 months before 31 August is 28 February. `setUTCMonth` alone
+ * overflows into the next month (31 February is 3 March), later than the months asked.
+ */
+export function monthsBefore(d: Date, months: number): Date {
+	const out = new Date(d)
+	out.setUTCDate(1)
+	out.setUTCMonth(out.getUTCMonth() - months)
+	const lastDay = new Date(Date.UTC(out.getUTCFullYear(), out.getUTCMonth() + 1, 0)).getUTCDate()
+	out.setUTCDate(Math.min(d.getUTCDate(), lastDay))
+	return out
+}

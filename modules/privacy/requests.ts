@@ -27,6 +27,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { emailProblem, normalEmail } from '../../core/email.ts'
 import { AppError, type FieldError, invalid } from '../../core/errors.ts'
 import { cutText } from '../../core/untrusted.ts'
+import { monthsBefore } from '../../core/time.ts'
 import type { Db } from '../../db/client.ts'
 import type { Workspace } from '../auth/index.ts'
 import { candidatesByAddress } from '../candidates/index.ts'
@@ -278,8 +279,7 @@ export const KEEP_ANSWERED_MONTHS = 24
  */
 export async function forgetOldRequests(deps: AppDeps): Promise<number> {
 	const now = deps.now()
-	const kept = new Date(now)
-	kept.setUTCMonth(kept.getUTCMonth() - KEEP_ANSWERED_MONTHS)
+	const kept = monthsBefore(now, KEEP_ANSWERED_MONTHS)
 	const gone = await deps.db
 		.delete(privacyRequests)
 		.where(

@@ -99,3 +99,24 @@ test('candidates kept by activity elsewhere do not stop the rule from reaching t
 	expect(left.map((l) => l.name)).toEqual(['Benched One', 'Benched Two'])
 	expect(runs).toEqual([{ workspaceId: ws.id, erased: 1, more: false }])
 })
+
+test('N months before the 31st is the end of a shorter month: nobody is erased days before their N months', async () => {
+	await testApp()
+	const base = await testDeps()
+	// 31 August: six months before is 28 February, not "31 February" (3 March).
+	const deps = { ...base, now: () => new Date('2026-08-31T12:00:00Z') }
+	const ws = await newWorkspace()
+	const owner = await newPerson(ws, 'owner')
+	const actor = await personActor(deps, ws.slug, owner.email)
+	await setPrivacyRules(deps, actor, { federalContractor: false, holdYears: '2', inactiveMonths: '6' })
+	const lastActive = { 'Active First Of March': '2026-03-01T12:00:00Z', 'Quiet Since February': '2026-02-27T12:00:00Z' }
+	const ids: string[] = []
+	for (const [name, at] of Object.entries(lastActive)) {
+		const id = await newCandidate(ws, { name, resume: false })
+		ids.push(id)
+		await deps.database.rows(sql`update candidates set created_at = ${at}::timestamptz, updated_at = ${at}::timestamptz where id = ${id}`)
+	}
+	await runRetention(deps)
+	const left = await deps.database.rows<{ name: string }>(sql`select name from candidates where id = any(${sql.param(ids)}::text[]) order by name`)
+	expect(left.map((l) => l.name)).toEqual(['Active First Of March'])
+})

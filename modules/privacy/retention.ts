@@ -11,6 +11,7 @@
 import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { monthsBefore } from '../../core/time.ts'
 import { listPeople, operatorActor, workspacesById } from '../auth/index.ts'
 import { contributionsTo } from '../../core/registry.ts'
 import { candidateData, type InactiveCursor, inactiveCandidates } from '../candidates/index.ts'
@@ -45,8 +46,7 @@ export async function runRetention(deps: AppDeps, perRun = PER_RUN): Promise<Ret
 	for (const rule of rules) {
 		const ws = workspaces.get(rule.workspaceId)
 		if (!ws) continue
-		const before = new Date(deps.now())
-		before.setUTCMonth(before.getUTCMonth() - rule.months)
+		const before = monthsBefore(deps.now(), rule.months)
 		const ids = await quietCandidates(deps, ws.id, before, perRun + 1)
 		const actor = ruleActor(ws)
 		let erased = 0
