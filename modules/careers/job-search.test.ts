@@ -133,6 +133,13 @@ describe('paging', () => {
 		expect(past.status).toBe(200)
 		expect(past.slugs).toEqual([])
 		expect(past.text).toContain('There are no more jobs for this search')
+		expect(past.text).toContain('Page 3 is past the last page')
+		expect(past.text).not.toContain('0 jobs match')
+		// Without filters too: a page past the last is not a workspace with no open jobs.
+		const pastAll = await search(ws, '?page=3')
+		expect(pastAll.slugs).toEqual([])
+		expect(pastAll.text).toContain(`There are no more jobs. <a href="/careers/${ws.slug}">Back to the first page</a>`)
+		expect(pastAll.text).not.toContain('There are no open jobs right now')
 	})
 })
 
