@@ -168,8 +168,22 @@ export async function eraseCandidate(deps: AppDeps, actor: Actor, candidateId: s
 	return erasure
 }
 
-/** Deletes the applicant-flow records whose hold has ended (and what modules kept with them); returns how many. */
-export async function releaseEndedHolds(deps: AppDeps, limit = 500): Promise<number> {
+/**
+ * Deletes every applicant-flow record whose hold has ended (and what modules kept with them), `batch`
+ * at a time, each batch its own transaction; returns how many. All of them: the sweep runs once a
+ * day, so a run that stopped at one batch would keep the rest past their hold, and the backlog would
+ * grow whenever more holds end in a day than one batch holds.
+ */
+export async function releaseEndedHolds(deps: AppDeps, batch = 500): Promise<number> {
+	let released = 0
+	for (;;) {
+		const n = await releaseEndedBatch(deps, batch)
+		released += n
+		if (n < batch) return released
+	}
+}
+
+async function releaseEndedBatch(deps: AppDeps, limit: number): Promise<number> {
 	return deps.db.transaction(async (tx) => {
 		const ended = await deps.database.rows<{ id: string; workspaceId: string }>(
 			sql`delete from applicant_flow where id in (select id from applicant_flow where keep_until <= ${deps.now().toISOString()}::timestamptz order by keep_until limit ${limit} for update skip locked)
