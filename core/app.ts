@@ -28,6 +28,9 @@ export function buildResolvers(deps: AppDeps): ActorResolvers {
 	return { bearer: deps.registry.modules.flatMap((m) => m.credentials ?? []), session }
 }
 
+/** A route template with a `:token` parameter: the link itself is the credential. */
+const CREDENTIAL_IN_PATH = /\/:token(\/|$)/
+
 export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, any, any, any, any, any, any>)[] = []) {
 	const headers = securityHeaders(deps.config.https)
 	const resolvers = buildResolvers(deps)
@@ -57,10 +60,13 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 		})
 		// A known address asked with the wrong method answers 405 (with Allow), not 404.
 		// The route template that matched (`/jobs/:id`): the request's metrics label and span name.
-		.onTransform({ as: 'global' }, ({ route, request }) => {
+		.onTransform({ as: 'global' }, ({ route, request, set }) => {
 			matched.set(request, route)
 			const context = currentRequest()
 			if (context) context.route = route
+			// A link whose path is its only credential (an unsubscribe, a data download, a reset) is
+			// never indexed by a crawler that found it, nor kept by a cache.
+			if (CREDENTIAL_IN_PATH.test(route)) Object.assign(set.headers, { 'X-Robots-Tag': 'noindex, nofollow', 'Cache-Control': 'no-store' })
 		})
 		.onError(({ error, code, request }) => {
 			const response = errorResponse(
