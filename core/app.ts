@@ -15,6 +15,7 @@ import { errorResponse, isApiDoor, toAppError } from './http/errors.ts'
 import { allowedMethodsOf, methodNotAllowed } from './http/method-not-allowed.ts'
 import { metricsRoute } from './http/metrics-route.ts'
 import { canonicalRequest } from './http/request-path.ts'
+import { firstQueryValues } from './http/query.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { currentRequest } from './request-context.ts'
 import type { HttpKit } from './module.ts'
@@ -60,8 +61,9 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 		})
 		// A known address asked with the wrong method answers 405 (with Allow), not 404.
 		// The route template that matched (`/jobs/:id`): the request's metrics label and span name.
-		.onTransform({ as: 'global' }, ({ route, request, set }) => {
+		.onTransform({ as: 'global' }, ({ route, request, set, query }) => {
 			matched.set(request, route)
+			firstQueryValues(request.url, query)
 			const context = currentRequest()
 			if (context) context.route = route
 			// A link whose path is its only credential (an unsubscribe, a data download, a reset) is

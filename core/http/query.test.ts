@@ -1,0 +1,26 @@
+/**
+ * A query parameter given more than once is read as its first value on every route, as a posted
+ * form's field is: the order of repeated parameters no longer decides between an answer and a 400.
+ */
+import { beforeAll, expect, test } from 'bun:test'
+import { call, newWorkspace, testApp } from '../../tests/helpers.ts'
+import { firstQueryValues } from './query.ts'
+
+beforeAll(() => testApp(), 120_000)
+
+test('the first value of a repeated parameter is kept; others are left as they are', () => {
+	const query: Record<string, unknown> = { a: '3', b: 'x', c: 'only' }
+	firstQueryValues('http://localhost/p?a=1&b=x&a=2&c=only&a=3', query)
+	expect(query).toEqual({ a: '1', b: 'x', c: 'only' })
+	const untouched = { a: 'z' }
+	firstQueryValues('http://localhost/p?a=z', untouched)
+	expect(untouched).toEqual({ a: 'z' })
+})
+
+test('the careers search answers a repeated filter by its first value, in either order', async () => {
+	const ws = await newWorkspace()
+	const path = (types: string[]) => `/careers/${ws.slug}?${types.map((t) => `type=${t}`).join('&')}`
+	expect((await call('GET', path(['Contract', 'Bogus']))).status).toBe(200)
+	expect((await call('GET', path(['Bogus', 'Contract']))).status).toBe(400)
+	expect((await call('GET', path(['Contract']))).status).toBe(200)
+})
