@@ -37,12 +37,19 @@ export function jobAddress(baseUrl: string, workspaceSlug: string, jobId: string
 	return jobUrl(baseUrl, workspaceSlug, jobId)
 }
 
+/**
+ * Latin letters that have no decomposition (so dropping accents leaves them as they are), spelled as
+ * they are written in ASCII: "Straße" is strasse in an address, not stra-e.
+ */
+const ASCII_SPELLING: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i' }
+
 /** A readable address segment from a title: lower-case ASCII words joined by dashes. */
 export function slugify(title: string): string {
 	const slug = title
 		.normalize('NFKD')
 		.replace(/[\u0300-\u036f]/g, '')
 		.toLowerCase()
+		.replace(/[ßæœøđðłþı]/g, (letter) => ASCII_SPELLING[letter]!)
 		.replace(/[^a-z0-9]+/g, '-')
 		.replace(/^-+|-+$/g, '')
 		.slice(0, 60)
