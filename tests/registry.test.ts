@@ -306,6 +306,7 @@ describe('ports: a module declares an extension point, modules that require it c
 			'review:source by review',
 			'search:provider by search',
 			'vendors:facts by vendors',
+			'vendors:key-revoked by vendors',
 		])
 		const count = (key: string) => registry.contributions.get(key as `${string}:${string}`)?.length
 		expect([
@@ -325,7 +326,8 @@ describe('ports: a module declares an extension point, modules that require it c
 			count('candidates:list-filter'),
 			count('privacy:address-data'),
 			count('auth:membership'),
-		]).toEqual([4, 4, 3, 1, 4, 2, 1, 1, 1, 1, 2, 10, 1, 1, 1, 1])
+			count('vendors:key-revoked'),
+		]).toEqual([4, 4, 3, 1, 4, 2, 1, 1, 1, 1, 2, 11, 1, 1, 1, 2, 1])
 	})
 
 	test('the outbox finds workspaces through the directory auth contributes, and says so when no module does', () => {

@@ -50,7 +50,7 @@ describe('the portal home', () => {
 		expect(shown.size).toBeGreaterThan(0)
 		const counts = await deps.database.rows<{ jobId: string; label: string; n: number }>(
 			sql`select a.job_id as "jobId", s.label, count(*)::int as n from applications a join pipeline_stages s on s.workspace_id = a.workspace_id and s.key = a.stage_key
-			where a.workspace_id = ${ws.id} and a.archived = false group by a.job_id, s.label`,
+			where a.workspace_id = ${ws.id} and a.archived = false and (a.outcome is null or a.outcome = 'hired') group by a.job_id, s.label`,
 		)
 		const applicants = await deps.database.rows<{ jobId: string; n: number }>(
 			sql`select job_id as "jobId", count(*)::int as n from applications where workspace_id = ${ws.id} and archived = false and kind = 'applicant' group by job_id`,

@@ -27,7 +27,9 @@ const count = (view: FrameLocator, selector: string) => view.locator(selector).c
 describe('job pipeline', () => {
 	test('get_job: every stage with its applicants and résumé-check scores, as in the database; the applicants come from a read tool called through the host', async () => {
 		const apps = await rows<{ id: string; stageKey: string; score: number | null; name: string }>(
-			sql`select a.id, a.stage_key as "stageKey", a.resume_score as score, c.name from applications a join candidates c on c.id = a.candidate_id where a.job_id = ${f.jobId} and not a.archived`,
+			// A rejected or withdrawn one stands in no stage: the view lists it apart, after the stages.
+			sql`select a.id, case when a.outcome in ('rejected', 'withdrawn') then 'closed' else a.stage_key end as "stageKey", a.resume_score as score, c.name
+			from applications a join candidates c on c.id = a.candidate_id where a.job_id = ${f.jobId} and not a.archived`,
 		)
 		expect(apps.length).toBeGreaterThan(5)
 		const { page, view } = await show('owner', 'get_job', { jobId: f.jobId })
@@ -50,7 +52,7 @@ describe('job pipeline', () => {
 
 	test('get_job for a viewer: the count in each stage, and no call for applicants the role cannot read (the result lists the tools the view may call)', async () => {
 		const counts = await rows<{ stageKey: string; n: number }>(
-			sql`select stage_key as "stageKey", count(*)::int as n from applications where job_id = ${f.jobId} and not archived group by stage_key`,
+			sql`select stage_key as "stageKey", count(*)::int as n from applications where job_id = ${f.jobId} and not archived and (outcome is null or outcome = 'hired') group by stage_key`,
 		)
 		const { page, view } = await show('viewer', 'get_job', { jobId: f.jobId })
 		await view.locator('[data-stage]').first().waitFor()

@@ -166,7 +166,7 @@ describe('what the analytics charts draw, in Chromium', () => {
 		expectProportional(perDay.bars, 'height')
 		const jobIds = await page.$$eval('[aria-labelledby="open-jobs"] tbody a[href^="/jobs/"]', (as) => as.map((a) => a.getAttribute('href')!.slice(6)))
 		const stages = await deps.database.rows<{ label: string; n: number }>(
-			sql`select s.label, count(a.id)::int as n from pipeline_stages s left join applications a on a.workspace_id = s.workspace_id and a.stage_key = s.key and a.archived = false and a.job_id in (${sql.join(
+			sql`select s.label, count(a.id)::int as n from pipeline_stages s left join applications a on a.workspace_id = s.workspace_id and a.stage_key = s.key and a.archived = false and (a.outcome is null or a.outcome = 'hired') and a.job_id in (${sql.join(
 				jobIds.map((j) => sql`${j}`),
 				sql`, `,
 			)})
