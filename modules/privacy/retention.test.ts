@@ -31,13 +31,17 @@ test('every module that holds candidate data says what counts as activity for th
 	expect(silent).toEqual([])
 })
 
-test('a 12-month rule keeps candidates active today on the bench, in documents, vendor submissions, scorecards and to-dos', async () => {
+/** A new workspace whose owner set the retention rule to `months` without activity (not a federal contractor). */
+async function workspaceWithRule<D extends Awaited<ReturnType<typeof testDeps>>>(deps: D, months: string) {
 	await testApp()
-	const deps = await testDeps()
 	const ws = await newWorkspace()
 	const owner = await newPerson(ws, 'owner')
-	const actor = await personActor(deps, ws.slug, owner.email)
-	await setPrivacyRules(deps, actor, { federalContractor: false, holdYears: '2', inactiveMonths: '12' })
+	await setPrivacyRules(deps, await personActor(deps, ws.slug, owner.email), { federalContractor: false, holdYears: '2', inactiveMonths: months })
+	return { deps, ws, owner }
+}
+
+test('a 12-month rule keeps candidates active today on the bench, in documents, vendor submissions, scorecards and to-dos', async () => {
+	const { deps, ws, owner } = await workspaceWithRule(await testDeps(), '12')
 	const job = await newVendorJob(ws)
 	const { vendorId } = await newVendor(ws)
 	const names = ['Benched Today', 'Uploaded Today', 'Submitted Today', 'Asked For Documents Today', 'Scored Today', 'To-do Today', 'Quiet For Years']
@@ -73,12 +77,7 @@ test('a 12-month rule keeps candidates active today on the bench, in documents, 
 })
 
 test('candidates kept by activity elsewhere do not stop the rule from reaching the quiet ones behind them', async () => {
-	await testApp()
-	const deps = await testDeps()
-	const ws = await newWorkspace()
-	const owner = await newPerson(ws, 'owner')
-	const actor = await personActor(deps, ws.slug, owner.email)
-	await setPrivacyRules(deps, actor, { federalContractor: false, holdYears: '2', inactiveMonths: '12' })
+	const { deps, ws } = await workspaceWithRule(await testDeps(), '12')
 	// Oldest first: two candidates on the bench today (kept), then one quiet for years (erased).
 	const names = ['Benched One', 'Benched Two', 'Quiet Behind Them']
 	const ids: string[] = []
@@ -101,14 +100,8 @@ test('candidates kept by activity elsewhere do not stop the rule from reaching t
 })
 
 test('N months before the 31st is the end of a shorter month: nobody is erased days before their N months', async () => {
-	await testApp()
-	const base = await testDeps()
 	// 31 August: six months before is 28 February, not "31 February" (3 March).
-	const deps = { ...base, now: () => new Date('2026-08-31T12:00:00Z') }
-	const ws = await newWorkspace()
-	const owner = await newPerson(ws, 'owner')
-	const actor = await personActor(deps, ws.slug, owner.email)
-	await setPrivacyRules(deps, actor, { federalContractor: false, holdYears: '2', inactiveMonths: '6' })
+	const { deps, ws } = await workspaceWithRule({ ...(await testDeps()), now: () => new Date('2026-08-31T12:00:00Z') }, '6')
 	const lastActive = { 'Active First Of March': '2026-03-01T12:00:00Z', 'Quiet Since February': '2026-02-27T12:00:00Z' }
 	const ids: string[] = []
 	for (const [name, at] of Object.entries(lastActive)) {
