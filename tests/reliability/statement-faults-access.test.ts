@@ -181,8 +181,10 @@ onPostgres(`a connection terminated inside a write of access leaves nothing half
 		const membership = async () => (await world().admin`select removed_at from memberships where workspace_id = ${ws.id} and user_id = ${leaver.userId}`)[0]
 
 		const cut = await terminatedAt(...atActivityLine, remove)
-		// Deleting the sessions deletes their consent requests too (on delete cascade); invitations pending for them are cancelled, codes not yet exchanged expired and their hiring teams left (zero rows here, but written to).
+		// Deleting the sessions deletes their consent requests too (on delete cascade); invitations pending for them are cancelled, codes not yet exchanged expired, their hiring teams left and their calendar feed dropped (zero rows here, but written to).
 		expect(cut.written).toEqual([
+			'calendar_busy',
+			'calendar_feeds',
 			'invitations',
 			'job_team',
 			'memberships',
