@@ -323,12 +323,11 @@ export async function updateScimUser(deps: AppDeps, actor: Actor, userId: string
 		const changed: Record<string, unknown> = {}
 		if (input.userName !== undefined) {
 			const email = checkedEmail(input.userName)
-			// A deactivation's new address for an account another workspace holds is ignored (refusing it
-			// refused the deactivation sent with it, and the person stayed signed in); otherwise refused.
-			if (email !== person.email && !(input.active === false && (await heldElsewhere(tx, actor, person)))) {
-				await changeEmail(tx, actor, person, email)
-				changed.email = email
-			}
+			// A deactivation's new address that the account may not be given (another workspace holds the
+			// account, another account has the address, another workspace's SSO domain covers it) is
+			// ignored: refusing it refused the deactivation sent with it, and the person stayed signed
+			// in. Otherwise it is refused. (`changeEmail` refuses before it writes anything.)
+			if (email !== person.email && (await newAddress(tx, actor, person, email, { deactivating: input.active === false }))) changed.email = email
 		}
 		const named = await nameChange(tx, actor, person, input, changed.email ? String(changed.email) : person.email, sharedName)
 		if (named.name !== undefined) {
@@ -420,6 +419,17 @@ async function changeEmail(tx: Db, actor: Actor, person: ScimPerson, email: stri
 	const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email))
 	if (taken) throw new AppError('CONFLICT', `A user with userName ${email} already exists`)
 	await tx.update(users).set({ email }).where(eq(users.id, person.userId))
+}
+
+/** Gives the account its new address; in a deactivation an address it may not be given is left out (false) instead of refused. */
+async function newAddress(tx: Db, actor: Actor, person: ScimPerson, email: string, o: { deactivating: boolean }): Promise<boolean> {
+	try {
+		await changeEmail(tx, actor, person, email)
+		return true
+	} catch (error) {
+		if (o.deactivating && error instanceof AppError && error.code === 'CONFLICT') return false
+		throw error
+	}
 }
 
 /** Deactivates (every way in ends at once) or activates a person; the last owner stays. */

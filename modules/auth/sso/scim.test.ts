@@ -202,6 +202,18 @@ describe('Users', () => {
 		expect(lines.map((l) => l.action)).toEqual(expect.arrayContaining(['person.details_changed', 'person.deactivated']))
 	})
 
+	test('a deactivation whose new userName another account has is applied, the address left as it was; without the deactivation it is refused', async () => {
+		const { ws, scim } = await provisioned()
+		const [leaver, other] = [await newPersonWithToken(ws, 'recruiter'), await newPersonWithToken(ws, 'recruiter')]
+		const page = await signedIn(leaver)
+		const renaming = (active?: boolean) => newUser(other.email, { name: { givenName: 'Lee', familyName: 'Ver' }, ...(active === undefined ? {} : { active }) })
+		expect((await scim('PUT', `/Users/${leaver.userId}`, renaming())).status).toBe(409)
+		expect((await page.get('/portal')).status).toBe(200)
+		const put = await scim('PUT', `/Users/${leaver.userId}`, renaming(false))
+		expect([put.status, put.json.active, put.json.userName]).toEqual([200, false, leaver.email])
+		expect((await page.get('/portal')).status).toBe(303)
+	})
+
 	test('PATCH active=false (Entra: "Replace", "False") ends the person’s sessions and personal tokens at once; history stays; active=true lets them back', async () => {
 		const { deps, ws, scim } = await provisioned()
 		const person = await newPersonWithToken(ws, 'recruiter')
