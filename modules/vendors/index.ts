@@ -25,6 +25,7 @@ export {
 	vendorsCutOff,
 	vendorsWithKeys,
 	verifyVendorKey,
+	holdLiveKey,
 	type Revoked,
 	type SwitchedOff,
 	type VendorKeyView,

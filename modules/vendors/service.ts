@@ -103,6 +103,17 @@ export async function revokeVendorKey(deps: AppDeps, actor: Actor, vendorId: str
 }
 
 /**
+ * Whether the key is still live, held so until the caller's transaction ends (`for share`): a
+ * revocation, which locks the key for update, waits for the caller, and its listeners then see what
+ * the caller wrote (a webhook endpoint the key added at that moment is switched off with the rest);
+ * a caller that comes after the revocation sees it revoked.
+ */
+export async function holdLiveKey(tx: Db, keyId: string): Promise<boolean> {
+	const [key] = await tx.select({ revokedAt: vendorApiKeys.revokedAt }).from(vendorApiKeys).where(eq(vendorApiKeys.id, keyId)).for('share')
+	return Boolean(key && !key.revokedAt)
+}
+
+/**
  * The one revocation of every door: the key stops working and, in the same transaction, what it set
  * up that sends data out is switched off (`keyRevocation`: its webhook endpoints), so a leaked key
  * leaves nothing behind that still receives the firm's data.

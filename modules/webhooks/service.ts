@@ -18,7 +18,7 @@
  *   most `MAX_PREVIOUS_SECRETS` of them at once, past which a rotation is refused until one ends.
  * - A replay puts the same delivery (same `webhook-id`, same body) back in the queue, due now.
  */
-import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, isNull, not, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
@@ -28,7 +28,7 @@ import type { OutboundNetwork } from '../../core/http/outbound.ts'
 import { formatDateTime } from '../../core/time.ts'
 import { lockUntilCommit, type Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
-import { keysByIds, vendorNames } from '../vendors/index.ts'
+import { holdLiveKey, keysByIds, vendorNames } from '../vendors/index.ts'
 import { canonicalUrl, endpointUrlProblem } from './address.ts'
 import { newSigningSecret, sealSecret } from './secrets.ts'
 import { webhookDeliveries, webhookEndpoints, type PreviousSecret } from './table.ts'
@@ -231,6 +231,9 @@ export async function addEndpoint(
 		await lockUntilCommit(tx, `webhook_endpoints:${actor.workspaceId}:${isVendor(actor) ? actor.vendorId : ''}`)
 		const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(webhookEndpoints).where(ownEndpoints(actor))
 		if (Number(count?.n ?? 0) >= MAX_ENDPOINTS) throw new AppError('CONFLICT', `At most ${MAX_ENDPOINTS} webhook endpoints; delete one first`)
+		// The key that adds it is live until this commits: a revocation at this moment switches it off too.
+		if (isVendor(actor) && actor.credential.kind === 'vendor_key' && !(await holdLiveKey(tx, actor.credential.id)))
+			throw new AppError('UNAUTHORIZED', 'This API key was revoked')
 		if (isVendor(actor)) await refuseWhatTheFirmSwitchedOff(tx, actor, canonicalUrl(input.url))
 		const [row] = await tx
 			.insert(webhookEndpoints)
@@ -274,20 +277,20 @@ export async function getEndpoint(deps: AppDeps, actor: Actor, id: string, db: D
 export async function removeEndpoint(deps: AppDeps, actor: Actor, id: string): Promise<void> {
 	mayManage(deps, actor)
 	await deps.db.transaction(async (tx) => {
-		if (isVendor(actor)) {
-			// Locked with addEndpoint: the check and the delete see the same row.
-			await lockUntilCommit(tx, `webhook_endpoints:${actor.workspaceId}:${actor.vendorId}`)
+		// A vendor's delete leaves an endpoint the firm switched off, in the one statement (a switch-off
+		// committed while it waited for the row is seen): locked with addEndpoint besides.
+		if (isVendor(actor)) await lockUntilCommit(tx, `webhook_endpoints:${actor.workspaceId}:${actor.vendorId}`)
+		const gone = await tx
+			.delete(webhookEndpoints)
+			.where(and(eq(webhookEndpoints.id, id), scope(actor), isVendor(actor) ? not(switchedOffByFirm!) : undefined))
+			.returning({ id: webhookEndpoints.id })
+		if (!gone.length) {
 			const [off] = await tx
 				.select({ id: webhookEndpoints.id })
 				.from(webhookEndpoints)
-				.where(and(eq(webhookEndpoints.id, id), scope(actor), switchedOffByFirm))
-			if (off) throw firmSwitchedItOff('The endpoint was not deleted')
+				.where(and(eq(webhookEndpoints.id, id), scope(actor)))
+			throw off ? firmSwitchedItOff('The endpoint was not deleted') : notFoundEndpoint(id)
 		}
-		const gone = await tx
-			.delete(webhookEndpoints)
-			.where(and(eq(webhookEndpoints.id, id), scope(actor)))
-			.returning({ id: webhookEndpoints.id })
-		if (!gone.length) throw notFoundEndpoint(id)
 		await recordActivity(tx, actor, { action: 'webhook.endpoint_removed', targetType: 'webhook_endpoint', targetId: id })
 	})
 }

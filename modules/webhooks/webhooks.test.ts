@@ -40,6 +40,7 @@ import {
 	addEndpoint,
 	endPreviousSecrets,
 	getEndpoint,
+	listEndpoints,
 	MAX_ENDPOINTS,
 	MAX_PREVIOUS_SECRETS,
 	replayDelivery,
@@ -144,18 +145,10 @@ const endpointRow = async (id: string) =>
 		)
 	)[0]!
 
-function vendorActor(ws: TestWorkspace, vendorId: string): Actor {
-	return {
-		workspaceId: ws.id,
-		workspaceSlug: ws.slug,
-		role: 'vendor',
-		userId: null,
-		vendorId,
-		name: 'Vendor',
-		credential: { kind: 'vendor_key', id: 'test', name: 'test key' },
-		grants: [],
-		readOnly: false,
-	}
+/** The vendor as its API key makes it (a key of its own, made here: adding an endpoint holds the adding key live). */
+async function vendorActor(ws: TestWorkspace, vendorId: string): Promise<Actor> {
+	const key = await createKey(deps, operatorActor(ws), vendorId)
+	return (await verifyVendorKey(deps, key.apiKey))!
 }
 
 describe('delivery', () => {
@@ -562,8 +555,8 @@ describe('vendors', () => {
 		const ra = receiver()
 		const rb = receiver()
 		const events = ['job.published', 'job.changed', 'job.closed', 'submission.created']
-		await addEndpoint(deps, vendorActor(ws, a.vendorId), { url: ra.url, events })
-		await addEndpoint(deps, vendorActor(ws, b.vendorId), { url: rb.url, events })
+		await addEndpoint(deps, await vendorActor(ws, a.vendorId), { url: ra.url, events })
+		await addEndpoint(deps, await vendorActor(ws, b.vendorId), { url: rb.url, events })
 		const jobA = await publish(a.apiKey)
 		const jobB = await publish(b.apiKey)
 		await drain()
@@ -578,7 +571,7 @@ describe('vendors', () => {
 		const drafted = { type: 'job.closed', data: { jobId: jobA.jobId, status: 'Draft' } }
 		expect(payloadData(drafted, new Map(), 'vendor').status).toBe('closed')
 		expect(payloadData(drafted, new Map(), 'workspace').status).toBe('Draft')
-		const refused = await addEndpoint(deps, vendorActor(ws, a.vendorId), { url: ra.url, events: ['application.created'] }).catch((e) => e)
+		const refused = await addEndpoint(deps, await vendorActor(ws, a.vendorId), { url: ra.url, events: ['application.created'] }).catch((e) => e)
 		expect(refused).toBeInstanceOf(AppError)
 		expect(refused.status).toBe(422)
 		expect(refused.fields).toEqual([expect.objectContaining({ field: 'events' })])
@@ -590,7 +583,7 @@ describe('vendors cut off', () => {
 		const ws = await newWorkspace(deps)
 		const vendor = await newVendor(ws, 'Vendor C', deps)
 		const r = receiver()
-		await addEndpoint(deps, vendorActor(ws, vendor.vendorId), { url: r.url, events: ['job.closed', 'job.reopened', 'job.published'] })
+		await addEndpoint(deps, await vendorActor(ws, vendor.vendorId), { url: r.url, events: ['job.closed', 'job.reopened', 'job.published'] })
 		const { jobId } = await publish(vendor.apiKey)
 		await drain()
 		await deliverDueWebhooks(deps, { workspaceId: ws.id })
@@ -649,6 +642,12 @@ describe('a revoked vendor key', () => {
 		expect(await setEndpointEnabled(deps, withOther, a.id, true).catch((e) => e.status)).toBe(403)
 		await setEndpointEnabled(deps, operatorActor(ws), a.id, true)
 		expect(await endpointRow(a.id)).toEqual({ enabled: true, disabledReason: null })
+		// A request the leaked key began before the revocation adds nothing after it: the add holds the
+		// key (a revocation at that moment waits, then switches the new endpoint off) and sees it revoked.
+		const late = receiver()
+		expect(await addEndpoint(deps, withLeaked, { url: late.url, events }).catch((e) => e.code)).toBe('UNAUTHORIZED')
+		late.stop()
+		expect((await listEndpoints(deps, operatorActor(ws))).map((e) => e.url)).not.toContain(late.url)
 	})
 })
 
@@ -672,7 +671,7 @@ describe('limits of the operator', () => {
 		const ws = await newWorkspace(deps)
 		const r = receiver()
 		const vendor = await newVendor(ws, 'Acme', deps)
-		for (let i = 0; i < MAX_ENDPOINTS; i++) await addEndpoint(deps, vendorActor(ws, vendor.vendorId), { url: r.url, events: ['job.published'] })
+		for (let i = 0; i < MAX_ENDPOINTS; i++) await addEndpoint(deps, await vendorActor(ws, vendor.vendorId), { url: r.url, events: ['job.published'] })
 		const added = (await runCommand(deps, 'webhook add', { workspace: ws.slug, url: r.url, events: 'job.published' })).json
 		expect(Object.keys(added).sort()).toEqual(['endpointId', 'secret'])
 		const listed = (await runCommand(deps, 'webhook list', { workspace: ws.slug })).json as { endpoints: { endpointId: string; vendorId: string | null }[] }
@@ -962,8 +961,8 @@ describe('events from the portal', () => {
 		const theirs = receiver()
 		const others = receiver()
 		const { secret } = await addEndpoint(deps, operatorActor(ws), { url: firm.url, events: ['application.stage_changed', 'submission.created'] })
-		await addEndpoint(deps, vendorActor(ws, vendorId), { url: theirs.url, events: ['submission.created'] })
-		await addEndpoint(deps, vendorActor(ws, otherVendor.vendorId), { url: others.url, events: ['submission.created'] })
+		await addEndpoint(deps, await vendorActor(ws, vendorId), { url: theirs.url, events: ['submission.created'] })
+		await addEndpoint(deps, await vendorActor(ws, otherVendor.vendorId), { url: others.url, events: ['submission.created'] })
 		await moveToStage(deps, recruiter, { applicationId, stageKey: 'screening' })
 		await submitToVendor(deps, recruiter, { applicationId, documents: [] })
 		await drain()
