@@ -27,7 +27,8 @@ export const users = pgTable('users', {
 	 * in with it chose the next one (Change password asks only for the current password). Nobody has
 	 * shown they read the account's mail, so the identity provider of the address's domain taking the
 	 * account in (SCIM, single sign-on) ends it (access.ts). A reset link, which goes to that mail, and
-	 * the operator's CLI set passwords that do not descend from an invitation.
+	 * the operator's CLI set passwords that do not descend from an invitation. A SCIM change of the
+	 * account's address sets it too: the password was proven through the old address's mail only.
 	 */
 	passwordFromInvitation: boolean('password_from_invitation').notNull().default(false),
 	/**

@@ -120,6 +120,51 @@ describe('an address in another workspace’s single sign-on domain', () => {
 	})
 })
 
+describe('an address another workspace’s SCIM renamed the account to', () => {
+	test('a password proven through the old address’s mail is not the new address’s: the firm taking the account in ends it, and a reset link sent to the old address no longer works', async () => {
+		// Workspace A's SCIM makes an account at an address its owner reads, who sets a password with a
+		// reset link (their own mail), then renames the account to the firm's CEO's address before the
+		// firm verifies its domain: the password once survived the firm's SCIM taking the account in.
+		const deps = await testDeps()
+		const squatter = await newWorkspace()
+		const owner = await personActor(deps, squatter.slug, (await newPerson(squatter, 'owner')).email)
+		const { token: scimToken } = await createScimToken(
+			deps,
+			{ ...owner, credential: { kind: 'session', id: 'test', name: 'portal session' } },
+			{ name: 'Okta' },
+		)
+		const scim = (method: string, path: string, body: unknown) =>
+			callOn(app, method, `/scim/v2${path}`, { key: scimToken, raw: JSON.stringify(body), headers: { 'content-type': 'application/scim+json' } })
+		const made = await scim('POST', '/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: `mallory@${domainName()}`, active: true })
+		expect(made.status).toBe(201)
+		const userId = made.json.id as string
+		const link = async () => {
+			const token = newCredential('pwr')
+			const now = deps.now()
+			await deps.db
+				.insert(passwordResets)
+				.values({ id: newId('pwr'), tokenHash: hashSecret(token), userId, createdAt: now, expiresAt: new Date(now.getTime() + 600_000) })
+			return token
+		}
+		const chosen = 'mallory chose this one'
+		await resetPassword(deps, await link(), { password: chosen, confirm: chosen })
+		const pending = await link()
+
+		const ceo = `ceo@${domainName()}`
+		const renamed = await scim('PATCH', `/Users/${userId}`, {
+			schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+			Operations: [{ op: 'replace', path: 'userName', value: ceo }],
+		})
+		expect(renamed.status).toBe(200)
+		// The link went to the old address: it sets no password for the new one.
+		const late = 'set through the old mail'
+		expect((await refusal(resetPassword(deps, pending, { password: late, confirm: late })))?.code).toBe('NOT_FOUND')
+
+		expect((await firmProvisions(deps, ceo)).id).toBe(userId)
+		for (const password of [chosen, late]) expect((await refusal(signIn(deps, { email: ceo, password, address: '192.0.2.44' })))?.code).toBe('UNAUTHORIZED')
+	})
+})
+
 /** An account another workspace's admin made by inviting the address (accepted), before any firm verified its domain. */
 async function invitedAccount() {
 	const { deps, ws, admin } = await workspaceWithAdmin()

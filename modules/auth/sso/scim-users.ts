@@ -15,6 +15,8 @@
  *   workspace whose SCIM deactivated the person still holds it, as it can activate them again. A PUT
  *   ignores such a name and applies the rest (RFC 7644 §3.5.1); a PATCH naming it is refused. A request
  *   that deactivates ignores such a name and address, whatever its method: the deactivation applies.
+ *   A new address leaves the password unvouched for and uses up reset links sent to the old one
+ *   (`changeEmail`).
  * - `active: false` and delete remove the membership and end at once every session, personal token
  *   and app connection of the person in this workspace (their next request is refused); their
  *   account, notes and activity stay under their name. The owner rules of the people page hold:
@@ -33,7 +35,7 @@ import type { Db } from '../../../db/client.ts'
 import { recordActivity } from '../../activity/index.ts'
 import { endMembership, endInvitationPassword, settleInvitations, type EndedAccess } from '../access.ts'
 import { lockOwnersAnd, requireActingOwner } from '../owners.ts'
-import { memberships, scimUsers, ssoConfigs, users } from '../table.ts'
+import { memberships, passwordResets, scimUsers, ssoConfigs, users } from '../table.ts'
 import { domainOf, emailProblem, normalEmail } from '../../../core/email.ts'
 import { requireNotClaimedElsewhere } from './domains.ts'
 import { booleanOf, filterTerms, textOf, unsupportedFilter, valueFilterOf, type FilterTerm } from './scim-filter.ts'
@@ -327,7 +329,7 @@ export async function updateScimUser(deps: AppDeps, actor: Actor, userId: string
 			// account, another account has the address, another workspace's SSO domain covers it) is
 			// ignored: refusing it refused the deactivation sent with it, and the person stayed signed
 			// in. Otherwise it is refused. (`changeEmail` refuses before it writes anything.)
-			if (email !== person.email && (await newAddress(tx, actor, person, email, { deactivating: input.active === false }))) changed.email = email
+			if (email !== person.email && (await newAddress(tx, actor, person, email, { deactivating: input.active === false, now }))) changed.email = email
 		}
 		const named = await nameChange(tx, actor, person, input, changed.email ? String(changed.email) : person.email, sharedName)
 		if (named.name !== undefined) {
@@ -412,19 +414,28 @@ async function heldElsewhere(tx: Db, actor: Actor, person: ScimPerson): Promise<
 /**
  * A new address for an account: only for an account that is in no other workspace (its address is
  * the person's sign-in everywhere), to an address nobody has, in no other workspace's SSO domains.
+ * The password was proven through the old address's mail, not the new one's: it counts as not
+ * vouched for (`passwordFromInvitation`, so the identity provider of the new address's domain taking
+ * the account in ends it), and reset links sent to the old address are used up. Else a workspace's
+ * SCIM renamed an account whose password its owner had set through their own mail to an address in
+ * a firm's domain not yet verified, and that password outlived the firm's provider taking it in.
  */
-async function changeEmail(tx: Db, actor: Actor, person: ScimPerson, email: string): Promise<void> {
+async function changeEmail(tx: Db, actor: Actor, person: ScimPerson, email: string, now: Date): Promise<void> {
 	await requireNotClaimedElsewhere(tx, actor.workspaceId, email)
 	await requireInNoOtherWorkspace(tx, actor, person, 'userName')
 	const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email))
 	if (taken) throw new AppError('CONFLICT', `A user with userName ${email} already exists`)
-	await tx.update(users).set({ email }).where(eq(users.id, person.userId))
+	await tx.update(users).set({ email, passwordFromInvitation: true }).where(eq(users.id, person.userId))
+	await tx
+		.update(passwordResets)
+		.set({ usedAt: now })
+		.where(and(eq(passwordResets.userId, person.userId), isNull(passwordResets.usedAt)))
 }
 
 /** Gives the account its new address; in a deactivation an address it may not be given is left out (false) instead of refused. */
-async function newAddress(tx: Db, actor: Actor, person: ScimPerson, email: string, o: { deactivating: boolean }): Promise<boolean> {
+async function newAddress(tx: Db, actor: Actor, person: ScimPerson, email: string, o: { deactivating: boolean; now: Date }): Promise<boolean> {
 	try {
-		await changeEmail(tx, actor, person, email)
+		await changeEmail(tx, actor, person, email, o.now)
 		return true
 	} catch (error) {
 		if (o.deactivating && error instanceof AppError && error.code === 'CONFLICT') return false
