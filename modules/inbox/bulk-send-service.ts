@@ -13,6 +13,8 @@
  *   first, so the message that goes is the one whose job fills the job's fields. The others are
  *   reported unchanged. A record refused (or failing) sends nothing, so the person's next record is
  *   tried: it may fill what that one could not (an open job's `{{job.url}}`), or be refused with its reason.
+ * - The same message to the same person moments after it was sent (the form sent twice) is not sent
+ *   again (`repeated-send.ts`): that record is reported unchanged.
  * - A record the template cannot be filled for (a field without a value), whose contact details do
  *   not allow the template's channel, or out of reach is reported refused with the reason, and the
  *   others go on; so is one that fails unexpectedly (logged, `runBulk`).
@@ -37,10 +39,17 @@ const sendOnce = (deps: AppDeps, actor: Actor, template: Template) => {
 		const recipient = await recipientOf(deps, actor, target)
 		record.name = recipient.name.slice(0, 80) || record.name
 		if (written.has(recipient.id)) return { result: 'unchanged', note: 'Already sent this message: one message per person.' }
-		await composeMessage(deps, actor, { ...target, channel: template.channel, subject: template.subject ?? '', body: template.body, templateId: template.id })
+		const sent = await composeMessage(deps, actor, {
+			...target,
+			channel: template.channel,
+			subject: template.subject ?? '',
+			body: template.body,
+			templateId: template.id,
+		})
 		// Only once it went: runBulk takes the records one after another, so none is in between.
 		written.add(recipient.id)
-		return { result: 'done' }
+		// The same action sent again moments later (a double click, the form sent twice) sends nothing more.
+		return sent.repeated ? { result: 'unchanged', note: 'Already sent this message moments ago: not sent again.' } : { result: 'done' }
 	}
 }
 

@@ -90,7 +90,7 @@ export function composeRoutes(deps: AppDeps, kit: HttpKit) {
 				const channel = formText(body, 'channel')
 				try {
 					const sent = await composeMessage(deps, session.actor, { ...target, templateId, channel, ...typed })
-					return redirect(`/inbox/${sent.threadId}?done=${sent.status === 'not_sent' ? 'not-sent' : 'sent'}`, 303)
+					return redirect(`/inbox/${sent.threadId}?done=${sent.repeated ? 'repeated' : sent.status === 'not_sent' ? 'not-sent' : 'sent'}`, 303)
 				} catch (error) {
 					if (!isRefusal(error)) throw error
 					const errors = (error as AppError).fields?.map((f) => ({

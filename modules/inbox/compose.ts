@@ -15,6 +15,8 @@
  *   again (1 to 200 characters), refused on its field, never a failure of the outbox.
  * - A message from a marketing template (a job alert) goes by e-mail to a candidate only, with the
  *   unsubscribe headers (the outbox), and is not sent to someone who unsubscribed.
+ * - The same message again moments later (a double click on Send, a bulk send run twice) is the one
+ *   already sent: nothing is sent again (`repeated-send.ts`).
  * - It goes out through the outbox like a reply (the firm's footer added there) and is in the
  *   counterpart's conversation at once; the activity log records who wrote to whom (not the text).
  */
@@ -30,6 +32,7 @@ import { enqueueMail, enqueueMessage, messagingConfigured, NO_PROVIDER, toE164 }
 import { fieldProblems, fillIn, fillInLine, getTemplate, mergeValues, type Template } from '../templates/index.ts'
 import { getVendor } from '../vendors/index.ts'
 import { inboxStates } from './table.ts'
+import { repeatedSend } from './repeated-send.ts'
 import { appendMessage, normalizeAddress, threadClock, threadFor, type Counterpart } from './threads.ts'
 
 export const MAX_EMAIL_BODY = 20_000
@@ -173,7 +176,7 @@ async function enqueueDraft(tx: Db, deps: AppDeps, actor: Actor, recipient: Reci
 }
 
 /** Write: the counterpart's conversation with the message in it (read by its writer), and the activity line (not the text). */
-async function sendDraft(tx: Db, deps: AppDeps, actor: Actor, userId: string, recipient: Recipient, draft: Draft) {
+async function sendDraft(tx: Db, deps: AppDeps, actor: Actor, userId: string, recipient: Recipient, draft: Draft): Promise<Sent> {
 	const { channel } = draft
 	const related = recipient.applicationId ? { type: 'application', id: recipient.applicationId } : { type: recipient.kind, id: recipient.id }
 	const to = channel === 'email' ? recipient.email! : recipient.phone!
@@ -186,6 +189,18 @@ async function sendDraft(tx: Db, deps: AppDeps, actor: Actor, userId: string, re
 		address: normalizeAddress(to),
 	}
 	const at = await threadClock(deps, tx)
+	const subject = channel === 'email' ? draft.subject : null
+	const repeated = await repeatedSend(deps, tx, {
+		workspaceId: actor.workspaceId,
+		counterpartKey: counterpart.key,
+		userId,
+		channel: channel === 'email' ? 'email' : 'message',
+		to,
+		subject,
+		text: draft.body,
+		at,
+	})
+	if (repeated) return { threadId: repeated.threadId, outboxId: repeated.outboxId, status: 'repeated', repeated: true }
 	const sent = await enqueueDraft(tx, deps, actor, recipient, draft, to, related)
 	const threadId = await threadFor(tx, actor.workspaceId, counterpart, channel === 'email' ? draft.subject : 'Text messages', at)
 	// The copy in the thread is what was written; the footer the outbox added is in the sent row.
@@ -196,7 +211,7 @@ async function sendDraft(tx: Db, deps: AppDeps, actor: Actor, userId: string, re
 		channel: channel === 'email' ? 'email' : 'message',
 		from: deps.config.mailFrom,
 		to,
-		subject: channel === 'email' ? draft.subject : null,
+		subject,
 		text: draft.body,
 		messageId: sent.messageId ?? null,
 		outboxId: sent.id,
@@ -217,11 +232,20 @@ async function sendDraft(tx: Db, deps: AppDeps, actor: Actor, userId: string, re
 		targetId: recipient.id,
 		detail: { threadId, outboxId: sent.id, channel, templateId: draft.templateId, marketing: draft.marketing },
 	})
-	return { threadId, outboxId: sent.id, status: sent.status }
+	return { threadId, outboxId: sent.id, status: sent.status, repeated: false }
+}
+
+/** What sending did: the conversation, and whether this was the same message again moments later (`repeated`: nothing sent, `repeated-send.ts`). */
+export interface Sent {
+	threadId: string
+	outboxId: string
+	/** The outbox's status of the message sent, or `repeated`. */
+	status: string
+	repeated: boolean
 }
 
 /** Sends a new message; returns the conversation it is in. */
-export async function composeMessage(deps: AppDeps, actor: Actor, input: ComposeInput): Promise<{ threadId: string; outboxId: string; status: string }> {
+export async function composeMessage(deps: AppDeps, actor: Actor, input: ComposeInput): Promise<Sent> {
 	const userId = person(actor)
 	const recipient = await recipientOf(deps, actor, input)
 	const template = input.templateId ? await getTemplate(deps, actor, input.templateId) : null

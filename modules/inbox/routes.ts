@@ -23,6 +23,8 @@ const DONE: Record<string, string> = {
 	sent: 'Your message is on its way.',
 	'not-sent': 'Your message was recorded but not sent: its reason is shown on it (see the outbox).',
 	replied: 'Your reply is on its way.',
+	// A form sent twice (repeated-send.ts): the second changed nothing.
+	repeated: 'This message was already sent moments ago: it was not sent again.',
 	starred: 'The conversation is starred.',
 	unstarred: 'The conversation is no longer starred.',
 }
@@ -91,8 +93,8 @@ export function inboxRoutes(deps: AppDeps, kit: HttpKit) {
 				if (params.action !== 'reply') throw new AppError('NOT_FOUND', 'Not found')
 				const text = formText(body, 'text')
 				try {
-					await replyToThread(deps, actor, params.id, text)
-					return seeOther(`/inbox/${encodeURIComponent(params.id)}`, 'replied')
+					const reply = await replyToThread(deps, actor, params.id, text)
+					return seeOther(`/inbox/${encodeURIComponent(params.id)}`, reply.repeated ? 'repeated' : 'replied')
 				} catch (error) {
 					if (!(error instanceof AppError) || !['VALIDATION', 'CONFLICT'].includes(error.code)) throw error
 					return threadPage(deps, session, await getThread(deps, actor, params.id), {

@@ -18,6 +18,7 @@ import { keysetPage, newestFirst } from '../../core/paging.ts'
 import { cleanLine, cleanText, isBlank, personAuthor, TEXT_AUTHORS, untrusted, untrustedLine, type TextAuthor } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { deliveryStates, enqueueMail } from '../outbox/index.ts'
+import { repeatedSend } from './repeated-send.ts'
 import { syncOutbox } from './sync.ts'
 import type { AutomaticKind } from './automatic.ts'
 import { appendMessage, counterpartAuthor, threadClock } from './threads.ts'
@@ -282,8 +283,9 @@ export async function setStarred(deps: AppDeps, actor: Actor, threadId: string, 
 /**
  * Replies to the counterpart by e-mail (through the outbox); the reply is in the thread at once.
  * The text is cleaned as every message sent is (`cleanText`): the copy in the thread is what goes.
+ * The same reply again moments later (the form sent twice) is the one already sent (`repeated-send.ts`).
  */
-export async function replyToThread(deps: AppDeps, actor: Actor, threadId: string, text: string): Promise<string> {
+export async function replyToThread(deps: AppDeps, actor: Actor, threadId: string, text: string): Promise<{ id: string; repeated: boolean }> {
 	const userId = person(actor)
 	const body = cleanText(text).trim()
 	if (isBlank(body) || [...body].length > 20000) throw invalid([{ field: 'text', message: 'must be 1 to 20,000 characters' }])
@@ -298,6 +300,18 @@ export async function replyToThread(deps: AppDeps, actor: Actor, threadId: strin
 		// The outbox stamps the row with the database's time; the copy in the thread uses the same
 		// (the outbox sync pages by it).
 		const at = await threadClock(deps, tx)
+		const sentText = `${body}\n\n${actor.name}`
+		const repeated = await repeatedSend(deps, tx, {
+			workspaceId: actor.workspaceId,
+			counterpartKey: thread.counterpartKey,
+			userId,
+			channel: 'email',
+			to: thread.counterpartAddress,
+			subject: cleanLine(subject, 200),
+			text: sentText,
+			at,
+		})
+		if (repeated) return { id: repeated.messageId, repeated: true }
 		const related = thread.candidateId ? { type: 'candidate', id: thread.candidateId } : thread.vendorId ? { type: 'vendor', id: thread.vendorId } : undefined
 		const recipient = thread.candidateId
 			? { type: 'candidate' as const, id: thread.candidateId }
@@ -306,7 +320,7 @@ export async function replyToThread(deps: AppDeps, actor: Actor, threadId: strin
 				: undefined
 		const sent = await enqueueMail(
 			tx,
-			{ workspaceId: actor.workspaceId, to: thread.counterpartAddress, subject: cleanLine(subject, 200), text: `${body}\n\n${actor.name}`, related, recipient },
+			{ workspaceId: actor.workspaceId, to: thread.counterpartAddress, subject: cleanLine(subject, 200), text: sentText, related, recipient },
 			deps,
 		)
 		const id = await appendMessage(tx, {
@@ -317,7 +331,7 @@ export async function replyToThread(deps: AppDeps, actor: Actor, threadId: strin
 			from: deps.config.mailFrom,
 			to: thread.counterpartAddress,
 			subject: cleanLine(subject, 200),
-			text: `${body}\n\n${actor.name}`,
+			text: sentText,
 			messageId: sent.messageId,
 			outboxId: sent.id,
 			related: related ?? undefined,
@@ -330,7 +344,7 @@ export async function replyToThread(deps: AppDeps, actor: Actor, threadId: strin
 			.values({ threadId, userId, readAt })
 			.onConflictDoUpdate({ target: [inboxStates.threadId, inboxStates.userId], set: { readAt } })
 		await recordActivity(tx, actor, { action: 'inbox.replied', targetType: 'inbox_thread', targetId: threadId, detail: { outboxId: sent.id } })
-		return id!
+		return { id: id!, repeated: false }
 	})
 }
 
