@@ -10,12 +10,15 @@
  *   about the candidate in general.
  * - The activity log records who wrote which note (not its text: a private note stays private).
  * - `@` and a colleague's name notifies them, if they may see the note (mentions.ts).
+ * - The same note by the same person again within two minutes is the one already written (a double
+ *   click): nothing new is written, logged or notified.
  */
-import { sql } from 'drizzle-orm'
+import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
+import { repeatWindowStart } from '../../core/repeats.ts'
 import { cleanText } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { candidateNotFound } from './candidate-service.ts'
@@ -23,6 +26,7 @@ import { notify } from '../notifications/index.ts'
 import { mentionsOf } from './mentions.ts'
 import { applicationReach, candidateReach, reachOf } from './reach.ts'
 import { notes } from './table.ts'
+import { lockUntilCommit } from '../../db/client.ts'
 
 export const MAX_NOTE_CHARS = 5000
 
@@ -56,9 +60,28 @@ export async function addNote(deps: AppDeps, actor: Actor, input: AddNoteInput):
 	}
 	if (problems.length) throw invalid(problems)
 	const mentioned = await mentionsOf(deps, actor, { text, private: input.private, jobId })
-	const id = newId('note')
 	const visibility = input.private ? 'private' : 'shared'
-	await deps.db.transaction(async (tx) => {
+	const applicationId = input.applicationId || null
+	return deps.db.transaction(async (tx) => {
+		// The same note again moments later (a double click on Add note) is the one already written:
+		// nothing is written, logged or notified again (core/repeats.ts).
+		await lockUntilCommit(tx, `notes:${candidate.id}:${actor.userId}`)
+		const [earlier] = await tx
+			.select({ id: notes.id })
+			.from(notes)
+			.where(
+				and(
+					eq(notes.candidateId, candidate.id),
+					eq(notes.authorUserId, actor.userId!),
+					eq(notes.body, text),
+					eq(notes.visibility, visibility),
+					applicationId ? eq(notes.applicationId, applicationId) : isNull(notes.applicationId),
+					gt(notes.createdAt, repeatWindowStart(deps.now())),
+				),
+			)
+			.limit(1)
+		if (earlier) return { id: earlier.id }
+		const id = newId('note')
 		await tx.insert(notes).values({
 			id,
 			workspaceId: actor.workspaceId,
@@ -86,6 +109,6 @@ export async function addNote(deps: AppDeps, actor: Actor, input: AddNoteInput):
 			record: { type: 'candidate', id: candidate.id },
 			detail: { noteId: id, applicationId: input.applicationId || null },
 		})
+		return { id }
 	})
-	return { id }
 }

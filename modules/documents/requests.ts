@@ -20,6 +20,7 @@
 import type { Actor } from '../../core/actor.ts'
 import { hashSecret, newCredential, newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { repeatWindowStart } from '../../core/repeats.ts'
 import { lockUntilCommit, type Db } from '../../db/client.ts'
 import { AppError, invalid } from '../../core/errors.ts'
 import { cleanLine, cleanText, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
@@ -60,8 +61,6 @@ export interface DocumentRequestResult {
 	replaced: string[]
 }
 
-/** A retried call (same person, candidate, application, kinds and message within this window) sends nothing twice. */
-const REPEAT_WINDOW_MS = 2 * 60_000
 /** At most this many requests from one person to one candidate per rolling hour (retries not counted). */
 export const MAX_REQUESTS_PER_CANDIDATE_HOUR = 3
 const HOUR_MS = 3_600_000
@@ -205,7 +204,7 @@ async function repeatedRequest(tx: Db, actor: Actor, plan: RequestPlan, now: Dat
 				eq(documentRequests.items, plan.items),
 				plan.message ? eq(documentRequests.message, plan.message) : isNull(documentRequests.message),
 				isNull(documentRequests.revokedAt),
-				gt(documentRequests.createdAt, new Date(now.getTime() - REPEAT_WINDOW_MS)),
+				gt(documentRequests.createdAt, repeatWindowStart(now)),
 			),
 		)
 		.limit(1)

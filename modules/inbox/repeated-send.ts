@@ -1,6 +1,6 @@
 /**
  * A message sent twice by mistake (a double click on Send, a form sent again, a bulk send run twice)
- * goes once. The same message again within `REPEAT_WINDOW_MS` — same sender, counterpart, channel,
+ * goes once (core/repeats.ts). The same message again within `REPEAT_WINDOW_MS` — same sender, counterpart, channel,
  * address, subject and text — is the one already sent: nothing is written or sent again, and the
  * caller says so. Decided under a lock on the counterpart's conversation until the transaction
  * ends, so two submissions at once see each other (as scheduling does for an interview).
@@ -8,9 +8,7 @@
 import { sql } from 'drizzle-orm'
 import { lockUntilCommit, type Db } from '../../db/client.ts'
 import type { AppDeps } from '../../core/deps.ts'
-
-/** The same message again within this time is taken for a repeat of the first. */
-export const REPEAT_WINDOW_MS = 2 * 60_000
+import { repeatWindowStart } from '../../core/repeats.ts'
 
 export interface OutgoingMessage {
 	workspaceId: string
@@ -28,7 +26,7 @@ export interface OutgoingMessage {
 /** Takes the counterpart's lock, then the message already sent moments ago that this one repeats, or null. */
 export async function repeatedSend(deps: AppDeps, tx: Db, m: OutgoingMessage): Promise<{ messageId: string; threadId: string; outboxId: string } | null> {
 	await lockUntilCommit(tx, `inbox_send:${m.workspaceId}:${m.counterpartKey}`)
-	const since = new Date(m.at.getTime() - REPEAT_WINDOW_MS).toISOString()
+	const since = repeatWindowStart(m.at).toISOString()
 	const [row] = await deps.database.rows<{ messageId: string; threadId: string; outboxId: string }>(
 		sql`select m.id as "messageId", m.thread_id as "threadId", m.outbox_id as "outboxId" from inbox_messages m join inbox_threads t on t.id = m.thread_id
 			where t.workspace_id = ${m.workspaceId} and t.counterpart_key = ${m.counterpartKey} and m.direction = 'out' and m.outbox_id is not null

@@ -15,6 +15,7 @@ import { searchTextProblem } from '../../core/text-search.ts'
 import type { Actor } from '../../core/actor.ts'
 import { newId, shortCode } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { repeatWindowStart } from '../../core/repeats.ts'
 import type { Db } from '../../db/client.ts'
 import { AppError, forbidden, invalid } from '../../core/errors.ts'
 import { contributionsTo } from '../../core/registry.ts'
@@ -382,9 +383,6 @@ export async function createJob(deps: AppDeps, actor: Actor, input: CreateJobInp
 	return getJob(deps, actor, id)
 }
 
-/** How long an identical create_job by the same person counts as a retry of the first one. */
-const REPEAT_WINDOW_MS = 2 * 60_000
-
 /** A Draft this person created moments ago with exactly these fields (a retried call), if any. */
 async function recentSameDraft<F extends Partial<Record<keyof typeof jobs.$inferInsert, unknown>>>(
 	deps: AppDeps,
@@ -414,7 +412,7 @@ async function recentSameDraft<F extends Partial<Record<keyof typeof jobs.$infer
 				eq(jobs.workspaceId, actor.workspaceId),
 				eq(jobs.createdByUserId, actor.userId),
 				eq(jobs.status, 'Draft'),
-				sql`${jobs.createdAt} > ${new Date(deps.now().getTime() - REPEAT_WINDOW_MS).toISOString()}::timestamptz`,
+				sql`${jobs.createdAt} > ${repeatWindowStart(deps.now()).toISOString()}::timestamptz`,
 				...same,
 			),
 		)

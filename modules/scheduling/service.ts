@@ -26,6 +26,7 @@ import { and, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { Actor, Role } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { repeatWindowStart } from '../../core/repeats.ts'
 import { AppError, invalid, type FieldError } from '../../core/errors.ts'
 import { formatDateTime, isTimeZone, parseLocal, UTC } from '../../core/time.ts'
 import { lockUntilCommit, type Db } from '../../db/client.ts'
@@ -235,9 +236,6 @@ async function parts(deps: AppDeps, actor: Actor, jobId: string) {
 	return { jobTitle: job?.title ?? 'the job', organizer: { name: organizer.name, email: organizer.email } }
 }
 
-/** The same interview scheduled again within this time (a form sent twice, a client's retry) is the one already scheduled. */
-const REPEAT_WINDOW_MS = 2 * 60_000
-
 export interface Scheduled {
 	id: string
 	/** The same interview was scheduled moments ago (`REPEAT_WINDOW_MS`): that one is answered, and nothing was sent again. */
@@ -256,7 +254,7 @@ async function repeatedInterview(tx: Db, applicationId: string, c: Checked, now:
 				eq(scheduledInterviews.applicationId, applicationId),
 				eq(scheduledInterviews.status, 'scheduled'),
 				eq(scheduledInterviews.startsAt, c.start),
-				gt(scheduledInterviews.createdAt, new Date(now.getTime() - REPEAT_WINDOW_MS)),
+				gt(scheduledInterviews.createdAt, repeatWindowStart(now)),
 			),
 		)
 	if (!recent.length) return null

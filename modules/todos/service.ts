@@ -21,14 +21,15 @@
  * - The assignee or the creator marks a to-do done or open again; owners and admins any to-do of
  *   the workspace (one whose assignee left or may no longer see it, too).
  */
-import { and, eq, sql, type SQL } from 'drizzle-orm'
+import { and, eq, gt, isNull, sql, type SQL } from 'drizzle-orm'
 import { isAdmin, type Actor, type PersonRole } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
+import { repeatWindowStart } from '../../core/repeats.ts'
 import { bigintKey, idKey, integerKey, keysetPage } from '../../core/paging.ts'
 import { cleanLine, cleanText, personAuthor, untrusted, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
-import type { Db } from '../../db/client.ts'
+import { lockUntilCommit, type Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { candidateCards, colleagueWords, requireCandidate } from '../candidates/index.ts'
@@ -293,6 +294,8 @@ export async function addTodo(deps: AppDeps, actor: Actor, input: AddTodoInput):
 	if (problems.length) throw invalid(problems)
 	if (input.candidateId) await requireCandidate(deps, actor, input.candidateId)
 	return deps.db.transaction(async (tx) => {
+		const earlier = await repeatedTodo(deps, tx, actor.userId!, { ...input, title })
+		if (earlier) return earlier
 		const { id } = await createTodo(tx, {
 			workspaceId: actor.workspaceId,
 			assigneeUserId: actor.userId!,
@@ -305,6 +308,32 @@ export async function addTodo(deps: AppDeps, actor: Actor, input: AddTodoInput):
 		await recordActivity(tx, actor, { action: 'todo.created', targetType: 'todo', targetId: id, detail: { title } })
 		return id
 	})
+}
+
+/**
+ * The same to-do the person added moments ago (a double click on Add): the one already made, decided
+ * under a lock on the person's own to-dos (core/repeats.ts); null when this one is new.
+ */
+async function repeatedTodo(deps: AppDeps, tx: Db, userId: string, t: AddTodoInput): Promise<string | null> {
+	await lockUntilCommit(tx, `todos:${userId}`)
+	const notes = t.notes ? cleanText(t.notes).trim() || null : null
+	const [earlier] = await tx
+		.select({ id: todos.id })
+		.from(todos)
+		.where(
+			and(
+				eq(todos.assigneeUserId, userId),
+				eq(todos.createdByUserId, userId),
+				eq(todos.source, 'person'),
+				eq(todos.title, t.title),
+				notes === null ? isNull(todos.notes) : eq(todos.notes, notes),
+				t.dueAt ? eq(todos.dueAt, t.dueAt) : isNull(todos.dueAt),
+				t.candidateId ? eq(todos.candidateId, t.candidateId) : isNull(todos.candidateId),
+				gt(todos.createdAt, repeatWindowStart(deps.now())),
+			),
+		)
+		.limit(1)
+	return earlier?.id ?? null
 }
 
 /** Marks a to-do done (or open again): its assignee or creator, or an owner or admin of the workspace. */
