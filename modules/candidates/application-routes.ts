@@ -95,7 +95,7 @@ export function applicationRoutes(deps: AppDeps, { auth }: HttpKit) {
 					try {
 						const move = await moveToStage(deps, session.actor, { applicationId: id, stageKey })
 						if (wantsJson) return Response.json({ moved: move.changed, applicationId: move.applicationId, from: move.from, to: move.to })
-						if (board) return redirect(`${board}?done=moved#done`, 303)
+						if (board) return redirect(`${board}?done=${move.changed ? 'moved' : 'not-moved'}#done`, 303)
 						return redirect(`/applications/${encodeURIComponent(move.applicationId)}?done=${move.changed ? 'stage' : 'stage-unchanged'}#done`, 303)
 					} catch (error) {
 						if (wantsJson && error instanceof AppError && error.status < 500) return Response.json({ error: error.message }, { status: error.status })

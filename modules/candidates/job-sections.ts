@@ -222,7 +222,10 @@ export const jobPageSections: readonly PageSection[] = [
 		page: 'job',
 		order: 10,
 		permission: 'candidates:read',
-		notices: { moved: 'The application was moved: its stage change is in the activity log.' },
+		notices: {
+			moved: 'The application was moved: its stage change is in the activity log.',
+			'not-moved': 'The application was already in that stage; nothing changed.',
+		},
 		render: async (deps, session, jobId, { query: q = {}, notice } = {}) => {
 			if (mainView(q)) return pipelineBoard(deps, session, jobId, notice)
 			if (q.stage !== undefined || (q.list !== undefined && ownEntry(LIST_STATE, q.list))) return pipelineList(deps, session, jobId, q)

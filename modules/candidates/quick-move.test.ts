@@ -71,6 +71,10 @@ describe('the Move menu on pipeline cards', () => {
 			sql`select count(*)::int as n from events where type = 'application.stage_changed' and data->>'applicationId' = ${apps[0]!}`,
 		)
 		expect(event!.n).toBe(1)
+		// The same move again (a form sent twice) changes nothing, and the board says so.
+		const again = await recruiter.submit(`/applications/${apps[0]}/stage`, { stageKey: 'screening', back: `/jobs/${job}` })
+		expect(again.redirectedTo).toBe(`/jobs/${job}?done=not-moved#done`)
+		expect(again.text).toContain('The application was already in that stage; nothing changed.')
 		// Somewhere else than a job's board is not a place to come back to: the application page.
 		const elsewhere = await recruiter.post(`/applications/${apps[0]}/stage`, { stageKey: 'offer', back: 'https://evil.example/jobs/x' })
 		expect(elsewhere.headers.get('location')).toBe(`/applications/${apps[0]}?done=stage#done`)
