@@ -36,6 +36,10 @@ import { sql, type SQL } from 'drizzle-orm'
  */
 export const foldText = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')
 
+/** The shortest search text that can match (the words searched have two characters or more), and what a shorter one is told. */
+export const MIN_SEARCH_CHARS = 2
+export const SEARCH_TEXT_TOO_SHORT = `must have at least ${MIN_SEARCH_CHARS} characters`
+
 /** The longest search text of every list and search (the tools' `query` and `q`, the portal's boxes, a saved search). */
 export const MAX_SEARCH_CHARS = 120
 
@@ -47,7 +51,7 @@ export const MAX_SEARCH_CHARS = 120
 export function searchTextProblem(q: string): string | null {
 	const length = [...q].length
 	if (length === 0) return null
-	if (length < 2) return 'must have at least 2 characters'
+	if (length < MIN_SEARCH_CHARS) return SEARCH_TEXT_TOO_SHORT
 	if (length > MAX_SEARCH_CHARS) return `must be ${MAX_SEARCH_CHARS} characters or fewer`
 	return null
 }

@@ -25,6 +25,15 @@ export type TextAuthor = (typeof TEXT_AUTHORS)[number]
 export const personAuthor = (authorUserId: string | null | undefined, reader: { userId?: string | null }): TextAuthor =>
 	authorUserId && authorUserId === reader.userId ? 'self' : 'colleague'
 
+/**
+ * What a one-line field (a title, a place, an item of a list) may not hold, as a character class's
+ * contents: tab, line feed, carriage return, next line (U+0085), the Unicode line and paragraph
+ * separators. Refused by the services (the Job Publish API, create_job) and declared in the tools'
+ * schemas (core/mcp/params.ts `oneLine`).
+ */
+export const LINE_BREAK_CHARS = '\\t\\n\\r\\u0085\\u2028\\u2029'
+export const ONE_LINE_MESSAGE = 'must be one line: no line breaks or tabs'
+
 // C0/C1 controls except tab and newline, bidi embeddings/overrides/isolates, zero-width and BOM.
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]/g
 // Unicode tag characters (U+E0000–E007F) spell invisible ASCII a model still reads ("ASCII

@@ -1,7 +1,7 @@
 /** Parameter pieces shared by the tools, with the spec's limits. */
 import { Type as t, type TArray, type TLiteral, type TNull, type TObject, type TSchema, type TString, type TUnion } from '@sinclair/typebox'
-import { MAX_SEARCH_CHARS } from '../text-search.ts'
-import { UntrustedLine } from '../untrusted.ts'
+import { MAX_SEARCH_CHARS, MIN_SEARCH_CHARS, SEARCH_TEXT_TOO_SHORT } from '../text-search.ts'
+import { LINE_BREAK_CHARS, ONE_LINE_MESSAGE, UntrustedLine } from '../untrusted.ts'
 
 /** Rows per page: 1 to 100, default 25. */
 export const limit = () => t.Integer({ minimum: 1, maximum: 100, default: 25, description: 'Rows per page, 1 to 100 (default 25)' })
@@ -12,7 +12,7 @@ export const cursor = () => t.String({ minLength: 1, maxLength: 64, description:
 /** An identifier taken from the matching list tool. */
 export const id = (what: string) => t.String({ minLength: 1, maxLength: 160, description: `Id of the ${what}, from the matching list tool` })
 
-// Two characters other than white space (U+FFFD is read as a space by search): a text that, trimmed, has at least 2.
+// Two characters other than white space (U+FFFD is read as a space by search): a text that, trimmed, has at least MIN_SEARCH_CHARS (2).
 const TWO_CHARACTERS = '[^\\s\\uFFFD][\\s\\S]*[^\\s\\uFFFD]'
 
 /**
@@ -23,15 +23,15 @@ const TWO_CHARACTERS = '[^\\s\\uFFFD][\\s\\S]*[^\\s\\uFFFD]'
  */
 export const searchText = (description: string, { required = false } = {}) =>
 	t.String({
-		...(required ? { minLength: 2 } : {}),
+		...(required ? { minLength: MIN_SEARCH_CHARS } : {}),
 		maxLength: MAX_SEARCH_CHARS,
 		pattern: required ? TWO_CHARACTERS : `^\\s*$|${TWO_CHARACTERS}`,
-		'x-pattern-message': 'must have at least 2 characters',
+		'x-pattern-message': SEARCH_TEXT_TOO_SHORT,
 		description,
 	})
 
-// What the services refuse in a one-line field (modules/jobs/rest-text.ts LINE_BREAK): tab, line feed, carriage return, U+0085, U+2028, U+2029.
-const ONE_LINE = '[^\\t\\n\\r\\u0085\\u2028\\u2029]'
+// A character a one-line field may hold: anything but what the services refuse in one (`LINE_BREAK_CHARS`).
+const ONE_LINE = `[^${LINE_BREAK_CHARS}]`
 
 /**
  * A one-line text parameter (a title, a place, an item of a list): no line break or tab, which the
@@ -42,7 +42,7 @@ export const oneLine = ({ notBlank = false, ...options }: { minLength?: number; 
 	t.String({
 		...options,
 		pattern: notBlank ? `^${ONE_LINE}*[^\\s]${ONE_LINE}*$` : `^${ONE_LINE}*$`,
-		'x-pattern-message': 'must be one line: no line breaks or tabs',
+		'x-pattern-message': ONE_LINE_MESSAGE,
 		...(notBlank ? { 'x-not-blank': true } : {}),
 	})
 

@@ -7,7 +7,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { PERSON_ROLES } from '../../core/actor.ts'
 import type { PendingInvitation } from './invitations.ts'
-import type { PersonView } from './people.ts'
+import { rolesEndingGrant, type PersonView } from './people.ts'
 
 const roleName = (role: string) => role.replace('_', ' ')
 const roleLabel = (role: string) => roleName(role).replace(/^./, (c) => c.toUpperCase())
@@ -37,20 +37,12 @@ export interface PeopleView {
 /** The form that adds a person, as `RefusedForm.form` names it. */
 export const PERSON_FORM = 'person'
 
-/**
- * The roles, other than the person's own, whose change would end this grant (`changeRole`): those that
- * already include it. Said before the change, beside the grant.
- */
-function rolesEnding(deps: AppDeps, p: PersonView, grant: string): string[] {
-	return PERSON_ROLES.filter((r) => r !== p.role && deps.permissions.includedIn(r, [grant]).length).map(roleName)
-}
-
 const orList = (words: string[]) => (words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : (words[0] ?? ''))
 
 /** What a role change would do to each of the person's grants, in words. */
 const grantFates = (deps: AppDeps, p: PersonView) =>
 	p.grants
-		.map((g) => ({ grant: g, endsIf: rolesEnding(deps, p, g) }))
+		.map((g) => ({ grant: g, endsIf: rolesEndingGrant(deps, p.role, g).map(roleName) }))
 		.map(({ grant, endsIf }) => (endsIf.length ? `${grant} stays, and ends if the role becomes ${orList(endsIf)}, which includes it` : `${grant} stays`))
 
 export function peoplePage(deps: AppDeps, session: PageSession, view: PeopleView): Response {

@@ -154,16 +154,32 @@ async function memberId(db: Db, ws: WorkspaceRef, who: { email?: string; userId?
 }
 
 /**
+ * A current member and their membership row, locked with the workspace's owners (`lockOwnersAnd`):
+ * the first step of every change of a membership here. Absent or removed: not found.
+ */
+async function lockedMember(tx: Db, ws: WorkspaceRef, who: { email?: string; userId?: string }) {
+	const row = await memberId(tx, ws, who)
+	const locked = await lockOwnersAnd(tx, ws.id, row.userId)
+	if (!locked.target || locked.target.removedAt) throw new AppError('NOT_FOUND', `${who.email ?? 'This person'} is not in this workspace`)
+	return { row, locked, target: locked.target }
+}
+
+/**
+ * The roles, other than `role`, to which a role change would end `grant` (`changeRole`): those that
+ * already include it. The people page says so beside the grant, before the change.
+ */
+export const rolesEndingGrant = (deps: AppDeps, role: string, grant: string): PersonRole[] =>
+	PERSON_ROLES.filter((r) => r !== role && deps.permissions.includedIn(r, [grant]).length > 0)
+
+/**
  * The person leaves the workspace: their sessions, personal tokens and app connections there
  * stop at once. Only an owner removes an owner; the last owner cannot leave.
  */
 export async function removePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef, who: { email?: string; userId?: string }): Promise<{ userId: string }> {
 	requireManagePeople(deps, actor)
 	return deps.db.transaction(async (tx) => {
-		const row = await memberId(tx, ws, who)
-		const locked = await lockOwnersAnd(tx, ws.id, row.userId)
-		if (!locked.target || locked.target.removedAt) throw new AppError('NOT_FOUND', `${who.email ?? 'This person'} is not in this workspace`)
-		if (locked.target.role === 'owner') {
+		const { row, locked, target } = await lockedMember(tx, ws, who)
+		if (target.role === 'owner') {
 			requireActingOwner(actor, locked)
 			if (locked.owners.length <= 1) throw new AppError('CONFLICT', 'The last owner cannot leave the workspace; make someone else an owner first')
 		}
@@ -196,15 +212,13 @@ export async function changeRole(
 	if (!isPersonRole(role)) throw invalid([{ field: 'role', message: `must be one of: ${PERSON_ROLES.join(', ')}` }])
 	// Inside a caller's transaction this is a savepoint: a refusal here leaves the caller to decide.
 	return db.transaction(async (tx) => {
-		const row = await memberId(tx, ws, who)
-		const locked = await lockOwnersAnd(tx, ws.id, row.userId)
-		if (!locked.target || locked.target.removedAt) throw new AppError('NOT_FOUND', `${who.email ?? 'This person'} is not in this workspace`)
-		const from = locked.target.role
+		const { row, locked, target } = await lockedMember(tx, ws, who)
+		const from = target.role
 		if (from === role) return { userId: row.userId, changed: false, grantsEnded: [] }
 		if (from === 'owner' || role === 'owner') requireActingOwner(actor, locked)
 		if (from === 'owner' && locked.owners.length <= 1) throw new AppError('CONFLICT', 'The last owner cannot be demoted; make someone else an owner first')
-		const grantsEnded = deps.permissions.includedIn(role, locked.target.grants)
-		const grantsKept = locked.target.grants.filter((g) => !grantsEnded.includes(g))
+		const grantsEnded = deps.permissions.includedIn(role, target.grants)
+		const grantsKept = target.grants.filter((g) => !grantsEnded.includes(g))
 		await tx
 			.update(memberships)
 			.set({ role, grants: grantsKept })
@@ -239,12 +253,10 @@ export async function setGrants(
 	const problems = grantProblems(deps, grants)
 	if (problems.length) throw invalid(problems)
 	return deps.db.transaction(async (tx) => {
-		const row = await memberId(tx, ws, who)
-		const locked = await lockOwnersAnd(tx, ws.id, row.userId)
-		if (!locked.target || locked.target.removedAt) throw new AppError('NOT_FOUND', `${who.email ?? 'This person'} is not in this workspace`)
-		const alreadyInRole = deps.permissions.includedIn(locked.target.role as PersonRole, grants)
+		const { row, target } = await lockedMember(tx, ws, who)
+		const alreadyInRole = deps.permissions.includedIn(target.role as PersonRole, grants)
 		const kept = [...new Set(grants)].filter((g) => !alreadyInRole.includes(g)).sort()
-		const before = [...locked.target.grants].sort()
+		const before = [...target.grants].sort()
 		if (kept.join() !== before.join()) {
 			await tx
 				.update(memberships)

@@ -6,6 +6,7 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { eraseMentions, nameForms, withoutMentionsIn } from '../../core/erased-text.ts'
+import { afterKeys, orderBy } from '../../core/paging.ts'
 import type { Db } from '../../db/client.ts'
 import { forgetSavedSearchMentions } from '../saved-searches/index.ts'
 import type { CandidateDataSource, CandidateSubject } from './data-port.ts'
@@ -183,6 +184,9 @@ export async function applicantFlowOf(deps: AppDeps, db: Db, s: CandidateSubject
 	)
 }
 
+/** The order `inactiveCandidates` pages in (core/paging.ts keys): least recently changed first. */
+const INACTIVE_ORDER = [{ expr: sql`c.updated_at` }, { expr: sql`c.id` }]
+
 /** Where a page of `inactiveCandidates` ended: the next page starts after it. */
 export interface InactiveCursor {
 	updatedAt: string
@@ -204,10 +208,10 @@ export async function inactiveCandidates(
 	const cutoff = sql`${before.toISOString()}::timestamptz`
 	const rows = await deps.database.rows<{ id: string; updatedAt: string }>(
 		sql`select c.id, c.updated_at::text as "updatedAt" from candidates c where c.workspace_id = ${workspaceId} and c.updated_at < ${cutoff} and c.created_at < ${cutoff}
-			${after ? sql`and (c.updated_at, c.id) > (${after.updatedAt}::timestamptz, ${after.id})` : sql``}
+			${after ? sql`and ${afterKeys(INACTIVE_ORDER, [sql`${after.updatedAt}::timestamptz`, sql`${after.id}`])}` : sql``}
 			and not exists (select 1 from applications a where a.candidate_id = c.id and greatest(a.updated_at, a.stage_changed_at, a.created_at) >= ${cutoff})
 			and not exists (select 1 from notes n where n.candidate_id = c.id and n.created_at >= ${cutoff})
-		order by c.updated_at, c.id limit ${limit}`,
+		order by ${orderBy(INACTIVE_ORDER)} limit ${limit}`,
 	)
 	const last = rows[rows.length - 1]
 	return { ids: rows.map((r) => r.id), last: last ? { updatedAt: last.updatedAt, id: last.id } : null }

@@ -99,9 +99,14 @@ export const writerOf = (
 /** Text written by us (the reader or a colleague): our own sending address is plain, not labelled. */
 const isOurs = (by: TextAuthor) => by === 'colleague' || by === 'self'
 
-function summary(r: ThreadRow, reader: { userId: string }) {
+/** Whether something was received since the person last read the conversation. */
+function isUnread(r: Pick<ThreadRow, 'lastInboundAt' | 'lastOutsideAt' | 'readAt'>): boolean {
 	const received = [r.lastInboundAt, r.lastOutsideAt].filter((x) => x !== null).map((x) => new Date(x).getTime())
-	const unread = received.length > 0 && (r.readAt === null || new Date(r.readAt).getTime() < Math.max(...received))
+	return received.length > 0 && (r.readAt === null || new Date(r.readAt).getTime() < Math.max(...received))
+}
+
+function summary(r: ThreadRow, reader: { userId: string }) {
+	const unread = isUnread(r)
 	const theirs = authorOf(r.counterpartType)
 	return {
 		id: r.id,
@@ -251,10 +256,15 @@ export async function getThread(deps: AppDeps, actor: Actor, threadId: string) {
 export async function markThreadRead(deps: AppDeps, actor: Actor, threadId: string): Promise<{ changed: boolean; subject: string }> {
 	const userId = person(actor)
 	return deps.db.transaction(async (tx) => {
-		const [row] = await deps.database.rows<ThreadRow>(sql`select ${THREAD(userId)} where t.id = ${threadId} and t.workspace_id = ${actor.workspaceId}`, tx)
+		// What deciding needs: not the labels of a listed conversation (`THREAD`'s subqueries of who wrote what).
+		const [row] = await deps.database.rows<Pick<ThreadRow, 'subject' | 'lastMessageAt' | 'lastInboundAt' | 'lastOutsideAt' | 'readAt'>>(
+			sql`select t.subject, t.last_message_at as "lastMessageAt", t.last_inbound_at as "lastInboundAt", t.last_outside_at as "lastOutsideAt", s.read_at as "readAt"
+			from ${inboxThreads} t left join ${inboxStates} s on s.thread_id = t.id and s.user_id = ${userId} where t.id = ${threadId} and t.workspace_id = ${actor.workspaceId}`,
+			tx,
+		)
 		if (!row) throw notFound()
 		const subject = row.subject
-		if (!summary(row, { userId }).unread) return { changed: false, subject }
+		if (!isUnread(row)) return { changed: false, subject }
 		await tx
 			.insert(inboxStates)
 			.values({ threadId, userId, readAt: new Date(row.lastMessageAt) })

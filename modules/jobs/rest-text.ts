@@ -10,6 +10,7 @@
  * Zero-width joiners stay: emoji sequences and Persian or Indic words need them.
  */
 
+import { LINE_BREAK_CHARS, ONE_LINE_MESSAGE } from '../../core/untrusted.ts'
 import type { FieldError } from '../../core/errors.ts'
 import type { EditableField } from './model.ts'
 
@@ -65,10 +66,8 @@ export const hiddenFormattingWarning = (fields: string[]) => `Invisible directio
  */
 export const ONE_LINE_FIELDS = ['vendorJobId', 'title', 'location', 'employment', 'interview', 'department', 'mustHave', 'niceToHave'] as const
 
-/** Line feed, carriage return, tab, next line (U+0085) and the Unicode line and paragraph separators. */
-const LINE_BREAK = /[\t\n\r\u0085\u2028\u2029]/
-
-export const ONE_LINE_MESSAGE = 'must be one line: no line breaks or tabs'
+/** Line feed, carriage return, tab, next line (U+0085) and the Unicode line and paragraph separators (`LINE_BREAK_CHARS`). */
+const LINE_BREAK = new RegExp(`[${LINE_BREAK_CHARS}]`)
 
 /** A field error for each string (or string item, named by its position) of `fields` that is not one line. */
 export function lineBreakErrors(body: Record<string, unknown>, fields: readonly string[] = ONE_LINE_FIELDS): FieldError[] {

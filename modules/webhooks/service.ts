@@ -270,6 +270,15 @@ export async function getEndpoint(deps: AppDeps, actor: Actor, id: string, db: D
 	return (await endpointViews(deps, [row]))[0]!
 }
 
+/** Whether the endpoint is one `actor` reaches (the workspace's, or the vendor's own). */
+async function inScope(tx: Db, actor: Actor, id: string): Promise<boolean> {
+	const [row] = await tx
+		.select({ id: webhookEndpoints.id })
+		.from(webhookEndpoints)
+		.where(and(eq(webhookEndpoints.id, id), scope(actor)))
+	return row !== undefined
+}
+
 /**
  * Deletes an endpoint and its delivery log. A vendor may not delete one the firm switched off: deleting
  * it and adding the address again would undo the firm's switch-off (the firm deletes it, or switches it on).
@@ -284,13 +293,8 @@ export async function removeEndpoint(deps: AppDeps, actor: Actor, id: string): P
 			.delete(webhookEndpoints)
 			.where(and(eq(webhookEndpoints.id, id), scope(actor), isVendor(actor) ? not(switchedOffByFirm!) : undefined))
 			.returning({ id: webhookEndpoints.id })
-		if (!gone.length) {
-			const [off] = await tx
-				.select({ id: webhookEndpoints.id })
-				.from(webhookEndpoints)
-				.where(and(eq(webhookEndpoints.id, id), scope(actor)))
-			throw off ? firmSwitchedItOff('The endpoint was not deleted') : notFoundEndpoint(id)
-		}
+		// Nothing deleted: a vendor's endpoint the firm switched off, or none in reach.
+		if (!gone.length) throw (await inScope(tx, actor, id)) ? firmSwitchedItOff('The endpoint was not deleted') : notFoundEndpoint(id)
 		await recordActivity(tx, actor, { action: 'webhook.endpoint_removed', targetType: 'webhook_endpoint', targetId: id })
 	})
 }
@@ -314,11 +318,7 @@ export async function setEndpointEnabled(deps: AppDeps, actor: Actor, id: string
 			.returning({ id: webhookEndpoints.id })
 		if (!changed.length) {
 			// Already as asked: nothing changes and nothing is logged (a second click, a reload).
-			const [exists] = await tx
-				.select({ id: webhookEndpoints.id })
-				.from(webhookEndpoints)
-				.where(and(eq(webhookEndpoints.id, id), scope(actor)))
-			if (!exists) throw notFoundEndpoint(id)
+			if (!(await inScope(tx, actor, id))) throw notFoundEndpoint(id)
 			return
 		}
 		if (enabled)
