@@ -121,7 +121,10 @@ export async function endInvitationPassword(deps: Pick<AppDeps, 'config'>, tx: D
 	const [user] = await tx.select({ temporary: users.passwordTemporary, fromInvitation: users.passwordFromInvitation }).from(users).where(eq(users.id, userId))
 	if (!user?.temporary && !user?.fromInvitation) return
 	const unusable = await hashPassword(deps.config, randomToken(32))
-	await tx.update(users).set({ passwordHash: unusable, passwordTemporary: false, passwordFromInvitation: false }).where(eq(users.id, userId))
+	await tx
+		.update(users)
+		.set({ passwordHash: unusable, passwordTemporary: false, passwordFromInvitation: false, addressFromWorkspace: null })
+		.where(eq(users.id, userId))
 	await tx.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.signedInBy, 'password')))
 }
 

@@ -1,4 +1,4 @@
-import { expect, test } from 'bun:test'
+import { beforeAll, expect, test } from 'bun:test'
 import { eq, inArray } from 'drizzle-orm'
 import { newId } from '../../core/credentials.ts'
 import { clock, newPerson, newWorkspace, testApp, testDeps } from '../../tests/helpers.ts'
@@ -10,6 +10,10 @@ import { oauthClients, oauthConsentRequests, oauthGrants, sessions, signInFailur
 import { personActor } from './tokens.ts'
 
 const HOUR = 3_600_000
+// The database is made and migrated once, outside the first test's time (slow on a busy machine).
+beforeAll(async () => {
+	await testApp()
+}, 180_000)
 const DAY = 24 * HOUR
 
 test('clean-up removes old sign-in failures and expired sessions, keeps recent ones', async () => {

@@ -12,7 +12,10 @@ import { clock, newPerson, newWorkspace, testDeps, unique } from '../../tests/he
 import { portalApp, signedIn, uniqueAddress, PortalClient } from '../../tests/portal.ts'
 import { activity } from '../activity/table.ts'
 import { addPerson, createWorkspace, operatorActor, personActor, removePerson } from './index.ts'
-import { invitations, memberships, personalTokens } from './table.ts'
+import { outbox } from '../outbox/table.ts'
+import { textToSend } from '../outbox/index.ts'
+import { requestPasswordReset } from './password-reset.ts'
+import { invitations, memberships, personalTokens, users } from './table.ts'
 
 setDefaultTimeout(30_000)
 beforeAll(async () => {
@@ -380,5 +383,75 @@ describe('a person’s name and a workspace’s name are one line of visible tex
 		expect(fieldsOf(await workspace('\u200b'))).toEqual([{ field: 'name', message: 'must be 1 to 120 characters' }])
 		const made = await createWorkspace(await testDeps(), { slug: unique('ws'), name: 'Acme\u202e Staffing\u200b' })
 		expect(made.name).toBe('Acme Staffing')
+	})
+})
+
+describe('an account whose password a workspace set', () => {
+	/** Whoever signed in with the temporary password (here the inviter) has chosen the next one. */
+	async function takenOverByInviter(ws: { id: string; slug: string }) {
+		const email = `${unique('held')}@example.test`
+		await (await admin(ws)).submit('/people', { name: 'Held Account', email, role: 'viewer', password: 'temporary password' })
+		const holder = await signedIn({ email, password: 'temporary password' }, { acceptInvitation: true })
+		await holder.get('/settings/password?next=%2Fportal')
+		await holder.post('/settings/password', {
+			current: 'temporary password',
+			password: 'the inviter’s choice',
+			confirm: 'the inviter’s choice',
+			next: '/portal',
+		})
+		return { email, holder }
+	}
+	/** The person sets a password through the reset link sent to the address (the mail shows the address is theirs). */
+	async function resetThroughMail(email: string) {
+		const deps = await testDeps({ BASE_URL: 'http://localhost:3000' })
+		await (await requestPasswordReset(deps, { email, address: uniqueAddress() })).settled
+		const [mail] = await deps.db.select().from(outbox).where(eq(outbox.to, email))
+		const token = /\/sign-in\/reset-password\/(bl_pwr_[0-9A-Za-z]{36})/.exec(await textToSend(deps.secret, mail!))![1]
+		const { app } = await portalApp()
+		const visitor = new PortalClient(app, { address: uniqueAddress() })
+		await visitor.get(`/sign-in/reset-password/${token}`)
+		expect((await visitor.post(`/sign-in/reset-password/${token}`, { password: 'my very own password', confirm: 'my very own password' })).status).toBe(303)
+	}
+
+	test('joins another workspace only after the address’s own mail shows it is the person’s; the invitation waits meanwhile', async () => {
+		const first = await newWorkspace()
+		const { email, holder } = await takenOverByInviter(first)
+		const other = await newWorkspace()
+		await (await admin(other)).submit('/people', { name: 'Wanted Person', email, role: 'recruiter', password: 'temporary password' })
+		const [id] = invitationIds((await holder.get('/invitations')).text)
+		const refused = await holder.post(`/invitations/${id}/accept`)
+		expect(errorOf(refused.text)).toContain(`Before you join another workspace, show that ${email} is yours`)
+		expect(errorOf(refused.text)).toContain('The invitation stays open.')
+		const [held] = await (await testDeps()).db.select({ status: invitations.status }).from(invitations).where(eq(invitations.id, id!))
+		expect(held!.status).toBe('pending')
+		const [user] = await (await testDeps()).db.select({ id: users.id }).from(users).where(eq(users.email, email))
+		expect(await isMember(other, user!.id)).toBe(false)
+
+		await resetThroughMail(email)
+		const person = await signedIn({ email, password: 'my very own password' }, { workspace: first.slug })
+		expect((await person.submit(`/invitations/${id}/accept`)).redirectedTo).toBe('/invitations?done=accepted')
+		expect(await isMember(other, user!.id)).toBe(true)
+	})
+
+	test('the sign-in page’s invitations ask the same of an account in no workspace yet', async () => {
+		const first = await newWorkspace()
+		const other = await newWorkspace()
+		const email = `${unique('twice')}@example.test`
+		await (await admin(first)).submit('/people', { name: 'Twice Invited', email, role: 'viewer', password: 'temporary password' })
+		await (await admin(other)).submit('/people', { name: 'Twice Invited', email, role: 'admin', password: 'another temporary one' })
+		const { app } = await portalApp()
+		const newcomer = new PortalClient(app, { address: uniqueAddress() })
+		await newcomer.signIn(email, 'temporary password')
+		const choice = await newcomer.get('/sign-in/workspace?next=%2Fportal')
+		const byWorkspace = new Map([...choice.text.matchAll(/action="\/sign-in\/invitations\/(inv_[a-z2-7]+)\/accept"/g)].map((m) => [m[1]!, m.index!]))
+		const [otherInvitation] = await (await testDeps()).db
+			.select({ id: invitations.id })
+			.from(invitations)
+			.where(and(eq(invitations.workspaceId, other.id), eq(invitations.email, email)))
+		expect(byWorkspace.has(otherInvitation!.id)).toBe(true)
+		const refused = await newcomer.post(`/sign-in/invitations/${otherInvitation!.id}/accept`, { next: '/portal' })
+		expect(errorOf(refused.text)).toContain('Before you join another workspace')
+		const [ownInvitation] = [...byWorkspace.keys()].filter((i) => i !== otherInvitation!.id)
+		expect((await newcomer.post(`/sign-in/invitations/${ownInvitation}/accept`, { next: '/portal' })).status).toBe(303)
 	})
 })

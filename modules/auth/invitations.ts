@@ -44,7 +44,15 @@ export async function invitePerson(deps: AppDeps, actor: Actor, ws: WorkspaceRef
 		// A new account's password is the inviter's temporary one: the person chooses their own at first sign-in.
 		await tx
 			.insert(users)
-			.values({ id: newId('usr'), email: person.email, name: person.name, passwordHash, passwordTemporary: true, passwordFromInvitation: true })
+			.values({
+				id: newId('usr'),
+				email: person.email,
+				name: person.name,
+				passwordHash,
+				passwordTemporary: true,
+				passwordFromInvitation: true,
+				addressFromWorkspace: ws.id,
+			})
 			.onConflictDoNothing({ target: users.email })
 		const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.email, person.email))
 		const locked = await lockOwnersAnd(tx, ws.id, user!.id)
@@ -161,6 +169,8 @@ async function lockMine(tx: Db, userId: string, invitationId: string) {
 			invitedBy: invitations.invitedBy,
 			expiresAt: invitations.expiresAt,
 			personName: users.name,
+			unproven: users.passwordFromInvitation,
+			addressFromWorkspace: users.addressFromWorkspace,
 			workspace: { id: workspaces.id, slug: workspaces.slug, name: workspaces.name },
 		})
 		.from(invitations)
@@ -170,6 +180,15 @@ async function lockMine(tx: Db, userId: string, invitationId: string) {
 		.for('update', { of: invitations })
 	if (!row) throw new AppError('NOT_FOUND', 'No such invitation: it may have been withdrawn or answered already')
 	return row
+}
+
+/**
+ * Why an account whose password descends from an invitation (or whose address a SCIM gave it) may not
+ * yet join another workspace, and how the person shows the address is theirs: a reset link goes to
+ * its mail, and a password set through one is the person's own (passwords.ts `vouched`).
+ */
+function proveAddressFirst(email: string): string {
+	return `Before you join another workspace, show that ${email} is yours: sign out, choose "Forgot your password?" and set a new password through the link we send to that address. Your current password was first set for you by a workspace, not through your mail. The invitation stays open.`
 }
 
 /** Whether the inviter could still make this invitation now (they may have been demoted or left since). */
@@ -197,6 +216,8 @@ export async function acceptInvitation(deps: AppDeps, userId: string, invitation
 		const inv = await lockMine(tx, userId, invitationId)
 		const now = deps.now()
 		if (inv.expiresAt <= now) return { refused: 'This invitation has expired; ask the workspace for a new one.' }
+		// Whoever set the password may be holding the account: another workspace's invitation needs the address's own mail.
+		if (inv.unproven && inv.addressFromWorkspace !== inv.workspace.id) return { refused: proveAddressFirst(inv.email) }
 		// The address's domain came under another workspace's single sign-on after the invitation was sent.
 		const covered = await coveredElsewhere(tx, inv.workspace.id, inv.email)
 		if (covered) {

@@ -59,7 +59,7 @@ export async function hasTemporaryPassword(db: Db, userId: string): Promise<bool
 export async function storePassword(tx: Db, userId: string, passwordHash: string, o: { now: Date; keepSessionId?: string; vouched?: true }): Promise<void> {
 	await tx
 		.update(users)
-		.set({ passwordHash, passwordTemporary: false, ...(o.vouched ? { passwordFromInvitation: false } : {}) })
+		.set({ passwordHash, passwordTemporary: false, ...(o.vouched ? { passwordFromInvitation: false, addressFromWorkspace: null } : {}) })
 		.where(eq(users.id, userId))
 	await tx.delete(sessions).where(and(eq(sessions.userId, userId), o.keepSessionId ? ne(sessions.id, o.keepSessionId) : undefined))
 	await tx.delete(signInChoices).where(eq(signInChoices.userId, userId))

@@ -32,6 +32,13 @@ export const users = pgTable('users', {
 	 */
 	passwordFromInvitation: boolean('password_from_invitation').notNull().default(false),
 	/**
+	 * While `passwordFromInvitation`: the workspace on whose word alone the account holds its address
+	 * (the one whose invitation made it, or whose SCIM gave it the address). Whoever set the password
+	 * there may be holding the account, so only that workspace's invitations are accepted without the
+	 * person first showing they read the address's mail (invitations.ts). Null: none.
+	 */
+	addressFromWorkspace: text('address_from_workspace').references(() => workspaces.id, { onDelete: 'set null' }),
+	/**
 	 * The person's time zone (IANA name): their pages show every time in it and read every date they
 	 * type in it. Null until they choose one on their profile or their browser's is taken at sign-in
 	 * (pages then use UTC).

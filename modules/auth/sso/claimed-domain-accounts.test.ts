@@ -159,6 +159,13 @@ describe('an address another workspace’s SCIM renamed the account to', () => {
 		// The link went to the old address: it sets no password for the new one.
 		const late = 'set through the old mail'
 		expect((await refusal(resetPassword(deps, pending, { password: late, confirm: late })))?.code).toBe('NOT_FOUND')
+		// Nor does the account join a workspace that invites the new address: its mail has shown nothing yet.
+		const third = await workspaceWithAdmin()
+		const { invitationId } = await invitePerson(deps, third.admin, third.ws, { email: ceo, name: 'The CEO', role: 'admin', password: PASSWORD })
+		expect(await refusal(acceptInvitation(deps, userId, invitationId, { kind: 'session', id: '', name: 'test' }))).toEqual({
+			code: 'CONFLICT',
+			message: expect.stringContaining(`Before you join another workspace, show that ${ceo} is yours`),
+		})
 
 		expect((await firmProvisions(deps, ceo)).id).toBe(userId)
 		for (const password of [chosen, late]) expect((await refusal(signIn(deps, { email: ceo, password, address: '192.0.2.44' })))?.code).toBe('UNAUTHORIZED')

@@ -425,7 +425,7 @@ async function changeEmail(tx: Db, actor: Actor, person: ScimPerson, email: stri
 	await requireInNoOtherWorkspace(tx, actor, person, 'userName')
 	const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email))
 	if (taken) throw new AppError('CONFLICT', `A user with userName ${email} already exists`)
-	await tx.update(users).set({ email, passwordFromInvitation: true }).where(eq(users.id, person.userId))
+	await tx.update(users).set({ email, passwordFromInvitation: true, addressFromWorkspace: null }).where(eq(users.id, person.userId))
 	await tx
 		.update(passwordResets)
 		.set({ usedAt: now })
