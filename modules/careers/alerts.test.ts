@@ -23,7 +23,7 @@ import { deliverDue, outboxSince, PRIVATE_MARKER, textToSend, unsubscribeUrl } f
 import { outbox, outboxUnsubscribes } from '../outbox/table.ts'
 import { eraseCandidate, exportCandidate } from '../privacy/index.ts'
 import { ALERTS_PER_MINUTE } from './alert-routes.ts'
-import { ALERT_CONFIRM_HOURS, alertAddresses, confirmAlert, DAY_MS, forgetUnconfirmedAlerts, requestAlert } from './alerts.ts'
+import { ALERT_CONFIRM_HOURS, alertAddresses, confirmAlert, DAY_MS, forgetUnconfirmedAlerts, PUBLISH_SETTLE_MS, requestAlert } from './alerts.ts'
 import { NO_CRITERIA } from './search.ts'
 import { jobAlerts } from './table.ts'
 
@@ -94,6 +94,7 @@ describe('job alerts from a search', () => {
 		await addJob(ws, { title: 'Python Developer', contractType: 'C2C' })
 		await addJob(ws, { title: 'Java Architect', contractType: 'C2C', status: 'Closed', closedAt: new Date() })
 		await addJob(other, { title: 'Java Developer', contractType: 'C2C' })
+		clock.advance(PUBLISH_SETTLE_MS) // a digest holds jobs published until a minute before it
 		expect((await runCommand(deps, 'alerts send', { workspace: other.slug, json: true })).json).toEqual({ digests: 0, jobs: 0 })
 		expect((await runCommand(deps, 'alerts send', { workspace: ws.slug, json: true })).json).toEqual({ digests: 1, jobs: 1 })
 		await deliver(ws)
@@ -149,6 +150,7 @@ describe('job alerts from a search', () => {
 		expect(alert).not.toBeNull()
 		expect((await runCommand(deps, 'alerts send', { workspace: ws.slug, json: true })).json).toEqual({ digests: 0, jobs: 0 })
 		await addJob(ws, { title: 'Anything at all' })
+		clock.advance(PUBLISH_SETTLE_MS)
 		expect((await runCommand(deps, 'alerts send', { workspace: ws.slug, json: true })).json).toEqual({ digests: 1, jobs: 1 })
 		await deliver(ws)
 		const digest = smtp.to(email)[1]!
@@ -200,6 +202,29 @@ describe('job alerts from a search', () => {
 		expect(limited.headers.get('retry-after')).toMatch(/^\d+$/)
 		expect(limited.text).toContain('Too many alerts were asked for from your network')
 		expect(await alertsOf(ws)).toHaveLength(1 + ALERTS_PER_MINUTE)
+	})
+})
+
+describe('a job published while a digest is made', () => {
+	test('comes in the next digest: a publish that commits after the digest read the jobs is not skipped', async () => {
+		const { deps } = await mailer()
+		const ws = await newWorkspace()
+		const email = `${unique('seeker')}@example.test`
+		await requestAlert(deps, ws, email, NO_CRITERIA)
+		await deliver(ws)
+		await confirmAlert(deps, ws.id, /\/alerts\/confirm\/([A-Za-z0-9]+)/.exec(smtp.to(email)[0]!.parsed.text ?? '')![1]!)
+		await addJob(ws, { title: 'Published before the digest' })
+		clock.advance(PUBLISH_SETTLE_MS)
+		expect((await runCommand(deps, 'alerts send', { workspace: ws.slug, json: true })).json).toEqual({ digests: 1, jobs: 1 })
+		// A publish whose transaction began 20 seconds before the digest and committed after it: its
+		// publication time is before the digest, yet the digest could not see it.
+		const late = await addJob(ws, { title: 'Committed after the digest', publishedAt: new Date(deps.now().getTime() - 20_000) })
+		clock.advance(DAY_MS + PUBLISH_SETTLE_MS)
+		expect((await runCommand(deps, 'alerts send', { workspace: ws.slug, json: true })).json).toEqual({ digests: 1, jobs: 1 })
+		await deliver(ws)
+		const texts = smtp.to(email).map((m) => m.parsed.text ?? '')
+		expect(texts[2]).toContain(late.slug)
+		expect(texts.filter((t) => t.includes('/jobs/'))).toHaveLength(2)
 	})
 })
 

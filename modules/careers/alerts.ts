@@ -9,7 +9,9 @@
  *   `ALERT_CONFIRM_HOURS`; a pending alert not confirmed by then is deleted by the sweep, so an
  *   address someone typed is not kept (`forgetUnconfirmedAlerts`).
  * - A digest holds the open jobs matching the alert's search published since its last digest (or its
- *   confirmation), best first, at most `DIGEST_JOBS`; nothing is sent when there is none. At most one
+ *   confirmation) until a minute before it is made (`PUBLISH_SETTLE_MS`: a publish committing as the
+ *   digest is made comes in the next one), best first, at most `DIGEST_JOBS`; nothing is sent when
+ *   there is none. At most one
  *   digest a day per alert: the alert is claimed (`for update skip locked`, and `last_sent_at` a day
  *   old) in the transaction that queues the mail, so two instances, or the daily sweep and
  *   `alerts send` together, never send one twice.
@@ -34,6 +36,14 @@ import { jobAlerts } from './table.ts'
 
 export const ALERT_RECIPIENT = 'job_alert'
 export const DAY_MS = 24 * 60 * 60 * 1000
+/**
+ * A digest holds jobs published up to this long before it is made, and the next one starts there: a
+ * publish whose transaction began before the digest read the jobs but committed after it (its
+ * `published_at` is the earlier time), or came from an instance whose clock runs a little behind,
+ * would otherwise fall before the next digest's start and never be sent. Publishes are short
+ * (statements end within 15 s), so a minute covers them; a daily digest loses nothing by waiting it.
+ */
+export const PUBLISH_SETTLE_MS = 60_000
 /** Jobs in one digest; the rest are one click away (the search's address is in the mail). */
 export const DIGEST_JOBS = 20
 
@@ -191,7 +201,8 @@ async function sendDigest(deps: AppDeps, id: string): Promise<number> {
 		if (!ws) return 0
 		const criteria = criteriaOf(row!)
 		const since = row!.digestedThrough ?? row!.confirmedAt ?? row!.createdAt
-		const found = await newMatchingJobs(deps, tx, ws.id, criteria, since, now, DIGEST_JOBS)
+		const through = new Date(now.getTime() - PUBLISH_SETTLE_MS)
+		const found = await newMatchingJobs(deps, tx, ws.id, criteria, since, through, DIGEST_JOBS)
 		if (!found.jobs.length) return 0
 		const lines = found.jobs.map((j) => `- ${j.title}${j.location ? ` (${j.location})` : ''}\n  ${jobUrl(deps.config.baseUrl, ws.slug, j.slug)}`)
 		const more = found.total > found.jobs.length ? `\n…and ${found.total - found.jobs.length} more: ${searchUrl(deps, ws, criteria)}\n` : ''
@@ -208,7 +219,7 @@ async function sendDigest(deps: AppDeps, id: string): Promise<number> {
 			},
 			deps,
 		)
-		await tx.update(jobAlerts).set({ lastSentAt: now, digestedThrough: now }).where(eq(jobAlerts.id, id))
+		await tx.update(jobAlerts).set({ lastSentAt: now, digestedThrough: through }).where(eq(jobAlerts.id, id))
 		return found.jobs.length
 	})
 }

@@ -11,6 +11,7 @@ import { runCommand } from '../../core/commands.ts'
 import { deliverDue } from '../../modules/outbox/index.ts'
 import { axeProblems, brokenWords, browserMailTests, launchBrowser, overflowing, keepScreenshot, signedInPage } from '../browser.ts'
 import { clock, newPerson, newWorkspace, serveApp, testDeps, unique } from '../helpers.ts'
+import { PUBLISH_SETTLE_MS } from '../../modules/careers/alerts.ts'
 import { newPublicJob } from '../staffing-fixtures.ts'
 
 setDefaultTimeout(60_000)
@@ -73,6 +74,7 @@ describe('the careers search and job alerts in Chromium', () => {
 		await page.getByRole('heading', { name: 'Job alert confirmed' }).waitFor()
 
 		await newPublicJob(ws, { title: 'Java Tech Lead', location: 'Dallas, TX' }, deps)
+		clock.advance(PUBLISH_SETTLE_MS) // a digest holds jobs published until a minute before it
 		expect((await runCommand(deps, 'alerts send', { workspace: ws.slug, json: true })).json).toEqual({ digests: 1, jobs: 1 })
 		await send()
 		const digest = mail.smtp.to(email)[1]!.parsed.text ?? ''
