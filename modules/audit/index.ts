@@ -15,6 +15,7 @@ import { auditRoutes } from './routes.ts'
 import { auditSettings } from './settings.ts'
 import * as tables from './table.ts'
 import { flushAudit } from './writer.ts'
+import { runEvery } from '../../core/every.ts'
 
 export { recordDataAccess, recordSearch, recordView, viewed, recordIdsIn, type ViewedRecord } from './record.ts'
 export { flushAudit } from './writer.ts'
@@ -40,17 +41,10 @@ export default defineModule({
 	nav: [{ href: '/audit', label: 'Audit trail', permission: 'audit:read' }],
 	observeToolCall: recordToolCall,
 	start(deps) {
-		const sweep = () =>
-			pruneAudit(deps).then(
-				(removed) => removed && deps.log.info('audit trail lines past their retention deleted', { removed }),
-				(error) => deps.log.warn('audit retention sweep failed', { error }),
-			)
-		const first = setTimeout(sweep, 60_000)
-		const timer = setInterval(sweep, SWEEP_MS)
-		return () => {
-			clearTimeout(first)
-			clearInterval(timer)
-		}
+		return runEvery(deps.log, { everyMs: SWEEP_MS, firstAfterMs: 60_000, failure: 'audit retention sweep failed' }, async () => {
+			const removed = await pruneAudit(deps)
+			if (removed) deps.log.info('audit trail lines past their retention deleted', { removed })
+		})
 	},
 	// The lines still buffered, when the server stops and after every CLI command (closeDeps).
 	settle: flushAudit,

@@ -7,6 +7,7 @@ import { and, eq, lt, notExists } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { normaliseStoredAddresses } from './stored-addresses.ts'
 import { oauthClients, oauthCodes, oauthConsentRequests, oauthGrants, oauthTokens, sessions, signInChoices, signInFailures } from './table.ts'
+import { runEvery } from '../../core/every.ts'
 
 const HOUR = 3_600_000
 
@@ -53,10 +54,8 @@ async function deleteAbandonedClients(deps: AppDeps, before: Date) {
 		)
 }
 
-export function startHousekeeping(deps: AppDeps): () => void {
+export function startHousekeeping(deps: AppDeps): () => Promise<void> {
 	// Once per start: addresses stored before they had one normal form (core/stored-addresses.ts, which logs its failures and never throws).
 	void normaliseStoredAddresses(deps)
-	const timer = setInterval(() => cleanUp(deps).catch((error) => deps.log.warn('auth clean-up failed', { error })), HOUR)
-	timer.unref?.()
-	return () => clearInterval(timer)
+	return runEvery(deps.log, { everyMs: HOUR, failure: 'auth clean-up failed' }, () => cleanUp(deps))
 }

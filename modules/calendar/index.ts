@@ -11,6 +11,7 @@ import { calendarViews } from './views.ts'
 import { calendarHomeSection } from './home.ts'
 import { calendarSources } from './port.ts'
 import * as tables from './table.ts'
+import { runEvery } from '../../core/every.ts'
 
 export { calendarSources, type CalendarEntry, type CalendarSource } from './port.ts'
 export { busyTimes, parseWhen } from './service.ts'
@@ -46,16 +47,7 @@ export default defineModule({
 	pageSections: [calendarHomeSection],
 	start(deps) {
 		// Every minute, refresh the feeds that are due; one pass at a time per instance.
-		let running: Promise<unknown> | null = null
-		const timer = setInterval(() => {
-			running ??= refreshDueFeeds(deps)
-				.catch((error) => deps.log.warn('calendar refresh pass failed', { error }))
-				.finally(() => (running = null))
-		}, 60_000)
-		return async () => {
-			clearInterval(timer)
-			await running
-		}
+		return runEvery(deps.log, { everyMs: 60_000, failure: 'calendar refresh pass failed' }, () => refreshDueFeeds(deps))
 	},
 	activityLabels: { 'calendar.feed_set': 'set the calendar feed of', 'calendar.feed_removed': 'removed the calendar feed of' },
 })

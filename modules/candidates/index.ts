@@ -132,8 +132,8 @@ export default defineModule({
 		// Once per start: addresses stored before they had one normal form (core/stored-addresses.ts).
 		void rewriteStoredAddresses(deps, candidateAddresses)
 		const stops = [startRecheckSweep(deps), startKeptResumeSweep(deps)]
-		return () => {
-			for (const stop of stops) stop()
+		return async () => {
+			for (const stop of stops) await stop()
 		}
 	},
 	pageSections: [openJobsHomeSection, ...jobPageSections],

@@ -12,6 +12,7 @@ import { fileStore } from '../../core/files.ts'
 import { cleanLine } from '../../core/untrusted.ts'
 import { detectResumeType, RESUME_MIME } from './resume-file.ts'
 import { keptResumes } from './table.ts'
+import { runEvery } from '../../core/every.ts'
 
 const KEEP_MS = 60 * 60_000
 
@@ -90,11 +91,6 @@ export async function forgetExpiredKeptResumes(deps: AppDeps): Promise<number> {
 const KEPT_RESUME_SWEEP_MS = 10 * 60_000
 
 /** Sweeps expired kept résumés every `KEPT_RESUME_SWEEP_MS` (the candidates module's start); returns the stop function. */
-export function startKeptResumeSweep(deps: AppDeps): () => void {
-	const timer = setInterval(
-		() => forgetExpiredKeptResumes(deps).catch((error) => deps.log.warn('expired kept résumés could not be deleted', { error })),
-		KEPT_RESUME_SWEEP_MS,
-	)
-	timer.unref?.()
-	return () => clearInterval(timer)
+export function startKeptResumeSweep(deps: AppDeps): () => Promise<void> {
+	return runEvery(deps.log, { everyMs: KEPT_RESUME_SWEEP_MS, failure: 'expired kept résumés could not be deleted' }, () => forgetExpiredKeptResumes(deps))
 }

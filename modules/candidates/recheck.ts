@@ -16,6 +16,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { type ChangedJobsCursor, jobRequirements, jobsChangedSince } from '../jobs/index.ts'
 import { applicationResumeHashSql, applicationResumeTextSql, checkResume, RESUME_CHECK_VERSION, type ResumeCheck } from './resume-check.ts'
 import { inList } from '../../core/sql-list.ts'
+import { runEvery } from '../../core/every.ts'
 
 interface CheckState {
 	id: string
@@ -143,23 +144,11 @@ export async function recheckChangedJobs(deps: AppDeps, since: Date, pageSize = 
 }
 
 /** Starts the sweep of recently changed jobs; returns the stop function. */
-export function startRecheckSweep(deps: AppDeps, everyMs = 60_000): () => void {
+export function startRecheckSweep(deps: AppDeps, everyMs = 60_000): () => Promise<void> {
 	let since = new Date(deps.now().getTime() - 86_400_000)
-	let running = false
-	const tick = async () => {
-		if (running) return
-		running = true
+	return runEvery(deps.log, { everyMs, firstAfterMs: 0, failure: 'résumé re-check sweep failed; it will be retried' }, async () => {
 		const started = deps.now()
-		try {
-			await recheckChangedJobs(deps, new Date(since.getTime() - 5_000))
-			since = started
-		} catch (error) {
-			deps.log.warn('résumé re-check sweep failed; it will be retried', { error })
-		} finally {
-			running = false
-		}
-	}
-	const timer = setInterval(tick, everyMs)
-	void tick()
-	return () => clearInterval(timer)
+		await recheckChangedJobs(deps, new Date(since.getTime() - 5_000))
+		since = started
+	})
 }

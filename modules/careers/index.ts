@@ -8,6 +8,7 @@ import { jobAlertsByAddress, jobAlertsData } from './alerts-data.ts'
 import { careersCommands } from './commands.ts'
 import { careersRoutes } from './routes.ts'
 import * as tables from './table.ts'
+import { runEvery } from '../../core/every.ts'
 
 export { sendDigests, type DigestRun } from './alerts.ts'
 
@@ -40,12 +41,6 @@ export default defineModule({
 			)
 		// Pending alerts whose link stopped working are deleted: an address someone typed and never confirmed is not kept.
 		const forget = () => forgetUnconfirmedAlerts(deps).catch((error) => deps.log.warn('unconfirmed job alerts could not be deleted', { error }))
-		const sweepAll = () => Promise.all([sweep(), forget()])
-		const first = setTimeout(sweepAll, 120_000)
-		const timer = setInterval(sweepAll, SWEEP_MS)
-		return () => {
-			clearTimeout(first)
-			clearInterval(timer)
-		}
+		return runEvery(deps.log, { everyMs: SWEEP_MS, firstAfterMs: 120_000, failure: 'careers sweep failed' }, () => Promise.all([sweep(), forget()]))
 	},
 })

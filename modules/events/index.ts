@@ -2,6 +2,7 @@ import { defineModule } from '../../core/module.ts'
 import { eventConsumers, eventTypes } from './define.ts'
 import { pruneEvents, startConsumers } from './consumers.ts'
 import * as tables from './table.ts'
+import { runEvery } from '../../core/every.ts'
 
 export { defineEvent, eventConsumers, eventTypes, eventProblems, type EventConsumer, type EventData, type EventType, type StoredEvent } from './define.ts'
 export { recordEvent, eventInsertFrom, eventValues, type EventActorSql } from './record.ts'
@@ -19,12 +20,9 @@ export default defineModule({
 	ports: [eventTypes, eventConsumers],
 	start: (deps) => {
 		const stopConsumers = startConsumers(deps)
-		const prune = setInterval(() => {
-			pruneEvents(deps, KEEP_DAYS).catch((error) => deps.log.warn('old events could not be pruned', { error }))
-		}, PRUNE_EVERY_MS)
-		prune.unref?.()
+		const stopPruning = runEvery(deps.log, { everyMs: PRUNE_EVERY_MS, failure: 'old events could not be pruned' }, () => pruneEvents(deps, KEEP_DAYS))
 		return async () => {
-			clearInterval(prune)
+			await stopPruning()
 			await stopConsumers()
 		}
 	},

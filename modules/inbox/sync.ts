@@ -12,6 +12,7 @@ import { listWorkspaces } from '../auth/index.ts'
 import { outboxSince, type OutboxEntry } from '../outbox/index.ts'
 import { appendMessage, counterpartFor, threadFor, vendorBook, type VendorBook } from './threads.ts'
 import { inboxMessages } from './table.ts'
+import { runEvery } from '../../core/every.ts'
 
 const OVERLAP_MS = 5 * 60_000
 const BATCH = 500
@@ -89,14 +90,5 @@ async function copy(deps: AppDeps, row: OutboxEntry, vendors: () => Promise<Vend
 
 /** Keeps the inbox in step with the outbox every minute; returns the stop function. */
 export function startOutboxSync(deps: AppDeps, everyMs = 60_000): () => Promise<void> {
-	let running: Promise<unknown> | null = null
-	const timer = setInterval(() => {
-		running ??= syncOutbox(deps)
-			.catch((error) => deps.log.warn('inbox sync failed', { error }))
-			.finally(() => (running = null))
-	}, everyMs)
-	return async () => {
-		clearInterval(timer)
-		await running
-	}
+	return runEvery(deps.log, { everyMs, failure: 'inbox sync failed' }, () => syncOutbox(deps))
 }

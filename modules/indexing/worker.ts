@@ -13,6 +13,7 @@ import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { INDEXNOW_MAX_URLS, sendGoogle, sendIndexNow, type SendOutcome } from './senders.ts'
 import { indexingNotices } from './table.ts'
+import { runEvery } from '../../core/every.ts'
 
 export const RETRY_SCHEDULE_MS = [10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000]
 const LEASE_MS = 60_000
@@ -103,16 +104,5 @@ export async function sendDueNotices(deps: AppDeps, options: { workspaceId?: str
 }
 
 export function startIndexingWorker(deps: AppDeps, pollMs = DEFAULT_POLL_MS): () => Promise<void> {
-	let running: Promise<unknown> | null = null
-	const timer = setInterval(() => {
-		if (running) return
-		running = sendDueNotices(deps)
-			.catch((error) => deps.log.warn('search engine notices could not be sent this round', { error }))
-			.finally(() => (running = null))
-	}, pollMs)
-	timer.unref?.()
-	return async () => {
-		clearInterval(timer)
-		await running
-	}
+	return runEvery(deps.log, { everyMs: pollMs, failure: 'search engine notices could not be sent this round' }, () => sendDueNotices(deps))
 }

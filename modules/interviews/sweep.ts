@@ -9,6 +9,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import { recordActivity } from '../activity/index.ts'
 import { operatorActor } from '../auth/index.ts'
 import { interviews } from './table.ts'
+import { runEvery } from '../../core/every.ts'
 
 export async function expireOverdueInterviews(deps: AppDeps): Promise<string[]> {
 	const now = deps.now()
@@ -37,14 +38,5 @@ export async function expireOverdueInterviews(deps: AppDeps): Promise<string[]> 
 
 /** Runs the sweep every minute; returns the stop function. */
 export function startExpirySweep(deps: AppDeps, everyMs = 60_000): () => Promise<void> {
-	let running: Promise<unknown> | null = null
-	const timer = setInterval(() => {
-		running ??= expireOverdueInterviews(deps)
-			.catch((error) => deps.log.warn('interview expiry sweep failed', { error }))
-			.finally(() => (running = null))
-	}, everyMs)
-	return async () => {
-		clearInterval(timer)
-		await running
-	}
+	return runEvery(deps.log, { everyMs, failure: 'interview expiry sweep failed' }, () => expireOverdueInterviews(deps))
 }

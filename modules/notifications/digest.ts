@@ -15,6 +15,7 @@ import { listPeople, personActor, timeZonesOf, workspacesById } from '../auth/in
 import { ACCOUNT_MAIL, enqueueMail } from '../outbox/index.ts'
 import { unreadNotifications } from './service.ts'
 import { notificationSettings } from './table.ts'
+import { runEvery } from '../../core/every.ts'
 
 /** The local hour from which the day's digest is sent. */
 export const DIGEST_HOUR = 7
@@ -132,14 +133,5 @@ export async function chooseDigest(deps: AppDeps, workspaceId: string, userId: s
 
 /** Runs the sweep every few minutes (a person's 07:00 comes at any minute of the UTC day); returns the stop function. */
 export function startDigests(deps: AppDeps, everyMs = 5 * 60_000): () => Promise<void> {
-	let running: Promise<unknown> | null = null
-	const timer = setInterval(() => {
-		running ??= sendDigests(deps)
-			.catch((error) => deps.log.warn('daily digests failed', { error }))
-			.finally(() => (running = null))
-	}, everyMs)
-	return async () => {
-		clearInterval(timer)
-		await running
-	}
+	return runEvery(deps.log, { everyMs, failure: 'daily digests failed' }, () => sendDigests(deps))
 }

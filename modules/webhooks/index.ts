@@ -20,6 +20,7 @@ import { seedWebhooks } from './seed.ts'
 import { webhookSettings } from './settings.ts'
 import { pruneDeliveries, startWebhookWorker } from './worker.ts'
 import * as tables from './table.ts'
+import { runEvery } from '../../core/every.ts'
 
 export {
 	addEndpoint,
@@ -64,12 +65,9 @@ export default defineModule({
 	seed: seedWebhooks,
 	start: (deps) => {
 		const stopWorker = startWebhookWorker(deps)
-		const prune = setInterval(() => {
-			pruneDeliveries(deps).catch((error) => deps.log.warn('old webhook deliveries could not be pruned', { error }))
-		}, 3_600_000)
-		prune.unref?.()
+		const stopPruning = runEvery(deps.log, { everyMs: 3_600_000, failure: 'old webhook deliveries could not be pruned' }, () => pruneDeliveries(deps))
 		return async () => {
-			clearInterval(prune)
+			await stopPruning()
 			await stopWorker()
 		}
 	},
