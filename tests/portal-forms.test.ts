@@ -93,6 +93,10 @@ async function changing(): Promise<Record<string, () => Promise<{ path: string; 
 		}),
 		'/applications/:id/stage': async () => ({ path: `/applications/${await app()}/stage`, form: { stageKey: 'screening' } }),
 		'/jobs/:id/actively-hiring': async () => ({ path: `/jobs/${await job()}/actively-hiring`, form: { activelyHiring: 'on' } }),
+		'/people/:userId/grants': async () => ({
+			path: `/people/${(await newPerson(home, 'recruiter', {}, deps)).userId}/grants`,
+			form: { grant: 'jobs:actively_hiring' },
+		}),
 		'/settings/templates': async () => ({
 			path: '/settings/templates',
 			form: { name: `Hello ${Date.now()}`, channel: 'email', kind: 'transactional', subject: 'Hi', body: 'Hello {{candidate.firstName}}' },

@@ -44,13 +44,13 @@ export const OWNERS_ONLY = 'Only an owner can make, demote or remove an owner'
 /**
  * Refuses unless the actor is an owner now: the operator's CLI, the workspace's SCIM provisioning
  * (an owner made its token, and the identity provider's Owner group sets owners), or a person among
- * the locked owners.
+ * the locked owners. `message` says what was refused, when it is not making or demoting an owner.
  */
-export function requireActingOwner(actor: Actor, locked: LockedMembers): void {
+export function requireActingOwner(actor: Actor, locked: LockedMembers, message = OWNERS_ONLY): void {
 	const owner =
 		actor.role === 'owner' &&
 		(actor.userId === null ? actor.credential.kind === 'cli' || actor.credential.kind === 'scim_token' : locked.owners.includes(actor.userId))
-	if (!owner) throw new AppError('FORBIDDEN', OWNERS_ONLY)
+	if (!owner) throw new AppError('FORBIDDEN', message)
 }
 
 /**

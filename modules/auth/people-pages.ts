@@ -7,7 +7,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { PERSON_ROLES } from '../../core/actor.ts'
 import type { PendingInvitation } from './invitations.ts'
-import { rolesEndingGrant, type PersonView } from './people.ts'
+import { grantsOffered, rolesEndingGrant, type PersonView } from './people.ts'
 
 const roleName = (role: string) => role.replace('_', ' ')
 const roleLabel = (role: string) => roleName(role).replace(/^./, (c) => c.toUpperCase())
@@ -45,6 +45,20 @@ const grantFates = (deps: AppDeps, p: PersonView) =>
 		.map((g) => ({ grant: g, endsIf: rolesEndingGrant(deps, p.role, g).map(roleName) }))
 		.map(({ grant, endsIf }) => (endsIf.length ? `${grant} stays, and ends if the role becomes ${orList(endsIf)}, which includes it` : `${grant} stays`))
 
+/**
+ * A member's extra permissions as a form: one box per permission they may be given or hold, ticked
+ * for those they hold; saving sets exactly the ticked ones (`setGrants`), none ticked ends them all.
+ * What a role change would do to each one they hold is said under it.
+ */
+function grantsForm(deps: AppDeps, p: PersonView, csrf: SafeHtml): SafeHtml | undefined {
+	const offered = grantsOffered(deps, p.role, p.grants)
+	if (!offered.length) return undefined
+	return html`<form method="post" action="/people/${p.userId}/grants" class="grants">${csrf}<fieldset><legend class="visually-hidden">Extra permissions of ${p.name}</legend>
+${offered.map((g) => html`<label class="check"><input type="checkbox" name="grant" value="${g}"${p.grants.includes(g) ? ' checked' : ''}> ${g}</label>`)}</fieldset>
+${p.grants.length ? html`<p class="meta">On a role change: ${grantFates(deps, p).join('; ')}.</p>` : ''}
+<button type="submit" class="secondary" aria-label="Save extra permissions: ${p.name}">Save extra permissions</button></form>`
+}
+
 export function peoplePage(deps: AppDeps, session: PageSession, view: PeopleView): Response {
 	const owner = session.actor.role === 'owner'
 	// Admins cannot make owners, so they are not offered; owners' rows are an owner's to change.
@@ -76,9 +90,7 @@ ${dataTable<PeopleRow>({
 			name: p.name,
 			email: p.email,
 			grants: p.grants,
-			grantsCell: p.grants.length
-				? html`${p.grants.join(', ')}${mayChange(p) ? html`<br><span class="meta">On a role change: ${grantFates(deps, p).join('; ')}.</span>` : ''}`
-				: undefined,
+			grantsCell: mayChange(p) ? grantsForm(deps, p, csrf) : undefined,
 			role: mayChange(p)
 				? html`<form method="post" action="/people/${p.userId}/role" class="inline"${p.grants.length ? html` data-confirm="Change the role of ${p.name}? Extra permissions: ${grantFates(deps, p).join('; ')}."` : ''}>${csrf}<select name="role" aria-label="Role of ${p.name}">${roles.map((r) => html`<option value="${r}"${r === p.role ? ' selected' : ''}>${roleLabel(r)}</option>`)}</select><button type="submit" class="secondary">Change role</button></form>`
 				: roleName(p.role),

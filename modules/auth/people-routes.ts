@@ -1,5 +1,5 @@
 /** The people page (members and invitations) and the invitations page of the invited person. */
-import { formText, refusedForm, type FieldLabels } from '../../core/http/form.ts'
+import { formList, formText, refusedForm, type FieldLabels } from '../../core/http/form.ts'
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
@@ -8,7 +8,7 @@ import type { HttpKit } from '../../core/module.ts'
 import { cancelInvitation, invitePerson, listInvitations } from './invitations.ts'
 import { PERSON_FORM, peoplePage } from './people-pages.ts'
 import { signOutEverywhere } from './access.ts'
-import { changeRole, listPeople, removePerson } from './people.ts'
+import { changeRole, listPeople, removePerson, setGrants } from './people.ts'
 import { answerInvitation, invitationsOpenTo, switchableWorkspaces } from './workspace-switch.ts'
 import { invitationsPage } from './workspace-pages.ts'
 
@@ -32,7 +32,17 @@ const PEOPLE_NOTICES: Record<string, string> = {
 	'role-grants':
 		'The role was changed; it applies to their next request. The extra permissions the new role already includes ended (the role gives them); the Extra permissions column shows those they keep.',
 	cancelled: 'The invitation was cancelled.',
+	grants: 'The extra permissions were saved; they apply to the person’s next request. The Extra permissions column shows what they hold now.',
+	'grants-ended': 'The person’s extra permissions ended; they apply to their next request.',
+	// Only a form older than a role change ticks one the role includes: said, as after a role change.
+	'grants-in-role':
+		'The extra permissions were saved; they apply to the person’s next request. Those their role already includes were not kept (the role gives them).',
+	'grants-unchanged': 'Nothing changed: the person already had exactly these extra permissions.',
 }
+
+/** The confirmation of a Save extra permissions, from what `setGrants` answered. */
+const grantsDone = (done: Awaited<ReturnType<typeof setGrants>>) =>
+	!done.changed ? 'grants-unchanged' : done.alreadyInRole.length ? 'grants-in-role' : done.grants.length ? 'grants' : 'grants-ended'
 const INVITATION_NOTICES: Record<string, string> = {
 	accepted: 'You joined the workspace. Switch to it below, or choose it the next time you sign in.',
 	declined: 'The invitation was declined.',
@@ -107,6 +117,12 @@ function memberRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 					() => changeRole(deps, session.actor, wsOf(session), { userId: params.userId }, formText(body, 'role')),
 					(done) => (done.grantsEnded.length ? 'role-grants' : 'role'),
 				),
+			manage,
+		)
+		.post(
+			'/people/:userId/grants',
+			({ session, params, body }) =>
+				change(session, () => setGrants(deps, session.actor, wsOf(session), { userId: params.userId }, formList(body, 'grant')), grantsDone),
 			manage,
 		)
 		.post(

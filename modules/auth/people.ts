@@ -237,10 +237,24 @@ export async function changeRole(
 	})
 }
 
+export const OWNER_GRANTS_ONLY = 'Only an owner can change an owner’s extra permissions'
+
+/**
+ * The extra permissions a member with `role` may be offered (the people page's choices): every
+ * grantable permission the role does not include, and those they hold (so one can be ended).
+ */
+export const grantsOffered = (deps: AppDeps, role: string, held: readonly string[]): string[] =>
+	[...deps.permissions.all.values()]
+		.filter((p) => p.grantable && (held.includes(p.key) || !deps.permissions.includedIn(role as PersonRole, [p.key]).length))
+		.map((p) => p.key)
+		.sort()
+
 /**
  * Sets a member's extra permissions (grants) to exactly `grants`: the one way to give one after they
  * joined, or to end one (a role change keeps them, `changeRole`). Those their role already includes
- * are not kept (`alreadyInRole`), as a role change ends them. The change applies to their next request.
+ * are not kept (`alreadyInRole`), as a role change ends them. Only an owner changes an owner's, as
+ * only an owner changes an owner's role. The same set again changes nothing (`changed` false, no
+ * activity line). The change applies to their next request.
  */
 export async function setGrants(
 	deps: AppDeps,
@@ -248,16 +262,18 @@ export async function setGrants(
 	ws: WorkspaceRef,
 	who: { email?: string; userId?: string },
 	grants: string[],
-): Promise<{ userId: string; grants: string[]; alreadyInRole: string[] }> {
+): Promise<{ userId: string; grants: string[]; alreadyInRole: string[]; changed: boolean }> {
 	requireManagePeople(deps, actor)
 	const problems = grantProblems(deps, grants)
 	if (problems.length) throw invalid(problems)
 	return deps.db.transaction(async (tx) => {
-		const { row, target } = await lockedMember(tx, ws, who)
+		const { row, locked, target } = await lockedMember(tx, ws, who)
+		if (target.role === 'owner') requireActingOwner(actor, locked, OWNER_GRANTS_ONLY)
 		const alreadyInRole = deps.permissions.includedIn(target.role as PersonRole, grants)
 		const kept = [...new Set(grants)].filter((g) => !alreadyInRole.includes(g)).sort()
 		const before = [...target.grants].sort()
-		if (kept.join() !== before.join()) {
+		const changed = kept.join() !== before.join()
+		if (changed) {
 			await tx
 				.update(memberships)
 				.set({ grants: kept })
@@ -269,7 +285,7 @@ export async function setGrants(
 				detail: { email: row.email, from: before, to: kept },
 			})
 		}
-		return { userId: row.userId, grants: kept, alreadyInRole }
+		return { userId: row.userId, grants: kept, alreadyInRole, changed }
 	})
 }
 

@@ -108,12 +108,17 @@ describe('setting extra permissions', () => {
 		const recruiter = await newPerson(ws, 'recruiter', { grants: [GRANT] })
 		const can = async () => deps.permissions.can(await personActor(deps, ws.slug, recruiter.email), GRANT)
 
-		expect(await setGrants(deps, admin, ws, { email: recruiter.email }, [])).toEqual({ userId: recruiter.userId, grants: [], alreadyInRole: [] })
+		expect(await setGrants(deps, admin, ws, { email: recruiter.email }, [])).toEqual({ userId: recruiter.userId, grants: [], alreadyInRole: [], changed: true })
 		expect([await grantsOf(ws, recruiter.userId), await can()]).toEqual([[], false])
 		const given = await setGrants(deps, admin, ws, { userId: recruiter.userId }, [GRANT])
 		expect([given.grants, given.alreadyInRole, await can()]).toEqual([[GRANT], [], true])
 		const otherAdmin = await newPerson(ws, 'admin')
-		expect(await setGrants(deps, admin, ws, { userId: otherAdmin.userId }, [GRANT])).toEqual({ userId: otherAdmin.userId, grants: [], alreadyInRole: [GRANT] })
+		expect(await setGrants(deps, admin, ws, { userId: otherAdmin.userId }, [GRANT])).toEqual({
+			userId: otherAdmin.userId,
+			grants: [],
+			alreadyInRole: [GRANT],
+			changed: false,
+		})
 		const lines = await deps.db
 			.select({ detail: activity.detail })
 			.from(activity)
