@@ -11,6 +11,8 @@ import { sql } from 'drizzle-orm'
 import { runCommand } from '../core/cli.ts'
 import type { AppDeps } from '../core/deps.ts'
 import { declaredAuth } from '../core/http/auth.ts'
+import { operatorActor } from '../modules/auth/index.ts'
+import { addHiringManager } from '../modules/jobs/team.ts'
 import { newPerson, newWorkspace, testDeps, type TestWorkspace } from './helpers.ts'
 import { portalApp, signedIn, type PortalClient } from './portal.ts'
 
@@ -93,6 +95,12 @@ async function changing(): Promise<Record<string, () => Promise<{ path: string; 
 		}),
 		'/applications/:id/stage': async () => ({ path: `/applications/${await app()}/stage`, form: { stageKey: 'screening' } }),
 		'/jobs/:id/actively-hiring': async () => ({ path: `/jobs/${await job()}/actively-hiring`, form: { activelyHiring: 'on' } }),
+		'/jobs/:id/team': async () => ({ path: `/jobs/${await job()}/team`, form: { userId: (await newPerson(home, 'hiring_manager', {}, deps)).userId } }),
+		'/jobs/:id/team/:userId/remove': async () => {
+			const { userId } = await newPerson(home, 'hiring_manager', {}, deps)
+			await addHiringManager(deps, operatorActor(home), await job(), userId)
+			return { path: `/jobs/${await job()}/team/${userId}/remove`, form: {} }
+		},
 		'/people/:userId/grants': async () => ({
 			path: `/people/${(await newPerson(home, 'recruiter', {}, deps)).userId}/grants`,
 			form: { grant: 'jobs:actively_hiring' },

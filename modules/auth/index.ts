@@ -22,6 +22,7 @@ export {
 	requireWorkspace,
 	listWorkspaces,
 	listPeople,
+	lockedMemberRole,
 	operatorActor,
 	personRef,
 	removePerson,

@@ -137,6 +137,21 @@ export async function listPeople(db: Db, workspaceId: string): Promise<PersonVie
 		.orderBy(users.name, users.email)
 }
 
+/**
+ * A current member's role in the workspace (null: not a member there), their membership row locked
+ * for share until `tx` ends: a role change or a removal of them waits for the caller's transaction,
+ * and then undoes, through the membership port, what the caller did on the strength of the role
+ * (a hiring team it put them on), instead of the two crossing.
+ */
+export async function lockedMemberRole(tx: Db, workspaceId: string, userId: string): Promise<PersonRole | null> {
+	const [row] = await tx
+		.select({ role: memberships.role })
+		.from(memberships)
+		.where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId), isNull(memberships.removedAt)))
+		.for('share')
+	return row && isPersonRole(row.role) ? row.role : null
+}
+
 async function memberId(db: Db, ws: WorkspaceRef, who: { email?: string; userId?: string }): Promise<{ userId: string; email: string }> {
 	const [row] = await db
 		.select({ userId: users.id, email: users.email })

@@ -14,7 +14,7 @@ export { jobRanking } from './search.ts'
 import { seedJobs } from './seed.ts'
 import { jobLabelSql } from './label.ts'
 import { jobTools } from './tools.ts'
-import { leaveTeamsWithMembership } from './team.ts'
+import { leaveTeamsWithMembership, teamChangeWords } from './team.ts'
 import { vendorJobFacts, vendorJobsSection } from './vendor-section.ts'
 import * as tables from './table.ts'
 
@@ -56,7 +56,7 @@ export default defineModule({
 	name: 'jobs',
 	description: 'Jobs: the vendor Job Publish REST API, the job tools and the jobs pages.',
 	requires: ['auth', 'vendors', 'activity', 'search', 'events'],
-	checks: ['jobs:read', 'jobs:create', 'jobs:set_status', 'jobs:actively_hiring', 'candidates:read'],
+	checks: ['jobs:read', 'jobs:create', 'jobs:set_status', 'jobs:actively_hiring', 'candidates:read', 'auth:manage_people'],
 	tables,
 	migrations: new URL('./migrations/', import.meta.url),
 	permissions: [
@@ -66,7 +66,7 @@ export default defineModule({
 			grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager', 'viewer'],
 		},
 		{ key: 'jobs:create', description: 'Create jobs as Draft', grantedTo: ['owner', 'admin', 'recruiter', 'hiring_manager'] },
-		{ key: 'jobs:set_status', description: 'Publish, close or draft jobs', grantedTo: ['owner', 'admin'] },
+		{ key: 'jobs:set_status', description: 'Publish, close or draft jobs, and change their hiring teams', grantedTo: ['owner', 'admin'] },
 		{ key: 'jobs:actively_hiring', description: 'Turn the actively-hiring flag on or off', grantedTo: ['owner', 'admin'], grantable: true },
 	],
 	tools: jobTools,
@@ -92,6 +92,9 @@ export default defineModule({
 		'job.status_set': 'set the status of the job',
 		'job.actively_hiring_on': 'marked as actively hiring the job',
 		'job.actively_hiring_off': 'marked as no longer actively hiring the job',
+		'job.team_member_added': 'changed the hiring team of the job',
+		'job.team_member_removed': 'changed the hiring team of the job',
 	},
+	activityChanges: teamChangeWords,
 	recordNames: [recordNamesFrom('job', 'jobs', jobLabelSql('r'), (id) => `/jobs/${id}`)],
 })

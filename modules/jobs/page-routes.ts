@@ -1,7 +1,8 @@
 /**
  * The jobs pages: `/jobs` (list), `/jobs/new` (New job), `/jobs/<id>` (a job and, from other
  * modules, its pipeline, applicants, leads and bench ranking; `?stage=<key>` or `?list=<name>`
- * shows one of those lists in full, paged), and the status and actively-hiring buttons.
+ * shows one of those lists in full, paged), the status and actively-hiring buttons, and the
+ * hiring team's Add to the team and Take off the team.
  * Thin adapters over the services the job tools call, with the tools' permissions, so every role
  * rule holds alike; forms answer with Post/Redirect/Get.
  */
@@ -10,15 +11,16 @@ import type { AppDeps } from '../../core/deps.ts'
 import { AppError, type FieldError } from '../../core/errors.ts'
 import { pageSections, type SafeHtml } from '../../core/html.ts'
 import type { PageSession } from '../../core/http/auth.ts'
-import { doneNotice } from '../../core/http/form.ts'
+import { doneNotice, formText, seeOther } from '../../core/http/form.ts'
 import type { HttpKit, PageQuery } from '../../core/module.ts'
 import { ownEntry } from '../../core/own-entry.ts'
 import { checkValue } from '../../core/schema-check.ts'
 import { formValues, parseJobForm, serviceErrors } from './job-form.ts'
 import { JOB_STATUSES, type JobStatus } from './model.ts'
-import { jobPage, jobsListPage, newJobPage } from './pages.ts'
+import { jobPage, jobsListPage, newJobPage, type TeamChanges } from './pages.ts'
 import { ACTIVELY_HIRING, createJob, getJob, JOB_SORTS, jobVendors, listJobs, setActivelyHiring, setJobStatus, type ListJobsInput } from './service.ts'
 import { ListJobsParams } from './tools.ts'
+import { addHiringManager, CHANGE_TEAM, hiringManagersOffTeam, removeFromTeam } from './team.ts'
 
 const form = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
 
@@ -31,6 +33,14 @@ const NOTICES: Record<string, string> = {
 	'hiring-on': 'The job is marked as actively hiring.',
 	'hiring-off': 'The job is no longer marked as actively hiring.',
 }
+/** Confirmations of the hiring team's changes, shown in its section. */
+const TEAM_NOTICES: Record<string, string> = {
+	'team-added': 'The hiring manager is on the team: they now see this job and its applicants.',
+	'team-already': 'That hiring manager was already on the team; nothing changed.',
+	'team-removed': 'The person is off the hiring team. A hiring manager no longer sees this job or its applicants, unless on its team again.',
+	'team-not-on': 'That person was not on the hiring team; nothing changed.',
+}
+const NOT_A_HIRING_MANAGER = 'The person chosen is not a hiring manager in this workspace (any more): choose one from the list.'
 const DONE_FOR_STATUS: Record<JobStatus, string> = { Open: 'published', Closed: 'closed', Draft: 'drafted' }
 
 /**
@@ -119,16 +129,34 @@ async function showList(
 	}
 }
 
+/** The hiring team's choices for someone who may change it (undefined for others). */
+async function teamChanges(deps: AppDeps, session: PageSession, job: { hiringTeam: { userId: string }[] }, more: Omit<TeamChanges, 'offTeam'>) {
+	if (!deps.permissions.can(session.actor, CHANGE_TEAM)) return undefined
+	const offTeam = await hiringManagersOffTeam(
+		deps,
+		session.actor.workspaceId,
+		job.hiringTeam.map((m) => m.userId),
+	)
+	return { offTeam, ...more }
+}
+
 /** A job's page, or one of its lists (a stage, applicants, leads): a list asked for wrongly is said on the page. */
-async function showJob(deps: AppDeps, session: PageSession, jobId: string, query: { stage?: string; list?: string; cursor?: string; done?: string }) {
+async function showJob(
+	deps: AppDeps,
+	session: PageSession,
+	jobId: string,
+	query: { stage?: string; list?: string; cursor?: string; done?: string },
+	teamErrors?: FieldError[],
+) {
 	const job = await getJob(deps, session.actor, jobId)
 	if (query.stage === undefined && query.list === undefined) {
 		// The confirmation of a change shows next to what made it: the job's own buttons under the
-		// heading, a section's (the pipeline's Move, the scorecard) in that section.
+		// heading, a section's (the pipeline's Move, the scorecard, the hiring team) in that section.
 		return jobPage(deps, session, {
 			job,
 			sections: await pageSections(deps, 'job', session, jobId, { done: query.done }),
 			notice: doneNotice(NOTICES, query.done),
+			team: await teamChanges(deps, session, job, { notice: doneNotice(TEAM_NOTICES, query.done), errors: teamErrors }),
 		})
 	}
 	const listLabel = query.list === undefined ? undefined : ownEntry(LISTS, query.list)
@@ -219,5 +247,38 @@ export function jobPageRoutes(deps: AppDeps, { auth }: HttpKit) {
 				return redirect(`/jobs/${job.id}?done=hiring-${value}#done`, 303)
 			},
 			{ session: { permission: ACTIVELY_HIRING }, body: form },
+		)
+		.use(teamRoutes(deps, auth))
+}
+
+/** The hiring team's Add to the team and Take off the team, on the job's page (`modules/jobs/team.ts` holds the rules). */
+function teamRoutes(deps: AppDeps, auth: HttpKit['auth']) {
+	return new Elysia({ name: 'jobs.pages.team' })
+		.use(auth)
+		.post(
+			'/jobs/:id/team',
+			async ({ session, params, body }) => {
+				const jobId = jobIdOf(params.id)
+				const userId = formText(body, 'userId')
+				try {
+					const { changed } = await addHiringManager(deps, session.actor, jobId, userId)
+					return seeOther(`/jobs/${jobId}`, changed ? 'team-added' : 'team-already', 'done')
+				} catch (error) {
+					if (!(error instanceof AppError) || error.code !== 'VALIDATION') throw error
+					// Nobody chosen, or someone who stopped being a hiring manager here since the page was shown.
+					const message = userId ? NOT_A_HIRING_MANAGER : 'Choose a hiring manager to add.'
+					return showJob(deps, session, jobId, {}, [{ field: 'team-add', message }])
+				}
+			},
+			{ session: { permission: CHANGE_TEAM }, body: form },
+		)
+		.post(
+			'/jobs/:id/team/:userId/remove',
+			async ({ session, params }) => {
+				const jobId = jobIdOf(params.id)
+				const { changed } = await removeFromTeam(deps, session.actor, jobId, params.userId)
+				return seeOther(`/jobs/${jobId}`, changed ? 'team-removed' : 'team-not-on', 'done')
+			},
+			{ session: { permission: CHANGE_TEAM }, body: form },
 		)
 }

@@ -106,9 +106,10 @@ describe('status and actively-hiring buttons', () => {
 		const shown: Record<Who, string[]> = {} as never
 		for (const who of ['owner', 'admin', 'recruiter', 'granted', 'manager', 'viewer'] as const)
 			shown[who] = buttons((await portal[who].get(`/jobs/${teamJob}`)).text)
-		// The job is a Draft: publishing or closing it are the changes there are.
-		expect(shown.owner).toEqual(['Publish', 'Close', 'Actively hiring'])
-		expect(shown.admin).toEqual(['Publish', 'Close', 'Actively hiring'])
+		// The job is a Draft: publishing or closing it are the changes there are; its hiring team
+		// (the manager on it, others to add) is changed with the same permission.
+		expect(shown.owner).toEqual(['Publish', 'Close', 'Actively hiring', 'Take off the team', 'Add to the team'])
+		expect(shown.admin).toEqual(['Publish', 'Close', 'Actively hiring', 'Take off the team', 'Add to the team'])
 		expect(shown.granted).toEqual(['Actively hiring'])
 		for (const who of ['recruiter', 'manager', 'viewer'] as const) expect(shown[who]).toEqual([])
 	})

@@ -218,7 +218,42 @@ const bullets = (items: readonly unknown[], empty: string) =>
 const TEAM_ROLE: Record<string, string> = { recruiter: 'Recruiter', hiring_manager: 'Hiring manager' }
 const QUESTION_KIND: Record<string, string> = { yes_no: 'yes or no', text: 'written answer' }
 
-function jobDetails(job: JobDetail): SafeHtml {
+/** What the hiring team section shows someone who may change the team (`CHANGE_TEAM`). */
+export interface TeamChanges {
+	/** The workspace's hiring managers not on the team: the choices of Add to the team. */
+	offTeam: { userId: string; name: string }[]
+	/** The confirmation of a change just made (`?done=team-…`). */
+	notice?: string
+	/** A refused Add to the team, on its field (`team-add`). */
+	errors?: FieldError[]
+}
+
+/** Add a hiring manager (a choice among those off the team), or why there is nobody to add. */
+function addToTeam(deps: AppDeps, session: PageSession, job: JobDetail, team: TeamChanges): SafeHtml {
+	if (!team.offTeam.length && !team.errors?.length) {
+		const people = deps.permissions.can(session.actor, 'auth:manage_people') ? html`<a href="/people">People</a>` : 'People'
+		return html`<p class="meta">No other hiring manager in this workspace to add: a person is given that role on ${people}.</p>`
+	}
+	return html`<form method="post" action="/jobs/${job.id}/team" class="team-add" novalidate>${csrfField(session)}
+${selectField({ id: 'team-add', name: 'userId', label: 'Add a hiring manager', hint: 'A hiring manager sees only the jobs on whose team they are, and those jobs’ applicants.', value: '', errors: team.errors, options: [['', 'Choose a hiring manager'], ...team.offTeam.map((p) => [p.userId, p.name] as const)] })}
+<button type="submit" class="secondary">Add to the team</button></form>`
+}
+
+/** The hiring team; with `team`, a Take off button on each person and the form that adds a hiring manager. */
+function teamSection(deps: AppDeps, session: PageSession, job: JobDetail, team?: TeamChanges): SafeHtml {
+	const takeOff = (m: JobDetail['hiringTeam'][number]) =>
+		html` <form method="post" action="/jobs/${job.id}/team/${m.userId}/remove" class="inline" data-confirm="Take ${textOf(m.name)} off the hiring team? A hiring manager then no longer sees this job or its applicants.">${csrfField(session)}<button type="submit" class="secondary" aria-label="Take off the team: ${textOf(m.name)}">Take off the team</button></form>`
+	return html`<section class="card" id="team" aria-labelledby="team-h"><h2 id="team-h">Hiring team</h2>
+${team?.notice ? actionNotice(team.notice) : ''}
+${
+	job.hiringTeam.length
+		? html`<ul class="team">${job.hiringTeam.map((m) => html`<li><span>${m.name} <span class="meta">· ${TEAM_ROLE[m.teamRole] ?? m.teamRole}</span></span>${team ? takeOff(m) : ''}</li>`)}</ul>`
+		: html`<p class="empty">Nobody is on the hiring team yet.</p>`
+}
+${team ? addToTeam(deps, session, job, team) : ''}`
+}
+
+function jobDetails(deps: AppDeps, session: PageSession, job: JobDetail, team?: TeamChanges): SafeHtml {
 	return html`<section class="card" aria-labelledby="description-h"><h2 id="description-h">Description</h2>
 ${job.summary ? html`<p class="summary lines">${job.summary}</p>` : ''}
 ${job.description ? html`<div class="prose">${job.description}</div>` : html`<p class="empty">No description yet.</p>`}
@@ -228,11 +263,7 @@ ${job.description ? html`<div class="prose">${job.description}</div>` : html`<p 
 <h3>Must-haves</h3>${bullets(job.requirements, 'None listed: the résumé check has nothing to check applicants against.')}
 <h3>Nice-to-haves</h3>${bullets(job.niceToHave, 'None listed.')}
 </section>
-<section class="card" aria-labelledby="team-h"><h2 id="team-h">Hiring team</h2>
-${bullets(
-	job.hiringTeam.map((m) => html`${m.name} <span class="meta">· ${TEAM_ROLE[m.teamRole] ?? m.teamRole}</span>`),
-	'Nobody is on the hiring team yet.',
-)}
+${teamSection(deps, session, job, team)}
 <h3>Screening questions</h3>
 ${job.screeningQuestions.length ? html`<ol>${job.screeningQuestions.map((q) => html`<li>${q.prompt} <span class="meta">(${QUESTION_KIND[q.kind] ?? q.kind}${q.required ? ', required' : ''})</span></li>`)}</ol>` : html`<p class="empty">No screening questions: applicants only send their résumé.</p>`}
 </section>
@@ -246,6 +277,8 @@ export interface JobPageView {
 	notice?: string
 	/** On a list view (`?stage=`, `?list=`): the list's name, and what went wrong with its address. */
 	list?: { label: string; problem?: string; link?: { href: string; text: string } }
+	/** For those who may change the hiring team: its choices, confirmation and refusal. */
+	team?: TeamChanges
 }
 
 export function jobPage(deps: AppDeps, session: PageSession, view: JobPageView): Response {
@@ -273,13 +306,14 @@ export function jobPage(deps: AppDeps, session: PageSession, view: JobPageView):
 		)
 	}
 	const hidden = seesApplicants(deps, session) ? '' : html`<p class="meta">Applicants and the pipeline are not shown for your role.</p>`
+	const errors = view.team?.errors ?? []
 	return portalPage(
 		deps,
 		session,
-		{ title: textOf(job.title), current: '/jobs' },
-		html`${header}${view.notice ? actionNotice(view.notice) : ''}
+		{ title: textOf(job.title), current: '/jobs', hasErrors: errors.length > 0, status: errors.length ? 422 : 200 },
+		html`${errorSummary(errors)}${header}${view.notice ? actionNotice(view.notice) : ''}
 <section class="card job-facts" aria-label="Facts">${jobFacts(deps, session, job)}${hidden}</section>
-${jobDetails(job)}
+${jobDetails(deps, session, job, view.team)}
 ${view.sections}`,
 	)
 }

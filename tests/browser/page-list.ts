@@ -46,6 +46,8 @@ export const PORTAL_PAGES: readonly PortalPageCase[] = [
 	{ name: 'jobs-filtered', path: () => '/jobs?status=Open&location=tx&sort=title', roles: ['owner'] },
 	// A change's confirmation next to what made it (issue 31): the job's buttons, Move to stage.
 	{ name: 'job-done', path: (ids) => `/jobs/${ids.jobId}?done=hiring-on`, roles: ['owner'] },
+	// The hiring team's confirmation in its section, beside Take off the team and Add to the team.
+	{ name: 'job-team-done', path: (ids) => `/jobs/${ids.jobId}?done=team-added`, roles: ['owner'] },
 	{ name: 'application-done', path: (ids) => `/applications/${ids.applicationId}?done=stage`, roles: ['owner'] },
 	{ name: 'job-new', path: () => '/jobs/new', roles: ['owner', 'recruiter', 'hiring_manager'] },
 	// The browser's hiring manager is on no job's team: a job's page is a 404 for them.
