@@ -11,7 +11,7 @@
  */
 import type { TSchema } from '@sinclair/typebox'
 import type { FieldError } from './errors.ts'
-import { cutText, firstCodePoints, isBlank } from './untrusted.ts'
+import { CONTROL_CHARS, cutText, firstCodePoints, isBlank } from './untrusted.ts'
 
 type Schema = TSchema & Record<string, any>
 
@@ -45,12 +45,8 @@ export const codePoints = (s: string) => {
 	return n
 }
 
-/**
- * Control characters a string may not hold: C0 controls other than tab, line feed and carriage
- * return; DEL and the C1 controls (U+0080–U+009F: ESC's one-character form CSI is U+009B, and none
- * is text). Every door's other check of typed text uses this one.
- */
-export const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
+/** Control characters a string may not hold (`CONTROL_CHARS`). Every door's other check of typed text uses this one. */
+export const FORBIDDEN_CONTROL = new RegExp(`[${CONTROL_CHARS}]`)
 
 /** Noncharacters (U+FFFE, U+FFFF, U+FDD0-U+FDEF and the last two of every plane): never text, and XML forbids U+FFFE/U+FFFF. */
 const NONCHARACTER = /\p{Noncharacter_Code_Point}/u

@@ -34,6 +34,14 @@ export const personAuthor = (authorUserId: string | null | undefined, reader: { 
 export const LINE_BREAK_CHARS = '\\t\\n\\r\\u0085\\u2028\\u2029'
 export const ONE_LINE_MESSAGE = 'must be one line: no line breaks or tabs'
 
+/**
+ * Control characters no string may hold, as a character class's contents: C0 controls other than
+ * tab, line feed and carriage return; DEL and the C1 controls (U+0080–U+009F: ESC's one-character
+ * form CSI is U+009B, and none is text). The checker refuses them in every string
+ * (core/schema-check.ts `FORBIDDEN_CONTROL`), and the tools' schemas declare it (`textPattern`).
+ */
+export const CONTROL_CHARS = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f'
+
 // C0/C1 controls except tab and newline, bidi embeddings/overrides/isolates, zero-width and BOM.
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]/g
 // Unicode tag characters (U+E0000–E007F) spell invisible ASCII a model still reads ("ASCII
@@ -47,14 +55,36 @@ const MAY_NEED_CLEANING =
 	/[\r\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff]/
 
 /**
- * What draws nothing: spaces of every kind, control and format characters (zero-width spaces, the
- * soft hyphen, direction marks), combining marks with nothing to combine with, and the characters
- * fonts draw empty (Hangul fillers, the blank Braille pattern).
+ * What draws nothing, as a character class's contents (read with the `u` flag): spaces of every
+ * kind, control and format characters (zero-width spaces, the soft hyphen, direction marks),
+ * combining marks with nothing to combine with, and the characters fonts draw empty (Hangul
+ * fillers, the blank Braille pattern). `isBlank` and the tools' schemas (`textPattern`) both read
+ * this one definition, so what a schema declares blank is what the checker refuses as blank.
  */
-const DRAWS_NOTHING = /[\s\p{Z}\p{Cc}\p{Cf}\p{M}\u115f\u1160\u3164\uffa0\u2800]/gu
+const DRAWS_NOTHING_CHARS = '\\s\\p{Z}\\p{Cc}\\p{Cf}\\p{M}\\u115f\\u1160\\u3164\\uffa0\\u2800'
+const DRAWS_NOTHING = new RegExp(`[${DRAWS_NOTHING_CHARS}]`, 'gu')
 
 /** True when the text shows nothing a person could read: a title of zero-width spaces is blank, not a title. */
 export const isBlank = (text: string) => text.replace(DRAWS_NOTHING, '') === ''
+
+/**
+ * The JSON Schema pattern (ECMA-262, compiled with `u`) of a text field, saying in standard words
+ * what the checker refuses in it, so a client is never refused for a shape its schema did not show:
+ * no control character (`CONTROL_CHARS`); for `oneLine`, no line break or tab either
+ * (`LINE_BREAK_CHARS`); for `notBlank`, at least one character that draws something (what
+ * `isBlank` and the checker's `x-not-blank` look for, from the same `DRAWS_NOTHING_CHARS`).
+ */
+export function textPattern({ oneLine = false, notBlank = false } = {}): string {
+	const char = `[^${CONTROL_CHARS}${oneLine ? LINE_BREAK_CHARS : ''}]`
+	// The character that draws something is looked for ahead, so no input makes the match backtrack.
+	return notBlank ? `^(?=[\\s\\S]*?[^${DRAWS_NOTHING_CHARS}])${char}*$` : `^${char}*$`
+}
+
+/**
+ * At the start of a pattern (right after `^`): the string holds no control character. For patterns
+ * whose own classes would let one through (`\s` holds vertical tab and form feed, `[\s\S]` any).
+ */
+export const NO_CONTROL_CHARS = `(?![\\s\\S]*[${CONTROL_CHARS}])`
 
 /** The text with invisible and control characters removed (newlines and tabs kept). */
 export function cleanText(text: string): string {
@@ -76,7 +106,7 @@ export function cleanLine(text: string, max = 200): string {
 
 // Line breaks, tabs and every other control character (an ESC opens a terminal sequence), and the
 // Unicode line and paragraph separators: what makes typed text more than one line of visible text.
-const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/
+const NOT_ONE_LINE = new RegExp(`[${CONTROL_CHARS}${LINE_BREAK_CHARS}]`)
 
 /**
  * A name or label a person types (a personal token's, a workspace's, a person's, a vendor's, a saved

@@ -1,7 +1,7 @@
 /** Parameter pieces shared by the tools, with the spec's limits. */
 import { Type as t, type TArray, type TLiteral, type TNull, type TObject, type TSchema, type TString, type TUnion } from '@sinclair/typebox'
 import { MAX_SEARCH_CHARS, MIN_SEARCH_CHARS, SEARCH_TEXT_TOO_SHORT } from '../text-search.ts'
-import { LINE_BREAK_CHARS, ONE_LINE_MESSAGE, UntrustedLine } from '../untrusted.ts'
+import { NO_CONTROL_CHARS, ONE_LINE_MESSAGE, textPattern, UntrustedLine } from '../untrusted.ts'
 
 /** Rows per page: 1 to 100, default 25. */
 export const limit = () => t.Integer({ minimum: 1, maximum: 100, default: 25, description: 'Rows per page, 1 to 100 (default 25)' })
@@ -13,38 +13,42 @@ export const cursor = () => t.String({ minLength: 1, maxLength: 64, description:
 export const id = (what: string) => t.String({ minLength: 1, maxLength: 160, description: `Id of the ${what}, from the matching list tool` })
 
 // Two characters other than white space (U+FFFD is read as a space by search): a text that, trimmed, has at least MIN_SEARCH_CHARS (2).
-const TWO_CHARACTERS = '[^\\s\\uFFFD][\\s\\S]*[^\\s\\uFFFD]'
+const TWO_CHARACTERS = '[\\s\\S]*[^\\s\\uFFFD][\\s\\S]*[^\\s\\uFFFD]'
 
 /**
  * A search text (the lists' `query`, search's `q`): at most 120 characters, and at least 2 once
  * trimmed, which is what `searchTextProblem` (core/text-search.ts) refuses at run time; a list takes
- * a blank one as no search. Declared as a pattern, so a client reads the rule in the schema rather
- * than learning it from a refusal.
+ * a blank one as no search. No control character, which the checker refuses in every string.
+ * Declared as a pattern, so a client reads the rule in the schema rather than learning it from a refusal.
  */
 export const searchText = (description: string, { required = false } = {}) =>
 	t.String({
 		...(required ? { minLength: MIN_SEARCH_CHARS } : {}),
 		maxLength: MAX_SEARCH_CHARS,
-		pattern: required ? TWO_CHARACTERS : `^\\s*$|${TWO_CHARACTERS}`,
+		pattern: `^${NO_CONTROL_CHARS}${required ? TWO_CHARACTERS : `(?:\\s*$|${TWO_CHARACTERS})`}`,
 		'x-pattern-message': SEARCH_TEXT_TOO_SHORT,
 		description,
 	})
 
-// A character a one-line field may hold: anything but what the services refuse in one (`LINE_BREAK_CHARS`).
-const ONE_LINE = `[^${LINE_BREAK_CHARS}]`
-
 /**
- * A one-line text parameter (a title, a place, an item of a list): no line break or tab, which the
- * services refuse in such fields, declared as a pattern; `notBlank` also needs a character other
- * than white space (the checker's `x-not-blank` refuses text that draws nothing at all).
+ * A one-line text parameter (a title, a place, an item of a list): no line break, tab or other
+ * control character, which the services refuse in such fields, declared as a pattern; `notBlank`
+ * also needs a character that draws something (the checker's `x-not-blank` refuses text that draws
+ * nothing at all, zero-width spaces included). The pattern is core's `textPattern`.
  */
 export const oneLine = ({ notBlank = false, ...options }: { minLength?: number; maxLength: number; notBlank?: boolean; description?: string }) =>
 	t.String({
 		...options,
-		pattern: notBlank ? `^${ONE_LINE}*[^\\s]${ONE_LINE}*$` : `^${ONE_LINE}*$`,
+		pattern: textPattern({ oneLine: true, notBlank }),
 		'x-pattern-message': ONE_LINE_MESSAGE,
 		...(notBlank ? { 'x-not-blank': true } : {}),
 	})
+
+/**
+ * A free text parameter (a description, a note, a message, words to look for): lines and tabs
+ * allowed, no other control character (which the checker refuses in every string), declared as a pattern.
+ */
+export const freeText = (options: { maxLength: number; description?: string }) => t.String({ ...options, pattern: textPattern() })
 
 /** One of a few string values; `fallback` is the default the service applies when it is omitted. */
 export const oneOf = <T extends readonly string[]>(values: T, description?: string, fallback?: T[number]): TUnion<TLiteral<T[number]>[]> =>

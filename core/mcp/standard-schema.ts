@@ -6,18 +6,22 @@
 import type { TSchema } from '@sinclair/typebox'
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server'
 import { checkValue } from '../schema-check.ts'
+import { textPattern } from '../untrusted.ts'
+
+const NOT_BLANK = textPattern({ notBlank: true })
 
 /**
  * Plain JSON Schema (TypeBox's symbols and our `x-` keywords stay out of what clients see). What an
  * `x-` keyword refuses is still said in standard words: a string marked `x-not-blank` without a
- * pattern of its own gets the pattern `\S` (a character other than white space), so a client is not
- * refused for a shape its schema never showed.
+ * pattern of its own gets core's not-blank pattern (`textPattern`: a character that draws something,
+ * as `isBlank` reads it, and no control character), so a client is not refused for a shape its
+ * schema never showed.
  */
 export function publicJsonSchema(schema: TSchema): Record<string, unknown> {
 	return JSON.parse(
 		JSON.stringify(schema, (key, value) => {
 			if (key.startsWith('x-')) return undefined
-			return value?.['x-not-blank'] === true && value.pattern === undefined ? { ...value, pattern: '\\S' } : value
+			return value?.['x-not-blank'] === true && value.pattern === undefined ? { ...value, pattern: NOT_BLANK } : value
 		}),
 	)
 }

@@ -1,7 +1,7 @@
 /** The document and vendor-submission tools: thin adapters over the services. */
 import { Type as t } from '@sinclair/typebox'
 import { defineTool } from '../../core/module.ts'
-import { id, nullable, oneOf, params } from '../../core/mcp/params.ts'
+import { id, freeText, nullable, oneOf, params } from '../../core/mcp/params.ts'
 import { lineAbout, UntrustedLine } from '../../core/untrusted.ts'
 import { DocumentKindSchema } from '../vendors/index.ts'
 import { documentRequestSummary, MAX_REQUEST_MESSAGE, requestCandidateDocuments } from './requests.ts'
@@ -118,7 +118,7 @@ export const documentTools = [
 			candidateId: id('candidate'),
 			items: t.Array(DocumentKindSchema, { minItems: 1, maxItems: 4, description: 'Kinds to ask for: dl, visa, i94, workAuth' }),
 			applicationId: t.Optional(id('application')),
-			message: t.Optional(t.String({ maxLength: MAX_REQUEST_MESSAGE, description: 'Plain text for the candidate' })),
+			message: t.Optional(freeText({ maxLength: MAX_REQUEST_MESSAGE, description: 'Plain text for the candidate' })),
 			includeJobLink: t.Optional(t.Boolean({ default: true, description: 'Add the job’s careers address (default true)' })),
 		}),
 		output: RequestResult,
@@ -140,7 +140,7 @@ export const documentTools = [
 		params: params({
 			applicationId: id('application'),
 			documents: t.Array(DocumentKindSchema, { maxItems: 4, description: 'Kinds to attach; must include every kind the vendor needs' }),
-			note: t.Optional(t.String({ maxLength: 1000, description: 'Plain text for the vendor' })),
+			note: t.Optional(freeText({ maxLength: 1000, description: 'Plain text for the vendor' })),
 		}),
 		output: Submission,
 		readOnly: false,

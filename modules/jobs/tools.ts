@@ -1,7 +1,7 @@
 /** The job tools: thin adapters over `service.ts`. */
 import { Type as t } from '@sinclair/typebox'
 import { defineTool } from '../../core/module.ts'
-import { cursor, id, limit, nullable, oneLine, oneOf, page, params, PersonRef, searchText } from '../../core/mcp/params.ts'
+import { cursor, id, limit, freeText, nullable, oneLine, oneOf, page, params, PersonRef, searchText } from '../../core/mcp/params.ts'
 import { lineAbout, UntrustedLine, UntrustedText } from '../../core/untrusted.ts'
 import { JOB_STATUSES, REST_CONTRACT_TYPES, SCHEDULES, VISAS } from './model.ts'
 import { createJob, getJob, listJobs, MAX_SALARY, setActivelyHiring, setJobStatus } from './service.ts'
@@ -74,8 +74,8 @@ export const CreateJobParams = params({
 	department: t.Optional(oneLine({ maxLength: 120, notBlank: true })),
 	location: t.Optional(oneLine({ maxLength: 200 })),
 	employment: t.Optional(oneLine({ maxLength: 60, description: 'The engagement, e.g. "12-month contract"' })),
-	pitch: t.Optional(t.String({ maxLength: 600, description: 'Short summary shown at the top of the job page' })),
-	description: t.Optional(t.String({ maxLength: 20000, description: 'Plain text or simple HTML (headings, paragraphs, lists, bold, italics)' })),
+	pitch: t.Optional(freeText({ maxLength: 600, description: 'Short summary shown at the top of the job page' })),
+	description: t.Optional(freeText({ maxLength: 20000, description: 'Plain text or simple HTML (headings, paragraphs, lists, bold, italics)' })),
 	requirements: t.Optional(item(40)),
 	niceToHave: t.Optional(item(40)),
 	salaryMin: t.Optional(

@@ -1,7 +1,7 @@
 /** The staffing lookup tool: a thin adapter over `service.ts`. */
 import { Type as t } from '@sinclair/typebox'
 import { defineTool } from '../../core/module.ts'
-import { cursor, limit, oneOf, page, params } from '../../core/mcp/params.ts'
+import { cursor, freeText, limit, oneOf, page, params } from '../../core/mcp/params.ts'
 import { untrustedLine, UntrustedLine } from '../../core/untrusted.ts'
 import { listLookups, LOOKUP_KINDS } from './service.ts'
 
@@ -16,7 +16,7 @@ export const lookupTools = [
 			'The workspace’s own list of vendors, implementation partners or clients (the values people pick from when describing a requirement), A to Z. Filter by text the name contains. Paged: pass nextCursor back as cursor.',
 		params: params({
 			kind: oneOf(LOOKUP_KINDS, 'Which list: vendor, implementation_partner or client'),
-			query: t.Optional(t.String({ maxLength: 240, description: 'Text the name contains' })),
+			query: t.Optional(freeText({ maxLength: 240, description: 'Text the name contains' })),
 			limit: t.Optional(limit()),
 			cursor: t.Optional(cursor()),
 		}),
