@@ -266,13 +266,13 @@ async function boundedTool(deps: AppDeps, { def: tool, check, view }: PreparedTo
 
 /**
  * What the route knows of the message a server answers: the tool a `tools/call` names, whether its
- * client can be asked (2025 era), and its arguments as sent when they hold an own `__proto__`
- * (`prototypeArguments`).
+ * client can be asked (2025 era), and the arguments of a tool call or a prompt as sent when they
+ * hold an own `__proto__` (`prototypeArguments`).
  */
 interface MessageFacts {
 	called: string | undefined
 	canAsk: boolean
-	sentArguments?: Record<string, unknown>
+	sentArguments?: SentArguments
 }
 
 function registerTool(server: McpServer, deps: AppDeps, tool: PreparedTool, actor: Actor, call: PendingCall, canAsk: boolean) {
@@ -288,9 +288,8 @@ function toolCallServer(deps: AppDeps, tool: PreparedTool, actor: Actor, call: P
 		{ instructions, capabilities: { tools: { listChanged: false }, ...(tool.view ? VIEW_CAPABILITIES : {}) }, requestState: verifiedState(deps) },
 	)
 	// Arguments the SDK's copy would lose a property of are checked as sent: refused, as any unknown property is.
-	const checked: PreparedTool = facts.sentArguments
-		? { ...tool, config: { ...tool.config, inputSchema: inputSchema(tool.def.params, facts.sentArguments) as never } }
-		: tool
+	const sent = argumentsSentTo(facts, 'tools/call', tool.def.name)
+	const checked: PreparedTool = sent ? { ...tool, config: { ...tool.config, inputSchema: inputSchema(tool.def.params, sent) as never } } : tool
 	registerTool(server, deps, checked, actor, call, facts.canAsk)
 	return server
 }
@@ -340,11 +339,14 @@ function buildServer(deps: AppDeps, tools: readonly PreparedTool[], actor: Actor
 	// Without an actor nothing is allowed, so nothing is registered.
 	if (actor) for (const tool of shown) registerTool(server, deps, tool, actor, call, canAsk)
 	registerViews(server, views)
-	for (const prompt of prompts)
-		server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: inputSchema(prompt.params) }, (args) => ({
+	// A prompt's arguments are checked as sent when the SDK's copy would lose an own `__proto__`, as a tool's are.
+	for (const prompt of prompts) {
+		const argsSchema = inputSchema(prompt.params, argumentsSentTo(facts, 'prompts/get', prompt.name))
+		server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema }, (args) => ({
 			description: prompt.description,
 			messages: [{ role: 'user', content: { type: 'text', text: prompt.text(args as never) } }],
 		}))
+	}
 	return server
 }
 
@@ -367,9 +369,7 @@ export function mcpRoute(deps: AppDeps, { auth }: HttpKit) {
 	const viewOf = new Map(views.flatMap((view) => view.def.tools.map((name) => [name, view] as const)))
 	const tools = deps.registry.tools.map((tool) => prepare(tool, viewOf.get(tool.name), deps.config.production))
 	const serverFor = (ctx: { era: 'legacy' | 'modern'; authInfo?: AuthInfo }) => {
-		const extra = ctx.authInfo?.extra as
-			| { actor?: Actor; call?: PendingCall; called?: string; canAsk?: boolean; sentArguments?: Record<string, unknown> }
-			| undefined
+		const extra = ctx.authInfo?.extra as { actor?: Actor; call?: PendingCall; called?: string; canAsk?: boolean; sentArguments?: SentArguments } | undefined
 		const call = extra?.call ?? { reported: true, address: '' }
 		const server = buildServer(deps, tools, extra?.actor, call, {
 			called: extra?.called,
@@ -503,20 +503,34 @@ function toolCalled(body: unknown): string | undefined {
 	return message?.method === 'tools/call' ? String(message.params?.name ?? '') : undefined
 }
 
-/**
- * The arguments of a tool call that hold a property named `__proto__` (JSON.parse keeps it as an own
- * property), as sent; undefined for any other message. The SDK copies the arguments before our
- * checker sees them, and a copy sets the prototype instead, so the property vanished and the call
- * ran without it (`create_job` as if `activelyHiring` had not been sent). The tool's checker reads
- * these instead (`toolCallServer`): the call is refused as any unknown property is, with the same
- * tool error, and reported the same way.
- */
-function prototypeArguments(body: unknown): Record<string, unknown> | undefined {
-	const call = body as { method?: unknown; params?: { arguments?: unknown } } | null
-	const args = call?.method === 'tools/call' ? call.params?.arguments : undefined
-	if (!args || typeof args !== 'object' || Array.isArray(args) || !Object.hasOwn(args, '__proto__')) return undefined
-	return args as Record<string, unknown>
+/** The arguments a `tools/call` or `prompts/get` message sent, with the tool or prompt it names. */
+interface SentArguments {
+	method: 'tools/call' | 'prompts/get'
+	name: string
+	args: Record<string, unknown>
 }
+
+/**
+ * The arguments of a tool call or a prompt request that hold a property named `__proto__`
+ * (JSON.parse keeps it as an own property), as sent; undefined for any other message. The SDK copies
+ * the arguments before our checker sees them, and a copy sets the prototype instead, so the property
+ * vanished and the call ran without it (`create_job` as if `activelyHiring` had not been sent, a
+ * prompt as if the argument had not been given). The tool's or prompt's checker reads these instead
+ * (`argumentsSentTo`): the message is refused as any unknown property is, with the same error, and
+ * a tool call is reported the same way.
+ */
+function prototypeArguments(body: unknown): SentArguments | undefined {
+	const message = body as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null
+	const method = message?.method
+	if (method !== 'tools/call' && method !== 'prompts/get') return undefined
+	const args = message?.params?.arguments
+	if (!args || typeof args !== 'object' || Array.isArray(args) || !Object.hasOwn(args, '__proto__')) return undefined
+	return { method, name: String(message?.params?.name ?? ''), args: args as Record<string, unknown> }
+}
+
+/** The arguments as sent (`prototypeArguments`) when the message is `method` of the tool or prompt `name`. */
+const argumentsSentTo = (facts: MessageFacts, method: SentArguments['method'], name: string) =>
+	facts.sentArguments?.method === method && facts.sentArguments.name === name ? facts.sentArguments.args : undefined
 
 /**
  * A portal session (the API access page's "Test connection") may initialize and list its tools,

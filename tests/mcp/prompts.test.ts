@@ -6,7 +6,8 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client'
-import { newPersonWithToken, newWorkspace, serveApp, testDeps } from '../helpers.ts'
+import { call, newPersonWithToken, newWorkspace, serveApp, testDeps } from '../helpers.ts'
+import { MCP_HEADERS, messageOf } from './rpc.ts'
 
 setDefaultTimeout(120_000)
 const open: { close(): Promise<void> }[] = []
@@ -68,6 +69,35 @@ describe('prompts', () => {
 			expect((await client.listPrompts()).prompts.map((p) => p.name).sort()).toEqual(expected.sort())
 			// A hiring manager does not submit to vendors.
 			expect(expected).not.toContain('prepare_vendor_submission')
+		}
+	})
+
+	test('an argument named __proto__ is refused as any unknown argument is, for every prompt, as tools refuse it', async () => {
+		const ws = await newWorkspace()
+		const owner = await newPersonWithToken(ws, 'owner')
+		const deps = await testDeps()
+		// Written as JSON text: in a JavaScript literal `__proto__` sets the prototype and is never sent.
+		const sent = async (name: string, args: string) => {
+			const raw = `{"jsonrpc":"2.0","id":9,"method":"prompts/get","params":{"name":"${name}","arguments":${args}}}`
+			const res = await call('POST', '/api/mcp', { key: owner.token, raw, headers: { ...MCP_HEADERS, 'content-type': 'application/json' } })
+			return messageOf(res.text)
+		}
+		const [v1, v2] = await clients(owner.token)
+		for (const prompt of deps.registry.prompts) {
+			const allowed = Object.keys(prompt.params.properties)
+			// The other arguments as a valid call would send them, so the only fault is the extra one.
+			const valid = Object.fromEntries(allowed.map((name) => [name, 'job_1']))
+			const refusal = (name: string) => `unknown property "${name}"; allowed: ${allowed.length ? allowed.join(', ') : 'none'}`
+			for (const extra of ['__proto__', 'bogus']) {
+				const args = JSON.stringify(valid).replace(/}$/, `${allowed.length ? ',' : ''}"${extra}":"x"}`)
+				const answer = await sent(prompt.name, args)
+				expect([prompt.name, extra, answer.result]).toEqual([prompt.name, extra, undefined])
+				expect(answer.error).toMatchObject({ code: -32602, message: expect.stringContaining(refusal(extra)) })
+				// Through both SDK clients: parsed JSON keeps an own `__proto__`, and the clients send it.
+				for (const client of [v1, v2]) await expect(client.getPrompt({ name: prompt.name, arguments: JSON.parse(args) })).rejects.toThrow(refusal(extra))
+			}
+			// The same arguments without the extra one are answered.
+			expect((await sent(prompt.name, JSON.stringify(valid))).result.messages).toHaveLength(1)
 		}
 	})
 })
