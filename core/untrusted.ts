@@ -14,9 +14,10 @@ import { CREDENTIAL_TYPE_GROUP } from './credentials.ts'
 /**
  * Who wrote the text: a candidate, a vendor (a job it published, its name and contact), a
  * colleague (another person of the workspace: names, notes, to-dos, jobs made in the portal), the
- * signed-in person themselves (`self`: their own notes, messages, scorecards, to-dos; still data,
- * since it may quote anyone), or someone outside (mail from an address we know nothing about, a
- * visitor's `utm_source`).
+ * signed-in person themselves (`self`: their own name, notes, messages and mail sent for them, jobs
+ * they made, scorecards and attributes they wrote, to-dos; still data, since it may quote anyone),
+ * or someone outside (mail from an address we know nothing about, a visitor's `utm_source`). Which
+ * of the reader or a colleague wrote a text is decided by `personAuthor` alone.
  */
 export const TEXT_AUTHORS = ['candidate', 'colleague', 'self', 'vendor', 'outside'] as const
 export type TextAuthor = (typeof TEXT_AUTHORS)[number]

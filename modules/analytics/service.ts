@@ -133,7 +133,7 @@ export async function careersSummary(deps: AppDeps, actor: Actor, period: Period
 		.map(([source, c]) => ({ source, name: source, ...c }))
 		.sort(byActivity)
 	// Titles are labelled by who wrote them (a vendor or a colleague); only the few jobs named are looked up.
-	const titles = await jobLabels(deps, actor.workspaceId, [...new Set(jobRows.filter((r) => r.jobId).map((r) => r.jobId!))])
+	const titles = await jobLabels(deps, actor, [...new Set(jobRows.filter((r) => r.jobId).map((r) => r.jobId!))])
 	const titleOf = (jobId: string) => titles.get(jobId) ?? untrustedLine('', 'colleague')
 	const job = (r: (typeof jobRows)[number]) => ({ jobId: r.jobId!, title: titleOf(r.jobId!), ...counts(r.views, r.applications) })
 	const totals = counts(now.views, now.applications)

@@ -103,7 +103,8 @@ export default defineModule({
 	recordNames: [
 		{
 			type: 'user',
-			names: async (deps, _workspaceId, ids) => new Map([...(await userNames(deps.db, ids))].map(([id, name]) => [id, { name: textOf(name) }])),
+			// The words alone (no reader): activity sentences name people in plain text.
+			names: async (deps, _workspaceId, ids) => new Map([...(await userNames(deps.db, ids, {}))].map(([id, name]) => [id, { name: textOf(name) }])),
 		} satisfies RecordNames,
 		recordNamesFrom('personal_token', 'personal_tokens', 'r.name'),
 		recordNamesFrom('scim_token', 'scim_tokens', 'r.name'),

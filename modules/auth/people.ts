@@ -15,7 +15,7 @@ import { PERSON_ROLES } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, invalid } from '../../core/errors.ts'
-import { typedLine, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
+import { personAuthor, typedLine, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
@@ -306,15 +306,16 @@ export async function setGrants(
 
 /**
  * Display names of people by id (other modules show who did what), labelled: a name is text its
- * owner or an admin typed, and reaches a model only as such.
+ * owner or an admin typed, and reaches a model only as such. The reader's own name is their own
+ * (`self`), anyone else's a colleague's (`personAuthor`).
  */
-export async function userNames(db: Db, ids: string[]): Promise<Map<string, UntrustedText>> {
+export async function userNames(db: Db, ids: string[], reader: { userId?: string | null }): Promise<Map<string, UntrustedText>> {
 	if (!ids.length) return new Map()
 	const rows = await db
 		.select({ id: users.id, name: users.name })
 		.from(users)
 		.where(inArray(users.id, [...new Set(ids)]))
-	return new Map(rows.map((r) => [r.id, untrustedLine(r.name, 'colleague', 120)]))
+	return new Map(rows.map((r) => [r.id, untrustedLine(r.name, personAuthor(r.id, reader), 120)]))
 }
 
 /** `{ userId, name }` of one person, from what `userNames` answered (a person since deleted has an empty name). */

@@ -295,7 +295,7 @@ export async function jobBench(deps: AppDeps, actor: Actor, input: { jobId: stri
 		actor,
 		places.map((p) => p.entry),
 	)
-	const by = jobAuthor(job)
+	const by = jobAuthor(job, actor)
 	const requirement = (text: string) => untrustedLine(text, by, 300)
 	return {
 		job: { id: job.id, title: untrustedLine(job.title, by, 200), roleFamily: job.family },

@@ -45,10 +45,11 @@ export async function benchViews(deps: AppDeps, actor: Actor, rows: BenchRow[]) 
 			actor,
 			rows.map((r) => r.candidateId),
 		),
-		jobLabels(deps, actor.workspaceId, [...new Set(rows.map((r) => r.jobId).filter((x): x is string => Boolean(x)))]),
+		jobLabels(deps, actor, [...new Set(rows.map((r) => r.jobId).filter((x): x is string => Boolean(x)))]),
 		userNames(
 			deps.db,
 			rows.map((r) => r.addedByUserId).filter((x): x is string => Boolean(x)),
+			actor,
 		),
 	])
 	return rows.map((r) => {
@@ -89,7 +90,7 @@ export async function addToBench(deps: AppDeps, actor: Actor, input: { candidate
 		throw invalid([{ field: 'roleFamily', message: `must be one of ${ROLE_FAMILIES.join(', ')}` }])
 	if (input.jobId) {
 		const reach = await reachableJobIds(deps, actor, [input.jobId])
-		const titles = await jobLabels(deps, actor.workspaceId, [input.jobId])
+		const titles = await jobLabels(deps, actor, [input.jobId])
 		if ((reach !== 'all' && !reach.includes(input.jobId)) || !titles.has(input.jobId)) throw new AppError('NOT_FOUND', 'No job with this id')
 	}
 	const created = await deps.db.transaction(async (tx) => {

@@ -150,9 +150,9 @@ export async function getCalendar(deps: AppDeps, actor: Actor, input: CalendarIn
 	])
 
 	const [people, candidates, jobs] = await Promise.all([
-		userNames(deps.db, unique(page.map((e) => e.userId))),
+		userNames(deps.db, unique(page.map((e) => e.userId)), actor),
 		candidateCards(deps, actor, unique(page.map((e) => e.candidateId))),
-		jobLabels(deps, actor.workspaceId, unique(page.map((e) => e.jobId))),
+		jobLabels(deps, actor, unique(page.map((e) => e.jobId))),
 	])
 	return {
 		from: from.toISOString(),

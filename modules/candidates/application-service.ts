@@ -80,7 +80,7 @@ export async function listApplications(deps: AppDeps, actor: Actor, input: ListA
 		from: sql`select ${APPLICATION_COLUMNS}, c.name, c.headline, c.location from applications a join candidates c on c.id = a.candidate_id`,
 		where: conditions,
 	})
-	const titles = await jobLabels(deps, actor.workspaceId, unique(page.map((a) => a.jobId)))
+	const titles = await jobLabels(deps, actor, unique(page.map((a) => a.jobId)))
 	return { applications: page.map((a) => applicationSummary(a, titles, stages)), nextCursor }
 }
 
@@ -135,11 +135,12 @@ export async function getApplication(deps: AppDeps, actor: Actor, applicationId:
 	const names = await userNames(
 		deps.db,
 		ratings.map((r) => r.userId),
+		actor,
 	)
 	const contact = seesContact(deps, actor)
 	const words = colleagueWords(deps, actor)
 	const job = jobs.get(a.jobId)
-	const jobBy = jobAuthor({ vendorId: job?.vendorId ?? null })
+	const jobBy = jobAuthor({ vendorId: job?.vendorId ?? null, createdByUserId: job?.createdByUserId ?? null }, actor)
 	const stage = stages.find((s) => s.key === a!.stageKey)
 	return {
 		id: a.id,

@@ -43,7 +43,7 @@ export const jobNotFound = () => new AppError('NOT_FOUND', 'No job with this id'
 /** Throws NOT_FOUND unless the job is in the workspace and within the actor's reach; its title. */
 export async function requireJob(deps: AppDeps, reach: Reach, jobId: string): Promise<UntrustedText> {
 	if (reach.jobIds !== 'all' && !reach.jobIds.includes(jobId)) throw jobNotFound()
-	const titles = await jobLabels(deps, reach.actor.workspaceId, [jobId])
+	const titles = await jobLabels(deps, reach.actor, [jobId])
 	const title = titles.get(jobId)
 	if (title === undefined) throw jobNotFound()
 	return title
@@ -124,7 +124,7 @@ export async function listCandidates(deps: AppDeps, actor: Actor, input: ListCan
 		reach,
 		page.map((c) => c.id),
 	)
-	const [titles, stages] = await Promise.all([jobLabels(deps, actor.workspaceId, unique(apps.map((a) => a.jobId))), stagesOf(deps, actor.workspaceId)])
+	const [titles, stages] = await Promise.all([jobLabels(deps, actor, unique(apps.map((a) => a.jobId))), stagesOf(deps, actor.workspaceId)])
 	return {
 		candidates: page.map((c) => {
 			const mine = apps.filter((a) => a.candidateId === c.id)
@@ -164,6 +164,7 @@ export async function visibleNotes(deps: AppDeps, reach: Reach, candidateId: str
 	const names = await userNames(
 		deps.db,
 		rows.map((n) => n.authorUserId),
+		reach.actor,
 	)
 	const words = colleagueWords(deps, reach.actor)
 	return rows.map((n) => ({
@@ -187,10 +188,10 @@ export async function getCandidate(deps: AppDeps, actor: Actor, candidateId: str
 	const first = await applicationsOf(deps, reach, [c.id])
 	const apps = (await refreshChecks(deps, actor.workspaceId, { applicationIds: first.map((a) => a.id) })) ? await applicationsOf(deps, reach, [c.id]) : first
 	const [titles, stages, notes, owner] = await Promise.all([
-		jobLabels(deps, actor.workspaceId, unique(apps.map((a) => a.jobId))),
+		jobLabels(deps, actor, unique(apps.map((a) => a.jobId))),
 		stagesOf(deps, actor.workspaceId),
 		visibleNotes(deps, reach, c.id),
-		c.ownerUserId ? userNames(deps.db, [c.ownerUserId]) : Promise.resolve(new Map<string, UntrustedText>()),
+		c.ownerUserId ? userNames(deps.db, [c.ownerUserId], actor) : Promise.resolve(new Map<string, UntrustedText>()),
 	])
 	const text = c.resumeText ? (seesContact(deps, actor) ? c.resumeText : redactContacts(c.resumeText)) : null
 	return {

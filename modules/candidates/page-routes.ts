@@ -104,7 +104,7 @@ async function showList(
 		const page = await listCandidates(deps, actor, { ...listInput(p), limit: PAGE_SIZE, cursor: o.cursor || undefined })
 		// The chosen job is within reach (listCandidates checked): keep it in the menu even when it is not among the newest.
 		if (p.jobId && !jobs.some(([id]) => id === p.jobId))
-			jobs.unshift([p.jobId, textOf((await jobLabels(deps, actor.workspaceId, [p.jobId])).get(p.jobId)) || 'The chosen job'])
+			jobs.unshift([p.jobId, textOf((await jobLabels(deps, actor, [p.jobId])).get(p.jobId)) || 'The chosen job'])
 		if (p.q && o.request) recordSearch(deps, o.request, actor, { criteria: { query: p.q }, jobId: p.jobId || undefined }, page.candidates)
 		return candidateListPage(deps, session, {
 			...view,

@@ -110,7 +110,7 @@ export async function candidateApplicationChoices(deps: AppDeps, actor: Actor, c
 	const rows = await deps.database.rows<{ id: string; jobId: string }>(
 		sql`select a.id, a.job_id as "jobId" from applications a where a.candidate_id = ${candidateId} and ${applicationReach(reach)} order by a.created_at desc nulls last, a.id desc nulls last limit 100`,
 	)
-	const titles = await jobLabels(deps, actor.workspaceId, [...new Set(rows.map((r) => r.jobId))])
+	const titles = await jobLabels(deps, actor, [...new Set(rows.map((r) => r.jobId))])
 	return rows.map((r) => ({ id: r.id, jobId: r.jobId, jobTitle: textOf(titles.get(r.jobId)) }))
 }
 
@@ -128,7 +128,7 @@ export async function recentApplications(deps: AppDeps, actor: Actor, limit = 20
 		sql`select a.id, a.candidate_id as "candidateId", c.name, a.job_id as "jobId" from applications a join candidates c on c.id = a.candidate_id
 		where ${applicationReach(reach)} order by a.created_at desc, a.id desc limit ${Math.min(100, Math.max(1, limit))}`,
 	)
-	const titles = await jobLabels(deps, actor.workspaceId, [...new Set(rows.map((r) => r.jobId))])
+	const titles = await jobLabels(deps, actor, [...new Set(rows.map((r) => r.jobId))])
 	return rows.map((r) => ({ id: r.id, candidateId: r.candidateId, candidateName: r.name, jobTitle: textOf(titles.get(r.jobId)) }))
 }
 
@@ -140,6 +140,6 @@ export async function applicationCard(deps: AppDeps, actor: Actor, applicationId
 		where a.id = ${applicationId} and ${applicationReach(reach)}`,
 	)
 	if (!row) throw new AppError('NOT_FOUND', 'No application with this id')
-	const titles = await jobLabels(deps, actor.workspaceId, [row.jobId])
+	const titles = await jobLabels(deps, actor, [row.jobId])
 	return { id: row.id, candidateId: row.candidateId, candidateName: row.name, jobId: row.jobId, jobTitle: textOf(titles.get(row.jobId)) }
 }

@@ -573,14 +573,15 @@ describe('vendor submissions', () => {
 			vendor: { id: s.vendorId, name: 'Acme Staffing' },
 			documents: ['dl', 'visa', 'i94', 'workAuth'],
 		})
-		// Who submitted (a colleague's name) and the vendor's name are others' words: labelled.
-		expect(recruiterView.get(s.applicationId).vendorSubmission.submittedBy).toMatchObject({ untrusted: true, writtenBy: 'colleague' })
+		// Who submitted (the reader's own name here, a colleague's to others) and the vendor's name: labelled.
+		expect(recruiterView.get(s.applicationId).vendorSubmission.submittedBy).toMatchObject({ untrusted: true, writtenBy: 'self' })
 		expect(recruiterView.get(s.applicationId).vendorSubmission.vendor.name).toMatchObject({ untrusted: true, writtenBy: 'vendor' })
 		expect(recruiterView.get('app_none')).toEqual({ vendorSubmission: null })
 		const manager = await actorFor(s.ws, 'hiring_manager')
 		const managerView = (await submissionDetails(deps, manager, [s.applicationId])) as Map<string, any>
 		expect(managerView.get(s.applicationId).vendorSubmission.status).toBe('submitted')
 		expect(managerView.get(s.applicationId).vendorSubmission).not.toHaveProperty('documents')
+		expect(managerView.get(s.applicationId).vendorSubmission.submittedBy).toMatchObject({ untrusted: true, writtenBy: 'colleague' })
 
 		// A delivery report that says the e-mail did not arrive: "not delivered" wherever the submission shows, never "sent".
 		expect(await recordBounce(deps.db, { workspaceId: s.ws.id, ids: [row!.outboxId!], reason: '550 no such user', at: new Date() })).toEqual([row!.outboxId!])

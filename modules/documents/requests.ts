@@ -286,9 +286,10 @@ async function notifyCandidate(
 	// to try the upload page without a mail catcher.
 	const recipientOnly = { value: request.link, serverSecret: deps.secret, revealable: true }
 	const mail = { to: candidate.email, subject: request.texts.subject, text: request.texts.mail(request.replaced.length > 0) }
-	await enqueueMail(tx, { workspaceId: actor.workspaceId, ...mail, related, recipient, recipientOnly }, deps)
+	const sentBy = actor.userId
+	await enqueueMail(tx, { workspaceId: actor.workspaceId, ...mail, related, recipient, recipientOnly, sentBy }, deps)
 	const message = { to: plan.phone ?? candidate.phone ?? '', text: request.texts.short, notSent: plan.notSent }
-	const sent = await enqueueMessage(tx, { workspaceId: actor.workspaceId, ...message, related, recipient, recipientOnly }, deps)
+	const sent = await enqueueMessage(tx, { workspaceId: actor.workspaceId, ...message, related, recipient, recipientOnly, sentBy }, deps)
 	await recordActivity(tx, actor, {
 		action: 'documents.requested',
 		targetType: 'candidate',

@@ -14,7 +14,7 @@
  */
 import { and, eq, inArray } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
-import { untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
+import { personAuthor, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { Db } from '../../db/client.ts'
@@ -280,6 +280,7 @@ async function writeSubmission(tx: Db, deps: AppDeps, actor: Actor, s: Situation
 			attachments: w.attachments,
 			related: { type: 'application', id: app.id },
 			recipient: { type: 'vendor', id: vendor.id },
+			sentBy: actor.userId,
 		},
 		deps,
 	)
@@ -383,7 +384,7 @@ export async function submissionDetails(
 			delivery: deliveryOutcome(state),
 			submittedAt: r.submittedAt.toISOString(),
 			// The name the person had when they submitted (a snapshot): another person's words.
-			submittedBy: untrustedLine(r.submittedByName, 'colleague', 120),
+			submittedBy: untrustedLine(r.submittedByName, personAuthor(r.submittedByUserId, actor), 120),
 			vendor: { id: r.vendorId, name: names.get(r.vendorId) ?? vendorLine('') },
 		}
 		if (seesDocuments) status.documents = r.documents

@@ -66,7 +66,7 @@ export async function vendorSubmissionList(
 			actor,
 			page.map((r) => r.candidateId),
 		),
-		jobLabels(deps, actor.workspaceId, [...new Set(page.map((r) => r.jobId))]),
+		jobLabels(deps, actor, [...new Set(page.map((r) => r.jobId))]),
 		deliveryStates(
 			deps.db,
 			page.flatMap((r) => (r.outboxId ? [r.outboxId] : [])),

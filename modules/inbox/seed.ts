@@ -156,7 +156,8 @@ export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> 
 	const me = readers[0]?.name.split(' ')[0] ?? 'The recruiting team'
 	const apps = (await workspaceApplications(deps, ws.id)).filter((a) => a.stageKey !== 'applied')
 	if (!apps.length) return
-	const titles = await jobLabels(deps, ws.id, [...new Set(apps.map((a) => a.jobId))])
+	// Only the words are used (no reader): the demo's messages quote the titles.
+	const titles = await jobLabels(deps, { workspaceId: ws.id }, [...new Set(apps.map((a) => a.jobId))])
 	const host = new URL(deps.config.baseUrl).hostname
 	const from = deps.config.mailFrom
 	const now = Date.now()
@@ -186,7 +187,7 @@ export async function seedInbox(deps: AppDeps, ws: WorkspaceRef): Promise<void> 
 	const openJobs = (await workspaceJobs(deps, ws.id)).filter((j) => j.status === 'Open' && j.vendorId)
 	const vendorJobTitles = await jobLabels(
 		deps,
-		ws.id,
+		{ workspaceId: ws.id },
 		openJobs.map((j) => j.id),
 	)
 	for (const v of vendors.slice(0, 5)) {

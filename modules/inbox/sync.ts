@@ -81,6 +81,8 @@ async function copy(deps: AppDeps, row: OutboxEntry, vendors: () => Promise<Vend
 			text: withoutCredentials(row.text, '[private link, sent to the recipient only]'),
 			messageId: row.messageId,
 			outboxId: row.id,
+			// Sent for a person (their document request, their submission): their message, as one they wrote in the inbox is.
+			sentByUserId: row.sentByUserId,
 			related: { type: row.relatedType, id: row.relatedId },
 			at: row.createdAt,
 		})

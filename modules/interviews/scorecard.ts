@@ -51,7 +51,8 @@ where q.interview_id = any(${sql.param(rows.map((r) => r.id))}::text[]) order by
 	])
 	return rows.map((r) => {
 		// Questions are made from the job's must-haves: their author's words.
-		const by = jobAuthor({ vendorId: jobs.get(r.jobId)?.vendorId ?? null })
+		const job = jobs.get(r.jobId)
+		const by = jobAuthor({ vendorId: job?.vendorId ?? null, createdByUserId: job?.createdByUserId ?? null }, actor)
 		return {
 			interviewId: r.id,
 			applicationId: r.applicationId,

@@ -68,10 +68,11 @@ const COLUMNS = sql`i.id, i.candidate_id as "candidateId", i.job_id as "jobId", 
 async function summaries(deps: AppDeps, actor: Actor, rows: Row[]) {
 	const [cards, titles, owners] = await Promise.all([
 		candidateCards(deps, actor, [...new Set(rows.map((r) => r.candidateId))]),
-		jobLabels(deps, actor.workspaceId, [...new Set(rows.map((r) => r.jobId))]),
+		jobLabels(deps, actor, [...new Set(rows.map((r) => r.jobId))]),
 		userNames(
 			deps.db,
 			rows.map((r) => r.ownerUserId).filter((x): x is string => Boolean(x)),
+			actor,
 		),
 	])
 	return rows.map((r) => ({
@@ -194,6 +195,7 @@ export async function inviteToInterview(deps: AppDeps, actor: Actor, input: Invi
 				text: `Hello ${first},\n\nThank you for applying for ${job.title}. The next step is a short video interview you can record at a time that suits you: please take it on ${scheduledAt.toUTCString()} or at the latest by ${deadlineAt.toUTCString()}.\n\nOur interview partner will e-mail you your personal link. You can reply to this e-mail with any question.\n\nBest regards,\n${actor.name}`,
 				related: { type: 'interview', id },
 				recipient: { type: 'candidate', id: app.candidateId },
+				sentBy: actor.userId,
 			},
 			deps,
 		)

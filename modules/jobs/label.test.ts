@@ -42,7 +42,7 @@ const refOf = async (id: string) => (await (await testDeps()).db.select({ ref: j
 
 describe('job labels', () => {
 	test('twins carry location, vendor and reference; twins with none their careers address; a unique title stays as it is', async () => {
-		const labels = await jobLabels(await testDeps(), ws.id, Object.values(ids))
+		const labels = await jobLabels(await testDeps(), { workspaceId: ws.id }, Object.values(ids))
 		const text = (id: string) => labels.get(id)!.text
 		expect(text(ids.charlotte)).toBe(`${TITLE} — Charlotte, NC · Acme Staffing · ref ${await refOf(ids.charlotte)}`)
 		expect(text(ids.austin)).toBe(`${TITLE} — Austin, TX · Acme Staffing · ref ${await refOf(ids.austin)}`)

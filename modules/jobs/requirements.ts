@@ -16,6 +16,8 @@ export interface JobRequirements {
 	status: string
 	/** Set when a vendor published the job (its texts are the vendor's words). */
 	vendorId: string | null
+	/** Who made the job in the portal or with create_job (its texts are their words: `jobAuthor`). */
+	createdByUserId: string | null
 	mustHave: string[]
 	niceToHave: string[]
 }
@@ -24,7 +26,7 @@ export interface JobRequirements {
 export async function jobRequirements(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, JobRequirements>> {
 	if (!ids.length) return new Map()
 	const rows = await deps.database.rows<JobRequirements>(
-		sql`select id, title, status, vendor_id as "vendorId", must_have as "mustHave", nice_to_have as "niceToHave" from jobs where workspace_id = ${workspaceId} and id in ${inList([...new Set(ids)])}`,
+		sql`select id, title, status, vendor_id as "vendorId", created_by_user_id as "createdByUserId", must_have as "mustHave", nice_to_have as "niceToHave" from jobs where workspace_id = ${workspaceId} and id in ${inList([...new Set(ids)])}`,
 	)
 	return new Map(rows.map((r) => [r.id, { ...r, mustHave: r.mustHave ?? [], niceToHave: r.niceToHave ?? [] }]))
 }
@@ -88,7 +90,7 @@ export async function jobQuestionsOf(deps: AppDeps, jobId: string): Promise<JobQ
 /** Requirements of every job of a workspace, oldest first (demo data draws on them). */
 export async function workspaceJobs(deps: AppDeps, workspaceId: string): Promise<(JobRequirements & { openedAt: Date })[]> {
 	const rows = await deps.database.rows<JobRequirements & { openedAt: string | Date }>(
-		sql`select id, title, status, vendor_id as "vendorId", must_have as "mustHave", nice_to_have as "niceToHave",
+		sql`select id, title, status, vendor_id as "vendorId", created_by_user_id as "createdByUserId", must_have as "mustHave", nice_to_have as "niceToHave",
 			coalesce(published_at, created_at) as "openedAt" from jobs where workspace_id = ${workspaceId} order by created_at, id`,
 	)
 	return rows.map((r) => ({ ...r, mustHave: r.mustHave ?? [], niceToHave: r.niceToHave ?? [], openedAt: new Date(r.openedAt) }))

@@ -34,6 +34,7 @@ interface Row {
 	id: string
 	label: string
 	vendorId: string | null
+	createdByUserId: string | null
 	vendorName: string | null
 	vendorJobId: string | null
 	status: string
@@ -85,7 +86,7 @@ async function searchJobs(deps: AppDeps, actor: Actor, q: string, limit: number)
 	ways.push(capped(match.sameTitle, TITLE_CAP), capped(match.similarTitle, TITLE_CAP))
 	const { score, lateral } = jobRanking(q)
 	const rows = await deps.database.rows<Row>(sql`${withFoundMatches(ways)}
-		select j.id, ${sql.raw(jobLabelSql('j'))} as label, j.vendor_id as "vendorId", v.name as "vendorName", j.vendor_job_id as "vendorJobId", j.status, j.location, j.department, j.must_have as "mustHave",
+		select j.id, ${sql.raw(jobLabelSql('j'))} as label, j.vendor_id as "vendorId", j.created_by_user_id as "createdByUserId", v.name as "vendorName", j.vendor_job_id as "vendorJobId", j.status, j.location, j.department, j.must_have as "mustHave",
 			j.updated_at as "updatedAt", ${score} as score, ${FOUND_COUNT} as found, ${FOUND_CAPPED} as capped
 		from jobs j left join vendors v on v.id = j.vendor_id
 		${lateral}
@@ -96,13 +97,13 @@ async function searchJobs(deps: AppDeps, actor: Actor, q: string, limit: number)
 		id: r.id,
 		// Written by the job's vendor or a colleague: labelled lines (no Markdown, HTML or hidden characters).
 		// Its label: a title other jobs share comes with what tells them apart (modules/jobs/label.ts).
-		title: untrustedLine(r.label, jobAuthor(r), 300),
+		title: untrustedLine(r.label, jobAuthor(r, actor), 300),
 		// What tells jobs of one title apart comes first: where, for which vendor, under which reference.
 		snippet: untrustedLine(
 			[r.status, r.location, r.vendorName, r.vendorJobId && `ref ${r.vendorJobId}`, r.department, (r.mustHave ?? []).slice(0, 4).join(', ')]
 				.filter(Boolean)
 				.join(' · '),
-			jobAuthor(r),
+			jobAuthor(r, actor),
 			240,
 		),
 		score: Math.round(Number(r.score) * 1000) / 1000,

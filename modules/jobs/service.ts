@@ -22,7 +22,7 @@ import { contributionsTo } from '../../core/registry.ts'
 import { idKey, keysetPage, newestFirst, timeKey, type Order } from '../../core/paging.ts'
 import { htmlToText } from '../../core/sanitize.ts'
 import { isoInstant } from '../../core/time.ts'
-import { isBlank, textOf, untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
+import { isBlank, personAuthor, textOf, untrusted, untrustedLine, type TextAuthor, type UntrustedText } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { recordEvent } from '../events/index.ts'
 import { jobChanged, jobEventOf } from './events.ts'
@@ -99,7 +99,18 @@ export interface JobSummary {
 /** What a job summary shows: list_jobs reads only these columns (not the 1 KB description, the arrays). */
 type SummaryRow = Pick<
 	JobRow,
-	'id' | 'title' | 'status' | 'department' | 'location' | 'contractType' | 'vendorId' | 'activelyHiring' | 'createdAt' | 'publishedAt' | 'slug'
+	| 'id'
+	| 'title'
+	| 'status'
+	| 'department'
+	| 'location'
+	| 'contractType'
+	| 'vendorId'
+	| 'createdByUserId'
+	| 'activelyHiring'
+	| 'createdAt'
+	| 'publishedAt'
+	| 'slug'
 > & { label: string }
 const SUMMARY_COLUMNS = sql.raw(
 	`${jobLabelSql('j')} as "label", ${[
@@ -110,6 +121,7 @@ const SUMMARY_COLUMNS = sql.raw(
 		['location', 'location'],
 		['contract_type', 'contractType'],
 		['vendor_id', 'vendorId'],
+		['created_by_user_id', 'createdByUserId'],
 		['actively_hiring', 'activelyHiring'],
 		['created_at', 'createdAt'],
 		['published_at', 'publishedAt'],
@@ -119,8 +131,19 @@ const SUMMARY_COLUMNS = sql.raw(
 		.join(', ')}`,
 )
 
-/** Who wrote a job's texts: its vendor (published through the REST API) or a colleague (the portal, create_job). */
-export const jobAuthor = (row: { vendorId: string | null }): TextAuthor => (row.vendorId ? 'vendor' : 'colleague')
+/**
+ * Who wrote a job's texts, as `reader` sees them: its vendor (published through the REST API), or
+ * the person who made it in the portal or with create_job (`personAuthor`: the reader themselves,
+ * `self`, or a colleague; a job nobody is recorded as making is a colleague's).
+ */
+export const jobAuthor = (row: JobAuthorship, reader: { userId?: string | null }): TextAuthor =>
+	row.vendorId ? 'vendor' : personAuthor(row.createdByUserId, reader)
+
+/** What `jobAuthor` reads of a job: its vendor, or who made it. */
+export interface JobAuthorship {
+	vendorId: string | null
+	createdByUserId: string | null
+}
 
 /**
  * Vendors write a job's text through the REST API (colleagues through create_job): on its way to a
@@ -136,7 +159,7 @@ function summarize(
 	vendors: Map<string, UntrustedText>,
 	facts: { applicantCount?: number } | undefined,
 ): JobSummary {
-	const by = jobAuthor(row)
+	const by = jobAuthor(row, actor)
 	return {
 		id: row.id,
 		title: untrustedLine(row.title, by, 200),
@@ -286,9 +309,10 @@ export async function getJob(deps: AppDeps, actor: Actor, jobId: string): Promis
 	const names = await userNames(
 		deps.db,
 		team.map((t) => t.userId),
+		actor,
 	)
 	const f = facts.get(jobId)
-	const by = jobAuthor(row)
+	const by = jobAuthor(row, actor)
 	return {
 		...summarize(deps, actor, row, vendors, f),
 		summary: row.summary === null ? null : untrusted(row.summary, by, 1000),
@@ -482,12 +506,15 @@ export async function jobRefs(deps: AppDeps, workspaceId: string, ids: string[],
 	return new Map(rows.map(({ id, ...ref }) => [id, ref]))
 }
 
-/** Each job's label (modules/jobs/label.ts): its title, and what tells it apart from jobs of the same title. */
-export async function jobLabels(deps: AppDeps, workspaceId: string, ids: string[]): Promise<Map<string, UntrustedText>> {
+/**
+ * Each job's label (modules/jobs/label.ts): its title, and what tells it apart from jobs of the same
+ * title; labelled with its author as `reader` sees it (`jobAuthor`), in the reader's workspace.
+ */
+export async function jobLabels(deps: AppDeps, reader: { workspaceId: string; userId?: string | null }, ids: string[]): Promise<Map<string, UntrustedText>> {
 	if (!ids.length) return new Map()
-	const rows = await deps.database.rows<{ id: string; label: string; vendorId: string | null }>(
-		sql`select j.id, ${sql.raw(jobLabelSql('j'))} as label, j.vendor_id as "vendorId" from ${jobs} j
-		where j.workspace_id = ${workspaceId} and j.id in ${inList([...new Set(ids)])}`,
+	const rows = await deps.database.rows<{ id: string; label: string } & JobAuthorship>(
+		sql`select j.id, ${sql.raw(jobLabelSql('j'))} as label, j.vendor_id as "vendorId", j.created_by_user_id as "createdByUserId" from ${jobs} j
+		where j.workspace_id = ${reader.workspaceId} and j.id in ${inList([...new Set(ids)])}`,
 	)
-	return new Map(rows.map((r) => [r.id, untrustedLine(r.label, jobAuthor(r), 300)]))
+	return new Map(rows.map((r) => [r.id, untrustedLine(r.label, jobAuthor(r, reader), 300)]))
 }

@@ -125,6 +125,7 @@ async function views(deps: AppDeps, reader: Actor, rows: readonly Row[]): Promis
 		userNames(
 			deps.db,
 			rows.map((r) => r.actorUserId).filter((id): id is string => Boolean(id)),
+			reader,
 		),
 	])
 	return rows.map((r) => {

@@ -33,6 +33,8 @@ export interface OutboxEntry {
 	/** Whom it is for, when the sender said (`candidate` or `vendor`). */
 	recipientType: string | null
 	recipientId: string | null
+	/** The person it was sent for; null for the portal's own mail. */
+	sentByUserId: string | null
 	messageId: string | null
 	status: string
 	createdAt: Date
@@ -67,6 +69,7 @@ export async function outboxSince(
 			relatedId: outbox.relatedId,
 			recipientType: outbox.recipientType,
 			recipientId: outbox.recipientId,
+			sentByUserId: outbox.sentByUserId,
 			messageId: outbox.messageId,
 			status: outbox.status,
 			createdAt: outbox.createdAt,

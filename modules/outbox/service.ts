@@ -35,6 +35,8 @@ export interface NewMail {
 	marketing?: boolean
 	/** An iCalendar invitation or cancellation sent with it. */
 	calendar?: OutboxCalendar
+	/** The person it is sent for (a document request, a submission, an invitation they made); omitted: the portal's own mail. */
+	sentBy?: string | null
 }
 
 /** The person or organisation a message is for; `job_alert`: a careers-site job alert's subscriber (its id is the alert's). */
@@ -125,6 +127,7 @@ export async function enqueueMail(
 		relatedId: mail.related?.id ?? null,
 		recipientType: mail.recipient?.type ?? null,
 		recipientId: mail.recipient?.id ?? null,
+		sentByUserId: mail.sentBy ?? null,
 		messageId,
 		carriesPrivate: Boolean(mail.recipientOnly),
 		privateSealed: notSent ? null : text.sealed,
@@ -152,6 +155,8 @@ export interface NewMessage {
 	notSent?: string
 	/** A value in `text` only the recipient may see (an upload link): kept sealed, never in plain text (`private.ts`). */
 	recipientOnly?: RecipientOnly
+	/** The person it is sent for (a document request they made); omitted: the portal's own message. */
+	sentBy?: string | null
 }
 
 /** Puts a messaging-app message in the outbox (a candidate's with the firm's footer). Call inside the caller's transaction. */
@@ -171,6 +176,7 @@ export async function enqueueMessage(db: Db, message: NewMessage, deps: SendingD
 		relatedId: message.related?.id ?? null,
 		recipientType: message.recipient?.type ?? null,
 		recipientId: message.recipient?.id ?? null,
+		sentByUserId: message.sentBy ?? null,
 		status,
 		lastError: message.notSent ?? null,
 		carriesPrivate: Boolean(message.recipientOnly),

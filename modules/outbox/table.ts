@@ -1,5 +1,5 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
-import { workspaces } from '../auth/table.ts'
+import { users, workspaces } from '../auth/table.ts'
 
 export interface OutboxAttachment {
 	/** File name shown to the recipient. */
@@ -44,6 +44,11 @@ export const outbox = pgTable(
 		 */
 		recipientType: text('recipient_type'),
 		recipientId: text('recipient_id'),
+		/**
+		 * The person it is sent for (a document request, a submission, an invitation they made): the
+		 * inbox's copy is their message (`self` to them, a colleague's to others). Null: the portal's own.
+		 */
+		sentByUserId: text('sent_by_user_id').references(() => users.id),
 		/** Message-ID header of the e-mail (for threading replies). */
 		messageId: text('message_id'),
 		/**

@@ -61,7 +61,7 @@ export async function reviewQueue(deps: AppDeps, actor: Actor, input: { limit: n
 	const { page, nextCursor } = pageOf(deps.secret, scope, merged, input.limit, (last) => [codecs[0].write(last.at), codecs[1].write(last.type), last.id])
 	const [cards, titles] = await Promise.all([
 		candidateCards(deps, actor, [...new Set(page.map((i) => i.candidateId))]),
-		jobLabels(deps, actor.workspaceId, [...new Set(page.map((i) => i.jobId).filter((x): x is string => Boolean(x)))]),
+		jobLabels(deps, actor, [...new Set(page.map((i) => i.jobId).filter((x): x is string => Boolean(x)))]),
 	])
 	return {
 		items: page

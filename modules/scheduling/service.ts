@@ -222,6 +222,7 @@ async function sendInvitations(deps: AppDeps, tx: Db, actor: Actor, s: Sent): Pr
 				related: { type: 'scheduled_interview', id: s.id },
 				recipient: m.candidate ? { type: 'candidate', id: s.candidate.id } : undefined,
 				calendar: { method: s.method, content: m.content },
+				sentBy: actor.userId,
 			},
 			deps,
 		)

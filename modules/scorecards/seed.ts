@@ -9,7 +9,7 @@ import { seededId, seededRandom } from '../../core/seed-random.ts'
 import { cleanLine } from '../../core/untrusted.ts'
 import { listPeople } from '../auth/index.ts'
 import { workspaceApplications } from '../candidates/index.ts'
-import { jobAuthor, jobRequirements } from '../jobs/index.ts'
+import { jobRequirements } from '../jobs/index.ts'
 import { MAX_ATTRIBUTE, type Recommendation } from './service.ts'
 import { scorecards } from './table.ts'
 
@@ -45,7 +45,8 @@ export async function seedScorecards(deps: AppDeps, ws: WorkspaceRef): Promise<v
 				applicationId: a.id,
 				authorUserId: person.userId,
 				ratings,
-				attributesBy: jobAuthor(job),
+				attributesBy: job.vendorId ? 'vendor' : 'colleague',
+				attributesByUserId: job.vendorId ? null : job.createdByUserId,
 				recommendation,
 				notes: rnd.chance(0.7) ? rnd.pick(NOTES) : null,
 				createdAt: at,

@@ -27,7 +27,7 @@ import { recordActivity } from '../activity/index.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { colleagueWords, reachableApplication, RECOMMENDATIONS, type ApplicationKey, type ApplicationScorecard } from '../candidates/index.ts'
 import { aiScorecardsOf } from '../interviews/index.ts'
-import { jobAuthor, jobRequirements, reachableJobIds } from '../jobs/index.ts'
+import { jobRequirements, reachableJobIds } from '../jobs/index.ts'
 import { scorecardAttributes, scorecards } from './table.ts'
 
 export const WRITE = 'scorecards:write'
@@ -47,9 +47,18 @@ export interface JobAttributes {
 	attributes: string[]
 	/** Set for the job (false: the job's must-haves). */
 	custom: boolean
-	/** Who wrote them: a vendor job's must-haves are the vendor's words. */
-	by: TextAuthor
+	/** Who wrote them: a vendor job's must-haves are the vendor's words; other attributes a person's (`attributesAuthor`). */
+	by: AttributesWriter
 }
+
+/** Who wrote a job's scorecard attributes: its vendor, or a person of the workspace (who set them, or made the job; null: not recorded). */
+export interface AttributesWriter {
+	vendor: boolean
+	userId: string | null
+}
+
+/** Who wrote attributes, as `reader` sees it: the vendor, or a person (`personAuthor`: the reader themselves, or a colleague). */
+const attributesAuthor = (by: AttributesWriter, reader: Actor): TextAuthor => (by.vendor ? 'vendor' : personAuthor(by.userId, reader))
 
 /**
  * A job's must-haves as scorecard attributes: cut as typed ones are, and no two alike, as `setAttributes`
@@ -74,11 +83,12 @@ export async function attributesOf(deps: AppDeps, actor: Actor, jobId: string): 
 	const job = (await jobRequirements(deps, actor.workspaceId, [jobId])).get(jobId)
 	if (!job || (reach !== 'all' && !reach.includes(jobId))) throw jobNotFound()
 	const [own] = await deps.db
-		.select({ attributes: scorecardAttributes.attributes })
+		.select({ attributes: scorecardAttributes.attributes, updatedByUserId: scorecardAttributes.updatedByUserId })
 		.from(scorecardAttributes)
 		.where(and(eq(scorecardAttributes.jobId, jobId), eq(scorecardAttributes.workspaceId, actor.workspaceId)))
-	if (own) return { jobId, jobTitle: job.title, attributes: own.attributes, custom: true, by: 'colleague' }
-	return { jobId, jobTitle: job.title, attributes: mustHaveAttributes(job.mustHave), custom: false, by: jobAuthor(job) }
+	if (own) return { jobId, jobTitle: job.title, attributes: own.attributes, custom: true, by: { vendor: false, userId: own.updatedByUserId } }
+	const by = { vendor: job.vendorId !== null, userId: job.vendorId ? null : job.createdByUserId }
+	return { jobId, jobTitle: job.title, attributes: mustHaveAttributes(job.mustHave), custom: false, by }
 }
 
 /** Sets a job's attributes (one per entry; blank entries ignored); none at all goes back to the must-haves. */
@@ -179,7 +189,15 @@ export async function saveScorecard(deps: AppDeps, actor: Actor, applicationId: 
 	const notes = cleanText(input.notes)
 	if ([...notes].length > MAX_NOTES) problems.push({ field: 'notes', message: `Notes are at most ${MAX_NOTES.toLocaleString('en-US')} characters` })
 	if (problems.length) throw invalid(problems)
-	const values = { ratings, attributesBy: form.attributes.by, recommendation, notes: notes || null, updatedAt: deps.now() }
+	const { by } = form.attributes
+	const values = {
+		ratings,
+		attributesBy: by.vendor ? 'vendor' : 'colleague',
+		attributesByUserId: by.userId,
+		recommendation,
+		notes: notes || null,
+		updatedAt: deps.now(),
+	}
 	return deps.db.transaction(async (tx) => {
 		const id = form.mine?.id ?? newId('scd')
 		const [row] = await tx
@@ -213,13 +231,14 @@ export async function scorecardsOf(deps: AppDeps, actor: Actor, applicationIds: 
 			applicationId: string
 			authorUserId: string
 			ratings: { attribute: string; rating: number }[]
-			attributesBy: TextAuthor
+			attributesBy: 'vendor' | 'colleague'
+			attributesByUserId: string | null
 			recommendation: Recommendation
 			notes: string | null
 			createdAt: Date | string
 			updatedAt: Date | string
 		}>(
-			sql`select s.id, s.application_id as "applicationId", s.author_user_id as "authorUserId", s.ratings, s.attributes_by as "attributesBy", s.recommendation, s.notes, s.created_at as "createdAt", s.updated_at as "updatedAt"
+			sql`select s.id, s.application_id as "applicationId", s.author_user_id as "authorUserId", s.ratings, s.attributes_by as "attributesBy", s.attributes_by_user_id as "attributesByUserId", s.recommendation, s.notes, s.created_at as "createdAt", s.updated_at as "updatedAt"
 from ${scorecards} s where s.workspace_id = ${actor.workspaceId} and s.application_id = any(${sql.param(applicationIds)}::text[]) order by s.created_at, s.seq`,
 		),
 		aiScorecardsOf(deps, actor, applicationIds),
@@ -227,15 +246,17 @@ from ${scorecards} s where s.workspace_id = ${actor.workspaceId} and s.applicati
 	const names = await userNames(
 		deps.db,
 		rows.map((r) => r.authorUserId),
+		actor,
 	)
 	const words = colleagueWords(deps, actor)
-	for (const r of rows)
+	for (const r of rows) {
+		const attributesBy = attributesAuthor({ vendor: r.attributesBy === 'vendor', userId: r.attributesByUserId }, actor)
 		out.get(r.applicationId)?.scorecards.push({
 			id: r.id,
 			source: 'person',
 			by: personRef(names, r.authorUserId),
 			interviewId: null,
-			ratings: r.ratings.map((x) => ({ attribute: untrustedLine(x.attribute, r.attributesBy, MAX_ATTRIBUTE), rating: x.rating })),
+			ratings: r.ratings.map((x) => ({ attribute: untrustedLine(x.attribute, attributesBy, MAX_ATTRIBUTE), rating: x.rating })),
 			recommendation: r.recommendation,
 			overallScore: null,
 			// An interviewer's words: labelled for an assistant, and without contact details for those who may not see them, like every note.
@@ -243,6 +264,7 @@ from ${scorecards} s where s.workspace_id = ${actor.workspaceId} and s.applicati
 			createdAt: new Date(r.createdAt).toISOString(),
 			updatedAt: new Date(r.updatedAt).toISOString(),
 		})
+	}
 	for (const i of [...ai].reverse())
 		out.get(i.applicationId)?.scorecards.push({
 			id: i.interviewId,

@@ -34,8 +34,10 @@ export const scorecards = pgTable(
 			.notNull()
 			.references(() => users.id),
 		ratings: jsonb('ratings').$type<StoredRating[]>().notNull().default([]),
-		/** Who wrote the attributes rated: `vendor` (a vendor job's must-haves) or `colleague`. */
+		/** Who wrote the attributes rated: `vendor` (a vendor job's must-haves) or `colleague` (a person of the workspace). */
 		attributesBy: text('attributes_by').notNull().default('colleague'),
+		/** The person who wrote them (set them, or made the job whose must-haves they are); null for a vendor's, or when not recorded. */
+		attributesByUserId: text('attributes_by_user_id').references(() => users.id),
 		recommendation: text('recommendation').notNull(),
 		notes: text('notes'),
 		createdAt: at('created_at').notNull().defaultNow(),

@@ -223,7 +223,7 @@ export async function shownLines(deps: AppDeps, actor: Actor, rows: Shown[]): Pr
 	const flows = rows.filter((r) => r.source !== 'person')
 	const [cards, labels] = await Promise.all([
 		candidateCards(deps, actor, [...new Set(flows.flatMap((r) => (r.candidateId ? [r.candidateId] : [])))]),
-		jobLabels(deps, actor.workspaceId, [...new Set(flows.flatMap((r) => (r.jobId ? [r.jobId] : [])))]),
+		jobLabels(deps, actor, [...new Set(flows.flatMap((r) => (r.jobId ? [r.jobId] : [])))]),
 	])
 	const words = colleagueWords(deps, actor)
 	return new Map(
@@ -252,6 +252,7 @@ async function views(deps: AppDeps, actor: Actor, rows: Row[]): Promise<TodoView
 		userNames(
 			deps.db,
 			rows.flatMap((r) => [r.assigneeUserId, r.createdByUserId]).filter((x): x is string => Boolean(x)),
+			actor,
 		),
 		shownLines(deps, actor, rows),
 	])

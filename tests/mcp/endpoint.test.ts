@@ -219,7 +219,8 @@ describe('both protocol eras', () => {
 		const listed = await v2.callTool({ name: 'list_jobs', arguments: { query: 'Legacy Era' } })
 		const jobId = (listed.structuredContent as any).jobs[0].id
 		const got = await v2.callTool({ name: 'get_job', arguments: { jobId } })
-		expect((got.structuredContent as any).job.title).toMatchObject({ untrusted: true, writtenBy: 'colleague', text: 'Legacy Era Engineer' })
+		// The same person created it (through the v1 client): their own words.
+		expect((got.structuredContent as any).job.title).toMatchObject({ untrusted: true, writtenBy: 'self', text: 'Legacy Era Engineer' })
 		const bad = await v2.callTool({ name: 'get_job', arguments: { jobId, extra: true } })
 		expect(bad.isError).toBe(true)
 		await v2.close()
@@ -351,7 +352,7 @@ describe('the tool contract', () => {
 		check('set_job_status', await callTool(token, 'set_job_status', { jobId, status: 'Open' }))
 		check('set_job_actively_hiring', await callTool(token, 'set_job_actively_hiring', { jobId, activelyHiring: false }))
 		const job = (await callTool(token, 'get_job', { jobId })).structuredContent.job
-		expect(job.description).toMatchObject({ untrusted: true, writtenBy: 'colleague', text: expect.stringContaining('Long text') })
+		expect(job.description).toMatchObject({ untrusted: true, writtenBy: 'self', text: expect.stringContaining('Long text') })
 		expect(job).toMatchObject({
 			status: 'Open',
 			activelyHiring: false,

@@ -114,7 +114,8 @@ describe('what each role gets from each tool', () => {
 			expect(created.structuredContent.job.hiringTeam).toEqual([
 				{
 					userId: world.userIds[subject],
-					name: expect.objectContaining({ untrusted: true, writtenBy: 'colleague' }),
+					// The creator's own name, read by the creator: their own words.
+					name: expect.objectContaining({ untrusted: true, writtenBy: 'self' }),
 					teamRole: hm ? 'hiring_manager' : 'recruiter',
 				},
 			])

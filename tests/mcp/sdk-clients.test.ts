@@ -34,7 +34,8 @@ describe('official MCP clients with a personal token', () => {
 		const created = await client.callTool({ name: 'create_job', arguments: { title: 'Go Engineer', requirements: ['Go'] } })
 		const jobId = (created.structuredContent as any).job.id
 		const got = await client.callTool({ name: 'get_job', arguments: { jobId } })
-		expect((got.structuredContent as any).job.requirements).toEqual([{ untrusted: true, writtenBy: 'colleague', text: 'Go', truncated: false }])
+		// The job this person created: its texts are their own words.
+		expect((got.structuredContent as any).job.requirements).toEqual([{ untrusted: true, writtenBy: 'self', text: 'Go', truncated: false }])
 		await client.close()
 	})
 })

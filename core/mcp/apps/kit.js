@@ -71,7 +71,8 @@ function text(value) {
 	return typeof value === 'object' ? '' : String(value)
 }
 
-const AUTHORS = { candidate: 'the candidate', vendor: 'the vendor', colleague: 'a colleague' }
+// Every \`writtenBy\` an envelope may carry (core/untrusted.ts TEXT_AUTHORS; core/mcp/apps/views.test.ts checks).
+const AUTHORS = { candidate: 'the candidate', vendor: 'the vendor', colleague: 'a colleague', self: 'you', outside: 'someone outside the firm' }
 
 /** Text someone else wrote, quoted as text (with who wrote it, and a note when it was cut). */
 function said(value, attributes = {}) {

@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { buildRegistry } from '../../registry.ts'
 import { modules } from '../../../modules/index.ts'
 import type { ViewDef } from '../../module.ts'
+import { TEXT_AUTHORS } from '../../untrusted.ts'
 import { buildView, runtimeAsGlobal } from './views.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'bl-views-'))
@@ -95,4 +96,11 @@ describe('view scripts', () => {
 	test('every view of the module list builds', () => {
 		for (const def of buildRegistry(modules).views) expect(buildView(def).html.length).toBeGreaterThan(100_000)
 	})
+})
+
+test('the views’ kit says who wrote a quoted text for every author an envelope may carry (the reader’s own words included)', () => {
+	const kit = readFileSync(fileURLToPath(new URL('./kit.js', import.meta.url)), 'utf8')
+	const authors = /const AUTHORS = \{([^}]*)\}/.exec(kit)![1]!
+	const named = [...authors.matchAll(/(\w+):\s*'[^']+'/g)].map((m) => m[1])
+	expect(named.sort()).toEqual([...TEXT_AUTHORS].sort())
 })

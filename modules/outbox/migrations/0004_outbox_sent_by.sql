@@ -1,0 +1,2 @@
+ALTER TABLE "outbox" ADD COLUMN "sent_by_user_id" text;--> statement-breakpoint
+ALTER TABLE "outbox" ADD CONSTRAINT "outbox_sent_by_user_id_users_id_fk" FOREIGN KEY ("sent_by_user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;

@@ -1,0 +1,2 @@
+ALTER TABLE "scorecards" ADD COLUMN "attributes_by_user_id" text;--> statement-breakpoint
+ALTER TABLE "scorecards" ADD CONSTRAINT "scorecards_attributes_by_user_id_users_id_fk" FOREIGN KEY ("attributes_by_user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;
