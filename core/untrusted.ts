@@ -56,36 +56,65 @@ const MAY_NEED_CLEANING =
 	/[\r\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff]/
 
 /**
- * What draws nothing, as a character class's contents (read with the `u` flag): spaces of every
- * kind, control and format characters (zero-width spaces, the soft hyphen, direction marks),
- * combining marks with nothing to combine with, and the characters fonts draw empty (Hangul
- * fillers, the blank Braille pattern). `isBlank` and the tools' schemas (`textPattern`) both read
- * this one definition, so what a schema declares blank is what the checker refuses as blank.
+ * What draws nothing: spaces of every kind, control and format characters (zero-width spaces, the
+ * soft hyphen, direction marks), combining marks with nothing to combine with, and the characters
+ * fonts draw empty (Hangul fillers, the blank Braille pattern).
  */
-const DRAWS_NOTHING_CHARS = '\\s\\p{Z}\\p{Cc}\\p{Cf}\\p{M}\\u115f\\u1160\\u3164\\uffa0\\u2800'
-const DRAWS_NOTHING = new RegExp(`[${DRAWS_NOTHING_CHARS}]`, 'gu')
+const DRAWS_NOTHING = /[\s\p{Z}\p{Cc}\p{Cf}\p{M}\u115f\u1160\u3164\uffa0\u2800]/gu
 
 /** True when the text shows nothing a person could read: a title of zero-width spaces is blank, not a title. */
 export const isBlank = (text: string) => text.replace(DRAWS_NOTHING, '') === ''
 
-/**
- * The JSON Schema pattern (ECMA-262, compiled with `u`) of a text field, saying in standard words
- * what the checker refuses in it, so a client is never refused for a shape its schema did not show:
- * no control character (`CONTROL_CHARS`); for `oneLine`, no line break or tab either
- * (`LINE_BREAK_CHARS`); for `notBlank`, at least one character that draws something (what
- * `isBlank` and the checker's `x-not-blank` look for, from the same `DRAWS_NOTHING_CHARS`).
+/*
+ * The tools' published patterns (JSON Schema `pattern`) are read by more than the server: clients
+ * and the model providers behind them compile them with other engines (Python's `re`, Rust's
+ * `regex`), and a pattern such an engine cannot compile makes a provider refuse the whole request.
+ * So they use only what those engines share with ECMA-262: classes, `\s`, `\d`, `\uXXXX` escapes,
+ * groups and quantifiers; no `\p{…}`, no look-ahead or look-behind. And none backtracks more than
+ * linearly on any input: the server matches them too (tests/mcp/declared-patterns.test.ts).
  */
-export function textPattern({ oneLine = false, notBlank = false } = {}): string {
-	const char = `[^${CONTROL_CHARS}${oneLine ? LINE_BREAK_CHARS : ''}]`
-	// The character that draws something is looked for ahead, so no input makes the match backtrack.
-	return notBlank ? `^(?=[\\s\\S]*?[^${DRAWS_NOTHING_CHARS}])${char}*$` : `^${char}*$`
-}
+
+/** Spaces that are not control characters nor line breaks, as a character class's contents. */
+const PLAIN_SPACES = ' \\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000'
+/** Line breaks and the tab that are not control characters (`LINE_BREAK_CHARS` less U+0085), as a character class's contents. */
+const LINE_SPACES = '\\t\\n\\r\\u2028\\u2029'
 
 /**
- * At the start of a pattern (right after `^`): the string holds no control character. For patterns
- * whose own classes would let one through (`\s` holds vertical tab and form feed, `[\s\S]` any).
+ * ECMA-262's white space less the two control characters in it (vertical tab, form feed), as a
+ * character class's contents and as a class: the white space a date or a search text may have around it.
  */
-export const NO_CONTROL_CHARS = `(?![\\s\\S]*[${CONTROL_CHARS}])`
+export const SPACE_CHARS = `${LINE_SPACES}${PLAIN_SPACES}\\ufeff`
+export const SPACE = `[${SPACE_CHARS}]`
+
+/**
+ * What a published pattern counts as drawing nothing besides white space, as a character class's
+ * contents: the invisible characters text is padded or spoofed with (zero-width spaces and joiners,
+ * the soft hyphen, direction marks and isolates, the BOM, variation selectors, the combining
+ * grapheme joiner) and the characters fonts draw empty. Each is blank to `isBlank` too (tested).
+ * What only `isBlank` finds blank (combining marks, other format characters, those beyond U+FFFF
+ * such as the tag characters) would need `\p{…}` or long lists in every schema: a text of only
+ * those is refused when checked, as blank, without the pattern having said so.
+ */
+const DRAWS_NOTHING_MORE =
+	'\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f' +
+	'\\u2800\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb'
+
+/**
+ * The JSON Schema pattern of a text field, saying in standard words what the checker refuses in it,
+ * so a client is not refused for a shape its schema did not show: no control character
+ * (`CONTROL_CHARS`); for `oneLine`, no line break or tab either (`LINE_BREAK_CHARS`); for
+ * `notBlank`, a character that draws something (as `isBlank` reads it). The blank characters before
+ * the first one that draws are a class of their own, so a match never backtracks.
+ */
+export function textPattern({ oneLine = false, notBlank = false } = {}): string {
+	const refused = `${CONTROL_CHARS}${oneLine ? LINE_BREAK_CHARS : ''}`
+	if (!notBlank) return `^[^${refused}]*$`
+	const blank = `[${PLAIN_SPACES}${oneLine ? '' : LINE_SPACES}${DRAWS_NOTHING_MORE}]`
+	return `^${blank}*[^${refused}\\s${DRAWS_NOTHING_MORE}][^${refused}]*$`
+}
+
+/** Every character `textPattern` counts as drawing nothing, for the tests: white space and `DRAWS_NOTHING_MORE`. */
+export const DECLARED_BLANK = new RegExp(`[\\s${DRAWS_NOTHING_MORE}]`)
 
 /** The text with invisible and control characters removed (newlines and tabs kept). */
 export function cleanText(text: string): string {

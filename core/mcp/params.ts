@@ -1,7 +1,7 @@
 /** Parameter pieces shared by the tools, with the spec's limits. */
 import { Type as t, type TArray, type TLiteral, type TNull, type TObject, type TSchema, type TString, type TUnion } from '@sinclair/typebox'
 import { MAX_SEARCH_CHARS, MIN_SEARCH_CHARS, SEARCH_TEXT_TOO_SHORT } from '../text-search.ts'
-import { NO_CONTROL_CHARS, ONE_LINE_MESSAGE, textPattern, UntrustedLine } from '../untrusted.ts'
+import { CONTROL_CHARS, ONE_LINE_MESSAGE, SPACE, SPACE_CHARS, textPattern, UntrustedLine } from '../untrusted.ts'
 
 /** Rows per page: 1 to 100, default 25. */
 export const limit = () => t.Integer({ minimum: 1, maximum: 100, default: 25, description: 'Rows per page, 1 to 100 (default 25)' })
@@ -12,8 +12,11 @@ export const cursor = () => t.String({ minLength: 1, maxLength: 64, description:
 /** An identifier taken from the matching list tool. */
 export const id = (what: string) => t.String({ minLength: 1, maxLength: 160, description: `Id of the ${what}, from the matching list tool` })
 
-// Two characters other than white space (U+FFFD is read as a space by search): a text that, trimmed, has at least MIN_SEARCH_CHARS (2).
-const TWO_CHARACTERS = '[\\s\\S]*[^\\s\\uFFFD][\\s\\S]*[^\\s\\uFFFD]'
+// A character of a search other than white space (U+FFFD is read as a space by search) and no control character.
+const SEARCH_CHARACTER = `[^\\s\\uFFFD${CONTROL_CHARS}]`
+const SEARCH_SPACE = `[${SPACE_CHARS}\\uFFFD]`
+// Two of them, anything but a control character between: a text that, trimmed, has at least MIN_SEARCH_CHARS (2).
+const TWO_CHARACTERS = `${SEARCH_SPACE}*${SEARCH_CHARACTER}[^${CONTROL_CHARS}]*${SEARCH_CHARACTER}${SEARCH_SPACE}*`
 
 /**
  * A search text (the lists' `query`, search's `q`): at most 120 characters, and at least 2 once
@@ -25,7 +28,7 @@ export const searchText = (description: string, { required = false } = {}) =>
 	t.String({
 		...(required ? { minLength: MIN_SEARCH_CHARS } : {}),
 		maxLength: MAX_SEARCH_CHARS,
-		pattern: `^${NO_CONTROL_CHARS}${required ? TWO_CHARACTERS : `(?:\\s*$|${TWO_CHARACTERS})`}`,
+		pattern: required ? `^${TWO_CHARACTERS}$` : `^(?:${SPACE}*|${TWO_CHARACTERS})$`,
 		'x-pattern-message': SEARCH_TEXT_TOO_SHORT,
 		description,
 	})

@@ -20,7 +20,7 @@ import { isSupportedYear } from '../../core/time.ts'
 import { fetchSize, oneOf, pageOf, readCursor, TEXT, TIME } from '../../core/paging.ts'
 import { CALENDAR_TYPES, calendarSources, type CalendarEntry, type CalendarSource, type CalendarType } from './port.ts'
 import { afterPosition, compareMerged, sourcePosition, type MergedPosition } from '../../core/source-merge.ts'
-import { NO_CONTROL_CHARS, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
+import { SPACE, untrustedLine, type UntrustedText } from '../../core/untrusted.ts'
 import { personRef, userNames } from '../auth/index.ts'
 import { candidateCards } from '../candidates/index.ts'
 import { jobLabels, teammateIds } from '../jobs/index.ts'
@@ -39,13 +39,14 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,
 /**
  * What `parseWhen` reads, as the JSON Schema pattern of the tool's `from` and `to` (so a client sees
  * the rule): a date, or a date-time with an optional offset, each number in its range, white space
- * around allowed but no control character (`\s` holds vertical tab and form feed, which the checker
- * refuses in every string). What a pattern cannot say is checked when read: that the day exists (no
+ * around allowed but no control character (core's `SPACE`: `\s` holds vertical tab and form feed,
+ * which the checker refuses in every string). What a pattern cannot say is checked when read: that the day exists (no
  * 02-30) and the year range.
  */
 export const WHEN_PATTERN =
-	`^${NO_CONTROL_CHARS}` +
-	'\\s*\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])([Tt ]([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d([.,]\\d{1,9})?)?([Zz]|[+-]([01]\\d|2[0-3])(:?[0-5]\\d)?)?)?\\s*$'
+	`^${SPACE}*` +
+	'\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])([Tt ]([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d([.,]\\d{1,9})?)?([Zz]|[+-]([01]\\d|2[0-3])(:?[0-5]\\d)?)?)?' +
+	`${SPACE}*$`
 const WHEN = new RegExp(WHEN_PATTERN, 'u')
 export const WHEN_MESSAGE = 'must be an ISO 8601 date (2026-05-04) or date-time (2026-05-04T09:30:00Z)'
 

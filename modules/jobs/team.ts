@@ -114,9 +114,11 @@ const teamWords = (action: string, verb: string): ActivityChange => ({
 	action,
 	async words(deps, _workspaceId, details) {
 		const ids = details.map((d) => (typeof d?.userId === 'string' ? d.userId : null))
+		// Words of the log, not text for a reader: whose it is does not matter (`textOf`).
 		const names = await userNames(
 			deps.db,
 			ids.filter((id): id is string => id !== null),
+			{},
 		)
 		return ids.map((id) => {
 			const name = id === null ? '' : textOf(names.get(id) ?? '')
