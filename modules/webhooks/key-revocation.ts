@@ -15,6 +15,7 @@ import type { ActivityChange } from '../../core/module.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import type { KeyRevocationListener, RevokedKey } from '../vendors/index.ts'
+import { switchedOff } from './switch-off.ts'
 import { webhookEndpoints } from './table.ts'
 
 /** The reason an endpoint's page shows. */
@@ -25,7 +26,7 @@ async function switchOffEndpointsOfKey(_deps: AppDeps, tx: Db, actor: Actor, key
 	const addedWithIt = or(eq(e.vendorKeyId, key.keyId), and(isNull(e.vendorKeyId), gte(e.createdAt, key.createdAt)))
 	const off = await tx
 		.update(e)
-		.set({ enabled: false, disabledBy: 'workspace', disabledReason: keyRevokedReason(key) })
+		.set(switchedOff('api_key_revoked', keyRevokedReason(key)))
 		.where(and(eq(e.workspaceId, actor.workspaceId), eq(e.vendorId, key.vendorId), eq(e.enabled, true), addedWithIt))
 		.returning({ id: e.id })
 	for (const { id } of off)

@@ -2,6 +2,7 @@
 import type { ApiOperations } from '../jobs/index.ts'
 import { MAX_URL_LENGTH } from './address.ts'
 import { MAX_DESCRIPTION } from './service.ts'
+import { CAUSES, DISABLED_CAUSES } from './switch-off.ts'
 import { VENDOR_SUBSCRIBABLE } from './types.ts'
 
 const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } })
@@ -14,6 +15,9 @@ const COMMON = {
 		headers: { 'Retry-After': { schema: { type: 'integer' } } },
 	},
 }
+/** Each reason an endpoint is off, with what it means to the vendor: `switched_off_by_firm` (…); `api_key_revoked` (…)… */
+const causesInWords = DISABLED_CAUSES.map((c) => `\`${c}\`: ${CAUSES[c].forVendor}`).join('; ')
+
 const eventType = { type: 'string', enum: [...VENDOR_SUBSCRIBABLE] }
 const endpointProps = {
 	id: { type: 'string', description: 'The endpoint’s id (`whe_…`)' },
@@ -93,7 +97,18 @@ export const webhookApiOperations: ApiOperations = {
 			required: ['url', 'events'],
 			additionalProperties: false,
 		},
-		Webhook: { type: 'object', properties: { ...endpointProps, enabled: { type: 'boolean' } }, required: ['id', 'url', 'events', 'enabled', 'createdAt'] },
+		Webhook: {
+			type: 'object',
+			properties: {
+				...endpointProps,
+				enabled: { type: 'boolean', description: 'False while the endpoint is switched off: it receives nothing' },
+				disabledReason: {
+					anyOf: [{ type: 'string', enum: [...DISABLED_CAUSES] }, { type: 'null' }],
+					description: `Why the endpoint is off (null while it is on): ${causesInWords}.`,
+				},
+			},
+			required: ['id', 'url', 'events', 'enabled', 'disabledReason', 'createdAt'],
+		},
 		WebhookCreated: {
 			type: 'object',
 			properties: { ...endpointProps, secret: { type: 'string', description: 'The signing secret (Standard Webhooks): shown only here' } },
@@ -102,7 +117,7 @@ export const webhookApiOperations: ApiOperations = {
 	},
 	docs: [
 		`POST /webhooks adds an endpoint ({"url","events"}) for ${VENDOR_SUBSCRIBABLE.join(', ')} about your own jobs: 201 with its signing secret, shown only then. Deliveries are signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature) and retried for about a day; answering 410 switches the endpoint off.`,
-		'GET /webhooks lists your endpoints, without their secrets; `enabled` is false for one switched off.',
+		`GET /webhooks lists your endpoints, without their secrets; \`enabled\` is false for one switched off, and \`disabledReason\` says why (null while on): ${causesInWords}.`,
 		'DELETE /webhooks/{id} removes one: 204.',
 		'An endpoint the firm switched off stays off until the firm switches it on again: adding the same address again, or deleting it, is 409.',
 	],

@@ -80,7 +80,11 @@ describe('/settings/webhooks', () => {
 		expect(ended.text).not.toContain('Previous secret signs until')
 		expect(ended.text).not.toContain('End previous secrets now')
 
-		expect((await page.submit(`${endpointPath}/disable`)).text).toContain('The endpoint is off')
+		// Off, saying why in the words of the cause the Job Publish API gives a vendor (switched_off_by_firm), on the page and the list.
+		const off = await page.submit(`${endpointPath}/disable`)
+		expect(off.text).toContain('The endpoint is off')
+		expect(off.text).toContain('Off: switched off by your workspace')
+		expect((await page.get('/settings/webhooks')).text).toContain('switched off by your workspace')
 		expect((await page.submit(`${endpointPath}/enable`)).text).toContain('The endpoint is on')
 
 		// Another workspace's owner finds nothing there.

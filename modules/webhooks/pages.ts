@@ -25,6 +25,7 @@ import {
 } from '../../core/ui.ts'
 import { MAX_URL_LENGTH } from './address.ts'
 import { MAX_DESCRIPTION, type DeliveryView, type EndpointView } from './service.ts'
+import { offWords } from './switch-off.ts'
 import { EVENT_DESCRIPTIONS, SUBSCRIBABLE, TEST_EVENT } from './types.ts'
 
 /** A refused form: every value typed, and the problems by field id. */
@@ -92,7 +93,7 @@ ${dataTable<EndpointView>({
 		},
 		{ label: 'Added by', cell: addedBy },
 		{ label: 'Events', cell: (e) => plural(e.events.length, 'event type') },
-		{ label: 'Status', cell: (e) => html`${statusTag(e)}${!e.enabled && e.disabledReason ? html`<br><span class="meta">${e.disabledReason}</span>` : ''}` },
+		{ label: 'Status', cell: (e) => html`${statusTag(e)}${!e.enabled && offWords(e) ? html`<br><span class="meta">${offWords(e)}</span>` : ''}` },
 		{ label: 'Added', cell: (e) => when(e.createdAt, { time: false }) },
 	],
 })}</section>
@@ -169,7 +170,7 @@ ${facts(
 		['Added by', addedBy(e)],
 		[descriptionLabel(e), e.description || null],
 		['Event types', html`${e.events.map((t, i) => html`${i ? ', ' : ''}<code>${breakable(t)}</code>`)}`],
-		['Status', e.enabled ? 'On' : html`Off${e.disabledReason ? html`: ${e.disabledReason}` : ''}`],
+		['Status', e.enabled ? 'On' : html`Off${offWords(e) ? html`: ${offWords(e)}` : ''}`],
 		['Failing since', e.failingSince ? when(e.failingSince) : null],
 		[
 			signing.length > 1 ? 'Previous secrets sign until' : 'Previous secret signs until',

@@ -13,7 +13,15 @@ import { addEndpoint, listEndpoints, removeEndpoint, type EndpointView } from '.
 const MAX_BODY_BYTES = 16 * 1024
 const FIELDS = new Set(['url', 'events', 'description'])
 
-const restEndpoint = (e: EndpointView) => ({ id: e.id, url: e.url, events: e.events, enabled: e.enabled, createdAt: e.createdAt.toISOString() })
+/** An endpoint as the vendor sees it: `disabledReason` says why one is off (switch-off.ts), null while on. */
+const restEndpoint = (e: EndpointView) => ({
+	id: e.id,
+	url: e.url,
+	events: e.events,
+	enabled: e.enabled,
+	disabledReason: e.enabled ? null : e.disabledCause,
+	createdAt: e.createdAt.toISOString(),
+})
 
 function endpointInput(body: Record<string, unknown>) {
 	const fields = Object.keys(body)

@@ -6,6 +6,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
 import { daysAgo, seededId } from '../../core/seed-random.ts'
 import { newSigningSecret, sealSecret } from './secrets.ts'
+import { switchedOff } from './switch-off.ts'
 import { webhookDeliveries, webhookEndpoints } from './table.ts'
 
 export async function seedWebhooks(deps: AppDeps, ws: WorkspaceRef): Promise<void> {
@@ -18,7 +19,7 @@ export async function seedWebhooks(deps: AppDeps, ws: WorkspaceRef): Promise<voi
 			url: 'https://crm.example.com/hooks/benchline',
 			description: 'Our CRM (demo: switched off, the address is an example)',
 			events: ['job.published', 'job.closed', 'application.created', 'application.stage_changed'],
-			enabled: false,
+			...switchedOff('switched_off_by_firm'),
 			secretSealed: await sealSecret(deps.secret, id, newSigningSecret()),
 			createdAt: daysAgo(9),
 		})

@@ -31,6 +31,7 @@ import { recordActivity } from '../activity/index.ts'
 import { holdLiveKey, keysByIds, vendorNames } from '../vendors/index.ts'
 import { canonicalUrl, endpointUrlProblem } from './address.ts'
 import { newSigningSecret, sealSecret } from './secrets.ts'
+import { switchedOff, switchedOn, type DisabledCause } from './switch-off.ts'
 import { webhookDeliveries, webhookEndpoints, type PreviousSecret } from './table.ts'
 import { SUBSCRIBABLE, TEST_EVENT, VENDOR_SUBSCRIBABLE } from './types.ts'
 
@@ -54,7 +55,10 @@ export interface EndpointView {
 	description: string
 	events: string[]
 	enabled: boolean
+	/** Why it is off, in the firm's pages' words, when something other than a person's click did it (a revoked key, Benchline's reasons). */
 	disabledReason: string | null
+	/** Why it is off, one of a closed set (switch-off.ts; null while on): what the Job Publish API tells the vendor. */
+	disabledCause: DisabledCause | null
 	vendorId: string | null
 	/** The vendor's name (its own words, labelled) for a vendor's endpoint; null for the workspace's. */
 	vendorName: UntrustedText | null
@@ -93,6 +97,7 @@ const endpointColumns = {
 	events: webhookEndpoints.events,
 	enabled: webhookEndpoints.enabled,
 	disabledReason: webhookEndpoints.disabledReason,
+	disabledCause: webhookEndpoints.disabledCause,
 	vendorId: webhookEndpoints.vendorId,
 	vendorKeyId: webhookEndpoints.vendorKeyId,
 	failingSince: webhookEndpoints.failingSince,
@@ -313,7 +318,7 @@ export async function setEndpointEnabled(deps: AppDeps, actor: Actor, id: string
 	await deps.db.transaction(async (tx) => {
 		const changed = await tx
 			.update(webhookEndpoints)
-			.set(enabled ? { enabled, disabledBy: null, disabledReason: null, failingSince: null } : { enabled, disabledBy: 'workspace', disabledReason: null })
+			.set(enabled ? { ...switchedOn, failingSince: null } : switchedOff('switched_off_by_firm'))
 			.where(and(eq(webhookEndpoints.id, id), scope(actor), eq(webhookEndpoints.enabled, !enabled)))
 			.returning({ id: webhookEndpoints.id })
 		if (!changed.length) {

@@ -1,7 +1,8 @@
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
 import { workspaces } from '../auth/table.ts'
 import { vendors } from '../vendors/table.ts'
+import { DISABLED_CAUSES, type DisabledCause } from './switch-off.ts'
 
 /** A secret a rotation replaced: it still signs until `until`. */
 export interface PreviousSecret {
@@ -47,6 +48,11 @@ export const webhookEndpoints = pgTable(
 		disabledBy: text('disabled_by').$type<'workspace' | 'benchline'>(),
 		/** Why it was switched off, when something other than a person's click did it (Benchline's reasons, a revoked key); null otherwise. */
 		disabledReason: text('disabled_reason'),
+		/**
+		 * Why it is off, one of a closed set (switch-off.ts; null while on, and never null while off): what
+		 * the Job Publish API tells the vendor (`disabledReason` there), in the words of its documentation.
+		 */
+		disabledCause: text('disabled_cause').$type<DisabledCause>(),
 		secretSealed: text('secret_sealed').notNull(),
 		/**
 		 * The secrets replaced by rotations, oldest first, each sealed like `secretSealed` and signing until
@@ -64,7 +70,13 @@ export const webhookEndpoints = pgTable(
 		lastFailureAt: at('last_failure_at'),
 		createdAt: at('created_at').notNull().defaultNow(),
 	},
-	(t) => [index('webhook_endpoints_workspace').on(t.workspaceId, t.createdAt), index('webhook_endpoints_vendor').on(t.vendorId)],
+	(t) => [
+		index('webhook_endpoints_workspace').on(t.workspaceId, t.createdAt),
+		index('webhook_endpoints_vendor').on(t.vendorId),
+		// Whatever switches an endpoint off says why: a vendor is never shown an endpoint off for no reason.
+		check('webhook_endpoints_off_says_why', sql`${t.enabled} = (${t.disabledCause} is null)`),
+		check('webhook_endpoints_disabled_cause_valid', sql`${t.disabledCause} in (${sql.raw(DISABLED_CAUSES.map((c) => `'${c}'`).join(', '))})`),
+	],
 )
 
 /**

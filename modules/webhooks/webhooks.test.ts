@@ -52,6 +52,7 @@ import {
 import { webhookDeliveries, webhookEndpoints } from './table.ts'
 import { claimForTest, deliverDueWebhooks, FAILING_DISABLES_AFTER_MS, pruneDeliveries, startWebhookWorker } from './worker.ts'
 import { webhookQueue } from './queue.ts'
+import { CAUSES, DISABLED_CAUSES, switchedOff } from './switch-off.ts'
 import { payloadData } from './consumer.ts'
 
 interface Received {
@@ -140,8 +141,8 @@ async function advanceToDue(endpointId: string) {
 }
 const endpointRow = async (id: string) =>
 	(
-		await deps.database.rows<{ enabled: boolean; disabledReason: string | null }>(
-			sql`select enabled, disabled_reason as "disabledReason" from ${webhookEndpoints} where id = ${id}`,
+		await deps.database.rows<{ enabled: boolean; disabledReason: string | null; disabledCause: string | null }>(
+			sql`select enabled, disabled_reason as "disabledReason", disabled_cause as "disabledCause" from ${webhookEndpoints} where id = ${id}`,
 		)
 	)[0]!
 
@@ -205,7 +206,7 @@ describe('delivery', () => {
 		await publish(vendor.apiKey)
 		await drain()
 		expect(await deliverDueWebhooks(deps, { workspaceId: ws.id })).toMatchObject({ disabled: 1 })
-		expect(await endpointRow(endpoint.id)).toMatchObject({ enabled: false, disabledReason: expect.stringContaining('410') })
+		expect(await endpointRow(endpoint.id)).toMatchObject({ enabled: false, disabledReason: expect.stringContaining('410'), disabledCause: 'answered_410_gone' })
 		await publish(vendor.apiKey)
 		await drain()
 		clock.advance(5_000)
@@ -247,7 +248,11 @@ describe('delivery', () => {
 			break
 		}
 		r.stop()
-		expect(await endpointRow(endpoint.id)).toMatchObject({ enabled: false, disabledReason: 'Every delivery has failed for 5 days' })
+		expect(await endpointRow(endpoint.id)).toMatchObject({
+			enabled: false,
+			disabledReason: 'Every delivery has failed for 5 days',
+			disabledCause: 'deliveries_failing',
+		})
 		const mail = await deps.database.rows<{ to: string; subject: string; text: string }>(
 			sql`select "to", subject, text from ${outbox} where workspace_id = ${ws.id} and subject like '%webhook%'`,
 		)
@@ -295,7 +300,7 @@ describe('delivery', () => {
 		clock.advance(FAILING_DISABLES_AFTER_MS)
 		await sendTestEvent(deps, operatorActor(ws), endpoint.id)
 		expect(await deliverDueWebhooks(deps, { workspaceId: ws.id })).toMatchObject({ retried: 1, disabled: 0 })
-		expect(await endpointRow(endpoint.id)).toMatchObject({ enabled: true, disabledReason: null })
+		expect(await endpointRow(endpoint.id)).toMatchObject({ enabled: true, disabledReason: null, disabledCause: null })
 		// The blip starts a new run: its failing time is now, not day 0.
 		const [row] = await deps.database.rows<{ since: string }>(sql`select failing_since as since from ${webhookEndpoints} where id = ${endpoint.id}`)
 		expect(Math.abs(new Date(row!.since).getTime() - clock.now().getTime())).toBeLessThan(5_000)
@@ -623,7 +628,11 @@ describe('a revoked vendor key', () => {
 		expect(revoked).toEqual({ keyId: vendor.keyId, vendorId: vendor.vendorId, revoked: true, switchedOff: { webhookEndpoints: expect.any(Array) } })
 		expect((revoked.switchedOff as { webhookEndpoints: string[] }).webhookEndpoints.sort()).toEqual([a.id, c.id].sort())
 		const shown = await getEndpoint(deps, operatorActor(ws), a.id)
-		expect([shown.enabled, shown.disabledReason]).toEqual([false, `the vendor’s API key …${vendor.apiKey.slice(-4)} that added it was revoked`])
+		expect([shown.enabled, shown.disabledReason, shown.disabledCause]).toEqual([
+			false,
+			`the vendor’s API key …${vendor.apiKey.slice(-4)} that added it was revoked`,
+			'api_key_revoked',
+		])
 		expect((await getEndpoint(deps, operatorActor(ws), b.id)).enabled).toBe(true)
 
 		await publish(other.apiKey)
@@ -641,7 +650,7 @@ describe('a revoked vendor key', () => {
 		expect((await runCommand(deps, 'vendor key-revoke', { key: vendor.keyId })).json.switchedOff).toEqual({})
 		expect(await setEndpointEnabled(deps, withOther, a.id, true).catch((e) => e.status)).toBe(403)
 		await setEndpointEnabled(deps, operatorActor(ws), a.id, true)
-		expect(await endpointRow(a.id)).toEqual({ enabled: true, disabledReason: null })
+		expect(await endpointRow(a.id)).toEqual({ enabled: true, disabledReason: null, disabledCause: null })
 		// A request the leaked key began before the revocation adds nothing after it: the add holds the
 		// key (a revocation at that moment waits, then switches the new endpoint off) and sees it revoked.
 		const late = receiver()
@@ -861,7 +870,16 @@ describe('REST API (vendor endpoints)', () => {
 		expect(created.json.secret).toMatch(/^whsec_/)
 		const listed = await callOn(app, 'GET', '/api/v1/webhooks', { key: a.apiKey })
 		expect(listed.json).toEqual({
-			webhooks: [{ id: created.json.id, url: r.url, events: ['job.published', 'submission.created'], enabled: true, createdAt: created.json.createdAt }],
+			webhooks: [
+				{
+					id: created.json.id,
+					url: r.url,
+					events: ['job.published', 'submission.created'],
+					enabled: true,
+					disabledReason: null,
+					createdAt: created.json.createdAt,
+				},
+			],
 		})
 		expect(listed.text).not.toContain('whsec_')
 		expect((await callOn(app, 'GET', '/api/v1/webhooks', { key: b.apiKey })).json).toEqual({ webhooks: [] })
@@ -899,6 +917,118 @@ describe('REST API (vendor endpoints)', () => {
 		expect(deleted.status).toBe(204)
 		expect(deleted.text).toBe('')
 		expect((await callOn(app, 'GET', '/api/v1/webhooks', { key: a.apiKey })).json).toEqual({ webhooks: [] })
+	})
+})
+
+describe('why a vendor’s endpoint is off', () => {
+	test('GET /api/v1/webhooks says why each is off (disabledReason, null while on), and the vendor can do what the reason says', async () => {
+		const { app } = await portalApp({ WEBHOOKS_ALLOW_PRIVATE: 'on' })
+		const ws = await newWorkspace(deps)
+		const vendor = await newVendor(ws, 'Curious Staffing', deps)
+		const leaked = await createKey(deps, operatorActor(ws), vendor.vendorId)
+		const r = receiver((_, request) => new Response('', { status: new URL(request.url).pathname.endsWith('/gone') ? 410 : 200 }))
+		const add = async (path: string, key = vendor.apiKey) => {
+			const res = await callOn(app, 'POST', '/api/v1/webhooks', { key, body: { url: `${r.url}/${path}`, events: ['job.published'] } })
+			expect(res.status).toBe(201)
+			return res.json.id as string
+		}
+		const on = await add('on')
+		const firm = await add('firm')
+		const revoked = await add('revoked', leaked.apiKey)
+		const gone = await add('gone')
+		const failing = await add('failing')
+		await setEndpointEnabled(deps, operatorActor(ws), firm, false)
+		await runCommand(deps, 'vendor key-revoke', { key: leaked.keyId })
+		await publish(vendor.apiKey)
+		await drain()
+		await deliverDueWebhooks(deps, { workspaceId: ws.id })
+		r.stop()
+		// Five days of failures, as the worker leaves them (the delivery tests above drive the clock through them).
+		await deps.db
+			.update(webhookEndpoints)
+			.set(switchedOff('deliveries_failing', 'Every delivery has failed for 5 days'))
+			.where(eq(webhookEndpoints.id, failing))
+		const shown = async () => {
+			const res = await callOn(app, 'GET', '/api/v1/webhooks', { key: vendor.apiKey })
+			return Object.fromEntries(
+				(res.json.webhooks as { id: string; enabled: boolean; disabledReason: unknown }[]).map((w) => [w.id, [w.enabled, w.disabledReason]]),
+			)
+		}
+		expect(await shown()).toEqual({
+			[on]: [true, null],
+			[firm]: [false, 'switched_off_by_firm'],
+			[revoked]: [false, 'api_key_revoked'],
+			[gone]: [false, 'answered_410_gone'],
+			[failing]: [false, 'deliveries_failing'],
+		})
+		// The firm's reasons: the vendor asks the firm (deleting is refused); Benchline's: it deletes and adds again.
+		for (const id of [firm, revoked]) expect((await callOn(app, 'DELETE', `/api/v1/webhooks/${id}`, { key: vendor.apiKey })).status).toBe(409)
+		for (const id of [gone, failing]) expect((await callOn(app, 'DELETE', `/api/v1/webhooks/${id}`, { key: vendor.apiKey })).status).toBe(204)
+		await add('gone')
+		// Switched on again by the firm: no reason left.
+		await setEndpointEnabled(deps, operatorActor(ws), firm, true)
+		expect((await shown())[firm]).toEqual([true, null])
+
+		// The API's description names every reason, what it means and what the vendor may do.
+		const doc = (await callOn(app, 'GET', '/api/v1/openapi.json')).json
+		const schema = doc.components.schemas.Webhook
+		expect(schema.required).toContain('disabledReason')
+		expect(schema.properties.disabledReason.anyOf).toEqual([{ type: 'string', enum: [...DISABLED_CAUSES] }, { type: 'null' }])
+		const docsPage = (await callOn(app, 'GET', '/api/v1/docs')).text
+		for (const cause of DISABLED_CAUSES) {
+			expect(schema.properties.disabledReason.description).toContain(`\`${cause}\`: ${CAUSES[cause].forVendor}`)
+			expect(docsPage).toContain(cause)
+		}
+	})
+
+	test('whatever switches an endpoint off says why: the database refuses an endpoint off without a reason', async () => {
+		const ws = await newWorkspace(deps)
+		const r = receiver()
+		const { endpoint } = await addEndpoint(deps, operatorActor(ws), { url: r.url, events: ['job.published'] })
+		r.stop()
+		const silently = deps.db.update(webhookEndpoints).set({ enabled: false, disabledBy: 'workspace' }).where(eq(webhookEndpoints.id, endpoint.id))
+		expect(
+			await silently.then(
+				() => 'stored',
+				(e) => String(e.cause ?? e),
+			),
+		).toContain('webhook_endpoints_off_says_why')
+		expect((await getEndpoint(deps, operatorActor(ws), endpoint.id)).enabled).toBe(true)
+	})
+
+	test('the migration gives every endpoint already off its reason, from who switched it off and the words kept', async () => {
+		const ws = await newWorkspace(deps)
+		const r = receiver()
+		const migration = await Bun.file(new URL('./migrations/0006_endpoint_disabled_cause.sql', import.meta.url)).text()
+		const [update] = migration.split('--> statement-breakpoint').filter((statement) => /^\s*(--.*\n)*\s*UPDATE/i.test(statement))
+		const before = [
+			['workspace', null, 'switched_off_by_firm'],
+			['workspace', 'the vendor’s API key …abcd that added it was revoked', 'api_key_revoked'],
+			['benchline', 'The endpoint answered 410 Gone: it asked to receive nothing more', 'answered_410_gone'],
+			['benchline', 'Every delivery has failed for 5 days', 'deliveries_failing'],
+		] as const
+		const ids: string[] = []
+		for (const [i] of before.entries()) ids.push((await addEndpoint(deps, operatorActor(ws), { url: `${r.url}/m${i}`, events: ['job.published'] })).endpoint.id)
+		r.stop()
+		const rollback = new Error('rolled back')
+		let after: { id: string; cause: string | null }[] = []
+		await deps.db
+			.transaction(async (tx) => {
+				// As the code before it left them: off, by whom, with its words and no cause (the checks come after the update).
+				await deps.database.rows(sql.raw('alter table webhook_endpoints drop constraint webhook_endpoints_off_says_why'), tx)
+				for (const [i, [by, reason]] of before.entries())
+					await tx
+						.update(webhookEndpoints)
+						.set({ enabled: false, disabledBy: by, disabledReason: reason, disabledCause: null })
+						.where(eq(webhookEndpoints.id, ids[i]!))
+				await deps.database.rows(sql.raw(update!), tx)
+				after = await deps.database.rows(sql`select id, disabled_cause as cause from ${webhookEndpoints} where id = any(${sql.param(ids)}::text[])`, tx)
+				throw rollback
+			})
+			.catch((e) => {
+				if (e !== rollback) throw e
+			})
+		expect(Object.fromEntries(after.map((a) => [a.id, a.cause]))).toEqual(Object.fromEntries(before.map(([, , cause], i) => [ids[i]!, cause])))
 	})
 })
 
@@ -942,7 +1072,7 @@ describe('a firm’s switch-off of a vendor’s endpoint', () => {
 		await publish(next.apiKey)
 		await drain()
 		await deliverDueWebhooks(deps, { workspaceId: ws.id })
-		expect(await endpointRow(gone.json.id)).toEqual({ enabled: false, disabledReason: expect.stringContaining('410') })
+		expect(await endpointRow(gone.json.id)).toEqual({ enabled: false, disabledReason: expect.stringContaining('410'), disabledCause: 'answered_410_gone' })
 		expect((await callOn(app, 'POST', '/api/v1/webhooks', { key: next.apiKey, body: { url: `${r.url}/gone`, events: ['job.published'] } })).status).toBe(201)
 		r.stop()
 	})

@@ -31,6 +31,7 @@ import { webhookPolicy } from './address.ts'
 import { openSecret, signatureHeader } from './secrets.ts'
 import { webhookSettings } from './settings.ts'
 import { liveSecrets } from './service.ts'
+import { CAUSES, switchedOff, type DisabledCause } from './switch-off.ts'
 import { webhookDeliveries, webhookEndpoints, type PreviousSecret } from './table.ts'
 
 export interface WebhookWorkerOptions {
@@ -185,7 +186,7 @@ update ${webhookEndpoints} set failing_since = null where id in (select endpoint
 		const error = (result.error ?? 'failed').slice(0, 500)
 		if (result.status === 410) {
 			await tx.update(webhookDeliveries).set({ status: 'failed', lastStatus: 410, lastError: error }).where(mine)
-			await disable(deps, tx, row, 'The endpoint answered 410 Gone: it asked to receive nothing more')
+			await disable(deps, tx, row, 'answered_410_gone')
 			return 'disabled'
 		}
 		const delay = retryDelay(deps.config.settings.of(webhookSettings).webhookRetryScheduleMs, row.attempts)
@@ -199,7 +200,7 @@ update ${webhookEndpoints} set failing_since = null where id in (select endpoint
 			.where(mine)
 		const failingSince = await recordFailure(deps, tx, row.endpointId, now)
 		if (failingSince && now.getTime() - failingSince.getTime() >= FAILING_DISABLES_AFTER_MS) {
-			await disable(deps, tx, row, 'Every delivery has failed for 5 days')
+			await disable(deps, tx, row, 'deliveries_failing')
 			return 'disabled'
 		}
 		return delay === null ? 'failed' : 'retried'
@@ -226,10 +227,11 @@ async function recordFailure(deps: AppDeps, tx: Db, endpointId: string, now: Dat
 }
 
 /** Switches the endpoint off (once) and tells the workspace's owners by e-mail. */
-async function disable(deps: AppDeps, tx: Db, row: Claimed, reason: string) {
+async function disable(deps: AppDeps, tx: Db, row: Claimed, cause: DisabledCause) {
+	const reason = CAUSES[cause].forFirm
 	const [endpoint] = await tx
 		.update(webhookEndpoints)
-		.set({ enabled: false, disabledBy: 'benchline', disabledReason: reason })
+		.set(switchedOff(cause, reason))
 		.where(and(eq(webhookEndpoints.id, row.endpointId), eq(webhookEndpoints.enabled, true)))
 		.returning({ id: webhookEndpoints.id, url: webhookEndpoints.url, vendorId: webhookEndpoints.vendorId })
 	if (!endpoint) return
