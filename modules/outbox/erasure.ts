@@ -5,10 +5,11 @@
  * nor the attachments of mail about them (their files are erased). A delivery report's reason on
  * their mail (the remote server's words, which usually name the address) loses their details too.
  */
-import { type SQL, sql } from 'drizzle-orm'
+import { and, eq, type SQL, sql } from 'drizzle-orm'
 import { emailSpellings } from '../../core/email.ts'
 import { ERASED, jsonWithoutMentions, mentionsAny, withoutMentions } from '../../core/erased-text.ts'
 import { rowsOf, type Db } from '../../db/client.ts'
+import { outboxUnsubscribes } from './table.ts'
 
 export interface ErasedRecipient {
 	readonly workspaceId: string
@@ -76,4 +77,22 @@ export async function stopMailAbout(tx: Db, workspaceId: string, relatedIds: rea
 	)
 	for (const s of sent) reached.set(s.relatedId, (reached.get(s.relatedId) ?? new Set()).add(s.to))
 	return reached
+}
+
+const unsubscribeOf = (workspaceId: string, recipient: { type: string; id: string }) =>
+	and(eq(outboxUnsubscribes.workspaceId, workspaceId), eq(outboxUnsubscribes.recipientType, recipient.type), eq(outboxUnsubscribes.recipientId, recipient.id))
+
+/** When the recipient unsubscribed from marketing mail (null: never): part of their data. */
+export async function unsubscribedAt(db: Db, workspaceId: string, recipient: { type: string; id: string }): Promise<Date | null> {
+	const [row] = await db.select({ at: outboxUnsubscribes.createdAt }).from(outboxUnsubscribes).where(unsubscribeOf(workspaceId, recipient))
+	return row?.at ?? null
+}
+
+/**
+ * Forgets that the recipient unsubscribed, as they are erased. The record is keyed by the recipient's
+ * id, which goes with them: no message can be queued for it again (mail still waiting for them is
+ * stopped by `forgetRecipient`), so the rule it kept has nothing left to stop.
+ */
+export async function forgetUnsubscribe(tx: Db, workspaceId: string, recipient: { type: string; id: string }): Promise<void> {
+	await tx.delete(outboxUnsubscribes).where(unsubscribeOf(workspaceId, recipient))
 }

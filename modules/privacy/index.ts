@@ -14,6 +14,7 @@ import { contribute, defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
 import { workspacesById } from '../auth/index.ts'
 import { auditKeepPort } from '../audit/index.ts'
+import { candidateData } from '../candidates/index.ts'
 import { privacyPagePort } from '../outbox/index.ts'
 import { privacyCommands } from './commands.ts'
 import { personalDataSection } from './pages.ts'
@@ -22,6 +23,7 @@ import { forgetOldRequests, openRequestCount, privacyPagePath } from './requests
 import { privacyRoutes } from './routes.ts'
 import { runRetention } from './retention.ts'
 import { addressData } from './address-port.ts'
+import { marketingMailData } from './marketing-mail.ts'
 import { auditHoldSince } from './rules.ts'
 import { releaseEndedHolds } from './service.ts'
 import { seedPrivacyRequests } from './seed.ts'
@@ -56,6 +58,7 @@ export default defineModule({
 	ports: [addressData],
 	contributes: [
 		contribute(auditKeepPort, { keepSince: auditHoldSince }),
+		contribute(candidateData, marketingMailData),
 		contribute(privacyPagePort, {
 			async urlOf(deps, db, workspaceId) {
 				const ws = (await workspacesById(db, [workspaceId])).get(workspaceId)
