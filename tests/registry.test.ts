@@ -327,7 +327,7 @@ describe('ports: a module declares an extension point, modules that require it c
 			count('privacy:address-data'),
 			count('auth:membership'),
 			count('vendors:key-revoked'),
-		]).toEqual([4, 4, 3, 1, 4, 2, 1, 1, 1, 1, 2, 12, 1, 1, 1, 2, 1])
+		]).toEqual([4, 4, 3, 1, 4, 2, 1, 1, 1, 1, 2, 13, 1, 1, 1, 2, 1])
 	})
 
 	test('the outbox finds workspaces through the directory auth contributes, and says so when no module does', () => {

@@ -24,6 +24,7 @@ import { privacyRoutes } from './routes.ts'
 import { runRetention } from './retention.ts'
 import { addressData } from './address-port.ts'
 import { marketingMailData } from './marketing-mail.ts'
+import { retentionFailuresData, retentionRetryQueue } from './retention-failures.ts'
 import { auditHoldSince } from './rules.ts'
 import { releaseEndedHolds } from './service.ts'
 import { seedPrivacyRequests } from './seed.ts'
@@ -56,9 +57,11 @@ export default defineModule({
 	commands: privacyCommands,
 	seed: seedPrivacyRequests,
 	ports: [addressData],
+	queues: [retentionRetryQueue],
 	contributes: [
 		contribute(auditKeepPort, { keepSince: auditHoldSince }),
 		contribute(candidateData, marketingMailData),
+		contribute(candidateData, retentionFailuresData),
 		contribute(privacyPagePort, {
 			async urlOf(deps, db, workspaceId) {
 				const ws = (await workspacesById(db, [workspaceId])).get(workspaceId)
@@ -102,7 +105,10 @@ export default defineModule({
 			)
 			await runRetention(deps).then(
 				(runs) => {
-					for (const run of runs) if (run.erased) deps.log.info('inactive candidates erased by the retention rule', { ...run })
+					for (const run of runs) {
+						if (run.erased) deps.log.info('inactive candidates erased by the retention rule', { ...run })
+						if (run.failed) deps.log.warn('the retention rule could not erase some candidates; they are tried again after a backoff', { ...run })
+					}
 				},
 				(error) => deps.log.warn('retention sweep failed', { error }),
 			)

@@ -5,12 +5,14 @@
  */
 import { expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
+import { strFromU8, unzipSync } from 'fflate'
 import { newId } from '../../core/credentials.ts'
 import { contributionsTo } from '../../core/registry.ts'
 import { personActor } from '../auth/index.ts'
 import { candidateData } from '../candidates/index.ts'
-import { runRetention, setPrivacyRules } from './index.ts'
-import { newPerson, newVendor, newWorkspace, testApp, testDeps } from '../../tests/helpers.ts'
+import { exportCandidate, runRetention, setPrivacyRules } from './index.ts'
+import { retentionRetryQueue } from './retention-failures.ts'
+import { clock, logLines, newPerson, newVendor, newWorkspace, testApp, testDeps, unique } from '../../tests/helpers.ts'
 import { newApplication, newCandidate, newVendorJob } from '../../tests/staffing-fixtures.ts'
 
 setDefaultTimeout(120_000)
@@ -21,8 +23,9 @@ setDefaultTimeout(120_000)
  * (eeo): written in the application's own transaction, so the application's creation counts for it.
  * `jobAlerts` (careers): alerts are tied to an e-mail address, not a candidate (not decided here).
  * `marketingMail` (the outbox's unsubscribes): asking for less mail is no activity with the firm.
+ * `retentionFailures`: the rule's own failed erasures, no activity of the person's.
  */
-const READ_ANOTHER_WAY = new Set(['candidate', 'selfIdentification', 'jobAlerts', 'marketingMail'])
+const READ_ANOTHER_WAY = new Set(['candidate', 'selfIdentification', 'jobAlerts', 'marketingMail', 'retentionFailures'])
 
 test('every module that holds candidate data says what counts as activity for the retention rule', async () => {
 	const deps = await testDeps()
@@ -74,7 +77,7 @@ test('a 12-month rule keeps candidates active today on the bench, in documents, 
 	const runs = (await runRetention(deps)).filter((r) => r.workspaceId === ws.id)
 	const left = await deps.database.rows<{ name: string }>(sql`select name from candidates where id = ${all} order by name`)
 	expect(left.map((l) => l.name)).toEqual(names.filter((n) => n !== 'Quiet For Years').sort())
-	expect(runs).toEqual([{ workspaceId: ws.id, erased: 1, more: false }])
+	expect(runs).toEqual([{ workspaceId: ws.id, erased: 1, failed: 0, more: false }])
 })
 
 test('candidates kept by activity elsewhere do not stop the rule from reaching the quiet ones behind them', async () => {
@@ -97,7 +100,7 @@ test('candidates kept by activity elsewhere do not stop the rule from reaching t
 	const runs = (await runRetention(deps, 1)).filter((r) => r.workspaceId === ws.id)
 	const left = await deps.database.rows<{ name: string }>(sql`select name from candidates where id = any(${sql.param(ids)}::text[]) order by name`)
 	expect(left.map((l) => l.name)).toEqual(['Benched One', 'Benched Two'])
-	expect(runs).toEqual([{ workspaceId: ws.id, erased: 1, more: false }])
+	expect(runs).toEqual([{ workspaceId: ws.id, erased: 1, failed: 0, more: false }])
 })
 
 test('N months before the 31st is the end of a shorter month: nobody is erased days before their N months', async () => {
@@ -113,4 +116,71 @@ test('N months before the 31st is the end of a shorter month: nobody is erased d
 	await runRetention(deps)
 	const left = await deps.database.rows<{ name: string }>(sql`select name from candidates where id = any(${sql.param(ids)}::text[]) order by name`)
 	expect(left.map((l) => l.name)).toEqual(['Active First Of March'])
+})
+
+test('a candidate whose erasure fails waits out a backoff instead of coming first in every run: those behind it are erased; the failure is recorded, logged and on /metrics', async () => {
+	const { deps, ws, owner } = await workspaceWithRule(await testDeps(), '12')
+	const tag = unique('stuck').replace(/[^a-z0-9]/g, '')
+	// Oldest first: the one whose erasure fails, then two quiet ones behind it.
+	const names = [`Stuck ${tag}`, 'Quiet Second', 'Quiet Third']
+	const ids: string[] = []
+	for (const [i, name] of names.entries()) {
+		const id = await newCandidate(ws, { name, resume: false })
+		ids.push(id)
+		const old = sql`now() - interval '3 years' + ${`${i} days`}::interval`
+		await deps.database.rows(sql`update candidates set created_at = ${old}, updated_at = ${old} where id = ${id}`)
+	}
+	const stuck = ids[0]!
+	// Its erasure fails every time: the database refuses to delete its row.
+	await deps.database.rows(sql.raw(`create function fail_${tag}() returns trigger language plpgsql as $$ begin raise exception 'refused in a test'; end $$`))
+	await deps.database.rows(
+		sql.raw(`create trigger stuck_${tag} before delete on candidates for each row when (old.id = '${stuck}') execute function fail_${tag}()`),
+	)
+	const day = 24 * 3_600_000
+	const run = async () => (await runRetention(deps, 1)).find((r) => r.workspaceId === ws.id)
+	const failure = async () =>
+		(
+			await deps.database.rows<{ failures: number; waitMs: number }>(
+				sql`select failures, (extract(epoch from retry_at - last_failed_at) * 1000)::float8 as "waitMs" from retention_failures where candidate_id = ${stuck}`,
+			)
+		)[0]
+	try {
+		// Three runs of one place each: the next ones pass over it while it waits, so the two behind it are erased.
+		const runs = [await run(), await run(), await run()]
+		const left = await deps.database.rows<{ id: string }>(sql`select id from candidates where id = any(${sql.param(ids)}::text[])`)
+		expect(left.map((l) => l.id)).toEqual([stuck])
+		expect(runs).toEqual([
+			{ workspaceId: ws.id, erased: 0, failed: 1, more: true },
+			{ workspaceId: ws.id, erased: 1, failed: 0, more: true },
+			{ workspaceId: ws.id, erased: 1, failed: 0, more: false },
+		])
+		// Recorded (the candidate kept whole), with when it is tried again; logged; and on /metrics.
+		expect(await failure()).toEqual({ failures: 1, waitMs: day })
+		// (The database's words stay out of the log, which may not hold personal data; its error code is there.)
+		const logged = logLines
+			.flatMap((l) => (l.startsWith('{') ? [JSON.parse(l)] : []))
+			.find((l) => l.msg.startsWith('the retention rule could not erase a candidate') && l.candidateId === stuck)
+		expect(logged).toMatchObject({ level: 'warn', workspaceId: ws.id, failures: 1, retryAt: expect.any(String), error: { code: 'P0001' } })
+		expect((await retentionRetryQueue.measure(deps)).depth).toBeGreaterThanOrEqual(1)
+		// It is data about them: in their export.
+		const exported = await exportCandidate(deps, await personActor(deps, ws.slug, owner.email), stuck, '127.0.0.1')
+		expect(JSON.parse(strFromU8(unzipSync(exported.bytes)['candidate.json']!)).retentionFailures).toMatchObject({ failures: 1 })
+
+		// A day later it is tried again, fails again, and waits twice as long.
+		clock.advance(day)
+		expect(await run()).toEqual({ workspaceId: ws.id, erased: 0, failed: 1, more: false })
+		expect(await failure()).toEqual({ failures: 2, waitMs: 2 * day })
+		clock.advance(day)
+		expect(await run()).toEqual({ workspaceId: ws.id, erased: 0, failed: 0, more: false })
+
+		// Once the fault is gone, its next try erases it, and the record goes with it.
+		await deps.database.rows(sql.raw(`drop trigger stuck_${tag} on candidates`))
+		clock.advance(day)
+		expect(await run()).toEqual({ workspaceId: ws.id, erased: 1, failed: 0, more: false })
+		expect(await failure()).toBeUndefined()
+	} finally {
+		clock.reset()
+		await deps.database.rows(sql.raw(`drop trigger if exists stuck_${tag} on candidates`))
+		await deps.database.rows(sql.raw(`drop function if exists fail_${tag}()`))
+	}
 })

@@ -6,7 +6,10 @@
  * scorecards, to-dos; modules/privacy/retention.test.ts fails when a contribution says nothing).
  * Each is its own erasure (legal hold included); then the rule e-mails the
  * workspace's owners a summary through the outbox. At most `PER_RUN` a workspace a day, so a first
- * run on a large old database spreads over days instead of holding the database for hours.
+ * run on a large old database spreads over days instead of holding the database for hours. An
+ * erasure that fails is recorded and tried again after a backoff (retention-failures.ts): the rule
+ * passes over that candidate meanwhile, so one that always fails (the oldest, first in every run)
+ * takes no place from the others, and the operator sees it in the log and on `/metrics`.
  */
 import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
@@ -14,8 +17,9 @@ import type { AppDeps } from '../../core/deps.ts'
 import { monthsBefore } from '../../core/time.ts'
 import { listPeople, operatorActor, workspacesById } from '../auth/index.ts'
 import { contributionsTo } from '../../core/registry.ts'
-import { candidateData, type InactiveCursor, inactiveCandidates } from '../candidates/index.ts'
+import { candidateData, candidateWorkspace, type InactiveCursor, inactiveCandidates } from '../candidates/index.ts'
 import { enqueueMail } from '../outbox/index.ts'
+import { recordRetentionFailure, waitingToRetry } from './retention-failures.ts'
 import { eraseCandidate } from './service.ts'
 
 export const PER_RUN = 500
@@ -30,6 +34,8 @@ const ruleActor = (ws: { id: string; slug: string }): Actor => ({
 export interface RetentionRun {
 	workspaceId: string
 	erased: number
+	/** Candidates whose erasure failed in this run: recorded, and tried again after their backoff. */
+	failed: number
 	/** True when more inactive candidates are left for the next run. */
 	more: boolean
 }
@@ -48,29 +54,52 @@ export async function runRetention(deps: AppDeps, perRun = PER_RUN): Promise<Ret
 		if (!ws) continue
 		const before = monthsBefore(deps.now(), rule.months)
 		const ids = await quietCandidates(deps, ws.id, before, perRun + 1)
-		const actor = ruleActor(ws)
 		let erased = 0
+		let failed = 0
 		for (const id of ids.slice(0, perRun)) {
-			try {
-				await eraseCandidate(deps, actor, id, 'retention')
-				erased++
-			} catch (error) {
-				deps.log.warn('the retention rule could not erase a candidate', { candidateId: id, error })
-			}
+			const outcome = await eraseOne(deps, ws, id)
+			if (outcome === 'erased') erased++
+			if (outcome === 'failed') failed++
 		}
 		const more = ids.length > perRun
 		if (erased) await tellOwners(deps, ws, { months: rule.months, erased, more })
-		runs.push({ workspaceId: ws.id, erased, more })
+		runs.push({ workspaceId: ws.id, erased, failed, more })
 	}
 	return runs
 }
 
 /**
+ * Erases one candidate for the rule. One erased meanwhile (by another instance's run, an owner) is
+ * gone, not failed; a failure is recorded with its backoff and logged, and the run goes on.
+ */
+async function eraseOne(deps: AppDeps, ws: { id: string; slug: string }, candidateId: string): Promise<'erased' | 'gone' | 'failed'> {
+	try {
+		await eraseCandidate(deps, ruleActor(ws), candidateId, 'retention')
+		return 'erased'
+	} catch (error) {
+		if ((await candidateWorkspace(deps, candidateId))?.id !== ws.id) return 'gone'
+		const retry = await recordRetentionFailure(deps, ws.id, candidateId, deps.now()).catch((recordError) => {
+			deps.log.error('the retention rule could not record a failed erasure', { candidateId, error: recordError })
+			return null
+		})
+		deps.log.warn('the retention rule could not erase a candidate; it tries again later', {
+			workspaceId: ws.id,
+			candidateId,
+			failures: retry?.failures,
+			retryAt: retry?.retryAt.toISOString(),
+			error,
+		})
+		return 'failed'
+	}
+}
+
+/**
  * Candidates with no activity since `before`: none in the candidates module's records (profile,
- * applications, notes), nor in any other module holding candidate data (its `activeSince`). Read a
- * page at a time until `limit` are found: the oldest inactive ones there may be kept by activity
- * elsewhere (a bench entry, a message), and they stay oldest every day, so one page alone would
- * never reach the quiet candidates behind them.
+ * applications, notes), nor in any other module holding candidate data (its `activeSince`), and not
+ * waiting out the backoff of a failed erasure. Read a page at a time until `limit` are found: the
+ * oldest inactive ones there may be kept by activity elsewhere (a bench entry, a message) or be
+ * waiting to be tried again, and they stay oldest every day, so one page alone would never reach the
+ * quiet candidates behind them.
  */
 async function quietCandidates(deps: AppDeps, workspaceId: string, before: Date, limit: number): Promise<string[]> {
 	const quiet: string[] = []
@@ -78,10 +107,10 @@ async function quietCandidates(deps: AppDeps, workspaceId: string, before: Date,
 	while (quiet.length < limit) {
 		const page = await inactiveCandidates(deps, workspaceId, before, limit, after)
 		if (!page.ids.length) break
-		const active = new Set<string>()
+		const passedOver = await waitingToRetry(deps, workspaceId, page.ids, deps.now())
 		for (const source of contributionsTo(deps.registry, candidateData))
-			for (const id of (await source.activeSince?.(deps, workspaceId, page.ids, before)) ?? []) active.add(id)
-		quiet.push(...page.ids.filter((id) => !active.has(id)))
+			for (const id of (await source.activeSince?.(deps, workspaceId, page.ids, before)) ?? []) passedOver.add(id)
+		quiet.push(...page.ids.filter((id) => !passedOver.has(id)))
 		if (page.ids.length < limit || !page.last) break
 		after = page.last
 	}

@@ -1,5 +1,6 @@
 import { boolean, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { workspaces } from '../auth/table.ts'
+import { candidates } from '../candidates/table.ts'
 
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 })
 
@@ -88,4 +89,29 @@ export const privacyRequests = pgTable(
 		uniqueIndex('privacy_requests_download').on(t.downloadHash),
 		index('privacy_requests_workspace').on(t.workspaceId, t.status, t.dueAt),
 	],
+)
+
+/**
+ * A candidate the retention rule could not erase (the erasure threw): how many of its runs failed in a
+ * row, since when, and when it tries again (`retryAt`, a backoff: retention.ts). Until then the rule
+ * passes over them, so one that fails every time no longer comes first in every run, holding a place
+ * of the run's few and starving the candidates behind it. It goes with the candidate (their erasure,
+ * whoever makes it: the candidate-data contribution, and the cascade). No error text, which might
+ * name the person: the log line holds it.
+ */
+export const retentionFailures = pgTable(
+	'retention_failures',
+	{
+		candidateId: text('candidate_id')
+			.primaryKey()
+			.references(() => candidates.id, { onDelete: 'cascade' }),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id),
+		failures: integer('failures').notNull(),
+		firstFailedAt: at('first_failed_at').notNull(),
+		lastFailedAt: at('last_failed_at').notNull(),
+		retryAt: at('retry_at').notNull(),
+	},
+	(t) => [index('retention_failures_workspace').on(t.workspaceId, t.retryAt)],
 )

@@ -399,7 +399,7 @@ describe('retention', () => {
 		await addNote(deps, await personActor(deps, ws.slug, owner.email), { candidateId: noted!, text: 'Still interested, call in March.', private: false })
 
 		const runs = (await runRetention(deps)).filter((r) => r.workspaceId === ws.id)
-		expect(runs).toEqual([{ workspaceId: ws.id, erased: 1, more: false }])
+		expect(runs).toEqual([{ workspaceId: ws.id, erased: 1, failed: 0, more: false }])
 		expect(await countOf(sql`select count(*)::int as n from candidates where id = ${quiet!}`)).toBe(0)
 		expect(await countOf(sql`select count(*)::int as n from candidates where id = any(${sql.param([noted!, messaged!])}::text[])`)).toBe(2)
 		const [erasure] = await deps.database.rows<{ actorName: string }>(
@@ -412,6 +412,6 @@ describe('retention', () => {
 		expect(mail.map((m) => [m.to, m.subject])).toEqual([[owner.email, 'Retention: 1 candidate erased']])
 		expect(mail[0]!.text).toContain('no activity for 12 months')
 		// Nothing left to erase: a second run sends nothing.
-		expect((await runRetention(deps)).filter((r) => r.workspaceId === ws.id)).toEqual([{ workspaceId: ws.id, erased: 0, more: false }])
+		expect((await runRetention(deps)).filter((r) => r.workspaceId === ws.id)).toEqual([{ workspaceId: ws.id, erased: 0, failed: 0, more: false }])
 	})
 })
