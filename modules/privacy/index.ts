@@ -10,6 +10,7 @@
  * address and on what modules keep under the address alone (job alerts: the `privacy:address-data` port).
  */
 import { Elysia } from 'elysia'
+import { runEvery } from '../../core/every.ts'
 import { contribute, defineModule } from '../../core/module.ts'
 import { recordNamesFrom } from '../activity/index.ts'
 import { workspacesById } from '../auth/index.ts'
@@ -113,11 +114,6 @@ export default defineModule({
 				(error) => deps.log.warn('retention sweep failed', { error }),
 			)
 		}
-		const first = setTimeout(sweep, 90_000)
-		const timer = setInterval(sweep, SWEEP_MS)
-		return () => {
-			clearTimeout(first)
-			clearInterval(timer)
-		}
+		return runEvery(deps.log, { everyMs: SWEEP_MS, firstAfterMs: 90_000, failure: 'privacy sweep failed' }, sweep)
 	},
 })
