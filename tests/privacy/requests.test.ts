@@ -15,7 +15,7 @@ import { candidateSubject } from '../../modules/candidates/index.ts'
 import { createJob, setJobStatus } from '../../modules/jobs/service.ts'
 import { enqueueMail, enqueueMessage, PRIVATE_MARKER, textToSend } from '../../modules/outbox/index.ts'
 import { outbox } from '../../modules/outbox/table.ts'
-import { confirmAlert, requestAlert, sendDigests } from '../../modules/careers/alerts.ts'
+import { confirmAlert, PUBLISH_SETTLE_MS, requestAlert, sendDigests } from '../../modules/careers/alerts.ts'
 import { NO_CRITERIA } from '../../modules/careers/search.ts'
 import { jobAlerts } from '../../modules/careers/table.ts'
 import { forgetOldRequests } from '../../modules/privacy/requests.ts'
@@ -290,6 +290,7 @@ describe('answering', () => {
 
 		// A digest waits in the outbox when the erasure comes: it is not sent, and no later one is.
 		await newPublicJob(ws, { title: 'Java Engineer' }, deps)
+		clock.advance(PUBLISH_SETTLE_MS) // a digest holds jobs published until a minute before it
 		expect((await sendDigests(deps, { workspaceId: ws.id })).sent).toBe(1)
 		const erasure = await confirmed(ws, address, 'erasure')
 		expect((await owner.submit(`/privacy-requests/${erasure.id}/erase`)).redirectedTo).toBe('/privacy-requests?done=erased')
