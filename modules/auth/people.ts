@@ -67,7 +67,18 @@ export function checkNewPerson(deps: AppDeps, input: NewPerson): { email: string
 	if (weak) problems.push({ field: 'password', message: weak })
 	problems.push(...grantProblems(deps, input.grants ?? []))
 	if (problems.length) throw invalid(problems)
-	return { email, name, role: input.role as PersonRole, password: input.password, grants: input.grants ?? [] }
+	const role = input.role as PersonRole
+	return { email, name, role, password: input.password, grants: grantsBeyondRole(deps, role, input.grants ?? []).kept }
+}
+
+/**
+ * The grants kept for a member with `role`: each once, sorted, none the role already includes
+ * (`alreadyInRole`). One the role includes is not stored: it would come back unasked when a later
+ * role change took the role's own away (`changeRole` ends them for the same reason).
+ */
+function grantsBeyondRole(deps: AppDeps, role: PersonRole, grants: readonly string[]): { kept: string[]; alreadyInRole: string[] } {
+	const alreadyInRole = deps.permissions.includedIn(role, [...grants])
+	return { kept: [...new Set(grants)].filter((g) => !alreadyInRole.includes(g)).sort(), alreadyInRole }
 }
 
 /** The grants that are no permission one may give a person (every other is refused as a whole). */
@@ -284,8 +295,7 @@ export async function setGrants(
 	return deps.db.transaction(async (tx) => {
 		const { row, locked, target } = await lockedMember(tx, ws, who)
 		if (target.role === 'owner') requireActingOwner(actor, locked, OWNER_GRANTS_ONLY)
-		const alreadyInRole = deps.permissions.includedIn(target.role as PersonRole, grants)
-		const kept = [...new Set(grants)].filter((g) => !alreadyInRole.includes(g)).sort()
+		const { kept, alreadyInRole } = grantsBeyondRole(deps, target.role as PersonRole, grants)
 		const before = [...target.grants].sort()
 		const changed = kept.join() !== before.join()
 		if (changed) {
