@@ -41,6 +41,8 @@ import { distinctItems } from './list-items.ts'
 import { mixedPayUnits } from './salary.ts'
 
 export const ACTIVELY_HIRING = 'jobs:actively_hiring'
+/** The permission that publishes, closes or drafts a job (and changes its hiring team, team.ts). */
+export const SET_STATUS = 'jobs:set_status'
 
 /** SQL condition: the job (aliased `j`) is in the actor's workspace and within their reach. */
 export function jobReach(actor: Actor): SQL {
@@ -445,6 +447,8 @@ async function recentSameDraft<F extends Partial<Record<keyof typeof jobs.$infer
 }
 
 export async function setJobStatus(deps: AppDeps, actor: Actor, jobId: string, status: JobStatus): Promise<JobDetail> {
+	// Asked here too, not only by the tool's and the page's door: every caller of the service gets the rule.
+	if (!deps.permissions.can(actor, SET_STATUS)) throw forbidden('Publishing, closing or drafting a job needs the jobs:set_status permission')
 	await loadJob(deps, actor, jobId)
 	await deps.db.transaction(async (tx) => {
 		// The row as it is now, locked: what the change does (and its event) is decided on it, not on an earlier read.
@@ -471,6 +475,7 @@ export async function setJobStatus(deps: AppDeps, actor: Actor, jobId: string, s
 }
 
 export async function setActivelyHiring(deps: AppDeps, actor: Actor, jobId: string, activelyHiring: boolean): Promise<JobDetail> {
+	if (!deps.permissions.can(actor, ACTIVELY_HIRING)) throw forbidden('Marking a job as actively hiring needs the jobs:actively_hiring permission')
 	const row = await loadJob(deps, actor, jobId)
 	if (row.activelyHiring !== activelyHiring) {
 		await deps.db.transaction(async (tx) => {

@@ -17,10 +17,11 @@ import { recordActivity } from '../activity/index.ts'
 import type { ActivityChange } from '../../core/module.ts'
 import { textOf } from '../../core/untrusted.ts'
 import { listPeople, lockedMemberRole, userNames, type MembershipChange } from '../auth/index.ts'
+import { SET_STATUS } from './service.ts'
 import { jobs, jobTeam } from './table.ts'
 
 /** The permission that changes a job's hiring team: the one that publishes and closes it. */
-export const CHANGE_TEAM = 'jobs:set_status'
+export const CHANGE_TEAM = SET_STATUS
 const NOT_A_HIRING_MANAGER = 'must be a hiring manager in this workspace'
 
 /** Ids of the jobs of the workspace on whose hiring team the person is. */
