@@ -4,7 +4,7 @@
  * retention sweep.
  */
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
-import { stringify } from 'csv-stringify/sync'
+import { csvRows } from '../../core/csv.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { keysetPage, newestWrittenFirst } from '../../core/paging.ts'
 import { contributionsTo } from '../../core/registry.ts'
@@ -111,12 +111,12 @@ function exported(row: AuditRow) {
 
 /**
  * The trail between two instants, oldest first, as CSV (a header line; lists joined by spaces,
- * criteria as JSON; a cell that a spreadsheet would run as a formula is escaped) or NDJSON (one
+ * criteria as JSON; written by `csvRows`, so no cell is one a spreadsheet would run) or NDJSON (one
  * object a line). Read a batch at a time, so an export of years holds one batch in memory.
  */
 export async function* exportAudit(deps: AppDeps, workspaceId: string, filters: AuditFilters, format: ExportFormat): AsyncGenerator<string> {
 	await flushAudit(deps)
-	if (format === 'csv') yield stringify([[...COLUMNS]])
+	if (format === 'csv') yield csvRows([COLUMNS])
 	let after: { at: Date; seq: number } | undefined
 	for (;;) {
 		const rows = await deps.db
@@ -134,11 +134,10 @@ export async function* exportAudit(deps: AppDeps, workspaceId: string, filters: 
 		const lines = rows.map(exported)
 		yield format === 'ndjson'
 			? lines.map((l) => `${JSON.stringify(l)}\n`).join('')
-			: stringify(
+			: csvRows(
 					lines.map((l) =>
 						COLUMNS.map((c) => (c === 'records' ? l.records.join(' ') : c === 'criteria' ? (l.criteria ? JSON.stringify(l.criteria) : '') : l[c])),
 					),
-					{ escape_formulas: true },
 				)
 		const last = rows[rows.length - 1]!
 		after = { at: last.at, seq: last.seq }

@@ -9,7 +9,18 @@ import { join, relative } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { axeProblems, closeBrowser, newContext } from '../../tests/browser.ts'
 import { makePdf } from '../../tests/fixtures/resumes.ts'
-import { careersPagePath, newPerson, newPersonWithToken, newWorkspace, serveApp, testApp, testDeps, type TestWorkspace } from '../../tests/helpers.ts'
+import {
+	call,
+	careersPagePath,
+	newPerson,
+	newPersonWithToken,
+	newVendor,
+	newWorkspace,
+	serveApp,
+	testApp,
+	testDeps,
+	type TestWorkspace,
+} from '../../tests/helpers.ts'
 import { callTool } from '../../tests/mcp/rpc.ts'
 import { portalApp, signedIn, uniqueAddress } from '../../tests/portal.ts'
 import { newApplication, newCandidate } from '../../tests/staffing-fixtures.ts'
@@ -192,6 +203,27 @@ describe('the EEO report', () => {
 		expect(csv.text.split('\n')[1]).toMatch(/^Report Developer,job_\w+,[^,]+,hidden,hidden,hidden,hidden$/)
 		expect((await client.get('/eeo?question=religion')).status).toBe(422)
 		expect((await client.get('/eeo')).text).toContain(ws.slug ? 'Report Developer' : '')
+	})
+
+	test('a vendor’s job title in the CSV is text to a spreadsheet: no formula, not even where ; separates cells', async () => {
+		const ws = await newWorkspace()
+		const owner = await newPersonWithToken(ws, 'owner')
+		const { apiKey } = await newVendor(ws)
+		const deps = await testDeps()
+		const titles = ["Dev;=cmd|' /C calc'!A0", ' =HYPERLINK(A1)', '\u200b@SUM(A1)']
+		for (const title of titles) {
+			const published = await call('POST', '/api/v1/jobs', { key: apiKey, body: { vendorJobId: crypto.randomUUID(), title } })
+			expect(published.status).toBe(201)
+			const [job] = await deps.database.rows<{ id: string }>(
+				sql`select id from jobs where workspace_id = ${ws.id} and vendor_job_id = ${published.json.job.vendorJobId}`,
+			)
+			const applicationId = await newApplication(ws, await newCandidate(ws, { resume: false }), job!.id)
+			await deps.db
+				.insert(eeoSelfIdentification)
+				.values({ applicationId, workspaceId: ws.id, jobId: job!.id, sex: 'declined', ethnicity: 'declined', veteran: 'declined', disability: 'declined' })
+		}
+		const lines = (await (await signedIn(owner)).get('/eeo/report.csv?question=sex')).text.trim().split('\n').slice(1).sort()
+		expect(lines.map((l) => l.slice(0, l.indexOf(',job_')))).toEqual([`"Dev;=cmd|' /C calc'!A0"`, `' =HYPERLINK(A1)`, `'@SUM(A1)`])
 	})
 
 	test('a lone applicant’s answer cannot be told from which cells are hidden, on the page or in the CSV', async () => {

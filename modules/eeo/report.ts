@@ -10,9 +10,9 @@
  * the deleted application.
  */
 import { sql } from 'drizzle-orm'
-import { stringify } from 'csv-stringify/sync'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
+import { csvRows } from '../../core/csv.ts'
 import { AppError } from '../../core/errors.ts'
 import { jobLabelSql } from '../jobs/index.ts'
 import { heldApplications } from '../privacy/index.ts'
@@ -95,12 +95,12 @@ export const HIDDEN_LABEL = 'hidden'
 /** The report as CSV (one line per job and stage; hidden counts as "hidden"). */
 export function eeoReportCsv(report: EeoReport): string {
 	const cell = (n: ShownCount) => (n === null ? HIDDEN_LABEL : n)
-	return stringify(
+	return csvRows(
 		[
 			['job', 'jobId', 'stage', ...report.question.options.map(([, label]) => label), 'total'],
 			...report.rows.map((r) => [r.jobTitle, r.jobId, r.stage, ...r.counts.map(cell), cell(r.total)]),
 		],
 		// A byte-order mark first: Excel reads a CSV without one in the machine's legacy code page (José as JosÃ©).
-		{ escape_formulas: true, bom: true },
+		{ bom: true },
 	)
 }
