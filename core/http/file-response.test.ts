@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { textPdf } from '../text-pdf.ts'
-import { DOCX, fileReference, fileResponse, isFileReference, PDF, servedType } from './file-response.ts'
+import { DOCX, downloadDisposition, fileReference, fileResponse, isFileReference, PDF, servedType } from './file-response.ts'
 
 const encode = (s: string) => new TextEncoder().encode(s)
 const pdf = textPdf(['a résumé'])
@@ -72,9 +72,29 @@ describe('fileResponse', () => {
 		expect(name('RESUME.PDF')).toBe('inline; filename=RESUME.PDF')
 		expect(name('cv.html', page, 'text/html')).toBe('attachment; filename=cv.html.bin')
 		expect(name('../../etc/passwd')).toBe('inline; filename=passwd.pdf')
-		expect(name('a\r\nSet-Cookie: x=1.pdf')).toBe('inline; filename="aSet-Cookie: x=1.pdf"')
+		expect(name('a\r\nSet-Cookie: x=1.pdf')).toBe('inline; filename="aSet-Cookie x=1.pdf"')
 		expect(name('')).toBe('inline; filename=file.pdf')
-		expect(name('Résumé "Zoë".pdf')).toBe(`inline; filename="R?sum? \\"Zo?\\".pdf"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%22Zo%C3%AB%22.pdf`)
+		expect(name('Résumé "Zoë".pdf')).toBe(`inline; filename="R?sum? Zo?.pdf"; filename*=UTF-8''R%C3%A9sum%C3%A9%20Zo%C3%AB.pdf`)
+	})
+
+	test('a stored name cannot hide its extension, break the answer or swell it: direction controls, half characters and noncharacters go, the length is bounded', () => {
+		const name = (fileName: string) => fileResponse({ bytes: zip, contentType: DOCX, fileName }).headers.get('content-disposition')!
+		// U+202E showed "invoice\u202Excod.exe" as "invoiceexe.docx": the name is what it says.
+		expect(name('invoice\u202excod.exe')).toBe('attachment; filename=invoicexcod.exe.docx')
+		// Half a surrogate pair could not be percent-encoded: the download failed with a 500.
+		expect(name('cv\ud800.docx')).toBe(`attachment; filename="cv?.docx"; filename*=UTF-8''cv%EF%BF%BD.docx`)
+		expect(name('a\u2028b\u0085c\ufffe\uffff\ufdd0\u200b.docx')).toBe('attachment; filename=abc.docx')
+		const long = name(`${'x'.repeat(5000)}.docx`)
+		expect(long.length).toBeLessThan(160)
+		expect(long).toEndWith('x.docx')
+	})
+})
+
+describe('downloadDisposition', () => {
+	test('every download names its file the same way: cleaned, quoted only as RFC 6266 writes it', () => {
+		expect(downloadDisposition('audit-acme-2026-01-01.csv')).toBe('attachment; filename=audit-acme-2026-01-01.csv')
+		expect(downloadDisposition('x"; filename=evil.exe\r\n.zip')).toBe('attachment; filename="x; filename=evil.exe.zip"')
+		expect(downloadDisposition('\u202e', 'inline')).toBe('inline; filename=download')
 	})
 })
 

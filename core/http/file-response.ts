@@ -20,6 +20,7 @@
  */
 import { create as contentDisposition } from 'content-disposition'
 import { hmacSha256, safeEqual } from '../credentials.ts'
+import { cleanFileName } from '../file-name.ts'
 
 export const PDF = 'application/pdf'
 export const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
@@ -56,11 +57,21 @@ export function servedType(file: Pick<StoredFile, 'bytes' | 'contentType'>): str
 	return rule?.magic.every((b, i) => file.bytes[i] === b) ? type : OCTET_STREAM
 }
 
-/** The offered name without control characters or path, ending with the served type's extension. */
+/** The offered name as `cleanFileName` leaves it, ending with the served type's extension. */
 function offeredName(fileName: string, type: string): string {
-	const base = (fileName.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim() || 'file'
+	const base = cleanFileName(fileName, 'file')
 	const extension = SERVED[type]?.extension ?? 'bin'
 	return base.toLowerCase().endsWith(`.${extension}`) ? base : `${base}.${extension}`
+}
+
+/**
+ * The `Content-Disposition` of a download (`attachment`, or `inline` for a file a browser shows
+ * itself): the name cleaned (`cleanFileName`) and written by RFC 6266, quoted with an ASCII
+ * fallback and the UTF-8 name in `filename*`. Every download names its file through this, never by
+ * putting a name between quotes itself.
+ */
+export function downloadDisposition(fileName: string, type: 'attachment' | 'inline' = 'attachment'): string {
+	return contentDisposition(cleanFileName(fileName, 'download'), { type })
 }
 
 export function fileResponse(file: StoredFile): Response {
@@ -71,7 +82,7 @@ export function fileResponse(file: StoredFile): Response {
 		headers: {
 			'Content-Type': type,
 			'Content-Length': String(file.bytes.byteLength),
-			'Content-Disposition': contentDisposition(offeredName(file.fileName, type), { type: inline ? 'inline' : 'attachment' }),
+			'Content-Disposition': downloadDisposition(offeredName(file.fileName, type), inline ? 'inline' : 'attachment'),
 			'X-Content-Type-Options': 'nosniff',
 			'Content-Security-Policy': `sandbox; default-src 'none'; frame-ancestors ${inline ? "'self'" : "'none'"}`,
 			'X-Frame-Options': inline ? 'SAMEORIGIN' : 'DENY',

@@ -4,6 +4,7 @@ import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { textStream } from '../../core/http/stream.ts'
 import type { HttpKit } from '../../core/module.ts'
+import { downloadDisposition } from '../../core/http/file-response.ts'
 import { type AuditQuery, readFilters } from './filters.ts'
 import { auditPage } from './pages.ts'
 import { auditChoices, exportAudit, type ExportFormat, listAudit } from './queries.ts'
@@ -48,7 +49,7 @@ async function download(deps: AppDeps, actor: Actor, q: AuditQuery & { cursor?: 
 	const body = await textStream(format === 'csv' ? withByteOrderMark(chunks) : chunks, deps.log)
 	const day = deps.now().toISOString().slice(0, 10)
 	return new Response(body, {
-		headers: { 'Content-Type': TYPES[format], 'Content-Disposition': `attachment; filename="audit-${actor.workspaceSlug}-${day}.${format}"` },
+		headers: { 'Content-Type': TYPES[format], 'Content-Disposition': downloadDisposition(`audit-${actor.workspaceSlug}-${day}.${format}`) },
 	})
 }
 

@@ -1,8 +1,7 @@
 /**
  * What an uploaded file really is, from its first bytes (never from its name or the browser's
- * claim), and a clean file name to show.
+ * claim), and the name an attachment gets (`cleanFileName`, core/file-name.ts, cleans an uploaded one).
  */
-import { cleanText, isBlank } from '../../core/untrusted.ts'
 
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
 
@@ -19,22 +18,6 @@ export function detectType(bytes: Uint8Array): DocumentType | null {
 	if (startsWith(bytes, [0xff, 0xd8, 0xff])) return { contentType: 'image/jpeg', extension: 'jpg' }
 	if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return { contentType: 'image/png', extension: 'png' }
 	return null
-}
-
-/**
- * The base name without paths, control or invisible characters (a right-to-left override made
- * `invoice\u202Efdp.exe` read as `invoiceexe.pdf`), at most 120 characters; a fallback when nothing
- * readable is left.
- */
-export function cleanFileName(name: string, fallback: string): string {
-	const base = name.split(/[\\/]/).pop() ?? ''
-	const clean = cleanText(base)
-		.replace(/[\0-\x1f\x7f"<>|*?:]/g, '')
-		.replace(/\s+/g, ' ')
-		.trim()
-	const chars = [...clean]
-	if (isBlank(clean)) return fallback
-	return chars.length > 120 ? chars.slice(chars.length - 120).join('') : clean
 }
 
 /** A file name for an attachment: `Jane_Doe-dl.pdf` (safe in any mail client). */

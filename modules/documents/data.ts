@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { eraseMentions, withoutMentionsIn } from '../../core/erased-text.ts'
+import { cleanFileName } from '../../core/file-name.ts'
 import type { Db } from '../../db/client.ts'
 import { anyId, type CandidateDataSource, type CandidateSubject } from '../candidates/index.ts'
 
@@ -32,6 +33,13 @@ async function submissionCopies(deps: AppDeps, tx: Db, s: CandidateSubject, subm
 	})
 }
 
+/**
+ * A document's name in the export's ZIP, the one `candidate.json` gives too: its file name cleaned
+ * again (`cleanFileName`), since an imported or older row may hold one no upload would keep (a
+ * direction override hiding the extension, a path).
+ */
+const inZip = (d: { id: string; kind: string; fileName: string }) => `documents/${d.id}-${cleanFileName(d.fileName, d.kind)}`
+
 export const documentsData: CandidateDataSource = {
 	key: 'documents',
 	tables: ['candidate_documents', 'document_requests', 'vendor_submissions'],
@@ -56,8 +64,8 @@ export const documentsData: CandidateDataSource = {
 			),
 		])
 		return {
-			data: { documents: documents.map(({ storageKey: _, ...d }) => ({ ...d, file: `documents/${d.id}-${d.fileName}` })), requests, submissions },
-			files: documents.map((d) => ({ key: d.storageKey, name: `documents/${d.id}-${d.fileName}` })),
+			data: { documents: documents.map(({ storageKey: _, ...d }) => ({ ...d, file: inZip(d) })), requests, submissions },
+			files: documents.map((d) => ({ key: d.storageKey, name: inZip(d) })),
 		}
 	},
 	async erase(deps, tx, s) {

@@ -2,6 +2,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import type { HttpKit } from '../../core/module.ts'
+import { downloadDisposition } from '../../core/http/file-response.ts'
 import { eeoPage } from './pages.ts'
 import { eeoReport, eeoReportCsv } from './report.ts'
 
@@ -19,7 +20,7 @@ export function eeoRoutes(deps: AppDeps, { auth }: HttpKit) {
 			async ({ session, query: q }) => {
 				const report = await eeoReport(deps, session.actor, q.question || 'sex')
 				return new Response(eeoReportCsv(report), {
-					headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="eeo-${report.question.key}.csv"` },
+					headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': downloadDisposition(`eeo-${report.question.key}.csv`) },
 				})
 			},
 			{ session: { permission: 'eeo:report' }, query },

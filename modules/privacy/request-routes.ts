@@ -11,6 +11,7 @@ import { anonymousCsrf } from '../../core/http/csrf.ts'
 import type { PageSession } from '../../core/http/auth.ts'
 import { formBody, formText, isRefusal, seeOther } from '../../core/http/form.ts'
 import type { HttpKit } from '../../core/module.ts'
+import { downloadDisposition } from '../../core/http/file-response.ts'
 import { findWorkspace } from '../auth/index.ts'
 import { declineRequest, downloadRequested, eraseRequested, sendRequestedData } from './request-actions.ts'
 import { confirmPage, requestFormPage, requestsPage } from './request-pages.ts'
@@ -83,7 +84,7 @@ function publicRequestRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 				return new Response(out.bytes as Uint8Array<ArrayBuffer>, {
 					headers: {
 						'Content-Type': 'application/zip',
-						'Content-Disposition': `attachment; filename="${out.fileName}"`,
+						'Content-Disposition': downloadDisposition(out.fileName),
 						'Cache-Control': 'no-store',
 						'X-Content-Type-Options': 'nosniff',
 						'Referrer-Policy': 'no-referrer',

@@ -6,6 +6,7 @@ import { notFound } from '../../core/errors.ts'
 import { clientAddress } from '../../core/http/client-address.ts'
 import { formBody, formText, isRefusal } from '../../core/http/form.ts'
 import type { HttpKit } from '../../core/module.ts'
+import { downloadDisposition } from '../../core/http/file-response.ts'
 import { activityFor } from '../activity/index.ts'
 import { erasedPage, erasePage, rulesPage } from './pages.ts'
 import { privacyRules, type RulesInput, setPrivacyRules } from './rules.ts'
@@ -31,7 +32,7 @@ export function privacyRoutes(deps: AppDeps, { auth }: HttpKit) {
 				return new Response(out.bytes as Uint8Array<ArrayBuffer>, {
 					headers: {
 						'Content-Type': 'application/zip',
-						'Content-Disposition': `attachment; filename="${out.fileName}"`,
+						'Content-Disposition': downloadDisposition(out.fileName),
 						'Cache-Control': 'no-store',
 						'X-Content-Type-Options': 'nosniff',
 					},
