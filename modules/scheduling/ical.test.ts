@@ -382,6 +382,31 @@ describe('backslashes and the other characters a text field escapes', () => {
 		expect(vevent.getFirstPropertyValue('location')).toBe('https://meet.example/j?a=1,2;b=\\3')
 	})
 
+	test('SUMMARY, DESCRIPTION and LOCATION hold no control character: a stored title’s NUL or ESC goes, a U+2028 is a line break', () => {
+		// A job title saved before the Job Publish API refused control characters, and a candidate's name.
+		const title = 'Dev\u0000ops\u001b[31m\u007f\u009b lead\u202e'
+		const ics = invitationIcs({
+			method: 'REQUEST',
+			uid: 'i6@bench.example',
+			sequence: 0,
+			start: WINTER,
+			minutes: LENGTH,
+			timeZone: UTC,
+			summary: `Interview: Ann for ${title}`,
+			description: `Interview of Ann for ${title}.\u2028Bring\u0085ID\u2029and \u0001badge`,
+			videoUrl: 'https://meet.example/j\u0007',
+			organizer: { name: 'Dana', email: 'dana@example.com' },
+			attendees: [{ name: 'Ann', email: 'ann@example.com' }],
+			stamp,
+		})
+		// RFC 5545 3.1 and 3.3.11: no control character but HTAB in a content line (CRLF ends one).
+		expect(ics.replaceAll('\r\n', '')).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202e]/)
+		const vevent = new ICAL.Component(ICAL.parse(ics)).getFirstSubcomponent('vevent')!
+		expect(vevent.getFirstPropertyValue('summary')).toBe('Interview: Ann for Devops[31m lead')
+		expect(vevent.getFirstPropertyValue('description')).toBe('Interview of Ann for Devops[31m lead.\nBring\nID\nand badge')
+		expect(vevent.getFirstPropertyValue('location')).toBe('https://meet.example/j')
+	})
+
 	test('the character that stands in for a backslash while the file is written never reaches it', () => {
 		const marked = invitationIcs({
 			method: 'REQUEST',

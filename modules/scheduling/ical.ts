@@ -10,7 +10,7 @@
 import { TZDate } from '@date-fns/tz'
 import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus } from 'ical-generator'
 import { UTC } from '../../core/time.ts'
-import { cleanLine } from '../../core/untrusted.ts'
+import { cleanLine, cleanText } from '../../core/untrusted.ts'
 import { showsTwice, vtimezone, zoneWindow } from './vtimezone.ts'
 
 export interface Invitation {
@@ -72,6 +72,15 @@ const BACKSLASH = '\uFDD0'
 const withoutBackslashMark = (text: string) => text.replaceAll(BACKSLASH, '')
 const withBackslashes = (ics: string) => ics.replaceAll(BACKSLASH, '\\')
 
+/**
+ * Text of a TEXT property (SUMMARY, DESCRIPTION, LOCATION): RFC 5545 (3.3.11) has no control
+ * character in it but the line breaks ical-generator writes as `\n`, and ical-generator writes the
+ * others as they are (a NUL, an ESC of a job title stored before the API refused them; a `\u2028`
+ * made two lines of one in apps that split on it). Next line and the Unicode line and paragraph
+ * separators are line breaks; the rest goes with the invisible characters `cleanText` removes.
+ */
+const textValue = (text: string) => cleanText(withoutBackslashMark(text).replace(/[\u0085\u2028\u2029]/g, '\n'))
+
 export function invitationIcs(i: Invitation): string {
 	const calendar = ical({
 		prodId: { company: 'Benchline', product: 'Benchline', language: 'EN' },
@@ -92,10 +101,10 @@ export function invitationIcs(i: Invitation): string {
 		start: at(start),
 		end: at(end),
 		timezone: zone?.tzid ?? null,
-		summary: withoutBackslashMark(i.summary),
-		description: withoutBackslashMark(i.description),
-		location: i.videoUrl && withoutBackslashMark(i.videoUrl),
-		url: i.videoUrl && uriValue(i.videoUrl),
+		summary: textValue(i.summary),
+		description: textValue(i.description),
+		location: i.videoUrl && textValue(i.videoUrl),
+		url: i.videoUrl && uriValue(cleanText(withoutBackslashMark(i.videoUrl))),
 		status: i.method === 'CANCEL' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
 		organizer: { name: paramText(i.organizer.name), email: i.organizer.email },
 	})
