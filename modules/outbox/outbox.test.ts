@@ -247,6 +247,17 @@ describe('headers', () => {
 			'line breaks',
 		)
 	})
+
+	test('a subject holds no control or direction character: a NUL is no lost mail, an ESC no colours, U+202E no reversed name', async () => {
+		const deps = await smtpDeps()
+		const ws = await newWorkspace()
+		const to = `${unique('hdr')}@example.test`
+		const subject = 'Interview: Ann\u202e for Dev\u0000ops\u001b[31m\u007f\u009b lead\u2066'
+		await enqueueMail(deps.db, { workspaceId: ws.id, to, subject, text: 'x' }, deps)
+		expect(await deliverDue(deps, { workspaceId: ws.id })).toEqual({ sent: 1, retried: 0, failed: 0 })
+		// Read back by the mail parser a reader's app would use.
+		expect(smtp.to(to)[0]!.parsed.subject).toBe('Interview: Ann for Devops[31m lead')
+	})
 })
 
 describe('rows queued in the same millisecond', () => {

@@ -7,6 +7,7 @@ import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
+import { cleanText } from '../../core/untrusted.ts'
 import { keysetPage, newestWrittenFirst } from '../../core/paging.ts'
 import type { Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
@@ -87,8 +88,13 @@ async function textFor(
 	return withFooter(text, [footer, privacy, unsubscribe].filter(Boolean).join('\n'), channel)
 }
 
-/** The subject on one line: each run of line breaks (and the spaces around it) becomes one space. */
-const oneLineSubject = (subject: string) => subject.replace(/\s*[\r\n\u0085\u2028\u2029]+\s*/g, ' ')
+/**
+ * The subject on one line: each run of line breaks (and the spaces around it) becomes one space. Then
+ * what is not text goes (`cleanText`: other control characters, direction overrides, half
+ * characters): nodemailer encodes them, but a reader showed an ESC's colours or a reversed name, and
+ * a NUL could not be stored at all.
+ */
+const oneLineSubject = (subject: string) => cleanText(subject.replace(/\s*[\r\n\u0085\u2028\u2029]+\s*/g, ' '))
 
 /**
  * Puts an e-mail in the outbox; returns its id and Message-ID. Call inside the caller's transaction.
