@@ -17,18 +17,16 @@
  * Numbers are written as numbers (a negative one stays a number).
  */
 import { stringify } from 'csv-stringify/sync'
-import { cleanText } from './untrusted.ts'
+import { fileText } from './untrusted.ts'
 
 export type CsvValue = string | number | null | undefined
 
-// Noncharacters (U+FDD0–FDEF, U+FFFE and U+FFFF) are not text; the rest of what is not is `cleanText`'s.
-const NONCHARACTER = /[\ufdd0-\ufdef\ufffe\uffff]/g
 // A formula's first character after any white space, or a tab or line break that a spreadsheet may read as a cell of its own.
 const RUNS_AS_FORMULA = /^(?:[\s\p{Z}]*[=+\-@\uff1d\uff0b\uff0d\uff20]|[\t\r\n])/u
 
 /** One cell's text as a spreadsheet must read it: only text, never a formula. */
 export function csvText(value: string): string {
-	const text = cleanText(value).replace(NONCHARACTER, '')
+	const text = fileText(value)
 	return RUNS_AS_FORMULA.test(text) ? `'${text}` : text
 }
 

@@ -3,12 +3,10 @@
  * name to store and to offer: in a download's `Content-Disposition` (`core/http/file-response.ts`)
  * and inside the ZIP of a candidate's data.
  */
-import { cleanText, isBlank } from './untrusted.ts'
+import { fileText, isBlank } from './untrusted.ts'
 
 // Control characters and what Windows forbids in a name (a path is cut off before).
 const NOT_IN_NAME = /[\0-\x1f\x7f"<>|*?:]/g
-// Noncharacters (U+FDD0–FDEF, U+FFFE, U+FFFF) are not text.
-const NONCHARACTER = /[\ufdd0-\ufdef\ufffe\uffff]/g
 
 /**
  * The base name without paths, control or invisible characters (a right-to-left override made
@@ -18,7 +16,7 @@ const NONCHARACTER = /[\ufdd0-\ufdef\ufffe\uffff]/g
  */
 export function cleanFileName(name: string, fallback: string, max = 120): string {
 	const base = name.split(/[\\/]/).pop() ?? ''
-	const clean = cleanText(base).replace(NONCHARACTER, '').replace(NOT_IN_NAME, '').replace(/\s+/g, ' ').trim()
+	const clean = fileText(base).replace(NOT_IN_NAME, '').replace(/\s+/g, ' ').trim()
 	if (isBlank(clean)) return fallback
 	const chars = [...clean]
 	return chars.length > max ? chars.slice(chars.length - max).join('') : clean

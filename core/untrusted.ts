@@ -116,6 +116,15 @@ export function textPattern({ oneLine = false, notBlank = false } = {}): string 
 /** Every character `textPattern` counts as drawing nothing, for the tests: white space and `DRAWS_NOTHING_MORE`. */
 export const DECLARED_BLANK = new RegExp(`[\\s${DRAWS_NOTHING_MORE}]`)
 
+// Noncharacters of the Basic Multilingual Plane (U+FDD0–FDEF, U+FFFE, U+FFFF): never text (XML forbids the last two).
+const NONCHARACTERS = /[\ufdd0-\ufdef\ufffe\uffff]/g
+
+/**
+ * `cleanText`, and without noncharacters: text written into a file other programs read (a CSV cell,
+ * a file name), where a noncharacter is refused or shown as garbage.
+ */
+export const fileText = (text: string): string => cleanText(text).replace(NONCHARACTERS, '')
+
 /** The text with invisible and control characters removed (newlines and tabs kept). */
 export function cleanText(text: string): string {
 	if (!MAY_NEED_CLEANING.test(text)) return text
