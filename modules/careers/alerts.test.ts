@@ -213,8 +213,9 @@ describe('a job published while a digest is made', () => {
 		await requestAlert(deps, ws, email, NO_CRITERIA)
 		await deliver(ws)
 		await confirmAlert(deps, ws.id, /\/alerts\/confirm\/([A-Za-z0-9]+)/.exec(smtp.to(email)[0]!.parsed.text ?? '')![1]!)
-		await addJob(ws, { title: 'Published before the digest' })
-		clock.advance(PUBLISH_SETTLE_MS)
+		// Published after the confirmation, never in its millisecond: a digest holds jobs published after it.
+		await addJob(ws, { title: 'Published before the digest', publishedAt: new Date(deps.now().getTime() + 1) })
+		clock.advance(PUBLISH_SETTLE_MS + 1_000)
 		expect((await runCommand(deps, 'alerts send', { workspace: ws.slug, json: true })).json).toEqual({ digests: 1, jobs: 1 })
 		// A publish whose transaction began 20 seconds before the digest and committed after it: its
 		// publication time is before the digest, yet the digest could not see it.
