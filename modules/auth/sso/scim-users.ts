@@ -35,7 +35,8 @@ import type { Db } from '../../../db/client.ts'
 import { recordActivity } from '../../activity/index.ts'
 import { endMembership, endInvitationPassword, settleInvitations, type EndedAccess } from '../access.ts'
 import { lockOwnersAnd, requireActingOwner } from '../owners.ts'
-import { memberships, passwordResets, scimUsers, ssoConfigs, users } from '../table.ts'
+import { memberships, scimUsers, ssoConfigs, users } from '../table.ts'
+import { addressTaken, heldElsewhere, moveAccountAddress } from './account-address.ts'
 import { domainOf, emailProblem, normalEmail } from '../../../core/email.ts'
 import { requireNotClaimedElsewhere } from './domains.ts'
 import { booleanOf, filterTerms, textOf, unsupportedFilter, valueFilterOf, type FilterTerm } from './scim-filter.ts'
@@ -369,7 +370,7 @@ async function nameChange(
 	if (input.name === undefined) return { ignored: false }
 	const name = checkedName(input.name, email)
 	if (name === person.name) return { ignored: false }
-	if (!(await heldElsewhere(tx, actor, person))) return { name, ignored: false }
+	if (!(await heldElsewhere(tx, actor.workspaceId, person.userId))) return { name, ignored: false }
 	if (sharedName === 'ignore') return { ignored: true }
 	throw accountFieldLocked(person, 'name')
 }
@@ -381,7 +382,7 @@ async function nameChange(
  * really changes, so a provider re-sending what is stored is answered as usual.
  */
 async function requireInNoOtherWorkspace(tx: Db, actor: Actor, person: ScimPerson, field: 'userName' | 'name'): Promise<void> {
-	if (await heldElsewhere(tx, actor, person)) throw accountFieldLocked(person, field)
+	if (await heldElsewhere(tx, actor.workspaceId, person.userId)) throw accountFieldLocked(person, field)
 }
 
 const accountFieldLocked = (person: ScimPerson, field: 'userName' | 'name') =>
@@ -390,46 +391,16 @@ const accountFieldLocked = (person: ScimPerson, field: 'userName' | 'name') =>
 	})
 
 /**
- * Whether another workspace still holds the person: they are a member there, or its SCIM deactivated
- * them (removed, with its `scim_users` row kept) and can activate them again at any time, into the
- * account as it is then. A person removed there with no SCIM to bring them back (removed on the
- * people page, deleted by its SCIM) is not held: they return only by accepting an invitation, to the
- * account as it is.
- */
-async function heldElsewhere(tx: Db, actor: Actor, person: ScimPerson): Promise<boolean> {
-	const [elsewhere] = await tx
-		.select({ n: count() })
-		.from(memberships)
-		.leftJoin(scimUsers, and(eq(scimUsers.workspaceId, memberships.workspaceId), eq(scimUsers.userId, memberships.userId)))
-		.where(
-			and(
-				eq(memberships.userId, person.userId),
-				sql`${memberships.workspaceId} <> ${actor.workspaceId}`,
-				or(isNull(memberships.removedAt), isNotNull(scimUsers.userId)),
-			),
-		)
-	return elsewhere!.n > 0
-}
-
-/**
- * A new address for an account: only for an account that is in no other workspace (its address is
- * the person's sign-in everywhere), to an address nobody has, in no other workspace's SSO domains.
- * The password was proven through the old address's mail, not the new one's: it counts as not
- * vouched for (`passwordFromInvitation`, so the identity provider of the new address's domain taking
- * the account in ends it), and reset links sent to the old address are used up. Else a workspace's
- * SCIM renamed an account whose password its owner had set through their own mail to an address in
- * a firm's domain not yet verified, and that password outlived the firm's provider taking it in.
+ * A new address for an account (account-address.ts): only for an account that is in no other
+ * workspace, to an address nobody has, in no other workspace's SSO domains. Else a workspace's SCIM
+ * renamed an account whose password its owner had set through their own mail to an address in a
+ * firm's domain not yet verified, and that password outlived the firm's provider taking it in.
  */
 async function changeEmail(tx: Db, actor: Actor, person: ScimPerson, email: string, now: Date): Promise<void> {
 	await requireNotClaimedElsewhere(tx, actor.workspaceId, email)
 	await requireInNoOtherWorkspace(tx, actor, person, 'userName')
-	const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email))
-	if (taken) throw new AppError('CONFLICT', `A user with userName ${email} already exists`)
-	await tx.update(users).set({ email, passwordFromInvitation: true, addressFromWorkspace: null }).where(eq(users.id, person.userId))
-	await tx
-		.update(passwordResets)
-		.set({ usedAt: now })
-		.where(and(eq(passwordResets.userId, person.userId), isNull(passwordResets.usedAt)))
+	if (await addressTaken(tx, email)) throw new AppError('CONFLICT', `A user with userName ${email} already exists`)
+	await moveAccountAddress(tx, person.userId, email, now)
 }
 
 /** Gives the account its new address; in a deactivation an address it may not be given is left out (false) instead of refused. */

@@ -11,6 +11,9 @@
  *   people edit theirs, must not open a colleague's account who has not signed in with SSO yet).
  * - Two first sign-ins at once (two provider accounts with one address, or one account with two
  *   addresses) link one of them; the other is judged by that link, as if it came second.
+ * - A linked provider account sending an address no account has is the same person with a new
+ *   address at the provider (`sub` with the issuer is what OpenID Connect keeps stable, never the
+ *   e-mail): it signs that person in (`linkedAccount`, sso-sign-in.ts).
  * - A sign-in through another issuer (the owner changed provider) links anew: the owner chose it.
  * - People signed in before links were kept are linked at their next sign-in.
  * - An owner may forget a person's link (the provider re-created their account on purpose): their
@@ -74,6 +77,19 @@ export async function requireSameProviderAccount(tx: Db, a: ProviderAccount, aga
 	// Another sign-in linked this person, or this provider account, first: judged by its link.
 	if (again) throw new SsoProblem('Another sign-in with single sign-on for this account happened at the same moment: try again')
 	return requireSameProviderAccount(tx, a, true)
+}
+
+/** The account a provider account is linked to in the workspace, if any. */
+export async function linkedAccount(
+	tx: Db,
+	a: Pick<ProviderAccount, 'workspaceId' | 'issuer' | 'subject'>,
+): Promise<{ userId: string; name: string; email: string } | undefined> {
+	const [linked] = await tx
+		.select({ userId: users.id, name: users.name, email: users.email })
+		.from(ssoLinks)
+		.innerJoin(users, eq(users.id, ssoLinks.userId))
+		.where(and(eq(ssoLinks.workspaceId, a.workspaceId), eq(ssoLinks.issuer, a.issuer), eq(ssoLinks.subject, a.subject)))
+	return linked
 }
 
 /** An owner forgets the provider account a person is linked to: their next sign-in links anew. */

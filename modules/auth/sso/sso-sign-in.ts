@@ -16,6 +16,10 @@
  *   (deactivated by SCIM, or removed on the people page) is refused.
  * - The provider's `sub` is kept with the person at their first sign-in; another `sub` for the same
  *   address at the same issuer is refused (sso-links.ts).
+ * - A linked provider account sending an address no account has (the person's address changed at
+ *   the provider) signs that person in, and their account takes the new address while no other
+ *   workspace holds it (account-address.ts), rather than being refused until an owner forgot the link
+ *   and then making a second, empty account.
  * - Two first sign-ins of a new address at once (two tabs) end as one person, both signed in: the
  *   account and the membership are written with ON CONFLICT DO NOTHING and read back (`accountFor`).
  * - The address typed and the one the provider sends are compared with their domain in its one form
@@ -38,7 +42,8 @@ import { domainOf, emailProblem, isEmailAddress, normalEmail, readableDomain } f
 import { ssoWorkspaceOf } from './domains.ts'
 import { authorizationStart, discover, finishAuthorization, SsoProblem } from './oidc.ts'
 import { providerOf } from './sso-config.ts'
-import { requireSameProviderAccount } from './sso-links.ts'
+import { linkedAccount, requireSameProviderAccount } from './sso-links.ts'
+import { addressTaken, heldElsewhere, moveAccountAddress } from './account-address.ts'
 import { hashPassword } from '../password-hash.ts'
 import { cleanLine } from '../../../core/untrusted.ts'
 
@@ -124,14 +129,16 @@ type Claims = Awaited<ReturnType<typeof finishAuthorization>>
 /** The person the provider vouched for, in its workspace: found or created, joined if new, linked to the provider's account; a session. */
 async function signInHere(deps: AppDeps, tx: Db, provider: Provider, claims: Claims): Promise<SignInResult> {
 	const workspaceId = provider.workspaceId
-	const { userId, name } = await accountFor(deps, tx, claims)
+	const account = await accountFor(deps, tx, provider, claims)
+	const { userId, name } = account
 	const [membership] = await tx
-		.select({ removedAt: memberships.removedAt })
+		.select({ removedAt: memberships.removedAt, role: memberships.role })
 		.from(memberships)
 		.where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)))
 	if (membership?.removedAt) throw new SsoProblem('Your access to this workspace was removed: ask one of its owners')
 	await requireSameProviderAccount(tx, { workspaceId, userId, email: claims.email, issuer: provider.issuer, subject: claims.subject, now: deps.now() })
 	if (!membership) await joinBySso(deps, tx, provider, { userId, name, email: claims.email })
+	else if (account.email !== claims.email) await followNewAddress(deps, tx, provider, { ...account, role: membership.role as PersonRole }, claims.email)
 	// The address is in this workspace's domain (checked above): its provider now vouches for the person.
 	await endInvitationPassword(deps, tx, userId)
 	// The provider vouches for the person in this workspace only: the session opens no other (session-reach.ts).
@@ -139,15 +146,19 @@ async function signInHere(deps: AppDeps, tx: Db, provider: Provider, claims: Cla
 }
 
 /**
- * The account of the address, made (without a usable password) when there is none. Two first
- * sign-ins of a new address at once (two tabs) both find none: the account is inserted with ON
+ * The account the provider vouched for: the one with the address; else, when no account has it, the
+ * one its provider account is linked to here (the person's address changed at the provider: a new
+ * name, a renamed domain; `sub` is what stays); else a new one, made without a usable password. Two
+ * first sign-ins of a new address at once (two tabs) both find none: the account is inserted with ON
  * CONFLICT DO NOTHING, so the second waits for the first's transaction and then reads the account
  * it made (each statement sees what was committed before it), instead of failing on the unique address.
  */
-async function accountFor(deps: AppDeps, tx: Db, claims: Claims): Promise<{ userId: string; name: string }> {
-	const find = async () => (await tx.select({ id: users.id, name: users.name }).from(users).where(eq(users.email, claims.email)))[0]
+async function accountFor(deps: AppDeps, tx: Db, provider: Provider, claims: Claims): Promise<{ userId: string; name: string; email: string }> {
+	const find = async () => (await tx.select({ userId: users.id, name: users.name, email: users.email }).from(users).where(eq(users.email, claims.email)))[0]
 	const existing = await find()
-	if (existing) return { userId: existing.id, name: existing.name }
+	if (existing) return existing
+	const linked = await linkedAccount(tx, { workspaceId: provider.workspaceId, issuer: provider.issuer, subject: claims.subject })
+	if (linked) return linked
 	// The provider's name claim is outside text: cleaned like any stored name (no control characters, cut by characters).
 	const name = cleanLine(claims.name ?? '', 120) || claims.email.slice(0, claims.email.indexOf('@'))
 	const passwordHash = await hashPassword(deps.config, randomToken(32))
@@ -155,10 +166,54 @@ async function accountFor(deps: AppDeps, tx: Db, claims: Claims): Promise<{ user
 		.insert(users)
 		.values({ id: newId('usr'), email: claims.email, name, passwordHash })
 		.onConflictDoNothing({ target: users.email })
-		.returning({ id: users.id, name: users.name })
+		.returning({ userId: users.id, name: users.name, email: users.email })
 	const account = made ?? (await find())
 	if (!account) throw new SsoProblem('Another sign-in for this address happened at the same moment: try again')
-	return { userId: account.id, name: account.name }
+	return account
+}
+
+/** The person acting on their own account (a join, their address following the provider's). */
+function selfActor(provider: Provider, person: { userId: string; name: string }, role: PersonRole): Actor {
+	return {
+		workspaceId: provider.workspaceId,
+		workspaceSlug: provider.slug,
+		role,
+		userId: person.userId,
+		vendorId: null,
+		name: person.name,
+		credential: { kind: 'session', id: '', name: 'single sign-on' },
+		grants: [],
+		readOnly: false,
+	}
+}
+
+/**
+ * A linked person signing in with a new address (one no account has, in this workspace's domains):
+ * the account takes it while no other workspace holds it (account-address.ts, the rule SCIM follows),
+ * so their next sign-in, mail and SCIM find them by it; held elsewhere, the address stays as it is
+ * (it is their sign-in there too), and they are signed in all the same.
+ */
+async function followNewAddress(
+	deps: AppDeps,
+	tx: Db,
+	provider: Provider,
+	person: { userId: string; name: string; email: string; role: PersonRole },
+	email: string,
+): Promise<void> {
+	if ((await heldElsewhere(tx, provider.workspaceId, person.userId)) || (await addressTaken(tx, email))) {
+		deps.log.info('single sign-on kept an account’s address: another workspace holds the account, or another account has the new one', {
+			workspaceId: provider.workspaceId,
+			userId: person.userId,
+		})
+		return
+	}
+	await moveAccountAddress(tx, person.userId, email, deps.now())
+	await recordActivity(tx, selfActor(provider, person, person.role), {
+		action: 'person.details_changed',
+		targetType: 'user',
+		targetId: person.userId,
+		detail: { email, previousEmail: person.email },
+	})
 }
 
 /**
@@ -175,16 +230,10 @@ async function joinBySso(deps: AppDeps, tx: Db, provider: Provider, person: { us
 		.returning({ userId: memberships.userId })
 	if (!joined.length) return
 	await settleInvitations(tx, { workspaceId: provider.workspaceId, userId: person.userId, now: deps.now() })
-	const self: Actor = {
-		workspaceId: provider.workspaceId,
-		workspaceSlug: provider.slug,
-		role,
-		userId: person.userId,
-		vendorId: null,
-		name: person.name,
-		credential: { kind: 'session', id: '', name: 'single sign-on' },
-		grants: [],
-		readOnly: false,
-	}
-	await recordActivity(tx, self, { action: 'person.joined_by_sso', targetType: 'user', targetId: person.userId, detail: { email: person.email, role } })
+	await recordActivity(tx, selfActor(provider, person, role), {
+		action: 'person.joined_by_sso',
+		targetType: 'user',
+		targetId: person.userId,
+		detail: { email: person.email, role },
+	})
 }

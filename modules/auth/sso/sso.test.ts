@@ -397,6 +397,58 @@ describe('Sign in with SSO', () => {
 		}
 	})
 
+	test('a person whose address changed at the provider (same provider account, an address no account has) is signed in to their own account, which takes the new address; held in another workspace, it keeps its own', async () => {
+		const { ws, domain } = await workspaceWithSso()
+		const { deps } = await portalApp(SETTINGS)
+		const before = `jane.doe.${unique('p')}@${domain}`
+		const after = `jane.smith.${unique('p')}@${domain}`
+		expect((await ssoSignIn(before)).callback!.status).toBe(303)
+		const [jane] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, before))
+		const linkOf = async (userId: string) =>
+			(
+				await deps.db
+					.select()
+					.from(ssoLinks)
+					.where(and(eq(ssoLinks.workspaceId, ws.id), eq(ssoLinks.userId, userId)))
+			)[0]
+
+		// The provider account that signed in as `before` (its sub is that login) now says `after`.
+		provider.tamper = 'other-email'
+		provider.otherEmail = after
+		try {
+			const moved = await ssoSignIn(after, before)
+			expect(moved.callback!.status).toBe(303)
+			expect((await moved.client.get('/portal')).status).toBe(200)
+			expect(await deps.db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, jane!.id))).toEqual([{ id: jane!.id, email: after }])
+			expect(await deps.db.select().from(users).where(eq(users.email, before))).toEqual([])
+			expect((await linkOf(jane!.id))!.subject).toBe(before)
+			const lines = await deps.db
+				.select({ detail: activity.detail })
+				.from(activity)
+				.where(and(eq(activity.workspaceId, ws.id), eq(activity.targetId, jane!.id), eq(activity.action, 'person.details_changed')))
+			expect(lines.map((l) => l.detail)).toEqual([{ email: after, previousEmail: before }])
+			// And the next sign-in with it finds her by it.
+			expect((await ssoSignIn(after, before)).callback!.status).toBe(303)
+
+			// Someone also in another workspace: the address is their sign-in there too, so it stays; they are signed in all the same.
+			const shared = `sam.${unique('p')}@${domain}`
+			provider.tamper = 'none'
+			expect((await ssoSignIn(shared)).callback!.status).toBe(303)
+			const [sam] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, shared))
+			const elsewhere = await newWorkspace()
+			await deps.db.insert(memberships).values({ workspaceId: elsewhere.id, userId: sam!.id, role: 'viewer' })
+			provider.tamper = 'other-email'
+			provider.otherEmail = `sam.renamed.${unique('p')}@${domain}`
+			const kept = await ssoSignIn(provider.otherEmail, shared)
+			expect(kept.callback!.status).toBe(303)
+			expect((await kept.client.get('/portal')).status).toBe(200)
+			expect((await deps.db.select({ email: users.email }).from(users).where(eq(users.id, sam!.id)))[0]!.email).toBe(shared)
+			expect(await deps.db.select().from(users).where(eq(users.email, provider.otherEmail))).toEqual([])
+		} finally {
+			provider.tamper = 'none'
+		}
+	})
+
 	test('Require single sign-on: only owners keep a password there', async () => {
 		const { ws } = await workspaceWithSso({ requireSso: true })
 		const recruiter = await newPerson(ws, 'recruiter')
