@@ -88,6 +88,22 @@ export async function startSsoSignIn(deps: AppDeps, input: { email: string; next
 	return { url: start.url, state: start.state }
 }
 
+/**
+ * What the person reads when the provider sends them back with an `error` (RFC 6749 §4.1.2.1) instead
+ * of a code: what it means for them and what to do, with the code for their administrator. A code
+ * no provider writes (anything but a short word) is not repeated.
+ */
+function providerRefusal(error: string): string {
+	const code = /^[\w.-]{1,64}$/.test(error) ? error : 'an error'
+	if (error === 'access_denied')
+		return `Your identity provider did not let you into Benchline (${code}): you cancelled, or you are not assigned to the Benchline app there. Ask your administrator to assign you, then start again`
+	if (/^(login|interaction|consent|account_selection)_required$/.test(error))
+		return `Your identity provider needs you to sign in there first (${code}): start again`
+	if (error === 'temporarily_unavailable' || error === 'server_error')
+		return `Your identity provider could not sign you in just now (${code}): try again in a moment`
+	return `Your identity provider refused the sign-in (${code}). Start again, or ask your administrator`
+}
+
 /** The provider sent the browser back: checks everything and opens a session. */
 export async function finishSsoSignIn(deps: AppDeps, input: { url: URL; browserState: string }): Promise<SignInResult & { next: string }> {
 	const state = input.url.searchParams.get('state') ?? ''
@@ -100,7 +116,15 @@ export async function finishSsoSignIn(deps: AppDeps, input: { url: URL; browserS
 		.returning()
 	if (!started) throw new SsoProblem('This sign-in was already used or has expired: start again')
 	const refusal = input.url.searchParams.get('error')
-	if (refusal) throw new SsoProblem(`The identity provider refused the sign-in (${refusal.slice(0, 100)})`)
+	if (refusal) {
+		// The description is the provider's own words, for whoever reads the log (Entra's AADSTS code, Okta's reason).
+		deps.log.info('the identity provider refused a sign-in', {
+			workspaceId: started.workspaceId,
+			error: refusal.slice(0, 100),
+			description: input.url.searchParams.get('error_description')?.slice(0, 300),
+		})
+		throw new SsoProblem(providerRefusal(refusal))
+	}
 	const provider = await providerOf(deps, started.workspaceId)
 	if (!provider) throw new SsoProblem('Single sign-on is no longer set up for this workspace')
 	const config = await discover(deps, provider)

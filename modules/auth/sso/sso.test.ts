@@ -286,6 +286,28 @@ describe('Sign in with SSO', () => {
 		expect((await stranger.get(second.back!)).status).toBe(422)
 	})
 
+	test('the provider sending the person back with an error (access_denied: not assigned, or cancelled) shows what to do, with no session; its description goes to the log only', async () => {
+		const { domain } = await workspaceWithSso()
+		for (const [error, says] of [
+			['access_denied', 'you are not assigned to the Benchline app there'],
+			['login_required', 'needs you to sign in there first (login_required)'],
+			['temporarily_unavailable', 'could not sign you in just now'],
+			['<b>Call 555-0100</b>', 'refused the sign-in (an error)'],
+		] as const) {
+			const { app } = await portalApp(SETTINGS)
+			const client = new PortalClient(app, { address: uniqueAddress() })
+			await client.get('/sign-in/sso')
+			const started = await client.post('/sign-in/sso', { email: `d.${unique('x')}@${domain}`, next: '/portal' })
+			const state = new URL(started.headers.get('location')!).searchParams.get('state')!
+			const back = await client.get(`/sign-in/sso/callback?${new URLSearchParams({ error, error_description: 'AADSTS50105: not assigned', state })}`)
+			expect({ error, status: back.status }).toEqual({ error, status: 422 })
+			expect(back.text).toContain(says)
+			expect(back.text).not.toContain('AADSTS50105')
+			expect(back.text).not.toContain('555-0100')
+			expect((await client.get('/portal')).status).toBe(303)
+		}
+	})
+
 	test('an address no single sign-on covers, and a provider that is down, say so', async () => {
 		const { app } = await portalApp(SETTINGS)
 		const client = new PortalClient(app, { address: uniqueAddress() })
