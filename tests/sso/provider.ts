@@ -6,7 +6,7 @@
  *
  * `tamper` makes it misbehave the way a broken or hostile provider would, after it did its own
  * work: the ID token re-signed with the provider's own key but another audience, issuer or nonce,
- * or an expiry in the past, or signed with a key it never published. `stop()` takes it down (a provider that is down).
+ * or an expiry in the past, or signed with a key it never published, or issued by a clock running ahead of ours. `stop()` takes it down (a provider that is down).
  * `requests` logs every request it got (`GET /.well-known/openid-configuration`: a discovery), and
  * `discoveryDown` makes it answer its discovery document with 503 (a provider failing for a moment).
  */
@@ -14,7 +14,7 @@ import { createServer, type Server } from 'node:http'
 import * as jose from 'jose'
 import Provider from 'oidc-provider'
 
-export type Tamper = 'none' | 'wrong-audience' | 'wrong-issuer' | 'wrong-nonce' | 'expired' | 'foreign-key' | 'other-email'
+export type Tamper = 'none' | 'wrong-audience' | 'wrong-issuer' | 'wrong-nonce' | 'expired' | 'foreign-key' | 'other-email' | 'clock-ahead'
 
 export interface TestProvider {
 	issuer: string
@@ -23,6 +23,8 @@ export interface TestProvider {
 	tamper: Tamper
 	/** With `other-email`: the e-mail address the ID token claims instead of the login's. */
 	otherEmail: string
+	/** With `clock-ahead`: how many seconds ahead of ours the provider's clock runs (its `iat`, `nbf` and `exp`). */
+	clockAhead: number
 	/** Claims the provider sends in place of its own (`name`, `email_verified` as a hostile or sloppy provider writes them). */
 	claims: Record<string, unknown>
 	/** Every request received, as `METHOD /path?query`, in order. */
@@ -48,6 +50,7 @@ export async function startProvider(redirectUri: string): Promise<TestProvider> 
 		clientSecret: 'a-long-test-client-secret-0123456789',
 		tamper: 'none',
 		otherEmail: '',
+		clockAhead: 0,
 		claims: {},
 		requests: [],
 		discoveryDown: false,
@@ -98,6 +101,7 @@ export async function startProvider(redirectUri: string): Promise<TestProvider> 
 		if (state.tamper === 'wrong-nonce') claims.nonce = 'the-nonce-of-another-sign-in'
 		if (state.tamper === 'expired') Object.assign(claims, { iat: now - 7200, exp: now - 3600 })
 		if (state.tamper === 'other-email') claims.email = state.otherEmail
+		if (state.tamper === 'clock-ahead') Object.assign(claims, { iat: now + state.clockAhead, nbf: now + state.clockAhead, exp: now + state.clockAhead + 3600 })
 		const key = state.tamper === 'foreign-key' ? foreign : await jose.importJWK(signing, 'RS256')
 		ctx.body = { ...ctx.body, id_token: await new jose.SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'test-key' }).sign(key) }
 	})

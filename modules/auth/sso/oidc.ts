@@ -19,6 +19,15 @@ const policy = (deps: AppDeps): OutboundPolicy => ({
 	userAgent: 'Benchline single sign-on',
 })
 
+/**
+ * How far the provider's clock may be from ours when the ID token's `nbf` and `exp` are read: five
+ * minutes, the skew Microsoft's identity libraries allow. openid-client's default, 30 s, refused
+ * every sign-in while the provider's clock ran half a minute ahead of this server's (its `nbf` still
+ * in our future). A token is used once (its state and nonce are spent), so the margin replays nothing;
+ * one expired for longer, or not valid for longer, is still refused.
+ */
+export const CLOCK_TOLERANCE_SECONDS = 300
+
 /** Thrown with a sentence for the owner (settings) or the person signing in. */
 export class SsoProblem extends Error {}
 
@@ -44,7 +53,8 @@ export async function discover(deps: AppDeps, p: ProviderClient, o: { fresh?: bo
 	const key = `${deps.config.ssoAllowHttp ? 'http-allowed' : 'https-only'} ${p.issuer}`
 	const document = discoveryFetch(key, { now: deps.now().getTime(), fresh: o.fresh === true, fetcher })
 	try {
-		const config = await client.discovery(new URL(p.issuer), p.clientId, p.clientSecret, undefined, {
+		const metadata = { client_secret: p.clientSecret, [client.clockTolerance]: CLOCK_TOLERANCE_SECONDS }
+		const config = await client.discovery(new URL(p.issuer), p.clientId, metadata, undefined, {
 			[client.customFetch]: document.fetch,
 			execute: [...(deps.config.ssoAllowHttp ? [client.allowInsecureRequests] : []), client.enableNonRepudiationChecks],
 		})

@@ -20,6 +20,7 @@ import { signIn } from '../sessions.ts'
 import { activity } from '../../activity/table.ts'
 import { invitations, memberships, ssoLinks, ssoSignIns, users } from '../table.ts'
 import { DISCOVERY_KEPT_MS } from './discovery-cache.ts'
+import { CLOCK_TOLERANCE_SECONDS } from './oidc.ts'
 import { createScimToken } from './scim-tokens.ts'
 import { STARTS_PER_ADDRESS_PER_MINUTE, STARTS_PER_EMAIL_PER_MINUTE } from './sso-sign-in.ts'
 
@@ -223,6 +224,26 @@ describe('Sign in with SSO', () => {
 				provider.tamper = 'none'
 			}
 		})
+
+	test('a provider whose clock runs ahead of ours (its nbf in our future) is read with five minutes of tolerance, not more', async () => {
+		const { domain } = await workspaceWithSso()
+		provider.tamper = 'clock-ahead'
+		try {
+			for (const [ahead, status] of [
+				[45, 303],
+				[CLOCK_TOLERANCE_SECONDS - 20, 303],
+				[CLOCK_TOLERANCE_SECONDS + 60, 422],
+			] as const) {
+				provider.clockAhead = ahead
+				const { client, callback } = await ssoSignIn(`c.${unique('x')}@${domain}`)
+				expect({ ahead, status: callback!.status }).toEqual({ ahead, status })
+				expect((await client.get('/portal')).status).toBe(status === 303 ? 200 : 303)
+			}
+		} finally {
+			provider.tamper = 'none'
+			provider.clockAhead = 0
+		}
+	})
 
 	test('a provider’s claims are outside text: "false" as a string is not verified; a name is cleaned and cut by characters, never refused', async () => {
 		const { domain } = await workspaceWithSso()
