@@ -153,3 +153,32 @@ export async function loginAt(authorizationUrl: string, login: string, redirectU
 	}
 	throw new Error('the provider never sent the browser back')
 }
+
+/**
+ * A server of discovery documents only, on a loopback port: `issuers` maps a path (`/tenant`) to the
+ * issuer its document names (a provider written with or without a trailing slash). Enough for an
+ * owner's **Save and check**, which reads the document and nothing else.
+ */
+export async function startDiscoveryDocuments(issuers: (base: string) => Record<string, string>): Promise<{ base: string; stop(): Promise<void> }> {
+	const server: Server = createServer()
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+	const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+	const named = issuers(base)
+	server.on('request', (req, res) => {
+		const path = (req.url ?? '').replace(/\/\.well-known\/openid-configuration$/, '')
+		const issuer = named[path]
+		if (!issuer) return res.writeHead(404).end()
+		res.writeHead(200, { 'content-type': 'application/json' }).end(
+			JSON.stringify({
+				issuer,
+				authorization_endpoint: `${base}${path}/auth`,
+				token_endpoint: `${base}${path}/token`,
+				jwks_uri: `${base}${path}/jwks`,
+				response_types_supported: ['code'],
+				subject_types_supported: ['public'],
+				id_token_signing_alg_values_supported: ['RS256'],
+			}),
+		)
+	})
+	return { base, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+}

@@ -67,6 +67,35 @@ export async function discover(deps: AppDeps, p: ProviderClient, o: { fresh?: bo
 	}
 }
 
+/** Two spellings of one issuer: equal but for a trailing slash, so both read the same discovery document (…/oauth2/default/.well-known/…). */
+export const sameIssuer = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '')
+
+/**
+ * The issuer an owner saves, checked against its discovery document now: as typed, or the one the
+ * document names when the two differ only by a trailing slash. OpenID Connect compares issuers
+ * exactly, and the ID token's `iss` is the document's, so `https://firm.okta.com/oauth2/default/`
+ * copied with a slash its provider does not write (or Auth0's `https://firm.auth0.com/` typed
+ * without it, under a path) was refused as "another issuer" although it reads the same document.
+ */
+export async function checkedIssuer(deps: AppDeps, p: ProviderClient): Promise<string> {
+	try {
+		await discover(deps, p, { fresh: true })
+		return p.issuer
+	} catch (error) {
+		const named = error instanceof SsoProblem ? issuerNamedInstead(error.cause) : undefined
+		if (named === undefined || named === p.issuer || !sameIssuer(named, p.issuer)) throw error
+		await discover(deps, { ...p, issuer: named }, { fresh: true })
+		return named
+	}
+}
+
+/** The issuer a discovery document named instead of the one expected (openid-client's comparison failure), if that was the failure. */
+function issuerNamedInstead(error: unknown): string | undefined {
+	if (!(error instanceof client.ClientError) || error.code !== 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED') return undefined
+	const named = (error.cause as { body?: { issuer?: unknown } } | undefined)?.body?.issuer
+	return typeof named === 'string' ? named : undefined
+}
+
 function discoveryProblem(issuer: string, error: unknown): string {
 	const where = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`
 	if (error instanceof OutboundError)

@@ -18,7 +18,7 @@ import { normalDomain, readableDomain } from '../../../core/email.ts'
 import { ssoConfigs, workspaces } from '../table.ts'
 import { MAX_DOMAIN_LENGTH, recordName } from './domain-dns.ts'
 import { claimsOf, type DomainClaim, replaceClaims, verifiedElsewhere } from './domain-verification.ts'
-import { discover, issuerProblem, SsoProblem } from './oidc.ts'
+import { checkedIssuer, issuerProblem, sameIssuer, SsoProblem } from './oidc.ts'
 import { requireManageSso } from './scim-tokens.ts'
 import { openClientSecret, sealClientSecret } from './secret-box.ts'
 
@@ -67,7 +67,7 @@ export async function ssoSettings(deps: AppDeps, actor: Actor): Promise<SsoSetti
 /** Checks and saves the settings; throws 422 with the fields' problems (the discovery's under `issuer`). */
 export async function saveSsoSettings(deps: AppDeps, actor: Actor, input: SsoSettingsInput): Promise<void> {
 	requireManageSso(deps, actor)
-	const issuer = input.issuer.trim()
+	const typedIssuer = input.issuer.trim()
 	const clientId = input.clientId.trim()
 	// Each in its one normal form (`Bücher.example.` is `xn--bcher-kva.example`), so two spellings are one domain.
 	const typed = input.domains
@@ -77,13 +77,14 @@ export async function saveSsoSettings(deps: AppDeps, actor: Actor, input: SsoSet
 	const unconvertible = typed.filter((d) => normalDomain(d) === null)
 	const domains = [...new Set(typed.map((d) => normalDomain(d)).filter((d): d is string => d !== null))]
 	const problems: FieldError[] = []
-	const issuerWrong = issuerProblem(deps, issuer)
-	if (!issuer || issuerWrong) problems.push({ field: 'issuer', message: `The issuer URL ${issuerWrong ?? 'is required'}` })
+	const issuerWrong = issuerProblem(deps, typedIssuer)
+	if (!typedIssuer || issuerWrong) problems.push({ field: 'issuer', message: `The issuer URL ${issuerWrong ?? 'is required'}` })
 	if (!clientId || clientId.length > 255) problems.push({ field: 'clientId', message: 'The client ID is required (at most 255 characters)' })
 	const [saved] = await deps.db.select().from(ssoConfigs).where(eq(ssoConfigs.workspaceId, actor.workspaceId))
 	// The saved secret is kept only for the provider and client it was given for: sent to an issuer typed
-	// since, it would reach whoever runs that issuer's token endpoint (an owner could read it out).
-	const keepsSaved = saved !== undefined && saved.issuer === issuer && saved.clientId === clientId
+	// since, it would reach whoever runs that issuer's token endpoint (an owner could read it out). The
+	// issuer with or without a trailing slash is the same one: both read the same discovery document.
+	const keepsSaved = saved !== undefined && sameIssuer(saved.issuer, typedIssuer) && saved.clientId === clientId
 	if (!input.clientSecret && !saved) problems.push({ field: 'clientSecret', message: 'The client secret is required' })
 	else if (!input.clientSecret && !keepsSaved)
 		problems.push({
@@ -111,8 +112,9 @@ export async function saveSsoSettings(deps: AppDeps, actor: Actor, input: SsoSet
 	if (problems.length) throw invalid(problems)
 	const clientSecret = input.clientSecret || (await openClientSecret(deps.secret, actor.workspaceId, saved!.clientSecretSealed))
 	// From the provider now, not a copy kept for sign-ins: the owner checks it as it is, and sign-ins read it anew after the save.
+	let issuer: string
 	try {
-		await discover(deps, { issuer, clientId, clientSecret }, { fresh: true })
+		issuer = await checkedIssuer(deps, { issuer: typedIssuer, clientId, clientSecret })
 	} catch (error) {
 		if (error instanceof SsoProblem) throw invalid([{ field: 'issuer', message: error.message }])
 		throw error

@@ -12,13 +12,13 @@ import { awayFromMinuteEdge, callOn, clock, configProblems, newPerson, newWorksp
 import { PortalClient, portalApp, signedIn, uniqueAddress } from '../../../tests/portal.ts'
 import { startDns, type TestDns } from '../../../tests/sso/dns.ts'
 import { verifyByDns } from '../../../tests/sso/domains.ts'
-import { DISCOVERY, loginAt, startProvider, type TestProvider } from '../../../tests/sso/provider.ts'
+import { DISCOVERY, loginAt, startDiscoveryDocuments, startProvider, type TestProvider } from '../../../tests/sso/provider.ts'
 import { personActor } from '../tokens.ts'
 import { acceptInvitation, invitePerson } from '../invitations.ts'
 import { removePerson } from '../people.ts'
 import { signIn } from '../sessions.ts'
 import { activity } from '../../activity/table.ts'
-import { invitations, memberships, ssoLinks, ssoSignIns, users } from '../table.ts'
+import { invitations, memberships, ssoConfigs, ssoLinks, ssoSignIns, users } from '../table.ts'
 import { DISCOVERY_KEPT_MS } from './discovery-cache.ts'
 import { CLOCK_TOLERANCE_SECONDS } from './oidc.ts'
 import { createScimToken } from './scim-tokens.ts'
@@ -113,6 +113,35 @@ describe('owners set it up at /settings/sso', () => {
 		}
 		expect((await page.get('/settings/sso')).text).not.toContain('/elsewhere')
 		expect((await page.submit('/settings/sso', form)).redirectedTo).toBe('/settings/sso?done=saved')
+	})
+
+	test('an issuer typed with or without the trailing slash its provider writes is that issuer, saved as the provider writes it (its ID tokens’ iss); another issuer is still refused', async () => {
+		const documents = await startDiscoveryDocuments((base) => ({ '/okta': `${base}/okta`, '/auth0': `${base}/auth0/`, '/moved': `${base}/elsewhere` }))
+		try {
+			const ws = await newWorkspace()
+			const page = await signedIn(await newPerson(ws, 'owner'), { overrides: SETTINGS })
+			const { deps } = await portalApp(SETTINGS)
+			const savedIssuer = async () => (await deps.db.select({ issuer: ssoConfigs.issuer }).from(ssoConfigs).where(eq(ssoConfigs.workspaceId, ws.id)))[0]?.issuer
+			const form = { clientId: 'benchline', clientSecret: 'a-secret', domains: `${unique('d')}.example`, newPersonRole: 'recruiter' }
+			await page.get('/settings/sso')
+			for (const [typed, kept] of [
+				[`${documents.base}/okta/`, `${documents.base}/okta`],
+				[`${documents.base}/auth0`, `${documents.base}/auth0/`],
+			]) {
+				expect((await page.submit('/settings/sso', { ...form, issuer: typed! })).redirectedTo).toBe('/settings/sso?done=saved')
+				expect(await savedIssuer()).toBe(kept)
+			}
+			// Typed again the other way, with the secret left blank: the same issuer, so the saved secret stays.
+			expect((await page.submit('/settings/sso', { ...form, clientSecret: '', issuer: `${documents.base}/auth0` })).redirectedTo).toBe(
+				'/settings/sso?done=saved',
+			)
+			const other = await page.submit('/settings/sso', { ...form, issuer: `${documents.base}/moved` })
+			expect(other.status).toBe(422)
+			expect(other.text).toContain('names another issuer')
+			expect(await savedIssuer()).toBe(`${documents.base}/auth0/`)
+		} finally {
+			await documents.stop()
+		}
 	})
 
 	test('a domain another workspace’s single sign-on covers is refused', async () => {
