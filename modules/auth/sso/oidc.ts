@@ -49,22 +49,40 @@ export async function discover(deps: AppDeps, p: ProviderClient, o: { fresh?: bo
 	const problem = issuerProblem(deps, p.issuer)
 	if (problem) throw new SsoProblem(`The issuer URL ${problem}`)
 	const fetcher = outboundFetcher(policy(deps)) as client.CustomFetch
-	// Kept apart by policy: a document fetched where SSO_ALLOW_HTTP allows more is never used where it does not.
-	const key = `${deps.config.ssoAllowHttp ? 'http-allowed' : 'https-only'} ${p.issuer}`
-	const document = discoveryFetch(key, { now: deps.now().getTime(), fresh: o.fresh === true, fetcher })
+	const document = discoveryFetch(discoveryKey(deps, p.issuer), { now: deps.now().getTime(), fresh: o.fresh === true, fetcher })
+	let config: client.Configuration
 	try {
 		const metadata = { client_secret: p.clientSecret, [client.clockTolerance]: CLOCK_TOLERANCE_SECONDS }
-		const config = await client.discovery(new URL(p.issuer), p.clientId, metadata, undefined, {
+		config = await client.discovery(new URL(p.issuer), p.clientId, metadata, undefined, {
 			[client.customFetch]: document.fetch,
 			execute: [...(deps.config.ssoAllowHttp ? [client.allowInsecureRequests] : []), client.enableNonRepudiationChecks],
 		})
-		// Only the document is kept: the keys, token and UserInfo endpoints are asked anew each time.
-		config[client.customFetch] = fetcher
-		return config
 	} catch (error) {
 		document.forget()
 		throw new SsoProblem(discoveryProblem(p.issuer, error), { cause: error })
 	}
+	requireOneOrganisation(p.issuer, config.serverMetadata().issuer)
+	// Only the document is kept: the keys, token and UserInfo endpoints are asked anew each time.
+	config[client.customFetch] = fetcher
+	return config
+}
+
+/** The discovery cache's key of an issuer, kept apart by policy: a document fetched where SSO_ALLOW_HTTP allows more is never used where it does not. */
+export const discoveryKey = (deps: AppDeps, issuer: string) => `${deps.config.ssoAllowHttp ? 'http-allowed' : 'https-only'} ${issuer}`
+
+/**
+ * Refuses an issuer that stands for many organisations: Microsoft Entra ID's `common` and
+ * `organizations` name `https://login.microsoftonline.com/{tenantid}/v2.0`, and openid-client then
+ * takes an ID token from any tenant (its `iss` read with the token's own `tid`). Any Entra tenant's
+ * administrator can give one of their users any `email`, unverified: with such an issuer, an outsider
+ * signed in as a person of the firm's verified domain (Microsoft's own warning about the `email` claim).
+ * A tenant's own issuer (`…/<tenant id>/v2.0`) vouches for that tenant's people only.
+ */
+function requireOneOrganisation(issuer: string, documentIssuer: string): void {
+	if (!documentIssuer.includes('{tenantid}')) return
+	throw new SsoProblem(
+		`${issuer} takes sign-ins from every Microsoft Entra organisation, and any of them could send an address of your domain: enter your own tenant’s issuer, https://login.microsoftonline.com/<your tenant ID>/v2.0`,
+	)
 }
 
 /** Two spellings of one issuer: equal but for a trailing slash, so both read the same discovery document (…/oauth2/default/.well-known/…). */

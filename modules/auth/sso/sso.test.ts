@@ -18,9 +18,10 @@ import { acceptInvitation, invitePerson } from '../invitations.ts'
 import { removePerson } from '../people.ts'
 import { signIn } from '../sessions.ts'
 import { activity } from '../../activity/table.ts'
-import { invitations, memberships, ssoConfigs, ssoLinks, ssoSignIns, users } from '../table.ts'
-import { DISCOVERY_KEPT_MS } from './discovery-cache.ts'
-import { CLOCK_TOLERANCE_SECONDS } from './oidc.ts'
+import { invitations, memberships, ssoConfigs, ssoDomains, ssoLinks, ssoSignIns, users } from '../table.ts'
+import { DISCOVERY_KEPT_MS, discoveryFetch } from './discovery-cache.ts'
+import { CLOCK_TOLERANCE_SECONDS, discoveryKey } from './oidc.ts'
+import { sealClientSecret } from './secret-box.ts'
 import { createScimToken } from './scim-tokens.ts'
 import { STARTS_PER_ADDRESS_PER_MINUTE, STARTS_PER_EMAIL_PER_MINUTE } from './sso-sign-in.ts'
 
@@ -356,6 +357,38 @@ describe('Sign in with SSO', () => {
 			expect(back.text).not.toContain('555-0100')
 			expect((await client.get('/portal')).status).toBe(303)
 		}
+	})
+
+	test('an Entra issuer for every organisation (common, organizations: {tenantid}) is refused, even saved before: any tenant could send an address of the firm’s domain', async () => {
+		const { deps, app } = await portalApp(SETTINGS)
+		const ws = await newWorkspace()
+		const domain = `${unique('entra')}.example`
+		const issuer = 'https://login.microsoftonline.com/organizations/v2.0'
+		await deps.db
+			.insert(ssoConfigs)
+			.values({ workspaceId: ws.id, issuer, clientId: 'app-id', clientSecretSealed: await sealClientSecret(deps.secret, ws.id, 's') })
+		await deps.db.insert(ssoDomains).values({ domain, workspaceId: ws.id })
+		// Microsoft's document for it, as the provider serves it (kept as a sign-in had just fetched it: no network here).
+		const document = {
+			issuer: 'https://login.microsoftonline.com/{tenantid}/v2.0',
+			authorization_endpoint: 'https://login.microsoftonline.com/organizations/oauth2/v2.0/authorize',
+			token_endpoint: 'https://login.microsoftonline.com/organizations/oauth2/v2.0/token',
+			jwks_uri: 'https://login.microsoftonline.com/organizations/discovery/v2.0/keys',
+			response_types_supported: ['code', 'id_token', 'code id_token', 'id_token token'],
+			subject_types_supported: ['pairwise'],
+			id_token_signing_alg_values_supported: ['RS256'],
+		}
+		const fetcher = async () => Response.json(document)
+		await discoveryFetch(discoveryKey(deps, issuer), { now: deps.now().getTime(), fresh: false, fetcher }).fetch(
+			`${issuer}/.well-known/openid-configuration`,
+			{} as never,
+		)
+		const client = new PortalClient(app, { address: uniqueAddress() })
+		await client.get('/sign-in/sso')
+		const refused = await client.post('/sign-in/sso', { email: `ceo@${domain}`, next: '/portal' })
+		expect(refused.status).toBe(422)
+		expect(refused.text).toContain('takes sign-ins from every Microsoft Entra organisation')
+		expect(await deps.db.select().from(ssoSignIns).where(eq(ssoSignIns.workspaceId, ws.id))).toEqual([])
 	})
 
 	test('an address no single sign-on covers, and a provider that is down, say so', async () => {
