@@ -85,8 +85,12 @@ function requireOneOrganisation(issuer: string, documentIssuer: string): void {
 	)
 }
 
-/** Two spellings of one issuer: equal but for a trailing slash, so both read the same discovery document (…/oauth2/default/.well-known/…). */
-export const sameIssuer = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '')
+/**
+ * Two spellings of one issuer: equal as URLs (the host in any case, a default port written or not)
+ * but for a trailing slash, so both read the same discovery document (…/oauth2/default/.well-known/…).
+ */
+export const sameIssuer = (a: string, b: string) => issuerSpelling(a) === issuerSpelling(b)
+const issuerSpelling = (issuer: string) => (URL.canParse(issuer) ? new URL(issuer).href : issuer).replace(/\/+$/, '')
 
 /**
  * The issuer an owner saves, checked against its discovery document now: as typed, or the one the

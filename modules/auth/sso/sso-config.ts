@@ -112,13 +112,17 @@ export async function saveSsoSettings(deps: AppDeps, actor: Actor, input: SsoSet
 	if (problems.length) throw invalid(problems)
 	const clientSecret = input.clientSecret || (await openClientSecret(deps.secret, actor.workspaceId, saved!.clientSecretSealed))
 	// From the provider now, not a copy kept for sign-ins: the owner checks it as it is, and sign-ins read it anew after the save.
-	let issuer: string
+	let checked: string
 	try {
-		issuer = await checkedIssuer(deps, { issuer: typedIssuer, clientId, clientSecret })
+		checked = await checkedIssuer(deps, { issuer: typedIssuer, clientId, clientSecret })
 	} catch (error) {
 		if (error instanceof SsoProblem) throw invalid([{ field: 'issuer', message: error.message }])
 		throw error
 	}
+	// The same issuer typed another way (a trailing slash) keeps its saved spelling: people's provider
+	// accounts are linked under it (sso_links), and a new spelling would be "another issuer" that links
+	// them anew, letting an address the provider gave someone new open the old owner's account once.
+	const issuer = saved && sameIssuer(saved.issuer, checked) ? saved.issuer : checked
 	const sealed = await sealClientSecret(deps.secret, actor.workspaceId, clientSecret)
 	const values = {
 		issuer,

@@ -554,6 +554,29 @@ describe('Sign in with SSO', () => {
 		}
 	})
 
+	test('the issuer re-saved with a trailing slash keeps its saved spelling: the provider accounts linked under it stay linked, and another account for a linked address is still refused', async () => {
+		const { ws, domain, page } = await workspaceWithSso()
+		const email = `kept.${unique('p')}@${domain}`
+		expect((await ssoSignIn(email)).callback!.status).toBe(303)
+		const { deps } = await portalApp(SETTINGS)
+		await page.get('/settings/sso')
+		for (const spelling of [`${provider.issuer}/`, `${provider.issuer.replace('http://', 'HTTP://')}/`]) {
+			const resaved = await page.submit('/settings/sso', {
+				issuer: spelling,
+				clientId: provider.clientId,
+				clientSecret: '',
+				domains: domain,
+				newPersonRole: 'recruiter',
+			})
+			expect(resaved.redirectedTo).toBe('/settings/sso?done=saved')
+			expect((await deps.db.select({ issuer: ssoConfigs.issuer }).from(ssoConfigs).where(eq(ssoConfigs.workspaceId, ws.id)))[0]!.issuer).toBe(provider.issuer)
+		}
+		const reused = await ssoSignIn(email, `${email}#2`)
+		expect(reused.callback!.status).toBe(422)
+		expect(reused.callback!.text).toContain('signed in here before with another account at your identity provider')
+		expect((await ssoSignIn(email)).callback!.status).toBe(303)
+	})
+
 	test('Require single sign-on: only owners keep a password there', async () => {
 		const { ws } = await workspaceWithSso({ requireSso: true })
 		const recruiter = await newPerson(ws, 'recruiter')
