@@ -10,7 +10,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { Db } from '../../db/client.ts'
 import type { CandidateDataSource, CandidateSubject } from '../candidates/index.ts'
 import type { AddressDataSource } from '../privacy/index.ts'
-import { alertCounts, alertsOf, deleteAlertsOf, type JobAlert } from './alerts.ts'
+import { ALERT_ERASED, alertCounts, alertsOf, deleteAlertsOf, type JobAlert } from './alerts.ts'
 
 /** The candidate's e-mail address, read before the candidates module erases its row (it erases last). */
 async function emailsOf(deps: AppDeps, db: Db, s: CandidateSubject): Promise<string[]> {
@@ -42,7 +42,7 @@ export const jobAlertsData: CandidateDataSource = {
 		return { data: (await alertsOf(db, s.workspaceId, await emailsOf(deps, db, s))).map(exported) }
 	},
 	async erase(deps, tx, s) {
-		await deleteAlertsOf(tx, s.workspaceId, await emailsOf(deps, tx, s))
+		await deleteAlertsOf(tx, s.workspaceId, await emailsOf(deps, tx, s), ALERT_ERASED)
 		return undefined
 	},
 }
@@ -57,6 +57,6 @@ export const jobAlertsByAddress: AddressDataSource = {
 		return (await alertsOf(db, workspaceId, [email])).map(exported)
 	},
 	async erase(_deps, tx, workspaceId, email) {
-		await deleteAlertsOf(tx, workspaceId, [email])
+		await deleteAlertsOf(tx, workspaceId, [email], ALERT_ERASED)
 	},
 }

@@ -19,7 +19,7 @@ import { PortalClient, portalApp } from '../../tests/portal.ts'
 import { startSmtp, type TestSmtp } from '../../tests/smtp.ts'
 import { newCandidate, newPublicJob as addJob } from '../../tests/staffing-fixtures.ts'
 import { operatorActor } from '../auth/index.ts'
-import { deliverDue, outboxSince, PRIVATE_MARKER, textToSend, unsubscribeUrl } from '../outbox/index.ts'
+import { deliverDue, outboxSince, PRIVATE_MARKER, textToSend, UNSUBSCRIBED, unsubscribeUrl } from '../outbox/index.ts'
 import { outbox, outboxUnsubscribes } from '../outbox/table.ts'
 import { eraseCandidate, exportCandidate } from '../privacy/index.ts'
 import { ALERTS_PER_MINUTE } from './alert-routes.ts'
@@ -160,8 +160,8 @@ describe('job alerts from a search', () => {
 		expect(await alertsOf(ws)).toHaveLength(1)
 		expect((await browser.post(path)).text).toContain('You are unsubscribed')
 		expect(await alertsOf(ws)).toEqual([])
-		const [recorded] = await deps.db.select().from(outboxUnsubscribes).where(eq(outboxUnsubscribes.recipientId, alert!.id))
-		expect(recorded).toMatchObject({ workspaceId: ws.id, recipientType: 'job_alert' })
+		// The alert is gone, and the record of its unsubscribe with it (nothing is kept under an id that no longer exists).
+		expect(await deps.db.select().from(outboxUnsubscribes).where(eq(outboxUnsubscribes.recipientId, alert!.id))).toEqual([])
 	})
 
 	test('asking again sends a new link (the old one stops working); a confirmed alert is not asked again; a bad address is refused', async () => {
@@ -279,6 +279,44 @@ describe('unsubscribing', () => {
 		expect(oneClick.text).toContain('You will no longer receive job alerts from this firm.')
 		expect((await alertsOf(ws)).map((a) => a.email)).toEqual([`else-${email}`])
 		expect((await alertsOf(other)).map((a) => a.email)).toEqual([email])
+	})
+
+	test('an alert deleted takes its outbox traces: digests still queued for the address are not sent, and no unsubscribe stays keyed by a deleted alert', async () => {
+		const { app, deps } = await mailer()
+		const ws = await newWorkspace()
+		const email = `${unique('gone')}@example.test`
+		const java = await confirmedAlert(deps, ws, email, 'java')
+		const kotlin = await confirmedAlert(deps, ws, email, 'kotlin')
+		const ids = [java.id, kotlin.id]
+		await addJob(ws, { title: 'Java and Kotlin Developer', publishedAt: new Date(deps.now().getTime() + 1) })
+		clock.advance(PUBLISH_SETTLE_MS + 1_000)
+		expect((await runCommand(deps, 'alerts send', { workspace: ws.slug, json: true })).json).toEqual({ digests: 2, jobs: 2 })
+		const digests = () =>
+			deps.db
+				.select()
+				.from(outbox)
+				.where(and(eq(outbox.workspaceId, ws.id), eq(outbox.recipientType, 'job_alert')))
+		expect((await digests()).map((m) => m.status)).toEqual(['pending', 'pending'])
+		const unsubscribes = () => deps.database.rows(sql`select * from outbox_unsubscribes where recipient_id = any(${sql.param(ids)}::text[])`)
+
+		// One click on the java digest's link, before either digest went out.
+		const path = new URL(unsubscribeUrl(deps, ws.id, { type: 'job_alert', id: java.id })).pathname
+		expect((await new PortalClient(app).post(path)).text).toContain('You are unsubscribed')
+		expect(await alertsOf(ws)).toEqual([])
+		expect(await unsubscribes()).toEqual([])
+		expect((await digests()).map((m) => [m.status, m.lastError])).toEqual([
+			['not_sent', UNSUBSCRIBED],
+			['not_sent', UNSUBSCRIBED],
+		])
+		await deliver(ws)
+		expect(smtp.to(email).filter((m) => m.parsed.subject?.includes('new job'))).toEqual([])
+		// The link again (a mail app's one-click POST may repeat): the alert is long gone, and nothing is recorded under its id.
+		const again = await new PortalClient(app).request('POST', path, {
+			body: 'List-Unsubscribe=One-Click',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		})
+		expect(again.status).toBe(200)
+		expect(await unsubscribes()).toEqual([])
 	})
 
 	test('a candidate who unsubscribes from the firm’s marketing mail gets no job alert either', async () => {

@@ -19,8 +19,11 @@
  *   unsubscribe link and `List-Unsubscribe` with one-click POST. Unsubscribing deletes every alert
  *   of that address in the workspace (`forgetUnsubscribed`, called by the outbox), not only the one
  *   whose mail was clicked: the page promises no more job alerts from the firm.
+ * - An alert deleted (unsubscribed, erased with its address or its candidate, never confirmed) takes
+ *   what the outbox keeps under its id with it: digests still queued are not sent, and the record of
+ *   an unsubscribe from it is deleted, so nothing stays keyed by an alert that is gone (`deleteAlerts`).
  */
-import { and, eq, gt, lte, sql } from 'drizzle-orm'
+import { and, eq, gt, lte, type SQL, sql } from 'drizzle-orm'
 import { hashSecret, newId, randomToken } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { emailProblem, normalEmail } from '../../core/email.ts'
@@ -29,7 +32,7 @@ import type { AddressColumn } from '../../core/stored-addresses.ts'
 import { plural } from '../../core/ui.ts'
 import { type Db, lockUntilCommit, rowsOf } from '../../db/client.ts'
 import { type Workspace, workspacesById } from '../auth/index.ts'
-import { enqueueMail, JOB_ALERT_MAIL } from '../outbox/index.ts'
+import { enqueueMail, forgetGoneRecipients, JOB_ALERT_MAIL, UNSUBSCRIBED } from '../outbox/index.ts'
 import { jobUrl } from '../jobs/index.ts'
 import { criteriaQuery, criteriaWords, type JobCriteria, newMatchingJobs } from './search.ts'
 import { jobAlerts } from './table.ts'
@@ -129,13 +132,12 @@ export async function pendingAlert(deps: AppDeps, workspaceId: string, token: st
 
 /** Deletes the pending alerts (of one workspace, or all) whose link has stopped working (the sweep): the address was never confirmed. */
 export async function forgetUnconfirmedAlerts(deps: AppDeps, o: { workspaceId?: string } = {}): Promise<number> {
-	const gone = await deps.db
-		.delete(jobAlerts)
-		.where(
-			and(eq(jobAlerts.status, 'pending'), lte(jobAlerts.confirmExpiresAt, deps.now()), o.workspaceId ? eq(jobAlerts.workspaceId, o.workspaceId) : undefined),
-		)
-		.returning({ id: jobAlerts.id })
-	return gone.length
+	const stale = and(
+		eq(jobAlerts.status, 'pending'),
+		lte(jobAlerts.confirmExpiresAt, deps.now()),
+		o.workspaceId ? eq(jobAlerts.workspaceId, o.workspaceId) : undefined,
+	)
+	return deps.db.transaction(async (tx) => (await deleteAlerts(tx, stale, NEVER_CONFIRMED)).length)
 }
 
 /** Confirms the alert: from now on, new matching jobs are sent. Null when the token is not (or no longer) valid. */
@@ -230,7 +232,10 @@ async function sendDigest(deps: AppDeps, id: string): Promise<number> {
  * alerts from this firm"), not only the one whose mail they clicked.
  */
 export async function forgetUnsubscribed(db: Db, target: { workspaceId: string; type: string; id: string }): Promise<void> {
-	await deleteAlertsOf(db, target.workspaceId, await addressOf(db, target))
+	await deleteAlertsOf(db, target.workspaceId, await addressOf(db, target), UNSUBSCRIBED)
+	// The alert whose link it was went now, or at an earlier click (a mail app's one-click POST may come
+	// again): the outbox's record of this unsubscribe goes too, or it would stay keyed by a deleted id.
+	if (target.type === ALERT_RECIPIENT) await forgetGoneRecipients(db, target.workspaceId, ALERT_RECIPIENT, [target.id], UNSUBSCRIBED)
 }
 
 /** The address an unsubscribe was for: the alert's, or the candidate's (read on the unsubscribe's transaction). */
@@ -266,7 +271,34 @@ export async function alertCounts(db: Db, workspaceId: string, emails: readonly 
 	return new Map(rows.map((r) => [normalEmail(r.email), Number(r.count)]))
 }
 
-export async function deleteAlertsOf(db: Db, workspaceId: string, emails: readonly string[]): Promise<void> {
+/** Deletes the alerts of these e-mail addresses (an unsubscribe, an erasure), with what the outbox keeps for them (`deleteAlerts`). */
+export async function deleteAlertsOf(db: Db, workspaceId: string, emails: readonly string[], reason: string): Promise<void> {
 	if (!emails.length) return
-	await db.delete(jobAlerts).where(ofAddresses(workspaceId, emails))
+	await deleteAlerts(db, ofAddresses(workspaceId, emails), reason)
+}
+
+/** Why a digest still waiting to go is not sent when its alert is deleted (besides an unsubscribe, `UNSUBSCRIBED`). */
+export const ALERT_ERASED = 'The job alert was erased with its subscriber’s data'
+const NEVER_CONFIRMED = 'The job alert was never confirmed'
+
+/**
+ * The one way alerts are deleted: with them goes what the outbox keeps under their ids (their
+ * recipient id in mail), in the same transaction: the record of an unsubscribe from them (nothing
+ * can be sent to a deleted alert again, and a record kept would tie the person to mail sent to that
+ * id forever, in nobody's export), and digests still waiting to go, not sent with `reason`. The alerts
+ * go first: a digest being queued holds its alert's row (`sendDigest`), so the delete waits for it to
+ * commit, and the next statement sees its mail.
+ */
+async function deleteAlerts(db: Db, where: SQL | undefined, reason: string): Promise<string[]> {
+	if (!where) return [] // no condition is no alert, never every alert
+	const gone = await db.delete(jobAlerts).where(where).returning({ id: jobAlerts.id, workspaceId: jobAlerts.workspaceId })
+	for (const [workspaceId, alerts] of Map.groupBy(gone, (a) => a.workspaceId))
+		await forgetGoneRecipients(
+			db,
+			workspaceId,
+			ALERT_RECIPIENT,
+			alerts.map((a) => a.id),
+			reason,
+		)
+	return gone.map((a) => a.id)
 }

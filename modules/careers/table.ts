@@ -8,7 +8,8 @@ const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 
  * e-mail. `pending` until they open the confirmation link (double opt-in: nothing else is sent
  * before); `active` after. `digestedThrough` is the time up to which new jobs were considered for
  * them (their confirmation, then each digest's run): the next digest holds jobs published after it.
- * Unsubscribing removes the row (the outbox also records it, so mail already queued is not sent).
+ * Unsubscribing removes the row, and deleting one stops its digests still queued and takes the
+ * outbox's record of its unsubscribe with it (alerts.ts, `deleteAlerts`).
  */
 export const jobAlerts = pgTable(
 	'job_alerts',

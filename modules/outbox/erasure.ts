@@ -96,3 +96,20 @@ export async function unsubscribedAt(db: Db, workspaceId: string, recipient: { t
 export async function forgetUnsubscribe(tx: Db, workspaceId: string, recipient: { type: string; id: string }): Promise<void> {
 	await tx.delete(outboxUnsubscribes).where(unsubscribeOf(workspaceId, recipient))
 }
+
+/**
+ * What the outbox keeps for recipients that no longer exist (job alerts deleted: unsubscribed, erased,
+ * never confirmed), in the deletion's transaction. Their unsubscribe records go: keyed by ids nothing
+ * can be queued for again, they would stay forever, tied to the person only through the mail sent to
+ * that id, in nobody's export. Mail still waiting to go to them is not sent (`reason`): what the
+ * record stopped, when it was kept, was that mail (nothing checks it once a message is queued). Mail
+ * sent stays, as for any recipient.
+ */
+export async function forgetGoneRecipients(tx: Db, workspaceId: string, recipientType: string, ids: readonly string[], reason: string): Promise<void> {
+	if (!ids.length) return
+	const theirs = sql`workspace_id = ${workspaceId} and recipient_type = ${recipientType} and recipient_id = any(${sql.param([...ids])}::text[])`
+	await tx.execute(
+		sql`update outbox set status = 'not_sent', last_error = ${reason}, private_sealed = null where ${theirs} and status in ('pending', 'failed')`,
+	)
+	await tx.execute(sql`delete from ${outboxUnsubscribes} where ${theirs}`)
+}

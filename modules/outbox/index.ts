@@ -10,7 +10,7 @@ import { unsubscribeRoutes } from './unsubscribe-routes.ts'
 import * as tables from './table.ts'
 
 export { releaseHeld, type Released, type ReleaseSelection } from './held.ts'
-export { forgetRecipient, forgetUnsubscribe, stopMailAbout, unsubscribedAt, type ErasedRecipient } from './erasure.ts'
+export { forgetGoneRecipients, forgetRecipient, forgetUnsubscribe, stopMailAbout, unsubscribedAt, type ErasedRecipient } from './erasure.ts'
 export { recordBounce, type Bounce } from './bounces.ts'
 export {
 	enqueueMail,

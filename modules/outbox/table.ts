@@ -113,7 +113,10 @@ export const outboxUnsubscribes = pgTable(
 		workspaceId: text('workspace_id')
 			.notNull()
 			.references(() => workspaces.id),
-		/** candidate (the only kind marketing mail goes to). */
+		/**
+		 * candidate, or job_alert (a careers-site alert's subscriber): the alert is deleted as they
+		 * unsubscribe, and this row with it (careers alerts.ts), so only candidates' stay.
+		 */
 		recipientType: text('recipient_type').notNull(),
 		recipientId: text('recipient_id').notNull(),
 		createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
