@@ -8,6 +8,7 @@
 import { and, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import type { QueueDef } from '../../core/module.ts'
+import type { Db } from '../../db/client.ts'
 import { dueAgeSeconds } from '../../core/queue-age.ts'
 import type { CandidateDataSource } from '../candidates/index.ts'
 import { retentionFailures } from './table.ts'
@@ -27,6 +28,12 @@ export async function waitingToRetry(deps: AppDeps, workspaceId: string, candida
 		.from(retentionFailures)
 		.where(and(eq(retentionFailures.workspaceId, workspaceId), inArray(retentionFailures.candidateId, [...candidateIds]), gt(retentionFailures.retryAt, now)))
 	return new Set(rows.map((r) => r.id))
+}
+
+/** How many of the workspace's candidates the rule failed to erase and waits to try again (the owners' summary counts them, naming none). */
+export async function retentionFailureCount(db: Db, workspaceId: string): Promise<number> {
+	const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(retentionFailures).where(eq(retentionFailures.workspaceId, workspaceId))
+	return Number(row?.n ?? 0)
 }
 
 /** Records one more failed erasure of the candidate; returns how many in a row and when the rule tries again. */

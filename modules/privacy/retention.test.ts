@@ -154,6 +154,22 @@ test('a candidate whose erasure fails waits out a backoff instead of coming firs
 			{ workspaceId: ws.id, erased: 1, failed: 0, more: true },
 			{ workspaceId: ws.id, erased: 1, failed: 0, more: false },
 		])
+		// The owners' summary of each run counts the failed erasures, this run's and those waiting to be retried; it names nobody.
+		const summaries = await deps.database.rows<{ subject: string; text: string }>(
+			sql`select subject, text from outbox where workspace_id = ${ws.id} and "to" = ${owner.email} and subject like 'Retention:%' order by seq`,
+		)
+		expect(summaries.map((m) => m.subject)).toEqual(['Retention: 1 erasure failed', 'Retention: 1 candidate erased', 'Retention: 1 candidate erased'])
+		expect(summaries[0]!.text).toContain(
+			'The rule could not erase 1 candidate in this run. 1 candidate the rule could not erase is kept until a later try succeeds',
+		)
+		expect(summaries[0]!.text).not.toContain('retention rule erased')
+		for (const m of summaries.slice(1)) {
+			expect(m.text).toContain('erased 1 candidate with no activity for 12 months')
+			expect(m.text).not.toContain('in this run')
+			expect(m.text).toContain('1 candidate the rule could not erase is kept until a later try succeeds')
+		}
+		for (const m of summaries) expect(`${m.subject} ${m.text}`).not.toMatch(new RegExp(`${tag}|${stuck}|Quiet`, 'i'))
+
 		// Recorded (the candidate kept whole), with when it is tried again; logged; and on /metrics.
 		expect(await failure()).toEqual({ failures: 1, waitMs: day })
 		// (The database's words stay out of the log, which may not hold personal data; its error code is there.)

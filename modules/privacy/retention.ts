@@ -5,7 +5,8 @@
  * applications and notes, messages, interviews, documents and vendor submissions, the bench,
  * scorecards, to-dos; modules/privacy/retention.test.ts fails when a contribution says nothing).
  * Each is its own erasure (legal hold included); then the rule e-mails the
- * workspace's owners a summary through the outbox. At most `PER_RUN` a workspace a day, so a first
+ * workspace's owners a summary through the outbox (how many were erased, and how many erasures failed
+ * and wait for their retry: counts, never names). At most `PER_RUN` a workspace a day, so a first
  * run on a large old database spreads over days instead of holding the database for hours. An
  * erasure that fails is recorded and tried again after a backoff (retention-failures.ts): the rule
  * passes over that candidate meanwhile, so one that always fails (the oldest, first in every run)
@@ -15,11 +16,12 @@ import { sql } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { monthsBefore } from '../../core/time.ts'
+import { plural } from '../../core/ui.ts'
 import { listPeople, operatorActor, workspacesById } from '../auth/index.ts'
 import { contributionsTo } from '../../core/registry.ts'
 import { candidateData, candidateWorkspace, type InactiveCursor, inactiveCandidates } from '../candidates/index.ts'
 import { enqueueMail } from '../outbox/index.ts'
-import { recordRetentionFailure, waitingToRetry } from './retention-failures.ts'
+import { MAX_RETRY_DAYS, recordRetentionFailure, retentionFailureCount, waitingToRetry } from './retention-failures.ts'
 import { eraseCandidate } from './service.ts'
 
 export const PER_RUN = 500
@@ -62,7 +64,7 @@ export async function runRetention(deps: AppDeps, perRun = PER_RUN): Promise<Ret
 			if (outcome === 'failed') failed++
 		}
 		const more = ids.length > perRun
-		if (erased) await tellOwners(deps, ws, { months: rule.months, erased, more })
+		if (erased || failed) await tellOwners(deps, ws, { months: rule.months, erased, failed, more })
 		runs.push({ workspaceId: ws.id, erased, failed, more })
 	}
 	return runs
@@ -117,22 +119,44 @@ async function quietCandidates(deps: AppDeps, workspaceId: string, before: Date,
 	return quiet.slice(0, limit)
 }
 
-async function tellOwners(deps: AppDeps, ws: { id: string; slug: string }, o: { months: number; erased: number; more: boolean }) {
+/**
+ * The run's summary to the workspace's owners: how many candidates it erased, and how many erasures
+ * failed (in this run, and in all, waiting for their retry): counts only, never who (mail leaves the
+ * system; the operator's log names them). Sent when the run erased or failed to erase someone.
+ */
+async function tellOwners(deps: AppDeps, ws: { id: string; slug: string }, o: { months: number; erased: number; failed: number; more: boolean }) {
 	await deps.db.transaction(async (tx) => {
 		const owners = (await listPeople(tx, ws.id)).filter((p) => p.role === 'owner')
-		const who = o.erased === 1 ? '1 candidate' : `${o.erased.toLocaleString('en-US')} candidates`
+		// At least this run's: one whose failure could not be recorded is still one that failed.
+		const retrying = Math.max(o.failed, await retentionFailureCount(tx, ws.id))
+		const who = plural(o.erased, 'candidate')
+		const subject = [o.erased ? `${who} erased` : '', o.failed ? `${plural(o.failed, 'erasure')} failed` : ''].filter(Boolean).join(', ')
+		const erasedText = o.erased
+			? `The workspace's retention rule erased ${who} with no activity for ${o.months} months (no change to their profile, their applications or their notes, no message, interview, document, vendor submission, bench entry, scorecard or to-do).${
+					o.more ? ' More remain: they are erased in the next daily runs.' : ''
+				}\n\n`
+			: ''
 		for (const owner of owners)
 			await enqueueMail(
 				tx,
 				{
 					workspaceId: ws.id,
 					to: owner.email,
-					subject: `Retention: ${who} erased`,
-					text: `The workspace's retention rule erased ${who} with no activity for ${o.months} months (no change to their profile, their applications or their notes, no message, interview, document, vendor submission, bench entry, scorecard or to-do).${
-						o.more ? ' More remain: they are erased in the next daily runs.' : ''
-					}\n\nEach erasure is in the activity log and the audit trail. The rule is set at ${deps.config.baseUrl}/settings/privacy.\n`,
+					subject: `Retention: ${subject}`,
+					text: `${erasedText}${failedText(o.failed, retrying)}${o.erased ? 'Each erasure is in the activity log and the audit trail. ' : ''}The rule is set at ${deps.config.baseUrl}/settings/privacy.\n`,
 				},
 				deps,
 			)
 	})
+}
+
+/**
+ * The failed erasures, counted: those of this run and all those waiting to be tried again (the
+ * backoff of retention-failures.ts). Their data stays until an erasure succeeds.
+ */
+function failedText(failed: number, retrying: number): string {
+	if (!retrying) return ''
+	const now = failed ? `The rule could not erase ${plural(failed, 'candidate')} in this run. ` : ''
+	const waiting = `${plural(retrying, 'candidate')} the rule could not erase ${retrying === 1 ? 'is' : 'are'} kept until a later try succeeds`
+	return `${now}${waiting}: each is tried again after a wait that doubles with each failure (1, 2, 4… up to ${MAX_RETRY_DAYS} days). The server's log says which, for the operator.\n\n`
 }
