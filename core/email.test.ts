@@ -4,7 +4,7 @@
  * the problem; the spellings erasure searches sent mail for.
  */
 import { describe, expect, test } from 'bun:test'
-import { domainOf, emailProblem, emailSpellings, isEmailAddress, normalDomain, normalEmail, readableDomain, readableEmail } from './email.ts'
+import { domainOf, emailProblem, emailSpellings, isEmailAddress, mayBeEmailOnFile, normalDomain, normalEmail, readableDomain, readableEmail } from './email.ts'
 
 describe('one spelling of a domain', () => {
 	test('Unicode in any case, with or without the trailing dot, and the ASCII form are one; what has no ASCII form is null', () => {
@@ -47,6 +47,13 @@ describe('one check of an address', () => {
 		for (const typed of ['a..b@a.test', '.a@a.test', 'a.@a.test', '.@a.test', 'a@b..test', 'a@.b.test'])
 			expect({ typed, problem: emailProblem(normalEmail(typed), 'Enter an e-mail address') }).toEqual({ typed, problem: 'Enter an e-mail address' })
 		for (const typed of ['a.b@a.test', 'a.b.c@sub.a.test', "o'neil+jobs@a.test"]) expect(isEmailAddress(normalEmail(typed))).toBe(true)
+	})
+
+	test('an account kept from before the dot-atom rule may still be looked up by its address (a dot first, last or doubled before the @), nothing else', () => {
+		for (const typed of ['a..b@a.test', '.a@a.test', 'A.@A.test', 'a.b@a.test'])
+			expect({ typed, onFile: mayBeEmailOnFile(normalEmail(typed)) }).toEqual({ typed, onFile: true })
+		for (const typed of ['a@b..test', 'a@.b.test', 'a@b', 'a b@a.test', 'a@b@a.test', 'a\u200b..b@a.test', '', '@a.test', `${'a'.repeat(250)}@a.test`])
+			expect({ typed, onFile: mayBeEmailOnFile(normalEmail(typed)) }).toEqual({ typed, onFile: false })
 	})
 
 	test('an address with invisible or control characters is refused with words saying so, whatever the form’s own words', () => {

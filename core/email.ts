@@ -39,6 +39,13 @@ const DOT_ATOM = `${ATOM}(?:\\.${ATOM})*`
  * Checked on the normal form (`normalEmail`), so the domain is ASCII.
  */
 const EMAIL = new RegExp(`^${DOT_ATOM}@${ATOM}(?:\\.${ATOM})+$`)
+/**
+ * An address as one may be on file: `EMAIL`, except that the part before the `@` may have a dot first,
+ * last or two in a row (`.ann@`, `ann.@`, `ann..lee@`). Accounts kept from before the dot-atom rule
+ * have such addresses; they are never stored anew (`emailProblem` refuses them), but a look-up of an
+ * account by its address (a password reset) must still find them.
+ */
+const EMAIL_ON_FILE = new RegExp(`^[^\\s@<>()",;:\\u0000-\\u001f\\u007f]+@${ATOM}(?:\\.${ATOM})+$`)
 /** The start of an address whose domain is all that may be wrong. */
 const LOCAL = new RegExp(`^${DOT_ATOM}@`)
 /** The longest address SMTP carries (RFC 5321's 256-character path, less its angle brackets). */
@@ -82,6 +89,13 @@ export function normalEmail(raw: string): string {
  * most 254 characters, with no invisible or control character.
  */
 export const isEmailAddress = (email: string): boolean => email.length <= EMAIL_MAX && EMAIL.test(email) && !INVISIBLE.test(email)
+
+/**
+ * Whether the text, in its normal form, may be the address of an account on file, to look it up by:
+ * an e-mail address (`isEmailAddress`), or one kept from before the dot-atom rule (`EMAIL_ON_FILE`).
+ * Never a check of an address to store: that is `emailProblem`.
+ */
+export const mayBeEmailOnFile = (email: string): boolean => email.length <= EMAIL_MAX && EMAIL_ON_FILE.test(email) && !INVISIBLE.test(email)
 
 /**
  * Why an address someone typed cannot be stored (null: it can), checked on its normal form: an

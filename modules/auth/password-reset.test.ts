@@ -103,6 +103,26 @@ describe('asking for a link', () => {
 		expect(forged.status).toBe(403)
 	})
 
+	test('an account whose address was kept from before the dot-atom rule (a dot first, last or doubled before the @) gets its link; such an address is still refused for someone new', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		for (const local of ['.ann', 'ann.', 'ann..lee']) {
+			const person = await newPerson(ws, 'recruiter')
+			const kept = `${local}@${ws.slug}.example.test`
+			await deps.db.update(users).set({ email: kept }).where(eq(users.id, person.userId))
+			const answer = await ask(kept.toUpperCase())
+			expect(answer.redirectedTo).toBe('/sign-in/forgot-password?done=sent')
+			const [mail] = await mailsTo(kept, 1)
+			expect(mail).toMatchObject({ to: kept, subject: 'Choose a new Benchline password' })
+			await expect(
+				addPerson(deps, operatorActor(ws), ws, { email: `${local}@new-${ws.slug}.example.test`, name: 'New', role: 'viewer', password: 'temporary password' }),
+			).rejects.toMatchObject({
+				code: 'VALIDATION',
+				fields: [{ field: 'email', message: 'must be an e-mail address' }],
+			})
+		}
+	})
+
 	test('the mail: to the person, through their workspace’s outbox, the link sealed (never revealable), not copied to the inbox; only its SHA-256 is stored', async () => {
 		const { ws, person, mail, token } = await personWithLink()
 		expect(credentialType(token)).toBe('pwr')
