@@ -52,7 +52,18 @@ describe('one check of an address', () => {
 	test('an account kept from before the dot-atom rule may still be looked up by its address (a dot first, last or doubled before the @), nothing else', () => {
 		for (const typed of ['a..b@a.test', '.a@a.test', 'A.@A.test', 'a.b@a.test'])
 			expect({ typed, onFile: mayBeEmailOnFile(normalEmail(typed)) }).toEqual({ typed, onFile: true })
-		for (const typed of ['a@b..test', 'a@.b.test', 'a@b', 'a b@a.test', 'a@b@a.test', 'a\u200b..b@a.test', '', '@a.test', `${'a'.repeat(250)}@a.test`])
+		for (const typed of [
+			'a@b..test',
+			'a@.b.test',
+			'a@b',
+			'a b@a.test',
+			'a@b@a.test',
+			'a\u200b..b@a.test',
+			'a\ufffe@a.test',
+			'',
+			'@a.test',
+			`${'a'.repeat(250)}@a.test`,
+		])
 			expect({ typed, onFile: mayBeEmailOnFile(normalEmail(typed)) }).toEqual({ typed, onFile: false })
 	})
 
@@ -67,6 +78,9 @@ describe('one check of an address', () => {
 			'a\u0000b@example.com',
 			'a\u001b[31m@example.com',
 			'ann\u{e0041}@firm.example',
+			'ann\ufffe@firm.example',
+			'ann\uffff@firm.example',
+			'ann\u{10ffff}@firm.example',
 		]) {
 			const email = normalEmail(typed)
 			expect({ typed, problem: emailProblem(email, 'Enter an e-mail address') }).toEqual({

@@ -50,8 +50,11 @@ const EMAIL_ON_FILE = new RegExp(`^[^\\s@<>()",;:\\u0000-\\u001f\\u007f]+@${ATOM
 const LOCAL = new RegExp(`^${DOT_ATOM}@`)
 /** The longest address SMTP carries (RFC 5321's 256-character path, less its angle brackets). */
 const EMAIL_MAX = 254
-/** Control characters (C0, C1), format characters (direction controls, zero-width, soft hyphen, tags) and half characters (lone surrogates). */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}]/u
+/**
+ * Control characters (C0, C1), format characters (direction controls, zero-width, soft hyphen, tags),
+ * half characters (lone surrogates) and noncharacters (U+FFFE, U+FFFF…: no text, and no mail server's).
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Noncharacter_Code_Point}]/u
 const INVISIBLE_PROBLEM = 'has invisible or control characters in it (such as a zero-width space or a direction mark): type it again without them'
 const BROKEN_PROBLEM = 'holds a broken character (a lone surrogate)'
 

@@ -116,12 +116,14 @@ export function textPattern({ oneLine = false, notBlank = false } = {}): string 
 /** Every character `textPattern` counts as drawing nothing, for the tests: white space and `DRAWS_NOTHING_MORE`. */
 export const DECLARED_BLANK = new RegExp(`[\\s${DRAWS_NOTHING_MORE}]`)
 
-// Noncharacters of the Basic Multilingual Plane (U+FDD0–FDEF, U+FFFE, U+FFFF): never text (XML forbids the last two).
-const NONCHARACTERS = /[\ufdd0-\ufdef\ufffe\uffff]/g
+// Noncharacters (U+FDD0–FDEF, and the last two code points of every plane: U+FFFE, U+FFFF, U+1FFFE…): never text (XML forbids U+FFFE and U+FFFF).
+const NONCHARACTERS = /\p{Noncharacter_Code_Point}/gu
 
 /**
  * `cleanText`, and without noncharacters: text written into a file other programs read (a CSV cell,
- * a file name), where a noncharacter is refused or shown as garbage.
+ * a file name), where a noncharacter is refused or shown as garbage; and so every text a public form
+ * stores (the apply form, job alerts and the careers search, privacy requests), which reaches such
+ * files later (exports, a person's data).
  */
 export const fileText = (text: string): string => cleanText(text).replace(NONCHARACTERS, '')
 

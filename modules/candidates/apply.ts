@@ -29,7 +29,8 @@ import { emailProblem, normalEmail } from '../../core/email.ts'
 import type { AddressColumn } from '../../core/stored-addresses.ts'
 import { AppError, invalid, type FieldError } from '../../core/errors.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
-import { cleanLine, cleanText, isBlank } from '../../core/untrusted.ts'
+import { cleanFileName } from '../../core/file-name.ts'
+import { cleanLine, fileText, isBlank } from '../../core/untrusted.ts'
 import { recordActivity } from '../activity/index.ts'
 import { recordEvent } from '../events/index.ts'
 import { applicationCreated, candidateCreated } from './events.ts'
@@ -140,12 +141,18 @@ interface Applicant {
 	answers: Record<string, string>
 }
 
-/** Validate: every problem at once, by field; control characters (NUL included) are cleaned, not refused. */
+/**
+ * Validate: every problem at once, by field. What is no text is cleaned, not refused, from every text
+ * stored (`fileText`: control and invisible characters, NUL included, and noncharacters such as
+ * U+FFFE, which the CSV exports, the ZIP of a person's data and XML readers refuse or show as garbage);
+ * the résumé's name is made a file name (`cleanFileName`).
+ */
 function checkApplicant(input: ApplyInput, questions: JobQuestion[]): Applicant {
 	const cleaned = {
 		...input,
-		phone: cleanLine(input.phone, 100),
-		answers: Object.fromEntries(Object.entries(input.answers).map(([k, v]) => [k, cleanText(v)])),
+		name: fileText(input.name),
+		phone: cleanLine(fileText(input.phone), 100),
+		answers: Object.fromEntries(Object.entries(input.answers).map(([k, v]) => [k, fileText(v)])),
 	}
 	const errors = validate(cleaned, questions)
 	if (errors.length) throw invalid(errors, 'Some answers need your attention')
@@ -157,8 +164,8 @@ function checkApplicant(input: ApplyInput, questions: JobQuestion[]): Applicant 
 		phone: cleaned.phone.trim(),
 		bytes,
 		type,
-		fileName: cleanLine(cleaned.resume!.fileName || `resume.${type}`, 160),
-		source: cleanLine(cleaned.source ?? '', 80) || 'careers',
+		fileName: cleanFileName(cleaned.resume!.fileName, `resume.${type}`, 160),
+		source: cleanLine(fileText(cleaned.source ?? ''), 80) || 'careers',
 		answers: cleaned.answers,
 	}
 }

@@ -9,7 +9,7 @@ import { and, eq, gt, lte } from 'drizzle-orm'
 import { hashSecret, randomToken } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { fileStore } from '../../core/files.ts'
-import { cleanLine } from '../../core/untrusted.ts'
+import { cleanFileName } from '../../core/file-name.ts'
 import { detectResumeType, RESUME_MIME } from './resume-file.ts'
 import { keptResumes } from './table.ts'
 import { runEvery } from '../../core/every.ts'
@@ -33,7 +33,7 @@ export async function keepResume(deps: AppDeps, workspaceId: string, resume: Kep
 		id: hashSecret(token),
 		workspaceId,
 		fileKey,
-		fileName: cleanLine(resume.fileName || `resume.${type}`, 160),
+		fileName: cleanFileName(resume.fileName, `resume.${type}`, 160),
 		expiresAt: new Date(deps.now().getTime() + KEEP_MS),
 	})
 	return token

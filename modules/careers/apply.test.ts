@@ -130,6 +130,32 @@ describe('a refused application on a phone (issue 19)', () => {
 		expect(left!.n).toBe(0)
 	})
 
+	test('what is no text (noncharacters such as U+FFFE and U+FFFF, controls, direction overrides) goes from every text the form stores, the kept résumé’s name included', async () => {
+		const { deps } = await testApp()
+		const ws = await newWorkspace(deps)
+		const { job, path, q1, q2 } = await openJob(ws)
+		const session = await formSession(path)
+		const junk = (text: string) => `\ufffe${text.replace(' ', '\uffff \u202e')}\u{10fffe}\ufdd0`
+		const fields = {
+			name: junk('Jane Applicant'),
+			phone: '+1 512 555 0100',
+			[`answer_${q1}`]: 'yes',
+			[`answer_${q2}`]: junk('8 years'),
+			source: junk('linkedin'),
+		}
+		const refused = await post(path, { ...fields, email: 'not an address', resume: pdfFile(RESUME, 'jane\ufffe-cv\uffff.pdf') }, session)
+		expect(refused.status).toBe(422)
+		const [kept] = await deps.database.rows<{ name: string }>(sql`select file_name as name from kept_resumes where workspace_id = ${ws.id}`)
+		expect(kept!.name).toBe('jane-cv.pdf')
+		const token = /name="resume_kept" value="([^"]+)"/.exec(refused.text)![1]!
+		expect((await post(path, { ...fields, email: 'jane@example.com', resume_kept: token }, session)).status).toBe(200)
+		const [row] = await deps.database.rows<{ name: string; file: string; source: string; answer: string }>(
+			sql`select c.name, c.resume_file_name as file, a.source, q.answer from applications a join candidates c on c.id = a.candidate_id
+				join application_answers q on q.application_id = a.id and q.question_id = ${q2} where a.job_id = ${job.id}`,
+		)
+		expect(row).toEqual({ name: 'Jane Applicant', file: 'jane-cv.pdf', source: 'linkedin', answer: '8 years' })
+	})
+
 	test('a file that is not a résumé is never kept', async () => {
 		const { deps } = await testApp()
 		const ws = await newWorkspace(deps)

@@ -181,6 +181,8 @@ describe('bad input', () => {
 		const nul = await search(ws, '?q=java%00&location=%01')
 		expect([nul.status, nul.slugs.length]).toEqual([200, 1])
 		expect(nul.text).toContain('value="java" maxlength="200"')
+		// Noncharacters too: a job alert keeps the search, and a person's export holds it.
+		expect(readCriteria({ q: '\ufffejava\uffff', location: 'Austin\u{10fffe}\ufdd0' }).criteria).toMatchObject({ q: 'java', location: 'Austin' })
 	})
 })
 

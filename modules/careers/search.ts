@@ -12,7 +12,7 @@ import { escapeLike } from '../../core/text-search.ts'
 import type { Db } from '../../db/client.ts'
 import { findOpenJobs, parseLocation, statePatterns, type PublicJob } from '../jobs/index.ts'
 import { EMPLOYMENT_TYPE_LABELS, type EmploymentType, employmentTypeSql, fullyRemoteSql } from './job-facts.ts'
-import { cleanText, firstCodePoints } from '../../core/untrusted.ts'
+import { fileText, firstCodePoints } from '../../core/untrusted.ts'
 import { codePoints } from '../../core/schema-check.ts'
 
 /**
@@ -46,9 +46,10 @@ const one = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) && typ
 /** The criteria and page of a query string (or a form), with what is wrong in it. */
 export function readCriteria(input: Record<string, unknown>): { criteria: JobCriteria; page: number; errors: FieldError[] } {
 	const errors: FieldError[] = []
-	// What was typed, without control or invisible characters (a NUL pasted in is no keyword, and the database refuses it).
-	const q = cleanText(one(input.q)).replace(/\s+/g, ' ').trim()
-	const location = cleanText(one(input.location)).replace(/\s+/g, ' ').trim()
+	// What was typed, without control or invisible characters or noncharacters (a NUL pasted in is no keyword, and the
+	// database refuses it; an alert keeps the search, and a person's export holds it: `fileText`).
+	const q = fileText(one(input.q)).replace(/\s+/g, ' ').trim()
+	const location = fileText(one(input.location)).replace(/\s+/g, ' ').trim()
 	const remoteText = one(input.remote)
 	const typeText = one(input.type).trim()
 	const pageText = one(input.page).trim()

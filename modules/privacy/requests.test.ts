@@ -3,7 +3,7 @@
  * domain is kept, and its confirmation sent, in the ASCII form, and it finds the candidate stored in
  * ASCII; a request in ASCII finds a candidate stored before in a Unicode spelling (rewritten at start);
  * a request stored before in a Unicode spelling finds the candidate in ASCII. A domain with no ASCII
- * form is refused on the field.
+ * form is refused on the field. What is no text (a NUL, a direction override, a noncharacter) is not kept in a note.
  */
 import { describe, expect, test } from 'bun:test'
 import { and, eq } from 'drizzle-orm'
@@ -76,5 +76,25 @@ describe('a privacy request finds the candidate whatever the spelling', () => {
 			code: 'VALIDATION',
 			fields: [{ field: 'email', message: '“xn--a.example” is not a domain name: it has no ASCII (IDNA) form' }],
 		})
+	})
+})
+
+describe('what a request keeps', () => {
+	test('the note keeps no NUL, control or direction character and no noncharacter (U+FFFE, U+FFFF); an address with a noncharacter is refused', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		const email = `${unique('note')}@example.test`
+		await submitPrivacyRequest(deps, ws, { email, kind: 'access', note: '\ufffePlease\u0000 send \u202eall\uffff of it.\u{10ffff}', address: uniqueAddress() })
+		const [row] = await deps.db
+			.select({ note: privacyRequests.note })
+			.from(privacyRequests)
+			.where(and(eq(privacyRequests.workspaceId, ws.id), eq(privacyRequests.email, email)))
+		expect(row!.note).toBe('Please send all of it.')
+		await expect(submitPrivacyRequest(deps, ws, { email: `ann\ufffe@example.test`, kind: 'access', note: '', address: uniqueAddress() })).rejects.toMatchObject(
+			{
+				code: 'VALIDATION',
+				fields: [{ field: 'email', message: expect.stringContaining('invisible or control characters') }],
+			},
+		)
 	})
 })

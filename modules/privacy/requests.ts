@@ -26,7 +26,7 @@ import { credentialType, hashSecret, newCredential, newId } from '../../core/cre
 import type { AppDeps } from '../../core/deps.ts'
 import { emailProblem, normalEmail } from '../../core/email.ts'
 import { AppError, type FieldError, invalid } from '../../core/errors.ts'
-import { cutText } from '../../core/untrusted.ts'
+import { cutText, fileText } from '../../core/untrusted.ts'
 import { monthsBefore } from '../../core/time.ts'
 import type { Db } from '../../db/client.ts'
 import type { Workspace } from '../auth/index.ts'
@@ -67,9 +67,11 @@ function readInput(input: RequestInput): { email: string; kind: RequestKind; not
 	const emailWrong = emailProblem(email, 'Enter your e-mail address, like name@example.com')
 	if (emailWrong) errors.push({ field: 'email', message: emailWrong })
 	if (input.kind !== 'access' && input.kind !== 'erasure') errors.push({ field: 'kind', message: 'Choose what you are asking for' })
-	if ([...input.note].length > MAX_NOTE) errors.push({ field: 'note', message: `Write at most ${MAX_NOTE} characters` })
+	// Without what is no text (a NUL the database refuses, direction overrides, noncharacters): the note is shown to owners and kept with the request.
+	const typed = fileText(input.note).trim()
+	if ([...typed].length > MAX_NOTE) errors.push({ field: 'note', message: `Write at most ${MAX_NOTE} characters` })
 	if (errors.length) throw invalid(errors)
-	const note = cutText(input.note.trim(), MAX_NOTE)
+	const note = cutText(typed, MAX_NOTE)
 	return { email, kind: input.kind as RequestKind, note: note || null }
 }
 
