@@ -3,7 +3,8 @@
  * Save extra permissions, which sets exactly the ticked ones through `setGrants` (its checks, its
  * activity line); none ticked ends them. Refused for people who do not manage people, for a form
  * without its CSRF token, for an id that is not a member of this workspace, and for an admin on an
- * owner (only an owner changes an owner's, as with roles).
+ * owner (only an owner changes an owner's, as with roles). Add a person offers the same boxes, and the
+ * ticked ones go with the invitation through the same rule.
  */
 import { describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { and, eq } from 'drizzle-orm'
@@ -12,7 +13,7 @@ import { signedIn } from '../../tests/portal.ts'
 import { activity } from '../activity/table.ts'
 import { addPerson, acceptInvitation, invitePerson, listPeople, operatorActor, personActor, setGrants } from './index.ts'
 import { OWNER_GRANTS_ONLY } from './people.ts'
-import { memberships, users } from './table.ts'
+import { invitations, memberships, users } from './table.ts'
 
 setDefaultTimeout(60_000)
 
@@ -152,5 +153,70 @@ describe('Save extra permissions on the people page', () => {
 		// A grant the role does not include is kept, once.
 		const recruiter = await newPerson(ws, 'recruiter', { grants: [GRANT, GRANT] })
 		expect(await grantsOf(ws, recruiter.userId)).toEqual([GRANT])
+	})
+})
+
+describe('Add a person with extra permissions', () => {
+	const invitedGrants = async (ws: TestWorkspace, email: string) =>
+		(
+			await (
+				await testDeps()
+			).db
+				.select({ grants: invitations.grants })
+				.from(invitations)
+				.where(and(eq(invitations.workspaceId, ws.id), eq(invitations.email, email)))
+		).map((r) => r.grants)
+
+	test('the form offers every grantable permission in the same fieldset as Save extra permissions; the ticked ones go with the invitation and are the member’s once accepted', async () => {
+		const deps = await testDeps()
+		const ws = await newWorkspace()
+		const admin = await signedIn(await newPerson(ws, 'admin'))
+		await newPerson(ws, 'recruiter')
+		const page = await admin.get('/people')
+		const fieldsets = [...page.text.matchAll(/<fieldset class="grants"[^>]*>[\s\S]*?<\/fieldset>/g)].map((m) => m[0])
+		const added = fieldsets.find((f) => f.includes('id="p-grants"'))!
+		expect(added).toContain('<legend>Extra permissions (optional)</legend>')
+		expect(added).toContain(`<label class="check"><input type="checkbox" name="grant" value="${GRANT}"> ${GRANT}</label>`)
+		// One component: a member's row has the same boxes, its legend read by screen readers only.
+		expect(fieldsets.some((f) => f.includes('class="visually-hidden">Extra permissions of recruiter person</legend>') && f.includes(`value="${GRANT}"`))).toBe(
+			true,
+		)
+
+		const email = `granted-${ws.slug}@example.test`
+		const sent = await admin.submit('/people', { name: 'Granted', email, role: 'recruiter', password: 'temporary password', grant: [GRANT] })
+		expect(sent.redirectedTo).toBe('/people?done=added')
+		expect(await invitedGrants(ws, email)).toEqual([[GRANT]])
+		const [invitation] = await deps.db
+			.select({ id: invitations.id })
+			.from(invitations)
+			.where(and(eq(invitations.workspaceId, ws.id), eq(invitations.email, email)))
+		const [user] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, email))
+		await acceptInvitation(deps, user!.id, invitation!.id, { kind: 'session', id: '', name: 'test' })
+		expect(await grantsOf(ws, user!.id)).toEqual([GRANT])
+		expect(deps.permissions.can(await personActor(deps, ws.slug, email), GRANT)).toBe(true)
+
+		// Through the same rule as Save extra permissions: one the chosen role includes is not kept.
+		const adminEmail = `admin-${ws.slug}@example.test`
+		await admin.get('/people')
+		expect(
+			(await admin.submit('/people', { name: 'Admin', email: adminEmail, role: 'admin', password: 'temporary password', grant: [GRANT] })).redirectedTo,
+		).toBe('/people?done=added')
+		expect(await invitedGrants(ws, adminEmail)).toEqual([[]])
+	})
+
+	test('refused: what was ticked stays ticked, and a permission that cannot be granted is named on the fieldset; nothing is invited', async () => {
+		const ws = await newWorkspace()
+		const owner = await signedIn(await newPerson(ws, 'owner'))
+		await owner.get('/people')
+		const typo = await owner.post('/people', { name: 'Typo', email: 'not an address', role: 'viewer', password: 'temporary password', grant: [GRANT] })
+		expect(typo.status).toBe(422)
+		expect(typo.text).toMatch(new RegExp(`id="p-grants"[^]*?value="${GRANT}" checked`))
+		const email = `refused-${ws.slug}@example.test`
+		await owner.get('/people')
+		const bad = await owner.post('/people', { name: 'Bad', email, role: 'viewer', password: 'temporary password', grant: ['workspace:admin'] })
+		expect(bad.status).toBe(422)
+		expect(bad.text).toContain('<a href="#p-grants">Extra permissions &quot;workspace:admin&quot; is not a permission that can be granted.</a>')
+		expect(bad.text).toContain('<span class="field-error" id="p-grants-error">')
+		expect(await invitedGrants(ws, email)).toEqual([])
 	})
 })

@@ -1,7 +1,7 @@
 /** The people page: members, invitations not yet answered, and the form that invites someone. */
 import { breakable, html, portalPage, type SafeHtml } from '../../core/html.ts'
 import { dataTable, errorSummary, selectField, textField, when } from '../../core/ui.ts'
-import { errorsOf, keptText } from '../../core/http/form.ts'
+import { errorsOf, keptList, keptText } from '../../core/http/form.ts'
 import type { RefusedForm } from '../../core/module.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import type { PageSession } from '../../core/http/auth.ts'
@@ -46,6 +46,27 @@ const grantFates = (deps: AppDeps, p: PersonView) =>
 		.map(({ grant, endsIf }) => (endsIf.length ? `${grant} stays, and ends if the role becomes ${orList(endsIf)}, which includes it` : `${grant} stays`))
 
 /**
+ * Extra permissions as boxes, one per permission `offered`, ticked for those in `ticked`, posted as
+ * `grant`: the one fieldset of the people page, in each member's Save extra permissions form and in
+ * Add a person, both read by the same rule (people.ts `grantsBeyondRole`: one the role includes is
+ * not kept). `id`, `hint` and `error`: as a field of a form (Add a person); a member's row has none.
+ */
+function grantsFieldset(o: {
+	offered: readonly string[]
+	ticked: readonly string[]
+	legend: string
+	hideLegend?: boolean
+	id?: string
+	hint?: string
+	error?: string
+}): SafeHtml {
+	const described = [o.hint ? `${o.id}-hint` : '', o.error ? `${o.id}-error` : ''].filter(Boolean).join(' ')
+	return html`<fieldset class="grants"${o.id ? html` id="${o.id}"` : ''}${described ? html` aria-describedby="${described}"` : ''}><legend${o.hideLegend ? html` class="visually-hidden"` : ''}>${o.legend}</legend>
+${o.hint ? html`<span class="hint" id="${o.id}-hint">${o.hint}</span>` : ''}${o.error ? html`<span class="field-error" id="${o.id}-error">${o.error}</span>` : ''}
+${o.offered.map((g) => html`<label class="check"><input type="checkbox" name="grant" value="${g}"${o.ticked.includes(g) ? ' checked' : ''}> ${g}</label>`)}</fieldset>`
+}
+
+/**
  * A member's extra permissions as a form: one box per permission they may be given or hold, ticked
  * for those they hold; saving sets exactly the ticked ones (`setGrants`), none ticked ends them all.
  * What a role change would do to each one they hold is said under it.
@@ -53,8 +74,7 @@ const grantFates = (deps: AppDeps, p: PersonView) =>
 function grantsForm(deps: AppDeps, p: PersonView, csrf: SafeHtml): SafeHtml | undefined {
 	const offered = grantsOffered(deps, p.role, p.grants)
 	if (!offered.length) return undefined
-	return html`<form method="post" action="/people/${p.userId}/grants" class="grants">${csrf}<fieldset><legend class="visually-hidden">Extra permissions of ${p.name}</legend>
-${offered.map((g) => html`<label class="check"><input type="checkbox" name="grant" value="${g}"${p.grants.includes(g) ? ' checked' : ''}> ${g}</label>`)}</fieldset>
+	return html`<form method="post" action="/people/${p.userId}/grants" class="grants">${csrf}${grantsFieldset({ offered, ticked: p.grants, legend: `Extra permissions of ${p.name}`, hideLegend: true })}
 ${p.grants.length ? html`<p class="meta">On a role change: ${grantFates(deps, p).join('; ')}.</p>` : ''}
 <button type="submit" class="secondary" aria-label="Save extra permissions: ${p.name}">Save extra permissions</button></form>`
 }
@@ -120,6 +140,14 @@ ${textField({ id: 'p-name', name: 'name', label: 'Name', value: kept('name'), ma
 ${textField({ id: 'p-email', name: 'email', label: 'Email', type: 'email', value: kept('email'), errors })}
 ${selectField({ id: 'p-role', name: 'role', label: 'Role', value: kept('role') ?? 'recruiter', options: INVITED_ROLES.filter((r) => owner || r !== 'owner').map((r) => [r, roleLabel(r)] as const), errors })}
 ${textField({ id: 'p-password', name: 'password', label: 'Temporary password', type: 'password', autocomplete: 'new-password', errors })}
+${grantsFieldset({
+	offered: grantsOffered(deps, null, []),
+	ticked: keptList(view.refused, PERSON_FORM, 'grant') ?? [],
+	legend: 'Extra permissions (optional)',
+	id: 'p-grants',
+	hint: 'Beyond what the role gives; one the role already includes is not kept.',
+	error: errors.find((e) => e.field === 'p-grants')?.message,
+})}
 <button type="submit">Add person</button>
 </form></section>`,
 	)

@@ -19,6 +19,7 @@ const PERSON_LABELS: FieldLabels = {
 	email: ['p-email', 'Email'],
 	role: ['p-role', 'Role'],
 	password: ['p-password', 'Temporary password'],
+	grants: ['p-grants', 'Extra permissions'],
 }
 
 /** Confirmations shown after a redirect (Post/Redirect/Get: reloading never repeats a change). */
@@ -88,8 +89,15 @@ function memberRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 		.post(
 			'/people',
 			({ session, body }) => {
-				const input = { email: formText(body, 'email'), name: formText(body, 'name'), role: formText(body, 'role'), password: formText(body, 'password') }
-				const { password: _, ...values } = input
+				const input = {
+					email: formText(body, 'email'),
+					name: formText(body, 'name'),
+					role: formText(body, 'role'),
+					password: formText(body, 'password'),
+					grants: formList(body, 'grant'),
+				}
+				const { password: _, grants, ...typed } = input
+				const values = { ...typed, grant: grants }
 				// A problem with a field is shown beside it, with what was typed kept; a conflict (already here) above the list.
 				return changeThen(
 					() => invitePerson(deps, session.actor, wsOf(session), input),

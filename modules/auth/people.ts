@@ -267,11 +267,12 @@ export const OWNER_GRANTS_ONLY = 'Only an owner can change an owner’s extra pe
 
 /**
  * The extra permissions a member with `role` may be offered (the people page's choices): every
- * grantable permission the role does not include, and those they hold (so one can be ended).
+ * grantable permission the role does not include, and those they hold (so one can be ended). With no
+ * role yet (Add a person, where the role is chosen in the same form): every grantable permission.
  */
-export const grantsOffered = (deps: AppDeps, role: string, held: readonly string[]): string[] =>
+export const grantsOffered = (deps: AppDeps, role: string | null, held: readonly string[]): string[] =>
 	[...deps.permissions.all.values()]
-		.filter((p) => p.grantable && (held.includes(p.key) || !deps.permissions.includedIn(role as PersonRole, [p.key]).length))
+		.filter((p) => p.grantable && (role === null || held.includes(p.key) || !deps.permissions.includedIn(role as PersonRole, [p.key]).length))
 		.map((p) => p.key)
 		.sort()
 
