@@ -1,15 +1,17 @@
 /**
  * What every message to a candidate carries, checked on what a real SMTP server receives: the firm's
  * footer (e-mail and text) and the link to the workspace's privacy page, and on marketing mail only (a job alert) `List-Unsubscribe` with the
- * one-click POST; the unsubscribe page, and a job alert to someone who unsubscribed recorded as not sent.
+ * one-click POST; the unsubscribe page, and a job alert to someone who unsubscribed recorded as not sent,
+ * and never put back in the queue.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { inArray } from 'drizzle-orm'
-import { newWorkspace, testApp, testDeps, unique, type TestWorkspace } from '../../tests/helpers.ts'
-import { PortalClient, portalApp } from '../../tests/portal.ts'
+import { newPerson, newWorkspace, testApp, testDeps, unique, type TestWorkspace } from '../../tests/helpers.ts'
+import { PortalClient, portalApp, signedIn } from '../../tests/portal.ts'
 import { startSmtp, type TestSmtp } from '../../tests/smtp.ts'
 import { newCandidate } from '../../tests/staffing-fixtures.ts'
 import { deliverDue, enqueueMail, enqueueMessage, UNSUBSCRIBED } from './index.ts'
+import { MARKETING_NOT_SENT } from './service.ts'
 import { outbox } from './table.ts'
 
 setDefaultTimeout(30_000)
@@ -84,6 +86,14 @@ describe('the footer and List-Unsubscribe', () => {
 			.from(outbox)
 			.where(inArray(outbox.id, [next.id]))
 		expect(row).toMatchObject({ status: 'not_sent', lastError: UNSUBSCRIBED })
+		// Nobody puts it back: the page offers no Try again, says why, and a forced one is refused.
+		const owner = await signedIn(await newPerson(ws, 'owner'))
+		const entry = await owner.get(`/outbox/${next.id}`)
+		expect(entry.text).toContain(MARKETING_NOT_SENT)
+		expect(entry.text).not.toContain(`action="/outbox/${next.id}/retry"`)
+		const retried = await owner.post(`/outbox/${next.id}/retry`)
+		expect(retried.status).toBe(409)
+		expect(retried.text).toContain(MARKETING_NOT_SENT)
 		await send({ to, candidateId, subject: 'Your interview' })
 		expect(smtp.to(to).map((m) => m.parsed.subject)).toEqual(['New role: QA Lead', 'Your interview'])
 	})

@@ -15,7 +15,7 @@ import { actionButton, copyButton, dataTable, when } from '../../core/ui.ts'
 import { PRIVATE_MARKER } from './private.ts'
 import { REVEAL_PERMISSION, revealPrivateLink, revealRefusal } from './reveal.ts'
 import { messagingConfigured } from './settings.ts'
-import { getOutboxRow, listOutbox, OUTBOX_STATUSES, outboxCounts, PRIVATE_ERASED, retryOutboxRow, type OutboxRow } from './service.ts'
+import { getOutboxRow, listOutbox, OUTBOX_STATUSES, outboxCounts, retryOutboxRow, retryRefused, type OutboxRow } from './service.ts'
 
 const STATUSES = OUTBOX_STATUSES
 const LABEL: Record<string, string> = {
@@ -123,7 +123,7 @@ ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
 ${r.shownStatus === 'held' ? html`<p>This e-mail was queued while SMTP_URL was not set, so it is held in the dev mailbox: it will not be sent, not even once SMTP_URL is set, unless an operator releases it with <code>npm run cli -- outbox release --id ${r.id}</code>.</p>` : ''}
 ${r.lastError ? html`<p class="error">Last error: ${r.lastError}</p>` : ''}
 ${r.shownStatus === 'bounced' ? html`<p class="error">Not delivered: a delivery report came back on ${when(r.bouncedAt)}. ${reportSaid(r)}</p>` : ''}
-${r.status === 'failed' || r.status === 'not_sent' ? (r.privateErased ? html`<p class="meta">${PRIVATE_ERASED}</p>` : html`<form method="post" action="/outbox/${r.id}/retry" class="inline"><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit">Try again</button></form>`) : ''}
+${r.status === 'failed' || r.status === 'not_sent' ? (retryRefused(r) ? html`<p class="meta">${retryRefused(r)}</p>` : html`<form method="post" action="/outbox/${r.id}/retry" class="inline"><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit">Try again</button></form>`) : ''}
 ${r.attachments.length ? html`<h2>Attachments</h2><ul>${r.attachments.map((a) => html`<li>${a.filename} <span class="meta">${a.contentType}</span></li>`)}</ul>` : ''}
 <h2>Text</h2>
 ${privateLinkPart(deps, session, r, shown)}

@@ -240,6 +240,8 @@ export interface OutboxRow {
 	privateErased: boolean
 	/** An owner or admin may reveal that value while the row is held (an upload link). */
 	privateRevealable: boolean
+	/** A marketing-type message (a job alert's digest): never sent to one who unsubscribed. */
+	marketing: boolean
 	/** Queued while SMTP_URL was unset: kept in the dev mailbox until an operator releases it (held.ts). */
 	held: boolean
 	/** When a delivery report said this sent e-mail did not arrive (bounces.ts); null when none did. */
@@ -278,6 +280,7 @@ const columns = {
 	carriesPrivate: outbox.carriesPrivate,
 	privateErased: sql<boolean>`(${outbox.carriesPrivate} and ${outbox.privateSealed} is null)`.mapWith(Boolean),
 	privateRevealable: outbox.privateRevealable,
+	marketing: outbox.marketing,
 	held: outbox.held,
 	bouncedAt: outbox.bouncedAt,
 	bounceReason: outbox.bounceReason,
@@ -335,7 +338,19 @@ export async function outboxCounts(db: Db, workspaceId: string): Promise<Record<
 export const PRIVATE_ERASED =
 	'It carried a private link for its recipient, erased when it was given up on, so it cannot be sent again: send a new one (for an upload link, request the documents again).'
 
-/** Puts a failed (or not sent) entry back in the queue, with a fresh set of attempts. */
+export const MARKETING_NOT_SENT =
+	'A job alert (or other marketing message) that was not sent is never sent again: its recipient unsubscribed, or the alert or their data is gone. New mail goes to them only if they ask again.'
+
+/** Why a failed or unsent entry cannot be put back in the queue (null: it can), said on its page and by `retryOutboxRow`. */
+export function retryRefused(row: Pick<OutboxRow, 'status' | 'privateErased' | 'marketing'>): string | null {
+	if (row.status !== 'failed' && row.status !== 'not_sent') return null
+	if (row.privateErased) return PRIVATE_ERASED
+	// Not sent to someone who unsubscribed, or whose alert or data was deleted: nothing stays to check a retry against.
+	if (row.marketing && row.status === 'not_sent') return MARKETING_NOT_SENT
+	return null
+}
+
+/** Puts a failed (or not sent) entry back in the queue, with a fresh set of attempts; not one `retryRefused` refuses. */
 export async function retryOutboxRow(deps: AppDeps, actor: Actor, id: string): Promise<void> {
 	await deps.db.transaction(async (tx) => {
 		const updated = await tx
@@ -347,15 +362,13 @@ export async function retryOutboxRow(deps: AppDeps, actor: Actor, id: string): P
 					eq(outbox.id, id),
 					inArray(outbox.status, ['failed', 'not_sent']),
 					or(eq(outbox.carriesPrivate, false), isNotNull(outbox.privateSealed)),
+					or(eq(outbox.marketing, false), eq(outbox.status, 'failed')),
 				),
 			)
 			.returning({ id: outbox.id })
 		if (!updated.length) {
 			const row = await getOutboxRow(tx, actor.workspaceId, id)
-			throw new AppError(
-				'CONFLICT',
-				row.privateErased && (row.status === 'failed' || row.status === 'not_sent') ? PRIVATE_ERASED : 'Only a failed or unsent entry can be retried',
-			)
+			throw new AppError('CONFLICT', retryRefused(row) ?? 'Only a failed or unsent entry can be retried')
 		}
 		await recordActivity(tx, actor, { action: 'outbox.retried', targetType: 'outbox', targetId: id })
 	})
