@@ -6,6 +6,7 @@ import { html, page, type SafeHtml } from '../../core/html.ts'
 import { dataTable } from '../../core/ui.ts'
 import { ChangeBody, PublishBody, RestJob } from './model.ts'
 import type { ApiOperations } from './port.ts'
+import { docText, operationLine } from './doc-text.ts'
 import { PAY_TRANSPARENCY_STATES } from './pay-transparency.ts'
 
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema))
@@ -185,18 +186,21 @@ function fieldsTable(): SafeHtml {
 			{ label: 'Field', cell: (f) => html`<code>${f.name}</code>${f.required ? ' (required)' : f === status ? ' (change only)' : ''}` },
 			{ label: 'Type', cell: (f) => f.type },
 			{ label: 'Limits', cell: (f) => f.limits || '—' },
-			{ label: 'Notes', cell: (f) => f.notes || '—' },
+			{ label: 'Notes', cell: (f) => (f.notes ? docText(f.notes) : '—') },
 		],
 		rows: [...fieldFacts(PublishBody as never), status],
 		empty: '',
 	})
 }
 
-/** Another module's line about an operation (`POST /webhooks adds…`): its method and path set as code, as the API's own lines are. */
-function operationLine(line: string) {
-	const [, operation = '', rest = line] = /^([A-Z]+ \/\S*)(.*)$/s.exec(line) ?? []
-	return html`<li>${operation ? html`<code>${operation}</code>` : ''}${rest}</li>`
-}
+/** This API's own operations, one line each, written as the other modules' lines are (`ApiOperations.docs`). */
+const JOB_OPERATIONS = [
+	'POST /jobs publishes (an upsert keyed by your `vendorJobId`): 201 when created, 200 when an existing job was updated and re-opened.',
+	'GET /jobs lists your jobs, newest first, at most 500.',
+	'GET /jobs/{vendorJobId} returns one job.',
+	'PATCH /jobs/{vendorJobId} changes only the fields you send; `status` `closed` or `open` closes or re-opens it.',
+	'DELETE /jobs/{vendorJobId} closes the job; nothing is erased.',
+]
 
 export function renderApiDocs(baseUrl: string, more: readonly ApiOperations[] = []): Response {
 	const api = `${baseUrl}/api/v1`
@@ -208,12 +212,7 @@ export function renderApiDocs(baseUrl: string, more: readonly ApiOperations[] = 
 <p>Publish, update, close and re-open your jobs. A published job is live at once on the careers site. Every request carries your API key: <code>Authorization: Bearer &lt;API_KEY&gt;</code>. The machine-readable description is at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p>
 <h2>Operations</h2>
 <ul>
-<li><code>POST /jobs</code> publishes (an upsert keyed by your <code>vendorJobId</code>): 201 when created, 200 when an existing job was updated and re-opened.</li>
-<li><code>GET /jobs</code> lists your jobs, newest first, at most 500.</li>
-<li><code>GET /jobs/{vendorJobId}</code> returns one job.</li>
-<li><code>PATCH /jobs/{vendorJobId}</code> changes only the fields you send; <code>status</code> <code>closed</code> or <code>open</code> closes or re-opens it.</li>
-<li><code>DELETE /jobs/{vendorJobId}</code> closes the job; nothing is erased.</li>
-${more.flatMap((m) => m.docs).map(operationLine)}
+${[...JOB_OPERATIONS, ...more.flatMap((m) => m.docs)].map(operationLine)}
 </ul>
 <p>Choices (<code>contractType</code>, <code>visa</code>, <code>schedule</code>, <code>status</code>) are accepted in any case and stored as listed: <code>"remote"</code> is stored as <code>"Remote"</code>, with a warning. A change cannot rename a job: <code>vendorJobId</code> is its address, and one sent in a <code>PATCH</code> body is ignored with a warning saying so; <code>status</code> sent in a publish is ignored the same way (a publish always opens the job).</p>
 <p>Answers are <code>{"job": …}</code> (or <code>{"jobs": […]}</code>); when the service adjusted what you sent, a <code>warnings</code> list says what. Errors are <code>{"error": "…", "fields": [{"field", "message"}]}</code>: 400 body not JSON, 401 key missing or revoked, 403 API access off, 404 no such job, 413 body over 200 KB, 415 body declared in a charset other than UTF-8 (send <code>charset=utf-8</code> or none), 422 invalid fields, 429 too many requests, per key or per client address (wait <code>Retry-After</code> seconds). A method an address does not take is 405 with <code>Allow</code>.</p>

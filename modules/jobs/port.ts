@@ -25,7 +25,10 @@ export interface ApiOperations {
 	readonly paths: Readonly<Record<string, unknown>>
 	/** Schemas the path items reference (`#/components/schemas/<name>`); `Error` is the API's own. */
 	readonly schemas: Readonly<Record<string, unknown>>
-	/** One line per operation for the docs page, starting with its method and path (shown as code), e.g. `POST /webhooks adds an endpoint…`. */
+	/**
+	 * One line per operation for the docs page, starting with its method and path (shown as code), e.g.
+	 * `POST /webhooks adds an endpoint…`; inline code in Markdown's backticks, as in OpenAPI's texts (doc-text.ts).
+	 */
 	readonly docs: readonly string[]
 }
 
