@@ -1065,7 +1065,7 @@ describe('activity log', () => {
 })
 
 describe('OpenAPI', () => {
-	test('/api/v1/openapi.json is OpenAPI 3.1 with the five job operations, the three webhook ones, and the spec’s status codes', async () => {
+	test('/api/v1/openapi.json is OpenAPI 3.1 with the five job operations, the four webhook ones, and the spec’s status codes', async () => {
 		const res = await call('GET', '/api/v1/openapi.json')
 		expect(res.status).toBe(200)
 		expect(res.headers.get('content-type')).toContain('application/json')
@@ -1081,7 +1081,7 @@ describe('OpenAPI', () => {
 			}
 		// The vendor's webhooks are served by the webhooks module and described here too.
 		expect(Object.keys(ops).sort()).toEqual(
-			['changeJob', 'closeJob', 'createWebhook', 'deleteWebhook', 'getJob', 'listJobs', 'publishJob', 'listWebhooks'].sort(),
+			['changeJob', 'closeJob', 'createWebhook', 'deleteWebhook', 'getJob', 'getWebhook', 'listJobs', 'publishJob', 'listWebhooks'].sort(),
 		)
 		expect(ops.publishJob).toMatchObject({ method: 'POST', path: '/jobs' })
 		expect(ops.listJobs).toMatchObject({ method: 'GET', path: '/jobs' })
@@ -1138,6 +1138,22 @@ describe('OpenAPI', () => {
 		}
 		expect(answered).toEqual({ publishJob: refused, changeJob: refused, createWebhook: refused })
 		expect(without).toEqual([])
+	})
+
+	test('every operation served under /api/v1 is described and listed on the docs page, and every one described is served', async () => {
+		const { app } = await testApp()
+		const doc = (await call('GET', '/api/v1/openapi.json')).json
+		const described = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([path, item]) =>
+			Object.keys(item).flatMap((method) => (method === 'parameters' ? [] : [`${method.toUpperCase()} ${path}`])),
+		)
+		// The description and the docs themselves are public pages, not operations of the API.
+		const pages = new Set(['/api/v1', '/api/v1/openapi.json', '/api/v1/docs'])
+		const served = app.routes
+			.filter((r) => r.path.startsWith('/api/v1') && !pages.has(r.path))
+			.map((r) => `${r.method.toUpperCase()} ${r.path.slice('/api/v1'.length).replace(/:(\w+)/g, '{$1}')}`)
+		expect(described.sort()).toEqual(served.sort())
+		const docsPage = (await call('GET', '/api/v1/docs')).text
+		for (const operation of described) expect([operation, docsPage.includes(`<li><code>${operation}</code>`)]).toEqual([operation, true])
 	})
 
 	test('every description is written as sentences: never two full stops in a row', async () => {

@@ -19,12 +19,19 @@ const COMMON = {
 const causesInWords = DISABLED_CAUSES.map((c) => `\`${c}\`: ${CAUSES[c].forVendor}`).join('; ')
 
 const eventType = { type: 'string', enum: [...VENDOR_SUBSCRIBABLE] }
+/** An endpoint as every answer shows it (rest-routes.ts, `restEndpoint`): listed, read, and added (with its secret). */
 const endpointProps = {
 	id: { type: 'string', description: 'The endpoint’s id (`whe_…`)' },
 	url: { type: 'string', format: 'uri' },
 	events: { type: 'array', items: eventType },
+	enabled: { type: 'boolean', description: 'False while the endpoint is switched off: it receives nothing' },
+	disabledReason: {
+		anyOf: [{ type: 'string', enum: [...DISABLED_CAUSES] }, { type: 'null' }],
+		description: `Why the endpoint is off (null while it is on): ${causesInWords}.`,
+	},
 	createdAt: { type: 'string', format: 'date-time' },
 }
+const endpointRequired = ['id', 'url', 'events', 'enabled', 'disabledReason', 'createdAt']
 
 export const webhookApiOperations: ApiOperations = {
 	paths: {
@@ -69,6 +76,15 @@ export const webhookApiOperations: ApiOperations = {
 		},
 		'/webhooks/{id}': {
 			parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 160 } }],
+			get: {
+				operationId: 'getWebhook',
+				summary: 'One of your webhook endpoints (never its secret)',
+				responses: {
+					200: json('The endpoint, as the list shows it', 'Webhook'),
+					...COMMON,
+					404: error('You have no webhook endpoint with that id'),
+				},
+			},
 			delete: {
 				operationId: 'deleteWebhook',
 				summary: 'Remove a webhook endpoint and its delivery log',
@@ -97,27 +113,17 @@ export const webhookApiOperations: ApiOperations = {
 			required: ['url', 'events'],
 			additionalProperties: false,
 		},
-		Webhook: {
-			type: 'object',
-			properties: {
-				...endpointProps,
-				enabled: { type: 'boolean', description: 'False while the endpoint is switched off: it receives nothing' },
-				disabledReason: {
-					anyOf: [{ type: 'string', enum: [...DISABLED_CAUSES] }, { type: 'null' }],
-					description: `Why the endpoint is off (null while it is on): ${causesInWords}.`,
-				},
-			},
-			required: ['id', 'url', 'events', 'enabled', 'disabledReason', 'createdAt'],
-		},
+		Webhook: { type: 'object', properties: endpointProps, required: endpointRequired },
 		WebhookCreated: {
 			type: 'object',
 			properties: { ...endpointProps, secret: { type: 'string', description: 'The signing secret (Standard Webhooks): shown only here' } },
-			required: ['id', 'url', 'events', 'secret', 'createdAt'],
+			required: [...endpointRequired, 'secret'],
 		},
 	},
 	docs: [
-		`POST /webhooks adds an endpoint ({"url","events"}) for ${VENDOR_SUBSCRIBABLE.join(', ')} about your own jobs: 201 with its signing secret, shown only then. Deliveries are signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature) and retried for about a day; answering 410 switches the endpoint off.`,
+		`POST /webhooks adds an endpoint (\`{"url","events"}\`) for ${VENDOR_SUBSCRIBABLE.map((e) => `\`${e}\``).join(', ')} about your own jobs: 201 with the endpoint as the list shows it and its signing \`secret\`, shown only then. Deliveries are signed as Standard Webhooks says (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`) and retried for about a day; answering 410 switches the endpoint off.`,
 		`GET /webhooks lists your endpoints, without their secrets; \`enabled\` is false for one switched off, and \`disabledReason\` says why (null while on): ${causesInWords}.`,
+		'GET /webhooks/{id} returns one of your endpoints, as the list shows it; another vendor’s id is 404, as an unknown one is.',
 		'DELETE /webhooks/{id} removes one: 204.',
 		'An endpoint the firm switched off stays off until the firm switches it on again: adding the same address again, or deleting it, is 409.',
 	],

@@ -1,19 +1,23 @@
 /**
  * A vendor's own webhook endpoints through the Job Publish REST API (`/api/v1/webhooks`), with its
  * API key: thin adapters over `service.ts`, which limits a vendor to the `job.*` events and
- * `submission.created` about its own jobs. Errors are the API's error body (422 with `fields`).
+ * `submission.created` about its own jobs, and to its own endpoints (another vendor's is "not found").
+ * Errors are the API's error body (422 with `fields`).
  */
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { invalid } from '../../core/errors.ts'
 import { readJsonObject } from '../../core/http/body.ts'
 import type { HttpKit } from '../../core/module.ts'
-import { addEndpoint, listEndpoints, removeEndpoint, type EndpointView } from './service.ts'
+import { addEndpoint, getEndpoint, listEndpoints, removeEndpoint, type EndpointView } from './service.ts'
 
 const MAX_BODY_BYTES = 16 * 1024
 const FIELDS = new Set(['url', 'events', 'description'])
 
-/** An endpoint as the vendor sees it: `disabledReason` says why one is off (switch-off.ts), null while on. */
+/**
+ * An endpoint as the vendor sees it, the one shape of every answer (the list's items, one endpoint,
+ * the 201 beside its secret): `disabledReason` says why one is off (switch-off.ts), null while on.
+ */
 const restEndpoint = (e: EndpointView) => ({
 	id: e.id,
 	url: e.url,
@@ -43,11 +47,12 @@ export function webhookRestRoutes(deps: AppDeps, { auth }: HttpKit) {
 				const { endpoint, secret } = await addEndpoint(deps, actor, endpointInput(await readJsonObject(request, MAX_BODY_BYTES)))
 				set.status = 201
 				// The secret is given out here only.
-				return { id: endpoint.id, url: endpoint.url, events: endpoint.events, secret, createdAt: endpoint.createdAt.toISOString() }
+				return { ...restEndpoint(endpoint), secret }
 			},
 			{ vendor: true, parse: 'none' },
 		)
 		.get('/api/v1/webhooks', async ({ actor }) => ({ webhooks: (await listEndpoints(deps, actor)).map(restEndpoint) }), { vendor: true, parse: 'none' })
+		.get('/api/v1/webhooks/:id', async ({ actor, params }) => restEndpoint(await getEndpoint(deps, actor, params.id)), { vendor: true, parse: 'none' })
 		.delete(
 			'/api/v1/webhooks/:id',
 			async ({ actor, params, set }) => {

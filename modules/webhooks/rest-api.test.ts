@@ -1,0 +1,86 @@
+/**
+ * A vendor's webhook endpoints through the Job Publish REST API, as an integrator meets them: one
+ * shape of an endpoint in every answer, one endpoint read by its id within the vendor's reach.
+ */
+import { beforeAll, describe, expect, test } from 'bun:test'
+import type { AppDeps } from '../../core/deps.ts'
+import { callOn, newVendor, newWorkspace, type TestWorkspace } from '../../tests/helpers.ts'
+import { portalApp } from '../../tests/portal.ts'
+import { operatorActor } from '../auth/index.ts'
+import { setEndpointEnabled } from './service.ts'
+
+let app: Awaited<ReturnType<typeof portalApp>>['app']
+let deps: AppDeps
+let ws: TestWorkspace
+beforeAll(async () => {
+	;({ app, deps } = await portalApp({ WEBHOOKS_ALLOW_PRIVATE: 'on' }))
+	ws = await newWorkspace(deps)
+})
+
+/** An address that is only stored here: nothing is delivered in these tests. */
+const HOOK = 'http://127.0.0.1:9/hook'
+
+async function added(key: string, path = 'a') {
+	const res = await callOn(app, 'POST', '/api/v1/webhooks', { key, body: { url: `${HOOK}/${path}`, events: ['job.published'] } })
+	expect(res.status).toBe(201)
+	return res.json
+}
+
+const listed = async (key: string) => (await callOn(app, 'GET', '/api/v1/webhooks', { key })).json.webhooks as Record<string, unknown>[]
+
+describe('GET /api/v1/webhooks/{id}', () => {
+	test('answers one endpoint exactly as the list shows it, on or switched off, and never its secret', async () => {
+		const { apiKey } = await newVendor(ws, 'Reader Staffing', deps)
+		const on = await added(apiKey, 'on')
+		const off = await added(apiKey, 'off')
+		await setEndpointEnabled(deps, operatorActor(ws), off.id, false)
+		const list = await listed(apiKey)
+		for (const id of [on.id, off.id]) {
+			const one = await callOn(app, 'GET', `/api/v1/webhooks/${id}`, { key: apiKey })
+			expect(one.status).toBe(200)
+			expect(one.json).toEqual(list.find((w) => w.id === id)!)
+			expect(one.text).not.toContain('whsec_')
+		}
+		expect((await callOn(app, 'GET', `/api/v1/webhooks/${off.id}`, { key: apiKey })).json).toMatchObject({
+			enabled: false,
+			disabledReason: 'switched_off_by_firm',
+		})
+	})
+
+	test('another vendor’s endpoint, in this workspace or another, answers 404 exactly as an id that never existed', async () => {
+		const owner = await newVendor(ws, 'Owner Staffing', deps)
+		const endpoint = await added(owner.apiKey)
+		const sameWorkspace = await newVendor(ws, 'Neighbour Staffing', deps)
+		const elsewhere = await newVendor(await newWorkspace(deps), 'Far Staffing', deps)
+		const unknown = `whe_${'a'.repeat(20)}`
+		const answer = async (key: string, id: string) => {
+			const res = await callOn(app, 'GET', `/api/v1/webhooks/${id}`, { key })
+			// The id asked is named in the message: an unknown id's answer, with this id in it, is the same.
+			return { status: res.status, body: JSON.stringify(res.json).replaceAll(id, '<id>') }
+		}
+		const absent = await answer(owner.apiKey, unknown)
+		expect(absent).toEqual({ status: 404, body: JSON.stringify({ error: 'No webhook endpoint with the id "<id>"' }) })
+		for (const key of [sameWorkspace.apiKey, elsewhere.apiKey]) expect(await answer(key, endpoint.id)).toEqual(absent)
+	})
+})
+
+describe('POST /api/v1/webhooks', () => {
+	test('answers the endpoint in the shape every other answer has, with its signing secret beside it', async () => {
+		const { apiKey } = await newVendor(ws, 'Shape Staffing', deps)
+		const created = await added(apiKey)
+		const { secret, ...endpoint } = created
+		expect(secret).toMatch(/^whsec_/)
+		expect(endpoint).toEqual((await listed(apiKey))[0]!)
+		expect(endpoint).toMatchObject({ enabled: true, disabledReason: null })
+	})
+})
+
+describe('the OpenAPI description', () => {
+	test('gives one endpoint and the 201 the list’s shape of an endpoint (the 201 with its secret)', async () => {
+		const doc = (await callOn(app, 'GET', '/api/v1/openapi.json')).json
+		const { Webhook, WebhookCreated } = doc.components.schemas
+		expect(WebhookCreated.required.sort()).toEqual([...Webhook.required, 'secret'].sort())
+		expect(WebhookCreated.properties).toEqual({ ...Webhook.properties, secret: expect.any(Object) })
+		expect(doc.paths['/webhooks/{id}'].get.responses[200].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Webhook' })
+	})
+})
