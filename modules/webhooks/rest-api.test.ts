@@ -7,7 +7,8 @@ import type { AppDeps } from '../../core/deps.ts'
 import { callOn, newVendor, newWorkspace, type TestWorkspace } from '../../tests/helpers.ts'
 import { portalApp } from '../../tests/portal.ts'
 import { operatorActor } from '../auth/index.ts'
-import { setEndpointEnabled } from './service.ts'
+import { runCommand } from '../../core/cli.ts'
+import { deliveryLog, endPreviousSecrets, getEndpoint, removeEndpoint, replayDelivery, rotateSecret, sendTestEvent, setEndpointEnabled } from './service.ts'
 
 let app: Awaited<ReturnType<typeof portalApp>>['app']
 let deps: AppDeps
@@ -61,6 +62,44 @@ describe('GET /api/v1/webhooks/{id}', () => {
 		const absent = await answer(owner.apiKey, unknown)
 		expect(absent).toEqual({ status: 404, body: JSON.stringify({ error: 'No webhook endpoint with the id "<id>"' }) })
 		for (const key of [sameWorkspace.apiKey, elsewhere.apiKey]) expect(await answer(key, endpoint.id)).toEqual(absent)
+	})
+})
+
+describe('an id no endpoint can have', () => {
+	// NUL, a broken percent-encoding (the router gives no id), a lone surrogate's bytes, kilobytes of id.
+	const paths = ['%00', 'whe_a%00b', '%E0%A4%A', '%ED%A0%80', 'x'.repeat(5000)]
+
+	test('is 404 through the API as an unknown id is, never a 422 about stored text nor an id of "null"; the message stays short', async () => {
+		const { apiKey } = await newVendor(ws, 'Odd Ids Staffing', deps)
+		for (const path of paths)
+			for (const method of ['GET', 'DELETE']) {
+				const res = await callOn(app, method, `/api/v1/webhooks/${path}`, { key: apiKey })
+				expect([method, path.slice(0, 12), res.status, Object.keys(res.json)]).toEqual([method, path.slice(0, 12), 404, ['error']])
+				expect(res.json.error).toMatch(/^No webhook endpoint with (the id ".{1,101}"|that id)$/su)
+				expect(res.json.error).not.toContain('null')
+			}
+	})
+
+	test('is "not found" for every operation by id, the firm’s and the operator’s CLI', async () => {
+		const firm = operatorActor(ws)
+		const byId = [
+			getEndpoint,
+			removeEndpoint,
+			rotateSecret,
+			endPreviousSecrets,
+			sendTestEvent,
+			deliveryLog,
+			replayDelivery,
+			(d: AppDeps, a: typeof firm, id: string) => setEndpointEnabled(d, a, id, true),
+		]
+		for (const id of ['\u0000', 'whe_\u0000', '\ud800', 'x'.repeat(5000)])
+			for (const operation of byId) await expect(operation(deps, firm, id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+		for (const [command, option] of [
+			['webhook remove', 'endpoint'],
+			['webhook end-previous-secrets', 'endpoint'],
+			['webhook replay', 'delivery'],
+		] as const)
+			await expect(runCommand(deps, command, { [option]: 'whe_\u0000' })).rejects.toMatchObject({ code: 'NOT_FOUND' })
 	})
 })
 

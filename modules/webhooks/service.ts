@@ -23,7 +23,7 @@ import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError, forbidden, invalid, notFound, type FieldError } from '../../core/errors.ts'
-import { typedLine, type UntrustedText } from '../../core/untrusted.ts'
+import { firstCodePoints, typedLine, type UntrustedText } from '../../core/untrusted.ts'
 import type { OutboundNetwork } from '../../core/http/outbound.ts'
 import { formatDateTime } from '../../core/time.ts'
 import { lockUntilCommit, type Db } from '../../db/client.ts'
@@ -170,7 +170,22 @@ function ownEndpoints(actor: Actor): SQL {
 	return and(eq(webhookEndpoints.workspaceId, actor.workspaceId), whose)!
 }
 
-const notFoundEndpoint = (id: string) => notFound(`No webhook endpoint with the id "${id}"`)
+/** Ids are a prefix and 20 characters (`whe_…`, `msg_…`): one far longer is no id, and is not echoed whole. */
+const MAX_ID_LENGTH = 160
+
+/**
+ * Whether an id as asked (a path segment, a CLI option) could name a record: text the database holds,
+ * no longer than any id. One that cannot is "not found" without a query, as an unknown id is: a NUL
+ * made the query fail as text that cannot be stored (a 422 that told it apart from an unknown id), and
+ * a path whose percent-encoding is broken reached the service with no id at all (answered with "null").
+ */
+const couldBeId = (id: unknown): id is string => typeof id === 'string' && id.length <= MAX_ID_LENGTH && !id.includes('\u0000') && id.isWellFormed()
+
+/** An id in an answer: as asked, cut when long (a path may be kilobytes); none when it was no text. */
+const askedId = (id: unknown) => (typeof id !== 'string' ? 'that id' : `the id "${firstCodePoints(id.toWellFormed(), 100)}"`)
+
+const notFoundEndpoint = (id: unknown) => notFound(`No webhook endpoint with ${askedId(id)}`)
+const notFoundDelivery = (id: unknown) => notFound(`No webhook delivery with ${askedId(id)}`)
 
 /** What is wrong with the input, every problem at once (the address is looked up last, only when the rest holds). */
 async function problems(deps: AppDeps, actor: Actor, input: NewEndpoint, network?: OutboundNetwork): Promise<FieldError[]> {
@@ -267,6 +282,7 @@ export async function listEndpoints(deps: AppDeps, actor: Actor): Promise<Endpoi
 
 export async function getEndpoint(deps: AppDeps, actor: Actor, id: string, db: Db = deps.db): Promise<EndpointView> {
 	mayManage(deps, actor)
+	if (!couldBeId(id)) throw notFoundEndpoint(id)
 	const [row] = await db
 		.select(endpointColumns)
 		.from(webhookEndpoints)
@@ -290,6 +306,7 @@ async function inScope(tx: Db, actor: Actor, id: string): Promise<boolean> {
  */
 export async function removeEndpoint(deps: AppDeps, actor: Actor, id: string): Promise<void> {
 	mayManage(deps, actor)
+	if (!couldBeId(id)) throw notFoundEndpoint(id)
 	await deps.db.transaction(async (tx) => {
 		// A vendor's delete leaves an endpoint the firm switched off, in the one statement (a switch-off
 		// committed while it waited for the row is seen): locked with addEndpoint besides.
@@ -315,6 +332,7 @@ export async function removeEndpoint(deps: AppDeps, actor: Actor, id: string): P
 export async function setEndpointEnabled(deps: AppDeps, actor: Actor, id: string, enabled: boolean): Promise<void> {
 	mayManage(deps, actor)
 	if (isVendor(actor)) throw forbidden('The firm switches endpoints off and on; a vendor deletes its endpoint or adds one')
+	if (!couldBeId(id)) throw notFoundEndpoint(id)
 	await deps.db.transaction(async (tx) => {
 		const changed = await tx
 			.update(webhookEndpoints)
@@ -361,6 +379,7 @@ function tooManyRotations(live: readonly PreviousSecret[]): AppError {
  */
 export async function rotateSecret(deps: AppDeps, actor: Actor, id: string): Promise<{ secret: string; previousValidUntil: Date }> {
 	mayManage(deps, actor)
+	if (!couldBeId(id)) throw notFoundEndpoint(id)
 	const secret = newSigningSecret()
 	const sealed = await sealSecret(deps.secret, id, secret)
 	const now = deps.now()
@@ -392,6 +411,7 @@ export async function rotateSecret(deps: AppDeps, actor: Actor, id: string): Pro
  */
 export async function endPreviousSecrets(deps: AppDeps, actor: Actor, id: string): Promise<{ ended: number }> {
 	mayManage(deps, actor)
+	if (!couldBeId(id)) throw notFoundEndpoint(id)
 	return deps.db.transaction(async (tx) => {
 		// Locked with rotateSecret: a rotation at the same moment either ends with the list or after it.
 		const [row] = await tx
@@ -462,6 +482,7 @@ export async function deliveryLog(deps: AppDeps, actor: Actor, endpointId: strin
 /** Puts a delivery back in the queue, due now, with the same `webhook-id` and body. */
 export async function replayDelivery(deps: AppDeps, actor: Actor, deliveryId: string): Promise<DeliveryView> {
 	mayManage(deps, actor)
+	if (!couldBeId(deliveryId)) throw notFoundDelivery(deliveryId)
 	return deps.db.transaction(async (tx) => {
 		const [row] = await tx
 			.update(webhookDeliveries)
@@ -482,7 +503,7 @@ export async function replayDelivery(deps: AppDeps, actor: Actor, deliveryId: st
 				.innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
 				.where(and(eq(webhookDeliveries.id, deliveryId), scope(actor)))
 			if (exists) throw new AppError('CONFLICT', 'This delivery is being sent right now; replay it once the attempt has ended')
-			throw notFound(`No webhook delivery with the id "${deliveryId}"`)
+			throw notFoundDelivery(deliveryId)
 		}
 		await recordActivity(tx, actor, { action: 'webhook.delivery_replayed', targetType: 'webhook_endpoint', targetId: row.endpointId, detail: { deliveryId } })
 		return view(row)
@@ -491,6 +512,7 @@ export async function replayDelivery(deps: AppDeps, actor: Actor, deliveryId: st
 
 /** The workspace of an endpoint or delivery found by id alone (the operator's CLI acts in it). */
 export async function workspaceOfEndpoint(deps: AppDeps, endpointId: string): Promise<{ workspaceId: string; vendorId: string | null } | null> {
+	if (!couldBeId(endpointId)) return null
 	const [row] = await deps.db
 		.select({ workspaceId: webhookEndpoints.workspaceId, vendorId: webhookEndpoints.vendorId })
 		.from(webhookEndpoints)
@@ -499,6 +521,7 @@ export async function workspaceOfEndpoint(deps: AppDeps, endpointId: string): Pr
 }
 
 export async function endpointOfDelivery(deps: AppDeps, deliveryId: string): Promise<string | null> {
+	if (!couldBeId(deliveryId)) return null
 	const [row] = await deps.db.select({ endpointId: webhookDeliveries.endpointId }).from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId))
 	return row?.endpointId ?? null
 }
