@@ -24,6 +24,10 @@ const endpointProps = {
 	id: { type: 'string', description: 'The endpoint’s id (`whe_…`)' },
 	url: { type: 'string', format: 'uri' },
 	events: { type: 'array', items: eventType },
+	description: {
+		anyOf: [{ type: 'string' }, { type: 'null' }],
+		description: 'What you wrote, as stored (one line; direction controls and invisible characters removed); null when none',
+	},
 	enabled: { type: 'boolean', description: 'False while the endpoint is switched off: it receives nothing' },
 	disabledReason: {
 		anyOf: [{ type: 'string', enum: [...DISABLED_CAUSES] }, { type: 'null' }],
@@ -31,7 +35,7 @@ const endpointProps = {
 	},
 	createdAt: { type: 'string', format: 'date-time' },
 }
-const endpointRequired = ['id', 'url', 'events', 'enabled', 'disabledReason', 'createdAt']
+const endpointRequired = ['id', 'url', 'events', 'description', 'enabled', 'disabledReason', 'createdAt']
 
 export const webhookApiOperations: ApiOperations = {
 	paths: {
@@ -108,7 +112,10 @@ export const webhookApiOperations: ApiOperations = {
 					minItems: 1,
 					description: 'The event types to receive: about your own jobs, and candidates submitted to you',
 				},
-				description: { type: 'string', maxLength: MAX_DESCRIPTION },
+				description: {
+					anyOf: [{ type: 'string', maxLength: MAX_DESCRIPTION }, { type: 'null' }],
+					description: 'What receives the events, in your words: one line; null or none is no description',
+				},
 			},
 			required: ['url', 'events'],
 			additionalProperties: false,
@@ -121,7 +128,7 @@ export const webhookApiOperations: ApiOperations = {
 		},
 	},
 	docs: [
-		`POST /webhooks adds an endpoint (\`{"url","events"}\`) for ${VENDOR_SUBSCRIBABLE.map((e) => `\`${e}\``).join(', ')} about your own jobs: 201 with the endpoint as the list shows it and its signing \`secret\`, shown only then. Deliveries are signed as Standard Webhooks says (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`) and retried for about a day; answering 410 switches the endpoint off.`,
+		`POST /webhooks adds an endpoint (\`{"url","events"}\`, optionally \`"description"\`) for ${VENDOR_SUBSCRIBABLE.map((e) => `\`${e}\``).join(', ')} about your own jobs: 201 with the endpoint as the list shows it and its signing \`secret\`, shown only then. Deliveries are signed as Standard Webhooks says (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`) and retried for about a day; answering 410 switches the endpoint off.`,
 		`GET /webhooks lists your endpoints, without their secrets; \`enabled\` is false for one switched off, and \`disabledReason\` says why (null while on): ${causesInWords}.`,
 		'GET /webhooks/{id} returns one of your endpoints, as the list shows it; another vendor’s id is 404, as an unknown one is.',
 		'DELETE /webhooks/{id} removes one: 204.',

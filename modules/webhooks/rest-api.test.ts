@@ -123,3 +123,22 @@ describe('the OpenAPI description', () => {
 		expect(doc.paths['/webhooks/{id}'].get.responses[200].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Webhook' })
 	})
 })
+
+describe('an endpoint’s description', () => {
+	test('is in every answer as it was stored, null when none; null sent is none, so what a read returns can be sent back', async () => {
+		const { apiKey } = await newVendor(ws, 'Words Staffing', deps)
+		const sent = { url: `${HOOK}/words`, events: ['job.published'], description: '  Our ATS \u202e😀 Zürich  ' }
+		const created = await callOn(app, 'POST', '/api/v1/webhooks', { key: apiKey, body: sent })
+		expect(created.status).toBe(201)
+		// Stored as one line, without the direction control: the vendor sees what the firm's page shows.
+		expect(created.json.description).toBe('Our ATS 😀 Zürich')
+		expect((await callOn(app, 'GET', `/api/v1/webhooks/${created.json.id}`, { key: apiKey })).json.description).toBe('Our ATS 😀 Zürich')
+		const { url, events } = created.json
+		for (const description of [null, undefined]) {
+			const none = await callOn(app, 'POST', '/api/v1/webhooks', { key: apiKey, body: { url: `${url}/${description}`, events, description } })
+			expect([description, none.status, none.json.description]).toEqual([description, 201, null])
+		}
+		const wrong = await callOn(app, 'POST', '/api/v1/webhooks', { key: apiKey, body: { url: `${url}/n`, events, description: 7 } })
+		expect([wrong.status, wrong.json.fields]).toEqual([422, [{ field: 'description', message: 'must be text or null' }]])
+	})
+})

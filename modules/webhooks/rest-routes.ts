@@ -22,6 +22,8 @@ const restEndpoint = (e: EndpointView) => ({
 	id: e.id,
 	url: e.url,
 	events: e.events,
+	// The vendor's own words as stored (direction controls and the like removed), null when none.
+	description: e.description || null,
 	enabled: e.enabled,
 	disabledReason: e.enabled ? null : e.disabledCause,
 	createdAt: e.createdAt.toISOString(),
@@ -33,9 +35,11 @@ function endpointInput(body: Record<string, unknown>) {
 		.map((k) => ({ field: k.slice(0, 60), message: 'is not a field of a webhook endpoint (url, events, description)' }))
 	if (typeof body.url !== 'string') fields.push({ field: 'url', message: 'is required: an https:// address' })
 	if (!Array.isArray(body.events)) fields.push({ field: 'events', message: 'is required: a list of event types' })
-	if (body.description !== undefined && typeof body.description !== 'string') fields.push({ field: 'description', message: 'must be text' })
+	// null is no description, as every answer shows none: what a read returns can be sent back.
+	if (body.description !== undefined && body.description !== null && typeof body.description !== 'string')
+		fields.push({ field: 'description', message: 'must be text or null' })
 	if (fields.length) throw invalid(fields)
-	return { url: body.url as string, events: body.events as string[], description: body.description as string | undefined }
+	return { url: body.url as string, events: body.events as string[], description: (body.description as string | null | undefined) ?? undefined }
 }
 
 export function webhookRestRoutes(deps: AppDeps, { auth }: HttpKit) {

@@ -866,7 +866,7 @@ describe('REST API (vendor endpoints)', () => {
 		const r = receiver()
 		const created = await callOn(app, 'POST', '/api/v1/webhooks', { key: a.apiKey, body: { url: r.url, events: ['job.published', 'submission.created'] } })
 		expect(created.status).toBe(201)
-		expect(Object.keys(created.json).sort()).toEqual(['createdAt', 'disabledReason', 'enabled', 'events', 'id', 'secret', 'url'])
+		expect(Object.keys(created.json).sort()).toEqual(['createdAt', 'description', 'disabledReason', 'enabled', 'events', 'id', 'secret', 'url'])
 		expect(created.json.secret).toMatch(/^whsec_/)
 		const listed = await callOn(app, 'GET', '/api/v1/webhooks', { key: a.apiKey })
 		expect(listed.json).toEqual({
@@ -875,6 +875,7 @@ describe('REST API (vendor endpoints)', () => {
 					id: created.json.id,
 					url: r.url,
 					events: ['job.published', 'submission.created'],
+					description: null,
 					enabled: true,
 					disabledReason: null,
 					createdAt: created.json.createdAt,
