@@ -1,9 +1,10 @@
 /**
  * Request bodies are read as UTF-8 only (core/http/body.ts): bytes that are not valid UTF-8 are a
- * 400 and a declared other character set a 415, on every door that reads a body, each answering in
+ * 400, and a declared other character set or a content coding a 415, on every door that reads a body, each answering in
  * its own error format. Replacing bad bytes with U+FFFD once made different vendorJobIds equal.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { call, newPersonWithToken, newScimToken, newVendor, newWorkspace, testApp } from '../../tests/helpers.ts'
 import { MCP_HEADERS } from '../../tests/mcp/rpc.ts'
 import { AppError } from '../errors.ts'
@@ -50,6 +51,28 @@ describe('reading a request body', () => {
 			expect(await readBodyText(post('{"a":1}', type), 1024)).toBe('{"a":1}')
 	})
 
+	test('a body sent compressed (Content-Encoding) is a 415 naming the coding, with Accept-Encoding: identity; identity is no coding', async () => {
+		const json = '{"a":1}'
+		for (const [coding, body] of [
+			['gzip', gzipSync(json)],
+			['br', brotliCompressSync(json)],
+			['deflate', deflateSync(json)],
+			// Declared but not applied: still refused, never read as though the coding were not named.
+			['GZIP, identity', json],
+		] as const) {
+			const request = new Request('http://localhost/x', { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': coding }, body })
+			const error = await refusal(readBodyText(request, 1024))
+			expect([coding, error.status, error.message, error.headers]).toEqual([
+				coding,
+				415,
+				`The request body is sent with Content-Encoding: ${coding.split(',')[0]!.toLowerCase()}; send it uncompressed (no Content-Encoding)`,
+				{ 'Accept-Encoding': 'identity' },
+			])
+		}
+		const identity = new Request('http://localhost/x', { method: 'POST', headers: { 'content-encoding': 'identity' }, body: json })
+		expect(await readBodyText(identity, 1024)).toBe(json)
+	})
+
 	test('the size limit still comes first (413)', async () => {
 		const error = await refusal(readBodyText(post(bytes('x'.repeat(2000), [0xe9]), 'application/json; charset=latin1'), 1024))
 		expect(error.status).toBe(413)
@@ -66,6 +89,12 @@ describe('every door that reads a body answers in its own format', () => {
 			const declared = await call('POST', path, { key, raw: '{}', headers: { 'content-type': 'application/json; charset=iso-8859-1' } })
 			expect(declared.status).toBe(415)
 			expect(declared.json).toEqual({ error: expect.stringContaining('charset=iso-8859-1') })
+			const compressed = await call('POST', path, { key, raw: gzipSync('{}'), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } })
+			expect([compressed.status, compressed.json, compressed.headers.get('accept-encoding')]).toEqual([
+				415,
+				{ error: 'The request body is sent with Content-Encoding: gzip; send it uncompressed (no Content-Encoding)' },
+				'identity',
+			])
 		}
 	})
 

@@ -6,7 +6,9 @@
  * Why a request body must be valid UTF-8 (and is refused, not repaired): replacing each bad byte
  * with U+FFFD made different texts equal, so `"M-\xe9"` and `"M-\xfc"` were stored as one
  * vendorJobId and the second publish overwrote the first job. A body declared in another character
- * set (`charset=iso-8859-1`) would be read wrongly in the same way: 415.
+ * set (`charset=iso-8859-1`) would be read wrongly in the same way: 415. So is a body sent compressed
+ * (`Content-Encoding: gzip`): nothing here decodes it, and its bytes were refused as "not valid
+ * UTF-8", which sent the client looking for a wrong character instead of at the encoding.
  */
 import { AppError } from '../errors.ts'
 
@@ -43,9 +45,20 @@ export async function readLimitedText(message: Request | Response, maxBytes: num
 	return new TextDecoder('utf-8', { fatal: false }).decode(await readLimitedBytes(message, maxBytes, tooBig))
 }
 
-/** A body declared in a character set other than UTF-8: 415, whatever the door. */
-class UnsupportedCharset extends AppError {
+/** A body declared in a character set other than UTF-8, or sent compressed: 415, whatever the door. */
+class UnsupportedBody extends AppError {
 	override readonly status = 415
+}
+
+/**
+ * The content codings a request declares (`Content-Encoding: gzip, br`), lower case, `identity` left
+ * out (it is no coding): none are decoded here (RFC 9110 §8.4: 415 for one the server does not take).
+ */
+function declaredCodings(request: Request): string[] {
+	return (request.headers.get('content-encoding') ?? '')
+		.split(',')
+		.map((c) => c.trim().toLowerCase())
+		.filter((c) => c !== '' && c !== 'identity')
 }
 
 /** UTF-8, and ASCII (a subset of it), are the character sets a body may declare. */
@@ -58,15 +71,25 @@ function declaredCharset(request: Request): string | null {
 }
 
 /**
- * The text of a request body, refusing more than `maxBytes` (413), a declared character set other
- * than UTF-8 (415), and bytes that are not valid UTF-8 (400). In that order: the size is known
- * first, and a body in another character set is usually not valid UTF-8 either.
+ * The text of a request body, refusing more than `maxBytes` (413), a content coding (415, with
+ * `Accept-Encoding: identity` as RFC 9110 §12.5.3 asks), a declared character set other than UTF-8
+ * (415), and bytes that are not valid UTF-8 (400). In that order: the size is known first, and a body
+ * compressed or in another character set is usually not valid UTF-8 either.
  */
 export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
 	const bytes = await readLimitedBytes(request, maxBytes, () => tooLarge(maxBytes))
+	const codings = declaredCodings(request)
+	if (codings.length)
+		throw new UnsupportedBody(
+			'INVALID_BODY',
+			`The request body is sent with Content-Encoding: ${codings.join(', ').slice(0, 60)}; send it uncompressed (no Content-Encoding)`,
+			{
+				headers: { 'Accept-Encoding': 'identity' },
+			},
+		)
 	const charset = declaredCharset(request)
 	if (charset !== null && !UTF8_CHARSETS.has(charset))
-		throw new UnsupportedCharset('INVALID_BODY', `The request body is declared as charset=${charset}; send it as UTF-8 (charset=utf-8, or no charset)`)
+		throw new UnsupportedBody('INVALID_BODY', `The request body is declared as charset=${charset}; send it as UTF-8 (charset=utf-8, or no charset)`)
 	try {
 		return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
 	} catch {

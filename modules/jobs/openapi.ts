@@ -20,7 +20,9 @@ const R = {
 	404: errorRef('The vendor has no job with that vendorJobId'),
 	413: errorRef('Body larger than 200 KB'),
 	// core/http/body.ts, readBodyText: a body is read as UTF-8 only; JSON is read whatever the media type says.
-	415: errorRef('Content-Type declares a charset other than UTF-8 (utf-8, us-ascii or none are read)'),
+	415: errorRef(
+		'Content-Type declares a charset other than UTF-8 (utf-8, us-ascii or none are read), or the body is compressed (Content-Encoding: send it uncompressed)',
+	),
 	422: errorRef('One or more fields are not valid; `fields` says which'),
 	429: {
 		...errorRef('Too many requests; wait the number of seconds given in the Retry-After header'),
@@ -215,7 +217,7 @@ export function renderApiDocs(baseUrl: string, more: readonly ApiOperations[] = 
 ${[...JOB_OPERATIONS, ...more.flatMap((m) => m.docs)].map(operationLine)}
 </ul>
 <p>Choices (<code>contractType</code>, <code>visa</code>, <code>schedule</code>, <code>status</code>) are accepted in any case and stored as listed: <code>"remote"</code> is stored as <code>"Remote"</code>, with a warning. A change cannot rename a job: <code>vendorJobId</code> is its address, and one sent in a <code>PATCH</code> body is ignored with a warning saying so; <code>status</code> sent in a publish is ignored the same way (a publish always opens the job).</p>
-<p>Answers are <code>{"job": …}</code> (or <code>{"jobs": […]}</code>); when the service adjusted what you sent, a <code>warnings</code> list says what. Errors are <code>{"error": "…", "fields": [{"field", "message"}]}</code>: 400 body not JSON, 401 key missing or revoked, 403 API access off, 404 no such job, 413 body over 200 KB, 415 body declared in a charset other than UTF-8 (send <code>charset=utf-8</code> or none), 422 invalid fields, 429 too many requests, per key or per client address (wait <code>Retry-After</code> seconds). A method an address does not take is 405 with <code>Allow</code>.</p>
+<p>Answers are <code>{"job": …}</code> (or <code>{"jobs": […]}</code>); when the service adjusted what you sent, a <code>warnings</code> list says what. Errors are <code>{"error": "…", "fields": [{"field", "message"}]}</code>: 400 body not JSON, 401 key missing or revoked, 403 API access off, 404 no such job, 413 body over 200 KB, 415 body declared in a charset other than UTF-8 (send <code>charset=utf-8</code> or none) or sent compressed (send it without <code>Content-Encoding</code>), 422 invalid fields, 429 too many requests, per key or per client address (wait <code>Retry-After</code> seconds). A method an address does not take is 405 with <code>Allow</code>.</p>
 <h2>Fields</h2>
 ${fieldsTable()}
 <h2>Examples</h2>

@@ -49,7 +49,9 @@ export const webhookApiOperations: ApiOperations = {
 					400: error('Body is not JSON'),
 					...COMMON,
 					413: error('Body larger than 16 KB'),
-					415: error('Content-Type declares a charset other than UTF-8 (utf-8, us-ascii or none are read)'),
+					415: error(
+						'Content-Type declares a charset other than UTF-8 (utf-8, us-ascii or none are read), or the body is compressed (Content-Encoding: send it uncompressed)',
+					),
 					409: error(
 						'Not added: you have 20 endpoints already, or the firm switched off your endpoint at this address (it stays off until the firm switches it on again)',
 					),
