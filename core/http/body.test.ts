@@ -73,6 +73,12 @@ describe('reading a request body', () => {
 		expect(await readBodyText(identity, 1024)).toBe(json)
 	})
 
+	test('an object naming a member twice is a 400 naming it: a member is never dropped without a word', async () => {
+		const error = await refusal(readJsonObject(post('{"vendorJobId":"A","title":"T","vendorJobId":"B"}'), 1024))
+		expect([error.status, error.message]).toEqual([400, 'The request body names "vendorJobId" more than once in one object; send each name once'])
+		expect(await readJsonObject(post('{"a":{"k":1},"b":{"k":2}}'), 1024)).toEqual({ a: { k: 1 }, b: { k: 2 } })
+	})
+
 	test('the size limit still comes first (413)', async () => {
 		const error = await refusal(readBodyText(post(bytes('x'.repeat(2000), [0xe9]), 'application/json; charset=latin1'), 1024))
 		expect(error.status).toBe(413)
@@ -89,6 +95,8 @@ describe('every door that reads a body answers in its own format', () => {
 			const declared = await call('POST', path, { key, raw: '{}', headers: { 'content-type': 'application/json; charset=iso-8859-1' } })
 			expect(declared.status).toBe(415)
 			expect(declared.json).toEqual({ error: expect.stringContaining('charset=iso-8859-1') })
+			const twice = await call('POST', path, { key, raw: '{"url":"https://a.example/x","events":["job.closed"],"url":"https://b.example/x"}' })
+			expect([twice.status, twice.json]).toEqual([400, { error: 'The request body names "url" more than once in one object; send each name once' }])
 			const compressed = await call('POST', path, { key, raw: gzipSync('{}'), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } })
 			expect([compressed.status, compressed.json, compressed.headers.get('accept-encoding')]).toEqual([
 				415,

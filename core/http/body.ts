@@ -11,6 +11,8 @@
  * UTF-8", which sent the client looking for a wrong character instead of at the encoding.
  */
 import { AppError } from '../errors.ts'
+import { firstCodePoints } from '../untrusted.ts'
+import { repeatedName } from './json-names.ts'
 
 /**
  * The bytes of a request or response body, refusing more than `maxBytes`: the declared length is
@@ -99,7 +101,7 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
 
 const tooLarge = (maxBytes: number) => new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${Math.round(maxBytes / 1024)} KB`)
 
-/** Reads and parses a JSON object body. */
+/** Reads and parses a JSON object body: one in which an object names a member twice is refused (json-names.ts). */
 export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
 	const text = await readBodyText(request, maxBytes)
 	let parsed: unknown
@@ -109,5 +111,8 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
 		throw new AppError('INVALID_BODY', text.trim() === '' ? 'The request body is empty; send a JSON object' : 'The request body is not valid JSON')
 	}
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new AppError('INVALID_BODY', 'The request body must be a JSON object')
+	const repeated = repeatedName(text)
+	if (repeated !== null)
+		throw new AppError('INVALID_BODY', `The request body names "${firstCodePoints(repeated, 60)}" more than once in one object; send each name once`)
 	return parsed as Record<string, unknown>
 }

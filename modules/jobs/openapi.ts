@@ -14,7 +14,7 @@ const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema))
 const errorRef = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } })
 const jobResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/JobResponse' } } } })
 const R = {
-	400: errorRef('Body is not JSON'),
+	400: errorRef('Body is not JSON, or an object in it names a member twice'),
 	401: errorRef('Key missing, malformed, unknown or revoked'),
 	403: errorRef('API access is switched off for this vendor'),
 	404: errorRef('The vendor has no job with that vendorJobId'),
@@ -217,7 +217,7 @@ export function renderApiDocs(baseUrl: string, more: readonly ApiOperations[] = 
 ${[...JOB_OPERATIONS, ...more.flatMap((m) => m.docs)].map(operationLine)}
 </ul>
 <p>Choices (<code>contractType</code>, <code>visa</code>, <code>schedule</code>, <code>status</code>) are accepted in any case and stored as listed: <code>"remote"</code> is stored as <code>"Remote"</code>, with a warning. A change cannot rename a job: <code>vendorJobId</code> is its address, and one sent in a <code>PATCH</code> body is ignored with a warning saying so; <code>status</code> sent in a publish is ignored the same way (a publish always opens the job).</p>
-<p>Answers are <code>{"job": …}</code> (or <code>{"jobs": […]}</code>); when the service adjusted what you sent, a <code>warnings</code> list says what. Errors are <code>{"error": "…", "fields": [{"field", "message"}]}</code>: 400 body not JSON, 401 key missing or revoked, 403 API access off, 404 no such job, 413 body over 200 KB, 415 body declared in a charset other than UTF-8 (send <code>charset=utf-8</code> or none) or sent compressed (send it without <code>Content-Encoding</code>), 422 invalid fields, 429 too many requests, per key or per client address (wait <code>Retry-After</code> seconds). A method an address does not take is 405 with <code>Allow</code>.</p>
+<p>Answers are <code>{"job": …}</code> (or <code>{"jobs": […]}</code>); when the service adjusted what you sent, a <code>warnings</code> list says what. Errors are <code>{"error": "…", "fields": [{"field", "message"}]}</code>: 400 body not JSON (or an object in it naming a member twice: send each once), 401 key missing or revoked, 403 API access off, 404 no such job, 413 body over 200 KB, 415 body declared in a charset other than UTF-8 (send <code>charset=utf-8</code> or none) or sent compressed (send it without <code>Content-Encoding</code>), 422 invalid fields, 429 too many requests, per key or per client address (wait <code>Retry-After</code> seconds). A method an address does not take is 405 with <code>Allow</code>.</p>
 <h2>Fields</h2>
 ${fieldsTable()}
 <h2>Examples</h2>

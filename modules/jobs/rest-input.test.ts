@@ -359,7 +359,8 @@ describe('validation', () => {
 		const bad = ['a\\u0000b', '\\ud800', 'x\\udc00y', 'end\\ud83d']
 		for (const s of bad) {
 			for (const field of ['title', 'location', 'description']) {
-				const p = await publishRaw(key, `{"vendorJobId":"J-2","title":"QA","${field}":"${s}"}`)
+				// Each name once: a body naming one twice is refused before its fields are read (core/http/json-names.ts).
+				const p = await publishRaw(key, `{"vendorJobId":"J-2",${field === 'title' ? '' : '"title":"QA",'}"${field}":"${s}"}`)
 				expect(p.status).toBe(422)
 				expect(fieldsOf(p)).toEqual([field])
 				const c = await call('PATCH', '/api/v1/jobs/J-1', { key, raw: `{"${field}":"${s}"}`, headers: json })

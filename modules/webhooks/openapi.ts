@@ -46,7 +46,7 @@ export const webhookApiOperations: ApiOperations = {
 				requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookBody' } } } },
 				responses: {
 					201: json('Added; keep `secret` (whsec_…): it is never shown again', 'WebhookCreated'),
-					400: error('Body is not JSON'),
+					400: error('Body is not JSON, or an object in it names a member twice'),
 					...COMMON,
 					413: error('Body larger than 16 KB'),
 					415: error(
