@@ -8,7 +8,17 @@ import { callOn, newVendor, newWorkspace, type TestWorkspace } from '../../tests
 import { portalApp } from '../../tests/portal.ts'
 import { operatorActor } from '../auth/index.ts'
 import { runCommand } from '../../core/cli.ts'
-import { deliveryLog, endPreviousSecrets, getEndpoint, removeEndpoint, replayDelivery, rotateSecret, sendTestEvent, setEndpointEnabled } from './service.ts'
+import {
+	addEndpoint,
+	deliveryLog,
+	endPreviousSecrets,
+	getEndpoint,
+	removeEndpoint,
+	replayDelivery,
+	rotateSecret,
+	sendTestEvent,
+	setEndpointEnabled,
+} from './service.ts'
 
 let app: Awaited<ReturnType<typeof portalApp>>['app']
 let deps: AppDeps
@@ -48,7 +58,7 @@ describe('GET /api/v1/webhooks/{id}', () => {
 		})
 	})
 
-	test('another vendor’s endpoint, in this workspace or another, answers 404 exactly as an id that never existed', async () => {
+	test('another vendor’s endpoint, in this workspace or another, or the firm’s own, answers 404 exactly as an id that never existed', async () => {
 		const owner = await newVendor(ws, 'Owner Staffing', deps)
 		const endpoint = await added(owner.apiKey)
 		const sameWorkspace = await newVendor(ws, 'Neighbour Staffing', deps)
@@ -62,6 +72,9 @@ describe('GET /api/v1/webhooks/{id}', () => {
 		const absent = await answer(owner.apiKey, unknown)
 		expect(absent).toEqual({ status: 404, body: JSON.stringify({ error: 'No webhook endpoint with the id "<id>"' }) })
 		for (const key of [sameWorkspace.apiKey, elsewhere.apiKey]) expect(await answer(key, endpoint.id)).toEqual(absent)
+		// The firm's own endpoint in the vendor's workspace is out of its reach too.
+		const firms = await addEndpoint(deps, operatorActor(ws), { url: `${HOOK}/firm`, events: ['application.created'] })
+		expect(await answer(owner.apiKey, firms.endpoint.id)).toEqual(absent)
 	})
 })
 
