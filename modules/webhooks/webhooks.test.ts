@@ -176,6 +176,37 @@ describe('delivery', () => {
 		expect(row).toMatchObject({ status: 'delivered', attempts: 1, lastStatus: 200 })
 	})
 
+	test('a vendor’s texts in any script verify with the standardwebhooks library, byte for byte as sent', async () => {
+		const ws = await newWorkspace(deps)
+		const r = receiver()
+		const vendor = await newVendor(ws, 'Ünïcode Staffing', deps)
+		const { secret } = await addEndpoint(deps, await vendorActor(ws, vendor.vendorId), { url: r.url, events: ['job.published'] })
+		// Astral characters (emoji, a flag, mathematical letters), combining marks, right-to-left scripts, full-width
+		// and ligature forms, JSON's own escapes, and ids with a zero-width space or a direction override (ids are kept as sent).
+		const jobs = [
+			['REQ-\u202e😀', 'Dev 😀 🇺🇸 𝒜𝓅𝒾 engineer'],
+			['REQ-\u200bé', 'Ze\u0301nith Z̵̡̛̖a̷l̸g̵o̶ ﬁnance'],
+			['REQ-עברית', 'מפתח عربى Ａｂｃ ǅ ß İ'],
+			['REQ-"\\', 'Quote " back \\ slash </script> \u2066x\u2069'],
+		]
+		const titles = new Map<string, string>()
+		for (const [vendorJobId, title] of jobs) {
+			const res = await call('POST', '/api/v1/jobs', { key: vendor.apiKey, body: { vendorJobId, title } })
+			expect(res.status).toBe(201)
+			titles.set(res.json.job.vendorJobId, res.json.job.title)
+		}
+		await drain()
+		await deliverDueWebhooks(deps, { workspaceId: ws.id })
+		r.stop()
+		expect(r.got).toHaveLength(jobs.length)
+		for (const got of r.got) {
+			expect(Number(got.headers['content-length'])).toBe(Buffer.byteLength(got.body))
+			const { data } = verify(secret, got)
+			expect(data.jobTitle).toBe(titles.get(data.vendorJobId as string)!)
+		}
+		expect([...titles.keys()].sort()).toEqual(jobs.map(([id]) => id!).sort())
+	})
+
 	test('a retry after a 500 keeps the webhook-id and the body, with a newer timestamp, and still verifies', async () => {
 		const ws = await newWorkspace(deps)
 		const r = receiver((n) => new Response(n === 1 ? 'down' : 'ok', { status: n === 1 ? 500 : 204 }))
