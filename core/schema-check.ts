@@ -11,7 +11,7 @@
  */
 import type { TSchema } from '@sinclair/typebox'
 import type { FieldError } from './errors.ts'
-import { CONTROL_CHARS, cutText, firstCodePoints, isBlank } from './untrusted.ts'
+import { CONTROL_CHARS, cutText, firstCodePoints, isBlank, NONCHARACTER } from './untrusted.ts'
 
 type Schema = TSchema & Record<string, any>
 
@@ -47,9 +47,6 @@ export const codePoints = (s: string) => {
 
 /** Control characters a string may not hold (`CONTROL_CHARS`). Every door's other check of typed text uses this one. */
 export const FORBIDDEN_CONTROL = new RegExp(`[${CONTROL_CHARS}]`)
-
-/** Noncharacters (U+FFFE, U+FFFF, U+FDD0-U+FDEF and the last two of every plane): never text, and XML forbids U+FFFE/U+FFFF. */
-const NONCHARACTER = /\p{Noncharacter_Code_Point}/u
 
 /**
  * Why a string is not text a field may hold, or null: a lone surrogate, NUL, another control

@@ -147,6 +147,13 @@ describe('typedLine: a name or label a person types', () => {
 			expect([text, typedLine(text, 80).problem]).toEqual([text, 'must be one line, without control characters'])
 	})
 
+	test('a noncharacter, in any plane, is refused as the Job Publish API and the tools refuse it', () => {
+		for (const text of ['a\uffffb', '\ufffe', 'x\ufdd0', 'end\u{1fffe}', '\u{10ffff}'])
+			expect([text, typedLine(text, 80, { optional: true }).problem]).toEqual([text, 'holds a noncharacter (such as U+FFFF), which is not text'])
+		// Next to them, private-use and unassigned-looking characters are text.
+		expect(typedLine('\ue000 \ufffd \u{10fffd}', 80).problem).toBeNull()
+	})
+
 	test('nothing visible is blank: refused, or empty when the field is optional', () => {
 		for (const text of ['', '  ', '\u200b', '\u202e\u202c', '\u0301', '\u3164'])
 			expect([text, typedLine(text, 80)]).toEqual([text, { line: '', problem: 'must be 1 to 80 characters' }])

@@ -118,6 +118,8 @@ export const DECLARED_BLANK = new RegExp(`[\\s${DRAWS_NOTHING_MORE}]`)
 
 // Noncharacters (U+FDD0–FDEF, and the last two code points of every plane: U+FFFE, U+FFFF, U+1FFFE…): never text (XML forbids U+FFFE and U+FFFF).
 const NONCHARACTERS = /\p{Noncharacter_Code_Point}/gu
+/** Any noncharacter (U+FDD0–FDEF and the last two code points of every plane): never text. */
+export const NONCHARACTER = /\p{Noncharacter_Code_Point}/u
 
 /**
  * `cleanText`, and without noncharacters: text written into a file other programs read (a CSV cell,
@@ -153,7 +155,8 @@ const NOT_ONE_LINE = new RegExp(`[${CONTROL_CHARS}${LINE_BREAK_CHARS}]`)
  * A name or label a person types (a personal token's, a workspace's, a person's, a vendor's, a saved
  * search's): `line` is what to store, `problem` what to tell them, null when there is none. A line
  * break, tab or other control character is refused, as the Job Publish API and lookups refuse them:
- * joining the lines silently would store something other than what was typed. Direction controls,
+ * joining the lines silently would store something other than what was typed, and so is a
+ * noncharacter (U+FFFF), as every string the Job Publish API and the tools take. Direction controls,
  * zero-width and tag characters are dropped silently, as `cleanLine` drops them from the names SSO
  * sends; what is left must show something (`isBlank`) unless the field is `optional`, and be at most
  * `max` code points.
@@ -163,6 +166,8 @@ export function typedLine(text: string, max: number, { optional = false } = {}):
 	if (NOT_ONE_LINE.test(text)) return { line, problem: 'must be one line, without control characters' }
 	// Half of a character (a lone surrogate) would be stored as U+FFFD: refused, as the Job Publish API refuses it.
 	if (/\p{Cs}/u.test(text)) return { line, problem: 'holds a broken character (a lone surrogate)' }
+	// Never text, and refused by the Job Publish API and the tools (core/schema-check.ts): every door refuses it alike.
+	if (NONCHARACTER.test(text)) return { line, problem: 'holds a noncharacter (such as U+FFFF), which is not text' }
 	if (isBlank(line)) return { line: '', problem: optional ? null : `must be 1 to ${max} characters` }
 	if ([...line].length > max) return { line, problem: optional ? `must be at most ${max} characters` : `must be 1 to ${max} characters` }
 	return { line, problem: null }

@@ -151,6 +151,12 @@ describe('an endpoint’s description', () => {
 			const none = await callOn(app, 'POST', '/api/v1/webhooks', { key: apiKey, body: { url: `${url}/${description}`, events, description } })
 			expect([description, none.status, none.json.description]).toEqual([description, 201, null])
 		}
+		// A noncharacter is refused as every string of the API is refused it, never stored as the firm's pages would show it.
+		const noncharacter = await callOn(app, 'POST', '/api/v1/webhooks', { key: apiKey, body: { url: `${url}/nc`, events, description: 'CRM \uffff' } })
+		expect([noncharacter.status, noncharacter.json.fields]).toEqual([
+			422,
+			[{ field: 'description', message: 'holds a noncharacter (such as U+FFFF), which is not text' }],
+		])
 		const wrong = await callOn(app, 'POST', '/api/v1/webhooks', { key: apiKey, body: { url: `${url}/n`, events, description: 7 } })
 		expect([wrong.status, wrong.json.fields]).toEqual([422, [{ field: 'description', message: 'must be text or null' }]])
 	})
