@@ -39,7 +39,10 @@ const jobPaths = () => ({
 			summary: 'Publish a job (upsert by vendorJobId)',
 			requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/PublishBody' } } } },
 			responses: {
-				201: jobResponse('Created; the job is live'),
+				201: {
+					...jobResponse('Created; the job is live'),
+					headers: { Location: { description: 'The job’s address, `/api/v1/jobs/{vendorJobId}`', schema: { type: 'string' } } },
+				},
 				200: jobResponse('An existing job was updated (and re-opened)'),
 				400: R[400],
 				401: R[401],

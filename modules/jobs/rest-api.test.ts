@@ -533,6 +533,18 @@ describe('state transitions', () => {
 		expect(page.text).toContain('Data Engineer')
 	})
 
+	test('a 201 names the job it created in Location, which GET answers (whatever characters the id holds); an update’s 200 has none', async () => {
+		const { key } = await setup()
+		for (const vendorJobId of ['J-1', 'A/B ü?#%😀']) {
+			const created = await publish(key, { vendorJobId, title: 'Data Engineer' })
+			expect(created.status).toBe(201)
+			const location = created.headers.get('location')!
+			expect((await call('GET', location, { key })).json).toEqual({ job: created.json.job })
+			const updated = await publish(key, { vendorJobId, title: 'Senior Data Engineer' })
+			expect([updated.status, updated.headers.get('location')]).toEqual([200, null])
+		}
+	})
+
 	test('open -> open: POST /jobs with the same vendorJobId updates that job, 200, no second job', async () => {
 		const { key, vendorId } = await setup()
 		const first = await publish(key, { vendorJobId: 'J-1', title: 'Data Engineer', location: 'Austin, TX', summary: 'Build pipelines' })

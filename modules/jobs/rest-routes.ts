@@ -31,6 +31,8 @@ export function jobsRestRoutes(deps: AppDeps, { auth }: HttpKit) {
 				async ({ request, vendorKey, set }) => {
 					const result = await publishJob(deps, vendorKey, () => readJsonObject(request, MAX_BODY_BYTES))
 					set.status = result.created ? 201 : 200
+					// A 201 names what it created (RFC 9110 §15.3.2), else the created job would be the address posted to.
+					if (result.created) set.headers.location = `/api/v1/jobs/${encodeURIComponent(result.job.vendorJobId)}`
 					return answer(result)
 				},
 				// The hot path: the key is looked up inside the publish statement (one round trip).

@@ -45,7 +45,10 @@ export const webhookApiOperations: ApiOperations = {
 				summary: 'Add a webhook endpoint for events about your own jobs; the signing secret is in this answer only',
 				requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookBody' } } } },
 				responses: {
-					201: json('Added; keep `secret` (whsec_…): it is never shown again', 'WebhookCreated'),
+					201: {
+						...json('Added; keep `secret` (whsec_…): it is never shown again', 'WebhookCreated'),
+						headers: { Location: { description: 'The endpoint’s address, `/api/v1/webhooks/{id}`', schema: { type: 'string' } } },
+					},
 					400: error('Body is not JSON, or an object in it names a member twice'),
 					...COMMON,
 					413: error('Body larger than 16 KB'),

@@ -125,6 +125,14 @@ describe('POST /api/v1/webhooks', () => {
 		expect(endpoint).toEqual((await listed(apiKey))[0]!)
 		expect(endpoint).toMatchObject({ enabled: true, disabledReason: null })
 	})
+
+	test('names the endpoint it added in Location, which GET answers', async () => {
+		const { apiKey } = await newVendor(ws, 'Location Staffing', deps)
+		const res = await callOn(app, 'POST', '/api/v1/webhooks', { key: apiKey, body: { url: `${HOOK}/where`, events: ['job.closed'] } })
+		const { secret, ...endpoint } = res.json
+		expect(res.headers.get('location')).toBe(`/api/v1/webhooks/${endpoint.id}`)
+		expect((await callOn(app, 'GET', res.headers.get('location')!, { key: apiKey })).json).toEqual(endpoint)
+	})
 })
 
 describe('the OpenAPI description', () => {

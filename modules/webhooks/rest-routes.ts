@@ -50,6 +50,8 @@ export function webhookRestRoutes(deps: AppDeps, { auth }: HttpKit) {
 			async ({ actor, request, set }) => {
 				const { endpoint, secret } = await addEndpoint(deps, actor, endpointInput(await readJsonObject(request, MAX_BODY_BYTES)))
 				set.status = 201
+				// A 201 names what it created (RFC 9110 §15.3.2): the endpoint's own address, which GET reads.
+				set.headers.location = `/api/v1/webhooks/${endpoint.id}`
 				// The secret is given out here only.
 				return { ...restEndpoint(endpoint), secret }
 			},
