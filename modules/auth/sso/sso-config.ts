@@ -64,6 +64,23 @@ export async function ssoSettings(deps: AppDeps, actor: Actor): Promise<SsoSetti
 	}
 }
 
+/** What is wrong with the domains typed (as typed, those with no ASCII form, and the rest in their normal form). */
+function domainProblems(typed: string[], unconvertible: string[], domains: string[]): FieldError[] {
+	const problems: FieldError[] = []
+	if (!typed.length) problems.push({ field: 'domains', message: 'Enter at least one e-mail domain, e.g. yourfirm.com' })
+	if (unconvertible.length)
+		problems.push({ field: 'domains', message: `Not a domain (it has no ASCII form, which DNS and e-mail use): ${unconvertible.join(', ')}` })
+	const bad = domains.filter((d) => !DOMAIN.test(d))
+	if (bad.length) problems.push({ field: 'domains', message: `Not a domain: ${bad.map(readableDomain).join(', ')}` })
+	const long = domains.filter((d) => DOMAIN.test(d) && d.length > MAX_DOMAIN_LENGTH)
+	if (long.length)
+		problems.push({
+			field: 'domains',
+			message: `Too long to verify (its TXT record ${recordName('<domain>')} would be longer than DNS allows; at most ${MAX_DOMAIN_LENGTH} characters in ASCII form): ${long.map(readableDomain).join(', ')}`,
+		})
+	return problems
+}
+
 /** Checks and saves the settings; throws 422 with the fields' problems (the discovery's under `issuer`). */
 export async function saveSsoSettings(deps: AppDeps, actor: Actor, input: SsoSettingsInput): Promise<void> {
 	requireManageSso(deps, actor)
@@ -92,17 +109,7 @@ export async function saveSsoSettings(deps: AppDeps, actor: Actor, input: SsoSet
 			message: 'Type the client secret again: the issuer or client ID changed, and the saved secret is only sent to the provider it was given for',
 		})
 	if (input.clientSecret.length > 1000) problems.push({ field: 'clientSecret', message: 'The client secret is at most 1,000 characters' })
-	if (!typed.length) problems.push({ field: 'domains', message: 'Enter at least one e-mail domain, e.g. yourfirm.com' })
-	if (unconvertible.length)
-		problems.push({ field: 'domains', message: `Not a domain (it has no ASCII form, which DNS and e-mail use): ${unconvertible.join(', ')}` })
-	const bad = domains.filter((d) => !DOMAIN.test(d))
-	if (bad.length) problems.push({ field: 'domains', message: `Not a domain: ${bad.map(readableDomain).join(', ')}` })
-	const long = domains.filter((d) => DOMAIN.test(d) && d.length > MAX_DOMAIN_LENGTH)
-	if (long.length)
-		problems.push({
-			field: 'domains',
-			message: `Too long to verify (its TXT record ${recordName('<domain>')} would be longer than DNS allows; at most ${MAX_DOMAIN_LENGTH} characters in ASCII form): ${long.map(readableDomain).join(', ')}`,
-		})
+	problems.push(...domainProblems(typed, unconvertible, domains))
 	if (!(NEW_PERSON_ROLES as readonly string[]).includes(input.newPersonRole))
 		problems.push({ field: 'newPersonRole', message: 'Choose the role new people get: Admin, Recruiter, Hiring manager or Viewer' })
 	if (!problems.length) {
