@@ -123,17 +123,25 @@ export const webhookApiOperations: ApiOperations = {
 				},
 			},
 			required: ['url', 'events'],
-			additionalProperties: false,
 		},
 		Webhook: { type: 'object', properties: endpointProps, required: endpointRequired },
 		WebhookCreated: {
 			type: 'object',
-			properties: { ...endpointProps, secret: { type: 'string', description: 'The signing secret (Standard Webhooks): shown only here' } },
+			properties: {
+				...endpointProps,
+				secret: { type: 'string', description: 'The signing secret (Standard Webhooks): shown only here' },
+				warnings: {
+					type: 'array',
+					items: { type: 'string' },
+					description:
+						'What the service ignored: unknown fields, and the fields of an answer sent back (id, enabled, disabledReason, createdAt, secret: the service makes them)',
+				},
+			},
 			required: [...endpointRequired, 'secret'],
 		},
 	},
 	docs: [
-		`POST /webhooks adds an endpoint (\`{"url","events"}\`, optionally \`"description"\`) for ${VENDOR_SUBSCRIBABLE.map((e) => `\`${e}\``).join(', ')} about your own jobs: 201 with the endpoint as the list shows it and its signing \`secret\`, shown only then. Deliveries are signed as Standard Webhooks says (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`) and retried for about a day; answering 410 switches the endpoint off.`,
+		`POST /webhooks adds an endpoint (\`{"url","events"}\`, optionally \`"description"\`; other fields are ignored with a \`warnings\` list naming them) for ${VENDOR_SUBSCRIBABLE.map((e) => `\`${e}\``).join(', ')} about your own jobs: 201 with the endpoint as the list shows it and its signing \`secret\`, shown only then. Deliveries are signed as Standard Webhooks says (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`) and retried for about a day; answering 410 switches the endpoint off.`,
 		`GET /webhooks lists your endpoints, without their secrets; \`enabled\` is false for one switched off, and \`disabledReason\` says why (null while on): ${causesInWords}.`,
 		'GET /webhooks/{id} returns one of your endpoints, as the list shows it; another vendor’s id is 404, as an unknown one is.',
 		'DELETE /webhooks/{id} removes one: 204.',

@@ -140,7 +140,8 @@ describe('the OpenAPI description', () => {
 		const doc = (await callOn(app, 'GET', '/api/v1/openapi.json')).json
 		const { Webhook, WebhookCreated } = doc.components.schemas
 		expect(WebhookCreated.required.sort()).toEqual([...Webhook.required, 'secret'].sort())
-		expect(WebhookCreated.properties).toEqual({ ...Webhook.properties, secret: expect.any(Object) })
+		expect(WebhookCreated.properties).toEqual({ ...Webhook.properties, secret: expect.any(Object), warnings: expect.any(Object) })
+		expect(doc.components.schemas.WebhookBody.additionalProperties).toBeUndefined()
 		expect(doc.paths['/webhooks/{id}'].get.responses[200].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Webhook' })
 	})
 })
@@ -167,5 +168,24 @@ describe('an endpoint’s description', () => {
 		])
 		const wrong = await callOn(app, 'POST', '/api/v1/webhooks', { key: apiKey, body: { url: `${url}/n`, events, description: 7 } })
 		expect([wrong.status, wrong.json.fields]).toEqual([422, [{ field: 'description', message: 'must be text or null' }]])
+	})
+})
+
+describe('fields the API does not know', () => {
+	test('are ignored with a warning naming them, as on every body of the API; an endpoint read and sent back is added, its answer fields ignored saying why', async () => {
+		const { apiKey } = await newVendor(ws, 'Extra Fields Staffing', deps)
+		const odd = await callOn(app, 'POST', '/api/v1/webhooks', {
+			key: apiKey,
+			body: { url: `${HOOK}/extra`, events: ['job.published'], format: 'xml', retries: 3 },
+		})
+		expect([odd.status, odd.json.warnings]).toEqual([201, ['Unknown fields were ignored: format, retries']])
+		const read = (await callOn(app, 'GET', `/api/v1/webhooks/${odd.json.id}`, { key: apiKey })).json
+		const again = await callOn(app, 'POST', '/api/v1/webhooks', { key: apiKey, body: { ...read, url: `${HOOK}/again`, secret: 'whsec_mine' } })
+		expect(again.status).toBe(201)
+		expect(again.json.warnings).toEqual(['id, enabled, disabledReason, createdAt, secret are made by the service, not sent, and were ignored'])
+		expect([again.json.id === read.id, again.json.secret === 'whsec_mine']).toEqual([false, false])
+		// Nothing to say: no warnings at all.
+		const plain = await callOn(app, 'POST', '/api/v1/webhooks', { key: apiKey, body: { url: `${HOOK}/plain`, events: ['job.published'] } })
+		expect([plain.status, 'warnings' in plain.json]).toEqual([201, false])
 	})
 })
