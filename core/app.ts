@@ -8,13 +8,13 @@
 import { Elysia } from 'elysia'
 import { resolve } from 'node:path'
 import type { AppDeps } from './deps.ts'
-import { AppError } from './errors.ts'
+import { AppError, notFound } from './errors.ts'
 import { servedWhileDatabaseDown } from './http/availability.ts'
 import { createAuthPlugin, declaredAuths, type ActorResolvers } from './http/auth.ts'
 import { errorResponse, isApiDoor, toAppError } from './http/errors.ts'
 import { allowedMethodsOf, methodNotAllowed } from './http/method-not-allowed.ts'
 import { metricsRoute } from './http/metrics-route.ts'
-import { canonicalRequest } from './http/request-path.ts'
+import { canonicalRequest, unaddressable } from './http/request-path.ts'
 import { firstQueryValues } from './http/query.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { currentRequest } from './request-context.ts'
@@ -61,7 +61,7 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 		})
 		// A known address asked with the wrong method answers 405 (with Allow), not 404.
 		// The route template that matched (`/jobs/:id`): the request's metrics label and span name.
-		.onTransform({ as: 'global' }, ({ route, request, set, query }) => {
+		.onTransform({ as: 'global' }, ({ route, request, set, query, params }) => {
 			matched.set(request, route)
 			firstQueryValues(request.url, query)
 			const context = currentRequest()
@@ -69,6 +69,8 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 			// A link whose path is its only credential (an unsubscribe, a data download, a reset) is
 			// never indexed by a crawler that found it, nor kept by a cache.
 			if (CREDENTIAL_IN_PATH.test(route)) Object.assign(set.headers, { 'X-Robots-Tag': 'noindex, nofollow', 'Cache-Control': 'no-store' })
+			// An id, token or file name no record can have is not found, whichever door and handler it reached.
+			if (params && unaddressable(params)) throw notFound()
 		})
 		.onError(({ error, code, request }) => {
 			const response = errorResponse(

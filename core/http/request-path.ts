@@ -102,3 +102,17 @@ export const pathOf = (request: Request): string => normalisePath(new URL(reques
  * same status and headers (no form, so no CSRF token; a page that redirects a GET redirects it too).
  */
 export const readsOnly = (request: Request): boolean => request.method === 'GET' || request.method === 'HEAD'
+
+/**
+ * Whether a path parameter's value is one no record, token or file can have: one the router could
+ * not decode (a broken percent-encoding, or bytes that are not UTF-8, such as `%C0%80` or an encoded
+ * surrogate: Elysia gives null), or one holding a control character or half a surrogate pair. No id,
+ * slug, token or vendor job id is stored so (one-line text refuses controls; core/untrusted.ts). Asked
+ * anyway, every door answered as the value broke it: a 500 from a handler reading null, a 422 from
+ * the database refusing a NUL, a 400 from SCIM. Such a value is "not found", decided once, before any
+ * handler (core/app.ts).
+ */
+export const unaddressable = (params: Record<string, string | null | undefined>): boolean =>
+	Object.values(params).some((value) => value === null || (typeof value === 'string' && (CONTROL.test(value) || !value.isWellFormed())))
+
+const CONTROL = /[\u0000-\u001f\u007f]/

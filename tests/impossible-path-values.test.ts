@@ -1,0 +1,59 @@
+/**
+ * A path parameter no record can have (core/http/request-path.ts `unaddressable`): every route that
+ * takes one, found from the route table, answers 404 in its door's format, never a 400, a 422 or a
+ * 500, whatever the handler behind it would have made of a null, a NUL or half a surrogate pair.
+ */
+import { beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
+import type { AppDeps } from '../core/deps.ts'
+import { newPerson, newVendor, newWorkspace } from './helpers.ts'
+import { portalApp, signedIn, type PortalClient } from './portal.ts'
+
+setDefaultTimeout(120_000)
+
+/** Undecodable (a broken escape, an overlong NUL, an encoded surrogate), and a NUL or a control inside. */
+const IMPOSSIBLE = ['%zz', '%C0%80', '%ED%A0%80', '%00', 'x%00y', 'a%1Bb', '%7F']
+
+let app: Awaited<ReturnType<typeof portalApp>>['app']
+let deps: AppDeps
+let owner: PortalClient
+let apiKey: string
+
+beforeAll(async () => {
+	;({ app, deps } = await portalApp())
+	const ws = await newWorkspace(deps)
+	owner = await signedIn(await newPerson(ws, 'owner', {}, deps))
+	;({ apiKey } = await newVendor(ws, 'Path Values Staffing', deps))
+})
+
+test('every GET route with a parameter answers 404 to a value no record can have, in its door’s format', async () => {
+	const routes = app.routes.filter((r) => r.method === 'GET' && r.path.includes(':'))
+	expect(routes.length).toBeGreaterThan(30)
+	const wrong: string[] = []
+	for (const route of routes)
+		for (const value of IMPOSSIBLE) {
+			const path = route.path.replace(/:[A-Za-z]+/g, value)
+			const res = path.startsWith('/api/')
+				? await app.handle(new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${apiKey}` } }))
+				: await owner.request('GET', path)
+			if (res.status !== 404) wrong.push(`${res.status} ${route.path} ${value}`)
+		}
+	expect(wrong).toEqual([])
+})
+
+test('the 404 is the door’s own: JSON on the API, SCIM’s error on SCIM, a page in the portal', async () => {
+	const api = await app.handle(new Request('http://localhost/api/v1/jobs/%C0%80', { headers: { authorization: `Bearer ${apiKey}` } }))
+	expect([api.status, ((await api.json()) as { error: string }).error]).toEqual([404, 'Not found'])
+	const scim = await app.handle(new Request('http://localhost/scim/v2/Users/%00'))
+	expect([scim.status, ((await scim.json()) as { schemas: string[] }).schemas]).toEqual([404, ['urn:ietf:params:scim:api:messages:2.0:Error']])
+	const page = await owner.request('GET', '/candidates/%ED%A0%80')
+	expect([page.status, page.headers.get('content-type')]).toEqual([404, expect.stringContaining('text/html')])
+})
+
+test('a form posted to such an address is 404 too, and a value any record may have still reaches its handler', async () => {
+	const posted = await owner.request('POST', '/candidates/%00/notes', { form: { csrf: owner.csrf, text: 'x' } })
+	expect(posted.status).toBe(404)
+	// Percent-encoded text that decodes to ordinary characters (a slash, a space, an accent) is the handler's to judge.
+	const unknown = await owner.request('GET', '/candidates/caf%C3%A9%20a%2Fb')
+	expect(unknown.status).toBe(404)
+	expect(unknown.text).not.toContain('Something went wrong')
+})
