@@ -303,7 +303,7 @@ describe('the pages', () => {
 	test('a search of one character is explained on both lists, as /search explains it, not answered "none match"', async () => {
 		for (const [path, message] of [
 			['/candidates?q=k', '<a href="#q">Search must have at least 2 characters'],
-			['/jobs?q=k', '<a href="#q">Title contains must have at least 2 characters'],
+			['/jobs?q=k', '<a href="#q">Title search must have at least 2 characters'],
 		] as const) {
 			const page = await clients.owner.get(path)
 			expect(page.status).toBe(422)

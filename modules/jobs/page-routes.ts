@@ -79,10 +79,10 @@ const JobsPageParams = t.Object(
 
 /** Where a refused list filter is shown on the list page (its form field, or the results). */
 const LIST_FIELDS: Record<string, [string, string]> = {
-	query: ['q', 'Title contains'],
+	query: ['q', 'Title search'],
 	status: ['status', 'Status'],
 	vendorId: ['vendor', 'Vendor'],
-	location: ['location', 'Location contains'],
+	location: ['location', 'Location search'],
 	sort: ['sort', 'Sort'],
 }
 const FIXED_MESSAGES: Record<string, string> = {

@@ -219,7 +219,7 @@ describe('the jobs list', () => {
 		const long = 'x'.repeat(121)
 		const query = await owner.get(`/jobs?q=${long}`)
 		expect(query.status).toBe(422)
-		expect(query.text).toContain('Title contains must be at most 120 characters')
+		expect(query.text).toContain('Title search must be at most 120 characters')
 		expect(query.text).toContain(`value="${long}"`)
 		const cursor = await owner.get('/jobs?cursor=forged.cursor')
 		expect(cursor.status).toBe(422)
