@@ -172,6 +172,10 @@ describe('where the job is, from its location text', () => {
 			['USA/Canada', 'Onsite', null],
 			// A work arrangement is no part of the town; an instruction names the state only.
 			['Hybrid - Seattle, WA', 'Hybrid', { jobLocation: { address: { addressLocality: 'Seattle', addressRegion: 'WA', addressCountry: 'US' } } }],
+			// The first state named is the place (a second state is none), in the posting as in the search and the feeds.
+			['Baltimore, md, TX', 'Onsite', { jobLocation: { address: { addressLocality: 'Baltimore', addressRegion: 'MD', addressCountry: 'US' } } }],
+			['Kansas City, MO/KS', 'Onsite', { jobLocation: { address: { addressLocality: 'Kansas City', addressRegion: 'MO', addressCountry: 'US' } } }],
+			['Hybrid (Chicago, IL)', 'Hybrid', { jobLocation: { address: { addressLocality: 'Chicago', addressRegion: 'IL', addressCountry: 'US' } } }],
 			['N/A', 'Onsite', null],
 			// Remote with no place named: open in the United States, the firm's market.
 			['Remote', 'Remote', { jobLocationType: 'TELECOMMUTE', applicantLocationRequirements: { '@type': 'Country', name: 'United States' } }],
@@ -300,6 +304,38 @@ describe('the location parser', () => {
 		// A code there is written in capitals: "or" is a word.
 		expect(parseLocation('Remote or Hybrid')).toMatchObject({ region: null })
 		expect(parseLocation('Portland or Seattle')).toMatchObject({ region: null })
+	})
+
+	test('the first state named is the place: a second state, other states after a slash or a country after it are none', () => {
+		const place = (text: string) => {
+			const { locality, region, country, postalCode } = parseLocation(text)
+			return { text, locality, region, country, postalCode }
+		}
+		for (const [text, locality, region, postalCode] of [
+			// The last state won: "Baltimore, md, TX" was in Texas, so ?location=MD missed it and the feeds said TX.
+			['Baltimore, md, TX', 'Baltimore', 'MD', null],
+			['Baltimore, MD, TX', 'Baltimore', 'MD', null],
+			['Baltimore, MD, Texas', 'Baltimore', 'MD', null],
+			['MD, TX', null, 'MD', null],
+			['Austin, TX; Dallas, TX', 'Austin', 'TX', null],
+			['Seattle WA, Portland OR', 'Seattle', 'WA', null],
+			['Maryland, Virginia', null, 'MD', null],
+			['Kansas City, MO/KS', 'Kansas City', 'MO', null],
+			['Kansas City, MO / KS 64105', 'Kansas City', 'MO', '64105'],
+			['St. Louis, MO, USA', 'St. Louis', 'MO', null],
+			['Austin, Texas', 'Austin', 'TX', null],
+			['New York, NY 10001', 'New York', 'NY', '10001'],
+			['Hybrid (Chicago, IL)', 'Chicago', 'IL', null],
+			// A state's name before a part that is a state's code is a town there, not a state of its own.
+			['Washington, DC', 'Washington', 'DC', null],
+			['Washington, (DC)', 'Washington', 'DC', null],
+			['Fort Washington, MD', 'Fort Washington', 'MD', null],
+			['Indiana, PA 15701', 'Indiana', 'PA', '15701'],
+			['New York, New York', 'New York', 'NY', null],
+		] as const)
+			expect(place(text)).toEqual({ text, locality, region, country: 'US', postalCode })
+		expect(parseLocation('Remote - US')).toEqual({ locality: null, region: null, country: 'US', postalCode: null, remote: true })
+		expect(parseLocation('Washington')).toMatchObject({ locality: null, region: 'WA' })
 	})
 
 	test('a work arrangement, an instruction or a no-place word is never published as the town', () => {

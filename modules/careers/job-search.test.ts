@@ -299,8 +299,50 @@ describe('employment type in SQL', () => {
 			'Seattle, wa',
 			'Washington, dc',
 			'Austin, txt',
+			// The first state named is the place: a second state, other states after a slash or a country after it are none.
+			'Baltimore, md, TX',
+			'Baltimore, MD, TX',
+			'Baltimore, MD, Texas',
+			'MD, TX',
+			'Seattle WA, Portland OR',
+			'Maryland, Virginia',
+			'Virginia, MD, DC',
+			'Kansas City, MO/KS',
+			'Kansas City, mo / ks 64105',
+			'St. Louis, MO, USA',
+			'Remote - US',
+			'Austin, Texas',
+			'New York, NY 10001',
+			'Hybrid (Chicago, IL)',
+			'Hybrid (il)',
+			// A state's name before a part that is a state's code is a town there.
+			'Washington, (DC)',
+			'Washington (DC)',
+			'Fort Washington, MD',
+			'Indiana, PA',
+			'New York, New York',
 		]
-		for (const state of ['WA', 'Washington', 'CO', 'Colorado', 'DC', 'VA', 'WV', 'OR', 'MO', 'NY', 'TX', 'tx', 'MD', 'Maryland', 'IN']) {
+		for (const state of [
+			'WA',
+			'Washington',
+			'CO',
+			'Colorado',
+			'DC',
+			'VA',
+			'WV',
+			'OR',
+			'MO',
+			'NY',
+			'TX',
+			'tx',
+			'MD',
+			'Maryland',
+			'IN',
+			'KS',
+			'Kansas',
+			'PA',
+			'IL',
+		]) {
 			const { filterConditions } = await import('./search.ts')
 			const [condition] = filterConditions({ q: '', location: state, remote: false, type: '' })
 			const region = parseLocation(state).region
@@ -316,5 +358,16 @@ describe('employment type in SQL', () => {
 		const inWa = await Promise.all(['Seattle WA', 'Spokane, Washington 99201'].map((location) => addJob(ws, { title: 'Analyst', location })))
 		await addJob(ws, { title: 'Analyst', location: 'Washington, DC' })
 		expect((await search(ws, '?location=WA')).slugs.sort()).toEqual(inWa.map((j) => j.slug).sort())
+	})
+
+	test('a location naming two states is in the first: the search, the JobPosting data and the Indeed feed agree', async () => {
+		const ws = await newWorkspace()
+		const job = await addJob(ws, { title: 'Analyst', location: 'Baltimore, md, TX' })
+		for (const query of ['?location=MD', '?location=Maryland', '?location=Baltimore%2C+MD']) expect((await search(ws, query)).slugs).toEqual([job.slug])
+		for (const query of ['?location=TX', '?location=Texas', '?location=Baltimore%2C+TX']) expect((await search(ws, query)).slugs).toEqual([])
+		const page = await call('GET', `/careers/${ws.slug}/jobs/${job.slug}`)
+		expect(page.text).toContain('"addressRegion":"MD"')
+		const feed = await call('GET', `/careers/${ws.slug}/feeds/indeed.xml`)
+		expect(feed.text).toMatch(/<state>(<!\[CDATA\[)?MD(\]\]>)?<\/state>/)
 	})
 })

@@ -10,7 +10,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { FieldError } from '../../core/errors.ts'
 import { escapeLike } from '../../core/text-search.ts'
 import type { Db } from '../../db/client.ts'
-import { findOpenJobs, parseLocation, statePatterns, type PublicJob } from '../jobs/index.ts'
+import { ANY_STATE_PATTERNS, findOpenJobs, parseLocation, type StatePatterns, statePatterns, type PublicJob } from '../jobs/index.ts'
 import { EMPLOYMENT_TYPE_LABELS, type EmploymentType, employmentTypeSql, fullyRemoteSql } from './job-facts.ts'
 import { fileText, firstCodePoints } from '../../core/untrusted.ts'
 import { codePoints } from '../../core/schema-check.ts'
@@ -88,18 +88,29 @@ export function criteriaQuery(c: JobCriteria, page = 1): string {
 	return text ? `?${text}` : ''
 }
 
+/** Where in `j.location` the first text the patterns match starts (1-based), or null when none does. */
+const firstMatch = (p: StatePatterns) =>
+	sql`least(nullif(regexp_instr(j.location, ${p.code}), 0), nullif(regexp_instr(j.location, ${p.partCode}, 1, 1, 0, 'i'), 0), nullif(regexp_instr(j.location, ${p.name}, 1, 1, 0, 'i'), 0))`
+
 /**
  * Where the job is must hold what was typed: read as a place (`parseLocation`: "Austin, TX" is the
  * city Austin in Texas, "TX" or "Texas" the state, written either way in the job), else as words.
+ * The job is in a state when it is the first state its location names, as `parseLocation` reads it
+ * (so the pay check, the JobPosting data and the feeds agree on its state): "Baltimore, md, TX" is in
+ * Maryland, not Texas.
  */
 function locationCondition(text: string): SQL {
 	const place = parseLocation(text)
 	const parts: SQL[] = []
 	if (place.locality) parts.push(sql`j.location ilike ${`%${escapeLike(place.locality)}%`}`)
 	if (place.region) {
-		// Read as parseLocation reads the job's location (so the pay check and the feeds agree on its state).
 		const state = statePatterns(place.region)
-		parts.push(sql`(j.location ~ ${state.code} or j.location ~* ${state.partCode} or j.location ~* ${state.name})`)
+		// The patterns (the first state's most) cost far more than looking for the state's words: only where they are.
+		const mayName = sql.join(
+			state.words.map((w) => sql`strpos(lower(j.location), ${w}) > 0`),
+			sql` or `,
+		)
+		parts.push(sql`(case when ${mayName} then ${firstMatch(state)} = ${firstMatch(ANY_STATE_PATTERNS)} else false end)`)
 	}
 	if (!parts.length) parts.push(sql`j.location ilike ${`%${escapeLike(text)}%`}`)
 	return sql.join(parts, sql` and `)

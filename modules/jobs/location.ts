@@ -1,8 +1,9 @@
 /**
  * A job's free-text location read as a postal address: "Charlotte, NC" → Charlotte / NC / US,
  * "Austin, Texas 78701" → Austin / TX / US with its postal code, "Seattle WA" or "Denver CO 80202"
- * (the state at the end after a space) alike. The pay-transparency check, the feeds and JSON-LD
- * read places with `parseLocation`, and the careers search with `statePatterns`: one reading. Only US states and DC are known;
+ * (the state at the end after a space) alike; the first state named is the place ("Baltimore, md, TX"
+ * is in MD). The pay-transparency check, the feeds and JSON-LD read places with `parseLocation`, and the
+ * careers search with `statePatterns` and `ANY_STATE_PATTERNS`: one reading. Only US states and DC are known;
  * anything else keeps its first part as the locality and no region or country.
  */
 
@@ -110,6 +111,16 @@ function trailingState(part: string): { code: string; before: string } | null {
 	return null
 }
 
+/** The District of Columbia's code written with dots ("Washington, D.C."), as a pattern: read as `DC`. */
+const DC_DOTTED = 'D\\.\\s?C\\.?'
+/** Every state's code, as alternatives of a pattern. */
+const ALL_CODES = Object.keys(US_STATES).join('|')
+/**
+ * Other states after a slash ("Kansas City, MO/KS"): the first state written is the place, the others
+ * name no place of their own. Codes in any case, as a code that is the whole part is read.
+ */
+const OTHER_STATES = `(\\s*/\\s*(${ALL_CODES.replace(/[A-Z]/g, (c) => `[${c.toLowerCase()}${c}]`)}))*`
+
 /** Words of a work arrangement, not of a place. */
 const WORK_MODE_WORDS = 'hybrid|on[- ]?site|in[- ]office|in[- ]person'
 /** The same words in either case, for a pattern matched case-sensitively (a state's code is). */
@@ -118,35 +129,66 @@ const anyCase = (words: string) => words.replace(/[a-z]/g, (c) => `[${c}${c.toUp
  * How a place's part ends after its state: an optional ZIP code, an optional work arrangement set
  * apart ("Austin, TX - Onsite"), then the end of the part (a separator, a parenthesis, the end).
  */
-const PART_END = `(\\s+\\d{5}(-\\d{4})?)?(\\s*[-–:/]\\s*(${anyCase(WORK_MODE_WORDS)}))?[\\s–-]*([,;|()]|$)`
+const PART_END = `${OTHER_STATES}(\\s+\\d{5}(-\\d{4})?)?(\\s*[-–:/]\\s*(${anyCase(WORK_MODE_WORDS)}))?[\\s–-]*([,;|()]|$)`
 
 /**
  * What may open a part before a state written as the whole part, as `parseLocation` cleans it away:
- * brackets, dashes, a remote word ("Remote - md") or, opening the text, a work arrangement ("Hybrid - md").
+ * brackets, dashes, a remote word ("Remote - md") or, opening the text, a work arrangement ("Hybrid - md", "Hybrid (md)").
  */
-const PART_START = `(^|[,;|]|^\\s*(${WORK_MODE_WORDS})\\s*[-–:/])[\\s(–-]*((100% |fully |hybrid )?(remote|anywhere|work from home|wfh)[\\s–:/-]+)?`
+const PART_START = `(^|[,;|]|^\\s*(${WORK_MODE_WORDS})\\s*([-–:/]|(?=\\()))[\\s(–-]*((100% |fully |hybrid )?(remote|anywhere|work from home|wfh)[\\s–:/-]+)?`
 
-/**
- * Patterns (read alike by JavaScript and PostgreSQL) for text that names the state `code` the way
- * `parseLocation` reads it: its code in capitals (`code`, matched case-sensitively) ending a part, its
- * code in any case as the whole part (`partCode`: "Baltimore, md", as `stateCode` reads it), or its
- * name (any case) ending a part, each optionally followed by a ZIP code. The caller matches `partCode`
- * and `name` case-insensitively. The careers search filters with them, so a job found "in WA" is one
- * the pay-transparency check and the feeds place in WA.
- */
-export function statePatterns(code: string): { code: string; partCode: string; name: string } {
-	const stateName = US_STATES[code]!
-	// Virginia is not the end of "West Virginia", nor Washington the state in "Washington, DC" or "Washington, D.C." (DC ends the text, and the last state read wins).
-	const longer = Object.values(US_STATES).filter((other) => other.endsWith(` ${stateName}`))
-	const notInside = longer.length ? `(?<!(${longer.map((other) => other.slice(0, -stateName.length - 1)).join('|')})\\s)` : ''
-	const notCity = code === 'WA' ? `(?![\\s,]+(DC|${DC_DOTTED})([^A-Za-z]|$))` : ''
-	const name = `${notInside}${stateName.replace(/ /g, '\\s+')}${notCity}`
-	const written = code === 'DC' ? `(DC|${DC_DOTTED})` : code
-	return { code: `(^|[\\s,;|(])${written}${PART_END}`, partCode: `${PART_START}${code}${PART_END}`, name: `(^|[\\s,;|(])${name}${PART_END}` }
+/** The patterns of text that names a state, each read alike by JavaScript and PostgreSQL (`statePatterns`). */
+export interface StatePatterns {
+	/** A code in capitals ending a part ("Seattle WA", "Austin, TX 78701"): matched case-sensitively. */
+	code: string
+	/** A code in any case as the whole part ("Baltimore, md"): matched case-insensitively. */
+	partCode: string
+	/** A name ending a part ("Spokane, Washington"): matched case-insensitively. */
+	name: string
+	/**
+	 * Words, in lower case, one of which text naming the state holds (its code, the first word of its
+	 * name): a cheap test before the patterns, which cost far more to run.
+	 */
+	words: string[]
 }
 
-/** The District of Columbia's code written with dots ("Washington, D.C."), as a pattern: read as `DC`. */
-const DC_DOTTED = 'D\\.\\s?C\\.?'
+/**
+ * Patterns for text that names one of the states `codes` the way `parseLocation` reads a state: its
+ * code in capitals ending a part, its code in any case as the whole part (as `stateCode` reads it), or
+ * its name (any case) ending a part, each optionally followed by other states after a slash, a ZIP code
+ * and a work arrangement. A state's name followed by a part that is a state's code is a town there
+ * ("Washington, DC", "Indiana, PA"), as `parseLocation` pairs them, so it names no state of its own.
+ */
+function patternsOf(codes: readonly string[]): StatePatterns {
+	const names = codes.map((code) => {
+		const stateName = US_STATES[code]!
+		// Virginia is not the end of "West Virginia".
+		const longer = Object.values(US_STATES).filter((other) => other.endsWith(` ${stateName}`))
+		const notInside = longer.length ? `(?<!(${longer.map((other) => other.slice(0, -stateName.length - 1)).join('|')})\\s)` : ''
+		return `${notInside}${stateName.replace(/ /g, '\\s+')}`
+	})
+	const written = codes.map((code) => (code === 'DC' ? `DC|${DC_DOTTED}` : code)).join('|')
+	const town = `(?![\\s–-]*[,;|(][\\s(–-]*(${anyCase(ALL_CODES.toLowerCase())}|${DC_DOTTED})${PART_END})`
+	const words = codes.flatMap((code) => [code.toLowerCase(), US_STATES[code]!.split(' ')[0]!.toLowerCase(), ...(code === 'DC' ? ['d.'] : [])])
+	return {
+		words,
+		code: `(^|[\\s,;|(])(${written})${PART_END}`,
+		partCode: `${PART_START}(${codes.join('|')})${PART_END}`,
+		name: `(^|[\\s,;|(])(${names.join('|')})${town}${PART_END}`,
+	}
+}
+
+/**
+ * Patterns for text that names the state `code` (`patternsOf`). Alone they find any mention of it; the
+ * careers search places a job "in WA" when the first of them to match starts where the first of
+ * `ANY_STATE_PATTERNS` does (WA is the first state its location names), as `parseLocation` places it
+ * for the pay-transparency check, the JobPosting data and the feeds.
+ */
+export const statePatterns = (code: string): StatePatterns => patternsOf([code])
+
+/** Patterns for text that names any state: where the first state named starts. */
+export const ANY_STATE_PATTERNS: StatePatterns = patternsOf(Object.keys(US_STATES))
+
 const DC_WITH_DOTS = new RegExp(`(^|[\\s,;|(])${DC_DOTTED}(?=$|[^A-Za-z])`, 'g')
 
 /** Whether a name is the United States ("US", "U.S.A.", "United States of America"). */
@@ -154,11 +196,11 @@ export const isUnitedStates = (name: string): boolean => US.test(name.trim())
 
 /**
  * A work arrangement set apart from the place, before it, after it or in brackets: "Hybrid - Seattle,
- * WA", "Austin, TX - Onsite", "Seattle, WA (hybrid)". Only when set apart, as the careers search's
+ * WA", "Hybrid (Chicago, IL)", "Austin, TX - Onsite", "Seattle, WA (hybrid)". Only when set apart, as the careers search's
  * state patterns (`statePatterns`, `PART_END`) read a state ending a part: in "Remote OR Hybrid" none does.
  */
 const WORK_MODE_APART = new RegExp(
-	`^\\s*(${WORK_MODE_WORDS})\\s*[-–:/]\\s*|\\(\\s*(${WORK_MODE_WORDS})\\s*\\)|\\s*[-–:/]\\s*(${WORK_MODE_WORDS})\\s*(?=[,;|()]|$)`,
+	`^\\s*(${WORK_MODE_WORDS})\\s*([-–:/]\\s*|(?=\\())|\\(\\s*(${WORK_MODE_WORDS})\\s*\\)|\\s*[-–:/]\\s*(${WORK_MODE_WORDS})\\s*(?=[,;|()]|$)`,
 	'gi',
 )
 /** Text that says no place: "N/A", "TBD", "Multiple locations". */
@@ -184,6 +226,33 @@ function townName(part: string, stateFollows: boolean): string | null {
 	return name
 }
 
+/** A part's text without its ZIP code and the other states after a slash ("MO/KS 64105" → MO), and the ZIP code. */
+function partText(part: string): { rest: string; postalCode: string | null } {
+	// `s`: a part may hold a line break (any text reaches here); without it the pattern matched nothing.
+	const m = /^(.*?)\s*(\d{5}(?:-\d{4})?)?$/s.exec(part)
+	return { rest: (m?.[1] ?? part).trim().replace(OTHER_STATES_AT_END, ''), postalCode: m?.[2] ?? null }
+}
+const OTHER_STATES_AT_END = new RegExp(`${OTHER_STATES}$`)
+
+/** The part when it is the state `code` and nothing else, written either way ("New York" after "New York"), or null. */
+function sameState(part: string, code: string): { code: string; postalCode: string | null } | null {
+	const { rest, postalCode } = partText(part)
+	return stateCode(rest) === code ? { code, postalCode } : null
+}
+
+/** The state a whole part is written as a code ("NC", "md", "DC 20001"), or null. */
+function codePart(part: string): { code: string; postalCode: string | null } | null {
+	const { rest, postalCode } = partText(part)
+	return /^[A-Za-z]{2}$/.test(rest) && US_STATES[rest.toUpperCase()] ? { code: rest.toUpperCase(), postalCode } : null
+}
+
+/**
+ * The place is the first state the location names, with the town before it: "Baltimore, md, TX" is
+ * in Maryland (a second state, or a country after it, is no place of its own), "Kansas City, MO/KS" in
+ * Missouri. A state's name followed by a part that is a state's code is a town in that state
+ * ("Washington, DC", "Fort Washington, MD", "Indiana, PA"), as it is before the same state ("New York,
+ * New York"). The careers search finds the same first state in SQL (`ANY_STATE_PATTERNS`).
+ */
 export function parseLocation(text: string | null | undefined): ParsedLocation {
 	const out: ParsedLocation = { locality: null, region: null, country: null, postalCode: null, remote: false }
 	if (!text?.trim()) return out
@@ -201,20 +270,25 @@ export function parseLocation(text: string | null | undefined): ParsedLocation {
 		out.country = 'US'
 		parts.pop()
 	}
-	for (let i = parts.length - 1; i >= 0 && !out.region; i--) {
-		// `s`: a part may hold a line break (any text reaches here); without it the pattern matched nothing.
-		const m = /^(.*?)\s*(\d{5}(?:-\d{4})?)?$/s.exec(parts[i]!)
-		if (!m) continue
-		const rest = m[1]!.trim()
+	for (let i = 0; i < parts.length && !out.region; i++) {
+		const { rest, postalCode } = partText(parts[i]!)
 		// The whole part ("CO", "Texas 78701"), else its last words after a space ("Denver CO 80202").
 		const whole = stateCode(rest)
 		const state = whole ? { code: whole, before: '' } : trailingState(rest)
 		if (!state) continue
-		out.region = state.code
+		const next = i + 1 < parts.length ? (codePart(parts[i + 1]!) ?? sameState(parts[i + 1]!, state.code)) : null
+		// Its state written as a name (no state's name ends in a two-letter word), and the next part a state: the whole part is the town.
+		if (next && !/(^|\s)[A-Za-z]{2}$/.test(rest)) {
+			out.region = next.code
+			out.postalCode = next.postalCode
+			out.locality = townName(rest, true)
+		} else {
+			out.region = state.code
+			out.postalCode = postalCode
+			if (state.before) out.locality = townName(state.before, true)
+			else if (i > 0) out.locality = townName(parts[i - 1]!, true)
+		}
 		out.country = 'US'
-		if (m[2]) out.postalCode = m[2]
-		if (state.before) out.locality = townName(state.before, true)
-		else if (i > 0) out.locality = townName(parts[i - 1]!, true)
 	}
 	if (!out.region && parts.length && !out.locality) out.locality = townName(parts[0]!, false)
 	return out
