@@ -18,9 +18,11 @@
  * So "java" puts Java developers above "Ava Jackson", and "Ava Jakson" still finds her when
  * nothing matches exactly.
  *
- * Accents and width are folded on both sides, by one normaliser: `foldText` here for what is asked,
- * the database's `bl_fold` (the same steps, db/migrations/0002_fold_text.sql) for what is indexed
- * and compared, so "Tomas" finds Tomás, "Müller" finds Muller and "ＪＡＶＡ" finds Java.
+ * Accents, width, letters such as ß and Ł, and invisible characters are folded on both sides, by one
+ * normaliser: `foldText` here for what is asked, the database's `bl_fold` (the same steps,
+ * db/migrations/0004_fold_letters_invisible.sql) for what is indexed and compared, so "Tomas" finds
+ * Tomás, "Müller" finds Muller, "ＪＡＶＡ" finds Java, "strasse" finds Straße and a word with a
+ * zero-width space inside is one word.
  *
  * Technology names spelled with symbols are words on both sides too: `searchTerms` here, the
  * database's `bl_terms` over what is indexed (db/migrations/0003_search_terms.sql), spell "C#" as
@@ -30,11 +32,56 @@
 import { sql, type SQL } from 'drizzle-orm'
 
 /**
- * `s` as search compares it: full-width letters plain (ＪＡＶＡ → JAVA), accents dropped (Tomás →
- * Tomas). The database's `bl_fold` does exactly this to what it indexes; the two must stay the same
- * steps (tests/search-ranking.test.ts compares them).
+ * Letters that compatibility decomposition keeps whole but people type as plain Latin letters:
+ * "strasse" finds Straße, "Lukasz" Łukasz, "Soren" Søren, "Aeron" Æron. The database's `bl_fold`
+ * spells the same letters the same way (db/migrations/0004_fold_letters_invisible.sql).
  */
-export const foldText = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')
+export const FOLDED_LETTERS: Readonly<Record<string, string>> = {
+	ß: 'ss',
+	ẞ: 'SS',
+	æ: 'ae',
+	Æ: 'AE',
+	œ: 'oe',
+	Œ: 'OE',
+	þ: 'th',
+	Þ: 'TH',
+	ø: 'o',
+	Ø: 'O',
+	ł: 'l',
+	Ł: 'L',
+	đ: 'd',
+	Đ: 'D',
+	ð: 'd',
+	Ð: 'D',
+	ħ: 'h',
+	Ħ: 'H',
+	ı: 'i',
+	ŧ: 't',
+	Ŧ: 'T',
+}
+const FOLDED_LETTER = new RegExp(`[${Object.keys(FOLDED_LETTERS).join('')}]`, 'g')
+
+/**
+ * What folding drops: accents (combining marks U+0300–U+036F, once NFKD has set them apart) and the
+ * characters nobody sees (Unicode's default-ignorable code points: zero-width space and joiners, soft
+ * hyphen, direction marks, variation selectors, tags…), which otherwise split a word in two. Written
+ * as ranges, the database's `bl_fold` has the same class.
+ */
+const FOLDED_AWAY =
+	// biome-ignore lint/suspicious/noMisleadingCharacterClass: characters dropped one by one, combining ones among them; none joins another.
+	/[\u0300-\u036f\u00ad\u061c\u115f-\u1160\u17b4-\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0000}-\u{e0fff}]/gu
+
+/**
+ * `s` as search compares it: full-width letters plain (ＪＡＶＡ → JAVA), accents dropped (Tomás →
+ * Tomas), letters NFKD keeps whole spelled plain (Straße → Strasse: `FOLDED_LETTERS`), invisible
+ * characters dropped ("Jav\u200Ba" → Java). The database's `bl_fold` does exactly this to what it
+ * indexes; the two must stay the same steps (tests/search-ranking.test.ts compares them).
+ */
+export const foldText = (s: string) =>
+	s
+		.normalize('NFKD')
+		.replace(FOLDED_AWAY, '')
+		.replace(FOLDED_LETTER, (c) => FOLDED_LETTERS[c]!)
 
 /** The shortest search text that can match (the words searched have two characters or more), and what a shorter one is told. */
 export const MIN_SEARCH_CHARS = 2

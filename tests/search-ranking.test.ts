@@ -274,6 +274,18 @@ test('the count search reports is what the list tool it names returns for the sa
 
 test('the database folds what it indexes as the words asked are folded (bl_fold and foldText are the same steps)', async () => {
 	const deps = await testDeps()
-	for (const text of ['Tomás Müller', 'ＪＡＶＡ Ｄｅｖｅｌｏｐｅｒ', 'Jàva', 'Zoë Šťastná', 'ﬁnance', 'Ångström', 'naïve café', 'Łódź Ørsted', 'Ⅻ ① ²'])
+	for (const text of [
+		'Tomás Müller',
+		'ＪＡＶＡ Ｄｅｖｅｌｏｐｅｒ',
+		'Jàva',
+		'Zoë Šťastná',
+		'ﬁnance',
+		'Ångström',
+		'naïve café',
+		'Łódź Ørsted',
+		'Ⅻ ① ²',
+		'Straße STRAẞE',
+		'Jav\u200ba de\u00advel\u2060oper',
+	])
 		expect((await deps.database.rows<{ folded: string }>(sql`select bl_fold(${text}) as folded`))[0]!.folded).toBe(foldText(text))
 })

@@ -7,7 +7,7 @@ import { vendors } from '../vendors/table.ts'
  * One table serves both doors. Status is `Draft | Open | Closed`; the REST API shows `open` for
  * `Open` and `closed` otherwise. REST `summary` is MCP `pitch`; REST `mustHave` is MCP `requirements`.
  * The table also has a stored, generated `search_vector` (tsvector) that this schema does not model:
- * see modules/jobs/migrations/0006_search_terms.sql (`select *` and `returning *` include it).
+ * see modules/jobs/migrations/0007_search_refolded.sql, its latest definition (`select *` and `returning *` include it).
  */
 export const jobs = pgTable(
 	'jobs',

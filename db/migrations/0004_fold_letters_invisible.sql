@@ -1,0 +1,11 @@
+-- bl_fold folds what NFKD and dropping accents left apart, as core/text-search.ts `foldText` now does to what is
+-- asked (the same steps; tests/search-ranking.test.ts compares them over every letter and character below):
+--   the characters nobody sees are dropped with the accents (Unicode's default-ignorable code points: zero-width
+--   space and joiners, soft hyphen, direction marks, variation selectors, tags…): a word with U+200B inside was
+--   two words to the full-text parser, and never found;
+--   letters NFKD keeps whole are spelled as people type them: ß ss (so "strasse" finds Straße), æ ae, œ oe, þ th,
+--   ø o, ł l, đ and ð d, ħ h, ı i, ŧ t, in either case.
+-- Built-in IMMUTABLE functions only (normalize, regexp_replace, translate, replace), alike on PostgreSQL and the
+-- embedded PGlite. What was indexed with the old fold is recomputed by each module's migration that follows
+-- (jobs 0007, candidates 0010, inbox 0007: search vectors re-added, trigram indexes on bl_fold made again).
+CREATE OR REPLACE FUNCTION bl_fold(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT replace(replace(replace(replace(replace(replace(replace(replace(translate(regexp_replace(normalize(coalesce($1, ''), NFKD), '[\u0300-\u036f\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]', '', 'g'), 'øØłŁđĐðÐħĦıŧŦ', 'oOlLdDdDhHitT'), 'ß', 'ss'), 'ẞ', 'SS'), 'æ', 'ae'), 'Æ', 'AE'), 'œ', 'oe'), 'Œ', 'OE'), 'þ', 'th'), 'Þ', 'TH') $$;
