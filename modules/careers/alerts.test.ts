@@ -407,3 +407,16 @@ describe('one alert per address, in either spelling', () => {
 		expect(await alertsOf(ws)).toEqual([])
 	})
 })
+
+describe('a search that cannot be one', () => {
+	test('keywords of one character are refused on the q field, and no alert is kept (it could never send a job)', async () => {
+		const ws = await newWorkspace()
+		const browser = new PortalClient((await mailer()).app)
+		await browser.get(`/careers/${ws.slug}`)
+		const asked = await browser.post(`/careers/${ws.slug}/alerts`, { q: 'a', email: `${unique('seeker')}@example.test` })
+		expect(asked.status).toBe(400)
+		expect(asked.text).toContain('Keywords must have at least 2 characters')
+		expect(asked.text).not.toContain('we sent a link')
+		expect(await alertsOf(ws)).toEqual([])
+	})
+})

@@ -157,6 +157,9 @@ describe('bad input', () => {
 			[`?location=${'b'.repeat(101)}`, 'Location can be at most 100 characters'],
 			[`?q=${encodeURIComponent('😀'.repeat(201))}`, 'Keywords can be at most 200 characters'],
 			['?remote=yes', 'Remote only is on or left out'],
+			// One character matches nothing (as every search of the product says): said, not "0 jobs match".
+			['?q=a', 'Keywords must have at least 2 characters'],
+			[`?q=${encodeURIComponent(' é\u200b ')}`, 'Keywords must have at least 2 characters'],
 		]
 		// Characters are code points: 200 emoji are 200 characters (400 UTF-16 units), and a cut never splits one.
 		const emoji = await search(ws, `?q=${encodeURIComponent('😀'.repeat(200))}&location=${encodeURIComponent('🏙'.repeat(100))}`)

@@ -3,12 +3,13 @@
  * Keywords are matched and ranked as in the product's job search (`findOpenJobs`, `jobRanking`); the
  * location, remote and employment-type filters narrow the open jobs; 20 a page. Job alerts keep the
  * same criteria and find new jobs with the same conditions (alerts.ts). Input that cannot be a
- * search (an unknown type, page 0 or past `MAX_PAGE`, overlong text) is refused with what is wrong.
+ * search (an unknown type, page 0 or past `MAX_PAGE`, overlong text, keywords of one character) is
+ * refused with what is wrong.
  */
 import { type SQL, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import type { FieldError } from '../../core/errors.ts'
-import { escapeLike } from '../../core/text-search.ts'
+import { escapeLike, MIN_SEARCH_CHARS, SEARCH_TEXT_TOO_SHORT } from '../../core/text-search.ts'
 import type { Db } from '../../db/client.ts'
 import { ANY_STATE_PATTERNS, findOpenJobs, parseLocation, type StatePatterns, statePatterns, type PublicJob } from '../jobs/index.ts'
 import { EMPLOYMENT_TYPE_LABELS, type EmploymentType, employmentTypeSql, fullyRemoteSql } from './job-facts.ts'
@@ -54,6 +55,9 @@ export function readCriteria(input: Record<string, unknown>): { criteria: JobCri
 	const typeText = one(input.type).trim()
 	const pageText = one(input.page).trim()
 	// Characters are code points, as every length in the product is counted (an emoji is one, not two UTF-16 units).
+	// One character matches nothing (the words searched have two or more): said, as every search of the product says it,
+	// rather than "0 jobs match" and a job alert that could never send a job.
+	if (q && codePoints(q) < MIN_SEARCH_CHARS) errors.push({ field: 'q', message: `Keywords ${SEARCH_TEXT_TOO_SHORT}` })
 	if (codePoints(q) > MAX_Q) errors.push({ field: 'q', message: `Keywords can be at most ${MAX_Q} characters` })
 	if (codePoints(location) > MAX_LOCATION) errors.push({ field: 'location', message: `Location can be at most ${MAX_LOCATION} characters` })
 	if (remoteText && remoteText !== 'on') errors.push({ field: 'remote', message: 'Remote only is on or left out' })
