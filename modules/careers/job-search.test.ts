@@ -173,6 +173,10 @@ describe('bad input', () => {
 			expect(res.text).toContain(message)
 			expect(res.text).toContain('<title>Error: ')
 			expect(res.slugs).toEqual([])
+			// Not run, so nothing is said of matches, and no alert is offered for it (one would be refused too).
+			expect([query, res.text.includes('This search was not run: correct what is marked above.')]).toEqual([query, true])
+			expect([query, /jobs? match|No open jobs/.test(res.text)]).toEqual([query, false])
+			expect([query, res.text.includes('Get new jobs like this by e-mail')]).toEqual([query, false])
 		}
 		// A parameter given twice and odd characters are no error (of a repeated one, the first counts, as in a posted form).
 		const twice = await search(ws, '?q=java&q=python')

@@ -77,13 +77,20 @@ export function jobListPage(ws: Workspace, view: JobListView): Response {
 	const { results: r, criteria: c } = view
 	const applied = appliedFilters(ws, c)
 	const errors = [...view.errors, ...(view.alert.errors ?? []).map((e) => ({ ...e, field: `alert-${e.field}` }))]
+	// A refused search was not run: it says so, never "0 jobs match", and offers no alert for it (one would be refused too).
+	const refused = view.errors.length > 0
 	// A page past the last (an old link, jobs closed since) counts no rows: it says nothing of how many there are.
 	const pastTheEnd = r.page > 1 && r.jobs.length === 0
-	const empty = pastTheEnd
-		? html`<p>There are no more jobs${hasCriteria(c) ? ' for this search' : ''}. <a href="/careers/${ws.slug}${criteriaQuery(c)}">Back to the first page</a></p>`
-		: hasCriteria(c)
-			? html`<p>No open jobs match this search. Try fewer filters, or <a href="/careers/${ws.slug}">see all open jobs</a>.</p>`
-			: html`<p>There are no open jobs right now. Please check back soon.</p>`
+	const notRun = 'This search was not run: correct what is marked above'
+	const empty = refused
+		? applied.length
+			? ''
+			: html`<p role="status">${notRun}.</p>`
+		: pastTheEnd
+			? html`<p>There are no more jobs${hasCriteria(c) ? ' for this search' : ''}. <a href="/careers/${ws.slug}${criteriaQuery(c)}">Back to the first page</a></p>`
+			: hasCriteria(c)
+				? html`<p>No open jobs match this search. Try fewer filters, or <a href="/careers/${ws.slug}">see all open jobs</a>.</p>`
+				: html`<p>There are no open jobs right now. Please check back soon.</p>`
 	return page(
 		{
 			title: hasCriteria(c) ? `Jobs at ${ws.name}: ${criteriaWords(c).join(', ')}` : `Jobs at ${ws.name}`,
@@ -97,7 +104,7 @@ ${searchForm(ws, c, view.errors)}
 <section class="card" id="results" aria-label="Results">
 ${
 	applied.length
-		? html`<div class="applied"><p role="status">${pastTheEnd ? `Page ${r.page} is past the last page` : html`${plural(r.total, 'job')} match${r.total === 1 ? 'es' : ''}${r.page > 1 ? html` (page ${r.page})` : ''}`}. Filters applied:</p>
+		? html`<div class="applied"><p role="status">${refused ? notRun : pastTheEnd ? `Page ${r.page} is past the last page` : html`${plural(r.total, 'job')} match${r.total === 1 ? 'es' : ''}${r.page > 1 ? html` (page ${r.page})` : ''}`}. Filters applied:</p>
 <ul class="applied-filters">${applied.map(([label, href]) => html`<li><span title="${label}">${label}</span> <a href="${href}" aria-label="Remove filter ${label}">Remove</a></li>`)}</ul>
 <p><a href="/careers/${ws.slug}">Clear all filters</a></p></div>`
 		: ''
@@ -108,7 +115,7 @@ ${r.jobs.length === 0 ? empty : ''}
 <span class="meta">${[j.location, j.schedule, j.contractType].filter(Boolean).join(' · ')}</span></li>`,
 		)}</ul>
 ${pagerLinks(ws, c, r)}</section>
-${alertForm(ws, c, view.alert)}`,
+${refused ? '' : alertForm(ws, c, view.alert)}`,
 	)
 }
 
