@@ -6,11 +6,10 @@
  */
 import { type SQL, sql } from 'drizzle-orm'
 import type { Database, Db } from '../db/client.ts'
+import { escapeRegExp } from './text-search.ts'
 
 /** What an erased person's name and details become wherever they stay mentioned. */
 export const ERASED = 'Erased candidate'
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /**
  * A space, for PostgreSQL's regular expressions: `\s` and the Unicode spaces it leaves out under the

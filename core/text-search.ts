@@ -151,6 +151,9 @@ export const foldedSimilarityText = (q: string) => similarityText(foldText(q))
 /** `%`, `_` and `\` taken literally in a LIKE pattern. */
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 
+/** `s` taken literally in a regular expression, JavaScript's or PostgreSQL's (ASCII punctuation escaped). */
+export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
 /**
  * Whether `column` is exactly `text` (a `similarityText`), case aside: `ilike` without wildcards,
  * so a trigram index on the column finds the rows.

@@ -67,6 +67,33 @@ describe('keywords, filters and clearing', () => {
 		expect((await search(ws, '?q=java&location=Austin&type=contract')).slugs).toEqual([j.javaAustin!.slug])
 	})
 
+	test('a place typed is found as whole words of the location, never inside a word', async () => {
+		const ws = await newWorkspace()
+		const at: Record<string, string> = {}
+		for (const location of [
+			'Austin, TX',
+			'Austintown, OH',
+			'Columbus, OH',
+			'Remote - US',
+			'Houston, TX, US',
+			'St. Louis, MO',
+			'Jersey\u00a0City, NJ',
+			'Remote (Canada)',
+		])
+			at[location] = (await addJob(ws, { title: 'Analyst', location })).slug
+		const found = async (typed: string) => (await search(ws, `?location=${encodeURIComponent(typed)}`)).slugs.sort()
+		const slugs = (...locations: string[]) => locations.map((l) => at[l]!).sort()
+		// "US" was the "us" of Austin, Austintown, Columbus and Houston.
+		expect(await found('US')).toEqual(slugs('Remote - US', 'Houston, TX, US'))
+		expect(await found('Austin')).toEqual(slugs('Austin, TX'))
+		expect(await found('Austin, TX')).toEqual(slugs('Austin, TX'))
+		expect(await found('St. Louis')).toEqual(slugs('St. Louis, MO'))
+		expect(await found('Jersey City')).toEqual(slugs('Jersey\u00a0City, NJ'))
+		expect(await found('Canada')).toEqual(slugs('Remote (Canada)'))
+		expect(await found('(Canada)')).toEqual(slugs('Remote (Canada)'))
+		expect(await found('tow')).toEqual([])
+	})
+
 	test('the form shows what is applied, each with a link without it, and Clear all filters', async () => {
 		const { text } = await search(ws, '?q=java&location=Austin&type=Contract')
 		expect(text).toContain('value="java"')

@@ -9,7 +9,7 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import type { FieldError } from '../../core/errors.ts'
-import { escapeLike, MIN_SEARCH_CHARS, SEARCH_TEXT_TOO_SHORT } from '../../core/text-search.ts'
+import { escapeRegExp, MIN_SEARCH_CHARS, SEARCH_TEXT_TOO_SHORT } from '../../core/text-search.ts'
 import type { Db } from '../../db/client.ts'
 import { ANY_STATE_PATTERNS, findOpenJobs, parseLocation, type StatePatterns, statePatterns, type PublicJob } from '../jobs/index.ts'
 import { EMPLOYMENT_TYPE_LABELS, type EmploymentType, employmentTypeSql, fullyRemoteSql } from './job-facts.ts'
@@ -97,8 +97,15 @@ const firstMatch = (p: StatePatterns) =>
 	sql`least(nullif(regexp_instr(j.location, ${p.code}), 0), nullif(regexp_instr(j.location, ${p.partCode}, 1, 1, 0, 'i'), 0), nullif(regexp_instr(j.location, ${p.name}, 1, 1, 0, 'i'), 0))`
 
 /**
+ * `j.location` holds `text` as whole words, in any case: "US" is not the "us" of Austin or Columbus, nor
+ * "Austin" the start of Austintown. Word edges are anything but an ASCII letter, digit or underscore,
+ * and a space any run of spaces, tabs or no-break spaces, as in `REMOTE_LOCATION_WORDS`.
+ */
+const holdsWords = (text: string) => sql`j.location ~* ${`(^|[^a-z0-9_])${escapeRegExp(text).replace(/ +/g, '[ \\t\\u00a0]+')}([^a-z0-9_]|$)`}`
+
+/**
  * Where the job is must hold what was typed: read as a place (`parseLocation`: "Austin, TX" is the
- * city Austin in Texas, "TX" or "Texas" the state, written either way in the job), else as words.
+ * city Austin in Texas, "TX" or "Texas" the state, written either way in the job), else as whole words.
  * The job is in a state when it is the first state its location names, as `parseLocation` reads it
  * (so the pay check, the JobPosting data and the feeds agree on its state): "Baltimore, md, TX" is in
  * Maryland, not Texas.
@@ -106,7 +113,7 @@ const firstMatch = (p: StatePatterns) =>
 function locationCondition(text: string): SQL {
 	const place = parseLocation(text)
 	const parts: SQL[] = []
-	if (place.locality) parts.push(sql`j.location ilike ${`%${escapeLike(place.locality)}%`}`)
+	if (place.locality) parts.push(holdsWords(place.locality))
 	if (place.region) {
 		const state = statePatterns(place.region)
 		// The patterns (the first state's most) cost far more than looking for the state's words: only where they are.
@@ -116,7 +123,7 @@ function locationCondition(text: string): SQL {
 		)
 		parts.push(sql`(case when ${mayName} then ${firstMatch(state)} = ${firstMatch(ANY_STATE_PATTERNS)} else false end)`)
 	}
-	if (!parts.length) parts.push(sql`j.location ilike ${`%${escapeLike(text)}%`}`)
+	if (!parts.length) parts.push(holdsWords(text))
 	return sql.join(parts, sql` and `)
 }
 
