@@ -13,10 +13,10 @@ import { pgTable, text } from 'drizzle-orm/pg-core'
 import { createDeps, modules } from '../core/main.ts'
 import { defineModule, type ModuleDef } from '../core/module.ts'
 import { buildRegistry } from '../core/registry.ts'
-import { emptyDatabase } from '../tests/helpers.ts'
+import { emptyDatabase, testDeps } from '../tests/helpers.ts'
 import type { Database } from './client.ts'
 import { tableOwners } from './generate.ts'
-import { LEGACY_FOLDER, LEGACY_LAST, LEGACY_OWNERS, migrationOrder, migrationsTable, SchemaError } from './migrate.ts'
+import { LEGACY_FOLDER, LEGACY_LAST, LEGACY_OWNERS, migrationOrder, migrationsTable, requireServerVersion, SchemaError } from './migrate.ts'
 
 type Scratch = Awaited<ReturnType<typeof emptyDatabase>>
 const opened: Scratch[] = []
@@ -244,5 +244,16 @@ describe('migration order', () => {
 				{ name: 'y', tables: { y }, migrations: new URL('file:///y/') },
 			]),
 		).toThrow('x -> y -> x')
+	})
+})
+
+describe('the server’s version', () => {
+	test('PostgreSQL 15 or later is taken (this one, and 15.0); 14 is refused at start, saying what to do', async () => {
+		await requireServerVersion((await testDeps()).database)
+		const server = (num: number, version: string) => ({ rows: async () => [{ num, version }] as never[] })
+		await requireServerVersion(server(150000, '15.0'))
+		const refused = requireServerVersion(server(140011, '14.11 (Debian 14.11-1)'))
+		await expect(refused).rejects.toBeInstanceOf(SchemaError)
+		await expect(refused).rejects.toThrow('PostgreSQL 14.11 (Debian 14.11-1); Benchline needs PostgreSQL 15 or later')
 	})
 })

@@ -94,8 +94,26 @@ export function migrationOrder(modules: readonly SchemaOwner[]): SchemaOwner[] {
 	return ordered
 }
 
+/**
+ * The oldest PostgreSQL the statements need (`server_version_num`): 15, for `regexp_instr` in the careers
+ * location search (modules/careers/search.ts). An older server migrated and started, then answered that
+ * search with a 500; it is refused at start, saying what to do.
+ */
+export const OLDEST_POSTGRES = 150000
+
+export async function requireServerVersion(handle: Handle): Promise<void> {
+	const [server] = await handle.rows<{ num: number; version: string }>(
+		sql`select current_setting('server_version_num')::int as num, current_setting('server_version') as version`,
+	)
+	if (server && Number(server.num) < OLDEST_POSTGRES)
+		throw new SchemaError([
+			`the server is PostgreSQL ${server.version}; Benchline needs PostgreSQL 15 or later: upgrade it, or point DATABASE_URL at a newer one`,
+		])
+}
+
 /** Applies what is pending for every owner, then checks that every declared table and column exists. */
 export async function migrateModules(handle: Handle, modules: readonly SchemaOwner[], apply: ApplyFolder): Promise<void> {
+	await requireServerVersion(handle)
 	const owners = migrationOrder(modules)
 	await upgradeLegacy(handle, owners, apply)
 	for (const owner of owners) {
