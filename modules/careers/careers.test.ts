@@ -122,6 +122,21 @@ describe('the job page', () => {
 	})
 })
 
+describe('an address typed in capitals', () => {
+	test('leads to its own, lower-case address: the site with its search kept, and the job page', async () => {
+		const { ws, key } = await setup()
+		const job = await publish(key, { vendorJobId: 'J-CAPS', title: 'Data Engineer' })
+		const site = await call('GET', `/careers/${ws.slug.toUpperCase()}?q=data`)
+		expect([site.status, site.headers.get('location')]).toEqual([301, `/careers/${ws.slug}?q=data`])
+		const [, , , slug] = pathOf(job.url!).split('/').slice(1)
+		const page = await call('GET', `/careers/${ws.slug.toUpperCase()}/jobs/${slug!.toUpperCase()}`)
+		expect([page.status, page.headers.get('location')]).toEqual([301, job.url])
+		// The address as it is answers; one no site has is still 404.
+		expect((await call('GET', pathOf(job.url!))).status).toBe(200)
+		expect((await call('GET', '/careers/NO-SUCH-FIRM-AT-ALL')).status).toBe(404)
+	})
+})
+
 describe('JobPosting JSON-LD', () => {
 	test('ISO datePosted, CONTRACTOR for W2 / C2C, TELECOMMUTE for Remote, no visa text in applicantLocationRequirements', async () => {
 		const { ws, key } = await setup()

@@ -14,6 +14,9 @@ import { sitemapRoutes } from './sitemap.ts'
 import { publicJobAt, shownJob, workspaceOr404 } from './lookup.ts'
 import { closedJobPage, jobListPage, jobPage, workspacesPage } from './pages.ts'
 
+/** A permanent redirect to `path` with the request's query (a search typed with the address keeps its criteria). */
+const movedTo = (path: string, request: Request) => new Response(null, { status: 301, headers: { location: path + new URL(request.url).search } })
+
 export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return new Elysia({ name: 'careers.routes' })
 		.use(auth)
@@ -33,8 +36,10 @@ export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
 		)
 		.get(
 			'/careers/:workspace',
-			async ({ params, query, cookie }) => {
-				const ws = await workspaceOr404(deps, params.workspace)
+			async ({ params, query, cookie, request }) => {
+				// Addresses are lower-case; one typed from a flyer or a slide in capitals leads to its own.
+				const ws = await workspaceOr404(deps, params.workspace.toLowerCase())
+				if (ws.slug !== params.workspace) return movedTo(`/careers/${ws.slug}`, request)
 				const { criteria, page, errors } = readCriteria(query)
 				// A refused search shows the form with what is wrong, and no results rather than a guess.
 				const results = errors.length ? { jobs: [], total: 0, page: 1 } : await searchCareers(deps, ws.id, criteria, page)
@@ -45,9 +50,10 @@ export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
 		.get(
 			'/careers/:workspace/jobs/:slug',
 			async ({ params, request, cookie }) => {
-				const { ws, job } = await publicJobAt(deps, params.workspace, params.slug)
-				// An address by id (what assistants are given) leads to the job's own address.
-				if (job.slug !== params.slug) return new Response(null, { status: 301, headers: { location: jobUrl(deps.config.baseUrl, ws.slug, job.slug) } })
+				const { ws, job } = await publicJobAt(deps, params.workspace.toLowerCase(), params.slug.toLowerCase())
+				// An address by id (what assistants are given), or typed in capitals, leads to the job's own address.
+				if (job.slug !== params.slug || ws.slug !== params.workspace)
+					return new Response(null, { status: 301, headers: { location: jobUrl(deps.config.baseUrl, ws.slug, job.slug) } })
 				if (job.status !== 'Open') return closedJobPage(ws, job)
 				const source = careersSource(request, deps.config.baseUrl)
 				await recordCareersEvent(deps, { workspaceId: ws.id, jobId: job.id, kind: 'view', source })
