@@ -45,11 +45,23 @@ export const MEASURE_TIMEOUT_MS = 2000
 /** Seconds: from a cheap answer from memory (1 ms) to a request cut by `HTTP_IDLE_TIMEOUT`. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
 
+const NOT_KEPT_BY_BUN = [
+	'nodejs_active_resources',
+	'nodejs_active_resources_total',
+	'nodejs_active_handles',
+	'nodejs_active_handles_total',
+	'nodejs_active_requests',
+	'nodejs_active_requests_total',
+]
+
 export function createMetrics(deps: () => AppDeps): Metrics {
 	const registry = new Registry()
 	registry.setDefaultLabels({})
 	// Process memory, CPU, event-loop delay (prom-client's own `process_*` and `nodejs_*` series).
 	collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 })
+	// Node's libuv handle and request counts, which Bun does not keep (always 0, no types): noise, and
+	// their `_total` gauges break Prometheus' naming rule (promtool check metrics refuses them).
+	for (const name of NOT_KEPT_BY_BUN) registry.removeSingleMetric(name)
 	const registers = [registry]
 
 	const http = new Histogram({

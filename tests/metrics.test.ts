@@ -77,6 +77,15 @@ function samples(text: string) {
 }
 
 describe('who may read /metrics', () => {
+	test('the exposition keeps Prometheus’ naming rules (what promtool check metrics lints): only counters end in _total, every counter does, every series has HELP and TYPE', async () => {
+		const text = await (await scrape()).text()
+		const types = new Map([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => [m[1]!, m[2]!]))
+		const helped = new Set([...text.matchAll(/^# HELP (\S+) /gm)].map((m) => m[1]!))
+		expect(types.size).toBeGreaterThan(20)
+		const wrong = [...types].filter(([name, type]) => (type === 'counter') !== name.endsWith('_total') || !helped.has(name))
+		expect(wrong).toEqual([])
+	})
+
 	test('without the token, or with another, 401; with it, the exposition', async () => {
 		expect((await scrape({})).status).toBe(401)
 		expect((await scrape({ authorization: 'Bearer not-the-token-at-all-0000' })).status).toBe(401)
