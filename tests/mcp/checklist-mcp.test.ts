@@ -422,7 +422,8 @@ describe('J9 text written by candidates and colleagues reaches the model as iner
 			shows(name, 'Eve [image: n] m (https://evil.example/m)')
 		for (const name of ['list_applications', 'get_application', 'get_job_applicants', 'list_bench', 'get_review_queue', 'get_analytics_summary'])
 			shows(name, 'Quokkaflow Dev [image: t]')
-		shows('get_candidate', 'Zyxwvut lead', 'Rust', 'cv [image: f].pdf')
+		// The résumé's name is stored as a file's base name (core/file-name.ts): what follows the last slash of the markup.
+		shows('get_candidate', 'Zyxwvut lead', 'Rust', '"f).pdf"')
 		for (const name of ['get_job_bench', 'check_vendor_submission']) shows(name, 'Quokkaflow Dev [image: t]')
 		for (const name of ['get_job_bench', 'list_candidate_documents', 'check_vendor_submission']) shows(name, 'Eve [image: n]')
 		shows('get_job_bench', 'Spring (https://evil.example/s)')
