@@ -115,7 +115,8 @@ export const webhookApiOperations: ApiOperations = {
 					type: 'array',
 					items: eventType,
 					minItems: 1,
-					description: 'The event types to receive: about your own jobs, and candidates submitted to you',
+					description:
+						'The event types to receive: about your own jobs, and candidates submitted to you. Accepted in any case (e.g. "JOB.PUBLISHED"): stored as listed, with a warning saying so.',
 				},
 				description: {
 					anyOf: [{ type: 'string', maxLength: MAX_DESCRIPTION }, { type: 'null' }],
@@ -134,14 +135,14 @@ export const webhookApiOperations: ApiOperations = {
 					type: 'array',
 					items: { type: 'string' },
 					description:
-						'What the service ignored: unknown fields, and the fields of an answer sent back (id, enabled, disabledReason, createdAt, secret: the service makes them)',
+						'What the service adjusted: an event type sent in another case stored as listed; unknown fields ignored, and the fields of an answer sent back (id, enabled, disabledReason, createdAt, secret: the service makes them)',
 				},
 			},
 			required: [...endpointRequired, 'secret'],
 		},
 	},
 	docs: [
-		`POST /webhooks adds an endpoint (\`{"url","events"}\`, optionally \`"description"\`; other fields are ignored with a \`warnings\` list naming them) for ${VENDOR_SUBSCRIBABLE.map((e) => `\`${e}\``).join(', ')} about your own jobs: 201 with the endpoint as the list shows it and its signing \`secret\`, shown only then. Deliveries are signed as Standard Webhooks says (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`) and retried for about a day; answering 410 switches the endpoint off.`,
+		`POST /webhooks adds an endpoint (\`{"url","events"}\`, optionally \`"description"\`; event types in any case, stored as listed; other fields are ignored; a \`warnings\` list says what was adjusted) for ${VENDOR_SUBSCRIBABLE.map((e) => `\`${e}\``).join(', ')} about your own jobs: 201 with the endpoint as the list shows it and its signing \`secret\`, shown only then. Deliveries are signed as Standard Webhooks says (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`) and retried for about a day; answering 410 switches the endpoint off.`,
 		`GET /webhooks lists your endpoints, without their secrets; \`enabled\` is false for one switched off, and \`disabledReason\` says why (null while on): ${causesInWords}.`,
 		'GET /webhooks/{id} returns one of your endpoints, as the list shows it; another vendor’s id is 404, as an unknown one is.',
 		'DELETE /webhooks/{id} removes one: 204.',

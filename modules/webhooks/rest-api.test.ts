@@ -190,3 +190,27 @@ describe('fields the API does not know', () => {
 		expect([plain.status, 'warnings' in plain.json]).toEqual([201, false])
 	})
 })
+
+describe('event types in another case', () => {
+	test('are stored as listed, each with a warning saying so, as the API takes its choices; one that is no event type in any case is still refused', async () => {
+		const { apiKey } = await newVendor(ws, 'Shouting Staffing', deps)
+		const loud = await callOn(app, 'POST', '/api/v1/webhooks', {
+			key: apiKey,
+			body: { url: `${HOOK}/loud`, events: ['JOB.PUBLISHED', ' job.closed ', 'job.published'], format: 'xml' },
+		})
+		expect([loud.status, loud.json.events]).toEqual([201, ['job.published', 'job.closed']])
+		expect(loud.json.warnings).toEqual([
+			'events "JOB.PUBLISHED" was stored as "job.published", its listed spelling',
+			'events " job.closed " was stored as "job.closed", its listed spelling',
+			'Unknown fields were ignored: format',
+		])
+		const wrong = await callOn(app, 'POST', '/api/v1/webhooks', { key: apiKey, body: { url: `${HOOK}/wrong`, events: ['JOB.EXPLODED'] } })
+		expect([wrong.status, wrong.json.fields[0].field]).toEqual([422, 'events'])
+		// A vendor may not reach a workspace's event by spelling it another way.
+		const other = await callOn(app, 'POST', '/api/v1/webhooks', { key: apiKey, body: { url: `${HOOK}/other`, events: ['APPLICATION.CREATED'] } })
+		expect([other.status, other.json.fields[0].message]).toEqual([
+			422,
+			expect.stringContaining('"APPLICATION.CREATED" is not an event type a vendor may subscribe to'),
+		])
+	})
+})

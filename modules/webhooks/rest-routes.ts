@@ -64,8 +64,9 @@ export function webhookRestRoutes(deps: AppDeps, { auth }: HttpKit) {
 		.post(
 			'/api/v1/webhooks',
 			async ({ actor, request, set }) => {
-				const { input, warnings } = endpointInput(await readJsonObject(request, MAX_BODY_BYTES))
-				const { endpoint, secret } = await addEndpoint(deps, actor, input)
+				const { input, warnings: ignored } = endpointInput(await readJsonObject(request, MAX_BODY_BYTES))
+				const { endpoint, secret, warnings: adjusted } = await addEndpoint(deps, actor, input)
+				const warnings = [...adjusted, ...ignored]
 				set.status = 201
 				// A 201 names what it created (RFC 9110 §15.3.2): the endpoint's own address, which GET reads.
 				set.headers.location = `/api/v1/webhooks/${endpoint.id}`

@@ -239,13 +239,15 @@ export async function addEndpoint(
 	actor: Actor,
 	input: NewEndpoint,
 	options: { network?: OutboundNetwork } = {},
-): Promise<{ endpoint: EndpointView; secret: string }> {
+): Promise<{ endpoint: EndpointView; secret: string; warnings: string[] }> {
 	mayManage(deps, actor)
-	const fields = await problems(deps, actor, input, options.network)
+	const listed = eventsAsListed(actor, input.events)
+	// Values that are not text stay as sent: `problems` names them.
+	const fields = await problems(deps, actor, { ...input, events: listed.events as string[] }, options.network)
 	if (fields.length) throw invalid(fields, `The endpoint was not added: ${fields.map((f) => `${f.field} ${f.message}`).join('; ')}`)
 	const id = newId('whe')
 	const secret = newSigningSecret()
-	const events = [...new Set(input.events)]
+	const events = [...new Set(listed.events as string[])]
 	const endpoint = await deps.db.transaction(async (tx) => {
 		// One add at a time per workspace or vendor: two at once would both count 19 and make 21.
 		await lockUntilCommit(tx, `webhook_endpoints:${actor.workspaceId}:${isVendor(actor) ? actor.vendorId : ''}`)
@@ -271,7 +273,26 @@ export async function addEndpoint(
 		await recordActivity(tx, actor, { action: 'webhook.endpoint_added', targetType: 'webhook_endpoint', targetId: id, detail: { events } })
 		return row!
 	})
-	return { endpoint: (await endpointViews(deps, [endpoint]))[0]!, secret }
+	return { endpoint: (await endpointViews(deps, [endpoint]))[0]!, secret, warnings: listed.warnings }
+}
+
+/**
+ * Event types sent in another case or with spaces around (`JOB.PUBLISHED`) taken as listed
+ * (`job.published`), each with a warning saying so, as the Job Publish API takes its choices; anything
+ * else is left for `problems` to name.
+ */
+function eventsAsListed(actor: Actor, sent: readonly unknown[] | undefined): { events: unknown[]; warnings: string[] } {
+	if (!Array.isArray(sent)) return { events: [], warnings: [] }
+	const allowed: readonly string[] = isVendor(actor) ? VENDOR_SUBSCRIBABLE : SUBSCRIBABLE
+	const warnings = new Set<string>()
+	const events = sent.map((e) => {
+		if (typeof e !== 'string' || allowed.includes(e)) return e
+		const taken = e.trim().toLowerCase()
+		if (!allowed.includes(taken)) return e
+		warnings.add(`events "${firstCodePoints(e, 60)}" was stored as "${taken}", its listed spelling`)
+		return taken
+	})
+	return { events, warnings: [...warnings].slice(0, MAX_NAMED_PROBLEMS) }
 }
 
 export async function listEndpoints(deps: AppDeps, actor: Actor): Promise<EndpointView[]> {
