@@ -19,18 +19,31 @@ export interface TestDns {
 	stop(): Promise<void>
 }
 
-/** A UDP port free now on 127.0.0.1. */
+/**
+ * A port free now on 127.0.0.1 for UDP and for TCP: dnsmasq listens on both, and a port free for UDP
+ * alone was once held over TCP (a connection's local port) and dnsmasq refused to start.
+ */
 async function freePort(): Promise<number> {
-	const socket = createSocket('udp4')
-	await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve))
-	const { port } = socket.address()
-	await new Promise<void>((resolve) => socket.close(() => resolve()))
-	return port
+	for (let tries = 1; ; tries++) {
+		const socket = createSocket('udp4')
+		await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve))
+		const { port } = socket.address()
+		await new Promise<void>((resolve) => socket.close(() => resolve()))
+		try {
+			Bun.listen({ hostname: '127.0.0.1', port, socket: { data() {} } }).stop(true)
+			return port
+		} catch (error) {
+			if (tries >= 20) throw error
+		}
+	}
 }
+
+/** dnsmasq could not bind its port: another process took it between the check and the start. */
+const portTaken = (error: unknown) => /Address already in use/.test(String(error))
 
 export async function startDns(): Promise<TestDns> {
 	if (!DNSMASQ) throw new Error('dnsmasq is not installed: run `apt-get install -y dnsmasq-base` (the single sign-on domain tests need a real DNS server)')
-	const port = await freePort()
+	let port = await freePort()
 	const records = new Map<string, string[]>()
 	const cnames = new Map<string, string>()
 	let child: ReturnType<typeof Bun.spawn> | undefined
@@ -63,19 +76,33 @@ export async function startDns(): Promise<TestDns> {
 		await child.exited
 		child = undefined
 	}
-	await start()
+	// A port taken before dnsmasq bound it: at the first start, another port; at a restart (the app
+	// under test keeps this one), the same port again a moment later.
+	const startHolding = async (first: boolean) => {
+		for (let attempt = 1; ; attempt++) {
+			try {
+				return await start()
+			} catch (error) {
+				if (attempt >= 5 || !portTaken(error)) throw error
+				child = undefined
+				if (first) port = await freePort()
+				else await Bun.sleep(200)
+			}
+		}
+	}
+	await startHolding(true)
 	return {
 		server: `127.0.0.1:${port}`,
 		async setTxt(name, ...values) {
 			if (values.length) records.set(name, values)
 			else records.delete(name)
 			await stop()
-			await start()
+			await startHolding(false)
 		},
 		async setCname(name, target) {
 			cnames.set(name, target)
 			await stop()
-			await start()
+			await startHolding(false)
 		},
 		stop,
 	}
