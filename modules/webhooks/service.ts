@@ -187,10 +187,13 @@ const askedId = (id: unknown) => (typeof id !== 'string' ? 'that id' : `the id "
 const notFoundEndpoint = (id: unknown) => notFound(`No webhook endpoint with ${askedId(id)}`)
 const notFoundDelivery = (id: unknown) => notFound(`No webhook delivery with ${askedId(id)}`)
 
+/** The event types the actor may subscribe to: a vendor, those about its own jobs; the firm, every one. */
+const subscribable = (actor: Actor): readonly string[] => (isVendor(actor) ? VENDOR_SUBSCRIBABLE : SUBSCRIBABLE)
+
 /** What is wrong with the input, every problem at once (the address is looked up last, only when the rest holds). */
 async function problems(deps: AppDeps, actor: Actor, input: NewEndpoint, network?: OutboundNetwork): Promise<FieldError[]> {
 	const out: FieldError[] = []
-	const allowed = isVendor(actor) ? VENDOR_SUBSCRIBABLE : SUBSCRIBABLE
+	const allowed = subscribable(actor)
 	const events = input.events ?? []
 	if (!Array.isArray(events) || !events.length) out.push({ field: 'events', message: 'choose at least one event type' })
 	else {
@@ -283,7 +286,7 @@ export async function addEndpoint(
  */
 function eventsAsListed(actor: Actor, sent: readonly unknown[] | undefined): { events: unknown[]; warnings: string[] } {
 	if (!Array.isArray(sent)) return { events: [], warnings: [] }
-	const allowed: readonly string[] = isVendor(actor) ? VENDOR_SUBSCRIBABLE : SUBSCRIBABLE
+	const allowed = subscribable(actor)
 	const warnings = new Set<string>()
 	const events = sent.map((e) => {
 		if (typeof e !== 'string' || allowed.includes(e)) return e
