@@ -32,6 +32,8 @@ export interface ClaimedRow {
 export interface DeliveryError extends Error {
 	permanent: boolean
 	logged?: string
+	/** Not attempted: the row is recorded `not_sent` with the message (a recipient who unsubscribed). */
+	notSent?: boolean
 }
 
 export const deliveryError = (message: string, permanent: boolean, logged?: string): DeliveryError =>

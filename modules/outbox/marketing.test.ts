@@ -11,7 +11,7 @@ import { PortalClient, portalApp, signedIn } from '../../tests/portal.ts'
 import { startSmtp, type TestSmtp } from '../../tests/smtp.ts'
 import { newCandidate } from '../../tests/staffing-fixtures.ts'
 import { deliverDue, enqueueMail, enqueueMessage, UNSUBSCRIBED } from './index.ts'
-import { MARKETING_NOT_SENT } from './service.ts'
+import { MARKETING_NOT_SENT, unsubscribe } from './service.ts'
 import { outbox } from './table.ts'
 
 setDefaultTimeout(30_000)
@@ -96,6 +96,40 @@ describe('the footer and List-Unsubscribe', () => {
 		expect(retried.text).toContain(MARKETING_NOT_SENT)
 		await send({ to, candidateId, subject: 'Your interview' })
 		expect(smtp.to(to).map((m) => m.parsed.subject)).toEqual(['New role: QA Lead', 'Your interview'])
+	})
+
+	test('checked again at send time: a job alert queued before the unsubscribe, or a failed one put back, is recorded not sent and never reaches them', async () => {
+		const deps = await smtpDeps()
+		const to = `${unique('raced')}@example.test`
+		const candidateId = await newCandidate(ws, { email: to })
+		const recipient = { type: 'candidate' as const, id: candidateId }
+		const queue = (subject: string) =>
+			deps.db.transaction((tx) => enqueueMail(tx, { workspaceId: ws.id, to, subject, text: 'Body text.', recipient, marketing: true }, deps))
+		const queued = await queue('New role: queued before')
+		// A failed alert an owner may put back in the queue (only a failed marketing row can be retried).
+		const failed = await queue('New role: failed before')
+		await deps.db
+			.update(outbox)
+			.set({ status: 'failed', lastError: 'timeout' })
+			.where(inArray(outbox.id, [failed.id]))
+		await unsubscribe(deps, deps.db, { workspaceId: ws.id, type: 'candidate', id: candidateId })
+		await deps.db
+			.update(outbox)
+			.set({ status: 'pending' })
+			.where(inArray(outbox.id, [failed.id]))
+
+		const round = await deliverDue(deps, { workspaceId: ws.id })
+		expect(round.sent).toBe(0)
+		expect(smtp.to(to)).toEqual([])
+		const rows = await deps.db
+			.select()
+			.from(outbox)
+			.where(inArray(outbox.id, [queued.id, failed.id]))
+			.orderBy(outbox.subject)
+		expect(rows.map((r) => ({ status: r.status, lastError: r.lastError }))).toEqual([
+			{ status: 'not_sent', lastError: UNSUBSCRIBED },
+			{ status: 'not_sent', lastError: UNSUBSCRIBED },
+		])
 	})
 
 	test('a marketing mail must name its candidate; a text message to a candidate ends with the text footer', async () => {

@@ -14,6 +14,8 @@
  *   E-mail queued without `SMTP_URL` is `held` (service.ts) and never claimed, with or without it,
  *   until an operator releases it (held.ts).
  *   Without a messaging provider, queued messages are marked `not_sent` with the reason.
+ * - A marketing message (a job alert) is checked against the unsubscribes just before it is sent, and
+ *   recorded `not_sent` for one who unsubscribed since it was queued: no path into the queue can reach them.
  * - Every send has a deadline (`SMTP_TIMEOUT`, `MESSAGING_TIMEOUT`, both below the lease), and the
  *   running worker does not wait for a slow send before claiming more: each channel has `batchSize`
  *   sends in flight at most, and a free slot is filled at once. A hung SMTP server or provider
@@ -32,6 +34,7 @@ import { sendMail } from './mail.ts'
 import { NO_PROVIDER, sendMessage } from './messaging.ts'
 import { messagingConfigured } from './settings.ts'
 import { textToSend } from './private.ts'
+import { isUnsubscribed, type Recipient, UNSUBSCRIBED } from './service.ts'
 import { outbox } from './table.ts'
 
 export interface WorkerOptions {
@@ -102,6 +105,10 @@ async function settle(deps: AppDeps, o: WorkerOptions, row: ClaimedRow, error: D
 		return
 	}
 	const message = error.message.slice(0, 1000)
+	if (error.notSent) {
+		await deps.database.rows(sql`update ${outbox} set status = 'not_sent', last_error = ${message}, private_sealed = null where ${mine}`)
+		return
+	}
 	if (error.permanent || row.attempts >= o.maxAttempts) {
 		await deps.database.rows(sql`update ${outbox} set status = 'failed', last_error = ${message}, private_sealed = null where ${mine}`)
 		// Not the message: an SMTP server's or messaging provider's words name the recipient (delivery.ts).
@@ -114,14 +121,25 @@ async function settle(deps: AppDeps, o: WorkerOptions, row: ClaimedRow, error: D
 
 async function deliver(deps: AppDeps, row: ClaimedRow): Promise<DeliveryError | null> {
 	try {
+		await refuseUnsubscribed(deps, row)
 		const sending = { ...row, text: await privateFilledIn(deps, row) }
 		if (row.channel === 'email') await sendMail(deps, sending)
 		else await sendMessage(deps, sending)
 		return null
 	} catch (error) {
 		const e = error as Partial<DeliveryError>
-		return Object.assign(error instanceof Error ? error : new Error(String(error)), { permanent: e.permanent ?? false }) as DeliveryError
+		return Object.assign(error instanceof Error ? error : new Error(String(error)), { permanent: e.permanent ?? false, notSent: e.notSent }) as DeliveryError
 	}
+}
+
+/**
+ * A marketing message is checked again just before it goes: whatever put it in the queue (queued before the
+ * unsubscribe, a retry, a row put back by hand, another instance's claim), one who unsubscribed never gets it.
+ */
+async function refuseUnsubscribed(deps: AppDeps, row: ClaimedRow): Promise<void> {
+	if (!row.marketing || !row.recipientType || !row.recipientId) return
+	if (await isUnsubscribed(deps.db, row.workspaceId, { type: row.recipientType as Recipient['type'], id: row.recipientId }))
+		throw Object.assign(new Error(UNSUBSCRIBED), { permanent: true, notSent: true } satisfies Partial<DeliveryError>)
 }
 
 /** The text as the recipient gets it; the value only they may see goes into this copy, never into the row. */
