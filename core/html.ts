@@ -15,6 +15,9 @@ export function escapeHtml(value: string): string {
 	return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 }
 
+/** JSON that is safe inside a `<script>` data block: `<` escaped, so no `</script>` or `<!--` can end it early. */
+export const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')
+
 /**
  * Text labelled as untrusted for assistants (`core/untrusted.ts` envelopes) is shown to people as
  * its text, escaped like any other: services hand pages the same results as tools.

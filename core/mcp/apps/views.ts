@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { McpUiResourceMeta } from '@modelcontextprotocol/ext-apps'
 import type { ViewDef } from '../../module.ts'
+import { scriptJson } from '../../html.ts'
 
 const HEAD_MARKER = '<!-- benchline:head -->'
 const RUNTIME_MARKER = '<!-- benchline:runtime -->'
@@ -50,9 +51,6 @@ export function runtimeAsGlobal(bundle: string): string {
 	})
 	return `${bundle.slice(0, exported.index)}globalThis.ExtApps={${pairs.join(',')}};`
 }
-
-/** JSON that is safe inside a `<script>` element (no `</script>`, no `<!--`). */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')
 
 function inlineScript(code: string, where: string): string {
 	// Either would end the inline script early (or make the HTML parser look for a second `</script>`).
