@@ -51,6 +51,11 @@ export function toAppError(
 	if (error instanceof AppError) return error
 	if (elysiaCode === 'NOT_FOUND') return new AppError('NOT_FOUND', 'Not found')
 	if (elysiaCode === 'PARSE') return new AppError('INVALID_BODY', 'The request body could not be read')
+	// A path parameter its route's schema refuses (longer than any id, token or name it stands for)
+	// is an address no record has: 404 in its door's format, as a value no record can hold
+	// (`unaddressable`) and the routes that check ids themselves. As a 400 it sent an identity
+	// provider's probe for a user that does not exist into its error handling instead of "not found".
+	if (elysiaCode === 'VALIDATION' && (error as { type?: unknown }).type === 'params') return new AppError('NOT_FOUND', 'Not found')
 	if (elysiaCode === 'VALIDATION') {
 		const all = (error as { all?: { path?: string; summary?: string; message?: string; schema?: { error?: unknown } }[] }).all ?? []
 		// A schema's own `error` text (e.g. "range must be 7 or 30 (days)") says it best; else TypeBox's.
@@ -116,7 +121,9 @@ const SCIM_TYPE_STATUS: Record<string, number> = { uniqueness: 409, sensitive: 4
  * A SCIM error body: SCIM has no 422, so a value that is not valid is 400 `invalidValue` (a bad
  * filter `invalidFilter`, a body that is not JSON `invalidSyntax`), a duplicate 409 `uniqueness`.
  * A `scimType` decides the status whatever the error's code: a `mutability` refusal (the last
- * owner, an account's address) is a CONFLICT to the other doors but 400 here.
+ * owner, an account's address) is a CONFLICT to the other doors but 400 here. A body refused for
+ * its coding or character set keeps its 415, as on every door: as 400 `invalidSyntax` it sent the
+ * client looking for a fault in its JSON.
  */
 function scimErrorResponse(error: AppError, headers: Record<string, string>): Response {
 	const fields = error.fields ?? []
@@ -126,7 +133,7 @@ function scimErrorResponse(error: AppError, headers: Record<string, string>): Re
 			? 'invalidFilter'
 			: error.code === 'VALIDATION'
 				? 'invalidValue'
-				: error.code === 'INVALID_BODY'
+				: error.code === 'INVALID_BODY' && error.status === 400
 					? 'invalidSyntax'
 					: error.code === 'CONFLICT'
 						? 'uniqueness'
