@@ -13,7 +13,7 @@ import { AppError, invalid } from '../../../core/errors.ts'
 import type { Db } from '../../../db/client.ts'
 import { changeRole } from '../people.ts'
 import { memberships, users } from '../table.ts'
-import { filterTerms, textOf, unsupportedFilter } from './scim-filter.ts'
+import { type FilterTerm, filterTerms, textOf, unsupportedFilter, valueFilterOf } from './scim-filter.ts'
 import { GROUP_NAMES, GROUP_SCHEMA, roleOfGroup } from './scim-model.ts'
 import { newPersonRole } from './scim-users.ts'
 
@@ -28,27 +28,39 @@ export function requireGroup(id: string): PersonRole {
 	return role
 }
 
-const GROUP_FILTERS = 'displayName, id, externalId or members eq "…"'
+const GROUP_FILTERS = 'displayName, id, externalId or members eq "…", or members[value eq "…"]'
 const GROUP_PATHS = ['displayname', 'id', 'externalid', 'members', 'members.value']
 
 /**
  * A `filter` on the groups (RFC 7644 §3.4.2.2), `eq` terms joined by `and`: `displayName` (in any
  * case), `id`, `members` (Entra asks `id eq "…" and members eq "<user id>"` to know whether someone
- * is in a group). Groups have no `externalId` here: a filter on it finds none.
+ * is in a group; `members[value eq "<user id>"]` says the same). Groups have no `externalId` here:
+ * a filter on it finds none.
  */
 export function groupFilter(filter: string | undefined): (group: ScimGroup) => boolean {
 	const terms = filterTerms(filter, GROUP_SCHEMA, GROUP_FILTERS)
 	const tests = terms.map((term): ((g: ScimGroup) => boolean) => {
+		const filtered = valueFilterOf(term.path, GROUP_FILTERS)
+		if (filtered) return memberTest(term, filtered)
 		// The attribute first: a value's type is only worth a word for an attribute a group has.
 		if (!GROUP_PATHS.includes(term.path)) throw unsupportedFilter(`${term.path} is not supported: use ${GROUP_FILTERS}`)
 		const text = textOf(term)
 		if (term.path === 'displayname') return (g) => roleOfGroup(text) === g.role
 		if (term.path === 'id') return (g) => g.role === text
 		if (term.path === 'externalid') return () => false
-		if (term.path === 'members' || term.path === 'members.value') return (g) => g.members.some((m) => m.userId === text)
-		throw unsupportedFilter(`${term.path} is not supported: use ${GROUP_FILTERS}`)
+		return (g) => g.members.some((m) => m.userId === text)
 	})
 	return (group) => tests.every((t) => t(group))
+}
+
+/** `members[value eq "…"]` alone, or `members[value eq "…"].value eq "…"`: the group has that member (each id named). */
+function memberTest(term: FilterTerm, filtered: NonNullable<ReturnType<typeof valueFilterOf>>): (g: ScimGroup) => boolean {
+	const compared = term.value === undefined && filtered.sub === undefined ? [] : [textOf(term)]
+	if (filtered.attribute !== 'members' || (filtered.sub !== undefined && filtered.sub !== 'value') || filtered.terms.some((t) => t.path !== 'value'))
+		throw unsupportedFilter(`${term.path} is not supported: use ${GROUP_FILTERS}`)
+	const ids = [...compared, ...filtered.terms.map(textOf)]
+	// Every term is of one value (RFC 7644 §3.4.2.2): a member whose id is each named.
+	return (g) => g.members.some((m) => ids.every((id) => m.userId === id))
 }
 
 /** The groups `filter` picks (all without one), with their members. */

@@ -10,6 +10,7 @@ export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User'
 export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group'
 export const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse'
 export const PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp'
+export const SEARCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest'
 export const SCIM_CONTENT_TYPE = 'application/scim+json'
 
 /** The groups are the roles, named as the portal names them; a group's id is the role's key. */

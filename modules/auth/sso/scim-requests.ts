@@ -9,12 +9,36 @@ import { AppError, invalid } from '../../../core/errors.ts'
 import { normalEmail } from '../../../core/email.ts'
 import { typedLine } from '../../../core/untrusted.ts'
 import { MAX_ATTRIBUTES_LENGTH } from './scim-attributes.ts'
-import { GROUP_SCHEMA, nameParts, type ScimPerson, USER_SCHEMA } from './scim-model.ts'
+import { booleanOf, filterTerms, textOf, unsupportedFilter, valueFilterOf, withoutUrn } from './scim-filter.ts'
+import { GROUP_SCHEMA, nameParts, PATCH_SCHEMA, type ScimPerson, SEARCH_SCHEMA, USER_SCHEMA } from './scim-model.ts'
 import { NAME_MAX, type ScimUserInput } from './scim-users.ts'
 
 type Json = Record<string, unknown>
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined)
+
+/**
+ * A body whose `schemas` (RFC 7643 §3, RFC 7644 §3.5.2) names what it is: a list of URIs that holds
+ * the resource's or message's schema (`expected`), in any case; others beside it (an extension such as
+ * the enterprise User's) are read as their attributes are. A `schemas` that is not such a list, or
+ * names another resource (a Group's body sent to /Users), is 400 `invalidSyntax`: read as a User, its
+ * attributes would have been taken for what they are not. Left out (or null), the address says what
+ * the body is, and it is read: every provider sends it, and refusing a body for its absence alone
+ * would only stop a hand-written client.
+ */
+export function withSchema(body: Json, expected: string): Json {
+	const sent = body.schemas
+	if (sent === undefined || sent === null) return body
+	const problem =
+		!Array.isArray(sent) || !sent.every((s) => typeof s === 'string')
+			? 'must be a list of schema URIs'
+			: sent.some((s) => s.trim().toLowerCase() === expected.toLowerCase())
+				? null
+				: `must include ${expected}`
+	if (problem)
+		throw new AppError('VALIDATION', 'The body is not what this address takes', { scimType: 'invalidSyntax', fields: [{ field: 'schemas', message: problem }] })
+	return body
+}
 
 /**
  * A string attribute as sent: undefined when left out or null (unassigned, RFC 7643 §2.5: in a POST
@@ -103,6 +127,7 @@ export function nameInput(
 
 /** What a User body (POST or PUT) says about the person. */
 export function userFromBody(body: Json): { input: ScimUserInput; name: NameParts } {
+	withSchema(body, USER_SCHEMA)
 	const name = complex(body.name, 'name', NAME_OBJECT) ?? {}
 	// Read even when userName is sent: `emails` of the wrong type is refused, never passed over.
 	const workEmail = workAddress(body.emails)
@@ -131,6 +156,7 @@ export interface PatchOperation {
 
 /** The `Operations` of a PATCH body (RFC 7644 §3.5.2), `op` in any case. */
 export function patchOperations(body: Json): PatchOperation[] {
+	withSchema(body, PATCH_SCHEMA)
 	const ops = body.Operations ?? body.operations
 	if (!Array.isArray(ops) || !ops.length) throw invalid([{ field: 'Operations', message: 'must list at least one operation' }])
 	return ops.map((o, i) => {
@@ -178,10 +204,10 @@ const OTHER_NAME_PART = /^name\.(middleName|honorificPrefix|honorificSuffix)$/i
 
 /**
  * An `emails` path: `emails`, `emails.value`, or with a value filter (Entra: `emails[type eq "work"].value`).
- * The filter is terms `type|primary|value|display eq …` joined by `and`.
+ * The filter is read as a list's filter is (scim-filter.ts): terms `type|primary|value|display eq …` joined by `and`.
  */
 const EMAILS_PATH = /^emails(?:\[([^\]]*)\])?(?:\.(value|type|primary|display))?$/i
-const EMAIL_FILTER_TERM = /^\s*(type|primary|value|display)\s+eq\s+("(?:[^"\\]|\\.)*"|true|false)\s*$/i
+const EMAIL_FILTER = 'type eq "…", primary eq true or value eq "…"'
 
 /**
  * RFC 7644 §3.5.2: a value filter that matches no value is 400 `noTarget`, rather than answered 200
@@ -201,15 +227,19 @@ const noTarget = (path: string) =>
  * address they left).
  */
 function emailFilterPicks(path: string, filter: string, address: string): 'work' | 'other' {
-	const terms = filter.split(/\s+and\s+/i).map((t) => EMAIL_FILTER_TERM.exec(t))
-	if (terms.some((t) => !t)) throw invalidPath(path, 'the emails filter must be type eq "…", primary eq true or value eq "…"')
 	let valueMatches = true
-	for (const t of terms) {
-		const [, attribute, value] = t!
-		const key = attribute!.toLowerCase()
-		if (key === 'type' && value!.toLowerCase() !== '"work"') return 'other'
-		if (key === 'primary' && value!.toLowerCase() !== 'true') return 'other'
-		if (key === 'value' && normalEmail(value!.slice(1, -1).replace(/\\(.)/g, '$1')) !== normalEmail(address)) valueMatches = false
+	try {
+		for (const term of filterTerms(filter, '', EMAIL_FILTER)) {
+			if (term.path === 'type' && textOf(term).toLowerCase() !== 'work') return 'other'
+			if (term.path === 'primary' && !booleanOf(term)) return 'other'
+			if (term.path === 'value' && normalEmail(textOf(term)) !== normalEmail(address)) valueMatches = false
+			if (term.path === 'display') textOf(term)
+			else if (!['type', 'primary', 'value'].includes(term.path)) throw unsupportedFilter(`${term.path} is not an attribute of an address`)
+		}
+	} catch (error) {
+		// A filter that cannot be read is a path that cannot (`invalidPath`), not a list's `invalidFilter`.
+		if (error instanceof AppError && error.fields?.some((f) => f.field === 'filter')) throw invalidPath(path, `the emails filter must be ${EMAIL_FILTER}`)
+		throw error
 	}
 	if (!valueMatches) throw noTarget(path)
 	return 'work'
@@ -330,15 +360,32 @@ function changeMembersBy(out: GroupChange, op: PatchOperation['op'], ids: string
 	}
 }
 
+/**
+ * The member a filtered path names (`members[value eq "<user id>"]`, as Entra removes one), read as a
+ * list's filter is (scim-filter.ts); null for a path without a value filter. Any other filter is `invalidPath`.
+ */
+function filteredMember(path: string): string | null {
+	const supported = 'members[value eq "<user id>"]'
+	try {
+		const filtered = valueFilterOf(withoutUrn(path, ''), supported)
+		if (!filtered) return null
+		const [term, ...more] = filtered.terms
+		if (filtered.attribute === 'members' && filtered.sub === undefined && term?.path === 'value' && !more.length) return textOf(term)
+	} catch (error) {
+		if (!(error instanceof AppError && error.fields?.some((f) => f.field === 'filter'))) throw error
+	}
+	throw invalidPath(path, `a filtered members path must be ${supported}`)
+}
+
 /** A Group PATCH as changes to its members; a `displayName` sent must stay the group's own. */
 export function groupPatch(ops: PatchOperation[]): GroupChange {
 	const out: GroupChange = { add: [], remove: [] }
 	for (const op of ops) {
 		const path = op.path === undefined ? undefined : withoutSchema(op.path, GROUP_SCHEMA)
-		const filtered = path ? /^members\[value eq "((?:[^"\\]|\\.)*)"\]$/i.exec(path) : null
+		const filtered = path ? filteredMember(path) : null
 		if (filtered) {
 			if (op.op !== 'remove') throw invalid([{ field: 'path', message: 'a filtered members path can only be removed' }])
-			changeMembersBy(out, 'remove', [filtered[1]!.replace(/\\(.)/g, '$1')])
+			changeMembersBy(out, 'remove', [filtered])
 			continue
 		}
 		const entries: [string, unknown][] = op.path ? [[op.path, op.value]] : isObject(op.value) ? Object.entries(op.value) : []
@@ -370,6 +417,7 @@ export interface ListParameters {
  * are ignored, as on a GET (ServiceProviderConfig says sorting is not supported).
  */
 export function searchRequestOf(body: Json): ListParameters {
+	withSchema(body, SEARCH_SCHEMA)
 	const field = (name: string, kinds: string): string | undefined => {
 		const v = body[name]
 		if (v === undefined || v === null) return undefined

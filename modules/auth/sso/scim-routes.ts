@@ -25,7 +25,17 @@ import {
 	USER_SCHEMA,
 	userResource,
 } from './scim-model.ts'
-import { groupPatch, type ListParameters, membersOf, nameInput, patchOperations, searchRequestOf, userFromBody, userPatch } from './scim-requests.ts'
+import {
+	groupPatch,
+	type ListParameters,
+	membersOf,
+	nameInput,
+	patchOperations,
+	searchRequestOf,
+	userFromBody,
+	userPatch,
+	withSchema,
+} from './scim-requests.ts'
 import { createScimUser, deleteScimUser, getScimUser, listScimUsers, pageOf, replaceScimUser, updateScimUser } from './scim-users.ts'
 
 const MAX_BODY_BYTES = 256 * 1024
@@ -177,7 +187,7 @@ function scimGroupRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 		.post(
 			'/Groups',
 			async ({ actor, request, query }) => {
-				const sent = await body(request)
+				const sent = withSchema(await body(request), GROUP_SCHEMA)
 				const role = groupNamed(sent.displayName)
 				const members = membersOf(sent)
 				if (members?.length) await changeMembers(deps, actor, role, { add: members })
@@ -189,7 +199,7 @@ function scimGroupRoutes(deps: AppDeps, auth: HttpKit['auth']) {
 			'/Groups/:id',
 			async ({ actor, params, request, query }) => {
 				const role = requireGroup(params.id)
-				const sent = await body(request)
+				const sent = withSchema(await body(request), GROUP_SCHEMA)
 				// A replacement (RFC 7644 §3.5.1): members left out, or null, leave the group empty.
 				await changeGroup(actor, role, sent.displayName, { replace: membersOf(sent) ?? [] })
 				return group(actor, role, query)

@@ -118,7 +118,7 @@ export async function getScimUser(deps: AppDeps, actor: Actor, userId: string, d
 	return toPerson(row as Row)
 }
 
-const USER_FILTERS = 'userName, externalId, id, displayName or emails[type eq "work"].value eq "…", or active eq true'
+const USER_FILTERS = 'userName, externalId, id, displayName or emails[type eq "work"].value eq "…", emails[value eq "…"], or active eq true'
 const EMAIL_FILTERS = 'type eq "work", primary eq true or value eq "…"'
 
 /**
@@ -148,8 +148,9 @@ function userCondition(term: FilterTerm): SQL {
 }
 
 /**
- * `emails`, `emails.value`, `emails[type eq "work"].value`: Benchline keeps one address, the work
- * address (the userName); a filter on another one (`type eq "home"`) finds nobody.
+ * `emails`, `emails.value`, `emails[type eq "work"].value`, or a value filter alone
+ * (`emails[type eq "work" and value eq "…"]`, RFC 7644 §3.4.2.2): Benchline keeps one address, the
+ * work address (the userName); a filter on another one (`type eq "home"`) finds nobody.
  */
 function emailCondition(term: FilterTerm): SQL {
 	const address = (value: string) => eq(users.email, normalEmail(value))
@@ -157,14 +158,16 @@ function emailCondition(term: FilterTerm): SQL {
 	const filtered = valueFilterOf(term.path, EMAIL_FILTERS)
 	if (filtered?.attribute !== 'emails' || (filtered.sub !== undefined && filtered.sub !== 'value'))
 		throw unsupportedFilter(`${term.path} is not supported: use ${USER_FILTERS}`)
-	const conditions = [address(textOf(term))]
+	// Alone, the value filter itself is the condition; compared (`emails[…].value eq "…"`), the address is too.
+	const conditions = term.value === undefined && filtered.sub === undefined ? [] : [address(textOf(term))]
 	for (const inner of filtered.terms) {
 		if (inner.path === 'value') conditions.push(address(textOf(inner)))
 		else if (inner.path === 'type' && textOf(inner).toLowerCase() !== 'work') return sql`false`
 		else if (inner.path === 'primary' && !booleanOf(inner)) return sql`false`
 		else if (!['value', 'type', 'primary'].includes(inner.path)) throw unsupportedFilter(`${term.path} is not supported: use ${EMAIL_FILTERS}`)
 	}
-	return and(...conditions)!
+	// `emails[type eq "work"]` alone: everyone has a work address.
+	return and(sql`true`, ...conditions)!
 }
 
 export interface Page {
