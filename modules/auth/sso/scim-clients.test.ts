@@ -411,6 +411,15 @@ describe('discovery', () => {
 				authenticationSchemes: [expect.objectContaining({ type: 'oauthbearertoken', name: expect.any(String), description: expect.any(String) })],
 			},
 		})
+		// Every address it names answers (a documentationUri once named a page that does not exist).
+		const named = [
+			config.json.documentationUri,
+			config.json.meta.location,
+			...config.json.authenticationSchemes.map((a: { documentationUri?: string }) => a.documentationUri),
+		]
+		for (const uri of named.filter((u): u is string => typeof u === 'string' && u.startsWith(url)))
+			expect([uri, (await scim('GET', uri.slice(`${url}/scim/v2`.length))).status]).toEqual([uri, 200])
+		expect(named.filter((u) => typeof u === 'string' && !u.startsWith(`${url}/scim/v2/`))).toEqual([])
 		const types = await scim('GET', '/ResourceTypes')
 		expect(types.json.Resources.map((r: { endpoint: string }) => r.endpoint)).toEqual(['/Users', '/Groups'])
 		expect((await scim('GET', '/Schemas')).json.Resources.map((s: { id: string }) => s.id)).toEqual([USER, GROUP])

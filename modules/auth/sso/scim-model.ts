@@ -98,8 +98,8 @@ export const MAX_PAGE = 200
 
 export function serviceProviderConfig(baseUrl: string) {
 	return {
+		// No `documentationUri` (optional, RFC 7643 §5): `/help#scim` was named, and no such page exists.
 		schemas: ['urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig'],
-		documentationUri: `${baseUrl}/help#scim`,
 		patch: { supported: true },
 		bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
 		filter: { supported: true, maxResults: MAX_PAGE },
@@ -111,6 +111,7 @@ export function serviceProviderConfig(baseUrl: string) {
 				type: 'oauthbearertoken',
 				name: 'SCIM token',
 				description: 'A bearer token an owner creates at /settings/sso (Authorization: Bearer bl_scim_…)',
+				specUri: 'https://www.rfc-editor.org/info/rfc6750',
 				primary: true,
 			},
 		],
