@@ -70,7 +70,8 @@ export async function startProvider(redirectUri: string): Promise<TestProvider> 
 		jwks: { keys: [signing] },
 		cookies: { keys: ['test-provider-cookie-key'] },
 		pkce: { required: () => true },
-		claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+		// `upn` and `preferred_username` as Microsoft Entra ID sends them (set through `claims`).
+		claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'preferred_username', 'upn'] },
 		features: { devInteractions: { enabled: true } },
 		findAccount: async (_ctx: unknown, id: string) => ({
 			accountId: id,

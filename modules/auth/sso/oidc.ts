@@ -7,7 +7,7 @@
 import * as client from 'openid-client'
 import type { AppDeps } from '../../../core/deps.ts'
 import { OutboundError, outboundFetcher, outboundUrlProblem, type OutboundPolicy } from '../../../core/http/outbound.ts'
-import { normalEmail } from '../../../core/email.ts'
+import { isEmailAddress, normalEmail } from '../../../core/email.ts'
 import { discoveryFetch } from './discovery-cache.ts'
 
 const policy = (deps: AppDeps): OutboundPolicy => ({
@@ -180,12 +180,31 @@ export async function finishAuthorization(
 	// Some providers put the e-mail in the ID token, others (following OpenID Connect's default) only
 	// at the UserInfo endpoint, whose answer openid-client checks is about the same subject.
 	const claims = typeof idToken.email === 'string' ? idToken : { ...(await client.fetchUserInfo(config, tokens.access_token, idToken.sub)), sub: idToken.sub }
-	return {
-		subject: idToken.sub,
-		email: typeof claims.email === 'string' ? normalEmail(claims.email) : '',
-		emailVerified: verifiedClaim(claims.email_verified),
-		name: typeof claims.name === 'string' ? claims.name : undefined,
-	}
+	if (typeof claims.email === 'string')
+		return { subject: idToken.sub, email: normalEmail(claims.email), emailVerified: verifiedClaim(claims.email_verified), name: nameOf(claims) }
+	// `email_verified` speaks of `email` only: an account name taken instead is vouched for as the provider's own sign-in name.
+	return { subject: idToken.sub, email: accountAddress(idToken, claims), emailVerified: undefined, name: nameOf(claims) }
+}
+
+const nameOf = (claims: Record<string, unknown>) => (typeof claims.name === 'string' ? claims.name : undefined)
+
+/**
+ * The address of a person the provider sent no `email` for, from their account name: `upn` (Microsoft
+ * Entra ID and AD FS, when configured), else `preferred_username` (Entra's v2.0 ID token: the user
+ * principal name), when it is an e-mail address; else ''. Entra sends no `email` for a person whose
+ * mail attribute is empty (no mailbox: a new hire, a contractor), and such a person was told "the
+ * identity provider did not send your e-mail address" at every sign-in. Their account name is an
+ * address of a domain the firm's tenant verified (a UPN suffix must be one), the issuer is one
+ * organisation's own (`requireOneOrganisation`), the address must still be in a domain this
+ * workspace verified, and the provider account (`sub`) it came with is linked at the first sign-in.
+ */
+function accountAddress(idToken: Record<string, unknown>, userInfo: Record<string, unknown>): string {
+	for (const claim of ['upn', 'preferred_username'])
+		for (const source of [idToken, userInfo]) {
+			const value = source[claim]
+			if (typeof value === 'string' && isEmailAddress(normalEmail(value))) return normalEmail(value)
+		}
+	return ''
 }
 
 /**

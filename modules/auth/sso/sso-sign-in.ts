@@ -5,8 +5,10 @@
  * Rules:
  * - Authorization code flow with PKCE (S256), `state` and `nonce` (oidc.ts). The state is kept as
  *   its SHA-256 for ten minutes and used once (the callback deletes it: a replayed state is
- *   refused), and it must match the short cookie of the browser that started (no sign-in
- *   forced on someone else's browser).
+ *   refused), and it must be one the short cookie of the browser that started holds (no sign-in
+ *   forced on someone else's browser). The cookie holds the newest few (`browserStates`): a
+ *   sign-in started in a second tab no longer made the first tab's fail as "not started in this
+ *   browser", nor did finishing one tab end the other's.
  * - The ID token's signature, issuer, audience, expiry and nonce are checked by openid-client; its
  *   `email` must be verified (when the provider says) and in a domain this workspace's single
  *   sign-on covers: an address of another workspace's domain is never attached here.
@@ -104,10 +106,24 @@ function providerRefusal(error: string): string {
 	return `Your identity provider refused the sign-in (${code}). Start again, or ask your administrator`
 }
 
+/** The sign-ins one browser may have under way at once (tabs): its cookie keeps the states of the newest. */
+export const STATES_PER_BROWSER = 5
+const STATE_SEPARATOR = '.'
+
+/**
+ * The states a browser's cookie holds (`randomState`'s base64url text, joined by dots), newest last;
+ * with `added` (a start) at the end, or without `used` (a callback). Text that is no state is dropped.
+ */
+export function browserStates(cookie: string, change: { added?: string; used?: string } = {}): string[] {
+	const held = cookie.split(STATE_SEPARATOR).filter((s) => /^[\w-]{16,128}$/.test(s) && s !== change.added && s !== change.used)
+	return [...held, ...(change.added ? [change.added] : [])].slice(-STATES_PER_BROWSER)
+}
+export const browserStatesCookie = (states: string[]) => states.join(STATE_SEPARATOR)
+
 /** The provider sent the browser back: checks everything and opens a session. */
-export async function finishSsoSignIn(deps: AppDeps, input: { url: URL; browserState: string }): Promise<SignInResult & { next: string }> {
+export async function finishSsoSignIn(deps: AppDeps, input: { url: URL; browserStates: string[] }): Promise<SignInResult & { next: string }> {
 	const state = input.url.searchParams.get('state') ?? ''
-	if (!state || !input.browserState || !safeEqual(state, input.browserState))
+	if (!state || !input.browserStates.some((held) => safeEqual(state, held)))
 		throw new SsoProblem('This sign-in was not started in this browser, or it has expired: start again')
 	// Used once: a second use of the same state (a replay) finds no row.
 	const [started] = await deps.db

@@ -306,6 +306,39 @@ describe('Sign in with SSO', () => {
 		}
 	})
 
+	test('no email claim (Entra, a person without a mailbox): the account name, upn or preferred_username, when it is an address; email first when sent', async () => {
+		const { domain } = await workspaceWithSso()
+		const db = (await portalApp(SETTINGS)).deps.db
+		const signedInAs = async ({ expect: address, ...claims }: Record<string, unknown>) => {
+			provider.claims = claims
+			const { client, callback } = await ssoSignIn(`login.${unique('l')}@${domain}`)
+			if (callback!.status !== 303) return { status: callback!.status, text: callback!.text }
+			const [person] = await db
+				.select({ email: users.email })
+				.from(users)
+				.where(eq(users.email, String(address)))
+			return { status: (await client.get('/portal')).status, email: person?.email }
+		}
+		try {
+			const upn = `Upn.${unique('u')}@${domain.toUpperCase()}`
+			expect(await signedInAs({ email: undefined, upn, preferred_username: `other.${unique('p')}@${domain}`, expect: upn.toLowerCase() })).toEqual({
+				status: 200,
+				email: upn.toLowerCase(),
+			})
+			const preferred = `pref.${unique('p')}@${domain}`
+			expect(await signedInAs({ email: undefined, preferred_username: preferred, expect: preferred })).toEqual({ status: 200, email: preferred })
+			const sent = `mail.${unique('m')}@${domain}`
+			expect(await signedInAs({ email: sent, preferred_username: `pref.${unique('p')}@${domain}`, expect: sent })).toEqual({ status: 200, email: sent })
+			// An account name that is no address, or of a domain this workspace does not cover, signs no one in.
+			const bare = await signedInAs({ email: undefined, preferred_username: 'dana' })
+			expect(bare).toMatchObject({ status: 422, text: expect.stringContaining('did not send your e-mail address') })
+			const elsewhere = await signedInAs({ email: undefined, preferred_username: `guest.${unique('g')}@elsewhere.example` })
+			expect(elsewhere).toMatchObject({ status: 422, text: expect.stringContaining('is not in a domain this workspace') })
+		} finally {
+			provider.claims = {}
+		}
+	})
+
 	test('an ID token whose address is another workspace’s domain is never attached here', async () => {
 		const { domain } = await workspaceWithSso()
 		const other = await workspaceWithSso()
@@ -335,6 +368,30 @@ describe('Sign in with SSO', () => {
 		const { app } = await portalApp(SETTINGS)
 		const stranger = new PortalClient(app, { address: uniqueAddress() })
 		expect((await stranger.get(second.back!)).status).toBe(422)
+	})
+
+	test('sign-ins started in several tabs of one browser each finish, in any order; the newest five are kept, and each state is still used once', async () => {
+		const { domain } = await workspaceWithSso()
+		const { app } = await portalApp(SETTINGS)
+		const browser = new PortalClient(app, { address: uniqueAddress() })
+		await browser.get('/sign-in/sso')
+		/** A tab: a start in this browser, through the provider's login, up to its way back. */
+		const tab = async (email: string) => {
+			const started = await browser.post('/sign-in/sso', { email, next: '/portal' })
+			expect(started.status).toBe(303)
+			const back = new URL(await loginAt(started.headers.get('location')!, email, 'http://localhost:3000/sign-in/sso/callback'))
+			return back.pathname + back.search
+		}
+		const email = `tabs.${unique('t')}@${domain}`
+		const [first, second, third] = [await tab(email), await tab(email), await tab(email)]
+		// The second tab finishes first, then the first: both signed in; the third still can.
+		for (const back of [second, first, third]) expect((await browser.get(back)).headers.get('location')).toBe('/portal')
+		expect((await browser.get(first)).status).toBe(422)
+		// Six tabs: the oldest state has left the cookie, the five newest finish.
+		const six = []
+		for (let i = 0; i < 6; i++) six.push(await tab(email))
+		expect((await browser.get(six[0]!)).status).toBe(422)
+		for (const back of six.slice(1)) expect((await browser.get(back)).status).toBe(303)
 	})
 
 	test('the provider sending the person back with an error (access_denied: not assigned, or cancelled) shows what to do, with no session; its description goes to the log only', async () => {
