@@ -454,6 +454,12 @@ export const scimUsers = pgTable(
 		 */
 		givenName: text('given_name'),
 		familyName: text('family_name'),
+		/**
+		 * The `userName` as the provider sent it when it is not an e-mail address (Entra's mapping to an
+		 * employee id, its validator's `Test_User_…`): the account's address is then the work address of
+		 * `emails`, and the provider finds the person by this. Null: the userName is the address.
+		 */
+		userName: text('user_name'),
 		createdAt: at('created_at').notNull().defaultNow(),
 		updatedAt: at('updated_at').notNull().defaultNow(),
 	},

@@ -147,6 +147,43 @@ describe('Microsoft Entra ID', () => {
 		expect((await scim('GET', `/Users?filter=${entraQuery(`userName eq "${user.userName}"`)}&attributes=`)).json.Resources).toEqual([user])
 	})
 
+	test('a userName that is no address (its validator’s Test_User_…, a mapping to an employee id) is kept as sent beside the work address of emails', async () => {
+		const { scim } = await client('Entra ID')
+		const userName = `Test_User_${crypto.randomUUID()}`
+		const work = `Test_User_${unique('w')}@example.test`
+		const created = await scim('POST', '/Users', { ...entraUser(userName, crypto.randomUUID()), emails: [{ primary: true, type: 'work', value: work }] })
+		expect(created).toMatchObject({ status: 201, json: { userName, emails: [{ value: work.toLowerCase(), type: 'work', primary: true }] } })
+		const id = created.json.id
+		// Found by it, in any case, never by the address it stands beside.
+		for (const [filter, ids] of [
+			[`userName eq "${userName.toUpperCase()}"`, [id]],
+			[`userName eq "${work}"`, []],
+			[`emails[type eq "work"].value eq "${work}"`, [id]],
+		] as const)
+			expect([filter, (await scim('GET', `/Users?filter=${entraQuery(filter)}`)).json.Resources.map((r: { id: string }) => r.id)]).toEqual([filter, ids])
+		// Unique in the workspace (uniqueness: server), in any case.
+		const twin = await scim('POST', '/Users', { ...entraUser(userName.toLowerCase(), 'x'), emails: [{ primary: true, type: 'work', value: address() }] })
+		expect(twin).toMatchObject(scimError(409, 'uniqueness'))
+		// Changed by PATCH, as text or as an address (which is then the account's, nothing kept beside it).
+		const renamed = `E${unique('emp')}`
+		expect((await scim('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'Replace', path: 'userName', value: renamed }] })).json).toMatchObject({
+			userName: renamed,
+			emails: [{ value: work.toLowerCase() }],
+		})
+		const moved = address()
+		expect((await scim('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'Replace', path: 'userName', value: moved }] })).json).toMatchObject({
+			userName: moved,
+			emails: [{ value: moved }],
+		})
+		// A PUT with text again keeps it; one without a work address leaves nothing to be the account's address.
+		const put = await scim('PUT', `/Users/${id}`, { ...entraUser(renamed, 'x'), emails: [{ type: 'work', value: moved }] })
+		expect(put).toMatchObject({ status: 200, json: { userName: renamed, emails: [{ value: moved }] } })
+		expect(await scim('POST', '/Users', { schemas: [USER], userName: `Test_User_${unique('n')}` })).toMatchObject(scimError(400, 'invalidValue'))
+		expect(await scim('POST', '/Users', { ...entraUser('two\nlines', 'y'), emails: [{ type: 'work', value: address() }] })).toMatchObject(
+			scimError(400, 'invalidValue'),
+		)
+	})
+
 	test('groups: queried without their members, members added and removed as it sends them', async () => {
 		const { scim } = await client('Entra ID')
 		const user = (await scim('POST', '/Users', entraUser(address(), crypto.randomUUID()))).json

@@ -38,6 +38,8 @@ export interface ScimPerson {
 	role: string
 	active: boolean
 	externalId: string | null
+	/** The userName the provider sent when it is no address (scim_users.user_name); null: the address is the userName. */
+	userName: string | null
 	/** The name's parts as the provider sent them, if it did (`nameParts`). */
 	givenName: string | null
 	familyName: string | null
@@ -58,14 +60,14 @@ export function nameParts(p: Pick<ScimPerson, 'name' | 'givenName' | 'familyName
 	return { givenName: givenName ?? '', familyName: rest.join(' ') }
 }
 
-/** A person as a SCIM User: `userName` is their e-mail address, `groups` their role. */
+/** A person as a SCIM User: `userName` is their e-mail address (or the one the provider sent instead), `groups` their role. */
 export function userResource(baseUrl: string, p: ScimPerson) {
 	const { givenName, familyName } = nameParts(p)
 	return {
 		schemas: [USER_SCHEMA],
 		id: p.userId,
 		...(p.externalId ? { externalId: p.externalId } : {}),
-		userName: p.email,
+		userName: p.userName ?? p.email,
 		name: { formatted: p.name, givenName, familyName },
 		displayName: p.name,
 		emails: [{ value: p.email, type: 'work', primary: true }],
@@ -165,7 +167,11 @@ export function schemas(baseUrl: string) {
 			name: 'User',
 			description: 'A person in the workspace',
 			attributes: [
-				attribute('userName', 'string', { required: true, uniqueness: 'server', description: 'The person’s work e-mail address' }),
+				attribute('userName', 'string', {
+					required: true,
+					uniqueness: 'server',
+					description: 'The person’s work e-mail address; another text is kept as sent when emails holds the work address, which is then the account’s',
+				}),
 				attribute('externalId', 'string', { caseExact: true }),
 				attribute('displayName', 'string'),
 				attribute('name', 'complex', {

@@ -6,7 +6,7 @@
  * (400 `invalidPath`) rather than ignored: a 200 would tell the provider a change was made.
  */
 import { AppError, invalid } from '../../../core/errors.ts'
-import { normalEmail } from '../../../core/email.ts'
+import { isEmailAddress, normalEmail } from '../../../core/email.ts'
 import { typedLine } from '../../../core/untrusted.ts'
 import { MAX_ATTRIBUTES_LENGTH } from './scim-attributes.ts'
 import { booleanOf, filterTerms, textOf, unsupportedFilter, valueFilterOf, withoutUrn } from './scim-filter.ts'
@@ -65,6 +65,26 @@ function externalIdOf(value: unknown): string | null {
 	if (id !== null && id.length > MAX_EXTERNAL_ID)
 		throw invalid([{ field: 'externalId', message: `must be at most ${MAX_EXTERNAL_ID} characters (a longer one could not be looked up with a filter)` }])
 	return id
+}
+
+/**
+ * The account's address and the userName to keep beside it, from the userName sent and the work
+ * address of `emails`: a userName that is an address is the account's (none kept beside it); one that
+ * is not, sent with a work address, is kept as sent (one line of visible text, at most
+ * `MAX_EXTERNAL_ID` characters so that its `userName eq` filter fits) and the work address is the
+ * account's. Without a work address it is passed on as the address, and refused as one.
+ */
+function userNameOf(sent: string | undefined, workEmail: string | undefined): { userName: string | undefined; userNameText: string | null } {
+	if (sent === undefined || workEmail === undefined || isEmailAddress(normalEmail(sent))) return { userName: sent ?? workEmail, userNameText: null }
+	return { userName: workEmail, userNameText: userNameText(sent) }
+}
+
+/** A userName that is no address, checked as `userNameOf` says; kept exactly as sent, as the provider looks it up. */
+function userNameText(sent: string): string {
+	const { problem } = typedLine(sent, MAX_EXTERNAL_ID)
+	if (problem) throw invalid([{ field: 'userName', message: problem }])
+	if ([...sent].length > MAX_EXTERNAL_ID) throw invalid([{ field: 'userName', message: `must be at most ${MAX_EXTERNAL_ID} characters` }])
+	return sent
 }
 
 /** A complex attribute (`name`) as sent: undefined when left out or null; anything but an object is refused (`invalidValue`). */
@@ -132,7 +152,7 @@ export function userFromBody(body: Json): { input: ScimUserInput; name: NamePart
 	// Read even when userName is sent: `emails` of the wrong type is refused, never passed over.
 	const workEmail = workAddress(body.emails)
 	const input: ScimUserInput = {
-		userName: text(body.userName, 'userName') ?? workEmail,
+		...userNameOf(text(body.userName, 'userName'), workEmail),
 		externalId: body.externalId === undefined ? undefined : externalIdOf(body.externalId),
 		// null is "unassigned" (RFC 7643 §2.5), as if left out.
 		active: body.active === undefined || body.active === null ? undefined : bool(body.active, 'active'),
@@ -299,7 +319,7 @@ export function userPatch(ops: PatchOperation[], current: Pick<ScimPerson, 'emai
 		const cleared = remove || value === null
 		const sent = (attribute: string) => (cleared ? '' : nameText(value, attribute))
 		if (key === 'active') input.active = remove ? undefined : bool(value, 'active')
-		else if (key === 'username') input.userName = cleared ? requiredNotRemoved('userName') : text(value, 'userName')
+		else if (key === 'username') Object.assign(input, patchedUserName(cleared ? requiredNotRemoved('userName') : text(value, 'userName')))
 		else if (key === 'externalid') input.externalId = cleared ? null : externalIdOf(value)
 		else if (key === 'displayname') name.displayName = sent('displayName')
 		else if (key === 'name.formatted') name.formatted = sent('name.formatted')
@@ -320,6 +340,12 @@ export function userPatch(ops: PatchOperation[], current: Pick<ScimPerson, 'emai
 		else throw invalid([{ field: 'Operations', message: 'an operation without a path needs an object value' }])
 	}
 	return { input, name }
+}
+
+/** A userName set by PATCH: an address is the account's (none kept beside it); other text is kept as sent, the address unchanged. */
+function patchedUserName(sent: string | undefined): Pick<ScimUserInput, 'userName' | 'userNameText'> {
+	if (sent === undefined || isEmailAddress(normalEmail(sent))) return { userName: sent, userNameText: null }
+	return { userNameText: userNameText(sent) }
 }
 
 /** Member ids in a value (`[{value: id}]`; null, "unassigned", is none). */

@@ -3,7 +3,10 @@
  * deletes the people of one workspace.
  *
  * Rules:
- * - `userName` is the person's e-mail address (one account per address across workspaces).
+ * - `userName` is the person's e-mail address (one account per address across workspaces). A
+ *   userName that is no address, sent with the work address in `emails` (Entra mapped to an employee
+ *   id, its validator's `Test_User_…`), is kept as sent for this workspace (`scim_users.user_name`,
+ *   unique here in any case) and the account's address is the work one.
  * - A new address gets an account with no usable password (they sign in with single sign-on, or
  *   choose a password with Forgot password); an address whose domain another workspace's single
  *   sign-on covers is never created or attached here. An existing account is attached only when its
@@ -26,7 +29,7 @@
  *   typed `lee@Bücher.example` is `lee@xn--bcher-kva.example`, covered by that domain's verification.
  * - SCIM sees the workspace's members and the people it deactivated (to activate them again).
  */
-import { and, count, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm'
+import { and, count, eq, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../../core/actor.ts'
 import { newId, randomToken } from '../../../core/credentials.ts'
 import type { AppDeps } from '../../../core/deps.ts'
@@ -46,7 +49,10 @@ import { typedLine } from '../../../core/untrusted.ts'
 
 /** What a SCIM request says about a person (after reading its JSON). */
 export interface ScimUserInput {
+	/** The account's e-mail address. */
 	userName?: string
+	/** The userName as sent when it is no address (`userName` is then the work address); null: the address is the userName. */
+	userNameText?: string | null
 	name?: string
 	/** The parts the name was made of, when the provider sent parts (kept beside it: `nameParts`); null: none. */
 	givenName?: string | null
@@ -62,6 +68,7 @@ const personColumns = {
 	role: memberships.role,
 	removedAt: memberships.removedAt,
 	externalId: scimUsers.externalId,
+	userNameText: scimUsers.userName,
 	givenName: scimUsers.givenName,
 	familyName: scimUsers.familyName,
 	created: memberships.createdAt,
@@ -75,6 +82,7 @@ interface Row {
 	role: string
 	removedAt: Date | null
 	externalId: string | null
+	userNameText: string | null
 	givenName: string | null
 	familyName: string | null
 	created: Date
@@ -88,6 +96,7 @@ const toPerson = (r: Row): ScimPerson => ({
 	role: r.role,
 	active: r.removedAt === null,
 	externalId: r.externalId,
+	userName: r.userNameText,
 	givenName: r.givenName,
 	familyName: r.familyName,
 	created: r.created,
@@ -134,7 +143,8 @@ export function parseUserFilter(filter: string | undefined): SQL | undefined {
 function userCondition(term: FilterTerm): SQL {
 	switch (term.path) {
 		case 'username':
-			return eq(users.email, normalEmail(textOf(term)))
+			// The userName kept as sent, else the address.
+			return or(userNameIs(textOf(term)), and(isNull(scimUsers.userName), eq(users.email, normalEmail(textOf(term)))))!
 		case 'externalid':
 			return eq(scimUsers.externalId, textOf(term))
 		case 'id':
@@ -168,6 +178,17 @@ function emailCondition(term: FilterTerm): SQL {
 	}
 	// `emails[type eq "work"]` alone: everyone has a work address.
 	return and(sql`true`, ...conditions)!
+}
+
+const userNameIs = (text: string) => sql`lower(${scimUsers.userName}) = lower(${text})`
+
+/** RFC 7643 `uniqueness: server`: a userName kept as sent that another person here has is 409 `uniqueness`. */
+async function requireUserNameFree(tx: Db, workspaceId: string, text: string, userId?: string): Promise<void> {
+	const [taken] = await tx
+		.select({ userId: scimUsers.userId })
+		.from(scimUsers)
+		.where(and(eq(scimUsers.workspaceId, workspaceId), userNameIs(text), userId ? ne(scimUsers.userId, userId) : undefined))
+	if (taken) throw new AppError('CONFLICT', `A user with userName ${text} already exists`)
 }
 
 export interface Page {
@@ -256,6 +277,7 @@ export async function createScimUser(deps: AppDeps, actor: Actor, input: ScimUse
 			.from(scimUsers)
 			.where(and(eq(scimUsers.workspaceId, actor.workspaceId), eq(scimUsers.userId, id)))
 		if ((locked.target && !locked.target.removedAt) || managed) throw new AppError('CONFLICT', `A user with userName ${email} already exists`)
+		if (input.userNameText) await requireUserNameFree(tx, actor.workspaceId, input.userNameText)
 		// An account made elsewhere joins only through an invitation, unless its domain is this workspace's
 		// or it was a member here before (the provider deleted the user and now provisions them again).
 		if (!inserted.length && claimedBy !== actor.workspaceId && !locked.target)
@@ -276,6 +298,7 @@ export async function createScimUser(deps: AppDeps, actor: Actor, input: ScimUse
 			workspaceId: actor.workspaceId,
 			userId: id,
 			externalId: input.externalId ?? null,
+			userName: input.userNameText ?? null,
 			givenName: input.givenName ?? null,
 			familyName: input.familyName ?? null,
 		})
@@ -302,6 +325,7 @@ export async function replaceScimUser(deps: AppDeps, actor: Actor, userId: strin
 	if (input.userName === undefined) throw invalid([{ field: 'userName', message: 'is required when replacing a user' }])
 	const replacement = {
 		userName: input.userName,
+		userNameText: input.userNameText ?? null,
 		name: input.name ?? '',
 		givenName: input.givenName ?? null,
 		familyName: input.familyName ?? null,
@@ -341,15 +365,28 @@ export async function updateScimUser(deps: AppDeps, actor: Actor, userId: string
 			changed.name = named.name
 		}
 		if (input.externalId !== undefined && input.externalId !== person.externalId) changed.externalId = input.externalId
+		if (input.userNameText !== undefined && input.userNameText !== person.userName) {
+			if (input.userNameText) await requireUserNameFree(tx, actor.workspaceId, input.userNameText, userId)
+			changed.userName = input.userNameText ?? person.email
+		}
 		// An ignored name keeps its parts too: they are the name the provider sent.
 		const kept = {
 			...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
+			...(input.userNameText !== undefined ? { userName: input.userNameText } : {}),
 			...(input.givenName !== undefined && !named.ignored ? { givenName: input.givenName } : {}),
 			...(input.familyName !== undefined && !named.ignored ? { familyName: input.familyName } : {}),
 		}
 		await tx
 			.insert(scimUsers)
-			.values({ workspaceId: actor.workspaceId, userId, externalId: person.externalId, givenName: person.givenName, familyName: person.familyName, ...kept })
+			.values({
+				workspaceId: actor.workspaceId,
+				userId,
+				externalId: person.externalId,
+				userName: person.userName,
+				givenName: person.givenName,
+				familyName: person.familyName,
+				...kept,
+			})
 			.onConflictDoUpdate({ target: [scimUsers.workspaceId, scimUsers.userId], set: { updatedAt: now, ...kept } })
 		if (Object.keys(changed).length)
 			await recordActivity(tx, actor, { action: 'person.details_changed', targetType: 'user', targetId: userId, detail: { email: person.email, ...changed } })
