@@ -187,6 +187,14 @@ describe('Microsoft Entra ID', () => {
 	test('groups: queried without their members, members added and removed as it sends them', async () => {
 		const { scim } = await client('Entra ID')
 		const user = (await scim('POST', '/Users', entraUser(address(), crypto.randomUUID()))).json
+		// Its create-group request, with Microsoft's own schema beside the core one: a role's name is that role.
+		const created = await scim('POST', '/Groups', {
+			schemas: [GROUP, 'http://schemas.microsoft.com/2006/11/ResourceManagement/ADSCIM/2.0/Group'],
+			externalId: crypto.randomUUID(),
+			displayName: 'Hiring manager',
+			meta: { resourceType: 'Group' },
+		})
+		expect(created).toMatchObject({ status: 201, json: { id: 'hiring_manager' } })
 		const found = await scim('GET', `/Groups?excludedAttributes=members&filter=${entraQuery('displayName eq "Hiring manager"')}`)
 		expect(found.json).toMatchObject({ totalResults: 1, Resources: [{ id: 'hiring_manager', displayName: 'Hiring manager' }] })
 		expect(found.json.Resources[0].members).toBeUndefined()
