@@ -253,6 +253,7 @@ function emailFilterPicks(path: string, filter: string, address: string): 'work'
 			if (term.path === 'type' && textOf(term).toLowerCase() !== 'work') return 'other'
 			if (term.path === 'primary' && !booleanOf(term)) return 'other'
 			if (term.path === 'value' && normalEmail(textOf(term)) !== normalEmail(address)) valueMatches = false
+			// `display eq "…"` must compare with text, and picks nothing more: the work address's display is not kept.
 			if (term.path === 'display') textOf(term)
 			else if (!['type', 'primary', 'value'].includes(term.path)) throw unsupportedFilter(`${term.path} is not an attribute of an address`)
 		}
