@@ -1066,7 +1066,7 @@ describe('activity log', () => {
 })
 
 describe('OpenAPI', () => {
-	test('/api/v1/openapi.json is OpenAPI 3.1 with the five job operations, the four webhook ones, and the spec’s status codes', async () => {
+	test('/api/v1/openapi.json is OpenAPI 3.1 with the five job operations, the six webhook ones, and the spec’s status codes', async () => {
 		const res = await call('GET', '/api/v1/openapi.json')
 		expect(res.status).toBe(200)
 		expect(res.headers.get('content-type')).toContain('application/json')
@@ -1082,7 +1082,19 @@ describe('OpenAPI', () => {
 			}
 		// The vendor's webhooks are served by the webhooks module and described here too.
 		expect(Object.keys(ops).sort()).toEqual(
-			['changeJob', 'closeJob', 'createWebhook', 'deleteWebhook', 'getJob', 'getWebhook', 'listJobs', 'publishJob', 'listWebhooks'].sort(),
+			[
+				'changeJob',
+				'closeJob',
+				'createWebhook',
+				'deleteWebhook',
+				'getJob',
+				'getWebhook',
+				'listJobs',
+				'publishJob',
+				'listWebhooks',
+				'changeWebhook',
+				'rotateWebhookSecret',
+			].sort(),
 		)
 		expect(ops.publishJob).toMatchObject({ method: 'POST', path: '/jobs' })
 		expect(ops.listJobs).toMatchObject({ method: 'GET', path: '/jobs' })
@@ -1137,7 +1149,7 @@ describe('OpenAPI', () => {
 			documented: { $ref: '#/components/schemas/Error' },
 			body: { error: 'The request body is declared as charset=iso-8859-1; send it as UTF-8 (charset=utf-8, or no charset)' },
 		}
-		expect(answered).toEqual({ publishJob: refused, changeJob: refused, createWebhook: refused })
+		expect(answered).toEqual({ publishJob: refused, changeJob: refused, createWebhook: refused, changeWebhook: refused })
 		expect(without).toEqual([])
 	})
 

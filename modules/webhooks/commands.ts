@@ -29,14 +29,20 @@ export const webhookCommands: CommandDef[] = [
 				.split(',')
 				.map((e) => e.trim())
 				.filter(Boolean)
-			const { endpoint, secret } = await addEndpoint(deps, operatorActor(ws), {
+			const { endpoint, secret, warnings } = await addEndpoint(deps, operatorActor(ws), {
 				url: String(o.url),
 				events,
 				description: o.description === undefined ? '' : String(o.description),
 			})
+			// What the service adjusted (an event type in another case stored as listed), as the API says it: an
+			// operator who typed JOB.PUBLISHED learns it is stored as job.published. Always a list in --json.
 			return {
-				json: { endpointId: endpoint.id, secret },
-				lines: [`Added webhook endpoint ${endpoint.id} for ${endpoint.events.join(', ')}.`, `Signing secret (shown once, keep it secret): ${secret}`],
+				json: { endpointId: endpoint.id, secret, warnings },
+				lines: [
+					`Added webhook endpoint ${endpoint.id} for ${endpoint.events.join(', ')}.`,
+					...warnings.map((w) => `Warning: ${w}.`),
+					`Signing secret (shown once, keep it secret): ${secret}`,
+				],
 			}
 		},
 	},

@@ -9,6 +9,7 @@ import { eventConsumers } from '../events/index.ts'
 import { apiOperations } from '../jobs/index.ts'
 import { keyRevocation } from '../vendors/index.ts'
 import { endpointsOfRevokedKeys, keyRevokedWords } from './key-revocation.ts'
+import { endpointChangeWords } from './change-words.ts'
 import { webhookApiOperations } from './openapi.ts'
 import { webhookCommands } from './commands.ts'
 import { webhookConsumer } from './consumer.ts'
@@ -24,6 +25,7 @@ import { runEvery } from '../../core/every.ts'
 
 export {
 	addEndpoint,
+	changeEndpoint,
 	deliveryLog,
 	getEndpoint,
 	listEndpoints,
@@ -35,6 +37,7 @@ export {
 	setEndpointEnabled,
 	MANAGE,
 	type DeliveryView,
+	type EndpointChange,
 	type EndpointView,
 } from './service.ts'
 export { deliverDueWebhooks, startWebhookWorker, retryDelay, DEFAULT_WEBHOOK_WORKER, type WebhookWorkerOptions } from './worker.ts'
@@ -72,10 +75,11 @@ export default defineModule({
 		}
 	},
 	recordNames: [recordNamesFrom('webhook_endpoint', 'webhook_endpoints', 'r.url', (id) => `/settings/webhooks/${id}`)],
-	activityChanges: [keyRevokedWords],
+	activityChanges: [keyRevokedWords, endpointChangeWords],
 	activityLabels: {
 		'webhook.endpoint_added': 'added the webhook endpoint',
 		'webhook.endpoint_removed': 'removed the webhook endpoint',
+		'webhook.endpoint_changed': 'changed the webhook endpoint',
 		'webhook.endpoint_enabled': 'switched on the webhook endpoint',
 		'webhook.endpoint_disabled': 'switched off the webhook endpoint',
 		'webhook.secret_rotated': 'rotated the signing secret of the webhook endpoint',

@@ -18,7 +18,7 @@
  *   most `MAX_PREVIOUS_SECRETS` of them at once, past which a rotation is refused until one ends.
  * - A replay puts the same delivery (same `webhook-id`, same body) back in the queue, due now.
  */
-import { and, desc, eq, isNull, not, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, isNull, not, or, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
@@ -31,7 +31,7 @@ import { recordActivity } from '../activity/index.ts'
 import { holdLiveKey, keysByIds, vendorNames } from '../vendors/index.ts'
 import { canonicalUrl, endpointUrlProblem } from './address.ts'
 import { newSigningSecret, sealSecret } from './secrets.ts'
-import { switchedOff, switchedOn, type DisabledCause } from './switch-off.ts'
+import { switchedOff, switchedOn, type DisabledBy, type DisabledCause } from './switch-off.ts'
 import { webhookDeliveries, webhookEndpoints, type PreviousSecret } from './table.ts'
 import { SUBSCRIBABLE, TEST_EVENT, VENDOR_SUBSCRIBABLE } from './types.ts'
 
@@ -190,27 +190,40 @@ const notFoundDelivery = (id: unknown) => notFound(`No webhook delivery with ${a
 /** The event types the actor may subscribe to: a vendor, those about its own jobs; the firm, every one. */
 const subscribable = (actor: Actor): readonly string[] => (isVendor(actor) ? VENDOR_SUBSCRIBABLE : SUBSCRIBABLE)
 
-/** What is wrong with the input, every problem at once (the address is looked up last, only when the rest holds). */
-async function problems(deps: AppDeps, actor: Actor, input: NewEndpoint, network?: OutboundNetwork): Promise<FieldError[]> {
+/** What is wrong with the event types: none, not text, or not ones the actor may subscribe to (a few named). */
+function eventProblems(actor: Actor, events: unknown): FieldError[] {
 	const out: FieldError[] = []
 	const allowed = subscribable(actor)
-	const events = input.events ?? []
-	if (!Array.isArray(events) || !events.length) out.push({ field: 'events', message: 'choose at least one event type' })
-	else {
-		// Each wrong value once, and a few at most: a list of thousands made an answer of megabytes. A value
-		// that is not text is said to be so, never turned into text (an object may refuse, or nest too deep).
-		if (events.some((e) => typeof e !== 'string')) out.push({ field: 'events', message: 'must list event types as text' })
-		const unknown = [...new Set(events.filter((e): e is string => typeof e === 'string' && !allowed.includes(e)).map((e) => e.slice(0, 60)))]
-		for (const e of unknown.slice(0, MAX_NAMED_PROBLEMS))
-			out.push({
-				field: 'events',
-				message: `"${e}" is not an event type ${isVendor(actor) ? 'a vendor may subscribe to' : 'of Benchline'}; choose from ${allowed.join(', ')}`,
-			})
-		if (unknown.length > MAX_NAMED_PROBLEMS)
-			out.push({ field: 'events', message: `and ${unknown.length - MAX_NAMED_PROBLEMS} more values that are not event types` })
-	}
-	const description = typedLine(input.description ?? '', MAX_DESCRIPTION, { optional: true }).problem
+	if (!Array.isArray(events) || !events.length) return [{ field: 'events', message: 'choose at least one event type' }]
+	// Each wrong value once, and a few at most: a list of thousands made an answer of megabytes. A value
+	// that is not text is said to be so, never turned into text (an object may refuse, or nest too deep).
+	if (events.some((e) => typeof e !== 'string')) out.push({ field: 'events', message: 'must list event types as text' })
+	const unknown = [...new Set(events.filter((e): e is string => typeof e === 'string' && !allowed.includes(e)).map((e) => e.slice(0, 60)))]
+	for (const e of unknown.slice(0, MAX_NAMED_PROBLEMS))
+		out.push({
+			field: 'events',
+			message: `"${e}" is not an event type ${isVendor(actor) ? 'a vendor may subscribe to' : 'of Benchline'}; choose from ${allowed.join(', ')}`,
+		})
+	if (unknown.length > MAX_NAMED_PROBLEMS)
+		out.push({ field: 'events', message: `and ${unknown.length - MAX_NAMED_PROBLEMS} more values that are not event types` })
+	return out
+}
+
+/**
+ * What is wrong with the input, every problem at once (the address is looked up last, only when the
+ * rest holds). `present`: the fields to judge (a change judges only those it sends; an add, all).
+ */
+async function problems(
+	deps: AppDeps,
+	actor: Actor,
+	input: Partial<NewEndpoint>,
+	network?: OutboundNetwork,
+	present: ReadonlySet<keyof NewEndpoint> = new Set(['url', 'events', 'description']),
+): Promise<FieldError[]> {
+	const out: FieldError[] = present.has('events') ? eventProblems(actor, input.events ?? []) : []
+	const description = present.has('description') ? typedLine(input.description ?? '', MAX_DESCRIPTION, { optional: true }).problem : null
 	if (description) out.push({ field: 'description', message: description })
+	if (!present.has('url')) return out
 	const url = typeof input.url === 'string' ? input.url.trim() : ''
 	const urlProblem = await endpointUrlProblem(deps, url, network)
 	if (urlProblem) out.unshift({ field: 'url', message: urlProblem })
@@ -227,13 +240,13 @@ const firmSwitchedItOff = (what: string) =>
  * it): the vendor may not add the same address again, which would start the deliveries the firm stopped.
  * Benchline's own switch-offs (410 Gone, failing) are the vendor's to fix by adding it again.
  */
-async function refuseWhatTheFirmSwitchedOff(tx: Db, actor: Actor, url: string) {
+async function refuseWhatTheFirmSwitchedOff(tx: Db, actor: Actor, url: string, what = 'The endpoint was not added', except?: string) {
 	const [off] = await tx
 		.select({ id: webhookEndpoints.id })
 		.from(webhookEndpoints)
-		.where(and(ownEndpoints(actor), eq(webhookEndpoints.url, url), switchedOffByFirm))
+		.where(and(ownEndpoints(actor), eq(webhookEndpoints.url, url), switchedOffByFirm, except ? not(eq(webhookEndpoints.id, except)) : undefined))
 		.limit(1)
-	if (off) throw firmSwitchedItOff(`The endpoint was not added (${off.id} is at the same address)`)
+	if (off) throw firmSwitchedItOff(`${what} (${off.id} is at the same address)`)
 }
 
 /** Adds an endpoint; returns it and its signing secret (the only time the secret is given out). */
@@ -358,27 +371,157 @@ export async function setEndpointEnabled(deps: AppDeps, actor: Actor, id: string
 	if (isVendor(actor)) throw forbidden('The firm switches endpoints off and on; a vendor deletes its endpoint or adds one')
 	if (!couldBeId(id)) throw notFoundEndpoint(id)
 	await deps.db.transaction(async (tx) => {
+		// A vendor's pause becomes the firm's switch-off, which the vendor cannot undo.
+		const asked = enabled ? eq(webhookEndpoints.enabled, false) : or(eq(webhookEndpoints.enabled, true), eq(webhookEndpoints.disabledBy, 'vendor'))
 		const changed = await tx
 			.update(webhookEndpoints)
-			.set(enabled ? { ...switchedOn, failingSince: null } : switchedOff('switched_off_by_firm'))
-			.where(and(eq(webhookEndpoints.id, id), scope(actor), eq(webhookEndpoints.enabled, !enabled)))
+			.set(enabled ? { ...switchedOn, ...NO_FAILURES } : switchedOff('switched_off_by_firm'))
+			.where(and(eq(webhookEndpoints.id, id), scope(actor), asked))
 			.returning({ id: webhookEndpoints.id })
 		if (!changed.length) {
 			// Already as asked: nothing changes and nothing is logged (a second click, a reload).
 			if (!(await inScope(tx, actor, id))) throw notFoundEndpoint(id)
 			return
 		}
-		if (enabled)
-			await tx
-				.update(webhookDeliveries)
-				.set({ nextAttemptAt: sql`greatest(${webhookDeliveries.nextAttemptAt}, ${deps.now().toISOString()}::timestamptz)` })
-				.where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, 'pending')))
+		if (enabled) await dueFromNow(deps, tx, id)
 		await recordActivity(tx, actor, {
 			action: enabled ? 'webhook.endpoint_enabled' : 'webhook.endpoint_disabled',
 			targetType: 'webhook_endpoint',
 			targetId: id,
 		})
 	})
+}
+
+/** What a change sends: only the fields present change (`enabled`: switch on, or pause). */
+export interface EndpointChange {
+	url?: string
+	events?: readonly unknown[]
+	/** null or '' is no description. */
+	description?: string | null
+	enabled?: boolean
+}
+
+/** The fields of a change that are the endpoint's settings, as an add takes them. */
+const SETTINGS = ['url', 'events', 'description'] as const
+
+/**
+ * Changes an endpoint in place, its signing secret kept: its address, event types and description
+ * (judged as an add judges them, only those sent), and `enabled` (true switches on one that is off and
+ * clears its failures; false pauses it: nothing is queued for it meanwhile). The endpoint's owner
+ * changes it: a vendor its own, people the workspace's (a vendor's endpoint is the vendor's to change;
+ * people switch it off, on, or delete it). A vendor may not switch on, nor move, an endpoint the firm
+ * switched off, nor switch on or move one to an address the firm switched off (409, as adding it is).
+ */
+export async function changeEndpoint(
+	deps: AppDeps,
+	actor: Actor,
+	id: string,
+	change: EndpointChange,
+	options: { network?: OutboundNetwork } = {},
+): Promise<{ endpoint: EndpointView; warnings: string[] }> {
+	mayManage(deps, actor)
+	if (!couldBeId(id)) throw notFoundEndpoint(id)
+	const listed = change.events === undefined ? { events: undefined, warnings: [] } : eventsAsListed(actor, change.events)
+	const present = new Set(SETTINGS.filter((f) => change[f] !== undefined))
+	const input = { url: change.url, events: listed.events as string[] | undefined, description: change.description ?? '' }
+	const fields = await problems(deps, actor, input, options.network, present)
+	if (fields.length) throw invalid(fields, `The endpoint was not changed: ${fields.map((f) => `${f.field} ${f.message}`).join('; ')}`)
+	await deps.db.transaction(async (tx) => {
+		// With adds and deletes: a firm's switch-off committed meanwhile is seen.
+		if (isVendor(actor)) await lockUntilCommit(tx, `webhook_endpoints:${actor.workspaceId}:${actor.vendorId}`)
+		const [row] = await tx
+			.select({
+				url: webhookEndpoints.url,
+				events: webhookEndpoints.events,
+				description: webhookEndpoints.description,
+				enabled: webhookEndpoints.enabled,
+				disabledBy: webhookEndpoints.disabledBy,
+				vendorId: webhookEndpoints.vendorId,
+			})
+			.from(webhookEndpoints)
+			.where(and(eq(webhookEndpoints.id, id), scope(actor)))
+			.for('update')
+		if (!row) throw notFoundEndpoint(id)
+		if (row.vendorId && !isVendor(actor)) throw forbidden('This endpoint is a vendor’s: the vendor changes it. Switch it off or on, or delete it, instead.')
+		const next = {
+			url: input.url === undefined ? row.url : canonicalUrl(input.url),
+			events: input.events === undefined ? row.events : [...new Set(input.events)],
+			description: change.description === undefined ? row.description : typedLine(change.description ?? '', MAX_DESCRIPTION, { optional: true }).line,
+		}
+		await mayChange(tx, actor, id, row, next.url, change.enabled === true && !row.enabled)
+		await applyChange(deps, tx, actor, id, row, next, change.enabled)
+	})
+	return { endpoint: await getEndpoint(deps, actor, id), warnings: listed.warnings }
+}
+
+interface EndpointNow {
+	url: string
+	events: string[]
+	description: string
+	enabled: boolean
+	disabledBy: DisabledBy | null
+}
+
+/**
+ * A vendor's change may not undo the firm's switch-off: moving or switching on the endpoint the firm
+ * switched off, or pointing one at an address the firm switched off. A key revoked at this moment
+ * switches off what it switches on (the key is held live until commit, as an add holds it).
+ */
+async function mayChange(tx: Db, actor: Actor, id: string, row: EndpointNow, nextUrl: string, switchesOn: boolean) {
+	const moves = nextUrl !== row.url
+	if (!isVendor(actor) || !(moves || switchesOn)) return
+	if (!row.enabled && row.disabledBy === 'workspace') throw firmSwitchedItOff('The endpoint was not changed')
+	await refuseWhatTheFirmSwitchedOff(tx, actor, nextUrl, 'The endpoint was not changed', id)
+	if (switchesOn && actor.credential.kind === 'vendor_key' && !(await holdLiveKey(tx, actor.credential.id)))
+		throw new AppError('UNAUTHORIZED', 'This API key was revoked')
+}
+
+type Settings = Pick<EndpointNow, (typeof SETTINGS)[number]>
+
+/**
+ * Writes what differs from the endpoint as it is, and records it: a change of settings (with the
+ * address it moved from and to: where the firm's data goes), a switch-on, a pause. Nothing differs:
+ * nothing is written or recorded (a change sent twice).
+ */
+async function applyChange(deps: AppDeps, tx: Db, actor: Actor, id: string, row: EndpointNow, next: Settings, enabled: boolean | undefined) {
+	const changed = SETTINGS.filter((f) => JSON.stringify(next[f]) !== JSON.stringify(row[f]))
+	const moves = next.url !== row.url
+	const switchesOn = enabled === true && !row.enabled
+	const pauses = enabled === false && row.enabled
+	if (!changed.length && !switchesOn && !pauses) return
+	await tx
+		.update(webhookEndpoints)
+		.set({
+			...Object.fromEntries(changed.map((f) => [f, next[f]])),
+			// A run of failures was the old address's: the new one starts with none.
+			...(moves || switchesOn ? NO_FAILURES : {}),
+			...(switchesOn ? switchedOn : {}),
+			...(pauses ? switchedOff(isVendor(actor) ? 'paused_by_vendor' : 'switched_off_by_firm') : {}),
+		})
+		.where(eq(webhookEndpoints.id, id))
+	if (switchesOn) await dueFromNow(deps, tx, id)
+	const target = { targetType: 'webhook_endpoint', targetId: id } as const
+	if (changed.length)
+		await recordActivity(tx, actor, {
+			action: 'webhook.endpoint_changed',
+			...target,
+			detail: { changed, ...(moves ? { from: row.url, to: next.url } : {}), ...(changed.includes('events') ? { events: next.events } : {}) },
+		})
+	if (switchesOn || pauses) await recordActivity(tx, actor, { action: switchesOn ? 'webhook.endpoint_enabled' : 'webhook.endpoint_disabled', ...target })
+}
+
+/** A switch-on starts afresh: the run of failures that switched it off (or came before) is over. */
+const NO_FAILURES = { failingSince: null, lastFailureAt: null } as const
+
+/**
+ * What waits for a switched-on endpoint is due from now: it was not waiting for the workers while the
+ * endpoint was off (the queue's age on `/metrics` starts at 0, as for a replay).
+ */
+async function dueFromNow(deps: AppDeps, tx: Db, id: string) {
+	await tx
+		.update(webhookDeliveries)
+		.set({ nextAttemptAt: sql`greatest(${webhookDeliveries.nextAttemptAt}, ${deps.now().toISOString()}::timestamptz)` })
+		.where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, 'pending')))
 }
 
 /** The replaced secrets that still sign at `now` (an ended one is dropped: it never signs again). */

@@ -5,12 +5,17 @@
  * (`disabledBy`) follows from the cause, written here once.
  */
 
-export const DISABLED_CAUSES = ['switched_off_by_firm', 'api_key_revoked', 'answered_410_gone', 'deliveries_failing'] as const
+export const DISABLED_CAUSES = ['switched_off_by_firm', 'api_key_revoked', 'answered_410_gone', 'deliveries_failing', 'paused_by_vendor'] as const
 export type DisabledCause = (typeof DISABLED_CAUSES)[number]
+export type DisabledBy = 'workspace' | 'benchline' | 'vendor'
 
 interface CauseInfo {
-	/** The firm's decision (`workspace`: the vendor may neither add the address again nor delete it) or Benchline's. */
-	by: 'workspace' | 'benchline'
+	/**
+	 * The firm's decision (`workspace`: the vendor may neither add the address again, nor delete it, nor
+	 * switch it on), Benchline's, or the vendor's own pause (`vendor`): the vendor switches on what
+	 * Benchline or it switched off.
+	 */
+	by: DisabledBy
 	/** The words of the firm's pages (and the owners' e-mail) when the switch-off kept none of its own. */
 	forFirm: string
 	/** What it means and what the vendor can do, in the API's documentation. */
@@ -33,12 +38,18 @@ export const CAUSES: Readonly<Record<DisabledCause, CauseInfo>> = {
 	answered_410_gone: {
 		by: 'benchline',
 		forFirm: 'The endpoint answered 410 Gone: it asked to receive nothing more',
-		forVendor: 'the endpoint answered 410 Gone, asking to receive nothing more: delete it and add it again once the receiver takes events',
+		forVendor:
+			'the endpoint answered 410 Gone, asking to receive nothing more: switch it on again (PATCH with `"enabled": true`) once the receiver takes events',
 	},
 	deliveries_failing: {
 		by: 'benchline',
 		forFirm: 'Every delivery has failed for 5 days',
-		forVendor: 'every delivery to it failed for 5 days: fix the receiver, then delete it and add it again',
+		forVendor: 'every delivery to it failed for 5 days: fix the receiver, then switch it on again (PATCH with `"enabled": true`)',
+	},
+	paused_by_vendor: {
+		by: 'vendor',
+		forFirm: 'paused by the vendor',
+		forVendor: 'you paused it (PATCH with `"enabled": false`): events are not queued for it until you switch it on again',
 	},
 }
 

@@ -2,7 +2,7 @@ import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp
 import { sql } from 'drizzle-orm'
 import { workspaces } from '../auth/table.ts'
 import { vendors } from '../vendors/table.ts'
-import { DISABLED_CAUSES, type DisabledCause } from './switch-off.ts'
+import { DISABLED_CAUSES, type DisabledBy, type DisabledCause } from './switch-off.ts'
 
 /** A secret a rotation replaced: it still signs until `until`. */
 export interface PreviousSecret {
@@ -43,9 +43,9 @@ export const webhookEndpoints = pgTable(
 		/**
 		 * Who switched it off (null while on): `workspace` (a person or the operator, or the revocation of
 		 * the vendor's key that added it: the firm's decision, which a vendor cannot undo by adding it
-		 * again) or `benchline` (410 Gone, failing for 5 days).
+		 * again), `benchline` (410 Gone, failing for 5 days) or `vendor` (paused through the API).
 		 */
-		disabledBy: text('disabled_by').$type<'workspace' | 'benchline'>(),
+		disabledBy: text('disabled_by').$type<DisabledBy>(),
 		/** Why it was switched off, when something other than a person's click did it (Benchline's reasons, a revoked key); null otherwise. */
 		disabledReason: text('disabled_reason'),
 		/**

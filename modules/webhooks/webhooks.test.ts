@@ -713,7 +713,7 @@ describe('limits of the operator', () => {
 		const vendor = await newVendor(ws, 'Acme', deps)
 		for (let i = 0; i < MAX_ENDPOINTS; i++) await addEndpoint(deps, await vendorActor(ws, vendor.vendorId), { url: r.url, events: ['job.published'] })
 		const added = (await runCommand(deps, 'webhook add', { workspace: ws.slug, url: r.url, events: 'job.published' })).json
-		expect(Object.keys(added).sort()).toEqual(['endpointId', 'secret'])
+		expect(Object.keys(added).sort()).toEqual(['endpointId', 'secret', 'warnings'])
 		const listed = (await runCommand(deps, 'webhook list', { workspace: ws.slug })).json as { endpoints: { endpointId: string; vendorId: string | null }[] }
 		expect(listed.endpoints).toHaveLength(MAX_ENDPOINTS + 1)
 		// Whose each is: the vendor's (added with its key) or the workspace's own.
@@ -866,7 +866,7 @@ describe('CLI', () => {
 		const ws = await newWorkspace(deps)
 		const r = receiver()
 		const added = (await runCommand(deps, 'webhook add', { workspace: ws.slug, url: r.url, events: 'job.published,job.closed', description: 'CRM' })).json
-		expect(Object.keys(added).sort()).toEqual(['endpointId', 'secret'])
+		expect(Object.keys(added).sort()).toEqual(['endpointId', 'secret', 'warnings'])
 		const listed = (await runCommand(deps, 'webhook list', { workspace: ws.slug })).json as { endpoints: Record<string, unknown>[] }
 		expect(listed.endpoints).toEqual([
 			{ endpointId: added.endpointId, url: r.url, events: ['job.published', 'job.closed'], enabled: true, createdAt: expect.any(String), vendorId: null },

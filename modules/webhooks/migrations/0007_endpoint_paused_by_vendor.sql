@@ -1,0 +1,2 @@
+ALTER TABLE "webhook_endpoints" DROP CONSTRAINT "webhook_endpoints_disabled_cause_valid";--> statement-breakpoint
+ALTER TABLE "webhook_endpoints" ADD CONSTRAINT "webhook_endpoints_disabled_cause_valid" CHECK ("webhook_endpoints"."disabled_cause" in ('switched_off_by_firm', 'api_key_revoked', 'answered_410_gone', 'deliveries_failing', 'paused_by_vendor'));
