@@ -11,6 +11,7 @@ import { portalApp } from '../../tests/portal.ts'
 import { runCommand } from '../../core/cli.ts'
 import { operatorActor } from '../auth/index.ts'
 import { activityFor } from '../activity/index.ts'
+import { createKey, revokeVendorKey } from '../vendors/index.ts'
 import { activitySentences } from '../activity/sentences.ts'
 import { addEndpoint, setEndpointEnabled } from './service.ts'
 import { switchedOff } from './switch-off.ts'
@@ -142,7 +143,7 @@ describe('switching on and pausing through PATCH', () => {
 				.where(eq(webhookEndpoints.id, id))
 			await deps.db
 				.insert(webhookDeliveries)
-				.values({ id: `msg_${cause}`.slice(0, 24), endpointId: id, workspaceId: ws.id, type: 'job.published', body: '{}', nextAttemptAt: long })
+				.values({ id: `msg_${crypto.randomUUID().slice(0, 18)}`, endpointId: id, workspaceId: ws.id, type: 'job.published', body: '{}', nextAttemptAt: long })
 			expect((await read(apiKey, id)).disabledReason).toBe(cause)
 			const on = await patch(apiKey, id, { enabled: true })
 			expect([on.status, on.json.enabled, on.json.disabledReason]).toEqual([200, true, null])
@@ -177,6 +178,27 @@ describe('switching on and pausing through PATCH', () => {
 		await setEndpointEnabled(deps, operatorActor(ws), id, false)
 		expect((await read(apiKey, id)).disabledReason).toBe('switched_off_by_firm')
 		expect((await patch(apiKey, id, { enabled: true })).status).toBe(409)
+	})
+})
+
+describe('a revoked key', () => {
+	test('leaves nothing it added that the vendor could switch on again with another key: one paused, or switched off by Benchline, becomes the firm’s switch-off', async () => {
+		const vendor = await newVendor(ws, 'Leaky Staffing', deps)
+		const paused = await added(vendor.apiKey, 'leak-paused')
+		const gone = await added(vendor.apiKey, 'leak-gone')
+		const stopped = await added(vendor.apiKey, 'leak-stopped')
+		await patch(vendor.apiKey, paused.id, { enabled: false })
+		await deps.db.update(webhookEndpoints).set(switchedOff('answered_410_gone', 'words')).where(eq(webhookEndpoints.id, gone.id))
+		await setEndpointEnabled(deps, operatorActor(ws), stopped.id, false)
+		const fresh = await createKey(deps, operatorActor(ws), vendor.vendorId)
+		const revoked = await revokeVendorKey(deps, operatorActor(ws), vendor.vendorId, vendor.keyId)
+		expect(revoked.switchedOff.webhookEndpoints!.sort()).toEqual([paused.id, gone.id].sort())
+		for (const id of [paused.id, gone.id]) {
+			expect((await read(fresh.apiKey, id)).disabledReason).toBe('api_key_revoked')
+			expect((await patch(fresh.apiKey, id, { enabled: true })).status).toBe(409)
+		}
+		// The firm's own switch-off keeps its reason.
+		expect((await read(fresh.apiKey, stopped.id)).disabledReason).toBe('switched_off_by_firm')
 	})
 })
 

@@ -245,7 +245,7 @@ async function disable(deps: AppDeps, tx: Db, row: Claimed, cause: DisabledCause
 				workspaceId: row.workspaceId,
 				to: owner.email,
 				subject: 'A webhook endpoint was switched off',
-				text: `Benchline switched off the webhook endpoint ${endpoint.url}${endpoint.vendorId ? ` (added by vendor ${endpoint.vendorId})` : ''}.\n\nWhy: ${reason}.\n\nEvents are not sent to it until it is switched on again${endpoint.vendorId ? ' (the vendor adds it again)' : `: ${page}`}.\n`,
+				text: `Benchline switched off the webhook endpoint ${endpoint.url}${endpoint.vendorId ? ` (added by vendor ${endpoint.vendorId})` : ''}.\n\nWhy: ${reason}.\n\nEvents are not sent to it until it is switched on again: ${page}${endpoint.vendorId ? ' (the vendor may switch it on through the API too)' : ''}.\n`,
 			},
 			deps,
 		)
