@@ -12,7 +12,7 @@ import { AppError, notFound } from './errors.ts'
 import { servedWhileDatabaseDown } from './http/availability.ts'
 import { createAuthPlugin, declaredAuths, type ActorResolvers } from './http/auth.ts'
 import { errorResponse, isApiDoor, toAppError } from './http/errors.ts'
-import { allowedMethodsOf, methodNotAllowed } from './http/method-not-allowed.ts'
+import { allowedMethodsOf, methodNotAllowed, optionsAnswer, plainOptions } from './http/method-not-allowed.ts'
 import { metricsRoute } from './http/metrics-route.ts'
 import { canonicalRequest, unaddressable } from './http/request-path.ts'
 import { firstQueryValues } from './http/query.ts'
@@ -58,6 +58,10 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 			if (isApiDoor(pathname)) set.headers['Cache-Control'] = 'no-store'
 			if (!deps.availability.up() && !servedWhileDatabaseDown(pathname))
 				throw new AppError('UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', { retryAfter: 5 })
+			// An OPTIONS that is no CORS preflight: 204 with Allow (or 404), whichever route serves the address.
+			const options = plainOptions(request, allowedFor)
+			if (options instanceof AppError) throw options
+			if (options) return options
 		})
 		// A known address asked with the wrong method answers 405 (with Allow), not 404.
 		// The route template that matched (`/jobs/:id`): the request's metrics label and span name.
@@ -73,6 +77,12 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 			if (params && unaddressable(params)) throw notFound()
 		})
 		.onError(({ error, code, request }) => {
+			// OPTIONS on a known address with no OPTIONS route: 204 with Allow, never a 404 or 405.
+			const options = code === 'NOT_FOUND' ? optionsAnswer(request, allowedFor) : null
+			if (options) {
+				errorStatus.set(request, options.status)
+				return options
+			}
 			const response = errorResponse(
 				toAppError((code === 'NOT_FOUND' && methodNotAllowed(request, allowedFor)) || error, code, deps.log, request, routeOf(request)),
 				request,

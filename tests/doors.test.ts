@@ -23,7 +23,7 @@ test('a trailing or doubled slash is answered by the door the path names', async
 	const metrics = await ask('GET', '/metrics/')
 	expect({ status: metrics.status, json: json(metrics) }).toEqual({ status: 401, json: true })
 	const ready = await ask('POST', '/ready/')
-	expect({ status: ready.status, allow: ready.headers.get('allow'), json: json(ready) }).toEqual({ status: 405, allow: 'GET, HEAD', json: true })
+	expect({ status: ready.status, allow: ready.headers.get('allow'), json: json(ready) }).toEqual({ status: 405, allow: 'GET, HEAD, OPTIONS', json: true })
 	for (const path of ['//api/v1/jobs', '/api//v1/no-such/', '//scim/v2/Users']) {
 		const res = await ask('GET', path)
 		expect({ path, json: json(res), cache: res.headers.get('cache-control') }).toEqual({ path, json: true, cache: 'no-store' })

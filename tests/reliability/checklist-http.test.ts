@@ -423,6 +423,8 @@ describe('I16 wrong methods', () => {
 		// HEAD is answered wherever GET is.
 		const methodsAt = (path: string) => {
 			const methods = new Set([...byPath.get(path)!, ...wildcards.filter((w) => fill(path).startsWith(w.path.slice(0, -1))).map((w) => w.method)])
+			// OPTIONS is answered wherever another method is (a 204 with Allow).
+			if ([...methods].some((m) => m !== 'OPTIONS')) methods.add('OPTIONS')
 			return methods.has('GET') ? methods.add('HEAD') : methods
 		}
 		expect([...byPath.keys()]).toContain('/api/v1/jobs/:vendorJobId')
@@ -451,11 +453,11 @@ describe('I16 wrong methods', () => {
 		const put = await callOn(app, 'PUT', '/api/v1/jobs', { headers: { 'x-forwarded-for': uniqueAddress() } })
 		expect({ status: put.status, allow: put.headers.get('allow'), cache: put.headers.get('cache-control') }).toEqual({
 			status: 405,
-			allow: 'GET, HEAD, POST',
+			allow: 'GET, HEAD, OPTIONS, POST',
 			cache: 'no-store',
 		})
 		const post = await callOn(app, 'POST', '/api/v1/jobs/x', { headers: { 'x-forwarded-for': uniqueAddress() } })
-		expect({ status: post.status, allow: post.headers.get('allow') }).toEqual({ status: 405, allow: 'DELETE, GET, HEAD, PATCH' })
+		expect({ status: post.status, allow: post.headers.get('allow') }).toEqual({ status: 405, allow: 'DELETE, GET, HEAD, OPTIONS, PATCH' })
 		// A trailing slash names the same address (Elysia folds it).
 		expect((await callOn(app, 'PUT', '/api/v1/jobs/', { headers: { 'x-forwarded-for': uniqueAddress() } })).status).toBe(405)
 		// The MCP endpoint answers in JSON-RPC.
@@ -481,6 +483,49 @@ describe('I16 wrong methods', () => {
 				allow: null,
 				body: { error: expect.any(String) },
 			})
+		}
+	})
+	test('OPTIONS on every known address of a JSON door is 204 with the Allow of its 405, no body and no CORS grant; a preflight keeps its route; unknown addresses and pages stay 404', async () => {
+		const routes = (app as unknown as { routes: Route[] }).routes
+		const paths = new Set(
+			routes.filter((r) => /^\/(api\/|oauth\/|\.well-known\/|scim\/|health|ready|metrics)/.test(r.path) && r.method !== 'OPTIONS').map((r) => r.path),
+		)
+		expect(paths).toContain('/api/v1/webhooks/:id')
+		const problems: string[] = []
+		for (const path of paths) {
+			const headers = { 'x-forwarded-for': uniqueAddress() }
+			const options = await callOn(app, 'OPTIONS', fill(path), { headers })
+			// The methods a wrong one is told: PUT is served nowhere, so its 405 names them.
+			const put = await callOn(app, 'PUT', fill(path), { headers, raw: '{}' })
+			const got = { status: options.status, allow: options.headers.get('allow'), body: options.text, cors: options.headers.get('access-control-allow-origin') }
+			const want = { status: 204, allow: put.status === 405 ? put.headers.get('allow') : expect.stringContaining('OPTIONS'), body: '', cors: null }
+			try {
+				expect(got).toEqual(want)
+				expect(got.allow).toContain('OPTIONS')
+			} catch {
+				problems.push(`OPTIONS ${path}: ${JSON.stringify(got)} (PUT: ${put.status} ${put.headers.get('allow')})`)
+			}
+		}
+		expect(problems).toEqual([])
+		const jobs = await callOn(app, 'OPTIONS', '/api/v1/jobs', { headers: { 'x-forwarded-for': uniqueAddress() } })
+		expect({ status: jobs.status, allow: jobs.headers.get('allow'), cache: jobs.headers.get('cache-control') }).toEqual({
+			status: 204,
+			allow: 'GET, HEAD, OPTIONS, POST',
+			cache: 'no-store',
+		})
+		// A browser's preflight to the server-to-server API gets the same 204 and no CORS grant: the browser stops there.
+		const preflight = await callOn(app, 'OPTIONS', '/api/v1/jobs', {
+			headers: { 'x-forwarded-for': uniqueAddress(), origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+		})
+		expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, null])
+		// The MCP door's preflight route still answers browsers with CORS, and refuses a foreign origin.
+		const mcpPre = await callOn(app, 'OPTIONS', '/api/mcp', { headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' } })
+		expect([mcpPre.status, mcpPre.headers.get('access-control-allow-methods')]).toEqual([204, 'POST, OPTIONS'])
+		const foreign = await callOn(app, 'OPTIONS', '/api/mcp', { headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } })
+		expect(foreign.status).toBe(403)
+		for (const path of ['/api/v1/no-such', '/.well-known/no-such', '/scim/v2/NoSuch', '/jobs']) {
+			const res = await callOn(app, 'OPTIONS', path, { headers: { 'x-forwarded-for': uniqueAddress() } })
+			expect({ path, status: res.status, allow: res.headers.get('allow') }).toEqual({ path, status: 404, allow: null })
 		}
 	})
 })
