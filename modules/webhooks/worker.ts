@@ -14,7 +14,8 @@
  *   secret and every replaced one whose end has not passed; the `webhook-id` and the body never change.
  * - A 2xx is delivered. 410 Gone switches the endpoint off at once. Anything else (another status, no
  *   answer within 10 s, a refused address) waits the next step of the retry schedule plus up to 20 %
- *   jitter, then is tried again; past the last step the delivery has failed. An endpoint whose
+ *   jitter, or longer when a 429 or 503 asks for longer (`Retry-After`, up to the schedule's longest
+ *   wait), then is tried again; a redirect is not followed (its log line says so); past the last step the delivery has failed. An endpoint whose
  *   attempts have all failed for 5 days is switched off and its workspace's owners are e-mailed
  *   (through the outbox, in the same transaction). Those 5 days are one unbroken run of failed
  *   attempts: days with no attempt at all (no event, the schedule ended) are not failures, so a
@@ -28,6 +29,7 @@ import { SpanKind, SpanStatusCode } from '../../core/tracing.ts'
 import { listPeople } from '../auth/index.ts'
 import { enqueueMail } from '../outbox/index.ts'
 import { webhookPolicy } from './address.ts'
+import { answerWords, askedWaitMs, waitBeforeRetry } from './answer.ts'
 import { openSecret, signatureHeader } from './secrets.ts'
 import { webhookSettings } from './settings.ts'
 import { liveSecrets } from './service.ts'
@@ -141,6 +143,8 @@ async function signingSecrets(deps: AppDeps, row: Claimed): Promise<string[]> {
 export interface Attempt {
 	status: number | null
 	error: string | null
+	/** How long the receiver asked to wait before the next attempt (`Retry-After` on a 429 or 503), ms. */
+	askedWaitMs?: number | null
 }
 
 async function attempt(deps: AppDeps, o: WebhookWorkerOptions, row: Claimed): Promise<Attempt> {
@@ -154,7 +158,12 @@ async function attempt(deps: AppDeps, o: WebhookWorkerOptions, row: Claimed): Pr
 		}
 		const response = await outboundFetch(row.url, { method: 'POST', headers, body: row.body }, webhookPolicy(deps, o.network))
 		await response.body?.cancel().catch(() => {})
-		return { status: response.status, error: response.ok ? null : `answered ${response.status}` }
+		if (response.ok) return { status: response.status, error: null }
+		return {
+			status: response.status,
+			error: answerWords(response.status),
+			askedWaitMs: askedWaitMs(response.status, response.headers.get('retry-after'), deps.now()),
+		}
 	} catch (error) {
 		if (error instanceof OutboundError) return { status: null, error: error.message }
 		return { status: null, error: 'the delivery could not be sent' }
@@ -189,7 +198,9 @@ update ${webhookEndpoints} set failing_since = null where id in (select endpoint
 			await disable(deps, tx, row, 'answered_410_gone')
 			return 'disabled'
 		}
-		const delay = retryDelay(deps.config.settings.of(webhookSettings).webhookRetryScheduleMs, row.attempts)
+		const schedule = deps.config.settings.of(webhookSettings).webhookRetryScheduleMs
+		const scheduled = retryDelay(schedule, row.attempts)
+		const delay = scheduled === null ? null : waitBeforeRetry(scheduled, result.askedWaitMs ?? null, schedule)
 		await tx
 			.update(webhookDeliveries)
 			.set(
