@@ -36,14 +36,32 @@ export const NOT_PUBLIC = 'must be a public internet address: this one is privat
  * `http://127.0.0.1:4190/@evil.example/x`, not as an address that seems to name evil.example. Only
  * for an address `endpointUrlProblem` accepted.
  */
-export const canonicalUrl = (url: string) => new URL(url.trim()).href
+export function canonicalUrl(url: string): string {
+	const parsed = new URL(url.trim())
+	// A name written as fully qualified (`hooks.example.`) is the same receiver as without the dot, which
+	// is the name TLS certificates and SNI carry; kept, it was another address to the firm's switch-off.
+	if (parsed.hostname.endsWith('.') && !parsed.hostname.startsWith('[')) parsed.hostname = parsed.hostname.slice(0, -1)
+	return parsed.href
+}
+
+/**
+ * What no delivery could do with the address, though it is a web address: a fragment (`#…`) is never
+ * sent to a receiver (a token put there would never arrive, and the same receiver would be another
+ * address to the firm's switch-off), and port 0 is no port anything listens on.
+ */
+function undeliverable(url: string): string | null {
+	const parsed = new URL(url.trim())
+	if (parsed.href.includes('#')) return 'must not hold a fragment (#…): it is never sent to the receiver; put what it carries in the path or query'
+	if (parsed.port === '0') return 'must not name port 0'
+	return null
+}
 
 /** Why `url` cannot be an endpoint (a message naming what is wrong, for the `url` field), or null. Looks the name up. */
 export async function endpointUrlProblem(deps: Pick<AppDeps, 'config'>, url: string, network?: OutboundNetwork): Promise<string | null> {
 	if (!url.trim()) return 'is required'
 	if ([...url].length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`
 	const policy = webhookPolicy(deps, network)
-	const problem = outboundUrlProblem(url, policy)
+	const problem = outboundUrlProblem(url, policy) ?? undeliverable(url)
 	if (problem) return problem
 	// What is stored is the parser's form, longer where it percent-encodes (each character beyond ASCII takes up to 12).
 	if ([...canonicalUrl(url)].length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters once written out as it is called`
