@@ -202,6 +202,23 @@ describe('a revoked key', () => {
 	})
 })
 
+describe('a key that moved an endpoint', () => {
+	test('is the key it is counted as set up by: revoking it switches the endpoint off, though another key added it', async () => {
+		const vendor = await newVendor(ws, 'Two Keys Staffing', deps)
+		const { id } = await added(vendor.apiKey, 'two-keys')
+		const leaked = await createKey(deps, operatorActor(ws), vendor.vendorId)
+		expect((await patch(leaked.apiKey, id, { url: `${HOOK}/attacker` })).status).toBe(200)
+		const revoked = await revokeVendorKey(deps, operatorActor(ws), vendor.vendorId, leaked.keyId)
+		expect(revoked.switchedOff.webhookEndpoints).toEqual([id])
+		expect(await read(vendor.apiKey, id)).toMatchObject({ url: `${HOOK}/attacker`, enabled: false, disabledReason: 'api_key_revoked' })
+		// A change that does not move it leaves it the adding key's.
+		const other = await added(vendor.apiKey, 'kept')
+		const third = await createKey(deps, operatorActor(ws), vendor.vendorId)
+		await patch(third.apiKey, other.id, { events: ['job.closed'] })
+		expect((await revokeVendorKey(deps, operatorActor(ws), vendor.vendorId, third.keyId)).switchedOff.webhookEndpoints ?? []).toEqual([])
+	})
+})
+
 describe('the audit trail', () => {
 	test('records a change with what changed, and where the events now go, in the firm’s words', async () => {
 		const { apiKey } = await newVendor(ws, 'Audited Staffing', deps)

@@ -465,16 +465,22 @@ interface EndpointNow {
 /**
  * A vendor's change may not undo the firm's switch-off: moving or switching on the endpoint the firm
  * switched off, or pointing one at an address the firm switched off. A key revoked at this moment
- * switches off what it switches on (the key is held live until commit, as an add holds it).
+ * switches off what it moves or switches on (the key is held live until commit, as an add holds it).
  */
 async function mayChange(tx: Db, actor: Actor, id: string, row: EndpointNow, nextUrl: string, switchesOn: boolean) {
 	const moves = nextUrl !== row.url
 	if (!isVendor(actor) || !(moves || switchesOn)) return
 	if (!row.enabled && row.disabledBy === 'workspace') throw firmSwitchedItOff('The endpoint was not changed')
 	await refuseWhatTheFirmSwitchedOff(tx, actor, nextUrl, 'The endpoint was not changed', id)
-	if (switchesOn && actor.credential.kind === 'vendor_key' && !(await holdLiveKey(tx, actor.credential.id)))
-		throw new AppError('UNAUTHORIZED', 'This API key was revoked')
+	if (actor.credential.kind === 'vendor_key' && !(await holdLiveKey(tx, actor.credential.id))) throw new AppError('UNAUTHORIZED', 'This API key was revoked')
 }
+
+/**
+ * The key an endpoint is counted as set up by, once a vendor's key moves it: the address is that key's
+ * choice now, so revoking that key (a leak) switches the endpoint off (key-revocation.ts), even when
+ * another key added it.
+ */
+const movedBy = (actor: Actor) => (isVendor(actor) && actor.credential.kind === 'vendor_key' ? { vendorKeyId: actor.credential.id } : {})
 
 type Settings = Pick<EndpointNow, (typeof SETTINGS)[number]>
 
@@ -495,6 +501,7 @@ async function applyChange(deps: AppDeps, tx: Db, actor: Actor, id: string, row:
 			...Object.fromEntries(changed.map((f) => [f, next[f]])),
 			// A run of failures was the old address's: the new one starts with none.
 			...(moves || switchesOn ? NO_FAILURES : {}),
+			...(moves ? movedBy(actor) : {}),
 			...(switchesOn ? switchedOn : {}),
 			...(pauses ? switchedOff(isVendor(actor) ? 'paused_by_vendor' : 'switched_off_by_firm') : {}),
 		})

@@ -30,8 +30,9 @@ export const webhookEndpoints = pgTable(
 			.references(() => workspaces.id),
 		vendorId: text('vendor_id').references(() => vendors.id),
 		/**
-		 * The id of the vendor's API key that added it (null for the workspace's, and for a vendor's added
-		 * before this was kept): once that key is revoked, the firm sees which endpoints it left behind. A
+		 * The id of the vendor's API key that added it, or that last moved it to another address (its
+		 * choice of address then; null for the workspace's, and for a vendor's added before this was
+		 * kept): once that key is revoked, the firm sees which endpoints it left behind. A
 		 * record of who did it, like the activity log's credential id, so no foreign key.
 		 */
 		vendorKeyId: text('vendor_key_id'),
