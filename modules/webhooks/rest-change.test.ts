@@ -117,6 +117,14 @@ describe('PATCH /api/v1/webhooks/{id}', () => {
 		expect(await read(owner.apiKey, endpoint.id)).toMatchObject({ url: `${HOOK}/owned`, enabled: true })
 		expect((await row(firms.endpoint.id)).url).toBe(`${HOOK}/firm`)
 		for (const odd of ['%00', 'x'.repeat(5000)]) expect((await patch(owner.apiKey, odd, {})).status).toBe(404)
+		// 400 before 404 before 422, as on every operation of the API: out of reach is 404 whatever the body holds.
+		for (const body of [{ url: 7 }, { url: 'ftp://x' }, { events: ['nope'] }]) expect((await patch(neighbour.apiKey, endpoint.id, body)).status).toBe(404)
+		const broken = await callOn(app, 'PATCH', `/api/v1/webhooks/${endpoint.id}`, {
+			key: neighbour.apiKey,
+			raw: '{',
+			headers: { 'content-type': 'application/json' },
+		})
+		expect(broken.status).toBe(400)
 	})
 })
 

@@ -113,7 +113,10 @@ export function webhookRestRoutes(deps: AppDeps, { auth }: HttpKit) {
 		.patch(
 			'/api/v1/webhooks/:id',
 			async ({ actor, params, request }) => {
-				const { change, warnings: ignored } = endpointChange(await readJsonObject(request, MAX_BODY_BYTES))
+				const body = await readJsonObject(request, MAX_BODY_BYTES)
+				// The API's precedence (design.md): 400, then 404, then 422 — an id out of reach is 404 whatever the body holds.
+				await getEndpoint(deps, actor, params.id)
+				const { change, warnings: ignored } = endpointChange(body)
 				const { endpoint, warnings: adjusted } = await changeEndpoint(deps, actor, params.id, change)
 				return withWarnings(restEndpoint(endpoint), [...adjusted, ...ignored])
 			},

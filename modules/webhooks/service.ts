@@ -419,8 +419,8 @@ export async function changeEndpoint(
 	change: EndpointChange,
 	options: { network?: OutboundNetwork } = {},
 ): Promise<{ endpoint: EndpointView; warnings: string[] }> {
-	mayManage(deps, actor)
-	if (!couldBeId(id)) throw notFoundEndpoint(id)
+	// Not found before invalid (the API's precedence), and before the address is looked up.
+	await getEndpoint(deps, actor, id)
 	const listed = change.events === undefined ? { events: undefined, warnings: [] } : eventsAsListed(actor, change.events)
 	const present = new Set(SETTINGS.filter((f) => change[f] !== undefined))
 	const input = { url: change.url, events: listed.events as string[] | undefined, description: change.description ?? '' }
