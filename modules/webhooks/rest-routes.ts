@@ -1,8 +1,9 @@
 /**
  * A vendor's own webhook endpoints through the Job Publish REST API (`/api/v1/webhooks`), with its
  * API key: thin adapters over `service.ts`, which limits a vendor to the `job.*` events and
- * `submission.created` about its own jobs, and to its own endpoints (another vendor's is "not found").
- * Errors are the API's error body (422 with `fields`).
+ * `submission.created` about its own jobs, and to its own endpoints (another vendor's is "not found"):
+ * add, list, read, change in place (PATCH: its secret kept; `enabled` switches on or pauses), rotate the
+ * signing secret, delete. Errors are the API's error body (422 with `fields`).
  */
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
