@@ -9,9 +9,10 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import type { FieldError } from '../../core/errors.ts'
-import { escapeRegExp, MIN_SEARCH_CHARS, SEARCH_TEXT_TOO_SHORT } from '../../core/text-search.ts'
+import { MIN_SEARCH_CHARS, SEARCH_TEXT_TOO_SHORT } from '../../core/text-search.ts'
 import type { Db } from '../../db/client.ts'
-import { ANY_STATE_PATTERNS, findOpenJobs, parseLocation, type StatePatterns, statePatterns, type PublicJob } from '../jobs/index.ts'
+import { findOpenJobs, type PublicJob } from '../jobs/index.ts'
+import { placeCondition, placeOpenJobLocations } from './places.ts'
 import { EMPLOYMENT_TYPE_LABELS, type EmploymentType, employmentTypeSql, fullyRemoteSql } from './job-facts.ts'
 import { fileText, firstCodePoints } from '../../core/untrusted.ts'
 import { codePoints } from '../../core/schema-check.ts'
@@ -92,45 +93,10 @@ export function criteriaQuery(c: JobCriteria, page = 1): string {
 	return text ? `?${text}` : ''
 }
 
-/** Where in `j.location` the first text the patterns match starts (1-based), or null when none does. */
-const firstMatch = (p: StatePatterns) =>
-	sql`least(nullif(regexp_instr(j.location, ${p.code}), 0), nullif(regexp_instr(j.location, ${p.partCode}, 1, 1, 0, 'i'), 0), nullif(regexp_instr(j.location, ${p.name}, 1, 1, 0, 'i'), 0))`
-
-/**
- * `j.location` holds `text` as whole words, in any case: "US" is not the "us" of Austin or Columbus, nor
- * "Austin" the start of Austintown. Word edges are anything but an ASCII letter, digit or underscore,
- * and a space any run of spaces, tabs or no-break spaces, as in `REMOTE_LOCATION_WORDS`.
- */
-const holdsWords = (text: string) => sql`j.location ~* ${`(^|[^a-z0-9_])${escapeRegExp(text).replace(/ +/g, '[ \\t\\u00a0]+')}([^a-z0-9_]|$)`}`
-
-/**
- * Where the job is must hold what was typed: read as a place (`parseLocation`: "Austin, TX" is the
- * city Austin in Texas, "TX" or "Texas" the state, written either way in the job), else as whole words.
- * The job is in a state when it is the first state its location names, as `parseLocation` reads it
- * (so the pay check, the JobPosting data and the feeds agree on its state): "Baltimore, md, TX" is in
- * Maryland, not Texas.
- */
-function locationCondition(text: string): SQL {
-	const place = parseLocation(text)
-	const parts: SQL[] = []
-	if (place.locality) parts.push(holdsWords(place.locality))
-	if (place.region) {
-		const state = statePatterns(place.region)
-		// The patterns (the first state's most) cost far more than looking for the state's words: only where they are.
-		const mayName = sql.join(
-			state.words.map((w) => sql`strpos(lower(j.location), ${w}) > 0`),
-			sql` or `,
-		)
-		parts.push(sql`(case when ${mayName} then ${firstMatch(state)} = ${firstMatch(ANY_STATE_PATTERNS)} else false end)`)
-	}
-	if (!parts.length) parts.push(holdsWords(text))
-	return sql.join(parts, sql` and `)
-}
-
 /** The filters as conditions on a job `j` (the keywords are `findOpenJobs`'s). */
 export function filterConditions(c: JobCriteria): SQL[] {
 	const where: SQL[] = []
-	if (c.location) where.push(locationCondition(c.location))
+	if (c.location) where.push(placeCondition(c.location))
 	if (c.remote) where.push(fullyRemoteSql)
 	if (c.type && JOB_TYPES[c.type]) where.push(sql`(${employmentTypeSql}) = ${JOB_TYPES[c.type]}`)
 	return where
@@ -143,13 +109,15 @@ export interface CareersResults {
 	page: number
 }
 
-/** One page of the workspace's open jobs matching the criteria: one statement. */
+/** One page of the workspace's open jobs matching the criteria: one statement (and, with a location, one more to find locations not yet placed). */
 export async function searchCareers(deps: AppDeps, workspaceId: string, c: JobCriteria, page: number): Promise<CareersResults> {
+	if (c.location) await placeOpenJobLocations(deps, workspaceId)
 	const found = await findOpenJobs(deps, workspaceId, { q: c.q, where: filterConditions(c), limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })
 	return { ...found, page }
 }
 
 /** Open jobs matching the criteria published in (after, through], best first: a job alert's digest. */
 export async function newMatchingJobs(deps: AppDeps, db: Db, workspaceId: string, c: JobCriteria, after: Date, through: Date, limit: number) {
+	if (c.location) await placeOpenJobLocations(deps, workspaceId, db)
 	return findOpenJobs(deps, workspaceId, { q: c.q, where: filterConditions(c), limit, publishedAfter: after, publishedThrough: through }, db)
 }

@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { workspaces } from '../auth/table.ts'
 
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 })
@@ -43,3 +43,21 @@ export const jobAlerts = pgTable(
 		index('job_alerts_due').on(t.status, t.lastSentAt),
 	],
 )
+
+/**
+ * Where each job location text is, as `jobPlace` reads it (the one reading the job page, its JobPosting
+ * data and the feeds show), stored so the careers search filters on the same answer in SQL instead of
+ * a second reading of the text. Keyed by the text itself (many jobs share one), and by the version of
+ * the reading (`PLACE_RULE`): a row of an older rule is read again. Filled before each search from the
+ * workspace's open jobs' locations not yet read (modules/careers/places.ts), whoever wrote the job.
+ */
+export const jobLocationPlaces = pgTable('job_location_places', {
+	location: text('location').primaryKey(),
+	rule: integer('rule').notNull(),
+	/** The town, as a key: lower case, spaces of any kind as one (`placeKey`). */
+	locality: text('locality'),
+	/** USPS state code, or the region as written abroad, as a key. */
+	region: text('region'),
+	/** ISO 3166-1 alpha-2. */
+	country: text('country'),
+})

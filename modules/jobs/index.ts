@@ -30,16 +30,7 @@ export {
 	type OpenJobsVersion,
 	type SitemapJob,
 } from './public-feed.ts'
-export {
-	ANY_STATE_PATTERNS,
-	parseLocation,
-	isUnitedStates,
-	REMOTE_LOCATION_WORDS,
-	statePatterns,
-	US_STATES,
-	type ParsedLocation,
-	type StatePatterns,
-} from './location.ts'
+export { parseLocation, isUnitedStates, REMOTE_LOCATION_WORDS, US_STATES, type ParsedLocation } from './location.ts'
 export { missingPayRange, PAY_TRANSPARENCY_STATES, payRangeRule } from './pay-transparency.ts'
 export { payText, payUnit, type PayUnit } from './salary.ts'
 export { jobLabelSql } from './label.ts'

@@ -2,9 +2,13 @@
  * A job's free-text location read as a postal address: "Charlotte, NC" → Charlotte / NC / US,
  * "Austin, Texas 78701" → Austin / TX / US with its postal code, "Seattle WA" or "Denver CO 80202"
  * (the state at the end after a space) alike; the first state named is the place ("Baltimore, md, TX"
- * is in MD). The pay-transparency check, the feeds and JSON-LD read places with `parseLocation`, and the
- * careers search with `statePatterns` and `ANY_STATE_PATTERNS`: one reading. Only US states and DC are known;
- * anything else keeps its first part as the locality and no region or country.
+ * is in MD; "Remote (CA) Denver, CO" in CA, brackets included). Vendors' shorthands are addresses too:
+ * "US-CA-San Jose" is San Jose / CA, "NYC", "New York City", "NY, NY" and "New York" alone are the city
+ * New York / NY. Remote words and work arrangements are no place ("Austin, TX/Remote" is in Austin, TX).
+ * This is the one reading of a place: the pay-transparency check, the feeds and JSON-LD read it here, and
+ * the careers search reads what it stored for each location (modules/careers/places.ts). Only US states
+ * and DC are known; anything else keeps its first part as the locality and no region or country (the
+ * careers module adds countries written out: `jobPlace`).
  */
 
 /** US states and DC: USPS code → name. */
@@ -123,81 +127,39 @@ const OTHER_STATES = `(\\s*/\\s*(${ALL_CODES.replace(/[A-Z]/g, (c) => `[${c.toLo
 
 /** Words of a work arrangement, not of a place. */
 const WORK_MODE_WORDS = 'hybrid|on[- ]?site|in[- ]office|in[- ]person'
-/** The same words in either case, for a pattern matched case-sensitively (a state's code is). */
-const anyCase = (words: string) => words.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`)
-/**
- * How a place's part ends after its state: an optional ZIP code, an optional work arrangement set
- * apart ("Austin, TX - Onsite"), then the end of the part (a separator, a parenthesis, the end).
- */
-const PART_END = `${OTHER_STATES}(\\s+\\d{5}(-\\d{4})?)?(\\s*[-–:/]\\s*(${anyCase(WORK_MODE_WORDS)}))?[\\s–-]*([,;|()]|$)`
-
-/**
- * What may open a part before a state written as the whole part, as `parseLocation` cleans it away:
- * brackets, dashes, a remote word ("Remote - md") or, opening the text, a work arrangement ("Hybrid - md", "Hybrid (md)").
- */
-const PART_START = `(^|[,;|]|^\\s*(${WORK_MODE_WORDS})\\s*([-–:/]|(?=\\()))[\\s(–-]*((100% |fully |hybrid )?(remote|anywhere|work from home|wfh)[\\s–:/-]+)?`
-
-/** The patterns of text that names a state, each read alike by JavaScript and PostgreSQL (`statePatterns`). */
-export interface StatePatterns {
-	/** A code in capitals ending a part ("Seattle WA", "Austin, TX 78701"): matched case-sensitively. */
-	code: string
-	/** A code in any case as the whole part ("Baltimore, md"): matched case-insensitively. */
-	partCode: string
-	/** A name ending a part ("Spokane, Washington"): matched case-insensitively. */
-	name: string
-	/**
-	 * Words, in lower case, one of which text naming the state holds (its code, the first word of its
-	 * name): a cheap test before the patterns, which cost far more to run.
-	 */
-	words: string[]
-}
-
-/**
- * Patterns for text that names one of the states `codes` the way `parseLocation` reads a state: its
- * code in capitals ending a part, its code in any case as the whole part (as `stateCode` reads it), or
- * its name (any case) ending a part, each optionally followed by other states after a slash, a ZIP code
- * and a work arrangement. A state's name followed by a part that is a state's code is a town there
- * ("Washington, DC", "Indiana, PA"), as `parseLocation` pairs them, so it names no state of its own.
- */
-function patternsOf(codes: readonly string[]): StatePatterns {
-	const names = codes.map((code) => {
-		const stateName = US_STATES[code]!
-		// Virginia is not the end of "West Virginia".
-		const longer = Object.values(US_STATES).filter((other) => other.endsWith(` ${stateName}`))
-		const notInside = longer.length ? `(?<!(${longer.map((other) => other.slice(0, -stateName.length - 1)).join('|')})\\s)` : ''
-		return `${notInside}${stateName.replace(/ /g, '\\s+')}`
-	})
-	const written = codes.map((code) => (code === 'DC' ? `DC|${DC_DOTTED}` : code)).join('|')
-	const town = `(?![\\s–-]*[,;|(][\\s(–-]*(${anyCase(ALL_CODES.toLowerCase())}|${DC_DOTTED})${PART_END})`
-	const words = codes.flatMap((code) => [code.toLowerCase(), US_STATES[code]!.split(' ')[0]!.toLowerCase(), ...(code === 'DC' ? ['d.'] : [])])
-	return {
-		words,
-		code: `(^|[\\s,;|(])(${written})${PART_END}`,
-		partCode: `${PART_START}(${codes.join('|')})${PART_END}`,
-		name: `(^|[\\s,;|(])(${names.join('|')})${town}${PART_END}`,
-	}
-}
-
-/**
- * Patterns for text that names the state `code` (`patternsOf`). Alone they find any mention of it; the
- * careers search places a job "in WA" when the first of them to match starts where the first of
- * `ANY_STATE_PATTERNS` does (WA is the first state its location names), as `parseLocation` places it
- * for the pay-transparency check, the JobPosting data and the feeds.
- */
-export const statePatterns = (code: string): StatePatterns => patternsOf([code])
-
-/** Patterns for text that names any state: where the first state named starts. */
-export const ANY_STATE_PATTERNS: StatePatterns = patternsOf(Object.keys(US_STATES))
 
 const DC_WITH_DOTS = new RegExp(`(^|[\\s,;|(])${DC_DOTTED}(?=$|[^A-Za-z])`, 'g')
 
-/** Whether a name is the United States ("US", "U.S.A.", "United States of America"). */
-export const isUnitedStates = (name: string): boolean => US.test(name.trim())
+/**
+ * Whether a name is the United States ("US", "U.S.A.", "United States of America"), also as a
+ * restriction ("US only", "in the US", "within the USA").
+ */
+export const isUnitedStates = (name: string): boolean =>
+	US.test(
+		name
+			.trim()
+			.replace(/^(in|within|across|throughout|from)\s+(the\s+)?/i, '')
+			.replace(/^the\s+/i, '')
+			.replace(/\s+only$/i, ''),
+	)
+/** The United States closing a part after a space ("Austin TX USA"). */
+const US_AT_END = /\s+(US|USA|U\.S\.A?\.?|United States( of America)?)$/i
+
+/**
+ * Vendors' shorthands rewritten as an address: applicant-tracking systems' "US-CA-San Jose",
+ * "USA-TX-Austin" and "TX-Austin" (country, state in capitals, city), and New York City's names
+ * ("NYC", "New York City", "NY, NY") as "New York, NY".
+ */
+function vendorForms(text: string): string {
+	const coded = /^\s*(?:(?:US|USA)\s*-\s*)?([A-Z]{2})\s*-\s*([^,;|()-][^,;|()]*?)\s*$/.exec(text)
+	if (coded && US_STATES[coded[1]!]) return `${coded[2]}, ${coded[1]}`
+	return text.replace(/^\s*(NY\s*,\s*NY\b|new york\s*$)/i, 'New York, NY').replace(/(^|[,;|(/]\s*)(nyc|new york city)(?=\s*($|[,;|)/]))/gi, '$1New York, NY')
+}
 
 /**
  * A work arrangement set apart from the place, before it, after it or in brackets: "Hybrid - Seattle,
- * WA", "Hybrid (Chicago, IL)", "Austin, TX - Onsite", "Seattle, WA (hybrid)". Only when set apart, as the careers search's
- * state patterns (`statePatterns`, `PART_END`) read a state ending a part: in "Remote OR Hybrid" none does.
+ * WA", "Hybrid (Chicago, IL)", "Austin, TX - Onsite", "Seattle, WA (hybrid)". Only when set apart: in
+ * "Remote OR Hybrid" no state is named.
  */
 const WORK_MODE_APART = new RegExp(
 	`^\\s*(${WORK_MODE_WORDS})\\s*([-–:/]\\s*|(?=\\())|\\(\\s*(${WORK_MODE_WORDS})\\s*\\)|\\s*[-–:/]\\s*(${WORK_MODE_WORDS})\\s*(?=[,;|()]|$)`,
@@ -205,7 +167,7 @@ const WORK_MODE_APART = new RegExp(
 )
 /** Text that says no place: "N/A", "TBD", "Multiple locations". */
 const NOT_A_PLACE =
-	/^(n\/?a|tbd|tba|to be (determined|announced|confirmed)|(multiple|various|several)( locations| cities| sites)?|nationwide|flexible|unknown|none|any|[-–?.]+)$/i
+	/^(n\/?a|tbd|tba|to be (determined|announced|confirmed)|(multiple|various|several)( locations| cities| sites)?|nationwide|flexible|unknown|none|any|[-–?.]+|([ecmp][sd]?t|utc|gmt)( time( ?zone)?| hours)?)$/i
 /** Words of a sentence, never of a town's name: "US - must be in CA", "relocation required". */
 const INSTRUCTION = new RegExp(
 	`\\b(must|should|required|requires|preferred|relocat\\w*|willing|candidates?|residents?|only|based|located|within|near|eligible|${WORK_MODE_WORDS})\\b`,
@@ -257,18 +219,31 @@ export function parseLocation(text: string | null | undefined): ParsedLocation {
 	const out: ParsedLocation = { locality: null, region: null, country: null, postalCode: null, remote: false }
 	if (!text?.trim()) return out
 	out.remote = REMOTE.test(text)
-	const cleaned = text
+	const cleaned = vendorForms(text)
 		.replace(DC_WITH_DOTS, '$1DC')
 		.replace(WORK_MODE_APART, '')
-		.replace(/\((?:[^)]*)\)/g, (m) => (REMOTE.test(m) ? '' : m.slice(1, -1)))
-		.replace(/\b(100% |fully |hybrid )?(remote|anywhere|work from home|wfh)\b\s*[-–:/]?\s*/gi, '')
+		// Brackets set a place apart ("Remote (CA) Denver, CO": CA is named first), unless they say remote work.
+		.replace(/\((?:[^)]*)\)/g, (m) => (REMOTE.test(m) ? ',' : `,${m.slice(1, -1)},`))
+		// A remote word is no place, nor are the separators around it ("Austin, TX/Remote", "Remote - US").
+		.replace(/\s*[-–:/]?\s*\b(100% |fully |hybrid )?(remote|anywhere|work from home|wfh)\b\s*[-–:/]?\s*/gi, ',')
 	const parts = cleaned
-		.split(/[,;|]/)
-		.map((p) => p.trim().replace(/^[-–\s]+|[-–\s]+$/g, ''))
+		// " / " before a place is a list ("Jersey City, NJ / New York, NY"); "MO/KS", "MO / KS" and "Dallas/Fort Worth" are not.
+		.split(/[,;|]|\s+\/\s+(?![A-Za-z]{2}(?![A-Za-z]))/)
+		.map((p) =>
+			p
+				.trim()
+				.replace(/^[-–\s]+|[-–\s]+$/g, '')
+				.replace(/^(or|and|&)\s+/i, ''),
+		)
 		.filter(Boolean)
-	if (parts.length && US.test(parts[parts.length - 1]!)) {
+	const last = parts.at(-1)
+	if (last !== undefined && isUnitedStates(last)) {
 		out.country = 'US'
 		parts.pop()
+	} else if (last !== undefined && US_AT_END.test(last)) {
+		// "Austin TX USA": the country closing the last part.
+		out.country = 'US'
+		parts[parts.length - 1] = last.replace(US_AT_END, '')
 	}
 	for (let i = 0; i < parts.length && !out.region; i++) {
 		const { rest, postalCode } = partText(parts[i]!)
