@@ -123,17 +123,48 @@ describe('the job page', () => {
 })
 
 describe('an address typed in capitals', () => {
-	test('leads to its own, lower-case address: the site with its search kept, and the job page', async () => {
+	test('leads to its own, lower-case address, one rule for the whole careers tree: site, job, feeds, privacy, alerts, sitemaps', async () => {
 		const { ws, key } = await setup()
 		const job = await publish(key, { vendorJobId: 'J-CAPS', title: 'Data Engineer' })
 		const site = await call('GET', `/careers/${ws.slug.toUpperCase()}?q=data`)
 		expect([site.status, site.headers.get('location')]).toEqual([301, `/careers/${ws.slug}?q=data`])
-		const [, , , slug] = pathOf(job.url!).split('/').slice(1)
-		const page = await call('GET', `/careers/${ws.slug.toUpperCase()}/jobs/${slug!.toUpperCase()}`)
-		expect([page.status, page.headers.get('location')]).toEqual([301, job.url])
-		// The address as it is answers; one no site has is still 404.
-		expect((await call('GET', pathOf(job.url!))).status).toBe(200)
-		expect((await call('GET', '/careers/NO-SUCH-FIRM-AT-ALL')).status).toBe(404)
+		// The redirect carries the site's security headers, as every answer does.
+		expect(site.headers.get('x-content-type-options')).toBe('nosniff')
+		const path = pathOf(job.url!)
+		const upper = path.toUpperCase()
+		for (const [asked, answer] of [
+			[upper, path],
+			[`/careers/${ws.slug.toUpperCase()}`, `/careers/${ws.slug}`],
+			[`/careers/${ws.slug.toUpperCase()}/feeds/indeed.xml`, `/careers/${ws.slug}/feeds/indeed.xml`],
+			[`/careers/${ws.slug.toUpperCase()}/feeds/jobs.rss`, `/careers/${ws.slug}/feeds/jobs.rss`],
+			[`/careers/${ws.slug.toUpperCase()}/privacy`, `/careers/${ws.slug}/privacy`],
+			// A link's token keeps its case: it is the credential.
+			[`/careers/${ws.slug.toUpperCase()}/alerts/confirm/AbC_dEf`, `/careers/${ws.slug}/alerts/confirm/AbC_dEf`],
+			[`/careers/${ws.slug.toUpperCase()}/privacy/download/AbC`, `/careers/${ws.slug}/privacy/download/AbC`],
+			['/Sitemap.xml', '/sitemap.xml'],
+			['/sitemaps/JOBS-1.xml', '/sitemaps/jobs-1.xml'],
+			['/ROBOTS.TXT', '/robots.txt'],
+			['/CAREERS', '/careers'],
+			// Percent-escapes are not capitals of the address.
+			[`/careers/${ws.slug.toUpperCase()}/jobs/a%2Fb`, `/careers/${ws.slug}/jobs/a%2Fb`],
+		]) {
+			const res = await call('GET', asked!)
+			expect([asked, res.status, res.headers.get('location')]).toEqual([asked, 301, answer])
+			expect((await call('HEAD', asked!)).status).toBe(301)
+		}
+		// The lower-case addresses answer; a form sent to an address in capitals is sent on with its method (308).
+		for (const path of [pathOf(job.url!), `/careers/${ws.slug}/feeds/indeed.xml`, `/careers/${ws.slug}/feeds/jobs.rss`, `/careers/${ws.slug}/privacy`])
+			expect([path, (await call('GET', path)).status]).toEqual([path, 200])
+		const post = await call('POST', `/careers/${ws.slug.toUpperCase()}/alerts`, {
+			raw: 'email=a%40example.com',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		})
+		expect([post.status, post.headers.get('location')]).toEqual([308, `/careers/${ws.slug}/alerts`])
+		// One no site has is not found, once in lower case.
+		expect((await call('GET', '/careers/NO-SUCH-FIRM-AT-ALL')).headers.get('location')).toBe('/careers/no-such-firm-at-all')
+		expect((await call('GET', '/careers/no-such-firm-at-all')).status).toBe(404)
+		// Other doors keep their own rules: an API path in capitals is not a careers address.
+		expect((await call('GET', '/API/v1/jobs')).status).not.toBe(301)
 	})
 })
 
