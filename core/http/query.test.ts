@@ -4,7 +4,7 @@
  */
 import { beforeAll, expect, test } from 'bun:test'
 import { call, newWorkspace, testApp } from '../../tests/helpers.ts'
-import { firstQueryValues } from './query.ts'
+import { firstQueryValues, undecodableQueryNames } from './query.ts'
 
 beforeAll(() => testApp(), 120_000)
 
@@ -23,4 +23,15 @@ test('the careers search answers a repeated filter by its first value, in either
 	expect((await call('GET', path(['Contract', 'Bogus']))).status).toBe(200)
 	expect((await call('GET', path(['Bogus', 'Contract']))).status).toBe(400)
 	expect((await call('GET', path(['Contract']))).status).toBe(200)
+})
+
+test('parameters whose text the address does not hold readably are named: broken escapes, bytes that are not UTF-8', () => {
+	expect(undecodableQueryNames('http://localhost/careers/x?q=%zz&location=Austin%2C%20TX&page=%ED%A0%80&type=a+b&x%zz=1&remote=%')).toEqual([
+		'q',
+		'page',
+		'x%zz',
+		'remote',
+	])
+	expect(undecodableQueryNames('http://localhost/careers/x?q=%F0%9F%98%80&location=%25')).toEqual([])
+	expect(undecodableQueryNames('http://localhost/careers/x')).toEqual([])
 })

@@ -15,3 +15,29 @@ export function firstQueryValues(url: string, query: Record<string, unknown>): v
 		else seen.add(key)
 	}
 }
+
+/**
+ * The names of a URL's query parameters whose name or value is no text: a broken percent-escape
+ * (`%zz`, a lone `%`) or escaped bytes that are not UTF-8 (`%ED%A0%80`, half a surrogate pair; `%C0%80`).
+ * Elysia hands such a value over undecoded (`%zz`), which a page would show back as if it had been typed:
+ * a handler asks here and says the parameter cannot be read instead. A name that cannot be read itself is given as written.
+ */
+export function undecodableQueryNames(url: string): string[] {
+	const at = url.indexOf('?')
+	if (at < 0 || !url.includes('%', at)) return []
+	const decode = (text: string) => {
+		try {
+			return decodeURIComponent(text.replace(/\+/g, ' '))
+		} catch {
+			return null
+		}
+	}
+	const names: string[] = []
+	for (const pair of url.slice(at + 1).split('&')) {
+		const eq = pair.indexOf('=')
+		const [rawName, rawValue] = eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)]
+		const name = decode(rawName)
+		if (name === null || decode(rawValue) === null) names.push(name ?? rawName)
+	}
+	return names
+}

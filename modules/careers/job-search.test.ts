@@ -189,6 +189,12 @@ describe('bad input', () => {
 			// One character matches nothing (as every search of the product says): said, not "0 jobs match".
 			['?q=a', 'Keywords must have at least 2 characters'],
 			[`?q=${encodeURIComponent(' é\u200b ')}`, 'Keywords must have at least 2 characters'],
+			// Text the address does not hold readably is no keyword: a broken %-escape, escaped bytes that are not UTF-8.
+			['?q=%zz', 'Keywords could not be read from this address (a broken %-escape): type it again'],
+			['?q=%ED%A0%80', 'Keywords could not be read from this address'],
+			['?q=java%C0%80', 'Keywords could not be read from this address'],
+			['?location=Austin%', 'Location could not be read from this address'],
+			['?type=%E2%82', 'Employment type could not be read from this address'],
 		]
 		// Characters are code points: 200 emoji are 200 characters (400 UTF-16 units), and a cut never splits one.
 		const emoji = await search(ws, `?q=${encodeURIComponent('😀'.repeat(200))}&location=${encodeURIComponent('🏙'.repeat(100))}`)
@@ -198,8 +204,10 @@ describe('bad input', () => {
 		expect([cut.criteria.q, cut.criteria.location]).toEqual([`a${'😀'.repeat(199)}`, `b${'🏙'.repeat(99)}`])
 		for (const [query, message] of cases) {
 			const res = await search(ws, query)
-			expect(res.status).toBe(400)
+			expect([query, res.status]).toEqual([query, 400])
 			expect(res.text).toContain(message)
+			// What the address held is not shown back as if typed.
+			expect([query, /value="[^"]*%/.test(res.text)]).toEqual([query, false])
 			expect(res.text).toContain('<title>Error: ')
 			expect(res.slugs).toEqual([])
 			// Not run, so nothing is said of matches, and no alert is offered for it (one would be refused too).

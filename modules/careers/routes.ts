@@ -5,6 +5,7 @@ import type { HttpKit } from '../../core/module.ts'
 import { careersSource, recordCareersEvent } from '../analytics/index.ts'
 import { listWorkspaces } from '../auth/index.ts'
 import { anonymousCsrf } from '../../core/http/csrf.ts'
+import { undecodableQueryNames } from '../../core/http/query.ts'
 import { jobUrl } from '../jobs/index.ts'
 import { lowerCaseRedirect } from './addresses.ts'
 import { alertRoutes } from './alert-routes.ts'
@@ -37,9 +38,9 @@ export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
 			)
 			.get(
 				'/careers/:workspace',
-				async ({ params, query, cookie }) => {
+				async ({ params, query, cookie, request }) => {
 					const ws = await workspaceOr404(deps, params.workspace)
-					const { criteria, page, errors } = readCriteria(query)
+					const { criteria, page, errors } = readCriteria(query, undecodableQueryNames(request.url))
 					// A refused search shows the form with what is wrong, and no results rather than a guess.
 					const results = errors.length ? { jobs: [], total: 0, page: 1 } : await searchCareers(deps, ws.id, criteria, page)
 					return jobListPage(ws, { results: { ...results, jobs: results.jobs.map(shownJob) }, criteria, errors, alert: { csrf: anonymousCsrf(deps, cookie) } })

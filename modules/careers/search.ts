@@ -45,9 +45,24 @@ export const hasCriteria = (c: JobCriteria) => Boolean(c.q || c.location || c.re
 
 const one = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : '')
 
-/** The criteria and page of a query string (or a form), with what is wrong in it. */
-export function readCriteria(input: Record<string, unknown>): { criteria: JobCriteria; page: number; errors: FieldError[] } {
+/** Each parameter's name as the form labels it. */
+const LABELS: Readonly<Record<string, string>> = { q: 'Keywords', location: 'Location', remote: 'Remote only', type: 'Employment type', page: 'Page' }
+
+/**
+ * The criteria and page of a query string (or a form), with what is wrong in it. `undecodable`: the
+ * parameters whose text the address does not hold readably (`undecodableQueryNames`): each is refused,
+ * never read as what was typed (`?q=%zz` is not a search for "%zz").
+ */
+export function readCriteria(
+	given: Record<string, unknown>,
+	undecodable: readonly string[] = [],
+): { criteria: JobCriteria; page: number; errors: FieldError[] } {
 	const errors: FieldError[] = []
+	const input = { ...given }
+	for (const field of Object.keys(LABELS).filter((name) => undecodable.includes(name))) {
+		errors.push({ field, message: `${LABELS[field]} could not be read from this address (a broken %-escape): type it again` })
+		input[field] = ''
+	}
 	// What was typed, without control or invisible characters or noncharacters (a NUL pasted in is no keyword, and the
 	// database refuses it; an alert keeps the search, and a person's export holds it: `fileText`).
 	const q = fileText(one(input.q)).replace(/\s+/g, ' ').trim()
