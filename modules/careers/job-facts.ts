@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import {
 	isUnitedStates,
 	parseLocation,
+	payBounds,
 	payText,
 	payUnit,
 	REMOTE_LOCATION_WORDS,
@@ -256,7 +257,7 @@ export function jobFacts(job: JobRow): JobFacts {
 	return {
 		location: job.location,
 		place: jobPlace(job),
-		pay: unit && text ? { text, unit, min: job.salaryMin, max: job.salaryMax } : null,
+		pay: unit && text ? { text, unit, ...payBounds(job) } : null,
 		employmentType: employmentType(job),
 		schedule: job.schedule,
 		contractType: job.contractType,

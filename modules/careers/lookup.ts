@@ -4,6 +4,8 @@
  */
 import type { AppDeps } from '../../core/deps.ts'
 import { AppError } from '../../core/errors.ts'
+import { safeDescriptionHtml } from '../../core/sanitize.ts'
+import { CONTROL_CHARS } from '../../core/untrusted.ts'
 import { findWorkspace, type Workspace } from '../auth/index.ts'
 import { findJobById, findJobBySlug, withoutHiddenFormatting, type PublicJob } from '../jobs/index.ts'
 
@@ -28,15 +30,22 @@ export async function publicJobAt(deps: AppDeps, workspaceSlug: string, address:
 	return { ws, job: shownJob(job) }
 }
 
+const CONTROLS = new RegExp(`[${CONTROL_CHARS}]`, 'g')
+/** Text as the public outputs show it: no hidden formatting, no control characters (tab and line breaks kept). */
+const shownText = (text: string) => withoutHiddenFormatting(text).replace(CONTROLS, '')
+
 /**
- * A job as the careers site shows it. REST publishes are cleaned on the way in; jobs written by
- * people's tools, or stored before that rule, may still carry hidden formatting.
+ * A job as the careers site shows it, in every public output (its pages, the feeds, the search and
+ * its job alerts): REST publishes are cleaned on the way in; jobs written by people's tools, or stored
+ * before a rule, may still carry hidden formatting, control characters (a page, a JSON-LD title or
+ * an e-mail would carry them; XML cannot) or a description that was never sanitised.
  */
 export function shownJob<J extends PublicJob>(job: J): J {
 	const shown = { ...job } as Record<string, unknown>
 	for (const [key, value] of Object.entries(job)) {
-		if (typeof value === 'string') shown[key] = withoutHiddenFormatting(value)
-		else if (Array.isArray(value)) shown[key] = value.map((item) => (typeof item === 'string' ? withoutHiddenFormatting(item) : item))
+		if (typeof value === 'string') shown[key] = shownText(value)
+		else if (Array.isArray(value)) shown[key] = value.map((item) => (typeof item === 'string' ? shownText(item) : item))
 	}
+	if (typeof shown.description === 'string') shown.description = safeDescriptionHtml(shown.description)
 	return shown as J
 }

@@ -197,12 +197,10 @@ export function jobPosting(ws: Workspace, job: PublicJob, url: string, facts: Jo
 }
 
 /**
- * The pay's bounds as the page words them (`payText`): "from $95,000" is a minValue alone, "up to"
- * a maxValue alone; `value` would say the salary is exactly that. 0 is no amount, as for `payText`.
+ * The pay's bounds as the page words them (`payText`, `payBounds`: above 0, lowest first): "from
+ * $95,000" is a minValue alone, "up to" a maxValue alone; `value` would say the salary is exactly that.
  */
-function salaryBounds(pay: { min: number | null; max: number | null }): { minValue?: number; maxValue?: number } {
-	const given = (n: number | null) => (n !== null && n > 0 ? n : null)
-	const [min, max] = [given(pay.min), given(pay.max)]
+function salaryBounds({ min, max }: { min: number | null; max: number | null }): { minValue?: number; maxValue?: number } {
 	return { ...(min !== null ? { minValue: min } : {}), ...(max !== null ? { maxValue: max } : {}) }
 }
 

@@ -13,7 +13,7 @@ import { readCriteria, searchCareers } from './search.ts'
 import { applyRoutes, applySection } from './apply-routes.ts'
 import { feedRoutes } from './feed-routes.ts'
 import { sitemapRoutes } from './sitemap.ts'
-import { publicJobAt, shownJob, workspaceOr404 } from './lookup.ts'
+import { publicJobAt, workspaceOr404 } from './lookup.ts'
 import { closedJobPage, jobListPage, jobPage, workspacesPage } from './pages.ts'
 
 export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
@@ -43,7 +43,7 @@ export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
 					const { criteria, page, errors } = readCriteria(query, undecodableQueryNames(request.url))
 					// A refused search shows the form with what is wrong, and no results rather than a guess.
 					const results = errors.length ? { jobs: [], total: 0, page: 1 } : await searchCareers(deps, ws.id, criteria, page)
-					return jobListPage(ws, { results: { ...results, jobs: results.jobs.map(shownJob) }, criteria, errors, alert: { csrf: anonymousCsrf(deps, cookie) } })
+					return jobListPage(ws, { results, criteria, errors, alert: { csrf: anonymousCsrf(deps, cookie) } })
 				},
 				{ auth: 'public' },
 			)

@@ -12,6 +12,7 @@ import type { FieldError } from '../../core/errors.ts'
 import { MIN_SEARCH_CHARS, SEARCH_TEXT_TOO_SHORT } from '../../core/text-search.ts'
 import type { Db } from '../../db/client.ts'
 import { findOpenJobs, type PublicJob } from '../jobs/index.ts'
+import { shownJob } from './lookup.ts'
 import { placeCondition, placeOpenJobLocations } from './places.ts'
 import { EMPLOYMENT_TYPE_LABELS, type EmploymentType, employmentTypeSql, fullyRemoteSql } from './job-facts.ts'
 import { fileText, firstCodePoints } from '../../core/untrusted.ts'
@@ -124,15 +125,16 @@ export interface CareersResults {
 	page: number
 }
 
-/** One page of the workspace's open jobs matching the criteria: one statement (and, with a location, one more to find locations not yet placed). */
+/** One page of the workspace's open jobs matching the criteria, as shown (`shownJob`): one statement (and, with a location, one more to find locations not yet placed). */
 export async function searchCareers(deps: AppDeps, workspaceId: string, c: JobCriteria, page: number): Promise<CareersResults> {
 	if (c.location) await placeOpenJobLocations(deps, workspaceId)
 	const found = await findOpenJobs(deps, workspaceId, { q: c.q, where: filterConditions(c), limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })
-	return { ...found, page }
+	return { jobs: found.jobs.map(shownJob), total: found.total, page }
 }
 
-/** Open jobs matching the criteria published in (after, through], best first: a job alert's digest. */
+/** Open jobs matching the criteria published in (after, through], best first, as shown (`shownJob`): a job alert's digest. */
 export async function newMatchingJobs(deps: AppDeps, db: Db, workspaceId: string, c: JobCriteria, after: Date, through: Date, limit: number) {
 	if (c.location) await placeOpenJobLocations(deps, workspaceId, db)
-	return findOpenJobs(deps, workspaceId, { q: c.q, where: filterConditions(c), limit, publishedAfter: after, publishedThrough: through }, db)
+	const found = await findOpenJobs(deps, workspaceId, { q: c.q, where: filterConditions(c), limit, publishedAfter: after, publishedThrough: through }, db)
+	return { jobs: found.jobs.map(shownJob), total: found.total }
 }

@@ -32,7 +32,7 @@ export {
 } from './public-feed.ts'
 export { parseLocation, isUnitedStates, REMOTE_LOCATION_WORDS, US_STATES, type ParsedLocation } from './location.ts'
 export { missingPayRange, PAY_TRANSPARENCY_STATES, payRangeRule } from './pay-transparency.ts'
-export { payText, payUnit, type PayUnit } from './salary.ts'
+export { payBounds, payText, payUnit, type PayUnit } from './salary.ts'
 export { jobLabelSql } from './label.ts'
 export { jobAuthor, jobReach, jobLabelOf, jobLabels, jobRefs, listJobs, reachableJobIds, type JobRef } from './service.ts'
 export { jobTeamIds, teamJobIds, teammateIds } from './team.ts'

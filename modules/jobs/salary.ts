@@ -28,12 +28,22 @@ export function payUnit(job: Pay): PayUnit | null {
 
 const money = (n: number) => `$${n.toLocaleString('en-US')}`
 
+/**
+ * The amounts that say something (above 0), lowest first: every door refuses a range stored upside
+ * down, but a row stored before that rule (or by a writer that skipped it) is shown low to high, as a
+ * candidate reads a range, never "$120,000 - $90,000" (Google's baseSalary wants minValue ≤ maxValue).
+ */
+export function payBounds(job: Pay): { min: number | null; max: number | null } {
+	const [min, max] = [given(job.salaryMin), given(job.salaryMax)]
+	return min !== null && max !== null && min > max ? { min: max, max: min } : { min, max }
+}
+
 /** "$90,000 - $120,000 per year", "from $60 per hour", or null without pay. */
 export function payText(job: Pay): string | null {
 	const unit = payUnit(job)
 	if (!unit) return null
 	const per = unit === 'HOUR' ? 'per hour' : 'per year'
-	const [min, max] = [given(job.salaryMin), given(job.salaryMax)]
+	const { min, max } = payBounds(job)
 	if (min !== null && max !== null) return `${money(min)} - ${money(max)} ${per}`
 	if (min !== null) return `from ${money(min)} ${per}`
 	return `up to ${money(max!)} ${per}`
