@@ -39,14 +39,15 @@ export function storedPlace(location: string) {
 /**
  * Reads and stores the place of each location of the workspace's open jobs that has none under the
  * current rule (new jobs, changed locations, a new rule). Written by whichever search comes first;
- * two at once write the same answer.
+ * two at once write the same answer. In text order: a job alert's digest writes in its own
+ * transaction, and two writers locking the same rows in one order never wait on each other in a circle.
  */
 export async function placeOpenJobLocations(deps: AppDeps, workspaceId: string, db: Db = deps.db): Promise<void> {
 	for (let round = 0; round < 1000; round++) {
 		const missing = await deps.database.rows<{ location: string }>(
 			sql`select distinct j.location from jobs j left join ${jobLocationPlaces} p on p.location = j.location and p.rule = ${PLACE_RULE}
 			where j.workspace_id = ${workspaceId} and j.status = 'Open' and j.location is not null and char_length(j.location) <= ${LONGEST_STORED}
-			and p.location is null limit ${BATCH}`,
+			and p.location is null order by j.location limit ${BATCH}`,
 			db,
 		)
 		if (!missing.length) return
