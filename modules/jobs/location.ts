@@ -213,7 +213,7 @@ function codePart(part: string): { code: string; postalCode: string | null } | n
  * in Maryland (a second state, or a country after it, is no place of its own), "Kansas City, MO/KS" in
  * Missouri. A state's name followed by a part that is a state's code is a town in that state
  * ("Washington, DC", "Fort Washington, MD", "Indiana, PA"), as it is before the same state ("New York,
- * New York"). The careers search finds the same first state in SQL (`ANY_STATE_PATTERNS`).
+ * New York"). The careers search reads the place stored from this reading (modules/careers/places.ts).
  */
 export function parseLocation(text: string | null | undefined): ParsedLocation {
 	const out: ParsedLocation = { locality: null, region: null, country: null, postalCode: null, remote: false }
