@@ -16,6 +16,9 @@ const CAREERS_PATH = /^\/(careers(\/|$)|sitemap\.xml$|sitemaps\/|robots\.txt$)/i
 /** The segment after these is a link's token. */
 const BEFORE_TOKEN = new Set(['confirm', 'download'])
 
+/** Whether the path holds a link's token (its segment after `confirm/` or `download/`). */
+const holdsToken = (segments: string[]) => segments.slice(0, -1).some((segment) => BEFORE_TOKEN.has(segment.toLowerCase()))
+
 /** The lower-case address of a careers path with capitals outside its tokens, or null when it has none. */
 export function lowerCaseCareersPath(pathname: string): string | null {
 	if (!CAREERS_PATH.test(pathname)) return null
@@ -35,5 +38,8 @@ export function lowerCaseRedirect(request: Request): Response | undefined {
 	const path = lowerCaseCareersPath(url.pathname)
 	if (path === null) return undefined
 	const reads = request.method === 'GET' || request.method === 'HEAD'
-	return new Response(null, { status: reads ? 301 : 308, headers: { location: path + url.search } })
+	// A link whose path is its credential is never kept by a cache nor indexed, redirected or not (as core/app.ts marks its route).
+	const headers: Record<string, string> = { location: path + url.search }
+	if (holdsToken(path.split('/'))) Object.assign(headers, { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex, nofollow' })
+	return new Response(null, { status: reads ? 301 : 308, headers })
 }

@@ -152,6 +152,10 @@ describe('an address typed in capitals', () => {
 			expect([asked, res.status, res.headers.get('location')]).toEqual([asked, 301, answer])
 			expect((await call('HEAD', asked!)).status).toBe(301)
 		}
+		// A link whose path is its credential is redirected without being cached or indexed.
+		const token = await call('GET', `/careers/${ws.slug.toUpperCase()}/alerts/confirm/AbC_dEf`)
+		expect([token.headers.get('cache-control'), token.headers.get('x-robots-tag')]).toEqual(['no-store', 'noindex, nofollow'])
+		expect(site.headers.get('x-robots-tag')).toBeNull()
 		// The lower-case addresses answer; a form sent to an address in capitals is sent on with its method (308).
 		for (const path of [pathOf(job.url!), `/careers/${ws.slug}/feeds/indeed.xml`, `/careers/${ws.slug}/feeds/jobs.rss`, `/careers/${ws.slug}/privacy`])
 			expect([path, (await call('GET', path)).status]).toEqual([path, 200])
