@@ -38,6 +38,7 @@ function postingProblems(d: any): string[] {
 	if (!d.hiringOrganization?.name) problems.push('hiringOrganization.name')
 	const remote = d.jobLocationType === 'TELECOMMUTE'
 	if (remote ? !d.applicantLocationRequirements?.name : !d.jobLocation?.address) problems.push('jobLocation, or TELECOMMUTE with applicantLocationRequirements')
+	if (d.jobLocation && !d.jobLocation.address?.addressCountry) problems.push('jobLocation.address.addressCountry')
 	if (d.jobLocationType !== undefined && d.jobLocationType !== 'TELECOMMUTE') problems.push('jobLocationType')
 	for (const type of [d.employmentType ?? []].flat()) if (!EMPLOYMENT_TYPES.includes(type)) problems.push(`employmentType ${type}`)
 	if (d.baseSalary) {

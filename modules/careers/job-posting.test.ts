@@ -32,6 +32,8 @@ function requiredProblems(d: any): string[] {
 	if (remote && !d.applicantLocationRequirements?.name) problems.push('applicantLocationRequirements with TELECOMMUTE')
 	if (!remote && (d.jobLocation?.['@type'] !== 'Place' || d.jobLocation.address?.['@type'] !== 'PostalAddress'))
 		problems.push('jobLocation as a Place with a PostalAddress')
+	// "Note that you must include the addressCountry property."
+	if (d.jobLocation && !d.jobLocation.address?.addressCountry) problems.push('jobLocation.address.addressCountry')
 	return problems
 }
 
@@ -157,8 +159,9 @@ describe('where the job is, from its location text', () => {
 					jobLocation: { address: { addressLocality: 'Denver', addressRegion: 'CO' } },
 				},
 			],
-			// Remote, and a city with no country: its place is known, where applicants may live is not.
-			['Remote - Toronto', 'Remote', { jobLocation: { address: { '@type': 'PostalAddress', addressLocality: 'Toronto' } } }],
+			// A town with no country: Google requires the address's country, and where applicants may live is not known either.
+			['Remote - Toronto', 'Remote', null],
+			['Springfield', 'Onsite', null],
 			// A country named inside the words, or before a note, is the country; the words are no city.
 			['Anywhere in Canada', 'Remote', { jobLocationType: 'TELECOMMUTE', applicantLocationRequirements: { '@type': 'Country', name: 'Canada' } }],
 			[

@@ -140,8 +140,9 @@ const applicantsCountry = (place: JobPlace): string | null => place.country ?? (
 
 /**
  * Where the job is, in Google's terms. A remote job is TELECOMMUTE with the country its applicants
- * must be in. A job with a place has it as `jobLocation`; a remote job's country alone is where
- * applicants live, not a workplace. Empty when nothing is known.
+ * must be in. A job with a place in a known country has it as `jobLocation` (Google: "you must include
+ * the addressCountry property"; a town alone, "Springfield", could be in any); a remote job's country
+ * alone is where applicants live, not a workplace. Empty when nothing is known.
  */
 function whereProperties(place: JobPlace): Record<string, unknown> {
 	const where: Record<string, unknown> = {}
@@ -152,7 +153,7 @@ function whereProperties(place: JobPlace): Record<string, unknown> {
 		where.applicantLocationRequirements = { '@type': 'Country', name: countryName(country) }
 	}
 	const address = postalAddress(place)
-	if (address && (place.locality || place.region || !telecommute)) where.jobLocation = { '@type': 'Place', address }
+	if (address && place.country && (place.locality || place.region || !telecommute)) where.jobLocation = { '@type': 'Place', address }
 	return where
 }
 
