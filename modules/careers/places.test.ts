@@ -41,6 +41,16 @@ const VENDOR_LOCATIONS: [string, string | null, string | null, string | null][] 
 	['Charlotte, NC', 'Charlotte', 'NC', 'US'],
 	['Remote - Texas', null, 'TX', 'US'],
 	['London, UK', 'London', null, 'GB'],
+	['Remote, USA (PST)', null, null, 'US'],
+	['Remote (USA) - NYC preferred', null, null, 'US'],
+	['Remote—US', null, null, 'US'],
+	['Boston or Remote', 'Boston', null, null],
+	['NYC or Remote', 'New York', 'NY', 'US'],
+	['Washington State', null, 'WA', 'US'],
+	['New York State', null, 'NY', 'US'],
+	['Remote - East Coast', null, null, null],
+	['Plano, TX 75024, USA', 'Plano', 'TX', 'US'],
+	['Montréal, QC, Canada', 'Montréal', 'QC', 'CA'],
 	['Remote (Toronto, Canada)', 'Toronto', null, 'CA'],
 ]
 
@@ -74,7 +84,7 @@ describe('the place a location names', () => {
 			.sort()
 
 	test('the careers search finds each job where the table puts it', async () => {
-		for (const state of ['CA', 'California', 'CO', 'TX', 'Texas', 'NJ', 'NY', 'MA', 'DC', 'MO'])
+		for (const state of ['CA', 'California', 'CO', 'TX', 'Texas', 'NJ', 'NY', 'New York State', 'MA', 'DC', 'MO', 'WA', 'Washington'])
 			expect([state, await found(state)]).toEqual([state, jobsWhere(([, , region]) => region === jobPlace({ location: state, schedule: null }).region)])
 		// "New York" is the city, as a job located "New York" is.
 		expect(await found('New York')).toEqual(jobsWhere(([, locality]) => locality === 'New York'))

@@ -90,7 +90,8 @@ export interface ParsedLocation {
 function stateCode(part: string): string | null {
 	const upper = part.toUpperCase()
 	if (US_STATES[upper]) return upper
-	return BY_NAME.get(part.toLowerCase()) ?? null
+	// "Washington State", "New York State": the state, as its name alone is.
+	return BY_NAME.get(part.toLowerCase().replace(/\s+state$/, '')) ?? null
 }
 
 /**
@@ -147,13 +148,13 @@ const US_AT_END = /\s+(US|USA|U\.S\.A?\.?|United States( of America)?)$/i
 
 /**
  * Vendors' shorthands rewritten as an address: applicant-tracking systems' "US-CA-San Jose",
- * "USA-TX-Austin" and "TX-Austin" (country, state in capitals, city), and New York City's names
- * ("NYC", "New York City", "NY, NY") as "New York, NY".
+ * "USA-TX-Austin" and "TX-Austin" (country, state in capitals, city), "NY, NY" and "New York" alone as
+ * "New York, NY" (the city; "NYC" and "New York City" are read as parts: `placeParts`).
  */
 function vendorForms(text: string): string {
 	const coded = /^\s*(?:(?:US|USA)\s*-\s*)?([A-Z]{2})\s*-\s*([^,;|()-][^,;|()]*?)\s*$/.exec(text)
 	if (coded && US_STATES[coded[1]!]) return `${coded[2]}, ${coded[1]}`
-	return text.replace(/^\s*(NY\s*,\s*NY\b|new york\s*$)/i, 'New York, NY').replace(/(^|[,;|(/]\s*)(nyc|new york city)(?=\s*($|[,;|)/]))/gi, '$1New York, NY')
+	return text.replace(/^\s*(NY\s*,\s*NY\b|new york\s*$)/i, 'New York, NY')
 }
 
 /**
@@ -167,7 +168,7 @@ const WORK_MODE_APART = new RegExp(
 )
 /** Text that says no place: "N/A", "TBD", "Multiple locations". */
 const NOT_A_PLACE =
-	/^(n\/?a|tbd|tba|to be (determined|announced|confirmed)|(multiple|various|several)( locations| cities| sites)?|nationwide|flexible|unknown|none|any|[-–?.]+|([ecmp][sd]?t|utc|gmt)( time( ?zone)?| hours)?)$/i
+	/^(n\/?a|tbd|tba|to be (determined|announced|confirmed)|(multiple|various|several)( locations| cities| sites)?|nationwide|(us )?(east|west) coast|midwest|flexible|unknown|none|any|[-–?.]+|([ecmp][sd]?t|utc|gmt)( time( ?zone)?| hours)?)$/i
 /** Words of a sentence, never of a town's name: "US - must be in CA", "relocation required". */
 const INSTRUCTION = new RegExp(
 	`\\b(must|should|required|requires|preferred|relocat\\w*|willing|candidates?|residents?|only|based|located|within|near|eligible|${WORK_MODE_WORDS})\\b`,
@@ -208,6 +209,38 @@ function codePart(part: string): { code: string; postalCode: string | null } | n
 	return /^[A-Za-z]{2}$/.test(rest) && US_STATES[rest.toUpperCase()] ? { code: rest.toUpperCase(), postalCode } : null
 }
 
+/** A time zone or a note on hours ("PST", "EST hours", "PST/MST"): no place. */
+const TIME_ZONE = /^(([ecmp][sd]?t|utc|gmt)(\s*\/\s*([ecmp][sd]?t|utc|gmt))*)( time( ?zone)?| hours)?$/i
+
+/**
+ * The parts of a location that may name a place, in order: vendors' shorthands rewritten
+ * (`vendorForms`), remote words and work arrangements and the separators around them removed
+ * ("Austin, TX/Remote", "Remote—US", "Boston or Remote"), brackets set apart as parts of their own,
+ * New York City's names as "New York, NY", time zones dropped.
+ */
+function placeParts(text: string): string[] {
+	const cleaned = vendorForms(text)
+		.replace(DC_WITH_DOTS, '$1DC')
+		.replace(WORK_MODE_APART, '')
+		// Brackets set a place apart ("Remote (CA) Denver, CO": CA is named first), unless they say remote work.
+		.replace(/\((?:[^)]*)\)/g, (m) => (REMOTE.test(m) ? ',' : `,${m.slice(1, -1)},`))
+		// A remote word is no place, nor are the separators around it ("Austin, TX/Remote", "Remote - US").
+		.replace(/\s*[-–—:/]?\s*\b(100% |fully |hybrid )?(remote|anywhere|work from home|wfh)\b\s*[-–—:/]?\s*/gi, ',')
+	return (
+		cleaned
+			// " / " before a place is a list ("Jersey City, NJ / New York, NY"); "MO/KS", "MO / KS" and "Dallas/Fort Worth" are not.
+			.split(/[,;|]|\s+\/\s+(?![A-Za-z]{2}(?![A-Za-z]))/)
+			.map((p) =>
+				p
+					.trim()
+					.replace(/^[-–—\s]+|[-–—\s]+$/g, '')
+					.replace(/^(or|and|&)\s+|\s+(or|and|&)$/gi, ''),
+			)
+			.filter((p) => p && !TIME_ZONE.test(p))
+			.flatMap((p) => (/^(nyc|new york city)$/i.test(p) ? ['New York', 'NY'] : [p]))
+	)
+}
+
 /**
  * The place is the first state the location names, with the town before it: "Baltimore, md, TX" is
  * in Maryland (a second state, or a country after it, is no place of its own), "Kansas City, MO/KS" in
@@ -219,31 +252,15 @@ export function parseLocation(text: string | null | undefined): ParsedLocation {
 	const out: ParsedLocation = { locality: null, region: null, country: null, postalCode: null, remote: false }
 	if (!text?.trim()) return out
 	out.remote = REMOTE.test(text)
-	const cleaned = vendorForms(text)
-		.replace(DC_WITH_DOTS, '$1DC')
-		.replace(WORK_MODE_APART, '')
-		// Brackets set a place apart ("Remote (CA) Denver, CO": CA is named first), unless they say remote work.
-		.replace(/\((?:[^)]*)\)/g, (m) => (REMOTE.test(m) ? ',' : `,${m.slice(1, -1)},`))
-		// A remote word is no place, nor are the separators around it ("Austin, TX/Remote", "Remote - US").
-		.replace(/\s*[-–:/]?\s*\b(100% |fully |hybrid )?(remote|anywhere|work from home|wfh)\b\s*[-–:/]?\s*/gi, ',')
-	const parts = cleaned
-		// " / " before a place is a list ("Jersey City, NJ / New York, NY"); "MO/KS", "MO / KS" and "Dallas/Fort Worth" are not.
-		.split(/[,;|]|\s+\/\s+(?![A-Za-z]{2}(?![A-Za-z]))/)
-		.map((p) =>
-			p
-				.trim()
-				.replace(/^[-–\s]+|[-–\s]+$/g, '')
-				.replace(/^(or|and|&)\s+/i, ''),
-		)
-		.filter(Boolean)
-	const last = parts.at(-1)
-	if (last !== undefined && isUnitedStates(last)) {
+	const parts = placeParts(text)
+	// The United States, as a part of its own anywhere ("Remote (USA) - NYC preferred") or closing the last one ("Austin TX USA").
+	const us = parts.findIndex((part) => isUnitedStates(part))
+	if (us >= 0) {
 		out.country = 'US'
-		parts.pop()
-	} else if (last !== undefined && US_AT_END.test(last)) {
-		// "Austin TX USA": the country closing the last part.
+		parts.splice(us, 1)
+	} else if (parts.length && US_AT_END.test(parts.at(-1)!)) {
 		out.country = 'US'
-		parts[parts.length - 1] = last.replace(US_AT_END, '')
+		parts[parts.length - 1] = parts.at(-1)!.replace(US_AT_END, '')
 	}
 	for (let i = 0; i < parts.length && !out.region; i++) {
 		const { rest, postalCode } = partText(parts[i]!)
