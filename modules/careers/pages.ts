@@ -1,6 +1,6 @@
 /** The public careers pages: workspace job lists and the job page with schema.org JSON-LD. */
 import type { FieldError } from '../../core/errors.ts'
-import { escapeHtml, html, page, raw, type SafeHtml } from '../../core/html.ts'
+import { escapeHtml, html, page, raw, type SafeHtml, scriptJson } from '../../core/html.ts'
 import { errorSummary, plural, selectField, textField } from '../../core/ui.ts'
 import type { Workspace } from '../auth/index.ts'
 import type { PublicJob } from '../jobs/index.ts'
@@ -208,7 +208,7 @@ function salaryBounds({ min, max }: { min: number | null; max: number | null }):
 /** The JobPosting as a data block, or nothing; `<` is escaped so the block can never close its script element. */
 export function jobPostingJsonLd(ws: Workspace, job: PublicJob, url: string, facts: JobFacts = jobFacts(job)): SafeHtml | '' {
 	const data = jobPosting(ws, job, url, facts)
-	return data ? raw(`<script type="application/ld+json">${JSON.stringify(data).replace(/</g, '\\u003c')}</script>`) : ''
+	return data ? raw(`<script type="application/ld+json">${scriptJson(data)}</script>`) : ''
 }
 
 const VISA_TEXT: Record<string, string> = {
