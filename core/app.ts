@@ -11,7 +11,8 @@ import type { AppDeps } from './deps.ts'
 import { AppError, notFound } from './errors.ts'
 import { servedWhileDatabaseDown } from './http/availability.ts'
 import { createAuthPlugin, declaredAuths, type ActorResolvers } from './http/auth.ts'
-import { errorResponse, isApiDoor, toAppError } from './http/errors.ts'
+import { doorOf, errorResponse, isApiDoor, toAppError } from './http/errors.ts'
+import { SCIM_MEDIA_TYPE, scimMediaType } from './http/media-type.ts'
 import { allowedMethodsOf, methodNotAllowed, optionsAnswer, plainOptions } from './http/method-not-allowed.ts'
 import { metricsRoute } from './http/metrics-route.ts'
 import { canonicalRequest, unaddressable } from './http/request-path.ts'
@@ -91,9 +92,13 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 			return response
 		})
 		.onAfterHandle(({ request, response }) => {
+			if (!(response instanceof Response)) return
+			const { pathname } = new URL(request.url)
 			// Answers built as a Response keep their own headers: the MCP SDK says `no-cache, no-transform`.
-			if (response instanceof Response && isApiDoor(new URL(request.url).pathname))
+			if (isApiDoor(pathname))
 				response.headers.set('Cache-Control', /no-transform/.test(response.headers.get('cache-control') ?? '') ? 'no-store, no-transform' : 'no-store')
+			// SCIM's answers are application/json to a client that asks only for that (its errors: errors.ts).
+			if (doorOf(pathname) === 'scim' && response.headers.get('content-type') === SCIM_MEDIA_TYPE) response.headers.set('Content-Type', scimMediaType(request))
 		})
 		.onAfterResponse(({ request, set, responseValue }) => {
 			if (deps.config.logLevel !== 'debug') return

@@ -8,6 +8,7 @@ import { AppError, isDatabaseUnavailable, isUnstorableText, unstorableText } fro
 import { html, page } from '../html.ts'
 import type { Logger } from '../log.ts'
 import { currentRequest } from '../request-context.ts'
+import { scimMediaType } from './media-type.ts'
 import { normalisePath, readsOnly } from './request-path.ts'
 
 export type Door = 'rest' | 'mcp' | 'scim' | 'page'
@@ -108,7 +109,7 @@ export function errorResponse(error: AppError, request: Request): Response {
 			{ status: error.status, headers },
 		)
 	}
-	if (door === 'scim') return scimErrorResponse(error, headers)
+	if (door === 'scim') return scimErrorResponse(error, { ...headers, 'Content-Type': scimMediaType(request) })
 	const body: { error: string; fields?: unknown } = { error: error.message }
 	if (error.fields?.length) body.fields = error.fields
 	return Response.json(body, { status: error.status, headers })
@@ -123,7 +124,7 @@ const SCIM_TYPE_STATUS: Record<string, number> = { uniqueness: 409, sensitive: 4
  * A `scimType` decides the status whatever the error's code: a `mutability` refusal (the last
  * owner, an account's address) is a CONFLICT to the other doors but 400 here. A body refused for
  * its coding or character set keeps its 415, as on every door: as 400 `invalidSyntax` it sent the
- * client looking for a fault in its JSON.
+ * client looking for a fault in its JSON. `headers` name its Content-Type (`scimMediaType`).
  */
 function scimErrorResponse(error: AppError, headers: Record<string, string>): Response {
 	const fields = error.fields ?? []
@@ -144,7 +145,7 @@ function scimErrorResponse(error: AppError, headers: Record<string, string>): Re
 		: error.message
 	return Response.json(
 		{ schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: String(status), ...(scimType ? { scimType } : {}), detail },
-		{ status, headers: { ...headers, 'Content-Type': 'application/scim+json' } },
+		{ status, headers },
 	)
 }
 

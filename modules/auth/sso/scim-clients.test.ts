@@ -128,6 +128,41 @@ describe('Microsoft Entra ID', () => {
 		expect(await scim('GET', `/Users/${id}`)).toMatchObject(scimError(404))
 	})
 
+	test('a custom extension attribute the tenant mapped (its own extension schema) is ignored on PATCH, as on POST: every update still applies', async () => {
+		const { scim } = await client('Entra ID')
+		const custom = 'urn:ietf:params:scim:schemas:extension:CustomExtensionName:2.0:User'
+		const upn = address()
+		const created = await scim('POST', '/Users', {
+			...entraUser(upn, crypto.randomUUID()),
+			schemas: [USER, ENTERPRISE, custom],
+			[custom]: { CustomAttribute: 'x' },
+		})
+		expect(created.status).toBe(201)
+		const id = created.json.id
+		const update = await scim('PATCH', `/Users/${id}`, {
+			schemas: [PATCH],
+			Operations: [
+				{ op: 'Replace', path: 'name.familyName', value: 'Okafor' },
+				{ op: 'Add', path: `${custom}:CustomAttribute`, value: 'Badge 7' },
+				{ op: 'Replace', value: { [`${custom}:CustomAttribute`]: 'Badge 8', displayName: 'Dana Okafor' } },
+				{ op: 'Remove', path: `${custom}:CustomAttribute` },
+				{ op: 'Replace', path: 'active', value: 'False' },
+			],
+		})
+		expect(update).toMatchObject({ status: 200, json: { displayName: 'Dana Okafor', name: { familyName: 'Okafor' }, active: false } })
+		expect(update.json[custom]).toBeUndefined()
+		// An attribute the enterprise extension does not have is still refused, and nothing applied.
+		const refused = await scim('PATCH', `/Users/${id}`, {
+			schemas: [PATCH],
+			Operations: [
+				{ op: 'Replace', path: 'active', value: 'True' },
+				{ op: 'Add', path: `${ENTERPRISE}:CustomAttribute`, value: 'Badge 7' },
+			],
+		})
+		expect(refused).toMatchObject(scimError(400, 'invalidPath'))
+		expect((await scim('GET', `/Users/${id}`)).json.active).toBe(false)
+	})
+
 	test('the validator’s probes: a user that does not exist, any id or a long one, is 404 with the SCIM error body; attributes= and excludedAttributes', async () => {
 		const { scim } = await client('Entra ID')
 		const user = (await scim('POST', '/Users', entraUser(address(), crypto.randomUUID()))).json
@@ -394,6 +429,53 @@ describe('bodies and media types', () => {
 		expect(await scim('POST', '/Users', { schemas: [USER], userName: address() }, { 'content-encoding': 'gzip' })).toMatchObject(scimError(415))
 		expect(await scim('POST', '/Users', { schemas: [USER], userName: address(), pad: 'x'.repeat(300_000) })).toMatchObject(scimError(413))
 		expect(await scim('POST', '/Users', '{"schemas": [', {})).toMatchObject(scimError(400, 'invalidSyntax'))
+	})
+
+	test('a client asking only for application/json gets it, with the same body: resources, lists, errors, an unknown address', async () => {
+		const { scim } = await client('Okta')
+		const json = { accept: 'application/json' }
+		const created = await scim('POST', '/Users', { schemas: [USER], userName: address() }, json)
+		expect([created.status, created.type]).toEqual([201, 'application/json'])
+		const id = created.json.id
+		const asScim = await scim('GET', `/Users/${id}`)
+		for (const [path, accept] of [
+			[`/Users/${id}`, 'application/json'],
+			[`/Users/${id}`, 'application/json; charset=utf-8'],
+			[`/Users/${id}`, 'application/json, application/scim+json;q=0.5'],
+			[`/Users/${id}`, 'application/json, */*;q=0.1'],
+		] as const) {
+			const res = await scim('GET', path, undefined, { accept })
+			expect([accept, res.status, res.type, res.json]).toEqual([accept, 200, 'application/json', asScim.json])
+		}
+		const patched = await scim('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'displayName', value: 'Jay' }] }, json)
+		expect([patched.type, patched.json.displayName]).toEqual(['application/json', 'Jay'])
+		expect((await scim('GET', '/Users', undefined, json)).type).toBe('application/json')
+		expect((await scim('GET', '/ServiceProviderConfig', undefined, json)).type).toBe('application/json')
+		for (const [method, path] of [
+			['GET', `/Users/${crypto.randomUUID()}`],
+			['GET', '/Nope'],
+			['PATCH', `/Users/${id}`],
+		] as const) {
+			const res = await scim(
+				method,
+				path,
+				method === 'PATCH' ? { schemas: [PATCH], Operations: [{ op: 'replace', path: 'activ', value: 1 }] } : undefined,
+				json,
+			)
+			expect([path, res.type, res.json.schemas]).toEqual([path, 'application/json', [ERROR]])
+		}
+		const stranger = await fetch(`${url}/scim/v2/Users`, { headers: { authorization: 'Bearer bl_scim_nope', accept: 'application/json' } })
+		expect([stranger.status, stranger.headers.get('content-type')]).toEqual([401, 'application/json'])
+		// Both named, any type, or none said: application/scim+json, the type SCIM defines.
+		for (const accept of [
+			'application/scim+json',
+			'application/scim+json, application/json',
+			'application/json;q=0.5, application/scim+json',
+			'*/*',
+			'application/*',
+			'',
+		])
+			expect([accept, (await scim('GET', `/Users/${id}`, undefined, { accept })).type]).toEqual([accept, 'application/scim+json'])
 	})
 
 	test('attributes no schema here has are ignored, on a create as on a replace', async () => {

@@ -5,13 +5,15 @@
  */
 import type { PersonRole } from '../../../core/actor.ts'
 import { PERSON_ROLES } from '../../../core/actor.ts'
+import { SCIM_MEDIA_TYPE } from '../../../core/http/media-type.ts'
 
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User'
 export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group'
 export const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse'
 export const PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp'
 export const SEARCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest'
-export const SCIM_CONTENT_TYPE = 'application/scim+json'
+/** What SCIM answers (a client asking only for application/json gets that: core/http/media-type.ts). */
+export const SCIM_CONTENT_TYPE = SCIM_MEDIA_TYPE
 
 /** The groups are the roles, named as the portal names them; a group's id is the role's key. */
 export const GROUP_NAMES: Record<PersonRole, string> = {

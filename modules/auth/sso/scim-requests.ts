@@ -2,8 +2,10 @@
  * Reading what identity providers send to `/scim/v2`: User bodies and PATCH operations, as Okta and
  * Microsoft Entra ID write them (Entra capitalises `op` — "Replace" — and sends booleans as
  * "True"/"False"; both send attributes Benchline does not keep, such as `title` or the enterprise
- * extension's `manager`, which are ignored). A PATCH path Benchline does not know is refused
- * (400 `invalidPath`) rather than ignored: a 200 would tell the provider a change was made.
+ * extension's `manager`, which are ignored, as are the attributes of an extension schema Benchline
+ * does not know, such as a tenant's custom one: scim-paths.ts). A PATCH path naming no attribute of a
+ * schema Benchline knows is refused (400 `invalidPath`) rather than ignored: a 200 would tell the
+ * provider a change was made.
  */
 import { AppError, invalid } from '../../../core/errors.ts'
 import { isEmailAddress, normalEmail } from '../../../core/email.ts'
@@ -11,6 +13,7 @@ import { typedLine } from '../../../core/untrusted.ts'
 import { MAX_ATTRIBUTES_LENGTH } from './scim-attributes.ts'
 import { booleanOf, filterTerms, textOf, unsupportedFilter, valueFilterOf, withoutUrn } from './scim-filter.ts'
 import { GROUP_SCHEMA, nameParts, PATCH_SCHEMA, type ScimPerson, SEARCH_SCHEMA, USER_SCHEMA } from './scim-model.ts'
+import { ENTERPRISE_USER, invalidPath, ownPath } from './scim-paths.ts'
 import { NAME_MAX, type ScimUserInput } from './scim-users.ts'
 
 type Json = Record<string, unknown>
@@ -187,10 +190,6 @@ export function patchOperations(body: Json): PatchOperation[] {
 	})
 }
 
-/** RFC 7644 §3.5.2: "the path attribute ... does not ... resolve to an attribute". */
-const invalidPath = (path: string, why: string) =>
-	new AppError('VALIDATION', `${path}: ${why}`, { scimType: 'invalidPath', fields: [{ field: 'path', message: why }] })
-
 /**
  * RFC 7644 §3.5.2: a required attribute (a User's `userName`, a Group's `displayName`) removed is
  * refused with `mutability`, rather than answered 200 with nothing removed.
@@ -198,13 +197,6 @@ const invalidPath = (path: string, why: string) =>
 function requiredNotRemoved(attribute: string): never {
 	throw new AppError('VALIDATION', `${attribute} is required: it cannot be removed`, { scimType: 'mutability' })
 }
-
-/** The attribute path without its schema's URN (RFC 7644 §3.10: `urn:…:User:active` is `active`), in any case. */
-function withoutSchema(path: string, schema: string): string {
-	return path.toLowerCase().startsWith(`${schema.toLowerCase()}:`) ? path.slice(schema.length + 1) : path
-}
-
-const ENTERPRISE_USER = /^urn:ietf:params:scim:schemas:extension:enterprise:2\.0:User(:|$)/i
 
 /**
  * RFC 7643 §4.1 core User attributes Benchline does not keep (an account has an e-mail address,
@@ -294,7 +286,8 @@ function workAddress(value: unknown): string | undefined {
 }
 
 /**
- * A User PATCH as changes to `current`; attributes Benchline does not keep are ignored, unknown paths
+ * A User PATCH as changes to `current`; attributes Benchline does not keep are ignored, and so are
+ * those of an extension it does not know (`ownPath`); an unknown attribute of a schema it knows is
  * refused. `emails` paths act on the work address only: a filter picking another address is ignored,
  * one picking none is `noTarget`, and removing the work address (`emails`, `emails.value`, a filter
  * picking it) is `mutability`, as removing `userName` is.
@@ -312,8 +305,8 @@ export function userPatch(ops: PatchOperation[], current: Pick<ScimPerson, 'emai
 		if (email !== undefined) input.userName = email
 	}
 	const set = (sentPath: string, value: unknown, remove: boolean) => {
-		if (ENTERPRISE_USER.test(sentPath)) return
-		const path = withoutSchema(sentPath, USER_SCHEMA)
+		const path = ownPath(sentPath, value, remove, USER_SCHEMA, [ENTERPRISE_USER])
+		if (path === null) return
 		const key = path.toLowerCase()
 		// null is "unassigned" (RFC 7643 §2.5): set to null, an attribute is cleared as if removed, never
 		// taken as not sent. A name part cleared is '' (the name is then made of the other parts, or the address's).
@@ -407,8 +400,11 @@ function filteredMember(path: string): string | null {
 /** A Group PATCH as changes to its members; a `displayName` sent must stay the group's own. */
 export function groupPatch(ops: PatchOperation[]): GroupChange {
 	const out: GroupChange = { add: [], remove: [] }
+	const own = (sentPath: string, value: unknown, op: PatchOperation['op']) => ownPath(sentPath, value, op === 'remove', GROUP_SCHEMA, [])
 	for (const op of ops) {
-		const path = op.path === undefined ? undefined : withoutSchema(op.path, GROUP_SCHEMA)
+		const path = op.path === undefined ? undefined : own(op.path, op.value, op.op)
+		// An attribute of an extension Benchline does not know: ignored, as on POST and PUT.
+		if (path === null) continue
 		const filtered = path ? filteredMember(path) : null
 		if (filtered) {
 			if (op.op !== 'remove') throw invalid([{ field: 'path', message: 'a filtered members path can only be removed' }])
@@ -418,7 +414,8 @@ export function groupPatch(ops: PatchOperation[]): GroupChange {
 		const entries: [string, unknown][] = op.path ? [[op.path, op.value]] : isObject(op.value) ? Object.entries(op.value) : []
 		if (!entries.length) throw invalid([{ field: 'Operations', message: 'an operation without a path needs an object value' }])
 		for (const [sentPath, value] of entries) {
-			const key = withoutSchema(sentPath, GROUP_SCHEMA).toLowerCase()
+			const key = (op.path ? path : own(sentPath, value, op.op))?.toLowerCase()
+			if (key === undefined) continue
 			if (key === 'members') changeMembersBy(out, op.op, op.op === 'remove' && (value === undefined || value === null) ? 'all' : memberIds(value))
 			else if (key === 'displayname') out.displayName = op.op === 'remove' || value === null ? requiredNotRemoved('displayName') : text(value, 'displayName')
 			else if (key !== 'externalid' && key !== 'id') throw invalidPath(sentPath, 'is not an attribute of a Group')

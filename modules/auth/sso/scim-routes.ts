@@ -1,8 +1,8 @@
 /**
  * `/scim/v2`: SCIM 2.0 provisioning (RFC 7644) for the workspace of the SCIM token presented.
  * Thin: each route reads the request (scim-requests.ts), calls the service (scim-users.ts,
- * scim-groups.ts) and answers `application/scim+json`; errors become SCIM error bodies at the door
- * (core/http/errors.ts).
+ * scim-groups.ts) and answers `application/scim+json` (`application/json` to a client asking only for
+ * that: core/app.ts); errors become SCIM error bodies at the door (core/http/errors.ts).
  */
 import { Elysia, t, type Static } from 'elysia'
 import type { Actor, PersonRole } from '../../../core/actor.ts'

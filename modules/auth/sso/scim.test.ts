@@ -289,7 +289,7 @@ describe('Users', () => {
 		expect(lines.map((l) => l.action)).toEqual(expect.arrayContaining(['person.added', 'person.deactivated', 'person.deprovisioned']))
 	})
 
-	test('PATCH paths: the core schema’s URN names the same attribute; attributes Benchline does not keep and the enterprise extension are ignored; any other path is refused, nothing applied', async () => {
+	test('PATCH paths: the core schema’s URN names the same attribute; attributes Benchline does not keep, the enterprise extension’s and those of an extension it does not know are ignored; a malformed path or an unknown attribute of a known schema is refused, nothing applied', async () => {
 		const { scim } = await provisioned()
 		const created = await scim('POST', '/Users', newUser(email()))
 		const id = created.json.id
@@ -315,25 +315,44 @@ describe('Users', () => {
 			{ op: 'Add', path: `${enterprise}:manager`, value: 'boss' },
 			{ op: 'Add', path: `${enterprise}:department`, value: 'Talent' },
 			{ op: 'replace', value: { nickName: 'D', preferredLanguage: 'en-US', [enterprise]: { employeeNumber: '7' } } },
+			// An extension Benchline does not know (a tenant's own): ignored, as POST and PUT ignore it.
+			{ op: 'replace', path: 'urn:ietf:params:scim:schemas:extension:acme:2.0:User:badge', value: '1' },
+			{ op: 'Add', path: 'urn:ietf:params:scim:schemas:extension:acme:2.0:User:badges[type eq "door"].value', value: '7' },
+			{ op: 'remove', path: 'urn:acme:scim:User:badge' },
+			{ op: 'replace', value: { 'urn:ietf:params:scim:schemas:extension:acme:2.0:User': { badge: '1' }, 'urn:acme:scim:User:floor': 3 } },
 			// What the resource carries but nobody sets, echoed in a path-less value.
 			{ op: 'replace', value: { schemas: [USER], id, meta: { resourceType: 'User' }, active: true } },
 		)
 		expect(mapped.status).toBe(200)
 		expect(mapped.json).toMatchObject({ userName: moved, displayName: 'Dana Okafor', active: true })
 
-		// A path that is no attribute: 400 invalidPath, and the request's other operations are not applied.
+		// A path that is no attribute of a schema Benchline knows (the core schemas, the enterprise extension),
+		// or no path at all: 400 invalidPath, and the request's other operations are not applied.
 		for (const refused of [
 			[{ op: 'replace', path: 'activ', value: false }],
 			[{ op: 'replace', path: `${USER}:activ`, value: false }],
-			[{ op: 'replace', path: 'urn:ietf:params:scim:schemas:extension:acme:2.0:User:badge', value: '1' }],
+			[{ op: 'replace', path: `${USER}:`, value: false }],
+			[{ op: 'replace', path: `${enterprise}:badge`, value: '1' }],
+			[{ op: 'replace', path: `${enterprise}:manager.badge`, value: '1' }],
+			[{ op: 'replace', value: { [enterprise]: { department: 'Talent', badge: '1' } } }],
+			[{ op: 'add', path: 'urn:ietf:params:scim:schemas:core:2.0:Group:members', value: [{ value: id }] }],
+			[{ op: 'replace', path: 'urn:ietf:params:scim:schemas:core:2.0:Usr:active', value: false }],
+			[{ op: 'replace', path: 'urn:acme', value: '1' }],
+			[{ op: 'replace', path: 'urn:ietf:params:scim:schemas:extension:acme:2.0:User:', value: '1' }],
+			[{ op: 'replace', path: 'urn:ietf:params:scim:schemas:extension:acme:2.0:User:bad name', value: '1' }],
+			[{ op: 'replace', path: 'urn:ietf:params:scim:schemas:extension:acme:2.0:User:badges[type eq "door"', value: '1' }],
+			[
+				{ op: 'replace', path: 'displayName', value: 'Someone Else' },
+				{ op: 'replace', path: 'urn:ietf:params:scim:schemas:extension:acme:2.0:User:badge', value: '1' },
+				{ op: 'replace', value: { 'urn:acme:scim:User:floor': 3, [`${enterprise}:badge`]: '1' } },
+			],
 			[
 				{ op: 'replace', path: 'displayName', value: 'Someone Else' },
 				{ op: 'replace', value: { active: false, activ: false } },
 			],
 		]) {
 			const res = await patch(...refused)
-			expect(res.status).toBe(400)
-			expect(res.json).toMatchObject({ schemas: [ERROR], status: '400', scimType: 'invalidPath' })
+			expect([refused, res.status, res.json]).toEqual([refused, 400, expect.objectContaining({ schemas: [ERROR], status: '400', scimType: 'invalidPath' })])
 		}
 		// A person's groups are their role, set through /Groups.
 		expect((await patch({ op: 'add', path: 'groups', value: [{ value: 'owner' }] })).json).toMatchObject({ status: '400', scimType: 'mutability' })
@@ -657,7 +676,7 @@ describe('Groups are the roles', () => {
 		expect([owners[owner.userId], owners[second.userId], owners[admin.userId]]).toEqual(['owner', 'owner', 'admin'])
 	})
 
-	test('Group PATCH paths may carry the Group schema’s URN; any other path is refused (invalidPath)', async () => {
+	test('Group PATCH paths may carry the Group schema’s URN; an extension Benchline does not know is ignored; any other path is refused (invalidPath)', async () => {
 		const { ws, scim } = await provisioned()
 		const person = await newPerson(ws, 'viewer')
 		const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group'
@@ -672,8 +691,19 @@ describe('Groups are the roles', () => {
 			Operations: [{ op: 'remove', path: `${GROUP}:members[value eq "${person.userId}"]` }],
 		})
 		expect(removed.json.members ?? []).not.toContainEqual(expect.objectContaining({ value: person.userId }))
-		const refused = await scim('PATCH', '/Groups/admin', { schemas: [PATCH], Operations: [{ op: 'add', path: 'member', value: [{ value: person.userId }] }] })
-		expect(refused.status).toBe(400)
-		expect(refused.json).toMatchObject({ schemas: [ERROR], scimType: 'invalidPath' })
+		for (const path of ['member', `${GROUP}:member`, `${USER}:members`, 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department', 'urn:acme']) {
+			const refused = await scim('PATCH', '/Groups/admin', { schemas: [PATCH], Operations: [{ op: 'add', path, value: [{ value: person.userId }] }] })
+			expect([path, refused.status, refused.json]).toEqual([path, 400, expect.objectContaining({ schemas: [ERROR], scimType: 'invalidPath' })])
+		}
+		// An extension Benchline does not know: ignored, with a path or as a value's key; the members are still changed.
+		const extended = await scim('PATCH', '/Groups/admin', {
+			schemas: [PATCH],
+			Operations: [
+				{ op: 'add', path: 'urn:ietf:params:scim:schemas:extension:acme:2.0:Group:site', value: 'Berlin' },
+				{ op: 'add', value: { 'urn:ietf:params:scim:schemas:extension:acme:2.0:Group:floor': 3, members: [{ value: person.userId }] } },
+			],
+		})
+		expect(extended.status).toBe(200)
+		expect(extended.json.members.map((m: any) => m.value)).toContain(person.userId)
 	})
 })
