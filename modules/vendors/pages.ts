@@ -101,7 +101,7 @@ ${dataTable<VendorKeyView>({
 							action: `/vendors/${v.id}/keys/${k.id}/revoke`,
 							label: 'Revoke key',
 							style: 'danger',
-							confirm: `Revoke the key ending in …${k.lastFour}? It stops working on its next request, and the webhook endpoints the vendor added with it are switched off.`,
+							confirm: `Revoke the key ending in …${k.lastFour}? It stops working on its next request, and the webhook endpoints the vendor added or last moved with it are switched off.`,
 						}),
 		},
 	],

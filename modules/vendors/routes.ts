@@ -23,7 +23,7 @@ const cursor = t.Optional(t.String({ minLength: 1, maxLength: 64, error: 'cursor
 /** Confirmations after a redirect (`?done=`). */
 const NOTICES: Record<string, string> = {
 	'key-revoked':
-		'The key was revoked: it stops working on its next request. The webhook endpoints the vendor added with it are switched off (Webhooks lists them).',
+		'The key was revoked: it stops working on its next request. The webhook endpoints the vendor added or last moved with it are switched off (Webhooks lists them).',
 	'api-access-off': 'API access is off: every key of this vendor is refused until it is switched on again.',
 	'api-access-on': 'API access is on: the vendor’s live keys work again.',
 }

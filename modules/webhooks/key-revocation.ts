@@ -1,9 +1,9 @@
 /**
  * A vendor's revoked API key leaves no endpoint receiving, nor one the vendor could switch on again: the
- * endpoints it added (on, paused by the vendor, or switched off by Benchline) are switched off in
- * the revocation's transaction (the vendors module's `keyRevocation` port), by the firm (`disabledBy`
- * `workspace`: the vendor cannot add them again until the firm switches them on), each with the
- * reason shown on its page and a line in the activity log.
+ * endpoints it added or last moved to another address (on, paused by the vendor, or switched off by
+ * Benchline) are switched off in the revocation's transaction (the vendors module's `keyRevocation`
+ * port), by the firm (`disabledBy` `workspace`: the vendor cannot add them again until the firm
+ * switches them on), each with the reason shown on its page and a line in the activity log.
  *
  * Endpoints added before the adding key was kept (`vendorKeyId` null) may be the revoked key's when
  * they were added after it was made: they are switched off too (the firm sees them and may switch
@@ -19,8 +19,11 @@ import type { KeyRevocationListener, RevokedKey } from '../vendors/index.ts'
 import { switchedOff } from './switch-off.ts'
 import { webhookEndpoints } from './table.ts'
 
-/** The reason an endpoint's page shows. */
-export const keyRevokedReason = (key: Pick<RevokedKey, 'lastFour'>) => `the vendor’s API key …${key.lastFour} that added it was revoked`
+/**
+ * The reason an endpoint's page shows. The key an endpoint counts as set up by is the one that added it
+ * or, once a key moved it to another address, the one that last did (service.ts): the words say both.
+ */
+export const keyRevokedReason = (key: Pick<RevokedKey, 'lastFour'>) => `the vendor’s API key …${key.lastFour} that added it or last moved it was revoked`
 
 /** On, or off by other than the firm: a firm's switch-off (its click, an earlier revocation) keeps its own reason. */
 const notFirmsOff = or(eq(webhookEndpoints.enabled, true), ne(webhookEndpoints.disabledBy, 'workspace'))
@@ -47,9 +50,9 @@ async function switchOffEndpointsOfKey(_deps: AppDeps, tx: Db, actor: Actor, key
 
 export const endpointsOfRevokedKeys: KeyRevocationListener = { name: 'webhookEndpoints', revoked: switchOffEndpointsOfKey }
 
-/** The activity line of such a switch-off says why: "… switched off the webhook endpoint <url>, as the vendor’s API key that added it was revoked". */
+/** The activity line of such a switch-off says why: "… switched off the webhook endpoint <url>, as the vendor’s API key that added it or last moved it was revoked". */
 export const keyRevokedWords: ActivityChange = {
 	action: 'webhook.endpoint_disabled',
 	words: async (_deps, _workspaceId, details) =>
-		details.map((d) => (d?.reason === 'vendor_key_revoked' ? 'as the vendor’s API key that added it was revoked' : null)),
+		details.map((d) => (d?.reason === 'vendor_key_revoked' ? 'as the vendor’s API key that added it or last moved it was revoked' : null)),
 }

@@ -8,6 +8,10 @@ import { describe, expect, test } from 'bun:test'
 import { Webhook } from 'standardwebhooks'
 import { callOn, newPerson, newVendor, newWorkspace } from '../../tests/helpers.ts'
 import { portalApp, signedIn } from '../../tests/portal.ts'
+import { activityFor } from '../activity/index.ts'
+import { activitySentences } from '../activity/sentences.ts'
+import { operatorActor } from '../auth/index.ts'
+import { createKey } from '../vendors/index.ts'
 import { MAX_PREVIOUS_SECRETS } from './service.ts'
 import { deliverDueWebhooks } from './worker.ts'
 
@@ -132,16 +136,16 @@ describe('/settings/webhooks', () => {
 		const endpointPath = `/settings/webhooks/${added.json.id}`
 		// The key leaks and is revoked on the vendor's page: the endpoint it added is switched off with it, and the firm finds it.
 		const revoked = await page.submit(`/vendors/${vendor.vendorId}/keys/${vendor.keyId}/revoke`)
-		expect(revoked.text).toContain('webhook endpoints the vendor added with it are switched off')
+		expect(revoked.text).toContain('webhook endpoints the vendor added or last moved with it are switched off')
 
 		const list = await page.get('/settings/webhooks')
 		expect(list.text).toContain(`href="${endpointPath}"`)
 		expect(list.text).toContain('Leaky Staffing')
 		// The key that added it, by its last four characters, marked as revoked.
-		expect(list.text).toContain(`…${vendor.apiKey.slice(-4)}`)
+		expect(list.text).toContain(`address set with its API key <span class="nowrap">…${vendor.apiKey.slice(-4)}</span>`)
 		expect(list.text).toContain('Key revoked')
 		expect(list.text).toContain('Written by the vendor: Their CRM')
-		const reason = `the vendor’s API key …${vendor.apiKey.slice(-4)} that added it was revoked`
+		const reason = `the vendor’s API key …${vendor.apiKey.slice(-4)} that added it or last moved it was revoked`
 		expect(list.text).toContain(reason)
 		const one = await page.get(endpointPath)
 		expect(one.status).toBe(200)
@@ -170,5 +174,25 @@ describe('/settings/webhooks', () => {
 		expect(deleted.text).toContain('were deleted')
 		expect(deleted.text).not.toContain(added.json.id)
 		expect((await page.get(endpointPath)).status).toBe(404)
+	})
+	test('an endpoint another of the vendor’s keys moved is counted as that key’s: the page names it, and revoking it switches the endpoint off in words true of a move', async () => {
+		const { app, deps } = await portalApp(ALLOW)
+		const ws = await newWorkspace(deps)
+		const page = await signedIn(await newPerson(ws, 'owner', {}, deps), { overrides: ALLOW })
+		const vendor = await newVendor(ws, 'Two Keys Staffing', deps)
+		const added = await callOn(app, 'POST', '/api/v1/webhooks', { key: vendor.apiKey, body: { url: 'http://127.0.0.1:9/first', events: ['job.published'] } })
+		const mover = await createKey(deps, operatorActor(ws), vendor.vendorId)
+		const moved = await callOn(app, 'PATCH', `/api/v1/webhooks/${added.json.id}`, { key: mover.apiKey, body: { url: 'http://127.0.0.1:9/moved' } })
+		expect(moved.status).toBe(200)
+		const endpointPath = `/settings/webhooks/${added.json.id}`
+		expect((await page.get(endpointPath)).text).toContain(`address set with its API key <span class="nowrap">…${mover.apiKey.slice(-4)}</span>`)
+
+		await page.submit(`/vendors/${vendor.vendorId}/keys/${mover.keyId}/revoke`)
+		const one = await page.get(endpointPath)
+		expect(one.text).toContain(`Off: the vendor’s API key …${mover.apiKey.slice(-4)} that added it or last moved it was revoked`)
+		expect(one.text).not.toContain('that added it was revoked')
+		const rows = (await activityFor(deps.db, ws.id, 'webhook_endpoint', added.json.id)).filter((a) => a.action === 'webhook.endpoint_disabled')
+		const [sentence] = await activitySentences(deps, operatorActor(ws), rows as never)
+		expect(sentence!.change).toBe('as the vendor’s API key that added it or last moved it was revoked')
 	})
 })

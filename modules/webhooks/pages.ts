@@ -38,12 +38,13 @@ const statusTag = (e: EndpointView) => (e.enabled ? tag('On', 'good') : tag('Off
 
 /**
  * Who added it: the workspace, or a vendor with one of its API keys (the vendor's name is the vendor's
- * words), that key named by its last four characters and marked once revoked: what a leaked key left behind.
+ * words). The key named, by its last four characters, is the one that set its address: that added it,
+ * or last moved it to another address (service.ts); marked once revoked: what a leaked key left behind.
  */
 function addedBy(e: EndpointView): SafeHtml | string {
 	if (!e.vendorId) return 'Your workspace'
 	const key = e.vendorKey
-	return html`${e.vendorName ?? 'A vendor'} <span class="meta">(vendor, with its API key${key ? html` <span class="nowrap">…${key.lastFour}</span>` : ''})</span>${key?.revokedAt ? html` ${tag('Key revoked', 'warn')}` : ''}`
+	return html`${e.vendorName ?? 'A vendor'} <span class="meta">(vendor, ${key ? html`address set with its API key <span class="nowrap">…${key.lastFour}</span>` : 'with its API key'})</span>${key?.revokedAt ? html` ${tag('Key revoked', 'warn')}` : ''}`
 }
 
 /** A vendor's description is the vendor's words, and says so. */

@@ -62,7 +62,7 @@ export interface EndpointView {
 	vendorId: string | null
 	/** The vendor's name (its own words, labelled) for a vendor's endpoint; null for the workspace's. */
 	vendorName: UntrustedText | null
-	/** The vendor's API key that added it (its last four characters; revoked or not), when that was kept. */
+	/** The vendor's API key that added it or last moved it to another address (its last four characters; revoked or not), when that was kept. */
 	vendorKey: { lastFour: string; revokedAt: Date | null } | null
 	failingSince: Date | null
 	createdAt: Date
@@ -110,7 +110,7 @@ const endpointColumns = {
 
 type EndpointRow = Omit<EndpointView, 'previousSecretsUntil' | 'vendorName' | 'vendorKey'> & { previousSecretsUntil: string[]; vendorKeyId: string | null }
 
-/** The rows as views, each vendor's endpoint with its vendor's name and the key that added it (one look-up each for all). */
+/** The rows as views, each vendor's endpoint with its vendor's name and the key that added or last moved it (one look-up each for all). */
 async function endpointViews(deps: AppDeps, rows: EndpointRow[]): Promise<EndpointView[]> {
 	const names = await vendorNames(
 		deps,

@@ -31,9 +31,9 @@ export const CAUSES: Readonly<Record<DisabledCause, CauseInfo>> = {
 	},
 	api_key_revoked: {
 		by: 'workspace',
-		forFirm: 'the vendor’s API key that added it was revoked',
+		forFirm: 'the vendor’s API key that added it or last moved it was revoked',
 		forVendor:
-			'the firm revoked the API key that added it, and it stays off until the firm switches it on again: ask the firm (adding the same address again, or deleting it, is 409)',
+			'the firm revoked the API key that added it or last moved it, and it stays off until the firm switches it on again: ask the firm (adding the same address again, or deleting it, is 409)',
 	},
 	answered_410_gone: {
 		by: 'benchline',

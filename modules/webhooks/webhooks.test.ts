@@ -661,7 +661,7 @@ describe('a revoked vendor key', () => {
 		const shown = await getEndpoint(deps, operatorActor(ws), a.id)
 		expect([shown.enabled, shown.disabledReason, shown.disabledCause]).toEqual([
 			false,
-			`the vendor’s API key …${vendor.apiKey.slice(-4)} that added it was revoked`,
+			`the vendor’s API key …${vendor.apiKey.slice(-4)} that added it or last moved it was revoked`,
 			'api_key_revoked',
 		])
 		expect((await getEndpoint(deps, operatorActor(ws), b.id)).enabled).toBe(true)
