@@ -5,6 +5,7 @@
  * the owner; another workspace's endpoint is not found; recruiters are refused.
  */
 import { describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import { callOn, newPerson, newVendor, newWorkspace } from '../../tests/helpers.ts'
 import { portalApp, signedIn } from '../../tests/portal.ts'
@@ -13,6 +14,8 @@ import { activitySentences } from '../activity/sentences.ts'
 import { operatorActor } from '../auth/index.ts'
 import { createKey } from '../vendors/index.ts'
 import { MAX_PREVIOUS_SECRETS } from './service.ts'
+import { switchedOff } from './switch-off.ts'
+import { webhookEndpoints } from './table.ts'
 import { deliverDueWebhooks } from './worker.ts'
 
 const ALLOW = { WEBHOOKS_ALLOW_PRIVATE: 'on' }
@@ -194,5 +197,51 @@ describe('/settings/webhooks', () => {
 		const rows = (await activityFor(deps.db, ws.id, 'webhook_endpoint', added.json.id)).filter((a) => a.action === 'webhook.endpoint_disabled')
 		const [sentence] = await activitySentences(deps, operatorActor(ws), rows as never)
 		expect(sentence!.change).toBe('as the vendor’s API key that added it or last moved it was revoked')
+	})
+	test('an endpoint the vendor paused, or Benchline switched off, offers Disable beside Enable: it makes the switch-off the firm’s, which the vendor cannot undo', async () => {
+		const { app, deps } = await portalApp(ALLOW)
+		const ws = await newWorkspace(deps)
+		const page = await signedIn(await newPerson(ws, 'owner', {}, deps), { overrides: ALLOW })
+		const vendor = await newVendor(ws, 'Pausing Staffing', deps)
+		const add = async (path: string) =>
+			(await callOn(app, 'POST', '/api/v1/webhooks', { key: vendor.apiKey, body: { url: `http://127.0.0.1:9/${path}`, events: ['job.published'] } })).json
+				.id as string
+		const enabled = (id: string, on: boolean) => callOn(app, 'PATCH', `/api/v1/webhooks/${id}`, { key: vendor.apiKey, body: { enabled: on } })
+		const paused = await add('paused')
+		expect((await enabled(paused, false)).json.disabledReason).toBe('paused_by_vendor')
+		const gone = await add('gone')
+		await deps.db.update(webhookEndpoints).set(switchedOff('answered_410_gone')).where(eq(webhookEndpoints.id, gone))
+
+		for (const [id, words] of [
+			[paused, 'The vendor paused this endpoint'],
+			[gone, 'Benchline switched this endpoint off'],
+		] as const) {
+			const before = await page.get(`/settings/webhooks/${id}`)
+			expect(before.text).toContain('>Enable<')
+			expect(before.text).toContain('>Disable<')
+			expect(before.text).toContain(
+				`${words}, not your workspace: the vendor may switch it on again through the Job Publish API. <strong>Disable</strong> makes the switch-off your workspace’s`,
+			)
+			const after = await page.submit(`/settings/webhooks/${id}/disable`)
+			expect(after.text).toContain('Off: switched off by your workspace')
+			expect(after.text).toContain('>Enable<')
+			expect(after.text).not.toContain('>Disable<')
+			expect(after.text).not.toContain('not your workspace')
+			// The vendor can no longer switch it on; the firm can.
+			const refused = await enabled(id, true)
+			expect([refused.status, refused.json.error]).toEqual([409, expect.stringContaining('the firm switched off your endpoint')])
+			expect((await callOn(app, 'GET', `/api/v1/webhooks/${id}`, { key: vendor.apiKey })).json.disabledReason).toBe('switched_off_by_firm')
+		}
+		const lines = await activityFor(deps.db, ws.id, 'webhook_endpoint', paused)
+		expect(lines.filter((l) => l.action === 'webhook.endpoint_disabled')).toHaveLength(2)
+
+		// The workspace's own endpoint Benchline switched off: no vendor may switch it on, so only Enable.
+		const own = (await page.submit('/settings/webhooks', { url: 'http://127.0.0.1:9/own', description: '', events: ['job.published'] })).redirectedTo!
+		await deps.db
+			.update(webhookEndpoints)
+			.set(switchedOff('deliveries_failing'))
+			.where(eq(webhookEndpoints.id, own.split('/').pop()!))
+		const ownPage = await page.get(own)
+		expect([ownPage.text.includes('>Enable<'), ownPage.text.includes('>Disable<')]).toEqual([true, false])
 	})
 })

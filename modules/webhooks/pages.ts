@@ -25,7 +25,7 @@ import {
 } from '../../core/ui.ts'
 import { MAX_URL_LENGTH } from './address.ts'
 import { MAX_DESCRIPTION, type DeliveryView, type EndpointView } from './service.ts'
-import { offWords } from './switch-off.ts'
+import { firmMayTakeOver, offWords } from './switch-off.ts'
 import { EVENT_DESCRIPTIONS, SUBSCRIBABLE, TEST_EVENT } from './types.ts'
 
 /** A refused form: every value typed, and the problems by field id. */
@@ -154,6 +154,8 @@ export function endpointPage(
 	const signing = e.previousSecretsUntil.filter((until) => until > deps.now())
 	// A vendor's secret is the vendor's: no Rotate or End here (service.ts refuses them too).
 	const ownSecret = !e.vendorId
+	// Off by the vendor's pause or by Benchline: the vendor may switch it on, so Disable is offered beside Enable.
+	const takeOver = firmMayTakeOver(e)
 	const base = `/settings/webhooks/${e.id}`
 	const secret = view.secret
 		? html`<div class="notice" role="status"><p><strong>${view.secret.rotated ? 'New signing secret.' : 'Endpoint added.'}</strong> Copy the signing secret now and give it to the receiver: it is shown only once.${view.secret.rotated ? ' The previous secret keeps signing beside it for 24 hours.' : ''}</p>
@@ -181,12 +183,14 @@ ${facts(
 	],
 	{ skipEmpty: true },
 )}
+${takeOver ? html`<p>${e.disabledCause === 'paused_by_vendor' ? 'The vendor paused this endpoint' : 'Benchline switched this endpoint off'}, not your workspace: the vendor may switch it on again through the Job Publish API. <strong>Disable</strong> makes the switch-off your workspace’s: the vendor can then no longer switch it on, and it stays off until you enable it.</p>` : ''}
 ${ownSecret ? '' : html`<p>This endpoint is the vendor’s: it receives events about the vendor’s own jobs and submissions, signed with a secret only the vendor was given, so it has no secret to rotate here. Disable stops every delivery to it until you switch it on again: the vendor can neither add the same address again nor delete it meanwhile. Delete removes it and its delivery log (the vendor may then add it again; disable it to keep it out).</p>`}
 <div class="actions">
 ${actionButton({ session, action: `${base}/ping`, label: 'Send test event', style: 'secondary' })}
 ${ownSecret ? actionButton({ session, action: `${base}/rotate`, label: 'Rotate secret', style: 'secondary', confirm: 'Make a new signing secret? The current one keeps signing beside it for 24 hours.' }) : ''}
 ${ownSecret && signing.length ? actionButton({ session, action: `${base}/end-previous`, label: 'End previous secrets now', style: 'danger', confirm: 'Stop signing with the previous secrets now? Only the current secret will sign: a receiver that does not have it yet will refuse every delivery.' }) : ''}
-${e.enabled ? actionButton({ session, action: `${base}/disable`, label: 'Disable', style: 'secondary' }) : actionButton({ session, action: `${base}/enable`, label: 'Enable' })}
+${e.enabled ? '' : actionButton({ session, action: `${base}/enable`, label: 'Enable' })}
+${e.enabled || takeOver ? actionButton({ session, action: `${base}/disable`, label: 'Disable', style: 'secondary' }) : ''}
 ${actionButton({ session, action: `${base}/delete`, label: 'Delete', style: 'danger', confirm: `Delete the endpoint ${e.url} and its delivery log?` })}
 </div>
 <p class="meta">Send test event sends <code>${TEST_EVENT}</code> to this endpoint only.</p></section>

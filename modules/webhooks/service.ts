@@ -18,7 +18,7 @@
  *   most `MAX_PREVIOUS_SECRETS` of them at once, past which a rotation is refused until one ends.
  * - A replay puts the same delivery (same `webhook-id`, same body) back in the queue, due now.
  */
-import { and, desc, eq, isNull, not, or, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, isNotNull, isNull, ne, not, or, sql, type SQL } from 'drizzle-orm'
 import type { Actor } from '../../core/actor.ts'
 import { newId } from '../../core/credentials.ts'
 import type { AppDeps } from '../../core/deps.ts'
@@ -362,7 +362,10 @@ export async function removeEndpoint(deps: AppDeps, actor: Actor, id: string): P
  * Switches an endpoint on or off. Switching on clears who switched it off, the reason and its failing
  * time; what waits is delivered, due from now (it was not waiting for the workers while the endpoint
  * was off: the queue's age on `/metrics` starts at 0, as for a replay). Switching off is the
- * workspace's decision (`disabledBy`); one already off stays as it is, with its reason (a revoked key).
+ * workspace's decision (`disabledBy`); one the firm switched off stays as it is, with its reason (a
+ * revoked key), and so does the workspace's own endpoint Benchline switched off (no vendor can switch
+ * it on). A vendor's endpoint off by the vendor's pause or by Benchline (410, failing), which the vendor
+ * may switch on again, becomes the firm's switch-off (`firmMayTakeOver`).
  * People and the operator only: a vendor deletes its endpoint or adds one, and never switches on one
  * the firm switched off.
  */
@@ -371,8 +374,9 @@ export async function setEndpointEnabled(deps: AppDeps, actor: Actor, id: string
 	if (isVendor(actor)) throw forbidden('The firm switches endpoints off and on; a vendor deletes its endpoint or adds one')
 	if (!couldBeId(id)) throw notFoundEndpoint(id)
 	await deps.db.transaction(async (tx) => {
-		// A vendor's pause becomes the firm's switch-off, which the vendor cannot undo.
-		const asked = enabled ? eq(webhookEndpoints.enabled, false) : or(eq(webhookEndpoints.enabled, true), eq(webhookEndpoints.disabledBy, 'vendor'))
+		// A vendor's pause, or Benchline's switch-off of a vendor's endpoint, becomes the firm's, which the vendor cannot undo.
+		const e = webhookEndpoints
+		const asked = enabled ? eq(e.enabled, false) : or(eq(e.enabled, true), and(isNotNull(e.vendorId), ne(e.disabledBy, 'workspace')))
 		const changed = await tx
 			.update(webhookEndpoints)
 			.set(enabled ? { ...switchedOn, ...NO_FAILURES } : switchedOff('switched_off_by_firm'))

@@ -64,6 +64,14 @@ export const switchedOff = (cause: DisabledCause, reason: string | null = null) 
 /** The columns of a switch-on: nothing of the switch-off stays. */
 export const switchedOn = { enabled: true, disabledBy: null, disabledCause: null, disabledReason: null } as const
 
+/**
+ * A vendor's endpoint that is off, but not by the firm (the vendor paused it, or Benchline switched it
+ * off): the vendor may switch it on again through the API, and the firm may make the switch-off its own
+ * (`setEndpointEnabled(false)`), which the vendor cannot undo.
+ */
+export const firmMayTakeOver = (e: { enabled: boolean; vendorId: string | null; disabledCause: DisabledCause | null }) =>
+	!e.enabled && e.vendorId !== null && e.disabledCause !== null && CAUSES[e.disabledCause].by !== 'workspace'
+
 /** Why it is off, in the firm's pages' words: its own, or its cause's. */
 export const offWords = (e: { disabledReason: string | null; disabledCause: DisabledCause | null }) =>
 	e.disabledReason ?? (e.disabledCause ? CAUSES[e.disabledCause].forFirm : null)
