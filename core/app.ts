@@ -16,7 +16,8 @@ import { SCIM_MEDIA_TYPE, scimMediaType } from './http/media-type.ts'
 import { allowedMethodsOf, methodNotAllowed, optionsAnswer, plainOptions } from './http/method-not-allowed.ts'
 import { metricsRoute } from './http/metrics-route.ts'
 import { canonicalRequest, unaddressable } from './http/request-path.ts'
-import { firstQueryValues } from './http/query.ts'
+import { noteUnreadableForm, unreadableForm } from './http/form.ts'
+import { answersUnreadableTextItself, firstQueryValues, unreadableQuery } from './http/query.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { currentRequest } from './request-context.ts'
 import type { HttpKit } from './module.ts'
@@ -39,6 +40,8 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 	const auth = createAuthPlugin(deps, resolvers)
 	const started = Date.now()
 	let allowedFor: (pathname: string) => string[] = () => []
+	// The routes that answer a query or form that cannot be read in a format of their own (`answersUnreadableText`), as `METHOD path`.
+	let ownUnreadableAnswer = new Set<string>()
 
 	// What the debug request log needs of a request: when it arrived, and the status of an answer
 	// made by the error handler (redirects to sign in, error pages), which `set.status` does not show.
@@ -69,6 +72,10 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 		.onTransform({ as: 'global' }, ({ route, request, set, query, params }) => {
 			matched.set(request, route)
 			firstQueryValues(request.url, query)
+			// A parameter or form field that is no text (`?q=%zz`) is refused before any handler reads it, whichever door
+			// (core/http/query.ts, core/http/form.ts), unless the route answers it in a format of its own.
+			const unreadable = unreadableQuery(request.url) ?? unreadableForm(request)
+			if (unreadable && !ownUnreadableAnswer.has(`${request.method === 'HEAD' ? 'GET' : request.method} ${route}`)) throw unreadable
 			const context = currentRequest()
 			if (context) context.route = route
 			// A link whose path is its only credential (an unsubscribe, a data download, a reset) is
@@ -145,6 +152,7 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 	if (deps.config.metricsToken) app = app.use(metricsRoute(deps, auth)) as unknown as Elysia
 
 	allowedFor = allowedMethodsOf(app.routes)
+	ownUnreadableAnswer = new Set(app.routes.filter((r) => answersUnreadableTextItself(r.hooks)).map((r) => `${r.method} ${r.path}`))
 	const problems = checkRoutes(
 		deps.registry,
 		app.routes.map((r) => ({ module: served.get(r.handler), method: r.method, path: r.path, auths: declaredAuths(r.hooks) })),
@@ -153,9 +161,11 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 	// Every request is rebuilt on the public origin before the router sees it, here where the server
 	// (core/main.ts) and in-process callers (tests) both pass: the router and every check read one path.
 	const handle = app.handle
-	app.handle = (request) => {
+	app.handle = async (request) => {
 		const canonical = canonicalRequest(request, deps.config.baseUrl)
-		return canonical ? handle(canonical) : Promise.resolve(badTarget(headers))
+		if (!canonical) return badTarget(headers)
+		await noteUnreadableForm(canonical)
+		return handle(canonical)
 	}
 	return app
 }

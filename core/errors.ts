@@ -14,6 +14,8 @@ export type AppErrorCode =
 	| 'METHOD_NOT_ALLOWED'
 	/** The request body is not JSON (or not a JSON object). */
 	| 'INVALID_BODY'
+	/** The request cannot be read as text: a query parameter (or a form field) holding a broken %-escape; `fields` names them. */
+	| 'UNREADABLE'
 	/** The request body is larger than the door allows. */
 	| 'PAYLOAD_TOO_LARGE'
 	/** One or more fields are invalid; `fields` names them. */
@@ -33,6 +35,7 @@ export const statusOf: Record<AppErrorCode, number> = {
 	NOT_FOUND: 404,
 	METHOD_NOT_ALLOWED: 405,
 	INVALID_BODY: 400,
+	UNREADABLE: 400,
 	PAYLOAD_TOO_LARGE: 413,
 	VALIDATION: 422,
 	CONFLICT: 409,

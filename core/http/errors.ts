@@ -104,10 +104,9 @@ export function errorResponse(error: AppError, request: Request): Response {
 		// A client told to wait (429, 503) reads it in the HTTP status, `Retry-After`, the message and
 		// `data.retryAfterSeconds`; never as -32603, which says the server is broken.
 		const data = error.retryAfter !== undefined ? { data: { retryAfterSeconds: error.retryAfter } } : {}
-		return Response.json(
-			{ jsonrpc: '2.0', error: { code: jsonRpcCodeOf(error.status), message: error.message, ...data }, id: null },
-			{ status: error.status, headers },
-		)
+		// A JSON-RPC error has no list of fields: what is wrong with which is said in its message.
+		const message = error.fields?.length ? `${error.message}: ${error.fields.map((f) => f.message).join('; ')}` : error.message
+		return Response.json({ jsonrpc: '2.0', error: { code: jsonRpcCodeOf(error.status), message, ...data }, id: null }, { status: error.status, headers })
 	}
 	if (door === 'scim') return scimErrorResponse(error, { ...headers, 'Content-Type': scimMediaType(request) })
 	const body: { error: string; fields?: unknown } = { error: error.message }
@@ -132,7 +131,7 @@ function scimErrorResponse(error: AppError, headers: Record<string, string>): Re
 		error.scimType ??
 		(fields.some((f) => f.field === 'filter')
 			? 'invalidFilter'
-			: error.code === 'VALIDATION'
+			: error.code === 'VALIDATION' || error.code === 'UNREADABLE'
 				? 'invalidValue'
 				: error.code === 'INVALID_BODY' && error.status === 400
 					? 'invalidSyntax'

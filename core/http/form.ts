@@ -3,9 +3,10 @@
  * again (each field's message, every value typed).
  */
 import { t } from 'elysia'
-import { AppError } from '../errors.ts'
+import { AppError, type FieldError } from '../errors.ts'
 import type { RefusedForm } from '../module.ts'
 import { ownEntry } from '../own-entry.ts'
+import { unreadableFormText } from './query.ts'
 
 /** The body of a portal form: its fields are read with `formText`/`formList`; the CSRF field is checked by `auth`. */
 export const formBody = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
@@ -80,3 +81,35 @@ export function seeOther(path: string, done?: string, fragment?: string): Respon
 
 /** The confirmation a page shows for `?done=<key>` (undefined for none or an unknown key). */
 export const doneNotice = (notices: Readonly<Record<string, string>>, key: string | undefined): string | undefined => (key ? ownEntry(notices, key) : undefined)
+
+/** The fields of each form request that cannot be read (`noteUnreadableForm`). */
+const unreadableForms = new WeakMap<Request, readonly FieldError[]>()
+
+/**
+ * Notes the fields of a form body (`application/x-www-form-urlencoded`) whose name or value is no
+ * text: a broken %-escape, escaped bytes that are not UTF-8. The body is parsed into the same `%zz`
+ * a person would have typed (a browser sends that as `%25zz`), so it is read here, from a copy,
+ * before the app parses it; core/app.ts then refuses such a form as it refuses such a query, unless
+ * the route answers it on its own form (`answersUnreadableText`, `unreadableFormFields`).
+ */
+export async function noteUnreadableForm(request: Request): Promise<void> {
+	const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+	if (type !== 'application/x-www-form-urlencoded' || !request.body || request.method === 'GET' || request.method === 'HEAD') return
+	let text: string
+	try {
+		text = await request.clone().text()
+	} catch {
+		return // The body cannot be read at all: the app's own reading of it says so.
+	}
+	const fields = unreadableFormText(text)
+	if (fields.length) unreadableForms.set(request, fields)
+}
+
+/** The fields of this request's form that cannot be read (none for other requests). */
+export const unreadableFormFields = (request: Request): readonly FieldError[] => unreadableForms.get(request) ?? []
+
+/** The refusal of a form with fields that cannot be read (null when there are none). */
+export function unreadableForm(request: Request): AppError | null {
+	const fields = unreadableFormFields(request)
+	return fields.length ? new AppError('UNREADABLE', 'The form holds text that could not be read: type it again and send it', { fields: [...fields] }) : null
+}

@@ -4,7 +4,7 @@
  */
 import { beforeAll, expect, test } from 'bun:test'
 import { call, newWorkspace, testApp } from '../../tests/helpers.ts'
-import { firstQueryValues, undecodableQueryNames } from './query.ts'
+import { firstQueryValues, undecodableQueryNames, unreadableFields, unreadableFormText } from './query.ts'
 
 beforeAll(() => testApp(), 120_000)
 
@@ -34,4 +34,16 @@ test('parameters whose text the address does not hold readably are named: broken
 	])
 	expect(undecodableQueryNames('http://localhost/careers/x?q=%F0%9F%98%80&location=%25')).toEqual([])
 	expect(undecodableQueryNames('http://localhost/careers/x')).toEqual([])
+})
+
+test('the fields the one rule refuses: each parameter named once, a name that cannot be read as (query); a form body alike', () => {
+	expect(unreadableFields('http://localhost/jobs?q=%zz&q=%FF&x%C0%80=1&ok=caf%C3%A9')).toEqual([
+		{ field: 'q', message: 'q could not be read from this address (a broken %-escape)' },
+		{ field: '(query)', message: 'A parameter’s name could not be read from this address (a broken %-escape)' },
+	])
+	expect(unreadableFields('http://localhost/jobs?q=%25zz')).toEqual([])
+	expect(unreadableFormText('csrf=abc&title=Call%20back%zz&notes=%')).toEqual([
+		{ field: 'title', message: 'title could not be read from this form (a broken %-escape)' },
+		{ field: 'notes', message: 'notes could not be read from this form (a broken %-escape)' },
+	])
 })

@@ -1,3 +1,5 @@
+import { AppError, type FieldError } from '../errors.ts'
+
 /**
  * A query parameter given more than once is read as its first value, as a posted form's field is
  * (`formText`) and as `URLSearchParams.get` reads it elsewhere in the app. Elysia keeps the last, so
@@ -23,21 +25,82 @@ export function firstQueryValues(url: string, query: Record<string, unknown>): v
  * a handler asks here and says the parameter cannot be read instead. A name that cannot be read itself is given as written.
  */
 export function undecodableQueryNames(url: string): string[] {
+	return unreadableParameters(url).map(({ name, rawName }) => name ?? rawName)
+}
+
+/** Each parameter of a URL's query whose name or value is no text: its name (null when the name itself is not) and the name as written. */
+function unreadableParameters(url: string): { name: string | null; rawName: string }[] {
 	const at = url.indexOf('?')
-	if (at < 0 || !url.includes('%', at)) return []
-	const decode = (text: string) => {
-		try {
-			return decodeURIComponent(text.replace(/\+/g, ' '))
-		} catch {
-			return null
-		}
-	}
-	const names: string[] = []
-	for (const pair of url.slice(at + 1).split('&')) {
+	return at < 0 ? [] : unreadablePairs(url.slice(at + 1))
+}
+
+/** The same, of a query's text or a form body's (`a=1&b=2`). */
+function unreadablePairs(text: string): { name: string | null; rawName: string }[] {
+	if (!text.includes('%')) return []
+	const found: { name: string | null; rawName: string }[] = []
+	for (const pair of text.split('&')) {
 		const eq = pair.indexOf('=')
 		const [rawName, rawValue] = eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)]
-		const name = decode(rawName)
-		if (name === null || decode(rawValue) === null) names.push(name ?? rawName)
+		const name = decoded(rawName)
+		if (name === null || decoded(rawValue) === null) found.push({ name, rawName })
 	}
-	return names
+	return found
+}
+
+/** A query's text decoded as a form's (`+` is a space), or null when it holds a broken escape or bytes that are not UTF-8. */
+function decoded(text: string): string | null {
+	try {
+		return decodeURIComponent(text.replace(/\+/g, ' '))
+	} catch {
+		return null
+	}
+}
+
+/** What is said of a parameter that cannot be read, after its name or its label ("Keywords could not be read…"). */
+export const unreadableMessage = (label: string, from = 'this address') => `${label} could not be read from ${from} (a broken %-escape)`
+
+/**
+ * The one rule for every door (core/app.ts): an address whose query holds a parameter that is no text
+ * (`undecodableQueryNames`) is refused, 400 `UNREADABLE`, in the door's own format, naming each
+ * parameter; its text is never shown back, nor read as if typed (`?q=%zz` searched for "%zz" and
+ * filled the search box with it). A parameter whose name itself cannot be read is named `(query)`.
+ * Null when every parameter is text. A route that answers in a format of its own (the careers search
+ * shows its form, OAuth's authorization endpoint answers the client) declares `answersUnreadableText`.
+ */
+export function unreadableQuery(url: string): AppError | null {
+	const fields = unreadableFields(url)
+	if (!fields.length) return null
+	return new AppError('UNREADABLE', 'The address holds text that could not be read: type it again', { fields })
+}
+
+/** Each parameter of a URL's query that cannot be read, named (`(query)` for a name that cannot be read), with what is wrong. */
+export function unreadableFields(url: string): FieldError[] {
+	return fieldsOf(unreadableParameters(url), '(query)', 'A parameter’s name', 'this address')
+}
+
+/** Each field of a form body (`application/x-www-form-urlencoded` text) that cannot be read; `(form)` for a name that cannot be read. */
+export function unreadableFormText(text: string): FieldError[] {
+	return fieldsOf(unreadablePairs(text), '(form)', 'A field’s name', 'this form')
+}
+
+function fieldsOf(found: { name: string | null }[], unnamed: string, unnamedLabel: string, from: string): FieldError[] {
+	return [...new Set(found.map(({ name }) => name ?? unnamed))].map((name) => ({
+		field: name,
+		message: unreadableMessage(name === unnamed ? unnamedLabel : name, from),
+	}))
+}
+
+/**
+ * A route's own `transform` hook that says it answers a query or form that cannot be read itself, in
+ * its own format (it asks `undecodableQueryNames`/`unreadableFields`, or `unreadableFormFields` of
+ * core/http/form.ts). The app finds it in its route table, as it finds each route's credential, and
+ * leaves such requests to the route.
+ */
+export const answersUnreadableText = Object.assign(() => {}, { answersUnreadableText: true as const })
+
+/** Whether a route's hooks (Elysia's route table) hold `answersUnreadableText`. */
+export function answersUnreadableTextItself(hooks: unknown): boolean {
+	const transform = (hooks as { transform?: unknown })?.transform
+	const list = Array.isArray(transform) ? transform : transform ? [transform] : []
+	return list.some((h) => (((h as { fn?: unknown }).fn ?? h) as { answersUnreadableText?: boolean })?.answersUnreadableText === true)
 }

@@ -11,6 +11,8 @@ import { AppError } from '../../core/errors.ts'
 import { clientAddress } from '../../core/http/client-address.ts'
 import type { AuthPlugin } from '../../core/http/auth.ts'
 import { anonymousCsrf } from '../../core/http/csrf.ts'
+import { unreadableFormFields } from '../../core/http/form.ts'
+import { answersUnreadableText, unreadableMessage } from '../../core/http/query.ts'
 import { html, page } from '../../core/html.ts'
 import { ALERT_CONFIRM_HOURS, confirmAlert, pendingAlert, requestAlert } from './alerts.ts'
 import { workspaceOr404 } from './lookup.ts'
@@ -36,8 +38,13 @@ export function alertRoutes(deps: AppDeps, auth: AuthPlugin) {
 			async ({ params, body, cookie, request }) => {
 				const ws = await workspaceOr404(deps, params.workspace)
 				const fields = body as Record<string, unknown>
-				const { criteria, errors } = readCriteria(fields)
-				const email = typeof fields.email === 'string' ? fields.email.slice(0, 320) : ''
+				// A field the form's body does not hold as text (a hand-made post with `%zz`) is refused on the form, never stored as typed.
+				const unreadable = unreadableFormFields(request).map((f) => f.field)
+				const { criteria, errors } = readCriteria(fields, unreadable, 'this form')
+				const email = typeof fields.email === 'string' && !unreadable.includes('email') ? fields.email.slice(0, 320) : ''
+				const emailUnreadable = unreadable.includes('email')
+					? [{ field: 'email', message: `${unreadableMessage('Your e-mail address', 'this form')}: type it again` }]
+					: []
 				const again = async (alert: { errors?: { field: string; message: string }[]; notice?: string }) =>
 					jobListPage(ws, {
 						results: await searchCareers(deps, ws.id, criteria, 1),
@@ -45,7 +52,7 @@ export function alertRoutes(deps: AppDeps, auth: AuthPlugin) {
 						errors,
 						alert: { csrf: anonymousCsrf(deps, cookie), email: alert.notice ? '' : email, ...alert },
 					})
-				if (errors.length) return again({})
+				if (errors.length || emailUnreadable.length) return again({ errors: emailUnreadable })
 				const decision = await deps.limiter.hit(`job-alert:${clientAddress(deps.config, request)}`, ALERTS_PER_MINUTE)
 				if (!decision.allowed) {
 					const res = await again({
@@ -62,7 +69,7 @@ export function alertRoutes(deps: AppDeps, auth: AuthPlugin) {
 				}
 				return again({ notice: `Check your inbox: we sent a link to ${readableEmail(kept)} to confirm the alert. Nothing is sent until you confirm.` })
 			},
-			{ auth: 'form', body: form },
+			{ auth: 'form', body: form, transform: answersUnreadableText },
 		)
 		.get(
 			'/careers/:workspace/alerts/confirm/:token',

@@ -5,7 +5,7 @@ import type { HttpKit } from '../../core/module.ts'
 import { careersSource, recordCareersEvent } from '../analytics/index.ts'
 import { listWorkspaces } from '../auth/index.ts'
 import { anonymousCsrf } from '../../core/http/csrf.ts'
-import { undecodableQueryNames } from '../../core/http/query.ts'
+import { answersUnreadableText, undecodableQueryNames } from '../../core/http/query.ts'
 import { jobUrl } from '../jobs/index.ts'
 import { lowerCaseRedirect } from './addresses.ts'
 import { alertRoutes } from './alert-routes.ts'
@@ -45,7 +45,8 @@ export function careersRoutes(deps: AppDeps, { auth }: HttpKit) {
 					const results = errors.length ? { jobs: [], total: 0, page: 1 } : await searchCareers(deps, ws.id, criteria, page)
 					return jobListPage(ws, { results, criteria, errors, alert: { csrf: anonymousCsrf(deps, cookie) } })
 				},
-				{ auth: 'public' },
+				// A parameter that cannot be read is refused on the search form, with its summary (`readCriteria`).
+				{ auth: 'public', transform: answersUnreadableText },
 			)
 			.get(
 				'/careers/:workspace/jobs/:slug',

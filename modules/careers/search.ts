@@ -9,6 +9,7 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import type { FieldError } from '../../core/errors.ts'
+import { unreadableMessage } from '../../core/http/query.ts'
 import { MIN_SEARCH_CHARS, SEARCH_TEXT_TOO_SHORT } from '../../core/text-search.ts'
 import type { Db } from '../../db/client.ts'
 import { findOpenJobs, type PublicJob } from '../jobs/index.ts'
@@ -51,19 +52,24 @@ const LABELS: Readonly<Record<string, string>> = { q: 'Keywords', location: 'Loc
 
 /**
  * The criteria and page of a query string (or a form), with what is wrong in it. `undecodable`: the
- * parameters whose text the address does not hold readably (`undecodableQueryNames`): each is refused,
- * never read as what was typed (`?q=%zz` is not a search for "%zz").
+ * parameters whose text the address (or the job-alert form, `from`) does not hold readably (`undecodableQueryNames`): each is refused,
+ * never read as what was typed (`?q=%zz` is not a search for "%zz"). This is the app's one rule for such
+ * addresses (core/app.ts, `unreadableQuery`), answered here with the search form and its error summary.
  */
 export function readCriteria(
 	given: Record<string, unknown>,
 	undecodable: readonly string[] = [],
+	from = 'this address',
 ): { criteria: JobCriteria; page: number; errors: FieldError[] } {
 	const errors: FieldError[] = []
 	const input = { ...given }
 	for (const field of Object.keys(LABELS).filter((name) => undecodable.includes(name))) {
-		errors.push({ field, message: `${LABELS[field]} could not be read from this address (a broken %-escape): type it again` })
+		errors.push({ field, message: `${unreadableMessage(LABELS[field]!, from)}: type it again` })
 		input[field] = ''
 	}
+	// Any other parameter that cannot be read is refused too, as on every page (core/app.ts), at the first field.
+	if (undecodable.some((name) => !Object.hasOwn(LABELS, name) && name !== 'email' && name !== 'csrf'))
+		errors.push({ field: 'q', message: `${unreadableMessage('Part of the search', from)}: type it again` })
 	// What was typed, without control or invisible characters or noncharacters (a NUL pasted in is no keyword, and the
 	// database refuses it; an alert keeps the search, and a person's export holds it: `fileText`).
 	const q = fileText(one(input.q)).replace(/\s+/g, ' ').trim()

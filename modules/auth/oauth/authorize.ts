@@ -9,7 +9,8 @@
  * sign-in: no open redirector); PKCE with S256 is required (`plain` and a missing
  * challenge refused); `resource` defaults to our MCP address and any other value is
  * `invalid_target`; a scope other than the ones the metadata lists (`mcp`, `mcp:read`) is
- * `invalid_scope`, as at refresh; repeated parameters are refused; a parameter holding text that
+ * `invalid_scope`, as at refresh; repeated parameters are refused; a parameter with a broken %-escape is refused
+ * (client_id or redirect_uri: our page; any other: `invalid_request`, and a `state` that cannot be read is not sent back); a parameter holding text that
  * cannot be stored (a NUL character) is an error page, as the client is not yet trusted; a parameter sent without a value counts as
  * left out (RFC 6749 §3.1); a client with exactly one registered redirect address may leave
  * `redirect_uri` out, and that address is used; codes are single use, last 60 seconds and are bound
@@ -18,6 +19,7 @@
 import { newCredential, hashSecret } from '../../../core/credentials.ts'
 import type { AppDeps } from '../../../core/deps.ts'
 import type { Actor } from '../../../core/actor.ts'
+import type { FieldError } from '../../../core/errors.ts'
 import { oauthCodes } from '../table.ts'
 import { ClientDocumentError, documentClient, isDocumentClientId } from './client-documents.ts'
 import { findClient, redirectMatches, type Client } from './clients.ts'
@@ -88,12 +90,16 @@ export interface Target {
 }
 
 /** Client and redirect address first: until both are trusted, nothing may be redirected. */
-export async function trustedTarget(deps: AppDeps, params: URLSearchParams): Promise<Target> {
+export async function trustedTarget(deps: AppDeps, params: URLSearchParams, unreadable: readonly FieldError[] = []): Promise<Target> {
 	// Before any look-up: the database cannot hold such text, and nothing proves the request is the app's.
 	if (![...params].every(([key, value]) => storable(key) && storable(value)))
 		throw new AuthorizePageError(
 			'The app’s request contains characters that cannot be used (such as a NUL character). The app needs fixing: signing in would not help.',
 		)
+	// A broken %-escape in either (`unreadableFields`): nothing says which app asks, nor where it may be sent.
+	for (const { field, message } of unreadable)
+		if (field === 'client_id' || field === 'redirect_uri')
+			throw new AuthorizePageError(`The app’s request cannot be read: ${message}. The app needs fixing: signing in would not help.`)
 	for (const key of ['client_id', 'redirect_uri'])
 		if (params.getAll(key).length > 1) throw new AuthorizePageError(`The parameter ${key} is given more than once.`)
 	const clientId = params.get('client_id') ?? ''
@@ -140,7 +146,9 @@ async function documentTarget(deps: AppDeps, clientId: string, requested: string
 }
 
 /** The rest of the request, once client and redirect are trusted (it does not need the person). */
-export function checkRequest(deps: AppDeps, target: Target, params: URLSearchParams): AuthorizationRequest {
+export function checkRequest(deps: AppDeps, target: Target, params: URLSearchParams, unreadable: readonly FieldError[] = []): AuthorizationRequest {
+	// Any other parameter with a broken %-escape (RFC 6749 §4.1.2.1: a malformed parameter is `invalid_request`), never read as sent.
+	if (unreadable[0]) throw new AuthorizeRedirectError('invalid_request', unreadable[0].message)
 	for (const key of new Set(params.keys()))
 		if (params.getAll(key).length > 1) throw new AuthorizeRedirectError('invalid_request', `The parameter ${key} is given more than once`)
 	const responseType = params.get('response_type')

@@ -8,7 +8,8 @@ import { Elysia, t } from 'elysia'
 import type { AppDeps } from '../../../core/deps.ts'
 import { clientAddress } from '../../../core/http/client-address.ts'
 import { countFailedCredential, failedCredentialsWait } from '../../../core/http/failed-credentials.ts'
-import { AppError } from '../../../core/errors.ts'
+import { AppError, type FieldError } from '../../../core/errors.ts'
+import { answersUnreadableText, unreadableFields, unreadableFormText } from '../../../core/http/query.ts'
 import { readBodyText } from '../../../core/http/body.ts'
 import { applyCors, preflight } from '../../../core/http/cors.ts'
 import type { HttpKit } from '../../../core/module.ts'
@@ -84,6 +85,10 @@ async function readForm(request: Request): Promise<URLSearchParams> {
 	} catch {
 		throw new OAuthError('invalid_request', 'The request body is too large')
 	}
+	// A parameter with a broken %-escape is malformed (`invalid_request`), never read as sent: the token and revocation
+	// routes declare `answersUnreadableText`, so this is their answer to it rather than the app's generic 400.
+	const unreadable = unreadableFormText(text)[0]
+	if (unreadable) throw new OAuthError('invalid_request', unreadable.message)
 	// RFC 6749 §3.2: a parameter sent without a value counts as left out.
 	const form = new URLSearchParams([...new URLSearchParams(text)].filter(([, value]) => value !== ''))
 	for (const key of new Set(form.keys())) {
@@ -198,9 +203,9 @@ async function revocation(deps: AppDeps, request: Request, headers: ResponseHead
 type AuthorizeAnswer = Response | { seeOther: string }
 
 /** The client and redirect address the request names, or our own error page when they cannot be trusted. */
-async function targetOf(deps: AppDeps, params: URLSearchParams): Promise<Target | Response> {
+async function targetOf(deps: AppDeps, params: URLSearchParams, unreadable: readonly FieldError[] = []): Promise<Target | Response> {
 	try {
-		return await trustedTarget(deps, params)
+		return await trustedTarget(deps, params, unreadable)
 	} catch (error) {
 		if (error instanceof AuthorizePageError) return authorizeErrorPage(error.message)
 		throw error
@@ -214,11 +219,13 @@ async function targetOf(deps: AppDeps, params: URLSearchParams): Promise<Target 
 async function authorizeRequest(deps: AppDeps, request: Request, cookie: Record<string, any>): Promise<AuthorizeAnswer> {
 	const url = new URL(request.url)
 	const params = authorizationParams(url.searchParams)
-	const target = await targetOf(deps, params)
+	// This route answers a query that cannot be read itself (`answersUnreadableText`), by OAuth's rules.
+	const unreadable = unreadableFields(request.url)
+	const target = await targetOf(deps, params, unreadable)
 	if (target instanceof Response) return target
 	let authorization: AuthorizationRequest
 	try {
-		authorization = checkRequest(deps, target, params)
+		authorization = checkRequest(deps, target, params, unreadable)
 	} catch (error) {
 		if (!(error instanceof AuthorizeRedirectError)) throw error
 		// Nothing is sent back to the app before sign-in, errors included (no open redirector):
@@ -227,7 +234,8 @@ async function authorizeRequest(deps: AppDeps, request: Request, cookie: Record<
 			return authorizeErrorPage(
 				`The app’s request cannot be accepted: ${error.description} (${error.error}). This is a problem in the app, not in your account: signing in would not help.`,
 			)
-		return { seeOther: redirectWith(deps, target.redirectUri, { error: error.error, error_description: error.description, state: params.get('state') }) }
+		const state = unreadable.some((f) => f.field === 'state') ? null : params.get('state')
+		return { seeOther: redirectWith(deps, target.redirectUri, { error: error.error, error_description: error.description, state }) }
 	}
 	const session = await resolvePageSession(deps, request, cookie)
 	if (!session) return { seeOther: `/sign-in?next=${encodeURIComponent(url.pathname + url.search)}` }
@@ -250,11 +258,12 @@ async function authorizeDecision(deps: AppDeps, session: PageSession, fields: Re
 	if (!(await takeConsent(deps, session, fields.consent, String(fields.request ?? ''))))
 		throw new AppError('FORBIDDEN', 'This consent page has expired or was already answered. Start again from the app.')
 	const params = authorizationParams(new URLSearchParams(String(fields.request ?? '')))
-	const target = await targetOf(deps, params)
+	const unreadable = unreadableFields(`?${String(fields.request ?? '')}`)
+	const target = await targetOf(deps, params, unreadable)
 	if (target instanceof Response) return target
-	const state = params.get('state')
+	const state = unreadable.some((f) => f.field === 'state') ? null : params.get('state')
 	try {
-		const request = checkRequest(deps, target, params)
+		const request = checkRequest(deps, target, params, unreadable)
 		if (fields.decision !== 'allow')
 			return { seeOther: redirectWith(deps, target.redirectUri, { error: 'access_denied', error_description: 'The person cancelled', state }) }
 		if (!session.actor.userId) throw new AppError('FORBIDDEN', 'Only a person can allow an app')
@@ -292,12 +301,20 @@ export function oauthRoutes(deps: AppDeps, { auth }: HttpKit) {
 			auth: 'public',
 			parse: 'none',
 		})
-		.post('/oauth/token', ({ request, set }) => answer(deps, request, set, () => tokenGrant(deps, request)), { auth: 'public', parse: 'none' })
+		.post('/oauth/token', ({ request, set }) => answer(deps, request, set, () => tokenGrant(deps, request)), {
+			auth: 'public',
+			parse: 'none',
+			transform: answersUnreadableText,
+		})
 		.post('/oauth/revoke', ({ request, set }) => answer(deps, request, set, () => revocation(deps, request, set.headers)), {
 			auth: 'public',
 			parse: 'none',
+			transform: answersUnreadableText,
 		})
-		.get('/oauth/authorize', async ({ request, cookie, redirect }) => go(await authorizeRequest(deps, request, cookie), redirect), { auth: 'public' })
+		.get('/oauth/authorize', async ({ request, cookie, redirect }) => go(await authorizeRequest(deps, request, cookie), redirect), {
+			auth: 'public',
+			transform: answersUnreadableText,
+		})
 		.post('/oauth/authorize', async ({ body, session, redirect }) => go(await authorizeDecision(deps, session, body as Record<string, string>), redirect), {
 			session: 'signed-in',
 			body: t.Object({ csrf: t.Optional(t.String()), consent: t.Optional(t.String()) }, { additionalProperties: true }),
