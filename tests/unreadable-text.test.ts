@@ -114,6 +114,9 @@ describe('each door’s own answer', () => {
 			expect(res.text).toContain(`${name} could not be read from this address (a broken %-escape)`)
 			expect(res.text).toContain('<title>Please check your input')
 		}
+		// The page leads to the same address without the part that cannot be read, the rest as asked.
+		const refused = await owner.get('/candidates?stage=new&q=ada%zz&x=caf%C3%A9')
+		expect(refused.text).toContain('<a href="/candidates?stage=new&amp;x=caf%C3%A9">Open this page without it</a>')
 		// Text that decodes is still the page's to read: a typed "%zz" arrives as %25zz.
 		expect((await owner.get('/jobs?q=%25zz')).status).toBe(200)
 		// Refused before anything else is asked: the same answer signed out (it says nothing of the page).

@@ -9,6 +9,7 @@ import { html, page } from '../html.ts'
 import type { Logger } from '../log.ts'
 import { currentRequest } from '../request-context.ts'
 import { scimMediaType } from './media-type.ts'
+import { withoutUnreadable } from './query.ts'
 import { normalisePath, readsOnly } from './request-path.ts'
 
 export type Door = 'rest' | 'mcp' | 'scim' | 'page'
@@ -93,9 +94,14 @@ export function errorResponse(error: AppError, request: Request): Response {
 		const fields = error.fields?.length
 			? html`<ul>${error.fields.map((f) => html`<li>${f.message.startsWith(f.field) ? f.message : `${f.field}: ${f.message}`}</li>`)}</ul>`
 			: ''
+		// An address with a part that cannot be read leads to the same page without it (what it asked for, less that part).
+		const without =
+			error.code === 'UNREADABLE' && readsOnly(request)
+				? html`<p><a href="${withoutUnreadable(request.url)}">Open this page without ${error.fields?.length === 1 ? 'it' : 'them'}</a></p>`
+				: ''
 		const res = page(
 			{ title: titleOf(error), status: error.status },
-			html`<section class="card"><h1>${titleOf(error)}</h1><p>${error.message}</p>${fields}<p><a href="/">Go to the start page</a></p></section>`,
+			html`<section class="card"><h1>${titleOf(error)}</h1><p>${error.message}</p>${fields}${without}<p><a href="/">Go to the start page</a></p></section>`,
 		)
 		for (const [k, v] of Object.entries(headers)) res.headers.set(k, v)
 		return res

@@ -91,6 +91,19 @@ function fieldsOf(found: { name: string | null }[], unnamed: string, unnamedLabe
 }
 
 /**
+ * The address without its parameters that cannot be read (the others as written: each holds readable
+ * text), for a refused page's link to the same page without them.
+ */
+export function withoutUnreadable(url: string): string {
+	const { pathname, search } = new URL(url)
+	const kept = search
+		.slice(1)
+		.split('&')
+		.filter((pair) => pair && !unreadablePairs(pair).length)
+	return kept.length ? `${pathname}?${kept.join('&')}` : pathname
+}
+
+/**
  * A route's own `transform` hook that says it answers a query or form that cannot be read itself, in
  * its own format (it asks `undecodableQueryNames`/`unreadableFields`, or `unreadableFormFields` of
  * core/http/form.ts). The app finds it in its route table, as it finds each route's credential, and
