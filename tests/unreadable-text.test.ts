@@ -211,6 +211,14 @@ describe('forms', () => {
 		expect(made.status).toBe(400)
 		expect(made.text).toContain('title could not be read from this form (a broken %-escape)')
 		expect(made.text).not.toContain('back%zz')
-		expect((await owner.get('/todos')).text).not.toContain('Call back')
+		// Bytes that are not UTF-8, sent unescaped, are refused alike, never stored as U+FFFD.
+		const cookie = [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
+		const bytes = new Uint8Array([...new TextEncoder().encode(`csrf=${encodeURIComponent(owner.csrf)}&title=Caf`), 0xe9])
+		const raw = await app.handle(
+			new Request('http://localhost/todos', { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: bytes }),
+		)
+		expect([raw.status, (await raw.text()).includes('title could not be read from this form')]).toEqual([400, true])
+		const list = (await owner.get('/todos')).text
+		expect([list.includes('Call back'), list.includes('Caf\ufffd')]).toEqual([false, false])
 	})
 })

@@ -6,7 +6,7 @@ import { t } from 'elysia'
 import { AppError, type FieldError } from '../errors.ts'
 import type { RefusedForm } from '../module.ts'
 import { ownEntry } from '../own-entry.ts'
-import { unreadableFormText } from './query.ts'
+import { unreadableFormBody } from './query.ts'
 
 /** The body of a portal form: its fields are read with `formText`/`formList`; the CSRF field is checked by `auth`. */
 export const formBody = t.Object({ csrf: t.Optional(t.String()) }, { additionalProperties: true })
@@ -87,7 +87,7 @@ const unreadableForms = new WeakMap<Request, readonly FieldError[]>()
 
 /**
  * Notes the fields of a form body (`application/x-www-form-urlencoded`) whose name or value is no
- * text: a broken %-escape, escaped bytes that are not UTF-8. The body is parsed into the same `%zz`
+ * text: a broken %-escape, bytes that are not UTF-8 (escaped or not). The body is parsed into the same `%zz`
  * a person would have typed (a browser sends that as `%25zz`), so it is read here, from a copy,
  * before the app parses it; core/app.ts then refuses such a form as it refuses such a query, unless
  * the route answers it on its own form (`answersUnreadableText`, `unreadableFormFields`).
@@ -95,13 +95,13 @@ const unreadableForms = new WeakMap<Request, readonly FieldError[]>()
 export async function noteUnreadableForm(request: Request): Promise<void> {
 	const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
 	if (type !== 'application/x-www-form-urlencoded' || !request.body || request.method === 'GET' || request.method === 'HEAD') return
-	let text: string
+	let bytes: Uint8Array
 	try {
-		text = await request.clone().text()
+		bytes = new Uint8Array(await request.clone().arrayBuffer())
 	} catch {
 		return // The body cannot be read at all: the app's own reading of it says so.
 	}
-	const fields = unreadableFormText(text)
+	const fields = unreadableFormBody(bytes)
 	if (fields.length) unreadableForms.set(request, fields)
 }
 

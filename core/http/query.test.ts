@@ -4,7 +4,7 @@
  */
 import { beforeAll, expect, test } from 'bun:test'
 import { call, newWorkspace, testApp } from '../../tests/helpers.ts'
-import { firstQueryValues, undecodableQueryNames, unreadableFields, unreadableFormText } from './query.ts'
+import { firstQueryValues, undecodableQueryNames, unreadableFields, unreadableFormBody, unreadableFormText } from './query.ts'
 
 beforeAll(() => testApp(), 120_000)
 
@@ -46,4 +46,10 @@ test('the fields the one rule refuses: each parameter named once, a name that ca
 		{ field: 'title', message: 'title could not be read from this form (a broken %-escape)' },
 		{ field: 'notes', message: 'notes could not be read from this form (a broken %-escape)' },
 	])
+})
+
+test('a form body’s bytes that are not UTF-8, sent unescaped, cannot be read either; the other fields can', () => {
+	const body = new Uint8Array([...new TextEncoder().encode('csrf=abc&title=caf'), 0xe9, ...new TextEncoder().encode('&notes=ok%C3%A9')])
+	expect(unreadableFormBody(body)).toEqual([{ field: 'title', message: 'title could not be read from this form (a broken %-escape)' }])
+	expect(unreadableFormBody(new TextEncoder().encode('title=caf\u00e9&x=\ufffd'))).toEqual([])
 })

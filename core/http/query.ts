@@ -34,15 +34,19 @@ function unreadableParameters(url: string): { name: string | null; rawName: stri
 	return at < 0 ? [] : unreadablePairs(url.slice(at + 1))
 }
 
-/** The same, of a query's text or a form body's (`a=1&b=2`). */
-function unreadablePairs(text: string): { name: string | null; rawName: string }[] {
-	if (!text.includes('%')) return []
+/**
+ * The same, of a query's text or a form body's (`a=1&b=2`). `replaced`: the text was decoded from bytes
+ * that were not all UTF-8, each such byte now U+FFFD (`unreadableFormBody`), which cannot be read either.
+ */
+function unreadablePairs(text: string, replaced = false): { name: string | null; rawName: string }[] {
+	if (!text.includes('%') && !replaced) return []
+	const unreadable = (raw: string) => (replaced && raw.includes('\ufffd') ? null : decoded(raw))
 	const found: { name: string | null; rawName: string }[] = []
 	for (const pair of text.split('&')) {
 		const eq = pair.indexOf('=')
 		const [rawName, rawValue] = eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)]
-		const name = decoded(rawName)
-		if (name === null || decoded(rawValue) === null) found.push({ name, rawName })
+		const name = unreadable(rawName)
+		if (name === null || unreadable(rawValue) === null) found.push({ name, rawName })
 	}
 	return found
 }
@@ -79,8 +83,18 @@ export function unreadableFields(url: string): FieldError[] {
 }
 
 /** Each field of a form body (`application/x-www-form-urlencoded` text) that cannot be read; `(form)` for a name that cannot be read. */
-export function unreadableFormText(text: string): FieldError[] {
-	return fieldsOf(unreadablePairs(text), '(form)', 'A field’s name', 'this form')
+export function unreadableFormText(text: string, replaced = false): FieldError[] {
+	return fieldsOf(unreadablePairs(text, replaced), '(form)', 'A field’s name', 'this form')
+}
+
+/** The same, of a form body's bytes: a field holding bytes that are not UTF-8, sent unescaped, cannot be read either. */
+export function unreadableFormBody(bytes: Uint8Array): FieldError[] {
+	try {
+		return unreadableFormText(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+	} catch {
+		// Each byte that is not UTF-8 becomes U+FFFD, which `unreadablePairs` then reads as such.
+		return unreadableFormText(new TextDecoder('utf-8', { fatal: false }).decode(bytes), true)
+	}
 }
 
 function fieldsOf(found: { name: string | null }[], unnamed: string, unnamedLabel: string, from: string): FieldError[] {
