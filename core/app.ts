@@ -17,7 +17,7 @@ import { allowedMethodsOf, methodNotAllowed, optionsAnswer, plainOptions } from 
 import { metricsRoute } from './http/metrics-route.ts'
 import { canonicalRequest, unaddressable } from './http/request-path.ts'
 import { noteUnreadableForm, unreadableForm } from './http/form.ts'
-import { answersUnreadableTextItself, firstQueryValues, unreadableQuery } from './http/query.ts'
+import { answersUnreadableTextItself, firstQueryValues, parsesNothing, unreadableQuery } from './http/query.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { currentRequest } from './request-context.ts'
 import type { HttpKit } from './module.ts'
@@ -40,8 +40,10 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 	const auth = createAuthPlugin(deps, resolvers)
 	const started = Date.now()
 	let allowedFor: (pathname: string) => string[] = () => []
-	// The routes that answer a query or form that cannot be read in a format of their own (`answersUnreadableText`), as `METHOD path`.
+	// The routes that answer a query or form that cannot be read in a format of their own (`answersUnreadableText`),
+	// and the routes that read their body themselves (`parse: 'none'`, each in its door's format), as `METHOD path`.
 	let ownUnreadableAnswer = new Set<string>()
+	let readsOwnBody = new Set<string>()
 
 	// What the debug request log needs of a request: when it arrived, and the status of an answer
 	// made by the error handler (redirects to sign in, error pages), which `set.status` does not show.
@@ -74,8 +76,9 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 			firstQueryValues(request.url, query)
 			// A parameter or form field that is no text (`?q=%zz`) is refused before any handler reads it, whichever door
 			// (core/http/query.ts, core/http/form.ts), unless the route answers it in a format of its own.
-			const unreadable = unreadableQuery(request.url) ?? unreadableForm(request)
-			if (unreadable && !ownUnreadableAnswer.has(`${request.method === 'HEAD' ? 'GET' : request.method} ${route}`)) throw unreadable
+			const key = `${request.method === 'HEAD' ? 'GET' : request.method} ${route}`
+			const unreadable = unreadableQuery(request.url) ?? (readsOwnBody.has(key) ? null : unreadableForm(request))
+			if (unreadable && !ownUnreadableAnswer.has(key)) throw unreadable
 			const context = currentRequest()
 			if (context) context.route = route
 			// A link whose path is its only credential (an unsubscribe, a data download, a reset) is
@@ -153,6 +156,7 @@ export function buildApp(deps: AppDeps, extra: ((kit: HttpKit) => Elysia<any, an
 
 	allowedFor = allowedMethodsOf(app.routes)
 	ownUnreadableAnswer = new Set(app.routes.filter((r) => answersUnreadableTextItself(r.hooks)).map((r) => `${r.method} ${r.path}`))
+	readsOwnBody = new Set(app.routes.filter((r) => parsesNothing(r.hooks)).map((r) => `${r.method} ${r.path}`))
 	const problems = checkRoutes(
 		deps.registry,
 		app.routes.map((r) => ({ module: served.get(r.handler), method: r.method, path: r.path, auths: declaredAuths(r.hooks) })),

@@ -131,3 +131,10 @@ export function answersUnreadableTextItself(hooks: unknown): boolean {
 	const list = Array.isArray(transform) ? transform : transform ? [transform] : []
 	return list.some((h) => (((h as { fn?: unknown }).fn ?? h) as { answersUnreadableText?: boolean })?.answersUnreadableText === true)
 }
+
+/** Whether a route's hooks (Elysia's route table) say `parse: 'none'`: the route reads its body itself, in its door's format. */
+export function parsesNothing(hooks: unknown): boolean {
+	const parse = (hooks as { parse?: unknown })?.parse
+	const list = Array.isArray(parse) ? parse : parse ? [parse] : []
+	return list.some((h) => ((h as { fn?: unknown })?.fn ?? h) === 'none')
+}

@@ -1,4 +1,5 @@
 /** The Job Publish REST API (`/api/v1`): thin adapters over `vendor-service.ts`. */
+import { answersUnreadableText } from '../../core/http/query.ts'
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { readJsonObject } from '../../core/http/body.ts'
@@ -26,6 +27,9 @@ export function jobsRestRoutes(deps: AppDeps, { auth }: HttpKit) {
 	return (
 		new Elysia({ name: 'jobs.rest' })
 			.use(auth)
+			// These operations read no query and their own body (the spec's statuses: a GET is never 400): a parameter
+			// that cannot be read is never read nor shown here, so it is left alone (core/http/query.ts).
+			.onTransform(answersUnreadableText)
 			.post(
 				'/api/v1/jobs',
 				async ({ request, vendorKey, set }) => {

@@ -5,6 +5,7 @@
  * add, list, read, change in place (PATCH: its secret kept; `enabled` switches on or pauses), rotate the
  * signing secret, delete. Errors are the API's error body (422 with `fields`).
  */
+import { answersUnreadableText } from '../../core/http/query.ts'
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../core/deps.ts'
 import { invalid } from '../../core/errors.ts'
@@ -93,8 +94,11 @@ function endpointChange(body: Record<string, unknown>): { change: EndpointChange
 const withWarnings = <T extends object>(answer: T, warnings: string[]) => (warnings.length ? { ...answer, warnings } : answer)
 
 export function webhookRestRoutes(deps: AppDeps, { auth }: HttpKit) {
+	// These operations read no query and their own body (as the Job Publish API's: a GET is never 400): a parameter
+	// that cannot be read is never read nor shown here, so it is left alone (core/http/query.ts).
 	return new Elysia({ name: 'webhooks.rest' })
 		.use(auth)
+		.onTransform(answersUnreadableText)
 		.post(
 			'/api/v1/webhooks',
 			async ({ actor, request, set }) => {
