@@ -2,11 +2,12 @@
  * Copies of an erased person's name, e-mail address and phone number in free text written about
  * them (mail sent, a search typed, a to-do's title in the activity log): found case-insensitively
  * (a phone number however it is written) and replaced by `ERASED`, so nothing kept elsewhere still
- * names them. Used by the modules whose rows are not the person's but may mention them.
+ * names them. Used by the modules whose rows are not the person's but may mention them. A name is
+ * found as search finds it (core/folded-pattern.ts): without its accents, in capitals, full width.
  */
 import { type SQL, sql } from 'drizzle-orm'
 import type { Database, Db } from '../db/client.ts'
-import { escapeRegExp } from './text-search.ts'
+import { foldedWordPattern, type TextForm } from './folded-pattern.ts'
 
 /** What an erased person's name and details become wherever they stay mentioned. */
 export const ERASED = 'Erased candidate'
@@ -58,23 +59,23 @@ const isOneWord = (needle: string) => /^\p{L}[\p{L}'’-]*$/u.test(needle)
  * "Nika" Johnson`) matched as written was never found in a search's criteria or an activity line's
  * detail, and stayed there after the erasure.
  */
-type Form = 'text' | 'json'
-
-/** Characters of a needle as `form` holds them, as a pattern: in JSON text, escaped as PostgreSQL writes them (the same escapes as `JSON.stringify`). */
-const literal = (chars: string, form: Form) => escapeRegExp(form === 'json' ? JSON.stringify(chars).slice(1, -1) : chars)
+type Form = TextForm
 
 /**
  * The pattern (PostgreSQL's regular expressions) that finds `needle` in text of `form`: a phone
  * number however it is written (`phonePattern`); one word as a whole word; otherwise its words in
- * order, whatever separates them.
+ * order, whatever separates them. Each word is found as search finds it (`foldedWordPattern`:
+ * accents, case, width, ß and Ł, invisible characters aside): a search typed "tomas
+ * lukaszewski-gross" found Tomás Łukaszewski-Groß and kept her name after the erasure, which matched
+ * the name only as stored.
  */
 function needlePattern(needle: string, form: Form): string {
 	const trimmed = needle.trim()
 	if (isPhone(trimmed)) return phonePattern(trimmed)
-	if (isOneWord(trimmed)) return `${WORD_START}${literal(trimmed, form)}${WORD_END}`
+	if (isOneWord(trimmed)) return `${WORD_START}${foldedWordPattern(trimmed, form)}${WORD_END}`
 	return trimmed
 		.split(/\s+/)
-		.map((word) => literal(word, form))
+		.map((word) => foldedWordPattern(word, form))
 		.join(BETWEEN_WORDS)
 }
 

@@ -7,6 +7,7 @@ import { type SQL, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
 import { eraseMentions, nameForms, withoutMentionsIn } from '../../core/erased-text.ts'
 import { afterKeys, orderBy } from '../../core/paging.ts'
+import { folded } from '../../core/text-search.ts'
 import type { Db } from '../../db/client.ts'
 import { forgetSavedSearchMentions } from '../saved-searches/index.ts'
 import type { CandidateDataSource, CandidateSubject } from './data-port.ts'
@@ -20,7 +21,7 @@ const phoneDigits = (column: SQL) => sql`regexp_replace(regexp_replace(${column}
 /**
  * The surname (the name's last word, and each part of a double-barrelled one) when it is
  * distinctive: three letters or more, and found in no other candidate's name of the workspace
- * (in any case, also inside a longer name). It alone is replaced where people type searches.
+ * (in any case, also inside a longer name, as search reads both: folded, so Øberg is Oberg's too). It alone is replaced where people type searches.
  */
 async function distinctiveSurnames(deps: AppDeps, db: Db, workspaceId: string, candidateId: string, name: string): Promise<string[]> {
 	const words = name.trim().split(/\s+/)
@@ -30,7 +31,7 @@ async function distinctiveSurnames(deps: AppDeps, db: Db, workspaceId: string, c
 	if (!parts.length) return []
 	const rows = await deps.database.rows<{ part: string }>(
 		sql`select p as part from unnest(${sql.param(parts)}::text[]) p where not exists (select 1 from candidates o
-			where o.workspace_id = ${workspaceId} and o.id <> ${candidateId} and strpos(lower(o.name), lower(p)) > 0)`,
+			where o.workspace_id = ${workspaceId} and o.id <> ${candidateId} and strpos(lower(${folded(sql`o.name`)}), lower(${folded(sql`p`)})) > 0)`,
 		db,
 	)
 	return rows.map((r) => r.part)
@@ -39,7 +40,8 @@ async function distinctiveSurnames(deps: AppDeps, db: Db, workspaceId: string, c
 /**
  * The person's applications, read before anything is erased (the subject every source receives),
  * and what is replaced wherever free text names them: their name (with its file-name form, as in
- * an attachment's name) unless another candidate of the workspace has the same name, and their
+ * an attachment's name) unless another candidate of the workspace has the same name (as search reads
+ * it: Tomas is Tomás, since the erasure finds the name as search does, core/erased-text.ts), and their
  * e-mail address and phone number (in any of its written forms) unless another candidate still
  * holds it (the same address is then theirs too, and what is filed under it may be theirs); in
  * searches, also their distinctive surname alone.
@@ -56,7 +58,7 @@ export async function candidateSubject(deps: AppDeps, db: Db, workspaceId: strin
 		phoneShared: boolean
 	}>(
 		sql`select c.name, c.email, c.phone, array(select a.id from applications a where a.candidate_id = c.id order by a.created_at, a.id) as apps,
-				exists (select 1 ${others} and lower(o.name) = lower(c.name)) as "nameShared",
+				exists (select 1 ${others} and lower(${folded(sql`o.name`)}) = lower(${folded(sql`c.name`)})) as "nameShared",
 				exists (select 1 ${others} and lower(trim(o.email)) = lower(trim(c.email))) as "emailShared",
 				exists (select 1 ${others} and ${phoneDigits(sql`o.phone`)} = ${phoneDigits(sql`c.phone`)} and ${phoneDigits(sql`c.phone`)} <> '') as "phoneShared"
 			from candidates c where c.id = ${candidateId} and c.workspace_id = ${workspaceId}`,

@@ -1,0 +1,81 @@
+/**
+ * An erasure finds the person's name as search finds it: search folds accents, case, full-width
+ * letters, letters such as Ł and ß, and invisible characters on both sides (core/text-search.ts), so
+ * "tomas lukaszewski-gross" found Tomás Łukaszewski-Groß, and the search kept naming her in the audit
+ * trail after the erasure; so did a note or a to-do that wrote her name without its accents.
+ */
+import { expect, setDefaultTimeout, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { flushAudit } from '../../modules/audit/index.ts'
+import { personActor } from '../../modules/auth/index.ts'
+import { addNote } from '../../modules/candidates/index.ts'
+import { eraseCandidate } from '../../modules/privacy/index.ts'
+import { addTodo } from '../../modules/todos/service.ts'
+import { newPerson, newWorkspace, testApp, testDeps, unique } from '../helpers.ts'
+import { signedIn } from '../portal.ts'
+import { newCandidate } from '../staffing-fixtures.ts'
+
+setDefaultTimeout(120_000)
+
+/** `s` in full-width letters and digits (ＴＯＭＡＳ), as some keyboards type it. */
+const fullWidth = (s: string) => s.replace(/[!-~]/g, (c) => String.fromCodePoint(c.codePointAt(0)! + 0xfee0))
+
+test('searches, notes and to-dos that wrote the name without its accents, in capitals, full width or decomposed lose it, as search found her', async () => {
+	await testApp()
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const owner = await newPerson(ws, 'owner')
+	const actor = await personActor(deps, ws.slug, owner.email)
+	const tag = unique('fo').replace(/[^a-z0-9]/gi, '')
+	const name = `Tomás ${tag} Łukaszewski-Groß`
+	const candidateId = await newCandidate(ws, { name, phone: null, resume: false })
+	const other = await newCandidate(ws, { name: `Ivo ${tag} Veskovic`, phone: null, resume: false })
+	const typed = [`tomas ${tag} lukaszewski-gross`, `TOMAS ${tag.toUpperCase()} LUKASZEWSKI-GROSS`, fullWidth(`tomas ${tag} lukaszewski-gross`), 'lukaszewski']
+	const portal = await signedIn(owner)
+	for (const q of typed) expect((await portal.get(`/candidates?q=${encodeURIComponent(q)}`)).status).toBe(200)
+	await portal.get(`/candidates?q=${encodeURIComponent(`Ivo ${tag}`)}`)
+	await flushAudit(deps)
+	const searches = async () =>
+		deps.database.rows<{ q: string; ids: string[] }>(
+			sql`select criteria->>'query' as q, record_ids as ids from audit_log where workspace_id = ${ws.id} and action = 'candidates.searched' order by at, id`,
+		)
+	// Each search found her: what the erasure must find in turn.
+	for (const s of (await searches()).slice(0, typed.length)) expect(s.ids).toContain(candidateId)
+	const notes = [
+		`Referred by Tomas ${tag} Lukaszewski-Gross`,
+		`Referred by TOMÁS ${tag.toUpperCase()} ŁUKASZEWSKI-GROSS`,
+		`Referred by ${name.normalize('NFD')}`,
+		`Referred by To\u200bmás ${tag} Lukaszewski-Gross`,
+	]
+	for (const text of notes) await addNote(deps, actor, { candidateId: other, text, private: false })
+	await addTodo(deps, actor, { title: `Call tomas ${tag} lukaszewski-gross back` })
+
+	await eraseCandidate(deps, actor, candidateId, 'test')
+	const criteria = (await searches()).map((s) => s.q)
+	expect(criteria).toEqual([...typed.map(() => 'Erased candidate'), `Ivo ${tag}`])
+	const bodies = await deps.database.rows<{ body: string }>(sql`select body from notes where candidate_id = ${other} order by created_at, id`)
+	expect(bodies.map((b) => b.body)).toEqual(notes.map(() => 'Referred by Erased candidate'))
+	const page = await portal.get('/todos')
+	expect(page.text).toContain('Call Erased candidate back')
+	const [left] = await deps.database.rows<{ n: number }>(
+		sql`select (select count(*) from audit_log where workspace_id = ${ws.id} and lower(bl_fold(criteria::text)) like ${'%lukaszewski%'})
+			+ (select count(*) from notes where workspace_id = ${ws.id} and lower(bl_fold(body)) like ${'%lukaszewski%'})
+			+ (select count(*) from activity where workspace_id = ${ws.id} and lower(bl_fold(detail::text)) like ${'%lukaszewski%'}) as n`,
+	)
+	expect(Number(left!.n)).toBe(0)
+})
+
+test('a colleague whose name search reads as the same (Tomas for Tomás) keeps it: the name is not the erased person’s alone', async () => {
+	await testApp()
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const owner = await newPerson(ws, 'owner')
+	const actor = await personActor(deps, ws.slug, owner.email)
+	const tag = unique('fs').replace(/[^a-z0-9]/gi, '')
+	const candidateId = await newCandidate(ws, { name: `Tomás ${tag} Øberg`, phone: null, resume: false })
+	const namesake = await newCandidate(ws, { name: `Tomas ${tag} Oberg`, phone: null, resume: false })
+	await addNote(deps, actor, { candidateId: namesake, text: `Tomas ${tag} Oberg asked for a call`, private: false })
+	await eraseCandidate(deps, actor, candidateId, 'test')
+	const [note] = await deps.database.rows<{ body: string }>(sql`select body from notes where candidate_id = ${namesake}`)
+	expect(note!.body).toBe(`Tomas ${tag} Oberg asked for a call`)
+})
