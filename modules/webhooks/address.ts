@@ -5,6 +5,7 @@
  * other embedded forms), the connection pinned to a checked address, no redirects followed.
  * `WEBHOOKS_ALLOW_PRIVATE=on` allows `http://` and private addresses (development and tests).
  */
+import { type SQL, sql } from 'drizzle-orm'
 import { checkedAddresses, OutboundError, outboundUrlProblem, type OutboundNetwork, type OutboundPolicy } from '../../core/http/outbound.ts'
 import type { AppDeps } from '../../core/deps.ts'
 import { webhookSettings } from './settings.ts'
@@ -33,16 +34,26 @@ export const NOT_PUBLIC = 'must be a public internet address: this one is privat
  * An endpoint's address as it is stored, shown and called: the URL parser's own form (`href`), never
  * the text as typed. They differ where the parser reads what a person would not: a backslash is a
  * slash, so `http://127.0.0.1:4190\@evil.example/x` calls 127.0.0.1 and is stored as
- * `http://127.0.0.1:4190/@evil.example/x`, not as an address that seems to name evil.example. Only
- * for an address `endpointUrlProblem` accepted.
+ * `http://127.0.0.1:4190/@evil.example/x`, not as an address that seems to name evil.example; no
+ * fragment and no empty query, which the request does not carry. Only for an address
+ * `endpointUrlProblem` accepted.
  */
 export function canonicalUrl(url: string): string {
 	const parsed = new URL(url.trim())
 	// A name written as fully qualified (`hooks.example.`) is the same receiver as without the dot, which
 	// is the name TLS certificates and SNI carry; kept, it was another address to the firm's switch-off.
 	if (parsed.hostname.endsWith('.') && !parsed.hostname.startsWith('[')) parsed.hostname = parsed.hostname.slice(0, -1)
-	return parsed.href
+	// What the request carries and nothing more: a fragment is never sent, and an empty query (`/hook?`)
+	// is the path alone on the wire (core/http/pinned-request.ts sends pathname and search). Kept, they
+	// made one receiving address two, so the address a firm switched off was added again as `…/hook#2`.
+	return `${parsed.origin}${parsed.pathname}${parsed.search}`
 }
+
+/**
+ * The address called of an endpoint's stored `url` (SQL), for comparing: rows stored before
+ * `canonicalUrl` dropped the fragment and an empty query may still hold them.
+ */
+export const calledUrl = (url: SQL) => sql`regexp_replace(split_part(${url}, '#', 1), '[?]$', '')`
 
 /**
  * What no delivery could do with the address, though it is a web address: a fragment (`#…`) is never

@@ -29,7 +29,7 @@ import { formatDateTime } from '../../core/time.ts'
 import { lockUntilCommit, type Db } from '../../db/client.ts'
 import { recordActivity } from '../activity/index.ts'
 import { holdLiveKey, keysByIds, vendorNames } from '../vendors/index.ts'
-import { canonicalUrl, endpointUrlProblem } from './address.ts'
+import { calledUrl, canonicalUrl, endpointUrlProblem } from './address.ts'
 import { newSigningSecret, sealSecret } from './secrets.ts'
 import { switchedOff, switchedOn, type DisabledBy, type DisabledCause } from './switch-off.ts'
 import { webhookDeliveries, webhookEndpoints, type PreviousSecret } from './table.ts'
@@ -238,13 +238,16 @@ const firmSwitchedItOff = (what: string) =>
 /**
  * A firm's switch-off of a vendor's endpoint sticks (a person's, or the revocation of the key that added
  * it): the vendor may not add the same address again, which would start the deliveries the firm stopped.
+ * The same address is the same request: compared as called (`calledUrl`), whatever fragment it was written with.
  * Benchline's own switch-offs (410 Gone, failing) are the vendor's to fix by adding it again.
  */
 async function refuseWhatTheFirmSwitchedOff(tx: Db, actor: Actor, url: string, what = 'The endpoint was not added', except?: string) {
 	const [off] = await tx
 		.select({ id: webhookEndpoints.id })
 		.from(webhookEndpoints)
-		.where(and(ownEndpoints(actor), eq(webhookEndpoints.url, url), switchedOffByFirm, except ? not(eq(webhookEndpoints.id, except)) : undefined))
+		.where(
+			and(ownEndpoints(actor), eq(calledUrl(sql`${webhookEndpoints.url}`), url), switchedOffByFirm, except ? not(eq(webhookEndpoints.id, except)) : undefined),
+		)
 		.limit(1)
 	if (off) throw firmSwitchedItOff(`${what} (${off.id} is at the same address)`)
 }

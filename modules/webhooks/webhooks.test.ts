@@ -1109,6 +1109,33 @@ describe('a firm’s switch-off of a vendor’s endpoint', () => {
 		expect((await callOn(app, 'POST', '/api/v1/webhooks', { key: next.apiKey, body: { url: `${r.url}/gone`, events: ['job.published'] } })).status).toBe(201)
 		r.stop()
 	})
+
+	test('the same address written with a fragment or an empty query is the same address (the request sent is the same): refused too, and stored as it is called', async () => {
+		const { app } = await portalApp({ WEBHOOKS_ALLOW_PRIVATE: 'on' })
+		const ws = await newWorkspace(deps)
+		const vendor = await newVendor(ws, 'Pushy Staffing', deps)
+		const r = receiver(() => new Response('', { status: 200 }))
+		const add = (url: string) => callOn(app, 'POST', '/api/v1/webhooks', { key: vendor.apiKey, body: { url, events: ['job.published'] } })
+		const first = await add(`${r.url}/hook`)
+		expect(first.status).toBe(201)
+		await setEndpointEnabled(deps, operatorActor(ws), first.json.id, false)
+		for (const url of [`${r.url}/hook#again`, `${r.url}/hook?`, `${r.url}/hook?#x`]) {
+			const again = await add(url)
+			expect({ url, status: again.status }).toEqual({ url, status: 409 })
+		}
+		// Stored as called: nothing the request does not carry.
+		const other = await add(`${r.url}/other?#part`)
+		expect(other.status).toBe(201)
+		expect(other.json.url).toBe(`${r.url}/other`)
+		// An endpoint stored with a fragment before is at its address too.
+		await deps.db
+			.update(webhookEndpoints)
+			.set({ url: `${r.url}/old#kept` })
+			.where(eq(webhookEndpoints.id, other.json.id))
+		await setEndpointEnabled(deps, operatorActor(ws), other.json.id, false)
+		expect((await add(`${r.url}/old`)).status).toBe(409)
+		r.stop()
+	})
 })
 
 describe('events from the portal', () => {
