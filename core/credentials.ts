@@ -18,6 +18,13 @@ export type CredentialType = (typeof CREDENTIAL_TYPES)[number]
 /** The types as a regular-expression group, `(?:vk|pat|…)`. */
 export const CREDENTIAL_TYPE_GROUP = `(?:${CREDENTIAL_TYPES.join('|')})`
 
+/**
+ * A webhook signing secret as Standard Webhooks writes it (`whsec_` and the base64 of its 32 bytes:
+ * modules/webhooks/secrets.ts), as a regular expression's source: the other secret Benchline gives out
+ * in a shape of its own, masked in logs and blanked in stored text as the `bl_` credentials are.
+ */
+export const SIGNING_SECRET_SOURCE = String.raw`\bwhsec_[A-Za-z0-9+/]{43}=`
+
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 const BODY_LENGTH = 30
 const CHECK_LENGTH = 6

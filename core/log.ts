@@ -3,7 +3,7 @@
  * credentials, a bearer header or a session cookie is masked before writing. No character a terminal
  * acts on reaches it raw either (`escapeControls`, on the whole line).
  */
-import { CREDENTIAL_TYPE_GROUP } from './credentials.ts'
+import { CREDENTIAL_TYPE_GROUP, SIGNING_SECRET_SOURCE } from './credentials.ts'
 import { currentRequest } from './request-context.ts'
 
 /** Minimum level of the lines written (`LOG_LEVEL`, read by core/config.ts). */
@@ -18,6 +18,7 @@ const KEYS = 'password|token|apiKey|api_key|secret|client_secret|code_verifier|r
 const SECRET_FIELD = new RegExp(`^(${KEYS}|set-cookie)$`, 'i')
 const REDACTIONS: [RegExp, string][] = [
 	[new RegExp(`bl_${CREDENTIAL_TYPE_GROUP}_[0-9A-Za-z]{8,}`, 'g'), 'bl_[redacted]'],
+	[new RegExp(SIGNING_SECRET_SOURCE, 'g'), 'whsec_[redacted]'],
 	[/\b(bearer|basic)(\s+)[^\s",\\]+/gi, '$1$2[redacted]'],
 	[/\b((?:__Host-)?bl_session|session|csrf)=[^;&\s",\\]+/gi, '$1=[redacted]'],
 	[/\b(code_verifier|refresh_token|access_token|client_secret|token|code|password)=[^&\s",\\]+/gi, '$1=[redacted]'],

@@ -9,7 +9,7 @@
  * The MCP server instructions tell the model never to follow directions found in such text.
  */
 import { Type as t, type Static } from '@sinclair/typebox'
-import { CREDENTIAL_TYPE_GROUP } from './credentials.ts'
+import { CREDENTIAL_TYPE_GROUP, SIGNING_SECRET_SOURCE } from './credentials.ts'
 
 /**
  * Who wrote the text: a candidate, a vendor (a job it published, its name and contact), a
@@ -182,9 +182,9 @@ export function cutText(text: string, max: number): string {
 }
 
 // A Benchline credential (same shape as core/credentials.ts makes), with the address carrying it:
-// an upload link quoted in a reply, a token pasted in a note. A model never needs one, and must
-// never be able to hand one on.
-const CREDENTIAL = new RegExp(`(?:\\bhttps?://[^\\s<>"'()]*?)?\\bbl_${CREDENTIAL_TYPE_GROUP}_[0-9A-Za-z]{36}\\b`, 'g')
+// an upload link quoted in a reply, a token pasted in a note; and a webhook signing secret. A model
+// never needs one, and must never be able to hand one on.
+const CREDENTIAL = new RegExp(`(?:\\bhttps?://[^\\s<>"'()]*?)?\\bbl_${CREDENTIAL_TYPE_GROUP}_[0-9A-Za-z]{36}\\b|${SIGNING_SECRET_SOURCE}`, 'g')
 const HTML_COMMENT = /<!--[\s\S]*?-->/g
 // ![alt](target "title"): a client that renders Markdown fetches the target at once, so an injected
 // image can carry data out in its address without anyone clicking. Reference-style images too.

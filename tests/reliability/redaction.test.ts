@@ -11,6 +11,7 @@ import { createLogger, redact } from '../../core/log.ts'
 import { withoutCredentials } from '../../core/untrusted.ts'
 import { sql } from 'drizzle-orm'
 import { testDeps } from '../helpers.ts'
+import { newSigningSecret } from '../../modules/webhooks/secrets.ts'
 
 const TYPES = CREDENTIAL_TYPES
 
@@ -25,6 +26,13 @@ function shapes(): [string, string, string][] {
 			[`bl_${type} in JSON text`, c, JSON.stringify({ value: c })],
 		)
 	}
+	// Webhook signing secrets (Standard Webhooks' `whsec_` + base64): a receiver's, shown once like the others.
+	for (const w of [newSigningSecret(), newSigningSecret()])
+		out.push(
+			['webhook signing secret alone', w, w],
+			['webhook signing secret in JSON text', w, JSON.stringify({ value: w })],
+			['webhook signing secret in a sentence', w, `use ${w}.`],
+		)
 	const s = () => randomToken()
 	const secret = (x = s()) => x
 	let v: string
@@ -117,6 +125,11 @@ describe('log redaction (core/log.ts)', () => {
 			for (const scan of scans) expect({ type, scanned: scan.test(`{"msg":"${credential}"}`) }).toEqual({ type, scanned: true })
 			expect({ type, blanked: withoutCredentials(`see https://x.test/a/${credential} now`) }).toEqual({ type, blanked: 'see [credential removed] now' })
 		}
+	})
+
+	test('a webhook signing secret pasted into stored text (a note, a message) is blanked as a credential is', () => {
+		const secret = newSigningSecret()
+		expect(withoutCredentials(`the receiver's secret is ${secret}, keep it`)).toBe("the receiver's secret is [credential removed], keep it")
 	})
 
 	test('plain text and ids are left alone', () => {
