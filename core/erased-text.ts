@@ -27,22 +27,28 @@ const SPACE = String.raw`\s\u00a0\u2000-\u200a\u202f\u205f\u3000`
  */
 const BETWEEN_WORDS = String.raw`(?:[${SPACE},]|\\[tnr])+`
 
-/** Between two digits of a phone number, as people write them: "(555) 014-2299", "555.014.2299", "5550142299". */
-const PHONE_GAP = String.raw`[${SPACE}().-]*`
+/**
+ * Between two digits of a phone number, as people write them: "(555) 014-2299", "555.014.2299",
+ * "5550142299"; the brackets, dot and dash in full width too (（５５５）０１４－２２９９), as search reads them.
+ */
+const PHONE_GAP = `[${SPACE}().（）．－-]*`
+
+/** A digit as search reads it: ASCII or full width (`５`), which search folds to the same number. */
+const phoneDigit = (d: string) => `[${d}${String.fromCodePoint(0xff10 + Number(d))}]`
 
 /** A needle that is a phone number: digits with `+ ( ) . -` and spaces, 7 to 15 digits. */
 const isPhone = (needle: string) => /^[+\d\s().-]+$/.test(needle) && /^(?:\D*\d){7,15}\D*$/.test(needle)
 
 /**
- * A phone number however it is written: its digits with any of `PHONE_GAP` between them, not inside a
- * longer number. A North American number (ten digits, or eleven starting with 1) is its last ten
+ * A phone number however it is written: its digits (ASCII or full width) with any of `PHONE_GAP`
+ * between them, not inside a longer number. A North American number (ten digits, or eleven starting with 1) is its last ten
  * digits, with or without `+1` or `1` before them: `+1 555 014 2299` is also "(555) 014-2299".
  */
 function phonePattern(needle: string): string {
 	const digits = needle.replace(/\D/g, '')
 	const national = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits.length === 10 ? digits : null
-	const prefix = national ? String.raw`(?:\+?1${PHONE_GAP})?\(?` : String.raw`\+?\(?`
-	return String.raw`(?<![0-9])${prefix}${[...(national ?? digits)].join(PHONE_GAP)}(?![0-9])`
+	const prefix = national ? `(?:[+＋]?${phoneDigit('1')}${PHONE_GAP})?[(（]?` : '[+＋]?[(（]?'
+	return `(?<![0-9０-９])${prefix}${[...(national ?? digits)].map(phoneDigit).join(PHONE_GAP)}(?![0-9０-９])`
 }
 
 /**

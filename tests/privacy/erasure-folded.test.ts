@@ -6,6 +6,7 @@
  */
 import { expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
+import { newId } from '../../core/credentials.ts'
 import { flushAudit } from '../../modules/audit/index.ts'
 import { personActor } from '../../modules/auth/index.ts'
 import { addNote } from '../../modules/candidates/index.ts'
@@ -78,4 +79,32 @@ test('a colleague whose name search reads as the same (Tomas for Tomás) keeps i
 	await eraseCandidate(deps, actor, candidateId, 'test')
 	const [note] = await deps.database.rows<{ body: string }>(sql`select body from notes where candidate_id = ${namesake}`)
 	expect(note!.body).toBe(`Tomas ${tag} Oberg asked for a call`)
+})
+
+test('a phone number written in full-width digits, which search finds by the number, is erased too', async () => {
+	await testApp()
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const owner = await newPerson(ws, 'owner')
+	const actor = await personActor(deps, ws.slug, owner.email)
+	const tag = unique('fp').replace(/[^a-z0-9]/gi, '')
+	const candidateId = await newCandidate(ws, { name: `Annika ${tag} Johnson`, phone: '+1 555 014 2299', resume: false })
+	const other = await newCandidate(ws, { name: `Ivo ${tag} Veskovic`, phone: '+1 555 014 3000', resume: false })
+	const said = `Her number is ${fullWidth('555 014 2299')}, or ${fullWidth('(555) 014-2299')}`
+	const thread = newId('thr')
+	await deps.database.rows(sql`insert into inbox_threads (id, workspace_id, counterpart_key, counterpart_type, candidate_id, counterpart_name, counterpart_address, subject, snippet, last_message_at)
+		values (${thread}, ${ws.id}, ${`candidate:${other}:${thread}`}, 'candidate', ${other}, 'Ivo', '+15550143000', 'Referral', 'Referral', now())`)
+	await deps.database.rows(sql`insert into inbox_messages (id, workspace_id, thread_id, direction, channel, from_address, to_address, text)
+		values (${newId('msg')}, ${ws.id}, ${thread}, 'in', 'message', '+15550143000', 'us@firm.example', ${said})`)
+	await addNote(deps, actor, { candidateId: other, text: `Call ${fullWidth('555-014-2299')}`, private: false })
+	const portal = await signedIn(owner)
+	const found = async () => (await portal.get('/search?q=555-014-2299', { accept: 'application/json' })).text
+	expect(await found()).toContain(thread)
+
+	await eraseCandidate(deps, actor, candidateId, 'test')
+	const [message] = await deps.database.rows<{ text: string }>(sql`select text from inbox_messages where thread_id = ${thread}`)
+	expect(message!.text).toBe('Her number is Erased candidate, or Erased candidate')
+	const [note] = await deps.database.rows<{ body: string }>(sql`select body from notes where candidate_id = ${other}`)
+	expect(note!.body).toBe('Call Erased candidate')
+	expect(await found()).not.toContain(thread)
 })
