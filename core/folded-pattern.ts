@@ -2,9 +2,11 @@
  * A word as search reads it, as a PostgreSQL regular expression: search folds accents, case, width,
  * letters such as Ł and ß, and invisible characters on both sides (`foldText`, core/text-search.ts),
  * so "tomas lukaszewski-gross" finds Tomás Łukaszewski-Groß. What must find every copy of a word that
- * search would match (an erasure: core/erased-text.ts) matches each of its characters as any character
- * that folds to it: `a` is `[aAáÁàÀâ…ａＡ]`, `ss` is also `ß`, and an accent written apart (a
- * combining mark) or an invisible character may follow any of them. Written out character by
+ * search would match (an erasure: core/erased-text.ts) matches each of its characters as written or
+ * as any character that folds as it does: `a` is `[aAáÁàÀâ…ａＡ]`, `ss` is also `ß`, and an accent
+ * written apart (a combining mark) or an invisible character may follow any of them. A character is
+ * always found as written too: folding writes a Hangul syllable as its jamo and ガ as カ and a mark,
+ * and text holds them whole. Written out character by
  * character because the database's own case-insensitive matching knows ASCII letters only under the
  * C locale (the embedded database's), so `TOMÁS` and `Tomás` were two spellings to it.
  */
@@ -13,7 +15,7 @@ import { escapeRegExp, foldText } from './text-search.ts'
 /**
  * The blocks whose characters people type in names and words: ASCII, Latin-1, Latin Extended A and
  * B, Greek and Cyrillic, Latin Extended Additional and Greek Extended, letter-like symbols (the
- * Kelvin sign, Å as the ångström sign), the Latin ligatures (ﬁ) and the full-width forms.
+ * Kelvin sign, Å as the ångström sign), the Latin ligatures (ﬁ), the full-width forms and half-width kana.
  */
 const TYPED_BLOCKS: readonly (readonly [number, number])[] = [
 	[0x21, 0x7e],
@@ -23,6 +25,7 @@ const TYPED_BLOCKS: readonly (readonly [number, number])[] = [
 	[0x2100, 0x214f],
 	[0xfb00, 0xfb06],
 	[0xff01, 0xff5e],
+	[0xff61, 0xff9f],
 ]
 
 /** Characters by what they fold to, in lower case: one character (`a`: á, Á, ａ…), or two (`ss`: ß; `ae`: æ; `fi`: ﬁ). */
@@ -63,31 +66,53 @@ const inJson = (c: string) => JSON.stringify(c).slice(1, -1)
 /** A bracket expression of `chars`, the characters special inside one escaped. */
 const bracket = (chars: Iterable<string>) => `[${[...chars].map((c) => (/[\\\][^-]/.test(c) ? `\\${c}` : c)).join('')}]`
 
-/** One folded character `c`, as any character that folds to it, as `form` holds it. */
-function charPattern(c: string, form: TextForm): string {
-	const variants = [...(SINGLE.get(c) ?? [c])]
+/** The characters of `chars` in both cases (a character whose case has several is left as it is). */
+const bothCases = (chars: Iterable<string>) => [...chars].flatMap((c) => [c, c.toLowerCase(), c.toUpperCase()].filter((v) => [...v].length === 1))
+
+/** `chars` as a pattern for text of `form`: one bracket expression; in JSON text a character JSON escapes (a quote, a backslash) as it is written there. */
+function anyOf(chars: Iterable<string>, form: TextForm): string {
+	const variants = [...new Set(bothCases(chars))]
 	if (form === 'text') return bracket(variants)
-	// In JSON text a quote, a backslash or a control character is an escape: that one is matched as written there.
 	const plain = variants.filter((v) => inJson(v) === v)
 	const escaped = variants.filter((v) => inJson(v) !== v).map((v) => escapeRegExp(inJson(v)))
 	return escaped.length ? `(?:${[...escaped, ...(plain.length ? [bracket(plain)] : [])].join('|')})` : bracket(plain)
 }
 
+/** A folded character `c` (lower case): any character that folds to it. */
+const foldedChar = (c: string, form: TextForm, also: readonly string[] = []) => anyOf([c, ...(SINGLE.get(c) ?? []), ...also], form)
+
+/**
+ * One character of the needle as written: itself, in either case, or any character that folds as it
+ * does; one that folds to several (ß to ss, ﬁ to fi, a Hangul syllable to its jamo, ガ to カ and a
+ * combining mark) also as those several, each read as it folds, and as the characters that fold to
+ * the same pair (ß for ss).
+ */
+function writtenChar(char: string, folded: readonly string[], form: TextForm): string {
+	if (folded.length === 1) return foldedChar(folded[0]!, form, [char])
+	const spelled = folded.map((c) => foldedChar(c, form)).join(IGNORED)
+	return `(?:${anyOf([char, ...(PAIRS.get(folded.join('')) ?? [])], form)}|${spelled})`
+}
+
 /**
  * `word` (no white space in it) as a pattern that finds it wherever search would: each character as
- * any that folds to it, two that one character folds to (`ss`) also as that character (`ß`), and
- * what folding drops allowed after each. Pairs are taken from the left ("sss" is `ß` then `s`, or
- * three `s`).
+ * written or as any that folds as it does (`writtenChar`), two that one character folds to (`ss`)
+ * also as that character (`ß`), and what folding drops allowed after each. Pairs are taken from the
+ * left ("sss" is `ß` then `s`, or three `s`). A character folding drops (an invisible one) is left to
+ * what may follow any character.
  */
 export function foldedWordPattern(word: string, form: TextForm): string {
-	const chars = [...foldText(word).toLowerCase()]
+	const chars = [...word]
+	const folds = chars.map((c) => [...foldText(c).toLowerCase()])
 	let out = ''
-	for (let i = 0; i < chars.length; ) {
-		const pair = i + 1 < chars.length ? PAIRS.get(chars[i]! + chars[i + 1]!) : undefined
-		out += pair
-			? `(?:${bracket(pair)}|${charPattern(chars[i]!, form)}${IGNORED}${charPattern(chars[i + 1]!, form)})${IGNORED}`
-			: `${charPattern(chars[i]!, form)}${IGNORED}`
-		i += pair ? 2 : 1
+	for (let i = 0; i < chars.length; i++) {
+		const folded = folds[i]!
+		if (!folded.length) continue
+		const next = folds[i + 1]
+		const pair = folded.length === 1 && next?.length === 1 ? PAIRS.get(folded[0]! + next[0]!) : undefined
+		if (pair) {
+			out += `(?:${anyOf(pair, form)}|${writtenChar(chars[i]!, folded, form)}${IGNORED}${writtenChar(chars[i + 1]!, next!, form)})${IGNORED}`
+			i++
+		} else out += `${writtenChar(chars[i]!, folded, form)}${IGNORED}`
 	}
 	return out
 }

@@ -108,3 +108,20 @@ test('a phone number written in full-width digits, which search finds by the num
 	expect(note!.body).toBe('Call Erased candidate')
 	expect(await found()).not.toContain(thread)
 })
+
+test('a name in Hangul or kana, which folding writes apart (김 is three jamo), is still found as written, in a search and a note', async () => {
+	await testApp()
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const owner = await newPerson(ws, 'owner')
+	const actor = await personActor(deps, ws.slug, owner.email)
+	const tag = unique('kr').replace(/[^a-z0-9]/gi, '')
+	const other = await newCandidate(ws, { name: `Ivo ${tag} Veskovic`, phone: null, resume: false })
+	for (const name of [`김민준 ${tag}`, `ガルシア ${tag} マリア`]) {
+		const candidateId = await newCandidate(ws, { name, phone: null, resume: false })
+		await addNote(deps, actor, { candidateId: other, text: `Referred by ${name}`, private: false })
+		await eraseCandidate(deps, actor, candidateId, 'test')
+	}
+	const bodies = await deps.database.rows<{ body: string }>(sql`select body from notes where candidate_id = ${other} order by created_at, id`)
+	expect(bodies.map((b) => b.body)).toEqual(['Referred by Erased candidate', 'Referred by Erased candidate'])
+})
