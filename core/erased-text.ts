@@ -70,7 +70,8 @@ type Form = TextForm
 /**
  * The pattern (PostgreSQL's regular expressions) that finds `needle` in text of `form`: a phone
  * number however it is written (`phonePattern`); one word as a whole word; otherwise its words in
- * order, whatever separates them. Each word is found as search finds it (`foldedWordPattern`:
+ * order, whatever separates them, not inside a longer word ("Ann Lee" was found inside "Joann Leeds",
+ * which the erasure turned into "JoErased candidateds"). Each word is found as search finds it (`foldedWordPattern`:
  * accents, case, width, ß and Ł, invisible characters aside): a search typed "tomas
  * lukaszewski-gross" found Tomás Łukaszewski-Groß and kept her name after the erasure, which matched
  * the name only as stored.
@@ -79,10 +80,13 @@ function needlePattern(needle: string, form: Form): string {
 	const trimmed = needle.trim()
 	if (isPhone(trimmed)) return phonePattern(trimmed)
 	if (isOneWord(trimmed)) return `${WORD_START}${foldedWordPattern(trimmed, form)}${WORD_END}`
-	return trimmed
+	const words = trimmed
 		.split(/\s+/)
 		.map((word) => foldedWordPattern(word, form))
 		.join(BETWEEN_WORDS)
+	// Words where they stand as words, as a one-word needle is: "Ann Lee" is not in "Joann Leeds".
+	const letter = (c: string | undefined) => c !== undefined && /\p{L}/u.test(c)
+	return `${letter(trimmed[0]) ? WORD_START : ''}${words}${letter([...trimmed].at(-1)) ? WORD_END : ''}`
 }
 
 /**
