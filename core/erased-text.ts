@@ -52,11 +52,20 @@ function phonePattern(needle: string): string {
 }
 
 /**
- * Before and after a needle of one word of letters (a surname, a one-word name): no letter, so
- * "Vesk" is not found inside "Veskovic"; a JSON escape (`\n`) before it counts as no letter.
+ * Scripts written without spaces between words, or with particles and honorifics joined to a name
+ * (kana, CJK ideographs, Hangul, Thai, Lao, Khmer, Myanmar): a letter of theirs next to a name does not
+ * make it part of a longer word ("マリアさん" is マリア and an honorific, "김민준씨" 김민준 and one).
+ * Inside a bracket expression.
  */
-const WORD_START = String.raw`(?:(?<![[:alpha:]])|(?<=\\[tnr]))`
-const WORD_END = String.raw`(?![[:alpha:]])`
+const UNSPACED = String.raw`\u0e00-\u0eff\u1000-\u109f\u1100-\u11ff\u1780-\u17ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f`
+
+/**
+ * Before and after a needle (a surname, a name, an address): no letter of a script that separates
+ * words, so "Vesk" is not found inside "Veskovic"; a JSON escape (`\n`) before it counts as no
+ * letter, and so does a letter of an `UNSPACED` script.
+ */
+const WORD_START = String.raw`(?:(?<![[:alpha:]])|(?<=\\[tnr])|(?<=[${UNSPACED}]))`
+const WORD_END = String.raw`(?:(?![[:alpha:]])|(?=[${UNSPACED}]))`
 const isOneWord = (needle: string) => /^\p{L}[\p{L}'’-]*$/u.test(needle)
 
 /**

@@ -6,9 +6,8 @@
  * as any character that folds as it does: `a` is `[aAáÁàÀâ…ａＡ]`, `ss` is also `ß`, and an accent
  * written apart (a combining mark) or an invisible character may follow any of them. A character is
  * always found as written too: folding writes a Hangul syllable as its jamo and ガ as カ and a mark,
- * and text holds them whole. Written out character by
- * character because the database's own case-insensitive matching knows ASCII letters only under the
- * C locale (the embedded database's), so `TOMÁS` and `Tomás` were two spellings to it.
+ * and text holds them whole. Written out character by character because a regular expression
+ * matches case alone, never accents, width or letters spelled with two (Tomás and TOMAS).
  */
 import { escapeRegExp, foldText } from './text-search.ts'
 

@@ -142,3 +142,23 @@ test('a name of several words is replaced only where it stands as words: another
 	const portal = await signedIn(owner)
 	expect((await portal.get('/todos')).text).toContain('Ask Suzann Leeson, then Erased candidate')
 })
+
+test('a name in a script written without spaces is erased where a particle or honorific follows it (マリアさん, 김민준씨)', async () => {
+	await testApp()
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const owner = await newPerson(ws, 'owner')
+	const actor = await personActor(deps, ws.slug, owner.email)
+	const other = await newCandidate(ws, { name: 'Ivo Veskovic', phone: null, resume: false })
+	const notes: [string, string][] = [
+		['ガルシア マリア', 'ガルシア マリアさんから電話'],
+		['김민준', '김민준씨에게 연락'],
+	]
+	for (const [name, text] of notes) {
+		const candidateId = await newCandidate(ws, { name, phone: null, resume: false })
+		await addNote(deps, actor, { candidateId: other, text, private: false })
+		await eraseCandidate(deps, actor, candidateId, 'test')
+	}
+	const bodies = await deps.database.rows<{ body: string }>(sql`select body from notes where candidate_id = ${other} order by created_at, id`)
+	expect(bodies.map((b) => b.body)).toEqual(['Erased candidateさんから電話', 'Erased candidate씨에게 연락'])
+})
