@@ -5,6 +5,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../core/deps.ts'
+import { emailSpellings } from '../../core/email.ts'
 import { eraseMentions, nameForms, withoutMentionsIn } from '../../core/erased-text.ts'
 import { afterKeys, orderBy } from '../../core/paging.ts'
 import { folded } from '../../core/text-search.ts'
@@ -66,8 +67,10 @@ export async function candidateSubject(deps: AppDeps, db: Db, workspaceId: strin
 	)
 	if (!c) return null
 	const usable = (values: (string | null)[]) => [...new Set(values.filter((n): n is string => Boolean(n && n.trim().length >= 3)))]
-	const ownNeedles = usable([...nameForms(c.name), c.email, c.phone])
-	const needles = usable([...(c.nameShared ? [] : nameForms(c.name)), c.emailShared ? null : c.email, c.phoneShared ? null : c.phone])
+	// The address in each spelling search finds it by: stored with its domain in ASCII, typed in Unicode (ann@bücher.example).
+	const email = emailSpellings(c.email)
+	const ownNeedles = usable([...nameForms(c.name), ...email, c.phone])
+	const needles = usable([...(c.nameShared ? [] : nameForms(c.name)), ...(c.emailShared ? [] : email), c.phoneShared ? null : c.phone])
 	const searchNeedles = usable([...needles, ...(c.nameShared ? [] : await distinctiveSurnames(deps, db, workspaceId, candidateId, c.name))])
 	return { workspaceId, candidateId, name: c.name, applicationIds: c.apps, needles, ownNeedles, searchNeedles }
 }

@@ -7,6 +7,7 @@
 import { expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { newId } from '../../core/credentials.ts'
+import { normalEmail } from '../../core/email.ts'
 import { flushAudit } from '../../modules/audit/index.ts'
 import { personActor } from '../../modules/auth/index.ts'
 import { addNote } from '../../modules/candidates/index.ts'
@@ -161,4 +162,30 @@ test('a name in a script written without spaces is erased where a particle or ho
 	}
 	const bodies = await deps.database.rows<{ body: string }>(sql`select body from notes where candidate_id = ${other} order by created_at, id`)
 	expect(bodies.map((b) => b.body)).toEqual(['Erased candidateさんから電話', 'Erased candidate씨에게 연락'])
+})
+
+test('an address typed with its domain in Unicode (bücher), which search finds as the stored xn-- form, is erased in that spelling too', async () => {
+	await testApp()
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const owner = await newPerson(ws, 'owner')
+	const actor = await personActor(deps, ws.slug, owner.email)
+	const tag = unique('ud').replace(/[^a-z0-9]/gi, '')
+	const typed = `${tag}@bücher.example`
+	// Stored in its one form, as every door stores an address (xn--bcher-kva.example).
+	const candidateId = await newCandidate(ws, { name: `Annika ${tag} Johnson`, email: normalEmail(typed), phone: null, resume: false })
+	const other = await newCandidate(ws, { name: 'Ivo Veskovic', phone: null, resume: false })
+	await addNote(deps, actor, { candidateId: other, text: `Write to ${typed.toUpperCase()} today`, private: false })
+	const portal = await signedIn(owner)
+	await portal.get(`/candidates?q=${encodeURIComponent(typed)}`)
+	await flushAudit(deps)
+	const searches = () =>
+		deps.database.rows<{ q: string; ids: string[] }>(
+			sql`select criteria->>'query' as q, record_ids as ids from audit_log where workspace_id = ${ws.id} and action = 'candidates.searched'`,
+		)
+	expect((await searches())[0]!.ids).toContain(candidateId)
+	await eraseCandidate(deps, actor, candidateId, 'test')
+	expect((await searches()).map((s) => s.q)).toEqual(['Erased candidate'])
+	const [note] = await deps.database.rows<{ body: string }>(sql`select body from notes where candidate_id = ${other}`)
+	expect(note!.body).toBe('Write to Erased candidate today')
 })
