@@ -21,11 +21,15 @@ export const ERASED = 'Erased candidate'
 const SPACE = String.raw`\s\u00a0\u2000-\u200a\u202f\u205f\u3000`
 
 /**
- * Between two words of a needle: any run of spaces (`SPACE`), tabs or line breaks (as typed, or
- * escaped in JSON text: `\t`), or a comma ("Wilson, Fatima"). A search typed "fatima   wilson" found
- * the person and kept their name after the erasure, which matched the name only as stored.
+ * Between two words of a needle: any run of what is neither a letter nor a digit, as search reads
+ * the words of what is typed (`queryWords`, core/text-search.ts): spaces (`SPACE`), tabs or line
+ * breaks (as typed, or escaped in JSON text: `\t`), a comma ("Wilson, Fatima"), a hyphen, a slash, a
+ * plus ("fatima-wilson", "Wilson/Fatima"). A search typed "fatima   wilson" found the person and kept
+ * their name after the erasure, which matched the name only as stored; so did "fatima-wilson". Never a
+ * quote or a backslash but a JSON escape: in JSON text those end a string or start an escape, and a
+ * match across them would take JSON apart.
  */
-const BETWEEN_WORDS = String.raw`(?:[${SPACE},]|\\[tnr])+`
+const BETWEEN_WORDS = String.raw`(?:[^[:alnum:]"\\]|\\[tnr])+`
 
 /**
  * Between two digits of a phone number, as people write them: "(555) 014-2299", "555.014.2299",

@@ -8,7 +8,7 @@ import { expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { newId } from '../../core/credentials.ts'
 import { normalEmail } from '../../core/email.ts'
-import { flushAudit } from '../../modules/audit/index.ts'
+import { flushAudit, recordSearch } from '../../modules/audit/index.ts'
 import { personActor } from '../../modules/auth/index.ts'
 import { addNote } from '../../modules/candidates/index.ts'
 import { eraseCandidate } from '../../modules/privacy/index.ts'
@@ -188,4 +188,35 @@ test('an address typed with its domain in Unicode (bücher), which search finds 
 	expect((await searches()).map((s) => s.q)).toEqual(['Erased candidate'])
 	const [note] = await deps.database.rows<{ body: string }>(sql`select body from notes where candidate_id = ${other}`)
 	expect(note!.body).toBe('Write to Erased candidate today')
+})
+
+test('a name whose words a search or a note joined with other punctuation (ottilie-quenby, Quenby/Ottilie), which search reads as the words, is erased whole', async () => {
+	await testApp()
+	const deps = await testDeps()
+	const ws = await newWorkspace()
+	const owner = await newPerson(ws, 'owner')
+	const actor = await personActor(deps, ws.slug, owner.email)
+	const surname = `Quenby${unique('pj').replace(/[^a-z0-9]/gi, '')}`
+	const candidateId = await newCandidate(ws, { name: `Ottilie ${surname}`, phone: null, resume: false })
+	const other = await newCandidate(ws, { name: 'Ivo Veskovic', phone: null, resume: false })
+	const typed = [`ottilie-${surname}`, `${surname}/Ottilie`, `ottilie + ${surname}`]
+	const portal = await signedIn(owner)
+	for (const q of typed) await portal.get(`/candidates?q=${encodeURIComponent(q)}`)
+	await addNote(deps, actor, { candidateId: other, text: `Ask Ottilie–${surname} (via ${surname}/Ottilie)`, private: false })
+	// Two fields of JSON are not two words: no match across the quotes that end one and start the next.
+	recordSearch(deps, new Request('http://localhost/candidates'), actor, { criteria: { query: 'Ottilie', location: surname } }, [])
+	await flushAudit(deps)
+	const searches = () =>
+		deps.database.rows<{ q: string; ids: string[] }>(
+			sql`select criteria->>'query' as q, record_ids as ids from audit_log where workspace_id = ${ws.id} and action = 'candidates.searched' order by at, id`,
+		)
+	for (const s of (await searches()).slice(0, typed.length)) expect({ q: s.q, found: s.ids.includes(candidateId) }).toEqual({ q: s.q, found: true })
+	await eraseCandidate(deps, actor, candidateId, 'test')
+	expect((await searches()).map((s) => s.q)).toEqual([...typed.map(() => 'Erased candidate'), 'Ottilie'])
+	const [two] = await deps.database.rows<{ criteria: unknown }>(
+		sql`select criteria from audit_log where workspace_id = ${ws.id} and criteria->>'query' = 'Ottilie'`,
+	)
+	expect(two!.criteria).toEqual({ query: 'Ottilie', location: surname })
+	const [note] = await deps.database.rows<{ body: string }>(sql`select body from notes where candidate_id = ${other}`)
+	expect(note!.body).toBe('Ask Erased candidate (via Erased candidate)')
 })
