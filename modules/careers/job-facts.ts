@@ -4,6 +4,7 @@ import {
 	isUnitedStates,
 	parseLocation,
 	payBounds,
+	placeParts,
 	payText,
 	payUnit,
 	REMOTE_LOCATION_WORDS,
@@ -172,9 +173,12 @@ function countryAtEnd(part: string): { code: string; before: string } | null {
  * The location parser knows US addresses only. Elsewhere, a country is read here, the last part that
  * ends with one: "Toronto, ON, Canada" → Toronto / ON / CA, "Remote - Canada" and "Anywhere in Canada" →
  * CA alone; the region is the part before the country, as written. What follows the country is a
- * note, not a place ("United States (EST hours)"). Without a country named, nothing is guessed from a city.
+ * note, not a place ("United States (EST hours)"). Without a country named, nothing is guessed from a city;
+ * a Canadian province closing the address names its country (`canadianProvince`).
  */
 function foreignAddress(text: string | null): Pick<ParsedLocation, 'locality' | 'region' | 'country' | 'postalCode'> | null {
+	const province = canadianProvince(placeParts(text ?? ''))
+	if (province) return province
 	const parts = addressParts(text ?? '')
 	for (let i = parts.length - 1; i >= 0; i--) {
 		const found = countryAtEnd(parts[i]!)
@@ -188,6 +192,39 @@ function foreignAddress(text: string | null): Pick<ParsedLocation, 'locality' | 
 		}
 	}
 	return null
+}
+
+/** Canada's provinces and territories: Canada Post's code → name. No code is also a US state's. */
+const CANADIAN_PROVINCES: Readonly<Record<string, string>> = {
+	AB: 'Alberta',
+	BC: 'British Columbia',
+	MB: 'Manitoba',
+	NB: 'New Brunswick',
+	NL: 'Newfoundland and Labrador',
+	NS: 'Nova Scotia',
+	NT: 'Northwest Territories',
+	NU: 'Nunavut',
+	ON: 'Ontario',
+	PE: 'Prince Edward Island',
+	QC: 'Quebec',
+	SK: 'Saskatchewan',
+	YT: 'Yukon',
+}
+const PROVINCE_BY_NAME = new Map(Object.entries(CANADIAN_PROVINCES).map(([code, name]) => [name.toLowerCase(), code]))
+/** A Canadian postal code after the province ("Toronto, ON M5V 2T6"). */
+const CANADIAN_POSTAL_CODE = /\s+[A-Za-z]\d[A-Za-z]\s?\d[A-Za-z]\d$/
+
+/**
+ * A town and its province with no country written ("Toronto, ON", "Montreal, Quebec", "Calgary, AB
+ * T2P 1J9"): the province names the country, as a US state does. Read from the location's parts as the
+ * US reading splits them (work arrangements and remote words aside); the code in capitals, as a state's
+ * code at the end of a part must be; the last part only. A US state comes first ("Ontario, CA" is California's).
+ */
+function canadianProvince(parts: string[]): Pick<ParsedLocation, 'locality' | 'region' | 'country' | 'postalCode'> | null {
+	if (parts.length < 2) return null
+	const last = parts.at(-1)!.replace(CANADIAN_POSTAL_CODE, '')
+	const code = /^[A-Z]{2}$/.test(last) && CANADIAN_PROVINCES[last] ? last : (PROVINCE_BY_NAME.get(last.toLowerCase()) ?? null)
+	return code ? { locality: parts.at(-2)!, region: code, country: 'CA', postalCode: null } : null
 }
 
 /** An area of several countries ("Remote (EU)", "EMEA"): no locality, and no single country for its applicants. */

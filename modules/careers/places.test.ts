@@ -52,6 +52,13 @@ const VENDOR_LOCATIONS: [string, string | null, string | null, string | null][] 
 	['Plano, TX 75024, USA', 'Plano', 'TX', 'US'],
 	['Montréal, QC, Canada', 'Montréal', 'QC', 'CA'],
 	['Remote (Toronto, Canada)', 'Toronto', null, 'CA'],
+	// A province names its country, as a state does (no province's code is a state's).
+	['Toronto, ON', 'Toronto', 'ON', 'CA'],
+	['Hybrid - Vancouver, BC', 'Vancouver', 'BC', 'CA'],
+	['Calgary, AB T2P 1J9', 'Calgary', 'AB', 'CA'],
+	['Montreal, Quebec', 'Montreal', 'QC', 'CA'],
+	['Toronto, ON - Onsite', 'Toronto', 'ON', 'CA'],
+	['Ontario, CA', 'Ontario', 'CA', 'US'],
 ]
 
 describe('the place a location names', () => {

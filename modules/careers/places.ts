@@ -21,7 +21,7 @@ import { jobPlace } from './job-facts.ts'
 import { jobLocationPlaces } from './table.ts'
 
 /** The version of the reading: raise it when `parseLocation` or `jobPlace` reads a text otherwise, and every stored place is read again. */
-export const PLACE_RULE = 3
+export const PLACE_RULE = 4
 /** Locations longer than this are not stored (an index entry has a size limit): they are found by their words only. */
 const LONGEST_STORED = 500
 /** Locations read in one go, before the next go (a workspace's distinct locations are a few hundred). */

@@ -30,7 +30,7 @@ export {
 	type OpenJobsVersion,
 	type SitemapJob,
 } from './public-feed.ts'
-export { parseLocation, isUnitedStates, REMOTE_LOCATION_WORDS, US_STATES, type ParsedLocation } from './location.ts'
+export { parseLocation, placeParts, isUnitedStates, REMOTE_LOCATION_WORDS, US_STATES, type ParsedLocation } from './location.ts'
 export { missingPayRange, PAY_TRANSPARENCY_STATES, payRangeRule } from './pay-transparency.ts'
 export { payBounds, payText, payUnit, type PayUnit } from './salary.ts'
 export { jobLabelSql } from './label.ts'

@@ -218,7 +218,7 @@ const TIME_ZONE = /^(([ecmp][sd]?t|utc|gmt)(\s*\/\s*([ecmp][sd]?t|utc|gmt))*)( t
  * ("Austin, TX/Remote", "Remote—US", "Boston or Remote"), brackets set apart as parts of their own,
  * New York City's names as "New York, NY", time zones dropped.
  */
-function placeParts(text: string): string[] {
+export function placeParts(text: string): string[] {
 	const cleaned = vendorForms(text)
 		.replace(DC_WITH_DOTS, '$1DC')
 		.replace(WORK_MODE_APART, '')
