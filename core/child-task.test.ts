@@ -113,14 +113,16 @@ describe('runChild', () => {
 		expect(Math.round((peak - start) / MB)).toBeLessThan(64)
 	}, 30_000)
 
-	test('an answer longer than the bound kills the child; a failing child is reported with its exit', async () => {
+	test('an answer longer than the bound kills the child; a failing child is reported with its exit, and logged without its stderr', async () => {
 		const chatty = script('chatty.ts', 'for (;;) process.stdout.write("x".repeat(65536))')
 		const outcome = await runChild(chatty, [], new Uint8Array(), { ...roomy, maxOutputBytes: MB })
-		expect(outcome).toEqual({ kind: 'failed', detail: `answered more than ${MB} bytes` })
-		const thrower = script('thrower.ts', 'throw new Error("boom")')
+		expect(outcome).toEqual({ kind: 'failed', detail: `answered more than ${MB} bytes`, logged: `answered more than ${MB} bytes` })
+		// What it read can be in its error's message: the log gets the exit and the error's name only.
+		const thrower = script('thrower.ts', 'throw new TypeError("bad line: SUMMARY:Ann Lee, oncology appointment")')
 		const failed = await runChild(thrower, [], new Uint8Array(), roomy)
 		expect(failed.kind).toBe('failed')
-		expect((failed as { detail: string }).detail).toMatch(/^exit 1: [\s\S]*boom/)
+		expect((failed as { detail: string }).detail).toMatch(/^exit 1: [\s\S]*Ann Lee/)
+		expect((failed as { logged: string }).logged).toBe('exit 1: TypeError')
 	}, 30_000)
 })
 

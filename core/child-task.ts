@@ -38,8 +38,13 @@ export type ChildOutcome =
 	| { kind: 'done'; output: string }
 	| { kind: 'timeout' }
 	| { kind: 'memory'; rssBytes: number }
-	/** It exited with an error, was killed by something else, or answered too much; `detail` is for the log. */
-	| { kind: 'failed'; detail: string }
+	/**
+	 * It exited with an error, was killed by something else, or answered too much. `detail` holds the end
+	 * of its stderr, which can quote what it read (a line of a résumé, an event of someone's calendar):
+	 * for a test or a person debugging, never for the log; `logged` says what a log line may (the exit,
+	 * the signal, the name of the error).
+	 */
+	| { kind: 'failed'; detail: string; logged: string }
 
 const WATCH_EVERY_MS = 5
 const GUARD = fileURLToPath(new URL('./child-memory-guard.ts', import.meta.url))
@@ -61,6 +66,12 @@ async function lastBytes(stream: ReadableStream<Uint8Array>, keep: number): Prom
 		tail = joined
 	}
 	return new TextDecoder().decode(tail)
+}
+
+/** The name of the last error a child's stderr reports (`TypeError`, `InvalidPDFException`), or null: never its message. */
+function errorName(stderr: string): string | null {
+	const names = stderr.match(/\b[A-Z][A-Za-z]*(?:Error|Exception)\b/g)
+	return names?.at(-1) ?? null
 }
 
 /** The resident memory of a process in bytes, or null when /proc does not have it (gone, or not Linux). */
@@ -100,7 +111,7 @@ export async function runChild(script: string, args: string[], input: Uint8Array
 	try {
 		const tooMuch = () => new Error(`answered more than ${limits.maxOutputBytes} bytes`)
 		const output = readLimitedText(new Response(child.stdout), limits.maxOutputBytes, tooMuch).catch((error: Error) => {
-			kill({ kind: 'failed', detail: error.message })
+			kill({ kind: 'failed', detail: error.message, logged: error.message })
 			return ''
 		})
 		const errors = lastBytes(child.stderr, STDERR_KEPT).catch(() => '')
@@ -110,7 +121,8 @@ export async function runChild(script: string, args: string[], input: Uint8Array
 		if (code === 0) return { kind: 'done', output: text }
 		const guarded = child.signalCode === 'SIGKILL' ? MEMORY_MARKER.exec(stderr) : null
 		if (guarded) return { kind: 'memory', rssBytes: Number(guarded[1]) }
-		return { kind: 'failed', detail: `exit ${code}${child.signalCode ? ` (${child.signalCode})` : ''}: ${stderr.slice(-500)}` }
+		const exit = `exit ${code}${child.signalCode ? ` (${child.signalCode})` : ''}`
+		return { kind: 'failed', detail: `${exit}: ${stderr.slice(-500)}`, logged: errorName(stderr) ? `${exit}: ${errorName(stderr)}` : exit }
 	} finally {
 		clearTimeout(deadline)
 		clearInterval(watch)

@@ -78,7 +78,9 @@ export async function readBusyBlocks(
 	if (outcome.kind === 'memory') throw new FeedFormatError(`The feed needs more than ${FEED_READER_MAX_RSS / 1024 / 1024} MB of memory to read`)
 	const answer = outcome.kind === 'done' ? parseAnswer(outcome.output) : null
 	if (!answer) {
-		deps.log.warn('the calendar feed reader failed', { detail: outcome.kind === 'failed' ? outcome.detail : outcome.output.slice(0, 300) })
+		deps.log.warn('the calendar feed reader failed', {
+			detail: outcome.kind === 'failed' ? outcome.logged : `an answer that is not the reader's JSON (${outcome.output.length} characters)`,
+		})
 		throw new FeedFormatError('The feed could not be read')
 	}
 	if ('refused' in answer) throw new FeedFormatError(answer.refused)

@@ -115,7 +115,7 @@ export async function extractResumeText(deps: Pick<AppDeps, 'config' | 'log'>, b
 	if (outcome.kind === 'memory') throw new ResumeOverLimit(`it needs more than ${RESUME_READER_MAX_RSS / 1024 / 1024} MB of memory to read`)
 	const answer = outcome.kind === 'done' ? parseAnswer(outcome.output) : null
 	if (!answer) {
-		deps.log.warn('the résumé reader failed', { type, detail: outcome.kind === 'failed' ? outcome.detail : "an answer that is not the reader's JSON" })
+		deps.log.warn('the résumé reader failed', { type, detail: outcome.kind === 'failed' ? outcome.logged : "an answer that is not the reader's JSON" })
 		throw new UnreadableResume()
 	}
 	if ('refused' in answer) {
