@@ -59,6 +59,8 @@ const VENDOR_LOCATIONS: [string, string | null, string | null, string | null][] 
 	['Montreal, Quebec', 'Montreal', 'QC', 'CA'],
 	['Toronto, ON - Onsite', 'Toronto', 'ON', 'CA'],
 	['Ontario, CA', 'Ontario', 'CA', 'US'],
+	// Towns joined by a slash are each the place ("Fort Worth, TX" finds it).
+	['Dallas/Fort Worth, TX', 'Dallas/Fort Worth', 'TX', 'US'],
 ]
 
 describe('the place a location names', () => {
@@ -75,10 +77,10 @@ describe('the place a location names', () => {
 		ws = await newWorkspace()
 		for (const [location] of VENDOR_LOCATIONS) slugOf.set(location, (await addJob(ws, { title: 'Analyst', location })).slug)
 	})
-	/** The jobs found, on both pages (20 a page). */
+	/** The jobs found, on the first three pages (20 a page). */
 	const found = async (typed: string) => {
 		const slugs: string[] = []
-		for (const page of [1, 2]) {
+		for (const page of [1, 2, 3]) {
 			const res = await call('GET', `/careers/${ws.slug}?location=${encodeURIComponent(typed)}&page=${page}`)
 			expect(res.status).toBe(200)
 			slugs.push(...[...res.text.matchAll(/<a href="\/careers\/[^/]+\/jobs\/([^"]+)">/g)].map((m) => m[1]!))
@@ -97,6 +99,8 @@ describe('the place a location names', () => {
 		expect(await found('New York')).toEqual(jobsWhere(([, locality]) => locality === 'New York'))
 		expect(await found('San Jose, CA')).toEqual(jobsWhere(([, locality, region]) => locality === 'San Jose' && region === 'CA'))
 		expect(await found('Austin, TX')).toEqual(jobsWhere(([, locality, region]) => locality === 'Austin' && region === 'TX'))
+		expect(await found('Toronto, ON')).toEqual(jobsWhere(([, locality, region]) => locality === 'Toronto' && region === 'ON'))
+		for (const town of ['Fort Worth, TX', 'Dallas, TX']) expect([town, await found(town)]).toEqual([town, [slugOf.get('Dallas/Fort Worth, TX')!]])
 		expect(await found('Canada')).toEqual(jobsWhere(([, , , country]) => country === 'CA'))
 		expect(await found('United Kingdom')).toEqual(jobsWhere(([, , , country]) => country === 'GB'))
 		expect(await found('USA')).toEqual(jobsWhere(([, , , country]) => country === 'US'))

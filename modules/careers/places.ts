@@ -8,7 +8,8 @@
  *
  * What a candidate gets (job-search.test.ts holds it, with vendors' real location strings):
  * - a state ("TX", "Texas") finds the jobs in that state; a town and its state ("Austin, TX") the jobs in
- *   that town; a country ("US", "Canada") the jobs in that country, remote ones restricted to it included;
+ *   that town, one of towns joined by a slash too ("Fort Worth, TX": "Dallas/Fort Worth, TX"); a country
+ *   ("US", "Canada") the jobs in that country, remote ones restricted to it included;
  * - a town alone ("Austin") finds the jobs in a town of that name, and the jobs whose location names it;
  * - "New York" is the city, as for a job whose location is "New York" ("NY" or "New York State" is the state);
  * - text that names no place ("Remote", "Bay Area") finds the jobs whose location holds it as whole words.
@@ -76,7 +77,8 @@ export function placeCondition(typed: string): SQL {
 	const stored = (condition: SQL) =>
 		sql`exists (select 1 from ${jobLocationPlaces} p where p.location = j.location and p.rule = ${PLACE_RULE} and ${condition})`
 	const same: SQL[] = []
-	if (place.locality) same.push(sql`p.locality = ${place.locality}`)
+	// A town among towns joined by a slash ("Dallas/Fort Worth, TX") is one of the places.
+	if (place.locality) same.push(sql`(p.locality = ${place.locality} or ${place.locality} = any(string_to_array(p.locality, '/')))`)
 	if (place.region) same.push(sql`p.region = ${place.region}`)
 	if (place.country) same.push(sql`p.country = ${place.country}`)
 	if (!same.length) return holdsWords(typed)
