@@ -13,6 +13,7 @@ import { recordActivity } from '../activity/index.ts'
 import type { MembershipChange } from '../auth/index.ts'
 import type { Db } from '../../db/client.ts'
 import { fetchFeed, FeedFetchError, normalizeFeedUrl } from './fetch.ts'
+import { FeedAddressError, openAddress, sealPlainAddresses, storedAddress } from './feed-secret.ts'
 import { readBusyBlocks } from './feed-read.ts'
 import { FeedFormatError } from './ical.ts'
 import { calendarSettings } from './settings.ts'
@@ -24,7 +25,10 @@ const WINDOW_BACK_MS = 7 * 86_400_000
 const WINDOW_AHEAD_MS = 120 * 86_400_000
 
 export interface FeedView {
-	url: string
+	/** The address masked (host and last characters): the full one is never shown again once set. */
+	masked: string
+	/** Its keyed hash: which address a refresh is for (`refreshFeed`). */
+	urlHash: string
 	status: 'pending' | 'ok' | 'error'
 	lastError: string | null
 	lastFetchedAt: Date | null
@@ -42,7 +46,14 @@ export async function feedOf(deps: AppDeps, actor: Actor): Promise<FeedView | nu
 		.from(calendarFeeds)
 		.where(and(eq(calendarFeeds.workspaceId, actor.workspaceId), eq(calendarFeeds.userId, person(actor))))
 	return row
-		? { url: row.url, status: row.status as FeedView['status'], lastError: row.lastError, lastFetchedAt: row.lastFetchedAt, busyCount: row.busyCount }
+		? {
+				masked: row.urlHint ?? '(hidden address)',
+				urlHash: row.urlHash ?? '',
+				status: row.status as FeedView['status'],
+				lastError: row.lastError,
+				lastFetchedAt: row.lastFetchedAt,
+				busyCount: row.busyCount,
+			}
 		: null
 }
 
@@ -51,18 +62,20 @@ export async function setFeed(deps: AppDeps, actor: Actor, address: string): Pro
 	const userId = person(actor)
 	const normalized = normalizeFeedUrl(address)
 	if ('error' in normalized) throw invalid([{ field: 'url', message: normalized.error }], normalized.error)
+	// Sealed before it is stored: the plain address is kept nowhere.
+	const stored = await storedAddress(deps.secret, actor.workspaceId, userId, normalized.url)
 	await deps.db.transaction(async (tx) => {
 		await tx
 			.insert(calendarFeeds)
-			.values({ workspaceId: actor.workspaceId, userId, url: normalized.url, status: 'pending', nextRefreshAt: new Date(deps.now().getTime() + REFRESH_MS) })
+			.values({ workspaceId: actor.workspaceId, userId, ...stored, status: 'pending', nextRefreshAt: new Date(deps.now().getTime() + REFRESH_MS) })
 			.onConflictDoUpdate({
 				target: [calendarFeeds.workspaceId, calendarFeeds.userId],
-				set: { url: normalized.url, status: 'pending', lastError: null, nextRefreshAt: new Date(deps.now().getTime() + REFRESH_MS) },
+				set: { ...stored, status: 'pending', lastError: null, nextRefreshAt: new Date(deps.now().getTime() + REFRESH_MS) },
 			})
 		// The address may carry a secret token: the log keeps only the host.
 		await recordActivity(tx, actor, { action: 'calendar.feed_set', targetType: 'user', targetId: userId, detail: { host: new URL(normalized.url).host } })
 	})
-	await refreshFeed(deps, actor.workspaceId, userId, normalized.url)
+	await refreshFeed(deps, actor.workspaceId, userId, stored.urlHash)
 	return (await feedOf(deps, actor))!
 }
 
@@ -80,17 +93,21 @@ export async function clearFeed(deps: AppDeps, actor: Actor): Promise<void> {
 }
 
 /**
- * Reads one feed and replaces the person's busy times. When the address changed meanwhile (the
- * person set another), the result is dropped: the newer address wins.
+ * Reads one feed (the address whose keyed hash is `urlHash`, unsealed just before the fetch) and
+ * replaces the person's busy times. When the address changed meanwhile (the person set another),
+ * the result is dropped: the newer address wins. An address that no longer unseals (the server
+ * secret was replaced) is an error asking the person to reconnect, like any other failed read.
  */
-export async function refreshFeed(deps: AppDeps, workspaceId: string, userId: string, url: string): Promise<'ok' | 'error' | 'stale'> {
+export async function refreshFeed(deps: AppDeps, workspaceId: string, userId: string, urlHash: string): Promise<'ok' | 'error' | 'stale'> {
 	const now = deps.now()
-	const current = and(eq(calendarFeeds.workspaceId, workspaceId), eq(calendarFeeds.userId, userId), eq(calendarFeeds.url, url))
+	const current = and(eq(calendarFeeds.workspaceId, workspaceId), eq(calendarFeeds.userId, userId), eq(calendarFeeds.urlHash, urlHash))
+	const [row] = await deps.db.select({ sealed: calendarFeeds.urlSealed }).from(calendarFeeds).where(current)
+	if (!row?.sealed) return 'stale'
 	const settings = deps.config.settings.of(calendarSettings)
 	// Fetching and reading share CALENDAR_FEED_TIMEOUT: the settings page waits for both.
 	const deadline = { at: Date.now() + settings.calendarFeedTimeout * 1000, seconds: settings.calendarFeedTimeout }
 	try {
-		const text = await fetchFeed(settings, url)
+		const text = await fetchFeed(settings, await openAddress(deps.secret, workspaceId, userId, row.sealed))
 		const window = { from: new Date(now.getTime() - WINDOW_BACK_MS), to: new Date(now.getTime() + WINDOW_AHEAD_MS) }
 		const blocks = await readBusyBlocks(deps, text, window, deadline)
 		return await deps.db.transaction(async (tx) => {
@@ -108,10 +125,12 @@ export async function refreshFeed(deps: AppDeps, workspaceId: string, userId: st
 			return 'ok' as const
 		})
 	} catch (error) {
-		if (!(error instanceof FeedFetchError) && !(error instanceof FeedFormatError)) {
-			deps.log.warn('calendar feed refresh failed', { workspaceId, userId, error })
-		}
-		const message = error instanceof FeedFetchError || error instanceof FeedFormatError ? error.message : 'The feed could not be read'
+		const told = error instanceof FeedFetchError || error instanceof FeedFormatError || error instanceof FeedAddressError
+		// The person and workspace identify the feed in the log, never its address.
+		if (error instanceof FeedAddressError)
+			deps.log.warn('calendar feed address could not be unsealed (was the server secret replaced?)', { workspaceId, userId })
+		else if (!told) deps.log.warn('calendar feed refresh failed', { workspaceId, userId, error })
+		const message = told ? (error as Error).message : 'The feed could not be read'
 		await deps.db.update(calendarFeeds).set({ status: 'error', lastError: message, lastFetchedAt: now }).where(current)
 		return 'error'
 	}
@@ -145,13 +164,14 @@ export const FEEDS_AT_ONCE = 4
  * no longer due. `workspaceId` limits the pass to one workspace (tests on a shared database).
  */
 export async function refreshDueFeeds(deps: AppDeps, batch = 20, workspaceId?: string): Promise<number> {
+	await sealPlainAddresses(deps, workspaceId)
 	const now = deps.now()
 	const inWorkspace = workspaceId ? sql` and workspace_id = ${workspaceId}` : sql``
-	const claimed = await deps.database.rows<{ workspaceId: string; userId: string; url: string; dueAt: Date | string }>(
+	const claimed = await deps.database.rows<{ workspaceId: string; userId: string; urlHash: string; dueAt: Date | string }>(
 		sql`update ${calendarFeeds} f set next_refresh_at = ${new Date(now.getTime() + REFRESH_MS).toISOString()}::timestamptz
-from (select workspace_id, user_id, next_refresh_at from ${calendarFeeds} where next_refresh_at <= ${now.toISOString()}::timestamptz${inWorkspace} order by next_refresh_at limit ${batch} for update skip locked) d
+from (select workspace_id, user_id, next_refresh_at from ${calendarFeeds} where next_refresh_at <= ${now.toISOString()}::timestamptz and url_hash is not null${inWorkspace} order by next_refresh_at limit ${batch} for update skip locked) d
 where f.workspace_id = d.workspace_id and f.user_id = d.user_id
-returning f.workspace_id as "workspaceId", f.user_id as "userId", f.url, d.next_refresh_at as "dueAt"`,
+returning f.workspace_id as "workspaceId", f.user_id as "userId", f.url_hash as "urlHash", d.next_refresh_at as "dueAt"`,
 	)
 	// RETURNING keeps no order of its own.
 	const due = claimed.sort((a, b) => new Date(a.dueAt).getTime() - new Date(b.dueAt).getTime())
@@ -160,7 +180,7 @@ returning f.workspace_id as "workspaceId", f.user_id as "userId", f.url, d.next_
 		while (next < due.length) {
 			const f = due[next++]!
 			// refreshFeed records a feed's own failure; this catches the database failing while it does, so the other feeds are still read.
-			await refreshFeed(deps, f.workspaceId, f.userId, f.url).catch((error) =>
+			await refreshFeed(deps, f.workspaceId, f.userId, f.urlHash).catch((error) =>
 				deps.log.warn('calendar feed refresh failed', { workspaceId: f.workspaceId, userId: f.userId, error }),
 			)
 		}

@@ -7,12 +7,6 @@ import { pageHeader, selectField, tag, textField, when } from '../../core/ui.ts'
 import type { FeedView } from './feeds.ts'
 import type { CalendarPage, CalendarView, Scope } from './service.ts'
 
-/** The address with its secret part hidden (feed addresses usually carry a private token). */
-export function maskedUrl(url: string): string {
-	const u = new URL(url)
-	return `${u.protocol}//${u.host}/…${u.pathname.slice(-6)}`
-}
-
 export function calendarSettingsPage(
 	deps: AppDeps,
 	session: PageSession,
@@ -30,7 +24,7 @@ ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''}
 ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
 ${
 	feed
-		? html`<dl class="facts"><div><dt>Feed</dt><dd>${breakable(maskedUrl(feed.url))}</dd></div>
+		? html`<dl class="facts"><div><dt>Feed</dt><dd>${breakable(feed.masked)}</dd></div>
 <div><dt>Status</dt><dd>${feed.status === 'ok' ? 'Working' : feed.status === 'pending' ? 'Waiting for the first read' : 'Not working'}</dd></div>
 <div><dt>Last read</dt><dd>${feed.lastFetchedAt ? when(feed.lastFetchedAt) : 'never'}</dd></div>
 <div><dt>Busy times</dt><dd>${feed.busyCount}</dd></div></dl>

@@ -92,7 +92,7 @@ function calendarFeedRoutes(deps: AppDeps, plugin: HttpKit['auth']) {
 			async ({ session }) => {
 				const actor = session.actor
 				const current = await feedOf(deps, actor)
-				if (current) await refreshFeed(deps, actor.workspaceId, actor.userId!, current.url)
+				if (current) await refreshFeed(deps, actor.workspaceId, actor.userId!, current.urlHash)
 				const feed = await feedOf(deps, actor)
 				if (feed && feed.status !== 'ok') return calendarSettingsPage(deps, session, { feed, error: feed.lastError ?? 'The feed could not be read.' })
 				return seeOther('/settings/calendar', 'read')

@@ -7,6 +7,7 @@ import type { AppDeps } from '../../core/deps.ts'
 import type { WorkspaceRef } from '../../core/module.ts'
 import { seededId, seededRandom } from '../../core/seed-random.ts'
 import { listPeople } from '../auth/index.ts'
+import { storedAddress } from './feed-secret.ts'
 import { calendarBusy, calendarFeeds } from './table.ts'
 
 const DAY = 86_400_000
@@ -39,7 +40,7 @@ export async function seedCalendar(deps: AppDeps, ws: WorkspaceRef): Promise<voi
 			.values({
 				workspaceId: ws.id,
 				userId: p.userId,
-				url: `https://calendar.example.com/ical/${seededId('feed', ws.id, p.userId).slice(5)}/basic.ics`,
+				...(await storedAddress(deps.secret, ws.id, p.userId, `https://calendar.example.com/ical/${seededId('feed', ws.id, p.userId).slice(5)}/basic.ics`)),
 				status: 'ok',
 				lastFetchedAt: new Date(),
 				busyCount: blocks.length,

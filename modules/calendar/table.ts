@@ -13,7 +13,17 @@ export const calendarFeeds = pgTable(
 		userId: text('user_id')
 			.notNull()
 			.references(() => users.id),
-		url: text('url').notNull(),
+		/**
+		 * The address in plain text, as it was kept before addresses were sealed: emptied (null) by the
+		 * app once it has sealed it (`feed-address.ts`); new rows never have it.
+		 */
+		url: text('url'),
+		/** The address sealed with the server secret, bound to this person in this workspace. */
+		urlSealed: text('url_sealed'),
+		/** A keyed hash of the address (HMAC under the server secret): to compare addresses without reading them. */
+		urlHash: text('url_hash'),
+		/** What pages show: the host and the last few characters. */
+		urlHint: text('url_hint'),
 		/** pending, ok, error. */
 		status: text('status').notNull().default('pending'),
 		lastError: text('last_error'),
