@@ -12,7 +12,7 @@ import { signedIn } from '../../tests/portal.ts'
 import { personActor } from '../auth/index.ts'
 import { activity } from '../activity/table.ts'
 import { RECONNECT, sealPlainAddresses } from './feed-secret.ts'
-import { refreshDueFeeds, setFeed } from './index.ts'
+import calendar, { refreshDueFeeds, setFeed } from './index.ts'
 import { calendarBusy, calendarFeeds } from './table.ts'
 
 const DAY = 86_400_000
@@ -121,9 +121,21 @@ describe('a calendar feed address is kept sealed', () => {
 		expect(await feedRow(person.userId)).toMatchObject({ url: null, status: 'ok', busyCount: 1 })
 	})
 
+	test('the module seals addresses kept in plain text as soon as it starts, before any refresh pass', async () => {
+		const person = await newPerson(ws, 'recruiter', {}, deps)
+		const secret = token()
+		// Not due: only the sealing at start can reach it.
+		await deps.db.insert(calendarFeeds).values({ workspaceId: ws.id, userId: person.userId, url: addressOf(secret), nextRefreshAt: new Date(Date.now() + DAY) })
+		const stop = await calendar.start!(deps)
+		await stop?.()
+		expect(JSON.stringify(await rawFeeds())).not.toContain(secret)
+		expect(await feedRow(person.userId)).toMatchObject({ url: null, status: 'pending', urlHint: expect.stringContaining('…ic.ics') })
+	})
+
 	test('after the server secret is replaced, a sealed feed asks to be reconnected; the pass goes on and reads the others', async () => {
 		const stranded = await newPerson(ws, 'recruiter', {}, deps)
-		await setFeed(deps, await personActor(deps, ws.slug, stranded.email), addressOf(token()))
+		const strandedAddress = addressOf(token())
+		await setFeed(deps, await personActor(deps, ws.slug, stranded.email), strandedAddress)
 		const legacy = await newPerson(ws, 'recruiter', {}, deps)
 		await deps.db
 			.insert(calendarFeeds)
@@ -142,5 +154,7 @@ describe('a calendar feed address is kept sealed', () => {
 		expect(hits.length - before).toBe(1)
 		const page = await (await signedIn(stranded, { overrides: { CALENDAR_FEEDS_ALLOW_PRIVATE: 'on' } })).get('/settings/calendar')
 		expect(page.text).toContain('reconnect your calendar')
+		// Reconnecting (the same address entered again) seals it under the new secret and reads it.
+		expect(await setFeed(replaced, await personActor(replaced, ws.slug, stranded.email), strandedAddress)).toMatchObject({ status: 'ok', busyCount: 1 })
 	})
 })

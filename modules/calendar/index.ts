@@ -2,6 +2,7 @@ import { contribute, defineModule } from '../../core/module.ts'
 import { feedReaders } from './feed-read.ts'
 import { membershipPort } from '../auth/index.ts'
 import { dropFeedWithMembership, refreshDueFeeds } from './feeds.ts'
+import { sealPlainAddresses } from './feed-secret.ts'
 import { calendarRoutes } from './routes.ts'
 import { seedCalendar } from './seed.ts'
 import { externalSource } from './service.ts'
@@ -46,8 +47,17 @@ export default defineModule({
 	],
 	pageSections: [calendarHomeSection],
 	start(deps) {
+		// Feed addresses kept in plain text before they were sealed are sealed at once (each refresh pass does
+		// it again first, for a row an instance still on the older code wrote meanwhile).
+		const sealing = sealPlainAddresses(deps).catch((error) =>
+			deps.log.warn('calendar: feed addresses kept in plain text could not be sealed; the next refresh pass tries again', { error }),
+		)
 		// Every minute, refresh the feeds that are due; one pass at a time per instance.
-		return runEvery(deps.log, { everyMs: 60_000, failure: 'calendar refresh pass failed' }, () => refreshDueFeeds(deps))
+		const stop = runEvery(deps.log, { everyMs: 60_000, failure: 'calendar refresh pass failed' }, () => refreshDueFeeds(deps))
+		return async () => {
+			await sealing
+			await stop()
+		}
 	},
 	activityLabels: { 'calendar.feed_set': 'set the calendar feed of', 'calendar.feed_removed': 'removed the calendar feed of' },
 })
